@@ -1,0 +1,34 @@
+// Bundles the action's entries and the CLI into dist/, which is committed: the runner executes the
+// action straight from the repository, and `npx speedgate` works without a build step.
+import { existsSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { build } from "esbuild";
+
+const entries = [
+  { in: "action/index.ts", out: "index" },
+  { in: "action/post.ts", out: "post" },
+  { in: "src/cli/index.ts", out: "cli" },
+].filter((entry) => existsSync(entry.in));
+
+await rm("dist", { recursive: true, force: true });
+await build({
+  entryPoints: entries,
+  outdir: "dist",
+  bundle: true,
+  platform: "node",
+  target: "node20",
+  format: "esm",
+  splitting: true,
+  chunkNames: "chunks/[name]-[hash]",
+  legalComments: "none",
+  // Native add-ons that dockerode's ssh transport loads only when present; speedgate talks to the local socket.
+  external: ["cpu-features", "*.node"],
+  banner: {
+    js: [
+      "#!/usr/bin/env node",
+      "import { createRequire as __speedgateCreateRequire } from 'node:module';",
+      "const require = __speedgateCreateRequire(import.meta.url);",
+    ].join("\n"),
+  },
+  logLevel: "warning",
+});

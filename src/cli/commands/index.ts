@@ -1,0 +1,5 @@
+import type { Command } from "../command.js";
+import { renderCommand } from "./render-command.js";
+
+/** Every CLI command, in the order `speedgate --help` lists them. */
+export const commands: readonly Command[] = [renderCommand];

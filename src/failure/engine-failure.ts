@@ -1,0 +1,49 @@
+export type EngineRole = "baseline" | "candidate";
+
+/** Where in a round the engine failed: patching the source, building the image, starting, or serving. */
+export type FailureStage = "patch" | "build" | "startup" | "benchmark";
+
+export const FAILURE_KINDS = [
+  "cuda_oom",
+  "host_oom",
+  "nccl_error",
+  "import_error",
+  "port_in_use",
+  "startup_timeout",
+  "exited",
+  "patch_conflict",
+  "patch_tool_missing",
+  "build_error",
+  "build_timeout",
+  "image_missing",
+  "gpu_unavailable",
+  "infrastructure",
+  "cancelled",
+] as const;
+
+export type FailureKind = (typeof FAILURE_KINDS)[number];
+
+/**
+ * Everything the card says about an engine that failed. `summary` is the one line a reader needs
+ * (the exception line), `hint` what to try, `logTail` the last lines as the engine printed them.
+ */
+export interface EngineFailure {
+  engine: EngineRole;
+  stage: FailureStage;
+  kind: FailureKind;
+  /** Human wording of the kind, such as "CUDA out of memory during CUDA graph capture". */
+  label: string;
+  summary: string;
+  hint: string;
+  exitCode: number | null;
+  signal: string | null;
+  logTail: string[];
+}
+
+/** Thrown by runtimes and the round runner; carries the classified failure up to the card. */
+export class EngineFailureError extends Error {
+  constructor(readonly failure: EngineFailure) {
+    super(`${failure.engine} engine failed at ${failure.stage} (${failure.kind}): ${failure.summary}`);
+    this.name = "EngineFailureError";
+  }
+}

@@ -1,0 +1,45 @@
+import { ConfigError } from "../config/config-error.js";
+import { describeValue } from "../config/describe-value.js";
+import { formatConfigIssues } from "../config/format-config-issues.js";
+import { type Prompt, promptSchema } from "./prompt.js";
+
+/**
+ * Parses a JSONL prompt set: one JSON object a line, blank lines ignored. Every problem names its line,
+ * because prompt files are long and edited by hand.
+ */
+export function parsePrompts(text: string, source: string): Prompt[] {
+  const problems: string[] = [];
+  const prompts: Prompt[] = [];
+  const seen = new Map<string, number>();
+  const lines = text.split(/\r?\n/);
+  lines.forEach((line, index) => {
+    const lineNumber = index + 1;
+    if (line.trim() === "") return;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (error) {
+      problems.push(`line ${lineNumber}: expected a JSON object, got ${describeValue(line, 40)} (${(error as Error).message})`);
+      return;
+    }
+    if (value === null || typeof value !== "object" || Array.isArray(value)) {
+      problems.push(`line ${lineNumber}: expected a JSON object with "id" and "messages" or "prompt", got ${describeValue(value)}`);
+      return;
+    }
+    const parsed = promptSchema.safeParse(value);
+    if (!parsed.success) {
+      for (const issue of formatConfigIssues(parsed.error.issues, value, promptSchema)) problems.push(`line ${lineNumber}: ${issue}`);
+      return;
+    }
+    const earlier = seen.get(parsed.data.id);
+    if (earlier !== undefined) {
+      problems.push(`line ${lineNumber}: id ${describeValue(parsed.data.id)} is already used on line ${earlier}; ids must be unique`);
+      return;
+    }
+    seen.set(parsed.data.id, lineNumber);
+    prompts.push(parsed.data);
+  });
+  if (problems.length > 0) throw ConfigError.fromProblems(problems.slice(0, 20), source);
+  if (prompts.length === 0) throw new ConfigError(`${source}: expected at least one prompt, got an empty file`);
+  return prompts;
+}

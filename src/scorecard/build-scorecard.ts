@@ -1,0 +1,96 @@
+import type { RoundConfig } from "../config/round-config-schema.js";
+import type { EngineFailure } from "../failure/engine-failure.js";
+import { type RequestRecord, timeToFirstTokenMs } from "../scoring/request-record.js";
+import { type RoundResult, wasAttempted } from "../scoring/score-round.js";
+import { SPEEDGATE_VERSION } from "../version.js";
+import { type EngineSide, SCORECARD_SCHEMA_VERSION, type Scorecard } from "./scorecard-schema.js";
+
+export type Provenance = Scorecard["provenance"];
+export type CardSource = NonNullable<Scorecard["source"]>;
+
+export interface BuildScorecardInput {
+  config: RoundConfig;
+  result: RoundResult;
+  /** The failure that stopped the round: the baseline's when it failed, else the candidate's. */
+  failure: EngineFailure | null;
+  provenance?: Partial<Provenance>;
+  source?: CardSource | null;
+  shard?: Scorecard["shard"];
+  now?: Date;
+}
+
+const round3 = (value: number): number => Math.round(value * 1000) / 1000;
+
+function engineSide(record: RequestRecord | null): EngineSide | null {
+  if (!record || !wasAttempted(record)) return null;
+  if (!record.ok) {
+    return { outputTokens: null, ttftMs: null, e2eMs: record.endMs === undefined ? null : round3(record.endMs), finishReason: null, error: record.reason };
+  }
+  const ttft = timeToFirstTokenMs(record);
+  return {
+    outputTokens: record.outputTokens,
+    ttftMs: ttft === null ? null : round3(ttft),
+    e2eMs: round3(record.endMs),
+    finishReason: record.finishReason,
+    error: null,
+  };
+}
+
+export function emptyProvenance(): Provenance {
+  return {
+    imageDigest: null,
+    baselineImage: null,
+    baselineImageId: null,
+    patchHash: null,
+    configHash: null,
+    promptsHash: null,
+    runner: null,
+    gpu: null,
+  };
+}
+
+/** Assembles the versioned card from a scored round; the single place that decides its shape. */
+export function buildScorecard(input: BuildScorecardInput): Scorecard {
+  const { config, result } = input;
+  const estimated = result.prompts.some((prompt) =>
+    [prompt.baseline, prompt.candidate].some((record) => record?.ok === true && record.tokensEstimated),
+  );
+  return {
+    schemaVersion: SCORECARD_SCHEMA_VERSION,
+    speedgateVersion: SPEEDGATE_VERSION,
+    createdAt: (input.now ?? new Date()).toISOString(),
+    engine: config.engine,
+    roundScore: result.roundScore,
+    scoreInterval: result.interval,
+    promptsScored: result.promptsScored,
+    promptsTotal: result.promptsTotal,
+    belowTolerance: result.belowTolerance,
+    zeroedTotal: result.zeroedTotal,
+    excluded: result.excluded,
+    tokenCountsEstimated: estimated,
+    settings: {
+      requestIntervalMs: config.bench.requestIntervalMs,
+      arrival: config.bench.arrival,
+      thinking: config.bench.thinking,
+      contextLimit: config.bench.contextLimit,
+      maxTokens: config.bench.maxTokens,
+      tolerance: config.bench.tolerance,
+      model: config.bench.model,
+    },
+    provenance: { ...emptyProvenance(), baselineImage: config.baseline.image ?? null, ...input.provenance },
+    gate: result.gate,
+    failure: input.failure,
+    source: input.source ?? null,
+    shard: input.shard ?? null,
+    prompts: result.prompts.map((prompt) => ({
+      id: prompt.id,
+      status: prompt.status,
+      score: prompt.score,
+      speedup: prompt.speedup,
+      comparedTokens: prompt.comparedTokens,
+      reason: prompt.reason,
+      baseline: engineSide(prompt.baseline),
+      candidate: engineSide(prompt.candidate),
+    })),
+  };
+}

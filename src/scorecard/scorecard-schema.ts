@@ -1,0 +1,105 @@
+import { z } from "zod";
+import { FAILURE_KINDS } from "../failure/engine-failure.js";
+
+/*
+ * scorecard.json is the contract between the action, the app and the CLI. The app reads it from an
+ * artifact a pull request's code could have written, so this schema is also the untrusted-input
+ * check: bounded strings and lists, no open-ended objects.
+ */
+
+export const SCORECARD_SCHEMA_VERSION = 1;
+
+const text = (max: number) => z.string().max(max);
+const count = z.number().int().min(0).max(10_000_000);
+const finiteOrNull = z.number().finite().nullable();
+
+const engineSideSchema = z.object({
+  outputTokens: count.nullable(),
+  ttftMs: finiteOrNull,
+  e2eMs: finiteOrNull,
+  finishReason: text(64).nullable(),
+  error: text(2_000).nullable(),
+});
+
+export const promptResultSchema = z.object({
+  id: text(256),
+  status: z.enum(["scored", "below_tolerance", "zeroed", "excluded"]),
+  score: finiteOrNull,
+  speedup: finiteOrNull,
+  comparedTokens: count.nullable(),
+  reason: text(2_000).nullable(),
+  baseline: engineSideSchema.nullable(),
+  candidate: engineSideSchema.nullable(),
+});
+
+export const failureSchema = z.object({
+  engine: z.enum(["baseline", "candidate"]),
+  stage: z.enum(["patch", "build", "startup", "benchmark"]),
+  kind: z.enum(FAILURE_KINDS),
+  label: text(200),
+  summary: text(2_000),
+  hint: text(4_000),
+  exitCode: z.number().int().nullable(),
+  signal: text(32).nullable(),
+  logTail: z.array(text(4_000)).max(2_000),
+});
+
+export const scorecardSchema = z.object({
+  schemaVersion: z.literal(SCORECARD_SCHEMA_VERSION),
+  speedgateVersion: text(64),
+  createdAt: text(64),
+  engine: text(128),
+  roundScore: finiteOrNull,
+  scoreInterval: z
+    .object({ low: z.number().finite(), high: z.number().finite(), confidence: z.number().gt(0).lt(1) })
+    .nullable(),
+  promptsScored: count,
+  promptsTotal: count,
+  belowTolerance: count,
+  zeroedTotal: count,
+  excluded: count,
+  tokenCountsEstimated: z.boolean(),
+  settings: z.object({
+    requestIntervalMs: z.number().min(0),
+    arrival: z.enum(["fixed", "poisson"]),
+    thinking: z.boolean(),
+    contextLimit: count,
+    maxTokens: count,
+    tolerance: z.number().gt(0).lte(1),
+    model: text(256),
+  }),
+  provenance: z.object({
+    imageDigest: text(256).nullable(),
+    baselineImage: text(512).nullable(),
+    baselineImageId: text(256).nullable(),
+    patchHash: text(128).nullable(),
+    configHash: text(128).nullable(),
+    promptsHash: text(128).nullable(),
+    runner: text(256).nullable(),
+    gpu: text(512).nullable(),
+  }),
+  gate: z.object({
+    minRoundScore: z.number().gt(0),
+    use: z.enum(["round-score", "interval-low"]),
+    passed: z.boolean(),
+    reason: text(4_000),
+  }),
+  failure: failureSchema.nullable(),
+  /** Where the round came from; filled by the action, informative only (the app never trusts it). */
+  source: z
+    .object({
+      repository: text(256).nullable(),
+      pullRequest: z.number().int().min(1).nullable(),
+      headSha: text(64).nullable(),
+      runId: text(64).nullable(),
+      runUrl: text(1_024).nullable(),
+    })
+    .nullable(),
+  /** Set on a shard's card; a merged card has null. */
+  shard: z.object({ index: z.number().int().min(1), count: z.number().int().min(1) }).nullable(),
+  prompts: z.array(promptResultSchema).max(100_000),
+});
+
+export type Scorecard = z.infer<typeof scorecardSchema>;
+export type PromptResult = z.infer<typeof promptResultSchema>;
+export type EngineSide = z.infer<typeof engineSideSchema>;

@@ -1,0 +1,59 @@
+/**
+ * What the benchmark client records for one request to one engine. Times are milliseconds on a
+ * monotonic clock, relative to the moment the request was sent, so records from two engines that ran
+ * minutes apart compare directly.
+ */
+export interface ChunkArrival {
+  /** Milliseconds from sending the request to this chunk's arrival. */
+  tMs: number;
+  /** Cumulative output tokens (content plus reasoning) after this chunk. */
+  tokens: number;
+}
+
+export type RequestErrorKind = "http_error" | "stream_error" | "timeout" | "connection_error" | "engine_died" | "not_sent";
+
+export interface CompletedRequest {
+  ok: true;
+  chunks: ChunkArrival[];
+  outputTokens: number;
+  finishReason: string | null;
+  /** Milliseconds from sending to the end of the stream. */
+  endMs: number;
+  /** True when token counts were estimated (one a delta) rather than reported by the server. */
+  tokensEstimated: boolean;
+  promptTokens?: number | null;
+}
+
+export interface FailedRequest {
+  ok: false;
+  kind: RequestErrorKind;
+  reason: string;
+  /** What had streamed before the failure, for the card's per-prompt row. */
+  chunks?: ChunkArrival[];
+  endMs?: number;
+}
+
+export type RequestRecord = CompletedRequest | FailedRequest;
+
+/**
+ * T(k): time from sending to the arrival of the chunk that brought the stream to at least k tokens.
+ * T(0) is the end of the stream, which only matters when both engines answered nothing.
+ */
+export function timeToTokens(record: CompletedRequest, k: number): number {
+  if (k <= 0) return record.endMs;
+  // Chunks are in arrival order with non-decreasing counts: binary search for the first reaching k.
+  const { chunks } = record;
+  let low = 0;
+  let high = chunks.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if ((chunks[mid]?.tokens ?? 0) >= k) high = mid;
+    else low = mid + 1;
+  }
+  return chunks[low]?.tMs ?? record.endMs;
+}
+
+export function timeToFirstTokenMs(record: CompletedRequest): number | null {
+  const first = record.chunks.find((chunk) => chunk.tokens > 0);
+  return first ? first.tMs : null;
+}

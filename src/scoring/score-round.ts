@@ -1,0 +1,70 @@
+import type { EngineFailure } from "../failure/engine-failure.js";
+import type { GateSettings } from "./evaluate-gate.js";
+import type { RequestRecord } from "./request-record.js";
+import { type PromptScore, scorePrompt } from "./score-prompt.js";
+import { type RoundSummary, summarizeRound } from "./summarize-round.js";
+
+/** One engine's side of a round: a record per prompt it was sent, and the failure that stopped it, if any. */
+export interface EngineRoundResult {
+  records: ReadonlyMap<string, RequestRecord>;
+  failure: EngineFailure | null;
+}
+
+export interface ScoredPrompt extends PromptScore {
+  id: string;
+  baseline: RequestRecord | null;
+  candidate: RequestRecord | null;
+}
+
+export interface RoundResult extends RoundSummary {
+  prompts: ScoredPrompt[];
+}
+
+export interface ScoreRoundInput {
+  promptIds: readonly string[];
+  baseline: EngineRoundResult;
+  candidate: EngineRoundResult;
+  tolerance: number;
+  gate: GateSettings;
+  bootstrapSeed?: number;
+}
+
+export function describeEngineFailure(failure: EngineFailure): string {
+  return `${failure.engine} engine failed at ${failure.stage} (${failure.label}): ${failure.summary}`;
+}
+
+/** A prompt an engine never answered because the engine had already failed gets that failure as its reason. */
+function notSent(failure: EngineFailure | null): RequestRecord | undefined {
+  if (!failure) return undefined;
+  const when = failure.stage === "benchmark" ? "died during the benchmark" : `failed at ${failure.stage}`;
+  return { ok: false, kind: "not_sent", reason: `${failure.engine} engine ${when} (${failure.label})` };
+}
+
+export function wasAttempted(record: RequestRecord | null): boolean {
+  return record !== null && !(record.ok === false && record.kind === "not_sent");
+}
+
+/** Applies the scoring rule to every prompt, then the median, its interval and the gate. Pure. */
+export function scoreRound(input: ScoreRoundInput): RoundResult {
+  const prompts: ScoredPrompt[] = input.promptIds.map((id) => {
+    const baseline = input.baseline.records.get(id);
+    const candidate = input.candidate.records.get(id);
+    const score = scorePrompt(
+      baseline ?? notSent(input.baseline.failure),
+      candidate ?? notSent(input.candidate.failure),
+      input.tolerance,
+    );
+    return { id, ...score, baseline: baseline ?? null, candidate: candidate ?? null };
+  });
+  const failure = input.baseline.failure ?? input.candidate.failure;
+  const summary = summarizeRound(
+    prompts.map((prompt) => ({ status: prompt.status, score: prompt.score, candidateAttempted: wasAttempted(prompt.candidate) })),
+    {
+      gate: input.gate,
+      baselineFailure: input.baseline.failure ? describeEngineFailure(input.baseline.failure) : null,
+      failure: failure ? describeEngineFailure(failure) : null,
+      bootstrapSeed: input.bootstrapSeed,
+    },
+  );
+  return { prompts, ...summary };
+}
