@@ -1,0 +1,51 @@
+import type { EngineRole } from "../failure/engine-failure.js";
+import type { Logger } from "../logger.js";
+
+/** How an engine ended: what the classifier needs besides the log. */
+export interface EngineExit {
+  exitCode: number | null;
+  signal: string | null;
+  /** Docker's State.OOMKilled, or a process killed by the kernel's OOM killer when that is known. */
+  oomKilled: boolean;
+}
+
+/** A started engine. The round runner polls its health, benchmarks it, and always stops it. */
+export interface RunningEngine {
+  role: EngineRole;
+  /** Where the benchmark client sends requests, such as http://127.0.0.1:30000. */
+  baseUrl: string;
+  /** Settles when the engine exits, for whatever reason; never rejects. */
+  exited: Promise<EngineExit>;
+  /** The last lines the engine printed (stdout and stderr interleaved), oldest first. */
+  logTail(): string[];
+  /** Ends the engine and everything it started; safe to call twice and after it exited. */
+  stop(): Promise<void>;
+}
+
+/** What preparing an engine produced, for the card's provenance. */
+export interface PreparedEngine {
+  role: EngineRole;
+  /** Image ID or digest for Docker; null for the process runtime. */
+  imageId: string | null;
+  /** sha256 of the applied patch, candidate only. */
+  patchHash: string | null;
+}
+
+/**
+ * One runtime per round (process or Docker). prepare() patches and builds (stages `patch` and
+ * `build`), start() launches (stage `startup` begins). Failures are thrown as EngineFailureError
+ * with the stage and kind already classified; infrastructure problems as plain errors.
+ */
+export interface EngineRuntime {
+  readonly name: "process" | "docker";
+  prepare(role: EngineRole, signal: AbortSignal): Promise<PreparedEngine>;
+  start(role: EngineRole, signal: AbortSignal): Promise<RunningEngine>;
+  /** Removes everything this runtime created for the round (copies, containers, networks, images it owns). */
+  dispose(): Promise<void>;
+}
+
+export interface RuntimeContext {
+  logger: Logger;
+  /** Identifies everything a round creates, so leftovers can be swept (`speedgate cleanup --run-id`). */
+  runId: string;
+}
