@@ -1,0 +1,93 @@
+import { describeValue } from "../config/describe-value.js";
+import type { Scorecard } from "../scorecard/scorecard-schema.js";
+import { formatShard } from "./shard-spec.js";
+
+/**
+ * What shards of one round must share. Runner and GPU may differ (that is the point of sharding);
+ * anything that changes what is measured or how it is scored may not.
+ */
+const MUST_AGREE: ReadonlyArray<{ what: string; pick: (card: Scorecard) => unknown }> = [
+  { what: "schemaVersion", pick: (card) => card.schemaVersion },
+  { what: "speedgateVersion", pick: (card) => card.speedgateVersion },
+  { what: "engine", pick: (card) => card.engine },
+  { what: "settings", pick: (card) => card.settings },
+  { what: "gate", pick: (card) => ({ minRoundScore: card.gate.minRoundScore, use: card.gate.use }) },
+  { what: "provenance.baselineImage", pick: (card) => card.provenance.baselineImage },
+  { what: "provenance.baselineImageId", pick: (card) => card.provenance.baselineImageId },
+  { what: "provenance.imageDigest", pick: (card) => card.provenance.imageDigest },
+  { what: "provenance.patchHash", pick: (card) => card.provenance.patchHash },
+  { what: "provenance.configHash", pick: (card) => card.provenance.configHash },
+  { what: "provenance.promptsHash", pick: (card) => card.provenance.promptsHash },
+  { what: "source.repository", pick: (card) => card.source?.repository ?? null },
+  { what: "source.pullRequest", pick: (card) => card.source?.pullRequest ?? null },
+  { what: "source.headSha", pick: (card) => card.source?.headSha ?? null },
+  { what: "shard count", pick: (card) => card.shard?.count ?? null },
+];
+
+/** Object keys in a fixed order, so two equal settings objects compare equal whatever their key order. */
+function canonical(value: unknown): string {
+  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "undefined";
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonical(item)}`).join(",")}}`;
+}
+
+/**
+ * Every reason these cards are not the shards of one round, each naming the card (by its label,
+ * such as its file path) and what is wrong. Empty when they can be merged.
+ */
+export function findShardProblems(cards: readonly Scorecard[], labels: readonly string[]): string[] {
+  const labelOf = (position: number): string => {
+    const card = cards[position];
+    const name = labels[position] ?? `card ${position + 1}`;
+    return card?.shard ? `${name} (${formatShard(card.shard)})` : name;
+  };
+  if (cards.length === 0) return ["expected at least one shard scorecard.json, got none"];
+  const problems: string[] = [];
+  cards.forEach((card, position) => {
+    if (!card.shard) problems.push(`${labelOf(position)}: expected a shard's card (written with shard: i/n), got an unsharded or merged card`);
+  });
+  if (problems.length > 0) return problems;
+
+  const first = cards[0] as Scorecard;
+  for (const { what, pick } of MUST_AGREE) {
+    const expected = canonical(pick(first));
+    cards.forEach((card, position) => {
+      if (position === 0) return;
+      const actual = canonical(pick(card));
+      if (actual !== expected) {
+        problems.push(
+          `${labelOf(position)}: ${what} is ${describeValue(pick(card), 120)} but ${labelOf(0)} has ${describeValue(pick(first), 120)}; shards of one round must share it`,
+        );
+      }
+    });
+  }
+  if (problems.length > 0) return problems;
+
+  const count = first.shard?.count ?? 0;
+  const holders = new Map<number, number[]>();
+  cards.forEach((card, position) => {
+    const index = card.shard?.index ?? 0;
+    holders.set(index, [...(holders.get(index) ?? []), position]);
+  });
+  for (const [index, positions] of holders) {
+    if (positions.length > 1) {
+      problems.push(`shard ${index} of ${count} is given ${positions.length} times: ${positions.map((position) => labels[position] ?? `card ${position + 1}`).join(", ")}`);
+    }
+  }
+  for (let index = 1; index <= count; index++) {
+    if (!holders.has(index)) problems.push(`shard ${index} of ${count} is missing; expected one card for each of shards 1 to ${count}`);
+  }
+
+  const owner = new Map<string, number>();
+  cards.forEach((card, position) => {
+    for (const prompt of card.prompts) {
+      const earlier = owner.get(prompt.id);
+      if (earlier !== undefined && earlier !== position) {
+        problems.push(`prompt ${describeValue(prompt.id)} is in both ${labelOf(earlier)} and ${labelOf(position)}; shards must not overlap`);
+      }
+      owner.set(prompt.id, position);
+    }
+  });
+  return problems.slice(0, 20);
+}

@@ -1,0 +1,98 @@
+import { ConfigError } from "../config/config-error.js";
+import type { Scorecard } from "../scorecard/scorecard-schema.js";
+import { describeEngineFailure } from "../scoring/score-round.js";
+import { summarizeRound } from "../scoring/summarize-round.js";
+import { findShardProblems } from "./find-shard-problems.js";
+import { type ShardSpec, formatShard } from "./shard-spec.js";
+
+export interface MergeOptions {
+  /** Where each card came from (file paths), in the same order, so a refusal names the file. */
+  labels?: readonly string[];
+  now?: Date;
+  /** Must match the seed the shards' rounds used, so the interval equals an unsharded round's. */
+  bootstrapSeed?: number;
+}
+
+type Failure = NonNullable<Scorecard["failure"]>;
+type ShardCard = Scorecard & { shard: ShardSpec };
+
+function compareIds(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Runners and GPUs legitimately differ between shards; the card lists them all, within the schema's bounds. */
+function joinDistinct(values: ReadonlyArray<string | null>, max: number): string | null {
+  const distinct = [...new Set(values.filter((value): value is string => value !== null))];
+  if (distinct.length === 0) return null;
+  const joined = distinct.join("; ");
+  return joined.length <= max ? joined : `${joined.slice(0, max - 1)}…`;
+}
+
+/**
+ * The failure the merged card reports, its summary saying which shard it happened on. A baseline
+ * failure anywhere comes first, as in an unsharded round: without a sound reference there is no verdict.
+ */
+function pickFailure(cards: readonly ShardCard[]): { failure: Failure; description: string } | null {
+  const failed = cards.filter((card) => card.failure !== null);
+  const first = failed.find((card) => card.failure?.engine === "baseline") ?? failed[0];
+  if (!first?.failure) return null;
+  const others = failed.filter((card) => card !== first).map((card) => formatShard(card.shard));
+  const also = others.length > 0 ? ` (${others.join(", ")} also failed)` : "";
+  const summary = `${formatShard(first.shard)}: ${first.failure.summary}${also}`;
+  return {
+    failure: { ...first.failure, summary: summary.length <= 2_000 ? summary : `${summary.slice(0, 1_999)}…` },
+    description: `${describeEngineFailure(first.failure)} on ${formatShard(first.shard)}${also}`,
+  };
+}
+
+/**
+ * Combines the cards of a sharded round into the card of the whole round. The round score, its
+ * interval and the gate are recomputed from every prompt with the same summary as an unsharded
+ * round (a median of shard medians is not the median). Prompts are listed by id: the prompts file's
+ * order is not on the cards. Refuses (ConfigError) shards that do not belong to one round.
+ */
+export function mergeScorecards(cards: Scorecard[], options: MergeOptions = {}): Scorecard {
+  const problems = findShardProblems(cards, options.labels ?? []);
+  if (problems.length > 0) throw ConfigError.fromProblems(problems, "cannot merge these shard cards");
+  const shards = (cards as ShardCard[]).slice().sort((a, b) => a.shard.index - b.shard.index);
+  const first = shards[0];
+  if (!first) throw new ConfigError("cards: expected at least one shard scorecard.json, got none");
+
+  const prompts = shards.flatMap((card) => card.prompts).sort((a, b) => compareIds(a.id, b.id));
+  const picked = pickFailure(shards);
+  const failure = picked?.failure ?? null;
+  const summary = summarizeRound(
+    prompts.map((prompt) => ({ status: prompt.status, score: prompt.score, candidateAttempted: prompt.candidate !== null })),
+    {
+      gate: { minRoundScore: first.gate.minRoundScore, use: first.gate.use },
+      baselineFailure: failure?.engine === "baseline" ? (picked?.description ?? null) : null,
+      failure: picked?.description ?? null,
+      bootstrapSeed: options.bootstrapSeed,
+    },
+  );
+  return {
+    schemaVersion: first.schemaVersion,
+    speedgateVersion: first.speedgateVersion,
+    createdAt: (options.now ?? new Date()).toISOString(),
+    engine: first.engine,
+    roundScore: summary.roundScore,
+    scoreInterval: summary.interval,
+    promptsScored: summary.promptsScored,
+    promptsTotal: summary.promptsTotal,
+    belowTolerance: summary.belowTolerance,
+    zeroedTotal: summary.zeroedTotal,
+    excluded: summary.excluded,
+    tokenCountsEstimated: shards.some((card) => card.tokenCountsEstimated),
+    settings: first.settings,
+    provenance: {
+      ...first.provenance,
+      runner: joinDistinct(shards.map((card) => card.provenance.runner), 256),
+      gpu: joinDistinct(shards.map((card) => card.provenance.gpu), 512),
+    },
+    gate: summary.gate,
+    failure,
+    source: shards.find((card) => card.source !== null)?.source ?? null,
+    shard: null,
+    prompts,
+  };
+}

@@ -1,0 +1,157 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError } from "../../src/config/config-error.js";
+import { parseScorecard } from "../../src/scorecard/read-scorecard.js";
+import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
+import { mergeScorecards } from "../../src/shard/merge-scorecards.js";
+import { selectShard } from "../../src/shard/select-shard.js";
+import { type RecordedRound, candidateOom, cardFor, recordRound } from "./synthetic-round.js";
+
+function shardCards(recorded: RecordedRound, count: number): Scorecard[] {
+  const prompts = recorded.promptIds.map((id) => ({ id }));
+  return Array.from({ length: count }, (_, position) => {
+    const shard = { index: position + 1, count };
+    return cardFor(recorded, selectShard(prompts, shard).map((prompt) => prompt.id), { shard });
+  });
+}
+
+/** What must be equal: everything but the time it was written, the shard marker, and the listing order of prompts. */
+function comparable(card: Scorecard): Omit<Scorecard, "createdAt" | "shard"> {
+  const { createdAt: _createdAt, shard: _shard, ...rest } = card;
+  return { ...rest, prompts: rest.prompts.slice().sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)) };
+}
+
+function refusal(run: () => unknown): string {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error("expected the merge to be refused");
+}
+
+describe("mergeScorecards", () => {
+  const recorded = recordRound(61);
+  const whole = cardFor(recorded, recorded.promptIds);
+
+  it.each([1, 2, 3, 7])("merges %i shards into the card of the unsharded round", (count) => {
+    const merged = mergeScorecards(shardCards(recorded, count));
+    expect(comparable(merged)).toEqual(comparable(whole));
+    expect(merged.shard).toBeNull();
+    expect(() => parseScorecard(merged, "merged")).not.toThrow();
+  });
+
+  it("recomputes the median from all prompts instead of averaging shard scores", () => {
+    const shards = shardCards(recorded, 3);
+    const average = shards.reduce((sum, card) => sum + (card.roundScore ?? 0), 0) / shards.length;
+    const merged = mergeScorecards(shards);
+    expect(merged.roundScore).toBe(whole.roundScore);
+    expect(merged.roundScore).not.toBe(average);
+    expect(merged.promptsTotal).toBe(61);
+    expect(merged.belowTolerance + merged.zeroedTotal + merged.excluded + merged.promptsScored).toBe(61);
+  });
+
+  it("accepts the shards in any order", () => {
+    const shards = shardCards(recorded, 4);
+    expect(comparable(mergeScorecards(shards.slice().reverse()))).toEqual(comparable(mergeScorecards(shards)));
+  });
+
+  it("says which shard failed", () => {
+    const prompts = recorded.promptIds.map((id) => ({ id }));
+    const shards = shardCards(recorded, 3);
+    const failedShard = { index: 2, count: 3 };
+    shards[1] = cardFor(recorded, selectShard(prompts, failedShard).map((prompt) => prompt.id), {
+      shard: failedShard,
+      candidateFailure: candidateOom,
+    });
+    const merged = mergeScorecards(shards);
+    expect(merged.failure?.kind).toBe("cuda_oom");
+    expect(merged.failure?.summary).toMatch(/^shard 2 of 3: torch\.OutOfMemoryError/);
+    expect(merged.gate.passed).toBe(false);
+    // The failed shard's prompts count as zeroes; the others keep their measurements.
+    expect(merged.zeroedTotal).toBeGreaterThanOrEqual(shards[1]?.promptsTotal ?? 0);
+    expect(merged.roundScore).not.toBeNull();
+  });
+
+  it("puts a baseline failure first, whichever shard it was on", () => {
+    const prompts = recorded.promptIds.map((id) => ({ id }));
+    const shards = shardCards(recorded, 3);
+    shards[0] = cardFor(recorded, selectShard(prompts, { index: 1, count: 3 }).map((prompt) => prompt.id), {
+      shard: { index: 1, count: 3 },
+      candidateFailure: candidateOom,
+    });
+    shards[2] = cardFor(recorded, selectShard(prompts, { index: 3, count: 3 }).map((prompt) => prompt.id), {
+      shard: { index: 3, count: 3 },
+      baselineFailure: { ...candidateOom, engine: "baseline", summary: "baseline died" },
+    });
+    const merged = mergeScorecards(shards);
+    expect(merged.failure?.engine).toBe("baseline");
+    expect(merged.failure?.summary).toBe("shard 3 of 3: baseline died (shard 1 of 3 also failed)");
+    expect(merged.gate.reason).toMatch(/baseline engine failed, not the patch.*shard 3 of 3/);
+  });
+
+  describe("refuses shards that are not of one round", () => {
+    const labels = ["a/scorecard.json", "b/scorecard.json", "c/scorecard.json"];
+
+    it("with a different patch", () => {
+      const shards = shardCards(recorded, 3);
+      const other = shards[2] as Scorecard;
+      shards[2] = { ...other, provenance: { ...other.provenance, patchHash: "f".repeat(64) } };
+      expect(refusal(() => mergeScorecards(shards, { labels }))).toMatch(
+        /c\/scorecard\.json \(shard 3 of 3\): provenance\.patchHash is "f+" but a\/scorecard\.json \(shard 1 of 3\) has "p+"; shards of one round must share it/,
+      );
+    });
+
+    it.each([
+      ["settings", (card: Scorecard): Scorecard => ({ ...card, settings: { ...card.settings, requestIntervalMs: 10 } })],
+      ["gate", (card: Scorecard): Scorecard => ({ ...card, gate: { ...card.gate, minRoundScore: 1.1 } })],
+      ["engine", (card: Scorecard): Scorecard => ({ ...card, engine: "vllm" })],
+      ["provenance.baselineImageId", (card: Scorecard): Scorecard => ({ ...card, provenance: { ...card.provenance, baselineImageId: "sha256:other" } })],
+      ["provenance.configHash", (card: Scorecard): Scorecard => ({ ...card, provenance: { ...card.provenance, configHash: "x" } })],
+      ["provenance.promptsHash", (card: Scorecard): Scorecard => ({ ...card, provenance: { ...card.provenance, promptsHash: "x" } })],
+      ["speedgateVersion", (card: Scorecard): Scorecard => ({ ...card, speedgateVersion: "9.9.9" })],
+      ["source.headSha", (card: Scorecard): Scorecard => ({ ...card, source: { repository: null, pullRequest: null, runId: null, runUrl: null, headSha: "a".repeat(40) } })],
+    ])("with a different %s", (what, change) => {
+      const shards = shardCards(recorded, 3);
+      shards[1] = change(shards[1] as Scorecard);
+      expect(refusal(() => mergeScorecards(shards, { labels }))).toContain(`b/scorecard.json (shard 2 of 3): ${what} is`);
+    });
+
+    it("when a shard is missing", () => {
+      const shards = shardCards(recorded, 3);
+      expect(refusal(() => mergeScorecards([shards[0] as Scorecard, shards[2] as Scorecard]))).toContain(
+        "shard 2 of 3 is missing; expected one card for each of shards 1 to 3",
+      );
+    });
+
+    it("when a shard is given twice", () => {
+      const shards = shardCards(recorded, 3);
+      expect(refusal(() => mergeScorecards([...shards, shards[1] as Scorecard], { labels: [...labels, "d/scorecard.json"] }))).toContain(
+        "shard 2 of 3 is given 2 times: b/scorecard.json, d/scorecard.json",
+      );
+    });
+
+    it("when the shard counts differ", () => {
+      const shards = [...shardCards(recorded, 2), ...shardCards(recorded, 3).slice(2)];
+      expect(refusal(() => mergeScorecards(shards))).toContain("card 3 (shard 3 of 3): shard count is 3 but card 1 (shard 1 of 2) has 2");
+    });
+
+    it("when a card is not a shard's", () => {
+      expect(refusal(() => mergeScorecards([whole], { labels: ["whole.json"] }))).toContain(
+        "whole.json: expected a shard's card (written with shard: i/n), got an unsharded or merged card",
+      );
+    });
+
+    it("when shards overlap", () => {
+      const shards = shardCards(recorded, 2);
+      const first = shards[0] as Scorecard;
+      const second = shards[1] as Scorecard;
+      shards[1] = { ...second, prompts: [...second.prompts, first.prompts[0] as Scorecard["prompts"][number]] };
+      expect(refusal(() => mergeScorecards(shards))).toMatch(/prompt "p-\d+" is in both card 1 \(shard 1 of 2\) and card 2 \(shard 2 of 2\); shards must not overlap/);
+    });
+
+    it("when there is nothing to merge", () => {
+      expect(refusal(() => mergeScorecards([]))).toContain("expected at least one shard scorecard.json, got none");
+    });
+  });
+});
