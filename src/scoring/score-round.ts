@@ -30,7 +30,7 @@ export interface ScoreRoundInput {
 }
 
 export function describeEngineFailure(failure: EngineFailure): string {
-  return `${failure.engine} engine failed at ${failure.stage} (${failure.label}): ${failure.summary}`;
+  return `${failure.engine} engine failed at ${failure.stage} (${failure.label})`;
 }
 
 /** A prompt an engine never answered because the engine had already failed gets that failure as its reason. */

@@ -1,0 +1,170 @@
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { stringify } from "yaml";
+import { ConfigError } from "../../src/config/config-error.js";
+import { loadRound, parseRoundConfig, parseRoundConfigYaml } from "../../src/config/load-round-config.js";
+
+const valid = {
+  engine: "sglang",
+  runtime: "docker",
+  port: 30000,
+  health: { path: "/health", timeoutS: 1200 },
+  baseline: { image: "lmsysorg/sglang:v0.5.5", command: ["python3", "-m", "sglang.launch_server", "--port", "{port}"] },
+  candidate: { patch: "./submission.patch", sourceDir: "/sgl-workspace/sglang" },
+  bench: { prompts: "./prompts.jsonl", model: "default", maxTokens: 512, requestIntervalMs: 500, thinking: false, contextLimit: 32768, tolerance: 0.9 },
+  gate: { minRoundScore: 1.0 },
+};
+
+function withField(path: string[], value: unknown): unknown {
+  const copy = structuredClone(valid) as Record<string, unknown>;
+  let target = copy;
+  for (const key of path.slice(0, -1)) target = target[key] as Record<string, unknown>;
+  const last = path[path.length - 1] as string;
+  if (value === undefined) delete target[last];
+  else target[last] = value;
+  return copy;
+}
+
+function messageFor(input: unknown): string {
+  try {
+    parseRoundConfig(input, "round.yml");
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).exitCode).toBe(2);
+    return (error as ConfigError).message;
+  }
+  throw new Error("expected the config to be refused");
+}
+
+describe("parseRoundConfig", () => {
+  it("accepts the documented example and fills defaults", () => {
+    const config = parseRoundConfig(valid);
+    expect(config.bench.arrival).toBe("fixed");
+    expect(config.bench.warmupRequests).toBe(0);
+    expect(config.gate.use).toBe("round-score");
+    expect(config.docker.network).toBe("isolated");
+    expect(config.health.intervalMs).toBe(500);
+  });
+
+  it.each([
+    [["bench", "tolerance"], "90%", 'round.yml: bench.tolerance: expected a number in (0, 1], got "90%"'],
+    [["bench", "tolerance"], 0, "round.yml: bench.tolerance: expected a number in (0, 1], got 0"],
+    [["bench", "tolerance"], 1.5, "round.yml: bench.tolerance: expected a number in (0, 1], got 1.5"],
+    [["runtime"], "kubernetes", 'round.yml: runtime: expected one of "docker", "process", got "kubernetes"'],
+    [["port"], 70000, "round.yml: port: expected a TCP port from 1 to 65535, got 70000"],
+    [["port"], "30000", 'round.yml: port: expected a TCP port from 1 to 65535, got "30000"'],
+    [["engine"], "", 'round.yml: engine: expected the engine\'s name for the card, such as sglang, got ""'],
+    [["health", "path"], "health", 'round.yml: health.path: expected a URL path starting with /, got "health"'],
+    [["health", "timeoutS"], -1, "round.yml: health.timeoutS: expected a number of seconds greater than 0, got -1"],
+    [["bench", "maxTokens"], 12.5, "round.yml: bench.maxTokens: expected a whole number of tokens from 1 to 1000000, got 12.5"],
+    [["bench", "requestIntervalMs"], -5, "round.yml: bench.requestIntervalMs: expected a number of milliseconds, 0 or more, got -5"],
+    [["bench", "thinking"], "yes", 'round.yml: bench.thinking: expected true or false, got "yes"'],
+    [["bench", "contextLimit"], 0, "round.yml: bench.contextLimit: expected a whole number of tokens from 1 to 10000000, got 0"],
+    [["bench", "prompts"], undefined, "round.yml: bench.prompts: expected the path of a JSONL prompts file, but it is missing"],
+    [["bench", "arrival"], "burst", 'round.yml: bench.arrival: expected one of "fixed", "poisson", got "burst"'],
+    [["gate", "minRoundScore"], "1.0x", 'round.yml: gate.minRoundScore: expected a speedup greater than 0, such as 1.0, got "1.0x"'],
+    [["gate", "use"], "mean", 'round.yml: gate.use: expected one of "round-score", "interval-low", got "mean"'],
+    [["baseline", "command"], "python3 -m sglang", 'round.yml: baseline.command: expected a list of arguments, such as [python3, -m, sglang.launch_server, --port, "{port}"], got "python3 -m sglang"'],
+    [["candidate", "patch"], 42, "round.yml: candidate.patch: expected the path of a patch file, got 42"],
+    [["docker"], { gpus: "some" }, 'round.yml: docker.gpus: expected "all", a GPU count such as 2, or a list of device ids such as ["0", "1"], got "some"'],
+    [["docker"], { network: "bridge" }, 'round.yml: docker.network: expected one of "isolated", "host", got "bridge"'],
+    [["docker"], { shmSize: "lots" }, 'round.yml: docker.shmSize: expected a size such as "16g", "512m", got "lots"'],
+  ])("names the field, the value and what is expected: %j = %j", (path, value, message) => {
+    expect(messageFor(withField(path, value))).toBe(message);
+  });
+
+  it("names an unknown field and the fields that are allowed there", () => {
+    expect(messageFor(withField(["bench", "tolerence"], 0.9))).toBe(
+      "round.yml: bench.tolerence: unknown field, expected one of prompts, model, maxTokens, requestIntervalMs, arrival, seed, thinking, contextLimit, tolerance, warmupRequests, requestTimeoutS",
+    );
+  });
+
+  it("requires a command for the process runtime and an image for Docker", () => {
+    const processWithout = withField(["runtime"], "process") as Record<string, Record<string, unknown>>;
+    delete processWithout.baseline?.command;
+    expect(messageFor(processWithout)).toContain("baseline.command: expected the command that starts the engine");
+    expect(messageFor(withField(["baseline", "image"], undefined))).toContain("baseline.image: expected an image reference or baseline.build");
+  });
+
+  it("lists every problem of a config at once", () => {
+    const broken = withField(["bench", "tolerance"], "90%") as Record<string, Record<string, unknown>>;
+    broken.port = 0 as unknown as Record<string, unknown>;
+    const message = messageFor(broken);
+    expect(message).toMatch(/^round\.yml: 2 problems\n/);
+    expect(message).toContain("  - port: expected a TCP port from 1 to 65535, got 0");
+    expect(message).toContain('  - bench.tolerance: expected a number in (0, 1], got "90%"');
+  });
+
+  it("refuses a document that is not a mapping", () => {
+    expect(messageFor("just a string")).toContain("(root): expected a YAML mapping");
+  });
+});
+
+describe("parseRoundConfigYaml", () => {
+  it("reports YAML syntax errors as config errors", () => {
+    expect(() => parseRoundConfigYaml("engine: [unclosed", "round.yml")).toThrow(/round\.yml: expected valid YAML/);
+  });
+
+  it("refuses duplicate keys, which YAML would otherwise silently resolve", () => {
+    expect(() => parseRoundConfigYaml("engine: a\nengine: b\n", "round.yml")).toThrow(ConfigError);
+  });
+});
+
+describe("loadRound", () => {
+  async function writeRound(files: Record<string, string>): Promise<string> {
+    const dir = await mkdtemp(join(tmpdir(), "speedgate-config-"));
+    for (const [name, content] of Object.entries(files)) await writeFile(join(dir, name), content);
+    return dir;
+  }
+
+  const patch = "diff --git a/x.py b/x.py\n--- a/x.py\n+++ b/x.py\n@@ -1 +1 @@\n-a\n+b\n";
+  const prompts = '{"id":"p1","messages":[{"role":"user","content":"hi"}]}\n{"id":"p2","prompt":"hello","maxTokens":16}\n';
+
+  it("resolves paths against the config's folder and reads prompts and patch", async () => {
+    const dir = await writeRound({ "round.yml": stringify(valid), "prompts.jsonl": prompts, "submission.patch": patch });
+    const round = await loadRound(join(dir, "round.yml"));
+    expect(round.config.bench.prompts).toBe(join(dir, "prompts.jsonl"));
+    expect(round.config.candidate.patch).toBe(join(dir, "submission.patch"));
+    // Inside the image: not a host path, so not resolved.
+    expect(round.config.candidate.sourceDir).toBe("/sgl-workspace/sglang");
+    expect(round.prompts.map((p) => p.id)).toEqual(["p1", "p2"]);
+    expect(round.patch?.sha256).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("names the prompts file line that is bad", async () => {
+    const dir = await writeRound({
+      "round.yml": stringify(valid),
+      "prompts.jsonl": `${prompts}{"id":"p3","messages":"hi"}\n{not json}\n{"id":"p1","prompt":"again"}\n`,
+      "submission.patch": patch,
+    });
+    const error = await loadRound(join(dir, "round.yml")).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as ConfigError).message;
+    expect(message).toContain('line 3: messages: expected a list of chat messages, got "hi"');
+    expect(message).toContain("line 4: expected a JSON object, got");
+    expect(message).toContain('line 5: id "p1" is already used on line 1; ids must be unique');
+  });
+
+  it.each([
+    ["an empty patch", "", "expected a non-empty patch, got an empty file"],
+    ["a binary patch", "diff --git a/x b/x\n\u0000\u0001", "expected a text patch (git diff or diff -u), got binary data"],
+    ["text that is no diff", "hello world\n", "expected a unified diff"],
+  ])("refuses %s before anything starts", async (_name, content, message) => {
+    const dir = await writeRound({ "round.yml": stringify(valid), "prompts.jsonl": prompts, "submission.patch": content });
+    await expect(loadRound(join(dir, "round.yml"))).rejects.toThrow(message);
+  });
+
+  it("refuses a patch over 10 MiB", async () => {
+    const big = `diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n${"+x\n".repeat(4 * 1024 * 1024)}`;
+    const dir = await writeRound({ "round.yml": stringify(valid), "prompts.jsonl": prompts, "submission.patch": big });
+    await expect(loadRound(join(dir, "round.yml"))).rejects.toThrow(/expected a patch of at most 10 MiB, got 12\.0 MiB/);
+  });
+
+  it("says which file it could not read", async () => {
+    const dir = await writeRound({ "round.yml": stringify(valid), "submission.patch": patch });
+    await expect(loadRound(join(dir, "round.yml"))).rejects.toThrow(/bench\.prompts: expected a readable JSONL file, could not read .*prompts\.jsonl \(ENOENT\)/);
+    await expect(loadRound(join(dir, "missing.yml"))).rejects.toThrow(/config: expected a readable round config file/);
+  });
+});

@@ -1,0 +1,118 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import type { EngineFailure } from "../../src/failure/engine-failure.js";
+import { CARD_MARKER, MAX_CARD_CHARS, renderMarkdown } from "../../src/scorecard/render-markdown.js";
+import { scorecardSchema } from "../../src/scorecard/scorecard-schema.js";
+import { type PromptPlan, makeCard, seedOomFailure } from "../support/make-card.js";
+
+const passingPlans: PromptPlan[] = [{ speedup: 1.31 }, { speedup: 1.18 }, { speedup: 1.25 }, { speedup: 1.12 }, { speedup: 1.4 }];
+
+describe("renderMarkdown", () => {
+  it("renders a passing round", async () => {
+    const card = makeCard(passingPlans);
+    expect(scorecardSchema.parse(card)).toEqual(card);
+    const markdown = renderMarkdown(card);
+    expect(markdown.startsWith(`${CARD_MARKER}\n`)).toBe(true);
+    expect(markdown).toContain("## ✅ Round score 1.25× (gate ≥ 1.00×)");
+    await expect(markdown).toMatchFileSnapshot("__snapshots__/passing-round.md");
+  });
+
+  it("renders a failing round with below-tolerance and zeroed prompts and their reasons", async () => {
+    const card = makeCard([
+      { speedup: 1.2 },
+      { candidateTokens: 40 },
+      { candidateError: "HTTP 500: Internal Server Error" },
+      { speedup: 0.9 },
+      { baselineError: "stream ended without [DONE]" },
+      { speedup: 1.05 },
+      { candidateTokens: 250 },
+    ]);
+    const markdown = renderMarkdown(card);
+    expect(markdown).toContain("## ❌ Round score 0.97× (gate ≥ 1.00×)");
+    expect(markdown).toContain("answered 40 of 256 tokens (tolerance 90%)");
+    expect(markdown).toContain("HTTP 500: Internal Server Error");
+    expect(markdown).toContain("| Excluded | 1: the baseline failed on them");
+    await expect(markdown).toMatchFileSnapshot("__snapshots__/failing-round.md");
+  });
+
+  it("shows a candidate that died at startup: engine, stage, kind, summary, hint and the traceback with its lines kept", async () => {
+    const failure = seedOomFailure();
+    const card = makeCard(passingPlans, { failure });
+    const markdown = renderMarkdown(card);
+    expect(markdown).toContain(
+      "## ❌ No prompt scores: candidate engine died before becoming healthy (CUDA out of memory during CUDA graph capture)",
+    );
+    expect(markdown).toContain("| Stage | startup |");
+    expect(markdown).toContain("| Kind | `cuda_oom`: CUDA out of memory during CUDA graph capture |");
+    expect(markdown).toContain("| Summary | torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 136.00 MiB.");
+    expect(markdown).toContain("<details open><summary>Log tail: last 66 lines</summary>");
+    // Each traceback line stands on its own line, as the engine printed it.
+    const log = readFileSync(new URL("../fixtures/sglang-cuda-graph-oom.log", import.meta.url), "utf8");
+    for (const line of log.trimEnd().split("\n")) expect(markdown).toContain(`\n${line}\n`);
+    expect(markdown).toContain("| Round score (median_e2e_speedup) | — |");
+    await expect(markdown).toMatchFileSnapshot("__snapshots__/candidate-died-at-startup.md");
+  });
+
+  it("says the baseline, not the patch, failed", async () => {
+    const failure: EngineFailure = { ...seedOomFailure(), engine: "baseline", logTail: ["RuntimeError: NCCL error: unhandled system error"], kind: "nccl_error", label: "NCCL error", summary: "RuntimeError: NCCL error: unhandled system error", hint: "Set NCCL_DEBUG=INFO." };
+    const markdown = renderMarkdown(makeCard(passingPlans, { failure }));
+    expect(markdown).toContain("## ⚠️ No verdict: the baseline failed, not the patch (baseline engine died before becoming healthy: NCCL error)");
+    expect(markdown).toContain("❌ does not pass: the baseline engine failed, not the patch");
+    await expect(markdown).toMatchFileSnapshot("__snapshots__/baseline-failed.md");
+  });
+
+  it("strips ANSI colours and makes backtick fences in the log harmless", () => {
+    const failure: EngineFailure = {
+      ...seedOomFailure(),
+      logTail: ["\u001b[31mERROR\u001b[0m loading", "```", "</details> <script>alert(1)</script>", "progress 10%\rprogress 100%"],
+    };
+    const markdown = renderMarkdown(makeCard(passingPlans, { failure }));
+    expect(markdown).not.toContain("\u001b");
+    expect(markdown).toContain("\nERROR loading\n");
+    expect(markdown).toContain("````text\n");
+    expect(markdown).toContain("\nprogress 100%\n");
+    // The fence is longer than any backtick run inside it, so the log cannot close it.
+    const fenceStart = markdown.indexOf("````text\n");
+    const fenceEnd = markdown.indexOf("\n````\n", fenceStart);
+    expect(markdown.slice(fenceStart, fenceEnd)).toContain("</details> <script>");
+  });
+
+  it("escapes text from the engine in tables so it cannot break them, open HTML or mention people", () => {
+    const card = makeCard([{ candidateError: "bad | pipe <img src=x> @octocat `code`" }, { speedup: 1.1 }]);
+    const markdown = renderMarkdown(card);
+    expect(markdown).toContain("bad \\| pipe &lt;img src=x&gt; &#64;octocat &#96;code&#96;");
+    expect(markdown).not.toContain("@octocat");
+  });
+
+  it("folds the per-prompt table past 10 rows and draws a bar per prompt", () => {
+    const plans: PromptPlan[] = Array.from({ length: 11 }, (_, i) => ({ speedup: 1 + i / 100 }));
+    const markdown = renderMarkdown(makeCard(plans));
+    expect(markdown).toContain("<details><summary>Per-prompt results (11 prompts)</summary>");
+    expect(markdown).toMatch(/```mermaid\nxychart-beta\n {2}title "Per-prompt score[^\n]*\n {2}x-axis \["prompt-001", /);
+    expect(markdown).toContain("  bar [1, 1.01, 1.02,");
+    expect(renderMarkdown(makeCard(plans.slice(0, 10)))).toContain("### Prompts\n");
+  });
+
+  it("stays under 60,000 characters with a 10 MB log and 5,000 prompts, keeps the newest lines and says what it left out", () => {
+    const line = (index: number): string => `[rank0] step ${index} ${"x".repeat(90)}`;
+    const logTail = Array.from({ length: 100_000 }, (_, index) => line(index));
+    expect(logTail.join("\n").length).toBeGreaterThan(10_000_000);
+    const plans: PromptPlan[] = Array.from({ length: 5_000 }, (_, i) => (i % 7 === 0 ? { candidateTokens: 10 } : { speedup: 0.8 + (i % 50) / 100 }));
+    const failure: EngineFailure = { ...seedOomFailure(), stage: "benchmark", kind: "exited", label: "exited with code 1", logTail };
+    const markdown = renderMarkdown(makeCard(plans, { failure }));
+    expect(markdown.length).toBeLessThanOrEqual(MAX_CARD_CHARS);
+    expect(markdown).toContain(line(99_999));
+    expect(markdown).not.toContain(`${line(0)}\n`);
+    expect(markdown).toMatch(/older lines left out to fit GitHub's size limit/);
+    expect(markdown).toMatch(/\d+ more prompts are not shown here to fit GitHub's size limit; all 5000 are in scorecard.json\./);
+    expect(markdown).toContain('title "Prompts by score (5000 prompts)"');
+  });
+
+  it("keeps every prompt row when 5,000 prompts alone fit only in part", () => {
+    const plans: PromptPlan[] = Array.from({ length: 5_000 }, (_, i) => ({ speedup: 1 + (i % 10) / 100 }));
+    const markdown = renderMarkdown(makeCard(plans));
+    expect(markdown.length).toBeLessThanOrEqual(MAX_CARD_CHARS);
+    expect(markdown.length).toBeGreaterThan(MAX_CARD_CHARS - 500);
+    expect(markdown).toContain("| prompt-001 |");
+  });
+});
