@@ -1,5 +1,6 @@
 import { describeValue } from "../config/describe-value.js";
 import type { Scorecard } from "../scorecard/scorecard-schema.js";
+import { compareIds } from "./compare-ids.js";
 import { formatShard } from "./shard-spec.js";
 
 /**
@@ -28,7 +29,7 @@ const MUST_AGREE: ReadonlyArray<{ what: string; pick: (card: Scorecard) => unkno
 function canonical(value: unknown): string {
   if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "undefined";
   if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => compareIds(a, b));
   return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonical(item)}`).join(",")}}`;
 }
 

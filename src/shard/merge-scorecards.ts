@@ -2,6 +2,7 @@ import { ConfigError } from "../config/config-error.js";
 import type { Scorecard } from "../scorecard/scorecard-schema.js";
 import { describeEngineFailure } from "../scoring/score-round.js";
 import { summarizeRound } from "../scoring/summarize-round.js";
+import { compareIds } from "./compare-ids.js";
 import { findShardProblems } from "./find-shard-problems.js";
 import { type ShardSpec, formatShard } from "./shard-spec.js";
 
@@ -15,10 +16,6 @@ export interface MergeOptions {
 
 type Failure = NonNullable<Scorecard["failure"]>;
 type ShardCard = Scorecard & { shard: ShardSpec };
-
-function compareIds(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
 
 /** Runners and GPUs legitimately differ between shards; the card lists them all, within the schema's bounds. */
 function joinDistinct(values: ReadonlyArray<string | null>, max: number): string | null {

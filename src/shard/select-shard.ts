@@ -1,9 +1,5 @@
 import type { ShardSpec } from "./shard-spec.js";
-
-/** Code-unit order, the same on every runner whatever its locale, unlike localeCompare. */
-function compareIds(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
+import { compareIds } from "./compare-ids.js";
 
 /**
  * The prompts shard `index` of `count` benchmarks: deal the prompt ids, sorted, round-robin.
