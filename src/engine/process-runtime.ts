@@ -1,0 +1,111 @@
+import { cp, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { basename, dirname, join } from "node:path";
+import type { LoadedRound } from "../config/load-round-config.js";
+import type { EngineRole } from "../failure/engine-failure.js";
+import { EngineFailureError } from "../failure/engine-failure.js";
+import { BUILD_ERROR_HINT } from "../failure/failure-hints.js";
+import { cleanLogLine } from "../scorecard/sanitize-log-tail.js";
+import { applyPatch } from "./apply-patch.js";
+import type { EngineRuntime, PreparedEngine, RunningEngine, RuntimeContext } from "./engine-runtime.js";
+import { runTool } from "./run-tool.js";
+import { type ProcessEngine, spawnProcessEngine } from "./spawn-process-engine.js";
+import { substituteCommand } from "./substitute-command.js";
+
+/**
+ * Runs engines as processes on this machine (`runtime: process`): the reference engine, a local
+ * checkout, or a CI job without Docker. The candidate's patch is applied to a private copy of the
+ * source, so the user's folder is never modified.
+ */
+export class ProcessRuntime implements EngineRuntime {
+  readonly name = "process" as const;
+  private tempRoot: string | null = null;
+  private patchedDir: string | null = null;
+  private readonly engines = new Set<ProcessEngine>();
+
+  constructor(
+    private readonly round: LoadedRound,
+    private readonly context: RuntimeContext,
+  ) {}
+
+  async prepare(role: EngineRole, signal: AbortSignal): Promise<PreparedEngine> {
+    const patch = this.round.patch;
+    const sourceDir = this.round.config.candidate.sourceDir;
+    if (role === "baseline" || !patch || !sourceDir) return { role, imageId: null, patchHash: role === "candidate" ? (patch?.sha256 ?? null) : null };
+    this.tempRoot = await mkdtemp(join(tmpdir(), `speedgate-${this.context.runId}-`));
+    const copy = join(this.tempRoot, basename(sourceDir));
+    await cp(sourceDir, copy, { recursive: true, verbatimSymlinks: true });
+    this.context.logger.debug(`copied ${sourceDir} to ${copy} for the candidate`);
+    const { tool } = await applyPatch({ dir: copy, patchPath: patch.path, patchText: patch.bytes.toString("utf8"), role, signal });
+    this.context.logger.info(`candidate: applied ${basename(patch.path)} with ${tool}`);
+    this.patchedDir = copy;
+    for (const command of this.round.config.candidate.postPatch) await this.runPostPatch(command, copy, signal);
+    return { role, imageId: null, patchHash: patch.sha256 };
+  }
+
+  private async runPostPatch(command: string[], cwd: string, signal: AbortSignal): Promise<void> {
+    const timeoutS = this.round.config.build.timeoutS;
+    const argv = substituteCommand(command, this.commandValues());
+    const result = await runTool(argv, { cwd, env: this.envFor("candidate"), signal, timeoutMs: timeoutS * 1000 });
+    if (signal.aborted) throw signal.reason;
+    if (result.exitCode === 0) return;
+    const lines = result.output.split("\n").filter((line) => line.trim() !== "").map(cleanLogLine);
+    throw new EngineFailureError({
+      engine: "candidate",
+      stage: "build",
+      kind: result.timedOut ? "build_timeout" : "build_error",
+      label: result.timedOut ? `postPatch step timed out after ${timeoutS} s` : "a postPatch step failed",
+      summary: `${argv.join(" ")}: ${result.missing ? "program not found" : result.timedOut ? "timed out" : (lines[lines.length - 1] ?? `exited with code ${result.exitCode}`)}`.slice(0, 1_000),
+      hint: BUILD_ERROR_HINT,
+      exitCode: result.exitCode,
+      signal: result.signal,
+      logTail: lines.slice(-200),
+    });
+  }
+
+  async start(role: EngineRole, signal: AbortSignal): Promise<RunningEngine> {
+    if (signal.aborted) throw signal.reason;
+    const { config } = this.round;
+    const command = role === "candidate" ? (config.candidate.command ?? config.baseline.command) : config.baseline.command;
+    if (!command) throw new Error("runtime process: the round config has no baseline.command");
+    const argv = substituteCommand(command, this.commandValues());
+    const cwd = this.cwdFor(role);
+    this.context.logger.debug(`${role}: starting ${argv.join(" ")} in ${cwd}`);
+    const engine = await spawnProcessEngine({
+      role,
+      argv,
+      cwd,
+      env: this.envFor(role),
+      baseUrl: `http://127.0.0.1:${config.port}`,
+      stopGraceMs: config.docker.stopTimeoutS * 1000,
+      onLine: (line) => this.context.logger.debug(`[${role}] ${cleanLogLine(line)}`),
+    });
+    this.engines.add(engine);
+    return engine;
+  }
+
+  async dispose(): Promise<void> {
+    await Promise.all([...this.engines].map((engine) => engine.stop()));
+    this.engines.clear();
+    if (this.tempRoot) await rm(this.tempRoot, { recursive: true, force: true });
+    this.tempRoot = null;
+    this.patchedDir = null;
+  }
+
+  private commandValues() {
+    const { config } = this.round;
+    return { port: config.port, contextLimit: config.bench.contextLimit, model: config.bench.model };
+  }
+
+  private envFor(role: EngineRole): NodeJS.ProcessEnv {
+    const { config } = this.round;
+    return { ...process.env, ...config.baseline.env, ...(role === "candidate" ? (config.candidate.env ?? {}) : {}) };
+  }
+
+  private cwdFor(role: EngineRole): string {
+    const { config, configPath } = this.round;
+    if (role === "candidate") return this.patchedDir ?? config.candidate.sourceDir ?? config.baseline.cwd ?? dirname(configPath);
+    return config.baseline.cwd ?? config.candidate.sourceDir ?? dirname(configPath);
+  }
+}
+

@@ -1,0 +1,75 @@
+import type { OomPhase } from "./failure-patterns.js";
+
+/*
+ * What to try, for SGLang and vLLM alike: each hint names both engines' flags, because the card
+ * does not know which one the command starts.
+ */
+
+const SAME_GPU =
+  "Another process on the same GPU shrinks the headroom: check nvidia-smi for leftovers (a previous engine, another job) before the run.";
+
+export const CUDA_OOM_HINTS: Record<OomPhase, string> = {
+  graph_capture: [
+    "Memory ran out while capturing CUDA graphs, after the weights and the KV cache were allocated.",
+    "Leave more room for the graphs: lower --mem-fraction-static (try 0.8, then 0.7; vLLM: --gpu-memory-utilization),",
+    "lower --cuda-graph-max-bs (both the prefill and the decode graphs; vLLM: --max-cudagraph-capture-size or --cuda-graph-sizes),",
+    "or turn the prefill CUDA graph off (SGLang) / run with --enforce-eager (vLLM) to confirm.",
+    SAME_GPU,
+  ].join(" "),
+  weights: [
+    "Memory ran out while loading the weights: the model does not fit on these GPUs at this precision.",
+    "Use more GPUs (--tp / --tensor-parallel-size), a quantized checkpoint (--quantization fp8, AWQ, GPTQ) or a smaller model.",
+    SAME_GPU,
+  ].join(" "),
+  kv_cache: [
+    "Memory ran out while sizing or allocating the KV cache.",
+    "Lower --mem-fraction-static (SGLang) or --gpu-memory-utilization (vLLM), cap the cache with --max-total-tokens (SGLang),",
+    "or shorten the context: --context-length (SGLang) / --max-model-len (vLLM).",
+    SAME_GPU,
+  ].join(" "),
+  other: [
+    "Lower the memory the engine reserves up front (--mem-fraction-static for SGLang, --gpu-memory-utilization for vLLM) to leave room for activations,",
+    "and lower the batch the engine builds (--max-running-requests / --chunked-prefill-size for SGLang, --max-num-seqs / --max-num-batched-tokens for vLLM).",
+    "If the patch changed a kernel's workspace or buffers, it may simply need more memory than before.",
+    SAME_GPU,
+  ].join(" "),
+};
+
+export const HOST_OOM_HINT = [
+  "The host (not the GPU) ran out of memory and the kernel's OOM killer ended the engine.",
+  "Give the runner more RAM or a larger docker.memory limit, load weights with fewer CPU copies",
+  "(SGLang --load-format / vLLM --load-format, no --enable-torch-compile duplicates), and check dmesg for the OOM report.",
+].join(" ");
+
+export const NCCL_HINT = [
+  "Multi-GPU communication failed. Rerun with NCCL_DEBUG=INFO in the engine's env to see which transport broke.",
+  "In containers give NCCL a large /dev/shm (docker.shmSize such as 16g); on machines without working peer-to-peer try NCCL_P2P_DISABLE=1;",
+  "check that every GPU in --tp is visible and idle (nvidia-smi).",
+].join(" ");
+
+export function importErrorHint(location: string | null): string {
+  const where = location ? `Look at ${location}: ` : "";
+  return `${where}the engine's Python code does not import, most often because the patch left a syntax error, a missing import or a renamed symbol. Run \`python -c "import sglang"\` (or \`import vllm\`) in the patched tree to reproduce it without a GPU.`;
+}
+
+export function portInUseHint(port: number | null): string {
+  const which = port === null ? "the configured port" : `port ${port}`;
+  return `Something else is listening on ${which}: a previous engine that was not stopped, or another service. Find it with \`ss -ltnp\` (or \`lsof -i :${port ?? "PORT"}\`), stop it, run \`speedgate cleanup\` for leftovers of an interrupted run, or choose another port in the round config.`;
+}
+
+export function startupTimeoutHint(afterS: number): string {
+  return `The engine printed no fatal error but did not answer the health check within ${afterS} s. First runs download weights and compile kernels (torch.compile, DeepGEMM/FlashInfer JIT, CUDA graph capture of many sizes): raise health.timeoutS, pre-download the weights into the image or a mounted cache, or check the log tail for where it stalled.`;
+}
+
+export const EXITED_HINT =
+  "The engine stopped without an error speedgate recognises. The log tail below shows its last words; run the same command by hand to reproduce.";
+
+export const CANCELLED_HINT = "The run was cancelled (SIGINT, SIGTERM or the job was stopped); nothing was measured after that.";
+
+export const PATCH_CONFLICT_HINT =
+  "The patch was made against different source than the baseline the round runs: rebase the pull request on that baseline (or point candidate.sourceDir / the image at the commit the patch is based on) and run again.";
+
+export const PATCH_TOOL_MISSING_HINT = "Install git or GNU patch where speedgate runs (apt-get install git), so the patch can be applied.";
+
+export const BUILD_ERROR_HINT =
+  "A postPatch step failed in the patched copy. Run the same command by hand in a patched checkout; its output is in the log tail below.";

@@ -1,0 +1,115 @@
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { ProcessRuntime } from "../../src/engine/process-runtime.js";
+import type { RunningEngine } from "../../src/engine/engine-runtime.js";
+import { waitUntilHealthy } from "../../src/engine/wait-until-healthy.js";
+import { EngineFailureError } from "../../src/failure/engine-failure.js";
+import { silentLogger } from "../../src/logger.js";
+import { getFreePort } from "../support/get-free-port.js";
+import { makeProcessRound } from "../round/support/make-round.js";
+import { isRunning } from "./support/is-running.js";
+
+const fakeEngine = fileURLToPath(new URL("./fixtures/fake-engine.mjs", import.meta.url));
+const runtimes: ProcessRuntime[] = [];
+
+async function startFake(mode: string, health: { timeoutS?: number } = {}) {
+  const port = await getFreePort();
+  const round = makeProcessRound({ port, command: ["{node}", fakeEngine, mode, "{port}"], health });
+  const runtime = new ProcessRuntime(round, { logger: silentLogger, runId: "test" });
+  runtimes.push(runtime);
+  const engine = await runtime.start("baseline", new AbortController().signal);
+  return { runtime, engine, round };
+}
+
+function waitHealthy(engine: RunningEngine, timeoutS = 30, signal = new AbortController().signal) {
+  return waitUntilHealthy({ engine, path: "/health", timeoutS, intervalMs: 20, signal });
+}
+
+async function failureOf(promise: Promise<unknown>) {
+  const error = await promise.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(EngineFailureError);
+  return (error as EngineFailureError).failure;
+}
+
+async function waitForLine(engine: RunningEngine, pattern: RegExp): Promise<RegExpExecArray> {
+  for (;;) {
+    for (const line of engine.logTail()) {
+      const match = pattern.exec(line);
+      if (match) return match;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+afterEach(async () => {
+  await Promise.all(runtimes.splice(0).map((runtime) => runtime.dispose()));
+});
+
+describe("process runtime", () => {
+  it("starts an engine, reports it healthy and stops it", async () => {
+    const { engine } = await startFake("healthy");
+    const { healthyAfterMs } = await waitHealthy(engine);
+    expect(healthyAfterMs).toBeGreaterThanOrEqual(0);
+    const pid = (engine as RunningEngine & { pid: number }).pid;
+    await engine.stop();
+    await engine.stop();
+    expect(isRunning(pid)).toBe(false);
+    const exit = await engine.exited;
+    expect(exit.signal).toBe("SIGTERM");
+  });
+
+  it("reports an engine that dies while loading with its exit code and classified log, not at the timeout", async () => {
+    const { engine } = await startFake("crash");
+    const failure = await failureOf(waitHealthy(engine, 600));
+    expect(failure).toMatchObject({ engine: "baseline", stage: "startup", kind: "import_error", exitCode: 1 });
+    expect(failure.summary).toContain("ModuleNotFoundError: No module named 'missing_module'");
+    expect(failure.summary).toContain("/src/vllm/engine.py, line 12");
+    expect(failure.logTail).toContain('  File "/src/vllm/engine.py", line 12, in <module>');
+  });
+
+  it("gives up with startup_timeout when the engine never answers 200", async () => {
+    const { engine } = await startFake("never-healthy");
+    const failure = await failureOf(waitHealthy(engine, 0.3));
+    expect(failure).toMatchObject({ stage: "startup", kind: "startup_timeout", exitCode: null });
+    expect(failure.label).toContain("0.3 s");
+  });
+
+  it("stops waiting when cancelled", async () => {
+    const { engine } = await startFake("never-healthy");
+    const controller = new AbortController();
+    const waiting = waitHealthy(engine, 600, controller.signal);
+    await waitForLine(engine, /listening/);
+    controller.abort(new Error("received SIGINT"));
+    const failure = await failureOf(waiting);
+    expect(failure).toMatchObject({ kind: "cancelled", summary: "received SIGINT" });
+  });
+
+  it("kills an engine that ignores SIGTERM after the grace period", async () => {
+    const { engine } = await startFake("ignore-sigterm");
+    await waitHealthy(engine);
+    await engine.stop();
+    const exit = await engine.exited;
+    expect(exit.signal).toBe("SIGKILL");
+  });
+
+  it("ends the engine's children with it", async () => {
+    const { engine } = await startFake("spawn-child");
+    await waitHealthy(engine);
+    const grandchild = Number((await waitForLine(engine, /grandchild pid (\d+)/))[1]);
+    expect(isRunning(grandchild)).toBe(true);
+    await engine.stop();
+    expect(isRunning(grandchild)).toBe(false);
+  });
+
+  it("reports a command that does not exist as a startup failure", async () => {
+    const port = await getFreePort();
+    const runtime = new ProcessRuntime(makeProcessRound({ port, command: ["speedgate-no-such-program-x"] }), { logger: silentLogger, runId: "t" });
+    runtimes.push(runtime);
+    const failure = await failureOf(runtime.start("baseline", new AbortController().signal));
+    expect(failure).toMatchObject({ stage: "startup", kind: "exited" });
+    expect(failure.summary).toContain("ENOENT");
+  });
+});
