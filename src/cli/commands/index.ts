@@ -1,5 +1,6 @@
 import type { Command } from "../command.js";
 import { renderCommand } from "./render-command.js";
+import { simEngineCommand } from "./sim-engine-command.js";
 
 /** Every CLI command, in the order `speedgate --help` lists them. */
-export const commands: readonly Command[] = [renderCommand];
+export const commands: readonly Command[] = [renderCommand, simEngineCommand];

@@ -1,0 +1,151 @@
+import type { ChunkArrival, RequestErrorKind } from "../scoring/request-record.js";
+import { spreadTokenCounts } from "./spread-token-counts.js";
+
+export interface StreamProblem {
+  kind: RequestErrorKind;
+  reason: string;
+}
+
+interface UsageLike {
+  prompt_tokens?: unknown;
+  completion_tokens?: unknown;
+}
+
+interface ChoiceLike {
+  delta?: { content?: unknown; reasoning_content?: unknown; reasoning?: unknown } | null;
+  text?: unknown;
+  finish_reason?: unknown;
+}
+
+interface ChunkLike {
+  choices?: ChoiceLike[] | null;
+  usage?: UsageLike | null;
+  error?: unknown;
+  object?: unknown;
+  message?: unknown;
+}
+
+const EXCERPT_CHARS = 160;
+
+export function excerpt(text: string): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > EXCERPT_CHARS ? `${flat.slice(0, EXCERPT_CHARS)}…` : flat;
+}
+
+function isNonEmptyString(value: unknown): boolean {
+  return typeof value === "string" && value.length > 0;
+}
+
+function describeStreamError(error: unknown): string {
+  if (typeof error === "string") return error;
+  if (error && typeof error === "object") {
+    const message = (error as { message?: unknown }).message;
+    if (typeof message === "string") return message;
+  }
+  return JSON.stringify(error);
+}
+
+/**
+ * What one completion stream has told us so far. Fed one SSE data payload at a time with its arrival
+ * time; keeps per-chunk counts both as estimates (one token a non-empty delta) and as the server's
+ * running usage when it reports one, and picks between them at the end.
+ */
+export class CompletionStreamState {
+  readonly chunks: ChunkArrival[] = [];
+  /** Server-reported running completion tokens per recorded chunk, while every chunk had one. */
+  private runningUsage: number[] | null = [];
+  private deltaCount = 0;
+  finishReason: string | null = null;
+  promptTokens: number | null = null;
+  finalCompletionTokens: number | null = null;
+  sawUsageChunk = false;
+  done = false;
+  problem: StreamProblem | null = null;
+
+  /** Returns false once the stream is finished or broken: the caller stops reading. */
+  accept(data: string, tMs: number): boolean {
+    if (this.done || this.problem) return false;
+    if (data === "[DONE]") {
+      this.done = true;
+      return false;
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(data);
+    } catch {
+      this.problem = { kind: "stream_error", reason: `malformed JSON in a stream event: ${excerpt(data)}` };
+      return false;
+    }
+    if (!parsed || typeof parsed !== "object") {
+      this.problem = { kind: "stream_error", reason: `unexpected stream event: ${excerpt(data)}` };
+      return false;
+    }
+    const chunk = parsed as ChunkLike;
+    if (chunk.error !== undefined && chunk.error !== null) {
+      this.problem = { kind: "stream_error", reason: `error event in the stream: ${excerpt(describeStreamError(chunk.error))}` };
+      return false;
+    }
+    if (chunk.object === "error") {
+      this.problem = { kind: "stream_error", reason: `error event in the stream: ${excerpt(describeStreamError(chunk))}` };
+      return false;
+    }
+    const usage = chunk.usage;
+    let usageTokens: number | null = null;
+    if (usage && typeof usage === "object") {
+      if (typeof usage.prompt_tokens === "number") this.promptTokens = usage.prompt_tokens;
+      if (typeof usage.completion_tokens === "number") {
+        usageTokens = usage.completion_tokens;
+        this.finalCompletionTokens = usageTokens;
+      }
+    }
+    const choices = chunk.choices;
+    const choice = choices && choices.length > 0 ? choices[0] : undefined;
+    if (!choice) {
+      if (usageTokens !== null) this.sawUsageChunk = true;
+      return true;
+    }
+    if (typeof choice.finish_reason === "string") this.finishReason = choice.finish_reason;
+    const delta = choice.delta;
+    const hasText = delta
+      ? isNonEmptyString(delta.content) || isNonEmptyString(delta.reasoning_content) || isNonEmptyString(delta.reasoning)
+      : isNonEmptyString(choice.text);
+    const previousUsage = this.runningUsage && this.runningUsage.length > 0 ? (this.runningUsage[this.runningUsage.length - 1] ?? 0) : 0;
+    const usageGrew = usageTokens !== null && usageTokens > previousUsage;
+    if (!hasText && !usageGrew) return true;
+    if (hasText) this.deltaCount++;
+    this.chunks.push({ tMs, tokens: this.deltaCount });
+    if (this.runningUsage) {
+      if (usageTokens === null) this.runningUsage = null;
+      else this.runningUsage.push(Math.max(usageTokens, previousUsage));
+    }
+    return true;
+  }
+
+  /**
+   * Settles the per-chunk counts. Running usage wins when every chunk carried it; otherwise the
+   * one-a-delta counts are spread to the final usage total. Counts are called estimated when they are
+   * neither reported per chunk nor confirmed by a total equal to the number of deltas.
+   */
+  settle(): { outputTokens: number; tokensEstimated: boolean } {
+    const chunks = this.chunks;
+    const running = this.runningUsage;
+    if (running && running.length > 0 && running.length === chunks.length) {
+      for (let index = 0; index < chunks.length; index++) {
+        const chunk = chunks[index];
+        if (chunk) chunk.tokens = running[index] ?? chunk.tokens;
+      }
+      const last = running[running.length - 1] ?? 0;
+      return { outputTokens: Math.max(last, this.finalCompletionTokens ?? last), tokensEstimated: false };
+    }
+    const total = this.finalCompletionTokens;
+    if (total === null) return { outputTokens: this.deltaCount, tokensEstimated: true };
+    if (total === this.deltaCount) return { outputTokens: total, tokensEstimated: false };
+    const counts = chunks.map((chunk) => chunk.tokens);
+    spreadTokenCounts(counts, total);
+    for (let index = 0; index < chunks.length; index++) {
+      const chunk = chunks[index];
+      if (chunk) chunk.tokens = counts[index] ?? chunk.tokens;
+    }
+    return { outputTokens: total, tokensEstimated: true };
+  }
+}

@@ -1,0 +1,113 @@
+import { performance } from "node:perf_hooks";
+import type { BenchSettings } from "../config/round-config-schema.js";
+import type { Prompt } from "../prompts/prompt.js";
+import type { RequestRecord } from "../scoring/request-record.js";
+import { buildArrivalSchedule } from "./build-arrival-schedule.js";
+import { createBenchAgent } from "./create-bench-agent.js";
+import { type RequestSettings, sendStreamingRequest } from "./send-streaming-request.js";
+
+export interface BenchmarkProgress {
+  done: number;
+  total: number;
+  failed: number;
+}
+
+export interface RunBenchmarkOptions {
+  baseUrl: string;
+  prompts: Prompt[];
+  bench: BenchSettings;
+  signal: AbortSignal;
+  onProgress?: (p: BenchmarkProgress) => void;
+}
+
+function describeAbort(signal: AbortSignal): string {
+  const reason: unknown = signal.reason;
+  if (reason && typeof reason === "object" && "message" in reason) return String((reason).message);
+  return String(reason);
+}
+
+/** Resolves at an absolute performance.now() time (or at once on abort); waits never add up into drift. */
+async function waitUntil(target: number, signal: AbortSignal): Promise<void> {
+  const delay = target - performance.now();
+  if (delay <= 0 || signal.aborted) return;
+  await new Promise<void>((resolve) => {
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, delay);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+async function runOpenLoop(
+  prompts: Prompt[],
+  offsets: number[],
+  signal: AbortSignal,
+  send: (prompt: Prompt) => Promise<RequestRecord>,
+  onRecord: (prompt: Prompt, record: RequestRecord) => void,
+): Promise<void> {
+  const inFlight: Array<Promise<void>> = [];
+  const startAt = performance.now();
+  for (let index = 0; index < prompts.length; index++) {
+    await waitUntil(startAt + (offsets[index] ?? 0), signal);
+    if (signal.aborted) break;
+    const prompt = prompts[index];
+    if (!prompt) continue;
+    inFlight.push(send(prompt).then((record) => onRecord(prompt, record)));
+  }
+  // Aborted requests settle at once (sendStreamingRequest listens to the same signal).
+  await Promise.all(inFlight);
+}
+
+/**
+ * Benchmarks one engine: optional warm-up requests (the first prompts, cyclically, on the same
+ * schedule; their answers are dropped and the scored run starts once they are all back), then every
+ * prompt on an open-loop schedule in the given order, each request started at its absolute time
+ * whether or not earlier ones finished. Never throws for engine behaviour; on abort every prompt not
+ * yet answered is recorded as engine_died with the abort's reason.
+ */
+export async function runBenchmark(options: RunBenchmarkOptions): Promise<Map<string, RequestRecord>> {
+  const { prompts, bench, signal, baseUrl } = options;
+  const settings: RequestSettings = {
+    model: bench.model,
+    maxTokens: bench.maxTokens,
+    thinking: bench.thinking,
+    requestTimeoutS: bench.requestTimeoutS,
+  };
+  const records = new Map<string, RequestRecord>();
+  const total = prompts.length;
+  let failed = 0;
+  const dispatcher = createBenchAgent();
+  const send = (prompt: Prompt): Promise<RequestRecord> => sendStreamingRequest({ baseUrl, prompt, settings, signal, dispatcher });
+
+  try {
+    if (bench.warmupRequests > 0 && prompts.length > 0) {
+      const warmups = Array.from({ length: bench.warmupRequests }, (_, index) => prompts[index % prompts.length]).filter(
+        (prompt): prompt is Prompt => prompt !== undefined,
+      );
+      const warmupOffsets = buildArrivalSchedule(warmups.length, bench.requestIntervalMs, bench.arrival, bench.seed);
+      await runOpenLoop(warmups, warmupOffsets, signal, send, () => undefined);
+    }
+    options.onProgress?.({ done: 0, total, failed: 0 });
+    const offsets = buildArrivalSchedule(total, bench.requestIntervalMs, bench.arrival, bench.seed);
+    await runOpenLoop(prompts, offsets, signal, send, (prompt, record) => {
+      records.set(prompt.id, record);
+      if (!record.ok) failed++;
+      options.onProgress?.({ done: records.size, total, failed });
+    });
+  } finally {
+    void dispatcher.destroy().catch(() => undefined);
+  }
+
+  if (signal.aborted) {
+    const reason = describeAbort(signal);
+    for (const prompt of prompts) {
+      if (!records.has(prompt.id)) records.set(prompt.id, { ok: false, kind: "engine_died", reason });
+    }
+  }
+  return records;
+}

@@ -1,0 +1,156 @@
+import { readFile } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
+import { ConfigError } from "../../config/config-error.js";
+import { simProfileSchema } from "../../sim-engine/sim-profile.js";
+import { startSimEngine } from "../../sim-engine/start-sim-engine.js";
+import { type Command, UsageError } from "../command.js";
+import { parseCommandArgs } from "../parse-command-args.js";
+
+const USAGE = `speedgate sim-engine [--port N] [--host 127.0.0.1] [--profile profile.json]
+    [--model NAME] [--flavour sglang|vllm] [--ttft-ms MS] [--itl-ms MS] [--output-tokens N]
+    [--reasoning-tokens N] [--tokens-per-chunk N] [--usage-per-chunk] [--chunk-log out.jsonl]
+    faults: [--crash-log FILE] [--crash-exit-code N] [--never-healthy] [--startup-delay-ms MS]
+    [--die-after-requests N] [--die-exit-code N] [--stop-early id,id] [--http-500 id,id] [--malformed-sse id,id]
+
+Flags override the profile. Prompt ids come from the x-speedgate-prompt-id header the benchmark client
+sends (or the request's "user" field).`;
+
+function parseNumber(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (!Number.isFinite(number)) throw new UsageError(`speedgate sim-engine: --${flag}: expected a number, got ${JSON.stringify(value)}`);
+  return number;
+}
+
+function parseIds(value: string | undefined): string[] | undefined {
+  return value === undefined ? undefined : value.split(",").map((id) => id.trim()).filter((id) => id.length > 0);
+}
+
+function dropUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as Partial<T>;
+}
+
+async function readProfile(path: string): Promise<{ profile: Record<string, unknown>; dir: string }> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    throw new ConfigError(`speedgate sim-engine: cannot read the profile ${path}: ${(error as Error).message}`);
+  }
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error("expected a JSON object");
+    return { profile: parsed as Record<string, unknown>, dir: dirname(resolve(path)) };
+  } catch (error) {
+    throw new ConfigError(`speedgate sim-engine: the profile ${path} is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * The reference engine as a process: what the demo, dry runs of a workflow on a CPU runner, and the
+ * tests start where a real round starts SGLang or vLLM.
+ */
+export const simEngineCommand: Command = {
+  name: "sim-engine",
+  summary: "run the reference OpenAI-compatible engine (deterministic timings, fault flags)",
+  usage: USAGE,
+  async run(args, context) {
+    const { values } = parseCommandArgs("sim-engine", args, {
+      port: { type: "string", default: "30000" },
+      host: { type: "string", default: "127.0.0.1" },
+      profile: { type: "string" },
+      model: { type: "string" },
+      flavour: { type: "string" },
+      "ttft-ms": { type: "string" },
+      "itl-ms": { type: "string" },
+      "output-tokens": { type: "string" },
+      "reasoning-tokens": { type: "string" },
+      "tokens-per-chunk": { type: "string" },
+      "usage-per-chunk": { type: "boolean" },
+      "chunk-log": { type: "string" },
+      "crash-log": { type: "string" },
+      "crash-exit-code": { type: "string" },
+      "never-healthy": { type: "boolean" },
+      "startup-delay-ms": { type: "string" },
+      "die-after-requests": { type: "string" },
+      "die-exit-code": { type: "string" },
+      "stop-early": { type: "string" },
+      "http-500": { type: "string" },
+      "malformed-sse": { type: "string" },
+    });
+    const port = parseNumber("port", values.port) ?? 30000;
+    if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new UsageError(`speedgate sim-engine: --port: expected a TCP port, got ${values.port}`);
+
+    const loaded = values.profile ? await readProfile(values.profile) : { profile: {}, dir: process.cwd() };
+    const fileProfile = loaded.profile as { defaults?: object; faults?: { crashAtStart?: object | null } & object };
+    const crashFlag = values["crash-log"] !== undefined || values["crash-exit-code"] !== undefined;
+    const input = {
+      ...fileProfile,
+      ...dropUndefined({ model: values.model, flavour: values.flavour, usagePerChunk: values["usage-per-chunk"] }),
+      defaults: {
+        ...fileProfile.defaults,
+        ...dropUndefined({
+          ttftMs: parseNumber("ttft-ms", values["ttft-ms"]),
+          itlMs: parseNumber("itl-ms", values["itl-ms"]),
+          outputTokens: parseNumber("output-tokens", values["output-tokens"]),
+          reasoningTokens: parseNumber("reasoning-tokens", values["reasoning-tokens"]),
+          tokensPerChunk: parseNumber("tokens-per-chunk", values["tokens-per-chunk"]),
+        }),
+      },
+      faults: {
+        ...fileProfile.faults,
+        ...dropUndefined({
+          crashAtStart: crashFlag
+            ? dropUndefined({ logFile: values["crash-log"], exitCode: parseNumber("crash-exit-code", values["crash-exit-code"]) })
+            : undefined,
+          neverHealthy: values["never-healthy"],
+          startupDelayMs: parseNumber("startup-delay-ms", values["startup-delay-ms"]),
+          dieAfterRequests: parseNumber("die-after-requests", values["die-after-requests"]),
+          dieExitCode: parseNumber("die-exit-code", values["die-exit-code"]),
+          stopEarly: parseIds(values["stop-early"]),
+          http500: parseIds(values["http-500"]),
+          malformedSse: parseIds(values["malformed-sse"]),
+        }),
+      },
+    };
+    const parsed = simProfileSchema.safeParse(input);
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((issue) => `${issue.path.join(".") || "profile"}: ${issue.message}`);
+      throw new ConfigError(`speedgate sim-engine: invalid profile: ${issues.join("; ")}`);
+    }
+    const profile = parsed.data;
+    const logLine = (line: string): void => {
+      process.stderr.write(`${line}\n`);
+    };
+
+    const crash = profile.faults.crashAtStart;
+    if (crash) {
+      if (crash.logFile) {
+        const logPath = resolve(values["crash-log"] !== undefined ? process.cwd() : loaded.dir, crash.logFile);
+        try {
+          process.stderr.write(await readFile(logPath));
+        } catch (error) {
+          throw new ConfigError(`speedgate sim-engine: cannot read the crash log ${logPath}: ${(error as Error).message}`);
+        }
+      }
+      return crash.exitCode;
+    }
+
+    const engine = await startSimEngine({
+      host: values.host ?? "127.0.0.1",
+      port,
+      profile: profile,
+      log: logLine,
+      keepRecords: false,
+      ...(values["chunk-log"] ? { chunkLogPath: values["chunk-log"] } : {}),
+      onDie: (exitCode) => process.exit(exitCode),
+    });
+    await new Promise<void>((resolveAbort) => {
+      if (context.signal.aborted) resolveAbort();
+      else context.signal.addEventListener("abort", () => resolveAbort(), { once: true });
+    });
+    await engine.close();
+    logLine("sim-engine: shut down");
+    return 0;
+  },
+};

@@ -1,0 +1,121 @@
+import { z } from "zod";
+
+const nonNegative = (expected: string) => z.number({ error: expected }).min(0, { error: expected });
+const wholeAtLeast = (min: number, expected: string) =>
+  z.number({ error: expected }).int({ error: expected }).min(min, { error: expected });
+const promptIds = z.array(z.string({ error: "expected prompt ids as strings" }), { error: "expected a list of prompt ids" });
+
+const timingSchema = z.strictObject(
+  {
+    ttftMs: nonNegative("expected milliseconds to the first token, 0 or more"),
+    itlMs: nonNegative("expected milliseconds between tokens, 0 or more"),
+    outputTokens: wholeAtLeast(0, "expected a whole number of output tokens, 0 or more"),
+    reasoningTokens: wholeAtLeast(0, "expected a whole number of reasoning tokens, 0 or more"),
+    tokensPerChunk: wholeAtLeast(1, "expected a whole number of tokens per streamed chunk, 1 or more"),
+  },
+  { error: "expected an object with ttftMs, itlMs, outputTokens, reasoningTokens, tokensPerChunk" },
+);
+
+const faultsSchema = z.strictObject(
+  {
+    crashAtStart: z
+      .strictObject(
+        {
+          logFile: z.string({ error: "expected the path of a log file to print" }).optional(),
+          exitCode: wholeAtLeast(0, "expected an exit code, 0 or more").default(1),
+        },
+        { error: "expected { logFile, exitCode }" },
+      )
+      .nullable()
+      .default(null),
+    neverHealthy: z.boolean({ error: "expected true or false" }).default(false),
+    startupDelayMs: nonNegative("expected milliseconds, 0 or more").default(0),
+    dieAfterRequests: wholeAtLeast(1, "expected a whole number of requests, 1 or more").nullable().default(null),
+    dieExitCode: wholeAtLeast(0, "expected an exit code, 0 or more").default(1),
+    stopEarly: promptIds.default([]),
+    stopEarlyFraction: z.number({ error: "expected a fraction in [0, 1)" }).min(0).lt(1).default(0.25),
+    http500: promptIds.default([]),
+    malformedSse: promptIds.default([]),
+  },
+  { error: "expected an object of fault settings" },
+);
+
+/**
+ * What a sim-engine does, as a JSON file: timings for every prompt (`defaults`), overrides for some
+ * prompts by id, and faults. A demo "engine source tree" is just such a file, so a patch to it makes
+ * the engine faster, slower or broken in a way a reviewer can read.
+ */
+export const simProfileSchema = z.strictObject(
+  {
+    model: z.string({ error: "expected the served model name" }).min(1).default("sim-model"),
+    flavour: z.enum(["sglang", "vllm"], { error: 'expected "sglang" or "vllm"' }).default("sglang"),
+    usagePerChunk: z.boolean({ error: "expected true or false" }).default(false),
+    defaults: timingSchema.partial().default({}),
+    prompts: z.record(z.string(), timingSchema.partial(), { error: "expected a map of prompt id to timings" }).default({}),
+    faults: faultsSchema.default({
+      crashAtStart: null,
+      neverHealthy: false,
+      startupDelayMs: 0,
+      dieAfterRequests: null,
+      dieExitCode: 1,
+      stopEarly: [],
+      stopEarlyFraction: 0.25,
+      http500: [],
+      malformedSse: [],
+    }),
+  },
+  { error: "expected a JSON object with model, flavour, defaults, prompts and faults" },
+);
+
+export type SimProfile = z.infer<typeof simProfileSchema>;
+export type SimProfileInput = z.input<typeof simProfileSchema>;
+export type SimTiming = z.infer<typeof timingSchema>;
+export type SimFaults = SimProfile["faults"];
+
+export const DEFAULT_TIMING: SimTiming = { ttftMs: 20, itlMs: 5, outputTokens: 32, reasoningTokens: 0, tokensPerChunk: 1 };
+
+export type PromptFault = "http500" | "malformed_sse" | null;
+
+/** Everything the server needs to answer one request, decided before the first byte is written. */
+export interface ResponsePlan {
+  ttftMs: number;
+  itlMs: number;
+  tokensPerChunk: number;
+  reasoningTokens: number;
+  contentTokens: number;
+  finishReason: "stop" | "length";
+  fault: PromptFault;
+}
+
+/**
+ * Output length is min(profile length, max_tokens), reasoning tokens counting toward the limit
+ * first; a stop-early prompt answers a fraction of its length with finish_reason "stop".
+ */
+export function planResponse(profile: SimProfile, promptId: string | null, maxTokens: number, thinking: boolean): ResponsePlan {
+  const override = promptId !== null ? profile.prompts[promptId] : undefined;
+  const timing: SimTiming = { ...DEFAULT_TIMING, ...profile.defaults, ...override };
+  const faults = profile.faults;
+  const reasoningWanted = thinking ? timing.reasoningTokens : 0;
+  let wanted = reasoningWanted + timing.outputTokens;
+  let finishReason: "stop" | "length" = "stop";
+  if (promptId !== null && faults.stopEarly.includes(promptId)) {
+    wanted = Math.max(1, Math.floor(wanted * faults.stopEarlyFraction));
+  }
+  if (wanted > maxTokens) {
+    wanted = maxTokens;
+    finishReason = "length";
+  }
+  const reasoningTokens = Math.min(reasoningWanted, wanted);
+  let fault: PromptFault = null;
+  if (promptId !== null && faults.http500.includes(promptId)) fault = "http500";
+  else if (promptId !== null && faults.malformedSse.includes(promptId)) fault = "malformed_sse";
+  return {
+    ttftMs: timing.ttftMs,
+    itlMs: timing.itlMs,
+    tokensPerChunk: timing.tokensPerChunk,
+    reasoningTokens,
+    contentTokens: wanted - reasoningTokens,
+    finishReason,
+    fault,
+  };
+}
