@@ -1,6 +1,8 @@
 import type { Command } from "../command.js";
+import { demoCommand } from "./demo-command.js";
 import { renderCommand } from "./render-command.js";
+import { runCommand } from "./run-command.js";
 import { simEngineCommand } from "./sim-engine-command.js";
 
 /** Every CLI command, in the order `speedgate --help` lists them. */
-export const commands: readonly Command[] = [renderCommand, simEngineCommand];
+export const commands: readonly Command[] = [runCommand, demoCommand, renderCommand, simEngineCommand];

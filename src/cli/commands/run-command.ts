@@ -1,0 +1,76 @@
+import { loadRound } from "../../config/load-round-config.js";
+import { RoundCancelledError } from "../../round/round-cancelled-error.js";
+import { runRound } from "../../round/run-round.js";
+import { writeScorecard } from "../../round/write-scorecard.js";
+import { describeVerdict } from "../../scorecard/describe-card.js";
+import { renderMarkdown } from "../../scorecard/render-markdown.js";
+import { renderText } from "../../scorecard/render-text.js";
+import type { Scorecard } from "../../scorecard/scorecard-schema.js";
+import { type Command, type CommandContext, UsageError } from "../command.js";
+import { parseCommandArgs } from "../parse-command-args.js";
+import { createProgressRenderer } from "../render-round-progress.js";
+
+export function renderCard(card: Scorecard, format: string): string {
+  if (format === "md") return renderMarkdown(card);
+  return renderText(card);
+}
+
+export function checkFormat(command: string, format: string): void {
+  if (format !== "md" && format !== "text") throw new UsageError(`speedgate ${command}: --format: expected md or text, got ${JSON.stringify(format)}`);
+}
+
+/** Runs a loaded round with progress on stderr, writes the card, prints it; shared by run and demo. */
+export async function runAndReport(
+  round: Awaited<ReturnType<typeof loadRound>>,
+  options: { outDir: string; format: string; failOnGate: boolean; runId?: string },
+  context: CommandContext,
+): Promise<number> {
+  const progress = createProgressRenderer(process.stderr);
+  let card: Scorecard;
+  try {
+    card = await runRound({
+      round,
+      logger: context.logger,
+      signal: context.signal,
+      ...(options.runId ? { runId: options.runId } : {}),
+      onProgress: progress.onProgress,
+    });
+  } catch (error) {
+    progress.finish();
+    if (error instanceof RoundCancelledError) {
+      context.logger.error(error.message);
+      return 130;
+    }
+    throw error;
+  }
+  progress.finish();
+  const { jsonPath, markdownPath } = await writeScorecard(options.outDir, card);
+  context.stdout.write(renderCard(card, options.format));
+  context.logger.info(`wrote ${jsonPath} and ${markdownPath}`);
+  return options.failOnGate && !describeVerdict(card).passed ? 1 : 0;
+}
+
+export const runCommand: Command = {
+  name: "run",
+  summary: "run a round (baseline, then the patched candidate) and write the score card",
+  usage: "speedgate run --config <round.yml> --out <dir> [--patch <file>] [--fail-on-gate] [--format text|md] [--run-id ID]",
+  async run(args, context) {
+    const { values } = parseCommandArgs("run", args, {
+      config: { type: "string" },
+      out: { type: "string" },
+      patch: { type: "string" },
+      "fail-on-gate": { type: "boolean", default: false },
+      format: { type: "string", default: "text" },
+      "run-id": { type: "string" },
+    });
+    if (!values.config) throw new UsageError(`speedgate run: --config is required\nusage: ${this.usage}`);
+    if (!values.out) throw new UsageError(`speedgate run: --out is required\nusage: ${this.usage}`);
+    checkFormat("run", values.format);
+    const round = await loadRound(values.config, values.patch ? { patchPath: values.patch } : {});
+    return await runAndReport(
+      round,
+      { outDir: values.out, format: values.format, failOnGate: values["fail-on-gate"], ...(values["run-id"] ? { runId: values["run-id"] } : {}) },
+      context,
+    );
+  },
+};

@@ -1,0 +1,84 @@
+import { describeFailureEvent } from "../scorecard/describe-card.js";
+import type { RoundProgressEvent } from "../round/round-progress.js";
+
+export interface ProgressStream {
+  write(text: string): unknown;
+  isTTY?: boolean;
+  columns?: number;
+}
+
+const BAR_WIDTH = 24;
+
+function bar(done: number, total: number): string {
+  const filled = total === 0 ? BAR_WIDTH : Math.round((done / total) * BAR_WIDTH);
+  return `[${"█".repeat(filled)}${"░".repeat(BAR_WIDTH - filled)}]`;
+}
+
+/**
+ * Turns round events into what a person watching sees on stderr: a redrawn bar on a terminal, plain
+ * lines in a CI log (where carriage returns would pile up into one unreadable line).
+ */
+export function createProgressRenderer(stream: ProgressStream): { onProgress: (event: RoundProgressEvent) => void; finish: () => void } {
+  const tty = stream.isTTY === true;
+  let barShown = false;
+  const started = new Map<string, number>();
+  let lastPlainStep = new Map<string, number>();
+
+  const clearBar = (): void => {
+    if (barShown) stream.write("\r\u001b[K");
+    barShown = false;
+  };
+  const line = (text: string): void => {
+    clearBar();
+    stream.write(`${text}\n`);
+  };
+
+  const onProgress = (event: RoundProgressEvent): void => {
+    const who = event.role;
+    switch (event.type) {
+      case "preparing":
+        if (who === "candidate") line("candidate: preparing (patch and build steps)");
+        return;
+      case "starting":
+        started.set(who, performance.now());
+        line(`${who}: starting engine`);
+        return;
+      case "healthy":
+        line(`${who}: engine healthy after ${(event.afterMs / 1000).toFixed(1)} s`);
+        return;
+      case "benchmark": {
+        const failed = event.failed > 0 ? ` (${event.failed} failed)` : "";
+        if (tty) {
+          const text = `${who}: ${bar(event.done, event.total)} ${event.done}/${event.total} prompts${failed}`;
+          stream.write(`\r\u001b[K${text.slice(0, Math.max(20, (stream.columns ?? 100) - 1))}`);
+          barShown = true;
+          if (event.done === event.total) clearBar();
+          return;
+        }
+        const step = Math.max(1, Math.ceil(event.total / 10));
+        const reached = Math.floor(event.done / step);
+        if (event.done === event.total || reached > (lastPlainStep.get(who) ?? 0)) {
+          lastPlainStep.set(who, reached);
+          line(`${who}: ${event.done}/${event.total} prompts done${failed}`);
+        }
+        return;
+      }
+      case "failed":
+        line(`${who}: ${describeFailureEvent(event.failure)} (${event.failure.label}): ${event.failure.summary}`);
+        return;
+      case "stopped":
+        line(`${who}: engine stopped`);
+        return;
+      case "skipped":
+        line(`${who}: skipped, ${event.reason}`);
+        return;
+    }
+  };
+  return {
+    onProgress,
+    finish: () => {
+      clearBar();
+      lastPlainStep = new Map();
+    },
+  };
+}

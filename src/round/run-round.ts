@@ -1,0 +1,154 @@
+import { createHash, randomUUID } from "node:crypto";
+import { hostname } from "node:os";
+import { runBenchmark } from "../bench/run-benchmark.js";
+import type { LoadedRound } from "../config/load-round-config.js";
+import { createRuntime } from "../engine/create-runtime.js";
+import type { EngineExit, EngineRuntime, PreparedEngine, RunningEngine } from "../engine/engine-runtime.js";
+import { waitUntilHealthy } from "../engine/wait-until-healthy.js";
+import { classifyFailure } from "../failure/classify-failure.js";
+import { type EngineFailure, EngineFailureError, type EngineRole } from "../failure/engine-failure.js";
+import type { Logger } from "../logger.js";
+import { type CardSource, buildScorecard } from "../scorecard/build-scorecard.js";
+import type { Scorecard } from "../scorecard/scorecard-schema.js";
+import type { RequestRecord } from "../scoring/request-record.js";
+import { type EngineRoundResult, scoreRound } from "../scoring/score-round.js";
+import { probeGpu } from "./probe-gpu.js";
+import { RoundCancelledError } from "./round-cancelled-error.js";
+import type { RoundProgressEvent } from "./round-progress.js";
+
+export type { RoundProgressEvent } from "./round-progress.js";
+
+export interface RunRoundOptions {
+  round: LoadedRound;
+  logger: Logger;
+  signal: AbortSignal;
+  runId?: string;
+  shard?: { index: number; count: number } | null;
+  source?: CardSource | null;
+  onProgress?: (event: RoundProgressEvent) => void;
+  runtime?: EngineRuntime;
+}
+
+const sha256 = (text: string | Uint8Array): string => createHash("sha256").update(text).digest("hex");
+
+function describeExitForReason(role: EngineRole, exit: EngineExit): string {
+  const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.exitCode ?? "unknown"}`;
+  return `${role} engine ${how} during the benchmark`;
+}
+
+/** One engine's turn: prepare, start, wait for health, benchmark; the engine is stopped whatever happens. */
+async function runEngine(
+  role: EngineRole,
+  runtime: EngineRuntime,
+  options: RunRoundOptions,
+  prepared: Map<EngineRole, PreparedEngine>,
+): Promise<EngineRoundResult> {
+  const { round, signal, logger } = options;
+  const emit = (event: RoundProgressEvent): void => options.onProgress?.(event);
+  const { config } = round;
+  let engine: RunningEngine | null = null;
+  try {
+    emit({ type: "preparing", role });
+    prepared.set(role, await runtime.prepare(role, signal));
+    if (signal.aborted) throw new RoundCancelledError(signal.reason);
+    emit({ type: "starting", role });
+    engine = await runtime.start(role, signal);
+    const { healthyAfterMs } = await waitUntilHealthy({
+      engine,
+      path: config.health.path,
+      timeoutS: config.health.timeoutS,
+      intervalMs: config.health.intervalMs,
+      signal,
+    });
+    emit({ type: "healthy", role, afterMs: healthyAfterMs });
+
+    // An engine that dies mid-benchmark ends the benchmark at once: the prompts it never answered
+    // are recorded with the reason, instead of each waiting for its own timeout.
+    const died = new AbortController();
+    let benchmarkOver = false;
+    let death: EngineFailure | null = null;
+    const running = engine;
+    void running.exited.then((exit) => {
+      if (benchmarkOver) return;
+      death = classifyFailure({ role, stage: "benchmark", exit, logLines: running.logTail() });
+      died.abort(new Error(`${describeExitForReason(role, exit)}: ${death.summary}`));
+    });
+    const records: Map<string, RequestRecord> = await runBenchmark({
+      baseUrl: engine.baseUrl,
+      prompts: round.prompts,
+      bench: config.bench,
+      signal: AbortSignal.any([signal, died.signal]),
+      onProgress: (progress) => emit({ type: "benchmark", role, ...progress }),
+    });
+    benchmarkOver = true;
+    if (signal.aborted) throw new RoundCancelledError(signal.reason);
+    if (death) {
+      emit({ type: "failed", role, failure: death });
+      return { records, failure: death };
+    }
+    return { records, failure: null };
+  } catch (error) {
+    if (error instanceof RoundCancelledError) throw error;
+    if (signal.aborted) throw new RoundCancelledError(signal.reason);
+    if (error instanceof EngineFailureError) {
+      logger.debug(`${role} engine failed: ${error.message}`);
+      emit({ type: "failed", role, failure: error.failure });
+      return { records: new Map(), failure: error.failure };
+    }
+    throw error;
+  } finally {
+    if (engine) {
+      await engine.stop();
+      emit({ type: "stopped", role });
+    }
+  }
+}
+
+/**
+ * Runs a whole round: the baseline, then the candidate, on this machine one after the other, then
+ * scores it. An engine failure ends in a card that explains it; only cancellation and broken
+ * infrastructure throw. The runtime is always disposed, so nothing the round started survives it.
+ */
+export async function runRound(options: RunRoundOptions): Promise<Scorecard> {
+  const { round, logger, signal } = options;
+  const runId = options.runId ?? randomUUID().slice(0, 12);
+  const runtime = options.runtime ?? createRuntime(round, { logger, runId });
+  const prepared = new Map<EngineRole, PreparedEngine>();
+  const gpu = probeGpu();
+  let baseline: EngineRoundResult = { records: new Map(), failure: null };
+  let candidate: EngineRoundResult = { records: new Map(), failure: null };
+  try {
+    if (signal.aborted) throw new RoundCancelledError(signal.reason);
+    baseline = await runEngine("baseline", runtime, options, prepared);
+    if (baseline.failure) {
+      options.onProgress?.({ type: "skipped", role: "candidate", reason: "the baseline failed" });
+    } else {
+      candidate = await runEngine("candidate", runtime, options, prepared);
+    }
+  } finally {
+    await runtime.dispose();
+  }
+  const result = scoreRound({
+    promptIds: round.prompts.map((prompt) => prompt.id),
+    baseline,
+    candidate,
+    tolerance: round.config.bench.tolerance,
+    gate: round.config.gate,
+  });
+  return buildScorecard({
+    config: round.config,
+    result,
+    failure: baseline.failure ?? candidate.failure,
+    provenance: {
+      imageDigest: prepared.get("candidate")?.imageId ?? null,
+      baselineImageId: prepared.get("baseline")?.imageId ?? null,
+      patchHash: prepared.get("candidate")?.patchHash ?? round.patch?.sha256 ?? null,
+      configHash: sha256(JSON.stringify(round.config)),
+      promptsHash: sha256(JSON.stringify(round.prompts)),
+      runner: (process.env.RUNNER_NAME ?? hostname()).slice(0, 256) || null,
+      gpu: await gpu,
+    },
+    source: options.source ?? null,
+    shard: options.shard ?? null,
+  });
+}
