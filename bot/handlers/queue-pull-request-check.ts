@@ -1,0 +1,51 @@
+import type { Context } from "probot";
+import { toPullRequest } from "../../src/github/find-pull-request-for-commit.js";
+import { publishCheckRun } from "../../src/github/publish-check-run.js";
+import { type AppDeps, clientOf, describeConfigProblems, loadRepoConfig } from "../app-deps.js";
+import { startRescore, whoMayRescore } from "../start-rescore.js";
+
+/**
+ * pull_request opened, synchronize, reopened: the new head gets a `speedgate` check that is not
+ * success, so a required check holds the merge until that exact commit is scored.
+ */
+export function queuePullRequestCheck(deps: AppDeps) {
+  return async (context: Context<"pull_request.opened" | "pull_request.synchronize" | "pull_request.reopened">): Promise<void> => {
+    const pull = toPullRequest(context.payload.pull_request);
+    if (!pull) return;
+    const repo = context.repo();
+    const client = clientOf(context);
+    const check = { ...repo, headSha: pull.headSha, detailsUrl: pull.htmlUrl };
+    const config = await loadRepoConfig(context);
+    await deps.queue.run(`${repo.owner}/${repo.repo}#${pull.number}`, async () => {
+      if (!config.ok) {
+        await publishCheckRun(client, {
+          ...check,
+          state: { status: "completed", conclusion: "failure" },
+          title: "Invalid .github/speedgate.yml",
+          summary: describeConfigProblems(config.problems),
+        });
+        return;
+      }
+      const waitForMaintainer = {
+        ...check,
+        title: "A maintainer must /rescore",
+        summary: `This commit is not scored yet. Someone with ${whoMayRescore(config.config)} on this repository starts scoring by commenting \`/rescore\`.`,
+      };
+      if (config.config.trigger !== "auto") {
+        await publishCheckRun(client, { ...waitForMaintainer, state: { status: "queued" } });
+        return;
+      }
+      const outcome = await startRescore({
+        ...repo,
+        client,
+        config: config.config,
+        defaultBranch: context.payload.repository.default_branch,
+        pull,
+        actor: pull.author ?? "",
+      });
+      if (!outcome.started) {
+        await publishCheckRun(client, { ...waitForMaintainer, state: { status: "completed", conclusion: "action_required" } });
+      }
+    });
+  };
+}

@@ -1,0 +1,51 @@
+import type { Context } from "probot";
+import { getPullRequest } from "../../src/github/find-pull-request-for-commit.js";
+import { type AppDeps, clientOf, describeConfigProblems, loadRepoConfig } from "../app-deps.js";
+import { startRescore, whoMayRescore } from "../start-rescore.js";
+
+export const RESCORE_COMMAND = /^\/rescore(\s|$)/;
+
+/** issue_comment.created: `/rescore` on a pull request's first line, from a person allowed to start a run. */
+export function rescoreOnComment(deps: AppDeps) {
+  return async (context: Context<"issue_comment.created">): Promise<void> => {
+    const { comment, issue } = context.payload;
+    const firstLine = comment.body.split(/\r?\n/, 1)[0] ?? "";
+    if (!RESCORE_COMMAND.test(firstLine.trim())) return;
+    // Bots, this app included, never start a run: a card or a reply quoting the command must not loop.
+    const user = comment.user;
+    if (!user || user.type === "Bot" || user.login.endsWith("[bot]") || context.isBot) return;
+    if (!issue.pull_request) return;
+    const repo = context.repo();
+    const client = clientOf(context);
+    const reply = async (body: string): Promise<void> => {
+      await client.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { ...repo, issue_number: issue.number, body });
+    };
+    const config = await loadRepoConfig(context);
+    if (!config.ok) {
+      await reply(describeConfigProblems(config.problems));
+      return;
+    }
+    await deps.queue.run(`${repo.owner}/${repo.repo}#${issue.number}`, async () => {
+      const pull = await getPullRequest(client, { ...repo, pullNumber: issue.number });
+      if (!pull) return;
+      const outcome = await startRescore({
+        ...repo,
+        client,
+        config: config.config,
+        defaultBranch: context.payload.repository.default_branch,
+        pull,
+        actor: user.login,
+        onAccepted: async () => {
+          await client.request("POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions", {
+            ...repo,
+            comment_id: comment.id,
+            content: "eyes",
+          });
+        },
+      });
+      if (!outcome.started) {
+        await reply(`\`/rescore\` was not run: only people with ${whoMayRescore(config.config)} on this repository may start scoring.`);
+      }
+    });
+  };
+}

@@ -1,0 +1,43 @@
+import { parseDispatchBinding, parseRunTitle } from "../src/github/dispatch-binding.js";
+import { type PullRequestInfo, findPullRequestForCommit, getPullRequest } from "../src/github/find-pull-request-for-commit.js";
+import type { GitHubClient, RepoRef } from "../src/github/github-client.js";
+import { listCheckRuns } from "../src/github/publish-check-run.js";
+
+export interface RunInfo {
+  id: number;
+  event: string;
+  headSha: string;
+  headBranch: string | null;
+  headRepo: string | null;
+  title: string;
+}
+
+export interface RunTarget {
+  pull: PullRequestInfo;
+  /** The commit the run scored: the check goes there. */
+  headSha: string;
+  /** The external id of the check the app queued for this run, when it dispatched it. */
+  externalId: string | undefined;
+}
+
+/**
+ * The pull request a finished scoring run belongs to, decided by GitHub's data only. A run started by
+ * a pull request event is matched on its head SHA and head repository. A run the app dispatched runs
+ * on the default branch: its title names a SHA, and the app's own check run on that SHA must carry
+ * this run's id, which only the app could have written.
+ */
+export async function resolveRunTarget(client: GitHubClient, repo: RepoRef, run: RunInfo, appId: number): Promise<RunTarget | null> {
+  if (run.event === "workflow_dispatch") {
+    const hint = parseRunTitle(run.title);
+    if (!hint) return null;
+    const checks = await listCheckRuns(client, { ...repo, headSha: hint.headSha, appId });
+    const bound = checks.find((check) => parseDispatchBinding(check.externalId)?.runId === run.id);
+    const binding = parseDispatchBinding(bound?.externalId ?? null);
+    if (!bound?.externalId || !binding) return null;
+    const pull = await getPullRequest(client, { ...repo, pullNumber: binding.pullRequest });
+    if (!pull) return null;
+    return { pull, headSha: hint.headSha, externalId: bound.externalId };
+  }
+  const pull = await findPullRequestForCommit(client, { ...repo, headSha: run.headSha, headRepo: run.headRepo, headBranch: run.headBranch });
+  return pull ? { pull, headSha: run.headSha, externalId: undefined } : null;
+}

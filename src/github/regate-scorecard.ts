@@ -1,0 +1,32 @@
+import type { Scorecard } from "../scorecard/scorecard-schema.js";
+import type { GateSettings } from "../scoring/evaluate-gate.js";
+import { describeEngineFailure } from "../scoring/score-round.js";
+import { summarizeRound } from "../scoring/summarize-round.js";
+
+/**
+ * The card with its summary and gate recomputed from its per-prompt results under the repository's
+ * gate, exactly as a fresh round would compute them: the counts, score and verdict in an artifact
+ * are the submitter's word, the threshold is the maintainers'.
+ */
+export function regateScorecard(card: Scorecard, gate: GateSettings): Scorecard {
+  const failure = card.failure;
+  const summary = summarizeRound(
+    card.prompts.map((prompt) => ({ status: prompt.status, score: prompt.score, candidateAttempted: prompt.candidate !== null })),
+    {
+      gate,
+      baselineFailure: failure?.engine === "baseline" ? describeEngineFailure(failure) : null,
+      failure: failure ? describeEngineFailure(failure) : null,
+    },
+  );
+  return {
+    ...card,
+    roundScore: summary.roundScore,
+    scoreInterval: summary.interval,
+    promptsScored: summary.promptsScored,
+    promptsTotal: summary.promptsTotal,
+    belowTolerance: summary.belowTolerance,
+    zeroedTotal: summary.zeroedTotal,
+    excluded: summary.excluded,
+    gate: summary.gate,
+  };
+}

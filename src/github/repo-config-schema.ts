@@ -1,0 +1,63 @@
+import { z } from "zod";
+import { formatConfigIssues } from "../config/format-config-issues.js";
+
+/*
+ * `.github/speedgate.yml` on the repository's default branch: how the app gates and who may start
+ * a run. Read from the default branch only, so a pull request cannot lower its own bar.
+ */
+
+export const PERMISSION_LEVELS = ["read", "triage", "write", "maintain", "admin"] as const;
+export type PermissionLevel = (typeof PERMISSION_LEVELS)[number];
+
+const enumOf = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z.enum(values, { error: `expected one of ${values.map((v) => JSON.stringify(v)).join(", ")}` });
+
+export const repoConfigSchema = z.strictObject(
+  {
+    workflow: z
+      .string({ error: "expected the scoring workflow's file name, such as speedgate.yml" })
+      .regex(/^[\w.-]+\.ya?ml$/, { error: "expected the scoring workflow's file name, such as speedgate.yml" })
+      .default("speedgate.yml"),
+    gate: z
+      .strictObject(
+        {
+          minRoundScore: z
+            .number({ error: "expected a speedup greater than 0, such as 1.0" })
+            .gt(0, { error: "expected a speedup greater than 0, such as 1.0" })
+            .default(1.0),
+          use: enumOf(["round-score", "interval-low"]).default("round-score"),
+        },
+        { error: "expected an object such as { minRoundScore: 1.05 }" },
+      )
+      .default({ minRoundScore: 1.0, use: "round-score" }),
+    trigger: enumOf(["command", "auto"]).default("command"),
+    rescore: z
+      .strictObject(
+        // "read" is refused on purpose: on a public repository everyone reads, so it would let anyone start GPU runs.
+        { permission: enumOf(["triage", "write", "maintain", "admin"]).default("write") },
+        { error: "expected an object such as { permission: write }" },
+      )
+      .default({ permission: "write" }),
+  },
+  { error: "expected a YAML mapping with workflow, gate, trigger and rescore" },
+);
+
+export type RepoConfig = z.infer<typeof repoConfigSchema>;
+
+export const DEFAULT_REPO_CONFIG: RepoConfig = repoConfigSchema.parse({});
+
+export type RepoConfigResult = { ok: true; config: RepoConfig } | { ok: false; problems: string[] };
+
+/** A missing file (null) means the defaults; anything else must validate. */
+export function parseRepoConfig(value: unknown): RepoConfigResult {
+  if (value === null || value === undefined) return { ok: true, config: DEFAULT_REPO_CONFIG };
+  const parsed = repoConfigSchema.safeParse(value);
+  if (parsed.success) return { ok: true, config: parsed.data };
+  return { ok: false, problems: formatConfigIssues(parsed.error.issues, value, repoConfigSchema).slice(0, 20) };
+}
+
+/** Whether a role from the collaborator permission endpoint reaches the lowest level the config allows. */
+export function permissionReaches(role: string, lowest: PermissionLevel): boolean {
+  const have = PERMISSION_LEVELS.indexOf(role as PermissionLevel);
+  return have >= 0 && have >= PERMISSION_LEVELS.indexOf(lowest);
+}

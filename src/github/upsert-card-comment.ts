@@ -1,0 +1,102 @@
+import { CARD_MARKER } from "../scorecard/render-markdown.js";
+import type { GitHubClient, RepoRef } from "./github-client.js";
+
+/** GitHub refuses issue comments longer than this. */
+export const MAX_COMMENT_CHARS = 65_536;
+
+export interface IssueComment {
+  id: number;
+  body: string;
+  createdAt: string;
+  userType: string | null;
+}
+
+export interface UpsertCardCommentOptions extends RepoRef {
+  issueNumber: number;
+  body: string;
+  marker?: string;
+  /**
+   * Called with the body of the comment already there; returning false keeps it (for example when it
+   * holds a card from a newer run than this one).
+   */
+  shouldReplace?: (existingBody: string) => boolean;
+}
+
+export interface UpsertResult {
+  commentId: number;
+  action: "created" | "updated" | "kept";
+  /** Extra marked comments removed (left by a race between two app replicas or a restart). */
+  removed: number;
+}
+
+function toComment(value: unknown): IssueComment | null {
+  if (typeof value !== "object" || value === null) return null;
+  const record = value as { id?: unknown; body?: unknown; created_at?: unknown; user?: { type?: unknown } | null };
+  if (typeof record.id !== "number") return null;
+  return {
+    id: record.id,
+    body: typeof record.body === "string" ? record.body : "",
+    createdAt: typeof record.created_at === "string" ? record.created_at : "",
+    userType: typeof record.user?.type === "string" ? record.user.type : null,
+  };
+}
+
+/** Every comment on the issue that carries the marker and was written by a bot (the app or the action's token). */
+export async function listMarkedComments(client: GitHubClient, options: RepoRef & { issueNumber: number; marker?: string }): Promise<IssueComment[]> {
+  const marker = options.marker ?? CARD_MARKER;
+  const found: IssueComment[] = [];
+  for (let page = 1; ; page++) {
+    const response = await client.request("GET /repos/{owner}/{repo}/issues/{issue_number}/comments", {
+      owner: options.owner,
+      repo: options.repo,
+      issue_number: options.issueNumber,
+      per_page: 100,
+      page,
+    });
+    const items = Array.isArray(response.data) ? response.data : [];
+    for (const item of items) {
+      const comment = toComment(item);
+      // A person quoting the marker must not get their comment overwritten: only bots' comments count.
+      if (comment && comment.userType === "Bot" && comment.body.startsWith(marker)) found.push(comment);
+    }
+    if (items.length < 100) return found;
+  }
+}
+
+function fitComment(body: string): string {
+  if (body.length <= MAX_COMMENT_CHARS) return body;
+  const note = "\n\n…cut to fit GitHub's comment size limit.\n";
+  return `${body.slice(0, MAX_COMMENT_CHARS - note.length)}${note}`;
+}
+
+/**
+ * One card comment per pull request: edits the marked comment in place, creates it when there is
+ * none, and folds duplicates (which only a race between processes can leave) into the oldest.
+ */
+export async function upsertCardComment(client: GitHubClient, options: UpsertCardCommentOptions): Promise<UpsertResult> {
+  const { owner, repo, issueNumber } = options;
+  const body = fitComment(options.body);
+  const marked = await listMarkedComments(client, options);
+  marked.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id - b.id);
+  const [keep, ...extra] = marked;
+  let removed = 0;
+  for (const comment of extra) {
+    await client.request("DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}", { owner, repo, comment_id: comment.id });
+    removed++;
+  }
+  if (!keep) {
+    const created = await client.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", {
+      owner,
+      repo,
+      issue_number: issueNumber,
+      body,
+    });
+    const comment = toComment(created.data);
+    return { commentId: comment?.id ?? 0, action: "created", removed };
+  }
+  if (options.shouldReplace && !options.shouldReplace(keep.body)) return { commentId: keep.id, action: "kept", removed };
+  if (keep.body !== body) {
+    await client.request("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", { owner, repo, comment_id: keep.id, body });
+  }
+  return { commentId: keep.id, action: "updated", removed };
+}

@@ -1,0 +1,114 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { OWNER, REPO, workflowRunCompleted } from "../support/fake-github/adjust-payloads.js";
+import { FakeGitHub } from "../support/fake-github/fake-github-server.js";
+import { makeTestScorecard, zipScorecard } from "../support/fake-github/make-test-scorecard.js";
+import { sendWebhook } from "../support/fake-github/send-webhook.js";
+import { type FakePull, serveRepository } from "../support/fake-github/serve-repository.js";
+import { type BotProcess, startBotProcess } from "../support/fake-github/start-bot-process.js";
+
+const SHA = "a".repeat(40);
+const FORK_PULL: FakePull = { number: 7, headSha: SHA, headRepo: "forker/Hello-World", headBranch: "fast-path", author: "forker" };
+const OTHER_PULL: FakePull = { number: 99, headSha: "b".repeat(40), headRepo: `${OWNER}/${REPO}`, headBranch: "other", author: "maintainer" };
+
+describe("workflow_run.completed delivered over HTTP to `npm run bot`", () => {
+  const fake = new FakeGitHub();
+  let bot: BotProcess;
+
+  beforeAll(async () => {
+    await fake.start();
+    bot = await startBotProcess({ gheHost: fake.host });
+  });
+  afterAll(async () => {
+    await bot?.stop();
+    await fake.stop();
+  });
+  beforeEach(() => fake.reset());
+  afterEach(() => {
+    expect(fake.violations, bot.output().slice(-4000)).toEqual([]);
+  });
+
+  const deliver = async (payload: unknown, id: string = randomUUID()): Promise<number> =>
+    await sendWebhook(bot.webhookUrl, { event: "workflow_run", payload, id, secret: bot.secret });
+  const run = (id: number, extra: Partial<Parameters<typeof workflowRunCompleted>[0]> = {}) =>
+    workflowRunCompleted({ id, headSha: SHA, headBranch: "fast-path", headRepo: "forker/Hello-World", ...extra });
+
+  it("posts the card on the fork's pull request found by head SHA, and a success check on that SHA", async () => {
+    serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, pulls: [FORK_PULL], artifacts: { 501: zipScorecard(makeTestScorecard()) } });
+    expect(await deliver(run(501))).toBe(200);
+    expect(fake.comments).toHaveLength(1);
+    expect(fake.comments[0]?.issueNumber).toBe(7);
+    expect(fake.comments[0]?.body.startsWith("<!-- speedgate -->")).toBe(true);
+    expect(fake.checkRuns).toMatchObject([{ name: "speedgate", headSha: SHA, status: "completed", conclusion: "success" }]);
+    expect(fake.checkRuns[0]?.title).toContain("Round score 1.20×");
+  });
+
+  it("answers a wrong or missing signature with 4xx and makes no API call", async () => {
+    serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, pulls: [FORK_PULL], artifacts: { 502: zipScorecard(makeTestScorecard()) } });
+    const wrong = await sendWebhook(bot.webhookUrl, { event: "workflow_run", payload: run(502), secret: "not-the-secret" });
+    const missing = await sendWebhook(bot.webhookUrl, { event: "workflow_run", payload: run(502), secret: null });
+    expect(wrong).toBeGreaterThanOrEqual(400);
+    expect(wrong).toBeLessThan(500);
+    expect(missing).toBeGreaterThanOrEqual(400);
+    expect(missing).toBeLessThan(500);
+    expect(fake.requests).toEqual([]);
+  });
+
+  it("handles the same delivery id once: one comment, one check", async () => {
+    serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, pulls: [FORK_PULL], artifacts: { 503: zipScorecard(makeTestScorecard()) } });
+    const id = randomUUID();
+    const statuses = await Promise.all([deliver(run(503), id), deliver(run(503), id)]);
+    expect(statuses).toEqual([200, 200]);
+    expect(await deliver(run(503), id)).toBe(200);
+    expect(fake.comments).toHaveLength(1);
+    expect(fake.checkRuns).toHaveLength(1);
+  });
+
+  it("posts nothing on the pull request a forged artifact names; only on the one found by head SHA", async () => {
+    const forged = makeTestScorecard({ source: { repository: `${OWNER}/${REPO}`, pullRequest: 99, headSha: OTHER_PULL.headSha, runId: "504", runUrl: null } });
+    serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, pulls: [FORK_PULL, OTHER_PULL], artifacts: { 504: zipScorecard(forged) } });
+    expect(await deliver(run(504))).toBe(200);
+    expect(fake.comments.map((comment) => comment.issueNumber)).toEqual([7]);
+    expect(fake.checkRuns.map((check) => check.headSha)).toEqual([SHA]);
+    expect(fake.requests.some((request) => request.path.includes("/99"))).toBe(false);
+  });
+
+  it("keeps one comment holding the later run's card when two runs for one pull request finish together", async () => {
+    const earlier = makeTestScorecard({ scores: [1.11, 1.11, 1.11] });
+    const later = makeTestScorecard({ scores: [1.44, 1.44, 1.44] });
+    serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, pulls: [FORK_PULL], artifacts: { 505: zipScorecard(earlier), 506: zipScorecard(later) } });
+    // The later run's delivery arrives first: arrival order must not decide which card stays.
+    await Promise.all([
+      deliver(run(506, { startedAt: "2026-01-01T00:10:00Z" })),
+      deliver(run(505, { startedAt: "2026-01-01T00:05:00Z" })),
+    ]);
+    expect(fake.comments).toHaveLength(1);
+    expect(fake.comments[0]?.body).toContain("1.44×");
+    expect(fake.comments[0]?.body).not.toContain("1.11×");
+  });
+
+  it("fails the check with the run's link when the run ended without a card", async () => {
+    serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, pulls: [FORK_PULL] });
+    expect(await deliver(run(507, { conclusion: "failure" }))).toBe(200);
+    expect(fake.comments).toEqual([]);
+    expect(fake.checkRuns).toMatchObject([{ status: "completed", conclusion: "failure", title: "Scoring did not finish" }]);
+    expect(fake.checkRuns[0]?.summary).toContain("scoring did not finish");
+    expect(fake.checkRuns[0]?.summary).toContain(`https://github.com/${OWNER}/${REPO}/actions/runs/507`);
+  });
+
+  it("says in the check what is wrong with an invalid .github/speedgate.yml", async () => {
+    serveRepository(fake, {
+      owner: OWNER,
+      repo: REPO,
+      appId: bot.appId,
+      pulls: [FORK_PULL],
+      config: "gate:\n  minRoundScore: fast\n",
+      artifacts: { 508: zipScorecard(makeTestScorecard()) },
+    });
+    expect(await deliver(run(508))).toBe(200);
+    expect(fake.comments).toEqual([]);
+    expect(fake.checkRuns).toMatchObject([{ conclusion: "failure", title: "Invalid .github/speedgate.yml" }]);
+    expect(fake.checkRuns[0]?.summary).toContain("gate.minRoundScore");
+    expect(fake.checkRuns[0]?.summary).toContain("expected a speedup greater than 0");
+  });
+});

@@ -1,0 +1,95 @@
+import { webhookExample } from "./webhook-example.js";
+
+/*
+ * Example payloads from @octokit/webhooks-examples with only the fields a test depends on changed.
+ * The examples carry no installation, which every delivery to an installed app has.
+ */
+
+export const OWNER = "Codertocat";
+export const REPO = "Hello-World";
+export const INSTALLATION = { id: 1, node_id: "MDIzOkludGVncmF0aW9uSW5zdGFsbGF0aW9uMQ==" };
+
+type Payload = Record<string, unknown>;
+
+function withRepository(payload: Payload): Payload {
+  const repository = payload.repository as Payload;
+  repository.name = REPO;
+  repository.full_name = `${OWNER}/${REPO}`;
+  (repository.owner as Payload).login = OWNER;
+  repository.default_branch = "main";
+  payload.installation = INSTALLATION;
+  return payload;
+}
+
+export interface RunFields {
+  id: number;
+  headSha: string;
+  headBranch?: string;
+  headRepo?: string;
+  event?: string;
+  conclusion?: string | null;
+  startedAt?: string;
+  title?: string;
+  workflowFile?: string;
+}
+
+export function workflowRunCompleted(fields: RunFields): Payload {
+  const payload = withRepository(webhookExample("workflow_run", "completed"));
+  const run = payload.workflow_run as Payload;
+  run.id = fields.id;
+  run.head_sha = fields.headSha;
+  run.head_branch = fields.headBranch ?? "feature";
+  run.event = fields.event ?? "pull_request";
+  run.conclusion = fields.conclusion === undefined ? "success" : fields.conclusion;
+  run.status = "completed";
+  run.path = `.github/workflows/${fields.workflowFile ?? "speedgate.yml"}`;
+  run.display_title = fields.title ?? "Speed up the scheduler";
+  run.run_started_at = fields.startedAt ?? "2026-01-01T00:00:00Z";
+  run.created_at = run.run_started_at;
+  run.html_url = `https://github.com/${OWNER}/${REPO}/actions/runs/${fields.id}`;
+  run.pull_requests = [];
+  const headRepo = run.head_repository as Payload;
+  headRepo.full_name = fields.headRepo ?? `${OWNER}/${REPO}`;
+  (headRepo.owner as Payload).login = (fields.headRepo ?? OWNER).split("/")[0];
+  return payload;
+}
+
+export function pullRequestEvent(action: "opened" | "synchronize" | "reopened", fields: { number: number; headSha: string; author: string }): Payload {
+  const payload = withRepository(webhookExample("pull_request", action));
+  payload.number = fields.number;
+  const pull = payload.pull_request as Payload;
+  pull.number = fields.number;
+  (pull.head as Payload).sha = fields.headSha;
+  (pull.user as Payload).login = fields.author;
+  return payload;
+}
+
+export function issueCommentCreated(fields: { number: number; body: string; login: string; type?: "User" | "Bot"; commentId?: number; onPullRequest?: boolean }): Payload {
+  const payload = withRepository(webhookExample("issue_comment", "created"));
+  const issue = payload.issue as Payload;
+  issue.number = fields.number;
+  if (fields.onPullRequest === false) delete issue.pull_request;
+  else issue.pull_request = { url: `https://api.github.com/repos/${OWNER}/${REPO}/pulls/${fields.number}` };
+  const comment = payload.comment as Payload;
+  comment.id = fields.commentId ?? 555;
+  comment.body = fields.body;
+  const user = comment.user as Payload;
+  user.login = fields.login;
+  user.type = fields.type ?? "User";
+  const sender = payload.sender as Payload;
+  sender.login = fields.login;
+  sender.type = fields.type ?? "User";
+  return payload;
+}
+
+export function checkRunRerequested(fields: { headSha: string; login: string; pullNumber?: number }): Payload {
+  const payload = withRepository(webhookExample("check_run", "rerequested"));
+  const check = payload.check_run as Payload;
+  check.name = "speedgate";
+  check.head_sha = fields.headSha;
+  check.pull_requests = [];
+  const sender = payload.sender as Payload;
+  sender.login = fields.login;
+  sender.type = "User";
+  return payload;
+}

@@ -1,0 +1,28 @@
+import { createHmac, randomUUID } from "node:crypto";
+
+export interface WebhookDelivery {
+  event: string;
+  payload: unknown;
+  id?: string;
+  /** The secret to sign with; null sends no signature at all. */
+  secret: string | null;
+}
+
+export function signPayload(body: string, secret: string): string {
+  return `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
+}
+
+/** Posts a delivery to a running app the way GitHub does; returns the HTTP status. */
+export async function sendWebhook(url: string, delivery: WebhookDelivery): Promise<number> {
+  const body = JSON.stringify(delivery.payload);
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    "x-github-event": delivery.event,
+    "x-github-delivery": delivery.id ?? randomUUID(),
+    "user-agent": "GitHub-Hookshot/fake",
+  };
+  if (delivery.secret !== null) headers["x-hub-signature-256"] = signPayload(body, delivery.secret);
+  const response = await fetch(url, { method: "POST", headers, body });
+  await response.arrayBuffer();
+  return response.status;
+}

@@ -1,0 +1,255 @@
+import type { FakeGitHub, FakeRequest, FakeResponse } from "./fake-github-server.js";
+
+/*
+ * The routes the app uses on one repository, served with state. A test opts in to route groups; any
+ * other request is a violation.
+ */
+
+export interface FakePull {
+  number: number;
+  headSha: string;
+  headRepo: string;
+  headBranch: string;
+  author: string;
+  state?: "open" | "closed";
+}
+
+export type RouteGroup = "app" | "config" | "pulls" | "comments" | "checks" | "permissions" | "dispatch" | "reactions" | "artifacts";
+
+export interface FakeRepositoryOptions {
+  owner: string;
+  repo: string;
+  appId: number;
+  /** Text of .github/speedgate.yml, or null for none. */
+  config?: string | null;
+  pulls?: FakePull[];
+  /** role_name per login; unknown logins get 404. */
+  roles?: Record<string, string>;
+  /** Artifact zips per workflow run id. */
+  artifacts?: Record<number, Uint8Array>;
+  groups?: RouteGroup[];
+}
+
+export interface FakeRepository {
+  pulls: FakePull[];
+  dispatches: Array<{ workflow: string; ref: string; inputs: Record<string, string>; runId: number }>;
+  reactions: Array<{ commentId: number; content: string }>;
+  artifacts: Map<number, Uint8Array>;
+}
+
+const ALL_GROUPS: RouteGroup[] = ["app", "config", "pulls", "comments", "checks", "permissions", "dispatch", "reactions", "artifacts"];
+const notFound: FakeResponse = { status: 404, body: { message: "Not Found" } };
+
+export function serveRepository(fake: FakeGitHub, options: FakeRepositoryOptions): FakeRepository {
+  const fullName = `${options.owner}/${options.repo}`;
+  const groups = new Set(options.groups ?? ALL_GROUPS);
+  const state: FakeRepository = {
+    pulls: options.pulls ?? [],
+    dispatches: [],
+    reactions: [],
+    artifacts: new Map(Object.entries(options.artifacts ?? {}).map(([id, zip]) => [Number(id), zip])),
+  };
+  const ours = (request: FakeRequest): boolean =>
+    `${request.pathParams.owner ?? ""}/${request.pathParams.repo ?? ""}`.toLowerCase() === fullName.toLowerCase();
+  const on = (method: string, template: string, handler: (request: FakeRequest) => FakeResponse): void => {
+    fake.on(method, template, (request) => (template.startsWith("/repos/") && !ours(request) ? notFound : handler(request)));
+  };
+  const pullJson = (pull: FakePull): Record<string, unknown> => ({
+    id: pull.number * 10,
+    number: pull.number,
+    state: pull.state ?? "open",
+    html_url: `https://github.com/${fullName}/pull/${pull.number}`,
+    user: { login: pull.author, type: "User" },
+    head: { sha: pull.headSha, ref: pull.headBranch, repo: { full_name: pull.headRepo } },
+    base: { ref: "main", repo: { full_name: fullName } },
+  });
+  const commentJson = (comment: FakeGitHub["comments"][number]): Record<string, unknown> => ({
+    id: comment.id,
+    body: comment.body,
+    user: { login: comment.login, type: comment.type },
+    created_at: comment.createdAt,
+    html_url: `https://github.com/${fullName}/pull/${comment.issueNumber}#issuecomment-${comment.id}`,
+  });
+  const checkJson = (check: FakeGitHub["checkRuns"][number]): Record<string, unknown> => ({
+    id: check.id,
+    name: check.name,
+    head_sha: check.headSha,
+    status: check.status,
+    conclusion: check.conclusion,
+    external_id: check.externalId,
+    details_url: check.detailsUrl,
+    output: { title: check.title, summary: check.summary },
+    app: { id: check.appId, slug: "speedgate" },
+  });
+  const body = (request: FakeRequest): Record<string, unknown> => (request.body ?? {}) as Record<string, unknown>;
+
+  if (groups.has("app")) {
+    fake.on("POST", "/app/installations/{installation_id}/access_tokens", () => ({
+      status: 201,
+      body: { token: "ghs_fake", expires_at: "2099-01-01T00:00:00Z", permissions: {}, repository_selection: "all" },
+    }));
+    fake.on("GET", "/app", () => ({ status: 200, body: { id: options.appId, slug: "speedgate", name: "speedgate" } }));
+  }
+  if (groups.has("config")) {
+    on("GET", "/repos/{owner}/{repo}/contents/{path}", (request) =>
+      request.pathParams.path === ".github/speedgate.yml" && typeof options.config === "string"
+        ? { status: 200, body: options.config, headers: { "content-type": "application/vnd.github.raw; charset=utf-8" } }
+        : notFound,
+    );
+  }
+  if (groups.has("pulls")) {
+    on("GET", "/repos/{owner}/{repo}/pulls", (request) => {
+      const head = request.query.get("head");
+      const listed = state.pulls.filter(
+        (pull) => (pull.state ?? "open") === (request.query.get("state") ?? "open") && (!head || head === `${pull.headRepo.split("/")[0]}:${pull.headBranch}`),
+      );
+      return { status: 200, body: listed.map(pullJson) };
+    });
+    on("GET", "/repos/{owner}/{repo}/pulls/{pull_number}", (request) => {
+      const pull = state.pulls.find((candidate) => String(candidate.number) === request.pathParams.pull_number);
+      return pull ? { status: 200, body: pullJson(pull) } : notFound;
+    });
+    on("GET", "/repos/{owner}/{repo}/commits/{commit_sha}/pulls", (request) => ({
+      status: 200,
+      body: state.pulls.filter((pull) => pull.headSha === request.pathParams.commit_sha).map(pullJson),
+    }));
+  }
+  if (groups.has("comments")) {
+    on("GET", "/repos/{owner}/{repo}/issues/{issue_number}/comments", (request) => {
+      const perPage = Number(request.query.get("per_page") ?? "30");
+      const page = Number(request.query.get("page") ?? "1");
+      const all = fake.comments.filter((comment) => String(comment.issueNumber) === request.pathParams.issue_number);
+      return { status: 200, body: all.slice((page - 1) * perPage, page * perPage).map(commentJson) };
+    });
+    on("POST", "/repos/{owner}/{repo}/issues/{issue_number}/comments", (request) => {
+      const text = String(body(request).body);
+      if (text.length > 65_536) return { status: 422, body: { message: "body is too long (maximum is 65536 characters)" } };
+      const comment = {
+        id: fake.nextId(),
+        issueNumber: Number(request.pathParams.issue_number),
+        body: text,
+        login: "speedgate[bot]",
+        type: "Bot" as const,
+        createdAt: fake.now(),
+      };
+      fake.comments.push(comment);
+      return { status: 201, body: commentJson(comment) };
+    });
+    on("PATCH", "/repos/{owner}/{repo}/issues/comments/{comment_id}", (request) => {
+      const comment = fake.comments.find((candidate) => String(candidate.id) === request.pathParams.comment_id);
+      if (!comment) return notFound;
+      const text = String(body(request).body);
+      if (text.length > 65_536) return { status: 422, body: { message: "body is too long (maximum is 65536 characters)" } };
+      comment.body = text;
+      return { status: 200, body: commentJson(comment) };
+    });
+    on("DELETE", "/repos/{owner}/{repo}/issues/comments/{comment_id}", (request) => {
+      const index = fake.comments.findIndex((candidate) => String(candidate.id) === request.pathParams.comment_id);
+      if (index < 0) return notFound;
+      fake.comments.splice(index, 1);
+      return { status: 204 };
+    });
+  }
+  if (groups.has("checks")) {
+    on("GET", "/repos/{owner}/{repo}/commits/{ref}/check-runs", (request) => {
+      const name = request.query.get("check_name");
+      const appId = request.query.get("app_id");
+      const runs = fake.checkRuns.filter(
+        (check) => check.headSha === request.pathParams.ref && (!name || check.name === name) && (!appId || String(check.appId) === appId),
+      );
+      return { status: 200, body: { total_count: runs.length, check_runs: runs.map(checkJson) } };
+    });
+    const applyCheck = (check: FakeGitHub["checkRuns"][number], fields: Record<string, unknown>): FakeResponse | null => {
+      const output = fields.output as { title?: string; summary?: string } | undefined;
+      if (output?.summary !== undefined && output.summary.length > 65_535) {
+        return { status: 422, body: { message: "output.summary is too long (maximum is 65535 characters)" } };
+      }
+      if (fields.conclusion === "action_required" && !fields.details_url && !check.detailsUrl) {
+        return { status: 422, body: { message: "details_url is required for action_required" } };
+      }
+      if (typeof fields.status === "string") check.status = fields.status;
+      if (typeof fields.conclusion === "string") {
+        check.conclusion = fields.conclusion;
+        check.status = "completed";
+      }
+      if (output?.title !== undefined) check.title = output.title;
+      if (output?.summary !== undefined) check.summary = output.summary;
+      if (typeof fields.external_id === "string") check.externalId = fields.external_id;
+      if (typeof fields.details_url === "string") check.detailsUrl = fields.details_url;
+      return null;
+    };
+    on("POST", "/repos/{owner}/{repo}/check-runs", (request) => {
+      const fields = body(request);
+      const check = {
+        id: fake.nextId(),
+        name: String(fields.name),
+        headSha: String(fields.head_sha),
+        status: "queued",
+        conclusion: null,
+        title: null,
+        summary: null,
+        externalId: null,
+        detailsUrl: null,
+        appId: options.appId,
+      };
+      const refused = applyCheck(check, fields);
+      if (refused) return refused;
+      fake.checkRuns.push(check);
+      return { status: 201, body: checkJson(check) };
+    });
+    on("PATCH", "/repos/{owner}/{repo}/check-runs/{check_run_id}", (request) => {
+      const check = fake.checkRuns.find((candidate) => String(candidate.id) === request.pathParams.check_run_id);
+      if (!check) return notFound;
+      return applyCheck(check, body(request)) ?? { status: 200, body: checkJson(check) };
+    });
+  }
+  if (groups.has("permissions")) {
+    on("GET", "/repos/{owner}/{repo}/collaborators/{username}/permission", (request) => {
+      const role = options.roles?.[request.pathParams.username ?? ""];
+      if (!role) return notFound;
+      const permission = role === "maintain" ? "write" : role === "triage" ? "read" : role;
+      return { status: 200, body: { permission, role_name: role, user: { login: request.pathParams.username } } };
+    });
+  }
+  if (groups.has("dispatch")) {
+    on("POST", "/repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches", (request) => {
+      const fields = body(request) as { ref: string; inputs?: Record<string, string> };
+      const runId = fake.nextId();
+      state.dispatches.push({ workflow: request.pathParams.workflow_id ?? "", ref: fields.ref, inputs: fields.inputs ?? {}, runId });
+      return {
+        status: 200,
+        body: {
+          workflow_run_id: runId,
+          run_url: `${fake.apiUrl}/repos/${fullName}/actions/runs/${runId}`,
+          html_url: `https://github.com/${fullName}/actions/runs/${runId}`,
+        },
+      };
+    });
+  }
+  if (groups.has("reactions")) {
+    on("POST", "/repos/{owner}/{repo}/issues/comments/{comment_id}/reactions", (request) => {
+      const content = String(body(request).content);
+      state.reactions.push({ commentId: Number(request.pathParams.comment_id), content });
+      return { status: 201, body: { id: fake.nextId(), content } };
+    });
+  }
+  if (groups.has("artifacts")) {
+    on("GET", "/repos/{owner}/{repo}/actions/runs/{run_id}/artifacts", (request) => {
+      const runId = Number(request.pathParams.run_id);
+      const zip = state.artifacts.get(runId);
+      const artifacts = zip
+        ? [{ id: runId + 1, name: "speedgate-scorecard", size_in_bytes: zip.byteLength, expired: false, archive_download_url: "" }]
+        : [];
+      return { status: 200, body: { total_count: artifacts.length, artifacts } };
+    });
+    on("GET", "/repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}", (request) => {
+      const runId = Number(request.pathParams.artifact_id) - 1;
+      const zip = state.artifacts.get(runId);
+      if (!zip || request.pathParams.archive_format !== "zip") return notFound;
+      const blob = `artifact-${runId}.zip`;
+      fake.blobs.set(blob, zip);
+      return { status: 302, headers: { location: `${fake.url}/_blobs/${blob}` } };
+    });
+  }
+  return state;
+}
