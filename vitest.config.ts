@@ -8,5 +8,7 @@ export default defineConfig({
     // Engines and containers bind fixed loopback ports in some tests; files run in parallel
     // workers but tests inside a file stay sequential.
     pool: "forks",
+    // Builds the Docker tests' engine image once per run (skipped with a notice when no daemon answers).
+    globalSetup: ["test/support/docker/docker-global-setup.ts"],
   },
 });

@@ -147,6 +147,9 @@ const dockerSchema = z.strictObject(
       ]),
     network: enumOf(["isolated", "host"] as const).default("isolated"),
     stopTimeoutS: positiveNumber("expected a number of seconds greater than 0").default(3),
+    // The overlay image is removed after the round unless kept: a rebuild from cache is cheap, a
+    // pile of per-run images on a runner's disk is not.
+    keepCandidateImage: boolean().default(false),
   },
   { error: "expected an object with gpus, shmSize, ulimits, network" },
 );
@@ -177,6 +180,7 @@ export const roundConfigSchema = z
         ],
         network: "isolated",
         stopTimeoutS: 3,
+        keepCandidateImage: false,
       }),
       build: buildSchema.default({ timeoutS: 3600 }),
     },

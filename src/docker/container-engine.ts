@@ -1,0 +1,106 @@
+import { constants } from "node:os";
+import type Dockerode from "dockerode";
+import type { EngineExit, RunningEngine } from "../engine/engine-runtime.js";
+import type { EngineRole } from "../failure/engine-failure.js";
+import type { Logger } from "../logger.js";
+import { DockerStreamDemuxer } from "./demux-docker-stream.js";
+import { LineTailBuffer } from "./line-tail-buffer.js";
+
+const LOG_TAIL_LINES = 400;
+/** After the container exits, how long to wait for its last log lines to arrive before reporting. */
+const LOG_DRAIN_MS = 1_000;
+
+function signalName(exitCode: number | null): string | null {
+  if (exitCode === null || exitCode <= 128 || exitCode > 128 + 64) return null;
+  const number = exitCode - 128;
+  const entry = Object.entries(constants.signals).find(([, value]) => value === number);
+  return entry ? entry[0] : null;
+}
+
+function statusCode(error: unknown): number | null {
+  const code = (error as { statusCode?: unknown }).statusCode;
+  return typeof code === "number" ? code : null;
+}
+
+/** Ignores "already stopped" (304) and "no such container" (404): stopping is idempotent. */
+async function ignoreGone(action: Promise<unknown>): Promise<void> {
+  try {
+    await action;
+  } catch (error) {
+    const code = statusCode(error);
+    if (code !== 304 && code !== 404 && !/is already in progress/.test((error as Error).message)) throw error;
+  }
+}
+
+/**
+ * An engine running in a started container: its log is followed live into a tail (demultiplexed,
+ * since there is no TTY) and `exited` settles from the daemon's wait, with State.OOMKilled read
+ * from an inspect once it returned.
+ */
+export class ContainerEngine implements RunningEngine {
+  readonly exited: Promise<EngineExit>;
+  private readonly tail = new LineTailBuffer(LOG_TAIL_LINES);
+  private readonly logsEnded: Promise<void>;
+  private stopping: Promise<void> | null = null;
+
+  constructor(
+    readonly role: EngineRole,
+    readonly baseUrl: string,
+    private readonly container: Dockerode.Container,
+    private readonly logger: Logger,
+    private readonly stopTimeoutS: number,
+  ) {
+    this.logsEnded = this.followLogs();
+    this.exited = this.waitForExit();
+  }
+
+  logTail(): string[] {
+    return this.tail.tail();
+  }
+
+  stop(): Promise<void> {
+    this.stopping ??= this.stopAndRemove();
+    return this.stopping;
+  }
+
+  private async followLogs(): Promise<void> {
+    try {
+      const stream = (await this.container.logs({ follow: true, stdout: true, stderr: true }));
+      const demuxer = new DockerStreamDemuxer((_stream, payload) => this.tail.push(payload));
+      for await (const chunk of stream) demuxer.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+    } catch (error) {
+      this.logger.debug(`${this.role} container: log stream ended: ${(error as Error).message}`);
+    } finally {
+      this.tail.flush();
+    }
+  }
+
+  private async waitForExit(): Promise<EngineExit> {
+    let exitCode: number | null = null;
+    try {
+      const result = (await this.container.wait({ condition: "not-running" })) as { StatusCode?: unknown };
+      exitCode = typeof result.StatusCode === "number" ? result.StatusCode : null;
+    } catch (error) {
+      this.logger.debug(`${this.role} container: wait failed: ${(error as Error).message}`);
+    }
+    let oomKilled = false;
+    try {
+      const state = (await this.container.inspect()).State;
+      oomKilled = state.OOMKilled;
+      exitCode ??= state.ExitCode;
+    } catch {
+      // Removed already (stop() ran): the wait's status code is all there is.
+    }
+    await Promise.race([this.logsEnded, new Promise((resolve) => setTimeout(resolve, LOG_DRAIN_MS).unref())]);
+    return { exitCode, signal: signalName(exitCode), oomKilled };
+  }
+
+  private async stopAndRemove(): Promise<void> {
+    try {
+      await ignoreGone(this.container.stop({ t: this.stopTimeoutS }));
+    } catch (error) {
+      this.logger.warn(`${this.role} container: stop failed, removing it by force: ${(error as Error).message}`);
+    }
+    await ignoreGone(this.container.remove({ force: true, v: true }));
+  }
+}

@@ -1,0 +1,56 @@
+import type Dockerode from "dockerode";
+import type { DockerSettings } from "../config/round-config-schema.js";
+import { parseDockerSize } from "./parse-docker-size.js";
+
+export interface ContainerPlan {
+  name: string;
+  imageId: string;
+  /** null runs the image's own CMD. */
+  command: string[] | null;
+  env: Record<string, string>;
+  labels: Record<string, string>;
+  docker: DockerSettings;
+  /** "host", or the name of the run's internal network. */
+  networkMode: string;
+}
+
+/** docker.gpus as the Engine API's device request: all of them, a count, or named devices. */
+export function gpuDeviceRequests(gpus: DockerSettings["gpus"]): Dockerode.DeviceRequest[] | undefined {
+  if (gpus === undefined) return undefined;
+  const base = { Driver: "nvidia", Capabilities: [["gpu"]] };
+  if (gpus === "all") return [{ ...base, Count: -1 }];
+  if (typeof gpus === "number") return [{ ...base, Count: gpus }];
+  return [{ ...base, DeviceIDs: gpus }];
+}
+
+/**
+ * The create request of an engine container. The environment comes from the config alone (the
+ * runner's variables and secrets never reach a patched engine), privileges cannot be gained, and
+ * nothing is published: the harness reaches the engine on the host network or the run's network.
+ */
+export function createContainerSpec(plan: ContainerPlan): Dockerode.ContainerCreateOptions {
+  const { docker } = plan;
+  const deviceRequests = gpuDeviceRequests(docker.gpus);
+  const memory = docker.memory ? parseDockerSize(docker.memory) : undefined;
+  return {
+    name: plan.name,
+    Image: plan.imageId,
+    ...(plan.command ? { Cmd: plan.command } : {}),
+    Env: Object.entries(plan.env).map(([key, value]) => `${key}=${value}`),
+    Labels: plan.labels,
+    Tty: false,
+    AttachStdin: false,
+    OpenStdin: false,
+    HostConfig: {
+      NetworkMode: plan.networkMode,
+      ShmSize: parseDockerSize(docker.shmSize),
+      Ulimits: docker.ulimits.map((limit) => ({ Name: limit.name, Soft: limit.soft, Hard: limit.hard })),
+      Privileged: false,
+      SecurityOpt: ["no-new-privileges"],
+      ...(memory !== undefined ? { Memory: memory, MemorySwap: memory } : {}),
+      ...(docker.pidsLimit !== undefined ? { PidsLimit: docker.pidsLimit } : {}),
+      ...(deviceRequests ? { DeviceRequests: deviceRequests } : {}),
+      AutoRemove: false,
+    },
+  };
+}

@@ -1,0 +1,250 @@
+import { createHash } from "node:crypto";
+import { readdir } from "node:fs/promises";
+import type Dockerode from "dockerode";
+import type { BuildSpec } from "../config/round-config-schema.js";
+import type { LoadedRound } from "../config/load-round-config.js";
+import type { EngineRuntime, PreparedEngine, RunningEngine, RuntimeContext } from "../engine/engine-runtime.js";
+import { type EngineRole, EngineFailureError } from "../failure/engine-failure.js";
+import { buildFailure, describeBuildFailure } from "./build-failures.js";
+import { ContainerEngine } from "./container-engine.js";
+import { substituteContainerCommand } from "./container-command.js";
+import { createContainerSpec } from "./create-container-spec.js";
+import { ensureImage } from "./ensure-image.js";
+import { createOverlayContext } from "./overlay-build-context.js";
+import { makeResourceLabels } from "./resource-labels.js";
+import { type ImageBuildOutcome, runImageBuild } from "./run-image-build.js";
+import { sweepResources } from "./sweep-resources.js";
+
+/** Docker names allow [a-zA-Z0-9_.-]; image repositories and tags also want lowercase. */
+export function dockerSafeName(text: string): string {
+  const safe = text.toLowerCase().replace(/[^a-z0-9_.-]+/g, "-").replace(/^[.-]+/, "");
+  return (safe || "run").slice(0, 100);
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Runs both engines in containers: the baseline from baseline.image or baseline.build, the
+ * candidate from an overlay build (the baseline image with the patch applied) or candidate.build.
+ * Every container, network and image it makes is labelled with the run, and dispose() sweeps them.
+ */
+export class DockerRuntime implements EngineRuntime {
+  readonly name = "docker" as const;
+  private readonly prepared = new Map<EngineRole, Promise<PreparedEngine>>();
+  private readonly engines = new Set<RunningEngine>();
+  private network: Promise<string> | null = null;
+
+  constructor(
+    private readonly docker: Dockerode,
+    private readonly round: LoadedRound,
+    private readonly context: RuntimeContext,
+  ) {}
+
+  prepare(role: EngineRole, signal: AbortSignal): Promise<PreparedEngine> {
+    let prepared = this.prepared.get(role);
+    if (!prepared) {
+      prepared = role === "baseline" ? this.prepareBaseline(signal) : this.prepareCandidate(signal);
+      this.prepared.set(role, prepared);
+      // A failed preparation may be retried by a later call rather than cached forever.
+      prepared.catch(() => this.prepared.delete(role));
+    }
+    return prepared;
+  }
+
+  async start(role: EngineRole, signal: AbortSignal): Promise<RunningEngine> {
+    const { config } = this.round;
+    const { imageId } = await this.prepare(role, signal);
+    if (!imageId) throw new Error(`docker runtime: no image for the ${role} engine`);
+    const networkMode = config.docker.network === "host" ? "host" : await this.ensureNetwork();
+    const command = role === "candidate" ? (config.candidate.command ?? config.baseline.command) : config.baseline.command;
+    const env = role === "candidate" ? (config.candidate.env ?? config.baseline.env) : config.baseline.env;
+    const spec = createContainerSpec({
+      name: `speedgate-${dockerSafeName(this.context.runId)}-${role}-${Date.now().toString(36)}`,
+      imageId,
+      command: command
+        ? substituteContainerCommand(command, {
+            port: config.port,
+            host: networkMode === "host" ? "127.0.0.1" : "0.0.0.0",
+            contextLimit: config.bench.contextLimit,
+            model: config.bench.model,
+          })
+        : null,
+      env,
+      labels: makeResourceLabels(this.context.runId, role),
+      docker: config.docker,
+      networkMode,
+    });
+    signal.throwIfAborted();
+    let container: Dockerode.Container;
+    try {
+      container = await this.docker.createContainer(spec);
+    } catch (error) {
+      this.context.logger.error(`docker: could not create the ${role} container: ${errorMessage(error)}`);
+      throw new Error(`docker: could not create the ${role} container from ${imageId}: ${errorMessage(error)}`, { cause: error });
+    }
+    try {
+      await container.start();
+    } catch (error) {
+      await container.remove({ force: true }).catch(() => undefined);
+      throw this.describeStartError(role, error);
+    }
+    let host = "127.0.0.1";
+    if (networkMode !== "host") {
+      const info = await container.inspect();
+      const address = info.NetworkSettings.Networks[networkMode]?.IPAddress;
+      if (!address) throw new Error(`docker: the ${role} container has no address on network ${networkMode}`);
+      host = address;
+    }
+    const engine = new ContainerEngine(role, `http://${host}:${config.port}`, container, this.context.logger, config.docker.stopTimeoutS);
+    this.engines.add(engine);
+    this.context.logger.info(`docker: ${role} engine started in container ${container.id.slice(0, 12)} (${engine.baseUrl})`);
+    return engine;
+  }
+
+  async dispose(): Promise<void> {
+    await Promise.allSettled([...this.engines].map((engine) => engine.stop()));
+    this.engines.clear();
+    // The sweep also catches what a cancelled start left half-made (a created, unstarted container).
+    const removed = await sweepResources(this.docker, { runId: this.context.runId }, this.context.logger, {
+      keepCandidateImages: this.round.config.docker.keepCandidateImage,
+    });
+    this.context.logger.debug(
+      `docker: removed ${removed.containers} container(s), ${removed.networks} network(s), ${removed.images} image(s) of run ${this.context.runId}`,
+    );
+  }
+
+  private describeStartError(role: EngineRole, error: unknown): Error {
+    const message = errorMessage(error);
+    if (/could not select device driver|nvidia-container-cli|unknown or invalid runtime name: nvidia/i.test(message)) {
+      return new EngineFailureError({
+        ...buildFailure({
+          role,
+          stage: "startup",
+          kind: "gpu_unavailable",
+          label: "no GPU available to Docker (infrastructure, not the patch)",
+          summary: message.trim(),
+          logTail: [],
+        }),
+        hint: "The runner's Docker cannot hand out GPUs: install the NVIDIA Container Toolkit and restart dockerd, or use a GPU runner. This says nothing about the patch.",
+      });
+    }
+    this.context.logger.error(`docker: could not start the ${role} container: ${message}`);
+    return new Error(`docker: could not start the ${role} container: ${message}`, { cause: error });
+  }
+
+  private ensureNetwork(): Promise<string> {
+    this.network ??= (async () => {
+      const name = `speedgate-${dockerSafeName(this.context.runId)}`;
+      try {
+        await this.docker.createNetwork({
+          Name: name,
+          Driver: "bridge",
+          Internal: true,
+          CheckDuplicate: true,
+          Labels: makeResourceLabels(this.context.runId, "network"),
+        });
+      } catch (error) {
+        throw new Error(`docker: could not create the run's internal network ${name}: ${errorMessage(error)}`, { cause: error });
+      }
+      return name;
+    })();
+    return this.network;
+  }
+
+  private async prepareBaseline(signal: AbortSignal): Promise<PreparedEngine> {
+    const { config } = this.round;
+    if (config.baseline.build) {
+      const spec = config.baseline.build;
+      const key = createHash("sha256").update(JSON.stringify([spec.context, spec.dockerfile, spec.args])).digest("hex").slice(0, 16);
+      const imageId = await this.buildFromContext("baseline", spec, `speedgate-baseline:${key}`, signal);
+      return { role: "baseline", imageId, patchHash: null };
+    }
+    if (!config.baseline.image) throw new Error("docker runtime: baseline.image or baseline.build is required");
+    const imageId = await ensureImage(this.docker, config.baseline.image, this.context.logger, signal);
+    return { role: "baseline", imageId, patchHash: null };
+  }
+
+  private async prepareCandidate(signal: AbortSignal): Promise<PreparedEngine> {
+    const { config, patch } = this.round;
+    const tag = `speedgate-candidate:${dockerSafeName(this.context.runId)}`;
+    if (config.candidate.build) {
+      const imageId = await this.buildFromContext("candidate", config.candidate.build, tag, signal);
+      return { role: "candidate", imageId, patchHash: patch?.sha256 ?? null };
+    }
+    const baseline = await this.prepare("baseline", signal);
+    if (!baseline.imageId) throw new Error("docker runtime: the baseline has no image to overlay");
+    if (!patch && config.candidate.postPatch.length === 0) {
+      return { role: "candidate", imageId: baseline.imageId, patchHash: null };
+    }
+    const overlay = createOverlayContext({
+      baseImageId: baseline.imageId,
+      patch: patch?.bytes ?? null,
+      sourceDir: config.candidate.sourceDir ?? null,
+      postPatch: config.candidate.postPatch,
+    });
+    this.context.logger.info(`docker: building the candidate overlay on ${baseline.imageId.slice(0, 19)}`);
+    const started = performance.now();
+    const outcome = await runImageBuild(this.docker, {
+      context: { archive: overlay.archive },
+      dockerfile: "Dockerfile",
+      buildArgs: {},
+      labels: makeResourceLabels(this.context.runId, "candidate"),
+      tag,
+      timeoutS: config.build.timeoutS,
+      signal,
+      logger: this.context.logger,
+      label: "candidate overlay",
+    });
+    const imageId = this.builtImageOrThrow("candidate", outcome, overlay.patchStep);
+    this.context.logger.info(`docker: candidate overlay built in ${((performance.now() - started) / 1000).toFixed(1)} s: ${imageId.slice(0, 19)}`);
+    return { role: "candidate", imageId, patchHash: patch?.sha256 ?? null };
+  }
+
+  private async buildFromContext(role: EngineRole, spec: BuildSpec, tag: string, signal: AbortSignal): Promise<string> {
+    let entries: string[];
+    try {
+      entries = await readdir(spec.context);
+    } catch (error) {
+      throw new Error(`docker: cannot read the ${role} build context ${spec.context}: ${errorMessage(error)}`, { cause: error });
+    }
+    this.context.logger.info(`docker: building the ${role} image from ${spec.context}`);
+    const outcome = await runImageBuild(this.docker, {
+      context: { dir: spec.context, entries },
+      dockerfile: spec.dockerfile,
+      buildArgs: spec.args,
+      labels: makeResourceLabels(this.context.runId, role),
+      tag,
+      timeoutS: this.round.config.build.timeoutS,
+      signal,
+      logger: this.context.logger,
+      label: `${role} build`,
+    });
+    return this.builtImageOrThrow(role, outcome, null);
+  }
+
+  private builtImageOrThrow(role: EngineRole, outcome: ImageBuildOutcome, patchStep: number | null): string {
+    switch (outcome.status) {
+      case "built":
+        return outcome.imageId;
+      case "failed":
+        throw new EngineFailureError(describeBuildFailure(role, outcome.stream, patchStep));
+      case "timed_out":
+        throw new EngineFailureError(
+          buildFailure({
+            role,
+            stage: "build",
+            kind: "build_timeout",
+            label: `the build did not finish within ${this.round.config.build.timeoutS} s`,
+            summary: `build.timeoutS (${this.round.config.build.timeoutS} s) ended the ${role} image build`,
+            logTail: outcome.lines,
+          }),
+        );
+      case "cancelled":
+        throw new EngineFailureError(
+          buildFailure({ role, stage: "build", kind: "cancelled", label: "cancelled", summary: `the ${role} image build was cancelled`, logTail: [] }),
+        );
+    }
+  }
+}

@@ -1,0 +1,49 @@
+import type Dockerode from "dockerode";
+import type { Logger } from "../logger.js";
+import { EngineFailureError } from "../failure/engine-failure.js";
+import { buildFailure } from "./build-failures.js";
+import { followBuildStream } from "./follow-build-stream.js";
+
+function statusCode(error: unknown): number | null {
+  const code = (error as { statusCode?: unknown }).statusCode;
+  return typeof code === "number" ? code : null;
+}
+
+function missing(reference: string, reason: string, logTail: string[]): EngineFailureError {
+  return new EngineFailureError(
+    buildFailure({
+      role: "baseline",
+      stage: "build",
+      kind: "image_missing",
+      label: "the baseline image is not on this runner and could not be pulled",
+      summary: `${reference}: ${reason.trim()}`,
+      logTail,
+    }),
+  );
+}
+
+/**
+ * The image's ID, pulling it first when the daemon does not have it (progress at debug level). A
+ * pull that fails, as an HTTP error or inside the progress stream, is an `image_missing` failure.
+ */
+export async function ensureImage(docker: Dockerode, reference: string, logger: Logger, signal: AbortSignal): Promise<string> {
+  try {
+    return (await docker.getImage(reference).inspect()).Id;
+  } catch (error) {
+    if (statusCode(error) !== 404) throw new Error(`docker: could not inspect image ${reference}: ${(error as Error).message}`, { cause: error });
+  }
+  logger.info(`docker: ${reference} is not on this machine, pulling it`);
+  let stream: NodeJS.ReadableStream;
+  try {
+    stream = (await docker.pull(reference, { abortSignal: signal }));
+  } catch (error) {
+    throw missing(reference, (error as Error).message, []);
+  }
+  const result = await followBuildStream(stream, logger, { label: `pull ${reference}` });
+  if (result.error !== null) throw missing(reference, result.error, result.lines);
+  try {
+    return (await docker.getImage(reference).inspect()).Id;
+  } catch (error) {
+    throw missing(reference, `pulled, but the daemon does not find it: ${(error as Error).message}`, result.lines);
+  }
+}

@@ -1,0 +1,112 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { DockerRuntime } from "../../src/docker/docker-runtime.js";
+import { EngineFailureError } from "../../src/failure/engine-failure.js";
+import { createRecordingLogger } from "../../src/logger.js";
+import { ENGINE_SOURCE_DIR } from "../support/docker/build-test-engine-image.js";
+import { dockerTestContext } from "../support/docker/docker-test-context.js";
+import { listRunResources } from "../support/docker/list-run-resources.js";
+import { CONFLICTING_PATCH, SPEEDUP_PATCH, makeDockerRound } from "../support/docker/make-docker-round.js";
+import { getFreePort } from "../support/get-free-port.js";
+
+const context = dockerTestContext();
+
+async function failureOf(promise: Promise<unknown>): Promise<EngineFailureError> {
+  const error = await promise.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
+  if (!(error instanceof EngineFailureError)) throw new Error(`expected an EngineFailureError, got ${String(error)}`);
+  return error;
+}
+
+describe.skipIf(!context)("DockerRuntime image preparation (real daemon)", () => {
+  const { docker, image } = context ?? { docker: null, image: "" };
+  const runtimes: DockerRuntime[] = [];
+  afterEach(async () => {
+    await Promise.all(runtimes.splice(0).map((runtime) => runtime.dispose()));
+  });
+
+  function runtimeFor(options: Parameters<typeof makeDockerRound>[0]) {
+    if (!docker) throw new Error("no docker");
+    const { round, runId } = makeDockerRound(options);
+    const logger = createRecordingLogger();
+    const runtime = new DockerRuntime(docker, round, { logger, runId });
+    runtimes.push(runtime);
+    return { runtime, runId, round, logger };
+  }
+
+  it("applies the patch in an overlay on the baseline image, labels it, and removes it on dispose", async () => {
+    if (!docker) return;
+    const { runtime, runId, round } = runtimeFor({
+      image,
+      port: await getFreePort(),
+      candidate: { command: ["cat", `${ENGINE_SOURCE_DIR}/profile.json`] },
+    });
+    const signal = new AbortController().signal;
+    const baseline = await runtime.prepare("baseline", signal);
+    const candidate = await runtime.prepare("candidate", signal);
+    expect(baseline.imageId).toBe((await docker.getImage(image).inspect()).Id);
+    expect(candidate.imageId).not.toBe(baseline.imageId);
+    expect(candidate.patchHash).toBe(round.patch?.sha256);
+    const built = await docker.getImage(candidate.imageId ?? "").inspect();
+    expect(built.Config.Labels).toMatchObject({ "speedgate.run-id": runId, "speedgate.role": "candidate" });
+
+    const engine = await runtime.start("candidate", signal);
+    const exit = await engine.exited;
+    expect(exit).toEqual({ exitCode: 0, signal: null, oomKilled: false });
+    expect(engine.logTail()).toContain('    "itlMs": 2,');
+    expect(engine.logTail()).not.toContain('    "itlMs": 6,');
+
+    await runtime.dispose();
+    expect(await listRunResources(docker, runId)).toEqual({ containers: [], networks: [] });
+    await expect(docker.getImage(candidate.imageId ?? "").inspect()).rejects.toMatchObject({ statusCode: 404 });
+    await expect(docker.getImage(image).inspect()).resolves.toBeTruthy();
+  });
+
+  it("reports a patch that does not apply as a patch conflict with the rejected hunk", async () => {
+    if (!docker) return;
+    const { runtime, runId } = runtimeFor({ image, port: await getFreePort(), patch: CONFLICTING_PATCH });
+    const { failure } = await failureOf(runtime.prepare("candidate", new AbortController().signal));
+    expect(failure).toMatchObject({ engine: "candidate", stage: "patch", kind: "patch_conflict" });
+    expect(failure.summary).toMatch(/patch -p1 failed .*does not apply/);
+    expect(failure.logTail).toContain('-    "itlMs": 99,');
+    await runtime.dispose();
+    expect(await listRunResources(docker, runId)).toEqual({ containers: [], networks: [] });
+  });
+
+  it("reports a failing postPatch step as a build error with the step's output", async () => {
+    if (!docker) return;
+    const { runtime, runId } = runtimeFor({
+      image,
+      port: await getFreePort(),
+      patch: SPEEDUP_PATCH,
+      candidate: { postPatch: [["sh", "-c", "echo compiling the kernel; echo 'error: nvcc not found' >&2; exit 1"]] },
+    });
+    const { failure } = await failureOf(runtime.prepare("candidate", new AbortController().signal));
+    expect(failure).toMatchObject({ engine: "candidate", stage: "build", kind: "build_error" });
+    expect(failure.summary).toMatch(/returned a non-zero code: 1/);
+    expect(failure.logTail.join("\n")).toContain("error: nvcc not found");
+    await runtime.dispose();
+    expect(await listRunResources(docker, runId)).toEqual({ containers: [], networks: [] });
+  });
+
+  it("ends a hanging build at build.timeoutS", async () => {
+    if (!docker) return;
+    const { runtime } = runtimeFor({
+      image,
+      port: await getFreePort(),
+      build: { timeoutS: 1 },
+      candidate: { postPatch: [["sh", "-c", "echo waiting forever; sleep 600"]] },
+    });
+    const { failure } = await failureOf(runtime.prepare("candidate", new AbortController().signal));
+    expect(failure).toMatchObject({ stage: "build", kind: "build_timeout" });
+  });
+
+  it("says clearly when a local image is missing and cannot be pulled", async () => {
+    if (!docker) return;
+    const { runtime } = runtimeFor({ image: "speedgate-test-absent/engine:never-built", port: await getFreePort() });
+    const { failure } = await failureOf(runtime.prepare("baseline", new AbortController().signal));
+    expect(failure).toMatchObject({ engine: "baseline", stage: "build", kind: "image_missing" });
+    expect(failure.summary).toContain("speedgate-test-absent/engine:never-built");
+  });
+});

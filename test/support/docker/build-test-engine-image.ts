@@ -1,0 +1,143 @@
+import { execFile, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { copyFile, mkdir, mkdtemp, rm, stat, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { promisify } from "node:util";
+import type Dockerode from "dockerode";
+import { build } from "esbuild";
+
+const run = promisify(execFile);
+
+export const TEST_IMAGE_REPOSITORY = "speedgate-test-engine";
+export const TEST_IMAGE_LABEL = "speedgate.test-image";
+/** Where the reference engine's "source tree" lives in the test image: the file a patch changes. */
+export const ENGINE_SOURCE_DIR = "/opt/engine";
+export const CUDA_OOM_LOG = `${ENGINE_SOURCE_DIR}/cuda-oom.log`;
+
+const BUSYBOX = "/bin/busybox";
+/** The applets the engine commands and the patch step use; no git, so the overlay uses `patch -p1`. */
+const APPLETS = ["sh", "patch", "ip", "cat", "ls", "sleep", "kill", "rm", "mkdir", "find", "sed", "grep", "echo", "env", "ps", "true", "false"];
+
+/** A slow baseline: each test round patches it to be faster. */
+export const BASELINE_PROFILE = {
+  model: "sim-model",
+  defaults: { ttftMs: 30, itlMs: 6, outputTokens: 12, reasoningTokens: 0, tokensPerChunk: 1 },
+};
+
+export const CUDA_OOM_TRACEBACK = `[2026-01-01 00:00:00] Capture cuda graph begin. This can take up to several minutes.
+Traceback (most recent call last):
+  File "/sgl-workspace/sglang/python/sglang/srt/model_executor/cuda_graph_runner.py", line 380, in capture
+    self.capture_one_batch_size(bs, forward)
+  File "/sgl-workspace/sglang/python/sglang/srt/model_executor/cuda_graph_runner.py", line 512, in capture_one_batch_size
+    out = run_once()
+torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.10 GiB of which 1.06 GiB is free.
+`;
+
+const repoRoot = resolve(import.meta.dirname, "..", "..", "..");
+
+async function bundleCli(): Promise<Buffer> {
+  const result = await build({
+    entryPoints: [join(repoRoot, "src", "cli", "index.ts")],
+    bundle: true,
+    write: false,
+    platform: "node",
+    target: "node20",
+    format: "esm",
+    legalComments: "none",
+    external: ["cpu-features", "*.node"],
+    banner: { js: "import { createRequire as __sgRequire } from 'node:module';\nconst require = __sgRequire(import.meta.url);" },
+    logLevel: "warning",
+  });
+  const file = result.outputFiles[0];
+  if (!file) throw new Error("esbuild produced no bundle");
+  return Buffer.from(file.contents);
+}
+
+/** The shared libraries node needs, as ldd names them (absolute paths on this machine). */
+async function nodeLibraries(): Promise<string[]> {
+  const { stdout } = await run("ldd", [process.execPath]);
+  return [...stdout.matchAll(/(\/\S+)\s+\(0x/g)].map((match) => match[1] ?? "").filter((path) => path.length > 0);
+}
+
+async function fingerprint(bundle: Buffer, libraries: string[]): Promise<string> {
+  const hash = createHash("sha256").update(bundle).update(JSON.stringify(BASELINE_PROFILE)).update(CUDA_OOM_TRACEBACK);
+  for (const path of [process.execPath, BUSYBOX, ...libraries]) {
+    const info = await stat(path);
+    hash.update(`${path}:${info.size}:${info.mtimeMs}`);
+  }
+  hash.update(APPLETS.join(","));
+  return hash.digest("hex").slice(0, 16);
+}
+
+async function assembleRootfs(root: string, bundle: Buffer, libraries: string[]): Promise<void> {
+  for (const dir of ["bin", "tmp", "proc", "sys", "dev", "etc", "usr/local/bin", "opt/speedgate", ENGINE_SOURCE_DIR.slice(1)]) {
+    await mkdir(join(root, dir), { recursive: true });
+  }
+  await copyFile(BUSYBOX, join(root, "bin", "busybox"));
+  for (const applet of APPLETS) await symlink("busybox", join(root, "bin", applet));
+  await copyFile(process.execPath, join(root, "usr", "local", "bin", "node"));
+  for (const library of libraries) {
+    await mkdir(join(root, dirname(library)), { recursive: true });
+    await copyFile(library, join(root, library));
+  }
+  await writeFile(join(root, "opt", "speedgate", "cli.mjs"), bundle);
+  await writeFile(join(root, ENGINE_SOURCE_DIR.slice(1), "profile.json"), `${JSON.stringify(BASELINE_PROFILE, null, 2)}\n`);
+  await writeFile(join(root, CUDA_OOM_LOG.slice(1)), CUDA_OOM_TRACEBACK);
+  await writeFile(join(root, "etc", "passwd"), "root:x:0:0:root:/root:/bin/sh\n");
+}
+
+/** Earlier builds (older sources) are a full copy each on a vfs daemon: drop them once a new one exists. */
+async function removeOlderTestImages(docker: Dockerode, keep: string): Promise<void> {
+  const images = await docker.listImages({ filters: { label: [`${TEST_IMAGE_LABEL}=engine`] } });
+  for (const image of images) {
+    if (image.RepoTags?.includes(keep)) continue;
+    await docker
+      .getImage(image.Id)
+      .remove({ force: true })
+      .catch(() => undefined);
+  }
+}
+
+/**
+ * A small engine image made without a registry: busybox, this machine's node binary and the
+ * libraries it loads, the speedgate CLI bundle, and a reference-engine "source tree" (a profile
+ * file). Tagged by a hash of its content, so it is built once and reused until the sources change.
+ */
+export async function buildTestEngineImage(docker: Dockerode): Promise<string> {
+  const bundle = await bundleCli();
+  const libraries = await nodeLibraries();
+  const tag = `${TEST_IMAGE_REPOSITORY}:${await fingerprint(bundle, libraries)}`;
+  try {
+    await docker.getImage(tag).inspect();
+    return tag;
+  } catch {
+    // Not built yet.
+  }
+  const root = await mkdtemp(join(tmpdir(), "speedgate-rootfs-"));
+  try {
+    await assembleRootfs(root, bundle, libraries);
+    const tar = spawn("tar", ["-C", root, "-c", "."], { stdio: ["ignore", "pipe", "inherit"] });
+    const stream = await docker.importImage(tar.stdout, {
+      repo: TEST_IMAGE_REPOSITORY,
+      tag: tag.split(":")[1],
+      changes: [
+        "ENV PATH=/usr/local/bin:/bin",
+        `LABEL ${TEST_IMAGE_LABEL}=engine`,
+        `CMD ["node", "/opt/speedgate/cli.mjs", "sim-engine", "--port", "30000", "--profile", "${ENGINE_SOURCE_DIR}/profile.json"]`,
+      ],
+    });
+    const output = await new Promise<string>((resolveOutput, reject) => {
+      const chunks: Buffer[] = [];
+      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+      stream.on("end", () => resolveOutput(Buffer.concat(chunks).toString("utf8")));
+      stream.on("error", reject);
+    });
+    if (/"error"/.test(output)) throw new Error(`docker import failed: ${output}`);
+    await docker.getImage(tag).inspect();
+    await removeOlderTestImages(docker, tag);
+    return tag;
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
