@@ -27,7 +27,12 @@ await build({
     js: [
       "#!/usr/bin/env node",
       "import { createRequire as __speedgateCreateRequire } from 'node:module';",
+      "import { dirname as __speedgateDirname } from 'node:path';",
+      "import { fileURLToPath as __speedgateFileURLToPath } from 'node:url';",
       "const require = __speedgateCreateRequire(import.meta.url);",
+      // CommonJS dependencies read these at load time (ssh2, under dockerode, locates its wasm with __dirname).
+      "const __filename = __speedgateFileURLToPath(import.meta.url);",
+      "const __dirname = __speedgateDirname(__filename);",
     ].join("\n"),
   },
   logLevel: "warning",
