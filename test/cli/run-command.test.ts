@@ -1,0 +1,121 @@
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
+import { PROMPT_IDS, runCli, runSimRound, simCommand, writeSimRound } from "./support/sim-round.js";
+
+const seedLog = fileURLToPath(new URL("../failure/fixtures/sglang-cuda-graph-oom.log", import.meta.url));
+
+function promptsOf(card: Scorecard | null) {
+  if (!card) throw new Error("expected a card");
+  return new Map(card.prompts.map((prompt) => [prompt.id, prompt]));
+}
+
+describe("speedgate run against the reference engine", () => {
+  it("scores a clean round and writes both files", async () => {
+    const { dir, configPath } = await writeSimRound({});
+    const { code, card, stdout, out } = await runSimRound(configPath, dir);
+    expect(code).toBe(0);
+    expect(card?.failure).toBeNull();
+    expect(card?.promptsScored).toBe(PROMPT_IDS.length);
+    expect(card?.prompts.every((prompt) => prompt.status === "scored" && prompt.candidate?.outputTokens === 20)).toBe(true);
+    expect(card?.provenance.configHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(stdout).toContain("Round score");
+    expect(await readFile(join(out, "scorecard.md"), "utf8")).toContain("<!-- speedgate -->");
+  });
+
+  it("reports a candidate that crashes at start with the seed's CUDA graph OOM, keeping its traceback lines", async () => {
+    const { dir, configPath } = await writeSimRound({ candidate: simCommand("--crash-log", seedLog, "--crash-exit-code", "1") });
+    const { code, card } = await runSimRound(configPath, dir);
+    expect(code).toBe(0);
+    expect(card?.failure).toMatchObject({
+      engine: "candidate",
+      stage: "startup",
+      kind: "cuda_oom",
+      label: "CUDA out of memory during CUDA graph capture",
+      exitCode: 1,
+    });
+    expect(card?.failure?.summary).toMatch(/^torch\.OutOfMemoryError: CUDA out of memory\. Tried to allocate 136\.00 MiB/);
+    expect(card?.failure?.logTail).toContain('  File "/src/python/sglang/srt/models/qwen2_moe.py", line 254, in forward');
+    expect(card?.failure?.logTail).toContain("    gate_up, _ = self.gate_up_proj(x)");
+    const prompts = promptsOf(card);
+    expect([...prompts.values()].every((prompt) => prompt.status === "zeroed")).toBe(true);
+    expect(prompts.get("p1")?.reason).toContain("candidate engine failed at startup");
+    expect(card?.gate.passed).toBe(false);
+  });
+
+  it("reports an engine that never becomes healthy within the health timeout the test asks for", async () => {
+    const { dir, configPath } = await writeSimRound({ candidate: simCommand("--never-healthy"), health: { timeoutS: 6 } });
+    const { card } = await runSimRound(configPath, dir);
+    expect(card?.failure).toMatchObject({ engine: "candidate", stage: "startup", kind: "startup_timeout", exitCode: null });
+    expect(card?.failure?.label).toContain("6 s");
+  });
+
+  it("zeroes the prompts an engine never answered when it dies during the benchmark, with the reason", async () => {
+    const { dir, configPath } = await writeSimRound({
+      candidate: simCommand("--die-after-requests", "2", "--die-exit-code", "3"),
+      benchExtra: { requestIntervalMs: 150 },
+    });
+    const { card } = await runSimRound(configPath, dir);
+    expect(card?.failure).toMatchObject({ engine: "candidate", stage: "benchmark", exitCode: 3 });
+    const prompts = promptsOf(card);
+    expect(prompts.get("p1")?.status).toBe("scored");
+    const last = prompts.get("p6");
+    expect(last?.status).toBe("zeroed");
+    expect(last?.reason).toMatch(/^candidate engine exited with code 3 during the benchmark: /);
+  });
+
+  it("scores early stops, HTTP 500 and malformed SSE per prompt with their reasons", async () => {
+    const { dir, configPath } = await writeSimRound({
+      candidate: simCommand("--stop-early", "p2", "--http-500", "p3", "--malformed-sse", "p4"),
+    });
+    const { card } = await runSimRound(configPath, dir);
+    expect(card?.failure).toBeNull();
+    const prompts = promptsOf(card);
+    expect(prompts.get("p1")?.status).toBe("scored");
+    expect(prompts.get("p2")).toMatchObject({ status: "below_tolerance", score: 0 });
+    expect(prompts.get("p2")?.reason).toMatch(/^answered \d+ of 20 tokens/);
+    expect(prompts.get("p3")).toMatchObject({ status: "zeroed", score: 0 });
+    expect(prompts.get("p3")?.reason).toContain("500");
+    expect(prompts.get("p4")?.status).toBe("zeroed");
+    expect(prompts.get("p4")?.candidate?.error).toBeTruthy();
+    expect(card?.belowTolerance).toBe(1);
+  });
+
+  it("skips the candidate when the baseline fails and says the baseline failed", async () => {
+    const { dir, configPath } = await writeSimRound({ baseline: simCommand("--crash-log", seedLog, "--crash-exit-code", "1") });
+    const { card } = await runSimRound(configPath, dir);
+    expect(card?.failure).toMatchObject({ engine: "baseline", stage: "startup", kind: "cuda_oom" });
+    expect(card?.prompts.every((prompt) => prompt.status === "excluded" && prompt.candidate === null)).toBe(true);
+  });
+
+  it("reports a patch that does not apply, naming the file and the hunk", async () => {
+    const { dir, configPath } = await writeSimRound({ candidateExtra: { sourceDir: "src", patch: "change.patch" } });
+    const { mkdir } = await import("node:fs/promises");
+    await mkdir(join(dir, "src"));
+    await writeFile(join(dir, "src", "settings.txt"), "alpha\nbeta\ngamma\n");
+    await writeFile(
+      join(dir, "change.patch"),
+      "--- a/settings.txt\n+++ b/settings.txt\n@@ -1,3 +1,3 @@\n alpha\n-BETA\n+delta\n gamma\n",
+    );
+    const { card } = await runSimRound(configPath, dir);
+    expect(card?.failure).toMatchObject({ engine: "candidate", stage: "patch", kind: "patch_conflict" });
+    expect(card?.failure?.summary).toBe("settings.txt: hunk #1 (at line 1) does not apply");
+    expect(card?.failure?.logTail.join("\n")).toContain("settings.txt");
+    expect(await readFile(join(dir, "src", "settings.txt"), "utf8")).toBe("alpha\nbeta\ngamma\n");
+  });
+
+  it("exits 1 with --fail-on-gate when the gate does not pass", async () => {
+    const { dir, configPath } = await writeSimRound({ candidate: simCommand("--stop-early", "p1,p2,p3,p4"), minRoundScore: 1.2 });
+    expect((await runSimRound(configPath, dir, ["--fail-on-gate"])).code).toBe(1);
+  });
+
+  it("exits 2 on a bad config or usage", async () => {
+    const { dir, configPath } = await writeSimRound({});
+    await writeFile(configPath, "engine: x\nruntime: process\n");
+    expect((await runCli(["run", "--config", configPath, "--out", join(dir, "out")])).code).toBe(2);
+    expect((await runCli(["run", "--config", configPath])).code).toBe(2);
+    expect((await runCli(["run", "--config", configPath, "--out", dir, "--format", "pdf"])).code).toBe(2);
+  });
+});

@@ -1,0 +1,55 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { isRunning } from "../engine/support/is-running.js";
+import { writeSimRound } from "./support/sim-round.js";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const fakeEngine = fileURLToPath(new URL("../engine/fixtures/fake-engine.mjs", import.meta.url));
+
+/** Resolves with the first match of `pattern` in the child's stderr. */
+function waitForStderr(child: ChildProcess, pattern: RegExp): Promise<RegExpExecArray> {
+  return new Promise((resolve, reject) => {
+    let seen = "";
+    const onData = (chunk: Buffer): void => {
+      seen += chunk.toString("utf8");
+      const match = pattern.exec(seen);
+      if (match) {
+        child.stderr?.off("data", onData);
+        resolve(match);
+      }
+    };
+    child.stderr?.on("data", onData);
+    child.once("exit", () => reject(new Error(`speedgate exited before printing ${pattern}; stderr:\n${seen}`)));
+  });
+}
+
+describe("speedgate run under SIGINT and SIGTERM", () => {
+  it.each([[["SIGINT"]], [["SIGTERM"]], [["SIGINT", "SIGTERM"]]] as const)(
+    "leaves no engine process running after %j mid-benchmark",
+    async (signals) => {
+      // The engine streams forever and forks a worker that ignores SIGTERM, like a real engine's scheduler.
+      const { dir, configPath } = await writeSimRound({
+        baseline: ["{node}", fakeEngine, "spawn-child", "{port}"],
+        benchExtra: { requestIntervalMs: 50 },
+      });
+      const child = spawn(process.execPath, ["--import", "tsx", "src/cli/index.ts", "run", "--verbose", "--config", configPath, "--out", join(dir, "out")], {
+        cwd: root,
+        stdio: ["ignore", "ignore", "pipe"],
+      });
+      const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+      const pids = waitForStderr(child, /engine pid (\d+) grandchild pid (\d+)/);
+      await waitForStderr(child, /baseline: 1\/\d+ prompts done|baseline: engine healthy/);
+      const [, leader, grandchild] = (await pids).map(Number);
+      expect(isRunning(Number(leader))).toBe(true);
+      expect(isRunning(Number(grandchild))).toBe(true);
+      for (const signal of signals) child.kill(signal);
+      expect(await exited).toBe(130);
+      expect(isRunning(Number(leader))).toBe(false);
+      expect(isRunning(Number(grandchild))).toBe(false);
+      expect(existsSync(join(dir, "out", "scorecard.json"))).toBe(false);
+    },
+  );
+});

@@ -1,0 +1,68 @@
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Writable } from "node:stream";
+import { main } from "../../../src/cli/main.js";
+import { createRecordingLogger } from "../../../src/logger.js";
+import { readScorecard } from "../../../src/scorecard/read-scorecard.js";
+import { getFreePort } from "../../support/get-free-port.js";
+
+export const PROMPT_IDS = ["p1", "p2", "p3", "p4", "p5", "p6"];
+
+/** Fast, deterministic reference-engine settings shared by both engines unless a test adds faults. */
+export const SIM_FLAGS = ["--ttft-ms", "5", "--itl-ms", "1", "--output-tokens", "20"];
+
+export function simCommand(...flags: string[]): string[] {
+  return ["{node}", "{speedgate}", "sim-engine", "--port", "{port}", ...SIM_FLAGS, ...flags];
+}
+
+/** Writes a round config (JSON is YAML) and its prompts into a fresh folder; returns the config path. */
+export async function writeSimRound(options: {
+  baseline?: string[];
+  candidate?: string[];
+  health?: { timeoutS?: number };
+  candidateExtra?: Record<string, unknown>;
+  benchExtra?: Record<string, unknown>;
+  minRoundScore?: number;
+}): Promise<{ dir: string; configPath: string }> {
+  const dir = await mkdtemp(join(tmpdir(), "speedgate-run-test-"));
+  await writeFile(
+    join(dir, "prompts.jsonl"),
+    PROMPT_IDS.map((id) => JSON.stringify({ id, messages: [{ role: "user", content: `prompt ${id}` }] })).join("\n"),
+  );
+  const config = {
+    engine: "sim-engine",
+    runtime: "process",
+    port: await getFreePort(),
+    health: { path: "/health", timeoutS: options.health?.timeoutS ?? 60, intervalMs: 25 },
+    baseline: { command: options.baseline ?? simCommand() },
+    candidate: { command: options.candidate ?? simCommand(), ...options.candidateExtra },
+    bench: { prompts: "prompts.jsonl", maxTokens: 64, requestIntervalMs: 20, contextLimit: 4096, tolerance: 0.9, ...options.benchExtra },
+    gate: { minRoundScore: options.minRoundScore ?? 0.5 },
+    docker: { stopTimeoutS: 2 },
+  };
+  const configPath = join(dir, "round.yml");
+  await writeFile(configPath, JSON.stringify(config, null, 2));
+  return { dir, configPath };
+}
+
+/** Runs `speedgate <args>` in this process and returns its exit code, stdout and the card it wrote. */
+export async function runCli(args: string[], signal?: AbortSignal) {
+  let stdout = "";
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      stdout += chunk.toString("utf8");
+      callback();
+    },
+  });
+  const logger = createRecordingLogger();
+  const code = await main(args, { stdout: sink, logger, ...(signal ? { signal } : {}) });
+  return { code, stdout, logger };
+}
+
+export async function runSimRound(configPath: string, dir: string, extraArgs: string[] = []) {
+  const out = join(dir, "out");
+  const result = await runCli(["run", "--config", configPath, "--out", out, ...extraArgs]);
+  const card = result.code === 2 ? null : await readScorecard(join(out, "scorecard.json"));
+  return { ...result, card, out };
+}
