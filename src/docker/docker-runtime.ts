@@ -87,15 +87,17 @@ export class DockerRuntime implements EngineRuntime {
     try {
       await container.start();
     } catch (error) {
-      await container.remove({ force: true }).catch(() => undefined);
+      // The created container stays until dispose() sweeps the run: its spec is evidence for the log.
       throw this.describeStartError(role, error);
     }
     let host = "127.0.0.1";
     if (networkMode !== "host") {
       const info = await container.inspect();
       const address = info.NetworkSettings.Networks[networkMode]?.IPAddress;
-      if (!address) throw new Error(`docker: the ${role} container has no address on network ${networkMode}`);
-      host = address;
+      if (address) host = address;
+      // Exited already (its address is gone): an unresolvable name, since the exit is what gets reported.
+      else if (!info.State.Running) host = `${role}-exited.invalid`;
+      else throw new Error(`docker: the ${role} container has no address on network ${networkMode}`);
     }
     const engine = new ContainerEngine(role, `http://${host}:${config.port}`, container, this.context.logger, config.docker.stopTimeoutS);
     this.engines.add(engine);
