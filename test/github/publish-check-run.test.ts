@@ -1,0 +1,59 @@
+import { getOctokit } from "@actions/github";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { publishCheckRun } from "../../src/github/publish-check-run.js";
+import { FakeGitHub } from "../support/fake-github/fake-github-server.js";
+import { serveRepository } from "../support/fake-github/serve-repository.js";
+
+const target = { owner: "o", repo: "r", headSha: "f".repeat(40) };
+
+describe("publishCheckRun", () => {
+  const fake = new FakeGitHub();
+  const client = () => getOctokit("token", { baseUrl: fake.apiUrl });
+
+  beforeAll(async () => await fake.start());
+  afterAll(async () => await fake.stop());
+  beforeEach(() => {
+    fake.reset();
+    serveRepository(fake, { owner: "o", repo: "r", appId: 1, groups: ["checks"] });
+  });
+  afterEach(() => expect(fake.violations).toEqual([]));
+
+  it("queues a check, then concludes that same check", async () => {
+    const queued = await publishCheckRun(client(), { ...target, state: { status: "queued" }, title: "waiting", summary: "…" });
+    const done = await publishCheckRun(client(), {
+      ...target,
+      state: { status: "completed", conclusion: "success" },
+      title: "✅ Round score 1.20×",
+      summary: "card",
+    });
+    expect(done).toEqual({ id: queued.id, action: "updated" });
+    expect(fake.checkRuns).toMatchObject([{ status: "completed", conclusion: "success", title: "✅ Round score 1.20×", summary: "card" }]);
+  });
+
+  it("creates a new check when the last one is already concluded", async () => {
+    await publishCheckRun(client(), { ...target, state: { status: "completed", conclusion: "failure" }, title: "a", summary: "a" });
+    await publishCheckRun(client(), { ...target, state: { status: "completed", conclusion: "success" }, title: "b", summary: "b" });
+    expect(fake.checkRuns.map((check) => check.conclusion)).toEqual(["failure", "success"]);
+  });
+
+  it("concludes the check carrying the same external id when several are open", async () => {
+    await publishCheckRun(client(), { ...target, state: { status: "queued" }, title: "first", summary: "", externalId: "speedgate:pr=1:run=5" });
+    await publishCheckRun(client(), { ...target, state: { status: "queued" }, title: "second", summary: "", externalId: "speedgate:pr=1:run=6" });
+    await publishCheckRun(client(), {
+      ...target,
+      state: { status: "completed", conclusion: "failure" },
+      title: "run 5 done",
+      summary: "",
+      externalId: "speedgate:pr=1:run=5",
+    });
+    expect(fake.checkRuns.map((check) => [check.externalId, check.status])).toEqual([
+      ["speedgate:pr=1:run=5", "completed"],
+      ["speedgate:pr=1:run=6", "queued"],
+    ]);
+  });
+
+  it("cuts a summary over 65,535 characters", async () => {
+    await publishCheckRun(client(), { ...target, state: { status: "completed", conclusion: "failure" }, title: "t", summary: "y".repeat(80_000) });
+    expect(fake.checkRuns[0]?.summary?.length).toBeLessThanOrEqual(65_535);
+  });
+});

@@ -1,0 +1,42 @@
+import { zipSync } from "fflate";
+import { describe, expect, it } from "vitest";
+import { ArtifactError, readScorecardZip } from "../../src/github/read-scorecard-zip.js";
+import { makeTestScorecard, zipScorecard } from "../support/fake-github/make-test-scorecard.js";
+
+const LIMITS = { maxZipBytes: 1024 * 1024, maxJsonBytes: 2 * 1024 * 1024 };
+const read = (zip: Uint8Array) => readScorecardZip(zip, "artifact", LIMITS);
+
+describe("readScorecardZip", () => {
+  it("reads a valid card from scorecard.json at the top of the zip", () => {
+    const card = makeTestScorecard();
+    expect(read(zipScorecard(card))).toEqual(card);
+  });
+
+  it("stops inflating a zip bomb at the limit", () => {
+    // 64 MB of one byte deflates to a few tens of kilobytes.
+    const bomb = zipSync({ "scorecard.json": new Uint8Array(64 * 1024 * 1024).fill(32) }, { level: 9 });
+    expect(bomb.byteLength).toBeLessThan(LIMITS.maxZipBytes);
+    expect(() => read(bomb)).toThrow(/inflates to more than the 2097152-byte limit/);
+  });
+
+  it("refuses a zip over the size limit before reading it", () => {
+    const big = zipSync({ "scorecard.json": crypto.getRandomValues(new Uint8Array(60_000)), pad: new Uint8Array(0) }, { level: 0 });
+    expect(() => readScorecardZip(big, "artifact", { ...LIMITS, maxZipBytes: 50_000 })).toThrow(/over the 50000-byte limit/);
+  });
+
+  it("never takes a card from a path other than scorecard.json at the top level", () => {
+    const json = new TextEncoder().encode(JSON.stringify(makeTestScorecard()));
+    const zip = zipSync({ "../scorecard.json": json, "nested/scorecard.json": json, "/scorecard.json": json });
+    expect(() => read(zip)).toThrow(/has no scorecard.json at its top level/);
+  });
+
+  it("refuses a card that fails the schema, naming the field", () => {
+    const card = { ...makeTestScorecard(), roundScore: "fast" };
+    expect(() => read(zipScorecard(JSON.stringify(card)))).toThrow(/roundScore/);
+  });
+
+  it("refuses bytes that are not a zip, and JSON that is not JSON", () => {
+    expect(() => read(new TextEncoder().encode("not a zip at all"))).toThrow(ArtifactError);
+    expect(() => read(zipScorecard("{ not json"))).toThrow(/expected a JSON score card/);
+  });
+});

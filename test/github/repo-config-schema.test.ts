@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { DEFAULT_REPO_CONFIG, parseRepoConfig, permissionReaches } from "../../src/github/repo-config-schema.js";
+
+describe("parseRepoConfig", () => {
+  it("uses the documented defaults when the file is missing or empty", () => {
+    expect(DEFAULT_REPO_CONFIG).toEqual({
+      workflow: "speedgate.yml",
+      gate: { minRoundScore: 1, use: "round-score" },
+      trigger: "command",
+      rescore: { permission: "write" },
+    });
+    expect(parseRepoConfig(null)).toEqual({ ok: true, config: DEFAULT_REPO_CONFIG });
+    expect(parseRepoConfig({})).toEqual({ ok: true, config: DEFAULT_REPO_CONFIG });
+  });
+
+  it("fills what a partial file leaves out", () => {
+    const result = parseRepoConfig({ gate: { minRoundScore: 1.05 }, trigger: "auto" });
+    expect(result).toEqual({ ok: true, config: { ...DEFAULT_REPO_CONFIG, gate: { minRoundScore: 1.05, use: "round-score" }, trigger: "auto" } });
+  });
+
+  it("names each wrong field and what it expects", () => {
+    const result = parseRepoConfig({ gate: { minRoundScore: 0 }, trigger: "always", rescore: { permission: "read" }, extra: 1 });
+    expect(result.ok).toBe(false);
+    const problems = result.ok ? [] : result.problems.join("\n");
+    expect(problems).toContain("gate.minRoundScore");
+    expect(problems).toContain('trigger');
+    expect(problems).toContain('"command", "auto"');
+    expect(problems).toContain("rescore.permission");
+    expect(problems).toContain("extra");
+  });
+});
+
+describe("permissionReaches", () => {
+  it("orders roles read < triage < write < maintain < admin, and refuses unknown ones", () => {
+    expect(permissionReaches("write", "write")).toBe(true);
+    expect(permissionReaches("maintain", "write")).toBe(true);
+    expect(permissionReaches("admin", "maintain")).toBe(true);
+    expect(permissionReaches("triage", "write")).toBe(false);
+    expect(permissionReaches("read", "triage")).toBe(false);
+    expect(permissionReaches("none", "triage")).toBe(false);
+  });
+});

@@ -1,0 +1,69 @@
+import { getOctokit } from "@actions/github";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { upsertCardComment } from "../../src/github/upsert-card-comment.js";
+import { FakeGitHub } from "../support/fake-github/fake-github-server.js";
+import { serveRepository } from "../support/fake-github/serve-repository.js";
+
+const repo = { owner: "o", repo: "r" };
+const card = (text: string): string => `<!-- speedgate -->\n## ${text}\n`;
+
+describe("upsertCardComment (with the action's Octokit, as `comment: true` uses it)", () => {
+  const fake = new FakeGitHub();
+  const client = () => getOctokit("token", { baseUrl: fake.apiUrl });
+
+  beforeAll(async () => await fake.start());
+  afterAll(async () => await fake.stop());
+  beforeEach(() => {
+    fake.reset();
+    serveRepository(fake, { ...repo, appId: 1, groups: ["comments"] });
+  });
+  afterEach(() => expect(fake.violations).toEqual([]));
+
+  it("creates the card comment, then edits it in place", async () => {
+    const first = await upsertCardComment(client(), { ...repo, issueNumber: 5, body: card("one") });
+    const second = await upsertCardComment(client(), { ...repo, issueNumber: 5, body: card("two") });
+    expect(first.action).toBe("created");
+    expect(second).toEqual({ commentId: first.commentId, action: "updated", removed: 0 });
+    expect(fake.comments.map((comment) => comment.body)).toEqual([card("two")]);
+  });
+
+  it("leaves a person's comment that quotes the marker alone", async () => {
+    fake.comments.push({ id: 1, issueNumber: 5, body: card("mine"), login: "someone", type: "User", createdAt: fake.now() });
+    await upsertCardComment(client(), { ...repo, issueNumber: 5, body: card("card") });
+    expect(fake.comments.map((comment) => [comment.login, comment.body])).toEqual([
+      ["someone", card("mine")],
+      ["speedgate[bot]", card("card")],
+    ]);
+  });
+
+  it("folds duplicates a race between processes left into the oldest", async () => {
+    for (const id of [10, 11, 12]) {
+      fake.comments.push({ id, issueNumber: 5, body: card(`copy ${id}`), login: "speedgate[bot]", type: "Bot", createdAt: fake.now() });
+    }
+    const result = await upsertCardComment(client(), { ...repo, issueNumber: 5, body: card("latest") });
+    expect(result).toEqual({ commentId: 10, action: "updated", removed: 2 });
+    expect(fake.comments.map((comment) => [comment.id, comment.body])).toEqual([[10, card("latest")]]);
+  });
+
+  it("finds the card past the first page of comments", async () => {
+    for (let index = 0; index < 130; index++) {
+      fake.comments.push({ id: 100 + index, issueNumber: 5, body: `chat ${index}`, login: "p", type: "User", createdAt: fake.now() });
+    }
+    fake.comments.push({ id: 999, issueNumber: 5, body: card("old"), login: "speedgate[bot]", type: "Bot", createdAt: fake.now() });
+    const result = await upsertCardComment(client(), { ...repo, issueNumber: 5, body: card("new") });
+    expect(result.commentId).toBe(999);
+    expect(fake.comments).toHaveLength(131);
+  });
+
+  it("keeps the existing card when told it is newer", async () => {
+    await upsertCardComment(client(), { ...repo, issueNumber: 5, body: card("newer") });
+    const result = await upsertCardComment(client(), { ...repo, issueNumber: 5, body: card("older"), shouldReplace: () => false });
+    expect(result.action).toBe("kept");
+    expect(fake.comments.map((comment) => comment.body)).toEqual([card("newer")]);
+  });
+
+  it("cuts a body over GitHub's 65,536-character limit instead of being refused", async () => {
+    await upsertCardComment(client(), { ...repo, issueNumber: 5, body: card("x".repeat(70_000)) });
+    expect(fake.comments[0]?.body.length).toBeLessThanOrEqual(65_536);
+  });
+});
