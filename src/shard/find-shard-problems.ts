@@ -5,7 +5,10 @@ import { formatShard } from "./shard-spec.js";
 
 /**
  * What shards of one round must share. Runner and GPU may differ (that is the point of sharding);
- * anything that changes what is measured or how it is scored may not.
+ * anything that changes what is measured or how it is scored may not. Image IDs of images built on
+ * each runner (the candidate's, a baseline with baseline.build) differ from build to build even for
+ * the same inputs, so those are compared by what they are built from (the patch, the config); a
+ * pulled baseline's ID must match, since a tag that moved between shards is a different baseline.
  */
 const MUST_AGREE: ReadonlyArray<{ what: string; pick: (card: Scorecard) => unknown }> = [
   { what: "schemaVersion", pick: (card) => card.schemaVersion },
@@ -14,8 +17,7 @@ const MUST_AGREE: ReadonlyArray<{ what: string; pick: (card: Scorecard) => unkno
   { what: "settings", pick: (card) => card.settings },
   { what: "gate", pick: (card) => ({ minRoundScore: card.gate.minRoundScore, use: card.gate.use }) },
   { what: "provenance.baselineImage", pick: (card) => card.provenance.baselineImage },
-  { what: "provenance.baselineImageId", pick: (card) => card.provenance.baselineImageId },
-  { what: "provenance.imageDigest", pick: (card) => card.provenance.imageDigest },
+  { what: "provenance.baselineImageId", pick: (card) => (card.provenance.baselineImage === null ? null : card.provenance.baselineImageId) },
   { what: "provenance.patchHash", pick: (card) => card.provenance.patchHash },
   { what: "provenance.configHash", pick: (card) => card.provenance.configHash },
   { what: "provenance.promptsHash", pick: (card) => card.provenance.promptsHash },

@@ -17,7 +17,7 @@ export interface MergeOptions {
 type Failure = NonNullable<Scorecard["failure"]>;
 type ShardCard = Scorecard & { shard: ShardSpec };
 
-/** Runners and GPUs legitimately differ between shards; the card lists them all, within the schema's bounds. */
+/** Runners, GPUs and locally built images differ between shards; the card lists them all, within the schema's bounds. */
 function joinDistinct(values: ReadonlyArray<string | null>, max: number): string | null {
   const distinct = [...new Set(values.filter((value): value is string => value !== null))];
   if (distinct.length === 0) return null;
@@ -83,6 +83,8 @@ export function mergeScorecards(cards: Scorecard[], options: MergeOptions = {}):
     settings: first.settings,
     provenance: {
       ...first.provenance,
+      imageDigest: joinDistinct(shards.map((card) => card.provenance.imageDigest), 256),
+      baselineImageId: joinDistinct(shards.map((card) => card.provenance.baselineImageId), 256),
       runner: joinDistinct(shards.map((card) => card.provenance.runner), 256),
       gpu: joinDistinct(shards.map((card) => card.provenance.gpu), 512),
     },

@@ -56,6 +56,16 @@ describe("mergeScorecards", () => {
     expect(comparable(mergeScorecards(shards.slice().reverse()))).toEqual(comparable(mergeScorecards(shards)));
   });
 
+  it("accepts images each runner built itself, whose IDs differ for the same inputs", () => {
+    const shards = shardCards(recorded, 2).map((card, position) => ({
+      ...card,
+      provenance: { ...card.provenance, baselineImage: null, baselineImageId: `sha256:built-base-${position}`, imageDigest: `sha256:built-${position}` },
+    }));
+    const merged = mergeScorecards(shards);
+    expect(merged.provenance.imageDigest).toBe("sha256:built-0; sha256:built-1");
+    expect(merged.provenance.baselineImageId).toBe("sha256:built-base-0; sha256:built-base-1");
+  });
+
   it("says which shard failed", () => {
     const prompts = recorded.promptIds.map((id) => ({ id }));
     const shards = shardCards(recorded, 3);

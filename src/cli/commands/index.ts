@@ -1,8 +1,9 @@
 import type { Command } from "../command.js";
 import { demoCommand } from "./demo-command.js";
+import { mergeCommand } from "./merge-command.js";
 import { renderCommand } from "./render-command.js";
 import { runCommand } from "./run-command.js";
 import { simEngineCommand } from "./sim-engine-command.js";
 
 /** Every CLI command, in the order `speedgate --help` lists them. */
-export const commands: readonly Command[] = [runCommand, demoCommand, renderCommand, simEngineCommand];
+export const commands: readonly Command[] = [runCommand, demoCommand, mergeCommand, renderCommand, simEngineCommand];

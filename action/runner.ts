@@ -1,0 +1,88 @@
+import * as core from "@actions/core";
+import { getOctokit } from "@actions/github";
+import { ConfigError } from "../src/config/config-error.js";
+import { RoundCancelledError } from "../src/round/round-cancelled-error.js";
+import { runRound } from "../src/round/run-round.js";
+import { writeScorecard } from "../src/round/write-scorecard.js";
+import { describeFailureEvent, describeVerdict } from "../src/scorecard/describe-card.js";
+import type { Scorecard } from "../src/scorecard/scorecard-schema.js";
+import { readActionContext } from "./action-context.js";
+import { createActionsLogger } from "./create-actions-logger.js";
+import { readSettings } from "./input-helper.js";
+import { type ActionResult, runAction } from "./main.js";
+import { STATE } from "./state-keys.js";
+
+/**
+ * The runner cancels with SIGINT, then SIGTERM 7.5 s later, then SIGKILL. The first signal aborts
+ * the round so its engines stop inside that window; later ones must not kill the cleanup.
+ */
+function abortOnSignals(): AbortSignal {
+  const controller = new AbortController();
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (controller.signal.aborted) {
+      core.info(`Received ${signal}; still stopping the engines`);
+      return;
+    }
+    core.info(`Received ${signal}; stopping the engines`);
+    controller.abort(new Error(`the job was cancelled (${signal})`));
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  return controller.signal;
+}
+
+function setOutputs(result: ActionResult): void {
+  const { card } = result;
+  core.setOutput("round-score", card.roundScore === null ? "" : String(card.roundScore));
+  core.setOutput("gate-passed", String(card.gate.passed));
+  core.setOutput("prompts-scored", String(card.promptsScored));
+  core.setOutput("prompts-total", String(card.promptsTotal));
+  core.setOutput("failure-kind", card.failure?.kind ?? "");
+  core.setOutput("scorecard-json", result.jsonPath);
+  core.setOutput("scorecard-md", result.markdownPath);
+}
+
+function annotateFailure(card: Scorecard): void {
+  if (!card.failure) return;
+  const event = describeFailureEvent(card.failure);
+  core.error(card.failure.summary, { title: `speedgate: ${event} (${card.failure.label})` });
+}
+
+/** Why the step fails, or null when it passes. */
+function stepFailure(card: Scorecard, failOnGate: boolean, signal: AbortSignal): string | null {
+  const { passed, headline } = describeVerdict(card);
+  if (signal.aborted) return `speedgate was cancelled: ${headline}`;
+  if (passed) return null;
+  if (failOnGate) return headline;
+  core.warning(`${headline} (fail-on-gate is false, so the step passes)`);
+  return null;
+}
+
+/** Parses the inputs, runs the pipeline, sets outputs and the job summary. The one place that fails the step. */
+export async function run(): Promise<void> {
+  const signal = abortOnSignals();
+  const logger = createActionsLogger();
+  let failure: string | null;
+  try {
+    const settings = readSettings((name) => core.getInput(name), process.env);
+    const result = await runAction(settings, readActionContext(process.env), {
+      logger,
+      signal,
+      runRound,
+      writeScorecard,
+      createClient: (token) => getOctokit(token),
+      onRunStarted: ({ runId, runtime }) => {
+        core.saveState(STATE.runId, runId);
+        core.saveState(STATE.runtime, runtime);
+        logger.info(`Run id ${runId} (${runtime} runtime): everything this step starts carries it`);
+      },
+    });
+    setOutputs(result);
+    await core.summary.addRaw(result.markdown).write();
+    annotateFailure(result.card);
+    failure = stepFailure(result.card, settings.failOnGate, signal);
+  } catch (error) {
+    failure = error instanceof ConfigError || error instanceof RoundCancelledError ? error.message : `speedgate failed: ${(error as Error).stack ?? String(error)}`;
+  }
+  if (failure !== null) core.setFailed(failure);
+}

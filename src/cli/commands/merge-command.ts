@@ -1,0 +1,39 @@
+import { readScorecard } from "../../scorecard/read-scorecard.js";
+import { renderMarkdown } from "../../scorecard/render-markdown.js";
+import { renderText } from "../../scorecard/render-text.js";
+import { writeScorecard } from "../../round/write-scorecard.js";
+import { findCardFiles } from "../../shard/find-card-files.js";
+import { mergeScorecards } from "../../shard/merge-scorecards.js";
+import { type Command, UsageError } from "../command.js";
+import { parseCommandArgs } from "../parse-command-args.js";
+
+export const mergeCommand: Command = {
+  name: "merge",
+  summary: "combine the cards of a sharded round into one, recomputing the score from every prompt",
+  usage: "speedgate merge <scorecard.json | folder | glob>... [--out <dir>] [--format text|md|json]",
+  async run(args, context) {
+    const { values, positionals } = parseCommandArgs(
+      "merge",
+      args,
+      { out: { type: "string" }, format: { type: "string", default: "text" } },
+      true,
+    );
+    if (positionals.length === 0) throw new UsageError(`usage: ${this.usage}`);
+    const format = values.format;
+    if (format !== "text" && format !== "md" && format !== "json") {
+      throw new UsageError(`speedgate merge: --format: expected md, json or text, got ${JSON.stringify(format)}`);
+    }
+    const files = await findCardFiles(positionals, "speedgate merge");
+    const cards = [];
+    for (const file of files) cards.push(await readScorecard(file));
+    const merged = mergeScorecards(cards, { labels: files });
+    if (values.out) {
+      const written = await writeScorecard(values.out, merged);
+      context.logger.info(`Merged ${files.length} shard cards into ${written.jsonPath}`);
+    }
+    if (format === "md") context.stdout.write(renderMarkdown(merged));
+    else if (format === "json") context.stdout.write(`${JSON.stringify(merged, null, 2)}\n`);
+    else context.stdout.write(renderText(merged));
+    return 0;
+  },
+};

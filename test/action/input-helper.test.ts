@@ -1,0 +1,72 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError } from "../../src/config/config-error.js";
+import { readSettings } from "../../action/input-helper.js";
+
+function reader(inputs: Record<string, string>) {
+  return (name: string): string => inputs[name] ?? "";
+}
+
+const env = { RUNNER_TEMP: "/runner/_temp" };
+
+describe("readSettings", () => {
+  it("reads a run with defaults for what is not given", () => {
+    expect(readSettings(reader({ config: "round.yaml" }), env)).toEqual({
+      mode: "run",
+      config: "round.yaml",
+      patch: { kind: "config" },
+      shard: null,
+      outDir: "/runner/_temp/speedgate",
+      failOnGate: true,
+      comment: false,
+      githubToken: "",
+    });
+  });
+
+  it("reads every run input", () => {
+    const settings = readSettings(
+      reader({
+        config: "round.yaml",
+        "patch-from-pr": "true",
+        "patch-paths": "python/**\n# not this\n!**/tests/**, csrc/*.cu\n",
+        shard: "2/4",
+        "out-dir": "out",
+        "fail-on-gate": "False",
+        comment: "TRUE",
+        "github-token": "t0ken",
+      }),
+      env,
+    );
+    expect(settings).toEqual({
+      mode: "run",
+      config: "round.yaml",
+      patch: { kind: "pull-request", paths: ["python/**", "!**/tests/**", "csrc/*.cu"] },
+      shard: { index: 2, count: 4 },
+      outDir: "out",
+      failOnGate: false,
+      comment: true,
+      githubToken: "t0ken",
+    });
+  });
+
+  it("reads a merge", () => {
+    expect(readSettings(reader({ mode: "merge", cards: "shards\ncards/*/scorecard.json" }), env)).toMatchObject({
+      mode: "merge",
+      cards: ["shards", "cards/*/scorecard.json"],
+    });
+  });
+
+  it.each([
+    [{ mode: "bench", config: "r.yaml" }, 'input "mode": expected "run" or "merge", got "bench"'],
+    [{ config: "r.yaml", shard: "5/4" }, 'input "shard": expected "i/n" with whole numbers 1 <= i <= n <= 1000, such as "2/4", got "5/4"'],
+    [{}, 'input "config": expected the path of a round config file (mode: run), got nothing'],
+    [{ config: "r.yaml", "fail-on-gate": "yes please" }, 'input "fail-on-gate": expected true or false, got "yes please"'],
+    [{ config: "r.yaml", patch: "a.patch", "patch-from-pr": "true" }, 'input "patch": expected either a patch file or patch-from-pr: true, not both'],
+    [{ config: "r.yaml", "patch-paths": "python/**" }, 'input "patch-paths": expected only with patch-from-pr: true'],
+    [{ mode: "merge" }, 'input "cards": expected a folder, file or glob of shard scorecard.json files (mode: merge), got nothing'],
+    [{ mode: "merge", cards: "x", shard: "1/2" }, 'input "shard": expected only with mode: run, but mode is merge'],
+    [{ config: "r.yaml", cards: "x" }, 'input "cards": expected only with mode: merge, but mode is run'],
+  ])("refuses %j naming the input", (inputs, message) => {
+    expect(() => readSettings(reader(inputs), env)).toThrow(ConfigError);
+    expect(() => readSettings(reader(inputs), env)).toThrow(message);
+  });
+});
