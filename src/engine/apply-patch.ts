@@ -31,7 +31,7 @@ export function describePatchFailure(output: string, patchText: string): string 
     const which = index >= 0 ? `hunk #${index + 1} (at line ${line})` : `the hunk at line ${line}`;
     return `${gitHunk[1]}: ${which} does not apply`;
   }
-  const patchFile = /patching file '?([^'\n]+)'?\n(?:[^\n]*\n)*?Hunk #(\d+) FAILED at (\d+)/.exec(output);
+  const patchFile = /(?:patching|checking) file '?([^'\n]+)'?\n(?:[^\n]*\n)*?Hunk #(\d+) FAILED at (\d+)/.exec(output);
   if (patchFile?.[1] && patchFile[2] && patchFile[3]) {
     return `${patchFile[1]}: hunk #${patchFile[2]} (at line ${patchFile[3]}) does not apply`;
   }

@@ -1,4 +1,6 @@
+import Dockerode from "dockerode";
 import type { LoadedRound } from "../config/load-round-config.js";
+import { DockerRuntime } from "../docker/docker-runtime.js";
 import type { EngineRuntime, RuntimeContext } from "./engine-runtime.js";
 import { ProcessRuntime } from "./process-runtime.js";
 
@@ -8,6 +10,7 @@ export function createRuntime(round: LoadedRound, context: RuntimeContext): Engi
     case "process":
       return new ProcessRuntime(round, context);
     case "docker":
-      throw new Error("runtime docker is not available in this build");
+      // The local daemon as the Docker CLI finds it (DOCKER_HOST, else /var/run/docker.sock).
+      return new DockerRuntime(new Dockerode(), round, context);
   }
 }

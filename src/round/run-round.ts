@@ -29,6 +29,11 @@ export interface RunRoundOptions {
   runtime?: EngineRuntime;
 }
 
+/** How long failed requests wait for the engine's exit to be reported before they are blamed on the network. */
+const EXIT_GRACE_MS = 500;
+
+const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
 const sha256 = (text: string | Uint8Array): string => createHash("sha256").update(text).digest("hex");
 
 function describeExitForReason(role: EngineRole, exit: EngineExit): string {
@@ -80,8 +85,14 @@ async function runEngine(
       signal: AbortSignal.any([signal, died.signal]),
       onProgress: (progress) => emit({ type: "benchmark", role, ...progress }),
     });
-    benchmarkOver = true;
     if (signal.aborted) throw new RoundCancelledError(signal.reason);
+    if (!death && [...records.values()].some((record) => !record.ok)) {
+      // Requests cut off by a dying engine can all fail before its exit is known (the pipes drain
+      // first); give the exit a moment to arrive so the card blames the death, not the network.
+      const exit = await Promise.race([running.exited, delay(EXIT_GRACE_MS).then(() => null)]);
+      if (exit && !death) death = classifyFailure({ role, stage: "benchmark", exit, logLines: running.logTail() });
+    }
+    benchmarkOver = true;
     if (death) {
       emit({ type: "failed", role, failure: death });
       return { records, failure: death };

@@ -1,0 +1,141 @@
+import { mkdtemp, readFile, readdir } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { EngineExit, EngineRuntime, PreparedEngine, RunningEngine } from "../../src/engine/engine-runtime.js";
+import { EngineFailureError, type EngineRole } from "../../src/failure/engine-failure.js";
+import { silentLogger } from "../../src/logger.js";
+import { RoundCancelledError } from "../../src/round/round-cancelled-error.js";
+import { type RoundProgressEvent, runRound } from "../../src/round/run-round.js";
+import { writeScorecard } from "../../src/round/write-scorecard.js";
+import { scorecardSchema } from "../../src/scorecard/scorecard-schema.js";
+import { type SimProfileInput } from "../../src/sim-engine/sim-profile.js";
+import { startSimEngine } from "../../src/sim-engine/start-sim-engine.js";
+import { makeProcessRound } from "./support/make-round.js";
+
+const PROMPTS = ["a", "b", "c"].map((id) => ({ id, prompt: `say ${id}` }));
+
+/**
+ * A runtime whose engines are in-process reference engines, recording what the round runner asked
+ * of it, so the runner's order of operations and its cleanup can be checked without processes.
+ */
+class InProcessRuntime implements EngineRuntime {
+  readonly name = "process" as const;
+  readonly calls: string[] = [];
+  constructor(
+    private readonly profiles: Record<EngineRole, SimProfileInput>,
+    private readonly hooks: { prepare?: (role: EngineRole) => void; afterStart?: (role: EngineRole, engine: RunningEngine) => void } = {},
+  ) {}
+
+  prepare(role: EngineRole): Promise<PreparedEngine> {
+    this.calls.push(`prepare ${role}`);
+    this.hooks.prepare?.(role);
+    return Promise.resolve({ role, imageId: `sha256:${role}`, patchHash: role === "candidate" ? "f".repeat(64) : null });
+  }
+
+  async start(role: EngineRole): Promise<RunningEngine> {
+    this.calls.push(`start ${role}`);
+    let settleExit: (exit: EngineExit) => void = () => undefined;
+    const exited = new Promise<EngineExit>((resolve) => (settleExit = resolve));
+    const sim = await startSimEngine({ profile: this.profiles[role], onDie: (exitCode) => settleExit({ exitCode, signal: null, oomKilled: false }) });
+    const engine: RunningEngine = {
+      role,
+      baseUrl: sim.url,
+      exited,
+      logTail: () => ["RuntimeError: the simulated engine died"],
+      stop: async () => {
+        this.calls.push(`stop ${role}`);
+        await sim.close();
+        settleExit({ exitCode: null, signal: "SIGTERM", oomKilled: false });
+      },
+    };
+    this.hooks.afterStart?.(role, engine);
+    return engine;
+  }
+
+  dispose(): Promise<void> {
+    this.calls.push("dispose");
+    return Promise.resolve();
+  }
+}
+
+const fast: SimProfileInput = { defaults: { ttftMs: 2, itlMs: 1, outputTokens: 10 } };
+const round = () => ({ ...makeProcessRound({ port: 1, command: ["unused"], prompts: PROMPTS }), prompts: PROMPTS });
+
+describe("runRound", () => {
+  it("runs the baseline then the candidate, stops each, disposes, and fills provenance from the prepared engines", async () => {
+    const runtime = new InProcessRuntime({ baseline: fast, candidate: { defaults: { ...fast.defaults, itlMs: 0 } } });
+    const events: RoundProgressEvent[] = [];
+    const card = await runRound({ round: round(), logger: silentLogger, signal: new AbortController().signal, runtime, onProgress: (event) => events.push(event) });
+    expect(runtime.calls).toEqual(["prepare baseline", "start baseline", "stop baseline", "prepare candidate", "start candidate", "stop candidate", "dispose"]);
+    expect(scorecardSchema.parse(card)).toBeTruthy();
+    expect(card.promptsScored).toBe(3);
+    expect(card.provenance).toMatchObject({ imageDigest: "sha256:candidate", baselineImageId: "sha256:baseline", patchHash: "f".repeat(64) });
+    expect(card.provenance.runner).toBeTruthy();
+    expect(events.filter((event) => event.type === "benchmark" && event.role === "candidate").at(-1)).toMatchObject({ done: 3, total: 3 });
+    expect(events.some((event) => event.type === "healthy" && event.role === "baseline")).toBe(true);
+  });
+
+  it("skips the candidate entirely when the baseline fails to prepare, and still writes a card", async () => {
+    const runtime = new InProcessRuntime({ baseline: fast, candidate: fast }, {
+      prepare: (role) => {
+        if (role !== "baseline") return;
+        throw new EngineFailureError({
+          engine: "baseline", stage: "build", kind: "build_error", label: "image build failed", summary: "pip install failed",
+          hint: "", exitCode: 1, signal: null, logTail: ["pip install failed"],
+        });
+      },
+    });
+    const card = await runRound({ round: round(), logger: silentLogger, signal: new AbortController().signal, runtime });
+    expect(runtime.calls).toEqual(["prepare baseline", "dispose"]);
+    expect(card.failure).toMatchObject({ engine: "baseline", stage: "build" });
+  });
+
+  it("turns an engine death during the benchmark into a benchmark-stage failure", async () => {
+    // "a" finishes first and the engine dies while "b" and "c" are still streaming.
+    const slow = { outputTokens: 200 };
+    const runtime = new InProcessRuntime({
+      baseline: fast,
+      candidate: { ...fast, prompts: { b: slow, c: slow }, faults: { dieAfterRequests: 1, dieExitCode: 7 } },
+    });
+    const card = await runRound({ round: round(), logger: silentLogger, signal: new AbortController().signal, runtime });
+    expect(card.failure).toMatchObject({ engine: "candidate", stage: "benchmark", exitCode: 7, summary: "RuntimeError: the simulated engine died" });
+    expect(card.prompts.find((prompt) => prompt.id === "a")?.status).toBe("scored");
+    expect(card.prompts.find((prompt) => prompt.id === "b")?.status).toBe("zeroed");
+    expect(runtime.calls.at(-1)).toBe("dispose");
+  });
+
+  it("stops the engine, disposes and throws a cancellation error (no card) when cancelled mid-benchmark", async () => {
+    const controller = new AbortController();
+    const runtime = new InProcessRuntime({ baseline: { defaults: { ttftMs: 10_000, outputTokens: 5 } }, candidate: fast }, {
+      afterStart: () => setImmediate(() => controller.abort(new Error("received SIGINT"))),
+    });
+    const error = await runRound({ round: round(), logger: silentLogger, signal: controller.signal, runtime }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(RoundCancelledError);
+    expect((error as Error).message).toContain("received SIGINT");
+    expect(runtime.calls).toEqual(["prepare baseline", "start baseline", "stop baseline", "dispose"]);
+  });
+
+  it("disposes the runtime when infrastructure throws", async () => {
+    const runtime = new InProcessRuntime({ baseline: fast, candidate: fast }, {
+      prepare: (role) => {
+        if (role === "candidate") throw new Error("docker daemon went away");
+      },
+    });
+    await expect(runRound({ round: round(), logger: silentLogger, signal: new AbortController().signal, runtime })).rejects.toThrow("docker daemon went away");
+    expect(runtime.calls.at(-1)).toBe("dispose");
+  });
+});
+
+describe("writeScorecard", () => {
+  it("writes scorecard.json and scorecard.md without leaving temporary files", async () => {
+    const runtime = new InProcessRuntime({ baseline: fast, candidate: fast });
+    const card = await runRound({ round: round(), logger: silentLogger, signal: new AbortController().signal, runtime });
+    const dir = join(await mkdtemp(join(tmpdir(), "speedgate-card-")), "nested", "out");
+    const { jsonPath, markdownPath } = await writeScorecard(dir, card);
+    await writeScorecard(dir, card);
+    expect(JSON.parse(await readFile(jsonPath, "utf8"))).toEqual(card);
+    expect(await readFile(markdownPath, "utf8")).toContain("<!-- speedgate -->");
+    expect((await readdir(dir)).sort()).toEqual(["scorecard.json", "scorecard.md"]);
+  });
+});
