@@ -131,7 +131,7 @@ async function mergeMode(settings: MergeSettings, context: ActionContext, deps: 
   deps.logger.info(`Merging ${files.length} shard cards: ${files.join(", ")}`);
   const cards: Scorecard[] = [];
   for (const file of files) cards.push(await readScorecard(file));
-  const merged = mergeScorecards(cards, { labels: files });
+  const merged = mergeScorecards(cards, { labels: files, source: `input "${INPUTS.cards}": cannot merge these shard cards` });
   return merged.source ? merged : { ...merged, source: readCardSource(context) };
 }
 

@@ -10,6 +10,8 @@ export interface MergeOptions {
   /** Where each card came from (file paths), in the same order, so a refusal names the file. */
   labels?: readonly string[];
   now?: Date;
+  /** Starts a refusal's message, such as the input or command that named the cards. */
+  source?: string;
   /** Must match the seed the shards' rounds used, so the interval equals an unsharded round's. */
   bootstrapSeed?: number;
 }
@@ -50,7 +52,7 @@ function pickFailure(cards: readonly ShardCard[]): { failure: Failure; descripti
  */
 export function mergeScorecards(cards: Scorecard[], options: MergeOptions = {}): Scorecard {
   const problems = findShardProblems(cards, options.labels ?? []);
-  if (problems.length > 0) throw ConfigError.fromProblems(problems, "cannot merge these shard cards");
+  if (problems.length > 0) throw ConfigError.fromProblems(problems, options.source ?? "cannot merge these shard cards");
   const shards = (cards as ShardCard[]).slice().sort((a, b) => a.shard.index - b.shard.index);
   const first = shards[0];
   if (!first) throw new ConfigError("cards: expected at least one shard scorecard.json, got none");

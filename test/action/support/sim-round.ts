@@ -24,6 +24,9 @@ export const FASTER_PATCH = [
   "",
 ].join("\n");
 
+/** The other way round: the candidate is slower than the baseline. */
+export const SLOWER_PATCH = FASTER_PATCH.replace('+  "defaults": { "ttftMs": 10, "itlMs": 2', '+  "defaults": { "ttftMs": 40, "itlMs": 12');
+
 export interface SimRound {
   dir: string;
   configPath: string;

@@ -1,0 +1,204 @@
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hashPatch } from "../../src/config/load-patch.js";
+import { parseScorecardJson } from "../../src/scorecard/read-scorecard.js";
+import { CARD_MARKER } from "../../src/scorecard/render-markdown.js";
+import { DIST, runStep, startStep } from "./support/action-step.js";
+import { FASTER_PATCH, SLOWER_PATCH, type SimRound, writeSimRound } from "./support/sim-round.js";
+import { pullRequestEvent } from "./support/webhook-payloads.js";
+
+/*
+ * The bundled action (dist/index.js, dist/post.js) run as the runner runs it, on the reference
+ * engine with the process runtime.
+ */
+
+const event = { name: "pull_request", payload: pullRequestEvent("opened") };
+
+describe("the bundled action", () => {
+  let round: SimRound;
+  let workDir: string;
+
+  beforeAll(async () => {
+    if (!existsSync(join(DIST, "index.js"))) throw new Error("dist/index.js is missing: run npm run build");
+    round = await writeSimRound();
+    workDir = await mkdtemp(join(tmpdir(), "speedgate-step-"));
+  });
+  afterAll(async () => {
+    await rm(round.dir, { recursive: true, force: true });
+    await rm(workDir, { recursive: true, force: true });
+  });
+
+  it("scores a pull request: outputs, job summary, a card that names the pull request, and state for the post step", async () => {
+    const step = await runStep({ entry: "index", workDir, event, inputs: { config: round.configPath, patch: round.patchPath } });
+    expect(step.exitCode, step.stdout + step.stderr).toBe(0);
+    expect(Number(step.outputs["round-score"])).toBeGreaterThan(1);
+    expect(step.outputs).toMatchObject({ "gate-passed": "true", "prompts-scored": "8", "prompts-total": "8", "failure-kind": "" });
+    const card = parseScorecardJson(await readFile(step.outputs["scorecard-json"] ?? "", "utf8"), "scorecard.json");
+    expect(card.source).toEqual({
+      repository: "Codertocat/Hello-World",
+      pullRequest: event.payload.number,
+      headSha: event.payload.pull_request.head.sha,
+      runId: "4242",
+      runUrl: "https://github.com/Codertocat/Hello-World/actions/runs/4242",
+    });
+    expect(card.provenance.patchHash).toBe(hashPatch(Buffer.from(FASTER_PATCH)));
+    expect(step.outputs["scorecard-json"]).toBe(join(workDir, "runner-temp", "speedgate", "scorecard.json"));
+    expect(await readFile(step.outputs["scorecard-md"] ?? "", "utf8")).toContain(CARD_MARKER);
+    expect(step.summary).toContain(CARD_MARKER);
+    expect(step.summary).toMatch(/✅ Round score \d+\.\d+×/);
+    expect(step.state.runtime).toBe("process");
+    expect(step.state["run-id"]).toMatch(/^4242-1-[0-9a-f]{8}$/);
+    expect(step.stdout).toContain("baseline: engine healthy after");
+    expect(step.stdout).not.toContain("::error");
+
+    const post = await runStep({ entry: "post", workDir, event, state: step.state });
+    expect(post.exitCode).toBe(0);
+    expect(post.stdout).toContain(`Run ${step.state["run-id"]} used the process runtime; nothing to sweep`);
+  });
+
+  it("fails the step when the gate does not pass, and only warns with fail-on-gate: false", async () => {
+    const slower = join(round.dir, "slower.patch");
+    await writeFile(slower, SLOWER_PATCH);
+    const failing = await runStep({ entry: "index", workDir, event, inputs: { config: round.configPath, patch: slower, "out-dir": join(workDir, "slower") } });
+    expect(failing.exitCode).toBe(1);
+    expect(failing.outputs["gate-passed"]).toBe("false");
+    expect(Number(failing.outputs["round-score"])).toBeLessThan(1);
+    expect(failing.stdout).toMatch(/^::error::❌ Round score 0\.\d+× \(gate ≥ 1\.00×\)$/m);
+    expect(failing.summary).toContain("❌ does not pass");
+
+    const lenient = await runStep({
+      entry: "index",
+      workDir,
+      event,
+      inputs: { config: round.configPath, patch: slower, "out-dir": join(workDir, "slower"), "fail-on-gate": "false" },
+    });
+    expect(lenient.exitCode).toBe(0);
+    expect(lenient.stdout).toMatch(/^::warning::❌ Round score .*fail-on-gate is false/m);
+  });
+
+  it("annotates an engine failure with its summary line and sets failure-kind", async () => {
+    const broken = join(round.dir, "broken.patch");
+    await writeFile(broken, FASTER_PATCH.replace('"ttftMs": 10', '"ttftMs": "ten"'));
+    const step = await runStep({ entry: "index", workDir, event, inputs: { config: round.configPath, patch: broken, "out-dir": join(workDir, "broken") } });
+    expect(step.exitCode).toBe(1);
+    expect(step.outputs["failure-kind"]).not.toBe("");
+    expect(step.outputs["gate-passed"]).toBe("false");
+    expect(step.stdout).toMatch(/^::error title=speedgate%3A candidate engine died before becoming healthy.*::.+$/m);
+    expect(step.summary).toContain("candidate engine died before becoming healthy");
+  });
+
+  describe("fails the step on bad inputs, naming the input", () => {
+    it.each([
+      [{ mode: "bench" }, 'input "mode": expected "run" or "merge", got "bench"'],
+      [{ shard: "5/4" }, 'input "shard": expected "i/n" with whole numbers 1 <= i <= n <= 1000, such as "2/4", got "5/4"'],
+      [{ config: "" }, 'input "config": expected the path of a round config file (mode: run), got nothing'],
+      [{ config: "missing/round.yaml" }, 'input "config": expected a readable round config file, could not read'],
+      [{ patch: "missing.patch" }, 'input "patch": expected a readable patch file, could not read'],
+    ])("%j", async (inputs, message) => {
+      const step = await runStep({ entry: "index", workDir, event, inputs: { config: round.configPath, ...inputs } });
+      expect(step.exitCode).toBe(1);
+      const errors = step.stdout.split("\n").filter((line) => line.startsWith("::error::"));
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toContain(message);
+      expect(step.state).toEqual({});
+    });
+  });
+});
+
+describe("the bundled action, sharded", () => {
+  let round: SimRound;
+  let workDir: string;
+
+  beforeAll(async () => {
+    round = await writeSimRound({ prompts: 9 });
+    workDir = await mkdtemp(join(tmpdir(), "speedgate-shards-"));
+  });
+  afterAll(async () => {
+    await rm(round.dir, { recursive: true, force: true });
+    await rm(workDir, { recursive: true, force: true });
+  });
+
+  it("scores each shard's share, then merges the shard cards into the round's card", async () => {
+    const shardIds: string[][] = [];
+    for (const index of [1, 2]) {
+      const step = await runStep({
+        entry: "index",
+        workDir,
+        event,
+        inputs: { config: round.configPath, patch: round.patchPath, shard: `${index}/2`, "out-dir": join(workDir, "shards", `speedgate-shard-${index}`) },
+      });
+      expect(step.exitCode, step.stdout).toBe(0);
+      expect(step.stdout).toContain(`shard ${index} of 2: ${index === 1 ? 5 : 4} of 9 prompts`);
+      const card = parseScorecardJson(await readFile(step.outputs["scorecard-json"] ?? "", "utf8"), "shard card");
+      expect(card.shard).toEqual({ index, count: 2 });
+      shardIds.push(card.prompts.map((prompt) => prompt.id));
+    }
+    expect(shardIds.flat().sort()).toEqual(Array.from({ length: 9 }, (_, index) => `p${index}`).sort());
+
+    const merge = await runStep({ entry: "index", workDir, event, inputs: { mode: "merge", cards: join(workDir, "shards"), "out-dir": join(workDir, "merged") } });
+    expect(merge.exitCode, merge.stdout).toBe(0);
+    expect(merge.outputs).toMatchObject({ "prompts-total": "9", "gate-passed": "true" });
+    const merged = parseScorecardJson(await readFile(merge.outputs["scorecard-json"] ?? "", "utf8"), "merged card");
+    expect(merged.shard).toBeNull();
+    expect(merged.source?.pullRequest).toBe(event.payload.number);
+    expect(merge.summary).toContain(CARD_MARKER);
+
+    const partial = await runStep({
+      entry: "index",
+      workDir,
+      event,
+      inputs: { mode: "merge", cards: join(workDir, "shards", "speedgate-shard-1"), "out-dir": join(workDir, "partial") },
+    });
+    expect(partial.exitCode).toBe(1);
+    expect(partial.stdout).toContain('::error::input "cards": cannot merge these shard cards: shard 2 of 2 is missing');
+  });
+});
+
+describe("the bundled action, cancelled", () => {
+  let round: SimRound;
+  let workDir: string;
+
+  beforeAll(async () => {
+    // Long enough that the SIGINT lands in the middle of the baseline's benchmark.
+    round = await writeSimRound({ prompts: 400, requestIntervalMs: 25 });
+    workDir = await mkdtemp(join(tmpdir(), "speedgate-cancel-"));
+  });
+  afterAll(async () => {
+    await rm(round.dir, { recursive: true, force: true });
+    await rm(workDir, { recursive: true, force: true });
+  });
+
+  it("stops the engine on SIGINT and fails the step; the post step then finds nothing to do", async () => {
+    const step = await startStep({ entry: "index", workDir, event, inputs: { config: round.configPath, patch: round.patchPath } });
+    await step.waitForLine(/^baseline: \d+\/400 prompts done/);
+    const pids = (await readFile(round.pidFile, "utf8")).trim().split("\n").map(Number);
+    expect(pids).toHaveLength(1);
+    const enginePid = pids[0] as number;
+    expect(isAlive(enginePid)).toBe(true);
+
+    step.child.kill("SIGINT");
+    const result = await step.finished;
+    expect(result.exitCode).toBe(1);
+    expect(result.stdout).toContain("Received SIGINT; stopping the engines");
+    expect(result.stdout).toMatch(/^::error::round cancelled \(the job was cancelled \(SIGINT\)\)/m);
+    expect(isAlive(enginePid)).toBe(false);
+    // The candidate never started.
+    expect((await readFile(round.pidFile, "utf8")).trim().split("\n")).toHaveLength(1);
+
+    const post = await runStep({ entry: "post", workDir, event, state: result.state });
+    expect(post.exitCode).toBe(0);
+    expect(post.stdout).not.toContain("::warning::");
+  });
+});
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== "ESRCH";
+  }
+}
