@@ -1,0 +1,28 @@
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { findPackageRoot } from "../../src/engine/locate-speedgate.js";
+import { readScorecard } from "../../src/scorecard/read-scorecard.js";
+import { runCli } from "./support/sim-round.js";
+
+describe("speedgate demo", () => {
+  it("scores the embedded patch: a round score, and the prompts it cut short below tolerance with their reasons", async () => {
+    const out = await mkdtemp(join(tmpdir(), "speedgate-demo-test-"));
+    const { code, stdout } = await runCli(["demo", "--out", out]);
+    expect(code).toBe(0);
+    const card = await readScorecard(join(out, "scorecard.json"));
+    expect(card.failure).toBeNull();
+    expect(card.roundScore).toBeGreaterThan(1);
+    expect(card.provenance.patchHash).toMatch(/^[0-9a-f]{64}$/);
+    const below = card.prompts.filter((prompt) => prompt.status === "below_tolerance");
+    expect(below.map((prompt) => prompt.id).sort()).toEqual(["story-lighthouse", "summarize-contract"]);
+    for (const prompt of below) expect(prompt.reason).toMatch(/^answered \d+ of \d+ tokens \(tolerance 90%\)$/);
+    expect(stdout).toContain("Round score");
+    expect(stdout).toContain("below_tolerance");
+  });
+
+  it("finds its files from the package root", () => {
+    expect(findPackageRoot()).toBe(join(import.meta.dirname, "..", ".."));
+  });
+});

@@ -1,0 +1,23 @@
+import { spawn } from "node:child_process";
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { readScorecard } from "../../src/scorecard/read-scorecard.js";
+
+const bundle = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
+
+describe("the committed bundle", () => {
+  it("runs the demo from another folder with nothing but Node (the README's first command)", async () => {
+    const out = await mkdtemp(join(tmpdir(), "speedgate-demo-bundle-"));
+    const code = await new Promise<number | null>((resolve) => {
+      const child = spawn(process.execPath, [bundle, "demo", "--out", out], { cwd: tmpdir(), stdio: "ignore" });
+      child.once("exit", resolve);
+    });
+    expect(code).toBe(0);
+    const card = await readScorecard(join(out, "scorecard.json"));
+    expect(card.roundScore).not.toBeNull();
+    expect(card.belowTolerance).toBe(2);
+  });
+});

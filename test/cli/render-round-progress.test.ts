@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import { createProgressRenderer } from "../../src/cli/render-round-progress.js";
+
+function capture(isTTY: boolean) {
+  const writes: string[] = [];
+  const renderer = createProgressRenderer({ isTTY, columns: 80, write: (text: string) => writes.push(text) });
+  return { writes, renderer };
+}
+
+describe("round progress on stderr", () => {
+  it("prints plain lines without carriage returns off a terminal, a line per tenth of the prompts", () => {
+    const { writes, renderer } = capture(false);
+    renderer.onProgress({ type: "starting", role: "baseline" });
+    renderer.onProgress({ type: "healthy", role: "baseline", afterMs: 12_345 });
+    for (let done = 1; done <= 100; done++) renderer.onProgress({ type: "benchmark", role: "baseline", done, total: 100, failed: done > 50 ? 1 : 0 });
+    renderer.finish();
+    const text = writes.join("");
+    expect(text).not.toContain("\r");
+    expect(text).toContain("baseline: engine healthy after 12.3 s\n");
+    expect(text.match(/prompts done/g)?.length).toBe(10);
+    expect(text).toContain("baseline: 100/100 prompts done (1 failed)\n");
+  });
+
+  it("redraws one bar on a terminal and clears it before the next line", () => {
+    const { writes, renderer } = capture(true);
+    renderer.onProgress({ type: "benchmark", role: "candidate", done: 3, total: 10, failed: 0 });
+    renderer.onProgress({ type: "benchmark", role: "candidate", done: 4, total: 10, failed: 0 });
+    renderer.onProgress({ type: "stopped", role: "candidate" });
+    expect(writes[0]).toMatch(/^\r\u001b\[Kcandidate: \[█+░+\] 3\/10 prompts$/);
+    expect(writes.at(-1)).toBe("candidate: engine stopped\n");
+    expect(writes.at(-2)).toBe("\r\u001b[K");
+  });
+});
