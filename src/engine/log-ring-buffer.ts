@@ -18,7 +18,11 @@ export class LogRingBuffer {
   private bytes = 0;
   private readonly pending = new Map<string, { decoder: StringDecoder; partial: string }>();
 
-  constructor(private readonly limits: LogRingBufferLimits = DEFAULT_LOG_LIMITS) {}
+  constructor(
+    private readonly limits: LogRingBufferLimits = DEFAULT_LOG_LIMITS,
+    /** Called with each complete line as it arrives (progress output, tests waiting for a line). */
+    private readonly onLine?: (line: string) => void,
+  ) {}
 
   /** Appends raw output of one stream (such as "stdout"); lines end at "\n". */
   write(stream: string, chunk: Buffer | string): void {
@@ -53,6 +57,7 @@ export class LogRingBuffer {
 
   private push(whole: string): void {
     const line = whole.length > this.limits.maxBytes ? whole.slice(0, this.limits.maxBytes) : whole;
+    this.onLine?.(line);
     this.lines.push(line);
     this.bytes += Buffer.byteLength(line) + 1;
     while (this.lines.length - this.head > this.limits.maxLines || (this.bytes > this.limits.maxBytes && this.lines.length - this.head > 1)) {

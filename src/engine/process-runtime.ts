@@ -4,9 +4,10 @@ import { basename, dirname, join } from "node:path";
 import type { LoadedRound } from "../config/load-round-config.js";
 import type { EngineRole } from "../failure/engine-failure.js";
 import { EngineFailureError } from "../failure/engine-failure.js";
-import { BUILD_ERROR_HINT } from "../failure/failure-hints.js";
+import { BUILD_ERROR_HINT, portInUseHint } from "../failure/failure-hints.js";
 import { cleanLogLine } from "../scorecard/sanitize-log-tail.js";
 import { applyPatch } from "./apply-patch.js";
+import { isPortFree } from "./check-port-free.js";
 import type { EngineRuntime, PreparedEngine, RunningEngine, RuntimeContext } from "./engine-runtime.js";
 import { runTool } from "./run-tool.js";
 import { type ProcessEngine, spawnProcessEngine } from "./spawn-process-engine.js";
@@ -68,6 +69,21 @@ export class ProcessRuntime implements EngineRuntime {
     const { config } = this.round;
     const command = role === "candidate" ? (config.candidate.command ?? config.baseline.command) : config.baseline.command;
     if (!command) throw new Error("runtime process: the round config has no baseline.command");
+    // Something already on the port (an engine left from an interrupted run) would pass the health
+    // check and be benchmarked in place of this engine.
+    if (!(await isPortFree(config.port))) {
+      throw new EngineFailureError({
+        engine: role,
+        stage: "startup",
+        kind: "port_in_use",
+        label: "port already in use",
+        summary: `port ${config.port} on 127.0.0.1 is already in use before the ${role} engine started`,
+        hint: portInUseHint(config.port),
+        exitCode: null,
+        signal: null,
+        logTail: [],
+      });
+    }
     const argv = substituteCommand(command, this.commandValues());
     const cwd = this.cwdFor(role);
     this.context.logger.debug(`${role}: starting ${argv.join(" ")} in ${cwd}`);

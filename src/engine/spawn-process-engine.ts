@@ -3,7 +3,7 @@ import type { EngineRole } from "../failure/engine-failure.js";
 import { EngineFailureError } from "../failure/engine-failure.js";
 import { EXITED_HINT } from "../failure/failure-hints.js";
 import type { EngineExit, RunningEngine } from "./engine-runtime.js";
-import { LogRingBuffer } from "./log-ring-buffer.js";
+import { DEFAULT_LOG_LIMITS, LogRingBuffer } from "./log-ring-buffer.js";
 import { signalProcessGroup, trackProcessGroup, waitForProcessGroupExit } from "./process-group.js";
 
 export interface SpawnEngineOptions {
@@ -33,15 +33,10 @@ export interface ProcessEngine extends RunningEngine {
 export async function spawnProcessEngine(options: SpawnEngineOptions): Promise<ProcessEngine> {
   const [program, ...args] = options.argv;
   if (!program) throw new Error("spawnProcessEngine: expected a command");
-  const log = new LogRingBuffer();
+  const log = new LogRingBuffer(DEFAULT_LOG_LIMITS, options.onLine);
   const child = spawn(program, args, { cwd: options.cwd, env: options.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
-
-  const forward = (stream: string) => (chunk: Buffer): void => {
-    log.write(stream, chunk);
-    if (options.onLine) for (const line of chunk.toString("utf8").split("\n")) if (line !== "") options.onLine(line);
-  };
-  child.stdout.on("data", forward("stdout"));
-  child.stderr.on("data", forward("stderr"));
+  child.stdout.on("data", (chunk: Buffer) => log.write("stdout", chunk));
+  child.stderr.on("data", (chunk: Buffer) => log.write("stderr", chunk));
 
   await new Promise<void>((resolve, reject) => {
     child.once("spawn", resolve);

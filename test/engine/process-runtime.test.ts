@@ -104,6 +104,16 @@ describe("process runtime", () => {
     expect(isRunning(grandchild)).toBe(false);
   });
 
+  it("refuses to start on a port something already listens on, which would answer the health check", async () => {
+    const { engine, round } = await startFake("healthy");
+    await waitHealthy(engine);
+    const second = new ProcessRuntime(round, { logger: silentLogger, runId: "t" });
+    runtimes.push(second);
+    const failure = await failureOf(second.start("candidate", new AbortController().signal));
+    expect(failure).toMatchObject({ engine: "candidate", stage: "startup", kind: "port_in_use" });
+    expect(failure.summary).toContain(String(round.config.port));
+  });
+
   it("reports a command that does not exist as a startup failure", async () => {
     const port = await getFreePort();
     const runtime = new ProcessRuntime(makeProcessRound({ port, command: ["speedgate-no-such-program-x"] }), { logger: silentLogger, runId: "t" });
