@@ -11,8 +11,10 @@ export interface BuildStreamResult {
   lines: string[];
   /** The step (1-based, "Step N/M") that was running when the stream ended, or null. */
   lastStep: number | null;
-  /** Image IDs the steps after FROM produced or reused (" ---> 0123456789ab"), in order. */
-  stepImages: string[];
+  /** Image IDs the steps after FROM produced (" ---> 0123456789ab"), in order; cache hits are not this build's. */
+  createdImages: string[];
+  /** The image the last finished step ended on (created or from cache), the parent of the step that was running. */
+  lastStepImage: string | null;
   /** The container of the step that was running last (" ---> Running in …"), which an abort may leave behind. */
   stepContainer: string | null;
   /** Why the stream broke off before its end (an abort or a dropped connection), else null. */
@@ -48,7 +50,9 @@ export async function followBuildStream(
   let imageId: string | null = null;
   let error: string | null = null;
   let lastStep: number | null = null;
-  const stepImages: string[] = [];
+  const createdImages: string[] = [];
+  let lastStepImage: string | null = null;
+  let fromCache = false;
   let interrupted: string | null = null;
   let stepContainer: string | null = null;
   let pending = "";
@@ -60,7 +64,12 @@ export async function followBuildStream(
       const step = STEP_LINE.exec(line);
       if (step?.[1]) lastStep = Number(step[1]);
       const image = STEP_IMAGE_LINE.exec(line);
-      if (image?.[1] && lastStep !== null && lastStep > 1) stepImages.push(image[1]);
+      if (line.trim() === "---> Using cache") fromCache = true;
+      if (image?.[1] && lastStep !== null) {
+        lastStepImage = image[1];
+        if (lastStep > 1 && !fromCache) createdImages.push(image[1]);
+        fromCache = false;
+      }
       const container = STEP_CONTAINER_LINE.exec(line);
       if (container?.[1]) stepContainer = container[1];
       tail.push(Buffer.from(`${line}\n`));
@@ -107,5 +116,5 @@ export async function followBuildStream(
     interrupted = streamError instanceof Error ? streamError.message : String(streamError);
   }
   handleLine(pending + decoder.decode());
-  return { imageId, error, lines: tail.tail(), lastStep, stepImages, stepContainer, interrupted };
+  return { imageId, error, lines: tail.tail(), lastStep, createdImages, lastStepImage, stepContainer, interrupted };
 }

@@ -36,38 +36,29 @@ async function waitUntilGone(container: Dockerode.Container, timeoutMs: number):
 }
 
 /**
- * After a build that did not finish, the images its steps left are cache nobody will use (the
- * patch failed or the build was cut short) and, on a vfs daemon, a full copy each. A cut-off
- * build's running step still finishes and commits after the request ended, so wait for its
- * container first, then remove the untagged images that descend from this build's steps, leaves
- * first. Images another image or container still uses refuse removal, as they should.
+ * After a build that did not finish, the images its steps made are cache nobody will use (the
+ * patch failed or the build was cut short) and, on a vfs daemon, a full copy each. Only images this
+ * build made are removed, never cache hits, which other builds may be using at this very moment. A
+ * cut-off step still commits after the request ended: its image is found by the container it was
+ * committed from, once that container is gone.
  */
 async function removeBuildLeftovers(docker: Dockerode, result: BuildStreamResult, logger: Logger): Promise<void> {
+  const created = [...result.createdImages];
   if (result.stepContainer) {
     const container = docker.getContainer(result.stepContainer);
     if (!(await waitUntilGone(container, 10_000))) await container.remove({ force: true }).catch(() => undefined);
-  }
-  if (result.stepImages.length === 0) return;
-  const images = await docker.listImages({ all: true });
-  const shortId = (id: string): string => id.replace(/^sha256:/, "").slice(0, 12);
-  const ours = new Set(result.stepImages.map((id) => id.slice(0, 12)));
-  const order: string[] = [];
-  let grew = true;
-  while (grew) {
-    grew = false;
-    for (const image of images) {
-      const id = shortId(image.Id);
-      const untagged = !image.RepoTags || image.RepoTags.every((tag) => tag === "<none>:<none>");
-      if (!ours.has(id) && untagged && ours.has(shortId(image.ParentId))) {
-        ours.add(id);
-        order.push(id);
-        grew = true;
+    if (result.lastStepImage) {
+      const parent = result.lastStepImage;
+      const children = (await docker.listImages({ all: true })).filter((image) => image.ParentId.replace(/^sha256:/, "").startsWith(parent));
+      for (const child of children) {
+        const details = (await docker.getImage(child.Id).inspect()) as { Container?: string };
+        if (details.Container?.startsWith(result.stepContainer)) created.push(child.Id);
       }
     }
   }
-  for (const id of [...result.stepImages.map((step) => step.slice(0, 12)), ...order].reverse()) {
+  for (const id of [...new Set(created)].reverse()) {
     try {
-      await docker.getImage(id).remove({ noprune: false });
+      await docker.getImage(id).remove({ noprune: true });
     } catch (error) {
       logger.debug(`docker: kept build step image ${id}: ${(error as Error).message}`);
     }

@@ -34,7 +34,8 @@ describe("followBuildStream", () => {
     const result = await followBuildStream(jsonStream(conflictBuild), logger);
     expect(result.error).toMatch(/returned a non-zero code: 64/);
     expect(result.lastStep).toBe(3);
-    expect(result.stepImages).toEqual(["0123456789ab"]);
+    expect(result.createdImages).toEqual(["0123456789ab"]);
+    expect(result.lastStepImage).toBe("0123456789ab");
     expect(result.stepContainer).toBe("fedcba987654");
     expect(result.imageId).toBeNull();
     expect(result.interrupted).toBeNull();

@@ -46,7 +46,17 @@ async function bundleCli(): Promise<Buffer> {
     format: "esm",
     legalComments: "none",
     external: ["cpu-features", "*.node"],
-    banner: { js: "import { createRequire as __sgRequire } from 'node:module';\nconst require = __sgRequire(import.meta.url);" },
+    // As scripts/build-dist.mjs: CommonJS dependencies (ssh2 under dockerode) read require and __dirname at load.
+    banner: {
+      js: [
+        "import { createRequire as __sgRequire } from 'node:module';",
+        "import { dirname as __sgDirname } from 'node:path';",
+        "import { fileURLToPath as __sgFileURLToPath } from 'node:url';",
+        "const require = __sgRequire(import.meta.url);",
+        "const __filename = __sgFileURLToPath(import.meta.url);",
+        "const __dirname = __sgDirname(__filename);",
+      ].join("\n"),
+    },
     logLevel: "warning",
   });
   const file = result.outputFiles[0];
@@ -87,14 +97,18 @@ async function assembleRootfs(root: string, bundle: Buffer, libraries: string[])
   await writeFile(join(root, "etc", "passwd"), "root:x:0:0:root:/root:/bin/sh\n");
 }
 
+/** An image older than this is no longer used by a test run that started before the sources changed. */
+const OLD_TEST_IMAGE_S = 30 * 60;
+
 /** Earlier builds (older sources) are a full copy each on a vfs daemon: drop them once a new one exists. */
 async function removeOlderTestImages(docker: Dockerode, keep: string): Promise<void> {
   const images = await docker.listImages({ filters: { label: [`${TEST_IMAGE_LABEL}=engine`] } });
+  const now = Date.now() / 1000;
   for (const image of images) {
-    if (image.RepoTags?.includes(keep)) continue;
+    if (image.RepoTags?.includes(keep) || now - image.Created < OLD_TEST_IMAGE_S) continue;
     await docker
       .getImage(image.Id)
-      .remove({ force: true })
+      .remove()
       .catch(() => undefined);
   }
 }

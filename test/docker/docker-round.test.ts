@@ -1,0 +1,94 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { LABEL_ROLE, LABEL_RUN_ID } from "../../src/docker/resource-labels.js";
+import { createRecordingLogger } from "../../src/logger.js";
+import { runRound } from "../../src/round/run-round.js";
+import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
+import { CUDA_OOM_LOG } from "../support/docker/build-test-engine-image.js";
+import { dockerTestContext } from "../support/docker/docker-test-context.js";
+import { listRunResources } from "../support/docker/list-run-resources.js";
+import { CONFLICTING_PATCH, makeDockerRound, simEngineCommand } from "../support/docker/make-docker-round.js";
+import { getFreePort } from "../support/get-free-port.js";
+
+const context = dockerTestContext();
+
+describe.skipIf(!context)("runRound with runtime: docker (real daemon)", () => {
+  const { docker, image } = context ?? { docker: null, image: "" };
+  const runIds: string[] = [];
+  afterEach(async () => {
+    // Whatever a test asserted, every round must have left nothing behind.
+    for (const runId of runIds.splice(0)) {
+      if (docker) expect(await listRunResources(docker, runId)).toEqual({ containers: [], networks: [] });
+    }
+  });
+
+  async function playRound(options: Omit<Parameters<typeof makeDockerRound>[0], "image" | "port">, during?: (runId: string) => Promise<void>): Promise<Scorecard> {
+    const { round, runId } = makeDockerRound({ image, port: await getFreePort(), ...options });
+    runIds.push(runId);
+    const played = runRound({ round, logger: createRecordingLogger(), signal: new AbortController().signal, runId });
+    await during?.(runId);
+    return await played;
+  }
+
+  it("scores the patched candidate container against the baseline container", async () => {
+    if (!docker) return;
+    const card = await playRound({ prompts: 8 });
+    expect(card.failure).toBeNull();
+    expect(card.promptsScored).toBe(8);
+    expect(card.roundScore).toBeGreaterThan(1.5);
+    expect(card.gate.passed).toBe(true);
+    expect(card.provenance.baselineImageId).toBe((await docker.getImage(image).inspect()).Id);
+    expect(card.provenance.imageDigest).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(card.provenance.imageDigest).not.toBe(card.provenance.baselineImageId);
+    expect(card.provenance.patchHash).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("gives a patch_conflict card for a patch that does not apply", async () => {
+    const card = await playRound({ patch: CONFLICTING_PATCH });
+    expect(card.failure).toMatchObject({ engine: "candidate", stage: "patch", kind: "patch_conflict" });
+    expect(card.failure?.logTail).toContain('-    "itlMs": 99,');
+    expect(card.gate.passed).toBe(false);
+  });
+
+  it("gives a build_error card for a postPatch step that fails", async () => {
+    const card = await playRound({ candidate: { postPatch: [["sh", "-c", "echo building kernels; exit 1"]] } });
+    expect(card.failure).toMatchObject({ engine: "candidate", stage: "build", kind: "build_error" });
+    expect(card.failure?.logTail).toContain("building kernels");
+  });
+
+  it("gives a cuda_oom card for a candidate that prints a CUDA OOM traceback and exits 1 at startup", async () => {
+    const card = await playRound({ candidate: { command: simEngineCommand("--crash-log", CUDA_OOM_LOG) } });
+    expect(card.failure).toMatchObject({ engine: "candidate", stage: "startup", kind: "cuda_oom", exitCode: 1 });
+    expect(card.failure?.summary).toMatch(/CUDA out of memory/);
+  });
+
+  it("gives a SIGKILL card for a candidate container killed with exit 137", async () => {
+    if (!docker) return;
+    const card = await playRound({ candidate: { command: ["sh", "-c", "echo loading weights; exec sleep 600"] } }, async (runId) => {
+      const events = await docker.getEvents({
+        filters: { type: ["container"], event: ["start"], label: [`${LABEL_RUN_ID}=${runId}`, `${LABEL_ROLE}=candidate`] },
+      });
+      try {
+        for await (const chunk of events) {
+          const event = JSON.parse(String(chunk)) as { id: string };
+          await docker.getContainer(event.id).kill({ signal: "SIGKILL" });
+          break;
+        }
+      } finally {
+        (events as NodeJS.ReadableStream & { destroy(): void }).destroy();
+      }
+    });
+    expect(card.failure).toMatchObject({ engine: "candidate", stage: "startup", kind: "host_oom", exitCode: 137, signal: "SIGKILL" });
+    expect(card.failure?.logTail).toContain("loading weights");
+  });
+
+  it("gives a startup_timeout card for a candidate that never becomes healthy", async () => {
+    const card = await playRound({ health: { timeoutS: 3 }, candidate: { command: simEngineCommand("--never-healthy") } });
+    expect(card.failure).toMatchObject({ engine: "candidate", stage: "startup", kind: "startup_timeout" });
+  });
+
+  it("gives a benchmark-stage card for a candidate that dies halfway through the benchmark", async () => {
+    const card = await playRound({ prompts: 10, candidate: { command: simEngineCommand("--die-after-requests", "4", "--die-exit-code", "3") } });
+    expect(card.failure).toMatchObject({ engine: "candidate", stage: "benchmark", kind: "exited", exitCode: 3 });
+    expect(card.failure?.logTail.join("\n")).toMatch(/dieAfterRequests/);
+  });
+});
