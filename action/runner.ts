@@ -7,9 +7,10 @@ import { writeScorecard } from "../src/round/write-scorecard.js";
 import { describeFailureEvent, describeVerdict } from "../src/scorecard/describe-card.js";
 import type { Scorecard } from "../src/scorecard/scorecard-schema.js";
 import { readActionContext } from "./action-context.js";
+import { cardOutputs } from "./card-outputs.js";
 import { createActionsLogger } from "./create-actions-logger.js";
 import { readSettings } from "./input-helper.js";
-import { type ActionResult, runAction } from "./main.js";
+import { runAction } from "./main.js";
 import { STATE } from "./state-keys.js";
 
 /**
@@ -29,17 +30,6 @@ function abortOnSignals(): AbortSignal {
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
   return controller.signal;
-}
-
-function setOutputs(result: ActionResult): void {
-  const { card } = result;
-  core.setOutput("round-score", card.roundScore === null ? "" : String(card.roundScore));
-  core.setOutput("gate-passed", String(card.gate.passed));
-  core.setOutput("prompts-scored", String(card.promptsScored));
-  core.setOutput("prompts-total", String(card.promptsTotal));
-  core.setOutput("failure-kind", card.failure?.kind ?? "");
-  core.setOutput("scorecard-json", result.jsonPath);
-  core.setOutput("scorecard-md", result.markdownPath);
 }
 
 function annotateFailure(card: Scorecard): void {
@@ -77,7 +67,7 @@ export async function run(): Promise<void> {
         logger.info(`Run id ${runId} (${runtime} runtime): everything this step starts carries it`);
       },
     });
-    setOutputs(result);
+    for (const [name, value] of Object.entries(cardOutputs(result))) core.setOutput(name, value);
     await core.summary.addRaw(result.markdown).write();
     annotateFailure(result.card);
     failure = stepFailure(result.card, settings.failOnGate, signal);
