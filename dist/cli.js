@@ -27,7 +27,7 @@ import {
   renderMarkdown,
   runRound,
   writeScorecard
-} from "./chunks/chunk-XPZS7JXI.js";
+} from "./chunks/chunk-D7WFAMRA.js";
 import "./chunks/chunk-UHI6F754.js";
 import "./chunks/chunk-PFNLTCBT.js";
 import "./chunks/chunk-BY2EMTJO.js";

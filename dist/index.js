@@ -38,7 +38,7 @@ import {
   renderMarkdown,
   runRound,
   writeScorecard
-} from "./chunks/chunk-XPZS7JXI.js";
+} from "./chunks/chunk-D7WFAMRA.js";
 import "./chunks/chunk-UHI6F754.js";
 import "./chunks/chunk-PFNLTCBT.js";
 import {
@@ -23885,6 +23885,20 @@ function readActionContext(env) {
   };
 }
 
+// action/card-outputs.ts
+function cardOutputs(result) {
+  const { card } = result;
+  return {
+    "round-score": card.roundScore === null ? "" : String(card.roundScore),
+    "gate-passed": String(card.gate.passed),
+    "prompts-scored": String(card.promptsScored),
+    "prompts-total": String(card.promptsTotal),
+    "failure-kind": card.failure?.kind ?? "",
+    "scorecard-json": result.jsonPath,
+    "scorecard-md": result.markdownPath
+  };
+}
+
 // action/input-helper.ts
 import { join } from "node:path";
 import { tmpdir } from "node:os";
@@ -24308,16 +24322,6 @@ function abortOnSignals() {
   process.on("SIGTERM", onSignal);
   return controller.signal;
 }
-function setOutputs(result) {
-  const { card } = result;
-  setOutput("round-score", card.roundScore === null ? "" : String(card.roundScore));
-  setOutput("gate-passed", String(card.gate.passed));
-  setOutput("prompts-scored", String(card.promptsScored));
-  setOutput("prompts-total", String(card.promptsTotal));
-  setOutput("failure-kind", card.failure?.kind ?? "");
-  setOutput("scorecard-json", result.jsonPath);
-  setOutput("scorecard-md", result.markdownPath);
-}
 function annotateFailure(card) {
   if (!card.failure) return;
   const event = describeFailureEvent(card.failure);
@@ -24349,7 +24353,7 @@ async function run() {
         logger.info(`Run id ${runId} (${runtime} runtime): everything this step starts carries it`);
       }
     });
-    setOutputs(result);
+    for (const [name, value] of Object.entries(cardOutputs(result))) setOutput(name, value);
     await summary.addRaw(result.markdown).write();
     annotateFailure(result.card);
     failure = stepFailure(result.card, settings.failOnGate, signal);

@@ -34953,7 +34953,9 @@ async function followBuildStream(stream, logger, options = {}) {
   let imageId = null;
   let error62 = null;
   let lastStep = null;
-  const stepImages = [];
+  const createdImages = [];
+  let lastStepImage = null;
+  let fromCache = false;
   let interrupted = null;
   let stepContainer = null;
   let pending = "";
@@ -34964,7 +34966,12 @@ async function followBuildStream(stream, logger, options = {}) {
       const step = STEP_LINE.exec(line);
       if (step?.[1]) lastStep = Number(step[1]);
       const image = STEP_IMAGE_LINE.exec(line);
-      if (image?.[1] && lastStep !== null && lastStep > 1) stepImages.push(image[1]);
+      if (line.trim() === "---> Using cache") fromCache = true;
+      if (image?.[1] && lastStep !== null) {
+        lastStepImage = image[1];
+        if (lastStep > 1 && !fromCache) createdImages.push(image[1]);
+        fromCache = false;
+      }
       const container = STEP_CONTAINER_LINE.exec(line);
       if (container?.[1]) stepContainer = container[1];
       tail.push(Buffer.from(`${line}
@@ -35005,7 +35012,7 @@ async function followBuildStream(stream, logger, options = {}) {
     interrupted = streamError instanceof Error ? streamError.message : String(streamError);
   }
   handleLine(pending + decoder.decode());
-  return { imageId, error: error62, lines: tail.tail(), lastStep, stepImages, stepContainer, interrupted };
+  return { imageId, error: error62, lines: tail.tail(), lastStep, createdImages, lastStepImage, stepContainer, interrupted };
 }
 
 // src/docker/ensure-image.ts
@@ -35121,31 +35128,22 @@ async function waitUntilGone(container, timeoutMs) {
   return false;
 }
 async function removeBuildLeftovers(docker, result, logger) {
+  const created = [...result.createdImages];
   if (result.stepContainer) {
     const container = docker.getContainer(result.stepContainer);
     if (!await waitUntilGone(container, 1e4)) await container.remove({ force: true }).catch(() => void 0);
-  }
-  if (result.stepImages.length === 0) return;
-  const images = await docker.listImages({ all: true });
-  const shortId = (id) => id.replace(/^sha256:/, "").slice(0, 12);
-  const ours = new Set(result.stepImages.map((id) => id.slice(0, 12)));
-  const order = [];
-  let grew = true;
-  while (grew) {
-    grew = false;
-    for (const image of images) {
-      const id = shortId(image.Id);
-      const untagged = !image.RepoTags || image.RepoTags.every((tag) => tag === "<none>:<none>");
-      if (!ours.has(id) && untagged && ours.has(shortId(image.ParentId))) {
-        ours.add(id);
-        order.push(id);
-        grew = true;
+    if (result.lastStepImage) {
+      const parent = result.lastStepImage;
+      const children = (await docker.listImages({ all: true })).filter((image) => image.ParentId.replace(/^sha256:/, "").startsWith(parent));
+      for (const child of children) {
+        const details = await docker.getImage(child.Id).inspect();
+        if (details.Container?.startsWith(result.stepContainer)) created.push(child.Id);
       }
     }
   }
-  for (const id of [...result.stepImages.map((step) => step.slice(0, 12)), ...order].reverse()) {
+  for (const id of [...new Set(created)].reverse()) {
     try {
-      await docker.getImage(id).remove({ noprune: false });
+      await docker.getImage(id).remove({ noprune: true });
     } catch (error62) {
       logger.debug(`docker: kept build step image ${id}: ${error62.message}`);
     }
@@ -35624,6 +35622,17 @@ async function applyPatch(options) {
   throw patchFailure(options.role, "patch_tool_missing", "neither git nor patch is installed", null);
 }
 
+// src/engine/check-port-free.ts
+import { createServer } from "node:net";
+async function isPortFree(port) {
+  return await new Promise((resolve3) => {
+    const server = createServer();
+    server.unref();
+    server.once("error", () => resolve3(false));
+    server.listen({ port, host: "127.0.0.1", exclusive: true }, () => server.close(() => resolve3(true)));
+  });
+}
+
 // src/engine/spawn-process-engine.ts
 import { spawn as spawn2 } from "node:child_process";
 
@@ -35631,10 +35640,12 @@ import { spawn as spawn2 } from "node:child_process";
 import { StringDecoder } from "node:string_decoder";
 var DEFAULT_LOG_LIMITS = { maxLines: 2e3, maxBytes: 1024 * 1024 };
 var LogRingBuffer = class {
-  constructor(limits = DEFAULT_LOG_LIMITS) {
+  constructor(limits = DEFAULT_LOG_LIMITS, onLine) {
     this.limits = limits;
+    this.onLine = onLine;
   }
   limits;
+  onLine;
   lines = [];
   head = 0;
   bytes = 0;
@@ -35668,6 +35679,7 @@ var LogRingBuffer = class {
   }
   push(whole) {
     const line = whole.length > this.limits.maxBytes ? whole.slice(0, this.limits.maxBytes) : whole;
+    this.onLine?.(line);
     this.lines.push(line);
     this.bytes += Buffer.byteLength(line) + 1;
     while (this.lines.length - this.head > this.limits.maxLines || this.bytes > this.limits.maxBytes && this.lines.length - this.head > 1) {
@@ -35742,16 +35754,10 @@ var DRAIN_AFTER_EXIT_MS = 200;
 async function spawnProcessEngine(options) {
   const [program, ...args] = options.argv;
   if (!program) throw new Error("spawnProcessEngine: expected a command");
-  const log = new LogRingBuffer();
+  const log = new LogRingBuffer(DEFAULT_LOG_LIMITS, options.onLine);
   const child = spawn2(program, args, { cwd: options.cwd, env: options.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
-  const forward = (stream) => (chunk) => {
-    log.write(stream, chunk);
-    if (options.onLine) {
-      for (const line of chunk.toString("utf8").split("\n")) if (line !== "") options.onLine(line);
-    }
-  };
-  child.stdout.on("data", forward("stdout"));
-  child.stderr.on("data", forward("stderr"));
+  child.stdout.on("data", (chunk) => log.write("stdout", chunk));
+  child.stderr.on("data", (chunk) => log.write("stderr", chunk));
   await new Promise((resolve3, reject) => {
     child.once("spawn", resolve3);
     child.once("error", (error62) => {
@@ -35894,6 +35900,19 @@ var ProcessRuntime = class {
     const { config: config2 } = this.round;
     const command = role === "candidate" ? config2.candidate.command ?? config2.baseline.command : config2.baseline.command;
     if (!command) throw new Error("runtime process: the round config has no baseline.command");
+    if (!await isPortFree(config2.port)) {
+      throw new EngineFailureError({
+        engine: role,
+        stage: "startup",
+        kind: "port_in_use",
+        label: "port already in use",
+        summary: `port ${config2.port} on 127.0.0.1 is already in use before the ${role} engine started`,
+        hint: portInUseHint(config2.port),
+        exitCode: null,
+        signal: null,
+        logTail: []
+      });
+    }
     const argv = substituteCommand(command, this.commandValues());
     const cwd = this.cwdFor(role);
     this.context.logger.debug(`${role}: starting ${argv.join(" ")} in ${cwd}`);
