@@ -1,0 +1,137 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { buildArrivalSchedule } from "../../src/bench/build-arrival-schedule.js";
+import { type BenchmarkProgress, runBenchmark } from "../../src/bench/run-benchmark.js";
+import type { BenchSettings } from "../../src/config/round-config-schema.js";
+import type { Prompt } from "../../src/prompts/prompt.js";
+import type { SimProfileInput } from "../../src/sim-engine/sim-profile.js";
+import { type SimEngine, startSimEngine } from "../../src/sim-engine/start-sim-engine.js";
+
+const bench: BenchSettings = {
+  prompts: "prompts.jsonl",
+  model: "sim-model",
+  maxTokens: 1000,
+  requestIntervalMs: 10,
+  arrival: "fixed",
+  seed: 1,
+  thinking: false,
+  contextLimit: 8192,
+  tolerance: 0.9,
+  warmupRequests: 0,
+  requestTimeoutS: 30,
+};
+
+const prompts: Prompt[] = ["p0", "p1", "p2", "p3", "p4"].map((id) => ({ id, messages: [{ role: "user", content: id }] }));
+
+describe("runBenchmark", () => {
+  const engines: SimEngine[] = [];
+  const start = async (profile: SimProfileInput): Promise<SimEngine> => {
+    const engine = await startSimEngine({ profile });
+    engines.push(engine);
+    return engine;
+  };
+  afterEach(async () => {
+    await Promise.all(engines.splice(0).map((engine) => engine.close()));
+  });
+
+  it("sends every prompt in order without waiting for earlier answers (open loop)", async () => {
+    // p0 streams for about a second; the others are quick and start every 10 ms regardless.
+    const engine = await start({ defaults: { ttftMs: 1, itlMs: 0, outputTokens: 5 }, prompts: { p0: { itlMs: 5, outputTokens: 200 } } });
+    const progress: BenchmarkProgress[] = [];
+    const records = await runBenchmark({ baseUrl: engine.url, prompts, bench, signal: new AbortController().signal, onProgress: (p) => progress.push(p) });
+    expect([...records.keys()].sort()).toEqual(["p0", "p1", "p2", "p3", "p4"]);
+    expect([...records.values()].every((record) => record.ok)).toBe(true);
+    const log = engine.writeLog.requests;
+    expect(log.map((request) => request.promptId)).toEqual(["p0", "p1", "p2", "p3", "p4"]);
+    const p0 = log[0];
+    const p1 = log[1];
+    expect(p0?.finishedAtMs).not.toBeNull();
+    expect(p1?.receivedAtMs ?? Infinity).toBeLessThan(p0?.finishedAtMs ?? 0);
+    expect(progress[0]).toEqual({ done: 0, total: 5, failed: 0 });
+    expect(progress.at(-1)).toEqual({ done: 5, total: 5, failed: 0 });
+    // The long prompt finishes last even though it was sent first.
+    expect(Math.max(...log.map((request) => request.finishedAtMs ?? 0))).toBe(p0?.finishedAtMs);
+  });
+
+  it("runs warm-up requests first, cycling through the first prompts, and does not score them", async () => {
+    const engine = await start({ defaults: { ttftMs: 1, itlMs: 0, outputTokens: 2 } });
+    const records = await runBenchmark({ baseUrl: engine.url, prompts: prompts.slice(0, 3), bench: { ...bench, warmupRequests: 4 }, signal: new AbortController().signal });
+    expect(engine.writeLog.requests.map((request) => request.promptId)).toEqual(["p0", "p1", "p2", "p0", "p0", "p1", "p2"]);
+    expect(records.size).toBe(3);
+    // The scored run starts only after every warm-up answer is back.
+    const lastWarmupEnd = Math.max(...engine.writeLog.requests.slice(0, 4).map((request) => request.finishedAtMs ?? Infinity));
+    expect(engine.writeLog.requests[4]?.receivedAtMs ?? 0).toBeGreaterThanOrEqual(lastWarmupEnd);
+  });
+
+  it("records failed prompts with their reasons and counts them in progress", async () => {
+    const engine = await start({ defaults: { ttftMs: 1, itlMs: 0, outputTokens: 4 }, faults: { http500: ["p1"], malformedSse: ["p3"] } });
+    const progress: BenchmarkProgress[] = [];
+    const records = await runBenchmark({ baseUrl: engine.url, prompts, bench, signal: new AbortController().signal, onProgress: (p) => progress.push(p) });
+    expect(records.get("p1")).toMatchObject({ ok: false, kind: "http_error" });
+    expect(records.get("p3")).toMatchObject({ ok: false, kind: "stream_error" });
+    expect(records.get("p0")?.ok).toBe(true);
+    expect(progress.at(-1)).toEqual({ done: 5, total: 5, failed: 2 });
+  });
+
+  it("on abort returns at once and records every unanswered prompt as engine_died", async () => {
+    const engine = await start({ defaults: { ttftMs: 1, itlMs: 0, outputTokens: 2 }, prompts: { p1: { itlMs: 50, outputTokens: 1000 } } });
+    const controller = new AbortController();
+    const pending = runBenchmark({
+      baseUrl: engine.url,
+      prompts,
+      bench: { ...bench, requestIntervalMs: 200 },
+      signal: controller.signal,
+      onProgress: (p) => {
+        if (p.done !== 1) return;
+        // Abort once p1 is streaming, so the abort meets one request in flight and three unsent.
+        const poll = setInterval(() => {
+          if ((engine.writeLog.requests[1]?.chunkWritesMs.length ?? 0) === 0) return;
+          clearInterval(poll);
+          controller.abort(new Error("the candidate engine exited with code 137"));
+        }, 2);
+      },
+    });
+    const records = await pending;
+    expect(records.get("p0")?.ok).toBe(true);
+    for (const id of ["p1", "p2", "p3", "p4"]) {
+      expect(records.get(id)).toMatchObject({ ok: false, kind: "engine_died", reason: "the candidate engine exited with code 137" });
+    }
+    // p1 was streaming when the abort came, the others were never sent.
+    expect(engine.writeLog.requests.map((request) => request.promptId)).toEqual(["p0", "p1"]);
+  });
+
+  it("records the prompts after an engine death by the die-after-requests fault as failures", async () => {
+    const engine = await start({ defaults: { ttftMs: 1, itlMs: 0, outputTokens: 2 }, faults: { dieAfterRequests: 2 } });
+    const records = await runBenchmark({ baseUrl: engine.url, prompts, bench: { ...bench, requestIntervalMs: 30 }, signal: new AbortController().signal });
+    expect(records.get("p0")?.ok).toBe(true);
+    expect(records.get("p1")?.ok).toBe(true);
+    expect(records.get("p4")).toMatchObject({ ok: false, kind: "connection_error" });
+  });
+});
+
+describe("buildArrivalSchedule", () => {
+  it("spaces fixed arrivals exactly", () => {
+    expect(buildArrivalSchedule(4, 250, "fixed", 1)).toEqual([0, 250, 500, 750]);
+  });
+
+  it("draws the same Poisson schedule for the same seed and a different one for another", () => {
+    const first = buildArrivalSchedule(2000, 100, "poisson", 7);
+    expect(buildArrivalSchedule(2000, 100, "poisson", 7)).toEqual(first);
+    expect(buildArrivalSchedule(2000, 100, "poisson", 8)).not.toEqual(first);
+    expect(first[0]).toBe(0);
+    const gaps = first.slice(1).map((at, index) => at - (first[index] ?? 0));
+    expect(gaps.every((gap) => gap >= 0)).toBe(true);
+    const mean = gaps.reduce((sum, gap) => sum + gap, 0) / gaps.length;
+    expect(mean).toBeGreaterThan(85);
+    expect(mean).toBeLessThan(115);
+  });
+
+  it("sends Poisson arrivals to the engine in prompt order", async () => {
+    const engine = await startSimEngine({ profile: { defaults: { ttftMs: 1, itlMs: 0, outputTokens: 1 } } });
+    try {
+      await runBenchmark({ baseUrl: engine.url, prompts, bench: { ...bench, arrival: "poisson", seed: 3 }, signal: new AbortController().signal });
+      expect(engine.writeLog.requests.map((request) => request.promptId)).toEqual(["p0", "p1", "p2", "p3", "p4"]);
+    } finally {
+      await engine.close();
+    }
+  });
+});

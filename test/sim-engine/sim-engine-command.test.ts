@@ -1,0 +1,114 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { sendStreamingRequest } from "../../src/bench/send-streaming-request.js";
+import { READY_LINE } from "../../src/sim-engine/start-sim-engine.js";
+import { getFreePort } from "../support/get-free-port.js";
+import { type CliProcess, spawnSpeedgateCli } from "./spawn-speedgate-cli.js";
+
+const settings = { model: "sim-model", maxTokens: 100, thinking: false, requestTimeoutS: 30 };
+const chat = (id: string) => ({ id, messages: [{ role: "user", content: id }] });
+
+describe("speedgate sim-engine (as a process)", () => {
+  let dir = "";
+  const running: CliProcess[] = [];
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "sim-engine-cli-"));
+  });
+  afterEach(() => {
+    for (const cli of running.splice(0)) if (cli.child.exitCode === null && cli.child.signalCode === null) cli.child.kill("SIGKILL");
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+  const start = (args: string[]): CliProcess => {
+    const cli = spawnSpeedgateCli(["sim-engine", ...args]);
+    running.push(cli);
+    return cli;
+  };
+
+  it("serves from a profile file, logs SGLang's ready line, and exits 0 on SIGTERM", async () => {
+    const port = await getFreePort();
+    const profile = join(dir, "profile.json");
+    await writeFile(profile, JSON.stringify({ defaults: { ttftMs: 1, itlMs: 0, outputTokens: 3 }, prompts: { long: { outputTokens: 9 } } }));
+    const cli = start(["--port", String(port), "--profile", profile]);
+    await cli.waitForLine(READY_LINE);
+    const baseUrl = `http://127.0.0.1:${port}`;
+    expect((await fetch(`${baseUrl}/health`)).status).toBe(200);
+    const models = (await (await fetch(`${baseUrl}/v1/models`)).json()) as { data: Array<{ id: string }> };
+    expect(models.data[0]?.id).toBe("sim-model");
+    const short = await sendStreamingRequest({ baseUrl, prompt: chat("any"), settings });
+    const long = await sendStreamingRequest({ baseUrl, prompt: chat("long"), settings });
+    expect([short.ok && short.outputTokens, long.ok && long.outputTokens]).toEqual([3, 9]);
+    cli.child.kill("SIGTERM");
+    expect(await cli.exited).toEqual({ code: 0, signal: null });
+  });
+
+  it("crashes at start printing the given log with the given exit code", async () => {
+    const log = join(dir, "crash.log");
+    await writeFile(log, "Traceback (most recent call last):\ntorch.OutOfMemoryError: CUDA out of memory.\n");
+    const cli = start(["--port", String(await getFreePort()), "--crash-log", log, "--crash-exit-code", "3"]);
+    expect(await cli.exited).toEqual({ code: 3, signal: null });
+    expect(cli.stderr()).toContain("torch.OutOfMemoryError: CUDA out of memory.");
+    expect(cli.stderr()).not.toContain(READY_LINE);
+  });
+
+  it("reads the crash fault from the profile, with the log path relative to the profile", async () => {
+    await writeFile(join(dir, "boom.log"), "ImportError: cannot import name 'fused_moe'\n");
+    const profile = join(dir, "crash-profile.json");
+    await writeFile(profile, JSON.stringify({ faults: { crashAtStart: { logFile: "boom.log", exitCode: 1 } } }));
+    const cli = start(["--profile", profile]);
+    expect(await cli.exited).toEqual({ code: 1, signal: null });
+    expect(cli.stderr()).toContain("ImportError: cannot import name 'fused_moe'");
+  });
+
+  it("never becomes healthy with --never-healthy", async () => {
+    const port = await getFreePort();
+    const cli = start(["--port", String(port), "--never-healthy"]);
+    await cli.waitForLine("listening on");
+    expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(503);
+    const record = await sendStreamingRequest({ baseUrl: `http://127.0.0.1:${port}`, prompt: chat("a"), settings });
+    expect(record).toMatchObject({ ok: false, kind: "http_error" });
+    expect(cli.stderr()).not.toContain(READY_LINE);
+  });
+
+  it("answers 503 on /health until the startup delay has passed", async () => {
+    const port = await getFreePort();
+    const cli = start(["--port", String(port), "--startup-delay-ms", "1500"]);
+    await cli.waitForLine("listening on");
+    expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(503);
+    await cli.waitForLine(READY_LINE);
+    expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
+  });
+
+  it("exits with the given code after N answered requests", async () => {
+    const port = await getFreePort();
+    const cli = start(["--port", String(port), "--die-after-requests", "2", "--die-exit-code", "7", "--output-tokens", "2", "--ttft-ms", "1"]);
+    await cli.waitForLine(READY_LINE);
+    const baseUrl = `http://127.0.0.1:${port}`;
+    expect((await sendStreamingRequest({ baseUrl, prompt: chat("a"), settings })).ok).toBe(true);
+    expect((await sendStreamingRequest({ baseUrl, prompt: chat("b"), settings })).ok).toBe(true);
+    expect(await cli.exited).toEqual({ code: 7, signal: null });
+    expect(cli.stderr()).toMatch(/RuntimeError: sim-engine fault: exiting after 2 requests/);
+    expect((await sendStreamingRequest({ baseUrl, prompt: chat("c"), settings })).ok).toBe(false);
+  });
+
+  it("applies prompt faults given as flags", async () => {
+    const port = await getFreePort();
+    const cli = start(["--port", String(port), "--http-500", "x", "--malformed-sse", "y", "--stop-early", "z", "--output-tokens", "8", "--ttft-ms", "0", "--itl-ms", "0"]);
+    await cli.waitForLine(READY_LINE);
+    const baseUrl = `http://127.0.0.1:${port}`;
+    expect(await sendStreamingRequest({ baseUrl, prompt: chat("x"), settings })).toMatchObject({ ok: false, kind: "http_error" });
+    expect(await sendStreamingRequest({ baseUrl, prompt: chat("y"), settings })).toMatchObject({ ok: false, kind: "stream_error" });
+    expect(await sendStreamingRequest({ baseUrl, prompt: chat("z"), settings })).toMatchObject({ ok: true, outputTokens: 2, finishReason: "stop" });
+  });
+
+  it("exits 2 on a bad profile", async () => {
+    const profile = join(dir, "bad.json");
+    await writeFile(profile, JSON.stringify({ defaults: { itlMs: -1 } }));
+    const cli = start(["--profile", profile]);
+    expect(await cli.exited).toEqual({ code: 2, signal: null });
+    expect(cli.stderr()).toContain("defaults.itlMs");
+  });
+});

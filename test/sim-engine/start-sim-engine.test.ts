@@ -1,0 +1,138 @@
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { planResponse, simProfileSchema } from "../../src/sim-engine/sim-profile.js";
+import { type SimEngine, type SimEngineOptions, startSimEngine } from "../../src/sim-engine/start-sim-engine.js";
+
+async function post(engine: SimEngine, path: string, body: object, promptId?: string): Promise<Response> {
+  return await fetch(`${engine.url}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(promptId ? { "x-speedgate-prompt-id": promptId } : {}) },
+    body: JSON.stringify(body),
+  });
+}
+
+const messages = [{ role: "user", content: "hello" }];
+
+describe("startSimEngine", () => {
+  const engines: SimEngine[] = [];
+  const start = async (options: SimEngineOptions): Promise<SimEngine> => {
+    const engine = await startSimEngine(options);
+    engines.push(engine);
+    return engine;
+  };
+  afterEach(async () => {
+    await Promise.all(engines.splice(0).map((engine) => engine.close()));
+  });
+
+  it("streams SGLang-shaped SSE: role first, deltas, finish chunk, usage chunk, [DONE]", async () => {
+    const engine = await start({ profile: { defaults: { ttftMs: 0, itlMs: 0, outputTokens: 2, reasoningTokens: 1 } } });
+    const text = await (await post(engine, "/v1/chat/completions", { messages, stream: true, stream_options: { include_usage: true } })).text();
+    const events = text.split("\n\n").filter((event) => event.length > 0);
+    expect(events.every((event) => event.startsWith("data: "))).toBe(true);
+    const payloads = events.map((event) => event.slice(6));
+    expect(payloads.at(-1)).toBe("[DONE]");
+    const chunks = payloads.slice(0, -1).map((payload) => JSON.parse(payload) as { choices: Array<{ delta: Record<string, unknown>; finish_reason: string | null }>; usage?: { completion_tokens: number } });
+    expect(chunks[0]?.choices[0]?.delta.role).toBe("assistant");
+    expect(chunks[1]?.choices[0]?.delta.reasoning_content).toBe(" Let");
+    expect(chunks[2]?.choices[0]?.delta.content).toBe(" The");
+    expect(chunks[3]?.choices[0]?.delta.content).toBe(" engine");
+    expect(chunks[4]?.choices[0]?.finish_reason).toBe("stop");
+    expect(chunks[5]?.choices).toEqual([]);
+    expect(chunks[5]?.usage?.completion_tokens).toBe(3);
+    const withoutUsage = await (await post(engine, "/v1/chat/completions", { messages, stream: true })).text();
+    expect(withoutUsage).not.toContain('"choices":[]');
+  });
+
+  it("writes chunk k no earlier than ttft + k·itl after the request arrived, in order", async () => {
+    const engine = await start({ profile: { defaults: { ttftMs: 15, itlMs: 4, outputTokens: 12, tokensPerChunk: 2 } } });
+    await (await post(engine, "/v1/chat/completions", { messages, stream: true })).text();
+    const record = engine.writeLog.requests[0];
+    expect(record?.outcome).toBe("completed");
+    const writes = record?.chunkWritesMs ?? [];
+    expect(writes).toHaveLength(6);
+    writes.forEach((at, index) => {
+      // Chunk index carries tokens 2·index and 2·index+1; it is due when its last token is.
+      expect(at - (record?.receivedAtMs ?? 0)).toBeGreaterThanOrEqual(15 + (2 * index + 1) * 4 - 0.001);
+      if (index > 0) expect(at).toBeGreaterThanOrEqual(writes[index - 1] ?? 0);
+    });
+  });
+
+  it("answers non-streamed requests with the whole message and usage", async () => {
+    const engine = await start({ profile: { flavour: "vllm", defaults: { ttftMs: 0, itlMs: 0, outputTokens: 3, reasoningTokens: 2 } } });
+    const body = (await (await post(engine, "/v1/chat/completions", { messages, max_tokens: 4 })).json()) as {
+      choices: Array<{ message: { content: string; reasoning: string }; finish_reason: string }>;
+      usage: { completion_tokens: number };
+    };
+    expect(body.choices[0]?.message).toMatchObject({ content: " The engine", reasoning: " Let me" });
+    expect(body.choices[0]?.finish_reason).toBe("length");
+    expect(body.usage.completion_tokens).toBe(4);
+    const completion = (await (await post(engine, "/v1/completions", { prompt: "x" })).json()) as { choices: Array<{ text: string }> };
+    // No chat template on /v1/completions: the reasoning tokens are plain text there.
+    expect(completion.choices[0]?.text).toBe(" The engine answers é 中");
+  });
+
+  it("appends one JSON line per finished request to the chunk log", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "sim-chunk-log-"));
+    try {
+      const path = join(dir, "chunks.jsonl");
+      const engine = await startSimEngine({ chunkLogPath: path, keepRecords: false, profile: { defaults: { ttftMs: 0, itlMs: 0, outputTokens: 2 } } });
+      await (await post(engine, "/v1/chat/completions", { messages, stream: true }, "q1")).text();
+      await engine.close();
+      const lines = (await readFile(path, "utf8")).trim().split("\n").map((line) => JSON.parse(line) as { promptId: string; chunkWritesMs: number[]; outcome: string });
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatchObject({ promptId: "q1", outcome: "completed" });
+      expect(lines[0]?.chunkWritesMs).toHaveLength(2);
+      expect(engine.writeLog.requests).toEqual([]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("takes the prompt id from the user field when the header is absent", async () => {
+    const engine = await start({ profile: { faults: { http500: ["u1"] } } });
+    expect((await post(engine, "/v1/chat/completions", { messages, stream: true, user: "u1" })).status).toBe(500);
+  });
+
+  it("answers 400 to a body that is not JSON, 404 to unknown routes, 503 while starting", async () => {
+    const engine = await start({ profile: { faults: { startupDelayMs: 60_000 } } });
+    expect((await fetch(`${engine.url}/health`)).status).toBe(503);
+    expect((await post(engine, "/v1/chat/completions", { messages })).status).toBe(503);
+    expect((await fetch(`${engine.url}/nope`)).status).toBe(404);
+    const ready = await start({});
+    await ready.healthy;
+    const bad = await fetch(`${ready.url}/v1/chat/completions`, { method: "POST", body: "{nope" });
+    expect(bad.status).toBe(400);
+  });
+
+  it("reports the death to onDie and drops the connections in process", async () => {
+    let diedWith: number | null = null;
+    const engine = await start({ profile: { defaults: { ttftMs: 0, itlMs: 0, outputTokens: 1 }, faults: { dieAfterRequests: 1, dieExitCode: 9 } }, onDie: (code) => (diedWith = code) });
+    await (await post(engine, "/v1/chat/completions", { messages, stream: true })).text();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(diedWith).toBe(9);
+    await expect(fetch(`${engine.url}/health`)).rejects.toThrow();
+  });
+});
+
+describe("planResponse", () => {
+  const profile = simProfileSchema.parse({
+    defaults: { ttftMs: 10, itlMs: 2, outputTokens: 40, reasoningTokens: 20 },
+    prompts: { fast: { itlMs: 1 } },
+    faults: { stopEarly: ["short"], http500: ["boom"] },
+  });
+
+  it("counts reasoning toward max_tokens first", () => {
+    expect(planResponse(profile, "a", 30, true)).toMatchObject({ reasoningTokens: 20, contentTokens: 10, finishReason: "length" });
+    expect(planResponse(profile, "a", 10, true)).toMatchObject({ reasoningTokens: 10, contentTokens: 0, finishReason: "length" });
+    expect(planResponse(profile, "a", 100, false)).toMatchObject({ reasoningTokens: 0, contentTokens: 40, finishReason: "stop" });
+  });
+
+  it("applies per-prompt overrides and faults by prompt id", () => {
+    expect(planResponse(profile, "fast", 100, false)).toMatchObject({ itlMs: 1, ttftMs: 10 });
+    expect(planResponse(profile, "short", 100, false)).toMatchObject({ contentTokens: 10, finishReason: "stop" });
+    expect(planResponse(profile, "boom", 100, false).fault).toBe("http500");
+    expect(planResponse(profile, null, 100, false).fault).toBeNull();
+  });
+});
