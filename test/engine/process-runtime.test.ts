@@ -1,3 +1,7 @@
+import { existsSync, readlinkSync } from "node:fs";
+import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { ProcessRuntime } from "../../src/engine/process-runtime.js";
@@ -121,5 +125,69 @@ describe("process runtime", () => {
     const failure = await failureOf(runtime.start("baseline", new AbortController().signal));
     expect(failure).toMatchObject({ stage: "startup", kind: "exited" });
     expect(failure.summary).toContain("ENOENT");
+  });
+});
+
+describe("process runtime: the candidate's patched copy", () => {
+  async function sourceTree() {
+    const root = await mkdtemp(join(tmpdir(), "speedgate-copy-"));
+    const dir = join(root, "engine");
+    await mkdir(dir);
+    await writeFile(join(dir, "mode.txt"), "healthy\n");
+    const patchPath = join(root, "change.patch");
+    const patchText = "--- a/mode.txt\n+++ b/mode.txt\n@@ -1 +1 @@\n-healthy\n+patched\n";
+    await writeFile(patchPath, patchText);
+    return { dir, patchPath, patchText };
+  }
+
+  it("patches a copy, runs postPatch steps and the candidate in it, leaves the source alone and removes the copy on dispose", async () => {
+    const { dir, patchPath, patchText } = await sourceTree();
+    const port = await getFreePort();
+    const base = makeProcessRound({ port, command: ["{node}", fakeEngine, "healthy", "{port}"] });
+    const round = {
+      ...base,
+      config: {
+        ...base.config,
+        candidate: {
+          ...base.config.candidate,
+          sourceDir: dir,
+          patch: patchPath,
+          postPatch: [["{node}", "-e", "require('fs').writeFileSync('built.txt', require('fs').readFileSync('mode.txt', 'utf8'))"]],
+        },
+      },
+      patch: { path: patchPath, bytes: Buffer.from(patchText), sha256: "a".repeat(64) },
+    };
+    const runtime = new ProcessRuntime(round, { logger: silentLogger, runId: "copy" });
+    runtimes.push(runtime);
+    const prepared = await runtime.prepare("candidate", new AbortController().signal);
+    expect(prepared.patchHash).toBe("a".repeat(64));
+    const engine = await runtime.start("candidate", new AbortController().signal);
+    await waitHealthy(engine);
+    const copy = readlinkSync(`/proc/${(engine as RunningEngine & { pid: number }).pid}/cwd`);
+    expect(copy).not.toBe(dir);
+    expect(await readFile(join(copy, "mode.txt"), "utf8")).toBe("patched\n");
+    expect(await readFile(join(copy, "built.txt"), "utf8")).toBe("patched\n");
+    expect(await readFile(join(dir, "mode.txt"), "utf8")).toBe("healthy\n");
+    await runtime.dispose();
+    expect(existsSync(copy)).toBe(false);
+  });
+
+  it("reports a failing postPatch step as a build error with its output", async () => {
+    const { dir, patchPath, patchText } = await sourceTree();
+    const base = makeProcessRound({ port: await getFreePort(), command: ["{node}", fakeEngine, "healthy", "{port}"] });
+    const round = {
+      ...base,
+      config: {
+        ...base.config,
+        candidate: { ...base.config.candidate, sourceDir: dir, patch: patchPath, postPatch: [["{node}", "-e", "console.error('error: kernel build failed'); process.exit(2)"]] },
+      },
+      patch: { path: patchPath, bytes: Buffer.from(patchText), sha256: "b".repeat(64) },
+    };
+    const runtime = new ProcessRuntime(round, { logger: silentLogger, runId: "post" });
+    runtimes.push(runtime);
+    const failure = await failureOf(runtime.prepare("candidate", new AbortController().signal));
+    expect(failure).toMatchObject({ engine: "candidate", stage: "build", kind: "build_error", exitCode: 2 });
+    expect(failure.summary).toContain("error: kernel build failed");
+    expect(failure.logTail).toEqual(["error: kernel build failed"]);
   });
 });
