@@ -68,7 +68,8 @@ export async function run(): Promise<void> {
       },
     });
     for (const [name, value] of Object.entries(cardOutputs(result))) core.setOutput(name, value);
-    await core.summary.addRaw(result.markdown).write();
+    // Outside a runner (act, a local dry run) there may be no summary file; the card is on disk anyway.
+    if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(result.markdown).write();
     annotateFailure(result.card);
     failure = stepFailure(result.card, settings.failOnGate, signal);
   } catch (error) {
