@@ -24354,7 +24354,7 @@ async function run() {
       }
     });
     for (const [name, value] of Object.entries(cardOutputs(result))) setOutput(name, value);
-    await summary.addRaw(result.markdown).write();
+    if (process.env.GITHUB_STEP_SUMMARY) await summary.addRaw(result.markdown).write();
     annotateFailure(result.card);
     failure = stepFailure(result.card, settings.failOnGate, signal);
   } catch (error2) {
