@@ -45,8 +45,15 @@ interface Diagnosis {
   line: number | null;
 }
 
+/** An exception named mid-line ("Scheduler hit an exception: torch.OutOfMemoryError: …"). */
+const EMBEDDED_EXCEPTION = /(?:^|[\s:(])((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception)): /g;
+
 function capSummary(text: string): string {
-  const flat = text.trim();
+  let flat = text.trim();
+  // Start at the last exception the line names, so a flattened traceback reads as its error.
+  const starts = [...flat.matchAll(EMBEDDED_EXCEPTION)].map((match) => match.index + match[0].indexOf(match[1] ?? ""));
+  const last = starts.at(-1);
+  if (last !== undefined && last > 0 && flat.length > 200) flat = flat.slice(last);
   return flat.length <= MAX_SUMMARY_CHARS ? flat : `${flat.slice(0, MAX_SUMMARY_CHARS - 1)}…`;
 }
 
@@ -66,7 +73,11 @@ function oomPhase(lines: readonly string[], at: number): OomPhase {
   if (KV_CACHE_OOM_MESSAGE.test(lines[at] ?? "") && !/CUDA out of memory|OutOfMemoryError/i.test(lines[at] ?? "")) return "kv_cache";
   const tracebackStart = lastIndexMatching(lines, (line) => TRACEBACK_START.test(line), at);
   const scanFrom = tracebackStart >= 0 ? tracebackStart : Math.max(0, at - 60);
-  const inTraceback = lines.slice(scanFrom, at).reverse();
+  // A log flattened onto one line (some CI log collectors do that) carries its frames before the error.
+  const ownLine = lines[at] ?? "";
+  const errorStart = ownLine.search(CUDA_OOM);
+  const ownFrames = errorStart > 0 ? ownLine.slice(0, errorStart).split(/(?=File ")/).reverse() : [];
+  const inTraceback = [...ownFrames, ...lines.slice(scanFrom, at).reverse()];
   const before = lines.slice(Math.max(0, scanFrom - 40), scanFrom).reverse();
   for (const candidates of [inTraceback, before]) {
     for (const line of candidates) {

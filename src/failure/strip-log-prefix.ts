@@ -1,4 +1,4 @@
-import { cleanLogLine } from "../scorecard/sanitize-log-tail.js";
+import { MAX_LOG_LINE_CHARS, cleanLogLine, stripAnsi } from "../scorecard/sanitize-log-tail.js";
 
 /*
  * Prefixes engines and their launchers put before the message. Stripped for matching and for the
@@ -22,7 +22,8 @@ const PREFIXES: readonly RegExp[] = [
 
 /** A printed line reduced to its message: ANSI colours, timestamps, levels and worker tags removed. */
 export function stripLogPrefix(line: string): string {
-  let message = cleanLogLine(line);
+  // Matching needs the whole line: a flattened traceback puts the error thousands of characters in.
+  let message = line.length > MAX_LOG_LINE_CHARS ? stripAnsi(line) : cleanLogLine(line);
   for (let round = 0; round < 6; round++) {
     const before = message;
     for (const prefix of PREFIXES) message = message.replace(prefix, "");

@@ -126,3 +126,15 @@ describe("classifyFailure", () => {
     expect(failure.summary.length).toBeLessThanOrEqual(1_000);
   });
 });
+
+describe("classifyFailure on a log flattened onto one line", () => {
+  it("still finds CUDA graph capture and starts the summary at the exception", () => {
+    // The old scorer joined the log's lines with spaces; the seed card came out like this.
+    for (const line of [fixture("sglang-cuda-graph-oom.log").join(" "), fixture("sglang-cuda-graph-oom.log").slice(11).join(" ")]) {
+      const failure = classify([line]);
+      expect(failure.kind).toBe("cuda_oom");
+      expect(failure.label).toBe("CUDA out of memory during CUDA graph capture");
+      expect(failure.summary).toMatch(/^torch\.OutOfMemoryError: CUDA out of memory\. Tried to allocate 136\.00 MiB/);
+    }
+  });
+});
