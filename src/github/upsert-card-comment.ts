@@ -9,12 +9,18 @@ export interface IssueComment {
   body: string;
   createdAt: string;
   userType: string | null;
+  login: string | null;
 }
 
 export interface UpsertCardCommentOptions extends RepoRef {
   issueNumber: number;
   body: string;
   marker?: string;
+  /**
+   * Whose marked comments count as the card: by default any bot's (the app, or github-actions[bot]
+   * for the action's GITHUB_TOKEN); a login when the action posts with a personal token.
+   */
+  authorLogin?: string;
   /**
    * Called with the body of the comment already there; returning false keeps it (for example when it
    * holds a card from a newer run than this one).
@@ -31,19 +37,26 @@ export interface UpsertResult {
 
 function toComment(value: unknown): IssueComment | null {
   if (typeof value !== "object" || value === null) return null;
-  const record = value as { id?: unknown; body?: unknown; created_at?: unknown; user?: { type?: unknown } | null };
+  const record = value as { id?: unknown; body?: unknown; created_at?: unknown; user?: { type?: unknown; login?: unknown } | null };
   if (typeof record.id !== "number") return null;
   return {
     id: record.id,
     body: typeof record.body === "string" ? record.body : "",
     createdAt: typeof record.created_at === "string" ? record.created_at : "",
     userType: typeof record.user?.type === "string" ? record.user.type : null,
+    login: typeof record.user?.login === "string" ? record.user.login : null,
   };
 }
 
-/** Every comment on the issue that carries the marker and was written by a bot (the app or the action's token). */
-export async function listMarkedComments(client: GitHubClient, options: RepoRef & { issueNumber: number; marker?: string }): Promise<IssueComment[]> {
+/** Every comment on the issue that starts with the marker and was written by the card's author. */
+export async function listMarkedComments(
+  client: GitHubClient,
+  options: RepoRef & { issueNumber: number; marker?: string; authorLogin?: string },
+): Promise<IssueComment[]> {
   const marker = options.marker ?? CARD_MARKER;
+  // A person quoting the marker must not get their comment overwritten: only the card's author counts.
+  const isAuthor = (comment: IssueComment): boolean =>
+    options.authorLogin === undefined ? comment.userType === "Bot" : comment.login === options.authorLogin;
   const found: IssueComment[] = [];
   for (let page = 1; ; page++) {
     const response = await client.request("GET /repos/{owner}/{repo}/issues/{issue_number}/comments", {
@@ -56,8 +69,7 @@ export async function listMarkedComments(client: GitHubClient, options: RepoRef 
     const items = Array.isArray(response.data) ? response.data : [];
     for (const item of items) {
       const comment = toComment(item);
-      // A person quoting the marker must not get their comment overwritten: only bots' comments count.
-      if (comment && comment.userType === "Bot" && comment.body.startsWith(marker)) found.push(comment);
+      if (comment && isAuthor(comment) && comment.body.startsWith(marker)) found.push(comment);
     }
     if (items.length < 100) return found;
   }

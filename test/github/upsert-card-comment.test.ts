@@ -36,6 +36,14 @@ describe("upsertCardComment (with the action's Octokit, as `comment: true` uses 
     ]);
   });
 
+  it("matches the card by its author's login when given one (the action posting with a personal token)", async () => {
+    fake.comments.push({ id: 1, issueNumber: 5, body: card("by pat"), login: "release-bot", type: "User", createdAt: fake.now() });
+    fake.comments.push({ id: 2, issueNumber: 5, body: card("other bot"), login: "other[bot]", type: "Bot", createdAt: fake.now() });
+    const result = await upsertCardComment(client(), { ...repo, issueNumber: 5, body: card("new"), authorLogin: "release-bot" });
+    expect(result).toEqual({ commentId: 1, action: "updated", removed: 0 });
+    expect(fake.comments.map((comment) => comment.body)).toEqual([card("new"), card("other bot")]);
+  });
+
   it("folds duplicates a race between processes left into the oldest", async () => {
     for (const id of [10, 11, 12]) {
       fake.comments.push({ id, issueNumber: 5, body: card(`copy ${id}`), login: "speedgate[bot]", type: "Bot", createdAt: fake.now() });
