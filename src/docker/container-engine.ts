@@ -9,6 +9,11 @@ import { LineTailBuffer } from "./line-tail-buffer.js";
 const LOG_TAIL_LINES = 400;
 /** After the container exits, how long to wait for its last log lines to arrive before reporting. */
 const LOG_DRAIN_MS = 1_000;
+/**
+ * A cancelled run (the runner's SIGINT, then SIGKILL 7.5 s later) gives the engine this long to
+ * stop before Docker kills it, so containers are gone well within the runner's window.
+ */
+const CANCELLED_STOP_TIMEOUT_S = 1;
 
 function signalName(exitCode: number | null): string | null {
   if (exitCode === null || exitCode <= 128 || exitCode > 128 + 64) return null;
@@ -49,6 +54,7 @@ export class ContainerEngine implements RunningEngine {
     private readonly container: Dockerode.Container,
     private readonly logger: Logger,
     private readonly stopTimeoutS: number,
+    private readonly cancelSignal: AbortSignal,
   ) {
     this.logsEnded = this.followLogs();
     this.exited = this.waitForExit();
@@ -97,7 +103,8 @@ export class ContainerEngine implements RunningEngine {
 
   private async stopAndRemove(): Promise<void> {
     try {
-      await ignoreGone(this.container.stop({ t: this.stopTimeoutS }));
+      const timeoutS = this.cancelSignal.aborted ? Math.min(this.stopTimeoutS, CANCELLED_STOP_TIMEOUT_S) : this.stopTimeoutS;
+      await ignoreGone(this.container.stop({ t: timeoutS }));
     } catch (error) {
       this.logger.warn(`${this.role} container: stop failed, removing it by force: ${(error as Error).message}`);
     }

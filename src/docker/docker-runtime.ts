@@ -99,7 +99,7 @@ export class DockerRuntime implements EngineRuntime {
       else if (!info.State.Running) host = `${role}-exited.invalid`;
       else throw new Error(`docker: the ${role} container has no address on network ${networkMode}`);
     }
-    const engine = new ContainerEngine(role, `http://${host}:${config.port}`, container, this.context.logger, config.docker.stopTimeoutS);
+    const engine = new ContainerEngine(role, `http://${host}:${config.port}`, container, this.context.logger, config.docker.stopTimeoutS, signal);
     this.engines.add(engine);
     this.context.logger.info(`docker: ${role} engine started in container ${container.id.slice(0, 12)} (${engine.baseUrl})`);
     return engine;

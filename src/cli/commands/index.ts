@@ -1,4 +1,5 @@
 import type { Command } from "../command.js";
+import { cleanupCommand } from "./cleanup-command.js";
 import { demoCommand } from "./demo-command.js";
 import { mergeCommand } from "./merge-command.js";
 import { renderCommand } from "./render-command.js";
@@ -6,4 +7,4 @@ import { runCommand } from "./run-command.js";
 import { simEngineCommand } from "./sim-engine-command.js";
 
 /** Every CLI command, in the order `speedgate --help` lists them. */
-export const commands: readonly Command[] = [runCommand, demoCommand, mergeCommand, renderCommand, simEngineCommand];
+export const commands: readonly Command[] = [runCommand, demoCommand, mergeCommand, renderCommand, simEngineCommand, cleanupCommand];
