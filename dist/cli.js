@@ -27,10 +27,17 @@ import {
   renderMarkdown,
   runRound,
   writeScorecard
-} from "./chunks/chunk-D7WFAMRA.js";
-import "./chunks/chunk-UHI6F754.js";
-import "./chunks/chunk-PFNLTCBT.js";
-import "./chunks/chunk-BY2EMTJO.js";
+} from "./chunks/chunk-PNZQG77P.js";
+import {
+  require_docker
+} from "./chunks/chunk-UHI6F754.js";
+import {
+  DEFAULT_STALE_AFTER_MS,
+  sweepResources
+} from "./chunks/chunk-PFNLTCBT.js";
+import {
+  __toESM
+} from "./chunks/chunk-BY2EMTJO.js";
 
 // src/logger.ts
 function createStderrLogger(options = {}) {
@@ -57,6 +64,69 @@ var UsageError = class extends Error {
   }
 };
 
+// src/cli/commands/cleanup-command.ts
+var import_dockerode = __toESM(require_docker(), 1);
+
+// src/cli/parse-command-args.ts
+import { parseArgs } from "node:util";
+function parseCommandArgs(command, args, options, allowPositionals = false) {
+  try {
+    return parseArgs({ args, options, allowPositionals, strict: true });
+  } catch (error) {
+    throw new UsageError(`speedgate ${command}: ${error.message}`);
+  }
+}
+
+// src/cli/commands/cleanup-command.ts
+var USAGE = `speedgate cleanup (--run-id ID | --stale) [--older-than-hours H] [--keep-images]
+
+--run-id ID   remove the containers, networks and candidate images of one run
+--stale       remove those of every run whose speedgate process is gone: on this host, its pid
+              (with the process's start time, so a reused pid does not count) no longer runs;
+              made on another host or without a pid, older than --older-than-hours (default ${DEFAULT_STALE_AFTER_MS / 36e5})
+Baseline images are kept: runs share them and they are slow to rebuild.`;
+var cleanupCommand = {
+  name: "cleanup",
+  summary: "remove the Docker containers, networks and images a run left behind",
+  usage: USAGE,
+  async run(args, context) {
+    const { values } = parseCommandArgs("cleanup", args, {
+      "run-id": { type: "string" },
+      stale: { type: "boolean", default: false },
+      "older-than-hours": { type: "string" },
+      "keep-images": { type: "boolean", default: false }
+    });
+    const runId = values["run-id"];
+    if (runId === void 0 === !values.stale) {
+      throw new UsageError(`speedgate cleanup: expected exactly one of --run-id or --stale
+usage: ${USAGE}`);
+    }
+    let staleAfterMs = DEFAULT_STALE_AFTER_MS;
+    if (values["older-than-hours"] !== void 0) {
+      const hours = Number(values["older-than-hours"]);
+      if (!Number.isFinite(hours) || hours < 0) {
+        throw new UsageError(`speedgate cleanup: --older-than-hours: expected a number of hours, 0 or more, got ${JSON.stringify(values["older-than-hours"])}`);
+      }
+      staleAfterMs = hours * 36e5;
+    }
+    const docker = new import_dockerode.default();
+    try {
+      await docker.ping();
+    } catch (error) {
+      context.logger.error(`speedgate cleanup: no Docker daemon answers (${error.message}); nothing was removed`);
+      return 1;
+    }
+    const counts = await sweepResources(docker, runId !== void 0 ? { runId } : { stale: true }, context.logger, {
+      keepCandidateImages: values["keep-images"],
+      staleAfterMs
+    });
+    const what = runId !== void 0 ? `run ${runId}` : "stale runs";
+    context.stdout.write(`removed ${counts.containers} container(s), ${counts.networks} network(s), ${counts.images} image(s) of ${what}
+`);
+    return 0;
+  }
+};
+
 // src/cli/commands/demo-command.ts
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -75,16 +145,6 @@ async function findFreePort() {
       server.close(() => resolve2(port));
     });
   });
-}
-
-// src/cli/parse-command-args.ts
-import { parseArgs } from "node:util";
-function parseCommandArgs(command, args, options, allowPositionals = false) {
-  try {
-    return parseArgs({ args, options, allowPositionals, strict: true });
-  } catch (error) {
-    throw new UsageError(`speedgate ${command}: ${error.message}`);
-  }
 }
 
 // src/scorecard/render-text.ts
@@ -749,7 +809,7 @@ async function startSimEngine(options = {}) {
 }
 
 // src/cli/commands/sim-engine-command.ts
-var USAGE = `speedgate sim-engine [--port N] [--host 127.0.0.1] [--profile profile.json]
+var USAGE2 = `speedgate sim-engine [--port N] [--host 127.0.0.1] [--profile profile.json]
     [--model NAME] [--flavour sglang|vllm] [--ttft-ms MS] [--itl-ms MS] [--output-tokens N]
     [--reasoning-tokens N] [--tokens-per-chunk N] [--usage-per-chunk] [--chunk-log out.jsonl]
     faults: [--crash-log FILE] [--crash-exit-code N] [--never-healthy] [--startup-delay-ms MS]
@@ -787,7 +847,7 @@ async function readProfile(path) {
 var simEngineCommand = {
   name: "sim-engine",
   summary: "run the reference OpenAI-compatible engine (deterministic timings, fault flags)",
-  usage: USAGE,
+  usage: USAGE2,
   async run(args, context) {
     const { values } = parseCommandArgs("sim-engine", args, {
       port: { type: "string", default: "30000" },
@@ -886,7 +946,7 @@ var simEngineCommand = {
 };
 
 // src/cli/commands/index.ts
-var commands = [runCommand, demoCommand, mergeCommand, renderCommand, simEngineCommand];
+var commands = [runCommand, demoCommand, mergeCommand, renderCommand, simEngineCommand, cleanupCommand];
 
 // src/cli/main.ts
 function helpText(all) {

@@ -38,7 +38,7 @@ import {
   renderMarkdown,
   runRound,
   writeScorecard
-} from "./chunks/chunk-D7WFAMRA.js";
+} from "./chunks/chunk-PNZQG77P.js";
 import "./chunks/chunk-UHI6F754.js";
 import "./chunks/chunk-PFNLTCBT.js";
 import {
@@ -23993,11 +23993,13 @@ function toComment(value) {
     id: record.id,
     body: typeof record.body === "string" ? record.body : "",
     createdAt: typeof record.created_at === "string" ? record.created_at : "",
-    userType: typeof record.user?.type === "string" ? record.user.type : null
+    userType: typeof record.user?.type === "string" ? record.user.type : null,
+    login: typeof record.user?.login === "string" ? record.user.login : null
   };
 }
 async function listMarkedComments(client, options) {
   const marker = options.marker ?? CARD_MARKER;
+  const isAuthor = (comment) => options.authorLogin === void 0 ? comment.userType === "Bot" : comment.login === options.authorLogin;
   const found = [];
   for (let page = 1; ; page++) {
     const response = await client.request("GET /repos/{owner}/{repo}/issues/{issue_number}/comments", {
@@ -24010,7 +24012,7 @@ async function listMarkedComments(client, options) {
     const items = Array.isArray(response.data) ? response.data : [];
     for (const item of items) {
       const comment = toComment(item);
-      if (comment && comment.userType === "Bot" && comment.body.startsWith(marker)) found.push(comment);
+      if (comment && isAuthor(comment) && comment.body.startsWith(marker)) found.push(comment);
     }
     if (items.length < 100) return found;
   }

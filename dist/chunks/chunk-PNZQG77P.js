@@ -34809,6 +34809,7 @@ var LineTailBuffer = class {
 // src/docker/container-engine.ts
 var LOG_TAIL_LINES = 400;
 var LOG_DRAIN_MS = 1e3;
+var CANCELLED_STOP_TIMEOUT_S = 1;
 function signalName(exitCode) {
   if (exitCode === null || exitCode <= 128 || exitCode > 128 + 64) return null;
   const number4 = exitCode - 128;
@@ -34828,12 +34829,13 @@ async function ignoreGone(action) {
   }
 }
 var ContainerEngine = class {
-  constructor(role, baseUrl, container, logger, stopTimeoutS) {
+  constructor(role, baseUrl, container, logger, stopTimeoutS, cancelSignal) {
     this.role = role;
     this.baseUrl = baseUrl;
     this.container = container;
     this.logger = logger;
     this.stopTimeoutS = stopTimeoutS;
+    this.cancelSignal = cancelSignal;
     this.logsEnded = this.followLogs();
     this.exited = this.waitForExit();
   }
@@ -34842,6 +34844,7 @@ var ContainerEngine = class {
   container;
   logger;
   stopTimeoutS;
+  cancelSignal;
   exited;
   tail = new LineTailBuffer(LOG_TAIL_LINES);
   logsEnded;
@@ -34884,7 +34887,8 @@ var ContainerEngine = class {
   }
   async stopAndRemove() {
     try {
-      await ignoreGone(this.container.stop({ t: this.stopTimeoutS }));
+      const timeoutS = this.cancelSignal.aborted ? Math.min(this.stopTimeoutS, CANCELLED_STOP_TIMEOUT_S) : this.stopTimeoutS;
+      await ignoreGone(this.container.stop({ t: timeoutS }));
     } catch (error62) {
       this.logger.warn(`${this.role} container: stop failed, removing it by force: ${error62.message}`);
     }
@@ -35262,7 +35266,7 @@ var DockerRuntime = class {
       else if (!info.State.Running) host = `${role}-exited.invalid`;
       else throw new Error(`docker: the ${role} container has no address on network ${networkMode}`);
     }
-    const engine = new ContainerEngine(role, `http://${host}:${config2.port}`, container, this.context.logger, config2.docker.stopTimeoutS);
+    const engine = new ContainerEngine(role, `http://${host}:${config2.port}`, container, this.context.logger, config2.docker.stopTimeoutS, signal);
     this.engines.add(engine);
     this.context.logger.info(`docker: ${role} engine started in container ${container.id.slice(0, 12)} (${engine.baseUrl})`);
     return engine;
@@ -36006,7 +36010,7 @@ var PREFIXES = [
   /^\[(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\]\s+/
 ];
 function stripLogPrefix(line) {
-  let message = cleanLogLine(line);
+  let message = line.length > MAX_LOG_LINE_CHARS ? stripAnsi(line) : cleanLogLine(line);
   for (let round = 0; round < 6; round++) {
     const before = message;
     for (const prefix of PREFIXES) message = message.replace(prefix, "");
@@ -36018,8 +36022,12 @@ function stripLogPrefix(line) {
 // src/failure/classify-failure.ts
 var MAX_SUMMARY_CHARS = 1e3;
 var FAILURE_LOG_TAIL_LINES = 200;
+var EMBEDDED_EXCEPTION = /(?:^|[\s:(])((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception)): /g;
 function capSummary(text2) {
-  const flat = text2.trim();
+  let flat = text2.trim();
+  const starts = [...flat.matchAll(EMBEDDED_EXCEPTION)].map((match) => match.index + match[0].indexOf(match[1] ?? ""));
+  const last = starts.at(-1);
+  if (last !== void 0 && last > 0 && flat.length > 200) flat = flat.slice(last);
   return flat.length <= MAX_SUMMARY_CHARS ? flat : `${flat.slice(0, MAX_SUMMARY_CHARS - 1)}\u2026`;
 }
 function lastIndexMatching(lines, test, before = lines.length) {
@@ -36034,7 +36042,10 @@ function oomPhase(lines, at) {
   if (KV_CACHE_OOM_MESSAGE.test(lines[at] ?? "") && !/CUDA out of memory|OutOfMemoryError/i.test(lines[at] ?? "")) return "kv_cache";
   const tracebackStart = lastIndexMatching(lines, (line) => TRACEBACK_START.test(line), at);
   const scanFrom = tracebackStart >= 0 ? tracebackStart : Math.max(0, at - 60);
-  const inTraceback = lines.slice(scanFrom, at).reverse();
+  const ownLine = lines[at] ?? "";
+  const errorStart = ownLine.search(CUDA_OOM);
+  const ownFrames = errorStart > 0 ? ownLine.slice(0, errorStart).split(/(?=File ")/).reverse() : [];
+  const inTraceback = [...ownFrames, ...lines.slice(scanFrom, at).reverse()];
   const before = lines.slice(Math.max(0, scanFrom - 40), scanFrom).reverse();
   for (const candidates of [inTraceback, before]) {
     for (const line of candidates) {
