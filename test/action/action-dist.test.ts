@@ -1,11 +1,13 @@
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashPatch } from "../../src/config/load-patch.js";
 import { parseScorecardJson } from "../../src/scorecard/read-scorecard.js";
 import { CARD_MARKER } from "../../src/scorecard/render-markdown.js";
+import { selectShard } from "../../src/shard/select-shard.js";
+import { candidateOom, cardFor, recordRound } from "../shard/synthetic-round.js";
 import { DIST, runStep, startStep } from "./support/action-step.js";
 import { FASTER_PATCH, SLOWER_PATCH, type SimRound, writeSimRound } from "./support/sim-round.js";
 import { pullRequestEvent } from "./support/webhook-payloads.js";
@@ -202,3 +204,24 @@ function isAlive(pid: number): boolean {
     return (error as NodeJS.ErrnoException).code !== "ESRCH";
   }
 }
+
+describe("the bundled action, merging", () => {
+  it("fails the merged round when a shard's engine failed, and the annotation names the shard", async () => {
+    const workDir = await mkdtemp(join(tmpdir(), "speedgate-merge-step-"));
+    const recorded = recordRound(12);
+    const prompts = recorded.promptIds.map((id) => ({ id }));
+    for (const index of [1, 2, 3]) {
+      const shard = { index, count: 3 };
+      const ids = selectShard(prompts, shard).map((prompt) => prompt.id);
+      const card = cardFor(recorded, ids, { shard, candidateFailure: index === 2 ? candidateOom : null });
+      await mkdir(join(workDir, "cards", `speedgate-shard-${index}`), { recursive: true });
+      await writeFile(join(workDir, "cards", `speedgate-shard-${index}`, "scorecard.json"), JSON.stringify(card));
+    }
+    const step = await runStep({ entry: "index", workDir, event, inputs: { mode: "merge", cards: "cards/*/scorecard.json" } });
+    expect(step.exitCode).toBe(1);
+    expect(step.outputs).toMatchObject({ "failure-kind": "cuda_oom", "gate-passed": "false", "prompts-total": "12" });
+    expect(step.stdout).toMatch(/^::error title=speedgate%3A candidate engine died before becoming healthy \(CUDA out of memory\)::shard 2 of 3: torch\.OutOfMemoryError/m);
+    expect(step.summary).toContain("shard 2 of 3: torch.OutOfMemoryError");
+    await rm(workDir, { recursive: true, force: true });
+  });
+});
