@@ -21,8 +21,7 @@ function bar(done: number, total: number): string {
 export function createProgressRenderer(stream: ProgressStream): { onProgress: (event: RoundProgressEvent) => void; finish: () => void } {
   const tty = stream.isTTY === true;
   let barShown = false;
-  const started = new Map<string, number>();
-  let lastPlainStep = new Map<string, number>();
+  const lastPlainStep = new Map<string, number>();
 
   const clearBar = (): void => {
     if (barShown) stream.write("\r\u001b[K");
@@ -40,7 +39,6 @@ export function createProgressRenderer(stream: ProgressStream): { onProgress: (e
         if (who === "candidate") line("candidate: preparing (patch and build steps)");
         return;
       case "starting":
-        started.set(who, performance.now());
         line(`${who}: starting engine`);
         return;
       case "healthy":
@@ -64,7 +62,7 @@ export function createProgressRenderer(stream: ProgressStream): { onProgress: (e
         return;
       }
       case "failed":
-        line(`${who}: ${describeFailureEvent(event.failure)} (${event.failure.label}): ${event.failure.summary}`);
+        line(`${describeFailureEvent(event.failure)} (${event.failure.label}): ${event.failure.summary}`);
         return;
       case "stopped":
         line(`${who}: engine stopped`);
@@ -76,9 +74,6 @@ export function createProgressRenderer(stream: ProgressStream): { onProgress: (e
   };
   return {
     onProgress,
-    finish: () => {
-      clearBar();
-      lastPlainStep = new Map();
-    },
+    finish: clearBar,
   };
 }
