@@ -74,6 +74,14 @@ describe("process runtime", () => {
     expect(failure.logTail).toContain('  File "/src/vllm/engine.py", line 12, in <module>');
   });
 
+  it("wakes from a long poll interval as soon as the engine exits", async () => {
+    const { engine } = await startFake("exit-later");
+    await waitForLine(engine, /listening/);
+    // With a 60 s interval, only the exit can end this wait before the test's own timeout.
+    const failure = await failureOf(waitUntilHealthy({ engine, path: "/health", timeoutS: 600, intervalMs: 60_000, signal: new AbortController().signal }));
+    expect(failure).toMatchObject({ stage: "startup", kind: "nccl_error", exitCode: 3 });
+  });
+
   it("gives up with startup_timeout when the engine never answers 200", async () => {
     const { engine } = await startFake("never-healthy");
     const failure = await failureOf(waitHealthy(engine, 0.3));
