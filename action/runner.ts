@@ -11,6 +11,7 @@ import { cardOutputs } from "./card-outputs.js";
 import { createActionsLogger } from "./create-actions-logger.js";
 import { readSettings } from "./input-helper.js";
 import { runAction } from "./main.js";
+import { scrubStepSecrets } from "./scrub-step-secrets.js";
 import { STATE } from "./state-keys.js";
 
 /**
@@ -55,6 +56,8 @@ export async function run(): Promise<void> {
   let failure: string | null;
   try {
     const settings = readSettings((name) => core.getInput(name), process.env);
+    const scrubbed = scrubStepSecrets(process.env);
+    if (scrubbed.length > 0) logger.debug(`Removed ${scrubbed.join(", ")} from the environment the engines inherit`);
     const result = await runAction(settings, readActionContext(process.env), {
       logger,
       signal,

@@ -34,8 +34,18 @@ describe("the bundled action", () => {
   });
 
   it("scores a pull request: outputs, job summary, a card that names the pull request, and state for the post step", async () => {
-    const step = await runStep({ entry: "index", workDir, event, inputs: { config: round.configPath, patch: round.patchPath } });
+    const step = await runStep({
+      entry: "index",
+      workDir,
+      event,
+      inputs: { config: round.configPath, patch: round.patchPath, "github-token": "ghs_step_token" },
+      env: { ACTIONS_RUNTIME_TOKEN: "runtime-token", ACTIONS_ID_TOKEN_REQUEST_TOKEN: "oidc-token", GITHUB_TOKEN: "env-token" },
+    });
     expect(step.exitCode, step.stdout + step.stderr).toBe(0);
+    // The engines run the pull request's code: they see the run's context but none of its tokens.
+    const engineEnv = await readFile(round.envFile, "utf8");
+    expect(engineEnv).toContain("GITHUB_REPOSITORY=Codertocat/Hello-World");
+    for (const secret of ["ghs_step_token", "runtime-token", "oidc-token", "env-token", "INPUT_"]) expect(engineEnv).not.toContain(secret);
     expect(Number(step.outputs["round-score"])).toBeGreaterThan(1);
     expect(step.outputs).toMatchObject({ "gate-passed": "true", "prompts-scored": "8", "prompts-total": "8", "failure-kind": "" });
     const card = parseScorecardJson(await readFile(step.outputs["scorecard-json"] ?? "", "utf8"), "scorecard.json");

@@ -7,7 +7,8 @@ import { getFreePort } from "../../support/get-free-port.js";
 /*
  * A round on the reference engine with the process runtime, laid out like a repository: the
  * "engine source" is a sim-engine profile, and the patch makes it faster. Each engine writes its
- * pid to a file when it starts, so a test can check that it is gone.
+ * pid to a file when it starts, so a test can check that it is gone, and its environment, so a test
+ * can check that no token reached it.
  */
 
 const PROFILE = (ttftMs: number, itlMs: number): string => `{\n  "defaults": { "ttftMs": ${ttftMs}, "itlMs": ${itlMs}, "outputTokens": 12 }\n}\n`;
@@ -32,6 +33,8 @@ export interface SimRound {
   configPath: string;
   patchPath: string;
   pidFile: string;
+  /** What each engine found in its environment, appended at its start. */
+  envFile: string;
   port: number;
 }
 
@@ -39,6 +42,7 @@ export async function writeSimRound(options: { prompts?: number; requestInterval
   const dir = await mkdtemp(join(tmpdir(), "speedgate-action-"));
   const port = await getFreePort();
   const pidFile = join(dir, "engine-pids.txt");
+  const envFile = join(dir, "engine-env.txt");
   await mkdir(join(dir, "engine"));
   await writeFile(join(dir, "engine", "profile.json"), PROFILE(20, 6));
   await writeFile(join(dir, "faster.patch"), FASTER_PATCH);
@@ -53,8 +57,8 @@ export async function writeSimRound(options: { prompts?: number; requestInterval
     port,
     health: { path: "/health", timeoutS: 60, intervalMs: 50 },
     baseline: {
-      // sh records the pid, then exec makes the engine that very process.
-      command: ["sh", "-c", `echo $$ >> '${pidFile}' && exec "$0" "$@"`, "{node}", "{speedgate}", ...engineArgs],
+      // sh records the pid and the environment, then exec makes the engine that very process.
+      command: ["sh", "-c", `echo $$ >> '${pidFile}' && env >> '${envFile}' && exec "$0" "$@"`, "{node}", "{speedgate}", ...engineArgs],
       cwd: "engine",
     },
     candidate: { sourceDir: "engine" },
@@ -70,5 +74,5 @@ export async function writeSimRound(options: { prompts?: number; requestInterval
   };
   const configPath = join(dir, "round.yaml");
   await writeFile(configPath, stringify(config));
-  return { dir, configPath, patchPath: join(dir, "faster.patch"), pidFile, port };
+  return { dir, configPath, patchPath: join(dir, "faster.patch"), pidFile, envFile, port };
 }
