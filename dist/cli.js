@@ -27,7 +27,7 @@ import {
   renderMarkdown,
   runRound,
   writeScorecard
-} from "./chunks/chunk-PNZQG77P.js";
+} from "./chunks/chunk-EUAH4BAO.js";
 import {
   require_docker
 } from "./chunks/chunk-UHI6F754.js";

@@ -38,7 +38,7 @@ import {
   renderMarkdown,
   runRound,
   writeScorecard
-} from "./chunks/chunk-PNZQG77P.js";
+} from "./chunks/chunk-EUAH4BAO.js";
 import "./chunks/chunk-UHI6F754.js";
 import "./chunks/chunk-PFNLTCBT.js";
 import {
@@ -24309,6 +24309,14 @@ async function runAction(settings, context3, deps) {
   return { card, jsonPath, markdownPath, markdown };
 }
 
+// action/scrub-step-secrets.ts
+var SECRET_VARIABLES = [/^INPUT_/i, /^ACTIONS_RUNTIME_TOKEN$/, /^ACTIONS_ID_TOKEN_REQUEST_(TOKEN|URL)$/, /^(GITHUB|GH)_TOKEN$/];
+function scrubStepSecrets(env) {
+  const removed = Object.keys(env).filter((name) => SECRET_VARIABLES.some((pattern) => pattern.test(name)));
+  for (const name of removed) delete env[name];
+  return removed.sort();
+}
+
 // action/runner.ts
 function abortOnSignals() {
   const controller = new AbortController();
@@ -24343,6 +24351,8 @@ async function run() {
   let failure;
   try {
     const settings = readSettings((name) => getInput(name), process.env);
+    const scrubbed = scrubStepSecrets(process.env);
+    if (scrubbed.length > 0) logger.debug(`Removed ${scrubbed.join(", ")} from the environment the engines inherit`);
     const result = await runAction(settings, readActionContext(process.env), {
       logger,
       signal,

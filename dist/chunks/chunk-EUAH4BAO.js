@@ -57287,8 +57287,7 @@ function bar(done, total) {
 function createProgressRenderer(stream) {
   const tty = stream.isTTY === true;
   let barShown = false;
-  const started = /* @__PURE__ */ new Map();
-  let lastPlainStep = /* @__PURE__ */ new Map();
+  const lastPlainStep = /* @__PURE__ */ new Map();
   const clearBar = () => {
     if (barShown) stream.write("\r\x1B[K");
     barShown = false;
@@ -57305,7 +57304,6 @@ function createProgressRenderer(stream) {
         if (who === "candidate") line("candidate: preparing (patch and build steps)");
         return;
       case "starting":
-        started.set(who, performance.now());
         line(`${who}: starting engine`);
         return;
       case "healthy":
@@ -57329,7 +57327,7 @@ function createProgressRenderer(stream) {
         return;
       }
       case "failed":
-        line(`${who}: ${describeFailureEvent(event.failure)} (${event.failure.label}): ${event.failure.summary}`);
+        line(`${describeFailureEvent(event.failure)} (${event.failure.label}): ${event.failure.summary}`);
         return;
       case "stopped":
         line(`${who}: engine stopped`);
@@ -57341,10 +57339,7 @@ function createProgressRenderer(stream) {
   };
   return {
     onProgress,
-    finish: () => {
-      clearBar();
-      lastPlainStep = /* @__PURE__ */ new Map();
-    }
+    finish: clearBar
   };
 }
 
