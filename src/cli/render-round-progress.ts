@@ -47,10 +47,12 @@ export function createProgressRenderer(stream: ProgressStream): { onProgress: (e
       case "benchmark": {
         const failed = event.failed > 0 ? ` (${event.failed} failed)` : "";
         if (tty) {
+          if (event.done === event.total) return line(`${who}: ${event.done}/${event.total} prompts done${failed}`);
           const text = `${who}: ${bar(event.done, event.total)} ${event.done}/${event.total} prompts${failed}`;
-          stream.write(`\r\u001b[K${text.slice(0, Math.max(20, (stream.columns ?? 100) - 1))}`);
+          // A pseudo-terminal may report 0 columns; never cut the bar to nothing.
+          const width = stream.columns !== undefined && stream.columns > 20 ? stream.columns - 1 : 100;
+          stream.write(`\r\u001b[K${text.slice(0, width)}`);
           barShown = true;
-          if (event.done === event.total) clearBar();
           return;
         }
         const step = Math.max(1, Math.ceil(event.total / 10));

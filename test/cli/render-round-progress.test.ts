@@ -32,3 +32,14 @@ describe("round progress on stderr", () => {
     expect(writes.at(-2)).toBe("\r\u001b[K");
   });
 });
+
+describe("round progress on a terminal that reports no width", () => {
+  it("still draws the whole bar, and leaves a line when the engine is done", () => {
+    const writes: string[] = [];
+    const renderer = createProgressRenderer({ isTTY: true, columns: 0, write: (text: string) => writes.push(text) });
+    renderer.onProgress({ type: "benchmark", role: "baseline", done: 1, total: 2, failed: 0 });
+    renderer.onProgress({ type: "benchmark", role: "baseline", done: 2, total: 2, failed: 0 });
+    expect(writes[0]).toContain("1/2 prompts");
+    expect(writes.at(-1)).toBe("baseline: 2/2 prompts done\n");
+  });
+});
