@@ -45,6 +45,29 @@ describe("speedgate sim-engine (as a process)", () => {
     expect(await cli.exited).toEqual({ code: 0, signal: null });
   });
 
+  it("stops streaming and exits 0 on SIGINT, mid-answer", async () => {
+    const port = await getFreePort();
+    const cli = start(["--port", String(port), "--ttft-ms", "1", "--itl-ms", "20", "--output-tokens", "10000"]);
+    await cli.waitForLine(READY_LINE);
+    const response = await fetch(`http://127.0.0.1:${port}/v1/chat/completions`, {
+      method: "POST",
+      body: JSON.stringify({ messages: [{ role: "user", content: "a" }], stream: true }),
+    });
+    const reader = response.body?.getReader() as ReadableStreamDefaultReader<Uint8Array> | undefined;
+    expect((await reader?.read())?.done).toBe(false);
+    cli.child.kill("SIGINT");
+    expect(await cli.exited).toEqual({ code: 0, signal: null });
+    expect(cli.stderr()).toContain("sim-engine: shut down");
+    // The stream is cut, not finished: reading on fails or ends without [DONE].
+    let rest = "";
+    try {
+      for (let part = await reader?.read(); part && !part.done; part = await reader?.read()) rest += new TextDecoder().decode(part.value);
+    } catch {
+      rest += "<cut>";
+    }
+    expect(rest).not.toContain("[DONE]");
+  });
+
   it("crashes at start printing the given log with the given exit code", async () => {
     const log = join(dir, "crash.log");
     await writeFile(log, "Traceback (most recent call last):\ntorch.OutOfMemoryError: CUDA out of memory.\n");
