@@ -1,3 +1,4 @@
+import { describeVerdict } from "../../scorecard/describe-card.js";
 import { readScorecard } from "../../scorecard/read-scorecard.js";
 import { renderMarkdown } from "../../scorecard/render-markdown.js";
 import { renderText } from "../../scorecard/render-text.js";
@@ -10,12 +11,12 @@ import { parseCommandArgs } from "../parse-command-args.js";
 export const mergeCommand: Command = {
   name: "merge",
   summary: "combine the cards of a sharded round into one, recomputing the score from every prompt",
-  usage: "speedgate merge <scorecard.json | folder | glob>... [--out <dir>] [--format text|md|json]",
+  usage: "speedgate merge <scorecard.json | folder | glob>... [--out <dir>] [--format text|md|json] [--fail-on-gate]",
   async run(args, context) {
     const { values, positionals } = parseCommandArgs(
       "merge",
       args,
-      { out: { type: "string" }, format: { type: "string", default: "text" } },
+      { out: { type: "string" }, format: { type: "string", default: "text" }, "fail-on-gate": { type: "boolean", default: false } },
       true,
     );
     if (positionals.length === 0) throw new UsageError(`usage: ${this.usage}`);
@@ -34,6 +35,6 @@ export const mergeCommand: Command = {
     if (format === "md") context.stdout.write(renderMarkdown(merged));
     else if (format === "json") context.stdout.write(`${JSON.stringify(merged, null, 2)}\n`);
     else context.stdout.write(renderText(merged));
-    return 0;
+    return values["fail-on-gate"] && !describeVerdict(merged).passed ? 1 : 0;
   },
 };

@@ -30,6 +30,9 @@ describe("speedgate merge", () => {
       // The layout actions/download-artifact leaves: one folder per artifact.
       await mkdir(join(dir, "shards", `speedgate-shard-${index}`), { recursive: true });
       await writeFile(join(dir, "shards", `speedgate-shard-${index}`, "scorecard.json"), JSON.stringify(card));
+      // The same shards under a bar the round does not reach.
+      await mkdir(join(dir, "high-bar"), { recursive: true });
+      await writeFile(join(dir, "high-bar", `shard-${index}.json`), JSON.stringify({ ...card, gate: { ...card.gate, minRoundScore: 5 } }));
     }
   });
 
@@ -47,6 +50,13 @@ describe("speedgate merge", () => {
     const byGlob = await merge([join(dir, "shards", "*", "scorecard.json"), "--format", "json"]);
     expect(byGlob.code).toBe(0);
     expect((JSON.parse(byGlob.out) as { promptsTotal: number }).promptsTotal).toBe(20);
+  });
+
+  it("exits 1 with --fail-on-gate when the merged round does not pass", async () => {
+    const cards = [1, 2, 3].map((index) => join(dir, "high-bar", `shard-${index}.json`));
+    expect((await merge([...cards, "--fail-on-gate"])).code).toBe(1);
+    expect((await merge(cards)).code).toBe(0);
+    expect((await merge([join(dir, "shards"), "--fail-on-gate"])).code).toBe(0);
   });
 
   it("refuses a missing shard with exit code 2, naming it", async () => {
