@@ -27,7 +27,7 @@ import {
   renderMarkdown,
   runRound,
   writeScorecard
-} from "./chunks/chunk-EUAH4BAO.js";
+} from "./chunks/chunk-WII2AUH4.js";
 import {
   require_docker
 } from "./chunks/chunk-UHI6F754.js";
@@ -307,12 +307,12 @@ var demoCommand = {
 var mergeCommand = {
   name: "merge",
   summary: "combine the cards of a sharded round into one, recomputing the score from every prompt",
-  usage: "speedgate merge <scorecard.json | folder | glob>... [--out <dir>] [--format text|md|json]",
+  usage: "speedgate merge <scorecard.json | folder | glob>... [--out <dir>] [--format text|md|json] [--fail-on-gate]",
   async run(args, context) {
     const { values, positionals } = parseCommandArgs(
       "merge",
       args,
-      { out: { type: "string" }, format: { type: "string", default: "text" } },
+      { out: { type: "string" }, format: { type: "string", default: "text" }, "fail-on-gate": { type: "boolean", default: false } },
       true
     );
     if (positionals.length === 0) throw new UsageError(`usage: ${this.usage}`);
@@ -332,7 +332,7 @@ var mergeCommand = {
     else if (format === "json") context.stdout.write(`${JSON.stringify(merged, null, 2)}
 `);
     else context.stdout.write(renderText(merged));
-    return 0;
+    return values["fail-on-gate"] && !describeVerdict(merged).passed ? 1 : 0;
   }
 };
 

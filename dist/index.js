@@ -38,7 +38,7 @@ import {
   renderMarkdown,
   runRound,
   writeScorecard
-} from "./chunks/chunk-EUAH4BAO.js";
+} from "./chunks/chunk-WII2AUH4.js";
 import "./chunks/chunk-UHI6F754.js";
 import "./chunks/chunk-PFNLTCBT.js";
 import {

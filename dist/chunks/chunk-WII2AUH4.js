@@ -57312,10 +57312,11 @@ function createProgressRenderer(stream) {
       case "benchmark": {
         const failed = event.failed > 0 ? ` (${event.failed} failed)` : "";
         if (tty) {
+          if (event.done === event.total) return line(`${who}: ${event.done}/${event.total} prompts done${failed}`);
           const text2 = `${who}: ${bar(event.done, event.total)} ${event.done}/${event.total} prompts${failed}`;
-          stream.write(`\r\x1B[K${text2.slice(0, Math.max(20, (stream.columns ?? 100) - 1))}`);
+          const width = stream.columns !== void 0 && stream.columns > 20 ? stream.columns - 1 : 100;
+          stream.write(`\r\x1B[K${text2.slice(0, width)}`);
           barShown = true;
-          if (event.done === event.total) clearBar();
           return;
         }
         const step = Math.max(1, Math.ceil(event.total / 10));
