@@ -185,6 +185,7 @@ export class DockerRuntime implements EngineRuntime {
       patch: patch?.bytes ?? null,
       sourceDir: config.candidate.sourceDir ?? null,
       postPatch: config.candidate.postPatch,
+      labels: makeResourceLabels(this.context.runId, "candidate"),
     });
     this.context.logger.info(`docker: building the candidate overlay on ${baseline.imageId.slice(0, 19)}`);
     const started = performance.now();
@@ -192,7 +193,7 @@ export class DockerRuntime implements EngineRuntime {
       context: { archive: overlay.archive },
       dockerfile: "Dockerfile",
       buildArgs: {},
-      labels: makeResourceLabels(this.context.runId, "candidate"),
+      labels: {},
       tag,
       timeoutS: config.build.timeoutS,
       signal,

@@ -8,6 +8,8 @@ export interface OverlayPlan {
   /** Folder inside the image the patch applies in. */
   sourceDir: string | null;
   postPatch: string[][];
+  /** Written as one LABEL instruction at the end (the build API's labels would add one step, and one layer copy, each). */
+  labels: Record<string, string>;
 }
 
 export interface OverlayContext {
@@ -48,6 +50,9 @@ export function createOverlayContext(plan: OverlayPlan): OverlayContext {
       : command;
     lines.push(`RUN ${execForm(inSourceDir)}`);
   }
+  const labels = Object.entries(plan.labels).map(([key, value]) => `${JSON.stringify(key)}=${JSON.stringify(value)}`);
+  // Last, because its values change every run: every step before it can come from the cache.
+  if (labels.length > 0) lines.push(`LABEL ${labels.join(" ")}`);
   const dockerfile = `${lines.join("\n")}\n`;
   entries.unshift({ name: "Dockerfile", content: Buffer.from(dockerfile) });
   return { archive: createTarArchive(entries), dockerfile, patchStep };

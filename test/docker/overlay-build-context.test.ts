@@ -17,6 +17,7 @@ describe("createOverlayContext", () => {
       patch: Buffer.from("--- a/x\n+++ b/x\n"),
       sourceDir: "/sgl-workspace/sglang",
       postPatch: [["make", "kernels"]],
+      labels: { "speedgate.run-id": "r1", "speedgate.role": "candidate" },
     });
     expect(context.dockerfile).toBe(
       [
@@ -24,6 +25,7 @@ describe("createOverlayContext", () => {
         "COPY candidate.patch apply-patch.sh /speedgate/",
         'RUN ["/bin/sh","/speedgate/apply-patch.sh","/sgl-workspace/sglang"]',
         'RUN ["/bin/sh","-c","cd \\"$0\\" && exec \\"$@\\"","/sgl-workspace/sglang","make","kernels"]',
+        'LABEL "speedgate.run-id"="r1" "speedgate.role"="candidate"',
         "",
       ].join("\n"),
     );
@@ -34,7 +36,7 @@ describe("createOverlayContext", () => {
   });
 
   it("has no patch step when only postPatch commands are given", () => {
-    const context = createOverlayContext({ baseImageId: "sha256:abc", patch: null, sourceDir: null, postPatch: [["true"]] });
+    const context = createOverlayContext({ baseImageId: "sha256:abc", patch: null, sourceDir: null, postPatch: [["true"]], labels: {} });
     expect(context.dockerfile).toBe('FROM sha256:abc\nRUN ["true"]\n');
     expect(context.patchStep).toBeNull();
   });
