@@ -16,6 +16,7 @@ import {
   HOST_OOM,
   IMPORT_ERROR_TYPES,
   KV_CACHE_OOM_MESSAGE,
+  MODULE_ATTRIBUTE_ERROR,
   NCCL_ERROR,
   OOM_PHASES,
   type OomPhase,
@@ -147,7 +148,10 @@ function diagnose(input: ClassifyInput, lines: readonly string[]): Diagnosis {
     return { kind: "nccl_error", label: "NCCL error (multi-GPU communication)", hint: NCCL_HINT, line: decisive };
   }
 
-  const importAt = lastIndexMatching(lines, (line) => IMPORT_ERROR_TYPES.test(EXCEPTION_LINE.exec(line)?.[1]?.split(".").pop() ?? ""));
+  const importAt = lastIndexMatching(
+    lines,
+    (line) => IMPORT_ERROR_TYPES.test(EXCEPTION_LINE.exec(line)?.[1]?.split(".").pop() ?? "") || MODULE_ATTRIBUTE_ERROR.test(line),
+  );
   if (importAt >= 0) {
     const type = EXCEPTION_LINE.exec(lines[importAt] ?? "")?.[1] ?? "ImportError";
     const location = frameLocation(lines, importAt);

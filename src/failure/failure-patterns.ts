@@ -27,6 +27,9 @@ export const NCCL_ERROR =
 
 export const IMPORT_ERROR_TYPES = /^(?:ImportError|ModuleNotFoundError|SyntaxError|IndentationError|TabError|NameError)$/;
 
+/** A module that loads but lacks what another imports from it: a rename or a circular import the patch made. */
+export const MODULE_ATTRIBUTE_ERROR = /^AttributeError: (?:partially initialized )?module '[^']+' has no attribute/;
+
 export const PORT_IN_USE =
   /EADDRINUSE|Address already in use|address already in use|\[Errno 98\]|port \d+ is (?:already )?in use|is already in use by another process/i;
 

@@ -91,8 +91,36 @@ describe("classifyFailure", () => {
     ["ModuleNotFoundError: No module named 'sgl_kernel'"],
     ["IndentationError: unexpected indent"],
     ["NameError: name 'torch' is not defined"],
+    ["AttributeError: partially initialized module 'sglang.srt.layers.moe' has no attribute 'FusedMoE' (most likely due to a circular import)"],
+    ["AttributeError: module 'vllm.model_executor.layers.quantization' has no attribute 'get_quant_config'"],
   ])("treats %s as an import error", (line) => {
     expect(classify(["Traceback (most recent call last):", '  File "/src/m.py", line 3, in <module>', line]).kind).toBe("import_error");
+  });
+
+  it.each([
+    ["RuntimeError: Not enough memory. Please try to increase --mem-fraction-static.", "kv_cache"],
+    [
+      "ValueError: The model's max seq len (131072) is larger than the maximum number of tokens that can be stored in KV cache (50000). Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine.",
+      "kv_cache",
+    ],
+    ["torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB", "other"],
+  ])("labels %s by where memory ran out", (line, phase) => {
+    const failure = classify(["Traceback (most recent call last):", '  File "/src/engine.py", line 3, in run', line]);
+    expect(failure.kind).toBe("cuda_oom");
+    expect(failure.label).toBe(phase === "kv_cache" ? "CUDA out of memory while allocating the KV cache" : "CUDA out of memory");
+    expect(failure.summary).toBe(line);
+  });
+
+  it.each([
+    ["OSError: [Errno 98] Address already in use"],
+    ["RuntimeError: Port 30000 is already in use by another process"],
+    ["Error: listen EADDRINUSE: address already in use 127.0.0.1:30000"],
+  ])("treats %s as a port in use", (line) => {
+    expect(classify([line]).kind).toBe("port_in_use");
+  });
+
+  it("does not blame an AttributeError on an object (a runtime bug) on imports", () => {
+    expect(classify(["AttributeError: 'NoneType' object has no attribute 'shape'"]).kind).toBe("exited");
   });
 
   it("finds a port already in use and names the port", () => {
