@@ -27,7 +27,7 @@ function waitForStderr(child: ChildProcess, pattern: RegExp): Promise<RegExpExec
 }
 
 describe("speedgate run under SIGINT and SIGTERM", () => {
-  it.each([[["SIGINT"]], [["SIGTERM"]], [["SIGINT", "SIGTERM"]]] as const)(
+  it.each([[["SIGINT"]], [["SIGTERM"]], [["SIGINT", "SIGTERM"]], [["SIGINT", "SIGINT"]]] as const)(
     "leaves no engine process running after %j mid-benchmark",
     async (signals) => {
       // The engine streams forever and forks a worker that ignores SIGTERM, like a real engine's scheduler.
