@@ -41,23 +41,24 @@ export async function findCardFiles(specs: readonly string[], label: string, cwd
   for (const spec of specs) {
     const path = resolve(cwd, spec);
     const kind = await kindOf(path);
-    const before = files.size;
+    const matched: string[] = [];
     if (kind === "file") {
-      files.add(path);
+      matched.push(path);
     } else if (kind === "folder") {
       const found: string[] = [];
       await walk(path, found);
-      for (const file of found) if (file.endsWith(`${sep}${CARD_FILE}`)) files.add(file);
+      matched.push(...found.filter((file) => file.endsWith(`${sep}${CARD_FILE}`)));
     } else if (/[*?{]/.test(spec)) {
       const base = resolve(cwd, globBase(spec));
       const matcher = globToRegExp(relative(cwd, path).split(sep).join("/"));
       const found: string[] = [];
       if ((await kindOf(base)) === "folder") await walk(base, found);
-      for (const file of found) if (matcher.test(relative(cwd, file).split(sep).join("/"))) files.add(file);
+      matched.push(...found.filter((file) => matcher.test(relative(cwd, file).split(sep).join("/"))));
     } else {
       throw new ConfigError(`${label}: expected a file, folder or glob of shard cards, but ${spec} does not exist`);
     }
-    if (files.size === before) throw new ConfigError(`${label}: expected shard cards (${CARD_FILE}) in ${spec}, found none`);
+    if (matched.length === 0) throw new ConfigError(`${label}: expected shard cards (${CARD_FILE}) in ${spec}, found none`);
+    for (const file of matched) files.add(file);
   }
   return [...files].sort(compareIds);
 }
