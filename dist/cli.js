@@ -27,7 +27,7 @@ import {
   renderMarkdown,
   runRound,
   writeScorecard
-} from "./chunks/chunk-WII2AUH4.js";
+} from "./chunks/chunk-47PLXOJM.js";
 import {
   require_docker
 } from "./chunks/chunk-UHI6F754.js";

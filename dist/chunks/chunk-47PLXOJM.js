@@ -35111,6 +35111,8 @@ function createOverlayContext(plan) {
     const inSourceDir = plan.sourceDir ? ["/bin/sh", "-c", 'cd "$0" && exec "$@"', plan.sourceDir, ...command] : command;
     lines.push(`RUN ${execForm(inSourceDir)}`);
   }
+  const labels = Object.entries(plan.labels).map(([key, value]) => `${JSON.stringify(key)}=${JSON.stringify(value)}`);
+  if (labels.length > 0) lines.push(`LABEL ${labels.join(" ")}`);
   const dockerfile = `${lines.join("\n")}
 `;
   entries.unshift({ name: "Dockerfile", content: Buffer.from(dockerfile) });
@@ -35345,7 +35347,8 @@ var DockerRuntime = class {
       baseImageId: baseline.imageId,
       patch: patch?.bytes ?? null,
       sourceDir: config2.candidate.sourceDir ?? null,
-      postPatch: config2.candidate.postPatch
+      postPatch: config2.candidate.postPatch,
+      labels: makeResourceLabels(this.context.runId, "candidate")
     });
     this.context.logger.info(`docker: building the candidate overlay on ${baseline.imageId.slice(0, 19)}`);
     const started = performance.now();
@@ -35353,7 +35356,7 @@ var DockerRuntime = class {
       context: { archive: overlay.archive },
       dockerfile: "Dockerfile",
       buildArgs: {},
-      labels: makeResourceLabels(this.context.runId, "candidate"),
+      labels: {},
       tag,
       timeoutS: config2.build.timeoutS,
       signal,
@@ -35977,6 +35980,7 @@ var KV_CACHE_OOM_MESSAGE = /No available memory for the cache blocks|stored in K
 var HOST_OOM = /Out of memory: Kill(?:ed)? process|oom-kill|oom_reaper|std::bad_alloc|^MemoryError\b|Cannot allocate memory(?!.*CUDA)/i;
 var NCCL_ERROR = /NCCL error|ncclInternalError|ncclSystemError|ncclUnhandledCudaError|ncclInvalidUsage|ncclInvalidArgument|ncclRemoteError|DistBackendError|ProcessGroupNCCL.*(?:timeout|timed out|error)|Watchdog caught collective operation timeout|NCCL (?:communicator|operation).*(?:failed|timed out|aborted)/i;
 var IMPORT_ERROR_TYPES = /^(?:ImportError|ModuleNotFoundError|SyntaxError|IndentationError|TabError|NameError)$/;
+var MODULE_ATTRIBUTE_ERROR = /^AttributeError: (?:partially initialized )?module '[^']+' has no attribute/;
 var PORT_IN_USE = /EADDRINUSE|Address already in use|address already in use|\[Errno 98\]|port \d+ is (?:already )?in use|is already in use by another process/i;
 var OOM_PHASES = [
   {
@@ -36104,7 +36108,10 @@ function diagnose(input2, lines) {
     const decisive = exceptionAt >= 0 && NCCL_ERROR.test(lines[exceptionAt] ?? "") ? exceptionAt : ncclAt;
     return { kind: "nccl_error", label: "NCCL error (multi-GPU communication)", hint: NCCL_HINT, line: decisive };
   }
-  const importAt = lastIndexMatching(lines, (line) => IMPORT_ERROR_TYPES.test(EXCEPTION_LINE.exec(line)?.[1]?.split(".").pop() ?? ""));
+  const importAt = lastIndexMatching(
+    lines,
+    (line) => IMPORT_ERROR_TYPES.test(EXCEPTION_LINE.exec(line)?.[1]?.split(".").pop() ?? "") || MODULE_ATTRIBUTE_ERROR.test(line)
+  );
   if (importAt >= 0) {
     const type = EXCEPTION_LINE.exec(lines[importAt] ?? "")?.[1] ?? "ImportError";
     const location = frameLocation(lines, importAt);
@@ -57447,23 +57454,24 @@ async function findCardFiles(specs, label, cwd = process.cwd()) {
   for (const spec of specs) {
     const path = resolve2(cwd, spec);
     const kind = await kindOf(path);
-    const before = files.size;
+    const matched = [];
     if (kind === "file") {
-      files.add(path);
+      matched.push(path);
     } else if (kind === "folder") {
       const found = [];
       await walk(path, found);
-      for (const file2 of found) if (file2.endsWith(`${sep}${CARD_FILE}`)) files.add(file2);
+      matched.push(...found.filter((file2) => file2.endsWith(`${sep}${CARD_FILE}`)));
     } else if (/[*?{]/.test(spec)) {
       const base = resolve2(cwd, globBase(spec));
       const matcher = globToRegExp(relative(cwd, path).split(sep).join("/"));
       const found = [];
       if (await kindOf(base) === "folder") await walk(base, found);
-      for (const file2 of found) if (matcher.test(relative(cwd, file2).split(sep).join("/"))) files.add(file2);
+      matched.push(...found.filter((file2) => matcher.test(relative(cwd, file2).split(sep).join("/"))));
     } else {
       throw new ConfigError(`${label}: expected a file, folder or glob of shard cards, but ${spec} does not exist`);
     }
-    if (files.size === before) throw new ConfigError(`${label}: expected shard cards (${CARD_FILE}) in ${spec}, found none`);
+    if (matched.length === 0) throw new ConfigError(`${label}: expected shard cards (${CARD_FILE}) in ${spec}, found none`);
+    for (const file2 of matched) files.add(file2);
   }
   return [...files].sort(compareIds);
 }
