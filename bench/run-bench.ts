@@ -1,0 +1,139 @@
+/*
+ * `npm run bench`: every performance figure measured in one run on this machine, printed as one
+ * Markdown report with each figure beside its goal. `--out <file>` also writes the report (the
+ * committed one is docs/bench-report.md). Figures that need a Docker daemon are reported as not
+ * measured when none answers, never silently dropped.
+ */
+import { writeFile } from "node:fs/promises";
+import { cpus, loadavg, totalmem } from "node:os";
+import { parseArgs } from "node:util";
+import Dockerode from "dockerode";
+import { markdownTable } from "markdown-table";
+import { measureCapacity } from "./capacity-client.js";
+import { measureDockerExitToCard } from "./docker-exit-to-card.js";
+import { measureOverlayBuild } from "./docker-overlay-build.js";
+import { measureFailureDetection } from "./failure-detection.js";
+import { measureFidelity } from "./fidelity-timing.js";
+import { benchWebhookThroughput } from "./webhook-throughput.js";
+
+interface Row {
+  figure: string;
+  measured: string;
+  goal: string;
+  met: boolean | null;
+}
+
+const ms = (value: number): string => `${value < 10 ? value.toFixed(3) : value.toFixed(0)} ms`;
+
+async function dockerAnswers(): Promise<boolean> {
+  try {
+    await new Dockerode().ping();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function section(name: string, measure: () => Promise<Row[]>): Promise<Row[]> {
+  process.stderr.write(`bench: ${name}…\n`);
+  try {
+    return await measure();
+  } catch (error) {
+    return [{ figure: name, measured: `not measured: ${(error as Error).message.split("\n")[0]}`, goal: "", met: false }];
+  }
+}
+
+const { values } = parseArgs({ options: { out: { type: "string" } } });
+const rows: Row[] = [];
+
+rows.push(
+  ...(await section("timing fidelity", async () => {
+    const figure = await measureFidelity({ log: (line) => process.stderr.write(`  ${line}\n`) });
+    return figure.levels.map((level) => {
+      const at256 = level.streams === 256;
+      return {
+        figure: `1. Timing fidelity, ${level.streams} stream${level.streams === 1 ? "" : "s"} (arrival − engine write, median / p99)`,
+        measured: `${ms(level.medianMs)} / ${ms(level.p99Ms)}`,
+        goal: at256 ? `< ${figure.goal.medianMs} ms / < ${figure.goal.p99Ms} ms` : "(reference)",
+        met: at256 ? figure.met : null,
+      };
+    });
+  })),
+);
+
+rows.push(
+  ...(await section("client capacity", async () => {
+    const figure = await measureCapacity({ log: (line) => process.stderr.write(`  ${line}\n`) });
+    return [
+      {
+        figure: `2. Client capacity (chunks/s from one engine with median error ≤ ${figure.goal.errorMs} ms)`,
+        measured: `${Math.round(figure.chunksPerSecond).toLocaleString("en-US")} chunks/s (p99 ${ms(figure.p99MsAtCapacity)})`,
+        goal: `≥ ${figure.goal.chunksPerSecond.toLocaleString("en-US")}`,
+        met: figure.met,
+      },
+    ];
+  })),
+);
+
+rows.push(
+  ...(await section("failure detection (process)", async () => {
+    const figure = await measureFailureDetection();
+    return [
+      { figure: "3. Failure detection, process: engine died at startup → card written", measured: ms(figure.duringStartupMs), goal: `< ${figure.goalMs} ms`, met: figure.duringStartupMs < figure.goalMs },
+      { figure: "3. Failure detection, process: engine died mid-benchmark → card written", measured: ms(figure.duringBenchmarkMs), goal: `< ${figure.goalMs} ms`, met: figure.duringBenchmarkMs < figure.goalMs },
+    ];
+  })),
+);
+
+if (await dockerAnswers()) {
+  rows.push(
+    ...(await section("overlay build", async () => {
+      const figure = await measureOverlayBuild();
+      return [
+        { figure: "4. Overlay build of a small patch, cold", measured: ms(figure.coldMs), goal: `< ${figure.coldGoalMs} ms`, met: figure.coldMs < figure.coldGoalMs },
+        { figure: "4. Overlay build of a small patch, cache warm", measured: ms(figure.warmMs), goal: `< ${figure.warmGoalMs} ms`, met: figure.warmMs < figure.warmGoalMs },
+      ];
+    })),
+  );
+  rows.push(
+    ...(await section("failure detection (container)", async () => {
+      const figure = await measureDockerExitToCard();
+      return [
+        { figure: "5. Failure detection, container: died at startup → card written", measured: ms(figure.duringStartupMs), goal: `< ${figure.goalMs} ms`, met: figure.duringStartupMs < figure.goalMs },
+        { figure: "5. Failure detection, container: died mid-benchmark → card written", measured: ms(figure.duringBenchmarkMs), goal: `< ${figure.goalMs} ms`, met: figure.duringBenchmarkMs < figure.goalMs },
+      ];
+    })),
+  );
+} else {
+  rows.push({ figure: "4–5. Overlay build and container failure detection", measured: "not measured: no Docker daemon answers", goal: "", met: false });
+}
+
+rows.push(
+  ...(await section("webhook throughput", async () => {
+    const result = await benchWebhookThroughput();
+    const f = result.figures;
+    return [
+      { figure: `6. App: webhook → comment latency, ${f.deliveries} concurrent deliveries (median / p99)`, measured: `${ms(f.latencyMedianMs)} / ${ms(f.latencyP99Ms)}`, goal: "(reference)", met: null },
+      { figure: "6. App: throughput", measured: `${f.throughputPerS.toFixed(1)} deliveries/s`, goal: "(reference)", met: null },
+      { figure: "6. App: deliveries handled", measured: `${f.handled} / ${f.deliveries}`, goal: "all", met: result.goals.everyDeliveryHandled },
+      { figure: "6. App: duplicate comments", measured: String(f.duplicateComments), goal: "0", met: result.goals.zeroDuplicateComments },
+      { figure: "6. App: requests the OpenAPI description does not allow", measured: String(f.apiViolations), goal: "0", met: result.goals.noApiViolations },
+    ];
+  })),
+);
+
+const cpu = cpus()[0]?.model ?? "unknown CPU";
+const report = [
+  "# speedgate performance report",
+  "",
+  `Measured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} cores (${cpu}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, 1-minute load average at the end ${(loadavg()[0] ?? 0).toFixed(2)}.`,
+  "",
+  markdownTable(
+    [["Figure", "Measured", "Goal", "Met"], ...rows.map((row) => [row.figure, row.measured, row.goal, row.met === null ? "" : row.met ? "✅" : "❌"])],
+    { align: ["l", "r", "r", "c"] },
+  ),
+  "",
+].join("\n");
+
+process.stdout.write(report);
+if (values.out) await writeFile(values.out, report);
