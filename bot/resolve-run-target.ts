@@ -18,6 +18,12 @@ export interface RunTarget {
   headSha: string;
   /** The external id of the check the app queued for this run, when it dispatched it. */
   externalId: string | undefined;
+  /**
+   * Whether the run's workflow definition and inputs came from people with write access: a run the
+   * app dispatched from the default branch, or a pull_request run of a branch in this repository.
+   * A fork's pull_request run executes the fork's own workflow and config, so its card proves nothing.
+   */
+  trusted: boolean;
 }
 
 /**
@@ -36,8 +42,10 @@ export async function resolveRunTarget(client: GitHubClient, repo: RepoRef, run:
     if (!bound?.externalId || !binding) return null;
     const pull = await getPullRequest(client, { ...repo, pullNumber: binding.pullRequest });
     if (!pull) return null;
-    return { pull, headSha: hint.headSha, externalId: bound.externalId };
+    return { pull, headSha: hint.headSha, externalId: bound.externalId, trusted: true };
   }
   const pull = await findPullRequestForCommit(client, { ...repo, headSha: run.headSha, headRepo: run.headRepo, headBranch: run.headBranch });
-  return pull ? { pull, headSha: run.headSha, externalId: undefined } : null;
+  if (!pull) return null;
+  const sameRepository = run.headRepo !== null && run.headRepo.toLowerCase() === `${repo.owner}/${repo.repo}`.toLowerCase();
+  return { pull, headSha: run.headSha, externalId: undefined, trusted: sameRepository };
 }

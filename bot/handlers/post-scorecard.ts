@@ -39,7 +39,7 @@ export function postScorecard(deps: AppDeps) {
       context.log.info({ run: run.id }, "no open pull request has this run's commit as its head; nothing to post");
       return;
     }
-    const { pull, headSha, externalId } = target;
+    const { pull, headSha, externalId, trusted } = target;
     const check = { ...repo, headSha, detailsUrl: run.html_url, ...(externalId ? { externalId } : {}) };
 
     await deps.queue.run(`${repo.owner}/${repo.repo}#${pull.number}`, async () => {
@@ -49,6 +49,18 @@ export function postScorecard(deps: AppDeps) {
           state: { status: "completed", conclusion: "failure" },
           title: "Invalid .github/speedgate.yml",
           summary: describeConfigProblems(config.problems),
+        });
+        return;
+      }
+      if (!trusted) {
+        // The artifact is not even read: the fork's workflow could have written any card it liked.
+        await publishCheckRun(client, {
+          ...check,
+          state: { status: "completed", conclusion: "action_required" },
+          title: "A maintainer must /rescore",
+          summary:
+            `This run came from a fork's own workflow (${run.html_url}), so its score card is not trusted. ` +
+            "A maintainer comments `/rescore` to score this exact commit with the default branch's workflow.",
         });
         return;
       }
@@ -79,12 +91,17 @@ export function postScorecard(deps: AppDeps) {
       const verdict = describeVerdict(regated);
       if (pull.headSha === headSha) {
         const stamp = { runId: run.id, startedAt: run.run_started_at ?? run.created_at };
-        await upsertCardComment(client, {
+        const posted = await upsertCardComment(client, {
           ...repo,
           issueNumber: pull.number,
           body: stampCardComment(markdown, stamp),
           shouldReplace: (existing) => isNotOlder(stamp, readRunStamp(existing)),
         });
+        if (posted.action === "kept") {
+          // A newer run already concluded this commit; its verdict must stay the newest check run.
+          context.log.info({ pull: pull.number, run: run.id }, "a newer run's card is already posted; this older one is dropped");
+          return;
+        }
       } else {
         context.log.info({ pull: pull.number, run: run.id }, "the pull request moved on from the scored commit; the card goes to that commit's check only");
       }

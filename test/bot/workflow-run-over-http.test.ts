@@ -8,7 +8,8 @@ import { type FakePull, serveRepository } from "../support/fake-github/serve-rep
 import { type BotProcess, startBotProcess } from "../support/fake-github/start-bot-process.js";
 
 const SHA = "a".repeat(40);
-const FORK_PULL: FakePull = { number: 7, headSha: SHA, headRepo: "forker/Hello-World", headBranch: "fast-path", author: "forker" };
+const PULL: FakePull = { number: 7, headSha: SHA, headRepo: `${OWNER}/${REPO}`, headBranch: "fast-path", author: "writer" };
+const FORK_PULL: FakePull = { ...PULL, headRepo: "forker/Hello-World", author: "forker" };
 const OTHER_PULL: FakePull = { number: 99, headSha: "b".repeat(40), headRepo: `${OWNER}/${REPO}`, headBranch: "other", author: "maintainer" };
 
 describe("workflow_run.completed delivered over HTTP to `npm run bot`", () => {
@@ -31,10 +32,10 @@ describe("workflow_run.completed delivered over HTTP to `npm run bot`", () => {
   const deliver = async (payload: unknown, id: string = randomUUID()): Promise<number> =>
     await sendWebhook(bot.webhookUrl, { event: "workflow_run", payload, id, secret: bot.secret });
   const run = (id: number, extra: Partial<Parameters<typeof workflowRunCompleted>[0]> = {}) =>
-    workflowRunCompleted({ id, headSha: SHA, headBranch: "fast-path", headRepo: "forker/Hello-World", ...extra });
+    workflowRunCompleted({ id, headSha: SHA, headBranch: "fast-path", headRepo: `${OWNER}/${REPO}`, ...extra });
 
-  it("posts the card on the fork's pull request found by head SHA, and a success check on that SHA", async () => {
-    serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, pulls: [FORK_PULL], artifacts: { 501: zipScorecard(makeTestScorecard()) } });
+  it("posts the card on the pull request found by head SHA, and a success check on that SHA", async () => {
+    serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, pulls: [PULL], artifacts: { 501: zipScorecard(makeTestScorecard()) } });
     expect(await deliver(run(501))).toBe(200);
     expect(fake.comments).toHaveLength(1);
     expect(fake.comments[0]?.issueNumber).toBe(7);
@@ -43,8 +44,18 @@ describe("workflow_run.completed delivered over HTTP to `npm run bot`", () => {
     expect(fake.checkRuns[0]?.title).toContain("Round score 1.20×");
   });
 
+  it("does not read a card from a fork's own pull_request run: the check asks a maintainer to /rescore", async () => {
+    serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, pulls: [FORK_PULL], artifacts: { 509: zipScorecard(makeTestScorecard()) } });
+    expect(await deliver(run(509, { headRepo: "forker/Hello-World" }))).toBe(200);
+    expect(fake.comments).toEqual([]);
+    expect(fake.checkRuns).toMatchObject([{ headSha: SHA, status: "completed", conclusion: "action_required", title: "A maintainer must /rescore" }]);
+    expect(fake.calls("GET", "/repos/{owner}/{repo}/actions/runs/{run_id}/artifacts")).toEqual([]);
+    // Found through the fork's branch: workflow_run.pull_requests is empty for forks.
+    expect(fake.calls("GET", "/repos/{owner}/{repo}/pulls")).toHaveLength(1);
+  });
+
   it("answers a wrong or missing signature with 4xx and makes no API call", async () => {
-    serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, pulls: [FORK_PULL], artifacts: { 502: zipScorecard(makeTestScorecard()) } });
+    serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, pulls: [PULL], artifacts: { 502: zipScorecard(makeTestScorecard()) } });
     const wrong = await sendWebhook(bot.webhookUrl, { event: "workflow_run", payload: run(502), secret: "not-the-secret" });
     const missing = await sendWebhook(bot.webhookUrl, { event: "workflow_run", payload: run(502), secret: null });
     expect(wrong).toBeGreaterThanOrEqual(400);
@@ -55,7 +66,7 @@ describe("workflow_run.completed delivered over HTTP to `npm run bot`", () => {
   });
 
   it("handles the same delivery id once: one comment, one check", async () => {
-    serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, pulls: [FORK_PULL], artifacts: { 503: zipScorecard(makeTestScorecard()) } });
+    serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, pulls: [PULL], artifacts: { 503: zipScorecard(makeTestScorecard()) } });
     const id = randomUUID();
     const statuses = await Promise.all([deliver(run(503), id), deliver(run(503), id)]);
     expect(statuses).toEqual([200, 200]);
@@ -66,7 +77,7 @@ describe("workflow_run.completed delivered over HTTP to `npm run bot`", () => {
 
   it("posts nothing on the pull request a forged artifact names; only on the one found by head SHA", async () => {
     const forged = makeTestScorecard({ source: { repository: `${OWNER}/${REPO}`, pullRequest: 99, headSha: OTHER_PULL.headSha, runId: "504", runUrl: null } });
-    serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, pulls: [FORK_PULL, OTHER_PULL], artifacts: { 504: zipScorecard(forged) } });
+    serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, pulls: [PULL, OTHER_PULL], artifacts: { 504: zipScorecard(forged) } });
     expect(await deliver(run(504))).toBe(200);
     expect(fake.comments.map((comment) => comment.issueNumber)).toEqual([7]);
     expect(fake.checkRuns.map((check) => check.headSha)).toEqual([SHA]);
@@ -76,7 +87,7 @@ describe("workflow_run.completed delivered over HTTP to `npm run bot`", () => {
   it("keeps one comment holding the later run's card when two runs for one pull request finish together", async () => {
     const earlier = makeTestScorecard({ scores: [1.11, 1.11, 1.11] });
     const later = makeTestScorecard({ scores: [1.44, 1.44, 1.44] });
-    serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, pulls: [FORK_PULL], artifacts: { 505: zipScorecard(earlier), 506: zipScorecard(later) } });
+    serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, pulls: [PULL], artifacts: { 505: zipScorecard(earlier), 506: zipScorecard(later) } });
     // The later run's delivery arrives first: arrival order must not decide which card stays.
     await Promise.all([
       deliver(run(506, { startedAt: "2026-01-01T00:10:00Z" })),
@@ -85,10 +96,13 @@ describe("workflow_run.completed delivered over HTTP to `npm run bot`", () => {
     expect(fake.comments).toHaveLength(1);
     expect(fake.comments[0]?.body).toContain("1.44×");
     expect(fake.comments[0]?.body).not.toContain("1.11×");
+    // The merge gate reads the newest check run: it must be the later run's verdict too.
+    expect(fake.checkRuns).toHaveLength(1);
+    expect(fake.checkRuns[0]?.title).toContain("1.44×");
   });
 
   it("fails the check with the run's link when the run ended without a card", async () => {
-    serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, pulls: [FORK_PULL] });
+    serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, pulls: [PULL] });
     expect(await deliver(run(507, { conclusion: "failure" }))).toBe(200);
     expect(fake.comments).toEqual([]);
     expect(fake.checkRuns).toMatchObject([{ status: "completed", conclusion: "failure", title: "Scoring did not finish" }]);
@@ -101,7 +115,7 @@ describe("workflow_run.completed delivered over HTTP to `npm run bot`", () => {
       owner: OWNER,
       repo: REPO,
       appId: bot.appId,
-      pulls: [FORK_PULL],
+      pulls: [PULL],
       config: "gate:\n  minRoundScore: fast\n",
       artifacts: { 508: zipScorecard(makeTestScorecard()) },
     });

@@ -66,7 +66,6 @@ export class FakeGitHub {
   readonly checkRuns: FakeCheckRun[] = [];
   readonly blobs = new Map<string, Uint8Array>();
   readonly #routes = new Map<string, FakeHandler>();
-  readonly #listeners = new Set<(request: RecordedRequest) => void>();
   #server: Server | null = null;
   #nextId = 1000;
   #clock = Date.parse("2026-01-01T00:00:00Z");
@@ -105,12 +104,6 @@ export class FakeGitHub {
   on(method: string, template: string, handler: FakeHandler): this {
     this.#routes.set(`${method.toUpperCase()} ${template}`, handler);
     return this;
-  }
-
-  /** Calls `listener` after each answered request to a registered route; returns the unsubscribe function. */
-  onAnswered(listener: (request: RecordedRequest) => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
   }
 
   /** Requests the app made to a route (by description template), for assertions. */
@@ -194,8 +187,6 @@ export class FakeGitHub {
       headers: request.headers,
     });
     this.#send(response, result);
-    const recorded: RecordedRequest = { method, template: operation.template, path, body };
-    for (const listener of this.#listeners) listener(recorded);
   }
 
   #refuse(response: ServerResponse, status: number, problem: string, method: string, path: string, body: unknown): void {
