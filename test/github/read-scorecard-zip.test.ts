@@ -1,4 +1,4 @@
-import { zipSync } from "fflate";
+import { Zip, ZipDeflate, zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { ArtifactError, readScorecardZip } from "../../src/github/read-scorecard-zip.js";
 import { makeTestScorecard, zipScorecard } from "../support/fake-github/make-test-scorecard.js";
@@ -28,6 +28,21 @@ describe("readScorecardZip", () => {
     const json = new TextEncoder().encode(JSON.stringify(makeTestScorecard()));
     const zip = zipSync({ "../scorecard.json": json, "nested/scorecard.json": json, "/scorecard.json": json });
     expect(() => read(zip)).toThrow(/has no scorecard.json at its top level/);
+  });
+
+  it("refuses a zip holding scorecard.json twice rather than pick one", () => {
+    const parts: Uint8Array[] = [];
+    const zip = new Zip((error, data) => {
+      if (error) throw error;
+      parts.push(data);
+    });
+    for (const card of [makeTestScorecard(), makeTestScorecard({ scores: [9, 9, 9] })]) {
+      const entry = new ZipDeflate("scorecard.json");
+      zip.add(entry);
+      entry.push(new TextEncoder().encode(JSON.stringify(card)), true);
+    }
+    zip.end();
+    expect(() => read(Buffer.concat(parts))).toThrow(/holds scorecard.json more than once/);
   });
 
   it("refuses a card that fails the schema, naming the field", () => {

@@ -1,0 +1,67 @@
+import { randomUUID } from "node:crypto";
+import type { Probot } from "probot";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { OWNER, REPO, issueCommentCreated, workflowRunCompleted } from "../support/fake-github/adjust-payloads.js";
+import { createTestProbot } from "../support/fake-github/create-test-probot.js";
+import { FakeGitHub } from "../support/fake-github/fake-github-server.js";
+import { makeTestScorecard, zipScorecard } from "../support/fake-github/make-test-scorecard.js";
+import { type FakePull, serveRepository } from "../support/fake-github/serve-repository.js";
+
+const SHA = "1".repeat(40);
+const APP_ID = 88;
+const PULL: FakePull = { number: 21, headSha: SHA, headRepo: `${OWNER}/${REPO}`, headBranch: "topic", author: "writer" };
+
+/** workflow_run.completed handled in-process through probot.receive, for the cases that need no HTTP. */
+describe("postScorecard", () => {
+  const fake = new FakeGitHub();
+  let probot: Probot;
+
+  beforeAll(async () => {
+    await fake.start();
+    probot = await createTestProbot({ fakeUrl: fake.url, appId: APP_ID });
+  });
+  afterAll(async () => await fake.stop());
+  beforeEach(() => fake.reset());
+  afterEach(() => expect(fake.violations).toEqual([]));
+
+  const receive = async (name: string, payload: unknown): Promise<void> =>
+    await probot.receive({ id: randomUUID(), name, payload } as Parameters<Probot["receive"]>[0]);
+
+  it("ignores runs of other workflows after reading the repository config", async () => {
+    serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], groups: ["app", "config"], config: "workflow: score.yml\n" });
+    await receive("workflow_run", workflowRunCompleted({ id: 1, headSha: SHA, workflowFile: "speedgate.yml" }));
+    expect(fake.requests.map((request) => request.template)).toEqual([
+      "/app/installations/{installation_id}/access_tokens",
+      "/repos/{owner}/{repo}/contents/{path}",
+    ]);
+  });
+
+  it("uses the repository's threshold, not the one in the card", async () => {
+    const card = makeTestScorecard({ scores: [1.1, 1.1, 1.1], minRoundScore: 1.0 });
+    serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], config: "gate:\n  minRoundScore: 1.25\n", artifacts: { 2: zipScorecard(card) } });
+    await receive("workflow_run", workflowRunCompleted({ id: 2, headSha: SHA, headBranch: "topic" }));
+    expect(fake.checkRuns).toMatchObject([{ conclusion: "failure" }]);
+    expect(fake.checkRuns[0]?.title).toBe("❌ Round score 1.10× (gate ≥ 1.25×)");
+  });
+
+  it("fails the check, saying why, when the artifact is not a valid card", async () => {
+    const broken = JSON.stringify({ ...makeTestScorecard(), prompts: "all of them" });
+    serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], artifacts: { 3: zipScorecard(broken) } });
+    await receive("workflow_run", workflowRunCompleted({ id: 3, headSha: SHA, headBranch: "topic" }));
+    expect(fake.comments).toEqual([]);
+    expect(fake.checkRuns).toMatchObject([{ conclusion: "failure", title: "The score card artifact was refused" }]);
+    expect(fake.checkRuns[0]?.summary).toContain("prompts");
+  });
+
+  it("concludes the dispatched commit's check but leaves the comment alone once the pull request has moved on", async () => {
+    const repo = serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], roles: { maintainer: "admin" } });
+    await receive("issue_comment", issueCommentCreated({ number: 21, body: "/rescore", login: "maintainer" }));
+    const runId = repo.dispatches[0]?.runId ?? 0;
+    repo.artifacts.set(runId, zipScorecard(makeTestScorecard()));
+    const moved = "2".repeat(40);
+    (repo.pulls[0] as FakePull).headSha = moved;
+    await receive("workflow_run", workflowRunCompleted({ id: runId, event: "workflow_dispatch", headSha: "9".repeat(40), headBranch: "main", title: `speedgate #21 ${SHA}` }));
+    expect(fake.comments).toEqual([]);
+    expect(fake.checkRuns).toMatchObject([{ headSha: SHA, status: "completed", conclusion: "success" }]);
+  });
+});
