@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import { performance } from "node:perf_hooks";
 import type { BenchSettings } from "../config/round-config-schema.js";
 import type { Prompt } from "../prompts/prompt.js";
@@ -71,7 +72,15 @@ async function runOpenLoop(
  * yet answered is recorded as engine_died with the abort's reason.
  */
 export async function runBenchmark(options: RunBenchmarkOptions): Promise<Map<string, RequestRecord>> {
-  const { prompts, bench, signal, baseUrl } = options;
+  const { prompts, bench, baseUrl } = options;
+  // Every in-flight request listens for the abort: hundreds of listeners on one signal are expected
+  // here, so a signal of our own (following the caller's) carries them without a leak warning.
+  const linked = new AbortController();
+  setMaxListeners(0, linked.signal);
+  const follow = (): void => linked.abort(options.signal.reason);
+  if (options.signal.aborted) follow();
+  else options.signal.addEventListener("abort", follow, { once: true });
+  const signal = linked.signal;
   const settings: RequestSettings = {
     model: bench.model,
     maxTokens: bench.maxTokens,
@@ -100,6 +109,7 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<Map<st
       options.onProgress?.({ done: records.size, total, failed });
     });
   } finally {
+    options.signal.removeEventListener("abort", follow);
     void dispatcher.destroy().catch(() => undefined);
   }
 

@@ -99,6 +99,23 @@ describe("runBenchmark", () => {
     expect(engine.writeLog.requests.map((request) => request.promptId)).toEqual(["p0", "p1"]);
   });
 
+  it("streams 300 prompts sent together without a listener-leak warning", async () => {
+    const engine = await start({ defaults: { ttftMs: 50, itlMs: 5, outputTokens: 10 } });
+    const warnings: string[] = [];
+    const onWarning = (warning: Error): void => {
+      warnings.push(warning.name);
+    };
+    process.on("warning", onWarning);
+    try {
+      const many: Prompt[] = Array.from({ length: 300 }, (_, index) => ({ id: `m${index}`, prompt: "x" }));
+      const records = await runBenchmark({ baseUrl: engine.url, prompts: many, bench: { ...bench, requestIntervalMs: 0 }, signal: new AbortController().signal });
+      expect([...records.values()].filter((record) => record.ok)).toHaveLength(300);
+    } finally {
+      process.off("warning", onWarning);
+    }
+    expect(warnings).not.toContain("MaxListenersExceededWarning");
+  });
+
   it("records the prompts after an engine death by the die-after-requests fault as failures", async () => {
     const engine = await start({ defaults: { ttftMs: 1, itlMs: 0, outputTokens: 2 }, faults: { dieAfterRequests: 2 } });
     const records = await runBenchmark({ baseUrl: engine.url, prompts, bench: { ...bench, requestIntervalMs: 30 }, signal: new AbortController().signal });
