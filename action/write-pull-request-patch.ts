@@ -1,0 +1,43 @@
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { ConfigError } from "../src/config/config-error.js";
+import type { GitHubClient } from "../src/github/github-client.js";
+import type { Logger } from "../src/logger.js";
+import { fetchPullRequestPatch } from "../src/patch/fetch-pull-request-patch.js";
+import type { CardSource } from "../src/scorecard/build-scorecard.js";
+import type { ActionContext } from "./action-context.js";
+import type { ActionSettings } from "./action-settings.js";
+import { INPUTS } from "./input-helper.js";
+import { requireToken } from "./require-token.js";
+
+export interface PullRequestPatchRequest {
+  settings: ActionSettings;
+  paths: string[];
+  source: CardSource;
+  context: ActionContext;
+  createClient: (token: string) => GitHubClient;
+  logger: Logger;
+}
+
+/** patch-from-pr: the diff of the commit the card is about, written under out-dir for loadRound. */
+export async function writePullRequestPatch(request: PullRequestPatchRequest): Promise<string> {
+  const { settings, source, context, logger } = request;
+  const label = `input "${INPUTS.patchFromPr}"`;
+  if (!context.repository || source.pullRequest === null || source.headSha === null) {
+    throw new ConfigError(
+      `${label}: expected a pull_request event or workflow_dispatch inputs pr and sha, got a ${context.eventName || "unknown"} event without them`,
+    );
+  }
+  const patch = await fetchPullRequestPatch(request.createClient(requireToken(settings, "that may read the pull request")), {
+    ...context.repository,
+    pullNumber: source.pullRequest,
+    headSha: source.headSha,
+    paths: request.paths,
+    label,
+    logger,
+  });
+  const path = join(settings.outDir, `pull-request-${source.pullRequest}-${source.headSha.slice(0, 12)}.patch`);
+  await writeFile(path, patch.bytes);
+  logger.info(`Fetched the diff of #${source.pullRequest} at ${source.headSha} (${patch.files.length} files, ${patch.bytes.length} bytes) to ${path}`);
+  return path;
+}
