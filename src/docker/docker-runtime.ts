@@ -11,7 +11,7 @@ import { substituteContainerCommand } from "./container-command.js";
 import { createContainerSpec } from "./create-container-spec.js";
 import { ensureImage } from "./ensure-image.js";
 import { createOverlayContext } from "./overlay-build-context.js";
-import { makeResourceLabels } from "./resource-labels.js";
+import { LABEL_ROLE, LABEL_RUN_ID, makeResourceLabels } from "./resource-labels.js";
 import { type ImageBuildOutcome, runImageBuild } from "./run-image-build.js";
 import { sweepResources } from "./sweep-resources.js";
 
@@ -160,7 +160,10 @@ export class DockerRuntime implements EngineRuntime {
     if (config.baseline.build) {
       const spec = config.baseline.build;
       const key = createHash("sha256").update(JSON.stringify([spec.context, spec.dockerfile, spec.args])).digest("hex").slice(0, 16);
-      const imageId = await this.buildFromContext("baseline", spec, `speedgate-baseline:${key}`, signal);
+      // Stable labels, not this run's: a baseline image is shared by runs and kept, and labels that
+      // changed every run would make every build's last steps, and so every overlay, miss the cache.
+      const labels = { [LABEL_RUN_ID]: `baseline-${key}`, [LABEL_ROLE]: "baseline" };
+      const imageId = await this.buildFromContext("baseline", spec, `speedgate-baseline:${key}`, labels, signal);
       return { role: "baseline", imageId, patchHash: null };
     }
     if (!config.baseline.image) throw new Error("docker runtime: baseline.image or baseline.build is required");
@@ -172,7 +175,7 @@ export class DockerRuntime implements EngineRuntime {
     const { config, patch } = this.round;
     const tag = `speedgate-candidate:${dockerSafeName(this.context.runId)}`;
     if (config.candidate.build) {
-      const imageId = await this.buildFromContext("candidate", config.candidate.build, tag, signal);
+      const imageId = await this.buildFromContext("candidate", config.candidate.build, tag, makeResourceLabels(this.context.runId, "candidate"), signal);
       return { role: "candidate", imageId, patchHash: patch?.sha256 ?? null };
     }
     const baseline = await this.prepare("baseline", signal);
@@ -205,7 +208,7 @@ export class DockerRuntime implements EngineRuntime {
     return { role: "candidate", imageId, patchHash: patch?.sha256 ?? null };
   }
 
-  private async buildFromContext(role: EngineRole, spec: BuildSpec, tag: string, signal: AbortSignal): Promise<string> {
+  private async buildFromContext(role: EngineRole, spec: BuildSpec, tag: string, labels: Record<string, string>, signal: AbortSignal): Promise<string> {
     let entries: string[];
     try {
       entries = await readdir(spec.context);
@@ -217,7 +220,7 @@ export class DockerRuntime implements EngineRuntime {
       context: { dir: spec.context, entries },
       dockerfile: spec.dockerfile,
       buildArgs: spec.args,
-      labels: makeResourceLabels(this.context.runId, role),
+      labels,
       tag,
       timeoutS: this.round.config.build.timeoutS,
       signal,

@@ -1,4 +1,7 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DockerRuntime } from "../../src/docker/docker-runtime.js";
 import { EngineFailureError } from "../../src/failure/engine-failure.js";
 import { createRecordingLogger } from "../../src/logger.js";
@@ -108,5 +111,51 @@ describe.skipIf(!context)("DockerRuntime image preparation (real daemon)", () =>
     const { failure } = await failureOf(runtime.prepare("baseline", new AbortController().signal));
     expect(failure).toMatchObject({ engine: "baseline", stage: "build", kind: "image_missing" });
     expect(failure.summary).toContain("speedgate-test-absent/engine:never-built");
+  });
+});
+
+describe.skipIf(!context)("DockerRuntime with baseline.build (real daemon)", () => {
+  const { docker, image } = context ?? { docker: null, image: "" };
+  let dir = "";
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "speedgate-baseline-build-"));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("builds the baseline from a context folder with its args and .dockerignore, overlays the patch on it, and keeps it after the round", async () => {
+    if (!docker) return;
+    await writeFile(join(dir, "Dockerfile"), "ARG BASE\nFROM ${BASE}\nCOPY . /opt/context/\n");
+    await writeFile(join(dir, "note.txt"), "built from a context\n");
+    await writeFile(join(dir, "ignored.bin"), "not sent to the daemon\n");
+    await writeFile(join(dir, ".dockerignore"), "ignored.bin\n");
+    const { round, runId } = makeDockerRound({
+      image,
+      port: await getFreePort(),
+      baseline: { image: undefined, build: { context: dir, dockerfile: "Dockerfile", args: { BASE: image } } },
+      candidate: { command: ["sh", "-c", `ls /opt/context; cat ${ENGINE_SOURCE_DIR}/profile.json`] },
+    });
+    const runtime = new DockerRuntime(docker, round, { logger: createRecordingLogger(), runId });
+    const signal = new AbortController().signal;
+    let baselineImage = "";
+    try {
+      baselineImage = (await runtime.prepare("baseline", signal)).imageId ?? "";
+      const built = await docker.getImage(baselineImage).inspect();
+      // Labels that stay the same from run to run, so the build and the overlays on it hit the cache.
+      expect(built.Config.Labels?.["speedgate.run-id"]).toMatch(/^baseline-[0-9a-f]{16}$/);
+      expect(built.Config.Labels?.["speedgate.role"]).toBe("baseline");
+      await runtime.prepare("candidate", signal);
+      const engine = await runtime.start("candidate", signal);
+      expect(await engine.exited).toMatchObject({ exitCode: 0 });
+      expect(engine.logTail()).toEqual(expect.arrayContaining(["Dockerfile", "note.txt", '    "itlMs": 2,']));
+      expect(engine.logTail()).not.toContain("ignored.bin");
+      await runtime.dispose();
+      expect(await listRunResources(docker, runId)).toEqual({ containers: [], networks: [] });
+      await expect(docker.getImage(baselineImage).inspect()).resolves.toBeTruthy();
+    } finally {
+      await runtime.dispose();
+      if (baselineImage) await docker.getImage(baselineImage).remove({ force: true });
+    }
   });
 });
