@@ -27,7 +27,7 @@ import {
   renderMarkdown,
   runRound,
   writeScorecard
-} from "./chunks/chunk-47PLXOJM.js";
+} from "./chunks/chunk-JH4MSG7K.js";
 import {
   require_docker
 } from "./chunks/chunk-UHI6F754.js";

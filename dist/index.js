@@ -38,7 +38,7 @@ import {
   renderMarkdown,
   runRound,
   writeScorecard
-} from "./chunks/chunk-47PLXOJM.js";
+} from "./chunks/chunk-JH4MSG7K.js";
 import "./chunks/chunk-UHI6F754.js";
 import "./chunks/chunk-PFNLTCBT.js";
 import {
@@ -23978,10 +23978,25 @@ function readSettings(read, env) {
 }
 
 // action/main.ts
-import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
-import { access, mkdir, writeFile } from "node:fs/promises";
-import { join as join2, resolve } from "node:path";
+import { access, mkdir } from "node:fs/promises";
+import { resolve } from "node:path";
+
+// src/shard/hash-prompts.ts
+import { createHash } from "node:crypto";
+function hashPrompts(prompts) {
+  return createHash("sha256").update(JSON.stringify(prompts)).digest("hex");
+}
+
+// src/shard/select-shard.ts
+function selectShard(prompts, shard) {
+  if (!Number.isInteger(shard.count) || shard.count < 1 || !Number.isInteger(shard.index) || shard.index < 1 || shard.index > shard.count) {
+    throw new RangeError(`selectShard: expected 1 <= index <= count, got ${shard.index}/${shard.count}`);
+  }
+  const sortedIds = prompts.map((prompt) => prompt.id).sort(compareIds);
+  const chosen = new Set(sortedIds.filter((_, position) => position % shard.count === shard.index - 1));
+  return prompts.filter((prompt) => chosen.has(prompt.id));
+}
 
 // src/github/upsert-card-comment.ts
 var MAX_COMMENT_CHARS = 65536;
@@ -24049,6 +24064,83 @@ async function upsertCardComment(client, options) {
   }
   return { commentId: keep.id, action: "updated", removed };
 }
+
+// action/require-token.ts
+function requireToken(settings, why) {
+  if (!settings.githubToken) throw new ConfigError(`input "${INPUTS.githubToken}": expected a token ${why}, got nothing`);
+  return settings.githubToken;
+}
+
+// action/comment-card.ts
+async function commentCard(request2) {
+  const { settings, card, context: context3, logger } = request2;
+  const number = card.source?.pullRequest ?? null;
+  if (!context3.repository || number === null) {
+    logger.warn(`comment: true, but this run is not about a pull request (${context3.eventName || "unknown"} event); not commenting`);
+    return;
+  }
+  try {
+    const client = request2.createClient(requireToken(settings, "that may comment on the pull request"));
+    const result = await upsertCardComment(client, { ...context3.repository, issueNumber: number, body: request2.markdown });
+    logger.info(`Card comment ${result.action} on #${number}`);
+  } catch (error2) {
+    logger.warn(`Could not comment the card on #${number} (${error2.message}); a fork's pull request gets a read-only token, the app can comment instead`);
+  }
+}
+
+// action/create-run-id.ts
+import { randomBytes } from "node:crypto";
+function createRunId(context3) {
+  return `${context3.runId ?? "local"}-${context3.runAttempt ?? "1"}-${randomBytes(4).toString("hex")}`;
+}
+
+// action/read-card-source.ts
+function field(value, key) {
+  return typeof value === "object" && value !== null ? value[key] : void 0;
+}
+function dispatchInputs(context3) {
+  const inputs = field(context3.payload, "inputs");
+  const pr = field(inputs, "pr");
+  const sha = field(inputs, "sha");
+  let pullRequest = null;
+  if (pr !== void 0 && pr !== "") {
+    const number = typeof pr === "number" ? pr : typeof pr === "string" && pr.trim() !== "" ? Number(pr.trim()) : Number.NaN;
+    if (!Number.isInteger(number) || number < 1) {
+      throw new ConfigError(`workflow_dispatch input "pr": expected a pull request number, got ${describeValue(pr)}`);
+    }
+    pullRequest = number;
+  }
+  let headSha = null;
+  if (sha !== void 0 && sha !== "") {
+    if (typeof sha !== "string" || !/^[0-9a-f]{40}$/i.test(sha.trim())) {
+      throw new ConfigError(`workflow_dispatch input "sha": expected a full 40-character commit SHA, got ${describeValue(sha)}`);
+    }
+    headSha = sha.trim().toLowerCase();
+  }
+  return { pullRequest, headSha };
+}
+function readCardSource(context3) {
+  const pullRequest = field(context3.payload, "pull_request");
+  let number = null;
+  let headSha = null;
+  if (pullRequest !== void 0) {
+    const value = field(pullRequest, "number");
+    const sha = field(field(pullRequest, "head"), "sha");
+    number = typeof value === "number" ? value : null;
+    headSha = typeof sha === "string" ? sha : null;
+  } else if (context3.eventName === "workflow_dispatch") {
+    ({ pullRequest: number, headSha } = dispatchInputs(context3));
+  } else {
+    headSha = context3.sha;
+  }
+  const repository = context3.repository ? `${context3.repository.owner}/${context3.repository.repo}` : null;
+  const runUrl = repository && context3.runId ? `${context3.serverUrl}/${repository}/actions/runs/${context3.runId}` : null;
+  return { repository, pullRequest: number, headSha, runId: context3.runId, runUrl };
+}
+
+// action/write-pull-request-patch.ts
+import { writeFile } from "node:fs/promises";
+import { join as join2 } from "node:path";
 
 // src/github/github-client.ts
 function statusOf(error2) {
@@ -24150,96 +24242,30 @@ async function fetchPullRequestPatch(client, options) {
   return { bytes, baseSha, files };
 }
 
-// src/shard/hash-prompts.ts
-import { createHash } from "node:crypto";
-function hashPrompts(prompts) {
-  return createHash("sha256").update(JSON.stringify(prompts)).digest("hex");
-}
-
-// src/shard/select-shard.ts
-function selectShard(prompts, shard) {
-  if (!Number.isInteger(shard.count) || shard.count < 1 || !Number.isInteger(shard.index) || shard.index < 1 || shard.index > shard.count) {
-    throw new RangeError(`selectShard: expected 1 <= index <= count, got ${shard.index}/${shard.count}`);
-  }
-  const sortedIds = prompts.map((prompt) => prompt.id).sort(compareIds);
-  const chosen = new Set(sortedIds.filter((_, position) => position % shard.count === shard.index - 1));
-  return prompts.filter((prompt) => chosen.has(prompt.id));
-}
-
-// action/read-card-source.ts
-function field(value, key) {
-  return typeof value === "object" && value !== null ? value[key] : void 0;
-}
-function dispatchInputs(context3) {
-  const inputs = field(context3.payload, "inputs");
-  const pr = field(inputs, "pr");
-  const sha = field(inputs, "sha");
-  let pullRequest = null;
-  if (pr !== void 0 && pr !== "") {
-    const number = typeof pr === "number" ? pr : typeof pr === "string" && pr.trim() !== "" ? Number(pr.trim()) : Number.NaN;
-    if (!Number.isInteger(number) || number < 1) {
-      throw new ConfigError(`workflow_dispatch input "pr": expected a pull request number, got ${describeValue(pr)}`);
-    }
-    pullRequest = number;
-  }
-  let headSha = null;
-  if (sha !== void 0 && sha !== "") {
-    if (typeof sha !== "string" || !/^[0-9a-f]{40}$/i.test(sha.trim())) {
-      throw new ConfigError(`workflow_dispatch input "sha": expected a full 40-character commit SHA, got ${describeValue(sha)}`);
-    }
-    headSha = sha.trim().toLowerCase();
-  }
-  return { pullRequest, headSha };
-}
-function readCardSource(context3) {
-  const pullRequest = field(context3.payload, "pull_request");
-  let number = null;
-  let headSha = null;
-  if (pullRequest !== void 0) {
-    const value = field(pullRequest, "number");
-    const sha = field(field(pullRequest, "head"), "sha");
-    number = typeof value === "number" ? value : null;
-    headSha = typeof sha === "string" ? sha : null;
-  } else if (context3.eventName === "workflow_dispatch") {
-    ({ pullRequest: number, headSha } = dispatchInputs(context3));
-  } else {
-    headSha = context3.sha;
-  }
-  const repository = context3.repository ? `${context3.repository.owner}/${context3.repository.repo}` : null;
-  const runUrl = repository && context3.runId ? `${context3.serverUrl}/${repository}/actions/runs/${context3.runId}` : null;
-  return { repository, pullRequest: number, headSha, runId: context3.runId, runUrl };
-}
-
-// action/main.ts
-function createRunId(context3) {
-  return `${context3.runId ?? "local"}-${context3.runAttempt ?? "1"}-${randomBytes(4).toString("hex")}`;
-}
-function requireToken(settings, why) {
-  if (!settings.githubToken) throw new ConfigError(`input "${INPUTS.githubToken}": expected a token ${why}, got nothing`);
-  return settings.githubToken;
-}
-async function resolvePatchPath(settings, source, context3, deps) {
-  if (settings.patch.kind === "config") return void 0;
-  if (settings.patch.kind === "file") return settings.patch.path;
+// action/write-pull-request-patch.ts
+async function writePullRequestPatch(request2) {
+  const { settings, source, context: context3, logger } = request2;
   const label2 = `input "${INPUTS.patchFromPr}"`;
   if (!context3.repository || source.pullRequest === null || source.headSha === null) {
     throw new ConfigError(
       `${label2}: expected a pull_request event or workflow_dispatch inputs pr and sha, got a ${context3.eventName || "unknown"} event without them`
     );
   }
-  const patch = await fetchPullRequestPatch(deps.createClient(requireToken(settings, "that may read the pull request")), {
+  const patch = await fetchPullRequestPatch(request2.createClient(requireToken(settings, "that may read the pull request")), {
     ...context3.repository,
     pullNumber: source.pullRequest,
     headSha: source.headSha,
-    paths: settings.patch.paths,
+    paths: request2.paths,
     label: label2,
-    logger: deps.logger
+    logger
   });
   const path = join2(settings.outDir, `pull-request-${source.pullRequest}-${source.headSha.slice(0, 12)}.patch`);
   await writeFile(path, patch.bytes);
-  deps.logger.info(`Fetched the diff of #${source.pullRequest} at ${source.headSha} (${patch.files.length} files, ${patch.bytes.length} bytes) to ${path}`);
+  logger.info(`Fetched the diff of #${source.pullRequest} at ${source.headSha} (${patch.files.length} files, ${patch.bytes.length} bytes) to ${path}`);
   return path;
 }
+
+// action/main.ts
 async function requireReadableFile(path, input, what) {
   try {
     await access(path, constants.R_OK);
@@ -24251,7 +24277,7 @@ async function runMode(settings, context3, deps) {
   await requireReadableFile(settings.config, INPUTS.config, "a readable round config file");
   if (settings.patch.kind === "file") await requireReadableFile(settings.patch.path, INPUTS.patch, "a readable patch file");
   const source = readCardSource(context3);
-  const patchPath = await resolvePatchPath(settings, source, context3, deps);
+  const patchPath = settings.patch.kind === "pull-request" ? await writePullRequestPatch({ settings, paths: settings.patch.paths, source, context: context3, createClient: deps.createClient, logger: deps.logger }) : settings.patch.kind === "file" ? settings.patch.path : void 0;
   const loaded = await loadRound(settings.config, patchPath ? { patchPath } : {});
   let round = loaded;
   if (settings.shard) {
@@ -24286,26 +24312,12 @@ async function mergeMode(settings, context3, deps) {
   const merged = mergeScorecards(cards, { labels: files, source: `input "${INPUTS.cards}": cannot merge these shard cards` });
   return merged.source ? merged : { ...merged, source: readCardSource(context3) };
 }
-async function commentCard(settings, card, markdown, context3, deps) {
-  const number = card.source?.pullRequest ?? null;
-  if (!context3.repository || number === null) {
-    deps.logger.warn(`comment: true, but this run is not about a pull request (${context3.eventName || "unknown"} event); not commenting`);
-    return;
-  }
-  try {
-    const client = deps.createClient(requireToken(settings, "that may comment on the pull request"));
-    const result = await upsertCardComment(client, { ...context3.repository, issueNumber: number, body: markdown });
-    deps.logger.info(`Card comment ${result.action} on #${number}`);
-  } catch (error2) {
-    deps.logger.warn(`Could not comment the card on #${number} (${error2.message}); a fork's pull request gets a read-only token, the app can comment instead`);
-  }
-}
 async function runAction(settings, context3, deps) {
   await mkdir(settings.outDir, { recursive: true });
   const card = settings.mode === "merge" ? await mergeMode(settings, context3, deps) : await runMode(settings, context3, deps);
   const { jsonPath, markdownPath } = await deps.writeScorecard(settings.outDir, card);
   const markdown = renderMarkdown(card);
-  if (settings.comment) await commentCard(settings, card, markdown, context3, deps);
+  if (settings.comment) await commentCard({ settings, card, markdown, context: context3, createClient: deps.createClient, logger: deps.logger });
   return { card, jsonPath, markdownPath, markdown };
 }
 

@@ -20328,7 +20328,7 @@ var require_request2 = __commonJS({
     var { URLSerializer } = require_data_url();
     var { kConstruct } = require_symbols();
     var assert2 = __require("node:assert");
-    var { getMaxListeners, setMaxListeners, defaultMaxListeners } = __require("node:events");
+    var { getMaxListeners, setMaxListeners: setMaxListeners2, defaultMaxListeners } = __require("node:events");
     var kAbortController = /* @__PURE__ */ Symbol("abortController");
     var requestFinalizer = new FinalizationRegistry(({ signal, abort }) => {
       signal.removeEventListener("abort", abort);
@@ -20568,7 +20568,7 @@ var require_request2 = __commonJS({
             const acRef = new WeakRef(ac);
             const abort = buildAbort(acRef);
             if (abortSignalHasEventHandlerLeakWarning && getMaxListeners(signal) === defaultMaxListeners) {
-              setMaxListeners(1500, signal);
+              setMaxListeners2(1500, signal);
             }
             util.addAbortListener(signal, abort);
             requestFinalizer.register(ac, { signal, abort }, abort);
@@ -34017,6 +34017,7 @@ import { createHash as createHash2, randomUUID } from "node:crypto";
 import { hostname as hostname3 } from "node:os";
 
 // src/bench/run-benchmark.ts
+import { setMaxListeners } from "node:events";
 import { performance as performance3 } from "node:perf_hooks";
 
 // src/scoring/seeded-random.ts
@@ -34551,7 +34552,13 @@ async function runOpenLoop(prompts, offsets, signal, send, onRecord) {
   await Promise.all(inFlight);
 }
 async function runBenchmark(options) {
-  const { prompts, bench, signal, baseUrl } = options;
+  const { prompts, bench, baseUrl } = options;
+  const linked = new AbortController();
+  setMaxListeners(0, linked.signal);
+  const follow = () => linked.abort(options.signal.reason);
+  if (options.signal.aborted) follow();
+  else options.signal.addEventListener("abort", follow, { once: true });
+  const signal = linked.signal;
   const settings = {
     model: bench.model,
     maxTokens: bench.maxTokens,
@@ -34579,6 +34586,7 @@ async function runBenchmark(options) {
       options.onProgress?.({ done: records.size, total, failed });
     });
   } finally {
+    options.signal.removeEventListener("abort", follow);
     void dispatcher.destroy().catch(() => void 0);
   }
   if (signal.aborted) {
@@ -57642,8 +57650,8 @@ export {
   checkPatchBytes,
   loadRound,
   createProgressRenderer,
-  createPathFilter,
   readScorecard,
+  createPathFilter,
   compareIds,
   findCardFiles,
   mergeScorecards
