@@ -62,6 +62,20 @@ export class CompletionStreamState {
   done = false;
   problem: StreamProblem | null = null;
 
+  /** An SSE event named "error": whatever it carries is the reason. */
+  acceptErrorEvent(data: string): void {
+    if (this.done || this.problem) return;
+    let text = data;
+    try {
+      const parsed: unknown = JSON.parse(data);
+      const inner = parsed && typeof parsed === "object" && "error" in parsed ? (parsed).error : parsed;
+      text = describeStreamError(inner);
+    } catch {
+      // Not JSON: the text itself is the message.
+    }
+    this.problem = { kind: "stream_error", reason: `error event in the stream: ${excerpt(text)}` };
+  }
+
   /** Returns false once the stream is finished or broken: the caller stops reading. */
   accept(data: string, tMs: number): boolean {
     if (this.done || this.problem) return false;

@@ -96,12 +96,15 @@ export async function sendStreamingRequest(options: SendStreamingRequestOptions)
     let errorBody = "";
     let now = 0;
     let responseClosed = false;
-    const parser = new SseParser((data) => {
-      if (state.accept(data, now) || settled) return;
+    const parser = new SseParser((data, event) => {
+      if (settled) return;
+      if (event === "error") state.acceptErrorEvent(data);
+      else if (state.accept(data, now)) return;
       if (state.problem) {
         stop(null);
         return;
       }
+      if (!state.done) return;
       // [DONE] ends the answer now. The response is left to end by itself so the connection can be
       // reused; a server that keeps it open after [DONE] loses it after a grace period.
       complete(now);

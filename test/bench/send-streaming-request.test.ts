@@ -217,6 +217,12 @@ describe("sendStreamingRequest against misbehaving servers", () => {
     };
     const vllm = expectFailed(await sendStreamingRequest({ baseUrl: url(), prompt: chat("a"), settings }));
     expect(vllm.reason).toBe("error event in the stream: out of memory");
+    script = (res) => {
+      sse(res);
+      res.end(`${deltaEvent("a")}event: error\ndata: upstream went away\n\n`);
+    };
+    const named = expectFailed(await sendStreamingRequest({ baseUrl: url(), prompt: chat("a"), settings }));
+    expect([named.kind, named.reason, named.chunks?.length]).toEqual(["stream_error", "error event in the stream: upstream went away", 1]);
   });
 
   it("turns a connection reset mid-stream into a connection_error", async () => {
