@@ -175,6 +175,15 @@ describe("sendStreamingRequest against misbehaving servers", () => {
     });
   });
 
+  it("completes at [DONE] even when the server keeps the response open", async () => {
+    script = (res) => {
+      sse(res);
+      res.write(`${deltaEvent("a", "stop")}${usageEvent}data: [DONE]\n\n`);
+    };
+    const record = expectCompleted(await sendStreamingRequest({ baseUrl: url(), prompt: chat("a"), settings: { ...settings, requestTimeoutS: 5 } }));
+    expect([record.outputTokens, record.finishReason]).toEqual([2, "stop"]);
+  });
+
   it("fails a stream that ends without [DONE] before a finish_reason", async () => {
     script = (res) => {
       sse(res);
