@@ -126,6 +126,17 @@ describe("process runtime", () => {
     expect(failure.summary).toContain(String(round.config.port));
   });
 
+  it("reports a leader that dies while its worker holds the pipes, and stop() ends the orphaned worker", async () => {
+    const { engine } = await startFake("crash-orphan");
+    const worker = Number((await waitForLine(engine, /worker ready (\d+)/))[1]);
+    const failure = await failureOf(waitHealthy(engine, 600));
+    expect(failure).toMatchObject({ stage: "startup", kind: "exited", exitCode: 1 });
+    expect(failure.summary).toMatch(/^RuntimeError: leader exiting, worker \d+ left behind$/);
+    expect(isRunning(worker)).toBe(true);
+    await engine.stop();
+    expect(isRunning(worker)).toBe(false);
+  });
+
   it("reports a command that does not exist as a startup failure", async () => {
     const port = await getFreePort();
     const runtime = new ProcessRuntime(makeProcessRound({ port, command: ["speedgate-no-such-program-x"] }), { logger: silentLogger, runId: "t" });
