@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import type { RepoRef } from "../src/github/github-client.js";
 
 /** What the runner tells a step about the workflow run, read once from its environment. */
@@ -11,6 +12,8 @@ export interface ActionContext {
   runAttempt: string | null;
   serverUrl: string;
   sha: string | null;
+  /** The runner's scratch folder for this job (RUNNER_TEMP). */
+  runnerTemp: string;
 }
 
 function readPayload(path: string | undefined): Record<string, unknown> {
@@ -33,5 +36,6 @@ export function readActionContext(env: NodeJS.ProcessEnv): ActionContext {
     runAttempt: env.GITHUB_RUN_ATTEMPT || null,
     serverUrl: env.GITHUB_SERVER_URL || "https://github.com",
     sha: env.GITHUB_SHA || null,
+    runnerTemp: env.RUNNER_TEMP || tmpdir(),
   };
 }

@@ -1,4 +1,4 @@
-import { writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ConfigError } from "../src/config/config-error.js";
 import type { GitHubClient } from "../src/github/github-client.js";
@@ -19,7 +19,7 @@ export interface PullRequestPatchRequest {
   logger: Logger;
 }
 
-/** patch-from-pr: the diff of the commit the card is about, written under out-dir for loadRound. */
+/** patch-from-pr: the diff of the commit the card is about, written to a file for loadRound. */
 export async function writePullRequestPatch(request: PullRequestPatchRequest): Promise<string> {
   const { settings, source, context, logger } = request;
   const label = `input "${INPUTS.patchFromPr}"`;
@@ -36,7 +36,11 @@ export async function writePullRequestPatch(request: PullRequestPatchRequest): P
     label,
     logger,
   });
-  const path = join(settings.outDir, `pull-request-${source.pullRequest}-${source.headSha.slice(0, 12)}.patch`);
+  // Not under out-dir: the patch's path is part of the config the card's configHash covers, and shards
+  // that each pick their own out-dir must still agree on it.
+  const folder = join(context.runnerTemp, "speedgate-patches");
+  await mkdir(folder, { recursive: true });
+  const path = join(folder, `pull-request-${source.pullRequest}-${source.headSha}.patch`);
   await writeFile(path, patch.bytes);
   logger.info(`Fetched the diff of #${source.pullRequest} at ${source.headSha} (${patch.files.length} files, ${patch.bytes.length} bytes) to ${path}`);
   return path;

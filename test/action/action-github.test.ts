@@ -78,8 +78,11 @@ describe("the bundled action with GitHub", () => {
     expect(fake.comments[0]?.body.startsWith(CARD_MARKER)).toBe(true);
     expect(first.stdout).toContain("Card comment created on #17");
 
-    const second = await runStep({ entry: "index", workDir, event: dispatch("17", HEAD_SHA), inputs, env: env() });
+    // Another out-dir, as each shard of a matrix may have: the config, and so its hash, stay the same.
+    const second = await runStep({ entry: "index", workDir, event: dispatch("17", HEAD_SHA), inputs: { ...inputs, "out-dir": join(workDir, "second") }, env: env() });
     expect(second.exitCode).toBe(0);
+    const secondCard = parseScorecardJson(await readFile(second.outputs["scorecard-json"] ?? "", "utf8"), "second scorecard.json");
+    expect(secondCard.provenance.configHash).toBe(card.provenance.configHash);
     expect(fake.comments).toHaveLength(1);
     expect(second.stdout).toContain("Card comment updated on #17");
     expect(fake.violations).toEqual([]);

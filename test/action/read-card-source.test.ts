@@ -13,6 +13,7 @@ function context(eventName: string, payload: Record<string, unknown>): ActionCon
     runAttempt: "1",
     serverUrl: "https://github.com",
     sha: "0".repeat(40),
+    runnerTemp: "/runner/_temp",
   };
 }
 
