@@ -27,14 +27,14 @@ import {
   renderMarkdown,
   runRound,
   writeScorecard
-} from "./chunks/chunk-JH4MSG7K.js";
+} from "./chunks/chunk-BB37VUP2.js";
 import {
   require_docker
 } from "./chunks/chunk-UHI6F754.js";
 import {
   DEFAULT_STALE_AFTER_MS,
   sweepResources
-} from "./chunks/chunk-PFNLTCBT.js";
+} from "./chunks/chunk-ADHFBJ4F.js";
 import {
   __toESM
 } from "./chunks/chunk-BY2EMTJO.js";

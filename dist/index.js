@@ -38,9 +38,9 @@ import {
   renderMarkdown,
   runRound,
   writeScorecard
-} from "./chunks/chunk-JH4MSG7K.js";
+} from "./chunks/chunk-BB37VUP2.js";
 import "./chunks/chunk-UHI6F754.js";
-import "./chunks/chunk-PFNLTCBT.js";
+import "./chunks/chunk-ADHFBJ4F.js";
 import {
   __commonJS,
   __require,
@@ -23863,6 +23863,7 @@ function getOctokit(token, options, ...additionalPlugins) {
 
 // action/action-context.ts
 import { readFileSync as readFileSync2 } from "node:fs";
+import { tmpdir } from "node:os";
 function readPayload(path) {
   if (!path) return {};
   try {
@@ -23881,7 +23882,8 @@ function readActionContext(env) {
     runId: env.GITHUB_RUN_ID || null,
     runAttempt: env.GITHUB_RUN_ATTEMPT || null,
     serverUrl: env.GITHUB_SERVER_URL || "https://github.com",
-    sha: env.GITHUB_SHA || null
+    sha: env.GITHUB_SHA || null,
+    runnerTemp: env.RUNNER_TEMP || tmpdir()
   };
 }
 
@@ -23901,7 +23903,7 @@ function cardOutputs(result) {
 
 // action/input-helper.ts
 import { join } from "node:path";
-import { tmpdir } from "node:os";
+import { tmpdir as tmpdir2 } from "node:os";
 var INPUTS = {
   config: "config",
   patch: "patch",
@@ -23949,7 +23951,7 @@ function readPatchSource(read) {
 function readSettings(read, env) {
   const mode = read(INPUTS.mode).trim() || "run";
   const common = {
-    outDir: read(INPUTS.outDir).trim() || join(env.RUNNER_TEMP || tmpdir(), "speedgate"),
+    outDir: read(INPUTS.outDir).trim() || join(env.RUNNER_TEMP || tmpdir2(), "speedgate"),
     failOnGate: readBoolean(read, INPUTS.failOnGate, true),
     comment: readBoolean(read, INPUTS.comment, false),
     githubToken: read(INPUTS.githubToken).trim()
@@ -23979,7 +23981,7 @@ function readSettings(read, env) {
 
 // action/main.ts
 import { constants } from "node:fs";
-import { access, mkdir } from "node:fs/promises";
+import { access, mkdir as mkdir2 } from "node:fs/promises";
 import { resolve } from "node:path";
 
 // src/shard/hash-prompts.ts
@@ -24139,7 +24141,7 @@ function readCardSource(context3) {
 }
 
 // action/write-pull-request-patch.ts
-import { writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join as join2 } from "node:path";
 
 // src/github/github-client.ts
@@ -24259,7 +24261,9 @@ async function writePullRequestPatch(request2) {
     label: label2,
     logger
   });
-  const path = join2(settings.outDir, `pull-request-${source.pullRequest}-${source.headSha.slice(0, 12)}.patch`);
+  const folder = join2(context3.runnerTemp, "speedgate-patches");
+  await mkdir(folder, { recursive: true });
+  const path = join2(folder, `pull-request-${source.pullRequest}-${source.headSha}.patch`);
   await writeFile(path, patch.bytes);
   logger.info(`Fetched the diff of #${source.pullRequest} at ${source.headSha} (${patch.files.length} files, ${patch.bytes.length} bytes) to ${path}`);
   return path;
@@ -24313,7 +24317,7 @@ async function mergeMode(settings, context3, deps) {
   return merged.source ? merged : { ...merged, source: readCardSource(context3) };
 }
 async function runAction(settings, context3, deps) {
-  await mkdir(settings.outDir, { recursive: true });
+  await mkdir2(settings.outDir, { recursive: true });
   const card = settings.mode === "merge" ? await mergeMode(settings, context3, deps) : await runMode(settings, context3, deps);
   const { jsonPath, markdownPath } = await deps.writeScorecard(settings.outDir, card);
   const markdown = renderMarkdown(card);

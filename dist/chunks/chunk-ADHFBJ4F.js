@@ -112,6 +112,8 @@ async function sweepResources(docker, filter, logger, options = {}) {
 }
 
 export {
+  LABEL_RUN_ID,
+  LABEL_ROLE,
   makeResourceLabels,
   DEFAULT_STALE_AFTER_MS,
   isRunGone,

@@ -9,9 +9,11 @@ import {
   require_docker
 } from "./chunk-UHI6F754.js";
 import {
+  LABEL_ROLE,
+  LABEL_RUN_ID,
   makeResourceLabels,
   sweepResources
-} from "./chunk-PFNLTCBT.js";
+} from "./chunk-ADHFBJ4F.js";
 import {
   __commonJS,
   __export,
@@ -34133,6 +34135,18 @@ var CompletionStreamState = class {
   sawUsageChunk = false;
   done = false;
   problem = null;
+  /** An SSE event named "error": whatever it carries is the reason. */
+  acceptErrorEvent(data) {
+    if (this.done || this.problem) return;
+    let text2 = data;
+    try {
+      const parsed = JSON.parse(data);
+      const inner = parsed && typeof parsed === "object" && "error" in parsed ? parsed.error : parsed;
+      text2 = describeStreamError(inner);
+    } catch {
+    }
+    this.problem = { kind: "stream_error", reason: `error event in the stream: ${excerpt(text2)}` };
+  }
   /** Returns false once the stream is finished or broken: the caller stops reading. */
   accept(data, tMs) {
     if (this.done || this.problem) return false;
@@ -34388,12 +34402,15 @@ async function sendStreamingRequest(options) {
     let errorBody = "";
     let now = 0;
     let responseClosed = false;
-    const parser = new SseParser((data) => {
-      if (state.accept(data, now) || settled) return;
+    const parser = new SseParser((data, event) => {
+      if (settled) return;
+      if (event === "error") state.acceptErrorEvent(data);
+      else if (state.accept(data, now)) return;
       if (state.problem) {
         stop(null);
         return;
       }
+      if (!state.done) return;
       complete(now);
       setTimeout(() => {
         if (!responseClosed && controller && !controller.aborted) controller.abort(new RequestStop("stream_error", "no end after [DONE]"));
@@ -35332,7 +35349,8 @@ var DockerRuntime = class {
     if (config2.baseline.build) {
       const spec = config2.baseline.build;
       const key = createHash("sha256").update(JSON.stringify([spec.context, spec.dockerfile, spec.args])).digest("hex").slice(0, 16);
-      const imageId2 = await this.buildFromContext("baseline", spec, `speedgate-baseline:${key}`, signal);
+      const labels = { [LABEL_RUN_ID]: `baseline-${key}`, [LABEL_ROLE]: "baseline" };
+      const imageId2 = await this.buildFromContext("baseline", spec, `speedgate-baseline:${key}`, labels, signal);
       return { role: "baseline", imageId: imageId2, patchHash: null };
     }
     if (!config2.baseline.image) throw new Error("docker runtime: baseline.image or baseline.build is required");
@@ -35343,7 +35361,7 @@ var DockerRuntime = class {
     const { config: config2, patch } = this.round;
     const tag = `speedgate-candidate:${dockerSafeName(this.context.runId)}`;
     if (config2.candidate.build) {
-      const imageId2 = await this.buildFromContext("candidate", config2.candidate.build, tag, signal);
+      const imageId2 = await this.buildFromContext("candidate", config2.candidate.build, tag, makeResourceLabels(this.context.runId, "candidate"), signal);
       return { role: "candidate", imageId: imageId2, patchHash: patch?.sha256 ?? null };
     }
     const baseline = await this.prepare("baseline", signal);
@@ -35375,7 +35393,7 @@ var DockerRuntime = class {
     this.context.logger.info(`docker: candidate overlay built in ${((performance.now() - started) / 1e3).toFixed(1)} s: ${imageId.slice(0, 19)}`);
     return { role: "candidate", imageId, patchHash: patch?.sha256 ?? null };
   }
-  async buildFromContext(role, spec, tag, signal) {
+  async buildFromContext(role, spec, tag, labels, signal) {
     let entries;
     try {
       entries = await readdir(spec.context);
@@ -35387,7 +35405,7 @@ var DockerRuntime = class {
       context: { dir: spec.context, entries },
       dockerfile: spec.dockerfile,
       buildArgs: spec.args,
-      labels: makeResourceLabels(this.context.runId, role),
+      labels,
       tag,
       timeoutS: this.round.config.build.timeoutS,
       signal,
