@@ -134,6 +134,9 @@ describe("the bundled action, sharded", () => {
   });
 
   it("scores each shard's share, then merges the shard cards into the round's card", async () => {
+    const unsharded = await runStep({ entry: "index", workDir, event, inputs: { config: round.configPath, patch: round.patchPath, "out-dir": join(workDir, "unsharded") } });
+    expect(unsharded.exitCode, unsharded.stdout).toBe(0);
+    const whole = parseScorecardJson(await readFile(unsharded.outputs["scorecard-json"] ?? "", "utf8"), "unsharded card");
     const shardIds: string[][] = [];
     for (const index of [1, 2]) {
       const step = await runStep({
@@ -156,6 +159,13 @@ describe("the bundled action, sharded", () => {
     const merged = parseScorecardJson(await readFile(merge.outputs["scorecard-json"] ?? "", "utf8"), "merged card");
     expect(merged.shard).toBeNull();
     expect(merged.source?.pullRequest).toBe(event.payload.number);
+    // The same round as far as provenance can tell; the timings are new measurements, so scores are not compared here.
+    expect(merged.provenance).toMatchObject({
+      configHash: whole.provenance.configHash,
+      promptsHash: whole.provenance.promptsHash,
+      patchHash: whole.provenance.patchHash,
+    });
+    expect(merged.prompts.map((prompt) => prompt.id).sort()).toEqual(whole.prompts.map((prompt) => prompt.id).sort());
     expect(merge.summary).toContain(CARD_MARKER);
 
     const partial = await runStep({
