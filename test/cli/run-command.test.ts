@@ -1,4 +1,5 @@
-import { readFile, writeFile } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -92,7 +93,6 @@ describe("speedgate run against the reference engine", () => {
 
   it("reports a patch that does not apply, naming the file and the hunk", async () => {
     const { dir, configPath } = await writeSimRound({ candidateExtra: { sourceDir: "src", patch: "change.patch" } });
-    const { mkdir } = await import("node:fs/promises");
     await mkdir(join(dir, "src"));
     await writeFile(join(dir, "src", "settings.txt"), "alpha\nbeta\ngamma\n");
     await writeFile(
@@ -104,6 +104,24 @@ describe("speedgate run against the reference engine", () => {
     expect(card?.failure?.summary).toBe("settings.txt: hunk #1 (at line 1) does not apply");
     expect(card?.failure?.logTail.join("\n")).toContain("settings.txt");
     expect(await readFile(join(dir, "src", "settings.txt"), "utf8")).toBe("alpha\nbeta\ngamma\n");
+  });
+
+  it("applies a --patch given on the command line to a copy of sourceDir and runs the candidate there", async () => {
+    const { dir, configPath } = await writeSimRound({
+      candidate: simCommand("--profile", "profile.json"),
+      candidateExtra: { sourceDir: "engine" },
+    });
+    await mkdir(join(dir, "engine"));
+    await writeFile(join(dir, "engine", "profile.json"), '{\n  "faults": {\n    "stopEarly": []\n  }\n}\n');
+    const patch = '--- a/profile.json\n+++ b/profile.json\n@@ -1,5 +1,5 @@\n {\n   "faults": {\n-    "stopEarly": []\n+    "stopEarly": ["p2"]\n   }\n }\n';
+    await writeFile(join(dir, "stop-early.patch"), patch);
+    const { card } = await runSimRound(configPath, dir, ["--patch", join(dir, "stop-early.patch")]);
+    expect(card?.failure).toBeNull();
+    expect(card?.provenance.patchHash).toBe(createHash("sha256").update(patch).digest("hex"));
+    const prompts = promptsOf(card);
+    expect(prompts.get("p2")?.status).toBe("below_tolerance");
+    expect(prompts.get("p1")?.status).toBe("scored");
+    expect(await readFile(join(dir, "engine", "profile.json"), "utf8")).toContain('"stopEarly": []');
   });
 
   it("exits 1 with --fail-on-gate when the gate does not pass", async () => {
