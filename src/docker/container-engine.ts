@@ -5,6 +5,7 @@ import type { EngineRole } from "../failure/engine-failure.js";
 import type { Logger } from "../logger.js";
 import { DockerStreamDemuxer } from "./demux-docker-stream.js";
 import { LineTailBuffer } from "./line-tail-buffer.js";
+import { dockerStatusCode } from "./docker-status-code.js";
 
 const LOG_TAIL_LINES = 400;
 /** After the container exits, how long to wait for its last log lines to arrive before reporting. */
@@ -22,17 +23,13 @@ function signalName(exitCode: number | null): string | null {
   return entry ? entry[0] : null;
 }
 
-function statusCode(error: unknown): number | null {
-  const code = (error as { statusCode?: unknown }).statusCode;
-  return typeof code === "number" ? code : null;
-}
 
 /** Ignores "already stopped" (304) and "no such container" (404): stopping is idempotent. */
 async function ignoreGone(action: Promise<unknown>): Promise<void> {
   try {
     await action;
   } catch (error) {
-    const code = statusCode(error);
+    const code = dockerStatusCode(error);
     if (code !== 304 && code !== 404 && !/is already in progress/.test((error as Error).message)) throw error;
   }
 }

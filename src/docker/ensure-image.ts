@@ -3,11 +3,8 @@ import type { Logger } from "../logger.js";
 import { EngineFailureError } from "../failure/engine-failure.js";
 import { buildFailure } from "./build-failures.js";
 import { followBuildStream } from "./follow-build-stream.js";
+import { dockerStatusCode } from "./docker-status-code.js";
 
-function statusCode(error: unknown): number | null {
-  const code = (error as { statusCode?: unknown }).statusCode;
-  return typeof code === "number" ? code : null;
-}
 
 function missing(reference: string, reason: string, logTail: string[]): EngineFailureError {
   return new EngineFailureError(
@@ -30,7 +27,7 @@ export async function ensureImage(docker: Dockerode, reference: string, logger: 
   try {
     return (await docker.getImage(reference).inspect()).Id;
   } catch (error) {
-    if (statusCode(error) !== 404) throw new Error(`docker: could not inspect image ${reference}: ${(error as Error).message}`, { cause: error });
+    if (dockerStatusCode(error) !== 404) throw new Error(`docker: could not inspect image ${reference}: ${(error as Error).message}`, { cause: error });
   }
   logger.info(`docker: ${reference} is not on this machine, pulling it`);
   let stream: NodeJS.ReadableStream;

@@ -10,6 +10,7 @@ import {
   LABEL_RUN_ID,
   readProcessStartTime,
 } from "./resource-labels.js";
+import { dockerStatusCode } from "./docker-status-code.js";
 
 export interface SweepCounts {
   containers: number;
@@ -54,10 +55,6 @@ export function isRunGone(labels: Record<string, string>, now: number, staleAfte
   return Number.isFinite(created) && now - created > staleAfterMs;
 }
 
-function statusCode(error: unknown): number | null {
-  const code = (error as { statusCode?: unknown }).statusCode;
-  return typeof code === "number" ? code : null;
-}
 
 /**
  * Removes the containers (stopped first, then by force), networks and candidate images labelled
@@ -89,7 +86,7 @@ export async function sweepResources(
           await container.remove({ force: true, v: true });
           counts.containers += 1;
         } catch (error) {
-          if (statusCode(error) !== 404) problems.push(`container ${info.Id.slice(0, 12)}: ${(error as Error).message}`);
+          if (dockerStatusCode(error) !== 404) problems.push(`container ${info.Id.slice(0, 12)}: ${(error as Error).message}`);
         }
       }),
   );
@@ -100,7 +97,7 @@ export async function sweepResources(
       await docker.getNetwork(info.Id).remove();
       counts.networks += 1;
     } catch (error) {
-      if (statusCode(error) !== 404) problems.push(`network ${info.Name}: ${(error as Error).message}`);
+      if (dockerStatusCode(error) !== 404) problems.push(`network ${info.Name}: ${(error as Error).message}`);
     }
   }
 
@@ -111,7 +108,7 @@ export async function sweepResources(
         await docker.getImage(info.Id).remove({ force: true });
         counts.images += 1;
       } catch (error) {
-        if (statusCode(error) !== 404) problems.push(`image ${info.Id.slice(0, 19)}: ${(error as Error).message}`);
+        if (dockerStatusCode(error) !== 404) problems.push(`image ${info.Id.slice(0, 19)}: ${(error as Error).message}`);
       }
     }
   }

@@ -98,14 +98,16 @@ async function assembleRootfs(root: string, bundle: Buffer, libraries: string[])
 }
 
 /** An image older than this is no longer used by a test run that started before the sources changed. */
-const OLD_TEST_IMAGE_S = 30 * 60;
+const OLD_TEST_IMAGE_S = 10 * 60;
 
 /** Earlier builds (older sources) are a full copy each on a vfs daemon: drop them once a new one exists. */
 async function removeOlderTestImages(docker: Dockerode, keep: string): Promise<void> {
-  const images = await docker.listImages({ filters: { label: [`${TEST_IMAGE_LABEL}=engine`] } });
+  // all: also the untagged ones, left when two test runs imported the same sources at once.
+  const images = await docker.listImages({ all: true, filters: { label: [`${TEST_IMAGE_LABEL}=engine`] } });
   const now = Date.now() / 1000;
   for (const image of images) {
-    if (image.RepoTags?.includes(keep) || now - image.Created < OLD_TEST_IMAGE_S) continue;
+    // Imported images have no parent; overlays built on them inherit the label but do.
+    if (image.ParentId !== "" || image.RepoTags?.includes(keep) || now - image.Created < OLD_TEST_IMAGE_S) continue;
     await docker
       .getImage(image.Id)
       .remove()
