@@ -2,6 +2,14 @@ const LF = 0x0a;
 const CR = 0x0d;
 const COLON = 0x3a;
 const SPACE = 0x20;
+const DATA = [0x64, 0x61, 0x74, 0x61]; // "data"
+const EVENT = [0x65, 0x76, 0x65, 0x6e, 0x74]; // "event"
+
+function isField(line: Uint8Array, nameEnd: number, name: readonly number[]): boolean {
+  if (nameEnd !== name.length) return false;
+  for (let index = 0; index < nameEnd; index++) if (line[index] !== name[index]) return false;
+  return true;
+}
 
 /** Called once per dispatched event; `event` is the `event:` field, "message" when absent. */
 export type SseEventHandler = (data: string, event: string) => void;
@@ -80,27 +88,20 @@ export class SseParser {
       return;
     }
     if (line[0] === COLON) return;
-    const text = this.decoder.decode(line);
+    // Field names are ASCII: compare bytes and decode only the value, one string per line.
     const colon = line.indexOf(COLON);
-    let field: string;
-    let value: string;
-    if (colon === -1) {
-      field = text;
-      value = "";
-    } else {
-      const textColon = text.indexOf(":");
-      field = text.slice(0, textColon);
-      const valueStart = line[colon + 1] === SPACE ? textColon + 2 : textColon + 1;
-      value = text.slice(valueStart);
-    }
-    if (field === "data") {
+    const nameEnd = colon === -1 ? line.length : colon;
+    let valueStart = colon === -1 ? line.length : colon + 1;
+    if (line[valueStart] === SPACE) valueStart++;
+    if (isField(line, nameEnd, DATA)) {
+      const value = valueStart < line.length ? this.decoder.decode(line.subarray(valueStart)) : "";
       if (this.hasData) this.data += `\n${value}`;
       else {
         this.data = value;
         this.hasData = true;
       }
-    } else if (field === "event") {
-      this.eventName = value;
+    } else if (isField(line, nameEnd, EVENT)) {
+      this.eventName = this.decoder.decode(line.subarray(valueStart));
     }
     // "id" and "retry" do not matter for a single completion stream.
   }
