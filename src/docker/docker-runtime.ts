@@ -136,6 +136,15 @@ export class DockerRuntime implements EngineRuntime {
     return new Error(`docker: could not start the ${role} container: ${message}`, { cause: error });
   }
 
+  /**
+   * docker.network: isolated. A per-run bridge network created with Internal: true: the daemon
+   * gives it no route to the outside (no masquerading, and its isolation rules drop traffic that
+   * leaves the bridge), while the host, which owns the bridge's gateway address, still reaches each
+   * container at its address on that network, which is what the engine's baseUrl is. The engine
+   * must listen on that address, hence {host} = 0.0.0.0 in its command. The outside is cut by the
+   * daemon's iptables rules: a daemon started with --iptables=false creates the network but cannot
+   * enforce it.
+   */
   private ensureNetwork(): Promise<string> {
     this.network ??= (async () => {
       const name = `speedgate-${dockerSafeName(this.context.runId)}`;

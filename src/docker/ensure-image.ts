@@ -19,6 +19,25 @@ function missing(reference: string, reason: string, logTail: string[]): EngineFa
   );
 }
 
+/** A multi-gigabyte engine image takes minutes to pull: say where it is this often, not every layer tick. */
+const PULL_PROGRESS_EVERY_MS = 10_000;
+
+/** Every progress line at debug, and the latest one at info now and then. */
+function throttledProgress(logger: Logger, everyMs: number): Logger {
+  let last = 0;
+  return {
+    ...logger,
+    debug: (message) => {
+      logger.debug(message);
+      const now = performance.now();
+      if (now - last >= everyMs) {
+        last = now;
+        logger.info(message);
+      }
+    },
+  };
+}
+
 /**
  * The image's ID, pulling it first when the daemon does not have it (progress at debug level). A
  * pull that fails, as an HTTP error or inside the progress stream, is an `image_missing` failure.
@@ -36,7 +55,7 @@ export async function ensureImage(docker: Dockerode, reference: string, logger: 
   } catch (error) {
     throw missing(reference, (error as Error).message, []);
   }
-  const result = await followBuildStream(stream, logger, { label: `pull ${reference}` });
+  const result = await followBuildStream(stream, throttledProgress(logger, PULL_PROGRESS_EVERY_MS), { label: `pull ${reference}` });
   if (result.error !== null) throw missing(reference, result.error, result.lines);
   try {
     return (await docker.getImage(reference).inspect()).Id;
