@@ -162,7 +162,8 @@ export async function sendStreamingRequest(options: SendStreamingRequestOptions)
       if (signal) stop(new RequestStop("engine_died", abortReasonText(signal)));
     };
     signal?.addEventListener("abort", onAbort, { once: true });
-    const timeoutMs = settings.requestTimeoutS * 1000;
+    // setTimeout fires at once beyond 2^31-1 ms; a longer limit is no limit in practice.
+    const timeoutMs = Math.min(settings.requestTimeoutS * 1000, 2 ** 31 - 1);
     const timer = setTimeout(() => {
       stop(new RequestStop("timeout", `no complete answer within the request timeout of ${settings.requestTimeoutS} s`));
     }, timeoutMs);
