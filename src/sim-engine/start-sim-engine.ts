@@ -249,7 +249,11 @@ export async function startSimEngine(options: SimEngineOptions = {}): Promise<Si
     active.add(stream);
     stream.timer = setTimeout(() => {
       active.delete(stream);
-      if (dead || res.destroyed) return;
+      if (dead) return;
+      if (res.destroyed) {
+        finishRecord(record, "client_closed");
+        return;
+      }
       if (plan.fault === "malformed_sse") {
         res.writeHead(200, { "content-type": "application/json" });
         res.end('{"id": "broken", "choices": [');
