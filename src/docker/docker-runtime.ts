@@ -59,7 +59,8 @@ export class DockerRuntime implements EngineRuntime {
     if (!imageId) throw new Error(`docker runtime: no image for the ${role} engine`);
     const networkMode = config.docker.network === "host" ? "host" : await this.ensureNetwork();
     const command = role === "candidate" ? (config.candidate.command ?? config.baseline.command) : config.baseline.command;
-    const env = role === "candidate" ? (config.candidate.env ?? config.baseline.env) : config.baseline.env;
+    // As in the process runtime, the candidate's variables add to the baseline's; nothing comes from this process.
+    const env = role === "candidate" ? { ...config.baseline.env, ...config.candidate.env } : config.baseline.env;
     const spec = createContainerSpec({
       name: `speedgate-${dockerSafeName(this.context.runId)}-${role}-${Date.now().toString(36)}`,
       imageId,

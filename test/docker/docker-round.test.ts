@@ -17,7 +17,10 @@ describe.skipIf(!context)("runRound with runtime: docker (real daemon)", () => {
   afterEach(async () => {
     // Whatever a test asserted, every round must have left nothing behind.
     for (const runId of runIds.splice(0)) {
-      if (docker) expect(await listRunResources(docker, runId)).toEqual({ containers: [], networks: [] });
+      if (!docker) continue;
+      expect(await listRunResources(docker, runId)).toEqual({ containers: [], networks: [] });
+      const images = await docker.listImages({ all: true, filters: { label: [`${LABEL_RUN_ID}=${runId}`] } });
+      expect(images.map((image) => image.RepoTags)).toEqual([]);
     }
   });
 
