@@ -5,9 +5,9 @@ const SPACE = 0x20;
 const DATA = [0x64, 0x61, 0x74, 0x61]; // "data"
 const EVENT = [0x65, 0x76, 0x65, 0x6e, 0x74]; // "event"
 
-function isField(line: Uint8Array, nameEnd: number, name: readonly number[]): boolean {
-  if (nameEnd !== name.length) return false;
-  for (let index = 0; index < nameEnd; index++) if (line[index] !== name[index]) return false;
+function isField(bytes: Uint8Array, from: number, to: number, name: readonly number[]): boolean {
+  if (to - from !== name.length) return false;
+  for (let index = 0; index < name.length; index++) if (bytes[from + index] !== name[index]) return false;
   return true;
 }
 
@@ -46,10 +46,11 @@ export class SseParser {
       const byte = bytes[index];
       if (byte !== LF && byte !== CR) continue;
       if (this.carry) {
-        this.processLine(concatBytes(this.carry, bytes.subarray(start, index)));
+        const joined = concatBytes(this.carry, bytes.subarray(start, index));
         this.carry = null;
+        this.processLine(joined, 0, joined.length);
       } else {
-        this.processLine(bytes.subarray(start, index));
+        this.processLine(bytes, start, index);
       }
       if (byte === CR) {
         if (index + 1 < length) {
@@ -77,31 +78,32 @@ export class SseParser {
     return leftover;
   }
 
-  private processLine(raw: Uint8Array): void {
-    let line = raw;
+  /** Handles bytes[from, to) as one line; offsets instead of a view keep the hot path allocation-free. */
+  private processLine(bytes: Uint8Array, from: number, to: number): void {
+    let lineStart = from;
     if (this.firstLine) {
       this.firstLine = false;
-      if (line[0] === 0xef && line[1] === 0xbb && line[2] === 0xbf) line = line.subarray(3);
+      if (to - from >= 3 && bytes[from] === 0xef && bytes[from + 1] === 0xbb && bytes[from + 2] === 0xbf) lineStart += 3;
     }
-    if (line.length === 0) {
+    if (lineStart === to) {
       this.dispatch();
       return;
     }
-    if (line[0] === COLON) return;
+    if (bytes[lineStart] === COLON) return;
     // Field names are ASCII: compare bytes and decode only the value, one string per line.
-    const colon = line.indexOf(COLON);
-    const nameEnd = colon === -1 ? line.length : colon;
-    let valueStart = colon === -1 ? line.length : colon + 1;
-    if (line[valueStart] === SPACE) valueStart++;
-    if (isField(line, nameEnd, DATA)) {
-      const value = valueStart < line.length ? this.decoder.decode(line.subarray(valueStart)) : "";
+    let nameEnd = lineStart;
+    while (nameEnd < to && bytes[nameEnd] !== COLON) nameEnd++;
+    let valueStart = nameEnd < to ? nameEnd + 1 : to;
+    if (valueStart < to && bytes[valueStart] === SPACE) valueStart++;
+    if (isField(bytes, lineStart, nameEnd, DATA)) {
+      const value = valueStart < to ? this.decoder.decode(bytes.subarray(valueStart, to)) : "";
       if (this.hasData) this.data += `\n${value}`;
       else {
         this.data = value;
         this.hasData = true;
       }
-    } else if (isField(line, nameEnd, EVENT)) {
-      this.eventName = this.decoder.decode(line.subarray(valueStart));
+    } else if (isField(bytes, lineStart, nameEnd, EVENT)) {
+      this.eventName = valueStart < to ? this.decoder.decode(bytes.subarray(valueStart, to)) : "";
     }
     // "id" and "retry" do not matter for a single completion stream.
   }
