@@ -27,14 +27,14 @@ import {
   renderMarkdown,
   runRound,
   writeScorecard
-} from "./chunks/chunk-BB37VUP2.js";
+} from "./chunks/chunk-GC67IXGI.js";
 import {
   require_docker
 } from "./chunks/chunk-UHI6F754.js";
 import {
   DEFAULT_STALE_AFTER_MS,
   sweepResources
-} from "./chunks/chunk-ADHFBJ4F.js";
+} from "./chunks/chunk-ZNUQIOIV.js";
 import {
   __toESM
 } from "./chunks/chunk-BY2EMTJO.js";
@@ -683,7 +683,11 @@ async function startSimEngine(options = {}) {
     active.add(stream);
     stream.timer = setTimeout(() => {
       active.delete(stream);
-      if (dead || res.destroyed) return;
+      if (dead) return;
+      if (res.destroyed) {
+        finishRecord(record, "client_closed");
+        return;
+      }
       if (plan.fault === "malformed_sse") {
         res.writeHead(200, { "content-type": "application/json" });
         res.end('{"id": "broken", "choices": [');

@@ -38,9 +38,9 @@ import {
   renderMarkdown,
   runRound,
   writeScorecard
-} from "./chunks/chunk-BB37VUP2.js";
+} from "./chunks/chunk-GC67IXGI.js";
 import "./chunks/chunk-UHI6F754.js";
-import "./chunks/chunk-ADHFBJ4F.js";
+import "./chunks/chunk-ZNUQIOIV.js";
 import {
   __commonJS,
   __require,

@@ -11,9 +11,10 @@ import {
 import {
   LABEL_ROLE,
   LABEL_RUN_ID,
+  dockerStatusCode,
   makeResourceLabels,
   sweepResources
-} from "./chunk-ADHFBJ4F.js";
+} from "./chunk-ZNUQIOIV.js";
 import {
   __commonJS,
   __export,
@@ -1993,14 +1994,14 @@ var require_diagnostics = __commonJS({
         (evt) => {
           const {
             request: { method, path, origin },
-            response: { statusCode: statusCode3 }
+            response: { statusCode }
           } = evt;
           debugLog(
             "received response to %s %s%s - HTTP %d",
             method,
             origin,
             path,
-            statusCode3
+            statusCode
           );
         }
       );
@@ -2314,14 +2315,14 @@ var require_request = __commonJS({
       onResponseStarted() {
         return this[kHandler].onResponseStarted?.();
       }
-      onHeaders(statusCode3, headers, resume, statusText) {
+      onHeaders(statusCode, headers, resume, statusText) {
         assert2(!this.aborted);
         assert2(!this.completed);
         if (channels.headers.hasSubscribers) {
-          channels.headers.publish({ request: this, response: { statusCode: statusCode3, headers, statusText } });
+          channels.headers.publish({ request: this, response: { statusCode, headers, statusText } });
         }
         try {
-          return this[kHandler].onHeaders(statusCode3, headers, resume, statusText);
+          return this[kHandler].onHeaders(statusCode, headers, resume, statusText);
         } catch (err) {
           this.abort(err);
         }
@@ -2345,14 +2346,14 @@ var require_request = __commonJS({
        * @param {import('node:stream').Duplex} socket
        * @param {string} [statusText]
        */
-      onUpgrade(statusCode3, headers, socket, statusText = "") {
+      onUpgrade(statusCode, headers, socket, statusText = "") {
         this.onFinally();
         assert2(!this.aborted);
         assert2(!this.completed);
         if (channels.headers.hasSubscribers) {
-          channels.headers.publish({ request: this, response: { statusCode: statusCode3, headers, statusText } });
+          channels.headers.publish({ request: this, response: { statusCode, headers, statusText } });
         }
-        const result = this[kHandler].onUpgrade(statusCode3, headers, socket);
+        const result = this[kHandler].onUpgrade(statusCode, headers, socket);
         if (!this.aborted) {
           this.completed = true;
           if (channels.trailers.hasSubscribers) {
@@ -2512,11 +2513,11 @@ var require_wrap_handler = __commonJS({
       onResponseStarted() {
         return this.#handler.onResponseStarted?.();
       }
-      onHeaders(statusCode3, rawHeaders, resume, statusMessage) {
-        return this.#handler.onHeaders?.(statusCode3, rawHeaders, resume, statusMessage);
+      onHeaders(statusCode, rawHeaders, resume, statusMessage) {
+        return this.#handler.onHeaders?.(statusCode, rawHeaders, resume, statusMessage);
       }
-      onUpgrade(statusCode3, rawHeaders, socket) {
-        return this.#handler.onUpgrade?.(statusCode3, rawHeaders, socket);
+      onUpgrade(statusCode, rawHeaders, socket) {
+        return this.#handler.onUpgrade?.(statusCode, rawHeaders, socket);
       }
       onData(data) {
         return this.#handler.onData?.(data);
@@ -2534,19 +2535,19 @@ var require_wrap_handler = __commonJS({
       onRequestStart(controller, context) {
         this.#handler.onConnect?.((reason) => controller.abort(reason), context);
       }
-      onRequestUpgrade(controller, statusCode3, headers, socket) {
+      onRequestUpgrade(controller, statusCode, headers, socket) {
         const rawHeaders = [];
         for (const [key, val] of Object.entries(headers)) {
           rawHeaders.push(Buffer.from(key, "latin1"), toRawHeaderValue(val));
         }
-        this.#handler.onUpgrade?.(statusCode3, rawHeaders, socket);
+        this.#handler.onUpgrade?.(statusCode, rawHeaders, socket);
       }
-      onResponseStart(controller, statusCode3, headers, statusMessage) {
+      onResponseStart(controller, statusCode, headers, statusMessage) {
         const rawHeaders = [];
         for (const [key, val] of Object.entries(headers)) {
           rawHeaders.push(Buffer.from(key, "latin1"), toRawHeaderValue(val));
         }
-        if (this.#handler.onHeaders?.(statusCode3, rawHeaders, () => controller.resume(), statusMessage) === false) {
+        if (this.#handler.onHeaders?.(statusCode, rawHeaders, () => controller.resume(), statusMessage) === false) {
           controller.pause();
         }
       }
@@ -2677,14 +2678,14 @@ var require_unwrap_handler = __commonJS({
       onResponseStarted() {
         return this.#handler.onResponseStarted?.();
       }
-      onUpgrade(statusCode3, rawHeaders, socket) {
+      onUpgrade(statusCode, rawHeaders, socket) {
         this.#controller.rawHeaders = rawHeaders;
-        this.#handler.onRequestUpgrade?.(this.#controller, statusCode3, parseHeaders(rawHeaders), socket);
+        this.#handler.onRequestUpgrade?.(this.#controller, statusCode, parseHeaders(rawHeaders), socket);
       }
-      onHeaders(statusCode3, rawHeaders, resume, statusMessage) {
+      onHeaders(statusCode, rawHeaders, resume, statusMessage) {
         this.#controller[kResume] = resume;
         this.#controller.rawHeaders = rawHeaders;
-        this.#handler.onResponseStart?.(this.#controller, statusCode3, parseHeaders(rawHeaders), statusMessage);
+        this.#handler.onResponseStart?.(this.#controller, statusCode, parseHeaders(rawHeaders), statusMessage);
         return !this.#controller.paused;
       }
       onData(data) {
@@ -6757,9 +6758,9 @@ var require_client_h1 = __commonJS({
            * @param {0|1} shouldKeepAlive
            * @returns {number}
            */
-          wasm_on_headers_complete: (p, statusCode3, upgrade, shouldKeepAlive) => {
+          wasm_on_headers_complete: (p, statusCode, upgrade, shouldKeepAlive) => {
             assert2(currentParser.ptr === p);
-            return currentParser.onHeadersComplete(statusCode3, upgrade === 1, shouldKeepAlive === 1);
+            return currentParser.onHeadersComplete(statusCode, upgrade === 1, shouldKeepAlive === 1);
           },
           /**
            * @param {number} p
@@ -7037,7 +7038,7 @@ var require_client_h1 = __commonJS({
        * @param {Buffer} head
        */
       onUpgrade(head) {
-        const { upgrade, client, socket, headers, statusCode: statusCode3, statusText } = this;
+        const { upgrade, client, socket, headers, statusCode, statusText } = this;
         assert2(upgrade);
         assert2(client[kSocket] === socket);
         assert2(!socket.destroyed);
@@ -7062,7 +7063,7 @@ var require_client_h1 = __commonJS({
         client[kQueue][client[kRunningIdx]++] = null;
         client.emit("disconnect", client[kUrl], [client], new InformationalError("upgrade"));
         try {
-          request2.onUpgrade(statusCode3, headers, socket, statusText);
+          request2.onUpgrade(statusCode, headers, socket, statusText);
         } catch (err) {
           util.errorRequest(client, request2, err);
           util.destroy(socket, err);
@@ -7075,7 +7076,7 @@ var require_client_h1 = __commonJS({
        * @param {boolean} shouldKeepAlive
        * @returns {number}
        */
-      onHeadersComplete(statusCode3, upgrade, shouldKeepAlive) {
+      onHeadersComplete(statusCode, upgrade, shouldKeepAlive) {
         const { client, socket, headers, statusText } = this;
         if (socket.destroyed) {
           return -1;
@@ -7090,7 +7091,7 @@ var require_client_h1 = __commonJS({
         }
         assert2(!this.upgrade);
         assert2(this.statusCode < 200);
-        if (statusCode3 === 100) {
+        if (statusCode === 100) {
           util.destroy(socket, new SocketError("bad response", util.getSocketInfo(socket)));
           return -1;
         }
@@ -7099,7 +7100,7 @@ var require_client_h1 = __commonJS({
           return -1;
         }
         assert2(this.timeoutType === TIMEOUT_HEADERS);
-        this.statusCode = statusCode3;
+        this.statusCode = statusCode;
         this.shouldKeepAlive = shouldKeepAlive || // Override llhttp value which does not allow keepAlive for HEAD.
         request2.method === "HEAD" && !socket[kReset] && this.connection.toLowerCase() === "keep-alive";
         if (this.statusCode >= 200) {
@@ -7141,14 +7142,14 @@ var require_client_h1 = __commonJS({
         } else {
           socket[kReset] = true;
         }
-        const pause = request2.onHeaders(statusCode3, headers, this.resume, statusText) === false;
+        const pause = request2.onHeaders(statusCode, headers, this.resume, statusText) === false;
         if (request2.aborted) {
           return -1;
         }
         if (request2.method === "HEAD") {
           return 1;
         }
-        if (statusCode3 < 200) {
+        if (statusCode < 200) {
           return 1;
         }
         if (socket[kBlocking]) {
@@ -7162,7 +7163,7 @@ var require_client_h1 = __commonJS({
        * @returns {number}
        */
       onBody(buf) {
-        const { client, socket, statusCode: statusCode3, maxResponseSize } = this;
+        const { client, socket, statusCode, maxResponseSize } = this;
         if (socket.destroyed) {
           return -1;
         }
@@ -7174,7 +7175,7 @@ var require_client_h1 = __commonJS({
             this.timeout.refresh();
           }
         }
-        assert2(statusCode3 >= 200);
+        assert2(statusCode >= 200);
         if (maxResponseSize > -1 && this.bytesRead + buf.length > maxResponseSize) {
           util.destroy(socket, new ResponseExceededMaxSizeError());
           return -1;
@@ -7189,14 +7190,14 @@ var require_client_h1 = __commonJS({
        * @returns {number}
        */
       onMessageComplete() {
-        const { client, socket, statusCode: statusCode3, upgrade, headers, contentLength, bytesRead, shouldKeepAlive } = this;
-        if (socket.destroyed && (!statusCode3 || shouldKeepAlive)) {
+        const { client, socket, statusCode, upgrade, headers, contentLength, bytesRead, shouldKeepAlive } = this;
+        if (socket.destroyed && (!statusCode || shouldKeepAlive)) {
           return -1;
         }
         if (upgrade) {
           return 0;
         }
-        assert2(statusCode3 >= 100);
+        assert2(statusCode >= 100);
         assert2((this.headers.length & 1) === 0);
         const request2 = client[kQueue][client[kRunningIdx]];
         assert2(request2);
@@ -7208,7 +7209,7 @@ var require_client_h1 = __commonJS({
         this.connection = "";
         this.headers = [];
         this.headersSize = 0;
-        if (statusCode3 < 200) {
+        if (statusCode < 200) {
           return 0;
         }
         if (request2.method !== "HEAD" && contentLength && bytesRead !== parseInt(contentLength, 10)) {
@@ -8311,9 +8312,9 @@ var require_client_h2 = __commonJS({
           stream[kHTTP2Stream] = true;
           ++session[kOpenStreams];
           stream.once("response", (headers2, _flags) => {
-            const { [HTTP2_HEADER_STATUS]: statusCode3, ...realHeaders } = headers2;
+            const { [HTTP2_HEADER_STATUS]: statusCode, ...realHeaders } = headers2;
             try {
-              request2.onUpgrade(statusCode3, parseH2Headers(realHeaders), stream);
+              request2.onUpgrade(statusCode, parseH2Headers(realHeaders), stream);
             } catch (err) {
               abort(err);
               return;
@@ -8336,9 +8337,9 @@ var require_client_h2 = __commonJS({
         stream[kHTTP2Stream] = true;
         ++session[kOpenStreams];
         stream.on("response", (headers2) => {
-          const { [HTTP2_HEADER_STATUS]: statusCode3, ...realHeaders } = headers2;
+          const { [HTTP2_HEADER_STATUS]: statusCode, ...realHeaders } = headers2;
           try {
-            request2.onUpgrade(statusCode3, parseH2Headers(realHeaders), stream);
+            request2.onUpgrade(statusCode, parseH2Headers(realHeaders), stream);
           } catch (err) {
             abort(err);
             return;
@@ -8411,7 +8412,7 @@ var require_client_h2 = __commonJS({
       stream.setTimeout(headersTimeout);
       let responseReceived = false;
       stream.once("response", (headers2) => {
-        const { [HTTP2_HEADER_STATUS]: statusCode3, ...realHeaders } = headers2;
+        const { [HTTP2_HEADER_STATUS]: statusCode, ...realHeaders } = headers2;
         request2.onResponseStarted();
         responseReceived = true;
         stream.setTimeout(bodyTimeout);
@@ -8419,7 +8420,7 @@ var require_client_h2 = __commonJS({
           stream.removeAllListeners("data");
           return;
         }
-        if (request2.onHeaders(Number(statusCode3), parseH2Headers(realHeaders), stream.resume.bind(stream), "") === false) {
+        if (request2.onHeaders(Number(statusCode), parseH2Headers(realHeaders), stream.resume.bind(stream), "") === false) {
           stream.pause();
         }
         stream.on("data", (chunk) => {
@@ -10698,14 +10699,14 @@ var require_proxy_agent = __commonJS({
       }
       [kDispatch](opts, handler) {
         const onHeaders = handler.onHeaders;
-        handler.onHeaders = function(statusCode3, data, resume) {
-          if (statusCode3 === 407) {
+        handler.onHeaders = function(statusCode, data, resume) {
+          if (statusCode === 407) {
             if (typeof handler.onError === "function") {
               handler.onError(new InvalidArgumentError("Proxy Authentication Required (407)"));
             }
             return;
           }
-          if (onHeaders) onHeaders.call(this, statusCode3, data, resume);
+          if (onHeaders) onHeaders.call(this, statusCode, data, resume);
         };
         const {
           origin,
@@ -10809,10 +10810,10 @@ var require_proxy_agent = __commonJS({
                 },
                 servername: this[kProxyTls]?.servername || proxyHostname
               };
-              const { socket, statusCode: statusCode3 } = await this[kClient].connect(connectParams);
-              if (statusCode3 !== 200) {
+              const { socket, statusCode } = await this[kClient].connect(connectParams);
+              if (statusCode !== 200) {
                 socket.on("error", noop).destroy();
-                callback(new RequestAbortedError(`Proxy response (${statusCode3}) !== 200 when HTTP Tunneling`));
+                callback(new RequestAbortedError(`Proxy response (${statusCode}) !== 200 when HTTP Tunneling`));
                 return;
               }
               if (channels.proxyConnected.hasSubscribers) {
@@ -11045,7 +11046,7 @@ var require_retry_handler = __commonJS({
       const retryTime = new Date(retryAfter).getTime();
       return isNaN(retryTime) ? 0 : retryTime - Date.now();
     }
-    function validatePartialResponseContentLength(headers, range, statusCode3, retryCount) {
+    function validatePartialResponseContentLength(headers, range, statusCode, retryCount) {
       const contentLength = headers["content-length"];
       if (contentLength == null) {
         return;
@@ -11056,7 +11057,7 @@ var require_retry_handler = __commonJS({
       const length = Number(contentLength);
       const expectedLength = range.end - range.start + 1;
       if (!Number.isFinite(length) || length !== expectedLength) {
-        throw new RequestRetryError("Content-Length mismatch", statusCode3, {
+        throw new RequestRetryError("Content-Length mismatch", statusCode, {
           headers,
           data: { count: retryCount }
         });
@@ -11167,15 +11168,15 @@ var require_retry_handler = __commonJS({
         this.etag = null;
         this.controllerProxy = new RetryController();
       }
-      onResponseStartWithRetry(controller, statusCode3, headers, statusMessage, err) {
+      onResponseStartWithRetry(controller, statusCode, headers, statusMessage, err) {
         if (this.retryOpts.throwOnError) {
-          if (this.retryOpts.statusCodes.includes(statusCode3) === false) {
+          if (this.retryOpts.statusCodes.includes(statusCode) === false) {
             if (this.headersSent) {
               this.handler.onResponseError?.(this.controllerProxy, err);
             } else {
               this.headersSent = true;
               this.checkpointResponseEnd(headers);
-              this.handler.onResponseStart?.(this.controllerProxy, statusCode3, headers, statusMessage);
+              this.handler.onResponseStart?.(this.controllerProxy, statusCode, headers, statusMessage);
             }
           } else {
             this.error = err;
@@ -11185,7 +11186,7 @@ var require_retry_handler = __commonJS({
         if (isDisturbed(this.opts.body)) {
           this.headersSent = true;
           this.checkpointResponseEnd(headers);
-          this.handler.onResponseStart?.(this.controllerProxy, statusCode3, headers, statusMessage);
+          this.handler.onResponseStart?.(this.controllerProxy, statusCode, headers, statusMessage);
           return;
         }
         function shouldRetry(passedErr) {
@@ -11195,7 +11196,7 @@ var require_retry_handler = __commonJS({
             } else {
               this.headersSent = true;
               this.checkpointResponseEnd(headers);
-              this.handler.onResponseStart?.(this.controllerProxy, statusCode3, headers, statusMessage);
+              this.handler.onResponseStart?.(this.controllerProxy, statusCode, headers, statusMessage);
             }
             controller.resume();
             return;
@@ -11230,11 +11231,11 @@ var require_retry_handler = __commonJS({
           this.handler.onRequestStart?.(this.controllerProxy, context);
         }
       }
-      onRequestUpgrade(_controller, statusCode3, headers, socket) {
-        this.handler.onRequestUpgrade?.(this.controllerProxy, statusCode3, headers, socket);
+      onRequestUpgrade(_controller, statusCode, headers, socket) {
+        this.handler.onRequestUpgrade?.(this.controllerProxy, statusCode, headers, socket);
       }
       static [kRetryHandlerDefaultRetry](err, { state, opts }, cb) {
-        const { statusCode: statusCode3, code, headers } = err;
+        const { statusCode, code, headers } = err;
         const { method, retryOptions } = opts;
         const {
           maxRetries,
@@ -11254,7 +11255,7 @@ var require_retry_handler = __commonJS({
           cb(err);
           return;
         }
-        if (statusCode3 != null && Array.isArray(statusCodes) && !statusCodes.includes(statusCode3)) {
+        if (statusCode != null && Array.isArray(statusCodes) && !statusCodes.includes(statusCode)) {
           cb(err);
           return;
         }
@@ -11270,43 +11271,43 @@ var require_retry_handler = __commonJS({
         const retryTimeout = retryAfterHeader > 0 ? Math.min(retryAfterHeader, maxTimeout) : Math.min(minTimeout * timeoutFactor ** (counter - 1), maxTimeout);
         setTimeout(() => cb(null), retryTimeout);
       }
-      onResponseStart(controller, statusCode3, headers, statusMessage) {
+      onResponseStart(controller, statusCode, headers, statusMessage) {
         this.error = null;
         this.retryCount += 1;
-        if (statusCode3 >= 300) {
-          const err = new RequestRetryError("Request failed", statusCode3, {
+        if (statusCode >= 300) {
+          const err = new RequestRetryError("Request failed", statusCode, {
             headers,
             data: {
               count: this.retryCount
             }
           });
-          this.onResponseStartWithRetry(controller, statusCode3, headers, statusMessage, err);
+          this.onResponseStartWithRetry(controller, statusCode, headers, statusMessage, err);
           return;
         }
         if (this.headersSent) {
-          if (statusCode3 !== 206 && (this.start > 0 || statusCode3 !== 200)) {
-            throw new RequestRetryError("server does not support the range header and the payload was partially consumed", statusCode3, {
+          if (statusCode !== 206 && (this.start > 0 || statusCode !== 200)) {
+            throw new RequestRetryError("server does not support the range header and the payload was partially consumed", statusCode, {
               headers,
               data: { count: this.retryCount }
             });
           }
           const contentRange = parseRangeHeader(headers["content-range"]);
           if (!contentRange) {
-            throw new RequestRetryError("Content-Range mismatch", statusCode3, {
+            throw new RequestRetryError("Content-Range mismatch", statusCode, {
               headers,
               data: { count: this.retryCount }
             });
           }
           if (this.etag != null && this.etag !== headers.etag) {
-            throw new RequestRetryError("ETag mismatch", statusCode3, {
+            throw new RequestRetryError("ETag mismatch", statusCode, {
               headers,
               data: { count: this.retryCount }
             });
           }
-          validatePartialResponseContentLength(headers, contentRange, statusCode3, this.retryCount);
+          validatePartialResponseContentLength(headers, contentRange, statusCode, this.retryCount);
           const { start, size, end = size ? size - 1 : null } = contentRange;
           if (this.start !== start || this.end != null && this.end !== end) {
-            throw new RequestRetryError("Content-Range mismatch", statusCode3, {
+            throw new RequestRetryError("Content-Range mismatch", statusCode, {
               headers,
               data: { count: this.retryCount }
             });
@@ -11314,19 +11315,19 @@ var require_retry_handler = __commonJS({
           return;
         }
         if (this.end == null) {
-          if (statusCode3 === 206) {
+          if (statusCode === 206) {
             const range = parseRangeHeader(headers["content-range"]);
             if (range == null) {
               this.headersSent = true;
               this.handler.onResponseStart?.(
                 this.controllerProxy,
-                statusCode3,
+                statusCode,
                 headers,
                 statusMessage
               );
               return;
             }
-            validatePartialResponseContentLength(headers, range, statusCode3, this.retryCount);
+            validatePartialResponseContentLength(headers, range, statusCode, this.retryCount);
             const { start, size, end = size ? size - 1 : null } = range;
             assert2(
               start != null && Number.isFinite(start),
@@ -11353,12 +11354,12 @@ var require_retry_handler = __commonJS({
           this.headersSent = true;
           this.handler.onResponseStart?.(
             this.controllerProxy,
-            statusCode3,
+            statusCode,
             headers,
             statusMessage
           );
         } else {
-          throw new RequestRetryError("Request failed", statusCode3, {
+          throw new RequestRetryError("Request failed", statusCode, {
             headers,
             data: { count: this.retryCount }
           });
@@ -11988,12 +11989,12 @@ var require_api_request = __commonJS({
         this.abort = abort;
         this.context = context;
       }
-      onHeaders(statusCode3, rawHeaders, resume, statusMessage) {
+      onHeaders(statusCode, rawHeaders, resume, statusMessage) {
         const { callback, opaque, abort, context, responseHeaders, highWaterMark } = this;
         const headers = responseHeaders === "raw" ? util.parseRawHeaders(rawHeaders) : util.parseHeaders(rawHeaders);
-        if (statusCode3 < 200) {
+        if (statusCode < 200) {
           if (this.onInfo) {
-            this.onInfo({ statusCode: statusCode3, headers });
+            this.onInfo({ statusCode, headers });
           }
           return;
         }
@@ -12016,7 +12017,7 @@ var require_api_request = __commonJS({
         if (callback !== null) {
           try {
             this.runInAsyncScope(callback, null, null, {
-              statusCode: statusCode3,
+              statusCode,
               statusText: statusMessage,
               headers,
               trailers: this.trailers,
@@ -12210,12 +12211,12 @@ var require_api_stream = __commonJS({
         this.abort = abort;
         this.context = context;
       }
-      onHeaders(statusCode3, rawHeaders, resume, statusMessage) {
+      onHeaders(statusCode, rawHeaders, resume, statusMessage) {
         const { factory, opaque, context, responseHeaders } = this;
         const headers = responseHeaders === "raw" ? util.parseRawHeaders(rawHeaders) : util.parseHeaders(rawHeaders);
-        if (statusCode3 < 200) {
+        if (statusCode < 200) {
           if (this.onInfo) {
-            this.onInfo({ statusCode: statusCode3, headers });
+            this.onInfo({ statusCode, headers });
           }
           return;
         }
@@ -12224,7 +12225,7 @@ var require_api_stream = __commonJS({
           return;
         }
         const res = this.runInAsyncScope(factory, null, {
-          statusCode: statusCode3,
+          statusCode,
           headers,
           opaque,
           context
@@ -12431,12 +12432,12 @@ var require_api_pipeline = __commonJS({
         this.abort = abort;
         this.context = context;
       }
-      onHeaders(statusCode3, rawHeaders, resume) {
+      onHeaders(statusCode, rawHeaders, resume) {
         const { opaque, handler, context } = this;
-        if (statusCode3 < 200) {
+        if (statusCode < 200) {
           if (this.onInfo) {
             const headers = this.responseHeaders === "raw" ? util.parseRawHeaders(rawHeaders) : util.parseHeaders(rawHeaders);
-            this.onInfo({ statusCode: statusCode3, headers });
+            this.onInfo({ statusCode, headers });
           }
           return;
         }
@@ -12446,7 +12447,7 @@ var require_api_pipeline = __commonJS({
           this.handler = null;
           const headers = this.responseHeaders === "raw" ? util.parseRawHeaders(rawHeaders) : util.parseHeaders(rawHeaders);
           body = this.runInAsyncScope(handler, null, {
-            statusCode: statusCode3,
+            statusCode,
             headers,
             opaque,
             body: this.res,
@@ -12547,8 +12548,8 @@ var require_api_upgrade = __commonJS({
       onHeaders() {
         throw new SocketError("bad upgrade", null);
       }
-      onUpgrade(statusCode3, rawHeaders, socket) {
-        assert2(socket[kHTTP2Stream] === true ? statusCode3 === 200 : statusCode3 === 101);
+      onUpgrade(statusCode, rawHeaders, socket) {
+        assert2(socket[kHTTP2Stream] === true ? statusCode === 200 : statusCode === 101);
         const { callback, opaque, context } = this;
         removeSignal(this);
         this.callback = null;
@@ -12639,7 +12640,7 @@ var require_api_connect = __commonJS({
       onHeaders() {
         throw new SocketError("bad connect", null);
       }
-      onUpgrade(statusCode3, rawHeaders, socket) {
+      onUpgrade(statusCode, rawHeaders, socket) {
         const { callback, opaque, context } = this;
         removeSignal(this);
         this.callback = null;
@@ -12648,7 +12649,7 @@ var require_api_connect = __commonJS({
           headers = this.responseHeaders === "raw" ? util.parseRawHeaders(rawHeaders) : util.parseHeaders(rawHeaders);
         }
         this.runInAsyncScope(callback, null, null, {
-          statusCode: statusCode3,
+          statusCode,
           headers,
           socket,
           opaque,
@@ -12986,8 +12987,8 @@ var require_mock_utils = __commonJS({
       }
       return result;
     }
-    function getStatusText(statusCode3) {
-      return STATUS_CODES[statusCode3] || "unknown";
+    function getStatusText(statusCode) {
+      return STATUS_CODES[statusCode] || "unknown";
     }
     async function getResponse(body) {
       const buffers = [];
@@ -13003,7 +13004,7 @@ var require_mock_utils = __commonJS({
       if (mockDispatch2.data.callback) {
         mockDispatch2.data = { ...mockDispatch2.data, ...mockDispatch2.data.callback(opts) };
       }
-      const { data: { statusCode: statusCode3, data, headers, trailers, error: error62 }, delay: delay2, persist } = mockDispatch2;
+      const { data: { statusCode, data, headers, trailers, error: error62 }, delay: delay2, persist } = mockDispatch2;
       const { timesInvoked, times } = mockDispatch2;
       mockDispatch2.consumed = !persist && timesInvoked >= times;
       mockDispatch2.pending = timesInvoked < times;
@@ -13049,7 +13050,7 @@ var require_mock_utils = __commonJS({
         const responseData = getResponseData(body);
         const responseHeaders = generateKeyValues(headers);
         const responseTrailers = generateKeyValues(trailers);
-        handler.onHeaders?.(statusCode3, responseHeaders, resume, getStatusText(statusCode3));
+        handler.onHeaders?.(statusCode, responseHeaders, resume, getStatusText(statusCode));
         handler.onData?.(Buffer.from(responseData));
         handler.onComplete?.(responseTrailers);
         deleteMockDispatch(mockDispatches, key);
@@ -13219,12 +13220,12 @@ var require_mock_interceptor = __commonJS({
         this[kDefaultTrailers] = {};
         this[kContentLength] = false;
       }
-      createMockScopeDispatchData({ statusCode: statusCode3, data, responseOptions }) {
+      createMockScopeDispatchData({ statusCode, data, responseOptions }) {
         const responseData = getResponseData(data);
         const contentLength = this[kContentLength] ? { "content-length": responseData.length } : {};
         const headers = { ...this[kDefaultHeaders], ...contentLength, ...responseOptions.headers };
         const trailers = { ...this[kDefaultTrailers], ...responseOptions.trailers };
-        return { statusCode: statusCode3, data, headers, trailers };
+        return { statusCode, data, headers, trailers };
       }
       validateReplyParameters(replyParameters) {
         if (typeof replyParameters.statusCode === "undefined") {
@@ -13652,11 +13653,11 @@ var require_pending_interceptors_formatter = __commonJS({
       }
       format(pendingInterceptors) {
         const withPrettyHeaders = pendingInterceptors.map(
-          ({ method, path, data: { statusCode: statusCode3 }, persist, times, timesInvoked, origin }) => ({
+          ({ method, path, data: { statusCode }, persist, times, timesInvoked, origin }) => ({
             Method: method,
             Origin: origin,
             Path: path,
-            "Status code": statusCode3,
+            "Status code": statusCode,
             Persistent: persist ? PERSISTENT : NOT_PERSISTENT,
             Invocations: timesInvoked,
             Remaining: persist ? Infinity : times - timesInvoked
@@ -14426,13 +14427,13 @@ var require_snapshot_agent = __commonJS({
           onRequestStart(controller, context) {
             return handler.onRequestStart(controller, { ...context, history: this.history });
           },
-          onRequestUpgrade(controller, statusCode3, headers, socket) {
-            return handler.onRequestUpgrade(controller, statusCode3, headers, socket);
+          onRequestUpgrade(controller, statusCode, headers, socket) {
+            return handler.onRequestUpgrade(controller, statusCode, headers, socket);
           },
-          onResponseStart(controller, statusCode3, headers, statusMessage) {
-            responseData.statusCode = statusCode3;
+          onResponseStart(controller, statusCode, headers, statusMessage) {
+            responseData.statusCode = statusCode;
             responseData.headers = headers;
-            return handler.onResponseStart(controller, statusCode3, headers, statusMessage);
+            return handler.onResponseStart(controller, statusCode, headers, statusMessage);
           },
           onResponseData(controller, chunk) {
             responseData.body.push(chunk);
@@ -14780,37 +14781,37 @@ var require_redirect_handler = __commonJS({
       onRequestStart(controller, context) {
         this.handler.onRequestStart?.(controller, { ...context, history: this.history });
       }
-      onRequestUpgrade(controller, statusCode3, headers, socket) {
-        this.handler.onRequestUpgrade?.(controller, statusCode3, headers, socket);
+      onRequestUpgrade(controller, statusCode, headers, socket) {
+        this.handler.onRequestUpgrade?.(controller, statusCode, headers, socket);
       }
-      onResponseStart(controller, statusCode3, headers, statusMessage) {
+      onResponseStart(controller, statusCode, headers, statusMessage) {
         if (this.opts.throwOnMaxRedirect && this.history.length >= this.maxRedirections) {
           throw new Error("max redirects");
         }
-        if ((statusCode3 === 301 || statusCode3 === 302) && this.opts.method === "POST") {
+        if ((statusCode === 301 || statusCode === 302) && this.opts.method === "POST") {
           this.opts.method = "GET";
           if (util.isStream(this.opts.body)) {
             util.destroy(this.opts.body.on("error", noop));
           }
           this.opts.body = null;
         }
-        if (statusCode3 === 303 && this.opts.method !== "HEAD") {
+        if (statusCode === 303 && this.opts.method !== "HEAD") {
           this.opts.method = "GET";
           if (util.isStream(this.opts.body)) {
             util.destroy(this.opts.body.on("error", noop));
           }
           this.opts.body = null;
         }
-        this.location = this.history.length >= this.maxRedirections || util.isDisturbed(this.opts.body) || redirectableStatusCodes.indexOf(statusCode3) === -1 ? null : headers.location;
+        this.location = this.history.length >= this.maxRedirections || util.isDisturbed(this.opts.body) || redirectableStatusCodes.indexOf(statusCode) === -1 ? null : headers.location;
         if (this.opts.origin) {
           this.history.push(new URL(this.opts.path, this.opts.origin));
         }
         if (!this.location) {
-          this.handler.onResponseStart?.(controller, statusCode3, headers, statusMessage);
+          this.handler.onResponseStart?.(controller, statusCode, headers, statusMessage);
           return;
         }
         this.history[kRedirectCacheControl].push({
-          statusCode: statusCode3,
+          statusCode,
           headers: { ...headers },
           receivedAt: Date.now()
         });
@@ -14822,7 +14823,7 @@ var require_redirect_handler = __commonJS({
             throw new InvalidArgumentError(`Redirect loop detected. Cannot redirect to ${origin}. This typically happens when using a Client or Pool with cross-origin redirects. Use an Agent for cross-origin redirects.`);
           }
         }
-        this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode3 === 303, this.opts.origin !== origin);
+        this.opts.headers = cleanRequestHeaders(this.opts.headers, statusCode === 303, this.opts.origin !== origin);
         this.opts.path = path;
         this.opts.origin = origin;
         this.opts.query = null;
@@ -14937,12 +14938,12 @@ var require_response_error = __commonJS({
         this.#body = "";
         return super.onRequestStart(controller, context);
       }
-      onResponseStart(controller, statusCode3, headers, statusMessage) {
-        this.#statusCode = statusCode3;
+      onResponseStart(controller, statusCode, headers, statusMessage) {
+        this.#statusCode = statusCode;
         this.#headers = headers;
         this.#contentType = headers["content-type"];
         if (this.#statusCode < 400) {
-          return super.onResponseStart(controller, statusCode3, headers, statusMessage);
+          return super.onResponseStart(controller, statusCode, headers, statusMessage);
         }
         if (this.#checkContentType("application/json") || this.#checkContentType("text/plain")) {
           this.#decoder = new TextDecoder("utf-8");
@@ -15044,7 +15045,7 @@ var require_dump = __commonJS({
         controller.abort = this.#abort.bind(this);
         return super.onRequestStart(controller, context);
       }
-      onResponseStart(controller, statusCode3, headers, statusMessage) {
+      onResponseStart(controller, statusCode, headers, statusMessage) {
         const contentLength = headers["content-length"];
         if (contentLength != null && contentLength > this.#maxSize) {
           throw new RequestAbortedError(
@@ -15054,7 +15055,7 @@ var require_dump = __commonJS({
         if (this.aborted === true) {
           return true;
         }
-        return super.onResponseStart(controller, statusCode3, headers, statusMessage);
+        return super.onResponseStart(controller, statusCode, headers, statusMessage);
       }
       onResponseError(controller, err) {
         super.onResponseError(controller, this.aborted === true ? this.reason : err);
@@ -16735,8 +16736,8 @@ var require_cache_handler = __commonJS({
         this.#history = context?.history;
         this.#handler.onRequestStart?.(controller, context);
       }
-      onRequestUpgrade(controller, statusCode3, headers, socket) {
-        this.#handler.onRequestUpgrade?.(controller, statusCode3, headers, socket);
+      onRequestUpgrade(controller, statusCode, headers, socket) {
+        this.#handler.onRequestUpgrade?.(controller, statusCode, headers, socket);
       }
       /**
        * @param {import('../../types/dispatcher.d.ts').default.DispatchController} controller
@@ -16744,15 +16745,15 @@ var require_cache_handler = __commonJS({
        * @param {import('../../types/header.d.ts').IncomingHttpHeaders} resHeaders
        * @param {string} statusMessage
        */
-      onResponseStart(controller, statusCode3, resHeaders, statusMessage) {
+      onResponseStart(controller, statusCode, resHeaders, statusMessage) {
         const downstreamOnHeaders = () => this.#handler.onResponseStart?.(
           controller,
-          statusCode3,
+          statusCode,
           resHeaders,
           statusMessage
         );
         const handler = this;
-        if (!arrayIncludes(util.safeHTTPMethods, this.#cacheKey.method) && statusCode3 >= 200 && statusCode3 <= 399) {
+        if (!arrayIncludes(util.safeHTTPMethods, this.#cacheKey.method) && statusCode >= 200 && statusCode <= 399) {
           invalidateUnsafeRequest(this.#store, this.#cacheKey, resHeaders);
           return downstreamOnHeaders();
         }
@@ -16785,27 +16786,27 @@ var require_cache_handler = __commonJS({
           deleteCachedValue(this.#store, this.#cacheKey);
           return downstreamOnHeaders();
         }
-        const heuristicallyCacheable = resHeaders["last-modified"] && arrayIncludes(HEURISTICALLY_CACHEABLE_STATUS_CODES, statusCode3);
+        const heuristicallyCacheable = resHeaders["last-modified"] && arrayIncludes(HEURISTICALLY_CACHEABLE_STATUS_CODES, statusCode);
         if (!cacheControlHeader && !resHeaders["expires"] && !heuristicallyCacheable && !this.#cacheByDefault) {
-          if (statusCode3 === 304 && resHeaders.vary && isInvalidOrWildcardVaryHeader(resHeaders.vary)) {
+          if (statusCode === 304 && resHeaders.vary && isInvalidOrWildcardVaryHeader(resHeaders.vary)) {
             deleteCachedValue(this.#store, this.#cacheKey);
           }
           return downstreamOnHeaders();
         }
-        if (!canCacheResponse(this.#cacheType, this.#cacheKey.method, statusCode3, resHeaders, cacheControlDirectives, this.#cacheKey.headers)) {
-          if (statusCode3 === 304 && (cacheControlHeader || revalidationResponseDisallowsCachedReuse(this.#cacheType, resHeaders, cacheControlDirectives))) {
+        if (!canCacheResponse(this.#cacheType, this.#cacheKey.method, statusCode, resHeaders, cacheControlDirectives, this.#cacheKey.headers)) {
+          if (statusCode === 304 && (cacheControlHeader || revalidationResponseDisallowsCachedReuse(this.#cacheType, resHeaders, cacheControlDirectives))) {
             deleteCachedValue(this.#store, this.#cacheKey);
           }
           return downstreamOnHeaders();
         }
         const resAge = Object.hasOwn(resHeaders, "age") ? getAge(resHeaders.age) : void 0;
         if (resAge !== void 0 && resAge >= MAX_RESPONSE_AGE) {
-          deleteCachedValueIfNotModified(statusCode3, this.#store, this.#cacheKey);
+          deleteCachedValueIfNotModified(statusCode, this.#store, this.#cacheKey);
           return downstreamOnHeaders();
         }
         const resDate = Object.hasOwn(resHeaders, "date") ? getDate(resHeaders.date) : void 0;
         if (resDate === null) {
-          deleteCachedValueIfNotModified(statusCode3, this.#store, this.#cacheKey);
+          deleteCachedValueIfNotModified(statusCode, this.#store, this.#cacheKey);
           return downstreamOnHeaders();
         }
         const apparentAge = resDate ? Math.max(0, now - resDate.getTime()) : 0;
@@ -16815,7 +16816,7 @@ var require_cache_handler = __commonJS({
         const revalidationOnly = staleAt === 0 && hasValidator;
         if (staleAt === void 0 || currentAge >= staleAt && !revalidationOnly) {
           if (cacheControlHeader || staleAt !== void 0) {
-            deleteCachedValueIfNotModified(statusCode3, this.#store, this.#cacheKey);
+            deleteCachedValueIfNotModified(statusCode, this.#store, this.#cacheKey);
           }
           return downstreamOnHeaders();
         }
@@ -16825,7 +16826,7 @@ var require_cache_handler = __commonJS({
           absoluteStaleAt = Math.min(absoluteStaleAt, redirectPolicy.staleAt);
         }
         if (now >= absoluteStaleAt && !revalidationOnly) {
-          deleteCachedValueIfNotModified(statusCode3, this.#store, this.#cacheKey);
+          deleteCachedValueIfNotModified(statusCode, this.#store, this.#cacheKey);
           return downstreamOnHeaders();
         }
         let varyDirectives;
@@ -16862,7 +16863,7 @@ var require_cache_handler = __commonJS({
         const deleteAt = determineDeleteAt(baseTime, now, effectiveCacheControlDirectives, absoluteStaleAt);
         const strippedHeaders = stripNecessaryHeaders(resHeaders, cacheControlDirectives);
         const value = {
-          statusCode: statusCode3,
+          statusCode,
           statusMessage,
           headers: strippedHeaders,
           vary: varyDirectives,
@@ -16871,7 +16872,7 @@ var require_cache_handler = __commonJS({
           staleAt: absoluteStaleAt,
           deleteAt
         };
-        if (statusCode3 === 304) {
+        if (statusCode === 304) {
           this.#replaying304 = true;
           let done = false;
           const finish304 = () => {
@@ -17039,22 +17040,22 @@ var require_cache_handler = __commonJS({
       } catch {
       }
     }
-    function deleteCachedValueIfNotModified(statusCode3, store, cacheKey) {
-      if (statusCode3 === 304) {
+    function deleteCachedValueIfNotModified(statusCode, store, cacheKey) {
+      if (statusCode === 304) {
         deleteCachedValue(store, cacheKey);
       }
     }
     function revalidationResponseDisallowsCachedReuse(cacheType, resHeaders, cacheControlDirectives) {
       return cacheControlDirectives["no-store"] === true || cacheType === "shared" && (cacheControlDirectives.private === true || Object.hasOwn(resHeaders, "set-cookie")) || (resHeaders.vary ? isInvalidOrWildcardVaryHeader(resHeaders.vary) : false);
     }
-    function canCacheResponse(cacheType, method, statusCode3, resHeaders, cacheControlDirectives, reqHeaders) {
+    function canCacheResponse(cacheType, method, statusCode, resHeaders, cacheControlDirectives, reqHeaders) {
       if (!arrayIncludes(util.safeHTTPMethods, method)) {
         return false;
       }
-      if (statusCode3 < 200 || arrayIncludes(NOT_UNDERSTOOD_STATUS_CODES, statusCode3)) {
+      if (statusCode < 200 || arrayIncludes(NOT_UNDERSTOOD_STATUS_CODES, statusCode)) {
         return false;
       }
-      if (!arrayIncludes(HEURISTICALLY_CACHEABLE_STATUS_CODES, statusCode3) && !resHeaders["expires"] && !cacheControlDirectives.public && cacheControlDirectives["max-age"] === void 0 && // RFC 9111: a private response directive, if the cache is not shared
+      if (!arrayIncludes(HEURISTICALLY_CACHEABLE_STATUS_CODES, statusCode) && !resHeaders["expires"] && !cacheControlDirectives.public && cacheControlDirectives["max-age"] === void 0 && // RFC 9111: a private response directive, if the cache is not shared
       !(cacheControlDirectives.private && cacheType === "private") && !(cacheControlDirectives["s-maxage"] !== void 0 && cacheType === "shared")) {
         return false;
       }
@@ -17542,13 +17543,13 @@ var require_cache_revalidation_handler = __commonJS({
         this.#successful = false;
         this.#context = context;
       }
-      onRequestUpgrade(controller, statusCode3, headers, socket) {
-        this.#handler.onRequestUpgrade?.(controller, statusCode3, headers, socket);
+      onRequestUpgrade(controller, statusCode, headers, socket) {
+        this.#handler.onRequestUpgrade?.(controller, statusCode, headers, socket);
       }
-      onResponseStart(controller, statusCode3, headers, statusMessage) {
+      onResponseStart(controller, statusCode, headers, statusMessage) {
         assert2(this.#callback != null);
-        this.#successful = statusCode3 === 304 || this.#allowErrorStatusCodes && statusCode3 >= 500 && statusCode3 <= 504;
-        this.#callback(this.#successful, this.#context, statusCode3, headers);
+        this.#successful = statusCode === 304 || this.#allowErrorStatusCodes && statusCode >= 500 && statusCode <= 504;
+        this.#callback(this.#successful, this.#context, statusCode, headers);
         this.#callback = null;
         if (this.#successful) {
           return true;
@@ -17556,7 +17557,7 @@ var require_cache_revalidation_handler = __commonJS({
         this.#handler.onRequestStart?.(controller, this.#context);
         this.#handler.onResponseStart?.(
           controller,
-          statusCode3,
+          statusCode,
           headers,
           statusMessage
         );
@@ -17954,9 +17955,9 @@ var require_cache2 = __commonJS({
             headers
           },
           new CacheRevalidationHandler(
-            (success2, context, statusCode3, headers2) => {
+            (success2, context, statusCode, headers2) => {
               if (success2) {
-                if (statusCode3 === 304) {
+                if (statusCode === 304) {
                   if (!revalidationTargetMatchesCacheKey(cacheKey, context) || !revalidationEtagMatchesCachedValue(result, headers2) || revalidationResponseDisallowsCachedReuse(globalOpts.type, headers2)) {
                     return refetch();
                   }
@@ -18342,10 +18343,10 @@ var require_decompress = __commonJS({
        * @param {number} statusCode - HTTP status code of the response
        * @returns {boolean} - True if decompression should be skipped
        */
-      #shouldSkipDecompression(contentEncoding, statusCode3) {
-        if (!contentEncoding || statusCode3 < 200) return true;
-        if (this.#skipStatusCodes.includes(statusCode3)) return true;
-        if (this.#skipErrorResponses && statusCode3 >= 400) return true;
+      #shouldSkipDecompression(contentEncoding, statusCode) {
+        if (!contentEncoding || statusCode < 200) return true;
+        if (this.#skipStatusCodes.includes(statusCode)) return true;
+        if (this.#skipErrorResponses && statusCode >= 400) return true;
         return false;
       }
       /**
@@ -18460,8 +18461,8 @@ var require_decompress = __commonJS({
         this.#controller.target = controller;
         return super.onRequestStart(this.#controller, context);
       }
-      onRequestUpgrade(controller, statusCode3, headers, socket) {
-        return super.onRequestUpgrade(this.#controller, statusCode3, headers, socket);
+      onRequestUpgrade(controller, statusCode, headers, socket) {
+        return super.onRequestUpgrade(this.#controller, statusCode, headers, socket);
       }
       /**
        * @param {Controller} controller
@@ -18470,16 +18471,16 @@ var require_decompress = __commonJS({
        * @param {string} statusMessage
        * @returns {void}
        */
-      onResponseStart(controller, statusCode3, headers, statusMessage) {
+      onResponseStart(controller, statusCode, headers, statusMessage) {
         const rawContentEncoding = headers["content-encoding"];
         const contentEncoding = Array.isArray(rawContentEncoding) ? rawContentEncoding.join(",") : rawContentEncoding;
-        if (this.#shouldSkipDecompression(contentEncoding, statusCode3)) {
-          return super.onResponseStart(this.#controller, statusCode3, headers, statusMessage);
+        if (this.#shouldSkipDecompression(contentEncoding, statusCode)) {
+          return super.onResponseStart(this.#controller, statusCode, headers, statusMessage);
         }
         const decompressors = this.#createDecompressionChain(contentEncoding.toLowerCase());
         if (decompressors.length === 0) {
           this.#cleanupDecompressors();
-          return super.onResponseStart(this.#controller, statusCode3, headers, statusMessage);
+          return super.onResponseStart(this.#controller, statusCode, headers, statusMessage);
         }
         this.#decompressors = decompressors;
         const { "content-encoding": _, "content-length": __, ...newHeaders } = headers;
@@ -18512,7 +18513,7 @@ var require_decompress = __commonJS({
         } else {
           this.#setupMultipleDecompressors();
         }
-        return super.onResponseStart(this.#controller, statusCode3, newHeaders, statusMessage);
+        return super.onResponseStart(this.#controller, statusCode, newHeaders, statusMessage);
       }
       /**
        * @param {Controller} controller
@@ -18725,8 +18726,8 @@ var require_deduplication_handler = __commonJS({
        * @param {import('../../types/header.d.ts').IncomingHttpHeaders} headers
        * @param {Socket} socket
        */
-      onRequestUpgrade(controller, statusCode3, headers, socket) {
-        this.#primaryHandler.onRequestUpgrade?.(controller, statusCode3, headers, socket);
+      onRequestUpgrade(controller, statusCode, headers, socket) {
+        this.#primaryHandler.onRequestUpgrade?.(controller, statusCode, headers, socket);
       }
       /**
        * @param {import('../../types/dispatcher.d.ts').default.DispatchController} controller
@@ -18734,12 +18735,12 @@ var require_deduplication_handler = __commonJS({
        * @param {Record<string, string | string[]>} headers
        * @param {string} statusMessage
        */
-      onResponseStart(controller, statusCode3, headers, statusMessage) {
+      onResponseStart(controller, statusCode, headers, statusMessage) {
         this.#responseStarted = true;
-        this.#statusCode = statusCode3;
+        this.#statusCode = statusCode;
         this.#headers = headers;
         this.#statusMessage = statusMessage;
-        this.#primaryHandler.onResponseStart?.(controller, statusCode3, headers, statusMessage);
+        this.#primaryHandler.onResponseStart?.(controller, statusCode, headers, statusMessage);
         for (const waitingHandler of this.#waitingHandlers) {
           const { handler, controller: waitingController } = waitingHandler;
           if (waitingHandler.done || waitingController.aborted) {
@@ -18749,7 +18750,7 @@ var require_deduplication_handler = __commonJS({
           try {
             handler.onResponseStart?.(
               waitingController,
-              statusCode3,
+              statusCode,
               headers,
               statusMessage
             );
@@ -25746,8 +25747,8 @@ var require_eventsource_stream = __commonJS({
     var COLON2 = 58;
     var SPACE2 = 32;
     var defaultMaxEventSize = buffer.kStringMaxLength;
-    var DATA = Buffer.from("data");
-    var EVENT = Buffer.from("event");
+    var DATA2 = Buffer.from("data");
+    var EVENT2 = Buffer.from("event");
     var ID = Buffer.from("id");
     var RETRY = Buffer.from("retry");
     var minParserItems = 1024;
@@ -25941,7 +25942,7 @@ var require_eventsource_stream = __commonJS({
             ++valueStart;
           }
         }
-        if (isFieldName(line, fieldLength, DATA)) {
+        if (isFieldName(line, fieldLength, DATA2)) {
           if (this.maxEventSize > 0 && this.dataLineCount >= this.maxDataLines) {
             throw createMaxEventSizeExceededError();
           }
@@ -25972,7 +25973,7 @@ ${value}`;
           }
           return;
         }
-        if (isFieldName(line, fieldLength, EVENT)) {
+        if (isFieldName(line, fieldLength, EVENT2)) {
           if (valueStart < line.length) {
             this.setEventFieldSize("event", line.length - valueStart);
             event.event = line.toString("utf8", valueStart);
@@ -34237,6 +34238,13 @@ var LF = 10;
 var CR = 13;
 var COLON = 58;
 var SPACE = 32;
+var DATA = [100, 97, 116, 97];
+var EVENT = [101, 118, 101, 110, 116];
+function isField(bytes, from, to, name) {
+  if (to - from !== name.length) return false;
+  for (let index = 0; index < name.length; index++) if (bytes[from + index] !== name[index]) return false;
+  return true;
+}
 var SseParser = class {
   constructor(onEvent) {
     this.onEvent = onEvent;
@@ -34260,10 +34268,11 @@ var SseParser = class {
       const byte = bytes[index];
       if (byte !== LF && byte !== CR) continue;
       if (this.carry) {
-        this.processLine(concatBytes(this.carry, bytes.subarray(start, index)));
+        const joined = concatBytes(this.carry, bytes.subarray(start, index));
         this.carry = null;
+        this.processLine(joined, 0, joined.length);
       } else {
-        this.processLine(bytes.subarray(start, index));
+        this.processLine(bytes, start, index);
       }
       if (byte === CR) {
         if (index + 1 < length) {
@@ -34288,39 +34297,32 @@ var SseParser = class {
     this.eventName = "";
     return leftover;
   }
-  processLine(raw) {
-    let line = raw;
+  /** Handles bytes[from, to) as one line; offsets instead of a view keep the hot path allocation-free. */
+  processLine(bytes, from, to) {
+    let lineStart = from;
     if (this.firstLine) {
       this.firstLine = false;
-      if (line[0] === 239 && line[1] === 187 && line[2] === 191) line = line.subarray(3);
+      if (to - from >= 3 && bytes[from] === 239 && bytes[from + 1] === 187 && bytes[from + 2] === 191) lineStart += 3;
     }
-    if (line.length === 0) {
+    if (lineStart === to) {
       this.dispatch();
       return;
     }
-    if (line[0] === COLON) return;
-    const text2 = this.decoder.decode(line);
-    const colon = line.indexOf(COLON);
-    let field;
-    let value;
-    if (colon === -1) {
-      field = text2;
-      value = "";
-    } else {
-      const textColon = text2.indexOf(":");
-      field = text2.slice(0, textColon);
-      const valueStart = line[colon + 1] === SPACE ? textColon + 2 : textColon + 1;
-      value = text2.slice(valueStart);
-    }
-    if (field === "data") {
+    if (bytes[lineStart] === COLON) return;
+    let nameEnd = lineStart;
+    while (nameEnd < to && bytes[nameEnd] !== COLON) nameEnd++;
+    let valueStart = nameEnd < to ? nameEnd + 1 : to;
+    if (valueStart < to && bytes[valueStart] === SPACE) valueStart++;
+    if (isField(bytes, lineStart, nameEnd, DATA)) {
+      const value = valueStart < to ? this.decoder.decode(bytes.subarray(valueStart, to)) : "";
       if (this.hasData) this.data += `
 ${value}`;
       else {
         this.data = value;
         this.hasData = true;
       }
-    } else if (field === "event") {
-      this.eventName = value;
+    } else if (isField(bytes, lineStart, nameEnd, EVENT)) {
+      this.eventName = valueStart < to ? this.decoder.decode(bytes.subarray(valueStart, to)) : "";
     }
   }
   dispatch() {
@@ -34398,7 +34400,7 @@ async function sendStreamingRequest(options) {
     let settled = false;
     let controller = null;
     let pendingStop = null;
-    let statusCode3 = 0;
+    let statusCode = 0;
     let errorBody = "";
     let now = 0;
     let responseClosed = false;
@@ -34463,7 +34465,7 @@ async function sendStreamingRequest(options) {
       if (signal) stop(new RequestStop("engine_died", abortReasonText(signal)));
     };
     signal?.addEventListener("abort", onAbort, { once: true });
-    const timeoutMs = settings.requestTimeoutS * 1e3;
+    const timeoutMs = Math.min(settings.requestTimeoutS * 1e3, 2 ** 31 - 1);
     const timer = setTimeout(() => {
       stop(new RequestStop("timeout", `no complete answer within the request timeout of ${settings.requestTimeoutS} s`));
     }, timeoutMs);
@@ -34473,12 +34475,12 @@ async function sendStreamingRequest(options) {
         if (pendingStop) ctrl.abort(pendingStop);
       },
       onResponseStart(_ctrl, code) {
-        statusCode3 = code;
+        statusCode = code;
       },
       onResponseData(_ctrl, chunk) {
         if (settled) return;
         now = performance2.now() - sendTime;
-        if (statusCode3 !== 200) {
+        if (statusCode !== 200) {
           if (errorBody.length < BODY_EXCERPT_BYTES) errorBody += chunk.toString("utf8");
           return;
         }
@@ -34488,9 +34490,9 @@ async function sendStreamingRequest(options) {
         responseClosed = true;
         if (settled) return;
         const endMs = performance2.now() - sendTime;
-        if (statusCode3 !== 200) {
+        if (statusCode !== 200) {
           const text2 = excerpt(errorBody);
-          fail("http_error", `HTTP ${statusCode3}${text2 ? `: ${text2}` : ""}`, endMs);
+          fail("http_error", `HTTP ${statusCode}${text2 ? `: ${text2}` : ""}`, endMs);
           return;
         }
         settleFromState(endMs);
@@ -34500,15 +34502,15 @@ async function sendStreamingRequest(options) {
         if (settled) return;
         const endMs = performance2.now() - sendTime;
         const { kind, reason } = describeError(error62);
-        if (statusCode3 !== 0 && statusCode3 !== 200) {
-          fail("http_error", `HTTP ${statusCode3}, then ${reason}`, endMs);
+        if (statusCode !== 0 && statusCode !== 200) {
+          fail("http_error", `HTTP ${statusCode}, then ${reason}`, endMs);
           return;
         }
         if (state.problem) {
           fail(state.problem.kind, state.problem.reason, endMs);
           return;
         }
-        const stage = statusCode3 === 0 ? "before a response" : state.chunks.length > 0 ? `after ${state.chunks.length} chunks` : "before the first chunk";
+        const stage = statusCode === 0 ? "before a response" : state.chunks.length > 0 ? `after ${state.chunks.length} chunks` : "before the first chunk";
         fail(kind, `${reason} (${stage})`, endMs);
       }
     };
@@ -34841,15 +34843,11 @@ function signalName(exitCode) {
   const entry = Object.entries(constants.signals).find(([, value]) => value === number4);
   return entry ? entry[0] : null;
 }
-function statusCode(error62) {
-  const code = error62.statusCode;
-  return typeof code === "number" ? code : null;
-}
 async function ignoreGone(action) {
   try {
     await action;
   } catch (error62) {
-    const code = statusCode(error62);
+    const code = dockerStatusCode(error62);
     if (code !== 304 && code !== 404 && !/is already in progress/.test(error62.message)) throw error62;
   }
 }
@@ -35045,10 +35043,6 @@ async function followBuildStream(stream, logger, options = {}) {
 }
 
 // src/docker/ensure-image.ts
-function statusCode2(error62) {
-  const code = error62.statusCode;
-  return typeof code === "number" ? code : null;
-}
 function missing(reference, reason, logTail) {
   return new EngineFailureError(
     buildFailure({
@@ -35061,11 +35055,26 @@ function missing(reference, reason, logTail) {
     })
   );
 }
+var PULL_PROGRESS_EVERY_MS = 1e4;
+function throttledProgress(logger, everyMs) {
+  let last = 0;
+  return {
+    ...logger,
+    debug: (message) => {
+      logger.debug(message);
+      const now = performance.now();
+      if (now - last >= everyMs) {
+        last = now;
+        logger.info(message);
+      }
+    }
+  };
+}
 async function ensureImage(docker, reference, logger, signal) {
   try {
     return (await docker.getImage(reference).inspect()).Id;
   } catch (error62) {
-    if (statusCode2(error62) !== 404) throw new Error(`docker: could not inspect image ${reference}: ${error62.message}`, { cause: error62 });
+    if (dockerStatusCode(error62) !== 404) throw new Error(`docker: could not inspect image ${reference}: ${error62.message}`, { cause: error62 });
   }
   logger.info(`docker: ${reference} is not on this machine, pulling it`);
   let stream;
@@ -35074,7 +35083,7 @@ async function ensureImage(docker, reference, logger, signal) {
   } catch (error62) {
     throw missing(reference, error62.message, []);
   }
-  const result = await followBuildStream(stream, logger, { label: `pull ${reference}` });
+  const result = await followBuildStream(stream, throttledProgress(logger, PULL_PROGRESS_EVERY_MS), { label: `pull ${reference}` });
   if (result.error !== null) throw missing(reference, result.error, result.lines);
   try {
     return (await docker.getImage(reference).inspect()).Id;
@@ -35257,7 +35266,7 @@ var DockerRuntime = class {
     if (!imageId) throw new Error(`docker runtime: no image for the ${role} engine`);
     const networkMode = config2.docker.network === "host" ? "host" : await this.ensureNetwork();
     const command = role === "candidate" ? config2.candidate.command ?? config2.baseline.command : config2.baseline.command;
-    const env = role === "candidate" ? config2.candidate.env ?? config2.baseline.env : config2.baseline.env;
+    const env = role === "candidate" ? { ...config2.baseline.env, ...config2.candidate.env } : config2.baseline.env;
     const spec = createContainerSpec({
       name: `speedgate-${dockerSafeName(this.context.runId)}-${role}-${Date.now().toString(36)}`,
       imageId,
@@ -35326,6 +35335,15 @@ var DockerRuntime = class {
     this.context.logger.error(`docker: could not start the ${role} container: ${message}`);
     return new Error(`docker: could not start the ${role} container: ${message}`, { cause: error62 });
   }
+  /**
+   * docker.network: isolated. A per-run bridge network created with Internal: true: the daemon
+   * gives it no route to the outside (no masquerading, and its isolation rules drop traffic that
+   * leaves the bridge), while the host, which owns the bridge's gateway address, still reaches each
+   * container at its address on that network, which is what the engine's baseUrl is. The engine
+   * must listen on that address, hence {host} = 0.0.0.0 in its command. The outside is cut by the
+   * daemon's iptables rules: a daemon started with --iptables=false creates the network but cannot
+   * enforce it.
+   */
   ensureNetwork() {
     this.network ??= (async () => {
       const name = `speedgate-${dockerSafeName(this.context.runId)}`;

@@ -38,6 +38,12 @@ function makeResourceLabels(runId, role) {
   };
 }
 
+// src/docker/docker-status-code.ts
+function dockerStatusCode(error) {
+  const code = error?.statusCode;
+  return typeof code === "number" ? code : null;
+}
+
 // src/docker/sweep-resources.ts
 var DEFAULT_STALE_AFTER_MS = 24 * 60 * 60 * 1e3;
 function isProcessAlive(pid) {
@@ -59,10 +65,6 @@ function isRunGone(labels, now, staleAfterMs) {
   const created = Date.parse(labels[LABEL_CREATED] ?? "");
   return Number.isFinite(created) && now - created > staleAfterMs;
 }
-function statusCode(error) {
-  const code = error.statusCode;
-  return typeof code === "number" ? code : null;
-}
 async function sweepResources(docker, filter, logger, options = {}) {
   const labelFilter = "runId" in filter ? [`${LABEL_RUN_ID}=${filter.runId}`] : [LABEL_RUN_ID];
   const now = Date.now();
@@ -79,7 +81,7 @@ async function sweepResources(docker, filter, logger, options = {}) {
         await container.remove({ force: true, v: true });
         counts.containers += 1;
       } catch (error) {
-        if (statusCode(error) !== 404) problems.push(`container ${info.Id.slice(0, 12)}: ${error.message}`);
+        if (dockerStatusCode(error) !== 404) problems.push(`container ${info.Id.slice(0, 12)}: ${error.message}`);
       }
     })
   );
@@ -89,7 +91,7 @@ async function sweepResources(docker, filter, logger, options = {}) {
       await docker.getNetwork(info.Id).remove();
       counts.networks += 1;
     } catch (error) {
-      if (statusCode(error) !== 404) problems.push(`network ${info.Name}: ${error.message}`);
+      if (dockerStatusCode(error) !== 404) problems.push(`network ${info.Name}: ${error.message}`);
     }
   }
   if (!options.keepCandidateImages) {
@@ -99,7 +101,7 @@ async function sweepResources(docker, filter, logger, options = {}) {
         await docker.getImage(info.Id).remove({ force: true });
         counts.images += 1;
       } catch (error) {
-        if (statusCode(error) !== 404) problems.push(`image ${info.Id.slice(0, 19)}: ${error.message}`);
+        if (dockerStatusCode(error) !== 404) problems.push(`image ${info.Id.slice(0, 19)}: ${error.message}`);
       }
     }
   }
@@ -112,6 +114,7 @@ async function sweepResources(docker, filter, logger, options = {}) {
 }
 
 export {
+  dockerStatusCode,
   LABEL_RUN_ID,
   LABEL_ROLE,
   makeResourceLabels,

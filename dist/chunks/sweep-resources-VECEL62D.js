@@ -9,7 +9,7 @@ import {
   DEFAULT_STALE_AFTER_MS,
   isRunGone,
   sweepResources
-} from "./chunk-ADHFBJ4F.js";
+} from "./chunk-ZNUQIOIV.js";
 import "./chunk-BY2EMTJO.js";
 export {
   DEFAULT_STALE_AFTER_MS,
