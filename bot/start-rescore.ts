@@ -13,6 +13,8 @@ export interface RescoreRequest extends RepoRef {
   pull: PullRequestInfo;
   /** Who asked: their permission decides, whatever their author_association says. */
   actor: string;
+  /** This app's id: only its own check runs are updated. */
+  appId: number;
   /** Runs once the actor is allowed, before the dispatch (the 👀 reaction). */
   onAccepted?: () => Promise<void>;
 }
@@ -46,6 +48,7 @@ export async function startRescore(request: RescoreRequest): Promise<RescoreOutc
   await publishCheckRun(client, {
     owner,
     repo,
+    appId: request.appId,
     headSha,
     state: { status: "queued" },
     title: "Scoring queued",

@@ -22,6 +22,7 @@ export function postScorecard(deps: AppDeps) {
     const workflow = config.ok ? config.config.workflow : DEFAULT_REPO_CONFIG.workflow;
     if (posix.basename(run.path) !== workflow) return;
 
+    const appId = await deps.appId();
     const target = await resolveRunTarget(
       client,
       repo,
@@ -33,14 +34,14 @@ export function postScorecard(deps: AppDeps) {
         headRepo: run.head_repository?.full_name ?? null,
         title: run.display_title ?? run.name ?? "",
       },
-      await deps.appId(),
+      appId,
     );
     if (!target) {
       context.log.info({ run: run.id }, "no open pull request has this run's commit as its head; nothing to post");
       return;
     }
     const { pull, headSha, externalId, trusted } = target;
-    const check = { ...repo, headSha, detailsUrl: run.html_url, ...(externalId ? { externalId } : {}) };
+    const check = { ...repo, appId, headSha, detailsUrl: run.html_url, ...(externalId ? { externalId } : {}) };
 
     await deps.queue.run(`${repo.owner}/${repo.repo}#${pull.number}`, async () => {
       if (!config.ok) {

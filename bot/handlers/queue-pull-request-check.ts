@@ -14,7 +14,7 @@ export function queuePullRequestCheck(deps: AppDeps) {
     if (!pull) return;
     const repo = context.repo();
     const client = clientOf(context);
-    const check = { ...repo, headSha: pull.headSha, detailsUrl: pull.htmlUrl };
+    const check = { ...repo, appId: await deps.appId(), headSha: pull.headSha, detailsUrl: pull.htmlUrl };
     const config = await loadRepoConfig(context);
     await deps.queue.run(`${repo.owner}/${repo.repo}#${pull.number}`, async () => {
       if (!config.ok) {
@@ -41,6 +41,7 @@ export function queuePullRequestCheck(deps: AppDeps) {
         config: config.config,
         defaultBranch: context.payload.repository.default_branch,
         pull,
+        appId: check.appId,
         actor: pull.author ?? "",
       });
       if (!outcome.started) {

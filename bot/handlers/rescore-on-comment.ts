@@ -34,6 +34,7 @@ export function rescoreOnComment(deps: AppDeps) {
         config: config.config,
         defaultBranch: context.payload.repository.default_branch,
         pull,
+        appId: await deps.appId(),
         actor: user.login,
         onAccepted: async () => {
           await client.request("POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions", {

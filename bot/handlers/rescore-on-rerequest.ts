@@ -31,6 +31,7 @@ export function rescoreOnRerequest(deps: AppDeps) {
         config: config.config,
         defaultBranch: context.payload.repository.default_branch,
         pull,
+        appId: await deps.appId(),
         actor: sender.login,
       });
       if (!outcome.started) {

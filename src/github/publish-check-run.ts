@@ -23,6 +23,11 @@ export interface PublishCheckRunOptions extends RepoRef {
   /** Ties the check run to what the app dispatched (see format-dispatch-binding.ts). */
   externalId?: string;
   name?: string;
+  /**
+   * Only this app's checks are updated: a workflow job of the same name has its own check run, from
+   * GitHub Actions, which is not ours to touch. The app passes its id; the action leaves it out.
+   */
+  appId?: number;
 }
 
 export interface CheckRunInfo {
@@ -70,10 +75,11 @@ export async function listCheckRuns(
 }
 
 /**
- * Creates or updates the `speedgate` check on a commit. A new queued check is always a new check run
- * (a completed one cannot go back to queued, and the newest of a name is the one branch protection
- * reads); a conclusion updates the open one with the same external id, else the newest open one, else
- * creates a completed one.
+ * Creates or updates the `speedgate` check on a commit. An open check (queued or in progress) is
+ * updated in place: the one with the same external id when one is given, else the newest open one
+ * (for a conclusion, only one without another dispatch's id);
+ * a completed check is never reopened (GitHub keeps conclusions), so a new one is created instead.
+ * Branch protection reads the newest check run of the name.
  */
 export async function publishCheckRun(client: GitHubClient, options: PublishCheckRunOptions): Promise<{ id: number; action: "created" | "updated" }> {
   const { owner, repo } = options;
@@ -87,13 +93,15 @@ export async function publishCheckRun(client: GitHubClient, options: PublishChec
     ...(options.detailsUrl ? { details_url: options.detailsUrl } : {}),
     ...(options.externalId ? { external_id: options.externalId } : {}),
   };
-  if (options.state.status === "completed") {
-    const open = (await listCheckRuns(client, options)).filter((run) => run.status !== "completed");
-    const target = open.find((run) => options.externalId !== undefined && run.externalId === options.externalId) ?? open[0];
-    if (target) {
-      await client.request("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", { owner, repo, check_run_id: target.id, ...fields });
-      return { id: target.id, action: "updated" };
-    }
+  const open = (await listCheckRuns(client, options)).filter((run) => run.status !== "completed");
+  // Another dispatch's open check is not ours to conclude; one without a binding is.
+  const target =
+    options.externalId === undefined
+      ? open[0]
+      : (open.find((run) => run.externalId === options.externalId) ?? open.find((run) => run.externalId === null || options.state.status !== "completed"));
+  if (target) {
+    await client.request("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", { owner, repo, check_run_id: target.id, ...fields });
+    return { id: target.id, action: "updated" };
   }
   const created = await client.request("POST /repos/{owner}/{repo}/check-runs", {
     owner,

@@ -36,9 +36,27 @@ describe("publishCheckRun", () => {
     expect(fake.checkRuns.map((check) => check.conclusion)).toEqual(["failure", "success"]);
   });
 
+  it("re-queues an open check in place instead of stacking queued checks", async () => {
+    await publishCheckRun(client(), { ...target, state: { status: "queued" }, title: "waiting", summary: "", externalId: "speedgate:pr=1:run=5" });
+    await publishCheckRun(client(), { ...target, state: { status: "queued" }, title: "rescored", summary: "", externalId: "speedgate:pr=1:run=6" });
+    expect(fake.checkRuns.map((check) => [check.title, check.externalId])).toEqual([["rescored", "speedgate:pr=1:run=6"]]);
+  });
+
   it("concludes the check carrying the same external id when several are open", async () => {
-    await publishCheckRun(client(), { ...target, state: { status: "queued" }, title: "first", summary: "", externalId: "speedgate:pr=1:run=5" });
-    await publishCheckRun(client(), { ...target, state: { status: "queued" }, title: "second", summary: "", externalId: "speedgate:pr=1:run=6" });
+    for (const [id, run] of [[1, 5], [2, 6]] as const) {
+      fake.checkRuns.push({
+        id,
+        name: "speedgate",
+        headSha: target.headSha,
+        status: "queued",
+        conclusion: null,
+        title: null,
+        summary: null,
+        externalId: `speedgate:pr=1:run=${run}`,
+        detailsUrl: null,
+        appId: 1,
+      });
+    }
     await publishCheckRun(client(), {
       ...target,
       state: { status: "completed", conclusion: "failure" },
@@ -50,6 +68,27 @@ describe("publishCheckRun", () => {
       ["speedgate:pr=1:run=5", "completed"],
       ["speedgate:pr=1:run=6", "queued"],
     ]);
+  });
+
+  it("leaves a same-name check of another app (a workflow job called speedgate) alone", async () => {
+    fake.checkRuns.push({
+      id: 7,
+      name: "speedgate",
+      headSha: target.headSha,
+      status: "in_progress",
+      conclusion: null,
+      title: null,
+      summary: null,
+      externalId: null,
+      detailsUrl: null,
+      appId: 15368,
+    });
+    await publishCheckRun(client(), { ...target, appId: 1, state: { status: "completed", conclusion: "success" }, title: "ok", summary: "" });
+    expect(fake.checkRuns.map((check) => [check.appId, check.status])).toEqual([
+      [15368, "in_progress"],
+      [1, "completed"],
+    ]);
+    expect(fake.calls("GET", "/repos/{owner}/{repo}/commits/{ref}/check-runs")[0]?.path).toBe(`/repos/o/r/commits/${target.headSha}/check-runs`);
   });
 
   it("cuts a summary over 65,535 characters", async () => {
