@@ -24,11 +24,12 @@ describe.skipIf(!context)("runRound with runtime: docker (real daemon)", () => {
     }
   });
 
-  async function playRound(options: Omit<Parameters<typeof makeDockerRound>[0], "image" | "port">, during?: (runId: string) => Promise<void>): Promise<Scorecard> {
+  async function playRound(options: Omit<Parameters<typeof makeDockerRound>[0], "image" | "port">, during?: (runId: string, sinceS: number) => Promise<void>): Promise<Scorecard> {
     const { round, runId } = makeDockerRound({ image, port: await getFreePort(), ...options });
     runIds.push(runId);
+    const sinceS = Math.floor(Date.now() / 1000) - 1;
     const played = runRound({ round, logger: createRecordingLogger(), signal: new AbortController().signal, runId });
-    await during?.(runId);
+    await during?.(runId, sinceS);
     return await played;
   }
 
@@ -66,8 +67,9 @@ describe.skipIf(!context)("runRound with runtime: docker (real daemon)", () => {
 
   it("gives a SIGKILL card for a candidate container killed with exit 137", async () => {
     if (!docker) return;
-    const card = await playRound({ candidate: { command: ["sh", "-c", "echo loading weights; exec sleep 600"] } }, async (runId) => {
+    const card = await playRound({ candidate: { command: ["sh", "-c", "echo loading weights; exec sleep 600"] } }, async (runId, sinceS) => {
       const events = await docker.getEvents({
+        since: sinceS,
         filters: { type: ["container"], event: ["start"], label: [`${LABEL_RUN_ID}=${runId}`, `${LABEL_ROLE}=candidate`] },
       });
       try {

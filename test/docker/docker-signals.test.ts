@@ -18,8 +18,9 @@ const root = fileURLToPath(new URL("../..", import.meta.url));
 const context = dockerTestContext();
 
 /** Resolves when the daemon reports a container of the run started (an event, not a poll). */
-async function containerStarted(docker: Dockerode, runId: string, child: ChildProcess): Promise<string> {
-  const events = await docker.getEvents({ filters: { type: ["container"], event: ["start"], label: [`${LABEL_RUN_ID}=${runId}`] } });
+async function containerStarted(docker: Dockerode, runId: string, child: ChildProcess, sinceS: number): Promise<string> {
+  // `since` replays events from before the subscription, so a container that started first is not missed.
+  const events = await docker.getEvents({ since: sinceS, filters: { type: ["container"], event: ["start"], label: [`${LABEL_RUN_ID}=${runId}`] } });
   const exited = new Promise<never>((_, reject) => child.once("exit", (code) => reject(new Error(`speedgate run exited (${code}) before starting a container`))));
   try {
     const first = (async () => {
@@ -51,7 +52,7 @@ describe.skipIf(!context)("speedgate run with Docker under signals (real daemon)
     await rm(dir, { recursive: true, force: true });
   });
 
-  async function startRun(name: string): Promise<{ child: ChildProcess; runId: string; exited: Promise<number | null> }> {
+  async function startRun(name: string): Promise<{ child: ChildProcess; runId: string; exited: Promise<number | null>; sinceS: number }> {
     // An engine that ignores SIGTERM (sh as pid 1 has no handler), so stopping it takes docker.stopTimeoutS and a SIGKILL.
     const { configPath, runId } = await writeDockerRound(join(dir, name), {
       image: context?.image ?? "",
@@ -60,20 +61,21 @@ describe.skipIf(!context)("speedgate run with Docker under signals (real daemon)
       baseline: { command: ["sh", "-c", "echo loading weights; exec sleep 600"] },
       docker: { stopTimeoutS: 3 },
     });
+    const sinceS = Math.floor(Date.now() / 1000) - 1;
     const child = spawn(process.execPath, ["--import", "tsx", "src/cli/index.ts", "run", "--config", configPath, "--out", join(dir, name, "out"), "--run-id", runId], {
       cwd: root,
       stdio: ["ignore", "ignore", "pipe"],
     });
     child.stderr?.resume();
     const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-    return { child, runId, exited };
+    return { child, runId, exited, sinceS };
   }
 
   it("removes the run's containers within 5 s of SIGTERM", async () => {
     if (!context) return;
     const { docker } = context;
-    const { child, runId, exited } = await startRun("sigterm");
-    await containerStarted(docker, runId, child);
+    const { child, runId, exited, sinceS } = await startRun("sigterm");
+    await containerStarted(docker, runId, child, sinceS);
     const signalled = performance.now();
     child.kill("SIGTERM");
     const goneAfterMs = await containersGoneWithin(docker, runId, 5_000, signalled);
@@ -85,8 +87,8 @@ describe.skipIf(!context)("speedgate run with Docker under signals (real daemon)
   it("leaves a SIGKILLed run's containers for `speedgate cleanup --stale`, which removes them", async () => {
     if (!context) return;
     const { docker } = context;
-    const { child, runId, exited } = await startRun("sigkill");
-    await containerStarted(docker, runId, child);
+    const { child, runId, exited, sinceS } = await startRun("sigkill");
+    await containerStarted(docker, runId, child, sinceS);
     child.kill("SIGKILL");
     await exited;
     expect((await listRunResources(docker, runId)).containers).toHaveLength(1);
