@@ -21,6 +21,9 @@ export interface RunBenchmarkOptions {
   onProgress?: (p: BenchmarkProgress) => void;
 }
 
+/** How long a connection error waits for the engine's death to be reported before it stands as is. */
+const DEATH_GRACE_MS = 1000;
+
 function describeAbort(signal: AbortSignal): string {
   const reason: unknown = signal.reason;
   if (reason && typeof reason === "object" && "message" in reason) return String((reason).message);
@@ -91,7 +94,18 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<Map<st
   const total = prompts.length;
   let failed = 0;
   const dispatcher = createBenchAgent();
-  const send = (prompt: Prompt): Promise<RequestRecord> => sendStreamingRequest({ baseUrl, prompt, settings, signal, dispatcher });
+  const send = async (prompt: Prompt): Promise<RequestRecord> => {
+    const record = await sendStreamingRequest({ baseUrl, prompt, settings, signal, dispatcher });
+    if (record.ok || record.kind !== "connection_error") return record;
+    // A dying engine drops its connections a moment before its exit is noticed: hold a connection
+    // error briefly, and if the abort follows, the death is what the card should say.
+    await waitUntil(performance.now() + DEATH_GRACE_MS, signal);
+    if (!signal.aborted) return record;
+    const died: RequestRecord = { ok: false, kind: "engine_died", reason: `${describeAbort(signal)} (${record.reason})` };
+    if (record.chunks) died.chunks = record.chunks;
+    if (record.endMs !== undefined) died.endMs = record.endMs;
+    return died;
+  };
 
   try {
     if (bench.warmupRequests > 0 && prompts.length > 0) {

@@ -116,6 +116,23 @@ describe("runBenchmark", () => {
     expect(warnings).not.toContain("MaxListenersExceededWarning");
   });
 
+  it("records the connections an engine drops as it dies as engine_died once its death is reported", async () => {
+    const controller = new AbortController();
+    const engine = await startSimEngine({
+      profile: { defaults: { ttftMs: 1, itlMs: 0, outputTokens: 2 }, prompts: { p1: { itlMs: 20, outputTokens: 1000 } }, faults: { dieAfterRequests: 3 } },
+      // As the round runner does when the engine process exits.
+      onDie: (code) => controller.abort(new Error(`the engine exited with code ${code}`)),
+    });
+    engines.push(engine);
+    const records = await runBenchmark({ baseUrl: engine.url, prompts, bench: { ...bench, requestIntervalMs: 30 }, signal: controller.signal });
+    expect(records.get("p0")?.ok).toBe(true);
+    const cut = records.get("p1");
+    expect(cut).toMatchObject({ ok: false, kind: "engine_died" });
+    expect(cut?.ok === false && cut.reason).toMatch(/^the engine exited with code 1/);
+    expect(cut?.ok === false && (cut.chunks?.length ?? 0)).toBeGreaterThan(0);
+    expect(records.get("p4")).toMatchObject({ ok: false, kind: "engine_died" });
+  });
+
   it("records the prompts after an engine death by the die-after-requests fault as failures", async () => {
     const engine = await start({ defaults: { ttftMs: 1, itlMs: 0, outputTokens: 2 }, faults: { dieAfterRequests: 2 } });
     const records = await runBenchmark({ baseUrl: engine.url, prompts, bench: { ...bench, requestIntervalMs: 30 }, signal: new AbortController().signal });
