@@ -1,5 +1,6 @@
 import type { Context } from "probot";
 import type { GitHubClient } from "../src/github/github-client.js";
+import { type PublishCheckRunOptions, publishCheckRun } from "../src/github/publish-check-run.js";
 import { type RepoConfigResult, parseRepoConfig } from "../src/github/repo-config-schema.js";
 import type { DeliveryLog } from "./delivery-log.js";
 import type { KeyedQueue } from "./keyed-queue.js";
@@ -31,6 +32,20 @@ export async function loadRepoConfig(context: Context): Promise<RepoConfigResult
 
 export function describeConfigProblems(problems: readonly string[]): string {
   return [`\`.github/${CONFIG_FILE}\` on the default branch is invalid:`, "", ...problems.map((problem) => `- ${problem}`)].join("\n");
+}
+
+/** An invalid config fails the check, saying what is wrong: the gate cannot be judged without it. */
+export async function failCheckOnConfig(
+  client: GitHubClient,
+  check: Omit<PublishCheckRunOptions, "state" | "title" | "summary">,
+  problems: readonly string[],
+): Promise<void> {
+  await publishCheckRun(client, {
+    ...check,
+    state: { status: "completed", conclusion: "failure" },
+    title: `Invalid .github/${CONFIG_FILE}`,
+    summary: describeConfigProblems(problems),
+  });
 }
 
 /** Wraps a handler so each delivery id is handled once per process; a failed one may be redelivered. */

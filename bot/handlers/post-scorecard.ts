@@ -8,7 +8,7 @@ import { ArtifactError } from "../../src/github/read-scorecard-zip.js";
 import { regateScorecard } from "../../src/github/regate-scorecard.js";
 import { DEFAULT_REPO_CONFIG } from "../../src/github/repo-config-schema.js";
 import { upsertCardComment } from "../../src/github/upsert-card-comment.js";
-import { type AppDeps, clientOf, describeConfigProblems, loadRepoConfig } from "../app-deps.js";
+import { type AppDeps, clientOf, failCheckOnConfig, loadRepoConfig } from "../app-deps.js";
 import { resolveRunTarget } from "../resolve-run-target.js";
 import { isNotOlder, readRunStamp, stampCardComment } from "../stamp-card-comment.js";
 
@@ -45,12 +45,7 @@ export function postScorecard(deps: AppDeps) {
 
     await deps.queue.run(`${repo.owner}/${repo.repo}#${pull.number}`, async () => {
       if (!config.ok) {
-        await publishCheckRun(client, {
-          ...check,
-          state: { status: "completed", conclusion: "failure" },
-          title: "Invalid .github/speedgate.yml",
-          summary: describeConfigProblems(config.problems),
-        });
+        await failCheckOnConfig(client, check, config.problems);
         return;
       }
       if (!trusted) {

@@ -1,7 +1,7 @@
 import type { Context } from "probot";
 import { toPullRequest } from "../../src/github/find-pull-request-for-commit.js";
 import { publishCheckRun } from "../../src/github/publish-check-run.js";
-import { type AppDeps, clientOf, describeConfigProblems, loadRepoConfig } from "../app-deps.js";
+import { type AppDeps, clientOf, failCheckOnConfig, loadRepoConfig } from "../app-deps.js";
 import { startRescore, whoMayRescore } from "../start-rescore.js";
 
 /**
@@ -18,12 +18,7 @@ export function queuePullRequestCheck(deps: AppDeps) {
     const config = await loadRepoConfig(context);
     await deps.queue.run(`${repo.owner}/${repo.repo}#${pull.number}`, async () => {
       if (!config.ok) {
-        await publishCheckRun(client, {
-          ...check,
-          state: { status: "completed", conclusion: "failure" },
-          title: "Invalid .github/speedgate.yml",
-          summary: describeConfigProblems(config.problems),
-        });
+        await failCheckOnConfig(client, check, config.problems);
         return;
       }
       const waitForMaintainer = {

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import {
   OWNER,
   REPO,
@@ -8,11 +8,11 @@ import {
   pullRequestEvent,
   workflowRunCompleted,
 } from "../support/fake-github/adjust-payloads.js";
-import { FakeGitHub } from "../support/fake-github/fake-github-server.js";
 import { makeTestScorecard, zipScorecard } from "../support/fake-github/make-test-scorecard.js";
 import { sendWebhook } from "../support/fake-github/send-webhook.js";
 import { type FakePull, serveRepository } from "../support/fake-github/serve-repository.js";
-import { type BotProcess, startBotProcess } from "../support/fake-github/start-bot-process.js";
+import type { BotProcess } from "../support/fake-github/start-bot-process.js";
+import { useBotProcess } from "../support/fake-github/use-bot-process.js";
 
 const SHA = "c".repeat(40);
 const PULL: FakePull = { number: 12, headSha: SHA, headRepo: "outsider/Hello-World", headBranch: "patch-1", author: "outsider" };
@@ -20,20 +20,10 @@ const ROLES = { maintainer: "maintain", writer: "write", outsider: "read" };
 const AUTO = "trigger: auto\n";
 
 describe("pull_request, issue_comment and check_run delivered over HTTP to `npm run bot`", () => {
-  const fake = new FakeGitHub();
+  const { fake, bot: running } = useBotProcess();
   let bot: BotProcess;
-
-  beforeAll(async () => {
-    await fake.start();
-    bot = await startBotProcess({ gheHost: fake.host });
-  });
-  afterAll(async () => {
-    await bot?.stop();
-    await fake.stop();
-  });
-  beforeEach(() => fake.reset());
-  afterEach(() => {
-    expect(fake.violations, bot.output().slice(-4000)).toEqual([]);
+  beforeEach(() => {
+    bot = running();
   });
 
   const deliver = async (event: string, payload: unknown): Promise<number> =>

@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { OWNER, REPO, workflowRunCompleted } from "../support/fake-github/adjust-payloads.js";
-import { FakeGitHub } from "../support/fake-github/fake-github-server.js";
 import { makeTestScorecard, zipScorecard } from "../support/fake-github/make-test-scorecard.js";
 import { sendWebhook } from "../support/fake-github/send-webhook.js";
 import { type FakePull, serveRepository } from "../support/fake-github/serve-repository.js";
-import { type BotProcess, startBotProcess } from "../support/fake-github/start-bot-process.js";
+import type { BotProcess } from "../support/fake-github/start-bot-process.js";
+import { useBotProcess } from "../support/fake-github/use-bot-process.js";
 
 const SHA = "a".repeat(40);
 const PULL: FakePull = { number: 7, headSha: SHA, headRepo: `${OWNER}/${REPO}`, headBranch: "fast-path", author: "writer" };
@@ -13,20 +13,10 @@ const FORK_PULL: FakePull = { ...PULL, headRepo: "forker/Hello-World", author: "
 const OTHER_PULL: FakePull = { number: 99, headSha: "b".repeat(40), headRepo: `${OWNER}/${REPO}`, headBranch: "other", author: "maintainer" };
 
 describe("workflow_run.completed delivered over HTTP to `npm run bot`", () => {
-  const fake = new FakeGitHub();
+  const { fake, bot: running } = useBotProcess();
   let bot: BotProcess;
-
-  beforeAll(async () => {
-    await fake.start();
-    bot = await startBotProcess({ gheHost: fake.host });
-  });
-  afterAll(async () => {
-    await bot?.stop();
-    await fake.stop();
-  });
-  beforeEach(() => fake.reset());
-  afterEach(() => {
-    expect(fake.violations, bot.output().slice(-4000)).toEqual([]);
+  beforeEach(() => {
+    bot = running();
   });
 
   const deliver = async (payload: unknown, id: string = randomUUID()): Promise<number> =>
