@@ -105,6 +105,35 @@ describe.skipIf(!context)("DockerRuntime image preparation (real daemon)", () =>
     expect(failure).toMatchObject({ stage: "build", kind: "build_timeout" });
   });
 
+  it("stops a build when the round is cancelled and removes the step images it made", async () => {
+    if (!docker) return;
+    const { round, runId } = makeDockerRound({
+      image,
+      port: await getFreePort(),
+      patch: SPEEDUP_PATCH.replace('+    "itlMs": 2,', `+    "itlMs": 2.${Date.now()},`),
+      candidate: { postPatch: [["sh", "-c", "echo compiling for a long time; sleep 600"]] },
+    });
+    const cancel = new AbortController();
+    const recording = createRecordingLogger();
+    const logger = {
+      ...recording,
+      debug: (message: string) => {
+        recording.debug(message);
+        if (message.endsWith("compiling for a long time")) cancel.abort(new Error("received SIGINT"));
+      },
+    };
+    const runtime = new DockerRuntime(docker, round, { logger, runId });
+    runtimes.push(runtime);
+    await runtime.prepare("baseline", new AbortController().signal);
+    const { failure } = await failureOf(runtime.prepare("candidate", cancel.signal));
+    expect(failure).toMatchObject({ stage: "build", kind: "cancelled" });
+    const made = recording.lines.flatMap((line) => /^candidate overlay: {2}---> ([0-9a-f]{12})$/.exec(line.message)?.slice(1) ?? []);
+    const baseId = (await docker.getImage(image).inspect()).Id.slice(7, 19);
+    const stepImages = made.filter((id) => id !== baseId);
+    expect(stepImages.length).toBeGreaterThan(0);
+    for (const id of stepImages) await expect(docker.getImage(id).inspect()).rejects.toMatchObject({ statusCode: 404 });
+  });
+
   it("says clearly when a local image is missing and cannot be pulled", async () => {
     if (!docker) return;
     const { runtime } = runtimeFor({ image: "speedgate-test-absent/engine:never-built", port: await getFreePort() });
