@@ -37,7 +37,11 @@ export async function resolveRunTarget(client: GitHubClient, repo: RepoRef, run:
     const hint = parseRunTitle(run.title);
     if (!hint) return null;
     const checks = await listCheckRuns(client, { ...repo, headSha: hint.headSha, appId });
-    const bound = checks.find((check) => parseDispatchBinding(check.externalId)?.runId === run.id);
+    // GitHub versions without return_run_details give no run id: the app's binding then names the pull
+    // request only, and the dispatched run (only writers can dispatch) is matched by the SHA in its title.
+    const bound =
+      checks.find((check) => parseDispatchBinding(check.externalId)?.runId === run.id) ??
+      checks.find((check) => check.status !== "completed" && parseDispatchBinding(check.externalId)?.runId === null);
     const binding = parseDispatchBinding(bound?.externalId ?? null);
     if (!bound?.externalId || !binding) return null;
     const pull = await getPullRequest(client, { ...repo, pullNumber: binding.pullRequest });

@@ -53,6 +53,25 @@ describe("postScorecard", () => {
     expect(fake.checkRuns[0]?.summary).toContain("prompts");
   });
 
+  it("matches a dispatched run by the SHA in its title when GitHub returned no run id", async () => {
+    const repo = serveRepository(fake, {
+      owner: OWNER,
+      repo: REPO,
+      appId: APP_ID,
+      pulls: [PULL],
+      roles: { maintainer: "admin" },
+      groups: ["app", "config", "pulls", "comments", "checks", "permissions", "reactions", "artifacts"],
+    });
+    // Older GitHub Enterprise versions answer a dispatch with 204 and no run details.
+    fake.on("POST", "/repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches", () => ({ status: 204 }));
+    await receive("issue_comment", issueCommentCreated({ number: 21, body: "/rescore", login: "maintainer" }));
+    expect(fake.checkRuns).toMatchObject([{ status: "queued", externalId: "speedgate:pr=21:run=unknown" }]);
+    repo.artifacts.set(4, zipScorecard(makeTestScorecard()));
+    await receive("workflow_run", workflowRunCompleted({ id: 4, event: "workflow_dispatch", headSha: "9".repeat(40), headBranch: "main", title: `speedgate #21 ${SHA}` }));
+    expect(fake.comments).toMatchObject([{ issueNumber: 21 }]);
+    expect(fake.checkRuns).toMatchObject([{ headSha: SHA, status: "completed", conclusion: "success" }]);
+  });
+
   it("concludes the dispatched commit's check but leaves the comment alone once the pull request has moved on", async () => {
     const repo = serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], roles: { maintainer: "admin" } });
     await receive("issue_comment", issueCommentCreated({ number: 21, body: "/rescore", login: "maintainer" }));
