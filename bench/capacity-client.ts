@@ -7,7 +7,8 @@ import { type StreamErrorResult, describeLevel, measureStreamErrors } from "./li
  * concurrent streams, shorter and shorter inter-token latency); the capacity is the highest rate the
  * client took in while the median timing error (arrival minus the engine's write record) stayed at
  * or under 1 ms. The engine's own limit caps the rates offered: the rate reported is the one the
- * client actually received, not the nominal one.
+ * client actually received, not the nominal one. Each level's figures are the median of three
+ * measured rounds; the ladder stops at the first level whose median error passes 1 ms.
  */
 
 export interface CapacityFigure {

@@ -6,7 +6,9 @@ import { type StreamErrorResult, describeLevel, measureStreamErrors } from "./li
  * Figure 1: timing fidelity. The client's arrival time of each chunk minus the reference engine's
  * record of writing it, at 1, 64 and 256 concurrent streams (engine in its own process). Every
  * stream decodes at 20 ms a token, a busy production engine's pace; at 256 streams that is
- * 12,800 chunks a second, written in bursts as the streams' timers line up.
+ * 12,800 chunks a second, written in bursts as the streams' timers line up. Each level runs three
+ * measured rounds after a warm-up; its median and p99 are the middle round's (the median of three),
+ * so one round disturbed by other work on the machine does not set the figure.
  */
 
 export interface FidelityFigure {

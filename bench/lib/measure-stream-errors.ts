@@ -2,6 +2,7 @@ import { createBenchAgent } from "../../src/bench/create-bench-agent.js";
 import { monotonicOffsetMs } from "../../src/bench/monotonic-clock.js";
 import { sendStreamingRequest } from "../../src/bench/send-streaming-request.js";
 import type { RequestRecord } from "../../src/scoring/request-record.js";
+import { median } from "../../src/scoring/median.js";
 import { percentileOfSorted } from "./percentile.js";
 import { startSimEngineProcess } from "./start-sim-engine-process.js";
 
@@ -12,7 +13,7 @@ export interface StreamLevel {
   outputTokens: number;
 }
 
-export interface StreamErrorResult extends StreamLevel {
+export interface RoundErrors {
   /** Token-bearing chunks matched between the client's and the engine's records. */
   chunks: number;
   /** Matched chunks per second of client arrival time, first to last. */
@@ -26,9 +27,16 @@ export interface StreamErrorResult extends StreamLevel {
   clientCpuUsPerChunk: number;
 }
 
+/** A level's figures: the median over its rounds of each round's figure, so one noisy round does not decide. */
+export interface StreamErrorResult extends StreamLevel, RoundErrors {
+  rounds: RoundErrors[];
+}
+
+type Sent = Array<{ id: string; sendTime: number; record: RequestRecord }>;
+
 const settings = { model: "sim-model", maxTokens: 1_000_000, thinking: false, requestTimeoutS: 120 };
 
-async function sendAll(url: string, ids: string[], dispatcher: ReturnType<typeof createBenchAgent>): Promise<Array<{ id: string; sendTime: number; record: RequestRecord }>> {
+async function sendAll(url: string, ids: string[], dispatcher: ReturnType<typeof createBenchAgent>): Promise<Sent> {
   return await Promise.all(
     ids.map(async (id) => {
       let sendTime = 0;
@@ -44,46 +52,13 @@ async function sendAll(url: string, ids: string[], dispatcher: ReturnType<typeof
   );
 }
 
-/**
- * Timing error of the client at one load: for every token-bearing chunk, the client's arrival time
- * minus the engine's record of writing it. Both sides read CLOCK_MONOTONIC (performance.now() plus a
- * per-process offset to process.hrtime, see monotonic-clock.ts), which every process on the machine
- * shares, so the difference is the wire plus the client's own delay, with no clock skew in it.
- * (performance.timeOrigin + now() is not used: timeOrigin is taken from the wall clock at process
- * start, and two processes can disagree on it by more than the sub-millisecond errors measured here.)
- */
-export async function measureStreamErrors(level: StreamLevel): Promise<StreamErrorResult> {
-  const engine = await startSimEngineProcess([
-    "--ttft-ms",
-    String(level.ttftMs),
-    "--itl-ms",
-    String(level.itlMs),
-    "--output-tokens",
-    String(level.outputTokens),
-  ]);
-  const dispatcher = createBenchAgent();
-  const offset = monotonicOffsetMs();
-  let results: Array<{ id: string; sendTime: number; record: RequestRecord }>;
-  let clientCpuMs = 0;
-  try {
-    // Warm-up: opens the connections and lets both processes' JITs settle; not measured.
-    await sendAll(engine.url, Array.from({ length: level.streams }, (_, index) => `warm-${index}`), dispatcher);
-    const cpuBefore = process.cpuUsage();
-    results = await sendAll(engine.url, Array.from({ length: level.streams }, (_, index) => `run-${index}`), dispatcher);
-    const cpu = process.cpuUsage(cpuBefore);
-    clientCpuMs = (cpu.user + cpu.system) / 1000;
-  } finally {
-    await dispatcher.close();
-  }
-  const serverRecords = await engine.stop();
-  const writesById = new Map(serverRecords.map((record) => [record.promptId ?? "", record.chunkWritesMs]));
-
+function roundErrors(sent: Sent, writesById: Map<string, number[]>, offset: number, clientCpuMs: number): RoundErrors {
   const errors: number[] = [];
   let firstArrival = Number.POSITIVE_INFINITY;
   let lastArrival = Number.NEGATIVE_INFINITY;
   let failedRequests = 0;
   let unmatchedChunks = 0;
-  for (const { id, sendTime, record } of results) {
+  for (const { id, sendTime, record } of sent) {
     const chunks = record.ok ? record.chunks : (record.chunks ?? []);
     if (!record.ok) failedRequests++;
     const writes = writesById.get(id) ?? [];
@@ -99,7 +74,6 @@ export async function measureStreamErrors(level: StreamLevel): Promise<StreamErr
   const sorted = Float64Array.from(errors).sort();
   const spanS = (lastArrival - firstArrival) / 1000;
   return {
-    ...level,
     chunks: errors.length,
     chunksPerSecond: spanS > 0 ? errors.length / spanS : 0,
     medianMs: percentileOfSorted(sorted, 50),
@@ -111,7 +85,60 @@ export async function measureStreamErrors(level: StreamLevel): Promise<StreamErr
   };
 }
 
-export function describeLevel(result: StreamErrorResult): string {
-  return `${String(result.streams).padStart(4)} streams, itl ${result.itlMs} ms: ${result.chunks} chunks at ${Math.round(result.chunksPerSecond)}/s, error median ${result.medianMs.toFixed(3)} ms, p99 ${result.p99Ms.toFixed(3)} ms, max ${result.maxMs.toFixed(3)} ms, client CPU ${result.clientCpuUsPerChunk.toFixed(1)} µs/chunk${result.failedRequests ? `, ${result.failedRequests} failed` : ""}${result.unmatchedChunks ? `, ${result.unmatchedChunks} unmatched` : ""}`;
+const middle = (values: number[]): number => median(values) ?? Number.NaN;
+
+/**
+ * Timing error of the client at one load: for every token-bearing chunk, the client's arrival time
+ * minus the engine's record of writing it. Both sides read CLOCK_MONOTONIC (performance.now() plus a
+ * per-process offset to process.hrtime, see monotonic-clock.ts), which every process on the machine
+ * shares, so the difference is the wire plus the client's own delay, with no clock skew in it.
+ * (performance.timeOrigin + now() is not used: timeOrigin is taken from the wall clock at process
+ * start, and two processes can disagree on it by more than the sub-millisecond errors measured here.)
+ *
+ * One warm-up round (connections, JIT) then `rounds` measured rounds against one engine process.
+ */
+export async function measureStreamErrors(level: StreamLevel, options: { rounds?: number } = {}): Promise<StreamErrorResult> {
+  const roundCount = options.rounds ?? 3;
+  const engine = await startSimEngineProcess([
+    "--ttft-ms",
+    String(level.ttftMs),
+    "--itl-ms",
+    String(level.itlMs),
+    "--output-tokens",
+    String(level.outputTokens),
+  ]);
+  const dispatcher = createBenchAgent();
+  const offset = monotonicOffsetMs();
+  const measured: Array<{ sent: Sent; clientCpuMs: number }> = [];
+  try {
+    await sendAll(engine.url, Array.from({ length: level.streams }, (_, index) => `warm-${index}`), dispatcher);
+    for (let round = 0; round < roundCount; round++) {
+      const cpuBefore = process.cpuUsage();
+      const sent = await sendAll(engine.url, Array.from({ length: level.streams }, (_, index) => `run${round}-${index}`), dispatcher);
+      const cpu = process.cpuUsage(cpuBefore);
+      measured.push({ sent, clientCpuMs: (cpu.user + cpu.system) / 1000 });
+    }
+  } finally {
+    await dispatcher.close();
+  }
+  const serverRecords = await engine.stop();
+  const writesById = new Map(serverRecords.map((record) => [record.promptId ?? "", record.chunkWritesMs]));
+  const rounds = measured.map(({ sent, clientCpuMs }) => roundErrors(sent, writesById, offset, clientCpuMs));
+  return {
+    ...level,
+    rounds,
+    chunks: rounds.reduce((sum, round) => sum + round.chunks, 0),
+    chunksPerSecond: middle(rounds.map((round) => round.chunksPerSecond)),
+    medianMs: middle(rounds.map((round) => round.medianMs)),
+    p99Ms: middle(rounds.map((round) => round.p99Ms)),
+    maxMs: Math.max(...rounds.map((round) => round.maxMs)),
+    failedRequests: rounds.reduce((sum, round) => sum + round.failedRequests, 0),
+    unmatchedChunks: rounds.reduce((sum, round) => sum + round.unmatchedChunks, 0),
+    clientCpuUsPerChunk: middle(rounds.map((round) => round.clientCpuUsPerChunk)),
+  };
 }
 
+export function describeLevel(result: StreamErrorResult): string {
+  const perRound = result.rounds.map((round) => `${round.medianMs.toFixed(2)}/${round.p99Ms.toFixed(2)}`).join(", ");
+  return `${String(result.streams).padStart(4)} streams, itl ${result.itlMs} ms: ${result.chunks} chunks, ${Math.round(result.chunksPerSecond)}/s, error median ${result.medianMs.toFixed(3)} ms, p99 ${result.p99Ms.toFixed(3)} ms (rounds median/p99: ${perRound}), max ${result.maxMs.toFixed(3)} ms, client CPU ${result.clientCpuUsPerChunk.toFixed(1)} µs/chunk${result.failedRequests ? `, ${result.failedRequests} failed` : ""}${result.unmatchedChunks ? `, ${result.unmatchedChunks} unmatched` : ""}`;
+}
