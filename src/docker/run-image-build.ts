@@ -22,15 +22,18 @@ export type ImageBuildOutcome =
   | { status: "timed_out"; lines: string[] }
   | { status: "cancelled" };
 
+/** How long the daemon gets to finish (commit or kill) a cut-off build step before its container is removed. */
+const STEP_CONTAINER_WAIT_MS = 3_000;
+
 async function waitUntilGone(container: Dockerode.Container, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
+  const deadline = performance.now() + timeoutMs;
+  while (performance.now() < deadline) {
     try {
       await container.inspect();
     } catch {
       return true;
     }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return false;
 }
@@ -39,14 +42,15 @@ async function waitUntilGone(container: Dockerode.Container, timeoutMs: number):
  * After a build that did not finish, the images its steps made are cache nobody will use (the
  * patch failed or the build was cut short) and, on a vfs daemon, a full copy each. Only images this
  * build made are removed, never cache hits, which other builds may be using at this very moment. A
- * cut-off step still commits after the request ended: its image is found by the container it was
- * committed from, once that container is gone.
+ * cut-off step may go on and commit after the request ended: wait briefly for the daemon to be done
+ * with its container (a cancelled run has only seconds, so then remove it), and find an image it
+ * committed by the container it was committed from.
  */
 async function removeBuildLeftovers(docker: Dockerode, result: BuildStreamResult, logger: Logger): Promise<void> {
   const created = [...result.createdImages];
   if (result.stepContainer) {
     const container = docker.getContainer(result.stepContainer);
-    if (!(await waitUntilGone(container, 10_000))) await container.remove({ force: true }).catch(() => undefined);
+    if (!(await waitUntilGone(container, STEP_CONTAINER_WAIT_MS))) await container.remove({ force: true }).catch(() => undefined);
     if (result.lastStepImage) {
       const parent = result.lastStepImage;
       const children = (await docker.listImages({ all: true })).filter((image) => image.ParentId.replace(/^sha256:/, "").startsWith(parent));

@@ -98,7 +98,8 @@ describe.skipIf(!context)("DockerRuntime image preparation (real daemon)", () =>
     const { runtime } = runtimeFor({
       image,
       port: await getFreePort(),
-      build: { timeoutS: 1 },
+      // Long enough for the COPY and patch steps, so the timeout lands in the hanging postPatch step.
+      build: { timeoutS: 4 },
       candidate: { postPatch: [["sh", "-c", "echo waiting forever; sleep 600"]] },
     });
     const { failure } = await failureOf(runtime.prepare("candidate", new AbortController().signal));
