@@ -1,0 +1,55 @@
+import { generateKeyPairSync } from "node:crypto";
+import { Probot } from "probot";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { AppOctokit, SECONDARY_LIMIT_RETRIES } from "../../bot/app-octokit.js";
+import { API_PREFIX, FakeGitHub } from "../support/fake-github/fake-github-server.js";
+import { serveRepository } from "../support/fake-github/serve-repository.js";
+
+const SECONDARY_LIMIT = {
+  status: 403,
+  headers: { "retry-after": "1", "x-ratelimit-remaining": "4000" },
+  body: { message: "You have exceeded a secondary rate limit. Please wait a few minutes before you try again." },
+};
+
+/** The Octokit bot/server.ts deploys with: Probot's throttling, but secondary rate limits are retried. */
+describe("AppOctokit", () => {
+  const fake = new FakeGitHub();
+  let probot: Probot;
+
+  beforeAll(async () => {
+    await fake.start();
+    const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+    probot = new Probot({
+      appId: 5,
+      privateKey: privateKey.export({ type: "pkcs1", format: "pem" }).toString(),
+      baseUrl: `${fake.url}${API_PREFIX}`,
+      logLevel: "fatal",
+      Octokit: AppOctokit,
+    });
+  });
+  afterAll(async () => await fake.stop());
+  beforeEach(() => fake.reset());
+  afterEach(() => expect(fake.violations).toEqual([]));
+
+  it("waits out a secondary rate limit and retries, where Probot's own settings give up", async () => {
+    serveRepository(fake, { owner: "o", repo: "r", appId: 5, groups: ["app"] });
+    let refusals = 1;
+    fake.on("POST", "/repos/{owner}/{repo}/issues/{issue_number}/comments", () =>
+      refusals-- > 0 ? SECONDARY_LIMIT : { status: 201, body: { id: 1, body: "ok" } },
+    );
+    const octokit = await probot.auth(1);
+    const response = await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { owner: "o", repo: "r", issue_number: 1, body: "ok" });
+    expect(response.status).toBe(201);
+    expect(fake.calls("POST", "/repos/{owner}/{repo}/issues/{issue_number}/comments")).toHaveLength(2);
+  });
+
+  it("gives up after a bounded number of retries", async () => {
+    serveRepository(fake, { owner: "o", repo: "r", appId: 5, groups: ["app"] });
+    fake.on("POST", "/repos/{owner}/{repo}/issues/{issue_number}/comments", () => SECONDARY_LIMIT);
+    const octokit = await probot.auth(1);
+    await expect(
+      octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { owner: "o", repo: "r", issue_number: 1, body: "ok" }),
+    ).rejects.toMatchObject({ status: 403 });
+    expect(fake.calls("POST", "/repos/{owner}/{repo}/issues/{issue_number}/comments")).toHaveLength(SECONDARY_LIMIT_RETRIES + 1);
+  }, 30_000);
+});
