@@ -23,12 +23,7 @@ export function measureMonotonicOffsetMs(): number {
 
 let cachedOffset: number | null = null;
 
-/** performance.now() on the machine-wide monotonic clock. */
-export function monotonicNowMs(): number {
-  cachedOffset ??= measureMonotonicOffsetMs();
-  return performance.now() + cachedOffset;
-}
-
+/** Add to a performance.now() reading to get milliseconds on the machine-wide monotonic clock. */
 export function monotonicOffsetMs(): number {
   cachedOffset ??= measureMonotonicOffsetMs();
   return cachedOffset;
