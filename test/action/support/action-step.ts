@@ -1,5 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { rmSync } from "node:fs";
+import { cp, mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 
@@ -10,7 +12,27 @@ import { createInterface } from "node:readline";
  * GITHUB_EVENT_PATH, and, for the post step, the saved state as STATE_<name> variables.
  */
 
-export const DIST = resolve(import.meta.dirname, "../../../dist");
+const REPO = resolve(import.meta.dirname, "../../..");
+export const DIST = join(REPO, "dist");
+
+let staged: Promise<string> | null = null;
+
+/**
+ * A copy of the action as the runner checks it out: action.yml, package.json and dist/, and no
+ * node_modules, so the bundle must be complete. It also keeps a concurrent `npm run build` in the
+ * working tree from pulling files from under a running step.
+ */
+export function stageAction(): Promise<string> {
+  staged ??= (async () => {
+    const dir = await mkdtemp(join(tmpdir(), "speedgate-action-checkout-"));
+    process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+    await cp(DIST, join(dir, "dist"), { recursive: true });
+    await cp(join(REPO, "action.yml"), join(dir, "action.yml"));
+    await cp(join(REPO, "package.json"), join(dir, "package.json"));
+    return dir;
+  })();
+  return staged;
+}
 
 export interface StepOptions {
   entry: "index" | "post";
@@ -112,7 +134,7 @@ export async function startStep(options: StepOptions): Promise<RunningStep> {
     ...Object.fromEntries(Object.entries(options.state ?? {}).map(([name, value]) => [`STATE_${name}`, value])),
     ...options.env,
   };
-  const child = spawn(process.execPath, [join(DIST, `${options.entry}.js`)], {
+  const child = spawn(process.execPath, [join(await stageAction(), "dist", `${options.entry}.js`)], {
     cwd: options.cwd ?? options.workDir,
     env,
     stdio: ["ignore", "pipe", "pipe"],
