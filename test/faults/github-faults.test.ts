@@ -1,0 +1,132 @@
+import { randomUUID } from "node:crypto";
+import type { Probot } from "probot";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { OWNER, REPO, workflowRunCompleted } from "../support/fake-github/adjust-payloads.js";
+import { makeTestScorecard, zipScorecard } from "../support/fake-github/make-test-scorecard.js";
+import { type FakePull, serveRepository } from "../support/fake-github/serve-repository.js";
+import { createDeployedProbot } from "./support/create-deployed-probot.js";
+import { FaultyFakeGitHub, type InjectedFault, SERVER_ERROR, secondaryRateLimit } from "./support/faulty-fake-github.js";
+
+/*
+ * Faults, nothing lost: the GitHub rows. The app runs in-process with the Octokit retry and
+ * throttling settings it has when deployed (support/create-deployed-probot.ts), against the local
+ * GitHub with faults injected per route; each row checks that the card comment lands exactly once
+ * and the check run once. probot.receive settles when the handler is done, so no row waits on time.
+ *
+ * Covered elsewhere over HTTP against `npm run bot` (test/bot/workflow-run-over-http.test.ts):
+ *   - the same webhook delivered twice (concurrently and again later): one comment, one check
+ *   - two runs for one pull request finishing together: one comment holding the later run's card,
+ *     and the later run's verdict as the check
+ * Both are repeated below with a fault on top, where the retries widen the window for a race.
+ */
+
+const SHA = "c".repeat(40);
+const PULL: FakePull = { number: 12, headSha: SHA, headRepo: `${OWNER}/${REPO}`, headBranch: "faster", author: "writer" };
+const APP_ID = 4343;
+const COMMENTS = "/repos/{owner}/{repo}/issues/{issue_number}/comments";
+const CHECK_RUNS = "/repos/{owner}/{repo}/check-runs";
+
+interface GitHubFaultRow {
+  name: string;
+  faults: Array<{ method: string; template: string; fault: InjectedFault }>;
+}
+
+const rows: GitHubFaultRow[] = [
+  { name: "creating the comment answers 500 once", faults: [{ method: "POST", template: COMMENTS, fault: SERVER_ERROR }] },
+  { name: "listing the comments answers 500 once", faults: [{ method: "GET", template: COMMENTS, fault: SERVER_ERROR }] },
+  { name: "creating the check run answers 500 once", faults: [{ method: "POST", template: CHECK_RUNS, fault: SERVER_ERROR }] },
+  { name: "creating the comment hits a secondary rate limit as 429 with retry-after: 1", faults: [{ method: "POST", template: COMMENTS, fault: secondaryRateLimit(429) }] },
+];
+
+/** Rows the deployed app does not survive yet; see the comment on each. */
+const knownGaps: GitHubFaultRow[] = [
+  // Probot's own throttle options (probot/lib/octokit/get-octokit-throttle-options.js) only log a
+  // secondary rate limit and do not retry it, and plugin-retry never retries a 403: the handler
+  // throws and, since GitHub does not redeliver failed webhooks by itself, the card is lost.
+  { name: "creating the comment hits a secondary rate limit as 403 with retry-after: 1", faults: [{ method: "POST", template: COMMENTS, fault: secondaryRateLimit(403) }] },
+  { name: "listing the comments hits a secondary rate limit as 403 with retry-after: 1", faults: [{ method: "GET", template: COMMENTS, fault: secondaryRateLimit(403) }] },
+];
+
+describe("faults in the GitHub API: the app's card comment lands once", () => {
+  const fake = new FaultyFakeGitHub();
+  let probot: Probot;
+
+  beforeAll(async () => {
+    await fake.start();
+    probot = await createDeployedProbot({ fakeUrl: fake.url, appId: APP_ID });
+  });
+  afterAll(async () => await fake.stop());
+  beforeEach(() => fake.reset());
+  afterEach(() => {
+    expect(fake.violations).toEqual([]);
+  });
+
+  /** Resolves when the app has handled the delivery; rejects with the handler's error (GitHub would see a 5xx). */
+  const deliver = async (payload: unknown, id: string = randomUUID()): Promise<void> =>
+    await probot.receive({ id, name: "workflow_run", payload } as Parameters<Probot["receive"]>[0]);
+  const run = (id: number, startedAt = "2026-01-01T00:00:00Z") =>
+    workflowRunCompleted({ id, headSha: SHA, headBranch: PULL.headBranch, headRepo: `${OWNER}/${REPO}`, startedAt });
+
+  function expectOneCardAndCheck(contains: string): void {
+    expect(fake.comments).toHaveLength(1);
+    expect(fake.comments[0]?.issueNumber).toBe(PULL.number);
+    expect(fake.comments[0]?.body).toContain(contains);
+    expect(fake.checkRuns).toHaveLength(1);
+    expect(fake.checkRuns[0]).toMatchObject({ headSha: SHA, status: "completed", conclusion: "success" });
+  }
+
+  async function playRow(row: GitHubFaultRow): Promise<void> {
+    serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], artifacts: { 701: zipScorecard(makeTestScorecard()) } });
+    for (const { method, template, fault } of row.faults) fake.failNext(method, template, fault);
+    await deliver(run(701));
+    expect(fake.served).toHaveLength(row.faults.length);
+    expectOneCardAndCheck("1.20×");
+  }
+
+  it.each(rows)("$name, then recovers", playRow);
+
+  // it.fails: these assert what must happen and fail today; when the app retries them, drop `.fails`.
+  it.fails.each(knownGaps)("KNOWN GAP: $name, then recovers", playRow);
+
+  it("is down through every retry: the delivery fails with 5xx, and GitHub's redelivery of it lands the card once", async () => {
+    serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], artifacts: { 702: zipScorecard(makeTestScorecard()) } });
+    // One try and three retries (plugin-retry's default) all fail.
+    fake.failNext("POST", COMMENTS, SERVER_ERROR, SERVER_ERROR, SERVER_ERROR, SERVER_ERROR);
+    const id = randomUUID();
+    await expect(deliver(run(702), id)).rejects.toThrow();
+    expect(fake.served).toHaveLength(4);
+    expect(fake.comments).toEqual([]);
+    // The failed delivery was released, so the same id is handled again, not dropped as a copy.
+    await deliver(run(702), id);
+    expectOneCardAndCheck("1.20×");
+  });
+
+  // KNOWN GAP: plugin-retry repeats the POST whose response was lost, and upsertCardComment only
+  // folds the duplicate on the next card. Drop `.fails` once a create is followed by a fold.
+  it.fails("KNOWN GAP: answers 502 after it created the comment (a lost response): still one comment", async () => {
+    serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], artifacts: { 703: zipScorecard(makeTestScorecard()) } });
+    fake.failNext("POST", COMMENTS, { response: { status: 502, body: { message: "Bad Gateway" } }, afterEffect: true });
+    await deliver(run(703));
+    expectOneCardAndCheck("1.20×");
+  });
+
+  it("delivers the same webhook twice while the API answers 500: one comment, one check", async () => {
+    serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], artifacts: { 704: zipScorecard(makeTestScorecard()) } });
+    fake.failNext("POST", COMMENTS, SERVER_ERROR);
+    const id = randomUUID();
+    await Promise.all([deliver(run(704), id), deliver(run(704), id)]);
+    expectOneCardAndCheck("1.20×");
+  });
+
+  it("finishes two runs for one pull request together while the API answers 500: one comment with the later card", async () => {
+    const earlier = makeTestScorecard({ scores: [1.11, 1.11, 1.11] });
+    const later = makeTestScorecard({ scores: [1.44, 1.44, 1.44] });
+    serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], artifacts: { 705: zipScorecard(earlier), 706: zipScorecard(later) } });
+    fake.failNext("POST", COMMENTS, SERVER_ERROR);
+    fake.failNext("GET", COMMENTS, SERVER_ERROR);
+    await Promise.all([deliver(run(706, "2026-01-01T00:10:00Z")), deliver(run(705, "2026-01-01T00:05:00Z"))]);
+    expectOneCardAndCheck("1.44×");
+    expect(fake.comments[0]?.body).not.toContain("1.11×");
+    expect(fake.checkRuns[0]?.title).toContain("1.44×");
+  });
+});
