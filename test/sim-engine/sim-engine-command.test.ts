@@ -98,7 +98,7 @@ describe("speedgate sim-engine (as a process)", () => {
 
   it("answers 503 on /health until the startup delay has passed", async () => {
     const port = await getFreePort();
-    const cli = start(["--port", String(port), "--startup-delay-ms", "1500"]);
+    const cli = start(["--port", String(port), "--startup-delay-ms", "3000"]);
     await cli.waitForLine("listening on");
     expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(503);
     await cli.waitForLine(READY_LINE);
