@@ -124,7 +124,7 @@ describe("runBenchmark", () => {
       onDie: (code) => controller.abort(new Error(`the engine exited with code ${code}`)),
     });
     engines.push(engine);
-    const records = await runBenchmark({ baseUrl: engine.url, prompts, bench: { ...bench, requestIntervalMs: 30 }, signal: controller.signal });
+    const records = await runBenchmark({ baseUrl: engine.url, prompts, bench: { ...bench, requestIntervalMs: 100 }, signal: controller.signal });
     expect(records.get("p0")?.ok).toBe(true);
     const cut = records.get("p1");
     expect(cut).toMatchObject({ ok: false, kind: "engine_died" });
@@ -135,7 +135,7 @@ describe("runBenchmark", () => {
 
   it("records the prompts after an engine death by the die-after-requests fault as failures", async () => {
     const engine = await start({ defaults: { ttftMs: 1, itlMs: 0, outputTokens: 2 }, faults: { dieAfterRequests: 2 } });
-    const records = await runBenchmark({ baseUrl: engine.url, prompts, bench: { ...bench, requestIntervalMs: 30 }, signal: new AbortController().signal });
+    const records = await runBenchmark({ baseUrl: engine.url, prompts, bench: { ...bench, requestIntervalMs: 100 }, signal: new AbortController().signal });
     expect(records.get("p0")?.ok).toBe(true);
     expect(records.get("p1")?.ok).toBe(true);
     expect(records.get("p4")).toMatchObject({ ok: false, kind: "connection_error" });
