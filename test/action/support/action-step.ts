@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { rmSync } from "node:fs";
-import { cp, mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
+import { afterAll } from "vitest";
 
 /*
  * Runs a bundled entry of the action the way the GitHub runner does: a child `node dist/<entry>.js`
@@ -17,6 +17,12 @@ export const DIST = join(REPO, "dist");
 
 let staged: Promise<string> | null = null;
 
+// Registered when a test file imports this module: the copy lives as long as that file's tests.
+afterAll(async () => {
+  if (staged) await rm(await staged, { recursive: true, force: true });
+  staged = null;
+});
+
 /**
  * A copy of the action as the runner checks it out: action.yml, package.json and dist/, and no
  * node_modules, so the bundle must be complete. It also keeps a concurrent `npm run build` in the
@@ -25,7 +31,6 @@ let staged: Promise<string> | null = null;
 export function stageAction(): Promise<string> {
   staged ??= (async () => {
     const dir = await mkdtemp(join(tmpdir(), "speedgate-action-checkout-"));
-    process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
     await cp(DIST, join(dir, "dist"), { recursive: true });
     await cp(join(REPO, "action.yml"), join(dir, "action.yml"));
     await cp(join(REPO, "package.json"), join(dir, "package.json"));
