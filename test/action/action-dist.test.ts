@@ -245,3 +245,24 @@ describe("the bundled action, merging", () => {
     await rm(workDir, { recursive: true, force: true });
   });
 });
+
+describe("the bundled post step", () => {
+  it("only warns when it cannot sweep, and has nothing to do when no round started", async () => {
+    const workDir = await mkdtemp(join(tmpdir(), "speedgate-post-"));
+    const unreachable = await runStep({
+      entry: "post",
+      workDir,
+      event,
+      state: { "run-id": "4242-1-deadbeef", runtime: "docker" },
+      env: { DOCKER_HOST: `unix://${join(workDir, "no-daemon.sock")}` },
+    });
+    expect(unreachable.exitCode).toBe(0);
+    expect(unreachable.stdout).toMatch(/^::warning::Cleanup after speedgate could not finish: .*no-daemon\.sock/m);
+    expect(unreachable.stdout).not.toContain("::error");
+
+    const nothing = await runStep({ entry: "post", workDir, event });
+    expect(nothing.exitCode).toBe(0);
+    expect(nothing.stdout).toContain("No round was started; nothing to clean up");
+    await rm(workDir, { recursive: true, force: true });
+  });
+});
