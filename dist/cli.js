@@ -27,7 +27,7 @@ import {
   renderMarkdown,
   runRound,
   writeScorecard
-} from "./chunks/chunk-GC67IXGI.js";
+} from "./chunks/chunk-GCQZ33DY.js";
 import {
   require_docker
 } from "./chunks/chunk-UHI6F754.js";

@@ -38,7 +38,7 @@ import {
   renderMarkdown,
   runRound,
   writeScorecard
-} from "./chunks/chunk-GC67IXGI.js";
+} from "./chunks/chunk-GCQZ33DY.js";
 import "./chunks/chunk-UHI6F754.js";
 import "./chunks/chunk-ZNUQIOIV.js";
 import {

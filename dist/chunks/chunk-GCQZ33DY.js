@@ -34538,6 +34538,7 @@ async function sendStreamingRequest(options) {
 }
 
 // src/bench/run-benchmark.ts
+var DEATH_GRACE_MS = 1e3;
 function describeAbort(signal) {
   const reason = signal.reason;
   if (reason && typeof reason === "object" && "message" in reason) return String(reason.message);
@@ -34588,7 +34589,16 @@ async function runBenchmark(options) {
   const total = prompts.length;
   let failed = 0;
   const dispatcher = createBenchAgent();
-  const send = (prompt) => sendStreamingRequest({ baseUrl, prompt, settings, signal, dispatcher });
+  const send = async (prompt) => {
+    const record2 = await sendStreamingRequest({ baseUrl, prompt, settings, signal, dispatcher });
+    if (record2.ok || record2.kind !== "connection_error") return record2;
+    await waitUntil(performance3.now() + DEATH_GRACE_MS, signal);
+    if (!signal.aborted) return record2;
+    const died = { ok: false, kind: "engine_died", reason: `${describeAbort(signal)} (${record2.reason})` };
+    if (record2.chunks) died.chunks = record2.chunks;
+    if (record2.endMs !== void 0) died.endMs = record2.endMs;
+    return died;
+  };
   try {
     if (bench.warmupRequests > 0 && prompts.length > 0) {
       const warmups = Array.from({ length: bench.warmupRequests }, (_, index) => prompts[index % prompts.length]).filter(
@@ -35155,15 +35165,16 @@ function createOverlayContext(plan) {
 
 // src/docker/run-image-build.ts
 import { Readable } from "node:stream";
+var STEP_CONTAINER_WAIT_MS = 3e3;
 async function waitUntilGone(container, timeoutMs) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
+  const deadline = performance.now() + timeoutMs;
+  while (performance.now() < deadline) {
     try {
       await container.inspect();
     } catch {
       return true;
     }
-    await new Promise((resolve3) => setTimeout(resolve3, 100));
+    await new Promise((resolve3) => setTimeout(resolve3, 50));
   }
   return false;
 }
@@ -35171,7 +35182,7 @@ async function removeBuildLeftovers(docker, result, logger) {
   const created = [...result.createdImages];
   if (result.stepContainer) {
     const container = docker.getContainer(result.stepContainer);
-    if (!await waitUntilGone(container, 1e4)) await container.remove({ force: true }).catch(() => void 0);
+    if (!await waitUntilGone(container, STEP_CONTAINER_WAIT_MS)) await container.remove({ force: true }).catch(() => void 0);
     if (result.lastStepImage) {
       const parent = result.lastStepImage;
       const children = (await docker.listImages({ all: true })).filter((image) => image.ParentId.replace(/^sha256:/, "").startsWith(parent));
