@@ -137,10 +137,11 @@ describe.skipIf(!context)("DockerRuntime image preparation (real daemon)", () =>
 
   it("says clearly when a local image is missing and cannot be pulled", async () => {
     if (!docker) return;
-    const { runtime } = runtimeFor({ image: "speedgate-test-absent/engine:never-built", port: await getFreePort() });
+    // A registry on a closed loopback port: the pull fails at once and nothing leaves the machine.
+    const { runtime } = runtimeFor({ image: "127.0.0.1:9/speedgate-test-absent:never-built", port: await getFreePort() });
     const { failure } = await failureOf(runtime.prepare("baseline", new AbortController().signal));
     expect(failure).toMatchObject({ engine: "baseline", stage: "build", kind: "image_missing" });
-    expect(failure.summary).toContain("speedgate-test-absent/engine:never-built");
+    expect(failure.summary).toContain("127.0.0.1:9/speedgate-test-absent:never-built");
   });
 });
 
