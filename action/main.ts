@@ -13,7 +13,6 @@ import { renderMarkdown } from "../src/scorecard/render-markdown.js";
 import type { Scorecard } from "../src/scorecard/scorecard-schema.js";
 import { findCardFiles } from "../src/shard/find-card-files.js";
 import { mergeScorecards } from "../src/shard/merge-scorecards.js";
-import { hashPrompts } from "../src/shard/hash-prompts.js";
 import { selectShard } from "../src/shard/select-shard.js";
 import { type ShardSpec, formatShard } from "../src/shard/shard-spec.js";
 import type { ActionContext } from "./action-context.js";
@@ -83,7 +82,7 @@ async function runMode(settings: RunSettings, context: ActionContext, deps: Acti
   }
   const runId = createRunId(context);
   deps.onRunStarted({ runId, runtime: round.config.runtime });
-  const card = await deps.runRound({
+  return await deps.runRound({
     round,
     logger: deps.logger,
     signal: deps.signal,
@@ -93,9 +92,6 @@ async function runMode(settings: RunSettings, context: ActionContext, deps: Acti
     // Plain lines (no TTY): the job log shows each stage and the benchmark at every tenth.
     onProgress: createProgressRenderer({ write: (text) => deps.logger.info(text.replace(/\n$/, "")) }).onProgress,
   });
-  // A shard's card names the whole prompt set, as the unsharded round's does, so that the merge can
-  // tell shards of one round from shards of different prompt files.
-  return settings.shard ? { ...card, provenance: { ...card.provenance, promptsHash: hashPrompts(loaded.prompts) } } : card;
 }
 
 async function mergeMode(settings: MergeSettings, context: ActionContext, deps: ActionDependencies): Promise<Scorecard> {

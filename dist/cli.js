@@ -27,10 +27,10 @@ import {
   renderMarkdown,
   runRound,
   writeScorecard
-} from "./chunks/chunk-GCQZ33DY.js";
+} from "./chunks/chunk-23N2DVFE.js";
 import {
   require_docker
-} from "./chunks/chunk-UHI6F754.js";
+} from "./chunks/chunk-TM3QZYC6.js";
 import {
   DEFAULT_STALE_AFTER_MS,
   sweepResources

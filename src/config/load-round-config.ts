@@ -5,6 +5,7 @@ import { parsePrompts } from "../prompts/parse-prompts.js";
 import type { Prompt } from "../prompts/prompt.js";
 import { ConfigError } from "./config-error.js";
 import { formatConfigIssues } from "./format-config-issues.js";
+import { type RoundFingerprint, fingerprintRound } from "./fingerprint-round.js";
 import { type LoadedPatch, loadPatch } from "./load-patch.js";
 import { type RoundConfig, roundConfigSchema } from "./round-config-schema.js";
 
@@ -14,6 +15,8 @@ export interface LoadedRound {
   configPath: string;
   prompts: Prompt[];
   patch: LoadedPatch | null;
+  /** Of the whole round as loaded: a shard keeps the fingerprint of the full prompt set. */
+  fingerprint?: RoundFingerprint;
 }
 
 /** Validates an already parsed config object; paths stay as written. */
@@ -83,10 +86,12 @@ export async function loadRound(configPath: string, options: LoadRoundOptions = 
   }
   const prompts = parsePrompts(promptText, config.bench.prompts);
   const patch = patchPath ? await loadPatch(patchPath, options.patchPath ? "patch" : "candidate.patch") : null;
+  const finalConfig = patch ? { ...config, candidate: { ...config.candidate, patch: patch.path } } : config;
   return {
-    config: patch ? { ...config, candidate: { ...config.candidate, patch: patch.path } } : config,
+    config: finalConfig,
     configPath: absolutePath,
     prompts,
     patch,
+    fingerprint: fingerprintRound(finalConfig, dirname(absolutePath), prompts),
   };
 }

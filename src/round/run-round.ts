@@ -1,6 +1,8 @@
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
+import { dirname } from "node:path";
 import { runBenchmark } from "../bench/run-benchmark.js";
+import { fingerprintRound } from "../config/fingerprint-round.js";
 import type { LoadedRound } from "../config/load-round-config.js";
 import { createRuntime } from "../engine/create-runtime.js";
 import type { EngineExit, EngineRuntime, PreparedEngine, RunningEngine } from "../engine/engine-runtime.js";
@@ -34,7 +36,6 @@ const EXIT_GRACE_MS = 500;
 
 const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-const sha256 = (text: string | Uint8Array): string => createHash("sha256").update(text).digest("hex");
 
 function describeExitForReason(role: EngineRole, exit: EngineExit): string {
   const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.exitCode ?? "unknown"}`;
@@ -154,8 +155,7 @@ export async function runRound(options: RunRoundOptions): Promise<Scorecard> {
       imageDigest: prepared.get("candidate")?.imageId ?? null,
       baselineImageId: prepared.get("baseline")?.imageId ?? null,
       patchHash: prepared.get("candidate")?.patchHash ?? round.patch?.sha256 ?? null,
-      configHash: sha256(JSON.stringify(round.config)),
-      promptsHash: sha256(JSON.stringify(round.prompts)),
+      ...(round.fingerprint ?? fingerprintRound(round.config, dirname(round.configPath), round.prompts)),
       runner: (process.env.RUNNER_NAME ?? hostname()).slice(0, 256) || null,
       gpu: await gpu,
     },

@@ -1,0 +1,37 @@
+import { createHash } from "node:crypto";
+import { isAbsolute, relative } from "node:path";
+import type { Prompt } from "../prompts/prompt.js";
+import type { RoundConfig } from "./round-config-schema.js";
+
+/** Hashes that tell whether two cards (say, two shards) come from the same round inputs. */
+export interface RoundFingerprint {
+  configHash: string;
+  promptsHash: string;
+}
+
+const sha256 = (text: string): string => createHash("sha256").update(text).digest("hex");
+
+/**
+ * Paths are hashed relative to the config's folder, and the patch's path not at all (the patch hash
+ * covers its bytes), so shards on runners with different workspaces agree on one round.
+ */
+export function fingerprintRound(config: RoundConfig, configDir: string, prompts: readonly Prompt[]): RoundFingerprint {
+  const portable = (path: string | undefined): string | undefined =>
+    path === undefined || !isAbsolute(path) ? path : relative(configDir, path) || ".";
+  const comparable: RoundConfig = {
+    ...config,
+    baseline: {
+      ...config.baseline,
+      cwd: config.runtime === "process" ? portable(config.baseline.cwd) : config.baseline.cwd,
+      build: config.baseline.build ? { ...config.baseline.build, context: portable(config.baseline.build.context) ?? "" } : undefined,
+    },
+    candidate: {
+      ...config.candidate,
+      patch: undefined,
+      sourceDir: config.runtime === "process" ? portable(config.candidate.sourceDir) : config.candidate.sourceDir,
+      build: config.candidate.build ? { ...config.candidate.build, context: portable(config.candidate.build.context) ?? "" } : undefined,
+    },
+    bench: { ...config.bench, prompts: portable(config.bench.prompts) ?? "" },
+  };
+  return { configHash: sha256(JSON.stringify(comparable)), promptsHash: sha256(JSON.stringify(prompts)) };
+}

@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import { fingerprintRound } from "../../src/config/fingerprint-round.js";
+import { parseRoundConfig, resolveConfigPaths } from "../../src/config/load-round-config.js";
+
+const raw = {
+  engine: "sim",
+  runtime: "process",
+  port: 30000,
+  baseline: { command: ["node", "engine.js"], cwd: "./engine" },
+  candidate: { patch: "./submission.patch", sourceDir: "./engine" },
+  bench: { prompts: "./prompts.jsonl", maxTokens: 64, requestIntervalMs: 10, contextLimit: 4096, tolerance: 0.9 },
+  gate: { minRoundScore: 1 },
+};
+const prompts = [{ id: "a", prompt: "hi" }];
+
+describe("fingerprintRound", () => {
+  it("is the same for one round checked out in two workspaces, whatever the patch's path", () => {
+    const here = resolveConfigPaths(parseRoundConfig(raw), "/runner-1/work/repo");
+    const there = resolveConfigPaths(parseRoundConfig({ ...raw, candidate: { ...raw.candidate, patch: "/tmp/pr-7.patch" } }), "/runner-2/_work/repo");
+    expect(fingerprintRound(here, "/runner-1/work/repo", prompts)).toEqual(fingerprintRound(there, "/runner-2/_work/repo", prompts));
+  });
+
+  it("changes with a setting or a prompt", () => {
+    const config = resolveConfigPaths(parseRoundConfig(raw), "/w");
+    const base = fingerprintRound(config, "/w", prompts);
+    const slower = fingerprintRound({ ...config, bench: { ...config.bench, requestIntervalMs: 20 } }, "/w", prompts);
+    expect(slower.configHash).not.toBe(base.configHash);
+    expect(slower.promptsHash).toBe(base.promptsHash);
+    expect(fingerprintRound(config, "/w", [{ id: "a", prompt: "hello" }]).promptsHash).not.toBe(base.promptsHash);
+  });
+});
