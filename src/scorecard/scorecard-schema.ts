@@ -12,6 +12,8 @@ export const SCORECARD_SCHEMA_VERSION = 1;
 const text = (max: number) => z.string().max(max);
 const count = z.number().int().min(0).max(10_000_000);
 const finiteOrNull = z.number().finite().nullable();
+// A speedup is a ratio of durations: a negative one can only come from a forged or broken card.
+const ratioOrNull = z.number().finite().min(0).nullable();
 
 const engineSideSchema = z.object({
   outputTokens: count.nullable(),
@@ -24,8 +26,8 @@ const engineSideSchema = z.object({
 export const promptResultSchema = z.object({
   id: text(256),
   status: z.enum(["scored", "below_tolerance", "zeroed", "excluded"]),
-  score: finiteOrNull,
-  speedup: finiteOrNull,
+  score: ratioOrNull,
+  speedup: ratioOrNull,
   comparedTokens: count.nullable(),
   reason: text(2_000).nullable(),
   baseline: engineSideSchema.nullable(),
