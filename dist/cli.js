@@ -27,7 +27,7 @@ import {
   renderMarkdown,
   runRound,
   writeScorecard
-} from "./chunks/chunk-23N2DVFE.js";
+} from "./chunks/chunk-3AKD5K6Z.js";
 import {
   require_docker
 } from "./chunks/chunk-TM3QZYC6.js";

@@ -31,6 +31,7 @@ import {
   describeVerdict,
   findCardFiles,
   formatShard,
+  isSecretVariable,
   loadRound,
   mergeScorecards,
   parseShardSpec,
@@ -38,7 +39,7 @@ import {
   renderMarkdown,
   runRound,
   writeScorecard
-} from "./chunks/chunk-23N2DVFE.js";
+} from "./chunks/chunk-3AKD5K6Z.js";
 import "./chunks/chunk-TM3QZYC6.js";
 import "./chunks/chunk-ZNUQIOIV.js";
 import {
@@ -24319,9 +24320,8 @@ async function runAction(settings, context3, deps) {
 }
 
 // action/scrub-step-secrets.ts
-var SECRET_VARIABLES = [/^INPUT_/i, /^ACTIONS_RUNTIME_TOKEN$/, /^ACTIONS_ID_TOKEN_REQUEST_(TOKEN|URL)$/, /^(GITHUB|GH)_TOKEN$/];
 function scrubStepSecrets(env) {
-  const removed = Object.keys(env).filter((name) => SECRET_VARIABLES.some((pattern) => pattern.test(name)));
+  const removed = Object.keys(env).filter(isSecretVariable);
   for (const name of removed) delete env[name];
   return removed.sort();
 }

@@ -12,6 +12,7 @@ import type { EngineRuntime, PreparedEngine, RunningEngine, RuntimeContext } fro
 import { runTool } from "./run-tool.js";
 import { type ProcessEngine, spawnProcessEngine } from "./spawn-process-engine.js";
 import { substituteCommand } from "./substitute-command.js";
+import { withoutSecretVariables } from "./without-secret-variables.js";
 
 /**
  * Runs engines as processes on this machine (`runtime: process`): the reference engine, a local
@@ -113,9 +114,10 @@ export class ProcessRuntime implements EngineRuntime {
     return { port: config.port, contextLimit: config.bench.contextLimit, model: config.bench.model };
   }
 
+  /** The host's environment (engines need PATH, CUDA variables…) minus tokens, plus the config's. */
   private envFor(role: EngineRole): NodeJS.ProcessEnv {
     const { config } = this.round;
-    return { ...process.env, ...config.baseline.env, ...(role === "candidate" ? (config.candidate.env ?? {}) : {}) };
+    return { ...withoutSecretVariables(process.env), ...config.baseline.env, ...(role === "candidate" ? (config.candidate.env ?? {}) : {}) };
   }
 
   private cwdFor(role: EngineRole): string {

@@ -53,6 +53,21 @@ afterEach(async () => {
 });
 
 describe("process runtime", () => {
+  it("passes the host's environment without the step's tokens", async () => {
+    process.env.GITHUB_TOKEN = "ghs_secret";
+    process.env["INPUT_GITHUB-TOKEN"] = "ghs_secret";
+    process.env.SPEEDGATE_TEST_PATH = "/opt/cuda/bin";
+    try {
+      const { engine } = await startFake("healthy");
+      const [line] = await waitForLine(engine, /^env .*/);
+      expect(line).toBe("env GITHUB_TOKEN=(unset) INPUT_GITHUB-TOKEN=(unset) SPEEDGATE_TEST_PATH=/opt/cuda/bin");
+    } finally {
+      delete process.env.GITHUB_TOKEN;
+      delete process.env["INPUT_GITHUB-TOKEN"];
+      delete process.env.SPEEDGATE_TEST_PATH;
+    }
+  });
+
   it("starts an engine, reports it healthy and stops it", async () => {
     const { engine } = await startFake("healthy");
     const { healthyAfterMs } = await waitHealthy(engine);

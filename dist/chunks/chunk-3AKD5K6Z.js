@@ -35937,6 +35937,15 @@ function substituteCommand(command, values) {
   });
 }
 
+// src/engine/without-secret-variables.ts
+var SECRET_VARIABLES = [/^INPUT_/i, /^ACTIONS_RUNTIME_TOKEN$/, /^ACTIONS_ID_TOKEN_REQUEST_(TOKEN|URL)$/, /^(GITHUB|GH)_TOKEN$/, /^GH_ENTERPRISE_TOKEN$/];
+function isSecretVariable(name) {
+  return SECRET_VARIABLES.some((pattern) => pattern.test(name));
+}
+function withoutSecretVariables(env) {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !isSecretVariable(name)));
+}
+
 // src/engine/process-runtime.ts
 var ProcessRuntime = class {
   constructor(round, context) {
@@ -36026,9 +36035,10 @@ var ProcessRuntime = class {
     const { config: config2 } = this.round;
     return { port: config2.port, contextLimit: config2.bench.contextLimit, model: config2.bench.model };
   }
+  /** The host's environment (engines need PATH, CUDA variables…) minus tokens, plus the config's. */
   envFor(role) {
     const { config: config2 } = this.round;
-    return { ...process.env, ...config2.baseline.env, ...role === "candidate" ? config2.candidate.env ?? {} : {} };
+    return { ...withoutSecretVariables(process.env), ...config2.baseline.env, ...role === "candidate" ? config2.candidate.env ?? {} : {} };
   }
   cwdFor(role) {
     const { config: config2, configPath } = this.round;
@@ -57705,6 +57715,7 @@ export {
   PROMPT_ID_HEADER,
   cleanLogLine,
   findPackageRoot,
+  isSecretVariable,
   SPEEDGATE_VERSION,
   external_exports,
   runRound,
