@@ -92,8 +92,9 @@ describe("runRound", () => {
   });
 
   it("turns an engine death during the benchmark into a benchmark-stage failure", async () => {
-    // "a" finishes first and the engine dies while "b" and "c" are still streaming.
-    const slow = { outputTokens: 200 };
+    // "a" finishes first and the engine dies while "b" and "c" are still streaming: at half a second a
+    // token they cannot finish first, however loaded the machine is.
+    const slow = { outputTokens: 200, itlMs: 500 };
     const runtime = new InProcessRuntime({
       baseline: fast,
       candidate: { ...fast, prompts: { b: slow, c: slow }, faults: { dieAfterRequests: 1, dieExitCode: 7 } },
