@@ -4,12 +4,12 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { OWNER, REPO, workflowRunCompleted } from "../support/fake-github/adjust-payloads.js";
 import { makeTestScorecard, zipScorecard } from "../support/fake-github/make-test-scorecard.js";
 import { type FakePull, serveRepository } from "../support/fake-github/serve-repository.js";
-import { createDeployedProbot } from "./support/create-deployed-probot.js";
+import { createSilentProbot } from "./support/create-silent-probot.js";
 import { FaultyFakeGitHub, type InjectedFault, SERVER_ERROR, secondaryRateLimit } from "./support/faulty-fake-github.js";
 
 /*
  * Faults, nothing lost: the GitHub rows. The app runs in-process with the Octokit retry and
- * throttling settings it has when deployed (support/create-deployed-probot.ts), against the local
+ * throttling settings it has when deployed (support/create-silent-probot.ts), against the local
  * GitHub with faults injected per route; each row checks that the card comment lands exactly once
  * and the check run once. probot.receive settles when the handler is done, so no row waits on time.
  *
@@ -53,7 +53,7 @@ describe("faults in the GitHub API: the app's card comment lands once", () => {
 
   beforeAll(async () => {
     await fake.start();
-    probot = await createDeployedProbot({ fakeUrl: fake.url, appId: APP_ID });
+    probot = await createSilentProbot({ fakeUrl: fake.url, appId: APP_ID, octokit: "deployed" });
   });
   afterAll(async () => await fake.stop());
   beforeEach(() => fake.reset());
