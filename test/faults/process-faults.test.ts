@@ -20,8 +20,9 @@ import { RecordingRuntime } from "./support/recording-runtime.js";
  * the leader, the worker and the engine are all gone when the round returns, checked in /proc.
  *
  * The rest of the table lives where it is already tested well:
- *   - the runner cancels (SIGINT, SIGTERM, SIGINT then SIGTERM, SIGINT twice) on `speedgate run` as a
- *     child process, engine group checked in /proc, no card written: test/cli/run-signals.test.ts
+ *   - the runner cancels (SIGINT then SIGTERM, SIGTERM) on `speedgate run` as a child process while
+ *     the candidate streams: ./cancel-faults.test.ts; the same and more signal orders during the
+ *     baseline: test/cli/run-signals.test.ts (engine group checked in /proc, no card written)
  *   - the same rows against containers (card, no container or network with the run's label):
  *     test/docker/docker-round.test.ts (dies at startup, hangs, dies halfway, SIGKILL) and
  *     test/docker/docker-signals.test.ts (SIGINT/SIGTERM on `speedgate run`, runtime: docker);
