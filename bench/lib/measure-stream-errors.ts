@@ -25,6 +25,8 @@ export interface RoundErrors {
   unmatchedChunks: number;
   /** Client CPU time (user + system) per chunk taken in: what bounds capacity on an idle machine. */
   clientCpuUsPerChunk: number;
+  /** Chunks per socket read (chunks of one stream with the same arrival time came in one read). */
+  chunksPerRead: number;
 }
 
 /** A level's figures: the median over its rounds of each round's figure, so one noisy round does not decide. */
@@ -58,6 +60,7 @@ function roundErrors(sent: Sent, writesById: Map<string, number[]>, offset: numb
   let lastArrival = Number.NEGATIVE_INFINITY;
   let failedRequests = 0;
   let unmatchedChunks = 0;
+  let reads = 0;
   for (const { id, sendTime, record } of sent) {
     const chunks = record.ok ? record.chunks : (record.chunks ?? []);
     if (!record.ok) failedRequests++;
@@ -65,6 +68,7 @@ function roundErrors(sent: Sent, writesById: Map<string, number[]>, offset: numb
     const matched = Math.min(writes.length, chunks.length);
     unmatchedChunks += Math.max(writes.length, chunks.length) - matched;
     for (let index = 0; index < matched; index++) {
+      if (index === 0 || chunks[index]?.tMs !== chunks[index - 1]?.tMs) reads++;
       const arrival = offset + sendTime + (chunks[index]?.tMs ?? 0);
       errors.push(arrival - (writes[index] ?? 0));
       if (arrival < firstArrival) firstArrival = arrival;
@@ -82,6 +86,7 @@ function roundErrors(sent: Sent, writesById: Map<string, number[]>, offset: numb
     failedRequests,
     unmatchedChunks,
     clientCpuUsPerChunk: errors.length > 0 ? (clientCpuMs * 1000) / errors.length : 0,
+    chunksPerRead: reads > 0 ? errors.length / reads : 0,
   };
 }
 
@@ -135,10 +140,11 @@ export async function measureStreamErrors(level: StreamLevel, options: { rounds?
     failedRequests: rounds.reduce((sum, round) => sum + round.failedRequests, 0),
     unmatchedChunks: rounds.reduce((sum, round) => sum + round.unmatchedChunks, 0),
     clientCpuUsPerChunk: middle(rounds.map((round) => round.clientCpuUsPerChunk)),
+    chunksPerRead: middle(rounds.map((round) => round.chunksPerRead)),
   };
 }
 
 export function describeLevel(result: StreamErrorResult): string {
   const perRound = result.rounds.map((round) => `${round.medianMs.toFixed(2)}/${round.p99Ms.toFixed(2)}`).join(", ");
-  return `${String(result.streams).padStart(4)} streams, itl ${result.itlMs} ms: ${result.chunks} chunks, ${Math.round(result.chunksPerSecond)}/s, error median ${result.medianMs.toFixed(3)} ms, p99 ${result.p99Ms.toFixed(3)} ms (rounds median/p99: ${perRound}), max ${result.maxMs.toFixed(3)} ms, client CPU ${result.clientCpuUsPerChunk.toFixed(1)} µs/chunk${result.failedRequests ? `, ${result.failedRequests} failed` : ""}${result.unmatchedChunks ? `, ${result.unmatchedChunks} unmatched` : ""}`;
+  return `${String(result.streams).padStart(4)} streams, itl ${result.itlMs} ms: ${result.chunks} chunks, ${Math.round(result.chunksPerSecond)}/s, error median ${result.medianMs.toFixed(3)} ms, p99 ${result.p99Ms.toFixed(3)} ms (rounds median/p99: ${perRound}), max ${result.maxMs.toFixed(3)} ms, client CPU ${result.clientCpuUsPerChunk.toFixed(1)} µs/chunk, ${result.chunksPerRead.toFixed(2)} chunks/read${result.failedRequests ? `, ${result.failedRequests} failed` : ""}${result.unmatchedChunks ? `, ${result.unmatchedChunks} unmatched` : ""}`;
 }
