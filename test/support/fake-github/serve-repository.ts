@@ -12,6 +12,8 @@ export interface FakePull {
   headBranch: string;
   author: string;
   state?: "open" | "closed";
+  /** The base branch's commit, which the action's patch-from-pr compares the head with. */
+  baseSha?: string;
 }
 
 export type RouteGroup = "app" | "config" | "pulls" | "comments" | "checks" | "permissions" | "dispatch" | "reactions" | "artifacts";
@@ -38,6 +40,7 @@ export interface FakeRepository {
 }
 
 const ALL_GROUPS: RouteGroup[] = ["app", "config", "pulls", "comments", "checks", "permissions", "dispatch", "reactions", "artifacts"];
+export const DEFAULT_BASE_SHA = "ba5e".repeat(10);
 const notFound: FakeResponse = { status: 404, body: { message: "Not Found" } };
 
 export function serveRepository(fake: FakeGitHub, options: FakeRepositoryOptions): FakeRepository {
@@ -61,7 +64,7 @@ export function serveRepository(fake: FakeGitHub, options: FakeRepositoryOptions
     html_url: `https://github.com/${fullName}/pull/${pull.number}`,
     user: { login: pull.author, type: "User" },
     head: { sha: pull.headSha, ref: pull.headBranch, repo: { full_name: pull.headRepo } },
-    base: { ref: "main", repo: { full_name: fullName } },
+    base: { ref: "main", sha: pull.baseSha ?? DEFAULT_BASE_SHA, repo: { full_name: fullName } },
   });
   const commentJson = (comment: FakeGitHub["comments"][number]): Record<string, unknown> => ({
     id: comment.id,
