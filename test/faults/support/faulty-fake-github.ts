@@ -19,6 +19,7 @@ export class FaultyFakeGitHub extends FakeGitHub {
   readonly #faults = new Map<string, InjectedFault[]>();
   /** Faults that were served, in order, so a test can check its fault really happened. */
   readonly served: string[] = [];
+  #servedWaiters: Array<{ count: number; resolve: () => void }> = [];
 
   override on(method: string, template: string, handler: FakeHandler): this {
     const key = `${method.toUpperCase()} ${template}`;
@@ -27,6 +28,11 @@ export class FaultyFakeGitHub extends FakeGitHub {
       if (!fault) return await handler(request);
       if (fault.afterEffect) await handler(request);
       this.served.push(`${key} -> ${fault.response.status}`);
+      this.#servedWaiters = this.#servedWaiters.filter((waiter) => {
+        if (this.served.length < waiter.count) return true;
+        waiter.resolve();
+        return false;
+      });
       return fault.response;
     });
   }
@@ -35,6 +41,12 @@ export class FaultyFakeGitHub extends FakeGitHub {
   failNext(method: string, template: string, ...faults: InjectedFault[]): void {
     const key = `${method.toUpperCase()} ${template}`;
     this.#faults.set(key, [...(this.#faults.get(key) ?? []), ...faults]);
+  }
+
+  /** Resolves once `count` faults have been served in all. */
+  async waitForServed(count: number): Promise<void> {
+    if (this.served.length >= count) return;
+    await new Promise<void>((resolve) => this.#servedWaiters.push({ count, resolve }));
   }
 
   override reset(): void {

@@ -1,0 +1,62 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { OWNER, REPO, workflowRunCompleted } from "../support/fake-github/adjust-payloads.js";
+import { makeTestScorecard, zipScorecard } from "../support/fake-github/make-test-scorecard.js";
+import { sendWebhook } from "../support/fake-github/send-webhook.js";
+import { type FakePull, serveRepository } from "../support/fake-github/serve-repository.js";
+import { type BotProcess, startBotProcess } from "../support/fake-github/start-bot-process.js";
+import { FaultyFakeGitHub, SERVER_ERROR } from "./support/faulty-fake-github.js";
+
+/*
+ * The GitHub row that only shows over HTTP, against `npm run bot`: Probot's webhook middleware
+ * answers `202 still processing` to a delivery not handled within 9 s, and does not report a failure
+ * after that. GitHub takes the 202 as delivered, so a card whose posting then fails is lost for good.
+ */
+
+const SHA = "e".repeat(40);
+const PULL: FakePull = { number: 14, headSha: SHA, headRepo: `${OWNER}/${REPO}`, headBranch: "slow-api", author: "writer" };
+const COMMENTS = "/repos/{owner}/{repo}/issues/{issue_number}/comments";
+
+/** Polls the app's log for a line; the process offers no event for a handler's end. */
+async function waitForOutput(bot: BotProcess, pattern: RegExp, timeoutMs: number): Promise<boolean> {
+  const deadline = performance.now() + timeoutMs;
+  while (performance.now() < deadline) {
+    if (pattern.test(bot.output())) return true;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return false;
+}
+
+describe("faults in the GitHub API seen over HTTP by `npm run bot`", () => {
+  const fake = new FaultyFakeGitHub();
+  let bot: BotProcess;
+  beforeAll(async () => {
+    await fake.start();
+    bot = await startBotProcess({ gheHost: fake.host });
+  });
+  afterAll(async () => {
+    await bot?.stop();
+    await fake.stop();
+  });
+
+  // KNOWN GAP (bot/): drop `.fails` once a card that could not be posted is either reported to GitHub
+  // (a 5xx it can redeliver) or retried by the app until it lands.
+  it.fails("KNOWN GAP: the API is down longer than the middleware's 9 s: the delivery is not answered 2xx while its card is lost", async () => {
+    serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, pulls: [PULL], artifacts: { 801: zipScorecard(makeTestScorecard()) } });
+    fake.failNext("POST", COMMENTS, SERVER_ERROR, SERVER_ERROR, SERVER_ERROR, SERVER_ERROR);
+    const id = randomUUID();
+    const status = await sendWebhook(bot.webhookUrl, {
+      event: "workflow_run",
+      payload: workflowRunCompleted({ id: 801, headSha: SHA, headBranch: PULL.headBranch, headRepo: `${OWNER}/${REPO}` }),
+      id,
+      secret: bot.secret,
+    });
+    // The last retry fails and the handler gives up; Probot's error handler logs it with the delivery id.
+    await fake.waitForServed(4);
+    expect(await waitForOutput(bot, new RegExp(`"level":50[^\\n]*${id}|${id}[^\\n]*"level":50`), 10_000)).toBe(true);
+    expect(fake.violations).toEqual([]);
+    expect({ status, comments: fake.comments.length }).toSatisfy(
+      (outcome: { status: number; comments: number }) => outcome.status >= 500 || outcome.comments === 1,
+    );
+  });
+});
