@@ -27,7 +27,9 @@ import { RecordingRuntime } from "./support/recording-runtime.js";
  *     test/docker/docker-round.test.ts (dies at startup, hangs, dies halfway, SIGKILL) and
  *     test/docker/docker-signals.test.ts (SIGINT/SIGTERM on `speedgate run`, runtime: docker);
  *     HTTP 500, broken streams, the client timeout and the daemon going away: ./docker-faults.test.ts
- *   - GitHub rows (API 500, secondary rate limit, duplicate webhook, two runs together): ./github-faults.test.ts
+ *   - GitHub rows (API 500, secondary rate limit, duplicate webhook, two runs together): the app in
+ *     ./github-faults.test.ts and ./github-http-faults.test.ts, the action's comment in
+ *     ./action-comment-faults.test.ts
  */
 
 const withWorker = fileURLToPath(new URL("./fixtures/engine-with-worker.mjs", import.meta.url));

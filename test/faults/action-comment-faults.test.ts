@@ -1,0 +1,49 @@
+import { getOctokit } from "@actions/github";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { upsertCardComment } from "../../src/github/upsert-card-comment.js";
+import { CARD_MARKER } from "../../src/scorecard/render-markdown.js";
+import { OWNER, REPO } from "../support/fake-github/adjust-payloads.js";
+import { type FakePull, serveRepository } from "../support/fake-github/serve-repository.js";
+import { FaultyFakeGitHub, SERVER_ERROR, secondaryRateLimit } from "./support/faulty-fake-github.js";
+
+/*
+ * The GitHub rows for the action's `comment: true`: action/runner.ts builds its client with
+ * @actions/github's getOctokit(token) and posts through the same upsertCardComment as the app.
+ * getOctokit carries no retry or throttling plugin, so one 500 loses the comment (the action only
+ * warns; the card stays in the job summary and the artifact, and the app, if installed, posts it).
+ */
+
+const PULL: FakePull = { number: 3, headSha: "f".repeat(40), headRepo: `${OWNER}/${REPO}`, headBranch: "b", author: "writer" };
+const COMMENTS = "/repos/{owner}/{repo}/issues/{issue_number}/comments";
+const BODY = `${CARD_MARKER}\n\n## ✅ Round score 1.20×`;
+
+describe("faults in the GitHub API for the action's card comment", () => {
+  const fake = new FaultyFakeGitHub();
+  beforeAll(async () => await fake.start());
+  afterAll(async () => await fake.stop());
+  beforeEach(() => {
+    fake.reset();
+    serveRepository(fake, { owner: OWNER, repo: REPO, appId: 1, pulls: [PULL], groups: ["comments"] });
+  });
+  afterEach(() => expect(fake.violations).toEqual([]));
+
+  const post = async () => await upsertCardComment(getOctokit("ghs_token", { baseUrl: fake.apiUrl }), { owner: OWNER, repo: REPO, issueNumber: PULL.number, body: BODY });
+
+  it("lands the comment once when the API answers normally, and edits it on the next run", async () => {
+    await post();
+    await post();
+    expect(fake.comments).toHaveLength(1);
+  });
+
+  // KNOWN GAP (action/runner.ts): drop `.fails` once getOctokit gets @octokit/plugin-retry
+  // (getOctokit(token, options, retry) accepts extra plugins).
+  it.fails.each([
+    ["creating the comment answers 500 once", "POST", SERVER_ERROR],
+    ["listing the comments answers 500 once", "GET", SERVER_ERROR],
+    ["creating the comment hits a secondary rate limit (429, retry-after: 1)", "POST", secondaryRateLimit(429)],
+  ] as const)("KNOWN GAP: %s, then recovers: the comment still lands once", async (_name, method, fault) => {
+    fake.failNext(method, COMMENTS, fault);
+    await post();
+    expect(fake.comments).toHaveLength(1);
+  });
+});
