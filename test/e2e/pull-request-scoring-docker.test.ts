@@ -3,22 +3,21 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { CARD_MARKER, escapeCell } from "../../src/scorecard/render-markdown.js";
-import { describeVerdict } from "../../src/scorecard/describe-card.js";
+import { escapeCell } from "../../src/scorecard/render-markdown.js";
 import { ENGINE_SOURCE_DIR } from "../support/docker/build-test-engine-image.js";
 import { dockerTestContext } from "../support/docker/docker-test-context.js";
 import { listRunResources } from "../support/docker/list-run-resources.js";
 import { writeDockerRound } from "../support/docker/write-docker-round.js";
 import { OWNER, REPO, issueCommentCreated, pullRequestEvent, workflowRunCompleted } from "../support/fake-github/adjust-payloads.js";
 import { sendWebhook } from "../support/fake-github/send-webhook.js";
-import { type FakePull, type FakeRepository, serveRepository } from "../support/fake-github/serve-repository.js";
 import type { BotProcess } from "../support/fake-github/start-bot-process.js";
 import { useBotProcess } from "../support/fake-github/use-bot-process.js";
 import { getFreePort } from "../support/get-free-port.js";
 import { CUDA_OOM_DIFF, SGLANG_OOM_LOG_LINES, SLOWDOWN_DIFF, SPEEDUP_DIFF } from "./support/engine-diffs.js";
+import { expectCardPosted } from "./support/expect-card-posted.js";
 import { type ScoringJob, playScoringJob } from "./support/play-scoring-job.js";
-import { dispatchedRunTitle, headOf, pullRequestSynchronize, workflowDispatch } from "./support/runner-events.js";
-import { servePullRequestDiffs } from "./support/serve-pull-request-diffs.js";
+import { dispatchedRunTitle, workflowDispatch } from "./support/runner-events.js";
+import { type ExamplePullRequest, serveExamplePullRequest } from "./support/serve-example-pull-request.js";
 
 /*
  * The whole flow as a user's repository runs it, on one machine: the bundled action on a simulated
@@ -28,8 +27,6 @@ import { servePullRequestDiffs } from "./support/serve-pull-request-diffs.js";
  */
 
 const context = dockerTestContext();
-const event = pullRequestSynchronize();
-const head = headOf(event.payload);
 /** The default branch's commit a dispatched run checks out: nothing to do with the pull request. */
 const MAIN_SHA = "3a1f".repeat(10);
 
@@ -38,10 +35,7 @@ describe.skipIf(!context)("a pull request scored end to end: action on Docker, a
   let bot: BotProcess;
   let dir: string;
   let configPath: string;
-  let repo: FakeRepository;
-  let pull: FakePull;
-  let diffs: Map<string, string>;
-  let compared: string[];
+  let served: ExamplePullRequest;
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), "speedgate-e2e-"));
@@ -59,99 +53,86 @@ describe.skipIf(!context)("a pull request scored end to end: action on Docker, a
   });
   beforeEach(() => {
     bot = running();
-    pull = { number: head.number, headSha: head.headSha, headBranch: head.headBranch, headRepo: head.headRepo, baseSha: head.baseSha, author: head.author };
-    repo = serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, pulls: [pull], roles: { maintainer: "write" } });
-    diffs = new Map();
-    ({ compared } = servePullRequestDiffs(fake, diffs));
+    served = serveExamplePullRequest(fake, bot.appId);
   });
 
   const deliver = async (name: string, payload: unknown): Promise<number> =>
     await sendWebhook(bot.webhookUrl, { event: name, payload, id: randomUUID(), secret: bot.secret });
 
   /** The pull_request workflow's run on the pull request's branch, as GitHub reports it when it completes. */
-  const pullRequestRun = (id: number, conclusion: string) =>
-    workflowRunCompleted({ id, headSha: head.headSha, headBranch: head.headBranch, headRepo: head.headRepo, event: "pull_request", conclusion });
+  const pullRequestRun = (id: number, conclusion: string) => {
+    const { head } = served;
+    return workflowRunCompleted({ id, headSha: head.headSha, headBranch: head.headBranch, headRepo: head.headRepo, event: "pull_request", conclusion });
+  };
 
   /** Plays the job, checks the runner is left clean, and uploads the artifact for the run. */
-  async function scoringJob(name: string, runId: number, options: { event?: Parameters<typeof playScoringJob>[0]["event"]; failOnGate?: boolean } = {}): Promise<ScoringJob> {
+  async function scoringJob(name: string, runId: number, options: { event?: ScoringJobEvent; failOnGate?: boolean } = {}): Promise<ScoringJob> {
     const job = await playScoringJob({
       workDir: join(dir, name),
       runId,
-      event: options.event ?? event,
+      event: options.event ?? served.event,
       configPath,
       apiUrl: fake.apiUrl,
       failOnGate: options.failOnGate ?? true,
     });
     expect(job.main.state.runtime, job.main.stdout + job.main.stderr).toBe("docker");
     expect(job.post.exitCode, job.post.stdout + job.post.stderr).toBe(0);
-    expect(await listRunResources(context?.docker ?? fail(), job.main.state["run-id"] ?? "")).toEqual({ containers: [], networks: [] });
-    repo.artifacts.set(runId, job.artifact);
+    expect(await listRunResources(context?.docker ?? missing(), job.main.state["run-id"] ?? "")).toEqual({ containers: [], networks: [] });
+    served.repo.artifacts.set(runId, job.artifact);
     return job;
   }
 
   it("a passing pull request: one comment holding the card, and a success check titled with the verdict", async () => {
-    diffs.set(`${head.baseSha}...${head.headSha}`, SPEEDUP_DIFF);
+    const { head } = served;
+    served.diffs.set(`${head.baseSha}...${head.headSha}`, SPEEDUP_DIFF);
     const job = await scoringJob("passing", 7001);
     expect(job.main.exitCode, job.main.stdout + job.main.stderr).toBe(0);
-    expect(compared).toEqual([`${head.baseSha}...${head.headSha}`]);
+    expect(served.compared).toEqual([`${head.baseSha}...${head.headSha}`]);
     expect(job.card).toMatchObject({ failure: null, promptsScored: 6, source: { pullRequest: head.number, headSha: head.headSha, runId: "7001" } });
     expect(job.card.gate.passed).toBe(true);
 
     expect(await deliver("workflow_run", pullRequestRun(7001, "success"))).toBe(200);
-    expect(fake.comments).toHaveLength(1);
-    expect(fake.comments[0]?.issueNumber).toBe(head.number);
-    expect(fake.comments[0]?.body.startsWith(CARD_MARKER)).toBe(true);
-    expect(fake.comments[0]?.body.startsWith(job.markdown.trimEnd())).toBe(true);
-    expect(fake.checkRuns).toEqual([
-      expect.objectContaining({
-        name: "speedgate",
-        headSha: head.headSha,
-        status: "completed",
-        conclusion: "success",
-        title: describeVerdict(job.card).headline,
-        summary: job.markdown,
-      }),
-    ]);
+    expectCardPosted(fake, { pullRequest: head.number, headSha: head.headSha, job });
+    expect(fake.checkRuns[0]?.conclusion).toBe("success");
   });
 
   it("a candidate that dies of CUDA OOM at startup: the comment and the failed check show the kind, the hint and the log tail", async () => {
-    diffs.set(`${head.baseSha}...${head.headSha}`, CUDA_OOM_DIFF);
+    const { head } = served;
+    served.diffs.set(`${head.baseSha}...${head.headSha}`, CUDA_OOM_DIFF);
     const job = await scoringJob("cuda-oom", 7002);
     expect(job.main.exitCode).toBe(1);
     expect(job.main.outputs).toMatchObject({ "failure-kind": "cuda_oom", "gate-passed": "false" });
     const failure = job.card.failure;
     expect(failure).toMatchObject({ engine: "candidate", stage: "startup", kind: "cuda_oom", label: "CUDA out of memory during CUDA graph capture", exitCode: 1 });
-    expect(failure?.hint).toContain("--mem-fraction-static");
     expect(failure?.summary).toMatch(/^torch\.OutOfMemoryError: CUDA out of memory\. Tried to allocate 136\.00 MiB/);
+    expect(failure?.hint).toContain("--mem-fraction-static");
     // The engine's whole output, in order, down to the teardown lines after the error.
     expect(failure?.logTail.slice(-SGLANG_OOM_LOG_LINES.length)).toEqual(SGLANG_OOM_LOG_LINES);
 
     // fail-on-gate failed the job; the upload step still ran (if: always()).
     expect(await deliver("workflow_run", pullRequestRun(7002, "failure"))).toBe(200);
-    expect(fake.comments).toHaveLength(1);
+    expectCardPosted(fake, { pullRequest: head.number, headSha: head.headSha, job });
     const body = fake.comments[0]?.body ?? "";
-    expect(body.startsWith(job.markdown.trimEnd())).toBe(true);
     expect(body).toContain("`cuda_oom`: CUDA out of memory during CUDA graph capture");
     expect(body).toContain(escapeCell(failure?.hint ?? "missing hint"));
     expect(body).toContain(`Log tail: last ${failure?.logTail.length} lines`);
     expect(body).toContain(failure?.logTail.join("\n") ?? "missing log tail");
-    expect(fake.checkRuns).toEqual([
-      expect.objectContaining({ headSha: head.headSha, status: "completed", conclusion: "failure", title: describeVerdict(job.card).headline, summary: job.markdown }),
-    ]);
-    expect(fake.checkRuns[0]?.title).toContain("CUDA out of memory");
+    expect(fake.checkRuns[0]?.conclusion).toBe("failure");
+    expect(fake.checkRuns[0]?.title).toContain("CUDA out of memory during CUDA graph capture");
   });
 
   it("/rescore after a push: the app dispatches the new head, the runner scores it, and its card replaces the first in the same comment", async () => {
-    diffs.set(`${head.baseSha}...${head.headSha}`, SPEEDUP_DIFF);
+    const { head } = served;
+    served.diffs.set(`${head.baseSha}...${head.headSha}`, SPEEDUP_DIFF);
     const first = await scoringJob("before-push", 7003);
     expect(await deliver("workflow_run", pullRequestRun(7003, "success"))).toBe(200);
-    expect(fake.comments).toHaveLength(1);
+    expectCardPosted(fake, { pullRequest: head.number, headSha: head.headSha, job: first });
     const commentId = fake.comments[0]?.id;
 
     // The author pushes a commit that slows the engine down; GitHub tells the app.
     const pushed = "5eed".repeat(10);
-    pull.headSha = pushed;
-    diffs.set(`${head.baseSha}...${pushed}`, SLOWDOWN_DIFF);
+    served.pull.headSha = pushed;
+    served.diffs.set(`${head.baseSha}...${pushed}`, SLOWDOWN_DIFF);
     expect(await deliver("pull_request", pullRequestEvent("synchronize", { number: head.number, headSha: pushed, author: head.author }))).toBe(200);
 
     // A maintainer asks for scoring of the new head: the app reads their permission and dispatches it.
@@ -159,48 +140,42 @@ describe.skipIf(!context)("a pull request scored end to end: action on Docker, a
     expect(fake.calls("GET", "/repos/{owner}/{repo}/collaborators/{username}/permission").map((call) => call.path)).toEqual([
       `/repos/${OWNER}/${REPO}/collaborators/maintainer/permission`,
     ]);
-    expect(repo.dispatches).toEqual([{ workflow: "speedgate.yml", ref: "main", inputs: { pr: String(head.number), sha: pushed }, runId: expect.any(Number) as number }]);
-    const dispatched = repo.dispatches[0] ?? fail();
+    expect(served.repo.dispatches).toEqual([
+      { workflow: "speedgate.yml", ref: "main", inputs: { pr: String(head.number), sha: pushed }, runId: expect.any(Number) as number },
+    ]);
+    const dispatched = served.repo.dispatches[0] ?? missing();
     const queued = fake.checkRuns.filter((check) => check.headSha === pushed);
     expect(queued).toMatchObject([{ status: "queued", externalId: `speedgate:pr=${head.number}:run=${dispatched.runId}` }]);
 
     // The runner plays the dispatched run: the fork-safe workflow (fail-on-gate false) on the default branch.
     const second = await scoringJob("rescored", dispatched.runId, { event: workflowDispatch(dispatched.inputs), failOnGate: false });
     expect(second.main.exitCode, second.main.stdout + second.main.stderr).toBe(0);
-    expect(compared.at(-1)).toBe(`${head.baseSha}...${pushed}`);
+    expect(served.compared.at(-1)).toBe(`${head.baseSha}...${pushed}`);
     expect(second.card.source).toMatchObject({ pullRequest: head.number, headSha: pushed, runId: String(dispatched.runId) });
     expect(second.card.gate.passed).toBe(false);
-    expect(second.markdown).not.toBe(first.markdown);
 
-    const title = dispatchedRunTitle({ pr: String(head.number), sha: pushed });
     const completed = workflowRunCompleted({
       id: dispatched.runId,
       event: "workflow_dispatch",
       headSha: MAIN_SHA,
       headBranch: "main",
-      title,
+      title: dispatchedRunTitle({ pr: String(head.number), sha: pushed }),
       startedAt: "2026-01-01T00:30:00Z",
     });
     expect(await deliver("workflow_run", completed)).toBe(200);
 
-    expect(fake.comments).toHaveLength(1);
+    expectCardPosted(fake, { pullRequest: head.number, headSha: pushed, job: second });
     expect(fake.comments[0]?.id).toBe(commentId);
-    expect(fake.comments[0]?.body.startsWith(second.markdown.trimEnd())).toBe(true);
     expect(fake.comments[0]?.body).not.toContain(first.markdown.trimEnd());
     // The check the app queued on the new head is the one concluded, in place; the old head keeps its own.
-    expect(fake.checkRuns.filter((check) => check.headSha === pushed)).toEqual([
-      expect.objectContaining({
-        id: queued[0]?.id,
-        status: "completed",
-        conclusion: "failure",
-        title: describeVerdict(second.card).headline,
-        summary: second.markdown,
-      }),
-    ]);
+    expect(fake.checkRuns.find((check) => check.headSha === pushed)?.id).toBe(queued[0]?.id);
+    expect(fake.checkRuns.find((check) => check.headSha === pushed)?.conclusion).toBe("failure");
     expect(fake.checkRuns.filter((check) => check.headSha === head.headSha)).toMatchObject([{ status: "completed", conclusion: "success" }]);
   });
 });
 
-function fail(): never {
+type ScoringJobEvent = Parameters<typeof playScoringJob>[0]["event"];
+
+function missing(): never {
   throw new Error("expected a value the test set up");
 }
