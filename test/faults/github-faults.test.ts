@@ -8,8 +8,8 @@ import { createSilentProbot } from "./support/create-silent-probot.js";
 import { FaultyFakeGitHub, type InjectedFault, SERVER_ERROR, secondaryRateLimit } from "./support/faulty-fake-github.js";
 
 /*
- * Faults, nothing lost: the GitHub rows. The app runs in-process with the Octokit retry and
- * throttling settings it has when deployed (support/create-silent-probot.ts), against the local
+ * Faults, nothing lost: the GitHub rows. The app runs in-process with the Octokit it is deployed
+ * with (bot/app-octokit.ts, through support/create-silent-probot.ts), against the local
  * GitHub with faults injected per route; each row checks that the card comment lands exactly once
  * and the check run once. probot.receive settles when the handler is done, so no row waits on time.
  *
@@ -36,16 +36,18 @@ const rows: GitHubFaultRow[] = [
   { name: "listing the comments answers 500 once", faults: [{ method: "GET", template: COMMENTS, fault: SERVER_ERROR }] },
   { name: "creating the check run answers 500 once", faults: [{ method: "POST", template: CHECK_RUNS, fault: SERVER_ERROR }] },
   { name: "creating the comment hits a secondary rate limit as 429 with retry-after: 1", faults: [{ method: "POST", template: COMMENTS, fault: secondaryRateLimit(429) }] },
-];
-
-/** Rows the deployed app does not survive yet; see the comment on each. */
-const knownGaps: GitHubFaultRow[] = [
-  // Probot's own throttle options (probot/lib/octokit/get-octokit-throttle-options.js) only log a
-  // secondary rate limit and do not retry it, and plugin-retry never retries a 403: the handler
-  // throws and, since GitHub does not redeliver failed webhooks by itself, the card is lost.
   { name: "creating the comment hits a secondary rate limit as 403 with retry-after: 1", faults: [{ method: "POST", template: COMMENTS, fault: secondaryRateLimit(403) }] },
   { name: "listing the comments hits a secondary rate limit as 403 with retry-after: 1", faults: [{ method: "GET", template: COMMENTS, fault: secondaryRateLimit(403) }] },
+  {
+    name: "creating the check run hits a secondary rate limit twice (403, retry-after: 1)",
+    faults: [
+      { method: "POST", template: CHECK_RUNS, fault: secondaryRateLimit(403) },
+      { method: "POST", template: CHECK_RUNS, fault: secondaryRateLimit(403) },
+    ],
+  },
 ];
+
+
 
 describe("faults in the GitHub API: the app's card comment lands once", () => {
   const fake = new FaultyFakeGitHub();
@@ -84,9 +86,6 @@ describe("faults in the GitHub API: the app's card comment lands once", () => {
   }
 
   it.each(rows)("$name, then recovers", playRow);
-
-  // it.fails: these assert what must happen and fail today; when the app retries them, drop `.fails`.
-  it.fails.each(knownGaps)("KNOWN GAP: $name, then recovers", playRow);
 
   it("is down through every retry: the delivery fails with 5xx, and GitHub's redelivery of it lands the card once", async () => {
     serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], artifacts: { 702: zipScorecard(makeTestScorecard()) } });

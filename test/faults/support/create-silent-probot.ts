@@ -1,13 +1,14 @@
 import { generateKeyPairSync } from "node:crypto";
 import { Probot, ProbotOctokit } from "probot";
+import { AppOctokit } from "../../../bot/app-octokit.js";
 import speedgateApp from "../../../bot/index.js";
 import { API_PREFIX } from "../../support/fake-github/fake-github-server.js";
 
 /**
  * The app in-process against the fake, logging nothing below fatal: these callers expect handler
- * errors and count them. `octokit: "deployed"` keeps the Octokit the app has when deployed
- * (bot/server.ts calls Probot's run() without one of its own, so Probot's retry and throttling
- * settings apply); "plain" turns both off, as test/support/fake-github/create-test-probot.ts does.
+ * errors and count them. `octokit: "deployed"` is the Octokit bot/server.ts gives Probot's run()
+ * (bot/app-octokit.ts: Probot's retries and throttling, secondary rate limits retried); "plain"
+ * turns retries and throttling off, as test/support/fake-github/create-test-probot.ts does.
  * Deliveries go through probot.receive, which settles when every handler has finished.
  */
 export async function createSilentProbot(options: { fakeUrl: string; appId: number; octokit: "deployed" | "plain" }): Promise<Probot> {
@@ -17,15 +18,14 @@ export async function createSilentProbot(options: { fakeUrl: string; appId: numb
     privateKey: privateKey.export({ type: "pkcs1", format: "pem" }).toString(),
     baseUrl: `${options.fakeUrl}${API_PREFIX}`,
     logLevel: "fatal",
-    ...(options.octokit === "plain"
-      ? {
-          Octokit: ProbotOctokit.defaults((instanceOptions: Record<string, unknown>) => ({
+    Octokit:
+      options.octokit === "plain"
+        ? ProbotOctokit.defaults((instanceOptions: Record<string, unknown>) => ({
             ...instanceOptions,
             retry: { enabled: false },
             throttle: { enabled: false },
-          })),
-        }
-      : {}),
+          }))
+        : AppOctokit,
   });
   await probot.load(speedgateApp);
   return probot;
