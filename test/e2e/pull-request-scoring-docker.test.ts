@@ -3,6 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { LABEL_RUN_ID } from "../../src/docker/resource-labels.js";
 import { escapeCell } from "../../src/scorecard/render-markdown.js";
 import { ENGINE_SOURCE_DIR } from "../support/docker/build-test-engine-image.js";
 import { dockerTestContext } from "../support/docker/docker-test-context.js";
@@ -77,7 +78,10 @@ describe.skipIf(!context)("a pull request scored end to end: action on Docker, a
     });
     expect(job.main.state.runtime, job.main.stdout + job.main.stderr).toBe("docker");
     expect(job.post.exitCode, job.post.stdout + job.post.stderr).toBe(0);
-    expect(await listRunResources(context?.docker ?? missing(), job.main.state["run-id"] ?? "")).toEqual({ containers: [], networks: [] });
+    const docker = context?.docker ?? missing();
+    const runLabel = `${LABEL_RUN_ID}=${job.main.state["run-id"] ?? missing()}`;
+    expect(await listRunResources(docker, job.main.state["run-id"] ?? "")).toEqual({ containers: [], networks: [] });
+    expect(await docker.listImages({ all: true, filters: { label: [runLabel] } })).toEqual([]);
     served.repo.artifacts.set(runId, job.artifact);
     return job;
   }
@@ -143,6 +147,10 @@ describe.skipIf(!context)("a pull request scored end to end: action on Docker, a
     expect(served.repo.dispatches).toEqual([
       { workflow: "speedgate.yml", ref: "main", inputs: { pr: String(head.number), sha: pushed }, runId: expect.any(Number) as number },
     ]);
+    expect(fake.calls("POST", "/repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches")).toMatchObject([
+      { path: `/repos/${OWNER}/${REPO}/actions/workflows/speedgate.yml/dispatches`, body: { ref: "main", inputs: { pr: String(head.number), sha: pushed } } },
+    ]);
+    expect(served.repo.reactions).toEqual([{ commentId: 9901, content: "eyes" }]);
     const dispatched = served.repo.dispatches[0] ?? missing();
     const queued = fake.checkRuns.filter((check) => check.headSha === pushed);
     expect(queued).toMatchObject([{ status: "queued", externalId: `speedgate:pr=${head.number}:run=${dispatched.runId}` }]);
