@@ -65,12 +65,13 @@ const rows: FaultRow[] = [
     },
   },
   {
-    name: "engine hangs at startup (never healthy, health.timeoutS: 2)",
+    // Short, but with room for the baseline (the same setting) to start under a loaded CI machine.
+    name: "engine hangs at startup (never healthy, health.timeoutS: 5)",
     candidate: engine("--never-healthy"),
-    health: { timeoutS: 2 },
+    health: { timeoutS: 5 },
     check: (card) => {
       expect(card.failure).toMatchObject({ engine: "candidate", stage: "startup", kind: "startup_timeout", exitCode: null });
-      expect(card.failure?.label).toContain("2 s");
+      expect(card.failure?.label).toContain("5 s");
       expect(card.prompts.every((prompt) => prompt.status === "zeroed")).toBe(true);
     },
   },
