@@ -1,15 +1,4 @@
-import { createServer } from "node:net";
+import { findFreePort } from "../../src/engine/find-free-port.js";
 
 /** A loopback port that was free a moment ago, so parallel test files never fight over one. */
-export async function getFreePort(): Promise<number> {
-  return await new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+export const getFreePort = findFreePort;
