@@ -9,6 +9,7 @@ import { cpus, loadavg, totalmem } from "node:os";
 import { parseArgs } from "node:util";
 import Dockerode from "dockerode";
 import { markdownTable } from "markdown-table";
+import { countByCategory, runBadInputCorpus } from "./bad-input-corpus.js";
 import { measureCapacity } from "./capacity-client.js";
 import { measureDockerExitToCard } from "./docker-exit-to-card.js";
 import { measureOverlayBuild } from "./docker-overlay-build.js";
@@ -118,6 +119,27 @@ rows.push(
       { figure: "6. App: deliveries handled", measured: `${f.handled} / ${f.deliveries}`, goal: "all", met: result.goals.everyDeliveryHandled },
       { figure: "6. App: duplicate comments", measured: String(f.duplicateComments), goal: "0", met: result.goals.zeroDuplicateComments },
       { figure: "6. App: requests the OpenAPI description does not allow", measured: String(f.apiViolations), goal: "0", met: result.goals.noApiViolations },
+    ];
+  })),
+);
+
+rows.push(
+  ...(await section("bad input corpus", async () => {
+    const corpus = await runBadInputCorpus();
+    const accepted = corpus.rows.filter((row) => row.outcome === "accepted").length;
+    return [
+      ...countByCategory(corpus.rows).map((category) => ({
+        figure: `7. Bad input: ${category.category} (tried / clear errors / crashes / accepted)`,
+        measured: `${category.tried} / ${category.clear} / ${category.crash} / ${category.accepted}`,
+        goal: "crashes 0, accepted 0",
+        met: category.crash === 0 && category.accepted === 0,
+      })),
+      {
+        figure: "7. Bad input, all (tried / clear errors / crashes / accepted)",
+        measured: `${corpus.tried} / ${corpus.clearErrors} / ${corpus.crashes} / ${accepted}`,
+        goal: "crashes 0, accepted 0",
+        met: corpus.crashes === 0 && accepted === 0,
+      },
     ];
   })),
 );
