@@ -1,5 +1,5 @@
 import { CARD_MARKER } from "../scorecard/render-markdown.js";
-import type { GitHubClient, RepoRef } from "./github-client.js";
+import { type GitHubClient, type RepoRef, statusOf } from "./github-client.js";
 
 /** GitHub refuses issue comments longer than this. */
 export const MAX_COMMENT_CHARS = 65_536;
@@ -81,21 +81,33 @@ function fitComment(body: string): string {
   return `${body.slice(0, MAX_COMMENT_CHARS - note.length)}${note}`;
 }
 
+/** Deletes every marked comment but the oldest, which it returns; a comment already gone counts as removed. */
+async function foldIntoOldest(client: GitHubClient, options: RepoRef, marked: IssueComment[]): Promise<{ keep: IssueComment | undefined; removed: number }> {
+  const sorted = [...marked].sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id - b.id);
+  const [keep, ...extra] = sorted;
+  let removed = 0;
+  for (const comment of extra) {
+    try {
+      await client.request("DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}", { owner: options.owner, repo: options.repo, comment_id: comment.id });
+    } catch (error) {
+      // Another process folding the same duplicates deleted it first.
+      if (statusOf(error) !== 404) throw error;
+    }
+    removed++;
+  }
+  return { keep, removed };
+}
+
 /**
  * One card comment per pull request: edits the marked comment in place, creates it when there is
- * none, and folds duplicates (which only a race between processes can leave) into the oldest.
+ * none, and folds duplicates into the oldest. Duplicates come from a race between processes, or
+ * from a create whose response was lost and that the client's retry repeated: so a create is
+ * followed by a second listing and a fold.
  */
 export async function upsertCardComment(client: GitHubClient, options: UpsertCardCommentOptions): Promise<UpsertResult> {
   const { owner, repo, issueNumber } = options;
   const body = fitComment(options.body);
-  const marked = await listMarkedComments(client, options);
-  marked.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id - b.id);
-  const [keep, ...extra] = marked;
-  let removed = 0;
-  for (const comment of extra) {
-    await client.request("DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}", { owner, repo, comment_id: comment.id });
-    removed++;
-  }
+  const { keep, removed } = await foldIntoOldest(client, options, await listMarkedComments(client, options));
   if (!keep) {
     const created = await client.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", {
       owner,
@@ -103,8 +115,15 @@ export async function upsertCardComment(client: GitHubClient, options: UpsertCar
       issue_number: issueNumber,
       body,
     });
-    const comment = toComment(created.data);
-    return { commentId: comment?.id ?? 0, action: "created", removed };
+    const createdId = toComment(created.data)?.id ?? 0;
+    const after = await foldIntoOldest(client, options, await listMarkedComments(client, options));
+    const survivor = after.keep;
+    if (survivor && survivor.id !== createdId && survivor.body !== body) {
+      // Another process's card came first; it is replaced by this one only if this one is not older.
+      if (options.shouldReplace && !options.shouldReplace(survivor.body)) return { commentId: survivor.id, action: "kept", removed: removed + after.removed };
+      await client.request("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", { owner, repo, comment_id: survivor.id, body });
+    }
+    return { commentId: survivor?.id ?? createdId, action: "created", removed: removed + after.removed };
   }
   if (options.shouldReplace && !options.shouldReplace(keep.body)) return { commentId: keep.id, action: "kept", removed };
   if (keep.body !== body) {

@@ -100,12 +100,15 @@ describe("faults in the GitHub API: the app's card comment lands once", () => {
     expectOneCardAndCheck("1.20×");
   });
 
-  // KNOWN GAP: plugin-retry repeats the POST whose response was lost, and upsertCardComment only
-  // folds the duplicate on the next card. Drop `.fails` once a create is followed by a fold.
-  it.fails("KNOWN GAP: answers 502 after it created the comment (a lost response): still one comment", async () => {
+  // plugin-retry repeats the POST whose response was lost; upsertCardComment lists again after a
+  // create and folds the second comment into the first.
+  it("answers 502 after it created the comment (a lost response): still one comment, the first one", async () => {
     serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], artifacts: { 703: zipScorecard(makeTestScorecard()) } });
     fake.failNext("POST", COMMENTS, { response: { status: 502, body: { message: "Bad Gateway" } }, afterEffect: true });
     await deliver(run(703));
+    expect(fake.served).toEqual([`POST ${COMMENTS} -> 502`]);
+    expect(fake.calls("POST", COMMENTS)).toHaveLength(2);
+    expect(fake.calls("DELETE", "/repos/{owner}/{repo}/issues/comments/{comment_id}")).toHaveLength(1);
     expectOneCardAndCheck("1.20×");
   });
 
