@@ -1,5 +1,4 @@
 import * as core from "@actions/core";
-import { getOctokit } from "@actions/github";
 import { ConfigError } from "../src/config/config-error.js";
 import { RoundCancelledError } from "../src/round/round-cancelled-error.js";
 import { runRound } from "../src/round/run-round.js";
@@ -8,6 +7,7 @@ import { describeFailureEvent, describeVerdict } from "../src/scorecard/describe
 import type { Scorecard } from "../src/scorecard/scorecard-schema.js";
 import { readActionContext } from "./action-context.js";
 import { cardOutputs } from "./card-outputs.js";
+import { createActionOctokit } from "./create-action-octokit.js";
 import { createActionsLogger } from "./create-actions-logger.js";
 import { readSettings } from "./input-helper.js";
 import { runAction } from "./main.js";
@@ -63,7 +63,7 @@ export async function run(): Promise<void> {
       signal,
       runRound,
       writeScorecard,
-      createClient: (token) => getOctokit(token),
+      createClient: (token) => createActionOctokit(token),
       onRunStarted: ({ runId, runtime }) => {
         core.saveState(STATE.runId, runId);
         core.saveState(STATE.runtime, runtime);

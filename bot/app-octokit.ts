@@ -1,35 +1,15 @@
 import { ProbotOctokit } from "probot";
+import { onSecondaryRateLimit } from "../src/github/rate-limit-policy.js";
 
-/** Retries after a secondary rate limit before a delivery is given up (GitHub does not redeliver by itself). */
-export const SECONDARY_LIMIT_RETRIES = 3;
-
-interface ThrottledRequest {
-  method: string;
-  url: string;
-}
-
-interface LoggingOctokit {
-  log: { warn: (message: string) => void };
-}
+export { SECONDARY_LIMIT_RETRIES } from "../src/github/rate-limit-policy.js";
 
 /**
- * Probot's Octokit, except that a secondary rate limit is waited out and retried. Probot's own
- * throttle settings only log it, so a card hitting one on a busy installation would be lost. The
- * function form of defaults runs after Probot has set its throttle options, so this one wins.
+ * Probot's Octokit, except that a secondary rate limit is waited out and retried (the policy the
+ * action shares, src/github/rate-limit-policy.ts). Probot's own throttle settings only log it, so a
+ * card hitting one on a busy installation would be lost. The function form of defaults runs after
+ * Probot has set its throttle options, so this one wins.
  */
 export const AppOctokit = ProbotOctokit.defaults((instanceOptions: Record<string, unknown>) => {
   const throttle = (instanceOptions.throttle ?? {}) as Record<string, unknown>;
-  return {
-    ...instanceOptions,
-    throttle: {
-      ...throttle,
-      onSecondaryRateLimit: (retryAfter: number, request: ThrottledRequest, octokit: LoggingOctokit, retryCount: number): boolean => {
-        const retry = retryCount < SECONDARY_LIMIT_RETRIES;
-        octokit.log.warn(
-          `Secondary rate limit on ${request.method} ${request.url}; ${retry ? `retrying in ${retryAfter} s` : "giving up"} (attempt ${retryCount + 1})`,
-        );
-        return retry;
-      },
-    },
-  };
+  return { ...instanceOptions, throttle: { ...throttle, onSecondaryRateLimit } };
 });

@@ -27,10 +27,10 @@ import {
   renderMarkdown,
   runRound,
   writeScorecard
-} from "./chunks/chunk-3AKD5K6Z.js";
+} from "./chunks/chunk-3EASINYQ.js";
 import {
   require_docker
-} from "./chunks/chunk-TM3QZYC6.js";
+} from "./chunks/chunk-UHI6F754.js";
 import {
   DEFAULT_STALE_AFTER_MS,
   sweepResources
