@@ -27,10 +27,10 @@ import {
   renderMarkdown,
   runRound,
   writeScorecard
-} from "./chunks/chunk-3EASINYQ.js";
+} from "./chunks/chunk-YLAY2GPF.js";
 import {
   require_docker
-} from "./chunks/chunk-UHI6F754.js";
+} from "./chunks/chunk-TM3QZYC6.js";
 import {
   DEFAULT_STALE_AFTER_MS,
   sweepResources

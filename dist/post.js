@@ -11,12 +11,12 @@ import {
   getState,
   info,
   warning
-} from "./chunks/chunk-IDBVZTF4.js";
+} from "./chunks/chunk-YTXLNRFZ.js";
 import "./chunks/chunk-BY2EMTJO.js";
 
 // action/cleanup.ts
 async function sweepDocker(runId) {
-  const { default: Dockerode } = await import("./chunks/docker-4KMKTFJR.js");
+  const { default: Dockerode } = await import("./chunks/docker-5FFNVCFZ.js");
   const { sweepResources } = await import("./chunks/sweep-resources-VECEL62D.js");
   const counts = await sweepResources(new Dockerode(), { runId }, createActionsLogger());
   info(`Swept run ${runId}: ${counts.containers} containers, ${counts.networks} networks, ${counts.images} images`);

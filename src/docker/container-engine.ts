@@ -3,7 +3,9 @@ import type Dockerode from "dockerode";
 import type { EngineExit, RunningEngine } from "../engine/engine-runtime.js";
 import type { EngineRole } from "../failure/engine-failure.js";
 import type { Logger } from "../logger.js";
+import { daemonGoneLoss } from "./daemon-gone-failure.js";
 import { DockerStreamDemuxer } from "./demux-docker-stream.js";
+import { describeDaemonConnectionLoss } from "./describe-daemon-connection-loss.js";
 import { LineTailBuffer } from "./line-tail-buffer.js";
 import { dockerStatusCode } from "./docker-status-code.js";
 
@@ -15,6 +17,12 @@ const LOG_DRAIN_MS = 1_000;
  * stop before Docker kills it, so containers are gone well within the runner's window.
  */
 const CANCELLED_STOP_TIMEOUT_S = 1;
+
+/** What the daemon's wait said: a status code, or the socket error the daemon's connection ended with. */
+interface WaitOutcome {
+  exitCode: number | null;
+  lost: string | null;
+}
 
 function signalName(exitCode: number | null): string | null {
   if (exitCode === null || exitCode <= 128 || exitCode > 128 + 64) return null;
@@ -37,12 +45,15 @@ async function ignoreGone(action: Promise<unknown>): Promise<void> {
 /**
  * An engine running in a started container: its log is followed live into a tail (demultiplexed,
  * since there is no TTY) and `exited` settles from the daemon's wait, with State.OOMKilled read
- * from an inspect once it returned.
+ * from an inspect once it returned. When the daemon goes away, the log follow ends with a socket
+ * error while the wait (its response already begun) may never settle: that error settles `exited`
+ * as an infrastructure loss instead, since whatever became of the container is the daemon's doing.
  */
 export class ContainerEngine implements RunningEngine {
   readonly exited: Promise<EngineExit>;
   private readonly tail = new LineTailBuffer(LOG_TAIL_LINES);
-  private readonly logsEnded: Promise<void>;
+  /** Settles when the log follow ends: null when it ended with the container, else the daemon's socket error. */
+  private readonly logsEnded: Promise<string | null>;
   private stopping: Promise<void> | null = null;
 
   constructor(
@@ -66,26 +77,38 @@ export class ContainerEngine implements RunningEngine {
     return this.stopping;
   }
 
-  private async followLogs(): Promise<void> {
+  private async followLogs(): Promise<string | null> {
     try {
       const stream = (await this.container.logs({ follow: true, stdout: true, stderr: true }));
       const demuxer = new DockerStreamDemuxer((_stream, payload) => this.tail.push(payload));
       for await (const chunk of stream) demuxer.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+      return null;
     } catch (error) {
       this.logger.debug(`${this.role} container: log stream ended: ${(error as Error).message}`);
+      // Removing the container ends the stream cleanly; only a lost daemon breaks it off.
+      return describeDaemonConnectionLoss(error);
     } finally {
       this.tail.flush();
     }
   }
 
   private async waitForExit(): Promise<EngineExit> {
-    let exitCode: number | null = null;
-    try {
-      const result = (await this.container.wait({ condition: "not-running" })) as { StatusCode?: unknown };
-      exitCode = typeof result.StatusCode === "number" ? result.StatusCode : null;
-    } catch (error) {
-      this.logger.debug(`${this.role} container: wait failed: ${(error as Error).message}`);
+    const abandonWait = new AbortController();
+    const waited = this.container.wait({ condition: "not-running", abortSignal: abandonWait.signal }).then(
+      (result: { StatusCode?: unknown }): WaitOutcome => ({ exitCode: typeof result.StatusCode === "number" ? result.StatusCode : null, lost: null }),
+      (error: unknown): WaitOutcome => {
+        this.logger.debug(`${this.role} container: wait failed: ${(error as Error).message}`);
+        return { exitCode: null, lost: abandonWait.signal.aborted ? null : describeDaemonConnectionLoss(error) };
+      },
+    );
+    const lostLogs = this.logsEnded.then((lost): Promise<WaitOutcome> => (lost ? Promise.resolve({ exitCode: null, lost }) : waited));
+    const outcome = await Promise.race([waited, lostLogs]);
+    if (outcome.lost !== null) {
+      abandonWait.abort();
+      this.logger.error(`${this.role} container: lost the connection to the Docker daemon: ${outcome.lost}`);
+      return { exitCode: null, signal: null, oomKilled: false, infrastructure: daemonGoneLoss(this.role, outcome.lost) };
     }
+    let exitCode = outcome.exitCode;
     let oomKilled = false;
     try {
       const state = (await this.container.inspect()).State;
@@ -105,6 +128,13 @@ export class ContainerEngine implements RunningEngine {
     } catch (error) {
       this.logger.warn(`${this.role} container: stop failed, removing it by force: ${(error as Error).message}`);
     }
-    await ignoreGone(this.container.remove({ force: true, v: true }));
+    try {
+      await ignoreGone(this.container.remove({ force: true, v: true }));
+    } catch (error) {
+      const lost = describeDaemonConnectionLoss(error);
+      if (!lost) throw error;
+      // Not an engine problem to raise here: the runtime's dispose retries the removal once the daemon is back.
+      this.logger.warn(`${this.role} container: the Docker daemon does not answer (${lost}); the run's cleanup removes the container`);
+    }
   }
 }

@@ -9,17 +9,23 @@ import { buildFailure, describeBuildFailure } from "./build-failures.js";
 import { ContainerEngine } from "./container-engine.js";
 import { substituteContainerCommand } from "./container-command.js";
 import { createContainerSpec } from "./create-container-spec.js";
+import { daemonGoneFailure } from "./daemon-gone-failure.js";
+import { describeDaemonConnectionLoss } from "./describe-daemon-connection-loss.js";
 import { ensureImage } from "./ensure-image.js";
 import { createOverlayContext } from "./overlay-build-context.js";
 import { LABEL_ROLE, LABEL_RUN_ID, makeResourceLabels } from "./resource-labels.js";
+import { retryWhileDaemonAway } from "./retry-while-daemon-away.js";
 import { type ImageBuildOutcome, runImageBuild } from "./run-image-build.js";
-import { sweepResources } from "./sweep-resources.js";
+import { type SweepCounts, sweepResources } from "./sweep-resources.js";
 
 /** Docker names allow [a-zA-Z0-9_.-]; image repositories and tags also want lowercase. */
 export function dockerSafeName(text: string): string {
   const safe = text.toLowerCase().replace(/[^a-z0-9_.-]+/g, "-").replace(/^[.-]+/, "");
   return (safe || "run").slice(0, 100);
 }
+
+/** How long dispose keeps trying to reach a daemon that went away (a restart takes seconds) before giving up. */
+const DISPOSE_DAEMON_WAIT_MS = 20_000;
 
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -29,12 +35,16 @@ function errorMessage(error: unknown): string {
  * Runs both engines in containers: the baseline from baseline.image or baseline.build, the
  * candidate from an overlay build (the baseline image with the patch applied) or candidate.build.
  * Every container, network and image it makes is labelled with the run, and dispose() sweeps them.
+ * A Docker daemon that goes away (its connection drops, or it does not answer) is reported as an
+ * engine failure of kind "infrastructure", at the stage the engine was in, never as the engine's fault.
  */
 export class DockerRuntime implements EngineRuntime {
   readonly name = "docker" as const;
   private readonly prepared = new Map<EngineRole, Promise<PreparedEngine>>();
   private readonly engines = new Set<RunningEngine>();
   private network: Promise<string> | null = null;
+  /** Set once the daemon was found gone: a card already says so, so dispose may give up quietly. */
+  private daemonLost = false;
 
   constructor(
     private readonly docker: Dockerode,
@@ -45,7 +55,9 @@ export class DockerRuntime implements EngineRuntime {
   prepare(role: EngineRole, signal: AbortSignal): Promise<PreparedEngine> {
     let prepared = this.prepared.get(role);
     if (!prepared) {
-      prepared = role === "baseline" ? this.prepareBaseline(signal) : this.prepareCandidate(signal);
+      prepared = (role === "baseline" ? this.prepareBaseline(signal) : this.prepareCandidate(signal)).catch((error: unknown) => {
+        throw this.daemonGoneOr(role, "build", error);
+      });
       this.prepared.set(role, prepared);
       // A failed preparation may be retried by a later call rather than cached forever.
       prepared.catch(() => this.prepared.delete(role));
@@ -54,6 +66,24 @@ export class DockerRuntime implements EngineRuntime {
   }
 
   async start(role: EngineRole, signal: AbortSignal): Promise<RunningEngine> {
+    try {
+      return await this.startContainer(role, signal);
+    } catch (error) {
+      throw this.daemonGoneOr(role, "startup", error);
+    }
+  }
+
+  /** An infrastructure failure when `error` is the daemon's connection lost, else `error` as it was. */
+  private daemonGoneOr(role: EngineRole, stage: "build" | "startup", error: unknown): unknown {
+    if (error instanceof EngineFailureError) return error;
+    const lost = describeDaemonConnectionLoss(error);
+    if (!lost) return error;
+    this.daemonLost = true;
+    this.context.logger.error(`docker: the Docker daemon does not answer (${lost}) while the ${role} engine ${stage === "build" ? "was being prepared" : "was starting"}`);
+    return new EngineFailureError(daemonGoneFailure(role, stage, lost));
+  }
+
+  private async startContainer(role: EngineRole, signal: AbortSignal): Promise<RunningEngine> {
     const { config } = this.round;
     const { imageId } = await this.prepare(role, signal);
     if (!imageId) throw new Error(`docker runtime: no image for the ${role} engine`);
@@ -102,6 +132,9 @@ export class DockerRuntime implements EngineRuntime {
     }
     const engine = new ContainerEngine(role, `http://${host}:${config.port}`, container, this.context.logger, config.docker.stopTimeoutS, signal);
     this.engines.add(engine);
+    void engine.exited.then((exit) => {
+      if (exit.infrastructure) this.daemonLost = true;
+    });
     this.context.logger.info(`docker: ${role} engine started in container ${container.id.slice(0, 12)} (${engine.baseUrl})`);
     return engine;
   }
@@ -109,10 +142,23 @@ export class DockerRuntime implements EngineRuntime {
   async dispose(): Promise<void> {
     await Promise.allSettled([...this.engines].map((engine) => engine.stop()));
     this.engines.clear();
-    // The sweep also catches what a cancelled start left half-made (a created, unstarted container).
-    const removed = await sweepResources(this.docker, { runId: this.context.runId }, this.context.logger, {
-      keepCandidateImages: this.round.config.docker.keepCandidateImage,
-    });
+    // The sweep also catches what a cancelled start left half-made (a created, unstarted container),
+    // and what a daemon that went away kept: it is retried until the daemon answers again.
+    let removed: SweepCounts;
+    try {
+      removed = await retryWhileDaemonAway(
+        () => sweepResources(this.docker, { runId: this.context.runId }, this.context.logger, { keepCandidateImages: this.round.config.docker.keepCandidateImage }),
+        { budgetMs: DISPOSE_DAEMON_WAIT_MS, logger: this.context.logger, what: "removing the run's containers and network" },
+      );
+    } catch (error) {
+      const lost = describeDaemonConnectionLoss(error);
+      if (!lost) throw error;
+      const message = `docker: the Docker daemon did not answer within ${DISPOSE_DAEMON_WAIT_MS / 1000} s (${lost}): containers or the network of run ${this.context.runId} may be left; run \`speedgate cleanup --stale\` once the daemon is back`;
+      this.context.logger.error(message);
+      // The round's card already names the lost daemon and this fallback; otherwise this is the error.
+      if (this.daemonLost) return;
+      throw new Error(message, { cause: error });
+    }
     this.context.logger.debug(
       `docker: removed ${removed.containers} container(s), ${removed.networks} network(s), ${removed.images} image(s) of run ${this.context.runId}`,
     );

@@ -205,6 +205,21 @@ function summaryFor(diagnosis: Diagnosis, lines: readonly string[], input: Class
  * line that decided it, and what to try. Pure; the same for the process and Docker runtimes.
  */
 export function classifyFailure(input: ClassifyInput): EngineFailure {
+  const lost = input.exit?.infrastructure;
+  if (lost) {
+    // The engine's last words say nothing here: what ran it went away, whatever the log shows.
+    return {
+      engine: input.role,
+      stage: input.stage,
+      kind: "infrastructure",
+      label: lost.label,
+      summary: capSummary(lost.summary),
+      hint: lost.hint,
+      exitCode: input.exit?.exitCode ?? null,
+      signal: input.exit?.signal ?? null,
+      logTail: input.logLines.slice(-FAILURE_LOG_TAIL_LINES).map(cleanLogLine),
+    };
+  }
   const lines = input.logLines.map(stripLogPrefix);
   const diagnosis = diagnose(input, lines);
   return {

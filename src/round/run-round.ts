@@ -38,6 +38,7 @@ const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 
 
 function describeExitForReason(role: EngineRole, exit: EngineExit): string {
+  if (exit.infrastructure) return `${exit.infrastructure.label}, during the ${role} engine's benchmark`;
   const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.exitCode ?? "unknown"}`;
   return `${role} engine ${how} during the benchmark`;
 }

@@ -30,9 +30,21 @@ export function formatPercent(fraction: number): string {
   return `${Math.round(fraction * 1000) / 10}%`;
 }
 
+const INFRASTRUCTURE_WHEN: Record<Failure["stage"], string> = {
+  patch: "while the {who} was being prepared",
+  build: "while the {who} was being prepared",
+  startup: "while the {who} was starting",
+  benchmark: "during the {who}'s benchmark",
+};
+
 /** What went wrong, in the words of the stage it went wrong at. */
 export function describeFailureEvent(failure: Failure): string {
   const who = `${failure.engine} engine`;
+  if (failure.kind === "infrastructure") {
+    // The label names what went away ("the Docker daemon went away (infrastructure, not the patch)"); the engine only was running.
+    const what = failure.label.replace(/\s*\([^)]*\)\s*$/, "");
+    return `${what} ${INFRASTRUCTURE_WHEN[failure.stage].replace("{who}", who)}`;
+  }
   switch (failure.stage) {
     case "patch":
       return failure.kind === "patch_tool_missing"
@@ -43,7 +55,7 @@ export function describeFailureEvent(failure: Failure): string {
     case "startup":
       if (failure.kind === "startup_timeout") return `${who} never became healthy`;
       if (failure.kind === "cancelled") return `${who} start was cancelled`;
-      if (failure.kind === "gpu_unavailable" || failure.kind === "infrastructure" || failure.kind === "image_missing") {
+      if (failure.kind === "gpu_unavailable" || failure.kind === "image_missing") {
         return `${who} could not be started`;
       }
       return `${who} died before becoming healthy`;
@@ -55,6 +67,9 @@ export function describeFailureEvent(failure: Failure): string {
 /** One line for a headline, a check title or an annotation. */
 export function describeVerdict(card: Scorecard): { passed: boolean; headline: string } {
   const bar = `gate ${card.gate.use === "interval-low" ? "interval low " : ""}≥ ${formatTimes(card.gate.minRoundScore)}`;
+  if (card.failure?.kind === "infrastructure") {
+    return { passed: false, headline: `⚠️ No verdict: the infrastructure failed, not the patch (${describeFailureEvent(card.failure)})` };
+  }
   if (card.failure?.engine === "baseline") {
     return {
       passed: false,

@@ -19,6 +19,8 @@ export interface GateInput {
   interval: ScoreInterval | null;
   /** Set when the baseline engine failed: without a sound reference nothing may pass. */
   baselineFailure: string | null;
+  /** Set when what ran an engine failed (the Docker daemon went away): the measurement is unsound whichever engine it hit. */
+  infrastructureFailure?: string | null;
   /** Why there is no round score, when there is none. */
   noScoreReason: string | null;
 }
@@ -30,6 +32,9 @@ export function formatSpeedup(value: number): string {
 export function evaluateGate(input: GateInput, settings: GateSettings): GateResult {
   const base = { minRoundScore: settings.minRoundScore, use: settings.use };
   const bar = formatSpeedup(settings.minRoundScore);
+  if (input.infrastructureFailure) {
+    return { ...base, passed: false, reason: `the infrastructure failed, not the patch: ${input.infrastructureFailure}` };
+  }
   if (input.baselineFailure) {
     return { ...base, passed: false, reason: `the baseline engine failed, not the patch: ${input.baselineFailure}` };
   }

@@ -36,7 +36,8 @@ export function describeEngineFailure(failure: EngineFailure): string {
 /** A prompt an engine never answered because the engine had already failed gets that failure as its reason. */
 function notSent(failure: EngineFailure | null): RequestRecord | undefined {
   if (!failure) return undefined;
-  const when = failure.stage === "benchmark" ? "died during the benchmark" : `failed at ${failure.stage}`;
+  const when =
+    failure.kind === "infrastructure" ? `was not measured at ${failure.stage}` : failure.stage === "benchmark" ? "died during the benchmark" : `failed at ${failure.stage}`;
   return { ok: false, kind: "not_sent", reason: `${failure.engine} engine ${when} (${failure.label})` };
 }
 
@@ -63,6 +64,7 @@ export function scoreRound(input: ScoreRoundInput): RoundResult {
       gate: input.gate,
       baselineFailure: input.baseline.failure ? describeEngineFailure(input.baseline.failure) : null,
       failure: failure ? describeEngineFailure(failure) : null,
+      infrastructureFailure: failure?.kind === "infrastructure" ? describeEngineFailure(failure) : null,
       bootstrapSeed: input.bootstrapSeed,
     },
   );

@@ -26,6 +26,8 @@ export interface SummarizeOptions {
   gate: GateSettings;
   /** Description of a baseline failure: the gate cannot pass without a sound reference. */
   baselineFailure: string | null;
+  /** Description of an infrastructure failure on either side: nothing may pass on a broken measurement. */
+  infrastructureFailure?: string | null;
   /** Why there may be no score (the failure that stopped the round), for the gate's reason. */
   failure: string | null;
   bootstrapSeed?: number;
@@ -44,7 +46,10 @@ export function summarizeRound(prompts: readonly PromptOutcome[], options: Summa
   const roundScore = median(scores);
   const interval = bootstrapMedianInterval(scores, { seed: options.bootstrapSeed });
   const noScoreReason = roundScore === null ? (options.failure ?? "no prompt was attempted") : null;
-  const gate = evaluateGate({ roundScore, interval, baselineFailure: options.baselineFailure, noScoreReason }, options.gate);
+  const gate = evaluateGate(
+    { roundScore, interval, baselineFailure: options.baselineFailure, infrastructureFailure: options.infrastructureFailure ?? null, noScoreReason },
+    options.gate,
+  );
   const countOf = (status: PromptStatus): number => prompts.filter((prompt) => prompt.status === status).length;
   return {
     roundScore,

@@ -66,6 +66,7 @@ export function mergeScorecards(cards: Scorecard[], options: MergeOptions = {}):
       gate: { minRoundScore: first.gate.minRoundScore, use: first.gate.use },
       baselineFailure: failure?.engine === "baseline" ? (picked?.description ?? null) : null,
       failure: picked?.description ?? null,
+      infrastructureFailure: failure?.kind === "infrastructure" ? (picked?.description ?? null) : null,
       bootstrapSeed: options.bootstrapSeed,
     },
   );

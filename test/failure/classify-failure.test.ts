@@ -149,6 +149,14 @@ describe("classifyFailure", () => {
     expect(classify([], { exit: exited(null, "SIGSEGV") })).toMatchObject({ kind: "exited", label: "killed by SIGSEGV", summary: "the engine was killed by SIGSEGV without printing anything" });
   });
 
+  it("blames the infrastructure the runtime lost, whatever the log or the exit says", () => {
+    const infrastructure = { label: "the Docker daemon went away (infrastructure, not the patch)", summary: "lost the connection: aborted", hint: "check the daemon" };
+    // A CUDA OOM in the tail and a SIGKILL would otherwise decide it; a lost daemon overrides both.
+    const failure = classify(["torch.OutOfMemoryError: CUDA out of memory.", "Killed"], { stage: "benchmark", exit: { ...exited(null, "SIGKILL"), infrastructure } });
+    expect(failure).toMatchObject({ kind: "infrastructure", stage: "benchmark", label: infrastructure.label, summary: infrastructure.summary, hint: "check the daemon", signal: "SIGKILL" });
+    expect(failure.logTail).toEqual(["torch.OutOfMemoryError: CUDA out of memory.", "Killed"]);
+  });
+
   it("caps a runaway summary line", () => {
     const failure = classify([`RuntimeError: ${"x".repeat(5_000)}`]);
     expect(failure.summary.length).toBeLessThanOrEqual(1_000);

@@ -21,6 +21,14 @@ describe("evaluateGate", () => {
     expect(evaluateGate({ roundScore: 1.1, interval: { ...interval, low: 1.01 }, baselineFailure: null, noScoreReason: null }, { minRoundScore: 1, use: "interval-low" }).passed).toBe(true);
   });
 
+  it("never passes on an infrastructure failure, even above the bar, and says it was not the patch", () => {
+    const result = evaluateGate(
+      { roundScore: 3, interval, baselineFailure: null, infrastructureFailure: "the Docker daemon went away", noScoreReason: null },
+      { minRoundScore: 0.5, use: "round-score" },
+    );
+    expect(result).toMatchObject({ passed: false, reason: "the infrastructure failed, not the patch: the Docker daemon went away" });
+  });
+
   it("never passes without a score or with a failed baseline", () => {
     expect(evaluateGate({ roundScore: null, interval: null, baselineFailure: null, noScoreReason: "candidate died" }, { minRoundScore: 0.5, use: "round-score" })).toMatchObject({
       passed: false,

@@ -111,6 +111,17 @@ describe("scoreRound", () => {
     expect(result.gate.reason).toMatch(/^the baseline engine failed, not the patch/);
   });
 
+  it("never passes the gate when the candidate's runtime went away mid-benchmark, however fast the measured prompts were", () => {
+    const { ids, baseline, candidate } = withSpeedups([2, 2, 2]);
+    candidate.delete("p3");
+    const lost: EngineFailure = { ...startupOom, stage: "benchmark", kind: "infrastructure", label: "the Docker daemon went away (infrastructure, not the patch)" };
+    const result = scoreRound({ promptIds: ids, baseline: { records: baseline, failure: null }, candidate: { records: candidate, failure: lost }, tolerance: 0.9, gate });
+    expect(result.roundScore).toBeCloseTo(2, 10);
+    expect(result.gate.passed).toBe(false);
+    expect(result.gate.reason).toMatch(/^the infrastructure failed, not the patch: .*Docker daemon went away/);
+    expect(result.prompts[2]?.reason).toBe("candidate engine was not measured at benchmark (the Docker daemon went away (infrastructure, not the patch))");
+  });
+
   it("gives the same interval for the same data", () => {
     const { ids, baseline, candidate } = withSpeedups([0.9, 1.1, 1.3, 1.2, 1.05, 0.95, 1.4, 1.15]);
     const input = { promptIds: ids, baseline: { records: baseline, failure: null }, candidate: { records: candidate, failure: null }, tolerance: 0.9, gate };

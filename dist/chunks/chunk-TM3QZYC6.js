@@ -10,9 +10,9 @@ import {
   __require
 } from "./chunk-BY2EMTJO.js";
 
-// ../../work/main/node_modules/docker-modem/lib/utils.js
+// node_modules/docker-modem/lib/utils.js
 var require_utils = __commonJS({
-  "../../work/main/node_modules/docker-modem/lib/utils.js"(exports, module) {
+  "node_modules/docker-modem/lib/utils.js"(exports, module) {
     var arr = [];
     var each = arr.forEach;
     var slice = arr.slice;
@@ -36,9 +36,9 @@ var require_utils = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/docker-modem/lib/http.js
+// node_modules/docker-modem/lib/http.js
 var require_http = __commonJS({
-  "../../work/main/node_modules/docker-modem/lib/http.js"(exports, module) {
+  "node_modules/docker-modem/lib/http.js"(exports, module) {
     var nativeHttps = __require("https");
     var nativeHttp = __require("http");
     var url = __require("url");
@@ -110,9 +110,9 @@ var require_http = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/asn1/lib/ber/errors.js
+// node_modules/asn1/lib/ber/errors.js
 var require_errors = __commonJS({
-  "../../work/main/node_modules/asn1/lib/ber/errors.js"(exports, module) {
+  "node_modules/asn1/lib/ber/errors.js"(exports, module) {
     module.exports = {
       newInvalidAsn1Error: function(msg) {
         var e = new Error();
@@ -124,9 +124,9 @@ var require_errors = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/asn1/lib/ber/types.js
+// node_modules/asn1/lib/ber/types.js
 var require_types = __commonJS({
-  "../../work/main/node_modules/asn1/lib/ber/types.js"(exports, module) {
+  "node_modules/asn1/lib/ber/types.js"(exports, module) {
     module.exports = {
       EOC: 0,
       Boolean: 1,
@@ -164,9 +164,9 @@ var require_types = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/safer-buffer/safer.js
+// node_modules/safer-buffer/safer.js
 var require_safer = __commonJS({
-  "../../work/main/node_modules/safer-buffer/safer.js"(exports, module) {
+  "node_modules/safer-buffer/safer.js"(exports, module) {
     "use strict";
     var buffer = __require("buffer");
     var Buffer2 = buffer.Buffer;
@@ -232,9 +232,9 @@ var require_safer = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/asn1/lib/ber/reader.js
+// node_modules/asn1/lib/ber/reader.js
 var require_reader = __commonJS({
-  "../../work/main/node_modules/asn1/lib/ber/reader.js"(exports, module) {
+  "node_modules/asn1/lib/ber/reader.js"(exports, module) {
     var assert = __require("assert");
     var Buffer2 = require_safer().Buffer;
     var ASN1 = require_types();
@@ -397,9 +397,9 @@ var require_reader = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/asn1/lib/ber/writer.js
+// node_modules/asn1/lib/ber/writer.js
 var require_writer = __commonJS({
-  "../../work/main/node_modules/asn1/lib/ber/writer.js"(exports, module) {
+  "node_modules/asn1/lib/ber/writer.js"(exports, module) {
     var assert = __require("assert");
     var Buffer2 = require_safer().Buffer;
     var ASN1 = require_types();
@@ -640,9 +640,9 @@ var require_writer = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/asn1/lib/ber/index.js
+// node_modules/asn1/lib/ber/index.js
 var require_ber = __commonJS({
-  "../../work/main/node_modules/asn1/lib/ber/index.js"(exports, module) {
+  "node_modules/asn1/lib/ber/index.js"(exports, module) {
     var errors = require_errors();
     var types = require_types();
     var Reader = require_reader();
@@ -664,9 +664,9 @@ var require_ber = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/asn1/lib/index.js
+// node_modules/asn1/lib/index.js
 var require_lib = __commonJS({
-  "../../work/main/node_modules/asn1/lib/index.js"(exports, module) {
+  "node_modules/asn1/lib/index.js"(exports, module) {
     var Ber = require_ber();
     module.exports = {
       Ber,
@@ -676,9 +676,9 @@ var require_lib = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/tweetnacl/nacl-fast.js
+// node_modules/tweetnacl/nacl-fast.js
 var require_nacl_fast = __commonJS({
-  "../../work/main/node_modules/tweetnacl/nacl-fast.js"(exports, module) {
+  "node_modules/tweetnacl/nacl-fast.js"(exports, module) {
     (function(nacl) {
       "use strict";
       var gf = function(init) {
@@ -2896,9 +2896,9 @@ var require_nacl_fast = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/bcrypt-pbkdf/index.js
+// node_modules/bcrypt-pbkdf/index.js
 var require_bcrypt_pbkdf = __commonJS({
-  "../../work/main/node_modules/bcrypt-pbkdf/index.js"(exports, module) {
+  "node_modules/bcrypt-pbkdf/index.js"(exports, module) {
     "use strict";
     var crypto_hash_sha512 = require_nacl_fast().lowlevel.crypto_hash;
     var BLF_J = 0;
@@ -4149,9 +4149,9 @@ var require_bcrypt_pbkdf = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/ssh2/lib/protocol/constants.js
+// node_modules/ssh2/lib/protocol/constants.js
 var require_constants = __commonJS({
-  "../../work/main/node_modules/ssh2/lib/protocol/constants.js"(exports, module) {
+  "node_modules/ssh2/lib/protocol/constants.js"(exports, module) {
     "use strict";
     var crypto = __require("crypto");
     var cpuInfo;
@@ -4541,9 +4541,9 @@ var require_constants = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/ssh2/lib/protocol/utils.js
+// node_modules/ssh2/lib/protocol/utils.js
 var require_utils2 = __commonJS({
-  "../../work/main/node_modules/ssh2/lib/protocol/utils.js"(exports, module) {
+  "node_modules/ssh2/lib/protocol/utils.js"(exports, module) {
     "use strict";
     var Ber = require_lib().Ber;
     var DISCONNECT_REASON;
@@ -4858,9 +4858,9 @@ var require_utils2 = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/ssh2/lib/protocol/crypto/poly1305.js
+// node_modules/ssh2/lib/protocol/crypto/poly1305.js
 var require_poly1305 = __commonJS({
-  "../../work/main/node_modules/ssh2/lib/protocol/crypto/poly1305.js"(exports, module) {
+  "node_modules/ssh2/lib/protocol/crypto/poly1305.js"(exports, module) {
     var createPoly1305 = (function() {
       var _scriptDir = typeof document !== "undefined" && document.currentScript ? document.currentScript.src : void 0;
       if (typeof __filename !== "undefined") _scriptDir = _scriptDir || __filename;
@@ -5286,9 +5286,9 @@ var require_poly1305 = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/ssh2/lib/protocol/crypto.js
+// node_modules/ssh2/lib/protocol/crypto.js
 var require_crypto = __commonJS({
-  "../../work/main/node_modules/ssh2/lib/protocol/crypto.js"(exports, module) {
+  "node_modules/ssh2/lib/protocol/crypto.js"(exports, module) {
     "use strict";
     var {
       createCipheriv,
@@ -6610,9 +6610,9 @@ var require_crypto = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/ssh2/lib/protocol/keyParser.js
+// node_modules/ssh2/lib/protocol/keyParser.js
 var require_keyParser = __commonJS({
-  "../../work/main/node_modules/ssh2/lib/protocol/keyParser.js"(exports, module) {
+  "node_modules/ssh2/lib/protocol/keyParser.js"(exports, module) {
     "use strict";
     var {
       createDecipheriv,
@@ -7851,9 +7851,9 @@ ${formatted}-----END ${type} KEY-----`;
   }
 });
 
-// ../../work/main/node_modules/ssh2/lib/agent.js
+// node_modules/ssh2/lib/agent.js
 var require_agent = __commonJS({
-  "../../work/main/node_modules/ssh2/lib/agent.js"(exports, module) {
+  "node_modules/ssh2/lib/agent.js"(exports, module) {
     "use strict";
     var { Socket } = __require("net");
     var { Duplex } = __require("stream");
@@ -8679,9 +8679,9 @@ var require_agent = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/ssh2/lib/protocol/zlib.js
+// node_modules/ssh2/lib/protocol/zlib.js
 var require_zlib = __commonJS({
-  "../../work/main/node_modules/ssh2/lib/protocol/zlib.js"(exports, module) {
+  "node_modules/ssh2/lib/protocol/zlib.js"(exports, module) {
     "use strict";
     var { kMaxLength } = __require("buffer");
     var {
@@ -8903,9 +8903,9 @@ var require_zlib = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/ssh2/lib/protocol/handlers.misc.js
+// node_modules/ssh2/lib/protocol/handlers.misc.js
 var require_handlers_misc = __commonJS({
-  "../../work/main/node_modules/ssh2/lib/protocol/handlers.misc.js"(exports, module) {
+  "node_modules/ssh2/lib/protocol/handlers.misc.js"(exports, module) {
     "use strict";
     var {
       bufferSlice,
@@ -9810,9 +9810,9 @@ var require_handlers_misc = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/ssh2/lib/protocol/handlers.js
+// node_modules/ssh2/lib/protocol/handlers.js
 var require_handlers = __commonJS({
-  "../../work/main/node_modules/ssh2/lib/protocol/handlers.js"(exports, module) {
+  "node_modules/ssh2/lib/protocol/handlers.js"(exports, module) {
     "use strict";
     var MESSAGE_HANDLERS = new Array(256);
     [
@@ -9829,9 +9829,9 @@ var require_handlers = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/ssh2/lib/protocol/kex.js
+// node_modules/ssh2/lib/protocol/kex.js
 var require_kex = __commonJS({
-  "../../work/main/node_modules/ssh2/lib/protocol/kex.js"(exports, module) {
+  "node_modules/ssh2/lib/protocol/kex.js"(exports, module) {
     "use strict";
     var {
       createDiffieHellman,
@@ -11416,9 +11416,9 @@ var require_kex = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/ssh2/package.json
+// node_modules/ssh2/package.json
 var require_package = __commonJS({
-  "../../work/main/node_modules/ssh2/package.json"(exports, module) {
+  "node_modules/ssh2/package.json"(exports, module) {
     module.exports = {
       name: "ssh2",
       version: "1.17.0",
@@ -11471,9 +11471,9 @@ var require_package = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/ssh2/lib/protocol/Protocol.js
+// node_modules/ssh2/lib/protocol/Protocol.js
 var require_Protocol = __commonJS({
-  "../../work/main/node_modules/ssh2/lib/protocol/Protocol.js"(exports, module) {
+  "node_modules/ssh2/lib/protocol/Protocol.js"(exports, module) {
     "use strict";
     var { inspect } = __require("util");
     var { bindingAvailable, NullCipher, NullDecipher } = require_crypto();
@@ -13036,9 +13036,9 @@ var require_Protocol = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/ssh2/lib/protocol/node-fs-compat.js
+// node_modules/ssh2/lib/protocol/node-fs-compat.js
 var require_node_fs_compat = __commonJS({
-  "../../work/main/node_modules/ssh2/lib/protocol/node-fs-compat.js"(exports) {
+  "node_modules/ssh2/lib/protocol/node-fs-compat.js"(exports) {
     "use strict";
     var assert = __require("assert");
     var { inspect } = __require("util");
@@ -13133,9 +13133,9 @@ ${suffix}`;
   }
 });
 
-// ../../work/main/node_modules/ssh2/lib/protocol/SFTP.js
+// node_modules/ssh2/lib/protocol/SFTP.js
 var require_SFTP = __commonJS({
-  "../../work/main/node_modules/ssh2/lib/protocol/SFTP.js"(exports, module) {
+  "node_modules/ssh2/lib/protocol/SFTP.js"(exports, module) {
     "use strict";
     var EventEmitter = __require("events");
     var fs = __require("fs");
@@ -16187,9 +16187,9 @@ var require_SFTP = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/ssh2/lib/Channel.js
+// node_modules/ssh2/lib/Channel.js
 var require_Channel = __commonJS({
-  "../../work/main/node_modules/ssh2/lib/Channel.js"(exports, module) {
+  "node_modules/ssh2/lib/Channel.js"(exports, module) {
     "use strict";
     var {
       Duplex: DuplexStream,
@@ -16423,9 +16423,9 @@ var require_Channel = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/ssh2/lib/utils.js
+// node_modules/ssh2/lib/utils.js
 var require_utils3 = __commonJS({
-  "../../work/main/node_modules/ssh2/lib/utils.js"(exports, module) {
+  "node_modules/ssh2/lib/utils.js"(exports, module) {
     "use strict";
     var { SFTP } = require_SFTP();
     var MAX_CHANNEL = 2 ** 32 - 1;
@@ -16703,9 +16703,9 @@ var require_utils3 = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/ssh2/lib/client.js
+// node_modules/ssh2/lib/client.js
 var require_client = __commonJS({
-  "../../work/main/node_modules/ssh2/lib/client.js"(exports, module) {
+  "node_modules/ssh2/lib/client.js"(exports, module) {
     "use strict";
     var {
       createHash,
@@ -18512,9 +18512,9 @@ var require_client = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/ssh2/lib/http-agents.js
+// node_modules/ssh2/lib/http-agents.js
 var require_http_agents = __commonJS({
-  "../../work/main/node_modules/ssh2/lib/http-agents.js"(exports) {
+  "node_modules/ssh2/lib/http-agents.js"(exports) {
     "use strict";
     var { Agent: HttpAgent } = __require("http");
     var { Agent: HttpsAgent } = __require("https");
@@ -18584,9 +18584,9 @@ var require_http_agents = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/ssh2/lib/server.js
+// node_modules/ssh2/lib/server.js
 var require_server = __commonJS({
-  "../../work/main/node_modules/ssh2/lib/server.js"(exports, module) {
+  "node_modules/ssh2/lib/server.js"(exports, module) {
     "use strict";
     var { Server: netServer } = __require("net");
     var EventEmitter = __require("events");
@@ -19760,9 +19760,9 @@ var require_server = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/ssh2/lib/keygen.js
+// node_modules/ssh2/lib/keygen.js
 var require_keygen = __commonJS({
-  "../../work/main/node_modules/ssh2/lib/keygen.js"(exports, module) {
+  "node_modules/ssh2/lib/keygen.js"(exports, module) {
     "use strict";
     var {
       createCipheriv,
@@ -20182,9 +20182,9 @@ var require_keygen = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/ssh2/lib/index.js
+// node_modules/ssh2/lib/index.js
 var require_lib2 = __commonJS({
-  "../../work/main/node_modules/ssh2/lib/index.js"(exports, module) {
+  "node_modules/ssh2/lib/index.js"(exports, module) {
     "use strict";
     var {
       AgentProtocol,
@@ -20230,9 +20230,9 @@ var require_lib2 = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/docker-modem/lib/ssh.js
+// node_modules/docker-modem/lib/ssh.js
 var require_ssh = __commonJS({
-  "../../work/main/node_modules/docker-modem/lib/ssh.js"(exports, module) {
+  "node_modules/docker-modem/lib/ssh.js"(exports, module) {
     var Client = require_lib2().Client;
     var http = __require("http");
     module.exports = function(opt) {
@@ -20276,16 +20276,16 @@ var require_ssh = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/readable-stream/lib/internal/streams/stream.js
+// node_modules/readable-stream/lib/internal/streams/stream.js
 var require_stream = __commonJS({
-  "../../work/main/node_modules/readable-stream/lib/internal/streams/stream.js"(exports, module) {
+  "node_modules/readable-stream/lib/internal/streams/stream.js"(exports, module) {
     module.exports = __require("stream");
   }
 });
 
-// ../../work/main/node_modules/readable-stream/lib/internal/streams/buffer_list.js
+// node_modules/readable-stream/lib/internal/streams/buffer_list.js
 var require_buffer_list = __commonJS({
-  "../../work/main/node_modules/readable-stream/lib/internal/streams/buffer_list.js"(exports, module) {
+  "node_modules/readable-stream/lib/internal/streams/buffer_list.js"(exports, module) {
     "use strict";
     function ownKeys(object, enumerableOnly) {
       var keys = Object.keys(object);
@@ -20525,9 +20525,9 @@ var require_buffer_list = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/readable-stream/lib/internal/streams/destroy.js
+// node_modules/readable-stream/lib/internal/streams/destroy.js
 var require_destroy = __commonJS({
-  "../../work/main/node_modules/readable-stream/lib/internal/streams/destroy.js"(exports, module) {
+  "node_modules/readable-stream/lib/internal/streams/destroy.js"(exports, module) {
     "use strict";
     function destroy(err, cb) {
       var _this = this;
@@ -20614,9 +20614,9 @@ var require_destroy = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/readable-stream/errors.js
+// node_modules/readable-stream/errors.js
 var require_errors2 = __commonJS({
-  "../../work/main/node_modules/readable-stream/errors.js"(exports, module) {
+  "node_modules/readable-stream/errors.js"(exports, module) {
     "use strict";
     var codes = {};
     function createErrorType(code, message, Base) {
@@ -20714,9 +20714,9 @@ var require_errors2 = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/readable-stream/lib/internal/streams/state.js
+// node_modules/readable-stream/lib/internal/streams/state.js
 var require_state = __commonJS({
-  "../../work/main/node_modules/readable-stream/lib/internal/streams/state.js"(exports, module) {
+  "node_modules/readable-stream/lib/internal/streams/state.js"(exports, module) {
     "use strict";
     var ERR_INVALID_OPT_VALUE = require_errors2().codes.ERR_INVALID_OPT_VALUE;
     function highWaterMarkFrom(options, isDuplex, duplexKey) {
@@ -20739,9 +20739,9 @@ var require_state = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/inherits/inherits_browser.js
+// node_modules/inherits/inherits_browser.js
 var require_inherits_browser = __commonJS({
-  "../../work/main/node_modules/inherits/inherits_browser.js"(exports, module) {
+  "node_modules/inherits/inherits_browser.js"(exports, module) {
     if (typeof Object.create === "function") {
       module.exports = function inherits(ctor, superCtor) {
         if (superCtor) {
@@ -20771,9 +20771,9 @@ var require_inherits_browser = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/inherits/inherits.js
+// node_modules/inherits/inherits.js
 var require_inherits = __commonJS({
-  "../../work/main/node_modules/inherits/inherits.js"(exports, module) {
+  "node_modules/inherits/inherits.js"(exports, module) {
     try {
       util = __require("util");
       if (typeof util.inherits !== "function") throw "";
@@ -20785,16 +20785,16 @@ var require_inherits = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/util-deprecate/node.js
+// node_modules/util-deprecate/node.js
 var require_node = __commonJS({
-  "../../work/main/node_modules/util-deprecate/node.js"(exports, module) {
+  "node_modules/util-deprecate/node.js"(exports, module) {
     module.exports = __require("util").deprecate;
   }
 });
 
-// ../../work/main/node_modules/readable-stream/lib/_stream_writable.js
+// node_modules/readable-stream/lib/_stream_writable.js
 var require_stream_writable = __commonJS({
-  "../../work/main/node_modules/readable-stream/lib/_stream_writable.js"(exports, module) {
+  "node_modules/readable-stream/lib/_stream_writable.js"(exports, module) {
     "use strict";
     module.exports = Writable;
     function CorkedRequest(state) {
@@ -21263,9 +21263,9 @@ var require_stream_writable = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/readable-stream/lib/_stream_duplex.js
+// node_modules/readable-stream/lib/_stream_duplex.js
 var require_stream_duplex = __commonJS({
-  "../../work/main/node_modules/readable-stream/lib/_stream_duplex.js"(exports, module) {
+  "node_modules/readable-stream/lib/_stream_duplex.js"(exports, module) {
     "use strict";
     var objectKeys = Object.keys || function(obj) {
       var keys2 = [];
@@ -21356,9 +21356,9 @@ var require_stream_duplex = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/safe-buffer/index.js
+// node_modules/safe-buffer/index.js
 var require_safe_buffer = __commonJS({
-  "../../work/main/node_modules/safe-buffer/index.js"(exports, module) {
+  "node_modules/safe-buffer/index.js"(exports, module) {
     var buffer = __require("buffer");
     var Buffer2 = buffer.Buffer;
     function copyProps(src, dst) {
@@ -21414,9 +21414,9 @@ var require_safe_buffer = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/string_decoder/lib/string_decoder.js
+// node_modules/string_decoder/lib/string_decoder.js
 var require_string_decoder = __commonJS({
-  "../../work/main/node_modules/string_decoder/lib/string_decoder.js"(exports) {
+  "node_modules/string_decoder/lib/string_decoder.js"(exports) {
     "use strict";
     var Buffer2 = require_safe_buffer().Buffer;
     var isEncoding = Buffer2.isEncoding || function(encoding) {
@@ -21652,9 +21652,9 @@ var require_string_decoder = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/readable-stream/lib/internal/streams/end-of-stream.js
+// node_modules/readable-stream/lib/internal/streams/end-of-stream.js
 var require_end_of_stream = __commonJS({
-  "../../work/main/node_modules/readable-stream/lib/internal/streams/end-of-stream.js"(exports, module) {
+  "node_modules/readable-stream/lib/internal/streams/end-of-stream.js"(exports, module) {
     "use strict";
     var ERR_STREAM_PREMATURE_CLOSE = require_errors2().codes.ERR_STREAM_PREMATURE_CLOSE;
     function once(callback) {
@@ -21741,9 +21741,9 @@ var require_end_of_stream = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/readable-stream/lib/internal/streams/async_iterator.js
+// node_modules/readable-stream/lib/internal/streams/async_iterator.js
 var require_async_iterator = __commonJS({
-  "../../work/main/node_modules/readable-stream/lib/internal/streams/async_iterator.js"(exports, module) {
+  "node_modules/readable-stream/lib/internal/streams/async_iterator.js"(exports, module) {
     "use strict";
     var _Object$setPrototypeO;
     function _defineProperty(obj, key, value) {
@@ -21924,9 +21924,9 @@ var require_async_iterator = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/readable-stream/lib/internal/streams/from.js
+// node_modules/readable-stream/lib/internal/streams/from.js
 var require_from = __commonJS({
-  "../../work/main/node_modules/readable-stream/lib/internal/streams/from.js"(exports, module) {
+  "node_modules/readable-stream/lib/internal/streams/from.js"(exports, module) {
     "use strict";
     function asyncGeneratorStep(gen, resolve, reject, _next, _throw, key, arg) {
       try {
@@ -22045,9 +22045,9 @@ var require_from = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/readable-stream/lib/_stream_readable.js
+// node_modules/readable-stream/lib/_stream_readable.js
 var require_stream_readable = __commonJS({
-  "../../work/main/node_modules/readable-stream/lib/_stream_readable.js"(exports, module) {
+  "node_modules/readable-stream/lib/_stream_readable.js"(exports, module) {
     "use strict";
     module.exports = Readable;
     var Duplex;
@@ -22778,9 +22778,9 @@ var require_stream_readable = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/readable-stream/lib/_stream_transform.js
+// node_modules/readable-stream/lib/_stream_transform.js
 var require_stream_transform = __commonJS({
-  "../../work/main/node_modules/readable-stream/lib/_stream_transform.js"(exports, module) {
+  "node_modules/readable-stream/lib/_stream_transform.js"(exports, module) {
     "use strict";
     module.exports = Transform;
     var _require$codes = require_errors2().codes;
@@ -22879,9 +22879,9 @@ var require_stream_transform = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/readable-stream/lib/_stream_passthrough.js
+// node_modules/readable-stream/lib/_stream_passthrough.js
 var require_stream_passthrough = __commonJS({
-  "../../work/main/node_modules/readable-stream/lib/_stream_passthrough.js"(exports, module) {
+  "node_modules/readable-stream/lib/_stream_passthrough.js"(exports, module) {
     "use strict";
     module.exports = PassThrough;
     var Transform = require_stream_transform();
@@ -22896,9 +22896,9 @@ var require_stream_passthrough = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/readable-stream/lib/internal/streams/pipeline.js
+// node_modules/readable-stream/lib/internal/streams/pipeline.js
 var require_pipeline = __commonJS({
-  "../../work/main/node_modules/readable-stream/lib/internal/streams/pipeline.js"(exports, module) {
+  "node_modules/readable-stream/lib/internal/streams/pipeline.js"(exports, module) {
     "use strict";
     var eos;
     function once(callback) {
@@ -22981,9 +22981,9 @@ var require_pipeline = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/readable-stream/readable.js
+// node_modules/readable-stream/readable.js
 var require_readable = __commonJS({
-  "../../work/main/node_modules/readable-stream/readable.js"(exports, module) {
+  "node_modules/readable-stream/readable.js"(exports, module) {
     var Stream = __require("stream");
     if (process.env.READABLE_STREAM === "disable" && Stream) {
       module.exports = Stream.Readable;
@@ -23003,9 +23003,9 @@ var require_readable = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/docker-modem/lib/http_duplex.js
+// node_modules/docker-modem/lib/http_duplex.js
 var require_http_duplex = __commonJS({
-  "../../work/main/node_modules/docker-modem/lib/http_duplex.js"(exports, module) {
+  "node_modules/docker-modem/lib/http_duplex.js"(exports, module) {
     module.exports = HttpDuplex;
     var util = __require("util");
     var stream = require_readable();
@@ -23051,9 +23051,9 @@ var require_http_duplex = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/ms/index.js
+// node_modules/ms/index.js
 var require_ms = __commonJS({
-  "../../work/main/node_modules/ms/index.js"(exports, module) {
+  "node_modules/ms/index.js"(exports, module) {
     var s = 1e3;
     var m = s * 60;
     var h = m * 60;
@@ -23167,9 +23167,9 @@ var require_ms = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/debug/src/common.js
+// node_modules/debug/src/common.js
 var require_common = __commonJS({
-  "../../work/main/node_modules/debug/src/common.js"(exports, module) {
+  "node_modules/debug/src/common.js"(exports, module) {
     function setup(env) {
       createDebug.debug = createDebug;
       createDebug.default = createDebug;
@@ -23344,9 +23344,9 @@ var require_common = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/debug/src/browser.js
+// node_modules/debug/src/browser.js
 var require_browser = __commonJS({
-  "../../work/main/node_modules/debug/src/browser.js"(exports, module) {
+  "node_modules/debug/src/browser.js"(exports, module) {
     exports.formatArgs = formatArgs;
     exports.save = save;
     exports.load = load;
@@ -23514,9 +23514,9 @@ var require_browser = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/has-flag/index.js
+// node_modules/has-flag/index.js
 var require_has_flag = __commonJS({
-  "../../work/main/node_modules/has-flag/index.js"(exports, module) {
+  "node_modules/has-flag/index.js"(exports, module) {
     "use strict";
     module.exports = (flag, argv = process.argv) => {
       const prefix = flag.startsWith("-") ? "" : flag.length === 1 ? "-" : "--";
@@ -23527,9 +23527,9 @@ var require_has_flag = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/supports-color/index.js
+// node_modules/supports-color/index.js
 var require_supports_color = __commonJS({
-  "../../work/main/node_modules/supports-color/index.js"(exports, module) {
+  "node_modules/supports-color/index.js"(exports, module) {
     "use strict";
     var os = __require("os");
     var tty = __require("tty");
@@ -23629,9 +23629,9 @@ var require_supports_color = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/debug/src/node.js
+// node_modules/debug/src/node.js
 var require_node2 = __commonJS({
-  "../../work/main/node_modules/debug/src/node.js"(exports, module) {
+  "node_modules/debug/src/node.js"(exports, module) {
     var tty = __require("tty");
     var util = __require("util");
     exports.init = init;
@@ -23803,9 +23803,9 @@ var require_node2 = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/debug/src/index.js
+// node_modules/debug/src/index.js
 var require_src = __commonJS({
-  "../../work/main/node_modules/debug/src/index.js"(exports, module) {
+  "node_modules/debug/src/index.js"(exports, module) {
     if (typeof process === "undefined" || process.type === "renderer" || process.browser === true || process.__nwjs) {
       module.exports = require_browser();
     } else {
@@ -23814,9 +23814,9 @@ var require_src = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/split-ca/index.js
+// node_modules/split-ca/index.js
 var require_split_ca = __commonJS({
-  "../../work/main/node_modules/split-ca/index.js"(exports, module) {
+  "node_modules/split-ca/index.js"(exports, module) {
     var fs = __require("fs");
     module.exports = function(filepath, split, encoding) {
       split = typeof split !== "undefined" ? split : "\n";
@@ -23845,9 +23845,9 @@ var require_split_ca = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/docker-modem/lib/modem.js
+// node_modules/docker-modem/lib/modem.js
 var require_modem = __commonJS({
-  "../../work/main/node_modules/docker-modem/lib/modem.js"(exports, module) {
+  "node_modules/docker-modem/lib/modem.js"(exports, module) {
     var querystring = __require("querystring");
     var http = require_http();
     var fs = __require("fs");
@@ -24320,9 +24320,9 @@ var require_modem = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@balena/dockerignore/ignore.js
+// node_modules/@balena/dockerignore/ignore.js
 var require_ignore = __commonJS({
-  "../../work/main/node_modules/@balena/dockerignore/ignore.js"(exports, module) {
+  "node_modules/@balena/dockerignore/ignore.js"(exports, module) {
     "use strict";
     var path = __require("path");
     var factory = (options) => new IgnoreBase(options);
@@ -24534,9 +24534,9 @@ var require_ignore = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/chownr/chownr.js
+// node_modules/chownr/chownr.js
 var require_chownr = __commonJS({
-  "../../work/main/node_modules/chownr/chownr.js"(exports, module) {
+  "node_modules/chownr/chownr.js"(exports, module) {
     "use strict";
     var fs = __require("fs");
     var path = __require("path");
@@ -24665,9 +24665,9 @@ var require_chownr = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/bl/BufferList.js
+// node_modules/bl/BufferList.js
 var require_BufferList = __commonJS({
-  "../../work/main/node_modules/bl/BufferList.js"(exports, module) {
+  "node_modules/bl/BufferList.js"(exports, module) {
     "use strict";
     var { Buffer: Buffer2 } = __require("buffer");
     var symbol = /* @__PURE__ */ Symbol.for("BufferList");
@@ -24967,9 +24967,9 @@ var require_BufferList = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/bl/bl.js
+// node_modules/bl/bl.js
 var require_bl = __commonJS({
-  "../../work/main/node_modules/bl/bl.js"(exports, module) {
+  "node_modules/bl/bl.js"(exports, module) {
     "use strict";
     var DuplexStream = require_readable().Duplex;
     var inherits = require_inherits();
@@ -25038,9 +25038,9 @@ var require_bl = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/tar-stream/headers.js
+// node_modules/tar-stream/headers.js
 var require_headers = __commonJS({
-  "../../work/main/node_modules/tar-stream/headers.js"(exports) {
+  "node_modules/tar-stream/headers.js"(exports) {
     var alloc = Buffer.alloc;
     var ZEROS = "0000000000000000000";
     var SEVENS = "7777777777777777777";
@@ -25277,9 +25277,9 @@ var require_headers = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/tar-stream/extract.js
+// node_modules/tar-stream/extract.js
 var require_extract = __commonJS({
-  "../../work/main/node_modules/tar-stream/extract.js"(exports, module) {
+  "node_modules/tar-stream/extract.js"(exports, module) {
     var util = __require("util");
     var bl = require_bl();
     var headers = require_headers();
@@ -25493,16 +25493,16 @@ var require_extract = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/fs-constants/index.js
+// node_modules/fs-constants/index.js
 var require_fs_constants = __commonJS({
-  "../../work/main/node_modules/fs-constants/index.js"(exports, module) {
+  "node_modules/fs-constants/index.js"(exports, module) {
     module.exports = __require("fs").constants || __require("constants");
   }
 });
 
-// ../../work/main/node_modules/wrappy/wrappy.js
+// node_modules/wrappy/wrappy.js
 var require_wrappy = __commonJS({
-  "../../work/main/node_modules/wrappy/wrappy.js"(exports, module) {
+  "node_modules/wrappy/wrappy.js"(exports, module) {
     module.exports = wrappy;
     function wrappy(fn, cb) {
       if (fn && cb) return wrappy(fn)(cb);
@@ -25530,9 +25530,9 @@ var require_wrappy = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/once/once.js
+// node_modules/once/once.js
 var require_once = __commonJS({
-  "../../work/main/node_modules/once/once.js"(exports, module) {
+  "node_modules/once/once.js"(exports, module) {
     var wrappy = require_wrappy();
     module.exports = wrappy(once);
     module.exports.strict = wrappy(onceStrict);
@@ -25574,9 +25574,9 @@ var require_once = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/end-of-stream/index.js
+// node_modules/end-of-stream/index.js
 var require_end_of_stream2 = __commonJS({
-  "../../work/main/node_modules/end-of-stream/index.js"(exports, module) {
+  "node_modules/end-of-stream/index.js"(exports, module) {
     var once = require_once();
     var noop = function() {
     };
@@ -25657,9 +25657,9 @@ var require_end_of_stream2 = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/tar-stream/pack.js
+// node_modules/tar-stream/pack.js
 var require_pack = __commonJS({
-  "../../work/main/node_modules/tar-stream/pack.js"(exports, module) {
+  "node_modules/tar-stream/pack.js"(exports, module) {
     var constants = require_fs_constants();
     var eos = require_end_of_stream2();
     var inherits = require_inherits();
@@ -25872,17 +25872,17 @@ var require_pack = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/tar-stream/index.js
+// node_modules/tar-stream/index.js
 var require_tar_stream = __commonJS({
-  "../../work/main/node_modules/tar-stream/index.js"(exports) {
+  "node_modules/tar-stream/index.js"(exports) {
     exports.extract = require_extract();
     exports.pack = require_pack();
   }
 });
 
-// ../../work/main/node_modules/pump/index.js
+// node_modules/pump/index.js
 var require_pump = __commonJS({
-  "../../work/main/node_modules/pump/index.js"(exports, module) {
+  "node_modules/pump/index.js"(exports, module) {
     var once = require_once();
     var eos = require_end_of_stream2();
     var fs;
@@ -25955,9 +25955,9 @@ var require_pump = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/mkdirp-classic/index.js
+// node_modules/mkdirp-classic/index.js
 var require_mkdirp_classic = __commonJS({
-  "../../work/main/node_modules/mkdirp-classic/index.js"(exports, module) {
+  "node_modules/mkdirp-classic/index.js"(exports, module) {
     var path = __require("path");
     var fs = __require("fs");
     var _0777 = parseInt("0777", 8);
@@ -26041,9 +26041,9 @@ var require_mkdirp_classic = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/tar-fs/index.js
+// node_modules/tar-fs/index.js
 var require_tar_fs = __commonJS({
-  "../../work/main/node_modules/tar-fs/index.js"(exports) {
+  "node_modules/tar-fs/index.js"(exports) {
     var chownr = require_chownr();
     var tar = require_tar_stream();
     var pump = require_pump();
@@ -26404,9 +26404,9 @@ var require_tar_fs = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/dockerode/lib/util.js
+// node_modules/dockerode/lib/util.js
 var require_util = __commonJS({
-  "../../work/main/node_modules/dockerode/lib/util.js"(exports, module) {
+  "node_modules/dockerode/lib/util.js"(exports, module) {
     var DockerIgnore = require_ignore();
     var fs = __require("fs");
     var path = __require("path");
@@ -26486,9 +26486,9 @@ var require_util = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/dockerode/lib/exec.js
+// node_modules/dockerode/lib/exec.js
 var require_exec = __commonJS({
-  "../../work/main/node_modules/dockerode/lib/exec.js"(exports, module) {
+  "node_modules/dockerode/lib/exec.js"(exports, module) {
     var util = require_util();
     var Exec = function(modem, id) {
       this.modem = modem;
@@ -26596,9 +26596,9 @@ var require_exec = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/dockerode/lib/container.js
+// node_modules/dockerode/lib/container.js
 var require_container = __commonJS({
-  "../../work/main/node_modules/dockerode/lib/container.js"(exports, module) {
+  "node_modules/dockerode/lib/container.js"(exports, module) {
     var extend = require_util().extend;
     var Exec = require_exec();
     var util = require_util();
@@ -27470,9 +27470,9 @@ var require_container = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/dockerode/lib/image.js
+// node_modules/dockerode/lib/image.js
 var require_image = __commonJS({
-  "../../work/main/node_modules/dockerode/lib/image.js"(exports, module) {
+  "node_modules/dockerode/lib/image.js"(exports, module) {
     var util = require_util();
     var Image = function(modem, name) {
       this.modem = modem;
@@ -27695,9 +27695,9 @@ var require_image = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/dockerode/lib/volume.js
+// node_modules/dockerode/lib/volume.js
 var require_volume = __commonJS({
-  "../../work/main/node_modules/dockerode/lib/volume.js"(exports, module) {
+  "node_modules/dockerode/lib/volume.js"(exports, module) {
     var util = require_util();
     var Volume = function(modem, name) {
       this.modem = modem;
@@ -27768,9 +27768,9 @@ var require_volume = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/dockerode/lib/network.js
+// node_modules/dockerode/lib/network.js
 var require_network = __commonJS({
-  "../../work/main/node_modules/dockerode/lib/network.js"(exports, module) {
+  "node_modules/dockerode/lib/network.js"(exports, module) {
     var util = require_util();
     var Network = function(modem, id) {
       this.modem = modem;
@@ -27902,9 +27902,9 @@ var require_network = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/dockerode/lib/service.js
+// node_modules/dockerode/lib/service.js
 var require_service = __commonJS({
-  "../../work/main/node_modules/dockerode/lib/service.js"(exports, module) {
+  "node_modules/dockerode/lib/service.js"(exports, module) {
     var util = require_util();
     var Service = function(modem, id) {
       this.modem = modem;
@@ -28045,9 +28045,9 @@ var require_service = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/dockerode/lib/plugin.js
+// node_modules/dockerode/lib/plugin.js
 var require_plugin = __commonJS({
-  "../../work/main/node_modules/dockerode/lib/plugin.js"(exports, module) {
+  "node_modules/dockerode/lib/plugin.js"(exports, module) {
     var util = require_util();
     var Plugin = function(modem, name, remote) {
       this.modem = modem;
@@ -28336,9 +28336,9 @@ var require_plugin = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/dockerode/lib/secret.js
+// node_modules/dockerode/lib/secret.js
 var require_secret = __commonJS({
-  "../../work/main/node_modules/dockerode/lib/secret.js"(exports, module) {
+  "node_modules/dockerode/lib/secret.js"(exports, module) {
     var util = require_util();
     var Secret = function(modem, id) {
       this.modem = modem;
@@ -28441,9 +28441,9 @@ var require_secret = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/dockerode/lib/config.js
+// node_modules/dockerode/lib/config.js
 var require_config = __commonJS({
-  "../../work/main/node_modules/dockerode/lib/config.js"(exports, module) {
+  "node_modules/dockerode/lib/config.js"(exports, module) {
     var util = require_util();
     var Config = function(modem, id) {
       this.modem = modem;
@@ -28546,9 +28546,9 @@ var require_config = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/dockerode/lib/task.js
+// node_modules/dockerode/lib/task.js
 var require_task = __commonJS({
-  "../../work/main/node_modules/dockerode/lib/task.js"(exports, module) {
+  "node_modules/dockerode/lib/task.js"(exports, module) {
     var util = require_util();
     var Task = function(modem, id) {
       this.modem = modem;
@@ -28624,9 +28624,9 @@ var require_task = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/dockerode/lib/node.js
+// node_modules/dockerode/lib/node.js
 var require_node3 = __commonJS({
-  "../../work/main/node_modules/dockerode/lib/node.js"(exports, module) {
+  "node_modules/dockerode/lib/node.js"(exports, module) {
     var util = require_util();
     var Node = function(modem, id) {
       this.modem = modem;
@@ -28728,9 +28728,9 @@ var require_node3 = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/constants.js
+// node_modules/@grpc/grpc-js/build/src/constants.js
 var require_constants2 = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/constants.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/constants.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.DEFAULT_MAX_RECEIVE_MESSAGE_LENGTH = exports.DEFAULT_MAX_SEND_MESSAGE_LENGTH = exports.Propagate = exports.LogVerbosity = exports.Status = void 0;
@@ -28774,9 +28774,9 @@ var require_constants2 = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/package.json
+// node_modules/@grpc/grpc-js/package.json
 var require_package2 = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/package.json"(exports, module) {
+  "node_modules/@grpc/grpc-js/package.json"(exports, module) {
     module.exports = {
       name: "@grpc/grpc-js",
       version: "1.14.7",
@@ -28869,9 +28869,9 @@ var require_package2 = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/logging.js
+// node_modules/@grpc/grpc-js/build/src/logging.js
 var require_logging = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/logging.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/logging.js"(exports) {
     "use strict";
     var _a;
     var _b;
@@ -28977,9 +28977,9 @@ var require_logging = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/error.js
+// node_modules/@grpc/grpc-js/build/src/error.js
 var require_error = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/error.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/error.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.getErrorMessage = getErrorMessage;
@@ -29001,9 +29001,9 @@ var require_error = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/metadata.js
+// node_modules/@grpc/grpc-js/build/src/metadata.js
 var require_metadata = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/metadata.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/metadata.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.Metadata = void 0;
@@ -29252,9 +29252,9 @@ var require_metadata = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/call-credentials.js
+// node_modules/@grpc/grpc-js/build/src/call-credentials.js
 var require_call_credentials = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/call-credentials.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/call-credentials.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.CallCredentials = void 0;
@@ -29395,9 +29395,9 @@ var require_call_credentials = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/tls-helpers.js
+// node_modules/@grpc/grpc-js/build/src/tls-helpers.js
 var require_tls_helpers = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/tls-helpers.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/tls-helpers.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.CIPHER_SUITES = void 0;
@@ -29418,9 +29418,9 @@ var require_tls_helpers = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/uri-parser.js
+// node_modules/@grpc/grpc-js/build/src/uri-parser.js
 var require_uri_parser = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/uri-parser.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/uri-parser.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.parseUri = parseUri;
@@ -29531,9 +29531,9 @@ var require_uri_parser = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/resolver.js
+// node_modules/@grpc/grpc-js/build/src/resolver.js
 var require_resolver = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/resolver.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/resolver.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.CHANNEL_ARGS_CONFIG_SELECTOR_KEY = void 0;
@@ -29583,9 +29583,9 @@ var require_resolver = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/channel-credentials.js
+// node_modules/@grpc/grpc-js/build/src/channel-credentials.js
 var require_channel_credentials = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/channel-credentials.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/channel-credentials.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.ChannelCredentials = void 0;
@@ -29980,9 +29980,9 @@ var require_channel_credentials = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/load-balancer.js
+// node_modules/@grpc/grpc-js/build/src/load-balancer.js
 var require_load_balancer = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/load-balancer.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/load-balancer.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.createChildChannelControlHelper = createChildChannelControlHelper;
@@ -30071,9 +30071,9 @@ var require_load_balancer = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/service-config.js
+// node_modules/@grpc/grpc-js/build/src/service-config.js
 var require_service_config = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/service-config.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/service-config.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.validateRetryThrottling = validateRetryThrottling;
@@ -30414,9 +30414,9 @@ var require_service_config = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/connectivity-state.js
+// node_modules/@grpc/grpc-js/build/src/connectivity-state.js
 var require_connectivity_state = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/connectivity-state.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/connectivity-state.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.ConnectivityState = void 0;
@@ -30431,9 +30431,9 @@ var require_connectivity_state = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/picker.js
+// node_modules/@grpc/grpc-js/build/src/picker.js
 var require_picker = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/picker.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/picker.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.QueuePicker = exports.UnavailablePicker = exports.PickResultType = void 0;
@@ -30492,9 +30492,9 @@ var require_picker = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/backoff-timeout.js
+// node_modules/@grpc/grpc-js/build/src/backoff-timeout.js
 var require_backoff_timeout = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/backoff-timeout.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/backoff-timeout.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.BackoffTimeout = void 0;
@@ -30649,9 +30649,9 @@ var require_backoff_timeout = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/load-balancer-child-handler.js
+// node_modules/@grpc/grpc-js/build/src/load-balancer-child-handler.js
 var require_load_balancer_child_handler = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/load-balancer-child-handler.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/load-balancer-child-handler.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.ChildLoadBalancerHandler = void 0;
@@ -30779,9 +30779,9 @@ var require_load_balancer_child_handler = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/resolving-load-balancer.js
+// node_modules/@grpc/grpc-js/build/src/resolving-load-balancer.js
 var require_resolving_load_balancer = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/resolving-load-balancer.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/resolving-load-balancer.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.ResolvingLoadBalancer = void 0;
@@ -31035,9 +31035,9 @@ var require_resolving_load_balancer = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/channel-options.js
+// node_modules/@grpc/grpc-js/build/src/channel-options.js
 var require_channel_options = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/channel-options.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/channel-options.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.recognizedOptions = void 0;
@@ -31093,9 +31093,9 @@ var require_channel_options = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/subchannel-address.js
+// node_modules/@grpc/grpc-js/build/src/subchannel-address.js
 var require_subchannel_address = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/subchannel-address.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/subchannel-address.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.EndpointMap = void 0;
@@ -31278,9 +31278,9 @@ var require_subchannel_address = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@js-sdsl/ordered-map/dist/cjs/index.js
+// node_modules/@js-sdsl/ordered-map/dist/cjs/index.js
 var require_cjs = __commonJS({
-  "../../work/main/node_modules/@js-sdsl/ordered-map/dist/cjs/index.js"(exports) {
+  "node_modules/@js-sdsl/ordered-map/dist/cjs/index.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "t", {
       value: true
@@ -32072,9 +32072,9 @@ var require_cjs = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/admin.js
+// node_modules/@grpc/grpc-js/build/src/admin.js
 var require_admin = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/admin.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/admin.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.registerAdminService = registerAdminService;
@@ -32091,9 +32091,9 @@ var require_admin = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/call.js
+// node_modules/@grpc/grpc-js/build/src/call.js
 var require_call = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/call.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/call.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.ClientDuplexStreamImpl = exports.ClientWritableStreamImpl = exports.ClientReadableStreamImpl = exports.ClientUnaryCallImpl = void 0;
@@ -32228,9 +32228,9 @@ ${callerStack}`;
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/call-interface.js
+// node_modules/@grpc/grpc-js/build/src/call-interface.js
 var require_call_interface = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/call-interface.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/call-interface.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.InterceptingListenerImpl = void 0;
@@ -32312,9 +32312,9 @@ var require_call_interface = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/client-interceptors.js
+// node_modules/@grpc/grpc-js/build/src/client-interceptors.js
 var require_client_interceptors = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/client-interceptors.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/client-interceptors.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.InterceptingCall = exports.RequesterBuilder = exports.ListenerBuilder = exports.InterceptorConfigurationError = void 0;
@@ -32665,9 +32665,9 @@ var require_client_interceptors = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/client.js
+// node_modules/@grpc/grpc-js/build/src/client.js
 var require_client2 = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/client.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/client.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.Client = void 0;
@@ -33039,9 +33039,9 @@ var require_client2 = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/make-client.js
+// node_modules/@grpc/grpc-js/build/src/make-client.js
 var require_make_client = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/make-client.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/make-client.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.makeClientConstructor = makeClientConstructor;
@@ -33134,9 +33134,9 @@ var require_make_client = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/lodash.camelcase/index.js
+// node_modules/lodash.camelcase/index.js
 var require_lodash = __commonJS({
-  "../../work/main/node_modules/lodash.camelcase/index.js"(exports, module) {
+  "node_modules/lodash.camelcase/index.js"(exports, module) {
     var INFINITY = 1 / 0;
     var symbolTag = "[object Symbol]";
     var reAsciiWord = /[^\x00-\x2f\x3a-\x40\x5b-\x60\x7b-\x7f]+/g;
@@ -33509,9 +33509,9 @@ var require_lodash = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@protobufjs/aspromise/index.js
+// node_modules/@protobufjs/aspromise/index.js
 var require_aspromise = __commonJS({
-  "../../work/main/node_modules/@protobufjs/aspromise/index.js"(exports, module) {
+  "node_modules/@protobufjs/aspromise/index.js"(exports, module) {
     "use strict";
     module.exports = asPromise;
     function asPromise(fn, ctx) {
@@ -33545,9 +33545,9 @@ var require_aspromise = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@protobufjs/base64/index.js
+// node_modules/@protobufjs/base64/index.js
 var require_base64 = __commonJS({
-  "../../work/main/node_modules/@protobufjs/base64/index.js"(exports) {
+  "node_modules/@protobufjs/base64/index.js"(exports) {
     "use strict";
     var base64 = exports;
     base64.length = function length(string) {
@@ -33645,9 +33645,9 @@ var require_base64 = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@protobufjs/eventemitter/index.js
+// node_modules/@protobufjs/eventemitter/index.js
 var require_eventemitter = __commonJS({
-  "../../work/main/node_modules/@protobufjs/eventemitter/index.js"(exports, module) {
+  "node_modules/@protobufjs/eventemitter/index.js"(exports, module) {
     "use strict";
     module.exports = EventEmitter;
     function EventEmitter() {
@@ -33693,9 +33693,9 @@ var require_eventemitter = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@protobufjs/float/index.js
+// node_modules/@protobufjs/float/index.js
 var require_float = __commonJS({
-  "../../work/main/node_modules/@protobufjs/float/index.js"(exports, module) {
+  "node_modules/@protobufjs/float/index.js"(exports, module) {
     "use strict";
     module.exports = factory(factory);
     function factory(exports2) {
@@ -33887,9 +33887,9 @@ var require_float = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@protobufjs/utf8/index.js
+// node_modules/@protobufjs/utf8/index.js
 var require_utf8 = __commonJS({
-  "../../work/main/node_modules/@protobufjs/utf8/index.js"(exports) {
+  "node_modules/@protobufjs/utf8/index.js"(exports) {
     "use strict";
     var utf8 = exports;
     var replacementCharCode = 65533;
@@ -33972,9 +33972,9 @@ var require_utf8 = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@protobufjs/pool/index.js
+// node_modules/@protobufjs/pool/index.js
 var require_pool = __commonJS({
-  "../../work/main/node_modules/@protobufjs/pool/index.js"(exports, module) {
+  "node_modules/@protobufjs/pool/index.js"(exports, module) {
     "use strict";
     module.exports = pool;
     function pool(alloc, slice, size) {
@@ -33998,9 +33998,9 @@ var require_pool = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/protobufjs/src/util/longbits.js
+// node_modules/protobufjs/src/util/longbits.js
 var require_longbits = __commonJS({
-  "../../work/main/node_modules/protobufjs/src/util/longbits.js"(exports, module) {
+  "node_modules/protobufjs/src/util/longbits.js"(exports, module) {
     "use strict";
     module.exports = LongBits;
     var util = require_minimal();
@@ -34100,9 +34100,9 @@ var require_longbits = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/long/umd/index.js
+// node_modules/long/umd/index.js
 var require_umd = __commonJS({
-  "../../work/main/node_modules/long/umd/index.js"(exports, module) {
+  "node_modules/long/umd/index.js"(exports, module) {
     (function(global2, factory) {
       function preferDefault(exports2) {
         return exports2.default || exports2;
@@ -35078,9 +35078,9 @@ var require_umd = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/protobufjs/src/util/minimal.js
+// node_modules/protobufjs/src/util/minimal.js
 var require_minimal = __commonJS({
-  "../../work/main/node_modules/protobufjs/src/util/minimal.js"(exports) {
+  "node_modules/protobufjs/src/util/minimal.js"(exports) {
     "use strict";
     var util = exports;
     util.asPromise = require_aspromise();
@@ -35279,9 +35279,9 @@ var require_minimal = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/protobufjs/src/writer.js
+// node_modules/protobufjs/src/writer.js
 var require_writer2 = __commonJS({
-  "../../work/main/node_modules/protobufjs/src/writer.js"(exports, module) {
+  "node_modules/protobufjs/src/writer.js"(exports, module) {
     "use strict";
     module.exports = Writer;
     var util = require_minimal();
@@ -35471,9 +35471,9 @@ var require_writer2 = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/protobufjs/src/writer_buffer.js
+// node_modules/protobufjs/src/writer_buffer.js
 var require_writer_buffer = __commonJS({
-  "../../work/main/node_modules/protobufjs/src/writer_buffer.js"(exports, module) {
+  "node_modules/protobufjs/src/writer_buffer.js"(exports, module) {
     "use strict";
     module.exports = BufferWriter;
     var Writer = require_writer2();
@@ -35521,9 +35521,9 @@ var require_writer_buffer = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/protobufjs/src/reader.js
+// node_modules/protobufjs/src/reader.js
 var require_reader2 = __commonJS({
-  "../../work/main/node_modules/protobufjs/src/reader.js"(exports, module) {
+  "node_modules/protobufjs/src/reader.js"(exports, module) {
     "use strict";
     module.exports = Reader;
     var util = require_minimal();
@@ -35767,9 +35767,9 @@ var require_reader2 = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/protobufjs/src/reader_buffer.js
+// node_modules/protobufjs/src/reader_buffer.js
 var require_reader_buffer = __commonJS({
-  "../../work/main/node_modules/protobufjs/src/reader_buffer.js"(exports, module) {
+  "node_modules/protobufjs/src/reader_buffer.js"(exports, module) {
     "use strict";
     module.exports = BufferReader;
     var Reader = require_reader2();
@@ -35790,9 +35790,9 @@ var require_reader_buffer = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/protobufjs/src/rpc/service.js
+// node_modules/protobufjs/src/rpc/service.js
 var require_service2 = __commonJS({
-  "../../work/main/node_modules/protobufjs/src/rpc/service.js"(exports, module) {
+  "node_modules/protobufjs/src/rpc/service.js"(exports, module) {
     "use strict";
     module.exports = Service;
     var util = require_minimal();
@@ -35865,26 +35865,26 @@ var require_service2 = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/protobufjs/src/rpc.js
+// node_modules/protobufjs/src/rpc.js
 var require_rpc = __commonJS({
-  "../../work/main/node_modules/protobufjs/src/rpc.js"(exports) {
+  "node_modules/protobufjs/src/rpc.js"(exports) {
     "use strict";
     var rpc = exports;
     rpc.Service = require_service2();
   }
 });
 
-// ../../work/main/node_modules/protobufjs/src/roots.js
+// node_modules/protobufjs/src/roots.js
 var require_roots = __commonJS({
-  "../../work/main/node_modules/protobufjs/src/roots.js"(exports, module) {
+  "node_modules/protobufjs/src/roots.js"(exports, module) {
     "use strict";
     module.exports = /* @__PURE__ */ Object.create(null);
   }
 });
 
-// ../../work/main/node_modules/protobufjs/src/index-minimal.js
+// node_modules/protobufjs/src/index-minimal.js
 var require_index_minimal = __commonJS({
-  "../../work/main/node_modules/protobufjs/src/index-minimal.js"(exports) {
+  "node_modules/protobufjs/src/index-minimal.js"(exports) {
     "use strict";
     var protobuf = exports;
     protobuf.build = "minimal";
@@ -35905,9 +35905,9 @@ var require_index_minimal = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@protobufjs/codegen/index.js
+// node_modules/@protobufjs/codegen/index.js
 var require_codegen = __commonJS({
-  "../../work/main/node_modules/@protobufjs/codegen/index.js"(exports, module) {
+  "node_modules/@protobufjs/codegen/index.js"(exports, module) {
     "use strict";
     module.exports = codegen;
     var reservedRe = /^(?:do|if|in|for|let|new|try|var|case|else|enum|eval|false|null|this|true|void|with|break|catch|class|const|super|throw|while|yield|delete|export|import|public|return|static|switch|typeof|default|extends|finally|package|private|continue|debugger|function|arguments|interface|protected|implements|instanceof)$/;
@@ -35978,9 +35978,9 @@ var require_codegen = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@protobufjs/fetch/util/fs.js
+// node_modules/@protobufjs/fetch/util/fs.js
 var require_fs = __commonJS({
-  "../../work/main/node_modules/@protobufjs/fetch/util/fs.js"(exports, module) {
+  "node_modules/@protobufjs/fetch/util/fs.js"(exports, module) {
     "use strict";
     var fs = null;
     try {
@@ -35996,9 +35996,9 @@ var require_fs = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@protobufjs/fetch/index.js
+// node_modules/@protobufjs/fetch/index.js
 var require_fetch = __commonJS({
-  "../../work/main/node_modules/@protobufjs/fetch/index.js"(exports, module) {
+  "node_modules/@protobufjs/fetch/index.js"(exports, module) {
     "use strict";
     module.exports = fetch2;
     var asPromise = require_aspromise();
@@ -36046,9 +36046,9 @@ var require_fetch = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@protobufjs/path/index.js
+// node_modules/@protobufjs/path/index.js
 var require_path = __commonJS({
-  "../../work/main/node_modules/@protobufjs/path/index.js"(exports) {
+  "node_modules/@protobufjs/path/index.js"(exports) {
     "use strict";
     var path = exports;
     var isAbsolute = (
@@ -36100,9 +36100,9 @@ var require_path = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/protobufjs/src/util/patterns.js
+// node_modules/protobufjs/src/util/patterns.js
 var require_patterns = __commonJS({
-  "../../work/main/node_modules/protobufjs/src/util/patterns.js"(exports) {
+  "node_modules/protobufjs/src/util/patterns.js"(exports) {
     "use strict";
     var patterns = exports;
     patterns.numberRe = /^(?![eE])[0-9]*(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?$/;
@@ -36111,9 +36111,9 @@ var require_patterns = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/protobufjs/src/util/fs.js
+// node_modules/protobufjs/src/util/fs.js
 var require_fs2 = __commonJS({
-  "../../work/main/node_modules/protobufjs/src/util/fs.js"(exports, module) {
+  "node_modules/protobufjs/src/util/fs.js"(exports, module) {
     "use strict";
     var fs = null;
     try {
@@ -36129,9 +36129,9 @@ var require_fs2 = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/protobufjs/src/namespace.js
+// node_modules/protobufjs/src/namespace.js
 var require_namespace = __commonJS({
-  "../../work/main/node_modules/protobufjs/src/namespace.js"(exports, module) {
+  "node_modules/protobufjs/src/namespace.js"(exports, module) {
     "use strict";
     module.exports = Namespace;
     var ReflectionObject = require_object();
@@ -36408,9 +36408,9 @@ var require_namespace = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/protobufjs/src/mapfield.js
+// node_modules/protobufjs/src/mapfield.js
 var require_mapfield = __commonJS({
-  "../../work/main/node_modules/protobufjs/src/mapfield.js"(exports, module) {
+  "node_modules/protobufjs/src/mapfield.js"(exports, module) {
     "use strict";
     module.exports = MapField;
     var Field = require_field();
@@ -36464,9 +36464,9 @@ var require_mapfield = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/protobufjs/src/method.js
+// node_modules/protobufjs/src/method.js
 var require_method = __commonJS({
-  "../../work/main/node_modules/protobufjs/src/method.js"(exports, module) {
+  "node_modules/protobufjs/src/method.js"(exports, module) {
     "use strict";
     module.exports = Method;
     var ReflectionObject = require_object();
@@ -36532,9 +36532,9 @@ var require_method = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/protobufjs/src/service.js
+// node_modules/protobufjs/src/service.js
 var require_service3 = __commonJS({
-  "../../work/main/node_modules/protobufjs/src/service.js"(exports, module) {
+  "node_modules/protobufjs/src/service.js"(exports, module) {
     "use strict";
     module.exports = Service;
     var Namespace = require_namespace();
@@ -36645,9 +36645,9 @@ var require_service3 = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/protobufjs/src/message.js
+// node_modules/protobufjs/src/message.js
 var require_message = __commonJS({
-  "../../work/main/node_modules/protobufjs/src/message.js"(exports, module) {
+  "node_modules/protobufjs/src/message.js"(exports, module) {
     "use strict";
     module.exports = Message;
     var util = require_minimal();
@@ -36690,9 +36690,9 @@ var require_message = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/protobufjs/src/decoder.js
+// node_modules/protobufjs/src/decoder.js
 var require_decoder = __commonJS({
-  "../../work/main/node_modules/protobufjs/src/decoder.js"(exports, module) {
+  "node_modules/protobufjs/src/decoder.js"(exports, module) {
     "use strict";
     module.exports = decoder;
     var Enum = require_enum();
@@ -36745,9 +36745,9 @@ var require_decoder = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/protobufjs/src/verifier.js
+// node_modules/protobufjs/src/verifier.js
 var require_verifier = __commonJS({
-  "../../work/main/node_modules/protobufjs/src/verifier.js"(exports, module) {
+  "node_modules/protobufjs/src/verifier.js"(exports, module) {
     "use strict";
     module.exports = verifier;
     var Enum = require_enum();
@@ -36850,9 +36850,9 @@ var require_verifier = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/protobufjs/src/converter.js
+// node_modules/protobufjs/src/converter.js
 var require_converter = __commonJS({
-  "../../work/main/node_modules/protobufjs/src/converter.js"(exports) {
+  "node_modules/protobufjs/src/converter.js"(exports) {
     "use strict";
     var converter = exports;
     var Enum = require_enum();
@@ -37057,9 +37057,9 @@ var require_converter = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/protobufjs/src/wrappers.js
+// node_modules/protobufjs/src/wrappers.js
 var require_wrappers = __commonJS({
-  "../../work/main/node_modules/protobufjs/src/wrappers.js"(exports) {
+  "node_modules/protobufjs/src/wrappers.js"(exports) {
     "use strict";
     var wrappers = exports;
     var Message = require_message();
@@ -37117,9 +37117,9 @@ var require_wrappers = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/protobufjs/src/type.js
+// node_modules/protobufjs/src/type.js
 var require_type = __commonJS({
-  "../../work/main/node_modules/protobufjs/src/type.js"(exports, module) {
+  "node_modules/protobufjs/src/type.js"(exports, module) {
     "use strict";
     module.exports = Type;
     var Namespace = require_namespace();
@@ -37470,9 +37470,9 @@ var require_type = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/protobufjs/src/root.js
+// node_modules/protobufjs/src/root.js
 var require_root = __commonJS({
-  "../../work/main/node_modules/protobufjs/src/root.js"(exports, module) {
+  "node_modules/protobufjs/src/root.js"(exports, module) {
     "use strict";
     module.exports = Root;
     var Namespace = require_namespace();
@@ -37726,9 +37726,9 @@ var require_root = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/protobufjs/src/util.js
+// node_modules/protobufjs/src/util.js
 var require_util2 = __commonJS({
-  "../../work/main/node_modules/protobufjs/src/util.js"(exports, module) {
+  "node_modules/protobufjs/src/util.js"(exports, module) {
     "use strict";
     var util = module.exports = require_minimal();
     var roots = require_roots();
@@ -37848,9 +37848,9 @@ var require_util2 = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/protobufjs/src/types.js
+// node_modules/protobufjs/src/types.js
 var require_types2 = __commonJS({
-  "../../work/main/node_modules/protobufjs/src/types.js"(exports) {
+  "node_modules/protobufjs/src/types.js"(exports) {
     "use strict";
     var types = exports;
     var util = require_util2();
@@ -38027,9 +38027,9 @@ var require_types2 = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/protobufjs/src/field.js
+// node_modules/protobufjs/src/field.js
 var require_field = __commonJS({
-  "../../work/main/node_modules/protobufjs/src/field.js"(exports, module) {
+  "node_modules/protobufjs/src/field.js"(exports, module) {
     "use strict";
     module.exports = Field;
     var ReflectionObject = require_object();
@@ -38224,9 +38224,9 @@ var require_field = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/protobufjs/src/oneof.js
+// node_modules/protobufjs/src/oneof.js
 var require_oneof = __commonJS({
-  "../../work/main/node_modules/protobufjs/src/oneof.js"(exports, module) {
+  "node_modules/protobufjs/src/oneof.js"(exports, module) {
     "use strict";
     module.exports = OneOf;
     var ReflectionObject = require_object();
@@ -38332,9 +38332,9 @@ var require_oneof = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/protobufjs/src/object.js
+// node_modules/protobufjs/src/object.js
 var require_object = __commonJS({
-  "../../work/main/node_modules/protobufjs/src/object.js"(exports, module) {
+  "node_modules/protobufjs/src/object.js"(exports, module) {
     "use strict";
     module.exports = ReflectionObject;
     ReflectionObject.className = "ReflectionObject";
@@ -38536,9 +38536,9 @@ var require_object = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/protobufjs/src/enum.js
+// node_modules/protobufjs/src/enum.js
 var require_enum = __commonJS({
-  "../../work/main/node_modules/protobufjs/src/enum.js"(exports, module) {
+  "node_modules/protobufjs/src/enum.js"(exports, module) {
     "use strict";
     module.exports = Enum;
     var ReflectionObject = require_object();
@@ -38647,9 +38647,9 @@ var require_enum = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/protobufjs/src/encoder.js
+// node_modules/protobufjs/src/encoder.js
 var require_encoder = __commonJS({
-  "../../work/main/node_modules/protobufjs/src/encoder.js"(exports, module) {
+  "node_modules/protobufjs/src/encoder.js"(exports, module) {
     "use strict";
     module.exports = encoder;
     var Enum = require_enum();
@@ -38696,9 +38696,9 @@ var require_encoder = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/protobufjs/src/index-light.js
+// node_modules/protobufjs/src/index-light.js
 var require_index_light = __commonJS({
-  "../../work/main/node_modules/protobufjs/src/index-light.js"(exports, module) {
+  "node_modules/protobufjs/src/index-light.js"(exports, module) {
     "use strict";
     var protobuf = module.exports = require_index_minimal();
     protobuf.build = "light";
@@ -38742,9 +38742,9 @@ var require_index_light = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/protobufjs/src/tokenize.js
+// node_modules/protobufjs/src/tokenize.js
 var require_tokenize = __commonJS({
-  "../../work/main/node_modules/protobufjs/src/tokenize.js"(exports, module) {
+  "node_modules/protobufjs/src/tokenize.js"(exports, module) {
     "use strict";
     module.exports = tokenize;
     var delimRe = /[\s{}=;:[\],'"()<>]/g;
@@ -38989,9 +38989,9 @@ var require_tokenize = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/protobufjs/src/parse.js
+// node_modules/protobufjs/src/parse.js
 var require_parse = __commonJS({
-  "../../work/main/node_modules/protobufjs/src/parse.js"(exports, module) {
+  "node_modules/protobufjs/src/parse.js"(exports, module) {
     "use strict";
     module.exports = parse;
     parse.filename = null;
@@ -39730,9 +39730,9 @@ var require_parse = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/protobufjs/src/common.js
+// node_modules/protobufjs/src/common.js
 var require_common2 = __commonJS({
-  "../../work/main/node_modules/protobufjs/src/common.js"(exports, module) {
+  "node_modules/protobufjs/src/common.js"(exports, module) {
     "use strict";
     module.exports = common;
     var commonRe = /\/|\./;
@@ -40062,9 +40062,9 @@ var require_common2 = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/protobufjs/src/index.js
+// node_modules/protobufjs/src/index.js
 var require_src2 = __commonJS({
-  "../../work/main/node_modules/protobufjs/src/index.js"(exports, module) {
+  "node_modules/protobufjs/src/index.js"(exports, module) {
     "use strict";
     var protobuf = module.exports = require_index_light();
     protobuf.build = "full";
@@ -40075,17 +40075,17 @@ var require_src2 = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/protobufjs/index.js
+// node_modules/protobufjs/index.js
 var require_protobufjs = __commonJS({
-  "../../work/main/node_modules/protobufjs/index.js"(exports, module) {
+  "node_modules/protobufjs/index.js"(exports, module) {
     "use strict";
     module.exports = require_src2();
   }
 });
 
-// ../../work/main/node_modules/protobufjs/google/protobuf/descriptor.json
+// node_modules/protobufjs/google/protobuf/descriptor.json
 var require_descriptor = __commonJS({
-  "../../work/main/node_modules/protobufjs/google/protobuf/descriptor.json"(exports, module) {
+  "node_modules/protobufjs/google/protobuf/descriptor.json"(exports, module) {
     module.exports = {
       nested: {
         google: {
@@ -41471,9 +41471,9 @@ var require_descriptor = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/protobufjs/ext/descriptor/index.js
+// node_modules/protobufjs/ext/descriptor/index.js
 var require_descriptor2 = __commonJS({
-  "../../work/main/node_modules/protobufjs/ext/descriptor/index.js"(exports, module) {
+  "node_modules/protobufjs/ext/descriptor/index.js"(exports, module) {
     "use strict";
     var $protobuf = require_protobufjs();
     module.exports = exports = $protobuf.descriptor = $protobuf.Root.fromJSON(require_descriptor()).lookup(".google.protobuf");
@@ -42062,9 +42062,9 @@ var require_descriptor2 = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/protobufjs/google/protobuf/api.json
+// node_modules/protobufjs/google/protobuf/api.json
 var require_api = __commonJS({
-  "../../work/main/node_modules/protobufjs/google/protobuf/api.json"(exports, module) {
+  "node_modules/protobufjs/google/protobuf/api.json"(exports, module) {
     module.exports = {
       nested: {
         google: {
@@ -42186,9 +42186,9 @@ var require_api = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/protobufjs/google/protobuf/source_context.json
+// node_modules/protobufjs/google/protobuf/source_context.json
 var require_source_context = __commonJS({
-  "../../work/main/node_modules/protobufjs/google/protobuf/source_context.json"(exports, module) {
+  "node_modules/protobufjs/google/protobuf/source_context.json"(exports, module) {
     module.exports = {
       nested: {
         google: {
@@ -42212,9 +42212,9 @@ var require_source_context = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/protobufjs/google/protobuf/type.json
+// node_modules/protobufjs/google/protobuf/type.json
 var require_type2 = __commonJS({
-  "../../work/main/node_modules/protobufjs/google/protobuf/type.json"(exports, module) {
+  "node_modules/protobufjs/google/protobuf/type.json"(exports, module) {
     module.exports = {
       nested: {
         google: {
@@ -42420,9 +42420,9 @@ var require_type2 = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/node_modules/@grpc/proto-loader/build/src/util.js
+// node_modules/@grpc/grpc-js/node_modules/@grpc/proto-loader/build/src/util.js
 var require_util3 = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/node_modules/@grpc/proto-loader/build/src/util.js"(exports) {
+  "node_modules/@grpc/grpc-js/node_modules/@grpc/proto-loader/build/src/util.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.addCommonProtos = exports.loadProtosWithOptionsSync = exports.loadProtosWithOptions = void 0;
@@ -42490,9 +42490,9 @@ var require_util3 = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/node_modules/@grpc/proto-loader/build/src/index.js
+// node_modules/@grpc/grpc-js/node_modules/@grpc/proto-loader/build/src/index.js
 var require_src3 = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/node_modules/@grpc/proto-loader/build/src/index.js"(exports) {
+  "node_modules/@grpc/grpc-js/node_modules/@grpc/proto-loader/build/src/index.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.loadFileDescriptorSetFromObject = exports.loadFileDescriptorSetFromBuffer = exports.fromJSON = exports.loadSync = exports.load = exports.IdempotencyLevel = exports.isAnyExtension = exports.Long = void 0;
@@ -42680,9 +42680,9 @@ var require_src3 = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/channelz.js
+// node_modules/@grpc/grpc-js/build/src/channelz.js
 var require_channelz = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/channelz.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/channelz.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.registerChannelzSocket = exports.registerChannelzServer = exports.registerChannelzSubchannel = exports.registerChannelzChannel = exports.ChannelzCallTrackerStub = exports.ChannelzCallTracker = exports.ChannelzChildrenTrackerStub = exports.ChannelzChildrenTracker = exports.ChannelzTrace = exports.ChannelzTraceStub = void 0;
@@ -43265,9 +43265,9 @@ var require_channelz = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/call-number.js
+// node_modules/@grpc/grpc-js/build/src/call-number.js
 var require_call_number = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/call-number.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/call-number.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.getNextCallNumber = getNextCallNumber;
@@ -43278,9 +43278,9 @@ var require_call_number = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/compression-algorithms.js
+// node_modules/@grpc/grpc-js/build/src/compression-algorithms.js
 var require_compression_algorithms = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/compression-algorithms.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/compression-algorithms.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.CompressionAlgorithms = void 0;
@@ -43293,9 +43293,9 @@ var require_compression_algorithms = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/filter.js
+// node_modules/@grpc/grpc-js/build/src/filter.js
 var require_filter = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/filter.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/filter.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.BaseFilter = void 0;
@@ -43320,9 +43320,9 @@ var require_filter = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/compression-filter.js
+// node_modules/@grpc/grpc-js/build/src/compression-filter.js
 var require_compression_filter = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/compression-filter.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/compression-filter.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.CompressionFilterFactory = exports.CompressionFilter = void 0;
@@ -43589,9 +43589,9 @@ var require_compression_filter = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/control-plane-status.js
+// node_modules/@grpc/grpc-js/build/src/control-plane-status.js
 var require_control_plane_status = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/control-plane-status.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/control-plane-status.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.restrictControlPlaneStatusCode = restrictControlPlaneStatusCode;
@@ -43619,9 +43619,9 @@ var require_control_plane_status = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/deadline.js
+// node_modules/@grpc/grpc-js/build/src/deadline.js
 var require_deadline = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/deadline.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/deadline.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.minDeadline = minDeadline;
@@ -43692,9 +43692,9 @@ var require_deadline = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/filter-stack.js
+// node_modules/@grpc/grpc-js/build/src/filter-stack.js
 var require_filter_stack = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/filter-stack.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/filter-stack.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.FilterStackFactory = exports.FilterStack = void 0;
@@ -43763,9 +43763,9 @@ var require_filter_stack = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/single-subchannel-channel.js
+// node_modules/@grpc/grpc-js/build/src/single-subchannel-channel.js
 var require_single_subchannel_channel = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/single-subchannel-channel.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/single-subchannel-channel.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.SingleSubchannelChannel = void 0;
@@ -43976,9 +43976,9 @@ var require_single_subchannel_channel = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/subchannel.js
+// node_modules/@grpc/grpc-js/build/src/subchannel.js
 var require_subchannel = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/subchannel.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/subchannel.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.Subchannel = void 0;
@@ -44322,9 +44322,9 @@ var require_subchannel = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/environment.js
+// node_modules/@grpc/grpc-js/build/src/environment.js
 var require_environment = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/environment.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/environment.js"(exports) {
     "use strict";
     var _a;
     var _b;
@@ -44335,9 +44335,9 @@ var require_environment = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/resolver-dns.js
+// node_modules/@grpc/grpc-js/build/src/resolver-dns.js
 var require_resolver_dns = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/resolver-dns.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/resolver-dns.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.DEFAULT_PORT = void 0;
@@ -44623,9 +44623,9 @@ var require_resolver_dns = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/http_proxy.js
+// node_modules/@grpc/grpc-js/build/src/http_proxy.js
 var require_http_proxy = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/http_proxy.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/http_proxy.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.parseCIDR = parseCIDR;
@@ -44842,9 +44842,9 @@ var require_http_proxy = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/stream-decoder.js
+// node_modules/@grpc/grpc-js/build/src/stream-decoder.js
 var require_stream_decoder = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/stream-decoder.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/stream-decoder.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.StreamDecoder = void 0;
@@ -44927,9 +44927,9 @@ var require_stream_decoder = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/subchannel-call.js
+// node_modules/@grpc/grpc-js/build/src/subchannel-call.js
 var require_subchannel_call = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/subchannel-call.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/subchannel-call.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.Http2SubchannelCall = void 0;
@@ -45380,9 +45380,9 @@ var require_subchannel_call = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/transport.js
+// node_modules/@grpc/grpc-js/build/src/transport.js
 var require_transport = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/transport.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/transport.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.Http2SubchannelConnector = void 0;
@@ -45958,9 +45958,9 @@ var require_transport = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/subchannel-pool.js
+// node_modules/@grpc/grpc-js/build/src/subchannel-pool.js
 var require_subchannel_pool = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/subchannel-pool.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/subchannel-pool.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.SubchannelPool = void 0;
@@ -46056,9 +46056,9 @@ var require_subchannel_pool = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/load-balancing-call.js
+// node_modules/@grpc/grpc-js/build/src/load-balancing-call.js
 var require_load_balancing_call = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/load-balancing-call.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/load-balancing-call.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.LoadBalancingCall = void 0;
@@ -46322,9 +46322,9 @@ var require_load_balancing_call = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/resolving-call.js
+// node_modules/@grpc/grpc-js/build/src/resolving-call.js
 var require_resolving_call = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/resolving-call.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/resolving-call.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.ResolvingCall = void 0;
@@ -46632,9 +46632,9 @@ var require_resolving_call = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/retrying-call.js
+// node_modules/@grpc/grpc-js/build/src/retrying-call.js
 var require_retrying_call = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/retrying-call.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/retrying-call.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.RetryingCall = exports.MessageBufferTracker = exports.RetryThrottler = void 0;
@@ -47299,9 +47299,9 @@ var require_retrying_call = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/subchannel-interface.js
+// node_modules/@grpc/grpc-js/build/src/subchannel-interface.js
 var require_subchannel_interface = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/subchannel-interface.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/subchannel-interface.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.BaseSubchannelWrapper = void 0;
@@ -47398,9 +47398,9 @@ var require_subchannel_interface = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/internal-channel.js
+// node_modules/@grpc/grpc-js/build/src/internal-channel.js
 var require_internal_channel = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/internal-channel.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/internal-channel.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.InternalChannel = exports.SUBCHANNEL_ARGS_EXCLUDE_KEY_PREFIX = void 0;
@@ -47965,9 +47965,9 @@ var require_internal_channel = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/channel.js
+// node_modules/@grpc/grpc-js/build/src/channel.js
 var require_channel = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/channel.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/channel.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.ChannelImplementation = void 0;
@@ -48022,9 +48022,9 @@ var require_channel = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/server-call.js
+// node_modules/@grpc/grpc-js/build/src/server-call.js
 var require_server_call = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/server-call.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/server-call.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.ServerDuplexStreamImpl = exports.ServerWritableStreamImpl = exports.ServerReadableStreamImpl = exports.ServerUnaryCallImpl = void 0;
@@ -48231,9 +48231,9 @@ var require_server_call = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/server-credentials.js
+// node_modules/@grpc/grpc-js/build/src/server-credentials.js
 var require_server_credentials = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/server-credentials.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/server-credentials.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.ServerCredentials = void 0;
@@ -48521,9 +48521,9 @@ var require_server_credentials = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/duration.js
+// node_modules/@grpc/grpc-js/build/src/duration.js
 var require_duration = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/duration.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/duration.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.durationMessageToDuration = durationMessageToDuration;
@@ -48582,9 +48582,9 @@ var require_duration = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/orca.js
+// node_modules/@grpc/grpc-js/build/src/orca.js
 var require_orca = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/orca.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/orca.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.OrcaOobMetricsSubchannelWrapper = exports.GRPC_METRICS_HEADER = exports.ServerMetricRecorder = exports.PerRequestMetricRecorder = void 0;
@@ -48877,9 +48877,9 @@ var require_orca = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/server-interceptors.js
+// node_modules/@grpc/grpc-js/build/src/server-interceptors.js
 var require_server_interceptors = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/server-interceptors.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/server-interceptors.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.BaseServerInterceptingCall = exports.ServerInterceptingCall = exports.ResponderBuilder = exports.ServerListenerBuilder = void 0;
@@ -49649,9 +49649,9 @@ var require_server_interceptors = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/server.js
+// node_modules/@grpc/grpc-js/build/src/server.js
 var require_server2 = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/server.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/server.js"(exports) {
     "use strict";
     var __runInitializers = exports && exports.__runInitializers || function(thisArg, initializers, value) {
       var useValue = arguments.length > 2;
@@ -51124,9 +51124,9 @@ var require_server2 = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/status-builder.js
+// node_modules/@grpc/grpc-js/build/src/status-builder.js
 var require_status_builder = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/status-builder.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/status-builder.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.StatusBuilder = void 0;
@@ -51178,9 +51178,9 @@ var require_status_builder = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/load-balancer-pick-first.js
+// node_modules/@grpc/grpc-js/build/src/load-balancer-pick-first.js
 var require_load_balancer_pick_first = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/load-balancer-pick-first.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/load-balancer-pick-first.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.LeafLoadBalancer = exports.PickFirstLoadBalancer = exports.PickFirstLoadBalancingConfig = void 0;
@@ -51597,9 +51597,9 @@ var require_load_balancer_pick_first = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/certificate-provider.js
+// node_modules/@grpc/grpc-js/build/src/certificate-provider.js
 var require_certificate_provider = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/certificate-provider.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/certificate-provider.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.FileWatcherCertificateProvider = void 0;
@@ -51720,9 +51720,9 @@ var require_certificate_provider = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/experimental.js
+// node_modules/@grpc/grpc-js/build/src/experimental.js
 var require_experimental = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/experimental.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/experimental.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.SUBCHANNEL_ARGS_EXCLUDE_KEY_PREFIX = exports.createCertificateProviderChannelCredentials = exports.FileWatcherCertificateProvider = exports.createCertificateProviderServerCredentials = exports.createServerCredentialsWithInterceptors = exports.BaseSubchannelWrapper = exports.registerAdminService = exports.FilterStackFactory = exports.BaseFilter = exports.statusOrFromError = exports.statusOrFromValue = exports.PickResultType = exports.QueuePicker = exports.UnavailablePicker = exports.ChildLoadBalancerHandler = exports.EndpointMap = exports.endpointHasAddress = exports.endpointToString = exports.subchannelAddressToString = exports.LeafLoadBalancer = exports.isLoadBalancerNameRegistered = exports.parseLoadBalancingConfig = exports.selectLbConfigFromList = exports.registerLoadBalancerType = exports.createChildChannelControlHelper = exports.BackoffTimeout = exports.parseDuration = exports.durationToMs = exports.splitHostPort = exports.uriToString = exports.CHANNEL_ARGS_CONFIG_SELECTOR_KEY = exports.createResolver = exports.registerResolver = exports.log = exports.trace = void 0;
@@ -51853,9 +51853,9 @@ var require_experimental = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/resolver-uds.js
+// node_modules/@grpc/grpc-js/build/src/resolver-uds.js
 var require_resolver_uds = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/resolver-uds.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/resolver-uds.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.setup = setup;
@@ -51893,9 +51893,9 @@ var require_resolver_uds = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/resolver-ip.js
+// node_modules/@grpc/grpc-js/build/src/resolver-ip.js
 var require_resolver_ip = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/resolver-ip.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/resolver-ip.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.setup = setup;
@@ -51984,9 +51984,9 @@ var require_resolver_ip = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/load-balancer-round-robin.js
+// node_modules/@grpc/grpc-js/build/src/load-balancer-round-robin.js
 var require_load_balancer_round_robin = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/load-balancer-round-robin.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/load-balancer-round-robin.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.RoundRobinLoadBalancer = void 0;
@@ -52159,9 +52159,9 @@ var require_load_balancer_round_robin = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/load-balancer-outlier-detection.js
+// node_modules/@grpc/grpc-js/build/src/load-balancer-outlier-detection.js
 var require_load_balancer_outlier_detection = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/load-balancer-outlier-detection.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/load-balancer-outlier-detection.js"(exports) {
     "use strict";
     var _a;
     Object.defineProperty(exports, "__esModule", { value: true });
@@ -52656,9 +52656,9 @@ var require_load_balancer_outlier_detection = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/priority-queue.js
+// node_modules/@grpc/grpc-js/build/src/priority-queue.js
 var require_priority_queue = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/priority-queue.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/priority-queue.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.PriorityQueue = void 0;
@@ -52760,9 +52760,9 @@ var require_priority_queue = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/load-balancer-weighted-round-robin.js
+// node_modules/@grpc/grpc-js/build/src/load-balancer-weighted-round-robin.js
 var require_load_balancer_weighted_round_robin = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/load-balancer-weighted-round-robin.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/load-balancer-weighted-round-robin.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.WeightedRoundRobinLoadBalancingConfig = void 0;
@@ -53112,9 +53112,9 @@ var require_load_balancer_weighted_round_robin = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/grpc-js/build/src/index.js
+// node_modules/@grpc/grpc-js/build/src/index.js
 var require_src4 = __commonJS({
-  "../../work/main/node_modules/@grpc/grpc-js/build/src/index.js"(exports) {
+  "node_modules/@grpc/grpc-js/build/src/index.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.experimental = exports.ServerMetricRecorder = exports.ServerInterceptingCall = exports.ResponderBuilder = exports.ServerListenerBuilder = exports.addAdminServicesToServer = exports.getChannelzHandlers = exports.getChannelzServiceDefinition = exports.InterceptorConfigurationError = exports.InterceptingCall = exports.RequesterBuilder = exports.ListenerBuilder = exports.StatusBuilder = exports.getClientChannel = exports.ServerCredentials = exports.Server = exports.setLogVerbosity = exports.setLogger = exports.load = exports.loadObject = exports.CallCredentials = exports.ChannelCredentials = exports.waitForClientReady = exports.closeClient = exports.Channel = exports.makeGenericClientConstructor = exports.makeClientConstructor = exports.loadPackageDefinition = exports.Client = exports.compressionAlgorithms = exports.propagate = exports.connectivityState = exports.status = exports.logVerbosity = exports.Metadata = exports.credentials = void 0;
@@ -53294,9 +53294,9 @@ var require_src4 = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/proto-loader/build/src/util.js
+// node_modules/@grpc/proto-loader/build/src/util.js
 var require_util4 = __commonJS({
-  "../../work/main/node_modules/@grpc/proto-loader/build/src/util.js"(exports) {
+  "node_modules/@grpc/proto-loader/build/src/util.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.addCommonProtos = exports.loadProtosWithOptionsSync = exports.loadProtosWithOptions = void 0;
@@ -53364,9 +53364,9 @@ var require_util4 = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/@grpc/proto-loader/build/src/index.js
+// node_modules/@grpc/proto-loader/build/src/index.js
 var require_src5 = __commonJS({
-  "../../work/main/node_modules/@grpc/proto-loader/build/src/index.js"(exports) {
+  "node_modules/@grpc/proto-loader/build/src/index.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.loadFileDescriptorSetFromObject = exports.loadFileDescriptorSetFromBuffer = exports.fromJSON = exports.loadSync = exports.load = exports.IdempotencyLevel = exports.isAnyExtension = exports.Long = void 0;
@@ -53552,9 +53552,9 @@ var require_src5 = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/dockerode/lib/session.js
+// node_modules/dockerode/lib/session.js
 var require_session = __commonJS({
-  "../../work/main/node_modules/dockerode/lib/session.js"(exports, module) {
+  "node_modules/dockerode/lib/session.js"(exports, module) {
     var grpc = require_src4();
     var protoLoader = require_src5();
     var path = __require("path");
@@ -53610,9 +53610,9 @@ var require_session = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/dockerode/lib/buildkit.js
+// node_modules/dockerode/lib/buildkit.js
 var require_buildkit = __commonJS({
-  "../../work/main/node_modules/dockerode/lib/buildkit.js"(exports, module) {
+  "node_modules/dockerode/lib/buildkit.js"(exports, module) {
     var protobuf = require_protobufjs();
     var path = __require("path");
     var BUILDKIT_TRACE_ID = "moby.buildkit.trace";
@@ -53786,9 +53786,9 @@ var require_buildkit = __commonJS({
   }
 });
 
-// ../../work/main/node_modules/dockerode/lib/docker.js
+// node_modules/dockerode/lib/docker.js
 var require_docker = __commonJS({
-  "../../work/main/node_modules/dockerode/lib/docker.js"(exports, module) {
+  "node_modules/dockerode/lib/docker.js"(exports, module) {
     var EventEmitter = __require("events").EventEmitter;
     var Modem = require_modem();
     var Container = require_container();

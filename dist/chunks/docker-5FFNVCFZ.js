@@ -7,6 +7,6 @@ const __filename = __speedgateFileURLToPath(import.meta.url);
 const __dirname = __speedgateDirname(__filename);
 import {
   require_docker
-} from "./chunk-UHI6F754.js";
+} from "./chunk-TM3QZYC6.js";
 import "./chunk-BY2EMTJO.js";
 export default require_docker();
