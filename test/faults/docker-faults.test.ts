@@ -2,7 +2,7 @@ import Dockerode from "dockerode";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DockerRuntime } from "../../src/docker/docker-runtime.js";
 import { sweepResources } from "../../src/docker/sweep-resources.js";
-import { createRecordingLogger, silentLogger } from "../../src/logger.js";
+import { type Logger, createRecordingLogger, silentLogger } from "../../src/logger.js";
 import { runRound } from "../../src/round/run-round.js";
 import { describeVerdict } from "../../src/scorecard/describe-card.js";
 import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
@@ -77,8 +77,12 @@ describe.skipIf(!context)("the Docker daemon goes away mid-round (real daemon be
    * settles: the engine's exit must come from the lost connection, as an infrastructure failure
    * that names the daemon, and the candidate must never start on what is left.
    */
-  it("ends in a clear infrastructure error about the daemon, never a card blaming the engine or scoring without it", async () => {
+  it.each([
+    { back: "at once" },
+    { back: "only once the runtime's cleanup retries" },
+  ])("ends in a clear infrastructure error about the daemon, never a card blaming the engine or scoring without it (daemon back $back)", async ({ back }) => {
     if (!docker) return;
+    const backAtOnce = back === "at once";
     const { round, runId } = makeDockerRound({
       image,
       port: await getFreePort(),
@@ -87,7 +91,16 @@ describe.skipIf(!context)("the Docker daemon goes away mid-round (real daemon be
       baseline: { command: simEngineCommand("--output-tokens", "200") },
     });
     const runtimeLog = createRecordingLogger();
-    const runtime = new DockerRuntime(new Dockerode({ socketPath: proxy.path }), round, { logger: runtimeLog, runId });
+    const restored: { done: Promise<void> | null } = { done: null };
+    const logger: Logger = {
+      ...runtimeLog,
+      warn: (message) => {
+        runtimeLog.warn(message);
+        // The daemon returns when dispose finds it away and retries, which proves the retry sweeps.
+        if (!backAtOnce && /removing the run's containers and network again/.test(message)) restored.done ??= proxy.restore();
+      },
+    };
+    const runtime = new DockerRuntime(new Dockerode({ socketPath: proxy.path }), round, { logger, runId });
     // An object, so the callback's assignment is visible to the checks after the round.
     const cut: { done: Promise<void> | null } = { done: null };
     const outcome = await runRound({
@@ -104,7 +117,7 @@ describe.skipIf(!context)("the Docker daemon goes away mid-round (real daemon be
           for (const info of await docker.listContainers({ all: true, filters: { label: [`speedgate.run-id=${runId}`] } })) {
             await docker.getContainer(info.Id).kill().catch(() => undefined);
           }
-          await proxy.restore();
+          if (backAtOnce) await proxy.restore();
         })();
       },
     }).then(
@@ -113,6 +126,7 @@ describe.skipIf(!context)("the Docker daemon goes away mid-round (real daemon be
     );
     await cut.done;
     try {
+      if (!backAtOnce) expect(restored.done, "dispose never retried while the daemon was away").not.toBeNull();
       expect(cut.done, "the round never reached the baseline's benchmark").not.toBeNull();
       expect(outcome.error, outcome.error?.stack).toBeNull();
       const card = outcome.card;
@@ -135,9 +149,11 @@ describe.skipIf(!context)("the Docker daemon goes away mid-round (real daemon be
       expect(cutOff.filter((prompt) => !/docker daemon went away/i.test(prompt.reason ?? ""))).toEqual([]);
       expect(await listRunResources(docker, runId)).toEqual({ containers: [], networks: [] });
     } finally {
+      await proxy.restore();
       await sweepResources(docker, { runId }, silentLogger);
     }
   });
+
   it.each([
     { cutAt: "preparing", stage: "build" },
     { cutAt: "starting", stage: "startup" },
