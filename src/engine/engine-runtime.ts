@@ -48,7 +48,8 @@ export interface PreparedEngine {
 /**
  * One runtime per round (process or Docker). prepare() patches and builds (stages `patch` and
  * `build`), start() launches (stage `startup` begins). Failures are thrown as EngineFailureError
- * with the stage and kind already classified; infrastructure problems as plain errors.
+ * with the stage and kind already classified; a lost host the runtime can name (the Docker daemon
+ * went away) as kind "infrastructure" too, other infrastructure problems as plain errors.
  */
 export interface EngineRuntime {
   readonly name: "process" | "docker";
