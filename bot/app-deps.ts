@@ -4,6 +4,7 @@ import { type PublishCheckRunOptions, publishCheckRun } from "../src/github/publ
 import { type RepoConfigResult, parseRepoConfig } from "../src/github/repo-config-schema.js";
 import type { DeliveryLog } from "./delivery-log.js";
 import type { KeyedQueue } from "./keyed-queue.js";
+import type { DeliveryRetryPolicy } from "./retry-delivery.js";
 
 /** State shared by the handlers of one app process. */
 export interface AppDeps {
@@ -11,6 +12,8 @@ export interface AppDeps {
   queue: KeyedQueue;
   /** This app's id (GET /app), to recognise its own check runs; fetched once. */
   appId: () => Promise<number>;
+  /** How a card whose posting failed on a passing GitHub outage is tried again (bot/retry-delivery.ts). */
+  deliveryRetry: DeliveryRetryPolicy;
 }
 
 export const CONFIG_FILE = "speedgate.yml";

@@ -6,13 +6,29 @@ import { queuePullRequestCheck } from "./handlers/queue-pull-request-check.js";
 import { rescoreOnComment } from "./handlers/rescore-on-comment.js";
 import { rescoreOnRerequest } from "./handlers/rescore-on-rerequest.js";
 import { KeyedQueue } from "./keyed-queue.js";
+import { DEFAULT_DELIVERY_RETRY, type DeliveryRetryPolicy } from "./retry-delivery.js";
+
+export interface SpeedgateAppOptions {
+  /** Tests shorten the waits; deployed, the default applies. */
+  deliveryRetry?: DeliveryRetryPolicy;
+}
 
 /** The speedgate GitHub App: posts score cards, owns the `speedgate` check, and runs `/rescore`. */
-export default function speedgateApp(app: Probot): void {
+export function createSpeedgateApp(options: SpeedgateAppOptions = {}): (app: Probot) => void {
+  return (app) => {
+    loadSpeedgateApp(app, options.deliveryRetry ?? DEFAULT_DELIVERY_RETRY);
+  };
+}
+
+const speedgateApp = createSpeedgateApp();
+export default speedgateApp;
+
+function loadSpeedgateApp(app: Probot, deliveryRetry: DeliveryRetryPolicy): void {
   let appId: Promise<number> | null = null;
   const deps: AppDeps = {
     deliveries: new DeliveryLog(),
     queue: new KeyedQueue(),
+    deliveryRetry,
     appId: async () => {
       appId ??= app.auth().then(async (octokit) => {
         const response = await octokit.request("GET /app");

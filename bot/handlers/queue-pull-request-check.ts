@@ -2,6 +2,8 @@ import type { Context } from "probot";
 import { toPullRequest } from "../../src/github/find-pull-request-for-commit.js";
 import { publishCheckRun } from "../../src/github/publish-check-run.js";
 import { type AppDeps, clientOf, failCheckOnConfig, loadRepoConfig } from "../app-deps.js";
+import { parsePayload } from "../payloads/parse-payload.js";
+import { pullRequestPayloadSchema } from "../payloads/pull-request-payload.js";
 import { startRescore, whoMayRescore } from "../start-rescore.js";
 
 /**
@@ -10,9 +12,11 @@ import { startRescore, whoMayRescore } from "../start-rescore.js";
  */
 export function queuePullRequestCheck(deps: AppDeps) {
   return async (context: Context<"pull_request.opened" | "pull_request.synchronize" | "pull_request.reopened">): Promise<void> => {
-    const pull = toPullRequest(context.payload.pull_request);
+    const parsed = parsePayload(context, pullRequestPayloadSchema);
+    if (!parsed) return;
+    const { repo } = parsed;
+    const pull = toPullRequest(parsed.payload.pull_request);
     if (!pull) return;
-    const repo = context.repo();
     const client = clientOf(context);
     const check = { ...repo, appId: await deps.appId(), headSha: pull.headSha, detailsUrl: pull.htmlUrl };
     const config = await loadRepoConfig(context);
@@ -34,7 +38,7 @@ export function queuePullRequestCheck(deps: AppDeps) {
         ...repo,
         client,
         config: config.config,
-        defaultBranch: context.payload.repository.default_branch,
+        defaultBranch: parsed.payload.repository.default_branch,
         pull,
         appId: check.appId,
         actor: pull.author ?? "",

@@ -1,6 +1,8 @@
 import type { Context } from "probot";
 import { getPullRequest } from "../../src/github/find-pull-request-for-commit.js";
 import { type AppDeps, clientOf, describeConfigProblems, loadRepoConfig } from "../app-deps.js";
+import { parsePayload } from "../payloads/parse-payload.js";
+import { issueCommentPayloadSchema } from "../payloads/issue-comment-payload.js";
 import { startRescore, whoMayRescore } from "../start-rescore.js";
 
 export const RESCORE_COMMAND = /^\/rescore(\s|$)/;
@@ -8,14 +10,16 @@ export const RESCORE_COMMAND = /^\/rescore(\s|$)/;
 /** issue_comment.created: `/rescore` on a pull request's first line, from a person allowed to start a run. */
 export function rescoreOnComment(deps: AppDeps) {
   return async (context: Context<"issue_comment.created">): Promise<void> => {
-    const { comment, issue } = context.payload;
+    const parsed = parsePayload(context, issueCommentPayloadSchema);
+    if (!parsed) return;
+    const { repo } = parsed;
+    const { comment, issue, repository } = parsed.payload;
     const firstLine = comment.body.split(/\r?\n/, 1)[0] ?? "";
     if (!RESCORE_COMMAND.test(firstLine.trim())) return;
     // Bots, this app included, never start a run: a card or a reply quoting the command must not loop.
     const user = comment.user;
-    if (!user || user.type === "Bot" || user.login.endsWith("[bot]") || context.isBot) return;
+    if (user.type === "Bot" || user.login.endsWith("[bot]") || context.isBot) return;
     if (!issue.pull_request) return;
-    const repo = context.repo();
     const client = clientOf(context);
     const reply = async (body: string): Promise<void> => {
       await client.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { ...repo, issue_number: issue.number, body });
@@ -32,7 +36,7 @@ export function rescoreOnComment(deps: AppDeps) {
         ...repo,
         client,
         config: config.config,
-        defaultBranch: context.payload.repository.default_branch,
+        defaultBranch: repository.default_branch,
         pull,
         appId: await deps.appId(),
         actor: user.login,

@@ -2,14 +2,18 @@ import type { Context } from "probot";
 import { findPullRequestForCommit, getPullRequest } from "../../src/github/find-pull-request-for-commit.js";
 import { CHECK_NAME } from "../../src/github/publish-check-run.js";
 import { type AppDeps, clientOf, loadRepoConfig } from "../app-deps.js";
+import { checkRunPayloadSchema } from "../payloads/check-run-payload.js";
+import { parsePayload } from "../payloads/parse-payload.js";
 import { startRescore, whoMayRescore } from "../start-rescore.js";
 
 /** check_run.rerequested (the Re-run button on the speedgate check): a rescore by whoever pressed it. */
 export function rescoreOnRerequest(deps: AppDeps) {
   return async (context: Context<"check_run.rerequested">): Promise<void> => {
-    const { check_run: checkRun, sender } = context.payload;
+    const parsed = parsePayload(context, checkRunPayloadSchema);
+    if (!parsed) return;
+    const { repo } = parsed;
+    const { check_run: checkRun, sender, repository } = parsed.payload;
     if (checkRun.name !== CHECK_NAME || sender.type === "Bot") return;
-    const repo = context.repo();
     const client = clientOf(context);
     const listed = checkRun.pull_requests.find((pull) => pull.head.sha === checkRun.head_sha);
     // Fork pull requests are not listed on the check run; find the one whose head is this commit.
@@ -29,7 +33,7 @@ export function rescoreOnRerequest(deps: AppDeps) {
         ...repo,
         client,
         config: config.config,
-        defaultBranch: context.payload.repository.default_branch,
+        defaultBranch: repository.default_branch,
         pull,
         appId: await deps.appId(),
         actor: sender.login,

@@ -1,0 +1,25 @@
+import { z } from "zod";
+import { repositorySchema, userSchema } from "./parse-payload.js";
+
+/** What rescoreOnComment reads of an issue_comment.created delivery. */
+export const issueCommentPayloadSchema = z.object({
+  comment: z.object(
+    {
+      id: z.number({ error: "expected the comment's id" }).int({ error: "expected the comment's id" }),
+      body: z.string({ error: "expected the comment's text" }),
+      user: userSchema("the comment's author"),
+    },
+    { error: "expected the comment" },
+  ),
+  issue: z.object(
+    {
+      number: z.number({ error: "expected the issue's number" }).int({ error: "expected the issue's number" }).positive({ error: "expected the issue's number" }),
+      // Present only on a pull request's conversation.
+      pull_request: z.unknown().optional(),
+    },
+    { error: "expected the issue or pull request commented on" },
+  ),
+  repository: repositorySchema,
+});
+
+export type IssueCommentPayload = z.output<typeof issueCommentPayloadSchema>;
