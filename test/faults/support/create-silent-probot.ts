@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from "node:crypto";
 import { Probot, ProbotOctokit } from "probot";
 import { AppOctokit } from "../../../bot/app-octokit.js";
-import speedgateApp from "../../../bot/index.js";
+import { type SpeedgateAppOptions, createSpeedgateApp } from "../../../bot/index.js";
 import { API_PREFIX } from "../../support/fake-github/fake-github-server.js";
 
 /**
@@ -9,9 +9,10 @@ import { API_PREFIX } from "../../support/fake-github/fake-github-server.js";
  * errors and count them. `octokit: "deployed"` is the Octokit bot/server.ts gives Probot's run()
  * (bot/app-octokit.ts: Probot's retries and throttling, secondary rate limits retried); "plain"
  * turns retries and throttling off, as test/support/fake-github/create-test-probot.ts does.
- * Deliveries go through probot.receive, which settles when every handler has finished.
+ * Deliveries go through probot.receive, which settles when every handler has finished. `app`
+ * shortens the app's own retry waits where a row gives up on purpose.
  */
-export async function createSilentProbot(options: { fakeUrl: string; appId: number; octokit: "deployed" | "plain" }): Promise<Probot> {
+export async function createSilentProbot(options: { fakeUrl: string; appId: number; octokit: "deployed" | "plain"; app?: SpeedgateAppOptions }): Promise<Probot> {
   const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
   const probot = new Probot({
     appId: options.appId,
@@ -27,6 +28,6 @@ export async function createSilentProbot(options: { fakeUrl: string; appId: numb
           }))
         : AppOctokit,
   });
-  await probot.load(speedgateApp);
+  await probot.load(createSpeedgateApp(options.app));
   return probot;
 }
