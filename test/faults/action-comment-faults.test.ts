@@ -1,9 +1,14 @@
 import { createActionOctokit } from "../../action/create-action-octokit.js";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { upsertCardComment } from "../../src/github/upsert-card-comment.js";
 import { CARD_MARKER } from "../../src/scorecard/render-markdown.js";
 import { OWNER, REPO } from "../support/fake-github/adjust-payloads.js";
 import { type FakePull, serveRepository } from "../support/fake-github/serve-repository.js";
+import { runStep } from "../action/support/action-step.js";
+import { type SimRound, writeSimRound } from "../action/support/sim-round.js";
 import { FaultyFakeGitHub, SERVER_ERROR, secondaryRateLimit } from "./support/faulty-fake-github.js";
 
 /*
@@ -44,5 +49,33 @@ describe("faults in the GitHub API for the action's card comment", () => {
     await post();
     expect(fake.served).toHaveLength(1);
     expect(fake.comments).toHaveLength(1);
+  });
+
+  describe("through the bundled action (dist/index.js, as action/runner.ts builds its client)", () => {
+    let round: SimRound;
+    let workDir: string;
+    beforeAll(async () => {
+      round = await writeSimRound();
+      workDir = await mkdtemp(join(tmpdir(), "speedgate-comment-faults-"));
+    });
+    afterAll(async () => {
+      await rm(round.dir, { recursive: true, force: true });
+      await rm(workDir, { recursive: true, force: true });
+    });
+
+    it("creating the comment answers 500 once: the step still lands the comment once", async () => {
+      fake.failNext("POST", COMMENTS, SERVER_ERROR);
+      const step = await runStep({
+        entry: "index",
+        workDir,
+        event: { name: "pull_request", payload: { pull_request: { number: PULL.number, head: { sha: PULL.headSha } }, number: PULL.number } },
+        inputs: { config: round.configPath, comment: "true", "github-token": "ghs_test" },
+        env: { GITHUB_API_URL: fake.apiUrl, GITHUB_REPOSITORY: `${OWNER}/${REPO}` },
+      });
+      expect(step.exitCode, step.stdout + step.stderr).toBe(0);
+      expect(fake.served).toEqual([`POST ${COMMENTS} -> 500`]);
+      expect(fake.comments).toHaveLength(1);
+      expect(step.stdout).toContain(`Card comment created on #${PULL.number}`);
+    });
   });
 });

@@ -1,5 +1,6 @@
 import { getOctokit } from "@actions/github";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { GitHubClient } from "../../src/github/github-client.js";
 import { upsertCardComment } from "../../src/github/upsert-card-comment.js";
 import { FakeGitHub } from "../support/fake-github/fake-github-server.js";
 import { serveRepository } from "../support/fake-github/serve-repository.js";
@@ -51,6 +52,29 @@ describe("upsertCardComment (with the action's Octokit, as `comment: true` uses 
     const result = await upsertCardComment(client(), { ...repo, issueNumber: 5, body: card("latest") });
     expect(result).toEqual({ commentId: 10, action: "updated", removed: 2 });
     expect(fake.comments.map((comment) => [comment.id, comment.body])).toEqual([[10, card("latest")]]);
+  });
+
+  /** A client under which another process posts its card just before this one's create lands. */
+  const racedBy = (otherBody: string): GitHubClient => {
+    const inner = client();
+    return {
+      request: async (route, parameters) => {
+        if (route.startsWith("POST ")) fake.comments.push({ id: 50, issueNumber: 5, body: otherBody, login: "speedgate[bot]", type: "Bot", createdAt: fake.now() });
+        return await inner.request(route, parameters);
+      },
+    };
+  };
+
+  it("after a create, folds a card another process created meanwhile: the oldest stays, with this card", async () => {
+    const result = await upsertCardComment(racedBy(card("other")), { ...repo, issueNumber: 5, body: card("mine") });
+    expect(result).toEqual({ commentId: 50, action: "created", removed: 1 });
+    expect(fake.comments.map((comment) => [comment.id, comment.body])).toEqual([[50, card("mine")]]);
+  });
+
+  it("after a create, keeps the other process's card when shouldReplace says it is newer", async () => {
+    const result = await upsertCardComment(racedBy(card("newer")), { ...repo, issueNumber: 5, body: card("older"), shouldReplace: () => false });
+    expect(result).toEqual({ commentId: 50, action: "kept", removed: 1 });
+    expect(fake.comments.map((comment) => [comment.id, comment.body])).toEqual([[50, card("newer")]]);
   });
 
   it("finds the card past the first page of comments", async () => {
