@@ -1,6 +1,6 @@
 import type { Scorecard } from "../scorecard/scorecard-schema.js";
 import type { GateSettings } from "../scoring/evaluate-gate.js";
-import { describeEngineFailure } from "../scoring/score-round.js";
+import { describeEngineFailure, failureContext } from "../scoring/score-round.js";
 import { summarizeRound } from "../scoring/summarize-round.js";
 
 /**
@@ -14,8 +14,7 @@ export function regateScorecard(card: Scorecard, gate: GateSettings): Scorecard 
     card.prompts.map((prompt) => ({ status: prompt.status, score: prompt.score, candidateAttempted: prompt.candidate !== null })),
     {
       gate,
-      baselineFailure: failure?.engine === "baseline" ? describeEngineFailure(failure) : null,
-      failure: failure ? describeEngineFailure(failure) : null,
+      ...failureContext(failure, failure ? describeEngineFailure(failure) : null),
     },
   );
   return {

@@ -2,7 +2,7 @@ import type { EngineFailure } from "../failure/engine-failure.js";
 import type { GateSettings } from "./evaluate-gate.js";
 import type { RequestRecord } from "./request-record.js";
 import { type PromptScore, scorePrompt } from "./score-prompt.js";
-import { type RoundSummary, summarizeRound } from "./summarize-round.js";
+import { type RoundSummary, type SummarizeOptions, summarizeRound } from "./summarize-round.js";
 
 /** One engine's side of a round: a record per prompt it was sent, and the failure that stopped it, if any. */
 export interface EngineRoundResult {
@@ -41,6 +41,22 @@ function notSent(failure: EngineFailure | null): RequestRecord | undefined {
   return { ok: false, kind: "not_sent", reason: `${failure.engine} engine ${when} (${failure.label})` };
 }
 
+/**
+ * How a round's failure bears on its summary, described once: a baseline or infrastructure failure
+ * never lets the gate pass, and any failure explains a missing score. A fresh round, a merge of shard
+ * cards and the app's re-gate of an artifact all go through here, so they cannot disagree.
+ */
+export function failureContext(
+  failure: Pick<EngineFailure, "engine" | "kind"> | null,
+  description: string | null,
+): Pick<SummarizeOptions, "baselineFailure" | "failure" | "infrastructureFailure"> {
+  return {
+    baselineFailure: failure?.engine === "baseline" ? description : null,
+    failure: failure ? description : null,
+    infrastructureFailure: failure?.kind === "infrastructure" ? description : null,
+  };
+}
+
 export function wasAttempted(record: RequestRecord | null): boolean {
   return record !== null && !(record.ok === false && record.kind === "not_sent");
 }
@@ -62,9 +78,7 @@ export function scoreRound(input: ScoreRoundInput): RoundResult {
     prompts.map((prompt) => ({ status: prompt.status, score: prompt.score, candidateAttempted: wasAttempted(prompt.candidate) })),
     {
       gate: input.gate,
-      baselineFailure: input.baseline.failure ? describeEngineFailure(input.baseline.failure) : null,
-      failure: failure ? describeEngineFailure(failure) : null,
-      infrastructureFailure: failure?.kind === "infrastructure" ? describeEngineFailure(failure) : null,
+      ...failureContext(failure, failure ? describeEngineFailure(failure) : null),
       bootstrapSeed: input.bootstrapSeed,
     },
   );

@@ -1,6 +1,6 @@
 import { ConfigError } from "../config/config-error.js";
 import type { Scorecard } from "../scorecard/scorecard-schema.js";
-import { describeEngineFailure } from "../scoring/score-round.js";
+import { describeEngineFailure, failureContext } from "../scoring/score-round.js";
 import { summarizeRound } from "../scoring/summarize-round.js";
 import { compareIds } from "./compare-ids.js";
 import { findShardProblems } from "./find-shard-problems.js";
@@ -64,9 +64,7 @@ export function mergeScorecards(cards: Scorecard[], options: MergeOptions = {}):
     prompts.map((prompt) => ({ status: prompt.status, score: prompt.score, candidateAttempted: prompt.candidate !== null })),
     {
       gate: { minRoundScore: first.gate.minRoundScore, use: first.gate.use },
-      baselineFailure: failure?.engine === "baseline" ? (picked?.description ?? null) : null,
-      failure: picked?.description ?? null,
-      infrastructureFailure: failure?.kind === "infrastructure" ? (picked?.description ?? null) : null,
+      ...failureContext(failure, picked?.description ?? null),
       bootstrapSeed: options.bootstrapSeed,
     },
   );

@@ -31,4 +31,19 @@ describe("regateScorecard", () => {
     expect(regated.gate.passed).toBe(false);
     expect(regated.gate.reason).toContain("candidate engine failed at startup");
   });
+
+  it("keeps the gate closed when the Docker daemon went away mid-benchmark, however good the prompts before it", () => {
+    const daemonLost = {
+      ...seedOomFailure(),
+      stage: "benchmark" as const,
+      kind: "infrastructure" as const,
+      label: "the Docker daemon went away (infrastructure, not the patch)",
+      logTail: [],
+    };
+    const card = makeCard([{ speedup: 1.5 }, { speedup: 1.5 }, { speedup: 1.5 }], { failure: daemonLost });
+    const regated = regateScorecard(card, { minRoundScore: 1, use: "round-score" });
+    expect(regated.roundScore).toBeCloseTo(1.5, 10);
+    expect(regated.gate.passed).toBe(false);
+    expect(regated).toEqual(card);
+  });
 });
