@@ -27,7 +27,7 @@ import {
   renderMarkdown,
   runRound,
   writeScorecard
-} from "./chunks/chunk-YLAY2GPF.js";
+} from "./chunks/chunk-M5PWPP2C.js";
 import {
   require_docker
 } from "./chunks/chunk-TM3QZYC6.js";

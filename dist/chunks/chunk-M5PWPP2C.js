@@ -36616,6 +36616,13 @@ function notSent(failure2) {
   const when = failure2.kind === "infrastructure" ? `was not measured at ${failure2.stage}` : failure2.stage === "benchmark" ? "died during the benchmark" : `failed at ${failure2.stage}`;
   return { ok: false, kind: "not_sent", reason: `${failure2.engine} engine ${when} (${failure2.label})` };
 }
+function failureContext(failure2, description) {
+  return {
+    baselineFailure: failure2?.engine === "baseline" ? description : null,
+    failure: failure2 ? description : null,
+    infrastructureFailure: failure2?.kind === "infrastructure" ? description : null
+  };
+}
 function wasAttempted(record2) {
   return record2 !== null && !(record2.ok === false && record2.kind === "not_sent");
 }
@@ -36635,9 +36642,7 @@ function scoreRound(input2) {
     prompts.map((prompt) => ({ status: prompt.status, score: prompt.score, candidateAttempted: wasAttempted(prompt.candidate) })),
     {
       gate: input2.gate,
-      baselineFailure: input2.baseline.failure ? describeEngineFailure(input2.baseline.failure) : null,
-      failure: failure2 ? describeEngineFailure(failure2) : null,
-      infrastructureFailure: failure2?.kind === "infrastructure" ? describeEngineFailure(failure2) : null,
+      ...failureContext(failure2, failure2 ? describeEngineFailure(failure2) : null),
       bootstrapSeed: input2.bootstrapSeed
     }
   );
@@ -57833,9 +57838,7 @@ function mergeScorecards(cards, options = {}) {
     prompts.map((prompt) => ({ status: prompt.status, score: prompt.score, candidateAttempted: prompt.candidate !== null })),
     {
       gate: { minRoundScore: first.gate.minRoundScore, use: first.gate.use },
-      baselineFailure: failure2?.engine === "baseline" ? picked?.description ?? null : null,
-      failure: picked?.description ?? null,
-      infrastructureFailure: failure2?.kind === "infrastructure" ? picked?.description ?? null : null,
+      ...failureContext(failure2, picked?.description ?? null),
       bootstrapSeed: options.bootstrapSeed
     }
   );
