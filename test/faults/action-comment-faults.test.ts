@@ -69,7 +69,8 @@ describe("faults in the GitHub API for the action's card comment", () => {
         entry: "index",
         workDir,
         event: { name: "pull_request", payload: { pull_request: { number: PULL.number, head: { sha: PULL.headSha } }, number: PULL.number } },
-        inputs: { config: round.configPath, comment: "true", "github-token": "ghs_test" },
+        // The verdict is not what this row is about: with no patch, the two engines tie within noise.
+        inputs: { config: round.configPath, comment: "true", "github-token": "ghs_test", "fail-on-gate": "false" },
         env: { GITHUB_API_URL: fake.apiUrl, GITHUB_REPOSITORY: `${OWNER}/${REPO}` },
       });
       expect(step.exitCode, step.stdout + step.stderr).toBe(0);
