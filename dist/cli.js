@@ -27,7 +27,7 @@ import {
   renderMarkdown,
   runRound,
   writeScorecard
-} from "./chunks/chunk-M5PWPP2C.js";
+} from "./chunks/chunk-L6Q34DAX.js";
 import {
   require_docker
 } from "./chunks/chunk-TM3QZYC6.js";

@@ -39,7 +39,7 @@ import {
   renderMarkdown,
   runRound,
   writeScorecard
-} from "./chunks/chunk-M5PWPP2C.js";
+} from "./chunks/chunk-L6Q34DAX.js";
 import "./chunks/chunk-TM3QZYC6.js";
 import "./chunks/chunk-ZNUQIOIV.js";
 import {

@@ -1,3 +1,4 @@
+import { summaryFields } from "../scorecard/build-scorecard.js";
 import type { Scorecard } from "../scorecard/scorecard-schema.js";
 import type { GateSettings } from "../scoring/evaluate-gate.js";
 import { describeEngineFailure, failureContext } from "../scoring/score-round.js";
@@ -17,15 +18,5 @@ export function regateScorecard(card: Scorecard, gate: GateSettings): Scorecard 
       ...failureContext(failure, failure ? describeEngineFailure(failure) : null),
     },
   );
-  return {
-    ...card,
-    roundScore: summary.roundScore,
-    scoreInterval: summary.interval,
-    promptsScored: summary.promptsScored,
-    promptsTotal: summary.promptsTotal,
-    belowTolerance: summary.belowTolerance,
-    zeroedTotal: summary.zeroedTotal,
-    excluded: summary.excluded,
-    gate: summary.gate,
-  };
+  return { ...card, ...summaryFields(summary) };
 }

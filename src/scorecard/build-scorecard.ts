@@ -2,6 +2,7 @@ import type { RoundConfig } from "../config/round-config-schema.js";
 import type { EngineFailure } from "../failure/engine-failure.js";
 import { type RequestRecord, timeToFirstTokenMs } from "../scoring/request-record.js";
 import { type RoundResult, wasAttempted } from "../scoring/score-round.js";
+import type { RoundSummary } from "../scoring/summarize-round.js";
 import { SPEEDGATE_VERSION } from "../version.js";
 import { type EngineSide, SCORECARD_SCHEMA_VERSION, type Scorecard } from "./scorecard-schema.js";
 
@@ -49,6 +50,26 @@ export function emptyProvenance(): Provenance {
   };
 }
 
+/**
+ * The card's fields that a round summary decides. A fresh round, a shard merge and the app's re-gate
+ * all set them from summarizeRound through here, so the three cannot drift apart.
+ */
+export function summaryFields(summary: RoundSummary): Pick<
+  Scorecard,
+  "roundScore" | "scoreInterval" | "promptsScored" | "promptsTotal" | "belowTolerance" | "zeroedTotal" | "excluded" | "gate"
+> {
+  return {
+    roundScore: summary.roundScore,
+    scoreInterval: summary.interval,
+    promptsScored: summary.promptsScored,
+    promptsTotal: summary.promptsTotal,
+    belowTolerance: summary.belowTolerance,
+    zeroedTotal: summary.zeroedTotal,
+    excluded: summary.excluded,
+    gate: summary.gate,
+  };
+}
+
 /** Assembles the versioned card from a scored round; the single place that decides its shape. */
 export function buildScorecard(input: BuildScorecardInput): Scorecard {
   const { config, result } = input;
@@ -60,13 +81,7 @@ export function buildScorecard(input: BuildScorecardInput): Scorecard {
     speedgateVersion: SPEEDGATE_VERSION,
     createdAt: (input.now ?? new Date()).toISOString(),
     engine: config.engine,
-    roundScore: result.roundScore,
-    scoreInterval: result.interval,
-    promptsScored: result.promptsScored,
-    promptsTotal: result.promptsTotal,
-    belowTolerance: result.belowTolerance,
-    zeroedTotal: result.zeroedTotal,
-    excluded: result.excluded,
+    ...summaryFields(result),
     tokenCountsEstimated: estimated,
     settings: {
       requestIntervalMs: config.bench.requestIntervalMs,
@@ -78,7 +93,6 @@ export function buildScorecard(input: BuildScorecardInput): Scorecard {
       model: config.bench.model,
     },
     provenance: { ...emptyProvenance(), baselineImage: config.baseline.image ?? null, ...input.provenance },
-    gate: result.gate,
     failure: input.failure,
     source: input.source ?? null,
     shard: input.shard ?? null,

@@ -1,4 +1,5 @@
 import { ConfigError } from "../config/config-error.js";
+import { summaryFields } from "../scorecard/build-scorecard.js";
 import type { Scorecard } from "../scorecard/scorecard-schema.js";
 import { describeEngineFailure, failureContext } from "../scoring/score-round.js";
 import { summarizeRound } from "../scoring/summarize-round.js";
@@ -73,13 +74,7 @@ export function mergeScorecards(cards: Scorecard[], options: MergeOptions = {}):
     speedgateVersion: first.speedgateVersion,
     createdAt: (options.now ?? new Date()).toISOString(),
     engine: first.engine,
-    roundScore: summary.roundScore,
-    scoreInterval: summary.interval,
-    promptsScored: summary.promptsScored,
-    promptsTotal: summary.promptsTotal,
-    belowTolerance: summary.belowTolerance,
-    zeroedTotal: summary.zeroedTotal,
-    excluded: summary.excluded,
+    ...summaryFields(summary),
     tokenCountsEstimated: shards.some((card) => card.tokenCountsEstimated),
     settings: first.settings,
     provenance: {
@@ -89,7 +84,6 @@ export function mergeScorecards(cards: Scorecard[], options: MergeOptions = {}):
       runner: joinDistinct(shards.map((card) => card.provenance.runner), 256),
       gpu: joinDistinct(shards.map((card) => card.provenance.gpu), 512),
     },
-    gate: summary.gate,
     failure,
     source: shards.find((card) => card.source !== null)?.source ?? null,
     shard: null,

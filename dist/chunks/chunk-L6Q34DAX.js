@@ -56480,6 +56480,18 @@ function emptyProvenance() {
     gpu: null
   };
 }
+function summaryFields(summary) {
+  return {
+    roundScore: summary.roundScore,
+    scoreInterval: summary.interval,
+    promptsScored: summary.promptsScored,
+    promptsTotal: summary.promptsTotal,
+    belowTolerance: summary.belowTolerance,
+    zeroedTotal: summary.zeroedTotal,
+    excluded: summary.excluded,
+    gate: summary.gate
+  };
+}
 function buildScorecard(input2) {
   const { config: config2, result } = input2;
   const estimated = result.prompts.some(
@@ -56490,13 +56502,7 @@ function buildScorecard(input2) {
     speedgateVersion: SPEEDGATE_VERSION,
     createdAt: (input2.now ?? /* @__PURE__ */ new Date()).toISOString(),
     engine: config2.engine,
-    roundScore: result.roundScore,
-    scoreInterval: result.interval,
-    promptsScored: result.promptsScored,
-    promptsTotal: result.promptsTotal,
-    belowTolerance: result.belowTolerance,
-    zeroedTotal: result.zeroedTotal,
-    excluded: result.excluded,
+    ...summaryFields(result),
     tokenCountsEstimated: estimated,
     settings: {
       requestIntervalMs: config2.bench.requestIntervalMs,
@@ -56508,7 +56514,6 @@ function buildScorecard(input2) {
       model: config2.bench.model
     },
     provenance: { ...emptyProvenance(), baselineImage: config2.baseline.image ?? null, ...input2.provenance },
-    gate: result.gate,
     failure: input2.failure,
     source: input2.source ?? null,
     shard: input2.shard ?? null,
@@ -57847,13 +57852,7 @@ function mergeScorecards(cards, options = {}) {
     speedgateVersion: first.speedgateVersion,
     createdAt: (options.now ?? /* @__PURE__ */ new Date()).toISOString(),
     engine: first.engine,
-    roundScore: summary.roundScore,
-    scoreInterval: summary.interval,
-    promptsScored: summary.promptsScored,
-    promptsTotal: summary.promptsTotal,
-    belowTolerance: summary.belowTolerance,
-    zeroedTotal: summary.zeroedTotal,
-    excluded: summary.excluded,
+    ...summaryFields(summary),
     tokenCountsEstimated: shards.some((card) => card.tokenCountsEstimated),
     settings: first.settings,
     provenance: {
@@ -57863,7 +57862,6 @@ function mergeScorecards(cards, options = {}) {
       runner: joinDistinct(shards.map((card) => card.provenance.runner), 256),
       gpu: joinDistinct(shards.map((card) => card.provenance.gpu), 512)
     },
-    gate: summary.gate,
     failure: failure2,
     source: shards.find((card) => card.source !== null)?.source ?? null,
     shard: null,
