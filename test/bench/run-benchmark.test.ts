@@ -1,10 +1,10 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { buildArrivalSchedule } from "../../src/bench/build-arrival-schedule.js";
 import { type BenchmarkProgress, runBenchmark } from "../../src/bench/run-benchmark.js";
 import type { BenchSettings } from "../../src/config/round-config-schema.js";
 import type { Prompt } from "../../src/prompts/prompt.js";
-import type { SimProfileInput } from "../../src/sim-engine/sim-profile.js";
-import { type SimEngine, startSimEngine } from "../../src/sim-engine/start-sim-engine.js";
+import { startSimEngine } from "../../src/sim-engine/start-sim-engine.js";
+import { useSimEngines } from "./support/use-sim-engines.js";
 
 const bench: BenchSettings = {
   prompts: "prompts.jsonl",
@@ -23,15 +23,7 @@ const bench: BenchSettings = {
 const prompts: Prompt[] = ["p0", "p1", "p2", "p3", "p4"].map((id) => ({ id, messages: [{ role: "user", content: id }] }));
 
 describe("runBenchmark", () => {
-  const engines: SimEngine[] = [];
-  const start = async (profile: SimProfileInput): Promise<SimEngine> => {
-    const engine = await startSimEngine({ profile });
-    engines.push(engine);
-    return engine;
-  };
-  afterEach(async () => {
-    await Promise.all(engines.splice(0).map((engine) => engine.close()));
-  });
+  const start = useSimEngines();
 
   it("sends every prompt in order without waiting for earlier answers (open loop)", async () => {
     // p0 streams for about a second; the others are quick and start every 10 ms regardless.
@@ -118,12 +110,11 @@ describe("runBenchmark", () => {
 
   it("records the connections an engine drops as it dies as engine_died once its death is reported", async () => {
     const controller = new AbortController();
-    const engine = await startSimEngine({
-      profile: { defaults: { ttftMs: 1, itlMs: 0, outputTokens: 2 }, prompts: { p1: { itlMs: 20, outputTokens: 1000 } }, faults: { dieAfterRequests: 3 } },
+    const engine = await start(
+      { defaults: { ttftMs: 1, itlMs: 0, outputTokens: 2 }, prompts: { p1: { itlMs: 20, outputTokens: 1000 } }, faults: { dieAfterRequests: 3 } },
       // As the round runner does when the engine process exits.
-      onDie: (code) => controller.abort(new Error(`the engine exited with code ${code}`)),
-    });
-    engines.push(engine);
+      { onDie: (code) => controller.abort(new Error(`the engine exited with code ${code}`)) },
+    );
     const records = await runBenchmark({ baseUrl: engine.url, prompts, bench: { ...bench, requestIntervalMs: 100 }, signal: controller.signal });
     expect(records.get("p0")?.ok).toBe(true);
     const cut = records.get("p1");

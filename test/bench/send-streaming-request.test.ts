@@ -1,12 +1,11 @@
 import type { ServerResponse } from "node:http";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RequestSettings, sendStreamingRequest } from "../../src/bench/send-streaming-request.js";
 import type { Prompt } from "../../src/prompts/prompt.js";
 import type { CompletedRequest, FailedRequest, RequestRecord } from "../../src/scoring/request-record.js";
-import type { SimProfileInput } from "../../src/sim-engine/sim-profile.js";
-import { type SimEngine, startSimEngine } from "../../src/sim-engine/start-sim-engine.js";
 import { getFreePort } from "../support/get-free-port.js";
 import { type ScriptedServer, startScriptedServer } from "./start-scripted-server.js";
+import { useSimEngines } from "./support/use-sim-engines.js";
 
 const settings: RequestSettings = { model: "sim-model", maxTokens: 1000, thinking: true, requestTimeoutS: 30 };
 const chat = (id: string): Prompt => ({ id, messages: [{ role: "user", content: `question ${id}` }] });
@@ -26,15 +25,7 @@ function isMonotone(record: CompletedRequest): boolean {
 }
 
 describe("sendStreamingRequest against the sim-engine", () => {
-  const engines: SimEngine[] = [];
-  const start = async (profile: SimProfileInput): Promise<SimEngine> => {
-    const engine = await startSimEngine({ profile });
-    engines.push(engine);
-    return engine;
-  };
-  afterEach(async () => {
-    await Promise.all(engines.splice(0).map((engine) => engine.close()));
-  });
+  const start = useSimEngines();
 
   it("counts reasoning_content and content deltas, one token each, confirmed by usage", async () => {
     const engine = await start({ defaults: { ttftMs: 1, itlMs: 0, outputTokens: 7, reasoningTokens: 5 } });
@@ -115,8 +106,7 @@ describe("sendStreamingRequest against the sim-engine", () => {
   });
 
   it("sees connections dropped when the engine dies after N requests", async () => {
-    const engine = await startSimEngine({ profile: { defaults: { ttftMs: 1, itlMs: 0, outputTokens: 2 }, faults: { dieAfterRequests: 1 } } });
-    engines.push(engine);
+    const engine = await start({ defaults: { ttftMs: 1, itlMs: 0, outputTokens: 2 }, faults: { dieAfterRequests: 1 } });
     expectCompleted(await sendStreamingRequest({ baseUrl: engine.url, prompt: chat("a"), settings }));
     await new Promise((resolve) => setImmediate(resolve));
     const record = expectFailed(await sendStreamingRequest({ baseUrl: engine.url, prompt: chat("b"), settings }));

@@ -1,6 +1,7 @@
 import { zipSync } from "fflate";
 import { regateScorecard } from "../../../src/github/regate-scorecard.js";
 import { SCORECARD_SCHEMA_VERSION, type Scorecard } from "../../../src/scorecard/scorecard-schema.js";
+import { emptyProvenance } from "../../../src/scorecard/build-scorecard.js";
 
 export interface TestCardOptions {
   /** One score per prompt; the round score is their median. */
@@ -28,16 +29,7 @@ export function makeTestScorecard(options: TestCardOptions = {}): Scorecard {
     excluded: 0,
     tokenCountsEstimated: false,
     settings: { requestIntervalMs: 100, arrival: "fixed", thinking: false, contextLimit: 8192, maxTokens: 256, tolerance: 0.9, model: "m" },
-    provenance: {
-      imageDigest: null,
-      baselineImage: null,
-      baselineImageId: null,
-      patchHash: null,
-      configHash: null,
-      promptsHash: null,
-      runner: null,
-      gpu: null,
-    },
+    provenance: emptyProvenance(),
     gate: { minRoundScore: 1, use: "round-score", passed: false, reason: "" },
     failure: options.failure ?? null,
     source: options.source ?? null,
