@@ -164,7 +164,7 @@ describe("loadRound", () => {
 
   it("says which file it could not read", async () => {
     const dir = await writeRound({ "round.yml": stringify(valid), "submission.patch": patch });
-    await expect(loadRound(join(dir, "round.yml"))).rejects.toThrow(/bench\.prompts: expected a readable JSONL file, could not read .*prompts\.jsonl \(ENOENT\)/);
+    await expect(loadRound(join(dir, "round.yml"))).rejects.toThrow(/bench\.prompts: expected an existing file \(the JSONL prompts\), got "\.\/prompts\.jsonl": .*prompts\.jsonl does not exist/);
     await expect(loadRound(join(dir, "missing.yml"))).rejects.toThrow(/config: expected a readable round config file/);
   });
 });
