@@ -62,7 +62,8 @@ describe(".github/workflows/release.yml", () => {
     });
     // Writing tags and a release needs no npm install: no dependency's install script runs beside the write token.
     expect(release.steps.some((step) => /npm (ci|install)/.test(step.run ?? ""))).toBe(false);
-    expect(release.steps.find((step) => step.run?.includes("npm pack"))?.run).toContain("--ignore-scripts");
+    // The CLI tarball comes from the committed bundle (scripts/pack-cli.mjs), never from an install.
+    expect(release.steps.find((step) => step.run?.includes("gh release create"))?.run).toContain("node scripts/pack-cli.mjs --out \"$RUNNER_TEMP\"");
   });
 
   it("publishes a release with the CLI tarball for the tag it made", () => {
