@@ -1,19 +1,14 @@
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, readFile, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { runCli } from "./support/sim-round.js";
+import { makeTempDir } from "../support/make-temp-dir.js";
 
 const examples = fileURLToPath(new URL("../../examples/", import.meta.url));
 const engineRepository = join(examples, "engine-repository");
-
-const dirs: string[] = [];
-afterEach(async () => {
-  await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
-});
 
 async function check(configPath: string, ...extra: string[]) {
   const result = await runCli(["run", "--config", configPath, "--check", ...extra]);
@@ -67,8 +62,7 @@ describe("speedgate run --check on the shipped engine configs", () => {
   });
 
   it("validates a patch given with --patch, and refuses one that is no diff", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "speedgate-check-"));
-    dirs.push(dir);
+    const dir = await makeTempDir("speedgate-check-");
     await writeFile(join(dir, "good.patch"), "--- a/python/sglang/srt/server_args.py\n+++ b/python/sglang/srt/server_args.py\n@@ -1 +1 @@\n-a\n+b\n");
     await writeFile(join(dir, "bad.patch"), "I made it faster, trust me\n");
     const good = await check(join(examples, "rounds", "sglang.yaml"), "--patch", join(dir, "good.patch"));
@@ -83,8 +77,7 @@ describe("speedgate run --check on the shipped engine configs", () => {
 
 describe("speedgate run --check on a process round", () => {
   async function writeProcessRound(config: Record<string, unknown>): Promise<{ dir: string; configPath: string; marker: string }> {
-    const dir = await mkdtemp(join(tmpdir(), "speedgate-check-"));
-    dirs.push(dir);
+    const dir = await makeTempDir("speedgate-check-");
     await mkdir(join(dir, "engine", "python"), { recursive: true });
     await writeFile(join(dir, "prompts.jsonl"), '{"id": "p1", "prompt": "hello"}\n');
     await writeFile(join(dir, "fix.patch"), "--- a/python/profile.json\n+++ b/python/profile.json\n@@ -1 +1 @@\n-{}\n+{ }\n");

@@ -1,9 +1,9 @@
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runCli } from "./support/sim-round.js";
+import { makeTempDir } from "../support/make-temp-dir.js";
 
 /*
  * A real run refuses a config whose paths are not all there before any engine starts: a missing
@@ -11,14 +11,8 @@ import { runCli } from "./support/sim-round.js";
  * card, and a missing baseline.cwd was blamed on the engine.
  */
 
-const dirs: string[] = [];
-afterEach(async () => {
-  await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
-});
-
 async function writeRound(config: (marker: string) => Record<string, unknown>) {
-  const dir = await mkdtemp(join(tmpdir(), "speedgate-preflight-"));
-  dirs.push(dir);
+  const dir = await makeTempDir("speedgate-preflight-");
   await mkdir(join(dir, "engine"), { recursive: true });
   await writeFile(join(dir, "prompts.jsonl"), '{"id": "p1", "prompt": "hello"}\n');
   await writeFile(join(dir, "fix.patch"), "--- a/profile.json\n+++ b/profile.json\n@@ -1 +1 @@\n-{}\n+{ }\n");

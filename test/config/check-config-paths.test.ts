@@ -1,23 +1,17 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { ConfigError } from "../../src/config/config-error.js";
 import { checkRound, loadRound } from "../../src/config/load-round-config.js";
+import { makeTempDir } from "../support/make-temp-dir.js";
 
 const PATCH = "--- a/profile.json\n+++ b/profile.json\n@@ -1 +1 @@\n-{}\n+{ }\n";
 const PROMPTS = '{"id": "p1", "prompt": "hello"}\n';
 
-const dirs: string[] = [];
-afterEach(async () => {
-  await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
-});
-
 /** A folder with the given files (a trailing slash makes a folder) and a round.yml for `config`. */
 async function writeRound(config: Record<string, unknown>, files: Record<string, string> = {}): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), "speedgate-paths-"));
-  dirs.push(dir);
+  const dir = await makeTempDir("speedgate-paths-");
   for (const [name, content] of Object.entries(files)) {
     if (name.endsWith("/")) await mkdir(join(dir, name), { recursive: true });
     else {

@@ -1,11 +1,11 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parseRoundConfig } from "../../src/config/load-round-config.js";
 import { containerWorkingDir, processEngineCwd } from "../../src/engine/resolve-engine-cwd.js";
 import { runSimRound } from "../cli/support/sim-round.js";
 import { getFreePort } from "../support/get-free-port.js";
+import { makeTempDir } from "../support/make-temp-dir.js";
 
 function processConfig(baseline: Record<string, unknown>, candidate: Record<string, unknown>) {
   return parseRoundConfig({
@@ -66,10 +66,6 @@ describe("containerWorkingDir", () => {
 });
 
 describe("a process round with the engine's code in a subfolder (SGLang's python/), end to end", () => {
-  const dirs: string[] = [];
-  afterEach(async () => {
-    await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
-  });
 
   const profile = (itlMs: number) => `${JSON.stringify({ model: "m", defaults: { ttftMs: 20, itlMs, outputTokens: 24, reasoningTokens: 0, tokensPerChunk: 1 } }, null, 2)}\n`;
   // The reference engine reads profile.json from the folder it runs in, as `python -m sglang…` imports
@@ -77,8 +73,7 @@ describe("a process round with the engine's code in a subfolder (SGLang's python
   const command = ["{node}", "{speedgate}", "sim-engine", "--port", "{port}", "--profile", "profile.json"];
 
   async function writeRound(baseline: Record<string, unknown>, candidate: Record<string, unknown>) {
-    const dir = await mkdtemp(join(tmpdir(), "speedgate-cwd-"));
-    dirs.push(dir);
+    const dir = await makeTempDir("speedgate-cwd-");
     await mkdir(join(dir, "sglang", "python"), { recursive: true });
     await writeFile(join(dir, "sglang", "python", "profile.json"), profile(6));
     await mkdir(join(dir, "installed"), { recursive: true });

@@ -1,20 +1,15 @@
 import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SPEEDGATE_VERSION } from "../../src/version.js";
+import { makeTempDir } from "../support/make-temp-dir.js";
 
 const run = promisify(execFile);
 const scripts = fileURLToPath(new URL("../../scripts/", import.meta.url));
 const identity = { GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.invalid", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.invalid" };
-
-const dirs: string[] = [];
-afterEach(async () => {
-  await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
-});
 
 async function git(cwd: string, ...args: string[]): Promise<string> {
   return (await run("git", args, { cwd, env: { ...process.env, ...identity } })).stdout.trim();
@@ -22,8 +17,7 @@ async function git(cwd: string, ...args: string[]): Promise<string> {
 
 /** A clone of a bare "GitHub" remote, with package.json and src/version.ts saying `version`. */
 async function makeRepository(version: string): Promise<{ clone: string; remote: string }> {
-  const dir = await mkdtemp(join(tmpdir(), "speedgate-release-"));
-  dirs.push(dir);
+  const dir = await makeTempDir("speedgate-release-");
   const remote = join(dir, "remote.git");
   const clone = join(dir, "clone");
   await git(dir, "init", "--quiet", "--bare", remote);
