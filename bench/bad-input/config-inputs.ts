@@ -158,6 +158,13 @@ function configCases(): CliCase[] {
     change(config);
     return JSON.stringify(config, null, 2);
   };
+  // A Docker round whose image is never reached: the path checks refuse it before anything starts.
+  const withDocker = (change: (config: Record<string, unknown>) => void): string =>
+    withBase((c) => {
+      setPath(c, "runtime", "docker");
+      setPath(c, "baseline.image", "speedgate-no-such-image:never");
+      change(c);
+    });
   cases.push(
     { category: "round config field", input: "unknown field bench.maxToken (typo)", configText: withBase((c) => setPath(c, "bench.maxToken", 16)), mentions: "bench.maxToken" },
     { category: "round config field", input: "runtime: process without baseline.command", configText: withBase((c) => setPath(c, "baseline.command", MISSING)), mentions: "baseline.command" },
@@ -203,19 +210,13 @@ function configCases(): CliCase[] {
     {
       category: "round config path",
       input: "docker.mounts with a source that does not exist",
-      configText: withBase((c) => {
-        setPath(c, "runtime", "docker");
-        setPath(c, "baseline.image", "speedgate-no-such-image:never");
-        setPath(c, "docker.mounts", ["/nonexistent/speedgate-weights:/models"]);
-      }),
+      configText: withDocker((c) => setPath(c, "docker.mounts", ["/nonexistent/speedgate-weights:/models"])),
       mentions: "docker.mounts[0].source",
     },
     {
       category: "round config path",
       input: "docker.mounts over candidate.sourceDir",
-      configText: withBase((c) => {
-        setPath(c, "runtime", "docker");
-        setPath(c, "baseline.image", "speedgate-no-such-image:never");
+      configText: withDocker((c) => {
         setPath(c, "candidate.sourceDir", "/sgl-workspace/sglang");
         setPath(c, "docker.mounts", ["/srv:/sgl-workspace"]);
       }),
