@@ -8,7 +8,11 @@ export default defineConfig({
     // Engines and containers bind fixed loopback ports in some tests; files run in parallel
     // workers but tests inside a file stay sequential.
     pool: "forks",
-    // Builds the Docker tests' engine image once per run (skipped with a notice when no daemon answers).
-    globalSetup: ["test/support/docker/docker-global-setup.ts"],
+    // The Docker tests' engine image, once per run (skipped with a notice, repeated after the summary,
+    // when no daemon answers or busybox is missing); then one temporary folder for the whole run.
+    // Teardowns run in reverse: the temporary folder is checked first, the Docker notice comes last.
+    globalSetup: ["test/support/docker/docker-global-setup.ts", "test/support/temp/temp-root-setup.ts"],
+    // Each file's temporary folders in a folder of its own, checked empty when the file is done.
+    setupFiles: ["test/support/temp/isolate-temp-dir.ts"],
   },
 });

@@ -8,7 +8,8 @@ import { silentLogger } from "../src/logger.js";
 import { runRound } from "../src/round/run-round.js";
 import { writeScorecard } from "../src/round/write-scorecard.js";
 import { median } from "../src/scoring/median.js";
-import { CUDA_OOM_LOG, buildTestEngineImage } from "../test/support/docker/build-test-engine-image.js";
+import { acquireTestEngineImage } from "../test/support/docker/acquire-test-engine-image.js";
+import { CUDA_OOM_LOG } from "../test/support/docker/build-test-engine-image.js";
 import { makeDockerRound, simEngineCommand } from "../test/support/docker/make-docker-round.js";
 
 /*
@@ -46,7 +47,8 @@ export async function measureDockerExitToCard(options: { runs?: number } = {}): 
   const runs = options.runs ?? 5;
   const docker = new Dockerode();
   await docker.ping();
-  const image = await buildTestEngineImage(docker);
+  // Held for the measurement and removed after it (unless a test run still holds it).
+  const { image, release } = await acquireTestEngineImage(docker);
   const dir = await mkdtemp(join(tmpdir(), "speedgate-bench-docker-exit-"));
   try {
     const startup: number[] = [];
@@ -58,6 +60,7 @@ export async function measureDockerExitToCard(options: { runs?: number } = {}): 
     return { duringStartupMs: median(startup) ?? Number.NaN, duringBenchmarkMs: median(benchmark) ?? Number.NaN, runs, goalMs: 2_000 };
   } finally {
     await rm(dir, { recursive: true, force: true });
+    await release();
   }
 }
 

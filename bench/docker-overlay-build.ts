@@ -5,7 +5,7 @@ import { DockerRuntime } from "../src/docker/docker-runtime.js";
 import { sweepResources } from "../src/docker/sweep-resources.js";
 import { silentLogger } from "../src/logger.js";
 import { median } from "../src/scoring/median.js";
-import { buildTestEngineImage } from "../test/support/docker/build-test-engine-image.js";
+import { acquireTestEngineImage } from "../test/support/docker/acquire-test-engine-image.js";
 import { SPEEDUP_PATCH, makeDockerRound } from "../test/support/docker/make-docker-round.js";
 
 /*
@@ -36,21 +36,26 @@ export async function measureOverlayBuild(options: { runs?: number } = {}): Prom
   const runs = options.runs ?? 5;
   const docker = new Dockerode();
   await docker.ping();
-  const image = await buildTestEngineImage(docker);
+  // Held for the measurement and removed after it (unless a test run still holds it).
+  const { image, release } = await acquireTestEngineImage(docker);
   const cold: number[] = [];
   const warm: number[] = [];
-  for (let run = 0; run < runs; run++) {
-    // A value no earlier build used, so the COPY and RUN steps miss the cache.
-    const unique = `2.${randomUUID().replace(/\D/g, "").slice(0, 8) || "1"}`;
-    const patch = SPEEDUP_PATCH.replace('+    "itlMs": 2,', `+    "itlMs": ${unique},`);
-    const first = await timeCandidateBuild(docker, image, patch, true);
-    cold.push(first.ms);
-    const second = await timeCandidateBuild(docker, image, patch, false);
-    warm.push(second.ms);
-    await second.runtime.dispose();
-    await first.runtime.dispose();
-    // The first build's image was kept for the warm build; remove it now that both are measured.
-    await sweepResources(docker, { runId: first.runId }, silentLogger);
+  try {
+    for (let run = 0; run < runs; run++) {
+      // A value no earlier build used, so the COPY and RUN steps miss the cache.
+      const unique = `2.${randomUUID().replace(/\D/g, "").slice(0, 8) || "1"}`;
+      const patch = SPEEDUP_PATCH.replace('+    "itlMs": 2,', `+    "itlMs": ${unique},`);
+      const first = await timeCandidateBuild(docker, image, patch, true);
+      cold.push(first.ms);
+      const second = await timeCandidateBuild(docker, image, patch, false);
+      warm.push(second.ms);
+      await second.runtime.dispose();
+      await first.runtime.dispose();
+      // The first build's image was kept for the warm build; remove it now that both are measured.
+      await sweepResources(docker, { runId: first.runId }, silentLogger);
+    }
+  } finally {
+    await release();
   }
   return { coldMs: median(cold) ?? Number.NaN, warmMs: median(warm) ?? Number.NaN, runs, coldGoalMs: 15_000, warmGoalMs: 2_000 };
 }

@@ -45,6 +45,7 @@ export const WRONG_FIELD_VALUES: Record<string, unknown[]> = {
   "candidate.build.dockerfile": [""],
   "candidate.build.args": [[1]],
   "candidate.env": ["A=1", { A: true }],
+  "candidate.cwd": ["", 5],
   "bench.prompts": ["", "no-such-prompts.jsonl", MISSING],
   "bench.model": ["", 12],
   "bench.maxTokens": [0, 2_000_000, 16.5, "many", MISSING],
@@ -64,6 +65,9 @@ export const WRONG_FIELD_VALUES: Record<string, unknown[]> = {
   "docker.pidsLimit": [0, "many"],
   "docker.ulimits": ["memlock=-1", [{ name: "memlock" }], [{ name: "", soft: 1, hard: 1 }]],
   "docker.network": ["bridge"],
+  "docker.mounts": ["/srv/models:/models", ["/srv/models"], ["/srv/models:models"], [{ source: "/srv/models" }], [{ source: "/srv/models", target: "/models", readOnly: "yes" }]],
+  "docker.ipc": ["none", true],
+  "docker.entrypoint": ["vllm serve", [""]],
   "docker.stopTimeoutS": [0, "3s"],
   "docker.keepCandidateImage": ["no"],
   "build.timeoutS": [0, "1h"],
@@ -154,6 +158,13 @@ function configCases(): CliCase[] {
     change(config);
     return JSON.stringify(config, null, 2);
   };
+  // A Docker round whose image is never reached: the path checks refuse it before anything starts.
+  const withDocker = (change: (config: Record<string, unknown>) => void): string =>
+    withBase((c) => {
+      setPath(c, "runtime", "docker");
+      setPath(c, "baseline.image", "speedgate-no-such-image:never");
+      change(c);
+    });
   cases.push(
     { category: "round config field", input: "unknown field bench.maxToken (typo)", configText: withBase((c) => setPath(c, "bench.maxToken", 16)), mentions: "bench.maxToken" },
     { category: "round config field", input: "runtime: process without baseline.command", configText: withBase((c) => setPath(c, "baseline.command", MISSING)), mentions: "baseline.command" },
@@ -174,6 +185,48 @@ function configCases(): CliCase[] {
         setPath(c, "candidate.patch", "change.patch");
       }),
       mentions: "candidate.build",
+    },
+    {
+      category: "round config path",
+      input: "candidate.sourceDir that does not exist",
+      configText: withBase((c) => setPath(c, "candidate.sourceDir", "sglang")),
+      mentions: "candidate.sourceDir",
+    },
+    {
+      category: "round config path",
+      input: "baseline.cwd that does not exist",
+      configText: withBase((c) => setPath(c, "baseline.cwd", "src/python")),
+      mentions: "baseline.cwd",
+    },
+    {
+      category: "round config path",
+      input: "candidate.cwd outside candidate.sourceDir",
+      configText: withBase((c) => {
+        setPath(c, "candidate.cwd", ".");
+        setPath(c, "candidate.patch", "prompts.jsonl");
+      }),
+      mentions: "candidate.cwd",
+    },
+    {
+      category: "round config path",
+      input: "docker.mounts with a source that does not exist",
+      configText: withDocker((c) => setPath(c, "docker.mounts", ["/nonexistent/speedgate-weights:/models"])),
+      mentions: "docker.mounts[0].source",
+    },
+    {
+      category: "round config path",
+      input: "docker.mounts over candidate.sourceDir",
+      configText: withDocker((c) => {
+        setPath(c, "candidate.sourceDir", "/sgl-workspace/sglang");
+        setPath(c, "docker.mounts", ["/srv:/sgl-workspace"]);
+      }),
+      mentions: "docker.mounts[0]",
+    },
+    {
+      category: "round config path",
+      input: "docker.mounts with runtime: process",
+      configText: withBase((c) => setPath(c, "docker.mounts", ["/srv/models:/models"])),
+      mentions: "docker.mounts",
     },
     { category: "round config file", input: "not YAML (unclosed bracket)", configText: "engine: [sglang\nruntime: process\n", mentions: "YAML" },
     { category: "round config file", input: "a key given twice", configText: "engine: a\nengine: b\n", mentions: "line 2" },

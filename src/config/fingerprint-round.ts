@@ -29,9 +29,11 @@ export function fingerprintRound(config: RoundConfig, configDir: string, prompts
       ...config.candidate,
       patch: undefined,
       sourceDir: config.runtime === "process" ? portable(config.candidate.sourceDir) : config.candidate.sourceDir,
+      cwd: config.runtime === "process" ? portable(config.candidate.cwd) : config.candidate.cwd,
       build: config.candidate.build ? { ...config.candidate.build, context: portable(config.candidate.build.context) ?? "" } : undefined,
     },
     bench: { ...config.bench, prompts: portable(config.bench.prompts) ?? "" },
+    docker: { ...config.docker, mounts: config.docker.mounts.map((mount) => ({ ...mount, source: portable(mount.source) ?? "" })) },
   };
   return { configHash: sha256(JSON.stringify(comparable)), promptsHash: sha256(JSON.stringify(prompts)) };
 }

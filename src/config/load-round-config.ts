@@ -1,8 +1,9 @@
 import { readFile } from "node:fs/promises";
-import { dirname, isAbsolute, resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { parseDocument } from "yaml";
 import { parsePrompts } from "../prompts/parse-prompts.js";
 import type { Prompt } from "../prompts/prompt.js";
+import { type CheckedPath, checkConfigPaths, describePathProblem, findCwdProblems, listConfigPaths, resolveAgainst } from "./check-config-paths.js";
 import { ConfigError } from "./config-error.js";
 import { formatConfigIssues } from "./format-config-issues.js";
 import { type RoundFingerprint, fingerprintRound } from "./fingerprint-round.js";
@@ -41,22 +42,25 @@ export function parseRoundConfigYaml(text: string, source = "round config"): Rou
 
 /** Paths in the config are relative to the config file's folder, so a round config can travel with its files. */
 export function resolveConfigPaths(config: RoundConfig, baseDir: string): RoundConfig {
-  const at = (path: string): string => (isAbsolute(path) ? path : resolve(baseDir, path));
+  const at = resolveAgainst(baseDir);
+  const onHost = config.runtime === "process";
   return {
     ...config,
     baseline: {
       ...config.baseline,
       ...(config.baseline.build ? { build: { ...config.baseline.build, context: at(config.baseline.build.context) } } : {}),
-      ...(config.baseline.cwd && config.runtime === "process" ? { cwd: at(config.baseline.cwd) } : {}),
+      ...(config.baseline.cwd && onHost ? { cwd: at(config.baseline.cwd) } : {}),
     },
     candidate: {
       ...config.candidate,
       ...(config.candidate.patch ? { patch: at(config.candidate.patch) } : {}),
-      // With Docker the source folder is a path inside the image, not on this machine.
-      ...(config.candidate.sourceDir && config.runtime === "process" ? { sourceDir: at(config.candidate.sourceDir) } : {}),
+      // With Docker the source folder and working folders are paths inside the image, not on this machine.
+      ...(config.candidate.sourceDir && onHost ? { sourceDir: at(config.candidate.sourceDir) } : {}),
+      ...(config.candidate.cwd && onHost ? { cwd: at(config.candidate.cwd) } : {}),
       ...(config.candidate.build ? { build: { ...config.candidate.build, context: at(config.candidate.build.context) } } : {}),
     },
     bench: { ...config.bench, prompts: at(config.bench.prompts) },
+    docker: { ...config.docker, mounts: config.docker.mounts.map((mount) => ({ ...mount, source: at(mount.source) })) },
   };
 }
 
@@ -65,33 +69,75 @@ export interface LoadRoundOptions {
   patchPath?: string;
 }
 
-export async function loadRound(configPath: string, options: LoadRoundOptions = {}): Promise<LoadedRound> {
+/** What `speedgate run --check` learns besides the round: the paths only the runner is expected to have. */
+export interface RoundCheck {
+  round: LoadedRound;
+  /** Every path of the config, checked on this machine. */
+  paths: CheckedPath[];
+}
+
+const errorCode = (error: unknown): string => (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+
+/**
+ * Reads and checks everything a round needs from the user's files. For a run, every path must be
+ * there before anything starts; for a check, a path only the runner has (written absolute, or a mount
+ * source) may be missing here: it is reported, and what it holds is not validated.
+ */
+async function readRound(configPath: string, options: LoadRoundOptions, purpose: "run" | "check"): Promise<RoundCheck> {
   const absolutePath = resolve(configPath);
   let text: string;
   try {
     text = await readFile(absolutePath, "utf8");
   } catch (error) {
-    throw new ConfigError(`config: expected a readable round config file, could not read ${absolutePath} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new ConfigError(`config: expected a readable round config file, could not read ${absolutePath} (${errorCode(error)})`);
   }
-  const config = resolveConfigPaths(parseRoundConfigYaml(text, absolutePath), dirname(absolutePath));
+  const written = parseRoundConfigYaml(text, absolutePath);
+  const baseDir = dirname(absolutePath);
+  const config = resolveConfigPaths(written, baseDir);
   const patchPath = options.patchPath ? resolve(options.patchPath) : config.candidate.patch;
   if (options.patchPath && config.runtime === "process" && !config.candidate.sourceDir) {
     throw new ConfigError(`${absolutePath}: candidate.sourceDir: expected the folder the patch applies in, but it is missing`);
   }
-  let promptText: string;
-  try {
-    promptText = await readFile(config.bench.prompts, "utf8");
-  } catch (error) {
-    throw new ConfigError(`bench.prompts: expected a readable JSONL file, could not read ${config.bench.prompts} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  const paths = await checkConfigPaths(listConfigPaths(written, baseDir, options.patchPath));
+  const absent = (field: string): boolean => paths.some((entry) => entry.field === field && entry.problem !== null);
+  const problems = [
+    ...paths.filter((entry) => entry.problem !== null && (purpose === "run" || !entry.onRunner)).map(describePathProblem),
+    ...findCwdProblems(config, patchPath !== undefined),
+  ];
+  if (problems.length > 0) throw ConfigError.fromProblems(problems, absolutePath);
+
+  // In a check, a runner-only prompts file or patch that is not here is listed by the caller, not read.
+  let prompts: Prompt[] = [];
+  if (!absent("bench.prompts")) {
+    let promptText: string;
+    try {
+      promptText = await readFile(config.bench.prompts, "utf8");
+    } catch (error) {
+      throw new ConfigError(`bench.prompts: expected a readable JSONL file, could not read ${config.bench.prompts} (${errorCode(error)})`);
+    }
+    prompts = parsePrompts(promptText, config.bench.prompts);
   }
-  const prompts = parsePrompts(promptText, config.bench.prompts);
-  const patch = patchPath ? await loadPatch(patchPath, options.patchPath ? "patch" : "candidate.patch") : null;
+  const patchField = options.patchPath ? "patch" : "candidate.patch";
+  const patch = patchPath && !absent(patchField) ? await loadPatch(patchPath, patchField) : null;
   const finalConfig = patch ? { ...config, candidate: { ...config.candidate, patch: patch.path } } : config;
   return {
-    config: finalConfig,
-    configPath: absolutePath,
-    prompts,
-    patch,
-    fingerprint: fingerprintRound(finalConfig, dirname(absolutePath), prompts),
+    round: {
+      config: finalConfig,
+      configPath: absolutePath,
+      prompts,
+      patch,
+      fingerprint: fingerprintRound(finalConfig, baseDir, prompts),
+    },
+    paths,
   };
+}
+
+/** The round, with every path of its config checked: a missing one is a ConfigError (exit 2) before anything starts. */
+export async function loadRound(configPath: string, options: LoadRoundOptions = {}): Promise<LoadedRound> {
+  return (await readRound(configPath, options, "run")).round;
+}
+
+/** For `speedgate run --check`: the round as far as this machine can tell, and the paths the runner must have. */
+export async function checkRound(configPath: string, options: LoadRoundOptions = {}): Promise<RoundCheck> {
+  return await readRound(configPath, options, "check");
 }

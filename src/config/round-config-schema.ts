@@ -1,3 +1,4 @@
+import { posix } from "node:path";
 import { z } from "zod";
 
 /*
@@ -75,8 +76,9 @@ const candidateSchema = z.strictObject(
       .default([]),
     build: buildSpecSchema.optional(),
     env: envSchema.optional(),
+    cwd: nonEmptyString("expected a folder path").optional(),
   },
-  { error: "expected an object with patch, sourceDir, command, postPatch or build" },
+  { error: "expected an object with patch, sourceDir, command, postPatch, build, env or cwd" },
 );
 
 const benchSchema = z.strictObject(
@@ -127,6 +129,37 @@ const ulimitSchema = z.strictObject(
   { error: "expected an object with name, soft and hard" },
 );
 
+const mountExpectation = 'expected { source, target } (readOnly: false to allow writes) or "host path:container path[:ro|rw]"';
+
+/** "source:target[:ro|rw]", as `docker run -v` takes it, into the object form; anything else is left for the object's errors. */
+function mountFromShortForm(value: unknown): unknown {
+  if (typeof value !== "string") return value;
+  const parts = value.split(":");
+  const mode = parts.length === 3 ? parts[2] : undefined;
+  const valid = (parts.length === 2 || parts.length === 3) && parts[1]?.startsWith("/") && (mode === undefined || mode === "ro" || mode === "rw");
+  if (!valid) return value;
+  return { source: parts[0], target: parts[1], readOnly: mode !== "rw" };
+}
+
+/*
+ * A bind mount from the runner into both engines' containers: weights, the Hugging Face cache. Read-only
+ * unless the config opts in, because the candidate is untrusted code and a writable mount is shared
+ * with the next round's engines.
+ */
+const mountSchema = z.preprocess(
+  mountFromShortForm,
+  z.strictObject(
+    {
+      source: nonEmptyString("expected a path on the runner (absolute, or relative to the config's folder)"),
+      target: z
+        .string({ error: "expected an absolute path inside the container, such as /models" })
+        .regex(/^\/./, { error: "expected an absolute path inside the container, such as /models" }),
+      readOnly: boolean().default(true),
+    },
+    { error: mountExpectation },
+  ),
+);
+
 const dockerSchema = z.strictObject(
   {
     gpus: gpusSchema.optional(),
@@ -146,6 +179,13 @@ const dockerSchema = z.strictObject(
         { name: "stack", soft: 67_108_864, hard: 67_108_864 },
       ]),
     network: enumOf(["isolated", "host"] as const).default("isolated"),
+    mounts: z.array(mountSchema, { error: `expected a list of mounts, each ${mountExpectation.replace(/^expected /, "")}` }).default([]),
+    // The IPC namespace: "host" is what SGLang's docs run with; unset keeps the daemon's default (private).
+    ipc: enumOf(["host", "private", "shareable"] as const).optional(),
+    // Replaces the image's ENTRYPOINT; [] clears it, so `command` is the whole command (vllm/vllm-openai's is `vllm serve`).
+    entrypoint: z
+      .array(nonEmptyString("expected each argument to be a non-empty string"), { error: "expected a list of arguments, or [] to clear the image's ENTRYPOINT" })
+      .optional(),
     stopTimeoutS: positiveNumber("expected a number of seconds greater than 0").default(3),
     // The overlay image is removed after the round unless kept: a rebuild from cache is cheap, a
     // pile of per-run images on a runner's disk is not.
@@ -160,6 +200,46 @@ const buildSchema = z.strictObject(
   },
   { error: "expected an object such as { timeoutS: 3600 }" },
 );
+
+/** The part of a parsed config that says where engines run and what they mount. */
+interface RuntimePaths {
+  runtime: "docker" | "process";
+  baseline: { cwd?: string | undefined };
+  candidate: { cwd?: string | undefined; sourceDir?: string | undefined };
+  docker: { mounts: ReadonlyArray<{ target: string }> };
+}
+
+/** Where each engine runs and what is mounted must make sense for the runtime before any path is looked at on disk. */
+function refineRuntimePaths(config: RuntimePaths, ctx: z.RefinementCtx): void {
+  if (config.runtime === "docker") {
+    for (const role of ["baseline", "candidate"] as const) {
+      const cwd = config[role].cwd;
+      if (cwd !== undefined && !posix.isAbsolute(cwd)) {
+        ctx.addIssue({ code: "custom", path: [role, "cwd"], message: "expected an absolute path inside the image (the container's working folder)" });
+      }
+    }
+  }
+  if (config.runtime === "process" && config.docker.mounts.length > 0) {
+    ctx.addIssue({ code: "custom", path: ["docker", "mounts"], message: "expected no mounts with runtime: process (engines on the host see its folders directly)" });
+  }
+  const sourceDir = config.runtime === "docker" ? config.candidate.sourceDir : undefined;
+  const seen = new Set<string>();
+  config.docker.mounts.forEach((mount, index) => {
+    const target = posix.normalize(mount.target).replace(/\/$/, "");
+    // The path is the whole mount: the formatter then shows it as written, short form included.
+    if (seen.has(target)) {
+      ctx.addIssue({ code: "custom", path: ["docker", "mounts", index], message: `expected each container path mounted once, but ${target} is already mounted` });
+    }
+    seen.add(target);
+    if (sourceDir && `${posix.normalize(sourceDir)}/`.startsWith(`${target}/`)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["docker", "mounts", index],
+        message: `expected a target that does not cover candidate.sourceDir (${sourceDir}): the mount would hide the patched source`,
+      });
+    }
+  });
+}
 
 export const roundConfigSchema = z
   .strictObject(
@@ -179,6 +259,7 @@ export const roundConfigSchema = z
           { name: "stack", soft: 67_108_864, hard: 67_108_864 },
         ],
         network: "isolated",
+        mounts: [],
         stopTimeoutS: 3,
         keepCandidateImage: false,
       }),
@@ -208,6 +289,7 @@ export const roundConfigSchema = z
         message: "expected the folder the patch applies in (a copy of it is patched)",
       });
     }
+    refineRuntimePaths(config, ctx);
     if (config.candidate.build && config.candidate.patch) {
       ctx.addIssue({
         code: "custom",
@@ -220,4 +302,5 @@ export const roundConfigSchema = z
 export type RoundConfig = z.infer<typeof roundConfigSchema>;
 export type BuildSpec = z.infer<typeof buildSpecSchema>;
 export type DockerSettings = RoundConfig["docker"];
+export type DockerMount = DockerSettings["mounts"][number];
 export type BenchSettings = RoundConfig["bench"];

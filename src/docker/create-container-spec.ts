@@ -1,5 +1,6 @@
 import type Dockerode from "dockerode";
 import type { DockerSettings } from "../config/round-config-schema.js";
+import { engineContainerOptions } from "./engine-container-options.js";
 import { parseDockerSize } from "./parse-docker-size.js";
 
 export interface ContainerPlan {
@@ -12,6 +13,8 @@ export interface ContainerPlan {
   docker: DockerSettings;
   /** "host", or the name of the run's internal network. */
   networkMode: string;
+  /** baseline.cwd / candidate.cwd; unset keeps the image's WORKDIR. */
+  workingDir?: string | undefined;
 }
 
 /** docker.gpus as the Engine API's device request: all of them, a count, or named devices. */
@@ -32,6 +35,7 @@ export function createContainerSpec(plan: ContainerPlan): Dockerode.ContainerCre
   const { docker } = plan;
   const deviceRequests = gpuDeviceRequests(docker.gpus);
   const memory = docker.memory ? parseDockerSize(docker.memory) : undefined;
+  const configured = engineContainerOptions(docker, plan.workingDir);
   return {
     name: plan.name,
     Image: plan.imageId,
@@ -41,6 +45,7 @@ export function createContainerSpec(plan: ContainerPlan): Dockerode.ContainerCre
     Tty: false,
     AttachStdin: false,
     OpenStdin: false,
+    ...configured.config,
     HostConfig: {
       NetworkMode: plan.networkMode,
       ShmSize: parseDockerSize(docker.shmSize),
@@ -51,6 +56,7 @@ export function createContainerSpec(plan: ContainerPlan): Dockerode.ContainerCre
       ...(docker.pidsLimit !== undefined ? { PidsLimit: docker.pidsLimit } : {}),
       ...(deviceRequests ? { DeviceRequests: deviceRequests } : {}),
       AutoRemove: false,
+      ...configured.hostConfig,
     },
   };
 }

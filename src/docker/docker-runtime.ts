@@ -4,6 +4,7 @@ import type Dockerode from "dockerode";
 import type { BuildSpec } from "../config/round-config-schema.js";
 import type { LoadedRound } from "../config/load-round-config.js";
 import type { EngineRuntime, PreparedEngine, RunningEngine, RuntimeContext } from "../engine/engine-runtime.js";
+import { containerWorkingDir } from "../engine/resolve-engine-cwd.js";
 import { type EngineRole, EngineFailureError } from "../failure/engine-failure.js";
 import { buildFailure, describeBuildFailure } from "./build-failures.js";
 import { ContainerEngine } from "./container-engine.js";
@@ -106,6 +107,7 @@ export class DockerRuntime implements EngineRuntime {
       labels: makeResourceLabels(this.context.runId, role),
       docker: config.docker,
       networkMode,
+      workingDir: containerWorkingDir(role, config),
     });
     signal.throwIfAborted();
     let container: Dockerode.Container;

@@ -1,6 +1,6 @@
 import { cp, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { basename, dirname, join } from "node:path";
+import { basename, join } from "node:path";
 import type { LoadedRound } from "../config/load-round-config.js";
 import type { EngineRole } from "../failure/engine-failure.js";
 import { EngineFailureError } from "../failure/engine-failure.js";
@@ -8,6 +8,7 @@ import { BUILD_ERROR_HINT, portInUseHint } from "../failure/failure-hints.js";
 import { cleanLogLine } from "../scorecard/sanitize-log-tail.js";
 import { applyPatch } from "./apply-patch.js";
 import { isPortFree } from "./check-port-free.js";
+import { processEngineCwd } from "./resolve-engine-cwd.js";
 import type { EngineRuntime, PreparedEngine, RunningEngine, RuntimeContext } from "./engine-runtime.js";
 import { runTool } from "./run-tool.js";
 import { type ProcessEngine, spawnProcessEngine } from "./spawn-process-engine.js";
@@ -121,9 +122,7 @@ export class ProcessRuntime implements EngineRuntime {
   }
 
   private cwdFor(role: EngineRole): string {
-    const { config, configPath } = this.round;
-    if (role === "candidate") return this.patchedDir ?? config.candidate.sourceDir ?? config.baseline.cwd ?? dirname(configPath);
-    return config.baseline.cwd ?? config.candidate.sourceDir ?? dirname(configPath);
+    return processEngineCwd(role, this.round.config, this.round.configPath, this.patchedDir);
   }
 }
 

@@ -58,7 +58,7 @@ export function portInUseHint(port: number | null): string {
 }
 
 export function startupTimeoutHint(afterS: number): string {
-  return `The engine printed no fatal error but did not answer the health check within ${afterS} s. First runs download weights and compile kernels (torch.compile, DeepGEMM/FlashInfer JIT, CUDA graph capture of many sizes): raise health.timeoutS, pre-download the weights into the image or a mounted cache, or check the log tail for where it stalled.`;
+  return `The engine printed no fatal error but did not answer the health check within ${afterS} s. First runs download weights and compile kernels (torch.compile, DeepGEMM/FlashInfer JIT, CUDA graph capture of many sizes): raise health.timeoutS, serve the weights from the runner's disk (docker.mounts, read-only) or bake them into the image, or check the log tail for where it stalled.`;
 }
 
 export const EXITED_HINT =

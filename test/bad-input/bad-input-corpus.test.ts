@@ -1,5 +1,4 @@
-import { mkdir, mkdtemp, readdir, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -7,6 +6,7 @@ import { listConfigFields } from "../../bench/bad-input/list-config-fields.js";
 import { type BadInputCorpusResult, type CorpusRow, runBadInputCorpus } from "../../bench/bad-input-corpus.js";
 import { main } from "../../src/cli/main.js";
 import { createRecordingLogger } from "../../src/logger.js";
+import { makeTempDir } from "../support/make-temp-dir.js";
 
 const show = (rows: readonly CorpusRow[]): string => rows.map((row) => `${row.outcome} [${row.category}] ${row.input}: ${row.message}`).join("\n");
 
@@ -27,7 +27,7 @@ describe("bad input: a clear error, nothing half-written (bench/bad-input-corpus
     expect(accepted.length, show(accepted)).toBe(0);
   });
 
-  it.each(["round config field", "round config file", "prompts file", "patch", "artifact", "/rescore comment"])(
+  it.each(["round config field", "round config path", "round config file", "prompts file", "patch", "artifact", "/rescore comment"])(
     "answers every %s input with a clear error naming the field, line or problem",
     (category) => {
       const rows = result.rows.filter((row) => row.category === category);
@@ -68,7 +68,7 @@ describe("bad input: a clear error, nothing half-written (bench/bad-input-corpus
 
 describe("speedgate run on bad input writes nothing into --out", () => {
   async function runInto(files: Record<string, string>, extra: string[] = []): Promise<{ code: number; written: string[]; error: string }> {
-    const dir = await mkdtemp(join(tmpdir(), "speedgate-half-written-"));
+    const dir = await makeTempDir("speedgate-half-written-");
     for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
     const out = join(dir, "out");
     await mkdir(out);

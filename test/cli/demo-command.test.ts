@@ -1,14 +1,13 @@
-import { mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { findPackageRoot } from "../../src/engine/locate-speedgate.js";
 import { readScorecard } from "../../src/scorecard/read-scorecard.js";
 import { runCli } from "./support/sim-round.js";
+import { makeTempDir } from "../support/make-temp-dir.js";
 
 describe("speedgate demo", () => {
   it("scores the embedded patch: a round score, and the prompts it cut short below tolerance with their reasons", async () => {
-    const out = await mkdtemp(join(tmpdir(), "speedgate-demo-test-"));
+    const out = await makeTempDir("speedgate-demo-test-");
     const { code, stdout } = await runCli(["demo", "--out", out]);
     expect(code).toBe(0);
     const card = await readScorecard(join(out, "scorecard.json"));

@@ -1,16 +1,16 @@
 import { spawn } from "node:child_process";
-import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { readScorecard } from "../../src/scorecard/read-scorecard.js";
+import { makeTempDir } from "../support/make-temp-dir.js";
 
 const bundle = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
 
 describe("the committed bundle", () => {
   it("runs the demo from another folder with nothing but Node (the README's first command)", async () => {
-    const out = await mkdtemp(join(tmpdir(), "speedgate-demo-bundle-"));
+    const out = await makeTempDir("speedgate-demo-bundle-");
     let stderr = "";
     const code = await new Promise<number | null>((resolve) => {
       const child = spawn(process.execPath, [bundle, "demo", "--out", out], { cwd: tmpdir(), stdio: ["ignore", "ignore", "pipe"] });

@@ -1,10 +1,10 @@
-import { mkdtemp, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { ConfigError } from "../../src/config/config-error.js";
 import { loadRound, parseRoundConfig, parseRoundConfigYaml } from "../../src/config/load-round-config.js";
+import { makeTempDir } from "../support/make-temp-dir.js";
 
 const valid = {
   engine: "sglang",
@@ -114,7 +114,7 @@ describe("parseRoundConfigYaml", () => {
 
 describe("loadRound", () => {
   async function writeRound(files: Record<string, string>): Promise<string> {
-    const dir = await mkdtemp(join(tmpdir(), "speedgate-config-"));
+    const dir = await makeTempDir("speedgate-config-");
     for (const [name, content] of Object.entries(files)) await writeFile(join(dir, name), content);
     return dir;
   }
@@ -164,7 +164,7 @@ describe("loadRound", () => {
 
   it("says which file it could not read", async () => {
     const dir = await writeRound({ "round.yml": stringify(valid), "submission.patch": patch });
-    await expect(loadRound(join(dir, "round.yml"))).rejects.toThrow(/bench\.prompts: expected a readable JSONL file, could not read .*prompts\.jsonl \(ENOENT\)/);
+    await expect(loadRound(join(dir, "round.yml"))).rejects.toThrow(/bench\.prompts: expected an existing file \(the JSONL prompts\), got "\.\/prompts\.jsonl": .*prompts\.jsonl does not exist/);
     await expect(loadRound(join(dir, "missing.yml"))).rejects.toThrow(/config: expected a readable round config file/);
   });
 });

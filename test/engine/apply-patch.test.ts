@@ -1,9 +1,9 @@
-import { mkdtemp, mkdir, readFile, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { applyPatch, describePatchFailure } from "../../src/engine/apply-patch.js";
 import { EngineFailureError } from "../../src/failure/engine-failure.js";
+import { makeTempDir } from "../support/make-temp-dir.js";
 
 const PATCH = [
   "diff --git a/pkg/sched.py b/pkg/sched.py",
@@ -23,7 +23,7 @@ const PATCH = [
 ].join("\n");
 
 async function tree(sched: string) {
-  const dir = await mkdtemp(join(tmpdir(), "speedgate-patch-"));
+  const dir = await makeTempDir("speedgate-patch-");
   await mkdir(join(dir, "src", "pkg"), { recursive: true });
   await writeFile(join(dir, "src", "pkg", "sched.py"), sched);
   await writeFile(join(dir, "change.patch"), PATCH);

@@ -1,6 +1,5 @@
 import { existsSync, readlinkSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
@@ -12,6 +11,7 @@ import { silentLogger } from "../../src/logger.js";
 import { getFreePort } from "../support/get-free-port.js";
 import { makeProcessRound } from "../round/support/make-round.js";
 import { isRunning } from "./support/is-running.js";
+import { makeTempDir } from "../support/make-temp-dir.js";
 
 const fakeEngine = fileURLToPath(new URL("./fixtures/fake-engine.mjs", import.meta.url));
 const runtimes: ProcessRuntime[] = [];
@@ -164,7 +164,7 @@ describe("process runtime", () => {
 
 describe("process runtime: the candidate's patched copy", () => {
   async function sourceTree() {
-    const root = await mkdtemp(join(tmpdir(), "speedgate-copy-"));
+    const root = await makeTempDir("speedgate-copy-");
     const dir = join(root, "engine");
     await mkdir(dir);
     await writeFile(join(dir, "mode.txt"), "healthy\n");

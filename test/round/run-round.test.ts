@@ -1,5 +1,4 @@
-import { mkdtemp, readFile, readdir } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { EngineExit, EngineRuntime, PreparedEngine, RunningEngine } from "../../src/engine/engine-runtime.js";
@@ -12,6 +11,7 @@ import { scorecardSchema } from "../../src/scorecard/scorecard-schema.js";
 import { type SimProfileInput } from "../../src/sim-engine/sim-profile.js";
 import { startSimEngine } from "../../src/sim-engine/start-sim-engine.js";
 import { makeProcessRound } from "./support/make-round.js";
+import { makeTempDir } from "../support/make-temp-dir.js";
 
 const PROMPTS = ["a", "b", "c"].map((id) => ({ id, prompt: `say ${id}` }));
 
@@ -132,7 +132,7 @@ describe("writeScorecard", () => {
   it("writes scorecard.json and scorecard.md without leaving temporary files", async () => {
     const runtime = new InProcessRuntime({ baseline: fast, candidate: fast });
     const card = await runRound({ round: round(), logger: silentLogger, signal: new AbortController().signal, runtime });
-    const dir = join(await mkdtemp(join(tmpdir(), "speedgate-card-")), "nested", "out");
+    const dir = join(await makeTempDir("speedgate-card-"), "nested", "out");
     const { jsonPath, markdownPath } = await writeScorecard(dir, card);
     await writeScorecard(dir, card);
     expect(JSON.parse(await readFile(jsonPath, "utf8"))).toEqual(card);

@@ -1,15 +1,15 @@
-import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/config/config-error.js";
 import { findCardFiles } from "../../src/shard/find-card-files.js";
+import { makeTempDir } from "../support/make-temp-dir.js";
 
 describe("findCardFiles", () => {
   let dir: string;
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), "speedgate-find-cards-"));
+    dir = await makeTempDir("speedgate-find-cards-");
     for (const index of [2, 1, 10]) {
       await mkdir(join(dir, "shards", `speedgate-shard-${index}`), { recursive: true });
       await writeFile(join(dir, "shards", `speedgate-shard-${index}`, "scorecard.json"), "{}");

@@ -1,4 +1,4 @@
-import { loadRound } from "../../config/load-round-config.js";
+import { checkRound, loadRound } from "../../config/load-round-config.js";
 import { RoundCancelledError } from "../../round/round-cancelled-error.js";
 import { runRound } from "../../round/run-round.js";
 import { writeScorecard } from "../../round/write-scorecard.js";
@@ -9,6 +9,7 @@ import type { Scorecard } from "../../scorecard/scorecard-schema.js";
 import { type Command, type CommandContext, UsageError } from "../command.js";
 import { parseCommandArgs } from "../parse-command-args.js";
 import { createProgressRenderer } from "../render-round-progress.js";
+import { renderRoundPlan } from "../render-round-plan.js";
 
 export function renderCard(card: Scorecard, format: string): string {
   if (format === "md") return renderMarkdown(card);
@@ -53,7 +54,7 @@ export async function runAndReport(
 export const runCommand: Command = {
   name: "run",
   summary: "run a round (baseline, then the patched candidate) and write the score card",
-  usage: "speedgate run --config <round.yml> --out <dir> [--patch <file>] [--fail-on-gate] [--format text|md] [--run-id ID]",
+  usage: "speedgate run --config <round.yml> (--out <dir> | --check) [--patch <file>] [--fail-on-gate] [--format text|md] [--run-id ID]",
   async run(args, context) {
     const { values } = parseCommandArgs("run", args, {
       config: { type: "string" },
@@ -62,8 +63,14 @@ export const runCommand: Command = {
       "fail-on-gate": { type: "boolean", default: false },
       format: { type: "string", default: "text" },
       "run-id": { type: "string" },
+      check: { type: "boolean", default: false },
     });
     if (!values.config) throw new UsageError(`speedgate run: --config is required\nusage: ${this.usage}`);
+    if (values.check) {
+      // A dry run: the config, prompts and patch are validated and the plan printed; nothing starts.
+      context.stdout.write(renderRoundPlan(await checkRound(values.config, values.patch ? { patchPath: values.patch } : {})));
+      return 0;
+    }
     if (!values.out) throw new UsageError(`speedgate run: --out is required\nusage: ${this.usage}`);
     checkFormat("run", values.format);
     const round = await loadRound(values.config, values.patch ? { patchPath: values.patch } : {});

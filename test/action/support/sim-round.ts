@@ -1,8 +1,8 @@
-import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { stringify } from "yaml";
 import { getFreePort } from "../../support/get-free-port.js";
+import { makeTempDir } from "../../support/make-temp-dir.js";
 
 /*
  * A round on the reference engine with the process runtime, laid out like a repository: the
@@ -39,7 +39,7 @@ export interface SimRound {
 }
 
 export async function writeSimRound(options: { prompts?: number; requestIntervalMs?: number; startupDelayMs?: number } = {}): Promise<SimRound> {
-  const dir = await mkdtemp(join(tmpdir(), "speedgate-action-"));
+  const dir = await makeTempDir("speedgate-action-");
   const port = await getFreePort();
   const pidFile = join(dir, "engine-pids.txt");
   const envFile = join(dir, "engine-env.txt");

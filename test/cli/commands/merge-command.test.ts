@@ -1,5 +1,4 @@
-import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../../src/cli/main.js";
@@ -8,6 +7,7 @@ import { parseScorecardJson } from "../../../src/scorecard/read-scorecard.js";
 import { selectShard } from "../../../src/shard/select-shard.js";
 import { captureStream } from "../../support/capture-stream.js";
 import { cardFor, recordRound } from "../../shard/synthetic-round.js";
+import { makeTempDir } from "../../support/make-temp-dir.js";
 
 async function merge(args: string[]) {
   const stdout = captureStream();
@@ -22,7 +22,7 @@ describe("speedgate merge", () => {
   const whole = cardFor(recorded, recorded.promptIds);
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), "speedgate-merge-"));
+    dir = await makeTempDir("speedgate-merge-");
     const prompts = recorded.promptIds.map((id) => ({ id }));
     for (const index of [1, 2, 3]) {
       const shard = { index, count: 3 };

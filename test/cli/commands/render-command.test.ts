@@ -1,5 +1,4 @@
-import { mkdtemp, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../../../src/cli/main.js";
@@ -7,9 +6,10 @@ import { createRecordingLogger } from "../../../src/logger.js";
 import { CARD_MARKER } from "../../../src/scorecard/render-markdown.js";
 import { captureStream } from "../../support/capture-stream.js";
 import { makeCard, seedOomFailure } from "../../support/make-card.js";
+import { makeTempDir } from "../../support/make-temp-dir.js";
 
 async function cardFile(content: string): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), "speedgate-render-"));
+  const dir = await makeTempDir("speedgate-render-");
   const path = join(dir, "scorecard.json");
   await writeFile(path, content);
   return path;

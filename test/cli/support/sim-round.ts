@@ -1,11 +1,11 @@
-import { mkdtemp, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { main } from "../../../src/cli/main.js";
 import { createRecordingLogger } from "../../../src/logger.js";
 import { readScorecard } from "../../../src/scorecard/read-scorecard.js";
 import { getFreePort } from "../../support/get-free-port.js";
+import { makeTempDir } from "../../support/make-temp-dir.js";
 
 export const PROMPT_IDS = ["p1", "p2", "p3", "p4", "p5", "p6"];
 
@@ -25,7 +25,7 @@ export async function writeSimRound(options: {
   benchExtra?: Record<string, unknown>;
   minRoundScore?: number;
 }): Promise<{ dir: string; configPath: string }> {
-  const dir = await mkdtemp(join(tmpdir(), "speedgate-run-test-"));
+  const dir = await makeTempDir("speedgate-run-test-");
   await writeFile(
     join(dir, "prompts.jsonl"),
     PROMPT_IDS.map((id) => JSON.stringify({ id, messages: [{ role: "user", content: `prompt ${id}` }] })).join("\n"),

@@ -1,5 +1,6 @@
 import { execFile, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
 import { copyFile, mkdir, mkdtemp, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -15,7 +16,18 @@ export const TEST_IMAGE_LABEL = "speedgate.test-image";
 export const ENGINE_SOURCE_DIR = "/opt/engine";
 export const CUDA_OOM_LOG = `${ENGINE_SOURCE_DIR}/cuda-oom.log`;
 
-const BUSYBOX = "/bin/busybox";
+/** Debian's busybox-static puts it here; SPEEDGATE_TEST_BUSYBOX points elsewhere (the test of the skip notice names a missing one). */
+const BUSYBOX = process.env.SPEEDGATE_TEST_BUSYBOX ?? "/bin/busybox";
+
+/** Why the image cannot be built here, said so that the reader knows what to install. */
+export class MissingBusyboxError extends Error {
+  constructor(readonly path: string) {
+    super(
+      `${path} is missing: the Docker tests' engine image is built from a static busybox. Install it with \`sudo apt-get install busybox-static\` (Debian and Ubuntu; .ci/run does this), then run npm test again`,
+    );
+    this.name = "MissingBusyboxError";
+  }
+}
 /** The applets the engine commands and the patch step use; no git, so the overlay uses `patch -p1`. */
 const APPLETS = ["sh", "patch", "ip", "cat", "ls", "sleep", "kill", "rm", "mkdir", "find", "sed", "grep", "echo", "env", "ps", "true", "false"];
 
@@ -121,6 +133,7 @@ async function removeOlderTestImages(docker: Dockerode, keep: string): Promise<v
  * file). Tagged by a hash of its content, so it is built once and reused until the sources change.
  */
 export async function buildTestEngineImage(docker: Dockerode): Promise<string> {
+  if (!existsSync(BUSYBOX)) throw new MissingBusyboxError(BUSYBOX);
   const bundle = await bundleCli();
   const libraries = await nodeLibraries();
   const tag = `${TEST_IMAGE_REPOSITORY}:${await fingerprint(bundle, libraries)}`;

@@ -1,32 +1,38 @@
 import Dockerode from "dockerode";
 import type { TestProject } from "vitest/node";
-import { buildTestEngineImage } from "./build-test-engine-image.js";
+import { type TestEngineImage, acquireTestEngineImage } from "./acquire-test-engine-image.js";
+
+/** Said before the tests and again after vitest's summary, where a reader of the run looks last. */
+function skipNotice(reason: string): string {
+  return `\nspeedgate: the Docker tests were SKIPPED: ${reason}.\nSet SPEEDGATE_REQUIRE_DOCKER=1 to make this an error (.ci/run does).\n`;
+}
 
 /**
- * Builds the test engine image once per test run when a Docker daemon answers. Without one the
- * Docker tests skip with a notice, unless SPEEDGATE_REQUIRE_DOCKER=1 (CI), where that is an error.
+ * Gets the test engine image once per test run when a Docker daemon answers, and lets go of it at the
+ * end (removing it unless another run still holds it). Without a daemon or without busybox the Docker
+ * tests skip with a notice that names the fix, unless SPEEDGATE_REQUIRE_DOCKER=1 (CI), where that is an error.
  */
-export default async function setup(project: TestProject): Promise<void> {
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const docker = new Dockerode();
+  let reason: string | null = null;
+  let held: TestEngineImage | null = null;
   try {
     await docker.ping();
   } catch (error) {
-    const reason = `no Docker daemon answers (${(error as Error).message})`;
-    if (process.env.SPEEDGATE_REQUIRE_DOCKER === "1") throw new Error(`SPEEDGATE_REQUIRE_DOCKER=1 but ${reason}`);
-    process.stderr.write(`speedgate: skipping the Docker tests: ${reason}; set SPEEDGATE_REQUIRE_DOCKER=1 to make this an error\n`);
-    project.provide("speedgateDocker", { available: false, reason });
-    return;
+    reason = `no Docker daemon answers (${(error as Error).message}); start one (.ci/start-docker.sh installs and starts Debian's docker.io)`;
   }
-  let image: string;
-  try {
-    image = await buildTestEngineImage(docker);
-  } catch (error) {
-    // Typically /bin/busybox is missing (apt-get install busybox-static).
-    const reason = `the test engine image could not be built (${(error as Error).message})`;
-    if (process.env.SPEEDGATE_REQUIRE_DOCKER === "1") throw new Error(`SPEEDGATE_REQUIRE_DOCKER=1 but ${reason}`, { cause: error });
-    process.stderr.write(`speedgate: skipping the Docker tests: ${reason}\n`);
-    project.provide("speedgateDocker", { available: false, reason });
-    return;
+  if (!reason) {
+    try {
+      held = await acquireTestEngineImage(docker);
+    } catch (error) {
+      reason = `the test engine image could not be built: ${(error as Error).message}`;
+    }
   }
-  project.provide("speedgateDocker", { available: true, image });
+  if (reason && process.env.SPEEDGATE_REQUIRE_DOCKER === "1") throw new Error(`SPEEDGATE_REQUIRE_DOCKER=1 but ${reason}`);
+  if (reason) process.stderr.write(skipNotice(reason));
+  project.provide("speedgateDocker", held ? { available: true, image: held.image } : { available: false, reason: reason ?? "" });
+  return async () => {
+    if (held) await held.release();
+    if (reason) process.stderr.write(skipNotice(reason));
+  };
 }

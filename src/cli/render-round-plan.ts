@@ -1,0 +1,158 @@
+import { isAbsolute, relative } from "node:path";
+import type { CheckedPath } from "../config/check-config-paths.js";
+import type { RoundCheck } from "../config/load-round-config.js";
+import type { BuildSpec, RoundConfig } from "../config/round-config-schema.js";
+import { processEngineCwd } from "../engine/resolve-engine-cwd.js";
+import type { EngineRole } from "../failure/engine-failure.js";
+
+/** A command as a reader would type it, placeholders filled as the round will fill them. */
+function showCommand(command: readonly string[], config: RoundConfig): string {
+  const host = config.docker.network === "host" ? "127.0.0.1" : "0.0.0.0";
+  return command
+    .map((argument) =>
+      argument
+        .replaceAll("{port}", String(config.port))
+        .replaceAll("{contextLimit}", String(config.bench.contextLimit))
+        .replaceAll("{model}", config.bench.model)
+        .replaceAll("{host}", config.runtime === "docker" ? host : "{host}")
+        .replaceAll("{node}", "node")
+        .replaceAll("{speedgate}", "speedgate"),
+    )
+    .map((argument) => (argument === "" || /[\s"'\\$`]/.test(argument) ? JSON.stringify(argument) : argument))
+    .join(" ");
+}
+
+function showBuild(build: BuildSpec): string {
+  const args = Object.keys(build.args);
+  return `built from ${build.context} (${build.dockerfile}${args.length > 0 ? `, build args ${args.join(", ")}` : ""})`;
+}
+
+function showEnv(env: Record<string, string> | undefined): string {
+  const names = Object.keys(env ?? {});
+  return names.length === 0 ? "none from the config" : names.join(", ");
+}
+
+function engineLines(role: EngineRole, check: RoundCheck): string[] {
+  const { config, configPath, patch } = check.round;
+  const lines: string[] = [];
+  const command = role === "candidate" ? (config.candidate.command ?? config.baseline.command) : config.baseline.command;
+  if (config.runtime === "docker") {
+    if (role === "baseline") {
+      lines.push(config.baseline.build ? showBuild(config.baseline.build) : `image ${config.baseline.image ?? "?"}`);
+    } else if (config.candidate.build) {
+      lines.push(showBuild(config.candidate.build));
+    } else {
+      const postPatch = config.candidate.postPatch.length;
+      const steps = `${postPatch > 0 ? `, then ${postPatch} postPatch command${postPatch === 1 ? "" : "s"}` : ""}`;
+      const where = config.candidate.sourceDir ?? "the image's WORKDIR";
+      lines.push(
+        patch || config.candidate.patch
+          ? `the baseline image with the patch applied in ${where} (an overlay build${steps})`
+          : config.candidate.sourceDir
+            ? `the baseline image with the patch applied in ${where} (an overlay build${steps}); the patch comes from --patch or the action's patch input, and without one the candidate is the baseline unpatched`
+            : "the baseline image, unpatched (no candidate.patch, candidate.sourceDir or candidate.build)",
+      );
+    }
+    const entrypoint = config.docker.entrypoint;
+    const through = entrypoint === undefined ? " (after the image's ENTRYPOINT, if it has one)" : entrypoint.length === 0 ? " (the image's ENTRYPOINT cleared)" : ` (after the ENTRYPOINT ${showCommand(entrypoint, config)})`;
+    lines.push(`runs: ${command ? `${showCommand(command, config)}${through}` : "the image's own CMD"}`);
+    const cwd = role === "candidate" ? (config.candidate.cwd ?? config.baseline.cwd) : config.baseline.cwd;
+    lines.push(`in: ${cwd ?? "the image's WORKDIR"}`);
+  } else {
+    const patched = role === "candidate" && config.candidate.sourceDir && (patch || config.candidate.patch);
+    if (patched) lines.push(`a copy of ${config.candidate.sourceDir} with the patch applied`);
+    lines.push(`runs: ${command ? showCommand(command, config) : "?"}`);
+    const marker = "<copy>";
+    const cwd = processEngineCwd(role, config, configPath, patched ? marker : null);
+    const offset = cwd.slice(marker.length + 1);
+    const shown = !cwd.startsWith(marker) ? cwd : offset === "" ? `the root of its patched copy of ${config.candidate.sourceDir ?? "?"}` : `${offset}/ in its patched copy of ${config.candidate.sourceDir ?? "?"}`;
+    lines.push(`in: ${shown}`);
+  }
+  const env = role === "candidate" ? { ...config.baseline.env, ...config.candidate.env } : config.baseline.env;
+  lines.push(`environment: ${showEnv(env)}`);
+  return lines;
+}
+
+function containerLines(config: RoundConfig): string[] {
+  const { docker } = config;
+  const gpus = docker.gpus === undefined ? "none (docker.gpus is not set)" : Array.isArray(docker.gpus) ? `devices ${docker.gpus.join(", ")}` : String(docker.gpus);
+  const shm = docker.ipc === "host" ? "the host's /dev/shm (ipc: host)" : docker.shmSize;
+  const lines = [
+    `GPUs: ${gpus}; shared memory: ${shm}; IPC: ${docker.ipc ?? "the daemon's default (private)"}`,
+    `network: ${docker.network === "isolated" ? "isolated (a per-run internal network, no internet)" : "host"}`,
+  ];
+  if (docker.mounts.length === 0) lines.push("mounts: none");
+  for (const mount of docker.mounts) lines.push(`mount: ${mount.source} -> ${mount.target} (${mount.readOnly ? "read-only" : "writable"})`);
+  return lines;
+}
+
+function runnerPrerequisites(check: RoundCheck): string[] {
+  const { config } = check.round;
+  const needs: string[] = [];
+  if (config.runtime === "docker") {
+    needs.push("a Docker daemon the runner's user can reach");
+    if (config.docker.gpus !== undefined) needs.push(`GPUs for containers (the NVIDIA Container Toolkit): docker.gpus: ${Array.isArray(config.docker.gpus) ? config.docker.gpus.join(", ") : config.docker.gpus}`);
+    if (config.baseline.image && !config.baseline.build) needs.push(`the image ${config.baseline.image}, or access to pull it`);
+  }
+  for (const entry of check.paths.filter((path) => path.onRunner)) needs.push(describeRunnerPath(entry));
+  return needs;
+}
+
+function describeRunnerPath(entry: CheckedPath): string {
+  const state = entry.problem === null ? "present on this machine" : `not on this machine (${entry.problem === "does not exist" ? "checked when the round runs" : entry.problem})`;
+  return `${entry.path} (${entry.field}, ${entry.purpose}): ${state}`;
+}
+
+/** What a reader should know before spending GPU time on this config. */
+function notes(check: RoundCheck): string[] {
+  const { config, prompts } = check.round;
+  const found: string[] = [];
+  if (config.runtime === "docker" && config.docker.gpus === undefined) {
+    found.push("docker.gpus is not set: the engines start without a GPU (set it to all, a count or device ids)");
+  }
+  config.docker.mounts.forEach((mount, index) => {
+    if (!mount.readOnly) found.push(`docker.mounts[${index}] is writable: the candidate can change what the next round's engines read there`);
+  });
+  if (config.runtime === "process" && config.candidate.sourceDir && !config.candidate.cwd && config.baseline.cwd) {
+    const offset = relative(config.candidate.sourceDir, config.baseline.cwd);
+    if (offset.startsWith("..") || isAbsolute(offset)) {
+      found.push("baseline.cwd is outside candidate.sourceDir: the candidate runs at the root of its patched copy; set candidate.cwd if it should run elsewhere in it");
+    }
+  }
+  const promptsPath = check.paths.find((entry) => entry.field === "bench.prompts");
+  if (promptsPath?.problem) found.push(`the prompts (${promptsPath.path}) are on the runner only: not validated here`);
+  else if (prompts.length === 0) found.push("the prompts file has no prompts");
+  return found;
+}
+
+/** The plan `speedgate run --check` prints: what would run, where, and what the runner must have. */
+export function renderRoundPlan(check: RoundCheck): string {
+  const { config, configPath, prompts, patch } = check.round;
+  const { bench, gate, health } = config;
+  const promptsPath = check.paths.find((entry) => entry.field === "bench.prompts");
+  const section = (title: string, lines: string[]): string => [title, ...lines.map((line) => `  ${line}`)].join("\n");
+  const out = [
+    `speedgate run --check: ${configPath} is valid; nothing was started.`,
+    section("Round", [
+      `engine ${config.engine}, runtime ${config.runtime}, port ${config.port}`,
+      promptsPath?.problem
+        ? `prompts: ${bench.prompts} (on the runner)`
+        : `prompts: ${prompts.length} from ${bench.prompts}, up to ${bench.maxTokens} tokens each, one every ${bench.requestIntervalMs} ms (${bench.arrival}), ${bench.warmupRequests} warm-up`,
+      patch
+        ? `patch: ${patch.path} (${patch.bytes.length} bytes, sha256 ${patch.sha256.slice(0, 16)}…)`
+        : config.candidate.patch
+          ? `patch: ${config.candidate.patch} (on the runner)`
+          : "patch: none here (--patch or the action's patch input supplies it)",
+      `gate: ${gate.use === "interval-low" ? "the 95% interval's low end" : "the round score"} at least ${gate.minRoundScore}×; a prompt scores only with at least ${Math.round(bench.tolerance * 1000) / 10}% of the baseline's tokens`,
+      `health: GET ${health.path} every ${health.intervalMs} ms until 200, for up to ${health.timeoutS} s`,
+    ]),
+    section("Baseline", engineLines("baseline", check)),
+    section("Candidate", engineLines("candidate", check)),
+    ...(config.runtime === "docker" ? [section("Containers", containerLines(config))] : []),
+  ];
+  const needs = runnerPrerequisites(check);
+  out.push(section("The runner must have", needs.length > 0 ? needs : ["nothing beyond this machine's files (all checked)"]));
+  const found = notes(check);
+  if (found.length > 0) out.push(section("Notes", found));
+  return `${out.join("\n\n")}\n`;
+}

@@ -1,0 +1,120 @@
+import { existsSync } from "node:fs";
+import { mkdir, readFile, readdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { runCli } from "./support/sim-round.js";
+import { makeTempDir } from "../support/make-temp-dir.js";
+
+const examples = fileURLToPath(new URL("../../examples/", import.meta.url));
+const engineRepository = join(examples, "engine-repository");
+
+async function check(configPath: string, ...extra: string[]) {
+  const result = await runCli(["run", "--config", configPath, "--check", ...extra]);
+  const errors = result.logger.lines.filter((line) => line.level === "error").map((line) => line.message);
+  return { ...result, errors };
+}
+
+describe("speedgate run --check on the shipped engine configs", () => {
+  it.each([
+    ["examples/rounds/sglang.yaml", "python3 -m sglang.launch_server --model-path /models/Qwen3-8B --served-model-name qwen3-8b --host 0.0.0.0 --port 30000 --context-length 32768 --mem-fraction-static 0.85"],
+    ["examples/rounds/vllm.yaml", "vllm serve /models/Qwen3-8B --served-model-name qwen3-8b --host 0.0.0.0 --port 8000 --max-model-len 32768 --gpu-memory-utilization 0.90 (the image's ENTRYPOINT cleared)"],
+    ["examples/engine-repository/.github/speedgate/round.yaml", "python3 -m sglang.launch_server --model-path /models/Qwen3-8B"],
+  ])("%s passes on a machine without GPUs, images or weights, and lists them as the runner's", async (file, command) => {
+    const { code, stdout, errors } = await check(join(examples, "..", file));
+    expect(errors).toEqual([]);
+    expect(code).toBe(0);
+    expect(stdout).toContain("is valid; nothing was started.");
+    expect(stdout).toContain(`runs: ${command}`);
+    expect(stdout).toContain("prompts: 12 from ");
+    const runnerSection = stdout.slice(stdout.indexOf("The runner must have"));
+    expect(runnerSection).toContain("GPUs for containers (the NVIDIA Container Toolkit): docker.gpus: all");
+    expect(runnerSection).toMatch(/the image (lmsysorg\/sglang:v0\.5\.5|vllm\/vllm-openai:v0\.11\.0), or access to pull it/);
+    expect(runnerSection).toContain("/srv/models/Qwen3-8B (docker.mounts[0].source, mounted at /models/Qwen3-8B, read-only)");
+    // The engines get a GPU: the README's first SGLang config had none, and the note would say so.
+    expect(stdout).not.toContain("docker.gpus is not set");
+  });
+
+  it("gives SGLang the shared memory and IPC its docs run with, and vLLM a large private /dev/shm", async () => {
+    const sglang = (await check(join(examples, "rounds", "sglang.yaml"))).stdout;
+    expect(sglang).toContain("GPUs: all; shared memory: the host's /dev/shm (ipc: host); IPC: host");
+    const vllm = (await check(join(examples, "rounds", "vllm.yaml"))).stdout;
+    expect(vllm).toContain("GPUs: all; shared memory: 16g; IPC: private");
+    for (const text of [sglang, vllm]) {
+      expect(text).toContain("health: GET /health every 500 ms until 200, for up to 1800 s");
+      expect(text).toContain("mount: /srv/models/Qwen3-8B -> /models/Qwen3-8B (read-only)");
+    }
+    const raw = parse(await readFile(join(examples, "rounds", "sglang.yaml"), "utf8")) as { docker: { shmSize: string } };
+    expect(raw.docker.shmSize).toBe("32g");
+  });
+
+  it("ships .github/speedgate/round.yaml, the file the example workflows name, as the SGLang config with its prompts", async () => {
+    const workflows = await readdir(join(examples, "workflows"));
+    const named = new Set<string>();
+    for (const file of workflows) {
+      const text = await readFile(join(examples, "workflows", file), "utf8");
+      for (const match of text.matchAll(/^\s+config: (\S+)$/gm)) named.add(match[1] ?? "");
+    }
+    expect([...named]).toEqual([".github/speedgate/round.yaml"]);
+    expect(await readFile(join(engineRepository, ".github", "speedgate", "round.yaml"), "utf8")).toBe(await readFile(join(examples, "rounds", "sglang.yaml"), "utf8"));
+    expect(await readFile(join(engineRepository, ".github", "speedgate", "prompts.jsonl"), "utf8")).toBe(await readFile(join(examples, "rounds", "prompts.jsonl"), "utf8"));
+  });
+
+  it("validates a patch given with --patch, and refuses one that is no diff", async () => {
+    const dir = await makeTempDir("speedgate-check-");
+    await writeFile(join(dir, "good.patch"), "--- a/python/sglang/srt/server_args.py\n+++ b/python/sglang/srt/server_args.py\n@@ -1 +1 @@\n-a\n+b\n");
+    await writeFile(join(dir, "bad.patch"), "I made it faster, trust me\n");
+    const good = await check(join(examples, "rounds", "sglang.yaml"), "--patch", join(dir, "good.patch"));
+    expect(good.code).toBe(0);
+    expect(good.stdout).toMatch(/patch: .*good\.patch \(\d+ bytes, sha256 [0-9a-f]{16}…\)/);
+    expect(good.stdout).toContain("the baseline image with the patch applied in /sgl-workspace/sglang (an overlay build)");
+    const bad = await check(join(examples, "rounds", "sglang.yaml"), "--patch", join(dir, "bad.patch"));
+    expect(bad.code).toBe(2);
+    expect(bad.errors.join("\n")).toMatch(/^patch \(.*bad\.patch\): expected a unified diff/);
+  });
+});
+
+describe("speedgate run --check on a process round", () => {
+  async function writeProcessRound(config: Record<string, unknown>): Promise<{ dir: string; configPath: string; marker: string }> {
+    const dir = await makeTempDir("speedgate-check-");
+    await mkdir(join(dir, "engine", "python"), { recursive: true });
+    await writeFile(join(dir, "prompts.jsonl"), '{"id": "p1", "prompt": "hello"}\n');
+    await writeFile(join(dir, "fix.patch"), "--- a/python/profile.json\n+++ b/python/profile.json\n@@ -1 +1 @@\n-{}\n+{ }\n");
+    const marker = join(dir, "engine-started");
+    const configPath = join(dir, "round.yml");
+    await writeFile(
+      configPath,
+      JSON.stringify({
+        engine: "sim",
+        runtime: "process",
+        port: 30000,
+        // Would leave a file behind if anything started it.
+        baseline: { command: ["{node}", "-e", `require("node:fs").writeFileSync(${JSON.stringify(marker)}, "")`], cwd: "engine/python" },
+        candidate: { patch: "fix.patch", sourceDir: "engine" },
+        bench: { prompts: "prompts.jsonl", maxTokens: 16, requestIntervalMs: 10, contextLimit: 1024, tolerance: 0.9 },
+        gate: { minRoundScore: 1 },
+        ...config,
+      }),
+    );
+    return { dir, configPath, marker };
+  }
+
+  it("says where each engine runs, starts nothing and needs no --out", async () => {
+    const { dir, configPath, marker } = await writeProcessRound({});
+    const { code, stdout } = await check(configPath);
+    expect(code).toBe(0);
+    expect(stdout).toContain(`in: ${join(dir, "engine", "python")}`);
+    expect(stdout).toContain(`in: python/ in its patched copy of ${join(dir, "engine")}`);
+    expect(stdout).toContain("nothing beyond this machine's files (all checked)");
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it("exits 2 with the config's message when a path is missing, as a real run would", async () => {
+    const { configPath, marker } = await writeProcessRound({ candidate: { patch: "fix.patch", sourceDir: "sglang" } });
+    const { code, errors } = await check(configPath);
+    expect(code).toBe(2);
+    expect(errors).toEqual([expect.stringMatching(/round\.yml: candidate\.sourceDir: expected an existing folder .*, got "sglang": .*sglang does not exist$/)]);
+    expect(existsSync(marker)).toBe(false);
+  });
+});

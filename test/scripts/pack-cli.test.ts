@@ -1,0 +1,71 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readScorecard } from "../../src/scorecard/read-scorecard.js";
+
+/*
+ * The one-command CLI outside the clone: `npm run pack:cli` makes speedgate-<version>.tgz, which
+ * installs with npm from nothing but itself (offline, into an empty cache) and runs the demo and
+ * `run --check` with no node_modules anywhere near it.
+ */
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL("../../", import.meta.url));
+const manifest = JSON.parse(await readFile(join(root, "package.json"), "utf8")) as { version: string };
+
+describe("the packed CLI", () => {
+  let dir = "";
+  let tarball = "";
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "speedgate-pack-test-"));
+    tarball = (await run(process.execPath, [join(root, "scripts", "pack-cli.mjs"), "--out", dir])).stdout.trim();
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("holds the bundle and the examples, not the sources, and declares no dependency", async () => {
+    expect(tarball).toBe(join(dir, `speedgate-${manifest.version}.tgz`));
+    const files = (await run("tar", ["-tzf", tarball])).stdout.split("\n").filter(Boolean);
+    expect(files).toEqual(
+      expect.arrayContaining([
+        "package/package.json",
+        "package/dist/cli.js",
+        "package/examples/demo/round.yml",
+        "package/examples/demo/engine/profile.json",
+        "package/examples/demo/faster.patch",
+        "package/examples/rounds/sglang.yaml",
+        "package/examples/rounds/vllm.yaml",
+        "package/examples/engine-repository/.github/speedgate/round.yaml",
+      ]),
+    );
+    expect(files.some((file) => file.startsWith("package/dist/chunks/"))).toBe(true);
+    expect(files.filter((file) => /^package\/(src|test|node_modules|bot)\//.test(file))).toEqual([]);
+    const packed = JSON.parse((await run("tar", ["-xzOf", tarball, "package/package.json"])).stdout) as Record<string, unknown>;
+    expect(packed).toMatchObject({ name: "speedgate", version: manifest.version, bin: { speedgate: "dist/cli.js" } });
+    expect(packed).not.toHaveProperty("dependencies");
+  });
+
+  it("installs offline into an empty npm cache and runs the demo and run --check from anywhere", async () => {
+    const prefix = join(dir, "prefix");
+    const npmEnv = { ...process.env, npm_config_cache: join(dir, "npm-cache"), npm_config_update_notifier: "false" };
+    await run("npm", ["install", "--global", "--offline", "--prefix", prefix, "--no-audit", "--no-fund", tarball], { env: npmEnv });
+    const speedgate = join(prefix, "bin", "speedgate");
+    const elsewhere = { cwd: dir, env: { ...process.env, NODE_PATH: "" } };
+    expect((await run(speedgate, ["--version"], elsewhere)).stdout.trim()).toBe(manifest.version);
+
+    const out = join(dir, "card");
+    await run(speedgate, ["demo", "--out", out], elsewhere);
+    const card = await readScorecard(join(out, "scorecard.json"));
+    expect(card.roundScore).not.toBeNull();
+    expect(card.belowTolerance).toBe(2);
+
+    const installed = join(prefix, "lib", "node_modules", "speedgate");
+    const check = await run(speedgate, ["run", "--config", join(installed, "examples", "rounds", "sglang.yaml"), "--check"], elsewhere);
+    expect(check.stdout).toContain("is valid; nothing was started.");
+  });
+});
