@@ -10,6 +10,7 @@ import {
   PROMPT_ID_HEADER,
   RoundCancelledError,
   SPEEDGATE_VERSION,
+  checkRound,
   cleanLogLine,
   createProgressRenderer,
   describeFailureEvent,
@@ -23,11 +24,12 @@ import {
   formatTimes,
   loadRound,
   mergeScorecards,
+  processEngineCwd,
   readScorecard,
   renderMarkdown,
   runRound,
   writeScorecard
-} from "./chunks/chunk-L6Q34DAX.js";
+} from "./chunks/chunk-PGFLSCPS.js";
 import {
   require_docker
 } from "./chunks/chunk-TM3QZYC6.js";
@@ -221,6 +223,131 @@ function renderText(card, options = {}) {
 `;
 }
 
+// src/cli/render-round-plan.ts
+import { isAbsolute, relative } from "node:path";
+function showCommand(command, config) {
+  const host = config.docker.network === "host" ? "127.0.0.1" : "0.0.0.0";
+  return command.map(
+    (argument) => argument.replaceAll("{port}", String(config.port)).replaceAll("{contextLimit}", String(config.bench.contextLimit)).replaceAll("{model}", config.bench.model).replaceAll("{host}", config.runtime === "docker" ? host : "{host}").replaceAll("{node}", "node").replaceAll("{speedgate}", "speedgate")
+  ).map((argument) => argument === "" || /[\s"'\\$`]/.test(argument) ? JSON.stringify(argument) : argument).join(" ");
+}
+function showBuild(build) {
+  const args = Object.keys(build.args);
+  return `built from ${build.context} (${build.dockerfile}${args.length > 0 ? `, build args ${args.join(", ")}` : ""})`;
+}
+function showEnv(env) {
+  const names = Object.keys(env ?? {});
+  return names.length === 0 ? "none from the config" : names.join(", ");
+}
+function engineLines(role, check) {
+  const { config, configPath, patch } = check.round;
+  const lines = [];
+  const command = role === "candidate" ? config.candidate.command ?? config.baseline.command : config.baseline.command;
+  if (config.runtime === "docker") {
+    if (role === "baseline") {
+      lines.push(config.baseline.build ? showBuild(config.baseline.build) : `image ${config.baseline.image ?? "?"}`);
+    } else if (config.candidate.build) {
+      lines.push(showBuild(config.candidate.build));
+    } else {
+      const postPatch = config.candidate.postPatch.length;
+      const steps = `${postPatch > 0 ? `, then ${postPatch} postPatch command${postPatch === 1 ? "" : "s"}` : ""}`;
+      const where = config.candidate.sourceDir ?? "the image's WORKDIR";
+      lines.push(
+        patch || config.candidate.patch ? `the baseline image with the patch applied in ${where} (an overlay build${steps})` : config.candidate.sourceDir ? `the baseline image with the patch applied in ${where} (an overlay build${steps}); the patch comes from --patch or the action's patch input, and without one the candidate is the baseline unpatched` : "the baseline image, unpatched (no candidate.patch, candidate.sourceDir or candidate.build)"
+      );
+    }
+    const entrypoint = config.docker.entrypoint;
+    const through = entrypoint === void 0 ? " (after the image's ENTRYPOINT, if it has one)" : entrypoint.length === 0 ? " (the image's ENTRYPOINT cleared)" : ` (after the ENTRYPOINT ${showCommand(entrypoint, config)})`;
+    lines.push(`runs: ${command ? `${showCommand(command, config)}${through}` : "the image's own CMD"}`);
+    const cwd = role === "candidate" ? config.candidate.cwd ?? config.baseline.cwd : config.baseline.cwd;
+    lines.push(`in: ${cwd ?? "the image's WORKDIR"}`);
+  } else {
+    const patched = role === "candidate" && config.candidate.sourceDir && (patch || config.candidate.patch);
+    if (patched) lines.push(`a copy of ${config.candidate.sourceDir} with the patch applied`);
+    lines.push(`runs: ${command ? showCommand(command, config) : "?"}`);
+    const marker = "<copy>";
+    const cwd = processEngineCwd(role, config, configPath, patched ? marker : null);
+    const offset = cwd.slice(marker.length + 1);
+    const shown = !cwd.startsWith(marker) ? cwd : offset === "" ? `the root of its patched copy of ${config.candidate.sourceDir ?? "?"}` : `${offset}/ in its patched copy of ${config.candidate.sourceDir ?? "?"}`;
+    lines.push(`in: ${shown}`);
+  }
+  const env = role === "candidate" ? { ...config.baseline.env, ...config.candidate.env } : config.baseline.env;
+  lines.push(`environment: ${showEnv(env)}`);
+  return lines;
+}
+function containerLines(config) {
+  const { docker } = config;
+  const gpus = docker.gpus === void 0 ? "none (docker.gpus is not set)" : Array.isArray(docker.gpus) ? `devices ${docker.gpus.join(", ")}` : String(docker.gpus);
+  const shm = docker.ipc === "host" ? "the host's /dev/shm (ipc: host)" : docker.shmSize;
+  const lines = [
+    `GPUs: ${gpus}; shared memory: ${shm}; IPC: ${docker.ipc ?? "the daemon's default (private)"}`,
+    `network: ${docker.network === "isolated" ? "isolated (a per-run internal network, no internet)" : "host"}`
+  ];
+  if (docker.mounts.length === 0) lines.push("mounts: none");
+  for (const mount of docker.mounts) lines.push(`mount: ${mount.source} -> ${mount.target} (${mount.readOnly ? "read-only" : "writable"})`);
+  return lines;
+}
+function runnerPrerequisites(check) {
+  const { config } = check.round;
+  const needs = [];
+  if (config.runtime === "docker") {
+    needs.push("a Docker daemon the runner's user can reach");
+    if (config.docker.gpus !== void 0) needs.push(`GPUs for containers (the NVIDIA Container Toolkit): docker.gpus: ${Array.isArray(config.docker.gpus) ? config.docker.gpus.join(", ") : config.docker.gpus}`);
+    if (config.baseline.image && !config.baseline.build) needs.push(`the image ${config.baseline.image}, or access to pull it`);
+  }
+  for (const entry of check.paths.filter((path) => path.onRunner)) needs.push(describeRunnerPath(entry));
+  return needs;
+}
+function describeRunnerPath(entry) {
+  const state = entry.problem === null ? "present on this machine" : `not on this machine (${entry.problem === "does not exist" ? "checked when the round runs" : entry.problem})`;
+  return `${entry.path} (${entry.field}, ${entry.purpose}): ${state}`;
+}
+function notes(check) {
+  const { config, prompts } = check.round;
+  const found = [];
+  if (config.runtime === "docker" && config.docker.gpus === void 0) {
+    found.push("docker.gpus is not set: the engines start without a GPU (set it to all, a count or device ids)");
+  }
+  config.docker.mounts.forEach((mount, index) => {
+    if (!mount.readOnly) found.push(`docker.mounts[${index}] is writable: the candidate can change what the next round's engines read there`);
+  });
+  if (config.runtime === "process" && config.candidate.sourceDir && !config.candidate.cwd && config.baseline.cwd) {
+    const offset = relative(config.candidate.sourceDir, config.baseline.cwd);
+    if (offset.startsWith("..") || isAbsolute(offset)) {
+      found.push("baseline.cwd is outside candidate.sourceDir: the candidate runs at the root of its patched copy; set candidate.cwd if it should run elsewhere in it");
+    }
+  }
+  const promptsPath = check.paths.find((entry) => entry.field === "bench.prompts");
+  if (promptsPath?.problem) found.push(`the prompts (${promptsPath.path}) are on the runner only: not validated here`);
+  else if (prompts.length === 0) found.push("the prompts file has no prompts");
+  return found;
+}
+function renderRoundPlan(check) {
+  const { config, configPath, prompts, patch } = check.round;
+  const { bench, gate, health } = config;
+  const promptsPath = check.paths.find((entry) => entry.field === "bench.prompts");
+  const section = (title, lines) => [title, ...lines.map((line) => `  ${line}`)].join("\n");
+  const out = [
+    `speedgate run --check: ${configPath} is valid; nothing was started.`,
+    section("Round", [
+      `engine ${config.engine}, runtime ${config.runtime}, port ${config.port}`,
+      promptsPath?.problem ? `prompts: ${bench.prompts} (on the runner)` : `prompts: ${prompts.length} from ${bench.prompts}, up to ${bench.maxTokens} tokens each, one every ${bench.requestIntervalMs} ms (${bench.arrival}), ${bench.warmupRequests} warm-up`,
+      patch ? `patch: ${patch.path} (${patch.bytes.length} bytes, sha256 ${patch.sha256.slice(0, 16)}\u2026)` : config.candidate.patch ? `patch: ${config.candidate.patch} (on the runner)` : "patch: none here (--patch or the action's patch input supplies it)",
+      `gate: ${gate.use === "interval-low" ? "the 95% interval's low end" : "the round score"} at least ${gate.minRoundScore}\xD7; a prompt scores only with at least ${Math.round(bench.tolerance * 1e3) / 10}% of the baseline's tokens`,
+      `health: GET ${health.path} every ${health.intervalMs} ms until 200, for up to ${health.timeoutS} s`
+    ]),
+    section("Baseline", engineLines("baseline", check)),
+    section("Candidate", engineLines("candidate", check)),
+    ...config.runtime === "docker" ? [section("Containers", containerLines(config))] : []
+  ];
+  const needs = runnerPrerequisites(check);
+  out.push(section("The runner must have", needs.length > 0 ? needs : ["nothing beyond this machine's files (all checked)"]));
+  const found = notes(check);
+  if (found.length > 0) out.push(section("Notes", found));
+  return `${out.join("\n\n")}
+`;
+}
+
 // src/cli/commands/run-command.ts
 function renderCard(card, format) {
   if (format === "md") return renderMarkdown(card);
@@ -257,7 +384,7 @@ async function runAndReport(round, options, context) {
 var runCommand = {
   name: "run",
   summary: "run a round (baseline, then the patched candidate) and write the score card",
-  usage: "speedgate run --config <round.yml> --out <dir> [--patch <file>] [--fail-on-gate] [--format text|md] [--run-id ID]",
+  usage: "speedgate run --config <round.yml> (--out <dir> | --check) [--patch <file>] [--fail-on-gate] [--format text|md] [--run-id ID]",
   async run(args, context) {
     const { values } = parseCommandArgs("run", args, {
       config: { type: "string" },
@@ -265,10 +392,15 @@ var runCommand = {
       patch: { type: "string" },
       "fail-on-gate": { type: "boolean", default: false },
       format: { type: "string", default: "text" },
-      "run-id": { type: "string" }
+      "run-id": { type: "string" },
+      check: { type: "boolean", default: false }
     });
     if (!values.config) throw new UsageError(`speedgate run: --config is required
 usage: ${this.usage}`);
+    if (values.check) {
+      context.stdout.write(renderRoundPlan(await checkRound(values.config, values.patch ? { patchPath: values.patch } : {})));
+      return 0;
+    }
     if (!values.out) throw new UsageError(`speedgate run: --out is required
 usage: ${this.usage}`);
     checkFormat("run", values.format);

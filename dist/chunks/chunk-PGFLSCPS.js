@@ -2768,9 +2768,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve3, reject) => {
+          return new Promise((resolve4, reject) => {
             this.close((err, data) => {
-              return err ? reject(err) : resolve3(data);
+              return err ? reject(err) : resolve4(data);
             });
           });
         }
@@ -2808,9 +2808,9 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve3, reject) => {
+          return new Promise((resolve4, reject) => {
             this.destroy(err, (err2, data) => {
-              return err2 ? reject(err2) : resolve3(data);
+              return err2 ? reject(err2) : resolve4(data);
             });
           });
         }
@@ -6316,8 +6316,8 @@ var require_promise = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise2 = new Promise((resolve3, reject) => {
-        res = resolve3;
+      const promise2 = new Promise((resolve4, reject) => {
+        res = resolve4;
         rej = reject;
       });
       return { promise: promise2, resolve: res, reject: rej };
@@ -6666,7 +6666,7 @@ var require_client_h1 = __commonJS({
       kHTTPContext,
       kClosed
     } = require_symbols();
-    var constants2 = require_constants2();
+    var constants3 = require_constants2();
     var EMPTY_BUF = Buffer.alloc(0);
     var FastBuffer = Buffer[Symbol.species];
     var removeAllListeners = util.removeAllListeners;
@@ -6802,7 +6802,7 @@ var require_client_h1 = __commonJS({
          */
       constructor(client, socket, { exports: exports2 }) {
         this.llhttp = exports2;
-        this.ptr = this.llhttp.llhttp_alloc(constants2.TYPE.RESPONSE);
+        this.ptr = this.llhttp.llhttp_alloc(constants3.TYPE.RESPONSE);
         this.client = client;
         this.socket = socket;
         this.timeout = null;
@@ -6898,11 +6898,11 @@ var require_client_h1 = __commonJS({
             currentParser = null;
             currentBufferRef = null;
           }
-          if (ret !== constants2.ERROR.OK) {
+          if (ret !== constants3.ERROR.OK) {
             const data = chunk.subarray(llhttp.llhttp_get_error_pos(this.ptr) - currentBufferPtr);
-            if (ret === constants2.ERROR.PAUSED_UPGRADE) {
+            if (ret === constants3.ERROR.PAUSED_UPGRADE) {
               this.onUpgrade(data);
-            } else if (ret === constants2.ERROR.PAUSED) {
+            } else if (ret === constants3.ERROR.PAUSED) {
               this.paused = true;
               socket.unshift(data);
             } else {
@@ -6925,10 +6925,10 @@ var require_client_h1 = __commonJS({
         } finally {
           currentParser = null;
         }
-        if (ret === constants2.ERROR.OK) {
+        if (ret === constants3.ERROR.OK) {
           return null;
         }
-        if (ret === constants2.ERROR.PAUSED || ret === constants2.ERROR.PAUSED_UPGRADE) {
+        if (ret === constants3.ERROR.PAUSED || ret === constants3.ERROR.PAUSED_UPGRADE) {
           this.paused = true;
           return null;
         }
@@ -6945,7 +6945,7 @@ var require_client_h1 = __commonJS({
           const len = new Uint8Array(llhttp.memory.buffer, ptr).indexOf(0);
           message = "Response does not match the HTTP/1.1 protocol (" + Buffer.from(llhttp.memory.buffer, ptr, len).toString() + ")";
         }
-        return new HTTPParserError(message, constants2.ERROR[ret], data);
+        return new HTTPParserError(message, constants3.ERROR[ret], data);
       }
       destroy() {
         assert2(currentParser === null);
@@ -7156,7 +7156,7 @@ var require_client_h1 = __commonJS({
           socket[kBlocking] = false;
           client[kResume]();
         }
-        return pause ? constants2.ERROR.PAUSED : 0;
+        return pause ? constants3.ERROR.PAUSED : 0;
       }
       /**
        * @param {Buffer} buf
@@ -7182,7 +7182,7 @@ var require_client_h1 = __commonJS({
         }
         this.bytesRead += buf.length;
         if (request2.onData(buf) === false) {
-          return constants2.ERROR.PAUSED;
+          return constants3.ERROR.PAUSED;
         }
         return 0;
       }
@@ -7222,13 +7222,13 @@ var require_client_h1 = __commonJS({
         if (socket[kWriting]) {
           assert2(client[kRunning] === 0);
           util.destroy(socket, new InformationalError("reset"));
-          return constants2.ERROR.PAUSED;
+          return constants3.ERROR.PAUSED;
         } else if (!shouldKeepAlive) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants2.ERROR.PAUSED;
+          return constants3.ERROR.PAUSED;
         } else if (socket[kReset] && client[kRunning] === 0) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants2.ERROR.PAUSED;
+          return constants3.ERROR.PAUSED;
         } else if (client[kPipelining] == null || client[kPipelining] === 1) {
           setImmediate(client[kResume]);
         } else {
@@ -7743,12 +7743,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve3, reject) => {
+      const waitForDrain = () => new Promise((resolve4, reject) => {
         assert2(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve3;
+          callback = resolve4;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -8161,8 +8161,8 @@ var require_client_h2 = __commonJS({
         client[kPendingIdx] = client[kRunningIdx];
       }
     }
-    function onHttp2SessionGoAway(errorCode) {
-      const err = this[kError] || new SocketError(`HTTP/2: "GOAWAY" frame received with code ${errorCode}`, util.getSocketInfo(this[kSocket]));
+    function onHttp2SessionGoAway(errorCode2) {
+      const err = this[kError] || new SocketError(`HTTP/2: "GOAWAY" frame received with code ${errorCode2}`, util.getSocketInfo(this[kSocket]));
       const client = this[kClient];
       client[kSocket] = null;
       client[kHTTPContext] = null;
@@ -8632,12 +8632,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve3, reject) => {
+      const waitForDrain = () => new Promise((resolve4, reject) => {
         assert2(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve3;
+          callback = resolve4;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -8954,16 +8954,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       [kClose]() {
-        return new Promise((resolve3) => {
+        return new Promise((resolve4) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve3;
+            this[kClosedResolve] = resolve4;
           } else {
-            resolve3(null);
+            resolve4(null);
           }
         });
       }
       [kDestroy](err) {
-        return new Promise((resolve3) => {
+        return new Promise((resolve4) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -8976,7 +8976,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve3(null);
+            resolve4(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -9383,8 +9383,8 @@ var require_pool_base = __commonJS({
           }
           return Promise.all(closeAll);
         } else {
-          return new Promise((resolve3) => {
-            this[kClosedResolve] = resolve3;
+          return new Promise((resolve4) => {
+            this[kClosedResolve] = resolve4;
           });
         }
       }
@@ -10506,7 +10506,7 @@ var require_socks5_proxy_agent = __commonJS({
         const proxyHost = this[kProxyUrl].hostname;
         const proxyPort = parseInt(this[kProxyUrl].port) || 1080;
         debug("creating SOCKS5 connection to", proxyHost, proxyPort);
-        const socket = await new Promise((resolve3, reject) => {
+        const socket = await new Promise((resolve4, reject) => {
           this[kConnector]({
             hostname: proxyHost,
             host: proxyHost,
@@ -10516,7 +10516,7 @@ var require_socks5_proxy_agent = __commonJS({
             if (err) {
               reject(err);
             } else {
-              resolve3(socket2);
+              resolve4(socket2);
             }
           });
         });
@@ -10526,14 +10526,14 @@ var require_socks5_proxy_agent = __commonJS({
           socket.destroy();
         });
         await socks5Client.handshake();
-        await new Promise((resolve3, reject) => {
+        await new Promise((resolve4, reject) => {
           const timeout = setTimeout(() => {
             reject(new Error("SOCKS5 authentication timeout"));
           }, 5e3);
           const onAuthenticated = () => {
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve3();
+            resolve4();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -10542,14 +10542,14 @@ var require_socks5_proxy_agent = __commonJS({
           };
           if (socks5Client.state === STATES.AUTHENTICATED) {
             clearTimeout(timeout);
-            resolve3();
+            resolve4();
           } else {
             socks5Client.once("authenticated", onAuthenticated);
             socks5Client.once("error", onError);
           }
         });
         await socks5Client.connect(targetHost, targetPort);
-        await new Promise((resolve3, reject) => {
+        await new Promise((resolve4, reject) => {
           const timeout = setTimeout(() => {
             reject(new Error("SOCKS5 connection timeout"));
           }, 5e3);
@@ -10557,7 +10557,7 @@ var require_socks5_proxy_agent = __commonJS({
             debug("SOCKS5 tunnel established to", targetHost, targetPort, "via", info);
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve3();
+            resolve4();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -10600,8 +10600,8 @@ var require_socks5_proxy_agent = __commonJS({
                       socket,
                       servername: this[kRequestTls]?.servername || targetHost
                     });
-                    await new Promise((resolve3, reject) => {
-                      finalSocket.once("secureConnect", resolve3);
+                    await new Promise((resolve4, reject) => {
+                      finalSocket.once("secureConnect", resolve4);
                       finalSocket.once("error", reject);
                     });
                   }
@@ -11734,7 +11734,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return Promise.resolve(null);
         }
-        return new Promise((resolve3, reject) => {
+        return new Promise((resolve4, reject) => {
           if (this[kContentLength] && this[kContentLength] > limit || this[kBytesRead] > limit) {
             this.destroy(new AbortError());
           }
@@ -11748,11 +11748,11 @@ var require_readable = __commonJS({
               if (signal.aborted) {
                 reject(signal.reason ?? new AbortError());
               } else {
-                resolve3(null);
+                resolve4(null);
               }
             });
           } else {
-            this.on("close", resolve3);
+            this.on("close", resolve4);
           }
           this.on("error", noop).on("data", () => {
             if (this[kBytesRead] > limit) {
@@ -11780,7 +11780,7 @@ var require_readable = __commonJS({
     }
     function consume(stream, type) {
       assert2(!stream[kConsume]);
-      return new Promise((resolve3, reject) => {
+      return new Promise((resolve4, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -11795,7 +11795,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve3,
+              resolve: resolve4,
               reject,
               length: 0,
               body: []
@@ -11869,18 +11869,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2, encoding) {
-      const { type, body, resolve: resolve3, stream, length } = consume2;
+      const { type, body, resolve: resolve4, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve3(chunksDecode(body, length, encoding));
+          resolve4(chunksDecode(body, length, encoding));
         } else if (type === "json") {
-          resolve3(JSON.parse(chunksDecode(body, length, encoding)));
+          resolve4(JSON.parse(chunksDecode(body, length, encoding)));
         } else if (type === "arrayBuffer") {
-          resolve3(chunksConcat(body, length).buffer);
+          resolve4(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve3(new Blob(body, { type: stream[kContentType] }));
+          resolve4(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve3(chunksConcat(body, length));
+          resolve4(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -12070,9 +12070,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve3, reject) => {
+        return new Promise((resolve4, reject) => {
           request2.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve3(data);
+            return err ? reject(err) : resolve4(data);
           });
         });
       }
@@ -12284,9 +12284,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve3, reject) => {
+        return new Promise((resolve4, reject) => {
           stream.call(this, opts, factory, (err, data) => {
-            return err ? reject(err) : resolve3(data);
+            return err ? reject(err) : resolve4(data);
           });
         });
       }
@@ -12574,9 +12574,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve3, reject) => {
+        return new Promise((resolve4, reject) => {
           upgrade.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve3(data);
+            return err ? reject(err) : resolve4(data);
           });
         });
       }
@@ -12669,9 +12669,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve3, reject) => {
+        return new Promise((resolve4, reject) => {
           connect.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve3(data);
+            return err ? reject(err) : resolve4(data);
           });
         });
       }
@@ -13945,7 +13945,7 @@ var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
     var { writeFile: writeFile2, readFile: readFile4, mkdir: mkdir2 } = __require("node:fs/promises");
-    var { dirname: dirname6, resolve: resolve3 } = __require("node:path");
+    var { dirname: dirname6, resolve: resolve4 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError, UndiciError } = require_errors();
     var { hashId, isUrlExcludedFactory, normalizeHeaders, createHeaderFilters } = require_snapshot_utils();
@@ -14146,7 +14146,7 @@ var require_snapshot_recorder = __commonJS({
           throw new InvalidArgumentError("Snapshot path is required");
         }
         try {
-          const data = await readFile4(resolve3(path), "utf8");
+          const data = await readFile4(resolve4(path), "utf8");
           const parsed = JSON.parse(data);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
@@ -14175,7 +14175,7 @@ var require_snapshot_recorder = __commonJS({
         if (!path) {
           throw new InvalidArgumentError("Snapshot path is required");
         }
-        const resolvedPath = resolve3(path);
+        const resolvedPath = resolve4(path);
         await mkdir2(dirname6(resolvedPath), { recursive: true });
         const data = Array.from(this.#snapshots.entries()).map(([hash2, snapshot]) => ({
           hash: hash2,
@@ -22155,7 +22155,7 @@ var require_fetch = __commonJS({
         const agent = fetchParams.controller.dispatcher;
         const path = url2.pathname + url2.search;
         const hasTrailingQuestionMark = url2.search.length === 0 && url2.href[url2.href.length - url2.hash.length - 1] === "?";
-        return new Promise((resolve3, reject) => agent.dispatch(
+        return new Promise((resolve4, reject) => agent.dispatch(
           {
             path: hasTrailingQuestionMark ? `${path}?` : path,
             origin: url2.origin,
@@ -22243,7 +22243,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve3({
+              resolve4({
                 status,
                 statusText,
                 headersList,
@@ -22296,7 +22296,7 @@ var require_fetch = __commonJS({
                   headersList.append(headerName, String(value), true);
                 }
               }
-              resolve3({
+              resolve4({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -22320,7 +22320,7 @@ var require_fetch = __commonJS({
                   headersList.append(nameStr, value.toString("latin1"), true);
                 }
               }
-              resolve3({
+              resolve4({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -34395,7 +34395,7 @@ async function sendStreamingRequest(options) {
   const basePath = origin.pathname.replace(/\/+$/, "");
   const { path, body } = buildRequestBody(prompt, settings);
   const dispatcher = options.dispatcher ?? getSharedBenchAgent();
-  return await new Promise((resolve3) => {
+  return await new Promise((resolve4) => {
     const state = new CompletionStreamState();
     let sendTime = 0;
     let settled = false;
@@ -34424,7 +34424,7 @@ async function sendStreamingRequest(options) {
       settled = true;
       clearTimeout(timer);
       signal?.removeEventListener("abort", onAbort);
-      resolve3(record2);
+      resolve4(record2);
     };
     const fail = (kind, reason, endMs) => {
       const record2 = { ok: false, kind, reason, endMs };
@@ -34548,14 +34548,14 @@ function describeAbort(signal) {
 async function waitUntil(target, signal) {
   const delay2 = target - performance3.now();
   if (delay2 <= 0 || signal.aborted) return;
-  await new Promise((resolve3) => {
+  await new Promise((resolve4) => {
     const onAbort = () => {
       clearTimeout(timer);
-      resolve3();
+      resolve4();
     };
     const timer = setTimeout(() => {
       signal.removeEventListener("abort", onAbort);
-      resolve3();
+      resolve4();
     }, delay2);
     signal.addEventListener("abort", onAbort, { once: true });
   });
@@ -34645,9 +34645,11 @@ function fingerprintRound(config2, configDir, prompts) {
       ...config2.candidate,
       patch: void 0,
       sourceDir: config2.runtime === "process" ? portable(config2.candidate.sourceDir) : config2.candidate.sourceDir,
+      cwd: config2.runtime === "process" ? portable(config2.candidate.cwd) : config2.candidate.cwd,
       build: config2.candidate.build ? { ...config2.candidate.build, context: portable(config2.candidate.build.context) ?? "" } : void 0
     },
-    bench: { ...config2.bench, prompts: portable(config2.bench.prompts) ?? "" }
+    bench: { ...config2.bench, prompts: portable(config2.bench.prompts) ?? "" },
+    docker: { ...config2.docker, mounts: config2.docker.mounts.map((mount) => ({ ...mount, source: portable(mount.source) ?? "" })) }
   };
   return { configHash: sha256(JSON.stringify(comparable)), promptsHash: sha256(JSON.stringify(prompts)) };
 }
@@ -34658,6 +34660,25 @@ var import_dockerode = __toESM(require_docker(), 1);
 // src/docker/docker-runtime.ts
 import { createHash as createHash2 } from "node:crypto";
 import { readdir } from "node:fs/promises";
+
+// src/engine/resolve-engine-cwd.ts
+import { dirname, isAbsolute as isAbsolute2, join, relative as relative2 } from "node:path";
+function inside(root, folder) {
+  const path = relative2(root, folder);
+  return path.startsWith("..") || isAbsolute2(path) ? null : path;
+}
+function processEngineCwd(role, config2, configPath, patchedCopy) {
+  const baselineCwd = config2.baseline.cwd ?? config2.candidate.sourceDir ?? dirname(configPath);
+  if (role === "baseline") return baselineCwd;
+  const wanted = config2.candidate.cwd ?? baselineCwd;
+  const sourceDir = config2.candidate.sourceDir;
+  if (!patchedCopy || !sourceDir) return wanted;
+  const offset = inside(sourceDir, wanted);
+  return offset === null ? patchedCopy : join(patchedCopy, offset);
+}
+function containerWorkingDir(role, config2) {
+  return role === "candidate" ? config2.candidate.cwd ?? config2.baseline.cwd : config2.baseline.cwd;
+}
 
 // src/failure/engine-failure.ts
 var FAILURE_KINDS = [
@@ -35002,7 +35023,7 @@ var ContainerEngine = class {
       exitCode ??= state.ExitCode;
     } catch {
     }
-    await Promise.race([this.logsEnded, new Promise((resolve3) => setTimeout(resolve3, LOG_DRAIN_MS).unref())]);
+    await Promise.race([this.logsEnded, new Promise((resolve4) => setTimeout(resolve4, LOG_DRAIN_MS).unref())]);
     return { exitCode, signal: signalName(exitCode), oomKilled };
   }
   async stopAndRemove() {
@@ -35029,6 +35050,23 @@ function substituteContainerCommand(command, values) {
   );
 }
 
+// src/docker/engine-container-options.ts
+function toBindMounts(mounts) {
+  return mounts.map((mount) => ({ Type: "bind", Source: mount.source, Target: mount.target, ReadOnly: mount.readOnly }));
+}
+function engineContainerOptions(docker, workingDir) {
+  return {
+    config: {
+      ...workingDir ? { WorkingDir: workingDir } : {},
+      ...docker.entrypoint ? { Entrypoint: docker.entrypoint } : {}
+    },
+    hostConfig: {
+      ...docker.mounts.length > 0 ? { Mounts: toBindMounts(docker.mounts) } : {},
+      ...docker.ipc ? { IpcMode: docker.ipc } : {}
+    }
+  };
+}
+
 // src/docker/parse-docker-size.ts
 var UNITS = { "": 1, b: 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
 function parseDockerSize(text2) {
@@ -35050,6 +35088,7 @@ function createContainerSpec(plan) {
   const { docker } = plan;
   const deviceRequests = gpuDeviceRequests(docker.gpus);
   const memory = docker.memory ? parseDockerSize(docker.memory) : void 0;
+  const configured = engineContainerOptions(docker, plan.workingDir);
   return {
     name: plan.name,
     Image: plan.imageId,
@@ -35059,6 +35098,7 @@ function createContainerSpec(plan) {
     Tty: false,
     AttachStdin: false,
     OpenStdin: false,
+    ...configured.config,
     HostConfig: {
       NetworkMode: plan.networkMode,
       ShmSize: parseDockerSize(docker.shmSize),
@@ -35068,7 +35108,8 @@ function createContainerSpec(plan) {
       ...memory !== void 0 ? { Memory: memory, MemorySwap: memory } : {},
       ...docker.pidsLimit !== void 0 ? { PidsLimit: docker.pidsLimit } : {},
       ...deviceRequests ? { DeviceRequests: deviceRequests } : {},
-      AutoRemove: false
+      AutoRemove: false,
+      ...configured.hostConfig
     }
   };
 }
@@ -35270,7 +35311,7 @@ async function retryWhileDaemonAway(action, options) {
       const left = deadline - performance.now();
       if (!lost || left <= 0) throw error62;
       options.logger.warn(`docker: the daemon does not answer (${lost}); ${options.what} again in ${pause} ms`);
-      await new Promise((resolve3) => setTimeout(resolve3, Math.min(pause, left)));
+      await new Promise((resolve4) => setTimeout(resolve4, Math.min(pause, left)));
       pause = Math.min(pause * 2, MAX_PAUSE_MS);
     }
   }
@@ -35287,7 +35328,7 @@ async function waitUntilGone(container, timeoutMs) {
     } catch {
       return true;
     }
-    await new Promise((resolve3) => setTimeout(resolve3, 50));
+    await new Promise((resolve4) => setTimeout(resolve4, 50));
   }
   return false;
 }
@@ -35424,7 +35465,8 @@ var DockerRuntime = class {
       env,
       labels: makeResourceLabels(this.context.runId, role),
       docker: config2.docker,
-      networkMode
+      networkMode,
+      workingDir: containerWorkingDir(role, config2)
     });
     signal.throwIfAborted();
     let container;
@@ -35619,7 +35661,7 @@ var DockerRuntime = class {
 // src/engine/process-runtime.ts
 import { cp, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { basename, dirname as dirname3, join as join2 } from "node:path";
+import { basename, join as join3 } from "node:path";
 
 // src/failure/failure-hints.ts
 var SAME_GPU = "Another process on the same GPU shrinks the headroom: check nvidia-smi for leftovers (a previous engine, another job) before the run.";
@@ -35668,7 +35710,7 @@ function portInUseHint(port) {
   return `Something else is listening on ${which}: a previous engine that was not stopped, or another service. Find it with \`ss -ltnp\` (or \`lsof -i :${port ?? "PORT"}\`), stop it, run \`speedgate cleanup\` for leftovers of an interrupted run, or choose another port in the round config.`;
 }
 function startupTimeoutHint(afterS) {
-  return `The engine printed no fatal error but did not answer the health check within ${afterS} s. First runs download weights and compile kernels (torch.compile, DeepGEMM/FlashInfer JIT, CUDA graph capture of many sizes): raise health.timeoutS, pre-download the weights into the image or a mounted cache, or check the log tail for where it stalled.`;
+  return `The engine printed no fatal error but did not answer the health check within ${afterS} s. First runs download weights and compile kernels (torch.compile, DeepGEMM/FlashInfer JIT, CUDA graph capture of many sizes): raise health.timeoutS, serve the weights from the runner's disk (docker.mounts, read-only) or bake them into the image, or check the log tail for where it stalled.`;
 }
 var EXITED_HINT = "The engine stopped without an error speedgate recognises. The log tail below shows its last words; run the same command by hand to reproduce.";
 var CANCELLED_HINT = "The run was cancelled (SIGINT, SIGTERM or the job was stopped); nothing was measured after that.";
@@ -35698,7 +35740,7 @@ function fenceFor(lines) {
 }
 
 // src/engine/apply-patch.ts
-import { dirname } from "node:path";
+import { dirname as dirname2 } from "node:path";
 
 // src/engine/run-tool.ts
 import { spawn } from "node:child_process";
@@ -35706,7 +35748,7 @@ var MAX_OUTPUT_CHARS = 256 * 1024;
 async function runTool(argv, options) {
   const [program, ...args] = argv;
   if (!program) throw new Error("runTool: expected a program to run");
-  return await new Promise((resolve3) => {
+  return await new Promise((resolve4) => {
     let output2 = "";
     let timedOut = false;
     const child = spawn(program, args, {
@@ -35739,7 +35781,7 @@ async function runTool(argv, options) {
       settled = true;
       if (timer) clearTimeout(timer);
       options.signal?.removeEventListener("abort", onAbort);
-      resolve3({ ...result, output: output2, timedOut });
+      resolve4({ ...result, output: output2, timedOut });
     };
     child.once("error", (error62) => {
       output2 += `${error62.message}
@@ -35806,7 +35848,7 @@ function patchFailure(role, kind, summary, result) {
   });
 }
 async function applyPatch(options) {
-  const env = { ...process.env, GIT_CEILING_DIRECTORIES: dirname(options.dir) };
+  const env = { ...process.env, GIT_CEILING_DIRECTORIES: dirname2(options.dir) };
   const run = (argv) => runTool(argv, { cwd: options.dir, env, signal: options.signal, timeoutMs: 12e4 });
   const tools = [
     {
@@ -35835,11 +35877,11 @@ async function applyPatch(options) {
 // src/engine/check-port-free.ts
 import { createServer } from "node:net";
 async function isPortFree(port) {
-  return await new Promise((resolve3) => {
+  return await new Promise((resolve4) => {
     const server = createServer();
     server.unref();
-    server.once("error", () => resolve3(false));
-    server.listen({ port, host: "127.0.0.1", exclusive: true }, () => server.close(() => resolve3(true)));
+    server.once("error", () => resolve4(false));
+    server.listen({ port, host: "127.0.0.1", exclusive: true }, () => server.close(() => resolve4(true)));
   });
 }
 
@@ -35908,8 +35950,8 @@ var LogRingBuffer = class {
 import { readFileSync, readdirSync } from "node:fs";
 function readProcStat(pid) {
   try {
-    const stat2 = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat2.slice(stat2.lastIndexOf(")") + 2).split(" ");
+    const stat3 = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat3.slice(stat3.lastIndexOf(")") + 2).split(" ");
     return { state: fields[0] ?? "?", pgid: Number(fields[2]) };
   } catch {
     return null;
@@ -35928,8 +35970,8 @@ function processGroupAlive(pgid) {
     return true;
   }
   return pids.some((name) => {
-    const stat2 = readProcStat(Number(name));
-    return stat2 !== null && stat2.pgid === pgid && stat2.state !== "Z" && stat2.state !== "X";
+    const stat3 = readProcStat(Number(name));
+    return stat3 !== null && stat3.pgid === pgid && stat3.state !== "Z" && stat3.state !== "X";
   });
 }
 function signalProcessGroup(pgid, signal) {
@@ -35943,7 +35985,7 @@ async function waitForProcessGroupExit(pgid, timeoutMs) {
   for (; ; ) {
     if (!processGroupAlive(pgid)) return true;
     if (performance.now() >= deadline) return false;
-    await new Promise((resolve3) => setTimeout(resolve3, 25));
+    await new Promise((resolve4) => setTimeout(resolve4, 25));
   }
 }
 var liveGroups = /* @__PURE__ */ new Set();
@@ -35968,8 +36010,8 @@ async function spawnProcessEngine(options) {
   const child = spawn2(program, args, { cwd: options.cwd, env: options.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   child.stdout.on("data", (chunk) => log.write("stdout", chunk));
   child.stderr.on("data", (chunk) => log.write("stderr", chunk));
-  await new Promise((resolve3, reject) => {
-    child.once("spawn", resolve3);
+  await new Promise((resolve4, reject) => {
+    child.once("spawn", resolve4);
     child.once("error", (error62) => {
       reject(
         new EngineFailureError({
@@ -35989,11 +36031,11 @@ async function spawnProcessEngine(options) {
   const pgid = child.pid;
   if (pgid === void 0) throw new Error("spawned engine has no pid");
   const untrack = trackProcessGroup(pgid);
-  const exited = new Promise((resolve3) => {
+  const exited = new Promise((resolve4) => {
     child.once("exit", (exitCode, signal) => {
       const done = () => {
         log.end();
-        resolve3({ exitCode, signal, oomKilled: false });
+        resolve4({ exitCode, signal, oomKilled: false });
       };
       if (child.stdout.closed && child.stderr.closed) return done();
       const timer = setTimeout(done, DRAIN_AFTER_EXIT_MS);
@@ -36024,12 +36066,12 @@ async function spawnProcessEngine(options) {
 
 // src/engine/locate-speedgate.ts
 import { existsSync, readFileSync as readFileSync2 } from "node:fs";
-import { dirname as dirname2, join } from "node:path";
+import { dirname as dirname3, join as join2 } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 function findPackageRoot(from = fileURLToPath(import.meta.url)) {
-  let dir = dirname2(from);
+  let dir = dirname3(from);
   for (; ; ) {
-    const manifest = join(dir, "package.json");
+    const manifest = join2(dir, "package.json");
     if (existsSync(manifest)) {
       try {
         const name = JSON.parse(readFileSync2(manifest, "utf8")).name;
@@ -36037,7 +36079,7 @@ function findPackageRoot(from = fileURLToPath(import.meta.url)) {
       } catch {
       }
     }
-    const parent = dirname2(dir);
+    const parent = dirname3(dir);
     if (parent === dir) throw new Error(`could not find speedgate's package.json above ${from}`);
     dir = parent;
   }
@@ -36045,9 +36087,9 @@ function findPackageRoot(from = fileURLToPath(import.meta.url)) {
 function speedgateEntryArgs() {
   const self = fileURLToPath(import.meta.url);
   const root = findPackageRoot(self);
-  if (!self.endsWith(".ts")) return [join(root, "dist", "cli.js")];
-  const loader = join(root, "node_modules", "tsx", "dist", "loader.mjs");
-  return ["--import", pathToFileURL(loader).href, join(root, "src", "cli", "index.ts")];
+  if (!self.endsWith(".ts")) return [join2(root, "dist", "cli.js")];
+  const loader = join2(root, "node_modules", "tsx", "dist", "loader.mjs");
+  return ["--import", pathToFileURL(loader).href, join2(root, "src", "cli", "index.ts")];
 }
 
 // src/engine/substitute-command.ts
@@ -36085,8 +36127,8 @@ var ProcessRuntime = class {
     const patch = this.round.patch;
     const sourceDir = this.round.config.candidate.sourceDir;
     if (role === "baseline" || !patch || !sourceDir) return { role, imageId: null, patchHash: role === "candidate" ? patch?.sha256 ?? null : null };
-    this.tempRoot = await mkdtemp(join2(tmpdir(), `speedgate-${this.context.runId}-`));
-    const copy = join2(this.tempRoot, basename(sourceDir));
+    this.tempRoot = await mkdtemp(join3(tmpdir(), `speedgate-${this.context.runId}-`));
+    const copy = join3(this.tempRoot, basename(sourceDir));
     await cp(sourceDir, copy, { recursive: true, verbatimSymlinks: true });
     this.context.logger.debug(`copied ${sourceDir} to ${copy} for the candidate`);
     const { tool } = await applyPatch({ dir: copy, patchPath: patch.path, patchText: patch.bytes.toString("utf8"), role, signal });
@@ -36164,9 +36206,7 @@ var ProcessRuntime = class {
     return { ...withoutSecretVariables(process.env), ...config2.baseline.env, ...role === "candidate" ? config2.candidate.env ?? {} : {} };
   }
   cwdFor(role) {
-    const { config: config2, configPath } = this.round;
-    if (role === "candidate") return this.patchedDir ?? config2.candidate.sourceDir ?? config2.baseline.cwd ?? dirname3(configPath);
-    return config2.baseline.cwd ?? config2.candidate.sourceDir ?? dirname3(configPath);
+    return processEngineCwd(role, this.round.config, this.round.configPath, this.patchedDir);
   }
 };
 
@@ -36453,12 +36493,12 @@ async function waitUntilHealthy(options) {
 }
 async function sleepUnless(ms, signal) {
   if (signal.aborted || ms <= 0) return;
-  await new Promise((resolve3) => {
+  await new Promise((resolve4) => {
     const timer = setTimeout(done, ms);
     function done() {
       clearTimeout(timer);
       signal.removeEventListener("abort", done);
-      resolve3();
+      resolve4();
     }
     signal.addEventListener("abort", done, { once: true });
   });
@@ -41716,7 +41756,7 @@ var recursive = /* @__PURE__ */ new WeakMap();
 var NONE = 0;
 var ASSUMED = 1;
 var PROVEN = 2;
-function isRecursive(inst, stack, resolve3) {
+function isRecursive(inst, stack, resolve4) {
   const cached2 = recursive.get(inst);
   if (cached2 !== void 0)
     return cached2 ? PROVEN : NONE;
@@ -41726,7 +41766,7 @@ function isRecursive(inst, stack, resolve3) {
   let result = NONE;
   const check2 = (child) => {
     if (result !== PROVEN && child?._zod) {
-      const answer = isRecursive(child, stack, resolve3);
+      const answer = isRecursive(child, stack, resolve4);
       if (answer > result)
         result = answer;
     }
@@ -41737,7 +41777,7 @@ function isRecursive(inst, stack, resolve3) {
       const desc = Object.getOwnPropertyDescriptor(sh, key);
       if (spread && !desc.enumerable)
         continue;
-      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve3) : NONE;
+      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve4) : NONE;
       if (child > answer)
         answer = child;
     }
@@ -41801,7 +41841,7 @@ function isRecursive(inst, stack, resolve3) {
       break;
     // `$ZodLazy` caches its inner on the def, so a resolved edge is followed exactly
     case "lazy": {
-      const inner = def._cachedInner ?? (resolve3 ? inst._zod.innerType : void 0);
+      const inner = def._cachedInner ?? (resolve4 ? inst._zod.innerType : void 0);
       merge2(inner ? isRecursive(inner, stack, false) : ASSUMED);
       break;
     }
@@ -56533,21 +56573,21 @@ function buildScorecard(input2) {
 // src/round/probe-gpu.ts
 import { execFile } from "node:child_process";
 async function probeGpu(timeoutMs = 5e3) {
-  return await new Promise((resolve3) => {
+  return await new Promise((resolve4) => {
     execFile("nvidia-smi", ["--query-gpu=name,memory.total", "--format=csv,noheader"], { timeout: timeoutMs }, (error62, stdout) => {
-      if (error62) return resolve3(null);
+      if (error62) return resolve4(null);
       const gpus = stdout.split("\n").map((line) => line.trim()).filter((line) => line !== "");
-      if (gpus.length === 0) return resolve3(null);
+      if (gpus.length === 0) return resolve4(null);
       const counts = /* @__PURE__ */ new Map();
       for (const gpu of gpus) counts.set(gpu, (counts.get(gpu) ?? 0) + 1);
-      resolve3([...counts].map(([gpu, count2]) => count2 > 1 ? `${count2}\xD7 ${gpu}` : gpu).join(", ").slice(0, 512));
+      resolve4([...counts].map(([gpu, count2]) => count2 > 1 ? `${count2}\xD7 ${gpu}` : gpu).join(", ").slice(0, 512));
     });
   });
 }
 
 // src/round/run-round.ts
 var EXIT_GRACE_MS = 500;
-var delay = (ms) => new Promise((resolve3) => setTimeout(resolve3, ms));
+var delay = (ms) => new Promise((resolve4) => setTimeout(resolve4, ms));
 function describeExitForReason(role, exit) {
   if (exit.infrastructure) return `${exit.infrastructure.label}, during the ${role} engine's benchmark`;
   const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.exitCode ?? "unknown"}`;
@@ -56726,7 +56766,7 @@ function describeVerdict(card) {
 
 // src/round/write-scorecard.ts
 import { mkdir, rename, writeFile } from "node:fs/promises";
-import { join as join3 } from "node:path";
+import { join as join4 } from "node:path";
 
 // node_modules/markdown-table/index.js
 function defaultStringLength(value) {
@@ -57123,8 +57163,8 @@ async function writeAtomically(path, text2) {
 }
 async function writeScorecard(outDir, card) {
   await mkdir(outDir, { recursive: true });
-  const jsonPath = join3(outDir, "scorecard.json");
-  const markdownPath = join3(outDir, "scorecard.md");
+  const jsonPath = join4(outDir, "scorecard.json");
+  const markdownPath = join4(outDir, "scorecard.md");
   await writeAtomically(jsonPath, `${JSON.stringify(card, null, 2)}
 `);
   await writeAtomically(markdownPath, renderMarkdown(card));
@@ -57159,7 +57199,7 @@ function formatShard(shard) {
 // src/config/load-round-config.ts
 var import_yaml = __toESM(require_dist(), 1);
 import { readFile as readFile2 } from "node:fs/promises";
-import { dirname as dirname5, isAbsolute as isAbsolute2, resolve } from "node:path";
+import { dirname as dirname5, resolve as resolve2 } from "node:path";
 
 // src/config/format-config-issues.ts
 function valueAt(root, path) {
@@ -57277,6 +57317,81 @@ function parsePrompts(text2, source) {
   return prompts;
 }
 
+// src/config/check-config-paths.ts
+import { constants as constants2 } from "node:fs";
+import { access, stat } from "node:fs/promises";
+import { isAbsolute as isAbsolute3, join as join5, relative as relative3, resolve } from "node:path";
+var resolveAgainst = (baseDir) => (path) => isAbsolute3(path) ? path : resolve(baseDir, path);
+function listConfigPaths(config2, baseDir, patchPath) {
+  const at = resolveAgainst(baseDir);
+  const paths = [];
+  const add = (field, written, kind, purpose, mount = false) => {
+    if (written === void 0) return;
+    paths.push({ field, written, path: at(written), kind, purpose, onRunner: mount || isAbsolute3(written) });
+  };
+  add("bench.prompts", config2.bench.prompts, "file", "the JSONL prompts");
+  if (patchPath !== void 0) {
+    paths.push({ field: "patch", written: patchPath, path: resolve(patchPath), kind: "file", purpose: "the candidate's patch", onRunner: false });
+  } else {
+    add("candidate.patch", config2.candidate.patch, "file", "the candidate's patch");
+  }
+  for (const role of ["baseline", "candidate"]) {
+    const build = config2[role].build;
+    if (!build) continue;
+    add(`${role}.build.context`, build.context, "folder", `the ${role} image's build context`);
+    const dockerfile = join5(at(build.context), build.dockerfile);
+    paths.push({
+      field: `${role}.build.dockerfile`,
+      written: build.dockerfile,
+      path: dockerfile,
+      kind: "file",
+      purpose: "inside the build context",
+      onRunner: isAbsolute3(build.context)
+    });
+  }
+  if (config2.runtime === "process") {
+    add("baseline.cwd", config2.baseline.cwd, "folder", "where the baseline engine runs");
+    add("candidate.sourceDir", config2.candidate.sourceDir, "folder", "the source copied and patched for the candidate");
+    add("candidate.cwd", config2.candidate.cwd, "folder", "where the candidate engine runs");
+  }
+  config2.docker.mounts.forEach((mount, index) => {
+    add(`docker.mounts[${index}].source`, mount.source, "file or folder", `mounted at ${mount.target}${mount.readOnly ? ", read-only" : ""}`, true);
+  });
+  return paths;
+}
+async function findProblem(path, kind) {
+  let info;
+  try {
+    info = await stat(path);
+  } catch (error62) {
+    const code = error62.code;
+    return code === "ENOENT" || code === "ENOTDIR" ? "does not exist" : `cannot be read (${code ?? error62.message})`;
+  }
+  if (kind === "file" && !info.isFile()) return info.isDirectory() ? "is a folder" : "is not a regular file";
+  if (kind === "folder" && !info.isDirectory()) return "is a file";
+  try {
+    await access(path, info.isDirectory() ? constants2.R_OK | constants2.X_OK : constants2.R_OK);
+  } catch (error62) {
+    return `cannot be read (${error62.code ?? error62.message})`;
+  }
+  return null;
+}
+async function checkConfigPaths(paths) {
+  return await Promise.all(paths.map(async (entry) => ({ ...entry, problem: await findProblem(entry.path, entry.kind) })));
+}
+function describePathProblem(entry) {
+  const where = entry.written === entry.path ? "it" : entry.path;
+  return `${entry.field}: expected an existing ${entry.kind} (${entry.purpose}), got ${describeValue(entry.written, 200)}: ${where} ${entry.problem ?? "is fine"}`;
+}
+function findCwdProblems(config2, patched) {
+  if (config2.runtime !== "process" || !patched || !config2.candidate.cwd || !config2.candidate.sourceDir) return [];
+  const inside2 = relative3(config2.candidate.sourceDir, config2.candidate.cwd);
+  if (inside2 === "" || !inside2.startsWith("..") && !isAbsolute3(inside2)) return [];
+  return [
+    `candidate.cwd: expected a folder inside candidate.sourceDir (${config2.candidate.sourceDir}): the candidate runs in its patched copy of that folder, got ${describeValue(config2.candidate.cwd, 200)}`
+  ];
+}
+
 // src/config/load-patch.ts
 import { createHash as createHash3 } from "node:crypto";
 import { readFile } from "node:fs/promises";
@@ -57311,6 +57426,7 @@ async function loadPatch(path, label = "candidate.patch") {
 }
 
 // src/config/round-config-schema.ts
+import { posix } from "node:path";
 var nonEmptyString = (expected = "a non-empty string") => external_exports.string({ error: expected }).min(1, { error: expected });
 var integerIn = (min, max, expected) => external_exports.number({ error: expected }).int({ error: expected }).min(min, { error: expected }).max(max, { error: expected });
 var positiveNumber = (expected) => external_exports.number({ error: expected }).gt(0, { error: expected });
@@ -57355,9 +57471,10 @@ var candidateSchema = external_exports.strictObject(
     command: commandSchema.optional(),
     postPatch: external_exports.array(commandSchema, { error: "expected a list of commands, each a list of arguments" }).default([]),
     build: buildSpecSchema.optional(),
-    env: envSchema.optional()
+    env: envSchema.optional(),
+    cwd: nonEmptyString("expected a folder path").optional()
   },
-  { error: "expected an object with patch, sourceDir, command, postPatch or build" }
+  { error: "expected an object with patch, sourceDir, command, postPatch, build, env or cwd" }
 );
 var benchSchema = external_exports.strictObject(
   {
@@ -57398,6 +57515,26 @@ var ulimitSchema = external_exports.strictObject(
   },
   { error: "expected an object with name, soft and hard" }
 );
+var mountExpectation = 'expected { source, target } (readOnly: false to allow writes) or "host path:container path[:ro|rw]"';
+function mountFromShortForm(value) {
+  if (typeof value !== "string") return value;
+  const parts = value.split(":");
+  const mode = parts.length === 3 ? parts[2] : void 0;
+  const valid = (parts.length === 2 || parts.length === 3) && parts[1]?.startsWith("/") && (mode === void 0 || mode === "ro" || mode === "rw");
+  if (!valid) return value;
+  return { source: parts[0], target: parts[1], readOnly: mode !== "rw" };
+}
+var mountSchema = external_exports.preprocess(
+  mountFromShortForm,
+  external_exports.strictObject(
+    {
+      source: nonEmptyString("expected a path on the runner (absolute, or relative to the config's folder)"),
+      target: external_exports.string({ error: "expected an absolute path inside the container, such as /models" }).regex(/^\/./, { error: "expected an absolute path inside the container, such as /models" }),
+      readOnly: boolean4().default(true)
+    },
+    { error: mountExpectation }
+  )
+);
 var dockerSchema = external_exports.strictObject(
   {
     gpus: gpusSchema.optional(),
@@ -57409,6 +57546,11 @@ var dockerSchema = external_exports.strictObject(
       { name: "stack", soft: 67108864, hard: 67108864 }
     ]),
     network: enumOf(["isolated", "host"]).default("isolated"),
+    mounts: external_exports.array(mountSchema, { error: `expected a list of mounts, each ${mountExpectation.replace(/^expected /, "")}` }).default([]),
+    // The IPC namespace: "host" is what SGLang's docs run with; unset keeps the daemon's default (private).
+    ipc: enumOf(["host", "private", "shareable"]).optional(),
+    // Replaces the image's ENTRYPOINT; [] clears it, so `command` is the whole command (vllm/vllm-openai's is `vllm serve`).
+    entrypoint: external_exports.array(nonEmptyString("expected each argument to be a non-empty string"), { error: "expected a list of arguments, or [] to clear the image's ENTRYPOINT" }).optional(),
     stopTimeoutS: positiveNumber("expected a number of seconds greater than 0").default(3),
     // The overlay image is removed after the round unless kept: a rebuild from cache is cheap, a
     // pile of per-run images on a runner's disk is not.
@@ -57422,6 +57564,35 @@ var buildSchema = external_exports.strictObject(
   },
   { error: "expected an object such as { timeoutS: 3600 }" }
 );
+function refineRuntimePaths(config2, ctx) {
+  if (config2.runtime === "docker") {
+    for (const role of ["baseline", "candidate"]) {
+      const cwd = config2[role].cwd;
+      if (cwd !== void 0 && !posix.isAbsolute(cwd)) {
+        ctx.addIssue({ code: "custom", path: [role, "cwd"], message: "expected an absolute path inside the image (the container's working folder)" });
+      }
+    }
+  }
+  if (config2.runtime === "process" && config2.docker.mounts.length > 0) {
+    ctx.addIssue({ code: "custom", path: ["docker", "mounts"], message: "expected no mounts with runtime: process (engines on the host see its folders directly)" });
+  }
+  const sourceDir = config2.runtime === "docker" ? config2.candidate.sourceDir : void 0;
+  const seen = /* @__PURE__ */ new Set();
+  config2.docker.mounts.forEach((mount, index) => {
+    const target = posix.normalize(mount.target).replace(/\/$/, "");
+    if (seen.has(target)) {
+      ctx.addIssue({ code: "custom", path: ["docker", "mounts", index], message: `expected each container path mounted once, but ${target} is already mounted` });
+    }
+    seen.add(target);
+    if (sourceDir && `${posix.normalize(sourceDir)}/`.startsWith(`${target}/`)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["docker", "mounts", index],
+        message: `expected a target that does not cover candidate.sourceDir (${sourceDir}): the mount would hide the patched source`
+      });
+    }
+  });
+}
 var roundConfigSchema = external_exports.strictObject(
   {
     engine: nonEmptyString("expected the engine's name for the card, such as sglang"),
@@ -57439,6 +57610,7 @@ var roundConfigSchema = external_exports.strictObject(
         { name: "stack", soft: 67108864, hard: 67108864 }
       ],
       network: "isolated",
+      mounts: [],
       stopTimeoutS: 3,
       keepCandidateImage: false
     }),
@@ -57467,6 +57639,7 @@ var roundConfigSchema = external_exports.strictObject(
       message: "expected the folder the patch applies in (a copy of it is patched)"
     });
   }
+  refineRuntimePaths(config2, ctx);
   if (config2.candidate.build && config2.candidate.patch) {
     ctx.addIssue({
       code: "custom",
@@ -57495,53 +57668,79 @@ function parseRoundConfigYaml(text2, source = "round config") {
   return parseRoundConfig(document.toJS(), source);
 }
 function resolveConfigPaths(config2, baseDir) {
-  const at = (path) => isAbsolute2(path) ? path : resolve(baseDir, path);
+  const at = resolveAgainst(baseDir);
+  const onHost = config2.runtime === "process";
   return {
     ...config2,
     baseline: {
       ...config2.baseline,
       ...config2.baseline.build ? { build: { ...config2.baseline.build, context: at(config2.baseline.build.context) } } : {},
-      ...config2.baseline.cwd && config2.runtime === "process" ? { cwd: at(config2.baseline.cwd) } : {}
+      ...config2.baseline.cwd && onHost ? { cwd: at(config2.baseline.cwd) } : {}
     },
     candidate: {
       ...config2.candidate,
       ...config2.candidate.patch ? { patch: at(config2.candidate.patch) } : {},
-      // With Docker the source folder is a path inside the image, not on this machine.
-      ...config2.candidate.sourceDir && config2.runtime === "process" ? { sourceDir: at(config2.candidate.sourceDir) } : {},
+      // With Docker the source folder and working folders are paths inside the image, not on this machine.
+      ...config2.candidate.sourceDir && onHost ? { sourceDir: at(config2.candidate.sourceDir) } : {},
+      ...config2.candidate.cwd && onHost ? { cwd: at(config2.candidate.cwd) } : {},
       ...config2.candidate.build ? { build: { ...config2.candidate.build, context: at(config2.candidate.build.context) } } : {}
     },
-    bench: { ...config2.bench, prompts: at(config2.bench.prompts) }
+    bench: { ...config2.bench, prompts: at(config2.bench.prompts) },
+    docker: { ...config2.docker, mounts: config2.docker.mounts.map((mount) => ({ ...mount, source: at(mount.source) })) }
   };
 }
-async function loadRound(configPath, options = {}) {
-  const absolutePath = resolve(configPath);
+var errorCode = (error62) => error62.code ?? error62.message;
+async function readRound(configPath, options, purpose) {
+  const absolutePath = resolve2(configPath);
   let text2;
   try {
     text2 = await readFile2(absolutePath, "utf8");
   } catch (error62) {
-    throw new ConfigError(`config: expected a readable round config file, could not read ${absolutePath} (${error62.code ?? error62.message})`);
+    throw new ConfigError(`config: expected a readable round config file, could not read ${absolutePath} (${errorCode(error62)})`);
   }
-  const config2 = resolveConfigPaths(parseRoundConfigYaml(text2, absolutePath), dirname5(absolutePath));
-  const patchPath = options.patchPath ? resolve(options.patchPath) : config2.candidate.patch;
+  const written = parseRoundConfigYaml(text2, absolutePath);
+  const baseDir = dirname5(absolutePath);
+  const config2 = resolveConfigPaths(written, baseDir);
+  const patchPath = options.patchPath ? resolve2(options.patchPath) : config2.candidate.patch;
   if (options.patchPath && config2.runtime === "process" && !config2.candidate.sourceDir) {
     throw new ConfigError(`${absolutePath}: candidate.sourceDir: expected the folder the patch applies in, but it is missing`);
   }
-  let promptText;
-  try {
-    promptText = await readFile2(config2.bench.prompts, "utf8");
-  } catch (error62) {
-    throw new ConfigError(`bench.prompts: expected a readable JSONL file, could not read ${config2.bench.prompts} (${error62.code ?? error62.message})`);
+  const paths = await checkConfigPaths(listConfigPaths(written, baseDir, options.patchPath));
+  const absent = (field) => paths.some((entry) => entry.field === field && entry.problem !== null);
+  const problems = [
+    ...paths.filter((entry) => entry.problem !== null && (purpose === "run" || !entry.onRunner)).map(describePathProblem),
+    ...findCwdProblems(config2, patchPath !== void 0)
+  ];
+  if (problems.length > 0) throw ConfigError.fromProblems(problems, absolutePath);
+  let prompts = [];
+  if (!absent("bench.prompts")) {
+    let promptText;
+    try {
+      promptText = await readFile2(config2.bench.prompts, "utf8");
+    } catch (error62) {
+      throw new ConfigError(`bench.prompts: expected a readable JSONL file, could not read ${config2.bench.prompts} (${errorCode(error62)})`);
+    }
+    prompts = parsePrompts(promptText, config2.bench.prompts);
   }
-  const prompts = parsePrompts(promptText, config2.bench.prompts);
-  const patch = patchPath ? await loadPatch(patchPath, options.patchPath ? "patch" : "candidate.patch") : null;
+  const patchField = options.patchPath ? "patch" : "candidate.patch";
+  const patch = patchPath && !absent(patchField) ? await loadPatch(patchPath, patchField) : null;
   const finalConfig = patch ? { ...config2, candidate: { ...config2.candidate, patch: patch.path } } : config2;
   return {
-    config: finalConfig,
-    configPath: absolutePath,
-    prompts,
-    patch,
-    fingerprint: fingerprintRound(finalConfig, dirname5(absolutePath), prompts)
+    round: {
+      config: finalConfig,
+      configPath: absolutePath,
+      prompts,
+      patch,
+      fingerprint: fingerprintRound(finalConfig, baseDir, prompts)
+    },
+    paths
   };
+}
+async function loadRound(configPath, options = {}) {
+  return (await readRound(configPath, options, "run")).round;
+}
+async function checkRound(configPath, options = {}) {
+  return await readRound(configPath, options, "check");
 }
 
 // src/cli/render-round-progress.ts
@@ -57639,8 +57838,8 @@ async function readScorecard(path) {
 }
 
 // src/shard/find-card-files.ts
-import { readdir as readdir2, stat } from "node:fs/promises";
-import { join as join4, relative as relative2, resolve as resolve2, sep } from "node:path";
+import { readdir as readdir2, stat as stat2 } from "node:fs/promises";
+import { join as join6, relative as relative4, resolve as resolve3, sep } from "node:path";
 
 // src/patch/glob-to-regexp.ts
 function globToRegExp(pattern) {
@@ -57690,14 +57889,14 @@ var CARD_FILE = "scorecard.json";
 async function walk(folder, found) {
   const entries = await readdir2(folder, { withFileTypes: true });
   for (const entry of entries) {
-    const path = join4(folder, entry.name);
+    const path = join6(folder, entry.name);
     if (entry.isDirectory()) await walk(path, found);
     else if (entry.isFile()) found.push(path);
   }
 }
 async function kindOf(path) {
   try {
-    const info = await stat(path);
+    const info = await stat2(path);
     return info.isDirectory() ? "folder" : "file";
   } catch {
     return null;
@@ -57711,7 +57910,7 @@ function globBase(pattern) {
 async function findCardFiles(specs, label, cwd = process.cwd()) {
   const files = /* @__PURE__ */ new Set();
   for (const spec of specs) {
-    const path = resolve2(cwd, spec);
+    const path = resolve3(cwd, spec);
     const kind = await kindOf(path);
     const matched = [];
     if (kind === "file") {
@@ -57721,11 +57920,11 @@ async function findCardFiles(specs, label, cwd = process.cwd()) {
       await walk(path, found);
       matched.push(...found.filter((file2) => file2.endsWith(`${sep}${CARD_FILE}`)));
     } else if (/[*?{]/.test(spec)) {
-      const base = resolve2(cwd, globBase(spec));
-      const matcher = globToRegExp(relative2(cwd, path).split(sep).join("/"));
+      const base = resolve3(cwd, globBase(spec));
+      const matcher = globToRegExp(relative4(cwd, path).split(sep).join("/"));
       const found = [];
       if (await kindOf(base) === "folder") await walk(base, found);
-      matched.push(...found.filter((file2) => matcher.test(relative2(cwd, file2).split(sep).join("/"))));
+      matched.push(...found.filter((file2) => matcher.test(relative4(cwd, file2).split(sep).join("/"))));
     } else {
       throw new ConfigError(`${label}: expected a file, folder or glob of shard cards, but ${spec} does not exist`);
     }
@@ -57873,6 +58072,7 @@ export {
   ConfigError,
   RoundCancelledError,
   PROMPT_ID_HEADER,
+  processEngineCwd,
   cleanLogLine,
   findPackageRoot,
   isSecretVariable,
@@ -57893,6 +58093,7 @@ export {
   formatShard,
   checkPatchBytes,
   loadRound,
+  checkRound,
   createProgressRenderer,
   readScorecard,
   createPathFilter,
