@@ -3,7 +3,7 @@ import type { EngineRole } from "../failure/engine-failure.js";
 import { EngineFailureError } from "../failure/engine-failure.js";
 import { EXITED_HINT } from "../failure/failure-hints.js";
 import type { EngineExit, RunningEngine } from "./engine-runtime.js";
-import { DEFAULT_LOG_LIMITS, LogRingBuffer } from "./log-ring-buffer.js";
+import { LogRingBuffer } from "./log-ring-buffer.js";
 import { signalProcessGroup, trackProcessGroup, waitForProcessGroupExit } from "./process-group.js";
 
 export interface SpawnEngineOptions {
@@ -33,7 +33,7 @@ export interface ProcessEngine extends RunningEngine {
 export async function spawnProcessEngine(options: SpawnEngineOptions): Promise<ProcessEngine> {
   const [program, ...args] = options.argv;
   if (!program) throw new Error("spawnProcessEngine: expected a command");
-  const log = new LogRingBuffer(DEFAULT_LOG_LIMITS, options.onLine);
+  const log = new LogRingBuffer({}, options.onLine);
   const child = spawn(program, args, { cwd: options.cwd, env: options.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   child.stdout.on("data", (chunk: Buffer) => log.write("stdout", chunk));
   child.stderr.on("data", (chunk: Buffer) => log.write("stderr", chunk));

@@ -68,6 +68,22 @@ describe.skipIf(!context)("DockerRuntime engines (real daemon)", () => {
     expect(await listRunResources(docker, runId)).toEqual({ containers: [], networks: [] });
   });
 
+  it("takes 32 MiB printed without a newline into a bounded tail, and the lines after it still arrive", async () => {
+    if (!docker) return;
+    // The attack: one endless line. The Docker log tail used to keep it whole and re-split it on every chunk.
+    const print = "process.stdout.write('x'.repeat(32 * 1024 * 1024)); console.log(); console.log('after the long line')";
+    const { runtime } = await setUp({ baseline: { command: ["sh", "-c", `node -e "${print}" && exec sleep 600`] } });
+    const engine = await runtime.start("baseline", new AbortController().signal);
+    await waitForLogLine(engine, "after the long line");
+    const tail = engine.logTail();
+    expect(tail.at(-1)).toBe("after the long line");
+    const long = tail.at(-2) ?? "";
+    expect(long.length).toBeLessThanOrEqual(2_000);
+    const cut = /^x+\[… (\d+) characters cut …\]x+$/.exec(long);
+    expect(cut, long.slice(0, 200)).not.toBeNull();
+    expect(long.length - `[… ${cut?.[1]} characters cut …]`.length + Number(cut?.[1])).toBe(32 * 1024 * 1024);
+  });
+
   it("reports a CUDA OOM traceback at startup as cuda_oom with exit code and log tail, at once", async () => {
     if (!docker) return;
     const { runtime, runId } = await setUp({ baseline: { command: simEngineCommand("--crash-log", CUDA_OOM_LOG) } });

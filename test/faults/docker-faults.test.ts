@@ -64,6 +64,14 @@ describe.skipIf(!context)("faults with runtime: docker (real daemon)", () => {
     expect(card.failure).toBeNull();
     expect(card.prompts.every((prompt) => prompt.status === "zeroed" && /request timeout of 1 s/.test(prompt.reason ?? ""))).toBe(true);
   });
+  it("engine prints 32 MiB without a newline as it starts: the harness is not stalled, the round is scored", async () => {
+    // Before the shared bounded buffer, the Docker log tail re-split this one unfinished line on every
+    // chunk: 33 s of blocked event loop for 32 MiB, growing quadratically, past the health timeout.
+    const endless = ["sh", "-c", `node -e "process.stdout.write('x'.repeat(32 * 1024 * 1024))" && exec "$0" "$@"`, ...simEngineCommand()];
+    const card = await playRound({ baseline: { command: endless } });
+    expect(card.failure).toBeNull();
+    expect(card.promptsScored).toBe(card.prompts.length);
+  });
 });
 
 describe.skipIf(!context)("the Docker daemon goes away mid-round (real daemon behind a proxy socket the test cuts)", () => {
