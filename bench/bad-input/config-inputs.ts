@@ -45,6 +45,7 @@ export const WRONG_FIELD_VALUES: Record<string, unknown[]> = {
   "candidate.build.dockerfile": [""],
   "candidate.build.args": [[1]],
   "candidate.env": ["A=1", { A: true }],
+  "candidate.trusted": ["yes", 1],
   "bench.prompts": ["", "no-such-prompts.jsonl", MISSING],
   "bench.model": ["", 12],
   "bench.maxTokens": [0, 2_000_000, 16.5, "many", MISSING],

@@ -75,8 +75,11 @@ const candidateSchema = z.strictObject(
       .default([]),
     build: buildSpecSchema.optional(),
     env: envSchema.optional(),
+    // runtime: process runs the candidate as the runner's user: the action refuses a pull request's
+    // patch there unless the config vouches for every author who can reach the workflow.
+    trusted: boolean().default(false),
   },
-  { error: "expected an object with patch, sourceDir, command, postPatch or build" },
+  { error: "expected an object with patch, sourceDir, command, postPatch, build, env or trusted" },
 );
 
 const benchSchema = z.strictObject(
@@ -169,7 +172,7 @@ export const roundConfigSchema = z
       port: integerIn(1, 65_535, "expected a TCP port from 1 to 65535"),
       health: healthSchema.default({ path: "/health", timeoutS: 1200, intervalMs: 500 }),
       baseline: baselineSchema,
-      candidate: candidateSchema.default({ postPatch: [] }),
+      candidate: candidateSchema.default({ postPatch: [], trusted: false }),
       bench: benchSchema,
       gate: gateSchema,
       docker: dockerSchema.default({
