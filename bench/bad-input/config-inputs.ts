@@ -61,13 +61,19 @@ export const WRONG_FIELD_VALUES: Record<string, unknown[]> = {
   "gate.use": ["median"],
   "docker.gpus": [0, "some", [], [""]],
   "docker.shmSize": ["lots", 16],
-  "docker.memory": ["64 GB", 64],
+  "docker.ipc": ["shareable", true],
+  "docker.memory": ["64 GB", 64, "150%", "all"],
   "docker.pidsLimit": [0, "many"],
+  "docker.cpus": [0, "8 cores"],
+  "docker.capAdd": ["SYS_ADMIN", ["ALL"], ["sys_ptrace"]],
+  "docker.logMaxSize": ["lots", 64],
+  "docker.logMaxFiles": [0, 1.5],
   "docker.ulimits": ["memlock=-1", [{ name: "memlock" }], [{ name: "", soft: 1, hard: 1 }]],
   "docker.network": ["bridge"],
   "docker.stopTimeoutS": [0, "3s"],
   "docker.keepCandidateImage": ["no"],
   "build.timeoutS": [0, "1h"],
+  "build.network": ["bridge", false],
 };
 
 function setPath(target: Record<string, unknown>, path: string, value: unknown): void {

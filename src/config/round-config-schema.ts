@@ -130,18 +130,33 @@ const ulimitSchema = z.strictObject(
   { error: "expected an object with name, soft and hard" },
 );
 
+const SIZE = /^\d+(\.\d+)?[bkmgt]?$/i;
+const sizeString = (expected: string) => z.string({ error: expected }).regex(SIZE, { error: expected });
+
+/** A size, a share of the Docker host's memory, or no limit at all. */
+const memoryLimitSchema = z
+  .string({ error: 'expected a size such as "64g", a share of the host\'s memory such as "90%", or "unlimited"' })
+  .regex(/^(\d+(\.\d+)?[bkmgt]?|(100|[1-9]\d?)(\.\d+)?%|unlimited)$/i, {
+    error: 'expected a size such as "64g", a share of the host\'s memory such as "90%", or "unlimited"',
+  });
+
+const capabilitySchema = z
+  .string({ error: "expected a Linux capability name such as SYS_PTRACE" })
+  .regex(/^(CAP_)?[A-Z][A-Z_]+$/, { error: "expected a Linux capability name such as SYS_PTRACE" })
+  .refine((name) => name !== "ALL" && name !== "CAP_ALL", { error: "expected a single capability, not ALL (that is privileged mode)" });
+
 const dockerSchema = z.strictObject(
   {
     gpus: gpusSchema.optional(),
-    shmSize: z
-      .string({ error: 'expected a size such as "16g", "512m"' })
-      .regex(/^\d+(\.\d+)?[bkmg]?$/i, { error: 'expected a size such as "16g", "512m"' })
-      .default("16g"),
-    memory: z
-      .string({ error: 'expected a size such as "64g"' })
-      .regex(/^\d+(\.\d+)?[bkmg]?$/i, { error: 'expected a size such as "64g"' })
-      .optional(),
-    pidsLimit: integerIn(1, 10_000_000, "expected a whole number of processes").optional(),
+    // Unset: 16g, or half the memory limit when that is smaller (shared memory counts against it).
+    shmSize: sizeString('expected a size such as "16g", "512m"').optional(),
+    ipc: enumOf(["private", "host"] as const).default("private"),
+    memory: memoryLimitSchema.default("90%"),
+    pidsLimit: integerIn(1, 10_000_000, "expected a whole number of processes").default(16_384),
+    cpus: positiveNumber("expected a number of CPUs greater than 0, such as 16 or 7.5").optional(),
+    capAdd: z.array(capabilitySchema, { error: "expected a list of capability names, such as [SYS_PTRACE]" }).default([]),
+    logMaxSize: sizeString('expected a size such as "64m"').default("64m"),
+    logMaxFiles: integerIn(1, 100, "expected a whole number of files from 1 to 100").default(2),
     ulimits: z
       .array(ulimitSchema, { error: "expected a list of { name, soft, hard }" })
       .default([
@@ -154,14 +169,16 @@ const dockerSchema = z.strictObject(
     // pile of per-run images on a runner's disk is not.
     keepCandidateImage: boolean().default(false),
   },
-  { error: "expected an object with gpus, shmSize, ulimits, network" },
+  { error: "expected an object with gpus, shmSize, ipc, memory, pidsLimit, ulimits, network" },
 );
 
 const buildSchema = z.strictObject(
   {
     timeoutS: positiveNumber("expected a number of seconds greater than 0").default(3600),
+    // The candidate's build runs the patch's code (postPatch): no network unless asked for.
+    network: enumOf(["none", "default", "host"] as const).default("none"),
   },
-  { error: "expected an object such as { timeoutS: 3600 }" },
+  { error: "expected an object such as { timeoutS: 3600, network: none }" },
 );
 
 export const roundConfigSchema = z
@@ -175,17 +192,8 @@ export const roundConfigSchema = z
       candidate: candidateSchema.default({ postPatch: [], trusted: false }),
       bench: benchSchema,
       gate: gateSchema,
-      docker: dockerSchema.default({
-        shmSize: "16g",
-        ulimits: [
-          { name: "memlock", soft: -1, hard: -1 },
-          { name: "stack", soft: 67_108_864, hard: 67_108_864 },
-        ],
-        network: "isolated",
-        stopTimeoutS: 3,
-        keepCandidateImage: false,
-      }),
-      build: buildSchema.default({ timeoutS: 3600 }),
+      docker: dockerSchema.prefault({}),
+      build: buildSchema.prefault({}),
     },
     { error: "expected a YAML mapping with engine, runtime, port, baseline, candidate, bench and gate" },
   )

@@ -14,6 +14,7 @@ import { writeSimRound } from "../cli/support/sim-round.js";
 import { makeProcessRound } from "../round/support/make-round.js";
 import { MARK_VARIABLE, markedProcesses, newMark } from "../support/find-marked-processes.js";
 import { getFreePort } from "../support/get-free-port.js";
+import { waitForLogMatch } from "./support/wait-for-log-match.js";
 
 /*
  * Each way this machine can isolate host engines, checked with real processes: the root's PID
@@ -39,15 +40,6 @@ async function startUnder(isolation: ProcessIsolation, mode: string): Promise<{ 
   return { engine, mark };
 }
 
-async function lineOf(engine: RunningEngine, pattern: RegExp): Promise<RegExpExecArray> {
-  for (;;) {
-    for (const line of engine.logTail()) {
-      const match = pattern.exec(line);
-      if (match) return match;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 describe.each(["pid-namespace", "user-namespace"] as const)("isolation by %s", (kind) => {
   let isolation: ProcessIsolation;
@@ -61,7 +53,7 @@ describe.each(["pid-namespace", "user-namespace"] as const)("isolation by %s", (
 
   it("confines the engine: its parent is the namespace's init, /proc shows only its namespace, and it cannot unmount /proc", async () => {
     const { engine } = await startUnder(isolation, "look-around");
-    const seen = JSON.parse((await lineOf(engine, /^look-around (.*)$/))[1] ?? "{}") as { ppid: number; visible: string[]; umountStatus: number | null };
+    const seen = JSON.parse((await waitForLogMatch(engine, /^look-around (.*)$/))[1] ?? "{}") as { ppid: number; visible: string[]; umountStatus: number | null };
     expect(seen.ppid).toBe(1);
     expect(seen.visible.length).toBeLessThan(10);
     expect(seen.visible).not.toContain(String(process.pid));
@@ -70,7 +62,7 @@ describe.each(["pid-namespace", "user-namespace"] as const)("isolation by %s", (
 
   it("ends what the engine started with setsid when the engine stops", async () => {
     const { engine, mark } = await startUnder(isolation, "setsid-child");
-    await lineOf(engine, /setsid child ready/);
+    await waitForLogMatch(engine, /setsid child ready/);
     expect(markedProcesses(mark).length).toBeGreaterThanOrEqual(3);
     await engine.stop();
     expect(markedProcesses(mark)).toEqual([]);

@@ -14,6 +14,7 @@ import { MARK_VARIABLE, markedProcesses, newMark } from "../support/find-marked-
 import { getFreePort } from "../support/get-free-port.js";
 import { makeProcessRound } from "../round/support/make-round.js";
 import { isRunning } from "./support/is-running.js";
+import { waitForLogMatch } from "./support/wait-for-log-match.js";
 
 const fakeEngine = fileURLToPath(new URL("./fixtures/fake-engine.mjs", import.meta.url));
 const runtimes: ProcessRuntime[] = [];
@@ -45,15 +46,6 @@ async function failureOf(promise: Promise<unknown>) {
   return (error as EngineFailureError).failure;
 }
 
-async function waitForLine(engine: RunningEngine, pattern: RegExp): Promise<RegExpExecArray> {
-  for (;;) {
-    for (const line of engine.logTail()) {
-      const match = pattern.exec(line);
-      if (match) return match;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 afterEach(async () => {
   await Promise.all(runtimes.splice(0).map((runtime) => runtime.dispose()));
@@ -74,7 +66,7 @@ describe("process runtime", () => {
     Object.assign(process.env, host);
     try {
       const { engine, mark } = await startFake("print-env", { env: { MODEL_DIR: "/models/m" } });
-      const [, json] = await waitForLine(engine, /^env (.*)$/);
+      const [, json] = await waitForLogMatch(engine, /^env (.*)$/);
       const env = JSON.parse(json ?? "{}") as Record<string, string>;
       expect(env).toMatchObject({ CUDA_VISIBLE_DEVICES: "3", NCCL_DEBUG: "INFO", LC_ALL: "C.UTF-8", MODEL_DIR: "/models/m", [MARK_VARIABLE]: mark, PATH: process.env.PATH });
       for (const name of ["GITHUB_TOKEN", "INPUT_GITHUB-TOKEN", "ACTIONS_RUNTIME_TOKEN", "AWS_SECRET_ACCESS_KEY", "GITHUB_ENV"]) expect(env).not.toHaveProperty(name);
@@ -108,7 +100,7 @@ describe("process runtime", () => {
 
   it("wakes from a long poll interval as soon as the engine exits", async () => {
     const { engine } = await startFake("exit-later");
-    await waitForLine(engine, /listening/);
+    await waitForLogMatch(engine, /listening/);
     // With a 60 s interval, only the exit can end this wait before the test's own timeout.
     const failure = await failureOf(waitUntilHealthy({ engine, path: "/health", timeoutS: 600, intervalMs: 60_000, signal: new AbortController().signal }));
     expect(failure).toMatchObject({ stage: "startup", kind: "nccl_error", exitCode: 3 });
@@ -125,7 +117,7 @@ describe("process runtime", () => {
     const { engine } = await startFake("never-healthy");
     const controller = new AbortController();
     const waiting = waitHealthy(engine, 600, controller.signal);
-    await waitForLine(engine, /listening/);
+    await waitForLogMatch(engine, /listening/);
     controller.abort(new Error("received SIGINT"));
     const failure = await failureOf(waiting);
     expect(failure).toMatchObject({ kind: "cancelled", summary: "received SIGINT" });
@@ -142,7 +134,7 @@ describe("process runtime", () => {
   it("ends the engine's children with it, and those that left its process group (setsid) too", async () => {
     const { engine, mark } = await startFake("setsid-child");
     await waitHealthy(engine);
-    await waitForLine(engine, /setsid child ready/);
+    await waitForLogMatch(engine, /setsid child ready/);
     // The launcher, the namespace's init, the engine and its setsid child carry the config's mark.
     expect(markedProcesses(mark).length).toBeGreaterThanOrEqual(3);
     await engine.stop();
@@ -152,7 +144,7 @@ describe("process runtime", () => {
   it("sees only its own processes, cannot unmount its /proc to look at the host's, and answers to the group's SIGTERM", async () => {
     const { engine } = await startFake("look-around");
     await waitHealthy(engine);
-    const [, json] = await waitForLine(engine, /^look-around (.*)$/);
+    const [, json] = await waitForLogMatch(engine, /^look-around (.*)$/);
     const seen = JSON.parse(json ?? "{}") as { pid: number; ppid: number; visible: string[]; umountStatus: number | null };
     // The engine's parent is the namespace's init (pid 1); speedgate and the runner are not there to be read.
     expect(seen.ppid).toBe(1);
@@ -175,7 +167,7 @@ describe("process runtime", () => {
 
   it("reports a leader that dies while its worker holds the pipes, and nothing of it is left by then", async () => {
     const { engine, mark } = await startFake("crash-orphan");
-    await waitForLine(engine, /worker ready (\d+)/);
+    await waitForLogMatch(engine, /worker ready (\d+)/);
     const failure = await failureOf(waitHealthy(engine, 600));
     expect(failure).toMatchObject({ stage: "startup", kind: "exited", exitCode: 1 });
     expect(failure.summary).toMatch(/^RuntimeError: leader exiting, worker \d+ left behind$/);
@@ -200,7 +192,7 @@ describe("process runtime where namespaces are not allowed (the fallback)", () =
     const logger = createRecordingLogger();
     const { engine } = await startFake("spawn-child", { isolation: none, logger });
     await waitHealthy(engine);
-    const grandchild = Number((await waitForLine(engine, /grandchild pid (\d+)/))[1]);
+    const grandchild = Number((await waitForLogMatch(engine, /grandchild pid (\d+)/))[1]);
     expect(isRunning(grandchild)).toBe(true);
     await engine.stop();
     expect(isRunning(grandchild)).toBe(false);
@@ -211,7 +203,7 @@ describe("process runtime where namespaces are not allowed (the fallback)", () =
 
   it("reports a leader that dies while its worker holds the pipes, and stop() ends the orphaned worker", async () => {
     const { engine } = await startFake("crash-orphan", { isolation: none });
-    const worker = Number((await waitForLine(engine, /worker ready (\d+)/))[1]);
+    const worker = Number((await waitForLogMatch(engine, /worker ready (\d+)/))[1]);
     const failure = await failureOf(waitHealthy(engine, 600));
     expect(failure).toMatchObject({ stage: "startup", kind: "exited", exitCode: 1 });
     expect(isRunning(worker)).toBe(true);
