@@ -21,6 +21,7 @@ import { commentCard } from "./comment-card.js";
 import { createRunId } from "./create-run-id.js";
 import { INPUTS } from "./input-helper.js";
 import { readCardSource } from "./read-card-source.js";
+import { refuseUntrustedProcessRound } from "./refuse-untrusted-process-round.js";
 import { writePullRequestPatch } from "./write-pull-request-patch.js";
 
 /** What the pipeline needs from outside: the round runner, the card writer, GitHub, and a place to note the run id. */
@@ -61,6 +62,7 @@ async function requireReadableFile(path: string, input: string, what: string): P
 async function runMode(settings: RunSettings, context: ActionContext, deps: ActionDependencies): Promise<Scorecard> {
   await requireReadableFile(settings.config, INPUTS.config, "a readable round config file");
   if (settings.patch.kind === "file") await requireReadableFile(settings.patch.path, INPUTS.patch, "a readable patch file");
+  await refuseUntrustedProcessRound(settings, context);
   const source = readCardSource(context);
   const patchPath =
     settings.patch.kind === "pull-request"

@@ -57,7 +57,7 @@ export async function run(): Promise<void> {
   try {
     const settings = readSettings((name) => core.getInput(name), process.env);
     const scrubbed = scrubStepSecrets(process.env);
-    if (scrubbed.length > 0) logger.debug(`Removed ${scrubbed.join(", ")} from the environment the engines inherit`);
+    if (scrubbed.length > 0) logger.debug(`Removed ${scrubbed.join(", ")} from the environment of what this step starts`);
     const result = await runAction(settings, readActionContext(process.env), {
       logger,
       signal,

@@ -15,6 +15,7 @@ import { measureDockerExitToCard } from "./docker-exit-to-card.js";
 import { measureOverlayBuild } from "./docker-overlay-build.js";
 import { measureFailureDetection } from "./failure-detection.js";
 import { measureFidelity } from "./fidelity-timing.js";
+import { measureEndlessLine } from "./log-buffer-endless-line.js";
 import { benchWebhookThroughput } from "./webhook-throughput.js";
 
 interface Row {
@@ -141,6 +142,21 @@ rows.push(
         met: corpus.crashes === 0 && accepted === 0,
       },
     ];
+  })),
+);
+
+rows.push(
+  ...(await section("endless log line", () => {
+    const figure = measureEndlessLine();
+    return Promise.resolve([
+      {
+        figure: "8. Log tail: 32 MiB without a newline, in 64 KiB chunks (8 MiB for comparison)",
+        measured: `${ms(figure.ms32MiB)} (${ms(figure.ms8MiB)}), line kept as ${figure.keptChars} characters`,
+        goal: `< ${figure.goalMs} ms, linear`,
+        met: figure.ms32MiB < figure.goalMs,
+      },
+      { figure: "8. Log tail: 1 MiB written one character at a time", measured: ms(figure.msOneCharWrites), goal: `< ${figure.goalMs} ms`, met: figure.msOneCharWrites < figure.goalMs },
+    ]);
   })),
 );
 

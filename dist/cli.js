@@ -29,7 +29,7 @@ import {
   renderMarkdown,
   runRound,
   writeScorecard
-} from "./chunks/chunk-PGFLSCPS.js";
+} from "./chunks/chunk-ICTI5DHI.js";
 import {
   require_docker
 } from "./chunks/chunk-TM3QZYC6.js";

@@ -46,6 +46,7 @@ export const WRONG_FIELD_VALUES: Record<string, unknown[]> = {
   "candidate.build.args": [[1]],
   "candidate.env": ["A=1", { A: true }],
   "candidate.cwd": ["", 5],
+  "candidate.trusted": ["yes", 1],
   "bench.prompts": ["", "no-such-prompts.jsonl", MISSING],
   "bench.model": ["", 12],
   "bench.maxTokens": [0, 2_000_000, 16.5, "many", MISSING],
@@ -61,8 +62,12 @@ export const WRONG_FIELD_VALUES: Record<string, unknown[]> = {
   "gate.use": ["median"],
   "docker.gpus": [0, "some", [], [""]],
   "docker.shmSize": ["lots", 16],
-  "docker.memory": ["64 GB", 64],
+  "docker.memory": ["64 GB", 64, "150%", "all"],
   "docker.pidsLimit": [0, "many"],
+  "docker.cpus": [0, "8 cores"],
+  "docker.capAdd": ["SYS_ADMIN", ["ALL"], ["sys_ptrace"]],
+  "docker.logMaxSize": ["lots", 64],
+  "docker.logMaxFiles": [0, 1.5],
   "docker.ulimits": ["memlock=-1", [{ name: "memlock" }], [{ name: "", soft: 1, hard: 1 }]],
   "docker.network": ["bridge"],
   "docker.mounts": ["/srv/models:/models", ["/srv/models"], ["/srv/models:models"], [{ source: "/srv/models" }], [{ source: "/srv/models", target: "/models", readOnly: "yes" }]],
@@ -71,6 +76,7 @@ export const WRONG_FIELD_VALUES: Record<string, unknown[]> = {
   "docker.stopTimeoutS": [0, "3s"],
   "docker.keepCandidateImage": ["no"],
   "build.timeoutS": [0, "1h"],
+  "build.network": ["bridge", false],
 };
 
 function setPath(target: Record<string, unknown>, path: string, value: unknown): void {

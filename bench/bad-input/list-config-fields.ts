@@ -3,7 +3,7 @@ import { roundConfigSchema } from "../../src/config/round-config-schema.js";
 
 function unwrap(schema: z.ZodType): z.ZodType {
   let current = schema;
-  while (current instanceof z.ZodDefault || current instanceof z.ZodOptional || current instanceof z.ZodNullable) {
+  while (current instanceof z.ZodDefault || current instanceof z.ZodPrefault || current instanceof z.ZodOptional || current instanceof z.ZodNullable) {
     current = current.unwrap() as z.ZodType;
   }
   return current;

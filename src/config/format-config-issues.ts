@@ -22,7 +22,7 @@ export function formatPath(path: ReadonlyArray<PropertyKey>): string {
 function unwrap(schema: z.ZodType): z.ZodType {
   let current: z.ZodType = schema;
   for (;;) {
-    if (current instanceof z.ZodDefault || current instanceof z.ZodOptional || current instanceof z.ZodNullable) {
+    if (current instanceof z.ZodDefault || current instanceof z.ZodPrefault || current instanceof z.ZodOptional || current instanceof z.ZodNullable) {
       current = current.unwrap() as z.ZodType;
     } else {
       return current;

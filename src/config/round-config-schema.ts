@@ -77,8 +77,11 @@ const candidateSchema = z.strictObject(
     build: buildSpecSchema.optional(),
     env: envSchema.optional(),
     cwd: nonEmptyString("expected a folder path").optional(),
+    // runtime: process runs the candidate as the runner's user: the action refuses a pull request's
+    // patch there unless the config vouches for every author who can reach the workflow.
+    trusted: boolean().default(false),
   },
-  { error: "expected an object with patch, sourceDir, command, postPatch, build, env or cwd" },
+  { error: "expected an object with patch, sourceDir, command, postPatch, build, env, cwd or trusted" },
 );
 
 const benchSchema = z.strictObject(
@@ -160,18 +163,35 @@ const mountSchema = z.preprocess(
   ),
 );
 
+const SIZE = /^\d+(\.\d+)?[bkmgt]?$/i;
+const sizeString = (expected: string) => z.string({ error: expected }).regex(SIZE, { error: expected });
+
+/** A size, a share of the Docker host's memory, or no limit at all. */
+const memoryLimitSchema = z
+  .string({ error: 'expected a size such as "64g", a share of the host\'s memory such as "90%", or "unlimited"' })
+  .regex(/^(\d+(\.\d+)?[bkmgt]?|(100|[1-9]\d?)(\.\d+)?%|unlimited)$/i, {
+    error: 'expected a size such as "64g", a share of the host\'s memory such as "90%", or "unlimited"',
+  });
+
+const capabilitySchema = z
+  .string({ error: "expected a Linux capability name such as SYS_PTRACE" })
+  .regex(/^(CAP_)?[A-Z][A-Z_]+$/, { error: "expected a Linux capability name such as SYS_PTRACE" })
+  .refine((name) => name !== "ALL" && name !== "CAP_ALL", { error: "expected a single capability, not ALL (that is privileged mode)" });
+
 const dockerSchema = z.strictObject(
   {
     gpus: gpusSchema.optional(),
-    shmSize: z
-      .string({ error: 'expected a size such as "16g", "512m"' })
-      .regex(/^\d+(\.\d+)?[bkmg]?$/i, { error: 'expected a size such as "16g", "512m"' })
-      .default("16g"),
-    memory: z
-      .string({ error: 'expected a size such as "64g"' })
-      .regex(/^\d+(\.\d+)?[bkmg]?$/i, { error: 'expected a size such as "64g"' })
-      .optional(),
-    pidsLimit: integerIn(1, 10_000_000, "expected a whole number of processes").optional(),
+    // Unset: 16g, or half the memory limit when that is smaller (shared memory counts against it).
+    shmSize: sizeString('expected a size such as "16g", "512m"').optional(),
+    // The IPC namespace: private by default (engines use /dev/shm, sized by shmSize); "host" is what
+    // SGLang's docs run with, at the cost of sharing the runner's shared memory with the patch.
+    ipc: enumOf(["private", "host", "shareable"] as const).default("private"),
+    memory: memoryLimitSchema.default("90%"),
+    pidsLimit: integerIn(1, 10_000_000, "expected a whole number of processes").default(16_384),
+    cpus: positiveNumber("expected a number of CPUs greater than 0, such as 16 or 7.5").optional(),
+    capAdd: z.array(capabilitySchema, { error: "expected a list of capability names, such as [SYS_PTRACE]" }).default([]),
+    logMaxSize: sizeString('expected a size such as "64m"').default("64m"),
+    logMaxFiles: integerIn(1, 100, "expected a whole number of files from 1 to 100").default(2),
     ulimits: z
       .array(ulimitSchema, { error: "expected a list of { name, soft, hard }" })
       .default([
@@ -180,8 +200,6 @@ const dockerSchema = z.strictObject(
       ]),
     network: enumOf(["isolated", "host"] as const).default("isolated"),
     mounts: z.array(mountSchema, { error: `expected a list of mounts, each ${mountExpectation.replace(/^expected /, "")}` }).default([]),
-    // The IPC namespace: "host" is what SGLang's docs run with; unset keeps the daemon's default (private).
-    ipc: enumOf(["host", "private", "shareable"] as const).optional(),
     // Replaces the image's ENTRYPOINT; [] clears it, so `command` is the whole command (vllm/vllm-openai's is `vllm serve`).
     entrypoint: z
       .array(nonEmptyString("expected each argument to be a non-empty string"), { error: "expected a list of arguments, or [] to clear the image's ENTRYPOINT" })
@@ -191,14 +209,16 @@ const dockerSchema = z.strictObject(
     // pile of per-run images on a runner's disk is not.
     keepCandidateImage: boolean().default(false),
   },
-  { error: "expected an object with gpus, shmSize, ulimits, network" },
+  { error: "expected an object with gpus, shmSize, ipc, memory, pidsLimit, ulimits, network" },
 );
 
 const buildSchema = z.strictObject(
   {
     timeoutS: positiveNumber("expected a number of seconds greater than 0").default(3600),
+    // The candidate's build runs the patch's code (postPatch): no network unless asked for.
+    network: enumOf(["none", "default", "host"] as const).default("none"),
   },
-  { error: "expected an object such as { timeoutS: 3600 }" },
+  { error: "expected an object such as { timeoutS: 3600, network: none }" },
 );
 
 /** The part of a parsed config that says where engines run and what they mount. */
@@ -249,21 +269,11 @@ export const roundConfigSchema = z
       port: integerIn(1, 65_535, "expected a TCP port from 1 to 65535"),
       health: healthSchema.default({ path: "/health", timeoutS: 1200, intervalMs: 500 }),
       baseline: baselineSchema,
-      candidate: candidateSchema.default({ postPatch: [] }),
+      candidate: candidateSchema.default({ postPatch: [], trusted: false }),
       bench: benchSchema,
       gate: gateSchema,
-      docker: dockerSchema.default({
-        shmSize: "16g",
-        ulimits: [
-          { name: "memlock", soft: -1, hard: -1 },
-          { name: "stack", soft: 67_108_864, hard: 67_108_864 },
-        ],
-        network: "isolated",
-        mounts: [],
-        stopTimeoutS: 3,
-        keepCandidateImage: false,
-      }),
-      build: buildSchema.default({ timeoutS: 3600 }),
+      docker: dockerSchema.prefault({}),
+      build: buildSchema.prefault({}),
     },
     { error: "expected a YAML mapping with engine, runtime, port, baseline, candidate, bench and gate" },
   )

@@ -1,15 +1,14 @@
 import { constants } from "node:os";
 import type Dockerode from "dockerode";
 import type { EngineExit, RunningEngine } from "../engine/engine-runtime.js";
+import { LogRingBuffer } from "../engine/log-ring-buffer.js";
 import type { EngineRole } from "../failure/engine-failure.js";
 import type { Logger } from "../logger.js";
 import { daemonGoneLoss } from "./daemon-gone-failure.js";
 import { DockerStreamDemuxer } from "./demux-docker-stream.js";
 import { describeDaemonConnectionLoss } from "./describe-daemon-connection-loss.js";
-import { LineTailBuffer } from "./line-tail-buffer.js";
 import { dockerStatusCode } from "./docker-status-code.js";
 
-const LOG_TAIL_LINES = 400;
 /** After the container exits, how long to wait for its last log lines to arrive before reporting. */
 const LOG_DRAIN_MS = 1_000;
 /**
@@ -51,7 +50,8 @@ async function ignoreGone(action: Promise<unknown>): Promise<void> {
  */
 export class ContainerEngine implements RunningEngine {
   readonly exited: Promise<EngineExit>;
-  private readonly tail = new LineTailBuffer(LOG_TAIL_LINES);
+  /** The same bounded buffer as the process runtime: a line that never ends cannot stall or grow the harness. */
+  private readonly log = new LogRingBuffer();
   /** Settles when the log follow ends: null when it ended with the container, else the daemon's socket error. */
   private readonly logsEnded: Promise<string | null>;
   private stopping: Promise<void> | null = null;
@@ -69,7 +69,7 @@ export class ContainerEngine implements RunningEngine {
   }
 
   logTail(): string[] {
-    return this.tail.tail();
+    return this.log.snapshot();
   }
 
   stop(): Promise<void> {
@@ -80,7 +80,7 @@ export class ContainerEngine implements RunningEngine {
   private async followLogs(): Promise<string | null> {
     try {
       const stream = (await this.container.logs({ follow: true, stdout: true, stderr: true }));
-      const demuxer = new DockerStreamDemuxer((_stream, payload) => this.tail.push(payload));
+      const demuxer = new DockerStreamDemuxer((stream, payload) => this.log.write(stream, payload));
       for await (const chunk of stream) demuxer.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
       return null;
     } catch (error) {
@@ -88,7 +88,7 @@ export class ContainerEngine implements RunningEngine {
       // Removing the container ends the stream cleanly; only a lost daemon breaks it off.
       return describeDaemonConnectionLoss(error);
     } finally {
-      this.tail.flush();
+      this.log.end();
     }
   }
 

@@ -1,7 +1,8 @@
 import type Dockerode from "dockerode";
 import type { DockerSettings } from "../config/round-config-schema.js";
 import { engineContainerOptions } from "./engine-container-options.js";
-import { parseDockerSize } from "./parse-docker-size.js";
+import { hardenContainer } from "./harden-container.js";
+import { type ResourceLimits, containerResourceLimits } from "./resolve-resource-limits.js";
 
 export interface ContainerPlan {
   name: string;
@@ -11,6 +12,8 @@ export interface ContainerPlan {
   env: Record<string, string>;
   labels: Record<string, string>;
   docker: DockerSettings;
+  /** Memory, shared memory, pids, CPUs and ulimits, resolved against the Docker host. */
+  limits: ResourceLimits;
   /** "host", or the name of the run's internal network. */
   networkMode: string;
   /** baseline.cwd / candidate.cwd; unset keeps the image's WORKDIR. */
@@ -28,13 +31,13 @@ export function gpuDeviceRequests(gpus: DockerSettings["gpus"]): Dockerode.Devic
 
 /**
  * The create request of an engine container. The environment comes from the config alone (the
- * runner's variables and secrets never reach a patched engine), privileges cannot be gained, and
- * nothing is published: the harness reaches the engine on the host network or the run's network.
+ * runner's variables and secrets never reach a patched engine), the container is hardened and
+ * limited (harden-container.ts, resolve-resource-limits.ts), and nothing is published: the harness
+ * reaches the engine on the host network or the run's network.
  */
 export function createContainerSpec(plan: ContainerPlan): Dockerode.ContainerCreateOptions {
   const { docker } = plan;
   const deviceRequests = gpuDeviceRequests(docker.gpus);
-  const memory = docker.memory ? parseDockerSize(docker.memory) : undefined;
   const configured = engineContainerOptions(docker, plan.workingDir);
   return {
     name: plan.name,
@@ -48,12 +51,8 @@ export function createContainerSpec(plan: ContainerPlan): Dockerode.ContainerCre
     ...configured.config,
     HostConfig: {
       NetworkMode: plan.networkMode,
-      ShmSize: parseDockerSize(docker.shmSize),
-      Ulimits: docker.ulimits.map((limit) => ({ Name: limit.name, Soft: limit.soft, Hard: limit.hard })),
-      Privileged: false,
-      SecurityOpt: ["no-new-privileges"],
-      ...(memory !== undefined ? { Memory: memory, MemorySwap: memory } : {}),
-      ...(docker.pidsLimit !== undefined ? { PidsLimit: docker.pidsLimit } : {}),
+      ...hardenContainer(docker),
+      ...containerResourceLimits(plan.limits),
       ...(deviceRequests ? { DeviceRequests: deviceRequests } : {}),
       AutoRemove: false,
       ...configured.hostConfig,

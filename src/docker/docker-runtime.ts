@@ -14,6 +14,7 @@ import { daemonGoneFailure } from "./daemon-gone-failure.js";
 import { describeDaemonConnectionLoss } from "./describe-daemon-connection-loss.js";
 import { ensureImage } from "./ensure-image.js";
 import { createOverlayContext } from "./overlay-build-context.js";
+import { type ResourceLimits, buildResourceLimits, readHostMemory, resolveResourceLimits } from "./resolve-resource-limits.js";
 import { LABEL_ROLE, LABEL_RUN_ID, makeResourceLabels } from "./resource-labels.js";
 import { retryWhileDaemonAway } from "./retry-while-daemon-away.js";
 import { type ImageBuildOutcome, runImageBuild } from "./run-image-build.js";
@@ -44,6 +45,7 @@ export class DockerRuntime implements EngineRuntime {
   private readonly prepared = new Map<EngineRole, Promise<PreparedEngine>>();
   private readonly engines = new Set<RunningEngine>();
   private network: Promise<string> | null = null;
+  private limits: Promise<ResourceLimits> | null = null;
   /** Set once the daemon was found gone: a card already says so, so dispose may give up quietly. */
   private daemonLost = false;
 
@@ -106,6 +108,7 @@ export class DockerRuntime implements EngineRuntime {
       env,
       labels: makeResourceLabels(this.context.runId, role),
       docker: config.docker,
+      limits: await this.resourceLimits(),
       networkMode,
       workingDir: containerWorkingDir(role, config),
     });
@@ -139,6 +142,22 @@ export class DockerRuntime implements EngineRuntime {
     });
     this.context.logger.info(`docker: ${role} engine started in container ${container.id.slice(0, 12)} (${engine.baseUrl})`);
     return engine;
+  }
+
+  /** Resolved once per round against the daemon's host, and said once, so the job log shows what the engines may take. */
+  private resourceLimits(): Promise<ResourceLimits> {
+    this.limits ??= (async () => {
+      const limits = resolveResourceLimits(this.round.config.docker, await readHostMemory(this.docker));
+      const gib = (bytes: number): string => `${(bytes / 1024 ** 3).toFixed(1)} GiB`;
+      this.context.logger.info(
+        `docker: each engine and the candidate's build may use ${limits.memoryBytes === null ? "unlimited memory" : `${gib(limits.memoryBytes)} of memory`}, ` +
+          `${gib(limits.shmBytes)} of /dev/shm, ${limits.pidsLimit} tasks${limits.nanoCpus === null ? "" : `, ${limits.nanoCpus / 1e9} CPUs`}`,
+      );
+      return limits;
+    })();
+    // A daemon that did not answer may answer the next call.
+    this.limits.catch(() => (this.limits = null));
+    return this.limits;
   }
 
   async dispose(): Promise<void> {
@@ -256,6 +275,9 @@ export class DockerRuntime implements EngineRuntime {
       buildArgs: {},
       labels: {},
       tag,
+      // The postPatch steps run the patch's code: no network unless build.network says otherwise.
+      networkMode: config.build.network,
+      limits: buildResourceLimits(await this.resourceLimits()),
       timeoutS: config.build.timeoutS,
       signal,
       logger: this.context.logger,
@@ -280,6 +302,9 @@ export class DockerRuntime implements EngineRuntime {
       buildArgs: spec.args,
       labels,
       tag,
+      // The candidate's build is the patch's code; the baseline's comes from the default branch and may need to download.
+      ...(role === "candidate" ? { networkMode: this.round.config.build.network } : {}),
+      limits: buildResourceLimits(await this.resourceLimits()),
       timeoutS: this.round.config.build.timeoutS,
       signal,
       logger: this.context.logger,

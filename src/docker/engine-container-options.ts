@@ -12,7 +12,7 @@ export function toBindMounts(mounts: DockerSettings["mounts"]): Dockerode.MountS
 
 /**
  * What the round config adds to an engine container besides the isolation defaults: its working
- * folder, mounts, IPC namespace and entrypoint. Kept apart from the spec's hardening so each reads alone.
+ * folder, mounts and entrypoint (the IPC namespace is part of hardenContainer). Kept apart from the spec's hardening so each reads alone.
  */
 export function engineContainerOptions(docker: DockerSettings, workingDir: string | undefined) {
   return {
@@ -22,7 +22,6 @@ export function engineContainerOptions(docker: DockerSettings, workingDir: strin
     },
     hostConfig: {
       ...(docker.mounts.length > 0 ? { Mounts: toBindMounts(docker.mounts) } : {}),
-      ...(docker.ipc ? { IpcMode: docker.ipc } : {}),
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { Logger } from "../logger.js";
-import { LineTailBuffer } from "./line-tail-buffer.js";
+import { LogRingBuffer } from "../engine/log-ring-buffer.js";
 
 /** What a build (or pull) said, read from the JSON progress stream of its HTTP 200 answer. */
 export interface BuildStreamResult {
@@ -45,7 +45,7 @@ export async function followBuildStream(
   logger: Logger,
   options: { tailLines?: number; label?: string } = {},
 ): Promise<BuildStreamResult> {
-  const tail = new LineTailBuffer(options.tailLines ?? 60);
+  const tail = new LogRingBuffer({ maxLines: options.tailLines ?? 60 });
   const prefix = options.label ? `${options.label}: ` : "";
   let imageId: string | null = null;
   let error: string | null = null;
@@ -55,7 +55,6 @@ export async function followBuildStream(
   let fromCache = false;
   let interrupted: string | null = null;
   let stepContainer: string | null = null;
-  let pending = "";
   const decoder = new TextDecoder("utf-8");
 
   const addOutput = (text: string): void => {
@@ -72,7 +71,7 @@ export async function followBuildStream(
       }
       const container = STEP_CONTAINER_LINE.exec(line);
       if (container?.[1]) stepContainer = container[1];
-      tail.push(Buffer.from(`${line}\n`));
+      tail.write("build", `${line}\n`);
       logger.debug(`${prefix}${line}`);
     }
   };
@@ -105,16 +104,24 @@ export async function followBuildStream(
     }
   };
 
+  // Each message is one JSON line; only what follows the chunk's last line end waits for the next chunk,
+  // so a long message is never re-split.
+  let pending: string[] = [];
   try {
     for await (const chunk of stream) {
-      const text = pending + (typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true }));
-      const lines = text.split("\n");
-      pending = lines.pop() ?? "";
-      for (const line of lines) handleLine(line);
+      const text = typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
+      let start = 0;
+      for (let end = text.indexOf("\n"); end !== -1; end = text.indexOf("\n", start)) {
+        pending.push(text.slice(start, end));
+        handleLine(pending.join(""));
+        pending = [];
+        start = end + 1;
+      }
+      if (start < text.length) pending.push(text.slice(start));
     }
   } catch (streamError) {
     interrupted = streamError instanceof Error ? streamError.message : String(streamError);
   }
-  handleLine(pending + decoder.decode());
-  return { imageId, error, lines: tail.tail(), lastStep, createdImages, lastStepImage, stepContainer, interrupted };
+  handleLine(pending.join("") + decoder.decode());
+  return { imageId, error, lines: tail.snapshot(), lastStep, createdImages, lastStepImage, stepContainer, interrupted };
 }

@@ -10,6 +10,10 @@ export interface ImageBuildRequest {
   buildArgs: Record<string, string>;
   labels: Record<string, string>;
   tag: string;
+  /** The network of the build's RUN steps; the daemon's default when not given. */
+  networkMode?: "none" | "default" | "host";
+  /** Memory, shared memory, CPU and ulimits of the build's RUN steps, as the build API's parameters. */
+  limits: Record<string, number | string>;
   timeoutS: number;
   signal: AbortSignal;
   logger: Logger;
@@ -89,6 +93,8 @@ export async function runImageBuild(docker: Dockerode, request: ImageBuildReques
       dockerfile: request.dockerfile,
       buildargs: request.buildArgs,
       labels: request.labels,
+      ...request.limits,
+      ...(request.networkMode ? { networkmode: request.networkMode } : {}),
       rm: true,
       forcerm: true,
       abortSignal: controller.signal,

@@ -10,26 +10,47 @@ import { applyPatch } from "./apply-patch.js";
 import { isPortFree } from "./check-port-free.js";
 import { processEngineCwd } from "./resolve-engine-cwd.js";
 import type { EngineRuntime, PreparedEngine, RunningEngine, RuntimeContext } from "./engine-runtime.js";
+import { allowedHostEnvironment } from "./allowed-host-environment.js";
+import { type ProcessIsolation, detectProcessIsolation, isolateCommand, isolationFallbackWarning } from "./process-isolation.js";
+import { resolveProgram } from "./resolve-program.js";
 import { runTool } from "./run-tool.js";
 import { type ProcessEngine, spawnProcessEngine } from "./spawn-process-engine.js";
 import { substituteCommand } from "./substitute-command.js";
-import { withoutSecretVariables } from "./without-secret-variables.js";
+
+export interface ProcessRuntimeOptions {
+  /** How engines are contained; probed on this machine when not given (tests force one). */
+  isolation?: Promise<ProcessIsolation>;
+}
 
 /**
  * Runs engines as processes on this machine (`runtime: process`): the reference engine, a local
  * checkout, or a CI job without Docker. The candidate's patch is applied to a private copy of the
- * source, so the user's folder is never modified.
+ * source, so the user's folder is never modified. Engines and postPatch steps run in namespaces of
+ * their own where the machine allows it (see process-isolation.ts), with an allow-listed
+ * environment; this is for trusted code all the same: they run as the runner's user.
  */
 export class ProcessRuntime implements EngineRuntime {
   readonly name = "process" as const;
   private tempRoot: string | null = null;
   private patchedDir: string | null = null;
   private readonly engines = new Set<ProcessEngine>();
+  private isolation: Promise<ProcessIsolation> | null = null;
 
   constructor(
     private readonly round: LoadedRound,
     private readonly context: RuntimeContext,
+    private readonly options: ProcessRuntimeOptions = {},
   ) {}
+
+  /** Probed at the first process this round starts, and said once: in the job log, the fallback is a warning. */
+  private isolated(): Promise<ProcessIsolation> {
+    this.isolation ??= (this.options.isolation ?? detectProcessIsolation()).then((isolation) => {
+      if (isolation.kind === "none") this.context.logger.warn(isolationFallbackWarning(isolation));
+      else this.context.logger.info(`runtime process: each engine runs in ${isolation.description}`);
+      return isolation;
+    });
+    return this.isolation;
+  }
 
   async prepare(role: EngineRole, signal: AbortSignal): Promise<PreparedEngine> {
     const patch = this.round.patch;
@@ -49,7 +70,13 @@ export class ProcessRuntime implements EngineRuntime {
   private async runPostPatch(command: string[], cwd: string, signal: AbortSignal): Promise<void> {
     const timeoutS = this.round.config.build.timeoutS;
     const argv = substituteCommand(command, this.commandValues());
-    const result = await runTool(argv, { cwd, env: this.envFor("candidate"), signal, timeoutMs: timeoutS * 1000 });
+    const env = this.envFor("candidate");
+    const isolation = await this.isolated();
+    // The patch's own code runs here: in the engine's isolation, so nothing it starts outlives the step.
+    const missing = isolation.kind !== "none" && !resolveProgram(argv[0] ?? "", { cwd, path: env.PATH });
+    const result = missing
+      ? { exitCode: null, signal: null, output: `${argv[0] ?? ""}: not found\n`, missing: true, timedOut: false }
+      : await runTool(isolateCommand(isolation, argv), { cwd, env, signal, timeoutMs: timeoutS * 1000 });
     if (signal.aborted) throw signal.reason;
     if (result.exitCode === 0) return;
     const lines = result.output.split("\n").filter((line) => line.trim() !== "").map(cleanLogLine);
@@ -94,6 +121,7 @@ export class ProcessRuntime implements EngineRuntime {
       argv,
       cwd,
       env: this.envFor(role),
+      isolation: await this.isolated(),
       baseUrl: `http://127.0.0.1:${config.port}`,
       stopGraceMs: config.docker.stopTimeoutS * 1000,
       onLine: (line) => this.context.logger.debug(`[${role}] ${cleanLogLine(line)}`),
@@ -115,10 +143,10 @@ export class ProcessRuntime implements EngineRuntime {
     return { port: config.port, contextLimit: config.bench.contextLimit, model: config.bench.model };
   }
 
-  /** The host's environment (engines need PATH, CUDA variables…) minus tokens, plus the config's. */
+  /** The allowed part of the host's environment (PATH, HOME, locale, CUDA…), then the config's. */
   private envFor(role: EngineRole): NodeJS.ProcessEnv {
     const { config } = this.round;
-    return { ...withoutSecretVariables(process.env), ...config.baseline.env, ...(role === "candidate" ? (config.candidate.env ?? {}) : {}) };
+    return { ...allowedHostEnvironment(process.env), ...config.baseline.env, ...(role === "candidate" ? (config.candidate.env ?? {}) : {}) };
   }
 
   private cwdFor(role: EngineRole): string {

@@ -1,16 +1,21 @@
 import { spawn } from "node:child_process";
+import { constants } from "node:os";
 import type { EngineRole } from "../failure/engine-failure.js";
 import { EngineFailureError } from "../failure/engine-failure.js";
 import { EXITED_HINT } from "../failure/failure-hints.js";
 import type { EngineExit, RunningEngine } from "./engine-runtime.js";
-import { DEFAULT_LOG_LIMITS, LogRingBuffer } from "./log-ring-buffer.js";
+import { LogRingBuffer } from "./log-ring-buffer.js";
 import { signalProcessGroup, trackProcessGroup, waitForProcessGroupExit } from "./process-group.js";
+import { type ProcessIsolation, isolateCommand } from "./process-isolation.js";
+import { resolveProgram } from "./resolve-program.js";
 
 export interface SpawnEngineOptions {
   role: EngineRole;
   argv: string[];
   cwd: string;
   env: NodeJS.ProcessEnv;
+  /** How the engine is contained: in namespaces behind an init, or only in a process group. */
+  isolation: ProcessIsolation;
   baseUrl: string;
   /** How long the group gets after SIGTERM before SIGKILL. */
   stopGraceMs: number;
@@ -24,37 +29,52 @@ const DRAIN_AFTER_EXIT_MS = 200;
 /**
  * Starts an engine in its own process group (detached), so stop() reaches every worker it forked,
  * and settles `exited` as soon as the leader exits, not when the last grandchild closes the pipes.
+ * Isolated, the leader is `unshare`: it exits only once the engine's namespace is empty, so when
+ * `exited` settles nothing the engine started is alive, whatever process group it moved to.
  */
 export interface ProcessEngine extends RunningEngine {
   /** The leader's pid, which is also the process group id. */
   pid: number;
 }
 
+function cannotStart(options: SpawnEngineOptions, program: string, reason: string, detail: string): EngineFailureError {
+  return new EngineFailureError({
+    engine: options.role,
+    stage: "startup",
+    kind: "exited",
+    label: "the engine command could not be started",
+    summary: `could not run ${JSON.stringify(program)} in ${options.cwd}: ${reason}`,
+    hint: `Check that the first argument of the command is a program on PATH (or an absolute path) and that the working folder exists. ${EXITED_HINT}`,
+    exitCode: null,
+    signal: null,
+    logTail: [detail],
+  });
+}
+
+/** The namespace's init exits with 128 + n for an engine killed by signal n, as a shell or Docker says it. */
+function exitOf(isolation: ProcessIsolation, exitCode: number | null, signal: NodeJS.Signals | null): { exitCode: number | null; signal: string | null } {
+  if (isolation.kind === "none" || exitCode === null || exitCode <= 128 || exitCode > 128 + 64) return { exitCode, signal };
+  const name = Object.entries(constants.signals).find(([, number]) => number === exitCode - 128)?.[0];
+  return { exitCode, signal: name ?? signal };
+}
+
 export async function spawnProcessEngine(options: SpawnEngineOptions): Promise<ProcessEngine> {
-  const [program, ...args] = options.argv;
+  const engineProgram = options.argv[0];
+  if (!engineProgram) throw new Error("spawnProcessEngine: expected a command");
+  // Inside the namespace, only the init would learn that the program is missing: say it here, at once.
+  if (options.isolation.kind !== "none" && !resolveProgram(engineProgram, { cwd: options.cwd, path: options.env.PATH })) {
+    throw cannotStart(options, engineProgram, "ENOENT (not found, or not executable)", `${engineProgram}: not found on PATH=${options.env.PATH ?? ""}`);
+  }
+  const [program, ...args] = isolateCommand(options.isolation, options.argv);
   if (!program) throw new Error("spawnProcessEngine: expected a command");
-  const log = new LogRingBuffer(DEFAULT_LOG_LIMITS, options.onLine);
+  const log = new LogRingBuffer({}, options.onLine);
   const child = spawn(program, args, { cwd: options.cwd, env: options.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   child.stdout.on("data", (chunk: Buffer) => log.write("stdout", chunk));
   child.stderr.on("data", (chunk: Buffer) => log.write("stderr", chunk));
 
   await new Promise<void>((resolve, reject) => {
     child.once("spawn", resolve);
-    child.once("error", (error: NodeJS.ErrnoException) => {
-      reject(
-        new EngineFailureError({
-          engine: options.role,
-          stage: "startup",
-          kind: "exited",
-          label: "the engine command could not be started",
-          summary: `could not run ${JSON.stringify(program)} in ${options.cwd}: ${error.code ?? error.message}`,
-          hint: `Check that the first argument of the command is a program on PATH (or an absolute path) and that the working folder exists. ${EXITED_HINT}`,
-          exitCode: null,
-          signal: null,
-          logTail: [error.message],
-        }),
-      );
-    });
+    child.once("error", (error: NodeJS.ErrnoException) => reject(cannotStart(options, engineProgram, error.code ?? error.message, error.message)));
   });
   const pgid = child.pid;
   if (pgid === undefined) throw new Error("spawned engine has no pid");
@@ -64,7 +84,7 @@ export async function spawnProcessEngine(options: SpawnEngineOptions): Promise<P
     child.once("exit", (exitCode, signal) => {
       const done = (): void => {
         log.end();
-        resolve({ exitCode, signal, oomKilled: false });
+        resolve({ ...exitOf(options.isolation, exitCode, signal), oomKilled: false });
       };
       if (child.stdout.closed && child.stderr.closed) return done();
       const timer = setTimeout(done, DRAIN_AFTER_EXIT_MS);

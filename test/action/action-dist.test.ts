@@ -8,6 +8,7 @@ import { parseScorecardJson } from "../../src/scorecard/read-scorecard.js";
 import { CARD_MARKER } from "../../src/scorecard/render-markdown.js";
 import { selectShard } from "../../src/shard/select-shard.js";
 import { candidateOom, cardFor, recordRound } from "../shard/synthetic-round.js";
+import { markedProcesses } from "../support/find-marked-processes.js";
 import { DIST, runStep, startStep } from "./support/action-step.js";
 import { FASTER_PATCH, SLOWER_PATCH, type SimRound, writeSimRound } from "./support/sim-round.js";
 import { pullRequestEvent } from "./support/webhook-payloads.js";
@@ -42,10 +43,16 @@ describe("the bundled action", () => {
       env: { ACTIONS_RUNTIME_TOKEN: "runtime-token", ACTIONS_ID_TOKEN_REQUEST_TOKEN: "oidc-token", GITHUB_TOKEN: "env-token" },
     });
     expect(step.exitCode, step.stdout + step.stderr).toBe(0);
-    // The engines run the pull request's code: they see the run's context but none of its tokens.
+    // The engines run the pull request's code. Each read its own environment, its parent's
+    // (/proc/$PPID/environ) and every other one /proc showed it: the step's, with the token and
+    // the runner's variables in it, was not among them.
     const engineEnv = await readFile(round.envFile, "utf8");
-    expect(engineEnv).toContain("GITHUB_REPOSITORY=Codertocat/Hello-World");
-    for (const secret of ["ghs_step_token", "runtime-token", "oidc-token", "env-token", "INPUT_"]) expect(engineEnv).not.toContain(secret);
+    expect(engineEnv).toContain(`PATH=${process.env.PATH ?? ""}`);
+    expect(engineEnv).toContain(round.mark);
+    for (const secret of ["ghs_step_token", "runtime-token", "oidc-token", "env-token", "INPUT_", "GITHUB_", "RUNNER_TEMP", "ACTIONS_"]) {
+      expect(engineEnv).not.toContain(secret);
+    }
+    expect(step.stdout).toMatch(/runtime process: each engine runs in a PID namespace of its own/);
     expect(Number(step.outputs["round-score"])).toBeGreaterThan(1);
     expect(step.outputs).toMatchObject({ "gate-passed": "true", "prompts-scored": "8", "prompts-total": "8", "failure-kind": "" });
     const card = parseScorecardJson(await readFile(step.outputs["scorecard-json"] ?? "", "utf8"), "scorecard.json");
@@ -179,6 +186,36 @@ describe("the bundled action, sharded", () => {
   });
 });
 
+describe("the bundled action, against a candidate that tampers with the card", () => {
+  let round: SimRound;
+  let workDir: string;
+  const outDir = () => join(workDir, "out");
+
+  beforeAll(async () => {
+    workDir = await mkdtemp(join(tmpdir(), "speedgate-tamper-"));
+    // The candidate leaves a child in a session of its own (setsid, so out of the engine's process
+    // group) that waits for the card and then rewrites it: a score the patch did not earn.
+    const forge = `while [ ! -s '${join(workDir, "out", "scorecard.json")}' ]; do sleep 0.02; done; echo '{"forged": true}' > '${join(workDir, "out", "scorecard.json")}'`;
+    round = await writeSimRound({
+      candidate: { command: ["sh", "-c", `setsid sh -c "${forge}" & exec "$0" "$@"`, "{node}", "{speedgate}", "sim-engine", "--port", "{port}", "--profile", "profile.json"] },
+    });
+  });
+  afterAll(async () => {
+    await rm(round.dir, { recursive: true, force: true });
+    await rm(workDir, { recursive: true, force: true });
+  });
+
+  it("its setsid child is dead before the card is written, and the card stays the one the action wrote", async () => {
+    const step = await runStep({ entry: "index", workDir, event, inputs: { config: round.configPath, patch: round.patchPath, "out-dir": outDir() } });
+    expect(step.exitCode, step.stdout + step.stderr).toBe(0);
+    // Nothing either engine started is alive now, so nothing can change the card after this point.
+    expect(markedProcesses(round.mark)).toEqual([]);
+    const card = parseScorecardJson(await readFile(join(outDir(), "scorecard.json"), "utf8"), "scorecard.json");
+    expect(String(card.roundScore)).toBe(step.outputs["round-score"]);
+    expect(card.provenance.patchHash).toBe(hashPatch(Buffer.from(FASTER_PATCH)));
+  });
+});
+
 describe("the bundled action, cancelled", () => {
   let round: SimRound;
   let workDir: string;
@@ -196,17 +233,15 @@ describe("the bundled action, cancelled", () => {
   it("stops the engine on SIGINT and fails the step; the post step then finds nothing to do", async () => {
     const step = await startStep({ entry: "index", workDir, event, inputs: { config: round.configPath, patch: round.patchPath } });
     await step.waitForLine(/^baseline: \d+\/400 prompts done/);
-    const pids = (await readFile(round.pidFile, "utf8")).trim().split("\n").map(Number);
-    expect(pids).toHaveLength(1);
-    const enginePid = pids[0] as number;
-    expect(isAlive(enginePid)).toBe(true);
+    expect((await readFile(round.pidFile, "utf8")).trim().split("\n")).toHaveLength(1);
+    expect(markedProcesses(round.mark).length).toBeGreaterThan(0);
 
     step.child.kill("SIGINT");
     const result = await step.finished;
     expect(result.exitCode).toBe(1);
     expect(result.stdout).toContain("Received SIGINT; stopping the engines");
     expect(result.stdout).toMatch(/^::error::round cancelled \(the job was cancelled \(SIGINT\)\)/m);
-    expect(isAlive(enginePid)).toBe(false);
+    expect(markedProcesses(round.mark)).toEqual([]);
     // The candidate never started.
     expect((await readFile(round.pidFile, "utf8")).trim().split("\n")).toHaveLength(1);
 
@@ -215,15 +250,6 @@ describe("the bundled action, cancelled", () => {
     expect(post.stdout).not.toContain("::warning::");
   });
 });
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code !== "ESRCH";
-  }
-}
 
 describe("the bundled action, merging", () => {
   it("fails the merged round when a shard's engine failed, and the annotation names the shard", async () => {

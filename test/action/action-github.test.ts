@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -31,17 +32,21 @@ const PULL_REQUEST_DIFF = `${DOCS_SECTION}${FASTER_PATCH}`;
 describe("the bundled action with GitHub", () => {
   const fake = new FakeGitHub();
   let round: SimRound;
+  /** The same round without candidate.trusted: a pull request's patch must not run as a process. */
+  let untrusted: SimRound;
   let workDir: string;
   const compares: Array<{ basehead: string; accept: string }> = [];
 
   beforeAll(async () => {
     await fake.start();
-    round = await writeSimRound();
+    round = await writeSimRound({ candidate: { trusted: true } });
+    untrusted = await writeSimRound();
     workDir = await mkdtemp(join(tmpdir(), "speedgate-github-"));
   });
   afterAll(async () => {
     await fake.stop();
     await rm(round.dir, { recursive: true, force: true });
+    await rm(untrusted.dir, { recursive: true, force: true });
     await rm(workDir, { recursive: true, force: true });
   });
   beforeEach(() => {
@@ -86,6 +91,30 @@ describe("the bundled action with GitHub", () => {
     expect(fake.comments).toHaveLength(1);
     expect(second.stdout).toContain("Card comment updated on #17");
     expect(fake.violations).toEqual([]);
+  });
+
+  it.each([
+    { how: "patch-from-pr", inputs: { "patch-from-pr": "true" }, origin: 'input "patch-from-pr" is true' },
+    // The fork-safe workflow could also check the pull request out and pass a file: the dispatch says whose code it is.
+    { how: "a dispatched run with a patch file", inputs: { patch: "PATCH" }, origin: 'dispatched for pull request "17" (workflow_dispatch input "pr")' },
+  ])("refuses runtime: process for a pull request's patch ($how) unless the config says candidate.trusted, before fetching or starting anything", async ({ inputs, origin }) => {
+    const step = await runStep({
+      entry: "index",
+      workDir,
+      event: dispatch("17", HEAD_SHA),
+      inputs: { config: untrusted.configPath, "github-token": "ghs_test", ...Object.fromEntries(Object.entries(inputs).map(([name, value]) => [name, value === "PATCH" ? untrusted.patchPath : value])) },
+      env: env(),
+    });
+    expect(step.exitCode).toBe(1);
+    const errors = step.stdout.split("\n").filter((line) => line.startsWith("::error::"));
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toContain("runtime: process runs the candidate's code as the runner's own user");
+    expect(errors[0]).toContain(origin);
+    expect(errors[0]).toContain("candidate.trusted: true");
+    expect(errors[0]).toContain("runtime: docker");
+    expect(fake.requests).toEqual([]);
+    expect(existsSync(untrusted.pidFile)).toBe(false);
+    expect(step.state).toEqual({});
   });
 
   it("fails naming the input when the pull request cannot be read", async () => {

@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { isRunning } from "../engine/support/is-running.js";
+import { MARK_VARIABLE, markedProcesses, newMark } from "../support/find-marked-processes.js";
 import { writeSimRound } from "./support/sim-round.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -31,8 +31,10 @@ describe("speedgate run under SIGINT and SIGTERM", () => {
     "leaves no engine process running after %j mid-benchmark",
     async (signals) => {
       // The engine streams forever and forks a worker that ignores SIGTERM, like a real engine's scheduler.
+      const mark = newMark();
       const { dir, configPath } = await writeSimRound({
         baseline: ["{node}", fakeEngine, "spawn-child", "{port}"],
+        env: { [MARK_VARIABLE]: mark },
         benchExtra: { requestIntervalMs: 50 },
       });
       const child = spawn(process.execPath, ["--import", "tsx", "src/cli/index.ts", "run", "--verbose", "--config", configPath, "--out", join(dir, "out")], {
@@ -40,15 +42,14 @@ describe("speedgate run under SIGINT and SIGTERM", () => {
         stdio: ["ignore", "ignore", "pipe"],
       });
       const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-      const pids = waitForStderr(child, /engine pid (\d+) grandchild pid (\d+)/);
+      const started = waitForStderr(child, /engine pid (\d+) grandchild pid (\d+)/);
       await waitForStderr(child, /baseline: 1\/\d+ prompts done|baseline: engine healthy/);
-      const [, leader, grandchild] = (await pids).map(Number);
-      expect(isRunning(Number(leader))).toBe(true);
-      expect(isRunning(Number(grandchild))).toBe(true);
+      await started;
+      // The engine, its worker, and (isolated) the namespace's launcher and init.
+      expect(markedProcesses(mark).length).toBeGreaterThanOrEqual(2);
       for (const signal of signals) child.kill(signal);
       expect(await exited).toBe(130);
-      expect(isRunning(Number(leader))).toBe(false);
-      expect(isRunning(Number(grandchild))).toBe(false);
+      expect(markedProcesses(mark)).toEqual([]);
       expect(existsSync(join(dir, "out", "scorecard.json"))).toBe(false);
     },
   );

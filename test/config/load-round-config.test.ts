@@ -71,6 +71,9 @@ describe("parseRoundConfig", () => {
     [["docker"], { gpus: "some" }, 'round.yml: docker.gpus: expected "all", a GPU count such as 2, or a list of device ids such as ["0", "1"], got "some"'],
     [["docker"], { network: "bridge" }, 'round.yml: docker.network: expected one of "isolated", "host", got "bridge"'],
     [["docker"], { shmSize: "lots" }, 'round.yml: docker.shmSize: expected a size such as "16g", "512m", got "lots"'],
+    [["docker"], { memory: "150%" }, 'round.yml: docker.memory: expected a size such as "64g", a share of the host\'s memory such as "90%", or "unlimited", got "150%"'],
+    [["docker"], { capAdd: ["ALL"] }, "round.yml: docker.capAdd[0]: expected a single capability, not ALL (that is privileged mode), got \"ALL\""],
+    [["build"], { network: "bridge" }, 'round.yml: build.network: expected one of "none", "default", "host", got "bridge"'],
   ])("names the field, the value and what is expected: %j = %j", (path, value, message) => {
     expect(messageFor(withField(path, value))).toBe(message);
   });
@@ -78,6 +81,12 @@ describe("parseRoundConfig", () => {
   it("names an unknown field and the fields that are allowed there", () => {
     expect(messageFor(withField(["bench", "tolerence"], 0.9))).toBe(
       "round.yml: bench.tolerence: unknown field, expected one of prompts, model, maxTokens, requestIntervalMs, arrival, seed, thinking, contextLimit, tolerance, warmupRequests, requestTimeoutS",
+    );
+  });
+
+  it("names the fields allowed in a section that has defaults of its own", () => {
+    expect(messageFor(withField(["docker"], { shm: "1g" }))).toBe(
+      "round.yml: docker.shm: unknown field, expected one of gpus, shmSize, ipc, memory, pidsLimit, cpus, capAdd, logMaxSize, logMaxFiles, ulimits, network, mounts, entrypoint, stopTimeoutS, keepCandidateImage",
     );
   });
 

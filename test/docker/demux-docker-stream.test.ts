@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { DockerStreamDemuxer, type StreamName } from "../../src/docker/demux-docker-stream.js";
-import { LineTailBuffer } from "../../src/docker/line-tail-buffer.js";
 
 function frame(type: number, text: string): Buffer {
   const payload = Buffer.from(text);
@@ -39,18 +38,5 @@ describe("DockerStreamDemuxer", () => {
       ["stdout", "plain output\n"],
       ["stdout", "more\n"],
     ]);
-  });
-});
-
-describe("LineTailBuffer", () => {
-  it("keeps the last lines, joins lines split across chunks and multibyte characters, and keeps an unterminated last line", () => {
-    const tail = new LineTailBuffer(2);
-    const euro = Buffer.from("€");
-    tail.push(Buffer.from("one\ntw"));
-    tail.push(Buffer.concat([Buffer.from("o "), euro.subarray(0, 1)]));
-    tail.push(Buffer.concat([euro.subarray(1), Buffer.from("\r\nthree\nfou")]));
-    expect(tail.tail()).toEqual(["two €", "three", "fou"]);
-    tail.flush();
-    expect(tail.tail()).toEqual(["three", "fou"]);
   });
 });

@@ -1,6 +1,8 @@
+import { randomUUID } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import Dockerode from "dockerode";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DockerRuntime } from "../../src/docker/docker-runtime.js";
 import { EngineFailureError } from "../../src/failure/engine-failure.js";
@@ -9,6 +11,7 @@ import { ENGINE_SOURCE_DIR } from "../support/docker/build-test-engine-image.js"
 import { dockerTestContext } from "../support/docker/docker-test-context.js";
 import { listRunResources } from "../support/docker/list-run-resources.js";
 import { CONFLICTING_PATCH, SPEEDUP_PATCH, makeDockerRound } from "../support/docker/make-docker-round.js";
+import { countConnections } from "../support/count-connections.js";
 import { getFreePort } from "../support/get-free-port.js";
 
 const context = dockerTestContext();
@@ -91,6 +94,49 @@ describe.skipIf(!context)("DockerRuntime image preparation (real daemon)", () =>
     expect(failure.logTail.join("\n")).toContain("error: nvcc not found");
     await runtime.dispose();
     expect(await listRunResources(docker, runId)).toEqual({ containers: [], networks: [] });
+  });
+
+  it("runs the candidate's build without a network by default and with the engine's limits; build.network: host opts in", async () => {
+    if (!docker) return;
+    // The attack: a postPatch step (the patch's own code) reaching a service on the runner.
+    const { port, connections, close } = await countConnections();
+    try {
+      // Unique per run: a cached step would not run again.
+      const reach = `require('net').connect(${port}, '127.0.0.1').on('connect', () => { console.log('reached the runner'); process.exit(0); }).on('error', (error) => { console.log('no network: ' + error.code); process.exit(1); }); // ${randomUUID()}`;
+      const client = new Dockerode();
+      const requests: Array<Record<string, unknown>> = [];
+      const build = client.buildImage.bind(client) as (file: unknown, options: Record<string, unknown>) => Promise<NodeJS.ReadableStream>;
+      (client as unknown as { buildImage: typeof build }).buildImage = (file, options) => {
+        requests.push(options);
+        return build(file, options);
+      };
+      const at = async (network: "none" | "host" | null) => {
+        const { round, runId } = makeDockerRound({
+          image,
+          port: await getFreePort(),
+          candidate: { postPatch: [["node", "-e", reach]] },
+          ...(network ? { build: { network } } : {}),
+        });
+        const runtime = new DockerRuntime(client, round, { logger: createRecordingLogger(), runId });
+        runtimes.push(runtime);
+        return runtime;
+      };
+
+      const closed = await at(null);
+      const { failure } = await failureOf(closed.prepare("candidate", new AbortController().signal));
+      expect(failure).toMatchObject({ engine: "candidate", stage: "build", kind: "build_error" });
+      expect(failure.logTail.join("\n")).toMatch(/no network: E(CONNREFUSED|NETUNREACH)/);
+      expect(connections()).toBe(0);
+      const memory = Math.floor((((await docker.info()) as { MemTotal: number }).MemTotal * 90) / 100);
+      expect(requests[0]).toMatchObject({ networkmode: "none", memory, memswap: memory, shmsize: 64 * 1024 * 1024, ulimits: '[{"Name":"nofile","Soft":4096,"Hard":4096}]' });
+
+      const open = await at("host");
+      await open.prepare("candidate", new AbortController().signal);
+      expect(connections()).toBe(1);
+      expect(requests[1]).toMatchObject({ networkmode: "host" });
+    } finally {
+      await close();
+    }
   });
 
   it("ends a hanging build at build.timeoutS", async () => {

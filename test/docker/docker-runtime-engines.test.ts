@@ -22,12 +22,18 @@ async function startupFailure(engine: RunningEngine, timeoutS = 30): Promise<Eng
   return error;
 }
 
-async function waitForLogLine(engine: RunningEngine, line: string): Promise<void> {
+async function waitForLogMatch(engine: RunningEngine, pattern: RegExp): Promise<RegExpExecArray> {
   const exited = engine.exited.then(() => "exited" as const);
-  while (!engine.logTail().includes(line)) {
+  const find = (): RegExpExecArray | null => engine.logTail().reduce<RegExpExecArray | null>((found, line) => found ?? pattern.exec(line), null);
+  for (let match = find(); ; match = find()) {
+    if (match) return match;
     const state = await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 20))]);
-    if (state === "exited" && !engine.logTail().includes(line)) throw new Error(`the engine exited before printing ${line}`);
+    if (state === "exited" && !find()) throw new Error(`the engine exited before printing ${pattern}:\n${engine.logTail().join("\n")}`);
   }
+}
+
+async function waitForLogLine(engine: RunningEngine, line: string): Promise<void> {
+  await waitForLogMatch(engine, new RegExp(`^${line.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`));
 }
 
 describe.skipIf(!context)("DockerRuntime engines (real daemon)", () => {
@@ -66,6 +72,22 @@ describe.skipIf(!context)("DockerRuntime engines (real daemon)", () => {
     expect(exit.oomKilled).toBe(false);
     await runtime.dispose();
     expect(await listRunResources(docker, runId)).toEqual({ containers: [], networks: [] });
+  });
+
+  it("takes 32 MiB printed without a newline into a bounded tail, and the lines after it still arrive", async () => {
+    if (!docker) return;
+    // The attack: one endless line. The Docker log tail used to keep it whole and re-split it on every chunk.
+    const print = "process.stdout.write('x'.repeat(32 * 1024 * 1024)); console.log(); console.log('after the long line')";
+    const { runtime } = await setUp({ baseline: { command: ["sh", "-c", `node -e "${print}" && exec sleep 600`] } });
+    const engine = await runtime.start("baseline", new AbortController().signal);
+    await waitForLogLine(engine, "after the long line");
+    const tail = engine.logTail();
+    expect(tail.at(-1)).toBe("after the long line");
+    const long = tail.at(-2) ?? "";
+    expect(long.length).toBeLessThanOrEqual(2_000);
+    const cut = /^x+\[… (\d+) characters cut …\]x+$/.exec(long);
+    expect(cut, long.slice(0, 200)).not.toBeNull();
+    expect(long.length - `[… ${cut?.[1]} characters cut …]`.length + Number(cut?.[1])).toBe(32 * 1024 * 1024);
   });
 
   it("reports a CUDA OOM traceback at startup as cuda_oom with exit code and log tail, at once", async () => {
@@ -145,6 +167,57 @@ describe.skipIf(!context)("DockerRuntime engines (real daemon)", () => {
 
     await runtime.dispose();
     expect(await listRunResources(docker, runId)).toEqual({ containers: [], networks: [] });
+  });
+
+  it("creates engines with no capability, private IPC, a capped log and bounded memory, shared memory and tasks by default", async () => {
+    if (!docker) return;
+    // What root in the container may do: its capabilities, and two things Docker's default set allows.
+    const probe = [
+      "const fs = require('fs');",
+      "console.log(/^CapEff:.*$/m.exec(fs.readFileSync('/proc/self/status', 'utf8'))[0]);",
+      "try { fs.chownSync('/tmp', 1234, 1234); console.log('chown allowed'); } catch (error) { console.log('chown ' + error.code); }",
+      "try { process.setuid(1234); console.log('setuid allowed'); } catch (error) { console.log('setuid ' + error.code); }",
+      "console.log('probed'); setInterval(() => {}, 1000);",
+    ].join(" ");
+    // The shared test config sets shmSize, ulimits and the host network; these are the defaults.
+    const { runtime, runId } = await setUp({ baseline: { command: ["node", "-e", probe] }, docker: { shmSize: undefined } });
+    const engine = await runtime.start("baseline", new AbortController().signal);
+    const inspected = await containerOf(runId);
+    await waitForLogLine(engine, "probed");
+    expect(engine.logTail()).toEqual(expect.arrayContaining(["CapEff:\t0000000000000000", "chown EPERM", "setuid EPERM"]));
+
+    const memTotal = ((await docker.info()) as { MemTotal: number }).MemTotal;
+    const memory = Math.floor(memTotal * 0.9);
+    expect(inspected.HostConfig).toMatchObject({
+      CapDrop: ["ALL"],
+      Privileged: false,
+      SecurityOpt: ["no-new-privileges"],
+      IpcMode: "private",
+      LogConfig: { Type: "json-file", Config: { "max-size": "64m", "max-file": "2" } },
+      Memory: memory,
+      MemorySwap: memory,
+      ShmSize: Math.min(16 * 1024 ** 3, Math.floor(memory / 2)),
+      PidsLimit: 16_384,
+    });
+    expect(inspected.HostConfig.CapAdd ?? []).toEqual([]);
+    await runtime.dispose();
+    expect(await listRunResources(docker, runId)).toEqual({ containers: [], networks: [] });
+  });
+
+  it("holds an engine that forks without end at docker.pidsLimit", async () => {
+    if (!docker) return;
+    const fork = [
+      "const { spawn } = require('child_process'); let started = 0, refused = 0;",
+      "const next = (left) => { if (left === 0) return console.log('started ' + started + ' refused ' + refused);",
+      "  const child = spawn('sleep', ['600']); child.on('spawn', () => { started++; next(left - 1); }); child.on('error', () => { refused++; next(left - 1); }); };",
+      "next(200); setInterval(() => {}, 1000);",
+    ].join(" ");
+    const { runtime } = await setUp({ baseline: { command: ["node", "-e", fork] }, docker: { pidsLimit: 64 } });
+    const engine = await runtime.start("baseline", new AbortController().signal);
+    const [, started, refused] = await waitForLogMatch(engine, /^started (\d+) refused (\d+)$/);
+    expect(Number(started)).toBeLessThan(64);
+    expect(Number(refused)).toBeGreaterThan(100);
+    await runtime.dispose();
   });
 
   it("asks for GPUs through DeviceRequests and says gpu_unavailable when the daemon has no GPU driver", async () => {

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { parseRoundConfig } from "../../src/config/load-round-config.js";
 import { createContainerSpec } from "../../src/docker/create-container-spec.js";
+import { resolveResourceLimits } from "../../src/docker/resolve-resource-limits.js";
 import { DockerRuntime } from "../../src/docker/docker-runtime.js";
 import { waitUntilHealthy } from "../../src/engine/wait-until-healthy.js";
 import type { RunningEngine } from "../../src/engine/engine-runtime.js";
@@ -30,11 +31,12 @@ function dockerSettings(docker: Record<string, unknown>) {
 describe("the container spec of an engine", () => {
   const plan = { name: "speedgate-r1-baseline", imageId: "sha256:abc", command: ["vllm", "serve", "/models/m"], env: {}, labels: {}, networkMode: "host" };
 
+  const planFor = (docker: ReturnType<typeof dockerSettings>) => ({ ...plan, docker, limits: resolveResourceLimits(docker, 64 * 1024 ** 3) });
+
   it("mounts docker.mounts read-only unless a mount opts into writes, as bind mounts that refuse a missing source", () => {
-    const spec = createContainerSpec({
-      ...plan,
-      docker: dockerSettings({ mounts: ["/srv/models/m:/models/m", { source: "/srv/hf", target: "/root/.cache/huggingface", readOnly: false }] }),
-    });
+    const spec = createContainerSpec(
+      planFor(dockerSettings({ mounts: ["/srv/models/m:/models/m", { source: "/srv/hf", target: "/root/.cache/huggingface", readOnly: false }] })),
+    );
     expect(spec.HostConfig?.Mounts).toEqual([
       { Type: "bind", Source: "/srv/models/m", Target: "/models/m", ReadOnly: true },
       { Type: "bind", Source: "/srv/hf", Target: "/root/.cache/huggingface", ReadOnly: false },
@@ -42,13 +44,13 @@ describe("the container spec of an engine", () => {
     expect(spec.HostConfig).not.toHaveProperty("Binds");
   });
 
-  it("sets the working folder, the IPC namespace and the entrypoint only when the config asks", () => {
-    const plain = createContainerSpec({ ...plan, docker: dockerSettings({}) });
+  it("sets the working folder and the entrypoint only when the config asks, and a private IPC namespace unless it asks for host", () => {
+    const plain = createContainerSpec(planFor(dockerSettings({})));
     expect(plain).not.toHaveProperty("WorkingDir");
     expect(plain).not.toHaveProperty("Entrypoint");
-    expect(plain.HostConfig).not.toHaveProperty("IpcMode");
+    expect(plain.HostConfig?.IpcMode).toBe("private");
     expect(plain.HostConfig).not.toHaveProperty("Mounts");
-    const configured = createContainerSpec({ ...plan, workingDir: "/vllm-workspace", docker: dockerSettings({ ipc: "host", entrypoint: [] }) });
+    const configured = createContainerSpec({ ...planFor(dockerSettings({ ipc: "host", entrypoint: [] })), workingDir: "/vllm-workspace" });
     expect(configured).toMatchObject({ WorkingDir: "/vllm-workspace", Entrypoint: [], Cmd: ["vllm", "serve", "/models/m"] });
     expect(configured.HostConfig?.IpcMode).toBe("host");
   });

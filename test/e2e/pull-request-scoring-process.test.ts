@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isRunning } from "../engine/support/is-running.js";
+import { markedProcesses } from "../support/find-marked-processes.js";
 import { FASTER_PATCH, type SimRound, writeSimRound } from "../action/support/sim-round.js";
 import { workflowRunCompleted } from "../support/fake-github/adjust-payloads.js";
 import { sendWebhook } from "../support/fake-github/send-webhook.js";
@@ -22,7 +22,8 @@ describe("a pull request scored end to end: action on the process runtime, artif
   let round: SimRound;
 
   beforeAll(async () => {
-    round = await writeSimRound({ prompts: 6 });
+    // patch-from-pr with runtime: process: the config vouches for the pull requests' authors.
+    round = await writeSimRound({ prompts: 6, candidate: { trusted: true } });
   });
   afterAll(async () => {
     await rm(round.dir, { recursive: true, force: true });
@@ -39,9 +40,8 @@ describe("a pull request scored end to end: action on the process runtime, artif
     expect(job.post.exitCode).toBe(0);
     expect(job.card).toMatchObject({ failure: null, promptsScored: 6, source: { pullRequest: head.number, headSha: head.headSha, runId: "7101" } });
     expect(job.card.gate.passed).toBe(true);
-    const pids = (await readFile(round.pidFile, "utf8")).trim().split("\n").map(Number);
-    expect(pids).toHaveLength(2);
-    expect(pids.filter(isRunning)).toEqual([]);
+    expect((await readFile(round.pidFile, "utf8")).trim().split("\n")).toHaveLength(2);
+    expect(markedProcesses(round.mark)).toEqual([]);
 
     served.repo.artifacts.set(7101, job.artifact);
     const run = workflowRunCompleted({ id: 7101, headSha: head.headSha, headBranch: head.headBranch, headRepo: head.headRepo, event: "pull_request" });

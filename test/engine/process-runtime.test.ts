@@ -7,22 +7,30 @@ import { ProcessRuntime } from "../../src/engine/process-runtime.js";
 import type { RunningEngine } from "../../src/engine/engine-runtime.js";
 import { waitUntilHealthy } from "../../src/engine/wait-until-healthy.js";
 import { EngineFailureError } from "../../src/failure/engine-failure.js";
-import { silentLogger } from "../../src/logger.js";
+import { createRecordingLogger, silentLogger } from "../../src/logger.js";
+import type { ProcessIsolation } from "../../src/engine/process-isolation.js";
+import { MARK_VARIABLE, markedProcesses, newMark } from "../support/find-marked-processes.js";
 import { getFreePort } from "../support/get-free-port.js";
 import { makeProcessRound } from "../round/support/make-round.js";
 import { isRunning } from "./support/is-running.js";
 import { makeTempDir } from "../support/make-temp-dir.js";
+import { waitForLogMatch } from "./support/wait-for-log-match.js";
 
 const fakeEngine = fileURLToPath(new URL("./fixtures/fake-engine.mjs", import.meta.url));
 const runtimes: ProcessRuntime[] = [];
 
-async function startFake(mode: string, health: { timeoutS?: number } = {}) {
+async function startFake(
+  mode: string,
+  options: { health?: { timeoutS?: number }; env?: Record<string, string>; isolation?: ProcessIsolation; logger?: typeof silentLogger } = {},
+) {
   const port = await getFreePort();
-  const round = makeProcessRound({ port, command: ["{node}", fakeEngine, mode, "{port}"], health });
-  const runtime = new ProcessRuntime(round, { logger: silentLogger, runId: "test" });
+  const mark = newMark();
+  const round = makeProcessRound({ port, command: ["{node}", fakeEngine, mode, "{port}"], health: options.health, env: { [MARK_VARIABLE]: mark, ...options.env } });
+  const isolation = options.isolation ? { isolation: Promise.resolve(options.isolation) } : {};
+  const runtime = new ProcessRuntime(round, { logger: options.logger ?? silentLogger, runId: "test" }, isolation);
   runtimes.push(runtime);
   const engine = await runtime.start("baseline", new AbortController().signal);
-  return { runtime, engine, round };
+  return { runtime, engine, round, mark };
 }
 
 function waitHealthy(engine: RunningEngine, timeoutS = 30, signal = new AbortController().signal) {
@@ -38,33 +46,34 @@ async function failureOf(promise: Promise<unknown>) {
   return (error as EngineFailureError).failure;
 }
 
-async function waitForLine(engine: RunningEngine, pattern: RegExp): Promise<RegExpExecArray> {
-  for (;;) {
-    for (const line of engine.logTail()) {
-      const match = pattern.exec(line);
-      if (match) return match;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 afterEach(async () => {
   await Promise.all(runtimes.splice(0).map((runtime) => runtime.dispose()));
 });
 
 describe("process runtime", () => {
-  it("passes the host's environment without the step's tokens", async () => {
-    process.env.GITHUB_TOKEN = "ghs_secret";
-    process.env["INPUT_GITHUB-TOKEN"] = "ghs_secret";
-    process.env.SPEEDGATE_TEST_PATH = "/opt/cuda/bin";
+  it("gives the engine the allowed part of the host's environment and the config's env, nothing else", async () => {
+    const host = {
+      GITHUB_TOKEN: "ghs_secret",
+      "INPUT_GITHUB-TOKEN": "ghs_secret",
+      ACTIONS_RUNTIME_TOKEN: "runtime-secret",
+      AWS_SECRET_ACCESS_KEY: "aws-secret",
+      GITHUB_ENV: "/runner/_temp/set_env",
+      CUDA_VISIBLE_DEVICES: "3",
+      NCCL_DEBUG: "INFO",
+      LC_ALL: "C.UTF-8",
+    };
+    Object.assign(process.env, host);
     try {
-      const { engine } = await startFake("healthy");
-      const [line] = await waitForLine(engine, /^env .*/);
-      expect(line).toBe("env GITHUB_TOKEN=(unset) INPUT_GITHUB-TOKEN=(unset) SPEEDGATE_TEST_PATH=/opt/cuda/bin");
+      const { engine, mark } = await startFake("print-env", { env: { MODEL_DIR: "/models/m" } });
+      const [, json] = await waitForLogMatch(engine, /^env (.*)$/);
+      const env = JSON.parse(json ?? "{}") as Record<string, string>;
+      expect(env).toMatchObject({ CUDA_VISIBLE_DEVICES: "3", NCCL_DEBUG: "INFO", LC_ALL: "C.UTF-8", MODEL_DIR: "/models/m", [MARK_VARIABLE]: mark, PATH: process.env.PATH });
+      for (const name of ["GITHUB_TOKEN", "INPUT_GITHUB-TOKEN", "ACTIONS_RUNTIME_TOKEN", "AWS_SECRET_ACCESS_KEY", "GITHUB_ENV"]) expect(env).not.toHaveProperty(name);
+      const allowed = /^(PATH|HOME|USER|LOGNAME|TMPDIR|TZ|LANG|LANGUAGE|LD_LIBRARY_PATH|RUNNER_TRACKING_ID|LC_.*|CUDA_.*|NVIDIA_.*|NCCL_.*|MODEL_DIR|SPEEDGATE_TEST_MARK)$/;
+      expect(Object.keys(env).filter((name) => !allowed.test(name))).toEqual([]);
     } finally {
-      delete process.env.GITHUB_TOKEN;
-      delete process.env["INPUT_GITHUB-TOKEN"];
-      delete process.env.SPEEDGATE_TEST_PATH;
+      for (const name of Object.keys(host)) delete process.env[name];
     }
   });
 
@@ -91,7 +100,7 @@ describe("process runtime", () => {
 
   it("wakes from a long poll interval as soon as the engine exits", async () => {
     const { engine } = await startFake("exit-later");
-    await waitForLine(engine, /listening/);
+    await waitForLogMatch(engine, /listening/);
     // With a 60 s interval, only the exit can end this wait before the test's own timeout.
     const failure = await failureOf(waitUntilHealthy({ engine, path: "/health", timeoutS: 600, intervalMs: 60_000, signal: new AbortController().signal }));
     expect(failure).toMatchObject({ stage: "startup", kind: "nccl_error", exitCode: 3 });
@@ -108,7 +117,7 @@ describe("process runtime", () => {
     const { engine } = await startFake("never-healthy");
     const controller = new AbortController();
     const waiting = waitHealthy(engine, 600, controller.signal);
-    await waitForLine(engine, /listening/);
+    await waitForLogMatch(engine, /listening/);
     controller.abort(new Error("received SIGINT"));
     const failure = await failureOf(waiting);
     expect(failure).toMatchObject({ kind: "cancelled", summary: "received SIGINT" });
@@ -122,13 +131,28 @@ describe("process runtime", () => {
     expect(exit.signal).toBe("SIGKILL");
   });
 
-  it("ends the engine's children with it", async () => {
-    const { engine } = await startFake("spawn-child");
+  it("ends the engine's children with it, and those that left its process group (setsid) too", async () => {
+    const { engine, mark } = await startFake("setsid-child");
     await waitHealthy(engine);
-    const grandchild = Number((await waitForLine(engine, /grandchild pid (\d+)/))[1]);
-    expect(isRunning(grandchild)).toBe(true);
+    await waitForLogMatch(engine, /setsid child ready/);
+    // The launcher, the namespace's init, the engine and its setsid child carry the config's mark.
+    expect(markedProcesses(mark).length).toBeGreaterThanOrEqual(3);
     await engine.stop();
-    expect(isRunning(grandchild)).toBe(false);
+    expect(markedProcesses(mark)).toEqual([]);
+  });
+
+  it("sees only its own processes, cannot unmount its /proc to look at the host's, and answers to the group's SIGTERM", async () => {
+    const { engine } = await startFake("look-around");
+    await waitHealthy(engine);
+    const [, json] = await waitForLogMatch(engine, /^look-around (.*)$/);
+    const seen = JSON.parse(json ?? "{}") as { pid: number; ppid: number; visible: string[]; umountStatus: number | null };
+    // The engine's parent is the namespace's init (pid 1); speedgate and the runner are not there to be read.
+    expect(seen.ppid).toBe(1);
+    expect(seen.visible.every((pid) => Number(pid) < 10)).toBe(true);
+    expect(seen.visible).not.toContain(String(process.pid));
+    expect(seen.umountStatus).not.toBe(0);
+    await engine.stop();
+    expect((await engine.exited).signal).toBe("SIGTERM");
   });
 
   it("refuses to start on a port something already listens on, which would answer the health check", async () => {
@@ -141,15 +165,14 @@ describe("process runtime", () => {
     expect(failure.summary).toContain(String(round.config.port));
   });
 
-  it("reports a leader that dies while its worker holds the pipes, and stop() ends the orphaned worker", async () => {
-    const { engine } = await startFake("crash-orphan");
-    const worker = Number((await waitForLine(engine, /worker ready (\d+)/))[1]);
+  it("reports a leader that dies while its worker holds the pipes, and nothing of it is left by then", async () => {
+    const { engine, mark } = await startFake("crash-orphan");
+    await waitForLogMatch(engine, /worker ready (\d+)/);
     const failure = await failureOf(waitHealthy(engine, 600));
     expect(failure).toMatchObject({ stage: "startup", kind: "exited", exitCode: 1 });
     expect(failure.summary).toMatch(/^RuntimeError: leader exiting, worker \d+ left behind$/);
-    expect(isRunning(worker)).toBe(true);
-    await engine.stop();
-    expect(isRunning(worker)).toBe(false);
+    // The worker died with the leader's namespace, before the exit was reported.
+    expect(markedProcesses(mark)).toEqual([]);
   });
 
   it("reports a command that does not exist as a startup failure", async () => {
@@ -159,6 +182,33 @@ describe("process runtime", () => {
     const failure = await failureOf(runtime.start("baseline", new AbortController().signal));
     expect(failure).toMatchObject({ stage: "startup", kind: "exited" });
     expect(failure.summary).toContain("ENOENT");
+  });
+});
+
+describe("process runtime where namespaces are not allowed (the fallback)", () => {
+  const none: ProcessIsolation = { kind: "none", reason: "unshare: unshare failed: Operation not permitted" };
+
+  it("warns once, loudly, and still ends the engine's process group, grandchildren included", async () => {
+    const logger = createRecordingLogger();
+    const { engine } = await startFake("spawn-child", { isolation: none, logger });
+    await waitHealthy(engine);
+    const grandchild = Number((await waitForLogMatch(engine, /grandchild pid (\d+)/))[1]);
+    expect(isRunning(grandchild)).toBe(true);
+    await engine.stop();
+    expect(isRunning(grandchild)).toBe(false);
+    const warnings = logger.lines.filter((line) => line.level === "warn").map((line) => line.message);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^runtime process: engines are NOT isolated on this machine.*setsid can outlive it.*Use runtime: docker.*Operation not permitted$/);
+  });
+
+  it("reports a leader that dies while its worker holds the pipes, and stop() ends the orphaned worker", async () => {
+    const { engine } = await startFake("crash-orphan", { isolation: none });
+    const worker = Number((await waitForLogMatch(engine, /worker ready (\d+)/))[1]);
+    const failure = await failureOf(waitHealthy(engine, 600));
+    expect(failure).toMatchObject({ stage: "startup", kind: "exited", exitCode: 1 });
+    expect(isRunning(worker)).toBe(true);
+    await engine.stop();
+    expect(isRunning(worker)).toBe(false);
   });
 });
 

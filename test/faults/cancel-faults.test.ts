@@ -3,9 +3,8 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { processGroupAlive } from "../../src/engine/process-group.js";
 import { simCommand, writeSimRound } from "../cli/support/sim-round.js";
-import { isRunning } from "../engine/support/is-running.js";
+import { MARK_VARIABLE, markedProcesses, newMark } from "../support/find-marked-processes.js";
 
 /*
  * The runner cancels (SIGINT, then SIGTERM) while the candidate is being benchmarked: `speedgate run`
@@ -48,7 +47,9 @@ function watchStderr(child: ChildProcess): { seen: () => string; waitFor: (patte
 
 describe("the runner cancels speedgate run while the candidate is benchmarked", () => {
   it.each([[["SIGINT", "SIGTERM"]], [["SIGTERM"]]] as const)("%j: exit 130, no card, no engine process left", async (signals) => {
+    const mark = newMark();
     const { dir, configPath } = await writeSimRound({
+      env: { [MARK_VARIABLE]: mark },
       // Slow enough that the candidate is still streaming when the signals arrive.
       candidate: ["{node}", withWorker, ...simCommand("--itl-ms", "200")],
       benchExtra: { requestIntervalMs: 50 },
@@ -59,13 +60,13 @@ describe("the runner cancels speedgate run while the candidate is benchmarked", 
     });
     const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
     const stderr = watchStderr(child);
-    const [, leader, worker] = (await stderr.waitFor(/\[candidate\] engine leader pid (\d+) worker pid (\d+)/)).map(Number);
+    await stderr.waitFor(/\[candidate\] engine leader pid (\d+) worker pid (\d+)/);
     await stderr.waitFor(/candidate: engine healthy/);
-    expect(processGroupAlive(Number(leader))).toBe(true);
+    // The candidate's leader and worker (and, isolated, its namespace's launcher and init) carry the mark.
+    expect(markedProcesses(mark).length).toBeGreaterThanOrEqual(2);
     for (const signal of signals) child.kill(signal);
     expect(await exited, stderr.seen().slice(-3000)).toBe(130);
-    expect(processGroupAlive(Number(leader))).toBe(false);
-    expect(isRunning(Number(worker))).toBe(false);
+    expect(markedProcesses(mark)).toEqual([]);
     expect(existsSync(join(dir, "out", "scorecard.json"))).toBe(false);
     expect(existsSync(join(dir, "out", "scorecard.md"))).toBe(false);
   });

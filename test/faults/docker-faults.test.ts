@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import Dockerode from "dockerode";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DockerRuntime } from "../../src/docker/docker-runtime.js";
@@ -9,6 +10,7 @@ import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
 import { dockerTestContext } from "../support/docker/docker-test-context.js";
 import { listRunResources } from "../support/docker/list-run-resources.js";
 import { makeDockerRound, simEngineCommand } from "../support/docker/make-docker-round.js";
+import { countConnections } from "../support/count-connections.js";
 import { getFreePort } from "../support/get-free-port.js";
 import { DockerSocketProxy } from "./support/docker-socket-proxy.js";
 
@@ -63,6 +65,41 @@ describe.skipIf(!context)("faults with runtime: docker (real daemon)", () => {
     const card = await runRound({ round: timed, logger: createRecordingLogger(), signal: new AbortController().signal, runId });
     expect(card.failure).toBeNull();
     expect(card.prompts.every((prompt) => prompt.status === "zeroed" && /request timeout of 1 s/.test(prompt.reason ?? ""))).toBe(true);
+  });
+  it("the candidate's postPatch reaches for a service on the runner: no network in the build, the card says the build failed", async () => {
+    const { port, connections, close } = await countConnections();
+    try {
+      const reach = `require('net').connect(${port}, '127.0.0.1').on('connect', () => process.exit(0)).on('error', (error) => { console.log('exfiltration failed: ' + error.code); process.exit(1); }); // ${randomUUID()}`;
+      const card = await playRound({ candidate: { postPatch: [["node", "-e", reach]] } });
+      expect(card.failure).toMatchObject({ engine: "candidate", stage: "build", kind: "build_error" });
+      expect(card.failure?.logTail.join("\n")).toMatch(/exfiltration failed: E(CONNREFUSED|NETUNREACH)/);
+      expect(card.gate.passed).toBe(false);
+      expect(connections()).toBe(0);
+    } finally {
+      await close();
+    }
+  });
+
+  it("the candidate forks until refused: held at docker.pidsLimit, it fails at startup and nothing is left", async () => {
+    const fork = [
+      "const { spawn } = require('child_process'); let started = 0, refused = 0;",
+      "const next = (left) => { if (left === 0) { console.error('RuntimeError: could not start the workers: started ' + started + ', refused ' + refused); process.exit(1); }",
+      "  const child = spawn('sleep', ['600']); child.on('spawn', () => { started++; next(left - 1); }); child.on('error', () => { refused++; next(left - 1); }); };",
+      "next(500);",
+    ].join(" ");
+    const card = await playRound({ candidate: { command: ["node", "-e", fork] }, docker: { pidsLimit: 64 } });
+    expect(card.failure).toMatchObject({ engine: "candidate", stage: "startup", kind: "exited", exitCode: 1 });
+    const [, started] = /started (\d+), refused \d+/.exec(card.failure?.summary ?? "") ?? [];
+    expect(Number(started)).toBeLessThan(64);
+  });
+
+  it("engine prints 32 MiB without a newline as it starts: the harness is not stalled, the round is scored", async () => {
+    // Before the shared bounded buffer, the Docker log tail re-split this one unfinished line on every
+    // chunk: 33 s of blocked event loop for 32 MiB, growing quadratically, past the health timeout.
+    const endless = ["sh", "-c", `node -e "process.stdout.write('x'.repeat(32 * 1024 * 1024))" && exec "$0" "$@"`, ...simEngineCommand()];
+    const card = await playRound({ baseline: { command: endless } });
+    expect(card.failure).toBeNull();
+    expect(card.promptsScored).toBe(card.prompts.length);
   });
 });
 

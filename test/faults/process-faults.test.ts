@@ -9,7 +9,7 @@ import { createRecordingLogger } from "../../src/logger.js";
 import { runRound } from "../../src/round/run-round.js";
 import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
 import { simCommand, writeSimRound } from "../cli/support/sim-round.js";
-import { isRunning } from "../engine/support/is-running.js";
+import { MARK_VARIABLE, markedProcesses, newMark } from "../support/find-marked-processes.js";
 import { RecordingRuntime } from "./support/recording-runtime.js";
 
 /*
@@ -118,7 +118,9 @@ const rows: FaultRow[] = [
 
 describe("faults in the engine (runtime: process): the card says what happened and no process is left", () => {
   it.each(rows)("$name", async (row) => {
+    const mark = newMark();
     const { dir, configPath } = await writeSimRound({
+      env: { [MARK_VARIABLE]: mark },
       baseline: engine(),
       candidate: row.candidate,
       ...(row.health ? { health: row.health } : {}),
@@ -134,9 +136,9 @@ describe("faults in the engine (runtime: process): the card says what happened a
     const groups = runtime.processGroups();
     expect(groups).toHaveLength(2);
     for (const group of groups) expect(processGroupAlive(group), `process group ${group}`).toBe(false);
-    // The stubborn workers by pid too, as the engines printed them.
-    const workers = logger.lines.flatMap((line) => /worker pid (\d+)/.exec(line.message)?.[1] ?? []).map(Number);
+    // The stubborn workers too, found by the mark every process of both engines inherits.
+    const workers = logger.lines.filter((line) => /worker pid (\d+)/.test(line.message));
     expect(workers.length).toBeGreaterThanOrEqual(1);
-    for (const pid of workers) expect(isRunning(pid), `worker ${pid}`).toBe(false);
+    expect(markedProcesses(mark)).toEqual([]);
   });
 });

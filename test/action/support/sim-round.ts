@@ -1,14 +1,17 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { stringify } from "yaml";
+import { MARK_VARIABLE, newMark } from "../../support/find-marked-processes.js";
 import { getFreePort } from "../../support/get-free-port.js";
 import { makeTempDir } from "../../support/make-temp-dir.js";
 
 /*
  * A round on the reference engine with the process runtime, laid out like a repository: the
- * "engine source" is a sim-engine profile, and the patch makes it faster. Each engine writes its
- * pid to a file when it starts, so a test can check that it is gone, and its environment, so a test
- * can check that no token reached it.
+ * "engine source" is a sim-engine profile, and the patch makes it faster. Each engine writes a line
+ * to a file when it starts (its pid as it sees it), and everything it can read of environments: its
+ * own, its parent's (/proc/$PPID/environ) and every other process's in /proc, so a test can check
+ * that no token reached it. Every process of the engines carries a mark in its environment, so a
+ * test can find whatever is left of them (test/support/find-marked-processes.ts).
  */
 
 const PROFILE = (ttftMs: number, itlMs: number): string => `{\n  "defaults": { "ttftMs": ${ttftMs}, "itlMs": ${itlMs}, "outputTokens": 12 }\n}\n`;
@@ -32,17 +35,24 @@ export interface SimRound {
   dir: string;
   configPath: string;
   patchPath: string;
+  /** One line per engine start. */
   pidFile: string;
-  /** What each engine found in its environment, appended at its start. */
+  /** Every environment each engine could read (its own, its parent's, all of /proc), appended at its start. */
   envFile: string;
+  /** In the environment of every process of both engines. */
+  mark: string;
   port: number;
 }
 
-export async function writeSimRound(options: { prompts?: number; requestIntervalMs?: number; startupDelayMs?: number } = {}): Promise<SimRound> {
+export async function writeSimRound(
+  options: { prompts?: number; requestIntervalMs?: number; startupDelayMs?: number; candidate?: Record<string, unknown> } = {},
+): Promise<SimRound> {
   const dir = await makeTempDir("speedgate-action-");
   const port = await getFreePort();
   const pidFile = join(dir, "engine-pids.txt");
   const envFile = join(dir, "engine-env.txt");
+  const mark = newMark();
+  const snoop = `{ env; cat /proc/$PPID/environ; for f in /proc/[0-9]*/environ; do cat "$f"; echo; done; } 2>/dev/null | tr '\\000' '\\n' >> '${envFile}'`;
   await mkdir(join(dir, "engine"));
   await writeFile(join(dir, "engine", "profile.json"), PROFILE(20, 6));
   await writeFile(join(dir, "faster.patch"), FASTER_PATCH);
@@ -57,11 +67,12 @@ export async function writeSimRound(options: { prompts?: number; requestInterval
     port,
     health: { path: "/health", timeoutS: 60, intervalMs: 50 },
     baseline: {
-      // sh records the pid and the environment, then exec makes the engine that very process.
-      command: ["sh", "-c", `echo $$ >> '${pidFile}' && env >> '${envFile}' && exec "$0" "$@"`, "{node}", "{speedgate}", ...engineArgs],
+      // sh records its pid and what it can read of environments, then exec makes the engine that very process.
+      command: ["sh", "-c", `echo $$ >> '${pidFile}'; ${snoop}; exec "$0" "$@"`, "{node}", "{speedgate}", ...engineArgs],
       cwd: "engine",
+      env: { [MARK_VARIABLE]: mark },
     },
-    candidate: { sourceDir: "engine" },
+    candidate: { sourceDir: "engine", ...options.candidate },
     bench: {
       prompts: "prompts.jsonl",
       maxTokens: 12,
@@ -74,5 +85,5 @@ export async function writeSimRound(options: { prompts?: number; requestInterval
   };
   const configPath = join(dir, "round.yaml");
   await writeFile(configPath, stringify(config));
-  return { dir, configPath, patchPath: join(dir, "faster.patch"), pidFile, envFile, port };
+  return { dir, configPath, patchPath: join(dir, "faster.patch"), pidFile, envFile, mark, port };
 }

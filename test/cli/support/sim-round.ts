@@ -22,6 +22,8 @@ export async function writeSimRound(options: {
   candidate?: string[];
   health?: { timeoutS?: number };
   candidateExtra?: Record<string, unknown>;
+  /** The baseline's environment from the config (the candidate's adds to it). */
+  env?: Record<string, string>;
   benchExtra?: Record<string, unknown>;
   minRoundScore?: number;
 }): Promise<{ dir: string; configPath: string }> {
@@ -35,7 +37,7 @@ export async function writeSimRound(options: {
     runtime: "process",
     port: await getFreePort(),
     health: { path: "/health", timeoutS: options.health?.timeoutS ?? 60, intervalMs: 25 },
-    baseline: { command: options.baseline ?? simCommand() },
+    baseline: { command: options.baseline ?? simCommand(), ...(options.env ? { env: options.env } : {}) },
     candidate: { command: options.candidate ?? simCommand(), ...options.candidateExtra },
     bench: { prompts: "prompts.jsonl", maxTokens: 64, requestIntervalMs: 20, contextLimit: 4096, tolerance: 0.9, ...options.benchExtra },
     gate: { minRoundScore: options.minRoundScore ?? 0.5 },

@@ -9,6 +9,8 @@ export function makeProcessRound(options: {
   command: string[];
   candidateCommand?: string[];
   cwd?: string;
+  /** The baseline's (and so the candidate's) environment from the config. */
+  env?: Record<string, string>;
   prompts?: Prompt[];
   health?: { timeoutS?: number; intervalMs?: number };
   overrides?: Record<string, unknown>;
@@ -18,7 +20,7 @@ export function makeProcessRound(options: {
     runtime: "process",
     port: options.port,
     health: { path: "/health", timeoutS: options.health?.timeoutS ?? 30, intervalMs: options.health?.intervalMs ?? 20 },
-    baseline: { command: options.command, ...(options.cwd ? { cwd: options.cwd } : {}) },
+    baseline: { command: options.command, ...(options.cwd ? { cwd: options.cwd } : {}), ...(options.env ? { env: options.env } : {}) },
     candidate: options.candidateCommand ? { command: options.candidateCommand } : {},
     bench: { prompts: "prompts.jsonl", maxTokens: 16, requestIntervalMs: 0, contextLimit: 4096, tolerance: 0.9 },
     gate: { minRoundScore: 1 },

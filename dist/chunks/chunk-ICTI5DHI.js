@@ -2768,9 +2768,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve4, reject) => {
+          return new Promise((resolve5, reject) => {
             this.close((err, data) => {
-              return err ? reject(err) : resolve4(data);
+              return err ? reject(err) : resolve5(data);
             });
           });
         }
@@ -2808,9 +2808,9 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve4, reject) => {
+          return new Promise((resolve5, reject) => {
             this.destroy(err, (err2, data) => {
-              return err2 ? reject(err2) : resolve4(data);
+              return err2 ? reject(err2) : resolve5(data);
             });
           });
         }
@@ -6316,8 +6316,8 @@ var require_promise = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise2 = new Promise((resolve4, reject) => {
-        res = resolve4;
+      const promise2 = new Promise((resolve5, reject) => {
+        res = resolve5;
         rej = reject;
       });
       return { promise: promise2, resolve: res, reject: rej };
@@ -6666,7 +6666,7 @@ var require_client_h1 = __commonJS({
       kHTTPContext,
       kClosed
     } = require_symbols();
-    var constants3 = require_constants2();
+    var constants5 = require_constants2();
     var EMPTY_BUF = Buffer.alloc(0);
     var FastBuffer = Buffer[Symbol.species];
     var removeAllListeners = util.removeAllListeners;
@@ -6802,7 +6802,7 @@ var require_client_h1 = __commonJS({
          */
       constructor(client, socket, { exports: exports2 }) {
         this.llhttp = exports2;
-        this.ptr = this.llhttp.llhttp_alloc(constants3.TYPE.RESPONSE);
+        this.ptr = this.llhttp.llhttp_alloc(constants5.TYPE.RESPONSE);
         this.client = client;
         this.socket = socket;
         this.timeout = null;
@@ -6898,11 +6898,11 @@ var require_client_h1 = __commonJS({
             currentParser = null;
             currentBufferRef = null;
           }
-          if (ret !== constants3.ERROR.OK) {
+          if (ret !== constants5.ERROR.OK) {
             const data = chunk.subarray(llhttp.llhttp_get_error_pos(this.ptr) - currentBufferPtr);
-            if (ret === constants3.ERROR.PAUSED_UPGRADE) {
+            if (ret === constants5.ERROR.PAUSED_UPGRADE) {
               this.onUpgrade(data);
-            } else if (ret === constants3.ERROR.PAUSED) {
+            } else if (ret === constants5.ERROR.PAUSED) {
               this.paused = true;
               socket.unshift(data);
             } else {
@@ -6925,10 +6925,10 @@ var require_client_h1 = __commonJS({
         } finally {
           currentParser = null;
         }
-        if (ret === constants3.ERROR.OK) {
+        if (ret === constants5.ERROR.OK) {
           return null;
         }
-        if (ret === constants3.ERROR.PAUSED || ret === constants3.ERROR.PAUSED_UPGRADE) {
+        if (ret === constants5.ERROR.PAUSED || ret === constants5.ERROR.PAUSED_UPGRADE) {
           this.paused = true;
           return null;
         }
@@ -6945,7 +6945,7 @@ var require_client_h1 = __commonJS({
           const len = new Uint8Array(llhttp.memory.buffer, ptr).indexOf(0);
           message = "Response does not match the HTTP/1.1 protocol (" + Buffer.from(llhttp.memory.buffer, ptr, len).toString() + ")";
         }
-        return new HTTPParserError(message, constants3.ERROR[ret], data);
+        return new HTTPParserError(message, constants5.ERROR[ret], data);
       }
       destroy() {
         assert2(currentParser === null);
@@ -7156,7 +7156,7 @@ var require_client_h1 = __commonJS({
           socket[kBlocking] = false;
           client[kResume]();
         }
-        return pause ? constants3.ERROR.PAUSED : 0;
+        return pause ? constants5.ERROR.PAUSED : 0;
       }
       /**
        * @param {Buffer} buf
@@ -7182,7 +7182,7 @@ var require_client_h1 = __commonJS({
         }
         this.bytesRead += buf.length;
         if (request2.onData(buf) === false) {
-          return constants3.ERROR.PAUSED;
+          return constants5.ERROR.PAUSED;
         }
         return 0;
       }
@@ -7222,13 +7222,13 @@ var require_client_h1 = __commonJS({
         if (socket[kWriting]) {
           assert2(client[kRunning] === 0);
           util.destroy(socket, new InformationalError("reset"));
-          return constants3.ERROR.PAUSED;
+          return constants5.ERROR.PAUSED;
         } else if (!shouldKeepAlive) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants3.ERROR.PAUSED;
+          return constants5.ERROR.PAUSED;
         } else if (socket[kReset] && client[kRunning] === 0) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants3.ERROR.PAUSED;
+          return constants5.ERROR.PAUSED;
         } else if (client[kPipelining] == null || client[kPipelining] === 1) {
           setImmediate(client[kResume]);
         } else {
@@ -7743,12 +7743,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve4, reject) => {
+      const waitForDrain = () => new Promise((resolve5, reject) => {
         assert2(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve4;
+          callback = resolve5;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -8632,12 +8632,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve4, reject) => {
+      const waitForDrain = () => new Promise((resolve5, reject) => {
         assert2(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve4;
+          callback = resolve5;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -8954,16 +8954,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       [kClose]() {
-        return new Promise((resolve4) => {
+        return new Promise((resolve5) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve4;
+            this[kClosedResolve] = resolve5;
           } else {
-            resolve4(null);
+            resolve5(null);
           }
         });
       }
       [kDestroy](err) {
-        return new Promise((resolve4) => {
+        return new Promise((resolve5) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -8976,7 +8976,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve4(null);
+            resolve5(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -9383,8 +9383,8 @@ var require_pool_base = __commonJS({
           }
           return Promise.all(closeAll);
         } else {
-          return new Promise((resolve4) => {
-            this[kClosedResolve] = resolve4;
+          return new Promise((resolve5) => {
+            this[kClosedResolve] = resolve5;
           });
         }
       }
@@ -10506,7 +10506,7 @@ var require_socks5_proxy_agent = __commonJS({
         const proxyHost = this[kProxyUrl].hostname;
         const proxyPort = parseInt(this[kProxyUrl].port) || 1080;
         debug("creating SOCKS5 connection to", proxyHost, proxyPort);
-        const socket = await new Promise((resolve4, reject) => {
+        const socket = await new Promise((resolve5, reject) => {
           this[kConnector]({
             hostname: proxyHost,
             host: proxyHost,
@@ -10516,7 +10516,7 @@ var require_socks5_proxy_agent = __commonJS({
             if (err) {
               reject(err);
             } else {
-              resolve4(socket2);
+              resolve5(socket2);
             }
           });
         });
@@ -10526,14 +10526,14 @@ var require_socks5_proxy_agent = __commonJS({
           socket.destroy();
         });
         await socks5Client.handshake();
-        await new Promise((resolve4, reject) => {
+        await new Promise((resolve5, reject) => {
           const timeout = setTimeout(() => {
             reject(new Error("SOCKS5 authentication timeout"));
           }, 5e3);
           const onAuthenticated = () => {
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve4();
+            resolve5();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -10542,14 +10542,14 @@ var require_socks5_proxy_agent = __commonJS({
           };
           if (socks5Client.state === STATES.AUTHENTICATED) {
             clearTimeout(timeout);
-            resolve4();
+            resolve5();
           } else {
             socks5Client.once("authenticated", onAuthenticated);
             socks5Client.once("error", onError);
           }
         });
         await socks5Client.connect(targetHost, targetPort);
-        await new Promise((resolve4, reject) => {
+        await new Promise((resolve5, reject) => {
           const timeout = setTimeout(() => {
             reject(new Error("SOCKS5 connection timeout"));
           }, 5e3);
@@ -10557,7 +10557,7 @@ var require_socks5_proxy_agent = __commonJS({
             debug("SOCKS5 tunnel established to", targetHost, targetPort, "via", info);
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve4();
+            resolve5();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -10600,8 +10600,8 @@ var require_socks5_proxy_agent = __commonJS({
                       socket,
                       servername: this[kRequestTls]?.servername || targetHost
                     });
-                    await new Promise((resolve4, reject) => {
-                      finalSocket.once("secureConnect", resolve4);
+                    await new Promise((resolve5, reject) => {
+                      finalSocket.once("secureConnect", resolve5);
                       finalSocket.once("error", reject);
                     });
                   }
@@ -11734,7 +11734,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return Promise.resolve(null);
         }
-        return new Promise((resolve4, reject) => {
+        return new Promise((resolve5, reject) => {
           if (this[kContentLength] && this[kContentLength] > limit || this[kBytesRead] > limit) {
             this.destroy(new AbortError());
           }
@@ -11748,11 +11748,11 @@ var require_readable = __commonJS({
               if (signal.aborted) {
                 reject(signal.reason ?? new AbortError());
               } else {
-                resolve4(null);
+                resolve5(null);
               }
             });
           } else {
-            this.on("close", resolve4);
+            this.on("close", resolve5);
           }
           this.on("error", noop).on("data", () => {
             if (this[kBytesRead] > limit) {
@@ -11780,7 +11780,7 @@ var require_readable = __commonJS({
     }
     function consume(stream, type) {
       assert2(!stream[kConsume]);
-      return new Promise((resolve4, reject) => {
+      return new Promise((resolve5, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -11795,7 +11795,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve4,
+              resolve: resolve5,
               reject,
               length: 0,
               body: []
@@ -11869,18 +11869,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2, encoding) {
-      const { type, body, resolve: resolve4, stream, length } = consume2;
+      const { type, body, resolve: resolve5, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve4(chunksDecode(body, length, encoding));
+          resolve5(chunksDecode(body, length, encoding));
         } else if (type === "json") {
-          resolve4(JSON.parse(chunksDecode(body, length, encoding)));
+          resolve5(JSON.parse(chunksDecode(body, length, encoding)));
         } else if (type === "arrayBuffer") {
-          resolve4(chunksConcat(body, length).buffer);
+          resolve5(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve4(new Blob(body, { type: stream[kContentType] }));
+          resolve5(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve4(chunksConcat(body, length));
+          resolve5(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -12070,9 +12070,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve4, reject) => {
+        return new Promise((resolve5, reject) => {
           request2.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve4(data);
+            return err ? reject(err) : resolve5(data);
           });
         });
       }
@@ -12284,9 +12284,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve4, reject) => {
+        return new Promise((resolve5, reject) => {
           stream.call(this, opts, factory, (err, data) => {
-            return err ? reject(err) : resolve4(data);
+            return err ? reject(err) : resolve5(data);
           });
         });
       }
@@ -12574,9 +12574,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve4, reject) => {
+        return new Promise((resolve5, reject) => {
           upgrade.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve4(data);
+            return err ? reject(err) : resolve5(data);
           });
         });
       }
@@ -12669,9 +12669,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve4, reject) => {
+        return new Promise((resolve5, reject) => {
           connect.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve4(data);
+            return err ? reject(err) : resolve5(data);
           });
         });
       }
@@ -13945,7 +13945,7 @@ var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
     var { writeFile: writeFile2, readFile: readFile4, mkdir: mkdir2 } = __require("node:fs/promises");
-    var { dirname: dirname6, resolve: resolve4 } = __require("node:path");
+    var { dirname: dirname6, resolve: resolve5 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError, UndiciError } = require_errors();
     var { hashId, isUrlExcludedFactory, normalizeHeaders, createHeaderFilters } = require_snapshot_utils();
@@ -14146,7 +14146,7 @@ var require_snapshot_recorder = __commonJS({
           throw new InvalidArgumentError("Snapshot path is required");
         }
         try {
-          const data = await readFile4(resolve4(path), "utf8");
+          const data = await readFile4(resolve5(path), "utf8");
           const parsed = JSON.parse(data);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
@@ -14175,7 +14175,7 @@ var require_snapshot_recorder = __commonJS({
         if (!path) {
           throw new InvalidArgumentError("Snapshot path is required");
         }
-        const resolvedPath = resolve4(path);
+        const resolvedPath = resolve5(path);
         await mkdir2(dirname6(resolvedPath), { recursive: true });
         const data = Array.from(this.#snapshots.entries()).map(([hash2, snapshot]) => ({
           hash: hash2,
@@ -19557,10 +19557,10 @@ var require_headers = __commonJS({
         const lowercaseName = isLowerCase ? name : name.toLowerCase();
         const exists = this.headersMap.get(lowercaseName);
         if (exists) {
-          const delimiter = lowercaseName === "cookie" ? "; " : ", ";
+          const delimiter2 = lowercaseName === "cookie" ? "; " : ", ";
           this.headersMap.set(lowercaseName, {
             name: exists.name,
-            value: `${exists.value}${delimiter}${value}`
+            value: `${exists.value}${delimiter2}${value}`
           });
         } else {
           this.headersMap.set(lowercaseName, { name, value });
@@ -22155,7 +22155,7 @@ var require_fetch = __commonJS({
         const agent = fetchParams.controller.dispatcher;
         const path = url2.pathname + url2.search;
         const hasTrailingQuestionMark = url2.search.length === 0 && url2.href[url2.href.length - url2.hash.length - 1] === "?";
-        return new Promise((resolve4, reject) => agent.dispatch(
+        return new Promise((resolve5, reject) => agent.dispatch(
           {
             path: hasTrailingQuestionMark ? `${path}?` : path,
             origin: url2.origin,
@@ -22243,7 +22243,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve4({
+              resolve5({
                 status,
                 statusText,
                 headersList,
@@ -22296,7 +22296,7 @@ var require_fetch = __commonJS({
                   headersList.append(headerName, String(value), true);
                 }
               }
-              resolve4({
+              resolve5({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -22320,7 +22320,7 @@ var require_fetch = __commonJS({
                   headersList.append(nameStr, value.toString("latin1"), true);
                 }
               }
-              resolve4({
+              resolve5({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -34395,7 +34395,7 @@ async function sendStreamingRequest(options) {
   const basePath = origin.pathname.replace(/\/+$/, "");
   const { path, body } = buildRequestBody(prompt, settings);
   const dispatcher = options.dispatcher ?? getSharedBenchAgent();
-  return await new Promise((resolve4) => {
+  return await new Promise((resolve5) => {
     const state = new CompletionStreamState();
     let sendTime = 0;
     let settled = false;
@@ -34424,7 +34424,7 @@ async function sendStreamingRequest(options) {
       settled = true;
       clearTimeout(timer);
       signal?.removeEventListener("abort", onAbort);
-      resolve4(record2);
+      resolve5(record2);
     };
     const fail = (kind, reason, endMs) => {
       const record2 = { ok: false, kind, reason, endMs };
@@ -34548,14 +34548,14 @@ function describeAbort(signal) {
 async function waitUntil(target, signal) {
   const delay2 = target - performance3.now();
   if (delay2 <= 0 || signal.aborted) return;
-  await new Promise((resolve4) => {
+  await new Promise((resolve5) => {
     const onAbort = () => {
       clearTimeout(timer);
-      resolve4();
+      resolve5();
     };
     const timer = setTimeout(() => {
       signal.removeEventListener("abort", onAbort);
-      resolve4();
+      resolve5();
     }, delay2);
     signal.addEventListener("abort", onAbort, { once: true });
   });
@@ -34826,6 +34826,147 @@ function describeBuildFailure(role, result, patchStep) {
 // src/docker/container-engine.ts
 import { constants } from "node:os";
 
+// src/engine/log-ring-buffer.ts
+import { StringDecoder } from "node:string_decoder";
+
+// src/scorecard/sanitize-log-tail.ts
+var ANSI_PATTERN = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
+var CONTROL_PATTERN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
+var MAX_LOG_LINE_CHARS = 2e3;
+function stripAnsi(text2) {
+  return text2.replace(ANSI_PATTERN, "");
+}
+function cleanLogLine(line) {
+  const lastFrame = line.includes("\r") ? line.split("\r").filter((frame) => frame !== "").pop() ?? "" : line;
+  const clean = stripAnsi(lastFrame).replace(CONTROL_PATTERN, "");
+  if (clean.length <= MAX_LOG_LINE_CHARS) return clean;
+  return `${clean.slice(0, MAX_LOG_LINE_CHARS)}\u2026 (${clean.length - MAX_LOG_LINE_CHARS} more characters)`;
+}
+function fenceFor(lines) {
+  let longest = 0;
+  for (const line of lines) {
+    for (const run of line.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
+  }
+  return "`".repeat(Math.max(3, longest + 1));
+}
+
+// src/engine/log-ring-buffer.ts
+var MARKER_RESERVE = 48;
+var DEFAULT_LOG_LIMITS = { maxLines: 2e3, maxBytes: 1024 * 1024, maxLineChars: MAX_LOG_LINE_CHARS };
+function isHighSurrogate(code) {
+  return code >= 55296 && code <= 56319;
+}
+function isLowSurrogate(code) {
+  return code >= 56320 && code <= 57343;
+}
+var LogRingBuffer = class {
+  constructor(limits = {}, onLine) {
+    this.onLine = onLine;
+    const merged = { ...DEFAULT_LOG_LIMITS, ...limits };
+    this.limits = { ...merged, maxLineChars: Math.max(64, Math.min(merged.maxLineChars, merged.maxBytes)) };
+    const kept = this.limits.maxLineChars - MARKER_RESERVE;
+    this.headChars = Math.ceil(kept / 2);
+    this.tailChars = kept - this.headChars;
+  }
+  onLine;
+  lines = [];
+  head = 0;
+  bytes = 0;
+  pending = /* @__PURE__ */ new Map();
+  limits;
+  headChars;
+  tailChars;
+  /** Appends raw output of one stream (such as "stdout"); lines end at "\n", a "\r" before it is dropped. */
+  write(stream, chunk) {
+    const state = this.stateOf(stream);
+    const text2 = typeof chunk === "string" ? chunk : state.decoder.write(chunk);
+    let start = 0;
+    for (let end = text2.indexOf("\n"); end !== -1; end = text2.indexOf("\n", start)) {
+      this.append(state, text2.slice(start, end));
+      this.push(this.takeLine(state));
+      start = end + 1;
+    }
+    if (start < text2.length) this.append(state, start === 0 ? text2 : text2.slice(start));
+  }
+  /** Flushes unfinished lines, as when the engine exits. */
+  end() {
+    for (const state of this.pending.values()) {
+      const rest = state.decoder.end();
+      if (rest !== "") this.append(state, rest);
+      if (state.head !== null || state.text !== "") this.push(this.takeLine(state));
+    }
+  }
+  /** The kept lines, oldest first, with the streams' unfinished lines last. */
+  snapshot() {
+    const kept = this.lines.slice(this.head);
+    for (const state of this.pending.values()) {
+      if (state.head !== null || state.text !== "") kept.push(this.assemble(state));
+    }
+    return kept;
+  }
+  stateOf(stream) {
+    let state = this.pending.get(stream);
+    if (!state) {
+      state = { decoder: new StringDecoder("utf8"), text: "", head: null, tail: "", cut: 0 };
+      this.pending.set(stream, state);
+    }
+    return state;
+  }
+  append(state, piece) {
+    if (piece === "") return;
+    if (state.head === null) {
+      state.text += piece;
+      if (state.text.length <= this.limits.maxLineChars) return;
+      let split = this.headChars;
+      if (isHighSurrogate(state.text.charCodeAt(split - 1))) split--;
+      state.head = state.text.slice(0, split);
+      state.tail = state.text.slice(split);
+      state.text = "";
+    } else {
+      state.tail += piece;
+    }
+    if (state.tail.length > 2 * this.tailChars) {
+      const kept = state.tail.slice(-this.tailChars);
+      state.cut += state.tail.length - kept.length;
+      state.tail = kept;
+    }
+  }
+  /** The line as it stands: whole, or its head, the count of characters cut, and its newest characters. */
+  assemble(state) {
+    if (state.head === null) return state.text;
+    let tail = state.tail.length > this.tailChars ? state.tail.slice(-this.tailChars) : state.tail;
+    let cut = state.cut + state.tail.length - tail.length;
+    if (tail.length > 0 && isLowSurrogate(tail.charCodeAt(0))) {
+      tail = tail.slice(1);
+      cut++;
+    }
+    return `${state.head}[\u2026 ${cut} characters cut \u2026]${tail}`;
+  }
+  takeLine(state) {
+    const line = this.assemble(state);
+    state.text = "";
+    state.head = null;
+    state.tail = "";
+    state.cut = 0;
+    return line.endsWith("\r") ? line.slice(0, -1) : line;
+  }
+  push(line) {
+    this.onLine?.(line);
+    this.lines.push(line);
+    this.bytes += Buffer.byteLength(line) + 1;
+    while (this.lines.length - this.head > this.limits.maxLines || this.bytes > this.limits.maxBytes && this.lines.length - this.head > 1) {
+      const dropped = this.lines[this.head] ?? "";
+      this.bytes -= Buffer.byteLength(dropped) + 1;
+      this.lines[this.head] = "";
+      this.head++;
+    }
+    if (this.head > 4096 && this.head * 2 > this.lines.length) {
+      this.lines.splice(0, this.head);
+      this.head = 0;
+    }
+  }
+};
+
 // src/docker/daemon-gone-failure.ts
 var DAEMON_GONE_LABEL = "the Docker daemon went away (infrastructure, not the patch)";
 var DAEMON_GONE_HINT = [
@@ -34909,38 +35050,7 @@ function describeDaemonConnectionLoss(error62) {
   return null;
 }
 
-// src/docker/line-tail-buffer.ts
-var LineTailBuffer = class {
-  constructor(limit) {
-    this.limit = limit;
-  }
-  limit;
-  lines = [];
-  partial = "";
-  decoder = new TextDecoder("utf-8");
-  push(chunk) {
-    const text2 = this.partial + this.decoder.decode(chunk, { stream: true });
-    const pieces = text2.split(/\r?\n/);
-    this.partial = pieces.pop() ?? "";
-    for (const line of pieces) this.add(line);
-  }
-  /** Ends the stream: an unterminated last line still counts. */
-  flush() {
-    const rest = this.partial + this.decoder.decode();
-    this.partial = "";
-    if (rest.length > 0) this.add(rest);
-  }
-  tail() {
-    return this.partial.length > 0 ? [...this.lines, this.partial] : [...this.lines];
-  }
-  add(line) {
-    this.lines.push(line);
-    if (this.lines.length > this.limit) this.lines.splice(0, this.lines.length - this.limit);
-  }
-};
-
 // src/docker/container-engine.ts
-var LOG_TAIL_LINES = 400;
 var LOG_DRAIN_MS = 1e3;
 var CANCELLED_STOP_TIMEOUT_S = 1;
 function signalName(exitCode) {
@@ -34975,12 +35085,13 @@ var ContainerEngine = class {
   stopTimeoutS;
   cancelSignal;
   exited;
-  tail = new LineTailBuffer(LOG_TAIL_LINES);
+  /** The same bounded buffer as the process runtime: a line that never ends cannot stall or grow the harness. */
+  log = new LogRingBuffer();
   /** Settles when the log follow ends: null when it ended with the container, else the daemon's socket error. */
   logsEnded;
   stopping = null;
   logTail() {
-    return this.tail.tail();
+    return this.log.snapshot();
   }
   stop() {
     this.stopping ??= this.stopAndRemove();
@@ -34989,14 +35100,14 @@ var ContainerEngine = class {
   async followLogs() {
     try {
       const stream = await this.container.logs({ follow: true, stdout: true, stderr: true });
-      const demuxer = new DockerStreamDemuxer((_stream, payload) => this.tail.push(payload));
+      const demuxer = new DockerStreamDemuxer((stream2, payload) => this.log.write(stream2, payload));
       for await (const chunk of stream) demuxer.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
       return null;
     } catch (error62) {
       this.logger.debug(`${this.role} container: log stream ended: ${error62.message}`);
       return describeDaemonConnectionLoss(error62);
     } finally {
-      this.tail.flush();
+      this.log.end();
     }
   }
   async waitForExit() {
@@ -35023,7 +35134,7 @@ var ContainerEngine = class {
       exitCode ??= state.ExitCode;
     } catch {
     }
-    await Promise.race([this.logsEnded, new Promise((resolve4) => setTimeout(resolve4, LOG_DRAIN_MS).unref())]);
+    await Promise.race([this.logsEnded, new Promise((resolve5) => setTimeout(resolve5, LOG_DRAIN_MS).unref())]);
     return { exitCode, signal: signalName(exitCode), oomKilled };
   }
   async stopAndRemove() {
@@ -35061,19 +35172,73 @@ function engineContainerOptions(docker, workingDir) {
       ...docker.entrypoint ? { Entrypoint: docker.entrypoint } : {}
     },
     hostConfig: {
-      ...docker.mounts.length > 0 ? { Mounts: toBindMounts(docker.mounts) } : {},
-      ...docker.ipc ? { IpcMode: docker.ipc } : {}
+      ...docker.mounts.length > 0 ? { Mounts: toBindMounts(docker.mounts) } : {}
     }
   };
 }
 
+// src/docker/harden-container.ts
+function hardenContainer(docker) {
+  return {
+    Privileged: false,
+    SecurityOpt: ["no-new-privileges"],
+    CapDrop: ["ALL"],
+    CapAdd: docker.capAdd.map((name) => name.replace(/^CAP_/, "")),
+    IpcMode: docker.ipc,
+    LogConfig: { Type: "json-file", Config: { "max-size": docker.logMaxSize, "max-file": String(docker.logMaxFiles) } }
+  };
+}
+
 // src/docker/parse-docker-size.ts
-var UNITS = { "": 1, b: 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
+var UNITS = { "": 1, b: 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3, t: 1024 ** 4 };
 function parseDockerSize(text2) {
-  const match = /^(\d+(?:\.\d+)?)([bkmg]?)$/i.exec(text2.trim());
+  const match = /^(\d+(?:\.\d+)?)([bkmgt]?)$/i.exec(text2.trim());
   const unit = UNITS[match?.[2]?.toLowerCase() ?? "x"];
   if (!match?.[1] || unit === void 0) throw new Error(`expected a size such as "16g", got ${JSON.stringify(text2)}`);
   return Math.round(Number(match[1]) * unit);
+}
+
+// src/docker/resolve-resource-limits.ts
+var SHM_CEILING_BYTES = 16 * 1024 ** 3;
+function memoryLimitBytes(memory, hostMemoryBytes) {
+  if (memory.toLowerCase() === "unlimited") return null;
+  const share = /^(\d+(?:\.\d+)?)%$/.exec(memory);
+  if (!share) return parseDockerSize(memory);
+  if (!hostMemoryBytes) return null;
+  return Math.floor(hostMemoryBytes * Number(share[1]) / 100);
+}
+function resolveResourceLimits(docker, hostMemoryBytes) {
+  const memoryBytes = memoryLimitBytes(docker.memory, hostMemoryBytes);
+  const shmBytes = docker.shmSize ? parseDockerSize(docker.shmSize) : Math.min(SHM_CEILING_BYTES, memoryBytes === null ? SHM_CEILING_BYTES : Math.floor(memoryBytes / 2));
+  return {
+    memoryBytes,
+    shmBytes,
+    pidsLimit: docker.pidsLimit,
+    nanoCpus: docker.cpus === void 0 ? null : Math.round(docker.cpus * 1e9),
+    ulimits: docker.ulimits.map((limit) => ({ Name: limit.name, Soft: limit.soft, Hard: limit.hard }))
+  };
+}
+async function readHostMemory(docker) {
+  const info = await docker.info();
+  return typeof info.MemTotal === "number" && info.MemTotal > 0 ? info.MemTotal : null;
+}
+function containerResourceLimits(limits) {
+  return {
+    ShmSize: limits.shmBytes,
+    PidsLimit: limits.pidsLimit,
+    Ulimits: limits.ulimits,
+    ...limits.memoryBytes !== null ? { Memory: limits.memoryBytes, MemorySwap: limits.memoryBytes } : {},
+    ...limits.nanoCpus !== null ? { NanoCpus: limits.nanoCpus } : {}
+  };
+}
+var CPU_PERIOD_US = 1e5;
+function buildResourceLimits(limits) {
+  return {
+    shmsize: limits.shmBytes,
+    ulimits: JSON.stringify(limits.ulimits),
+    ...limits.memoryBytes !== null ? { memory: limits.memoryBytes, memswap: limits.memoryBytes } : {},
+    ...limits.nanoCpus !== null ? { cpuperiod: CPU_PERIOD_US, cpuquota: Math.round(limits.nanoCpus / 1e9 * CPU_PERIOD_US) } : {}
+  };
 }
 
 // src/docker/create-container-spec.ts
@@ -35087,7 +35252,6 @@ function gpuDeviceRequests(gpus) {
 function createContainerSpec(plan) {
   const { docker } = plan;
   const deviceRequests = gpuDeviceRequests(docker.gpus);
-  const memory = docker.memory ? parseDockerSize(docker.memory) : void 0;
   const configured = engineContainerOptions(docker, plan.workingDir);
   return {
     name: plan.name,
@@ -35101,12 +35265,8 @@ function createContainerSpec(plan) {
     ...configured.config,
     HostConfig: {
       NetworkMode: plan.networkMode,
-      ShmSize: parseDockerSize(docker.shmSize),
-      Ulimits: docker.ulimits.map((limit) => ({ Name: limit.name, Soft: limit.soft, Hard: limit.hard })),
-      Privileged: false,
-      SecurityOpt: ["no-new-privileges"],
-      ...memory !== void 0 ? { Memory: memory, MemorySwap: memory } : {},
-      ...docker.pidsLimit !== void 0 ? { PidsLimit: docker.pidsLimit } : {},
+      ...hardenContainer(docker),
+      ...containerResourceLimits(plan.limits),
       ...deviceRequests ? { DeviceRequests: deviceRequests } : {},
       AutoRemove: false,
       ...configured.hostConfig
@@ -35119,7 +35279,7 @@ var STEP_LINE = /^Step (\d+)\/\d+ :/;
 var STEP_IMAGE_LINE = /^ ---> ([0-9a-f]{12,64})\s*$/;
 var STEP_CONTAINER_LINE = /^ ---> Running in ([0-9a-f]{12,64})\s*$/;
 async function followBuildStream(stream, logger, options = {}) {
-  const tail = new LineTailBuffer(options.tailLines ?? 60);
+  const tail = new LogRingBuffer({ maxLines: options.tailLines ?? 60 });
   const prefix = options.label ? `${options.label}: ` : "";
   let imageId = null;
   let error62 = null;
@@ -35129,7 +35289,6 @@ async function followBuildStream(stream, logger, options = {}) {
   let fromCache = false;
   let interrupted = null;
   let stepContainer = null;
-  let pending = "";
   const decoder = new TextDecoder("utf-8");
   const addOutput = (text2) => {
     for (const line of text2.split(/\r?\n/)) {
@@ -35145,8 +35304,8 @@ async function followBuildStream(stream, logger, options = {}) {
       }
       const container = STEP_CONTAINER_LINE.exec(line);
       if (container?.[1]) stepContainer = container[1];
-      tail.push(Buffer.from(`${line}
-`));
+      tail.write("build", `${line}
+`);
       logger.debug(`${prefix}${line}`);
     }
   };
@@ -35172,18 +35331,24 @@ async function followBuildStream(stream, logger, options = {}) {
       addOutput(errorText);
     }
   };
+  let pending = [];
   try {
     for await (const chunk of stream) {
-      const text2 = pending + (typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true }));
-      const lines = text2.split("\n");
-      pending = lines.pop() ?? "";
-      for (const line of lines) handleLine(line);
+      const text2 = typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
+      let start = 0;
+      for (let end = text2.indexOf("\n"); end !== -1; end = text2.indexOf("\n", start)) {
+        pending.push(text2.slice(start, end));
+        handleLine(pending.join(""));
+        pending = [];
+        start = end + 1;
+      }
+      if (start < text2.length) pending.push(text2.slice(start));
     }
   } catch (streamError) {
     interrupted = streamError instanceof Error ? streamError.message : String(streamError);
   }
-  handleLine(pending + decoder.decode());
-  return { imageId, error: error62, lines: tail.tail(), lastStep, createdImages, lastStepImage, stepContainer, interrupted };
+  handleLine(pending.join("") + decoder.decode());
+  return { imageId, error: error62, lines: tail.snapshot(), lastStep, createdImages, lastStepImage, stepContainer, interrupted };
 }
 
 // src/docker/ensure-image.ts
@@ -35311,7 +35476,7 @@ async function retryWhileDaemonAway(action, options) {
       const left = deadline - performance.now();
       if (!lost || left <= 0) throw error62;
       options.logger.warn(`docker: the daemon does not answer (${lost}); ${options.what} again in ${pause} ms`);
-      await new Promise((resolve4) => setTimeout(resolve4, Math.min(pause, left)));
+      await new Promise((resolve5) => setTimeout(resolve5, Math.min(pause, left)));
       pause = Math.min(pause * 2, MAX_PAUSE_MS);
     }
   }
@@ -35328,7 +35493,7 @@ async function waitUntilGone(container, timeoutMs) {
     } catch {
       return true;
     }
-    await new Promise((resolve4) => setTimeout(resolve4, 50));
+    await new Promise((resolve5) => setTimeout(resolve5, 50));
   }
   return false;
 }
@@ -35371,6 +35536,8 @@ async function runImageBuild(docker, request2) {
       dockerfile: request2.dockerfile,
       buildargs: request2.buildArgs,
       labels: request2.labels,
+      ...request2.limits,
+      ...request2.networkMode ? { networkmode: request2.networkMode } : {},
       rm: true,
       forcerm: true,
       abortSignal: controller.signal
@@ -35417,6 +35584,7 @@ var DockerRuntime = class {
   prepared = /* @__PURE__ */ new Map();
   engines = /* @__PURE__ */ new Set();
   network = null;
+  limits = null;
   /** Set once the daemon was found gone: a card already says so, so dispose may give up quietly. */
   daemonLost = false;
   prepare(role, signal) {
@@ -35465,6 +35633,7 @@ var DockerRuntime = class {
       env,
       labels: makeResourceLabels(this.context.runId, role),
       docker: config2.docker,
+      limits: await this.resourceLimits(),
       networkMode,
       workingDir: containerWorkingDir(role, config2)
     });
@@ -35496,6 +35665,19 @@ var DockerRuntime = class {
     });
     this.context.logger.info(`docker: ${role} engine started in container ${container.id.slice(0, 12)} (${engine.baseUrl})`);
     return engine;
+  }
+  /** Resolved once per round against the daemon's host, and said once, so the job log shows what the engines may take. */
+  resourceLimits() {
+    this.limits ??= (async () => {
+      const limits = resolveResourceLimits(this.round.config.docker, await readHostMemory(this.docker));
+      const gib = (bytes) => `${(bytes / 1024 ** 3).toFixed(1)} GiB`;
+      this.context.logger.info(
+        `docker: each engine and the candidate's build may use ${limits.memoryBytes === null ? "unlimited memory" : `${gib(limits.memoryBytes)} of memory`}, ${gib(limits.shmBytes)} of /dev/shm, ${limits.pidsLimit} tasks${limits.nanoCpus === null ? "" : `, ${limits.nanoCpus / 1e9} CPUs`}`
+      );
+      return limits;
+    })();
+    this.limits.catch(() => this.limits = null);
+    return this.limits;
   }
   async dispose() {
     await Promise.allSettled([...this.engines].map((engine) => engine.stop()));
@@ -35603,6 +35785,9 @@ var DockerRuntime = class {
       buildArgs: {},
       labels: {},
       tag,
+      // The postPatch steps run the patch's code: no network unless build.network says otherwise.
+      networkMode: config2.build.network,
+      limits: buildResourceLimits(await this.resourceLimits()),
       timeoutS: config2.build.timeoutS,
       signal,
       logger: this.context.logger,
@@ -35626,6 +35811,9 @@ var DockerRuntime = class {
       buildArgs: spec.args,
       labels,
       tag,
+      // The candidate's build is the patch's code; the baseline's comes from the default branch and may need to download.
+      ...role === "candidate" ? { networkMode: this.round.config.build.network } : {},
+      limits: buildResourceLimits(await this.resourceLimits()),
       timeoutS: this.round.config.build.timeoutS,
       signal,
       logger: this.context.logger,
@@ -35718,27 +35906,6 @@ var PATCH_CONFLICT_HINT = "The patch was made against different source than the 
 var PATCH_TOOL_MISSING_HINT = "Install git or GNU patch where speedgate runs (apt-get install git), so the patch can be applied.";
 var BUILD_ERROR_HINT = "A postPatch step failed in the patched copy. Run the same command by hand in a patched checkout; its output is in the log tail below.";
 
-// src/scorecard/sanitize-log-tail.ts
-var ANSI_PATTERN = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
-var CONTROL_PATTERN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
-var MAX_LOG_LINE_CHARS = 2e3;
-function stripAnsi(text2) {
-  return text2.replace(ANSI_PATTERN, "");
-}
-function cleanLogLine(line) {
-  const lastFrame = line.includes("\r") ? line.split("\r").filter((frame) => frame !== "").pop() ?? "" : line;
-  const clean = stripAnsi(lastFrame).replace(CONTROL_PATTERN, "");
-  if (clean.length <= MAX_LOG_LINE_CHARS) return clean;
-  return `${clean.slice(0, MAX_LOG_LINE_CHARS)}\u2026 (${clean.length - MAX_LOG_LINE_CHARS} more characters)`;
-}
-function fenceFor(lines) {
-  let longest = 0;
-  for (const line of lines) {
-    for (const run of line.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
-  }
-  return "`".repeat(Math.max(3, longest + 1));
-}
-
 // src/engine/apply-patch.ts
 import { dirname as dirname2 } from "node:path";
 
@@ -35748,7 +35915,7 @@ var MAX_OUTPUT_CHARS = 256 * 1024;
 async function runTool(argv, options) {
   const [program, ...args] = argv;
   if (!program) throw new Error("runTool: expected a program to run");
-  return await new Promise((resolve4) => {
+  return await new Promise((resolve5) => {
     let output2 = "";
     let timedOut = false;
     const child = spawn(program, args, {
@@ -35781,7 +35948,7 @@ async function runTool(argv, options) {
       settled = true;
       if (timer) clearTimeout(timer);
       options.signal?.removeEventListener("abort", onAbort);
-      resolve4({ ...result, output: output2, timedOut });
+      resolve5({ ...result, output: output2, timedOut });
     };
     child.once("error", (error62) => {
       output2 += `${error62.message}
@@ -35830,8 +35997,8 @@ function describePatchFailure(output2, patchText) {
   if (exists?.[1]) return `${exists[1]}: the file the patch creates already exists`;
   const corrupt = /corrupt patch at line (\d+)|malformed patch at line (\d+)/.exec(output2);
   if (corrupt) return `the patch is malformed at line ${corrupt[1] ?? corrupt[2]}`;
-  const lastLine = output2.trim().split("\n").pop();
-  return lastLine ? `the patch does not apply: ${lastLine}` : "the patch does not apply";
+  const lastLine2 = output2.trim().split("\n").pop();
+  return lastLine2 ? `the patch does not apply: ${lastLine2}` : "the patch does not apply";
 }
 function patchFailure(role, kind, summary, result) {
   const logTail = (result?.output ?? "").split("\n").filter((line, index, all) => line !== "" || index < all.length - 1).map(cleanLogLine);
@@ -35877,74 +36044,138 @@ async function applyPatch(options) {
 // src/engine/check-port-free.ts
 import { createServer } from "node:net";
 async function isPortFree(port) {
-  return await new Promise((resolve4) => {
+  return await new Promise((resolve5) => {
     const server = createServer();
     server.unref();
-    server.once("error", () => resolve4(false));
-    server.listen({ port, host: "127.0.0.1", exclusive: true }, () => server.close(() => resolve4(true)));
+    server.once("error", () => resolve5(false));
+    server.listen({ port, host: "127.0.0.1", exclusive: true }, () => server.close(() => resolve5(true)));
   });
+}
+
+// src/engine/allowed-host-environment.ts
+var ALLOWED_NAMES = /* @__PURE__ */ new Set(["PATH", "HOME", "USER", "LOGNAME", "TMPDIR", "TZ", "LANG", "LANGUAGE", "LD_LIBRARY_PATH", "RUNNER_TRACKING_ID"]);
+var ALLOWED_PREFIXES = ["LC_", "CUDA_", "NVIDIA_", "NCCL_"];
+function isAllowedHostVariable(name) {
+  return ALLOWED_NAMES.has(name) || ALLOWED_PREFIXES.some((prefix) => name.startsWith(prefix));
+}
+function allowedHostEnvironment(env) {
+  const allowed = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (value !== void 0 && isAllowedHostVariable(name)) allowed[name] = value;
+  }
+  return allowed;
+}
+
+// src/engine/engine-init-script.ts
+var ENGINE_INIT_SCRIPT = String.raw`"use strict";
+const { spawn } = require("node:child_process");
+const { constants } = require("node:os");
+const [program, ...args] = process.argv.slice(1);
+const child = spawn(program, args, { stdio: "inherit" });
+child.on("error", (error) => {
+  process.stderr.write("speedgate: could not start " + JSON.stringify(program) + ": " + (error.code || error.message) + "\n");
+  process.exit(127);
+});
+child.on("exit", (code, signal) => {
+  process.exit(code !== null ? code : 128 + (constants.signals[signal] || 0));
+});
+`;
+
+// src/engine/resolve-program.ts
+import { accessSync, constants as constants2, statSync } from "node:fs";
+import { delimiter, isAbsolute as isAbsolute3, resolve } from "node:path";
+function isExecutableFile(path) {
+  try {
+    accessSync(path, constants2.X_OK);
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+function resolveProgram(program, options) {
+  if (program.includes("/")) {
+    const file2 = isAbsolute3(program) ? program : resolve(options.cwd, program);
+    return isExecutableFile(file2) ? file2 : null;
+  }
+  for (const dir of (options.path ?? "").split(delimiter)) {
+    const file2 = resolve(options.cwd, dir === "" ? "." : dir, program);
+    if (isExecutableFile(file2)) return file2;
+  }
+  return null;
+}
+
+// src/engine/process-isolation.ts
+var NAMESPACE_FLAGS = ["--pid", "--fork", "--kill-child", "--mount-proc"];
+var VARIANTS = [
+  { kind: "pid-namespace", flags: NAMESPACE_FLAGS },
+  { kind: "user-namespace", flags: ["--user", "--map-current-user", ...NAMESPACE_FLAGS] },
+  { kind: "user-namespace", flags: ["--user", "--map-root-user", ...NAMESPACE_FLAGS] }
+];
+var DROP_CAPABILITIES = ["--bounding-set", "-all", "--inh-caps", "-all"];
+var PROBE_SCRIPT = String.raw`const fs = require("node:fs");
+const visible = fs.readdirSync("/proc").filter((name) => /^\d+$/.test(name));
+const capabilities = /^CapEff:\s*([0-9a-f]+)$/m.exec(fs.readFileSync("/proc/self/status", "utf8"));
+process.stdout.write(JSON.stringify({ pid: process.pid, visible, capabilities: capabilities ? capabilities[1] : null }) + "\n");
+`;
+var PROBE_TIMEOUT_MS = 15e3;
+function lastLine(text2) {
+  return text2.trim().split("\n").pop() ?? "";
+}
+function probeProblem(output2, exitCode) {
+  const line = lastLine(output2);
+  if (exitCode !== 0) return line || `exited with code ${exitCode ?? "none"}`;
+  let seen;
+  try {
+    seen = JSON.parse(line);
+  } catch {
+    return `unexpected output: ${line.slice(0, 200)}`;
+  }
+  if (seen.pid !== 1) return `the engine would not be the namespace's first process (pid ${String(seen.pid)})`;
+  if (!Array.isArray(seen.visible) || seen.visible.length !== 1) return "/proc still shows processes outside the namespace";
+  if (typeof seen.capabilities !== "string" || !/^0+$/.test(seen.capabilities)) return `the engine would keep capabilities (${String(seen.capabilities)})`;
+  return null;
+}
+async function probeProcessIsolation(options = {}) {
+  const tools = options.tools ?? {};
+  const hostPath = process.env.PATH;
+  const cwd = process.cwd();
+  const unshare = resolveProgram(tools.unshare ?? "unshare", { cwd, path: hostPath });
+  const setpriv = resolveProgram(tools.setpriv ?? "setpriv", { cwd, path: hostPath });
+  const node2 = tools.node ?? process.execPath;
+  if (!unshare || !setpriv) {
+    const missing2 = [unshare ? null : tools.unshare ?? "unshare", setpriv ? null : tools.setpriv ?? "setpriv"].filter((name) => name !== null);
+    return { kind: "none", reason: `${missing2.join(" and ")} not found on PATH (util-linux)` };
+  }
+  const problems = [];
+  for (const variant of VARIANTS.filter((candidate) => !options.kinds || options.kinds.includes(candidate.kind))) {
+    const prefix = [unshare, ...variant.flags, "--", setpriv, ...DROP_CAPABILITIES, "--", node2];
+    const result = await runTool([...prefix, "-e", PROBE_SCRIPT], { cwd, env: allowedHostEnvironment(process.env), timeoutMs: PROBE_TIMEOUT_MS });
+    const problem = result.timedOut ? `no answer within ${PROBE_TIMEOUT_MS / 1e3} s` : probeProblem(result.output, result.exitCode);
+    const spelled = `unshare ${variant.flags.join(" ")}`;
+    if (problem === null) {
+      const what = variant.kind === "pid-namespace" ? "a PID namespace of its own" : "user and PID namespaces of its own";
+      return { kind: variant.kind, prefix, description: `${what} (${spelled}), without capabilities` };
+    }
+    problems.push(`${spelled}: ${problem}`);
+  }
+  return { kind: "none", reason: problems.join("; ") };
+}
+var detected = null;
+function detectProcessIsolation() {
+  detected ??= probeProcessIsolation();
+  return detected;
+}
+function isolateCommand(isolation, argv) {
+  if (isolation.kind === "none") return [...argv];
+  return [...isolation.prefix, "-e", ENGINE_INIT_SCRIPT, "--", ...argv];
+}
+function isolationFallbackWarning(isolation) {
+  return `runtime process: engines are NOT isolated on this machine, only put in process groups: a process an engine starts with setsid can outlive it, and an engine can read the environment of speedgate and its parents in /proc. Use runtime: docker for code you do not trust. Why: ${isolation.reason}`;
 }
 
 // src/engine/spawn-process-engine.ts
 import { spawn as spawn2 } from "node:child_process";
-
-// src/engine/log-ring-buffer.ts
-import { StringDecoder } from "node:string_decoder";
-var DEFAULT_LOG_LIMITS = { maxLines: 2e3, maxBytes: 1024 * 1024 };
-var LogRingBuffer = class {
-  constructor(limits = DEFAULT_LOG_LIMITS, onLine) {
-    this.limits = limits;
-    this.onLine = onLine;
-  }
-  limits;
-  onLine;
-  lines = [];
-  head = 0;
-  bytes = 0;
-  pending = /* @__PURE__ */ new Map();
-  /** Appends raw output of one stream (such as "stdout"); lines end at "\n". */
-  write(stream, chunk) {
-    let state = this.pending.get(stream);
-    if (!state) {
-      state = { decoder: new StringDecoder("utf8"), partial: "" };
-      this.pending.set(stream, state);
-    }
-    const text2 = state.partial + (typeof chunk === "string" ? chunk : state.decoder.write(chunk));
-    const parts = text2.split("\n");
-    state.partial = parts.pop() ?? "";
-    for (const line of parts) this.push(line.endsWith("\r") ? line.slice(0, -1) : line);
-    if (state.partial.length > this.limits.maxBytes) state.partial = state.partial.slice(-this.limits.maxBytes);
-  }
-  /** Flushes unfinished lines, as when the engine exits. */
-  end() {
-    for (const state of this.pending.values()) {
-      const rest = state.partial + state.decoder.end();
-      state.partial = "";
-      if (rest !== "") this.push(rest);
-    }
-  }
-  /** The kept lines, oldest first, with the streams' unfinished lines last. */
-  snapshot() {
-    const kept = this.lines.slice(this.head);
-    for (const state of this.pending.values()) if (state.partial !== "") kept.push(state.partial);
-    return kept;
-  }
-  push(whole) {
-    const line = whole.length > this.limits.maxBytes ? whole.slice(0, this.limits.maxBytes) : whole;
-    this.onLine?.(line);
-    this.lines.push(line);
-    this.bytes += Buffer.byteLength(line) + 1;
-    while (this.lines.length - this.head > this.limits.maxLines || this.bytes > this.limits.maxBytes && this.lines.length - this.head > 1) {
-      const dropped = this.lines[this.head] ?? "";
-      this.bytes -= Buffer.byteLength(dropped) + 1;
-      this.head++;
-    }
-    if (this.head > 4096 && this.head * 2 > this.lines.length) {
-      this.lines.splice(0, this.head);
-      this.head = 0;
-    }
-  }
-};
+import { constants as constants3 } from "node:os";
 
 // src/engine/process-group.ts
 import { readFileSync, readdirSync } from "node:fs";
@@ -35985,7 +36216,7 @@ async function waitForProcessGroupExit(pgid, timeoutMs) {
   for (; ; ) {
     if (!processGroupAlive(pgid)) return true;
     if (performance.now() >= deadline) return false;
-    await new Promise((resolve4) => setTimeout(resolve4, 25));
+    await new Promise((resolve5) => setTimeout(resolve5, 25));
   }
 }
 var liveGroups = /* @__PURE__ */ new Set();
@@ -36003,39 +36234,48 @@ function trackProcessGroup(pgid) {
 
 // src/engine/spawn-process-engine.ts
 var DRAIN_AFTER_EXIT_MS = 200;
+function cannotStart(options, program, reason, detail) {
+  return new EngineFailureError({
+    engine: options.role,
+    stage: "startup",
+    kind: "exited",
+    label: "the engine command could not be started",
+    summary: `could not run ${JSON.stringify(program)} in ${options.cwd}: ${reason}`,
+    hint: `Check that the first argument of the command is a program on PATH (or an absolute path) and that the working folder exists. ${EXITED_HINT}`,
+    exitCode: null,
+    signal: null,
+    logTail: [detail]
+  });
+}
+function exitOf(isolation, exitCode, signal) {
+  if (isolation.kind === "none" || exitCode === null || exitCode <= 128 || exitCode > 128 + 64) return { exitCode, signal };
+  const name = Object.entries(constants3.signals).find(([, number4]) => number4 === exitCode - 128)?.[0];
+  return { exitCode, signal: name ?? signal };
+}
 async function spawnProcessEngine(options) {
-  const [program, ...args] = options.argv;
+  const engineProgram = options.argv[0];
+  if (!engineProgram) throw new Error("spawnProcessEngine: expected a command");
+  if (options.isolation.kind !== "none" && !resolveProgram(engineProgram, { cwd: options.cwd, path: options.env.PATH })) {
+    throw cannotStart(options, engineProgram, "ENOENT (not found, or not executable)", `${engineProgram}: not found on PATH=${options.env.PATH ?? ""}`);
+  }
+  const [program, ...args] = isolateCommand(options.isolation, options.argv);
   if (!program) throw new Error("spawnProcessEngine: expected a command");
-  const log = new LogRingBuffer(DEFAULT_LOG_LIMITS, options.onLine);
+  const log = new LogRingBuffer({}, options.onLine);
   const child = spawn2(program, args, { cwd: options.cwd, env: options.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   child.stdout.on("data", (chunk) => log.write("stdout", chunk));
   child.stderr.on("data", (chunk) => log.write("stderr", chunk));
-  await new Promise((resolve4, reject) => {
-    child.once("spawn", resolve4);
-    child.once("error", (error62) => {
-      reject(
-        new EngineFailureError({
-          engine: options.role,
-          stage: "startup",
-          kind: "exited",
-          label: "the engine command could not be started",
-          summary: `could not run ${JSON.stringify(program)} in ${options.cwd}: ${error62.code ?? error62.message}`,
-          hint: `Check that the first argument of the command is a program on PATH (or an absolute path) and that the working folder exists. ${EXITED_HINT}`,
-          exitCode: null,
-          signal: null,
-          logTail: [error62.message]
-        })
-      );
-    });
+  await new Promise((resolve5, reject) => {
+    child.once("spawn", resolve5);
+    child.once("error", (error62) => reject(cannotStart(options, engineProgram, error62.code ?? error62.message, error62.message)));
   });
   const pgid = child.pid;
   if (pgid === void 0) throw new Error("spawned engine has no pid");
   const untrack = trackProcessGroup(pgid);
-  const exited = new Promise((resolve4) => {
+  const exited = new Promise((resolve5) => {
     child.once("exit", (exitCode, signal) => {
       const done = () => {
         log.end();
-        resolve4({ exitCode, signal, oomKilled: false });
+        resolve5({ ...exitOf(options.isolation, exitCode, signal), oomKilled: false });
       };
       if (child.stdout.closed && child.stderr.closed) return done();
       const timer = setTimeout(done, DRAIN_AFTER_EXIT_MS);
@@ -36102,27 +36342,30 @@ function substituteCommand(command, values) {
   });
 }
 
-// src/engine/without-secret-variables.ts
-var SECRET_VARIABLES = [/^INPUT_/i, /^ACTIONS_RUNTIME_TOKEN$/, /^ACTIONS_ID_TOKEN_REQUEST_(TOKEN|URL)$/, /^(GITHUB|GH)_TOKEN$/, /^GH_ENTERPRISE_TOKEN$/];
-function isSecretVariable(name) {
-  return SECRET_VARIABLES.some((pattern) => pattern.test(name));
-}
-function withoutSecretVariables(env) {
-  return Object.fromEntries(Object.entries(env).filter(([name]) => !isSecretVariable(name)));
-}
-
 // src/engine/process-runtime.ts
 var ProcessRuntime = class {
-  constructor(round, context) {
+  constructor(round, context, options = {}) {
     this.round = round;
     this.context = context;
+    this.options = options;
   }
   round;
   context;
+  options;
   name = "process";
   tempRoot = null;
   patchedDir = null;
   engines = /* @__PURE__ */ new Set();
+  isolation = null;
+  /** Probed at the first process this round starts, and said once: in the job log, the fallback is a warning. */
+  isolated() {
+    this.isolation ??= (this.options.isolation ?? detectProcessIsolation()).then((isolation) => {
+      if (isolation.kind === "none") this.context.logger.warn(isolationFallbackWarning(isolation));
+      else this.context.logger.info(`runtime process: each engine runs in ${isolation.description}`);
+      return isolation;
+    });
+    return this.isolation;
+  }
   async prepare(role, signal) {
     const patch = this.round.patch;
     const sourceDir = this.round.config.candidate.sourceDir;
@@ -36140,7 +36383,11 @@ var ProcessRuntime = class {
   async runPostPatch(command, cwd, signal) {
     const timeoutS = this.round.config.build.timeoutS;
     const argv = substituteCommand(command, this.commandValues());
-    const result = await runTool(argv, { cwd, env: this.envFor("candidate"), signal, timeoutMs: timeoutS * 1e3 });
+    const env = this.envFor("candidate");
+    const isolation = await this.isolated();
+    const missing2 = isolation.kind !== "none" && !resolveProgram(argv[0] ?? "", { cwd, path: env.PATH });
+    const result = missing2 ? { exitCode: null, signal: null, output: `${argv[0] ?? ""}: not found
+`, missing: true, timedOut: false } : await runTool(isolateCommand(isolation, argv), { cwd, env, signal, timeoutMs: timeoutS * 1e3 });
     if (signal.aborted) throw signal.reason;
     if (result.exitCode === 0) return;
     const lines = result.output.split("\n").filter((line) => line.trim() !== "").map(cleanLogLine);
@@ -36182,6 +36429,7 @@ var ProcessRuntime = class {
       argv,
       cwd,
       env: this.envFor(role),
+      isolation: await this.isolated(),
       baseUrl: `http://127.0.0.1:${config2.port}`,
       stopGraceMs: config2.docker.stopTimeoutS * 1e3,
       onLine: (line) => this.context.logger.debug(`[${role}] ${cleanLogLine(line)}`)
@@ -36200,10 +36448,10 @@ var ProcessRuntime = class {
     const { config: config2 } = this.round;
     return { port: config2.port, contextLimit: config2.bench.contextLimit, model: config2.bench.model };
   }
-  /** The host's environment (engines need PATH, CUDA variables…) minus tokens, plus the config's. */
+  /** The allowed part of the host's environment (PATH, HOME, locale, CUDA…), then the config's. */
   envFor(role) {
     const { config: config2 } = this.round;
-    return { ...withoutSecretVariables(process.env), ...config2.baseline.env, ...role === "candidate" ? config2.candidate.env ?? {} : {} };
+    return { ...allowedHostEnvironment(process.env), ...config2.baseline.env, ...role === "candidate" ? config2.candidate.env ?? {} : {} };
   }
   cwdFor(role) {
     return processEngineCwd(role, this.round.config, this.round.configPath, this.patchedDir);
@@ -36493,12 +36741,12 @@ async function waitUntilHealthy(options) {
 }
 async function sleepUnless(ms, signal) {
   if (signal.aborted || ms <= 0) return;
-  await new Promise((resolve4) => {
+  await new Promise((resolve5) => {
     const timer = setTimeout(done, ms);
     function done() {
       clearTimeout(timer);
       signal.removeEventListener("abort", done);
-      resolve4();
+      resolve5();
     }
     signal.addEventListener("abort", done, { once: true });
   });
@@ -38699,8 +38947,8 @@ function emoji() {
 }
 var ipv4 = /^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])$/;
 var ipv6 = /^(([0-9a-fA-F]{1,4}:){7}[0-9a-fA-F]{1,4}|([0-9a-fA-F]{1,4}:){1,7}:|([0-9a-fA-F]{1,4}:){1,6}:[0-9a-fA-F]{1,4}|([0-9a-fA-F]{1,4}:){1,5}(:[0-9a-fA-F]{1,4}){1,2}|([0-9a-fA-F]{1,4}:){1,4}(:[0-9a-fA-F]{1,4}){1,3}|([0-9a-fA-F]{1,4}:){1,3}(:[0-9a-fA-F]{1,4}){1,4}|([0-9a-fA-F]{1,4}:){1,2}(:[0-9a-fA-F]{1,4}){1,5}|[0-9a-fA-F]{1,4}:((:[0-9a-fA-F]{1,4}){1,6})|:((:[0-9a-fA-F]{1,4}){1,7}|:))$/;
-var mac = (delimiter) => {
-  const escapedDelim = escapeRegex(delimiter ?? ":");
+var mac = (delimiter2) => {
+  const escapedDelim = escapeRegex(delimiter2 ?? ":");
   return new RegExp(`^(?:[0-9A-F]{2}${escapedDelim}){5}[0-9A-F]{2}$|^(?:[0-9a-f]{2}${escapedDelim}){5}[0-9a-f]{2}$`);
 };
 var cidrv4 = /^((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])\/([0-9]|[1-2][0-9]|3[0-2])$/;
@@ -41756,7 +42004,7 @@ var recursive = /* @__PURE__ */ new WeakMap();
 var NONE = 0;
 var ASSUMED = 1;
 var PROVEN = 2;
-function isRecursive(inst, stack, resolve4) {
+function isRecursive(inst, stack, resolve5) {
   const cached2 = recursive.get(inst);
   if (cached2 !== void 0)
     return cached2 ? PROVEN : NONE;
@@ -41766,7 +42014,7 @@ function isRecursive(inst, stack, resolve4) {
   let result = NONE;
   const check2 = (child) => {
     if (result !== PROVEN && child?._zod) {
-      const answer = isRecursive(child, stack, resolve4);
+      const answer = isRecursive(child, stack, resolve5);
       if (answer > result)
         result = answer;
     }
@@ -41777,7 +42025,7 @@ function isRecursive(inst, stack, resolve4) {
       const desc = Object.getOwnPropertyDescriptor(sh, key);
       if (spread && !desc.enumerable)
         continue;
-      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve4) : NONE;
+      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve5) : NONE;
       if (child > answer)
         answer = child;
     }
@@ -41841,7 +42089,7 @@ function isRecursive(inst, stack, resolve4) {
       break;
     // `$ZodLazy` caches its inner on the def, so a resolved edge is followed exactly
     case "lazy": {
-      const inner = def._cachedInner ?? (resolve4 ? inst._zod.innerType : void 0);
+      const inner = def._cachedInner ?? (resolve5 ? inst._zod.innerType : void 0);
       merge2(inner ? isRecursive(inner, stack, false) : ASSUMED);
       break;
     }
@@ -56573,21 +56821,21 @@ function buildScorecard(input2) {
 // src/round/probe-gpu.ts
 import { execFile } from "node:child_process";
 async function probeGpu(timeoutMs = 5e3) {
-  return await new Promise((resolve4) => {
+  return await new Promise((resolve5) => {
     execFile("nvidia-smi", ["--query-gpu=name,memory.total", "--format=csv,noheader"], { timeout: timeoutMs }, (error62, stdout) => {
-      if (error62) return resolve4(null);
+      if (error62) return resolve5(null);
       const gpus = stdout.split("\n").map((line) => line.trim()).filter((line) => line !== "");
-      if (gpus.length === 0) return resolve4(null);
+      if (gpus.length === 0) return resolve5(null);
       const counts = /* @__PURE__ */ new Map();
       for (const gpu of gpus) counts.set(gpu, (counts.get(gpu) ?? 0) + 1);
-      resolve4([...counts].map(([gpu, count2]) => count2 > 1 ? `${count2}\xD7 ${gpu}` : gpu).join(", ").slice(0, 512));
+      resolve5([...counts].map(([gpu, count2]) => count2 > 1 ? `${count2}\xD7 ${gpu}` : gpu).join(", ").slice(0, 512));
     });
   });
 }
 
 // src/round/run-round.ts
 var EXIT_GRACE_MS = 500;
-var delay = (ms) => new Promise((resolve4) => setTimeout(resolve4, ms));
+var delay = (ms) => new Promise((resolve5) => setTimeout(resolve5, ms));
 function describeExitForReason(role, exit) {
   if (exit.infrastructure) return `${exit.infrastructure.label}, during the ${role} engine's benchmark`;
   const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.exitCode ?? "unknown"}`;
@@ -57199,7 +57447,7 @@ function formatShard(shard) {
 // src/config/load-round-config.ts
 var import_yaml = __toESM(require_dist(), 1);
 import { readFile as readFile2 } from "node:fs/promises";
-import { dirname as dirname5, resolve as resolve2 } from "node:path";
+import { dirname as dirname5, resolve as resolve3 } from "node:path";
 
 // src/config/format-config-issues.ts
 function valueAt(root, path) {
@@ -57221,7 +57469,7 @@ function formatPath(path) {
 function unwrap(schema) {
   let current = schema;
   for (; ; ) {
-    if (current instanceof external_exports.ZodDefault || current instanceof external_exports.ZodOptional || current instanceof external_exports.ZodNullable) {
+    if (current instanceof external_exports.ZodDefault || current instanceof external_exports.ZodPrefault || current instanceof external_exports.ZodOptional || current instanceof external_exports.ZodNullable) {
       current = current.unwrap();
     } else {
       return current;
@@ -57318,20 +57566,20 @@ function parsePrompts(text2, source) {
 }
 
 // src/config/check-config-paths.ts
-import { constants as constants2 } from "node:fs";
+import { constants as constants4 } from "node:fs";
 import { access, stat } from "node:fs/promises";
-import { isAbsolute as isAbsolute3, join as join5, relative as relative3, resolve } from "node:path";
-var resolveAgainst = (baseDir) => (path) => isAbsolute3(path) ? path : resolve(baseDir, path);
+import { isAbsolute as isAbsolute4, join as join5, relative as relative3, resolve as resolve2 } from "node:path";
+var resolveAgainst = (baseDir) => (path) => isAbsolute4(path) ? path : resolve2(baseDir, path);
 function listConfigPaths(config2, baseDir, patchPath) {
   const at = resolveAgainst(baseDir);
   const paths = [];
   const add = (field, written, kind, purpose, mount = false) => {
     if (written === void 0) return;
-    paths.push({ field, written, path: at(written), kind, purpose, onRunner: mount || isAbsolute3(written) });
+    paths.push({ field, written, path: at(written), kind, purpose, onRunner: mount || isAbsolute4(written) });
   };
   add("bench.prompts", config2.bench.prompts, "file", "the JSONL prompts");
   if (patchPath !== void 0) {
-    paths.push({ field: "patch", written: patchPath, path: resolve(patchPath), kind: "file", purpose: "the candidate's patch", onRunner: false });
+    paths.push({ field: "patch", written: patchPath, path: resolve2(patchPath), kind: "file", purpose: "the candidate's patch", onRunner: false });
   } else {
     add("candidate.patch", config2.candidate.patch, "file", "the candidate's patch");
   }
@@ -57346,7 +57594,7 @@ function listConfigPaths(config2, baseDir, patchPath) {
       path: dockerfile,
       kind: "file",
       purpose: "inside the build context",
-      onRunner: isAbsolute3(build.context)
+      onRunner: isAbsolute4(build.context)
     });
   }
   if (config2.runtime === "process") {
@@ -57370,7 +57618,7 @@ async function findProblem(path, kind) {
   if (kind === "file" && !info.isFile()) return info.isDirectory() ? "is a folder" : "is not a regular file";
   if (kind === "folder" && !info.isDirectory()) return "is a file";
   try {
-    await access(path, info.isDirectory() ? constants2.R_OK | constants2.X_OK : constants2.R_OK);
+    await access(path, info.isDirectory() ? constants4.R_OK | constants4.X_OK : constants4.R_OK);
   } catch (error62) {
     return `cannot be read (${error62.code ?? error62.message})`;
   }
@@ -57386,7 +57634,7 @@ function describePathProblem(entry) {
 function findCwdProblems(config2, patched) {
   if (config2.runtime !== "process" || !patched || !config2.candidate.cwd || !config2.candidate.sourceDir) return [];
   const inside2 = relative3(config2.candidate.sourceDir, config2.candidate.cwd);
-  if (inside2 === "" || !inside2.startsWith("..") && !isAbsolute3(inside2)) return [];
+  if (inside2 === "" || !inside2.startsWith("..") && !isAbsolute4(inside2)) return [];
   return [
     `candidate.cwd: expected a folder inside candidate.sourceDir (${config2.candidate.sourceDir}): the candidate runs in its patched copy of that folder, got ${describeValue(config2.candidate.cwd, 200)}`
   ];
@@ -57472,9 +57720,12 @@ var candidateSchema = external_exports.strictObject(
     postPatch: external_exports.array(commandSchema, { error: "expected a list of commands, each a list of arguments" }).default([]),
     build: buildSpecSchema.optional(),
     env: envSchema.optional(),
-    cwd: nonEmptyString("expected a folder path").optional()
+    cwd: nonEmptyString("expected a folder path").optional(),
+    // runtime: process runs the candidate as the runner's user: the action refuses a pull request's
+    // patch there unless the config vouches for every author who can reach the workflow.
+    trusted: boolean4().default(false)
   },
-  { error: "expected an object with patch, sourceDir, command, postPatch, build, env or cwd" }
+  { error: "expected an object with patch, sourceDir, command, postPatch, build, env, cwd or trusted" }
 );
 var benchSchema = external_exports.strictObject(
   {
@@ -57535,20 +57786,32 @@ var mountSchema = external_exports.preprocess(
     { error: mountExpectation }
   )
 );
+var SIZE = /^\d+(\.\d+)?[bkmgt]?$/i;
+var sizeString = (expected) => external_exports.string({ error: expected }).regex(SIZE, { error: expected });
+var memoryLimitSchema = external_exports.string({ error: `expected a size such as "64g", a share of the host's memory such as "90%", or "unlimited"` }).regex(/^(\d+(\.\d+)?[bkmgt]?|(100|[1-9]\d?)(\.\d+)?%|unlimited)$/i, {
+  error: `expected a size such as "64g", a share of the host's memory such as "90%", or "unlimited"`
+});
+var capabilitySchema = external_exports.string({ error: "expected a Linux capability name such as SYS_PTRACE" }).regex(/^(CAP_)?[A-Z][A-Z_]+$/, { error: "expected a Linux capability name such as SYS_PTRACE" }).refine((name) => name !== "ALL" && name !== "CAP_ALL", { error: "expected a single capability, not ALL (that is privileged mode)" });
 var dockerSchema = external_exports.strictObject(
   {
     gpus: gpusSchema.optional(),
-    shmSize: external_exports.string({ error: 'expected a size such as "16g", "512m"' }).regex(/^\d+(\.\d+)?[bkmg]?$/i, { error: 'expected a size such as "16g", "512m"' }).default("16g"),
-    memory: external_exports.string({ error: 'expected a size such as "64g"' }).regex(/^\d+(\.\d+)?[bkmg]?$/i, { error: 'expected a size such as "64g"' }).optional(),
-    pidsLimit: integerIn(1, 1e7, "expected a whole number of processes").optional(),
+    // Unset: 16g, or half the memory limit when that is smaller (shared memory counts against it).
+    shmSize: sizeString('expected a size such as "16g", "512m"').optional(),
+    // The IPC namespace: private by default (engines use /dev/shm, sized by shmSize); "host" is what
+    // SGLang's docs run with, at the cost of sharing the runner's shared memory with the patch.
+    ipc: enumOf(["private", "host", "shareable"]).default("private"),
+    memory: memoryLimitSchema.default("90%"),
+    pidsLimit: integerIn(1, 1e7, "expected a whole number of processes").default(16384),
+    cpus: positiveNumber("expected a number of CPUs greater than 0, such as 16 or 7.5").optional(),
+    capAdd: external_exports.array(capabilitySchema, { error: "expected a list of capability names, such as [SYS_PTRACE]" }).default([]),
+    logMaxSize: sizeString('expected a size such as "64m"').default("64m"),
+    logMaxFiles: integerIn(1, 100, "expected a whole number of files from 1 to 100").default(2),
     ulimits: external_exports.array(ulimitSchema, { error: "expected a list of { name, soft, hard }" }).default([
       { name: "memlock", soft: -1, hard: -1 },
       { name: "stack", soft: 67108864, hard: 67108864 }
     ]),
     network: enumOf(["isolated", "host"]).default("isolated"),
     mounts: external_exports.array(mountSchema, { error: `expected a list of mounts, each ${mountExpectation.replace(/^expected /, "")}` }).default([]),
-    // The IPC namespace: "host" is what SGLang's docs run with; unset keeps the daemon's default (private).
-    ipc: enumOf(["host", "private", "shareable"]).optional(),
     // Replaces the image's ENTRYPOINT; [] clears it, so `command` is the whole command (vllm/vllm-openai's is `vllm serve`).
     entrypoint: external_exports.array(nonEmptyString("expected each argument to be a non-empty string"), { error: "expected a list of arguments, or [] to clear the image's ENTRYPOINT" }).optional(),
     stopTimeoutS: positiveNumber("expected a number of seconds greater than 0").default(3),
@@ -57556,13 +57819,15 @@ var dockerSchema = external_exports.strictObject(
     // pile of per-run images on a runner's disk is not.
     keepCandidateImage: boolean4().default(false)
   },
-  { error: "expected an object with gpus, shmSize, ulimits, network" }
+  { error: "expected an object with gpus, shmSize, ipc, memory, pidsLimit, ulimits, network" }
 );
 var buildSchema = external_exports.strictObject(
   {
-    timeoutS: positiveNumber("expected a number of seconds greater than 0").default(3600)
+    timeoutS: positiveNumber("expected a number of seconds greater than 0").default(3600),
+    // The candidate's build runs the patch's code (postPatch): no network unless asked for.
+    network: enumOf(["none", "default", "host"]).default("none")
   },
-  { error: "expected an object such as { timeoutS: 3600 }" }
+  { error: "expected an object such as { timeoutS: 3600, network: none }" }
 );
 function refineRuntimePaths(config2, ctx) {
   if (config2.runtime === "docker") {
@@ -57600,21 +57865,11 @@ var roundConfigSchema = external_exports.strictObject(
     port: integerIn(1, 65535, "expected a TCP port from 1 to 65535"),
     health: healthSchema.default({ path: "/health", timeoutS: 1200, intervalMs: 500 }),
     baseline: baselineSchema,
-    candidate: candidateSchema.default({ postPatch: [] }),
+    candidate: candidateSchema.default({ postPatch: [], trusted: false }),
     bench: benchSchema,
     gate: gateSchema,
-    docker: dockerSchema.default({
-      shmSize: "16g",
-      ulimits: [
-        { name: "memlock", soft: -1, hard: -1 },
-        { name: "stack", soft: 67108864, hard: 67108864 }
-      ],
-      network: "isolated",
-      mounts: [],
-      stopTimeoutS: 3,
-      keepCandidateImage: false
-    }),
-    build: buildSchema.default({ timeoutS: 3600 })
+    docker: dockerSchema.prefault({}),
+    build: buildSchema.prefault({})
   },
   { error: "expected a YAML mapping with engine, runtime, port, baseline, candidate, bench and gate" }
 ).superRefine((config2, ctx) => {
@@ -57691,7 +57946,7 @@ function resolveConfigPaths(config2, baseDir) {
 }
 var errorCode = (error62) => error62.code ?? error62.message;
 async function readRound(configPath, options, purpose) {
-  const absolutePath = resolve2(configPath);
+  const absolutePath = resolve3(configPath);
   let text2;
   try {
     text2 = await readFile2(absolutePath, "utf8");
@@ -57701,7 +57956,7 @@ async function readRound(configPath, options, purpose) {
   const written = parseRoundConfigYaml(text2, absolutePath);
   const baseDir = dirname5(absolutePath);
   const config2 = resolveConfigPaths(written, baseDir);
-  const patchPath = options.patchPath ? resolve2(options.patchPath) : config2.candidate.patch;
+  const patchPath = options.patchPath ? resolve3(options.patchPath) : config2.candidate.patch;
   if (options.patchPath && config2.runtime === "process" && !config2.candidate.sourceDir) {
     throw new ConfigError(`${absolutePath}: candidate.sourceDir: expected the folder the patch applies in, but it is missing`);
   }
@@ -57839,7 +58094,7 @@ async function readScorecard(path) {
 
 // src/shard/find-card-files.ts
 import { readdir as readdir2, stat as stat2 } from "node:fs/promises";
-import { join as join6, relative as relative4, resolve as resolve3, sep } from "node:path";
+import { join as join6, relative as relative4, resolve as resolve4, sep } from "node:path";
 
 // src/patch/glob-to-regexp.ts
 function globToRegExp(pattern) {
@@ -57910,7 +58165,7 @@ function globBase(pattern) {
 async function findCardFiles(specs, label, cwd = process.cwd()) {
   const files = /* @__PURE__ */ new Set();
   for (const spec of specs) {
-    const path = resolve3(cwd, spec);
+    const path = resolve4(cwd, spec);
     const kind = await kindOf(path);
     const matched = [];
     if (kind === "file") {
@@ -57920,7 +58175,7 @@ async function findCardFiles(specs, label, cwd = process.cwd()) {
       await walk(path, found);
       matched.push(...found.filter((file2) => file2.endsWith(`${sep}${CARD_FILE}`)));
     } else if (/[*?{]/.test(spec)) {
-      const base = resolve3(cwd, globBase(spec));
+      const base = resolve4(cwd, globBase(spec));
       const matcher = globToRegExp(relative4(cwd, path).split(sep).join("/"));
       const found = [];
       if (await kindOf(base) === "folder") await walk(base, found);
@@ -58075,7 +58330,6 @@ export {
   processEngineCwd,
   cleanLogLine,
   findPackageRoot,
-  isSecretVariable,
   SPEEDGATE_VERSION,
   external_exports,
   runRound,
@@ -58092,6 +58346,7 @@ export {
   parseShardSpec,
   formatShard,
   checkPatchBytes,
+  parseRoundConfigYaml,
   loadRound,
   checkRound,
   createProgressRenderer,

@@ -1,0 +1,45 @@
+import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { ConfigError } from "../src/config/config-error.js";
+import { parseRoundConfigYaml } from "../src/config/load-round-config.js";
+import type { ActionContext } from "./action-context.js";
+import type { RunSettings } from "./action-settings.js";
+import { INPUTS } from "./input-helper.js";
+
+function field(value: unknown, key: string): unknown {
+  return typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+}
+
+/**
+ * Why this run's patch is a pull request's code, or null when it comes from the repository itself. A
+ * dispatched run that names a pull request (the fork-safe workflow the app starts) and a
+ * pull_request_target run score code their workflow did not write, whatever input carries the patch.
+ */
+export function pullRequestPatchOrigin(settings: RunSettings, context: ActionContext): string | null {
+  if (settings.patch.kind === "pull-request") return `input "${INPUTS.patchFromPr}" is true`;
+  const pr = field(field(context.payload, "inputs"), "pr");
+  if (context.eventName === "workflow_dispatch" && pr !== undefined && pr !== "") {
+    return `the run was dispatched for pull request ${JSON.stringify(pr)} (workflow_dispatch input "pr")`;
+  }
+  if (context.eventName === "pull_request_target") return "the run is a pull_request_target event";
+  return null;
+}
+
+/**
+ * runtime: process runs the candidate as a process of the runner's user, with that user's files and
+ * sockets; namespaces only keep it from outliving the round and from other processes' environments.
+ * So a pull request's patch runs there only when the config says its authors are trusted. Checked
+ * before anything is fetched or started.
+ */
+export async function refuseUntrustedProcessRound(settings: RunSettings, context: ActionContext): Promise<void> {
+  const origin = pullRequestPatchOrigin(settings, context);
+  if (origin === null) return;
+  const path = resolve(settings.config);
+  const config = parseRoundConfigYaml(await readFile(path, "utf8"), path);
+  if (config.runtime !== "process" || config.candidate.trusted) return;
+  throw new ConfigError(
+    `${path}: runtime: process runs the candidate's code as the runner's own user (its files, its sockets, what later steps run), ` +
+      `so it is for trusted code only, and this round's patch comes from a pull request (${origin}). ` +
+      "Score pull requests with runtime: docker, or set candidate.trusted: true in the round config if everyone who can open a pull request that reaches this workflow is trusted.",
+  );
+}
