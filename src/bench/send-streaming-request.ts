@@ -2,7 +2,7 @@ import { performance } from "node:perf_hooks";
 import type { Dispatcher } from "undici";
 import type { Prompt } from "../prompts/prompt.js";
 import type { RequestErrorKind, RequestRecord } from "../scoring/request-record.js";
-import { PROMPT_ID_HEADER, type RequestSettings, buildRequestBody } from "./build-request-body.js";
+import { type RequestSettings, buildRequestBody } from "./build-request-body.js";
 import { CompletionStreamState, excerpt } from "./completion-stream-state.js";
 import { getSharedBenchAgent } from "./create-bench-agent.js";
 import { SseParser } from "./sse-parser.js";
@@ -135,6 +135,9 @@ export async function sendStreamingRequest(options: SendStreamingRequestOptions)
         endMs,
         tokensEstimated,
         promptTokens: state.promptTokens,
+        text: state.streamedText(),
+        claimedTokens: state.finalCompletionTokens,
+        countedBy: "engine",
       });
     };
     const settleFromState = (endMs: number): void => {
@@ -226,7 +229,6 @@ export async function sendStreamingRequest(options: SendStreamingRequestOptions)
           headers: {
             "content-type": "application/json",
             accept: "text/event-stream",
-            [PROMPT_ID_HEADER]: encodeURIComponent(prompt.id),
           },
         },
         handler,

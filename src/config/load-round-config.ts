@@ -2,12 +2,14 @@ import { readFile } from "node:fs/promises";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { parseDocument } from "yaml";
 import { parsePrompts } from "../prompts/parse-prompts.js";
+import { readTokenizerFile } from "../tokens/read-tokenizer-file.js";
+import type { TokenCounter } from "../tokens/token-counter.js";
 import type { Prompt } from "../prompts/prompt.js";
 import { ConfigError } from "./config-error.js";
 import { formatConfigIssues } from "./format-config-issues.js";
 import { type RoundFingerprint, fingerprintRound } from "./fingerprint-round.js";
 import { type LoadedPatch, loadPatch } from "./load-patch.js";
-import { type RoundConfig, roundConfigSchema } from "./round-config-schema.js";
+import { type RoundConfig, roundConfigSchema, tokenizerLocation } from "./round-config-schema.js";
 
 /** Everything a round needs from the user's files, read and checked before any engine starts. */
 export interface LoadedRound {
@@ -17,6 +19,11 @@ export interface LoadedRound {
   patch: LoadedPatch | null;
   /** Of the whole round as loaded: a shard keeps the fingerprint of the full prompt set. */
   fingerprint?: RoundFingerprint;
+  /**
+   * bench.tokenizer, when it is a file on the runner: read with the rest, so a bad one stops the
+   * round before anything starts. Absent when the round reads it later (from the baseline image).
+   */
+  tokenCounter?: TokenCounter | null;
 }
 
 /** Validates an already parsed config object; paths stay as written. */
@@ -56,8 +63,15 @@ export function resolveConfigPaths(config: RoundConfig, baseDir: string): RoundC
       ...(config.candidate.sourceDir && config.runtime === "process" ? { sourceDir: at(config.candidate.sourceDir) } : {}),
       ...(config.candidate.build ? { build: { ...config.candidate.build, context: at(config.candidate.build.context) } } : {}),
     },
-    bench: { ...config.bench, prompts: at(config.bench.prompts) },
+    bench: { ...config.bench, prompts: at(config.bench.prompts), ...resolvedTokenizer(config, at) },
   };
+}
+
+/** A tokenizer on the runner resolves like every other path; one inside an image stays as written. */
+function resolvedTokenizer(config: RoundConfig, at: (path: string) => string): Pick<RoundConfig["bench"], "tokenizer"> {
+  const location = tokenizerLocation(config);
+  if (!location) return {};
+  return { tokenizer: location.from === "runner" ? { path: at(location.path), from: "runner" } : location };
 }
 
 export interface LoadRoundOptions {
@@ -86,6 +100,8 @@ export async function loadRound(configPath: string, options: LoadRoundOptions = 
   }
   const prompts = parsePrompts(promptText, config.bench.prompts);
   const patch = patchPath ? await loadPatch(patchPath, options.patchPath ? "patch" : "candidate.patch") : null;
+  const tokenizer = tokenizerLocation(config);
+  const tokenCounter = tokenizer?.from === "runner" ? await readTokenizerFile(tokenizer.path) : undefined;
   const finalConfig = patch ? { ...config, candidate: { ...config.candidate, patch: patch.path } } : config;
   return {
     config: finalConfig,
@@ -93,5 +109,6 @@ export async function loadRound(configPath: string, options: LoadRoundOptions = 
     prompts,
     patch,
     fingerprint: fingerprintRound(finalConfig, dirname(absolutePath), prompts),
+    ...(tokenCounter !== undefined ? { tokenCounter } : tokenizer ? {} : { tokenCounter: null }),
   };
 }
