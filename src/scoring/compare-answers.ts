@@ -59,8 +59,12 @@ const EXCERPT_AFTER = 28;
 
 /** A short quote of `text` around `at`, in JSON string escapes so control characters and quotes stay visible and harmless. */
 function quote(text: string, at: number): string {
-  const from = Math.max(0, at - EXCERPT_BEFORE);
-  const to = Math.min(text.length, at + EXCERPT_AFTER);
+  const isLowSurrogate = (index: number): boolean => index > 0 && index < text.length && (text.charCodeAt(index) & 0xfc00) === 0xdc00;
+  // Never cut a character in two (an emoji is two UTF-16 units).
+  let from = Math.max(0, at - EXCERPT_BEFORE);
+  if (isLowSurrogate(from)) from--;
+  let to = Math.min(text.length, at + EXCERPT_AFTER);
+  if (isLowSurrogate(to)) to++;
   return `${from > 0 ? "…" : ""}${JSON.stringify(text.slice(from, to))}${to < text.length ? "…" : ""}`;
 }
 
