@@ -42,6 +42,16 @@ export interface StreamErrorResult extends StreamLevel, RoundErrors {
 
 type Sent = Array<{ id: string; sendTime: number; record: RequestRecord }>;
 
+/** What a round keeps of its requests: arrival times on the shared clock. The records themselves (and their text) are let go at once, so the next round's garbage collection does not have to walk them. */
+type Arrivals = Array<{ id: string; failed: boolean; times: Float64Array }>;
+
+function keepArrivals(sent: Sent, offset: number): Arrivals {
+  return sent.map(({ id, sendTime, record }) => {
+    const chunks = record.ok ? record.chunks : (record.chunks ?? []);
+    return { id, failed: !record.ok, times: Float64Array.from(chunks, (chunk) => offset + sendTime + chunk.tMs) };
+  });
+}
+
 const settings = { model: "sim-model", maxTokens: 1_000_000, thinking: false, requestTimeoutS: 120 };
 
 const promptFor = (id: string): Prompt => ({ id, messages: [{ role: "user", content: id }] });
@@ -62,22 +72,21 @@ async function sendAll(url: string, ids: string[], dispatcher: ReturnType<typeof
   );
 }
 
-function roundErrors(sent: Sent, writesById: Map<string, number[]>, offset: number, clientCpuMs: number, tokenizing: { tokens: number; ms: number }): RoundErrors {
+function roundErrors(sent: Arrivals, writesById: Map<string, number[]>, clientCpuMs: number, tokenizing: { tokens: number; ms: number }): RoundErrors {
   const errors: number[] = [];
   let firstArrival = Number.POSITIVE_INFINITY;
   let lastArrival = Number.NEGATIVE_INFINITY;
   let failedRequests = 0;
   let unmatchedChunks = 0;
   let reads = 0;
-  for (const { id, sendTime, record } of sent) {
-    const chunks = record.ok ? record.chunks : (record.chunks ?? []);
-    if (!record.ok) failedRequests++;
+  for (const { id, failed, times } of sent) {
+    if (failed) failedRequests++;
     const writes = writesById.get(id) ?? [];
-    const matched = Math.min(writes.length, chunks.length);
-    unmatchedChunks += Math.max(writes.length, chunks.length) - matched;
+    const matched = Math.min(writes.length, times.length);
+    unmatchedChunks += Math.max(writes.length, times.length) - matched;
     for (let index = 0; index < matched; index++) {
-      if (index === 0 || chunks[index]?.tMs !== chunks[index - 1]?.tMs) reads++;
-      const arrival = offset + sendTime + (chunks[index]?.tMs ?? 0);
+      if (index === 0 || times[index] !== times[index - 1]) reads++;
+      const arrival = times[index] ?? 0;
       errors.push(arrival - (writes[index] ?? 0));
       if (arrival < firstArrival) firstArrival = arrival;
       if (arrival > lastArrival) lastArrival = arrival;
@@ -135,7 +144,7 @@ export async function measureStreamErrors(level: StreamLevel, options: { rounds?
   );
   const dispatcher = createBenchAgent();
   const offset = monotonicOffsetMs();
-  const measured: Array<{ sent: Sent; clientCpuMs: number; tokenizing: { tokens: number; ms: number } }> = [];
+  const measured: Array<{ sent: Arrivals; clientCpuMs: number; tokenizing: { tokens: number; ms: number } }> = [];
   try {
     await sendAll(engine.url, warmIds, dispatcher);
     for (const ids of roundIds) {
@@ -144,14 +153,14 @@ export async function measureStreamErrors(level: StreamLevel, options: { rounds?
       const cpu = process.cpuUsage(cpuBefore);
       // After the round's streams are over, as in a real round: it can no longer delay an arrival.
       const tokenizing = countTokens(sent, options.tokenCounter ?? null);
-      measured.push({ sent, clientCpuMs: (cpu.user + cpu.system) / 1000, tokenizing });
+      measured.push({ sent: keepArrivals(sent, offset), clientCpuMs: (cpu.user + cpu.system) / 1000, tokenizing });
     }
   } finally {
     await dispatcher.close();
   }
   const serverRecords = await engine.stop();
   const writesById = new Map(serverRecords.map((record) => [record.promptId ?? "", record.chunkWritesMs]));
-  const rounds = measured.map(({ sent, clientCpuMs, tokenizing }) => roundErrors(sent, writesById, offset, clientCpuMs, tokenizing));
+  const rounds = measured.map(({ sent, clientCpuMs, tokenizing }) => roundErrors(sent, writesById, clientCpuMs, tokenizing));
   return {
     ...level,
     rounds,

@@ -6,17 +6,36 @@ export interface ArrivalSink {
   handle(item: Uint8Array | null, tMs: number): void;
 }
 
+/** One stream's place in the queue. */
+export interface ArrivalLane {
+  push(item: Uint8Array | null, tMs: number): void;
+  /** Handles everything this stream has pending, now (before it settles for another reason). */
+  flush(): void;
+}
+
 /** Longest stretch of parsing before the event loop reads the sockets again (and stamps what came in). */
 const SLICE_MS = 0.1;
 /** Past this much unparsed data, chunks are parsed as they come: the queue must not grow without bound. */
 const MAX_PENDING_BYTES = 16 * 1024 * 1024;
 
-interface Pending {
-  sink: ArrivalSink;
-  items: Array<Uint8Array | null>;
-  times: number[];
-  next: number;
-  queued: boolean;
+class Lane implements ArrivalLane {
+  readonly items: Array<Uint8Array | null> = [];
+  readonly times: number[] = [];
+  next = 0;
+  queued = false;
+
+  constructor(
+    private readonly queue: ArrivalQueue,
+    readonly sink: ArrivalSink,
+  ) {}
+
+  push(item: Uint8Array | null, tMs: number): void {
+    this.queue.enqueue(this, item, tMs);
+  }
+
+  flush(): void {
+    while (this.next < this.items.length) this.queue.handleOne(this);
+  }
 }
 
 /**
@@ -27,25 +46,23 @@ interface Pending {
  * with the sockets read (and stamped) between slices, so it never holds an arrival back for longer.
  */
 export class ArrivalQueue {
-  private readonly ready: Pending[] = [];
+  private readonly ready: Lane[] = [];
   private head = 0;
   private scheduled = false;
   private pendingBytes = 0;
-  private readonly bySink = new Map<ArrivalSink, Pending>();
 
-  push(sink: ArrivalSink, item: Uint8Array | null, tMs: number): void {
+  lane(sink: ArrivalSink): ArrivalLane {
+    return new Lane(this, sink);
+  }
+
+  enqueue(lane: Lane, item: Uint8Array | null, tMs: number): void {
     if (item && this.pendingBytes + item.length > MAX_PENDING_BYTES) this.drain(Number.POSITIVE_INFINITY);
-    let pending = this.bySink.get(sink);
-    if (!pending) {
-      pending = { sink, items: [], times: [], next: 0, queued: false };
-      this.bySink.set(sink, pending);
-    }
-    pending.items.push(item);
-    pending.times.push(tMs);
+    lane.items.push(item);
+    lane.times.push(tMs);
     if (item) this.pendingBytes += item.length;
-    if (!pending.queued) {
-      pending.queued = true;
-      this.ready.push(pending);
+    if (!lane.queued) {
+      lane.queued = true;
+      this.ready.push(lane);
     }
     if (!this.scheduled) {
       this.scheduled = true;
@@ -53,10 +70,13 @@ export class ArrivalQueue {
     }
   }
 
-  /** Handles everything one sink has pending, now (before it settles for another reason). */
-  flush(sink: ArrivalSink): void {
-    const pending = this.bySink.get(sink);
-    if (pending) this.handleAll(pending);
+  handleOne(lane: Lane): void {
+    const index = lane.next++;
+    const item = lane.items[index] ?? null;
+    const tMs = lane.times[index] ?? 0;
+    lane.items[index] = null;
+    if (item) this.pendingBytes -= item.length;
+    lane.sink.handle(item, tMs);
   }
 
   private readonly run = (): void => {
@@ -70,39 +90,20 @@ export class ArrivalQueue {
 
   private drain(deadline: number): void {
     while (this.head < this.ready.length) {
-      const pending = this.ready[this.head] as Pending;
-      while (pending.next < pending.items.length) {
-        this.handleOne(pending);
+      const lane = this.ready[this.head] as Lane;
+      while (lane.next < lane.items.length) {
+        this.handleOne(lane);
         if (performance.now() > deadline) return;
       }
-      this.finish(pending);
+      // Empty: the lane leaves the ready list and comes back with its next arrival.
+      lane.items.length = 0;
+      lane.times.length = 0;
+      lane.next = 0;
+      lane.queued = false;
+      this.head++;
     }
     this.ready.length = 0;
     this.head = 0;
-  }
-
-  private handleAll(pending: Pending): void {
-    while (pending.next < pending.items.length) this.handleOne(pending);
-  }
-
-  private handleOne(pending: Pending): void {
-    const index = pending.next++;
-    const item = pending.items[index] ?? null;
-    const tMs = pending.times[index] ?? 0;
-    pending.items[index] = null;
-    if (item) this.pendingBytes -= item.length;
-    pending.sink.handle(item, tMs);
-  }
-
-  /** A sink whose queue ran empty leaves the ready list; it comes back with its next arrival. */
-  private finish(pending: Pending): void {
-    if (pending.next < pending.items.length) return;
-    pending.items.length = 0;
-    pending.times.length = 0;
-    pending.next = 0;
-    pending.queued = false;
-    this.bySink.delete(pending.sink);
-    this.head++;
   }
 }
 

@@ -5,7 +5,7 @@ import type { RequestErrorKind, RequestRecord } from "../scoring/request-record.
 import { type RequestSettings, buildRequestBody } from "./build-request-body.js";
 import { CompletionStreamState, excerpt } from "./completion-stream-state.js";
 import { getSharedBenchAgent } from "./create-bench-agent.js";
-import { type ArrivalSink, sharedArrivalQueue } from "./defer-arrivals.js";
+import { sharedArrivalQueue } from "./defer-arrivals.js";
 import { SseParser } from "./sse-parser.js";
 
 export type { RequestSettings } from "./build-request-body.js";
@@ -163,8 +163,7 @@ export async function sendStreamingRequest(options: SendStreamingRequestOptions)
       } else pendingStop = reason;
     };
 
-    const arrivals = sharedArrivalQueue();
-    const sink: ArrivalSink = {
+    const arrivals = sharedArrivalQueue().lane({
       handle(item, tMs) {
         if (settled) return;
         if (item === null) {
@@ -174,18 +173,18 @@ export async function sendStreamingRequest(options: SendStreamingRequestOptions)
         now = tMs;
         parser.feed(item);
       },
-    };
+    });
 
     const onAbort = (): void => {
       // What arrived before the abort is part of the record.
-      arrivals.flush(sink);
+      arrivals.flush();
       if (signal) stop(new RequestStop("engine_died", abortReasonText(signal)));
     };
     signal?.addEventListener("abort", onAbort, { once: true });
     // setTimeout fires at once beyond 2^31-1 ms; a longer limit is no limit in practice.
     const timeoutMs = Math.min(settings.requestTimeoutS * 1000, 2 ** 31 - 1);
     const timer = setTimeout(() => {
-      arrivals.flush(sink);
+      arrivals.flush();
       stop(new RequestStop("timeout", `no complete answer within the request timeout of ${settings.requestTimeoutS} s`));
     }, timeoutMs);
 
@@ -205,7 +204,7 @@ export async function sendStreamingRequest(options: SendStreamingRequestOptions)
           return;
         }
         // undici hands over the socket's own buffer and never reuses it, so it can wait in the queue.
-        arrivals.push(sink, chunk, tMs);
+        arrivals.push(chunk, tMs);
       },
       onResponseEnd() {
         responseClosed = true;
@@ -216,13 +215,13 @@ export async function sendStreamingRequest(options: SendStreamingRequestOptions)
           fail("http_error", `HTTP ${statusCode}${text ? `: ${text}` : ""}`, endMs);
           return;
         }
-        arrivals.push(sink, null, endMs);
+        arrivals.push(null, endMs);
       },
       onResponseError(_ctrl, error) {
         responseClosed = true;
         if (settled) return;
         const endMs = performance.now() - sendTime;
-        arrivals.flush(sink);
+        arrivals.flush();
         if (settled) return;
         const { kind, reason } = describeError(error);
         if (statusCode !== 0 && statusCode !== 200) {

@@ -16,12 +16,12 @@ describe("ArrivalQueue", () => {
   it("handles nothing while arrivals are stamped, then each stream's items in arrival order with their stamps", async () => {
     const queue = new ArrivalQueue();
     const log: string[] = [];
-    const a = recordingSink(log, "a");
-    const b = recordingSink(log, "b");
-    queue.push(a, Buffer.from("1"), 1);
-    queue.push(b, Buffer.from("1"), 2);
-    queue.push(a, Buffer.from("2"), 3);
-    queue.push(a, null, 4);
+    const a = queue.lane(recordingSink(log, "a"));
+    const b = queue.lane(recordingSink(log, "b"));
+    a.push(Buffer.from("1"), 1);
+    b.push(Buffer.from("1"), 2);
+    a.push(Buffer.from("2"), 3);
+    a.push(null, 4);
     expect(log).toEqual([]);
     // One turn normally does it all; a loaded machine may need a few 0.1 ms slices.
     while (log.length < 4) await nextTurn();
@@ -35,8 +35,8 @@ describe("ArrivalQueue", () => {
       const until = performance.now() + 0.06;
       while (performance.now() < until);
     };
-    const sink = recordingSink(log, "s", busy);
-    for (let index = 0; index < 20; index++) queue.push(sink, Buffer.from(String(index)), index);
+    const lane = queue.lane(recordingSink(log, "s", busy));
+    for (let index = 0; index < 20; index++) lane.push(Buffer.from(String(index)), index);
     await nextTurn();
     // 0.06 ms an item against a 0.1 ms slice: the first turn stops after two.
     expect(log.length).toBeLessThan(20);
@@ -47,11 +47,11 @@ describe("ArrivalQueue", () => {
   it("flushes one stream's items at once, leaving the others queued", async () => {
     const queue = new ArrivalQueue();
     const log: string[] = [];
-    const a = recordingSink(log, "a");
-    const b = recordingSink(log, "b");
-    queue.push(a, Buffer.from("x"), 1);
-    queue.push(b, Buffer.from("y"), 2);
-    queue.flush(b);
+    const a = queue.lane(recordingSink(log, "a"));
+    const b = queue.lane(recordingSink(log, "b"));
+    a.push(Buffer.from("x"), 1);
+    b.push(Buffer.from("y"), 2);
+    b.flush();
     expect(log).toEqual(["b:y@2"]);
     while (log.length < 2) await nextTurn();
     expect(log).toEqual(["b:y@2", "a:x@1"]);
@@ -60,10 +60,10 @@ describe("ArrivalQueue", () => {
   it("parses at once rather than hold more than 16 MiB unparsed", () => {
     const queue = new ArrivalQueue();
     const log: string[] = [];
-    const sink = recordingSink(log, "s");
-    queue.push(sink, Buffer.alloc(10 * 1024 * 1024, 0x61).subarray(0, 10 * 1024 * 1024), 1);
+    const lane = queue.lane(recordingSink(log, "s"));
+    lane.push(Buffer.alloc(10 * 1024 * 1024, 0x61), 1);
     expect(log).toEqual([]);
-    queue.push(sink, Buffer.alloc(8 * 1024 * 1024, 0x62), 2);
+    lane.push(Buffer.alloc(8 * 1024 * 1024, 0x62), 2);
     expect(log).toHaveLength(1);
   });
 });
