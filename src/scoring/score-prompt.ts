@@ -10,7 +10,10 @@ export interface PromptScore {
   score: number | null;
   /** T_b(k) / T_c(k); null when the candidate was not measured at equal length. */
   speedup: number | null;
-  /** k = min(n_b, n_c): the output length both engines are timed at. */
+  /**
+   * The output length both engines are timed at: k = min(n_b, n_c), or the tokens both answers share
+   * when they part after the agreement check.
+   */
   comparedTokens: number | null;
   reason: string | null;
   /**
@@ -110,9 +113,12 @@ export function scorePrompt(
       ...agreementFields,
     };
   }
-  const baselineTime = timeToTokens(baseline, k);
+  // Answers that part later are timed over the part they share: what follows is other text, and a
+  // candidate that gives the baseline's first tokens and then filler must not be timed on the filler.
+  const timed = comparison?.parted ? Math.max(1, Math.min(k, comparison.commonTokens)) : k;
+  const baselineTime = timeToTokens(baseline, timed);
   // A zero duration cannot happen on a real clock; the floor keeps a broken record from dividing by zero.
-  const candidateTime = Math.max(timeToTokens(candidate, k), 1e-6);
+  const candidateTime = Math.max(timeToTokens(candidate, timed), 1e-6);
   const speedup = baselineTime / candidateTime;
-  return { status: "scored", score: speedup, speedup, comparedTokens: k, reason: null, ...agreementFields };
+  return { status: "scored", score: speedup, speedup, comparedTokens: timed, reason: null, ...agreementFields };
 }

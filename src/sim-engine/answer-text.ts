@@ -14,6 +14,8 @@ export interface AnswerStyle {
   filler: boolean;
   /** From this token on the answer is another (as a kernel change can make a model's output drift late); null: never. */
   divergeAfterTokens: number | null;
+  /** A cheat: from this token on, filler (streamed faster); null: never. */
+  fillerAfterTokens?: number | null;
 }
 
 export const HONEST: AnswerStyle = { filler: false, divergeAfterTokens: null };
@@ -29,7 +31,7 @@ function word(list: readonly string[], index: number): string {
 export function answerToken(words: AnswerWords, style: AnswerStyle, kind: "content" | "reasoning", index: number, answerIndex: number): string {
   const list = kind === "content" ? words.content : words.reasoning;
   // The filler word differs from the answer's first word, so the answers part at once.
-  if (style.filler) return word(list, 1);
+  if (style.filler || (style.fillerAfterTokens != null && answerIndex >= style.fillerAfterTokens)) return word(list, 1);
   if (style.divergeAfterTokens !== null && answerIndex >= style.divergeAfterTokens) return word(list, index + 1);
   return word(list, index);
 }

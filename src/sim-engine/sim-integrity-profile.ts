@@ -27,20 +27,30 @@ export const cheatsSchema = z.strictObject(
     usageFactor: z.number({ error: "expected a factor, 1 or more" }).min(1, { error: "expected a factor, 1 or more" }).default(1),
     /** Streams one word over and over instead of the answer. */
     fillerText: z.boolean({ error: "expected true or false" }).default(false),
+    /** Streams the honest answer for this many tokens, then filler ten times as fast; null: never. */
+    fillerAfterTokens: z
+      .number({ error: "expected a whole number of tokens, 0 or more, or null" })
+      .int({ error: "expected a whole number of tokens, 0 or more, or null" })
+      .min(0, { error: "expected a whole number of tokens, 0 or more, or null" })
+      .nullable()
+      .default(null),
     /** Answers this many times faster when a request names its prompt (a header or the user field). */
     promptIdSpeedup: z.number({ error: "expected a factor greater than 0, or null" }).gt(0).nullable().default(null),
   },
-  { error: "expected an object of cheats: claimTokens, usageFactor, fillerText, promptIdSpeedup" },
+  { error: "expected an object of cheats: claimTokens, usageFactor, fillerText, fillerAfterTokens, promptIdSpeedup" },
 );
 
 export const DEFAULT_ANSWER = { divergeAfterTokens: null };
-export const NO_CHEATS = { claimTokens: false, usageFactor: 1, fillerText: false, promptIdSpeedup: null };
+export const NO_CHEATS = { claimTokens: false, usageFactor: 1, fillerText: false, fillerAfterTokens: null, promptIdSpeedup: null };
+
+/** How much faster the filler after an honest start streams. */
+export const LATE_FILLER_SPEEDUP = 10;
 
 export type SimCheats = z.infer<typeof cheatsSchema>;
 export type SimAnswer = z.infer<typeof answerSchema>;
 
 export function answerStyle(answer: SimAnswer, cheats: SimCheats): AnswerStyle {
-  return { filler: cheats.fillerText, divergeAfterTokens: answer.divergeAfterTokens };
+  return { filler: cheats.fillerText, divergeAfterTokens: answer.divergeAfterTokens, fillerAfterTokens: cheats.fillerAfterTokens };
 }
 
 /** Headers and fields that would name the prompt, which is what a special-casing engine looks for. */

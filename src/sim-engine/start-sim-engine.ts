@@ -9,7 +9,7 @@ import type { Prompt } from "../prompts/prompt.js";
 import type { ChunkWriteLog, SimRequestRecord } from "./chunk-write-log.js";
 import { type ResponsePlan, type SimProfile, type SimProfileInput, planResponse, simProfileSchema } from "./sim-profile.js";
 import { createPromptMatcher } from "./match-prompt.js";
-import { answerStyle, findPromptIdHint } from "./sim-integrity-profile.js";
+import { LATE_FILLER_SPEEDUP, answerStyle, findPromptIdHint } from "./sim-integrity-profile.js";
 
 export const READY_LINE = "The server is fired up and ready to roll!";
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
@@ -187,7 +187,13 @@ export async function startSimEngine(options: SimEngineOptions = {}): Promise<Si
 
     const chunkEnd = (index: number): number =>
       index < reasoningChunks ? Math.min((index + 1) * k, reasoning) : Math.min(reasoning + (index - reasoningChunks + 1) * k, total);
-    const dueAt = (index: number): number => t0 + plan.ttftMs + (chunkEnd(index) - 1) * plan.itlMs;
+    // The late-filler cheat streams its filler faster than the honest start.
+    const honestTokens = cheats.fillerAfterTokens ?? Number.POSITIVE_INFINITY;
+    const dueAt = (index: number): number => {
+      const tokens = chunkEnd(index) - 1;
+      const honest = Math.min(tokens, honestTokens);
+      return t0 + plan.ttftMs + honest * plan.itlMs + (tokens - honest) * (plan.itlMs / LATE_FILLER_SPEEDUP);
+    };
 
     const writeChunk = (index: number): void => {
       const isReasoning = index < reasoningChunks;

@@ -122,7 +122,23 @@ describe("cheating engines get a card that does not pass (speedgate run, referen
     expect(card.gate.passed).toBe(true);
     expect(card.promptsScored).toBe(PROMPT_IDS.length);
     expect(card.medianAgreement).toBeCloseTo(20 / 24, 10);
-    expect(card.prompts[0]).toMatchObject({ status: "scored", agreedTokens: 20 });
-    expect(markdown).toContain("agreement 83.3%: the answers part after 20 tokens");
+    // Timed over the 20 tokens both answers share: still about 2×.
+    expect(card.prompts[0]).toMatchObject({ status: "scored", agreedTokens: 20, comparedTokens: 20 });
+    expect(markdown).toContain("agreement 83.3%: the answers part after 20 tokens, timed over those");
+  });
+
+  it("the baseline's first 16 tokens, then filler ten times as fast: timed over the shared start only, so no faster", async () => {
+    const long = ["--output-tokens", "64"];
+    const { dir, configPath } = await writeSimRound({
+      baseline: simCommand(...BASELINE, ...long),
+      candidate: simCommand(...BASELINE, ...long, "--cheat-filler-after-tokens", "16"),
+      benchExtra: { maxTokens: 64, requestIntervalMs: 30, warmupRequests: 4, ...withTokenizer },
+      minRoundScore: 1.5,
+    });
+    const { card } = await runSimRound(configPath, dir);
+    // Timed on its filler it would score about 3×.
+    expect(card?.gate.passed).toBe(false);
+    expect(card?.roundScore).toBeLessThan(1.3);
+    expect(card?.prompts.every((prompt) => prompt.status === "scored" && prompt.comparedTokens === 16 && prompt.agreedTokens === 16)).toBe(true);
   });
 });

@@ -112,8 +112,18 @@ describe("scorePrompt holds the candidate to the baseline's answer", () => {
 
   it("scores a candidate that parts after agreementTokens, with its partial agreement", () => {
     const result = scorePrompt(counted(words(40)), counted([...words(30), ...words(10, 31)]), 0.9);
-    expect(result).toMatchObject({ status: "scored", agreedTokens: 30 });
+    expect(result).toMatchObject({ status: "scored", agreedTokens: 30, comparedTokens: 30 });
     expect(result.agreement).toBeCloseTo(30 / 40, 10);
+  });
+
+  it("times answers that part late over the part they share, so filler after an honest start buys nothing", () => {
+    // Same pace for the first 20 tokens, then the candidate streams other text ten times as fast.
+    const baseline = counted(words(40), { ttftMs: 10, itlMs: 10 });
+    const candidate = textStream([...words(20), ...words(20, 21)], { ttftMs: 10, itlMs: 10 });
+    candidate.chunks.forEach((chunk, index) => (chunk.tMs = index < 20 ? 10 + index * 10 : 200 + (index - 19)));
+    countWithTokenizer(candidate, counter);
+    const result = scorePrompt(baseline, candidate, 0.9);
+    expect(result).toMatchObject({ status: "scored", comparedTokens: 20, speedup: 1 });
   });
 
   it("does not check the answers with agreementTokens 0, but still measures the agreement", () => {

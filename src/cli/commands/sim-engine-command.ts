@@ -13,7 +13,8 @@ const USAGE = `speedgate sim-engine [--port N] [--host 127.0.0.1] [--profile pro
     [--prompts prompts.jsonl] [--tokenizer tokenizer.json] [--diverge-after-tokens N]
     faults: [--crash-log FILE] [--crash-exit-code N] [--never-healthy] [--startup-delay-ms MS]
     [--die-after-requests N] [--die-exit-code N] [--stop-early id,id] [--http-500 id,id] [--malformed-sse id,id]
-    cheats: [--cheat-claim-tokens] [--cheat-usage-factor F] [--cheat-filler-text] [--cheat-prompt-id-speedup F]
+    cheats: [--cheat-claim-tokens] [--cheat-usage-factor F] [--cheat-filler-text] [--cheat-filler-after-tokens N]
+    [--cheat-prompt-id-speedup F]
 
 Flags override the profile. Requests do not name their prompt: the ids in the profile and the fault
 lists are found from each request's content through the prompts file (--prompts, or the profile's
@@ -88,6 +89,7 @@ export const simEngineCommand: Command = {
       "cheat-claim-tokens": { type: "boolean" },
       "cheat-usage-factor": { type: "string" },
       "cheat-filler-text": { type: "boolean" },
+      "cheat-filler-after-tokens": { type: "string" },
       "cheat-prompt-id-speedup": { type: "string" },
     });
     const port = parseNumber("port", values.port) ?? 30000;
@@ -124,6 +126,7 @@ export const simEngineCommand: Command = {
           claimTokens: values["cheat-claim-tokens"],
           usageFactor: parseNumber("cheat-usage-factor", values["cheat-usage-factor"]),
           fillerText: values["cheat-filler-text"],
+          fillerAfterTokens: parseNumber("cheat-filler-after-tokens", values["cheat-filler-after-tokens"]),
           promptIdSpeedup: parseNumber("cheat-prompt-id-speedup", values["cheat-prompt-id-speedup"]),
         }),
       },
