@@ -27,7 +27,7 @@ const ITL_STEPS_MS = [8, 4, 2.5, 2, 1.5, 1, 0.75];
 const RUN_MS = 1500;
 
 export async function measureCapacity(options: { log?: (line: string) => void } = {}): Promise<CapacityFigure> {
-  const goal = { chunksPerSecond: 50_000, errorMs: 1 };
+  const goal = { chunksPerSecond: 150_000, errorMs: 1 };
   const levels: StreamErrorResult[] = [];
   let best: StreamErrorResult | null = null;
   for (const itlMs of ITL_STEPS_MS) {

@@ -16,6 +16,7 @@ import { measureOverlayBuild } from "./docker-overlay-build.js";
 import { measureFailureDetection } from "./failure-detection.js";
 import { measureFidelity } from "./fidelity-timing.js";
 import { measureEndlessLine } from "./log-buffer-endless-line.js";
+import { measureTokenizing } from "./tokenizing-cost.js";
 import { benchWebhookThroughput } from "./webhook-throughput.js";
 
 interface Row {
@@ -51,15 +52,19 @@ const rows: Row[] = [];
 rows.push(
   ...(await section("timing fidelity", async () => {
     const figure = await measureFidelity({ log: (line) => process.stderr.write(`  ${line}\n`) });
-    return figure.levels.map((level) => {
+    const rows: Row[] = figure.levels.map((level) => {
       const at256 = level.streams === 256;
+      const at1 = level.streams === 1;
       return {
-        figure: `1. Timing fidelity, ${level.streams} stream${level.streams === 1 ? "" : "s"} (arrival − engine write, median / p99)`,
+        figure: `1. Timing fidelity, ${level.streams} stream${level.streams === 1 ? "" : "s"}, tokenizing on (arrival − engine write, median / p99)`,
         measured: `${ms(level.medianMs)} / ${ms(level.p99Ms)}`,
-        goal: at256 ? `< ${figure.goal.medianMs} ms / < ${figure.goal.p99Ms} ms` : "(reference)",
-        met: at256 ? figure.met : null,
+        goal: at256 ? `median ≤ ${figure.goal.medianAt256Ms} ms` : at1 ? `p99 ≤ ${figure.goal.p99At1Ms} ms` : "(reference)",
+        met: at256 ? level.medianMs <= figure.goal.medianAt256Ms : at1 ? level.p99Ms <= figure.goal.p99At1Ms : null,
       };
     });
+    const off = figure.withoutTokenizing;
+    if (off) rows.push({ figure: "1. Timing fidelity, 256 streams, tokenizing off (median / p99)", measured: `${ms(off.medianMs)} / ${ms(off.p99Ms)}`, goal: "(reference)", met: null });
+    return rows;
   })),
 );
 
@@ -68,10 +73,24 @@ rows.push(
     const figure = await measureCapacity({ log: (line) => process.stderr.write(`  ${line}\n`) });
     return [
       {
-        figure: `2. Client capacity (chunks/s from one engine with median error ≤ ${figure.goal.errorMs} ms)`,
+        figure: `2. Client capacity (chunks/s from one engine with median error ≤ ${figure.goal.errorMs} ms, text kept for tokenizing)`,
         measured: `${Math.round(figure.chunksPerSecond).toLocaleString("en-US")} chunks/s (p99 ${ms(figure.p99MsAtCapacity)})`,
         goal: `≥ ${figure.goal.chunksPerSecond.toLocaleString("en-US")}`,
         met: figure.met,
+      },
+    ];
+  })),
+);
+
+rows.push(
+  ...(await section("tokenizing", async () => {
+    const figure = await Promise.resolve().then(measureTokenizing);
+    return [
+      {
+        figure: `8. Tokenizing answers after the benchmark, Qwen3's tokenizer (${figure.tokens.toLocaleString("en-US")} tokens of prose and code)`,
+        measured: `${figure.usPerToken.toFixed(2)} µs/token (${figure.secondsPer5000x512.toFixed(1)} s for 5,000 answers of 512 tokens)`,
+        goal: "(reference)",
+        met: null,
       },
     ];
   })),

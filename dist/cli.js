@@ -7,11 +7,12 @@ const __filename = __speedgateFileURLToPath(import.meta.url);
 const __dirname = __speedgateDirname(__filename);
 import {
   ConfigError,
-  PROMPT_ID_HEADER,
   RoundCancelledError,
   SPEEDGATE_VERSION,
   checkRound,
   cleanLogLine,
+  countingSentence,
+  createHfTokenizer,
   createProgressRenderer,
   describeFailureEvent,
   describeVerdict,
@@ -22,14 +23,17 @@ import {
   formatPercent,
   formatScoreAgainstBar,
   formatTimes,
+  integrityRows,
   loadRound,
   mergeScorecards,
+  parsePrompts,
   processEngineCwd,
+  promptReason,
   readScorecard,
   renderMarkdown,
   runRound,
   writeScorecard
-} from "./chunks/chunk-ICTI5DHI.js";
+} from "./chunks/chunk-ZM2EKI6P.js";
 import {
   require_docker
 } from "./chunks/chunk-TM3QZYC6.js";
@@ -137,14 +141,14 @@ import { join } from "node:path";
 // src/engine/find-free-port.ts
 import { createServer } from "node:net";
 async function findFreePort() {
-  return await new Promise((resolve2, reject) => {
+  return await new Promise((resolve3, reject) => {
     const server = createServer();
     server.unref();
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => {
       const address = server.address();
       const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve2(port));
+      server.close(() => resolve3(port));
     });
   });
 }
@@ -170,6 +174,7 @@ function renderText(card, options = {}) {
       ["Prompts scored", `${card.promptsScored} / ${card.promptsTotal}`],
       ["Below tolerance", `${card.belowTolerance} (answered too little to score)`],
       ["Zeroed total", `${card.zeroedTotal} (scored 0.0 without measuring)`],
+      ...integrityRows(card),
       ...card.excluded > 0 ? [["Excluded", `${card.excluded} (baseline failed on them)`]] : [],
       ["Gate", `${card.gate.passed ? "passes" : "does not pass"}: ${card.gate.reason}`]
     ])
@@ -180,6 +185,8 @@ function renderText(card, options = {}) {
     `Settings: request interval ${s.requestIntervalMs} ms${s.arrival === "poisson" ? " (Poisson)" : ""}, thinking ${s.thinking ? "on" : "off"}, context limit ${s.contextLimit}, max tokens ${s.maxTokens}, tolerance ${formatPercent(s.tolerance)}`
   );
   if (card.tokenCountsEstimated) out.push("Token counts are estimates: the server did not report them per chunk.");
+  const counting = countingSentence(card);
+  if (counting) out.push(counting);
   const failure = card.failure;
   if (failure) {
     out.push(
@@ -211,7 +218,7 @@ function renderText(card, options = {}) {
           prompt.score === null ? "\u2014" : formatTimes(prompt.score),
           `${prompt.baseline?.outputTokens ?? "\u2014"}/${prompt.candidate?.outputTokens ?? "\u2014"}`,
           `${formatMs(prompt.baseline?.e2eMs ?? null)}/${formatMs(prompt.candidate?.e2eMs ?? null)}`,
-          prompt.reason ?? ""
+          promptReason(prompt, card)
         ])
       ])
     );
@@ -494,8 +501,49 @@ var renderCommand = {
 };
 
 // src/cli/commands/sim-engine-command.ts
-import { readFile } from "node:fs/promises";
-import { dirname, resolve } from "node:path";
+import { readFile as readFile2 } from "node:fs/promises";
+import { dirname, resolve as resolve2 } from "node:path";
+
+// src/sim-engine/sim-integrity-profile.ts
+var answerSchema = external_exports.strictObject(
+  {
+    divergeAfterTokens: external_exports.number({ error: "expected a whole number of tokens, 0 or more, or null" }).int({ error: "expected a whole number of tokens, 0 or more, or null" }).min(0, { error: "expected a whole number of tokens, 0 or more, or null" }).nullable().default(null)
+  },
+  { error: "expected an object such as { divergeAfterTokens: 200 }" }
+);
+var cheatsSchema = external_exports.strictObject(
+  {
+    /** Streams the first token only, then reports the full length in usage. */
+    claimTokens: external_exports.boolean({ error: "expected true or false" }).default(false),
+    /** Reports usage this many times the tokens streamed. */
+    usageFactor: external_exports.number({ error: "expected a factor, 1 or more" }).min(1, { error: "expected a factor, 1 or more" }).default(1),
+    /** Streams one word over and over instead of the answer. */
+    fillerText: external_exports.boolean({ error: "expected true or false" }).default(false),
+    /** Streams the honest answer for this many tokens, then filler ten times as fast; null: never. */
+    fillerAfterTokens: external_exports.number({ error: "expected a whole number of tokens, 0 or more, or null" }).int({ error: "expected a whole number of tokens, 0 or more, or null" }).min(0, { error: "expected a whole number of tokens, 0 or more, or null" }).nullable().default(null),
+    /** Answers this many times faster when a request names its prompt (a header or the user field). */
+    promptIdSpeedup: external_exports.number({ error: "expected a factor greater than 0, or null" }).gt(0).nullable().default(null)
+  },
+  { error: "expected an object of cheats: claimTokens, usageFactor, fillerText, fillerAfterTokens, promptIdSpeedup" }
+);
+var DEFAULT_ANSWER = { divergeAfterTokens: null };
+var NO_CHEATS = { claimTokens: false, usageFactor: 1, fillerText: false, fillerAfterTokens: null, promptIdSpeedup: null };
+var LATE_FILLER_SPEEDUP = 10;
+function answerStyle(answer, cheats) {
+  return { filler: cheats.fillerText, divergeAfterTokens: answer.divergeAfterTokens, fillerAfterTokens: cheats.fillerAfterTokens };
+}
+var PROMPT_ID_HINTS = ["x-speedgate-prompt-id", "x-prompt-id", "x-request-id"];
+function findPromptIdHint(headers, body) {
+  for (const name of PROMPT_ID_HINTS) {
+    const value = headers[name];
+    if (typeof value === "string" && value.length > 0) return `${name}: ${value}`;
+  }
+  for (const field of ["user", "prompt_id", "metadata"]) {
+    const value = body[field];
+    if (value !== void 0 && value !== null && value !== "") return `${field}: ${JSON.stringify(value)}`;
+  }
+  return null;
+}
 
 // src/sim-engine/sim-profile.ts
 var nonNegative = (expected) => external_exports.number({ error: expected }).min(0, { error: expected });
@@ -534,6 +582,12 @@ var faultsSchema = external_exports.strictObject(
 var simProfileSchema = external_exports.strictObject(
   {
     model: external_exports.string({ error: "expected the served model name" }).min(1).default("sim-model"),
+    /** JSONL prompts (the round's format) that map a request's content to a prompt id, relative to the profile. */
+    promptsFile: external_exports.string({ error: "expected the path of a JSONL prompts file" }).min(1).optional(),
+    /** A tokenizer.json whose whole-word tokens the engine streams, relative to the profile. */
+    tokenizer: external_exports.string({ error: "expected the path of a tokenizer.json" }).min(1).optional(),
+    answer: answerSchema.default(DEFAULT_ANSWER),
+    cheats: cheatsSchema.default(NO_CHEATS),
     flavour: external_exports.enum(["sglang", "vllm"], { error: 'expected "sglang" or "vllm"' }).default("sglang"),
     usagePerChunk: external_exports.boolean({ error: "expected true or false" }).default(false),
     defaults: timingSchema.partial().default({}),
@@ -582,6 +636,82 @@ function planResponse(profile, promptId, maxTokens, thinking) {
   };
 }
 
+// src/sim-engine/load-sim-inputs.ts
+import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
+
+// src/sim-engine/token-text.ts
+var CONTENT_TOKENS = [" The", " engine", " answers", " \xE9", " \u4E2D", " \u{1F642}", " fast", "."];
+var REASONING_TOKENS = [" Let", " me", " think", " \xFC", " \u601D", " \u{1F914}"];
+
+// src/sim-engine/answer-text.ts
+var BUILT_IN_WORDS = { content: CONTENT_TOKENS, reasoning: REASONING_TOKENS };
+function word(list, index) {
+  return list[index % list.length] ?? " x";
+}
+function answerToken(words, style, kind, index, answerIndex) {
+  const list = kind === "content" ? words.content : words.reasoning;
+  if (style.filler || style.fillerAfterTokens != null && answerIndex >= style.fillerAfterTokens) return word(list, 1);
+  if (style.divergeAfterTokens !== null && answerIndex >= style.divergeAfterTokens) return word(list, index + 1);
+  return word(list, index);
+}
+function answerRun(words, style, kind, from, to, offset) {
+  let text = "";
+  for (let index = from; index < to; index++) text += answerToken(words, style, kind, index, offset + index);
+  return text;
+}
+
+// src/sim-engine/pick-tokenizer-words.ts
+var WHOLE_WORD = new RegExp("^ \\p{L}+$", "u");
+var MAX_WORDS = 2048;
+function pickTokenizerWords(json, source) {
+  const tokenizer = createHfTokenizer(json);
+  const special = new Set(tokenizer.get_added_tokens_decoder().keys());
+  const ids = [...tokenizer.get_vocab(false).values()].filter((id) => !special.has(id)).sort((a, b) => a - b);
+  const words = [];
+  for (const id of ids) {
+    const text = tokenizer.decode([id], { skip_special_tokens: true, clean_up_tokenization_spaces: false });
+    if (!WHOLE_WORD.test(text)) continue;
+    const encoded = tokenizer.encode(text, { add_special_tokens: false }).ids;
+    if (encoded.length === 1 && encoded[0] === id) words.push(text);
+    if (words.length >= MAX_WORDS) break;
+  }
+  if (words.length < 4) throw new Error(`${source}: the tokenizer has no whole-word tokens (" word") the sim-engine can stream`);
+  const sample = words.slice(0, 256);
+  const together = tokenizer.encode(sample.join(""), { add_special_tokens: false }).ids.length;
+  if (together !== sample.length) {
+    throw new Error(`${source}: ${sample.length} whole-word tokens streamed together re-tokenize to ${together}: the sim-engine cannot stream text of this tokenizer exactly`);
+  }
+  return { content: words.filter((_, index) => index % 2 === 0), reasoning: words.filter((_, index) => index % 2 === 1) };
+}
+
+// src/sim-engine/load-sim-inputs.ts
+async function readText(path, what) {
+  try {
+    return await readFile(path, "utf8");
+  } catch (error) {
+    throw new ConfigError(`${what}: cannot read ${path} (${error.code ?? error.message})`);
+  }
+}
+async function loadSimInputs(profile, baseDir) {
+  let prompts = [];
+  if (profile.promptsFile) {
+    const path = resolve(baseDir, profile.promptsFile);
+    prompts = parsePrompts(await readText(path, "promptsFile"), path);
+  }
+  let words = BUILT_IN_WORDS;
+  if (profile.tokenizer) {
+    const path = resolve(baseDir, profile.tokenizer);
+    try {
+      words = pickTokenizerWords(JSON.parse(await readText(path, "tokenizer")), path);
+    } catch (error) {
+      if (error instanceof ConfigError) throw error;
+      throw new ConfigError(`tokenizer: ${error.message}`);
+    }
+  }
+  return { prompts, words };
+}
+
 // src/sim-engine/start-sim-engine.ts
 import { createWriteStream } from "node:fs";
 import { createServer as createServer2 } from "node:http";
@@ -609,19 +739,22 @@ function monotonicOffsetMs() {
   return cachedOffset;
 }
 
-// src/sim-engine/token-text.ts
-var CONTENT_TOKENS = [" The", " engine", " answers", " \xE9", " \u4E2D", " \u{1F642}", " fast", "."];
-var REASONING_TOKENS = [" Let", " me", " think", " \xFC", " \u601D", " \u{1F914}"];
-function contentToken(index) {
-  return CONTENT_TOKENS[index % CONTENT_TOKENS.length] ?? " x";
+// src/sim-engine/match-prompt.ts
+function promptContentKey(body) {
+  if (body.messages !== void 0) return `messages:${JSON.stringify(body.messages)}`;
+  if (typeof body.prompt === "string") return `prompt:${body.prompt}`;
+  return null;
 }
-function reasoningToken(index) {
-  return REASONING_TOKENS[index % REASONING_TOKENS.length] ?? " x";
-}
-function tokenRun(kind, from, to) {
-  let text = "";
-  for (let index = from; index < to; index++) text += kind === "content" ? contentToken(index) : reasoningToken(index);
-  return text;
+function createPromptMatcher(prompts) {
+  const byContent = /* @__PURE__ */ new Map();
+  const duplicates = [];
+  for (const prompt of prompts) {
+    const key = promptContentKey(prompt.messages ? { messages: prompt.messages } : { prompt: prompt.prompt ?? "" });
+    if (key === null) continue;
+    if (byContent.has(key)) duplicates.push(prompt.id);
+    else byContent.set(key, prompt.id);
+  }
+  return { match: (body) => byContent.get(promptContentKey(body) ?? "") ?? null, duplicates };
 }
 
 // src/sim-engine/start-sim-engine.ts
@@ -630,17 +763,6 @@ var MAX_BODY_BYTES = 16 * 1024 * 1024;
 function promptTokenEstimate(body) {
   const source = body.messages ?? body.prompt ?? "";
   return Math.max(1, Math.ceil(JSON.stringify(source).length / 4));
-}
-function readPromptId(req, body) {
-  const header = req.headers[PROMPT_ID_HEADER];
-  if (typeof header === "string" && header.length > 0) {
-    try {
-      return decodeURIComponent(header);
-    } catch {
-      return header;
-    }
-  }
-  return typeof body.user === "string" && body.user.length > 0 ? body.user : null;
 }
 function readMaxTokens(body) {
   for (const key of ["max_completion_tokens", "max_tokens"]) {
@@ -665,6 +787,12 @@ async function startSimEngine(options = {}) {
   const host = options.host ?? "127.0.0.1";
   const log = options.log ?? (() => void 0);
   const keepRecords = options.keepRecords ?? true;
+  const loaded = options.prompts && options.words ? null : await loadSimInputs(profile, options.baseDir ?? process.cwd());
+  const prompts = createPromptMatcher(options.prompts ?? loaded?.prompts ?? []);
+  const words = options.words ?? loaded?.words ?? BUILT_IN_WORDS;
+  const style = answerStyle(profile.answer, profile.cheats);
+  const { cheats } = profile;
+  if (prompts.duplicates.length > 0) log(`sim-engine: prompts ${prompts.duplicates.join(", ")} repeat an earlier prompt's content and get its profile entry`);
   const offset = monotonicOffsetMs();
   const startedAt = performance2.now();
   const writeLog = { requests: [] };
@@ -676,8 +804,8 @@ async function startSimEngine(options = {}) {
   let dead = false;
   let healthy = false;
   let markHealthy = () => void 0;
-  const healthyPromise = new Promise((resolve2) => {
-    markHealthy = resolve2;
+  const healthyPromise = new Promise((resolve3) => {
+    markHealthy = resolve3;
   });
   let startupTimer = null;
   const created = Math.floor(Date.now() / 1e3);
@@ -705,10 +833,11 @@ async function startSimEngine(options = {}) {
     completed++;
     if (faults.dieAfterRequests !== null && completed >= faults.dieAfterRequests) setImmediate(die);
   };
-  const newRecord = (promptId, path, receivedAtMs) => {
+  const newRecord = (promptId, path, receivedAtMs, promptIdHint = null) => {
     const record = {
       seq: ++seq,
       promptId,
+      promptIdHint,
       path,
       receivedAtMs,
       chunkWritesMs: [],
@@ -726,13 +855,14 @@ async function startSimEngine(options = {}) {
     const streamOptions = body.stream_options;
     const includeUsage = streamOptions?.include_usage === true;
     const usagePerChunk = includeUsage && (profile.usagePerChunk || streamOptions?.continuous_usage_stats === true);
-    const usageJson = (completion) => `{"prompt_tokens":${promptTokens},"completion_tokens":${completion},"total_tokens":${promptTokens + completion}}`;
+    const total = plan.reasoningTokens + plan.contentTokens;
+    const claimed = (completion) => cheats.claimTokens ? total : Math.ceil(completion * cheats.usageFactor);
+    const usageJson = (completion) => `{"prompt_tokens":${promptTokens},"completion_tokens":${claimed(completion)},"total_tokens":${promptTokens + claimed(completion)}}`;
     const k = plan.tokensPerChunk;
     const reasoning = chat ? plan.reasoningTokens : 0;
-    const total = plan.reasoningTokens + plan.contentTokens;
     const reasoningChunks = Math.ceil(reasoning / k);
     const contentChunks = Math.ceil((total - reasoning) / k);
-    const chunkCount = reasoningChunks + contentChunks;
+    const chunkCount = cheats.claimTokens ? Math.min(1, reasoningChunks + contentChunks) : reasoningChunks + contentChunks;
     const malformedAt = plan.fault === "malformed_sse" ? Math.floor(chunkCount / 2) : -1;
     let next = 0;
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
@@ -742,12 +872,17 @@ async function startSimEngine(options = {}) {
     const stream = { res, record, timer: null };
     active.add(stream);
     const chunkEnd = (index) => index < reasoningChunks ? Math.min((index + 1) * k, reasoning) : Math.min(reasoning + (index - reasoningChunks + 1) * k, total);
-    const dueAt = (index) => t0 + plan.ttftMs + (chunkEnd(index) - 1) * plan.itlMs;
+    const honestTokens = cheats.fillerAfterTokens ?? Number.POSITIVE_INFINITY;
+    const dueAt = (index) => {
+      const tokens = chunkEnd(index) - 1;
+      const honest = Math.min(tokens, honestTokens);
+      return t0 + plan.ttftMs + honest * plan.itlMs + (tokens - honest) * (plan.itlMs / LATE_FILLER_SPEEDUP);
+    };
     const writeChunk = (index) => {
       const isReasoning = index < reasoningChunks;
       const from = isReasoning ? index * k : reasoning + (index - reasoningChunks) * k;
       const to = chunkEnd(index);
-      const text = isReasoning ? tokenRun("reasoning", from, to) : tokenRun("content", from - reasoning, to - reasoning);
+      const text = isReasoning ? answerRun(words, style, "reasoning", from, to, 0) : answerRun(words, style, "content", from - reasoning, to - reasoning, reasoning);
       const field = !chat ? "text" : isReasoning ? reasoningField : "content";
       const payload = chat ? `"delta":{"${field}":${JSON.stringify(text)}},` : `"text":${JSON.stringify(text)},`;
       const usage = usagePerChunk ? `,"usage":${usageJson(to)}` : "";
@@ -826,8 +961,8 @@ async function startSimEngine(options = {}) {
         finishRecord(record, "malformed_sse");
         return;
       }
-      const content = tokenRun("content", 0, total - reasoning);
-      const reasoningText = reasoning > 0 ? tokenRun("reasoning", 0, reasoning) : null;
+      const content = answerRun(words, style, "content", 0, total - reasoning, reasoning);
+      const reasoningText = reasoning > 0 ? answerRun(words, style, "reasoning", 0, reasoning, 0) : null;
       const reasoningField = profile.flavour === "vllm" ? "reasoning" : "reasoning_content";
       const choice = chat ? { index: 0, message: { role: "assistant", content, [reasoningField]: reasoningText }, logprobs: null, finish_reason: plan.finishReason } : { index: 0, text: content, logprobs: null, finish_reason: plan.finishReason };
       sendJson(res, 200, {
@@ -862,9 +997,14 @@ async function startSimEngine(options = {}) {
         sendJson(res, 400, { object: "error", message: `invalid JSON body: ${error.message}`, type: "BadRequestError", code: 400 });
         return;
       }
-      const promptId = readPromptId(req, body);
-      const record = newRecord(promptId, req.url ?? "", t0 + offset);
+      const promptId = prompts.match(body);
+      const hint = findPromptIdHint(req.headers, body);
+      const record = newRecord(promptId, req.url ?? "", t0 + offset, hint);
       const plan = planResponse(profile, promptId, readMaxTokens(body), readThinking(body));
+      if (hint !== null && cheats.promptIdSpeedup !== null) {
+        plan.ttftMs /= cheats.promptIdSpeedup;
+        plan.itlMs /= cheats.promptIdSpeedup;
+      }
       if (plan.fault === "http500") {
         finishRecord(record, "http500");
         sendJson(res, 500, { object: "error", message: "Internal server error (sim-engine fault: http500)", type: "InternalServerError", code: 500 });
@@ -901,11 +1041,11 @@ async function startSimEngine(options = {}) {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
   });
-  await new Promise((resolve2, reject) => {
+  await new Promise((resolve3, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, host, () => {
       server.off("error", reject);
-      resolve2();
+      resolve3();
     });
   });
   const address = server.address();
@@ -936,10 +1076,10 @@ async function startSimEngine(options = {}) {
       }
       active.clear();
       dead = true;
-      const closed = new Promise((resolve2) => server.close(() => resolve2()));
+      const closed = new Promise((resolve3) => server.close(() => resolve3()));
       for (const socket of sockets) socket.destroy();
       await closed;
-      if (chunkLog) await new Promise((resolve2) => chunkLog.end(() => resolve2()));
+      if (chunkLog) await new Promise((resolve3) => chunkLog.end(() => resolve3()));
     }
   };
 }
@@ -948,11 +1088,16 @@ async function startSimEngine(options = {}) {
 var USAGE2 = `speedgate sim-engine [--port N] [--host 127.0.0.1] [--profile profile.json]
     [--model NAME] [--flavour sglang|vllm] [--ttft-ms MS] [--itl-ms MS] [--output-tokens N]
     [--reasoning-tokens N] [--tokens-per-chunk N] [--usage-per-chunk] [--chunk-log out.jsonl]
+    [--prompts prompts.jsonl] [--tokenizer tokenizer.json] [--diverge-after-tokens N]
     faults: [--crash-log FILE] [--crash-exit-code N] [--never-healthy] [--startup-delay-ms MS]
     [--die-after-requests N] [--die-exit-code N] [--stop-early id,id] [--http-500 id,id] [--malformed-sse id,id]
+    cheats: [--cheat-claim-tokens] [--cheat-usage-factor F] [--cheat-filler-text] [--cheat-filler-after-tokens N]
+    [--cheat-prompt-id-speedup F]
 
-Flags override the profile. Prompt ids come from the x-speedgate-prompt-id header the benchmark client
-sends (or the request's "user" field).`;
+Flags override the profile. Requests do not name their prompt: the ids in the profile and the fault
+lists are found from each request's content through the prompts file (--prompts, or the profile's
+promptsFile). --tokenizer streams whole-word tokens of that tokenizer.json, so a round counting with
+it sees exactly the engine's token counts.`;
 function parseNumber(flag, value) {
   if (value === void 0) return void 0;
   const number = Number(value);
@@ -968,14 +1113,14 @@ function dropUndefined(value) {
 async function readProfile(path) {
   let text;
   try {
-    text = await readFile(path, "utf8");
+    text = await readFile2(path, "utf8");
   } catch (error) {
     throw new ConfigError(`speedgate sim-engine: cannot read the profile ${path}: ${error.message}`);
   }
   try {
     const parsed = JSON.parse(text);
     if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error("expected a JSON object");
-    return { profile: parsed, dir: dirname(resolve(path)) };
+    return { profile: parsed, dir: dirname(resolve2(path)) };
   } catch (error) {
     throw new ConfigError(`speedgate sim-engine: the profile ${path} is not valid JSON: ${error.message}`);
   }
@@ -1006,16 +1151,45 @@ var simEngineCommand = {
       "die-exit-code": { type: "string" },
       "stop-early": { type: "string" },
       "http-500": { type: "string" },
-      "malformed-sse": { type: "string" }
+      "malformed-sse": { type: "string" },
+      prompts: { type: "string" },
+      tokenizer: { type: "string" },
+      "diverge-after-tokens": { type: "string" },
+      "cheat-claim-tokens": { type: "boolean" },
+      "cheat-usage-factor": { type: "string" },
+      "cheat-filler-text": { type: "boolean" },
+      "cheat-filler-after-tokens": { type: "string" },
+      "cheat-prompt-id-speedup": { type: "string" }
     });
     const port = parseNumber("port", values.port) ?? 3e4;
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`speedgate sim-engine: --port: expected a TCP port, got ${values.port}`);
     const loaded = values.profile ? await readProfile(values.profile) : { profile: {}, dir: process.cwd() };
     const fileProfile = loaded.profile;
+    const profilePath = (flag, inFile) => {
+      if (flag !== void 0) return resolve2(process.cwd(), flag);
+      return typeof inFile === "string" ? resolve2(loaded.dir, inFile) : void 0;
+    };
     const crashFlag = values["crash-log"] !== void 0 || values["crash-exit-code"] !== void 0;
     const input = {
       ...fileProfile,
-      ...dropUndefined({ model: values.model, flavour: values.flavour, usagePerChunk: values["usage-per-chunk"] }),
+      ...dropUndefined({
+        model: values.model,
+        flavour: values.flavour,
+        usagePerChunk: values["usage-per-chunk"],
+        promptsFile: profilePath(values.prompts, fileProfile.promptsFile),
+        tokenizer: profilePath(values.tokenizer, fileProfile.tokenizer)
+      }),
+      answer: { ...fileProfile.answer, ...dropUndefined({ divergeAfterTokens: parseNumber("diverge-after-tokens", values["diverge-after-tokens"]) }) },
+      cheats: {
+        ...fileProfile.cheats,
+        ...dropUndefined({
+          claimTokens: values["cheat-claim-tokens"],
+          usageFactor: parseNumber("cheat-usage-factor", values["cheat-usage-factor"]),
+          fillerText: values["cheat-filler-text"],
+          fillerAfterTokens: parseNumber("cheat-filler-after-tokens", values["cheat-filler-after-tokens"]),
+          promptIdSpeedup: parseNumber("cheat-prompt-id-speedup", values["cheat-prompt-id-speedup"])
+        })
+      },
       defaults: {
         ...fileProfile.defaults,
         ...dropUndefined({
@@ -1053,17 +1227,25 @@ var simEngineCommand = {
     const crash = profile.faults.crashAtStart;
     if (crash) {
       if (crash.logFile) {
-        const logPath = resolve(values["crash-log"] !== void 0 ? process.cwd() : loaded.dir, crash.logFile);
+        const logPath = resolve2(values["crash-log"] !== void 0 ? process.cwd() : loaded.dir, crash.logFile);
         try {
-          process.stderr.write(await readFile(logPath));
+          process.stderr.write(await readFile2(logPath));
         } catch (error) {
           throw new ConfigError(`speedgate sim-engine: cannot read the crash log ${logPath}: ${error.message}`);
         }
       }
       return crash.exitCode;
     }
+    let inputs;
+    try {
+      inputs = await loadSimInputs(profile, loaded.dir);
+    } catch (error) {
+      if (error instanceof ConfigError) throw new ConfigError(`speedgate sim-engine: ${error.message}`);
+      throw error;
+    }
     const engine = await startSimEngine({
       host: values.host ?? "127.0.0.1",
+      ...inputs,
       port,
       profile,
       log: logLine,

@@ -39,7 +39,7 @@ import {
   renderMarkdown,
   runRound,
   writeScorecard
-} from "./chunks/chunk-ICTI5DHI.js";
+} from "./chunks/chunk-ZM2EKI6P.js";
 import "./chunks/chunk-TM3QZYC6.js";
 import "./chunks/chunk-ZNUQIOIV.js";
 import {

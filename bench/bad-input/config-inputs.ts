@@ -58,6 +58,9 @@ export const WRONG_FIELD_VALUES: Record<string, unknown[]> = {
   "bench.tolerance": [0, 1.5, "90%", MISSING],
   "bench.warmupRequests": [-1, 100_000],
   "bench.requestTimeoutS": [0, "10s"],
+  // The round folder holds prompts.jsonl: a file that is there but is no tokenizer.
+  "bench.tokenizer": ["", 5, "no-such-tokenizer.json", "prompts.jsonl", { path: "t.json", from: "hub" }, { path: "/m/tokenizer.json", from: "image" }],
+  "bench.agreementTokens": [-1, 1.5, "16"],
   "gate.minRoundScore": [0, -1, "1.1x", MISSING],
   "gate.use": ["median"],
   "docker.gpus": [0, "some", [], [""]],

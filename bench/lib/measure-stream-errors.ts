@@ -1,9 +1,12 @@
 import { createBenchAgent } from "../../src/bench/create-bench-agent.js";
+import { finalizeRecords } from "../../src/bench/finalize-records.js";
 import { monotonicOffsetMs } from "../../src/bench/monotonic-clock.js";
 import { sendStreamingRequest } from "../../src/bench/send-streaming-request.js";
+import type { Prompt } from "../../src/prompts/prompt.js";
 import type { RequestRecord } from "../../src/scoring/request-record.js";
 import { median } from "../../src/scoring/median.js";
 import { percentileOfSorted } from "./percentile.js";
+import type { TokenCounter } from "../../src/tokens/token-counter.js";
 import { startSimEngineProcess } from "./start-sim-engine-process.js";
 
 export interface StreamLevel {
@@ -27,6 +30,9 @@ export interface RoundErrors {
   clientCpuUsPerChunk: number;
   /** Chunks per socket read (chunks of one stream with the same arrival time came in one read). */
   chunksPerRead: number;
+  /** Tokens speedgate counted after the round (0 without a tokenizer) and the time that took, per token. */
+  tokensCounted: number;
+  tokenizeUsPerToken: number;
 }
 
 /** A level's figures: the median over its rounds of each round's figure, so one noisy round does not decide. */
@@ -36,7 +42,19 @@ export interface StreamErrorResult extends StreamLevel, RoundErrors {
 
 type Sent = Array<{ id: string; sendTime: number; record: RequestRecord }>;
 
+/** What a round keeps of its requests: arrival times on the shared clock. The records themselves (and their text) are let go at once, so the next round's garbage collection does not have to walk them. */
+type Arrivals = Array<{ id: string; failed: boolean; times: Float64Array }>;
+
+function keepArrivals(sent: Sent, offset: number): Arrivals {
+  return sent.map(({ id, sendTime, record }) => {
+    const chunks = record.ok ? record.chunks : (record.chunks ?? []);
+    return { id, failed: !record.ok, times: Float64Array.from(chunks, (chunk) => offset + sendTime + chunk.tMs) };
+  });
+}
+
 const settings = { model: "sim-model", maxTokens: 1_000_000, thinking: false, requestTimeoutS: 120 };
+
+const promptFor = (id: string): Prompt => ({ id, messages: [{ role: "user", content: id }] });
 
 async function sendAll(url: string, ids: string[], dispatcher: ReturnType<typeof createBenchAgent>): Promise<Sent> {
   return await Promise.all(
@@ -44,7 +62,7 @@ async function sendAll(url: string, ids: string[], dispatcher: ReturnType<typeof
       let sendTime = 0;
       const record = await sendStreamingRequest({
         baseUrl: url,
-        prompt: { id, messages: [{ role: "user", content: id }] },
+        prompt: promptFor(id),
         settings,
         dispatcher,
         onSend: (time) => (sendTime = time),
@@ -54,22 +72,21 @@ async function sendAll(url: string, ids: string[], dispatcher: ReturnType<typeof
   );
 }
 
-function roundErrors(sent: Sent, writesById: Map<string, number[]>, offset: number, clientCpuMs: number): RoundErrors {
+function roundErrors(sent: Arrivals, writesById: Map<string, number[]>, clientCpuMs: number, tokenizing: { tokens: number; ms: number }): RoundErrors {
   const errors: number[] = [];
   let firstArrival = Number.POSITIVE_INFINITY;
   let lastArrival = Number.NEGATIVE_INFINITY;
   let failedRequests = 0;
   let unmatchedChunks = 0;
   let reads = 0;
-  for (const { id, sendTime, record } of sent) {
-    const chunks = record.ok ? record.chunks : (record.chunks ?? []);
-    if (!record.ok) failedRequests++;
+  for (const { id, failed, times } of sent) {
+    if (failed) failedRequests++;
     const writes = writesById.get(id) ?? [];
-    const matched = Math.min(writes.length, chunks.length);
-    unmatchedChunks += Math.max(writes.length, chunks.length) - matched;
+    const matched = Math.min(writes.length, times.length);
+    unmatchedChunks += Math.max(writes.length, times.length) - matched;
     for (let index = 0; index < matched; index++) {
-      if (index === 0 || chunks[index]?.tMs !== chunks[index - 1]?.tMs) reads++;
-      const arrival = offset + sendTime + (chunks[index]?.tMs ?? 0);
+      if (index === 0 || times[index] !== times[index - 1]) reads++;
+      const arrival = times[index] ?? 0;
       errors.push(arrival - (writes[index] ?? 0));
       if (arrival < firstArrival) firstArrival = arrival;
       if (arrival > lastArrival) lastArrival = arrival;
@@ -87,7 +104,22 @@ function roundErrors(sent: Sent, writesById: Map<string, number[]>, offset: numb
     unmatchedChunks,
     clientCpuUsPerChunk: errors.length > 0 ? (clientCpuMs * 1000) / errors.length : 0,
     chunksPerRead: reads > 0 ? errors.length / reads : 0,
+    tokensCounted: tokenizing.tokens,
+    tokenizeUsPerToken: tokenizing.tokens > 0 ? (tokenizing.ms * 1000) / tokenizing.tokens : 0,
   };
+}
+
+/** As runBenchmark does once an engine's streams are over: speedgate's own count of every answer. */
+function countTokens(sent: Sent, counter: TokenCounter | null): { tokens: number; ms: number } {
+  if (!counter) return { tokens: 0, ms: 0 };
+  const started = performance.now();
+  finalizeRecords(
+    sent.map((entry) => entry.record),
+    counter,
+  );
+  const ms = performance.now() - started;
+  const tokens = sent.reduce((sum, entry) => sum + (entry.record.ok ? entry.record.outputTokens : 0), 0);
+  return { tokens, ms };
 }
 
 const middle = (values: number[]): number => median(values) ?? Number.NaN;
@@ -102,33 +134,33 @@ const middle = (values: number[]): number => median(values) ?? Number.NaN;
  *
  * One warm-up round (connections, JIT) then `rounds` measured rounds against one engine process.
  */
-export async function measureStreamErrors(level: StreamLevel, options: { rounds?: number } = {}): Promise<StreamErrorResult> {
+export async function measureStreamErrors(level: StreamLevel, options: { rounds?: number; tokenCounter?: TokenCounter | null } = {}): Promise<StreamErrorResult> {
   const roundCount = options.rounds ?? 3;
-  const engine = await startSimEngineProcess([
-    "--ttft-ms",
-    String(level.ttftMs),
-    "--itl-ms",
-    String(level.itlMs),
-    "--output-tokens",
-    String(level.outputTokens),
-  ]);
+  const warmIds = Array.from({ length: level.streams }, (_, index) => `warm-${index}`);
+  const roundIds = Array.from({ length: roundCount }, (_, round) => Array.from({ length: level.streams }, (_, index) => `run${round}-${index}`));
+  const engine = await startSimEngineProcess(
+    ["--ttft-ms", String(level.ttftMs), "--itl-ms", String(level.itlMs), "--output-tokens", String(level.outputTokens)],
+    [...warmIds, ...roundIds.flat()].map(promptFor),
+  );
   const dispatcher = createBenchAgent();
   const offset = monotonicOffsetMs();
-  const measured: Array<{ sent: Sent; clientCpuMs: number }> = [];
+  const measured: Array<{ sent: Arrivals; clientCpuMs: number; tokenizing: { tokens: number; ms: number } }> = [];
   try {
-    await sendAll(engine.url, Array.from({ length: level.streams }, (_, index) => `warm-${index}`), dispatcher);
-    for (let round = 0; round < roundCount; round++) {
+    await sendAll(engine.url, warmIds, dispatcher);
+    for (const ids of roundIds) {
       const cpuBefore = process.cpuUsage();
-      const sent = await sendAll(engine.url, Array.from({ length: level.streams }, (_, index) => `run${round}-${index}`), dispatcher);
+      const sent = await sendAll(engine.url, ids, dispatcher);
       const cpu = process.cpuUsage(cpuBefore);
-      measured.push({ sent, clientCpuMs: (cpu.user + cpu.system) / 1000 });
+      // After the round's streams are over, as in a real round: it can no longer delay an arrival.
+      const tokenizing = countTokens(sent, options.tokenCounter ?? null);
+      measured.push({ sent: keepArrivals(sent, offset), clientCpuMs: (cpu.user + cpu.system) / 1000, tokenizing });
     }
   } finally {
     await dispatcher.close();
   }
   const serverRecords = await engine.stop();
   const writesById = new Map(serverRecords.map((record) => [record.promptId ?? "", record.chunkWritesMs]));
-  const rounds = measured.map(({ sent, clientCpuMs }) => roundErrors(sent, writesById, offset, clientCpuMs));
+  const rounds = measured.map(({ sent, clientCpuMs, tokenizing }) => roundErrors(sent, writesById, clientCpuMs, tokenizing));
   return {
     ...level,
     rounds,
@@ -141,10 +173,12 @@ export async function measureStreamErrors(level: StreamLevel, options: { rounds?
     unmatchedChunks: rounds.reduce((sum, round) => sum + round.unmatchedChunks, 0),
     clientCpuUsPerChunk: middle(rounds.map((round) => round.clientCpuUsPerChunk)),
     chunksPerRead: middle(rounds.map((round) => round.chunksPerRead)),
+    tokensCounted: rounds.reduce((sum, round) => sum + round.tokensCounted, 0),
+    tokenizeUsPerToken: middle(rounds.map((round) => round.tokenizeUsPerToken)),
   };
 }
 
 export function describeLevel(result: StreamErrorResult): string {
   const perRound = result.rounds.map((round) => `${round.medianMs.toFixed(2)}/${round.p99Ms.toFixed(2)}`).join(", ");
-  return `${String(result.streams).padStart(4)} streams, itl ${result.itlMs} ms: ${result.chunks} chunks, ${Math.round(result.chunksPerSecond)}/s, error median ${result.medianMs.toFixed(3)} ms, p99 ${result.p99Ms.toFixed(3)} ms (rounds median/p99: ${perRound}), max ${result.maxMs.toFixed(3)} ms, client CPU ${result.clientCpuUsPerChunk.toFixed(1)} µs/chunk, ${result.chunksPerRead.toFixed(2)} chunks/read${result.failedRequests ? `, ${result.failedRequests} failed` : ""}${result.unmatchedChunks ? `, ${result.unmatchedChunks} unmatched` : ""}`;
+  return `${String(result.streams).padStart(4)} streams, itl ${result.itlMs} ms: ${result.chunks} chunks, ${Math.round(result.chunksPerSecond)}/s, error median ${result.medianMs.toFixed(3)} ms, p99 ${result.p99Ms.toFixed(3)} ms (rounds median/p99: ${perRound}), max ${result.maxMs.toFixed(3)} ms, client CPU ${result.clientCpuUsPerChunk.toFixed(1)} µs/chunk, ${result.chunksPerRead.toFixed(2)} chunks/read${result.tokensCounted ? `, tokenized ${result.tokensCounted} tokens at ${result.tokenizeUsPerToken.toFixed(2)} µs/token` : ""}${result.failedRequests ? `, ${result.failedRequests} failed` : ""}${result.unmatchedChunks ? `, ${result.unmatchedChunks} unmatched` : ""}`;
 }

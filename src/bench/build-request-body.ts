@@ -7,13 +7,12 @@ export interface RequestSettings {
   requestTimeoutS: number;
 }
 
-/** Header that carries the prompt id: real engines ignore unknown headers, the sim-engine keys its profile on it. */
-export const PROMPT_ID_HEADER = "x-speedgate-prompt-id";
-
 /**
- * The OpenAI-compatible request both engines get. `max_tokens` and `max_completion_tokens` are both
- * sent because SGLang and vLLM versions differ in which one they honour; temperature 0 keeps the
- * outputs, and so the lengths, as comparable as the engines allow.
+ * The OpenAI-compatible request both engines get, and nothing more: no header or field names the
+ * prompt or says that a benchmark is running, so a patch cannot special-case what is measured.
+ * `max_tokens` and `max_completion_tokens` are both sent because SGLang and vLLM versions differ in
+ * which one they honour; temperature 0 makes the answers deterministic, so the candidate's answer
+ * can be held to the baseline's.
  */
 export function buildRequestBody(prompt: Prompt, settings: RequestSettings): { path: string; body: string } {
   const maxTokens = prompt.maxTokens ?? settings.maxTokens;

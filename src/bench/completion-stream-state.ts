@@ -1,4 +1,4 @@
-import type { ChunkArrival, RequestErrorKind } from "../scoring/request-record.js";
+import type { ChunkArrival, RequestErrorKind, StreamedText } from "../scoring/request-record.js";
 import { spreadTokenCounts } from "./spread-token-counts.js";
 
 export interface StreamProblem {
@@ -32,8 +32,8 @@ export function excerpt(text: string): string {
   return flat.length > EXCERPT_CHARS ? `${flat.slice(0, EXCERPT_CHARS)}…` : flat;
 }
 
-function isNonEmptyString(value: unknown): boolean {
-  return typeof value === "string" && value.length > 0;
+function nonEmpty(value: unknown): string | null {
+  return typeof value === "string" && value.length > 0 ? value : null;
 }
 
 function describeStreamError(error: unknown): string {
@@ -55,6 +55,15 @@ export class CompletionStreamState {
   /** Server-reported running completion tokens per recorded chunk, while every chunk had one. */
   private runningUsage: number[] | null = [];
   private deltaCount = 0;
+  /*
+   * The text itself, kept for speedgate's own count and the answer comparison after the benchmark.
+   * Appending is all the hot path does with it (V8 joins the strings lazily); the tokenizer never
+   * runs while chunks are arriving.
+   */
+  private content = "";
+  private reasoning = "";
+  private readonly contentEnds: number[] = [];
+  private readonly reasoningEnds: number[] = [];
   finishReason: string | null = null;
   promptTokens: number | null = null;
   finalCompletionTokens: number | null = null;
@@ -120,19 +129,33 @@ export class CompletionStreamState {
     }
     if (typeof choice.finish_reason === "string") this.finishReason = choice.finish_reason;
     const delta = choice.delta;
-    const hasText = delta
-      ? isNonEmptyString(delta.content) || isNonEmptyString(delta.reasoning_content) || isNonEmptyString(delta.reasoning)
-      : isNonEmptyString(choice.text);
+    let contentText: string | null;
+    let reasoningText: string | null = null;
+    if (delta) {
+      contentText = nonEmpty(delta.content);
+      // vLLM versions send `reasoning`, `reasoning_content` or both with the same text: one of them is the text.
+      reasoningText = nonEmpty(delta.reasoning_content) ?? nonEmpty(delta.reasoning);
+    } else contentText = nonEmpty(choice.text);
+    const hasText = contentText !== null || reasoningText !== null;
     const previousUsage = this.runningUsage && this.runningUsage.length > 0 ? (this.runningUsage[this.runningUsage.length - 1] ?? 0) : 0;
     const usageGrew = usageTokens !== null && usageTokens > previousUsage;
     if (!hasText && !usageGrew) return true;
     if (hasText) this.deltaCount++;
+    if (contentText !== null) this.content += contentText;
+    if (reasoningText !== null) this.reasoning += reasoningText;
     this.chunks.push({ tMs, tokens: this.deltaCount });
+    this.contentEnds.push(this.content.length);
+    this.reasoningEnds.push(this.reasoning.length);
     if (this.runningUsage) {
       if (usageTokens === null) this.runningUsage = null;
       else this.runningUsage.push(Math.max(usageTokens, previousUsage));
     }
     return true;
+  }
+
+  /** What the stream held, per chunk. */
+  streamedText(): StreamedText {
+    return { content: this.content, reasoning: this.reasoning, contentEnds: this.contentEnds, reasoningEnds: this.reasoningEnds };
   }
 
   /**

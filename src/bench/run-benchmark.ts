@@ -4,7 +4,9 @@ import type { BenchSettings } from "../config/round-config-schema.js";
 import type { Prompt } from "../prompts/prompt.js";
 import type { RequestRecord } from "../scoring/request-record.js";
 import { buildArrivalSchedule } from "./build-arrival-schedule.js";
+import type { TokenCounter } from "../tokens/token-counter.js";
 import { createBenchAgent } from "./create-bench-agent.js";
+import { finalizeRecords } from "./finalize-records.js";
 import { type RequestSettings, sendStreamingRequest } from "./send-streaming-request.js";
 
 export interface BenchmarkProgress {
@@ -19,6 +21,8 @@ export interface RunBenchmarkOptions {
   bench: BenchSettings;
   signal: AbortSignal;
   onProgress?: (p: BenchmarkProgress) => void;
+  /** speedgate's own token counting (bench.tokenizer); null or absent: the engine's counts, bounded by its bytes. */
+  tokenCounter?: TokenCounter | null;
 }
 
 /** How long a connection error waits for the engine's death to be reported before it stands as is. */
@@ -127,6 +131,8 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<Map<st
     void dispatcher.destroy().catch(() => undefined);
   }
 
+  // Only now, with no stream left in flight, is any text tokenized: the timing never waits for it.
+  finalizeRecords(records.values(), options.tokenCounter ?? null);
   if (signal.aborted) {
     const reason = describeAbort(signal);
     for (const prompt of prompts) {

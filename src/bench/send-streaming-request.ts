@@ -2,9 +2,10 @@ import { performance } from "node:perf_hooks";
 import type { Dispatcher } from "undici";
 import type { Prompt } from "../prompts/prompt.js";
 import type { RequestErrorKind, RequestRecord } from "../scoring/request-record.js";
-import { PROMPT_ID_HEADER, type RequestSettings, buildRequestBody } from "./build-request-body.js";
+import { type RequestSettings, buildRequestBody } from "./build-request-body.js";
 import { CompletionStreamState, excerpt } from "./completion-stream-state.js";
 import { getSharedBenchAgent } from "./create-bench-agent.js";
+import { sharedArrivalQueue } from "./defer-arrivals.js";
 import { SseParser } from "./sse-parser.js";
 
 export type { RequestSettings } from "./build-request-body.js";
@@ -66,8 +67,9 @@ function abortReasonText(signal: AbortSignal): string {
  * every way a request can go wrong becomes a FailedRequest with a reason a person can act on.
  *
  * Built on undici's dispatch handler API rather than fetch or request(): chunks arrive as plain
- * Buffers in a callback with no stream or promise per chunk, which keeps the hot path cheap enough
- * for tens of thousands of chunks a second.
+ * Buffers in a callback with no stream or promise per chunk. That callback only stamps the arrival
+ * time and queues the chunk; parsing waits until every socket ready in that turn of the event loop
+ * has been read (see ArrivalQueue), so one stream's parsing never delays another's timestamp.
  *
  * A stream that ends without `data: [DONE]` is an error, except when the finish reason and the usage
  * chunk already arrived: then the answer is complete and only the terminator was lost (proxies do
@@ -135,6 +137,9 @@ export async function sendStreamingRequest(options: SendStreamingRequestOptions)
         endMs,
         tokensEstimated,
         promptTokens: state.promptTokens,
+        text: state.streamedText(),
+        claimedTokens: state.finalCompletionTokens,
+        countedBy: "engine",
       });
     };
     const settleFromState = (endMs: number): void => {
@@ -158,13 +163,28 @@ export async function sendStreamingRequest(options: SendStreamingRequestOptions)
       } else pendingStop = reason;
     };
 
+    const arrivals = sharedArrivalQueue().lane({
+      handle(item, tMs) {
+        if (settled) return;
+        if (item === null) {
+          settleFromState(tMs);
+          return;
+        }
+        now = tMs;
+        parser.feed(item);
+      },
+    });
+
     const onAbort = (): void => {
+      // What arrived before the abort is part of the record.
+      arrivals.flush();
       if (signal) stop(new RequestStop("engine_died", abortReasonText(signal)));
     };
     signal?.addEventListener("abort", onAbort, { once: true });
     // setTimeout fires at once beyond 2^31-1 ms; a longer limit is no limit in practice.
     const timeoutMs = Math.min(settings.requestTimeoutS * 1000, 2 ** 31 - 1);
     const timer = setTimeout(() => {
+      arrivals.flush();
       stop(new RequestStop("timeout", `no complete answer within the request timeout of ${settings.requestTimeoutS} s`));
     }, timeoutMs);
 
@@ -178,12 +198,13 @@ export async function sendStreamingRequest(options: SendStreamingRequestOptions)
       },
       onResponseData(_ctrl, chunk) {
         if (settled) return;
-        now = performance.now() - sendTime;
+        const tMs = performance.now() - sendTime;
         if (statusCode !== 200) {
           if (errorBody.length < BODY_EXCERPT_BYTES) errorBody += chunk.toString("utf8");
           return;
         }
-        parser.feed(chunk);
+        // undici hands over the socket's own buffer and never reuses it, so it can wait in the queue.
+        arrivals.push(chunk, tMs);
       },
       onResponseEnd() {
         responseClosed = true;
@@ -194,12 +215,14 @@ export async function sendStreamingRequest(options: SendStreamingRequestOptions)
           fail("http_error", `HTTP ${statusCode}${text ? `: ${text}` : ""}`, endMs);
           return;
         }
-        settleFromState(endMs);
+        arrivals.push(null, endMs);
       },
       onResponseError(_ctrl, error) {
         responseClosed = true;
         if (settled) return;
         const endMs = performance.now() - sendTime;
+        arrivals.flush();
+        if (settled) return;
         const { kind, reason } = describeError(error);
         if (statusCode !== 0 && statusCode !== 200) {
           fail("http_error", `HTTP ${statusCode}, then ${reason}`, endMs);
@@ -226,7 +249,6 @@ export async function sendStreamingRequest(options: SendStreamingRequestOptions)
           headers: {
             "content-type": "application/json",
             accept: "text/event-stream",
-            [PROMPT_ID_HEADER]: encodeURIComponent(prompt.id),
           },
         },
         handler,

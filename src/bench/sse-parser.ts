@@ -5,7 +5,7 @@ const SPACE = 0x20;
 const DATA = [0x64, 0x61, 0x74, 0x61]; // "data"
 const EVENT = [0x65, 0x76, 0x65, 0x6e, 0x74]; // "event"
 
-function isField(bytes: Uint8Array, from: number, to: number, name: readonly number[]): boolean {
+function isField(bytes: Buffer, from: number, to: number, name: readonly number[]): boolean {
   if (to - from !== name.length) return false;
   for (let index = 0; index < name.length; index++) if (bytes[from + index] !== name[index]) return false;
   return true;
@@ -25,8 +25,7 @@ export type SseEventHandler = (data: string, event: string) => void;
  * not dispatched (reported by `end()` instead).
  */
 export class SseParser {
-  private readonly decoder = new TextDecoder("utf-8");
-  private carry: Uint8Array | null = null;
+  private carry: Buffer | null = null;
   private skipLeadingLf = false;
   private data = "";
   private hasData = false;
@@ -35,7 +34,9 @@ export class SseParser {
 
   constructor(private readonly onEvent: SseEventHandler) {}
 
-  feed(bytes: Uint8Array): void {
+  feed(input: Uint8Array): void {
+    // Buffer's own UTF-8 slicing decodes a line without a view object per line (undici hands over Buffers already).
+    const bytes = Buffer.isBuffer(input) ? input : Buffer.from(input.buffer, input.byteOffset, input.byteLength);
     let start = 0;
     const length = bytes.length;
     if (this.skipLeadingLf && length > 0) {
@@ -63,7 +64,7 @@ export class SseParser {
     }
     if (start < length) {
       // Copy: the caller may reuse its buffer once feed returns.
-      const rest = bytes.slice(start);
+      const rest = Buffer.from(bytes.subarray(start));
       this.carry = this.carry ? concatBytes(this.carry, rest) : rest;
     }
   }
@@ -79,7 +80,7 @@ export class SseParser {
   }
 
   /** Handles bytes[from, to) as one line; offsets instead of a view keep the hot path allocation-free. */
-  private processLine(bytes: Uint8Array, from: number, to: number): void {
+  private processLine(bytes: Buffer, from: number, to: number): void {
     let lineStart = from;
     if (this.firstLine) {
       this.firstLine = false;
@@ -96,14 +97,14 @@ export class SseParser {
     let valueStart = nameEnd < to ? nameEnd + 1 : to;
     if (valueStart < to && bytes[valueStart] === SPACE) valueStart++;
     if (isField(bytes, lineStart, nameEnd, DATA)) {
-      const value = valueStart < to ? this.decoder.decode(bytes.subarray(valueStart, to)) : "";
+      const value = valueStart < to ? bytes.toString("utf8", valueStart, to) : "";
       if (this.hasData) this.data += `\n${value}`;
       else {
         this.data = value;
         this.hasData = true;
       }
     } else if (isField(bytes, lineStart, nameEnd, EVENT)) {
-      this.eventName = valueStart < to ? this.decoder.decode(bytes.subarray(valueStart, to)) : "";
+      this.eventName = valueStart < to ? bytes.toString("utf8", valueStart, to) : "";
     }
     // "id" and "retry" do not matter for a single completion stream.
   }
@@ -122,9 +123,6 @@ export class SseParser {
   }
 }
 
-function concatBytes(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const joined = new Uint8Array(a.length + b.length);
-  joined.set(a, 0);
-  joined.set(b, a.length);
-  return joined;
+function concatBytes(a: Buffer, b: Buffer): Buffer {
+  return Buffer.concat([a, b], a.length + b.length);
 }

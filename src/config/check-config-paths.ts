@@ -2,7 +2,7 @@ import { constants } from "node:fs";
 import { access, stat } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { describeValue } from "./describe-value.js";
-import type { RoundConfig } from "./round-config-schema.js";
+import { type RoundConfig, tokenizerLocation } from "./round-config-schema.js";
 
 export type PathKind = "file" | "folder" | "file or folder";
 
@@ -46,6 +46,9 @@ export function listConfigPaths(config: RoundConfig, baseDir: string, patchPath?
     paths.push({ field, written, path: at(written), kind, purpose, onRunner: mount || isAbsolute(written) });
   };
   add("bench.prompts", config.bench.prompts, "file", "the JSONL prompts");
+  // A tokenizer inside the baseline image is read from the image once it is there, not from this machine.
+  const tokenizer = tokenizerLocation(config);
+  if (tokenizer?.from === "runner") add("bench.tokenizer", tokenizer.path, "file", "the model's tokenizer.json");
   if (patchPath !== undefined) {
     // Given outside the config (--patch, the action's patch input): it replaces candidate.patch and is never the runner's.
     paths.push({ field: "patch", written: patchPath, path: resolve(patchPath), kind: "file", purpose: "the candidate's patch", onRunner: false });

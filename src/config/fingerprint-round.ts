@@ -32,7 +32,13 @@ export function fingerprintRound(config: RoundConfig, configDir: string, prompts
       cwd: config.runtime === "process" ? portable(config.candidate.cwd) : config.candidate.cwd,
       build: config.candidate.build ? { ...config.candidate.build, context: portable(config.candidate.build.context) ?? "" } : undefined,
     },
-    bench: { ...config.bench, prompts: portable(config.bench.prompts) ?? "" },
+    bench: {
+      ...config.bench,
+      prompts: portable(config.bench.prompts) ?? "",
+      ...(typeof config.bench.tokenizer === "object" && config.bench.tokenizer.from === "runner"
+        ? { tokenizer: { ...config.bench.tokenizer, path: portable(config.bench.tokenizer.path) ?? "" } }
+        : {}),
+    },
     docker: { ...config.docker, mounts: config.docker.mounts.map((mount) => ({ ...mount, source: portable(mount.source) ?? "" })) },
   };
   return { configHash: sha256(JSON.stringify(comparable)), promptsHash: sha256(JSON.stringify(prompts)) };

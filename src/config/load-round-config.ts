@@ -2,13 +2,15 @@ import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { parseDocument } from "yaml";
 import { parsePrompts } from "../prompts/parse-prompts.js";
+import { readTokenizerFile } from "../tokens/read-tokenizer-file.js";
+import type { TokenCounter } from "../tokens/token-counter.js";
 import type { Prompt } from "../prompts/prompt.js";
 import { type CheckedPath, checkConfigPaths, describePathProblem, findCwdProblems, listConfigPaths, resolveAgainst } from "./check-config-paths.js";
 import { ConfigError } from "./config-error.js";
 import { formatConfigIssues } from "./format-config-issues.js";
 import { type RoundFingerprint, fingerprintRound } from "./fingerprint-round.js";
 import { type LoadedPatch, loadPatch } from "./load-patch.js";
-import { type RoundConfig, roundConfigSchema } from "./round-config-schema.js";
+import { type RoundConfig, roundConfigSchema, tokenizerLocation } from "./round-config-schema.js";
 
 /** Everything a round needs from the user's files, read and checked before any engine starts. */
 export interface LoadedRound {
@@ -18,6 +20,11 @@ export interface LoadedRound {
   patch: LoadedPatch | null;
   /** Of the whole round as loaded: a shard keeps the fingerprint of the full prompt set. */
   fingerprint?: RoundFingerprint;
+  /**
+   * bench.tokenizer, when it is a file on the runner: read with the rest, so a bad one stops the
+   * round before anything starts. Absent when the round reads it later (from the baseline image).
+   */
+  tokenCounter?: TokenCounter | null;
 }
 
 /** Validates an already parsed config object; paths stay as written. */
@@ -59,9 +66,16 @@ export function resolveConfigPaths(config: RoundConfig, baseDir: string): RoundC
       ...(config.candidate.cwd && onHost ? { cwd: at(config.candidate.cwd) } : {}),
       ...(config.candidate.build ? { build: { ...config.candidate.build, context: at(config.candidate.build.context) } } : {}),
     },
-    bench: { ...config.bench, prompts: at(config.bench.prompts) },
+    bench: { ...config.bench, prompts: at(config.bench.prompts), ...resolvedTokenizer(config, at) },
     docker: { ...config.docker, mounts: config.docker.mounts.map((mount) => ({ ...mount, source: at(mount.source) })) },
   };
+}
+
+/** A tokenizer on the runner resolves like every other path; one inside an image stays as written. */
+function resolvedTokenizer(config: RoundConfig, at: (path: string) => string): Pick<RoundConfig["bench"], "tokenizer"> {
+  const location = tokenizerLocation(config);
+  if (!location) return {};
+  return { tokenizer: location.from === "runner" ? { path: at(location.path), from: "runner" } : location };
 }
 
 export interface LoadRoundOptions {
@@ -119,6 +133,8 @@ async function readRound(configPath: string, options: LoadRoundOptions, purpose:
   }
   const patchField = options.patchPath ? "patch" : "candidate.patch";
   const patch = patchPath && !absent(patchField) ? await loadPatch(patchPath, patchField) : null;
+  const tokenizer = tokenizerLocation(config);
+  const tokenCounter = tokenizer?.from === "runner" && !absent("bench.tokenizer") ? await readTokenizerFile(tokenizer.path) : undefined;
   const finalConfig = patch ? { ...config, candidate: { ...config.candidate, patch: patch.path } } : config;
   return {
     round: {
@@ -127,6 +143,7 @@ async function readRound(configPath: string, options: LoadRoundOptions, purpose:
       prompts,
       patch,
       fingerprint: fingerprintRound(finalConfig, baseDir, prompts),
+      ...(tokenCounter !== undefined ? { tokenCounter } : tokenizer ? {} : { tokenCounter: null }),
     },
     paths,
   };

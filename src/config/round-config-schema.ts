@@ -84,6 +84,20 @@ const candidateSchema = z.strictObject(
   { error: "expected an object with patch, sourceDir, command, postPatch, build, env, cwd or trusted" },
 );
 
+const tokenizerSchema = z.union(
+  [
+    nonEmptyString(),
+    z.strictObject({
+      path: nonEmptyString("expected the path of the model's tokenizer.json"),
+      from: enumOf(["runner", "image"] as const).optional(),
+    }),
+  ],
+  {
+    error:
+      "expected the path of the model's tokenizer.json, or { path, from: runner | image } (default: inside the baseline image with runtime: docker, on the runner with runtime: process)",
+  },
+);
+
 const benchSchema = z.strictObject(
   {
     prompts: nonEmptyString("expected the path of a JSONL prompts file"),
@@ -102,6 +116,8 @@ const benchSchema = z.strictObject(
       .lte(1, { error: "expected a number in (0, 1]" }),
     warmupRequests: integerIn(0, 10_000, "expected a whole number from 0 to 10000").default(0),
     requestTimeoutS: positiveNumber("expected a number of seconds greater than 0").default(600),
+    tokenizer: tokenizerSchema.optional(),
+    agreementTokens: integerIn(0, 1_000_000, "expected a whole number of tokens, 0 (off) to 1000000").default(16),
   },
   { error: "expected an object with prompts, maxTokens, requestIntervalMs, contextLimit and tolerance" },
 );
@@ -300,6 +316,23 @@ export const roundConfigSchema = z
       });
     }
     refineRuntimePaths(config, ctx);
+    const tokenizer = config.bench.tokenizer;
+    const from = typeof tokenizer === "object" ? tokenizer.from : undefined;
+    if (from === "image" && config.runtime === "process") {
+      ctx.addIssue({
+        code: "custom",
+        path: ["bench", "tokenizer", "from"],
+        message: 'expected "runner" with runtime: process (there is no image to read it from)',
+      });
+    }
+    const path = typeof tokenizer === "object" ? tokenizer.path : tokenizer;
+    if (path !== undefined && (from ?? (config.runtime === "docker" ? "image" : "runner")) === "image" && !path.startsWith("/")) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["bench", "tokenizer"],
+        message: "expected an absolute path inside the baseline image, such as /models/m/tokenizer.json (or { path, from: runner } for a file on the runner)",
+      });
+    }
     if (config.candidate.build && config.candidate.patch) {
       ctx.addIssue({
         code: "custom",
@@ -314,3 +347,16 @@ export type BuildSpec = z.infer<typeof buildSpecSchema>;
 export type DockerSettings = RoundConfig["docker"];
 export type DockerMount = DockerSettings["mounts"][number];
 export type BenchSettings = RoundConfig["bench"];
+
+/** Where bench.tokenizer is read from: a file on the runner, or one inside the baseline image. */
+export interface TokenizerLocation {
+  path: string;
+  from: "runner" | "image";
+}
+
+export function tokenizerLocation(config: Pick<RoundConfig, "bench" | "runtime">): TokenizerLocation | null {
+  const tokenizer = config.bench.tokenizer;
+  if (tokenizer === undefined) return null;
+  if (typeof tokenizer === "string") return { path: tokenizer, from: config.runtime === "docker" ? "image" : "runner" };
+  return { path: tokenizer.path, from: tokenizer.from ?? (config.runtime === "docker" ? "image" : "runner") };
+}

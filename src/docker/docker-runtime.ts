@@ -13,6 +13,7 @@ import { createContainerSpec } from "./create-container-spec.js";
 import { daemonGoneFailure } from "./daemon-gone-failure.js";
 import { describeDaemonConnectionLoss } from "./describe-daemon-connection-loss.js";
 import { ensureImage } from "./ensure-image.js";
+import { readImageFile } from "./read-image-file.js";
 import { createOverlayContext } from "./overlay-build-context.js";
 import { type ResourceLimits, buildResourceLimits, readHostMemory, resolveResourceLimits } from "./resolve-resource-limits.js";
 import { LABEL_ROLE, LABEL_RUN_ID, makeResourceLabels } from "./resource-labels.js";
@@ -73,6 +74,17 @@ export class DockerRuntime implements EngineRuntime {
       return await this.startContainer(role, signal);
     } catch (error) {
       throw this.daemonGoneOr(role, "startup", error);
+    }
+  }
+
+  async readBaselineFile(path: string, options: { maxBytes: number; what: string }, signal: AbortSignal): Promise<Buffer> {
+    const { imageId } = await this.prepare("baseline", signal);
+    if (!imageId) throw new Error("docker runtime: no baseline image to read from");
+    signal.throwIfAborted();
+    try {
+      return await readImageFile(this.docker, { imageId, path, labels: makeResourceLabels(this.context.runId, "baseline"), ...options });
+    } catch (error) {
+      throw this.daemonGoneOr("baseline", "build", error);
     }
   }
 

@@ -57,6 +57,11 @@ export interface EngineRuntime {
   start(role: EngineRole, signal: AbortSignal): Promise<RunningEngine>;
   /** Removes everything this runtime created for the round (copies, containers, networks, images it owns). */
   dispose(): Promise<void>;
+  /**
+   * Reads a file from inside what the baseline engine runs from (its image, for Docker) without
+   * starting it: how `bench.tokenizer` with `from: image` is found. Absent in runtimes without images.
+   */
+  readBaselineFile?(path: string, options: { maxBytes: number; what: string }, signal: AbortSignal): Promise<Buffer>;
 }
 
 export interface RuntimeContext {

@@ -1,4 +1,4 @@
-import { summaryFields } from "../scorecard/build-scorecard.js";
+import { agreementFields, summaryFields } from "../scorecard/build-scorecard.js";
 import type { Scorecard } from "../scorecard/scorecard-schema.js";
 import type { GateSettings } from "../scoring/evaluate-gate.js";
 import { describeEngineFailure, failureContext } from "../scoring/score-round.js";
@@ -18,5 +18,5 @@ export function regateScorecard(card: Scorecard, gate: GateSettings): Scorecard 
       ...failureContext(failure, failure ? describeEngineFailure(failure) : null),
     },
   );
-  return { ...card, ...summaryFields(summary) };
+  return { ...card, ...summaryFields(summary), ...agreementFields(card.prompts) };
 }

@@ -15,6 +15,7 @@ import type { Scorecard } from "../scorecard/scorecard-schema.js";
 import type { RequestRecord } from "../scoring/request-record.js";
 import { type EngineRoundResult, scoreRound } from "../scoring/score-round.js";
 import { probeGpu } from "./probe-gpu.js";
+import { type TokenCounterSource, createTokenCounterSource } from "./resolve-token-counter.js";
 import { RoundCancelledError } from "./round-cancelled-error.js";
 import type { RoundProgressEvent } from "./round-progress.js";
 
@@ -49,6 +50,7 @@ async function runEngine(
   runtime: EngineRuntime,
   options: RunRoundOptions,
   prepared: Map<EngineRole, PreparedEngine>,
+  tokenCounter: TokenCounterSource,
 ): Promise<EngineRoundResult> {
   const { round, signal, logger } = options;
   const emit = (event: RoundProgressEvent): void => options.onProgress?.(event);
@@ -57,6 +59,8 @@ async function runEngine(
   try {
     emit({ type: "preparing", role });
     prepared.set(role, await runtime.prepare(role, signal));
+    // Read before any engine serves (from the baseline image with Docker), so a wrong path stops the round early.
+    const counter = await tokenCounter.get(signal);
     if (signal.aborted) throw new RoundCancelledError(signal.reason);
     emit({ type: "starting", role });
     engine = await runtime.start(role, signal);
@@ -84,6 +88,7 @@ async function runEngine(
       baseUrl: engine.baseUrl,
       prompts: round.prompts,
       bench: config.bench,
+      tokenCounter: counter,
       signal: AbortSignal.any([signal, died.signal]),
       onProgress: (progress) => emit({ type: "benchmark", role, ...progress }),
     });
@@ -130,13 +135,14 @@ export async function runRound(options: RunRoundOptions): Promise<Scorecard> {
   const gpu = probeGpu();
   let baseline: EngineRoundResult = { records: new Map(), failure: null };
   let candidate: EngineRoundResult = { records: new Map(), failure: null };
+  const tokenCounter = createTokenCounterSource(round, runtime);
   try {
     if (signal.aborted) throw new RoundCancelledError(signal.reason);
-    baseline = await runEngine("baseline", runtime, options, prepared);
+    baseline = await runEngine("baseline", runtime, options, prepared, tokenCounter);
     if (baseline.failure) {
       options.onProgress?.({ type: "skipped", role: "candidate", reason: "the baseline failed" });
     } else {
-      candidate = await runEngine("candidate", runtime, options, prepared);
+      candidate = await runEngine("candidate", runtime, options, prepared, tokenCounter);
     }
   } finally {
     await runtime.dispose();
@@ -147,6 +153,7 @@ export async function runRound(options: RunRoundOptions): Promise<Scorecard> {
     candidate,
     tolerance: round.config.bench.tolerance,
     gate: round.config.gate,
+    agreementTokens: round.config.bench.agreementTokens,
   });
   return buildScorecard({
     config: round.config,
@@ -162,5 +169,6 @@ export async function runRound(options: RunRoundOptions): Promise<Scorecard> {
     },
     source: options.source ?? null,
     shard: options.shard ?? null,
+    tokenizerSha256: tokenCounter.loaded()?.sha256 ?? null,
   });
 }

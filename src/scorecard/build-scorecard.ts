@@ -2,6 +2,8 @@ import type { RoundConfig } from "../config/round-config-schema.js";
 import type { EngineFailure } from "../failure/engine-failure.js";
 import { type RequestRecord, timeToFirstTokenMs } from "../scoring/request-record.js";
 import { type RoundResult, wasAttempted } from "../scoring/score-round.js";
+import { DEFAULT_AGREEMENT_TOKENS } from "../scoring/score-prompt.js";
+import { type AgreementOutcome, summarizeAgreement } from "../scoring/summarize-agreement.js";
 import type { RoundSummary } from "../scoring/summarize-round.js";
 import { SPEEDGATE_VERSION } from "../version.js";
 import { type EngineSide, SCORECARD_SCHEMA_VERSION, type Scorecard } from "./scorecard-schema.js";
@@ -18,6 +20,8 @@ export interface BuildScorecardInput {
   source?: CardSource | null;
   shard?: Scorecard["shard"];
   now?: Date;
+  /** sha256 of the tokenizer.json speedgate counted with; null or absent when the engines counted. */
+  tokenizerSha256?: string | null;
 }
 
 const round3 = (value: number): number => Math.round(value * 1000) / 1000;
@@ -30,6 +34,7 @@ function engineSide(record: RequestRecord | null): EngineSide | null {
   const ttft = timeToFirstTokenMs(record);
   return {
     outputTokens: record.outputTokens,
+    claimedTokens: record.claimedTokens ?? null,
     ttftMs: ttft === null ? null : round3(ttft),
     e2eMs: round3(record.endMs),
     finishReason: record.finishReason,
@@ -70,6 +75,11 @@ export function summaryFields(summary: RoundSummary): Pick<
   };
 }
 
+/** The card's answer-integrity fields, recomputed from its per-prompt results (fresh round, merge, re-gate). */
+export function agreementFields(prompts: readonly AgreementOutcome[]): Pick<Scorecard, "diverged" | "implausible" | "medianAgreement"> {
+  return summarizeAgreement(prompts);
+}
+
 /** Assembles the versioned card from a scored round; the single place that decides its shape. */
 export function buildScorecard(input: BuildScorecardInput): Scorecard {
   const { config, result } = input;
@@ -82,6 +92,7 @@ export function buildScorecard(input: BuildScorecardInput): Scorecard {
     createdAt: (input.now ?? new Date()).toISOString(),
     engine: config.engine,
     ...summaryFields(result),
+    ...agreementFields(result.prompts),
     tokenCountsEstimated: estimated,
     settings: {
       requestIntervalMs: config.bench.requestIntervalMs,
@@ -91,6 +102,8 @@ export function buildScorecard(input: BuildScorecardInput): Scorecard {
       maxTokens: config.bench.maxTokens,
       tolerance: config.bench.tolerance,
       model: config.bench.model,
+      agreementTokens: config.bench.agreementTokens ?? DEFAULT_AGREEMENT_TOKENS,
+      tokenizer: input.tokenizerSha256 ?? null,
     },
     provenance: { ...emptyProvenance(), baselineImage: config.baseline.image ?? null, ...input.provenance },
     failure: input.failure,
@@ -103,6 +116,7 @@ export function buildScorecard(input: BuildScorecardInput): Scorecard {
       speedup: prompt.speedup,
       comparedTokens: prompt.comparedTokens,
       reason: prompt.reason,
+      ...(prompt.agreement !== undefined ? { agreement: prompt.agreement, agreedTokens: prompt.agreedTokens ?? null } : {}),
       baseline: engineSide(prompt.baseline),
       candidate: engineSide(prompt.candidate),
     })),

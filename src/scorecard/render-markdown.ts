@@ -7,6 +7,7 @@ import {
   formatScoreAgainstBar,
   formatTimes,
 } from "./describe-card.js";
+import { countingSentence, integrityRows, promptReason } from "./describe-integrity.js";
 import { cleanLogLine, fenceFor } from "./sanitize-log-tail.js";
 import type { PromptResult, Scorecard } from "./scorecard-schema.js";
 
@@ -43,6 +44,8 @@ const STATUS_LABEL: Record<PromptResult["status"], string> = {
   below_tolerance: "⚠️ below tolerance",
   zeroed: "❌ zeroed",
   excluded: "➖ excluded",
+  diverged: "❌ diverged",
+  implausible: "❌ implausible",
 };
 
 interface RenderLimits {
@@ -60,6 +63,7 @@ function summarySection(card: Scorecard): string {
     ["Prompts scored", `${card.promptsScored} / ${card.promptsTotal}`],
     ["Below tolerance", `${card.belowTolerance}: answered too little to score`],
     ["Zeroed total", `${card.zeroedTotal}: scored 0.0 without measuring`],
+    ...integrityRows(card),
   ];
   if (card.excluded > 0) rows.push(["Excluded", `${card.excluded}: the baseline failed on them, so they count nowhere`]);
   rows.push(["Gate", `${card.gate.passed ? "✅ passes" : "❌ does not pass"}: ${escapeCell(card.gate.reason)}`]);
@@ -85,7 +89,8 @@ function settingsSection(card: Scorecard): string {
   const estimate = card.tokenCountsEstimated
     ? "\n\nToken counts are estimates (one token a streamed delta, spread to the final usage): the server did not report them per chunk."
     : "";
-  return `${table}\n\n${SCORING_RULE_SENTENCE}${estimate}`;
+  const counting = countingSentence(card);
+  return `${table}\n\n${SCORING_RULE_SENTENCE}${estimate}${counting ? `\n\n${counting}` : ""}`;
 }
 
 function failureSection(card: Scorecard, logLines: number): string {
@@ -136,7 +141,7 @@ function promptsSection(card: Scorecard, rows: number): string {
         side(prompt, (s) => (s.outputTokens === null ? "—" : String(s.outputTokens))),
         side(prompt, (s) => formatMs(s.ttftMs)),
         side(prompt, (s) => formatMs(s.e2eMs)),
-        prompt.reason ? escapeCell(prompt.reason) : "",
+        escapeCell(promptReason(prompt, card)),
       ]),
     ],
     { alignDelimiters: false, align: ["l", "l", "r", "r", "r", "r", "l"] },

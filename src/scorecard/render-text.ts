@@ -1,4 +1,5 @@
 import { describeFailureEvent, describeVerdict, formatMs, formatPercent, formatScoreAgainstBar, formatTimes } from "./describe-card.js";
+import { countingSentence, integrityRows, promptReason } from "./describe-integrity.js";
 import { cleanLogLine } from "./sanitize-log-tail.js";
 import type { Scorecard } from "./scorecard-schema.js";
 
@@ -27,6 +28,7 @@ export function renderText(card: Scorecard, options: { maxPromptRows?: number; m
       ["Prompts scored", `${card.promptsScored} / ${card.promptsTotal}`],
       ["Below tolerance", `${card.belowTolerance} (answered too little to score)`],
       ["Zeroed total", `${card.zeroedTotal} (scored 0.0 without measuring)`],
+      ...integrityRows(card),
       ...(card.excluded > 0 ? [["Excluded", `${card.excluded} (baseline failed on them)`]] : []),
       ["Gate", `${card.gate.passed ? "passes" : "does not pass"}: ${card.gate.reason}`],
     ]),
@@ -37,6 +39,8 @@ export function renderText(card: Scorecard, options: { maxPromptRows?: number; m
     `Settings: request interval ${s.requestIntervalMs} ms${s.arrival === "poisson" ? " (Poisson)" : ""}, thinking ${s.thinking ? "on" : "off"}, context limit ${s.contextLimit}, max tokens ${s.maxTokens}, tolerance ${formatPercent(s.tolerance)}`,
   );
   if (card.tokenCountsEstimated) out.push("Token counts are estimates: the server did not report them per chunk.");
+  const counting = countingSentence(card);
+  if (counting) out.push(counting);
   const failure = card.failure;
   if (failure) {
     out.push(
@@ -68,7 +72,7 @@ export function renderText(card: Scorecard, options: { maxPromptRows?: number; m
           prompt.score === null ? "—" : formatTimes(prompt.score),
           `${prompt.baseline?.outputTokens ?? "—"}/${prompt.candidate?.outputTokens ?? "—"}`,
           `${formatMs(prompt.baseline?.e2eMs ?? null)}/${formatMs(prompt.candidate?.e2eMs ?? null)}`,
-          prompt.reason ?? "",
+          promptReason(prompt, card),
         ]),
       ]),
     );

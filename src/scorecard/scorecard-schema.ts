@@ -7,7 +7,7 @@ import { FAILURE_KINDS } from "../failure/engine-failure.js";
  * check: bounded strings and lists, no open-ended objects.
  */
 
-export const SCORECARD_SCHEMA_VERSION = 1;
+export const SCORECARD_SCHEMA_VERSION = 2;
 
 const text = (max: number) => z.string().max(max);
 const count = z.number().int().min(0).max(10_000_000);
@@ -15,8 +15,13 @@ const finiteOrNull = z.number().finite().nullable();
 // A speedup is a ratio of durations: a negative one can only come from a forged or broken card.
 const ratioOrNull = z.number().finite().min(0).nullable();
 
+const fraction = z.number().finite().min(0).max(1);
+
 const engineSideSchema = z.object({
+  /** speedgate's count when settings.tokenizer is set, else the engine's (bounded by the bytes it streamed). */
   outputTokens: count.nullable(),
+  /** The engine's own usage.completion_tokens, recorded whoever counted. */
+  claimedTokens: count.nullable().optional(),
   ttftMs: finiteOrNull,
   e2eMs: finiteOrNull,
   finishReason: text(64).nullable(),
@@ -25,11 +30,14 @@ const engineSideSchema = z.object({
 
 export const promptResultSchema = z.object({
   id: text(256),
-  status: z.enum(["scored", "below_tolerance", "zeroed", "excluded"]),
+  status: z.enum(["scored", "below_tolerance", "zeroed", "excluded", "diverged", "implausible"]),
   score: ratioOrNull,
   speedup: ratioOrNull,
   comparedTokens: count.nullable(),
   reason: text(2_000).nullable(),
+  /** Common start of the two answers over the compared length k; null when not compared. */
+  agreement: fraction.nullable().optional(),
+  agreedTokens: count.nullable().optional(),
   baseline: engineSideSchema.nullable(),
   candidate: engineSideSchema.nullable(),
 });
@@ -60,6 +68,12 @@ export const scorecardSchema = z.object({
   belowTolerance: count,
   zeroedTotal: count,
   excluded: count,
+  /** Prompts whose candidate gave another answer than the baseline within settings.agreementTokens. */
+  diverged: count.optional(),
+  /** Prompts whose candidate claimed more tokens than its stream could hold. */
+  implausible: count.optional(),
+  /** Median over compared prompts of their agreement. */
+  medianAgreement: fraction.nullable().optional(),
   tokenCountsEstimated: z.boolean(),
   settings: z.object({
     requestIntervalMs: z.number().min(0),
@@ -69,6 +83,10 @@ export const scorecardSchema = z.object({
     maxTokens: count,
     tolerance: z.number().gt(0).lte(1),
     model: text(256),
+    /** The answers must agree on this many first tokens; 0: not checked. */
+    agreementTokens: count.optional(),
+    /** sha256 of the tokenizer.json speedgate counted with; null: the engines' own counts, bounded by the bytes they streamed. */
+    tokenizer: text(128).nullable().optional(),
   }),
   provenance: z.object({
     imageDigest: text(256).nullable(),

@@ -12,8 +12,24 @@ export interface ChunkArrival {
 
 export type RequestErrorKind = "http_error" | "stream_error" | "timeout" | "connection_error" | "engine_died" | "not_sent";
 
+/**
+ * What a stream held: its content and reasoning texts, and how much of each (UTF-16 length) had
+ * arrived after each chunk, parallel to the record's chunks. Kept so speedgate can count tokens
+ * itself after the benchmark, and compare the two engines' answers.
+ */
+export interface StreamedText {
+  content: string;
+  reasoning: string;
+  contentEnds: number[];
+  reasoningEnds: number[];
+}
+
+/** Who counted a record's tokens: speedgate, with the model's tokenizer, or the engine itself (its usage, bounded by what it streamed). */
+export type TokenCounting = "tokenizer" | "engine";
+
 export interface CompletedRequest {
   ok: true;
+  /** Per chunk, the cumulative tokens: speedgate's count when `countedBy` is "tokenizer", else the engine's. */
   chunks: ChunkArrival[];
   outputTokens: number;
   finishReason: string | null;
@@ -22,6 +38,16 @@ export interface CompletedRequest {
   /** True when token counts were estimated (one a delta) rather than reported by the server. */
   tokensEstimated: boolean;
   promptTokens?: number | null;
+  /** The streamed text; absent only in records made by hand. */
+  text?: StreamedText;
+  /** The engine's own final count (usage.completion_tokens), recorded beside speedgate's; null when it reported none. */
+  claimedTokens?: number | null;
+  /** Absent means "engine": a record that was never counted by speedgate. */
+  countedBy?: TokenCounting;
+  /** The token ids speedgate counted, reasoning and content apart, for comparing answers token by token. */
+  tokenIds?: { reasoning: Int32Array; content: Int32Array };
+  /** Why the engine's claimed counts cannot be true (more tokens than its stream could hold); null or absent when they can. */
+  implausible?: string | null;
 }
 
 export interface FailedRequest {

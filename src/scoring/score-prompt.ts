@@ -1,38 +1,91 @@
-import { type RequestRecord, timeToTokens } from "./request-record.js";
+import { type AnswerComparison, compareAnswers, findInflatedClaims } from "./compare-answers.js";
+import { type CompletedRequest, type RequestRecord, timeToTokens } from "./request-record.js";
+import { countSlack } from "./token-slack.js";
 
-export type PromptStatus = "scored" | "below_tolerance" | "zeroed" | "excluded";
+export type PromptStatus = "scored" | "below_tolerance" | "zeroed" | "excluded" | "diverged" | "implausible";
 
 export interface PromptScore {
   status: PromptStatus;
-  /** What counts toward the round: the speedup when scored, 0 when zeroed or below tolerance, null when excluded. */
+  /** What counts toward the round: the speedup when scored, 0 when zeroed, below tolerance, diverged or implausible, null when excluded. */
   score: number | null;
   /** T_b(k) / T_c(k); null when the candidate was not measured at equal length. */
   speedup: number | null;
-  /** k = min(n_b, n_c): the output length both engines are timed at. */
+  /**
+   * The output length both engines are timed at: k = min(n_b, n_c), or the tokens both answers share
+   * when they part after the agreement check.
+   */
   comparedTokens: number | null;
   reason: string | null;
+  /**
+   * The share of the compared length over which the candidate gave the baseline's answer (common
+   * prefix / k), when both answered and their texts were recorded.
+   */
+  agreement?: number | null;
+  /** Tokens both answers share from the start; with `agreement`. */
+  agreedTokens?: number | null;
+}
+
+/** Default of bench.agreementTokens: the answers must agree on at least their first 16 tokens. */
+export const DEFAULT_AGREEMENT_TOKENS = 16;
+
+export interface ScorePromptOptions {
+  /** The candidate must give the baseline's first this many tokens; 0 turns the check off. Default 16. */
+  agreementTokens?: number;
 }
 
 function percent(fraction: number): string {
   return `${Math.round(fraction * 1000) / 10}%`;
 }
 
+/** "; the engine claimed N" when the engine's own count of its answer is far from speedgate's. */
+function claimNote(record: CompletedRequest): string {
+  const claimed = record.claimedTokens;
+  if (record.countedBy !== "tokenizer" || claimed === null || claimed === undefined) return "";
+  if (Math.abs(claimed - record.outputTokens) <= countSlack(record.outputTokens)) return "";
+  return `; the engine claimed ${claimed}`;
+}
+
+function agreementOf(comparison: AnswerComparison | null, k: number): { agreement: number | null; agreedTokens: number | null } {
+  if (!comparison) return { agreement: null, agreedTokens: null };
+  if (!comparison.parted || k === 0) return { agreement: 1, agreedTokens: Math.min(comparison.commonTokens, k) };
+  const agreed = Math.min(comparison.commonTokens, k);
+  return { agreement: agreed / k, agreedTokens: agreed };
+}
+
 /**
- * The scoring rule for one prompt. Both engines are timed at the same output length, so a candidate
- * cannot buy speed by answering less; one that answers much less scores nothing.
+ * The scoring rule for one prompt, for one run of each engine. Both engines are timed at the same
+ * output length, so a candidate cannot buy speed by answering less; one that answers much less
+ * scores nothing. With temperature 0 it must also give the baseline's answer: one that parts from
+ * it within the first `agreementTokens` tokens scores nothing (diverged), and one whose own token
+ * counts cannot be true scores nothing (implausible).
  */
 export function scorePrompt(
   baseline: RequestRecord | undefined,
   candidate: RequestRecord | undefined,
   tolerance: number,
+  options: ScorePromptOptions = {},
 ): PromptScore {
+  const agreementTokens = options.agreementTokens ?? DEFAULT_AGREEMENT_TOKENS;
   if (!baseline || !baseline.ok) {
     const why = baseline ? baseline.reason : "the baseline engine was not measured on this prompt";
     return { status: "excluded", score: null, speedup: null, comparedTokens: null, reason: `baseline failed: ${why}` };
   }
+  if (baseline.implausible) {
+    return {
+      status: "excluded",
+      score: null,
+      speedup: null,
+      comparedTokens: null,
+      reason: `the baseline's own token counts cannot be true (${baseline.implausible}); set bench.tokenizer so speedgate counts`,
+    };
+  }
   if (!candidate || !candidate.ok) {
     const why = candidate ? candidate.reason : "the candidate engine was not measured on this prompt";
     return { status: "zeroed", score: 0, speedup: null, comparedTokens: null, reason: why };
+  }
+  const inflated = candidate.implausible ?? findInflatedClaims(baseline, candidate);
+  if (inflated) {
+    return { status: "implausible", score: 0, speedup: null, comparedTokens: null, reason: `token counts cannot be true: ${inflated}` };
   }
   const baselineTokens = baseline.outputTokens;
   const candidateTokens = candidate.outputTokens;
@@ -42,13 +95,30 @@ export function scorePrompt(
       score: 0,
       speedup: null,
       comparedTokens: null,
-      reason: `answered ${candidateTokens} of ${baselineTokens} tokens (tolerance ${percent(tolerance)})`,
+      reason: `answered ${candidateTokens} of ${baselineTokens} tokens (tolerance ${percent(tolerance)})${claimNote(candidate)}`,
     };
   }
   const k = Math.min(baselineTokens, candidateTokens);
-  const baselineTime = timeToTokens(baseline, k);
+  const comparison = compareAnswers(baseline, candidate);
+  const { agreement, agreedTokens } = agreementOf(comparison, k);
+  const agreementFields = comparison ? { agreement, agreedTokens } : {};
+  if (comparison?.parted && agreementTokens > 0 && comparison.commonTokens < Math.min(agreementTokens, k)) {
+    const where = comparison.excerpts ? `: baseline ${comparison.excerpts.baseline}, candidate ${comparison.excerpts.candidate}` : "";
+    return {
+      status: "diverged",
+      score: 0,
+      speedup: null,
+      comparedTokens: k,
+      reason: `answers part at token ${comparison.commonTokens + 1} of ${k}, within the first ${agreementTokens} that must match${where}`,
+      ...agreementFields,
+    };
+  }
+  // Answers that part later are timed over the part they share: what follows is other text, and a
+  // candidate that gives the baseline's first tokens and then filler must not be timed on the filler.
+  const timed = comparison?.parted ? Math.max(1, Math.min(k, comparison.commonTokens)) : k;
+  const baselineTime = timeToTokens(baseline, timed);
   // A zero duration cannot happen on a real clock; the floor keeps a broken record from dividing by zero.
-  const candidateTime = Math.max(timeToTokens(candidate, k), 1e-6);
+  const candidateTime = Math.max(timeToTokens(candidate, timed), 1e-6);
   const speedup = baselineTime / candidateTime;
-  return { status: "scored", score: speedup, speedup, comparedTokens: k, reason: null };
+  return { status: "scored", score: speedup, speedup, comparedTokens: timed, reason: null, ...agreementFields };
 }

@@ -27,6 +27,8 @@ export interface ScoreRoundInput {
   tolerance: number;
   gate: GateSettings;
   bootstrapSeed?: number;
+  /** bench.agreementTokens (default 16; 0: answers are not checked). */
+  agreementTokens?: number;
 }
 
 export function describeEngineFailure(failure: EngineFailure): string {
@@ -70,6 +72,7 @@ export function scoreRound(input: ScoreRoundInput): RoundResult {
       baseline ?? notSent(input.baseline.failure),
       candidate ?? notSent(input.candidate.failure),
       input.tolerance,
+      { agreementTokens: input.agreementTokens },
     );
     return { id, ...score, baseline: baseline ?? null, candidate: candidate ?? null };
   });

@@ -1,5 +1,5 @@
 import { ConfigError } from "../config/config-error.js";
-import { summaryFields } from "../scorecard/build-scorecard.js";
+import { agreementFields, summaryFields } from "../scorecard/build-scorecard.js";
 import type { Scorecard } from "../scorecard/scorecard-schema.js";
 import { describeEngineFailure, failureContext } from "../scoring/score-round.js";
 import { summarizeRound } from "../scoring/summarize-round.js";
@@ -75,6 +75,7 @@ export function mergeScorecards(cards: Scorecard[], options: MergeOptions = {}):
     createdAt: (options.now ?? new Date()).toISOString(),
     engine: first.engine,
     ...summaryFields(summary),
+    ...agreementFields(prompts),
     tokenCountsEstimated: shards.some((card) => card.tokenCountsEstimated),
     settings: first.settings,
     provenance: {

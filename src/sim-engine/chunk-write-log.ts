@@ -5,7 +5,10 @@
 export interface SimRequestRecord {
   /** 1-based order in which requests arrived. */
   seq: number;
+  /** The prompt whose content the request carried (profile prompts), null for other content. */
   promptId: string | null;
+  /** What named the prompt in the request (a header or field a special-casing engine would read); null when nothing did. */
+  promptIdHint: string | null;
   path: string;
   receivedAtMs: number;
   /** Write time of each token-bearing chunk, in stream order. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DEFAULT_ANSWER, NO_CHEATS, answerSchema, cheatsSchema } from "./sim-integrity-profile.js";
 
 const nonNegative = (expected: string) => z.number({ error: expected }).min(0, { error: expected });
 const wholeAtLeast = (min: number, expected: string) =>
@@ -42,12 +43,18 @@ const faultsSchema = z.strictObject(
 
 /**
  * What a sim-engine does, as a JSON file: timings for every prompt (`defaults`), overrides for some
- * prompts by id, and faults. A demo "engine source tree" is just such a file, so a patch to it makes
+ * prompts by id (a request is matched to its id by its content, through `promptsFile`), and faults. A demo "engine source tree" is just such a file, so a patch to it makes
  * the engine faster, slower or broken in a way a reviewer can read.
  */
 export const simProfileSchema = z.strictObject(
   {
     model: z.string({ error: "expected the served model name" }).min(1).default("sim-model"),
+    /** JSONL prompts (the round's format) that map a request's content to a prompt id, relative to the profile. */
+    promptsFile: z.string({ error: "expected the path of a JSONL prompts file" }).min(1).optional(),
+    /** A tokenizer.json whose whole-word tokens the engine streams, relative to the profile. */
+    tokenizer: z.string({ error: "expected the path of a tokenizer.json" }).min(1).optional(),
+    answer: answerSchema.default(DEFAULT_ANSWER),
+    cheats: cheatsSchema.default(NO_CHEATS),
     flavour: z.enum(["sglang", "vllm"], { error: 'expected "sglang" or "vllm"' }).default("sglang"),
     usagePerChunk: z.boolean({ error: "expected true or false" }).default(false),
     defaults: timingSchema.partial().default({}),

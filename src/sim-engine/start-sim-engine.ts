@@ -2,11 +2,14 @@ import { type WriteStream, createWriteStream } from "node:fs";
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from "node:http";
 import type { Socket } from "node:net";
 import { performance } from "node:perf_hooks";
-import { PROMPT_ID_HEADER } from "../bench/build-request-body.js";
 import { monotonicOffsetMs } from "../bench/monotonic-clock.js";
+import { type AnswerWords, BUILT_IN_WORDS, answerRun } from "./answer-text.js";
+import { loadSimInputs } from "./load-sim-inputs.js";
+import type { Prompt } from "../prompts/prompt.js";
 import type { ChunkWriteLog, SimRequestRecord } from "./chunk-write-log.js";
 import { type ResponsePlan, type SimProfile, type SimProfileInput, planResponse, simProfileSchema } from "./sim-profile.js";
-import { tokenRun } from "./token-text.js";
+import { createPromptMatcher } from "./match-prompt.js";
+import { LATE_FILLER_SPEEDUP, answerStyle, findPromptIdHint } from "./sim-integrity-profile.js";
 
 export const READY_LINE = "The server is fired up and ready to roll!";
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
@@ -18,6 +21,12 @@ export interface SimEngineOptions {
   port?: number;
   /** Parsed with the profile schema, so a partial object gets the defaults. */
   profile?: SimProfileInput;
+  /** Where the profile's promptsFile and tokenizer paths are relative to. Default: the working folder. */
+  baseDir?: string;
+  /** The prompts the profile names by id, matched to requests by content; default: the profile's promptsFile. */
+  prompts?: readonly Prompt[];
+  /** The words answers are made of; default: those of the profile's tokenizer, else the built-in ones. */
+  words?: AnswerWords;
   /** Where startup and fault lines go (a real engine's log). Default: nowhere. */
   log?: (line: string) => void;
   /** Appends one JSON line per finished request (its SimRequestRecord). */
@@ -53,17 +62,6 @@ function promptTokenEstimate(body: Record<string, unknown>): number {
   return Math.max(1, Math.ceil(JSON.stringify(source).length / 4));
 }
 
-function readPromptId(req: IncomingMessage, body: Record<string, unknown>): string | null {
-  const header = req.headers[PROMPT_ID_HEADER];
-  if (typeof header === "string" && header.length > 0) {
-    try {
-      return decodeURIComponent(header);
-    } catch {
-      return header;
-    }
-  }
-  return typeof body.user === "string" && body.user.length > 0 ? body.user : null;
-}
 
 function readMaxTokens(body: Record<string, unknown>): number {
   for (const key of ["max_completion_tokens", "max_tokens"] as const) {
@@ -96,6 +94,12 @@ export async function startSimEngine(options: SimEngineOptions = {}): Promise<Si
   const host = options.host ?? "127.0.0.1";
   const log = options.log ?? (() => undefined);
   const keepRecords = options.keepRecords ?? true;
+  const loaded = options.prompts && options.words ? null : await loadSimInputs(profile, options.baseDir ?? process.cwd());
+  const prompts = createPromptMatcher(options.prompts ?? loaded?.prompts ?? []);
+  const words = options.words ?? loaded?.words ?? BUILT_IN_WORDS;
+  const style = answerStyle(profile.answer, profile.cheats);
+  const { cheats } = profile;
+  if (prompts.duplicates.length > 0) log(`sim-engine: prompts ${prompts.duplicates.join(", ")} repeat an earlier prompt's content and get its profile entry`);
   const offset = monotonicOffsetMs();
   const startedAt = performance.now();
   const writeLog: { requests: SimRequestRecord[] } = { requests: [] };
@@ -139,10 +143,11 @@ export async function startSimEngine(options: SimEngineOptions = {}): Promise<Si
     if (faults.dieAfterRequests !== null && completed >= faults.dieAfterRequests) setImmediate(die);
   };
 
-  const newRecord = (promptId: string | null, path: string, receivedAtMs: number): SimRequestRecord => {
+  const newRecord = (promptId: string | null, path: string, receivedAtMs: number, promptIdHint: string | null = null): SimRequestRecord => {
     const record: SimRequestRecord = {
       seq: ++seq,
       promptId,
+      promptIdHint,
       path,
       receivedAtMs,
       chunkWritesMs: [],
@@ -161,14 +166,17 @@ export async function startSimEngine(options: SimEngineOptions = {}): Promise<Si
     const streamOptions = body.stream_options as { include_usage?: unknown; continuous_usage_stats?: unknown } | undefined;
     const includeUsage = streamOptions?.include_usage === true;
     const usagePerChunk = includeUsage && (profile.usagePerChunk || streamOptions?.continuous_usage_stats === true);
+    const total = plan.reasoningTokens + plan.contentTokens;
+    // The claim cheat reports the full length whatever it streamed; the usage factor inflates every count.
+    const claimed = (completion: number): number => (cheats.claimTokens ? total : Math.ceil(completion * cheats.usageFactor));
     const usageJson = (completion: number): string =>
-      `{"prompt_tokens":${promptTokens},"completion_tokens":${completion},"total_tokens":${promptTokens + completion}}`;
+      `{"prompt_tokens":${promptTokens},"completion_tokens":${claimed(completion)},"total_tokens":${promptTokens + claimed(completion)}}`;
     const k = plan.tokensPerChunk;
     const reasoning = chat ? plan.reasoningTokens : 0;
-    const total = plan.reasoningTokens + plan.contentTokens;
     const reasoningChunks = Math.ceil(reasoning / k);
     const contentChunks = Math.ceil((total - reasoning) / k);
-    const chunkCount = reasoningChunks + contentChunks;
+    // The claim cheat streams its first chunk and stops there.
+    const chunkCount = cheats.claimTokens ? Math.min(1, reasoningChunks + contentChunks) : reasoningChunks + contentChunks;
     const malformedAt = plan.fault === "malformed_sse" ? Math.floor(chunkCount / 2) : -1;
     let next = 0;
 
@@ -179,13 +187,19 @@ export async function startSimEngine(options: SimEngineOptions = {}): Promise<Si
 
     const chunkEnd = (index: number): number =>
       index < reasoningChunks ? Math.min((index + 1) * k, reasoning) : Math.min(reasoning + (index - reasoningChunks + 1) * k, total);
-    const dueAt = (index: number): number => t0 + plan.ttftMs + (chunkEnd(index) - 1) * plan.itlMs;
+    // The late-filler cheat streams its filler faster than the honest start.
+    const honestTokens = cheats.fillerAfterTokens ?? Number.POSITIVE_INFINITY;
+    const dueAt = (index: number): number => {
+      const tokens = chunkEnd(index) - 1;
+      const honest = Math.min(tokens, honestTokens);
+      return t0 + plan.ttftMs + honest * plan.itlMs + (tokens - honest) * (plan.itlMs / LATE_FILLER_SPEEDUP);
+    };
 
     const writeChunk = (index: number): void => {
       const isReasoning = index < reasoningChunks;
       const from = isReasoning ? index * k : reasoning + (index - reasoningChunks) * k;
       const to = chunkEnd(index);
-      const text = isReasoning ? tokenRun("reasoning", from, to) : tokenRun("content", from - reasoning, to - reasoning);
+      const text = isReasoning ? answerRun(words, style, "reasoning", from, to, 0) : answerRun(words, style, "content", from - reasoning, to - reasoning, reasoning);
       const field = !chat ? "text" : isReasoning ? reasoningField : "content";
       const payload = chat ? `"delta":{"${field}":${JSON.stringify(text)}},` : `"text":${JSON.stringify(text)},`;
       const usage = usagePerChunk ? `,"usage":${usageJson(to)}` : "";
@@ -260,8 +274,8 @@ export async function startSimEngine(options: SimEngineOptions = {}): Promise<Si
         finishRecord(record, "malformed_sse");
         return;
       }
-      const content = tokenRun("content", 0, total - reasoning);
-      const reasoningText = reasoning > 0 ? tokenRun("reasoning", 0, reasoning) : null;
+      const content = answerRun(words, style, "content", 0, total - reasoning, reasoning);
+      const reasoningText = reasoning > 0 ? answerRun(words, style, "reasoning", 0, reasoning, 0) : null;
       const reasoningField = profile.flavour === "vllm" ? "reasoning" : "reasoning_content";
       const choice = chat
         ? { index: 0, message: { role: "assistant", content, [reasoningField]: reasoningText }, logprobs: null, finish_reason: plan.finishReason }
@@ -299,9 +313,14 @@ export async function startSimEngine(options: SimEngineOptions = {}): Promise<Si
         sendJson(res, 400, { object: "error", message: `invalid JSON body: ${(error as Error).message}`, type: "BadRequestError", code: 400 });
         return;
       }
-      const promptId = readPromptId(req, body);
-      const record = newRecord(promptId, req.url ?? "", t0 + offset);
+      const promptId = prompts.match(body);
+      const hint = findPromptIdHint(req.headers, body);
+      const record = newRecord(promptId, req.url ?? "", t0 + offset, hint);
       const plan = planResponse(profile, promptId, readMaxTokens(body), readThinking(body));
+      if (hint !== null && cheats.promptIdSpeedup !== null) {
+        plan.ttftMs /= cheats.promptIdSpeedup;
+        plan.itlMs /= cheats.promptIdSpeedup;
+      }
       if (plan.fault === "http500") {
         finishRecord(record, "http500");
         sendJson(res, 500, { object: "error", message: "Internal server error (sim-engine fault: http500)", type: "InternalServerError", code: 500 });

@@ -2,8 +2,8 @@
  * Token texts the sim-engine streams. Multi-byte characters (2, 3 and 4 bytes in UTF-8) are in the
  * rotation on purpose: a client that splits packets inside a character must still count right.
  */
-const CONTENT_TOKENS = [" The", " engine", " answers", " é", " 中", " 🙂", " fast", "."];
-const REASONING_TOKENS = [" Let", " me", " think", " ü", " 思", " 🤔"];
+export const CONTENT_TOKENS = [" The", " engine", " answers", " é", " 中", " 🙂", " fast", "."];
+export const REASONING_TOKENS = [" Let", " me", " think", " ü", " 思", " 🤔"];
 
 export function contentToken(index: number): string {
   return CONTENT_TOKENS[index % CONTENT_TOKENS.length] ?? " x";

@@ -17,13 +17,15 @@ const bench: BenchSettings = {
   contextLimit: 8192,
   tolerance: 0.9,
   warmupRequests: 0,
+  agreementTokens: 16,
   requestTimeoutS: 30,
 };
 
 const prompts: Prompt[] = ["p0", "p1", "p2", "p3", "p4"].map((id) => ({ id, messages: [{ role: "user", content: id }] }));
 
 describe("runBenchmark", () => {
-  const start = useSimEngines();
+  // The engines find a prompt's profile entry by its content: requests do not name their prompt.
+  const start = useSimEngines({ prompts });
 
   it("sends every prompt in order without waiting for earlier answers (open loop)", async () => {
     // p0 streams for about a second; the others are quick and start every 10 ms regardless.
@@ -151,7 +153,7 @@ describe("buildArrivalSchedule", () => {
   });
 
   it("sends Poisson arrivals to the engine in prompt order", async () => {
-    const engine = await startSimEngine({ profile: { defaults: { ttftMs: 1, itlMs: 0, outputTokens: 1 } } });
+    const engine = await startSimEngine({ prompts, profile: { defaults: { ttftMs: 1, itlMs: 0, outputTokens: 1 } } });
     try {
       await runBenchmark({ baseUrl: engine.url, prompts, bench: { ...bench, arrival: "poisson", seed: 3 }, signal: new AbortController().signal });
       expect(engine.writeLog.requests.map((request) => request.promptId)).toEqual(["p0", "p1", "p2", "p3", "p4"]);

@@ -25,7 +25,8 @@ function isMonotone(record: CompletedRequest): boolean {
 }
 
 describe("sendStreamingRequest against the sim-engine", () => {
-  const start = useSimEngines();
+  // The engines find a prompt's profile entry by its content: requests do not name their prompt.
+  const start = useSimEngines({ prompts: ["a", "short", "bad"].map(chat) });
 
   it("counts reasoning_content and content deltas, one token each, confirmed by usage", async () => {
     const engine = await start({ defaults: { ttftMs: 1, itlMs: 0, outputTokens: 7, reasoningTokens: 5 } });
@@ -37,6 +38,11 @@ describe("sendStreamingRequest against the sim-engine", () => {
     expect(record.promptTokens).toBeGreaterThan(0);
     expect(record.endMs).toBeGreaterThanOrEqual(record.chunks.at(-1)?.tMs ?? 0);
     expect(engine.writeLog.requests[0]?.promptId).toBe("a");
+    // The text itself is kept for speedgate's own count and the answer comparison.
+    expect(record.text?.reasoning).toBe(" Let me think ü 思");
+    expect(record.text?.content).toBe(" The engine answers é 中 🙂 fast");
+    expect(record.text?.reasoningEnds.slice(0, 2)).toEqual([4, 7]);
+    expect(record.claimedTokens).toBe(12);
   });
 
   it("counts vLLM's reasoning deltas", async () => {
@@ -144,7 +150,7 @@ describe("sendStreamingRequest against misbehaving servers", () => {
     `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: text }, finish_reason: finish }] })}\n\n`;
   const usageEvent = `data: ${JSON.stringify({ choices: [], usage: { prompt_tokens: 3, completion_tokens: 2 } })}\n\n`;
 
-  it("sends the OpenAI-compatible body and the prompt id header", async () => {
+  it("sends the OpenAI-compatible body and nothing that names the prompt", async () => {
     script = (res) => {
       sse(res);
       res.end(`${deltaEvent("x", "stop")}data: [DONE]\n\n`);
@@ -152,7 +158,9 @@ describe("sendStreamingRequest against misbehaving servers", () => {
     expectCompleted(await sendStreamingRequest({ baseUrl: url(), prompt: { ...chat("id/é"), maxTokens: 9 }, settings }));
     const request = server?.received.at(-1);
     expect(request?.path).toBe("/v1/chat/completions");
-    expect(request?.headers["x-speedgate-prompt-id"]).toBe(encodeURIComponent("id/é"));
+    // Exactly what a client of the engine sends: no header or field carries the prompt's id.
+    expect(Object.keys(request?.headers ?? {}).filter((name) => !["host", "connection", "content-length", "content-type", "accept"].includes(name))).toEqual([]);
+    expect(JSON.stringify(request?.headers)).not.toContain(encodeURIComponent("id/é"));
     expect(JSON.parse(request?.body ?? "{}")).toEqual({
       model: "sim-model",
       max_tokens: 9,

@@ -1,10 +1,11 @@
-import { writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { ConfigError } from "../../src/config/config-error.js";
 import { loadRound, parseRoundConfig, parseRoundConfigYaml } from "../../src/config/load-round-config.js";
 import { makeTempDir } from "../support/make-temp-dir.js";
+import { TEST_TOKENIZER_PATH } from "../fixtures/tokenizer/generate-tokenizer.js";
 
 const valid = {
   engine: "sglang",
@@ -74,13 +75,24 @@ describe("parseRoundConfig", () => {
     [["docker"], { memory: "150%" }, 'round.yml: docker.memory: expected a size such as "64g", a share of the host\'s memory such as "90%", or "unlimited", got "150%"'],
     [["docker"], { capAdd: ["ALL"] }, "round.yml: docker.capAdd[0]: expected a single capability, not ALL (that is privileged mode), got \"ALL\""],
     [["build"], { network: "bridge" }, 'round.yml: build.network: expected one of "none", "default", "host", got "bridge"'],
+    [["bench", "agreementTokens"], -1, "round.yml: bench.agreementTokens: expected a whole number of tokens, 0 (off) to 1000000, got -1"],
+    [
+      ["bench", "tokenizer"],
+      "models/tokenizer.json",
+      'round.yml: bench.tokenizer: expected an absolute path inside the baseline image, such as /models/m/tokenizer.json (or { path, from: runner } for a file on the runner), got "models/tokenizer.json"',
+    ],
+    [
+      ["bench", "tokenizer"],
+      { path: "/m/tokenizer.json", from: "hub" },
+      'round.yml: bench.tokenizer: expected the path of the model\'s tokenizer.json, or { path, from: runner | image } (default: inside the baseline image with runtime: docker, on the runner with runtime: process), got {"path":"/m/tokenizer.json","from":"hub"}',
+    ],
   ])("names the field, the value and what is expected: %j = %j", (path, value, message) => {
     expect(messageFor(withField(path, value))).toBe(message);
   });
 
   it("names an unknown field and the fields that are allowed there", () => {
     expect(messageFor(withField(["bench", "tolerence"], 0.9))).toBe(
-      "round.yml: bench.tolerence: unknown field, expected one of prompts, model, maxTokens, requestIntervalMs, arrival, seed, thinking, contextLimit, tolerance, warmupRequests, requestTimeoutS",
+      "round.yml: bench.tolerence: unknown field, expected one of prompts, model, maxTokens, requestIntervalMs, arrival, seed, thinking, contextLimit, tolerance, warmupRequests, requestTimeoutS, tokenizer, agreementTokens",
     );
   });
 
@@ -169,6 +181,28 @@ describe("loadRound", () => {
     const big = `diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n${"+x\n".repeat(4 * 1024 * 1024)}`;
     const dir = await writeRound({ "round.yml": stringify(valid), "prompts.jsonl": prompts, "submission.patch": big });
     await expect(loadRound(join(dir, "round.yml"))).rejects.toThrow(/expected a patch of at most 10 MiB, got 12\.0 MiB/);
+  });
+
+  it("reads bench.tokenizer from the runner, relative to the config, before anything starts", async () => {
+    const tokenizer = await readFile(TEST_TOKENIZER_PATH, "utf8");
+    const config = { ...valid, runtime: "process", baseline: { command: ["engine"] }, bench: { ...valid.bench, tokenizer: "tok/tokenizer.json" } };
+    const dir = await writeRound({ "round.yml": stringify(config), "prompts.jsonl": prompts, "submission.patch": patch });
+    await expect(loadRound(join(dir, "round.yml"))).rejects.toThrow(/bench\.tokenizer: expected a readable tokenizer\.json on the runner, could not read .*tok\/tokenizer\.json \(ENOENT\)/);
+    await mkdir(join(dir, "tok"));
+    await writeFile(join(dir, "tok", "tokenizer.json"), tokenizer);
+    const round = await loadRound(join(dir, "round.yml"));
+    expect(round.config.bench.tokenizer).toEqual({ path: join(dir, "tok", "tokenizer.json"), from: "runner" });
+    expect(round.tokenCounter?.count(" The engine").ids).toHaveLength(2);
+  });
+
+  it("leaves a tokenizer inside the image for the round to read, and has none without bench.tokenizer", async () => {
+    const inImage = { ...valid, bench: { ...valid.bench, tokenizer: "/models/m/tokenizer.json" } };
+    const dir = await writeRound({ "round.yml": stringify(inImage), "prompts.jsonl": prompts, "submission.patch": patch });
+    const round = await loadRound(join(dir, "round.yml"));
+    expect(round.config.bench.tokenizer).toEqual({ path: "/models/m/tokenizer.json", from: "image" });
+    expect(round.tokenCounter).toBeUndefined();
+    await writeFile(join(dir, "round.yml"), stringify(valid));
+    expect((await loadRound(join(dir, "round.yml"))).tokenCounter).toBeNull();
   });
 
   it("says which file it could not read", async () => {

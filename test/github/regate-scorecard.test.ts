@@ -24,6 +24,15 @@ describe("regateScorecard", () => {
     expect(regateScorecard(forged, testConfig.gate)).toEqual(honest);
   });
 
+  it("recomputes the diverged and implausible counts and the median agreement from the prompts", () => {
+    const honest = makeCard(plans);
+    const prompts = honest.prompts.map((prompt, index) => (index === 0 ? { ...prompt, status: "diverged" as const, score: 0, agreement: 0.1 } : { ...prompt, agreement: 1 }));
+    const forged = { ...honest, prompts, diverged: 0, implausible: 0, medianAgreement: 1 };
+    const regated = regateScorecard(forged, testConfig.gate);
+    expect([regated.diverged, regated.implausible, regated.medianAgreement]).toEqual([1, 0, 1]);
+    expect(regated.promptsScored).toBe(honest.promptsScored - 1);
+  });
+
   it("keeps a failed candidate's round without a score, and its gate closed", () => {
     const failed = makeCard(plans, { failure: seedOomFailure() });
     const regated = regateScorecard(failed, { minRoundScore: 0.5, use: "round-score" });

@@ -37,7 +37,7 @@ class InProcessRuntime implements EngineRuntime {
     this.calls.push(`start ${role}`);
     let settleExit: (exit: EngineExit) => void = () => undefined;
     const exited = new Promise<EngineExit>((resolve) => (settleExit = resolve));
-    const sim = await startSimEngine({ profile: this.profiles[role], onDie: (exitCode) => settleExit({ exitCode, signal: null, oomKilled: false }) });
+    const sim = await startSimEngine({ profile: this.profiles[role], prompts: PROMPTS, onDie: (exitCode) => settleExit({ exitCode, signal: null, oomKilled: false }) });
     const engine: RunningEngine = {
       role,
       baseUrl: sim.url,

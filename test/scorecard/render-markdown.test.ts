@@ -35,6 +35,28 @@ describe("renderMarkdown", () => {
     await expect(markdown).toMatchFileSnapshot("__snapshots__/failing-round.md");
   });
 
+  it("shows diverged and implausible prompts, the median agreement and the engine's claims, escaped like every reason", () => {
+    const card = makeCard(passingPlans);
+    card.settings.tokenizer = "ab".repeat(32);
+    card.diverged = 1;
+    card.implausible = 1;
+    card.medianAgreement = 0.5;
+    const [first, second, third] = card.prompts;
+    if (!first || !second || !third) throw new Error("expected prompts");
+    Object.assign(first, { status: "diverged", score: 0, agreement: 0, reason: 'answers part at token 1 of 256: baseline " The|x", candidate "<b>@team [x](y)"' });
+    Object.assign(second, { status: "implausible", score: 0, reason: "token counts cannot be true: claimed 256 tokens" });
+    Object.assign(third, { agreement: 0.75, agreedTokens: 192 });
+    third.candidate = third.candidate ? { ...third.candidate, claimedTokens: 900 } : null;
+    const markdown = renderMarkdown(card);
+    expect(markdown).toContain("| Diverged | 1: answered differently from the baseline within the first 16 tokens |");
+    expect(markdown).toContain("| Implausible | 1: claimed more tokens than the stream held |");
+    expect(markdown).toContain("| Median agreement | 50% of the compared tokens are the baseline's answer |");
+    expect(markdown).toContain("❌ diverged");
+    expect(markdown).toContain('baseline " The\\|x", candidate "&lt;b&gt;&#64;team &#91;x](y)"');
+    expect(markdown).toContain("candidate engine claimed 900 tokens, speedgate counted 256; agreement 75%: the answers part after 192 tokens");
+    expect(markdown).toContain("Token counts are speedgate's own: it tokenized each streamed answer with the model's tokenizer (sha256 abababababab…)");
+  });
+
   it("shows a candidate that died at startup: engine, stage, kind, summary, hint and the traceback with its lines kept", async () => {
     const failure = seedOomFailure();
     const card = makeCard(passingPlans, { failure });

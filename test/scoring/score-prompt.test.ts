@@ -1,4 +1,10 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { boundClaimsByBytes, countWithTokenizer } from "../../src/bench/finalize-records.js";
+import { contentToken } from "../../src/sim-engine/token-text.js";
+import { parseTokenizer } from "../../src/tokens/parse-tokenizer.js";
+import { TEST_TOKENIZER_PATH } from "../fixtures/tokenizer/generate-tokenizer.js";
+import { textStream } from "../support/make-text-records.js";
 import { timeToTokens } from "../../src/scoring/request-record.js";
 import { scorePrompt } from "../../src/scoring/score-prompt.js";
 import { explicitStream, failedRequest, steadyStream } from "../support/make-records.js";
@@ -76,5 +82,88 @@ describe("scorePrompt", () => {
     const result = scorePrompt(baseline, candidate, 0.8);
     expect(result.comparedTokens).toBe(10);
     expect(result.speedup).toBeCloseTo(30 / 20, 10);
+  });
+});
+
+describe("scorePrompt holds the candidate to the baseline's answer", () => {
+  const counter = parseTokenizer(readFileSync(TEST_TOKENIZER_PATH), "test tokenizer");
+  const words = (count: number, from = 0): string[] => Array.from({ length: count }, (_, index) => contentToken(from + index));
+  const counted = (pieces: string[], options: Parameters<typeof textStream>[1] = {}) => {
+    const record = textStream(pieces, options);
+    countWithTokenizer(record, counter);
+    return record;
+  };
+
+  it("scores a candidate giving the same answer, with agreement 1", () => {
+    const result = scorePrompt(counted(words(40), { itlMs: 10 }), counted(words(40), { itlMs: 5 }), 0.9);
+    expect(result).toMatchObject({ status: "scored", agreement: 1, agreedTokens: 40, comparedTokens: 40 });
+  });
+
+  it("calls a candidate that parts within the first agreementTokens diverged, quoting both answers escaped", () => {
+    const baseline = counted(words(40));
+    const candidate = counted([...words(5), ' "quoted"\n|x', ...words(34, 6)]);
+    const result = scorePrompt(baseline, candidate, 0.9);
+    expect(result).toMatchObject({ status: "diverged", score: 0, speedup: null, agreedTokens: 5 });
+    expect(result.agreement).toBeCloseTo(5 / 40, 10);
+    expect(result.reason).toContain("answers part at token 6 of 40, within the first 16 that must match");
+    // JSON escapes keep quotes and newlines visible and on one line.
+    expect(result.reason).toContain('baseline …"answers é 中 🙂 fast. The engine answers "…, candidate …"answers é 中 \\"quoted\\"\\n|x fast. The engine"…');
+  });
+
+  it("scores a candidate that parts after agreementTokens, with its partial agreement", () => {
+    const result = scorePrompt(counted(words(40)), counted([...words(30), ...words(10, 31)]), 0.9);
+    expect(result).toMatchObject({ status: "scored", agreedTokens: 30, comparedTokens: 30 });
+    expect(result.agreement).toBeCloseTo(30 / 40, 10);
+  });
+
+  it("times answers that part late over the part they share, so filler after an honest start buys nothing", () => {
+    // Same pace for the first 20 tokens, then the candidate streams other text ten times as fast.
+    const baseline = counted(words(40), { ttftMs: 10, itlMs: 10 });
+    const candidate = textStream([...words(20), ...words(20, 21)], { ttftMs: 10, itlMs: 10 });
+    candidate.chunks.forEach((chunk, index) => (chunk.tMs = index < 20 ? 10 + index * 10 : 200 + (index - 19)));
+    countWithTokenizer(candidate, counter);
+    const result = scorePrompt(baseline, candidate, 0.9);
+    expect(result).toMatchObject({ status: "scored", comparedTokens: 20, speedup: 1 });
+  });
+
+  it("does not check the answers with agreementTokens 0, but still measures the agreement", () => {
+    const result = scorePrompt(counted(words(40)), counted(words(40, 1)), 0.9, { agreementTokens: 0 });
+    expect(result).toMatchObject({ status: "scored", agreement: 0 });
+  });
+
+  it("does not call an answer diverged that only stops earlier within tolerance", () => {
+    const result = scorePrompt(counted(words(40)), counted(words(38)), 0.9);
+    expect(result).toMatchObject({ status: "scored", agreement: 1, comparedTokens: 38 });
+  });
+
+  it("compares texts without a tokenizer, counting the common start in the baseline's tokens", () => {
+    const result = scorePrompt(textStream(words(40)), textStream([...words(3), " other", ...words(36, 4)]), 0.9);
+    expect(result).toMatchObject({ status: "diverged", agreedTokens: 3 });
+  });
+
+  it("calls a candidate implausible whose claims exceed its bytes, and names the claim", () => {
+    const candidate = textStream(["t0 "], { claims: [40] });
+    boundClaimsByBytes(candidate);
+    const result = scorePrompt(textStream(words(40)), candidate, 0.9);
+    expect(result).toMatchObject({ status: "implausible", score: 0, speedup: null });
+    expect(result.reason).toMatch(/^token counts cannot be true: claimed 40 tokens by chunk 1 of 1, which had streamed 3 bytes/);
+  });
+
+  it("calls a candidate implausible that claims more tokens than the baseline did for the same text", () => {
+    const claims = Array.from({ length: 40 }, (_, index) => (index + 1) * 3);
+    const result = scorePrompt(textStream(words(40)), textStream(words(40), { claims }), 0.9);
+    expect(result.status).toBe("implausible");
+    expect(result.reason).toContain("where the baseline counted at most");
+  });
+
+  it("excludes a prompt whose baseline claims cannot be true: the reference itself is unsound", () => {
+    const baseline = textStream(["x"], { claims: [99] });
+    boundClaimsByBytes(baseline);
+    expect(scorePrompt(baseline, textStream(words(40)), 0.9)).toMatchObject({ status: "excluded", score: null });
+  });
+
+  it("adds the engine's own claim to a below-tolerance reason when it disagrees with speedgate's count", () => {
+    const candidate = counted([" The"], { claims: [40] });
+    expect(scorePrompt(counted(words(40)), candidate, 0.9).reason).toBe("answered 1 of 40 tokens (tolerance 90%); the engine claimed 40");
   });
 });

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { sendStreamingRequest } from "../../src/bench/send-streaming-request.js";
 import { READY_LINE } from "../../src/sim-engine/start-sim-engine.js";
+import { TEST_TOKENIZER_PATH } from "../fixtures/tokenizer/generate-tokenizer.js";
 import { getFreePort } from "../support/get-free-port.js";
 import { type CliProcess, spawnSpeedgateCli } from "./spawn-speedgate-cli.js";
 
@@ -31,7 +32,9 @@ describe("speedgate sim-engine (as a process)", () => {
   it("serves from a profile file, logs SGLang's ready line, and exits 0 on SIGTERM", async () => {
     const port = await getFreePort();
     const profile = join(dir, "profile.json");
-    await writeFile(profile, JSON.stringify({ defaults: { ttftMs: 1, itlMs: 0, outputTokens: 3 }, prompts: { long: { outputTokens: 9 } } }));
+    // The profile names prompts by id; its prompts file (relative to it) says which content each id is.
+    await writeFile(join(dir, "profile-prompts.jsonl"), `${JSON.stringify(chat("long"))}\n`);
+    await writeFile(profile, JSON.stringify({ promptsFile: "profile-prompts.jsonl", defaults: { ttftMs: 1, itlMs: 0, outputTokens: 3 }, prompts: { long: { outputTokens: 9 } } }));
     const cli = start(["--port", String(port), "--profile", profile]);
     await cli.waitForLine(READY_LINE);
     const baseUrl = `http://127.0.0.1:${port}`;
@@ -119,12 +122,31 @@ describe("speedgate sim-engine (as a process)", () => {
 
   it("applies prompt faults given as flags", async () => {
     const port = await getFreePort();
-    const cli = start(["--port", String(port), "--http-500", "x", "--malformed-sse", "y", "--stop-early", "z", "--output-tokens", "8", "--ttft-ms", "0", "--itl-ms", "0"]);
+    const prompts = join(dir, "fault-prompts.jsonl");
+    await writeFile(prompts, ["x", "y", "z"].map((id) => JSON.stringify(chat(id))).join("\n"));
+    const cli = start(["--port", String(port), "--prompts", prompts, "--http-500", "x", "--malformed-sse", "y", "--stop-early", "z", "--output-tokens", "8", "--ttft-ms", "0", "--itl-ms", "0"]);
     await cli.waitForLine(READY_LINE);
     const baseUrl = `http://127.0.0.1:${port}`;
     expect(await sendStreamingRequest({ baseUrl, prompt: chat("x"), settings })).toMatchObject({ ok: false, kind: "http_error" });
     expect(await sendStreamingRequest({ baseUrl, prompt: chat("y"), settings })).toMatchObject({ ok: false, kind: "stream_error" });
     expect(await sendStreamingRequest({ baseUrl, prompt: chat("z"), settings })).toMatchObject({ ok: true, outputTokens: 2, finishReason: "stop" });
+  });
+
+  it("streams whole-word tokens of --tokenizer, and cheats as the cheat flags say", async () => {
+    const port = await getFreePort();
+    const cli = start(["--port", String(port), "--tokenizer", TEST_TOKENIZER_PATH, "--output-tokens", "6", "--ttft-ms", "0", "--itl-ms", "0", "--cheat-claim-tokens"]);
+    await cli.waitForLine(READY_LINE);
+    const record = await sendStreamingRequest({ baseUrl: `http://127.0.0.1:${port}`, prompt: chat("a"), settings });
+    if (!record.ok) expect.fail(record.reason);
+    // One chunk of one word of that tokenizer, and a claim of all six tokens.
+    expect(record.text?.content).toMatch(/^ \p{L}+$/u);
+    expect([record.chunks.length, record.claimedTokens]).toEqual([1, 6]);
+  });
+
+  it("exits 2 naming the file when the prompts file cannot be read", async () => {
+    const cli = start(["--prompts", join(dir, "missing.jsonl")]);
+    expect(await cli.exited).toEqual({ code: 2, signal: null });
+    expect(cli.stderr()).toMatch(/promptsFile: cannot read .*missing\.jsonl \(ENOENT\)/);
   });
 
   it("exits 2 on a bad profile", async () => {

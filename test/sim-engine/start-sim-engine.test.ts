@@ -5,10 +5,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { planResponse, simProfileSchema } from "../../src/sim-engine/sim-profile.js";
 import { type SimEngine, type SimEngineOptions, startSimEngine } from "../../src/sim-engine/start-sim-engine.js";
 
-async function post(engine: SimEngine, path: string, body: object, promptId?: string): Promise<Response> {
+async function post(engine: SimEngine, path: string, body: object, headers: Record<string, string> = {}): Promise<Response> {
   return await fetch(`${engine.url}${path}`, {
     method: "POST",
-    headers: { "content-type": "application/json", ...(promptId ? { "x-speedgate-prompt-id": promptId } : {}) },
+    headers: { "content-type": "application/json", ...headers },
     body: JSON.stringify(body),
   });
 }
@@ -77,8 +77,9 @@ describe("startSimEngine", () => {
     const dir = await mkdtemp(join(tmpdir(), "sim-chunk-log-"));
     try {
       const path = join(dir, "chunks.jsonl");
-      const engine = await startSimEngine({ chunkLogPath: path, keepRecords: false, profile: { defaults: { ttftMs: 0, itlMs: 0, outputTokens: 2 } } });
-      await (await post(engine, "/v1/chat/completions", { messages, stream: true }, "q1")).text();
+      const prompts = [{ id: "q1", messages }];
+      const engine = await startSimEngine({ chunkLogPath: path, keepRecords: false, prompts, profile: { defaults: { ttftMs: 0, itlMs: 0, outputTokens: 2 } } });
+      await (await post(engine, "/v1/chat/completions", { messages, stream: true })).text();
       await engine.close();
       const lines = (await readFile(path, "utf8")).trim().split("\n").map((line) => JSON.parse(line) as { promptId: string; chunkWritesMs: number[]; outcome: string });
       expect(lines).toHaveLength(1);
@@ -90,9 +91,26 @@ describe("startSimEngine", () => {
     }
   });
 
-  it("takes the prompt id from the user field when the header is absent", async () => {
-    const engine = await start({ profile: { faults: { http500: ["u1"] } } });
-    expect((await post(engine, "/v1/chat/completions", { messages, stream: true, user: "u1" })).status).toBe(500);
+  it("finds a prompt's profile entry by the request's content, for chat messages and plain prompts", async () => {
+    const prompts = [
+      { id: "u1", messages },
+      { id: "u2", prompt: "Once upon" },
+    ];
+    const engine = await start({ prompts, profile: { faults: { http500: ["u1", "u2"] } } });
+    expect((await post(engine, "/v1/chat/completions", { messages, stream: true })).status).toBe(500);
+    expect((await post(engine, "/v1/completions", { prompt: "Once upon", stream: true })).status).toBe(500);
+    const other = await post(engine, "/v1/chat/completions", { messages: [{ role: "user", content: "something else" }], stream: true });
+    expect(other.status).toBe(200);
+    await other.text();
+    expect(engine.writeLog.requests.map((request) => request.promptId)).toEqual(["u1", "u2", null]);
+  });
+
+  it("ignores a header or field naming the prompt: only the content identifies it", async () => {
+    const engine = await start({ prompts: [{ id: "u1", messages }], profile: { faults: { http500: ["u1"] } } });
+    const named = await post(engine, "/v1/chat/completions", { messages: [{ role: "user", content: "other" }], stream: true, user: "u1" }, { "x-speedgate-prompt-id": "u1" });
+    expect(named.status).toBe(200);
+    await named.text();
+    expect(engine.writeLog.requests[0]).toMatchObject({ promptId: null, promptIdHint: "x-speedgate-prompt-id: u1" });
   });
 
   it("answers 400 to a body that is not JSON, 404 to unknown routes, 503 while starting", async () => {

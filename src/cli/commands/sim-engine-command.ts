@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { ConfigError } from "../../config/config-error.js";
 import { simProfileSchema } from "../../sim-engine/sim-profile.js";
+import { type SimInputs, loadSimInputs } from "../../sim-engine/load-sim-inputs.js";
 import { startSimEngine } from "../../sim-engine/start-sim-engine.js";
 import { type Command, UsageError } from "../command.js";
 import { parseCommandArgs } from "../parse-command-args.js";
@@ -9,11 +10,16 @@ import { parseCommandArgs } from "../parse-command-args.js";
 const USAGE = `speedgate sim-engine [--port N] [--host 127.0.0.1] [--profile profile.json]
     [--model NAME] [--flavour sglang|vllm] [--ttft-ms MS] [--itl-ms MS] [--output-tokens N]
     [--reasoning-tokens N] [--tokens-per-chunk N] [--usage-per-chunk] [--chunk-log out.jsonl]
+    [--prompts prompts.jsonl] [--tokenizer tokenizer.json] [--diverge-after-tokens N]
     faults: [--crash-log FILE] [--crash-exit-code N] [--never-healthy] [--startup-delay-ms MS]
     [--die-after-requests N] [--die-exit-code N] [--stop-early id,id] [--http-500 id,id] [--malformed-sse id,id]
+    cheats: [--cheat-claim-tokens] [--cheat-usage-factor F] [--cheat-filler-text] [--cheat-filler-after-tokens N]
+    [--cheat-prompt-id-speedup F]
 
-Flags override the profile. Prompt ids come from the x-speedgate-prompt-id header the benchmark client
-sends (or the request's "user" field).`;
+Flags override the profile. Requests do not name their prompt: the ids in the profile and the fault
+lists are found from each request's content through the prompts file (--prompts, or the profile's
+promptsFile). --tokenizer streams whole-word tokens of that tokenizer.json, so a round counting with
+it sees exactly the engine's token counts.`;
 
 function parseNumber(flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -77,16 +83,53 @@ export const simEngineCommand: Command = {
       "stop-early": { type: "string" },
       "http-500": { type: "string" },
       "malformed-sse": { type: "string" },
+      prompts: { type: "string" },
+      tokenizer: { type: "string" },
+      "diverge-after-tokens": { type: "string" },
+      "cheat-claim-tokens": { type: "boolean" },
+      "cheat-usage-factor": { type: "string" },
+      "cheat-filler-text": { type: "boolean" },
+      "cheat-filler-after-tokens": { type: "string" },
+      "cheat-prompt-id-speedup": { type: "string" },
     });
     const port = parseNumber("port", values.port) ?? 30000;
     if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new UsageError(`speedgate sim-engine: --port: expected a TCP port, got ${values.port}`);
 
     const loaded = values.profile ? await readProfile(values.profile) : { profile: {}, dir: process.cwd() };
-    const fileProfile = loaded.profile as { defaults?: object; faults?: { crashAtStart?: object | null } & object };
+    const fileProfile = loaded.profile as {
+      defaults?: object;
+      faults?: { crashAtStart?: object | null } & object;
+      answer?: object;
+      cheats?: object;
+      promptsFile?: unknown;
+      tokenizer?: unknown;
+    };
+    // Paths in the profile are relative to it, paths in flags to the working folder.
+    const profilePath = (flag: string | undefined, inFile: unknown): string | undefined => {
+      if (flag !== undefined) return resolve(process.cwd(), flag);
+      return typeof inFile === "string" ? resolve(loaded.dir, inFile) : undefined;
+    };
     const crashFlag = values["crash-log"] !== undefined || values["crash-exit-code"] !== undefined;
     const input = {
       ...fileProfile,
-      ...dropUndefined({ model: values.model, flavour: values.flavour, usagePerChunk: values["usage-per-chunk"] }),
+      ...dropUndefined({
+        model: values.model,
+        flavour: values.flavour,
+        usagePerChunk: values["usage-per-chunk"],
+        promptsFile: profilePath(values.prompts, fileProfile.promptsFile),
+        tokenizer: profilePath(values.tokenizer, fileProfile.tokenizer),
+      }),
+      answer: { ...fileProfile.answer, ...dropUndefined({ divergeAfterTokens: parseNumber("diverge-after-tokens", values["diverge-after-tokens"]) }) },
+      cheats: {
+        ...fileProfile.cheats,
+        ...dropUndefined({
+          claimTokens: values["cheat-claim-tokens"],
+          usageFactor: parseNumber("cheat-usage-factor", values["cheat-usage-factor"]),
+          fillerText: values["cheat-filler-text"],
+          fillerAfterTokens: parseNumber("cheat-filler-after-tokens", values["cheat-filler-after-tokens"]),
+          promptIdSpeedup: parseNumber("cheat-prompt-id-speedup", values["cheat-prompt-id-speedup"]),
+        }),
+      },
       defaults: {
         ...fileProfile.defaults,
         ...dropUndefined({
@@ -136,8 +179,16 @@ export const simEngineCommand: Command = {
       return crash.exitCode;
     }
 
+    let inputs: SimInputs;
+    try {
+      inputs = await loadSimInputs(profile, loaded.dir);
+    } catch (error) {
+      if (error instanceof ConfigError) throw new ConfigError(`speedgate sim-engine: ${error.message}`);
+      throw error;
+    }
     const engine = await startSimEngine({
       host: values.host ?? "127.0.0.1",
+      ...inputs,
       port,
       profile: profile,
       log: logLine,

@@ -9,8 +9,15 @@ import { makeTempDir } from "../../support/make-temp-dir.js";
 
 export const PROMPT_IDS = ["p1", "p2", "p3", "p4", "p5", "p6"];
 
-/** Fast, deterministic reference-engine settings shared by both engines unless a test adds faults. */
-export const SIM_FLAGS = ["--ttft-ms", "5", "--itl-ms", "1", "--output-tokens", "20"];
+/** Stands for the round's prompts file in engine commands; writeSimRound puts in its absolute path. */
+const PROMPTS_FILE = "<round prompts file>";
+
+/**
+ * Fast, deterministic reference-engine settings shared by both engines unless a test adds faults.
+ * The engine finds which prompt a request is (for per-prompt faults) from its content, through the
+ * round's prompts file.
+ */
+export const SIM_FLAGS = ["--ttft-ms", "5", "--itl-ms", "1", "--output-tokens", "20", "--prompts", PROMPTS_FILE];
 
 export function simCommand(...flags: string[]): string[] {
   return ["{node}", "{speedgate}", "sim-engine", "--port", "{port}", ...SIM_FLAGS, ...flags];
@@ -32,13 +39,14 @@ export async function writeSimRound(options: {
     join(dir, "prompts.jsonl"),
     PROMPT_IDS.map((id) => JSON.stringify({ id, messages: [{ role: "user", content: `prompt ${id}` }] })).join("\n"),
   );
+  const withPrompts = (command: string[]): string[] => command.map((arg) => (arg === PROMPTS_FILE ? join(dir, "prompts.jsonl") : arg));
   const config = {
     engine: "sim-engine",
     runtime: "process",
     port: await getFreePort(),
     health: { path: "/health", timeoutS: options.health?.timeoutS ?? 60, intervalMs: 25 },
-    baseline: { command: options.baseline ?? simCommand(), ...(options.env ? { env: options.env } : {}) },
-    candidate: { command: options.candidate ?? simCommand(), ...options.candidateExtra },
+    baseline: { command: withPrompts(options.baseline ?? simCommand()), ...(options.env ? { env: options.env } : {}) },
+    candidate: { command: withPrompts(options.candidate ?? simCommand()), ...options.candidateExtra },
     bench: { prompts: "prompts.jsonl", maxTokens: 64, requestIntervalMs: 20, contextLimit: 4096, tolerance: 0.9, ...options.benchExtra },
     gate: { minRoundScore: options.minRoundScore ?? 0.5 },
     docker: { stopTimeoutS: 2 },

@@ -1,12 +1,13 @@
 import { execFile, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { copyFile, mkdir, mkdtemp, rm, stat, symlink, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import type Dockerode from "dockerode";
 import { build } from "esbuild";
+import { TEST_TOKENIZER_PATH } from "../../fixtures/tokenizer/generate-tokenizer.js";
 
 const run = promisify(execFile);
 
@@ -15,6 +16,8 @@ export const TEST_IMAGE_LABEL = "speedgate.test-image";
 /** Where the reference engine's "source tree" lives in the test image: the file a patch changes. */
 export const ENGINE_SOURCE_DIR = "/opt/engine";
 export const CUDA_OOM_LOG = `${ENGINE_SOURCE_DIR}/cuda-oom.log`;
+/** A model folder in the test image; its tokenizer.json links to the test tokenizer fixture. */
+export const TEST_MODEL_DIR = "/models/sim";
 
 /** Debian's busybox-static puts it here; SPEEDGATE_TEST_BUSYBOX points elsewhere (the test of the skip notice names a missing one). */
 const BUSYBOX = process.env.SPEEDGATE_TEST_BUSYBOX ?? "/bin/busybox";
@@ -31,10 +34,22 @@ export class MissingBusyboxError extends Error {
 /** The applets the engine commands and the patch step use; no git, so the overlay uses `patch -p1`. */
 const APPLETS = ["sh", "patch", "ip", "cat", "ls", "sleep", "kill", "rm", "mkdir", "find", "sed", "grep", "echo", "env", "ps", "true", "false"];
 
-/** A slow baseline: each test round patches it to be faster. */
+/** The test rounds' prompts: p1, p2… ("prompt number 1"…). */
+export function testPrompt(index: number): { id: string; prompt: string } {
+  return { id: `p${index + 1}`, prompt: `prompt number ${index + 1}` };
+}
+
+/** How many of them the image's engine can tell apart (by content) for per-prompt faults. */
+const IMAGE_PROMPTS = 500;
+
+/**
+ * A slow baseline: each test round patches it to be faster. Requests do not name their prompt: the
+ * engine finds p3 of a `--http-500 p3` fault by its content, through the prompts file in the image.
+ */
 export const BASELINE_PROFILE = {
   model: "sim-model",
   defaults: { ttftMs: 30, itlMs: 6, outputTokens: 12, reasoningTokens: 0, tokensPerChunk: 1 },
+  promptsFile: "prompts.jsonl",
 };
 
 export const CUDA_OOM_TRACEBACK = `[2026-01-01 00:00:00] Capture cuda graph begin. This can take up to several minutes.
@@ -84,6 +99,7 @@ async function nodeLibraries(): Promise<string[]> {
 
 async function fingerprint(bundle: Buffer, libraries: string[]): Promise<string> {
   const hash = createHash("sha256").update(bundle).update(JSON.stringify(BASELINE_PROFILE)).update(CUDA_OOM_TRACEBACK);
+  hash.update(JSON.stringify(testPrompt(0))).update(String(IMAGE_PROMPTS)).update(await readFile(TEST_TOKENIZER_PATH));
   for (const path of [process.execPath, BUSYBOX, ...libraries]) {
     const info = await stat(path);
     hash.update(`${path}:${info.size}:${info.mtimeMs}`);
@@ -105,6 +121,13 @@ async function assembleRootfs(root: string, bundle: Buffer, libraries: string[])
   }
   await writeFile(join(root, "opt", "speedgate", "cli.mjs"), bundle);
   await writeFile(join(root, ENGINE_SOURCE_DIR.slice(1), "profile.json"), `${JSON.stringify(BASELINE_PROFILE, null, 2)}\n`);
+  const prompts = Array.from({ length: IMAGE_PROMPTS }, (_, index) => JSON.stringify(testPrompt(index)));
+  await writeFile(join(root, ENGINE_SOURCE_DIR.slice(1), "prompts.jsonl"), `${prompts.join("\n")}\n`);
+  // A model folder as Hugging Face caches it: the tokenizer a round reads from the image is a symlink to a blob.
+  const model = join(root, TEST_MODEL_DIR.slice(1));
+  await mkdir(join(model, "blobs"), { recursive: true });
+  await copyFile(TEST_TOKENIZER_PATH, join(model, "blobs", "tokenizer-blob"));
+  await symlink("blobs/tokenizer-blob", join(model, "tokenizer.json"));
   await writeFile(join(root, CUDA_OOM_LOG.slice(1)), CUDA_OOM_TRACEBACK);
   await writeFile(join(root, "etc", "passwd"), "root:x:0:0:root:/root:/bin/sh\n");
 }

@@ -3,7 +3,7 @@ import { hashPatch } from "../../../src/config/load-patch.js";
 import type { LoadedRound } from "../../../src/config/load-round-config.js";
 import { parseRoundConfig } from "../../../src/config/load-round-config.js";
 import type { Prompt } from "../../../src/prompts/prompt.js";
-import { ENGINE_SOURCE_DIR } from "./build-test-engine-image.js";
+import { ENGINE_SOURCE_DIR, testPrompt } from "./build-test-engine-image.js";
 
 /** The patch every "good" test round applies: the reference engine streams tokens three times faster. */
 export const SPEEDUP_PATCH = `--- a/profile.json
@@ -35,7 +35,7 @@ export function simEngineCommand(...extra: string[]): string[] {
 }
 
 export function makePrompts(count: number): Prompt[] {
-  return Array.from({ length: count }, (_, index) => ({ id: `p${index + 1}`, prompt: `prompt number ${index + 1}` }));
+  return Array.from({ length: count }, (_, index) => testPrompt(index));
 }
 
 export interface DockerRoundOptions {
@@ -48,6 +48,7 @@ export interface DockerRoundOptions {
   docker?: Record<string, unknown>;
   health?: Record<string, unknown>;
   build?: Record<string, unknown>;
+  bench?: Record<string, unknown>;
   prompts?: number;
 }
 
@@ -68,6 +69,7 @@ export function makeDockerRound(options: DockerRoundOptions): { round: LoadedRou
       requestIntervalMs: 5,
       contextLimit: 4096,
       tolerance: 0.05,
+      ...options.bench,
     },
     gate: { minRoundScore: 1.0 },
     // No memlock raise: this sandbox may not lift RLIMIT_MEMLOCK (the default asks for unlimited).

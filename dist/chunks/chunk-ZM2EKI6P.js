@@ -120,8 +120,8 @@ var require_timers = __commonJS({
     function onTick() {
       fastNow += TICK_MS;
       let idx = 0;
-      let len = fastTimers.length;
-      while (idx < len) {
+      let len2 = fastTimers.length;
+      while (idx < len2) {
         const timer = fastTimers[idx];
         if (timer._state === PENDING) {
           timer._idleStart = fastNow - TICK_MS;
@@ -133,14 +133,14 @@ var require_timers = __commonJS({
         }
         if (timer._state === TO_BE_CLEARED) {
           timer._state = NOT_IN_LIST;
-          if (--len !== 0) {
-            fastTimers[idx] = fastTimers[len];
+          if (--len2 !== 0) {
+            fastTimers[idx] = fastTimers[len2];
           }
         } else {
           ++idx;
         }
       }
-      fastTimers.length = len;
+      fastTimers.length = len2;
       if (fastTimers.length !== 0) {
         refreshTimeout();
       }
@@ -4504,10 +4504,10 @@ var require_webidl = __commonJS({
         }
       };
     };
-    webidl.argumentLengthCheck = function({ length }, min, ctx) {
-      if (length < min) {
+    webidl.argumentLengthCheck = function({ length }, min2, ctx) {
+      if (length < min2) {
         throw webidl.errors.exception({
-          message: `${min} argument${min !== 1 ? "s" : ""} required, but${length ? " only" : ""} ${length} found.`,
+          message: `${min2} argument${min2 !== 1 ? "s" : ""} required, but${length ? " only" : ""} ${length} found.`,
           header: ctx
         });
       }
@@ -5059,7 +5059,7 @@ var require_util2 = __commonJS({
     var { redirectStatusSet, referrerPolicyTokens, badPortsSet } = require_constants3();
     var { getGlobalOrigin } = require_global();
     var { collectAnHTTPQuotedString, parseMIMEType } = require_data_url();
-    var { performance: performance4 } = __require("node:perf_hooks");
+    var { performance: performance5 } = __require("node:perf_hooks");
     var { ReadableStreamFrom, isValidHTTPToken, normalizedMethodRecordsBase } = require_util();
     var assert2 = __require("node:assert");
     var { isUint8Array } = __require("node:util/types");
@@ -5214,7 +5214,7 @@ var require_util2 = __commonJS({
       };
     }
     function coarsenedSharedCurrentTime(crossOriginIsolatedCapability) {
-      return coarsenTime(performance4.now(), crossOriginIsolatedCapability);
+      return coarsenTime(performance5.now(), crossOriginIsolatedCapability);
     }
     function createOpaqueTimingInfo(timingInfo) {
       return {
@@ -5411,8 +5411,8 @@ var require_util2 = __commonJS({
           }
           const index = this.#index;
           const values = kInternalIterator(this.#target);
-          const len = values.length;
-          if (index >= len) {
+          const len2 = values.length;
+          if (index >= len2) {
             return {
               value: void 0,
               done: true
@@ -6707,7 +6707,7 @@ var require_client_h1 = __commonJS({
            * @param {number} len
            * @returns {number}
            */
-          wasm_on_url: (p, at, len) => {
+          wasm_on_url: (p, at, len2) => {
             return 0;
           },
           /**
@@ -6716,10 +6716,10 @@ var require_client_h1 = __commonJS({
            * @param {number} len
            * @returns {number}
            */
-          wasm_on_status: (p, at, len) => {
+          wasm_on_status: (p, at, len2) => {
             assert2(currentParser.ptr === p);
             const start = at - currentBufferPtr + currentBufferRef.byteOffset;
-            return currentParser.onStatus(new FastBuffer(currentBufferRef.buffer, start, len));
+            return currentParser.onStatus(new FastBuffer(currentBufferRef.buffer, start, len2));
           },
           /**
            * @param {number} p
@@ -6735,10 +6735,10 @@ var require_client_h1 = __commonJS({
            * @param {number} len
            * @returns {number}
            */
-          wasm_on_header_field: (p, at, len) => {
+          wasm_on_header_field: (p, at, len2) => {
             assert2(currentParser.ptr === p);
             const start = at - currentBufferPtr + currentBufferRef.byteOffset;
-            return currentParser.onHeaderField(new FastBuffer(currentBufferRef.buffer, start, len));
+            return currentParser.onHeaderField(new FastBuffer(currentBufferRef.buffer, start, len2));
           },
           /**
            * @param {number} p
@@ -6746,10 +6746,10 @@ var require_client_h1 = __commonJS({
            * @param {number} len
            * @returns {number}
            */
-          wasm_on_header_value: (p, at, len) => {
+          wasm_on_header_value: (p, at, len2) => {
             assert2(currentParser.ptr === p);
             const start = at - currentBufferPtr + currentBufferRef.byteOffset;
-            return currentParser.onHeaderValue(new FastBuffer(currentBufferRef.buffer, start, len));
+            return currentParser.onHeaderValue(new FastBuffer(currentBufferRef.buffer, start, len2));
           },
           /**
            * @param {number} p
@@ -6768,10 +6768,10 @@ var require_client_h1 = __commonJS({
            * @param {number} len
            * @returns {number}
            */
-          wasm_on_body: (p, at, len) => {
+          wasm_on_body: (p, at, len2) => {
             assert2(currentParser.ptr === p);
             const start = at - currentBufferPtr + currentBufferRef.byteOffset;
-            return currentParser.onBody(new FastBuffer(currentBufferRef.buffer, start, len));
+            return currentParser.onBody(new FastBuffer(currentBufferRef.buffer, start, len2));
           },
           /**
            * @param {number} p
@@ -6942,8 +6942,8 @@ var require_client_h1 = __commonJS({
         const ptr = llhttp.llhttp_get_error_reason(this.ptr);
         let message = "";
         if (ptr) {
-          const len = new Uint8Array(llhttp.memory.buffer, ptr).indexOf(0);
-          message = "Response does not match the HTTP/1.1 protocol (" + Buffer.from(llhttp.memory.buffer, ptr, len).toString() + ")";
+          const len2 = new Uint8Array(llhttp.memory.buffer, ptr).indexOf(0);
+          message = "Response does not match the HTTP/1.1 protocol (" + Buffer.from(llhttp.memory.buffer, ptr, len2).toString() + ")";
         }
         return new HTTPParserError(message, constants5.ERROR[ret], data);
       }
@@ -6990,11 +6990,11 @@ var require_client_h1 = __commonJS({
        * @returns {number}
        */
       onHeaderField(buf) {
-        const len = this.headers.length;
-        if ((len & 1) === 0) {
+        const len2 = this.headers.length;
+        if ((len2 & 1) === 0) {
           this.headers.push(buf);
         } else {
-          this.headers[len - 1] = Buffer.concat([this.headers[len - 1], buf]);
+          this.headers[len2 - 1] = Buffer.concat([this.headers[len2 - 1], buf]);
         }
         this.trackHeader(buf.length);
         return 0;
@@ -7004,14 +7004,14 @@ var require_client_h1 = __commonJS({
        * @returns {number}
        */
       onHeaderValue(buf) {
-        let len = this.headers.length;
-        if ((len & 1) === 1) {
+        let len2 = this.headers.length;
+        if ((len2 & 1) === 1) {
           this.headers.push(buf);
-          len += 1;
+          len2 += 1;
         } else {
-          this.headers[len - 1] = Buffer.concat([this.headers[len - 1], buf]);
+          this.headers[len2 - 1] = Buffer.concat([this.headers[len2 - 1], buf]);
         }
-        const key = this.headers[len - 2];
+        const key = this.headers[len2 - 2];
         if (key.length === 10) {
           const headerName = util.bufferToLowerCasedHeaderName(key);
           if (headerName === "keep-alive") {
@@ -7028,8 +7028,8 @@ var require_client_h1 = __commonJS({
       /**
        * @param {number} len
        */
-      trackHeader(len) {
-        this.headersSize += len;
+      trackHeader(len2) {
+        this.headersSize += len2;
         if (this.headersSize >= this.headersMaxSize) {
           util.destroy(this.socket, new HeadersOverflowError());
         }
@@ -7804,11 +7804,11 @@ upgrade: ${upgrade}\r
         if (socket.destroyed) {
           return false;
         }
-        const len = Buffer.byteLength(chunk);
-        if (!len) {
+        const len2 = Buffer.byteLength(chunk);
+        if (!len2) {
           return true;
         }
-        if (contentLength !== null && bytesWritten + len > contentLength) {
+        if (contentLength !== null && bytesWritten + len2 > contentLength) {
           if (client[kStrictContentLength]) {
             throw new RequestContentLengthMismatchError();
           }
@@ -7830,10 +7830,10 @@ upgrade: ${upgrade}\r
         }
         if (contentLength === null) {
           socket.write(`\r
-${len.toString(16)}\r
+${len2.toString(16)}\r
 `, "latin1");
         }
-        this.bytesWritten += len;
+        this.bytesWritten += len2;
         const ret = socket.write(chunk);
         socket.uncork();
         request2.onBodySent(chunk);
@@ -13944,7 +13944,7 @@ var require_snapshot_utils = __commonJS({
 var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
-    var { writeFile: writeFile2, readFile: readFile4, mkdir: mkdir2 } = __require("node:fs/promises");
+    var { writeFile: writeFile2, readFile: readFile5, mkdir: mkdir2 } = __require("node:fs/promises");
     var { dirname: dirname6, resolve: resolve5 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError, UndiciError } = require_errors();
@@ -14146,7 +14146,7 @@ var require_snapshot_recorder = __commonJS({
           throw new InvalidArgumentError("Snapshot path is required");
         }
         try {
-          const data = await readFile4(resolve5(path), "utf8");
+          const data = await readFile5(resolve5(path), "utf8");
           const parsed = JSON.parse(data);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
@@ -23083,16 +23083,16 @@ var require_util4 = __commonJS({
       }
     }
     function validateCookieValue(value) {
-      let len = value.length;
+      let len2 = value.length;
       let i = 0;
       if (value[0] === '"') {
-        if (len === 1 || value[len - 1] !== '"') {
+        if (len2 === 1 || value[len2 - 1] !== '"') {
           throw new Error("Invalid cookie value");
         }
-        --len;
+        --len2;
         ++i;
       }
-      while (i < len) {
+      while (i < len2) {
         const code = value.charCodeAt(i++);
         if (code < 33 || // exclude CTLs (0-31)
         code > 126 || // non-ascii and DEL (127)
@@ -25773,12 +25773,12 @@ var require_eventsource_stream = __commonJS({
       }
       return true;
     }
-    function isFieldName(line, length, field) {
-      if (length !== field.length) {
+    function isFieldName(line, length, field2) {
+      if (length !== field2.length) {
         return false;
       }
       for (let i = 0; i < length; i++) {
-        if (line[i] !== field[i]) {
+        if (line[i] !== field2[i]) {
           return false;
         }
       }
@@ -25980,13 +25980,13 @@ ${value}`;
           }
         }
       }
-      setEventFieldSize(field, size) {
-        const eventSize = this.eventSize - this.eventFieldSizes[field] + size;
+      setEventFieldSize(field2, size) {
+        const eventSize = this.eventSize - this.eventFieldSizes[field2] + size;
         if (this.maxEventSize > 0 && eventSize > this.maxEventSize) {
           throw createMaxEventSizeExceededError();
         }
         this.eventSize = eventSize;
-        this.eventFieldSizes[field] = size;
+        this.eventFieldSizes[field2] = size;
       }
       /**
        * @param {EventSourceStreamEvent} event
@@ -27118,7 +27118,7 @@ var require_applyReviver = __commonJS({
     function applyReviver(reviver, obj, key, val) {
       if (val && typeof val === "object") {
         if (Array.isArray(val)) {
-          for (let i = 0, len = val.length; i < len; ++i) {
+          for (let i = 0, len2 = val.length; i < len2; ++i) {
             const v0 = val[i];
             const v1 = applyReviver(reviver, val, String(i), v0);
             if (v1 === void 0)
@@ -28601,8 +28601,8 @@ ${indent}${line}` : "\n";
         return start + end;
       } else {
         if (!reqNewline) {
-          const len = lines.reduce((sum, line) => sum + line.length + 2, 2);
-          reqNewline = ctx.options.lineWidth > 0 && len > ctx.options.lineWidth;
+          const len2 = lines.reduce((sum, line) => sum + line.length + 2, 2);
+          reqNewline = ctx.options.lineWidth > 0 && len2 > ctx.options.lineWidth;
         }
         if (reqNewline) {
           let str = start;
@@ -32195,8 +32195,8 @@ var require_cst_visit = __commonJS({
     visit2.REMOVE = REMOVE;
     visit2.itemAtPath = (cst, path) => {
       let item = cst;
-      for (const [field, index] of path) {
-        const tok = item?.[field];
+      for (const [field2, index] of path) {
+        const tok = item?.[field2];
         if (tok && "items" in tok) {
           item = tok.items[index];
         } else
@@ -32206,8 +32206,8 @@ var require_cst_visit = __commonJS({
     };
     visit2.parentCollection = (cst, path) => {
       const parent = visit2.itemAtPath(cst, path.slice(0, -1));
-      const field = path[path.length - 1][0];
-      const coll = parent?.[field];
+      const field2 = path[path.length - 1][0];
+      const coll = parent?.[field2];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
@@ -32216,11 +32216,11 @@ var require_cst_visit = __commonJS({
       let ctrl = visitor(item, path);
       if (typeof ctrl === "symbol")
         return ctrl;
-      for (const field of ["key", "value"]) {
-        const token = item[field];
+      for (const field2 of ["key", "value"]) {
+        const token = item[field2];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path.concat([[field2, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -32230,7 +32230,7 @@ var require_cst_visit = __commonJS({
               i -= 1;
             }
           }
-          if (typeof ctrl === "function" && field === "key")
+          if (typeof ctrl === "function" && field2 === "key")
             ctrl = ctrl(item, path);
         }
       }
@@ -32660,9 +32660,9 @@ var require_lexer = __commonJS({
         }
       }
       *parseQuotedScalar() {
-        const quote = this.charAt(0);
-        let end = this.buffer.indexOf(quote, this.pos + 1);
-        if (quote === "'") {
+        const quote2 = this.charAt(0);
+        let end = this.buffer.indexOf(quote2, this.pos + 1);
+        if (quote2 === "'") {
           while (end !== -1 && this.buffer[end + 1] === "'")
             end = this.buffer.indexOf("'", end + 2);
         } else {
@@ -34022,7 +34022,7 @@ import { dirname as dirname4 } from "node:path";
 
 // src/bench/run-benchmark.ts
 import { setMaxListeners } from "node:events";
-import { performance as performance3 } from "node:perf_hooks";
+import { performance as performance4 } from "node:perf_hooks";
 
 // src/scoring/seeded-random.ts
 function createSeededRandom(seed) {
@@ -34070,11 +34070,96 @@ function getSharedBenchAgent() {
   return shared;
 }
 
+// src/scoring/token-slack.ts
+var UNSTREAMED_TOKEN_SLACK = 8;
+function countSlack(count2) {
+  return Math.max(UNSTREAMED_TOKEN_SLACK, Math.ceil(count2 * 0.02));
+}
+
+// src/tokens/utf8-length.ts
+function utf8BytesAt(text2, index) {
+  const unit = text2.charCodeAt(index);
+  if (unit < 128) return { bytes: 1, units: 1 };
+  if (unit < 2048) return { bytes: 2, units: 1 };
+  if (unit >= 55296 && unit <= 56319 && index + 1 < text2.length) {
+    const next = text2.charCodeAt(index + 1);
+    if (next >= 56320 && next <= 57343) return { bytes: 4, units: 2 };
+  }
+  return { bytes: 3, units: 1 };
+}
+function utf8LengthsAt(text2, offsets) {
+  const out = new Float64Array(offsets.length);
+  let position = 0;
+  let bytes = 0;
+  for (let index = 0; index < offsets.length; index++) {
+    const target = Math.min(offsets[index] ?? 0, text2.length);
+    while (position < target) {
+      const step = utf8BytesAt(text2, position);
+      bytes += step.bytes;
+      position += step.units;
+    }
+    out[index] = bytes;
+  }
+  return out;
+}
+
+// src/bench/finalize-records.ts
+function countWithTokenizer(record2, counter) {
+  const text2 = record2.text;
+  if (!text2) return;
+  const reasoning = counter.count(text2.reasoning);
+  const content = counter.count(text2.content);
+  let reasoningDone = 0;
+  let contentDone = 0;
+  const { chunks } = record2;
+  for (let index = 0; index < chunks.length; index++) {
+    const reasoningEnd = text2.reasoningEnds[index] ?? text2.reasoning.length;
+    const contentEnd = text2.contentEnds[index] ?? text2.content.length;
+    while (reasoningDone < reasoning.ends.length && (reasoning.ends[reasoningDone] ?? 0) <= reasoningEnd) reasoningDone++;
+    while (contentDone < content.ends.length && (content.ends[contentDone] ?? 0) <= contentEnd) contentDone++;
+    const chunk = chunks[index];
+    if (chunk) chunk.tokens = reasoningDone + contentDone;
+  }
+  record2.outputTokens = reasoning.ids.length + content.ids.length;
+  record2.tokenIds = { reasoning: reasoning.ids, content: content.ids };
+  record2.countedBy = "tokenizer";
+  record2.tokensEstimated = false;
+  record2.implausible = null;
+}
+function boundClaimsByBytes(record2) {
+  const text2 = record2.text;
+  if (!text2) return;
+  const reasoningBytes = utf8LengthsAt(text2.reasoning, text2.reasoningEnds);
+  const contentBytes = utf8LengthsAt(text2.content, text2.contentEnds);
+  const { chunks } = record2;
+  for (let index = 0; index < chunks.length; index++) {
+    const bytes = (reasoningBytes[index] ?? 0) + (contentBytes[index] ?? 0);
+    const claimed2 = chunks[index]?.tokens ?? 0;
+    if (claimed2 > bytes + UNSTREAMED_TOKEN_SLACK) {
+      record2.implausible = `claimed ${claimed2} tokens by chunk ${index + 1} of ${chunks.length}, which had streamed ${bytes} bytes of text (a token is at least one byte; at most ${bytes + UNSTREAMED_TOKEN_SLACK} with ${UNSTREAMED_TOKEN_SLACK} unstreamed)`;
+      return;
+    }
+  }
+  const total = Buffer.byteLength(text2.reasoning) + Buffer.byteLength(text2.content);
+  const claimed = Math.max(record2.outputTokens, record2.claimedTokens ?? 0);
+  if (claimed > total + UNSTREAMED_TOKEN_SLACK) {
+    record2.implausible = `claimed ${claimed} tokens but streamed ${total} bytes of text (a token is at least one byte; at most ${total + UNSTREAMED_TOKEN_SLACK} with ${UNSTREAMED_TOKEN_SLACK} unstreamed)`;
+    return;
+  }
+  record2.implausible = null;
+}
+function finalizeRecords(records, counter) {
+  for (const record2 of records) {
+    if (!record2.ok) continue;
+    if (counter) countWithTokenizer(record2, counter);
+    else boundClaimsByBytes(record2);
+  }
+}
+
 // src/bench/send-streaming-request.ts
-import { performance as performance2 } from "node:perf_hooks";
+import { performance as performance3 } from "node:perf_hooks";
 
 // src/bench/build-request-body.ts
-var PROMPT_ID_HEADER = "x-speedgate-prompt-id";
 function buildRequestBody(prompt, settings) {
   const maxTokens = prompt.maxTokens ?? settings.maxTokens;
   const common = {
@@ -34115,8 +34200,8 @@ function excerpt(text2) {
   const flat = text2.replace(/\s+/g, " ").trim();
   return flat.length > EXCERPT_CHARS ? `${flat.slice(0, EXCERPT_CHARS)}\u2026` : flat;
 }
-function isNonEmptyString(value) {
-  return typeof value === "string" && value.length > 0;
+function nonEmpty(value) {
+  return typeof value === "string" && value.length > 0 ? value : null;
 }
 function describeStreamError(error62) {
   if (typeof error62 === "string") return error62;
@@ -34131,6 +34216,15 @@ var CompletionStreamState = class {
   /** Server-reported running completion tokens per recorded chunk, while every chunk had one. */
   runningUsage = [];
   deltaCount = 0;
+  /*
+   * The text itself, kept for speedgate's own count and the answer comparison after the benchmark.
+   * Appending is all the hot path does with it (V8 joins the strings lazily); the tokenizer never
+   * runs while chunks are arriving.
+   */
+  content = "";
+  reasoning = "";
+  contentEnds = [];
+  reasoningEnds = [];
   finishReason = null;
   promptTokens = null;
   finalCompletionTokens = null;
@@ -34193,17 +34287,31 @@ var CompletionStreamState = class {
     }
     if (typeof choice.finish_reason === "string") this.finishReason = choice.finish_reason;
     const delta = choice.delta;
-    const hasText = delta ? isNonEmptyString(delta.content) || isNonEmptyString(delta.reasoning_content) || isNonEmptyString(delta.reasoning) : isNonEmptyString(choice.text);
+    let contentText;
+    let reasoningText = null;
+    if (delta) {
+      contentText = nonEmpty(delta.content);
+      reasoningText = nonEmpty(delta.reasoning_content) ?? nonEmpty(delta.reasoning);
+    } else contentText = nonEmpty(choice.text);
+    const hasText = contentText !== null || reasoningText !== null;
     const previousUsage = this.runningUsage && this.runningUsage.length > 0 ? this.runningUsage[this.runningUsage.length - 1] ?? 0 : 0;
     const usageGrew = usageTokens !== null && usageTokens > previousUsage;
     if (!hasText && !usageGrew) return true;
     if (hasText) this.deltaCount++;
+    if (contentText !== null) this.content += contentText;
+    if (reasoningText !== null) this.reasoning += reasoningText;
     this.chunks.push({ tMs, tokens: this.deltaCount });
+    this.contentEnds.push(this.content.length);
+    this.reasoningEnds.push(this.reasoning.length);
     if (this.runningUsage) {
       if (usageTokens === null) this.runningUsage = null;
       else this.runningUsage.push(Math.max(usageTokens, previousUsage));
     }
     return true;
+  }
+  /** What the stream held, per chunk. */
+  streamedText() {
+    return { content: this.content, reasoning: this.reasoning, contentEnds: this.contentEnds, reasoningEnds: this.reasoningEnds };
   }
   /**
    * Settles the per-chunk counts. Running usage wins when every chunk carried it; otherwise the
@@ -34234,6 +34342,89 @@ var CompletionStreamState = class {
   }
 };
 
+// src/bench/defer-arrivals.ts
+import { performance as performance2 } from "node:perf_hooks";
+var SLICE_MS = 0.1;
+var MAX_PENDING_BYTES = 16 * 1024 * 1024;
+var Lane = class {
+  constructor(queue, sink) {
+    this.queue = queue;
+    this.sink = sink;
+  }
+  queue;
+  sink;
+  items = [];
+  times = [];
+  next = 0;
+  queued = false;
+  push(item, tMs) {
+    this.queue.enqueue(this, item, tMs);
+  }
+  flush() {
+    while (this.next < this.items.length) this.queue.handleOne(this);
+  }
+};
+var ArrivalQueue = class {
+  ready = [];
+  head = 0;
+  scheduled = false;
+  pendingBytes = 0;
+  lane(sink) {
+    return new Lane(this, sink);
+  }
+  enqueue(lane, item, tMs) {
+    if (item && this.pendingBytes + item.length > MAX_PENDING_BYTES) this.drain(Number.POSITIVE_INFINITY);
+    lane.items.push(item);
+    lane.times.push(tMs);
+    if (item) this.pendingBytes += item.length;
+    if (!lane.queued) {
+      lane.queued = true;
+      this.ready.push(lane);
+    }
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(this.run);
+    }
+  }
+  handleOne(lane) {
+    const index = lane.next++;
+    const item = lane.items[index] ?? null;
+    const tMs = lane.times[index] ?? 0;
+    lane.items[index] = null;
+    if (item) this.pendingBytes -= item.length;
+    lane.sink.handle(item, tMs);
+  }
+  run = () => {
+    this.scheduled = false;
+    this.drain(performance2.now() + SLICE_MS);
+    if (this.head < this.ready.length) {
+      this.scheduled = true;
+      setImmediate(this.run);
+    }
+  };
+  drain(deadline) {
+    while (this.head < this.ready.length) {
+      const lane = this.ready[this.head];
+      while (lane.next < lane.items.length) {
+        this.handleOne(lane);
+        if (performance2.now() > deadline) return;
+      }
+      lane.items.length = 0;
+      lane.times.length = 0;
+      lane.next = 0;
+      lane.queued = false;
+      this.head++;
+    }
+    this.ready.length = 0;
+    this.head = 0;
+  }
+};
+var shared2 = null;
+function sharedArrivalQueue() {
+  shared2 ??= new ArrivalQueue();
+  return shared2;
+}
+
 // src/bench/sse-parser.ts
 var LF = 10;
 var CR = 13;
@@ -34251,14 +34442,14 @@ var SseParser = class {
     this.onEvent = onEvent;
   }
   onEvent;
-  decoder = new TextDecoder("utf-8");
   carry = null;
   skipLeadingLf = false;
   data = "";
   hasData = false;
   eventName = "";
   firstLine = true;
-  feed(bytes) {
+  feed(input2) {
+    const bytes = Buffer.isBuffer(input2) ? input2 : Buffer.from(input2.buffer, input2.byteOffset, input2.byteLength);
     let start = 0;
     const length = bytes.length;
     if (this.skipLeadingLf && length > 0) {
@@ -34285,7 +34476,7 @@ var SseParser = class {
       start = index + 1;
     }
     if (start < length) {
-      const rest = bytes.slice(start);
+      const rest = Buffer.from(bytes.subarray(start));
       this.carry = this.carry ? concatBytes(this.carry, rest) : rest;
     }
   }
@@ -34315,7 +34506,7 @@ var SseParser = class {
     let valueStart = nameEnd < to ? nameEnd + 1 : to;
     if (valueStart < to && bytes[valueStart] === SPACE) valueStart++;
     if (isField(bytes, lineStart, nameEnd, DATA)) {
-      const value = valueStart < to ? this.decoder.decode(bytes.subarray(valueStart, to)) : "";
+      const value = valueStart < to ? bytes.toString("utf8", valueStart, to) : "";
       if (this.hasData) this.data += `
 ${value}`;
       else {
@@ -34323,7 +34514,7 @@ ${value}`;
         this.hasData = true;
       }
     } else if (isField(bytes, lineStart, nameEnd, EVENT)) {
-      this.eventName = valueStart < to ? this.decoder.decode(bytes.subarray(valueStart, to)) : "";
+      this.eventName = valueStart < to ? bytes.toString("utf8", valueStart, to) : "";
     }
   }
   dispatch() {
@@ -34340,10 +34531,7 @@ ${value}`;
   }
 };
 function concatBytes(a, b) {
-  const joined = new Uint8Array(a.length + b.length);
-  joined.set(a, 0);
-  joined.set(b, a.length);
-  return joined;
+  return Buffer.concat([a, b], a.length + b.length);
 }
 
 // src/bench/send-streaming-request.ts
@@ -34440,7 +34628,10 @@ async function sendStreamingRequest(options) {
         finishReason: state.finishReason,
         endMs,
         tokensEstimated,
-        promptTokens: state.promptTokens
+        promptTokens: state.promptTokens,
+        text: state.streamedText(),
+        claimedTokens: state.finalCompletionTokens,
+        countedBy: "engine"
       });
     };
     const settleFromState = (endMs) => {
@@ -34454,7 +34645,7 @@ async function sendStreamingRequest(options) {
       }
     };
     const stop = (stopReason) => {
-      const endMs = performance2.now() - sendTime;
+      const endMs = performance3.now() - sendTime;
       if (stopReason) fail(stopReason.kind, stopReason.message, endMs);
       else settleFromState(endMs);
       const reason = stopReason ?? new RequestStop("stream_error", "stopped reading");
@@ -34462,12 +34653,25 @@ async function sendStreamingRequest(options) {
         if (!controller.aborted) controller.abort(reason);
       } else pendingStop = reason;
     };
+    const arrivals = sharedArrivalQueue().lane({
+      handle(item, tMs) {
+        if (settled) return;
+        if (item === null) {
+          settleFromState(tMs);
+          return;
+        }
+        now = tMs;
+        parser.feed(item);
+      }
+    });
     const onAbort = () => {
+      arrivals.flush();
       if (signal) stop(new RequestStop("engine_died", abortReasonText(signal)));
     };
     signal?.addEventListener("abort", onAbort, { once: true });
     const timeoutMs = Math.min(settings.requestTimeoutS * 1e3, 2 ** 31 - 1);
     const timer = setTimeout(() => {
+      arrivals.flush();
       stop(new RequestStop("timeout", `no complete answer within the request timeout of ${settings.requestTimeoutS} s`));
     }, timeoutMs);
     const handler = {
@@ -34480,28 +34684,30 @@ async function sendStreamingRequest(options) {
       },
       onResponseData(_ctrl, chunk) {
         if (settled) return;
-        now = performance2.now() - sendTime;
+        const tMs = performance3.now() - sendTime;
         if (statusCode !== 200) {
           if (errorBody.length < BODY_EXCERPT_BYTES) errorBody += chunk.toString("utf8");
           return;
         }
-        parser.feed(chunk);
+        arrivals.push(chunk, tMs);
       },
       onResponseEnd() {
         responseClosed = true;
         if (settled) return;
-        const endMs = performance2.now() - sendTime;
+        const endMs = performance3.now() - sendTime;
         if (statusCode !== 200) {
           const text2 = excerpt(errorBody);
           fail("http_error", `HTTP ${statusCode}${text2 ? `: ${text2}` : ""}`, endMs);
           return;
         }
-        settleFromState(endMs);
+        arrivals.push(null, endMs);
       },
       onResponseError(_ctrl, error62) {
         responseClosed = true;
         if (settled) return;
-        const endMs = performance2.now() - sendTime;
+        const endMs = performance3.now() - sendTime;
+        arrivals.flush();
+        if (settled) return;
         const { kind, reason } = describeError(error62);
         if (statusCode !== 0 && statusCode !== 200) {
           fail("http_error", `HTTP ${statusCode}, then ${reason}`, endMs);
@@ -34515,7 +34721,7 @@ async function sendStreamingRequest(options) {
         fail(kind, `${reason} (${stage})`, endMs);
       }
     };
-    sendTime = performance2.now();
+    sendTime = performance3.now();
     options.onSend?.(sendTime);
     try {
       dispatcher.dispatch(
@@ -34526,8 +34732,7 @@ async function sendStreamingRequest(options) {
           body,
           headers: {
             "content-type": "application/json",
-            accept: "text/event-stream",
-            [PROMPT_ID_HEADER]: encodeURIComponent(prompt.id)
+            accept: "text/event-stream"
           }
         },
         handler
@@ -34546,7 +34751,7 @@ function describeAbort(signal) {
   return String(reason);
 }
 async function waitUntil(target, signal) {
-  const delay2 = target - performance3.now();
+  const delay2 = target - performance4.now();
   if (delay2 <= 0 || signal.aborted) return;
   await new Promise((resolve5) => {
     const onAbort = () => {
@@ -34562,7 +34767,7 @@ async function waitUntil(target, signal) {
 }
 async function runOpenLoop(prompts, offsets, signal, send, onRecord) {
   const inFlight = [];
-  const startAt = performance3.now();
+  const startAt = performance4.now();
   for (let index = 0; index < prompts.length; index++) {
     await waitUntil(startAt + (offsets[index] ?? 0), signal);
     if (signal.aborted) break;
@@ -34593,7 +34798,7 @@ async function runBenchmark(options) {
   const send = async (prompt) => {
     const record2 = await sendStreamingRequest({ baseUrl, prompt, settings, signal, dispatcher });
     if (record2.ok || record2.kind !== "connection_error") return record2;
-    await waitUntil(performance3.now() + DEATH_GRACE_MS, signal);
+    await waitUntil(performance4.now() + DEATH_GRACE_MS, signal);
     if (!signal.aborted) return record2;
     const died = { ok: false, kind: "engine_died", reason: `${describeAbort(signal)} (${record2.reason})` };
     if (record2.chunks) died.chunks = record2.chunks;
@@ -34619,6 +34824,7 @@ async function runBenchmark(options) {
     options.signal.removeEventListener("abort", follow);
     void dispatcher.destroy().catch(() => void 0);
   }
+  finalizeRecords(records.values(), options.tokenCounter ?? null);
   if (signal.aborted) {
     const reason = describeAbort(signal);
     for (const prompt of prompts) {
@@ -34648,7 +34854,11 @@ function fingerprintRound(config2, configDir, prompts) {
       cwd: config2.runtime === "process" ? portable(config2.candidate.cwd) : config2.candidate.cwd,
       build: config2.candidate.build ? { ...config2.candidate.build, context: portable(config2.candidate.build.context) ?? "" } : void 0
     },
-    bench: { ...config2.bench, prompts: portable(config2.bench.prompts) ?? "" },
+    bench: {
+      ...config2.bench,
+      prompts: portable(config2.bench.prompts) ?? "",
+      ...typeof config2.bench.tokenizer === "object" && config2.bench.tokenizer.from === "runner" ? { tokenizer: { ...config2.bench.tokenizer, path: portable(config2.bench.tokenizer.path) ?? "" } } : {}
+    },
     docker: { ...config2.docker, mounts: config2.docker.mounts.map((mount) => ({ ...mount, source: portable(mount.source) ?? "" })) }
   };
   return { configHash: sha256(JSON.stringify(comparable)), promptsHash: sha256(JSON.stringify(prompts)) };
@@ -35401,8 +35611,138 @@ async function ensureImage(docker, reference, logger, signal) {
   }
 }
 
-// src/docker/create-tar-archive.ts
+// src/docker/read-image-file.ts
+import { posix } from "node:path";
+
+// src/docker/read-tar-entry.ts
 var BLOCK = 512;
+function field(header, offset, length) {
+  const raw = header.subarray(offset, offset + length);
+  const end = raw.indexOf(0);
+  return raw.subarray(0, end === -1 ? raw.length : end).toString("utf8");
+}
+function octal(header, offset, length) {
+  const text2 = field(header, offset, length).trim();
+  const value = text2 === "" ? 0 : Number.parseInt(text2, 8);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`tar: unreadable size field ${JSON.stringify(text2)}`);
+  return value;
+}
+function paxRecords(body) {
+  const records = /* @__PURE__ */ new Map();
+  let position = 0;
+  while (position < body.length) {
+    const space = body.indexOf(32, position);
+    if (space === -1) break;
+    const length = Number.parseInt(body.subarray(position, space).toString("ascii"), 10);
+    if (!Number.isFinite(length) || length <= 0) break;
+    const record2 = body.subarray(space + 1, position + length - 1).toString("utf8");
+    const equals = record2.indexOf("=");
+    if (equals > 0) records.set(record2.slice(0, equals), record2.slice(equals + 1));
+    position += length;
+  }
+  return records;
+}
+var KINDS = { "0": "file", "\0": "file", "": "file", "7": "file", "2": "symlink", "1": "hardlink", "5": "directory" };
+function readFirstTarEntry(archive) {
+  let position = 0;
+  let longName = null;
+  let longLink = null;
+  let pax = /* @__PURE__ */ new Map();
+  while (position + BLOCK <= archive.length) {
+    const header = archive.subarray(position, position + BLOCK);
+    if (header.every((byte) => byte === 0)) break;
+    const size = octal(header, 124, 12);
+    const type = String.fromCharCode(header[156] ?? 0);
+    const bodyStart = position + BLOCK;
+    const body = archive.subarray(bodyStart, bodyStart + size);
+    if (body.length < size) throw new Error("tar: the archive ends inside an entry");
+    position = bodyStart + Math.ceil(size / BLOCK) * BLOCK;
+    if (type === "x") {
+      pax = paxRecords(body);
+      continue;
+    }
+    if (type === "g") continue;
+    if (type === "L") {
+      longName = body.toString("utf8").replace(/\0+$/, "");
+      continue;
+    }
+    if (type === "K") {
+      longLink = body.toString("utf8").replace(/\0+$/, "");
+      continue;
+    }
+    const prefix = field(header, 345, 155);
+    const shortName = field(header, 0, 100);
+    return {
+      name: pax.get("path") ?? longName ?? (prefix ? `${prefix}/${shortName}` : shortName),
+      kind: KINDS[type] ?? "other",
+      linkName: pax.get("linkpath") ?? longLink ?? field(header, 157, 100),
+      content: Buffer.from(body)
+    };
+  }
+  throw new Error("tar: the archive holds no entry");
+}
+
+// src/docker/read-image-file.ts
+var MAX_LINK_HOPS = 8;
+async function readCapped(stream, maxBytes, what) {
+  const parts = [];
+  let size = 0;
+  for await (const part of stream) {
+    const bytes = typeof part === "string" ? Buffer.from(part) : part;
+    size += bytes.length;
+    if (size > maxBytes) {
+      stream.destroy?.();
+      throw new ConfigError(`${what}: expected at most ${Math.round(maxBytes / 2 ** 20)} MiB, the file is larger`);
+    }
+    parts.push(bytes);
+  }
+  return Buffer.concat(parts);
+}
+async function readImageFile(docker, options) {
+  const { what } = options;
+  let container;
+  try {
+    container = await docker.createContainer({
+      Image: options.imageId,
+      // Never started: the entrypoint only has to be present in the create request, not in the image.
+      Entrypoint: ["/speedgate-reads-a-file-and-never-starts-this"],
+      Cmd: [],
+      Labels: options.labels,
+      NetworkDisabled: true,
+      HostConfig: { NetworkMode: "none", AutoRemove: false }
+    });
+  } catch (error62) {
+    throw new Error(`${what}: could not create a container of ${options.imageId} to read the file from: ${error62.message}`, { cause: error62 });
+  }
+  try {
+    let path = options.path;
+    for (let hop = 0; hop <= MAX_LINK_HOPS; hop++) {
+      let stream;
+      try {
+        stream = await container.getArchive({ path });
+      } catch (error62) {
+        if (dockerStatusCode(error62) === 404) {
+          const via = path === options.path ? "" : ` (the link ${options.path} points there)`;
+          throw new ConfigError(`${what}: ${path} is not in the baseline image ${options.imageId.slice(0, 19)}${via}`);
+        }
+        throw error62;
+      }
+      const entry = readFirstTarEntry(await readCapped(stream, options.maxBytes + 64 * 1024, what));
+      if (entry.kind === "file") return entry.content;
+      if (entry.kind === "symlink") {
+        path = posix.resolve(posix.dirname(path), entry.linkName);
+        continue;
+      }
+      throw new ConfigError(`${what}: ${path} in the baseline image is a ${entry.kind}, not a file`);
+    }
+    throw new ConfigError(`${what}: more than ${MAX_LINK_HOPS} symlinks from ${options.path} in the baseline image`);
+  } finally {
+    await container.remove({ force: true }).catch(() => void 0);
+  }
+}
+
+// src/docker/create-tar-archive.ts
+var BLOCK2 = 512;
 function writeOctal(header, value, offset, length) {
   header.write(`${value.toString(8).padStart(length - 1, "0")}\0`, offset, length, "ascii");
 }
@@ -35410,7 +35750,7 @@ function createTarArchive(entries) {
   const parts = [];
   for (const entry of entries) {
     if (Buffer.byteLength(entry.name) > 99) throw new Error(`tar entry name too long: ${entry.name}`);
-    const header = Buffer.alloc(BLOCK, 0);
+    const header = Buffer.alloc(BLOCK2, 0);
     header.write(entry.name, 0, 100, "utf8");
     writeOctal(header, entry.mode ?? 420, 100, 8);
     writeOctal(header, 0, 108, 8);
@@ -35425,10 +35765,10 @@ function createTarArchive(entries) {
     for (const byte of header) checksum += byte;
     header.write(`${checksum.toString(8).padStart(6, "0")}\0 `, 148, 8, "ascii");
     parts.push(header, entry.content);
-    const padding = (BLOCK - entry.content.length % BLOCK) % BLOCK;
+    const padding = (BLOCK2 - entry.content.length % BLOCK2) % BLOCK2;
     if (padding > 0) parts.push(Buffer.alloc(padding, 0));
   }
-  parts.push(Buffer.alloc(BLOCK * 2, 0));
+  parts.push(Buffer.alloc(BLOCK2 * 2, 0));
   return Buffer.concat(parts);
 }
 
@@ -35603,6 +35943,16 @@ var DockerRuntime = class {
       return await this.startContainer(role, signal);
     } catch (error62) {
       throw this.daemonGoneOr(role, "startup", error62);
+    }
+  }
+  async readBaselineFile(path, options, signal) {
+    const { imageId } = await this.prepare("baseline", signal);
+    if (!imageId) throw new Error("docker runtime: no baseline image to read from");
+    signal.throwIfAborted();
+    try {
+      return await readImageFile(this.docker, { imageId, path, labels: makeResourceLabels(this.context.runId, "baseline"), ...options });
+    } catch (error62) {
+      throw this.daemonGoneOr("baseline", "build", error62);
     }
   }
   /** An infrastructure failure when `error` is the daemon's connection lost, else `error` as it was. */
@@ -36181,8 +36531,8 @@ import { constants as constants3 } from "node:os";
 import { readFileSync, readdirSync } from "node:fs";
 function readProcStat(pid) {
   try {
-    const stat3 = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat3.slice(stat3.lastIndexOf(")") + 2).split(" ");
+    const stat4 = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat4.slice(stat4.lastIndexOf(")") + 2).split(" ");
     return { state: fields[0] ?? "?", pgid: Number(fields[2]) };
   } catch {
     return null;
@@ -36201,8 +36551,8 @@ function processGroupAlive(pgid) {
     return true;
   }
   return pids.some((name) => {
-    const stat3 = readProcStat(Number(name));
-    return stat3 !== null && stat3.pgid === pgid && stat3.state !== "Z" && stat3.state !== "X";
+    const stat4 = readProcStat(Number(name));
+    return stat4 !== null && stat4.pgid === pgid && stat4.state !== "Z" && stat4.state !== "X";
   });
 }
 function signalProcessGroup(pgid, signal) {
@@ -36770,18 +37120,144 @@ function timeToFirstTokenMs(record2) {
   return first ? first.tMs : null;
 }
 
-// src/scoring/score-prompt.ts
-function percent(fraction) {
-  return `${Math.round(fraction * 1e3) / 10}%`;
+// src/scoring/compare-answers.ts
+function commonPrefix(a, b) {
+  const length = Math.min(a.length, b.length);
+  let index = 0;
+  if (typeof a === "string" && typeof b === "string") {
+    while (index < length && a.charCodeAt(index) === b.charCodeAt(index)) index++;
+  } else {
+    while (index < length && a[index] === b[index]) index++;
+  }
+  return index;
 }
-function scorePrompt(baseline, candidate, tolerance) {
+function findParting(baseline, candidate) {
+  const reasoning = commonPrefix(baseline.reasoning, candidate.reasoning);
+  const bothReasoningLeft = reasoning < baseline.reasoning.length && reasoning < candidate.reasoning.length;
+  const sameReasoning = reasoning === baseline.reasoning.length && reasoning === candidate.reasoning.length;
+  if (!sameReasoning) {
+    if (bothReasoningLeft) return { part: "reasoning", reasoning, content: 0, parted: true };
+    const shorter = reasoning === baseline.reasoning.length ? baseline : candidate;
+    return { part: "reasoning", reasoning, content: 0, parted: shorter.content.length > 0 };
+  }
+  const content = commonPrefix(baseline.content, candidate.content);
+  return { part: "content", reasoning, content, parted: content < baseline.content.length && content < candidate.content.length };
+}
+var EXCERPT_BEFORE = 12;
+var EXCERPT_AFTER = 28;
+function quote(text2, at) {
+  const isLowSurrogate2 = (index) => index > 0 && index < text2.length && (text2.charCodeAt(index) & 64512) === 56320;
+  let from = Math.max(0, at - EXCERPT_BEFORE);
+  if (isLowSurrogate2(from)) from--;
+  let to = Math.min(text2.length, at + EXCERPT_AFTER);
+  if (isLowSurrogate2(to)) to++;
+  return `${from > 0 ? "\u2026" : ""}${JSON.stringify(text2.slice(from, to))}${to < text2.length ? "\u2026" : ""}`;
+}
+function excerpts(baseline, candidate, parting) {
+  const text2 = (side2) => parting.part === "reasoning" && parting.reasoning < side2.reasoning.length ? { text: side2.reasoning, at: parting.reasoning } : { text: side2.content, at: parting.content };
+  const b = text2(baseline);
+  const c = text2(candidate);
+  return { baseline: quote(b.text, b.at), candidate: quote(c.text, c.at) };
+}
+function baselineTokensAt(record2, text2, reasoning, content) {
+  const { chunks } = record2;
+  let tokens = 0;
+  for (let index = 0; index < chunks.length; index++) {
+    const reasoningEnd = text2.reasoningEnds[index] ?? 0;
+    const contentEnd = text2.contentEnds[index] ?? 0;
+    const chunkTokens = chunks[index]?.tokens ?? tokens;
+    if (reasoningEnd <= reasoning && contentEnd <= content) {
+      tokens = chunkTokens;
+      continue;
+    }
+    const reasoningStart = index > 0 ? text2.reasoningEnds[index - 1] ?? 0 : 0;
+    const contentStart = index > 0 ? text2.contentEnds[index - 1] ?? 0 : 0;
+    const added = reasoningEnd - reasoningStart + (contentEnd - contentStart);
+    const covered = Math.max(0, Math.min(reasoning, reasoningEnd) - reasoningStart) + Math.max(0, Math.min(content, contentEnd) - contentStart);
+    if (added > 0) tokens += Math.floor((chunkTokens - tokens) * covered / added);
+    break;
+  }
+  return tokens;
+}
+function compareAnswers(baseline, candidate) {
+  const baselineText = baseline.text;
+  const candidateText = candidate.text;
+  if (!baselineText || !candidateText) return null;
+  const textParting = findParting(baselineText, candidateText);
+  const quoted = textParting.parted ? excerpts(baselineText, candidateText, textParting) : null;
+  if (baseline.tokenIds && candidate.tokenIds) {
+    const parting = findParting(baseline.tokenIds, candidate.tokenIds);
+    const commonTokens2 = parting.reasoning + parting.content;
+    return { commonTokens: commonTokens2, parted: parting.parted, excerpts: parting.parted ? quoted : null, by: "tokens" };
+  }
+  if (!textParting.parted) return { commonTokens: Math.min(baseline.outputTokens, candidate.outputTokens), parted: false, excerpts: null, by: "text" };
+  const commonTokens = baselineTokensAt(baseline, baselineText, textParting.reasoning, textParting.content);
+  return { commonTokens, parted: true, excerpts: quoted, by: "text" };
+}
+function findInflatedClaims(baseline, candidate) {
+  const b = baseline.text;
+  const c = candidate.text;
+  if (!b || !c || baseline.countedBy === "tokenizer" || candidate.countedBy === "tokenizer") return null;
+  const parting = findParting(b, c);
+  const limitReasoning = parting.reasoning;
+  const limitContent = parting.part === "content" ? parting.content : 0;
+  let baselineIndex = 0;
+  for (let index = 0; index < candidate.chunks.length; index++) {
+    const reasoning = c.reasoningEnds[index] ?? 0;
+    const content = c.contentEnds[index] ?? 0;
+    if (reasoning > limitReasoning || content > limitContent) break;
+    while (baselineIndex < baseline.chunks.length - 1 && ((b.reasoningEnds[baselineIndex] ?? 0) < reasoning || (b.contentEnds[baselineIndex] ?? 0) < content)) {
+      baselineIndex++;
+    }
+    const reference = baseline.chunks[baselineIndex]?.tokens ?? baseline.outputTokens;
+    const claimed = candidate.chunks[index]?.tokens ?? 0;
+    if (claimed > reference + countSlack(reference)) {
+      const chars = reasoning + content;
+      return `claimed ${claimed} tokens for the first ${chars} characters of its answer, which are the baseline's too, where the baseline counted at most ${reference}`;
+    }
+  }
+  return null;
+}
+
+// src/scoring/score-prompt.ts
+var DEFAULT_AGREEMENT_TOKENS = 16;
+function percent(fraction2) {
+  return `${Math.round(fraction2 * 1e3) / 10}%`;
+}
+function claimNote(record2) {
+  const claimed = record2.claimedTokens;
+  if (record2.countedBy !== "tokenizer" || claimed === null || claimed === void 0) return "";
+  if (Math.abs(claimed - record2.outputTokens) <= countSlack(record2.outputTokens)) return "";
+  return `; the engine claimed ${claimed}`;
+}
+function agreementOf(comparison, k) {
+  if (!comparison) return { agreement: null, agreedTokens: null };
+  if (!comparison.parted || k === 0) return { agreement: 1, agreedTokens: Math.min(comparison.commonTokens, k) };
+  const agreed = Math.min(comparison.commonTokens, k);
+  return { agreement: agreed / k, agreedTokens: agreed };
+}
+function scorePrompt(baseline, candidate, tolerance, options = {}) {
+  const agreementTokens = options.agreementTokens ?? DEFAULT_AGREEMENT_TOKENS;
   if (!baseline || !baseline.ok) {
     const why = baseline ? baseline.reason : "the baseline engine was not measured on this prompt";
     return { status: "excluded", score: null, speedup: null, comparedTokens: null, reason: `baseline failed: ${why}` };
   }
+  if (baseline.implausible) {
+    return {
+      status: "excluded",
+      score: null,
+      speedup: null,
+      comparedTokens: null,
+      reason: `the baseline's own token counts cannot be true (${baseline.implausible}); set bench.tokenizer so speedgate counts`
+    };
+  }
   if (!candidate || !candidate.ok) {
     const why = candidate ? candidate.reason : "the candidate engine was not measured on this prompt";
     return { status: "zeroed", score: 0, speedup: null, comparedTokens: null, reason: why };
+  }
+  const inflated = candidate.implausible ?? findInflatedClaims(baseline, candidate);
+  if (inflated) {
+    return { status: "implausible", score: 0, speedup: null, comparedTokens: null, reason: `token counts cannot be true: ${inflated}` };
   }
   const baselineTokens = baseline.outputTokens;
   const candidateTokens = candidate.outputTokens;
@@ -36791,14 +37267,29 @@ function scorePrompt(baseline, candidate, tolerance) {
       score: 0,
       speedup: null,
       comparedTokens: null,
-      reason: `answered ${candidateTokens} of ${baselineTokens} tokens (tolerance ${percent(tolerance)})`
+      reason: `answered ${candidateTokens} of ${baselineTokens} tokens (tolerance ${percent(tolerance)})${claimNote(candidate)}`
     };
   }
   const k = Math.min(baselineTokens, candidateTokens);
-  const baselineTime = timeToTokens(baseline, k);
-  const candidateTime = Math.max(timeToTokens(candidate, k), 1e-6);
+  const comparison = compareAnswers(baseline, candidate);
+  const { agreement, agreedTokens } = agreementOf(comparison, k);
+  const agreementFields2 = comparison ? { agreement, agreedTokens } : {};
+  if (comparison?.parted && agreementTokens > 0 && comparison.commonTokens < Math.min(agreementTokens, k)) {
+    const where = comparison.excerpts ? `: baseline ${comparison.excerpts.baseline}, candidate ${comparison.excerpts.candidate}` : "";
+    return {
+      status: "diverged",
+      score: 0,
+      speedup: null,
+      comparedTokens: k,
+      reason: `answers part at token ${comparison.commonTokens + 1} of ${k}, within the first ${agreementTokens} that must match${where}`,
+      ...agreementFields2
+    };
+  }
+  const timed = comparison?.parted ? Math.max(1, Math.min(k, comparison.commonTokens)) : k;
+  const baselineTime = timeToTokens(baseline, timed);
+  const candidateTime = Math.max(timeToTokens(candidate, timed), 1e-6);
   const speedup = baselineTime / candidateTime;
-  return { status: "scored", score: speedup, speedup, comparedTokens: k, reason: null };
+  return { status: "scored", score: speedup, speedup, comparedTokens: timed, reason: null, ...agreementFields2 };
 }
 
 // src/scoring/bootstrap-interval.ts
@@ -36921,7 +37412,8 @@ function scoreRound(input2) {
     const score = scorePrompt(
       baseline ?? notSent(input2.baseline.failure),
       candidate ?? notSent(input2.candidate.failure),
-      input2.tolerance
+      input2.tolerance,
+      { agreementTokens: input2.agreementTokens }
     );
     return { id, ...score, baseline: baseline ?? null, candidate: candidate ?? null };
   });
@@ -36935,6 +37427,16 @@ function scoreRound(input2) {
     }
   );
   return { prompts, ...summary };
+}
+
+// src/scoring/summarize-agreement.ts
+function summarizeAgreement(prompts) {
+  const agreements = prompts.map((prompt) => prompt.agreement).filter((value) => typeof value === "number");
+  return {
+    diverged: prompts.filter((prompt) => prompt.status === "diverged").length,
+    implausible: prompts.filter((prompt) => prompt.status === "implausible").length,
+    medianAgreement: median(agreements)
+  };
 }
 
 // node_modules/zod/v4/classic/external.js
@@ -40036,8 +40538,8 @@ var $ZodCreditCard = /* @__PURE__ */ $constructor("$ZodCreditCard", (inst, def) 
 });
 function isIso7064Mod97(iban3) {
   let remainder = 0;
-  const len = iban3.length;
-  for (let i = 4; i < len; i++) {
+  const len2 = iban3.length;
+  for (let i = 4; i < len2; i++) {
     const code = iban3.charCodeAt(i);
     remainder = (code >= 65 ? remainder * 100 + (code - 55) : remainder * 10 + (code - 48)) % 97;
   }
@@ -40486,14 +40988,14 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
     const shape = zod.def.shape;
     const propValues = {};
     for (const key in shape) {
-      const field = shape[key]._zod;
-      if (field.values) {
+      const field2 = shape[key]._zod;
+      if (field2.values) {
         if (!Object.prototype.hasOwnProperty.call(propValues, key)) {
           assignProp(propValues, key, /* @__PURE__ */ new Set());
         }
-        for (const v of field.values)
+        for (const v of field2.values)
           propValues[key].add(v);
-        if (field.optin !== void 0)
+        if (field2.optin !== void 0)
           propValues[key].add(void 0);
       }
     }
@@ -50094,21 +50596,21 @@ function generateChecks(doc, ctx, schema, accessor) {
         generateNumberFormatCheck(doc, def, currentAccessor);
         break;
       case "min_length": {
-        const min = numericOperand(def.minimum, "min_length");
-        const len = codePointLengthVar(doc, ctx, currentAccessor, `${currentAccessor}.length >= ${min} && ${currentAccessor}.length < ${def.minimum * 2}`);
-        doc.write(`if (${len} < ${min}) return INVALID;`);
+        const min2 = numericOperand(def.minimum, "min_length");
+        const len2 = codePointLengthVar(doc, ctx, currentAccessor, `${currentAccessor}.length >= ${min2} && ${currentAccessor}.length < ${def.minimum * 2}`);
+        doc.write(`if (${len2} < ${min2}) return INVALID;`);
         break;
       }
       case "max_length": {
         const max = numericOperand(def.maximum, "max_length");
-        const len = codePointLengthVar(doc, ctx, currentAccessor, `${currentAccessor}.length > ${max}`);
-        doc.write(`if (${len} > ${max}) return INVALID;`);
+        const len2 = codePointLengthVar(doc, ctx, currentAccessor, `${currentAccessor}.length > ${max}`);
+        doc.write(`if (${len2} > ${max}) return INVALID;`);
         break;
       }
       case "length_equals": {
         const exact = numericOperand(def.length, "length_equals");
-        const len = codePointLengthVar(doc, ctx, currentAccessor, `${currentAccessor}.length >= ${exact} && ${currentAccessor}.length <= ${def.length * 2}`);
-        doc.write(`if (${len} !== ${exact}) return INVALID;`);
+        const len2 = codePointLengthVar(doc, ctx, currentAccessor, `${currentAccessor}.length >= ${exact} && ${currentAccessor}.length <= ${def.length * 2}`);
+        doc.write(`if (${len2} !== ${exact}) return INVALID;`);
         break;
       }
       case "min_size":
@@ -53431,8 +53933,8 @@ var objectProcessor = (schema, ctx, _json, params) => {
   }
   const requiredKeys = [];
   for (const key of Object.keys(shape)) {
-    const field = def.shape[key];
-    if (ctx.io === "input" ? inputOptin(field) === void 0 : field._zod.optout === void 0) {
+    const field2 = def.shape[key];
+    if (ctx.io === "input" ? inputOptin(field2) === void 0 : field2._zod.optout === void 0) {
       requiredKeys.push(key);
     }
   }
@@ -56655,13 +57157,17 @@ function date4(params) {
 }
 
 // src/scorecard/scorecard-schema.ts
-var SCORECARD_SCHEMA_VERSION = 1;
+var SCORECARD_SCHEMA_VERSION = 2;
 var text = (max) => external_exports.string().max(max);
 var count = external_exports.number().int().min(0).max(1e7);
 var finiteOrNull = external_exports.number().finite().nullable();
 var ratioOrNull = external_exports.number().finite().min(0).nullable();
+var fraction = external_exports.number().finite().min(0).max(1);
 var engineSideSchema = external_exports.object({
+  /** speedgate's count when settings.tokenizer is set, else the engine's (bounded by the bytes it streamed). */
   outputTokens: count.nullable(),
+  /** The engine's own usage.completion_tokens, recorded whoever counted. */
+  claimedTokens: count.nullable().optional(),
   ttftMs: finiteOrNull,
   e2eMs: finiteOrNull,
   finishReason: text(64).nullable(),
@@ -56669,11 +57175,14 @@ var engineSideSchema = external_exports.object({
 });
 var promptResultSchema = external_exports.object({
   id: text(256),
-  status: external_exports.enum(["scored", "below_tolerance", "zeroed", "excluded"]),
+  status: external_exports.enum(["scored", "below_tolerance", "zeroed", "excluded", "diverged", "implausible"]),
   score: ratioOrNull,
   speedup: ratioOrNull,
   comparedTokens: count.nullable(),
   reason: text(2e3).nullable(),
+  /** Common start of the two answers over the compared length k; null when not compared. */
+  agreement: fraction.nullable().optional(),
+  agreedTokens: count.nullable().optional(),
   baseline: engineSideSchema.nullable(),
   candidate: engineSideSchema.nullable()
 });
@@ -56700,6 +57209,12 @@ var scorecardSchema = external_exports.object({
   belowTolerance: count,
   zeroedTotal: count,
   excluded: count,
+  /** Prompts whose candidate gave another answer than the baseline within settings.agreementTokens. */
+  diverged: count.optional(),
+  /** Prompts whose candidate claimed more tokens than its stream could hold. */
+  implausible: count.optional(),
+  /** Median over compared prompts of their agreement. */
+  medianAgreement: fraction.nullable().optional(),
   tokenCountsEstimated: external_exports.boolean(),
   settings: external_exports.object({
     requestIntervalMs: external_exports.number().min(0),
@@ -56708,7 +57223,11 @@ var scorecardSchema = external_exports.object({
     contextLimit: count,
     maxTokens: count,
     tolerance: external_exports.number().gt(0).lte(1),
-    model: text(256)
+    model: text(256),
+    /** The answers must agree on this many first tokens; 0: not checked. */
+    agreementTokens: count.optional(),
+    /** sha256 of the tokenizer.json speedgate counted with; null: the engines' own counts, bounded by the bytes they streamed. */
+    tokenizer: text(128).nullable().optional()
   }),
   provenance: external_exports.object({
     imageDigest: text(256).nullable(),
@@ -56750,6 +57269,7 @@ function engineSide(record2) {
   const ttft = timeToFirstTokenMs(record2);
   return {
     outputTokens: record2.outputTokens,
+    claimedTokens: record2.claimedTokens ?? null,
     ttftMs: ttft === null ? null : round3(ttft),
     e2eMs: round3(record2.endMs),
     finishReason: record2.finishReason,
@@ -56780,6 +57300,9 @@ function summaryFields(summary) {
     gate: summary.gate
   };
 }
+function agreementFields(prompts) {
+  return summarizeAgreement(prompts);
+}
 function buildScorecard(input2) {
   const { config: config2, result } = input2;
   const estimated = result.prompts.some(
@@ -56791,6 +57314,7 @@ function buildScorecard(input2) {
     createdAt: (input2.now ?? /* @__PURE__ */ new Date()).toISOString(),
     engine: config2.engine,
     ...summaryFields(result),
+    ...agreementFields(result.prompts),
     tokenCountsEstimated: estimated,
     settings: {
       requestIntervalMs: config2.bench.requestIntervalMs,
@@ -56799,7 +57323,9 @@ function buildScorecard(input2) {
       contextLimit: config2.bench.contextLimit,
       maxTokens: config2.bench.maxTokens,
       tolerance: config2.bench.tolerance,
-      model: config2.bench.model
+      model: config2.bench.model,
+      agreementTokens: config2.bench.agreementTokens ?? DEFAULT_AGREEMENT_TOKENS,
+      tokenizer: input2.tokenizerSha256 ?? null
     },
     provenance: { ...emptyProvenance(), baselineImage: config2.baseline.image ?? null, ...input2.provenance },
     failure: input2.failure,
@@ -56812,6 +57338,7 @@ function buildScorecard(input2) {
       speedup: prompt.speedup,
       comparedTokens: prompt.comparedTokens,
       reason: prompt.reason,
+      ...prompt.agreement !== void 0 ? { agreement: prompt.agreement, agreedTokens: prompt.agreedTokens ?? null } : {},
       baseline: engineSide(prompt.baseline),
       candidate: engineSide(prompt.candidate)
     }))
@@ -56833,6 +57360,3418 @@ async function probeGpu(timeoutMs = 5e3) {
   });
 }
 
+// src/config/round-config-schema.ts
+import { posix as posix2 } from "node:path";
+var nonEmptyString = (expected = "a non-empty string") => external_exports.string({ error: expected }).min(1, { error: expected });
+var integerIn = (min2, max, expected) => external_exports.number({ error: expected }).int({ error: expected }).min(min2, { error: expected }).max(max, { error: expected });
+var positiveNumber = (expected) => external_exports.number({ error: expected }).gt(0, { error: expected });
+var boolean4 = () => external_exports.boolean({ error: "expected true or false" });
+var enumOf = (values) => external_exports.enum(values, { error: `expected one of ${values.map((v) => JSON.stringify(v)).join(", ")}` });
+var commandSchema = external_exports.array(nonEmptyString("expected each argument to be a non-empty string"), {
+  error: 'expected a list of arguments, such as [python3, -m, sglang.launch_server, --port, "{port}"]'
+}).min(1, { error: "expected at least the program to run" });
+var envSchema = external_exports.record(external_exports.string(), external_exports.string({ error: "expected each value to be a string" }), {
+  error: "expected a map of variable names to string values"
+});
+var buildSpecSchema = external_exports.strictObject(
+  {
+    context: nonEmptyString("expected the path of a build context folder"),
+    dockerfile: nonEmptyString("expected a Dockerfile path relative to the context").default("Dockerfile"),
+    args: external_exports.record(external_exports.string(), external_exports.string({ error: "expected each build arg to be a string" })).default({})
+  },
+  { error: "expected an object with context, and optionally dockerfile and args" }
+);
+var healthSchema = external_exports.strictObject(
+  {
+    path: external_exports.string({ error: "expected a URL path starting with /" }).startsWith("/", { error: "expected a URL path starting with /" }).default("/health"),
+    timeoutS: positiveNumber("expected a number of seconds greater than 0").default(1200),
+    intervalMs: integerIn(10, 6e4, "expected a whole number of milliseconds from 10 to 60000").default(500)
+  },
+  { error: "expected an object such as { path: /health, timeoutS: 1200 }" }
+);
+var baselineSchema = external_exports.strictObject(
+  {
+    image: nonEmptyString("expected an image reference such as lmsysorg/sglang:v0.5.5").optional(),
+    build: buildSpecSchema.optional(),
+    command: commandSchema.optional(),
+    cwd: nonEmptyString("expected a folder path").optional(),
+    env: envSchema.default({})
+  },
+  { error: "expected an object with image, build or command" }
+);
+var candidateSchema = external_exports.strictObject(
+  {
+    patch: nonEmptyString("expected the path of a patch file").optional(),
+    sourceDir: nonEmptyString("expected the folder the patch applies in").optional(),
+    command: commandSchema.optional(),
+    postPatch: external_exports.array(commandSchema, { error: "expected a list of commands, each a list of arguments" }).default([]),
+    build: buildSpecSchema.optional(),
+    env: envSchema.optional(),
+    cwd: nonEmptyString("expected a folder path").optional(),
+    // runtime: process runs the candidate as the runner's user: the action refuses a pull request's
+    // patch there unless the config vouches for every author who can reach the workflow.
+    trusted: boolean4().default(false)
+  },
+  { error: "expected an object with patch, sourceDir, command, postPatch, build, env, cwd or trusted" }
+);
+var tokenizerSchema = external_exports.union(
+  [
+    nonEmptyString(),
+    external_exports.strictObject({
+      path: nonEmptyString("expected the path of the model's tokenizer.json"),
+      from: enumOf(["runner", "image"]).optional()
+    })
+  ],
+  {
+    error: "expected the path of the model's tokenizer.json, or { path, from: runner | image } (default: inside the baseline image with runtime: docker, on the runner with runtime: process)"
+  }
+);
+var benchSchema = external_exports.strictObject(
+  {
+    prompts: nonEmptyString("expected the path of a JSONL prompts file"),
+    model: nonEmptyString("expected the served model name").default("default"),
+    maxTokens: integerIn(1, 1e6, "expected a whole number of tokens from 1 to 1000000"),
+    requestIntervalMs: external_exports.number({ error: "expected a number of milliseconds, 0 or more" }).min(0, { error: "expected a number of milliseconds, 0 or more" }),
+    arrival: enumOf(["fixed", "poisson"]).default("fixed"),
+    seed: integerIn(0, 2 ** 31 - 1, "expected a whole number from 0 to 2147483647").default(1),
+    thinking: boolean4().default(false),
+    contextLimit: integerIn(1, 1e7, "expected a whole number of tokens from 1 to 10000000"),
+    tolerance: external_exports.number({ error: "expected a number in (0, 1]" }).gt(0, { error: "expected a number in (0, 1]" }).lte(1, { error: "expected a number in (0, 1]" }),
+    warmupRequests: integerIn(0, 1e4, "expected a whole number from 0 to 10000").default(0),
+    requestTimeoutS: positiveNumber("expected a number of seconds greater than 0").default(600),
+    tokenizer: tokenizerSchema.optional(),
+    agreementTokens: integerIn(0, 1e6, "expected a whole number of tokens, 0 (off) to 1000000").default(16)
+  },
+  { error: "expected an object with prompts, maxTokens, requestIntervalMs, contextLimit and tolerance" }
+);
+var gateSchema = external_exports.strictObject(
+  {
+    minRoundScore: positiveNumber("expected a speedup greater than 0, such as 1.0"),
+    use: enumOf(["round-score", "interval-low"]).default("round-score")
+  },
+  { error: "expected an object such as { minRoundScore: 1.0 }" }
+);
+var gpusSchema = external_exports.union(
+  [
+    external_exports.literal("all"),
+    external_exports.number().int().min(1),
+    external_exports.array(external_exports.string().min(1)).min(1)
+  ],
+  { error: 'expected "all", a GPU count such as 2, or a list of device ids such as ["0", "1"]' }
+);
+var ulimitSchema = external_exports.strictObject(
+  {
+    name: nonEmptyString("expected a ulimit name such as memlock"),
+    soft: external_exports.number({ error: "expected a whole number, -1 for unlimited" }).int(),
+    hard: external_exports.number({ error: "expected a whole number, -1 for unlimited" }).int()
+  },
+  { error: "expected an object with name, soft and hard" }
+);
+var mountExpectation = 'expected { source, target } (readOnly: false to allow writes) or "host path:container path[:ro|rw]"';
+function mountFromShortForm(value) {
+  if (typeof value !== "string") return value;
+  const parts = value.split(":");
+  const mode = parts.length === 3 ? parts[2] : void 0;
+  const valid = (parts.length === 2 || parts.length === 3) && parts[1]?.startsWith("/") && (mode === void 0 || mode === "ro" || mode === "rw");
+  if (!valid) return value;
+  return { source: parts[0], target: parts[1], readOnly: mode !== "rw" };
+}
+var mountSchema = external_exports.preprocess(
+  mountFromShortForm,
+  external_exports.strictObject(
+    {
+      source: nonEmptyString("expected a path on the runner (absolute, or relative to the config's folder)"),
+      target: external_exports.string({ error: "expected an absolute path inside the container, such as /models" }).regex(/^\/./, { error: "expected an absolute path inside the container, such as /models" }),
+      readOnly: boolean4().default(true)
+    },
+    { error: mountExpectation }
+  )
+);
+var SIZE = /^\d+(\.\d+)?[bkmgt]?$/i;
+var sizeString = (expected) => external_exports.string({ error: expected }).regex(SIZE, { error: expected });
+var memoryLimitSchema = external_exports.string({ error: `expected a size such as "64g", a share of the host's memory such as "90%", or "unlimited"` }).regex(/^(\d+(\.\d+)?[bkmgt]?|(100|[1-9]\d?)(\.\d+)?%|unlimited)$/i, {
+  error: `expected a size such as "64g", a share of the host's memory such as "90%", or "unlimited"`
+});
+var capabilitySchema = external_exports.string({ error: "expected a Linux capability name such as SYS_PTRACE" }).regex(/^(CAP_)?[A-Z][A-Z_]+$/, { error: "expected a Linux capability name such as SYS_PTRACE" }).refine((name) => name !== "ALL" && name !== "CAP_ALL", { error: "expected a single capability, not ALL (that is privileged mode)" });
+var dockerSchema = external_exports.strictObject(
+  {
+    gpus: gpusSchema.optional(),
+    // Unset: 16g, or half the memory limit when that is smaller (shared memory counts against it).
+    shmSize: sizeString('expected a size such as "16g", "512m"').optional(),
+    // The IPC namespace: private by default (engines use /dev/shm, sized by shmSize); "host" is what
+    // SGLang's docs run with, at the cost of sharing the runner's shared memory with the patch.
+    ipc: enumOf(["private", "host", "shareable"]).default("private"),
+    memory: memoryLimitSchema.default("90%"),
+    pidsLimit: integerIn(1, 1e7, "expected a whole number of processes").default(16384),
+    cpus: positiveNumber("expected a number of CPUs greater than 0, such as 16 or 7.5").optional(),
+    capAdd: external_exports.array(capabilitySchema, { error: "expected a list of capability names, such as [SYS_PTRACE]" }).default([]),
+    logMaxSize: sizeString('expected a size such as "64m"').default("64m"),
+    logMaxFiles: integerIn(1, 100, "expected a whole number of files from 1 to 100").default(2),
+    ulimits: external_exports.array(ulimitSchema, { error: "expected a list of { name, soft, hard }" }).default([
+      { name: "memlock", soft: -1, hard: -1 },
+      { name: "stack", soft: 67108864, hard: 67108864 }
+    ]),
+    network: enumOf(["isolated", "host"]).default("isolated"),
+    mounts: external_exports.array(mountSchema, { error: `expected a list of mounts, each ${mountExpectation.replace(/^expected /, "")}` }).default([]),
+    // Replaces the image's ENTRYPOINT; [] clears it, so `command` is the whole command (vllm/vllm-openai's is `vllm serve`).
+    entrypoint: external_exports.array(nonEmptyString("expected each argument to be a non-empty string"), { error: "expected a list of arguments, or [] to clear the image's ENTRYPOINT" }).optional(),
+    stopTimeoutS: positiveNumber("expected a number of seconds greater than 0").default(3),
+    // The overlay image is removed after the round unless kept: a rebuild from cache is cheap, a
+    // pile of per-run images on a runner's disk is not.
+    keepCandidateImage: boolean4().default(false)
+  },
+  { error: "expected an object with gpus, shmSize, ipc, memory, pidsLimit, ulimits, network" }
+);
+var buildSchema = external_exports.strictObject(
+  {
+    timeoutS: positiveNumber("expected a number of seconds greater than 0").default(3600),
+    // The candidate's build runs the patch's code (postPatch): no network unless asked for.
+    network: enumOf(["none", "default", "host"]).default("none")
+  },
+  { error: "expected an object such as { timeoutS: 3600, network: none }" }
+);
+function refineRuntimePaths(config2, ctx) {
+  if (config2.runtime === "docker") {
+    for (const role of ["baseline", "candidate"]) {
+      const cwd = config2[role].cwd;
+      if (cwd !== void 0 && !posix2.isAbsolute(cwd)) {
+        ctx.addIssue({ code: "custom", path: [role, "cwd"], message: "expected an absolute path inside the image (the container's working folder)" });
+      }
+    }
+  }
+  if (config2.runtime === "process" && config2.docker.mounts.length > 0) {
+    ctx.addIssue({ code: "custom", path: ["docker", "mounts"], message: "expected no mounts with runtime: process (engines on the host see its folders directly)" });
+  }
+  const sourceDir = config2.runtime === "docker" ? config2.candidate.sourceDir : void 0;
+  const seen = /* @__PURE__ */ new Set();
+  config2.docker.mounts.forEach((mount, index) => {
+    const target = posix2.normalize(mount.target).replace(/\/$/, "");
+    if (seen.has(target)) {
+      ctx.addIssue({ code: "custom", path: ["docker", "mounts", index], message: `expected each container path mounted once, but ${target} is already mounted` });
+    }
+    seen.add(target);
+    if (sourceDir && `${posix2.normalize(sourceDir)}/`.startsWith(`${target}/`)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["docker", "mounts", index],
+        message: `expected a target that does not cover candidate.sourceDir (${sourceDir}): the mount would hide the patched source`
+      });
+    }
+  });
+}
+var roundConfigSchema = external_exports.strictObject(
+  {
+    engine: nonEmptyString("expected the engine's name for the card, such as sglang"),
+    runtime: enumOf(["docker", "process"]),
+    port: integerIn(1, 65535, "expected a TCP port from 1 to 65535"),
+    health: healthSchema.default({ path: "/health", timeoutS: 1200, intervalMs: 500 }),
+    baseline: baselineSchema,
+    candidate: candidateSchema.default({ postPatch: [], trusted: false }),
+    bench: benchSchema,
+    gate: gateSchema,
+    docker: dockerSchema.prefault({}),
+    build: buildSchema.prefault({})
+  },
+  { error: "expected a YAML mapping with engine, runtime, port, baseline, candidate, bench and gate" }
+).superRefine((config2, ctx) => {
+  if (config2.runtime === "process" && !config2.baseline.command) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["baseline", "command"],
+      message: "expected the command that starts the engine (runtime: process runs it on the host)"
+    });
+  }
+  if (config2.runtime === "docker" && !config2.baseline.image && !config2.baseline.build) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["baseline", "image"],
+      message: "expected an image reference or baseline.build (runtime: docker)"
+    });
+  }
+  if (config2.candidate.patch && config2.runtime === "process" && !config2.candidate.sourceDir) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["candidate", "sourceDir"],
+      message: "expected the folder the patch applies in (a copy of it is patched)"
+    });
+  }
+  refineRuntimePaths(config2, ctx);
+  const tokenizer = config2.bench.tokenizer;
+  const from = typeof tokenizer === "object" ? tokenizer.from : void 0;
+  if (from === "image" && config2.runtime === "process") {
+    ctx.addIssue({
+      code: "custom",
+      path: ["bench", "tokenizer", "from"],
+      message: 'expected "runner" with runtime: process (there is no image to read it from)'
+    });
+  }
+  const path = typeof tokenizer === "object" ? tokenizer.path : tokenizer;
+  if (path !== void 0 && (from ?? (config2.runtime === "docker" ? "image" : "runner")) === "image" && !path.startsWith("/")) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["bench", "tokenizer"],
+      message: "expected an absolute path inside the baseline image, such as /models/m/tokenizer.json (or { path, from: runner } for a file on the runner)"
+    });
+  }
+  if (config2.candidate.build && config2.candidate.patch) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["candidate", "build"],
+      message: "expected either candidate.build (a full build) or candidate.patch (an overlay), not both"
+    });
+  }
+});
+function tokenizerLocation(config2) {
+  const tokenizer = config2.bench.tokenizer;
+  if (tokenizer === void 0) return null;
+  if (typeof tokenizer === "string") return { path: tokenizer, from: config2.runtime === "docker" ? "image" : "runner" };
+  return { path: tokenizer.path, from: tokenizer.from ?? (config2.runtime === "docker" ? "image" : "runner") };
+}
+
+// src/tokens/create-token-counter.ts
+import { createHash as createHash3 } from "node:crypto";
+
+// node_modules/@huggingface/tokenizers/dist/tokenizers.mjs
+var DictionarySplitter = class {
+  /**
+   * @param dictionary The dictionary of words to use for splitting.
+   */
+  constructor(dictionary) {
+    this.trie = this._build_trie(dictionary);
+  }
+  /**
+   * Builds a trie from the given dictionary.
+   * @param dictionary The dictionary of words to build the trie from.
+   * @returns The root node of the trie.
+   * @private
+   */
+  _build_trie(dictionary) {
+    const trie = /* @__PURE__ */ Object.create(null);
+    for (const word of dictionary) {
+      let node2 = trie;
+      for (let i = 0; i < word.length; ++i) {
+        const char = word[i];
+        node2 = node2[char] ??= /* @__PURE__ */ Object.create(null);
+      }
+      node2.end = word;
+    }
+    return trie;
+  }
+  /**
+   * Splits the input text into tokens based on the dictionary.
+   * @param text The input text to split.
+   * @returns An array of tokens.
+   */
+  split(text2) {
+    const result = [];
+    const n = text2.length;
+    let start = 0;
+    let i = 0;
+    while (i < n) {
+      let node2 = this.trie;
+      let match = null;
+      let j = i;
+      while (j < n && (node2 = node2[text2[j]])) {
+        if (node2.end) {
+          match = node2.end;
+        }
+        ++j;
+      }
+      if (match) {
+        if (i > start) {
+          result.push(text2.slice(start, i));
+        }
+        result.push(match);
+        i += match.length;
+        start = i;
+      } else {
+        ++i;
+      }
+    }
+    if (start < n) {
+      result.push(text2.slice(start));
+    }
+    return result;
+  }
+};
+var DictionarySplitter_default = DictionarySplitter;
+var AddedToken = class {
+  /**
+   * Creates a new instance of AddedToken.
+   * @param config Added token configuration object.
+   */
+  constructor(config2) {
+    this.content = config2.content;
+    this.id = config2.id;
+    this.single_word = config2.single_word ?? false;
+    this.lstrip = config2.lstrip ?? false;
+    this.rstrip = config2.rstrip ?? false;
+    this.special = config2.special ?? false;
+    this.normalized = config2.normalized ?? !this.special;
+  }
+};
+var AddedToken_default = AddedToken;
+var compile_unicode_regexp = (source, flags) => {
+  try {
+    return new RegExp(source, flags);
+  } catch (error62) {
+    if (!(error62 instanceof SyntaxError)) throw error62;
+    const property_names = /* @__PURE__ */ new Map();
+    const rewritten = source.replace(
+      /(\\[pP])\{([^}=]+)\}/g,
+      (text2, p, n, offset) => {
+        let preceding_backslashes = 0;
+        for (let i = offset - 1; i >= 0 && source[i] === "\\"; --i) {
+          ++preceding_backslashes;
+        }
+        if (preceding_backslashes % 2 === 1) return text2;
+        let property_name = property_names.get(n);
+        if (property_name === void 0) {
+          try {
+            new RegExp(`\\p{${n}}`, "u");
+            property_name = n;
+          } catch {
+            property_name = `Script=${n}`;
+          }
+          property_names.set(n, property_name);
+        }
+        return `${p}{${property_name}}`;
+      }
+    );
+    if (rewritten === source) throw error62;
+    try {
+      return new RegExp(rewritten, flags);
+    } catch {
+      throw error62;
+    }
+  }
+};
+var clean_up_tokenization = (text2) => text2.replace(/ \./g, ".").replace(/ \?/g, "?").replace(/ \!/g, "!").replace(/ ,/g, ",").replace(/ \' /g, "'").replace(/ n't/g, "n't").replace(/ 'm/g, "'m").replace(/ 's/g, "'s").replace(/ 've/g, "'ve").replace(/ 're/g, "'re");
+var create_pattern = (pattern, invert = true) => {
+  if (pattern.Regex !== void 0) {
+    const regex = rewrite_oniguruma_to_js(
+      normalize_bloom_split_char_class(pattern.Regex)
+    );
+    return compile_unicode_regexp(regex, "gu");
+  } else if (pattern.String !== void 0) {
+    const escaped = escape_reg_exp(pattern.String);
+    return new RegExp(invert ? escaped : `(${escaped})`, "gu");
+  } else {
+    console.warn("Unknown pattern type:", pattern);
+    return null;
+  }
+};
+var UNICODE_WORD_CHARS_IN_CLASS = "\\p{Alphabetic}\\p{M}\\p{Nd}\\p{Pc}";
+var UNICODE_WORD_CHARS = `${UNICODE_WORD_CHARS_IN_CLASS}\\u00B2\\u00B3\\u00B9\\u00BC-\\u00BE`;
+var UNICODE_WORD_CLASS = `[${UNICODE_WORD_CHARS}]`;
+var UNICODE_NON_WORD_CLASS = `[^${UNICODE_WORD_CHARS}]`;
+var UNICODE_WORD_BOUNDARY = `(?:(?<!${UNICODE_WORD_CLASS})(?=${UNICODE_WORD_CLASS})|(?<=${UNICODE_WORD_CLASS})(?!${UNICODE_WORD_CLASS}))`;
+var UNICODE_NON_WORD_BOUNDARY = `(?:(?<!${UNICODE_WORD_CLASS})(?!${UNICODE_WORD_CLASS})|(?<=${UNICODE_WORD_CLASS})(?=${UNICODE_WORD_CLASS}))`;
+var LINE_START_ANCHOR = "(?:(?<![\\s\\S])|(?<=\\n))";
+var LINE_END_ANCHOR = "(?:(?=\\n)|(?![\\s\\S]))";
+var HEX_DIGIT_CHARS = "0-9A-Fa-f";
+var ESCAPE_REWRITES = /* @__PURE__ */ new Map([
+  ["A", "(?<![\\s\\S])"],
+  ["z", "(?![\\s\\S])"],
+  ["Z", "(?=\\n?(?![\\s\\S]))"],
+  // \Z permits a single optional final \n (not \r\n)
+  ["h", `[${HEX_DIGIT_CHARS}]`],
+  ["H", `[^${HEX_DIGIT_CHARS}]`],
+  ["w", UNICODE_WORD_CLASS],
+  ["W", UNICODE_NON_WORD_CLASS],
+  ["d", "\\p{Nd}"],
+  ["D", "\\P{Nd}"],
+  ["s", "\\p{White_Space}"],
+  // JS \s wrongly adds U+FEFF and misses \x85
+  ["S", "\\P{White_Space}"],
+  ["b", UNICODE_WORD_BOUNDARY],
+  ["B", UNICODE_NON_WORD_BOUNDARY],
+  ["a", "\\x07"],
+  ["e", "\\x1B"]
+]);
+var CLASS_ESCAPE_REWRITES = /* @__PURE__ */ new Map([
+  ["h", HEX_DIGIT_CHARS],
+  ["w", UNICODE_WORD_CHARS_IN_CLASS],
+  ["d", "\\p{Nd}"],
+  ["D", "\\P{Nd}"],
+  ["s", "\\p{White_Space}"],
+  ["S", "\\P{White_Space}"],
+  ["a", "\\x07"],
+  ["e", "\\x1B"]
+]);
+var CLASS_COMPLEMENT_ALTERNATIVES = /* @__PURE__ */ new Map([
+  ["W", `[^${UNICODE_WORD_CHARS_IN_CLASS}]`],
+  ["H", `[^${HEX_DIGIT_CHARS}]`]
+]);
+var RAW_WHITESPACE_ESCAPES = /* @__PURE__ */ new Map([
+  ["\n", "\\n"],
+  ["\r", "\\r"],
+  ["	", "\\t"],
+  ["\f", "\\f"],
+  ["\v", "\\v"]
+]);
+var POSIX_CLASS_FRAGMENTS = /* @__PURE__ */ new Map([
+  ["alpha", "\\p{Alphabetic}"],
+  ["alnum", "\\p{Alphabetic}\\p{Nd}"],
+  ["digit", "\\p{Nd}"],
+  ["lower", "\\p{Lowercase}"],
+  ["upper", "\\p{Uppercase}"],
+  ["space", "\\p{White_Space}"],
+  ["blank", "\\t\\p{Zs}"],
+  ["punct", "\\p{P}\\p{S}"],
+  ["cntrl", "\\p{Cc}"],
+  ["word", UNICODE_WORD_CHARS_IN_CLASS],
+  ["xdigit", HEX_DIGIT_CHARS]
+]);
+var JS_SYNTAX_CHARS = "^$\\.*+?()[]{}|/";
+var GROUP_PREFIX_RE = /^\(\?(?:<[=!]|<[A-Za-z_][A-Za-z0-9_]*>|[:=!>])/;
+var BRACED_ESCAPE_RE = /^\\([pPxu])\{([^}]*)\}/;
+var QUANTIFIER_BRACE_RE = /^\{(\d+(?:,\d*)?|,\d+)\}/;
+var POSIX_BRACKET_RE = new RegExp("^\\[:(\\^?)(\\p{Alphabetic}+):\\]", "u");
+var EMPTY_NEGATED_POSIX_BRACKET_RE = /^\[:\^:\]/;
+var UNSUPPORTED_POSIX_BRACKET_RE = /^\[(?:\.[^\]]*\.\]|=[^\]]*=\])/;
+var FIXED_WIDTH_ESCAPE_RE = /^(?:\\x[0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4}|\\c[A-Za-z])/;
+var is_ascii_letter = (char) => char >= "A" && char <= "Z" || char >= "a" && char <= "z";
+var character_at = (text2, index) => String.fromCodePoint(text2.codePointAt(index));
+var get_ascii_folded_hex_atom = (hex3) => {
+  if (!/^[0-9A-Fa-f]{1,8}$/.test(hex3)) return null;
+  const code_point = Number.parseInt(hex3, 16);
+  if (code_point > 127) return null;
+  const letter = String.fromCharCode(code_point);
+  return is_ascii_letter(letter) ? `[${letter.toLowerCase()}${letter.toUpperCase()}]` : null;
+};
+var normalize_bloom_split_char_class = (regex) => regex.replace(/\[\^\(\\s\|\[([^\]]+)\]\)\]/g, "[^()|\\s$1]");
+var ANY_CODE_POINT = "[\\s\\S]";
+var MAX_CHARACTER_CLASS_NESTING_DEPTH = 256;
+var create_character_class_operand = () => ({
+  fragment: "",
+  alternatives: [],
+  tail: null,
+  contains_complex_set: false
+});
+var throw_character_class_range_error = (index) => {
+  throw new SyntaxError(
+    `Unsupported range with a set-valued character-class operand at index ${index}`
+  );
+};
+var add_character_class_atom = (operand, atom, index, contains_complex_set = true) => {
+  if (operand.tail === "range") throw_character_class_range_error(index);
+  operand.alternatives.push(atom);
+  operand.tail = "set";
+  operand.contains_complex_set = operand.contains_complex_set || contains_complex_set;
+};
+var append_character_class_fragment = (operand, fragment, set_valued = false, index = -1) => {
+  if (set_valued && operand.tail === "range") {
+    throw_character_class_range_error(index);
+  }
+  if (operand.tail === "range") {
+    operand.fragment += fragment;
+    operand.tail = "complete_range";
+    return;
+  }
+  operand.fragment += fragment;
+  operand.tail = set_valued ? "set" : "scalar";
+  operand.contains_complex_set = operand.contains_complex_set || set_valued;
+};
+var rewrite_character_class_escape = (regex, index, operand) => {
+  const braced = BRACED_ESCAPE_RE.exec(regex.slice(index));
+  if (braced) {
+    const [text2, kind, body] = braced;
+    if (kind === "P" && body === "Word") {
+      add_character_class_atom(
+        operand,
+        `[^${UNICODE_WORD_CHARS_IN_CLASS}]`,
+        index
+      );
+    } else {
+      const replacement2 = kind === "x" ? `\\u{${body}}` : kind === "p" && body === "Word" ? UNICODE_WORD_CHARS_IN_CLASS : text2;
+      append_character_class_fragment(
+        operand,
+        replacement2,
+        kind === "p" || kind === "P",
+        index
+      );
+    }
+    return index + text2.length;
+  }
+  const fixed_width = FIXED_WIDTH_ESCAPE_RE.exec(regex.slice(index));
+  if (fixed_width) {
+    append_character_class_fragment(operand, fixed_width[0]);
+    return index + fixed_width[0].length;
+  }
+  if (index + 1 >= regex.length) {
+    throw new SyntaxError(
+      `Unterminated escape in character class at index ${index}`
+    );
+  }
+  const next = character_at(regex, index + 1);
+  const next_end = index + 1 + next.length;
+  const raw_whitespace = RAW_WHITESPACE_ESCAPES.get(next);
+  if (raw_whitespace !== void 0) {
+    append_character_class_fragment(operand, raw_whitespace);
+    return next_end;
+  }
+  const complement = CLASS_COMPLEMENT_ALTERNATIVES.get(next);
+  if (complement !== void 0) {
+    add_character_class_atom(operand, complement, index);
+    return next_end;
+  }
+  const rewrite = CLASS_ESCAPE_REWRITES.get(next);
+  let replacement;
+  let set_valued = false;
+  if (rewrite !== void 0) {
+    replacement = rewrite;
+    set_valued = next !== "a" && next !== "e";
+  } else if (/[A-Za-z0-9]/.test(next)) {
+    replacement = `\\${next}`;
+  } else if (JS_SYNTAX_CHARS.includes(next) || next === "-") {
+    replacement = `\\${next}`;
+  } else {
+    replacement = next;
+  }
+  append_character_class_fragment(operand, replacement, set_valued, index);
+  return next_end;
+};
+var compile_character_set_union = (pieces) => {
+  if (pieces.length === 1) return pieces[0];
+  return `(?:(?=(?:${pieces.join("|")}))${ANY_CODE_POINT})`;
+};
+var compile_character_class_operand = (operand) => {
+  const pieces = operand.fragment.length === 0 ? operand.alternatives : [`[${operand.fragment}]`, ...operand.alternatives];
+  return compile_character_set_union(pieces);
+};
+var get_ascii_fold_additions = (positive_atom) => {
+  const membership = compile_unicode_regexp(`^(?:${positive_atom})$`, "u");
+  let additions = "";
+  for (let offset = 0; offset < 26; ++offset) {
+    const upper = String.fromCharCode(65 + offset);
+    const lower = String.fromCharCode(97 + offset);
+    const has_upper = membership.test(upper);
+    const has_lower = membership.test(lower);
+    if (has_upper !== has_lower) additions += has_upper ? lower : upper;
+  }
+  return additions;
+};
+var parse_character_class = (regex, start, ascii_fold, apply_ascii_fold = true, nesting_depth = 1) => {
+  if (nesting_depth > MAX_CHARACTER_CLASS_NESTING_DEPTH) {
+    throw new SyntaxError(
+      `Maximum character-class nesting depth of ${MAX_CHARACTER_CLASS_NESTING_DEPTH} exceeded at index ${start}`
+    );
+  }
+  let i = start + 1;
+  const negated = regex[i] === "^";
+  if (negated) ++i;
+  const first_content_index = i;
+  const operands = [create_character_class_operand()];
+  let operand = operands[0];
+  let contains_nested_negated_complex_set = false;
+  while (i < regex.length) {
+    const char = character_at(regex, i);
+    if (char === "\\") {
+      i = rewrite_character_class_escape(regex, i, operand);
+      continue;
+    }
+    if (char === "]") {
+      if (i === first_content_index) {
+        append_character_class_fragment(operand, "\\]");
+        ++i;
+        continue;
+      }
+      if (operand.tail === null) {
+        if (operands.length > 1) {
+          throw new SyntaxError(
+            `Malformed character-class intersection with an empty operand at index ${i}`
+          );
+        }
+        throw new SyntaxError(`Empty character class at index ${start}`);
+      }
+      const contains_complex_set = operands.some(
+        (candidate) => candidate.contains_complex_set
+      );
+      if (negated && operands.length > 1 && contains_nested_negated_complex_set) {
+        throw new SyntaxError(
+          `Unsupported outer-negated character-class intersection with a nested negated class containing a Unicode property, POSIX class, or shorthand at index ${start}`
+        );
+      }
+      const first_atom = compile_character_class_operand(operands[0]);
+      let positive_atom = first_atom;
+      if (operands.length > 1) {
+        let lookaheads = "";
+        for (let j = 1; j < operands.length; ++j) {
+          lookaheads += `(?=${compile_character_class_operand(operands[j])})`;
+        }
+        positive_atom = `(?:${lookaheads}${first_atom})`;
+      }
+      const is_direct_class = operands.length === 1 && operand.alternatives.length === 0;
+      let direct_fragment = operand.fragment;
+      if (ascii_fold && apply_ascii_fold) {
+        const additions = get_ascii_fold_additions(positive_atom);
+        if (additions.length > 0) {
+          if (is_direct_class) {
+            direct_fragment += additions;
+            positive_atom = `[${direct_fragment}]`;
+          } else {
+            positive_atom = compile_character_set_union([
+              positive_atom,
+              `[${additions}]`
+            ]);
+          }
+        }
+      }
+      const atom = negated ? is_direct_class ? `[^${direct_fragment}]` : `(?:(?!${positive_atom})${ANY_CODE_POINT})` : positive_atom;
+      return {
+        atom,
+        end: i + 1,
+        negated,
+        contains_complex_set,
+        contains_nested_negated_complex_set
+      };
+    }
+    if (regex.startsWith("&&", i)) {
+      if (operand.tail === null) {
+        throw new SyntaxError(
+          `Malformed character-class intersection with an empty operand at index ${i}`
+        );
+      }
+      operand = create_character_class_operand();
+      operands.push(operand);
+      i += 2;
+      continue;
+    }
+    if (char === "[") {
+      const suffix = regex.slice(i);
+      if (EMPTY_NEGATED_POSIX_BRACKET_RE.test(suffix)) {
+        throw new SyntaxError(
+          `Malformed empty negated POSIX character class at index ${i}`
+        );
+      }
+      const posix3 = POSIX_BRACKET_RE.exec(suffix);
+      if (posix3) {
+        const [, posix_negated, name] = posix3;
+        const fragment = POSIX_CLASS_FRAGMENTS.get(name);
+        if (fragment === void 0) {
+          throw new SyntaxError(
+            `Unsupported POSIX character class "${name}" at index ${i}`
+          );
+        }
+        if (ascii_fold && posix_negated && (name === "lower" || name === "upper")) {
+          throw new SyntaxError(
+            `Unsupported negated POSIX ${name} class inside an inline case-insensitive group`
+          );
+        }
+        if (posix_negated) {
+          add_character_class_atom(operand, `[^${fragment}]`, i);
+        } else {
+          append_character_class_fragment(operand, fragment, true, i);
+        }
+        i += posix3[0].length;
+        continue;
+      }
+      if (UNSUPPORTED_POSIX_BRACKET_RE.test(suffix)) {
+        throw new SyntaxError(
+          `Unsupported POSIX collating or equivalence bracket expression at index ${i}`
+        );
+      }
+      const nested = parse_character_class(
+        regex,
+        i,
+        ascii_fold,
+        false,
+        nesting_depth + 1
+      );
+      add_character_class_atom(
+        operand,
+        nested.atom,
+        i,
+        nested.contains_complex_set
+      );
+      contains_nested_negated_complex_set ||= nested.contains_nested_negated_complex_set || nested.negated && nested.contains_complex_set;
+      i = nested.end;
+      continue;
+    }
+    if (char === "-") {
+      const is_terminal_literal = regex[i + 1] === "]" || regex.startsWith("&&", i + 1);
+      if (operand.tail === "set" && !is_terminal_literal) {
+        throw_character_class_range_error(i);
+      }
+      if (operand.tail === null || operand.tail === "range" || operand.tail === "complete_range" || is_terminal_literal) {
+        append_character_class_fragment(operand, "\\-");
+      } else {
+        operand.fragment += "-";
+        operand.tail = "range";
+      }
+      ++i;
+      continue;
+    }
+    append_character_class_fragment(
+      operand,
+      char === "^" && operand.fragment.length === 0 ? "\\^" : char
+    );
+    i += char.length;
+  }
+  throw new SyntaxError(
+    `${operands.length > 1 ? "Unterminated character-class intersection" : "Unterminated character class"} at index ${start}`
+  );
+};
+var rewrite_oniguruma_to_js = (regex) => {
+  let out = "";
+  let atom_start = -1;
+  let last_was_quantifier = false;
+  let ascii_fold = false;
+  const group_states = [];
+  const emit_atom = (text2) => {
+    atom_start = out.length;
+    out += text2;
+    last_was_quantifier = false;
+  };
+  for (let i = 0; i < regex.length; ) {
+    const char = character_at(regex, i);
+    if (char === "\\") {
+      const braced = BRACED_ESCAPE_RE.exec(regex.slice(i));
+      if (braced) {
+        const [text2, kind, body] = braced;
+        let replacement2 = text2;
+        if (kind === "x") {
+          const code_point_escape = `\\u{${body}}`;
+          replacement2 = ascii_fold ? get_ascii_folded_hex_atom(body) ?? code_point_escape : code_point_escape;
+        } else if (body === "Word") {
+          replacement2 = kind === "p" ? UNICODE_WORD_CLASS : UNICODE_NON_WORD_CLASS;
+        }
+        emit_atom(replacement2);
+        i += text2.length;
+        continue;
+      }
+      const fixed_width = FIXED_WIDTH_ESCAPE_RE.exec(regex.slice(i));
+      if (fixed_width) {
+        const text2 = fixed_width[0];
+        const replacement2 = ascii_fold && text2[1] !== "c" ? get_ascii_folded_hex_atom(text2.slice(2)) ?? text2 : text2;
+        emit_atom(replacement2);
+        i += text2.length;
+        continue;
+      }
+      if (i + 1 >= regex.length) {
+        out += char;
+        break;
+      }
+      const next = character_at(regex, i + 1);
+      i += 1 + next.length;
+      if (next === "G") {
+        continue;
+      }
+      const raw_whitespace = RAW_WHITESPACE_ESCAPES.get(next);
+      if (raw_whitespace !== void 0) {
+        emit_atom(raw_whitespace);
+        continue;
+      }
+      const rewrite = ESCAPE_REWRITES.get(next);
+      let replacement;
+      if (rewrite !== void 0) {
+        replacement = rewrite;
+      } else if (/[A-Za-z0-9]/.test(next)) {
+        replacement = `\\${next}`;
+      } else if (JS_SYNTAX_CHARS.includes(next)) {
+        replacement = `\\${next}`;
+      } else {
+        replacement = next;
+      }
+      emit_atom(replacement);
+      continue;
+    }
+    switch (char) {
+      case "[": {
+        const parsed = parse_character_class(regex, i, ascii_fold);
+        emit_atom(parsed.atom);
+        i = parsed.end;
+        continue;
+      }
+      case "]":
+        emit_atom("\\]");
+        ++i;
+        continue;
+      case ".":
+        emit_atom("[^\\n]");
+        ++i;
+        continue;
+      case "^":
+        emit_atom(LINE_START_ANCHOR);
+        ++i;
+        continue;
+      case "$":
+        emit_atom(LINE_END_ANCHOR);
+        ++i;
+        continue;
+      case "(": {
+        const inline_case_insensitive = regex.startsWith("(?i:", i);
+        const source_prefix = inline_case_insensitive ? "(?i:" : GROUP_PREFIX_RE.exec(regex.slice(i))?.[0] ?? "(";
+        const output_prefix = inline_case_insensitive ? "(?:" : source_prefix === "(?>" ? "(?:" : source_prefix;
+        group_states.push([out.length, ascii_fold]);
+        if (inline_case_insensitive) ascii_fold = true;
+        out += output_prefix;
+        last_was_quantifier = false;
+        i += source_prefix.length;
+        continue;
+      }
+      case ")":
+        out += char;
+        [atom_start, ascii_fold] = group_states.pop() ?? [-1, false];
+        last_was_quantifier = false;
+        ++i;
+        continue;
+      case "|":
+        out += char;
+        atom_start = -1;
+        last_was_quantifier = false;
+        ++i;
+        continue;
+      case "{": {
+        const quant = QUANTIFIER_BRACE_RE.exec(regex.slice(i));
+        if (!quant || atom_start < 0) {
+          emit_atom("\\{");
+          ++i;
+          continue;
+        }
+        const body = quant[1].startsWith(",") ? `0${quant[1]}` : quant[1];
+        i += quant[0].length;
+        const following = regex[i];
+        if (following === "+" || following === "*") {
+          out = `${out.slice(0, atom_start)}(?:${out.slice(atom_start)}{${body}})${following}`;
+          ++i;
+        } else {
+          out += `{${body}}`;
+        }
+        last_was_quantifier = true;
+        continue;
+      }
+      case "}":
+        emit_atom("\\}");
+        ++i;
+        continue;
+      case "+":
+        if (last_was_quantifier) {
+          ++i;
+          continue;
+        }
+        out += char;
+        last_was_quantifier = true;
+        ++i;
+        continue;
+      case "*":
+      case "?":
+        out += char;
+        last_was_quantifier = true;
+        ++i;
+        continue;
+      default:
+        emit_atom(
+          ascii_fold && is_ascii_letter(char) ? `[${char.toLowerCase()}${char.toUpperCase()}]` : char
+        );
+        i += char.length;
+        continue;
+    }
+  }
+  return out;
+};
+var escape_reg_exp = (string4) => string4.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+var fuse_unk = (arr, tokens_to_ids, unk_token_id) => {
+  const fused = [];
+  let i = 0;
+  while (i < arr.length) {
+    fused.push(arr[i]);
+    const token_id = tokens_to_ids.get(arr[i]) ?? unk_token_id;
+    if (token_id !== unk_token_id) {
+      ++i;
+      continue;
+    }
+    while (++i < arr.length && (tokens_to_ids.get(arr[i]) ?? unk_token_id) === unk_token_id) {
+      if (tokens_to_ids.get(fused.at(-1)) !== unk_token_id) {
+        fused[fused.length - 1] += arr[i];
+      }
+    }
+  }
+  return fused;
+};
+var is_chinese_char = (cp2) => cp2 >= 19968 && cp2 <= 40959 || cp2 >= 13312 && cp2 <= 19903 || cp2 >= 131072 && cp2 <= 173791 || cp2 >= 173824 && cp2 <= 177983 || cp2 >= 177984 && cp2 <= 178207 || cp2 >= 178208 && cp2 <= 183983 || cp2 >= 63744 && cp2 <= 64255 || cp2 >= 194560 && cp2 <= 195103;
+var is_integral_number = (x) => Number.isInteger(x) || typeof x === "bigint";
+var len = (s) => {
+  let length = 0;
+  for (const c of s) ++length;
+  return length;
+};
+var lowercase_and_remove_accents = (text2) => remove_accents(text2.toLowerCase());
+var merge_arrays = (...arrs) => Array.prototype.concat.apply([], arrs);
+var object_to_map = (obj) => new Map(Object.entries(obj));
+var regex_split = (text2, regex) => {
+  const result = [];
+  let prev = 0;
+  for (const match of text2.matchAll(regex)) {
+    const full_match = match[0];
+    if (prev < match.index) {
+      result.push(text2.slice(prev, match.index));
+    }
+    if (full_match.length > 0) {
+      result.push(full_match);
+    }
+    prev = match.index + full_match.length;
+  }
+  if (prev < text2.length) {
+    result.push(text2.slice(prev));
+  }
+  return result;
+};
+var remove_accents = (text2) => text2.replace(new RegExp("\\p{M}", "gu"), "");
+var validate_object = (obj, name, required_keys = []) => {
+  if (!obj || Array.isArray(obj) || typeof obj !== "object") {
+    return `${name} must be a valid object`;
+  }
+  for (const key of required_keys) {
+    if (!(key in obj)) {
+      return `${name} must contain a "${key}" property`;
+    }
+  }
+  return null;
+};
+var whitespace_split = (text2) => text2.match(/\S+/g) || [];
+var Callable = class {
+  /**
+   * Creates a new instance of the Callable class.
+   */
+  constructor() {
+    const closure = function(...args) {
+      return closure._call(...args);
+    };
+    return Object.setPrototypeOf(closure, new.target.prototype);
+  }
+};
+var Callable_default = Callable;
+var Normalizer = class extends Callable_default {
+  /**
+   * @param config The configuration object for the normalizer.
+   */
+  constructor(config2) {
+    super();
+    this.config = config2;
+  }
+  /**
+   * Alias for {@link Normalizer#normalize}.
+   * @param text The text to normalize.
+   * @returns The normalized text.
+   */
+  _call(text2) {
+    return this.normalize(text2);
+  }
+};
+var Normalizer_default = Normalizer;
+var BertNormalizer = class extends Normalizer_default {
+  /**
+   * Adds whitespace around any CJK (Chinese, Japanese, or Korean) character in the input text.
+   *
+   * @param text The input text to tokenize.
+   * @returns The tokenized text with whitespace added around CJK characters.
+   */
+  tokenize_chinese_chars(text2) {
+    const output2 = [];
+    for (let i = 0; i < text2.length; ++i) {
+      const char = text2[i];
+      const cp2 = char.charCodeAt(0);
+      if (is_chinese_char(cp2)) {
+        output2.push(" ");
+        output2.push(char);
+        output2.push(" ");
+      } else {
+        output2.push(char);
+      }
+    }
+    return output2.join("");
+  }
+  /**
+   * Strips accents from the given text.
+   * @param text The text to strip accents from.
+   * @returns The text with accents removed.
+   */
+  strip_accents(text2) {
+    return text2.normalize("NFD").replace(new RegExp("\\p{Mn}", "gu"), "");
+  }
+  /**
+   * Checks whether `char` is a control character.
+   * @param char The character to check.
+   * @returns Whether `char` is a control character.
+   */
+  is_control(char) {
+    switch (char) {
+      case "	":
+      case "\n":
+      case "\r":
+        return false;
+      default:
+        return new RegExp("^\\p{Cc}|\\p{Cf}|\\p{Co}|\\p{Cs}$", "u").test(char);
+    }
+  }
+  /**
+   * Performs invalid character removal and whitespace cleanup on text.
+   * @param text The text to clean.
+   * @returns The cleaned text.
+   */
+  clean_text(text2) {
+    const output2 = [];
+    for (const char of text2) {
+      const cp2 = char.charCodeAt(0);
+      if (cp2 === 0 || cp2 === 65533 || this.is_control(char)) {
+        continue;
+      }
+      if (/^\s$/.test(char)) {
+        output2.push(" ");
+      } else {
+        output2.push(char);
+      }
+    }
+    return output2.join("");
+  }
+  /**
+   * Normalizes the given text based on the configuration.
+   * @param text The text to normalize.
+   * @returns The normalized text.
+   */
+  normalize(text2) {
+    if (this.config.clean_text) {
+      text2 = this.clean_text(text2);
+    }
+    if (this.config.handle_chinese_chars) {
+      text2 = this.tokenize_chinese_chars(text2);
+    }
+    if (this.config.lowercase) {
+      text2 = text2.toLowerCase();
+      if (this.config.strip_accents !== false) {
+        text2 = this.strip_accents(text2);
+      }
+    } else if (this.config.strip_accents) {
+      text2 = this.strip_accents(text2);
+    }
+    return text2;
+  }
+};
+var BertNormalizer_default = BertNormalizer;
+var Precompiled = class extends Normalizer_default {
+  /**
+   * Create a new instance of Precompiled normalizer.
+   * @param config The configuration object.
+   */
+  constructor(config2) {
+    super(config2);
+    this.charsmap = config2.precompiled_charsmap ?? null;
+  }
+  /**
+   * Normalizes the given text by applying the precompiled charsmap.
+   * @param text The text to normalize.
+   * @returns The normalized text.
+   */
+  normalize(text2) {
+    text2 = text2.replace(
+      /[\u0001-\u0008\u000B\u000E-\u001F\u007F\u008F\u009F]/gm,
+      ""
+    );
+    text2 = text2.replace(
+      /[\u0009\u000A\u000C\u000D\u00A0\u1680\u2000-\u200F\u2028\u2029\u202F\u205F\u2581\u3000\uFEFF\uFFFD]/gm,
+      " "
+    );
+    if (text2.includes("\uFF5E")) {
+      const parts = text2.split("\uFF5E");
+      text2 = parts.map((part) => part.normalize("NFKC")).join("\uFF5E");
+    } else {
+      text2 = text2.normalize("NFKC");
+    }
+    return text2;
+  }
+};
+var Precompiled_default = Precompiled;
+var Sequence = class extends Normalizer_default {
+  /**
+   * Create a new instance of NormalizerSequence.
+   * @param config The configuration object.
+   */
+  constructor(config2) {
+    super(config2);
+    this.normalizers = (config2.normalizers ?? []).map(
+      (x) => create_normalizer_default(x)
+    );
+  }
+  /**
+   * Apply a sequence of Normalizers to the input text.
+   * @param text The text to normalize.
+   * @returns The normalized text.
+   */
+  normalize(text2) {
+    return this.normalizers.reduce((t, normalizer) => {
+      return normalizer ? normalizer.normalize(t) : t;
+    }, text2);
+  }
+};
+var Sequence_default = Sequence;
+var Replace = class extends Normalizer_default {
+  /**
+   * @param config The configuration object for the normalizer.
+   */
+  constructor(config2) {
+    super(config2);
+    this.pattern = create_pattern(this.config.pattern ?? {});
+  }
+  /**
+   * Normalize the input text by replacing the pattern with the content.
+   * @param text The input text to be normalized.
+   * @returns The normalized text after replacing the pattern with the content.
+   */
+  normalize(text2) {
+    return this.pattern === null ? text2 : text2.replaceAll(this.pattern, this.config.content ?? "");
+  }
+};
+var Replace_default = Replace;
+var UnicodeNormalizer = class extends Normalizer_default {
+  constructor() {
+    super(...arguments);
+    this.form = "NFC";
+  }
+  /**
+   * Normalize the input text by applying Unicode normalization.
+   * @param text The input text to be normalized.
+   * @returns The normalized text.
+   */
+  normalize(text2) {
+    text2 = text2.normalize(this.form);
+    return text2;
+  }
+};
+var UnicodeNormalizer_default = UnicodeNormalizer;
+var NFC = class extends UnicodeNormalizer_default {
+  constructor() {
+    super(...arguments);
+    this.form = "NFC";
+  }
+};
+var NFC_default = NFC;
+var NFD = class extends UnicodeNormalizer_default {
+  constructor() {
+    super(...arguments);
+    this.form = "NFD";
+  }
+};
+var NFD_default = NFD;
+var NFKC = class extends UnicodeNormalizer_default {
+  constructor() {
+    super(...arguments);
+    this.form = "NFKC";
+  }
+};
+var NFKC_default = NFKC;
+var NFKD = class extends UnicodeNormalizer_default {
+  constructor() {
+    super(...arguments);
+    this.form = "NFKD";
+  }
+};
+var NFKD_default = NFKD;
+var Strip = class extends Normalizer_default {
+  /**
+   * Strip leading and/or trailing whitespace from the input text.
+   * @param text The input text.
+   * @returns The normalized text.
+   */
+  normalize(text2) {
+    if (this.config.strip_left && this.config.strip_right) {
+      text2 = text2.trim();
+    } else {
+      if (this.config.strip_left) {
+        text2 = text2.trimStart();
+      }
+      if (this.config.strip_right) {
+        text2 = text2.trimEnd();
+      }
+    }
+    return text2;
+  }
+};
+var Strip_default = Strip;
+var StripAccents = class extends Normalizer_default {
+  /**
+   * Remove all accents from the text.
+   * @param text The input text.
+   * @returns The normalized text without accents.
+   */
+  normalize(text2) {
+    return remove_accents(text2);
+  }
+};
+var StripAccents_default = StripAccents;
+var Lowercase = class extends Normalizer_default {
+  /**
+   * Lowercases the input string.
+   * @param {string} text The text to normalize.
+   * @returns {string} The normalized text.
+   */
+  normalize(text2) {
+    return text2.toLowerCase();
+  }
+};
+var Lowercase_default = Lowercase;
+var Prepend = class extends Normalizer_default {
+  /**
+   * Prepends the input string.
+   * @param text The text to normalize.
+   * @returns The normalized text.
+   */
+  normalize(text2) {
+    text2 = this.config.prepend + text2;
+    return text2;
+  }
+};
+var Prepend_default = Prepend;
+function create_normalizer(config2) {
+  if (config2 === null) return null;
+  switch (config2.type) {
+    case "BertNormalizer":
+      return new BertNormalizer_default(config2);
+    case "Precompiled":
+      return new Precompiled_default(config2);
+    case "Sequence":
+      return new Sequence_default(config2);
+    case "Replace":
+      return new Replace_default(config2);
+    case "NFC":
+      return new NFC_default(config2);
+    case "NFD":
+      return new NFD_default(config2);
+    case "NFKC":
+      return new NFKC_default(config2);
+    case "NFKD":
+      return new NFKD_default(config2);
+    case "Strip":
+      return new Strip_default(config2);
+    case "StripAccents":
+      return new StripAccents_default(config2);
+    case "Lowercase":
+      return new Lowercase_default(config2);
+    case "Prepend":
+      return new Prepend_default(config2);
+    default:
+      throw new Error(`Unknown Normalizer type: ${config2.type}`);
+  }
+}
+var create_normalizer_default = create_normalizer;
+var PreTokenizer = class extends Callable_default {
+  /**
+   * Tokenizes the given text into pre-tokens.
+   * @param text The text or array of texts to pre-tokenize.
+   * @param options Additional options for the pre-tokenization logic.
+   * @returns An array of pre-tokens.
+   */
+  pre_tokenize(text2, options) {
+    return (Array.isArray(text2) ? text2.map((x) => this.pre_tokenize_text(x, options)) : this.pre_tokenize_text(text2, options)).flat();
+  }
+  /**
+   * Alias for {@link PreTokenizer#pre_tokenize}.
+   * @param text The text or array of texts to pre-tokenize.
+   * @param options Additional options for the pre-tokenization logic.
+   * @returns An array of pre-tokens.
+   */
+  _call(text2, options) {
+    return this.pre_tokenize(text2, options);
+  }
+};
+var PreTokenizer_default = PreTokenizer;
+var BYTES_TO_UNICODE = (() => {
+  const bs = [
+    ...Array.from(
+      { length: "~".charCodeAt(0) - "!".charCodeAt(0) + 1 },
+      (_, i) => i + "!".charCodeAt(0)
+    ),
+    ...Array.from(
+      { length: "\xAC".charCodeAt(0) - "\xA1".charCodeAt(0) + 1 },
+      (_, i) => i + "\xA1".charCodeAt(0)
+    ),
+    ...Array.from(
+      { length: "\xFF".charCodeAt(0) - "\xAE".charCodeAt(0) + 1 },
+      (_, i) => i + "\xAE".charCodeAt(0)
+    )
+  ];
+  const cs = bs.slice();
+  let n = 0;
+  for (let b = 0; b < 256; ++b) {
+    if (!bs.includes(b)) {
+      bs.push(b);
+      cs.push(256 + n);
+      n += 1;
+    }
+  }
+  const ccs = cs.map((n2) => String.fromCharCode(n2));
+  return Object.fromEntries(bs.map((b, i) => [b, ccs[i]]));
+})();
+var reverse_dictionary = (data) => Object.fromEntries(Object.entries(data).map(([key, value]) => [value, key]));
+var UNICODE_TO_BYTES = reverse_dictionary(BYTES_TO_UNICODE);
+var PUNCTUATION_REGEX = "\\p{P}\\u0021-\\u002F\\u003A-\\u0040\\u005B-\\u0060\\u007B-\\u007E";
+var ByteLevel = class extends PreTokenizer_default {
+  /**
+   * Creates a new instance of the `ByteLevelPreTokenizer` class.
+   * @param config The configuration object.
+   */
+  constructor(config2) {
+    super();
+    this.config = config2;
+    this.add_prefix_space = this.config.add_prefix_space ?? false;
+    this.trim_offsets = this.config.trim_offsets ?? false;
+    this.use_regex = this.config.use_regex ?? true;
+    this.pattern = new RegExp("'s|'t|'re|'ve|'m|'ll|'d| ?\\p{L}+| ?\\p{N}+| ?[^\\s\\p{L}\\p{N}]+|\\s+(?!\\S)|\\s+", "gu");
+    this.byte_encoder = BYTES_TO_UNICODE;
+    this.text_encoder = new TextEncoder();
+  }
+  /**
+   * Tokenizes a single piece of text using byte-level tokenization.
+   * @param text The text to tokenize.
+   * @param options Additional options for the pre-tokenization logic.
+   * @returns An array of tokens.
+   */
+  pre_tokenize_text(text2, options) {
+    if (this.add_prefix_space && !text2.startsWith(" ")) {
+      text2 = " " + text2;
+    }
+    const tokens = this.use_regex ? text2.match(this.pattern) || [] : [text2];
+    return tokens.map(
+      (token) => Array.from(
+        this.text_encoder.encode(token),
+        (byte) => this.byte_encoder[byte]
+      ).join("")
+    );
+  }
+};
+var ByteLevel_default = ByteLevel;
+var Whitespace = class extends PreTokenizer_default {
+  /**
+   * Pre-tokenizes the input text by splitting it on word boundaries.
+   * @param text The text to be pre-tokenized.
+   * @param options Additional options for the pre-tokenization logic.
+   * @returns An array of tokens produced by splitting the input text on whitespace.
+   */
+  pre_tokenize_text(text2, options) {
+    return text2.match(/\w+|[^\w\s]+/g) || [];
+  }
+};
+var Whitespace_default = Whitespace;
+var Metaspace = class extends PreTokenizer_default {
+  /**
+   * @param config The configuration object for the MetaspacePreTokenizer.
+   */
+  constructor(config2) {
+    super();
+    this.replacement = config2.replacement ?? "\u2581";
+    this.str_rep = config2.str_rep || this.replacement;
+    this.prepend_scheme = config2.prepend_scheme ?? "always";
+  }
+  /**
+   * This method takes a string, replaces spaces with the replacement character,
+   * adds a prefix space if requested, and returns a new list of tokens.
+   * @param text The text to pre-tokenize.
+   * @param options The options for the pre-tokenization.
+   * @returns A new list of pre-tokenized tokens.
+   */
+  pre_tokenize_text(text2, options) {
+    const { section_index = void 0 } = options ?? {};
+    let normalized = text2.replaceAll(" ", this.str_rep);
+    if (
+      // We add a prefix space if:
+      //  (1) The normalized token does not already start with the replacement character.
+      !normalized.startsWith(this.replacement) && // and (2) either:
+      //  (a) prepend_scheme is 'always'
+      //  (b) prepend_scheme is 'first' and this is the first section
+      (this.prepend_scheme === "always" || this.prepend_scheme === "first" && section_index === 0)
+    ) {
+      normalized = this.str_rep + normalized;
+    }
+    return [normalized];
+  }
+};
+var Metaspace_default = Metaspace;
+var Split = class extends PreTokenizer_default {
+  /**
+   * @param config The configuration options for the pre-tokenizer.
+   */
+  constructor(config2) {
+    super();
+    this.config = config2;
+    this.pattern = create_pattern(
+      this.config.pattern ?? {},
+      this.config.invert ?? true
+    );
+  }
+  /**
+   * Tokenizes text by splitting it using the given pattern.
+   * @param text The text to tokenize.
+   * @returns An array of tokens.
+   */
+  pre_tokenize_text(text2) {
+    if (this.pattern === null) {
+      return [];
+    }
+    if (this.config.invert) {
+      return (text2.match(this.pattern) || []).filter((x) => x);
+    } else if (this.config.behavior?.toLowerCase() === "removed") {
+      return text2.split(this.pattern).filter((x) => x);
+    } else {
+      return regex_split(text2, this.pattern);
+    }
+  }
+};
+var Split_default = Split;
+var Punctuation = class extends PreTokenizer_default {
+  /**
+   * @param config The configuration options for the pre-tokenizer.
+   */
+  constructor(config2) {
+    super();
+    this.config = config2;
+    this.pattern = new RegExp(
+      `[^${PUNCTUATION_REGEX}]+|[${PUNCTUATION_REGEX}]+`,
+      "gu"
+    );
+  }
+  /**
+   * Tokenizes text by splitting it using the given pattern.
+   * @param text The text to tokenize.
+   * @returns An array of tokens.
+   */
+  pre_tokenize_text(text2) {
+    return text2.match(this.pattern) || [];
+  }
+};
+var Punctuation_default = Punctuation;
+var Digits = class extends PreTokenizer_default {
+  /**
+   * @param config The configuration options for the pre-tokenizer.
+   */
+  constructor(config2) {
+    super();
+    this.config = config2;
+    const digit_pattern = `[^\\d]+|\\d${this.config.individual_digits ? "" : "+"}`;
+    this.pattern = new RegExp(digit_pattern, "gu");
+  }
+  /**
+   * Tokenizes text by splitting it using the given pattern.
+   * @param text The text to tokenize.
+   * @returns An array of tokens.
+   */
+  pre_tokenize_text(text2) {
+    return text2.match(this.pattern) || [];
+  }
+};
+var Digits_default = Digits;
+var BertPreTokenizer = class extends PreTokenizer_default {
+  /**
+   * A PreTokenizer that splits text into wordpieces using a basic tokenization scheme
+   * similar to that used in the original implementation of BERT.
+   */
+  constructor() {
+    super();
+    this.pattern = new RegExp(
+      `[^\\s${PUNCTUATION_REGEX}]+|[${PUNCTUATION_REGEX}]`,
+      "gu"
+    );
+  }
+  /**
+   * Tokenizes a single text using the BERT pre-tokenization scheme.
+   *
+   * @param text The text to tokenize.
+   * @param options Additional options for the pre-tokenization logic.
+   * @returns An array of tokens.
+   */
+  pre_tokenize_text(text2, options) {
+    return text2.trim().match(this.pattern) || [];
+  }
+};
+var BertPreTokenizer_default = BertPreTokenizer;
+var Replace2 = class extends PreTokenizer_default {
+  /**
+   * @param config The configuration options for the pre-tokenizer.
+   */
+  constructor(config2) {
+    super();
+    this.config = config2;
+    this.pattern = create_pattern(this.config.pattern ?? {});
+    this.content = this.config.content ?? "";
+  }
+  /**
+   * Pre-tokenizes the input text by replacing certain characters.
+   * @param text The text to be pre-tokenized.
+   * @returns An array of tokens produced by replacing certain characters.
+   */
+  pre_tokenize_text(text2) {
+    if (this.pattern === null) {
+      return [text2];
+    }
+    return [text2.replaceAll(this.pattern, this.config.content ?? "")];
+  }
+};
+var Replace_default2 = Replace2;
+var Sequence2 = class extends PreTokenizer_default {
+  /**
+   * Creates an instance of PreTokenizerSequence.
+   * @param config The configuration object for the pre-tokenizer sequence.
+   */
+  constructor(config2) {
+    super();
+    this.tokenizers = (config2.pretokenizers ?? []).map(
+      (x) => create_pre_tokenizer_default(x)
+    );
+  }
+  /**
+   * Applies each pre-tokenizer in the sequence to the input text in turn.
+   * @param text The text to pre-tokenize.
+   * @param options Additional options for the pre-tokenization logic.
+   * @returns The pre-tokenized text.
+   */
+  pre_tokenize_text(text2, options) {
+    return this.tokenizers.reduce(
+      (pre_tokenized_text, tokenizer) => {
+        return tokenizer ? tokenizer.pre_tokenize(pre_tokenized_text, options) : pre_tokenized_text;
+      },
+      [text2]
+    );
+  }
+};
+var Sequence_default2 = Sequence2;
+var WhitespaceSplit = class extends PreTokenizer_default {
+  /**
+   * Pre-tokenizes the input text by splitting it on whitespace characters.
+   * @param text The text to be pre-tokenized.
+   * @returns An array of tokens produced by splitting the input text on whitespace.
+   */
+  pre_tokenize_text(text2) {
+    return whitespace_split(text2);
+  }
+};
+var WhitespaceSplit_default = WhitespaceSplit;
+var FixedLength = class extends PreTokenizer_default {
+  /**
+   * @param config The configuration options for the pre-tokenizer.
+   */
+  constructor(config2) {
+    super();
+    this.config = config2;
+    this._length = config2.length;
+  }
+  /**
+   * Pre-tokenizes the input text by splitting it into fixed-length tokens.
+   * @param text The text to be pre-tokenized.
+   * @returns An array of tokens produced by splitting the input text into fixed-length tokens.
+   */
+  pre_tokenize_text(text2) {
+    const tokens = [];
+    for (let i = 0; i < text2.length; i += this._length) {
+      tokens.push(text2.slice(i, i + this._length));
+    }
+    return tokens;
+  }
+};
+var FixedLength_default = FixedLength;
+function create_pre_tokenizer(config2) {
+  if (config2 === null) return null;
+  switch (config2.type) {
+    case "BertPreTokenizer":
+      return new BertPreTokenizer_default();
+    case "Sequence":
+      return new Sequence_default2(config2);
+    case "Whitespace":
+      return new Whitespace_default();
+    case "WhitespaceSplit":
+      return new WhitespaceSplit_default();
+    case "Metaspace":
+      return new Metaspace_default(config2);
+    case "ByteLevel":
+      return new ByteLevel_default(config2);
+    case "Split":
+      return new Split_default(config2);
+    case "Punctuation":
+      return new Punctuation_default(config2);
+    case "Digits":
+      return new Digits_default(config2);
+    case "Replace":
+      return new Replace_default2(config2);
+    case "FixedLength":
+      return new FixedLength_default(config2);
+    default:
+      throw new Error(`Unknown PreTokenizer type: ${config2.type}`);
+  }
+}
+var create_pre_tokenizer_default = create_pre_tokenizer;
+var TokenizerModel = class extends Callable_default {
+  /**
+   * Creates a new instance of TokenizerModel.
+   * @param config The configuration object for the TokenizerModel.
+   */
+  constructor(config2) {
+    super();
+    this.config = config2;
+    this.vocab = [];
+    this.tokens_to_ids = /* @__PURE__ */ new Map();
+    this.unk_token_id = void 0;
+    this.unk_token = void 0;
+    this.end_of_word_suffix = void 0;
+    this.fuse_unk = this.config.fuse_unk ?? false;
+  }
+  /**
+   * Internal function to call the TokenizerModel instance.
+   * @param tokens The tokens to encode.
+   * @returns The encoded tokens.
+   */
+  _call(tokens) {
+    let result = this.encode(tokens);
+    if (this.fuse_unk) {
+      result = fuse_unk(result, this.tokens_to_ids, this.unk_token_id);
+    }
+    return result;
+  }
+};
+var TokenizerModel_default = TokenizerModel;
+var WordPieceTokenizer = class extends TokenizerModel_default {
+  /**
+   * @param config The configuration object.
+   */
+  constructor(config2) {
+    super(config2);
+    this.max_input_chars_per_word = 100;
+    this.tokens_to_ids = object_to_map(config2.vocab);
+    this.unk_token_id = this.tokens_to_ids.get(config2.unk_token);
+    this.unk_token = config2.unk_token;
+    this.max_input_chars_per_word = config2.max_input_chars_per_word ?? 100;
+    this.vocab = new Array(this.tokens_to_ids.size);
+    for (const [key, value] of this.tokens_to_ids) {
+      this.vocab[value] = key;
+    }
+  }
+  /**
+   * Encodes an array of tokens using WordPiece encoding.
+   * @param tokens The tokens to encode.
+   * @returns An array of encoded tokens.
+   */
+  encode(tokens) {
+    const output_tokens = [];
+    for (const token of tokens) {
+      const chars = [...token];
+      if (chars.length > this.max_input_chars_per_word) {
+        output_tokens.push(this.unk_token);
+        continue;
+      }
+      let is_unknown = false;
+      let start = 0;
+      const sub_tokens = [];
+      while (start < chars.length) {
+        let end = chars.length;
+        let current_substring = null;
+        while (start < end) {
+          let substr = chars.slice(start, end).join("");
+          if (start > 0) {
+            substr = this.config.continuing_subword_prefix + substr;
+          }
+          if (this.tokens_to_ids.has(substr)) {
+            current_substring = substr;
+            break;
+          }
+          --end;
+        }
+        if (current_substring === null) {
+          is_unknown = true;
+          break;
+        }
+        sub_tokens.push(current_substring);
+        start = end;
+      }
+      if (is_unknown) {
+        output_tokens.push(this.unk_token);
+      } else {
+        output_tokens.push(...sub_tokens);
+      }
+    }
+    return output_tokens;
+  }
+};
+var WordPiece_default = WordPieceTokenizer;
+var CharTrieNode = class _CharTrieNode {
+  /**
+   * Create a new CharTrieNode.
+   * @param is_leaf Whether the node is a leaf node or not.
+   * @param children A map containing the node's children, where the key is a character and the value is a `CharTrieNode`.
+   */
+  constructor(is_leaf, children) {
+    this.is_leaf = is_leaf;
+    this.children = children;
+  }
+  /**
+   * Returns a new `CharTrieNode` instance with default values.
+   * @returns A new `CharTrieNode` instance with `is_leaf` set to `false` and an empty `children` map.
+   */
+  static default() {
+    return new _CharTrieNode(false, /* @__PURE__ */ new Map());
+  }
+};
+var CharTrie = class {
+  constructor() {
+    this.root = CharTrieNode.default();
+  }
+  /**
+   * Adds one or more `texts` to the trie.
+   * @param texts The strings to add to the trie.
+   */
+  extend(texts) {
+    for (const text2 of texts) {
+      this.push(text2);
+    }
+  }
+  /**
+   * Adds text to the trie.
+   * @param text The string to add to the trie.
+   */
+  push(text2) {
+    let node2 = this.root;
+    for (const ch of text2) {
+      let child = node2.children.get(ch);
+      if (child === void 0) {
+        child = CharTrieNode.default();
+        node2.children.set(ch, child);
+      }
+      node2 = child;
+    }
+    node2.is_leaf = true;
+  }
+  /**
+   * Searches the trie for stored strings that match `chars` starting at `start`.
+   * @param chars The input characters to search.
+   * @param start The index to start searching from.
+   * @yields Each stored string that is a prefix of `chars` starting at `start`.
+   */
+  *common_prefix_search(chars, start = 0) {
+    let node2 = this.root;
+    if (node2 === void 0) return;
+    let prefix = "";
+    for (let i = start; i < chars.length; ++i) {
+      const ch = chars[i];
+      prefix += ch;
+      node2 = node2.children.get(ch);
+      if (node2 === void 0) return;
+      if (node2.is_leaf) {
+        yield prefix;
+      }
+    }
+  }
+};
+var CharTrie_default = CharTrie;
+var TokenLatticeNode = class _TokenLatticeNode {
+  /**
+   * Represents a node in a token lattice for a given sentence.
+   * @param token_id The ID of the token associated with this node.
+   * @param node_id The ID of this node.
+   * @param pos The starting position of the token in the sentence.
+   * @param length The length of the token.
+   * @param score The score associated with the token.
+   */
+  constructor(token_id, node_id, pos, length, score) {
+    this.token_id = token_id;
+    this.node_id = node_id;
+    this.pos = pos;
+    this.length = length;
+    this.score = score;
+    this.prev = null;
+    this.backtrace_score = 0;
+  }
+  /**
+   * Returns a clone of this node.
+   * @returns A clone of this node.
+   */
+  clone() {
+    const n = new _TokenLatticeNode(
+      this.token_id,
+      this.node_id,
+      this.pos,
+      this.length,
+      this.score
+    );
+    n.prev = this.prev;
+    n.backtrace_score = this.backtrace_score;
+    return n;
+  }
+};
+var TokenLattice = class {
+  /**
+   * Creates a new TokenLattice instance.
+   *
+   * @param sentence The input sentence to be tokenized.
+   * @param bos_token_id The beginning-of-sequence token ID.
+   * @param eos_token_id The end-of-sequence token ID.
+   */
+  constructor(sentence, bos_token_id, eos_token_id) {
+    this.chars = Array.from(sentence);
+    this.len = this.chars.length;
+    this.bos_token_id = bos_token_id;
+    this.eos_token_id = eos_token_id;
+    this.nodes = [];
+    this.begin_nodes = Array.from(
+      { length: this.len + 1 },
+      () => []
+    );
+    this.end_nodes = Array.from({ length: this.len + 1 }, () => []);
+    const bos = new TokenLatticeNode(this.bos_token_id ?? 0, 0, 0, 0, 0);
+    const eos = new TokenLatticeNode(
+      this.eos_token_id ?? 0,
+      1,
+      this.len,
+      0,
+      0
+    );
+    this.nodes.push(bos.clone());
+    this.nodes.push(eos.clone());
+    this.begin_nodes[this.len].push(eos);
+    this.end_nodes[0].push(bos);
+  }
+  /**
+   * Inserts a new token node into the token lattice.
+   *
+   * @param pos The starting position of the token.
+   * @param length The length of the token.
+   * @param score The score of the token.
+   * @param token_id The token ID of the token.
+   */
+  insert(pos, length, score, token_id) {
+    const node_id = this.nodes.length;
+    const node2 = new TokenLatticeNode(token_id, node_id, pos, length, score);
+    this.begin_nodes[pos].push(node2);
+    this.end_nodes[pos + length].push(node2);
+    this.nodes.push(node2);
+  }
+  /**
+   * Implements the Viterbi algorithm to compute the most likely sequence of tokens.
+   *
+   * @returns The most likely sequence of tokens.
+   */
+  viterbi() {
+    const len2 = this.len;
+    let pos = 0;
+    while (pos <= len2) {
+      if (this.begin_nodes[pos].length == 0) {
+        return [];
+      }
+      for (let rnode of this.begin_nodes[pos]) {
+        rnode.prev = null;
+        let best_score = 0;
+        let best_node = null;
+        for (let lnode of this.end_nodes[pos]) {
+          const score = lnode.backtrace_score + rnode.score;
+          if (best_node === null || score > best_score) {
+            best_node = lnode.clone();
+            best_score = score;
+          }
+        }
+        if (best_node !== null) {
+          rnode.prev = best_node;
+          rnode.backtrace_score = best_score;
+        } else {
+          return [];
+        }
+      }
+      ++pos;
+    }
+    const results = [];
+    const root = this.begin_nodes[len2][0];
+    const prev = root.prev;
+    if (prev === null) {
+      return [];
+    }
+    let node2 = prev.clone();
+    while (node2.prev !== null) {
+      results.push(node2.clone());
+      const n = node2.clone();
+      node2 = n.prev.clone();
+    }
+    results.reverse();
+    return results;
+  }
+  /**
+   * Get the text piece for a given node.
+   * @param node The node to get the piece for.
+   * @returns The array of nodes representing the most likely sequence of tokens.
+   */
+  piece(node2) {
+    return this.chars.slice(node2.pos, node2.pos + node2.length).join("");
+  }
+  /**
+   * @returns The most likely sequence of tokens.
+   */
+  tokens() {
+    const nodes = this.viterbi();
+    return nodes.map((x) => this.piece(x));
+  }
+  /**
+   * @returns The most likely sequence of token ids.
+   */
+  token_ids() {
+    const nodes = this.viterbi();
+    return nodes.map((x) => x.token_id);
+  }
+};
+var TokenLattice_default = TokenLattice;
+function min(arr) {
+  if (arr.length === 0) throw new Error("Array must not be empty");
+  let min_value = arr[0];
+  let index_of_min = 0;
+  for (let i = 1; i < arr.length; ++i) {
+    if (arr[i] < min_value) {
+      min_value = arr[i];
+      index_of_min = i;
+    }
+  }
+  return [min_value, index_of_min];
+}
+var Unigram = class extends TokenizerModel_default {
+  /**
+   * Create a new Unigram tokenizer model.
+   * @param config The configuration object for the Unigram model.
+   * @param eos_token
+   */
+  constructor(config2, eos_token) {
+    super(config2);
+    const vocab_size = config2.vocab.length;
+    this.vocab = new Array(vocab_size);
+    this.scores = new Array(vocab_size);
+    for (let i = 0; i < vocab_size; ++i) {
+      [this.vocab[i], this.scores[i]] = config2.vocab[i];
+    }
+    this.unk_token_id = config2.unk_id;
+    this.unk_token = this.vocab[config2.unk_id];
+    this.tokens_to_ids = new Map(this.vocab.map((x, i) => [x, i]));
+    this.bos_token = " ";
+    this.bos_token_id = this.tokens_to_ids.get(this.bos_token);
+    this.eos_token = eos_token;
+    this.eos_token_id = this.tokens_to_ids.get(this.eos_token);
+    this.unk_token = this.vocab[this.unk_token_id];
+    this.min_score = min(this.scores)[0];
+    this.unk_score = this.min_score - 10;
+    this.scores[this.unk_token_id] = this.unk_score;
+    this.trie = new CharTrie_default();
+    this.trie.extend(this.vocab);
+    this.fuse_unk = true;
+  }
+  /**
+   * Populates lattice nodes.
+   * @param lattice The token lattice to populate with nodes.
+   */
+  populate_nodes(lattice) {
+    const chars = lattice.chars;
+    const mblen = 1;
+    let begin_pos = 0;
+    while (begin_pos < chars.length) {
+      let has_single_node = false;
+      const prefixed_tokens = this.trie.common_prefix_search(chars, begin_pos);
+      for (const token of prefixed_tokens) {
+        const token_id = this.tokens_to_ids.get(token);
+        const token_score = this.scores[token_id];
+        const n = len(token);
+        lattice.insert(begin_pos, n, token_score, token_id);
+        if (!has_single_node && n === mblen) {
+          has_single_node = true;
+        }
+      }
+      if (!has_single_node) {
+        lattice.insert(begin_pos, mblen, this.unk_score, this.unk_token_id);
+      }
+      begin_pos += mblen;
+    }
+  }
+  /**
+   * Encodes an array of tokens into an array of subtokens using the unigram model.
+   *
+   * @param normalized The normalized string.
+   * @returns An array of subtokens obtained by encoding the input tokens using the unigram model.
+   */
+  tokenize(normalized) {
+    const lattice = new TokenLattice_default(
+      normalized,
+      this.bos_token_id,
+      this.eos_token_id
+    );
+    this.populate_nodes(lattice);
+    return lattice.tokens();
+  }
+  /**
+   * Encodes an array of tokens using Unigram encoding.
+   * @param tokens The tokens to encode.
+   * @returns An array of encoded tokens.
+   */
+  encode(tokens) {
+    const to_return = [];
+    for (const token of tokens) {
+      const tokenized = this.tokenize(token);
+      to_return.push(...tokenized);
+    }
+    return to_return;
+  }
+};
+var Unigram_default = Unigram;
+var PriorityQueue = class {
+  /**
+   * Create a new PriorityQueue.
+   * @param comparator Comparator function to determine priority. Defaults to a MaxHeap.
+   * @param max_size Maximum size of the queue. Defaults to Infinity.
+   */
+  constructor(comparator = (a, b) => a > b, max_size = Infinity) {
+    this._heap = [];
+    this._comparator = comparator;
+    this._max_size = max_size;
+  }
+  /**
+   * The size of the queue
+   */
+  get size() {
+    return this._heap.length;
+  }
+  /**
+   * Check if the queue is empty.
+   * @returns `true` if the queue is empty, `false` otherwise.
+   */
+  is_empty() {
+    return this.size === 0;
+  }
+  /**
+   * Return the element with the highest priority in the queue.
+   * @returns The highest priority element in the queue.
+   */
+  peek() {
+    return this._heap[0];
+  }
+  /**
+   * Add one or more elements to the queue.
+   * @param values The values to push into the queue.
+   * @returns The new size of the queue.
+   */
+  push(...values) {
+    return this.extend(values);
+  }
+  /**
+   * Add multiple elements to the queue.
+   * @param values The values to push into the queue.
+   * @returns The new size of the queue.
+   */
+  extend(values) {
+    for (const value of values) {
+      if (this.size < this._max_size) {
+        this._heap.push(value);
+        this._sift_up();
+      } else {
+        const smallest = this._smallest();
+        if (this._comparator(value, this._heap[smallest])) {
+          this._heap[smallest] = value;
+          this._sift_up_from(smallest);
+        }
+      }
+    }
+    return this.size;
+  }
+  /**
+   * Remove and return the element with the highest priority in the queue.
+   * @returns The element with the highest priority in the queue.
+   */
+  pop() {
+    const popped_value = this.peek();
+    const bottom = this.size - 1;
+    if (bottom > 0) {
+      this._swap(0, bottom);
+    }
+    this._heap.pop();
+    this._sift_down();
+    return popped_value;
+  }
+  /**
+   * Replace the element with the highest priority in the queue with a new value.
+   * @param value The new value.
+   * @returns The replaced value.
+   */
+  replace(value) {
+    const replaced_value = this.peek();
+    this._heap[0] = value;
+    this._sift_down();
+    return replaced_value;
+  }
+  /**
+   * Compute the index for the parent of the node at index `i`.
+   * @param i The index of the node to get the parent of.
+   * @returns The index of the parent node.
+   * @private
+   */
+  _parent(i) {
+    return (i + 1 >>> 1) - 1;
+  }
+  /**
+   * Compute the index for the left child of the node at index `i`.
+   * @param i The index of the node to get the left child of.
+   * @returns The index of the left child.
+   * @private
+   */
+  _left(i) {
+    return (i << 1) + 1;
+  }
+  /**
+   * Compute the index for the right child of the node at index `i`.
+   * @param i The index of the node to get the right child of.
+   * @returns The index of the right child.
+   * @private
+   */
+  _right(i) {
+    return i + 1 << 1;
+  }
+  /**
+   * Check if the element at index `i` is greater than the element at index `j`.
+   * @param i The index of the first element to compare.
+   * @param j The index of the second element to compare.
+   * @returns `true` if the element at index `i` is greater than the element at index `j`, `false` otherwise.
+   * @private
+   */
+  _greater(i, j) {
+    return this._comparator(this._heap[i], this._heap[j]);
+  }
+  /**
+   * Swap the elements at indices `i` and `j`.
+   * @param i The index of the first element to swap.
+   * @param j The index of the second element to swap.
+   * @private
+   */
+  _swap(i, j) {
+    const temp = this._heap[i];
+    this._heap[i] = this._heap[j];
+    this._heap[j] = temp;
+  }
+  /**
+   * Maintain the heap property by updating positions in the heap,
+   * starting at the last element and moving up the heap.
+   * @private
+   */
+  _sift_up() {
+    this._sift_up_from(this.size - 1);
+  }
+  /**
+   * Helper function to sift up from a given node.
+   * @param node The index of the node to start sifting up from.
+   */
+  _sift_up_from(node2) {
+    while (node2 > 0 && this._greater(node2, this._parent(node2))) {
+      this._swap(node2, this._parent(node2));
+      node2 = this._parent(node2);
+    }
+  }
+  /**
+   * Maintain the heap property by updating positions in the heap,
+   * starting at the first element and moving down the heap.
+   * @private
+   */
+  _sift_down() {
+    let node2 = 0;
+    while (this._left(node2) < this.size && this._greater(this._left(node2), node2) || this._right(node2) < this.size && this._greater(this._right(node2), node2)) {
+      const max_child = this._right(node2) < this.size && this._greater(this._right(node2), this._left(node2)) ? this._right(node2) : this._left(node2);
+      this._swap(node2, max_child);
+      node2 = max_child;
+    }
+  }
+  /**
+   * Get the index of the smallest element in the heap. Since we use an array-based heap,
+   * the index can be computed without needing to traverse the heap.
+   * @private
+   */
+  _smallest() {
+    return 2 ** Math.floor(Math.log2(this.size)) - 1;
+  }
+};
+var PriorityQueue_default = PriorityQueue;
+var LRUCache = class {
+  /**
+   * Creates an LRUCache instance.
+   * @param capacity The maximum number of items the cache can hold.
+   */
+  constructor(capacity) {
+    this.capacity = capacity;
+    this.cache = /* @__PURE__ */ new Map();
+  }
+  /**
+   * Retrieves the value associated with the given key and marks the key as recently used.
+   * @param key The key to retrieve.
+   * @returns The value associated with the key, or undefined if the key does not exist.
+   */
+  get(key) {
+    if (!this.cache.has(key)) return void 0;
+    const value = this.cache.get(key);
+    this.cache.delete(key);
+    this.cache.set(key, value);
+    return value;
+  }
+  /**
+   * Inserts or updates the key-value pair in the cache.
+   * If the key already exists, it is updated and marked as recently used.
+   * If the cache exceeds its capacity, the least recently used item is evicted.
+   * @param key The key to add or update.
+   * @param value The value to associate with the key.
+   */
+  put(key, value) {
+    if (this.cache.has(key)) {
+      this.cache.delete(key);
+    }
+    this.cache.set(key, value);
+    if (this.cache.size > this.capacity) {
+      this.cache.delete(this.cache.keys().next().value);
+    }
+  }
+  /**
+   * Clears the cache.
+   */
+  clear() {
+    this.cache.clear();
+  }
+};
+var LRUCache_default = LRUCache;
+var BPE = class extends TokenizerModel_default {
+  /**
+   * Create a BPE instance.
+   * @param config The configuration object for BPE.
+   */
+  constructor(config2) {
+    super(config2);
+    this.tokens_to_ids = object_to_map(config2.vocab);
+    this.unk_token_id = this.tokens_to_ids.get(config2.unk_token);
+    this.unk_token = config2.unk_token;
+    this.vocab = new Array(this.tokens_to_ids.size);
+    for (const [key, value] of this.tokens_to_ids) {
+      this.vocab[value] = key;
+    }
+    const use_new_merge_format = Array.isArray(config2.merges[0]);
+    this.merges = use_new_merge_format ? config2.merges : config2.merges.map(
+      (x) => x.split(" ", 2)
+    );
+    this.bpe_ranks = new Map(this.merges.map((x, i) => [JSON.stringify(x), i]));
+    this.end_of_word_suffix = config2.end_of_word_suffix;
+    this.continuing_subword_suffix = config2.continuing_subword_suffix ?? null;
+    this.byte_fallback = this.config.byte_fallback ?? false;
+    if (this.byte_fallback) {
+      this.text_encoder = new TextEncoder();
+    }
+    this.ignore_merges = this.config.ignore_merges ?? false;
+    this.max_length_to_cache = 256;
+    this.cache_capacity = 1e4;
+    this.cache = new LRUCache_default(this.cache_capacity);
+  }
+  /**
+   * Clears the cache.
+   */
+  clear_cache() {
+    this.cache.clear();
+  }
+  /**
+   * Apply Byte-Pair-Encoding (BPE) to a given token. Efficient heap-based priority
+   * queue implementation adapted from https://github.com/belladoreai/llama-tokenizer-js.
+   * @param token The token to encode.
+   * @returns The BPE encoded tokens.
+   */
+  bpe(token) {
+    if (token.length === 0) {
+      return [];
+    }
+    const cached2 = this.cache.get(token);
+    if (cached2 !== void 0) {
+      return cached2;
+    }
+    const word = Array.from(token);
+    if (this.end_of_word_suffix) {
+      word[word.length - 1] += this.end_of_word_suffix;
+    }
+    let result = [];
+    if (word.length > 1) {
+      const queue = new PriorityQueue_default((a, b) => a.score < b.score);
+      let starting_node = {
+        token: word[0],
+        bias: 0,
+        prev: null,
+        next: null
+      };
+      let previous_node = starting_node;
+      for (let i = 1; i < word.length; ++i) {
+        const current_node = {
+          bias: i / word.length,
+          // Add fractional component to break ties
+          token: word[i],
+          prev: previous_node,
+          next: null
+        };
+        previous_node.next = current_node;
+        this.add_node(queue, previous_node);
+        previous_node = current_node;
+      }
+      while (!queue.is_empty()) {
+        const node2 = queue.pop();
+        if (node2.deleted || !node2.next || node2.next.deleted) continue;
+        node2.deleted = true;
+        node2.next.deleted = true;
+        if (node2.prev) {
+          const new_previous_node = { ...node2.prev };
+          node2.prev.deleted = true;
+          node2.prev = new_previous_node;
+          if (new_previous_node.prev) {
+            new_previous_node.prev.next = new_previous_node;
+          } else {
+            starting_node = new_previous_node;
+          }
+        }
+        const merged = {
+          token: node2.token + node2.next.token,
+          bias: node2.bias,
+          prev: node2.prev,
+          next: node2.next.next
+        };
+        if (merged.prev) {
+          merged.prev.next = merged;
+          this.add_node(queue, merged.prev);
+        } else {
+          starting_node = merged;
+        }
+        if (merged.next) {
+          merged.next.prev = merged;
+          this.add_node(queue, merged);
+        }
+      }
+      for (let current_node = starting_node; current_node !== null; current_node = current_node.next) {
+        result.push(current_node.token);
+      }
+    } else {
+      result = word;
+    }
+    if (this.continuing_subword_suffix) {
+      for (let i = 0; i < result.length - 1; ++i) {
+        result[i] += this.continuing_subword_suffix;
+      }
+    }
+    if (token.length < this.max_length_to_cache) {
+      this.cache.put(token, result);
+    }
+    return result;
+  }
+  /**
+   * Helper function to add a node to the priority queue.
+   * @param queue
+   * @param node
+   */
+  add_node(queue, node2) {
+    const rank = this.bpe_ranks.get(
+      JSON.stringify([node2.token, node2.next.token])
+    );
+    if (rank !== void 0) {
+      node2.score = rank + node2.bias;
+      queue.push(node2);
+    }
+  }
+  /**
+   * Encodes the input sequence of tokens using the BPE algorithm and returns the resulting subword tokens.
+   * @param tokens The input sequence of tokens to encode.
+   * @returns The resulting subword tokens after applying the BPE algorithm to the input sequence of tokens.
+   */
+  encode(tokens) {
+    const output_tokens = [];
+    for (const token of tokens) {
+      if (this.ignore_merges && this.tokens_to_ids.has(token)) {
+        output_tokens.push(token);
+        continue;
+      }
+      const bpe_token_list = this.bpe(token);
+      for (const t of bpe_token_list) {
+        if (this.tokens_to_ids.has(t)) {
+          output_tokens.push(t);
+        } else if (this.byte_fallback) {
+          const byte_tokens = Array.from(this.text_encoder.encode(t)).map(
+            (x) => `<0x${x.toString(16).toUpperCase().padStart(2, "0")}>`
+          );
+          if (byte_tokens.every((x) => this.tokens_to_ids.has(x))) {
+            output_tokens.push(...byte_tokens);
+          } else if (this.unk_token != null) {
+            output_tokens.push(this.unk_token);
+          }
+        } else if (this.unk_token != null) {
+          output_tokens.push(this.unk_token);
+        }
+      }
+    }
+    return output_tokens;
+  }
+};
+var BPE_default = BPE;
+var Legacy = class extends TokenizerModel_default {
+  /**
+   * Create a Legacy tokenizer model instance.
+   * @param config The configuration object for Legacy tokenizer model.
+   * @param more_config Additional configuration object for the Legacy tokenizer model.
+   */
+  constructor(config2, more_config) {
+    super(config2);
+    const vocab = config2.vocab;
+    this.tokens_to_ids = object_to_map(
+      more_config.target_lang ? vocab[more_config.target_lang] : vocab
+    );
+    this.bos_token = more_config.bos_token;
+    this.bos_token_id = this.tokens_to_ids.get(this.bos_token);
+    this.eos_token = more_config.eos_token;
+    this.eos_token_id = this.tokens_to_ids.get(this.eos_token);
+    this.pad_token = more_config.pad_token;
+    this.pad_token_id = this.tokens_to_ids.get(this.pad_token);
+    this.unk_token = more_config.unk_token;
+    this.unk_token_id = this.tokens_to_ids.get(this.unk_token);
+    this.vocab = new Array(this.tokens_to_ids.size);
+    for (const [key, value] of this.tokens_to_ids) {
+      this.vocab[value] = key;
+    }
+  }
+  encode(tokens) {
+    return tokens;
+  }
+};
+var Legacy_default = Legacy;
+function create_tokenizer_model(model_config, config2) {
+  switch (model_config.type) {
+    case "WordPiece":
+      return new WordPiece_default(model_config);
+    case "Unigram":
+      return new Unigram_default(model_config, config2.eos_token);
+    case "BPE":
+      return new BPE_default(model_config);
+    default:
+      if (model_config.vocab) {
+        if (Array.isArray(model_config.vocab)) {
+          return new Unigram_default(model_config, config2.eos_token);
+        } else if (Object.hasOwn(model_config, "continuing_subword_prefix") && Object.hasOwn(model_config, "unk_token")) {
+          if (Object.hasOwn(model_config, "merges")) {
+            return new BPE_default(model_config);
+          } else {
+            return new WordPiece_default(model_config);
+          }
+        } else {
+          return new Legacy_default(model_config, {
+            target_lang: config2.target_lang,
+            bos_token: config2.bos_token,
+            eos_token: config2.eos_token,
+            pad_token: config2.pad_token,
+            unk_token: config2.unk_token
+          });
+        }
+      }
+      throw new Error(
+        `Unknown TokenizerModel type: ${model_config?.type}`
+      );
+  }
+}
+var create_tokenizer_model_default = create_tokenizer_model;
+var PostProcessor = class extends Callable_default {
+  /**
+   * @param config The configuration for the post-processor.
+   */
+  constructor(config2) {
+    super();
+    this.config = config2;
+  }
+  /**
+   * Alias for {@link PostProcessor#post_process}.
+   * @param tokens The text or array of texts to post-process.
+   * @param args Additional arguments required by the post-processing logic.
+   * @returns The post-processed tokens.
+   */
+  _call(tokens, ...args) {
+    return this.post_process(tokens, ...args);
+  }
+};
+var PostProcessor_default = PostProcessor;
+var TemplateProcessing = class extends PostProcessor_default {
+  /**
+   * Replaces special tokens in the template with actual tokens.
+   * @param tokens The list of tokens for the first sequence.
+   * @param tokens_pair The list of tokens for the second sequence (optional).
+   * @param add_special_tokens Whether to add the special tokens to the beginning and end of the input.
+   * @returns An object containing the list of tokens with the special tokens replaced with actual tokens.
+   */
+  post_process(tokens, tokens_pair = null, add_special_tokens = true) {
+    const type = tokens_pair === null ? this.config.single : this.config.pair;
+    let processed_tokens = [];
+    let types = [];
+    for (const item of type) {
+      if ("SpecialToken" in item) {
+        if (add_special_tokens) {
+          processed_tokens.push(item.SpecialToken.id);
+          types.push(item.SpecialToken.type_id);
+        }
+      } else if ("Sequence" in item) {
+        if (item.Sequence.id === "A") {
+          processed_tokens = merge_arrays(processed_tokens, tokens);
+          types = merge_arrays(
+            types,
+            new Array(tokens.length).fill(item.Sequence.type_id)
+          );
+        } else if (item.Sequence.id === "B") {
+          processed_tokens = merge_arrays(processed_tokens, tokens_pair);
+          types = merge_arrays(
+            types,
+            new Array(tokens_pair.length).fill(item.Sequence.type_id)
+          );
+        }
+      }
+    }
+    return { tokens: processed_tokens, token_type_ids: types };
+  }
+};
+var TemplateProcessing_default = TemplateProcessing;
+var ByteLevel2 = class extends PostProcessor_default {
+  /**
+   * Post process the given tokens.
+   * @param tokens The list of tokens for the first sequence.
+   * @param tokens_pair The list of tokens for the second sequence (optional).
+   * @returns An object containing the post-processed tokens.
+   */
+  post_process(tokens, tokens_pair = null) {
+    return { tokens, tokens_pair };
+  }
+};
+var ByteLevel_default2 = ByteLevel2;
+var BertProcessing = class extends PostProcessor_default {
+  /**
+   * @param config The configuration for the post-processor.
+   * @param config.cls The special tokens to add to the beginning of the input.
+   * @param config.sep The special tokens to add to the end of the input.
+   */
+  constructor(config2) {
+    super(config2);
+    this.sep = config2.sep;
+    this.cls = config2.cls;
+  }
+  /**
+   * Adds the special tokens to the beginning and end of the input.
+   * @param tokens The input tokens.
+   * @param tokens_pair An optional second set of input tokens.
+   * @param add_special_tokens Whether to add the special tokens to the beginning and end of the input.
+   * @returns The post-processed tokens with the special tokens added to the beginning and end.
+   */
+  post_process(tokens, tokens_pair = null, add_special_tokens = true) {
+    if (add_special_tokens) {
+      tokens = merge_arrays([this.cls[0]], tokens, [this.sep[0]]);
+    }
+    let token_type_ids = new Array(tokens.length).fill(0);
+    if (tokens_pair) {
+      const middle = [];
+      const after = add_special_tokens ? [this.sep[0]] : [];
+      tokens = merge_arrays(tokens, middle, tokens_pair, after);
+      token_type_ids = merge_arrays(
+        token_type_ids,
+        new Array(tokens_pair.length + middle.length + after.length).fill(1)
+      );
+    }
+    return { tokens, token_type_ids };
+  }
+};
+var BertProcessing_default = BertProcessing;
+var RobertaProcessing = class extends PostProcessor_default {
+  /**
+   * @param config The configuration for the post-processor.
+   * @param config.cls The special tokens to add to the beginning of the input.
+   * @param config.sep The special tokens to add to the end of the input.
+   */
+  constructor(config2) {
+    super(config2);
+    this.sep = config2.sep;
+    this.cls = config2.cls;
+  }
+  /**
+   * Adds the special tokens to the beginning and end of the input.
+   * @param tokens The input tokens.
+   * @param tokens_pair An optional second set of input tokens.
+   * @param add_special_tokens Whether to add the special tokens to the beginning and end of the input.
+   * @returns The post-processed tokens with the special tokens added to the beginning and end.
+   */
+  post_process(tokens, tokens_pair, add_special_tokens = true) {
+    if (add_special_tokens) {
+      tokens = merge_arrays([this.cls[0]], tokens, [this.sep[0]]);
+    }
+    let token_type_ids = new Array(tokens.length).fill(0);
+    if (tokens_pair) {
+      const middle = add_special_tokens ? [this.sep[0]] : [];
+      const after = add_special_tokens ? [this.sep[0]] : [];
+      tokens = merge_arrays(tokens, middle, tokens_pair, after);
+      token_type_ids = merge_arrays(
+        token_type_ids,
+        new Array(tokens_pair.length + middle.length + after.length).fill(1)
+      );
+    }
+    return { tokens, token_type_ids };
+  }
+};
+var RobertaProcessing_default = RobertaProcessing;
+var Sequence3 = class extends PostProcessor_default {
+  /**
+   * Creates a new instance of Sequence post-processor.
+   * @param config The configuration object.
+   */
+  constructor(config2) {
+    super(config2);
+    this.processors = (config2.processors ?? []).map((x) => create_post_processor_default(x));
+  }
+  /**
+   * Post process the given tokens.
+   * @param tokens The list of tokens for the first sequence.
+   * @param tokens_pair The list of tokens for the second sequence (optional).
+   * @param add_special_tokens Whether to add the special tokens to the beginning and end of the input.
+   * @returns An object containing the post-processed tokens.
+   */
+  post_process(tokens, tokens_pair = null, add_special_tokens = true) {
+    let processed_tokens = { tokens, tokens_pair };
+    for (const processor of this.processors) {
+      processed_tokens = processor.post_process(
+        processed_tokens.tokens,
+        processed_tokens.tokens_pair,
+        add_special_tokens
+      );
+    }
+    return processed_tokens;
+  }
+};
+var Sequence_default3 = Sequence3;
+function create_post_processor(config2) {
+  if (config2 === null) return null;
+  switch (config2.type) {
+    case "TemplateProcessing":
+      return new TemplateProcessing_default(config2);
+    case "ByteLevel":
+      return new ByteLevel_default2(config2);
+    case "BertProcessing":
+      return new BertProcessing_default(config2);
+    case "RobertaProcessing":
+      return new RobertaProcessing_default(config2);
+    case "Sequence":
+      return new Sequence_default3(config2);
+    default:
+      throw new Error(`Unknown PostProcessor type: ${config2.type}`);
+  }
+}
+var create_post_processor_default = create_post_processor;
+var Decoder = class extends Callable_default {
+  /**
+   * Creates an instance of `Decoder`.
+   * @param config The configuration object.
+   **/
+  constructor(config2) {
+    super();
+    this.config = config2;
+    this.added_tokens = [];
+    this.end_of_word_suffix = null;
+    this.trim_offsets = "trim_offsets" in config2 ? config2.trim_offsets : false;
+  }
+  /**
+   * Calls the `decode` method.
+   *
+   * @param tokens The list of tokens.
+   * @returns The decoded string.
+   */
+  _call(tokens) {
+    return this.decode(tokens);
+  }
+  /**
+   * Decodes a list of tokens.
+   * @param tokens The list of tokens.
+   * @returns The decoded string.
+   */
+  decode(tokens) {
+    return this.decode_chain(tokens).join("");
+  }
+};
+var Decoder_default = Decoder;
+var ByteLevel3 = class extends Decoder_default {
+  /**
+   * Create a `ByteLevelDecoder` object.
+   */
+  constructor(config2) {
+    super(config2);
+    this.byte_decoder = UNICODE_TO_BYTES;
+    this.text_decoder = new TextDecoder("utf-8", {
+      fatal: false,
+      // eslint-disable-next-line @typescript-eslint/naming-convention
+      ignoreBOM: true
+    });
+    this.end_of_word_suffix = null;
+  }
+  /**
+   * Convert an array of tokens to string by decoding each byte.
+   * @param tokens Array of tokens to be decoded.
+   * @returns The decoded string.
+   */
+  convert_tokens_to_string(tokens) {
+    const text2 = tokens.join("");
+    const byte_array = new Uint8Array(
+      [...text2].map((c) => this.byte_decoder[c])
+    );
+    return this.text_decoder.decode(byte_array);
+  }
+  decode_chain(tokens) {
+    const sub_texts = [];
+    let current_sub_text = [];
+    for (const token of tokens) {
+      if (this.added_tokens.find((x) => x.content === token) !== void 0) {
+        if (current_sub_text.length > 0) {
+          sub_texts.push(this.convert_tokens_to_string(current_sub_text));
+          current_sub_text = [];
+        }
+        sub_texts.push(token);
+      } else {
+        current_sub_text.push(token);
+      }
+    }
+    if (current_sub_text.length > 0) {
+      sub_texts.push(this.convert_tokens_to_string(current_sub_text));
+    }
+    return sub_texts;
+  }
+};
+var ByteLevel_default3 = ByteLevel3;
+var WordPiece = class extends Decoder_default {
+  /**
+   * Creates a new instance of WordPieceDecoder.
+   * @param config The configuration object.
+   */
+  constructor(config2) {
+    super(config2);
+    this.cleanup = config2.cleanup;
+  }
+  decode_chain(tokens) {
+    return tokens.map((token, i) => {
+      if (i !== 0) {
+        const prefix = this.config.prefix;
+        if (prefix && token.startsWith(prefix)) {
+          token = token.replace(prefix, "");
+        } else {
+          token = " " + token;
+        }
+      }
+      if (this.cleanup) {
+        token = clean_up_tokenization(token);
+      }
+      return token;
+    });
+  }
+};
+var WordPiece_default2 = WordPiece;
+var Metaspace2 = class extends Decoder_default {
+  /**
+   * Constructs a new MetaspaceDecoder object.
+   * @param config The configuration object for the MetaspaceDecoder.
+   */
+  constructor(config2) {
+    super(config2);
+    this.replacement = config2.replacement ?? "\u2581";
+  }
+  decode_chain(tokens) {
+    const result = [];
+    for (let i = 0; i < tokens.length; ++i) {
+      let normalized = tokens[i].replaceAll(this.replacement, " ");
+      if (i == 0 && normalized.startsWith(" ")) {
+        normalized = normalized.substring(1);
+      }
+      result.push(normalized);
+    }
+    return result;
+  }
+};
+var Metaspace_default2 = Metaspace2;
+var BPE2 = class extends Decoder_default {
+  constructor(config2) {
+    super(config2);
+    this.suffix = config2.suffix ?? "";
+  }
+  decode_chain(tokens) {
+    return tokens.map((token, i) => {
+      return token.replaceAll(this.suffix, i === tokens.length - 1 ? "" : " ");
+    });
+  }
+};
+var BPE_default2 = BPE2;
+var CTC = class extends Decoder_default {
+  constructor(config2) {
+    super(config2);
+    this.pad_token = config2.pad_token ?? "";
+    this.word_delimiter_token = config2.word_delimiter_token ?? "";
+    this.cleanup = config2.cleanup;
+  }
+  /**
+   * Converts a connectionist-temporal-classification (CTC) output tokens into a single string.
+   * @param tokens Array of tokens to be decoded.
+   * @returns The decoded string.
+   */
+  convert_tokens_to_string(tokens) {
+    if (tokens.length === 0) return "";
+    const grouped_tokens = [tokens[0]];
+    for (let i = 1; i < tokens.length; ++i) {
+      if (tokens[i] !== grouped_tokens.at(-1)) {
+        grouped_tokens.push(tokens[i]);
+      }
+    }
+    const filtered_tokens = grouped_tokens.filter(
+      (token) => token !== this.pad_token
+    );
+    let text2 = filtered_tokens.join("");
+    if (this.cleanup) {
+      text2 = clean_up_tokenization(text2).replaceAll(this.word_delimiter_token, " ").trim();
+    }
+    return text2;
+  }
+  decode_chain(tokens) {
+    return [this.convert_tokens_to_string(tokens)];
+  }
+};
+var CTC_default = CTC;
+var Sequence4 = class extends Decoder_default {
+  /**
+   * Creates a new instance of DecoderSequence.
+   * @param config The configuration object.
+   */
+  constructor(config2) {
+    super(config2);
+    this.decoders = (config2.decoders ?? []).map((x) => create_decoder_default(x));
+  }
+  decode_chain(tokens) {
+    return this.decoders.reduce((toks, decoder) => {
+      return decoder.decode_chain(toks);
+    }, tokens);
+  }
+};
+var Sequence_default4 = Sequence4;
+var Replace3 = class extends Decoder_default {
+  /**
+   * @param config The configuration object for the decoder.
+   */
+  constructor(config2) {
+    super(config2);
+    this.pattern = create_pattern(this.config.pattern);
+  }
+  decode_chain(tokens) {
+    const content = this.config.content ?? "";
+    const pattern = this.pattern;
+    return pattern === null ? tokens : tokens.map((token) => token.replaceAll(pattern, content));
+  }
+};
+var Replace_default3 = Replace3;
+var Fuse = class extends Decoder_default {
+  decode_chain(tokens) {
+    return [tokens.join("")];
+  }
+};
+var Fuse_default = Fuse;
+var Strip2 = class extends Decoder_default {
+  constructor(config2) {
+    super(config2);
+    this.content = config2.content ?? "";
+    this.start = config2.start ?? 0;
+    this.stop = config2.stop ?? 0;
+  }
+  decode_chain(tokens) {
+    return tokens.map((token) => {
+      let start_cut = 0;
+      for (let i = 0; i < this.start; ++i) {
+        if (token[i] === this.content) {
+          start_cut = i + 1;
+          continue;
+        } else {
+          break;
+        }
+      }
+      let stop_cut = token.length;
+      for (let i = 0; i < this.stop; ++i) {
+        const index = token.length - i - 1;
+        if (token[index] === this.content) {
+          stop_cut = index;
+          continue;
+        } else {
+          break;
+        }
+      }
+      return token.slice(start_cut, stop_cut);
+    });
+  }
+};
+var Strip_default2 = Strip2;
+var ByteFallback = class extends Decoder_default {
+  constructor(config2) {
+    super(config2);
+    this.text_decoder = new TextDecoder();
+  }
+  decode_chain(tokens) {
+    const new_tokens = [];
+    let previous_byte_tokens = [];
+    for (const token of tokens) {
+      let bytes = null;
+      if (token.length === 6 && token.startsWith("<0x") && token.endsWith(">")) {
+        const byte = parseInt(token.slice(3, 5), 16);
+        if (!isNaN(byte)) {
+          bytes = byte;
+        }
+      }
+      if (bytes !== null) {
+        previous_byte_tokens.push(bytes);
+      } else {
+        if (previous_byte_tokens.length > 0) {
+          const string4 = this.text_decoder.decode(
+            Uint8Array.from(previous_byte_tokens)
+          );
+          new_tokens.push(string4);
+          previous_byte_tokens = [];
+        }
+        new_tokens.push(token);
+      }
+    }
+    if (previous_byte_tokens.length > 0) {
+      const string4 = this.text_decoder.decode(
+        Uint8Array.from(previous_byte_tokens)
+      );
+      new_tokens.push(string4);
+      previous_byte_tokens = [];
+    }
+    return new_tokens;
+  }
+};
+var ByteFallback_default = ByteFallback;
+function create_decoder(config2) {
+  if (config2 === null) return null;
+  switch (config2.type) {
+    case "ByteLevel":
+      return new ByteLevel_default3(config2);
+    case "WordPiece":
+      return new WordPiece_default2(config2);
+    case "Metaspace":
+      return new Metaspace_default2(config2);
+    case "BPEDecoder":
+      return new BPE_default2(config2);
+    case "CTC":
+      return new CTC_default(config2);
+    case "Sequence":
+      return new Sequence_default4(config2);
+    case "Replace":
+      return new Replace_default3(config2);
+    case "Fuse":
+      return new Fuse_default(config2);
+    case "Strip":
+      return new Strip_default2(config2);
+    case "ByteFallback":
+      return new ByteFallback_default(config2);
+    default:
+      throw new Error(`Unknown Decoder type: ${config2.type}`);
+  }
+}
+var create_decoder_default = create_decoder;
+var Tokenizer = class {
+  constructor(tokenizer, config2) {
+    const tokenizer_error = validate_object(tokenizer, "Tokenizer", [
+      "model",
+      "decoder",
+      "post_processor",
+      "pre_tokenizer",
+      "normalizer"
+    ]);
+    if (tokenizer_error) {
+      throw new Error(tokenizer_error);
+    }
+    const config_error = validate_object(config2, "Config");
+    if (config_error) {
+      throw new Error(config_error);
+    }
+    this.tokenizer = tokenizer;
+    this.config = config2;
+    this.normalizer = create_normalizer_default(this.tokenizer.normalizer);
+    this.pre_tokenizer = create_pre_tokenizer_default(this.tokenizer.pre_tokenizer);
+    this.model = create_tokenizer_model_default(this.tokenizer.model, this.config);
+    this.post_processor = create_post_processor_default(this.tokenizer.post_processor);
+    this.decoder = create_decoder_default(this.tokenizer.decoder);
+    this.special_tokens = [];
+    this.all_special_ids = [];
+    this.added_tokens = [];
+    const unnormalized_contents = [];
+    const normalized_contents = [];
+    this.added_tokens_map = /* @__PURE__ */ new Map();
+    for (const added_token of this.tokenizer.added_tokens) {
+      const token = new AddedToken_default(added_token);
+      this.added_tokens.push(token);
+      this.model.tokens_to_ids.set(token.content, token.id);
+      this.model.vocab[token.id] = token.content;
+      if (token.special) {
+        this.special_tokens.push(token.content);
+        this.all_special_ids.push(token.id);
+      }
+      this.added_tokens_map.set(token.content, token);
+      if (token.normalized && this.normalizer !== null) {
+        const normalized_content = this.normalizer(token.content);
+        normalized_contents.push(normalized_content);
+        this.added_tokens_map.set(normalized_content, token);
+      } else {
+        unnormalized_contents.push(token.content);
+      }
+    }
+    (this.config.additional_special_tokens ?? []).forEach((token) => {
+      if (!this.special_tokens.includes(token)) this.special_tokens.push(token);
+    });
+    if (this.decoder) {
+      this.decoder.added_tokens = this.added_tokens;
+      this.decoder.end_of_word_suffix = this.model.end_of_word_suffix;
+    }
+    this.splitter_unnormalized = new DictionarySplitter_default(unnormalized_contents);
+    this.splitter_normalized = new DictionarySplitter_default(normalized_contents);
+    this.remove_space = this.config.remove_space;
+    this.clean_up_tokenization_spaces = this.config.clean_up_tokenization_spaces ?? true;
+    this.do_lowercase_and_remove_accent = this.config.do_lowercase_and_remove_accent ?? false;
+  }
+  // Implementation
+  encode(text2, {
+    text_pair = null,
+    add_special_tokens = true,
+    return_token_type_ids = null
+  } = {}) {
+    const { tokens, token_type_ids } = this.tokenize_helper(text2, {
+      text_pair,
+      add_special_tokens
+    });
+    const input_ids = tokens.map(
+      (t) => this.added_tokens_map.get(t)?.id ?? this.model.tokens_to_ids.get(t) ?? this.model.unk_token_id
+    );
+    const result = {
+      ids: input_ids,
+      tokens,
+      attention_mask: new Array(input_ids.length).fill(1)
+    };
+    if (return_token_type_ids && token_type_ids) {
+      result.token_type_ids = token_type_ids;
+    }
+    return result;
+  }
+  decode(token_ids, options = {}) {
+    if (!Array.isArray(token_ids) || token_ids.length === 0 || !is_integral_number(token_ids[0])) {
+      throw Error("token_ids must be a non-empty array of integers.");
+    }
+    let tokens = token_ids.map(
+      (i) => this.model.vocab[Number(i)] ?? this.model.unk_token
+    );
+    if (options.skip_special_tokens) {
+      tokens = tokens.filter((x) => !this.special_tokens.includes(x));
+    }
+    let decoded = this.decoder ? this.decoder(tokens) : tokens.join(" ");
+    if (this.decoder && this.decoder.end_of_word_suffix) {
+      decoded = decoded.replaceAll(this.decoder.end_of_word_suffix, " ");
+      if (options.skip_special_tokens) {
+        decoded = decoded.trim();
+      }
+    }
+    if (options.clean_up_tokenization_spaces ?? this.clean_up_tokenization_spaces) {
+      decoded = clean_up_tokenization(decoded);
+    }
+    return decoded;
+  }
+  /**
+   * Converts a string into a sequence of tokens.
+   * @param text The sequence to be encoded.
+   * @param options An optional object containing the following properties:
+   * @returns The list of tokens.
+   */
+  tokenize(text2, { text_pair = null, add_special_tokens = false } = {}) {
+    return this.tokenize_helper(text2, { text_pair, add_special_tokens }).tokens;
+  }
+  encode_text(text2) {
+    if (text2 === null) {
+      return null;
+    }
+    const sections = this.splitter_unnormalized.split(text2);
+    sections.forEach((section, i) => {
+      const added_token = this.added_tokens_map.get(section);
+      if (added_token) {
+        if (added_token.lstrip && i > 0) {
+          sections[i - 1] = sections[i - 1].trimEnd();
+        }
+        if (added_token.rstrip && i < sections.length - 1) {
+          sections[i + 1] = sections[i + 1].trimStart();
+        }
+      }
+    });
+    return sections.flatMap((processed_text, section_index) => {
+      if (processed_text.length === 0) {
+        return [];
+      }
+      if (this.added_tokens_map.has(processed_text)) {
+        return [processed_text];
+      }
+      if (this.remove_space === true) {
+        processed_text = processed_text.trim().split(/\s+/).join(" ");
+      }
+      if (this.do_lowercase_and_remove_accent) {
+        processed_text = lowercase_and_remove_accents(processed_text);
+      }
+      if (this.normalizer !== null) {
+        processed_text = this.normalizer(processed_text);
+      }
+      if (processed_text.length === 0) {
+        return [];
+      }
+      const subsections = this.splitter_normalized.split(processed_text);
+      subsections.forEach((subsection, j) => {
+        const added_token = this.added_tokens_map.get(subsection);
+        if (added_token) {
+          if (added_token.lstrip && j > 0) {
+            subsections[j - 1] = subsections[j - 1].trimEnd();
+          }
+          if (added_token.rstrip && j < subsections.length - 1) {
+            subsections[j + 1] = subsections[j + 1].trimStart();
+          }
+        }
+      });
+      return subsections.flatMap((subsection) => {
+        if (subsection.length === 0) {
+          return [];
+        }
+        if (this.added_tokens_map.has(subsection)) {
+          return [subsection];
+        }
+        const section_tokens = this.pre_tokenizer !== null ? this.pre_tokenizer(subsection, {
+          section_index
+        }) : [subsection];
+        return this.model(section_tokens);
+      });
+    });
+  }
+  tokenize_helper(text2, { text_pair = null, add_special_tokens = true }) {
+    const tokens1 = this.encode_text(text2);
+    const tokens2 = this.encode_text(text_pair || null);
+    return this.post_processor ? this.post_processor(tokens1, tokens2, add_special_tokens) : { tokens: merge_arrays(tokens1 ?? [], tokens2 ?? []) };
+  }
+  /**
+   * Converts a token string to its corresponding token ID.
+   * @param token The token string to convert.
+   * @returns The token ID, or undefined if the token is not in the vocabulary.
+   */
+  token_to_id(token) {
+    return this.model.tokens_to_ids.get(token);
+  }
+  /**
+   * Converts a token ID to its corresponding token string.
+   * @param id The token ID to convert.
+   * @returns The token string, or undefined if the ID is not in the vocabulary.
+   */
+  id_to_token(id) {
+    return this.model.vocab[id];
+  }
+  /**
+   * Returns a mapping of token IDs to AddedToken objects for all added tokens.
+   * @returns A Map where keys are token IDs and values are AddedToken objects.
+   */
+  get_added_tokens_decoder() {
+    const decoder = /* @__PURE__ */ new Map();
+    for (const token of this.added_tokens) {
+      decoder.set(token.id, token);
+    }
+    return decoder;
+  }
+  /**
+   * Get the underlying vocabulary
+   * @param with_added_tokens Whether to include the added tokens
+   * @returns The vocabulary
+   */
+  get_vocab(with_added_tokens = true) {
+    const vocab = /* @__PURE__ */ new Map();
+    for (let i = 0; i < this.model.vocab.length; ++i) {
+      const token = this.model.vocab[i];
+      if (with_added_tokens || !this.added_tokens_map.has(token)) {
+        vocab.set(token, i);
+      }
+    }
+    return vocab;
+  }
+};
+var Tokenizer_default = Tokenizer;
+
+// src/tokens/hf-tokenizer.ts
+function createHfTokenizer(json2) {
+  const Tokenizer2 = Tokenizer_default;
+  return new Tokenizer2(json2, {});
+}
+
+// src/tokens/align-decoded-offsets.ts
+var WHITESPACE = /\s/;
+function alignDecodedOffsets(decoded, text2, offsets) {
+  const out = new Uint32Array(offsets.length);
+  if (decoded === text2) {
+    for (let index = 0; index < offsets.length; index++) out[index] = Math.min(offsets[index] ?? 0, text2.length);
+    return out;
+  }
+  let d = 0;
+  let t = 0;
+  const advanceTo = (target) => {
+    while (d < target) {
+      const dc = decoded[d] ?? "";
+      const tc = text2[t];
+      if (tc === void 0) {
+        d++;
+        continue;
+      }
+      if (dc === tc || dc.toLowerCase() === tc.toLowerCase()) {
+        d++;
+        t++;
+      } else if (WHITESPACE.test(dc)) d++;
+      else if (WHITESPACE.test(tc)) t++;
+      else {
+        d++;
+        t++;
+      }
+    }
+  };
+  for (let index = 0; index < offsets.length; index++) {
+    advanceTo(Math.min(offsets[index] ?? 0, decoded.length));
+    out[index] = Math.min(t, text2.length);
+  }
+  if (offsets.length > 0 && (offsets[offsets.length - 1] ?? 0) >= decoded.length) out[offsets.length - 1] = text2.length;
+  return out;
+}
+
+// src/tokens/create-token-counter.ts
+function hasComponent(value, type) {
+  if (!value || typeof value !== "object") return false;
+  const component = value;
+  if (component.type === type) return true;
+  const parts = component.decoders ?? component.pretokenizers;
+  return Array.isArray(parts) && parts.some((part) => hasComponent(part, type));
+}
+function byteLevelLengths(tokenizer, json2) {
+  if (!hasComponent(json2.pre_tokenizer, "ByteLevel") || !hasComponent(json2.decoder, "ByteLevel")) return null;
+  const vocab = tokenizer.get_vocab(true);
+  let maxId = -1;
+  for (const id of vocab.values()) if (id > maxId) maxId = id;
+  const lengths = new Int32Array(maxId + 1).fill(-1);
+  for (const [token, id] of vocab) lengths[id] = token.length;
+  for (const [id, added] of tokenizer.get_added_tokens_decoder()) lengths[id] = Buffer.byteLength(added.content);
+  return lengths;
+}
+function endsFromByteLengths(text2, ids, lengths) {
+  const ends = new Uint32Array(ids.length);
+  let position = 0;
+  let bytesBefore = 0;
+  let tokenEndBytes = 0;
+  for (let index = 0; index < ids.length; index++) {
+    const length = lengths[ids[index] ?? -1] ?? -1;
+    if (length < 0) return null;
+    tokenEndBytes += length;
+    while (bytesBefore < tokenEndBytes && position < text2.length) {
+      const step = utf8BytesAt(text2, position);
+      bytesBefore += step.bytes;
+      position += step.units;
+    }
+    if (bytesBefore < tokenEndBytes) return null;
+    ends[index] = position;
+  }
+  return position === text2.length && bytesBefore === tokenEndBytes ? ends : null;
+}
+function endsFromDecoding(tokenizer, text2, ids) {
+  const decode3 = (from, to) => tokenizer.decode(ids.slice(from, to), { skip_special_tokens: false, clean_up_tokenization_spaces: false });
+  const decodedEnds = new Uint32Array(ids.length);
+  let decoded = "";
+  let prefix = 0;
+  let read = 0;
+  let prefixText = "";
+  for (let index = 0; index < ids.length; index++) {
+    const windowText = decode3(prefix, index + 1);
+    if (windowText.length > prefixText.length && !windowText.endsWith("\uFFFD")) {
+      decoded += windowText.slice(prefixText.length);
+      prefix = read;
+      read = index + 1;
+      prefixText = decode3(prefix, read);
+    }
+    decodedEnds[index] = decoded.length;
+  }
+  return alignDecodedOffsets(decoded, text2, decodedEnds);
+}
+function createTokenCounter(json2, options) {
+  const tokenizer = createHfTokenizer(json2);
+  const lengths = byteLevelLengths(tokenizer, json2);
+  return {
+    sha256: options.sha256,
+    source: options.source,
+    count(text2) {
+      if (text2.length === 0) return { ids: new Int32Array(0), ends: new Uint32Array(0) };
+      const ids = tokenizer.encode(text2, { add_special_tokens: false }).ids;
+      const ends = (lengths && endsFromByteLengths(text2, ids, lengths)) ?? endsFromDecoding(tokenizer, text2, ids);
+      return { ids: Int32Array.from(ids), ends };
+    }
+  };
+}
+function sha256Hex(bytes) {
+  return createHash3("sha256").update(bytes).digest("hex");
+}
+
+// src/tokens/parse-tokenizer.ts
+var MAX_TOKENIZER_BYTES = 64 * 1024 * 1024;
+function parseTokenizer(bytes, source) {
+  const where = `bench.tokenizer: ${source}`;
+  if (bytes.length > MAX_TOKENIZER_BYTES) {
+    throw new ConfigError(`${where}: expected a tokenizer.json of at most ${MAX_TOKENIZER_BYTES / 2 ** 20} MiB, got ${(bytes.length / 2 ** 20).toFixed(1)} MiB`);
+  }
+  let json2;
+  try {
+    json2 = JSON.parse(Buffer.from(bytes).toString("utf8"));
+  } catch (error62) {
+    throw new ConfigError(`${where}: expected a Hugging Face tokenizer.json, but it is not JSON (${error62.message})`);
+  }
+  if (!json2 || typeof json2 !== "object" || Array.isArray(json2) || !("model" in json2) || typeof json2.model !== "object" || json2.model === null) {
+    throw new ConfigError(`${where}: expected a Hugging Face tokenizer.json with a "model" object (the file next to the model's weights), got something else`);
+  }
+  let counter;
+  try {
+    counter = createTokenCounter(json2, { sha256: sha256Hex(bytes), source });
+    counter.count("speedgate checks the tokenizer: \xE9 \u4E2D \u{1F642}");
+  } catch (error62) {
+    throw new ConfigError(`${where}: the tokenizer could not be loaded (${error62.message})`);
+  }
+  return counter;
+}
+
+// src/tokens/read-tokenizer-file.ts
+import { readFile, stat } from "node:fs/promises";
+async function readTokenizerFile(path) {
+  let bytes;
+  try {
+    const info = await stat(path);
+    if (!info.isFile()) throw new ConfigError(`bench.tokenizer: ${path}: expected a tokenizer.json file, got a folder or something else`);
+    if (info.size > MAX_TOKENIZER_BYTES) {
+      throw new ConfigError(`bench.tokenizer: ${path}: expected a tokenizer.json of at most ${MAX_TOKENIZER_BYTES / 2 ** 20} MiB, got ${(info.size / 2 ** 20).toFixed(1)} MiB`);
+    }
+    bytes = await readFile(path);
+  } catch (error62) {
+    if (error62 instanceof ConfigError) throw error62;
+    throw new ConfigError(`bench.tokenizer: expected a readable tokenizer.json on the runner, could not read ${path} (${error62.code ?? error62.message})`);
+  }
+  return parseTokenizer(bytes, path);
+}
+
+// src/round/resolve-token-counter.ts
+function createTokenCounterSource(round, runtime) {
+  let loading = null;
+  let counter = round.tokenCounter ?? null;
+  const load = async (signal) => {
+    if (round.tokenCounter !== void 0) return round.tokenCounter;
+    const location = tokenizerLocation(round.config);
+    if (!location) return null;
+    if (location.from === "runner") return await readTokenizerFile(location.path);
+    if (!runtime.readBaselineFile) throw new Error(`bench.tokenizer: the ${runtime.name} runtime cannot read files from an image; use { path, from: runner }`);
+    const what = `bench.tokenizer: ${location.path}`;
+    const bytes = await runtime.readBaselineFile(location.path, { maxBytes: MAX_TOKENIZER_BYTES, what }, signal);
+    return parseTokenizer(bytes, `${location.path} in the baseline image`);
+  };
+  return {
+    get(signal) {
+      loading ??= load(signal).then((loadedCounter) => counter = loadedCounter);
+      loading.catch(() => loading = null);
+      return loading;
+    },
+    loaded: () => counter
+  };
+}
+
 // src/round/run-round.ts
 var EXIT_GRACE_MS = 500;
 var delay = (ms) => new Promise((resolve5) => setTimeout(resolve5, ms));
@@ -56841,7 +60780,7 @@ function describeExitForReason(role, exit) {
   const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.exitCode ?? "unknown"}`;
   return `${role} engine ${how} during the benchmark`;
 }
-async function runEngine(role, runtime, options, prepared) {
+async function runEngine(role, runtime, options, prepared, tokenCounter) {
   const { round, signal, logger } = options;
   const emit = (event) => options.onProgress?.(event);
   const { config: config2 } = round;
@@ -56849,6 +60788,7 @@ async function runEngine(role, runtime, options, prepared) {
   try {
     emit({ type: "preparing", role });
     prepared.set(role, await runtime.prepare(role, signal));
+    const counter = await tokenCounter.get(signal);
     if (signal.aborted) throw new RoundCancelledError(signal.reason);
     emit({ type: "starting", role });
     engine = await runtime.start(role, signal);
@@ -56873,6 +60813,7 @@ async function runEngine(role, runtime, options, prepared) {
       baseUrl: engine.baseUrl,
       prompts: round.prompts,
       bench: config2.bench,
+      tokenCounter: counter,
       signal: AbortSignal.any([signal, died.signal]),
       onProgress: (progress) => emit({ type: "benchmark", role, ...progress })
     });
@@ -56911,13 +60852,14 @@ async function runRound(options) {
   const gpu = probeGpu();
   let baseline = { records: /* @__PURE__ */ new Map(), failure: null };
   let candidate = { records: /* @__PURE__ */ new Map(), failure: null };
+  const tokenCounter = createTokenCounterSource(round, runtime);
   try {
     if (signal.aborted) throw new RoundCancelledError(signal.reason);
-    baseline = await runEngine("baseline", runtime, options, prepared);
+    baseline = await runEngine("baseline", runtime, options, prepared, tokenCounter);
     if (baseline.failure) {
       options.onProgress?.({ type: "skipped", role: "candidate", reason: "the baseline failed" });
     } else {
-      candidate = await runEngine("candidate", runtime, options, prepared);
+      candidate = await runEngine("candidate", runtime, options, prepared, tokenCounter);
     }
   } finally {
     await runtime.dispose();
@@ -56927,7 +60869,8 @@ async function runRound(options) {
     baseline,
     candidate,
     tolerance: round.config.bench.tolerance,
-    gate: round.config.gate
+    gate: round.config.gate,
+    agreementTokens: round.config.bench.agreementTokens
   });
   return buildScorecard({
     config: round.config,
@@ -56942,7 +60885,8 @@ async function runRound(options) {
       gpu: await gpu
     },
     source: options.source ?? null,
-    shard: options.shard ?? null
+    shard: options.shard ?? null,
+    tokenizerSha256: tokenCounter.loaded()?.sha256 ?? null
   });
 }
 
@@ -56962,8 +60906,8 @@ function formatMs(value) {
   if (value === null) return "\u2014";
   return value >= 100 ? `${Math.round(value).toLocaleString("en-US")}` : value.toFixed(1);
 }
-function formatPercent(fraction) {
-  return `${Math.round(fraction * 1e3) / 10}%`;
+function formatPercent(fraction2) {
+  return `${Math.round(fraction2 * 1e3) / 10}%`;
 }
 var INFRASTRUCTURE_WHEN = {
   patch: "while the {who} was being prepared",
@@ -57159,6 +61103,49 @@ function toAlignment(value) {
   return code === 67 || code === 99 ? 99 : code === 76 || code === 108 ? 108 : code === 82 || code === 114 ? 114 : 0;
 }
 
+// src/scorecard/describe-integrity.ts
+function integrityRows(card) {
+  const rows = [];
+  const settings = card.settings;
+  if (card.diverged !== void 0) {
+    const within = settings.agreementTokens ? `within the first ${settings.agreementTokens} tokens` : "(check off: bench.agreementTokens is 0)";
+    rows.push(["Diverged", `${card.diverged}: answered differently from the baseline ${within}`]);
+  }
+  if (card.implausible !== void 0 && (card.implausible > 0 || settings.tokenizer === null)) {
+    rows.push(["Implausible", `${card.implausible}: claimed more tokens than the stream held`]);
+  }
+  if (card.medianAgreement !== void 0) {
+    rows.push(["Median agreement", card.medianAgreement === null ? "\u2014 (no answers compared)" : `${formatPercent(card.medianAgreement)} of the compared tokens are the baseline's answer`]);
+  }
+  return rows;
+}
+function countingSentence(card) {
+  const tokenizer = card.settings.tokenizer;
+  if (tokenizer === void 0) return "";
+  if (tokenizer) {
+    return `Token counts are speedgate's own: it tokenized each streamed answer with the model's tokenizer (sha256 ${tokenizer.slice(0, 12)}\u2026); the engines' own counts are recorded and shown where they differ.`;
+  }
+  return "Token counts are the engines' own usage, bounded by the bytes each stream held and, for the candidate, by the baseline's count of the same text: set bench.tokenizer for counts speedgate makes itself.";
+}
+function promptNotes(prompt, card) {
+  const notes = [];
+  if (card.settings.tokenizer) {
+    for (const [role, side2] of [["baseline", prompt.baseline], ["candidate", prompt.candidate]]) {
+      const claimed = side2?.claimedTokens;
+      const counted = side2?.outputTokens;
+      if (claimed === null || claimed === void 0 || counted === null || counted === void 0) continue;
+      if (Math.abs(claimed - counted) > countSlack(counted)) notes.push(`${role} engine claimed ${claimed} tokens, speedgate counted ${counted}`);
+    }
+  }
+  if (prompt.status === "scored" && typeof prompt.agreement === "number" && prompt.agreement < 1) {
+    notes.push(`agreement ${formatPercent(prompt.agreement)}: the answers part after ${prompt.agreedTokens ?? 0} tokens, timed over those`);
+  }
+  return notes;
+}
+function promptReason(prompt, card) {
+  return [prompt.reason, ...promptNotes(prompt, card)].filter((part) => !!part).join("; ");
+}
+
 // src/scorecard/render-markdown.ts
 var CARD_MARKER = "<!-- speedgate -->";
 var MAX_CARD_CHARS = 6e4;
@@ -57172,7 +61159,9 @@ var STATUS_LABEL = {
   scored: "scored",
   below_tolerance: "\u26A0\uFE0F below tolerance",
   zeroed: "\u274C zeroed",
-  excluded: "\u2796 excluded"
+  excluded: "\u2796 excluded",
+  diverged: "\u274C diverged",
+  implausible: "\u274C implausible"
 };
 function summarySection(card) {
   const interval = card.scoreInterval ? ` (${Math.round(card.scoreInterval.confidence * 100)}% interval ${formatTimes(card.scoreInterval.low)}\u2013${formatTimes(card.scoreInterval.high)})` : "";
@@ -57181,7 +61170,8 @@ function summarySection(card) {
     ["Round score (median_e2e_speedup)", roundScore],
     ["Prompts scored", `${card.promptsScored} / ${card.promptsTotal}`],
     ["Below tolerance", `${card.belowTolerance}: answered too little to score`],
-    ["Zeroed total", `${card.zeroedTotal}: scored 0.0 without measuring`]
+    ["Zeroed total", `${card.zeroedTotal}: scored 0.0 without measuring`],
+    ...integrityRows(card)
   ];
   if (card.excluded > 0) rows.push(["Excluded", `${card.excluded}: the baseline failed on them, so they count nowhere`]);
   rows.push(["Gate", `${card.gate.passed ? "\u2705 passes" : "\u274C does not pass"}: ${escapeCell(card.gate.reason)}`]);
@@ -57204,9 +61194,12 @@ function settingsSection(card) {
     { alignDelimiters: false }
   );
   const estimate = card.tokenCountsEstimated ? "\n\nToken counts are estimates (one token a streamed delta, spread to the final usage): the server did not report them per chunk." : "";
+  const counting = countingSentence(card);
   return `${table}
 
-${SCORING_RULE_SENTENCE}${estimate}`;
+${SCORING_RULE_SENTENCE}${estimate}${counting ? `
+
+${counting}` : ""}`;
 }
 function failureSection(card, logLines) {
   const failure2 = card.failure;
@@ -57260,7 +61253,7 @@ function promptsSection(card, rows) {
         side(prompt, (s) => s.outputTokens === null ? "\u2014" : String(s.outputTokens)),
         side(prompt, (s) => formatMs(s.ttftMs)),
         side(prompt, (s) => formatMs(s.e2eMs)),
-        prompt.reason ? escapeCell(prompt.reason) : ""
+        escapeCell(promptReason(prompt, card))
       ])
     ],
     { alignDelimiters: false, align: ["l", "l", "r", "r", "r", "r", "l"] }
@@ -57446,7 +61439,7 @@ function formatShard(shard) {
 
 // src/config/load-round-config.ts
 var import_yaml = __toESM(require_dist(), 1);
-import { readFile as readFile2 } from "node:fs/promises";
+import { readFile as readFile3 } from "node:fs/promises";
 import { dirname as dirname5, resolve as resolve3 } from "node:path";
 
 // src/config/format-config-issues.ts
@@ -57497,16 +61490,16 @@ function formatConfigIssues(issues, input2, schema) {
     if (issue2.code === "unrecognized_keys") {
       const known = knownKeysAt(schema, issue2.path);
       for (const key of issue2.keys) {
-        const field2 = formatPath([...issue2.path, key]);
+        const field3 = formatPath([...issue2.path, key]);
         const expected = known.length > 0 ? `expected one of ${known.join(", ")}` : "expected no such field";
-        lines.push(`${field2}: unknown field, ${expected}`);
+        lines.push(`${field3}: unknown field, ${expected}`);
       }
       continue;
     }
     const given = valueAt(input2, issue2.path);
-    const field = formatPath(issue2.path);
+    const field2 = formatPath(issue2.path);
     lines.push(
-      given === void 0 ? `${field}: ${issue2.message}, but it is missing` : `${field}: ${issue2.message}, got ${describeValue(given)}`
+      given === void 0 ? `${field2}: ${issue2.message}, but it is missing` : `${field2}: ${issue2.message}, got ${describeValue(given)}`
     );
   }
   return lines;
@@ -57567,17 +61560,19 @@ function parsePrompts(text2, source) {
 
 // src/config/check-config-paths.ts
 import { constants as constants4 } from "node:fs";
-import { access, stat } from "node:fs/promises";
+import { access, stat as stat2 } from "node:fs/promises";
 import { isAbsolute as isAbsolute4, join as join5, relative as relative3, resolve as resolve2 } from "node:path";
 var resolveAgainst = (baseDir) => (path) => isAbsolute4(path) ? path : resolve2(baseDir, path);
 function listConfigPaths(config2, baseDir, patchPath) {
   const at = resolveAgainst(baseDir);
   const paths = [];
-  const add = (field, written, kind, purpose, mount = false) => {
+  const add = (field2, written, kind, purpose, mount = false) => {
     if (written === void 0) return;
-    paths.push({ field, written, path: at(written), kind, purpose, onRunner: mount || isAbsolute4(written) });
+    paths.push({ field: field2, written, path: at(written), kind, purpose, onRunner: mount || isAbsolute4(written) });
   };
   add("bench.prompts", config2.bench.prompts, "file", "the JSONL prompts");
+  const tokenizer = tokenizerLocation(config2);
+  if (tokenizer?.from === "runner") add("bench.tokenizer", tokenizer.path, "file", "the model's tokenizer.json");
   if (patchPath !== void 0) {
     paths.push({ field: "patch", written: patchPath, path: resolve2(patchPath), kind: "file", purpose: "the candidate's patch", onRunner: false });
   } else {
@@ -57610,7 +61605,7 @@ function listConfigPaths(config2, baseDir, patchPath) {
 async function findProblem(path, kind) {
   let info;
   try {
-    info = await stat(path);
+    info = await stat2(path);
   } catch (error62) {
     const code = error62.code;
     return code === "ENOENT" || code === "ENOTDIR" ? "does not exist" : `cannot be read (${code ?? error62.message})`;
@@ -57641,11 +61636,11 @@ function findCwdProblems(config2, patched) {
 }
 
 // src/config/load-patch.ts
-import { createHash as createHash3 } from "node:crypto";
-import { readFile } from "node:fs/promises";
+import { createHash as createHash4 } from "node:crypto";
+import { readFile as readFile2 } from "node:fs/promises";
 var MAX_PATCH_BYTES = 10 * 1024 * 1024;
 function hashPatch(bytes) {
-  return createHash3("sha256").update(bytes).digest("hex");
+  return createHash4("sha256").update(bytes).digest("hex");
 }
 function checkPatchBytes(bytes, label) {
   if (bytes.length === 0) throw new ConfigError(`${label}: expected a non-empty patch, got an empty file`);
@@ -57665,244 +61660,13 @@ function checkPatchBytes(bytes, label) {
 async function loadPatch(path, label = "candidate.patch") {
   let bytes;
   try {
-    bytes = await readFile(path);
+    bytes = await readFile2(path);
   } catch (error62) {
     throw new ConfigError(`${label}: expected a readable patch file, could not read ${path} (${error62.code ?? error62.message})`);
   }
   checkPatchBytes(bytes, `${label} (${path})`);
   return { path, bytes, sha256: hashPatch(bytes) };
 }
-
-// src/config/round-config-schema.ts
-import { posix } from "node:path";
-var nonEmptyString = (expected = "a non-empty string") => external_exports.string({ error: expected }).min(1, { error: expected });
-var integerIn = (min, max, expected) => external_exports.number({ error: expected }).int({ error: expected }).min(min, { error: expected }).max(max, { error: expected });
-var positiveNumber = (expected) => external_exports.number({ error: expected }).gt(0, { error: expected });
-var boolean4 = () => external_exports.boolean({ error: "expected true or false" });
-var enumOf = (values) => external_exports.enum(values, { error: `expected one of ${values.map((v) => JSON.stringify(v)).join(", ")}` });
-var commandSchema = external_exports.array(nonEmptyString("expected each argument to be a non-empty string"), {
-  error: 'expected a list of arguments, such as [python3, -m, sglang.launch_server, --port, "{port}"]'
-}).min(1, { error: "expected at least the program to run" });
-var envSchema = external_exports.record(external_exports.string(), external_exports.string({ error: "expected each value to be a string" }), {
-  error: "expected a map of variable names to string values"
-});
-var buildSpecSchema = external_exports.strictObject(
-  {
-    context: nonEmptyString("expected the path of a build context folder"),
-    dockerfile: nonEmptyString("expected a Dockerfile path relative to the context").default("Dockerfile"),
-    args: external_exports.record(external_exports.string(), external_exports.string({ error: "expected each build arg to be a string" })).default({})
-  },
-  { error: "expected an object with context, and optionally dockerfile and args" }
-);
-var healthSchema = external_exports.strictObject(
-  {
-    path: external_exports.string({ error: "expected a URL path starting with /" }).startsWith("/", { error: "expected a URL path starting with /" }).default("/health"),
-    timeoutS: positiveNumber("expected a number of seconds greater than 0").default(1200),
-    intervalMs: integerIn(10, 6e4, "expected a whole number of milliseconds from 10 to 60000").default(500)
-  },
-  { error: "expected an object such as { path: /health, timeoutS: 1200 }" }
-);
-var baselineSchema = external_exports.strictObject(
-  {
-    image: nonEmptyString("expected an image reference such as lmsysorg/sglang:v0.5.5").optional(),
-    build: buildSpecSchema.optional(),
-    command: commandSchema.optional(),
-    cwd: nonEmptyString("expected a folder path").optional(),
-    env: envSchema.default({})
-  },
-  { error: "expected an object with image, build or command" }
-);
-var candidateSchema = external_exports.strictObject(
-  {
-    patch: nonEmptyString("expected the path of a patch file").optional(),
-    sourceDir: nonEmptyString("expected the folder the patch applies in").optional(),
-    command: commandSchema.optional(),
-    postPatch: external_exports.array(commandSchema, { error: "expected a list of commands, each a list of arguments" }).default([]),
-    build: buildSpecSchema.optional(),
-    env: envSchema.optional(),
-    cwd: nonEmptyString("expected a folder path").optional(),
-    // runtime: process runs the candidate as the runner's user: the action refuses a pull request's
-    // patch there unless the config vouches for every author who can reach the workflow.
-    trusted: boolean4().default(false)
-  },
-  { error: "expected an object with patch, sourceDir, command, postPatch, build, env, cwd or trusted" }
-);
-var benchSchema = external_exports.strictObject(
-  {
-    prompts: nonEmptyString("expected the path of a JSONL prompts file"),
-    model: nonEmptyString("expected the served model name").default("default"),
-    maxTokens: integerIn(1, 1e6, "expected a whole number of tokens from 1 to 1000000"),
-    requestIntervalMs: external_exports.number({ error: "expected a number of milliseconds, 0 or more" }).min(0, { error: "expected a number of milliseconds, 0 or more" }),
-    arrival: enumOf(["fixed", "poisson"]).default("fixed"),
-    seed: integerIn(0, 2 ** 31 - 1, "expected a whole number from 0 to 2147483647").default(1),
-    thinking: boolean4().default(false),
-    contextLimit: integerIn(1, 1e7, "expected a whole number of tokens from 1 to 10000000"),
-    tolerance: external_exports.number({ error: "expected a number in (0, 1]" }).gt(0, { error: "expected a number in (0, 1]" }).lte(1, { error: "expected a number in (0, 1]" }),
-    warmupRequests: integerIn(0, 1e4, "expected a whole number from 0 to 10000").default(0),
-    requestTimeoutS: positiveNumber("expected a number of seconds greater than 0").default(600)
-  },
-  { error: "expected an object with prompts, maxTokens, requestIntervalMs, contextLimit and tolerance" }
-);
-var gateSchema = external_exports.strictObject(
-  {
-    minRoundScore: positiveNumber("expected a speedup greater than 0, such as 1.0"),
-    use: enumOf(["round-score", "interval-low"]).default("round-score")
-  },
-  { error: "expected an object such as { minRoundScore: 1.0 }" }
-);
-var gpusSchema = external_exports.union(
-  [
-    external_exports.literal("all"),
-    external_exports.number().int().min(1),
-    external_exports.array(external_exports.string().min(1)).min(1)
-  ],
-  { error: 'expected "all", a GPU count such as 2, or a list of device ids such as ["0", "1"]' }
-);
-var ulimitSchema = external_exports.strictObject(
-  {
-    name: nonEmptyString("expected a ulimit name such as memlock"),
-    soft: external_exports.number({ error: "expected a whole number, -1 for unlimited" }).int(),
-    hard: external_exports.number({ error: "expected a whole number, -1 for unlimited" }).int()
-  },
-  { error: "expected an object with name, soft and hard" }
-);
-var mountExpectation = 'expected { source, target } (readOnly: false to allow writes) or "host path:container path[:ro|rw]"';
-function mountFromShortForm(value) {
-  if (typeof value !== "string") return value;
-  const parts = value.split(":");
-  const mode = parts.length === 3 ? parts[2] : void 0;
-  const valid = (parts.length === 2 || parts.length === 3) && parts[1]?.startsWith("/") && (mode === void 0 || mode === "ro" || mode === "rw");
-  if (!valid) return value;
-  return { source: parts[0], target: parts[1], readOnly: mode !== "rw" };
-}
-var mountSchema = external_exports.preprocess(
-  mountFromShortForm,
-  external_exports.strictObject(
-    {
-      source: nonEmptyString("expected a path on the runner (absolute, or relative to the config's folder)"),
-      target: external_exports.string({ error: "expected an absolute path inside the container, such as /models" }).regex(/^\/./, { error: "expected an absolute path inside the container, such as /models" }),
-      readOnly: boolean4().default(true)
-    },
-    { error: mountExpectation }
-  )
-);
-var SIZE = /^\d+(\.\d+)?[bkmgt]?$/i;
-var sizeString = (expected) => external_exports.string({ error: expected }).regex(SIZE, { error: expected });
-var memoryLimitSchema = external_exports.string({ error: `expected a size such as "64g", a share of the host's memory such as "90%", or "unlimited"` }).regex(/^(\d+(\.\d+)?[bkmgt]?|(100|[1-9]\d?)(\.\d+)?%|unlimited)$/i, {
-  error: `expected a size such as "64g", a share of the host's memory such as "90%", or "unlimited"`
-});
-var capabilitySchema = external_exports.string({ error: "expected a Linux capability name such as SYS_PTRACE" }).regex(/^(CAP_)?[A-Z][A-Z_]+$/, { error: "expected a Linux capability name such as SYS_PTRACE" }).refine((name) => name !== "ALL" && name !== "CAP_ALL", { error: "expected a single capability, not ALL (that is privileged mode)" });
-var dockerSchema = external_exports.strictObject(
-  {
-    gpus: gpusSchema.optional(),
-    // Unset: 16g, or half the memory limit when that is smaller (shared memory counts against it).
-    shmSize: sizeString('expected a size such as "16g", "512m"').optional(),
-    // The IPC namespace: private by default (engines use /dev/shm, sized by shmSize); "host" is what
-    // SGLang's docs run with, at the cost of sharing the runner's shared memory with the patch.
-    ipc: enumOf(["private", "host", "shareable"]).default("private"),
-    memory: memoryLimitSchema.default("90%"),
-    pidsLimit: integerIn(1, 1e7, "expected a whole number of processes").default(16384),
-    cpus: positiveNumber("expected a number of CPUs greater than 0, such as 16 or 7.5").optional(),
-    capAdd: external_exports.array(capabilitySchema, { error: "expected a list of capability names, such as [SYS_PTRACE]" }).default([]),
-    logMaxSize: sizeString('expected a size such as "64m"').default("64m"),
-    logMaxFiles: integerIn(1, 100, "expected a whole number of files from 1 to 100").default(2),
-    ulimits: external_exports.array(ulimitSchema, { error: "expected a list of { name, soft, hard }" }).default([
-      { name: "memlock", soft: -1, hard: -1 },
-      { name: "stack", soft: 67108864, hard: 67108864 }
-    ]),
-    network: enumOf(["isolated", "host"]).default("isolated"),
-    mounts: external_exports.array(mountSchema, { error: `expected a list of mounts, each ${mountExpectation.replace(/^expected /, "")}` }).default([]),
-    // Replaces the image's ENTRYPOINT; [] clears it, so `command` is the whole command (vllm/vllm-openai's is `vllm serve`).
-    entrypoint: external_exports.array(nonEmptyString("expected each argument to be a non-empty string"), { error: "expected a list of arguments, or [] to clear the image's ENTRYPOINT" }).optional(),
-    stopTimeoutS: positiveNumber("expected a number of seconds greater than 0").default(3),
-    // The overlay image is removed after the round unless kept: a rebuild from cache is cheap, a
-    // pile of per-run images on a runner's disk is not.
-    keepCandidateImage: boolean4().default(false)
-  },
-  { error: "expected an object with gpus, shmSize, ipc, memory, pidsLimit, ulimits, network" }
-);
-var buildSchema = external_exports.strictObject(
-  {
-    timeoutS: positiveNumber("expected a number of seconds greater than 0").default(3600),
-    // The candidate's build runs the patch's code (postPatch): no network unless asked for.
-    network: enumOf(["none", "default", "host"]).default("none")
-  },
-  { error: "expected an object such as { timeoutS: 3600, network: none }" }
-);
-function refineRuntimePaths(config2, ctx) {
-  if (config2.runtime === "docker") {
-    for (const role of ["baseline", "candidate"]) {
-      const cwd = config2[role].cwd;
-      if (cwd !== void 0 && !posix.isAbsolute(cwd)) {
-        ctx.addIssue({ code: "custom", path: [role, "cwd"], message: "expected an absolute path inside the image (the container's working folder)" });
-      }
-    }
-  }
-  if (config2.runtime === "process" && config2.docker.mounts.length > 0) {
-    ctx.addIssue({ code: "custom", path: ["docker", "mounts"], message: "expected no mounts with runtime: process (engines on the host see its folders directly)" });
-  }
-  const sourceDir = config2.runtime === "docker" ? config2.candidate.sourceDir : void 0;
-  const seen = /* @__PURE__ */ new Set();
-  config2.docker.mounts.forEach((mount, index) => {
-    const target = posix.normalize(mount.target).replace(/\/$/, "");
-    if (seen.has(target)) {
-      ctx.addIssue({ code: "custom", path: ["docker", "mounts", index], message: `expected each container path mounted once, but ${target} is already mounted` });
-    }
-    seen.add(target);
-    if (sourceDir && `${posix.normalize(sourceDir)}/`.startsWith(`${target}/`)) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["docker", "mounts", index],
-        message: `expected a target that does not cover candidate.sourceDir (${sourceDir}): the mount would hide the patched source`
-      });
-    }
-  });
-}
-var roundConfigSchema = external_exports.strictObject(
-  {
-    engine: nonEmptyString("expected the engine's name for the card, such as sglang"),
-    runtime: enumOf(["docker", "process"]),
-    port: integerIn(1, 65535, "expected a TCP port from 1 to 65535"),
-    health: healthSchema.default({ path: "/health", timeoutS: 1200, intervalMs: 500 }),
-    baseline: baselineSchema,
-    candidate: candidateSchema.default({ postPatch: [], trusted: false }),
-    bench: benchSchema,
-    gate: gateSchema,
-    docker: dockerSchema.prefault({}),
-    build: buildSchema.prefault({})
-  },
-  { error: "expected a YAML mapping with engine, runtime, port, baseline, candidate, bench and gate" }
-).superRefine((config2, ctx) => {
-  if (config2.runtime === "process" && !config2.baseline.command) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["baseline", "command"],
-      message: "expected the command that starts the engine (runtime: process runs it on the host)"
-    });
-  }
-  if (config2.runtime === "docker" && !config2.baseline.image && !config2.baseline.build) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["baseline", "image"],
-      message: "expected an image reference or baseline.build (runtime: docker)"
-    });
-  }
-  if (config2.candidate.patch && config2.runtime === "process" && !config2.candidate.sourceDir) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["candidate", "sourceDir"],
-      message: "expected the folder the patch applies in (a copy of it is patched)"
-    });
-  }
-  refineRuntimePaths(config2, ctx);
-  if (config2.candidate.build && config2.candidate.patch) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["candidate", "build"],
-      message: "expected either candidate.build (a full build) or candidate.patch (an overlay), not both"
-    });
-  }
-});
 
 // src/config/load-round-config.ts
 function parseRoundConfig(input2, source = "round config") {
@@ -57940,16 +61704,21 @@ function resolveConfigPaths(config2, baseDir) {
       ...config2.candidate.cwd && onHost ? { cwd: at(config2.candidate.cwd) } : {},
       ...config2.candidate.build ? { build: { ...config2.candidate.build, context: at(config2.candidate.build.context) } } : {}
     },
-    bench: { ...config2.bench, prompts: at(config2.bench.prompts) },
+    bench: { ...config2.bench, prompts: at(config2.bench.prompts), ...resolvedTokenizer(config2, at) },
     docker: { ...config2.docker, mounts: config2.docker.mounts.map((mount) => ({ ...mount, source: at(mount.source) })) }
   };
+}
+function resolvedTokenizer(config2, at) {
+  const location = tokenizerLocation(config2);
+  if (!location) return {};
+  return { tokenizer: location.from === "runner" ? { path: at(location.path), from: "runner" } : location };
 }
 var errorCode = (error62) => error62.code ?? error62.message;
 async function readRound(configPath, options, purpose) {
   const absolutePath = resolve3(configPath);
   let text2;
   try {
-    text2 = await readFile2(absolutePath, "utf8");
+    text2 = await readFile3(absolutePath, "utf8");
   } catch (error62) {
     throw new ConfigError(`config: expected a readable round config file, could not read ${absolutePath} (${errorCode(error62)})`);
   }
@@ -57961,7 +61730,7 @@ async function readRound(configPath, options, purpose) {
     throw new ConfigError(`${absolutePath}: candidate.sourceDir: expected the folder the patch applies in, but it is missing`);
   }
   const paths = await checkConfigPaths(listConfigPaths(written, baseDir, options.patchPath));
-  const absent = (field) => paths.some((entry) => entry.field === field && entry.problem !== null);
+  const absent = (field2) => paths.some((entry) => entry.field === field2 && entry.problem !== null);
   const problems = [
     ...paths.filter((entry) => entry.problem !== null && (purpose === "run" || !entry.onRunner)).map(describePathProblem),
     ...findCwdProblems(config2, patchPath !== void 0)
@@ -57971,7 +61740,7 @@ async function readRound(configPath, options, purpose) {
   if (!absent("bench.prompts")) {
     let promptText;
     try {
-      promptText = await readFile2(config2.bench.prompts, "utf8");
+      promptText = await readFile3(config2.bench.prompts, "utf8");
     } catch (error62) {
       throw new ConfigError(`bench.prompts: expected a readable JSONL file, could not read ${config2.bench.prompts} (${errorCode(error62)})`);
     }
@@ -57979,6 +61748,8 @@ async function readRound(configPath, options, purpose) {
   }
   const patchField = options.patchPath ? "patch" : "candidate.patch";
   const patch = patchPath && !absent(patchField) ? await loadPatch(patchPath, patchField) : null;
+  const tokenizer = tokenizerLocation(config2);
+  const tokenCounter = tokenizer?.from === "runner" && !absent("bench.tokenizer") ? await readTokenizerFile(tokenizer.path) : void 0;
   const finalConfig = patch ? { ...config2, candidate: { ...config2.candidate, patch: patch.path } } : config2;
   return {
     round: {
@@ -57986,7 +61757,8 @@ async function readRound(configPath, options, purpose) {
       configPath: absolutePath,
       prompts,
       patch,
-      fingerprint: fingerprintRound(finalConfig, baseDir, prompts)
+      fingerprint: fingerprintRound(finalConfig, baseDir, prompts),
+      ...tokenCounter !== void 0 ? { tokenCounter } : tokenizer ? {} : { tokenCounter: null }
     },
     paths
   };
@@ -58065,7 +61837,7 @@ function createProgressRenderer(stream) {
 }
 
 // src/scorecard/read-scorecard.ts
-import { readFile as readFile3 } from "node:fs/promises";
+import { readFile as readFile4 } from "node:fs/promises";
 function parseScorecard(value, source) {
   const parsed = scorecardSchema.safeParse(value);
   if (!parsed.success) {
@@ -58085,7 +61857,7 @@ function parseScorecardJson(text2, source) {
 async function readScorecard(path) {
   let text2;
   try {
-    text2 = await readFile3(path, "utf8");
+    text2 = await readFile4(path, "utf8");
   } catch (error62) {
     throw new ConfigError(`${path}: expected a readable scorecard.json (${error62.code ?? error62.message})`);
   }
@@ -58093,7 +61865,7 @@ async function readScorecard(path) {
 }
 
 // src/shard/find-card-files.ts
-import { readdir as readdir2, stat as stat2 } from "node:fs/promises";
+import { readdir as readdir2, stat as stat3 } from "node:fs/promises";
 import { join as join6, relative as relative4, resolve as resolve4, sep } from "node:path";
 
 // src/patch/glob-to-regexp.ts
@@ -58151,7 +61923,7 @@ async function walk(folder, found) {
 }
 async function kindOf(path) {
   try {
-    const info = await stat2(path);
+    const info = await stat3(path);
     return info.isDirectory() ? "folder" : "file";
   } catch {
     return null;
@@ -58307,6 +62079,7 @@ function mergeScorecards(cards, options = {}) {
     createdAt: (options.now ?? /* @__PURE__ */ new Date()).toISOString(),
     engine: first.engine,
     ...summaryFields(summary),
+    ...agreementFields(prompts),
     tokenCountsEstimated: shards.some((card) => card.tokenCountsEstimated),
     settings: first.settings,
     provenance: {
@@ -58326,12 +62099,12 @@ function mergeScorecards(cards, options = {}) {
 export {
   ConfigError,
   RoundCancelledError,
-  PROMPT_ID_HEADER,
   processEngineCwd,
   cleanLogLine,
   findPackageRoot,
   SPEEDGATE_VERSION,
   external_exports,
+  createHfTokenizer,
   runRound,
   formatTimes,
   formatScoreAgainstBar,
@@ -58339,12 +62112,16 @@ export {
   formatPercent,
   describeFailureEvent,
   describeVerdict,
+  integrityRows,
+  countingSentence,
+  promptReason,
   CARD_MARKER,
   renderMarkdown,
   writeScorecard,
   describeValue,
   parseShardSpec,
   formatShard,
+  parsePrompts,
   checkPatchBytes,
   parseRoundConfigYaml,
   loadRound,

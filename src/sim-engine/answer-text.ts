@@ -1,0 +1,47 @@
+import { CONTENT_TOKENS, REASONING_TOKENS } from "./token-text.js";
+
+/** The words (each one token of the engine's tokenizer) a sim-engine answer is made of. */
+export interface AnswerWords {
+  content: readonly string[];
+  reasoning: readonly string[];
+}
+
+export const BUILT_IN_WORDS: AnswerWords = { content: CONTENT_TOKENS, reasoning: REASONING_TOKENS };
+
+/** How the answer departs from the honest one. */
+export interface AnswerStyle {
+  /** A cheat: the same word over and over instead of the answer. */
+  filler: boolean;
+  /** From this token on the answer is another (as a kernel change can make a model's output drift late); null: never. */
+  divergeAfterTokens: number | null;
+  /** A cheat: from this token on, filler (streamed faster); null: never. */
+  fillerAfterTokens?: number | null;
+}
+
+export const HONEST: AnswerStyle = { filler: false, divergeAfterTokens: null };
+
+function word(list: readonly string[], index: number): string {
+  return list[index % list.length] ?? " x";
+}
+
+/**
+ * Token `index` (0-based, counted over the whole answer) of one kind. The honest answer cycles
+ * through the words; a diverging one continues one word ahead, which differs at every position.
+ */
+export function answerToken(words: AnswerWords, style: AnswerStyle, kind: "content" | "reasoning", index: number, answerIndex: number): string {
+  const list = kind === "content" ? words.content : words.reasoning;
+  // The filler word differs from the answer's first word, so the answers part at once.
+  if (style.filler || (style.fillerAfterTokens != null && answerIndex >= style.fillerAfterTokens)) return word(list, 1);
+  if (style.divergeAfterTokens !== null && answerIndex >= style.divergeAfterTokens) return word(list, index + 1);
+  return word(list, index);
+}
+
+/**
+ * The text of tokens [from, to) of one kind as one streamed delta. `offset` is where this kind
+ * starts in the whole answer (the reasoning comes first), for the divergence point.
+ */
+export function answerRun(words: AnswerWords, style: AnswerStyle, kind: "content" | "reasoning", from: number, to: number, offset: number): string {
+  let text = "";
+  for (let index = from; index < to; index++) text += answerToken(words, style, kind, index, offset + index);
+  return text;
+}

@@ -1,0 +1,41 @@
+import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { ConfigError } from "../config/config-error.js";
+import { parsePrompts } from "../prompts/parse-prompts.js";
+import type { Prompt } from "../prompts/prompt.js";
+import { type AnswerWords, BUILT_IN_WORDS } from "./answer-text.js";
+import { pickTokenizerWords } from "./pick-tokenizer-words.js";
+import type { SimProfile } from "./sim-profile.js";
+
+export interface SimInputs {
+  prompts: readonly Prompt[];
+  words: AnswerWords;
+}
+
+async function readText(path: string, what: string): Promise<string> {
+  try {
+    return await readFile(path, "utf8");
+  } catch (error) {
+    throw new ConfigError(`${what}: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+}
+
+/** The files a profile names (promptsFile, tokenizer), relative to `baseDir`; problems are ConfigErrors naming the field. */
+export async function loadSimInputs(profile: SimProfile, baseDir: string): Promise<SimInputs> {
+  let prompts: readonly Prompt[] = [];
+  if (profile.promptsFile) {
+    const path = resolve(baseDir, profile.promptsFile);
+    prompts = parsePrompts(await readText(path, "promptsFile"), path);
+  }
+  let words = BUILT_IN_WORDS;
+  if (profile.tokenizer) {
+    const path = resolve(baseDir, profile.tokenizer);
+    try {
+      words = pickTokenizerWords(JSON.parse(await readText(path, "tokenizer")) as Record<string, unknown>, path);
+    } catch (error) {
+      if (error instanceof ConfigError) throw error;
+      throw new ConfigError(`tokenizer: ${(error as Error).message}`);
+    }
+  }
+  return { prompts, words };
+}

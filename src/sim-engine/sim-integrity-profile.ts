@@ -1,0 +1,73 @@
+import { z } from "zod";
+import type { AnswerStyle } from "./answer-text.js";
+
+/*
+ * The parts of a sim-engine profile about what it answers rather than how fast: a late divergence
+ * an honest kernel change can cause, and the cheats a patch might try, so that tests and dry runs can
+ * show what speedgate makes of each.
+ */
+
+export const answerSchema = z.strictObject(
+  {
+    divergeAfterTokens: z
+      .number({ error: "expected a whole number of tokens, 0 or more, or null" })
+      .int({ error: "expected a whole number of tokens, 0 or more, or null" })
+      .min(0, { error: "expected a whole number of tokens, 0 or more, or null" })
+      .nullable()
+      .default(null),
+  },
+  { error: "expected an object such as { divergeAfterTokens: 200 }" },
+);
+
+export const cheatsSchema = z.strictObject(
+  {
+    /** Streams the first token only, then reports the full length in usage. */
+    claimTokens: z.boolean({ error: "expected true or false" }).default(false),
+    /** Reports usage this many times the tokens streamed. */
+    usageFactor: z.number({ error: "expected a factor, 1 or more" }).min(1, { error: "expected a factor, 1 or more" }).default(1),
+    /** Streams one word over and over instead of the answer. */
+    fillerText: z.boolean({ error: "expected true or false" }).default(false),
+    /** Streams the honest answer for this many tokens, then filler ten times as fast; null: never. */
+    fillerAfterTokens: z
+      .number({ error: "expected a whole number of tokens, 0 or more, or null" })
+      .int({ error: "expected a whole number of tokens, 0 or more, or null" })
+      .min(0, { error: "expected a whole number of tokens, 0 or more, or null" })
+      .nullable()
+      .default(null),
+    /** Answers this many times faster when a request names its prompt (a header or the user field). */
+    promptIdSpeedup: z.number({ error: "expected a factor greater than 0, or null" }).gt(0).nullable().default(null),
+  },
+  { error: "expected an object of cheats: claimTokens, usageFactor, fillerText, fillerAfterTokens, promptIdSpeedup" },
+);
+
+export const DEFAULT_ANSWER = { divergeAfterTokens: null };
+export const NO_CHEATS = { claimTokens: false, usageFactor: 1, fillerText: false, fillerAfterTokens: null, promptIdSpeedup: null };
+
+/** How much faster the filler after an honest start streams. */
+export const LATE_FILLER_SPEEDUP = 10;
+
+export type SimCheats = z.infer<typeof cheatsSchema>;
+export type SimAnswer = z.infer<typeof answerSchema>;
+
+export function answerStyle(answer: SimAnswer, cheats: SimCheats): AnswerStyle {
+  return { filler: cheats.fillerText, divergeAfterTokens: answer.divergeAfterTokens, fillerAfterTokens: cheats.fillerAfterTokens };
+}
+
+/** Headers and fields that would name the prompt, which is what a special-casing engine looks for. */
+export const PROMPT_ID_HINTS = ["x-speedgate-prompt-id", "x-prompt-id", "x-request-id"] as const;
+
+/**
+ * What an engine that special-cases the benchmark would find naming the prompt in a request: a
+ * header, or the `user`, `metadata` or `prompt_id` field. speedgate sends none of them.
+ */
+export function findPromptIdHint(headers: Record<string, string | string[] | undefined>, body: Record<string, unknown>): string | null {
+  for (const name of PROMPT_ID_HINTS) {
+    const value = headers[name];
+    if (typeof value === "string" && value.length > 0) return `${name}: ${value}`;
+  }
+  for (const field of ["user", "prompt_id", "metadata"] as const) {
+    const value = body[field];
+    if (value !== undefined && value !== null && value !== "") return `${field}: ${JSON.stringify(value)}`;
+  }
+  return null;
+}
