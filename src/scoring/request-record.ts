@@ -22,6 +22,8 @@ export interface CompletedRequest {
   /** True when token counts were estimated (one a delta) rather than reported by the server. */
   tokensEstimated: boolean;
   promptTokens?: number | null;
+  /** Milliseconds from the start of the benchmark run (its first scheduled send) to sending this request: throughput needs the run's span. */
+  sentMs?: number;
 }
 
 export interface FailedRequest {
