@@ -137,7 +137,7 @@ function card(options: {
     docsBaseUrl: DOCS_BASE_URL,
     now: NOW,
     provenance: {
-      imageDigest: failure?.stage === "startup" || !failure ? CANDIDATE_IMAGE_ID : CANDIDATE_IMAGE_ID,
+      imageDigest: CANDIDATE_IMAGE_ID,
       baselineImageId: BASELINE_IMAGE_ID,
       patchHash: PATCH_HASH,
       runner: "gpu-runner-3",
