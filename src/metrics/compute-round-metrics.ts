@@ -1,9 +1,9 @@
 import type { RequestRecord } from "../scoring/request-record.js";
 import { compareEngineMetrics } from "./compare-engine-metrics.js";
-import type { LatencyMetric, RoundMetrics } from "./metrics-schema.js";
+import type { RoundMetrics } from "./metrics-schema.js";
 import { type RequestSample, sampleRequest } from "./sample-request.js";
 import { type EngineTotals, summarizeEngineMetrics } from "./summarize-engine-metrics.js";
-import { buildHistogram } from "./value-histogram.js";
+import { HistogramBuilder } from "./value-histogram.js";
 
 /** The little of a scored prompt the metrics need: both records and the length they were compared at. */
 export interface PairedRequest {
@@ -32,21 +32,23 @@ function runSpan(samples: readonly RequestSample[]): number {
 }
 
 function totals(engine: EngineSamples): EngineTotals {
-  const pick = (metric: LatencyMetric): number[] =>
-    engine.samples.flatMap((sample) => {
-      const value = sample[metric];
-      return value === null ? [] : Array.isArray(value) ? value : [value];
-    });
+  const ttft = new HistogramBuilder();
+  const tpot = new HistogramBuilder();
+  const itl = new HistogramBuilder();
+  const e2e = new HistogramBuilder();
+  let outputTokens = 0;
+  for (const sample of engine.samples) {
+    ttft.add(sample.ttftMs);
+    if (sample.tpotMs !== null) tpot.add(sample.tpotMs);
+    for (const gap of sample.itlMs) itl.add(gap);
+    e2e.add(sample.e2eMs);
+    outputTokens += sample.tokens;
+  }
   return {
     requests: engine.samples.length,
-    outputTokens: engine.samples.reduce((sum, sample) => sum + sample.tokens, 0),
+    outputTokens,
     durationMs: engine.durationMs,
-    distributions: {
-      ttftMs: buildHistogram(pick("ttftMs")),
-      tpotMs: buildHistogram(pick("tpotMs")),
-      itlMs: buildHistogram(pick("itlMs")),
-      e2eMs: buildHistogram(pick("e2eMs")),
-    },
+    distributions: { ttftMs: ttft.build(), tpotMs: tpot.build(), itlMs: itl.build(), e2eMs: e2e.build() },
   };
 }
 

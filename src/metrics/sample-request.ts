@@ -24,15 +24,16 @@ export function sampleRequest(record: CompletedRequest, k: number): RequestSampl
   const ttftMs = timeToFirstTokenMs(record);
   if (ttftMs === null) return null;
   const e2eMs = timeToTokens(record, k);
-  const arrivals: number[] = [];
+  const itlMs: number[] = [];
   let previousTokens = 0;
+  let previousArrival: number | null = null;
   for (const chunk of record.chunks) {
     if (chunk.tokens <= previousTokens) continue;
-    arrivals.push(chunk.tMs);
+    if (previousArrival !== null) itlMs.push(chunk.tMs - previousArrival);
+    previousArrival = chunk.tMs;
     previousTokens = chunk.tokens;
     if (chunk.tokens >= k) break;
   }
-  const itlMs = arrivals.slice(1).map((time, index) => time - (arrivals[index] as number));
   return {
     ttftMs,
     tpotMs: k > 1 ? (e2eMs - ttftMs) / (k - 1) : null,

@@ -45,13 +45,24 @@ function fit(histogram: ValueHistogram): ValueHistogram {
   return current;
 }
 
-export function buildHistogram(values: readonly number[]): ValueHistogram {
-  const counts = new Map<number, number>();
-  for (const value of values) {
+/** Counts values one at a time, so millions of inter-token gaps never sit in one array. */
+export class HistogramBuilder {
+  private readonly counts = new Map<number, number>();
+
+  add(value: number): void {
     const step = Math.round(value / BASE_RESOLUTION_MS);
-    counts.set(step, (counts.get(step) ?? 0) + 1);
+    this.counts.set(step, (this.counts.get(step) ?? 0) + 1);
   }
-  return fit(toHistogram(BASE_RESOLUTION_MS, counts));
+
+  build(): ValueHistogram {
+    return fit(toHistogram(BASE_RESOLUTION_MS, this.counts));
+  }
+}
+
+export function buildHistogram(values: readonly number[]): ValueHistogram {
+  const builder = new HistogramBuilder();
+  for (const value of values) builder.add(value);
+  return builder.build();
 }
 
 export function mergeHistograms(histograms: readonly ValueHistogram[]): ValueHistogram {
