@@ -15,12 +15,18 @@ import {
   createHfTokenizer,
   createProgressRenderer,
   describeFailureEvent,
+  describeHolders,
+  describeMemoryInUse,
+  describeTimeChange,
   describeVerdict,
+  explainCudaOom,
   external_exports,
   findCardFiles,
   findPackageRoot,
   formatMs,
   formatPercent,
+  formatRate,
+  formatRatio,
   formatScoreAgainstBar,
   formatTimes,
   integrityRows,
@@ -29,11 +35,12 @@ import {
   parsePrompts,
   processEngineCwd,
   promptReason,
+  readGpuSnapshot,
   readScorecard,
   renderMarkdown,
   runRound,
   writeScorecard
-} from "./chunks/chunk-ZM2EKI6P.js";
+} from "./chunks/chunk-W2RB7AUC.js";
 import {
   require_docker
 } from "./chunks/chunk-TM3QZYC6.js";
@@ -187,11 +194,35 @@ function renderText(card, options = {}) {
   if (card.tokenCountsEstimated) out.push("Token counts are estimates: the server did not report them per chunk.");
   const counting = countingSentence(card);
   if (counting) out.push(counting);
+  const metrics = card.metrics;
+  if (metrics) {
+    const row = (label, metric) => [
+      `  ${label}`,
+      `${formatMs(metrics.baseline[metric].median)} / ${formatMs(metrics.baseline[metric].p90)} / ${formatMs(metrics.baseline[metric].p99)}`,
+      `${formatMs(metrics.candidate[metric].median)} / ${formatMs(metrics.candidate[metric].p90)} / ${formatMs(metrics.candidate[metric].p99)}`,
+      `${formatRatio(metrics.ratio[metric].median)} / ${formatRatio(metrics.ratio[metric].p90)} / ${formatRatio(metrics.ratio[metric].p99)}`
+    ];
+    out.push(
+      "",
+      `Where the speed came from (${metrics.prompts} scored prompts, at equal length): prefill ${describeTimeChange(metrics.ratio.ttftMs.median)}, decode ${describeTimeChange(metrics.ratio.tpotMs.median)} per token`,
+      ...columns([
+        ["  ms", "baseline p50/p90/p99", "candidate p50/p90/p99", "candidate \xF7 baseline"],
+        row("TTFT", "ttftMs"),
+        row("TPOT", "tpotMs"),
+        row("ITL", "itlMs"),
+        row("E2E at k", "e2eMs"),
+        ["  output tok/s", formatRate(metrics.baseline.outputTokensPerS), formatRate(metrics.candidate.outputTokensPerS), formatRatio(metrics.ratio.outputTokensPerS)],
+        ["  requests/s", formatRate(metrics.baseline.requestsPerS), formatRate(metrics.candidate.requestsPerS), formatRatio(metrics.ratio.requestsPerS)]
+      ])
+    );
+  }
   const failure = card.failure;
   if (failure) {
+    const oom = explainCudaOom(card);
     out.push(
       "",
       `${describeFailureEvent(failure)}`,
+      ...oom ? [`${oom.lead} ${oom.text}`] : [],
       ...columns([
         ["  engine", failure.engine],
         ["  stage", failure.stage],
@@ -223,6 +254,13 @@ function renderText(card, options = {}) {
       ])
     );
     if (card.prompts.length > shown.length) out.push(`\u2026 ${card.prompts.length - shown.length} more prompts in scorecard.json`);
+  }
+  for (const role of ["baseline", "candidate"]) {
+    const snapshot = card.gpuState?.[role];
+    if (snapshot === void 0) continue;
+    const reading = readGpuSnapshot(snapshot);
+    const state = reading.readable ? `${describeMemoryInUse(reading)}; ${reading.processes.length === 0 ? "no process listed" : describeHolders(reading.processes)}` : `not read (${snapshot?.error ?? "the engine did not start"})`;
+    out.push(`GPU before the ${role} started: ${state}`);
   }
   const p = card.provenance;
   out.push("", `Engine ${card.engine}; image digest ${p.imageDigest ?? "\u2014"}; patch hash ${p.patchHash ?? "\u2014"}; runner ${p.runner ?? "\u2014"}; GPU ${p.gpu ?? "\u2014"}`);

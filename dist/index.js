@@ -39,7 +39,7 @@ import {
   renderMarkdown,
   runRound,
   writeScorecard
-} from "./chunks/chunk-ZM2EKI6P.js";
+} from "./chunks/chunk-W2RB7AUC.js";
 import "./chunks/chunk-TM3QZYC6.js";
 import "./chunks/chunk-ZNUQIOIV.js";
 import {

@@ -3,6 +3,7 @@ import { Zip, ZipPassThrough, gzipSync, zipSync } from "fflate";
 import { ArtifactError, readScorecardZip } from "../../src/github/read-scorecard-zip.js";
 import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
 import { makeTestScorecard, zipScorecard } from "../../test/support/fake-github/make-test-scorecard.js";
+import { makeCard } from "../../test/support/make-card.js";
 import { type CorpusRow, describeError, firstLine } from "./corpus-row.js";
 
 const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
@@ -48,6 +49,13 @@ const cardWith = (change: (value: Record<string, unknown>) => void): Uint8Array 
   return zipScorecard(JSON.stringify(value));
 };
 
+/** Valid metrics from a real card, with one engine's figures changed by `change`. */
+function forgedMetrics(change: (engine: Record<string, unknown>) => void): unknown {
+  const metrics = JSON.parse(JSON.stringify(makeCard([{ speedup: 1.2 }]).metrics)) as Record<string, Record<string, unknown>>;
+  change(metrics.baseline as Record<string, unknown>);
+  return metrics;
+}
+
 const CASES: ArtifactCase[] = [
   { input: "not a zip: a text file", zip: () => encode("this is not a zip\n"), mentions: "scorecard.json" },
   { input: "not a zip: 4 KiB of random bytes", zip: () => randomBytes(4096), mentions: "scorecard.json" },
@@ -85,6 +93,40 @@ const CASES: ArtifactCase[] = [
   { input: "schema: gate missing", zip: () => cardWith((value) => delete value.gate), mentions: "gate" },
   { input: "schema: a prompt's score is negative", zip: () => cardWith((value) => (value.prompts = (value.prompts as Array<Record<string, unknown>>).map((prompt) => ({ ...prompt, score: -1 })))), mentions: "prompts" },
   { input: "schema: failure with an unknown kind", zip: () => cardWith((value) => (value.failure = { engine: "candidate", stage: "startup", kind: "rm -rf", label: "x", summary: "x", hint: "x", exitCode: 1, signal: null, logTail: [] })), mentions: "failure" },
+  {
+    input: "schema: docsBaseUrl a javascript: link dressed as the docs folder",
+    zip: () => cardWith((value) => (value.docsBaseUrl = "javascript:alert(1)//docs/troubleshooting/")),
+    mentions: "docsBaseUrl",
+  },
+  {
+    input: "schema: docsBaseUrl breaking out of the Markdown link",
+    zip: () => cardWith((value) => (value.docsBaseUrl = "https://example.com/x) ![x](https://evil.example/docs/troubleshooting/")),
+    mentions: "docsBaseUrl",
+  },
+  {
+    input: "schema: metrics with a negative TTFT",
+    zip: () => cardWith((value) => (value.metrics = forgedMetrics((engine) => (engine.ttftMs = { median: -5, p90: 1, p99: 1 })))),
+    mentions: "metrics",
+  },
+  {
+    input: "schema: a metrics histogram of 100,000 bins",
+    zip: () =>
+      cardWith((value) => (value.metrics = forgedMetrics((engine) => (engine.distributions = { ...(engine.distributions as object), itlMs: { resolutionMs: 0.01, bins: Array.from({ length: 100_000 }, (_, index) => [index, 1]) } })))),
+    mentions: "metrics",
+  },
+  {
+    input: "schema: gpuState listing 10,000 processes",
+    zip: () =>
+      cardWith(
+        (value) =>
+          (value.gpuState = {
+            sameLaunch: true,
+            baseline: null,
+            candidate: { takenAt: "x", error: null, driverVersion: null, cudaVersion: null, gpus: [], processesError: null, processes: Array.from({ length: 10_000 }, (_, pid) => ({ gpuUuid: null, pid, name: "x", usedMemoryMiB: 1 })) },
+          }),
+      ),
+    mentions: "gpuState",
+  },
   {
     input: "schema: __proto__ key trying to pollute Object.prototype",
     zip: () => zipScorecard(JSON.stringify(card()).replace(/^\{/, '{"__proto__": {"polluted": true}, ')),

@@ -55,7 +55,7 @@ async function runOpenLoop(
   prompts: Prompt[],
   offsets: number[],
   signal: AbortSignal,
-  send: (prompt: Prompt) => Promise<RequestRecord>,
+  send: (prompt: Prompt, runStart: number) => Promise<RequestRecord>,
   onRecord: (prompt: Prompt, record: RequestRecord) => void,
 ): Promise<void> {
   const inFlight: Array<Promise<void>> = [];
@@ -65,7 +65,7 @@ async function runOpenLoop(
     if (signal.aborted) break;
     const prompt = prompts[index];
     if (!prompt) continue;
-    inFlight.push(send(prompt).then((record) => onRecord(prompt, record)));
+    inFlight.push(send(prompt, startAt).then((record) => onRecord(prompt, record)));
   }
   // Aborted requests settle at once (sendStreamingRequest listens to the same signal).
   await Promise.all(inFlight);
@@ -98,8 +98,11 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<Map<st
   const total = prompts.length;
   let failed = 0;
   const dispatcher = createBenchAgent();
-  const send = async (prompt: Prompt): Promise<RequestRecord> => {
-    const record = await sendStreamingRequest({ baseUrl, prompt, settings, signal, dispatcher });
+  const send = async (prompt: Prompt, runStart: number): Promise<RequestRecord> => {
+    let sentAt = runStart;
+    const record = await sendStreamingRequest({ baseUrl, prompt, settings, signal, dispatcher, onSend: (time) => (sentAt = time) });
+    // Throughput is measured over the run's span, which the per-request times (relative to each send) cannot give.
+    if (record.ok) record.sentMs = Math.max(0, sentAt - runStart);
     if (record.ok || record.kind !== "connection_error") return record;
     // A dying engine drops its connections a moment before its exit is noticed: hold a connection
     // error briefly, and if the abort follows, the death is what the card should say.

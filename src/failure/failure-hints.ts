@@ -6,30 +6,30 @@ import type { OomPhase } from "./failure-patterns.js";
  */
 
 const SAME_GPU =
-  "Another process on the same GPU shrinks the headroom: check nvidia-smi for leftovers (a previous engine, another job) before the run.";
+  "Another process on the same GPU shrinks the headroom: check `nvidia-smi` for leftovers (a previous engine, another job) before the run.";
 
 export const CUDA_OOM_HINTS: Record<OomPhase, string> = {
   graph_capture: [
     "Memory ran out while capturing CUDA graphs, after the weights and the KV cache were allocated.",
-    "Leave more room for the graphs: lower --mem-fraction-static (try 0.8, then 0.7; vLLM: --gpu-memory-utilization),",
-    "lower --cuda-graph-max-bs (both the prefill and the decode graphs; vLLM: --max-cudagraph-capture-size or --cuda-graph-sizes),",
-    "or turn the prefill CUDA graph off (SGLang) / run with --enforce-eager (vLLM) to confirm.",
+    "Leave more room for the graphs: lower `--mem-fraction-static` (try 0.8, then 0.7; vLLM: `--gpu-memory-utilization`),",
+    "lower `--cuda-graph-max-bs` (both the prefill and the decode graphs; vLLM: `--max-cudagraph-capture-size` or `--cuda-graph-sizes`),",
+    "or turn the prefill CUDA graph off (SGLang) / run with `--enforce-eager` (vLLM) to confirm.",
     SAME_GPU,
   ].join(" "),
   weights: [
     "Memory ran out while loading the weights: the model does not fit on these GPUs at this precision.",
-    "Use more GPUs (--tp / --tensor-parallel-size), a quantized checkpoint (--quantization fp8, AWQ, GPTQ) or a smaller model.",
+    "Use more GPUs (`--tp` / `--tensor-parallel-size`), a quantized checkpoint (`--quantization fp8`, AWQ, GPTQ) or a smaller model.",
     SAME_GPU,
   ].join(" "),
   kv_cache: [
     "Memory ran out while sizing or allocating the KV cache.",
-    "Lower --mem-fraction-static (SGLang) or --gpu-memory-utilization (vLLM), cap the cache with --max-total-tokens (SGLang),",
-    "or shorten the context: --context-length (SGLang) / --max-model-len (vLLM).",
+    "Lower `--mem-fraction-static` (SGLang) or `--gpu-memory-utilization` (vLLM), cap the cache with `--max-total-tokens` (SGLang),",
+    "or shorten the context: `--context-length` (SGLang) / `--max-model-len` (vLLM).",
     SAME_GPU,
   ].join(" "),
   other: [
-    "Lower the memory the engine reserves up front (--mem-fraction-static for SGLang, --gpu-memory-utilization for vLLM) to leave room for activations,",
-    "and lower the batch the engine builds (--max-running-requests / --chunked-prefill-size for SGLang, --max-num-seqs / --max-num-batched-tokens for vLLM).",
+    "Lower the memory the engine reserves up front (`--mem-fraction-static` for SGLang, `--gpu-memory-utilization` for vLLM) to leave room for activations,",
+    "and lower the batch the engine builds (`--max-running-requests` / `--chunked-prefill-size` for SGLang, `--max-num-seqs` / `--max-num-batched-tokens` for vLLM).",
     "If the patch changed a kernel's workspace or buffers, it may simply need more memory than before.",
     SAME_GPU,
   ].join(" "),
@@ -37,14 +37,14 @@ export const CUDA_OOM_HINTS: Record<OomPhase, string> = {
 
 export const HOST_OOM_HINT = [
   "The host (not the GPU) ran out of memory and the kernel's OOM killer ended the engine.",
-  "Give the runner more RAM or a larger docker.memory limit, load weights with fewer CPU copies",
-  "(SGLang --load-format / vLLM --load-format, no --enable-torch-compile duplicates), and check dmesg for the OOM report.",
+  "Give the runner more RAM or a larger `docker.memory` limit, load weights with fewer CPU copies",
+  "(SGLang `--load-format` / vLLM `--load-format`, no `--enable-torch-compile` duplicates), and check `dmesg` for the OOM report.",
 ].join(" ");
 
 export const NCCL_HINT = [
-  "Multi-GPU communication failed. Rerun with NCCL_DEBUG=INFO in the engine's env to see which transport broke.",
-  "In containers give NCCL a large /dev/shm (docker.shmSize such as 16g); on machines without working peer-to-peer try NCCL_P2P_DISABLE=1;",
-  "check that every GPU in --tp is visible and idle (nvidia-smi).",
+  "Multi-GPU communication failed. Rerun with `NCCL_DEBUG=INFO` in the engine's env to see which transport broke.",
+  "In containers give NCCL a large /dev/shm (`docker.shmSize` such as 16g); on machines without working peer-to-peer try `NCCL_P2P_DISABLE=1`;",
+  "check that every GPU in `--tp` is visible and idle (`nvidia-smi`).",
 ].join(" ");
 
 export function importErrorHint(location: string | null): string {
@@ -58,7 +58,7 @@ export function portInUseHint(port: number | null): string {
 }
 
 export function startupTimeoutHint(afterS: number): string {
-  return `The engine printed no fatal error but did not answer the health check within ${afterS} s. First runs download weights and compile kernels (torch.compile, DeepGEMM/FlashInfer JIT, CUDA graph capture of many sizes): raise health.timeoutS, serve the weights from the runner's disk (docker.mounts, read-only) or bake them into the image, or check the log tail for where it stalled.`;
+  return `The engine printed no fatal error but did not answer the health check within ${afterS} s. First runs download weights and compile kernels (torch.compile, DeepGEMM/FlashInfer JIT, CUDA graph capture of many sizes): raise \`health.timeoutS\`, serve the weights from the runner's disk (\`docker.mounts\`, read-only) or bake them into the image, or check the log tail for where it stalled.`;
 }
 
 export const EXITED_HINT =

@@ -11,10 +11,12 @@ import { classifyFailure } from "../failure/classify-failure.js";
 import { type EngineFailure, EngineFailureError, type EngineRole } from "../failure/engine-failure.js";
 import type { Logger } from "../logger.js";
 import { type CardSource, buildScorecard } from "../scorecard/build-scorecard.js";
+import { resolveDocsBaseUrl } from "../scorecard/resolve-docs-base-url.js";
 import type { Scorecard } from "../scorecard/scorecard-schema.js";
 import type { RequestRecord } from "../scoring/request-record.js";
 import { type EngineRoundResult, scoreRound } from "../scoring/score-round.js";
-import { probeGpu } from "./probe-gpu.js";
+import { describeGpus, probeGpuState } from "./probe-gpu.js";
+import { type GpuStateRecorder, createGpuStateRecorder } from "./record-gpu-state.js";
 import { type TokenCounterSource, createTokenCounterSource } from "./resolve-token-counter.js";
 import { RoundCancelledError } from "./round-cancelled-error.js";
 import type { RoundProgressEvent } from "./round-progress.js";
@@ -51,6 +53,7 @@ async function runEngine(
   options: RunRoundOptions,
   prepared: Map<EngineRole, PreparedEngine>,
   tokenCounter: TokenCounterSource,
+  gpuState: GpuStateRecorder,
 ): Promise<EngineRoundResult> {
   const { round, signal, logger } = options;
   const emit = (event: RoundProgressEvent): void => options.onProgress?.(event);
@@ -63,6 +66,8 @@ async function runEngine(
     const counter = await tokenCounter.get(signal);
     if (signal.aborted) throw new RoundCancelledError(signal.reason);
     emit({ type: "starting", role });
+    await gpuState.beforeStart(role);
+    if (signal.aborted) throw new RoundCancelledError(signal.reason);
     engine = await runtime.start(role, signal);
     const { healthyAfterMs } = await waitUntilHealthy({
       engine,
@@ -132,17 +137,17 @@ export async function runRound(options: RunRoundOptions): Promise<Scorecard> {
   const runId = options.runId ?? randomUUID().slice(0, 12);
   const runtime = options.runtime ?? createRuntime(round, { logger, runId });
   const prepared = new Map<EngineRole, PreparedEngine>();
-  const gpu = probeGpu();
+  const gpuState = createGpuStateRecorder();
   let baseline: EngineRoundResult = { records: new Map(), failure: null };
   let candidate: EngineRoundResult = { records: new Map(), failure: null };
   const tokenCounter = createTokenCounterSource(round, runtime);
   try {
     if (signal.aborted) throw new RoundCancelledError(signal.reason);
-    baseline = await runEngine("baseline", runtime, options, prepared, tokenCounter);
+    baseline = await runEngine("baseline", runtime, options, prepared, tokenCounter, gpuState);
     if (baseline.failure) {
       options.onProgress?.({ type: "skipped", role: "candidate", reason: "the baseline failed" });
     } else {
-      candidate = await runEngine("candidate", runtime, options, prepared, tokenCounter);
+      candidate = await runEngine("candidate", runtime, options, prepared, tokenCounter, gpuState);
     }
   } finally {
     await runtime.dispose();
@@ -155,9 +160,14 @@ export async function runRound(options: RunRoundOptions): Promise<Scorecard> {
     gate: round.config.gate,
     agreementTokens: round.config.bench.agreementTokens,
   });
+  const snapshots = gpuState.snapshots();
+  // A round that failed before any engine started still names the runner's GPUs.
+  const gpu = describeGpus(snapshots.baseline ?? snapshots.candidate ?? (await probeGpuState()));
   return buildScorecard({
     config: round.config,
     result,
+    gpuSnapshots: snapshots,
+    docsBaseUrl: resolveDocsBaseUrl(process.env),
     failure: baseline.failure ?? candidate.failure,
     provenance: {
       imageDigest: prepared.get("candidate")?.imageId ?? null,
@@ -165,7 +175,7 @@ export async function runRound(options: RunRoundOptions): Promise<Scorecard> {
       patchHash: prepared.get("candidate")?.patchHash ?? round.patch?.sha256 ?? null,
       ...(round.fingerprint ?? fingerprintRound(round.config, dirname(round.configPath), round.prompts)),
       runner: (process.env.RUNNER_NAME ?? hostname()).slice(0, 256) || null,
-      gpu: await gpu,
+      gpu,
     },
     source: options.source ?? null,
     shard: options.shard ?? null,

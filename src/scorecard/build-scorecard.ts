@@ -1,5 +1,7 @@
 import type { RoundConfig } from "../config/round-config-schema.js";
 import type { EngineFailure } from "../failure/engine-failure.js";
+import { computeRoundMetrics } from "../metrics/compute-round-metrics.js";
+import type { GpuSnapshot, GpuState } from "../round/gpu-state-schema.js";
 import { type RequestRecord, timeToFirstTokenMs } from "../scoring/request-record.js";
 import { type RoundResult, wasAttempted } from "../scoring/score-round.js";
 import { DEFAULT_AGREEMENT_TOKENS } from "../scoring/score-prompt.js";
@@ -22,6 +24,9 @@ export interface BuildScorecardInput {
   now?: Date;
   /** sha256 of the tokenizer.json speedgate counted with; null or absent when the engines counted. */
   tokenizerSha256?: string | null;
+  /** nvidia-smi's view before each engine started; omitted when the round did not look. */
+  gpuSnapshots?: { baseline: GpuSnapshot | null; candidate: GpuSnapshot | null };
+  docsBaseUrl?: string | null;
 }
 
 const round3 = (value: number): number => Math.round(value * 1000) / 1000;
@@ -80,6 +85,19 @@ export function agreementFields(prompts: readonly AgreementOutcome[]): Pick<Scor
   return summarizeAgreement(prompts);
 }
 
+/** Whether the candidate started exactly as the baseline did, so that only the patch differed. */
+export function startsLikeBaseline(config: RoundConfig): boolean {
+  const command = config.candidate.command;
+  const sameCommand = command === undefined || JSON.stringify(command) === JSON.stringify(config.baseline.command);
+  const sameEnv = Object.entries(config.candidate.env ?? {}).every(([name, value]) => config.baseline.env[name] === value);
+  return sameCommand && sameEnv;
+}
+
+function gpuState(config: RoundConfig, snapshots: BuildScorecardInput["gpuSnapshots"]): GpuState | null {
+  if (!snapshots) return null;
+  return { sameLaunch: startsLikeBaseline(config), baseline: snapshots.baseline, candidate: snapshots.candidate };
+}
+
 /** Assembles the versioned card from a scored round; the single place that decides its shape. */
 export function buildScorecard(input: BuildScorecardInput): Scorecard {
   const { config, result } = input;
@@ -106,6 +124,9 @@ export function buildScorecard(input: BuildScorecardInput): Scorecard {
       tokenizer: input.tokenizerSha256 ?? null,
     },
     provenance: { ...emptyProvenance(), baselineImage: config.baseline.image ?? null, ...input.provenance },
+    metrics: computeRoundMetrics([result.prompts]),
+    gpuState: gpuState(config, input.gpuSnapshots),
+    docsBaseUrl: input.docsBaseUrl ?? null,
     failure: input.failure,
     source: input.source ?? null,
     shard: input.shard ?? null,

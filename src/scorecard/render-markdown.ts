@@ -8,6 +8,11 @@ import {
   formatTimes,
 } from "./describe-card.js";
 import { countingSentence, integrityRows, promptReason } from "./describe-integrity.js";
+import { explainCudaOom } from "./explain-cuda-oom.js";
+import { renderGpuBusyWarning, renderGpuStateTable } from "./render-gpu-state.js";
+import { renderWithCodeSpans } from "./render-inline-code.js";
+import { renderScoreChart } from "./render-score-chart.js";
+import { renderSpeedSection } from "./render-speed-section.js";
 import { cleanLogLine, fenceFor } from "./sanitize-log-tail.js";
 import type { PromptResult, Scorecard } from "./scorecard-schema.js";
 
@@ -15,7 +20,6 @@ export const CARD_MARKER = "<!-- speedgate -->";
 /** GitHub refuses comments over 65,536 characters and check summaries over 65,535; keep a margin. */
 export const MAX_CARD_CHARS = 60_000;
 const FOLD_PROMPTS_AFTER = 10;
-const CHART_MAX_BARS = 60;
 
 export const SCORING_RULE_SENTENCE =
   "The round score is the median, over prompts, of the candidate's end-to-end speedup against the baseline. " +
@@ -48,6 +52,18 @@ const STATUS_LABEL: Record<PromptResult["status"], string> = {
   implausible: "❌ implausible",
 };
 
+/** A two-column table whose first pair is its header row, so no empty header bar shows above it. */
+function keyValueTable(rows: string[][]): string {
+  return markdownTable(rows, { alignDelimiters: false, align: ["l", "l"] });
+}
+
+/** The troubleshooting page for a failure kind, linked when the card knows where speedgate's docs are. */
+export function troubleshootingLink(card: Scorecard, kind: string): string {
+  const page = `${kind}.md`;
+  if (card.docsBaseUrl) return `[troubleshooting: ${kind}](${card.docsBaseUrl}${page})`;
+  return `troubleshooting: \`docs/troubleshooting/${page}\` in speedgate's repository`;
+}
+
 interface RenderLimits {
   promptRows: number;
   logLines: number;
@@ -67,7 +83,7 @@ function summarySection(card: Scorecard): string {
   ];
   if (card.excluded > 0) rows.push(["Excluded", `${card.excluded}: the baseline failed on them, so they count nowhere`]);
   rows.push(["Gate", `${card.gate.passed ? "✅ passes" : "❌ does not pass"}: ${escapeCell(card.gate.reason)}`]);
-  return markdownTable([["", ""], ...rows], { alignDelimiters: false });
+  return keyValueTable(rows);
 }
 
 function settingsSection(card: Scorecard): string {
@@ -97,26 +113,30 @@ function failureSection(card: Scorecard, logLines: number): string {
   const failure = card.failure;
   if (!failure) return "";
   const exit = failure.exitCode !== null ? String(failure.exitCode) : failure.signal ? `signal ${failure.signal}` : "—";
-  const table = markdownTable(
+  const rows = [
+    ["Kind", `\`${failure.kind}\`: ${escapeCell(failure.label)}`],
+    ["Engine", failure.engine],
+    ["Stage", failure.stage],
+    ["Exit", escapeCell(exit)],
+    ["Summary", escapeCell(failure.summary)],
     [
-      ["", ""],
-      ["Engine", failure.engine],
-      ["Stage", failure.stage],
-      ["Kind", `\`${failure.kind}\`: ${escapeCell(failure.label)}`],
-      ["Exit", escapeCell(exit)],
-      ["Summary", escapeCell(failure.summary)],
-      ["Hint", escapeCell(failure.hint)],
+      "Hint for maintainers",
+      `${failure.hint ? `${renderWithCodeSpans(failure.hint, escapeCell)} ` : ""}(${troubleshootingLink(card, failure.kind)})`,
     ],
-    { alignDelimiters: false },
-  );
-  const parts = [`### ${failure.engine === "baseline" ? "⚠️" : "❌"} ${capitalize(describeFailureEvent(failure))}`, table];
+  ];
+  const parts = [`### ${failure.engine === "baseline" ? "⚠️" : "❌"} ${capitalize(describeFailureEvent(failure))}`];
+  // What the pull request's author needs comes first; the flags and the log are for whoever runs the runner.
+  const oom = explainCudaOom(card);
+  if (oom) parts.push(`**${escapeCell(oom.lead)}** ${renderWithCodeSpans(oom.text, escapeCell)}`);
+  parts.push(keyValueTable(rows));
   if (failure.logTail.length > 0) {
     const shown = failure.logTail.slice(Math.max(0, failure.logTail.length - logLines)).map(cleanLogLine);
     const dropped = failure.logTail.length - shown.length;
     const fence = fenceFor(shown);
     const note = dropped > 0 ? ` (${dropped} older lines left out to fit GitHub's size limit)` : "";
+    // Collapsed: the summary row already holds the exception line; the tail is for digging further.
     parts.push(
-      `<details open><summary>Log tail: last ${shown.length} lines${note}</summary>\n\n${fence}text\n${shown.join("\n")}\n${fence}\n\n</details>`,
+      `<details><summary>Log tail: last ${shown.length} lines${note}</summary>\n\n${fence}text\n${shown.join("\n")}\n${fence}\n\n</details>`,
     );
   }
   return parts.join("\n\n");
@@ -133,8 +153,9 @@ function promptsSection(card: Scorecard, rows: number): string {
   const shown = card.prompts.slice(0, rows);
   const table = markdownTable(
     [
-      ["Prompt", "Status", "Score", "Tokens (base / cand)", "TTFT ms (base / cand)", "E2E ms (base / cand)", "Reason"],
-      ...shown.map((prompt) => [
+      ["#", "Prompt", "Status", "Score", "Tokens (base / cand)", "TTFT ms (base / cand)", "E2E ms (base / cand)", "Reason"],
+      ...shown.map((prompt, index) => [
+        String(index + 1),
         escapeCell(prompt.id),
         STATUS_LABEL[prompt.status],
         prompt.score === null ? "—" : formatTimes(prompt.score),
@@ -144,62 +165,13 @@ function promptsSection(card: Scorecard, rows: number): string {
         escapeCell(promptReason(prompt, card)),
       ]),
     ],
-    { alignDelimiters: false, align: ["l", "l", "r", "r", "r", "r", "l"] },
+    { alignDelimiters: false, align: ["r", "l", "l", "r", "r", "r", "r", "l"] },
   );
   const left = card.prompts.length - shown.length;
   const leftNote = left > 0 ? `\n\n${left} more prompts are not shown here to fit GitHub's size limit; all ${card.prompts.length} are in scorecard.json.` : "";
   const body = `${table}${leftNote}`;
   if (card.prompts.length <= FOLD_PROMPTS_AFTER) return `### Prompts\n\n${body}`;
   return `<details><summary>Per-prompt results (${card.prompts.length} prompts)</summary>\n\n${body}\n\n</details>`;
-}
-
-function chartLabel(id: string): string {
-  return JSON.stringify(id.replace(/["\\\n\r]/g, "").slice(0, 24));
-}
-
-/** Bars per prompt for small rounds; a histogram of scores past that, which stays readable and small. */
-function chartSection(card: Scorecard): string {
-  const counted = card.prompts.filter((prompt) => prompt.status !== "excluded");
-  if (counted.length === 0) return "";
-  let labels: string[];
-  let values: number[];
-  let title: string;
-  let yLabel: string;
-  if (counted.length <= CHART_MAX_BARS) {
-    labels = counted.map((prompt) => chartLabel(prompt.id));
-    values = counted.map((prompt) => Math.round((prompt.score ?? 0) * 1000) / 1000);
-    title = "Per-prompt score (0 = zeroed or below tolerance)";
-    yLabel = "speedup ×";
-  } else {
-    const edges = [0, 0.5, 0.8, 0.9, 1.0, 1.1, 1.25, 1.5, 2];
-    labels = edges.map((edge, index) => {
-      const next = edges[index + 1];
-      if (edge === 0) return chartLabel("0 (no score)");
-      return chartLabel(next === undefined ? `≥${edge}` : `${edge}–${next}`);
-    });
-    values = edges.map(() => 0);
-    for (const prompt of counted) {
-      const score = prompt.score ?? 0;
-      let bucket = 0;
-      if (score > 0) {
-        bucket = 1;
-        for (let index = 1; index < edges.length; index++) if (score >= (edges[index] as number)) bucket = index;
-      }
-      values[bucket] = (values[bucket] ?? 0) + 1;
-    }
-    title = `Prompts by score (${counted.length} prompts)`;
-    yLabel = "prompts";
-  }
-  const top = Math.max(1, ...values);
-  return [
-    "```mermaid",
-    "xychart-beta",
-    `  title ${JSON.stringify(title)}`,
-    `  x-axis [${labels.join(", ")}]`,
-    `  y-axis ${JSON.stringify(yLabel)} 0 --> ${Math.ceil(top * 1.1 * 100) / 100}`,
-    `  bar [${values.join(", ")}]`,
-    "```",
-  ].join("\n");
 }
 
 function provenanceSection(card: Scorecard): string {
@@ -217,7 +189,9 @@ function provenanceSection(card: Scorecard): string {
   ];
   if (card.shard) rows.push(["Shard", `${card.shard.index} of ${card.shard.count}`]);
   if (card.source?.runUrl) rows.push(["Run", escapeCell(card.source.runUrl)]);
-  return `<details><summary>Provenance</summary>\n\n${markdownTable([["", ""], ...rows], { alignDelimiters: false })}\n\n</details>`;
+  const gpu = renderGpuStateTable(card);
+  const gpuPart = gpu === "" ? "" : `\n\n${gpu}`;
+  return `<details><summary>Provenance and GPU state</summary>\n\n${keyValueTable(rows)}${gpuPart}\n\n</details>`;
 }
 
 function capitalize(text: string): string {
@@ -230,10 +204,12 @@ function renderWith(card: Scorecard, limits: RenderLimits): string {
     CARD_MARKER,
     `## ${escapeCell(headline)}`,
     summarySection(card),
+    renderGpuBusyWarning(card),
     failureSection(card, limits.logLines),
+    renderSpeedSection(card),
     settingsSection(card),
     promptsSection(card, limits.promptRows),
-    chartSection(card),
+    renderScoreChart(card),
     provenanceSection(card),
   ];
   return `${sections.filter((section) => section !== "").join("\n\n")}\n`;

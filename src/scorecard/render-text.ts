@@ -1,5 +1,8 @@
 import { describeFailureEvent, describeVerdict, formatMs, formatPercent, formatScoreAgainstBar, formatTimes } from "./describe-card.js";
 import { countingSentence, integrityRows, promptReason } from "./describe-integrity.js";
+import { explainCudaOom } from "./explain-cuda-oom.js";
+import { describeHolders, describeMemoryInUse, readGpuSnapshot } from "./read-gpu-snapshot.js";
+import { describeTimeChange, formatRate, formatRatio } from "./render-speed-section.js";
 import { cleanLogLine } from "./sanitize-log-tail.js";
 import type { Scorecard } from "./scorecard-schema.js";
 
@@ -41,11 +44,35 @@ export function renderText(card: Scorecard, options: { maxPromptRows?: number; m
   if (card.tokenCountsEstimated) out.push("Token counts are estimates: the server did not report them per chunk.");
   const counting = countingSentence(card);
   if (counting) out.push(counting);
+  const metrics = card.metrics;
+  if (metrics) {
+    const row = (label: string, metric: "ttftMs" | "tpotMs" | "itlMs" | "e2eMs"): string[] => [
+      `  ${label}`,
+      `${formatMs(metrics.baseline[metric].median)} / ${formatMs(metrics.baseline[metric].p90)} / ${formatMs(metrics.baseline[metric].p99)}`,
+      `${formatMs(metrics.candidate[metric].median)} / ${formatMs(metrics.candidate[metric].p90)} / ${formatMs(metrics.candidate[metric].p99)}`,
+      `${formatRatio(metrics.ratio[metric].median)} / ${formatRatio(metrics.ratio[metric].p90)} / ${formatRatio(metrics.ratio[metric].p99)}`,
+    ];
+    out.push(
+      "",
+      `Where the speed came from (${metrics.prompts} scored prompts, at equal length): prefill ${describeTimeChange(metrics.ratio.ttftMs.median)}, decode ${describeTimeChange(metrics.ratio.tpotMs.median)} per token`,
+      ...columns([
+        ["  ms", "baseline p50/p90/p99", "candidate p50/p90/p99", "candidate ÷ baseline"],
+        row("TTFT", "ttftMs"),
+        row("TPOT", "tpotMs"),
+        row("ITL", "itlMs"),
+        row("E2E at k", "e2eMs"),
+        ["  output tok/s", formatRate(metrics.baseline.outputTokensPerS), formatRate(metrics.candidate.outputTokensPerS), formatRatio(metrics.ratio.outputTokensPerS)],
+        ["  requests/s", formatRate(metrics.baseline.requestsPerS), formatRate(metrics.candidate.requestsPerS), formatRatio(metrics.ratio.requestsPerS)],
+      ]),
+    );
+  }
   const failure = card.failure;
   if (failure) {
+    const oom = explainCudaOom(card);
     out.push(
       "",
       `${describeFailureEvent(failure)}`,
+      ...(oom ? [`${oom.lead} ${oom.text}`] : []),
       ...columns([
         ["  engine", failure.engine],
         ["  stage", failure.stage],
@@ -77,6 +104,15 @@ export function renderText(card: Scorecard, options: { maxPromptRows?: number; m
       ]),
     );
     if (card.prompts.length > shown.length) out.push(`… ${card.prompts.length - shown.length} more prompts in scorecard.json`);
+  }
+  for (const role of ["baseline", "candidate"] as const) {
+    const snapshot = card.gpuState?.[role];
+    if (snapshot === undefined) continue;
+    const reading = readGpuSnapshot(snapshot);
+    const state = reading.readable
+      ? `${describeMemoryInUse(reading)}; ${reading.processes.length === 0 ? "no process listed" : describeHolders(reading.processes)}`
+      : `not read (${snapshot?.error ?? "the engine did not start"})`;
+    out.push(`GPU before the ${role} started: ${state}`);
   }
   const p = card.provenance;
   out.push("", `Engine ${card.engine}; image digest ${p.imageDigest ?? "—"}; patch hash ${p.patchHash ?? "—"}; runner ${p.runner ?? "—"}; GPU ${p.gpu ?? "—"}`);

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { FAILURE_KINDS } from "../failure/engine-failure.js";
+import { roundMetricsSchema } from "../metrics/metrics-schema.js";
+import { gpuStateSchema } from "../round/gpu-state-schema.js";
 
 /*
  * scorecard.json is the contract between the action, the app and the CLI. The app reads it from an
@@ -54,8 +56,9 @@ export const failureSchema = z.object({
   logTail: z.array(text(4_000)).max(2_000),
 });
 
-export const scorecardSchema = z.object({
-  schemaVersion: z.literal(SCORECARD_SCHEMA_VERSION),
+/** The fields every schema version has; version 1 is exactly these. */
+const scorecardV1Fields = {
+  schemaVersion: z.literal(1),
   speedgateVersion: text(64),
   createdAt: text(64),
   engine: text(128),
@@ -118,6 +121,29 @@ export const scorecardSchema = z.object({
   /** Set on a shard's card; a merged card has null. */
   shard: z.object({ index: z.number().int().min(1), count: z.number().int().min(1) }).nullable(),
   prompts: z.array(promptResultSchema).max(100_000),
+};
+
+export const scorecardV1Schema = z.object(scorecardV1Fields);
+
+/**
+ * Where a card links its troubleshooting pages: speedgate's own docs/troubleshooting/ at the version
+ * that made the card (a GitHub blob URL), so that a link works from a pull request comment.
+ */
+export const docsBaseUrlSchema = z
+  .string()
+  .max(512)
+  .regex(/^https:\/\/[A-Za-z0-9.-]+(?::\d+)?\/[A-Za-z0-9._~%/+-]*\/docs\/troubleshooting\/$/, {
+    error: "expected an https URL ending in /docs/troubleshooting/",
+  });
+
+export const scorecardSchema = z.object({
+  ...scorecardV1Fields,
+  schemaVersion: z.literal(SCORECARD_SCHEMA_VERSION),
+  /** TTFT, TPOT, ITL and throughput of both engines at equal length; null when nothing was scored. */
+  metrics: roundMetricsSchema.nullable(),
+  /** nvidia-smi's view before each engine started. */
+  gpuState: gpuStateSchema.nullable(),
+  docsBaseUrl: docsBaseUrlSchema.nullable(),
 });
 
 export type Scorecard = z.infer<typeof scorecardSchema>;

@@ -1,4 +1,5 @@
 import { ConfigError } from "../config/config-error.js";
+import { mergeRoundMetrics } from "../metrics/merge-round-metrics.js";
 import { agreementFields, summaryFields } from "../scorecard/build-scorecard.js";
 import type { Scorecard } from "../scorecard/scorecard-schema.js";
 import { describeEngineFailure, failureContext } from "../scoring/score-round.js";
@@ -32,7 +33,7 @@ function joinDistinct(values: ReadonlyArray<string | null>, max: number): string
  * The failure the merged card reports, its summary saying which shard it happened on. A baseline
  * failure anywhere comes first, as in an unsharded round: without a sound reference there is no verdict.
  */
-function pickFailure(cards: readonly ShardCard[]): { failure: Failure; description: string } | null {
+function pickFailure(cards: readonly ShardCard[]): { failure: Failure; description: string; gpuState: Scorecard["gpuState"] } | null {
   const failed = cards.filter((card) => card.failure !== null);
   const first = failed.find((card) => card.failure?.engine === "baseline") ?? failed[0];
   if (!first?.failure) return null;
@@ -41,6 +42,7 @@ function pickFailure(cards: readonly ShardCard[]): { failure: Failure; descripti
   const summary = `${formatShard(first.shard)}: ${first.failure.summary}${also}`;
   return {
     failure: { ...first.failure, summary: summary.length <= 2_000 ? summary : `${summary.slice(0, 1_999)}…` },
+    gpuState: first.gpuState,
     description: `${describeEngineFailure(first.failure)} on ${formatShard(first.shard)}${also}`,
   };
 }
@@ -85,6 +87,10 @@ export function mergeScorecards(cards: Scorecard[], options: MergeOptions = {}):
       runner: joinDistinct(shards.map((card) => card.provenance.runner), 256),
       gpu: joinDistinct(shards.map((card) => card.provenance.gpu), 512),
     },
+    metrics: mergeRoundMetrics(shards.map((card) => card.metrics)),
+    // The GPU state that explains a failure is the failing shard's runner's; otherwise the first shard's.
+    gpuState: picked?.gpuState ?? first.gpuState,
+    docsBaseUrl: shards.find((card) => card.docsBaseUrl !== null)?.docsBaseUrl ?? null,
     failure,
     source: shards.find((card) => card.source !== null)?.source ?? null,
     shard: null,

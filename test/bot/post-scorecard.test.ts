@@ -6,6 +6,7 @@ import { createTestProbot } from "../support/fake-github/create-test-probot.js";
 import { FakeGitHub } from "../support/fake-github/fake-github-server.js";
 import { makeTestScorecard, zipScorecard } from "../support/fake-github/make-test-scorecard.js";
 import { type FakePull, serveRepository } from "../support/fake-github/serve-repository.js";
+import { makeCard } from "../support/make-card.js";
 
 const SHA = "1".repeat(40);
 const APP_ID = 88;
@@ -42,6 +43,23 @@ describe("postScorecard", () => {
     await receive("workflow_run", workflowRunCompleted({ id: 2, headSha: SHA, headBranch: "topic" }));
     expect(fake.checkRuns).toMatchObject([{ conclusion: "failure" }]);
     expect(fake.checkRuns[0]?.title).toBe("❌ Round score 1.10× (gate ≥ 1.25×)");
+  });
+
+  it("posts a card from a runner on an older speedgate (schema 1), re-gated, without the sections it does not have", async () => {
+    const { metrics: _metrics, gpuState: _gpuState, docsBaseUrl: _docs, ...v1 } = makeTestScorecard({ scores: [1.3, 1.3, 1.3] });
+    serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], artifacts: { 4: zipScorecard(JSON.stringify({ ...v1, schemaVersion: 1 })) } });
+    await receive("workflow_run", workflowRunCompleted({ id: 4, headSha: SHA, headBranch: "topic" }));
+    expect(fake.checkRuns).toMatchObject([{ conclusion: "success", title: "✅ Round score 1.30× (gate ≥ 1.00×)" }]);
+    expect(fake.comments[0]?.body).toContain("## ✅ Round score 1.30×");
+    expect(fake.comments[0]?.body).not.toContain("Where the speed came from");
+  });
+
+  it("posts a schema 2 card with its metrics", async () => {
+    const card = makeTestScorecard({ scores: [1.3, 1.3, 1.3] });
+    const withMetrics = { ...card, metrics: makeCard([{ speedup: 1.3 }]).metrics };
+    serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], artifacts: { 5: zipScorecard(withMetrics) } });
+    await receive("workflow_run", workflowRunCompleted({ id: 5, headSha: SHA, headBranch: "topic" }));
+    expect(fake.comments[0]?.body).toContain("### Where the speed came from");
   });
 
   it("fails the check, saying why, when the artifact is not a valid card", async () => {

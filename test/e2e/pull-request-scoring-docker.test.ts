@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { LABEL_RUN_ID } from "../../src/docker/resource-labels.js";
+import { renderWithCodeSpans } from "../../src/scorecard/render-inline-code.js";
 import { escapeCell } from "../../src/scorecard/render-markdown.js";
 import { ENGINE_SOURCE_DIR } from "../support/docker/build-test-engine-image.js";
 import { dockerTestContext } from "../support/docker/docker-test-context.js";
@@ -118,7 +119,9 @@ describe.skipIf(!context)("a pull request scored end to end: action on Docker, a
     expectCardPosted(fake, { pullRequest: head.number, headSha: head.headSha, job });
     const body = fake.comments[0]?.body ?? "";
     expect(body).toContain("`cuda_oom`: CUDA out of memory during CUDA graph capture");
-    expect(body).toContain(escapeCell(failure?.hint ?? "missing hint"));
+    // The hint's backticked flags are code on the card.
+    expect(body).toContain(renderWithCodeSpans(failure?.hint ?? "missing hint", escapeCell));
+    expect(body).toContain("`--mem-fraction-static`");
     expect(body).toContain(`Log tail: last ${failure?.logTail.length} lines`);
     expect(body).toContain(failure?.logTail.join("\n") ?? "missing log tail");
     expect(fake.checkRuns[0]?.conclusion).toBe("failure");

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/config/config-error.js";
 import { parseScorecard } from "../../src/scorecard/read-scorecard.js";
+import type { EngineMetrics } from "../../src/metrics/metrics-schema.js";
 import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
 import { mergeScorecards } from "../../src/shard/merge-scorecards.js";
 import { selectShard } from "../../src/shard/select-shard.js";
@@ -14,10 +15,22 @@ function shardCards(recorded: RecordedRound, count: number): Scorecard[] {
   });
 }
 
-/** What must be equal: everything but the time it was written, the shard marker, and the listing order of prompts. */
-function comparable(card: Scorecard): Omit<Scorecard, "createdAt" | "shard"> {
-  const { createdAt: _createdAt, shard: _shard, ...rest } = card;
-  return { ...rest, prompts: rest.prompts.slice().sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)) };
+/** An engine's metrics without its rates: shards run side by side, so a merged card's rates are per engine instance (spans add up). */
+function withoutRates(engine: EngineMetrics): Omit<EngineMetrics, "durationMs" | "outputTokensPerS" | "requestsPerS"> {
+  const { durationMs: _durationMs, outputTokensPerS: _tokens, requestsPerS: _requests, ...rest } = engine;
+  return rest;
+}
+
+/** What must be equal: everything but the time it was written, the shard marker, the listing order of prompts and the rates. */
+function comparable(card: Scorecard): unknown {
+  const { createdAt: _createdAt, shard: _shard, metrics, ...rest } = card;
+  const latencies = metrics && {
+    ...metrics,
+    baseline: withoutRates(metrics.baseline),
+    candidate: withoutRates(metrics.candidate),
+    ratio: { ...metrics.ratio, outputTokensPerS: null, requestsPerS: null },
+  };
+  return { ...rest, metrics: latencies, prompts: rest.prompts.slice().sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)) };
 }
 
 function refusal(run: () => unknown): string {
@@ -39,6 +52,34 @@ describe("mergeScorecards", () => {
     expect(comparable(merged)).toEqual(comparable(whole));
     expect(merged.shard).toBeNull();
     expect(() => parseScorecard(merged, "merged")).not.toThrow();
+  });
+
+  it("pools the shards' latency samples (percentiles of the whole round, not averages of shards') and adds up tokens, requests and spans", () => {
+    const shards = shardCards(recorded, 3);
+    const merged = mergeScorecards(shards);
+    expect(whole.metrics).not.toBeNull();
+    for (const role of ["baseline", "candidate"] as const) {
+      const engine = merged.metrics?.[role];
+      expect(engine?.tpotMs).toEqual(whole.metrics?.[role].tpotMs);
+      expect(engine?.itlMs).toEqual(whole.metrics?.[role].itlMs);
+      expect(engine?.distributions).toEqual(whole.metrics?.[role].distributions);
+      const spans = shards.reduce((sum, card) => sum + (card.metrics?.[role].durationMs ?? 0), 0);
+      expect(engine?.durationMs).toBeCloseTo(spans, 2);
+      expect(engine?.outputTokens).toBe(whole.metrics?.[role].outputTokens);
+      expect(engine?.outputTokensPerS).toBeCloseTo(((engine?.outputTokens ?? 0) / spans) * 1000, 2);
+    }
+  });
+
+  it("keeps the metrics of the shards that have them when an older shard card (schema 1) has none", () => {
+    const shards = shardCards(recorded, 2);
+    const first = shards[0] as Scorecard;
+    const second = shards[1] as Scorecard;
+    const { metrics: _metrics, gpuState: _gpuState, docsBaseUrl: _docs, ...v1Fields } = first;
+    const older = parseScorecard({ ...v1Fields, schemaVersion: 1 }, "shard-1.json");
+    const merged = mergeScorecards([older, second]);
+    expect(merged.metrics?.prompts).toBe(second.metrics?.prompts);
+    expect(merged.promptsScored).toBe(whole.promptsScored);
+    expect(merged.schemaVersion).toBe(2);
   });
 
   it("recomputes the median from all prompts instead of averaging shard scores", () => {

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { parseRoundConfig } from "../../src/config/load-round-config.js";
 import type { EngineFailure } from "../../src/failure/engine-failure.js";
+import type { GpuSnapshot } from "../../src/round/gpu-state-schema.js";
 import { buildScorecard } from "../../src/scorecard/build-scorecard.js";
 import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
 import { toLogTail } from "../../src/scorecard/sanitize-log-tail.js";
@@ -33,8 +34,17 @@ const PROVENANCE = {
   gpu: "NVIDIA H100 80GB HBM3",
 };
 
+export const TEST_DOCS_BASE_URL = "https://github.com/speedgate-dev/speedgate/blob/v0.1.0/docs/troubleshooting/";
+
+export interface MakeCardOptions {
+  failure?: EngineFailure | null;
+  config?: typeof testConfig;
+  gpuSnapshots?: { baseline: GpuSnapshot | null; candidate: GpuSnapshot | null };
+  docsBaseUrl?: string | null;
+}
+
 /** A card made the way a round makes it: hand-made timelines through the real scoring rule. */
-export function makeCard(plans: PromptPlan[], options: { failure?: EngineFailure | null; config?: typeof testConfig } = {}): Scorecard {
+export function makeCard(plans: PromptPlan[], options: MakeCardOptions = {}): Scorecard {
   const config = options.config ?? testConfig;
   const ids = plans.map((_, index) => `prompt-${String(index + 1).padStart(3, "0")}`);
   const baseline = new Map<string, RequestRecord>();
@@ -43,12 +53,14 @@ export function makeCard(plans: PromptPlan[], options: { failure?: EngineFailure
     const id = ids[index] as string;
     const tokens = "tokens" in plan && plan.tokens ? plan.tokens : 256;
     const reference = steadyStream({ tokens, ttftMs: 120, itlMs: 20 });
+    // Requests leave on the round's schedule, as the benchmark sends them.
+    const sentMs = index * config.bench.requestIntervalMs;
     if ("baselineError" in plan) baseline.set(id, failedRequest(plan.baselineError));
-    else baseline.set(id, reference);
-    if ("speedup" in plan) candidate.set(id, steadyStream({ tokens, ttftMs: 120 / plan.speedup, itlMs: 20 / plan.speedup }));
-    else if ("candidateTokens" in plan) candidate.set(id, steadyStream({ tokens: plan.candidateTokens, ttftMs: 60, itlMs: 10, finishReason: "stop" }));
+    else baseline.set(id, { ...reference, sentMs });
+    if ("speedup" in plan) candidate.set(id, { ...steadyStream({ tokens, ttftMs: 120 / plan.speedup, itlMs: 20 / plan.speedup }), sentMs });
+    else if ("candidateTokens" in plan) candidate.set(id, { ...steadyStream({ tokens: plan.candidateTokens, ttftMs: 60, itlMs: 10, finishReason: "stop" }), sentMs });
     else if ("candidateError" in plan) candidate.set(id, failedRequest(plan.candidateError));
-    else candidate.set(id, steadyStream({ tokens, ttftMs: 100, itlMs: 18 }));
+    else candidate.set(id, { ...steadyStream({ tokens, ttftMs: 100, itlMs: 18 }), sentMs });
   });
   const failure = options.failure ?? null;
   const candidateFailed = failure?.engine === "candidate" && failure.stage !== "benchmark";
@@ -60,7 +72,15 @@ export function makeCard(plans: PromptPlan[], options: { failure?: EngineFailure
     tolerance: config.bench.tolerance,
     gate: config.gate,
   });
-  return buildScorecard({ config, result, failure, provenance: PROVENANCE, now: FIXED_NOW });
+  return buildScorecard({
+    config,
+    result,
+    failure,
+    provenance: PROVENANCE,
+    now: FIXED_NOW,
+    gpuSnapshots: options.gpuSnapshots,
+    docsBaseUrl: options.docsBaseUrl === undefined ? TEST_DOCS_BASE_URL : options.docsBaseUrl,
+  });
 }
 
 export function seedOomFailure(): EngineFailure {

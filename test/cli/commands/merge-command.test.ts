@@ -32,8 +32,24 @@ describe("speedgate merge", () => {
       await writeFile(join(dir, "shards", `speedgate-shard-${index}`, "scorecard.json"), JSON.stringify(card));
       // The same shards under a bar the round does not reach.
       await mkdir(join(dir, "high-bar"), { recursive: true });
+      // The same shards from runners on an older speedgate: the first one's card in schema 1.
+      const { metrics: _metrics, gpuState: _gpuState, docsBaseUrl: _docs, ...v1 } = card;
+      await mkdir(join(dir, "mixed-versions", `speedgate-shard-${index}`), { recursive: true });
+      await writeFile(join(dir, "mixed-versions", `speedgate-shard-${index}`, "scorecard.json"), JSON.stringify(index === 1 ? { ...v1, schemaVersion: 1 } : card));
       await writeFile(join(dir, "high-bar", `shard-${index}.json`), JSON.stringify({ ...card, gate: { ...card.gate, minRoundScore: 5 } }));
     }
+  });
+
+  it("merges shard cards of schema 1 and 2 into a schema 2 card, with the metrics of the shards that have them", async () => {
+    const { code, out, errors } = await merge([join(dir, "mixed-versions"), "--out", join(dir, "merged-mixed")]);
+    expect(errors).toEqual([]);
+    expect(code).toBe(0);
+    expect(out).toContain("Where the speed came from");
+    const merged = parseScorecardJson(await readFile(join(dir, "merged-mixed", "scorecard.json"), "utf8"), "merged");
+    expect(merged.schemaVersion).toBe(2);
+    expect(merged.roundScore).toBe(whole.roundScore);
+    expect(merged.metrics?.prompts).toBeLessThan(whole.metrics?.prompts ?? 0);
+    expect(await readFile(join(dir, "merged-mixed", "scorecard.md"), "utf8")).toContain("the other shards' cards carried no metrics");
   });
 
   it("merges a folder of shard cards, prints the card and writes it with --out", async () => {

@@ -13482,17 +13482,17 @@ var require_mock_call_history = __commonJS({
       lastCall() {
         return this.logs.at(-1);
       }
-      nthCall(number4) {
-        if (typeof number4 !== "number") {
+      nthCall(number5) {
+        if (typeof number5 !== "number") {
           throw new InvalidArgumentError("nthCall must be called with a number");
         }
-        if (!Number.isInteger(number4)) {
+        if (!Number.isInteger(number5)) {
           throw new InvalidArgumentError("nthCall must be called with an integer");
         }
-        if (Math.sign(number4) !== 1) {
+        if (Math.sign(number5) !== 1) {
           throw new InvalidArgumentError("nthCall must be called with a positive value. use firstCall or lastCall instead");
         }
-        return this.logs.at(number4 - 1);
+        return this.logs.at(number5 - 1);
       }
       filterCalls(criteria, options) {
         if (this.logs.length === 0) {
@@ -19523,13 +19523,13 @@ var require_headers = __commonJS({
       cookies = null;
       sortedMap;
       headersMap;
-      constructor(init) {
-        if (init instanceof _HeadersList) {
-          this.headersMap = new Map(init.headersMap);
-          this.sortedMap = init.sortedMap;
-          this.cookies = init.cookies === null ? null : [...init.cookies];
+      constructor(init2) {
+        if (init2 instanceof _HeadersList) {
+          this.headersMap = new Map(init2.headersMap);
+          this.sortedMap = init2.sortedMap;
+          this.cookies = init2.cookies === null ? null : [...init2.cookies];
         } else {
-          this.headersMap = new Map(init);
+          this.headersMap = new Map(init2);
           this.sortedMap = null;
         }
       }
@@ -19695,16 +19695,16 @@ var require_headers = __commonJS({
        * @param {HeadersInit|Symbol} [init]
        * @returns
        */
-      constructor(init = void 0) {
+      constructor(init2 = void 0) {
         webidl.util.markAsUncloneable(this);
-        if (init === kConstruct) {
+        if (init2 === kConstruct) {
           return;
         }
         this.#headersList = new HeadersList();
         this.#guard = "none";
-        if (init !== void 0) {
-          init = webidl.converters.HeadersInit(init, "Headers constructor", "init");
-          fill(this, init);
+        if (init2 !== void 0) {
+          init2 = webidl.converters.HeadersInit(init2, "Headers constructor", "init");
+          fill(this, init2);
         }
       }
       // https://fetch.spec.whatwg.org/#dom-headers-append
@@ -19917,17 +19917,17 @@ var require_response = __commonJS({
         return responseObject;
       }
       // https://fetch.spec.whatwg.org/#dom-response-json
-      static json(data, init = void 0) {
+      static json(data, init2 = void 0) {
         webidl.argumentLengthCheck(arguments, 1, "Response.json");
-        if (init !== null) {
-          init = webidl.converters.ResponseInit(init);
+        if (init2 !== null) {
+          init2 = webidl.converters.ResponseInit(init2);
         }
         const bytes = textEncoder.encode(
           serializeJavascriptValueToJSONString(data)
         );
         const body = extractBody(bytes);
         const responseObject = fromInnerResponse(makeResponse({}), "response");
-        initializeResponse(responseObject, init, { body: body[0], type: "application/json" });
+        initializeResponse(responseObject, init2, { body: body[0], type: "application/json" });
         return responseObject;
       }
       // Creates a redirect Response that redirects to url with status status.
@@ -19951,7 +19951,7 @@ var require_response = __commonJS({
         return responseObject;
       }
       // https://fetch.spec.whatwg.org/#dom-response
-      constructor(body = null, init = void 0) {
+      constructor(body = null, init2 = void 0) {
         webidl.util.markAsUncloneable(this);
         if (body === kConstruct) {
           return;
@@ -19959,7 +19959,7 @@ var require_response = __commonJS({
         if (body !== null) {
           body = webidl.converters.BodyInit(body, "Response", "body");
         }
-        init = webidl.converters.ResponseInit(init);
+        init2 = webidl.converters.ResponseInit(init2);
         this.#state = makeResponse({});
         this.#headers = new Headers(kConstruct);
         setHeadersGuard(this.#headers, "response");
@@ -19969,7 +19969,7 @@ var require_response = __commonJS({
           const [extractedBody, type] = extractBody(body);
           bodyWithType = { body: extractedBody, type };
         }
-        initializeResponse(this, init, bodyWithType);
+        initializeResponse(this, init2, bodyWithType);
       }
       // Returns response’s type, e.g., "cors".
       get type() {
@@ -20119,7 +20119,7 @@ var require_response = __commonJS({
       }
       return newResponse;
     }
-    function makeResponse(init) {
+    function makeResponse(init2) {
       return {
         aborted: false,
         rangeRequested: false,
@@ -20130,9 +20130,9 @@ var require_response = __commonJS({
         timingInfo: null,
         cacheState: "",
         statusText: "",
-        ...init,
-        headersList: init?.headersList ? new HeadersList(init?.headersList) : new HeadersList(),
-        urlList: init?.urlList ? [...init.urlList] : []
+        ...init2,
+        headersList: init2?.headersList ? new HeadersList(init2?.headersList) : new HeadersList(),
+        urlList: init2?.urlList ? [...init2.urlList] : []
       };
     }
     function makeNetworkError(reason) {
@@ -20202,23 +20202,23 @@ var require_response = __commonJS({
       assert2(isCancelled(fetchParams));
       return isAborted(fetchParams) ? makeNetworkError(Object.assign(new DOMException("The operation was aborted.", "AbortError"), { cause: err })) : makeNetworkError(Object.assign(new DOMException("Request was cancelled."), { cause: err }));
     }
-    function initializeResponse(response, init, body) {
-      if (init.status !== null && (init.status < 200 || init.status > 599)) {
+    function initializeResponse(response, init2, body) {
+      if (init2.status !== null && (init2.status < 200 || init2.status > 599)) {
         throw new RangeError('init["status"] must be in the range of 200 to 599, inclusive.');
       }
-      if ("statusText" in init && init.statusText != null) {
-        if (!isValidReasonPhrase(String(init.statusText))) {
+      if ("statusText" in init2 && init2.statusText != null) {
+        if (!isValidReasonPhrase(String(init2.statusText))) {
           throw new TypeError("Invalid statusText");
         }
       }
-      if ("status" in init && init.status != null) {
-        getResponseState(response).status = init.status;
+      if ("status" in init2 && init2.status != null) {
+        getResponseState(response).status = init2.status;
       }
-      if ("statusText" in init && init.statusText != null) {
-        getResponseState(response).statusText = init.statusText;
+      if ("statusText" in init2 && init2.statusText != null) {
+        getResponseState(response).statusText = init2.statusText;
       }
-      if ("headers" in init && init.headers != null) {
-        fill(getResponseHeaders(response), init.headers);
+      if ("headers" in init2 && init2.headers != null) {
+        fill(getResponseHeaders(response), init2.headers);
       }
       if (body) {
         if (nullBodyStatus.includes(response.status)) {
@@ -20377,7 +20377,7 @@ var require_request2 = __commonJS({
       #headers;
       #state;
       // https://fetch.spec.whatwg.org/#dom-request
-      constructor(input2, init = void 0) {
+      constructor(input2, init2 = void 0) {
         webidl.util.markAsUncloneable(this);
         if (input2 === kConstruct) {
           return;
@@ -20385,13 +20385,13 @@ var require_request2 = __commonJS({
         const prefix = "Request constructor";
         webidl.argumentLengthCheck(arguments, 1, prefix);
         input2 = webidl.converters.RequestInfo(input2);
-        init = webidl.converters.RequestInit(init);
+        init2 = webidl.converters.RequestInit(init2);
         let request2 = null;
         let fallbackMode = null;
         const baseUrl = environmentSettingsObject.settingsObject.baseUrl;
         let signal = null;
         if (typeof input2 === "string") {
-          this.#dispatcher = init.dispatcher;
+          this.#dispatcher = init2.dispatcher;
           let parsedURL;
           try {
             parsedURL = new URL(input2, baseUrl);
@@ -20409,17 +20409,17 @@ var require_request2 = __commonJS({
           assert2(webidl.is.Request(input2));
           request2 = input2.#state;
           signal = input2.#signal;
-          this.#dispatcher = init.dispatcher || input2.#dispatcher;
+          this.#dispatcher = init2.dispatcher || input2.#dispatcher;
         }
         const origin = environmentSettingsObject.settingsObject.origin;
         let window = "client";
         if (request2.window?.constructor?.name === "EnvironmentSettingsObject" && sameOrigin(request2.window, origin)) {
           window = request2.window;
         }
-        if (init.window != null) {
+        if (init2.window != null) {
           throw new TypeError(`'window' option '${window}' must be null`);
         }
-        if ("window" in init) {
+        if ("window" in init2) {
           window = "no-window";
         }
         request2 = makeRequest({
@@ -20465,7 +20465,7 @@ var require_request2 = __commonJS({
           // URL list A clone of request’s URL list.
           urlList: [...request2.urlList]
         });
-        const initHasKey = Object.keys(init).length !== 0;
+        const initHasKey = Object.keys(init2).length !== 0;
         if (initHasKey) {
           if (request2.mode === "navigate") {
             request2.mode = "same-origin";
@@ -20478,8 +20478,8 @@ var require_request2 = __commonJS({
           request2.url = request2.urlList[request2.urlList.length - 1];
           request2.urlList = [request2.url];
         }
-        if (init.referrer !== void 0) {
-          const referrer = init.referrer;
+        if (init2.referrer !== void 0) {
+          const referrer = init2.referrer;
           if (referrer === "") {
             request2.referrer = "no-referrer";
           } else {
@@ -20496,12 +20496,12 @@ var require_request2 = __commonJS({
             }
           }
         }
-        if (init.referrerPolicy !== void 0) {
-          request2.referrerPolicy = init.referrerPolicy;
+        if (init2.referrerPolicy !== void 0) {
+          request2.referrerPolicy = init2.referrerPolicy;
         }
         let mode;
-        if (init.mode !== void 0) {
-          mode = init.mode;
+        if (init2.mode !== void 0) {
+          mode = init2.mode;
         } else {
           mode = fallbackMode;
         }
@@ -20514,28 +20514,28 @@ var require_request2 = __commonJS({
         if (mode != null) {
           request2.mode = mode;
         }
-        if (init.credentials !== void 0) {
-          request2.credentials = init.credentials;
+        if (init2.credentials !== void 0) {
+          request2.credentials = init2.credentials;
         }
-        if (init.cache !== void 0) {
-          request2.cache = init.cache;
+        if (init2.cache !== void 0) {
+          request2.cache = init2.cache;
         }
         if (request2.cache === "only-if-cached" && request2.mode !== "same-origin") {
           throw new TypeError(
             "'only-if-cached' can be set only with 'same-origin' mode"
           );
         }
-        if (init.redirect !== void 0) {
-          request2.redirect = init.redirect;
+        if (init2.redirect !== void 0) {
+          request2.redirect = init2.redirect;
         }
-        if (init.integrity != null) {
-          request2.integrity = String(init.integrity);
+        if (init2.integrity != null) {
+          request2.integrity = String(init2.integrity);
         }
-        if (init.keepalive !== void 0) {
-          request2.keepalive = Boolean(init.keepalive);
+        if (init2.keepalive !== void 0) {
+          request2.keepalive = Boolean(init2.keepalive);
         }
-        if (init.method !== void 0) {
-          let method = init.method;
+        if (init2.method !== void 0) {
+          let method = init2.method;
           const mayBeNormalized = normalizedMethodRecords[method];
           if (mayBeNormalized !== void 0) {
             request2.method = mayBeNormalized;
@@ -20557,8 +20557,8 @@ var require_request2 = __commonJS({
             patchMethodWarning = true;
           }
         }
-        if (init.signal !== void 0) {
-          signal = init.signal;
+        if (init2.signal !== void 0) {
+          signal = init2.signal;
         }
         this.#state = request2;
         const ac = new AbortController();
@@ -20590,7 +20590,7 @@ var require_request2 = __commonJS({
         }
         if (initHasKey) {
           const headersList = getHeadersList(this.#headers);
-          const headers = init.headers !== void 0 ? init.headers : new HeadersList(headersList);
+          const headers = init2.headers !== void 0 ? init2.headers : new HeadersList(headersList);
           headersList.clear();
           if (headers instanceof HeadersList) {
             for (const { name, value } of headers.rawValues()) {
@@ -20602,13 +20602,13 @@ var require_request2 = __commonJS({
           }
         }
         const inputBody = webidl.is.Request(input2) ? input2.#state.body : null;
-        if ((init.body != null || inputBody != null) && (request2.method === "GET" || request2.method === "HEAD")) {
+        if ((init2.body != null || inputBody != null) && (request2.method === "GET" || request2.method === "HEAD")) {
           throw new TypeError("Request with GET/HEAD method cannot have body.");
         }
         let initBody = null;
-        if (init.body != null) {
+        if (init2.body != null) {
           const [extractedBody, contentType] = extractBody(
-            init.body,
+            init2.body,
             request2.keepalive
           );
           initBody = extractedBody;
@@ -20618,7 +20618,7 @@ var require_request2 = __commonJS({
         }
         const inputOrInitBody = initBody ?? inputBody;
         if (inputOrInitBody != null && inputOrInitBody.source == null) {
-          if (initBody != null && init.duplex == null) {
+          if (initBody != null && init2.duplex == null) {
             throw new TypeError("RequestInit: duplex option is required when sending a body.");
           }
           if (request2.mode !== "same-origin" && request2.mode !== "cors") {
@@ -20862,48 +20862,48 @@ var require_request2 = __commonJS({
     Reflect.deleteProperty(Request, "getRequestState");
     Reflect.deleteProperty(Request, "setRequestState");
     mixinBody(Request, getRequestState);
-    function makeRequest(init) {
+    function makeRequest(init2) {
       return {
-        method: init.method ?? "GET",
-        localURLsOnly: init.localURLsOnly ?? false,
-        unsafeRequest: init.unsafeRequest ?? false,
-        body: init.body ?? null,
-        client: init.client ?? null,
-        reservedClient: init.reservedClient ?? null,
-        replacesClientId: init.replacesClientId ?? "",
-        window: init.window ?? "client",
-        keepalive: init.keepalive ?? false,
-        serviceWorkers: init.serviceWorkers ?? "all",
-        initiator: init.initiator ?? "",
-        destination: init.destination ?? "",
-        priority: init.priority ?? null,
-        origin: init.origin ?? "client",
-        policyContainer: init.policyContainer ?? "client",
-        referrer: init.referrer ?? "client",
-        referrerPolicy: init.referrerPolicy ?? "",
-        mode: init.mode ?? "no-cors",
-        useCORSPreflightFlag: init.useCORSPreflightFlag ?? false,
-        credentials: init.credentials ?? "same-origin",
-        useCredentials: init.useCredentials ?? false,
-        cache: init.cache ?? "default",
-        redirect: init.redirect ?? "follow",
-        integrity: init.integrity ?? "",
-        cryptoGraphicsNonceMetadata: init.cryptoGraphicsNonceMetadata ?? "",
-        parserMetadata: init.parserMetadata ?? "",
-        reloadNavigation: init.reloadNavigation ?? false,
-        historyNavigation: init.historyNavigation ?? false,
-        userActivation: init.userActivation ?? false,
-        taintedOrigin: init.taintedOrigin ?? false,
-        redirectCount: init.redirectCount ?? 0,
-        responseTainting: init.responseTainting ?? "basic",
-        preventNoCacheCacheControlHeaderModification: init.preventNoCacheCacheControlHeaderModification ?? false,
-        done: init.done ?? false,
-        timingAllowFailed: init.timingAllowFailed ?? false,
-        useURLCredentials: init.useURLCredentials ?? void 0,
-        traversableForUserPrompts: init.traversableForUserPrompts ?? "client",
-        urlList: init.urlList,
-        url: init.urlList[0],
-        headersList: init.headersList ? new HeadersList(init.headersList) : new HeadersList()
+        method: init2.method ?? "GET",
+        localURLsOnly: init2.localURLsOnly ?? false,
+        unsafeRequest: init2.unsafeRequest ?? false,
+        body: init2.body ?? null,
+        client: init2.client ?? null,
+        reservedClient: init2.reservedClient ?? null,
+        replacesClientId: init2.replacesClientId ?? "",
+        window: init2.window ?? "client",
+        keepalive: init2.keepalive ?? false,
+        serviceWorkers: init2.serviceWorkers ?? "all",
+        initiator: init2.initiator ?? "",
+        destination: init2.destination ?? "",
+        priority: init2.priority ?? null,
+        origin: init2.origin ?? "client",
+        policyContainer: init2.policyContainer ?? "client",
+        referrer: init2.referrer ?? "client",
+        referrerPolicy: init2.referrerPolicy ?? "",
+        mode: init2.mode ?? "no-cors",
+        useCORSPreflightFlag: init2.useCORSPreflightFlag ?? false,
+        credentials: init2.credentials ?? "same-origin",
+        useCredentials: init2.useCredentials ?? false,
+        cache: init2.cache ?? "default",
+        redirect: init2.redirect ?? "follow",
+        integrity: init2.integrity ?? "",
+        cryptoGraphicsNonceMetadata: init2.cryptoGraphicsNonceMetadata ?? "",
+        parserMetadata: init2.parserMetadata ?? "",
+        reloadNavigation: init2.reloadNavigation ?? false,
+        historyNavigation: init2.historyNavigation ?? false,
+        userActivation: init2.userActivation ?? false,
+        taintedOrigin: init2.taintedOrigin ?? false,
+        redirectCount: init2.redirectCount ?? 0,
+        responseTainting: init2.responseTainting ?? "basic",
+        preventNoCacheCacheControlHeaderModification: init2.preventNoCacheCacheControlHeaderModification ?? false,
+        done: init2.done ?? false,
+        timingAllowFailed: init2.timingAllowFailed ?? false,
+        useURLCredentials: init2.useURLCredentials ?? void 0,
+        traversableForUserPrompts: init2.traversableForUserPrompts ?? "client",
+        urlList: init2.urlList,
+        url: init2.urlList[0],
+        headersList: init2.headersList ? new HeadersList(init2.headersList) : new HeadersList()
       };
     }
     function cloneRequest(request2) {
@@ -21303,12 +21303,12 @@ var require_fetch = __commonJS({
     function handleFetchDone(response) {
       finalizeAndReportTiming(response, "fetch");
     }
-    function fetch(input2, init = void 0) {
+    function fetch(input2, init2 = void 0) {
       webidl.argumentLengthCheck(arguments, 1, "globalThis.fetch");
       let p = createDeferredPromise();
       let requestObject;
       try {
-        requestObject = new Request(input2, init);
+        requestObject = new Request(input2, init2);
       } catch (e) {
         p.reject(e);
         return p.promise;
@@ -23586,9 +23586,9 @@ var require_events = __commonJS({
           ports
         });
       }
-      static createFastMessageEvent(type, init) {
-        const messageEvent = new _MessageEvent(kConstruct, type, init);
-        messageEvent.#eventInit = init;
+      static createFastMessageEvent(type, init2) {
+        const messageEvent = new _MessageEvent(kConstruct, type, init2);
+        messageEvent.#eventInit = init2;
         messageEvent.#eventInit.data ??= null;
         messageEvent.#eventInit.origin ??= "";
         messageEvent.#eventInit.lastEventId ??= "";
@@ -23871,7 +23871,7 @@ var require_util5 = __commonJS({
     function isClosed(readyState) {
       return readyState === states.CLOSED;
     }
-    function fireEvent(e, target, eventFactory = (type, init) => new Event(type, init), eventInitDict = {}) {
+    function fireEvent(e, target, eventFactory = (type, init2) => new Event(type, init2), eventInitDict = {}) {
       const event = eventFactory(e, eventInitDict);
       target.dispatchEvent(event);
     }
@@ -25201,11 +25201,11 @@ var require_websocket = __commonJS({
         this.#handler.readyState = states.CLOSED;
         if (!this.#handler.closeState.has(sentCloseFrameState.RECEIVED)) {
           code = 1006;
-          fireEvent("error", this, (type, init) => new ErrorEvent(type, init), {
+          fireEvent("error", this, (type, init2) => new ErrorEvent(type, init2), {
             error: new TypeError(reason)
           });
         }
-        fireEvent("close", this, (type, init) => new CloseEvent(type, init), {
+        fireEvent("close", this, (type, init2) => new CloseEvent(type, init2), {
           wasClean,
           code,
           reason
@@ -25350,16 +25350,16 @@ var require_websocketerror = __commonJS({
     var WebSocketError = class _WebSocketError extends createInheritableDOMException() {
       #closeCode;
       #reason;
-      constructor(message = "", init = void 0) {
+      constructor(message = "", init2 = void 0) {
         message = webidl.converters.DOMString(message, "WebSocketError", "message");
         super(message, "WebSocketError");
-        if (init === kConstruct) {
+        if (init2 === kConstruct) {
           return;
-        } else if (init !== null) {
-          init = webidl.converters.WebSocketCloseInfo(init);
+        } else if (init2 !== null) {
+          init2 = webidl.converters.WebSocketCloseInfo(init2);
         }
-        let code = init.closeCode ?? null;
-        const reason = init.reason ?? "";
+        let code = init2.closeCode ?? null;
+        const reason = init2.reason ?? "";
         validateCloseCodeAndReason(code, reason);
         if (reason.length !== 0 && code === null) {
           code = 1e3;
@@ -25773,12 +25773,12 @@ var require_eventsource_stream = __commonJS({
       }
       return true;
     }
-    function isFieldName(line, length, field2) {
-      if (length !== field2.length) {
+    function isFieldName(line, length, field3) {
+      if (length !== field3.length) {
         return false;
       }
       for (let i = 0; i < length; i++) {
-        if (line[i] !== field2[i]) {
+        if (line[i] !== field3[i]) {
           return false;
         }
       }
@@ -25980,13 +25980,13 @@ ${value}`;
           }
         }
       }
-      setEventFieldSize(field2, size) {
-        const eventSize = this.eventSize - this.eventFieldSizes[field2] + size;
+      setEventFieldSize(field3, size) {
+        const eventSize = this.eventSize - this.eventFieldSizes[field3] + size;
         if (this.maxEventSize > 0 && eventSize > this.maxEventSize) {
           throw createMaxEventSizeExceededError();
         }
         this.eventSize = eventSize;
-        this.eventFieldSizes[field2] = size;
+        this.eventFieldSizes[field3] = size;
       }
       /**
        * @param {EventSourceStreamEvent} event
@@ -26092,15 +26092,15 @@ ${value}`;
           pos = 0;
         }
       }
-      discardLeadingBytes(count2) {
-        while (count2 > 0 && this.lineChunkIndex < this.chunks.length) {
+      discardLeadingBytes(count3) {
+        while (count3 > 0 && this.lineChunkIndex < this.chunks.length) {
           const chunk = this.chunks[this.lineChunkIndex];
           const remaining = chunk.length - this.linePos;
-          if (count2 < remaining) {
-            this.linePos += count2;
-            count2 = 0;
+          if (count3 < remaining) {
+            this.linePos += count3;
+            count3 = 0;
           } else {
-            count2 -= remaining;
+            count3 -= remaining;
             this.lineChunkIndex++;
             this.linePos = 0;
           }
@@ -26587,8 +26587,8 @@ var require_undici = __commonJS({
       err.stack = stack ? `${stack}
 ${captureLines}` : capture.stack;
     }
-    module.exports.fetch = function fetch(init, options = void 0) {
-      return fetchImpl(init, options).catch((err) => {
+    module.exports.fetch = function fetch(init2, options = void 0) {
+      return fetchImpl(init2, options).catch((err) => {
         if (currentFilename) {
           appendFetchStackTrace(err, currentFilename);
         } else if (err && typeof err === "object") {
@@ -27014,7 +27014,7 @@ var require_directives = __commonJS({
         return tag[0] === "!" ? tag : `!<${tag}>`;
       }
       toString(doc) {
-        const lines = this.yaml.explicit ? [`%YAML ${this.yaml.version || "1.2"}`] : [];
+        const lines2 = this.yaml.explicit ? [`%YAML ${this.yaml.version || "1.2"}`] : [];
         const tagEntries = Object.entries(this.tags);
         let tagNames;
         if (doc && tagEntries.length > 0 && identity.isNode(doc.contents)) {
@@ -27030,9 +27030,9 @@ var require_directives = __commonJS({
           if (handle === "!!" && prefix === "tag:yaml.org,2002:")
             continue;
           if (!doc || tagNames.some((tn) => tn.startsWith(prefix)))
-            lines.push(`%TAG ${handle} ${prefix}`);
+            lines2.push(`%TAG ${handle} ${prefix}`);
         }
-        return lines.join("\n");
+        return lines2.join("\n");
       }
     };
     Directives.defaultYaml = { explicit: false, version: "1.2" };
@@ -27223,8 +27223,8 @@ var require_Node = __commonJS({
         };
         const res = toJS.toJS(this, "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count: count2, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count2);
+          for (const { count: count3, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count3);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
     };
@@ -27332,13 +27332,13 @@ var require_Alias = __commonJS({
         const anchor2 = anchors2 && source && anchors2.get(source);
         return anchor2 ? anchor2.count * anchor2.aliasCount : 0;
       } else if (identity.isCollection(node2)) {
-        let count2 = 0;
+        let count3 = 0;
         for (const item of node2.items) {
           const c = getAliasCount(doc, item, anchors2);
-          if (c > count2)
-            count2 = c;
+          if (c > count3)
+            count3 = c;
         }
-        return count2;
+        return count3;
       } else if (identity.isPair(node2)) {
         const kc = getAliasCount(doc, node2.key, anchors2);
         const vc = getAliasCount(doc, node2.value, anchors2);
@@ -27622,14 +27622,14 @@ var require_foldFlowLines = __commonJS({
     var FOLD_FLOW = "flow";
     var FOLD_BLOCK = "block";
     var FOLD_QUOTED = "quoted";
-    function foldFlowLines(text2, indent, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
+    function foldFlowLines(text3, indent, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
       if (!lineWidth || lineWidth < 0)
-        return text2;
+        return text3;
       if (lineWidth < minContentWidth)
         minContentWidth = 0;
       const endStep = Math.max(1 + minContentWidth, 1 + lineWidth - indent.length);
-      if (text2.length <= endStep)
-        return text2;
+      if (text3.length <= endStep)
+        return text3;
       const folds = [];
       const escapedFolds = {};
       let end = lineWidth - indent.length;
@@ -27646,14 +27646,14 @@ var require_foldFlowLines = __commonJS({
       let escStart = -1;
       let escEnd = -1;
       if (mode === FOLD_BLOCK) {
-        i = consumeMoreIndentedLines(text2, i, indent.length);
+        i = consumeMoreIndentedLines(text3, i, indent.length);
         if (i !== -1)
           end = i + endStep;
       }
-      for (let ch; ch = text2[i += 1]; ) {
+      for (let ch; ch = text3[i += 1]; ) {
         if (mode === FOLD_QUOTED && ch === "\\") {
           escStart = i;
-          switch (text2[i + 1]) {
+          switch (text3[i + 1]) {
             case "x":
               i += 3;
               break;
@@ -27670,12 +27670,12 @@ var require_foldFlowLines = __commonJS({
         }
         if (ch === "\n") {
           if (mode === FOLD_BLOCK)
-            i = consumeMoreIndentedLines(text2, i, indent.length);
+            i = consumeMoreIndentedLines(text3, i, indent.length);
           end = i + indent.length + endStep;
           split = void 0;
         } else {
           if (ch === " " && prev && prev !== " " && prev !== "\n" && prev !== "	") {
-            const next = text2[i + 1];
+            const next = text3[i + 1];
             if (next && next !== " " && next !== "\n" && next !== "	")
               split = i;
           }
@@ -27687,12 +27687,12 @@ var require_foldFlowLines = __commonJS({
             } else if (mode === FOLD_QUOTED) {
               while (prev === " " || prev === "	") {
                 prev = ch;
-                ch = text2[i += 1];
+                ch = text3[i += 1];
                 overflow = true;
               }
               const j = i > escEnd + 1 ? i - 2 : escStart - 1;
               if (escapedFolds[j])
-                return text2;
+                return text3;
               folds.push(j);
               escapedFolds[j] = true;
               end = j + endStep;
@@ -27707,39 +27707,39 @@ var require_foldFlowLines = __commonJS({
       if (overflow && onOverflow)
         onOverflow();
       if (folds.length === 0)
-        return text2;
+        return text3;
       if (onFold)
         onFold();
-      let res = text2.slice(0, folds[0]);
+      let res = text3.slice(0, folds[0]);
       for (let i2 = 0; i2 < folds.length; ++i2) {
         const fold = folds[i2];
-        const end2 = folds[i2 + 1] || text2.length;
+        const end2 = folds[i2 + 1] || text3.length;
         if (fold === 0)
           res = `
-${indent}${text2.slice(0, end2)}`;
+${indent}${text3.slice(0, end2)}`;
         else {
           if (mode === FOLD_QUOTED && escapedFolds[fold])
-            res += `${text2[fold]}\\`;
+            res += `${text3[fold]}\\`;
           res += `
-${indent}${text2.slice(fold + 1, end2)}`;
+${indent}${text3.slice(fold + 1, end2)}`;
         }
       }
       return res;
     }
-    function consumeMoreIndentedLines(text2, i, indent) {
+    function consumeMoreIndentedLines(text3, i, indent) {
       let end = i;
       let start = i + 1;
-      let ch = text2[start];
+      let ch = text3[start];
       while (ch === " " || ch === "	") {
         if (i < start + indent) {
-          ch = text2[++i];
+          ch = text3[++i];
         } else {
           do {
-            ch = text2[++i];
+            ch = text3[++i];
           } while (ch && ch !== "\n");
           end = i;
           start = i + 1;
-          ch = text2[start];
+          ch = text3[start];
         }
       }
       return end;
@@ -28493,22 +28493,22 @@ var require_stringifyCollection = __commonJS({
       const { indent, options: { commentString } } = ctx;
       const itemCtx = Object.assign({}, ctx, { indent: itemIndent, type: null });
       let chompKeep = false;
-      const lines = [];
+      const lines2 = [];
       for (let i = 0; i < items.length; ++i) {
         const item = items[i];
         let comment2 = null;
         if (identity.isNode(item)) {
           if (!chompKeep && item.spaceBefore)
-            lines.push("");
-          addCommentBefore(ctx, lines, item.commentBefore, chompKeep);
+            lines2.push("");
+          addCommentBefore(ctx, lines2, item.commentBefore, chompKeep);
           if (item.comment)
             comment2 = item.comment;
         } else if (identity.isPair(item)) {
           const ik = identity.isNode(item.key) ? item.key : null;
           if (ik) {
             if (!chompKeep && ik.spaceBefore)
-              lines.push("");
-            addCommentBefore(ctx, lines, ik.commentBefore, chompKeep);
+              lines2.push("");
+            addCommentBefore(ctx, lines2, ik.commentBefore, chompKeep);
           }
         }
         chompKeep = false;
@@ -28517,15 +28517,15 @@ var require_stringifyCollection = __commonJS({
           str2 += stringifyComment.lineComment(str2, itemIndent, commentString(comment2));
         if (chompKeep && comment2)
           chompKeep = false;
-        lines.push(blockItemPrefix + str2);
+        lines2.push(blockItemPrefix + str2);
       }
       let str;
-      if (lines.length === 0) {
+      if (lines2.length === 0) {
         str = flowChars.start + flowChars.end;
       } else {
-        str = lines[0];
-        for (let i = 1; i < lines.length; ++i) {
-          const line = lines[i];
+        str = lines2[0];
+        for (let i = 1; i < lines2.length; ++i) {
+          const line = lines2[i];
           str += line ? `
 ${indent}${line}` : "\n";
         }
@@ -28548,22 +28548,22 @@ ${indent}${line}` : "\n";
       });
       let reqNewline = false;
       let linesAtValue = 0;
-      const lines = [];
+      const lines2 = [];
       for (let i = 0; i < items.length; ++i) {
         const item = items[i];
         let comment = null;
         if (identity.isNode(item)) {
           if (item.spaceBefore)
-            lines.push("");
-          addCommentBefore(ctx, lines, item.commentBefore, false);
+            lines2.push("");
+          addCommentBefore(ctx, lines2, item.commentBefore, false);
           if (item.comment)
             comment = item.comment;
         } else if (identity.isPair(item)) {
           const ik = identity.isNode(item.key) ? item.key : null;
           if (ik) {
             if (ik.spaceBefore)
-              lines.push("");
-            addCommentBefore(ctx, lines, ik.commentBefore, false);
+              lines2.push("");
+            addCommentBefore(ctx, lines2, ik.commentBefore, false);
             if (ik.comment)
               reqNewline = true;
           }
@@ -28580,12 +28580,12 @@ ${indent}${line}` : "\n";
         if (comment)
           reqNewline = true;
         let str = stringify.stringify(item, itemCtx, () => comment = null);
-        reqNewline || (reqNewline = lines.length > linesAtValue || str.includes("\n"));
+        reqNewline || (reqNewline = lines2.length > linesAtValue || str.includes("\n"));
         if (i < items.length - 1) {
           str += ",";
         } else if (ctx.options.trailingComma) {
           if (ctx.options.lineWidth > 0) {
-            reqNewline || (reqNewline = lines.reduce((sum, line) => sum + line.length + 2, 2) + (str.length + 2) > ctx.options.lineWidth);
+            reqNewline || (reqNewline = lines2.reduce((sum, line) => sum + line.length + 2, 2) + (str.length + 2) > ctx.options.lineWidth);
           }
           if (reqNewline) {
             str += ",";
@@ -28593,35 +28593,35 @@ ${indent}${line}` : "\n";
         }
         if (comment)
           str += stringifyComment.lineComment(str, itemIndent, commentString(comment));
-        lines.push(str);
-        linesAtValue = lines.length;
+        lines2.push(str);
+        linesAtValue = lines2.length;
       }
       const { start, end } = flowChars;
-      if (lines.length === 0) {
+      if (lines2.length === 0) {
         return start + end;
       } else {
         if (!reqNewline) {
-          const len2 = lines.reduce((sum, line) => sum + line.length + 2, 2);
+          const len2 = lines2.reduce((sum, line) => sum + line.length + 2, 2);
           reqNewline = ctx.options.lineWidth > 0 && len2 > ctx.options.lineWidth;
         }
         if (reqNewline) {
           let str = start;
-          for (const line of lines)
+          for (const line of lines2)
             str += line ? `
 ${indentStep}${indent}${line}` : "\n";
           return `${str}
 ${indent}${end}`;
         } else {
-          return `${start}${fcPadding}${lines.join(" ")}${fcPadding}${end}`;
+          return `${start}${fcPadding}${lines2.join(" ")}${fcPadding}${end}`;
         }
       }
     }
-    function addCommentBefore({ indent, options: { commentString } }, lines, comment, chompKeep) {
+    function addCommentBefore({ indent, options: { commentString } }, lines2, comment, chompKeep) {
       if (comment && chompKeep)
         comment = comment.replace(/^\n+/, "");
       if (comment) {
         const ic = stringifyComment.indentComment(commentString(comment), indent);
-        lines.push(ic.trimStart());
+        lines2.push(ic.trimStart());
       }
     }
     exports.stringifyCollection = stringifyCollection;
@@ -29259,11 +29259,11 @@ var require_binary = __commonJS({
         if (type !== Scalar.Scalar.QUOTE_DOUBLE) {
           const lineWidth = Math.max(ctx.options.lineWidth - ctx.indent.length, ctx.options.minContentWidth);
           const n = Math.ceil(str.length / lineWidth);
-          const lines = new Array(n);
+          const lines2 = new Array(n);
           for (let i = 0, o = 0; i < n; ++i, o += lineWidth) {
-            lines[i] = str.substr(o, lineWidth);
+            lines2[i] = str.substr(o, lineWidth);
           }
-          str = lines.join(type === Scalar.Scalar.BLOCK_LITERAL ? "\n" : " ");
+          str = lines2.join(type === Scalar.Scalar.BLOCK_LITERAL ? "\n" : " ");
         }
         return stringifyString.stringifyString({ comment, type, value: str }, ctx, onComment, onChompKeep);
       }
@@ -29943,35 +29943,35 @@ var require_stringifyDocument = __commonJS({
     var stringify = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyDocument(doc, options) {
-      const lines = [];
+      const lines2 = [];
       let hasDirectives = options.directives === true;
       if (options.directives !== false && doc.directives) {
         const dir = doc.directives.toString(doc);
         if (dir) {
-          lines.push(dir);
+          lines2.push(dir);
           hasDirectives = true;
         } else if (doc.directives.docStart)
           hasDirectives = true;
       }
       if (hasDirectives)
-        lines.push("---");
+        lines2.push("---");
       const ctx = stringify.createStringifyContext(doc, options);
       const { commentString } = ctx.options;
       if (doc.commentBefore) {
-        if (lines.length !== 1)
-          lines.unshift("");
+        if (lines2.length !== 1)
+          lines2.unshift("");
         const cs = commentString(doc.commentBefore);
-        lines.unshift(stringifyComment.indentComment(cs, ""));
+        lines2.unshift(stringifyComment.indentComment(cs, ""));
       }
       let chompKeep = false;
       let contentComment = null;
       if (doc.contents) {
         if (identity.isNode(doc.contents)) {
           if (doc.contents.spaceBefore && hasDirectives)
-            lines.push("");
+            lines2.push("");
           if (doc.contents.commentBefore) {
             const cs = commentString(doc.contents.commentBefore);
-            lines.push(stringifyComment.indentComment(cs, ""));
+            lines2.push(stringifyComment.indentComment(cs, ""));
           }
           ctx.forceBlockIndent = !!doc.comment;
           contentComment = doc.contents.comment;
@@ -29980,36 +29980,36 @@ var require_stringifyDocument = __commonJS({
         let body = stringify.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
         if (contentComment)
           body += stringifyComment.lineComment(body, "", commentString(contentComment));
-        if ((body[0] === "|" || body[0] === ">") && lines[lines.length - 1] === "---") {
-          lines[lines.length - 1] = `--- ${body}`;
+        if ((body[0] === "|" || body[0] === ">") && lines2[lines2.length - 1] === "---") {
+          lines2[lines2.length - 1] = `--- ${body}`;
         } else
-          lines.push(body);
+          lines2.push(body);
       } else {
-        lines.push(stringify.stringify(doc.contents, ctx));
+        lines2.push(stringify.stringify(doc.contents, ctx));
       }
       if (doc.directives?.docEnd) {
         if (doc.comment) {
           const cs = commentString(doc.comment);
           if (cs.includes("\n")) {
-            lines.push("...");
-            lines.push(stringifyComment.indentComment(cs, ""));
+            lines2.push("...");
+            lines2.push(stringifyComment.indentComment(cs, ""));
           } else {
-            lines.push(`... ${cs}`);
+            lines2.push(`... ${cs}`);
           }
         } else {
-          lines.push("...");
+          lines2.push("...");
         }
       } else {
         let dc = doc.comment;
         if (dc && chompKeep)
           dc = dc.replace(/^\n+/, "");
         if (dc) {
-          if ((!chompKeep || contentComment) && lines[lines.length - 1] !== "")
-            lines.push("");
-          lines.push(stringifyComment.indentComment(commentString(dc), ""));
+          if ((!chompKeep || contentComment) && lines2[lines2.length - 1] !== "")
+            lines2.push("");
+          lines2.push(stringifyComment.indentComment(commentString(dc), ""));
         }
       }
-      return lines.join("\n") + "\n";
+      return lines2.join("\n") + "\n";
     }
     exports.stringifyDocument = stringifyDocument;
   }
@@ -30291,8 +30291,8 @@ var require_Document = __commonJS({
         };
         const res = toJS.toJS(this.contents, jsonArg ?? "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count: count2, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count2);
+          for (const { count: count3, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count3);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
       /**
@@ -30369,12 +30369,12 @@ var require_errors2 = __commonJS({
         lineStr = prev + lineStr;
       }
       if (/[^ ]/.test(lineStr)) {
-        let count2 = 1;
+        let count3 = 1;
         const end = error62.linePos[1];
         if (end?.line === line && end.col > col) {
-          count2 = Math.max(1, Math.min(end.col - col, 80 - ci));
+          count3 = Math.max(1, Math.min(end.col - col, 80 - ci));
         }
-        const pointer = " ".repeat(ci) + "^".repeat(count2);
+        const pointer = " ".repeat(ci) + "^".repeat(count3);
         error62.message += `:
 
 ${lineStr}
@@ -31071,17 +31071,17 @@ var require_resolve_block_scalar = __commonJS({
       if (!header)
         return { value: "", type: null, comment: "", range: [start, start, start] };
       const type = header.mode === ">" ? Scalar.Scalar.BLOCK_FOLDED : Scalar.Scalar.BLOCK_LITERAL;
-      const lines = scalar.source ? splitLines(scalar.source) : [];
-      let chompStart = lines.length;
-      for (let i = lines.length - 1; i >= 0; --i) {
-        const content = lines[i][1];
+      const lines2 = scalar.source ? splitLines(scalar.source) : [];
+      let chompStart = lines2.length;
+      for (let i = lines2.length - 1; i >= 0; --i) {
+        const content = lines2[i][1];
         if (content === "" || content === "\r")
           chompStart = i;
         else
           break;
       }
       if (chompStart === 0) {
-        const value2 = header.chomp === "+" && lines.length > 0 ? "\n".repeat(Math.max(1, lines.length - 1)) : "";
+        const value2 = header.chomp === "+" && lines2.length > 0 ? "\n".repeat(Math.max(1, lines2.length - 1)) : "";
         let end2 = start + header.length;
         if (scalar.source)
           end2 += scalar.source.length;
@@ -31091,7 +31091,7 @@ var require_resolve_block_scalar = __commonJS({
       let offset = scalar.offset + header.length;
       let contentStart = 0;
       for (let i = 0; i < chompStart; ++i) {
-        const [indent, content] = lines[i];
+        const [indent, content] = lines2[i];
         if (content === "" || content === "\r") {
           if (header.indent === 0 && indent.length > trimIndent)
             trimIndent = indent.length;
@@ -31111,17 +31111,17 @@ var require_resolve_block_scalar = __commonJS({
         }
         offset += indent.length + content.length + 1;
       }
-      for (let i = lines.length - 1; i >= chompStart; --i) {
-        if (lines[i][0].length > trimIndent)
+      for (let i = lines2.length - 1; i >= chompStart; --i) {
+        if (lines2[i][0].length > trimIndent)
           chompStart = i + 1;
       }
       let value = "";
       let sep2 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
-        value += lines[i][0].slice(trimIndent) + "\n";
+        value += lines2[i][0].slice(trimIndent) + "\n";
       for (let i = contentStart; i < chompStart; ++i) {
-        let [indent, content] = lines[i];
+        let [indent, content] = lines2[i];
         offset += indent.length + content.length + 1;
         const crlf = content[content.length - 1] === "\r";
         if (crlf)
@@ -31158,8 +31158,8 @@ var require_resolve_block_scalar = __commonJS({
         case "-":
           break;
         case "+":
-          for (let i = chompStart; i < lines.length; ++i)
-            value += "\n" + lines[i][0].slice(trimIndent);
+          for (let i = chompStart; i < lines2.length; ++i)
+            value += "\n" + lines2[i][0].slice(trimIndent);
           if (value[value.length - 1] !== "\n")
             value += "\n";
           break;
@@ -31234,10 +31234,10 @@ var require_resolve_block_scalar = __commonJS({
       const first = split[0];
       const m = first.match(/^( *)/);
       const line0 = m?.[1] ? [m[1], first.slice(m[1].length)] : ["", first];
-      const lines = [line0];
+      const lines2 = [line0];
       for (let i = 1; i < split.length; i += 2)
-        lines.push([split[i], split[i + 1]]);
-      return lines;
+        lines2.push([split[i], split[i + 1]]);
+      return lines2;
     }
     exports.resolveBlockScalar = resolveBlockScalar;
   }
@@ -32195,8 +32195,8 @@ var require_cst_visit = __commonJS({
     visit2.REMOVE = REMOVE;
     visit2.itemAtPath = (cst, path) => {
       let item = cst;
-      for (const [field2, index] of path) {
-        const tok = item?.[field2];
+      for (const [field3, index] of path) {
+        const tok = item?.[field3];
         if (tok && "items" in tok) {
           item = tok.items[index];
         } else
@@ -32206,8 +32206,8 @@ var require_cst_visit = __commonJS({
     };
     visit2.parentCollection = (cst, path) => {
       const parent = visit2.itemAtPath(cst, path.slice(0, -1));
-      const field2 = path[path.length - 1][0];
-      const coll = parent?.[field2];
+      const field3 = path[path.length - 1][0];
+      const coll = parent?.[field3];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
@@ -32216,11 +32216,11 @@ var require_cst_visit = __commonJS({
       let ctrl = visitor(item, path);
       if (typeof ctrl === "symbol")
         return ctrl;
-      for (const field2 of ["key", "value"]) {
-        const token = item[field2];
+      for (const field3 of ["key", "value"]) {
+        const token = item[field3];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path.concat([[field2, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path.concat([[field3, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -32230,7 +32230,7 @@ var require_cst_visit = __commonJS({
               i -= 1;
             }
           }
-          if (typeof ctrl === "function" && field2 === "key")
+          if (typeof ctrl === "function" && field3 === "key")
             ctrl = ctrl(item, path);
         }
       }
@@ -32660,9 +32660,9 @@ var require_lexer = __commonJS({
         }
       }
       *parseQuotedScalar() {
-        const quote2 = this.charAt(0);
-        let end = this.buffer.indexOf(quote2, this.pos + 1);
-        if (quote2 === "'") {
+        const quote3 = this.charAt(0);
+        let end = this.buffer.indexOf(quote3, this.pos + 1);
+        if (quote3 === "'") {
           while (end !== -1 && this.buffer[end + 1] === "'")
             end = this.buffer.indexOf("'", end + 2);
         } else {
@@ -34037,15 +34037,15 @@ function createSeededRandom(seed) {
 }
 
 // src/bench/build-arrival-schedule.ts
-function buildArrivalSchedule(count2, intervalMs, arrival, seed) {
-  const offsets = new Array(count2);
+function buildArrivalSchedule(count3, intervalMs, arrival, seed) {
+  const offsets = new Array(count3);
   if (arrival === "fixed") {
-    for (let index = 0; index < count2; index++) offsets[index] = index * intervalMs;
+    for (let index = 0; index < count3; index++) offsets[index] = index * intervalMs;
     return offsets;
   }
   const random = createSeededRandom(seed);
   let at = 0;
-  for (let index = 0; index < count2; index++) {
+  for (let index = 0; index < count3; index++) {
     offsets[index] = at;
     at += -Math.log(1 - random()) * intervalMs;
   }
@@ -34072,29 +34072,29 @@ function getSharedBenchAgent() {
 
 // src/scoring/token-slack.ts
 var UNSTREAMED_TOKEN_SLACK = 8;
-function countSlack(count2) {
-  return Math.max(UNSTREAMED_TOKEN_SLACK, Math.ceil(count2 * 0.02));
+function countSlack(count3) {
+  return Math.max(UNSTREAMED_TOKEN_SLACK, Math.ceil(count3 * 0.02));
 }
 
 // src/tokens/utf8-length.ts
-function utf8BytesAt(text2, index) {
-  const unit = text2.charCodeAt(index);
+function utf8BytesAt(text3, index) {
+  const unit = text3.charCodeAt(index);
   if (unit < 128) return { bytes: 1, units: 1 };
   if (unit < 2048) return { bytes: 2, units: 1 };
-  if (unit >= 55296 && unit <= 56319 && index + 1 < text2.length) {
-    const next = text2.charCodeAt(index + 1);
+  if (unit >= 55296 && unit <= 56319 && index + 1 < text3.length) {
+    const next = text3.charCodeAt(index + 1);
     if (next >= 56320 && next <= 57343) return { bytes: 4, units: 2 };
   }
   return { bytes: 3, units: 1 };
 }
-function utf8LengthsAt(text2, offsets) {
+function utf8LengthsAt(text3, offsets) {
   const out = new Float64Array(offsets.length);
   let position = 0;
   let bytes = 0;
   for (let index = 0; index < offsets.length; index++) {
-    const target = Math.min(offsets[index] ?? 0, text2.length);
+    const target = Math.min(offsets[index] ?? 0, text3.length);
     while (position < target) {
-      const step = utf8BytesAt(text2, position);
+      const step = utf8BytesAt(text3, position);
       bytes += step.bytes;
       position += step.units;
     }
@@ -34105,16 +34105,16 @@ function utf8LengthsAt(text2, offsets) {
 
 // src/bench/finalize-records.ts
 function countWithTokenizer(record2, counter) {
-  const text2 = record2.text;
-  if (!text2) return;
-  const reasoning = counter.count(text2.reasoning);
-  const content = counter.count(text2.content);
+  const text3 = record2.text;
+  if (!text3) return;
+  const reasoning = counter.count(text3.reasoning);
+  const content = counter.count(text3.content);
   let reasoningDone = 0;
   let contentDone = 0;
   const { chunks } = record2;
   for (let index = 0; index < chunks.length; index++) {
-    const reasoningEnd = text2.reasoningEnds[index] ?? text2.reasoning.length;
-    const contentEnd = text2.contentEnds[index] ?? text2.content.length;
+    const reasoningEnd = text3.reasoningEnds[index] ?? text3.reasoning.length;
+    const contentEnd = text3.contentEnds[index] ?? text3.content.length;
     while (reasoningDone < reasoning.ends.length && (reasoning.ends[reasoningDone] ?? 0) <= reasoningEnd) reasoningDone++;
     while (contentDone < content.ends.length && (content.ends[contentDone] ?? 0) <= contentEnd) contentDone++;
     const chunk = chunks[index];
@@ -34127,10 +34127,10 @@ function countWithTokenizer(record2, counter) {
   record2.implausible = null;
 }
 function boundClaimsByBytes(record2) {
-  const text2 = record2.text;
-  if (!text2) return;
-  const reasoningBytes = utf8LengthsAt(text2.reasoning, text2.reasoningEnds);
-  const contentBytes = utf8LengthsAt(text2.content, text2.contentEnds);
+  const text3 = record2.text;
+  if (!text3) return;
+  const reasoningBytes = utf8LengthsAt(text3.reasoning, text3.reasoningEnds);
+  const contentBytes = utf8LengthsAt(text3.content, text3.contentEnds);
   const { chunks } = record2;
   for (let index = 0; index < chunks.length; index++) {
     const bytes = (reasoningBytes[index] ?? 0) + (contentBytes[index] ?? 0);
@@ -34140,7 +34140,7 @@ function boundClaimsByBytes(record2) {
       return;
     }
   }
-  const total = Buffer.byteLength(text2.reasoning) + Buffer.byteLength(text2.content);
+  const total = Buffer.byteLength(text3.reasoning) + Buffer.byteLength(text3.content);
   const claimed = Math.max(record2.outputTokens, record2.claimedTokens ?? 0);
   if (claimed > total + UNSTREAMED_TOKEN_SLACK) {
     record2.implausible = `claimed ${claimed} tokens but streamed ${total} bytes of text (a token is at least one byte; at most ${total + UNSTREAMED_TOKEN_SLACK} with ${UNSTREAMED_TOKEN_SLACK} unstreamed)`;
@@ -34196,8 +34196,8 @@ function spreadTokenCounts(counts, total) {
 
 // src/bench/completion-stream-state.ts
 var EXCERPT_CHARS = 160;
-function excerpt(text2) {
-  const flat = text2.replace(/\s+/g, " ").trim();
+function excerpt(text3) {
+  const flat = text3.replace(/\s+/g, " ").trim();
   return flat.length > EXCERPT_CHARS ? `${flat.slice(0, EXCERPT_CHARS)}\u2026` : flat;
 }
 function nonEmpty(value) {
@@ -34234,14 +34234,14 @@ var CompletionStreamState = class {
   /** An SSE event named "error": whatever it carries is the reason. */
   acceptErrorEvent(data) {
     if (this.done || this.problem) return;
-    let text2 = data;
+    let text3 = data;
     try {
       const parsed = JSON.parse(data);
       const inner = parsed && typeof parsed === "object" && "error" in parsed ? parsed.error : parsed;
-      text2 = describeStreamError(inner);
+      text3 = describeStreamError(inner);
     } catch {
     }
-    this.problem = { kind: "stream_error", reason: `error event in the stream: ${excerpt(text2)}` };
+    this.problem = { kind: "stream_error", reason: `error event in the stream: ${excerpt(text3)}` };
   }
   /** Returns false once the stream is finished or broken: the caller stops reading. */
   accept(data, tMs) {
@@ -34696,8 +34696,8 @@ async function sendStreamingRequest(options) {
         if (settled) return;
         const endMs = performance3.now() - sendTime;
         if (statusCode !== 200) {
-          const text2 = excerpt(errorBody);
-          fail("http_error", `HTTP ${statusCode}${text2 ? `: ${text2}` : ""}`, endMs);
+          const text3 = excerpt(errorBody);
+          fail("http_error", `HTTP ${statusCode}${text3 ? `: ${text3}` : ""}`, endMs);
           return;
         }
         arrivals.push(null, endMs);
@@ -34773,7 +34773,7 @@ async function runOpenLoop(prompts, offsets, signal, send, onRecord) {
     if (signal.aborted) break;
     const prompt = prompts[index];
     if (!prompt) continue;
-    inFlight.push(send(prompt).then((record2) => onRecord(prompt, record2)));
+    inFlight.push(send(prompt, startAt).then((record2) => onRecord(prompt, record2)));
   }
   await Promise.all(inFlight);
 }
@@ -34795,8 +34795,10 @@ async function runBenchmark(options) {
   const total = prompts.length;
   let failed = 0;
   const dispatcher = createBenchAgent();
-  const send = async (prompt) => {
-    const record2 = await sendStreamingRequest({ baseUrl, prompt, settings, signal, dispatcher });
+  const send = async (prompt, runStart) => {
+    let sentAt = runStart;
+    const record2 = await sendStreamingRequest({ baseUrl, prompt, settings, signal, dispatcher, onSend: (time3) => sentAt = time3 });
+    if (record2.ok) record2.sentMs = Math.max(0, sentAt - runStart);
     if (record2.ok || record2.kind !== "connection_error") return record2;
     await waitUntil(performance4.now() + DEATH_GRACE_MS, signal);
     if (!signal.aborted) return record2;
@@ -34837,7 +34839,7 @@ async function runBenchmark(options) {
 // src/config/fingerprint-round.ts
 import { createHash } from "node:crypto";
 import { isAbsolute, relative } from "node:path";
-var sha256 = (text2) => createHash("sha256").update(text2).digest("hex");
+var sha256 = (text3) => createHash("sha256").update(text3).digest("hex");
 function fingerprintRound(config2, configDir, prompts) {
   const portable = (path) => path === void 0 || !isAbsolute(path) ? path : relative(configDir, path) || ".";
   const comparable = {
@@ -35043,8 +35045,8 @@ import { StringDecoder } from "node:string_decoder";
 var ANSI_PATTERN = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
 var CONTROL_PATTERN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
 var MAX_LOG_LINE_CHARS = 2e3;
-function stripAnsi(text2) {
-  return text2.replace(ANSI_PATTERN, "");
+function stripAnsi(text3) {
+  return text3.replace(ANSI_PATTERN, "");
 }
 function cleanLogLine(line) {
   const lastFrame = line.includes("\r") ? line.split("\r").filter((frame) => frame !== "").pop() ?? "" : line;
@@ -35052,10 +35054,10 @@ function cleanLogLine(line) {
   if (clean.length <= MAX_LOG_LINE_CHARS) return clean;
   return `${clean.slice(0, MAX_LOG_LINE_CHARS)}\u2026 (${clean.length - MAX_LOG_LINE_CHARS} more characters)`;
 }
-function fenceFor(lines) {
+function fenceFor(lines2) {
   let longest = 0;
-  for (const line of lines) {
-    for (const run of line.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
+  for (const line of lines2) {
+    for (const run2 of line.match(/`+/g) ?? []) longest = Math.max(longest, run2.length);
   }
   return "`".repeat(Math.max(3, longest + 1));
 }
@@ -35089,14 +35091,14 @@ var LogRingBuffer = class {
   /** Appends raw output of one stream (such as "stdout"); lines end at "\n", a "\r" before it is dropped. */
   write(stream, chunk) {
     const state = this.stateOf(stream);
-    const text2 = typeof chunk === "string" ? chunk : state.decoder.write(chunk);
+    const text3 = typeof chunk === "string" ? chunk : state.decoder.write(chunk);
     let start = 0;
-    for (let end = text2.indexOf("\n"); end !== -1; end = text2.indexOf("\n", start)) {
-      this.append(state, text2.slice(start, end));
+    for (let end = text3.indexOf("\n"); end !== -1; end = text3.indexOf("\n", start)) {
+      this.append(state, text3.slice(start, end));
       this.push(this.takeLine(state));
       start = end + 1;
     }
-    if (start < text2.length) this.append(state, start === 0 ? text2 : text2.slice(start));
+    if (start < text3.length) this.append(state, start === 0 ? text3 : text3.slice(start));
   }
   /** Flushes unfinished lines, as when the engine exits. */
   end() {
@@ -35265,8 +35267,8 @@ var LOG_DRAIN_MS = 1e3;
 var CANCELLED_STOP_TIMEOUT_S = 1;
 function signalName(exitCode) {
   if (exitCode === null || exitCode <= 128 || exitCode > 128 + 64) return null;
-  const number4 = exitCode - 128;
-  const entry = Object.entries(constants.signals).find(([, value]) => value === number4);
+  const number5 = exitCode - 128;
+  const entry = Object.entries(constants.signals).find(([, value]) => value === number5);
   return entry ? entry[0] : null;
 }
 async function ignoreGone(action) {
@@ -35401,10 +35403,10 @@ function hardenContainer(docker) {
 
 // src/docker/parse-docker-size.ts
 var UNITS = { "": 1, b: 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3, t: 1024 ** 4 };
-function parseDockerSize(text2) {
-  const match = /^(\d+(?:\.\d+)?)([bkmgt]?)$/i.exec(text2.trim());
+function parseDockerSize(text3) {
+  const match = /^(\d+(?:\.\d+)?)([bkmgt]?)$/i.exec(text3.trim());
   const unit = UNITS[match?.[2]?.toLowerCase() ?? "x"];
-  if (!match?.[1] || unit === void 0) throw new Error(`expected a size such as "16g", got ${JSON.stringify(text2)}`);
+  if (!match?.[1] || unit === void 0) throw new Error(`expected a size such as "16g", got ${JSON.stringify(text3)}`);
   return Math.round(Number(match[1]) * unit);
 }
 
@@ -35500,8 +35502,8 @@ async function followBuildStream(stream, logger, options = {}) {
   let interrupted = null;
   let stepContainer = null;
   const decoder = new TextDecoder("utf-8");
-  const addOutput = (text2) => {
-    for (const line of text2.split(/\r?\n/)) {
+  const addOutput = (text3) => {
+    for (const line of text3.split(/\r?\n/)) {
       if (line.trim().length === 0) continue;
       const step = STEP_LINE.exec(line);
       if (step?.[1]) lastStep = Number(step[1]);
@@ -35544,15 +35546,15 @@ async function followBuildStream(stream, logger, options = {}) {
   let pending = [];
   try {
     for await (const chunk of stream) {
-      const text2 = typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
+      const text3 = typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
       let start = 0;
-      for (let end = text2.indexOf("\n"); end !== -1; end = text2.indexOf("\n", start)) {
-        pending.push(text2.slice(start, end));
+      for (let end = text3.indexOf("\n"); end !== -1; end = text3.indexOf("\n", start)) {
+        pending.push(text3.slice(start, end));
         handleLine(pending.join(""));
         pending = [];
         start = end + 1;
       }
-      if (start < text2.length) pending.push(text2.slice(start));
+      if (start < text3.length) pending.push(text3.slice(start));
     }
   } catch (streamError) {
     interrupted = streamError instanceof Error ? streamError.message : String(streamError);
@@ -35622,9 +35624,9 @@ function field(header, offset, length) {
   return raw.subarray(0, end === -1 ? raw.length : end).toString("utf8");
 }
 function octal(header, offset, length) {
-  const text2 = field(header, offset, length).trim();
-  const value = text2 === "" ? 0 : Number.parseInt(text2, 8);
-  if (!Number.isFinite(value) || value < 0) throw new Error(`tar: unreadable size field ${JSON.stringify(text2)}`);
+  const text3 = field(header, offset, length).trim();
+  const value = text3 === "" ? 0 : Number.parseInt(text3, 8);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`tar: unreadable size field ${JSON.stringify(text3)}`);
   return value;
 }
 function paxRecords(body) {
@@ -35777,7 +35779,7 @@ function execForm(args) {
   return JSON.stringify(args);
 }
 function createOverlayContext(plan) {
-  const lines = [`FROM ${plan.baseImageId}`];
+  const lines2 = [`FROM ${plan.baseImageId}`];
   const entries = [];
   let patchStep = null;
   if (plan.patch) {
@@ -35786,17 +35788,17 @@ function createOverlayContext(plan) {
       { name: "candidate.patch", content: plan.patch },
       { name: "apply-patch.sh", content: Buffer.from(APPLY_PATCH_SCRIPT), mode: 493 }
     );
-    lines.push("COPY candidate.patch apply-patch.sh /speedgate/");
-    lines.push(`RUN ${execForm(["/bin/sh", "/speedgate/apply-patch.sh", plan.sourceDir])}`);
-    patchStep = lines.length;
+    lines2.push("COPY candidate.patch apply-patch.sh /speedgate/");
+    lines2.push(`RUN ${execForm(["/bin/sh", "/speedgate/apply-patch.sh", plan.sourceDir])}`);
+    patchStep = lines2.length;
   }
   for (const command of plan.postPatch) {
     const inSourceDir = plan.sourceDir ? ["/bin/sh", "-c", 'cd "$0" && exec "$@"', plan.sourceDir, ...command] : command;
-    lines.push(`RUN ${execForm(inSourceDir)}`);
+    lines2.push(`RUN ${execForm(inSourceDir)}`);
   }
   const labels = Object.entries(plan.labels).map(([key, value]) => `${JSON.stringify(key)}=${JSON.stringify(value)}`);
-  if (labels.length > 0) lines.push(`LABEL ${labels.join(" ")}`);
-  const dockerfile = `${lines.join("\n")}
+  if (labels.length > 0) lines2.push(`LABEL ${labels.join(" ")}`);
+  const dockerfile = `${lines2.join("\n")}
 `;
   entries.unshift({ name: "Dockerfile", content: Buffer.from(dockerfile) });
   return { archive: createTarArchive(entries), dockerfile, patchStep };
@@ -35903,8 +35905,8 @@ async function runImageBuild(docker, request2) {
 }
 
 // src/docker/docker-runtime.ts
-function dockerSafeName(text2) {
-  const safe = text2.toLowerCase().replace(/[^a-z0-9_.-]+/g, "-").replace(/^[.-]+/, "");
+function dockerSafeName(text3) {
+  const safe = text3.toLowerCase().replace(/[^a-z0-9_.-]+/g, "-").replace(/^[.-]+/, "");
   return (safe || "run").slice(0, 100);
 }
 var DISPOSE_DAEMON_WAIT_MS = 2e4;
@@ -36202,42 +36204,42 @@ import { tmpdir } from "node:os";
 import { basename, join as join3 } from "node:path";
 
 // src/failure/failure-hints.ts
-var SAME_GPU = "Another process on the same GPU shrinks the headroom: check nvidia-smi for leftovers (a previous engine, another job) before the run.";
+var SAME_GPU = "Another process on the same GPU shrinks the headroom: check `nvidia-smi` for leftovers (a previous engine, another job) before the run.";
 var CUDA_OOM_HINTS = {
   graph_capture: [
     "Memory ran out while capturing CUDA graphs, after the weights and the KV cache were allocated.",
-    "Leave more room for the graphs: lower --mem-fraction-static (try 0.8, then 0.7; vLLM: --gpu-memory-utilization),",
-    "lower --cuda-graph-max-bs (both the prefill and the decode graphs; vLLM: --max-cudagraph-capture-size or --cuda-graph-sizes),",
-    "or turn the prefill CUDA graph off (SGLang) / run with --enforce-eager (vLLM) to confirm.",
+    "Leave more room for the graphs: lower `--mem-fraction-static` (try 0.8, then 0.7; vLLM: `--gpu-memory-utilization`),",
+    "lower `--cuda-graph-max-bs` (both the prefill and the decode graphs; vLLM: `--max-cudagraph-capture-size` or `--cuda-graph-sizes`),",
+    "or turn the prefill CUDA graph off (SGLang) / run with `--enforce-eager` (vLLM) to confirm.",
     SAME_GPU
   ].join(" "),
   weights: [
     "Memory ran out while loading the weights: the model does not fit on these GPUs at this precision.",
-    "Use more GPUs (--tp / --tensor-parallel-size), a quantized checkpoint (--quantization fp8, AWQ, GPTQ) or a smaller model.",
+    "Use more GPUs (`--tp` / `--tensor-parallel-size`), a quantized checkpoint (`--quantization fp8`, AWQ, GPTQ) or a smaller model.",
     SAME_GPU
   ].join(" "),
   kv_cache: [
     "Memory ran out while sizing or allocating the KV cache.",
-    "Lower --mem-fraction-static (SGLang) or --gpu-memory-utilization (vLLM), cap the cache with --max-total-tokens (SGLang),",
-    "or shorten the context: --context-length (SGLang) / --max-model-len (vLLM).",
+    "Lower `--mem-fraction-static` (SGLang) or `--gpu-memory-utilization` (vLLM), cap the cache with `--max-total-tokens` (SGLang),",
+    "or shorten the context: `--context-length` (SGLang) / `--max-model-len` (vLLM).",
     SAME_GPU
   ].join(" "),
   other: [
-    "Lower the memory the engine reserves up front (--mem-fraction-static for SGLang, --gpu-memory-utilization for vLLM) to leave room for activations,",
-    "and lower the batch the engine builds (--max-running-requests / --chunked-prefill-size for SGLang, --max-num-seqs / --max-num-batched-tokens for vLLM).",
+    "Lower the memory the engine reserves up front (`--mem-fraction-static` for SGLang, `--gpu-memory-utilization` for vLLM) to leave room for activations,",
+    "and lower the batch the engine builds (`--max-running-requests` / `--chunked-prefill-size` for SGLang, `--max-num-seqs` / `--max-num-batched-tokens` for vLLM).",
     "If the patch changed a kernel's workspace or buffers, it may simply need more memory than before.",
     SAME_GPU
   ].join(" ")
 };
 var HOST_OOM_HINT = [
   "The host (not the GPU) ran out of memory and the kernel's OOM killer ended the engine.",
-  "Give the runner more RAM or a larger docker.memory limit, load weights with fewer CPU copies",
-  "(SGLang --load-format / vLLM --load-format, no --enable-torch-compile duplicates), and check dmesg for the OOM report."
+  "Give the runner more RAM or a larger `docker.memory` limit, load weights with fewer CPU copies",
+  "(SGLang `--load-format` / vLLM `--load-format`, no `--enable-torch-compile` duplicates), and check `dmesg` for the OOM report."
 ].join(" ");
 var NCCL_HINT = [
-  "Multi-GPU communication failed. Rerun with NCCL_DEBUG=INFO in the engine's env to see which transport broke.",
-  "In containers give NCCL a large /dev/shm (docker.shmSize such as 16g); on machines without working peer-to-peer try NCCL_P2P_DISABLE=1;",
-  "check that every GPU in --tp is visible and idle (nvidia-smi)."
+  "Multi-GPU communication failed. Rerun with `NCCL_DEBUG=INFO` in the engine's env to see which transport broke.",
+  "In containers give NCCL a large /dev/shm (`docker.shmSize` such as 16g); on machines without working peer-to-peer try `NCCL_P2P_DISABLE=1`;",
+  "check that every GPU in `--tp` is visible and idle (`nvidia-smi`)."
 ].join(" ");
 function importErrorHint(location) {
   const where = location ? `Look at ${location}: ` : "";
@@ -36248,7 +36250,7 @@ function portInUseHint(port) {
   return `Something else is listening on ${which}: a previous engine that was not stopped, or another service. Find it with \`ss -ltnp\` (or \`lsof -i :${port ?? "PORT"}\`), stop it, run \`speedgate cleanup\` for leftovers of an interrupted run, or choose another port in the round config.`;
 }
 function startupTimeoutHint(afterS) {
-  return `The engine printed no fatal error but did not answer the health check within ${afterS} s. First runs download weights and compile kernels (torch.compile, DeepGEMM/FlashInfer JIT, CUDA graph capture of many sizes): raise health.timeoutS, serve the weights from the runner's disk (docker.mounts, read-only) or bake them into the image, or check the log tail for where it stalled.`;
+  return `The engine printed no fatal error but did not answer the health check within ${afterS} s. First runs download weights and compile kernels (torch.compile, DeepGEMM/FlashInfer JIT, CUDA graph capture of many sizes): raise \`health.timeoutS\`, serve the weights from the runner's disk (\`docker.mounts\`, read-only) or bake them into the image, or check the log tail for where it stalled.`;
 }
 var EXITED_HINT = "The engine stopped without an error speedgate recognises. The log tail below shows its last words; run the same command by hand to reproduce.";
 var CANCELLED_HINT = "The run was cancelled (SIGINT, SIGTERM or the job was stopped); nothing was measured after that.";
@@ -36366,7 +36368,7 @@ function patchFailure(role, kind, summary, result) {
 }
 async function applyPatch(options) {
   const env = { ...process.env, GIT_CEILING_DIRECTORIES: dirname2(options.dir) };
-  const run = (argv) => runTool(argv, { cwd: options.dir, env, signal: options.signal, timeoutMs: 12e4 });
+  const run2 = (argv) => runTool(argv, { cwd: options.dir, env, signal: options.signal, timeoutMs: 12e4 });
   const tools = [
     {
       tool: "git",
@@ -36380,11 +36382,11 @@ async function applyPatch(options) {
     }
   ];
   for (const { tool, check: check2, apply } of tools) {
-    const checked = await run(check2);
+    const checked = await run2(check2);
     if (checked.missing) continue;
     if (options.signal.aborted) throw options.signal.reason;
     if (checked.exitCode !== 0) throw patchFailure(options.role, "patch_conflict", describePatchFailure(checked.output, options.patchText), checked);
-    const applied = await run(apply);
+    const applied = await run2(apply);
     if (applied.exitCode !== 0) throw patchFailure(options.role, "patch_conflict", describePatchFailure(applied.output, options.patchText), applied);
     return { tool };
   }
@@ -36468,8 +36470,8 @@ const capabilities = /^CapEff:\s*([0-9a-f]+)$/m.exec(fs.readFileSync("/proc/self
 process.stdout.write(JSON.stringify({ pid: process.pid, visible, capabilities: capabilities ? capabilities[1] : null }) + "\n");
 `;
 var PROBE_TIMEOUT_MS = 15e3;
-function lastLine(text2) {
-  return text2.trim().split("\n").pop() ?? "";
+function lastLine(text3) {
+  return text3.trim().split("\n").pop() ?? "";
 }
 function probeProblem(output2, exitCode) {
   const line = lastLine(output2);
@@ -36599,7 +36601,7 @@ function cannotStart(options, program, reason, detail) {
 }
 function exitOf(isolation, exitCode, signal) {
   if (isolation.kind === "none" || exitCode === null || exitCode <= 128 || exitCode > 128 + 64) return { exitCode, signal };
-  const name = Object.entries(constants3.signals).find(([, number4]) => number4 === exitCode - 128)?.[0];
+  const name = Object.entries(constants3.signals).find(([, number5]) => number5 === exitCode - 128)?.[0];
   return { exitCode, signal: name ?? signal };
 }
 async function spawnProcessEngine(options) {
@@ -36740,17 +36742,17 @@ var ProcessRuntime = class {
 `, missing: true, timedOut: false } : await runTool(isolateCommand(isolation, argv), { cwd, env, signal, timeoutMs: timeoutS * 1e3 });
     if (signal.aborted) throw signal.reason;
     if (result.exitCode === 0) return;
-    const lines = result.output.split("\n").filter((line) => line.trim() !== "").map(cleanLogLine);
+    const lines2 = result.output.split("\n").filter((line) => line.trim() !== "").map(cleanLogLine);
     throw new EngineFailureError({
       engine: "candidate",
       stage: "build",
       kind: result.timedOut ? "build_timeout" : "build_error",
       label: result.timedOut ? `postPatch step timed out after ${timeoutS} s` : "a postPatch step failed",
-      summary: `${argv.join(" ")}: ${result.missing ? "program not found" : result.timedOut ? "timed out" : lines[lines.length - 1] ?? `exited with code ${result.exitCode}`}`.slice(0, 1e3),
+      summary: `${argv.join(" ")}: ${result.missing ? "program not found" : result.timedOut ? "timed out" : lines2[lines2.length - 1] ?? `exited with code ${result.exitCode}`}`.slice(0, 1e3),
       hint: BUILD_ERROR_HINT,
       exitCode: result.exitCode,
       signal: result.signal,
-      logTail: lines.slice(-200)
+      logTail: lines2.slice(-200)
     });
   }
   async start(role, signal) {
@@ -36878,30 +36880,30 @@ function stripLogPrefix(line) {
 var MAX_SUMMARY_CHARS = 1e3;
 var FAILURE_LOG_TAIL_LINES = 200;
 var EMBEDDED_EXCEPTION = /(?:^|[\s:(])((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception)): /g;
-function capSummary(text2) {
-  let flat = text2.trim();
+function capSummary(text3) {
+  let flat = text3.trim();
   const starts = [...flat.matchAll(EMBEDDED_EXCEPTION)].map((match) => match.index + match[0].indexOf(match[1] ?? ""));
   const last = starts.at(-1);
   if (last !== void 0 && last > 0 && flat.length > 200) flat = flat.slice(last);
   return flat.length <= MAX_SUMMARY_CHARS ? flat : `${flat.slice(0, MAX_SUMMARY_CHARS - 1)}\u2026`;
 }
-function lastIndexMatching(lines, test, before = lines.length) {
-  for (let index = Math.min(before, lines.length) - 1; index >= 0; index--) if (test(lines[index] ?? "")) return index;
+function lastIndexMatching(lines2, test, before = lines2.length) {
+  for (let index = Math.min(before, lines2.length) - 1; index >= 0; index--) if (test(lines2[index] ?? "")) return index;
   return -1;
 }
-function decisiveException(lines) {
-  const wrapped = lastIndexMatching(lines, (line) => EXCEPTION_LINE.test(line) && !WRAPPER_EXCEPTION.test(line));
-  return wrapped >= 0 ? wrapped : lastIndexMatching(lines, (line) => EXCEPTION_LINE.test(line));
+function decisiveException(lines2) {
+  const wrapped = lastIndexMatching(lines2, (line) => EXCEPTION_LINE.test(line) && !WRAPPER_EXCEPTION.test(line));
+  return wrapped >= 0 ? wrapped : lastIndexMatching(lines2, (line) => EXCEPTION_LINE.test(line));
 }
-function oomPhase(lines, at) {
-  if (KV_CACHE_OOM_MESSAGE.test(lines[at] ?? "") && !/CUDA out of memory|OutOfMemoryError/i.test(lines[at] ?? "")) return "kv_cache";
-  const tracebackStart = lastIndexMatching(lines, (line) => TRACEBACK_START.test(line), at);
+function oomPhase(lines2, at) {
+  if (KV_CACHE_OOM_MESSAGE.test(lines2[at] ?? "") && !/CUDA out of memory|OutOfMemoryError/i.test(lines2[at] ?? "")) return "kv_cache";
+  const tracebackStart = lastIndexMatching(lines2, (line) => TRACEBACK_START.test(line), at);
   const scanFrom = tracebackStart >= 0 ? tracebackStart : Math.max(0, at - 60);
-  const ownLine = lines[at] ?? "";
+  const ownLine = lines2[at] ?? "";
   const errorStart = ownLine.search(CUDA_OOM);
   const ownFrames = errorStart > 0 ? ownLine.slice(0, errorStart).split(/(?=File ")/).reverse() : [];
-  const inTraceback = [...ownFrames, ...lines.slice(scanFrom, at).reverse()];
-  const before = lines.slice(Math.max(0, scanFrom - 40), scanFrom).reverse();
+  const inTraceback = [...ownFrames, ...lines2.slice(scanFrom, at).reverse()];
+  const before = lines2.slice(Math.max(0, scanFrom - 40), scanFrom).reverse();
   for (const candidates of [inTraceback, before]) {
     for (const line of candidates) {
       const found = OOM_PHASES.find(({ pattern }) => pattern.test(line));
@@ -36916,10 +36918,10 @@ var OOM_LABELS = {
   kv_cache: "CUDA out of memory while allocating the KV cache",
   other: "CUDA out of memory"
 };
-function frameLocation(lines, at) {
-  const frame = lastIndexMatching(lines, (line) => TRACEBACK_FRAME.test(line), at);
+function frameLocation(lines2, at) {
+  const frame = lastIndexMatching(lines2, (line) => TRACEBACK_FRAME.test(line), at);
   if (frame < 0) return null;
-  const match = TRACEBACK_FRAME.exec(lines[frame] ?? "");
+  const match = TRACEBACK_FRAME.exec(lines2[frame] ?? "");
   return match ? `${match[1]}, line ${match[2]}` : null;
 }
 function describeExit(exit) {
@@ -36927,18 +36929,18 @@ function describeExit(exit) {
   if (exit.signal) return `killed by ${exit.signal}`;
   return `exited with code ${exit.exitCode ?? "unknown"}`;
 }
-function portFrom(lines, at) {
-  const match = /(?::|port |, )(\d{2,5})\b/.exec(lines[at] ?? "");
+function portFrom(lines2, at) {
+  const match = /(?::|port |, )(\d{2,5})\b/.exec(lines2[at] ?? "");
   return match ? Number(match[1]) : null;
 }
-function diagnose(input2, lines) {
-  const find = (pattern) => lastIndexMatching(lines, (line) => pattern.test(line));
-  const exceptionAt = decisiveException(lines);
+function diagnose(input2, lines2) {
+  const find = (pattern) => lastIndexMatching(lines2, (line) => pattern.test(line));
+  const exceptionAt = decisiveException(lines2);
   const oomAt = find(CUDA_OOM);
   if (oomAt >= 0) {
-    const phase = oomPhase(lines, oomAt);
-    const label = input2.stage === "benchmark" && phase === "other" ? "CUDA out of memory while serving" : OOM_LABELS[phase];
-    return { kind: "cuda_oom", label, hint: CUDA_OOM_HINTS[phase], line: oomAt };
+    const phase2 = oomPhase(lines2, oomAt);
+    const label = input2.stage === "benchmark" && phase2 === "other" ? "CUDA out of memory while serving" : OOM_LABELS[phase2];
+    return { kind: "cuda_oom", label, hint: CUDA_OOM_HINTS[phase2], line: oomAt };
   }
   if (input2.timedOut) {
     return {
@@ -36951,21 +36953,21 @@ function diagnose(input2, lines) {
   const exit = input2.exit;
   const killed = exit?.exitCode === 137 || exit?.signal === "SIGKILL";
   const hostOomAt = find(HOST_OOM);
-  if (exit?.oomKilled || hostOomAt >= 0 || killed && /^Killed$/.test(lines[lines.length - 1]?.trim() ?? "")) {
+  if (exit?.oomKilled || hostOomAt >= 0 || killed && /^Killed$/.test(lines2[lines2.length - 1]?.trim() ?? "")) {
     return { kind: "host_oom", label: "host out of memory (killed by the OOM killer)", hint: HOST_OOM_HINT, line: hostOomAt >= 0 ? hostOomAt : null };
   }
   const ncclAt = find(NCCL_ERROR);
   if (ncclAt >= 0) {
-    const decisive = exceptionAt >= 0 && NCCL_ERROR.test(lines[exceptionAt] ?? "") ? exceptionAt : ncclAt;
+    const decisive = exceptionAt >= 0 && NCCL_ERROR.test(lines2[exceptionAt] ?? "") ? exceptionAt : ncclAt;
     return { kind: "nccl_error", label: "NCCL error (multi-GPU communication)", hint: NCCL_HINT, line: decisive };
   }
   const importAt = lastIndexMatching(
-    lines,
+    lines2,
     (line) => IMPORT_ERROR_TYPES.test(EXCEPTION_LINE.exec(line)?.[1]?.split(".").pop() ?? "") || MODULE_ATTRIBUTE_ERROR.test(line)
   );
   if (importAt >= 0) {
-    const type = EXCEPTION_LINE.exec(lines[importAt] ?? "")?.[1] ?? "ImportError";
-    const location = frameLocation(lines, importAt);
+    const type = EXCEPTION_LINE.exec(lines2[importAt] ?? "")?.[1] ?? "ImportError";
+    const location = frameLocation(lines2, importAt);
     return {
       kind: "import_error",
       label: `Python ${type.split(".").pop() ?? type}: the engine's code does not load`,
@@ -36975,7 +36977,7 @@ function diagnose(input2, lines) {
   }
   const portAt = find(PORT_IN_USE);
   if (portAt >= 0) {
-    return { kind: "port_in_use", label: "port already in use", hint: portInUseHint(portFrom(lines, portAt)), line: portAt };
+    return { kind: "port_in_use", label: "port already in use", hint: portInUseHint(portFrom(lines2, portAt)), line: portAt };
   }
   if (killed) {
     return {
@@ -36992,16 +36994,16 @@ function diagnose(input2, lines) {
     line: exceptionAt >= 0 ? exceptionAt : null
   };
 }
-function summaryFor(diagnosis, lines, input2) {
+function summaryFor(diagnosis, lines2, input2) {
   let summary;
-  if (diagnosis.line !== null) summary = lines[diagnosis.line];
+  if (diagnosis.line !== null) summary = lines2[diagnosis.line];
   if (!summary) {
-    const lastWords = lastIndexMatching(lines, (line) => line.trim() !== "");
-    summary = lastWords >= 0 ? lines[lastWords] : void 0;
+    const lastWords = lastIndexMatching(lines2, (line) => line.trim() !== "");
+    summary = lastWords >= 0 ? lines2[lastWords] : void 0;
   }
   const base = summary ?? (input2.timedOut ? `no HTTP 200 from the health check within ${input2.timedOut.afterS} s` : `the engine ${input2.exit?.signal ? "was " : ""}${describeExit(input2.exit)} without printing anything`);
   if (diagnosis.kind === "import_error" && diagnosis.line !== null) {
-    const location = frameLocation(lines, diagnosis.line);
+    const location = frameLocation(lines2, diagnosis.line);
     if (location) return capSummary(`${base} (${location})`);
   }
   return capSummary(base);
@@ -37021,14 +37023,14 @@ function classifyFailure(input2) {
       logTail: input2.logLines.slice(-FAILURE_LOG_TAIL_LINES).map(cleanLogLine)
     };
   }
-  const lines = input2.logLines.map(stripLogPrefix);
-  const diagnosis = diagnose(input2, lines);
+  const lines2 = input2.logLines.map(stripLogPrefix);
+  const diagnosis = diagnose(input2, lines2);
   return {
     engine: input2.role,
     stage: input2.stage,
     kind: diagnosis.kind,
     label: diagnosis.label,
-    summary: summaryFor(diagnosis, lines, input2),
+    summary: summaryFor(diagnosis, lines2, input2),
     hint: diagnosis.hint,
     exitCode: input2.exit?.exitCode ?? null,
     signal: input2.exit?.signal ?? null,
@@ -37100,343 +37102,6 @@ async function sleepUnless(ms, signal) {
     }
     signal.addEventListener("abort", done, { once: true });
   });
-}
-
-// src/scoring/request-record.ts
-function timeToTokens(record2, k) {
-  if (k <= 0) return record2.endMs;
-  const { chunks } = record2;
-  let low = 0;
-  let high = chunks.length;
-  while (low < high) {
-    const mid = low + high >>> 1;
-    if ((chunks[mid]?.tokens ?? 0) >= k) high = mid;
-    else low = mid + 1;
-  }
-  return chunks[low]?.tMs ?? record2.endMs;
-}
-function timeToFirstTokenMs(record2) {
-  const first = record2.chunks.find((chunk) => chunk.tokens > 0);
-  return first ? first.tMs : null;
-}
-
-// src/scoring/compare-answers.ts
-function commonPrefix(a, b) {
-  const length = Math.min(a.length, b.length);
-  let index = 0;
-  if (typeof a === "string" && typeof b === "string") {
-    while (index < length && a.charCodeAt(index) === b.charCodeAt(index)) index++;
-  } else {
-    while (index < length && a[index] === b[index]) index++;
-  }
-  return index;
-}
-function findParting(baseline, candidate) {
-  const reasoning = commonPrefix(baseline.reasoning, candidate.reasoning);
-  const bothReasoningLeft = reasoning < baseline.reasoning.length && reasoning < candidate.reasoning.length;
-  const sameReasoning = reasoning === baseline.reasoning.length && reasoning === candidate.reasoning.length;
-  if (!sameReasoning) {
-    if (bothReasoningLeft) return { part: "reasoning", reasoning, content: 0, parted: true };
-    const shorter = reasoning === baseline.reasoning.length ? baseline : candidate;
-    return { part: "reasoning", reasoning, content: 0, parted: shorter.content.length > 0 };
-  }
-  const content = commonPrefix(baseline.content, candidate.content);
-  return { part: "content", reasoning, content, parted: content < baseline.content.length && content < candidate.content.length };
-}
-var EXCERPT_BEFORE = 12;
-var EXCERPT_AFTER = 28;
-function quote(text2, at) {
-  const isLowSurrogate2 = (index) => index > 0 && index < text2.length && (text2.charCodeAt(index) & 64512) === 56320;
-  let from = Math.max(0, at - EXCERPT_BEFORE);
-  if (isLowSurrogate2(from)) from--;
-  let to = Math.min(text2.length, at + EXCERPT_AFTER);
-  if (isLowSurrogate2(to)) to++;
-  return `${from > 0 ? "\u2026" : ""}${JSON.stringify(text2.slice(from, to))}${to < text2.length ? "\u2026" : ""}`;
-}
-function excerpts(baseline, candidate, parting) {
-  const text2 = (side2) => parting.part === "reasoning" && parting.reasoning < side2.reasoning.length ? { text: side2.reasoning, at: parting.reasoning } : { text: side2.content, at: parting.content };
-  const b = text2(baseline);
-  const c = text2(candidate);
-  return { baseline: quote(b.text, b.at), candidate: quote(c.text, c.at) };
-}
-function baselineTokensAt(record2, text2, reasoning, content) {
-  const { chunks } = record2;
-  let tokens = 0;
-  for (let index = 0; index < chunks.length; index++) {
-    const reasoningEnd = text2.reasoningEnds[index] ?? 0;
-    const contentEnd = text2.contentEnds[index] ?? 0;
-    const chunkTokens = chunks[index]?.tokens ?? tokens;
-    if (reasoningEnd <= reasoning && contentEnd <= content) {
-      tokens = chunkTokens;
-      continue;
-    }
-    const reasoningStart = index > 0 ? text2.reasoningEnds[index - 1] ?? 0 : 0;
-    const contentStart = index > 0 ? text2.contentEnds[index - 1] ?? 0 : 0;
-    const added = reasoningEnd - reasoningStart + (contentEnd - contentStart);
-    const covered = Math.max(0, Math.min(reasoning, reasoningEnd) - reasoningStart) + Math.max(0, Math.min(content, contentEnd) - contentStart);
-    if (added > 0) tokens += Math.floor((chunkTokens - tokens) * covered / added);
-    break;
-  }
-  return tokens;
-}
-function compareAnswers(baseline, candidate) {
-  const baselineText = baseline.text;
-  const candidateText = candidate.text;
-  if (!baselineText || !candidateText) return null;
-  const textParting = findParting(baselineText, candidateText);
-  const quoted = textParting.parted ? excerpts(baselineText, candidateText, textParting) : null;
-  if (baseline.tokenIds && candidate.tokenIds) {
-    const parting = findParting(baseline.tokenIds, candidate.tokenIds);
-    const commonTokens2 = parting.reasoning + parting.content;
-    return { commonTokens: commonTokens2, parted: parting.parted, excerpts: parting.parted ? quoted : null, by: "tokens" };
-  }
-  if (!textParting.parted) return { commonTokens: Math.min(baseline.outputTokens, candidate.outputTokens), parted: false, excerpts: null, by: "text" };
-  const commonTokens = baselineTokensAt(baseline, baselineText, textParting.reasoning, textParting.content);
-  return { commonTokens, parted: true, excerpts: quoted, by: "text" };
-}
-function findInflatedClaims(baseline, candidate) {
-  const b = baseline.text;
-  const c = candidate.text;
-  if (!b || !c || baseline.countedBy === "tokenizer" || candidate.countedBy === "tokenizer") return null;
-  const parting = findParting(b, c);
-  const limitReasoning = parting.reasoning;
-  const limitContent = parting.part === "content" ? parting.content : 0;
-  let baselineIndex = 0;
-  for (let index = 0; index < candidate.chunks.length; index++) {
-    const reasoning = c.reasoningEnds[index] ?? 0;
-    const content = c.contentEnds[index] ?? 0;
-    if (reasoning > limitReasoning || content > limitContent) break;
-    while (baselineIndex < baseline.chunks.length - 1 && ((b.reasoningEnds[baselineIndex] ?? 0) < reasoning || (b.contentEnds[baselineIndex] ?? 0) < content)) {
-      baselineIndex++;
-    }
-    const reference = baseline.chunks[baselineIndex]?.tokens ?? baseline.outputTokens;
-    const claimed = candidate.chunks[index]?.tokens ?? 0;
-    if (claimed > reference + countSlack(reference)) {
-      const chars = reasoning + content;
-      return `claimed ${claimed} tokens for the first ${chars} characters of its answer, which are the baseline's too, where the baseline counted at most ${reference}`;
-    }
-  }
-  return null;
-}
-
-// src/scoring/score-prompt.ts
-var DEFAULT_AGREEMENT_TOKENS = 16;
-function percent(fraction2) {
-  return `${Math.round(fraction2 * 1e3) / 10}%`;
-}
-function claimNote(record2) {
-  const claimed = record2.claimedTokens;
-  if (record2.countedBy !== "tokenizer" || claimed === null || claimed === void 0) return "";
-  if (Math.abs(claimed - record2.outputTokens) <= countSlack(record2.outputTokens)) return "";
-  return `; the engine claimed ${claimed}`;
-}
-function agreementOf(comparison, k) {
-  if (!comparison) return { agreement: null, agreedTokens: null };
-  if (!comparison.parted || k === 0) return { agreement: 1, agreedTokens: Math.min(comparison.commonTokens, k) };
-  const agreed = Math.min(comparison.commonTokens, k);
-  return { agreement: agreed / k, agreedTokens: agreed };
-}
-function scorePrompt(baseline, candidate, tolerance, options = {}) {
-  const agreementTokens = options.agreementTokens ?? DEFAULT_AGREEMENT_TOKENS;
-  if (!baseline || !baseline.ok) {
-    const why = baseline ? baseline.reason : "the baseline engine was not measured on this prompt";
-    return { status: "excluded", score: null, speedup: null, comparedTokens: null, reason: `baseline failed: ${why}` };
-  }
-  if (baseline.implausible) {
-    return {
-      status: "excluded",
-      score: null,
-      speedup: null,
-      comparedTokens: null,
-      reason: `the baseline's own token counts cannot be true (${baseline.implausible}); set bench.tokenizer so speedgate counts`
-    };
-  }
-  if (!candidate || !candidate.ok) {
-    const why = candidate ? candidate.reason : "the candidate engine was not measured on this prompt";
-    return { status: "zeroed", score: 0, speedup: null, comparedTokens: null, reason: why };
-  }
-  const inflated = candidate.implausible ?? findInflatedClaims(baseline, candidate);
-  if (inflated) {
-    return { status: "implausible", score: 0, speedup: null, comparedTokens: null, reason: `token counts cannot be true: ${inflated}` };
-  }
-  const baselineTokens = baseline.outputTokens;
-  const candidateTokens = candidate.outputTokens;
-  if (candidateTokens < tolerance * baselineTokens) {
-    return {
-      status: "below_tolerance",
-      score: 0,
-      speedup: null,
-      comparedTokens: null,
-      reason: `answered ${candidateTokens} of ${baselineTokens} tokens (tolerance ${percent(tolerance)})${claimNote(candidate)}`
-    };
-  }
-  const k = Math.min(baselineTokens, candidateTokens);
-  const comparison = compareAnswers(baseline, candidate);
-  const { agreement, agreedTokens } = agreementOf(comparison, k);
-  const agreementFields2 = comparison ? { agreement, agreedTokens } : {};
-  if (comparison?.parted && agreementTokens > 0 && comparison.commonTokens < Math.min(agreementTokens, k)) {
-    const where = comparison.excerpts ? `: baseline ${comparison.excerpts.baseline}, candidate ${comparison.excerpts.candidate}` : "";
-    return {
-      status: "diverged",
-      score: 0,
-      speedup: null,
-      comparedTokens: k,
-      reason: `answers part at token ${comparison.commonTokens + 1} of ${k}, within the first ${agreementTokens} that must match${where}`,
-      ...agreementFields2
-    };
-  }
-  const timed = comparison?.parted ? Math.max(1, Math.min(k, comparison.commonTokens)) : k;
-  const baselineTime = timeToTokens(baseline, timed);
-  const candidateTime = Math.max(timeToTokens(candidate, timed), 1e-6);
-  const speedup = baselineTime / candidateTime;
-  return { status: "scored", score: speedup, speedup, comparedTokens: timed, reason: null, ...agreementFields2 };
-}
-
-// src/scoring/bootstrap-interval.ts
-var DEFAULT_BOOTSTRAP_SEED = 20240917;
-function orderStatistic(counts, sorted, position) {
-  let seen = 0;
-  for (let index = 0; index < counts.length; index++) {
-    seen += counts[index];
-    if (seen > position) return sorted[index];
-  }
-  return sorted[sorted.length - 1];
-}
-function bootstrapMedianInterval(scores, options = {}) {
-  const resamples = options.resamples ?? 2e3;
-  const confidence = options.confidence ?? 0.95;
-  const n = scores.length;
-  if (n === 0) return null;
-  const sorted = Float64Array.from(scores).sort();
-  const random = createSeededRandom(options.seed ?? DEFAULT_BOOTSTRAP_SEED);
-  const counts = new Uint32Array(n);
-  const medians = new Float64Array(resamples);
-  for (let r = 0; r < resamples; r++) {
-    counts.fill(0);
-    for (let i = 0; i < n; i++) counts[Math.floor(random() * n)] += 1;
-    const upper = orderStatistic(counts, sorted, n >>> 1);
-    medians[r] = n % 2 === 1 ? upper : (orderStatistic(counts, sorted, (n >>> 1) - 1) + upper) / 2;
-  }
-  medians.sort();
-  const tail = (1 - confidence) / 2;
-  const at = (q) => medians[Math.min(resamples - 1, Math.max(0, Math.floor(q * resamples)))];
-  return { low: at(tail), high: at(1 - tail - 1 / resamples), confidence };
-}
-
-// src/scoring/evaluate-gate.ts
-function formatSpeedup(value) {
-  return `${value.toFixed(2)}\xD7`;
-}
-function evaluateGate(input2, settings) {
-  const base = { minRoundScore: settings.minRoundScore, use: settings.use };
-  const bar2 = formatSpeedup(settings.minRoundScore);
-  if (input2.infrastructureFailure) {
-    return { ...base, passed: false, reason: `the infrastructure failed, not the patch: ${input2.infrastructureFailure}` };
-  }
-  if (input2.baselineFailure) {
-    return { ...base, passed: false, reason: `the baseline engine failed, not the patch: ${input2.baselineFailure}` };
-  }
-  if (input2.roundScore === null) {
-    return { ...base, passed: false, reason: `no round score: ${input2.noScoreReason ?? "no prompt was attempted"}` };
-  }
-  if (settings.use === "interval-low") {
-    const low = input2.interval?.low ?? input2.roundScore;
-    const passed2 = low >= settings.minRoundScore;
-    return {
-      ...base,
-      passed: passed2,
-      reason: `interval low ${formatSpeedup(low)} ${passed2 ? "\u2265" : "<"} ${bar2}`
-    };
-  }
-  const passed = input2.roundScore >= settings.minRoundScore;
-  return { ...base, passed, reason: `round score ${formatSpeedup(input2.roundScore)} ${passed ? "\u2265" : "<"} ${bar2}` };
-}
-
-// src/scoring/median.ts
-function median(values) {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >>> 1;
-  const upper = sorted[middle];
-  return sorted.length % 2 === 1 ? upper : (sorted[middle - 1] + upper) / 2;
-}
-
-// src/scoring/summarize-round.ts
-function summarizeRound(prompts, options) {
-  const counted = prompts.filter((prompt) => prompt.status !== "excluded");
-  const attempted = counted.some((prompt) => prompt.candidateAttempted);
-  const scores = attempted ? counted.map((prompt) => prompt.score ?? 0) : [];
-  const roundScore = median(scores);
-  const interval = bootstrapMedianInterval(scores, { seed: options.bootstrapSeed });
-  const noScoreReason = roundScore === null ? options.failure ?? "no prompt was attempted" : null;
-  const gate = evaluateGate(
-    { roundScore, interval, baselineFailure: options.baselineFailure, infrastructureFailure: options.infrastructureFailure ?? null, noScoreReason },
-    options.gate
-  );
-  const countOf = (status) => prompts.filter((prompt) => prompt.status === status).length;
-  return {
-    roundScore,
-    interval,
-    promptsScored: countOf("scored"),
-    promptsTotal: prompts.length,
-    belowTolerance: countOf("below_tolerance"),
-    zeroedTotal: countOf("zeroed"),
-    excluded: countOf("excluded"),
-    gate
-  };
-}
-
-// src/scoring/score-round.ts
-function describeEngineFailure(failure2) {
-  return `${failure2.engine} engine failed at ${failure2.stage} (${failure2.label})`;
-}
-function notSent(failure2) {
-  if (!failure2) return void 0;
-  const when = failure2.kind === "infrastructure" ? `was not measured at ${failure2.stage}` : failure2.stage === "benchmark" ? "died during the benchmark" : `failed at ${failure2.stage}`;
-  return { ok: false, kind: "not_sent", reason: `${failure2.engine} engine ${when} (${failure2.label})` };
-}
-function failureContext(failure2, description) {
-  return {
-    baselineFailure: failure2?.engine === "baseline" ? description : null,
-    failure: failure2 ? description : null,
-    infrastructureFailure: failure2?.kind === "infrastructure" ? description : null
-  };
-}
-function wasAttempted(record2) {
-  return record2 !== null && !(record2.ok === false && record2.kind === "not_sent");
-}
-function scoreRound(input2) {
-  const prompts = input2.promptIds.map((id) => {
-    const baseline = input2.baseline.records.get(id);
-    const candidate = input2.candidate.records.get(id);
-    const score = scorePrompt(
-      baseline ?? notSent(input2.baseline.failure),
-      candidate ?? notSent(input2.candidate.failure),
-      input2.tolerance,
-      { agreementTokens: input2.agreementTokens }
-    );
-    return { id, ...score, baseline: baseline ?? null, candidate: candidate ?? null };
-  });
-  const failure2 = input2.baseline.failure ?? input2.candidate.failure;
-  const summary = summarizeRound(
-    prompts.map((prompt) => ({ status: prompt.status, score: prompt.score, candidateAttempted: wasAttempted(prompt.candidate) })),
-    {
-      gate: input2.gate,
-      ...failureContext(failure2, failure2 ? describeEngineFailure(failure2) : null),
-      bootstrapSeed: input2.bootstrapSeed
-    }
-  );
-  return { prompts, ...summary };
-}
-
-// src/scoring/summarize-agreement.ts
-function summarizeAgreement(prompts) {
-  const agreements = prompts.map((prompt) => prompt.agreement).filter((value) => typeof value === "number");
-  return {
-    diverged: prompts.filter((prompt) => prompt.status === "diverged").length,
-    implausible: prompts.filter((prompt) => prompt.status === "implausible").length,
-    medianAgreement: median(agreements)
-  };
 }
 
 // node_modules/zod/v4/classic/external.js
@@ -38154,12 +37819,12 @@ function cleanRegex(source) {
   return source.slice(start, end);
 }
 function floatSafeRemainder(val, step) {
-  const ratio = val / step;
-  const roundedRatio = Math.round(ratio);
-  const tolerance = 4 * Number.EPSILON * Math.max(Math.abs(ratio), 1);
-  if (Math.abs(ratio - roundedRatio) < tolerance)
+  const ratio2 = val / step;
+  const roundedRatio = Math.round(ratio2);
+  const tolerance = 4 * Number.EPSILON * Math.max(Math.abs(ratio2), 1);
+  if (Math.abs(ratio2 - roundedRatio) < tolerance)
     return 0;
-  return ratio - roundedRatio;
+  return ratio2 - roundedRatio;
 }
 var EVALUATING = /* @__PURE__ */ Symbol("evaluating");
 function defineLazy(object2, key, getter) {
@@ -38666,14 +38331,14 @@ function codePointLength(str) {
   const units = str.length;
   if (!highSurrogate.test(str))
     return units;
-  let count2 = units;
+  let count3 = units;
   for (let i = 0; i < units - 1; i++) {
     if ((str.charCodeAt(i) & 64512) === 55296 && (str.charCodeAt(i + 1) & 64512) === 56320) {
-      count2--;
+      count3--;
       i++;
     }
   }
-  return count2;
+  return count3;
 }
 function getLengthableOrigin(input2) {
   if (Array.isArray(input2))
@@ -38913,7 +38578,7 @@ function $constructor(name, initializer3, proto, params) {
   Internals.prototype = zodProto;
   const protoMembers = proto;
   const initialized = protoMembers && /* @__PURE__ */ new WeakSet();
-  function init(inst, def) {
+  function init2(inst, def) {
     if (!inst._zod) {
       _zodDesc.value = new Internals(def);
       try {
@@ -38953,7 +38618,7 @@ function $constructor(name, initializer3, proto, params) {
   Object.defineProperty(Definition, "name", { value: name });
   function _(def) {
     const inst = params?.Parent ? newError(Definition) : this;
-    init(inst, def);
+    init2(inst, def);
     const deferred = inst._zod.deferred;
     if (deferred) {
       for (const fn of deferred) {
@@ -38966,7 +38631,7 @@ function $constructor(name, initializer3, proto, params) {
       pp(inst);
     return inst;
   }
-  Object.defineProperty(_, "init", { value: init });
+  Object.defineProperty(_, "init", { value: init2 });
   Object.defineProperty(_, Symbol.hasInstance, {
     value: (inst) => {
       if (params?.Parent && inst instanceof params.Parent)
@@ -39179,14 +38844,14 @@ function toDotPath(_path) {
   return segs.join("");
 }
 function prettifyError(error62) {
-  const lines = [];
+  const lines2 = [];
   const issues = [...error62.issues].sort((a, b) => (a.path ?? []).length - (b.path ?? []).length);
   for (const issue2 of issues) {
-    lines.push(`\u2716 ${issue2.message}`);
+    lines2.push(`\u2716 ${issue2.message}`);
     if (issue2.path?.length)
-      lines.push(`  \u2192 at ${toDotPath(issue2.path)}`);
+      lines2.push(`  \u2192 at ${toDotPath(issue2.path)}`);
   }
-  return lines.join("\n");
+  return lines2.join("\n");
 }
 
 // node_modules/zod/v4/core/parse.js
@@ -40021,9 +39686,9 @@ var Doc = class {
       return;
     }
     const content = arg;
-    const lines = content.split("\n").filter((x) => x);
-    const minIndent = Math.min(...lines.map((x) => x.length - x.trimStart().length));
-    const dedented = lines.map((x) => x.slice(minIndent)).map((x) => " ".repeat(this.indent * 2) + x);
+    const lines2 = content.split("\n").filter((x) => x);
+    const minIndent = Math.min(...lines2.map((x) => x.length - x.trimStart().length));
+    const dedented = lines2.map((x) => x.slice(minIndent)).map((x) => " ".repeat(this.indent * 2) + x);
     for (const line of dedented) {
       this.content.push(line);
     }
@@ -40988,14 +40653,14 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
     const shape = zod.def.shape;
     const propValues = {};
     for (const key in shape) {
-      const field2 = shape[key]._zod;
-      if (field2.values) {
+      const field3 = shape[key]._zod;
+      if (field3.values) {
         if (!Object.prototype.hasOwnProperty.call(propValues, key)) {
           assignProp(propValues, key, /* @__PURE__ */ new Set());
         }
-        for (const v of field2.values)
+        for (const v of field3.values)
           propValues[key].add(v);
-        if (field2.optin !== void 0)
+        if (field3.optin !== void 0)
           propValues[key].add(void 0);
       }
     }
@@ -43056,8 +42721,8 @@ function az_default() {
 }
 
 // node_modules/zod/v4/locales/be.js
-function getBelarusianPlural(count2, one, few, many) {
-  const absCount = Math.abs(count2);
+function getBelarusianPlural(count3, one, few, many) {
+  const absCount = Math.abs(count3);
   const lastDigit = absCount % 10;
   const lastTwoDigits = absCount % 100;
   if (lastTwoDigits >= 11 && lastTwoDigits <= 19) {
@@ -45704,8 +45369,8 @@ function hu_default() {
 }
 
 // node_modules/zod/v4/locales/hy.js
-function getArmenianPlural(count2, one, many) {
-  return Math.abs(count2) === 1 ? one : many;
+function getArmenianPlural(count3, one, many) {
+  return Math.abs(count3) === 1 ? one : many;
 }
 function withDefiniteArticle(word) {
   if (!word)
@@ -46789,11 +46454,11 @@ function ko_default() {
 }
 
 // node_modules/zod/v4/locales/lt.js
-var capitalizeFirstCharacter = (text2) => {
-  return text2.charAt(0).toUpperCase() + text2.slice(1);
+var capitalizeFirstCharacter = (text3) => {
+  return text3.charAt(0).toUpperCase() + text3.slice(1);
 };
-function getUnitTypeFromNumber(number4) {
-  const abs = Math.abs(number4);
+function getUnitTypeFromNumber(number5) {
+  const abs = Math.abs(number5);
   const last = abs % 10;
   const last2 = abs % 100;
   if (last2 >= 11 && last2 <= 19 || last === 0)
@@ -48443,8 +48108,8 @@ function ro_default() {
 }
 
 // node_modules/zod/v4/locales/ru.js
-function getRussianPlural(count2, one, few, many) {
-  const absCount = Math.abs(count2);
+function getRussianPlural(count3, one, few, many) {
+  const absCount = Math.abs(count3);
   const lastDigit = absCount % 10;
   const lastTwoDigits = absCount % 100;
   if (lastTwoDigits >= 11 && lastTwoDigits <= 19) {
@@ -53933,8 +53598,8 @@ var objectProcessor = (schema, ctx, _json, params) => {
   }
   const requiredKeys = [];
   for (const key of Object.keys(shape)) {
-    const field2 = def.shape[key];
-    if (ctx.io === "input" ? inputOptin(field2) === void 0 : field2._zod.optout === void 0) {
+    const field3 = def.shape[key];
+    if (ctx.io === "input" ? inputOptin(field3) === void 0 : field3._zod.optout === void 0) {
       requiredKeys.push(key);
     }
   }
@@ -56942,7 +56607,7 @@ function visit(schema, fnOrHandlers) {
     return h ? h(node2, rewritten) : node2;
   };
   const cache = /* @__PURE__ */ new Map();
-  function run(s) {
+  function run2(s) {
     const cached2 = cache.get(s);
     if (cached2 === RESOLVING) {
       return new $ZodLazy({
@@ -56968,21 +56633,21 @@ function visit(schema, fnOrHandlers) {
         let changed = false;
         const newShape = {};
         for (const k of keys) {
-          const mapped = run(oldShape[k]);
+          const mapped = run2(oldShape[k]);
           if (mapped !== oldShape[k])
             changed = true;
           newShape[k] = mapped;
         }
         let newCatchall = def.catchall;
         if (def.catchall) {
-          newCatchall = run(def.catchall);
+          newCatchall = run2(def.catchall);
           if (newCatchall !== def.catchall)
             changed = true;
         }
         return changed ? clone(s, { ...def, shape: newShape, catchall: newCatchall }) : s;
       }
       case "array": {
-        const mapped = run(def.element);
+        const mapped = run2(def.element);
         return mapped === def.element ? s : clone(s, { ...def, element: mapped });
       }
       case "tuple": {
@@ -56990,14 +56655,14 @@ function visit(schema, fnOrHandlers) {
         let changed = false;
         const newItems = [];
         for (const item of oldItems) {
-          const mapped = run(item);
+          const mapped = run2(item);
           if (mapped !== item)
             changed = true;
           newItems.push(mapped);
         }
         let newRest = def.rest;
         if (def.rest) {
-          newRest = run(def.rest);
+          newRest = run2(def.rest);
           if (newRest !== def.rest)
             changed = true;
         }
@@ -57005,12 +56670,12 @@ function visit(schema, fnOrHandlers) {
       }
       case "record":
       case "map": {
-        const newKey = run(def.keyType);
-        const newVal = run(def.valueType);
+        const newKey = run2(def.keyType);
+        const newVal = run2(def.valueType);
         return newKey === def.keyType && newVal === def.valueType ? s : clone(s, { ...def, keyType: newKey, valueType: newVal });
       }
       case "set": {
-        const newVal = run(def.valueType);
+        const newVal = run2(def.valueType);
         return newVal === def.valueType ? s : clone(s, { ...def, valueType: newVal });
       }
       case "union": {
@@ -57018,7 +56683,7 @@ function visit(schema, fnOrHandlers) {
         let changed = false;
         const newOptions = [];
         for (const opt of oldOptions) {
-          const mapped = run(opt);
+          const mapped = run2(opt);
           if (mapped !== opt)
             changed = true;
           newOptions.push(mapped);
@@ -57026,8 +56691,8 @@ function visit(schema, fnOrHandlers) {
         return changed ? clone(s, { ...def, options: newOptions }) : s;
       }
       case "intersection": {
-        const newLeft = run(def.left);
-        const newRight = run(def.right);
+        const newLeft = run2(def.left);
+        const newRight = run2(def.right);
         return newLeft === def.left && newRight === def.right ? s : clone(s, { ...def, left: newLeft, right: newRight });
       }
       case "optional":
@@ -57039,23 +56704,23 @@ function visit(schema, fnOrHandlers) {
       case "nonoptional":
       case "promise":
       case "success": {
-        const newInner = run(def.innerType);
+        const newInner = run2(def.innerType);
         return newInner === def.innerType ? s : clone(s, { ...def, innerType: newInner });
       }
       case "pipe": {
-        const newIn = run(def.in);
-        const newOut = run(def.out);
+        const newIn = run2(def.in);
+        const newOut = run2(def.out);
         return newIn === def.in && newOut === def.out ? s : clone(s, { ...def, in: newIn, out: newOut });
       }
       case "function": {
-        const newInput = run(def.input);
-        const newOutput = run(def.output);
+        const newInput = run2(def.input);
+        const newOutput = run2(def.output);
         return newInput === def.input && newOutput === def.output ? s : clone(s, { ...def, input: newInput, output: newOutput });
       }
       case "lazy": {
         const original = def.getter;
         const { _cachedInner, ...rest } = def;
-        return clone(s, { ...rest, getter: () => run(original()) });
+        return clone(s, { ...rest, getter: () => run2(original()) });
       }
       // A leaf by choice: `parts` are regex fragments, not data positions.
       case "template_literal":
@@ -57086,7 +56751,7 @@ function visit(schema, fnOrHandlers) {
       }
     }
   }
-  return run(schema);
+  return run2(schema);
 }
 
 // node_modules/zod/v4/classic/deep-partial.js
@@ -57156,33 +56821,656 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 
+// src/metrics/metrics-schema.ts
+var count = external_exports.number().int().min(0).max(1e10);
+var timeOrNull = external_exports.number().finite().min(0).nullable();
+var ratioOrNull = external_exports.number().finite().min(0).nullable();
+var histogramSchema = external_exports.object({
+  resolutionMs: external_exports.number().finite().gt(0).max(1e9),
+  bins: external_exports.array(external_exports.tuple([external_exports.number().int().min(0).max(Number.MAX_SAFE_INTEGER), count])).max(4e3)
+});
+var percentilesSchema = external_exports.object({ median: timeOrNull, p90: timeOrNull, p99: timeOrNull });
+var ratioPercentilesSchema = external_exports.object({ median: ratioOrNull, p90: ratioOrNull, p99: ratioOrNull });
+var engineMetricsSchema = external_exports.object({
+  requests: count,
+  outputTokens: count,
+  /** From the first request sent to the last compared token received, summed over benchmark runs. */
+  durationMs: external_exports.number().finite().min(0),
+  outputTokensPerS: timeOrNull,
+  requestsPerS: timeOrNull,
+  ttftMs: percentilesSchema,
+  tpotMs: percentilesSchema,
+  itlMs: percentilesSchema,
+  e2eMs: percentilesSchema,
+  distributions: external_exports.object({ ttftMs: histogramSchema, tpotMs: histogramSchema, itlMs: histogramSchema, e2eMs: histogramSchema })
+});
+var roundMetricsSchema = external_exports.object({
+  /** Every request is cut at the output length both engines are compared at (k), as the round score is. */
+  basis: external_exports.literal("equal_length"),
+  /** How many scored prompts the metrics cover. */
+  prompts: count,
+  baseline: engineMetricsSchema,
+  candidate: engineMetricsSchema,
+  /** Candidate ÷ baseline for each figure: below 1 is faster for times, above 1 is faster for rates. */
+  ratio: external_exports.object({
+    ttftMs: ratioPercentilesSchema,
+    tpotMs: ratioPercentilesSchema,
+    itlMs: ratioPercentilesSchema,
+    e2eMs: ratioPercentilesSchema,
+    outputTokensPerS: ratioOrNull,
+    requestsPerS: ratioOrNull
+  })
+});
+var LATENCY_METRICS = ["ttftMs", "tpotMs", "itlMs", "e2eMs"];
+
+// src/metrics/compare-engine-metrics.ts
+var ratio = (candidate, baseline) => candidate === null || baseline === null || baseline <= 0 ? null : Math.round(candidate / baseline * 1e4) / 1e4;
+function compareEngineMetrics(baseline, candidate) {
+  const latencies = Object.fromEntries(
+    LATENCY_METRICS.map((metric) => [
+      metric,
+      {
+        median: ratio(candidate[metric].median, baseline[metric].median),
+        p90: ratio(candidate[metric].p90, baseline[metric].p90),
+        p99: ratio(candidate[metric].p99, baseline[metric].p99)
+      }
+    ])
+  );
+  return {
+    ...latencies,
+    outputTokensPerS: ratio(candidate.outputTokensPerS, baseline.outputTokensPerS),
+    requestsPerS: ratio(candidate.requestsPerS, baseline.requestsPerS)
+  };
+}
+
+// src/scoring/request-record.ts
+function timeToTokens(record2, k) {
+  if (k <= 0) return record2.endMs;
+  const { chunks } = record2;
+  let low = 0;
+  let high = chunks.length;
+  while (low < high) {
+    const mid = low + high >>> 1;
+    if ((chunks[mid]?.tokens ?? 0) >= k) high = mid;
+    else low = mid + 1;
+  }
+  return chunks[low]?.tMs ?? record2.endMs;
+}
+function timeToFirstTokenMs(record2) {
+  const first = record2.chunks.find((chunk) => chunk.tokens > 0);
+  return first ? first.tMs : null;
+}
+
+// src/metrics/sample-request.ts
+function sampleRequest(record2, k) {
+  if (k < 1) return null;
+  const ttftMs = timeToFirstTokenMs(record2);
+  if (ttftMs === null) return null;
+  const e2eMs = timeToTokens(record2, k);
+  const itlMs = [];
+  let previousTokens = 0;
+  let previousArrival = null;
+  for (const chunk of record2.chunks) {
+    if (chunk.tokens <= previousTokens) continue;
+    if (previousArrival !== null) itlMs.push(chunk.tMs - previousArrival);
+    previousArrival = chunk.tMs;
+    previousTokens = chunk.tokens;
+    if (chunk.tokens >= k) break;
+  }
+  return {
+    ttftMs,
+    tpotMs: k > 1 ? (e2eMs - ttftMs) / (k - 1) : null,
+    itlMs,
+    e2eMs,
+    tokens: k,
+    sentMs: record2.sentMs ?? 0
+  };
+}
+
+// src/metrics/value-histogram.ts
+var BASE_RESOLUTION_MS = 0.01;
+var MAX_HISTOGRAM_BINS = 4e3;
+function toHistogram(resolutionMs, counts) {
+  const bins = [...counts].sort((a, b) => a[0] - b[0]);
+  return { resolutionMs, bins };
+}
+function nextResolution(resolutionMs) {
+  return Number((resolutionMs * 10).toPrecision(12));
+}
+function rebin(histogram, resolutionMs) {
+  if (resolutionMs === histogram.resolutionMs) return histogram;
+  let current = histogram;
+  while (current.resolutionMs < resolutionMs) {
+    const coarser = nextResolution(current.resolutionMs);
+    const counts = /* @__PURE__ */ new Map();
+    for (const [step, count3] of current.bins) {
+      const coarse = Math.round(step / 10);
+      counts.set(coarse, (counts.get(coarse) ?? 0) + count3);
+    }
+    current = toHistogram(coarser, counts);
+  }
+  return current;
+}
+function fit(histogram) {
+  let current = histogram;
+  while (current.bins.length > MAX_HISTOGRAM_BINS) current = rebin(current, nextResolution(current.resolutionMs));
+  return current;
+}
+var HistogramBuilder = class {
+  counts = /* @__PURE__ */ new Map();
+  add(value) {
+    const step = Math.round(value / BASE_RESOLUTION_MS);
+    this.counts.set(step, (this.counts.get(step) ?? 0) + 1);
+  }
+  build() {
+    return fit(toHistogram(BASE_RESOLUTION_MS, this.counts));
+  }
+};
+function mergeHistograms(histograms) {
+  const resolutionMs = Math.max(BASE_RESOLUTION_MS, ...histograms.map((histogram) => histogram.resolutionMs));
+  const counts = /* @__PURE__ */ new Map();
+  for (const histogram of histograms) {
+    for (const [step, count3] of rebin(histogram, resolutionMs).bins) counts.set(step, (counts.get(step) ?? 0) + count3);
+  }
+  return fit(toHistogram(resolutionMs, counts));
+}
+function histogramCount(histogram) {
+  return histogram.bins.reduce((sum, [, count3]) => sum + count3, 0);
+}
+function histogramPercentile(histogram, q) {
+  const total = histogramCount(histogram);
+  if (total === 0) return null;
+  const rank = (total - 1) * q / 100;
+  const lowIndex = Math.floor(rank);
+  const fraction2 = rank - lowIndex;
+  let low = null;
+  let high = null;
+  let seen = 0;
+  for (const [step, count3] of histogram.bins) {
+    seen += count3;
+    if (low === null && seen > lowIndex) low = step;
+    if (seen > lowIndex + 1 || fraction2 === 0 && low !== null) {
+      high = step;
+      break;
+    }
+  }
+  const lowValue = (low ?? 0) * histogram.resolutionMs;
+  const highValue = (high ?? low ?? 0) * histogram.resolutionMs;
+  return lowValue + fraction2 * (highValue - lowValue);
+}
+
+// src/metrics/summarize-engine-metrics.ts
+var round3 = (value) => value === null ? null : Math.round(value * 1e3) / 1e3;
+function percentiles(histogram) {
+  return {
+    median: round3(histogramPercentile(histogram, 50)),
+    p90: round3(histogramPercentile(histogram, 90)),
+    p99: round3(histogramPercentile(histogram, 99))
+  };
+}
+function summarizeEngineMetrics(totals2) {
+  const seconds = totals2.durationMs / 1e3;
+  const perSecond = (amount) => seconds > 0 ? round3(amount / seconds) : null;
+  const latencies = Object.fromEntries(LATENCY_METRICS.map((metric) => [metric, percentiles(totals2.distributions[metric])]));
+  return {
+    requests: totals2.requests,
+    outputTokens: totals2.outputTokens,
+    durationMs: round3(totals2.durationMs) ?? 0,
+    outputTokensPerS: perSecond(totals2.outputTokens),
+    requestsPerS: perSecond(totals2.requests),
+    ...latencies,
+    distributions: totals2.distributions
+  };
+}
+
+// src/metrics/compute-round-metrics.ts
+function runSpan(samples) {
+  if (samples.length === 0) return 0;
+  let start = Infinity;
+  let end = -Infinity;
+  for (const sample of samples) {
+    start = Math.min(start, sample.sentMs);
+    end = Math.max(end, sample.sentMs + sample.e2eMs);
+  }
+  return Math.max(0, end - start);
+}
+function totals(engine) {
+  const ttft = new HistogramBuilder();
+  const tpot = new HistogramBuilder();
+  const itl = new HistogramBuilder();
+  const e2e = new HistogramBuilder();
+  let outputTokens = 0;
+  for (const sample of engine.samples) {
+    ttft.add(sample.ttftMs);
+    if (sample.tpotMs !== null) tpot.add(sample.tpotMs);
+    for (const gap of sample.itlMs) itl.add(gap);
+    e2e.add(sample.e2eMs);
+    outputTokens += sample.tokens;
+  }
+  return {
+    requests: engine.samples.length,
+    outputTokens,
+    durationMs: engine.durationMs,
+    distributions: { ttftMs: ttft.build(), tpotMs: tpot.build(), itlMs: itl.build(), e2eMs: e2e.build() }
+  };
+}
+function computeRoundMetrics(runs) {
+  const baseline = { samples: [], durationMs: 0 };
+  const candidate = { samples: [], durationMs: 0 };
+  let prompts = 0;
+  for (const run2 of runs) {
+    const runBaseline = [];
+    const runCandidate = [];
+    for (const prompt of run2) {
+      if (prompt.status !== "scored" || prompt.comparedTokens === null) continue;
+      if (!prompt.baseline?.ok || !prompt.candidate?.ok) continue;
+      const b = sampleRequest(prompt.baseline, prompt.comparedTokens);
+      const c = sampleRequest(prompt.candidate, prompt.comparedTokens);
+      if (!b || !c) continue;
+      runBaseline.push(b);
+      runCandidate.push(c);
+      prompts++;
+    }
+    baseline.samples.push(...runBaseline);
+    candidate.samples.push(...runCandidate);
+    baseline.durationMs += runSpan(runBaseline);
+    candidate.durationMs += runSpan(runCandidate);
+  }
+  if (prompts === 0) return null;
+  const baselineMetrics = summarizeEngineMetrics(totals(baseline));
+  const candidateMetrics = summarizeEngineMetrics(totals(candidate));
+  return {
+    basis: "equal_length",
+    prompts,
+    baseline: baselineMetrics,
+    candidate: candidateMetrics,
+    ratio: compareEngineMetrics(baselineMetrics, candidateMetrics)
+  };
+}
+
+// src/scoring/compare-answers.ts
+function commonPrefix(a, b) {
+  const length = Math.min(a.length, b.length);
+  let index = 0;
+  if (typeof a === "string" && typeof b === "string") {
+    while (index < length && a.charCodeAt(index) === b.charCodeAt(index)) index++;
+  } else {
+    while (index < length && a[index] === b[index]) index++;
+  }
+  return index;
+}
+function findParting(baseline, candidate) {
+  const reasoning = commonPrefix(baseline.reasoning, candidate.reasoning);
+  const bothReasoningLeft = reasoning < baseline.reasoning.length && reasoning < candidate.reasoning.length;
+  const sameReasoning = reasoning === baseline.reasoning.length && reasoning === candidate.reasoning.length;
+  if (!sameReasoning) {
+    if (bothReasoningLeft) return { part: "reasoning", reasoning, content: 0, parted: true };
+    const shorter = reasoning === baseline.reasoning.length ? baseline : candidate;
+    return { part: "reasoning", reasoning, content: 0, parted: shorter.content.length > 0 };
+  }
+  const content = commonPrefix(baseline.content, candidate.content);
+  return { part: "content", reasoning, content, parted: content < baseline.content.length && content < candidate.content.length };
+}
+var EXCERPT_BEFORE = 12;
+var EXCERPT_AFTER = 28;
+function quote(text3, at) {
+  const isLowSurrogate2 = (index) => index > 0 && index < text3.length && (text3.charCodeAt(index) & 64512) === 56320;
+  let from = Math.max(0, at - EXCERPT_BEFORE);
+  if (isLowSurrogate2(from)) from--;
+  let to = Math.min(text3.length, at + EXCERPT_AFTER);
+  if (isLowSurrogate2(to)) to++;
+  return `${from > 0 ? "\u2026" : ""}${JSON.stringify(text3.slice(from, to))}${to < text3.length ? "\u2026" : ""}`;
+}
+function excerpts(baseline, candidate, parting) {
+  const text3 = (side2) => parting.part === "reasoning" && parting.reasoning < side2.reasoning.length ? { text: side2.reasoning, at: parting.reasoning } : { text: side2.content, at: parting.content };
+  const b = text3(baseline);
+  const c = text3(candidate);
+  return { baseline: quote(b.text, b.at), candidate: quote(c.text, c.at) };
+}
+function baselineTokensAt(record2, text3, reasoning, content) {
+  const { chunks } = record2;
+  let tokens = 0;
+  for (let index = 0; index < chunks.length; index++) {
+    const reasoningEnd = text3.reasoningEnds[index] ?? 0;
+    const contentEnd = text3.contentEnds[index] ?? 0;
+    const chunkTokens = chunks[index]?.tokens ?? tokens;
+    if (reasoningEnd <= reasoning && contentEnd <= content) {
+      tokens = chunkTokens;
+      continue;
+    }
+    const reasoningStart = index > 0 ? text3.reasoningEnds[index - 1] ?? 0 : 0;
+    const contentStart = index > 0 ? text3.contentEnds[index - 1] ?? 0 : 0;
+    const added = reasoningEnd - reasoningStart + (contentEnd - contentStart);
+    const covered = Math.max(0, Math.min(reasoning, reasoningEnd) - reasoningStart) + Math.max(0, Math.min(content, contentEnd) - contentStart);
+    if (added > 0) tokens += Math.floor((chunkTokens - tokens) * covered / added);
+    break;
+  }
+  return tokens;
+}
+function compareAnswers(baseline, candidate) {
+  const baselineText = baseline.text;
+  const candidateText = candidate.text;
+  if (!baselineText || !candidateText) return null;
+  const textParting = findParting(baselineText, candidateText);
+  const quoted = textParting.parted ? excerpts(baselineText, candidateText, textParting) : null;
+  if (baseline.tokenIds && candidate.tokenIds) {
+    const parting = findParting(baseline.tokenIds, candidate.tokenIds);
+    const commonTokens2 = parting.reasoning + parting.content;
+    return { commonTokens: commonTokens2, parted: parting.parted, excerpts: parting.parted ? quoted : null, by: "tokens" };
+  }
+  if (!textParting.parted) return { commonTokens: Math.min(baseline.outputTokens, candidate.outputTokens), parted: false, excerpts: null, by: "text" };
+  const commonTokens = baselineTokensAt(baseline, baselineText, textParting.reasoning, textParting.content);
+  return { commonTokens, parted: true, excerpts: quoted, by: "text" };
+}
+function findInflatedClaims(baseline, candidate) {
+  const b = baseline.text;
+  const c = candidate.text;
+  if (!b || !c || baseline.countedBy === "tokenizer" || candidate.countedBy === "tokenizer") return null;
+  const parting = findParting(b, c);
+  const limitReasoning = parting.reasoning;
+  const limitContent = parting.part === "content" ? parting.content : 0;
+  let baselineIndex = 0;
+  for (let index = 0; index < candidate.chunks.length; index++) {
+    const reasoning = c.reasoningEnds[index] ?? 0;
+    const content = c.contentEnds[index] ?? 0;
+    if (reasoning > limitReasoning || content > limitContent) break;
+    while (baselineIndex < baseline.chunks.length - 1 && ((b.reasoningEnds[baselineIndex] ?? 0) < reasoning || (b.contentEnds[baselineIndex] ?? 0) < content)) {
+      baselineIndex++;
+    }
+    const reference = baseline.chunks[baselineIndex]?.tokens ?? baseline.outputTokens;
+    const claimed = candidate.chunks[index]?.tokens ?? 0;
+    if (claimed > reference + countSlack(reference)) {
+      const chars = reasoning + content;
+      return `claimed ${claimed} tokens for the first ${chars} characters of its answer, which are the baseline's too, where the baseline counted at most ${reference}`;
+    }
+  }
+  return null;
+}
+
+// src/scoring/score-prompt.ts
+var DEFAULT_AGREEMENT_TOKENS = 16;
+function percent(fraction2) {
+  return `${Math.round(fraction2 * 1e3) / 10}%`;
+}
+function claimNote(record2) {
+  const claimed = record2.claimedTokens;
+  if (record2.countedBy !== "tokenizer" || claimed === null || claimed === void 0) return "";
+  if (Math.abs(claimed - record2.outputTokens) <= countSlack(record2.outputTokens)) return "";
+  return `; the engine claimed ${claimed}`;
+}
+function agreementOf(comparison, k) {
+  if (!comparison) return { agreement: null, agreedTokens: null };
+  if (!comparison.parted || k === 0) return { agreement: 1, agreedTokens: Math.min(comparison.commonTokens, k) };
+  const agreed = Math.min(comparison.commonTokens, k);
+  return { agreement: agreed / k, agreedTokens: agreed };
+}
+function scorePrompt(baseline, candidate, tolerance, options = {}) {
+  const agreementTokens = options.agreementTokens ?? DEFAULT_AGREEMENT_TOKENS;
+  if (!baseline || !baseline.ok) {
+    const why = baseline ? baseline.reason : "the baseline engine was not measured on this prompt";
+    return { status: "excluded", score: null, speedup: null, comparedTokens: null, reason: `baseline failed: ${why}` };
+  }
+  if (baseline.implausible) {
+    return {
+      status: "excluded",
+      score: null,
+      speedup: null,
+      comparedTokens: null,
+      reason: `the baseline's own token counts cannot be true (${baseline.implausible}); set bench.tokenizer so speedgate counts`
+    };
+  }
+  if (!candidate || !candidate.ok) {
+    const why = candidate ? candidate.reason : "the candidate engine was not measured on this prompt";
+    return { status: "zeroed", score: 0, speedup: null, comparedTokens: null, reason: why };
+  }
+  const inflated = candidate.implausible ?? findInflatedClaims(baseline, candidate);
+  if (inflated) {
+    return { status: "implausible", score: 0, speedup: null, comparedTokens: null, reason: `token counts cannot be true: ${inflated}` };
+  }
+  const baselineTokens = baseline.outputTokens;
+  const candidateTokens = candidate.outputTokens;
+  if (candidateTokens < tolerance * baselineTokens) {
+    return {
+      status: "below_tolerance",
+      score: 0,
+      speedup: null,
+      comparedTokens: null,
+      reason: `answered ${candidateTokens} of ${baselineTokens} tokens (tolerance ${percent(tolerance)})${claimNote(candidate)}`
+    };
+  }
+  const k = Math.min(baselineTokens, candidateTokens);
+  const comparison = compareAnswers(baseline, candidate);
+  const { agreement, agreedTokens } = agreementOf(comparison, k);
+  const agreementFields2 = comparison ? { agreement, agreedTokens } : {};
+  if (comparison?.parted && agreementTokens > 0 && comparison.commonTokens < Math.min(agreementTokens, k)) {
+    const where = comparison.excerpts ? `: baseline ${comparison.excerpts.baseline}, candidate ${comparison.excerpts.candidate}` : "";
+    return {
+      status: "diverged",
+      score: 0,
+      speedup: null,
+      comparedTokens: k,
+      reason: `answers part at token ${comparison.commonTokens + 1} of ${k}, within the first ${agreementTokens} that must match${where}`,
+      ...agreementFields2
+    };
+  }
+  const timed = comparison?.parted ? Math.max(1, Math.min(k, comparison.commonTokens)) : k;
+  const baselineTime = timeToTokens(baseline, timed);
+  const candidateTime = Math.max(timeToTokens(candidate, timed), 1e-6);
+  const speedup = baselineTime / candidateTime;
+  return { status: "scored", score: speedup, speedup, comparedTokens: timed, reason: null, ...agreementFields2 };
+}
+
+// src/scoring/bootstrap-interval.ts
+var DEFAULT_BOOTSTRAP_SEED = 20240917;
+function orderStatistic(counts, sorted, position) {
+  let seen = 0;
+  for (let index = 0; index < counts.length; index++) {
+    seen += counts[index];
+    if (seen > position) return sorted[index];
+  }
+  return sorted[sorted.length - 1];
+}
+function bootstrapMedianInterval(scores, options = {}) {
+  const resamples = options.resamples ?? 2e3;
+  const confidence = options.confidence ?? 0.95;
+  const n = scores.length;
+  if (n === 0) return null;
+  const sorted = Float64Array.from(scores).sort();
+  const random = createSeededRandom(options.seed ?? DEFAULT_BOOTSTRAP_SEED);
+  const counts = new Uint32Array(n);
+  const medians = new Float64Array(resamples);
+  for (let r = 0; r < resamples; r++) {
+    counts.fill(0);
+    for (let i = 0; i < n; i++) counts[Math.floor(random() * n)] += 1;
+    const upper = orderStatistic(counts, sorted, n >>> 1);
+    medians[r] = n % 2 === 1 ? upper : (orderStatistic(counts, sorted, (n >>> 1) - 1) + upper) / 2;
+  }
+  medians.sort();
+  const tail = (1 - confidence) / 2;
+  const at = (q) => medians[Math.min(resamples - 1, Math.max(0, Math.floor(q * resamples)))];
+  return { low: at(tail), high: at(1 - tail - 1 / resamples), confidence };
+}
+
+// src/scoring/evaluate-gate.ts
+function formatSpeedup(value) {
+  return `${value.toFixed(2)}\xD7`;
+}
+function evaluateGate(input2, settings) {
+  const base = { minRoundScore: settings.minRoundScore, use: settings.use };
+  const bar2 = formatSpeedup(settings.minRoundScore);
+  if (input2.infrastructureFailure) {
+    return { ...base, passed: false, reason: `the infrastructure failed, not the patch: ${input2.infrastructureFailure}` };
+  }
+  if (input2.baselineFailure) {
+    return { ...base, passed: false, reason: `the baseline engine failed, not the patch: ${input2.baselineFailure}` };
+  }
+  if (input2.roundScore === null) {
+    return { ...base, passed: false, reason: `no round score: ${input2.noScoreReason ?? "no prompt was attempted"}` };
+  }
+  if (settings.use === "interval-low") {
+    const low = input2.interval?.low ?? input2.roundScore;
+    const passed2 = low >= settings.minRoundScore;
+    return {
+      ...base,
+      passed: passed2,
+      reason: `interval low ${formatSpeedup(low)} ${passed2 ? "\u2265" : "<"} ${bar2}`
+    };
+  }
+  const passed = input2.roundScore >= settings.minRoundScore;
+  return { ...base, passed, reason: `round score ${formatSpeedup(input2.roundScore)} ${passed ? "\u2265" : "<"} ${bar2}` };
+}
+
+// src/scoring/median.ts
+function median(values) {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >>> 1;
+  const upper = sorted[middle];
+  return sorted.length % 2 === 1 ? upper : (sorted[middle - 1] + upper) / 2;
+}
+
+// src/scoring/summarize-round.ts
+function summarizeRound(prompts, options) {
+  const counted = prompts.filter((prompt) => prompt.status !== "excluded");
+  const attempted = counted.some((prompt) => prompt.candidateAttempted);
+  const scores = attempted ? counted.map((prompt) => prompt.score ?? 0) : [];
+  const roundScore = median(scores);
+  const interval = bootstrapMedianInterval(scores, { seed: options.bootstrapSeed });
+  const noScoreReason = roundScore === null ? options.failure ?? "no prompt was attempted" : null;
+  const gate = evaluateGate(
+    { roundScore, interval, baselineFailure: options.baselineFailure, infrastructureFailure: options.infrastructureFailure ?? null, noScoreReason },
+    options.gate
+  );
+  const countOf = (status) => prompts.filter((prompt) => prompt.status === status).length;
+  return {
+    roundScore,
+    interval,
+    promptsScored: countOf("scored"),
+    promptsTotal: prompts.length,
+    belowTolerance: countOf("below_tolerance"),
+    zeroedTotal: countOf("zeroed"),
+    excluded: countOf("excluded"),
+    gate
+  };
+}
+
+// src/scoring/score-round.ts
+function describeEngineFailure(failure2) {
+  return `${failure2.engine} engine failed at ${failure2.stage} (${failure2.label})`;
+}
+function notSent(failure2) {
+  if (!failure2) return void 0;
+  const when = failure2.kind === "infrastructure" ? `was not measured at ${failure2.stage}` : failure2.stage === "benchmark" ? "died during the benchmark" : `failed at ${failure2.stage}`;
+  return { ok: false, kind: "not_sent", reason: `${failure2.engine} engine ${when} (${failure2.label})` };
+}
+function failureContext(failure2, description) {
+  return {
+    baselineFailure: failure2?.engine === "baseline" ? description : null,
+    failure: failure2 ? description : null,
+    infrastructureFailure: failure2?.kind === "infrastructure" ? description : null
+  };
+}
+function wasAttempted(record2) {
+  return record2 !== null && !(record2.ok === false && record2.kind === "not_sent");
+}
+function scoreRound(input2) {
+  const prompts = input2.promptIds.map((id) => {
+    const baseline = input2.baseline.records.get(id);
+    const candidate = input2.candidate.records.get(id);
+    const score = scorePrompt(
+      baseline ?? notSent(input2.baseline.failure),
+      candidate ?? notSent(input2.candidate.failure),
+      input2.tolerance,
+      { agreementTokens: input2.agreementTokens }
+    );
+    return { id, ...score, baseline: baseline ?? null, candidate: candidate ?? null };
+  });
+  const failure2 = input2.baseline.failure ?? input2.candidate.failure;
+  const summary = summarizeRound(
+    prompts.map((prompt) => ({ status: prompt.status, score: prompt.score, candidateAttempted: wasAttempted(prompt.candidate) })),
+    {
+      gate: input2.gate,
+      ...failureContext(failure2, failure2 ? describeEngineFailure(failure2) : null),
+      bootstrapSeed: input2.bootstrapSeed
+    }
+  );
+  return { prompts, ...summary };
+}
+
+// src/scoring/summarize-agreement.ts
+function summarizeAgreement(prompts) {
+  const agreements = prompts.map((prompt) => prompt.agreement).filter((value) => typeof value === "number");
+  return {
+    diverged: prompts.filter((prompt) => prompt.status === "diverged").length,
+    implausible: prompts.filter((prompt) => prompt.status === "implausible").length,
+    medianAgreement: median(agreements)
+  };
+}
+
+// src/round/gpu-state-schema.ts
+var text = (max) => external_exports.string().max(max);
+var mib = external_exports.number().int().min(0).max(1e8);
+var MAX_GPU_PROCESSES = 256;
+var gpuSnapshotSchema = external_exports.object({
+  takenAt: text(64),
+  /** Why nothing could be read (no nvidia-smi, a driver error, a timeout); null when it was read. */
+  error: text(1e3).nullable(),
+  driverVersion: text(64).nullable(),
+  cudaVersion: text(64).nullable(),
+  gpus: external_exports.array(
+    external_exports.object({
+      index: external_exports.number().int().min(0).max(1024),
+      uuid: text(128).nullable(),
+      name: text(256),
+      memoryTotalMiB: mib.nullable(),
+      memoryUsedMiB: mib.nullable()
+    })
+  ).max(64),
+  /** Compute processes holding GPU memory, largest first. In a container nvidia-smi may list none even when memory is used. */
+  processes: external_exports.array(
+    external_exports.object({
+      gpuUuid: text(128).nullable(),
+      pid: external_exports.number().int().min(0).nullable(),
+      name: text(512),
+      usedMemoryMiB: mib.nullable()
+    })
+  ).max(MAX_GPU_PROCESSES),
+  processesError: text(1e3).nullable()
+});
+var gpuStateSchema = external_exports.object({
+  /** True when the candidate started with the baseline's command and environment: the patch was the only difference. */
+  sameLaunch: external_exports.boolean(),
+  baseline: gpuSnapshotSchema.nullable(),
+  candidate: gpuSnapshotSchema.nullable()
+});
+
 // src/scorecard/scorecard-schema.ts
 var SCORECARD_SCHEMA_VERSION = 2;
-var text = (max) => external_exports.string().max(max);
-var count = external_exports.number().int().min(0).max(1e7);
+var text2 = (max) => external_exports.string().max(max);
+var count2 = external_exports.number().int().min(0).max(1e7);
 var finiteOrNull = external_exports.number().finite().nullable();
-var ratioOrNull = external_exports.number().finite().min(0).nullable();
+var ratioOrNull2 = external_exports.number().finite().min(0).nullable();
 var fraction = external_exports.number().finite().min(0).max(1);
 var engineSideSchema = external_exports.object({
   /** speedgate's count when settings.tokenizer is set, else the engine's (bounded by the bytes it streamed). */
-  outputTokens: count.nullable(),
+  outputTokens: count2.nullable(),
   /** The engine's own usage.completion_tokens, recorded whoever counted. */
-  claimedTokens: count.nullable().optional(),
+  claimedTokens: count2.nullable().optional(),
   ttftMs: finiteOrNull,
   e2eMs: finiteOrNull,
-  finishReason: text(64).nullable(),
-  error: text(2e3).nullable()
+  finishReason: text2(64).nullable(),
+  error: text2(2e3).nullable()
 });
 var promptResultSchema = external_exports.object({
-  id: text(256),
+  id: text2(256),
   status: external_exports.enum(["scored", "below_tolerance", "zeroed", "excluded", "diverged", "implausible"]),
-  score: ratioOrNull,
-  speedup: ratioOrNull,
-  comparedTokens: count.nullable(),
-  reason: text(2e3).nullable(),
+  score: ratioOrNull2,
+  speedup: ratioOrNull2,
+  comparedTokens: count2.nullable(),
+  reason: text2(2e3).nullable(),
   /** Common start of the two answers over the compared length k; null when not compared. */
   agreement: fraction.nullable().optional(),
-  agreedTokens: count.nullable().optional(),
+  agreedTokens: count2.nullable().optional(),
   baseline: engineSideSchema.nullable(),
   candidate: engineSideSchema.nullable()
 });
@@ -57190,29 +57478,29 @@ var failureSchema = external_exports.object({
   engine: external_exports.enum(["baseline", "candidate"]),
   stage: external_exports.enum(["patch", "build", "startup", "benchmark"]),
   kind: external_exports.enum(FAILURE_KINDS),
-  label: text(200),
-  summary: text(2e3),
-  hint: text(4e3),
+  label: text2(200),
+  summary: text2(2e3),
+  hint: text2(4e3),
   exitCode: external_exports.number().int().nullable(),
-  signal: text(32).nullable(),
-  logTail: external_exports.array(text(4e3)).max(2e3)
+  signal: text2(32).nullable(),
+  logTail: external_exports.array(text2(4e3)).max(2e3)
 });
-var scorecardSchema = external_exports.object({
-  schemaVersion: external_exports.literal(SCORECARD_SCHEMA_VERSION),
-  speedgateVersion: text(64),
-  createdAt: text(64),
-  engine: text(128),
+var scorecardV1Fields = {
+  schemaVersion: external_exports.literal(1),
+  speedgateVersion: text2(64),
+  createdAt: text2(64),
+  engine: text2(128),
   roundScore: finiteOrNull,
   scoreInterval: external_exports.object({ low: external_exports.number().finite(), high: external_exports.number().finite(), confidence: external_exports.number().gt(0).lt(1) }).nullable(),
-  promptsScored: count,
-  promptsTotal: count,
-  belowTolerance: count,
-  zeroedTotal: count,
-  excluded: count,
+  promptsScored: count2,
+  promptsTotal: count2,
+  belowTolerance: count2,
+  zeroedTotal: count2,
+  excluded: count2,
   /** Prompts whose candidate gave another answer than the baseline within settings.agreementTokens. */
-  diverged: count.optional(),
+  diverged: count2.optional(),
   /** Prompts whose candidate claimed more tokens than its stream could hold. */
-  implausible: count.optional(),
+  implausible: count2.optional(),
   /** Median over compared prompts of their agreement. */
   medianAgreement: fraction.nullable().optional(),
   tokenCountsEstimated: external_exports.boolean(),
@@ -57220,58 +57508,71 @@ var scorecardSchema = external_exports.object({
     requestIntervalMs: external_exports.number().min(0),
     arrival: external_exports.enum(["fixed", "poisson"]),
     thinking: external_exports.boolean(),
-    contextLimit: count,
-    maxTokens: count,
+    contextLimit: count2,
+    maxTokens: count2,
     tolerance: external_exports.number().gt(0).lte(1),
-    model: text(256),
+    model: text2(256),
     /** The answers must agree on this many first tokens; 0: not checked. */
-    agreementTokens: count.optional(),
+    agreementTokens: count2.optional(),
     /** sha256 of the tokenizer.json speedgate counted with; null: the engines' own counts, bounded by the bytes they streamed. */
-    tokenizer: text(128).nullable().optional()
+    tokenizer: text2(128).nullable().optional()
   }),
   provenance: external_exports.object({
-    imageDigest: text(256).nullable(),
-    baselineImage: text(512).nullable(),
-    baselineImageId: text(256).nullable(),
-    patchHash: text(128).nullable(),
-    configHash: text(128).nullable(),
-    promptsHash: text(128).nullable(),
-    runner: text(256).nullable(),
-    gpu: text(512).nullable()
+    imageDigest: text2(256).nullable(),
+    baselineImage: text2(512).nullable(),
+    baselineImageId: text2(256).nullable(),
+    patchHash: text2(128).nullable(),
+    configHash: text2(128).nullable(),
+    promptsHash: text2(128).nullable(),
+    runner: text2(256).nullable(),
+    gpu: text2(512).nullable()
   }),
   gate: external_exports.object({
     minRoundScore: external_exports.number().gt(0),
     use: external_exports.enum(["round-score", "interval-low"]),
     passed: external_exports.boolean(),
-    reason: text(4e3)
+    reason: text2(4e3)
   }),
   failure: failureSchema.nullable(),
   /** Where the round came from; filled by the action, informative only (the app never trusts it). */
   source: external_exports.object({
-    repository: text(256).nullable(),
+    repository: text2(256).nullable(),
     pullRequest: external_exports.number().int().min(1).nullable(),
-    headSha: text(64).nullable(),
-    runId: text(64).nullable(),
-    runUrl: text(1024).nullable()
+    headSha: text2(64).nullable(),
+    runId: text2(64).nullable(),
+    runUrl: text2(1024).nullable()
   }).nullable(),
   /** Set on a shard's card; a merged card has null. */
   shard: external_exports.object({ index: external_exports.number().int().min(1), count: external_exports.number().int().min(1) }).nullable(),
   prompts: external_exports.array(promptResultSchema).max(1e5)
+};
+var scorecardV1Schema = external_exports.object(scorecardV1Fields);
+var docsBaseUrlSchema = external_exports.string().max(512).regex(/^https:\/\/[A-Za-z0-9.-]+(?::\d+)?\/[A-Za-z0-9._~%/+-]*\/docs\/troubleshooting\/$/, {
+  error: "expected an https URL ending in /docs/troubleshooting/"
+});
+var scorecardSchema = external_exports.object({
+  ...scorecardV1Fields,
+  schemaVersion: external_exports.literal(SCORECARD_SCHEMA_VERSION),
+  /** TTFT, TPOT, ITL and throughput of both engines at equal length; null when nothing was scored. */
+  metrics: roundMetricsSchema.nullable(),
+  /** nvidia-smi's view before each engine started. */
+  gpuState: gpuStateSchema.nullable(),
+  docsBaseUrl: docsBaseUrlSchema.nullable()
 });
 
 // src/scorecard/build-scorecard.ts
-var round3 = (value) => Math.round(value * 1e3) / 1e3;
+var round32 = (value) => Math.round(value * 1e3) / 1e3;
 function engineSide(record2) {
   if (!record2 || !wasAttempted(record2)) return null;
   if (!record2.ok) {
-    return { outputTokens: null, ttftMs: null, e2eMs: record2.endMs === void 0 ? null : round3(record2.endMs), finishReason: null, error: record2.reason };
+    return { outputTokens: null, ttftMs: null, e2eMs: record2.endMs === void 0 ? null : round32(record2.endMs), finishReason: null, error: record2.reason };
   }
   const ttft = timeToFirstTokenMs(record2);
   return {
     outputTokens: record2.outputTokens,
     claimedTokens: record2.claimedTokens ?? null,
-    ttftMs: ttft === null ? null : round3(ttft),
-    e2eMs: round3(record2.endMs),
+    ttftMs: ttft === null ? null : round32(ttft),
+    e2eMs: round32(record2.endMs),
     finishReason: record2.finishReason,
     error: null
   };
@@ -57303,6 +57604,16 @@ function summaryFields(summary) {
 function agreementFields(prompts) {
   return summarizeAgreement(prompts);
 }
+function startsLikeBaseline(config2) {
+  const command = config2.candidate.command;
+  const sameCommand = command === void 0 || JSON.stringify(command) === JSON.stringify(config2.baseline.command);
+  const sameEnv = Object.entries(config2.candidate.env ?? {}).every(([name, value]) => config2.baseline.env[name] === value);
+  return sameCommand && sameEnv;
+}
+function gpuState(config2, snapshots) {
+  if (!snapshots) return null;
+  return { sameLaunch: startsLikeBaseline(config2), baseline: snapshots.baseline, candidate: snapshots.candidate };
+}
 function buildScorecard(input2) {
   const { config: config2, result } = input2;
   const estimated = result.prompts.some(
@@ -57328,6 +57639,9 @@ function buildScorecard(input2) {
       tokenizer: input2.tokenizerSha256 ?? null
     },
     provenance: { ...emptyProvenance(), baselineImage: config2.baseline.image ?? null, ...input2.provenance },
+    metrics: computeRoundMetrics([result.prompts]),
+    gpuState: gpuState(config2, input2.gpuSnapshots),
+    docsBaseUrl: input2.docsBaseUrl ?? null,
     failure: input2.failure,
     source: input2.source ?? null,
     shard: input2.shard ?? null,
@@ -57345,19 +57659,130 @@ function buildScorecard(input2) {
   };
 }
 
+// src/scorecard/resolve-docs-base-url.ts
+function resolveDocsBaseUrl(env) {
+  const explicit = env.SPEEDGATE_DOCS_URL?.trim();
+  if (explicit) {
+    const withSlash = explicit.endsWith("/") ? explicit : `${explicit}/`;
+    return docsBaseUrlSchema.safeParse(withSlash).success ? withSlash : null;
+  }
+  const repository = env.GITHUB_ACTION_REPOSITORY?.trim();
+  const ref = env.GITHUB_ACTION_REF?.trim();
+  if (!repository || !ref || !/^[\w.-]+\/[\w.-]+$/.test(repository) || !/^[\w./-]+$/.test(ref)) return null;
+  const server = (env.GITHUB_SERVER_URL?.trim() || "https://github.com").replace(/\/+$/, "");
+  const url2 = `${server}/${repository}/blob/${ref}/docs/troubleshooting/`;
+  return docsBaseUrlSchema.safeParse(url2).success ? url2 : null;
+}
+
 // src/round/probe-gpu.ts
 import { execFile } from "node:child_process";
-async function probeGpu(timeoutMs = 5e3) {
-  return await new Promise((resolve5) => {
-    execFile("nvidia-smi", ["--query-gpu=name,memory.total", "--format=csv,noheader"], { timeout: timeoutMs }, (error62, stdout) => {
-      if (error62) return resolve5(null);
-      const gpus = stdout.split("\n").map((line) => line.trim()).filter((line) => line !== "");
-      if (gpus.length === 0) return resolve5(null);
-      const counts = /* @__PURE__ */ new Map();
-      for (const gpu of gpus) counts.set(gpu, (counts.get(gpu) ?? 0) + 1);
-      resolve5([...counts].map(([gpu, count2]) => count2 > 1 ? `${count2}\xD7 ${gpu}` : gpu).join(", ").slice(0, 512));
+var DEFAULT_TIMEOUT_MS = 1e4;
+var GPU_FIELDS = ["index", "uuid", "memory.total", "memory.used", "driver_version", "cuda_version", "name"];
+var APP_FIELDS = ["gpu_uuid", "pid", "used_memory", "process_name"];
+function run(args, timeoutMs) {
+  return new Promise((resolve5) => {
+    execFile("nvidia-smi", args, { timeout: timeoutMs, killSignal: "SIGKILL", maxBuffer: 4 * 1024 * 1024 }, (error62, stdout, stderr) => {
+      if (!error62) return resolve5({ ok: true, stdout });
+      const output2 = `${stdout}
+${stderr}`;
+      const failure2 = error62;
+      if (failure2.code === "ENOENT") return resolve5({ ok: false, error: "nvidia-smi is not on the runner's PATH", output: output2 });
+      if (failure2.killed) return resolve5({ ok: false, error: `nvidia-smi did not answer within ${Math.round(timeoutMs / 100) / 10} s`, output: output2 });
+      const firstLine = output2.split("\n").map((line) => cleanLogLine(line).trim()).find((line) => line !== "") ?? "no output";
+      const how = typeof failure2.code === "number" ? `exited with code ${failure2.code}` : typeof failure2.signal === "string" ? `was killed by ${failure2.signal}` : `failed (${typeof failure2.code === "string" ? failure2.code : failure2.message})`;
+      resolve5({ ok: false, error: `nvidia-smi ${how}: ${firstLine}`.slice(0, 1e3), output: output2 });
     });
   });
+}
+function field2(value) {
+  const trimmed = cleanLogLine(value ?? "").trim();
+  return trimmed === "" || /^\[?(N\/A|Not Supported|Unknown Error|Insufficient Permissions)\]?$/i.test(trimmed) ? null : trimmed;
+}
+function mebibytes(value) {
+  const text3 = field2(value);
+  if (text3 === null) return null;
+  const parsed = Number(text3.replace(/\s*MiB$/i, ""));
+  return Number.isFinite(parsed) && parsed >= 0 ? Math.round(parsed) : null;
+}
+function lines(stdout) {
+  return stdout.split("\n").map((line) => line.trim()).filter((line) => line !== "");
+}
+function splitFields(line, count3) {
+  const parts = line.split(",").map((part) => part.trim());
+  if (parts.length <= count3) return parts;
+  return [...parts.slice(0, count3 - 1), parts.slice(count3 - 1).join(", ")];
+}
+function emptySnapshot(takenAt, error62) {
+  return { takenAt, error: error62, driverVersion: null, cudaVersion: null, gpus: [], processes: [], processesError: null };
+}
+async function queryGpus(timeoutMs) {
+  const query = (fields2) => run([`--query-gpu=${fields2.join(",")}`, "--format=csv,noheader,nounits"], timeoutMs);
+  const first = await query(GPU_FIELDS);
+  if (first.ok) return { ok: true, rows: lines(first.stdout).map((line) => splitFields(line, GPU_FIELDS.length)), cudaFromHeader: null };
+  if (!/cuda_version|not a valid field/i.test(first.output)) return { ok: false, error: first.error };
+  const fields = GPU_FIELDS.filter((name) => name !== "cuda_version");
+  const second = await query(fields);
+  if (!second.ok) return { ok: false, error: second.error };
+  const banner = await run([], timeoutMs);
+  const cuda = banner.ok ? /CUDA Version:\s*([\d.]+)/.exec(banner.stdout)?.[1] ?? null : null;
+  const rows = lines(second.stdout).map((line) => {
+    const parts = splitFields(line, fields.length);
+    return [...parts.slice(0, 5), "", ...parts.slice(5)];
+  });
+  return { ok: true, rows, cudaFromHeader: cuda };
+}
+async function probeGpuState(options = {}) {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const takenAt = (options.now?.() ?? /* @__PURE__ */ new Date()).toISOString();
+  const gpuQuery = await queryGpus(timeoutMs);
+  if (!gpuQuery.ok) return emptySnapshot(takenAt, gpuQuery.error);
+  const gpus = gpuQuery.rows.slice(0, 64).map(([index, uuid3, total, used, , , name]) => ({
+    index: Math.max(0, Math.min(1024, Number.parseInt(index ?? "", 10) || 0)),
+    uuid: field2(uuid3)?.slice(0, 128) ?? null,
+    name: (field2(name) ?? "unknown GPU").slice(0, 256),
+    memoryTotalMiB: mebibytes(total),
+    memoryUsedMiB: mebibytes(used)
+  }));
+  if (gpus.length === 0) return emptySnapshot(takenAt, "nvidia-smi listed no GPU");
+  const first = gpuQuery.rows[0] ?? [];
+  const apps = await run([`--query-compute-apps=${APP_FIELDS.join(",")}`, "--format=csv,noheader,nounits"], timeoutMs);
+  const processes = apps.ok ? lines(apps.stdout).map((line) => splitFields(line, APP_FIELDS.length)).map(([gpuUuid, pid, used, name]) => ({
+    gpuUuid: field2(gpuUuid)?.slice(0, 128) ?? null,
+    pid: Number.isSafeInteger(Number(pid)) && Number(pid) >= 0 && field2(pid) !== null ? Number(pid) : null,
+    name: (field2(name) ?? "unknown process").slice(0, 512),
+    usedMemoryMiB: mebibytes(used)
+  })).sort((a, b) => (b.usedMemoryMiB ?? 0) - (a.usedMemoryMiB ?? 0)).slice(0, MAX_GPU_PROCESSES) : [];
+  return {
+    takenAt,
+    error: null,
+    driverVersion: field2(first[4])?.slice(0, 64) ?? null,
+    cudaVersion: (field2(first[5]) ?? gpuQuery.cudaFromHeader)?.slice(0, 64) ?? null,
+    gpus,
+    processes,
+    processesError: apps.ok ? null : apps.error
+  };
+}
+function describeGpus(snapshot) {
+  if (!snapshot || snapshot.gpus.length === 0) return null;
+  const counts = /* @__PURE__ */ new Map();
+  for (const gpu of snapshot.gpus) {
+    const key = gpu.memoryTotalMiB === null ? gpu.name : `${gpu.name}, ${gpu.memoryTotalMiB} MiB`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return [...counts].map(([gpu, count3]) => count3 > 1 ? `${count3}\xD7 ${gpu}` : gpu).join(", ").slice(0, 512);
+}
+
+// src/round/record-gpu-state.ts
+function createGpuStateRecorder(probe = () => probeGpuState()) {
+  const taken = /* @__PURE__ */ new Map();
+  return {
+    async beforeStart(role) {
+      taken.set(role, await probe());
+    },
+    snapshots() {
+      return { baseline: taken.get("baseline") ?? null, candidate: taken.get("candidate") ?? null };
+    }
+  };
 }
 
 // src/config/round-config-schema.ts
@@ -57662,16 +58087,16 @@ var DictionarySplitter = class {
    * @param text The input text to split.
    * @returns An array of tokens.
    */
-  split(text2) {
+  split(text3) {
     const result = [];
-    const n = text2.length;
+    const n = text3.length;
     let start = 0;
     let i = 0;
     while (i < n) {
       let node2 = this.trie;
       let match = null;
       let j = i;
-      while (j < n && (node2 = node2[text2[j]])) {
+      while (j < n && (node2 = node2[text3[j]])) {
         if (node2.end) {
           match = node2.end;
         }
@@ -57679,7 +58104,7 @@ var DictionarySplitter = class {
       }
       if (match) {
         if (i > start) {
-          result.push(text2.slice(start, i));
+          result.push(text3.slice(start, i));
         }
         result.push(match);
         i += match.length;
@@ -57689,7 +58114,7 @@ var DictionarySplitter = class {
       }
     }
     if (start < n) {
-      result.push(text2.slice(start));
+      result.push(text3.slice(start));
     }
     return result;
   }
@@ -57719,12 +58144,12 @@ var compile_unicode_regexp = (source, flags) => {
     const property_names = /* @__PURE__ */ new Map();
     const rewritten = source.replace(
       /(\\[pP])\{([^}=]+)\}/g,
-      (text2, p, n, offset) => {
+      (text3, p, n, offset) => {
         let preceding_backslashes = 0;
         for (let i = offset - 1; i >= 0 && source[i] === "\\"; --i) {
           ++preceding_backslashes;
         }
-        if (preceding_backslashes % 2 === 1) return text2;
+        if (preceding_backslashes % 2 === 1) return text3;
         let property_name = property_names.get(n);
         if (property_name === void 0) {
           try {
@@ -57746,7 +58171,7 @@ var compile_unicode_regexp = (source, flags) => {
     }
   }
 };
-var clean_up_tokenization = (text2) => text2.replace(/ \./g, ".").replace(/ \?/g, "?").replace(/ \!/g, "!").replace(/ ,/g, ",").replace(/ \' /g, "'").replace(/ n't/g, "n't").replace(/ 'm/g, "'m").replace(/ 's/g, "'s").replace(/ 've/g, "'ve").replace(/ 're/g, "'re");
+var clean_up_tokenization = (text3) => text3.replace(/ \./g, ".").replace(/ \?/g, "?").replace(/ \!/g, "!").replace(/ ,/g, ",").replace(/ \' /g, "'").replace(/ n't/g, "n't").replace(/ 'm/g, "'m").replace(/ 's/g, "'s").replace(/ 've/g, "'ve").replace(/ 're/g, "'re");
 var create_pattern = (pattern, invert = true) => {
   if (pattern.Regex !== void 0) {
     const regex = rewrite_oniguruma_to_js(
@@ -57832,7 +58257,7 @@ var EMPTY_NEGATED_POSIX_BRACKET_RE = /^\[:\^:\]/;
 var UNSUPPORTED_POSIX_BRACKET_RE = /^\[(?:\.[^\]]*\.\]|=[^\]]*=\])/;
 var FIXED_WIDTH_ESCAPE_RE = /^(?:\\x[0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4}|\\c[A-Za-z])/;
 var is_ascii_letter = (char) => char >= "A" && char <= "Z" || char >= "a" && char <= "z";
-var character_at = (text2, index) => String.fromCodePoint(text2.codePointAt(index));
+var character_at = (text3, index) => String.fromCodePoint(text3.codePointAt(index));
 var get_ascii_folded_hex_atom = (hex3) => {
   if (!/^[0-9A-Fa-f]{1,8}$/.test(hex3)) return null;
   const code_point = Number.parseInt(hex3, 16);
@@ -57876,7 +58301,7 @@ var append_character_class_fragment = (operand, fragment, set_valued = false, in
 var rewrite_character_class_escape = (regex, index, operand) => {
   const braced = BRACED_ESCAPE_RE.exec(regex.slice(index));
   if (braced) {
-    const [text2, kind, body] = braced;
+    const [text3, kind, body] = braced;
     if (kind === "P" && body === "Word") {
       add_character_class_atom(
         operand,
@@ -57884,7 +58309,7 @@ var rewrite_character_class_escape = (regex, index, operand) => {
         index
       );
     } else {
-      const replacement2 = kind === "x" ? `\\u{${body}}` : kind === "p" && body === "Word" ? UNICODE_WORD_CHARS_IN_CLASS : text2;
+      const replacement2 = kind === "x" ? `\\u{${body}}` : kind === "p" && body === "Word" ? UNICODE_WORD_CHARS_IN_CLASS : text3;
       append_character_class_fragment(
         operand,
         replacement2,
@@ -57892,7 +58317,7 @@ var rewrite_character_class_escape = (regex, index, operand) => {
         index
       );
     }
-    return index + text2.length;
+    return index + text3.length;
   }
   const fixed_width = FIXED_WIDTH_ESCAPE_RE.exec(regex.slice(index));
   if (fixed_width) {
@@ -58119,9 +58544,9 @@ var rewrite_oniguruma_to_js = (regex) => {
   let last_was_quantifier = false;
   let ascii_fold = false;
   const group_states = [];
-  const emit_atom = (text2) => {
+  const emit_atom = (text3) => {
     atom_start = out.length;
-    out += text2;
+    out += text3;
     last_was_quantifier = false;
   };
   for (let i = 0; i < regex.length; ) {
@@ -58129,8 +58554,8 @@ var rewrite_oniguruma_to_js = (regex) => {
     if (char === "\\") {
       const braced = BRACED_ESCAPE_RE.exec(regex.slice(i));
       if (braced) {
-        const [text2, kind, body] = braced;
-        let replacement2 = text2;
+        const [text3, kind, body] = braced;
+        let replacement2 = text3;
         if (kind === "x") {
           const code_point_escape = `\\u{${body}}`;
           replacement2 = ascii_fold ? get_ascii_folded_hex_atom(body) ?? code_point_escape : code_point_escape;
@@ -58138,15 +58563,15 @@ var rewrite_oniguruma_to_js = (regex) => {
           replacement2 = kind === "p" ? UNICODE_WORD_CLASS : UNICODE_NON_WORD_CLASS;
         }
         emit_atom(replacement2);
-        i += text2.length;
+        i += text3.length;
         continue;
       }
       const fixed_width = FIXED_WIDTH_ESCAPE_RE.exec(regex.slice(i));
       if (fixed_width) {
-        const text2 = fixed_width[0];
-        const replacement2 = ascii_fold && text2[1] !== "c" ? get_ascii_folded_hex_atom(text2.slice(2)) ?? text2 : text2;
+        const text3 = fixed_width[0];
+        const replacement2 = ascii_fold && text3[1] !== "c" ? get_ascii_folded_hex_atom(text3.slice(2)) ?? text3 : text3;
         emit_atom(replacement2);
-        i += text2.length;
+        i += text3.length;
         continue;
       }
       if (i + 1 >= regex.length) {
@@ -58297,28 +58722,28 @@ var len = (s) => {
   for (const c of s) ++length;
   return length;
 };
-var lowercase_and_remove_accents = (text2) => remove_accents(text2.toLowerCase());
+var lowercase_and_remove_accents = (text3) => remove_accents(text3.toLowerCase());
 var merge_arrays = (...arrs) => Array.prototype.concat.apply([], arrs);
 var object_to_map = (obj) => new Map(Object.entries(obj));
-var regex_split = (text2, regex) => {
+var regex_split = (text3, regex) => {
   const result = [];
   let prev = 0;
-  for (const match of text2.matchAll(regex)) {
+  for (const match of text3.matchAll(regex)) {
     const full_match = match[0];
     if (prev < match.index) {
-      result.push(text2.slice(prev, match.index));
+      result.push(text3.slice(prev, match.index));
     }
     if (full_match.length > 0) {
       result.push(full_match);
     }
     prev = match.index + full_match.length;
   }
-  if (prev < text2.length) {
-    result.push(text2.slice(prev));
+  if (prev < text3.length) {
+    result.push(text3.slice(prev));
   }
   return result;
 };
-var remove_accents = (text2) => text2.replace(new RegExp("\\p{M}", "gu"), "");
+var remove_accents = (text3) => text3.replace(new RegExp("\\p{M}", "gu"), "");
 var validate_object = (obj, name, required_keys = []) => {
   if (!obj || Array.isArray(obj) || typeof obj !== "object") {
     return `${name} must be a valid object`;
@@ -58330,7 +58755,7 @@ var validate_object = (obj, name, required_keys = []) => {
   }
   return null;
 };
-var whitespace_split = (text2) => text2.match(/\S+/g) || [];
+var whitespace_split = (text3) => text3.match(/\S+/g) || [];
 var Callable = class {
   /**
    * Creates a new instance of the Callable class.
@@ -58356,8 +58781,8 @@ var Normalizer = class extends Callable_default {
    * @param text The text to normalize.
    * @returns The normalized text.
    */
-  _call(text2) {
-    return this.normalize(text2);
+  _call(text3) {
+    return this.normalize(text3);
   }
 };
 var Normalizer_default = Normalizer;
@@ -58368,10 +58793,10 @@ var BertNormalizer = class extends Normalizer_default {
    * @param text The input text to tokenize.
    * @returns The tokenized text with whitespace added around CJK characters.
    */
-  tokenize_chinese_chars(text2) {
+  tokenize_chinese_chars(text3) {
     const output2 = [];
-    for (let i = 0; i < text2.length; ++i) {
-      const char = text2[i];
+    for (let i = 0; i < text3.length; ++i) {
+      const char = text3[i];
       const cp2 = char.charCodeAt(0);
       if (is_chinese_char(cp2)) {
         output2.push(" ");
@@ -58388,8 +58813,8 @@ var BertNormalizer = class extends Normalizer_default {
    * @param text The text to strip accents from.
    * @returns The text with accents removed.
    */
-  strip_accents(text2) {
-    return text2.normalize("NFD").replace(new RegExp("\\p{Mn}", "gu"), "");
+  strip_accents(text3) {
+    return text3.normalize("NFD").replace(new RegExp("\\p{Mn}", "gu"), "");
   }
   /**
    * Checks whether `char` is a control character.
@@ -58411,9 +58836,9 @@ var BertNormalizer = class extends Normalizer_default {
    * @param text The text to clean.
    * @returns The cleaned text.
    */
-  clean_text(text2) {
+  clean_text(text3) {
     const output2 = [];
-    for (const char of text2) {
+    for (const char of text3) {
       const cp2 = char.charCodeAt(0);
       if (cp2 === 0 || cp2 === 65533 || this.is_control(char)) {
         continue;
@@ -58431,22 +58856,22 @@ var BertNormalizer = class extends Normalizer_default {
    * @param text The text to normalize.
    * @returns The normalized text.
    */
-  normalize(text2) {
+  normalize(text3) {
     if (this.config.clean_text) {
-      text2 = this.clean_text(text2);
+      text3 = this.clean_text(text3);
     }
     if (this.config.handle_chinese_chars) {
-      text2 = this.tokenize_chinese_chars(text2);
+      text3 = this.tokenize_chinese_chars(text3);
     }
     if (this.config.lowercase) {
-      text2 = text2.toLowerCase();
+      text3 = text3.toLowerCase();
       if (this.config.strip_accents !== false) {
-        text2 = this.strip_accents(text2);
+        text3 = this.strip_accents(text3);
       }
     } else if (this.config.strip_accents) {
-      text2 = this.strip_accents(text2);
+      text3 = this.strip_accents(text3);
     }
-    return text2;
+    return text3;
   }
 };
 var BertNormalizer_default = BertNormalizer;
@@ -58464,22 +58889,22 @@ var Precompiled = class extends Normalizer_default {
    * @param text The text to normalize.
    * @returns The normalized text.
    */
-  normalize(text2) {
-    text2 = text2.replace(
+  normalize(text3) {
+    text3 = text3.replace(
       /[\u0001-\u0008\u000B\u000E-\u001F\u007F\u008F\u009F]/gm,
       ""
     );
-    text2 = text2.replace(
+    text3 = text3.replace(
       /[\u0009\u000A\u000C\u000D\u00A0\u1680\u2000-\u200F\u2028\u2029\u202F\u205F\u2581\u3000\uFEFF\uFFFD]/gm,
       " "
     );
-    if (text2.includes("\uFF5E")) {
-      const parts = text2.split("\uFF5E");
-      text2 = parts.map((part) => part.normalize("NFKC")).join("\uFF5E");
+    if (text3.includes("\uFF5E")) {
+      const parts = text3.split("\uFF5E");
+      text3 = parts.map((part) => part.normalize("NFKC")).join("\uFF5E");
     } else {
-      text2 = text2.normalize("NFKC");
+      text3 = text3.normalize("NFKC");
     }
-    return text2;
+    return text3;
   }
 };
 var Precompiled_default = Precompiled;
@@ -58499,10 +58924,10 @@ var Sequence = class extends Normalizer_default {
    * @param text The text to normalize.
    * @returns The normalized text.
    */
-  normalize(text2) {
+  normalize(text3) {
     return this.normalizers.reduce((t, normalizer) => {
       return normalizer ? normalizer.normalize(t) : t;
-    }, text2);
+    }, text3);
   }
 };
 var Sequence_default = Sequence;
@@ -58519,8 +58944,8 @@ var Replace = class extends Normalizer_default {
    * @param text The input text to be normalized.
    * @returns The normalized text after replacing the pattern with the content.
    */
-  normalize(text2) {
-    return this.pattern === null ? text2 : text2.replaceAll(this.pattern, this.config.content ?? "");
+  normalize(text3) {
+    return this.pattern === null ? text3 : text3.replaceAll(this.pattern, this.config.content ?? "");
   }
 };
 var Replace_default = Replace;
@@ -58534,9 +58959,9 @@ var UnicodeNormalizer = class extends Normalizer_default {
    * @param text The input text to be normalized.
    * @returns The normalized text.
    */
-  normalize(text2) {
-    text2 = text2.normalize(this.form);
-    return text2;
+  normalize(text3) {
+    text3 = text3.normalize(this.form);
+    return text3;
   }
 };
 var UnicodeNormalizer_default = UnicodeNormalizer;
@@ -58574,18 +58999,18 @@ var Strip = class extends Normalizer_default {
    * @param text The input text.
    * @returns The normalized text.
    */
-  normalize(text2) {
+  normalize(text3) {
     if (this.config.strip_left && this.config.strip_right) {
-      text2 = text2.trim();
+      text3 = text3.trim();
     } else {
       if (this.config.strip_left) {
-        text2 = text2.trimStart();
+        text3 = text3.trimStart();
       }
       if (this.config.strip_right) {
-        text2 = text2.trimEnd();
+        text3 = text3.trimEnd();
       }
     }
-    return text2;
+    return text3;
   }
 };
 var Strip_default = Strip;
@@ -58595,8 +59020,8 @@ var StripAccents = class extends Normalizer_default {
    * @param text The input text.
    * @returns The normalized text without accents.
    */
-  normalize(text2) {
-    return remove_accents(text2);
+  normalize(text3) {
+    return remove_accents(text3);
   }
 };
 var StripAccents_default = StripAccents;
@@ -58606,8 +59031,8 @@ var Lowercase = class extends Normalizer_default {
    * @param {string} text The text to normalize.
    * @returns {string} The normalized text.
    */
-  normalize(text2) {
-    return text2.toLowerCase();
+  normalize(text3) {
+    return text3.toLowerCase();
   }
 };
 var Lowercase_default = Lowercase;
@@ -58617,9 +59042,9 @@ var Prepend = class extends Normalizer_default {
    * @param text The text to normalize.
    * @returns The normalized text.
    */
-  normalize(text2) {
-    text2 = this.config.prepend + text2;
-    return text2;
+  normalize(text3) {
+    text3 = this.config.prepend + text3;
+    return text3;
   }
 };
 var Prepend_default = Prepend;
@@ -58662,8 +59087,8 @@ var PreTokenizer = class extends Callable_default {
    * @param options Additional options for the pre-tokenization logic.
    * @returns An array of pre-tokens.
    */
-  pre_tokenize(text2, options) {
-    return (Array.isArray(text2) ? text2.map((x) => this.pre_tokenize_text(x, options)) : this.pre_tokenize_text(text2, options)).flat();
+  pre_tokenize(text3, options) {
+    return (Array.isArray(text3) ? text3.map((x) => this.pre_tokenize_text(x, options)) : this.pre_tokenize_text(text3, options)).flat();
   }
   /**
    * Alias for {@link PreTokenizer#pre_tokenize}.
@@ -58671,8 +59096,8 @@ var PreTokenizer = class extends Callable_default {
    * @param options Additional options for the pre-tokenization logic.
    * @returns An array of pre-tokens.
    */
-  _call(text2, options) {
-    return this.pre_tokenize(text2, options);
+  _call(text3, options) {
+    return this.pre_tokenize(text3, options);
   }
 };
 var PreTokenizer_default = PreTokenizer;
@@ -58727,11 +59152,11 @@ var ByteLevel = class extends PreTokenizer_default {
    * @param options Additional options for the pre-tokenization logic.
    * @returns An array of tokens.
    */
-  pre_tokenize_text(text2, options) {
-    if (this.add_prefix_space && !text2.startsWith(" ")) {
-      text2 = " " + text2;
+  pre_tokenize_text(text3, options) {
+    if (this.add_prefix_space && !text3.startsWith(" ")) {
+      text3 = " " + text3;
     }
-    const tokens = this.use_regex ? text2.match(this.pattern) || [] : [text2];
+    const tokens = this.use_regex ? text3.match(this.pattern) || [] : [text3];
     return tokens.map(
       (token) => Array.from(
         this.text_encoder.encode(token),
@@ -58748,8 +59173,8 @@ var Whitespace = class extends PreTokenizer_default {
    * @param options Additional options for the pre-tokenization logic.
    * @returns An array of tokens produced by splitting the input text on whitespace.
    */
-  pre_tokenize_text(text2, options) {
-    return text2.match(/\w+|[^\w\s]+/g) || [];
+  pre_tokenize_text(text3, options) {
+    return text3.match(/\w+|[^\w\s]+/g) || [];
   }
 };
 var Whitespace_default = Whitespace;
@@ -58770,9 +59195,9 @@ var Metaspace = class extends PreTokenizer_default {
    * @param options The options for the pre-tokenization.
    * @returns A new list of pre-tokenized tokens.
    */
-  pre_tokenize_text(text2, options) {
+  pre_tokenize_text(text3, options) {
     const { section_index = void 0 } = options ?? {};
-    let normalized = text2.replaceAll(" ", this.str_rep);
+    let normalized = text3.replaceAll(" ", this.str_rep);
     if (
       // We add a prefix space if:
       //  (1) The normalized token does not already start with the replacement character.
@@ -58804,16 +59229,16 @@ var Split = class extends PreTokenizer_default {
    * @param text The text to tokenize.
    * @returns An array of tokens.
    */
-  pre_tokenize_text(text2) {
+  pre_tokenize_text(text3) {
     if (this.pattern === null) {
       return [];
     }
     if (this.config.invert) {
-      return (text2.match(this.pattern) || []).filter((x) => x);
+      return (text3.match(this.pattern) || []).filter((x) => x);
     } else if (this.config.behavior?.toLowerCase() === "removed") {
-      return text2.split(this.pattern).filter((x) => x);
+      return text3.split(this.pattern).filter((x) => x);
     } else {
-      return regex_split(text2, this.pattern);
+      return regex_split(text3, this.pattern);
     }
   }
 };
@@ -58835,8 +59260,8 @@ var Punctuation = class extends PreTokenizer_default {
    * @param text The text to tokenize.
    * @returns An array of tokens.
    */
-  pre_tokenize_text(text2) {
-    return text2.match(this.pattern) || [];
+  pre_tokenize_text(text3) {
+    return text3.match(this.pattern) || [];
   }
 };
 var Punctuation_default = Punctuation;
@@ -58855,8 +59280,8 @@ var Digits = class extends PreTokenizer_default {
    * @param text The text to tokenize.
    * @returns An array of tokens.
    */
-  pre_tokenize_text(text2) {
-    return text2.match(this.pattern) || [];
+  pre_tokenize_text(text3) {
+    return text3.match(this.pattern) || [];
   }
 };
 var Digits_default = Digits;
@@ -58879,8 +59304,8 @@ var BertPreTokenizer = class extends PreTokenizer_default {
    * @param options Additional options for the pre-tokenization logic.
    * @returns An array of tokens.
    */
-  pre_tokenize_text(text2, options) {
-    return text2.trim().match(this.pattern) || [];
+  pre_tokenize_text(text3, options) {
+    return text3.trim().match(this.pattern) || [];
   }
 };
 var BertPreTokenizer_default = BertPreTokenizer;
@@ -58899,11 +59324,11 @@ var Replace2 = class extends PreTokenizer_default {
    * @param text The text to be pre-tokenized.
    * @returns An array of tokens produced by replacing certain characters.
    */
-  pre_tokenize_text(text2) {
+  pre_tokenize_text(text3) {
     if (this.pattern === null) {
-      return [text2];
+      return [text3];
     }
-    return [text2.replaceAll(this.pattern, this.config.content ?? "")];
+    return [text3.replaceAll(this.pattern, this.config.content ?? "")];
   }
 };
 var Replace_default2 = Replace2;
@@ -58924,12 +59349,12 @@ var Sequence2 = class extends PreTokenizer_default {
    * @param options Additional options for the pre-tokenization logic.
    * @returns The pre-tokenized text.
    */
-  pre_tokenize_text(text2, options) {
+  pre_tokenize_text(text3, options) {
     return this.tokenizers.reduce(
       (pre_tokenized_text, tokenizer) => {
         return tokenizer ? tokenizer.pre_tokenize(pre_tokenized_text, options) : pre_tokenized_text;
       },
-      [text2]
+      [text3]
     );
   }
 };
@@ -58940,8 +59365,8 @@ var WhitespaceSplit = class extends PreTokenizer_default {
    * @param text The text to be pre-tokenized.
    * @returns An array of tokens produced by splitting the input text on whitespace.
    */
-  pre_tokenize_text(text2) {
-    return whitespace_split(text2);
+  pre_tokenize_text(text3) {
+    return whitespace_split(text3);
   }
 };
 var WhitespaceSplit_default = WhitespaceSplit;
@@ -58959,10 +59384,10 @@ var FixedLength = class extends PreTokenizer_default {
    * @param text The text to be pre-tokenized.
    * @returns An array of tokens produced by splitting the input text into fixed-length tokens.
    */
-  pre_tokenize_text(text2) {
+  pre_tokenize_text(text3) {
     const tokens = [];
-    for (let i = 0; i < text2.length; i += this._length) {
-      tokens.push(text2.slice(i, i + this._length));
+    for (let i = 0; i < text3.length; i += this._length) {
+      tokens.push(text3.slice(i, i + this._length));
     }
     return tokens;
   }
@@ -59117,17 +59542,17 @@ var CharTrie = class {
    * @param texts The strings to add to the trie.
    */
   extend(texts) {
-    for (const text2 of texts) {
-      this.push(text2);
+    for (const text3 of texts) {
+      this.push(text3);
     }
   }
   /**
    * Adds text to the trie.
    * @param text The string to add to the trie.
    */
-  push(text2) {
+  push(text3) {
     let node2 = this.root;
-    for (const ch of text2) {
+    for (const ch of text3) {
       let child = node2.children.get(ch);
       if (child === void 0) {
         child = CharTrieNode.default();
@@ -60102,9 +60527,9 @@ var ByteLevel3 = class extends Decoder_default {
    * @returns The decoded string.
    */
   convert_tokens_to_string(tokens) {
-    const text2 = tokens.join("");
+    const text3 = tokens.join("");
     const byte_array = new Uint8Array(
-      [...text2].map((c) => this.byte_decoder[c])
+      [...text3].map((c) => this.byte_decoder[c])
     );
     return this.text_decoder.decode(byte_array);
   }
@@ -60213,11 +60638,11 @@ var CTC = class extends Decoder_default {
     const filtered_tokens = grouped_tokens.filter(
       (token) => token !== this.pad_token
     );
-    let text2 = filtered_tokens.join("");
+    let text3 = filtered_tokens.join("");
     if (this.cleanup) {
-      text2 = clean_up_tokenization(text2).replaceAll(this.word_delimiter_token, " ").trim();
+      text3 = clean_up_tokenization(text3).replaceAll(this.word_delimiter_token, " ").trim();
     }
-    return text2;
+    return text3;
   }
   decode_chain(tokens) {
     return [this.convert_tokens_to_string(tokens)];
@@ -60423,12 +60848,12 @@ var Tokenizer = class {
     this.do_lowercase_and_remove_accent = this.config.do_lowercase_and_remove_accent ?? false;
   }
   // Implementation
-  encode(text2, {
+  encode(text3, {
     text_pair = null,
     add_special_tokens = true,
     return_token_type_ids = null
   } = {}) {
-    const { tokens, token_type_ids } = this.tokenize_helper(text2, {
+    const { tokens, token_type_ids } = this.tokenize_helper(text3, {
       text_pair,
       add_special_tokens
     });
@@ -60473,14 +60898,14 @@ var Tokenizer = class {
    * @param options An optional object containing the following properties:
    * @returns The list of tokens.
    */
-  tokenize(text2, { text_pair = null, add_special_tokens = false } = {}) {
-    return this.tokenize_helper(text2, { text_pair, add_special_tokens }).tokens;
+  tokenize(text3, { text_pair = null, add_special_tokens = false } = {}) {
+    return this.tokenize_helper(text3, { text_pair, add_special_tokens }).tokens;
   }
-  encode_text(text2) {
-    if (text2 === null) {
+  encode_text(text3) {
+    if (text3 === null) {
       return null;
     }
-    const sections = this.splitter_unnormalized.split(text2);
+    const sections = this.splitter_unnormalized.split(text3);
     sections.forEach((section, i) => {
       const added_token = this.added_tokens_map.get(section);
       if (added_token) {
@@ -60537,8 +60962,8 @@ var Tokenizer = class {
       });
     });
   }
-  tokenize_helper(text2, { text_pair = null, add_special_tokens = true }) {
-    const tokens1 = this.encode_text(text2);
+  tokenize_helper(text3, { text_pair = null, add_special_tokens = true }) {
+    const tokens1 = this.encode_text(text3);
     const tokens2 = this.encode_text(text_pair || null);
     return this.post_processor ? this.post_processor(tokens1, tokens2, add_special_tokens) : { tokens: merge_arrays(tokens1 ?? [], tokens2 ?? []) };
   }
@@ -60595,10 +61020,10 @@ function createHfTokenizer(json2) {
 
 // src/tokens/align-decoded-offsets.ts
 var WHITESPACE = /\s/;
-function alignDecodedOffsets(decoded, text2, offsets) {
+function alignDecodedOffsets(decoded, text3, offsets) {
   const out = new Uint32Array(offsets.length);
-  if (decoded === text2) {
-    for (let index = 0; index < offsets.length; index++) out[index] = Math.min(offsets[index] ?? 0, text2.length);
+  if (decoded === text3) {
+    for (let index = 0; index < offsets.length; index++) out[index] = Math.min(offsets[index] ?? 0, text3.length);
     return out;
   }
   let d = 0;
@@ -60606,7 +61031,7 @@ function alignDecodedOffsets(decoded, text2, offsets) {
   const advanceTo = (target) => {
     while (d < target) {
       const dc = decoded[d] ?? "";
-      const tc = text2[t];
+      const tc = text3[t];
       if (tc === void 0) {
         d++;
         continue;
@@ -60624,9 +61049,9 @@ function alignDecodedOffsets(decoded, text2, offsets) {
   };
   for (let index = 0; index < offsets.length; index++) {
     advanceTo(Math.min(offsets[index] ?? 0, decoded.length));
-    out[index] = Math.min(t, text2.length);
+    out[index] = Math.min(t, text3.length);
   }
-  if (offsets.length > 0 && (offsets[offsets.length - 1] ?? 0) >= decoded.length) out[offsets.length - 1] = text2.length;
+  if (offsets.length > 0 && (offsets[offsets.length - 1] ?? 0) >= decoded.length) out[offsets.length - 1] = text3.length;
   return out;
 }
 
@@ -60648,7 +61073,7 @@ function byteLevelLengths(tokenizer, json2) {
   for (const [id, added] of tokenizer.get_added_tokens_decoder()) lengths[id] = Buffer.byteLength(added.content);
   return lengths;
 }
-function endsFromByteLengths(text2, ids, lengths) {
+function endsFromByteLengths(text3, ids, lengths) {
   const ends = new Uint32Array(ids.length);
   let position = 0;
   let bytesBefore = 0;
@@ -60657,17 +61082,17 @@ function endsFromByteLengths(text2, ids, lengths) {
     const length = lengths[ids[index] ?? -1] ?? -1;
     if (length < 0) return null;
     tokenEndBytes += length;
-    while (bytesBefore < tokenEndBytes && position < text2.length) {
-      const step = utf8BytesAt(text2, position);
+    while (bytesBefore < tokenEndBytes && position < text3.length) {
+      const step = utf8BytesAt(text3, position);
       bytesBefore += step.bytes;
       position += step.units;
     }
     if (bytesBefore < tokenEndBytes) return null;
     ends[index] = position;
   }
-  return position === text2.length && bytesBefore === tokenEndBytes ? ends : null;
+  return position === text3.length && bytesBefore === tokenEndBytes ? ends : null;
 }
-function endsFromDecoding(tokenizer, text2, ids) {
+function endsFromDecoding(tokenizer, text3, ids) {
   const decode3 = (from, to) => tokenizer.decode(ids.slice(from, to), { skip_special_tokens: false, clean_up_tokenization_spaces: false });
   const decodedEnds = new Uint32Array(ids.length);
   let decoded = "";
@@ -60684,7 +61109,7 @@ function endsFromDecoding(tokenizer, text2, ids) {
     }
     decodedEnds[index] = decoded.length;
   }
-  return alignDecodedOffsets(decoded, text2, decodedEnds);
+  return alignDecodedOffsets(decoded, text3, decodedEnds);
 }
 function createTokenCounter(json2, options) {
   const tokenizer = createHfTokenizer(json2);
@@ -60692,10 +61117,10 @@ function createTokenCounter(json2, options) {
   return {
     sha256: options.sha256,
     source: options.source,
-    count(text2) {
-      if (text2.length === 0) return { ids: new Int32Array(0), ends: new Uint32Array(0) };
-      const ids = tokenizer.encode(text2, { add_special_tokens: false }).ids;
-      const ends = (lengths && endsFromByteLengths(text2, ids, lengths)) ?? endsFromDecoding(tokenizer, text2, ids);
+    count(text3) {
+      if (text3.length === 0) return { ids: new Int32Array(0), ends: new Uint32Array(0) };
+      const ids = tokenizer.encode(text3, { add_special_tokens: false }).ids;
+      const ends = (lengths && endsFromByteLengths(text3, ids, lengths)) ?? endsFromDecoding(tokenizer, text3, ids);
       return { ids: Int32Array.from(ids), ends };
     }
   };
@@ -60780,7 +61205,7 @@ function describeExitForReason(role, exit) {
   const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.exitCode ?? "unknown"}`;
   return `${role} engine ${how} during the benchmark`;
 }
-async function runEngine(role, runtime, options, prepared, tokenCounter) {
+async function runEngine(role, runtime, options, prepared, tokenCounter, gpuState2) {
   const { round, signal, logger } = options;
   const emit = (event) => options.onProgress?.(event);
   const { config: config2 } = round;
@@ -60791,6 +61216,8 @@ async function runEngine(role, runtime, options, prepared, tokenCounter) {
     const counter = await tokenCounter.get(signal);
     if (signal.aborted) throw new RoundCancelledError(signal.reason);
     emit({ type: "starting", role });
+    await gpuState2.beforeStart(role);
+    if (signal.aborted) throw new RoundCancelledError(signal.reason);
     engine = await runtime.start(role, signal);
     const { healthyAfterMs } = await waitUntilHealthy({
       engine,
@@ -60849,17 +61276,17 @@ async function runRound(options) {
   const runId = options.runId ?? randomUUID().slice(0, 12);
   const runtime = options.runtime ?? createRuntime(round, { logger, runId });
   const prepared = /* @__PURE__ */ new Map();
-  const gpu = probeGpu();
+  const gpuState2 = createGpuStateRecorder();
   let baseline = { records: /* @__PURE__ */ new Map(), failure: null };
   let candidate = { records: /* @__PURE__ */ new Map(), failure: null };
   const tokenCounter = createTokenCounterSource(round, runtime);
   try {
     if (signal.aborted) throw new RoundCancelledError(signal.reason);
-    baseline = await runEngine("baseline", runtime, options, prepared, tokenCounter);
+    baseline = await runEngine("baseline", runtime, options, prepared, tokenCounter, gpuState2);
     if (baseline.failure) {
       options.onProgress?.({ type: "skipped", role: "candidate", reason: "the baseline failed" });
     } else {
-      candidate = await runEngine("candidate", runtime, options, prepared, tokenCounter);
+      candidate = await runEngine("candidate", runtime, options, prepared, tokenCounter, gpuState2);
     }
   } finally {
     await runtime.dispose();
@@ -60872,9 +61299,13 @@ async function runRound(options) {
     gate: round.config.gate,
     agreementTokens: round.config.bench.agreementTokens
   });
+  const snapshots = gpuState2.snapshots();
+  const gpu = describeGpus(snapshots.baseline ?? snapshots.candidate ?? await probeGpuState());
   return buildScorecard({
     config: round.config,
     result,
+    gpuSnapshots: snapshots,
+    docsBaseUrl: resolveDocsBaseUrl(process.env),
     failure: baseline.failure ?? candidate.failure,
     provenance: {
       imageDigest: prepared.get("candidate")?.imageId ?? null,
@@ -60882,7 +61313,7 @@ async function runRound(options) {
       patchHash: prepared.get("candidate")?.patchHash ?? round.patch?.sha256 ?? null,
       ...round.fingerprint ?? fingerprintRound(round.config, dirname4(round.configPath), round.prompts),
       runner: (process.env.RUNNER_NAME ?? hostname3()).slice(0, 256) || null,
-      gpu: await gpu
+      gpu
     },
     source: options.source ?? null,
     shard: options.shard ?? null,
@@ -61038,7 +61469,7 @@ function markdownTable(table, options) {
   cellMatrix.splice(1, 0, row);
   sizeMatrix.splice(1, 0, sizes);
   rowIndex = -1;
-  const lines = [];
+  const lines2 = [];
   while (++rowIndex < cellMatrix.length) {
     const row2 = cellMatrix[rowIndex];
     const sizes2 = sizeMatrix[rowIndex];
@@ -61089,11 +61520,11 @@ function markdownTable(table, options) {
         line.push("|");
       }
     }
-    lines.push(
+    lines2.push(
       settings.delimiterEnd === false ? line.join("").replace(/ +$/, "") : line.join("")
     );
   }
-  return lines.join("\n");
+  return lines2.join("\n");
 }
 function serialize(value) {
   return value === null || value === void 0 ? "" : String(value);
@@ -61146,14 +61577,374 @@ function promptReason(prompt, card) {
   return [prompt.reason, ...promptNotes(prompt, card)].filter((part) => !!part).join("; ");
 }
 
+// src/scorecard/read-gpu-snapshot.ts
+var IDLE_MEMORY_MIB = 1024;
+var IDLE_FRACTION = 0.05;
+var SAME_MEMORY_MIB = 1024;
+function isAboveIdle(usedMiB, totalMiB) {
+  return usedMiB >= Math.max(IDLE_MEMORY_MIB, (totalMiB ?? 0) * IDLE_FRACTION);
+}
+function readGpuSnapshot(snapshot) {
+  if (!snapshot || snapshot.error !== null || snapshot.gpus.length === 0) {
+    return { readable: false, error: snapshot?.error ?? null, busiest: null, held: false, processes: [] };
+  }
+  let busiest = null;
+  for (const gpu of snapshot.gpus) {
+    if (gpu.memoryUsedMiB === null) continue;
+    if (!busiest || gpu.memoryUsedMiB > busiest.usedMiB) busiest = { index: gpu.index, usedMiB: gpu.memoryUsedMiB, totalMiB: gpu.memoryTotalMiB };
+  }
+  const aboveIdle = snapshot.gpus.some((gpu) => gpu.memoryUsedMiB !== null && isAboveIdle(gpu.memoryUsedMiB, gpu.memoryTotalMiB));
+  return { readable: true, error: null, busiest, held: aboveIdle || snapshot.processes.length > 0, processes: snapshot.processes };
+}
+function largestIncreaseMiB(later, earlier) {
+  let largest = 0;
+  for (const gpu of later.gpus) {
+    const before = earlier.gpus.find((candidate) => candidate.index === gpu.index);
+    if (gpu.memoryUsedMiB === null || before?.memoryUsedMiB === null || before === void 0) continue;
+    largest = Math.max(largest, gpu.memoryUsedMiB - before.memoryUsedMiB);
+  }
+  return largest;
+}
+function formatGiB(mib2) {
+  const gib = mib2 / 1024;
+  return `${gib >= 100 ? Math.round(gib) : gib.toFixed(1)} GiB`;
+}
+function describeMemoryInUse(reading) {
+  const busiest = reading.busiest;
+  if (!busiest) return "nvidia-smi did not report the memory in use";
+  const total = busiest.totalMiB === null ? "" : ` of ${formatGiB(busiest.totalMiB).replace(" GiB", "")}`;
+  return `${formatGiB(busiest.usedMiB).replace(" GiB", "")}${total} GiB were in use on GPU ${busiest.index}`;
+}
+function describeUseOn(snapshot, index) {
+  const gpu = snapshot.gpus.find((candidate) => candidate.index === index);
+  return gpu?.memoryUsedMiB === null || gpu === void 0 ? `no reading for GPU ${index}` : `${formatGiB(gpu.memoryUsedMiB)} on GPU ${index}`;
+}
+function describeHolders(processes, max = 3) {
+  if (processes.length === 0) return "no process listed";
+  const shown = processes.slice(0, max).map((process2) => {
+    const name = process2.name.length > 60 ? `\u2026${process2.name.slice(-59)}` : process2.name;
+    const pid = process2.pid === null ? "" : `, pid ${process2.pid}`;
+    const used = process2.usedMemoryMiB === null ? "" : `, ${formatGiB(process2.usedMemoryMiB)}`;
+    return `${name}${pid}${used}`;
+  });
+  const more = processes.length > max ? `; ${processes.length - max} more` : "";
+  return `${shown.join("; ")}${more}`;
+}
+
+// src/scorecard/explain-cuda-oom.ts
+function gpuStateUnknownReason(snapshot) {
+  if (!snapshot) return "the card does not record it";
+  return snapshot.error ?? "nvidia-smi listed no GPU";
+}
+function heldBy(processes) {
+  return processes.length === 0 ? "" : ` (held by ${describeHolders(processes)})`;
+}
+function explainCudaOom(card) {
+  const failure2 = card.failure;
+  if (!failure2 || failure2.kind !== "cuda_oom") return null;
+  const state = card.gpuState;
+  const when = failure2.stage === "benchmark" ? "served the same prompts at the same pace" : "started";
+  if (failure2.engine === "baseline") {
+    const reading = readGpuSnapshot(state?.baseline ?? null);
+    const held = reading.readable && reading.held ? ` Before it started, ${describeMemoryInUse(reading)}${heldBy(reading.processes)}: free the runner's GPU first.` : reading.readable ? ` The GPU was idle before it started (${describeMemoryInUse(reading)}), so the round's memory settings do not fit this GPU.` : ` speedgate could not read the GPU state before it started (${gpuStateUnknownReason(state?.baseline ?? null)}).`;
+    return {
+      verdict: "baseline_oom",
+      lead: "Not the patch:",
+      text: `the unpatched baseline itself ran out of GPU memory, so the round measured nothing about the patch.${held}`
+    };
+  }
+  const candidate = state?.candidate ?? null;
+  const baseline = state?.baseline ?? null;
+  const now = readGpuSnapshot(candidate);
+  const before = readGpuSnapshot(baseline);
+  const increase = candidate && baseline && now.readable && before.readable ? largestIncreaseMiB(candidate, baseline) : null;
+  if (now.readable && now.held && (!before.readable || !before.held || increase !== null && increase >= SAME_MEMORY_MIB)) {
+    const against = before.readable && baseline && now.busiest ? `, against ${describeUseOn(baseline, now.busiest.index)} before the baseline started` : "";
+    return {
+      verdict: "runner_busy",
+      lead: "Most likely the runner's fault, not the patch's:",
+      text: `before the candidate started, ${describeMemoryInUse(now)}${heldBy(now.processes)}${against}. Another job or a leftover engine held the memory the candidate needed. Nothing to change in the patch yet: a maintainer should free the runner's GPU and comment \`/rescore\`.`
+    };
+  }
+  if (state && !state.sameLaunch) {
+    const gpu = now.readable ? ` Before the candidate started, ${describeMemoryInUse(now)}.` : "";
+    return {
+      verdict: "flags_differ",
+      lead: "For the author of the pull request:",
+      text: `the candidate was started with a different command or environment than the baseline (\`candidate.command\` or \`candidate.env\` in the round config), so the changed flags may be why it ran out of GPU memory and the baseline did not: compare them first.${gpu}`
+    };
+  }
+  const needsMore = "So the patch needs more GPU memory than the baseline at these settings: find what it allocates more of (a larger workspace or buffer, one per CUDA-graph batch size, memory kept across requests), or say in the pull request why the memory is worth it, so that the maintainers can change the memory settings for both engines.";
+  if (!now.readable) {
+    return {
+      verdict: "gpu_state_unknown",
+      lead: "For the author of the pull request:",
+      text: `the baseline ${when} with the same command and flags on this runner and did not run out of memory. ${needsMore} speedgate could not read the GPU state before the candidate started (${gpuStateUnknownReason(candidate)}), so memory held by another process cannot be ruled out.`
+    };
+  }
+  if (now.held) {
+    return {
+      verdict: "patch_needs_memory_shared_runner",
+      lead: "For the author of the pull request:",
+      text: `the baseline ${when} with the same command and flags on this runner with as much GPU memory already held by other work (before the candidate started, ${describeMemoryInUse(now)}${heldBy(now.processes)}) and did not run out of memory. ${needsMore} The runner is not idle, though: freeing its GPU would give both engines ${formatGiB(now.busiest?.usedMiB ?? 0)} more headroom.`
+    };
+  }
+  const same = before.readable ? "as idle before the candidate started as before the baseline" : "idle before the candidate started";
+  return {
+    verdict: "patch_needs_memory",
+    lead: "For the author of the pull request:",
+    text: `the baseline ${when} with the same command and flags on this runner and did not run out of memory, and the GPU was ${same} (at most ${formatGiB(now.busiest?.usedMiB ?? 0)} in use on any GPU, no process listed). ${needsMore}`
+  };
+}
+
+// src/scorecard/render-inline-code.ts
+function codeSpan(code) {
+  const content = cleanLogLine(code).replace(/\n/g, " ").replace(/\|/g, "\\|");
+  let longest = 0;
+  for (const run2 of content.match(/`+/g) ?? []) longest = Math.max(longest, run2.length);
+  const fence = "`".repeat(longest + 1);
+  const pad = content.startsWith("`") || content.endsWith("`") || content.startsWith(" ") && content.endsWith(" ") ? " " : "";
+  return `${fence}${pad}${content}${pad}${fence}`;
+}
+function renderWithCodeSpans(text3, escapeText) {
+  const out = [];
+  let plain = "";
+  let index = 0;
+  while (index < text3.length) {
+    if (text3[index] !== "`") {
+      plain += text3[index];
+      index++;
+      continue;
+    }
+    let runEnd = index;
+    while (text3[runEnd] === "`") runEnd++;
+    const run2 = runEnd - index;
+    let close = -1;
+    let search = runEnd;
+    while (search < text3.length) {
+      const next = text3.indexOf("`", search);
+      if (next === -1) break;
+      let nextEnd = next;
+      while (text3[nextEnd] === "`") nextEnd++;
+      if (nextEnd - next === run2) {
+        close = next;
+        break;
+      }
+      search = nextEnd;
+    }
+    if (close === -1) {
+      plain += text3.slice(index, runEnd);
+      index = runEnd;
+      continue;
+    }
+    if (plain !== "") out.push(escapeText(plain));
+    plain = "";
+    let code = text3.slice(runEnd, close);
+    if (code.length > 1 && code.startsWith(" ") && code.endsWith(" ") && code.trim() !== "") code = code.slice(1, -1);
+    out.push(codeSpan(code));
+    index = close + run2;
+  }
+  if (plain !== "") out.push(escapeText(plain));
+  return out.join("");
+}
+
+// src/scorecard/render-gpu-state.ts
+function memoryInUse(snapshot) {
+  return snapshot.gpus.map((gpu) => {
+    const used = gpu.memoryUsedMiB === null ? "?" : formatGiB(gpu.memoryUsedMiB).replace(" GiB", "");
+    const total = gpu.memoryTotalMiB === null ? "?" : formatGiB(gpu.memoryTotalMiB);
+    return `GPU ${gpu.index}: ${used} / ${total}`;
+  }).join("; ");
+}
+function column(snapshot) {
+  if (!snapshot) return ["not recorded (the engine did not start)", "\u2014", "\u2014", "\u2014"];
+  if (snapshot.error !== null || snapshot.gpus.length === 0) return [`not read: ${escapeCell(snapshot.error ?? "nvidia-smi listed no GPU")}`, "\u2014", "\u2014", "\u2014"];
+  const processes = snapshot.processesError !== null ? `not listed: ${snapshot.processesError}` : snapshot.processes.length === 0 ? "none listed" : describeHolders(snapshot.processes, 5);
+  return [
+    escapeCell(describeGpus(snapshot) ?? "\u2014"),
+    `${escapeCell(snapshot.driverVersion ?? "\u2014")} / ${escapeCell(snapshot.cudaVersion ?? "\u2014")}`,
+    escapeCell(memoryInUse(snapshot)),
+    escapeCell(processes)
+  ];
+}
+function renderGpuStateTable(card) {
+  const state = card.gpuState;
+  if (!state) return "";
+  const baseline = column(state.baseline);
+  const candidate = column(state.candidate);
+  const labels = ["GPUs", "Driver / CUDA", "Memory in use", "Processes holding GPU memory"];
+  const table = markdownTable(
+    [
+      ["GPU state", "Before the baseline started", "Before the candidate started"],
+      ...labels.map((label, index) => [label, baseline[index] ?? "\u2014", candidate[index] ?? "\u2014"]),
+      ["Command and environment", "the round config's", state.sameLaunch ? "the same as the baseline's" : "different from the baseline's (candidate.command or candidate.env)"]
+    ],
+    { alignDelimiters: false, align: ["l", "l", "l"] }
+  );
+  return table;
+}
+function renderGpuBusyWarning(card) {
+  const state = card.gpuState;
+  if (!state || card.failure?.kind === "cuda_oom") return "";
+  const warnings = [];
+  for (const role of ["baseline", "candidate"]) {
+    const reading = readGpuSnapshot(state[role]);
+    if (!reading.readable || !reading.held) continue;
+    const holders = reading.processes.length === 0 ? "" : ` (held by ${describeHolders(reading.processes)})`;
+    warnings.push(`before the ${role} started, ${describeMemoryInUse(reading)}${holders}`);
+  }
+  if (warnings.length === 0) return "";
+  const text3 = `The GPU was not idle: ${warnings.join("; ")}. The timings may include that other work; a rerun on an idle runner (\`/rescore\`) settles it.`;
+  return `> [!WARNING]
+> ${renderWithCodeSpans(text3, escapeCell)}`;
+}
+
+// src/scorecard/render-score-chart.ts
+var CHART_MAX_BARS = 60;
+var BAR = "#0969da";
+var BELOW_GATE = "#cf222e";
+var AT_OR_ABOVE_GATE = "#1a7f37";
+var PARITY_LINE = "#6e7781";
+var GATE_LINE = "#bf8700";
+function quote2(label) {
+  return JSON.stringify(label.replace(/["\\\n\r]/g, ""));
+}
+function number4(value) {
+  return String(Math.round(value * 1e3) / 1e3);
+}
+function init(palette) {
+  return `%%{init: {"themeVariables": {"xyChart": {"plotColorPalette": "${palette.join(", ")}"}}}}%%`;
+}
+function yMax(values) {
+  return Math.ceil(Math.max(...values) * 1.1 * 100) / 100;
+}
+var LABEL_EVERY_PROMPT_UP_TO = 20;
+function axisLabel(number5, index, count3) {
+  if (count3 <= LABEL_EVERY_PROMPT_UP_TO || number5 === 1 || number5 % 5 === 0) return String(number5);
+  return "\u200B".repeat(index + 1);
+}
+function perPromptChart(card, counted) {
+  const gate = card.gate.minRoundScore;
+  const scores = counted.map((prompt) => Math.round(prompt.score * 1e3) / 1e3);
+  const lines2 = gate === 1 ? [1] : [1, gate];
+  const gateName = card.gate.use === "interval-low" ? "gate (on the interval's low end)" : "gate";
+  const title = gate === 1 ? `Score per prompt; grey line: 1.00\xD7, the ${gateName}` : `Score per prompt; grey line: 1.00\xD7, yellow: ${gateName} ${formatTimes(gate)}`;
+  return [
+    init([BAR, PARITY_LINE, ...gate === 1 ? [] : [GATE_LINE]]),
+    "xychart-beta",
+    `  title ${quote2(title)}`,
+    `  x-axis "prompt # (as in the table)" [${counted.map((prompt, index) => quote2(axisLabel(prompt.number, index, counted.length))).join(", ")}]`,
+    `  y-axis "speedup \xD7" 0 --> ${yMax([...scores, ...lines2])}`,
+    `  bar [${scores.map(number4).join(", ")}]`,
+    ...lines2.map((level) => `  line [${counted.map(() => number4(level)).join(", ")}]`)
+  ];
+}
+function histogramChart(card, scores) {
+  const gate = card.gate.minRoundScore;
+  const edges = [.../* @__PURE__ */ new Set([0.5, 0.8, 0.9, 1, 1.1, 1.25, 1.5, 2, gate])].filter((edge) => edge > 0).sort((a, b) => a - b);
+  const labels = ["0", `0\u2013${edges[0]}`];
+  for (let index = 0; index < edges.length; index++) {
+    const edge = edges[index];
+    const next = edges[index + 1];
+    labels.push(next === void 0 ? `\u2265${edge}` : `${edge}\u2013${next}`);
+  }
+  const counts = labels.map(() => 0);
+  for (const score of scores) {
+    let bucket = 0;
+    if (score > 0) {
+      bucket = 1;
+      edges.forEach((edge, index) => {
+        if (score >= edge) bucket = index + 2;
+      });
+    }
+    counts[bucket] = (counts[bucket] ?? 0) + 1;
+  }
+  const passes = labels.map((_, bucket) => bucket >= 2 && edges[bucket - 2] >= gate);
+  const none = -1;
+  const below = counts.map((count3, bucket) => passes[bucket] || count3 === 0 ? none : count3);
+  const above = counts.map((count3, bucket) => passes[bucket] && count3 > 0 ? count3 : none);
+  const title = `Prompts by score (${scores.length}); green: at or above the gate ${formatTimes(gate)}`;
+  return [
+    init([BELOW_GATE, AT_OR_ABOVE_GATE]),
+    "xychart-beta",
+    `  title ${quote2(title)}`,
+    `  x-axis "score \xD7 (0: no score)" [${labels.map(quote2).join(", ")}]`,
+    `  y-axis "prompts" 0 --> ${yMax([1, ...counts])}`,
+    `  bar [${below.join(", ")}]`,
+    `  bar [${above.join(", ")}]`
+  ];
+}
+function renderScoreChart(card) {
+  if (card.promptsScored === 0) return "";
+  const counted = card.prompts.map((prompt, index) => ({ number: index + 1, status: prompt.status, score: prompt.score ?? 0 })).filter((prompt) => prompt.status !== "excluded");
+  const lines2 = counted.length <= CHART_MAX_BARS ? perPromptChart(card, counted) : histogramChart(card, counted.map((prompt) => prompt.score));
+  return ["```mermaid", ...lines2, "```"].join("\n");
+}
+
+// src/scorecard/render-speed-section.ts
+var LATENCY_ROWS = [
+  { metric: "ttftMs", label: "TTFT ms (prefill)" },
+  { metric: "tpotMs", label: "TPOT ms (decode)" },
+  { metric: "itlMs", label: "ITL ms (decode)" },
+  { metric: "e2eMs", label: "E2E ms at k" }
+];
+function formatRate(value) {
+  if (value === null) return "\u2014";
+  return value >= 100 ? Math.round(value).toLocaleString("en-US") : value >= 1 ? value.toFixed(1) : value.toFixed(3);
+}
+function formatRatio(value) {
+  return value === null ? "\u2014" : `${value.toFixed(2)}\xD7`;
+}
+function triple(values, format) {
+  return `${format(values.median)} / ${format(values.p90)} / ${format(values.p99)}`;
+}
+function describeTimeChange(ratio2) {
+  if (ratio2 === null) return "not comparable";
+  const change = Math.round(Math.abs(1 - ratio2) * 100);
+  if (change < 1) return "unchanged";
+  return `${change}% ${ratio2 < 1 ? "less" : "more"} time`;
+}
+function phase(name, metric, label, metrics, per = "") {
+  const before = metrics.baseline[metric].median;
+  const after = metrics.candidate[metric].median;
+  const change = describeTimeChange(metrics.ratio[metric].median);
+  const unit = per !== "" && change.endsWith(" time") ? ` ${per}` : "";
+  return `**${name}:** ${change}${unit} (median ${label} ${formatMs(before)} \u2192 ${formatMs(after)} ms)`;
+}
+function renderSpeedSection(card) {
+  const metrics = card.metrics;
+  if (!metrics) return "";
+  const lead = [phase("Prefill", "ttftMs", "TTFT", metrics), phase("Decode", "tpotMs", "TPOT", metrics, "per token")].join(" \xB7 ");
+  const rows = [
+    ["Metric", "Baseline p50 / p90 / p99", "Candidate p50 / p90 / p99", "Candidate \xF7 baseline"],
+    ...LATENCY_ROWS.map(({ metric, label }) => [
+      label,
+      triple(metrics.baseline[metric], formatMs),
+      triple(metrics.candidate[metric], formatMs),
+      triple(metrics.ratio[metric], formatRatio)
+    ]),
+    ["Output tokens/s", formatRate(metrics.baseline.outputTokensPerS), formatRate(metrics.candidate.outputTokensPerS), formatRatio(metrics.ratio.outputTokensPerS)],
+    ["Requests/s", formatRate(metrics.baseline.requestsPerS), formatRate(metrics.candidate.requestsPerS), formatRatio(metrics.ratio.requestsPerS)]
+  ];
+  const table = markdownTable(rows, { alignDelimiters: false, align: ["l", "r", "r", "r"] });
+  const partial2 = metrics.prompts < card.promptsScored ? ` (${metrics.prompts} of the ${card.promptsScored} scored: the other shards' cards carried no metrics)` : "";
+  const basis = `Over ${metrics.prompts} scored prompt${metrics.prompts === 1 ? "" : "s"}${partial2}, each request cut at k, the output length both engines were compared at. TTFT is the time to the first token, TPOT the time per output token after the first, ITL the time between streamed chunks, as \`vllm bench serve\` and SGLang's \`bench_serving\` define them; rates are over the span from the first request sent to the last token at k. For times a ratio below 1.00\xD7 is faster, for rates above.`;
+  return `### Where the speed came from
+
+${lead}
+
+${table}
+
+${basis}`;
+}
+
 // src/scorecard/render-markdown.ts
 var CARD_MARKER = "<!-- speedgate -->";
 var MAX_CARD_CHARS = 6e4;
 var FOLD_PROMPTS_AFTER = 10;
-var CHART_MAX_BARS = 60;
 var SCORING_RULE_SENTENCE = "The round score is the median, over prompts, of the candidate's end-to-end speedup against the baseline. Both engines are compared at the same output token count, so a candidate that stops early cannot buy speed by answering less: a prompt under the tolerance bar scores nothing and shows its gate reason. The same inputs and output limits apply to every engine; actual concurrency depends on response duration and engine scheduling.";
-function escapeCell(text2) {
-  return cleanLogLine(text2).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/\|/g, "\\|").replace(/`/g, "&#96;").replace(/@/g, "&#64;").replace(/\[/g, "&#91;").replace(/\n/g, " ");
+function escapeCell(text3) {
+  return cleanLogLine(text3).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/\|/g, "\\|").replace(/`/g, "&#96;").replace(/@/g, "&#64;").replace(/\[/g, "&#91;").replace(/\n/g, " ");
 }
 var STATUS_LABEL = {
   scored: "scored",
@@ -61163,6 +61954,14 @@ var STATUS_LABEL = {
   diverged: "\u274C diverged",
   implausible: "\u274C implausible"
 };
+function keyValueTable(rows) {
+  return markdownTable(rows, { alignDelimiters: false, align: ["l", "l"] });
+}
+function troubleshootingLink(card, kind) {
+  const page = `${kind}.md`;
+  if (card.docsBaseUrl) return `[troubleshooting: ${kind}](${card.docsBaseUrl}${page})`;
+  return `troubleshooting: \`docs/troubleshooting/${page}\` in speedgate's repository`;
+}
 function summarySection(card) {
   const interval = card.scoreInterval ? ` (${Math.round(card.scoreInterval.confidence * 100)}% interval ${formatTimes(card.scoreInterval.low)}\u2013${formatTimes(card.scoreInterval.high)})` : "";
   const roundScore = card.roundScore === null ? "\u2014" : `${formatScoreAgainstBar(card.roundScore, card.gate.minRoundScore)}${interval}`;
@@ -61175,7 +61974,7 @@ function summarySection(card) {
   ];
   if (card.excluded > 0) rows.push(["Excluded", `${card.excluded}: the baseline failed on them, so they count nowhere`]);
   rows.push(["Gate", `${card.gate.passed ? "\u2705 passes" : "\u274C does not pass"}: ${escapeCell(card.gate.reason)}`]);
-  return markdownTable([["", ""], ...rows], { alignDelimiters: false });
+  return keyValueTable(rows);
 }
 function settingsSection(card) {
   const s = card.settings;
@@ -61205,26 +62004,28 @@ function failureSection(card, logLines) {
   const failure2 = card.failure;
   if (!failure2) return "";
   const exit = failure2.exitCode !== null ? String(failure2.exitCode) : failure2.signal ? `signal ${failure2.signal}` : "\u2014";
-  const table = markdownTable(
+  const rows = [
+    ["Kind", `\`${failure2.kind}\`: ${escapeCell(failure2.label)}`],
+    ["Engine", failure2.engine],
+    ["Stage", failure2.stage],
+    ["Exit", escapeCell(exit)],
+    ["Summary", escapeCell(failure2.summary)],
     [
-      ["", ""],
-      ["Engine", failure2.engine],
-      ["Stage", failure2.stage],
-      ["Kind", `\`${failure2.kind}\`: ${escapeCell(failure2.label)}`],
-      ["Exit", escapeCell(exit)],
-      ["Summary", escapeCell(failure2.summary)],
-      ["Hint", escapeCell(failure2.hint)]
-    ],
-    { alignDelimiters: false }
-  );
-  const parts = [`### ${failure2.engine === "baseline" ? "\u26A0\uFE0F" : "\u274C"} ${capitalize(describeFailureEvent(failure2))}`, table];
+      "Hint for maintainers",
+      `${failure2.hint ? `${renderWithCodeSpans(failure2.hint, escapeCell)} ` : ""}(${troubleshootingLink(card, failure2.kind)})`
+    ]
+  ];
+  const parts = [`### ${failure2.engine === "baseline" ? "\u26A0\uFE0F" : "\u274C"} ${capitalize(describeFailureEvent(failure2))}`];
+  const oom = explainCudaOom(card);
+  if (oom) parts.push(`**${escapeCell(oom.lead)}** ${renderWithCodeSpans(oom.text, escapeCell)}`);
+  parts.push(keyValueTable(rows));
   if (failure2.logTail.length > 0) {
     const shown = failure2.logTail.slice(Math.max(0, failure2.logTail.length - logLines)).map(cleanLogLine);
     const dropped = failure2.logTail.length - shown.length;
     const fence = fenceFor(shown);
     const note = dropped > 0 ? ` (${dropped} older lines left out to fit GitHub's size limit)` : "";
     parts.push(
-      `<details open><summary>Log tail: last ${shown.length} lines${note}</summary>
+      `<details><summary>Log tail: last ${shown.length} lines${note}</summary>
 
 ${fence}text
 ${shown.join("\n")}
@@ -61245,8 +62046,9 @@ function promptsSection(card, rows) {
   const shown = card.prompts.slice(0, rows);
   const table = markdownTable(
     [
-      ["Prompt", "Status", "Score", "Tokens (base / cand)", "TTFT ms (base / cand)", "E2E ms (base / cand)", "Reason"],
-      ...shown.map((prompt) => [
+      ["#", "Prompt", "Status", "Score", "Tokens (base / cand)", "TTFT ms (base / cand)", "E2E ms (base / cand)", "Reason"],
+      ...shown.map((prompt, index) => [
+        String(index + 1),
         escapeCell(prompt.id),
         STATUS_LABEL[prompt.status],
         prompt.score === null ? "\u2014" : formatTimes(prompt.score),
@@ -61256,7 +62058,7 @@ function promptsSection(card, rows) {
         escapeCell(promptReason(prompt, card))
       ])
     ],
-    { alignDelimiters: false, align: ["l", "l", "r", "r", "r", "r", "l"] }
+    { alignDelimiters: false, align: ["r", "l", "l", "r", "r", "r", "r", "l"] }
   );
   const left = card.prompts.length - shown.length;
   const leftNote = left > 0 ? `
@@ -61271,52 +62073,6 @@ ${body}`;
 ${body}
 
 </details>`;
-}
-function chartLabel(id) {
-  return JSON.stringify(id.replace(/["\\\n\r]/g, "").slice(0, 24));
-}
-function chartSection(card) {
-  const counted = card.prompts.filter((prompt) => prompt.status !== "excluded");
-  if (counted.length === 0) return "";
-  let labels;
-  let values;
-  let title;
-  let yLabel;
-  if (counted.length <= CHART_MAX_BARS) {
-    labels = counted.map((prompt) => chartLabel(prompt.id));
-    values = counted.map((prompt) => Math.round((prompt.score ?? 0) * 1e3) / 1e3);
-    title = "Per-prompt score (0 = zeroed or below tolerance)";
-    yLabel = "speedup \xD7";
-  } else {
-    const edges = [0, 0.5, 0.8, 0.9, 1, 1.1, 1.25, 1.5, 2];
-    labels = edges.map((edge, index) => {
-      const next = edges[index + 1];
-      if (edge === 0) return chartLabel("0 (no score)");
-      return chartLabel(next === void 0 ? `\u2265${edge}` : `${edge}\u2013${next}`);
-    });
-    values = edges.map(() => 0);
-    for (const prompt of counted) {
-      const score = prompt.score ?? 0;
-      let bucket = 0;
-      if (score > 0) {
-        bucket = 1;
-        for (let index = 1; index < edges.length; index++) if (score >= edges[index]) bucket = index;
-      }
-      values[bucket] = (values[bucket] ?? 0) + 1;
-    }
-    title = `Prompts by score (${counted.length} prompts)`;
-    yLabel = "prompts";
-  }
-  const top = Math.max(1, ...values);
-  return [
-    "```mermaid",
-    "xychart-beta",
-    `  title ${JSON.stringify(title)}`,
-    `  x-axis [${labels.join(", ")}]`,
-    `  y-axis ${JSON.stringify(yLabel)} 0 --> ${Math.ceil(top * 1.1 * 100) / 100}`,
-    `  bar [${values.join(", ")}]`,
-    "```"
-  ].join("\n");
 }
 function provenanceSection(card) {
   const p = card.provenance;
@@ -61333,14 +62089,18 @@ function provenanceSection(card) {
   ];
   if (card.shard) rows.push(["Shard", `${card.shard.index} of ${card.shard.count}`]);
   if (card.source?.runUrl) rows.push(["Run", escapeCell(card.source.runUrl)]);
-  return `<details><summary>Provenance</summary>
+  const gpu = renderGpuStateTable(card);
+  const gpuPart = gpu === "" ? "" : `
 
-${markdownTable([["", ""], ...rows], { alignDelimiters: false })}
+${gpu}`;
+  return `<details><summary>Provenance and GPU state</summary>
+
+${keyValueTable(rows)}${gpuPart}
 
 </details>`;
 }
-function capitalize(text2) {
-  return text2.charAt(0).toUpperCase() + text2.slice(1);
+function capitalize(text3) {
+  return text3.charAt(0).toUpperCase() + text3.slice(1);
 }
 function renderWith(card, limits) {
   const { headline } = describeVerdict(card);
@@ -61348,10 +62108,12 @@ function renderWith(card, limits) {
     CARD_MARKER,
     `## ${escapeCell(headline)}`,
     summarySection(card),
+    renderGpuBusyWarning(card),
     failureSection(card, limits.logLines),
+    renderSpeedSection(card),
     settingsSection(card),
     promptsSection(card, limits.promptRows),
-    chartSection(card),
+    renderScoreChart(card),
     provenanceSection(card)
   ];
   return `${sections.filter((section) => section !== "").join("\n\n")}
@@ -61385,8 +62147,8 @@ function renderMarkdown(card, options = {}) {
     return renderWith(card, { promptRows: rows2, logLines: allLines });
   }
   if (fits({ promptRows: keepRows, logLines: 0 })) {
-    const lines = largestFitting(0, allLines, (n) => fits({ promptRows: keepRows, logLines: n }));
-    return renderWith(card, { promptRows: keepRows, logLines: lines });
+    const lines2 = largestFitting(0, allLines, (n) => fits({ promptRows: keepRows, logLines: n }));
+    return renderWith(card, { promptRows: keepRows, logLines: lines2 });
   }
   const rows = largestFitting(0, keepRows, (n) => fits({ promptRows: n, logLines: 0 }));
   const rendered = renderWith(card, { promptRows: rows, logLines: 0 });
@@ -61397,9 +62159,9 @@ function renderMarkdown(card, options = {}) {
 }
 
 // src/round/write-scorecard.ts
-async function writeAtomically(path, text2) {
+async function writeAtomically(path, text3) {
   const temporary = `${path}.${process.pid}.${Date.now()}.tmp`;
-  await writeFile(temporary, text2, "utf8");
+  await writeFile(temporary, text3, "utf8");
   await rename(temporary, path);
 }
 async function writeScorecard(outDir, card) {
@@ -61422,16 +62184,16 @@ function describeValue(value, maxLength = 60) {
 
 // src/shard/shard-spec.ts
 var MAX_SHARDS = 1e3;
-function parseShardSpec(text2, label) {
+function parseShardSpec(text3, label) {
   const expected = `expected "i/n" with whole numbers 1 <= i <= n <= ${MAX_SHARDS}, such as "2/4"`;
-  const match = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text2);
-  if (!match) throw new ConfigError(`${label}: ${expected}, got ${describeValue(text2)}`);
+  const match = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text3);
+  if (!match) throw new ConfigError(`${label}: ${expected}, got ${describeValue(text3)}`);
   const index = Number(match[1]);
-  const count2 = Number(match[2]);
-  if (count2 < 1 || count2 > MAX_SHARDS || index < 1 || index > count2) {
-    throw new ConfigError(`${label}: ${expected}, got ${describeValue(text2)}`);
+  const count3 = Number(match[2]);
+  if (count3 < 1 || count3 > MAX_SHARDS || index < 1 || index > count3) {
+    throw new ConfigError(`${label}: ${expected}, got ${describeValue(text3)}`);
   }
-  return { index, count: count2 };
+  return { index, count: count3 };
 }
 function formatShard(shard) {
   return `shard ${shard.index} of ${shard.count}`;
@@ -61485,24 +62247,24 @@ function knownKeysAt(schema, path) {
   return current instanceof external_exports.ZodObject ? Object.keys(current.shape) : [];
 }
 function formatConfigIssues(issues, input2, schema) {
-  const lines = [];
+  const lines2 = [];
   for (const issue2 of issues) {
     if (issue2.code === "unrecognized_keys") {
       const known = knownKeysAt(schema, issue2.path);
       for (const key of issue2.keys) {
-        const field3 = formatPath([...issue2.path, key]);
+        const field4 = formatPath([...issue2.path, key]);
         const expected = known.length > 0 ? `expected one of ${known.join(", ")}` : "expected no such field";
-        lines.push(`${field3}: unknown field, ${expected}`);
+        lines2.push(`${field4}: unknown field, ${expected}`);
       }
       continue;
     }
     const given = valueAt(input2, issue2.path);
-    const field2 = formatPath(issue2.path);
-    lines.push(
-      given === void 0 ? `${field2}: ${issue2.message}, but it is missing` : `${field2}: ${issue2.message}, got ${describeValue(given)}`
+    const field3 = formatPath(issue2.path);
+    lines2.push(
+      given === void 0 ? `${field3}: ${issue2.message}, but it is missing` : `${field3}: ${issue2.message}, got ${describeValue(given)}`
     );
   }
-  return lines;
+  return lines2;
 }
 
 // src/prompts/prompt.ts
@@ -61521,12 +62283,12 @@ var promptSchema = external_exports.strictObject({
 });
 
 // src/prompts/parse-prompts.ts
-function parsePrompts(text2, source) {
+function parsePrompts(text3, source) {
   const problems = [];
   const prompts = [];
   const seen = /* @__PURE__ */ new Map();
-  const lines = text2.split(/\r?\n/);
-  lines.forEach((line, index) => {
+  const lines2 = text3.split(/\r?\n/);
+  lines2.forEach((line, index) => {
     const lineNumber = index + 1;
     if (line.trim() === "") return;
     let value;
@@ -61566,9 +62328,9 @@ var resolveAgainst = (baseDir) => (path) => isAbsolute4(path) ? path : resolve2(
 function listConfigPaths(config2, baseDir, patchPath) {
   const at = resolveAgainst(baseDir);
   const paths = [];
-  const add = (field2, written, kind, purpose, mount = false) => {
+  const add = (field3, written, kind, purpose, mount = false) => {
     if (written === void 0) return;
-    paths.push({ field: field2, written, path: at(written), kind, purpose, onRunner: mount || isAbsolute4(written) });
+    paths.push({ field: field3, written, path: at(written), kind, purpose, onRunner: mount || isAbsolute4(written) });
   };
   add("bench.prompts", config2.bench.prompts, "file", "the JSONL prompts");
   const tokenizer = tokenizerLocation(config2);
@@ -61652,8 +62414,8 @@ function checkPatchBytes(bytes, label) {
   if (bytes.includes(0)) {
     throw new ConfigError(`${label}: expected a text patch (git diff or diff -u), got binary data (it contains NUL bytes)`);
   }
-  const text2 = bytes.toString("utf8");
-  if (!/^(diff --git |--- |\+\+\+ |@@ )/m.test(text2)) {
+  const text3 = bytes.toString("utf8");
+  if (!/^(diff --git |--- |\+\+\+ |@@ )/m.test(text3)) {
     throw new ConfigError(`${label}: expected a unified diff (lines starting with "diff --git", "---" or "@@"), found none`);
   }
 }
@@ -61676,8 +62438,8 @@ function parseRoundConfig(input2, source = "round config") {
   }
   return parsed.data;
 }
-function parseRoundConfigYaml(text2, source = "round config") {
-  const document = (0, import_yaml.parseDocument)(text2, { prettyErrors: true, uniqueKeys: true });
+function parseRoundConfigYaml(text3, source = "round config") {
+  const document = (0, import_yaml.parseDocument)(text3, { prettyErrors: true, uniqueKeys: true });
   if (document.errors.length > 0) {
     throw ConfigError.fromProblems(
       document.errors.map((error62) => `expected valid YAML, ${error62.message.split("\n")[0] ?? "parse error"}`),
@@ -61716,13 +62478,13 @@ function resolvedTokenizer(config2, at) {
 var errorCode = (error62) => error62.code ?? error62.message;
 async function readRound(configPath, options, purpose) {
   const absolutePath = resolve3(configPath);
-  let text2;
+  let text3;
   try {
-    text2 = await readFile3(absolutePath, "utf8");
+    text3 = await readFile3(absolutePath, "utf8");
   } catch (error62) {
     throw new ConfigError(`config: expected a readable round config file, could not read ${absolutePath} (${errorCode(error62)})`);
   }
-  const written = parseRoundConfigYaml(text2, absolutePath);
+  const written = parseRoundConfigYaml(text3, absolutePath);
   const baseDir = dirname5(absolutePath);
   const config2 = resolveConfigPaths(written, baseDir);
   const patchPath = options.patchPath ? resolve3(options.patchPath) : config2.candidate.patch;
@@ -61730,7 +62492,7 @@ async function readRound(configPath, options, purpose) {
     throw new ConfigError(`${absolutePath}: candidate.sourceDir: expected the folder the patch applies in, but it is missing`);
   }
   const paths = await checkConfigPaths(listConfigPaths(written, baseDir, options.patchPath));
-  const absent = (field2) => paths.some((entry) => entry.field === field2 && entry.problem !== null);
+  const absent = (field3) => paths.some((entry) => entry.field === field3 && entry.problem !== null);
   const problems = [
     ...paths.filter((entry) => entry.problem !== null && (purpose === "run" || !entry.onRunner)).map(describePathProblem),
     ...findCwdProblems(config2, patchPath !== void 0)
@@ -61784,9 +62546,9 @@ function createProgressRenderer(stream) {
     if (barShown) stream.write("\r\x1B[K");
     barShown = false;
   };
-  const line = (text2) => {
+  const line = (text3) => {
     clearBar();
-    stream.write(`${text2}
+    stream.write(`${text3}
 `);
   };
   const onProgress = (event) => {
@@ -61805,9 +62567,9 @@ function createProgressRenderer(stream) {
         const failed = event.failed > 0 ? ` (${event.failed} failed)` : "";
         if (tty) {
           if (event.done === event.total) return line(`${who}: ${event.done}/${event.total} prompts done${failed}`);
-          const text2 = `${who}: ${bar(event.done, event.total)} ${event.done}/${event.total} prompts${failed}`;
+          const text3 = `${who}: ${bar(event.done, event.total)} ${event.done}/${event.total} prompts${failed}`;
           const width = stream.columns !== void 0 && stream.columns > 20 ? stream.columns - 1 : 100;
-          stream.write(`\r\x1B[K${text2.slice(0, width)}`);
+          stream.write(`\r\x1B[K${text3.slice(0, width)}`);
           barShown = true;
           return;
         }
@@ -61839,29 +62601,37 @@ function createProgressRenderer(stream) {
 // src/scorecard/read-scorecard.ts
 import { readFile as readFile4 } from "node:fs/promises";
 function parseScorecard(value, source) {
+  const version2 = value !== null && typeof value === "object" && "schemaVersion" in value ? value.schemaVersion : void 0;
+  if (version2 === 1) {
+    const parsed2 = scorecardV1Schema.safeParse(value);
+    if (!parsed2.success) {
+      throw ConfigError.fromProblems(formatConfigIssues(parsed2.error.issues, value, scorecardV1Schema).slice(0, 20), source);
+    }
+    return { ...parsed2.data, schemaVersion: SCORECARD_SCHEMA_VERSION, metrics: null, gpuState: null, docsBaseUrl: null };
+  }
   const parsed = scorecardSchema.safeParse(value);
   if (!parsed.success) {
     throw ConfigError.fromProblems(formatConfigIssues(parsed.error.issues, value, scorecardSchema).slice(0, 20), source);
   }
   return parsed.data;
 }
-function parseScorecardJson(text2, source) {
+function parseScorecardJson(text3, source) {
   let value;
   try {
-    value = JSON.parse(text2);
+    value = JSON.parse(text3);
   } catch (error62) {
     throw new ConfigError(`${source}: expected a JSON score card, ${error62.message}`);
   }
   return parseScorecard(value, source);
 }
 async function readScorecard(path) {
-  let text2;
+  let text3;
   try {
-    text2 = await readFile4(path, "utf8");
+    text3 = await readFile4(path, "utf8");
   } catch (error62) {
     throw new ConfigError(`${path}: expected a readable scorecard.json (${error62.code ?? error62.message})`);
   }
-  return parseScorecardJson(text2, path);
+  return parseScorecardJson(text3, path);
 }
 
 // src/shard/find-card-files.ts
@@ -61961,6 +62731,33 @@ async function findCardFiles(specs, label, cwd = process.cwd()) {
   return [...files].sort(compareIds);
 }
 
+// src/metrics/merge-round-metrics.ts
+function mergeEngine(parts) {
+  const distributions = Object.fromEntries(
+    LATENCY_METRICS.map((metric) => [metric, mergeHistograms(parts.map((part) => part.distributions[metric]))])
+  );
+  return summarizeEngineMetrics({
+    requests: parts.reduce((sum, part) => sum + part.requests, 0),
+    outputTokens: parts.reduce((sum, part) => sum + part.outputTokens, 0),
+    // Shards run side by side on separate runners: summed spans give one engine's rate, as a single runner would see it.
+    durationMs: parts.reduce((sum, part) => sum + part.durationMs, 0),
+    distributions
+  });
+}
+function mergeRoundMetrics(parts) {
+  const present = parts.filter((part) => part !== null);
+  if (present.length === 0) return null;
+  const baseline = mergeEngine(present.map((part) => part.baseline));
+  const candidate = mergeEngine(present.map((part) => part.candidate));
+  return {
+    basis: "equal_length",
+    prompts: present.reduce((sum, part) => sum + part.prompts, 0),
+    baseline,
+    candidate,
+    ratio: compareEngineMetrics(baseline, candidate)
+  };
+}
+
 // src/shard/find-shard-problems.ts
 var MUST_AGREE = [
   { what: "schemaVersion", pick: (card) => card.schemaVersion },
@@ -62010,7 +62807,7 @@ function findShardProblems(cards, labels) {
     });
   }
   if (problems.length > 0) return problems;
-  const count2 = first.shard?.count ?? 0;
+  const count3 = first.shard?.count ?? 0;
   const holders = /* @__PURE__ */ new Map();
   cards.forEach((card, position) => {
     const index = card.shard?.index ?? 0;
@@ -62018,11 +62815,11 @@ function findShardProblems(cards, labels) {
   });
   for (const [index, positions] of holders) {
     if (positions.length > 1) {
-      problems.push(`shard ${index} of ${count2} is given ${positions.length} times: ${positions.map((position) => labels[position] ?? `card ${position + 1}`).join(", ")}`);
+      problems.push(`shard ${index} of ${count3} is given ${positions.length} times: ${positions.map((position) => labels[position] ?? `card ${position + 1}`).join(", ")}`);
     }
   }
-  for (let index = 1; index <= count2; index++) {
-    if (!holders.has(index)) problems.push(`shard ${index} of ${count2} is missing; expected one card for each of shards 1 to ${count2}`);
+  for (let index = 1; index <= count3; index++) {
+    if (!holders.has(index)) problems.push(`shard ${index} of ${count3} is missing; expected one card for each of shards 1 to ${count3}`);
   }
   const owner = /* @__PURE__ */ new Map();
   cards.forEach((card, position) => {
@@ -62053,6 +62850,7 @@ function pickFailure(cards) {
   const summary = `${formatShard(first.shard)}: ${first.failure.summary}${also}`;
   return {
     failure: { ...first.failure, summary: summary.length <= 2e3 ? summary : `${summary.slice(0, 1999)}\u2026` },
+    gpuState: first.gpuState,
     description: `${describeEngineFailure(first.failure)} on ${formatShard(first.shard)}${also}`
   };
 }
@@ -62089,6 +62887,10 @@ function mergeScorecards(cards, options = {}) {
       runner: joinDistinct(shards.map((card) => card.provenance.runner), 256),
       gpu: joinDistinct(shards.map((card) => card.provenance.gpu), 512)
     },
+    metrics: mergeRoundMetrics(shards.map((card) => card.metrics)),
+    // The GPU state that explains a failure is the failing shard's runner's; otherwise the first shard's.
+    gpuState: picked?.gpuState ?? first.gpuState,
+    docsBaseUrl: shards.find((card) => card.docsBaseUrl !== null)?.docsBaseUrl ?? null,
     failure: failure2,
     source: shards.find((card) => card.source !== null)?.source ?? null,
     shard: null,
@@ -62102,8 +62904,8 @@ export {
   processEngineCwd,
   cleanLogLine,
   findPackageRoot,
-  SPEEDGATE_VERSION,
   external_exports,
+  SPEEDGATE_VERSION,
   createHfTokenizer,
   runRound,
   formatTimes,
@@ -62115,6 +62917,13 @@ export {
   integrityRows,
   countingSentence,
   promptReason,
+  readGpuSnapshot,
+  describeMemoryInUse,
+  describeHolders,
+  explainCudaOom,
+  formatRate,
+  formatRatio,
+  describeTimeChange,
   CARD_MARKER,
   renderMarkdown,
   writeScorecard,

@@ -1,0 +1,227 @@
+import { readFile } from "node:fs/promises";
+import { parseRoundConfig } from "../../src/config/load-round-config.js";
+import type { RoundConfig } from "../../src/config/round-config-schema.js";
+import { classifyFailure } from "../../src/failure/classify-failure.js";
+import type { EngineFailure } from "../../src/failure/engine-failure.js";
+import type { GpuSnapshot } from "../../src/round/gpu-state-schema.js";
+import { describeGpus } from "../../src/round/probe-gpu.js";
+import { buildScorecard } from "../../src/scorecard/build-scorecard.js";
+import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
+import { toLogTail } from "../../src/scorecard/sanitize-log-tail.js";
+import type { ChunkArrival, CompletedRequest, RequestRecord } from "../../src/scoring/request-record.js";
+import { scoreRound } from "../../src/scoring/score-round.js";
+import { createSeededRandom } from "../../src/scoring/seeded-random.js";
+
+/*
+ * The cards in examples/cards/, made by the code that makes real cards: synthetic but plausible
+ * streams go through the real scoring rule and metrics, and a failing engine's log (kept beside its
+ * card) goes through the real classifier, so a card's failure, hint and GPU state agree with its log.
+ */
+
+export interface ExampleCard {
+  name: string;
+  card: Scorecard;
+}
+
+export const EXAMPLES_DIR = new URL("../../examples/cards/", import.meta.url);
+const NOW = new Date("2026-11-29T12:00:00Z");
+const DOCS_BASE_URL = "https://github.com/speedgate-dev/speedgate/blob/v0.1.0/docs/troubleshooting/";
+const BASELINE_IMAGE_ID = "sha256:aa11bb22cc33dd44ee55ff6600771188229933aa44bb55cc66dd77ee88ff9900";
+const CANDIDATE_IMAGE_ID = "sha256:3f1c0a8d9e2b4f6a7c5d1e0f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b";
+const PATCH_HASH = "9b74c9897bac770ffc029102a200c5de4d0b0b3a6b1a5c3f5d2e1f0a9b8c7d6e";
+
+function config(overrides: { requestIntervalMs?: number; minRoundScore?: number } = {}): RoundConfig {
+  return parseRoundConfig({
+    engine: "sglang",
+    runtime: "docker",
+    port: 30000,
+    baseline: { image: "lmsysorg/sglang:v0.5.5" },
+    candidate: { patch: "./submission.patch", sourceDir: "/sgl-workspace/sglang" },
+    bench: { prompts: "./prompts.jsonl", maxTokens: 512, requestIntervalMs: overrides.requestIntervalMs ?? 500, contextLimit: 32768, tolerance: 0.9 },
+    gate: { minRoundScore: overrides.minRoundScore ?? 1.0 },
+  });
+}
+
+interface StreamShape {
+  sentMs: number;
+  tokens: number;
+  ttftMs: number;
+  itlMs: number;
+  finishReason?: string;
+}
+
+/** A stream of one token a chunk whose gaps vary by ±15%, with a rare scheduler stall, as real decode does. */
+function stream(random: () => number, shape: StreamShape): CompletedRequest {
+  const chunks: ChunkArrival[] = [];
+  let t = shape.ttftMs;
+  for (let tokens = 1; tokens <= shape.tokens; tokens++) {
+    chunks.push({ tMs: Math.round(t * 1000) / 1000, tokens });
+    const stall = random() < 0.01 ? 6 : 1;
+    t += shape.itlMs * (0.85 + 0.3 * random()) * stall;
+  }
+  return {
+    ok: true,
+    chunks,
+    outputTokens: shape.tokens,
+    finishReason: shape.finishReason ?? (shape.tokens >= 512 ? "length" : "stop"),
+    endMs: Math.round((t + 2) * 1000) / 1000,
+    tokensEstimated: false,
+    sentMs: shape.sentMs,
+  };
+}
+
+interface GpuSpec {
+  name: string;
+  totalMiB: number;
+  usedMiB: number[];
+  processes?: GpuSnapshot["processes"];
+  takenAt: string;
+}
+
+function snapshot(spec: GpuSpec): GpuSnapshot {
+  return {
+    takenAt: spec.takenAt,
+    error: null,
+    driverVersion: "570.124.06",
+    cudaVersion: "12.8",
+    gpus: spec.usedMiB.map((used, index) => ({
+      index,
+      uuid: `GPU-5e1f${index}a2c-7d3b-4c59-9e0a-${String(index).repeat(12)}`,
+      name: spec.name,
+      memoryTotalMiB: spec.totalMiB,
+      memoryUsedMiB: used,
+    })),
+    processes: spec.processes ?? [],
+    processesError: null,
+  };
+}
+
+const H100 = { name: "NVIDIA H100 80GB HBM3", totalMiB: 81559 };
+// torch reports this card as "a total capacity of 31.36 GiB", as the logs beside the OOM cards say.
+const RTX_5090 = { name: "NVIDIA GeForce RTX 5090", totalMiB: 32607 };
+
+interface PromptPlan {
+  id: string;
+  baseline: StreamShape;
+  candidate: StreamShape | { error: string } | null;
+}
+
+function card(options: {
+  config: RoundConfig;
+  plans: PromptPlan[];
+  seed: number;
+  failure?: EngineFailure | null;
+  gpu: { baseline: GpuSnapshot | null; candidate: GpuSnapshot | null };
+}): Scorecard {
+  const random = createSeededRandom(options.seed);
+  const baseline = new Map<string, RequestRecord>();
+  const candidate = new Map<string, RequestRecord>();
+  for (const plan of options.plans) {
+    baseline.set(plan.id, stream(random, plan.baseline));
+    if (plan.candidate === null) continue;
+    candidate.set(plan.id, "error" in plan.candidate ? { ok: false, kind: "http_error", reason: plan.candidate.error } : stream(random, plan.candidate));
+  }
+  const failure = options.failure ?? null;
+  const result = scoreRound({
+    promptIds: options.plans.map((plan) => plan.id),
+    baseline: { records: baseline, failure: null },
+    candidate: { records: candidate, failure },
+    tolerance: options.config.bench.tolerance,
+    gate: options.config.gate,
+  });
+  return buildScorecard({
+    config: options.config,
+    result,
+    failure,
+    gpuSnapshots: options.gpu,
+    docsBaseUrl: DOCS_BASE_URL,
+    now: NOW,
+    provenance: {
+      imageDigest: CANDIDATE_IMAGE_ID,
+      baselineImageId: BASELINE_IMAGE_ID,
+      patchHash: PATCH_HASH,
+      runner: "gpu-runner-3",
+      gpu: describeGpus(options.gpu.baseline),
+    },
+  });
+}
+
+/** Prompts of varied length: prefill grows with the prompt, decode with the answer. */
+function plans(count: number, seed: number, intervalMs: number, candidateShape: (base: StreamShape, index: number) => PromptPlan["candidate"]): PromptPlan[] {
+  const random = createSeededRandom(seed);
+  return Array.from({ length: count }, (_, index) => {
+    const promptTokens = 200 + Math.floor(random() * 2800);
+    const tokens = Math.min(512, 160 + Math.floor(random() * 400));
+    const base: StreamShape = { sentMs: index * intervalMs, tokens, ttftMs: 45 + promptTokens * 0.05, itlMs: 21 };
+    return { id: `sharegpt-${String(index + 1).padStart(4, "0")}`, baseline: base, candidate: candidateShape(base, index) };
+  });
+}
+
+async function oomFailure(logName: string): Promise<EngineFailure> {
+  const log = await readFile(new URL(logName, EXAMPLES_DIR), "utf8");
+  return classifyFailure({ role: "candidate", stage: "startup", exit: { exitCode: 1, signal: null, oomKilled: false }, logLines: toLogTail(log) });
+}
+
+export async function buildExampleCards(): Promise<ExampleCard[]> {
+  const idleH100 = (takenAt: string): GpuSnapshot => snapshot({ ...H100, usedMiB: [1], takenAt });
+  const idle5090 = (takenAt: string): GpuSnapshot => snapshot({ ...RTX_5090, usedMiB: [1, 1, 1, 1], takenAt });
+
+  // A patch that speeds decode up by a fifth and leaves prefill alone; one prompt answered too little.
+  const passingConfig = config();
+  const passing = card({
+    config: passingConfig,
+    seed: 11,
+    plans: plans(12, 7, 500, (base, index) =>
+      index === 8 ? { ...base, tokens: 64, finishReason: "stop", itlMs: 16.8 } : { ...base, itlMs: 16.8 },
+    ),
+    gpu: { baseline: idleH100("2026-11-29T11:52:04.000Z"), candidate: idleH100("2026-11-29T11:56:41.000Z") },
+  });
+
+  // Eighty prompts: decode a tenth faster, prefill 15% slower, a few short answers, two errors and one stalled prompt.
+  const largeConfig = config({ requestIntervalMs: 250, minRoundScore: 1.05 });
+  const large = card({
+    config: largeConfig,
+    seed: 23,
+    plans: plans(80, 19, 250, (base, index) => {
+      if (index % 17 === 5) return { ...base, tokens: Math.floor(base.tokens / 3), finishReason: "stop", itlMs: 18.9 };
+      if (index === 41 || index === 66) return { error: "HTTP 500: Internal Server Error" };
+      if (index === 30) return { ...base, ttftMs: base.ttftMs * 1.15, itlMs: 21 * 4.3 };
+      return { ...base, ttftMs: base.ttftMs * 1.15, itlMs: 18.9 };
+    }),
+    gpu: { baseline: idleH100("2026-11-29T11:40:12.000Z"), candidate: idleH100("2026-11-29T11:47:55.000Z") },
+  });
+
+  // The candidate runs out of memory capturing CUDA graphs on a GPU as idle as the baseline's: the patch needs more memory.
+  const oomConfig = config();
+  const oom = card({
+    config: oomConfig,
+    seed: 31,
+    failure: await oomFailure("candidate-cuda-oom.log"),
+    plans: plans(12, 7, 500, () => null),
+    gpu: { baseline: idle5090("2026-09-17T14:05:40.000Z"), candidate: idle5090("2026-09-17T14:09:58.000Z") },
+  });
+
+  // The same runner, but a process another job left behind holds 11 GiB on GPU 3 when the candidate starts.
+  const busy = card({
+    config: oomConfig,
+    seed: 37,
+    failure: await oomFailure("candidate-cuda-oom-busy-runner.log"),
+    plans: plans(12, 7, 500, () => null),
+    gpu: {
+      baseline: idle5090("2026-09-18T09:36:22.000Z"),
+      candidate: snapshot({
+        ...RTX_5090,
+        usedMiB: [1, 1, 1, 11290],
+        processes: [{ gpuUuid: "GPU-5e1f3a2c-7d3b-4c59-9e0a-333333333333", pid: 48211, name: "python3", usedMemoryMiB: 11284 }],
+        takenAt: "2026-09-18T09:41:03.000Z",
+      }),
+    },
+  });
+
+  return [
+    { name: "passing-round", card: passing },
+    { name: "large-round", card: large },
+    { name: "candidate-cuda-oom", card: oom },
+    { name: "candidate-cuda-oom-busy-runner", card: busy },
+  ];
+}

@@ -1,0 +1,70 @@
+import { markdownTable } from "markdown-table";
+import type { LatencyMetric, Percentiles, RoundMetrics } from "../metrics/metrics-schema.js";
+import { formatMs } from "./describe-card.js";
+import type { Scorecard } from "./scorecard-schema.js";
+
+const LATENCY_ROWS: Array<{ metric: LatencyMetric; label: string }> = [
+  { metric: "ttftMs", label: "TTFT ms (prefill)" },
+  { metric: "tpotMs", label: "TPOT ms (decode)" },
+  { metric: "itlMs", label: "ITL ms (decode)" },
+  { metric: "e2eMs", label: "E2E ms at k" },
+];
+
+export function formatRate(value: number | null): string {
+  if (value === null) return "—";
+  return value >= 100 ? Math.round(value).toLocaleString("en-US") : value >= 1 ? value.toFixed(1) : value.toFixed(3);
+}
+
+export function formatRatio(value: number | null): string {
+  return value === null ? "—" : `${value.toFixed(2)}×`;
+}
+
+function triple(values: Percentiles, format: (value: number | null) => string): string {
+  return `${format(values.median)} / ${format(values.p90)} / ${format(values.p99)}`;
+}
+
+/** "23% less time", "12% more time" or "unchanged" (within 1%), for a candidate ÷ baseline ratio of times. */
+export function describeTimeChange(ratio: number | null): string {
+  if (ratio === null) return "not comparable";
+  const change = Math.round(Math.abs(1 - ratio) * 100);
+  if (change < 1) return "unchanged";
+  return `${change}% ${ratio < 1 ? "less" : "more"} time`;
+}
+
+function phase(name: string, metric: LatencyMetric, label: string, metrics: RoundMetrics, per = ""): string {
+  const before = metrics.baseline[metric].median;
+  const after = metrics.candidate[metric].median;
+  const change = describeTimeChange(metrics.ratio[metric].median);
+  const unit = per !== "" && change.endsWith(" time") ? ` ${per}` : "";
+  return `**${name}:** ${change}${unit} (median ${label} ${formatMs(before)} → ${formatMs(after)} ms)`;
+}
+
+/**
+ * Where the speed came from: TTFT (prefill) against TPOT and ITL (decode), with throughput, for both
+ * engines and as candidate ÷ baseline, led by one line saying which phase changed.
+ */
+export function renderSpeedSection(card: Scorecard): string {
+  const metrics = card.metrics;
+  if (!metrics) return "";
+  const lead = [phase("Prefill", "ttftMs", "TTFT", metrics), phase("Decode", "tpotMs", "TPOT", metrics, "per token")].join(" · ");
+  const rows = [
+    ["Metric", "Baseline p50 / p90 / p99", "Candidate p50 / p90 / p99", "Candidate ÷ baseline"],
+    ...LATENCY_ROWS.map(({ metric, label }) => [
+      label,
+      triple(metrics.baseline[metric], formatMs),
+      triple(metrics.candidate[metric], formatMs),
+      triple(metrics.ratio[metric], formatRatio),
+    ]),
+    ["Output tokens/s", formatRate(metrics.baseline.outputTokensPerS), formatRate(metrics.candidate.outputTokensPerS), formatRatio(metrics.ratio.outputTokensPerS)],
+    ["Requests/s", formatRate(metrics.baseline.requestsPerS), formatRate(metrics.candidate.requestsPerS), formatRatio(metrics.ratio.requestsPerS)],
+  ];
+  const table = markdownTable(rows, { alignDelimiters: false, align: ["l", "r", "r", "r"] });
+  const partial =
+    metrics.prompts < card.promptsScored ? ` (${metrics.prompts} of the ${card.promptsScored} scored: the other shards' cards carried no metrics)` : "";
+  const basis =
+    `Over ${metrics.prompts} scored prompt${metrics.prompts === 1 ? "" : "s"}${partial}, each request cut at k, the output length both engines were compared at. ` +
+    "TTFT is the time to the first token, TPOT the time per output token after the first, ITL the time between streamed chunks, " +
+    "as `vllm bench serve` and SGLang's `bench_serving` define them; rates are over the span from the first request sent to the last token at k. " +
+    "For times a ratio below 1.00× is faster, for rates above.";
+  return `### Where the speed came from\n\n${lead}\n\n${table}\n\n${basis}`;
+}

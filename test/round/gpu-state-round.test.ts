@@ -1,0 +1,55 @@
+import { readFile, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { runSimRound, simCommand, writeSimRound } from "../cli/support/sim-round.js";
+import { BUSY_H100, type FakeNvidiaSmi, IDLE_H100, LEFTOVER_ENGINE, installFakeNvidiaSmi, withPath } from "../support/fake-nvidia-smi.js";
+
+const OOM_LOG = new URL("../fixtures/sglang-cuda-graph-oom.log", import.meta.url).pathname;
+
+/*
+ * A whole `speedgate run` with the process runtime and an nvidia-smi stand-in on PATH whose answers
+ * change between the baseline's start and the candidate's, as a runner's GPU does when another job
+ * or a leftover engine takes memory in between.
+ */
+describe("a round records the GPU state before each engine starts", () => {
+  let fake: FakeNvidiaSmi | null = null;
+  let restore: () => void = () => undefined;
+  const dirs: string[] = [];
+  afterEach(async () => {
+    restore();
+    await fake?.remove();
+    fake = null;
+    for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
+  });
+
+  it("blames the runner, not the patch, for a CUDA OOM when memory was held before the candidate started and not before the baseline", async () => {
+    fake = await installFakeNvidiaSmi([{ gpus: IDLE_H100 }, { gpus: BUSY_H100, apps: LEFTOVER_ENGINE }]);
+    restore = withPath(fake.path);
+    const { dir, configPath } = await writeSimRound({ candidate: simCommand("--crash-log", OOM_LOG, "--crash-exit-code", "1") });
+    dirs.push(dir);
+    const { card, out } = await runSimRound(configPath, dir);
+    expect(card?.failure).toMatchObject({ engine: "candidate", stage: "startup", kind: "cuda_oom" });
+    expect(card?.gpuState?.sameLaunch).toBe(false);
+    expect(card?.gpuState?.baseline).toMatchObject({ error: null, gpus: [{ memoryUsedMiB: 4 }], processes: [] });
+    expect(card?.gpuState?.candidate).toMatchObject({ error: null, gpus: [{ memoryUsedMiB: 23046 }], processes: [{ pid: 4242, usedMemoryMiB: 23040 }] });
+    expect(card?.provenance.gpu).toBe("NVIDIA H100 80GB HBM3, 81559 MiB");
+    const markdown = await readFile(join(out, "scorecard.md"), "utf8");
+    expect(markdown).toContain(
+      "**Most likely the runner's fault, not the patch's:** before the candidate started, 22.5 of 79.6 GiB were in use on GPU 0 (held by python3 -m sglang.launch_server, tp0, pid 4242, 22.5 GiB), against 0.0 GiB on GPU 0 before the baseline started.",
+    );
+    expect(markdown).toContain("| Processes holding GPU memory | none listed | python3 -m sglang.launch_server, tp0, pid 4242, 22.5 GiB |");
+  });
+
+  it("says the patch needs more memory when the GPU was as idle before the candidate as before the baseline", async () => {
+    fake = await installFakeNvidiaSmi([{ gpus: IDLE_H100 }]);
+    restore = withPath(fake.path);
+    const { dir, configPath } = await writeSimRound({ candidate: simCommand("--crash-log", OOM_LOG, "--crash-exit-code", "1") });
+    dirs.push(dir);
+    const { out } = await runSimRound(configPath, dir);
+    const markdown = await readFile(join(out, "scorecard.md"), "utf8");
+    // The stand-in's two answers were identical; only the different crash flags set this candidate apart.
+    expect(markdown).toContain("the candidate was started with a different command or environment than the baseline");
+    expect(markdown).toContain("Before the candidate started, 0.0 of 79.6 GiB were in use on GPU 0.");
+    expect(markdown).not.toContain("runner's fault");
+  });
+});

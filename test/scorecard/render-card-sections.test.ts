@@ -1,0 +1,203 @@
+import { describe, expect, it } from "vitest";
+import { parseRoundConfig } from "../../src/config/load-round-config.js";
+import type { EngineFailure } from "../../src/failure/engine-failure.js";
+import type { GpuSnapshot } from "../../src/round/gpu-state-schema.js";
+import { renderMarkdown } from "../../src/scorecard/render-markdown.js";
+import { type PromptPlan, makeCard, seedOomFailure, testConfig } from "../support/make-card.js";
+
+function gpu(usedMiB: number, processes: GpuSnapshot["processes"] = []): GpuSnapshot {
+  return {
+    takenAt: "2026-11-29T11:50:00.000Z",
+    error: null,
+    driverVersion: "570.124.06",
+    cudaVersion: "12.8",
+    gpus: [{ index: 0, uuid: "GPU-0", name: "NVIDIA H100 80GB HBM3", memoryTotalMiB: 81559, memoryUsedMiB: usedMiB }],
+    processes,
+    processesError: null,
+  };
+}
+
+const IDLE = gpu(4);
+const LEFTOVER = gpu(23046, [{ gpuUuid: "GPU-0", pid: 4242, name: "python3", usedMemoryMiB: 23040 }]);
+const NO_NVIDIA_SMI: GpuSnapshot = { ...gpu(0), error: "nvidia-smi is not on the runner's PATH", driverVersion: null, cudaVersion: null, gpus: [] };
+const passing: PromptPlan[] = [{ speedup: 1.31 }, { speedup: 1.18 }, { speedup: 1.25 }, { speedup: 1.12 }, { speedup: 1.4 }];
+const gate = (minRoundScore: number): typeof testConfig => ({ ...testConfig, gate: { minRoundScore, use: "round-score" } });
+
+function section(markdown: string, heading: string): string {
+  const start = markdown.indexOf(heading);
+  expect(start, `${heading} is on the card`).toBeGreaterThanOrEqual(0);
+  const end = markdown.indexOf("\n### ", start + heading.length);
+  return markdown.slice(start, end === -1 ? undefined : end);
+}
+
+describe("the card: where the speed came from", () => {
+  it("says whether prefill or decode changed, with TTFT, TPOT and ITL percentiles, rates and candidate ÷ baseline ratios", async () => {
+    const decode = makeCard(passing);
+    const markdown = renderMarkdown(decode);
+    const speed = section(markdown, "### Where the speed came from");
+    expect(speed).toContain("**Prefill:** 20% less time (median TTFT 120 → 96.0 ms) · **Decode:** 20% less time per token (median TPOT 20.0 → 16.0 ms)");
+    expect(speed).toContain("| TTFT ms (prefill) | 120 / 120 / 120 | 96.0 / 105 / 107 | 0.80× / 0.87× / 0.89× |");
+    expect(speed).toContain("| TPOT ms (decode) |");
+    expect(speed).toContain("| ITL ms (decode) |");
+    expect(speed).toContain("| Output tokens/s |");
+    expect(speed).toContain("| Requests/s |");
+    await expect(speed).toMatchFileSnapshot("__snapshots__/speed-section.md");
+  });
+
+  it("says prefill is unchanged when only decode moved", () => {
+    const card = makeCard([{ speedup: 1 }, { speedup: 1 }]);
+    expect(renderMarkdown(card)).toContain("**Prefill:** unchanged (median TTFT 120 → 120 ms) · **Decode:** unchanged (median TPOT 20.0 → 20.0 ms)");
+  });
+
+  it("has no metrics table when nothing was scored", () => {
+    const card = makeCard([{ candidateTokens: 10 }, { candidateError: "HTTP 500" }]);
+    expect(card.metrics).toBeNull();
+    expect(renderMarkdown(card)).not.toContain("Where the speed came from");
+  });
+});
+
+describe("the card for a CUDA out-of-memory", () => {
+  const oom = seedOomFailure();
+
+  it("tells the author first that the patch needs more memory when the GPU was as idle as for the baseline, then the maintainers' hint with its troubleshooting link", async () => {
+    const markdown = renderMarkdown(makeCard(passing, { failure: oom, gpuSnapshots: { baseline: IDLE, candidate: IDLE } }));
+    const failure = section(markdown, "### ❌ Candidate engine died before becoming healthy");
+    const author = failure.indexOf("**For the author of the pull request:** the baseline started with the same command and flags on this runner");
+    const table = failure.indexOf("| Kind |");
+    expect(author).toBeGreaterThan(0);
+    expect(author).toBeLessThan(table);
+    expect(failure).toContain("So the patch needs more GPU memory than the baseline at these settings");
+    expect(failure).toContain("(at most 0.0 GiB in use on any GPU, no process listed)");
+    expect(failure).toContain(
+      "| Hint for maintainers | Lower --mem-fraction-static (0.8, then 0.7), lower --cuda-graph-max-bs, or disable the prefill CUDA graph. ([troubleshooting: cuda_oom](https://github.com/speedgate-dev/speedgate/blob/v0.1.0/docs/troubleshooting/cuda_oom.md)) |",
+    );
+    await expect(failure).toMatchFileSnapshot("__snapshots__/cuda-oom-patch-needs-memory.md");
+  });
+
+  it("blames the runner when memory was held before the candidate started and not before the baseline", async () => {
+    const markdown = renderMarkdown(makeCard(passing, { failure: oom, gpuSnapshots: { baseline: IDLE, candidate: LEFTOVER } }));
+    const failure = section(markdown, "### ❌ Candidate engine died before becoming healthy");
+    expect(failure).toContain(
+      "**Most likely the runner's fault, not the patch's:** before the candidate started, 22.5 of 79.6 GiB were in use on GPU 0 (held by python3, pid 4242, 22.5 GiB), against 0.0 GiB on GPU 0 before the baseline started.",
+    );
+    expect(failure).toContain("a maintainer should free the runner's GPU and comment `/rescore`.");
+    expect(failure).not.toContain("For the author");
+    await expect(failure).toMatchFileSnapshot("__snapshots__/cuda-oom-runner-busy.md");
+    expect(markdown).toContain("| Memory in use | GPU 0: 0.0 / 79.6 GiB | GPU 0: 22.5 / 79.6 GiB |");
+    // The OOM explanation already says it: no second warning above.
+    expect(markdown).not.toContain("[!WARNING]");
+  });
+
+  it("still says the patch needs memory when the same memory was held before both starts, and that the runner is not idle", () => {
+    const markdown = renderMarkdown(makeCard(passing, { failure: oom, gpuSnapshots: { baseline: LEFTOVER, candidate: LEFTOVER } }));
+    expect(markdown).toContain("with as much GPU memory already held by other work");
+    expect(markdown).toContain("freeing its GPU would give both engines 22.5 GiB more headroom");
+  });
+
+  it("says it could not check the GPU when nvidia-smi was missing", () => {
+    const markdown = renderMarkdown(makeCard(passing, { failure: oom, gpuSnapshots: { baseline: NO_NVIDIA_SMI, candidate: NO_NVIDIA_SMI } }));
+    expect(markdown).toContain(
+      "speedgate could not read the GPU state before the candidate started (nvidia-smi is not on the runner's PATH), so memory held by another process cannot be ruled out.",
+    );
+    expect(markdown).toContain("| GPUs | not read: nvidia-smi is not on the runner's PATH | not read: nvidia-smi is not on the runner's PATH |");
+  });
+
+  it("points at the changed flags when the candidate started with another command", () => {
+    const config = parseRoundConfig({
+      ...(JSON.parse(JSON.stringify(testConfig)) as object),
+      baseline: { image: "lmsysorg/sglang:v0.5.5", command: ["python3", "-m", "sglang.launch_server", "--mem-fraction-static", "0.8"] },
+      candidate: { patch: "./submission.patch", sourceDir: "/sgl-workspace/sglang", command: ["python3", "-m", "sglang.launch_server", "--mem-fraction-static", "0.95"] },
+    });
+    const markdown = renderMarkdown(makeCard(passing, { config, failure: oom, gpuSnapshots: { baseline: IDLE, candidate: IDLE } }));
+    expect(markdown).toContain("the candidate was started with a different command or environment than the baseline (`candidate.command` or `candidate.env` in the round config)");
+  });
+
+  it("says the baseline, not the patch, ran out of memory", () => {
+    const failure: EngineFailure = { ...oom, engine: "baseline" };
+    const markdown = renderMarkdown(makeCard(passing, { failure, gpuSnapshots: { baseline: LEFTOVER, candidate: null } }));
+    expect(markdown).toContain("**Not the patch:** the unpatched baseline itself ran out of GPU memory");
+    expect(markdown).toContain("Before it started, 22.5 of 79.6 GiB were in use on GPU 0 (held by python3, pid 4242, 22.5 GiB): free the runner's GPU first.");
+  });
+
+  it("names the troubleshooting page without a link when the card does not say where the docs are", () => {
+    const markdown = renderMarkdown(makeCard(passing, { failure: oom, docsBaseUrl: null }));
+    expect(markdown).toContain("(troubleshooting: `docs/troubleshooting/cuda_oom.md` in speedgate's repository)");
+    expect(markdown).not.toContain("](docs/");
+  });
+
+  it("escapes process names from the runner: no HTML, no mentions, no table breaks", () => {
+    const hostile = gpu(23046, [{ gpuUuid: "GPU-0", pid: 1, name: "@octocat <img src=x> | `x` <!-- hidden", usedMemoryMiB: 23040 }]);
+    const markdown = renderMarkdown(makeCard(passing, { failure: oom, gpuSnapshots: { baseline: IDLE, candidate: hostile } }));
+    expect(markdown).not.toContain("@octocat");
+    expect(markdown).not.toContain("<img");
+    expect(markdown).not.toContain("<!-- hidden");
+    expect(markdown).toContain("&#64;octocat &lt;img src=x&gt; \\| &#96;x&#96; &lt;!-- hidden");
+  });
+});
+
+describe("hints as code", () => {
+  it("renders the hint's backticked commands as code spans and keeps everything else escaped", () => {
+    const failure: EngineFailure = {
+      ...seedOomFailure(),
+      kind: "port_in_use",
+      label: "port already in use",
+      hint: "Find it with `ss -ltnp | grep 30000`, then `kill <pid>`; ask @octocat. A lone ` stays.",
+    };
+    const markdown = renderMarkdown(makeCard(passing, { failure }));
+    expect(markdown).toContain(
+      "| Hint for maintainers | Find it with `ss -ltnp \\| grep 30000`, then `kill <pid>`; ask &#64;octocat. A lone &#96; stays. ([troubleshooting: port_in_use](https://github.com/speedgate-dev/speedgate/blob/v0.1.0/docs/troubleshooting/port_in_use.md)) |",
+    );
+    expect(markdown).not.toContain("&#96;ss -ltnp");
+  });
+});
+
+describe("key/value tables", () => {
+  it("have no empty header bar: the first pair is the header", () => {
+    const markdown = renderMarkdown(makeCard(passing, { failure: seedOomFailure(), gpuSnapshots: { baseline: IDLE, candidate: IDLE } }));
+    expect(markdown).not.toMatch(/^\| *\| *\|$/m);
+    expect(markdown).toContain("| Round score (median_e2e_speedup) | — |\n| :- | :- |");
+    expect(markdown).toContain("| Engine | sglang |\n| :- | :- |");
+  });
+});
+
+describe("the score chart", () => {
+  it("draws lines at 1.0× and at the gate, numbering the prompts as the table does", async () => {
+    const markdown = renderMarkdown(makeCard([{ speedup: 1.2 }, { baselineError: "HTTP 500" }, { speedup: 0.9 }, { candidateTokens: 10 }], { config: gate(1.1) }));
+    const chart = markdown.slice(markdown.indexOf("```mermaid"), markdown.indexOf("```\n", markdown.indexOf("```mermaid") + 3) + 3);
+    // The excluded prompt 2 has no bar; the others keep their table numbers.
+    expect(chart).toContain('  x-axis "prompt # (as in the table)" ["1", "3", "4"]');
+    expect(chart).toContain("  bar [1.2, 0.9, 0]");
+    expect(chart).toContain("  line [1, 1, 1]");
+    expect(chart).toContain("  line [1.1, 1.1, 1.1]");
+    await expect(chart).toMatchFileSnapshot("__snapshots__/chart-per-prompt.md");
+  });
+
+  it("keeps the x axis readable past 20 prompts: 1 and every fifth are numbered, the rest distinct but blank", () => {
+    const markdown = renderMarkdown(makeCard(Array.from({ length: 60 }, () => ({ speedup: 1.1 }))));
+    const axis = /x-axis "prompt # \(as in the table\)" \[(.*)\]/.exec(markdown)?.[1] ?? "";
+    const labels = JSON.parse(`[${axis}]`) as string[];
+    expect(labels).toHaveLength(60);
+    expect(new Set(labels).size).toBe(60);
+    expect(labels.filter((label) => label.trim().replace(/\u200b/g, "") !== "")).toEqual(["1", "5", "10", "15", "20", "25", "30", "35", "40", "45", "50", "55", "60"]);
+  });
+
+  it("puts a 0.24× prompt in its own bucket past 60 prompts, and colours buckets by the gate", async () => {
+    const plans: PromptPlan[] = Array.from({ length: 70 }, (_, index) => (index === 3 ? { speedup: 0.24 } : index < 10 ? { candidateTokens: 10 } : { speedup: 1.12 }));
+    const markdown = renderMarkdown(makeCard(plans, { config: gate(1.05) }));
+    const chart = markdown.slice(markdown.indexOf("```mermaid"));
+    expect(chart).toContain('  x-axis "score × (0: no score)" ["0", "0–0.5", "0.5–0.8", "0.8–0.9", "0.9–1", "1–1.05", "1.05–1.1", "1.1–1.25", "1.25–1.5", "1.5–2", "≥2"]');
+    expect(chart).toContain("  bar [9, 1, -1, -1, -1, -1, -1, -1, -1, -1, -1]");
+    expect(chart).toContain("  bar [-1, -1, -1, -1, -1, -1, -1, 60, -1, -1, -1]");
+    await expect(chart.slice(0, chart.indexOf("```\n", 3) + 3)).toMatchFileSnapshot("__snapshots__/chart-histogram.md");
+  });
+});
+
+describe("the GPU state", () => {
+  it("warns on a scored card when another process held GPU memory before an engine started", () => {
+    const markdown = renderMarkdown(makeCard(passing, { gpuSnapshots: { baseline: IDLE, candidate: LEFTOVER } }));
+    expect(markdown).toContain(
+      "> [!WARNING]\n> The GPU was not idle: before the candidate started, 22.5 of 79.6 GiB were in use on GPU 0 (held by python3, pid 4242, 22.5 GiB). The timings may include that other work; a rerun on an idle runner (`/rescore`) settles it.",
+    );
+    expect(renderMarkdown(makeCard(passing, { gpuSnapshots: { baseline: IDLE, candidate: IDLE } }))).not.toContain("[!WARNING]");
+  });
+});

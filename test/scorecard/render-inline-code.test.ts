@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { codeSpan, renderWithCodeSpans } from "../../src/scorecard/render-inline-code.js";
+import { escapeCell } from "../../src/scorecard/render-markdown.js";
+
+const render = (text: string): string => renderWithCodeSpans(text, escapeCell);
+
+describe("renderWithCodeSpans", () => {
+  it("turns backticked text into code and escapes the rest", () => {
+    expect(render("run `ss -ltnp` as <root>")).toBe("run `ss -ltnp` as &lt;root&gt;");
+  });
+
+  it("keeps a lone backtick literal, and closes a span only at a run of the same length", () => {
+    expect(render("a ` b")).toBe("a &#96; b");
+    expect(render("``a ` b`` c")).toBe("``a ` b`` c");
+    expect(render("`a`` b")).toBe("&#96;a&#96;&#96; b");
+  });
+
+  it("makes code spans safe in a table cell: pipes escaped, no HTML or mention outside code", () => {
+    expect(render("`a | b` @x")).toBe("`a \\| b` &#64;x");
+    expect(render("`<img src=x>`")).toBe("`<img src=x>`");
+  });
+
+  it("picks a fence longer than any backtick run inside and pads a span that starts or ends with one", () => {
+    expect(codeSpan("a``b")).toBe("```a``b```");
+    expect(codeSpan("`x")).toBe("`` `x ``");
+    expect(codeSpan("line\nbreak")).toBe("`line break`");
+  });
+});

@@ -1,0 +1,47 @@
+import { readFile } from "node:fs/promises";
+import { describe, expect, it } from "vitest";
+import { classifyFailure } from "../../src/failure/classify-failure.js";
+import { parseScorecardJson } from "../../src/scorecard/read-scorecard.js";
+import { renderMarkdown } from "../../src/scorecard/render-markdown.js";
+import { toLogTail } from "../../src/scorecard/sanitize-log-tail.js";
+import { EXAMPLES_DIR, buildExampleCards } from "../../scripts/lib/build-example-cards.js";
+import { renderCardHtml } from "../../scripts/lib/render-card-html.js";
+
+const read = (name: string): Promise<string> => readFile(new URL(name, EXAMPLES_DIR), "utf8");
+
+describe("examples/cards", async () => {
+  const examples = await buildExampleCards();
+
+  it.each(examples.map((example) => [example.name, example] as const))("%s is what the current code makes (npm run examples regenerates it)", async (name, { card }) => {
+    expect(parseScorecardJson(await read(`${name}.json`), name)).toEqual(card);
+    expect(await read(`${name}.md`)).toBe(renderMarkdown(card));
+  });
+
+  it.each(["candidate-cuda-oom", "candidate-cuda-oom-busy-runner"])("%s agrees with its own log: failure, hint and summary come from classifying it", async (name) => {
+    const card = parseScorecardJson(await read(`${name}.json`), name);
+    const log = toLogTail(await read(`${name}.log`));
+    expect(card.failure).toEqual(
+      classifyFailure({ role: "candidate", stage: "startup", exit: { exitCode: 1, signal: null, oomKilled: false }, logLines: log }),
+    );
+    expect(log).toContain(card.failure?.summary);
+    // The GPU the log ran out of memory on is the one nvidia-smi showed.
+    const gpuIndex = Number(/GPU (\d+) has a total capacity/.exec(card.failure?.summary ?? "")?.[1]);
+    expect(card.gpuState?.candidate?.gpus.some((gpu) => gpu.index === gpuIndex)).toBe(true);
+    const holder = /Process (\d+) has ([\d.]+) GiB memory in use/.exec(card.failure?.summary ?? "");
+    const listed = card.gpuState?.candidate?.processes ?? [];
+    if (holder) {
+      expect(listed.map((process) => process.pid)).toEqual([Number(holder[1])]);
+      expect(((listed[0]?.usedMemoryMiB ?? 0) / 1024).toFixed(2)).toBe(holder[2]);
+    } else {
+      expect(listed).toEqual([]);
+    }
+  });
+
+  it("renders a card page from local files only: GitHub's stylesheet, Mermaid and the card's HTML", async () => {
+    const html = renderCardHtml(await read("passing-round.md"));
+    expect(html).toContain('<pre class="mermaid">');
+    expect(html).toContain("<table>");
+    expect(html).toContain("<details><summary>Per-prompt results");
+    expect(html.match(/(?:src|href)="([^"]+)"/g)?.every((attribute) => attribute.includes("file://"))).toBe(true);
+  });
+});
