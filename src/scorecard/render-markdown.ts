@@ -7,7 +7,9 @@ import {
   formatScoreAgainstBar,
   formatTimes,
 } from "./describe-card.js";
-import { cleanLogLine, fenceFor } from "./sanitize-log-tail.js";
+import { breakHtmlComments, escapeCodeLine, escapeInline as escapeCell } from "./escape-engine-text.js";
+import { renderLeftOutFiles } from "./render-left-out-files.js";
+import { fenceFor } from "./sanitize-log-tail.js";
 import type { PromptResult, Scorecard } from "./scorecard-schema.js";
 
 export const CARD_MARKER = "<!-- speedgate -->";
@@ -22,21 +24,8 @@ export const SCORING_RULE_SENTENCE =
   "a prompt under the tolerance bar scores nothing and shows its gate reason. " +
   "The same inputs and output limits apply to every engine; actual concurrency depends on response duration and engine scheduling.";
 
-/**
- * Text from a card may come from an engine's output or a pull request's artifact: it must not open
- * HTML, break a table, or notify anyone.
- */
-export function escapeCell(text: string): string {
-  return cleanLogLine(text)
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/\|/g, "\\|")
-    .replace(/`/g, "&#96;")
-    .replace(/@/g, "&#64;")
-    .replace(/\[/g, "&#91;")
-    .replace(/\n/g, " ");
-}
+/** Untrusted text outside code (src/scorecard/escape-engine-text.ts): the one escaping every cell goes through. */
+export { escapeInline as escapeCell } from "./escape-engine-text.js";
 
 const STATUS_LABEL: Record<PromptResult["status"], string> = {
   scored: "scored",
@@ -106,7 +95,7 @@ function failureSection(card: Scorecard, logLines: number): string {
   );
   const parts = [`### ${failure.engine === "baseline" ? "⚠️" : "❌"} ${capitalize(describeFailureEvent(failure))}`, table];
   if (failure.logTail.length > 0) {
-    const shown = failure.logTail.slice(Math.max(0, failure.logTail.length - logLines)).map(cleanLogLine);
+    const shown = failure.logTail.slice(Math.max(0, failure.logTail.length - logLines)).map(escapeCodeLine);
     const dropped = failure.logTail.length - shown.length;
     const fence = fenceFor(shown);
     const note = dropped > 0 ? ` (${dropped} older lines left out to fit GitHub's size limit)` : "";
@@ -149,7 +138,7 @@ function promptsSection(card: Scorecard, rows: number): string {
 }
 
 function chartLabel(id: string): string {
-  return JSON.stringify(id.replace(/["\\\n\r]/g, "").slice(0, 24));
+  return breakHtmlComments(JSON.stringify(id.replace(/["\\\n\r]/g, "").slice(0, 24)));
 }
 
 /** Bars per prompt for small rounds; a histogram of scores past that, which stays readable and small. */
@@ -199,7 +188,7 @@ function chartSection(card: Scorecard): string {
 
 function provenanceSection(card: Scorecard): string {
   const p = card.provenance;
-  const code = (value: string | null): string => (value ? `\`${value.replace(/`/g, "")}\`` : "—");
+  const code = (value: string | null): string => (value ? `\`${breakHtmlComments(value.replace(/`/g, "")).replace(/\|/g, "\\|")}\`` : "—");
   const rows = [
     ["Engine", escapeCell(card.engine)],
     ["Baseline image", code(p.baselineImage)],
@@ -225,6 +214,7 @@ function renderWith(card: Scorecard, limits: RenderLimits): string {
     CARD_MARKER,
     `## ${escapeCell(headline)}`,
     summarySection(card),
+    renderLeftOutFiles(card),
     failureSection(card, limits.logLines),
     settingsSection(card),
     promptsSection(card, limits.promptRows),

@@ -42,6 +42,12 @@ export interface FakeRepository {
 const ALL_GROUPS: RouteGroup[] = ["app", "config", "pulls", "comments", "checks", "permissions", "dispatch", "reactions", "artifacts"];
 export const DEFAULT_BASE_SHA = "ba5e".repeat(10);
 const notFound: FakeResponse = { status: 404, body: { message: "Not Found" } };
+const COMMENT_TOO_LONG: FakeResponse = { status: 422, body: { message: "body is too long (maximum is 65536 characters)" } };
+
+/** GitHub counts a comment's 65,536 characters as code points: an emoji is one, not two UTF-16 units. */
+function commentTooLong(text: string): boolean {
+  return text.length > 65_536 && [...text].length > 65_536;
+}
 
 export function serveRepository(fake: FakeGitHub, options: FakeRepositoryOptions): FakeRepository {
   const fullName = `${options.owner}/${options.repo}`;
@@ -126,7 +132,7 @@ export function serveRepository(fake: FakeGitHub, options: FakeRepositoryOptions
     });
     on("POST", "/repos/{owner}/{repo}/issues/{issue_number}/comments", (request) => {
       const text = String(body(request).body);
-      if (text.length > 65_536) return { status: 422, body: { message: "body is too long (maximum is 65536 characters)" } };
+      if (commentTooLong(text)) return COMMENT_TOO_LONG;
       const comment = {
         id: fake.nextId(),
         issueNumber: Number(request.pathParams.issue_number),
@@ -142,7 +148,7 @@ export function serveRepository(fake: FakeGitHub, options: FakeRepositoryOptions
       const comment = fake.comments.find((candidate) => String(candidate.id) === request.pathParams.comment_id);
       if (!comment) return notFound;
       const text = String(body(request).body);
-      if (text.length > 65_536) return { status: 422, body: { message: "body is too long (maximum is 65536 characters)" } };
+      if (commentTooLong(text)) return COMMENT_TOO_LONG;
       comment.body = text;
       return { status: 200, body: commentJson(comment) };
     });
@@ -163,9 +169,13 @@ export function serveRepository(fake: FakeGitHub, options: FakeRepositoryOptions
       return { status: 200, body: { total_count: runs.length, check_runs: runs.map(checkJson) } };
     });
     const applyCheck = (check: FakeGitHub["checkRuns"][number], fields: Record<string, unknown>): FakeResponse | null => {
-      const output = fields.output as { title?: string; summary?: string } | undefined;
-      if (output?.summary !== undefined && output.summary.length > 65_535) {
-        return { status: 422, body: { message: "output.summary is too long (maximum is 65535 characters)" } };
+      const output = fields.output as { title?: string; summary?: string; text?: string } | undefined;
+      for (const key of ["summary", "text"] as const) {
+        const value = output?.[key];
+        // Documented as 65,535 "characters", refused by GitHub past 65,535 UTF-8 bytes (github/rest-api-description#5399).
+        if (value !== undefined && Buffer.byteLength(value, "utf8") > 65_535) {
+          return { status: 422, body: { message: `output.${key} is too long (maximum is 65535 characters)` } };
+        }
       }
       if (fields.conclusion === "action_required" && !fields.details_url && !check.detailsUrl) {
         return { status: 422, body: { message: "details_url is required for action_required" } };
