@@ -14,6 +14,8 @@ export interface FakePull {
   state?: "open" | "closed";
   /** The base branch's commit, which the action's patch-from-pr compares the head with. */
   baseSha?: string;
+  /** When the head branch was pushed to headSha (the activity API's timestamp); an hour ago by default. */
+  pushedAt?: string;
 }
 
 export type RouteGroup = "app" | "config" | "pulls" | "comments" | "checks" | "permissions" | "dispatch" | "reactions" | "artifacts";
@@ -29,6 +31,8 @@ export interface FakeRepositoryOptions {
   roles?: Record<string, string>;
   /** Artifact zips per workflow run id. */
   artifacts?: Record<number, Uint8Array>;
+  /** Workflow files on the default branch that can be dispatched; any name when not given. */
+  workflows?: string[];
   groups?: RouteGroup[];
 }
 
@@ -117,6 +121,28 @@ export function serveRepository(fake: FakeGitHub, options: FakeRepositoryOptions
     on("GET", "/repos/{owner}/{repo}/pulls/{pull_number}", (request) => {
       const pull = state.pulls.find((candidate) => String(candidate.number) === request.pathParams.pull_number);
       return pull ? { status: 200, body: pullJson(pull) } : notFound;
+    });
+    // The head repository's activity (a fork's too): each pull request's head push, by GitHub's clock.
+    fake.on("GET", "/repos/{owner}/{repo}/activity", (request) => {
+      const repository = `${request.pathParams.owner ?? ""}/${request.pathParams.repo ?? ""}`.toLowerCase();
+      const ref = request.query.get("ref") ?? "";
+      const pushes = state.pulls.filter(
+        (pull) => pull.headRepo.toLowerCase() === repository && (ref === "" || ref === `refs/heads/${pull.headBranch}` || ref === pull.headBranch),
+      );
+      if (pushes.length === 0 && repository !== fullName.toLowerCase()) return notFound;
+      return {
+        status: 200,
+        body: pushes.map((pull) => ({
+          id: pull.number * 100,
+          node_id: `A_${pull.number}`,
+          before: "0".repeat(40),
+          after: pull.headSha,
+          ref: `refs/heads/${pull.headBranch}`,
+          timestamp: pull.pushedAt ?? new Date(Date.now() - 3_600_000).toISOString(),
+          activity_type: "push",
+          actor: { login: pull.author, id: 1, type: "User" },
+        })),
+      };
     });
     on("GET", "/repos/{owner}/{repo}/commits/{commit_sha}/pulls", (request) => ({
       status: 200,
@@ -227,6 +253,7 @@ export function serveRepository(fake: FakeGitHub, options: FakeRepositoryOptions
   if (groups.has("dispatch")) {
     on("POST", "/repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches", (request) => {
       const fields = body(request) as { ref: string; inputs?: Record<string, string> };
+      if (options.workflows && !options.workflows.includes(request.pathParams.workflow_id ?? "")) return notFound;
       const runId = fake.nextId();
       state.dispatches.push({ workflow: request.pathParams.workflow_id ?? "", ref: fields.ref, inputs: fields.inputs ?? {}, runId });
       return {
