@@ -26,8 +26,11 @@ export const DEFAULT_WEBHOOK_BODY_LIMITS: WebhookBodyLimits = {
   maxBufferedBytes: 100 * 1024 * 1024,
 };
 
-/** After refusing, what is still read and thrown away so the client sees the answer rather than a reset. */
-const LINGER_BYTES = 1024 * 1024;
+/**
+ * After refusing, what is still read and thrown away (never kept) so that a client still sending sees
+ * the answer rather than a reset; past either bound the connection is cut.
+ */
+const LINGER_BYTES = 16 * 1024 * 1024;
 const LINGER_MS = 2_000;
 const REQUIRED_HEADERS = ["x-github-event", "x-github-delivery", "x-hub-signature-256"] as const;
 
