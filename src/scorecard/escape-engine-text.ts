@@ -12,32 +12,29 @@ import { cleanLogLine } from "./sanitize-log-tail.js";
 /** U+200B: invisible, and it breaks GitHub's mention and reference patterns (the way Dependabot and Renovate do). */
 export const ZERO_WIDTH_SPACE = "\u200b";
 
-// An issue or pull request URL makes a cross-reference on the target like `#N` does; other URLs stay links.
-const REFERENCE_URL = /\b(https?):\/\/(?=[^\s/]+\/[^\s/]+\/[^\s/]+\/(?:issues|pull|pulls|discussions|commit)\/\w)/gi;
-const WWW_REFERENCE_URL = /\bwww\.(?=[^\s/]+\/[^\s/]+\/[^\s/]+\/(?:issues|pull|pulls|discussions|commit)\/\w)/gi;
+/**
+ * A link to an issue, pull request, discussion or commit makes a cross-reference on the target as
+ * `#N` does; with or without its scheme, on any host (GitHub Enterprise too). Other URLs stay links.
+ */
+const REFERENCE_URL = /(?:\bhttps?:\/\/|\bwww\.)?[\w.-]+\.[a-z]{2,}(?::\d+)?\/[^\s/]+\/[^\s/]+\/(?:issues|pull|pulls|discussions|commit|commits)\/\S*/gi;
 
 /**
- * Breaks what GitHub would turn into a notification or a cross-reference, outside code: `@user` and
- * `@org/team`, `#123`, `owner/repo#123`, `GH-123`, and full issue or pull request URLs. A zero-width
- * space after `@`, `#`, `GH-` and the URL's scheme keeps the text readable and copyable as it was shown.
- * Commit SHAs are left alone: GitHub links them without notifying anyone or adding to a timeline.
+ * Breaks what GitHub would turn into a notification or a cross-reference in text outside code:
+ * `@user` and `@org/team`, `#123`, `owner/repo#123`, `GH-123`. A zero-width space after `@`, `#`
+ * and `GH-` keeps the text readable as it was. Issue and pull request URLs are escapeInline's to
+ * put in code spans. Commit SHAs are left alone: GitHub links them without notifying anyone or
+ * adding to a timeline.
  */
 export function neutralizeReferences(text: string): string {
   return text
-    .replace(/@/g, `@${ZERO_WIDTH_SPACE}`)
-    .replace(/#/g, `#${ZERO_WIDTH_SPACE}`)
-    .replace(/\b(GH)-(?=\d)/gi, `$1-${ZERO_WIDTH_SPACE}`)
-    .replace(REFERENCE_URL, `$1:${ZERO_WIDTH_SPACE}//`)
-    .replace(WWW_REFERENCE_URL, `www${ZERO_WIDTH_SPACE}.`);
+    .replace(/@(?=[\p{L}\p{N}_-])/gu, `@${ZERO_WIDTH_SPACE}`)
+    .replace(/#(?=[\p{N}])/gu, `#${ZERO_WIDTH_SPACE}`)
+    .replace(/\b(GH)-(?=\d)/gi, `$1-${ZERO_WIDTH_SPACE}`);
 }
 
-/**
- * Untrusted text for a table cell, a heading or a list item: one line, no HTML, no Markdown link or
- * code span of its own, no table break, no mention or reference.
- */
-export function escapeInline(text: string): string {
+function escapeInlineText(text: string): string {
   // References first: the entities added below carry a `#` of their own.
-  return neutralizeReferences(cleanLogLine(text))
+  return neutralizeReferences(text)
     .replace(/&/g, "&amp;")
     .replace(/</g, "&lt;")
     .replace(/>/g, "&gt;")
@@ -45,6 +42,26 @@ export function escapeInline(text: string): string {
     .replace(/`/g, "&#96;")
     .replace(/\[/g, "&#91;")
     .replace(/\n/g, " ");
+}
+
+/** An issue or pull request URL shown as code: readable and copyable, never a link, never a reference. */
+function codeSpan(url: string): string {
+  return `\`${breakHtmlComments(url.replace(/`/g, "")).replace(/\|/g, "\\|")}\``;
+}
+
+/**
+ * Untrusted text for a table cell, a heading or a list item: one line, no HTML, no Markdown link or
+ * code span of its own, no table break, no mention or reference.
+ */
+export function escapeInline(text: string): string {
+  const clean = cleanLogLine(text);
+  let out = "";
+  let last = 0;
+  for (const match of clean.matchAll(REFERENCE_URL)) {
+    out += escapeInlineText(clean.slice(last, match.index)) + codeSpan(match[0]);
+    last = match.index + match[0].length;
+  }
+  return out + escapeInlineText(clean.slice(last));
 }
 
 /**

@@ -16,6 +16,8 @@ export const CARD_MARKER = "<!-- speedgate -->";
 /** GitHub refuses comments over 65,536 characters and check summaries over 65,535; keep a margin. */
 export const MAX_CARD_CHARS = 60_000;
 const FOLD_PROMPTS_AFTER = 10;
+/** The shortest a prompt's table row can be ("|  | scored | — | — / — | — / — | — / — |  |"). */
+const MIN_PROMPT_ROW_CHARS = 40;
 const CHART_MAX_BARS = 60;
 
 export const SCORING_RULE_SENTENCE =
@@ -248,10 +250,14 @@ function largestFitting(low: number, high: number, fits: (n: number) => boolean)
  */
 export function renderMarkdown(card: Scorecard, options: { maxChars?: number } = {}): string {
   const maxChars = options.maxChars ?? MAX_CARD_CHARS;
-  const allRows = card.prompts.length;
+  // No more rows than could ever fit are rendered: a card of 20,000 prompts would otherwise render its
+  // whole table at every step of the search below, minutes of work for the app.
+  const allRows = Math.min(card.prompts.length, Math.floor(maxChars / MIN_PROMPT_ROW_CHARS));
   const allLines = card.failure?.logTail.length ?? 0;
-  const full = renderWith(card, { promptRows: allRows, logLines: allLines });
-  if (full.length <= maxChars) return full;
+  if (allRows === card.prompts.length) {
+    const full = renderWith(card, { promptRows: allRows, logLines: allLines });
+    if (full.length <= maxChars) return full;
+  }
 
   const fits = (limits: RenderLimits): boolean => renderWith(card, limits).length <= maxChars;
   const keepRows = Math.min(allRows, FOLD_PROMPTS_AFTER);
