@@ -111,7 +111,11 @@ export function checkRunRerequested(fields: { headSha: string; login: string; pu
   check.name = "speedgate";
   check.id = fields.checkRunId ?? nextPayloadId++;
   check.head_sha = fields.headSha;
-  check.pull_requests = [];
+  // GitHub lists the pull requests whose head was this commit (not forks'); none unless the test names one.
+  check.pull_requests =
+    fields.pullNumber === undefined
+      ? []
+      : [{ url: "", id: fields.pullNumber * 10, number: fields.pullNumber, head: { ref: "topic", sha: fields.headSha, repo: { id: 1, url: "", name: REPO } }, base: { ref: "main", sha: "0".repeat(40), repo: { id: 1, url: "", name: REPO } } }];
   const sender = payload.sender as Payload;
   sender.login = fields.login;
   sender.type = "User";
