@@ -77,7 +77,9 @@ export function createBodyGuard(middleware: Middleware, options: WebhookBodyLimi
 
     const refuse = (status: number, message: string, read: number): true => {
       options.log.warn({ status, bytesRead: read, limit: options.maxBytes, path }, `webhook request refused with ${status} after reading ${read} bytes: ${message}`);
-      if (!response.headersSent) response.writeHead(status, { "content-type": "text/plain; charset=utf-8", connection: "close" });
+      // No `connection: close`: Node would close at once with the body still arriving, and the reset can
+      // reach the client before the answer does. The connection is cut below instead, once it lingered.
+      if (!response.headersSent) response.writeHead(status, { "content-type": "text/plain; charset=utf-8" });
       response.end(`${message}\n`);
       // Stop reading: what still arrives is thrown away, up to a bound, then the connection is cut.
       let discarded = 0;

@@ -46,15 +46,17 @@ async function attack(bot: BotProcess, options: { headers: Record<string, string
       written = 1;
       return;
     }
+    // One chunk per turn of the event loop, so the client reads the app's answer as soon as it comes
+    // and stops sending, as a real client would.
     const pump = (): void => {
-      while (!done && status === null && written < options.total) {
-        written += chunk.length;
-        if (!client.write(chunk)) {
-          client.once("drain", pump);
-          return;
-        }
+      if (done || status !== null) return;
+      if (written >= options.total) {
+        client.end();
+        return;
       }
-      if (written >= options.total && !done) client.end();
+      written += chunk.length;
+      if (client.write(chunk)) setImmediate(pump);
+      else client.once("drain", pump);
     };
     pump();
   });
@@ -101,7 +103,7 @@ describe("the webhook endpoint under an unauthenticated body attack (`npm run bo
     await bot.waitFor(/refused with 400 after reading 0 bytes: required headers missing: x-github-event, x-github-delivery, x-hub-signature-256/);
   });
 
-  it("answers 408 to a body that trickles, and closes the connection", async () => {
+  it("answers 408 to a body that trickles", async () => {
     const result = await attack(bot, { headers: { ...GITHUB_HEADERS, "content-length": "100" }, total: 100, trickle: true });
     expect(result.status).toBe(408);
     await bot.waitFor(/refused with 408 after reading 1 bytes: body not received within 1000 ms/);
