@@ -63,13 +63,14 @@ async function runMode(settings: RunSettings, context: ActionContext, deps: Acti
   await requireReadableFile(settings.config, INPUTS.config, "a readable round config file");
   if (settings.patch.kind === "file") await requireReadableFile(settings.patch.path, INPUTS.patch, "a readable patch file");
   await refuseUntrustedProcessRound(settings, context);
-  const source = readCardSource(context);
-  const patchPath =
-    settings.patch.kind === "pull-request"
-      ? await writePullRequestPatch({ settings, paths: settings.patch.paths, source, context, createClient: deps.createClient, logger: deps.logger })
-      : settings.patch.kind === "file"
-        ? settings.patch.path
-        : undefined;
+  let source = readCardSource(context);
+  let patchPath: string | undefined = settings.patch.kind === "file" ? settings.patch.path : undefined;
+  if (settings.patch.kind === "pull-request") {
+    const written = await writePullRequestPatch({ settings, paths: settings.patch.paths, source, context, createClient: deps.createClient, logger: deps.logger });
+    patchPath = written.path;
+    // The card says what patch-paths left out, so a check passing for the commit never hides it.
+    if (written.patchFilter) source = { ...source, patchFilter: written.patchFilter };
+  }
   const loaded = await loadRound(settings.config, patchPath ? { patchPath } : {});
   let round = loaded;
   if (settings.shard) {

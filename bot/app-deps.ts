@@ -2,21 +2,35 @@ import type { Context } from "probot";
 import type { GitHubClient } from "../src/github/github-client.js";
 import { type PublishCheckRunOptions, publishCheckRun } from "../src/github/publish-check-run.js";
 import { type RepoConfigResult, parseRepoConfig } from "../src/github/repo-config-schema.js";
-import type { DeliveryLog } from "./delivery-log.js";
+import type { DeliveryLedger } from "./delivery-ledger.js";
+import type { HeadPushLog } from "./head-push-log.js";
 import type { KeyedQueue } from "./keyed-queue.js";
+import type { CardReader } from "./read-cards-off-thread.js";
+import type { RefusalLimiter } from "./refusal-limiter.js";
 import type { DeliveryRetryPolicy } from "./retry-delivery.js";
 
 /** State shared by the handlers of one app process. */
 export interface AppDeps {
-  deliveries: DeliveryLog;
+  deliveries: DeliveryLedger;
+  refusals: RefusalLimiter;
+  heads: HeadPushLog;
+  cards: CardReader;
   queue: KeyedQueue;
   /** This app's id (GET /app), to recognise its own check runs; fetched once. */
   appId: () => Promise<number>;
   /** How a card whose posting failed on a passing GitHub outage is tried again (bot/retry-delivery.ts). */
   deliveryRetry: DeliveryRetryPolicy;
+  /** A command older than this (ms, by its comment's created_at) is not run: a late replay, or a delivery redelivered by hand. */
+  commandMaxAgeMs: number;
+  now: () => number;
 }
 
 export const CONFIG_FILE = "speedgate.yml";
+
+/** One pull request's key for the per-pull-request queue and the head push log. */
+export function pullKey(repo: { owner: string; repo: string }, number: number): string {
+  return `${repo.owner}/${repo.repo}#${number}`.toLowerCase();
+}
 
 export function clientOf(context: Context): GitHubClient {
   return context.octokit;
@@ -51,17 +65,26 @@ export async function failCheckOnConfig(
   });
 }
 
-/** Wraps a handler so each delivery id is handled once per process; a failed one may be redelivered. */
-export function handleOnce<C extends Context>(deps: AppDeps, handler: (context: C) => Promise<void>): (context: C) => Promise<void> {
+/**
+ * Wraps a handler so each delivery is handled once: not twice by its id, and not again under a new
+ * id for what its payload identifies (`identify` names it: a comment, a run attempt, a check run and
+ * its presser). A failed delivery releases its keys, so a redelivery gets another try.
+ */
+export function handleOnce<C extends Context>(
+  deps: AppDeps,
+  identify: (context: C) => string[],
+  handler: (context: C) => Promise<void>,
+): (context: C) => Promise<void> {
   return async (context) => {
-    if (!deps.deliveries.claim(context.id)) {
-      context.log.info({ delivery: context.id }, "delivery already handled; ignoring the copy");
+    const keys = [`delivery:${context.id}`, ...identify(context)];
+    if (!(await deps.deliveries.claim(keys))) {
+      context.log.info({ delivery: context.id, keys }, "delivery already handled (the same delivery id or the same payload); ignoring the copy");
       return;
     }
     try {
       await handler(context);
     } catch (error) {
-      deps.deliveries.release(context.id);
+      await deps.deliveries.release(keys);
       throw error;
     }
   };

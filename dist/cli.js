@@ -40,7 +40,7 @@ import {
   renderMarkdown,
   runRound,
   writeScorecard
-} from "./chunks/chunk-W2RB7AUC.js";
+} from "./chunks/chunk-JUDPZ4RY.js";
 import {
   require_docker
 } from "./chunks/chunk-TM3QZYC6.js";

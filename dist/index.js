@@ -21,6 +21,7 @@ import {
 import {
   CARD_MARKER,
   ConfigError,
+  MAX_LISTED_LEFT_OUT,
   RoundCancelledError,
   checkPatchBytes,
   compareIds,
@@ -39,7 +40,7 @@ import {
   renderMarkdown,
   runRound,
   writeScorecard
-} from "./chunks/chunk-W2RB7AUC.js";
+} from "./chunks/chunk-JUDPZ4RY.js";
 import "./chunks/chunk-TM3QZYC6.js";
 import "./chunks/chunk-ZNUQIOIV.js";
 import {
@@ -25794,21 +25795,32 @@ function sidePath(raw) {
   return path.replace(/^[ab]\//, "");
 }
 function sectionPaths(section) {
-  const paths = /* @__PURE__ */ new Set();
+  const found = { before: null, after: null };
   const hunk = section.indexOf("\n@@");
   const header = hunk === -1 ? section : section.slice(0, hunk);
   for (const line of header.split("\n")) {
-    const side = /^(?:---|\+\+\+) (.+)$/.exec(line);
-    const path = side?.[1] ? sidePath(side[1]) : null;
-    if (path) paths.add(path);
-    const rename = /^rename (?:from|to) (.+)$/.exec(line);
-    if (rename?.[1]) paths.add(rename[1]);
+    const side = /^(---|\+\+\+) (.+)$/.exec(line);
+    if (side?.[1] && side[2]) {
+      const path = sidePath(side[2]);
+      if (side[1] === "---") found.before ??= path;
+      else found.after ??= path;
+    }
+    const rename = /^(?:rename|copy) (from|to) (.+)$/.exec(line);
+    if (rename?.[1] === "from" && rename[2]) found.before = rename[2];
+    if (rename?.[1] === "to" && rename[2]) found.after = rename[2];
   }
-  if (paths.size === 0) {
+  if (found.before === null && found.after === null) {
     const named = /^diff --git a\/(.+) b\/\1$/.exec(header.split("\n", 1)[0] ?? "");
-    if (named?.[1]) paths.add(named[1]);
+    if (named?.[1]) return { before: named[1], after: named[1] };
   }
-  return [...paths];
+  return found;
+}
+function decidingPath(paths) {
+  return paths.after ?? paths.before;
+}
+function describePaths(paths) {
+  if (paths.before !== null && paths.after !== null && paths.before !== paths.after) return `${paths.before} -> ${paths.after}`;
+  return paths.after ?? paths.before;
 }
 function filterDiffByPaths(diff, patterns) {
   const matches = createPathFilter(patterns);
@@ -25819,8 +25831,9 @@ function filterDiffByPaths(diff, patterns) {
   starts.forEach((start, position) => {
     const section = diff.slice(start, starts[position + 1] ?? diff.length);
     const paths = sectionPaths(section);
-    const name = paths.join(" -> ") || section.split("\n", 1)[0] || "(unnamed)";
-    if (paths.some(matches)) {
+    const name = describePaths(paths) ?? (section.split("\n", 1)[0] || "(unnamed)");
+    const decides = decidingPath(paths);
+    if (decides !== null && matches(decides)) {
       kept.push(name);
       text += section;
     } else {
@@ -25877,7 +25890,7 @@ async function fetchPullRequestPatch(client, options) {
   const bytes = Buffer.from(filtered ? filtered.text : diff, "utf8");
   checkPatchBytes(bytes, `${label2} (${what} at ${headSha.slice(0, 12)})`);
   const files = filtered ? filtered.kept : filterDiffByPaths(diff, []).kept;
-  return { bytes, baseSha, files };
+  return { bytes, baseSha, files, leftOut: filtered ? filtered.dropped : [] };
 }
 
 // action/write-pull-request-patch.ts
@@ -25902,7 +25915,9 @@ async function writePullRequestPatch(request2) {
   const path = join2(folder, `pull-request-${source.pullRequest}-${source.headSha}.patch`);
   await writeFile(path, patch.bytes);
   logger.info(`Fetched the diff of #${source.pullRequest} at ${source.headSha} (${patch.files.length} files, ${patch.bytes.length} bytes) to ${path}`);
-  return path;
+  if (patch.leftOut.length > 0) logger.warn(`patch-paths left out ${patch.leftOut.length} changed files, which are not scored: ${patch.leftOut.slice(0, 20).join(", ")}`);
+  const patchFilter = request2.paths.length > 0 ? { globs: request2.paths, leftOut: patch.leftOut.slice(0, MAX_LISTED_LEFT_OUT), leftOutTotal: patch.leftOut.length } : null;
+  return { path, patchFilter };
 }
 
 // action/main.ts
@@ -25917,8 +25932,13 @@ async function runMode(settings, context3, deps) {
   await requireReadableFile(settings.config, INPUTS.config, "a readable round config file");
   if (settings.patch.kind === "file") await requireReadableFile(settings.patch.path, INPUTS.patch, "a readable patch file");
   await refuseUntrustedProcessRound(settings, context3);
-  const source = readCardSource(context3);
-  const patchPath = settings.patch.kind === "pull-request" ? await writePullRequestPatch({ settings, paths: settings.patch.paths, source, context: context3, createClient: deps.createClient, logger: deps.logger }) : settings.patch.kind === "file" ? settings.patch.path : void 0;
+  let source = readCardSource(context3);
+  let patchPath = settings.patch.kind === "file" ? settings.patch.path : void 0;
+  if (settings.patch.kind === "pull-request") {
+    const written = await writePullRequestPatch({ settings, paths: settings.patch.paths, source, context: context3, createClient: deps.createClient, logger: deps.logger });
+    patchPath = written.path;
+    if (written.patchFilter) source = { ...source, patchFilter: written.patchFilter };
+  }
   const loaded = await loadRound(settings.config, patchPath ? { patchPath } : {});
   let round = loaded;
   if (settings.shard) {

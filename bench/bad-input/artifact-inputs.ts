@@ -64,6 +64,11 @@ const CASES: ArtifactCase[] = [
   { input: "a zip cut in half", zip: () => { const whole = zipScorecard(makeTestScorecard()); return whole.subarray(0, Math.floor(whole.length / 2)); }, mentions: "zip" },
   { input: "a zip with no scorecard.json", zip: () => zipSync({ "readme.txt": encode("hi") }), mentions: "no scorecard.json" },
   {
+    input: "a card of 20,001 prompts, over what the app reads per card",
+    zip: () => zipScorecard(makeTestScorecard({ scores: Array.from({ length: 20_001 }, () => 1.1) })),
+    mentions: "over the app's limit of 20000 per card",
+  },
+  {
     input: "zip bomb: scorecard.json inflating to 200 MiB of spaces",
     zip: () => zipSync({ "scorecard.json": new Uint8Array(200 * 1024 * 1024).fill(0x20) }, { level: 9 }),
     mentions: "limit",

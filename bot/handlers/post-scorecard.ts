@@ -1,16 +1,13 @@
 import { posix } from "node:path";
 import type { Context } from "probot";
-import { describeVerdict } from "../../src/scorecard/describe-card.js";
-import { renderMarkdown } from "../../src/scorecard/render-markdown.js";
-import { downloadScorecardArtifact } from "../../src/github/download-scorecard-artifact.js";
+import { downloadScorecardZip } from "../../src/github/download-scorecard-artifact.js";
 import type { GitHubClient, RepoRef } from "../../src/github/github-client.js";
 import { statusOf } from "../../src/github/github-client.js";
 import { type PublishCheckRunOptions, publishCheckRun } from "../../src/github/publish-check-run.js";
-import { ArtifactError } from "../../src/github/read-scorecard-zip.js";
-import { regateScorecard } from "../../src/github/regate-scorecard.js";
+import { ArtifactError, DEFAULT_ZIP_LIMITS } from "../../src/github/read-scorecard-zip.js";
 import { DEFAULT_REPO_CONFIG } from "../../src/github/repo-config-schema.js";
 import { upsertCardComment } from "../../src/github/upsert-card-comment.js";
-import { type AppDeps, clientOf, failCheckOnConfig, loadRepoConfig } from "../app-deps.js";
+import { type AppDeps, clientOf, failCheckOnConfig, loadRepoConfig, pullKey } from "../app-deps.js";
 import { parsePayload } from "../payloads/parse-payload.js";
 import { type WorkflowRunPayload, workflowRunPayloadSchema } from "../payloads/workflow-run-payload.js";
 import { resolveRunTarget } from "../resolve-run-target.js";
@@ -83,6 +80,15 @@ async function leaveFailureOnCheck(context: Context, client: GitHubClient, check
   }
 }
 
+async function refuseArtifact(client: GitHubClient, check: CheckTarget, problem: string, runPage: string): Promise<void> {
+  await publishCheckRun(client, {
+    ...check,
+    state: { status: "completed", conclusion: "failure" },
+    title: "The score card artifact was refused",
+    summary: `${problem}\n\nRun: ${runPage}`,
+  });
+}
+
 async function postOnce(
   deps: AppDeps,
   context: Context<"workflow_run.completed">,
@@ -118,15 +124,17 @@ async function postOnce(
   const check: CheckTarget = { ...repo, appId, headSha, ...(run.html_url ? { detailsUrl: run.html_url } : {}), ...(externalId ? { externalId } : {}) };
   onTarget(check);
 
-  await deps.queue.run(`${repo.owner}/${repo.repo}#${pull.number}`, async () => {
+  await deps.queue.run(pullKey(repo, pull.number), async () => {
     if (!config.ok) {
       await failCheckOnConfig(client, check, config.problems);
       return;
     }
     if (!trusted) {
-      // The artifact is not even read: the fork's workflow could have written any card it liked.
+      // The artifact is not even read: the fork's workflow could have written any card it liked. A
+      // commit a scored run already concluded keeps that verdict: a fork's run must not reset it.
       await publishCheckRun(client, {
         ...check,
+        unlessConcluded: true,
         state: { status: "completed", conclusion: "action_required" },
         title: "A maintainer must /rescore",
         summary:
@@ -135,20 +143,15 @@ async function postOnce(
       });
       return;
     }
-    let card;
+    let downloaded;
     try {
-      card = await downloadScorecardArtifact(client, { ...repo, runId: run.id });
+      downloaded = await downloadScorecardZip(client, { ...repo, runId: run.id });
     } catch (error) {
       if (!(error instanceof ArtifactError)) throw error;
-      await publishCheckRun(client, {
-        ...check,
-        state: { status: "completed", conclusion: "failure" },
-        title: "The score card artifact was refused",
-        summary: `${error.message}\n\nRun: ${runPage}`,
-      });
+      await refuseArtifact(client, check, error.message, runPage);
       return;
     }
-    if (!card) {
+    if (!downloaded) {
       await publishCheckRun(client, {
         ...check,
         state: { status: "completed", conclusion: "failure" },
@@ -157,30 +160,40 @@ async function postOnce(
       });
       return;
     }
-    const regated = regateScorecard(card, config.config.gate);
-    const markdown = renderMarkdown(regated);
-    const verdict = describeVerdict(regated);
+    context.log.info({ delivery: context.id, run: run.id, bytes: downloaded.zip.byteLength }, `reading the card of run ${run.id} off the event loop`);
+    const card = await deps.cards.read({ zip: downloaded.zip, source: downloaded.source, limits: DEFAULT_ZIP_LIMITS, gate: config.config.gate });
+    context.log.info({ delivery: context.id, run: run.id, ok: card.ok }, `read the card of run ${run.id}`);
+    if (!card.ok) {
+      await refuseArtifact(client, check, card.problem, runPage);
+      return;
+    }
+    // The check is on the whole commit: what patch-paths left out is said where the verdict is read.
+    const title = card.filesLeftOut > 0 ? `${card.headline}; ${card.filesLeftOut} changed files not scored (patch-paths)` : card.headline;
+    const conclusion = card.passed ? "success" : "failure";
     if (pull.headSha === headSha) {
       const stamp = { runId: run.id, startedAt: run.run_started_at ?? run.created_at };
       const posted = await upsertCardComment(client, {
         ...repo,
         issueNumber: pull.number,
-        body: stampCardComment(markdown, stamp),
+        body: stampCardComment(card.comment, stamp),
         shouldReplace: (existing) => isNotOlder(stamp, readRunStamp(existing)),
       });
       if (posted.action === "kept") {
-        // A newer run already concluded this commit; its verdict must stay the newest check run.
-        context.log.info({ pull: pull.number, run: run.id }, "a newer run's card is already posted; this older one is dropped");
+        // A newer run's card is on the pull request and its verdict is the commit's newest check run. This
+        // run's own check is still concluded, never left queued, but only the open one bound to it.
+        context.log.info({ pull: pull.number, run: run.id }, "a newer run's card is already posted; this older one only concludes its own check");
+        await publishCheckRun(client, {
+          ...check,
+          state: { status: "completed", conclusion },
+          title: `${title} (an older run: a newer run's card is on the pull request)`,
+          summary: `A newer run's card is on the pull request; this is the card of run ${run.id} (${runPage}).\n\n${card.checkSummary}`,
+          updateOnly: true,
+        });
         return;
       }
     } else {
       context.log.info({ pull: pull.number, run: run.id }, "the pull request moved on from the scored commit; the card goes to that commit's check only");
     }
-    await publishCheckRun(client, {
-      ...check,
-      state: { status: "completed", conclusion: verdict.passed ? "success" : "failure" },
-      title: verdict.headline,
-      summary: markdown,
-    });
+    await publishCheckRun(client, { ...check, state: { status: "completed", conclusion }, title, summary: card.checkSummary });
   });
 }

@@ -7,6 +7,8 @@ export const issueCommentPayloadSchema = z.object({
     {
       id: z.number({ error: "expected the comment's id" }).int({ error: "expected the comment's id" }),
       body: z.string({ error: "expected the comment's text" }),
+      // GitHub's clock: how old the command is, and whether the head it would score came after it.
+      created_at: z.iso.datetime({ error: "expected when the comment was written (an ISO time)", offset: true }),
       user: userSchema("the comment's author"),
     },
     { error: "expected the comment" },

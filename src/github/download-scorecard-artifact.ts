@@ -37,6 +37,21 @@ export async function downloadScorecardArtifact(
   client: GitHubClient,
   options: RepoRef & { runId: number; limits?: ZipLimits },
 ): Promise<Scorecard | null> {
+  const downloaded = await downloadScorecardZip(client, options);
+  return downloaded ? readScorecardZip(downloaded.zip, downloaded.source, options.limits ?? DEFAULT_ZIP_LIMITS) : null;
+}
+
+export interface DownloadedZip {
+  zip: Uint8Array;
+  /** Names the artifact in errors: "artifact speedgate-scorecard of run N". */
+  source: string;
+}
+
+/**
+ * The zip of the run's card artifact, not yet read: the app reads it off its event loop
+ * (bot/card-worker.ts), since a large card costs seconds of work. Null when the run uploaded none.
+ */
+export async function downloadScorecardZip(client: GitHubClient, options: RepoRef & { runId: number; limits?: ZipLimits }): Promise<DownloadedZip | null> {
   const limits = options.limits ?? DEFAULT_ZIP_LIMITS;
   const listed = await client.request("GET /repos/{owner}/{repo}/actions/runs/{run_id}/artifacts", {
     owner: options.owner,
@@ -63,5 +78,9 @@ export async function downloadScorecardArtifact(
     artifact_id: artifact.id,
     archive_format: "zip",
   });
-  return readScorecardZip(toBytes(download.data), source, limits);
+  const zip = toBytes(download.data);
+  if (zip.byteLength > limits.maxZipBytes) {
+    throw new ArtifactError(`${source}: the artifact is ${zip.byteLength} bytes, over the ${limits.maxZipBytes}-byte limit`);
+  }
+  return { zip, source };
 }

@@ -4,6 +4,8 @@ export interface PullRequestInfo {
   number: number;
   headSha: string;
   headRepo: string | null;
+  /** The branch the head was pushed to, in headRepo. */
+  headBranch: string | null;
   baseRepo: string | null;
   state: string;
   htmlUrl: string;
@@ -17,7 +19,7 @@ export function toPullRequest(value: unknown): PullRequestInfo | null {
     state?: unknown;
     html_url?: unknown;
     user?: { login?: unknown } | null;
-    head?: { sha?: unknown; repo?: { full_name?: unknown } | null };
+    head?: { sha?: unknown; ref?: unknown; repo?: { full_name?: unknown } | null };
     base?: { repo?: { full_name?: unknown } | null };
   };
   if (typeof record.number !== "number" || typeof record.head?.sha !== "string") return null;
@@ -27,6 +29,7 @@ export function toPullRequest(value: unknown): PullRequestInfo | null {
     number: record.number,
     headSha: record.head.sha,
     headRepo: name(record.head.repo),
+    headBranch: typeof record.head.ref === "string" ? record.head.ref : null,
     baseRepo: name(record.base?.repo),
     state: typeof record.state === "string" ? record.state : "",
     htmlUrl: typeof record.html_url === "string" ? record.html_url : "",

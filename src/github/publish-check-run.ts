@@ -1,9 +1,13 @@
+import { fitUtf8 } from "../scorecard/fit-utf8-bytes.js";
 import type { GitHubClient, RepoRef } from "./github-client.js";
 
 export const CHECK_NAME = "speedgate";
-/** GitHub's limits on a check run's output. */
-export const MAX_CHECK_SUMMARY_CHARS = 65_535;
-const MAX_CHECK_TITLE_CHARS = 1_000;
+/**
+ * GitHub's limit on a check run's output.summary: documented as 65,535 "characters", enforced in UTF-8
+ * bytes (github/rest-api-description#5399), so a card of CJK or progress-bar lines is refused far sooner.
+ */
+export const MAX_CHECK_SUMMARY_BYTES = 65_535;
+const MAX_CHECK_TITLE_BYTES = 1_000;
 
 /*
  * Only success and failure (and action_required while waiting for a maintainer) are ever concluded:
@@ -24,6 +28,17 @@ export interface PublishCheckRunOptions extends RepoRef {
   externalId?: string;
   name?: string;
   /**
+   * A waiting check (queued, action_required) is published only on a commit that no scored run has
+   * concluded yet: otherwise anyone opening another pull request with the same head commit could
+   * put a newer waiting check on it and hold a passing pull request's merge.
+   */
+  unlessConcluded?: boolean;
+  /**
+   * Conclude only the open check bound to `externalId`, never create one: an older run's verdict
+   * must not become the newest check run of a commit a newer run already concluded.
+   */
+  updateOnly?: boolean;
+  /**
    * Only this app's checks are updated: a workflow job of the same name has its own check run, from
    * GitHub Actions, which is not ours to touch. The app passes its id; the action leaves it out.
    */
@@ -37,10 +52,11 @@ export interface CheckRunInfo {
   externalId: string | null;
 }
 
-function cut(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const note = "\n\n…cut to fit GitHub's size limit.";
-  return `${text.slice(0, max - note.length)}${note}`;
+const CUT_NOTE = "\n\n…cut to fit GitHub's size limit.";
+
+/** A conclusion that only a scored run (or a failure to score it) gives: the verdict branch protection reads. */
+export function isConcluded(run: CheckRunInfo): boolean {
+  return run.status === "completed" && (run.conclusion === "success" || run.conclusion === "failure");
 }
 
 function toCheckRun(value: unknown): CheckRunInfo | null {
@@ -81,9 +97,12 @@ export async function listCheckRuns(
  * a completed check is never reopened (GitHub keeps conclusions), so a new one is created instead.
  * Branch protection reads the newest check run of the name.
  */
-export async function publishCheckRun(client: GitHubClient, options: PublishCheckRunOptions): Promise<{ id: number; action: "created" | "updated" }> {
+export async function publishCheckRun(
+  client: GitHubClient,
+  options: PublishCheckRunOptions,
+): Promise<{ id: number; action: "created" | "updated" | "kept" }> {
   const { owner, repo } = options;
-  const output = { title: cut(options.title, MAX_CHECK_TITLE_CHARS), summary: cut(options.summary, MAX_CHECK_SUMMARY_CHARS) };
+  const output = { title: fitUtf8(options.title, MAX_CHECK_TITLE_BYTES, "…"), summary: fitUtf8(options.summary, MAX_CHECK_SUMMARY_BYTES, CUT_NOTE) };
   const fields: Record<string, unknown> = {
     status: options.state.status,
     output,
@@ -93,16 +112,23 @@ export async function publishCheckRun(client: GitHubClient, options: PublishChec
     ...(options.detailsUrl ? { details_url: options.detailsUrl } : {}),
     ...(options.externalId ? { external_id: options.externalId } : {}),
   };
-  const open = (await listCheckRuns(client, options)).filter((run) => run.status !== "completed");
+  const runs = await listCheckRuns(client, options);
+  if (options.unlessConcluded) {
+    const concluded = runs.find(isConcluded);
+    if (concluded) return { id: concluded.id, action: "kept" };
+  }
+  const open = runs.filter((run) => run.status !== "completed");
   // Another dispatch's open check is not ours to conclude; one without a binding is.
-  const target =
-    options.externalId === undefined
+  const target = options.updateOnly
+    ? open.find((run) => options.externalId !== undefined && run.externalId === options.externalId)
+    : options.externalId === undefined
       ? open[0]
       : (open.find((run) => run.externalId === options.externalId) ?? open.find((run) => run.externalId === null || options.state.status !== "completed"));
   if (target) {
     await client.request("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", { owner, repo, check_run_id: target.id, ...fields });
     return { id: target.id, action: "updated" };
   }
+  if (options.updateOnly) return { id: 0, action: "kept" };
   const created = await client.request("POST /repos/{owner}/{repo}/check-runs", {
     owner,
     repo,

@@ -1,5 +1,5 @@
 import { Unzip, UnzipInflate } from "fflate";
-import { parseScorecardJson } from "../scorecard/read-scorecard.js";
+import { parseScorecard } from "../scorecard/read-scorecard.js";
 import type { Scorecard } from "../scorecard/scorecard-schema.js";
 
 /** An artifact that cannot be a card: too big, not a zip, no scorecard.json, or an invalid card. */
@@ -15,9 +15,15 @@ export interface ZipLimits {
   maxZipBytes: number;
   /** Largest scorecard.json accepted once inflated, in bytes. */
   maxJsonBytes: number;
+  /**
+   * Most prompts accepted on a card, counted before the card is validated: validating, re-gating
+   * (a bootstrap over the prompts) and rendering grow with them, so this bounds the app's work on
+   * one artifact. The card schema itself admits more, for the CLI.
+   */
+  maxPrompts: number;
 }
 
-export const DEFAULT_ZIP_LIMITS: ZipLimits = { maxZipBytes: 16 * 1024 * 1024, maxJsonBytes: 64 * 1024 * 1024 };
+export const DEFAULT_ZIP_LIMITS: ZipLimits = { maxZipBytes: 16 * 1024 * 1024, maxJsonBytes: 64 * 1024 * 1024, maxPrompts: 20_000 };
 export const SCORECARD_ENTRY = "scorecard.json";
 // Small pushes bound what one push can inflate to (deflate expands at most ~1032×) before the count stops it.
 const PUSH_BYTES = 4 * 1024;
@@ -77,8 +83,18 @@ export function readScorecardZip(zip: Uint8Array, source: string, limits: ZipLim
   if (entries === 0) throw new ArtifactError(`${source}: the artifact has no ${SCORECARD_ENTRY} at its top level`);
   if (!finished) throw new ArtifactError(`${source}: ${SCORECARD_ENTRY} is truncated`);
   const text = new TextDecoder("utf-8", { fatal: false }).decode(Buffer.concat(chunks));
+  let value: unknown;
   try {
-    return parseScorecardJson(text, `${source} ${SCORECARD_ENTRY}`);
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new ArtifactError(`${source} ${SCORECARD_ENTRY}: expected a JSON score card, ${(error as Error).message}`);
+  }
+  const prompts = typeof value === "object" && value !== null ? (value as { prompts?: unknown }).prompts : undefined;
+  if (Array.isArray(prompts) && prompts.length > limits.maxPrompts) {
+    throw new ArtifactError(`${source} ${SCORECARD_ENTRY}: the card has ${prompts.length} prompts, over the app's limit of ${limits.maxPrompts} per card`);
+  }
+  try {
+    return parseScorecard(value, `${source} ${SCORECARD_ENTRY}`);
   } catch (error) {
     throw new ArtifactError((error as Error).message);
   }

@@ -19,6 +19,8 @@ export interface PullRequestPatch {
   bytes: Buffer;
   baseSha: string;
   files: string[];
+  /** Changed files the globs left out (renames named "old -> new"): not built, not measured. */
+  leftOut: string[];
 }
 
 function describeHttpFailure(error: unknown, what: string): string {
@@ -76,5 +78,5 @@ export async function fetchPullRequestPatch(client: GitHubClient, options: PullR
   const bytes = Buffer.from(filtered ? filtered.text : diff, "utf8");
   checkPatchBytes(bytes, `${label} (${what} at ${headSha.slice(0, 12)})`);
   const files = filtered ? filtered.kept : filterDiffByPaths(diff, []).kept;
-  return { bytes, baseSha, files };
+  return { bytes, baseSha, files, leftOut: filtered ? filtered.dropped : [] };
 }

@@ -13,13 +13,17 @@ import { renderGpuBusyWarning, renderGpuStateTable } from "./render-gpu-state.js
 import { renderWithCodeSpans } from "./render-inline-code.js";
 import { renderScoreChart } from "./render-score-chart.js";
 import { renderSpeedSection } from "./render-speed-section.js";
-import { cleanLogLine, fenceFor } from "./sanitize-log-tail.js";
+import { breakHtmlComments, escapeCodeLine, escapeInline as escapeCell } from "./escape-engine-text.js";
+import { renderLeftOutFiles } from "./render-left-out-files.js";
+import { fenceFor } from "./sanitize-log-tail.js";
 import type { PromptResult, Scorecard } from "./scorecard-schema.js";
 
 export const CARD_MARKER = "<!-- speedgate -->";
 /** GitHub refuses comments over 65,536 characters and check summaries over 65,535; keep a margin. */
 export const MAX_CARD_CHARS = 60_000;
 const FOLD_PROMPTS_AFTER = 10;
+/** The shortest a prompt's table row can be ("|  | scored | — | — / — | — / — | — / — |  |"). */
+const MIN_PROMPT_ROW_CHARS = 40;
 
 export const SCORING_RULE_SENTENCE =
   "The round score is the median, over prompts, of the candidate's end-to-end speedup against the baseline. " +
@@ -27,21 +31,8 @@ export const SCORING_RULE_SENTENCE =
   "a prompt under the tolerance bar scores nothing and shows its gate reason. " +
   "The same inputs and output limits apply to every engine; actual concurrency depends on response duration and engine scheduling.";
 
-/**
- * Text from a card may come from an engine's output or a pull request's artifact: it must not open
- * HTML, break a table, or notify anyone.
- */
-export function escapeCell(text: string): string {
-  return cleanLogLine(text)
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/\|/g, "\\|")
-    .replace(/`/g, "&#96;")
-    .replace(/@/g, "&#64;")
-    .replace(/\[/g, "&#91;")
-    .replace(/\n/g, " ");
-}
+/** Untrusted text outside code (src/scorecard/escape-engine-text.ts): the one escaping every cell goes through. */
+export { escapeInline as escapeCell } from "./escape-engine-text.js";
 
 const STATUS_LABEL: Record<PromptResult["status"], string> = {
   scored: "scored",
@@ -130,7 +121,7 @@ function failureSection(card: Scorecard, logLines: number): string {
   if (oom) parts.push(`**${escapeCell(oom.lead)}** ${renderWithCodeSpans(oom.text, escapeCell)}`);
   parts.push(keyValueTable(rows));
   if (failure.logTail.length > 0) {
-    const shown = failure.logTail.slice(Math.max(0, failure.logTail.length - logLines)).map(cleanLogLine);
+    const shown = failure.logTail.slice(Math.max(0, failure.logTail.length - logLines)).map(escapeCodeLine);
     const dropped = failure.logTail.length - shown.length;
     const fence = fenceFor(shown);
     const note = dropped > 0 ? ` (${dropped} older lines left out to fit GitHub's size limit)` : "";
@@ -176,7 +167,7 @@ function promptsSection(card: Scorecard, rows: number): string {
 
 function provenanceSection(card: Scorecard): string {
   const p = card.provenance;
-  const code = (value: string | null): string => (value ? `\`${value.replace(/`/g, "")}\`` : "—");
+  const code = (value: string | null): string => (value ? `\`${breakHtmlComments(value.replace(/`/g, "")).replace(/\|/g, "\\|")}\`` : "—");
   const rows = [
     ["Engine", escapeCell(card.engine)],
     ["Baseline image", code(p.baselineImage)],
@@ -205,6 +196,7 @@ function renderWith(card: Scorecard, limits: RenderLimits): string {
     `## ${escapeCell(headline)}`,
     summarySection(card),
     renderGpuBusyWarning(card),
+    renderLeftOutFiles(card),
     failureSection(card, limits.logLines),
     renderSpeedSection(card),
     settingsSection(card),
@@ -239,10 +231,14 @@ function largestFitting(low: number, high: number, fits: (n: number) => boolean)
  */
 export function renderMarkdown(card: Scorecard, options: { maxChars?: number } = {}): string {
   const maxChars = options.maxChars ?? MAX_CARD_CHARS;
-  const allRows = card.prompts.length;
+  // No more rows than could ever fit are rendered: a card of 20,000 prompts would otherwise render its
+  // whole table at every step of the search below, minutes of work for the app.
+  const allRows = Math.min(card.prompts.length, Math.floor(maxChars / MIN_PROMPT_ROW_CHARS));
   const allLines = card.failure?.logTail.length ?? 0;
-  const full = renderWith(card, { promptRows: allRows, logLines: allLines });
-  if (full.length <= maxChars) return full;
+  if (allRows === card.prompts.length) {
+    const full = renderWith(card, { promptRows: allRows, logLines: allLines });
+    if (full.length <= maxChars) return full;
+  }
 
   const fits = (limits: RenderLimits): boolean => renderWith(card, limits).length <= maxChars;
   const keepRows = Math.min(allRows, FOLD_PROMPTS_AFTER);

@@ -12,6 +12,8 @@ import { gpuStateSchema } from "../round/gpu-state-schema.js";
 export const SCORECARD_SCHEMA_VERSION = 2;
 
 const text = (max: number) => z.string().max(max);
+/** Files left out by patch-paths that a card lists by name; past this many it gives the count. */
+export const MAX_LISTED_LEFT_OUT = 1_000;
 const count = z.number().int().min(0).max(10_000_000);
 const finiteOrNull = z.number().finite().nullable();
 // A speedup is a ratio of durations: a negative one can only come from a forged or broken card.
@@ -116,6 +118,14 @@ const scorecardV1Fields = {
       headSha: text(64).nullable(),
       runId: text(64).nullable(),
       runUrl: text(1_024).nullable(),
+      /**
+       * Set when the workflow's patch-paths limited the pull request's diff: its globs and the changed
+       * files they left out, which were never built or measured. Optional, so older cards still read.
+       */
+      patchFilter: z
+        .object({ globs: z.array(text(512)).max(200), leftOut: z.array(text(1_024)).max(MAX_LISTED_LEFT_OUT), leftOutTotal: count })
+        .nullable()
+        .optional(),
     })
     .nullable(),
   /** Set on a shard's card; a merged card has null. */

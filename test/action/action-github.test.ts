@@ -28,6 +28,7 @@ const DOCS_SECTION = [
   "",
 ].join("\n");
 const PULL_REQUEST_DIFF = `${DOCS_SECTION}${FASTER_PATCH}`;
+const LEFT_OUT = "docs/notes.md";
 
 describe("the bundled action with GitHub", () => {
   const fake = new FakeGitHub();
@@ -78,6 +79,10 @@ describe("the bundled action with GitHub", () => {
     const card = parseScorecardJson(await readFile(first.outputs["scorecard-json"] ?? "", "utf8"), "scorecard.json");
     expect(card.provenance.patchHash).toBe(hashPatch(Buffer.from(FASTER_PATCH)));
     expect(card.source).toMatchObject({ pullRequest: 17, headSha: HEAD_SHA });
+    // What patch-paths left out is on the card, not only in the log: the check passes for the whole commit.
+    expect(card.source?.patchFilter).toEqual({ globs: ["*.json"], leftOut: [LEFT_OUT], leftOutTotal: 1 });
+    expect(fake.comments[0]?.body).toContain(`### ⚠️ 1 changed file was not scored`);
+    expect(fake.comments[0]?.body).toContain(`\n- ${LEFT_OUT}\n`);
     expect(fake.comments).toHaveLength(1);
     expect(fake.comments[0]?.issueNumber).toBe(17);
     expect(fake.comments[0]?.body.startsWith(CARD_MARKER)).toBe(true);

@@ -15,7 +15,8 @@ import { FaultyFakeGitHub, SERVER_ERROR } from "../faults/support/faulty-fake-gi
 const SHA = "a".repeat(40);
 const PULL: FakePull = { number: 8, headSha: SHA, headRepo: `${OWNER}/${REPO}`, headBranch: "retry", author: "writer" };
 const APP_ID = 6161;
-const RUN_ID = 901;
+// The app handles a workflow run's attempt once, whatever the delivery id: each test has its own run.
+let runId = 900;
 const COMMENTS = "/repos/{owner}/{repo}/issues/{issue_number}/comments";
 
 describe("a card whose posting fails is retried by the app, and a give-up is visible on the check", () => {
@@ -29,7 +30,8 @@ describe("a card whose posting fails is retried by the app, and a give-up is vis
   afterAll(async () => await fake.stop());
   beforeEach(() => {
     fake.reset();
-    serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], artifacts: { [RUN_ID]: zipScorecard(makeTestScorecard()) } });
+    runId++;
+    serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], artifacts: { [runId]: zipScorecard(makeTestScorecard()) } });
   });
   afterEach(() => expect(fake.violations).toEqual([]));
 
@@ -37,7 +39,7 @@ describe("a card whose posting fails is retried by the app, and a give-up is vis
     await probot.receive({
       id,
       name: "workflow_run",
-      payload: workflowRunCompleted({ id: RUN_ID, headSha: SHA, headBranch: PULL.headBranch, headRepo: `${OWNER}/${REPO}` }),
+      payload: workflowRunCompleted({ id: runId, headSha: SHA, headBranch: PULL.headBranch, headRepo: `${OWNER}/${REPO}` }),
     } as Parameters<Probot["receive"]>[0]);
 
   it("lands the card on the third attempt after two 500s", async () => {

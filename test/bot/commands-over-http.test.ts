@@ -58,7 +58,10 @@ describe("pull_request, issue_comment and check_run delivered over HTTP to `npm 
     expect(repo.reactions).toEqual([{ commentId: 8801, content: "eyes" }]);
     expect(repo.dispatches).toMatchObject([{ inputs: { pr: "12", sha: SHA } }]);
     expect(fake.checkRuns).toMatchObject([{ headSha: SHA, status: "queued" }]);
-    expect(fake.comments).toEqual([]);
+    // The reply names the exact commit being scored.
+    expect(fake.comments.map((comment) => comment.body)).toEqual([
+      `Scoring ${SHA} (the head when you commented): https://github.com/${OWNER}/${REPO}/actions/runs/${repo.dispatches[0]?.runId}`,
+    ]);
   });
 
   it("/rescore from a read-only commenter dispatches nothing and gets a reply saying who may", async () => {
@@ -92,8 +95,8 @@ describe("pull_request, issue_comment and check_run delivered over HTTP to `npm 
   });
 
   it("check_run.rerequested by a read-only user dispatches nothing and replies on the pull request", async () => {
-    const repo = serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, pulls: [PULL], roles: ROLES });
-    expect(await deliver("check_run", checkRunRerequested({ headSha: SHA, login: "outsider" }))).toBe(200);
+    const repo = serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, pulls: [PULL], roles: { ...ROLES, reader: "read" } });
+    expect(await deliver("check_run", checkRunRerequested({ headSha: SHA, login: "reader" }))).toBe(200);
     expect(repo.dispatches).toEqual([]);
     expect(fake.comments).toMatchObject([{ issueNumber: 12 }]);
     expect(fake.comments[0]?.body).toContain("only people with write permission or higher");
@@ -109,9 +112,10 @@ describe("pull_request, issue_comment and check_run delivered over HTTP to `npm 
       workflowRunCompleted({ id, event: "workflow_dispatch", headSha: "d".repeat(40), headBranch: "main", title: `speedgate #12 ${SHA}` });
     // A run nobody bound (started by hand with a made-up title) must not land on the pull request.
     expect(await deliver("workflow_run", dispatched(runId + 100))).toBe(200);
-    expect(fake.comments).toEqual([]);
+    expect(fake.comments.filter((comment) => comment.body.startsWith("<!-- speedgate -->"))).toEqual([]);
     expect(await deliver("workflow_run", dispatched(runId))).toBe(200);
-    expect(fake.comments).toMatchObject([{ issueNumber: 12 }]);
+    const cards = fake.comments.filter((comment) => comment.body.startsWith("<!-- speedgate -->"));
+    expect(cards).toMatchObject([{ issueNumber: 12 }]);
     expect(fake.checkRuns).toHaveLength(1);
     expect(fake.checkRuns[0]).toMatchObject({ headSha: SHA, status: "completed", conclusion: "failure" });
     expect(fake.checkRuns[0]?.title).toContain("Round score 0.90×");

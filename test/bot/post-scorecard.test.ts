@@ -86,7 +86,7 @@ describe("postScorecard", () => {
     expect(fake.checkRuns).toMatchObject([{ status: "queued", externalId: "speedgate:pr=21:run=unknown" }]);
     repo.artifacts.set(4, zipScorecard(makeTestScorecard()));
     await receive("workflow_run", workflowRunCompleted({ id: 4, event: "workflow_dispatch", headSha: "9".repeat(40), headBranch: "main", title: `speedgate #21 ${SHA}` }));
-    expect(fake.comments).toMatchObject([{ issueNumber: 21 }]);
+    expect(fake.comments.filter((comment) => comment.body.startsWith("<!-- speedgate -->"))).toMatchObject([{ issueNumber: 21 }]);
     expect(fake.checkRuns).toMatchObject([{ headSha: SHA, status: "completed", conclusion: "success" }]);
   });
 
@@ -98,7 +98,8 @@ describe("postScorecard", () => {
     const moved = "2".repeat(40);
     (repo.pulls[0] as FakePull).headSha = moved;
     await receive("workflow_run", workflowRunCompleted({ id: runId, event: "workflow_dispatch", headSha: "9".repeat(40), headBranch: "main", title: `speedgate #21 ${SHA}` }));
-    expect(fake.comments).toEqual([]);
+    // Only the reply naming the SHA the /rescore scored: no card comment.
+    expect(fake.comments.map((comment) => comment.body)).toEqual([expect.stringMatching(/^Scoring 1{40} /)]);
     expect(fake.checkRuns).toMatchObject([{ headSha: SHA, status: "completed", conclusion: "success" }]);
   });
 });

@@ -135,6 +135,7 @@ describe.skipIf(!context)("a pull request scored end to end: action on Docker, a
     expect(await deliver("workflow_run", pullRequestRun(7003, "success"))).toBe(200);
     expectCardPosted(fake, { pullRequest: head.number, headSha: head.headSha, job: first });
     const commentId = fake.comments[0]?.id;
+    const card = () => fake.comments.find((comment) => comment.id === commentId);
 
     // The author pushes a commit that slows the engine down; GitHub tells the app.
     const pushed = "5eed".repeat(10);
@@ -176,8 +177,9 @@ describe.skipIf(!context)("a pull request scored end to end: action on Docker, a
     expect(await deliver("workflow_run", completed)).toBe(200);
 
     expectCardPosted(fake, { pullRequest: head.number, headSha: pushed, job: second });
-    expect(fake.comments[0]?.id).toBe(commentId);
-    expect(fake.comments[0]?.body).not.toContain(first.markdown.trimEnd());
+    expect(card()?.body).not.toContain(first.markdown.trimEnd());
+    // The maintainer was told which commit is being scored.
+    expect(fake.comments.filter((comment) => comment.id !== commentId).map((comment) => comment.body)).toEqual([expect.stringMatching(new RegExp(`^Scoring ${pushed} `))]);
     // The check the app queued on the new head is the one concluded, in place; the old head keeps its own.
     expect(fake.checkRuns.find((check) => check.headSha === pushed)?.id).toBe(queued[0]?.id);
     expect(fake.checkRuns.find((check) => check.headSha === pushed)?.conclusion).toBe("failure");

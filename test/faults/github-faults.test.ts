@@ -77,10 +77,13 @@ describe("faults in the GitHub API: the app's card comment lands once", () => {
     expect(fake.checkRuns[0]).toMatchObject({ headSha: SHA, status: "completed", conclusion: "success" });
   }
 
+  // The app handles a workflow run's attempt once, whatever the delivery id: each row is its own run.
+  let rowRun = 7_100;
   async function playRow(row: GitHubFaultRow): Promise<void> {
-    serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], artifacts: { 701: zipScorecard(makeTestScorecard()) } });
+    const runId = ++rowRun;
+    serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], artifacts: { [runId]: zipScorecard(makeTestScorecard()) } });
     for (const { method, template, fault } of row.faults) fake.failNext(method, template, fault);
-    await deliver(run(701));
+    await deliver(run(runId));
     expect(fake.served).toHaveLength(row.faults.length);
     expectOneCardAndCheck("1.20×");
   }

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { ArtifactError, readScorecardZip } from "../../src/github/read-scorecard-zip.js";
 import { makeTestScorecard, zipScorecard } from "../support/fake-github/make-test-scorecard.js";
 
-const LIMITS = { maxZipBytes: 1024 * 1024, maxJsonBytes: 2 * 1024 * 1024 };
+const LIMITS = { maxZipBytes: 1024 * 1024, maxJsonBytes: 2 * 1024 * 1024, maxPrompts: 1_000 };
 const read = (zip: Uint8Array) => readScorecardZip(zip, "artifact", LIMITS);
 
 describe("readScorecardZip", () => {
@@ -53,5 +53,12 @@ describe("readScorecardZip", () => {
   it("refuses bytes that are not a zip, and JSON that is not JSON", () => {
     expect(() => read(new TextEncoder().encode("not a zip at all"))).toThrow(ArtifactError);
     expect(() => read(zipScorecard("{ not json"))).toThrow(/expected a JSON score card/);
+  });
+
+  it("refuses a card with more prompts than the app's limit before validating it", () => {
+    const card = makeTestScorecard({ scores: Array.from({ length: 1_001 }, () => 1.1) });
+    expect(() => read(zipScorecard(card))).toThrow(/the card has 1001 prompts, over the app's limit of 1000 per card/);
+    // The count is taken before the schema: a card whose prompts are not even valid is refused for their number.
+    expect(() => read(zipScorecard({ ...card, prompts: Array.from({ length: 1_001 }, () => "x") } as unknown as typeof card))).toThrow(/1001 prompts/);
   });
 });

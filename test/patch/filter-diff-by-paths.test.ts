@@ -25,6 +25,17 @@ describe("filterDiffByPaths", () => {
     expect(result.kept).toEqual([]);
   });
 
+  it("decides a rename by its destination: out of the globs is left out, into them is kept", () => {
+    const renamed = (from: string, to: string): string =>
+      [`diff --git a/${from} b/${to}`, "similarity index 90%", `rename from ${from}`, `rename to ${to}`, `--- a/${from}`, `+++ b/${to}`, "@@ -1 +1 @@", "-a", "+b", ""].join("\n");
+    // Before: a rename was kept when either side matched, so moving an engine file to docs/ still got it built.
+    const out = filterDiffByPaths(renamed("python/engine.py", "docs/engine.py"), ["python/**"]);
+    expect(out.kept).toEqual([]);
+    expect(out.dropped).toEqual(["python/engine.py -> docs/engine.py"]);
+    const into = filterDiffByPaths(renamed("docs/notes.py", "python/notes.py"), ["python/**"]);
+    expect(into.kept).toEqual(["docs/notes.py -> python/notes.py"]);
+  });
+
   it("keeps everything for no patterns", () => {
     expect(filterDiffByPaths(sampleDiff, []).text).toBe(sampleDiff);
   });

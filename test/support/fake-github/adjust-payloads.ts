@@ -11,6 +11,9 @@ export const INSTALLATION = { id: 1, node_id: "MDIzOkludGVncmF0aW9uSW5zdGFsbGF0a
 
 type Payload = Record<string, unknown>;
 
+// The app de-duplicates on what a payload identifies (a comment, a check run): each new payload gets its own id.
+let nextPayloadId = 70_000;
+
 function withRepository(payload: Payload): Payload {
   const repository = payload.repository as Payload;
   repository.name = REPO;
@@ -54,25 +57,45 @@ export function workflowRunCompleted(fields: RunFields): Payload {
   return payload;
 }
 
-export function pullRequestEvent(action: "opened" | "synchronize" | "reopened", fields: { number: number; headSha: string; author: string }): Payload {
+export function pullRequestEvent(
+  action: "opened" | "synchronize" | "reopened",
+  fields: { number: number; headSha: string; author: string; sender?: string; updatedAt?: string; headBranch?: string; headRepo?: string },
+): Payload {
   const payload = withRepository(webhookExample("pull_request", action));
   payload.number = fields.number;
   const pull = payload.pull_request as Payload;
   pull.number = fields.number;
   (pull.head as Payload).sha = fields.headSha;
+  if (fields.headBranch) (pull.head as Payload).ref = fields.headBranch;
+  if (fields.headRepo) ((pull.head as Payload).repo as Payload).full_name = fields.headRepo;
   (pull.user as Payload).login = fields.author;
+  pull.updated_at = fields.updatedAt ?? new Date().toISOString();
+  const sender = payload.sender as Payload;
+  sender.login = fields.sender ?? fields.author;
+  sender.type = "User";
   return payload;
 }
 
-export function issueCommentCreated(fields: { number: number; body: string; login: string; type?: "User" | "Bot"; commentId?: number; onPullRequest?: boolean }): Payload {
+export function issueCommentCreated(fields: {
+  number: number;
+  body: string;
+  login: string;
+  type?: "User" | "Bot";
+  commentId?: number;
+  onPullRequest?: boolean;
+  /** When the comment was written, by GitHub's clock; now by default. */
+  createdAt?: string;
+}): Payload {
   const payload = withRepository(webhookExample("issue_comment", "created"));
   const issue = payload.issue as Payload;
   issue.number = fields.number;
   if (fields.onPullRequest === false) delete issue.pull_request;
   else issue.pull_request = { url: `https://api.github.com/repos/${OWNER}/${REPO}/pulls/${fields.number}` };
   const comment = payload.comment as Payload;
-  comment.id = fields.commentId ?? 555;
+  comment.id = fields.commentId ?? nextPayloadId++;
   comment.body = fields.body;
+  comment.created_at = fields.createdAt ?? new Date().toISOString();
+  comment.updated_at = comment.created_at;
   const user = comment.user as Payload;
   user.login = fields.login;
   user.type = fields.type ?? "User";
@@ -82,12 +105,17 @@ export function issueCommentCreated(fields: { number: number; body: string; logi
   return payload;
 }
 
-export function checkRunRerequested(fields: { headSha: string; login: string; pullNumber?: number }): Payload {
+export function checkRunRerequested(fields: { headSha: string; login: string; pullNumber?: number; checkRunId?: number }): Payload {
   const payload = withRepository(webhookExample("check_run", "rerequested"));
   const check = payload.check_run as Payload;
   check.name = "speedgate";
+  check.id = fields.checkRunId ?? nextPayloadId++;
   check.head_sha = fields.headSha;
-  check.pull_requests = [];
+  // GitHub lists the pull requests whose head was this commit (not forks'); none unless the test names one.
+  check.pull_requests =
+    fields.pullNumber === undefined
+      ? []
+      : [{ url: "", id: fields.pullNumber * 10, number: fields.pullNumber, head: { ref: "topic", sha: fields.headSha, repo: { id: 1, url: "", name: REPO } }, base: { ref: "main", sha: "0".repeat(40), repo: { id: 1, url: "", name: REPO } } }];
   const sender = payload.sender as Payload;
   sender.login = fields.login;
   sender.type = "User";

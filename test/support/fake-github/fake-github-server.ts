@@ -66,6 +66,7 @@ export class FakeGitHub {
   readonly checkRuns: FakeCheckRun[] = [];
   readonly blobs = new Map<string, Uint8Array>();
   readonly #routes = new Map<string, FakeHandler>();
+  readonly #watchers = new Set<() => void>();
   #server: Server | null = null;
   #nextId = 1000;
   #clock = Date.parse("2026-01-01T00:00:00Z");
@@ -100,6 +101,19 @@ export class FakeGitHub {
     return new Date(this.#clock).toISOString();
   }
 
+  /** Resolves once `predicate` holds, checked now and after every request the fake answers. */
+  async waitUntil(predicate: () => boolean): Promise<void> {
+    await new Promise<void>((resolve) => {
+      const check = (): void => {
+        if (!predicate()) return;
+        this.#watchers.delete(check);
+        resolve();
+      };
+      this.#watchers.add(check);
+      check();
+    });
+  }
+
   /** Registers an expected route; `template` is the description's path, such as /repos/{owner}/{repo}/pulls. */
   on(method: string, template: string, handler: FakeHandler): this {
     this.#routes.set(`${method.toUpperCase()} ${template}`, handler);
@@ -113,11 +127,15 @@ export class FakeGitHub {
 
   async start(): Promise<void> {
     this.#server = createServer((request, response) => {
-      this.#handle(request, response).catch((error: unknown) => {
-        this.violations.push(`fake failed: ${(error as Error).stack ?? String(error)}`);
-        if (!response.headersSent) response.writeHead(500);
-        response.end();
-      });
+      this.#handle(request, response)
+        .catch((error: unknown) => {
+          this.violations.push(`fake failed: ${(error as Error).stack ?? String(error)}`);
+          if (!response.headersSent) response.writeHead(500);
+          response.end();
+        })
+        .finally(() => {
+          for (const check of this.#watchers) check();
+        });
     });
     await new Promise<void>((resolve) => this.#server?.listen(0, "127.0.0.1", resolve));
     const address = this.#server.address() as AddressInfo;

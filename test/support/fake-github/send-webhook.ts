@@ -1,4 +1,5 @@
 import { createHmac, randomUUID } from "node:crypto";
+import { request } from "undici";
 
 export interface WebhookDelivery {
   event: string;
@@ -22,7 +23,9 @@ export async function sendWebhook(url: string, delivery: WebhookDelivery): Promi
     "user-agent": "GitHub-Hookshot/fake",
   };
   if (delivery.secret !== null) headers["x-hub-signature-256"] = signPayload(body, delivery.secret);
-  const response = await fetch(url, { method: "POST", headers, body });
-  await response.arrayBuffer();
-  return response.status;
+  // A new connection each time: a test that builds a large payload can keep its event loop busy past
+  // the app's keep-alive timeout, and a reused connection the app already closed fails the delivery.
+  const response = await request(url, { method: "POST", headers, body, reset: true });
+  await response.body.arrayBuffer();
+  return response.statusCode;
 }

@@ -14,6 +14,8 @@ export interface FakePull {
   state?: "open" | "closed";
   /** The base branch's commit, which the action's patch-from-pr compares the head with. */
   baseSha?: string;
+  /** When the head branch was pushed to headSha (the activity API's timestamp); an hour ago by default. */
+  pushedAt?: string;
 }
 
 export type RouteGroup = "app" | "config" | "pulls" | "comments" | "checks" | "permissions" | "dispatch" | "reactions" | "artifacts";
@@ -29,6 +31,8 @@ export interface FakeRepositoryOptions {
   roles?: Record<string, string>;
   /** Artifact zips per workflow run id. */
   artifacts?: Record<number, Uint8Array>;
+  /** Workflow files on the default branch that can be dispatched; any name when not given. */
+  workflows?: string[];
   groups?: RouteGroup[];
 }
 
@@ -42,6 +46,12 @@ export interface FakeRepository {
 const ALL_GROUPS: RouteGroup[] = ["app", "config", "pulls", "comments", "checks", "permissions", "dispatch", "reactions", "artifacts"];
 export const DEFAULT_BASE_SHA = "ba5e".repeat(10);
 const notFound: FakeResponse = { status: 404, body: { message: "Not Found" } };
+const COMMENT_TOO_LONG: FakeResponse = { status: 422, body: { message: "body is too long (maximum is 65536 characters)" } };
+
+/** GitHub counts a comment's 65,536 characters as code points: an emoji is one, not two UTF-16 units. */
+function commentTooLong(text: string): boolean {
+  return text.length > 65_536 && [...text].length > 65_536;
+}
 
 export function serveRepository(fake: FakeGitHub, options: FakeRepositoryOptions): FakeRepository {
   const fullName = `${options.owner}/${options.repo}`;
@@ -112,6 +122,28 @@ export function serveRepository(fake: FakeGitHub, options: FakeRepositoryOptions
       const pull = state.pulls.find((candidate) => String(candidate.number) === request.pathParams.pull_number);
       return pull ? { status: 200, body: pullJson(pull) } : notFound;
     });
+    // The head repository's activity (a fork's too): each pull request's head push, by GitHub's clock.
+    fake.on("GET", "/repos/{owner}/{repo}/activity", (request) => {
+      const repository = `${request.pathParams.owner ?? ""}/${request.pathParams.repo ?? ""}`.toLowerCase();
+      const ref = request.query.get("ref") ?? "";
+      const pushes = state.pulls.filter(
+        (pull) => pull.headRepo.toLowerCase() === repository && (ref === "" || ref === `refs/heads/${pull.headBranch}` || ref === pull.headBranch),
+      );
+      if (pushes.length === 0 && repository !== fullName.toLowerCase()) return notFound;
+      return {
+        status: 200,
+        body: pushes.map((pull) => ({
+          id: pull.number * 100,
+          node_id: `A_${pull.number}`,
+          before: "0".repeat(40),
+          after: pull.headSha,
+          ref: `refs/heads/${pull.headBranch}`,
+          timestamp: pull.pushedAt ?? new Date(Date.now() - 3_600_000).toISOString(),
+          activity_type: "push",
+          actor: { login: pull.author, id: 1, type: "User" },
+        })),
+      };
+    });
     on("GET", "/repos/{owner}/{repo}/commits/{commit_sha}/pulls", (request) => ({
       status: 200,
       body: state.pulls.filter((pull) => pull.headSha === request.pathParams.commit_sha).map(pullJson),
@@ -126,7 +158,7 @@ export function serveRepository(fake: FakeGitHub, options: FakeRepositoryOptions
     });
     on("POST", "/repos/{owner}/{repo}/issues/{issue_number}/comments", (request) => {
       const text = String(body(request).body);
-      if (text.length > 65_536) return { status: 422, body: { message: "body is too long (maximum is 65536 characters)" } };
+      if (commentTooLong(text)) return COMMENT_TOO_LONG;
       const comment = {
         id: fake.nextId(),
         issueNumber: Number(request.pathParams.issue_number),
@@ -142,7 +174,7 @@ export function serveRepository(fake: FakeGitHub, options: FakeRepositoryOptions
       const comment = fake.comments.find((candidate) => String(candidate.id) === request.pathParams.comment_id);
       if (!comment) return notFound;
       const text = String(body(request).body);
-      if (text.length > 65_536) return { status: 422, body: { message: "body is too long (maximum is 65536 characters)" } };
+      if (commentTooLong(text)) return COMMENT_TOO_LONG;
       comment.body = text;
       return { status: 200, body: commentJson(comment) };
     });
@@ -163,9 +195,13 @@ export function serveRepository(fake: FakeGitHub, options: FakeRepositoryOptions
       return { status: 200, body: { total_count: runs.length, check_runs: runs.map(checkJson) } };
     });
     const applyCheck = (check: FakeGitHub["checkRuns"][number], fields: Record<string, unknown>): FakeResponse | null => {
-      const output = fields.output as { title?: string; summary?: string } | undefined;
-      if (output?.summary !== undefined && output.summary.length > 65_535) {
-        return { status: 422, body: { message: "output.summary is too long (maximum is 65535 characters)" } };
+      const output = fields.output as { title?: string; summary?: string; text?: string } | undefined;
+      for (const key of ["summary", "text"] as const) {
+        const value = output?.[key];
+        // Documented as 65,535 "characters", refused by GitHub past 65,535 UTF-8 bytes (github/rest-api-description#5399).
+        if (value !== undefined && Buffer.byteLength(value, "utf8") > 65_535) {
+          return { status: 422, body: { message: `output.${key} is too long (maximum is 65535 characters)` } };
+        }
       }
       if (fields.conclusion === "action_required" && !fields.details_url && !check.detailsUrl) {
         return { status: 422, body: { message: "details_url is required for action_required" } };
@@ -217,6 +253,7 @@ export function serveRepository(fake: FakeGitHub, options: FakeRepositoryOptions
   if (groups.has("dispatch")) {
     on("POST", "/repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches", (request) => {
       const fields = body(request) as { ref: string; inputs?: Record<string, string> };
+      if (options.workflows && !options.workflows.includes(request.pathParams.workflow_id ?? "")) return notFound;
       const runId = fake.nextId();
       state.dispatches.push({ workflow: request.pathParams.workflow_id ?? "", ref: fields.ref, inputs: fields.inputs ?? {}, runId });
       return {

@@ -7,10 +7,13 @@ import { getFreePort } from "../get-free-port.js";
 export interface BotProcess {
   /** Where GitHub would post deliveries. */
   webhookUrl: string;
+  port: number;
   secret: string;
   appId: number;
   /** Everything the app logged, for assertions and for failure messages. */
   output: () => string;
+  /** Resolves with the first match of `pattern` in what the app logged, as soon as it is logged. */
+  waitFor: (pattern: RegExp) => Promise<RegExpExecArray>;
   stop: () => Promise<void>;
 }
 
@@ -20,7 +23,7 @@ const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
  * Starts the app exactly as deployed (`npm run bot`) with Probot's environment pointing at the fake
  * GitHub, and resolves once it logs that it listens: no sleeping.
  */
-export async function startBotProcess(options: { gheHost: string; appId?: number; secret?: string }): Promise<BotProcess> {
+export async function startBotProcess(options: { gheHost: string; appId?: number; secret?: string; env?: Record<string, string> }): Promise<BotProcess> {
   const port = await getFreePort();
   const appId = options.appId ?? 4242;
   const secret = options.secret ?? "test-webhook-secret";
@@ -38,13 +41,16 @@ export async function startBotProcess(options: { gheHost: string; appId?: number
     GHE_HOST: options.gheHost,
     GHE_PROTOCOL: "http",
     NODE_ENV: "test",
+    ...options.env,
   };
   // Its own process group, so stopping it also stops tsx's node under npm.
   const child: ChildProcess = spawn("npm", ["run", "--silent", "bot"], { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
+  const waiting = new Set<() => void>();
   const listening = new Promise<void>((resolve, reject) => {
     const onData = (chunk: Buffer): void => {
       output += chunk.toString("utf8");
+      for (const check of waiting) check();
       if (output.includes("Listening on http://")) resolve();
     };
     child.stdout?.on("data", onData);
@@ -63,5 +69,16 @@ export async function startBotProcess(options: { gheHost: string; appId?: number
     await stop();
     throw error;
   }
-  return { webhookUrl: `http://127.0.0.1:${port}/api/github/webhooks`, secret, appId, output: () => output, stop };
+  const waitFor = async (pattern: RegExp): Promise<RegExpExecArray> =>
+    await new Promise<RegExpExecArray>((resolve) => {
+      const check = (): void => {
+        const match = pattern.exec(output);
+        if (!match) return;
+        waiting.delete(check);
+        resolve(match);
+      };
+      waiting.add(check);
+      check();
+    });
+  return { waitFor, webhookUrl: `http://127.0.0.1:${port}/api/github/webhooks`, port, secret, appId, output: () => output, stop };
 }

@@ -6,12 +6,12 @@ import { type BotProcess, startBotProcess } from "./start-bot-process.js";
  * One fake GitHub and one `npm run bot` process for a test file; the fake's state is cleared before
  * each test and every test fails on any request the description or the test did not allow.
  */
-export function useBotProcess(): { fake: FakeGitHub; bot: () => BotProcess } {
+export function useBotProcess(options: { env?: Record<string, string> } = {}): { fake: FakeGitHub; bot: () => BotProcess } {
   const fake = new FakeGitHub();
   let bot: BotProcess | undefined;
   beforeAll(async () => {
     await fake.start();
-    bot = await startBotProcess({ gheHost: fake.host });
+    bot = await startBotProcess({ gheHost: fake.host, ...(options.env ? { env: options.env } : {}) });
   });
   afterAll(async () => {
     await bot?.stop();

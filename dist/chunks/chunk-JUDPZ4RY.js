@@ -57447,6 +57447,7 @@ var gpuStateSchema = external_exports.object({
 // src/scorecard/scorecard-schema.ts
 var SCORECARD_SCHEMA_VERSION = 2;
 var text2 = (max) => external_exports.string().max(max);
+var MAX_LISTED_LEFT_OUT = 1e3;
 var count2 = external_exports.number().int().min(0).max(1e7);
 var finiteOrNull = external_exports.number().finite().nullable();
 var ratioOrNull2 = external_exports.number().finite().min(0).nullable();
@@ -57540,7 +57541,12 @@ var scorecardV1Fields = {
     pullRequest: external_exports.number().int().min(1).nullable(),
     headSha: text2(64).nullable(),
     runId: text2(64).nullable(),
-    runUrl: text2(1024).nullable()
+    runUrl: text2(1024).nullable(),
+    /**
+     * Set when the workflow's patch-paths limited the pull request's diff: its globs and the changed
+     * files they left out, which were never built or measured. Optional, so older cards still read.
+     */
+    patchFilter: external_exports.object({ globs: external_exports.array(text2(512)).max(200), leftOut: external_exports.array(text2(1024)).max(MAX_LISTED_LEFT_OUT), leftOutTotal: count2 }).nullable().optional()
   }).nullable(),
   /** Set on a shard's card; a merged card has null. */
   shard: external_exports.object({ index: external_exports.number().int().min(1), count: external_exports.number().int().min(1) }).nullable(),
@@ -61758,13 +61764,13 @@ function memoryInUse(snapshot) {
 }
 function column(snapshot) {
   if (!snapshot) return ["not recorded (the engine did not start)", "\u2014", "\u2014", "\u2014"];
-  if (snapshot.error !== null || snapshot.gpus.length === 0) return [`not read: ${escapeCell(snapshot.error ?? "nvidia-smi listed no GPU")}`, "\u2014", "\u2014", "\u2014"];
+  if (snapshot.error !== null || snapshot.gpus.length === 0) return [`not read: ${escapeInline(snapshot.error ?? "nvidia-smi listed no GPU")}`, "\u2014", "\u2014", "\u2014"];
   const processes = snapshot.processesError !== null ? `not listed: ${snapshot.processesError}` : snapshot.processes.length === 0 ? "none listed" : describeHolders(snapshot.processes, 5);
   return [
-    escapeCell(describeGpus(snapshot) ?? "\u2014"),
-    `${escapeCell(snapshot.driverVersion ?? "\u2014")} / ${escapeCell(snapshot.cudaVersion ?? "\u2014")}`,
-    escapeCell(memoryInUse(snapshot)),
-    escapeCell(processes)
+    escapeInline(describeGpus(snapshot) ?? "\u2014"),
+    `${escapeInline(snapshot.driverVersion ?? "\u2014")} / ${escapeInline(snapshot.cudaVersion ?? "\u2014")}`,
+    escapeInline(memoryInUse(snapshot)),
+    escapeInline(processes)
   ];
 }
 function renderGpuStateTable(card) {
@@ -61796,7 +61802,7 @@ function renderGpuBusyWarning(card) {
   if (warnings.length === 0) return "";
   const text3 = `The GPU was not idle: ${warnings.join("; ")}. The timings may include that other work; a rerun on an idle runner (\`/rescore\`) settles it.`;
   return `> [!WARNING]
-> ${renderWithCodeSpans(text3, escapeCell)}`;
+> ${renderWithCodeSpans(text3, escapeInline)}`;
 }
 
 // src/scorecard/render-score-chart.ts
@@ -61938,14 +61944,63 @@ ${table}
 ${basis}`;
 }
 
+// src/scorecard/escape-engine-text.ts
+var ZERO_WIDTH_SPACE = "\u200B";
+var REFERENCE_URL = /(?:\bhttps?:\/\/|\bwww\.)?[\w.-]+\.[a-z]{2,}(?::\d+)?\/[^\s/]+\/[^\s/]+\/(?:issues|pull|pulls|discussions|commit|commits)\/\S*/gi;
+function neutralizeReferences(text3) {
+  return text3.replace(/@(?=[\p{L}\p{N}_-])/gu, `@${ZERO_WIDTH_SPACE}`).replace(/#(?=[\p{N}])/gu, `#${ZERO_WIDTH_SPACE}`).replace(/\b(GH)-(?=\d)/gi, `$1-${ZERO_WIDTH_SPACE}`);
+}
+function escapeInlineText(text3) {
+  return neutralizeReferences(text3).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/\|/g, "\\|").replace(/`/g, "&#96;").replace(/\[/g, "&#91;").replace(/\n/g, " ");
+}
+function codeSpan2(url2) {
+  return `\`${breakHtmlComments(url2.replace(/`/g, "")).replace(/\|/g, "\\|")}\``;
+}
+function escapeInline(text3) {
+  const clean = cleanLogLine(text3);
+  let out = "";
+  let last = 0;
+  for (const match of clean.matchAll(REFERENCE_URL)) {
+    out += escapeInlineText(clean.slice(last, match.index)) + codeSpan2(match[0]);
+    last = match.index + match[0].length;
+  }
+  return out + escapeInlineText(clean.slice(last));
+}
+function escapeCodeLine(line) {
+  return breakHtmlComments(cleanLogLine(line));
+}
+function breakHtmlComments(text3) {
+  return text3.replace(/<!/g, `<${ZERO_WIDTH_SPACE}!`).replace(/--(?=>)/g, `-${ZERO_WIDTH_SPACE}-`);
+}
+
+// src/scorecard/render-left-out-files.ts
+var LISTED = 20;
+var PATH_CHARS = 200;
+function shorten(path) {
+  return path.length <= PATH_CHARS ? path : `\u2026${path.slice(path.length - PATH_CHARS + 1)}`;
+}
+function renderLeftOutFiles(card) {
+  const filter = card.source?.patchFilter;
+  if (!filter || filter.leftOutTotal === 0) return "";
+  const globs = filter.globs.map(escapeInline).join(", ");
+  const listed = filter.leftOut.slice(0, LISTED).map((path) => `- ${escapeInline(shorten(path))}`);
+  const more = filter.leftOutTotal - listed.length;
+  return [
+    `### \u26A0\uFE0F ${filter.leftOutTotal} changed ${filter.leftOutTotal === 1 ? "file was" : "files were"} not scored`,
+    "",
+    `The workflow's \`patch-paths\` (${globs}) left ${filter.leftOutTotal === 1 ? "this file" : "these files"} out of the patch: they were not built or measured, and the verdict does not cover them.`,
+    "",
+    ...listed,
+    ...more > 0 ? [`- \u2026 and ${more} more`] : []
+  ].join("\n");
+}
+
 // src/scorecard/render-markdown.ts
 var CARD_MARKER = "<!-- speedgate -->";
 var MAX_CARD_CHARS = 6e4;
 var FOLD_PROMPTS_AFTER = 10;
+var MIN_PROMPT_ROW_CHARS = 40;
 var SCORING_RULE_SENTENCE = "The round score is the median, over prompts, of the candidate's end-to-end speedup against the baseline. Both engines are compared at the same output token count, so a candidate that stops early cannot buy speed by answering less: a prompt under the tolerance bar scores nothing and shows its gate reason. The same inputs and output limits apply to every engine; actual concurrency depends on response duration and engine scheduling.";
-function escapeCell(text3) {
-  return cleanLogLine(text3).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/\|/g, "\\|").replace(/`/g, "&#96;").replace(/@/g, "&#64;").replace(/\[/g, "&#91;").replace(/\n/g, " ");
-}
 var STATUS_LABEL = {
   scored: "scored",
   below_tolerance: "\u26A0\uFE0F below tolerance",
@@ -61973,7 +62028,7 @@ function summarySection(card) {
     ...integrityRows(card)
   ];
   if (card.excluded > 0) rows.push(["Excluded", `${card.excluded}: the baseline failed on them, so they count nowhere`]);
-  rows.push(["Gate", `${card.gate.passed ? "\u2705 passes" : "\u274C does not pass"}: ${escapeCell(card.gate.reason)}`]);
+  rows.push(["Gate", `${card.gate.passed ? "\u2705 passes" : "\u274C does not pass"}: ${escapeInline(card.gate.reason)}`]);
   return keyValueTable(rows);
 }
 function settingsSection(card) {
@@ -61987,7 +62042,7 @@ function settingsSection(card) {
         s.contextLimit.toLocaleString("en-US"),
         s.maxTokens.toLocaleString("en-US"),
         formatPercent(s.tolerance),
-        escapeCell(s.model)
+        escapeInline(s.model)
       ]
     ],
     { alignDelimiters: false }
@@ -62005,22 +62060,22 @@ function failureSection(card, logLines) {
   if (!failure2) return "";
   const exit = failure2.exitCode !== null ? String(failure2.exitCode) : failure2.signal ? `signal ${failure2.signal}` : "\u2014";
   const rows = [
-    ["Kind", `\`${failure2.kind}\`: ${escapeCell(failure2.label)}`],
+    ["Kind", `\`${failure2.kind}\`: ${escapeInline(failure2.label)}`],
     ["Engine", failure2.engine],
     ["Stage", failure2.stage],
-    ["Exit", escapeCell(exit)],
-    ["Summary", escapeCell(failure2.summary)],
+    ["Exit", escapeInline(exit)],
+    ["Summary", escapeInline(failure2.summary)],
     [
       "Hint for maintainers",
-      `${failure2.hint ? `${renderWithCodeSpans(failure2.hint, escapeCell)} ` : ""}(${troubleshootingLink(card, failure2.kind)})`
+      `${failure2.hint ? `${renderWithCodeSpans(failure2.hint, escapeInline)} ` : ""}(${troubleshootingLink(card, failure2.kind)})`
     ]
   ];
   const parts = [`### ${failure2.engine === "baseline" ? "\u26A0\uFE0F" : "\u274C"} ${capitalize(describeFailureEvent(failure2))}`];
   const oom = explainCudaOom(card);
-  if (oom) parts.push(`**${escapeCell(oom.lead)}** ${renderWithCodeSpans(oom.text, escapeCell)}`);
+  if (oom) parts.push(`**${escapeInline(oom.lead)}** ${renderWithCodeSpans(oom.text, escapeInline)}`);
   parts.push(keyValueTable(rows));
   if (failure2.logTail.length > 0) {
-    const shown = failure2.logTail.slice(Math.max(0, failure2.logTail.length - logLines)).map(cleanLogLine);
+    const shown = failure2.logTail.slice(Math.max(0, failure2.logTail.length - logLines)).map(escapeCodeLine);
     const dropped = failure2.logTail.length - shown.length;
     const fence = fenceFor(shown);
     const note = dropped > 0 ? ` (${dropped} older lines left out to fit GitHub's size limit)` : "";
@@ -62049,13 +62104,13 @@ function promptsSection(card, rows) {
       ["#", "Prompt", "Status", "Score", "Tokens (base / cand)", "TTFT ms (base / cand)", "E2E ms (base / cand)", "Reason"],
       ...shown.map((prompt, index) => [
         String(index + 1),
-        escapeCell(prompt.id),
+        escapeInline(prompt.id),
         STATUS_LABEL[prompt.status],
         prompt.score === null ? "\u2014" : formatTimes(prompt.score),
         side(prompt, (s) => s.outputTokens === null ? "\u2014" : String(s.outputTokens)),
         side(prompt, (s) => formatMs(s.ttftMs)),
         side(prompt, (s) => formatMs(s.e2eMs)),
-        escapeCell(promptReason(prompt, card))
+        escapeInline(promptReason(prompt, card))
       ])
     ],
     { alignDelimiters: false, align: ["r", "l", "l", "r", "r", "r", "r", "l"] }
@@ -62076,19 +62131,19 @@ ${body}
 }
 function provenanceSection(card) {
   const p = card.provenance;
-  const code = (value) => value ? `\`${value.replace(/`/g, "")}\`` : "\u2014";
+  const code = (value) => value ? `\`${breakHtmlComments(value.replace(/`/g, "")).replace(/\|/g, "\\|")}\`` : "\u2014";
   const rows = [
-    ["Engine", escapeCell(card.engine)],
+    ["Engine", escapeInline(card.engine)],
     ["Baseline image", code(p.baselineImage)],
     ["Baseline image ID", code(p.baselineImageId)],
     ["Image digest", code(p.imageDigest)],
     ["Patch hash", code(p.patchHash)],
-    ["Runner", p.runner ? escapeCell(p.runner) : "\u2014"],
-    ["GPU", p.gpu ? escapeCell(p.gpu) : "\u2014"],
-    ["Scorer", `speedgate ${escapeCell(card.speedgateVersion)}, card schema ${card.schemaVersion}`]
+    ["Runner", p.runner ? escapeInline(p.runner) : "\u2014"],
+    ["GPU", p.gpu ? escapeInline(p.gpu) : "\u2014"],
+    ["Scorer", `speedgate ${escapeInline(card.speedgateVersion)}, card schema ${card.schemaVersion}`]
   ];
   if (card.shard) rows.push(["Shard", `${card.shard.index} of ${card.shard.count}`]);
-  if (card.source?.runUrl) rows.push(["Run", escapeCell(card.source.runUrl)]);
+  if (card.source?.runUrl) rows.push(["Run", escapeInline(card.source.runUrl)]);
   const gpu = renderGpuStateTable(card);
   const gpuPart = gpu === "" ? "" : `
 
@@ -62106,9 +62161,10 @@ function renderWith(card, limits) {
   const { headline } = describeVerdict(card);
   const sections = [
     CARD_MARKER,
-    `## ${escapeCell(headline)}`,
+    `## ${escapeInline(headline)}`,
     summarySection(card),
     renderGpuBusyWarning(card),
+    renderLeftOutFiles(card),
     failureSection(card, limits.logLines),
     renderSpeedSection(card),
     settingsSection(card),
@@ -62136,10 +62192,12 @@ function largestFitting(low, high, fits) {
 }
 function renderMarkdown(card, options = {}) {
   const maxChars = options.maxChars ?? MAX_CARD_CHARS;
-  const allRows = card.prompts.length;
+  const allRows = Math.min(card.prompts.length, Math.floor(maxChars / MIN_PROMPT_ROW_CHARS));
   const allLines = card.failure?.logTail.length ?? 0;
-  const full = renderWith(card, { promptRows: allRows, logLines: allLines });
-  if (full.length <= maxChars) return full;
+  if (allRows === card.prompts.length) {
+    const full = renderWith(card, { promptRows: allRows, logLines: allLines });
+    if (full.length <= maxChars) return full;
+  }
   const fits = (limits) => renderWith(card, limits).length <= maxChars;
   const keepRows = Math.min(allRows, FOLD_PROMPTS_AFTER);
   if (fits({ promptRows: keepRows, logLines: allLines })) {
@@ -62906,6 +62964,7 @@ export {
   findPackageRoot,
   external_exports,
   SPEEDGATE_VERSION,
+  MAX_LISTED_LEFT_OUT,
   createHfTokenizer,
   runRound,
   formatTimes,

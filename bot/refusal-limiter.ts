@@ -1,0 +1,30 @@
+/*
+ * A refused `/rescore` (or Re-run) is answered with one reply per person and pull request per window;
+ * the ones after it get a reaction only. Without this, a hundred comments from someone without
+ * permission made a hundred bot replies, each a notification to everyone watching the pull request.
+ * An interface, so that a database-backed limiter can serve several replicas.
+ */
+
+export interface RefusalLimiter {
+  /** True when a reply may be posted for `key` now; it then counts for the window. */
+  allowReply(key: string): Promise<boolean>;
+}
+
+export const REFUSAL_WINDOW_MS = 60 * 60_000;
+
+export class MemoryRefusalLimiter implements RefusalLimiter {
+  readonly #until = new Map<string, number>();
+
+  constructor(
+    private readonly windowMs = REFUSAL_WINDOW_MS,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  allowReply(key: string): Promise<boolean> {
+    const now = this.now();
+    for (const [known, until] of this.#until) if (until <= now) this.#until.delete(known);
+    if ((this.#until.get(key) ?? 0) > now) return Promise.resolve(false);
+    this.#until.set(key, now + this.windowMs);
+    return Promise.resolve(true);
+  }
+}

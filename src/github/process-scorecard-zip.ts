@@ -1,0 +1,57 @@
+import { describeVerdict } from "../scorecard/describe-card.js";
+import { renderMarkdown } from "../scorecard/render-markdown.js";
+import { renderMarkdownWithinBytes } from "../scorecard/render-markdown-within-bytes.js";
+import type { GateSettings } from "../scoring/evaluate-gate.js";
+import { MAX_CHECK_SUMMARY_BYTES } from "./publish-check-run.js";
+import { ArtifactError, type ZipLimits, readScorecardZip } from "./read-scorecard-zip.js";
+import { regateScorecard } from "./regate-scorecard.js";
+
+export interface ScorecardZipJob {
+  zip: Uint8Array;
+  source: string;
+  limits: ZipLimits;
+  gate: GateSettings;
+}
+
+export type ScorecardZipResult =
+  | {
+      ok: true;
+      /** The card for the pull request's comment (GitHub's limit in characters). */
+      comment: string;
+      /** The same card for the check run's summary, fitted to GitHub's limit in UTF-8 bytes with room for a note. */
+      checkSummary: string;
+      passed: boolean;
+      headline: string;
+      /** Changed files the workflow's patch-paths left out: scored is only the rest. */
+      filesLeftOut: number;
+    }
+  | { ok: false; problem: string };
+
+/** Bytes kept free in the check summary for a line the app puts above the card. */
+export const CHECK_NOTE_BYTES = 1_024;
+
+/**
+ * Everything the app does with an artifact's bytes, as one pure step: read and validate the card,
+ * re-gate it with the repository's bar, render it for the comment and the check. Its cost grows with
+ * the card, so the app runs it in a worker thread; only the small result comes back.
+ */
+export function processScorecardZip(job: ScorecardZipJob): ScorecardZipResult {
+  let card;
+  try {
+    card = readScorecardZip(job.zip, job.source, job.limits);
+  } catch (error) {
+    if (error instanceof ArtifactError) return { ok: false, problem: error.message };
+    throw error;
+  }
+  const regated = regateScorecard(card, job.gate);
+  const comment = renderMarkdown(regated);
+  const verdict = describeVerdict(regated);
+  return {
+    ok: true,
+    comment,
+    checkSummary: renderMarkdownWithinBytes(regated, MAX_CHECK_SUMMARY_BYTES - CHECK_NOTE_BYTES, comment),
+    passed: verdict.passed,
+    headline: verdict.headline,
+    filesLeftOut: regated.source?.patchFilter?.leftOutTotal ?? 0,
+  };
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { MemoryDeliveryLedger } from "../../bot/delivery-ledger.js";
+import { readWebhookBodyLimits } from "../../bot/guard-webhook-body.js";
+import { MemoryHeadPushLog } from "../../bot/head-push-log.js";
+import { MemoryRefusalLimiter } from "../../bot/refusal-limiter.js";
+
+describe("the app's in-memory stores (the interfaces a database-backed store will implement)", () => {
+  it("MemoryRefusalLimiter allows one reply per key per window, and again once the window has passed", async () => {
+    let now = 0;
+    const limiter = new MemoryRefusalLimiter(60_000, () => now);
+    expect(await limiter.allowReply("o/r#1:alice")).toBe(true);
+    expect(await limiter.allowReply("o/r#1:alice")).toBe(false);
+    expect(await limiter.allowReply("o/r#1:bob")).toBe(true);
+    now = 60_000;
+    expect(await limiter.allowReply("o/r#1:alice")).toBe(true);
+  });
+
+  it("MemoryDeliveryLedger claims all keys or none, and a release lets a redelivery through", async () => {
+    const ledger = new MemoryDeliveryLedger();
+    expect(await ledger.claim(["delivery:1", "issue_comment:o/r:9"])).toBe(true);
+    // A replay under a new delivery id shares the comment's key: refused, and its own id is not claimed.
+    expect(await ledger.claim(["delivery:2", "issue_comment:o/r:9"])).toBe(false);
+    expect(await ledger.claim(["delivery:2"])).toBe(true);
+    await ledger.release(["delivery:1", "issue_comment:o/r:9"]);
+    expect(await ledger.claim(["delivery:1", "issue_comment:o/r:9"])).toBe(true);
+  });
+
+  it("MemoryHeadPushLog keeps the latest time a head arrived", async () => {
+    const heads = new MemoryHeadPushLog();
+    await heads.record("o/r#1", "a", "2026-01-01T00:10:00Z");
+    await heads.record("o/r#1", "a", "2026-01-01T00:05:00Z");
+    expect(await heads.lookup("o/r#1", "a")).toBe("2026-01-01T00:10:00Z");
+    expect(await heads.lookup("o/r#1", "b")).toBeNull();
+  });
+
+  it("reads the webhook body limits from the environment, naming a wrong one", () => {
+    expect(readWebhookBodyLimits({})).toEqual({ maxBytes: 25 * 1024 * 1024, timeoutMs: 30_000, maxBufferedBytes: 100 * 1024 * 1024 });
+    expect(readWebhookBodyLimits({ WEBHOOK_MAX_BODY_BYTES: "1024" }).maxBytes).toBe(1024);
+    expect(() => readWebhookBodyLimits({ WEBHOOK_BODY_TIMEOUT_MS: "30s" })).toThrow('WEBHOOK_BODY_TIMEOUT_MS: expected a positive whole number, got "30s"');
+  });
+});
