@@ -4,9 +4,10 @@ import type { Prompt } from "../prompts/prompt.js";
 import type { RequestErrorKind, RequestRecord } from "../scoring/request-record.js";
 import { type RequestSettings, buildRequestBody } from "./build-request-body.js";
 import { CompletionStreamState, excerpt } from "./completion-stream-state.js";
-import { getSharedBenchAgent } from "./create-bench-agent.js";
+import { getSharedBenchAgent, stampsReads } from "./create-bench-agent.js";
 import { sharedArrivalQueue } from "./defer-arrivals.js";
 import { SseParser } from "./sse-parser.js";
+import { arrivalTimeMs } from "./stamp-socket-reads.js";
 
 export type { RequestSettings } from "./build-request-body.js";
 
@@ -87,6 +88,8 @@ export async function sendStreamingRequest(options: SendStreamingRequestOptions)
   const basePath = origin.pathname.replace(/\/+$/, "");
   const { path, body } = buildRequestBody(prompt, settings);
   const dispatcher = options.dispatcher ?? getSharedBenchAgent();
+  // Another dispatcher's sockets are not stamped: its chunks are timed when the handler sees them.
+  const arrivedAt = stampsReads(dispatcher) ? arrivalTimeMs : (): number => performance.now();
 
   return await new Promise<RequestRecord>((resolve) => {
     const state = new CompletionStreamState();
@@ -198,7 +201,7 @@ export async function sendStreamingRequest(options: SendStreamingRequestOptions)
       },
       onResponseData(_ctrl, chunk) {
         if (settled) return;
-        const tMs = performance.now() - sendTime;
+        const tMs = arrivedAt() - sendTime;
         if (statusCode !== 200) {
           if (errorBody.length < BODY_EXCERPT_BYTES) errorBody += chunk.toString("utf8");
           return;
