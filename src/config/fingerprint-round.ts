@@ -32,6 +32,7 @@ export function fingerprintRound(config: RoundConfig, configDir: string, prompts
       build: config.candidate.build ? { ...config.candidate.build, context: portable(config.candidate.build.context) ?? "" } : undefined,
     },
     bench: { ...config.bench, prompts: portable(config.bench.prompts) ?? "" },
+    gate: { ...config.gate, calibration: portable(config.gate.calibration) },
   };
   return { configHash: sha256(JSON.stringify(comparable)), promptsHash: sha256(JSON.stringify(prompts)) };
 }

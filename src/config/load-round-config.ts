@@ -1,6 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { parseDocument } from "yaml";
+import type { CalibrationFile } from "../calibration/calibration-schema.js";
+import { loadRoundCalibration } from "../calibration/load-round-calibration.js";
 import { parsePrompts } from "../prompts/parse-prompts.js";
 import type { Prompt } from "../prompts/prompt.js";
 import { ConfigError } from "./config-error.js";
@@ -17,6 +19,8 @@ export interface LoadedRound {
   patch: LoadedPatch | null;
   /** Of the whole round as loaded: a shard keeps the fingerprint of the full prompt set. */
   fingerprint?: RoundFingerprint;
+  /** The A/A study gate.calibration names, checked against the round's settings. */
+  calibration?: CalibrationFile | null;
 }
 
 /** Validates an already parsed config object; paths stay as written. */
@@ -57,6 +61,7 @@ export function resolveConfigPaths(config: RoundConfig, baseDir: string): RoundC
       ...(config.candidate.build ? { build: { ...config.candidate.build, context: at(config.candidate.build.context) } } : {}),
     },
     bench: { ...config.bench, prompts: at(config.bench.prompts) },
+    gate: { ...config.gate, ...(config.gate.calibration ? { calibration: at(config.gate.calibration) } : {}) },
   };
 }
 
@@ -87,11 +92,13 @@ export async function loadRound(configPath: string, options: LoadRoundOptions = 
   const prompts = parsePrompts(promptText, config.bench.prompts);
   const patch = patchPath ? await loadPatch(patchPath, options.patchPath ? "patch" : "candidate.patch") : null;
   const finalConfig = patch ? { ...config, candidate: { ...config.candidate, patch: patch.path } } : config;
+  const fingerprint = fingerprintRound(finalConfig, dirname(absolutePath), prompts);
   return {
     config: finalConfig,
     configPath: absolutePath,
     prompts,
     patch,
-    fingerprint: fingerprintRound(finalConfig, dirname(absolutePath), prompts),
+    fingerprint,
+    calibration: await loadRoundCalibration(finalConfig, absolutePath, dirname(absolutePath), prompts.length, fingerprint),
   };
 }

@@ -1,10 +1,10 @@
 import type { RoundConfig } from "../config/round-config-schema.js";
 import type { EngineFailure } from "../failure/engine-failure.js";
 import { type RequestRecord, timeToFirstTokenMs } from "../scoring/request-record.js";
-import { type RoundResult, wasAttempted } from "../scoring/score-round.js";
+import { type PromptRunResult, type RoundResult, wasAttempted } from "../scoring/score-round.js";
 import type { RoundSummary } from "../scoring/summarize-round.js";
 import { SPEEDGATE_VERSION } from "../version.js";
-import { type EngineSide, SCORECARD_SCHEMA_VERSION, type Scorecard } from "./scorecard-schema.js";
+import { type CardCalibration, type EngineSide, type PromptRun, SCORECARD_SCHEMA_VERSION, type Scorecard } from "./scorecard-schema.js";
 
 export type Provenance = Scorecard["provenance"];
 export type CardSource = NonNullable<Scorecard["source"]>;
@@ -12,8 +12,10 @@ export type CardSource = NonNullable<Scorecard["source"]>;
 export interface BuildScorecardInput {
   config: RoundConfig;
   result: RoundResult;
-  /** The failure that stopped the round: the baseline's when it failed, else the candidate's. */
+  /** The failure that stopped the round, with the run it happened in. */
   failure: EngineFailure | null;
+  /** The calibration the gate used, already fitted to this round. */
+  calibration?: CardCalibration | null;
   provenance?: Partial<Provenance>;
   source?: CardSource | null;
   shard?: Scorecard["shard"];
@@ -37,6 +39,20 @@ function engineSide(record: RequestRecord | null): EngineSide | null {
   };
 }
 
+/** A run as the card keeps it: the in-memory score is left out, since every reader recomputes it from the times. */
+export function cardRun(run: PromptRunResult): PromptRun {
+  return {
+    status: run.status,
+    reason: run.reason,
+    candidateAttempted: run.candidateAttempted,
+    comparedTokens: run.comparedTokens,
+    baselineTokens: run.baselineTokens,
+    candidateTokens: run.candidateTokens,
+    baselineMs: run.baselineMs,
+    candidateMs: run.candidateMs,
+  };
+}
+
 export function emptyProvenance(): Provenance {
   return {
     imageDigest: null,
@@ -54,20 +70,56 @@ export function emptyProvenance(): Provenance {
  * The card's fields that a round summary decides. A fresh round, a shard merge and the app's re-gate
  * all set them from summarizeRound through here, so the three cannot drift apart.
  */
-export function summaryFields(summary: RoundSummary): Pick<
+export function summaryFields(
+  summary: RoundSummary,
+  calibration: CardCalibration | null,
+): Pick<
   Scorecard,
-  "roundScore" | "scoreInterval" | "promptsScored" | "promptsTotal" | "belowTolerance" | "zeroedTotal" | "excluded" | "gate"
+  | "roundScore"
+  | "scoreInterval"
+  | "runs"
+  | "promptsScored"
+  | "promptsTotal"
+  | "belowTolerance"
+  | "diverged"
+  | "implausible"
+  | "zeroedTotal"
+  | "unscored"
+  | "excluded"
+  | "gate"
 > {
   return {
     roundScore: summary.roundScore,
     scoreInterval: summary.interval,
+    runs: summary.runs,
     promptsScored: summary.promptsScored,
     promptsTotal: summary.promptsTotal,
     belowTolerance: summary.belowTolerance,
+    diverged: summary.diverged,
+    implausible: summary.implausible,
     zeroedTotal: summary.zeroedTotal,
+    unscored: summary.unscored,
     excluded: summary.excluded,
-    gate: summary.gate,
+    gate: { ...summary.gate, calibration },
   };
+}
+
+/** The round's settings as its card shows them. */
+export function cardSettings(config: RoundConfig): Scorecard["settings"] {
+  return {
+    requestIntervalMs: config.bench.requestIntervalMs,
+    arrival: config.bench.arrival,
+    thinking: config.bench.thinking,
+    contextLimit: config.bench.contextLimit,
+    maxTokens: config.bench.maxTokens,
+    tolerance: config.bench.tolerance,
+    model: config.bench.model,
+    runs: config.bench.runs,
+  };
+}
+
+export function cardFailure(failure: EngineFailure | null): Scorecard["failure"] {
+  return failure ? { ...failure, run: failure.run ?? null } : null;
 }
 
 /** Assembles the versioned card from a scored round; the single place that decides its shape. */
@@ -81,21 +133,14 @@ export function buildScorecard(input: BuildScorecardInput): Scorecard {
     speedgateVersion: SPEEDGATE_VERSION,
     createdAt: (input.now ?? new Date()).toISOString(),
     engine: config.engine,
-    ...summaryFields(result),
+    ...summaryFields(result, input.calibration ?? null),
     tokenCountsEstimated: estimated,
-    settings: {
-      requestIntervalMs: config.bench.requestIntervalMs,
-      arrival: config.bench.arrival,
-      thinking: config.bench.thinking,
-      contextLimit: config.bench.contextLimit,
-      maxTokens: config.bench.maxTokens,
-      tolerance: config.bench.tolerance,
-      model: config.bench.model,
-    },
+    settings: cardSettings(config),
     provenance: { ...emptyProvenance(), baselineImage: config.baseline.image ?? null, ...input.provenance },
-    failure: input.failure,
+    failure: cardFailure(input.failure),
     source: input.source ?? null,
     shard: input.shard ?? null,
+    convertedFrom: null,
     prompts: result.prompts.map((prompt) => ({
       id: prompt.id,
       status: prompt.status,
@@ -105,6 +150,7 @@ export function buildScorecard(input: BuildScorecardInput): Scorecard {
       reason: prompt.reason,
       baseline: engineSide(prompt.baseline),
       candidate: engineSide(prompt.candidate),
+      runs: prompt.runs.map(cardRun),
     })),
   };
 }

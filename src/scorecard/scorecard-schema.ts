@@ -1,5 +1,8 @@
 import { z } from "zod";
+import { calibrationSettingsSchema } from "../calibration/calibration-schema.js";
 import { FAILURE_KINDS } from "../failure/engine-failure.js";
+import { GATE_MODES } from "../scoring/evaluate-gate.js";
+import { MIN_CALIBRATION_ROUNDS } from "../scoring/noise-floor.js";
 
 /*
  * scorecard.json is the contract between the action, the app and the CLI. The app reads it from an
@@ -7,7 +10,8 @@ import { FAILURE_KINDS } from "../failure/engine-failure.js";
  * check: bounded strings and lists, no open-ended objects.
  */
 
-export const SCORECARD_SCHEMA_VERSION = 1;
+export const SCORECARD_SCHEMA_VERSION = 2;
+export const PROMPT_STATUSES = ["scored", "below_tolerance", "diverged", "implausible", "zeroed", "excluded"] as const;
 
 const text = (max: number) => z.string().max(max);
 const count = z.number().int().min(0).max(10_000_000);
@@ -23,15 +27,33 @@ const engineSideSchema = z.object({
   error: text(2_000).nullable(),
 });
 
+/**
+ * One prompt in one run: what an independent scorer needs to recompute the run's status and score
+ * (T_b(k) / T_c(k)) from the card alone. The card's own scores are never read back.
+ */
+export const promptRunSchema = z.object({
+  status: z.enum(PROMPT_STATUSES),
+  reason: text(2_000).nullable(),
+  /** False when the candidate was never sent the prompt in this run (it had failed before). */
+  candidateAttempted: z.boolean(),
+  comparedTokens: count.nullable(),
+  baselineTokens: count.nullable(),
+  candidateTokens: count.nullable(),
+  baselineMs: z.number().finite().min(0).nullable(),
+  candidateMs: z.number().finite().min(0).nullable(),
+});
+
 export const promptResultSchema = z.object({
   id: text(256),
-  status: z.enum(["scored", "below_tolerance", "zeroed", "excluded"]),
+  status: z.enum(PROMPT_STATUSES),
   score: ratioOrNull,
   speedup: ratioOrNull,
   comparedTokens: count.nullable(),
   reason: text(2_000).nullable(),
+  /** The first run's answers, for the card's per-prompt columns. */
   baseline: engineSideSchema.nullable(),
   candidate: engineSideSchema.nullable(),
+  runs: z.array(promptRunSchema).max(100),
 });
 
 export const failureSchema = z.object({
@@ -44,6 +66,27 @@ export const failureSchema = z.object({
   exitCode: z.number().int().nullable(),
   signal: text(32).nullable(),
   logTail: z.array(text(4_000)).max(2_000),
+  run: z.number().int().min(1).nullable().optional(),
+});
+
+/** The A/A study the gate used, copied from the calibration file; the floor and the fit are recomputed by every reader. */
+export const cardCalibrationSchema = z.object({
+  measuredAt: text(64),
+  engine: text(128),
+  runner: text(256).nullable(),
+  gpu: text(512).nullable(),
+  baselineImage: text(512).nullable(),
+  baselineImageId: text(256).nullable(),
+  promptsHash: text(128),
+  settings: calibrationSettingsSchema,
+  /** The A/A round scores. */
+  scores: z.array(z.number().finite().gt(0)).min(MIN_CALIBRATION_ROUNDS).max(1_000),
+  noiseFloor: z.number().finite().min(0),
+  detectableSpeedup: z.number().finite(),
+  /** Why it does not fit this round; any one keeps the gate closed. */
+  problems: z.array(text(1_000)).max(20),
+  /** Differences that do not keep the gate closed, such as another runner with the same GPU. */
+  notes: z.array(text(1_000)).max(20),
 });
 
 export const scorecardSchema = z.object({
@@ -55,10 +98,17 @@ export const scorecardSchema = z.object({
   scoreInterval: z
     .object({ low: z.number().finite(), high: z.number().finite(), confidence: z.number().gt(0).lt(1) })
     .nullable(),
+  runs: z.object({
+    completed: z.number().int().min(0).max(100),
+    scores: z.array(ratioOrNull).max(100),
+  }),
   promptsScored: count,
   promptsTotal: count,
   belowTolerance: count,
+  diverged: count,
+  implausible: count,
   zeroedTotal: count,
+  unscored: count,
   excluded: count,
   tokenCountsEstimated: z.boolean(),
   settings: z.object({
@@ -69,6 +119,7 @@ export const scorecardSchema = z.object({
     maxTokens: count,
     tolerance: z.number().gt(0).lte(1),
     model: text(256),
+    runs: z.number().int().min(1).max(100),
   }),
   provenance: z.object({
     imageDigest: text(256).nullable(),
@@ -82,9 +133,15 @@ export const scorecardSchema = z.object({
   }),
   gate: z.object({
     minRoundScore: z.number().gt(0),
-    use: z.enum(["round-score", "interval-low"]),
+    use: z.enum(GATE_MODES),
+    maxUnscored: z.number().min(0).lt(1),
+    minPrompts: z.number().int().min(1).max(10_000_000),
+    bar: z.number().gt(0),
     passed: z.boolean(),
-    reason: text(4_000),
+    reason: text(8_000),
+    reasons: z.array(text(4_000)).max(20),
+    rule: text(4_000).nullable(),
+    calibration: cardCalibrationSchema.nullable(),
   }),
   failure: failureSchema.nullable(),
   /** Where the round came from; filled by the action, informative only (the app never trusts it). */
@@ -99,9 +156,13 @@ export const scorecardSchema = z.object({
     .nullable(),
   /** Set on a shard's card; a merged card has null. */
   shard: z.object({ index: z.number().int().min(1), count: z.number().int().min(1) }).nullable(),
+  /** 1 when this card was converted from a version-1 card, which kept no times at k: its prompt scores are that card's. */
+  convertedFrom: z.literal(1).nullable(),
   prompts: z.array(promptResultSchema).max(100_000),
 });
 
 export type Scorecard = z.infer<typeof scorecardSchema>;
 export type PromptResult = z.infer<typeof promptResultSchema>;
 export type EngineSide = z.infer<typeof engineSideSchema>;
+export type PromptRun = z.infer<typeof promptRunSchema>;
+export type CardCalibration = z.infer<typeof cardCalibrationSchema>;

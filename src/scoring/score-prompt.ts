@@ -1,6 +1,13 @@
 import { type RequestRecord, timeToTokens } from "./request-record.js";
 
-export type PromptStatus = "scored" | "below_tolerance" | "zeroed" | "excluded";
+/**
+ * "diverged" and "implausible" come from the integrity checks (an answer that is not the baseline's, or
+ * timings no real stream could have): like "below_tolerance" and "zeroed" they score 0 and count as unscored.
+ */
+export type PromptStatus = "scored" | "below_tolerance" | "diverged" | "implausible" | "zeroed" | "excluded";
+
+/** The statuses that score 0: the candidate was asked and gave no comparable answer. */
+export const UNSCORED_STATUSES: ReadonlySet<PromptStatus> = new Set(["below_tolerance", "diverged", "implausible", "zeroed"]);
 
 export interface PromptScore {
   status: PromptStatus;
@@ -30,11 +37,15 @@ export function scorePrompt(
     const why = baseline ? baseline.reason : "the baseline engine was not measured on this prompt";
     return { status: "excluded", score: null, speedup: null, comparedTokens: null, reason: `baseline failed: ${why}` };
   }
+  const baselineTokens = baseline.outputTokens;
+  if (baselineTokens === 0) {
+    // Equal length would be zero tokens: there is no speed to compare, only how long each took to say nothing.
+    return { status: "excluded", score: null, speedup: null, comparedTokens: null, reason: "the baseline answered 0 tokens: nothing to compare at equal length" };
+  }
   if (!candidate || !candidate.ok) {
     const why = candidate ? candidate.reason : "the candidate engine was not measured on this prompt";
     return { status: "zeroed", score: 0, speedup: null, comparedTokens: null, reason: why };
   }
-  const baselineTokens = baseline.outputTokens;
   const candidateTokens = candidate.outputTokens;
   if (candidateTokens < tolerance * baselineTokens) {
     return {

@@ -17,6 +17,7 @@ const bench: BenchSettings = {
   contextLimit: 8192,
   tolerance: 0.9,
   warmupRequests: 0,
+  runs: 1,
   requestTimeoutS: 30,
 };
 

@@ -26,7 +26,7 @@ describe("regateScorecard", () => {
 
   it("keeps a failed candidate's round without a score, and its gate closed", () => {
     const failed = makeCard(plans, { failure: seedOomFailure() });
-    const regated = regateScorecard(failed, { minRoundScore: 0.5, use: "round-score" });
+    const regated = regateScorecard(failed, { minRoundScore: 0.5, use: "round-score", maxUnscored: 0.1, minPrompts: 1 });
     expect(regated.roundScore).toBeNull();
     expect(regated.gate.passed).toBe(false);
     expect(regated.gate.reason).toContain("candidate engine failed at startup");
@@ -41,8 +41,8 @@ describe("regateScorecard", () => {
       logTail: [],
     };
     const card = makeCard([{ speedup: 1.5 }, { speedup: 1.5 }, { speedup: 1.5 }], { failure: daemonLost });
-    const regated = regateScorecard(card, { minRoundScore: 1, use: "round-score" });
-    expect(regated.roundScore).toBeCloseTo(1.5, 10);
+    const regated = regateScorecard(card, { minRoundScore: 1, maxUnscored: 0.1, minPrompts: 10 });
+    expect(regated.roundScore).toBeCloseTo(1.5, 5);
     expect(regated.gate.passed).toBe(false);
     expect(regated).toEqual(card);
   });

@@ -63,8 +63,12 @@ export function cardFor(
 ): Scorecard {
   const result = scoreRound({
     promptIds,
-    baseline: { records: pick(recorded.baseline, promptIds), failure: options.baselineFailure ?? null },
-    candidate: { records: options.candidateFailure ? new Map() : pick(recorded.candidate, promptIds), failure: options.candidateFailure ?? null },
+    runs: [
+      {
+        baseline: { records: pick(recorded.baseline, promptIds), failure: options.baselineFailure ?? null },
+        candidate: { records: options.candidateFailure ? new Map() : pick(recorded.candidate, promptIds), failure: options.candidateFailure ?? null },
+      },
+    ],
     tolerance: syntheticConfig.bench.tolerance,
     gate: syntheticConfig.gate,
   });
