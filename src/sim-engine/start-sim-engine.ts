@@ -5,6 +5,7 @@ import { performance } from "node:perf_hooks";
 import { PROMPT_ID_HEADER } from "../bench/build-request-body.js";
 import { monotonicOffsetMs } from "../bench/monotonic-clock.js";
 import type { ChunkWriteLog, SimRequestRecord } from "./chunk-write-log.js";
+import { createSimNoise } from "./sim-noise.js";
 import { type ResponsePlan, type SimProfile, type SimProfileInput, planResponse, simProfileSchema } from "./sim-profile.js";
 import { tokenRun } from "./token-text.js";
 
@@ -22,6 +23,8 @@ export interface SimEngineOptions {
   log?: (line: string) => void;
   /** Appends one JSON line per finished request (its SimRequestRecord). */
   chunkLogPath?: string;
+  /** Which start of this engine this is, for the per-start noise draw (see sim-noise.ts). Default 0. */
+  start?: number;
   /** Keep every request's record in memory (writeLog). Default true; a long-running CLI engine turns it off. */
   keepRecords?: boolean;
   /**
@@ -65,6 +68,11 @@ function readPromptId(req: IncomingMessage, body: Record<string, unknown>): stri
   return typeof body.user === "string" && body.user.length > 0 ? body.user : null;
 }
 
+/** What identifies a request's prompt for its noise draw: its id, else its content. */
+function noiseKey(promptId: string | null, body: Record<string, unknown>): string {
+  return promptId ?? JSON.stringify(body.messages ?? body.prompt ?? "");
+}
+
 function readMaxTokens(body: Record<string, unknown>): number {
   for (const key of ["max_completion_tokens", "max_tokens"] as const) {
     const value = body[key];
@@ -93,6 +101,7 @@ function sendJson(res: ServerResponse, status: number, payload: unknown): void {
 export async function startSimEngine(options: SimEngineOptions = {}): Promise<SimEngine> {
   const profile = simProfileSchema.parse(options.profile ?? {});
   const { faults } = profile;
+  const noise = createSimNoise(profile.noise, options.start ?? 0);
   const host = options.host ?? "127.0.0.1";
   const log = options.log ?? (() => undefined);
   const keepRecords = options.keepRecords ?? true;
@@ -301,7 +310,7 @@ export async function startSimEngine(options: SimEngineOptions = {}): Promise<Si
       }
       const promptId = readPromptId(req, body);
       const record = newRecord(promptId, req.url ?? "", t0 + offset);
-      const plan = planResponse(profile, promptId, readMaxTokens(body), readThinking(body));
+      const plan = planResponse(profile, promptId, readMaxTokens(body), readThinking(body), noise.requestFactor(noiseKey(promptId, body)));
       if (plan.fault === "http500") {
         finishRecord(record, "http500");
         sendJson(res, 500, { object: "error", message: "Internal server error (sim-engine fault: http500)", type: "InternalServerError", code: 500 });
@@ -351,6 +360,9 @@ export async function startSimEngine(options: SimEngineOptions = {}): Promise<Si
   const port = typeof address === "object" && address ? address.port : 0;
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
   log(`sim-engine listening on ${url} (model ${profile.model}, ${profile.flavour} flavour)`);
+  if (profile.noise.jitter > 0 || profile.noise.runVariance > 0) {
+    log(`sim-engine noise: jitter ${profile.noise.jitter}, run variance ${profile.noise.runVariance}, seed ${profile.noise.seed ?? "none"}, start ${options.start ?? 0}, speed factor ${noise.runFactor.toFixed(4)}`);
+  }
 
   const becomeHealthy = (): void => {
     healthy = true;

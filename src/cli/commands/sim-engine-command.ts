@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { ConfigError } from "../../config/config-error.js";
 import { simProfileSchema } from "../../sim-engine/sim-profile.js";
@@ -9,10 +9,14 @@ import { parseCommandArgs } from "../parse-command-args.js";
 const USAGE = `speedgate sim-engine [--port N] [--host 127.0.0.1] [--profile profile.json]
     [--model NAME] [--flavour sglang|vllm] [--ttft-ms MS] [--itl-ms MS] [--output-tokens N]
     [--reasoning-tokens N] [--tokens-per-chunk N] [--usage-per-chunk] [--chunk-log out.jsonl]
+    noise: [--jitter SD] [--run-variance SD] [--seed N] [--start-counter FILE]
     faults: [--crash-log FILE] [--crash-exit-code N] [--never-healthy] [--startup-delay-ms MS]
     [--die-after-requests N] [--die-exit-code N] [--stop-early id,id] [--http-500 id,id] [--malformed-sse id,id]
 
-Flags override the profile. Prompt ids come from the x-speedgate-prompt-id header the benchmark client
+Flags override the profile. --jitter varies each request's timing and --run-variance each start's
+speed, as log-normal factors with that standard deviation (0.02 is about 2%); --seed makes the draws
+reproducible, and --start-counter FILE numbers the starts so that each start of a seeded engine
+draws its own speed. Prompt ids come from the x-speedgate-prompt-id header the benchmark client
 sends (or the request's "user" field).`;
 
 function parseNumber(flag: string, value: string | undefined): number | undefined {
@@ -46,6 +50,23 @@ async function readProfile(path: string): Promise<{ profile: Record<string, unkn
   }
 }
 
+/** This start's number from a counter file (0 when it does not exist yet), and the file moved on to the next. */
+async function countStart(path: string): Promise<number> {
+  let start = 0;
+  try {
+    start = Number.parseInt(await readFile(path, "utf8"), 10);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw new ConfigError(`speedgate sim-engine: --start-counter: cannot read ${path}: ${(error as Error).message}`);
+  }
+  if (!Number.isInteger(start) || start < 0) throw new ConfigError(`speedgate sim-engine: --start-counter: ${path} does not hold a start count`);
+  try {
+    await writeFile(path, `${start + 1}\n`);
+  } catch (error) {
+    throw new ConfigError(`speedgate sim-engine: --start-counter: cannot write ${path}: ${(error as Error).message}`);
+  }
+  return start;
+}
+
 /**
  * The reference engine as a process: what the demo, dry runs of a workflow on a CPU runner, and the
  * tests start where a real round starts SGLang or vLLM.
@@ -77,12 +98,16 @@ export const simEngineCommand: Command = {
       "stop-early": { type: "string" },
       "http-500": { type: "string" },
       "malformed-sse": { type: "string" },
+      jitter: { type: "string" },
+      "run-variance": { type: "string" },
+      seed: { type: "string" },
+      "start-counter": { type: "string" },
     });
     const port = parseNumber("port", values.port) ?? 30000;
     if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new UsageError(`speedgate sim-engine: --port: expected a TCP port, got ${values.port}`);
 
     const loaded = values.profile ? await readProfile(values.profile) : { profile: {}, dir: process.cwd() };
-    const fileProfile = loaded.profile as { defaults?: object; faults?: { crashAtStart?: object | null } & object };
+    const fileProfile = loaded.profile as { defaults?: object; noise?: object; faults?: { crashAtStart?: object | null } & object };
     const crashFlag = values["crash-log"] !== undefined || values["crash-exit-code"] !== undefined;
     const input = {
       ...fileProfile,
@@ -95,6 +120,14 @@ export const simEngineCommand: Command = {
           outputTokens: parseNumber("output-tokens", values["output-tokens"]),
           reasoningTokens: parseNumber("reasoning-tokens", values["reasoning-tokens"]),
           tokensPerChunk: parseNumber("tokens-per-chunk", values["tokens-per-chunk"]),
+        }),
+      },
+      noise: {
+        ...fileProfile.noise,
+        ...dropUndefined({
+          jitter: parseNumber("jitter", values.jitter),
+          runVariance: parseNumber("run-variance", values["run-variance"]),
+          seed: parseNumber("seed", values.seed),
         }),
       },
       faults: {
@@ -136,10 +169,12 @@ export const simEngineCommand: Command = {
       return crash.exitCode;
     }
 
+    const start = values["start-counter"] ? await countStart(values["start-counter"]) : 0;
     const engine = await startSimEngine({
       host: values.host ?? "127.0.0.1",
       port,
       profile: profile,
+      start,
       log: logLine,
       keepRecords: false,
       ...(values["chunk-log"] ? { chunkLogPath: values["chunk-log"] } : {}),
