@@ -23,12 +23,15 @@ export async function writeSimRound(options: {
   health?: { timeoutS?: number };
   candidateExtra?: Record<string, unknown>;
   benchExtra?: Record<string, unknown>;
+  gateExtra?: Record<string, unknown>;
   minRoundScore?: number;
+  /** Prompt ids, PROMPT_IDS by default. */
+  promptIds?: readonly string[];
 }): Promise<{ dir: string; configPath: string }> {
   const dir = await mkdtemp(join(tmpdir(), "speedgate-run-test-"));
   await writeFile(
     join(dir, "prompts.jsonl"),
-    PROMPT_IDS.map((id) => JSON.stringify({ id, messages: [{ role: "user", content: `prompt ${id}` }] })).join("\n"),
+    (options.promptIds ?? PROMPT_IDS).map((id) => JSON.stringify({ id, messages: [{ role: "user", content: `prompt ${id}` }] })).join("\n"),
   );
   const config = {
     engine: "sim-engine",
@@ -38,7 +41,7 @@ export async function writeSimRound(options: {
     baseline: { command: options.baseline ?? simCommand() },
     candidate: { command: options.candidate ?? simCommand(), ...options.candidateExtra },
     bench: { prompts: "prompts.jsonl", maxTokens: 64, requestIntervalMs: 20, contextLimit: 4096, tolerance: 0.9, ...options.benchExtra },
-    gate: { minRoundScore: options.minRoundScore ?? 0.5 },
+    gate: { minRoundScore: options.minRoundScore ?? 0.5, ...options.gateExtra },
     docker: { stopTimeoutS: 2 },
   };
   const configPath = join(dir, "round.yml");
