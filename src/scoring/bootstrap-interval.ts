@@ -119,6 +119,30 @@ function selectMedian(values: Float64Array, length: number): number {
 }
 
 /**
+ * The prompts reordered by their values, run by run, so that resampling them by index gives the
+ * same interval whatever order they came in: a merge of shard cards lists prompts by id, a round
+ * in the prompts file's order, and both must get the same interval.
+ */
+function inCanonicalOrder(matrix: RunPromptScores): RunPromptScores {
+  const { runs, prompts, values } = matrix;
+  const key = (value: number): number => (Number.isNaN(value) ? Number.POSITIVE_INFINITY : value);
+  const order = Array.from({ length: prompts }, (_, prompt) => prompt).sort((a, b) => {
+    for (let run = 0; run < runs; run++) {
+      const difference = key(values[run * prompts + a] as number) - key(values[run * prompts + b] as number);
+      if (difference !== 0 && !Number.isNaN(difference)) return difference;
+    }
+    return 0;
+  });
+  const reordered = new Float64Array(values.length);
+  for (let run = 0; run < runs; run++) {
+    order.forEach((prompt, position) => {
+      reordered[run * prompts + position] = values[run * prompts + prompt] as number;
+    });
+  }
+  return { runs, prompts, values: reordered };
+}
+
+/**
  * Each run's level on the log scale against the prompts' own averages, over the prompts scored in
  * every run: how much faster or slower that pair of engine starts ran as a whole.
  */
@@ -162,12 +186,12 @@ function runEffects(matrix: RunPromptScores): Float64Array | null {
  * engine starts differ by 2%; with it, 1.5% (bench/gate-statistics.ts). With one run this is the
  * prompt bootstrap.
  */
-export function bootstrapRunsAndPrompts(matrix: RunPromptScores, options: BootstrapOptions = {}): ScoreInterval | null {
-  const { runs, prompts } = matrix;
+export function bootstrapRunsAndPrompts(given: RunPromptScores, options: BootstrapOptions = {}): ScoreInterval | null {
+  const { runs, prompts } = given;
   if (runs === 1) {
     const scores: number[] = [];
     for (let prompt = 0; prompt < prompts; prompt++) {
-      const value = matrix.values[prompt] as number;
+      const value = given.values[prompt] as number;
       if (!Number.isNaN(value)) scores.push(value);
     }
     return bootstrapMedianInterval(scores, options);
@@ -175,6 +199,7 @@ export function bootstrapRunsAndPrompts(matrix: RunPromptScores, options: Bootst
   const resamples = options.resamples ?? 2000;
   const confidence = options.confidence ?? 0.95;
   const random = createSeededRandom(options.seed ?? DEFAULT_BOOTSTRAP_SEED);
+  const matrix = inCanonicalOrder(given);
   const effects = runEffects(matrix);
   const tail = (1 - confidence) / 2;
   const inflate = Math.sqrt(runs / (runs - 1)) * (studentTQuantile(1 - tail, runs - 1) / Z_975) - 1;

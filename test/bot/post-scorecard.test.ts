@@ -6,6 +6,8 @@ import { createTestProbot } from "../support/fake-github/create-test-probot.js";
 import { FakeGitHub } from "../support/fake-github/fake-github-server.js";
 import { makeTestScorecard, zipScorecard } from "../support/fake-github/make-test-scorecard.js";
 import { type FakePull, serveRepository } from "../support/fake-github/serve-repository.js";
+import { makeCard } from "../support/make-card.js";
+import { toVersion1 } from "../support/version-one-card.js";
 
 const SHA = "1".repeat(40);
 const APP_ID = 88;
@@ -37,11 +39,28 @@ describe("postScorecard", () => {
   });
 
   it("uses the repository's threshold, not the one in the card", async () => {
-    const card = makeTestScorecard({ scores: [1.1, 1.1, 1.1], minRoundScore: 1.0 });
+    const card = makeTestScorecard({ scores: Array.from({ length: 12 }, () => 1.1), minRoundScore: 1.0 });
     serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], config: "gate:\n  minRoundScore: 1.25\n", artifacts: { 2: zipScorecard(card) } });
     await receive("workflow_run", workflowRunCompleted({ id: 2, headSha: SHA, headBranch: "topic" }));
     expect(fake.checkRuns).toMatchObject([{ conclusion: "failure" }]);
-    expect(fake.checkRuns[0]?.title).toBe("❌ Round score 1.10× (gate ≥ 1.25×)");
+    expect(fake.checkRuns[0]?.title).toBe("❌ Round score 1.10× (gate interval low ≥ 1.25×)");
+  });
+
+  it("never passes a card with too few prompts for a verdict, and says so in the check's title", async () => {
+    const card = makeTestScorecard({ scores: [1.5, 1.5, 1.5] });
+    serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], artifacts: { 2: zipScorecard(card) } });
+    await receive("workflow_run", workflowRunCompleted({ id: 2, headSha: SHA, headBranch: "topic" }));
+    expect(fake.checkRuns).toMatchObject([{ conclusion: "failure" }]);
+    expect(fake.checkRuns[0]?.title).toBe("❌ Round score 1.50× (gate interval low ≥ 1.00×): too few prompts for a verdict: 3 compared, gate.minPrompts is 10");
+  });
+
+  it("re-gates a version-1 card from an older action: converted on read, scored under today's rule", async () => {
+    const fresh = makeCard(Array.from({ length: 12 }, (_, index) => ({ speedup: 1.2 + index * 0.01 })));
+    serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], artifacts: { 2: zipScorecard(JSON.stringify(toVersion1(fresh))) } });
+    await receive("workflow_run", workflowRunCompleted({ id: 2, headSha: SHA, headBranch: "topic" }));
+    expect(fake.checkRuns).toMatchObject([{ conclusion: "success" }]);
+    expect(fake.checkRuns[0]?.title).toMatch(/^✅ Round score 1\.2\d× \(gate interval low ≥ 1\.00×\)$/);
+    expect(fake.checkRuns[0]?.summary).toContain("converted from a version-1 card");
   });
 
   it("fails the check, saying why, when the artifact is not a valid card", async () => {
