@@ -34,6 +34,20 @@ export interface GateStudyResult {
   passRate: number;
   /** The noise floor of each calibration, as a fraction. */
   floors: number[];
+  /**
+   * Per round, how many times faster the candidate would have had to be to pass: the bar over
+   * what the rule compares with it (the interval's low end, or the round score). Every time the
+   * candidate takes scales by 1/s when it is s times faster, and with it the round score and its
+   * interval, so a round passes at speedup s exactly when s ≥ its margin (Infinity when something
+   * other than speed keeps it out). The detectable speedup is the 95th percentile of the margins.
+   */
+  margins: number[];
+}
+
+/** The p-quantile of a list (the smallest value with at least a share p at or below it). */
+export function quantile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] ?? Number.NaN;
 }
 
 /**
@@ -57,6 +71,7 @@ export function studyGate(scenario: GateScenario, options: GateStudyOptions): Ga
   const floors: number[] = [];
   let noise: { floor: number; problems: string[] } | null = null;
   let passed = 0;
+  const margins: number[] = [];
   for (let index = 0; index < options.rounds; index++) {
     if (calibrated && index % every === 0) {
       const scores: number[] = [];
@@ -69,7 +84,11 @@ export function studyGate(scenario: GateScenario, options: GateStudyOptions): Ga
       floors.push(floor);
       noise = { floor, problems: [] };
     }
-    if (score(options.candidate, gate, noise).gate.passed) passed++;
+    const result = score(options.candidate, gate, noise);
+    if (result.gate.passed) passed++;
+    const statistic = gate.use === "interval-low" ? (result.interval?.low ?? 0) : (result.roundScore ?? 0);
+    const speedBound = result.gate.reasons.every((reason) => reason === result.gate.rule);
+    margins.push(speedBound && statistic > 0 ? result.gate.bar / statistic : Number.POSITIVE_INFINITY);
   }
-  return { rounds: options.rounds, passed, passRate: passed / options.rounds, floors };
+  return { rounds: options.rounds, passed, passRate: passed / options.rounds, floors, margins };
 }

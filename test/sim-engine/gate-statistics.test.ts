@@ -92,3 +92,15 @@ describe("a candidate that crashes or truncates never passes", () => {
     expect(studyGate(scenario, { candidate: truncating, rounds: 50, ...calibrated }).passed).toBe(0);
   });
 });
+
+describe("the margins the bench reads the detectable speedup from", () => {
+  it("say exactly which rounds an s-times faster engine passes: the round score and interval scale by s", () => {
+    const scenario = referenceScenario({ noise: HARSH_RUNNER });
+    const unchanged = studyGate(scenario, { candidate: scenario.engine, rounds: 100, firstRound: 500 });
+    for (const speedup of [1.02, 1.04]) {
+      const faster = studyGate(scenario, { candidate: fasterProfile(scenario.engine, speedup), rounds: 100, firstRound: 500 });
+      expect(faster.passed).toBe(unchanged.margins.filter((margin) => margin <= speedup).length);
+      expect(faster.passed).toBeGreaterThan(unchanged.passed);
+    }
+  });
+});
