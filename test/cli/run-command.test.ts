@@ -68,17 +68,18 @@ describe("speedgate run against the reference engine", () => {
   });
 
   it("never passes a candidate that is twice as fast but dies before the last prompt, and says why on the card", async () => {
-    const ids = Array.from({ length: 12 }, (_, index) => `q${index + 1}`);
+    // Answers take about 15 ms and one starts every 100 ms, so only the last prompt is left when it dies.
+    const ids = Array.from({ length: 20 }, (_, index) => `q${index + 1}`);
     const { dir, configPath } = await writeSimRound({
       promptIds: ids,
-      candidate: simCommand("--itl-ms", "0.5", "--die-after-requests", "11"),
-      benchExtra: { requestIntervalMs: 40 },
+      candidate: simCommand("--itl-ms", "0.5", "--die-after-requests", "19"),
+      benchExtra: { requestIntervalMs: 100 },
       gateExtra: { use: "round-score" },
     });
     const { code, card, stdout } = await runSimRound(configPath, dir, ["--fail-on-gate"]);
     expect(code).toBe(1);
     expect(card?.failure).toMatchObject({ engine: "candidate", stage: "benchmark" });
-    // One prompt in twelve is within gate.maxUnscored, and the median is far above the bar: only the crash keeps it out.
+    // One prompt in twenty is within gate.maxUnscored, and the median is far above the bar: only the crash keeps it out.
     expect(card?.roundScore).toBeGreaterThan(1.2);
     expect(card?.zeroedTotal).toBe(1);
     expect(card?.gate.passed).toBe(false);

@@ -35,9 +35,9 @@ describe.skipIf(!context)("runRound with runtime: docker (real daemon)", () => {
 
   it("scores the patched candidate container against the baseline container", async () => {
     if (!docker) return;
-    const card = await playRound({ prompts: 8 });
+    const card = await playRound({ prompts: 10 });
     expect(card.failure).toBeNull();
-    expect(card.promptsScored).toBe(8);
+    expect(card.promptsScored).toBe(10);
     // About 1.8 on an idle machine (itl 6 ms -> 2 ms over 12 tokens after a 30 ms first token); timer noise only narrows it.
     expect(card.roundScore).toBeGreaterThan(1.2);
     expect(card.gate.passed).toBe(true);

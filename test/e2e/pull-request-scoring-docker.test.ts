@@ -46,7 +46,7 @@ describe.skipIf(!context)("a pull request scored end to end: action on Docker, a
       port: await getFreePort(),
       patch: null,
       candidate: { sourceDir: ENGINE_SOURCE_DIR },
-      prompts: 6,
+      prompts: 10,
     }));
   });
   afterAll(async () => {

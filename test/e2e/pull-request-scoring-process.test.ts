@@ -22,7 +22,7 @@ describe("a pull request scored end to end: action on the process runtime, artif
   let round: SimRound;
 
   beforeAll(async () => {
-    round = await writeSimRound({ prompts: 6 });
+    round = await writeSimRound({ prompts: 10 });
   });
   afterAll(async () => {
     await rm(round.dir, { recursive: true, force: true });
@@ -37,7 +37,7 @@ describe("a pull request scored end to end: action on the process runtime, artif
     expect(job.main.exitCode, job.main.stdout + job.main.stderr).toBe(0);
     expect(job.main.state.runtime).toBe("process");
     expect(job.post.exitCode).toBe(0);
-    expect(job.card).toMatchObject({ failure: null, promptsScored: 6, source: { pullRequest: head.number, headSha: head.headSha, runId: "7101" } });
+    expect(job.card).toMatchObject({ failure: null, promptsScored: 10, source: { pullRequest: head.number, headSha: head.headSha, runId: "7101" } });
     expect(job.card.gate.passed).toBe(true);
     const pids = (await readFile(round.pidFile, "utf8")).trim().split("\n").map(Number);
     expect(pids).toHaveLength(2);
