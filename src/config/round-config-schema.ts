@@ -104,18 +104,22 @@ const benchSchema = z.strictObject(
   { error: "expected an object with prompts, maxTokens, requestIntervalMs, contextLimit and tolerance" },
 );
 
+/** The gate's limits, shared with the repository config (.github/speedgate.yml), which sets them for the app's re-gate. */
+export const maxUnscoredSchema = z
+  .number({ error: "expected a share of prompts in [0, 1), such as 0.1" })
+  .min(0, { error: "expected a share of prompts in [0, 1), such as 0.1" })
+  .lt(1, { error: "expected a share of prompts in [0, 1), such as 0.1" })
+  .default(DEFAULT_MAX_UNSCORED);
+export const minPromptsSchema = integerIn(1, 10_000_000, "expected a whole number of prompts, 1 or more").default(DEFAULT_MIN_PROMPTS);
+
 const gateSchema = z
   .strictObject(
     {
       minRoundScore: positiveNumber("expected a speedup greater than 0, such as 1.0"),
       // Without a calibration the interval's low end must clear the bar; with one, the noise floor decides.
       use: enumOf(GATE_MODES).optional(),
-      maxUnscored: z
-        .number({ error: "expected a share of prompts in [0, 1), such as 0.1" })
-        .min(0, { error: "expected a share of prompts in [0, 1), such as 0.1" })
-        .lt(1, { error: "expected a share of prompts in [0, 1), such as 0.1" })
-        .default(DEFAULT_MAX_UNSCORED),
-      minPrompts: integerIn(1, 10_000_000, "expected a whole number of prompts, 1 or more").default(DEFAULT_MIN_PROMPTS),
+      maxUnscored: maxUnscoredSchema,
+      minPrompts: minPromptsSchema,
       calibration: nonEmptyString("expected the path of a calibration file written by speedgate calibrate").optional(),
     },
     { error: "expected an object such as { minRoundScore: 1.0 }" },

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { formatConfigIssues } from "../config/format-config-issues.js";
+import { maxUnscoredSchema, minPromptsSchema } from "../config/round-config-schema.js";
 import { DEFAULT_MAX_UNSCORED, DEFAULT_MIN_PROMPTS, GATE_MODES } from "../scoring/evaluate-gate.js";
 
 /*
@@ -28,16 +29,8 @@ export const repoConfigSchema = z.strictObject(
             .default(1.0),
           // Left out: the round's rule (noise-floor with a calibration on the card, else interval-low).
           use: enumOf(GATE_MODES).optional(),
-          maxUnscored: z
-            .number({ error: "expected a share of prompts in [0, 1), such as 0.1" })
-            .min(0, { error: "expected a share of prompts in [0, 1), such as 0.1" })
-            .lt(1, { error: "expected a share of prompts in [0, 1), such as 0.1" })
-            .default(DEFAULT_MAX_UNSCORED),
-          minPrompts: z
-            .number({ error: "expected a whole number of prompts, 1 or more" })
-            .int({ error: "expected a whole number of prompts, 1 or more" })
-            .min(1, { error: "expected a whole number of prompts, 1 or more" })
-            .default(DEFAULT_MIN_PROMPTS),
+          maxUnscored: maxUnscoredSchema,
+          minPrompts: minPromptsSchema,
         },
         { error: "expected an object such as { minRoundScore: 1.05 }" },
       )
