@@ -6,7 +6,8 @@ import { createTestProbot } from "../support/fake-github/create-test-probot.js";
 import { FakeGitHub } from "../support/fake-github/fake-github-server.js";
 import { makeTestScorecard, zipScorecard } from "../support/fake-github/make-test-scorecard.js";
 import { type FakePull, serveRepository } from "../support/fake-github/serve-repository.js";
-import { makeCard } from "../support/make-card.js";
+import type { EngineFailure } from "../../src/failure/engine-failure.js";
+import { makeCard, seedOomFailure } from "../support/make-card.js";
 import { toVersion1 } from "../support/version-one-card.js";
 
 const SHA = "1".repeat(40);
@@ -52,6 +53,20 @@ describe("postScorecard", () => {
     await receive("workflow_run", workflowRunCompleted({ id: 2, headSha: SHA, headBranch: "topic" }));
     expect(fake.checkRuns).toMatchObject([{ conclusion: "failure" }]);
     expect(fake.checkRuns[0]?.title).toBe("❌ Round score 1.50× (gate interval low ≥ 1.00×): too few prompts for a verdict: 3 compared, gate.minPrompts is 10");
+  });
+
+  it("fails the check of a candidate that crashed mid-benchmark, giving both reasons in its title and summary", async () => {
+    const crashed: EngineFailure = { ...seedOomFailure(), stage: "benchmark", kind: "exited", label: "exited with code 1", logTail: ["RuntimeError: boom"] };
+    const plans = [...Array.from({ length: 10 }, () => ({ speedup: 1.5 })), { candidateError: "engine died" }, { candidateError: "engine died" }];
+    serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], artifacts: { 2: zipScorecard(makeCard(plans, { failure: crashed })) } });
+    await receive("workflow_run", workflowRunCompleted({ id: 2, headSha: SHA, headBranch: "topic" }));
+    expect(fake.checkRuns).toMatchObject([{ conclusion: "failure" }]);
+    const reasons = [
+      "the candidate engine failed: candidate engine failed at benchmark (exited with code 1)",
+      "2 of 12 prompts (16.7%) were not scored (2 zeroed), more than gate.maxUnscored 10%",
+    ];
+    expect(fake.checkRuns[0]?.title).toBe(`❌ Round score 1.50× (gate interval low ≥ 1.00×): ${reasons.join("; ")}`);
+    expect(fake.checkRuns[0]?.summary).toContain(`| Gate | ❌ does not pass: ${reasons.join("; ")} |`);
   });
 
   it("re-gates a version-1 card from an older action: converted on read, scored under today's rule", async () => {
