@@ -68,6 +68,8 @@ export function resolveConfigPaths(config: RoundConfig, baseDir: string): RoundC
 export interface LoadRoundOptions {
   /** A patch given outside the config (the action's `patch` input) replaces `candidate.patch`. */
   patchPath?: string;
+  /** `speedgate calibrate` writes the file gate.calibration names: a missing or outdated one is not an error there. */
+  skipCalibration?: boolean;
 }
 
 export async function loadRound(configPath: string, options: LoadRoundOptions = {}): Promise<LoadedRound> {
@@ -99,6 +101,6 @@ export async function loadRound(configPath: string, options: LoadRoundOptions = 
     prompts,
     patch,
     fingerprint,
-    calibration: await loadRoundCalibration(finalConfig, absolutePath, dirname(absolutePath), prompts.length, fingerprint),
+    calibration: options.skipCalibration ? null : await loadRoundCalibration(finalConfig, absolutePath, dirname(absolutePath), prompts.length, fingerprint),
   };
 }

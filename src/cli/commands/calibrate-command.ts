@@ -51,7 +51,8 @@ export const calibrateCommand: Command = {
     if (!Number.isInteger(rounds) || rounds < MIN_CALIBRATION_ROUNDS || rounds > 1_000) {
       throw new UsageError(`speedgate calibrate: --runs: expected a whole number of A/A rounds from ${MIN_CALIBRATION_ROUNDS} to 1000, got ${JSON.stringify(values.runs)}`);
     }
-    const round = await loadRound(values.config);
+    // The file gate.calibration names may not exist yet, or no longer fit: this is what measures it again.
+    const round = await loadRound(values.config, { skipCalibration: true });
     const out = resolve(values.out ?? join(dirname(round.configPath), DEFAULT_CALIBRATION_FILE));
     const progress = createProgressRenderer(process.stderr);
     context.logger.info(`speedgate calibrate: ${rounds} A/A rounds of ${round.prompts.length} prompts (bench.runs ${round.config.bench.runs}), the baseline against itself`);
