@@ -1,4 +1,4 @@
-import { formatBar, formatPercent, formatScoreAgainstBar, formatTimes } from "../scoring/format-speedup.js";
+import { formatBar, formatPercent, formatPercentAgainst, formatScoreAgainstBar, formatTimes } from "../scoring/format-speedup.js";
 import { MIN_PROMPTS_FOR_INTERVAL } from "../scoring/evaluate-gate.js";
 import { speedupFromTimes } from "../scoring/score-round.js";
 import type { PromptResult, PromptRun, Scorecard } from "./scorecard-schema.js";
@@ -156,5 +156,5 @@ export function describeNoise(card: Scorecard): string {
 export function describeUnscored(card: Scorecard): string {
   const compared = card.promptsTotal - card.excluded;
   const share = compared > 0 ? card.unscored / compared : 0;
-  return `${card.unscored} of ${compared} compared (${formatPercent(share)}); gate.maxUnscored allows ${formatPercent(card.gate.maxUnscored)}`;
+  return `${card.unscored} of ${compared} compared (${formatPercentAgainst(share, card.gate.maxUnscored)}); gate.maxUnscored allows ${formatPercent(card.gate.maxUnscored)}`;
 }

@@ -1,5 +1,5 @@
 import type { ScoreInterval } from "./bootstrap-interval.js";
-import { formatBar, formatPercent, formatScoreAgainstBar } from "./format-speedup.js";
+import { formatBar, formatPercent, formatPercentAgainst, formatScoreAgainstBar } from "./format-speedup.js";
 
 /**
  * - `interval-low`: the bootstrap interval's low end must clear the bar (the default without a calibration).
@@ -108,7 +108,7 @@ export function evaluateGate(input: GateInput, settings: GateSettings): GateResu
   const compared = input.promptsCompared;
   if (compared > 0 && input.unscored / compared > settings.maxUnscored) {
     reasons.push(
-      `${input.unscored} of ${compared} prompts (${formatPercent(input.unscored / compared)}) were not scored (${input.unscoredBreakdown}), more than gate.maxUnscored ${formatPercent(settings.maxUnscored)}`,
+      `${input.unscored} of ${compared} prompts (${formatPercentAgainst(input.unscored / compared, settings.maxUnscored)}) were not scored (${input.unscoredBreakdown}), more than gate.maxUnscored ${formatPercent(settings.maxUnscored)}`,
     );
   }
   if (compared < settings.minPrompts) {

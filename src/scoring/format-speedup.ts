@@ -25,3 +25,13 @@ export function formatBar(bar: number): string {
 export function formatPercent(fraction: number): string {
   return `${Math.round(fraction * 1000) / 10}%`;
 }
+
+/** A share next to the limit it is compared with, with as many digits as it takes to tell them apart (10.04%, not 10%). */
+export function formatPercentAgainst(fraction: number, limit: number): string {
+  if (formatPercent(fraction) !== formatPercent(limit) || fraction === limit) return formatPercent(fraction);
+  for (let digits = 2; digits <= 6; digits++) {
+    const shown = (fraction * 100).toFixed(digits);
+    if (shown !== (limit * 100).toFixed(digits)) return `${shown}%`;
+  }
+  return `${(fraction * 100).toFixed(6)}%`;
+}

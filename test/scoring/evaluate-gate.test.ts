@@ -73,6 +73,11 @@ describe("evaluateGate: failures fail", () => {
     expect(result.reasons[1]).toBe("9 of 20 prompts (45%) were not scored (9 below tolerance), more than gate.maxUnscored 10%");
   });
 
+  it("shows a share just over maxUnscored with the digits that tell it from the limit", () => {
+    const result = evaluateGate(input({ promptsCompared: 2500, unscored: 251, unscoredBreakdown: "251 zeroed", interval: { ...interval, low: 1.02 } }), settings());
+    expect(result.reason).toBe("251 of 2500 prompts (10.04%) were not scored (251 zeroed), more than gate.maxUnscored 10%");
+  });
+
   it("lets exactly maxUnscored of the prompts go unscored", () => {
     expect(evaluateGate(input({ interval: { ...interval, low: 1.02 }, unscored: 2, unscoredBreakdown: "2 zeroed" }), settings()).passed).toBe(true);
     expect(evaluateGate(input({ interval: { ...interval, low: 1.02 }, unscored: 3, unscoredBreakdown: "3 zeroed" }), settings()).passed).toBe(false);
