@@ -36,7 +36,7 @@ export function createProgressRenderer(stream: ProgressStream): { onProgress: (e
     const who = "run" in event && event.run !== undefined ? `${event.role} (run ${event.run} of ${event.runs ?? event.run})` : event.role;
     switch (event.type) {
       case "preparing":
-        line(event.role === "candidate" ? "candidate: preparing (patch and build steps)" : "baseline: preparing (image)");
+        line(event.role === "candidate" ? "candidate: preparing (patch and build steps)" : "baseline: preparing");
         return;
       case "starting":
         line(`${who}: starting engine`);
