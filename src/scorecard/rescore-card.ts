@@ -42,19 +42,22 @@ const KEPT_STATUSES: ReadonlySet<PromptStatus> = new Set(["diverged", "implausib
 /**
  * One run's status and score recomputed from the tokens and times the card keeps, under the card's
  * tolerance. A status the data contradicts (a "scored" run that answered too little, an "excluded"
- * one whose baseline answered) is corrected, so a card cannot score a prompt by relabelling it.
+ * one that was timed) is corrected, so a card cannot score or drop a prompt by relabelling it.
  */
 export function rederiveRun(run: PromptRun, tolerance: number, legacySpeedup: number | null): PromptRun & RunOutcome {
   const keepReason = (status: PromptStatus, fallback: string): string => (run.status === status && run.reason ? run.reason : fallback);
   const as = (status: PromptStatus, score: number | null, reason: string | null): PromptRun & RunOutcome => ({ ...run, status, score, reason });
   const b = run.baselineTokens;
   const c = run.candidateTokens;
+  const timed = run.baselineMs !== null && run.candidateMs !== null;
   if (b === null) return as("excluded", null, keepReason("excluded", "baseline failed: it gave no answer"));
   if (b === 0) return as("excluded", null, "the baseline answered 0 tokens: nothing to compare at equal length");
+  // Excluded for what the card cannot show again (the baseline's own counts could not be true), and never timed.
+  if (run.status === "excluded" && !timed) return as("excluded", null, run.reason);
   if (c === null) return as("zeroed", 0, keepReason("zeroed", "the candidate gave no answer"));
   if (KEPT_STATUSES.has(run.status)) return as(run.status, 0, run.reason);
-  if (c < tolerance * b) return as("below_tolerance", 0, `answered ${c} of ${b} tokens (tolerance ${formatPercent(tolerance)})`);
-  if (run.baselineMs !== null && run.candidateMs !== null) return as("scored", speedupFromTimes(run.baselineMs, run.candidateMs), null);
+  if (c < tolerance * b) return as("below_tolerance", 0, keepReason("below_tolerance", `answered ${c} of ${b} tokens (tolerance ${formatPercent(tolerance)})`));
+  if (timed) return as("scored", speedupFromTimes(run.baselineMs as number, run.candidateMs as number), null);
   if (legacySpeedup !== null) return as("scored", legacySpeedup, null);
   return as("zeroed", 0, "the card keeps no times at the compared length for this run");
 }
