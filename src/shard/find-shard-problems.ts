@@ -15,7 +15,12 @@ const MUST_AGREE: ReadonlyArray<{ what: string; pick: (card: Scorecard) => unkno
   { what: "speedgateVersion", pick: (card) => card.speedgateVersion },
   { what: "engine", pick: (card) => card.engine },
   { what: "settings", pick: (card) => card.settings },
-  { what: "gate", pick: (card) => ({ minRoundScore: card.gate.minRoundScore, use: card.gate.use }) },
+  {
+    what: "gate",
+    pick: (card) => ({ minRoundScore: card.gate.minRoundScore, use: card.gate.use, maxUnscored: card.gate.maxUnscored, minPrompts: card.gate.minPrompts }),
+  },
+  // The same A/A study, by when it was measured and what it measured; its fit to each shard is recomputed.
+  { what: "gate.calibration", pick: (card) => (card.gate.calibration ? { measuredAt: card.gate.calibration.measuredAt, scores: card.gate.calibration.scores } : null) },
   { what: "provenance.baselineImage", pick: (card) => card.provenance.baselineImage },
   { what: "provenance.baselineImageId", pick: (card) => (card.provenance.baselineImage === null ? null : card.provenance.baselineImageId) },
   { what: "provenance.patchHash", pick: (card) => card.provenance.patchHash },

@@ -32,12 +32,15 @@ export async function writeSimRound(options: {
   /** The baseline's environment from the config (the candidate's adds to it). */
   env?: Record<string, string>;
   benchExtra?: Record<string, unknown>;
+  gateExtra?: Record<string, unknown>;
   minRoundScore?: number;
+  /** Prompt ids, PROMPT_IDS by default. */
+  promptIds?: readonly string[];
 }): Promise<{ dir: string; configPath: string }> {
   const dir = await makeTempDir("speedgate-run-test-");
   await writeFile(
     join(dir, "prompts.jsonl"),
-    PROMPT_IDS.map((id) => JSON.stringify({ id, messages: [{ role: "user", content: `prompt ${id}` }] })).join("\n"),
+    (options.promptIds ?? PROMPT_IDS).map((id) => JSON.stringify({ id, messages: [{ role: "user", content: `prompt ${id}` }] })).join("\n"),
   );
   const withPrompts = (command: string[]): string[] => command.map((arg) => (arg === PROMPTS_FILE ? join(dir, "prompts.jsonl") : arg));
   const config = {
@@ -48,7 +51,7 @@ export async function writeSimRound(options: {
     baseline: { command: withPrompts(options.baseline ?? simCommand()), ...(options.env ? { env: options.env } : {}) },
     candidate: { command: withPrompts(options.candidate ?? simCommand()), ...options.candidateExtra },
     bench: { prompts: "prompts.jsonl", maxTokens: 64, requestIntervalMs: 20, contextLimit: 4096, tolerance: 0.9, ...options.benchExtra },
-    gate: { minRoundScore: options.minRoundScore ?? 0.5 },
+    gate: { minRoundScore: options.minRoundScore ?? 0.5, ...options.gateExtra },
     docker: { stopTimeoutS: 2 },
   };
   const configPath = join(dir, "round.yml");
