@@ -58,11 +58,14 @@ export function mergeScorecards(cards: Scorecard[], options: MergeOptions = {}):
   const shards = (cards as ShardCard[]).slice().sort((a, b) => a.shard.index - b.shard.index);
   const first = shards[0];
   if (!first) throw new ConfigError("cards: expected at least one shard scorecard.json, got none");
+  // A shard converted from version 1 lacks the later settings and gate limits: a current shard has them.
+  const current = shards.find((card) => card.convertedFrom === null) ?? first;
 
   const prompts = shards.flatMap((card) => card.prompts).sort((a, b) => compareIds(a.id, b.id));
   const picked = pickFailure(shards);
   const combined: Scorecard = {
     ...first,
+    settings: current.settings,
     createdAt: (options.now ?? new Date()).toISOString(),
     tokenCountsEstimated: shards.some((card) => card.tokenCountsEstimated),
     provenance: {
@@ -83,7 +86,7 @@ export function mergeScorecards(cards: Scorecard[], options: MergeOptions = {}):
     convertedFrom: shards.some((card) => card.convertedFrom === 1) ? 1 : null,
     prompts,
   };
-  const { minRoundScore, use, maxUnscored, minPrompts } = first.gate;
+  const { minRoundScore, use, maxUnscored, minPrompts } = current.gate;
   return rescoreCard(combined, {
     gate: { minRoundScore, use, maxUnscored, minPrompts },
     failureDescription: picked?.description ?? null,

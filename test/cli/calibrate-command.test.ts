@@ -1,9 +1,9 @@
 import { readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { calibrationFileSchema } from "../../src/calibration/calibration-schema.js";
 import { renderMarkdown } from "../../src/scorecard/render-markdown.js";
-import { runCli, runSimRound, simCommand, writeSimRound } from "./support/sim-round.js";
+import { runCli, runSimRound, simCommand, withPromptsFile, writeSimRound } from "./support/sim-round.js";
 
 /*
  * `speedgate calibrate` end to end on the reference engine with its noise turned on: each start of
@@ -20,8 +20,10 @@ async function noisyRound(counter: string | null, options: { candidate?: string[
   // collection, a late timer) stay small against the engine's timing and its injected noise.
   const noise = ["--ttft-ms", "40", "--itl-ms", "15", "--jitter", "0.03", "--run-variance", "0.02", "--seed", "3", "--start-counter", counter ?? join(round.dir, "starts.txt")];
   const config = JSON.parse(await readFile(round.configPath, "utf8")) as { baseline: { command: string[] }; candidate: { command?: string[] } };
-  config.baseline.command = simCommand(...noise);
-  config.candidate.command = options.candidate ? simCommand(...noise, ...options.candidate) : simCommand(...noise);
+  // The engine finds prompts through a prompts file: the first round's, the same text, so the baseline's command stays the same.
+  const promptsDir = counter ? dirname(counter) : round.dir;
+  config.baseline.command = withPromptsFile(simCommand(...noise), promptsDir);
+  config.candidate.command = withPromptsFile(options.candidate ? simCommand(...noise, ...options.candidate) : simCommand(...noise), promptsDir);
   await writeFile(round.configPath, JSON.stringify(config, null, 2));
   return round;
 }

@@ -23,6 +23,11 @@ export function simCommand(...flags: string[]): string[] {
   return ["{node}", "{speedgate}", "sim-engine", "--port", "{port}", ...SIM_FLAGS, ...flags];
 }
 
+/** A simCommand for the round in `dir`: its prompts file named where the command holds its place. */
+export function withPromptsFile(command: string[], dir: string): string[] {
+  return command.map((arg) => (arg === PROMPTS_FILE ? join(dir, "prompts.jsonl") : arg));
+}
+
 /** Writes a round config (JSON is YAML) and its prompts into a fresh folder; returns the config path. */
 export async function writeSimRound(options: {
   baseline?: string[];
@@ -42,7 +47,7 @@ export async function writeSimRound(options: {
     join(dir, "prompts.jsonl"),
     (options.promptIds ?? PROMPT_IDS).map((id) => JSON.stringify({ id, messages: [{ role: "user", content: `prompt ${id}` }] })).join("\n"),
   );
-  const withPrompts = (command: string[]): string[] => command.map((arg) => (arg === PROMPTS_FILE ? join(dir, "prompts.jsonl") : arg));
+  const withPrompts = (command: string[]): string[] => withPromptsFile(command, dir);
   const config = {
     engine: "sim-engine",
     runtime: "process",
