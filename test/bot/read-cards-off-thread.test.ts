@@ -12,7 +12,7 @@ describe("WorkerCardReader: an artifact's card read in a worker thread", () => {
 
   it("reads, re-gates and renders a card, and refuses a bad artifact as a problem, not an error", async () => {
     reader = new WorkerCardReader();
-    const result = await reader.read(job(zipScorecard(makeTestScorecard({ scores: [1.3, 1.3, 1.3] }))));
+    const result = await reader.read(job(zipScorecard(makeTestScorecard({ scores: Array.from({ length: 12 }, () => 1.3) }))));
     expect(result).toMatchObject({ ok: true, passed: true, filesLeftOut: 0 });
     expect(result.ok && result.headline).toContain("Round score 1.30×");
     expect(result.ok && result.comment.startsWith("<!-- speedgate -->")).toBe(true);
