@@ -9,8 +9,9 @@ import type { ScorecardV1 } from "./scorecard-schema-v1.js";
  * compared length, so each prompt gets one run whose score is the old card's own (the converted card
  * says so with convertedFrom: 1). Its summary and gate are recomputed under the current rule, with
  * the old card's bar and the current defaults for what version 1 did not have (the speed breakdown,
- * the GPU state and the docs link stay null); the re-gate then
- * applies the repository's settings on top, as for any card.
+ * the GPU state and the docs link stay null); the re-gate then applies the repository's settings
+ * on top, as for any card. A late version-1 card's integrity results (diverged, implausible,
+ * agreement) are kept: they only ever lower its score.
  */
 export function convertScorecardV1(card: ScorecardV1): Scorecard {
   const converted: Scorecard = {
