@@ -1,6 +1,7 @@
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { WorkerCardReader } from "../bot/read-cards-off-thread.js";
 import { DEFAULT_ZIP_LIMITS } from "../src/github/read-scorecard-zip.js";
+import { DEFAULT_MAX_UNSCORED, DEFAULT_MIN_PROMPTS } from "../src/scoring/evaluate-gate.js";
 import type { Scorecard } from "../src/scorecard/scorecard-schema.js";
 import { makeTestScorecard, zipScorecard } from "../test/support/fake-github/make-test-scorecard.js";
 
@@ -29,7 +30,7 @@ export async function measureBigCard(): Promise<BigCardResult> {
   const jsonBytes = Buffer.byteLength(JSON.stringify(card));
   const zip = zipScorecard(card);
   const reader = new WorkerCardReader();
-  const job = { zip, source: "bench", limits: DEFAULT_ZIP_LIMITS, gate: { minRoundScore: 1, use: "round-score" as const } };
+  const job = { zip, source: "bench", limits: DEFAULT_ZIP_LIMITS, gate: { minRoundScore: 1, use: "round-score" as const, maxUnscored: DEFAULT_MAX_UNSCORED, minPrompts: DEFAULT_MIN_PROMPTS } };
   try {
     // The first read also starts the worker; the figure is a warm one, as for every card after the first.
     await reader.read({ ...job, zip: zipScorecard(makeTestScorecard()) });

@@ -18,6 +18,8 @@ import { measureFailureDetection } from "./failure-detection.js";
 import { measureFidelity } from "./fidelity-timing.js";
 import { measureEndlessLine } from "./log-buffer-endless-line.js";
 import { measureTokenizing } from "./tokenizing-cost.js";
+import { measureGateStatistics } from "./gate-statistics.js";
+import { measurePatchConflictToCard } from "./patch-conflict-to-card.js";
 import { benchWebhookThroughput } from "./webhook-throughput.js";
 
 interface Row {
@@ -188,6 +190,38 @@ rows.push(
       },
       { figure: "8. Log tail: 1 MiB written one character at a time", measured: ms(figure.msOneCharWrites), goal: `< ${figure.goalMs} ms`, met: figure.msOneCharWrites < figure.goalMs },
     ]);
+  })),
+);
+
+rows.push(
+  ...(await section("gate statistics", async () => {
+    const figure = await measureGateStatistics({ log: (line) => process.stderr.write(`  ${line}\n`) });
+    const percent = (value: number): string => `${(value * 100).toFixed(1)}%`;
+    return figure.rows.map((row) => {
+      const calibrated = row.setup.startsWith("calibrated");
+      return {
+        figure: `8. Gate, ${row.setup}: unchanged engine passes / a 10% speedup passes / speedup detected 95% of the time (${figure.rounds} rounds, ${figure.prompts} prompts)`,
+        measured: `${percent(row.falsePassRate)} / ${percent(row.powerAt10)} / ${percent(row.detectableSpeedup)}`,
+        // The promise is made for the calibrated gate; without calibration one run cannot see how much engine starts differ, and the card says so.
+        goal: calibrated ? "≤ 5% / ≥ 95% / —" : "(reference)",
+        met: calibrated ? row.falsePassRate <= 0.05 && row.powerAt10 >= 0.95 : null,
+      };
+    });
+  })),
+);
+
+rows.push(
+  ...(await section("patch conflict to card", async () => {
+    const figure = await measurePatchConflictToCard();
+    const docker = figure.dockerMs === null ? "not measured (no Docker daemon)" : ms(figure.dockerMs);
+    return [
+      {
+        figure: "9. Start of a round → patch_conflict card, process / container (engines started)",
+        measured: `${ms(figure.processMs)} / ${docker} (${figure.enginesStarted})`,
+        goal: "no engine started",
+        met: figure.enginesStarted === 0,
+      },
+    ];
   })),
 );
 

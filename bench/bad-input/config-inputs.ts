@@ -61,8 +61,12 @@ export const WRONG_FIELD_VALUES: Record<string, unknown[]> = {
   // The round folder holds prompts.jsonl: a file that is there but is no tokenizer.
   "bench.tokenizer": ["", 5, "no-such-tokenizer.json", "prompts.jsonl", { path: "t.json", from: "hub" }, { path: "/m/tokenizer.json", from: "image" }],
   "bench.agreementTokens": [-1, 1.5, "16"],
+  "bench.runs": [0, 2.5, 101, "three"],
   "gate.minRoundScore": [0, -1, "1.1x", MISSING],
-  "gate.use": ["median"],
+  "gate.use": ["median", "noise-floor"],
+  "gate.maxUnscored": [1, -0.1, "10%"],
+  "gate.minPrompts": [0, 2.5, "ten"],
+  "gate.calibration": ["", 5, "no-such-calibration.json"],
   "docker.gpus": [0, "some", [], [""]],
   "docker.shmSize": ["lots", 16],
   "docker.memory": ["64 GB", 64, "150%", "all"],

@@ -5,11 +5,14 @@ import { classifyFailure } from "../../src/failure/classify-failure.js";
 import type { EngineFailure } from "../../src/failure/engine-failure.js";
 import type { GpuSnapshot } from "../../src/round/gpu-state-schema.js";
 import { describeGpus } from "../../src/round/probe-gpu.js";
-import { buildScorecard } from "../../src/scorecard/build-scorecard.js";
+import { calibrationSettingsOf } from "../../src/calibration/calibration-settings.js";
+import { fitCalibration } from "../../src/calibration/fit-calibration.js";
+import { buildScorecard, cardSettings, emptyProvenance } from "../../src/scorecard/build-scorecard.js";
+import { calibrationFacts } from "../../src/scorecard/rescore-card.js";
 import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
 import { toLogTail } from "../../src/scorecard/sanitize-log-tail.js";
 import type { ChunkArrival, CompletedRequest, RequestRecord } from "../../src/scoring/request-record.js";
-import { scoreRound } from "../../src/scoring/score-round.js";
+import { type RoundRun, scoreRound } from "../../src/scoring/score-round.js";
 import { createSeededRandom } from "../../src/scoring/seeded-random.js";
 
 /*
@@ -28,17 +31,25 @@ const NOW = new Date("2026-11-29T12:00:00Z");
 const DOCS_BASE_URL = "https://github.com/speedgate-dev/speedgate/blob/v0.1.0/docs/troubleshooting/";
 const BASELINE_IMAGE_ID = "sha256:aa11bb22cc33dd44ee55ff6600771188229933aa44bb55cc66dd77ee88ff9900";
 const CANDIDATE_IMAGE_ID = "sha256:3f1c0a8d9e2b4f6a7c5d1e0f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b";
+const PROMPTS_HASH = "0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9";
 const PATCH_HASH = "9b74c9897bac770ffc029102a200c5de4d0b0b3a6b1a5c3f5d2e1f0a9b8c7d6e";
 
-function config(overrides: { requestIntervalMs?: number; minRoundScore?: number } = {}): RoundConfig {
+function config(overrides: { requestIntervalMs?: number; minRoundScore?: number; runs?: number; calibration?: string } = {}): RoundConfig {
   return parseRoundConfig({
     engine: "sglang",
     runtime: "docker",
     port: 30000,
     baseline: { image: "lmsysorg/sglang:v0.5.5" },
     candidate: { patch: "./submission.patch", sourceDir: "/sgl-workspace/sglang" },
-    bench: { prompts: "./prompts.jsonl", maxTokens: 512, requestIntervalMs: overrides.requestIntervalMs ?? 500, contextLimit: 32768, tolerance: 0.9 },
-    gate: { minRoundScore: overrides.minRoundScore ?? 1.0 },
+    bench: {
+      prompts: "./prompts.jsonl",
+      maxTokens: 512,
+      requestIntervalMs: overrides.requestIntervalMs ?? 500,
+      contextLimit: 32768,
+      tolerance: 0.9,
+      runs: overrides.runs ?? 1,
+    },
+    gate: { minRoundScore: overrides.minRoundScore ?? 1.0, ...(overrides.calibration ? { calibration: overrides.calibration } : {}) },
   });
 }
 
@@ -106,43 +117,86 @@ interface PromptPlan {
   candidate: StreamShape | { error: string } | null;
 }
 
+/** A calibration's A/A study as a card carries it: the scores of 20 rounds of the baseline against itself. */
+interface ExampleCalibration {
+  measuredAt: string;
+  scores: number[];
+}
+
 function card(options: {
   config: RoundConfig;
   plans: PromptPlan[];
   seed: number;
   failure?: EngineFailure | null;
   gpu: { baseline: GpuSnapshot | null; candidate: GpuSnapshot | null };
+  /** How much a whole engine start runs faster or slower (±, uniform), when bench.runs repeats the round. */
+  startSpread?: number;
+  calibration?: ExampleCalibration;
 }): Scorecard {
   const random = createSeededRandom(options.seed);
-  const baseline = new Map<string, RequestRecord>();
-  const candidate = new Map<string, RequestRecord>();
-  for (const plan of options.plans) {
-    baseline.set(plan.id, stream(random, plan.baseline));
-    if (plan.candidate === null) continue;
-    candidate.set(plan.id, "error" in plan.candidate ? { ok: false, kind: "http_error", reason: plan.candidate.error } : stream(random, plan.candidate));
-  }
+  const runCount = options.config.bench.runs;
   const failure = options.failure ?? null;
+  // One run draws exactly what a single-run card always drew, so adding runs to one example leaves the others as they were.
+  const startFactor = (): number => (runCount === 1 ? 1 : 1 + (options.startSpread ?? 0) * (random() * 2 - 1));
+  const scaled = (shape: StreamShape, factor: number): StreamShape => ({ ...shape, ttftMs: shape.ttftMs * factor, itlMs: shape.itlMs * factor });
+  const runs: RoundRun[] = Array.from({ length: runCount }, (_, index) => {
+    const baselineFactor = startFactor();
+    const candidateFactor = startFactor();
+    const baseline = new Map<string, RequestRecord>();
+    const candidate = new Map<string, RequestRecord>();
+    for (const plan of options.plans) {
+      baseline.set(plan.id, stream(random, scaled(plan.baseline, baselineFactor)));
+      if (plan.candidate === null) continue;
+      candidate.set(
+        plan.id,
+        "error" in plan.candidate ? { ok: false, kind: "http_error", reason: plan.candidate.error } : stream(random, scaled(plan.candidate, candidateFactor)),
+      );
+    }
+    return { baseline: { records: baseline, failure: null }, candidate: { records: candidate, failure: index === runCount - 1 ? failure : null } };
+  });
+  const provenance = {
+    imageDigest: CANDIDATE_IMAGE_ID,
+    baselineImage: options.config.baseline.image ?? null,
+    baselineImageId: BASELINE_IMAGE_ID,
+    patchHash: PATCH_HASH,
+    runner: "gpu-runner-3",
+    gpu: describeGpus(options.gpu.baseline),
+    // A calibration is for one prompt set; the card names it so that the fit can be checked.
+    ...(options.calibration ? { promptsHash: PROMPTS_HASH } : {}),
+  };
+  const calibration = options.calibration
+    ? fitCalibration(
+        {
+          measuredAt: options.calibration.measuredAt,
+          engine: options.config.engine,
+          runner: provenance.runner,
+          gpu: provenance.gpu,
+          baselineImage: provenance.baselineImage,
+          baselineImageId: provenance.baselineImageId,
+          promptsHash: PROMPTS_HASH,
+          settings: calibrationSettingsOf(options.config, options.plans.length),
+          scores: options.calibration.scores,
+        },
+        calibrationFacts({ engine: options.config.engine, provenance: { ...emptyProvenance(), ...provenance }, settings: cardSettings(options.config) }),
+      )
+    : null;
   const result = scoreRound({
     promptIds: options.plans.map((plan) => plan.id),
-    baseline: { records: baseline, failure: null },
-    candidate: { records: candidate, failure },
+    runs,
     tolerance: options.config.bench.tolerance,
     gate: options.config.gate,
+    agreementTokens: options.config.bench.agreementTokens,
+    noise: calibration ? { floor: calibration.noiseFloor, problems: calibration.problems } : null,
   });
   return buildScorecard({
     config: options.config,
     result,
     failure,
+    calibration,
     gpuSnapshots: options.gpu,
     docsBaseUrl: DOCS_BASE_URL,
     now: NOW,
-    provenance: {
-      imageDigest: CANDIDATE_IMAGE_ID,
-      baselineImageId: BASELINE_IMAGE_ID,
-      patchHash: PATCH_HASH,
-      runner: "gpu-runner-3",
-      gpu: describeGpus(options.gpu.baseline),
-    },
+    provenance,
   });
 }
 
@@ -218,8 +272,24 @@ export async function buildExampleCards(): Promise<ExampleCard[]> {
     },
   });
 
+  // A patch 12% faster between tokens, measured in three runs on a runner whose engine starts differ by about 1%,
+  // and gated on the runner's calibration: the bar is the noise floor its A/A study measured.
+  const calibratedConfig = config({ runs: 3, calibration: "speedgate-calibration.json" });
+  const calibrated = card({
+    config: calibratedConfig,
+    seed: 29,
+    plans: plans(12, 7, 500, (base) => ({ ...base, itlMs: base.itlMs / 1.12 })),
+    startSpread: 0.01,
+    calibration: {
+      measuredAt: "2026-11-20T08:30:00.000Z",
+      scores: [0.998, 1.004, 0.991, 1.012, 1.001, 0.987, 1.006, 0.995, 1.009, 1.0, 0.993, 1.015, 0.998, 1.003, 0.989, 1.007, 0.996, 1.002, 1.01, 0.994],
+    },
+    gpu: { baseline: idleH100("2026-11-29T11:31:10.000Z"), candidate: idleH100("2026-11-29T11:35:47.000Z") },
+  });
+
   return [
     { name: "passing-round", card: passing },
+    { name: "calibrated-three-runs", card: calibrated },
     { name: "large-round", card: large },
     { name: "candidate-cuda-oom", card: oom },
     { name: "candidate-cuda-oom-busy-runner", card: busy },

@@ -33,10 +33,10 @@ export function createProgressRenderer(stream: ProgressStream): { onProgress: (e
   };
 
   const onProgress = (event: RoundProgressEvent): void => {
-    const who = event.role;
+    const who = "run" in event && event.run !== undefined ? `${event.role} (run ${event.run} of ${event.runs ?? event.run})` : event.role;
     switch (event.type) {
       case "preparing":
-        if (who === "candidate") line("candidate: preparing (patch and build steps)");
+        line(event.role === "candidate" ? "candidate: preparing (patch and build steps)" : "baseline: preparing");
         return;
       case "starting":
         line(`${who}: starting engine`);

@@ -40,6 +40,7 @@ export function fingerprintRound(config: RoundConfig, configDir: string, prompts
         : {}),
     },
     docker: { ...config.docker, mounts: config.docker.mounts.map((mount) => ({ ...mount, source: portable(mount.source) ?? "" })) },
+    gate: { ...config.gate, calibration: portable(config.gate.calibration) },
   };
   return { configHash: sha256(JSON.stringify(comparable)), promptsHash: sha256(JSON.stringify(prompts)) };
 }

@@ -24,6 +24,9 @@ function unwrap(schema: z.ZodType): z.ZodType {
   for (;;) {
     if (current instanceof z.ZodDefault || current instanceof z.ZodPrefault || current instanceof z.ZodOptional || current instanceof z.ZodNullable) {
       current = current.unwrap() as z.ZodType;
+    } else if (current instanceof z.ZodPipe) {
+      // A transformed object (gate fills its default rule): the fields are the input side's.
+      current = current.in as z.ZodType;
     } else {
       return current;
     }

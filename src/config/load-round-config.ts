@@ -1,6 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { parseDocument } from "yaml";
+import type { CalibrationFile } from "../calibration/calibration-schema.js";
+import { loadRoundCalibration } from "../calibration/load-round-calibration.js";
 import { parsePrompts } from "../prompts/parse-prompts.js";
 import { readTokenizerFile } from "../tokens/read-tokenizer-file.js";
 import type { TokenCounter } from "../tokens/token-counter.js";
@@ -25,6 +27,8 @@ export interface LoadedRound {
    * round before anything starts. Absent when the round reads it later (from the baseline image).
    */
   tokenCounter?: TokenCounter | null;
+  /** The A/A study gate.calibration names, checked against the round's settings. */
+  calibration?: CalibrationFile | null;
 }
 
 /** Validates an already parsed config object; paths stay as written. */
@@ -68,6 +72,7 @@ export function resolveConfigPaths(config: RoundConfig, baseDir: string): RoundC
     },
     bench: { ...config.bench, prompts: at(config.bench.prompts), ...resolvedTokenizer(config, at) },
     docker: { ...config.docker, mounts: config.docker.mounts.map((mount) => ({ ...mount, source: at(mount.source) })) },
+    gate: { ...config.gate, ...(config.gate.calibration ? { calibration: at(config.gate.calibration) } : {}) },
   };
 }
 
@@ -81,6 +86,8 @@ function resolvedTokenizer(config: RoundConfig, at: (path: string) => string): P
 export interface LoadRoundOptions {
   /** A patch given outside the config (the action's `patch` input) replaces `candidate.patch`. */
   patchPath?: string;
+  /** `speedgate calibrate` writes the file gate.calibration names: a missing or outdated one is not an error there. */
+  skipCalibration?: boolean;
 }
 
 /** What `speedgate run --check` learns besides the round: the paths only the runner is expected to have. */
@@ -136,14 +143,18 @@ async function readRound(configPath: string, options: LoadRoundOptions, purpose:
   const tokenizer = tokenizerLocation(config);
   const tokenCounter = tokenizer?.from === "runner" && !absent("bench.tokenizer") ? await readTokenizerFile(tokenizer.path) : undefined;
   const finalConfig = patch ? { ...config, candidate: { ...config.candidate, patch: patch.path } } : config;
+  const fingerprint = fingerprintRound(finalConfig, baseDir, prompts);
   return {
     round: {
       config: finalConfig,
       configPath: absolutePath,
       prompts,
       patch,
-      fingerprint: fingerprintRound(finalConfig, baseDir, prompts),
+      fingerprint,
       ...(tokenCounter !== undefined ? { tokenCounter } : tokenizer ? {} : { tokenCounter: null }),
+      // A check may run where the runner's prompts are not: the calibration's fit is decided when the round runs.
+      calibration:
+        options.skipCalibration || purpose === "check" ? null : await loadRoundCalibration(finalConfig, absolutePath, baseDir, prompts.length, fingerprint),
     },
     paths,
   };

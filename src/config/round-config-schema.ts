@@ -1,5 +1,6 @@
 import { posix } from "node:path";
 import { z } from "zod";
+import { DEFAULT_MAX_UNSCORED, DEFAULT_MIN_PROMPTS, GATE_MODES } from "../scoring/evaluate-gate.js";
 
 /*
  * Every field carries the sentence a user reads when it is wrong ("expected …"); the formatter adds
@@ -115,6 +116,8 @@ const benchSchema = z.strictObject(
       .gt(0, { error: "expected a number in (0, 1]" })
       .lte(1, { error: "expected a number in (0, 1]" }),
     warmupRequests: integerIn(0, 10_000, "expected a whole number from 0 to 10000").default(0),
+    // Each run restarts both engines; the interval then covers how much engine starts differ in speed.
+    runs: integerIn(1, 100, "expected a whole number of runs from 1 to 100").default(1),
     requestTimeoutS: positiveNumber("expected a number of seconds greater than 0").default(600),
     tokenizer: tokenizerSchema.optional(),
     agreementTokens: integerIn(0, 1_000_000, "expected a whole number of tokens, 0 (off) to 1000000").default(16),
@@ -122,13 +125,27 @@ const benchSchema = z.strictObject(
   { error: "expected an object with prompts, maxTokens, requestIntervalMs, contextLimit and tolerance" },
 );
 
-const gateSchema = z.strictObject(
-  {
-    minRoundScore: positiveNumber("expected a speedup greater than 0, such as 1.0"),
-    use: enumOf(["round-score", "interval-low"] as const).default("round-score"),
-  },
-  { error: "expected an object such as { minRoundScore: 1.0 }" },
-);
+/** The gate's limits, shared with the repository config (.github/speedgate.yml), which sets them for the app's re-gate. */
+export const maxUnscoredSchema = z
+  .number({ error: "expected a share of prompts in [0, 1), such as 0.1" })
+  .min(0, { error: "expected a share of prompts in [0, 1), such as 0.1" })
+  .lt(1, { error: "expected a share of prompts in [0, 1), such as 0.1" })
+  .default(DEFAULT_MAX_UNSCORED);
+export const minPromptsSchema = integerIn(1, 10_000_000, "expected a whole number of prompts, 1 or more").default(DEFAULT_MIN_PROMPTS);
+
+const gateSchema = z
+  .strictObject(
+    {
+      minRoundScore: positiveNumber("expected a speedup greater than 0, such as 1.0"),
+      // Without a calibration the interval's low end must clear the bar; with one, the noise floor decides.
+      use: enumOf(GATE_MODES).optional(),
+      maxUnscored: maxUnscoredSchema,
+      minPrompts: minPromptsSchema,
+      calibration: nonEmptyString("expected the path of a calibration file written by speedgate calibrate").optional(),
+    },
+    { error: "expected an object such as { minRoundScore: 1.0 }" },
+  )
+  .transform((gate) => ({ ...gate, use: gate.use ?? (gate.calibration ? "noise-floor" : "interval-low") }) as const);
 
 const gpusSchema = z.union(
   [
@@ -331,6 +348,13 @@ export const roundConfigSchema = z
         code: "custom",
         path: ["bench", "tokenizer"],
         message: "expected an absolute path inside the baseline image, such as /models/m/tokenizer.json (or { path, from: runner } for a file on the runner)",
+      });
+    }
+    if (config.gate.use === "noise-floor" && !config.gate.calibration) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["gate", "calibration"],
+        message: "expected the calibration file gate.use: noise-floor gates on (write one with speedgate calibrate)",
       });
     }
     if (config.candidate.build && config.candidate.patch) {

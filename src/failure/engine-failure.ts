@@ -38,6 +38,8 @@ export interface EngineFailure {
   exitCode: number | null;
   signal: string | null;
   logTail: string[];
+  /** The run (1-based) it failed in, when the round repeats its runs (bench.runs); the round runner sets it. */
+  run?: number | null;
 }
 
 /** Thrown by runtimes and the round runner; carries the classified failure up to the card. */

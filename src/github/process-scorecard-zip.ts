@@ -1,16 +1,16 @@
 import { describeVerdict } from "../scorecard/describe-card.js";
 import { renderMarkdown } from "../scorecard/render-markdown.js";
 import { renderMarkdownWithinBytes } from "../scorecard/render-markdown-within-bytes.js";
-import type { GateSettings } from "../scoring/evaluate-gate.js";
 import { MAX_CHECK_SUMMARY_BYTES } from "./publish-check-run.js";
 import { ArtifactError, type ZipLimits, readScorecardZip } from "./read-scorecard-zip.js";
-import { regateScorecard } from "./regate-scorecard.js";
+import { type RepoGateSettings, regateScorecard } from "./regate-scorecard.js";
 
 export interface ScorecardZipJob {
   zip: Uint8Array;
   source: string;
   limits: ZipLimits;
-  gate: GateSettings;
+  /** The repository's gate; without `use`, the round's own rule. */
+  gate: RepoGateSettings;
 }
 
 export type ScorecardZipResult =

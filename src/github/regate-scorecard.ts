@@ -1,22 +1,16 @@
-import { agreementFields, summaryFields } from "../scorecard/build-scorecard.js";
+import { rescoreCard } from "../scorecard/rescore-card.js";
 import type { Scorecard } from "../scorecard/scorecard-schema.js";
-import type { GateSettings } from "../scoring/evaluate-gate.js";
-import { describeEngineFailure, failureContext } from "../scoring/score-round.js";
-import { summarizeRound } from "../scoring/summarize-round.js";
+import type { GateMode, GateSettings } from "../scoring/evaluate-gate.js";
+
+/** The repository's gate; without `use`, the round's own rule: noise-floor when the card names a calibration, else interval-low. */
+export type RepoGateSettings = Omit<GateSettings, "use"> & { use?: GateMode | undefined };
 
 /**
- * The card with its summary and gate recomputed from its per-prompt results under the repository's
- * gate, exactly as a fresh round would compute them: the counts, score and verdict in an artifact
- * are the submitter's word, the threshold is the maintainers'.
+ * The card with its prompt scores, summary and gate recomputed from its per-run tokens and times
+ * under the repository's gate, exactly as a fresh round would compute them: the scores, counts and
+ * verdict in an artifact are the submitter's word, the threshold is the maintainers'.
  */
-export function regateScorecard(card: Scorecard, gate: GateSettings): Scorecard {
-  const failure = card.failure;
-  const summary = summarizeRound(
-    card.prompts.map((prompt) => ({ status: prompt.status, score: prompt.score, candidateAttempted: prompt.candidate !== null })),
-    {
-      gate,
-      ...failureContext(failure, failure ? describeEngineFailure(failure) : null),
-    },
-  );
-  return { ...card, ...summaryFields(summary), ...agreementFields(card.prompts) };
+export function regateScorecard(card: Scorecard, gate: RepoGateSettings): Scorecard {
+  const use = gate.use ?? (card.gate.calibration ? "noise-floor" : "interval-low");
+  return rescoreCard(card, { gate: { ...gate, use } });
 }

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { formatConfigIssues } from "../config/format-config-issues.js";
+import { maxUnscoredSchema, minPromptsSchema } from "../config/round-config-schema.js";
+import { DEFAULT_MAX_UNSCORED, DEFAULT_MIN_PROMPTS, GATE_MODES } from "../scoring/evaluate-gate.js";
 
 /*
  * `.github/speedgate.yml` on the repository's default branch: how the app gates and who may start
@@ -25,11 +27,14 @@ export const repoConfigSchema = z.strictObject(
             .number({ error: "expected a speedup greater than 0, such as 1.0" })
             .gt(0, { error: "expected a speedup greater than 0, such as 1.0" })
             .default(1.0),
-          use: enumOf(["round-score", "interval-low"]).default("round-score"),
+          // Left out: the round's rule (noise-floor with a calibration on the card, else interval-low).
+          use: enumOf(GATE_MODES).optional(),
+          maxUnscored: maxUnscoredSchema,
+          minPrompts: minPromptsSchema,
         },
         { error: "expected an object such as { minRoundScore: 1.05 }" },
       )
-      .default({ minRoundScore: 1.0, use: "round-score" }),
+      .default({ minRoundScore: 1.0, maxUnscored: DEFAULT_MAX_UNSCORED, minPrompts: DEFAULT_MIN_PROMPTS }),
     trigger: enumOf(["command", "auto"]).default("command"),
     rescore: z
       .strictObject(

@@ -1,11 +1,17 @@
 import type { EngineFailure, EngineRole } from "../failure/engine-failure.js";
 
+/** Which run an event belongs to, when the round repeats its runs (bench.runs > 1). */
+interface InRun {
+  run?: number;
+  runs?: number;
+}
+
 /** What the round runner reports while it works, for a progress bar or plain log lines. */
 export type RoundProgressEvent =
   | { type: "preparing"; role: EngineRole }
-  | { type: "starting"; role: EngineRole }
-  | { type: "healthy"; role: EngineRole; afterMs: number }
-  | { type: "benchmark"; role: EngineRole; done: number; total: number; failed: number }
-  | { type: "stopped"; role: EngineRole }
-  | { type: "failed"; role: EngineRole; failure: EngineFailure }
+  | ({ type: "starting"; role: EngineRole } & InRun)
+  | ({ type: "healthy"; role: EngineRole; afterMs: number } & InRun)
+  | ({ type: "benchmark"; role: EngineRole; done: number; total: number; failed: number } & InRun)
+  | ({ type: "stopped"; role: EngineRole } & InRun)
+  | ({ type: "failed"; role: EngineRole; failure: EngineFailure } & InRun)
   | { type: "skipped"; role: EngineRole; reason: string };

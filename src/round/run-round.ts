@@ -2,6 +2,8 @@ import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import { dirname } from "node:path";
 import { runBenchmark } from "../bench/run-benchmark.js";
+import { fitCalibration } from "../calibration/fit-calibration.js";
+import { calibrationSourceOf } from "../calibration/load-round-calibration.js";
 import { fingerprintRound } from "../config/fingerprint-round.js";
 import type { LoadedRound } from "../config/load-round-config.js";
 import { createRuntime } from "../engine/create-runtime.js";
@@ -10,14 +12,16 @@ import { waitUntilHealthy } from "../engine/wait-until-healthy.js";
 import { classifyFailure } from "../failure/classify-failure.js";
 import { type EngineFailure, EngineFailureError, type EngineRole } from "../failure/engine-failure.js";
 import type { Logger } from "../logger.js";
-import { type CardSource, buildScorecard } from "../scorecard/build-scorecard.js";
+import { type CardSource, buildScorecard, cardSettings } from "../scorecard/build-scorecard.js";
+import { calibrationFacts } from "../scorecard/rescore-card.js";
 import { resolveDocsBaseUrl } from "../scorecard/resolve-docs-base-url.js";
 import type { Scorecard } from "../scorecard/scorecard-schema.js";
 import type { RequestRecord } from "../scoring/request-record.js";
-import { type EngineRoundResult, scoreRound } from "../scoring/score-round.js";
+import { type EngineRoundResult, type RoundRun, scoreRound } from "../scoring/score-round.js";
+import type { TokenCounter } from "../tokens/token-counter.js";
 import { describeGpus, probeGpuState } from "./probe-gpu.js";
 import { type GpuStateRecorder, createGpuStateRecorder } from "./record-gpu-state.js";
-import { type TokenCounterSource, createTokenCounterSource } from "./resolve-token-counter.js";
+import { createTokenCounterSource } from "./resolve-token-counter.js";
 import { RoundCancelledError } from "./round-cancelled-error.js";
 import type { RoundProgressEvent } from "./round-progress.js";
 
@@ -39,34 +43,63 @@ const EXIT_GRACE_MS = 500;
 
 const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-
 function describeExitForReason(role: EngineRole, exit: EngineExit): string {
   if (exit.infrastructure) return `${exit.infrastructure.label}, during the ${role} engine's benchmark`;
   const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.exitCode ?? "unknown"}`;
   return `${role} engine ${how} during the benchmark`;
 }
 
-/** One engine's turn: prepare, start, wait for health, benchmark; the engine is stopped whatever happens. */
-async function runEngine(
+/** A failure of this round, marked with its run when the round repeats its runs. */
+function inRun(failure: EngineFailure, run: number | null): EngineFailure {
+  return run === null ? failure : { ...failure, run };
+}
+
+/**
+ * Prepares one engine (patch and build steps). A preparation failure is returned, not thrown, so the
+ * round can end with a card before any engine starts.
+ */
+async function prepareEngine(
   role: EngineRole,
   runtime: EngineRuntime,
   options: RunRoundOptions,
   prepared: Map<EngineRole, PreparedEngine>,
-  tokenCounter: TokenCounterSource,
-  gpuState: GpuStateRecorder,
-): Promise<EngineRoundResult> {
+): Promise<EngineFailure | null> {
+  const { signal, logger } = options;
+  try {
+    options.onProgress?.({ type: "preparing", role });
+    prepared.set(role, await runtime.prepare(role, signal));
+    if (signal.aborted) throw new RoundCancelledError(signal.reason);
+    return null;
+  } catch (error) {
+    if (error instanceof RoundCancelledError) throw error;
+    if (signal.aborted) throw new RoundCancelledError(signal.reason);
+    if (error instanceof EngineFailureError) {
+      logger.debug(`${role} engine failed: ${error.message}`);
+      options.onProgress?.({ type: "failed", role, failure: error.failure });
+      return error.failure;
+    }
+    throw error;
+  }
+}
+
+/** What every engine turn shares: the round's token counter and the GPU state recorder. */
+interface EngineTurnContext {
+  tokenCounter: TokenCounter | null;
+  gpuState: GpuStateRecorder;
+}
+
+/** One engine's turn in one run: start, wait for health, benchmark; the engine is stopped whatever happens. */
+async function runEngine(role: EngineRole, run: number, runtime: EngineRuntime, options: RunRoundOptions, context: EngineTurnContext): Promise<EngineRoundResult> {
   const { round, signal, logger } = options;
-  const emit = (event: RoundProgressEvent): void => options.onProgress?.(event);
+  const runs = round.config.bench.runs;
+  const emit = (event: RoundProgressEvent): void => options.onProgress?.({ ...event, ...(runs > 1 ? { run, runs } : {}) });
+  const mark = (failure: EngineFailure): EngineFailure => inRun(failure, runs > 1 ? run : null);
   const { config } = round;
   let engine: RunningEngine | null = null;
   try {
-    emit({ type: "preparing", role });
-    prepared.set(role, await runtime.prepare(role, signal));
-    // Read before any engine serves (from the baseline image with Docker), so a wrong path stops the round early.
-    const counter = await tokenCounter.get(signal);
     if (signal.aborted) throw new RoundCancelledError(signal.reason);
     emit({ type: "starting", role });
-    await gpuState.beforeStart(role);
+    await context.gpuState.beforeStart(role);
     if (signal.aborted) throw new RoundCancelledError(signal.reason);
     engine = await runtime.start(role, signal);
     const { healthyAfterMs } = await waitUntilHealthy({
@@ -93,7 +126,7 @@ async function runEngine(
       baseUrl: engine.baseUrl,
       prompts: round.prompts,
       bench: config.bench,
-      tokenCounter: counter,
+      tokenCounter: context.tokenCounter,
       signal: AbortSignal.any([signal, died.signal]),
       onProgress: (progress) => emit({ type: "benchmark", role, ...progress }),
     });
@@ -106,8 +139,9 @@ async function runEngine(
     }
     benchmarkOver = true;
     if (death) {
-      emit({ type: "failed", role, failure: death });
-      return { records, failure: death };
+      const failure = mark(death);
+      emit({ type: "failed", role, failure });
+      return { records, failure };
     }
     return { records, failure: null };
   } catch (error) {
@@ -115,8 +149,9 @@ async function runEngine(
     if (signal.aborted) throw new RoundCancelledError(signal.reason);
     if (error instanceof EngineFailureError) {
       logger.debug(`${role} engine failed: ${error.message}`);
-      emit({ type: "failed", role, failure: error.failure });
-      return { records: new Map(), failure: error.failure };
+      const failure = mark(error.failure);
+      emit({ type: "failed", role, failure });
+      return { records: new Map(), failure };
     }
     throw error;
   } finally {
@@ -128,8 +163,12 @@ async function runEngine(
 }
 
 /**
- * Runs a whole round: the baseline, then the candidate, on this machine one after the other, then
- * scores it. An engine failure ends in a card that explains it; only cancellation and broken
+ * Prepares both engines, then runs them: the candidate is patched and built before any engine
+ * starts (the overlay needs the baseline image, so the baseline is prepared first), and a patch that
+ * does not apply or a build that fails ends the round at once, without a baseline startup and
+ * benchmark spent on it. Then bench.runs runs, interleaved (baseline, candidate, baseline, candidate
+ * …), each restarting its engine, so a slow engine start lands on either side; any failure ends the
+ * round. An engine failure ends in a card that explains it; only cancellation and broken
  * infrastructure throw. The runtime is always disposed, so nothing the round started survives it.
  */
 export async function runRound(options: RunRoundOptions): Promise<Scorecard> {
@@ -138,45 +177,66 @@ export async function runRound(options: RunRoundOptions): Promise<Scorecard> {
   const runtime = options.runtime ?? createRuntime(round, { logger, runId });
   const prepared = new Map<EngineRole, PreparedEngine>();
   const gpuState = createGpuStateRecorder();
-  let baseline: EngineRoundResult = { records: new Map(), failure: null };
-  let candidate: EngineRoundResult = { records: new Map(), failure: null };
   const tokenCounter = createTokenCounterSource(round, runtime);
+  const runs: RoundRun[] = [];
+  let failure: EngineFailure | null = null;
   try {
     if (signal.aborted) throw new RoundCancelledError(signal.reason);
-    baseline = await runEngine("baseline", runtime, options, prepared, tokenCounter, gpuState);
-    if (baseline.failure) {
-      options.onProgress?.({ type: "skipped", role: "candidate", reason: "the baseline failed" });
-    } else {
-      candidate = await runEngine("candidate", runtime, options, prepared, tokenCounter, gpuState);
+    failure = await prepareEngine("baseline", runtime, options, prepared);
+    if (failure) options.onProgress?.({ type: "skipped", role: "candidate", reason: "the baseline could not be prepared" });
+    else {
+      // Read before any engine is built or serves (from the baseline image with Docker), so a wrong path stops the round early.
+      const counter = await tokenCounter.get(signal);
+      if (signal.aborted) throw new RoundCancelledError(signal.reason);
+      failure = await prepareEngine("candidate", runtime, options, prepared);
+      if (failure?.engine === "candidate") options.onProgress?.({ type: "skipped", role: "baseline", reason: "the candidate could not be prepared, so no engine was started" });
+      const context: EngineTurnContext = { tokenCounter: counter, gpuState };
+      for (let run = 1; run <= round.config.bench.runs && !failure; run++) {
+        const baseline = await runEngine("baseline", run, runtime, options, context);
+        const candidate: EngineRoundResult = baseline.failure ? { records: new Map(), failure: null } : await runEngine("candidate", run, runtime, options, context);
+        if (baseline.failure) options.onProgress?.({ type: "skipped", role: "candidate", reason: "the baseline failed" });
+        runs.push({ baseline, candidate });
+        failure = baseline.failure ?? candidate.failure;
+      }
     }
   } finally {
     await runtime.dispose();
   }
-  const result = scoreRound({
-    promptIds: round.prompts.map((prompt) => prompt.id),
-    baseline,
-    candidate,
-    tolerance: round.config.bench.tolerance,
-    gate: round.config.gate,
-    agreementTokens: round.config.bench.agreementTokens,
-  });
+  const config = round.config;
   const snapshots = gpuState.snapshots();
   // A round that failed before any engine started still names the runner's GPUs.
   const gpu = describeGpus(snapshots.baseline ?? snapshots.candidate ?? (await probeGpuState()));
+  const provenance = {
+    imageDigest: prepared.get("candidate")?.imageId ?? null,
+    baselineImage: config.baseline.image ?? null,
+    baselineImageId: prepared.get("baseline")?.imageId ?? null,
+    patchHash: prepared.get("candidate")?.patchHash ?? round.patch?.sha256 ?? null,
+    ...(round.fingerprint ?? fingerprintRound(config, dirname(round.configPath), round.prompts)),
+    runner: (process.env.RUNNER_NAME ?? hostname()).slice(0, 256) || null,
+    gpu,
+  };
+  // Fitted from the same facts the card keeps, so the app's re-gate decides the fit the same way.
+  const calibration = round.calibration
+    ? fitCalibration(calibrationSourceOf(round.calibration), calibrationFacts({ engine: config.engine, provenance, settings: cardSettings(config) }))
+    : null;
+  const result = scoreRound({
+    promptIds: round.prompts.map((prompt) => prompt.id),
+    runs,
+    failure,
+    plannedRuns: config.bench.runs,
+    tolerance: config.bench.tolerance,
+    gate: config.gate,
+    agreementTokens: config.bench.agreementTokens,
+    noise: calibration ? { floor: calibration.noiseFloor, problems: calibration.problems } : null,
+  });
   return buildScorecard({
-    config: round.config,
+    config,
     result,
     gpuSnapshots: snapshots,
     docsBaseUrl: resolveDocsBaseUrl(process.env),
-    failure: baseline.failure ?? candidate.failure,
-    provenance: {
-      imageDigest: prepared.get("candidate")?.imageId ?? null,
-      baselineImageId: prepared.get("baseline")?.imageId ?? null,
-      patchHash: prepared.get("candidate")?.patchHash ?? round.patch?.sha256 ?? null,
-      ...(round.fingerprint ?? fingerprintRound(round.config, dirname(round.configPath), round.prompts)),
-      runner: (process.env.RUNNER_NAME ?? hostname()).slice(0, 256) || null,
-      gpu,
-    },
+    failure,
+    calibration,
+    provenance,
     source: options.source ?? null,
     shard: options.shard ?? null,
     tokenizerSha256: tokenCounter.loaded()?.sha256 ?? null,

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { renderMarkdown } from "../scorecard/render-markdown.js";
 import type { Scorecard } from "../scorecard/scorecard-schema.js";
 
-async function writeAtomically(path: string, text: string): Promise<void> {
+export async function writeAtomically(path: string, text: string): Promise<void> {
   // Readers (the action's upload, a watching app) see the old file or the whole new one, never half.
   const temporary = `${path}.${process.pid}.${Date.now()}.tmp`;
   await writeFile(temporary, text, "utf8");

@@ -1,14 +1,14 @@
 import type { RoundConfig } from "../config/round-config-schema.js";
 import type { EngineFailure } from "../failure/engine-failure.js";
-import { computeRoundMetrics } from "../metrics/compute-round-metrics.js";
+import { computeRoundMetrics, type PairedRequest } from "../metrics/compute-round-metrics.js";
 import type { GpuSnapshot, GpuState } from "../round/gpu-state-schema.js";
 import { type RequestRecord, timeToFirstTokenMs } from "../scoring/request-record.js";
-import { type RoundResult, wasAttempted } from "../scoring/score-round.js";
+import { type PromptRunResult, type RoundResult, wasAttempted } from "../scoring/score-round.js";
 import { DEFAULT_AGREEMENT_TOKENS } from "../scoring/score-prompt.js";
 import { type AgreementOutcome, summarizeAgreement } from "../scoring/summarize-agreement.js";
 import type { RoundSummary } from "../scoring/summarize-round.js";
 import { SPEEDGATE_VERSION } from "../version.js";
-import { type EngineSide, SCORECARD_SCHEMA_VERSION, type Scorecard } from "./scorecard-schema.js";
+import { type CardCalibration, type EngineSide, type PromptRun, SCORECARD_SCHEMA_VERSION, type Scorecard } from "./scorecard-schema.js";
 
 export type Provenance = Scorecard["provenance"];
 export type CardSource = NonNullable<Scorecard["source"]>;
@@ -16,8 +16,10 @@ export type CardSource = NonNullable<Scorecard["source"]>;
 export interface BuildScorecardInput {
   config: RoundConfig;
   result: RoundResult;
-  /** The failure that stopped the round: the baseline's when it failed, else the candidate's. */
+  /** The failure that stopped the round, with the run it happened in. */
   failure: EngineFailure | null;
+  /** The calibration the gate used, already fitted to this round. */
+  calibration?: CardCalibration | null;
   provenance?: Partial<Provenance>;
   source?: CardSource | null;
   shard?: Scorecard["shard"];
@@ -47,6 +49,20 @@ function engineSide(record: RequestRecord | null): EngineSide | null {
   };
 }
 
+/** A run as the card keeps it: the in-memory score is left out, since every reader recomputes it from the times. */
+export function cardRun(run: PromptRunResult): PromptRun {
+  return {
+    status: run.status,
+    reason: run.reason,
+    candidateAttempted: run.candidateAttempted,
+    comparedTokens: run.comparedTokens,
+    baselineTokens: run.baselineTokens,
+    candidateTokens: run.candidateTokens,
+    baselineMs: run.baselineMs,
+    candidateMs: run.candidateMs,
+  };
+}
+
 export function emptyProvenance(): Provenance {
   return {
     imageDigest: null,
@@ -64,25 +80,60 @@ export function emptyProvenance(): Provenance {
  * The card's fields that a round summary decides. A fresh round, a shard merge and the app's re-gate
  * all set them from summarizeRound through here, so the three cannot drift apart.
  */
-export function summaryFields(summary: RoundSummary): Pick<
+export function summaryFields(
+  summary: RoundSummary,
+  calibration: CardCalibration | null,
+): Pick<
   Scorecard,
-  "roundScore" | "scoreInterval" | "promptsScored" | "promptsTotal" | "belowTolerance" | "zeroedTotal" | "excluded" | "gate"
+  | "roundScore"
+  | "scoreInterval"
+  | "runs"
+  | "promptsScored"
+  | "promptsTotal"
+  | "belowTolerance"
+  | "diverged"
+  | "implausible"
+  | "zeroedTotal"
+  | "unscored"
+  | "excluded"
+  | "gate"
 > {
   return {
     roundScore: summary.roundScore,
     scoreInterval: summary.interval,
+    runs: summary.runs,
     promptsScored: summary.promptsScored,
     promptsTotal: summary.promptsTotal,
     belowTolerance: summary.belowTolerance,
+    diverged: summary.diverged,
+    implausible: summary.implausible,
     zeroedTotal: summary.zeroedTotal,
+    unscored: summary.unscored,
     excluded: summary.excluded,
-    gate: summary.gate,
+    gate: { ...summary.gate, calibration },
   };
 }
 
-/** The card's answer-integrity fields, recomputed from its per-prompt results (fresh round, merge, re-gate). */
-export function agreementFields(prompts: readonly AgreementOutcome[]): Pick<Scorecard, "diverged" | "implausible" | "medianAgreement"> {
-  return summarizeAgreement(prompts);
+/** The round's settings as its card shows them. */
+export function cardSettings(config: RoundConfig): Scorecard["settings"] {
+  return {
+    requestIntervalMs: config.bench.requestIntervalMs,
+    arrival: config.bench.arrival,
+    thinking: config.bench.thinking,
+    contextLimit: config.bench.contextLimit,
+    maxTokens: config.bench.maxTokens,
+    tolerance: config.bench.tolerance,
+    model: config.bench.model,
+    runs: config.bench.runs,
+  };
+}
+
+/**
+ * The card's median agreement, recomputed from its per-prompt results (fresh round, merge, re-gate).
+ * Its diverged and implausible counts come with the rest of the summary (summaryFields).
+ */
+export function agreementFields(prompts: readonly AgreementOutcome[]): Pick<Scorecard, "medianAgreement"> {
+  return { medianAgreement: summarizeAgreement(prompts).medianAgreement };
 }
 
 /** Whether the candidate started exactly as the baseline did, so that only the patch differed. */
@@ -98,6 +149,21 @@ function gpuState(config: RoundConfig, snapshots: BuildScorecardInput["gpuSnapsh
   return { sameLaunch: startsLikeBaseline(config), baseline: snapshots.baseline, candidate: snapshots.candidate };
 }
 
+export function cardFailure(failure: EngineFailure | null): Scorecard["failure"] {
+  return failure ? { ...failure, run: failure.run ?? null } : null;
+}
+
+/** Each run's prompt pairs, as the speed breakdown pools them: every run of B C B C counts, not only the first. */
+function metricsRuns(result: RoundResult): PairedRequest[][] {
+  const runCount = Math.max(0, ...result.prompts.map((prompt) => prompt.runs.length));
+  return Array.from({ length: runCount }, (_, index) =>
+    result.prompts.flatMap((prompt) => {
+      const run = prompt.runs[index];
+      return run ? [{ status: run.status, comparedTokens: run.comparedTokens, baseline: run.baselineRecord, candidate: run.candidateRecord }] : [];
+    }),
+  );
+}
+
 /** Assembles the versioned card from a scored round; the single place that decides its shape. */
 export function buildScorecard(input: BuildScorecardInput): Scorecard {
   const { config, result } = input;
@@ -109,27 +175,22 @@ export function buildScorecard(input: BuildScorecardInput): Scorecard {
     speedgateVersion: SPEEDGATE_VERSION,
     createdAt: (input.now ?? new Date()).toISOString(),
     engine: config.engine,
-    ...summaryFields(result),
+    ...summaryFields(result, input.calibration ?? null),
     ...agreementFields(result.prompts),
     tokenCountsEstimated: estimated,
     settings: {
-      requestIntervalMs: config.bench.requestIntervalMs,
-      arrival: config.bench.arrival,
-      thinking: config.bench.thinking,
-      contextLimit: config.bench.contextLimit,
-      maxTokens: config.bench.maxTokens,
-      tolerance: config.bench.tolerance,
-      model: config.bench.model,
+      ...cardSettings(config),
       agreementTokens: config.bench.agreementTokens ?? DEFAULT_AGREEMENT_TOKENS,
       tokenizer: input.tokenizerSha256 ?? null,
     },
     provenance: { ...emptyProvenance(), baselineImage: config.baseline.image ?? null, ...input.provenance },
-    metrics: computeRoundMetrics([result.prompts]),
+    metrics: computeRoundMetrics(metricsRuns(result)),
     gpuState: gpuState(config, input.gpuSnapshots),
     docsBaseUrl: input.docsBaseUrl ?? null,
-    failure: input.failure,
+    failure: cardFailure(input.failure),
     source: input.source ?? null,
     shard: input.shard ?? null,
+    convertedFrom: null,
     prompts: result.prompts.map((prompt) => ({
       id: prompt.id,
       status: prompt.status,
@@ -140,6 +201,7 @@ export function buildScorecard(input: BuildScorecardInput): Scorecard {
       ...(prompt.agreement !== undefined ? { agreement: prompt.agreement, agreedTokens: prompt.agreedTokens ?? null } : {}),
       baseline: engineSide(prompt.baseline),
       candidate: engineSide(prompt.candidate),
+      runs: prompt.runs.map(cardRun),
     })),
   };
 }

@@ -1,4 +1,9 @@
-import type { Scorecard } from "./scorecard-schema.js";
+import { formatBar, formatPercent, formatPercentAgainst, formatScoreAgainstBar, formatTimes } from "../scoring/format-speedup.js";
+import { MIN_PROMPTS_FOR_INTERVAL } from "../scoring/evaluate-gate.js";
+import { speedupFromTimes } from "../scoring/score-round.js";
+import type { PromptResult, PromptRun, Scorecard } from "./scorecard-schema.js";
+
+export { formatPercent, formatScoreAgainstBar, formatTimes };
 
 /*
  * Wording shared by the Markdown card, the terminal card, the check run's title and the action's
@@ -7,27 +12,9 @@ import type { Scorecard } from "./scorecard-schema.js";
 
 type Failure = NonNullable<Scorecard["failure"]>;
 
-export function formatTimes(value: number | null): string {
-  if (value === null) return "—";
-  // Two decimals hide a miss at the bar (0.996× reads as 1.00×); show more until it is visible.
-  return `${value.toFixed(Math.abs(value) >= 100 ? 1 : value !== 0 && Math.abs(value) < 0.01 ? 4 : 2)}×`;
-}
-
-export function formatScoreAgainstBar(value: number, bar: number): string {
-  for (let digits = 2; digits <= 6; digits++) {
-    const shown = value.toFixed(digits);
-    if (shown !== bar.toFixed(digits) || value === bar) return `${shown}×`;
-  }
-  return `${value.toFixed(6)}×`;
-}
-
 export function formatMs(value: number | null): string {
   if (value === null) return "—";
   return value >= 100 ? `${Math.round(value).toLocaleString("en-US")}` : value.toFixed(1);
-}
-
-export function formatPercent(fraction: number): string {
-  return `${Math.round(fraction * 1000) / 10}%`;
 }
 
 const INFRASTRUCTURE_WHEN: Record<Failure["stage"], string> = {
@@ -64,9 +51,22 @@ export function describeFailureEvent(failure: Failure): string {
   }
 }
 
+/** The bar in the headline's words: what must clear what. */
+export function describeBar(gate: Scorecard["gate"]): string {
+  switch (gate.use) {
+    case "interval-low":
+      return `gate interval low ≥ ${formatBar(gate.bar)}`;
+    case "round-score":
+      return `gate ≥ ${formatBar(gate.bar)}`;
+    case "noise-floor":
+      return gate.calibration && gate.calibration.problems.length === 0
+        ? `gate ≥ ${formatBar(gate.bar)}: ${formatBar(gate.minRoundScore)} + noise floor ${formatPercent(gate.calibration.noiseFloor)}`
+        : `gate ≥ ${formatBar(gate.minRoundScore)} + noise floor`;
+  }
+}
+
 /** One line for a headline, a check title or an annotation. */
 export function describeVerdict(card: Scorecard): { passed: boolean; headline: string } {
-  const bar = `gate ${card.gate.use === "interval-low" ? "interval low " : ""}≥ ${formatTimes(card.gate.minRoundScore)}`;
   if (card.failure?.kind === "infrastructure") {
     return { passed: false, headline: `⚠️ No verdict: the infrastructure failed, not the patch (${describeFailureEvent(card.failure)})` };
   }
@@ -77,9 +77,84 @@ export function describeVerdict(card: Scorecard): { passed: boolean; headline: s
     };
   }
   if (card.roundScore === null) {
-    const why = card.failure ? `${describeFailureEvent(card.failure)} (${card.failure.label})` : "no prompt was attempted";
+    if (!card.failure && card.promptsTotal > 0 && card.excluded === card.promptsTotal) {
+      return { passed: false, headline: "⚠️ No verdict: the baseline answered none of the prompts, so there is nothing to compare with" };
+    }
+    const why = card.failure ? `${describeFailureEvent(card.failure)} (${card.failure.label})` : card.gate.reason.replace(/^no round score: /, "");
     return { passed: false, headline: `❌ No prompt scores: ${why}` };
   }
-  const score = formatScoreAgainstBar(card.roundScore, card.gate.minRoundScore);
-  return { passed: card.gate.passed, headline: `${card.gate.passed ? "✅" : "❌"} Round score ${score} (${bar})` };
+  const score = formatScoreAgainstBar(card.roundScore, card.gate.bar);
+  const headline = `${card.gate.passed ? "✅" : "❌"} Round score ${score} (${describeBar(card.gate)})`;
+  // When something other than the rule keeps the gate closed (a crash, truncated answers, too few
+  // prompts), the headline says so: a score above the bar with a ❌ must not look like a mistake.
+  const others = card.gate.reasons.filter((reason) => reason !== card.gate.rule);
+  return { passed: card.gate.passed, headline: others.length > 0 ? `${headline}: ${others.join("; ")}` : headline };
+}
+
+/** A run's score as the card's data gives it: recomputed from its times, never read from a score field. */
+export function runScoreOnCard(run: PromptRun, prompt: PromptResult): number | null {
+  if (run.status === "excluded") return null;
+  if (run.status !== "scored") return 0;
+  if (run.baselineMs !== null && run.candidateMs !== null) return speedupFromTimes(run.baselineMs, run.candidateMs);
+  return prompt.speedup;
+}
+
+/** Each run's score of a prompt, such as "1.08 / 1.11 / 0" (— where the baseline failed in that run). */
+export function formatRunScores(prompt: PromptResult, separator = " / "): string {
+  return prompt.runs
+    .map((run) => {
+      const score = runScoreOnCard(run, prompt);
+      return score === null ? "—" : score === 0 ? "0" : score.toFixed(2);
+    })
+    .join(separator);
+}
+
+/** What the interval covers, in words; null when there is no score to have one. */
+export function describeInterval(card: Scorecard): string | null {
+  if (card.roundScore === null) return null;
+  if (!card.scoreInterval) {
+    const compared = card.promptsTotal - card.excluded;
+    return compared < MIN_PROMPTS_FOR_INTERVAL ? `none: fewer than ${MIN_PROMPTS_FOR_INTERVAL} prompts compared (${compared})` : "none";
+  }
+  if (card.runs.completed > 1) return `a bootstrap over the ${card.runs.completed} runs and the prompts: it includes how much engine starts differ in speed`;
+  return "a bootstrap over prompts: it covers prompt-to-prompt variation only, not how much engine starts differ in speed (one run of each engine)";
+}
+
+/** The runs and their spread, in words. */
+export function describeRuns(card: Scorecard): string {
+  const planned = card.settings.runs;
+  if (planned === 1) return "1 of each engine (bench.runs: 1): run-to-run variation is not measured";
+  const scores = card.runs.scores.filter((score): score is number => score !== null);
+  const done = card.runs.completed < planned ? `${card.runs.completed} of ${planned}` : `${planned}`;
+  const each = card.runs.scores.map((score) => formatTimes(score)).join(", ");
+  const spread = scores.length > 1 ? ` (spread ${formatTimes(Math.min(...scores))}–${formatTimes(Math.max(...scores))})` : "";
+  return `${done}, interleaved (baseline, candidate, baseline, …), each engine restarted every run; run scores ${each}${spread}`;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The noise floor the gate used, or that the verdict is not calibrated, in words. */
+export function describeNoise(card: Scorecard): string {
+  const calibration = card.gate.calibration;
+  if (!calibration) {
+    return "not calibrated: this runner's noise was never measured (speedgate calibrate, gate.calibration), so the verdict rests on this round's interval alone";
+  }
+  const measured = calibration.measuredAt.slice(0, 10);
+  const age = Math.floor((Date.parse(card.createdAt) - Date.parse(calibration.measuredAt)) / DAY_MS);
+  const ago = Number.isFinite(age) && age >= 0 ? ` (${age === 0 ? "the same day as" : `${age} day${age === 1 ? "" : "s"} before`} this round)` : "";
+  const where = [calibration.runner ? `runner ${calibration.runner}` : null, calibration.gpu].filter((part) => part !== null).join(", ");
+  const parts = [
+    `noise floor +${formatPercent(calibration.noiseFloor)} from ${calibration.scores.length} A/A rounds${where ? ` on ${where}` : ""}, measured ${measured}${ago}; a speedup of ${formatPercent(calibration.detectableSpeedup)} over the bar passes 95% of the time`,
+  ];
+  if (card.gate.use !== "noise-floor") parts.push(`not used: gate.use is ${card.gate.use}`);
+  for (const problem of calibration.problems) parts.push(`does not fit: ${problem}`);
+  for (const note of calibration.notes) parts.push(note);
+  return parts.join("; ");
+}
+
+/** The unscored share against gate.maxUnscored, in words. */
+export function describeUnscored(card: Scorecard): string {
+  const compared = card.promptsTotal - card.excluded;
+  const share = compared > 0 ? card.unscored / compared : 0;
+  return `${card.unscored} of ${compared} compared (${formatPercentAgainst(share, card.gate.maxUnscored)}); gate.maxUnscored allows ${formatPercent(card.gate.maxUnscored)}`;
 }

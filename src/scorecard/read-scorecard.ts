@@ -1,21 +1,26 @@
 import { readFile } from "node:fs/promises";
 import { ConfigError } from "../config/config-error.js";
 import { formatConfigIssues } from "../config/format-config-issues.js";
-import { SCORECARD_SCHEMA_VERSION, type Scorecard, scorecardSchema, scorecardV1Schema } from "./scorecard-schema.js";
+import { convertScorecardV1 } from "./convert-scorecard-v1.js";
+import { SCORECARD_SCHEMA_VERSION, type Scorecard, scorecardSchema } from "./scorecard-schema.js";
+import { scorecardSchemaV1 } from "./scorecard-schema-v1.js";
 
 /**
- * Validates a card from any source (a file, an artifact); errors name the field like config errors do.
- * A version 1 card (from a runner still on an older speedgate) is read by its own schema and carries
- * none of the later fields: it comes back as the current version with those set to null.
+ * Validates a card from any source (a file, an artifact); errors name the field like config errors
+ * do. A version-1 card (from a runner still on an older speedgate) is validated against its own
+ * schema, then converted to the current version: the later fields it never had come back null.
  */
 export function parseScorecard(value: unknown, source: string): Scorecard {
   const version = value !== null && typeof value === "object" && "schemaVersion" in value ? value.schemaVersion : undefined;
   if (version === 1) {
-    const parsed = scorecardV1Schema.safeParse(value);
+    const parsed = scorecardSchemaV1.safeParse(value);
     if (!parsed.success) {
-      throw ConfigError.fromProblems(formatConfigIssues(parsed.error.issues, value, scorecardV1Schema).slice(0, 20), source);
+      throw ConfigError.fromProblems(formatConfigIssues(parsed.error.issues, value, scorecardSchemaV1).slice(0, 20), source);
     }
-    return { ...parsed.data, schemaVersion: SCORECARD_SCHEMA_VERSION, metrics: null, gpuState: null, docsBaseUrl: null };
+    return convertScorecardV1(parsed.data);
+  }
+  if (version !== SCORECARD_SCHEMA_VERSION) {
+    throw new ConfigError(`${source}: schemaVersion: expected 1 or ${SCORECARD_SCHEMA_VERSION}, got ${JSON.stringify(version) ?? "nothing"}`);
   }
   const parsed = scorecardSchema.safeParse(value);
   if (!parsed.success) {

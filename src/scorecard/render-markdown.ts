@@ -1,11 +1,16 @@
 import { markdownTable } from "markdown-table";
 import {
   describeFailureEvent,
+  describeInterval,
+  describeNoise,
+  describeRuns,
+  describeUnscored,
   describeVerdict,
   formatMs,
   formatPercent,
   formatScoreAgainstBar,
   formatTimes,
+  formatRunScores,
 } from "./describe-card.js";
 import { countingSentence, integrityRows, promptReason } from "./describe-integrity.js";
 import { explainCudaOom } from "./explain-cuda-oom.js";
@@ -29,6 +34,9 @@ export const SCORING_RULE_SENTENCE =
   "The round score is the median, over prompts, of the candidate's end-to-end speedup against the baseline. " +
   "Both engines are compared at the same output token count, so a candidate that stops early cannot buy speed by answering less: " +
   "a prompt under the tolerance bar scores nothing and shows its gate reason. " +
+  "With several runs, each prompt's speedups combine by their geometric mean, and a prompt left unscored in any run scores nothing. " +
+  "The gate never passes when the candidate engine failed, when more than gate.maxUnscored of the prompts went unscored, or with fewer than gate.minPrompts prompts; " +
+  "otherwise the interval's low end (not calibrated) or the round score (against the bar raised by the calibrated noise floor) must clear the bar. " +
   "The same inputs and output limits apply to every engine; actual concurrency depends on response duration and engine scheduling.";
 
 /** Untrusted text outside code (src/scorecard/escape-engine-text.ts): the one escaping every cell goes through. */
@@ -64,16 +72,21 @@ function summarySection(card: Scorecard): string {
   const interval = card.scoreInterval
     ? ` (${Math.round(card.scoreInterval.confidence * 100)}% interval ${formatTimes(card.scoreInterval.low)}–${formatTimes(card.scoreInterval.high)})`
     : "";
-  const roundScore = card.roundScore === null ? "—" : `${formatScoreAgainstBar(card.roundScore, card.gate.minRoundScore)}${interval}`;
-  const rows: string[][] = [
-    ["Round score (median_e2e_speedup)", roundScore],
+  const roundScore = card.roundScore === null ? "—" : `${formatScoreAgainstBar(card.roundScore, card.gate.bar)}${interval}`;
+  const rows: string[][] = [["Round score (median_e2e_speedup)", roundScore]];
+  const intervalWords = describeInterval(card);
+  if (intervalWords) rows.push(["Interval", escapeCell(intervalWords)]);
+  rows.push(["Runs", escapeCell(describeRuns(card))], ["Noise", escapeCell(describeNoise(card))]);
+  rows.push(
     ["Prompts scored", `${card.promptsScored} / ${card.promptsTotal}`],
     ["Below tolerance", `${card.belowTolerance}: answered too little to score`],
-    ["Zeroed total", `${card.zeroedTotal}: scored 0.0 without measuring`],
     ...integrityRows(card),
-  ];
-  if (card.excluded > 0) rows.push(["Excluded", `${card.excluded}: the baseline failed on them, so they count nowhere`]);
-  rows.push(["Gate", `${card.gate.passed ? "✅ passes" : "❌ does not pass"}: ${escapeCell(card.gate.reason)}`]);
+    ["Zeroed total", `${card.zeroedTotal}: scored 0.0 without measuring`],
+    ["Unscored", escapeCell(describeUnscored(card))],
+  );
+  if (card.excluded > 0) rows.push(["Excluded", `${card.excluded}: the baseline failed on them or answered nothing, so they count nowhere`]);
+  const verdict = card.gate.passed ? `✅ passes: ${escapeCell(card.gate.reason)}` : `❌ does not pass: ${card.gate.reasons.map(escapeCell).join("; ")}`;
+  rows.push(["Gate", verdict]);
   return keyValueTable(rows);
 }
 
@@ -81,9 +94,10 @@ function settingsSection(card: Scorecard): string {
   const s = card.settings;
   const table = markdownTable(
     [
-      ["Request interval", "Thinking", "Context limit", "Max tokens", "Tolerance", "Model"],
+      ["Request interval", "Runs", "Thinking", "Context limit", "Max tokens", "Tolerance", "Model"],
       [
         `${s.requestIntervalMs} ms${s.arrival === "poisson" ? " (Poisson mean)" : ""}`,
+        String(s.runs),
         s.thinking ? "on" : "off",
         s.contextLimit.toLocaleString("en-US"),
         s.maxTokens.toLocaleString("en-US"),
@@ -107,7 +121,7 @@ function failureSection(card: Scorecard, logLines: number): string {
   const rows = [
     ["Kind", `\`${failure.kind}\`: ${escapeCell(failure.label)}`],
     ["Engine", failure.engine],
-    ["Stage", failure.stage],
+    ["Stage", failure.run ? `${failure.stage}, run ${failure.run} of ${card.settings.runs}` : failure.stage],
     ["Exit", escapeCell(exit)],
     ["Summary", escapeCell(failure.summary)],
     [
@@ -142,21 +156,34 @@ function side(prompt: PromptResult, pick: (s: NonNullable<PromptResult["baseline
 function promptsSection(card: Scorecard, rows: number): string {
   if (card.prompts.length === 0) return "";
   const shown = card.prompts.slice(0, rows);
+  const manyRuns = card.runs.completed > 1;
+  const firstRun = manyRuns ? ", run 1" : "";
   const table = markdownTable(
     [
-      ["#", "Prompt", "Status", "Score", "Tokens (base / cand)", "TTFT ms (base / cand)", "E2E ms (base / cand)", "Reason"],
+      [
+        "#",
+        "Prompt",
+        "Status",
+        "Score",
+        ...(manyRuns ? ["Run scores"] : []),
+        `Tokens (base / cand${firstRun})`,
+        `TTFT ms (base / cand${firstRun})`,
+        `E2E ms (base / cand${firstRun})`,
+        "Reason",
+      ],
       ...shown.map((prompt, index) => [
         String(index + 1),
         escapeCell(prompt.id),
         STATUS_LABEL[prompt.status],
         prompt.score === null ? "—" : formatTimes(prompt.score),
+        ...(manyRuns ? [formatRunScores(prompt)] : []),
         side(prompt, (s) => (s.outputTokens === null ? "—" : String(s.outputTokens))),
         side(prompt, (s) => formatMs(s.ttftMs)),
         side(prompt, (s) => formatMs(s.e2eMs)),
         escapeCell(promptReason(prompt, card)),
       ]),
     ],
-    { alignDelimiters: false, align: ["r", "l", "l", "r", "r", "r", "r", "l"] },
+    { alignDelimiters: false, align: ["r", "l", "l", "r", ...(manyRuns ? ["r"] : []), "r", "r", "r", "l"] },
   );
   const left = card.prompts.length - shown.length;
   const leftNote = left > 0 ? `\n\n${left} more prompts are not shown here to fit GitHub's size limit; all ${card.prompts.length} are in scorecard.json.` : "";
@@ -176,7 +203,7 @@ function provenanceSection(card: Scorecard): string {
     ["Patch hash", code(p.patchHash)],
     ["Runner", p.runner ? escapeCell(p.runner) : "—"],
     ["GPU", p.gpu ? escapeCell(p.gpu) : "—"],
-    ["Scorer", `speedgate ${escapeCell(card.speedgateVersion)}, card schema ${card.schemaVersion}`],
+    ["Scorer", `speedgate ${escapeCell(card.speedgateVersion)}, card schema ${card.schemaVersion}${card.convertedFrom ? ` (converted from a version-${card.convertedFrom} card, which kept no times at the compared length: its prompt scores are that card's)` : ""}`],
   ];
   if (card.shard) rows.push(["Shard", `${card.shard.index} of ${card.shard.count}`]);
   if (card.source?.runUrl) rows.push(["Run", escapeCell(card.source.runUrl)]);

@@ -1,4 +1,16 @@
-import { describeFailureEvent, describeVerdict, formatMs, formatPercent, formatScoreAgainstBar, formatTimes } from "./describe-card.js";
+import {
+  describeFailureEvent,
+  describeInterval,
+  describeNoise,
+  describeRuns,
+  describeUnscored,
+  describeVerdict,
+  formatMs,
+  formatPercent,
+  formatScoreAgainstBar,
+  formatTimes,
+  formatRunScores,
+} from "./describe-card.js";
 import { countingSentence, integrityRows, promptReason } from "./describe-integrity.js";
 import { explainCudaOom } from "./explain-cuda-oom.js";
 import { describeHolders, describeMemoryInUse, readGpuSnapshot } from "./read-gpu-snapshot.js";
@@ -25,21 +37,26 @@ export function renderText(card: Scorecard, options: { maxPromptRows?: number; m
   const interval = card.scoreInterval
     ? ` (${Math.round(card.scoreInterval.confidence * 100)}% interval ${formatTimes(card.scoreInterval.low)}–${formatTimes(card.scoreInterval.high)})`
     : "";
+  const intervalWords = describeInterval(card);
   out.push(
     ...columns([
-      ["Round score", card.roundScore === null ? "—" : `${formatScoreAgainstBar(card.roundScore, card.gate.minRoundScore)}${interval}`],
+      ["Round score", card.roundScore === null ? "—" : `${formatScoreAgainstBar(card.roundScore, card.gate.bar)}${interval}`],
+      ...(intervalWords ? [["Interval", intervalWords]] : []),
+      ["Runs", describeRuns(card)],
+      ["Noise", describeNoise(card)],
       ["Prompts scored", `${card.promptsScored} / ${card.promptsTotal}`],
       ["Below tolerance", `${card.belowTolerance} (answered too little to score)`],
-      ["Zeroed total", `${card.zeroedTotal} (scored 0.0 without measuring)`],
       ...integrityRows(card),
-      ...(card.excluded > 0 ? [["Excluded", `${card.excluded} (baseline failed on them)`]] : []),
-      ["Gate", `${card.gate.passed ? "passes" : "does not pass"}: ${card.gate.reason}`],
+      ["Zeroed total", `${card.zeroedTotal} (scored 0.0 without measuring)`],
+      ["Unscored", describeUnscored(card)],
+      ...(card.excluded > 0 ? [["Excluded", `${card.excluded} (baseline failed on them or answered nothing)`]] : []),
+      ["Gate", card.gate.passed ? `passes: ${card.gate.reason}` : `does not pass: ${card.gate.reasons.join("; ")}`],
     ]),
   );
   const s = card.settings;
   out.push(
     "",
-    `Settings: request interval ${s.requestIntervalMs} ms${s.arrival === "poisson" ? " (Poisson)" : ""}, thinking ${s.thinking ? "on" : "off"}, context limit ${s.contextLimit}, max tokens ${s.maxTokens}, tolerance ${formatPercent(s.tolerance)}`,
+    `Settings: request interval ${s.requestIntervalMs} ms${s.arrival === "poisson" ? " (Poisson)" : ""}, runs ${s.runs}, thinking ${s.thinking ? "on" : "off"}, context limit ${s.contextLimit}, max tokens ${s.maxTokens}, tolerance ${formatPercent(s.tolerance)}`,
   );
   if (card.tokenCountsEstimated) out.push("Token counts are estimates: the server did not report them per chunk.");
   const counting = countingSentence(card);
@@ -75,7 +92,7 @@ export function renderText(card: Scorecard, options: { maxPromptRows?: number; m
       ...(oom ? [`${oom.lead} ${oom.text}`] : []),
       ...columns([
         ["  engine", failure.engine],
-        ["  stage", failure.stage],
+        ["  stage", failure.run ? `${failure.stage}, run ${failure.run} of ${card.settings.runs}` : failure.stage],
         ["  kind", `${failure.kind} (${failure.label})`],
         ["  exit", failure.exitCode !== null ? String(failure.exitCode) : (failure.signal ?? "—")],
         ["  summary", failure.summary],
@@ -89,14 +106,17 @@ export function renderText(card: Scorecard, options: { maxPromptRows?: number; m
   }
   if (card.prompts.length > 0) {
     const shown = card.prompts.slice(0, maxRows);
+    const manyRuns = card.runs.completed > 1;
+    const perRun = (prompt: (typeof shown)[number]): string[] => (manyRuns ? [formatRunScores(prompt, "/")] : []);
     out.push(
       "",
       ...columns([
-        ["prompt", "status", "score", "tokens b/c", "e2e ms b/c", "reason"],
+        ["prompt", "status", "score", ...(manyRuns ? ["runs"] : []), manyRuns ? "tokens b/c (run 1)" : "tokens b/c", "e2e ms b/c", "reason"],
         ...shown.map((prompt) => [
           prompt.id,
           prompt.status,
           prompt.score === null ? "—" : formatTimes(prompt.score),
+          ...perRun(prompt),
           `${prompt.baseline?.outputTokens ?? "—"}/${prompt.candidate?.outputTokens ?? "—"}`,
           `${formatMs(prompt.baseline?.e2eMs ?? null)}/${formatMs(prompt.candidate?.e2eMs ?? null)}`,
           promptReason(prompt, card),

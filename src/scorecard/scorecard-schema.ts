@@ -1,7 +1,10 @@
 import { z } from "zod";
+import { calibrationSettingsSchema } from "../calibration/calibration-schema.js";
 import { FAILURE_KINDS } from "../failure/engine-failure.js";
 import { roundMetricsSchema } from "../metrics/metrics-schema.js";
 import { gpuStateSchema } from "../round/gpu-state-schema.js";
+import { GATE_MODES } from "../scoring/evaluate-gate.js";
+import { MIN_CALIBRATION_ROUNDS } from "../scoring/noise-floor.js";
 
 /*
  * scorecard.json is the contract between the action, the app and the CLI. The app reads it from an
@@ -10,6 +13,7 @@ import { gpuStateSchema } from "../round/gpu-state-schema.js";
  */
 
 export const SCORECARD_SCHEMA_VERSION = 2;
+export const PROMPT_STATUSES = ["scored", "below_tolerance", "diverged", "implausible", "zeroed", "excluded"] as const;
 
 const text = (max: number) => z.string().max(max);
 /** Files left out by patch-paths that a card lists by name; past this many it gives the count. */
@@ -32,9 +36,25 @@ const engineSideSchema = z.object({
   error: text(2_000).nullable(),
 });
 
+/**
+ * One prompt in one run: what an independent scorer needs to recompute the run's status and score
+ * (T_b(k) / T_c(k)) from the card alone. The card's own scores are never read back.
+ */
+export const promptRunSchema = z.object({
+  status: z.enum(PROMPT_STATUSES),
+  reason: text(2_000).nullable(),
+  /** False when the candidate was never sent the prompt in this run (it had failed before). */
+  candidateAttempted: z.boolean(),
+  comparedTokens: count.nullable(),
+  baselineTokens: count.nullable(),
+  candidateTokens: count.nullable(),
+  baselineMs: z.number().finite().min(0).nullable(),
+  candidateMs: z.number().finite().min(0).nullable(),
+});
+
 export const promptResultSchema = z.object({
   id: text(256),
-  status: z.enum(["scored", "below_tolerance", "zeroed", "excluded", "diverged", "implausible"]),
+  status: z.enum(PROMPT_STATUSES),
   score: ratioOrNull,
   speedup: ratioOrNull,
   comparedTokens: count.nullable(),
@@ -42,8 +62,10 @@ export const promptResultSchema = z.object({
   /** Common start of the two answers over the compared length k; null when not compared. */
   agreement: fraction.nullable().optional(),
   agreedTokens: count.nullable().optional(),
+  /** The first run's answers, for the card's per-prompt columns. */
   baseline: engineSideSchema.nullable(),
   candidate: engineSideSchema.nullable(),
+  runs: z.array(promptRunSchema).max(100),
 });
 
 export const failureSchema = z.object({
@@ -56,11 +78,42 @@ export const failureSchema = z.object({
   exitCode: z.number().int().nullable(),
   signal: text(32).nullable(),
   logTail: z.array(text(4_000)).max(2_000),
+  run: z.number().int().min(1).nullable().optional(),
 });
 
-/** The fields every schema version has; version 1 is exactly these. */
-const scorecardV1Fields = {
-  schemaVersion: z.literal(1),
+/** The A/A study the gate used, copied from the calibration file; the floor and the fit are recomputed by every reader. */
+export const cardCalibrationSchema = z.object({
+  measuredAt: text(64),
+  engine: text(128),
+  runner: text(256).nullable(),
+  gpu: text(512).nullable(),
+  baselineImage: text(512).nullable(),
+  baselineImageId: text(256).nullable(),
+  promptsHash: text(128),
+  settings: calibrationSettingsSchema,
+  /** The A/A round scores. */
+  scores: z.array(z.number().finite().gt(0)).min(MIN_CALIBRATION_ROUNDS).max(1_000),
+  noiseFloor: z.number().finite().min(0),
+  detectableSpeedup: z.number().finite(),
+  /** Why it does not fit this round; any one keeps the gate closed. */
+  problems: z.array(text(1_000)).max(20),
+  /** Differences that do not keep the gate closed, such as another runner with the same GPU. */
+  notes: z.array(text(1_000)).max(20),
+});
+
+/**
+ * Where a card links its troubleshooting pages: speedgate's own docs/troubleshooting/ at the version
+ * that made the card (a GitHub blob URL), so that a link works from a pull request comment.
+ */
+export const docsBaseUrlSchema = z
+  .string()
+  .max(512)
+  .regex(/^https:\/\/[A-Za-z0-9.-]+(?::\d+)?\/[A-Za-z0-9._~%/+-]*\/docs\/troubleshooting\/$/, {
+    error: "expected an https URL ending in /docs/troubleshooting/",
+  });
+
+export const scorecardSchema = z.object({
+  schemaVersion: z.literal(SCORECARD_SCHEMA_VERSION),
   speedgateVersion: text(64),
   createdAt: text(64),
   engine: text(128),
@@ -68,15 +121,21 @@ const scorecardV1Fields = {
   scoreInterval: z
     .object({ low: z.number().finite(), high: z.number().finite(), confidence: z.number().gt(0).lt(1) })
     .nullable(),
+  runs: z.object({
+    completed: z.number().int().min(0).max(100),
+    scores: z.array(ratioOrNull).max(100),
+  }),
   promptsScored: count,
   promptsTotal: count,
   belowTolerance: count,
-  zeroedTotal: count,
-  excluded: count,
   /** Prompts whose candidate gave another answer than the baseline within settings.agreementTokens. */
-  diverged: count.optional(),
+  diverged: count,
   /** Prompts whose candidate claimed more tokens than its stream could hold. */
-  implausible: count.optional(),
+  implausible: count,
+  zeroedTotal: count,
+  /** Compared prompts that scored nothing, whatever the reason; the gate allows at most gate.maxUnscored of them. */
+  unscored: count,
+  excluded: count,
   /** Median over compared prompts of their agreement. */
   medianAgreement: fraction.nullable().optional(),
   tokenCountsEstimated: z.boolean(),
@@ -92,6 +151,7 @@ const scorecardV1Fields = {
     agreementTokens: count.optional(),
     /** sha256 of the tokenizer.json speedgate counted with; null: the engines' own counts, bounded by the bytes they streamed. */
     tokenizer: text(128).nullable().optional(),
+    runs: z.number().int().min(1).max(100),
   }),
   provenance: z.object({
     imageDigest: text(256).nullable(),
@@ -105,9 +165,15 @@ const scorecardV1Fields = {
   }),
   gate: z.object({
     minRoundScore: z.number().gt(0),
-    use: z.enum(["round-score", "interval-low"]),
+    use: z.enum(GATE_MODES),
+    maxUnscored: z.number().min(0).lt(1),
+    minPrompts: z.number().int().min(1).max(10_000_000),
+    bar: z.number().gt(0),
     passed: z.boolean(),
-    reason: text(4_000),
+    reason: text(8_000),
+    reasons: z.array(text(4_000)).max(20),
+    rule: text(4_000).nullable(),
+    calibration: cardCalibrationSchema.nullable(),
   }),
   failure: failureSchema.nullable(),
   /** Where the round came from; filled by the action, informative only (the app never trusts it). */
@@ -130,25 +196,9 @@ const scorecardV1Fields = {
     .nullable(),
   /** Set on a shard's card; a merged card has null. */
   shard: z.object({ index: z.number().int().min(1), count: z.number().int().min(1) }).nullable(),
+  /** 1 when this card was converted from a version-1 card, which kept no times at k: its prompt scores are that card's. */
+  convertedFrom: z.literal(1).nullable(),
   prompts: z.array(promptResultSchema).max(100_000),
-};
-
-export const scorecardV1Schema = z.object(scorecardV1Fields);
-
-/**
- * Where a card links its troubleshooting pages: speedgate's own docs/troubleshooting/ at the version
- * that made the card (a GitHub blob URL), so that a link works from a pull request comment.
- */
-export const docsBaseUrlSchema = z
-  .string()
-  .max(512)
-  .regex(/^https:\/\/[A-Za-z0-9.-]+(?::\d+)?\/[A-Za-z0-9._~%/+-]*\/docs\/troubleshooting\/$/, {
-    error: "expected an https URL ending in /docs/troubleshooting/",
-  });
-
-export const scorecardSchema = z.object({
-  ...scorecardV1Fields,
-  schemaVersion: z.literal(SCORECARD_SCHEMA_VERSION),
   /** TTFT, TPOT, ITL and throughput of both engines at equal length; null when nothing was scored. */
   metrics: roundMetricsSchema.nullable(),
   /** nvidia-smi's view before each engine started. */
@@ -159,3 +209,5 @@ export const scorecardSchema = z.object({
 export type Scorecard = z.infer<typeof scorecardSchema>;
 export type PromptResult = z.infer<typeof promptResultSchema>;
 export type EngineSide = z.infer<typeof engineSideSchema>;
+export type PromptRun = z.infer<typeof promptRunSchema>;
+export type CardCalibration = z.infer<typeof cardCalibrationSchema>;

@@ -2,7 +2,14 @@ import { type AnswerComparison, compareAnswers, findInflatedClaims } from "./com
 import { type CompletedRequest, type RequestRecord, timeToTokens } from "./request-record.js";
 import { countSlack } from "./token-slack.js";
 
-export type PromptStatus = "scored" | "below_tolerance" | "zeroed" | "excluded" | "diverged" | "implausible";
+/**
+ * "diverged" and "implausible" come from the integrity checks (an answer that is not the baseline's, or
+ * token counts no real stream could hold): like "below_tolerance" and "zeroed" they score 0 and count as unscored.
+ */
+export type PromptStatus = "scored" | "below_tolerance" | "diverged" | "implausible" | "zeroed" | "excluded";
+
+/** The statuses that score 0: the candidate was asked and gave no comparable answer. */
+export const UNSCORED_STATUSES: ReadonlySet<PromptStatus> = new Set(["below_tolerance", "diverged", "implausible", "zeroed"]);
 
 export interface PromptScore {
   status: PromptStatus;
@@ -79,6 +86,11 @@ export function scorePrompt(
       reason: `the baseline's own token counts cannot be true (${baseline.implausible}); set bench.tokenizer so speedgate counts`,
     };
   }
+  const baselineTokens = baseline.outputTokens;
+  if (baselineTokens === 0) {
+    // Equal length would be zero tokens: there is no speed to compare, only how long each took to say nothing.
+    return { status: "excluded", score: null, speedup: null, comparedTokens: null, reason: "the baseline answered 0 tokens: nothing to compare at equal length" };
+  }
   if (!candidate || !candidate.ok) {
     const why = candidate ? candidate.reason : "the candidate engine was not measured on this prompt";
     return { status: "zeroed", score: 0, speedup: null, comparedTokens: null, reason: why };
@@ -87,7 +99,6 @@ export function scorePrompt(
   if (inflated) {
     return { status: "implausible", score: 0, speedup: null, comparedTokens: null, reason: `token counts cannot be true: ${inflated}` };
   }
-  const baselineTokens = baseline.outputTokens;
   const candidateTokens = candidate.outputTokens;
   if (candidateTokens < tolerance * baselineTokens) {
     return {

@@ -1,19 +1,46 @@
 import type { EngineFailure } from "../failure/engine-failure.js";
-import type { GateSettings } from "./evaluate-gate.js";
-import type { RequestRecord } from "./request-record.js";
+import type { RunOutcome } from "./aggregate-prompt-runs.js";
+import type { GateSettings, NoiseInput } from "./evaluate-gate.js";
+import { type RequestRecord, timeToTokens } from "./request-record.js";
 import { type PromptScore, scorePrompt } from "./score-prompt.js";
 import { type RoundSummary, type SummarizeOptions, summarizeRound } from "./summarize-round.js";
 
-/** One engine's side of a round: a record per prompt it was sent, and the failure that stopped it, if any. */
+/** One engine's side of one run: a record per prompt it was sent, and the failure that stopped it, if any. */
 export interface EngineRoundResult {
   records: ReadonlyMap<string, RequestRecord>;
   failure: EngineFailure | null;
 }
 
+/** One run of a round: the baseline's benchmark and the candidate's that followed it. */
+export interface RoundRun {
+  baseline: EngineRoundResult;
+  candidate: EngineRoundResult;
+}
+
+/**
+ * One prompt in one run, as the card keeps it: enough for anyone to recompute the run's score
+ * (T_b(k) / T_c(k)) and status from the card alone.
+ */
+export interface PromptRunResult extends RunOutcome {
+  /** k = min(n_b, n_c): the output length both engines are timed at; null when not compared. */
+  comparedTokens: number | null;
+  /** Output tokens each engine answered; null when it gave no answer (failed or not sent). */
+  baselineTokens: number | null;
+  candidateTokens: number | null;
+  /** Milliseconds from sending to the chunk that reached k tokens, rounded to the microsecond. */
+  baselineMs: number | null;
+  candidateMs: number | null;
+  /** The run's own records, for the speed breakdown over every run; never written to the card. */
+  baselineRecord: RequestRecord | null;
+  candidateRecord: RequestRecord | null;
+}
+
 export interface ScoredPrompt extends PromptScore {
   id: string;
+  /** The first run's records, for the card's per-prompt columns. */
   baseline: RequestRecord | null;
   candidate: RequestRecord | null;
+  runs: PromptRunResult[];
 }
 
 export interface RoundResult extends RoundSummary {
@@ -22,17 +49,32 @@ export interface RoundResult extends RoundSummary {
 
 export interface ScoreRoundInput {
   promptIds: readonly string[];
-  baseline: EngineRoundResult;
-  candidate: EngineRoundResult;
+  /** The runs that were started, in order; none when the round ended while preparing. */
+  runs: readonly RoundRun[];
+  /** The failure that stopped the round, with its run; by default the first failure in the runs. */
+  failure?: EngineFailure | null;
+  /** Runs the round was set to do (bench.runs), for the failure's wording. */
+  plannedRuns?: number;
   tolerance: number;
   gate: GateSettings;
+  noise?: NoiseInput | null;
   bootstrapSeed?: number;
   /** bench.agreementTokens (default 16; 0: answers are not checked). */
   agreementTokens?: number;
 }
 
-export function describeEngineFailure(failure: EngineFailure): string {
-  return `${failure.engine} engine failed at ${failure.stage} (${failure.label})`;
+/** Times on the card are kept to the microsecond; a zero candidate time cannot happen on a real clock. */
+const round3 = (value: number): number => Math.round(value * 1000) / 1000;
+export const MIN_CANDIDATE_MS = 0.001;
+
+/** A run's speedup from the times the card keeps: the one formula a fresh round, a merge and the app's re-gate share. */
+export function speedupFromTimes(baselineMs: number, candidateMs: number): number {
+  return baselineMs / Math.max(candidateMs, MIN_CANDIDATE_MS);
+}
+
+export function describeEngineFailure(failure: Pick<EngineFailure, "engine" | "stage" | "label"> & { run?: number | null }, runs = 1): string {
+  const where = runs > 1 && failure.run ? ` in run ${failure.run} of ${runs}` : "";
+  return `${failure.engine} engine failed at ${failure.stage}${where} (${failure.label})`;
 }
 
 /** A prompt an engine never answered because the engine had already failed gets that failure as its reason. */
@@ -45,45 +87,115 @@ function notSent(failure: EngineFailure | null): RequestRecord | undefined {
 
 /**
  * How a round's failure bears on its summary, described once: a baseline or infrastructure failure
- * never lets the gate pass, and any failure explains a missing score. A fresh round, a merge of shard
- * cards and the app's re-gate of an artifact all go through here, so they cannot disagree.
+ * gives no verdict, a candidate failure never passes, and any failure explains a missing score. A
+ * fresh round, a merge of shard cards and the app's re-gate of an artifact all go through here.
  */
 export function failureContext(
   failure: Pick<EngineFailure, "engine" | "kind"> | null,
   description: string | null,
-): Pick<SummarizeOptions, "baselineFailure" | "failure" | "infrastructureFailure"> {
+): Pick<SummarizeOptions, "baselineFailure" | "candidateFailure" | "failure" | "infrastructureFailure"> {
   return {
     baselineFailure: failure?.engine === "baseline" ? description : null,
+    candidateFailure: failure?.engine === "candidate" ? description : null,
     failure: failure ? description : null,
     infrastructureFailure: failure?.kind === "infrastructure" ? description : null,
   };
 }
 
-export function wasAttempted(record: RequestRecord | null): boolean {
-  return record !== null && !(record.ok === false && record.kind === "not_sent");
+export function wasAttempted(record: RequestRecord | null | undefined): boolean {
+  return record !== null && record !== undefined && !(record.ok === false && record.kind === "not_sent");
 }
 
-/** Applies the scoring rule to every prompt, then the median, its interval and the gate. Pure. */
+/** The scoring rule on one prompt in one run, with the times at k kept for the card. */
+function scoreRun(
+  baseline: RequestRecord | undefined,
+  candidate: RequestRecord | undefined,
+  tolerance: number,
+  agreementTokens: number | undefined,
+): { score: PromptScore; run: PromptRunResult } {
+  // Every run gets the integrity checks (own counts, plausibility, agreement): a run cannot be fair because another was.
+  const score = scorePrompt(baseline, candidate, tolerance, { agreementTokens });
+  const k = score.comparedTokens;
+  const timed = score.status === "scored" && k !== null && baseline?.ok === true && candidate?.ok === true;
+  const baselineMs = timed ? round3(timeToTokens(baseline, k)) : null;
+  const candidateMs = timed ? Math.max(round3(timeToTokens(candidate, k)), MIN_CANDIDATE_MS) : null;
+  const runScore = baselineMs !== null && candidateMs !== null ? speedupFromTimes(baselineMs, candidateMs) : score.score;
+  return {
+    score: timed ? { ...score, score: runScore, speedup: runScore } : score,
+    run: {
+      status: score.status,
+      score: runScore,
+      reason: score.reason,
+      candidateAttempted: wasAttempted(candidate),
+      comparedTokens: k,
+      baselineTokens: baseline?.ok ? baseline.outputTokens : null,
+      candidateTokens: candidate?.ok ? candidate.outputTokens : null,
+      baselineMs,
+      candidateMs,
+      baselineRecord: baseline ?? null,
+      candidateRecord: candidate ?? null,
+    },
+  };
+}
+
+/** The prompt's agreement is its worst run's: one run that gave another answer is not hidden by others that did not. */
+function leastAgreement(scores: readonly PromptScore[]): Pick<PromptScore, "agreement" | "agreedTokens"> {
+  let least: PromptScore | null = null;
+  for (const score of scores) {
+    if (score.agreement === undefined || score.agreement === null) continue;
+    if (least === null || score.agreement < (least.agreement ?? 1)) least = score;
+  }
+  return least ? { agreement: least.agreement, agreedTokens: least.agreedTokens ?? null } : {};
+}
+
+/** The failure that stopped the round: the first in run order, the baseline's before the candidate's within a run. */
+export function roundFailure(runs: readonly RoundRun[]): EngineFailure | null {
+  for (const run of runs) {
+    const failure = run.baseline.failure ?? run.candidate.failure;
+    if (failure) return failure;
+  }
+  return null;
+}
+
+/** Applies the scoring rule to every prompt in every run, then combines runs, the median, its interval and the gate. Pure. */
 export function scoreRound(input: ScoreRoundInput): RoundResult {
-  const prompts: ScoredPrompt[] = input.promptIds.map((id) => {
-    const baseline = input.baseline.records.get(id);
-    const candidate = input.candidate.records.get(id);
-    const score = scorePrompt(
-      baseline ?? notSent(input.baseline.failure),
-      candidate ?? notSent(input.candidate.failure),
-      input.tolerance,
-      { agreementTokens: input.agreementTokens },
+  const perPrompt = input.promptIds.map((id) => {
+    const scored = input.runs.map((run) =>
+      scoreRun(
+        run.baseline.records.get(id) ?? notSent(run.baseline.failure),
+        run.candidate.records.get(id) ?? notSent(run.candidate.failure),
+        input.tolerance,
+        input.agreementTokens,
+      ),
     );
-    return { id, ...score, baseline: baseline ?? null, candidate: candidate ?? null };
+    return { id, scored };
   });
-  const failure = input.baseline.failure ?? input.candidate.failure;
+  const failure = input.failure === undefined ? roundFailure(input.runs) : input.failure;
   const summary = summarizeRound(
-    prompts.map((prompt) => ({ status: prompt.status, score: prompt.score, candidateAttempted: wasAttempted(prompt.candidate) })),
+    perPrompt.map(({ scored }) => ({ runs: scored.map(({ run }) => run) })),
     {
       gate: input.gate,
-      ...failureContext(failure, failure ? describeEngineFailure(failure) : null),
+      ...failureContext(failure, failure ? describeEngineFailure(failure, input.plannedRuns ?? input.runs.length) : null),
+      noise: input.noise ?? null,
       bootstrapSeed: input.bootstrapSeed,
     },
   );
-  return { prompts, ...summary };
+  const first = input.runs[0];
+  const prompts: ScoredPrompt[] = perPrompt.map(({ id, scored }, index) => {
+    const combined = summary.prompts[index];
+    const firstRun = scored[0];
+    return {
+      id,
+      status: combined?.status ?? "excluded",
+      score: combined?.score ?? null,
+      speedup: combined?.speedup ?? null,
+      comparedTokens: firstRun?.score.comparedTokens ?? null,
+      reason: combined?.reason ?? null,
+      ...leastAgreement(scored.map(({ score }) => score)),
+      baseline: first?.baseline.records.get(id) ?? null,
+      candidate: first?.candidate.records.get(id) ?? null,
+      runs: scored.map(({ run }) => run),
+    };
+  });
+  return { ...summary, prompts };
 }

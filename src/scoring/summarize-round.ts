@@ -1,24 +1,37 @@
-import { type ScoreInterval, bootstrapMedianInterval } from "./bootstrap-interval.js";
-import { type GateResult, type GateSettings, evaluateGate } from "./evaluate-gate.js";
+import { type RunPromptScores, type ScoreInterval, bootstrapRunsAndPrompts } from "./bootstrap-interval.js";
+import { type AggregatedPrompt, type RunOutcome, aggregatePromptRuns } from "./aggregate-prompt-runs.js";
+import { type GateResult, type GateSettings, MIN_PROMPTS_FOR_INTERVAL, type NoiseInput, evaluateGate } from "./evaluate-gate.js";
 import { median } from "./median.js";
-import type { PromptStatus } from "./score-prompt.js";
+import { type PromptStatus, UNSCORED_STATUSES } from "./score-prompt.js";
 
-/** The little of a prompt's result that the round summary depends on. */
+/** The little of a prompt's result that the round summary depends on: its outcome in each run, in run order. */
 export interface PromptOutcome {
-  status: PromptStatus;
-  score: number | null;
-  /** False when the candidate was never sent this prompt (it failed before serving). */
-  candidateAttempted: boolean;
+  runs: readonly RunOutcome[];
+}
+
+export interface RoundRuns {
+  /** Runs that were started (a failure ends the round early). */
+  completed: number;
+  /** Each run's own round score (the median over prompts of that run alone), null for a run the candidate never served. */
+  scores: Array<number | null>;
 }
 
 export interface RoundSummary {
   roundScore: number | null;
+  /** Null without a score or with fewer than MIN_PROMPTS_FOR_INTERVAL prompts. */
   interval: ScoreInterval | null;
+  runs: RoundRuns;
   promptsScored: number;
   promptsTotal: number;
   belowTolerance: number;
+  diverged: number;
+  implausible: number;
   zeroedTotal: number;
+  /** Below tolerance, diverged, implausible and zeroed together: the prompts that score 0. */
+  unscored: number;
   excluded: number;
+  /** Each prompt over its runs, in input order. */
+  prompts: AggregatedPrompt[];
   gate: GateResult;
 }
 
@@ -28,37 +41,119 @@ export interface SummarizeOptions {
   baselineFailure: string | null;
   /** Description of an infrastructure failure on either side: nothing may pass on a broken measurement. */
   infrastructureFailure?: string | null;
+  /** Description of a candidate failure in any run: nothing may pass either. */
+  candidateFailure?: string | null;
   /** Why there may be no score (the failure that stopped the round), for the gate's reason. */
   failure: string | null;
+  /** The round's calibrated noise floor, when it names a calibration. */
+  noise?: NoiseInput | null;
   bootstrapSeed?: number;
 }
 
+const STATUS_WORDS: ReadonlyArray<[PromptStatus, string]> = [
+  ["below_tolerance", "below tolerance"],
+  ["diverged", "diverged"],
+  ["implausible", "implausible"],
+  ["zeroed", "zeroed"],
+];
+
+/** Why the round has no score, in words that do not blame the wrong engine. */
+function describeNoScore(prompts: readonly AggregatedPrompt[], failure: string | null): string {
+  if (failure) return failure;
+  if (prompts.length === 0) return "the round has no prompts";
+  if (prompts.every((prompt) => prompt.status === "excluded")) return "the baseline answered none of the prompts, so there is nothing to compare with";
+  return "the candidate was not sent any prompt";
+}
+
 /**
- * Round score, interval, counts and gate from per-prompt outcomes. Both a fresh round and a merge of
- * shard cards go through here, so a merged card equals the unsharded one.
+ * Round score, interval, run spread, counts and gate from per-prompt, per-run outcomes. A fresh
+ * round, a merge of shard cards and the app's re-gate all go through here, so a merged card equals
+ * the unsharded one and the app's verdict equals the runner's.
  */
 export function summarizeRound(prompts: readonly PromptOutcome[], options: SummarizeOptions): RoundSummary {
-  const counted = prompts.filter((prompt) => prompt.status !== "excluded");
-  // Zeroes count toward the median only when the candidate was actually asked: an engine that never
-  // became healthy leaves no measurement at all, and the card says so instead of showing 0.00×.
-  const attempted = counted.some((prompt) => prompt.candidateAttempted);
-  const scores = attempted ? counted.map((prompt) => prompt.score ?? 0) : [];
+  const runCount = prompts.reduce((most, prompt) => Math.max(most, prompt.runs.length), 0);
+  // A run in which the candidate was never sent anything (it died before serving) left no
+  // measurement: it counts nowhere, and the card says why instead of showing 0.00×. Once it served
+  // one prompt of a run, the prompts it did not answer in that run count as zeros.
+  const servedRuns: number[] = [];
+  for (let run = 0; run < runCount; run++) {
+    if (prompts.some((prompt) => prompt.runs[run]?.candidateAttempted === true)) servedRuns.push(run);
+  }
+  const aggregated = prompts.map((prompt) => {
+    const served = servedRuns.map((run) => prompt.runs[run]).filter((outcome): outcome is RunOutcome => outcome !== undefined);
+    if (served.length > 0) return aggregatePromptRuns(served);
+    if (prompt.runs.length === 0) {
+      // The round ended before any engine ran (a patch that does not apply, a failed build): the failure is every prompt's reason.
+      const reason = options.failure ?? "no engine was run";
+      return options.baselineFailure ? { status: "excluded" as const, score: null, speedup: null, reason } : { status: "zeroed" as const, score: 0, speedup: null, reason };
+    }
+    // Unmeasured: the first run's status and reason still say what happened to the prompt.
+    const shown = aggregatePromptRuns(prompt.runs);
+    return { ...shown, score: shown.status === "excluded" ? null : 0 };
+  });
+  const counted = aggregated.filter((prompt) => prompt.status !== "excluded");
+  const scores = servedRuns.length > 0 ? counted.map((prompt) => prompt.score ?? 0) : [];
   const roundScore = median(scores);
-  const interval = bootstrapMedianInterval(scores, { seed: options.bootstrapSeed });
-  const noScoreReason = roundScore === null ? (options.failure ?? "no prompt was attempted") : null;
+
+  const matrix: RunPromptScores = { runs: servedRuns.length, prompts: prompts.length, values: new Float64Array(servedRuns.length * prompts.length) };
+  servedRuns.forEach((run, row) => {
+    prompts.forEach((prompt, column) => {
+      const outcome = prompt.runs[run];
+      matrix.values[row * prompts.length + column] = !outcome || outcome.status === "excluded" ? Number.NaN : UNSCORED_STATUSES.has(outcome.status) ? 0 : (outcome.score ?? 0);
+    });
+  });
+  const interval =
+    roundScore !== null && counted.length >= MIN_PROMPTS_FOR_INTERVAL && servedRuns.length > 0
+      ? bootstrapRunsAndPrompts(matrix, { seed: options.bootstrapSeed })
+      : null;
+
+  const runScores: Array<number | null> = [];
+  for (let run = 0; run < runCount; run++) {
+    if (!servedRuns.includes(run)) {
+      runScores.push(null);
+      continue;
+    }
+    const values = prompts
+      .map((prompt) => prompt.runs[run])
+      .filter((outcome): outcome is RunOutcome => outcome !== undefined && outcome.status !== "excluded")
+      .map((outcome) => (outcome.status === "scored" ? (outcome.score ?? 0) : 0));
+    runScores.push(median(values));
+  }
+
+  const countOf = (status: PromptStatus): number => aggregated.filter((prompt) => prompt.status === status).length;
+  const unscored = aggregated.filter((prompt) => UNSCORED_STATUSES.has(prompt.status)).length;
+  const breakdown = STATUS_WORDS.map(([status, words]) => [countOf(status), words] as const)
+    .filter(([n]) => n > 0)
+    .map(([n, words]) => `${n} ${words}`)
+    .join(", ");
   const gate = evaluateGate(
-    { roundScore, interval, baselineFailure: options.baselineFailure, infrastructureFailure: options.infrastructureFailure ?? null, noScoreReason },
+    {
+      roundScore,
+      interval,
+      promptsCompared: counted.length,
+      unscored,
+      unscoredBreakdown: breakdown,
+      baselineFailure: options.baselineFailure,
+      infrastructureFailure: options.infrastructureFailure ?? null,
+      candidateFailure: options.candidateFailure ?? null,
+      noScoreReason: roundScore === null ? describeNoScore(aggregated, options.failure) : null,
+      noise: options.noise ?? null,
+    },
     options.gate,
   );
-  const countOf = (status: PromptStatus): number => prompts.filter((prompt) => prompt.status === status).length;
   return {
     roundScore,
     interval,
+    runs: { completed: runCount, scores: runScores },
     promptsScored: countOf("scored"),
     promptsTotal: prompts.length,
     belowTolerance: countOf("below_tolerance"),
+    diverged: countOf("diverged"),
+    implausible: countOf("implausible"),
     zeroedTotal: countOf("zeroed"),
+    unscored,
     excluded: countOf("excluded"),
+    prompts: aggregated,
     gate,
   };
 }

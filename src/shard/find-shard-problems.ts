@@ -10,12 +10,30 @@ import { formatShard } from "./shard-spec.js";
  * the same inputs, so those are compared by what they are built from (the patch, the config); a
  * pulled baseline's ID must match, since a tag that moved between shards is a different baseline.
  */
-const MUST_AGREE: ReadonlyArray<{ what: string; pick: (card: Scorecard) => unknown }> = [
+/**
+ * A shard converted from version 1 (a runner on an older speedgate) never had the later settings and
+ * gate limits: when one is among the shards, only what version 1 had (and the runs, which it had as
+ * one) is compared, and the merge takes the rest from a current shard.
+ */
+function comparedSettings(card: Scorecard, versionOneOnly: boolean): unknown {
+  if (!versionOneOnly) return card.settings;
+  const { requestIntervalMs, arrival, thinking, contextLimit, maxTokens, tolerance, model, runs } = card.settings;
+  return { requestIntervalMs, arrival, thinking, contextLimit, maxTokens, tolerance, model, runs };
+}
+
+function comparedGate(card: Scorecard, versionOneOnly: boolean): unknown {
+  const { minRoundScore, use, maxUnscored, minPrompts } = card.gate;
+  return versionOneOnly ? { minRoundScore, use } : { minRoundScore, use, maxUnscored, minPrompts };
+}
+
+const MUST_AGREE: ReadonlyArray<{ what: string; pick: (card: Scorecard, versionOneOnly: boolean) => unknown }> = [
   { what: "schemaVersion", pick: (card) => card.schemaVersion },
   { what: "speedgateVersion", pick: (card) => card.speedgateVersion },
   { what: "engine", pick: (card) => card.engine },
-  { what: "settings", pick: (card) => card.settings },
-  { what: "gate", pick: (card) => ({ minRoundScore: card.gate.minRoundScore, use: card.gate.use }) },
+  { what: "settings", pick: comparedSettings },
+  { what: "gate", pick: comparedGate },
+  // The same A/A study, by when it was measured and what it measured; its fit to each shard is recomputed.
+  { what: "gate.calibration", pick: (card) => (card.gate.calibration ? { measuredAt: card.gate.calibration.measuredAt, scores: card.gate.calibration.scores } : null) },
   { what: "provenance.baselineImage", pick: (card) => card.provenance.baselineImage },
   { what: "provenance.baselineImageId", pick: (card) => (card.provenance.baselineImage === null ? null : card.provenance.baselineImageId) },
   { what: "provenance.patchHash", pick: (card) => card.provenance.patchHash },
@@ -53,7 +71,9 @@ export function findShardProblems(cards: readonly Scorecard[], labels: readonly 
   if (problems.length > 0) return problems;
 
   const first = cards[0] as Scorecard;
-  for (const { what, pick } of MUST_AGREE) {
+  const versionOneOnly = cards.some((card) => card.convertedFrom === 1);
+  for (const { what, pick: pickFull } of MUST_AGREE) {
+    const pick = (card: Scorecard): unknown => pickFull(card, versionOneOnly);
     const expected = canonical(pick(first));
     cards.forEach((card, position) => {
       if (position === 0) return;

@@ -1,9 +1,8 @@
 import { ConfigError } from "../config/config-error.js";
 import { mergeRoundMetrics } from "../metrics/merge-round-metrics.js";
-import { agreementFields, summaryFields } from "../scorecard/build-scorecard.js";
+import { rescoreCard } from "../scorecard/rescore-card.js";
 import type { Scorecard } from "../scorecard/scorecard-schema.js";
-import { describeEngineFailure, failureContext } from "../scoring/score-round.js";
-import { summarizeRound } from "../scoring/summarize-round.js";
+import { describeEngineFailure } from "../scoring/score-round.js";
 import { compareIds } from "./compare-ids.js";
 import { findShardProblems } from "./find-shard-problems.js";
 import { type ShardSpec, formatShard } from "./shard-spec.js";
@@ -43,14 +42,14 @@ function pickFailure(cards: readonly ShardCard[]): { failure: Failure; descripti
   return {
     failure: { ...first.failure, summary: summary.length <= 2_000 ? summary : `${summary.slice(0, 1_999)}…` },
     gpuState: first.gpuState,
-    description: `${describeEngineFailure(first.failure)} on ${formatShard(first.shard)}${also}`,
+    description: `${describeEngineFailure(first.failure, first.settings.runs)} on ${formatShard(first.shard)}${also}`,
   };
 }
 
 /**
- * Combines the cards of a sharded round into the card of the whole round. The round score, its
- * interval and the gate are recomputed from every prompt with the same summary as an unsharded
- * round (a median of shard medians is not the median). Prompts are listed by id: the prompts file's
+ * Combines the cards of a sharded round into the card of the whole round. Every prompt's score,
+ * the round score, its interval and the gate are recomputed from every prompt's per-run tokens and
+ * times with the same summary as an unsharded round (a median of shard medians is not the median). Prompts are listed by id: the prompts file's
  * order is not on the cards. Refuses (ConfigError) shards that do not belong to one round.
  */
 export function mergeScorecards(cards: Scorecard[], options: MergeOptions = {}): Scorecard {
@@ -59,27 +58,16 @@ export function mergeScorecards(cards: Scorecard[], options: MergeOptions = {}):
   const shards = (cards as ShardCard[]).slice().sort((a, b) => a.shard.index - b.shard.index);
   const first = shards[0];
   if (!first) throw new ConfigError("cards: expected at least one shard scorecard.json, got none");
+  // A shard converted from version 1 lacks the later settings and gate limits: a current shard has them.
+  const current = shards.find((card) => card.convertedFrom === null) ?? first;
 
   const prompts = shards.flatMap((card) => card.prompts).sort((a, b) => compareIds(a.id, b.id));
   const picked = pickFailure(shards);
-  const failure = picked?.failure ?? null;
-  const summary = summarizeRound(
-    prompts.map((prompt) => ({ status: prompt.status, score: prompt.score, candidateAttempted: prompt.candidate !== null })),
-    {
-      gate: { minRoundScore: first.gate.minRoundScore, use: first.gate.use },
-      ...failureContext(failure, picked?.description ?? null),
-      bootstrapSeed: options.bootstrapSeed,
-    },
-  );
-  return {
-    schemaVersion: first.schemaVersion,
-    speedgateVersion: first.speedgateVersion,
+  const combined: Scorecard = {
+    ...first,
+    settings: current.settings,
     createdAt: (options.now ?? new Date()).toISOString(),
-    engine: first.engine,
-    ...summaryFields(summary),
-    ...agreementFields(prompts),
     tokenCountsEstimated: shards.some((card) => card.tokenCountsEstimated),
-    settings: first.settings,
     provenance: {
       ...first.provenance,
       imageDigest: joinDistinct(shards.map((card) => card.provenance.imageDigest), 256),
@@ -91,9 +79,17 @@ export function mergeScorecards(cards: Scorecard[], options: MergeOptions = {}):
     // The GPU state that explains a failure is the failing shard's runner's; otherwise the first shard's.
     gpuState: picked?.gpuState ?? first.gpuState,
     docsBaseUrl: shards.find((card) => card.docsBaseUrl !== null)?.docsBaseUrl ?? null,
-    failure,
+    failure: picked?.failure ?? null,
     source: shards.find((card) => card.source !== null)?.source ?? null,
     shard: null,
+    // Converted version-1 shards keep their own scores (they kept no times at k); a runner on an older speedgate may finish some shards.
+    convertedFrom: shards.some((card) => card.convertedFrom === 1) ? 1 : null,
     prompts,
   };
+  const { minRoundScore, use, maxUnscored, minPrompts } = current.gate;
+  return rescoreCard(combined, {
+    gate: { minRoundScore, use, maxUnscored, minPrompts },
+    failureDescription: picked?.description ?? null,
+    bootstrapSeed: options.bootstrapSeed,
+  });
 }

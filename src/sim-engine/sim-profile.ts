@@ -41,6 +41,15 @@ const faultsSchema = z.strictObject(
   { error: "expected an object of fault settings" },
 );
 
+const noiseSchema = z.strictObject(
+  {
+    jitter: nonNegative("expected the per-request timing spread as a log-scale standard deviation, such as 0.03").default(0),
+    runVariance: nonNegative("expected the per-start speed spread as a log-scale standard deviation, such as 0.02").default(0),
+    seed: z.number({ error: "expected a whole number seed, or null for fresh draws" }).int().nullable().default(null),
+  },
+  { error: "expected an object with jitter, runVariance and seed" },
+);
+
 /**
  * What a sim-engine does, as a JSON file: timings for every prompt (`defaults`), overrides for some
  * prompts by id (a request is matched to its id by its content, through `promptsFile`), and faults. A demo "engine source tree" is just such a file, so a patch to it makes
@@ -59,6 +68,7 @@ export const simProfileSchema = z.strictObject(
     usagePerChunk: z.boolean({ error: "expected true or false" }).default(false),
     defaults: timingSchema.partial().default({}),
     prompts: z.record(z.string(), timingSchema.partial(), { error: "expected a map of prompt id to timings" }).default({}),
+    noise: noiseSchema.default({ jitter: 0, runVariance: 0, seed: null }),
     faults: faultsSchema.default({
       crashAtStart: null,
       neverHealthy: false,
@@ -98,7 +108,7 @@ export interface ResponsePlan {
  * Output length is min(profile length, max_tokens), reasoning tokens counting toward the limit
  * first; a stop-early prompt answers a fraction of its length with finish_reason "stop".
  */
-export function planResponse(profile: SimProfile, promptId: string | null, maxTokens: number, thinking: boolean): ResponsePlan {
+export function planResponse(profile: SimProfile, promptId: string | null, maxTokens: number, thinking: boolean, timeFactor = 1): ResponsePlan {
   const override = promptId !== null ? profile.prompts[promptId] : undefined;
   const timing: SimTiming = { ...DEFAULT_TIMING, ...profile.defaults, ...override };
   const faults = profile.faults;
@@ -117,8 +127,8 @@ export function planResponse(profile: SimProfile, promptId: string | null, maxTo
   if (promptId !== null && faults.http500.includes(promptId)) fault = "http500";
   else if (promptId !== null && faults.malformedSse.includes(promptId)) fault = "malformed_sse";
   return {
-    ttftMs: timing.ttftMs,
-    itlMs: timing.itlMs,
+    ttftMs: timing.ttftMs * timeFactor,
+    itlMs: timing.itlMs * timeFactor,
     tokensPerChunk: timing.tokensPerChunk,
     reasoningTokens,
     contentTokens: wanted - reasoningTokens,

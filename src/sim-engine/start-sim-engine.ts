@@ -7,6 +7,7 @@ import { type AnswerWords, BUILT_IN_WORDS, answerRun } from "./answer-text.js";
 import { loadSimInputs } from "./load-sim-inputs.js";
 import type { Prompt } from "../prompts/prompt.js";
 import type { ChunkWriteLog, SimRequestRecord } from "./chunk-write-log.js";
+import { createSimNoise } from "./sim-noise.js";
 import { type ResponsePlan, type SimProfile, type SimProfileInput, planResponse, simProfileSchema } from "./sim-profile.js";
 import { createPromptMatcher } from "./match-prompt.js";
 import { LATE_FILLER_SPEEDUP, answerStyle, findPromptIdHint } from "./sim-integrity-profile.js";
@@ -31,6 +32,8 @@ export interface SimEngineOptions {
   log?: (line: string) => void;
   /** Appends one JSON line per finished request (its SimRequestRecord). */
   chunkLogPath?: string;
+  /** Which start of this engine this is, for the per-start noise draw (see sim-noise.ts). Default 0. */
+  start?: number;
   /** Keep every request's record in memory (writeLog). Default true; a long-running CLI engine turns it off. */
   keepRecords?: boolean;
   /**
@@ -63,6 +66,11 @@ function promptTokenEstimate(body: Record<string, unknown>): number {
 }
 
 
+/** What identifies a request's prompt for its noise draw: its id, else its content. */
+function noiseKey(promptId: string | null, body: Record<string, unknown>): string {
+  return promptId ?? JSON.stringify(body.messages ?? body.prompt ?? "");
+}
+
 function readMaxTokens(body: Record<string, unknown>): number {
   for (const key of ["max_completion_tokens", "max_tokens"] as const) {
     const value = body[key];
@@ -91,6 +99,7 @@ function sendJson(res: ServerResponse, status: number, payload: unknown): void {
 export async function startSimEngine(options: SimEngineOptions = {}): Promise<SimEngine> {
   const profile = simProfileSchema.parse(options.profile ?? {});
   const { faults } = profile;
+  const noise = createSimNoise(profile.noise, options.start ?? 0);
   const host = options.host ?? "127.0.0.1";
   const log = options.log ?? (() => undefined);
   const keepRecords = options.keepRecords ?? true;
@@ -316,7 +325,7 @@ export async function startSimEngine(options: SimEngineOptions = {}): Promise<Si
       const promptId = prompts.match(body);
       const hint = findPromptIdHint(req.headers, body);
       const record = newRecord(promptId, req.url ?? "", t0 + offset, hint);
-      const plan = planResponse(profile, promptId, readMaxTokens(body), readThinking(body));
+      const plan = planResponse(profile, promptId, readMaxTokens(body), readThinking(body), noise.requestFactor(noiseKey(promptId, body)));
       if (hint !== null && cheats.promptIdSpeedup !== null) {
         plan.ttftMs /= cheats.promptIdSpeedup;
         plan.itlMs /= cheats.promptIdSpeedup;
@@ -370,6 +379,9 @@ export async function startSimEngine(options: SimEngineOptions = {}): Promise<Si
   const port = typeof address === "object" && address ? address.port : 0;
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
   log(`sim-engine listening on ${url} (model ${profile.model}, ${profile.flavour} flavour)`);
+  if (profile.noise.jitter > 0 || profile.noise.runVariance > 0) {
+    log(`sim-engine noise: jitter ${profile.noise.jitter}, run variance ${profile.noise.runVariance}, seed ${profile.noise.seed ?? "none"}, start ${options.start ?? 0}, speed factor ${noise.runFactor.toFixed(4)}`);
+  }
 
   const becomeHealthy = (): void => {
     healthy = true;

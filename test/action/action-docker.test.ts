@@ -47,11 +47,11 @@ describe.skipIf(!context)("the bundled action with Docker", () => {
 
   it("scores a round in containers and leaves none behind; the post step sweeps nothing", async () => {
     if (!context) return;
-    const { configPath, patchPath } = await writeRound("passing", 6, 5);
+    const { configPath, patchPath } = await writeRound("passing", 10, 5);
     const workDir = join(dir, "passing-step");
     const step = await runStep({ entry: "index", workDir, event, inputs: { config: configPath, patch: patchPath } });
     expect(step.exitCode, step.stdout + step.stderr).toBe(0);
-    expect(step.outputs).toMatchObject({ "gate-passed": "true", "prompts-total": "6", "failure-kind": "" });
+    expect(step.outputs).toMatchObject({ "gate-passed": "true", "prompts-total": "10", "failure-kind": "" });
     expect(step.state.runtime).toBe("docker");
     const runId = step.state["run-id"] ?? "";
     expect(await listRunResources(context.docker, runId)).toEqual({ containers: [], networks: [] });

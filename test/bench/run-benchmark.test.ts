@@ -18,6 +18,7 @@ const bench: BenchSettings = {
   tolerance: 0.9,
   warmupRequests: 0,
   agreementTokens: 16,
+  runs: 1,
   requestTimeoutS: 30,
 };
 

@@ -23,6 +23,8 @@ function failure(logTail: string[]): NonNullable<Scorecard["failure"]> {
 }
 
 const isCard = (body: string): boolean => body.startsWith("<!-- speedgate -->");
+/** Twelve prompts of one score: enough for a verdict (gate.minPrompts is 10 by default). */
+const twelve = (score: number): number[] => Array.from({ length: 12 }, () => score);
 const count = (text: string, part: string): number => text.split(part).length - 1;
 
 describe("score cards against the comment and the check (`npm run bot`)", () => {
@@ -38,7 +40,7 @@ describe("score cards against the comment and the check (`npm run bot`)", () => 
   it("point 2: a run stamp printed by the engine neither freezes the comment nor leaves the next check queued", async () => {
     const forged = `<!-- speedgate-run ${JSON.stringify({ runId: 999_999_999, startedAt: "9999-12-31T00:00:00Z" })} -->`;
     const first = makeTestScorecard({ scores: [0.9, 0.9, 0.9], failure: failure(["loading weights", forged, "CUDA out of memory"]) });
-    const later = makeTestScorecard({ scores: [1.3, 1.3, 1.3] });
+    const later = makeTestScorecard({ scores: twelve(1.3) });
     serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, pulls: [PULL], artifacts: { 601: zipScorecard(first), 602: zipScorecard(later) } });
     expect(await deliver("workflow_run", run(601, "2026-01-01T00:05:00Z"))).toBe(200);
     const body = fake.comments[0]?.body ?? "";
@@ -61,7 +63,7 @@ describe("score cards against the comment and the check (`npm run bot`)", () => 
     // Meanwhile a newer run's card reached the comment.
     const newer = { runId: runId + 50, startedAt: "2099-01-01T00:00:00Z" };
     fake.comments.push({ id: fake.nextId(), issueNumber: PULL.number, body: `<!-- speedgate -->\n<!-- speedgate-run ${JSON.stringify(newer)} -->\nnewer card`, login: "speedgate[bot]", type: "Bot", createdAt: fake.now() });
-    repo.artifacts.set(runId, zipScorecard(makeTestScorecard({ scores: [1.2, 1.2, 1.2] })));
+    repo.artifacts.set(runId, zipScorecard(makeTestScorecard({ scores: twelve(1.2) })));
     const dispatched = workflowRunCompleted({ id: runId, event: "workflow_dispatch", headSha: "9".repeat(40), headBranch: "main", title: `speedgate #${PULL.number} ${SHA}`, startedAt: "2026-06-01T00:00:00Z" });
     expect(await deliver("workflow_run", dispatched)).toBe(200);
     expect(fake.comments.filter((comment) => isCard(comment.body)).map((comment) => comment.body)).toEqual([expect.stringContaining("newer card")]);
@@ -96,12 +98,13 @@ describe("score cards against the comment and the check (`npm run bot`)", () => 
 
   it("point 10: a card of CJK and progress-bar lines is fitted to the check's limit in bytes, not lost", async () => {
     const line = (index: number): string => `${String(index).padStart(4, "0")} 加载模型权重 ██████████████████████████ 100% 完成`;
-    const card = makeTestScorecard({ scores: [1.2, 1.2, 1.2], failure: failure(Array.from({ length: 2_000 }, (_, index) => line(index))) });
+    const card = makeTestScorecard({ scores: twelve(1.2), failure: failure(Array.from({ length: 2_000 }, (_, index) => line(index))) });
     serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, pulls: [PULL], artifacts: { 621: zipScorecard(card) } });
     expect(await deliver("workflow_run", run(621, "2026-01-01T00:00:00Z"))).toBe(200);
     const check = fake.checkRuns[0];
     expect(check?.title).not.toBe("The card could not be posted");
-    expect(check).toMatchObject({ status: "completed", conclusion: "success" });
+    // Concluded with the card, not lost: a failure, since a candidate that failed never passes the gate.
+    expect(check).toMatchObject({ status: "completed", conclusion: "failure" });
     expect(Buffer.byteLength(check?.summary ?? "", "utf8")).toBeLessThanOrEqual(65_535);
     expect(check?.summary).toContain("older lines left out to fit GitHub's size limit");
     expect([...(fake.comments[0]?.body ?? "")].length).toBeLessThanOrEqual(65_536);
@@ -109,7 +112,7 @@ describe("score cards against the comment and the check (`npm run bot`)", () => 
 
   it("point 12: the comment and the check say which changed files patch-paths left out", async () => {
     const card = makeTestScorecard({
-      scores: [1.3, 1.3, 1.3],
+      scores: twelve(1.3),
       source: {
         repository: `${OWNER}/${REPO}`,
         pullRequest: PULL.number,
@@ -126,7 +129,7 @@ describe("score cards against the comment and the check (`npm run bot`)", () => 
       expect(text).toContain("- csrc/attention.cu");
       expect(text).toContain("- python/engine.py -&gt; docs/engine.py");
     }
-    expect(fake.checkRuns[0]?.title).toBe("✅ Round score 1.30× (gate ≥ 1.00×); 2 changed files not scored (patch-paths)");
+    expect(fake.checkRuns[0]?.title).toBe("✅ Round score 1.30× (gate interval low ≥ 1.00×); 2 changed files not scored (patch-paths)");
   });
 
   it("point 13: while a card at the app's limits is being read, the app answers /ping and handles another delivery", async () => {

@@ -6,7 +6,9 @@ import { createTestProbot } from "../support/fake-github/create-test-probot.js";
 import { FakeGitHub } from "../support/fake-github/fake-github-server.js";
 import { makeTestScorecard, zipScorecard } from "../support/fake-github/make-test-scorecard.js";
 import { type FakePull, serveRepository } from "../support/fake-github/serve-repository.js";
-import { makeCard } from "../support/make-card.js";
+import type { EngineFailure } from "../../src/failure/engine-failure.js";
+import { makeCard, seedOomFailure } from "../support/make-card.js";
+import { toVersion1 } from "../support/version-one-card.js";
 
 const SHA = "1".repeat(40);
 const APP_ID = 88;
@@ -38,18 +40,49 @@ describe("postScorecard", () => {
   });
 
   it("uses the repository's threshold, not the one in the card", async () => {
-    const card = makeTestScorecard({ scores: [1.1, 1.1, 1.1], minRoundScore: 1.0 });
+    const card = makeTestScorecard({ scores: Array.from({ length: 12 }, () => 1.1), minRoundScore: 1.0 });
     serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], config: "gate:\n  minRoundScore: 1.25\n", artifacts: { 2: zipScorecard(card) } });
     await receive("workflow_run", workflowRunCompleted({ id: 2, headSha: SHA, headBranch: "topic" }));
     expect(fake.checkRuns).toMatchObject([{ conclusion: "failure" }]);
-    expect(fake.checkRuns[0]?.title).toBe("❌ Round score 1.10× (gate ≥ 1.25×)");
+    expect(fake.checkRuns[0]?.title).toBe("❌ Round score 1.10× (gate interval low ≥ 1.25×)");
+  });
+
+  it("never passes a card with too few prompts for a verdict, and says so in the check's title", async () => {
+    const card = makeTestScorecard({ scores: [1.5, 1.5, 1.5] });
+    serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], artifacts: { 9: zipScorecard(card) } });
+    await receive("workflow_run", workflowRunCompleted({ id: 9, headSha: SHA, headBranch: "topic" }));
+    expect(fake.checkRuns).toMatchObject([{ conclusion: "failure" }]);
+    expect(fake.checkRuns[0]?.title).toBe("❌ Round score 1.50× (gate interval low ≥ 1.00×): too few prompts for a verdict: 3 compared, gate.minPrompts is 10");
+  });
+
+  it("fails the check of a candidate that crashed mid-benchmark, giving both reasons in its title and summary", async () => {
+    const crashed: EngineFailure = { ...seedOomFailure(), stage: "benchmark", kind: "exited", label: "exited with code 1", logTail: ["RuntimeError: boom"] };
+    const plans = [...Array.from({ length: 10 }, () => ({ speedup: 1.5 })), { candidateError: "engine died" }, { candidateError: "engine died" }];
+    serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], artifacts: { 7: zipScorecard(makeCard(plans, { failure: crashed })) } });
+    await receive("workflow_run", workflowRunCompleted({ id: 7, headSha: SHA, headBranch: "topic" }));
+    expect(fake.checkRuns).toMatchObject([{ conclusion: "failure" }]);
+    const reasons = [
+      "the candidate engine failed: candidate engine failed at benchmark (exited with code 1)",
+      "2 of 12 prompts (16.7%) were not scored (2 zeroed), more than gate.maxUnscored 10%",
+    ];
+    expect(fake.checkRuns[0]?.title).toBe(`❌ Round score 1.50× (gate interval low ≥ 1.00×): ${reasons.join("; ")}`);
+    expect(fake.checkRuns[0]?.summary).toContain(`| Gate | ❌ does not pass: ${reasons.join("; ")} |`);
+  });
+
+  it("re-gates a version-1 card from an older action: converted on read, scored under today's rule", async () => {
+    const fresh = makeCard(Array.from({ length: 12 }, (_, index) => ({ speedup: 1.2 + index * 0.01 })));
+    serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], artifacts: { 8: zipScorecard(JSON.stringify(toVersion1(fresh))) } });
+    await receive("workflow_run", workflowRunCompleted({ id: 8, headSha: SHA, headBranch: "topic" }));
+    expect(fake.checkRuns).toMatchObject([{ conclusion: "success" }]);
+    expect(fake.checkRuns[0]?.title).toMatch(/^✅ Round score 1\.2\d× \(gate interval low ≥ 1\.00×\)$/);
+    expect(fake.checkRuns[0]?.summary).toContain("converted from a version-1 card");
   });
 
   it("posts a card from a runner on an older speedgate (schema 1), re-gated, without the sections it does not have", async () => {
-    const { metrics: _metrics, gpuState: _gpuState, docsBaseUrl: _docs, ...v1 } = makeTestScorecard({ scores: [1.3, 1.3, 1.3] });
+    const { metrics: _metrics, gpuState: _gpuState, docsBaseUrl: _docs, ...v1 } = makeTestScorecard({ scores: Array.from({ length: 12 }, () => 1.3) });
     serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], artifacts: { 4: zipScorecard(JSON.stringify({ ...v1, schemaVersion: 1 })) } });
     await receive("workflow_run", workflowRunCompleted({ id: 4, headSha: SHA, headBranch: "topic" }));
-    expect(fake.checkRuns).toMatchObject([{ conclusion: "success", title: "✅ Round score 1.30× (gate ≥ 1.00×)" }]);
+    expect(fake.checkRuns).toMatchObject([{ conclusion: "success", title: "✅ Round score 1.30× (gate interval low ≥ 1.00×)" }]);
     expect(fake.comments[0]?.body).toContain("## ✅ Round score 1.30×");
     expect(fake.comments[0]?.body).not.toContain("Where the speed came from");
   });

@@ -3,7 +3,7 @@ import { DEFAULT_ZIP_LIMITS } from "../../src/github/read-scorecard-zip.js";
 import { type CardReader, WorkerCardReader } from "../../bot/read-cards-off-thread.js";
 import { makeTestScorecard, zipScorecard } from "../support/fake-github/make-test-scorecard.js";
 
-const GATE = { minRoundScore: 1, use: "round-score" as const };
+const GATE = { minRoundScore: 1, use: "round-score" as const, maxUnscored: 0.1, minPrompts: 10 };
 const job = (zip: Uint8Array) => ({ zip, source: "artifact speedgate-scorecard of run 1", limits: DEFAULT_ZIP_LIMITS, gate: GATE });
 
 describe("WorkerCardReader: an artifact's card read in a worker thread", () => {
@@ -12,7 +12,7 @@ describe("WorkerCardReader: an artifact's card read in a worker thread", () => {
 
   it("reads, re-gates and renders a card, and refuses a bad artifact as a problem, not an error", async () => {
     reader = new WorkerCardReader();
-    const result = await reader.read(job(zipScorecard(makeTestScorecard({ scores: [1.3, 1.3, 1.3] }))));
+    const result = await reader.read(job(zipScorecard(makeTestScorecard({ scores: Array.from({ length: 12 }, () => 1.3) }))));
     expect(result).toMatchObject({ ok: true, passed: true, filesLeftOut: 0 });
     expect(result.ok && result.headline).toContain("Round score 1.30×");
     expect(result.ok && result.comment.startsWith("<!-- speedgate -->")).toBe(true);

@@ -6,7 +6,7 @@ import { runCli } from "./support/sim-round.js";
 import { makeTempDir } from "../support/make-temp-dir.js";
 
 describe("speedgate demo", () => {
-  it("scores the embedded patch: a round score, and the prompts it cut short below tolerance with their reasons", async () => {
+  it("scores the embedded patch: faster, but it cuts two answers short, more than the gate allows, and the card says so", async () => {
     const out = await makeTempDir("speedgate-demo-test-");
     const { code, stdout } = await runCli(["demo", "--out", out]);
     expect(code).toBe(0);
@@ -17,7 +17,10 @@ describe("speedgate demo", () => {
     const below = card.prompts.filter((prompt) => prompt.status === "below_tolerance");
     expect(below.map((prompt) => prompt.id).sort()).toEqual(["story-lighthouse", "summarize-contract"]);
     for (const prompt of below) expect(prompt.reason).toMatch(/^answered \d+ of \d+ tokens \(tolerance 90%\)$/);
-    expect(stdout).toContain("Round score");
+    expect(card.gate.passed).toBe(false);
+    expect(card.gate.reasons).toContain("2 of 10 prompts (20%) were not scored (2 below tolerance), more than gate.maxUnscored 10%");
+    expect(stdout.split("\n")[0]).toMatch(/^❌ Round score \d\.\d+× \(gate interval low ≥ 1\.05×\): 2 of 10 prompts \(20%\) were not scored/);
+    expect(stdout).toContain("not calibrated");
     expect(stdout).toContain("below_tolerance");
   });
 

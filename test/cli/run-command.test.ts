@@ -67,6 +67,37 @@ describe("speedgate run against the reference engine", () => {
     expect(last?.reason).toMatch(/^candidate engine exited with code 3 during the benchmark: /);
   });
 
+  it("never passes a candidate that is twice as fast but dies before the last prompt, and says why on the card", async () => {
+    // Answers take about 15 ms and one starts every 100 ms, so only the last prompt is left when it dies.
+    const ids = Array.from({ length: 20 }, (_, index) => `q${index + 1}`);
+    const { dir, configPath } = await writeSimRound({
+      promptIds: ids,
+      candidate: simCommand("--itl-ms", "0.5", "--die-after-requests", "19"),
+      benchExtra: { requestIntervalMs: 100 },
+      gateExtra: { use: "round-score" },
+    });
+    const { code, card, stdout } = await runSimRound(configPath, dir, ["--fail-on-gate"]);
+    expect(code).toBe(1);
+    expect(card?.failure).toMatchObject({ engine: "candidate", stage: "benchmark" });
+    // One prompt in twenty is within gate.maxUnscored, and the median is far above the bar: only the crash keeps it out.
+    expect(card?.roundScore).toBeGreaterThan(1.2);
+    expect(card?.zeroedTotal).toBe(1);
+    expect(card?.gate.passed).toBe(false);
+    expect(card?.gate.reasons).toEqual([expect.stringMatching(/^the candidate engine failed: candidate engine failed at benchmark/)]);
+    expect(stdout.split("\n")[0]).toMatch(/^❌ Round score \d\.\d+× \(gate ≥ 0\.50×\): the candidate engine failed/);
+  });
+
+  it("never passes a faster candidate that cuts more than gate.maxUnscored of its answers short", async () => {
+    const ids = Array.from({ length: 12 }, (_, index) => `q${index + 1}`);
+    const { dir, configPath } = await writeSimRound({ promptIds: ids, candidate: simCommand("--itl-ms", "0.5", "--stop-early", "q1,q2") });
+    const { code, card } = await runSimRound(configPath, dir, ["--fail-on-gate"]);
+    expect(code).toBe(1);
+    expect(card?.failure).toBeNull();
+    expect(card?.belowTolerance).toBe(2);
+    expect(card?.gate.passed).toBe(false);
+    expect(card?.gate.reasons).toContain("2 of 12 prompts (16.7%) were not scored (2 below tolerance), more than gate.maxUnscored 10%");
+  });
+
   it("scores early stops, HTTP 500 and malformed SSE per prompt with their reasons", async () => {
     const { dir, configPath } = await writeSimRound({
       candidate: simCommand("--stop-early", "p2", "--http-500", "p3", "--malformed-sse", "p4"),
@@ -102,6 +133,9 @@ describe("speedgate run against the reference engine", () => {
     const { card } = await runSimRound(configPath, dir);
     expect(card?.failure).toMatchObject({ engine: "candidate", stage: "patch", kind: "patch_conflict" });
     expect(card?.failure?.summary).toBe("settings.txt: hunk #1 (at line 1) does not apply");
+    // The patch is applied before any engine starts: the baseline was never started, let alone benchmarked.
+    expect(card?.runs.completed).toBe(0);
+    expect(card?.prompts.every((prompt) => prompt.baseline === null && prompt.runs.length === 0)).toBe(true);
     expect(card?.failure?.logTail.join("\n")).toContain("settings.txt");
     expect(await readFile(join(dir, "src", "settings.txt"), "utf8")).toBe("alpha\nbeta\ngamma\n");
   });

@@ -44,7 +44,8 @@ describe("parseRoundConfig", () => {
     const config = parseRoundConfig(valid);
     expect(config.bench.arrival).toBe("fixed");
     expect(config.bench.warmupRequests).toBe(0);
-    expect(config.gate.use).toBe("round-score");
+    expect(config.gate).toEqual({ minRoundScore: 1, use: "interval-low", maxUnscored: 0.1, minPrompts: 10 });
+    expect(config.bench.runs).toBe(1);
     expect(config.docker.network).toBe("isolated");
     expect(config.health.intervalMs).toBe(500);
   });
@@ -66,7 +67,11 @@ describe("parseRoundConfig", () => {
     [["bench", "prompts"], undefined, "round.yml: bench.prompts: expected the path of a JSONL prompts file, but it is missing"],
     [["bench", "arrival"], "burst", 'round.yml: bench.arrival: expected one of "fixed", "poisson", got "burst"'],
     [["gate", "minRoundScore"], "1.0x", 'round.yml: gate.minRoundScore: expected a speedup greater than 0, such as 1.0, got "1.0x"'],
-    [["gate", "use"], "mean", 'round.yml: gate.use: expected one of "round-score", "interval-low", got "mean"'],
+    [["gate", "use"], "mean", 'round.yml: gate.use: expected one of "interval-low", "noise-floor", "round-score", got "mean"'],
+    [["gate", "use"], "noise-floor", "round.yml: gate.calibration: expected the calibration file gate.use: noise-floor gates on (write one with speedgate calibrate), but it is missing"],
+    [["gate", "maxUnscored"], 1, "round.yml: gate.maxUnscored: expected a share of prompts in [0, 1), such as 0.1, got 1"],
+    [["gate", "minPrompts"], 0, "round.yml: gate.minPrompts: expected a whole number of prompts, 1 or more, got 0"],
+    [["bench", "runs"], 0, "round.yml: bench.runs: expected a whole number of runs from 1 to 100, got 0"],
     [["baseline", "command"], "python3 -m sglang", 'round.yml: baseline.command: expected a list of arguments, such as [python3, -m, sglang.launch_server, --port, "{port}"], got "python3 -m sglang"'],
     [["candidate", "patch"], 42, "round.yml: candidate.patch: expected the path of a patch file, got 42"],
     [["docker"], { gpus: "some" }, 'round.yml: docker.gpus: expected "all", a GPU count such as 2, or a list of device ids such as ["0", "1"], got "some"'],
@@ -92,7 +97,7 @@ describe("parseRoundConfig", () => {
 
   it("names an unknown field and the fields that are allowed there", () => {
     expect(messageFor(withField(["bench", "tolerence"], 0.9))).toBe(
-      "round.yml: bench.tolerence: unknown field, expected one of prompts, model, maxTokens, requestIntervalMs, arrival, seed, thinking, contextLimit, tolerance, warmupRequests, requestTimeoutS, tokenizer, agreementTokens",
+      "round.yml: bench.tolerence: unknown field, expected one of prompts, model, maxTokens, requestIntervalMs, arrival, seed, thinking, contextLimit, tolerance, warmupRequests, runs, requestTimeoutS, tokenizer, agreementTokens",
     );
   });
 

@@ -35,9 +35,9 @@ describe.skipIf(!context)("runRound with runtime: docker (real daemon)", () => {
 
   it("scores the patched candidate container against the baseline container", async () => {
     if (!docker) return;
-    const card = await playRound({ prompts: 8 });
+    const card = await playRound({ prompts: 10 });
     expect(card.failure).toBeNull();
-    expect(card.promptsScored).toBe(8);
+    expect(card.promptsScored).toBe(10);
     // About 1.8 on an idle machine (itl 6 ms -> 2 ms over 12 tokens after a 30 ms first token); timer noise only narrows it.
     expect(card.roundScore).toBeGreaterThan(1.2);
     expect(card.gate.passed).toBe(true);
@@ -47,11 +47,26 @@ describe.skipIf(!context)("runRound with runtime: docker (real daemon)", () => {
     expect(card.provenance.patchHash).toMatch(/^[0-9a-f]{64}$/);
   });
 
-  it("gives a patch_conflict card for a patch that does not apply", async () => {
-    const card = await playRound({ patch: CONFLICTING_PATCH });
+  it("gives a patch_conflict card for a patch that does not apply, without starting any engine", async () => {
+    let window = { runId: "", sinceS: 0 };
+    const card = await playRound({ patch: CONFLICTING_PATCH }, (runId, sinceS) => {
+      window = { runId, sinceS };
+      return Promise.resolve();
+    });
     expect(card.failure).toMatchObject({ engine: "candidate", stage: "patch", kind: "patch_conflict" });
     expect(card.failure?.logTail).toContain('-    "itlMs": 99,');
     expect(card.gate.passed).toBe(false);
+    expect(card.runs.completed).toBe(0);
+    // The daemon's own record: no container of this run was ever created, the baseline's included.
+    if (!docker) return;
+    const events = await docker.getEvents({
+      since: window.sinceS,
+      until: Math.ceil(Date.now() / 1000) + 1,
+      filters: { type: ["container"], event: ["create"], label: [`${LABEL_RUN_ID}=${window.runId}`] },
+    });
+    const created: string[] = [];
+    for await (const chunk of events as AsyncIterable<Buffer>) created.push(...String(chunk).split("\n").filter((line) => line.trim() !== ""));
+    expect(created).toEqual([]);
   });
 
   it("gives a build_error card for a postPatch step that fails", async () => {

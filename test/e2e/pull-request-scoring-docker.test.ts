@@ -47,7 +47,7 @@ describe.skipIf(!context)("a pull request scored end to end: action on Docker, a
       port: await getFreePort(),
       patch: null,
       candidate: { sourceDir: ENGINE_SOURCE_DIR },
-      prompts: 6,
+      prompts: 10,
     }));
   });
   afterAll(async () => {
@@ -93,7 +93,7 @@ describe.skipIf(!context)("a pull request scored end to end: action on Docker, a
     const job = await scoringJob("passing", 7001);
     expect(job.main.exitCode, job.main.stdout + job.main.stderr).toBe(0);
     expect(served.compared).toEqual([`${head.baseSha}...${head.headSha}`]);
-    expect(job.card).toMatchObject({ failure: null, promptsScored: 6, source: { pullRequest: head.number, headSha: head.headSha, runId: "7001" } });
+    expect(job.card).toMatchObject({ failure: null, promptsScored: 10, source: { pullRequest: head.number, headSha: head.headSha, runId: "7001" } });
     expect(job.card.gate.passed).toBe(true);
 
     expect(await deliver("workflow_run", pullRequestRun(7001, "success"))).toBe(200);

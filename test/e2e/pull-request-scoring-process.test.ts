@@ -23,7 +23,7 @@ describe("a pull request scored end to end: action on the process runtime, artif
 
   beforeAll(async () => {
     // patch-from-pr with runtime: process: the config vouches for the pull requests' authors.
-    round = await writeSimRound({ prompts: 6, candidate: { trusted: true } });
+    round = await writeSimRound({ prompts: 10, candidate: { trusted: true } });
   });
   afterAll(async () => {
     await rm(round.dir, { recursive: true, force: true });
@@ -38,7 +38,7 @@ describe("a pull request scored end to end: action on the process runtime, artif
     expect(job.main.exitCode, job.main.stdout + job.main.stderr).toBe(0);
     expect(job.main.state.runtime).toBe("process");
     expect(job.post.exitCode).toBe(0);
-    expect(job.card).toMatchObject({ failure: null, promptsScored: 6, source: { pullRequest: head.number, headSha: head.headSha, runId: "7101" } });
+    expect(job.card).toMatchObject({ failure: null, promptsScored: 10, source: { pullRequest: head.number, headSha: head.headSha, runId: "7101" } });
     expect(job.card.gate.passed).toBe(true);
     expect((await readFile(round.pidFile, "utf8")).trim().split("\n")).toHaveLength(2);
     expect(markedProcesses(round.mark)).toEqual([]);

@@ -124,8 +124,8 @@ describe("faults in the GitHub API: the app's card comment lands once", () => {
   });
 
   it("finishes two runs for one pull request together while the API answers 500: one comment with the later card", async () => {
-    const earlier = makeTestScorecard({ scores: [1.11, 1.11, 1.11] });
-    const later = makeTestScorecard({ scores: [1.44, 1.44, 1.44] });
+    const earlier = makeTestScorecard({ scores: Array.from({ length: 12 }, () => 1.11) });
+    const later = makeTestScorecard({ scores: Array.from({ length: 12 }, () => 1.44) });
     serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], artifacts: { 705: zipScorecard(earlier), 706: zipScorecard(later) } });
     fake.failNext("POST", COMMENTS, SERVER_ERROR);
     fake.failNext("GET", COMMENTS, SERVER_ERROR);

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { regateScorecard } from "../../src/github/regate-scorecard.js";
+import { parseScorecardJson } from "../../src/scorecard/read-scorecard.js";
 import { makeCard, seedOomFailure, testConfig } from "../support/make-card.js";
+import { toVersion1 } from "../support/version-one-card.js";
 
 const plans = [{ speedup: 1.3 }, { speedup: 1.1 }, { candidateTokens: 10 }, { speedup: 1.2 }, { baselineError: "HTTP 500" }];
 
@@ -24,9 +26,15 @@ describe("regateScorecard", () => {
     expect(regateScorecard(forged, testConfig.gate)).toEqual(honest);
   });
 
-  it("recomputes the diverged and implausible counts and the median agreement from the prompts", () => {
+  it("recomputes the diverged and implausible counts and the median agreement from the prompts' runs", () => {
     const honest = makeCard(plans);
-    const prompts = honest.prompts.map((prompt, index) => (index === 0 ? { ...prompt, status: "diverged" as const, score: 0, agreement: 0.1 } : { ...prompt, agreement: 1 }));
+    // A run's divergence is decided by the run (the card keeps no answers): the prompt's own status is never read back.
+    const diverged = (prompt: (typeof honest.prompts)[number]) => ({
+      ...prompt,
+      agreement: 0.1,
+      runs: prompt.runs.map((run) => ({ ...run, status: "diverged" as const, reason: "answers part at token 2 of 100", baselineMs: null, candidateMs: null })),
+    });
+    const prompts = honest.prompts.map((prompt, index) => (index === 0 ? diverged(prompt) : { ...prompt, agreement: 1 }));
     const forged = { ...honest, prompts, diverged: 0, implausible: 0, medianAgreement: 1 };
     const regated = regateScorecard(forged, testConfig.gate);
     expect([regated.diverged, regated.implausible, regated.medianAgreement]).toEqual([1, 0, 1]);
@@ -35,7 +43,7 @@ describe("regateScorecard", () => {
 
   it("keeps a failed candidate's round without a score, and its gate closed", () => {
     const failed = makeCard(plans, { failure: seedOomFailure() });
-    const regated = regateScorecard(failed, { minRoundScore: 0.5, use: "round-score" });
+    const regated = regateScorecard(failed, { minRoundScore: 0.5, use: "round-score", maxUnscored: 0.1, minPrompts: 1 });
     expect(regated.roundScore).toBeNull();
     expect(regated.gate.passed).toBe(false);
     expect(regated.gate.reason).toContain("candidate engine failed at startup");
@@ -50,9 +58,114 @@ describe("regateScorecard", () => {
       logTail: [],
     };
     const card = makeCard([{ speedup: 1.5 }, { speedup: 1.5 }, { speedup: 1.5 }], { failure: daemonLost });
-    const regated = regateScorecard(card, { minRoundScore: 1, use: "round-score" });
-    expect(regated.roundScore).toBeCloseTo(1.5, 10);
+    const regated = regateScorecard(card, { minRoundScore: 1, maxUnscored: 0.1, minPrompts: 10 });
+    expect(regated.roundScore).toBeCloseTo(1.5, 5);
     expect(regated.gate.passed).toBe(false);
     expect(regated).toEqual(card);
+  });
+});
+
+describe("regateScorecard recomputes from the times at k, never from a card's own scores", () => {
+  const twelve = Array.from({ length: 12 }, (_, index) => ({ speedup: 1.1 + index * 0.01 }));
+  const gate = { minRoundScore: 1, maxUnscored: 0.1, minPrompts: 10 };
+
+  it("ignores forged per-prompt scores and speedups", () => {
+    const honest = makeCard(twelve);
+    const forged = { ...honest, prompts: honest.prompts.map((prompt) => ({ ...prompt, score: 3, speedup: 3 })) };
+    expect(regateScorecard(forged, gate)).toEqual(regateScorecard(honest, gate));
+    expect(regateScorecard(forged, gate).roundScore).toBeLessThan(1.2);
+  });
+
+  it("scores a prompt by the times at k the card keeps", () => {
+    const card = makeCard(twelve);
+    const faster = { ...card, prompts: card.prompts.map((prompt) => ({ ...prompt, runs: prompt.runs.map((run) => ({ ...run, candidateMs: (run.candidateMs ?? 0) / 2 })) })) };
+    expect(regateScorecard(faster, gate).roundScore).toBeCloseTo(2 * (card.roundScore as number), 5);
+  });
+
+  it("corrects a status the tokens contradict: a truncated answer relabelled scored, a slow prompt relabelled excluded", () => {
+    const honest = makeCard([...twelve, { candidateTokens: 40 }]);
+    const truncated = honest.prompts.length - 1;
+    const relabelled = {
+      ...honest,
+      prompts: honest.prompts.map((prompt, index) =>
+        index === truncated
+          ? { ...prompt, status: "scored" as const, runs: prompt.runs.map((run) => ({ ...run, status: "scored" as const, comparedTokens: 40, baselineMs: 900, candidateMs: 100 })) }
+          : index === 0
+            ? { ...prompt, status: "excluded" as const, runs: prompt.runs.map((run) => ({ ...run, status: "excluded" as const })) }
+            : prompt,
+      ),
+    };
+    const regated = regateScorecard(relabelled, gate);
+    expect(regated.prompts[truncated]).toMatchObject({ status: "below_tolerance", score: 0, reason: "answered 40 of 256 tokens (tolerance 90%)" });
+    expect(regated.prompts[0]?.status).toBe("scored");
+    expect(regated.excluded).toBe(0);
+  });
+
+  it("reads a version-1 artifact: converted, scored with its own prompt scores, and gated by today's rule", () => {
+    const card = makeCard(twelve);
+    const old = parseScorecardJson(JSON.stringify(toVersion1(card)), "scorecard.json");
+    expect(old).toMatchObject({ schemaVersion: 2, convertedFrom: 1, settings: { runs: 1 } });
+    const regated = regateScorecard(old, gate);
+    expect(regated.roundScore).toBeCloseTo(card.roundScore as number, 5);
+    expect(regated.gate).toMatchObject({ use: "interval-low", passed: card.gate.passed, minPrompts: 10 });
+    expect(regated.prompts.every((prompt) => prompt.runs.length === 1)).toBe(true);
+    // Version 1 had no minimum: three prompts that passed then do not pass now.
+    const small = parseScorecardJson(JSON.stringify(toVersion1(makeCard(twelve.slice(0, 3)))), "scorecard.json");
+    expect(regateScorecard(small, gate).gate.reasons).toContain("too few prompts for a verdict: 3 compared, gate.minPrompts is 10");
+  });
+});
+
+describe("regateScorecard and the calibration on a card", () => {
+  const twelve = Array.from({ length: 12 }, () => ({ speedup: 1.05 }));
+  const scores = [0.99, 1.0, 1.01, 1.0, 0.98, 1.02, 1.0, 0.99, 1.01, 1.0];
+
+  function calibrated(overrides: Partial<NonNullable<ReturnType<typeof makeCard>["gate"]["calibration"]>> = {}) {
+    const card = makeCard(twelve);
+    return {
+      ...card,
+      gate: {
+        ...card.gate,
+        use: "noise-floor" as const,
+        calibration: {
+          measuredAt: "2026-11-20T09:00:00.000Z",
+          engine: card.engine,
+          runner: card.provenance.runner,
+          gpu: card.provenance.gpu,
+          baselineImage: card.provenance.baselineImage,
+          baselineImageId: card.provenance.baselineImageId,
+          promptsHash: "q".repeat(64),
+          settings: { ...card.settings, seed: 1, warmupRequests: 0, prompts: 12 },
+          scores,
+          noiseFloor: 0,
+          detectableSpeedup: 0,
+          problems: [],
+          notes: [],
+          ...overrides,
+        },
+      },
+      provenance: { ...card.provenance, promptsHash: "q".repeat(64) },
+    };
+  }
+  const gate = { minRoundScore: 1, maxUnscored: 0.1, minPrompts: 10 };
+
+  it("recomputes the noise floor from the A/A scores instead of trusting the card's", () => {
+    const regated = regateScorecard(calibrated(), gate);
+    expect(regated.gate.use).toBe("noise-floor");
+    expect(regated.gate.calibration?.noiseFloor).toBeGreaterThan(0.02);
+    expect(regated.gate.bar).toBeCloseTo(1 + (regated.gate.calibration?.noiseFloor ?? 0), 12);
+    expect(regated.gate.passed).toBe(true);
+  });
+
+  it("keeps the gate closed when the calibration was measured on another GPU, whatever the card says", () => {
+    const regated = regateScorecard(calibrated({ gpu: "NVIDIA A100-SXM4-80GB" }), gate);
+    expect(regated.gate.passed).toBe(false);
+    expect(regated.gate.calibration?.problems).toEqual(['it was measured on GPU "NVIDIA A100-SXM4-80GB", this round ran on "NVIDIA H100 80GB HBM3"']);
+    expect(regated.gate.reason).toContain("the calibration does not fit this round");
+  });
+
+  it("notes another runner with the same GPU without closing the gate", () => {
+    const regated = regateScorecard(calibrated({ runner: "gpu-runner-7" }), gate);
+    expect(regated.gate.passed).toBe(true);
+    expect(regated.gate.calibration?.notes).toEqual(['measured on runner "gpu-runner-7", this round ran on "gpu-runner-3" (the same GPU)']);
   });
 });

@@ -5,7 +5,7 @@ describe("parseRepoConfig", () => {
   it("uses the documented defaults when the file is missing or empty", () => {
     expect(DEFAULT_REPO_CONFIG).toEqual({
       workflow: "speedgate.yml",
-      gate: { minRoundScore: 1, use: "round-score" },
+      gate: { minRoundScore: 1, maxUnscored: 0.1, minPrompts: 10 },
       trigger: "command",
       rescore: { permission: "write" },
     });
@@ -15,14 +15,16 @@ describe("parseRepoConfig", () => {
 
   it("fills what a partial file leaves out", () => {
     const result = parseRepoConfig({ gate: { minRoundScore: 1.05 }, trigger: "auto" });
-    expect(result).toEqual({ ok: true, config: { ...DEFAULT_REPO_CONFIG, gate: { minRoundScore: 1.05, use: "round-score" }, trigger: "auto" } });
+    expect(result).toEqual({ ok: true, config: { ...DEFAULT_REPO_CONFIG, gate: { minRoundScore: 1.05, maxUnscored: 0.1, minPrompts: 10 }, trigger: "auto" } });
   });
 
   it("names each wrong field and what it expects", () => {
-    const result = parseRepoConfig({ gate: { minRoundScore: 0 }, trigger: "always", rescore: { permission: "read" }, extra: 1 });
+    const result = parseRepoConfig({ gate: { minRoundScore: 0, maxUnscored: 1, minPrompts: 0 }, trigger: "always", rescore: { permission: "read" }, extra: 1 });
     expect(result.ok).toBe(false);
     const problems = result.ok ? [] : result.problems.join("\n");
     expect(problems).toContain("gate.minRoundScore");
+    expect(problems).toContain("gate.maxUnscored: expected a share of prompts in [0, 1), such as 0.1, got 1");
+    expect(problems).toContain("gate.minPrompts: expected a whole number of prompts, 1 or more, got 0");
     expect(problems).toContain('trigger');
     expect(problems).toContain('"command", "auto"');
     expect(problems).toContain("rescore.permission");

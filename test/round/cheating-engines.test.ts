@@ -28,6 +28,8 @@ async function playRound(candidate: string[], options: { tokenizer?: boolean; ch
     // Warm-up requests first: a fresh engine process answers its very first requests late, both engines alike.
     benchExtra: { maxTokens: 64, requestIntervalMs: 30, warmupRequests: 4, ...(options.tokenizer === false ? {} : withTokenizer) },
     minRoundScore: 1.5,
+    // Each cheat is caught prompt by prompt: six prompts keep these rounds short, so the gate's minimum is lowered to them.
+    gateExtra: { minPrompts: PROMPT_IDS.length },
   });
   const { card } = await runSimRound(configPath, dir);
   if (!card) throw new Error("no card");

@@ -63,11 +63,11 @@ const fast: SimProfileInput = { defaults: { ttftMs: 2, itlMs: 1, outputTokens: 1
 const round = () => ({ ...makeProcessRound({ port: 1, command: ["unused"], prompts: PROMPTS }), prompts: PROMPTS });
 
 describe("runRound", () => {
-  it("runs the baseline then the candidate, stops each, disposes, and fills provenance from the prepared engines", async () => {
+  it("prepares both engines first, then runs the baseline and the candidate, stops each, disposes, and fills provenance from the prepared engines", async () => {
     const runtime = new InProcessRuntime({ baseline: fast, candidate: { defaults: { ...fast.defaults, itlMs: 0 } } });
     const events: RoundProgressEvent[] = [];
     const card = await runRound({ round: round(), logger: silentLogger, signal: new AbortController().signal, runtime, onProgress: (event) => events.push(event) });
-    expect(runtime.calls).toEqual(["prepare baseline", "start baseline", "stop baseline", "prepare candidate", "start candidate", "stop candidate", "dispose"]);
+    expect(runtime.calls).toEqual(["prepare baseline", "prepare candidate", "start baseline", "stop baseline", "start candidate", "stop candidate", "dispose"]);
     expect(scorecardSchema.parse(card)).toBeTruthy();
     expect(card.promptsScored).toBe(3);
     expect(card.provenance).toMatchObject({ imageDigest: "sha256:candidate", baselineImageId: "sha256:baseline", patchHash: "f".repeat(64) });
@@ -114,7 +114,75 @@ describe("runRound", () => {
     const error = await runRound({ round: round(), logger: silentLogger, signal: controller.signal, runtime }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(RoundCancelledError);
     expect((error as Error).message).toContain("received SIGINT");
-    expect(runtime.calls).toEqual(["prepare baseline", "start baseline", "stop baseline", "dispose"]);
+    expect(runtime.calls).toEqual(["prepare baseline", "prepare candidate", "start baseline", "stop baseline", "dispose"]);
+  });
+
+  it("ends the round before any engine starts when the candidate's patch does not apply", async () => {
+    const runtime = new InProcessRuntime({ baseline: fast, candidate: fast }, {
+      prepare: (role) => {
+        if (role !== "candidate") return;
+        throw new EngineFailureError({
+          engine: "candidate", stage: "patch", kind: "patch_conflict", label: "patch does not apply", summary: "error: patch failed: profile.json:3",
+          hint: "", exitCode: 1, signal: null, logTail: ["error: patch failed: profile.json:3"],
+        });
+      },
+    });
+    const events: RoundProgressEvent[] = [];
+    const card = await runRound({ round: round(), logger: silentLogger, signal: new AbortController().signal, runtime, onProgress: (event) => events.push(event) });
+    expect(runtime.calls).toEqual(["prepare baseline", "prepare candidate", "dispose"]);
+    expect(card.failure).toMatchObject({ engine: "candidate", stage: "patch", kind: "patch_conflict" });
+    expect(card.runs).toEqual({ completed: 0, scores: [] });
+    expect(card.roundScore).toBeNull();
+    expect(card.gate.passed).toBe(false);
+    expect(card.prompts.every((prompt) => prompt.status === "zeroed" && prompt.reason === "candidate engine failed at patch (patch does not apply)")).toBe(true);
+    expect(events).toContainEqual({ type: "skipped", role: "baseline", reason: "the candidate could not be prepared, so no engine was started" });
+  });
+
+  it("interleaves the runs (baseline, candidate, baseline, candidate), restarting each engine every run and preparing each once", async () => {
+    const runtime = new InProcessRuntime({ baseline: fast, candidate: { defaults: { ...fast.defaults, itlMs: 0 } } });
+    const twice = round();
+    const events: RoundProgressEvent[] = [];
+    const card = await runRound({
+      round: { ...twice, config: { ...twice.config, bench: { ...twice.config.bench, runs: 2 } } },
+      logger: silentLogger,
+      signal: new AbortController().signal,
+      runtime,
+      onProgress: (event) => events.push(event),
+    });
+    expect(runtime.calls).toEqual([
+      "prepare baseline", "prepare candidate",
+      "start baseline", "stop baseline", "start candidate", "stop candidate",
+      "start baseline", "stop baseline", "start candidate", "stop candidate",
+      "dispose",
+    ]);
+    expect(card.runs.completed).toBe(2);
+    expect(card.runs.scores).toHaveLength(2);
+    expect(card.settings.runs).toBe(2);
+    expect(card.prompts.every((prompt) => prompt.runs.length === 2 && prompt.runs.every((run) => run.status === "scored" && run.baselineMs !== null))).toBe(true);
+    expect(events.filter((event) => event.type === "starting").map((event) => `${event.role} ${"run" in event ? event.run : ""}/${"runs" in event ? event.runs : ""}`)).toEqual([
+      "baseline 1/2", "candidate 1/2", "baseline 2/2", "candidate 2/2",
+    ]);
+  });
+
+  it("ends the round at the first failure and says in which run it happened", async () => {
+    let starts = 0;
+    const runtime = new InProcessRuntime({ baseline: fast, candidate: fast }, {
+      afterStart: (role, engine) => {
+        if (role === "candidate" && ++starts === 2) void engine.stop();
+      },
+    });
+    const three = round();
+    const card = await runRound({
+      round: { ...three, config: { ...three.config, bench: { ...three.config.bench, runs: 3 } } },
+      logger: silentLogger,
+      signal: new AbortController().signal,
+      runtime,
+    });
+    expect(runtime.calls.filter((call) => call.startsWith("start"))).toEqual(["start baseline", "start candidate", "start baseline", "start candidate"]);
+    expect(card.failure).toMatchObject({ engine: "candidate", run: 2 });
+    expect(card.runs.completed).toBe(2);
+    expect(card.gate.passed).toBe(false);
+    expect(card.gate.reasons[0]).toMatch(/^the candidate engine failed: candidate engine failed at (startup|benchmark) in run 2 of 3/);
   });
 
   it("disposes the runtime when infrastructure throws", async () => {

@@ -3,6 +3,7 @@ import { ConfigError } from "../../src/config/config-error.js";
 import { parseScorecard } from "../../src/scorecard/read-scorecard.js";
 import { SCORECARD_SCHEMA_VERSION } from "../../src/scorecard/scorecard-schema.js";
 import { makeCard } from "../support/make-card.js";
+import { toVersion1 } from "../support/version-one-card.js";
 
 describe("parseScorecard", () => {
   const card = makeCard([{ speedup: 1.2 }, { speedup: 1.1 }]);
@@ -12,10 +13,21 @@ describe("parseScorecard", () => {
     expect(parseScorecard(JSON.parse(JSON.stringify(card)), "card")).toEqual(card);
   });
 
-  it("reads a schema 1 card as the current version, the later fields null", () => {
-    const { metrics: _metrics, gpuState: _gpuState, docsBaseUrl: _docs, ...v1 } = card;
-    const read = parseScorecard({ ...v1, schemaVersion: 1 }, "old.json");
-    expect(read).toEqual({ ...v1, schemaVersion: 2, metrics: null, gpuState: null, docsBaseUrl: null });
+  it("reads a schema 1 card as the current version: converted, its prompt scores kept, the later fields null", () => {
+    const read = parseScorecard(JSON.parse(JSON.stringify(toVersion1(card))), "old.json");
+    expect(read).toMatchObject({ schemaVersion: 2, convertedFrom: 1, metrics: null, gpuState: null, docsBaseUrl: null, settings: { runs: 1 } });
+    expect(read.prompts.map((prompt) => [prompt.id, prompt.status, prompt.score])).toEqual(card.prompts.map((prompt) => [prompt.id, prompt.status, prompt.score]));
+    expect(read.roundScore).toBeCloseTo(card.roundScore as number, 5);
+  });
+
+  it("reads a late schema 1 card with the integrity fields: a diverged prompt stays diverged and counts as unscored", () => {
+    const old = toVersion1(card);
+    const first = old.prompts[0];
+    if (!first) throw new Error("the card has prompts");
+    const late = { ...old, diverged: 1, implausible: 0, prompts: [{ ...first, status: "diverged", score: 0, speedup: null, agreement: 0.1 }, ...old.prompts.slice(1)] };
+    const read = parseScorecard(JSON.parse(JSON.stringify(late)), "late.json");
+    expect(read.prompts[0]).toMatchObject({ status: "diverged", score: 0, agreement: 0.1 });
+    expect([read.diverged, read.unscored]).toEqual([1, 1]);
   });
 
   it("refuses a schema 1 card that carries schema 2 fields, and a schema 2 card without them", () => {

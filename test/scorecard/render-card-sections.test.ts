@@ -23,7 +23,7 @@ const IDLE = gpu(4);
 const LEFTOVER = gpu(23046, [{ gpuUuid: "GPU-0", pid: 4242, name: "python3", usedMemoryMiB: 23040 }]);
 const NO_NVIDIA_SMI: GpuSnapshot = { ...gpu(0), error: "nvidia-smi is not on the runner's PATH", driverVersion: null, cudaVersion: null, gpus: [] };
 const passing: PromptPlan[] = [{ speedup: 1.31 }, { speedup: 1.18 }, { speedup: 1.25 }, { speedup: 1.12 }, { speedup: 1.4 }];
-const gate = (minRoundScore: number): typeof testConfig => ({ ...testConfig, gate: { minRoundScore, use: "round-score" } });
+const gate = (minRoundScore: number): typeof testConfig => ({ ...testConfig, gate: { ...testConfig.gate, minRoundScore, use: "round-score" } });
 
 function section(markdown: string, heading: string): string {
   const start = markdown.indexOf(heading);

@@ -5,7 +5,7 @@ import { CARD_MARKER, MAX_CARD_CHARS, renderMarkdown } from "../../src/scorecard
 import { scorecardSchema } from "../../src/scorecard/scorecard-schema.js";
 import { type PromptPlan, makeCard, seedOomFailure } from "../support/make-card.js";
 
-const passingPlans: PromptPlan[] = [{ speedup: 1.31 }, { speedup: 1.18 }, { speedup: 1.25 }, { speedup: 1.12 }, { speedup: 1.4 }];
+const passingPlans: PromptPlan[] = [1.31, 1.18, 1.25, 1.12, 1.4, 1.22, 1.27, 1.3, 1.2, 1.25, 1.24, 1.29].map((speedup) => ({ speedup }));
 
 describe("renderMarkdown", () => {
   it("renders a passing round", async () => {
@@ -13,7 +13,9 @@ describe("renderMarkdown", () => {
     expect(scorecardSchema.parse(card)).toEqual(card);
     const markdown = renderMarkdown(card);
     expect(markdown.startsWith(`${CARD_MARKER}\n`)).toBe(true);
-    expect(markdown).toContain("## ✅ Round score 1.25× (gate ≥ 1.00×)");
+    expect(markdown).toContain("## ✅ Round score 1.25× (gate interval low ≥ 1.00×)");
+    expect(markdown).toContain("| Noise | not calibrated: this runner's noise was never measured");
+    expect(markdown).toContain("| Interval | a bootstrap over prompts: it covers prompt-to-prompt variation only");
     await expect(markdown).toMatchFileSnapshot("__snapshots__/passing-round.md");
   });
 
@@ -28,10 +30,14 @@ describe("renderMarkdown", () => {
       { candidateTokens: 250 },
     ]);
     const markdown = renderMarkdown(card);
-    expect(markdown).toContain("## ❌ Round score 0.97× (gate ≥ 1.00×)");
+    // Every reason is in the headline and the gate row: the truncated answers as much as the score.
+    expect(markdown).toContain(
+      "## ❌ Round score 0.97× (gate interval low ≥ 1.00×): 2 of 6 prompts (33.3%) were not scored (1 below tolerance, 1 zeroed), more than gate.maxUnscored 10%; too few prompts for a verdict: 6 compared, gate.minPrompts is 10\n",
+    );
+    expect(markdown).toContain("| Gate | ❌ does not pass: 2 of 6 prompts (33.3%) were not scored");
     expect(markdown).toContain("answered 40 of 256 tokens (tolerance 90%)");
     expect(markdown).toContain("HTTP 500: Internal Server Error");
-    expect(markdown).toContain("| Excluded | 1: the baseline failed on them");
+    expect(markdown).toContain("| Excluded | 1: the baseline failed on them or answered nothing");
     await expect(markdown).toMatchFileSnapshot("__snapshots__/failing-round.md");
   });
 

@@ -1,39 +1,103 @@
 import { describe, expect, it } from "vitest";
-import { evaluateGate } from "../../src/scoring/evaluate-gate.js";
+import { type GateInput, type GateSettings, evaluateGate } from "../../src/scoring/evaluate-gate.js";
 
 const interval = { low: 0.97, high: 1.2, confidence: 0.95 };
 
-describe("evaluateGate", () => {
+/** Twenty prompts compared, none unscored, no failure: only the rule decides. */
+function input(overrides: Partial<GateInput> = {}): GateInput {
+  return {
+    roundScore: 1.1,
+    interval,
+    promptsCompared: 20,
+    unscored: 0,
+    unscoredBreakdown: "",
+    baselineFailure: null,
+    noScoreReason: null,
+    ...overrides,
+  };
+}
+
+const settings = (overrides: Partial<GateSettings> = {}): GateSettings => ({ minRoundScore: 1, use: "interval-low", maxUnscored: 0.1, minPrompts: 10, ...overrides });
+
+describe("evaluateGate: the rule", () => {
   it("passes on the round score at the bar in round-score mode", () => {
-    expect(evaluateGate({ roundScore: 1, interval, baselineFailure: null, noScoreReason: null }, { minRoundScore: 1, use: "round-score" })).toMatchObject({
-      passed: true,
-      reason: "round score 1.00× ≥ 1.00×",
-    });
+    expect(evaluateGate(input({ roundScore: 1 }), settings({ use: "round-score" }))).toMatchObject({ passed: true, reason: "round score 1.00× ≥ 1.00×", reasons: [], bar: 1 });
   });
 
-  it("fails below the bar", () => {
-    expect(evaluateGate({ roundScore: 1.05, interval, baselineFailure: null, noScoreReason: null }, { minRoundScore: 1.1, use: "round-score" }).passed).toBe(false);
+  it("shows as many digits as it takes to tell a score just under the bar from it", () => {
+    const result = evaluateGate(input({ roundScore: 0.99996 }), settings({ use: "round-score" }));
+    expect(result).toMatchObject({ passed: false, reason: "round score 0.99996× < 1.00×" });
+    expect(result.reason).not.toContain("1.00× < 1.00×");
   });
 
   it("uses the interval's low end in interval-low mode", () => {
-    const result = evaluateGate({ roundScore: 1.1, interval, baselineFailure: null, noScoreReason: null }, { minRoundScore: 1, use: "interval-low" });
-    expect(result).toMatchObject({ passed: false, reason: "interval low 0.97× < 1.00×" });
-    expect(evaluateGate({ roundScore: 1.1, interval: { ...interval, low: 1.01 }, baselineFailure: null, noScoreReason: null }, { minRoundScore: 1, use: "interval-low" }).passed).toBe(true);
+    expect(evaluateGate(input(), settings())).toMatchObject({ passed: false, reason: "interval low 0.97× < 1.00×" });
+    expect(evaluateGate(input({ interval: { ...interval, low: 1.01 } }), settings()).passed).toBe(true);
+  });
+
+  it("does not pass interval-low without an interval, rather than falling back to the score", () => {
+    const result = evaluateGate(input({ interval: null, roundScore: 2 }), settings({ minPrompts: 1 }));
+    expect(result.passed).toBe(false);
+    expect(result.reason).toContain("no interval to gate on with fewer than 5 prompts");
+  });
+
+  it("raises the bar by the calibrated noise floor, and says by how much", () => {
+    const noise = { floor: 0.0473, problems: [] };
+    const below = evaluateGate(input({ roundScore: 1.047, noise }), settings({ use: "noise-floor" }));
+    expect(below).toMatchObject({ passed: false, bar: 1.0473, reason: "round score 1.0470× < 1.0473× (1.00× + noise floor 4.7%)" });
+    expect(evaluateGate(input({ roundScore: 1.05, noise }), settings({ use: "noise-floor" })).passed).toBe(true);
+  });
+
+  it("never passes on a calibration that does not fit the round", () => {
+    const result = evaluateGate(input({ roundScore: 3, noise: { floor: 0.01, problems: ["it was measured on GPU \"A100\", this round ran on \"H100\""] } }), settings({ use: "noise-floor" }));
+    expect(result.passed).toBe(false);
+    expect(result.reason).toContain("the calibration does not fit this round: it was measured on GPU");
+  });
+});
+
+describe("evaluateGate: failures fail", () => {
+  it("never passes when the candidate failed, whatever the score, and still says what the rule found", () => {
+    const result = evaluateGate(input({ roundScore: 1.34, interval: { ...interval, low: 1.3 }, candidateFailure: "candidate engine failed at benchmark (exited with code 1)" }), settings());
+    expect(result.passed).toBe(false);
+    expect(result.reasons).toEqual(["the candidate engine failed: candidate engine failed at benchmark (exited with code 1)"]);
+    expect(result.rule).toBe("interval low 1.30× ≥ 1.00×");
+  });
+
+  it("never passes with more than maxUnscored of the prompts unscored, and gives both reasons when the candidate also failed", () => {
+    const result = evaluateGate(
+      input({ roundScore: 1.13, interval: { ...interval, low: 1.05 }, unscored: 9, unscoredBreakdown: "9 below tolerance", candidateFailure: "candidate engine failed at benchmark (exited with code 1)" }),
+      settings(),
+    );
+    expect(result.passed).toBe(false);
+    expect(result.reasons).toHaveLength(2);
+    expect(result.reasons[1]).toBe("9 of 20 prompts (45%) were not scored (9 below tolerance), more than gate.maxUnscored 10%");
+  });
+
+  it("shows a share just over maxUnscored with the digits that tell it from the limit", () => {
+    const result = evaluateGate(input({ promptsCompared: 2500, unscored: 251, unscoredBreakdown: "251 zeroed", interval: { ...interval, low: 1.02 } }), settings());
+    expect(result.reason).toBe("251 of 2500 prompts (10.04%) were not scored (251 zeroed), more than gate.maxUnscored 10%");
+  });
+
+  it("lets exactly maxUnscored of the prompts go unscored", () => {
+    expect(evaluateGate(input({ interval: { ...interval, low: 1.02 }, unscored: 2, unscoredBreakdown: "2 zeroed" }), settings()).passed).toBe(true);
+    expect(evaluateGate(input({ interval: { ...interval, low: 1.02 }, unscored: 3, unscoredBreakdown: "3 zeroed" }), settings()).passed).toBe(false);
+  });
+
+  it("does not give a verdict on too few prompts", () => {
+    const result = evaluateGate(input({ promptsCompared: 9, interval: { ...interval, low: 1.5 } }), settings());
+    expect(result).toMatchObject({ passed: false, reason: "too few prompts for a verdict: 9 compared, gate.minPrompts is 10" });
   });
 
   it("never passes on an infrastructure failure, even above the bar, and says it was not the patch", () => {
-    const result = evaluateGate(
-      { roundScore: 3, interval, baselineFailure: null, infrastructureFailure: "the Docker daemon went away", noScoreReason: null },
-      { minRoundScore: 0.5, use: "round-score" },
-    );
-    expect(result).toMatchObject({ passed: false, reason: "the infrastructure failed, not the patch: the Docker daemon went away" });
+    const result = evaluateGate(input({ roundScore: 3, infrastructureFailure: "the Docker daemon went away" }), settings({ minRoundScore: 0.5, use: "round-score" }));
+    expect(result).toMatchObject({ passed: false, reason: "the infrastructure failed, not the patch: the Docker daemon went away", rule: null });
   });
 
   it("never passes without a score or with a failed baseline", () => {
-    expect(evaluateGate({ roundScore: null, interval: null, baselineFailure: null, noScoreReason: "candidate died" }, { minRoundScore: 0.5, use: "round-score" })).toMatchObject({
+    expect(evaluateGate(input({ roundScore: null, interval: null, noScoreReason: "candidate died" }), settings({ minRoundScore: 0.5 }))).toMatchObject({
       passed: false,
       reason: "no round score: candidate died",
     });
-    expect(evaluateGate({ roundScore: 3, interval, baselineFailure: "baseline engine exited", noScoreReason: null }, { minRoundScore: 0.5, use: "round-score" }).passed).toBe(false);
+    expect(evaluateGate(input({ roundScore: 3, baselineFailure: "baseline engine exited" }), settings({ minRoundScore: 0.5 })).passed).toBe(false);
   });
 });

@@ -5,13 +5,14 @@ import type { EngineMetrics } from "../../src/metrics/metrics-schema.js";
 import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
 import { mergeScorecards } from "../../src/shard/merge-scorecards.js";
 import { selectShard } from "../../src/shard/select-shard.js";
+import { toVersion1 } from "../support/version-one-card.js";
 import { type RecordedRound, candidateOom, cardFor, recordRound } from "./synthetic-round.js";
 
-function shardCards(recorded: RecordedRound, count: number): Scorecard[] {
+function shardCards(recorded: RecordedRound, count: number, runs = 1): Scorecard[] {
   const prompts = recorded.promptIds.map((id) => ({ id }));
   return Array.from({ length: count }, (_, position) => {
     const shard = { index: position + 1, count };
-    return cardFor(recorded, selectShard(prompts, shard).map((prompt) => prompt.id), { shard });
+    return cardFor(recorded, selectShard(prompts, shard).map((prompt) => prompt.id), { shard, runs });
   });
 }
 
@@ -80,6 +81,33 @@ describe("mergeScorecards", () => {
     expect(merged.metrics?.prompts).toBe(second.metrics?.prompts);
     expect(merged.promptsScored).toBe(whole.promptsScored);
     expect(merged.schemaVersion).toBe(2);
+  });
+
+  it("merges the shards of a round of three runs into the unsharded card, runs and interval included", () => {
+    const wholeRuns = cardFor(recorded, recorded.promptIds, { runs: 3 });
+    const merged = mergeScorecards(shardCards(recorded, 3, 3));
+    expect(comparable(merged)).toEqual(comparable(wholeRuns));
+    expect(merged.runs.completed).toBe(3);
+    expect(merged.runs.scores).toEqual(wholeRuns.runs.scores);
+    expect(merged.scoreInterval).toEqual(wholeRuns.scoreInterval);
+  });
+
+  it("recomputes every prompt from its times at k, never from a shard card's own scores", () => {
+    const shards = shardCards(recorded, 2).map((card) => ({ ...card, prompts: card.prompts.map((prompt) => ({ ...prompt, score: 9, speedup: 9 })) }));
+    expect(comparable(mergeScorecards(shards))).toEqual(comparable(whole));
+  });
+
+  it("reads version-1 shard cards, converting them, and merges them into the card the old scorer would have given", () => {
+    const oldShards = shardCards(recorded, 3).map((card) => parseScorecard(toVersion1(card), "shard.json"));
+    const merged = mergeScorecards(oldShards);
+    expect(merged.convertedFrom).toBe(1);
+    expect(merged.promptsTotal).toBe(61);
+    expect(merged.roundScore).toBeCloseTo(whole.roundScore as number, 5);
+    expect(merged.gate.passed).toBe(whole.gate.passed);
+    // Runners on an older speedgate may finish some shards: a mix merges, the converted shards' scores kept as theirs.
+    const mixed = mergeScorecards([oldShards[0]!, ...shardCards(recorded, 3).slice(1)]);
+    expect(mixed.convertedFrom).toBe(1);
+    expect(mixed.roundScore).toBeCloseTo(whole.roundScore as number, 5);
   });
 
   it("recomputes the median from all prompts instead of averaging shard scores", () => {

@@ -55,21 +55,38 @@ function pick(records: Map<string, RequestRecord>, ids: readonly string[]): Map<
   return new Map(ids.flatMap((id) => (records.has(id) ? [[id, records.get(id) as RequestRecord] as const] : [])));
 }
 
-/** The card runRound would write for these records: the whole round, or one shard's share of it. */
+/** The same answers, every chunk arriving `factor` times later: another engine start of another speed. */
+function slower(records: Map<string, RequestRecord>, factor: number): Map<string, RequestRecord> {
+  return new Map(
+    [...records].map(([id, record]) => [
+      id,
+      record.ok ? { ...record, chunks: record.chunks.map((chunk) => ({ ...chunk, tMs: chunk.tMs * factor })), endMs: record.endMs * factor } : record,
+    ]),
+  );
+}
+
+/**
+ * The card runRound would write for these records: the whole round, or one shard's share of it.
+ * With `runs`, each further run's candidate is a few percent slower, as a restarted engine can be.
+ */
 export function cardFor(
   recorded: RecordedRound,
   promptIds: readonly string[],
-  options: { shard?: ShardSpec | null; candidateFailure?: EngineFailure | null; baselineFailure?: EngineFailure | null } = {},
+  options: { shard?: ShardSpec | null; candidateFailure?: EngineFailure | null; baselineFailure?: EngineFailure | null; runs?: number } = {},
 ): Scorecard {
+  const runs = options.runs ?? 1;
+  const config = { ...syntheticConfig, bench: { ...syntheticConfig.bench, runs } };
   const result = scoreRound({
     promptIds,
-    baseline: { records: pick(recorded.baseline, promptIds), failure: options.baselineFailure ?? null },
-    candidate: { records: options.candidateFailure ? new Map() : pick(recorded.candidate, promptIds), failure: options.candidateFailure ?? null },
-    tolerance: syntheticConfig.bench.tolerance,
-    gate: syntheticConfig.gate,
+    runs: Array.from({ length: runs }, (_, run) => ({
+      baseline: { records: pick(recorded.baseline, promptIds), failure: options.baselineFailure ?? null },
+      candidate: { records: options.candidateFailure ? new Map() : slower(pick(recorded.candidate, promptIds), 1 + 0.03 * run), failure: options.candidateFailure ?? null },
+    })),
+    tolerance: config.bench.tolerance,
+    gate: config.gate,
   });
   return buildScorecard({
-    config: syntheticConfig,
+    config,
     result,
     failure: options.baselineFailure ?? options.candidateFailure ?? null,
     provenance: syntheticProvenance,

@@ -1,8 +1,9 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { sendStreamingRequest } from "../../src/bench/send-streaming-request.js";
+import { createSimNoise } from "../../src/sim-engine/sim-noise.js";
 import { READY_LINE } from "../../src/sim-engine/start-sim-engine.js";
 import { TEST_TOKENIZER_PATH } from "../fixtures/tokenizer/generate-tokenizer.js";
 import { getFreePort } from "../support/get-free-port.js";
@@ -155,5 +156,24 @@ describe("speedgate sim-engine (as a process)", () => {
     const cli = start(["--profile", profile]);
     expect(await cli.exited).toEqual({ code: 2, signal: null });
     expect(cli.stderr()).toContain("defaults.itlMs");
+  });
+
+  it("draws a reproducible speed for each start from --seed and --start-counter, and counts the starts", async () => {
+    const counter = join(dir, "starts.txt");
+    const factorOf = async (): Promise<string> => {
+      const port = await getFreePort();
+      const cli = start(["--port", String(port), "--run-variance", "0.05", "--jitter", "0.02", "--seed", "11", "--start-counter", counter]);
+      await cli.waitForLine(READY_LINE);
+      cli.child.kill("SIGTERM");
+      await cli.exited;
+      const line = cli.stderr().split("\n").find((text) => text.startsWith("sim-engine noise:")) ?? "";
+      return /start (\d+), speed factor ([\d.]+)/.exec(line)?.slice(1).join(" ") ?? line;
+    };
+    const first = await factorOf();
+    const second = await factorOf();
+    const expected = [0, 1].map((index) => `${index} ${createSimNoise({ jitter: 0.02, runVariance: 0.05, seed: 11 }, index).runFactor.toFixed(4)}`);
+    expect([first, second]).toEqual(expected);
+    expect(expected[0]).not.toBe(expected[1]);
+    expect(await readFile(counter, "utf8")).toBe("2\n");
   });
 });

@@ -65,10 +65,19 @@ export function makeCard(plans: PromptPlan[], options: MakeCardOptions = {}): Sc
   const failure = options.failure ?? null;
   const candidateFailed = failure?.engine === "candidate" && failure.stage !== "benchmark";
   const baselineFailed = failure?.engine === "baseline" && failure.stage !== "benchmark";
+  const preparing = failure !== null && (failure.stage === "patch" || failure.stage === "build");
   const result = scoreRound({
     promptIds: ids,
-    baseline: { records: baselineFailed ? new Map() : baseline, failure: failure?.engine === "baseline" ? failure : null },
-    candidate: { records: candidateFailed || baselineFailed ? new Map() : candidate, failure: failure?.engine === "candidate" ? failure : null },
+    // A patch or build failure ends the round before any engine starts: no run at all.
+    runs: preparing
+      ? []
+      : [
+          {
+            baseline: { records: baselineFailed ? new Map() : baseline, failure: failure?.engine === "baseline" ? failure : null },
+            candidate: { records: candidateFailed || baselineFailed ? new Map() : candidate, failure: failure?.engine === "candidate" ? failure : null },
+          },
+        ],
+    failure,
     tolerance: config.bench.tolerance,
     gate: config.gate,
   });

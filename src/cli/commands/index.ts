@@ -1,4 +1,5 @@
 import type { Command } from "../command.js";
+import { calibrateCommand } from "./calibrate-command.js";
 import { cleanupCommand } from "./cleanup-command.js";
 import { demoCommand } from "./demo-command.js";
 import { mergeCommand } from "./merge-command.js";
@@ -7,4 +8,4 @@ import { runCommand } from "./run-command.js";
 import { simEngineCommand } from "./sim-engine-command.js";
 
 /** Every CLI command, in the order `speedgate --help` lists them. */
-export const commands: readonly Command[] = [runCommand, demoCommand, mergeCommand, renderCommand, simEngineCommand, cleanupCommand];
+export const commands: readonly Command[] = [runCommand, calibrateCommand, demoCommand, mergeCommand, renderCommand, simEngineCommand, cleanupCommand];

@@ -53,7 +53,7 @@ export async function runAndReport(
 
 export const runCommand: Command = {
   name: "run",
-  summary: "run a round (baseline, then the patched candidate) and write the score card",
+  summary: "run a round (prepare the patched candidate, then baseline and candidate in turn) and write the score card",
   usage: "speedgate run --config <round.yml> (--out <dir> | --check) [--patch <file>] [--fail-on-gate] [--format text|md] [--run-id ID]",
   async run(args, context) {
     const { values } = parseCommandArgs("run", args, {

@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { ConfigError } from "../../config/config-error.js";
 import { simProfileSchema } from "../../sim-engine/sim-profile.js";
@@ -11,6 +11,7 @@ const USAGE = `speedgate sim-engine [--port N] [--host 127.0.0.1] [--profile pro
     [--model NAME] [--flavour sglang|vllm] [--ttft-ms MS] [--itl-ms MS] [--output-tokens N]
     [--reasoning-tokens N] [--tokens-per-chunk N] [--usage-per-chunk] [--chunk-log out.jsonl]
     [--prompts prompts.jsonl] [--tokenizer tokenizer.json] [--diverge-after-tokens N]
+    noise: [--jitter SD] [--run-variance SD] [--seed N] [--start-counter FILE]
     faults: [--crash-log FILE] [--crash-exit-code N] [--never-healthy] [--startup-delay-ms MS]
     [--die-after-requests N] [--die-exit-code N] [--stop-early id,id] [--http-500 id,id] [--malformed-sse id,id]
     cheats: [--cheat-claim-tokens] [--cheat-usage-factor F] [--cheat-filler-text] [--cheat-filler-after-tokens N]
@@ -19,7 +20,10 @@ const USAGE = `speedgate sim-engine [--port N] [--host 127.0.0.1] [--profile pro
 Flags override the profile. Requests do not name their prompt: the ids in the profile and the fault
 lists are found from each request's content through the prompts file (--prompts, or the profile's
 promptsFile). --tokenizer streams whole-word tokens of that tokenizer.json, so a round counting with
-it sees exactly the engine's token counts.`;
+it sees exactly the engine's token counts. --jitter varies each request's timing and --run-variance
+each start's speed, as log-normal factors with that standard deviation (0.02 is about 2%); --seed
+makes the draws reproducible, and --start-counter FILE numbers the starts so that each start of a
+seeded engine draws its own speed.`;
 
 function parseNumber(flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -50,6 +54,23 @@ async function readProfile(path: string): Promise<{ profile: Record<string, unkn
   } catch (error) {
     throw new ConfigError(`speedgate sim-engine: the profile ${path} is not valid JSON: ${(error as Error).message}`);
   }
+}
+
+/** This start's number from a counter file (0 when it does not exist yet), and the file moved on to the next. */
+async function countStart(path: string): Promise<number> {
+  let start = 0;
+  try {
+    start = Number.parseInt(await readFile(path, "utf8"), 10);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw new ConfigError(`speedgate sim-engine: --start-counter: cannot read ${path}: ${(error as Error).message}`);
+  }
+  if (!Number.isInteger(start) || start < 0) throw new ConfigError(`speedgate sim-engine: --start-counter: ${path} does not hold a start count`);
+  try {
+    await writeFile(path, `${start + 1}\n`);
+  } catch (error) {
+    throw new ConfigError(`speedgate sim-engine: --start-counter: cannot write ${path}: ${(error as Error).message}`);
+  }
+  return start;
 }
 
 /**
@@ -91,6 +112,10 @@ export const simEngineCommand: Command = {
       "cheat-filler-text": { type: "boolean" },
       "cheat-filler-after-tokens": { type: "string" },
       "cheat-prompt-id-speedup": { type: "string" },
+      jitter: { type: "string" },
+      "run-variance": { type: "string" },
+      seed: { type: "string" },
+      "start-counter": { type: "string" },
     });
     const port = parseNumber("port", values.port) ?? 30000;
     if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new UsageError(`speedgate sim-engine: --port: expected a TCP port, got ${values.port}`);
@@ -98,6 +123,7 @@ export const simEngineCommand: Command = {
     const loaded = values.profile ? await readProfile(values.profile) : { profile: {}, dir: process.cwd() };
     const fileProfile = loaded.profile as {
       defaults?: object;
+      noise?: object;
       faults?: { crashAtStart?: object | null } & object;
       answer?: object;
       cheats?: object;
@@ -138,6 +164,14 @@ export const simEngineCommand: Command = {
           outputTokens: parseNumber("output-tokens", values["output-tokens"]),
           reasoningTokens: parseNumber("reasoning-tokens", values["reasoning-tokens"]),
           tokensPerChunk: parseNumber("tokens-per-chunk", values["tokens-per-chunk"]),
+        }),
+      },
+      noise: {
+        ...fileProfile.noise,
+        ...dropUndefined({
+          jitter: parseNumber("jitter", values.jitter),
+          runVariance: parseNumber("run-variance", values["run-variance"]),
+          seed: parseNumber("seed", values.seed),
         }),
       },
       faults: {
@@ -186,11 +220,13 @@ export const simEngineCommand: Command = {
       if (error instanceof ConfigError) throw new ConfigError(`speedgate sim-engine: ${error.message}`);
       throw error;
     }
+    const start = values["start-counter"] ? await countStart(values["start-counter"]) : 0;
     const engine = await startSimEngine({
       host: values.host ?? "127.0.0.1",
       ...inputs,
       port,
       profile: profile,
+      start,
       log: logLine,
       keepRecords: false,
       ...(values["chunk-log"] ? { chunkLogPath: values["chunk-log"] } : {}),

@@ -56,7 +56,7 @@ export async function writeSimRound(
   await mkdir(join(dir, "engine"));
   await writeFile(join(dir, "engine", "profile.json"), PROFILE(20, 6));
   await writeFile(join(dir, "faster.patch"), FASTER_PATCH);
-  const count = options.prompts ?? 8;
+  const count = options.prompts ?? 12;
   const prompts = Array.from({ length: count }, (_, index) => JSON.stringify({ id: `p${index}`, prompt: `Count to ${index + 3}.` }));
   await writeFile(join(dir, "prompts.jsonl"), `${prompts.join("\n")}\n`);
   const engineArgs = ["sim-engine", "--port", "{port}", "--profile", "profile.json"];

@@ -23,6 +23,11 @@ export function simCommand(...flags: string[]): string[] {
   return ["{node}", "{speedgate}", "sim-engine", "--port", "{port}", ...SIM_FLAGS, ...flags];
 }
 
+/** A simCommand for the round in `dir`: its prompts file named where the command holds its place. */
+export function withPromptsFile(command: string[], dir: string): string[] {
+  return command.map((arg) => (arg === PROMPTS_FILE ? join(dir, "prompts.jsonl") : arg));
+}
+
 /** Writes a round config (JSON is YAML) and its prompts into a fresh folder; returns the config path. */
 export async function writeSimRound(options: {
   baseline?: string[];
@@ -32,14 +37,17 @@ export async function writeSimRound(options: {
   /** The baseline's environment from the config (the candidate's adds to it). */
   env?: Record<string, string>;
   benchExtra?: Record<string, unknown>;
+  gateExtra?: Record<string, unknown>;
   minRoundScore?: number;
+  /** Prompt ids, PROMPT_IDS by default. */
+  promptIds?: readonly string[];
 }): Promise<{ dir: string; configPath: string }> {
   const dir = await makeTempDir("speedgate-run-test-");
   await writeFile(
     join(dir, "prompts.jsonl"),
-    PROMPT_IDS.map((id) => JSON.stringify({ id, messages: [{ role: "user", content: `prompt ${id}` }] })).join("\n"),
+    (options.promptIds ?? PROMPT_IDS).map((id) => JSON.stringify({ id, messages: [{ role: "user", content: `prompt ${id}` }] })).join("\n"),
   );
-  const withPrompts = (command: string[]): string[] => command.map((arg) => (arg === PROMPTS_FILE ? join(dir, "prompts.jsonl") : arg));
+  const withPrompts = (command: string[]): string[] => withPromptsFile(command, dir);
   const config = {
     engine: "sim-engine",
     runtime: "process",
@@ -48,7 +56,7 @@ export async function writeSimRound(options: {
     baseline: { command: withPrompts(options.baseline ?? simCommand()), ...(options.env ? { env: options.env } : {}) },
     candidate: { command: withPrompts(options.candidate ?? simCommand()), ...options.candidateExtra },
     bench: { prompts: "prompts.jsonl", maxTokens: 64, requestIntervalMs: 20, contextLimit: 4096, tolerance: 0.9, ...options.benchExtra },
-    gate: { minRoundScore: options.minRoundScore ?? 0.5 },
+    gate: { minRoundScore: options.minRoundScore ?? 0.5, ...options.gateExtra },
     docker: { stopTimeoutS: 2 },
   };
   const configPath = join(dir, "round.yml");

@@ -4,7 +4,7 @@ import { SCORECARD_SCHEMA_VERSION, type Scorecard } from "../../../src/scorecard
 import { emptyProvenance } from "../../../src/scorecard/build-scorecard.js";
 
 export interface TestCardOptions {
-  /** One score per prompt; the round score is their median. */
+  /** One score per prompt; the round score is their median. By default twelve prompts around 1.20×, enough for a verdict. */
   scores?: number[];
   minRoundScore?: number;
   failure?: Scorecard["failure"];
@@ -14,7 +14,7 @@ export interface TestCardOptions {
 
 /** A valid card whose summary and gate already agree with its prompts. */
 export function makeTestScorecard(options: TestCardOptions = {}): Scorecard {
-  const scores = options.scores ?? [1.2, 1.3, 1.1];
+  const scores = options.scores ?? [1.2, 1.3, 1.1, 1.25, 1.15, 1.2, 1.22, 1.18, 1.3, 1.1, 1.21, 1.19];
   const card: Scorecard = {
     schemaVersion: SCORECARD_SCHEMA_VERSION,
     speedgateVersion: "0.1.0",
@@ -22,21 +22,26 @@ export function makeTestScorecard(options: TestCardOptions = {}): Scorecard {
     engine: "sglang",
     roundScore: null,
     scoreInterval: null,
+    runs: { completed: 1, scores: [null] },
     promptsScored: 0,
     promptsTotal: 0,
     belowTolerance: 0,
+    diverged: 0,
+    implausible: 0,
     zeroedTotal: 0,
+    unscored: 0,
     excluded: 0,
     tokenCountsEstimated: false,
-    settings: { requestIntervalMs: 100, arrival: "fixed", thinking: false, contextLimit: 8192, maxTokens: 256, tolerance: 0.9, model: "m" },
+    settings: { requestIntervalMs: 100, arrival: "fixed", thinking: false, contextLimit: 8192, maxTokens: 256, tolerance: 0.9, model: "m", runs: 1 },
     provenance: emptyProvenance(),
     metrics: null,
     gpuState: null,
     docsBaseUrl: null,
-    gate: { minRoundScore: 1, use: "round-score", passed: false, reason: "" },
+    gate: { minRoundScore: 1, use: "round-score", maxUnscored: 0.1, minPrompts: 10, bar: 1, passed: false, reason: "", reasons: [], rule: null, calibration: null },
     failure: options.failure ?? null,
     source: options.source ?? null,
     shard: null,
+    convertedFrom: null,
     prompts: scores.map((score, index) => ({
       id: `p${String(index).padStart(options.promptIdLength ?? 4, "0")}`,
       status: "scored" as const,
@@ -46,9 +51,22 @@ export function makeTestScorecard(options: TestCardOptions = {}): Scorecard {
       reason: null,
       baseline: { outputTokens: 100, ttftMs: 10, e2eMs: 100 * score, finishReason: "length", error: null },
       candidate: { outputTokens: 100, ttftMs: 10, e2eMs: 100, finishReason: "length", error: null },
+      // The times at k make the score: the card's score fields are recomputed from them.
+      runs: [
+        {
+          status: "scored" as const,
+          reason: null,
+          candidateAttempted: true,
+          comparedTokens: 100,
+          baselineTokens: 100,
+          candidateTokens: 100,
+          baselineMs: 100 * score,
+          candidateMs: 100,
+        },
+      ],
     })),
   };
-  return regateScorecard(card, { minRoundScore: options.minRoundScore ?? 1, use: "round-score" });
+  return regateScorecard(card, { minRoundScore: options.minRoundScore ?? 1, use: "round-score", maxUnscored: 0.1, minPrompts: 10 });
 }
 
 /** An artifact zip as upload-artifact makes it: scorecard.json at the top level, deflated. */

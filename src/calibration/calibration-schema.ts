@@ -1,0 +1,60 @@
+import { z } from "zod";
+import { MIN_CALIBRATION_ROUNDS } from "../scoring/noise-floor.js";
+
+/*
+ * A calibration file is the record of an A/A study (`speedgate calibrate`): the baseline scored
+ * against itself N rounds on one runner. A round names it with gate.calibration and gates on the
+ * noise it measured. It is checked in next to the round config, so it is read as untrusted-ish
+ * input like a card: bounded strings and lists, no open-ended objects.
+ */
+
+export const CALIBRATION_KIND = "speedgate-calibration";
+export const CALIBRATION_SCHEMA_VERSION = 1;
+
+const text = (max: number) => z.string().max(max);
+const count = z.number().int().min(0).max(10_000_000);
+
+/** The round settings that change how noisy a round is; a calibration fits only a round with the same ones. */
+export const calibrationSettingsSchema = z.object({
+  requestIntervalMs: z.number().min(0),
+  arrival: z.enum(["fixed", "poisson"]),
+  seed: z.number().int().min(0),
+  thinking: z.boolean(),
+  contextLimit: count,
+  maxTokens: count,
+  tolerance: z.number().gt(0).lte(1),
+  model: text(256),
+  runs: z.number().int().min(1).max(100),
+  warmupRequests: count,
+  prompts: count,
+});
+
+export const calibrationRoundSchema = z.object({
+  roundScore: z.number().finite().gt(0),
+  runScores: z.array(z.number().finite().min(0).nullable()).max(100),
+  promptsCompared: count,
+  unscored: count,
+});
+
+export const calibrationFileSchema = z.object({
+  kind: z.literal(CALIBRATION_KIND),
+  schemaVersion: z.literal(CALIBRATION_SCHEMA_VERSION),
+  speedgateVersion: text(64),
+  measuredAt: z.iso.datetime(),
+  engine: text(128),
+  runtime: z.enum(["docker", "process"]),
+  runner: text(256).nullable(),
+  gpu: text(512).nullable(),
+  baselineImage: text(512).nullable(),
+  baselineImageId: text(256).nullable(),
+  /** sha256 of the baseline's definition (image or build, command, environment): another engine is another noise. */
+  baselineHash: text(128),
+  promptsHash: text(128),
+  settings: calibrationSettingsSchema,
+  rounds: z.array(calibrationRoundSchema).min(MIN_CALIBRATION_ROUNDS).max(1_000),
+  /** Derived from the round scores when the file was written; readers recompute it and never trust this copy. */
+  noise: z.object({ meanLog: z.number(), sdLog: z.number(), floor: z.number(), detectableSpeedup: z.number() }),
+});
+
+export type CalibrationFile = z.infer<typeof calibrationFileSchema>;
+export type CalibrationSettings = z.infer<typeof calibrationSettingsSchema>;

@@ -1,0 +1,57 @@
+import { ConfigError } from "../config/config-error.js";
+import type { RoundFingerprint } from "../config/fingerprint-round.js";
+import type { RoundConfig } from "../config/round-config-schema.js";
+import { describeValue } from "../config/describe-value.js";
+import type { CalibrationFile } from "./calibration-schema.js";
+import { calibrationSettingsOf, hashBaseline } from "./calibration-settings.js";
+import type { CalibrationSource } from "./fit-calibration.js";
+import { describeSettingDifferences } from "./fit-calibration.js";
+import { readCalibration } from "./read-calibration.js";
+
+/** The part of a calibration file a card carries. */
+export function calibrationSourceOf(file: CalibrationFile): CalibrationSource {
+  return {
+    measuredAt: file.measuredAt,
+    engine: file.engine,
+    runner: file.runner,
+    gpu: file.gpu,
+    baselineImage: file.baselineImage,
+    baselineImageId: file.baselineImageId,
+    promptsHash: file.promptsHash,
+    settings: file.settings,
+    scores: file.rounds.map((round) => round.roundScore),
+  };
+}
+
+/**
+ * The calibration a round names, read and checked against the round before anything starts: a
+ * calibration of other settings, prompts or another baseline engine measured another noise, and
+ * gating on it would promise what it cannot keep. What only the run knows (the GPU, the pulled
+ * image's ID, the runner) is checked on the card, where the app can check it again.
+ */
+export async function loadRoundCalibration(
+  config: RoundConfig,
+  configPath: string,
+  configDir: string,
+  promptCount: number,
+  fingerprint: RoundFingerprint,
+): Promise<CalibrationFile | null> {
+  const path = config.gate.calibration;
+  if (!path) return null;
+  const file = await readCalibration(path);
+  const problems: string[] = [];
+  if (file.engine !== config.engine) problems.push(`it is for engine ${describeValue(file.engine)}, this round's is ${describeValue(config.engine)}`);
+  if (file.runtime !== config.runtime) problems.push(`it was measured with runtime ${file.runtime}, this round uses ${config.runtime}`);
+  if (file.baselineHash !== hashBaseline(config, configDir)) {
+    problems.push("the baseline changed since it was measured (its image or build, command, folder or environment)");
+  }
+  if (file.promptsHash !== fingerprint.promptsHash) problems.push("it was measured on another prompt set");
+  problems.push(...describeSettingDifferences(file.settings, calibrationSettingsOf(config, promptCount)));
+  if (problems.length > 0) {
+    throw ConfigError.fromProblems(
+      problems,
+      `gate.calibration: ${path} does not fit this round; measure it again with speedgate calibrate --config ${configPath}`,
+    );
+  }
+  return file;
+}

@@ -1,0 +1,113 @@
+import { dirname } from "node:path";
+import type { LoadedRound } from "../config/load-round-config.js";
+import type { EngineRuntime } from "../engine/engine-runtime.js";
+import type { Logger } from "../logger.js";
+import { fingerprintRound } from "../config/fingerprint-round.js";
+import type { RoundProgressEvent } from "../round/round-progress.js";
+import { runRound } from "../round/run-round.js";
+import { describeVerdict } from "../scorecard/describe-card.js";
+import type { Scorecard } from "../scorecard/scorecard-schema.js";
+import { computeNoiseFloor } from "../scoring/noise-floor.js";
+import { SPEEDGATE_VERSION } from "../version.js";
+import { CALIBRATION_KIND, CALIBRATION_SCHEMA_VERSION, type CalibrationFile } from "./calibration-schema.js";
+import { calibrationSettingsOf, hashBaseline } from "./calibration-settings.js";
+
+/** An A/A round that could not be scored: the study stops, since an engine that fails against itself has no noise to measure. */
+export class CalibrationRoundError extends Error {
+  constructor(
+    message: string,
+    readonly card: Scorecard,
+  ) {
+    super(message);
+    this.name = "CalibrationRoundError";
+  }
+}
+
+export interface RunCalibrationOptions {
+  round: LoadedRound;
+  /** A/A rounds to run. */
+  rounds: number;
+  logger: Logger;
+  signal: AbortSignal;
+  /** Each A/A round's run id is this with the round's number. */
+  runId: string;
+  onRoundDone?: (index: number, card: Scorecard) => void;
+  onProgress?: (index: number, event: RoundProgressEvent) => void;
+  /** A runtime per round (tests); by default the one the config asks for. */
+  runtimeFor?: (round: LoadedRound) => EngineRuntime;
+  now?: Date;
+}
+
+/**
+ * The round with the baseline in both seats: no patch, no build, the candidate inheriting the
+ * baseline's command, environment and folder, and no calibration of its own to gate on.
+ */
+export function aaRound(round: LoadedRound): LoadedRound {
+  const { calibration: _calibration, ...gate } = round.config.gate;
+  return {
+    ...round,
+    config: { ...round.config, candidate: { postPatch: [], trusted: round.config.candidate.trusted }, gate: { ...gate, use: "round-score" } },
+    patch: null,
+    calibration: null,
+  };
+}
+
+/** The one value every A/A round must agree on (the GPU, the baseline image), or why they do not. */
+function agreed(cards: readonly Scorecard[], pick: (card: Scorecard) => string | null, what: string): string | null {
+  const values = [...new Set(cards.map(pick))];
+  if (values.length > 1) throw new Error(`the A/A rounds of one calibration ran on different ${what}s (${values.join(", ")}); calibrate again on one runner`);
+  return values[0] ?? null;
+}
+
+/**
+ * `speedgate calibrate`: an A/A study on this runner. The baseline is scored against itself
+ * `rounds` times with the round's settings (its prompts, pace and bench.runs), and the spread of
+ * those round scores is the noise an unchanged engine shows here, which a round that names the
+ * file must clear to pass. Every A/A round must give a score; one that fails ends the study.
+ */
+export async function runCalibration(options: RunCalibrationOptions): Promise<CalibrationFile> {
+  const { round } = options;
+  const aa = aaRound(round);
+  const cards: Scorecard[] = [];
+  for (let index = 0; index < options.rounds; index++) {
+    const card = await runRound({
+      round: aa,
+      logger: options.logger,
+      signal: options.signal,
+      runId: `${options.runId}-aa${index + 1}`,
+      ...(options.runtimeFor ? { runtime: options.runtimeFor(aa) } : {}),
+      onProgress: (event) => options.onProgress?.(index, event),
+    });
+    if (card.failure || card.roundScore === null || card.roundScore <= 0) {
+      throw new CalibrationRoundError(`A/A round ${index + 1} of ${options.rounds} has no score, so the runner's noise cannot be measured: ${describeVerdict(card).headline}`, card);
+    }
+    cards.push(card);
+    options.onRoundDone?.(index, card);
+  }
+  const scores = cards.map((card) => card.roundScore as number);
+  const { config } = round;
+  const configDir = dirname(round.configPath);
+  return {
+    kind: CALIBRATION_KIND,
+    schemaVersion: CALIBRATION_SCHEMA_VERSION,
+    speedgateVersion: SPEEDGATE_VERSION,
+    measuredAt: (options.now ?? new Date()).toISOString(),
+    engine: config.engine,
+    runtime: config.runtime,
+    runner: agreed(cards, (card) => card.provenance.runner, "runner"),
+    gpu: agreed(cards, (card) => card.provenance.gpu, "GPU"),
+    baselineImage: config.baseline.image ?? null,
+    // A pulled tag must not move during the study; a locally built baseline may get a new ID per build.
+    baselineImageId: config.baseline.image ? agreed(cards, (card) => card.provenance.baselineImageId, "baseline image") : (cards[0]?.provenance.baselineImageId ?? null),
+    baselineHash: hashBaseline(config, configDir),
+    promptsHash: (round.fingerprint ?? fingerprintRound(config, configDir, round.prompts)).promptsHash,
+    settings: calibrationSettingsOf(config, round.prompts.length),
+    rounds: cards.map((card) => ({
+      roundScore: card.roundScore as number,
+      runScores: card.runs.scores,
+      promptsCompared: card.promptsTotal - card.excluded,
+      unscored: card.unscored,
+    })),
+    noise: computeNoiseFloor(scores),
+  };
+}

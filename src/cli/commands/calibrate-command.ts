@@ -1,0 +1,93 @@
+import { randomUUID } from "node:crypto";
+import { mkdir } from "node:fs/promises";
+import { basename, dirname, join, relative, resolve } from "node:path";
+import { CalibrationRoundError, runCalibration } from "../../calibration/run-calibration.js";
+import type { CalibrationFile } from "../../calibration/calibration-schema.js";
+import { loadRound } from "../../config/load-round-config.js";
+import { RoundCancelledError } from "../../round/round-cancelled-error.js";
+import { writeAtomically } from "../../round/write-scorecard.js";
+import { formatPercent, formatTimes } from "../../scoring/format-speedup.js";
+import { MIN_CALIBRATION_ROUNDS } from "../../scoring/noise-floor.js";
+import { type Command, UsageError } from "../command.js";
+import { parseCommandArgs } from "../parse-command-args.js";
+import { createProgressRenderer } from "../render-round-progress.js";
+
+export const DEFAULT_CALIBRATION_ROUNDS = 20;
+export const DEFAULT_CALIBRATION_FILE = "speedgate-calibration.json";
+
+/** What the study found, for a person deciding whether to trust it. */
+export function describeCalibration(file: CalibrationFile, maxUnscored: number): string {
+  const scores = file.rounds.map((round) => round.roundScore);
+  const shares = file.rounds.map((round) => (round.promptsCompared > 0 ? round.unscored / round.promptsCompared : 0));
+  const worstShare = Math.max(...shares);
+  const lines = [
+    `A/A study of ${file.engine} on ${file.runner ?? "this machine"}${file.gpu ? ` (${file.gpu})` : ""}, ${file.rounds.length} rounds of ${file.settings.prompts} prompts, bench.runs ${file.settings.runs}:`,
+    `  round scores of the baseline against itself: ${scores.map((score) => formatTimes(score)).join(", ")}`,
+    `  spread: ${formatTimes(Math.min(...scores))}–${formatTimes(Math.max(...scores))}, ${formatPercent(file.noise.sdLog)} standard deviation (log scale)`,
+    `  noise floor: +${formatPercent(file.noise.floor)}: an unchanged engine stays below it in 97.5% of rounds, so a round must score at least gate.minRoundScore × ${(1 + file.noise.floor).toFixed(4)} to pass`,
+    `  a speedup of ${formatPercent(file.noise.detectableSpeedup)} over the bar passes 95% of the time on this runner`,
+  ];
+  if (worstShare > maxUnscored) {
+    lines.push(
+      `  warning: the unchanged engine left up to ${formatPercent(worstShare)} of the prompts unscored in one round, more than gate.maxUnscored ${formatPercent(maxUnscored)}: its answers are not repeatable, so patches will fail the gate; check bench.tolerance and the engine's determinism`,
+    );
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+export const calibrateCommand: Command = {
+  name: "calibrate",
+  summary: "measure this runner's noise: the baseline scored against itself N rounds (an A/A study)",
+  usage: `speedgate calibrate --config <round.yml> [--runs N] [--out <file>] [--run-id ID]\n\n  --runs N   A/A rounds to run (default ${DEFAULT_CALIBRATION_ROUNDS}, at least ${MIN_CALIBRATION_ROUNDS})\n  --out      where to write the calibration (default ${DEFAULT_CALIBRATION_FILE} next to the config)`,
+  async run(args, context) {
+    const { values } = parseCommandArgs("calibrate", args, {
+      config: { type: "string" },
+      runs: { type: "string", default: String(DEFAULT_CALIBRATION_ROUNDS) },
+      out: { type: "string" },
+      "run-id": { type: "string" },
+    });
+    if (!values.config) throw new UsageError(`speedgate calibrate: --config is required\nusage: ${this.usage}`);
+    const rounds = Number(values.runs);
+    if (!Number.isInteger(rounds) || rounds < MIN_CALIBRATION_ROUNDS || rounds > 1_000) {
+      throw new UsageError(`speedgate calibrate: --runs: expected a whole number of A/A rounds from ${MIN_CALIBRATION_ROUNDS} to 1000, got ${JSON.stringify(values.runs)}`);
+    }
+    // The file gate.calibration names may not exist yet, or no longer fit: this is what measures it again.
+    const round = await loadRound(values.config, { skipCalibration: true });
+    const out = resolve(values.out ?? join(dirname(round.configPath), DEFAULT_CALIBRATION_FILE));
+    const progress = createProgressRenderer(process.stderr);
+    context.logger.info(`speedgate calibrate: ${rounds} A/A rounds of ${round.prompts.length} prompts (bench.runs ${round.config.bench.runs}), the baseline against itself`);
+    let file: CalibrationFile;
+    try {
+      file = await runCalibration({
+        round,
+        rounds,
+        logger: context.logger,
+        signal: context.signal,
+        runId: values["run-id"] ?? `calibrate-${randomUUID().slice(0, 8)}`,
+        onProgress: (_index, event) => progress.onProgress(event),
+        onRoundDone: (index, card) => {
+          progress.finish();
+          context.logger.info(`A/A round ${index + 1} of ${rounds}: ${formatTimes(card.roundScore)}`);
+        },
+      });
+    } catch (error) {
+      progress.finish();
+      if (error instanceof RoundCancelledError) {
+        context.logger.error(error.message);
+        return 130;
+      }
+      if (error instanceof CalibrationRoundError) {
+        context.logger.error(`${error.message}; no calibration was written`);
+        return 1;
+      }
+      throw error;
+    }
+    progress.finish();
+    await mkdir(dirname(out), { recursive: true });
+    await writeAtomically(out, `${JSON.stringify(file, null, 2)}\n`);
+    context.stdout.write(describeCalibration(file, round.config.gate.maxUnscored));
+    const named = relative(dirname(round.configPath), out) || basename(out);
+    context.logger.info(`wrote ${out}; gate on it with gate.calibration: ${named} in ${round.configPath}`);
+    return 0;
+  },
+};

@@ -1,0 +1,100 @@
+import { type CalibrationSource, fitCalibration } from "../calibration/fit-calibration.js";
+import type { RunOutcome } from "../scoring/aggregate-prompt-runs.js";
+import type { GateSettings } from "../scoring/evaluate-gate.js";
+import { formatPercent } from "../scoring/format-speedup.js";
+import type { PromptStatus } from "../scoring/score-prompt.js";
+import { describeEngineFailure, failureContext, speedupFromTimes } from "../scoring/score-round.js";
+import { summarizeRound } from "../scoring/summarize-round.js";
+import { agreementFields, summaryFields } from "./build-scorecard.js";
+import type { CardCalibration, PromptResult, PromptRun, Scorecard } from "./scorecard-schema.js";
+
+export interface RescoreOptions {
+  gate: GateSettings;
+  /** Must match the seed the round used, so the interval equals the fresh round's. */
+  bootstrapSeed?: number;
+  /** The failure's description when it differs from the card's own (a merge names the shard). */
+  failureDescription?: string | null;
+}
+
+/** The calibration a card names, without what every reader recomputes. */
+export function calibrationSource(calibration: CardCalibration | null): CalibrationSource | null {
+  if (!calibration) return null;
+  const { noiseFloor: _floor, detectableSpeedup: _detectable, problems: _problems, notes: _notes, ...source } = calibration;
+  return source;
+}
+
+/** The facts of a card its calibration must fit, as fitCalibration wants them. */
+export function calibrationFacts(card: Pick<Scorecard, "engine" | "provenance" | "settings">) {
+  return {
+    engine: card.engine,
+    gpu: card.provenance.gpu,
+    runner: card.provenance.runner,
+    baselineImage: card.provenance.baselineImage,
+    baselineImageId: card.provenance.baselineImageId,
+    promptsHash: card.provenance.promptsHash,
+    settings: card.settings,
+  };
+}
+
+/** Statuses only the integrity checks can decide; the card's word is kept, since it only ever lowers the score. */
+const KEPT_STATUSES: ReadonlySet<PromptStatus> = new Set(["diverged", "implausible", "zeroed"]);
+
+/**
+ * One run's status and score recomputed from the tokens and times the card keeps, under the card's
+ * tolerance. A status the data contradicts (a "scored" run that answered too little, an "excluded"
+ * one that was timed) is corrected, so a card cannot score or drop a prompt by relabelling it.
+ */
+export function rederiveRun(run: PromptRun, tolerance: number, legacySpeedup: number | null): PromptRun & RunOutcome {
+  const keepReason = (status: PromptStatus, fallback: string): string => (run.status === status && run.reason ? run.reason : fallback);
+  const as = (status: PromptStatus, score: number | null, reason: string | null): PromptRun & RunOutcome => ({ ...run, status, score, reason });
+  const b = run.baselineTokens;
+  const c = run.candidateTokens;
+  const timed = run.baselineMs !== null && run.candidateMs !== null;
+  if (b === null) return as("excluded", null, keepReason("excluded", "baseline failed: it gave no answer"));
+  if (b === 0) return as("excluded", null, "the baseline answered 0 tokens: nothing to compare at equal length");
+  // Excluded for what the card cannot show again (the baseline's own counts could not be true), and never timed.
+  if (run.status === "excluded" && !timed) return as("excluded", null, run.reason);
+  if (c === null) return as("zeroed", 0, keepReason("zeroed", "the candidate gave no answer"));
+  if (KEPT_STATUSES.has(run.status)) return as(run.status, 0, run.reason);
+  if (c < tolerance * b) return as("below_tolerance", 0, keepReason("below_tolerance", `answered ${c} of ${b} tokens (tolerance ${formatPercent(tolerance)})`));
+  if (timed) return as("scored", speedupFromTimes(run.baselineMs as number, run.candidateMs as number), null);
+  if (legacySpeedup !== null) return as("scored", legacySpeedup, null);
+  return as("zeroed", 0, "the card keeps no times at the compared length for this run");
+}
+
+/**
+ * A card's prompt statuses, scores, summary and gate recomputed from its per-run tokens and times,
+ * under the given gate: what the app's re-gate and a shard merge do. Nothing the card concluded (its
+ * scores, counts, verdict, noise floor or calibration fit) is read back.
+ */
+export function rescoreCard(card: Scorecard, options: RescoreOptions): Scorecard {
+  const tolerance = card.settings.tolerance;
+  const legacy = card.convertedFrom === 1;
+  const runs = card.prompts.map((prompt) => prompt.runs.map((run) => rederiveRun(run, tolerance, legacy && prompt.status === "scored" ? prompt.speedup : null)));
+  const source = calibrationSource(card.gate.calibration);
+  const calibration = source ? fitCalibration(source, calibrationFacts(card)) : null;
+  const failure = card.failure;
+  const description = options.failureDescription ?? (failure ? describeEngineFailure(failure, card.settings.runs) : null);
+  const summary = summarizeRound(
+    runs.map((promptRuns) => ({ runs: promptRuns })),
+    {
+      gate: options.gate,
+      ...failureContext(failure, description),
+      noise: calibration ? { floor: calibration.noiseFloor, problems: calibration.problems } : null,
+      bootstrapSeed: options.bootstrapSeed,
+    },
+  );
+  const prompts: PromptResult[] = card.prompts.map((prompt, index) => {
+    const combined = summary.prompts[index];
+    const promptRuns = runs[index] ?? [];
+    return {
+      ...prompt,
+      status: combined?.status ?? prompt.status,
+      score: combined?.score ?? null,
+      speedup: combined?.speedup ?? null,
+      reason: combined?.reason ?? null,
+      runs: promptRuns.map(({ score: _score, ...run }) => run),
+    };
+  });
+  return { ...card, ...summaryFields(summary, calibration), ...agreementFields(prompts), prompts };
+}

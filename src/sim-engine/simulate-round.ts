@@ -1,0 +1,106 @@
+import type { EngineFailure } from "../failure/engine-failure.js";
+import type { ChunkArrival, RequestRecord } from "../scoring/request-record.js";
+import type { RoundRun } from "../scoring/score-round.js";
+import { DEFAULT_TIMING, type SimProfile, type SimProfileInput, planResponse, simProfileSchema } from "./sim-profile.js";
+import { createSimNoise } from "./sim-noise.js";
+
+/*
+ * The reference engine's timing model without the network: the records a round's benchmark client
+ * would take from `speedgate sim-engine` with these profiles, chunk for chunk, at the times the
+ * engine schedules its writes. The statistics of the gate (how often an unchanged engine passes,
+ * how large a speedup is detected) are studied on these, thousands of rounds in seconds, with the
+ * same jitter and run-level noise the engine injects when it runs for real.
+ */
+
+export interface SimulateRoundOptions {
+  baseline: SimProfileInput;
+  candidate: SimProfileInput;
+  promptIds: readonly string[];
+  /** bench.runs: starts of each engine, interleaved. */
+  runs: number;
+  maxTokens: number;
+  thinking?: boolean;
+  /** Numbers the simulated round, so every engine start of every round draws its own noise. */
+  round: number;
+}
+
+/** The records of one engine start, and the failure that ended it (the die-after-requests fault). */
+export function simulateBenchmark(
+  profile: SimProfile,
+  promptIds: readonly string[],
+  options: { start: number; maxTokens: number; thinking: boolean; role: "baseline" | "candidate" },
+): { records: Map<string, RequestRecord>; failure: EngineFailure | null } {
+  const noise = createSimNoise(profile.noise, options.start);
+  const records = new Map<string, RequestRecord>();
+  const dieAfter = profile.faults.dieAfterRequests;
+  let completed = 0;
+  let failure: EngineFailure | null = null;
+  for (const id of promptIds) {
+    if (dieAfter !== null && completed >= dieAfter) {
+      failure ??= {
+        engine: options.role,
+        stage: "benchmark",
+        kind: "exited",
+        label: `exited with code ${profile.faults.dieExitCode}`,
+        summary: `RuntimeError: sim-engine fault: exiting after ${completed} requests (dieAfterRequests)`,
+        hint: "",
+        exitCode: profile.faults.dieExitCode,
+        signal: null,
+        logTail: [],
+      };
+      records.set(id, { ok: false, kind: "engine_died", reason: `${options.role} engine exited with code ${profile.faults.dieExitCode} during the benchmark` });
+      continue;
+    }
+    const plan = planResponse(profile, id, options.maxTokens, options.thinking, noise.requestFactor(id));
+    if (plan.fault === "http500") {
+      records.set(id, { ok: false, kind: "http_error", reason: "HTTP 500: Internal server error (sim-engine fault: http500)" });
+      continue;
+    }
+    const total = plan.reasoningTokens + plan.contentTokens;
+    // As the engine schedules them: the chunk that reaches token n is due at ttft + (n − 1)·itl.
+    const chunks: ChunkArrival[] = [];
+    for (let reached = 0; reached < total; ) {
+      reached = Math.min(reached + plan.tokensPerChunk, total);
+      chunks.push({ tMs: plan.ttftMs + (reached - 1) * plan.itlMs, tokens: reached });
+    }
+    const endMs = chunks.at(-1)?.tMs ?? plan.ttftMs;
+    if (plan.fault === "malformed_sse") {
+      records.set(id, { ok: false, kind: "stream_error", reason: "malformed SSE event", chunks: chunks.slice(0, chunks.length >>> 1), endMs });
+      continue;
+    }
+    records.set(id, { ok: true, chunks, outputTokens: total, finishReason: plan.finishReason, endMs, tokensEstimated: false });
+    completed++;
+  }
+  return { records, failure };
+}
+
+/** The runs of one simulated round: baseline, candidate, baseline, candidate…, each start with its own noise. */
+export function simulateRound(options: SimulateRoundOptions): RoundRun[] {
+  const baseline = simProfileSchema.parse(options.baseline);
+  const candidate = simProfileSchema.parse(options.candidate);
+  const thinking = options.thinking ?? false;
+  const runs: RoundRun[] = [];
+  for (let run = 0; run < options.runs; run++) {
+    const start = (options.round * options.runs + run) * 2;
+    runs.push({
+      baseline: simulateBenchmark(baseline, options.promptIds, { start, maxTokens: options.maxTokens, thinking, role: "baseline" }),
+      candidate: simulateBenchmark(candidate, options.promptIds, { start: start + 1, maxTokens: options.maxTokens, thinking, role: "candidate" }),
+    });
+  }
+  return runs;
+}
+
+/** The same engine made `speedup` times faster: every time to first token and between tokens divided by it. */
+export function fasterProfile(profile: SimProfileInput, speedup: number): SimProfileInput {
+  const parsed = simProfileSchema.parse(profile);
+  const faster = (timing: { ttftMs?: number; itlMs?: number }) => ({
+    ...timing,
+    ...(timing.ttftMs === undefined ? {} : { ttftMs: timing.ttftMs / speedup }),
+    ...(timing.itlMs === undefined ? {} : { itlMs: timing.itlMs / speedup }),
+  });
+  return {
+    ...parsed,
+    defaults: faster({ ttftMs: DEFAULT_TIMING.ttftMs, itlMs: DEFAULT_TIMING.itlMs, ...parsed.defaults }),
+    prompts: Object.fromEntries(Object.entries(parsed.prompts).map(([id, timing]) => [id, faster(timing)])),
+  };
+}

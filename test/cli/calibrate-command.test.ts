@@ -1,0 +1,84 @@
+import { readFile, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { calibrationFileSchema } from "../../src/calibration/calibration-schema.js";
+import { renderMarkdown } from "../../src/scorecard/render-markdown.js";
+import { runCli, runSimRound, simCommand, withPromptsFile, writeSimRound } from "./support/sim-round.js";
+
+/*
+ * `speedgate calibrate` end to end on the reference engine with its noise turned on: each start of
+ * the engine draws its own speed (--run-variance, numbered by a start counter shared by every
+ * start) and each request its own jitter, all from one seed. Then rounds that name the calibration.
+ */
+
+const PROMPTS = Array.from({ length: 12 }, (_, index) => `c${index + 1}`);
+
+/** A round on the noisy engine; rounds of one calibration share the start counter, since the baseline's command must not change. */
+async function noisyRound(counter: string | null, options: { candidate?: string[]; gateExtra?: Record<string, unknown>; benchExtra?: Record<string, unknown> } = {}) {
+  const round = await writeSimRound({ promptIds: PROMPTS, minRoundScore: 1, benchExtra: { requestIntervalMs: 15, warmupRequests: 2, ...options.benchExtra }, gateExtra: options.gateExtra });
+  // Requests of about a third of a second, so that a loaded test machine's own hiccups (a garbage
+  // collection, a late timer) stay small against the engine's timing and its injected noise.
+  const noise = ["--ttft-ms", "40", "--itl-ms", "15", "--jitter", "0.03", "--run-variance", "0.02", "--seed", "3", "--start-counter", counter ?? join(round.dir, "starts.txt")];
+  const config = JSON.parse(await readFile(round.configPath, "utf8")) as { baseline: { command: string[] }; candidate: { command?: string[] } };
+  // The engine finds prompts through a prompts file: the first round's, the same text, so the baseline's command stays the same.
+  const promptsDir = counter ? dirname(counter) : round.dir;
+  config.baseline.command = withPromptsFile(simCommand(...noise), promptsDir);
+  config.candidate.command = withPromptsFile(options.candidate ? simCommand(...noise, ...options.candidate) : simCommand(...noise), promptsDir);
+  await writeFile(round.configPath, JSON.stringify(config, null, 2));
+  return round;
+}
+
+describe("speedgate calibrate against the reference engine", () => {
+  it("writes a calibration from an A/A study that a round then gates on, and refuses it for a round with other settings", async () => {
+    const round = await noisyRound(null);
+    const counter = join(round.dir, "starts.txt");
+    const out = join(round.dir, "calibration.json");
+    const calibrated = await runCli(["calibrate", "--config", round.configPath, "--runs", "5", "--out", out]);
+    expect(calibrated.code).toBe(0);
+    const file = calibrationFileSchema.parse(JSON.parse(await readFile(out, "utf8")));
+    expect(file.rounds).toHaveLength(5);
+    expect(file.settings).toMatchObject({ prompts: 12, runs: 1, requestIntervalMs: 15 });
+    expect(file.runner).toBeTruthy();
+    // Five rounds of a noisy engine against itself do not all score the same: the spread is what the floor is made of.
+    expect(new Set(file.rounds.map((entry) => entry.roundScore)).size).toBe(5);
+    expect(file.noise.floor).toBeGreaterThan(0);
+    expect(calibrated.stdout).toContain(`noise floor: +`);
+    expect(calibrated.stdout).toContain("A/A study of sim-engine");
+    // Ten engine starts, each counted.
+    expect(await readFile(counter, "utf8")).toBe("10\n");
+
+    // A round that names it gates on the noise floor: a candidate more than twice as fast clears it.
+    const fast = await noisyRound(counter, { candidate: ["--itl-ms", "5"], gateExtra: { calibration: out } });
+    const { code, card } = await runSimRound(fast.configPath, fast.dir);
+    expect(code).toBe(0);
+    expect(card?.gate, JSON.stringify({ reasons: card?.gate.reasons, calibration: card?.gate.calibration, score: card?.roundScore })).toMatchObject({ use: "noise-floor", passed: true });
+    expect(card?.gate.calibration?.scores).toEqual(file.rounds.map((entry) => entry.roundScore));
+    expect(card?.gate.calibration?.noiseFloor).toBeCloseTo(file.noise.floor, 12);
+    expect(card?.gate.calibration?.problems).toEqual([]);
+    expect(card?.gate.bar).toBeCloseTo(1 + file.noise.floor, 12);
+    const markdown = renderMarkdown(card!);
+    expect(markdown).toContain(`| Noise | noise floor +`);
+    expect(markdown).toContain(`from 5 A/A rounds on runner ${file.runner}`);
+
+    // Another request interval is another noise: refused before anything starts.
+    const other = await noisyRound(counter, { gateExtra: { calibration: out }, benchExtra: { requestIntervalMs: 40 } });
+    const refused = await runSimRound(other.configPath, other.dir);
+    expect(refused.code).toBe(2);
+    expect(refused.logger.lines.map((line) => line.message).join("\n")).toContain("bench.requestIntervalMs is 40, the calibration used 15");
+    // Which is what calibrating again is for: it measures the round as it now is, over the file the config names.
+    const again = await runCli(["calibrate", "--config", other.configPath, "--runs", "5", "--out", out]);
+    expect(again.code).toBe(0);
+    expect(calibrationFileSchema.parse(JSON.parse(await readFile(out, "utf8"))).settings.requestIntervalMs).toBe(40);
+  }, 480_000);
+
+  it("refuses fewer than five rounds, and writes nothing when the engine fails against itself", async () => {
+    const round = await noisyRound(null);
+    expect((await runCli(["calibrate", "--config", round.configPath, "--runs", "3"])).code).toBe(2);
+    const broken = await writeSimRound({ promptIds: PROMPTS, baseline: simCommand("--die-after-requests", "2") });
+    const out = join(broken.dir, "calibration.json");
+    const failed = await runCli(["calibrate", "--config", broken.configPath, "--runs", "5", "--out", out]);
+    expect(failed.code).toBe(1);
+    expect(failed.logger.lines.map((line) => line.message).join("\n")).toMatch(/A\/A round 1 of 5 has no score.*no calibration was written/s);
+    await expect(readFile(out, "utf8")).rejects.toThrow(/ENOENT/);
+  }, 120_000);
+});

@@ -1,0 +1,106 @@
+import { describe, expect, it } from "vitest";
+import {
+  DOCUMENTED_CALIBRATION_ROUNDS,
+  DOCUMENTED_RUNNER,
+  HARSH_RUNNER,
+  referenceScenario,
+} from "../../src/sim-engine/gate-scenarios.js";
+import type { SimProfileInput } from "../../src/sim-engine/sim-profile.js";
+import { fasterProfile } from "../../src/sim-engine/simulate-round.js";
+import { studyGate } from "../../src/sim-engine/study-gate.js";
+
+/*
+ * The statistics of the gate on synthetic records from the reference engine's timing model, with
+ * the jitter and run-level variance `speedgate sim-engine --jitter --run-variance` injects. Seeded:
+ * every number below is the same on every machine; nothing here measures time.
+ */
+
+const ROUNDS = 200;
+/** Each calibration serves 20 rounds, so the rates include the luck of ten separate A/A studies. */
+const calibrated = { calibrationRounds: DOCUMENTED_CALIBRATION_ROUNDS, recalibrateEvery: 20 };
+
+function withFaults(profile: SimProfileInput, faults: NonNullable<SimProfileInput["faults"]>): SimProfileInput {
+  return { ...profile, faults };
+}
+
+describe("the calibrated default gate (bench.runs 1, gate.calibration)", () => {
+  it("lets an unchanged engine pass at most 5% of rounds, on the documented runner and on one whose engine starts differ by 2%", () => {
+    for (const noise of [DOCUMENTED_RUNNER, HARSH_RUNNER]) {
+      const scenario = referenceScenario({ noise });
+      const study = studyGate(scenario, { candidate: scenario.engine, rounds: ROUNDS, ...calibrated });
+      expect(study.rounds).toBe(ROUNDS);
+      expect(study.passRate).toBeLessThanOrEqual(0.05);
+      // The floors come from the A/A studies, and the noisier runner needs the higher bar.
+      expect(study.floors).toHaveLength(ROUNDS / 20);
+    }
+  });
+
+  it("passes a 10% speedup at least 95% of the time on the documented runner", () => {
+    const scenario = referenceScenario({ noise: DOCUMENTED_RUNNER });
+    const study = studyGate(scenario, { candidate: fasterProfile(scenario.engine, 1.1), rounds: ROUNDS, ...calibrated, firstRound: 1_000_000 });
+    expect(study.passRate).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it("raises the bar for a noisier runner", () => {
+    const floors = [DOCUMENTED_RUNNER, HARSH_RUNNER].map((noise) => {
+      const scenario = referenceScenario({ noise });
+      const study = studyGate(scenario, { candidate: scenario.engine, rounds: 40, ...calibrated });
+      return study.floors.reduce((sum, floor) => sum + floor, 0) / study.floors.length;
+    });
+    expect(floors[1]).toBeGreaterThan(floors[0] as number);
+  });
+});
+
+describe("the uncalibrated default gate (interval-low)", () => {
+  it("lets an unchanged engine pass at most 5% of rounds when engine starts do not differ", () => {
+    const scenario = referenceScenario({ noise: { runVariance: 0, jitter: 0.03 } });
+    expect(studyGate(scenario, { candidate: scenario.engine, rounds: ROUNDS }).passRate).toBeLessThanOrEqual(0.05);
+  });
+
+  it("with bench.runs 3, lets an unchanged engine pass at most 5% of rounds even when engine starts differ by 2%", () => {
+    const scenario = referenceScenario({ noise: HARSH_RUNNER, runs: 3 });
+    expect(studyGate(scenario, { candidate: scenario.engine, rounds: ROUNDS }).passRate).toBeLessThanOrEqual(0.05);
+  });
+
+  it("with one run, cannot see how much engine starts differ: why the card says so and calibration exists", () => {
+    const scenario = referenceScenario({ noise: HARSH_RUNNER });
+    // Not a goal but a fact the README states: the one-run interval is too narrow on a noisy runner.
+    expect(studyGate(scenario, { candidate: scenario.engine, rounds: ROUNDS }).passRate).toBeGreaterThan(0.1);
+  });
+});
+
+describe("a candidate that crashes or truncates never passes", () => {
+  const scenario = referenceScenario({ noise: DOCUMENTED_RUNNER });
+  const fast = fasterProfile(scenario.engine, 1.3);
+
+  it("never passes when it dies after answering 27 of 30 prompts 30% faster, calibrated or not", () => {
+    const crashing = withFaults(fast, { dieAfterRequests: 27 });
+    expect(studyGate(scenario, { candidate: crashing, rounds: 50 }).passed).toBe(0);
+    expect(studyGate(scenario, { candidate: crashing, rounds: 50, ...calibrated }).passed).toBe(0);
+    expect(studyGate(referenceScenario({ noise: DOCUMENTED_RUNNER, runs: 3 }), { candidate: crashing, rounds: 20 }).passed).toBe(0);
+  });
+
+  it("never passes when it truncates 9 of 20 answers and is 20% faster on the rest", () => {
+    const twenty = referenceScenario({ noise: DOCUMENTED_RUNNER, prompts: 20 });
+    const truncating = withFaults(fasterProfile(twenty.engine, 1.2), { stopEarly: twenty.promptIds.slice(0, 9), stopEarlyFraction: 0.5 });
+    expect(studyGate(twenty, { candidate: truncating, rounds: 50 }).passed).toBe(0);
+    expect(studyGate(twenty, { candidate: truncating, rounds: 50, ...calibrated }).passed).toBe(0);
+  });
+
+  it("never passes when just over gate.maxUnscored of its answers are cut short", () => {
+    const truncating = withFaults(fast, { stopEarly: scenario.promptIds.slice(0, 4), stopEarlyFraction: 0.5 });
+    expect(studyGate(scenario, { candidate: truncating, rounds: 50, ...calibrated }).passed).toBe(0);
+  });
+});
+
+describe("the margins the bench reads the detectable speedup from", () => {
+  it("say exactly which rounds an s-times faster engine passes: the round score and interval scale by s", () => {
+    const scenario = referenceScenario({ noise: HARSH_RUNNER });
+    const unchanged = studyGate(scenario, { candidate: scenario.engine, rounds: 100, firstRound: 500 });
+    for (const speedup of [1.02, 1.04]) {
+      const faster = studyGate(scenario, { candidate: fasterProfile(scenario.engine, speedup), rounds: 100, firstRound: 500 });
+      expect(faster.passed).toBe(unchanged.margins.filter((margin) => margin <= speedup).length);
+      expect(faster.passed).toBeGreaterThan(unchanged.passed);
+    }
+  });
+});
