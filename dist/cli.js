@@ -6,29 +6,42 @@ const require = __speedgateCreateRequire(import.meta.url);
 const __filename = __speedgateFileURLToPath(import.meta.url);
 const __dirname = __speedgateDirname(__filename);
 import {
+  CALIBRATION_KIND,
+  CALIBRATION_SCHEMA_VERSION,
   ConfigError,
+  MIN_CALIBRATION_ROUNDS,
   RoundCancelledError,
   SPEEDGATE_VERSION,
+  calibrationSettingsOf,
   checkRound,
   cleanLogLine,
+  computeNoiseFloor,
   countingSentence,
   createHfTokenizer,
   createProgressRenderer,
+  createSeededRandom,
   describeFailureEvent,
   describeHolders,
+  describeInterval,
   describeMemoryInUse,
+  describeNoise,
+  describeRuns,
   describeTimeChange,
+  describeUnscored,
   describeVerdict,
   explainCudaOom,
   external_exports,
   findCardFiles,
   findPackageRoot,
+  fingerprintRound,
   formatMs,
   formatPercent,
   formatRate,
   formatRatio,
+  formatRunScores,
   formatScoreAgainstBar,
   formatTimes,
+  hashBaseline,
   integrityRows,
   loadRound,
   mergeScorecards,
@@ -39,8 +52,9 @@ import {
   readScorecard,
   renderMarkdown,
   runRound,
+  writeAtomically,
   writeScorecard
-} from "./chunks/chunk-JZHHHGAT.js";
+} from "./chunks/chunk-BLWDX6G4.js";
 import {
   require_docker
 } from "./chunks/chunk-TM3QZYC6.js";
@@ -77,8 +91,81 @@ var UsageError = class extends Error {
   }
 };
 
-// src/cli/commands/cleanup-command.ts
-var import_dockerode = __toESM(require_docker(), 1);
+// src/cli/commands/calibrate-command.ts
+import { randomUUID } from "node:crypto";
+import { mkdir } from "node:fs/promises";
+import { basename, dirname as dirname2, join, relative, resolve } from "node:path";
+
+// src/calibration/run-calibration.ts
+import { dirname } from "node:path";
+var CalibrationRoundError = class extends Error {
+  constructor(message, card) {
+    super(message);
+    this.card = card;
+    this.name = "CalibrationRoundError";
+  }
+  card;
+};
+function aaRound(round) {
+  const { calibration: _calibration, ...gate } = round.config.gate;
+  return {
+    ...round,
+    config: { ...round.config, candidate: { postPatch: [], trusted: round.config.candidate.trusted }, gate: { ...gate, use: "round-score" } },
+    patch: null,
+    calibration: null
+  };
+}
+function agreed(cards, pick, what) {
+  const values = [...new Set(cards.map(pick))];
+  if (values.length > 1) throw new Error(`the A/A rounds of one calibration ran on different ${what}s (${values.join(", ")}); calibrate again on one runner`);
+  return values[0] ?? null;
+}
+async function runCalibration(options) {
+  const { round } = options;
+  const aa = aaRound(round);
+  const cards = [];
+  for (let index = 0; index < options.rounds; index++) {
+    const card = await runRound({
+      round: aa,
+      logger: options.logger,
+      signal: options.signal,
+      runId: `${options.runId}-aa${index + 1}`,
+      ...options.runtimeFor ? { runtime: options.runtimeFor(aa) } : {},
+      onProgress: (event) => options.onProgress?.(index, event)
+    });
+    if (card.failure || card.roundScore === null || card.roundScore <= 0) {
+      throw new CalibrationRoundError(`A/A round ${index + 1} of ${options.rounds} has no score, so the runner's noise cannot be measured: ${describeVerdict(card).headline}`, card);
+    }
+    cards.push(card);
+    options.onRoundDone?.(index, card);
+  }
+  const scores = cards.map((card) => card.roundScore);
+  const { config } = round;
+  const configDir = dirname(round.configPath);
+  return {
+    kind: CALIBRATION_KIND,
+    schemaVersion: CALIBRATION_SCHEMA_VERSION,
+    speedgateVersion: SPEEDGATE_VERSION,
+    measuredAt: (options.now ?? /* @__PURE__ */ new Date()).toISOString(),
+    engine: config.engine,
+    runtime: config.runtime,
+    runner: agreed(cards, (card) => card.provenance.runner, "runner"),
+    gpu: agreed(cards, (card) => card.provenance.gpu, "GPU"),
+    baselineImage: config.baseline.image ?? null,
+    // A pulled tag must not move during the study; a locally built baseline may get a new ID per build.
+    baselineImageId: config.baseline.image ? agreed(cards, (card) => card.provenance.baselineImageId, "baseline image") : cards[0]?.provenance.baselineImageId ?? null,
+    baselineHash: hashBaseline(config, configDir),
+    promptsHash: (round.fingerprint ?? fingerprintRound(config, configDir, round.prompts)).promptsHash,
+    settings: calibrationSettingsOf(config, round.prompts.length),
+    rounds: cards.map((card) => ({
+      roundScore: card.roundScore,
+      runScores: card.runs.scores,
+      promptsCompared: card.promptsTotal - card.excluded,
+      unscored: card.unscored
+    })),
+    noise: computeNoiseFloor(scores)
+  };
+}
 
 // src/cli/parse-command-args.ts
 import { parseArgs } from "node:util";
@@ -90,7 +177,91 @@ function parseCommandArgs(command, args, options, allowPositionals = false) {
   }
 }
 
+// src/cli/commands/calibrate-command.ts
+var DEFAULT_CALIBRATION_ROUNDS = 20;
+var DEFAULT_CALIBRATION_FILE = "speedgate-calibration.json";
+function describeCalibration(file, maxUnscored) {
+  const scores = file.rounds.map((round) => round.roundScore);
+  const shares = file.rounds.map((round) => round.promptsCompared > 0 ? round.unscored / round.promptsCompared : 0);
+  const worstShare = Math.max(...shares);
+  const lines = [
+    `A/A study of ${file.engine} on ${file.runner ?? "this machine"}${file.gpu ? ` (${file.gpu})` : ""}, ${file.rounds.length} rounds of ${file.settings.prompts} prompts, bench.runs ${file.settings.runs}:`,
+    `  round scores of the baseline against itself: ${scores.map((score) => formatTimes(score)).join(", ")}`,
+    `  spread: ${formatTimes(Math.min(...scores))}\u2013${formatTimes(Math.max(...scores))}, ${formatPercent(file.noise.sdLog)} standard deviation (log scale)`,
+    `  noise floor: +${formatPercent(file.noise.floor)}: an unchanged engine stays below it in 97.5% of rounds, so a round must score at least gate.minRoundScore \xD7 ${(1 + file.noise.floor).toFixed(4)} to pass`,
+    `  a speedup of ${formatPercent(file.noise.detectableSpeedup)} over the bar passes 95% of the time on this runner`
+  ];
+  if (worstShare > maxUnscored) {
+    lines.push(
+      `  warning: the unchanged engine left up to ${formatPercent(worstShare)} of the prompts unscored in one round, more than gate.maxUnscored ${formatPercent(maxUnscored)}: its answers are not repeatable, so patches will fail the gate; check bench.tolerance and the engine's determinism`
+    );
+  }
+  return `${lines.join("\n")}
+`;
+}
+var calibrateCommand = {
+  name: "calibrate",
+  summary: "measure this runner's noise: the baseline scored against itself N rounds (an A/A study)",
+  usage: `speedgate calibrate --config <round.yml> [--runs N] [--out <file>] [--run-id ID]
+
+  --runs N   A/A rounds to run (default ${DEFAULT_CALIBRATION_ROUNDS}, at least ${MIN_CALIBRATION_ROUNDS})
+  --out      where to write the calibration (default ${DEFAULT_CALIBRATION_FILE} next to the config)`,
+  async run(args, context) {
+    const { values } = parseCommandArgs("calibrate", args, {
+      config: { type: "string" },
+      runs: { type: "string", default: String(DEFAULT_CALIBRATION_ROUNDS) },
+      out: { type: "string" },
+      "run-id": { type: "string" }
+    });
+    if (!values.config) throw new UsageError(`speedgate calibrate: --config is required
+usage: ${this.usage}`);
+    const rounds = Number(values.runs);
+    if (!Number.isInteger(rounds) || rounds < MIN_CALIBRATION_ROUNDS || rounds > 1e3) {
+      throw new UsageError(`speedgate calibrate: --runs: expected a whole number of A/A rounds from ${MIN_CALIBRATION_ROUNDS} to 1000, got ${JSON.stringify(values.runs)}`);
+    }
+    const round = await loadRound(values.config, { skipCalibration: true });
+    const out = resolve(values.out ?? join(dirname2(round.configPath), DEFAULT_CALIBRATION_FILE));
+    const progress = createProgressRenderer(process.stderr);
+    context.logger.info(`speedgate calibrate: ${rounds} A/A rounds of ${round.prompts.length} prompts (bench.runs ${round.config.bench.runs}), the baseline against itself`);
+    let file;
+    try {
+      file = await runCalibration({
+        round,
+        rounds,
+        logger: context.logger,
+        signal: context.signal,
+        runId: values["run-id"] ?? `calibrate-${randomUUID().slice(0, 8)}`,
+        onProgress: (_index, event) => progress.onProgress(event),
+        onRoundDone: (index, card) => {
+          progress.finish();
+          context.logger.info(`A/A round ${index + 1} of ${rounds}: ${formatTimes(card.roundScore)}`);
+        }
+      });
+    } catch (error) {
+      progress.finish();
+      if (error instanceof RoundCancelledError) {
+        context.logger.error(error.message);
+        return 130;
+      }
+      if (error instanceof CalibrationRoundError) {
+        context.logger.error(`${error.message}; no calibration was written`);
+        return 1;
+      }
+      throw error;
+    }
+    progress.finish();
+    await mkdir(dirname2(out), { recursive: true });
+    await writeAtomically(out, `${JSON.stringify(file, null, 2)}
+`);
+    context.stdout.write(describeCalibration(file, round.config.gate.maxUnscored));
+    const named = relative(dirname2(round.configPath), out) || basename(out);
+    context.logger.info(`wrote ${out}; gate on it with gate.calibration: ${named} in ${round.configPath}`);
+    return 0;
+  }
+};
+
 // src/cli/commands/cleanup-command.ts
+var import_dockerode = __toESM(require_docker(), 1);
 var USAGE = `speedgate cleanup (--run-id ID | --stale) [--older-than-hours H] [--keep-images]
 
 --run-id ID   remove the containers, networks and candidate images of one run
@@ -143,19 +314,19 @@ usage: ${USAGE}`);
 // src/cli/commands/demo-command.ts
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join as join2 } from "node:path";
 
 // src/engine/find-free-port.ts
 import { createServer } from "node:net";
 async function findFreePort() {
-  return await new Promise((resolve3, reject) => {
+  return await new Promise((resolve4, reject) => {
     const server = createServer();
     server.unref();
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => {
       const address = server.address();
       const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve3(port));
+      server.close(() => resolve4(port));
     });
   });
 }
@@ -175,21 +346,26 @@ function renderText(card, options = {}) {
   const out = [];
   out.push(describeVerdict(card).headline, "");
   const interval = card.scoreInterval ? ` (${Math.round(card.scoreInterval.confidence * 100)}% interval ${formatTimes(card.scoreInterval.low)}\u2013${formatTimes(card.scoreInterval.high)})` : "";
+  const intervalWords = describeInterval(card);
   out.push(
     ...columns([
-      ["Round score", card.roundScore === null ? "\u2014" : `${formatScoreAgainstBar(card.roundScore, card.gate.minRoundScore)}${interval}`],
+      ["Round score", card.roundScore === null ? "\u2014" : `${formatScoreAgainstBar(card.roundScore, card.gate.bar)}${interval}`],
+      ...intervalWords ? [["Interval", intervalWords]] : [],
+      ["Runs", describeRuns(card)],
+      ["Noise", describeNoise(card)],
       ["Prompts scored", `${card.promptsScored} / ${card.promptsTotal}`],
       ["Below tolerance", `${card.belowTolerance} (answered too little to score)`],
-      ["Zeroed total", `${card.zeroedTotal} (scored 0.0 without measuring)`],
       ...integrityRows(card),
-      ...card.excluded > 0 ? [["Excluded", `${card.excluded} (baseline failed on them)`]] : [],
-      ["Gate", `${card.gate.passed ? "passes" : "does not pass"}: ${card.gate.reason}`]
+      ["Zeroed total", `${card.zeroedTotal} (scored 0.0 without measuring)`],
+      ["Unscored", describeUnscored(card)],
+      ...card.excluded > 0 ? [["Excluded", `${card.excluded} (baseline failed on them or answered nothing)`]] : [],
+      ["Gate", card.gate.passed ? `passes: ${card.gate.reason}` : `does not pass: ${card.gate.reasons.join("; ")}`]
     ])
   );
   const s = card.settings;
   out.push(
     "",
-    `Settings: request interval ${s.requestIntervalMs} ms${s.arrival === "poisson" ? " (Poisson)" : ""}, thinking ${s.thinking ? "on" : "off"}, context limit ${s.contextLimit}, max tokens ${s.maxTokens}, tolerance ${formatPercent(s.tolerance)}`
+    `Settings: request interval ${s.requestIntervalMs} ms${s.arrival === "poisson" ? " (Poisson)" : ""}, runs ${s.runs}, thinking ${s.thinking ? "on" : "off"}, context limit ${s.contextLimit}, max tokens ${s.maxTokens}, tolerance ${formatPercent(s.tolerance)}`
   );
   if (card.tokenCountsEstimated) out.push("Token counts are estimates: the server did not report them per chunk.");
   const counting = countingSentence(card);
@@ -225,7 +401,7 @@ function renderText(card, options = {}) {
       ...oom ? [`${oom.lead} ${oom.text}`] : [],
       ...columns([
         ["  engine", failure.engine],
-        ["  stage", failure.stage],
+        ["  stage", failure.run ? `${failure.stage}, run ${failure.run} of ${card.settings.runs}` : failure.stage],
         ["  kind", `${failure.kind} (${failure.label})`],
         ["  exit", failure.exitCode !== null ? String(failure.exitCode) : failure.signal ?? "\u2014"],
         ["  summary", failure.summary],
@@ -239,14 +415,17 @@ function renderText(card, options = {}) {
   }
   if (card.prompts.length > 0) {
     const shown = card.prompts.slice(0, maxRows);
+    const manyRuns = card.runs.completed > 1;
+    const perRun = (prompt) => manyRuns ? [formatRunScores(prompt, "/")] : [];
     out.push(
       "",
       ...columns([
-        ["prompt", "status", "score", "tokens b/c", "e2e ms b/c", "reason"],
+        ["prompt", "status", "score", ...manyRuns ? ["runs"] : [], manyRuns ? "tokens b/c (run 1)" : "tokens b/c", "e2e ms b/c", "reason"],
         ...shown.map((prompt) => [
           prompt.id,
           prompt.status,
           prompt.score === null ? "\u2014" : formatTimes(prompt.score),
+          ...perRun(prompt),
           `${prompt.baseline?.outputTokens ?? "\u2014"}/${prompt.candidate?.outputTokens ?? "\u2014"}`,
           `${formatMs(prompt.baseline?.e2eMs ?? null)}/${formatMs(prompt.candidate?.e2eMs ?? null)}`,
           promptReason(prompt, card)
@@ -269,7 +448,7 @@ function renderText(card, options = {}) {
 }
 
 // src/cli/render-round-plan.ts
-import { isAbsolute, relative } from "node:path";
+import { isAbsolute, relative as relative2 } from "node:path";
 function showCommand(command, config) {
   const host = config.docker.network === "host" ? "127.0.0.1" : "0.0.0.0";
   return command.map(
@@ -357,7 +536,7 @@ function notes(check) {
     if (!mount.readOnly) found.push(`docker.mounts[${index}] is writable: the candidate can change what the next round's engines read there`);
   });
   if (config.runtime === "process" && config.candidate.sourceDir && !config.candidate.cwd && config.baseline.cwd) {
-    const offset = relative(config.candidate.sourceDir, config.baseline.cwd);
+    const offset = relative2(config.candidate.sourceDir, config.baseline.cwd);
     if (offset.startsWith("..") || isAbsolute(offset)) {
       found.push("baseline.cwd is outside candidate.sourceDir: the candidate runs at the root of its patched copy; set candidate.cwd if it should run elsewhere in it");
     }
@@ -428,7 +607,7 @@ async function runAndReport(round, options, context) {
 }
 var runCommand = {
   name: "run",
-  summary: "run a round (baseline, then the patched candidate) and write the score card",
+  summary: "run a round (prepare the patched candidate, then baseline and candidate in turn) and write the score card",
   usage: "speedgate run --config <round.yml> (--out <dir> | --check) [--patch <file>] [--fail-on-gate] [--format text|md] [--run-id ID]",
   async run(args, context) {
     const { values } = parseCommandArgs("run", args, {
@@ -460,7 +639,7 @@ usage: ${this.usage}`);
 
 // src/cli/commands/demo-command.ts
 function demoRoundPath() {
-  return join(findPackageRoot(), "examples", "demo", "round.yml");
+  return join2(findPackageRoot(), "examples", "demo", "round.yml");
 }
 var demoCommand = {
   name: "demo",
@@ -474,7 +653,7 @@ var demoCommand = {
     checkFormat("demo", values.format);
     const loaded = await loadRound(demoRoundPath());
     const round = { ...loaded, config: { ...loaded.config, port: await findFreePort() } };
-    const outDir = values.out ?? await mkdtemp(join(tmpdir(), "speedgate-demo-"));
+    const outDir = values.out ?? await mkdtemp(join2(tmpdir(), "speedgate-demo-"));
     context.logger.info(`speedgate demo: ${round.prompts.length} prompts, baseline ./examples/demo/engine, candidate with faster.patch`);
     return await runAndReport(round, { outDir, format: values.format, failOnGate: false }, context);
   }
@@ -539,8 +718,8 @@ var renderCommand = {
 };
 
 // src/cli/commands/sim-engine-command.ts
-import { readFile as readFile2 } from "node:fs/promises";
-import { dirname, resolve as resolve2 } from "node:path";
+import { readFile as readFile2, writeFile } from "node:fs/promises";
+import { dirname as dirname3, resolve as resolve3 } from "node:path";
 
 // src/sim-engine/sim-integrity-profile.ts
 var answerSchema = external_exports.strictObject(
@@ -617,6 +796,14 @@ var faultsSchema = external_exports.strictObject(
   },
   { error: "expected an object of fault settings" }
 );
+var noiseSchema = external_exports.strictObject(
+  {
+    jitter: nonNegative("expected the per-request timing spread as a log-scale standard deviation, such as 0.03").default(0),
+    runVariance: nonNegative("expected the per-start speed spread as a log-scale standard deviation, such as 0.02").default(0),
+    seed: external_exports.number({ error: "expected a whole number seed, or null for fresh draws" }).int().nullable().default(null)
+  },
+  { error: "expected an object with jitter, runVariance and seed" }
+);
 var simProfileSchema = external_exports.strictObject(
   {
     model: external_exports.string({ error: "expected the served model name" }).min(1).default("sim-model"),
@@ -630,6 +817,7 @@ var simProfileSchema = external_exports.strictObject(
     usagePerChunk: external_exports.boolean({ error: "expected true or false" }).default(false),
     defaults: timingSchema.partial().default({}),
     prompts: external_exports.record(external_exports.string(), timingSchema.partial(), { error: "expected a map of prompt id to timings" }).default({}),
+    noise: noiseSchema.default({ jitter: 0, runVariance: 0, seed: null }),
     faults: faultsSchema.default({
       crashAtStart: null,
       neverHealthy: false,
@@ -645,7 +833,7 @@ var simProfileSchema = external_exports.strictObject(
   { error: "expected a JSON object with model, flavour, defaults, prompts and faults" }
 );
 var DEFAULT_TIMING = { ttftMs: 20, itlMs: 5, outputTokens: 32, reasoningTokens: 0, tokensPerChunk: 1 };
-function planResponse(profile, promptId, maxTokens, thinking) {
+function planResponse(profile, promptId, maxTokens, thinking, timeFactor = 1) {
   const override = promptId !== null ? profile.prompts[promptId] : void 0;
   const timing = { ...DEFAULT_TIMING, ...profile.defaults, ...override };
   const faults = profile.faults;
@@ -664,8 +852,8 @@ function planResponse(profile, promptId, maxTokens, thinking) {
   if (promptId !== null && faults.http500.includes(promptId)) fault = "http500";
   else if (promptId !== null && faults.malformedSse.includes(promptId)) fault = "malformed_sse";
   return {
-    ttftMs: timing.ttftMs,
-    itlMs: timing.itlMs,
+    ttftMs: timing.ttftMs * timeFactor,
+    itlMs: timing.itlMs * timeFactor,
     tokensPerChunk: timing.tokensPerChunk,
     reasoningTokens,
     contentTokens: wanted - reasoningTokens,
@@ -676,7 +864,7 @@ function planResponse(profile, promptId, maxTokens, thinking) {
 
 // src/sim-engine/load-sim-inputs.ts
 import { readFile } from "node:fs/promises";
-import { resolve } from "node:path";
+import { resolve as resolve2 } from "node:path";
 
 // src/sim-engine/token-text.ts
 var CONTENT_TOKENS = [" The", " engine", " answers", " \xE9", " \u4E2D", " \u{1F642}", " fast", "."];
@@ -734,12 +922,12 @@ async function readText(path, what) {
 async function loadSimInputs(profile, baseDir) {
   let prompts = [];
   if (profile.promptsFile) {
-    const path = resolve(baseDir, profile.promptsFile);
+    const path = resolve2(baseDir, profile.promptsFile);
     prompts = parsePrompts(await readText(path, "promptsFile"), path);
   }
   let words = BUILT_IN_WORDS;
   if (profile.tokenizer) {
-    const path = resolve(baseDir, profile.tokenizer);
+    const path = resolve2(baseDir, profile.tokenizer);
     try {
       words = pickTokenizerWords(JSON.parse(await readText(path, "tokenizer")), path);
     } catch (error) {
@@ -777,6 +965,34 @@ function monotonicOffsetMs() {
   return cachedOffset;
 }
 
+// src/sim-engine/sim-noise.ts
+function hashSeed(...parts) {
+  let hash = 2166136261;
+  for (const char of parts.join("\0")) {
+    hash ^= char.charCodeAt(0);
+    hash = Math.imul(hash, 16777619) >>> 0;
+  }
+  return hash;
+}
+function normal(random) {
+  const u = Math.max(random(), Number.MIN_VALUE);
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * random());
+}
+function createSimNoise(settings, start) {
+  const source = (...parts) => settings.seed === null ? Math.random : createSeededRandom(hashSeed(settings.seed, start, ...parts));
+  const runFactor = settings.runVariance > 0 ? Math.exp(settings.runVariance * normal(source("run"))) : 1;
+  const seen = /* @__PURE__ */ new Map();
+  return {
+    runFactor,
+    requestFactor(key) {
+      if (settings.jitter <= 0) return runFactor;
+      const occurrence = seen.get(key) ?? 0;
+      seen.set(key, occurrence + 1);
+      return runFactor * Math.exp(settings.jitter * normal(source("request", key, occurrence)));
+    }
+  };
+}
+
 // src/sim-engine/match-prompt.ts
 function promptContentKey(body) {
   if (body.messages !== void 0) return `messages:${JSON.stringify(body.messages)}`;
@@ -802,6 +1018,9 @@ function promptTokenEstimate(body) {
   const source = body.messages ?? body.prompt ?? "";
   return Math.max(1, Math.ceil(JSON.stringify(source).length / 4));
 }
+function noiseKey(promptId, body) {
+  return promptId ?? JSON.stringify(body.messages ?? body.prompt ?? "");
+}
 function readMaxTokens(body) {
   for (const key of ["max_completion_tokens", "max_tokens"]) {
     const value = body[key];
@@ -822,6 +1041,7 @@ function sendJson(res, status, payload) {
 async function startSimEngine(options = {}) {
   const profile = simProfileSchema.parse(options.profile ?? {});
   const { faults } = profile;
+  const noise = createSimNoise(profile.noise, options.start ?? 0);
   const host = options.host ?? "127.0.0.1";
   const log = options.log ?? (() => void 0);
   const keepRecords = options.keepRecords ?? true;
@@ -842,8 +1062,8 @@ async function startSimEngine(options = {}) {
   let dead = false;
   let healthy = false;
   let markHealthy = () => void 0;
-  const healthyPromise = new Promise((resolve3) => {
-    markHealthy = resolve3;
+  const healthyPromise = new Promise((resolve4) => {
+    markHealthy = resolve4;
   });
   let startupTimer = null;
   const created = Math.floor(Date.now() / 1e3);
@@ -1038,7 +1258,7 @@ async function startSimEngine(options = {}) {
       const promptId = prompts.match(body);
       const hint = findPromptIdHint(req.headers, body);
       const record = newRecord(promptId, req.url ?? "", t0 + offset, hint);
-      const plan = planResponse(profile, promptId, readMaxTokens(body), readThinking(body));
+      const plan = planResponse(profile, promptId, readMaxTokens(body), readThinking(body), noise.requestFactor(noiseKey(promptId, body)));
       if (hint !== null && cheats.promptIdSpeedup !== null) {
         plan.ttftMs /= cheats.promptIdSpeedup;
         plan.itlMs /= cheats.promptIdSpeedup;
@@ -1079,17 +1299,20 @@ async function startSimEngine(options = {}) {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
   });
-  await new Promise((resolve3, reject) => {
+  await new Promise((resolve4, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, host, () => {
       server.off("error", reject);
-      resolve3();
+      resolve4();
     });
   });
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : 0;
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
   log(`sim-engine listening on ${url} (model ${profile.model}, ${profile.flavour} flavour)`);
+  if (profile.noise.jitter > 0 || profile.noise.runVariance > 0) {
+    log(`sim-engine noise: jitter ${profile.noise.jitter}, run variance ${profile.noise.runVariance}, seed ${profile.noise.seed ?? "none"}, start ${options.start ?? 0}, speed factor ${noise.runFactor.toFixed(4)}`);
+  }
   const becomeHealthy = () => {
     healthy = true;
     log(READY_LINE);
@@ -1114,10 +1337,10 @@ async function startSimEngine(options = {}) {
       }
       active.clear();
       dead = true;
-      const closed = new Promise((resolve3) => server.close(() => resolve3()));
+      const closed = new Promise((resolve4) => server.close(() => resolve4()));
       for (const socket of sockets) socket.destroy();
       await closed;
-      if (chunkLog) await new Promise((resolve3) => chunkLog.end(() => resolve3()));
+      if (chunkLog) await new Promise((resolve4) => chunkLog.end(() => resolve4()));
     }
   };
 }
@@ -1127,6 +1350,7 @@ var USAGE2 = `speedgate sim-engine [--port N] [--host 127.0.0.1] [--profile prof
     [--model NAME] [--flavour sglang|vllm] [--ttft-ms MS] [--itl-ms MS] [--output-tokens N]
     [--reasoning-tokens N] [--tokens-per-chunk N] [--usage-per-chunk] [--chunk-log out.jsonl]
     [--prompts prompts.jsonl] [--tokenizer tokenizer.json] [--diverge-after-tokens N]
+    noise: [--jitter SD] [--run-variance SD] [--seed N] [--start-counter FILE]
     faults: [--crash-log FILE] [--crash-exit-code N] [--never-healthy] [--startup-delay-ms MS]
     [--die-after-requests N] [--die-exit-code N] [--stop-early id,id] [--http-500 id,id] [--malformed-sse id,id]
     cheats: [--cheat-claim-tokens] [--cheat-usage-factor F] [--cheat-filler-text] [--cheat-filler-after-tokens N]
@@ -1135,7 +1359,10 @@ var USAGE2 = `speedgate sim-engine [--port N] [--host 127.0.0.1] [--profile prof
 Flags override the profile. Requests do not name their prompt: the ids in the profile and the fault
 lists are found from each request's content through the prompts file (--prompts, or the profile's
 promptsFile). --tokenizer streams whole-word tokens of that tokenizer.json, so a round counting with
-it sees exactly the engine's token counts.`;
+it sees exactly the engine's token counts. --jitter varies each request's timing and --run-variance
+each start's speed, as log-normal factors with that standard deviation (0.02 is about 2%); --seed
+makes the draws reproducible, and --start-counter FILE numbers the starts so that each start of a
+seeded engine draws its own speed.`;
 function parseNumber(flag, value) {
   if (value === void 0) return void 0;
   const number = Number(value);
@@ -1158,10 +1385,26 @@ async function readProfile(path) {
   try {
     const parsed = JSON.parse(text);
     if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error("expected a JSON object");
-    return { profile: parsed, dir: dirname(resolve2(path)) };
+    return { profile: parsed, dir: dirname3(resolve3(path)) };
   } catch (error) {
     throw new ConfigError(`speedgate sim-engine: the profile ${path} is not valid JSON: ${error.message}`);
   }
+}
+async function countStart(path) {
+  let start = 0;
+  try {
+    start = Number.parseInt(await readFile2(path, "utf8"), 10);
+  } catch (error) {
+    if (error.code !== "ENOENT") throw new ConfigError(`speedgate sim-engine: --start-counter: cannot read ${path}: ${error.message}`);
+  }
+  if (!Number.isInteger(start) || start < 0) throw new ConfigError(`speedgate sim-engine: --start-counter: ${path} does not hold a start count`);
+  try {
+    await writeFile(path, `${start + 1}
+`);
+  } catch (error) {
+    throw new ConfigError(`speedgate sim-engine: --start-counter: cannot write ${path}: ${error.message}`);
+  }
+  return start;
 }
 var simEngineCommand = {
   name: "sim-engine",
@@ -1197,15 +1440,19 @@ var simEngineCommand = {
       "cheat-usage-factor": { type: "string" },
       "cheat-filler-text": { type: "boolean" },
       "cheat-filler-after-tokens": { type: "string" },
-      "cheat-prompt-id-speedup": { type: "string" }
+      "cheat-prompt-id-speedup": { type: "string" },
+      jitter: { type: "string" },
+      "run-variance": { type: "string" },
+      seed: { type: "string" },
+      "start-counter": { type: "string" }
     });
     const port = parseNumber("port", values.port) ?? 3e4;
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`speedgate sim-engine: --port: expected a TCP port, got ${values.port}`);
     const loaded = values.profile ? await readProfile(values.profile) : { profile: {}, dir: process.cwd() };
     const fileProfile = loaded.profile;
     const profilePath = (flag, inFile) => {
-      if (flag !== void 0) return resolve2(process.cwd(), flag);
-      return typeof inFile === "string" ? resolve2(loaded.dir, inFile) : void 0;
+      if (flag !== void 0) return resolve3(process.cwd(), flag);
+      return typeof inFile === "string" ? resolve3(loaded.dir, inFile) : void 0;
     };
     const crashFlag = values["crash-log"] !== void 0 || values["crash-exit-code"] !== void 0;
     const input = {
@@ -1238,6 +1485,14 @@ var simEngineCommand = {
           tokensPerChunk: parseNumber("tokens-per-chunk", values["tokens-per-chunk"])
         })
       },
+      noise: {
+        ...fileProfile.noise,
+        ...dropUndefined({
+          jitter: parseNumber("jitter", values.jitter),
+          runVariance: parseNumber("run-variance", values["run-variance"]),
+          seed: parseNumber("seed", values.seed)
+        })
+      },
       faults: {
         ...fileProfile.faults,
         ...dropUndefined({
@@ -1265,7 +1520,7 @@ var simEngineCommand = {
     const crash = profile.faults.crashAtStart;
     if (crash) {
       if (crash.logFile) {
-        const logPath = resolve2(values["crash-log"] !== void 0 ? process.cwd() : loaded.dir, crash.logFile);
+        const logPath = resolve3(values["crash-log"] !== void 0 ? process.cwd() : loaded.dir, crash.logFile);
         try {
           process.stderr.write(await readFile2(logPath));
         } catch (error) {
@@ -1281,11 +1536,13 @@ var simEngineCommand = {
       if (error instanceof ConfigError) throw new ConfigError(`speedgate sim-engine: ${error.message}`);
       throw error;
     }
+    const start = values["start-counter"] ? await countStart(values["start-counter"]) : 0;
     const engine = await startSimEngine({
       host: values.host ?? "127.0.0.1",
       ...inputs,
       port,
       profile,
+      start,
       log: logLine,
       keepRecords: false,
       ...values["chunk-log"] ? { chunkLogPath: values["chunk-log"] } : {},
@@ -1302,7 +1559,7 @@ var simEngineCommand = {
 };
 
 // src/cli/commands/index.ts
-var commands = [runCommand, demoCommand, mergeCommand, renderCommand, simEngineCommand, cleanupCommand];
+var commands = [runCommand, calibrateCommand, demoCommand, mergeCommand, renderCommand, simEngineCommand, cleanupCommand];
 
 // src/cli/main.ts
 function helpText(all) {

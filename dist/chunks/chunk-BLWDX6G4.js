@@ -2922,7 +2922,7 @@ var require_connect = __commonJS({
         this._sessionRegistry.register(session, sessionKey);
       }
     };
-    function buildConnector({ allowH2, useH2c, maxCachedSessions, socketPath, timeout, session: customSession, ...opts }) {
+    function buildConnector2({ allowH2, useH2c, maxCachedSessions, socketPath, timeout, session: customSession, ...opts }) {
       if (maxCachedSessions != null && (!Number.isInteger(maxCachedSessions) || maxCachedSessions < 0)) {
         throw new InvalidArgumentError("maxCachedSessions must be a positive integer or zero");
       }
@@ -2995,7 +2995,7 @@ var require_connect = __commonJS({
         return socket;
       };
     }
-    module.exports = buildConnector;
+    module.exports = buildConnector2;
   }
 });
 
@@ -5059,7 +5059,7 @@ var require_util2 = __commonJS({
     var { redirectStatusSet, referrerPolicyTokens, badPortsSet } = require_constants3();
     var { getGlobalOrigin } = require_global();
     var { collectAnHTTPQuotedString, parseMIMEType } = require_data_url();
-    var { performance: performance5 } = __require("node:perf_hooks");
+    var { performance: performance6 } = __require("node:perf_hooks");
     var { ReadableStreamFrom, isValidHTTPToken, normalizedMethodRecordsBase } = require_util();
     var assert2 = __require("node:assert");
     var { isUint8Array } = __require("node:util/types");
@@ -5214,7 +5214,7 @@ var require_util2 = __commonJS({
       };
     }
     function coarsenedSharedCurrentTime(crossOriginIsolatedCapability) {
-      return coarsenTime(performance5.now(), crossOriginIsolatedCapability);
+      return coarsenTime(performance6.now(), crossOriginIsolatedCapability);
     }
     function createOpaqueTimingInfo(timingInfo) {
       return {
@@ -8685,7 +8685,7 @@ var require_client = __commonJS({
       InformationalError,
       ClientDestroyedError
     } = require_errors();
-    var buildConnector = require_connect();
+    var buildConnector2 = require_connect();
     var {
       kUrl,
       kServerName,
@@ -8858,7 +8858,7 @@ var require_client = __commonJS({
         }
         super({ webSocket, eventSource });
         if (typeof connect2 !== "function") {
-          connect2 = buildConnector({
+          connect2 = buildConnector2({
             ...tls,
             maxCachedSessions,
             allowH2,
@@ -9465,7 +9465,7 @@ var require_pool = __commonJS({
     } = require_errors();
     var util = require_util();
     var { kUrl } = require_symbols();
-    var buildConnector = require_connect();
+    var buildConnector2 = require_connect();
     var kOptions = /* @__PURE__ */ Symbol("options");
     var kConnections = /* @__PURE__ */ Symbol("connections");
     var kFactory = /* @__PURE__ */ Symbol("factory");
@@ -9497,7 +9497,7 @@ var require_pool = __commonJS({
           throw new InvalidArgumentError("connect must be a function or an object");
         }
         if (typeof connect !== "function") {
-          connect = buildConnector({
+          connect = buildConnector2({
             ...tls,
             maxCachedSessions,
             allowH2,
@@ -9717,7 +9717,7 @@ var require_round_robin_pool = __commonJS({
     } = require_errors();
     var util = require_util();
     var { kUrl } = require_symbols();
-    var buildConnector = require_connect();
+    var buildConnector2 = require_connect();
     var kOptions = /* @__PURE__ */ Symbol("options");
     var kConnections = /* @__PURE__ */ Symbol("connections");
     var kFactory = /* @__PURE__ */ Symbol("factory");
@@ -9750,7 +9750,7 @@ var require_round_robin_pool = __commonJS({
           throw new InvalidArgumentError("connect must be a function or an object");
         }
         if (typeof connect !== "function") {
-          connect = buildConnector({
+          connect = buildConnector2({
             ...tls,
             maxCachedSessions,
             allowH2,
@@ -10457,7 +10457,7 @@ var require_socks5_proxy_agent = __commonJS({
     var { Socks5Client, STATES } = require_socks5_client();
     var { kDispatch, kClose, kDestroy } = require_symbols();
     var Pool = require_pool();
-    var buildConnector = require_connect();
+    var buildConnector2 = require_connect();
     var { debuglog } = __require("node:util");
     var debug = debuglog("undici:socks5-proxy");
     var kProxyUrl = /* @__PURE__ */ Symbol("proxy url");
@@ -10493,7 +10493,7 @@ var require_socks5_proxy_agent = __commonJS({
           username: options.username || (url2.username ? decodeURIComponent(url2.username) : null),
           password: options.password || (url2.password ? decodeURIComponent(url2.password) : null)
         };
-        this[kConnector] = options.connect || buildConnector({
+        this[kConnector] = options.connect || buildConnector2({
           ...options.proxyTls,
           servername: options.proxyTls?.servername || url2.hostname
         });
@@ -10658,7 +10658,7 @@ var require_proxy_agent = __commonJS({
     var Pool = require_pool();
     var DispatcherBase = require_dispatcher_base();
     var { InvalidArgumentError, RequestAbortedError, SecureProxyConnectionError } = require_errors();
-    var buildConnector = require_connect();
+    var buildConnector2 = require_connect();
     var Client = require_client();
     var { channels } = require_diagnostics();
     var Socks5ProxyAgent = require_socks5_proxy_agent();
@@ -10755,8 +10755,8 @@ var require_proxy_agent = __commonJS({
         } else if (username && password) {
           this[kProxyHeaders]["proxy-authorization"] = `Basic ${Buffer.from(`${decodeURIComponent(username)}:${decodeURIComponent(password)}`).toString("base64")}`;
         }
-        const connect = buildConnector({ ...opts.proxyTls });
-        this[kConnectEndpoint] = buildConnector({ ...opts.requestTls });
+        const connect = buildConnector2({ ...opts.proxyTls });
+        this[kConnectEndpoint] = buildConnector2({ ...opts.requestTls });
         const agentFactory = opts.factory || defaultAgentFactory;
         const factory = (origin2, options) => {
           const { protocol: protocol2 } = new URL(origin2);
@@ -13944,7 +13944,7 @@ var require_snapshot_utils = __commonJS({
 var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
-    var { writeFile: writeFile2, readFile: readFile5, mkdir: mkdir2 } = __require("node:fs/promises");
+    var { writeFile: writeFile2, readFile: readFile6, mkdir: mkdir2 } = __require("node:fs/promises");
     var { dirname: dirname6, resolve: resolve5 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError, UndiciError } = require_errors();
@@ -14146,7 +14146,7 @@ var require_snapshot_recorder = __commonJS({
           throw new InvalidArgumentError("Snapshot path is required");
         }
         try {
-          const data = await readFile5(resolve5(path), "utf8");
+          const data = await readFile6(resolve5(path), "utf8");
           const parsed = JSON.parse(data);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
@@ -26092,15 +26092,15 @@ ${value}`;
           pos = 0;
         }
       }
-      discardLeadingBytes(count3) {
-        while (count3 > 0 && this.lineChunkIndex < this.chunks.length) {
+      discardLeadingBytes(count5) {
+        while (count5 > 0 && this.lineChunkIndex < this.chunks.length) {
           const chunk = this.chunks[this.lineChunkIndex];
           const remaining = chunk.length - this.linePos;
-          if (count3 < remaining) {
-            this.linePos += count3;
-            count3 = 0;
+          if (count5 < remaining) {
+            this.linePos += count5;
+            count5 = 0;
           } else {
-            count3 -= remaining;
+            count5 -= remaining;
             this.lineChunkIndex++;
             this.linePos = 0;
           }
@@ -26479,7 +26479,7 @@ var require_undici = __commonJS({
     var util = require_util();
     var { InvalidArgumentError } = errors;
     var api = require_api();
-    var buildConnector = require_connect();
+    var buildConnector2 = require_connect();
     var MockClient = require_mock_client();
     var { MockCallHistory, MockCallHistoryLog } = require_mock_call_history();
     var MockAgent = require_mock_agent();
@@ -26520,7 +26520,7 @@ var require_undici = __commonJS({
     };
     var SqliteCacheStore = require_sqlite_cache_store();
     module.exports.cacheStores.SqliteCacheStore = SqliteCacheStore;
-    module.exports.buildConnector = buildConnector;
+    module.exports.buildConnector = buildConnector2;
     module.exports.errors = errors;
     module.exports.util = {
       parseHeaders: util.parseHeaders,
@@ -27223,8 +27223,8 @@ var require_Node = __commonJS({
         };
         const res = toJS.toJS(this, "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count: count3, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count3);
+          for (const { count: count5, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count5);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
     };
@@ -27332,13 +27332,13 @@ var require_Alias = __commonJS({
         const anchor2 = anchors2 && source && anchors2.get(source);
         return anchor2 ? anchor2.count * anchor2.aliasCount : 0;
       } else if (identity.isCollection(node2)) {
-        let count3 = 0;
+        let count5 = 0;
         for (const item of node2.items) {
           const c = getAliasCount(doc, item, anchors2);
-          if (c > count3)
-            count3 = c;
+          if (c > count5)
+            count5 = c;
         }
-        return count3;
+        return count5;
       } else if (identity.isPair(node2)) {
         const kc = getAliasCount(doc, node2.key, anchors2);
         const vc = getAliasCount(doc, node2.value, anchors2);
@@ -27622,14 +27622,14 @@ var require_foldFlowLines = __commonJS({
     var FOLD_FLOW = "flow";
     var FOLD_BLOCK = "block";
     var FOLD_QUOTED = "quoted";
-    function foldFlowLines(text3, indent, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
+    function foldFlowLines(text5, indent, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
       if (!lineWidth || lineWidth < 0)
-        return text3;
+        return text5;
       if (lineWidth < minContentWidth)
         minContentWidth = 0;
       const endStep = Math.max(1 + minContentWidth, 1 + lineWidth - indent.length);
-      if (text3.length <= endStep)
-        return text3;
+      if (text5.length <= endStep)
+        return text5;
       const folds = [];
       const escapedFolds = {};
       let end = lineWidth - indent.length;
@@ -27646,14 +27646,14 @@ var require_foldFlowLines = __commonJS({
       let escStart = -1;
       let escEnd = -1;
       if (mode === FOLD_BLOCK) {
-        i = consumeMoreIndentedLines(text3, i, indent.length);
+        i = consumeMoreIndentedLines(text5, i, indent.length);
         if (i !== -1)
           end = i + endStep;
       }
-      for (let ch; ch = text3[i += 1]; ) {
+      for (let ch; ch = text5[i += 1]; ) {
         if (mode === FOLD_QUOTED && ch === "\\") {
           escStart = i;
-          switch (text3[i + 1]) {
+          switch (text5[i + 1]) {
             case "x":
               i += 3;
               break;
@@ -27670,12 +27670,12 @@ var require_foldFlowLines = __commonJS({
         }
         if (ch === "\n") {
           if (mode === FOLD_BLOCK)
-            i = consumeMoreIndentedLines(text3, i, indent.length);
+            i = consumeMoreIndentedLines(text5, i, indent.length);
           end = i + indent.length + endStep;
           split = void 0;
         } else {
           if (ch === " " && prev && prev !== " " && prev !== "\n" && prev !== "	") {
-            const next = text3[i + 1];
+            const next = text5[i + 1];
             if (next && next !== " " && next !== "\n" && next !== "	")
               split = i;
           }
@@ -27687,12 +27687,12 @@ var require_foldFlowLines = __commonJS({
             } else if (mode === FOLD_QUOTED) {
               while (prev === " " || prev === "	") {
                 prev = ch;
-                ch = text3[i += 1];
+                ch = text5[i += 1];
                 overflow = true;
               }
               const j = i > escEnd + 1 ? i - 2 : escStart - 1;
               if (escapedFolds[j])
-                return text3;
+                return text5;
               folds.push(j);
               escapedFolds[j] = true;
               end = j + endStep;
@@ -27707,39 +27707,39 @@ var require_foldFlowLines = __commonJS({
       if (overflow && onOverflow)
         onOverflow();
       if (folds.length === 0)
-        return text3;
+        return text5;
       if (onFold)
         onFold();
-      let res = text3.slice(0, folds[0]);
+      let res = text5.slice(0, folds[0]);
       for (let i2 = 0; i2 < folds.length; ++i2) {
         const fold = folds[i2];
-        const end2 = folds[i2 + 1] || text3.length;
+        const end2 = folds[i2 + 1] || text5.length;
         if (fold === 0)
           res = `
-${indent}${text3.slice(0, end2)}`;
+${indent}${text5.slice(0, end2)}`;
         else {
           if (mode === FOLD_QUOTED && escapedFolds[fold])
-            res += `${text3[fold]}\\`;
+            res += `${text5[fold]}\\`;
           res += `
-${indent}${text3.slice(fold + 1, end2)}`;
+${indent}${text5.slice(fold + 1, end2)}`;
         }
       }
       return res;
     }
-    function consumeMoreIndentedLines(text3, i, indent) {
+    function consumeMoreIndentedLines(text5, i, indent) {
       let end = i;
       let start = i + 1;
-      let ch = text3[start];
+      let ch = text5[start];
       while (ch === " " || ch === "	") {
         if (i < start + indent) {
-          ch = text3[++i];
+          ch = text5[++i];
         } else {
           do {
-            ch = text3[++i];
+            ch = text5[++i];
           } while (ch && ch !== "\n");
           end = i;
           start = i + 1;
-          ch = text3[start];
+          ch = text5[start];
         }
       }
       return end;
@@ -30291,8 +30291,8 @@ var require_Document = __commonJS({
         };
         const res = toJS.toJS(this.contents, jsonArg ?? "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count: count3, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count3);
+          for (const { count: count5, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count5);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
       /**
@@ -30369,12 +30369,12 @@ var require_errors2 = __commonJS({
         lineStr = prev + lineStr;
       }
       if (/[^ ]/.test(lineStr)) {
-        let count3 = 1;
+        let count5 = 1;
         const end = error62.linePos[1];
         if (end?.line === line && end.col > col) {
-          count3 = Math.max(1, Math.min(end.col - col, 80 - ci));
+          count5 = Math.max(1, Math.min(end.col - col, 80 - ci));
         }
-        const pointer = " ".repeat(ci) + "^".repeat(count3);
+        const pointer = " ".repeat(ci) + "^".repeat(count5);
         error62.message += `:
 
 ${lineStr}
@@ -34022,7 +34022,7 @@ import { dirname as dirname4 } from "node:path";
 
 // src/bench/run-benchmark.ts
 import { setMaxListeners } from "node:events";
-import { performance as performance4 } from "node:perf_hooks";
+import { performance as performance5 } from "node:perf_hooks";
 
 // src/scoring/seeded-random.ts
 function createSeededRandom(seed) {
@@ -34037,15 +34037,15 @@ function createSeededRandom(seed) {
 }
 
 // src/bench/build-arrival-schedule.ts
-function buildArrivalSchedule(count3, intervalMs, arrival, seed) {
-  const offsets = new Array(count3);
+function buildArrivalSchedule(count5, intervalMs, arrival, seed) {
+  const offsets = new Array(count5);
   if (arrival === "fixed") {
-    for (let index = 0; index < count3; index++) offsets[index] = index * intervalMs;
+    for (let index = 0; index < count5; index++) offsets[index] = index * intervalMs;
     return offsets;
   }
   const random = createSeededRandom(seed);
   let at = 0;
-  for (let index = 0; index < count3; index++) {
+  for (let index = 0; index < count5; index++) {
     offsets[index] = at;
     at += -Math.log(1 - random()) * intervalMs;
   }
@@ -34054,15 +34054,43 @@ function buildArrivalSchedule(count3, intervalMs, arrival, seed) {
 
 // src/bench/create-bench-agent.ts
 var import_undici = __toESM(require_undici(), 1);
+
+// src/bench/stamp-socket-reads.ts
+import { performance as performance2 } from "node:perf_hooks";
+var latestReadMs = -1;
+function stampReads(socket) {
+  const push = socket.push.bind(socket);
+  socket.push = (chunk, encoding) => {
+    latestReadMs = performance2.now();
+    return push(chunk, encoding);
+  };
+}
+function arrivalTimeMs() {
+  const now = performance2.now();
+  return latestReadMs >= 0 && latestReadMs <= now ? latestReadMs : now;
+}
+
+// src/bench/create-bench-agent.ts
+var stampingAgents = /* @__PURE__ */ new WeakSet();
 function createBenchAgent() {
-  return new import_undici.Agent({
+  const connectSocket = (0, import_undici.buildConnector)({ timeout: 1e4, noDelay: true });
+  const agent = new import_undici.Agent({
     connections: null,
     pipelining: 1,
     headersTimeout: 0,
     bodyTimeout: 0,
     keepAliveTimeout: 3e4,
-    connect: { timeout: 1e4, noDelay: true }
+    connect: (options, callback) => connectSocket(options, (error62, socket) => {
+      if (socket) stampReads(socket);
+      if (error62) callback(error62, null);
+      else callback(null, socket);
+    })
   });
+  stampingAgents.add(agent);
+  return agent;
+}
+function stampsReads(dispatcher) {
+  return stampingAgents.has(dispatcher);
 }
 var shared = null;
 function getSharedBenchAgent() {
@@ -34072,29 +34100,29 @@ function getSharedBenchAgent() {
 
 // src/scoring/token-slack.ts
 var UNSTREAMED_TOKEN_SLACK = 8;
-function countSlack(count3) {
-  return Math.max(UNSTREAMED_TOKEN_SLACK, Math.ceil(count3 * 0.02));
+function countSlack(count5) {
+  return Math.max(UNSTREAMED_TOKEN_SLACK, Math.ceil(count5 * 0.02));
 }
 
 // src/tokens/utf8-length.ts
-function utf8BytesAt(text3, index) {
-  const unit = text3.charCodeAt(index);
+function utf8BytesAt(text5, index) {
+  const unit = text5.charCodeAt(index);
   if (unit < 128) return { bytes: 1, units: 1 };
   if (unit < 2048) return { bytes: 2, units: 1 };
-  if (unit >= 55296 && unit <= 56319 && index + 1 < text3.length) {
-    const next = text3.charCodeAt(index + 1);
+  if (unit >= 55296 && unit <= 56319 && index + 1 < text5.length) {
+    const next = text5.charCodeAt(index + 1);
     if (next >= 56320 && next <= 57343) return { bytes: 4, units: 2 };
   }
   return { bytes: 3, units: 1 };
 }
-function utf8LengthsAt(text3, offsets) {
+function utf8LengthsAt(text5, offsets) {
   const out = new Float64Array(offsets.length);
   let position = 0;
   let bytes = 0;
   for (let index = 0; index < offsets.length; index++) {
-    const target = Math.min(offsets[index] ?? 0, text3.length);
+    const target = Math.min(offsets[index] ?? 0, text5.length);
     while (position < target) {
-      const step = utf8BytesAt(text3, position);
+      const step = utf8BytesAt(text5, position);
       bytes += step.bytes;
       position += step.units;
     }
@@ -34105,16 +34133,16 @@ function utf8LengthsAt(text3, offsets) {
 
 // src/bench/finalize-records.ts
 function countWithTokenizer(record2, counter) {
-  const text3 = record2.text;
-  if (!text3) return;
-  const reasoning = counter.count(text3.reasoning);
-  const content = counter.count(text3.content);
+  const text5 = record2.text;
+  if (!text5) return;
+  const reasoning = counter.count(text5.reasoning);
+  const content = counter.count(text5.content);
   let reasoningDone = 0;
   let contentDone = 0;
   const { chunks } = record2;
   for (let index = 0; index < chunks.length; index++) {
-    const reasoningEnd = text3.reasoningEnds[index] ?? text3.reasoning.length;
-    const contentEnd = text3.contentEnds[index] ?? text3.content.length;
+    const reasoningEnd = text5.reasoningEnds[index] ?? text5.reasoning.length;
+    const contentEnd = text5.contentEnds[index] ?? text5.content.length;
     while (reasoningDone < reasoning.ends.length && (reasoning.ends[reasoningDone] ?? 0) <= reasoningEnd) reasoningDone++;
     while (contentDone < content.ends.length && (content.ends[contentDone] ?? 0) <= contentEnd) contentDone++;
     const chunk = chunks[index];
@@ -34127,10 +34155,10 @@ function countWithTokenizer(record2, counter) {
   record2.implausible = null;
 }
 function boundClaimsByBytes(record2) {
-  const text3 = record2.text;
-  if (!text3) return;
-  const reasoningBytes = utf8LengthsAt(text3.reasoning, text3.reasoningEnds);
-  const contentBytes = utf8LengthsAt(text3.content, text3.contentEnds);
+  const text5 = record2.text;
+  if (!text5) return;
+  const reasoningBytes = utf8LengthsAt(text5.reasoning, text5.reasoningEnds);
+  const contentBytes = utf8LengthsAt(text5.content, text5.contentEnds);
   const { chunks } = record2;
   for (let index = 0; index < chunks.length; index++) {
     const bytes = (reasoningBytes[index] ?? 0) + (contentBytes[index] ?? 0);
@@ -34140,7 +34168,7 @@ function boundClaimsByBytes(record2) {
       return;
     }
   }
-  const total = Buffer.byteLength(text3.reasoning) + Buffer.byteLength(text3.content);
+  const total = Buffer.byteLength(text5.reasoning) + Buffer.byteLength(text5.content);
   const claimed = Math.max(record2.outputTokens, record2.claimedTokens ?? 0);
   if (claimed > total + UNSTREAMED_TOKEN_SLACK) {
     record2.implausible = `claimed ${claimed} tokens but streamed ${total} bytes of text (a token is at least one byte; at most ${total + UNSTREAMED_TOKEN_SLACK} with ${UNSTREAMED_TOKEN_SLACK} unstreamed)`;
@@ -34157,7 +34185,7 @@ function finalizeRecords(records, counter) {
 }
 
 // src/bench/send-streaming-request.ts
-import { performance as performance3 } from "node:perf_hooks";
+import { performance as performance4 } from "node:perf_hooks";
 
 // src/bench/build-request-body.ts
 function buildRequestBody(prompt, settings) {
@@ -34196,8 +34224,8 @@ function spreadTokenCounts(counts, total) {
 
 // src/bench/completion-stream-state.ts
 var EXCERPT_CHARS = 160;
-function excerpt(text3) {
-  const flat = text3.replace(/\s+/g, " ").trim();
+function excerpt(text5) {
+  const flat = text5.replace(/\s+/g, " ").trim();
   return flat.length > EXCERPT_CHARS ? `${flat.slice(0, EXCERPT_CHARS)}\u2026` : flat;
 }
 function nonEmpty(value) {
@@ -34234,14 +34262,14 @@ var CompletionStreamState = class {
   /** An SSE event named "error": whatever it carries is the reason. */
   acceptErrorEvent(data) {
     if (this.done || this.problem) return;
-    let text3 = data;
+    let text5 = data;
     try {
       const parsed = JSON.parse(data);
       const inner = parsed && typeof parsed === "object" && "error" in parsed ? parsed.error : parsed;
-      text3 = describeStreamError(inner);
+      text5 = describeStreamError(inner);
     } catch {
     }
-    this.problem = { kind: "stream_error", reason: `error event in the stream: ${excerpt(text3)}` };
+    this.problem = { kind: "stream_error", reason: `error event in the stream: ${excerpt(text5)}` };
   }
   /** Returns false once the stream is finished or broken: the caller stops reading. */
   accept(data, tMs) {
@@ -34343,7 +34371,7 @@ var CompletionStreamState = class {
 };
 
 // src/bench/defer-arrivals.ts
-import { performance as performance2 } from "node:perf_hooks";
+import { performance as performance3 } from "node:perf_hooks";
 var SLICE_MS = 0.1;
 var MAX_PENDING_BYTES = 16 * 1024 * 1024;
 var Lane = class {
@@ -34396,7 +34424,7 @@ var ArrivalQueue = class {
   }
   run = () => {
     this.scheduled = false;
-    this.drain(performance2.now() + SLICE_MS);
+    this.drain(performance3.now() + SLICE_MS);
     if (this.head < this.ready.length) {
       this.scheduled = true;
       setImmediate(this.run);
@@ -34407,7 +34435,7 @@ var ArrivalQueue = class {
       const lane = this.ready[this.head];
       while (lane.next < lane.items.length) {
         this.handleOne(lane);
-        if (performance2.now() > deadline) return;
+        if (performance3.now() > deadline) return;
       }
       lane.items.length = 0;
       lane.times.length = 0;
@@ -34583,6 +34611,7 @@ async function sendStreamingRequest(options) {
   const basePath = origin.pathname.replace(/\/+$/, "");
   const { path, body } = buildRequestBody(prompt, settings);
   const dispatcher = options.dispatcher ?? getSharedBenchAgent();
+  const arrivedAt = stampsReads(dispatcher) ? arrivalTimeMs : () => performance4.now();
   return await new Promise((resolve5) => {
     const state = new CompletionStreamState();
     let sendTime = 0;
@@ -34645,7 +34674,7 @@ async function sendStreamingRequest(options) {
       }
     };
     const stop = (stopReason) => {
-      const endMs = performance3.now() - sendTime;
+      const endMs = performance4.now() - sendTime;
       if (stopReason) fail(stopReason.kind, stopReason.message, endMs);
       else settleFromState(endMs);
       const reason = stopReason ?? new RequestStop("stream_error", "stopped reading");
@@ -34684,7 +34713,7 @@ async function sendStreamingRequest(options) {
       },
       onResponseData(_ctrl, chunk) {
         if (settled) return;
-        const tMs = performance3.now() - sendTime;
+        const tMs = arrivedAt() - sendTime;
         if (statusCode !== 200) {
           if (errorBody.length < BODY_EXCERPT_BYTES) errorBody += chunk.toString("utf8");
           return;
@@ -34694,10 +34723,10 @@ async function sendStreamingRequest(options) {
       onResponseEnd() {
         responseClosed = true;
         if (settled) return;
-        const endMs = performance3.now() - sendTime;
+        const endMs = performance4.now() - sendTime;
         if (statusCode !== 200) {
-          const text3 = excerpt(errorBody);
-          fail("http_error", `HTTP ${statusCode}${text3 ? `: ${text3}` : ""}`, endMs);
+          const text5 = excerpt(errorBody);
+          fail("http_error", `HTTP ${statusCode}${text5 ? `: ${text5}` : ""}`, endMs);
           return;
         }
         arrivals.push(null, endMs);
@@ -34705,7 +34734,7 @@ async function sendStreamingRequest(options) {
       onResponseError(_ctrl, error62) {
         responseClosed = true;
         if (settled) return;
-        const endMs = performance3.now() - sendTime;
+        const endMs = performance4.now() - sendTime;
         arrivals.flush();
         if (settled) return;
         const { kind, reason } = describeError(error62);
@@ -34721,7 +34750,7 @@ async function sendStreamingRequest(options) {
         fail(kind, `${reason} (${stage})`, endMs);
       }
     };
-    sendTime = performance3.now();
+    sendTime = performance4.now();
     options.onSend?.(sendTime);
     try {
       dispatcher.dispatch(
@@ -34751,7 +34780,7 @@ function describeAbort(signal) {
   return String(reason);
 }
 async function waitUntil(target, signal) {
-  const delay2 = target - performance4.now();
+  const delay2 = target - performance5.now();
   if (delay2 <= 0 || signal.aborted) return;
   await new Promise((resolve5) => {
     const onAbort = () => {
@@ -34767,7 +34796,7 @@ async function waitUntil(target, signal) {
 }
 async function runOpenLoop(prompts, offsets, signal, send, onRecord) {
   const inFlight = [];
-  const startAt = performance4.now();
+  const startAt = performance5.now();
   for (let index = 0; index < prompts.length; index++) {
     await waitUntil(startAt + (offsets[index] ?? 0), signal);
     if (signal.aborted) break;
@@ -34800,7 +34829,7 @@ async function runBenchmark(options) {
     const record2 = await sendStreamingRequest({ baseUrl, prompt, settings, signal, dispatcher, onSend: (time3) => sentAt = time3 });
     if (record2.ok) record2.sentMs = Math.max(0, sentAt - runStart);
     if (record2.ok || record2.kind !== "connection_error") return record2;
-    await waitUntil(performance4.now() + DEATH_GRACE_MS, signal);
+    await waitUntil(performance5.now() + DEATH_GRACE_MS, signal);
     if (!signal.aborted) return record2;
     const died = { ok: false, kind: "engine_died", reason: `${describeAbort(signal)} (${record2.reason})` };
     if (record2.chunks) died.chunks = record2.chunks;
@@ -34836,2364 +34865,183 @@ async function runBenchmark(options) {
   return records;
 }
 
-// src/config/fingerprint-round.ts
+// src/config/describe-value.ts
+function describeValue(value, maxLength = 60) {
+  if (value === void 0) return "nothing";
+  if (value === null) return "null";
+  const json2 = JSON.stringify(value) ?? typeof value;
+  return json2.length > maxLength ? `${json2.slice(0, maxLength - 1)}\u2026` : json2;
+}
+
+// src/scoring/student-t-quantile.ts
+var LANCZOS = [
+  676.5203681218851,
+  -1259.1392167224028,
+  771.3234287776531,
+  -176.6150291621406,
+  12.507343278686905,
+  -0.13857109526572012,
+  9984369578019572e-21,
+  15056327351493116e-23
+];
+function logGamma(x) {
+  if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
+  const z2 = x - 1;
+  let sum = 0.9999999999998099;
+  LANCZOS.forEach((coefficient, index) => {
+    sum += coefficient / (z2 + index + 1);
+  });
+  const t = z2 + LANCZOS.length - 0.5;
+  return 0.5 * Math.log(2 * Math.PI) + (z2 + 0.5) * Math.log(t) - t + Math.log(sum);
+}
+function betaContinuedFraction(a, b, x) {
+  const tiny = 1e-300;
+  let c = 1;
+  let d = 1 - (a + b) * x / (a + 1);
+  if (Math.abs(d) < tiny) d = tiny;
+  d = 1 / d;
+  let h = d;
+  for (let m = 1; m <= 300; m++) {
+    const m2 = 2 * m;
+    let aa = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
+    d = 1 + aa * d;
+    if (Math.abs(d) < tiny) d = tiny;
+    c = 1 + aa / c;
+    if (Math.abs(c) < tiny) c = tiny;
+    d = 1 / d;
+    h *= d * c;
+    aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
+    d = 1 + aa * d;
+    if (Math.abs(d) < tiny) d = tiny;
+    c = 1 + aa / c;
+    if (Math.abs(c) < tiny) c = tiny;
+    d = 1 / d;
+    const step = d * c;
+    h *= step;
+    if (Math.abs(step - 1) < 1e-15) break;
+  }
+  return h;
+}
+function regularizedBeta(a, b, x) {
+  if (x <= 0) return 0;
+  if (x >= 1) return 1;
+  const front = Math.exp(logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log(1 - x));
+  if (x < (a + 1) / (a + b + 2)) return front * betaContinuedFraction(a, b, x) / a;
+  return 1 - front * betaContinuedFraction(b, a, 1 - x) / b;
+}
+function studentTCdf(t, degrees) {
+  const tail = 0.5 * regularizedBeta(degrees / 2, 0.5, degrees / (degrees + t * t));
+  return t >= 0 ? 1 - tail : tail;
+}
+function studentTQuantile(p, degrees) {
+  if (!(p > 0.5 && p < 1)) throw new RangeError(`expected p in (0.5, 1), got ${p}`);
+  if (!(degrees >= 1)) throw new RangeError(`expected at least 1 degree of freedom, got ${degrees}`);
+  let low = 0;
+  let high = 1;
+  while (studentTCdf(high, degrees) < p) high *= 2;
+  for (let step = 0; step < 200 && high - low > 1e-12; step++) {
+    const mid = (low + high) / 2;
+    if (studentTCdf(mid, degrees) < p) low = mid;
+    else high = mid;
+  }
+  return (low + high) / 2;
+}
+
+// src/scoring/noise-floor.ts
+var FALSE_PASS_TARGET = 0.025;
+var Z_POWER = 1.6448536269514722;
+var MIN_CALIBRATION_ROUNDS = 5;
+function computeNoiseFloor(scores) {
+  const n = scores.length;
+  if (n < MIN_CALIBRATION_ROUNDS) throw new RangeError(`expected at least ${MIN_CALIBRATION_ROUNDS} A/A round scores, got ${n}`);
+  if (scores.some((score) => !(score > 0) || !Number.isFinite(score))) throw new RangeError("expected every A/A round score to be a positive number");
+  const logs = scores.map((score) => Math.log(score));
+  const meanLog = logs.reduce((sum, value) => sum + value, 0) / n;
+  const sdLog = Math.sqrt(logs.reduce((sum, value) => sum + (value - meanLog) ** 2, 0) / (n - 1));
+  const bound = meanLog + studentTQuantile(1 - FALSE_PASS_TARGET, n - 1) * sdLog * Math.sqrt(1 + 1 / n);
+  const floor = Math.max(0, Math.exp(bound) - 1);
+  const detectableSpeedup = Math.exp(Math.log1p(floor) - meanLog + Z_POWER * sdLog) - 1;
+  return { rounds: n, meanLog, sdLog, floor, detectableSpeedup };
+}
+
+// src/calibration/fit-calibration.ts
+var SETTING_NAMES = {
+  requestIntervalMs: "bench.requestIntervalMs",
+  arrival: "bench.arrival",
+  seed: "bench.seed",
+  thinking: "bench.thinking",
+  contextLimit: "bench.contextLimit",
+  maxTokens: "bench.maxTokens",
+  tolerance: "bench.tolerance",
+  model: "bench.model",
+  runs: "bench.runs",
+  warmupRequests: "bench.warmupRequests",
+  prompts: "the number of prompts"
+};
+function describeSettingDifferences(calibrated, round) {
+  const differences = [];
+  for (const key of Object.keys(SETTING_NAMES)) {
+    const value = round[key];
+    if (value === void 0 || value === calibrated[key]) continue;
+    differences.push(`${SETTING_NAMES[key]} is ${describeValue(value)}, the calibration used ${describeValue(calibrated[key])}`);
+  }
+  return differences;
+}
+function fitCalibration(source, facts) {
+  const noise = computeNoiseFloor(source.scores);
+  const problems = [];
+  const notes = [];
+  if (source.engine !== facts.engine) problems.push(`it is for engine ${describeValue(source.engine)}, this round's is ${describeValue(facts.engine)}`);
+  if (facts.promptsHash !== null && source.promptsHash !== facts.promptsHash) problems.push("it was measured on another prompt set");
+  problems.push(...describeSettingDifferences(source.settings, facts.settings));
+  if (source.gpu !== facts.gpu) problems.push(`it was measured on GPU ${describeValue(source.gpu)}, this round ran on ${describeValue(facts.gpu)}`);
+  if (source.baselineImage !== facts.baselineImage) {
+    problems.push(`it was measured with baseline image ${describeValue(source.baselineImage)}, this round's is ${describeValue(facts.baselineImage)}`);
+  } else if (source.baselineImage !== null && source.baselineImageId !== facts.baselineImageId) {
+    problems.push(`the baseline image ${source.baselineImage} changed since the calibration (${describeValue(source.baselineImageId)} then, ${describeValue(facts.baselineImageId)} now)`);
+  }
+  if (source.runner !== facts.runner) {
+    const same = source.gpu === facts.gpu ? " (the same GPU)" : "";
+    notes.push(`measured on runner ${describeValue(source.runner)}, this round ran on ${describeValue(facts.runner)}${same}`);
+  }
+  return { ...source, noiseFloor: noise.floor, detectableSpeedup: noise.detectableSpeedup, problems, notes };
+}
+
+// src/calibration/calibration-settings.ts
 import { createHash } from "node:crypto";
 import { isAbsolute, relative } from "node:path";
-var sha256 = (text3) => createHash("sha256").update(text3).digest("hex");
-function fingerprintRound(config2, configDir, prompts) {
-  const portable = (path) => path === void 0 || !isAbsolute(path) ? path : relative(configDir, path) || ".";
-  const comparable = {
-    ...config2,
-    baseline: {
-      ...config2.baseline,
-      cwd: config2.runtime === "process" ? portable(config2.baseline.cwd) : config2.baseline.cwd,
-      build: config2.baseline.build ? { ...config2.baseline.build, context: portable(config2.baseline.build.context) ?? "" } : void 0
-    },
-    candidate: {
-      ...config2.candidate,
-      patch: void 0,
-      sourceDir: config2.runtime === "process" ? portable(config2.candidate.sourceDir) : config2.candidate.sourceDir,
-      cwd: config2.runtime === "process" ? portable(config2.candidate.cwd) : config2.candidate.cwd,
-      build: config2.candidate.build ? { ...config2.candidate.build, context: portable(config2.candidate.build.context) ?? "" } : void 0
-    },
-    bench: {
-      ...config2.bench,
-      prompts: portable(config2.bench.prompts) ?? "",
-      ...typeof config2.bench.tokenizer === "object" && config2.bench.tokenizer.from === "runner" ? { tokenizer: { ...config2.bench.tokenizer, path: portable(config2.bench.tokenizer.path) ?? "" } } : {}
-    },
-    docker: { ...config2.docker, mounts: config2.docker.mounts.map((mount) => ({ ...mount, source: portable(mount.source) ?? "" })) }
-  };
-  return { configHash: sha256(JSON.stringify(comparable)), promptsHash: sha256(JSON.stringify(prompts)) };
-}
-
-// src/engine/create-runtime.ts
-var import_dockerode = __toESM(require_docker(), 1);
-
-// src/docker/docker-runtime.ts
-import { createHash as createHash2 } from "node:crypto";
-import { readdir } from "node:fs/promises";
-
-// src/engine/resolve-engine-cwd.ts
-import { dirname, isAbsolute as isAbsolute2, join, relative as relative2 } from "node:path";
-function inside(root, folder) {
-  const path = relative2(root, folder);
-  return path.startsWith("..") || isAbsolute2(path) ? null : path;
-}
-function processEngineCwd(role, config2, configPath, patchedCopy) {
-  const baselineCwd = config2.baseline.cwd ?? config2.candidate.sourceDir ?? dirname(configPath);
-  if (role === "baseline") return baselineCwd;
-  const wanted = config2.candidate.cwd ?? baselineCwd;
-  const sourceDir = config2.candidate.sourceDir;
-  if (!patchedCopy || !sourceDir) return wanted;
-  const offset = inside(sourceDir, wanted);
-  return offset === null ? patchedCopy : join(patchedCopy, offset);
-}
-function containerWorkingDir(role, config2) {
-  return role === "candidate" ? config2.candidate.cwd ?? config2.baseline.cwd : config2.baseline.cwd;
-}
-
-// src/failure/engine-failure.ts
-var FAILURE_KINDS = [
-  "cuda_oom",
-  "host_oom",
-  "nccl_error",
-  "import_error",
-  "port_in_use",
-  "startup_timeout",
-  "exited",
-  "patch_conflict",
-  "patch_tool_missing",
-  "build_error",
-  "build_timeout",
-  "image_missing",
-  "gpu_unavailable",
-  "infrastructure",
-  "cancelled"
-];
-var EngineFailureError = class extends Error {
-  constructor(failure2) {
-    super(`${failure2.engine} engine failed at ${failure2.stage} (${failure2.kind}): ${failure2.summary}`);
-    this.failure = failure2;
-    this.name = "EngineFailureError";
-  }
-  failure;
-};
-
-// src/docker/apply-patch-script.ts
-var PATCH_EXIT = {
-  conflict: 64,
-  toolMissing: 65,
-  sourceDirMissing: 66
-};
-var PATCH_MARKER = "speedgate-patch:";
-var CONFLICT_BEGIN = `${PATCH_MARKER} rejected-begin`;
-var CONFLICT_END = `${PATCH_MARKER} rejected-end`;
-var APPLY_PATCH_SCRIPT = `#!/bin/sh
-patch_file=/speedgate/candidate.patch
-log=/tmp/speedgate-patch.log
-say() { echo "${PATCH_MARKER} $*"; }
-cd "$1" 2>/dev/null || { say "the source folder $1 does not exist in the image (candidate.sourceDir)"; exit ${PATCH_EXIT.sourceDirMissing}; }
-if command -v git >/dev/null 2>&1; then
-  tool="git apply"
-  say "applying the patch in $1 with git apply"
-  git apply --verbose --reject --whitespace=nowarn "$patch_file" >"$log" 2>&1
-  status=$?
-elif command -v patch >/dev/null 2>&1; then
-  tool="patch -p1"
-  say "applying the patch in $1 with patch -p1"
-  if patch --version 2>/dev/null | grep -q GNU; then
-    patch -p1 --batch --forward <"$patch_file" >"$log" 2>&1
-  else
-    patch -p1 <"$patch_file" >"$log" 2>&1
-  fi
-  status=$?
-else
-  say "the image has neither git nor patch, so the patch cannot be applied; install git or patch in the baseline image"
-  exit ${PATCH_EXIT.toolMissing}
-fi
-if [ "$status" -eq 0 ]; then
-  sed "s/^/${PATCH_MARKER} | /" "$log"
-  rm -f "$log"
-  say "applied"
-  exit 0
-fi
-say "$tool failed with status $status: the patch does not apply to this source tree"
-echo "${CONFLICT_BEGIN}"
-sed "s/^/${PATCH_MARKER} | /" "$log"
-find . -name '*.rej' -newer "$patch_file" 2>/dev/null | while read -r rejected; do
-  echo "${PATCH_MARKER} | --- rejected hunks of $rejected"
-  sed "s/^/${PATCH_MARKER} | /" "$rejected"
-done
-echo "${CONFLICT_END}"
-rm -f "$log"
-exit ${PATCH_EXIT.conflict}
-`;
-
-// src/docker/build-failures.ts
-var HINTS = {
-  patch_conflict: "Rebase the pull request on the baseline the config names (baseline.image or baseline.build), or point baseline at the commit the patch was made against.",
-  patch_tool_missing: "Install git or patch in the baseline image, or build the candidate with candidate.build instead of an overlay.",
-  build_error: "Read the last build lines: a postPatch command or a Dockerfile step failed. Run the same build locally with `docker build` to reproduce.",
-  build_timeout: "Raise build.timeoutS, or make the build faster (cache the heavy layers in the baseline image).",
-  image_missing: "Pull or build the image on this runner first (`docker pull` / `docker build -t`), or check the reference for typos and registry credentials."
-};
-function buildFailure(options) {
+function calibrationSettingsOf(config2, promptCount) {
+  const { bench } = config2;
   return {
-    engine: options.role,
-    stage: options.stage,
-    kind: options.kind,
-    label: options.label,
-    summary: options.summary,
-    hint: HINTS[options.kind] ?? "",
-    exitCode: null,
-    signal: null,
-    logTail: options.logTail
+    requestIntervalMs: bench.requestIntervalMs,
+    arrival: bench.arrival,
+    seed: bench.seed,
+    thinking: bench.thinking,
+    contextLimit: bench.contextLimit,
+    maxTokens: bench.maxTokens,
+    tolerance: bench.tolerance,
+    model: bench.model,
+    runs: bench.runs,
+    warmupRequests: bench.warmupRequests,
+    prompts: promptCount
   };
 }
-function nonZeroCode(error62) {
-  const match = /returned a non-zero code: (\d+)/.exec(error62);
-  return match?.[1] ? Number(match[1]) : null;
-}
-var stripMarker = (line) => line.replace(new RegExp(`^${PATCH_MARKER} ?\\| ?`), "").replace(new RegExp(`^${PATCH_MARKER} ?`), "");
-function describeBuildFailure(role, result, patchStep) {
-  const error62 = result.error ?? "the build failed";
-  const code = nonZeroCode(error62);
-  const inPatchStep = patchStep !== null && result.lastStep === patchStep;
-  if (inPatchStep && (code === PATCH_EXIT.conflict || code === PATCH_EXIT.sourceDirMissing)) {
-    const begin = result.lines.indexOf(CONFLICT_BEGIN);
-    const end = result.lines.indexOf(CONFLICT_END);
-    const rejected = begin >= 0 ? result.lines.slice(begin + 1, end > begin ? end : void 0) : [];
-    const said = result.lines.filter((line) => line.startsWith(PATCH_MARKER) && !line.includes("|"));
-    const reason = said.find((line) => /does not apply|does not exist/.test(line)) ?? said[said.length - 1] ?? error62;
-    return buildFailure({
-      role,
-      stage: "patch",
-      kind: "patch_conflict",
-      label: code === PATCH_EXIT.conflict ? "the patch does not apply to the baseline's source" : "the source folder is not in the image",
-      summary: stripMarker(reason),
-      logTail: (rejected.length > 0 ? rejected : said).map(stripMarker)
-    });
-  }
-  if (inPatchStep && code === PATCH_EXIT.toolMissing) {
-    const said = result.lines.filter((line) => line.startsWith(PATCH_MARKER));
-    return buildFailure({
-      role,
-      stage: "patch",
-      kind: "patch_tool_missing",
-      label: "the baseline image has neither git nor patch",
-      summary: stripMarker(said[said.length - 1] ?? error62),
-      logTail: said.map(stripMarker)
-    });
-  }
-  return buildFailure({
-    role,
-    stage: "build",
-    kind: "build_error",
-    label: inPatchStep ? "the patch step could not run" : "the image build failed",
-    summary: error62.trim(),
-    logTail: result.lines
-  });
-}
-
-// src/docker/container-engine.ts
-import { constants } from "node:os";
-
-// src/engine/log-ring-buffer.ts
-import { StringDecoder } from "node:string_decoder";
-
-// src/scorecard/sanitize-log-tail.ts
-var ANSI_PATTERN = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
-var CONTROL_PATTERN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
-var MAX_LOG_LINE_CHARS = 2e3;
-function stripAnsi(text3) {
-  return text3.replace(ANSI_PATTERN, "");
-}
-function cleanLogLine(line) {
-  const lastFrame = line.includes("\r") ? line.split("\r").filter((frame) => frame !== "").pop() ?? "" : line;
-  const clean = stripAnsi(lastFrame).replace(CONTROL_PATTERN, "");
-  if (clean.length <= MAX_LOG_LINE_CHARS) return clean;
-  return `${clean.slice(0, MAX_LOG_LINE_CHARS)}\u2026 (${clean.length - MAX_LOG_LINE_CHARS} more characters)`;
-}
-function fenceFor(lines2) {
-  let longest = 0;
-  for (const line of lines2) {
-    for (const run2 of line.match(/`+/g) ?? []) longest = Math.max(longest, run2.length);
-  }
-  return "`".repeat(Math.max(3, longest + 1));
-}
-
-// src/engine/log-ring-buffer.ts
-var MARKER_RESERVE = 48;
-var DEFAULT_LOG_LIMITS = { maxLines: 2e3, maxBytes: 1024 * 1024, maxLineChars: MAX_LOG_LINE_CHARS };
-function isHighSurrogate(code) {
-  return code >= 55296 && code <= 56319;
-}
-function isLowSurrogate(code) {
-  return code >= 56320 && code <= 57343;
-}
-var LogRingBuffer = class {
-  constructor(limits = {}, onLine) {
-    this.onLine = onLine;
-    const merged = { ...DEFAULT_LOG_LIMITS, ...limits };
-    this.limits = { ...merged, maxLineChars: Math.max(64, Math.min(merged.maxLineChars, merged.maxBytes)) };
-    const kept = this.limits.maxLineChars - MARKER_RESERVE;
-    this.headChars = Math.ceil(kept / 2);
-    this.tailChars = kept - this.headChars;
-  }
-  onLine;
-  lines = [];
-  head = 0;
-  bytes = 0;
-  pending = /* @__PURE__ */ new Map();
-  limits;
-  headChars;
-  tailChars;
-  /** Appends raw output of one stream (such as "stdout"); lines end at "\n", a "\r" before it is dropped. */
-  write(stream, chunk) {
-    const state = this.stateOf(stream);
-    const text3 = typeof chunk === "string" ? chunk : state.decoder.write(chunk);
-    let start = 0;
-    for (let end = text3.indexOf("\n"); end !== -1; end = text3.indexOf("\n", start)) {
-      this.append(state, text3.slice(start, end));
-      this.push(this.takeLine(state));
-      start = end + 1;
-    }
-    if (start < text3.length) this.append(state, start === 0 ? text3 : text3.slice(start));
-  }
-  /** Flushes unfinished lines, as when the engine exits. */
-  end() {
-    for (const state of this.pending.values()) {
-      const rest = state.decoder.end();
-      if (rest !== "") this.append(state, rest);
-      if (state.head !== null || state.text !== "") this.push(this.takeLine(state));
-    }
-  }
-  /** The kept lines, oldest first, with the streams' unfinished lines last. */
-  snapshot() {
-    const kept = this.lines.slice(this.head);
-    for (const state of this.pending.values()) {
-      if (state.head !== null || state.text !== "") kept.push(this.assemble(state));
-    }
-    return kept;
-  }
-  stateOf(stream) {
-    let state = this.pending.get(stream);
-    if (!state) {
-      state = { decoder: new StringDecoder("utf8"), text: "", head: null, tail: "", cut: 0 };
-      this.pending.set(stream, state);
-    }
-    return state;
-  }
-  append(state, piece) {
-    if (piece === "") return;
-    if (state.head === null) {
-      state.text += piece;
-      if (state.text.length <= this.limits.maxLineChars) return;
-      let split = this.headChars;
-      if (isHighSurrogate(state.text.charCodeAt(split - 1))) split--;
-      state.head = state.text.slice(0, split);
-      state.tail = state.text.slice(split);
-      state.text = "";
-    } else {
-      state.tail += piece;
-    }
-    if (state.tail.length > 2 * this.tailChars) {
-      const kept = state.tail.slice(-this.tailChars);
-      state.cut += state.tail.length - kept.length;
-      state.tail = kept;
-    }
-  }
-  /** The line as it stands: whole, or its head, the count of characters cut, and its newest characters. */
-  assemble(state) {
-    if (state.head === null) return state.text;
-    let tail = state.tail.length > this.tailChars ? state.tail.slice(-this.tailChars) : state.tail;
-    let cut = state.cut + state.tail.length - tail.length;
-    if (tail.length > 0 && isLowSurrogate(tail.charCodeAt(0))) {
-      tail = tail.slice(1);
-      cut++;
-    }
-    return `${state.head}[\u2026 ${cut} characters cut \u2026]${tail}`;
-  }
-  takeLine(state) {
-    const line = this.assemble(state);
-    state.text = "";
-    state.head = null;
-    state.tail = "";
-    state.cut = 0;
-    return line.endsWith("\r") ? line.slice(0, -1) : line;
-  }
-  push(line) {
-    this.onLine?.(line);
-    this.lines.push(line);
-    this.bytes += Buffer.byteLength(line) + 1;
-    while (this.lines.length - this.head > this.limits.maxLines || this.bytes > this.limits.maxBytes && this.lines.length - this.head > 1) {
-      const dropped = this.lines[this.head] ?? "";
-      this.bytes -= Buffer.byteLength(dropped) + 1;
-      this.lines[this.head] = "";
-      this.head++;
-    }
-    if (this.head > 4096 && this.head * 2 > this.lines.length) {
-      this.lines.splice(0, this.head);
-      this.head = 0;
-    }
-  }
-};
-
-// src/docker/daemon-gone-failure.ts
-var DAEMON_GONE_LABEL = "the Docker daemon went away (infrastructure, not the patch)";
-var DAEMON_GONE_HINT = [
-  "The Docker daemon stopped or restarted while the round ran, so nothing was measured after that; this says nothing about the engine or the patch.",
-  "Check why it went away (`systemctl status docker`, `journalctl -u docker` or the daemon's log), then rerun the round.",
-  "speedgate removes the run's containers and network once the daemon answers again; if any are left, `speedgate cleanup --stale` removes them."
-].join(" ");
-function daemonGoneLoss(role, socketError) {
-  return {
-    label: DAEMON_GONE_LABEL,
-    summary: `lost the connection to the Docker daemon while the ${role} engine ran: ${socketError}`,
-    hint: DAEMON_GONE_HINT
+function hashBaseline(config2, configDir) {
+  const portable = (path) => path === void 0 ? null : isAbsolute(path) ? relative(configDir, path) || "." : path;
+  const { baseline } = config2;
+  const definition = {
+    runtime: config2.runtime,
+    image: baseline.image ?? null,
+    build: baseline.build ? { ...baseline.build, context: portable(baseline.build.context) } : null,
+    command: baseline.command ?? null,
+    cwd: config2.runtime === "process" ? portable(baseline.cwd) : baseline.cwd ?? null,
+    env: Object.fromEntries(Object.entries(baseline.env).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0))
   };
-}
-var DOING = { patch: "was being patched", build: "was being built", startup: "was starting", benchmark: "ran" };
-function daemonGoneFailure(role, stage, socketError, logTail = []) {
-  return {
-    engine: role,
-    stage,
-    kind: "infrastructure",
-    label: DAEMON_GONE_LABEL,
-    summary: `the Docker daemon did not answer while the ${role} engine ${DOING[stage]}: ${socketError}`,
-    hint: DAEMON_GONE_HINT,
-    exitCode: null,
-    signal: null,
-    logTail
-  };
+  return createHash("sha256").update(JSON.stringify(definition)).digest("hex");
 }
 
-// src/docker/demux-docker-stream.ts
-var STREAM_NAMES = { 0: "stdout", 1: "stdout", 2: "stderr" };
-var DockerStreamDemuxer = class {
-  constructor(onFrame) {
-    this.onFrame = onFrame;
-  }
-  onFrame;
-  pending = Buffer.alloc(0);
-  raw = false;
-  push(chunk) {
-    if (this.raw) {
-      this.onFrame("stdout", chunk);
-      return;
-    }
-    this.pending = this.pending.length === 0 ? chunk : Buffer.concat([this.pending, chunk]);
-    while (this.pending.length >= 8) {
-      const type = this.pending.readUInt8(0);
-      const stream = STREAM_NAMES[type];
-      if (!stream || this.pending.readUInt8(1) !== 0 || this.pending.readUInt16BE(2) !== 0) {
-        this.raw = true;
-        const rest = this.pending;
-        this.pending = Buffer.alloc(0);
-        this.onFrame("stdout", rest);
-        return;
-      }
-      const length = this.pending.readUInt32BE(4);
-      if (this.pending.length < 8 + length) return;
-      this.onFrame(stream, this.pending.subarray(8, 8 + length));
-      this.pending = this.pending.subarray(8 + length);
-    }
-  }
-};
-
-// src/docker/describe-daemon-connection-loss.ts
-var LOST_CODES = /* @__PURE__ */ new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ECONNABORTED", "EHOSTUNREACH", "ENETUNREACH"]);
-var LOST_MESSAGE = /\b(?:ECONNREFUSED|ECONNRESET|EPIPE|ECONNABORTED)\b|connect ENOENT|socket hang up/;
-function describeOne(error62) {
-  if (!(error62 instanceof Error)) return null;
-  const { code, syscall } = error62;
-  if (code && LOST_CODES.has(code) || code === "ENOENT" && syscall === "connect" || LOST_MESSAGE.test(error62.message)) {
-    return code && !error62.message.includes(code) ? `${error62.message} (${code})` : error62.message;
-  }
-  return null;
-}
-function describeDaemonConnectionLoss(error62) {
-  let current = error62;
-  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
-    const found = describeOne(current);
-    if (found) return found;
-    current = current.cause;
-  }
-  return null;
-}
-
-// src/docker/container-engine.ts
-var LOG_DRAIN_MS = 1e3;
-var CANCELLED_STOP_TIMEOUT_S = 1;
-function signalName(exitCode) {
-  if (exitCode === null || exitCode <= 128 || exitCode > 128 + 64) return null;
-  const number5 = exitCode - 128;
-  const entry = Object.entries(constants.signals).find(([, value]) => value === number5);
-  return entry ? entry[0] : null;
-}
-async function ignoreGone(action) {
-  try {
-    await action;
-  } catch (error62) {
-    const code = dockerStatusCode(error62);
-    if (code !== 304 && code !== 404 && !/is already in progress/.test(error62.message)) throw error62;
-  }
-}
-var ContainerEngine = class {
-  constructor(role, baseUrl, container, logger, stopTimeoutS, cancelSignal) {
-    this.role = role;
-    this.baseUrl = baseUrl;
-    this.container = container;
-    this.logger = logger;
-    this.stopTimeoutS = stopTimeoutS;
-    this.cancelSignal = cancelSignal;
-    this.logsEnded = this.followLogs();
-    this.exited = this.waitForExit();
-  }
-  role;
-  baseUrl;
-  container;
-  logger;
-  stopTimeoutS;
-  cancelSignal;
-  exited;
-  /** The same bounded buffer as the process runtime: a line that never ends cannot stall or grow the harness. */
-  log = new LogRingBuffer();
-  /** Settles when the log follow ends: null when it ended with the container, else the daemon's socket error. */
-  logsEnded;
-  stopping = null;
-  logTail() {
-    return this.log.snapshot();
-  }
-  stop() {
-    this.stopping ??= this.stopAndRemove();
-    return this.stopping;
-  }
-  async followLogs() {
-    try {
-      const stream = await this.container.logs({ follow: true, stdout: true, stderr: true });
-      const demuxer = new DockerStreamDemuxer((stream2, payload) => this.log.write(stream2, payload));
-      for await (const chunk of stream) demuxer.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
-      return null;
-    } catch (error62) {
-      this.logger.debug(`${this.role} container: log stream ended: ${error62.message}`);
-      return describeDaemonConnectionLoss(error62);
-    } finally {
-      this.log.end();
-    }
-  }
-  async waitForExit() {
-    const abandonWait = new AbortController();
-    const waited = this.container.wait({ condition: "not-running", abortSignal: abandonWait.signal }).then(
-      (result) => ({ exitCode: typeof result.StatusCode === "number" ? result.StatusCode : null, lost: null }),
-      (error62) => {
-        this.logger.debug(`${this.role} container: wait failed: ${error62.message}`);
-        return { exitCode: null, lost: abandonWait.signal.aborted ? null : describeDaemonConnectionLoss(error62) };
-      }
-    );
-    const lostLogs = this.logsEnded.then((lost) => lost ? Promise.resolve({ exitCode: null, lost }) : waited);
-    const outcome = await Promise.race([waited, lostLogs]);
-    if (outcome.lost !== null) {
-      abandonWait.abort();
-      this.logger.error(`${this.role} container: lost the connection to the Docker daemon: ${outcome.lost}`);
-      return { exitCode: null, signal: null, oomKilled: false, infrastructure: daemonGoneLoss(this.role, outcome.lost) };
-    }
-    let exitCode = outcome.exitCode;
-    let oomKilled = false;
-    try {
-      const state = (await this.container.inspect()).State;
-      oomKilled = state.OOMKilled;
-      exitCode ??= state.ExitCode;
-    } catch {
-    }
-    await Promise.race([this.logsEnded, new Promise((resolve5) => setTimeout(resolve5, LOG_DRAIN_MS).unref())]);
-    return { exitCode, signal: signalName(exitCode), oomKilled };
-  }
-  async stopAndRemove() {
-    try {
-      const timeoutS = this.cancelSignal.aborted ? Math.min(this.stopTimeoutS, CANCELLED_STOP_TIMEOUT_S) : this.stopTimeoutS;
-      await ignoreGone(this.container.stop({ t: timeoutS }));
-    } catch (error62) {
-      this.logger.warn(`${this.role} container: stop failed, removing it by force: ${error62.message}`);
-    }
-    try {
-      await ignoreGone(this.container.remove({ force: true, v: true }));
-    } catch (error62) {
-      const lost = describeDaemonConnectionLoss(error62);
-      if (!lost) throw error62;
-      this.logger.warn(`${this.role} container: the Docker daemon does not answer (${lost}); the run's cleanup removes the container`);
-    }
-  }
-};
-
-// src/docker/container-command.ts
-function substituteContainerCommand(command, values) {
-  return command.map(
-    (argument) => argument.replaceAll("{port}", String(values.port)).replaceAll("{host}", values.host).replaceAll("{contextLimit}", String(values.contextLimit)).replaceAll("{model}", values.model)
-  );
-}
-
-// src/docker/engine-container-options.ts
-function toBindMounts(mounts) {
-  return mounts.map((mount) => ({ Type: "bind", Source: mount.source, Target: mount.target, ReadOnly: mount.readOnly }));
-}
-function engineContainerOptions(docker, workingDir) {
-  return {
-    config: {
-      ...workingDir ? { WorkingDir: workingDir } : {},
-      ...docker.entrypoint ? { Entrypoint: docker.entrypoint } : {}
-    },
-    hostConfig: {
-      ...docker.mounts.length > 0 ? { Mounts: toBindMounts(docker.mounts) } : {}
-    }
-  };
-}
-
-// src/docker/harden-container.ts
-function hardenContainer(docker) {
-  return {
-    Privileged: false,
-    SecurityOpt: ["no-new-privileges"],
-    CapDrop: ["ALL"],
-    CapAdd: docker.capAdd.map((name) => name.replace(/^CAP_/, "")),
-    IpcMode: docker.ipc,
-    LogConfig: { Type: "json-file", Config: { "max-size": docker.logMaxSize, "max-file": String(docker.logMaxFiles) } }
-  };
-}
-
-// src/docker/parse-docker-size.ts
-var UNITS = { "": 1, b: 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3, t: 1024 ** 4 };
-function parseDockerSize(text3) {
-  const match = /^(\d+(?:\.\d+)?)([bkmgt]?)$/i.exec(text3.trim());
-  const unit = UNITS[match?.[2]?.toLowerCase() ?? "x"];
-  if (!match?.[1] || unit === void 0) throw new Error(`expected a size such as "16g", got ${JSON.stringify(text3)}`);
-  return Math.round(Number(match[1]) * unit);
-}
-
-// src/docker/resolve-resource-limits.ts
-var SHM_CEILING_BYTES = 16 * 1024 ** 3;
-function memoryLimitBytes(memory, hostMemoryBytes) {
-  if (memory.toLowerCase() === "unlimited") return null;
-  const share = /^(\d+(?:\.\d+)?)%$/.exec(memory);
-  if (!share) return parseDockerSize(memory);
-  if (!hostMemoryBytes) return null;
-  return Math.floor(hostMemoryBytes * Number(share[1]) / 100);
-}
-function resolveResourceLimits(docker, hostMemoryBytes) {
-  const memoryBytes = memoryLimitBytes(docker.memory, hostMemoryBytes);
-  const shmBytes = docker.shmSize ? parseDockerSize(docker.shmSize) : Math.min(SHM_CEILING_BYTES, memoryBytes === null ? SHM_CEILING_BYTES : Math.floor(memoryBytes / 2));
-  return {
-    memoryBytes,
-    shmBytes,
-    pidsLimit: docker.pidsLimit,
-    nanoCpus: docker.cpus === void 0 ? null : Math.round(docker.cpus * 1e9),
-    ulimits: docker.ulimits.map((limit) => ({ Name: limit.name, Soft: limit.soft, Hard: limit.hard }))
-  };
-}
-async function readHostMemory(docker) {
-  const info = await docker.info();
-  return typeof info.MemTotal === "number" && info.MemTotal > 0 ? info.MemTotal : null;
-}
-function containerResourceLimits(limits) {
-  return {
-    ShmSize: limits.shmBytes,
-    PidsLimit: limits.pidsLimit,
-    Ulimits: limits.ulimits,
-    ...limits.memoryBytes !== null ? { Memory: limits.memoryBytes, MemorySwap: limits.memoryBytes } : {},
-    ...limits.nanoCpus !== null ? { NanoCpus: limits.nanoCpus } : {}
-  };
-}
-var CPU_PERIOD_US = 1e5;
-function buildResourceLimits(limits) {
-  return {
-    shmsize: limits.shmBytes,
-    ulimits: JSON.stringify(limits.ulimits),
-    ...limits.memoryBytes !== null ? { memory: limits.memoryBytes, memswap: limits.memoryBytes } : {},
-    ...limits.nanoCpus !== null ? { cpuperiod: CPU_PERIOD_US, cpuquota: Math.round(limits.nanoCpus / 1e9 * CPU_PERIOD_US) } : {}
-  };
-}
-
-// src/docker/create-container-spec.ts
-function gpuDeviceRequests(gpus) {
-  if (gpus === void 0) return void 0;
-  const base = { Driver: "nvidia", Capabilities: [["gpu"]] };
-  if (gpus === "all") return [{ ...base, Count: -1 }];
-  if (typeof gpus === "number") return [{ ...base, Count: gpus }];
-  return [{ ...base, DeviceIDs: gpus }];
-}
-function createContainerSpec(plan) {
-  const { docker } = plan;
-  const deviceRequests = gpuDeviceRequests(docker.gpus);
-  const configured = engineContainerOptions(docker, plan.workingDir);
-  return {
-    name: plan.name,
-    Image: plan.imageId,
-    ...plan.command ? { Cmd: plan.command } : {},
-    Env: Object.entries(plan.env).map(([key, value]) => `${key}=${value}`),
-    Labels: plan.labels,
-    Tty: false,
-    AttachStdin: false,
-    OpenStdin: false,
-    ...configured.config,
-    HostConfig: {
-      NetworkMode: plan.networkMode,
-      ...hardenContainer(docker),
-      ...containerResourceLimits(plan.limits),
-      ...deviceRequests ? { DeviceRequests: deviceRequests } : {},
-      AutoRemove: false,
-      ...configured.hostConfig
-    }
-  };
-}
-
-// src/docker/follow-build-stream.ts
-var STEP_LINE = /^Step (\d+)\/\d+ :/;
-var STEP_IMAGE_LINE = /^ ---> ([0-9a-f]{12,64})\s*$/;
-var STEP_CONTAINER_LINE = /^ ---> Running in ([0-9a-f]{12,64})\s*$/;
-async function followBuildStream(stream, logger, options = {}) {
-  const tail = new LogRingBuffer({ maxLines: options.tailLines ?? 60 });
-  const prefix = options.label ? `${options.label}: ` : "";
-  let imageId = null;
-  let error62 = null;
-  let lastStep = null;
-  const createdImages = [];
-  let lastStepImage = null;
-  let fromCache = false;
-  let interrupted = null;
-  let stepContainer = null;
-  const decoder = new TextDecoder("utf-8");
-  const addOutput = (text3) => {
-    for (const line of text3.split(/\r?\n/)) {
-      if (line.trim().length === 0) continue;
-      const step = STEP_LINE.exec(line);
-      if (step?.[1]) lastStep = Number(step[1]);
-      const image = STEP_IMAGE_LINE.exec(line);
-      if (line.trim() === "---> Using cache") fromCache = true;
-      if (image?.[1] && lastStep !== null) {
-        lastStepImage = image[1];
-        if (lastStep > 1 && !fromCache) createdImages.push(image[1]);
-        fromCache = false;
-      }
-      const container = STEP_CONTAINER_LINE.exec(line);
-      if (container?.[1]) stepContainer = container[1];
-      tail.write("build", `${line}
-`);
-      logger.debug(`${prefix}${line}`);
-    }
-  };
-  const handleLine = (line) => {
-    if (line.trim().length === 0) return;
-    let message;
-    try {
-      message = JSON.parse(line);
-    } catch {
-      addOutput(line);
-      return;
-    }
-    if (typeof message.stream === "string") addOutput(message.stream);
-    if (typeof message.status === "string") {
-      const id = typeof message.id === "string" ? `${message.id}: ` : "";
-      const progress = typeof message.progress === "string" ? ` ${message.progress}` : "";
-      logger.debug(`${prefix}${id}${message.status}${progress}`);
-    }
-    if (typeof message.aux?.ID === "string") imageId = message.aux.ID;
-    const errorText = typeof message.error === "string" ? message.error : typeof message.errorDetail?.message === "string" ? message.errorDetail.message : null;
-    if (errorText !== null) {
-      error62 = errorText;
-      addOutput(errorText);
-    }
-  };
-  let pending = [];
-  try {
-    for await (const chunk of stream) {
-      const text3 = typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
-      let start = 0;
-      for (let end = text3.indexOf("\n"); end !== -1; end = text3.indexOf("\n", start)) {
-        pending.push(text3.slice(start, end));
-        handleLine(pending.join(""));
-        pending = [];
-        start = end + 1;
-      }
-      if (start < text3.length) pending.push(text3.slice(start));
-    }
-  } catch (streamError) {
-    interrupted = streamError instanceof Error ? streamError.message : String(streamError);
-  }
-  handleLine(pending.join("") + decoder.decode());
-  return { imageId, error: error62, lines: tail.snapshot(), lastStep, createdImages, lastStepImage, stepContainer, interrupted };
-}
-
-// src/docker/ensure-image.ts
-function missing(reference, reason, logTail) {
-  return new EngineFailureError(
-    buildFailure({
-      role: "baseline",
-      stage: "build",
-      kind: "image_missing",
-      label: "the baseline image is not on this runner and could not be pulled",
-      summary: `${reference}: ${reason.trim()}`,
-      logTail
-    })
-  );
-}
-var PULL_PROGRESS_EVERY_MS = 1e4;
-function throttledProgress(logger, everyMs) {
-  let last = 0;
-  return {
-    ...logger,
-    debug: (message) => {
-      logger.debug(message);
-      const now = performance.now();
-      if (now - last >= everyMs) {
-        last = now;
-        logger.info(message);
-      }
-    }
-  };
-}
-async function ensureImage(docker, reference, logger, signal) {
-  try {
-    return (await docker.getImage(reference).inspect()).Id;
-  } catch (error62) {
-    if (dockerStatusCode(error62) !== 404) throw new Error(`docker: could not inspect image ${reference}: ${error62.message}`, { cause: error62 });
-  }
-  logger.info(`docker: ${reference} is not on this machine, pulling it`);
-  let stream;
-  try {
-    stream = await docker.pull(reference, { abortSignal: signal });
-  } catch (error62) {
-    throw missing(reference, error62.message, []);
-  }
-  const result = await followBuildStream(stream, throttledProgress(logger, PULL_PROGRESS_EVERY_MS), { label: `pull ${reference}` });
-  if (result.error !== null) throw missing(reference, result.error, result.lines);
-  try {
-    return (await docker.getImage(reference).inspect()).Id;
-  } catch (error62) {
-    throw missing(reference, `pulled, but the daemon does not find it: ${error62.message}`, result.lines);
-  }
-}
-
-// src/docker/read-image-file.ts
-import { posix } from "node:path";
-
-// src/docker/read-tar-entry.ts
-var BLOCK = 512;
-function field(header, offset, length) {
-  const raw = header.subarray(offset, offset + length);
-  const end = raw.indexOf(0);
-  return raw.subarray(0, end === -1 ? raw.length : end).toString("utf8");
-}
-function octal(header, offset, length) {
-  const text3 = field(header, offset, length).trim();
-  const value = text3 === "" ? 0 : Number.parseInt(text3, 8);
-  if (!Number.isFinite(value) || value < 0) throw new Error(`tar: unreadable size field ${JSON.stringify(text3)}`);
-  return value;
-}
-function paxRecords(body) {
-  const records = /* @__PURE__ */ new Map();
-  let position = 0;
-  while (position < body.length) {
-    const space = body.indexOf(32, position);
-    if (space === -1) break;
-    const length = Number.parseInt(body.subarray(position, space).toString("ascii"), 10);
-    if (!Number.isFinite(length) || length <= 0) break;
-    const record2 = body.subarray(space + 1, position + length - 1).toString("utf8");
-    const equals = record2.indexOf("=");
-    if (equals > 0) records.set(record2.slice(0, equals), record2.slice(equals + 1));
-    position += length;
-  }
-  return records;
-}
-var KINDS = { "0": "file", "\0": "file", "": "file", "7": "file", "2": "symlink", "1": "hardlink", "5": "directory" };
-function readFirstTarEntry(archive) {
-  let position = 0;
-  let longName = null;
-  let longLink = null;
-  let pax = /* @__PURE__ */ new Map();
-  while (position + BLOCK <= archive.length) {
-    const header = archive.subarray(position, position + BLOCK);
-    if (header.every((byte) => byte === 0)) break;
-    const size = octal(header, 124, 12);
-    const type = String.fromCharCode(header[156] ?? 0);
-    const bodyStart = position + BLOCK;
-    const body = archive.subarray(bodyStart, bodyStart + size);
-    if (body.length < size) throw new Error("tar: the archive ends inside an entry");
-    position = bodyStart + Math.ceil(size / BLOCK) * BLOCK;
-    if (type === "x") {
-      pax = paxRecords(body);
-      continue;
-    }
-    if (type === "g") continue;
-    if (type === "L") {
-      longName = body.toString("utf8").replace(/\0+$/, "");
-      continue;
-    }
-    if (type === "K") {
-      longLink = body.toString("utf8").replace(/\0+$/, "");
-      continue;
-    }
-    const prefix = field(header, 345, 155);
-    const shortName = field(header, 0, 100);
-    return {
-      name: pax.get("path") ?? longName ?? (prefix ? `${prefix}/${shortName}` : shortName),
-      kind: KINDS[type] ?? "other",
-      linkName: pax.get("linkpath") ?? longLink ?? field(header, 157, 100),
-      content: Buffer.from(body)
-    };
-  }
-  throw new Error("tar: the archive holds no entry");
-}
-
-// src/docker/read-image-file.ts
-var MAX_LINK_HOPS = 8;
-async function readCapped(stream, maxBytes, what) {
-  const parts = [];
-  let size = 0;
-  for await (const part of stream) {
-    const bytes = typeof part === "string" ? Buffer.from(part) : part;
-    size += bytes.length;
-    if (size > maxBytes) {
-      stream.destroy?.();
-      throw new ConfigError(`${what}: expected at most ${Math.round(maxBytes / 2 ** 20)} MiB, the file is larger`);
-    }
-    parts.push(bytes);
-  }
-  return Buffer.concat(parts);
-}
-async function readImageFile(docker, options) {
-  const { what } = options;
-  let container;
-  try {
-    container = await docker.createContainer({
-      Image: options.imageId,
-      // Never started: the entrypoint only has to be present in the create request, not in the image.
-      Entrypoint: ["/speedgate-reads-a-file-and-never-starts-this"],
-      Cmd: [],
-      Labels: options.labels,
-      NetworkDisabled: true,
-      HostConfig: { NetworkMode: "none", AutoRemove: false }
-    });
-  } catch (error62) {
-    throw new Error(`${what}: could not create a container of ${options.imageId} to read the file from: ${error62.message}`, { cause: error62 });
-  }
-  try {
-    let path = options.path;
-    for (let hop = 0; hop <= MAX_LINK_HOPS; hop++) {
-      let stream;
-      try {
-        stream = await container.getArchive({ path });
-      } catch (error62) {
-        if (dockerStatusCode(error62) === 404) {
-          const via = path === options.path ? "" : ` (the link ${options.path} points there)`;
-          throw new ConfigError(`${what}: ${path} is not in the baseline image ${options.imageId.slice(0, 19)}${via}`);
-        }
-        throw error62;
-      }
-      const entry = readFirstTarEntry(await readCapped(stream, options.maxBytes + 64 * 1024, what));
-      if (entry.kind === "file") return entry.content;
-      if (entry.kind === "symlink") {
-        path = posix.resolve(posix.dirname(path), entry.linkName);
-        continue;
-      }
-      throw new ConfigError(`${what}: ${path} in the baseline image is a ${entry.kind}, not a file`);
-    }
-    throw new ConfigError(`${what}: more than ${MAX_LINK_HOPS} symlinks from ${options.path} in the baseline image`);
-  } finally {
-    await container.remove({ force: true }).catch(() => void 0);
-  }
-}
-
-// src/docker/create-tar-archive.ts
-var BLOCK2 = 512;
-function writeOctal(header, value, offset, length) {
-  header.write(`${value.toString(8).padStart(length - 1, "0")}\0`, offset, length, "ascii");
-}
-function createTarArchive(entries) {
-  const parts = [];
-  for (const entry of entries) {
-    if (Buffer.byteLength(entry.name) > 99) throw new Error(`tar entry name too long: ${entry.name}`);
-    const header = Buffer.alloc(BLOCK2, 0);
-    header.write(entry.name, 0, 100, "utf8");
-    writeOctal(header, entry.mode ?? 420, 100, 8);
-    writeOctal(header, 0, 108, 8);
-    writeOctal(header, 0, 116, 8);
-    writeOctal(header, entry.content.length, 124, 12);
-    writeOctal(header, 0, 136, 12);
-    header.write("        ", 148, 8, "ascii");
-    header.write("0", 156, 1, "ascii");
-    header.write("ustar\0", 257, 6, "ascii");
-    header.write("00", 263, 2, "ascii");
-    let checksum = 0;
-    for (const byte of header) checksum += byte;
-    header.write(`${checksum.toString(8).padStart(6, "0")}\0 `, 148, 8, "ascii");
-    parts.push(header, entry.content);
-    const padding = (BLOCK2 - entry.content.length % BLOCK2) % BLOCK2;
-    if (padding > 0) parts.push(Buffer.alloc(padding, 0));
-  }
-  parts.push(Buffer.alloc(BLOCK2 * 2, 0));
-  return Buffer.concat(parts);
-}
-
-// src/docker/overlay-build-context.ts
-function execForm(args) {
-  return JSON.stringify(args);
-}
-function createOverlayContext(plan) {
-  const lines2 = [`FROM ${plan.baseImageId}`];
-  const entries = [];
-  let patchStep = null;
-  if (plan.patch) {
-    if (!plan.sourceDir) throw new Error("an overlay build with a patch needs candidate.sourceDir");
-    entries.push(
-      { name: "candidate.patch", content: plan.patch },
-      { name: "apply-patch.sh", content: Buffer.from(APPLY_PATCH_SCRIPT), mode: 493 }
-    );
-    lines2.push("COPY candidate.patch apply-patch.sh /speedgate/");
-    lines2.push(`RUN ${execForm(["/bin/sh", "/speedgate/apply-patch.sh", plan.sourceDir])}`);
-    patchStep = lines2.length;
-  }
-  for (const command of plan.postPatch) {
-    const inSourceDir = plan.sourceDir ? ["/bin/sh", "-c", 'cd "$0" && exec "$@"', plan.sourceDir, ...command] : command;
-    lines2.push(`RUN ${execForm(inSourceDir)}`);
-  }
-  const labels = Object.entries(plan.labels).map(([key, value]) => `${JSON.stringify(key)}=${JSON.stringify(value)}`);
-  if (labels.length > 0) lines2.push(`LABEL ${labels.join(" ")}`);
-  const dockerfile = `${lines2.join("\n")}
-`;
-  entries.unshift({ name: "Dockerfile", content: Buffer.from(dockerfile) });
-  return { archive: createTarArchive(entries), dockerfile, patchStep };
-}
-
-// src/docker/retry-while-daemon-away.ts
-var FIRST_PAUSE_MS = 250;
-var MAX_PAUSE_MS = 2e3;
-async function retryWhileDaemonAway(action, options) {
-  const deadline = performance.now() + options.budgetMs;
-  let pause = FIRST_PAUSE_MS;
-  for (; ; ) {
-    try {
-      return await action();
-    } catch (error62) {
-      const lost = describeDaemonConnectionLoss(error62);
-      const left = deadline - performance.now();
-      if (!lost || left <= 0) throw error62;
-      options.logger.warn(`docker: the daemon does not answer (${lost}); ${options.what} again in ${pause} ms`);
-      await new Promise((resolve5) => setTimeout(resolve5, Math.min(pause, left)));
-      pause = Math.min(pause * 2, MAX_PAUSE_MS);
-    }
-  }
-}
-
-// src/docker/run-image-build.ts
-import { Readable } from "node:stream";
-var STEP_CONTAINER_WAIT_MS = 3e3;
-async function waitUntilGone(container, timeoutMs) {
-  const deadline = performance.now() + timeoutMs;
-  while (performance.now() < deadline) {
-    try {
-      await container.inspect();
-    } catch {
-      return true;
-    }
-    await new Promise((resolve5) => setTimeout(resolve5, 50));
-  }
-  return false;
-}
-async function removeBuildLeftovers(docker, result, logger) {
-  const created = [...result.createdImages];
-  if (result.stepContainer) {
-    const container = docker.getContainer(result.stepContainer);
-    if (!await waitUntilGone(container, STEP_CONTAINER_WAIT_MS)) await container.remove({ force: true }).catch(() => void 0);
-    if (result.lastStepImage) {
-      const parent = result.lastStepImage;
-      const children = (await docker.listImages({ all: true })).filter((image) => image.ParentId.replace(/^sha256:/, "").startsWith(parent));
-      for (const child of children) {
-        const details = await docker.getImage(child.Id).inspect();
-        if (details.Container?.startsWith(result.stepContainer)) created.push(child.Id);
-      }
-    }
-  }
-  for (const id of [...new Set(created)].reverse()) {
-    try {
-      await docker.getImage(id).remove({ noprune: true });
-    } catch (error62) {
-      logger.debug(`docker: kept build step image ${id}: ${error62.message}`);
-    }
-  }
-}
-async function runImageBuild(docker, request2) {
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort(new Error(`build exceeded ${request2.timeoutS} s`));
-  }, request2.timeoutS * 1e3);
-  const onCancel = () => controller.abort(request2.signal.reason);
-  request2.signal.addEventListener("abort", onCancel, { once: true });
-  try {
-    if (request2.signal.aborted) return { status: "cancelled" };
-    const file2 = "archive" in request2.context ? Readable.from([request2.context.archive]) : { context: request2.context.dir, src: request2.context.entries };
-    const stream = await docker.buildImage(file2, {
-      t: request2.tag,
-      dockerfile: request2.dockerfile,
-      buildargs: request2.buildArgs,
-      labels: request2.labels,
-      ...request2.limits,
-      ...request2.networkMode ? { networkmode: request2.networkMode } : {},
-      rm: true,
-      forcerm: true,
-      abortSignal: controller.signal
-    });
-    const result = await followBuildStream(stream, request2.logger, { label: request2.label, tailLines: 200 });
-    if (timedOut || request2.signal.aborted || result.error !== null || result.interrupted !== null) {
-      await removeBuildLeftovers(docker, result, request2.logger);
-    }
-    if (timedOut) return { status: "timed_out", lines: result.lines };
-    if (request2.signal.aborted) return { status: "cancelled" };
-    if (result.error !== null) return { status: "failed", stream: result };
-    if (result.interrupted !== null) throw new Error(`the build stream broke off: ${result.interrupted}`);
-    const imageId = (await docker.getImage(request2.tag).inspect()).Id;
-    return { status: "built", imageId, stream: result };
-  } catch (error62) {
-    if (timedOut) return { status: "timed_out", lines: [] };
-    if (request2.signal.aborted) return { status: "cancelled" };
-    throw new Error(`${request2.label}: the Docker build request failed: ${error62.message}`, { cause: error62 });
-  } finally {
-    clearTimeout(timer);
-    request2.signal.removeEventListener("abort", onCancel);
-  }
-}
-
-// src/docker/docker-runtime.ts
-function dockerSafeName(text3) {
-  const safe = text3.toLowerCase().replace(/[^a-z0-9_.-]+/g, "-").replace(/^[.-]+/, "");
-  return (safe || "run").slice(0, 100);
-}
-var DISPOSE_DAEMON_WAIT_MS = 2e4;
-function errorMessage(error62) {
-  return error62 instanceof Error ? error62.message : String(error62);
-}
-var DockerRuntime = class {
-  constructor(docker, round, context) {
-    this.docker = docker;
-    this.round = round;
-    this.context = context;
-  }
-  docker;
-  round;
-  context;
-  name = "docker";
-  prepared = /* @__PURE__ */ new Map();
-  engines = /* @__PURE__ */ new Set();
-  network = null;
-  limits = null;
-  /** Set once the daemon was found gone: a card already says so, so dispose may give up quietly. */
-  daemonLost = false;
-  prepare(role, signal) {
-    let prepared = this.prepared.get(role);
-    if (!prepared) {
-      prepared = (role === "baseline" ? this.prepareBaseline(signal) : this.prepareCandidate(signal)).catch((error62) => {
-        throw this.daemonGoneOr(role, "build", error62);
-      });
-      this.prepared.set(role, prepared);
-      prepared.catch(() => this.prepared.delete(role));
-    }
-    return prepared;
-  }
-  async start(role, signal) {
-    try {
-      return await this.startContainer(role, signal);
-    } catch (error62) {
-      throw this.daemonGoneOr(role, "startup", error62);
-    }
-  }
-  async readBaselineFile(path, options, signal) {
-    const { imageId } = await this.prepare("baseline", signal);
-    if (!imageId) throw new Error("docker runtime: no baseline image to read from");
-    signal.throwIfAborted();
-    try {
-      return await readImageFile(this.docker, { imageId, path, labels: makeResourceLabels(this.context.runId, "baseline"), ...options });
-    } catch (error62) {
-      throw this.daemonGoneOr("baseline", "build", error62);
-    }
-  }
-  /** An infrastructure failure when `error` is the daemon's connection lost, else `error` as it was. */
-  daemonGoneOr(role, stage, error62) {
-    if (error62 instanceof EngineFailureError) return error62;
-    const lost = describeDaemonConnectionLoss(error62);
-    if (!lost) return error62;
-    this.daemonLost = true;
-    this.context.logger.error(`docker: the Docker daemon does not answer (${lost}) while the ${role} engine ${stage === "build" ? "was being prepared" : "was starting"}`);
-    return new EngineFailureError(daemonGoneFailure(role, stage, lost));
-  }
-  async startContainer(role, signal) {
-    const { config: config2 } = this.round;
-    const { imageId } = await this.prepare(role, signal);
-    if (!imageId) throw new Error(`docker runtime: no image for the ${role} engine`);
-    const networkMode = config2.docker.network === "host" ? "host" : await this.ensureNetwork();
-    const command = role === "candidate" ? config2.candidate.command ?? config2.baseline.command : config2.baseline.command;
-    const env = role === "candidate" ? { ...config2.baseline.env, ...config2.candidate.env } : config2.baseline.env;
-    const spec = createContainerSpec({
-      name: `speedgate-${dockerSafeName(this.context.runId)}-${role}-${Date.now().toString(36)}`,
-      imageId,
-      command: command ? substituteContainerCommand(command, {
-        port: config2.port,
-        host: networkMode === "host" ? "127.0.0.1" : "0.0.0.0",
-        contextLimit: config2.bench.contextLimit,
-        model: config2.bench.model
-      }) : null,
-      env,
-      labels: makeResourceLabels(this.context.runId, role),
-      docker: config2.docker,
-      limits: await this.resourceLimits(),
-      networkMode,
-      workingDir: containerWorkingDir(role, config2)
-    });
-    signal.throwIfAborted();
-    let container;
-    try {
-      container = await this.docker.createContainer(spec);
-    } catch (error62) {
-      this.context.logger.error(`docker: could not create the ${role} container: ${errorMessage(error62)}`);
-      throw new Error(`docker: could not create the ${role} container from ${imageId}: ${errorMessage(error62)}`, { cause: error62 });
-    }
-    try {
-      await container.start();
-    } catch (error62) {
-      throw this.describeStartError(role, error62);
-    }
-    let host = "127.0.0.1";
-    if (networkMode !== "host") {
-      const info = await container.inspect();
-      const address = info.NetworkSettings.Networks[networkMode]?.IPAddress;
-      if (address) host = address;
-      else if (!info.State.Running) host = `${role}-exited.invalid`;
-      else throw new Error(`docker: the ${role} container has no address on network ${networkMode}`);
-    }
-    const engine = new ContainerEngine(role, `http://${host}:${config2.port}`, container, this.context.logger, config2.docker.stopTimeoutS, signal);
-    this.engines.add(engine);
-    void engine.exited.then((exit) => {
-      if (exit.infrastructure) this.daemonLost = true;
-    });
-    this.context.logger.info(`docker: ${role} engine started in container ${container.id.slice(0, 12)} (${engine.baseUrl})`);
-    return engine;
-  }
-  /** Resolved once per round against the daemon's host, and said once, so the job log shows what the engines may take. */
-  resourceLimits() {
-    this.limits ??= (async () => {
-      const limits = resolveResourceLimits(this.round.config.docker, await readHostMemory(this.docker));
-      const gib = (bytes) => `${(bytes / 1024 ** 3).toFixed(1)} GiB`;
-      this.context.logger.info(
-        `docker: each engine and the candidate's build may use ${limits.memoryBytes === null ? "unlimited memory" : `${gib(limits.memoryBytes)} of memory`}, ${gib(limits.shmBytes)} of /dev/shm, ${limits.pidsLimit} tasks${limits.nanoCpus === null ? "" : `, ${limits.nanoCpus / 1e9} CPUs`}`
-      );
-      return limits;
-    })();
-    this.limits.catch(() => this.limits = null);
-    return this.limits;
-  }
-  async dispose() {
-    await Promise.allSettled([...this.engines].map((engine) => engine.stop()));
-    this.engines.clear();
-    let removed;
-    try {
-      removed = await retryWhileDaemonAway(
-        () => sweepResources(this.docker, { runId: this.context.runId }, this.context.logger, { keepCandidateImages: this.round.config.docker.keepCandidateImage }),
-        { budgetMs: DISPOSE_DAEMON_WAIT_MS, logger: this.context.logger, what: "removing the run's containers and network" }
-      );
-    } catch (error62) {
-      const lost = describeDaemonConnectionLoss(error62);
-      if (!lost) throw error62;
-      const message = `docker: the Docker daemon did not answer within ${DISPOSE_DAEMON_WAIT_MS / 1e3} s (${lost}): containers or the network of run ${this.context.runId} may be left; run \`speedgate cleanup --stale\` once the daemon is back`;
-      this.context.logger.error(message);
-      if (this.daemonLost) return;
-      throw new Error(message, { cause: error62 });
-    }
-    this.context.logger.debug(
-      `docker: removed ${removed.containers} container(s), ${removed.networks} network(s), ${removed.images} image(s) of run ${this.context.runId}`
-    );
-  }
-  describeStartError(role, error62) {
-    const message = errorMessage(error62);
-    if (/could not select device driver|nvidia-container-cli|unknown or invalid runtime name: nvidia/i.test(message)) {
-      return new EngineFailureError({
-        ...buildFailure({
-          role,
-          stage: "startup",
-          kind: "gpu_unavailable",
-          label: "no GPU available to Docker (infrastructure, not the patch)",
-          summary: message.trim(),
-          logTail: []
-        }),
-        hint: "The runner's Docker cannot hand out GPUs: install the NVIDIA Container Toolkit and restart dockerd, or use a GPU runner. This says nothing about the patch."
-      });
-    }
-    this.context.logger.error(`docker: could not start the ${role} container: ${message}`);
-    return new Error(`docker: could not start the ${role} container: ${message}`, { cause: error62 });
-  }
-  /**
-   * docker.network: isolated. A per-run bridge network created with Internal: true: the daemon
-   * gives it no route to the outside (no masquerading, and its isolation rules drop traffic that
-   * leaves the bridge), while the host, which owns the bridge's gateway address, still reaches each
-   * container at its address on that network, which is what the engine's baseUrl is. The engine
-   * must listen on that address, hence {host} = 0.0.0.0 in its command. The outside is cut by the
-   * daemon's iptables rules: a daemon started with --iptables=false creates the network but cannot
-   * enforce it.
-   */
-  ensureNetwork() {
-    this.network ??= (async () => {
-      const name = `speedgate-${dockerSafeName(this.context.runId)}`;
-      try {
-        await this.docker.createNetwork({
-          Name: name,
-          Driver: "bridge",
-          Internal: true,
-          CheckDuplicate: true,
-          Labels: makeResourceLabels(this.context.runId, "network")
-        });
-      } catch (error62) {
-        throw new Error(`docker: could not create the run's internal network ${name}: ${errorMessage(error62)}`, { cause: error62 });
-      }
-      return name;
-    })();
-    return this.network;
-  }
-  async prepareBaseline(signal) {
-    const { config: config2 } = this.round;
-    if (config2.baseline.build) {
-      const spec = config2.baseline.build;
-      const key = createHash2("sha256").update(JSON.stringify([spec.context, spec.dockerfile, spec.args])).digest("hex").slice(0, 16);
-      const labels = { [LABEL_RUN_ID]: `baseline-${key}`, [LABEL_ROLE]: "baseline" };
-      const imageId2 = await this.buildFromContext("baseline", spec, `speedgate-baseline:${key}`, labels, signal);
-      return { role: "baseline", imageId: imageId2, patchHash: null };
-    }
-    if (!config2.baseline.image) throw new Error("docker runtime: baseline.image or baseline.build is required");
-    const imageId = await ensureImage(this.docker, config2.baseline.image, this.context.logger, signal);
-    return { role: "baseline", imageId, patchHash: null };
-  }
-  async prepareCandidate(signal) {
-    const { config: config2, patch } = this.round;
-    const tag = `speedgate-candidate:${dockerSafeName(this.context.runId)}`;
-    if (config2.candidate.build) {
-      const imageId2 = await this.buildFromContext("candidate", config2.candidate.build, tag, makeResourceLabels(this.context.runId, "candidate"), signal);
-      return { role: "candidate", imageId: imageId2, patchHash: patch?.sha256 ?? null };
-    }
-    const baseline = await this.prepare("baseline", signal);
-    if (!baseline.imageId) throw new Error("docker runtime: the baseline has no image to overlay");
-    if (!patch && config2.candidate.postPatch.length === 0) {
-      return { role: "candidate", imageId: baseline.imageId, patchHash: null };
-    }
-    const overlay = createOverlayContext({
-      baseImageId: baseline.imageId,
-      patch: patch?.bytes ?? null,
-      sourceDir: config2.candidate.sourceDir ?? null,
-      postPatch: config2.candidate.postPatch,
-      labels: makeResourceLabels(this.context.runId, "candidate")
-    });
-    this.context.logger.info(`docker: building the candidate overlay on ${baseline.imageId.slice(0, 19)}`);
-    const started = performance.now();
-    const outcome = await runImageBuild(this.docker, {
-      context: { archive: overlay.archive },
-      dockerfile: "Dockerfile",
-      buildArgs: {},
-      labels: {},
-      tag,
-      // The postPatch steps run the patch's code: no network unless build.network says otherwise.
-      networkMode: config2.build.network,
-      limits: buildResourceLimits(await this.resourceLimits()),
-      timeoutS: config2.build.timeoutS,
-      signal,
-      logger: this.context.logger,
-      label: "candidate overlay"
-    });
-    const imageId = this.builtImageOrThrow("candidate", outcome, overlay.patchStep);
-    this.context.logger.info(`docker: candidate overlay built in ${((performance.now() - started) / 1e3).toFixed(1)} s: ${imageId.slice(0, 19)}`);
-    return { role: "candidate", imageId, patchHash: patch?.sha256 ?? null };
-  }
-  async buildFromContext(role, spec, tag, labels, signal) {
-    let entries;
-    try {
-      entries = await readdir(spec.context);
-    } catch (error62) {
-      throw new Error(`docker: cannot read the ${role} build context ${spec.context}: ${errorMessage(error62)}`, { cause: error62 });
-    }
-    this.context.logger.info(`docker: building the ${role} image from ${spec.context}`);
-    const outcome = await runImageBuild(this.docker, {
-      context: { dir: spec.context, entries },
-      dockerfile: spec.dockerfile,
-      buildArgs: spec.args,
-      labels,
-      tag,
-      // The candidate's build is the patch's code; the baseline's comes from the default branch and may need to download.
-      ...role === "candidate" ? { networkMode: this.round.config.build.network } : {},
-      limits: buildResourceLimits(await this.resourceLimits()),
-      timeoutS: this.round.config.build.timeoutS,
-      signal,
-      logger: this.context.logger,
-      label: `${role} build`
-    });
-    return this.builtImageOrThrow(role, outcome, null);
-  }
-  builtImageOrThrow(role, outcome, patchStep) {
-    switch (outcome.status) {
-      case "built":
-        return outcome.imageId;
-      case "failed":
-        throw new EngineFailureError(describeBuildFailure(role, outcome.stream, patchStep));
-      case "timed_out":
-        throw new EngineFailureError(
-          buildFailure({
-            role,
-            stage: "build",
-            kind: "build_timeout",
-            label: `the build did not finish within ${this.round.config.build.timeoutS} s`,
-            summary: `build.timeoutS (${this.round.config.build.timeoutS} s) ended the ${role} image build`,
-            logTail: outcome.lines
-          })
-        );
-      case "cancelled":
-        throw new EngineFailureError(
-          buildFailure({ role, stage: "build", kind: "cancelled", label: "cancelled", summary: `the ${role} image build was cancelled`, logTail: [] })
-        );
-    }
-  }
-};
-
-// src/engine/process-runtime.ts
-import { cp, mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { basename, join as join3 } from "node:path";
-
-// src/scorecard/escape-engine-text.ts
-var ZERO_WIDTH_SPACE = "\u200B";
-var REFERENCE_URL = /(?:\bhttps?:\/\/|\bwww\.)?[\w.-]+\.[a-z]{2,}(?::\d+)?\/[^\s/]+\/[^\s/]+\/(?:issues|pull|pulls|discussions|commit|commits)\/\S*/gi;
-function neutralizeReferences(text3) {
-  return text3.replace(/@(?=[\p{L}\p{N}_-])/gu, `@${ZERO_WIDTH_SPACE}`).replace(/#(?=[\p{N}])/gu, `#${ZERO_WIDTH_SPACE}`).replace(/\b(GH)-(?=\d)/gi, `$1-${ZERO_WIDTH_SPACE}`);
-}
-function escapeInlineText(text3) {
-  return neutralizeReferences(text3).replace(/\\/g, "\\\\").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/\|/g, "\\|").replace(/`/g, "&#96;").replace(/\[/g, "&#91;").replace(/\n/g, " ");
-}
-function codeSpan(url2) {
-  return `\`${breakHtmlComments(url2.replace(/`/g, "")).replace(/\|/g, "\\|")}\``;
-}
-function escapeInline(text3) {
-  const clean = cleanLogLine(text3);
-  let out = "";
-  let last = 0;
-  for (const match of clean.matchAll(REFERENCE_URL)) {
-    out += escapeInlineText(clean.slice(last, match.index)) + codeSpan(match[0]);
-    last = match.index + match[0].length;
-  }
-  return out + escapeInlineText(clean.slice(last));
-}
-function escapeCodeLine(line) {
-  return breakHtmlComments(cleanLogLine(line));
-}
-function breakHtmlComments(text3) {
-  return text3.replace(/<!/g, `<${ZERO_WIDTH_SPACE}!`).replace(/--(?=>)/g, `-${ZERO_WIDTH_SPACE}-`);
-}
-
-// src/scorecard/render-inline-code.ts
-function codeSpan2(code) {
-  const content = breakHtmlComments(cleanLogLine(code).replace(/\n/g, " ").replace(/\|/g, "\\|"));
-  let longest = 0;
-  for (const run2 of content.match(/`+/g) ?? []) longest = Math.max(longest, run2.length);
-  const fence = "`".repeat(longest + 1);
-  const pad = content.startsWith("`") || content.endsWith("`") || content.startsWith(" ") && content.endsWith(" ") ? " " : "";
-  return `${fence}${pad}${content}${pad}${fence}`;
-}
-function literalForCodeSpans(text3) {
-  return text3.replace(/[\\`]/g, "\\$&");
-}
-function lexCodeSpans(text3) {
-  const tokens = [];
-  let plain = "";
-  let index = 0;
-  while (index < text3.length) {
-    const char = text3[index] ?? "";
-    const next = text3[index + 1];
-    if (char === "\\" && (next === "`" || next === "\\")) {
-      plain += next;
-      index += 2;
-    } else if (char === "`") {
-      let runEnd = index;
-      while (text3[runEnd] === "`") runEnd++;
-      if (plain !== "") tokens.push({ value: plain, fence: false });
-      plain = "";
-      tokens.push({ value: text3.slice(index, runEnd), fence: true });
-      index = runEnd;
-    } else {
-      plain += char;
-      index++;
-    }
-  }
-  if (plain !== "") tokens.push({ value: plain, fence: false });
-  return tokens;
-}
-function renderWithCodeSpans(text3, escapeText) {
-  const tokens = lexCodeSpans(text3);
-  const out = [];
-  let plain = "";
-  let index = 0;
-  while (index < tokens.length) {
-    const token = tokens[index];
-    if (!token) break;
-    const close = token.fence ? tokens.findIndex((other, at) => at > index && other.fence && other.value.length === token.value.length) : -1;
-    if (close === -1) {
-      plain += token.value;
-      index++;
-      continue;
-    }
-    if (plain !== "") out.push(escapeText(plain));
-    plain = "";
-    let code = tokens.slice(index + 1, close).map((inner) => inner.value).join("");
-    if (code.length > 1 && code.startsWith(" ") && code.endsWith(" ") && code.trim() !== "") code = code.slice(1, -1);
-    out.push(codeSpan2(code));
-    index = close + 1;
-  }
-  if (plain !== "") out.push(escapeText(plain));
-  return out.join("");
-}
-
-// src/failure/failure-hints.ts
-var SAME_GPU = "Another process on the same GPU shrinks the headroom: check `nvidia-smi` for leftovers (a previous engine, another job) before the run.";
-var CUDA_OOM_HINTS = {
-  graph_capture: [
-    "Memory ran out while capturing CUDA graphs, after the weights and the KV cache were allocated.",
-    "Leave more room for the graphs: lower `--mem-fraction-static` (try 0.8, then 0.7; vLLM: `--gpu-memory-utilization`),",
-    "lower `--cuda-graph-max-bs` (both the prefill and the decode graphs; vLLM: `--max-cudagraph-capture-size` or `--cuda-graph-sizes`),",
-    "or turn the prefill CUDA graph off (SGLang) / run with `--enforce-eager` (vLLM) to confirm.",
-    SAME_GPU
-  ].join(" "),
-  weights: [
-    "Memory ran out while loading the weights: the model does not fit on these GPUs at this precision.",
-    "Use more GPUs (`--tp` / `--tensor-parallel-size`), a quantized checkpoint (`--quantization fp8`, AWQ, GPTQ) or a smaller model.",
-    SAME_GPU
-  ].join(" "),
-  kv_cache: [
-    "Memory ran out while sizing or allocating the KV cache.",
-    "Lower `--mem-fraction-static` (SGLang) or `--gpu-memory-utilization` (vLLM), cap the cache with `--max-total-tokens` (SGLang),",
-    "or shorten the context: `--context-length` (SGLang) / `--max-model-len` (vLLM).",
-    SAME_GPU
-  ].join(" "),
-  other: [
-    "Lower the memory the engine reserves up front (`--mem-fraction-static` for SGLang, `--gpu-memory-utilization` for vLLM) to leave room for activations,",
-    "and lower the batch the engine builds (`--max-running-requests` / `--chunked-prefill-size` for SGLang, `--max-num-seqs` / `--max-num-batched-tokens` for vLLM).",
-    "If the patch changed a kernel's workspace or buffers, it may simply need more memory than before.",
-    SAME_GPU
-  ].join(" ")
-};
-var HOST_OOM_HINT = [
-  "The host (not the GPU) ran out of memory and the kernel's OOM killer ended the engine.",
-  "Give the runner more RAM or a larger `docker.memory` limit, load weights with fewer CPU copies",
-  "(SGLang `--load-format` / vLLM `--load-format`, no `--enable-torch-compile` duplicates), and check `dmesg` for the OOM report."
-].join(" ");
-var NCCL_HINT = [
-  "Multi-GPU communication failed. Rerun with `NCCL_DEBUG=INFO` in the engine's env to see which transport broke.",
-  "In containers give NCCL a large /dev/shm (`docker.shmSize` such as 16g); on machines without working peer-to-peer try `NCCL_P2P_DISABLE=1`;",
-  "check that every GPU in `--tp` is visible and idle (`nvidia-smi`)."
-].join(" ");
-function importErrorHint(location) {
-  const where = location ? `Look at ${literalForCodeSpans(location)}: ` : "";
-  return `${where}the engine's Python code does not import, most often because the patch left a syntax error, a missing import or a renamed symbol. Run \`python -c "import sglang"\` (or \`import vllm\`) in the patched tree to reproduce it without a GPU.`;
-}
-function portInUseHint(port) {
-  const which = port === null ? "the configured port" : `port ${port}`;
-  return `Something else is listening on ${which}: a previous engine that was not stopped, or another service. Find it with \`ss -ltnp\` (or \`lsof -i :${port ?? "PORT"}\`), stop it, run \`speedgate cleanup\` for leftovers of an interrupted run, or choose another port in the round config.`;
-}
-function startupTimeoutHint(afterS) {
-  return `The engine printed no fatal error but did not answer the health check within ${afterS} s. First runs download weights and compile kernels (torch.compile, DeepGEMM/FlashInfer JIT, CUDA graph capture of many sizes): raise \`health.timeoutS\`, serve the weights from the runner's disk (\`docker.mounts\`, read-only) or bake them into the image, or check the log tail for where it stalled.`;
-}
-var EXITED_HINT = "The engine stopped without an error speedgate recognises. The log tail below shows its last words; run the same command by hand to reproduce.";
-var CANCELLED_HINT = "The run was cancelled (SIGINT, SIGTERM or the job was stopped); nothing was measured after that.";
-var PATCH_CONFLICT_HINT = "The patch was made against different source than the baseline the round runs: rebase the pull request on that baseline (or point candidate.sourceDir / the image at the commit the patch is based on) and run again.";
-var PATCH_TOOL_MISSING_HINT = "Install git or GNU patch where speedgate runs (apt-get install git), so the patch can be applied.";
-var BUILD_ERROR_HINT = "A postPatch step failed in the patched copy. Run the same command by hand in a patched checkout; its output is in the log tail below.";
-
-// src/engine/apply-patch.ts
-import { dirname as dirname2 } from "node:path";
-
-// src/engine/run-tool.ts
-import { spawn } from "node:child_process";
-var MAX_OUTPUT_CHARS = 256 * 1024;
-async function runTool(argv, options) {
-  const [program, ...args] = argv;
-  if (!program) throw new Error("runTool: expected a program to run");
-  return await new Promise((resolve5) => {
-    let output2 = "";
-    let timedOut = false;
-    const child = spawn(program, args, {
-      cwd: options.cwd,
-      env: options.env ?? process.env,
-      detached: true,
-      stdio: [options.input ? "pipe" : "ignore", "pipe", "pipe"]
-    });
-    const append = (chunk) => {
-      if (output2.length < MAX_OUTPUT_CHARS) output2 += chunk.toString("utf8");
-    };
-    child.stdout?.on("data", append);
-    child.stderr?.on("data", append);
-    const killGroup = () => {
-      if (child.pid === void 0) return;
-      try {
-        process.kill(-child.pid, "SIGKILL");
-      } catch {
-      }
-    };
-    const timer = options.timeoutMs === void 0 ? void 0 : setTimeout(() => {
-      timedOut = true;
-      killGroup();
-    }, options.timeoutMs);
-    const onAbort = () => killGroup();
-    options.signal?.addEventListener("abort", onAbort, { once: true });
-    let settled = false;
-    const finish = (result) => {
-      if (settled) return;
-      settled = true;
-      if (timer) clearTimeout(timer);
-      options.signal?.removeEventListener("abort", onAbort);
-      resolve5({ ...result, output: output2, timedOut });
-    };
-    child.once("error", (error62) => {
-      output2 += `${error62.message}
-`;
-      finish({ exitCode: null, signal: null, missing: error62.code === "ENOENT" });
-    });
-    child.once("close", (exitCode, signal) => finish({ exitCode, signal, missing: false }));
-    if (options.input && child.stdin) {
-      child.stdin.on("error", () => void 0);
-      child.stdin.end(options.input);
-    }
-  });
-}
-
-// src/engine/apply-patch.ts
-function hunkStarts(patchText) {
-  const hunks = /* @__PURE__ */ new Map();
-  let file2 = null;
-  for (const line of patchText.split("\n")) {
-    const header = /^(?:---|\+\+\+) (?:[ab]\/)?(\S+)/.exec(line);
-    if (header?.[1] && header[1] !== "/dev/null") {
-      file2 = header[1];
-      if (!hunks.has(file2)) hunks.set(file2, []);
-      continue;
-    }
-    const hunk = /^@@ -(\d+)/.exec(line);
-    if (hunk?.[1] && file2) hunks.get(file2)?.push(Number(hunk[1]));
-  }
-  return hunks;
-}
-function describePatchFailure(output2, patchText) {
-  const gitHunk = /patch failed: (.+):(\d+)/.exec(output2);
-  if (gitHunk?.[1] && gitHunk[2]) {
-    const line = Number(gitHunk[2]);
-    const index = hunkStarts(patchText).get(gitHunk[1])?.indexOf(line) ?? -1;
-    const which = index >= 0 ? `hunk #${index + 1} (at line ${line})` : `the hunk at line ${line}`;
-    return `${gitHunk[1]}: ${which} does not apply`;
-  }
-  const patchFile = /(?:patching|checking) file '?([^'\n]+)'?\n(?:[^\n]*\n)*?Hunk #(\d+) FAILED at (\d+)/.exec(output2);
-  if (patchFile?.[1] && patchFile[2] && patchFile[3]) {
-    return `${patchFile[1]}: hunk #${patchFile[2]} (at line ${patchFile[3]}) does not apply`;
-  }
-  const missing2 = /error: (.+?): (?:No such file or directory|does not exist in index)/.exec(output2) ?? /can't find file to patch[\s\S]*?\+\+\+ (?:b\/)?(\S+)/.exec(output2);
-  if (missing2?.[1]) return `${missing2[1]}: the file the patch changes does not exist in the source`;
-  const exists = /error: (.+?): already exists in working directory/.exec(output2);
-  if (exists?.[1]) return `${exists[1]}: the file the patch creates already exists`;
-  const corrupt = /corrupt patch at line (\d+)|malformed patch at line (\d+)/.exec(output2);
-  if (corrupt) return `the patch is malformed at line ${corrupt[1] ?? corrupt[2]}`;
-  const lastLine2 = output2.trim().split("\n").pop();
-  return lastLine2 ? `the patch does not apply: ${lastLine2}` : "the patch does not apply";
-}
-function patchFailure(role, kind, summary, result) {
-  const logTail = (result?.output ?? "").split("\n").filter((line, index, all) => line !== "" || index < all.length - 1).map(cleanLogLine);
-  return new EngineFailureError({
-    engine: role,
-    stage: "patch",
-    kind,
-    label: kind === "patch_tool_missing" ? "no tool to apply the patch" : "the patch does not apply",
-    summary,
-    hint: kind === "patch_tool_missing" ? PATCH_TOOL_MISSING_HINT : PATCH_CONFLICT_HINT,
-    exitCode: result?.exitCode ?? null,
-    signal: result?.signal ?? null,
-    logTail
-  });
-}
-async function applyPatch(options) {
-  const env = { ...process.env, GIT_CEILING_DIRECTORIES: dirname2(options.dir) };
-  const run2 = (argv) => runTool(argv, { cwd: options.dir, env, signal: options.signal, timeoutMs: 12e4 });
-  const tools = [
-    {
-      tool: "git",
-      check: ["git", "apply", "--check", "--verbose", "--whitespace=nowarn", options.patchPath],
-      apply: ["git", "apply", "--whitespace=nowarn", options.patchPath]
-    },
-    {
-      tool: "patch",
-      check: ["patch", "-p1", "--dry-run", "--batch", "--forward", "-i", options.patchPath],
-      apply: ["patch", "-p1", "--batch", "--forward", "-i", options.patchPath]
-    }
-  ];
-  for (const { tool, check: check2, apply } of tools) {
-    const checked = await run2(check2);
-    if (checked.missing) continue;
-    if (options.signal.aborted) throw options.signal.reason;
-    if (checked.exitCode !== 0) throw patchFailure(options.role, "patch_conflict", describePatchFailure(checked.output, options.patchText), checked);
-    const applied = await run2(apply);
-    if (applied.exitCode !== 0) throw patchFailure(options.role, "patch_conflict", describePatchFailure(applied.output, options.patchText), applied);
-    return { tool };
-  }
-  throw patchFailure(options.role, "patch_tool_missing", "neither git nor patch is installed", null);
-}
-
-// src/engine/check-port-free.ts
-import { createServer } from "node:net";
-async function isPortFree(port) {
-  return await new Promise((resolve5) => {
-    const server = createServer();
-    server.unref();
-    server.once("error", () => resolve5(false));
-    server.listen({ port, host: "127.0.0.1", exclusive: true }, () => server.close(() => resolve5(true)));
-  });
-}
-
-// src/engine/allowed-host-environment.ts
-var ALLOWED_NAMES = /* @__PURE__ */ new Set(["PATH", "HOME", "USER", "LOGNAME", "TMPDIR", "TZ", "LANG", "LANGUAGE", "LD_LIBRARY_PATH", "RUNNER_TRACKING_ID"]);
-var ALLOWED_PREFIXES = ["LC_", "CUDA_", "NVIDIA_", "NCCL_"];
-function isAllowedHostVariable(name) {
-  return ALLOWED_NAMES.has(name) || ALLOWED_PREFIXES.some((prefix) => name.startsWith(prefix));
-}
-function allowedHostEnvironment(env) {
-  const allowed = {};
-  for (const [name, value] of Object.entries(env)) {
-    if (value !== void 0 && isAllowedHostVariable(name)) allowed[name] = value;
-  }
-  return allowed;
-}
-
-// src/engine/engine-init-script.ts
-var ENGINE_INIT_SCRIPT = String.raw`"use strict";
-const { spawn } = require("node:child_process");
-const { constants } = require("node:os");
-const [program, ...args] = process.argv.slice(1);
-const child = spawn(program, args, { stdio: "inherit" });
-child.on("error", (error) => {
-  process.stderr.write("speedgate: could not start " + JSON.stringify(program) + ": " + (error.code || error.message) + "\n");
-  process.exit(127);
-});
-child.on("exit", (code, signal) => {
-  process.exit(code !== null ? code : 128 + (constants.signals[signal] || 0));
-});
-`;
-
-// src/engine/resolve-program.ts
-import { accessSync, constants as constants2, statSync } from "node:fs";
-import { delimiter, isAbsolute as isAbsolute3, resolve } from "node:path";
-function isExecutableFile(path) {
-  try {
-    accessSync(path, constants2.X_OK);
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
-}
-function resolveProgram(program, options) {
-  if (program.includes("/")) {
-    const file2 = isAbsolute3(program) ? program : resolve(options.cwd, program);
-    return isExecutableFile(file2) ? file2 : null;
-  }
-  for (const dir of (options.path ?? "").split(delimiter)) {
-    const file2 = resolve(options.cwd, dir === "" ? "." : dir, program);
-    if (isExecutableFile(file2)) return file2;
-  }
-  return null;
-}
-
-// src/engine/process-isolation.ts
-var NAMESPACE_FLAGS = ["--pid", "--fork", "--kill-child", "--mount-proc"];
-var VARIANTS = [
-  { kind: "pid-namespace", flags: NAMESPACE_FLAGS },
-  { kind: "user-namespace", flags: ["--user", "--map-current-user", ...NAMESPACE_FLAGS] },
-  { kind: "user-namespace", flags: ["--user", "--map-root-user", ...NAMESPACE_FLAGS] }
-];
-var DROP_CAPABILITIES = ["--bounding-set", "-all", "--inh-caps", "-all"];
-var PROBE_SCRIPT = String.raw`const fs = require("node:fs");
-const visible = fs.readdirSync("/proc").filter((name) => /^\d+$/.test(name));
-const capabilities = /^CapEff:\s*([0-9a-f]+)$/m.exec(fs.readFileSync("/proc/self/status", "utf8"));
-process.stdout.write(JSON.stringify({ pid: process.pid, visible, capabilities: capabilities ? capabilities[1] : null }) + "\n");
-`;
-var PROBE_TIMEOUT_MS = 15e3;
-function lastLine(text3) {
-  return text3.trim().split("\n").pop() ?? "";
-}
-function probeProblem(output2, exitCode) {
-  const line = lastLine(output2);
-  if (exitCode !== 0) return line || `exited with code ${exitCode ?? "none"}`;
-  let seen;
-  try {
-    seen = JSON.parse(line);
-  } catch {
-    return `unexpected output: ${line.slice(0, 200)}`;
-  }
-  if (seen.pid !== 1) return `the engine would not be the namespace's first process (pid ${String(seen.pid)})`;
-  if (!Array.isArray(seen.visible) || seen.visible.length !== 1) return "/proc still shows processes outside the namespace";
-  if (typeof seen.capabilities !== "string" || !/^0+$/.test(seen.capabilities)) return `the engine would keep capabilities (${String(seen.capabilities)})`;
-  return null;
-}
-async function probeProcessIsolation(options = {}) {
-  const tools = options.tools ?? {};
-  const hostPath = process.env.PATH;
-  const cwd = process.cwd();
-  const unshare = resolveProgram(tools.unshare ?? "unshare", { cwd, path: hostPath });
-  const setpriv = resolveProgram(tools.setpriv ?? "setpriv", { cwd, path: hostPath });
-  const node2 = tools.node ?? process.execPath;
-  if (!unshare || !setpriv) {
-    const missing2 = [unshare ? null : tools.unshare ?? "unshare", setpriv ? null : tools.setpriv ?? "setpriv"].filter((name) => name !== null);
-    return { kind: "none", reason: `${missing2.join(" and ")} not found on PATH (util-linux)` };
-  }
-  const problems = [];
-  for (const variant of VARIANTS.filter((candidate) => !options.kinds || options.kinds.includes(candidate.kind))) {
-    const prefix = [unshare, ...variant.flags, "--", setpriv, ...DROP_CAPABILITIES, "--", node2];
-    const result = await runTool([...prefix, "-e", PROBE_SCRIPT], { cwd, env: allowedHostEnvironment(process.env), timeoutMs: PROBE_TIMEOUT_MS });
-    const problem = result.timedOut ? `no answer within ${PROBE_TIMEOUT_MS / 1e3} s` : probeProblem(result.output, result.exitCode);
-    const spelled = `unshare ${variant.flags.join(" ")}`;
-    if (problem === null) {
-      const what = variant.kind === "pid-namespace" ? "a PID namespace of its own" : "user and PID namespaces of its own";
-      return { kind: variant.kind, prefix, description: `${what} (${spelled}), without capabilities` };
-    }
-    problems.push(`${spelled}: ${problem}`);
-  }
-  return { kind: "none", reason: problems.join("; ") };
-}
-var detected = null;
-function detectProcessIsolation() {
-  detected ??= probeProcessIsolation();
-  return detected;
-}
-function isolateCommand(isolation, argv) {
-  if (isolation.kind === "none") return [...argv];
-  return [...isolation.prefix, "-e", ENGINE_INIT_SCRIPT, "--", ...argv];
-}
-function isolationFallbackWarning(isolation) {
-  return `runtime process: engines are NOT isolated on this machine, only put in process groups: a process an engine starts with setsid can outlive it, and an engine can read the environment of speedgate and its parents in /proc. Use runtime: docker for code you do not trust. Why: ${isolation.reason}`;
-}
-
-// src/engine/spawn-process-engine.ts
-import { spawn as spawn2 } from "node:child_process";
-import { constants as constants3 } from "node:os";
-
-// src/engine/process-group.ts
-import { readFileSync, readdirSync } from "node:fs";
-function readProcStat(pid) {
-  try {
-    const stat4 = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat4.slice(stat4.lastIndexOf(")") + 2).split(" ");
-    return { state: fields[0] ?? "?", pgid: Number(fields[2]) };
-  } catch {
-    return null;
-  }
-}
-function processGroupAlive(pgid) {
-  try {
-    process.kill(-pgid, 0);
-  } catch (error62) {
-    return error62.code === "EPERM";
-  }
-  let pids;
-  try {
-    pids = readdirSync("/proc").filter((name) => /^\d+$/.test(name));
-  } catch {
-    return true;
-  }
-  return pids.some((name) => {
-    const stat4 = readProcStat(Number(name));
-    return stat4 !== null && stat4.pgid === pgid && stat4.state !== "Z" && stat4.state !== "X";
-  });
-}
-function signalProcessGroup(pgid, signal) {
-  try {
-    process.kill(-pgid, signal);
-  } catch {
-  }
-}
-async function waitForProcessGroupExit(pgid, timeoutMs) {
-  const deadline = performance.now() + timeoutMs;
-  for (; ; ) {
-    if (!processGroupAlive(pgid)) return true;
-    if (performance.now() >= deadline) return false;
-    await new Promise((resolve5) => setTimeout(resolve5, 25));
-  }
-}
-var liveGroups = /* @__PURE__ */ new Set();
-var exitHookInstalled = false;
-function trackProcessGroup(pgid) {
-  liveGroups.add(pgid);
-  if (!exitHookInstalled) {
-    exitHookInstalled = true;
-    process.on("exit", () => {
-      for (const group of liveGroups) signalProcessGroup(group, "SIGKILL");
-    });
-  }
-  return () => liveGroups.delete(pgid);
-}
-
-// src/engine/spawn-process-engine.ts
-var DRAIN_AFTER_EXIT_MS = 200;
-function cannotStart(options, program, reason, detail) {
-  return new EngineFailureError({
-    engine: options.role,
-    stage: "startup",
-    kind: "exited",
-    label: "the engine command could not be started",
-    summary: `could not run ${JSON.stringify(program)} in ${options.cwd}: ${reason}`,
-    hint: `Check that the first argument of the command is a program on PATH (or an absolute path) and that the working folder exists. ${EXITED_HINT}`,
-    exitCode: null,
-    signal: null,
-    logTail: [detail]
-  });
-}
-function exitOf(isolation, exitCode, signal) {
-  if (isolation.kind === "none" || exitCode === null || exitCode <= 128 || exitCode > 128 + 64) return { exitCode, signal };
-  const name = Object.entries(constants3.signals).find(([, number5]) => number5 === exitCode - 128)?.[0];
-  return { exitCode, signal: name ?? signal };
-}
-async function spawnProcessEngine(options) {
-  const engineProgram = options.argv[0];
-  if (!engineProgram) throw new Error("spawnProcessEngine: expected a command");
-  if (options.isolation.kind !== "none" && !resolveProgram(engineProgram, { cwd: options.cwd, path: options.env.PATH })) {
-    throw cannotStart(options, engineProgram, "ENOENT (not found, or not executable)", `${engineProgram}: not found on PATH=${options.env.PATH ?? ""}`);
-  }
-  const [program, ...args] = isolateCommand(options.isolation, options.argv);
-  if (!program) throw new Error("spawnProcessEngine: expected a command");
-  const log = new LogRingBuffer({}, options.onLine);
-  const child = spawn2(program, args, { cwd: options.cwd, env: options.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
-  child.stdout.on("data", (chunk) => log.write("stdout", chunk));
-  child.stderr.on("data", (chunk) => log.write("stderr", chunk));
-  await new Promise((resolve5, reject) => {
-    child.once("spawn", resolve5);
-    child.once("error", (error62) => reject(cannotStart(options, engineProgram, error62.code ?? error62.message, error62.message)));
-  });
-  const pgid = child.pid;
-  if (pgid === void 0) throw new Error("spawned engine has no pid");
-  const untrack = trackProcessGroup(pgid);
-  const exited = new Promise((resolve5) => {
-    child.once("exit", (exitCode, signal) => {
-      const done = () => {
-        log.end();
-        resolve5({ ...exitOf(options.isolation, exitCode, signal), oomKilled: false });
-      };
-      if (child.stdout.closed && child.stderr.closed) return done();
-      const timer = setTimeout(done, DRAIN_AFTER_EXIT_MS);
-      child.once("close", () => {
-        clearTimeout(timer);
-        done();
-      });
-    });
-  });
-  let stopping = null;
-  const stop = () => {
-    stopping ??= (async () => {
-      signalProcessGroup(pgid, "SIGTERM");
-      const gone = await waitForProcessGroupExit(pgid, options.stopGraceMs);
-      if (!gone) {
-        signalProcessGroup(pgid, "SIGKILL");
-        await waitForProcessGroupExit(pgid, 5e3);
-      }
-      await exited;
-      child.stdout.destroy();
-      child.stderr.destroy();
-      untrack();
-    })();
-    return stopping;
-  };
-  return { role: options.role, baseUrl: options.baseUrl, exited, logTail: () => log.snapshot(), stop, pid: pgid };
-}
-
-// src/engine/locate-speedgate.ts
-import { existsSync, readFileSync as readFileSync2 } from "node:fs";
-import { dirname as dirname3, join as join2 } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-function findPackageRoot(from = fileURLToPath(import.meta.url)) {
-  let dir = dirname3(from);
-  for (; ; ) {
-    const manifest = join2(dir, "package.json");
-    if (existsSync(manifest)) {
-      try {
-        const name = JSON.parse(readFileSync2(manifest, "utf8")).name;
-        if (name === "speedgate") return dir;
-      } catch {
-      }
-    }
-    const parent = dirname3(dir);
-    if (parent === dir) throw new Error(`could not find speedgate's package.json above ${from}`);
-    dir = parent;
-  }
-}
-function speedgateEntryArgs() {
-  const self = fileURLToPath(import.meta.url);
-  const root = findPackageRoot(self);
-  if (!self.endsWith(".ts")) return [join2(root, "dist", "cli.js")];
-  const loader = join2(root, "node_modules", "tsx", "dist", "loader.mjs");
-  return ["--import", pathToFileURL(loader).href, join2(root, "src", "cli", "index.ts")];
-}
-
-// src/engine/substitute-command.ts
-function substituteCommand(command, values) {
-  return command.flatMap((argument) => {
-    if (argument === "{speedgate}") return speedgateEntryArgs();
-    return [
-      argument.replaceAll("{port}", String(values.port)).replaceAll("{contextLimit}", String(values.contextLimit)).replaceAll("{model}", values.model).replaceAll("{node}", process.execPath)
-    ];
-  });
-}
-
-// src/engine/process-runtime.ts
-var ProcessRuntime = class {
-  constructor(round, context, options = {}) {
-    this.round = round;
-    this.context = context;
-    this.options = options;
-  }
-  round;
-  context;
-  options;
-  name = "process";
-  tempRoot = null;
-  patchedDir = null;
-  engines = /* @__PURE__ */ new Set();
-  isolation = null;
-  /** Probed at the first process this round starts, and said once: in the job log, the fallback is a warning. */
-  isolated() {
-    this.isolation ??= (this.options.isolation ?? detectProcessIsolation()).then((isolation) => {
-      if (isolation.kind === "none") this.context.logger.warn(isolationFallbackWarning(isolation));
-      else this.context.logger.info(`runtime process: each engine runs in ${isolation.description}`);
-      return isolation;
-    });
-    return this.isolation;
-  }
-  async prepare(role, signal) {
-    const patch = this.round.patch;
-    const sourceDir = this.round.config.candidate.sourceDir;
-    if (role === "baseline" || !patch || !sourceDir) return { role, imageId: null, patchHash: role === "candidate" ? patch?.sha256 ?? null : null };
-    this.tempRoot = await mkdtemp(join3(tmpdir(), `speedgate-${this.context.runId}-`));
-    const copy = join3(this.tempRoot, basename(sourceDir));
-    await cp(sourceDir, copy, { recursive: true, verbatimSymlinks: true });
-    this.context.logger.debug(`copied ${sourceDir} to ${copy} for the candidate`);
-    const { tool } = await applyPatch({ dir: copy, patchPath: patch.path, patchText: patch.bytes.toString("utf8"), role, signal });
-    this.context.logger.info(`candidate: applied ${basename(patch.path)} with ${tool}`);
-    this.patchedDir = copy;
-    for (const command of this.round.config.candidate.postPatch) await this.runPostPatch(command, copy, signal);
-    return { role, imageId: null, patchHash: patch.sha256 };
-  }
-  async runPostPatch(command, cwd, signal) {
-    const timeoutS = this.round.config.build.timeoutS;
-    const argv = substituteCommand(command, this.commandValues());
-    const env = this.envFor("candidate");
-    const isolation = await this.isolated();
-    const missing2 = isolation.kind !== "none" && !resolveProgram(argv[0] ?? "", { cwd, path: env.PATH });
-    const result = missing2 ? { exitCode: null, signal: null, output: `${argv[0] ?? ""}: not found
-`, missing: true, timedOut: false } : await runTool(isolateCommand(isolation, argv), { cwd, env, signal, timeoutMs: timeoutS * 1e3 });
-    if (signal.aborted) throw signal.reason;
-    if (result.exitCode === 0) return;
-    const lines2 = result.output.split("\n").filter((line) => line.trim() !== "").map(cleanLogLine);
-    throw new EngineFailureError({
-      engine: "candidate",
-      stage: "build",
-      kind: result.timedOut ? "build_timeout" : "build_error",
-      label: result.timedOut ? `postPatch step timed out after ${timeoutS} s` : "a postPatch step failed",
-      summary: `${argv.join(" ")}: ${result.missing ? "program not found" : result.timedOut ? "timed out" : lines2[lines2.length - 1] ?? `exited with code ${result.exitCode}`}`.slice(0, 1e3),
-      hint: BUILD_ERROR_HINT,
-      exitCode: result.exitCode,
-      signal: result.signal,
-      logTail: lines2.slice(-200)
-    });
-  }
-  async start(role, signal) {
-    if (signal.aborted) throw signal.reason;
-    const { config: config2 } = this.round;
-    const command = role === "candidate" ? config2.candidate.command ?? config2.baseline.command : config2.baseline.command;
-    if (!command) throw new Error("runtime process: the round config has no baseline.command");
-    if (!await isPortFree(config2.port)) {
-      throw new EngineFailureError({
-        engine: role,
-        stage: "startup",
-        kind: "port_in_use",
-        label: "port already in use",
-        summary: `port ${config2.port} on 127.0.0.1 is already in use before the ${role} engine started`,
-        hint: portInUseHint(config2.port),
-        exitCode: null,
-        signal: null,
-        logTail: []
-      });
-    }
-    const argv = substituteCommand(command, this.commandValues());
-    const cwd = this.cwdFor(role);
-    this.context.logger.debug(`${role}: starting ${argv.join(" ")} in ${cwd}`);
-    const engine = await spawnProcessEngine({
-      role,
-      argv,
-      cwd,
-      env: this.envFor(role),
-      isolation: await this.isolated(),
-      baseUrl: `http://127.0.0.1:${config2.port}`,
-      stopGraceMs: config2.docker.stopTimeoutS * 1e3,
-      onLine: (line) => this.context.logger.debug(`[${role}] ${cleanLogLine(line)}`)
-    });
-    this.engines.add(engine);
-    return engine;
-  }
-  async dispose() {
-    await Promise.all([...this.engines].map((engine) => engine.stop()));
-    this.engines.clear();
-    if (this.tempRoot) await rm(this.tempRoot, { recursive: true, force: true });
-    this.tempRoot = null;
-    this.patchedDir = null;
-  }
-  commandValues() {
-    const { config: config2 } = this.round;
-    return { port: config2.port, contextLimit: config2.bench.contextLimit, model: config2.bench.model };
-  }
-  /** The allowed part of the host's environment (PATH, HOME, locale, CUDA…), then the config's. */
-  envFor(role) {
-    const { config: config2 } = this.round;
-    return { ...allowedHostEnvironment(process.env), ...config2.baseline.env, ...role === "candidate" ? config2.candidate.env ?? {} : {} };
-  }
-  cwdFor(role) {
-    return processEngineCwd(role, this.round.config, this.round.configPath, this.patchedDir);
-  }
-};
-
-// src/engine/create-runtime.ts
-function createRuntime(round, context) {
-  switch (round.config.runtime) {
-    case "process":
-      return new ProcessRuntime(round, context);
-    case "docker":
-      return new DockerRuntime(new import_dockerode.default(), round, context);
-  }
-}
-
-// src/engine/wait-until-healthy.ts
-var import_undici2 = __toESM(require_undici(), 1);
-
-// src/failure/failure-patterns.ts
-var EXCEPTION_LINE = /^((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt|Failure))(?::\s?(.*))?$/;
-var TRACEBACK_START = /Traceback \(most recent call last\):/;
-var TRACEBACK_FRAME = /^\s*File "([^"]+)", line (\d+)(?:, in (.+))?$/;
-var WRAPPER_EXCEPTION = /See root cause above|Engine core initialization failed|core proc\(s\)|Worker failed|child process.*failed|Background process.*failed|died unexpectedly/i;
-var CUDA_OOM = /CUDA out of memory|OutOfMemoryError|CUDA error: out of memory|cudaErrorMemoryAllocation|CUBLAS_STATUS_ALLOC_FAILED|CUDNN_STATUS_ALLOC_FAILED|out of memory on device|No available memory for the cache blocks|larger than the maximum number of tokens that can be stored in KV cache|Not enough memory\. Please try to increase --mem-fraction-static/i;
-var KV_CACHE_OOM_MESSAGE = /No available memory for the cache blocks|stored in KV cache|Not enough memory\. Please try to increase --mem-fraction-static|KV cache/i;
-var HOST_OOM = /Out of memory: Kill(?:ed)? process|oom-kill|oom_reaper|std::bad_alloc|^MemoryError\b|Cannot allocate memory(?!.*CUDA)/i;
-var NCCL_ERROR = /NCCL error|ncclInternalError|ncclSystemError|ncclUnhandledCudaError|ncclInvalidUsage|ncclInvalidArgument|ncclRemoteError|DistBackendError|ProcessGroupNCCL.*(?:timeout|timed out|error)|Watchdog caught collective operation timeout|NCCL (?:communicator|operation).*(?:failed|timed out|aborted)/i;
-var IMPORT_ERROR_TYPES = /^(?:ImportError|ModuleNotFoundError|SyntaxError|IndentationError|TabError|NameError)$/;
-var MODULE_ATTRIBUTE_ERROR = /^AttributeError: (?:partially initialized )?module '[^']+' has no attribute/;
-var PORT_IN_USE = /EADDRINUSE|Address already in use|address already in use|\[Errno 98\]|port \d+ is (?:already )?in use|is already in use by another process/i;
-var OOM_PHASES = [
-  {
-    phase: "graph_capture",
-    pattern: /cuda_graph|cudagraph|CudaGraph|capture_one|capture_model|\bcapture\b|graph_capture|torch\.cuda\.graph|Capture cuda graph|Capturing CUDA graph|Capturing cudagraph|piecewise/i
-  },
-  {
-    phase: "kv_cache",
-    pattern: /kv_cache|KV cache|kv cache|init_memory_pool|memory_pool|profile_max_num_token|TokenToKVPool|KVPool|_allocate_kv_cache|initialize_kv_cache|initialize_from_config|determine_available_memory|cache blocks|init_cache_engine|CacheEngine|Memory pool/i
-  },
-  {
-    phase: "weights",
-    pattern: /load_model|load_weights|weight_loader|model_loader|Load weight begin|Loading weights|Loading safetensors|safetensors|checkpoint shards|weight_utils|initialize_model|ModelRunner.__init__/i
-  }
-];
-
-// src/failure/strip-log-prefix.ts
-var PREFIXES = [
-  // Docker --timestamps and ISO-ish stamps: 2026-09-17T14:11:47.123456789Z, 2026-09-17 14:11:47,123
-  /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?(?:\s*[|-])? ?/,
-  // SGLang: [2026-09-17 14:11:47], [2026-09-17 14:11:47 TP0], [2026-09-17 14:11:47 DP1 TP3]
-  /^\[\d{4}-\d{2}-\d{2}[ T][\d:.,]+(?:\s+[A-Za-z]+\d*)*\] ?/,
-  // vLLM: INFO 09-17 14:11:47 [gpu_model_runner.py:12] and older "INFO 09-17 14:11:47 loader.py:12] "
-  /^(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\s+\d{2}-\d{2}\s+\d{2}:\d{2}:\d{2}(?:\.\d+)?\s+(?:\[[^\]]*\]|\S+:\d+\]) ?/,
-  // Worker processes: (EngineCore_DP0 pid=123), (VllmWorker rank=0 pid=123), (RayWorkerWrapper pid=1, ip=10.0.0.1), (pid=123)
-  /^\((?:[A-Za-z_][\w-]*(?:\s+[\w-]+=[^\s,)]+,?)+|pid=\d+(?:,?\s*[\w-]+=[^\s,)]+)*)\) ?/,
-  // torch.distributed workers: [rank1]: …
-  /^\[rank\d+\]: ?/,
-  // uvicorn and plain level tags: "ERROR:    [Errno 98] …", "[ERROR] …"
-  /^(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL):\s+/,
-  /^\[(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\]\s+/
-];
-function stripLogPrefix(line) {
-  let message = line.length > MAX_LOG_LINE_CHARS ? stripAnsi(line) : cleanLogLine(line);
-  for (let round = 0; round < 6; round++) {
-    const before = message;
-    for (const prefix of PREFIXES) message = message.replace(prefix, "");
-    if (message === before) break;
-  }
-  return message;
-}
-
-// src/failure/classify-failure.ts
-var MAX_SUMMARY_CHARS = 1e3;
-var FAILURE_LOG_TAIL_LINES = 200;
-var EMBEDDED_EXCEPTION = /(?:^|[\s:(])((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception)): /g;
-function capSummary(text3) {
-  let flat = text3.trim();
-  const starts = [...flat.matchAll(EMBEDDED_EXCEPTION)].map((match) => match.index + match[0].indexOf(match[1] ?? ""));
-  const last = starts.at(-1);
-  if (last !== void 0 && last > 0 && flat.length > 200) flat = flat.slice(last);
-  return flat.length <= MAX_SUMMARY_CHARS ? flat : `${flat.slice(0, MAX_SUMMARY_CHARS - 1)}\u2026`;
-}
-function lastIndexMatching(lines2, test, before = lines2.length) {
-  for (let index = Math.min(before, lines2.length) - 1; index >= 0; index--) if (test(lines2[index] ?? "")) return index;
-  return -1;
-}
-function decisiveException(lines2) {
-  const wrapped = lastIndexMatching(lines2, (line) => EXCEPTION_LINE.test(line) && !WRAPPER_EXCEPTION.test(line));
-  return wrapped >= 0 ? wrapped : lastIndexMatching(lines2, (line) => EXCEPTION_LINE.test(line));
-}
-function oomPhase(lines2, at) {
-  if (KV_CACHE_OOM_MESSAGE.test(lines2[at] ?? "") && !/CUDA out of memory|OutOfMemoryError/i.test(lines2[at] ?? "")) return "kv_cache";
-  const tracebackStart = lastIndexMatching(lines2, (line) => TRACEBACK_START.test(line), at);
-  const scanFrom = tracebackStart >= 0 ? tracebackStart : Math.max(0, at - 60);
-  const ownLine = lines2[at] ?? "";
-  const errorStart = ownLine.search(CUDA_OOM);
-  const ownFrames = errorStart > 0 ? ownLine.slice(0, errorStart).split(/(?=File ")/).reverse() : [];
-  const inTraceback = [...ownFrames, ...lines2.slice(scanFrom, at).reverse()];
-  const before = lines2.slice(Math.max(0, scanFrom - 40), scanFrom).reverse();
-  for (const candidates of [inTraceback, before]) {
-    for (const line of candidates) {
-      const found = OOM_PHASES.find(({ pattern }) => pattern.test(line));
-      if (found) return found.phase;
-    }
-  }
-  return "other";
-}
-var OOM_LABELS = {
-  graph_capture: "CUDA out of memory during CUDA graph capture",
-  weights: "CUDA out of memory while loading weights",
-  kv_cache: "CUDA out of memory while allocating the KV cache",
-  other: "CUDA out of memory"
-};
-function frameLocation(lines2, at) {
-  const frame = lastIndexMatching(lines2, (line) => TRACEBACK_FRAME.test(line), at);
-  if (frame < 0) return null;
-  const match = TRACEBACK_FRAME.exec(lines2[frame] ?? "");
-  return match ? `${match[1]}, line ${match[2]}` : null;
-}
-function describeExit(exit) {
-  if (!exit) return "stopped";
-  if (exit.signal) return `killed by ${exit.signal}`;
-  return `exited with code ${exit.exitCode ?? "unknown"}`;
-}
-function portFrom(lines2, at) {
-  const match = /(?::|port |, )(\d{2,5})\b/.exec(lines2[at] ?? "");
-  return match ? Number(match[1]) : null;
-}
-function diagnose(input2, lines2) {
-  const find = (pattern) => lastIndexMatching(lines2, (line) => pattern.test(line));
-  const exceptionAt = decisiveException(lines2);
-  const oomAt = find(CUDA_OOM);
-  if (oomAt >= 0) {
-    const phase2 = oomPhase(lines2, oomAt);
-    const label = input2.stage === "benchmark" && phase2 === "other" ? "CUDA out of memory while serving" : OOM_LABELS[phase2];
-    return { kind: "cuda_oom", label, hint: CUDA_OOM_HINTS[phase2], line: oomAt };
-  }
-  if (input2.timedOut) {
-    return {
-      kind: "startup_timeout",
-      label: `no healthy answer within ${input2.timedOut.afterS} s`,
-      hint: startupTimeoutHint(input2.timedOut.afterS),
-      line: exceptionAt >= 0 ? exceptionAt : null
-    };
-  }
-  const exit = input2.exit;
-  const killed = exit?.exitCode === 137 || exit?.signal === "SIGKILL";
-  const hostOomAt = find(HOST_OOM);
-  if (exit?.oomKilled || hostOomAt >= 0 || killed && /^Killed$/.test(lines2[lines2.length - 1]?.trim() ?? "")) {
-    return { kind: "host_oom", label: "host out of memory (killed by the OOM killer)", hint: HOST_OOM_HINT, line: hostOomAt >= 0 ? hostOomAt : null };
-  }
-  const ncclAt = find(NCCL_ERROR);
-  if (ncclAt >= 0) {
-    const decisive = exceptionAt >= 0 && NCCL_ERROR.test(lines2[exceptionAt] ?? "") ? exceptionAt : ncclAt;
-    return { kind: "nccl_error", label: "NCCL error (multi-GPU communication)", hint: NCCL_HINT, line: decisive };
-  }
-  const importAt = lastIndexMatching(
-    lines2,
-    (line) => IMPORT_ERROR_TYPES.test(EXCEPTION_LINE.exec(line)?.[1]?.split(".").pop() ?? "") || MODULE_ATTRIBUTE_ERROR.test(line)
-  );
-  if (importAt >= 0) {
-    const type = EXCEPTION_LINE.exec(lines2[importAt] ?? "")?.[1] ?? "ImportError";
-    const location = frameLocation(lines2, importAt);
-    return {
-      kind: "import_error",
-      label: `Python ${type.split(".").pop() ?? type}: the engine's code does not load`,
-      hint: importErrorHint(location),
-      line: importAt
-    };
-  }
-  const portAt = find(PORT_IN_USE);
-  if (portAt >= 0) {
-    return { kind: "port_in_use", label: "port already in use", hint: portInUseHint(portFrom(lines2, portAt)), line: portAt };
-  }
-  if (killed) {
-    return {
-      kind: "host_oom",
-      label: "killed by SIGKILL (most likely the host's OOM killer)",
-      hint: HOST_OOM_HINT,
-      line: exceptionAt >= 0 ? exceptionAt : null
-    };
-  }
-  return {
-    kind: "exited",
-    label: exit?.exitCode === 0 ? "exited cleanly (code 0) while it should be serving" : describeExit(exit),
-    hint: EXITED_HINT,
-    line: exceptionAt >= 0 ? exceptionAt : null
-  };
-}
-function summaryFor(diagnosis, lines2, input2) {
-  let summary;
-  if (diagnosis.line !== null) summary = lines2[diagnosis.line];
-  if (!summary) {
-    const lastWords = lastIndexMatching(lines2, (line) => line.trim() !== "");
-    summary = lastWords >= 0 ? lines2[lastWords] : void 0;
-  }
-  const base = summary ?? (input2.timedOut ? `no HTTP 200 from the health check within ${input2.timedOut.afterS} s` : `the engine ${input2.exit?.signal ? "was " : ""}${describeExit(input2.exit)} without printing anything`);
-  if (diagnosis.kind === "import_error" && diagnosis.line !== null) {
-    const location = frameLocation(lines2, diagnosis.line);
-    if (location) return capSummary(`${base} (${location})`);
-  }
-  return capSummary(base);
-}
-function classifyFailure(input2) {
-  const lost = input2.exit?.infrastructure;
-  if (lost) {
-    return {
-      engine: input2.role,
-      stage: input2.stage,
-      kind: "infrastructure",
-      label: lost.label,
-      summary: capSummary(lost.summary),
-      hint: lost.hint,
-      exitCode: input2.exit?.exitCode ?? null,
-      signal: input2.exit?.signal ?? null,
-      logTail: input2.logLines.slice(-FAILURE_LOG_TAIL_LINES).map(cleanLogLine)
-    };
-  }
-  const lines2 = input2.logLines.map(stripLogPrefix);
-  const diagnosis = diagnose(input2, lines2);
-  return {
-    engine: input2.role,
-    stage: input2.stage,
-    kind: diagnosis.kind,
-    label: diagnosis.label,
-    summary: summaryFor(diagnosis, lines2, input2),
-    hint: diagnosis.hint,
-    exitCode: input2.exit?.exitCode ?? null,
-    signal: input2.exit?.signal ?? null,
-    logTail: input2.logLines.slice(-FAILURE_LOG_TAIL_LINES).map(cleanLogLine)
-  };
-}
-
-// src/engine/wait-until-healthy.ts
-var MAX_ATTEMPT_MS = 5e3;
-function cancelledFailure(engine, stage, reason) {
-  const message = reason instanceof Error ? reason.message : typeof reason === "string" ? reason : "cancelled";
-  return new EngineFailureError({
-    engine: engine.role,
-    stage,
-    kind: "cancelled",
-    label: "cancelled",
-    summary: message,
-    hint: CANCELLED_HINT,
-    exitCode: null,
-    signal: null,
-    logTail: engine.logTail().slice(-200).map(cleanLogLine)
-  });
-}
-async function waitUntilHealthy(options) {
-  const { engine, signal } = options;
-  const started = performance.now();
-  const deadline = started + options.timeoutS * 1e3;
-  const url2 = new URL(options.path, engine.baseUrl);
-  const exitController = new AbortController();
-  let exit = null;
-  void engine.exited.then((value) => {
-    exit = value;
-    exitController.abort(new Error("engine exited"));
-  });
-  const dispatcher = new import_undici2.Agent({ keepAliveTimeout: 1e3, connect: { timeout: MAX_ATTEMPT_MS } });
-  const wake = AbortSignal.any([signal, exitController.signal]);
-  try {
-    for (; ; ) {
-      if (signal.aborted) throw cancelledFailure(engine, "startup", signal.reason);
-      if (exit) throw new EngineFailureError(classifyFailure({ role: engine.role, stage: "startup", exit, logLines: engine.logTail() }));
-      const now = performance.now();
-      if (now >= deadline) {
-        throw new EngineFailureError(
-          classifyFailure({ role: engine.role, stage: "startup", exit: null, logLines: engine.logTail(), timedOut: { afterS: options.timeoutS } })
-        );
-      }
-      const attemptSignal = AbortSignal.any([wake, AbortSignal.timeout(Math.ceil(Math.max(1, Math.min(MAX_ATTEMPT_MS, deadline - now))))]);
-      try {
-        const response = await (0, import_undici2.request)(url2, { method: "GET", dispatcher, signal: attemptSignal });
-        await response.body.dump();
-        if (response.statusCode === 200) return { healthyAfterMs: performance.now() - started };
-      } catch {
-      }
-      const pause = Math.min(options.intervalMs, Math.max(0, deadline - performance.now()));
-      await sleepUnless(pause, wake);
-    }
-  } finally {
-    await dispatcher.destroy().catch(() => void 0);
-  }
-}
-async function sleepUnless(ms, signal) {
-  if (signal.aborted || ms <= 0) return;
-  await new Promise((resolve5) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve5();
-    }
-    signal.addEventListener("abort", done, { once: true });
-  });
-}
+// src/calibration/read-calibration.ts
+import { readFile } from "node:fs/promises";
 
 // node_modules/zod/v4/classic/external.js
 var external_exports = {};
@@ -38422,14 +36270,14 @@ function codePointLength(str) {
   const units = str.length;
   if (!highSurrogate.test(str))
     return units;
-  let count3 = units;
+  let count5 = units;
   for (let i = 0; i < units - 1; i++) {
     if ((str.charCodeAt(i) & 64512) === 55296 && (str.charCodeAt(i + 1) & 64512) === 56320) {
-      count3--;
+      count5--;
       i++;
     }
   }
-  return count3;
+  return count5;
 }
 function getLengthableOrigin(input2) {
   if (Array.isArray(input2))
@@ -42812,8 +40660,8 @@ function az_default() {
 }
 
 // node_modules/zod/v4/locales/be.js
-function getBelarusianPlural(count3, one, few, many) {
-  const absCount = Math.abs(count3);
+function getBelarusianPlural(count5, one, few, many) {
+  const absCount = Math.abs(count5);
   const lastDigit = absCount % 10;
   const lastTwoDigits = absCount % 100;
   if (lastTwoDigits >= 11 && lastTwoDigits <= 19) {
@@ -45460,8 +43308,8 @@ function hu_default() {
 }
 
 // node_modules/zod/v4/locales/hy.js
-function getArmenianPlural(count3, one, many) {
-  return Math.abs(count3) === 1 ? one : many;
+function getArmenianPlural(count5, one, many) {
+  return Math.abs(count5) === 1 ? one : many;
 }
 function withDefiniteArticle(word) {
   if (!word)
@@ -46545,8 +44393,8 @@ function ko_default() {
 }
 
 // node_modules/zod/v4/locales/lt.js
-var capitalizeFirstCharacter = (text3) => {
-  return text3.charAt(0).toUpperCase() + text3.slice(1);
+var capitalizeFirstCharacter = (text5) => {
+  return text5.charAt(0).toUpperCase() + text5.slice(1);
 };
 function getUnitTypeFromNumber(number5) {
   const abs = Math.abs(number5);
@@ -48199,8 +46047,8 @@ function ro_default() {
 }
 
 // node_modules/zod/v4/locales/ru.js
-function getRussianPlural(count3, one, few, many) {
-  const absCount = Math.abs(count3);
+function getRussianPlural(count5, one, few, many) {
+  const absCount = Math.abs(count5);
   const lastDigit = absCount % 10;
   const lastTwoDigits = absCount % 100;
   if (lastTwoDigits >= 11 && lastTwoDigits <= 19) {
@@ -56912,19 +54760,2544 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 
+// src/config/format-config-issues.ts
+function valueAt(root, path) {
+  let current = root;
+  for (const key of path) {
+    if (current === null || typeof current !== "object") return void 0;
+    current = current[key];
+  }
+  return current;
+}
+function formatPath(path) {
+  let out = "";
+  for (const key of path) {
+    if (typeof key === "number") out += `[${key}]`;
+    else out += out ? `.${String(key)}` : String(key);
+  }
+  return out || "(root)";
+}
+function unwrap(schema) {
+  let current = schema;
+  for (; ; ) {
+    if (current instanceof external_exports.ZodDefault || current instanceof external_exports.ZodPrefault || current instanceof external_exports.ZodOptional || current instanceof external_exports.ZodNullable) {
+      current = current.unwrap();
+    } else if (current instanceof external_exports.ZodPipe) {
+      current = current.in;
+    } else {
+      return current;
+    }
+  }
+}
+function knownKeysAt(schema, path) {
+  let current = unwrap(schema);
+  for (const key of path) {
+    if (current instanceof external_exports.ZodObject && typeof key === "string") {
+      const next = current.shape[key];
+      if (!next) return [];
+      current = unwrap(next);
+    } else if (current instanceof external_exports.ZodArray && typeof key === "number") {
+      current = unwrap(current.element);
+    } else {
+      return [];
+    }
+  }
+  return current instanceof external_exports.ZodObject ? Object.keys(current.shape) : [];
+}
+function formatConfigIssues(issues, input2, schema) {
+  const lines2 = [];
+  for (const issue2 of issues) {
+    if (issue2.code === "unrecognized_keys") {
+      const known = knownKeysAt(schema, issue2.path);
+      for (const key of issue2.keys) {
+        const field4 = formatPath([...issue2.path, key]);
+        const expected = known.length > 0 ? `expected one of ${known.join(", ")}` : "expected no such field";
+        lines2.push(`${field4}: unknown field, ${expected}`);
+      }
+      continue;
+    }
+    const given = valueAt(input2, issue2.path);
+    const field3 = formatPath(issue2.path);
+    lines2.push(
+      given === void 0 ? `${field3}: ${issue2.message}, but it is missing` : `${field3}: ${issue2.message}, got ${describeValue(given)}`
+    );
+  }
+  return lines2;
+}
+
+// src/calibration/calibration-schema.ts
+var CALIBRATION_KIND = "speedgate-calibration";
+var CALIBRATION_SCHEMA_VERSION = 1;
+var text = (max) => external_exports.string().max(max);
+var count = external_exports.number().int().min(0).max(1e7);
+var calibrationSettingsSchema = external_exports.object({
+  requestIntervalMs: external_exports.number().min(0),
+  arrival: external_exports.enum(["fixed", "poisson"]),
+  seed: external_exports.number().int().min(0),
+  thinking: external_exports.boolean(),
+  contextLimit: count,
+  maxTokens: count,
+  tolerance: external_exports.number().gt(0).lte(1),
+  model: text(256),
+  runs: external_exports.number().int().min(1).max(100),
+  warmupRequests: count,
+  prompts: count
+});
+var calibrationRoundSchema = external_exports.object({
+  roundScore: external_exports.number().finite().gt(0),
+  runScores: external_exports.array(external_exports.number().finite().min(0).nullable()).max(100),
+  promptsCompared: count,
+  unscored: count
+});
+var calibrationFileSchema = external_exports.object({
+  kind: external_exports.literal(CALIBRATION_KIND),
+  schemaVersion: external_exports.literal(CALIBRATION_SCHEMA_VERSION),
+  speedgateVersion: text(64),
+  measuredAt: external_exports.iso.datetime(),
+  engine: text(128),
+  runtime: external_exports.enum(["docker", "process"]),
+  runner: text(256).nullable(),
+  gpu: text(512).nullable(),
+  baselineImage: text(512).nullable(),
+  baselineImageId: text(256).nullable(),
+  /** sha256 of the baseline's definition (image or build, command, environment): another engine is another noise. */
+  baselineHash: text(128),
+  promptsHash: text(128),
+  settings: calibrationSettingsSchema,
+  rounds: external_exports.array(calibrationRoundSchema).min(MIN_CALIBRATION_ROUNDS).max(1e3),
+  /** Derived from the round scores when the file was written; readers recompute it and never trust this copy. */
+  noise: external_exports.object({ meanLog: external_exports.number(), sdLog: external_exports.number(), floor: external_exports.number(), detectableSpeedup: external_exports.number() })
+});
+
+// src/calibration/read-calibration.ts
+async function readCalibration(path, field3 = "gate.calibration") {
+  let text5;
+  try {
+    text5 = await readFile(path, "utf8");
+  } catch (error62) {
+    throw new ConfigError(`${field3}: expected a readable calibration file written by speedgate calibrate, could not read ${path} (${error62.code ?? error62.message})`);
+  }
+  let value;
+  try {
+    value = JSON.parse(text5);
+  } catch (error62) {
+    throw new ConfigError(`${field3}: ${path}: expected a JSON calibration file, ${error62.message}`);
+  }
+  const parsed = calibrationFileSchema.safeParse(value);
+  if (!parsed.success) {
+    throw ConfigError.fromProblems(formatConfigIssues(parsed.error.issues, value, calibrationFileSchema).slice(0, 20), `${field3}: ${path}`);
+  }
+  return parsed.data;
+}
+
+// src/calibration/load-round-calibration.ts
+function calibrationSourceOf(file2) {
+  return {
+    measuredAt: file2.measuredAt,
+    engine: file2.engine,
+    runner: file2.runner,
+    gpu: file2.gpu,
+    baselineImage: file2.baselineImage,
+    baselineImageId: file2.baselineImageId,
+    promptsHash: file2.promptsHash,
+    settings: file2.settings,
+    scores: file2.rounds.map((round) => round.roundScore)
+  };
+}
+async function loadRoundCalibration(config2, configPath, configDir, promptCount, fingerprint) {
+  const path = config2.gate.calibration;
+  if (!path) return null;
+  const file2 = await readCalibration(path);
+  const problems = [];
+  if (file2.engine !== config2.engine) problems.push(`it is for engine ${describeValue(file2.engine)}, this round's is ${describeValue(config2.engine)}`);
+  if (file2.runtime !== config2.runtime) problems.push(`it was measured with runtime ${file2.runtime}, this round uses ${config2.runtime}`);
+  if (file2.baselineHash !== hashBaseline(config2, configDir)) {
+    problems.push("the baseline changed since it was measured (its image or build, command, folder or environment)");
+  }
+  if (file2.promptsHash !== fingerprint.promptsHash) problems.push("it was measured on another prompt set");
+  problems.push(...describeSettingDifferences(file2.settings, calibrationSettingsOf(config2, promptCount)));
+  if (problems.length > 0) {
+    throw ConfigError.fromProblems(
+      problems,
+      `gate.calibration: ${path} does not fit this round; measure it again with speedgate calibrate --config ${configPath}`
+    );
+  }
+  return file2;
+}
+
+// src/config/fingerprint-round.ts
+import { createHash as createHash2 } from "node:crypto";
+import { isAbsolute as isAbsolute2, relative as relative2 } from "node:path";
+var sha256 = (text5) => createHash2("sha256").update(text5).digest("hex");
+function fingerprintRound(config2, configDir, prompts) {
+  const portable = (path) => path === void 0 || !isAbsolute2(path) ? path : relative2(configDir, path) || ".";
+  const comparable = {
+    ...config2,
+    baseline: {
+      ...config2.baseline,
+      cwd: config2.runtime === "process" ? portable(config2.baseline.cwd) : config2.baseline.cwd,
+      build: config2.baseline.build ? { ...config2.baseline.build, context: portable(config2.baseline.build.context) ?? "" } : void 0
+    },
+    candidate: {
+      ...config2.candidate,
+      patch: void 0,
+      sourceDir: config2.runtime === "process" ? portable(config2.candidate.sourceDir) : config2.candidate.sourceDir,
+      cwd: config2.runtime === "process" ? portable(config2.candidate.cwd) : config2.candidate.cwd,
+      build: config2.candidate.build ? { ...config2.candidate.build, context: portable(config2.candidate.build.context) ?? "" } : void 0
+    },
+    bench: {
+      ...config2.bench,
+      prompts: portable(config2.bench.prompts) ?? "",
+      ...typeof config2.bench.tokenizer === "object" && config2.bench.tokenizer.from === "runner" ? { tokenizer: { ...config2.bench.tokenizer, path: portable(config2.bench.tokenizer.path) ?? "" } } : {}
+    },
+    docker: { ...config2.docker, mounts: config2.docker.mounts.map((mount) => ({ ...mount, source: portable(mount.source) ?? "" })) },
+    gate: { ...config2.gate, calibration: portable(config2.gate.calibration) }
+  };
+  return { configHash: sha256(JSON.stringify(comparable)), promptsHash: sha256(JSON.stringify(prompts)) };
+}
+
+// src/engine/create-runtime.ts
+var import_dockerode = __toESM(require_docker(), 1);
+
+// src/docker/docker-runtime.ts
+import { createHash as createHash3 } from "node:crypto";
+import { readdir } from "node:fs/promises";
+
+// src/engine/resolve-engine-cwd.ts
+import { dirname, isAbsolute as isAbsolute3, join, relative as relative3 } from "node:path";
+function inside(root, folder) {
+  const path = relative3(root, folder);
+  return path.startsWith("..") || isAbsolute3(path) ? null : path;
+}
+function processEngineCwd(role, config2, configPath, patchedCopy) {
+  const baselineCwd = config2.baseline.cwd ?? config2.candidate.sourceDir ?? dirname(configPath);
+  if (role === "baseline") return baselineCwd;
+  const wanted = config2.candidate.cwd ?? baselineCwd;
+  const sourceDir = config2.candidate.sourceDir;
+  if (!patchedCopy || !sourceDir) return wanted;
+  const offset = inside(sourceDir, wanted);
+  return offset === null ? patchedCopy : join(patchedCopy, offset);
+}
+function containerWorkingDir(role, config2) {
+  return role === "candidate" ? config2.candidate.cwd ?? config2.baseline.cwd : config2.baseline.cwd;
+}
+
+// src/failure/engine-failure.ts
+var FAILURE_KINDS = [
+  "cuda_oom",
+  "host_oom",
+  "nccl_error",
+  "import_error",
+  "port_in_use",
+  "startup_timeout",
+  "exited",
+  "patch_conflict",
+  "patch_tool_missing",
+  "build_error",
+  "build_timeout",
+  "image_missing",
+  "gpu_unavailable",
+  "infrastructure",
+  "cancelled"
+];
+var EngineFailureError = class extends Error {
+  constructor(failure2) {
+    super(`${failure2.engine} engine failed at ${failure2.stage} (${failure2.kind}): ${failure2.summary}`);
+    this.failure = failure2;
+    this.name = "EngineFailureError";
+  }
+  failure;
+};
+
+// src/docker/apply-patch-script.ts
+var PATCH_EXIT = {
+  conflict: 64,
+  toolMissing: 65,
+  sourceDirMissing: 66
+};
+var PATCH_MARKER = "speedgate-patch:";
+var CONFLICT_BEGIN = `${PATCH_MARKER} rejected-begin`;
+var CONFLICT_END = `${PATCH_MARKER} rejected-end`;
+var APPLY_PATCH_SCRIPT = `#!/bin/sh
+patch_file=/speedgate/candidate.patch
+log=/tmp/speedgate-patch.log
+say() { echo "${PATCH_MARKER} $*"; }
+cd "$1" 2>/dev/null || { say "the source folder $1 does not exist in the image (candidate.sourceDir)"; exit ${PATCH_EXIT.sourceDirMissing}; }
+if command -v git >/dev/null 2>&1; then
+  tool="git apply"
+  say "applying the patch in $1 with git apply"
+  git apply --verbose --reject --whitespace=nowarn "$patch_file" >"$log" 2>&1
+  status=$?
+elif command -v patch >/dev/null 2>&1; then
+  tool="patch -p1"
+  say "applying the patch in $1 with patch -p1"
+  if patch --version 2>/dev/null | grep -q GNU; then
+    patch -p1 --batch --forward <"$patch_file" >"$log" 2>&1
+  else
+    patch -p1 <"$patch_file" >"$log" 2>&1
+  fi
+  status=$?
+else
+  say "the image has neither git nor patch, so the patch cannot be applied; install git or patch in the baseline image"
+  exit ${PATCH_EXIT.toolMissing}
+fi
+if [ "$status" -eq 0 ]; then
+  sed "s/^/${PATCH_MARKER} | /" "$log"
+  rm -f "$log"
+  say "applied"
+  exit 0
+fi
+say "$tool failed with status $status: the patch does not apply to this source tree"
+echo "${CONFLICT_BEGIN}"
+sed "s/^/${PATCH_MARKER} | /" "$log"
+find . -name '*.rej' -newer "$patch_file" 2>/dev/null | while read -r rejected; do
+  echo "${PATCH_MARKER} | --- rejected hunks of $rejected"
+  sed "s/^/${PATCH_MARKER} | /" "$rejected"
+done
+echo "${CONFLICT_END}"
+rm -f "$log"
+exit ${PATCH_EXIT.conflict}
+`;
+
+// src/docker/build-failures.ts
+var HINTS = {
+  patch_conflict: "Rebase the pull request on the baseline the config names (baseline.image or baseline.build), or point baseline at the commit the patch was made against.",
+  patch_tool_missing: "Install git or patch in the baseline image, or build the candidate with candidate.build instead of an overlay.",
+  build_error: "Read the last build lines: a postPatch command or a Dockerfile step failed. Run the same build locally with `docker build` to reproduce.",
+  build_timeout: "Raise build.timeoutS, or make the build faster (cache the heavy layers in the baseline image).",
+  image_missing: "Pull or build the image on this runner first (`docker pull` / `docker build -t`), or check the reference for typos and registry credentials."
+};
+function buildFailure(options) {
+  return {
+    engine: options.role,
+    stage: options.stage,
+    kind: options.kind,
+    label: options.label,
+    summary: options.summary,
+    hint: HINTS[options.kind] ?? "",
+    exitCode: null,
+    signal: null,
+    logTail: options.logTail
+  };
+}
+function nonZeroCode(error62) {
+  const match = /returned a non-zero code: (\d+)/.exec(error62);
+  return match?.[1] ? Number(match[1]) : null;
+}
+var stripMarker = (line) => line.replace(new RegExp(`^${PATCH_MARKER} ?\\| ?`), "").replace(new RegExp(`^${PATCH_MARKER} ?`), "");
+function describeBuildFailure(role, result, patchStep) {
+  const error62 = result.error ?? "the build failed";
+  const code = nonZeroCode(error62);
+  const inPatchStep = patchStep !== null && result.lastStep === patchStep;
+  if (inPatchStep && (code === PATCH_EXIT.conflict || code === PATCH_EXIT.sourceDirMissing)) {
+    const begin = result.lines.indexOf(CONFLICT_BEGIN);
+    const end = result.lines.indexOf(CONFLICT_END);
+    const rejected = begin >= 0 ? result.lines.slice(begin + 1, end > begin ? end : void 0) : [];
+    const said = result.lines.filter((line) => line.startsWith(PATCH_MARKER) && !line.includes("|"));
+    const reason = said.find((line) => /does not apply|does not exist/.test(line)) ?? said[said.length - 1] ?? error62;
+    return buildFailure({
+      role,
+      stage: "patch",
+      kind: "patch_conflict",
+      label: code === PATCH_EXIT.conflict ? "the patch does not apply to the baseline's source" : "the source folder is not in the image",
+      summary: stripMarker(reason),
+      logTail: (rejected.length > 0 ? rejected : said).map(stripMarker)
+    });
+  }
+  if (inPatchStep && code === PATCH_EXIT.toolMissing) {
+    const said = result.lines.filter((line) => line.startsWith(PATCH_MARKER));
+    return buildFailure({
+      role,
+      stage: "patch",
+      kind: "patch_tool_missing",
+      label: "the baseline image has neither git nor patch",
+      summary: stripMarker(said[said.length - 1] ?? error62),
+      logTail: said.map(stripMarker)
+    });
+  }
+  return buildFailure({
+    role,
+    stage: "build",
+    kind: "build_error",
+    label: inPatchStep ? "the patch step could not run" : "the image build failed",
+    summary: error62.trim(),
+    logTail: result.lines
+  });
+}
+
+// src/docker/container-engine.ts
+import { constants } from "node:os";
+
+// src/engine/log-ring-buffer.ts
+import { StringDecoder } from "node:string_decoder";
+
+// src/scorecard/sanitize-log-tail.ts
+var ANSI_PATTERN = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
+var CONTROL_PATTERN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
+var MAX_LOG_LINE_CHARS = 2e3;
+function stripAnsi(text5) {
+  return text5.replace(ANSI_PATTERN, "");
+}
+function cleanLogLine(line) {
+  const lastFrame = line.includes("\r") ? line.split("\r").filter((frame) => frame !== "").pop() ?? "" : line;
+  const clean = stripAnsi(lastFrame).replace(CONTROL_PATTERN, "");
+  if (clean.length <= MAX_LOG_LINE_CHARS) return clean;
+  return `${clean.slice(0, MAX_LOG_LINE_CHARS)}\u2026 (${clean.length - MAX_LOG_LINE_CHARS} more characters)`;
+}
+function fenceFor(lines2) {
+  let longest = 0;
+  for (const line of lines2) {
+    for (const run2 of line.match(/`+/g) ?? []) longest = Math.max(longest, run2.length);
+  }
+  return "`".repeat(Math.max(3, longest + 1));
+}
+
+// src/engine/log-ring-buffer.ts
+var MARKER_RESERVE = 48;
+var DEFAULT_LOG_LIMITS = { maxLines: 2e3, maxBytes: 1024 * 1024, maxLineChars: MAX_LOG_LINE_CHARS };
+function isHighSurrogate(code) {
+  return code >= 55296 && code <= 56319;
+}
+function isLowSurrogate(code) {
+  return code >= 56320 && code <= 57343;
+}
+var LogRingBuffer = class {
+  constructor(limits = {}, onLine) {
+    this.onLine = onLine;
+    const merged = { ...DEFAULT_LOG_LIMITS, ...limits };
+    this.limits = { ...merged, maxLineChars: Math.max(64, Math.min(merged.maxLineChars, merged.maxBytes)) };
+    const kept = this.limits.maxLineChars - MARKER_RESERVE;
+    this.headChars = Math.ceil(kept / 2);
+    this.tailChars = kept - this.headChars;
+  }
+  onLine;
+  lines = [];
+  head = 0;
+  bytes = 0;
+  pending = /* @__PURE__ */ new Map();
+  limits;
+  headChars;
+  tailChars;
+  /** Appends raw output of one stream (such as "stdout"); lines end at "\n", a "\r" before it is dropped. */
+  write(stream, chunk) {
+    const state = this.stateOf(stream);
+    const text5 = typeof chunk === "string" ? chunk : state.decoder.write(chunk);
+    let start = 0;
+    for (let end = text5.indexOf("\n"); end !== -1; end = text5.indexOf("\n", start)) {
+      this.append(state, text5.slice(start, end));
+      this.push(this.takeLine(state));
+      start = end + 1;
+    }
+    if (start < text5.length) this.append(state, start === 0 ? text5 : text5.slice(start));
+  }
+  /** Flushes unfinished lines, as when the engine exits. */
+  end() {
+    for (const state of this.pending.values()) {
+      const rest = state.decoder.end();
+      if (rest !== "") this.append(state, rest);
+      if (state.head !== null || state.text !== "") this.push(this.takeLine(state));
+    }
+  }
+  /** The kept lines, oldest first, with the streams' unfinished lines last. */
+  snapshot() {
+    const kept = this.lines.slice(this.head);
+    for (const state of this.pending.values()) {
+      if (state.head !== null || state.text !== "") kept.push(this.assemble(state));
+    }
+    return kept;
+  }
+  stateOf(stream) {
+    let state = this.pending.get(stream);
+    if (!state) {
+      state = { decoder: new StringDecoder("utf8"), text: "", head: null, tail: "", cut: 0 };
+      this.pending.set(stream, state);
+    }
+    return state;
+  }
+  append(state, piece) {
+    if (piece === "") return;
+    if (state.head === null) {
+      state.text += piece;
+      if (state.text.length <= this.limits.maxLineChars) return;
+      let split = this.headChars;
+      if (isHighSurrogate(state.text.charCodeAt(split - 1))) split--;
+      state.head = state.text.slice(0, split);
+      state.tail = state.text.slice(split);
+      state.text = "";
+    } else {
+      state.tail += piece;
+    }
+    if (state.tail.length > 2 * this.tailChars) {
+      const kept = state.tail.slice(-this.tailChars);
+      state.cut += state.tail.length - kept.length;
+      state.tail = kept;
+    }
+  }
+  /** The line as it stands: whole, or its head, the count of characters cut, and its newest characters. */
+  assemble(state) {
+    if (state.head === null) return state.text;
+    let tail = state.tail.length > this.tailChars ? state.tail.slice(-this.tailChars) : state.tail;
+    let cut = state.cut + state.tail.length - tail.length;
+    if (tail.length > 0 && isLowSurrogate(tail.charCodeAt(0))) {
+      tail = tail.slice(1);
+      cut++;
+    }
+    return `${state.head}[\u2026 ${cut} characters cut \u2026]${tail}`;
+  }
+  takeLine(state) {
+    const line = this.assemble(state);
+    state.text = "";
+    state.head = null;
+    state.tail = "";
+    state.cut = 0;
+    return line.endsWith("\r") ? line.slice(0, -1) : line;
+  }
+  push(line) {
+    this.onLine?.(line);
+    this.lines.push(line);
+    this.bytes += Buffer.byteLength(line) + 1;
+    while (this.lines.length - this.head > this.limits.maxLines || this.bytes > this.limits.maxBytes && this.lines.length - this.head > 1) {
+      const dropped = this.lines[this.head] ?? "";
+      this.bytes -= Buffer.byteLength(dropped) + 1;
+      this.lines[this.head] = "";
+      this.head++;
+    }
+    if (this.head > 4096 && this.head * 2 > this.lines.length) {
+      this.lines.splice(0, this.head);
+      this.head = 0;
+    }
+  }
+};
+
+// src/docker/daemon-gone-failure.ts
+var DAEMON_GONE_LABEL = "the Docker daemon went away (infrastructure, not the patch)";
+var DAEMON_GONE_HINT = [
+  "The Docker daemon stopped or restarted while the round ran, so nothing was measured after that; this says nothing about the engine or the patch.",
+  "Check why it went away (`systemctl status docker`, `journalctl -u docker` or the daemon's log), then rerun the round.",
+  "speedgate removes the run's containers and network once the daemon answers again; if any are left, `speedgate cleanup --stale` removes them."
+].join(" ");
+function daemonGoneLoss(role, socketError) {
+  return {
+    label: DAEMON_GONE_LABEL,
+    summary: `lost the connection to the Docker daemon while the ${role} engine ran: ${socketError}`,
+    hint: DAEMON_GONE_HINT
+  };
+}
+var DOING = { patch: "was being patched", build: "was being built", startup: "was starting", benchmark: "ran" };
+function daemonGoneFailure(role, stage, socketError, logTail = []) {
+  return {
+    engine: role,
+    stage,
+    kind: "infrastructure",
+    label: DAEMON_GONE_LABEL,
+    summary: `the Docker daemon did not answer while the ${role} engine ${DOING[stage]}: ${socketError}`,
+    hint: DAEMON_GONE_HINT,
+    exitCode: null,
+    signal: null,
+    logTail
+  };
+}
+
+// src/docker/demux-docker-stream.ts
+var STREAM_NAMES = { 0: "stdout", 1: "stdout", 2: "stderr" };
+var DockerStreamDemuxer = class {
+  constructor(onFrame) {
+    this.onFrame = onFrame;
+  }
+  onFrame;
+  pending = Buffer.alloc(0);
+  raw = false;
+  push(chunk) {
+    if (this.raw) {
+      this.onFrame("stdout", chunk);
+      return;
+    }
+    this.pending = this.pending.length === 0 ? chunk : Buffer.concat([this.pending, chunk]);
+    while (this.pending.length >= 8) {
+      const type = this.pending.readUInt8(0);
+      const stream = STREAM_NAMES[type];
+      if (!stream || this.pending.readUInt8(1) !== 0 || this.pending.readUInt16BE(2) !== 0) {
+        this.raw = true;
+        const rest = this.pending;
+        this.pending = Buffer.alloc(0);
+        this.onFrame("stdout", rest);
+        return;
+      }
+      const length = this.pending.readUInt32BE(4);
+      if (this.pending.length < 8 + length) return;
+      this.onFrame(stream, this.pending.subarray(8, 8 + length));
+      this.pending = this.pending.subarray(8 + length);
+    }
+  }
+};
+
+// src/docker/describe-daemon-connection-loss.ts
+var LOST_CODES = /* @__PURE__ */ new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ECONNABORTED", "EHOSTUNREACH", "ENETUNREACH"]);
+var LOST_MESSAGE = /\b(?:ECONNREFUSED|ECONNRESET|EPIPE|ECONNABORTED)\b|connect ENOENT|socket hang up/;
+function describeOne(error62) {
+  if (!(error62 instanceof Error)) return null;
+  const { code, syscall } = error62;
+  if (code && LOST_CODES.has(code) || code === "ENOENT" && syscall === "connect" || LOST_MESSAGE.test(error62.message)) {
+    return code && !error62.message.includes(code) ? `${error62.message} (${code})` : error62.message;
+  }
+  return null;
+}
+function describeDaemonConnectionLoss(error62) {
+  let current = error62;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    const found = describeOne(current);
+    if (found) return found;
+    current = current.cause;
+  }
+  return null;
+}
+
+// src/docker/container-engine.ts
+var LOG_DRAIN_MS = 1e3;
+var CANCELLED_STOP_TIMEOUT_S = 1;
+function signalName(exitCode) {
+  if (exitCode === null || exitCode <= 128 || exitCode > 128 + 64) return null;
+  const number5 = exitCode - 128;
+  const entry = Object.entries(constants.signals).find(([, value]) => value === number5);
+  return entry ? entry[0] : null;
+}
+async function ignoreGone(action) {
+  try {
+    await action;
+  } catch (error62) {
+    const code = dockerStatusCode(error62);
+    if (code !== 304 && code !== 404 && !/is already in progress/.test(error62.message)) throw error62;
+  }
+}
+var ContainerEngine = class {
+  constructor(role, baseUrl, container, logger, stopTimeoutS, cancelSignal) {
+    this.role = role;
+    this.baseUrl = baseUrl;
+    this.container = container;
+    this.logger = logger;
+    this.stopTimeoutS = stopTimeoutS;
+    this.cancelSignal = cancelSignal;
+    this.logsEnded = this.followLogs();
+    this.exited = this.waitForExit();
+  }
+  role;
+  baseUrl;
+  container;
+  logger;
+  stopTimeoutS;
+  cancelSignal;
+  exited;
+  /** The same bounded buffer as the process runtime: a line that never ends cannot stall or grow the harness. */
+  log = new LogRingBuffer();
+  /** Settles when the log follow ends: null when it ended with the container, else the daemon's socket error. */
+  logsEnded;
+  stopping = null;
+  logTail() {
+    return this.log.snapshot();
+  }
+  stop() {
+    this.stopping ??= this.stopAndRemove();
+    return this.stopping;
+  }
+  async followLogs() {
+    try {
+      const stream = await this.container.logs({ follow: true, stdout: true, stderr: true });
+      const demuxer = new DockerStreamDemuxer((stream2, payload) => this.log.write(stream2, payload));
+      for await (const chunk of stream) demuxer.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+      return null;
+    } catch (error62) {
+      this.logger.debug(`${this.role} container: log stream ended: ${error62.message}`);
+      return describeDaemonConnectionLoss(error62);
+    } finally {
+      this.log.end();
+    }
+  }
+  async waitForExit() {
+    const abandonWait = new AbortController();
+    const waited = this.container.wait({ condition: "not-running", abortSignal: abandonWait.signal }).then(
+      (result) => ({ exitCode: typeof result.StatusCode === "number" ? result.StatusCode : null, lost: null }),
+      (error62) => {
+        this.logger.debug(`${this.role} container: wait failed: ${error62.message}`);
+        return { exitCode: null, lost: abandonWait.signal.aborted ? null : describeDaemonConnectionLoss(error62) };
+      }
+    );
+    const lostLogs = this.logsEnded.then((lost) => lost ? Promise.resolve({ exitCode: null, lost }) : waited);
+    const outcome = await Promise.race([waited, lostLogs]);
+    if (outcome.lost !== null) {
+      abandonWait.abort();
+      this.logger.error(`${this.role} container: lost the connection to the Docker daemon: ${outcome.lost}`);
+      return { exitCode: null, signal: null, oomKilled: false, infrastructure: daemonGoneLoss(this.role, outcome.lost) };
+    }
+    let exitCode = outcome.exitCode;
+    let oomKilled = false;
+    try {
+      const state = (await this.container.inspect()).State;
+      oomKilled = state.OOMKilled;
+      exitCode ??= state.ExitCode;
+    } catch {
+    }
+    await Promise.race([this.logsEnded, new Promise((resolve5) => setTimeout(resolve5, LOG_DRAIN_MS).unref())]);
+    return { exitCode, signal: signalName(exitCode), oomKilled };
+  }
+  async stopAndRemove() {
+    try {
+      const timeoutS = this.cancelSignal.aborted ? Math.min(this.stopTimeoutS, CANCELLED_STOP_TIMEOUT_S) : this.stopTimeoutS;
+      await ignoreGone(this.container.stop({ t: timeoutS }));
+    } catch (error62) {
+      this.logger.warn(`${this.role} container: stop failed, removing it by force: ${error62.message}`);
+    }
+    try {
+      await ignoreGone(this.container.remove({ force: true, v: true }));
+    } catch (error62) {
+      const lost = describeDaemonConnectionLoss(error62);
+      if (!lost) throw error62;
+      this.logger.warn(`${this.role} container: the Docker daemon does not answer (${lost}); the run's cleanup removes the container`);
+    }
+  }
+};
+
+// src/docker/container-command.ts
+function substituteContainerCommand(command, values) {
+  return command.map(
+    (argument) => argument.replaceAll("{port}", String(values.port)).replaceAll("{host}", values.host).replaceAll("{contextLimit}", String(values.contextLimit)).replaceAll("{model}", values.model)
+  );
+}
+
+// src/docker/engine-container-options.ts
+function toBindMounts(mounts) {
+  return mounts.map((mount) => ({ Type: "bind", Source: mount.source, Target: mount.target, ReadOnly: mount.readOnly }));
+}
+function engineContainerOptions(docker, workingDir) {
+  return {
+    config: {
+      ...workingDir ? { WorkingDir: workingDir } : {},
+      ...docker.entrypoint ? { Entrypoint: docker.entrypoint } : {}
+    },
+    hostConfig: {
+      ...docker.mounts.length > 0 ? { Mounts: toBindMounts(docker.mounts) } : {}
+    }
+  };
+}
+
+// src/docker/harden-container.ts
+function hardenContainer(docker) {
+  return {
+    Privileged: false,
+    SecurityOpt: ["no-new-privileges"],
+    CapDrop: ["ALL"],
+    CapAdd: docker.capAdd.map((name) => name.replace(/^CAP_/, "")),
+    IpcMode: docker.ipc,
+    LogConfig: { Type: "json-file", Config: { "max-size": docker.logMaxSize, "max-file": String(docker.logMaxFiles) } }
+  };
+}
+
+// src/docker/parse-docker-size.ts
+var UNITS = { "": 1, b: 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3, t: 1024 ** 4 };
+function parseDockerSize(text5) {
+  const match = /^(\d+(?:\.\d+)?)([bkmgt]?)$/i.exec(text5.trim());
+  const unit = UNITS[match?.[2]?.toLowerCase() ?? "x"];
+  if (!match?.[1] || unit === void 0) throw new Error(`expected a size such as "16g", got ${JSON.stringify(text5)}`);
+  return Math.round(Number(match[1]) * unit);
+}
+
+// src/docker/resolve-resource-limits.ts
+var SHM_CEILING_BYTES = 16 * 1024 ** 3;
+function memoryLimitBytes(memory, hostMemoryBytes) {
+  if (memory.toLowerCase() === "unlimited") return null;
+  const share = /^(\d+(?:\.\d+)?)%$/.exec(memory);
+  if (!share) return parseDockerSize(memory);
+  if (!hostMemoryBytes) return null;
+  return Math.floor(hostMemoryBytes * Number(share[1]) / 100);
+}
+function resolveResourceLimits(docker, hostMemoryBytes) {
+  const memoryBytes = memoryLimitBytes(docker.memory, hostMemoryBytes);
+  const shmBytes = docker.shmSize ? parseDockerSize(docker.shmSize) : Math.min(SHM_CEILING_BYTES, memoryBytes === null ? SHM_CEILING_BYTES : Math.floor(memoryBytes / 2));
+  return {
+    memoryBytes,
+    shmBytes,
+    pidsLimit: docker.pidsLimit,
+    nanoCpus: docker.cpus === void 0 ? null : Math.round(docker.cpus * 1e9),
+    ulimits: docker.ulimits.map((limit) => ({ Name: limit.name, Soft: limit.soft, Hard: limit.hard }))
+  };
+}
+async function readHostMemory(docker) {
+  const info = await docker.info();
+  return typeof info.MemTotal === "number" && info.MemTotal > 0 ? info.MemTotal : null;
+}
+function containerResourceLimits(limits) {
+  return {
+    ShmSize: limits.shmBytes,
+    PidsLimit: limits.pidsLimit,
+    Ulimits: limits.ulimits,
+    ...limits.memoryBytes !== null ? { Memory: limits.memoryBytes, MemorySwap: limits.memoryBytes } : {},
+    ...limits.nanoCpus !== null ? { NanoCpus: limits.nanoCpus } : {}
+  };
+}
+var CPU_PERIOD_US = 1e5;
+function buildResourceLimits(limits) {
+  return {
+    shmsize: limits.shmBytes,
+    ulimits: JSON.stringify(limits.ulimits),
+    ...limits.memoryBytes !== null ? { memory: limits.memoryBytes, memswap: limits.memoryBytes } : {},
+    ...limits.nanoCpus !== null ? { cpuperiod: CPU_PERIOD_US, cpuquota: Math.round(limits.nanoCpus / 1e9 * CPU_PERIOD_US) } : {}
+  };
+}
+
+// src/docker/create-container-spec.ts
+function gpuDeviceRequests(gpus) {
+  if (gpus === void 0) return void 0;
+  const base = { Driver: "nvidia", Capabilities: [["gpu"]] };
+  if (gpus === "all") return [{ ...base, Count: -1 }];
+  if (typeof gpus === "number") return [{ ...base, Count: gpus }];
+  return [{ ...base, DeviceIDs: gpus }];
+}
+function createContainerSpec(plan) {
+  const { docker } = plan;
+  const deviceRequests = gpuDeviceRequests(docker.gpus);
+  const configured = engineContainerOptions(docker, plan.workingDir);
+  return {
+    name: plan.name,
+    Image: plan.imageId,
+    ...plan.command ? { Cmd: plan.command } : {},
+    Env: Object.entries(plan.env).map(([key, value]) => `${key}=${value}`),
+    Labels: plan.labels,
+    Tty: false,
+    AttachStdin: false,
+    OpenStdin: false,
+    ...configured.config,
+    HostConfig: {
+      NetworkMode: plan.networkMode,
+      ...hardenContainer(docker),
+      ...containerResourceLimits(plan.limits),
+      ...deviceRequests ? { DeviceRequests: deviceRequests } : {},
+      AutoRemove: false,
+      ...configured.hostConfig
+    }
+  };
+}
+
+// src/docker/follow-build-stream.ts
+var STEP_LINE = /^Step (\d+)\/\d+ :/;
+var STEP_IMAGE_LINE = /^ ---> ([0-9a-f]{12,64})\s*$/;
+var STEP_CONTAINER_LINE = /^ ---> Running in ([0-9a-f]{12,64})\s*$/;
+async function followBuildStream(stream, logger, options = {}) {
+  const tail = new LogRingBuffer({ maxLines: options.tailLines ?? 60 });
+  const prefix = options.label ? `${options.label}: ` : "";
+  let imageId = null;
+  let error62 = null;
+  let lastStep = null;
+  const createdImages = [];
+  let lastStepImage = null;
+  let fromCache = false;
+  let interrupted = null;
+  let stepContainer = null;
+  const decoder = new TextDecoder("utf-8");
+  const addOutput = (text5) => {
+    for (const line of text5.split(/\r?\n/)) {
+      if (line.trim().length === 0) continue;
+      const step = STEP_LINE.exec(line);
+      if (step?.[1]) lastStep = Number(step[1]);
+      const image = STEP_IMAGE_LINE.exec(line);
+      if (line.trim() === "---> Using cache") fromCache = true;
+      if (image?.[1] && lastStep !== null) {
+        lastStepImage = image[1];
+        if (lastStep > 1 && !fromCache) createdImages.push(image[1]);
+        fromCache = false;
+      }
+      const container = STEP_CONTAINER_LINE.exec(line);
+      if (container?.[1]) stepContainer = container[1];
+      tail.write("build", `${line}
+`);
+      logger.debug(`${prefix}${line}`);
+    }
+  };
+  const handleLine = (line) => {
+    if (line.trim().length === 0) return;
+    let message;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      addOutput(line);
+      return;
+    }
+    if (typeof message.stream === "string") addOutput(message.stream);
+    if (typeof message.status === "string") {
+      const id = typeof message.id === "string" ? `${message.id}: ` : "";
+      const progress = typeof message.progress === "string" ? ` ${message.progress}` : "";
+      logger.debug(`${prefix}${id}${message.status}${progress}`);
+    }
+    if (typeof message.aux?.ID === "string") imageId = message.aux.ID;
+    const errorText = typeof message.error === "string" ? message.error : typeof message.errorDetail?.message === "string" ? message.errorDetail.message : null;
+    if (errorText !== null) {
+      error62 = errorText;
+      addOutput(errorText);
+    }
+  };
+  let pending = [];
+  try {
+    for await (const chunk of stream) {
+      const text5 = typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
+      let start = 0;
+      for (let end = text5.indexOf("\n"); end !== -1; end = text5.indexOf("\n", start)) {
+        pending.push(text5.slice(start, end));
+        handleLine(pending.join(""));
+        pending = [];
+        start = end + 1;
+      }
+      if (start < text5.length) pending.push(text5.slice(start));
+    }
+  } catch (streamError) {
+    interrupted = streamError instanceof Error ? streamError.message : String(streamError);
+  }
+  handleLine(pending.join("") + decoder.decode());
+  return { imageId, error: error62, lines: tail.snapshot(), lastStep, createdImages, lastStepImage, stepContainer, interrupted };
+}
+
+// src/docker/ensure-image.ts
+function missing(reference, reason, logTail) {
+  return new EngineFailureError(
+    buildFailure({
+      role: "baseline",
+      stage: "build",
+      kind: "image_missing",
+      label: "the baseline image is not on this runner and could not be pulled",
+      summary: `${reference}: ${reason.trim()}`,
+      logTail
+    })
+  );
+}
+var PULL_PROGRESS_EVERY_MS = 1e4;
+function throttledProgress(logger, everyMs) {
+  let last = 0;
+  return {
+    ...logger,
+    debug: (message) => {
+      logger.debug(message);
+      const now = performance.now();
+      if (now - last >= everyMs) {
+        last = now;
+        logger.info(message);
+      }
+    }
+  };
+}
+async function ensureImage(docker, reference, logger, signal) {
+  try {
+    return (await docker.getImage(reference).inspect()).Id;
+  } catch (error62) {
+    if (dockerStatusCode(error62) !== 404) throw new Error(`docker: could not inspect image ${reference}: ${error62.message}`, { cause: error62 });
+  }
+  logger.info(`docker: ${reference} is not on this machine, pulling it`);
+  let stream;
+  try {
+    stream = await docker.pull(reference, { abortSignal: signal });
+  } catch (error62) {
+    throw missing(reference, error62.message, []);
+  }
+  const result = await followBuildStream(stream, throttledProgress(logger, PULL_PROGRESS_EVERY_MS), { label: `pull ${reference}` });
+  if (result.error !== null) throw missing(reference, result.error, result.lines);
+  try {
+    return (await docker.getImage(reference).inspect()).Id;
+  } catch (error62) {
+    throw missing(reference, `pulled, but the daemon does not find it: ${error62.message}`, result.lines);
+  }
+}
+
+// src/docker/read-image-file.ts
+import { posix } from "node:path";
+
+// src/docker/read-tar-entry.ts
+var BLOCK = 512;
+function field(header, offset, length) {
+  const raw = header.subarray(offset, offset + length);
+  const end = raw.indexOf(0);
+  return raw.subarray(0, end === -1 ? raw.length : end).toString("utf8");
+}
+function octal(header, offset, length) {
+  const text5 = field(header, offset, length).trim();
+  const value = text5 === "" ? 0 : Number.parseInt(text5, 8);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`tar: unreadable size field ${JSON.stringify(text5)}`);
+  return value;
+}
+function paxRecords(body) {
+  const records = /* @__PURE__ */ new Map();
+  let position = 0;
+  while (position < body.length) {
+    const space = body.indexOf(32, position);
+    if (space === -1) break;
+    const length = Number.parseInt(body.subarray(position, space).toString("ascii"), 10);
+    if (!Number.isFinite(length) || length <= 0) break;
+    const record2 = body.subarray(space + 1, position + length - 1).toString("utf8");
+    const equals = record2.indexOf("=");
+    if (equals > 0) records.set(record2.slice(0, equals), record2.slice(equals + 1));
+    position += length;
+  }
+  return records;
+}
+var KINDS = { "0": "file", "\0": "file", "": "file", "7": "file", "2": "symlink", "1": "hardlink", "5": "directory" };
+function readFirstTarEntry(archive) {
+  let position = 0;
+  let longName = null;
+  let longLink = null;
+  let pax = /* @__PURE__ */ new Map();
+  while (position + BLOCK <= archive.length) {
+    const header = archive.subarray(position, position + BLOCK);
+    if (header.every((byte) => byte === 0)) break;
+    const size = octal(header, 124, 12);
+    const type = String.fromCharCode(header[156] ?? 0);
+    const bodyStart = position + BLOCK;
+    const body = archive.subarray(bodyStart, bodyStart + size);
+    if (body.length < size) throw new Error("tar: the archive ends inside an entry");
+    position = bodyStart + Math.ceil(size / BLOCK) * BLOCK;
+    if (type === "x") {
+      pax = paxRecords(body);
+      continue;
+    }
+    if (type === "g") continue;
+    if (type === "L") {
+      longName = body.toString("utf8").replace(/\0+$/, "");
+      continue;
+    }
+    if (type === "K") {
+      longLink = body.toString("utf8").replace(/\0+$/, "");
+      continue;
+    }
+    const prefix = field(header, 345, 155);
+    const shortName = field(header, 0, 100);
+    return {
+      name: pax.get("path") ?? longName ?? (prefix ? `${prefix}/${shortName}` : shortName),
+      kind: KINDS[type] ?? "other",
+      linkName: pax.get("linkpath") ?? longLink ?? field(header, 157, 100),
+      content: Buffer.from(body)
+    };
+  }
+  throw new Error("tar: the archive holds no entry");
+}
+
+// src/docker/read-image-file.ts
+var MAX_LINK_HOPS = 8;
+async function readCapped(stream, maxBytes, what) {
+  const parts = [];
+  let size = 0;
+  for await (const part of stream) {
+    const bytes = typeof part === "string" ? Buffer.from(part) : part;
+    size += bytes.length;
+    if (size > maxBytes) {
+      stream.destroy?.();
+      throw new ConfigError(`${what}: expected at most ${Math.round(maxBytes / 2 ** 20)} MiB, the file is larger`);
+    }
+    parts.push(bytes);
+  }
+  return Buffer.concat(parts);
+}
+async function readImageFile(docker, options) {
+  const { what } = options;
+  let container;
+  try {
+    container = await docker.createContainer({
+      Image: options.imageId,
+      // Never started: the entrypoint only has to be present in the create request, not in the image.
+      Entrypoint: ["/speedgate-reads-a-file-and-never-starts-this"],
+      Cmd: [],
+      Labels: options.labels,
+      NetworkDisabled: true,
+      HostConfig: { NetworkMode: "none", AutoRemove: false }
+    });
+  } catch (error62) {
+    throw new Error(`${what}: could not create a container of ${options.imageId} to read the file from: ${error62.message}`, { cause: error62 });
+  }
+  try {
+    let path = options.path;
+    for (let hop = 0; hop <= MAX_LINK_HOPS; hop++) {
+      let stream;
+      try {
+        stream = await container.getArchive({ path });
+      } catch (error62) {
+        if (dockerStatusCode(error62) === 404) {
+          const via = path === options.path ? "" : ` (the link ${options.path} points there)`;
+          throw new ConfigError(`${what}: ${path} is not in the baseline image ${options.imageId.slice(0, 19)}${via}`);
+        }
+        throw error62;
+      }
+      const entry = readFirstTarEntry(await readCapped(stream, options.maxBytes + 64 * 1024, what));
+      if (entry.kind === "file") return entry.content;
+      if (entry.kind === "symlink") {
+        path = posix.resolve(posix.dirname(path), entry.linkName);
+        continue;
+      }
+      throw new ConfigError(`${what}: ${path} in the baseline image is a ${entry.kind}, not a file`);
+    }
+    throw new ConfigError(`${what}: more than ${MAX_LINK_HOPS} symlinks from ${options.path} in the baseline image`);
+  } finally {
+    await container.remove({ force: true }).catch(() => void 0);
+  }
+}
+
+// src/docker/create-tar-archive.ts
+var BLOCK2 = 512;
+function writeOctal(header, value, offset, length) {
+  header.write(`${value.toString(8).padStart(length - 1, "0")}\0`, offset, length, "ascii");
+}
+function createTarArchive(entries) {
+  const parts = [];
+  for (const entry of entries) {
+    if (Buffer.byteLength(entry.name) > 99) throw new Error(`tar entry name too long: ${entry.name}`);
+    const header = Buffer.alloc(BLOCK2, 0);
+    header.write(entry.name, 0, 100, "utf8");
+    writeOctal(header, entry.mode ?? 420, 100, 8);
+    writeOctal(header, 0, 108, 8);
+    writeOctal(header, 0, 116, 8);
+    writeOctal(header, entry.content.length, 124, 12);
+    writeOctal(header, 0, 136, 12);
+    header.write("        ", 148, 8, "ascii");
+    header.write("0", 156, 1, "ascii");
+    header.write("ustar\0", 257, 6, "ascii");
+    header.write("00", 263, 2, "ascii");
+    let checksum = 0;
+    for (const byte of header) checksum += byte;
+    header.write(`${checksum.toString(8).padStart(6, "0")}\0 `, 148, 8, "ascii");
+    parts.push(header, entry.content);
+    const padding = (BLOCK2 - entry.content.length % BLOCK2) % BLOCK2;
+    if (padding > 0) parts.push(Buffer.alloc(padding, 0));
+  }
+  parts.push(Buffer.alloc(BLOCK2 * 2, 0));
+  return Buffer.concat(parts);
+}
+
+// src/docker/overlay-build-context.ts
+function execForm(args) {
+  return JSON.stringify(args);
+}
+function createOverlayContext(plan) {
+  const lines2 = [`FROM ${plan.baseImageId}`];
+  const entries = [];
+  let patchStep = null;
+  if (plan.patch) {
+    if (!plan.sourceDir) throw new Error("an overlay build with a patch needs candidate.sourceDir");
+    entries.push(
+      { name: "candidate.patch", content: plan.patch },
+      { name: "apply-patch.sh", content: Buffer.from(APPLY_PATCH_SCRIPT), mode: 493 }
+    );
+    lines2.push("COPY candidate.patch apply-patch.sh /speedgate/");
+    lines2.push(`RUN ${execForm(["/bin/sh", "/speedgate/apply-patch.sh", plan.sourceDir])}`);
+    patchStep = lines2.length;
+  }
+  for (const command of plan.postPatch) {
+    const inSourceDir = plan.sourceDir ? ["/bin/sh", "-c", 'cd "$0" && exec "$@"', plan.sourceDir, ...command] : command;
+    lines2.push(`RUN ${execForm(inSourceDir)}`);
+  }
+  const labels = Object.entries(plan.labels).map(([key, value]) => `${JSON.stringify(key)}=${JSON.stringify(value)}`);
+  if (labels.length > 0) lines2.push(`LABEL ${labels.join(" ")}`);
+  const dockerfile = `${lines2.join("\n")}
+`;
+  entries.unshift({ name: "Dockerfile", content: Buffer.from(dockerfile) });
+  return { archive: createTarArchive(entries), dockerfile, patchStep };
+}
+
+// src/docker/retry-while-daemon-away.ts
+var FIRST_PAUSE_MS = 250;
+var MAX_PAUSE_MS = 2e3;
+async function retryWhileDaemonAway(action, options) {
+  const deadline = performance.now() + options.budgetMs;
+  let pause = FIRST_PAUSE_MS;
+  for (; ; ) {
+    try {
+      return await action();
+    } catch (error62) {
+      const lost = describeDaemonConnectionLoss(error62);
+      const left = deadline - performance.now();
+      if (!lost || left <= 0) throw error62;
+      options.logger.warn(`docker: the daemon does not answer (${lost}); ${options.what} again in ${pause} ms`);
+      await new Promise((resolve5) => setTimeout(resolve5, Math.min(pause, left)));
+      pause = Math.min(pause * 2, MAX_PAUSE_MS);
+    }
+  }
+}
+
+// src/docker/run-image-build.ts
+import { Readable } from "node:stream";
+var STEP_CONTAINER_WAIT_MS = 3e3;
+async function waitUntilGone(container, timeoutMs) {
+  const deadline = performance.now() + timeoutMs;
+  while (performance.now() < deadline) {
+    try {
+      await container.inspect();
+    } catch {
+      return true;
+    }
+    await new Promise((resolve5) => setTimeout(resolve5, 50));
+  }
+  return false;
+}
+async function removeBuildLeftovers(docker, result, logger) {
+  const created = [...result.createdImages];
+  if (result.stepContainer) {
+    const container = docker.getContainer(result.stepContainer);
+    if (!await waitUntilGone(container, STEP_CONTAINER_WAIT_MS)) await container.remove({ force: true }).catch(() => void 0);
+    if (result.lastStepImage) {
+      const parent = result.lastStepImage;
+      const children = (await docker.listImages({ all: true })).filter((image) => image.ParentId.replace(/^sha256:/, "").startsWith(parent));
+      for (const child of children) {
+        const details = await docker.getImage(child.Id).inspect();
+        if (details.Container?.startsWith(result.stepContainer)) created.push(child.Id);
+      }
+    }
+  }
+  for (const id of [...new Set(created)].reverse()) {
+    try {
+      await docker.getImage(id).remove({ noprune: true });
+    } catch (error62) {
+      logger.debug(`docker: kept build step image ${id}: ${error62.message}`);
+    }
+  }
+}
+async function runImageBuild(docker, request2) {
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new Error(`build exceeded ${request2.timeoutS} s`));
+  }, request2.timeoutS * 1e3);
+  const onCancel = () => controller.abort(request2.signal.reason);
+  request2.signal.addEventListener("abort", onCancel, { once: true });
+  try {
+    if (request2.signal.aborted) return { status: "cancelled" };
+    const file2 = "archive" in request2.context ? Readable.from([request2.context.archive]) : { context: request2.context.dir, src: request2.context.entries };
+    const stream = await docker.buildImage(file2, {
+      t: request2.tag,
+      dockerfile: request2.dockerfile,
+      buildargs: request2.buildArgs,
+      labels: request2.labels,
+      ...request2.limits,
+      ...request2.networkMode ? { networkmode: request2.networkMode } : {},
+      rm: true,
+      forcerm: true,
+      abortSignal: controller.signal
+    });
+    const result = await followBuildStream(stream, request2.logger, { label: request2.label, tailLines: 200 });
+    if (timedOut || request2.signal.aborted || result.error !== null || result.interrupted !== null) {
+      await removeBuildLeftovers(docker, result, request2.logger);
+    }
+    if (timedOut) return { status: "timed_out", lines: result.lines };
+    if (request2.signal.aborted) return { status: "cancelled" };
+    if (result.error !== null) return { status: "failed", stream: result };
+    if (result.interrupted !== null) throw new Error(`the build stream broke off: ${result.interrupted}`);
+    const imageId = (await docker.getImage(request2.tag).inspect()).Id;
+    return { status: "built", imageId, stream: result };
+  } catch (error62) {
+    if (timedOut) return { status: "timed_out", lines: [] };
+    if (request2.signal.aborted) return { status: "cancelled" };
+    throw new Error(`${request2.label}: the Docker build request failed: ${error62.message}`, { cause: error62 });
+  } finally {
+    clearTimeout(timer);
+    request2.signal.removeEventListener("abort", onCancel);
+  }
+}
+
+// src/docker/docker-runtime.ts
+function dockerSafeName(text5) {
+  const safe = text5.toLowerCase().replace(/[^a-z0-9_.-]+/g, "-").replace(/^[.-]+/, "");
+  return (safe || "run").slice(0, 100);
+}
+var DISPOSE_DAEMON_WAIT_MS = 2e4;
+function errorMessage(error62) {
+  return error62 instanceof Error ? error62.message : String(error62);
+}
+var DockerRuntime = class {
+  constructor(docker, round, context) {
+    this.docker = docker;
+    this.round = round;
+    this.context = context;
+  }
+  docker;
+  round;
+  context;
+  name = "docker";
+  prepared = /* @__PURE__ */ new Map();
+  engines = /* @__PURE__ */ new Set();
+  network = null;
+  limits = null;
+  /** Set once the daemon was found gone: a card already says so, so dispose may give up quietly. */
+  daemonLost = false;
+  prepare(role, signal) {
+    let prepared = this.prepared.get(role);
+    if (!prepared) {
+      prepared = (role === "baseline" ? this.prepareBaseline(signal) : this.prepareCandidate(signal)).catch((error62) => {
+        throw this.daemonGoneOr(role, "build", error62);
+      });
+      this.prepared.set(role, prepared);
+      prepared.catch(() => this.prepared.delete(role));
+    }
+    return prepared;
+  }
+  async start(role, signal) {
+    try {
+      return await this.startContainer(role, signal);
+    } catch (error62) {
+      throw this.daemonGoneOr(role, "startup", error62);
+    }
+  }
+  async readBaselineFile(path, options, signal) {
+    const { imageId } = await this.prepare("baseline", signal);
+    if (!imageId) throw new Error("docker runtime: no baseline image to read from");
+    signal.throwIfAborted();
+    try {
+      return await readImageFile(this.docker, { imageId, path, labels: makeResourceLabels(this.context.runId, "baseline"), ...options });
+    } catch (error62) {
+      throw this.daemonGoneOr("baseline", "build", error62);
+    }
+  }
+  /** An infrastructure failure when `error` is the daemon's connection lost, else `error` as it was. */
+  daemonGoneOr(role, stage, error62) {
+    if (error62 instanceof EngineFailureError) return error62;
+    const lost = describeDaemonConnectionLoss(error62);
+    if (!lost) return error62;
+    this.daemonLost = true;
+    this.context.logger.error(`docker: the Docker daemon does not answer (${lost}) while the ${role} engine ${stage === "build" ? "was being prepared" : "was starting"}`);
+    return new EngineFailureError(daemonGoneFailure(role, stage, lost));
+  }
+  async startContainer(role, signal) {
+    const { config: config2 } = this.round;
+    const { imageId } = await this.prepare(role, signal);
+    if (!imageId) throw new Error(`docker runtime: no image for the ${role} engine`);
+    const networkMode = config2.docker.network === "host" ? "host" : await this.ensureNetwork();
+    const command = role === "candidate" ? config2.candidate.command ?? config2.baseline.command : config2.baseline.command;
+    const env = role === "candidate" ? { ...config2.baseline.env, ...config2.candidate.env } : config2.baseline.env;
+    const spec = createContainerSpec({
+      name: `speedgate-${dockerSafeName(this.context.runId)}-${role}-${Date.now().toString(36)}`,
+      imageId,
+      command: command ? substituteContainerCommand(command, {
+        port: config2.port,
+        host: networkMode === "host" ? "127.0.0.1" : "0.0.0.0",
+        contextLimit: config2.bench.contextLimit,
+        model: config2.bench.model
+      }) : null,
+      env,
+      labels: makeResourceLabels(this.context.runId, role),
+      docker: config2.docker,
+      limits: await this.resourceLimits(),
+      networkMode,
+      workingDir: containerWorkingDir(role, config2)
+    });
+    signal.throwIfAborted();
+    let container;
+    try {
+      container = await this.docker.createContainer(spec);
+    } catch (error62) {
+      this.context.logger.error(`docker: could not create the ${role} container: ${errorMessage(error62)}`);
+      throw new Error(`docker: could not create the ${role} container from ${imageId}: ${errorMessage(error62)}`, { cause: error62 });
+    }
+    try {
+      await container.start();
+    } catch (error62) {
+      throw this.describeStartError(role, error62);
+    }
+    let host = "127.0.0.1";
+    if (networkMode !== "host") {
+      const info = await container.inspect();
+      const address = info.NetworkSettings.Networks[networkMode]?.IPAddress;
+      if (address) host = address;
+      else if (!info.State.Running) host = `${role}-exited.invalid`;
+      else throw new Error(`docker: the ${role} container has no address on network ${networkMode}`);
+    }
+    const engine = new ContainerEngine(role, `http://${host}:${config2.port}`, container, this.context.logger, config2.docker.stopTimeoutS, signal);
+    this.engines.add(engine);
+    void engine.exited.then((exit) => {
+      if (exit.infrastructure) this.daemonLost = true;
+    });
+    this.context.logger.info(`docker: ${role} engine started in container ${container.id.slice(0, 12)} (${engine.baseUrl})`);
+    return engine;
+  }
+  /** Resolved once per round against the daemon's host, and said once, so the job log shows what the engines may take. */
+  resourceLimits() {
+    this.limits ??= (async () => {
+      const limits = resolveResourceLimits(this.round.config.docker, await readHostMemory(this.docker));
+      const gib = (bytes) => `${(bytes / 1024 ** 3).toFixed(1)} GiB`;
+      this.context.logger.info(
+        `docker: each engine and the candidate's build may use ${limits.memoryBytes === null ? "unlimited memory" : `${gib(limits.memoryBytes)} of memory`}, ${gib(limits.shmBytes)} of /dev/shm, ${limits.pidsLimit} tasks${limits.nanoCpus === null ? "" : `, ${limits.nanoCpus / 1e9} CPUs`}`
+      );
+      return limits;
+    })();
+    this.limits.catch(() => this.limits = null);
+    return this.limits;
+  }
+  async dispose() {
+    await Promise.allSettled([...this.engines].map((engine) => engine.stop()));
+    this.engines.clear();
+    let removed;
+    try {
+      removed = await retryWhileDaemonAway(
+        () => sweepResources(this.docker, { runId: this.context.runId }, this.context.logger, { keepCandidateImages: this.round.config.docker.keepCandidateImage }),
+        { budgetMs: DISPOSE_DAEMON_WAIT_MS, logger: this.context.logger, what: "removing the run's containers and network" }
+      );
+    } catch (error62) {
+      const lost = describeDaemonConnectionLoss(error62);
+      if (!lost) throw error62;
+      const message = `docker: the Docker daemon did not answer within ${DISPOSE_DAEMON_WAIT_MS / 1e3} s (${lost}): containers or the network of run ${this.context.runId} may be left; run \`speedgate cleanup --stale\` once the daemon is back`;
+      this.context.logger.error(message);
+      if (this.daemonLost) return;
+      throw new Error(message, { cause: error62 });
+    }
+    this.context.logger.debug(
+      `docker: removed ${removed.containers} container(s), ${removed.networks} network(s), ${removed.images} image(s) of run ${this.context.runId}`
+    );
+  }
+  describeStartError(role, error62) {
+    const message = errorMessage(error62);
+    if (/could not select device driver|nvidia-container-cli|unknown or invalid runtime name: nvidia/i.test(message)) {
+      return new EngineFailureError({
+        ...buildFailure({
+          role,
+          stage: "startup",
+          kind: "gpu_unavailable",
+          label: "no GPU available to Docker (infrastructure, not the patch)",
+          summary: message.trim(),
+          logTail: []
+        }),
+        hint: "The runner's Docker cannot hand out GPUs: install the NVIDIA Container Toolkit and restart dockerd, or use a GPU runner. This says nothing about the patch."
+      });
+    }
+    this.context.logger.error(`docker: could not start the ${role} container: ${message}`);
+    return new Error(`docker: could not start the ${role} container: ${message}`, { cause: error62 });
+  }
+  /**
+   * docker.network: isolated. A per-run bridge network created with Internal: true: the daemon
+   * gives it no route to the outside (no masquerading, and its isolation rules drop traffic that
+   * leaves the bridge), while the host, which owns the bridge's gateway address, still reaches each
+   * container at its address on that network, which is what the engine's baseUrl is. The engine
+   * must listen on that address, hence {host} = 0.0.0.0 in its command. The outside is cut by the
+   * daemon's iptables rules: a daemon started with --iptables=false creates the network but cannot
+   * enforce it.
+   */
+  ensureNetwork() {
+    this.network ??= (async () => {
+      const name = `speedgate-${dockerSafeName(this.context.runId)}`;
+      try {
+        await this.docker.createNetwork({
+          Name: name,
+          Driver: "bridge",
+          Internal: true,
+          CheckDuplicate: true,
+          Labels: makeResourceLabels(this.context.runId, "network")
+        });
+      } catch (error62) {
+        throw new Error(`docker: could not create the run's internal network ${name}: ${errorMessage(error62)}`, { cause: error62 });
+      }
+      return name;
+    })();
+    return this.network;
+  }
+  async prepareBaseline(signal) {
+    const { config: config2 } = this.round;
+    if (config2.baseline.build) {
+      const spec = config2.baseline.build;
+      const key = createHash3("sha256").update(JSON.stringify([spec.context, spec.dockerfile, spec.args])).digest("hex").slice(0, 16);
+      const labels = { [LABEL_RUN_ID]: `baseline-${key}`, [LABEL_ROLE]: "baseline" };
+      const imageId2 = await this.buildFromContext("baseline", spec, `speedgate-baseline:${key}`, labels, signal);
+      return { role: "baseline", imageId: imageId2, patchHash: null };
+    }
+    if (!config2.baseline.image) throw new Error("docker runtime: baseline.image or baseline.build is required");
+    const imageId = await ensureImage(this.docker, config2.baseline.image, this.context.logger, signal);
+    return { role: "baseline", imageId, patchHash: null };
+  }
+  async prepareCandidate(signal) {
+    const { config: config2, patch } = this.round;
+    const tag = `speedgate-candidate:${dockerSafeName(this.context.runId)}`;
+    if (config2.candidate.build) {
+      const imageId2 = await this.buildFromContext("candidate", config2.candidate.build, tag, makeResourceLabels(this.context.runId, "candidate"), signal);
+      return { role: "candidate", imageId: imageId2, patchHash: patch?.sha256 ?? null };
+    }
+    const baseline = await this.prepare("baseline", signal);
+    if (!baseline.imageId) throw new Error("docker runtime: the baseline has no image to overlay");
+    if (!patch && config2.candidate.postPatch.length === 0) {
+      return { role: "candidate", imageId: baseline.imageId, patchHash: null };
+    }
+    const overlay = createOverlayContext({
+      baseImageId: baseline.imageId,
+      patch: patch?.bytes ?? null,
+      sourceDir: config2.candidate.sourceDir ?? null,
+      postPatch: config2.candidate.postPatch,
+      labels: makeResourceLabels(this.context.runId, "candidate")
+    });
+    this.context.logger.info(`docker: building the candidate overlay on ${baseline.imageId.slice(0, 19)}`);
+    const started = performance.now();
+    const outcome = await runImageBuild(this.docker, {
+      context: { archive: overlay.archive },
+      dockerfile: "Dockerfile",
+      buildArgs: {},
+      labels: {},
+      tag,
+      // The postPatch steps run the patch's code: no network unless build.network says otherwise.
+      networkMode: config2.build.network,
+      limits: buildResourceLimits(await this.resourceLimits()),
+      timeoutS: config2.build.timeoutS,
+      signal,
+      logger: this.context.logger,
+      label: "candidate overlay"
+    });
+    const imageId = this.builtImageOrThrow("candidate", outcome, overlay.patchStep);
+    this.context.logger.info(`docker: candidate overlay built in ${((performance.now() - started) / 1e3).toFixed(1)} s: ${imageId.slice(0, 19)}`);
+    return { role: "candidate", imageId, patchHash: patch?.sha256 ?? null };
+  }
+  async buildFromContext(role, spec, tag, labels, signal) {
+    let entries;
+    try {
+      entries = await readdir(spec.context);
+    } catch (error62) {
+      throw new Error(`docker: cannot read the ${role} build context ${spec.context}: ${errorMessage(error62)}`, { cause: error62 });
+    }
+    this.context.logger.info(`docker: building the ${role} image from ${spec.context}`);
+    const outcome = await runImageBuild(this.docker, {
+      context: { dir: spec.context, entries },
+      dockerfile: spec.dockerfile,
+      buildArgs: spec.args,
+      labels,
+      tag,
+      // The candidate's build is the patch's code; the baseline's comes from the default branch and may need to download.
+      ...role === "candidate" ? { networkMode: this.round.config.build.network } : {},
+      limits: buildResourceLimits(await this.resourceLimits()),
+      timeoutS: this.round.config.build.timeoutS,
+      signal,
+      logger: this.context.logger,
+      label: `${role} build`
+    });
+    return this.builtImageOrThrow(role, outcome, null);
+  }
+  builtImageOrThrow(role, outcome, patchStep) {
+    switch (outcome.status) {
+      case "built":
+        return outcome.imageId;
+      case "failed":
+        throw new EngineFailureError(describeBuildFailure(role, outcome.stream, patchStep));
+      case "timed_out":
+        throw new EngineFailureError(
+          buildFailure({
+            role,
+            stage: "build",
+            kind: "build_timeout",
+            label: `the build did not finish within ${this.round.config.build.timeoutS} s`,
+            summary: `build.timeoutS (${this.round.config.build.timeoutS} s) ended the ${role} image build`,
+            logTail: outcome.lines
+          })
+        );
+      case "cancelled":
+        throw new EngineFailureError(
+          buildFailure({ role, stage: "build", kind: "cancelled", label: "cancelled", summary: `the ${role} image build was cancelled`, logTail: [] })
+        );
+    }
+  }
+};
+
+// src/engine/process-runtime.ts
+import { cp, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { basename, join as join3 } from "node:path";
+
+// src/scorecard/escape-engine-text.ts
+var ZERO_WIDTH_SPACE = "\u200B";
+var REFERENCE_URL = /(?:\bhttps?:\/\/|\bwww\.)?[\w.-]+\.[a-z]{2,}(?::\d+)?\/[^\s/]+\/[^\s/]+\/(?:issues|pull|pulls|discussions|commit|commits)\/\S*/gi;
+function neutralizeReferences(text5) {
+  return text5.replace(/@(?=[\p{L}\p{N}_-])/gu, `@${ZERO_WIDTH_SPACE}`).replace(/#(?=[\p{N}])/gu, `#${ZERO_WIDTH_SPACE}`).replace(/\b(GH)-(?=\d)/gi, `$1-${ZERO_WIDTH_SPACE}`);
+}
+function escapeInlineText(text5) {
+  return neutralizeReferences(text5).replace(/\\/g, "\\\\").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/\|/g, "\\|").replace(/`/g, "&#96;").replace(/\[/g, "&#91;").replace(/\n/g, " ");
+}
+function codeSpan(url2) {
+  return `\`${breakHtmlComments(url2.replace(/`/g, "")).replace(/\|/g, "\\|")}\``;
+}
+function escapeInline(text5) {
+  const clean = cleanLogLine(text5);
+  let out = "";
+  let last = 0;
+  for (const match of clean.matchAll(REFERENCE_URL)) {
+    out += escapeInlineText(clean.slice(last, match.index)) + codeSpan(match[0]);
+    last = match.index + match[0].length;
+  }
+  return out + escapeInlineText(clean.slice(last));
+}
+function escapeCodeLine(line) {
+  return breakHtmlComments(cleanLogLine(line));
+}
+function breakHtmlComments(text5) {
+  return text5.replace(/<!/g, `<${ZERO_WIDTH_SPACE}!`).replace(/--(?=>)/g, `-${ZERO_WIDTH_SPACE}-`);
+}
+
+// src/scorecard/render-inline-code.ts
+function codeSpan2(code) {
+  const content = breakHtmlComments(cleanLogLine(code).replace(/\n/g, " ").replace(/\|/g, "\\|"));
+  let longest = 0;
+  for (const run2 of content.match(/`+/g) ?? []) longest = Math.max(longest, run2.length);
+  const fence = "`".repeat(longest + 1);
+  const pad = content.startsWith("`") || content.endsWith("`") || content.startsWith(" ") && content.endsWith(" ") ? " " : "";
+  return `${fence}${pad}${content}${pad}${fence}`;
+}
+function literalForCodeSpans(text5) {
+  return text5.replace(/[\\`]/g, "\\$&");
+}
+function lexCodeSpans(text5) {
+  const tokens = [];
+  let plain = "";
+  let index = 0;
+  while (index < text5.length) {
+    const char = text5[index] ?? "";
+    const next = text5[index + 1];
+    if (char === "\\" && (next === "`" || next === "\\")) {
+      plain += next;
+      index += 2;
+    } else if (char === "`") {
+      let runEnd = index;
+      while (text5[runEnd] === "`") runEnd++;
+      if (plain !== "") tokens.push({ value: plain, fence: false });
+      plain = "";
+      tokens.push({ value: text5.slice(index, runEnd), fence: true });
+      index = runEnd;
+    } else {
+      plain += char;
+      index++;
+    }
+  }
+  if (plain !== "") tokens.push({ value: plain, fence: false });
+  return tokens;
+}
+function renderWithCodeSpans(text5, escapeText) {
+  const tokens = lexCodeSpans(text5);
+  const out = [];
+  let plain = "";
+  let index = 0;
+  while (index < tokens.length) {
+    const token = tokens[index];
+    if (!token) break;
+    const close = token.fence ? tokens.findIndex((other, at) => at > index && other.fence && other.value.length === token.value.length) : -1;
+    if (close === -1) {
+      plain += token.value;
+      index++;
+      continue;
+    }
+    if (plain !== "") out.push(escapeText(plain));
+    plain = "";
+    let code = tokens.slice(index + 1, close).map((inner) => inner.value).join("");
+    if (code.length > 1 && code.startsWith(" ") && code.endsWith(" ") && code.trim() !== "") code = code.slice(1, -1);
+    out.push(codeSpan2(code));
+    index = close + 1;
+  }
+  if (plain !== "") out.push(escapeText(plain));
+  return out.join("");
+}
+
+// src/failure/failure-hints.ts
+var SAME_GPU = "Another process on the same GPU shrinks the headroom: check `nvidia-smi` for leftovers (a previous engine, another job) before the run.";
+var CUDA_OOM_HINTS = {
+  graph_capture: [
+    "Memory ran out while capturing CUDA graphs, after the weights and the KV cache were allocated.",
+    "Leave more room for the graphs: lower `--mem-fraction-static` (try 0.8, then 0.7; vLLM: `--gpu-memory-utilization`),",
+    "lower `--cuda-graph-max-bs` (both the prefill and the decode graphs; vLLM: `--max-cudagraph-capture-size` or `--cuda-graph-sizes`),",
+    "or turn the prefill CUDA graph off (SGLang) / run with `--enforce-eager` (vLLM) to confirm.",
+    SAME_GPU
+  ].join(" "),
+  weights: [
+    "Memory ran out while loading the weights: the model does not fit on these GPUs at this precision.",
+    "Use more GPUs (`--tp` / `--tensor-parallel-size`), a quantized checkpoint (`--quantization fp8`, AWQ, GPTQ) or a smaller model.",
+    SAME_GPU
+  ].join(" "),
+  kv_cache: [
+    "Memory ran out while sizing or allocating the KV cache.",
+    "Lower `--mem-fraction-static` (SGLang) or `--gpu-memory-utilization` (vLLM), cap the cache with `--max-total-tokens` (SGLang),",
+    "or shorten the context: `--context-length` (SGLang) / `--max-model-len` (vLLM).",
+    SAME_GPU
+  ].join(" "),
+  other: [
+    "Lower the memory the engine reserves up front (`--mem-fraction-static` for SGLang, `--gpu-memory-utilization` for vLLM) to leave room for activations,",
+    "and lower the batch the engine builds (`--max-running-requests` / `--chunked-prefill-size` for SGLang, `--max-num-seqs` / `--max-num-batched-tokens` for vLLM).",
+    "If the patch changed a kernel's workspace or buffers, it may simply need more memory than before.",
+    SAME_GPU
+  ].join(" ")
+};
+var HOST_OOM_HINT = [
+  "The host (not the GPU) ran out of memory and the kernel's OOM killer ended the engine.",
+  "Give the runner more RAM or a larger `docker.memory` limit, load weights with fewer CPU copies",
+  "(SGLang `--load-format` / vLLM `--load-format`, no `--enable-torch-compile` duplicates), and check `dmesg` for the OOM report."
+].join(" ");
+var NCCL_HINT = [
+  "Multi-GPU communication failed. Rerun with `NCCL_DEBUG=INFO` in the engine's env to see which transport broke.",
+  "In containers give NCCL a large /dev/shm (`docker.shmSize` such as 16g); on machines without working peer-to-peer try `NCCL_P2P_DISABLE=1`;",
+  "check that every GPU in `--tp` is visible and idle (`nvidia-smi`)."
+].join(" ");
+function importErrorHint(location) {
+  const where = location ? `Look at ${literalForCodeSpans(location)}: ` : "";
+  return `${where}the engine's Python code does not import, most often because the patch left a syntax error, a missing import or a renamed symbol. Run \`python -c "import sglang"\` (or \`import vllm\`) in the patched tree to reproduce it without a GPU.`;
+}
+function portInUseHint(port) {
+  const which = port === null ? "the configured port" : `port ${port}`;
+  return `Something else is listening on ${which}: a previous engine that was not stopped, or another service. Find it with \`ss -ltnp\` (or \`lsof -i :${port ?? "PORT"}\`), stop it, run \`speedgate cleanup\` for leftovers of an interrupted run, or choose another port in the round config.`;
+}
+function startupTimeoutHint(afterS) {
+  return `The engine printed no fatal error but did not answer the health check within ${afterS} s. First runs download weights and compile kernels (torch.compile, DeepGEMM/FlashInfer JIT, CUDA graph capture of many sizes): raise \`health.timeoutS\`, serve the weights from the runner's disk (\`docker.mounts\`, read-only) or bake them into the image, or check the log tail for where it stalled.`;
+}
+var EXITED_HINT = "The engine stopped without an error speedgate recognises. The log tail below shows its last words; run the same command by hand to reproduce.";
+var CANCELLED_HINT = "The run was cancelled (SIGINT, SIGTERM or the job was stopped); nothing was measured after that.";
+var PATCH_CONFLICT_HINT = "The patch was made against different source than the baseline the round runs: rebase the pull request on that baseline (or point candidate.sourceDir / the image at the commit the patch is based on) and run again.";
+var PATCH_TOOL_MISSING_HINT = "Install git or GNU patch where speedgate runs (apt-get install git), so the patch can be applied.";
+var BUILD_ERROR_HINT = "A postPatch step failed in the patched copy. Run the same command by hand in a patched checkout; its output is in the log tail below.";
+
+// src/engine/apply-patch.ts
+import { dirname as dirname2 } from "node:path";
+
+// src/engine/run-tool.ts
+import { spawn } from "node:child_process";
+var MAX_OUTPUT_CHARS = 256 * 1024;
+async function runTool(argv, options) {
+  const [program, ...args] = argv;
+  if (!program) throw new Error("runTool: expected a program to run");
+  return await new Promise((resolve5) => {
+    let output2 = "";
+    let timedOut = false;
+    const child = spawn(program, args, {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      detached: true,
+      stdio: [options.input ? "pipe" : "ignore", "pipe", "pipe"]
+    });
+    const append = (chunk) => {
+      if (output2.length < MAX_OUTPUT_CHARS) output2 += chunk.toString("utf8");
+    };
+    child.stdout?.on("data", append);
+    child.stderr?.on("data", append);
+    const killGroup = () => {
+      if (child.pid === void 0) return;
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {
+      }
+    };
+    const timer = options.timeoutMs === void 0 ? void 0 : setTimeout(() => {
+      timedOut = true;
+      killGroup();
+    }, options.timeoutMs);
+    const onAbort = () => killGroup();
+    options.signal?.addEventListener("abort", onAbort, { once: true });
+    let settled = false;
+    const finish = (result) => {
+      if (settled) return;
+      settled = true;
+      if (timer) clearTimeout(timer);
+      options.signal?.removeEventListener("abort", onAbort);
+      resolve5({ ...result, output: output2, timedOut });
+    };
+    child.once("error", (error62) => {
+      output2 += `${error62.message}
+`;
+      finish({ exitCode: null, signal: null, missing: error62.code === "ENOENT" });
+    });
+    child.once("close", (exitCode, signal) => finish({ exitCode, signal, missing: false }));
+    if (options.input && child.stdin) {
+      child.stdin.on("error", () => void 0);
+      child.stdin.end(options.input);
+    }
+  });
+}
+
+// src/engine/apply-patch.ts
+function hunkStarts(patchText) {
+  const hunks = /* @__PURE__ */ new Map();
+  let file2 = null;
+  for (const line of patchText.split("\n")) {
+    const header = /^(?:---|\+\+\+) (?:[ab]\/)?(\S+)/.exec(line);
+    if (header?.[1] && header[1] !== "/dev/null") {
+      file2 = header[1];
+      if (!hunks.has(file2)) hunks.set(file2, []);
+      continue;
+    }
+    const hunk = /^@@ -(\d+)/.exec(line);
+    if (hunk?.[1] && file2) hunks.get(file2)?.push(Number(hunk[1]));
+  }
+  return hunks;
+}
+function describePatchFailure(output2, patchText) {
+  const gitHunk = /patch failed: (.+):(\d+)/.exec(output2);
+  if (gitHunk?.[1] && gitHunk[2]) {
+    const line = Number(gitHunk[2]);
+    const index = hunkStarts(patchText).get(gitHunk[1])?.indexOf(line) ?? -1;
+    const which = index >= 0 ? `hunk #${index + 1} (at line ${line})` : `the hunk at line ${line}`;
+    return `${gitHunk[1]}: ${which} does not apply`;
+  }
+  const patchFile = /(?:patching|checking) file '?([^'\n]+)'?\n(?:[^\n]*\n)*?Hunk #(\d+) FAILED at (\d+)/.exec(output2);
+  if (patchFile?.[1] && patchFile[2] && patchFile[3]) {
+    return `${patchFile[1]}: hunk #${patchFile[2]} (at line ${patchFile[3]}) does not apply`;
+  }
+  const missing2 = /error: (.+?): (?:No such file or directory|does not exist in index)/.exec(output2) ?? /can't find file to patch[\s\S]*?\+\+\+ (?:b\/)?(\S+)/.exec(output2);
+  if (missing2?.[1]) return `${missing2[1]}: the file the patch changes does not exist in the source`;
+  const exists = /error: (.+?): already exists in working directory/.exec(output2);
+  if (exists?.[1]) return `${exists[1]}: the file the patch creates already exists`;
+  const corrupt = /corrupt patch at line (\d+)|malformed patch at line (\d+)/.exec(output2);
+  if (corrupt) return `the patch is malformed at line ${corrupt[1] ?? corrupt[2]}`;
+  const lastLine2 = output2.trim().split("\n").pop();
+  return lastLine2 ? `the patch does not apply: ${lastLine2}` : "the patch does not apply";
+}
+function patchFailure(role, kind, summary, result) {
+  const logTail = (result?.output ?? "").split("\n").filter((line, index, all) => line !== "" || index < all.length - 1).map(cleanLogLine);
+  return new EngineFailureError({
+    engine: role,
+    stage: "patch",
+    kind,
+    label: kind === "patch_tool_missing" ? "no tool to apply the patch" : "the patch does not apply",
+    summary,
+    hint: kind === "patch_tool_missing" ? PATCH_TOOL_MISSING_HINT : PATCH_CONFLICT_HINT,
+    exitCode: result?.exitCode ?? null,
+    signal: result?.signal ?? null,
+    logTail
+  });
+}
+async function applyPatch(options) {
+  const env = { ...process.env, GIT_CEILING_DIRECTORIES: dirname2(options.dir) };
+  const run2 = (argv) => runTool(argv, { cwd: options.dir, env, signal: options.signal, timeoutMs: 12e4 });
+  const tools = [
+    {
+      tool: "git",
+      check: ["git", "apply", "--check", "--verbose", "--whitespace=nowarn", options.patchPath],
+      apply: ["git", "apply", "--whitespace=nowarn", options.patchPath]
+    },
+    {
+      tool: "patch",
+      check: ["patch", "-p1", "--dry-run", "--batch", "--forward", "-i", options.patchPath],
+      apply: ["patch", "-p1", "--batch", "--forward", "-i", options.patchPath]
+    }
+  ];
+  for (const { tool, check: check2, apply } of tools) {
+    const checked = await run2(check2);
+    if (checked.missing) continue;
+    if (options.signal.aborted) throw options.signal.reason;
+    if (checked.exitCode !== 0) throw patchFailure(options.role, "patch_conflict", describePatchFailure(checked.output, options.patchText), checked);
+    const applied = await run2(apply);
+    if (applied.exitCode !== 0) throw patchFailure(options.role, "patch_conflict", describePatchFailure(applied.output, options.patchText), applied);
+    return { tool };
+  }
+  throw patchFailure(options.role, "patch_tool_missing", "neither git nor patch is installed", null);
+}
+
+// src/engine/check-port-free.ts
+import { createServer } from "node:net";
+async function isPortFree(port) {
+  return await new Promise((resolve5) => {
+    const server = createServer();
+    server.unref();
+    server.once("error", () => resolve5(false));
+    server.listen({ port, host: "127.0.0.1", exclusive: true }, () => server.close(() => resolve5(true)));
+  });
+}
+
+// src/engine/allowed-host-environment.ts
+var ALLOWED_NAMES = /* @__PURE__ */ new Set(["PATH", "HOME", "USER", "LOGNAME", "TMPDIR", "TZ", "LANG", "LANGUAGE", "LD_LIBRARY_PATH", "RUNNER_TRACKING_ID"]);
+var ALLOWED_PREFIXES = ["LC_", "CUDA_", "NVIDIA_", "NCCL_"];
+function isAllowedHostVariable(name) {
+  return ALLOWED_NAMES.has(name) || ALLOWED_PREFIXES.some((prefix) => name.startsWith(prefix));
+}
+function allowedHostEnvironment(env) {
+  const allowed = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (value !== void 0 && isAllowedHostVariable(name)) allowed[name] = value;
+  }
+  return allowed;
+}
+
+// src/engine/engine-init-script.ts
+var ENGINE_INIT_SCRIPT = String.raw`"use strict";
+const { spawn } = require("node:child_process");
+const { constants } = require("node:os");
+const [program, ...args] = process.argv.slice(1);
+const child = spawn(program, args, { stdio: "inherit" });
+child.on("error", (error) => {
+  process.stderr.write("speedgate: could not start " + JSON.stringify(program) + ": " + (error.code || error.message) + "\n");
+  process.exit(127);
+});
+child.on("exit", (code, signal) => {
+  process.exit(code !== null ? code : 128 + (constants.signals[signal] || 0));
+});
+`;
+
+// src/engine/resolve-program.ts
+import { accessSync, constants as constants2, statSync } from "node:fs";
+import { delimiter, isAbsolute as isAbsolute4, resolve } from "node:path";
+function isExecutableFile(path) {
+  try {
+    accessSync(path, constants2.X_OK);
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+function resolveProgram(program, options) {
+  if (program.includes("/")) {
+    const file2 = isAbsolute4(program) ? program : resolve(options.cwd, program);
+    return isExecutableFile(file2) ? file2 : null;
+  }
+  for (const dir of (options.path ?? "").split(delimiter)) {
+    const file2 = resolve(options.cwd, dir === "" ? "." : dir, program);
+    if (isExecutableFile(file2)) return file2;
+  }
+  return null;
+}
+
+// src/engine/process-isolation.ts
+var NAMESPACE_FLAGS = ["--pid", "--fork", "--kill-child", "--mount-proc"];
+var VARIANTS = [
+  { kind: "pid-namespace", flags: NAMESPACE_FLAGS },
+  { kind: "user-namespace", flags: ["--user", "--map-current-user", ...NAMESPACE_FLAGS] },
+  { kind: "user-namespace", flags: ["--user", "--map-root-user", ...NAMESPACE_FLAGS] }
+];
+var DROP_CAPABILITIES = ["--bounding-set", "-all", "--inh-caps", "-all"];
+var PROBE_SCRIPT = String.raw`const fs = require("node:fs");
+const visible = fs.readdirSync("/proc").filter((name) => /^\d+$/.test(name));
+const capabilities = /^CapEff:\s*([0-9a-f]+)$/m.exec(fs.readFileSync("/proc/self/status", "utf8"));
+process.stdout.write(JSON.stringify({ pid: process.pid, visible, capabilities: capabilities ? capabilities[1] : null }) + "\n");
+`;
+var PROBE_TIMEOUT_MS = 15e3;
+function lastLine(text5) {
+  return text5.trim().split("\n").pop() ?? "";
+}
+function probeProblem(output2, exitCode) {
+  const line = lastLine(output2);
+  if (exitCode !== 0) return line || `exited with code ${exitCode ?? "none"}`;
+  let seen;
+  try {
+    seen = JSON.parse(line);
+  } catch {
+    return `unexpected output: ${line.slice(0, 200)}`;
+  }
+  if (seen.pid !== 1) return `the engine would not be the namespace's first process (pid ${String(seen.pid)})`;
+  if (!Array.isArray(seen.visible) || seen.visible.length !== 1) return "/proc still shows processes outside the namespace";
+  if (typeof seen.capabilities !== "string" || !/^0+$/.test(seen.capabilities)) return `the engine would keep capabilities (${String(seen.capabilities)})`;
+  return null;
+}
+async function probeProcessIsolation(options = {}) {
+  const tools = options.tools ?? {};
+  const hostPath = process.env.PATH;
+  const cwd = process.cwd();
+  const unshare = resolveProgram(tools.unshare ?? "unshare", { cwd, path: hostPath });
+  const setpriv = resolveProgram(tools.setpriv ?? "setpriv", { cwd, path: hostPath });
+  const node2 = tools.node ?? process.execPath;
+  if (!unshare || !setpriv) {
+    const missing2 = [unshare ? null : tools.unshare ?? "unshare", setpriv ? null : tools.setpriv ?? "setpriv"].filter((name) => name !== null);
+    return { kind: "none", reason: `${missing2.join(" and ")} not found on PATH (util-linux)` };
+  }
+  const problems = [];
+  for (const variant of VARIANTS.filter((candidate) => !options.kinds || options.kinds.includes(candidate.kind))) {
+    const prefix = [unshare, ...variant.flags, "--", setpriv, ...DROP_CAPABILITIES, "--", node2];
+    const result = await runTool([...prefix, "-e", PROBE_SCRIPT], { cwd, env: allowedHostEnvironment(process.env), timeoutMs: PROBE_TIMEOUT_MS });
+    const problem = result.timedOut ? `no answer within ${PROBE_TIMEOUT_MS / 1e3} s` : probeProblem(result.output, result.exitCode);
+    const spelled = `unshare ${variant.flags.join(" ")}`;
+    if (problem === null) {
+      const what = variant.kind === "pid-namespace" ? "a PID namespace of its own" : "user and PID namespaces of its own";
+      return { kind: variant.kind, prefix, description: `${what} (${spelled}), without capabilities` };
+    }
+    problems.push(`${spelled}: ${problem}`);
+  }
+  return { kind: "none", reason: problems.join("; ") };
+}
+var detected = null;
+function detectProcessIsolation() {
+  detected ??= probeProcessIsolation();
+  return detected;
+}
+function isolateCommand(isolation, argv) {
+  if (isolation.kind === "none") return [...argv];
+  return [...isolation.prefix, "-e", ENGINE_INIT_SCRIPT, "--", ...argv];
+}
+function isolationFallbackWarning(isolation) {
+  return `runtime process: engines are NOT isolated on this machine, only put in process groups: a process an engine starts with setsid can outlive it, and an engine can read the environment of speedgate and its parents in /proc. Use runtime: docker for code you do not trust. Why: ${isolation.reason}`;
+}
+
+// src/engine/spawn-process-engine.ts
+import { spawn as spawn2 } from "node:child_process";
+import { constants as constants3 } from "node:os";
+
+// src/engine/process-group.ts
+import { readFileSync, readdirSync } from "node:fs";
+function readProcStat(pid) {
+  try {
+    const stat4 = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat4.slice(stat4.lastIndexOf(")") + 2).split(" ");
+    return { state: fields[0] ?? "?", pgid: Number(fields[2]) };
+  } catch {
+    return null;
+  }
+}
+function processGroupAlive(pgid) {
+  try {
+    process.kill(-pgid, 0);
+  } catch (error62) {
+    return error62.code === "EPERM";
+  }
+  let pids;
+  try {
+    pids = readdirSync("/proc").filter((name) => /^\d+$/.test(name));
+  } catch {
+    return true;
+  }
+  return pids.some((name) => {
+    const stat4 = readProcStat(Number(name));
+    return stat4 !== null && stat4.pgid === pgid && stat4.state !== "Z" && stat4.state !== "X";
+  });
+}
+function signalProcessGroup(pgid, signal) {
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+  }
+}
+async function waitForProcessGroupExit(pgid, timeoutMs) {
+  const deadline = performance.now() + timeoutMs;
+  for (; ; ) {
+    if (!processGroupAlive(pgid)) return true;
+    if (performance.now() >= deadline) return false;
+    await new Promise((resolve5) => setTimeout(resolve5, 25));
+  }
+}
+var liveGroups = /* @__PURE__ */ new Set();
+var exitHookInstalled = false;
+function trackProcessGroup(pgid) {
+  liveGroups.add(pgid);
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.on("exit", () => {
+      for (const group of liveGroups) signalProcessGroup(group, "SIGKILL");
+    });
+  }
+  return () => liveGroups.delete(pgid);
+}
+
+// src/engine/spawn-process-engine.ts
+var DRAIN_AFTER_EXIT_MS = 200;
+function cannotStart(options, program, reason, detail) {
+  return new EngineFailureError({
+    engine: options.role,
+    stage: "startup",
+    kind: "exited",
+    label: "the engine command could not be started",
+    summary: `could not run ${JSON.stringify(program)} in ${options.cwd}: ${reason}`,
+    hint: `Check that the first argument of the command is a program on PATH (or an absolute path) and that the working folder exists. ${EXITED_HINT}`,
+    exitCode: null,
+    signal: null,
+    logTail: [detail]
+  });
+}
+function exitOf(isolation, exitCode, signal) {
+  if (isolation.kind === "none" || exitCode === null || exitCode <= 128 || exitCode > 128 + 64) return { exitCode, signal };
+  const name = Object.entries(constants3.signals).find(([, number5]) => number5 === exitCode - 128)?.[0];
+  return { exitCode, signal: name ?? signal };
+}
+async function spawnProcessEngine(options) {
+  const engineProgram = options.argv[0];
+  if (!engineProgram) throw new Error("spawnProcessEngine: expected a command");
+  if (options.isolation.kind !== "none" && !resolveProgram(engineProgram, { cwd: options.cwd, path: options.env.PATH })) {
+    throw cannotStart(options, engineProgram, "ENOENT (not found, or not executable)", `${engineProgram}: not found on PATH=${options.env.PATH ?? ""}`);
+  }
+  const [program, ...args] = isolateCommand(options.isolation, options.argv);
+  if (!program) throw new Error("spawnProcessEngine: expected a command");
+  const log = new LogRingBuffer({}, options.onLine);
+  const child = spawn2(program, args, { cwd: options.cwd, env: options.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  child.stdout.on("data", (chunk) => log.write("stdout", chunk));
+  child.stderr.on("data", (chunk) => log.write("stderr", chunk));
+  await new Promise((resolve5, reject) => {
+    child.once("spawn", resolve5);
+    child.once("error", (error62) => reject(cannotStart(options, engineProgram, error62.code ?? error62.message, error62.message)));
+  });
+  const pgid = child.pid;
+  if (pgid === void 0) throw new Error("spawned engine has no pid");
+  const untrack = trackProcessGroup(pgid);
+  const exited = new Promise((resolve5) => {
+    child.once("exit", (exitCode, signal) => {
+      const done = () => {
+        log.end();
+        resolve5({ ...exitOf(options.isolation, exitCode, signal), oomKilled: false });
+      };
+      if (child.stdout.closed && child.stderr.closed) return done();
+      const timer = setTimeout(done, DRAIN_AFTER_EXIT_MS);
+      child.once("close", () => {
+        clearTimeout(timer);
+        done();
+      });
+    });
+  });
+  let stopping = null;
+  const stop = () => {
+    stopping ??= (async () => {
+      signalProcessGroup(pgid, "SIGTERM");
+      const gone = await waitForProcessGroupExit(pgid, options.stopGraceMs);
+      if (!gone) {
+        signalProcessGroup(pgid, "SIGKILL");
+        await waitForProcessGroupExit(pgid, 5e3);
+      }
+      await exited;
+      child.stdout.destroy();
+      child.stderr.destroy();
+      untrack();
+    })();
+    return stopping;
+  };
+  return { role: options.role, baseUrl: options.baseUrl, exited, logTail: () => log.snapshot(), stop, pid: pgid };
+}
+
+// src/engine/locate-speedgate.ts
+import { existsSync, readFileSync as readFileSync2 } from "node:fs";
+import { dirname as dirname3, join as join2 } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+function findPackageRoot(from = fileURLToPath(import.meta.url)) {
+  let dir = dirname3(from);
+  for (; ; ) {
+    const manifest = join2(dir, "package.json");
+    if (existsSync(manifest)) {
+      try {
+        const name = JSON.parse(readFileSync2(manifest, "utf8")).name;
+        if (name === "speedgate") return dir;
+      } catch {
+      }
+    }
+    const parent = dirname3(dir);
+    if (parent === dir) throw new Error(`could not find speedgate's package.json above ${from}`);
+    dir = parent;
+  }
+}
+function speedgateEntryArgs() {
+  const self = fileURLToPath(import.meta.url);
+  const root = findPackageRoot(self);
+  if (!self.endsWith(".ts")) return [join2(root, "dist", "cli.js")];
+  const loader = join2(root, "node_modules", "tsx", "dist", "loader.mjs");
+  return ["--import", pathToFileURL(loader).href, join2(root, "src", "cli", "index.ts")];
+}
+
+// src/engine/substitute-command.ts
+function substituteCommand(command, values) {
+  return command.flatMap((argument) => {
+    if (argument === "{speedgate}") return speedgateEntryArgs();
+    return [
+      argument.replaceAll("{port}", String(values.port)).replaceAll("{contextLimit}", String(values.contextLimit)).replaceAll("{model}", values.model).replaceAll("{node}", process.execPath)
+    ];
+  });
+}
+
+// src/engine/process-runtime.ts
+var ProcessRuntime = class {
+  constructor(round, context, options = {}) {
+    this.round = round;
+    this.context = context;
+    this.options = options;
+  }
+  round;
+  context;
+  options;
+  name = "process";
+  tempRoot = null;
+  patchedDir = null;
+  engines = /* @__PURE__ */ new Set();
+  isolation = null;
+  /** Probed at the first process this round starts, and said once: in the job log, the fallback is a warning. */
+  isolated() {
+    this.isolation ??= (this.options.isolation ?? detectProcessIsolation()).then((isolation) => {
+      if (isolation.kind === "none") this.context.logger.warn(isolationFallbackWarning(isolation));
+      else this.context.logger.info(`runtime process: each engine runs in ${isolation.description}`);
+      return isolation;
+    });
+    return this.isolation;
+  }
+  async prepare(role, signal) {
+    const patch = this.round.patch;
+    const sourceDir = this.round.config.candidate.sourceDir;
+    if (role === "baseline" || !patch || !sourceDir) return { role, imageId: null, patchHash: role === "candidate" ? patch?.sha256 ?? null : null };
+    this.tempRoot = await mkdtemp(join3(tmpdir(), `speedgate-${this.context.runId}-`));
+    const copy = join3(this.tempRoot, basename(sourceDir));
+    await cp(sourceDir, copy, { recursive: true, verbatimSymlinks: true });
+    this.context.logger.debug(`copied ${sourceDir} to ${copy} for the candidate`);
+    const { tool } = await applyPatch({ dir: copy, patchPath: patch.path, patchText: patch.bytes.toString("utf8"), role, signal });
+    this.context.logger.info(`candidate: applied ${basename(patch.path)} with ${tool}`);
+    this.patchedDir = copy;
+    for (const command of this.round.config.candidate.postPatch) await this.runPostPatch(command, copy, signal);
+    return { role, imageId: null, patchHash: patch.sha256 };
+  }
+  async runPostPatch(command, cwd, signal) {
+    const timeoutS = this.round.config.build.timeoutS;
+    const argv = substituteCommand(command, this.commandValues());
+    const env = this.envFor("candidate");
+    const isolation = await this.isolated();
+    const missing2 = isolation.kind !== "none" && !resolveProgram(argv[0] ?? "", { cwd, path: env.PATH });
+    const result = missing2 ? { exitCode: null, signal: null, output: `${argv[0] ?? ""}: not found
+`, missing: true, timedOut: false } : await runTool(isolateCommand(isolation, argv), { cwd, env, signal, timeoutMs: timeoutS * 1e3 });
+    if (signal.aborted) throw signal.reason;
+    if (result.exitCode === 0) return;
+    const lines2 = result.output.split("\n").filter((line) => line.trim() !== "").map(cleanLogLine);
+    throw new EngineFailureError({
+      engine: "candidate",
+      stage: "build",
+      kind: result.timedOut ? "build_timeout" : "build_error",
+      label: result.timedOut ? `postPatch step timed out after ${timeoutS} s` : "a postPatch step failed",
+      summary: `${argv.join(" ")}: ${result.missing ? "program not found" : result.timedOut ? "timed out" : lines2[lines2.length - 1] ?? `exited with code ${result.exitCode}`}`.slice(0, 1e3),
+      hint: BUILD_ERROR_HINT,
+      exitCode: result.exitCode,
+      signal: result.signal,
+      logTail: lines2.slice(-200)
+    });
+  }
+  async start(role, signal) {
+    if (signal.aborted) throw signal.reason;
+    const { config: config2 } = this.round;
+    const command = role === "candidate" ? config2.candidate.command ?? config2.baseline.command : config2.baseline.command;
+    if (!command) throw new Error("runtime process: the round config has no baseline.command");
+    if (!await isPortFree(config2.port)) {
+      throw new EngineFailureError({
+        engine: role,
+        stage: "startup",
+        kind: "port_in_use",
+        label: "port already in use",
+        summary: `port ${config2.port} on 127.0.0.1 is already in use before the ${role} engine started`,
+        hint: portInUseHint(config2.port),
+        exitCode: null,
+        signal: null,
+        logTail: []
+      });
+    }
+    const argv = substituteCommand(command, this.commandValues());
+    const cwd = this.cwdFor(role);
+    this.context.logger.debug(`${role}: starting ${argv.join(" ")} in ${cwd}`);
+    const engine = await spawnProcessEngine({
+      role,
+      argv,
+      cwd,
+      env: this.envFor(role),
+      isolation: await this.isolated(),
+      baseUrl: `http://127.0.0.1:${config2.port}`,
+      stopGraceMs: config2.docker.stopTimeoutS * 1e3,
+      onLine: (line) => this.context.logger.debug(`[${role}] ${cleanLogLine(line)}`)
+    });
+    this.engines.add(engine);
+    return engine;
+  }
+  async dispose() {
+    await Promise.all([...this.engines].map((engine) => engine.stop()));
+    this.engines.clear();
+    if (this.tempRoot) await rm(this.tempRoot, { recursive: true, force: true });
+    this.tempRoot = null;
+    this.patchedDir = null;
+  }
+  commandValues() {
+    const { config: config2 } = this.round;
+    return { port: config2.port, contextLimit: config2.bench.contextLimit, model: config2.bench.model };
+  }
+  /** The allowed part of the host's environment (PATH, HOME, locale, CUDA…), then the config's. */
+  envFor(role) {
+    const { config: config2 } = this.round;
+    return { ...allowedHostEnvironment(process.env), ...config2.baseline.env, ...role === "candidate" ? config2.candidate.env ?? {} : {} };
+  }
+  cwdFor(role) {
+    return processEngineCwd(role, this.round.config, this.round.configPath, this.patchedDir);
+  }
+};
+
+// src/engine/create-runtime.ts
+function createRuntime(round, context) {
+  switch (round.config.runtime) {
+    case "process":
+      return new ProcessRuntime(round, context);
+    case "docker":
+      return new DockerRuntime(new import_dockerode.default(), round, context);
+  }
+}
+
+// src/engine/wait-until-healthy.ts
+var import_undici2 = __toESM(require_undici(), 1);
+
+// src/failure/failure-patterns.ts
+var EXCEPTION_LINE = /^((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt|Failure))(?::\s?(.*))?$/;
+var TRACEBACK_START = /Traceback \(most recent call last\):/;
+var TRACEBACK_FRAME = /^\s*File "([^"]+)", line (\d+)(?:, in (.+))?$/;
+var WRAPPER_EXCEPTION = /See root cause above|Engine core initialization failed|core proc\(s\)|Worker failed|child process.*failed|Background process.*failed|died unexpectedly/i;
+var CUDA_OOM = /CUDA out of memory|OutOfMemoryError|CUDA error: out of memory|cudaErrorMemoryAllocation|CUBLAS_STATUS_ALLOC_FAILED|CUDNN_STATUS_ALLOC_FAILED|out of memory on device|No available memory for the cache blocks|larger than the maximum number of tokens that can be stored in KV cache|Not enough memory\. Please try to increase --mem-fraction-static/i;
+var KV_CACHE_OOM_MESSAGE = /No available memory for the cache blocks|stored in KV cache|Not enough memory\. Please try to increase --mem-fraction-static|KV cache/i;
+var HOST_OOM = /Out of memory: Kill(?:ed)? process|oom-kill|oom_reaper|std::bad_alloc|^MemoryError\b|Cannot allocate memory(?!.*CUDA)/i;
+var NCCL_ERROR = /NCCL error|ncclInternalError|ncclSystemError|ncclUnhandledCudaError|ncclInvalidUsage|ncclInvalidArgument|ncclRemoteError|DistBackendError|ProcessGroupNCCL.*(?:timeout|timed out|error)|Watchdog caught collective operation timeout|NCCL (?:communicator|operation).*(?:failed|timed out|aborted)/i;
+var IMPORT_ERROR_TYPES = /^(?:ImportError|ModuleNotFoundError|SyntaxError|IndentationError|TabError|NameError)$/;
+var MODULE_ATTRIBUTE_ERROR = /^AttributeError: (?:partially initialized )?module '[^']+' has no attribute/;
+var PORT_IN_USE = /EADDRINUSE|Address already in use|address already in use|\[Errno 98\]|port \d+ is (?:already )?in use|is already in use by another process/i;
+var OOM_PHASES = [
+  {
+    phase: "graph_capture",
+    pattern: /cuda_graph|cudagraph|CudaGraph|capture_one|capture_model|\bcapture\b|graph_capture|torch\.cuda\.graph|Capture cuda graph|Capturing CUDA graph|Capturing cudagraph|piecewise/i
+  },
+  {
+    phase: "kv_cache",
+    pattern: /kv_cache|KV cache|kv cache|init_memory_pool|memory_pool|profile_max_num_token|TokenToKVPool|KVPool|_allocate_kv_cache|initialize_kv_cache|initialize_from_config|determine_available_memory|cache blocks|init_cache_engine|CacheEngine|Memory pool/i
+  },
+  {
+    phase: "weights",
+    pattern: /load_model|load_weights|weight_loader|model_loader|Load weight begin|Loading weights|Loading safetensors|safetensors|checkpoint shards|weight_utils|initialize_model|ModelRunner.__init__/i
+  }
+];
+
+// src/failure/strip-log-prefix.ts
+var PREFIXES = [
+  // Docker --timestamps and ISO-ish stamps: 2026-09-17T14:11:47.123456789Z, 2026-09-17 14:11:47,123
+  /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?(?:\s*[|-])? ?/,
+  // SGLang: [2026-09-17 14:11:47], [2026-09-17 14:11:47 TP0], [2026-09-17 14:11:47 DP1 TP3]
+  /^\[\d{4}-\d{2}-\d{2}[ T][\d:.,]+(?:\s+[A-Za-z]+\d*)*\] ?/,
+  // vLLM: INFO 09-17 14:11:47 [gpu_model_runner.py:12] and older "INFO 09-17 14:11:47 loader.py:12] "
+  /^(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\s+\d{2}-\d{2}\s+\d{2}:\d{2}:\d{2}(?:\.\d+)?\s+(?:\[[^\]]*\]|\S+:\d+\]) ?/,
+  // Worker processes: (EngineCore_DP0 pid=123), (VllmWorker rank=0 pid=123), (RayWorkerWrapper pid=1, ip=10.0.0.1), (pid=123)
+  /^\((?:[A-Za-z_][\w-]*(?:\s+[\w-]+=[^\s,)]+,?)+|pid=\d+(?:,?\s*[\w-]+=[^\s,)]+)*)\) ?/,
+  // torch.distributed workers: [rank1]: …
+  /^\[rank\d+\]: ?/,
+  // uvicorn and plain level tags: "ERROR:    [Errno 98] …", "[ERROR] …"
+  /^(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL):\s+/,
+  /^\[(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\]\s+/
+];
+function stripLogPrefix(line) {
+  let message = line.length > MAX_LOG_LINE_CHARS ? stripAnsi(line) : cleanLogLine(line);
+  for (let round = 0; round < 6; round++) {
+    const before = message;
+    for (const prefix of PREFIXES) message = message.replace(prefix, "");
+    if (message === before) break;
+  }
+  return message;
+}
+
+// src/failure/classify-failure.ts
+var MAX_SUMMARY_CHARS = 1e3;
+var FAILURE_LOG_TAIL_LINES = 200;
+var EMBEDDED_EXCEPTION = /(?:^|[\s:(])((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception)): /g;
+function capSummary(text5) {
+  let flat = text5.trim();
+  const starts = [...flat.matchAll(EMBEDDED_EXCEPTION)].map((match) => match.index + match[0].indexOf(match[1] ?? ""));
+  const last = starts.at(-1);
+  if (last !== void 0 && last > 0 && flat.length > 200) flat = flat.slice(last);
+  return flat.length <= MAX_SUMMARY_CHARS ? flat : `${flat.slice(0, MAX_SUMMARY_CHARS - 1)}\u2026`;
+}
+function lastIndexMatching(lines2, test, before = lines2.length) {
+  for (let index = Math.min(before, lines2.length) - 1; index >= 0; index--) if (test(lines2[index] ?? "")) return index;
+  return -1;
+}
+function decisiveException(lines2) {
+  const wrapped = lastIndexMatching(lines2, (line) => EXCEPTION_LINE.test(line) && !WRAPPER_EXCEPTION.test(line));
+  return wrapped >= 0 ? wrapped : lastIndexMatching(lines2, (line) => EXCEPTION_LINE.test(line));
+}
+function oomPhase(lines2, at) {
+  if (KV_CACHE_OOM_MESSAGE.test(lines2[at] ?? "") && !/CUDA out of memory|OutOfMemoryError/i.test(lines2[at] ?? "")) return "kv_cache";
+  const tracebackStart = lastIndexMatching(lines2, (line) => TRACEBACK_START.test(line), at);
+  const scanFrom = tracebackStart >= 0 ? tracebackStart : Math.max(0, at - 60);
+  const ownLine = lines2[at] ?? "";
+  const errorStart = ownLine.search(CUDA_OOM);
+  const ownFrames = errorStart > 0 ? ownLine.slice(0, errorStart).split(/(?=File ")/).reverse() : [];
+  const inTraceback = [...ownFrames, ...lines2.slice(scanFrom, at).reverse()];
+  const before = lines2.slice(Math.max(0, scanFrom - 40), scanFrom).reverse();
+  for (const candidates of [inTraceback, before]) {
+    for (const line of candidates) {
+      const found = OOM_PHASES.find(({ pattern }) => pattern.test(line));
+      if (found) return found.phase;
+    }
+  }
+  return "other";
+}
+var OOM_LABELS = {
+  graph_capture: "CUDA out of memory during CUDA graph capture",
+  weights: "CUDA out of memory while loading weights",
+  kv_cache: "CUDA out of memory while allocating the KV cache",
+  other: "CUDA out of memory"
+};
+function frameLocation(lines2, at) {
+  const frame = lastIndexMatching(lines2, (line) => TRACEBACK_FRAME.test(line), at);
+  if (frame < 0) return null;
+  const match = TRACEBACK_FRAME.exec(lines2[frame] ?? "");
+  return match ? `${match[1]}, line ${match[2]}` : null;
+}
+function describeExit(exit) {
+  if (!exit) return "stopped";
+  if (exit.signal) return `killed by ${exit.signal}`;
+  return `exited with code ${exit.exitCode ?? "unknown"}`;
+}
+function portFrom(lines2, at) {
+  const match = /(?::|port |, )(\d{2,5})\b/.exec(lines2[at] ?? "");
+  return match ? Number(match[1]) : null;
+}
+function diagnose(input2, lines2) {
+  const find = (pattern) => lastIndexMatching(lines2, (line) => pattern.test(line));
+  const exceptionAt = decisiveException(lines2);
+  const oomAt = find(CUDA_OOM);
+  if (oomAt >= 0) {
+    const phase2 = oomPhase(lines2, oomAt);
+    const label = input2.stage === "benchmark" && phase2 === "other" ? "CUDA out of memory while serving" : OOM_LABELS[phase2];
+    return { kind: "cuda_oom", label, hint: CUDA_OOM_HINTS[phase2], line: oomAt };
+  }
+  if (input2.timedOut) {
+    return {
+      kind: "startup_timeout",
+      label: `no healthy answer within ${input2.timedOut.afterS} s`,
+      hint: startupTimeoutHint(input2.timedOut.afterS),
+      line: exceptionAt >= 0 ? exceptionAt : null
+    };
+  }
+  const exit = input2.exit;
+  const killed = exit?.exitCode === 137 || exit?.signal === "SIGKILL";
+  const hostOomAt = find(HOST_OOM);
+  if (exit?.oomKilled || hostOomAt >= 0 || killed && /^Killed$/.test(lines2[lines2.length - 1]?.trim() ?? "")) {
+    return { kind: "host_oom", label: "host out of memory (killed by the OOM killer)", hint: HOST_OOM_HINT, line: hostOomAt >= 0 ? hostOomAt : null };
+  }
+  const ncclAt = find(NCCL_ERROR);
+  if (ncclAt >= 0) {
+    const decisive = exceptionAt >= 0 && NCCL_ERROR.test(lines2[exceptionAt] ?? "") ? exceptionAt : ncclAt;
+    return { kind: "nccl_error", label: "NCCL error (multi-GPU communication)", hint: NCCL_HINT, line: decisive };
+  }
+  const importAt = lastIndexMatching(
+    lines2,
+    (line) => IMPORT_ERROR_TYPES.test(EXCEPTION_LINE.exec(line)?.[1]?.split(".").pop() ?? "") || MODULE_ATTRIBUTE_ERROR.test(line)
+  );
+  if (importAt >= 0) {
+    const type = EXCEPTION_LINE.exec(lines2[importAt] ?? "")?.[1] ?? "ImportError";
+    const location = frameLocation(lines2, importAt);
+    return {
+      kind: "import_error",
+      label: `Python ${type.split(".").pop() ?? type}: the engine's code does not load`,
+      hint: importErrorHint(location),
+      line: importAt
+    };
+  }
+  const portAt = find(PORT_IN_USE);
+  if (portAt >= 0) {
+    return { kind: "port_in_use", label: "port already in use", hint: portInUseHint(portFrom(lines2, portAt)), line: portAt };
+  }
+  if (killed) {
+    return {
+      kind: "host_oom",
+      label: "killed by SIGKILL (most likely the host's OOM killer)",
+      hint: HOST_OOM_HINT,
+      line: exceptionAt >= 0 ? exceptionAt : null
+    };
+  }
+  return {
+    kind: "exited",
+    label: exit?.exitCode === 0 ? "exited cleanly (code 0) while it should be serving" : describeExit(exit),
+    hint: EXITED_HINT,
+    line: exceptionAt >= 0 ? exceptionAt : null
+  };
+}
+function summaryFor(diagnosis, lines2, input2) {
+  let summary;
+  if (diagnosis.line !== null) summary = lines2[diagnosis.line];
+  if (!summary) {
+    const lastWords = lastIndexMatching(lines2, (line) => line.trim() !== "");
+    summary = lastWords >= 0 ? lines2[lastWords] : void 0;
+  }
+  const base = summary ?? (input2.timedOut ? `no HTTP 200 from the health check within ${input2.timedOut.afterS} s` : `the engine ${input2.exit?.signal ? "was " : ""}${describeExit(input2.exit)} without printing anything`);
+  if (diagnosis.kind === "import_error" && diagnosis.line !== null) {
+    const location = frameLocation(lines2, diagnosis.line);
+    if (location) return capSummary(`${base} (${location})`);
+  }
+  return capSummary(base);
+}
+function classifyFailure(input2) {
+  const lost = input2.exit?.infrastructure;
+  if (lost) {
+    return {
+      engine: input2.role,
+      stage: input2.stage,
+      kind: "infrastructure",
+      label: lost.label,
+      summary: capSummary(lost.summary),
+      hint: lost.hint,
+      exitCode: input2.exit?.exitCode ?? null,
+      signal: input2.exit?.signal ?? null,
+      logTail: input2.logLines.slice(-FAILURE_LOG_TAIL_LINES).map(cleanLogLine)
+    };
+  }
+  const lines2 = input2.logLines.map(stripLogPrefix);
+  const diagnosis = diagnose(input2, lines2);
+  return {
+    engine: input2.role,
+    stage: input2.stage,
+    kind: diagnosis.kind,
+    label: diagnosis.label,
+    summary: summaryFor(diagnosis, lines2, input2),
+    hint: diagnosis.hint,
+    exitCode: input2.exit?.exitCode ?? null,
+    signal: input2.exit?.signal ?? null,
+    logTail: input2.logLines.slice(-FAILURE_LOG_TAIL_LINES).map(cleanLogLine)
+  };
+}
+
+// src/engine/wait-until-healthy.ts
+var MAX_ATTEMPT_MS = 5e3;
+function cancelledFailure(engine, stage, reason) {
+  const message = reason instanceof Error ? reason.message : typeof reason === "string" ? reason : "cancelled";
+  return new EngineFailureError({
+    engine: engine.role,
+    stage,
+    kind: "cancelled",
+    label: "cancelled",
+    summary: message,
+    hint: CANCELLED_HINT,
+    exitCode: null,
+    signal: null,
+    logTail: engine.logTail().slice(-200).map(cleanLogLine)
+  });
+}
+async function waitUntilHealthy(options) {
+  const { engine, signal } = options;
+  const started = performance.now();
+  const deadline = started + options.timeoutS * 1e3;
+  const url2 = new URL(options.path, engine.baseUrl);
+  const exitController = new AbortController();
+  let exit = null;
+  void engine.exited.then((value) => {
+    exit = value;
+    exitController.abort(new Error("engine exited"));
+  });
+  const dispatcher = new import_undici2.Agent({ keepAliveTimeout: 1e3, connect: { timeout: MAX_ATTEMPT_MS } });
+  const wake = AbortSignal.any([signal, exitController.signal]);
+  try {
+    for (; ; ) {
+      if (signal.aborted) throw cancelledFailure(engine, "startup", signal.reason);
+      if (exit) throw new EngineFailureError(classifyFailure({ role: engine.role, stage: "startup", exit, logLines: engine.logTail() }));
+      const now = performance.now();
+      if (now >= deadline) {
+        throw new EngineFailureError(
+          classifyFailure({ role: engine.role, stage: "startup", exit: null, logLines: engine.logTail(), timedOut: { afterS: options.timeoutS } })
+        );
+      }
+      const attemptSignal = AbortSignal.any([wake, AbortSignal.timeout(Math.ceil(Math.max(1, Math.min(MAX_ATTEMPT_MS, deadline - now))))]);
+      try {
+        const response = await (0, import_undici2.request)(url2, { method: "GET", dispatcher, signal: attemptSignal });
+        await response.body.dump();
+        if (response.statusCode === 200) return { healthyAfterMs: performance.now() - started };
+      } catch {
+      }
+      const pause = Math.min(options.intervalMs, Math.max(0, deadline - performance.now()));
+      await sleepUnless(pause, wake);
+    }
+  } finally {
+    await dispatcher.destroy().catch(() => void 0);
+  }
+}
+async function sleepUnless(ms, signal) {
+  if (signal.aborted || ms <= 0) return;
+  await new Promise((resolve5) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve5();
+    }
+    signal.addEventListener("abort", done, { once: true });
+  });
+}
+
 // src/metrics/metrics-schema.ts
-var count = external_exports.number().int().min(0).max(1e10);
+var count2 = external_exports.number().int().min(0).max(1e10);
 var timeOrNull = external_exports.number().finite().min(0).nullable();
 var ratioOrNull = external_exports.number().finite().min(0).nullable();
 var histogramSchema = external_exports.object({
   resolutionMs: external_exports.number().finite().gt(0).max(1e9),
-  bins: external_exports.array(external_exports.tuple([external_exports.number().int().min(0).max(Number.MAX_SAFE_INTEGER), count])).max(4e3)
+  bins: external_exports.array(external_exports.tuple([external_exports.number().int().min(0).max(Number.MAX_SAFE_INTEGER), count2])).max(4e3)
 });
 var percentilesSchema = external_exports.object({ median: timeOrNull, p90: timeOrNull, p99: timeOrNull });
 var ratioPercentilesSchema = external_exports.object({ median: ratioOrNull, p90: ratioOrNull, p99: ratioOrNull });
 var engineMetricsSchema = external_exports.object({
-  requests: count,
-  outputTokens: count,
+  requests: count2,
+  outputTokens: count2,
   /** From the first request sent to the last compared token received, summed over benchmark runs. */
   durationMs: external_exports.number().finite().min(0),
   outputTokensPerS: timeOrNull,
@@ -56939,7 +57312,7 @@ var roundMetricsSchema = external_exports.object({
   /** Every request is cut at the output length both engines are compared at (k), as the round score is. */
   basis: external_exports.literal("equal_length"),
   /** How many scored prompts the metrics cover. */
-  prompts: count,
+  prompts: count2,
   baseline: engineMetricsSchema,
   candidate: engineMetricsSchema,
   /** Candidate ÷ baseline for each figure: below 1 is faster for times, above 1 is faster for rates. */
@@ -57034,9 +57407,9 @@ function rebin(histogram, resolutionMs) {
   while (current.resolutionMs < resolutionMs) {
     const coarser = nextResolution(current.resolutionMs);
     const counts = /* @__PURE__ */ new Map();
-    for (const [step, count3] of current.bins) {
+    for (const [step, count5] of current.bins) {
       const coarse = Math.round(step / 10);
-      counts.set(coarse, (counts.get(coarse) ?? 0) + count3);
+      counts.set(coarse, (counts.get(coarse) ?? 0) + count5);
     }
     current = toHistogram(coarser, counts);
   }
@@ -57061,33 +57434,33 @@ function mergeHistograms(histograms) {
   const resolutionMs = Math.max(BASE_RESOLUTION_MS, ...histograms.map((histogram) => histogram.resolutionMs));
   const counts = /* @__PURE__ */ new Map();
   for (const histogram of histograms) {
-    for (const [step, count3] of rebin(histogram, resolutionMs).bins) counts.set(step, (counts.get(step) ?? 0) + count3);
+    for (const [step, count5] of rebin(histogram, resolutionMs).bins) counts.set(step, (counts.get(step) ?? 0) + count5);
   }
   return fit(toHistogram(resolutionMs, counts));
 }
 function histogramCount(histogram) {
-  return histogram.bins.reduce((sum, [, count3]) => sum + count3, 0);
+  return histogram.bins.reduce((sum, [, count5]) => sum + count5, 0);
 }
 function histogramPercentile(histogram, q) {
   const total = histogramCount(histogram);
   if (total === 0) return null;
   const rank = (total - 1) * q / 100;
   const lowIndex = Math.floor(rank);
-  const fraction2 = rank - lowIndex;
+  const fraction3 = rank - lowIndex;
   let low = null;
   let high = null;
   let seen = 0;
-  for (const [step, count3] of histogram.bins) {
-    seen += count3;
+  for (const [step, count5] of histogram.bins) {
+    seen += count5;
     if (low === null && seen > lowIndex) low = step;
-    if (seen > lowIndex + 1 || fraction2 === 0 && low !== null) {
+    if (seen > lowIndex + 1 || fraction3 === 0 && low !== null) {
       high = step;
       break;
     }
   }
   const lowValue = (low ?? 0) * histogram.resolutionMs;
   const highValue = (high ?? low ?? 0) * histogram.resolutionMs;
-  return lowValue + fraction2 * (highValue - lowValue);
+  return lowValue + fraction3 * (highValue - lowValue);
 }
 
 // src/metrics/summarize-engine-metrics.ts
@@ -57204,33 +57577,33 @@ function findParting(baseline, candidate) {
 }
 var EXCERPT_BEFORE = 12;
 var EXCERPT_AFTER = 28;
-function quote(text3, at) {
-  const isLowSurrogate2 = (index) => index > 0 && index < text3.length && (text3.charCodeAt(index) & 64512) === 56320;
+function quote(text5, at) {
+  const isLowSurrogate2 = (index) => index > 0 && index < text5.length && (text5.charCodeAt(index) & 64512) === 56320;
   let from = Math.max(0, at - EXCERPT_BEFORE);
   if (isLowSurrogate2(from)) from--;
-  let to = Math.min(text3.length, at + EXCERPT_AFTER);
+  let to = Math.min(text5.length, at + EXCERPT_AFTER);
   if (isLowSurrogate2(to)) to++;
-  return `${from > 0 ? "\u2026" : ""}${JSON.stringify(text3.slice(from, to))}${to < text3.length ? "\u2026" : ""}`;
+  return `${from > 0 ? "\u2026" : ""}${JSON.stringify(text5.slice(from, to))}${to < text5.length ? "\u2026" : ""}`;
 }
 function excerpts(baseline, candidate, parting) {
-  const text3 = (side2) => parting.part === "reasoning" && parting.reasoning < side2.reasoning.length ? { text: side2.reasoning, at: parting.reasoning } : { text: side2.content, at: parting.content };
-  const b = text3(baseline);
-  const c = text3(candidate);
+  const text5 = (side2) => parting.part === "reasoning" && parting.reasoning < side2.reasoning.length ? { text: side2.reasoning, at: parting.reasoning } : { text: side2.content, at: parting.content };
+  const b = text5(baseline);
+  const c = text5(candidate);
   return { baseline: quote(b.text, b.at), candidate: quote(c.text, c.at) };
 }
-function baselineTokensAt(record2, text3, reasoning, content) {
+function baselineTokensAt(record2, text5, reasoning, content) {
   const { chunks } = record2;
   let tokens = 0;
   for (let index = 0; index < chunks.length; index++) {
-    const reasoningEnd = text3.reasoningEnds[index] ?? 0;
-    const contentEnd = text3.contentEnds[index] ?? 0;
+    const reasoningEnd = text5.reasoningEnds[index] ?? 0;
+    const contentEnd = text5.contentEnds[index] ?? 0;
     const chunkTokens = chunks[index]?.tokens ?? tokens;
     if (reasoningEnd <= reasoning && contentEnd <= content) {
       tokens = chunkTokens;
       continue;
     }
-    const reasoningStart = index > 0 ? text3.reasoningEnds[index - 1] ?? 0 : 0;
-    const contentStart = index > 0 ? text3.contentEnds[index - 1] ?? 0 : 0;
+    const reasoningStart = index > 0 ? text5.reasoningEnds[index - 1] ?? 0 : 0;
+    const contentStart = index > 0 ? text5.contentEnds[index - 1] ?? 0 : 0;
     const added = reasoningEnd - reasoningStart + (contentEnd - contentStart);
     const covered = Math.max(0, Math.min(reasoning, reasoningEnd) - reasoningStart) + Math.max(0, Math.min(content, contentEnd) - contentStart);
     if (added > 0) tokens += Math.floor((chunkTokens - tokens) * covered / added);
@@ -57279,9 +57652,10 @@ function findInflatedClaims(baseline, candidate) {
 }
 
 // src/scoring/score-prompt.ts
+var UNSCORED_STATUSES = /* @__PURE__ */ new Set(["below_tolerance", "diverged", "implausible", "zeroed"]);
 var DEFAULT_AGREEMENT_TOKENS = 16;
-function percent(fraction2) {
-  return `${Math.round(fraction2 * 1e3) / 10}%`;
+function percent(fraction3) {
+  return `${Math.round(fraction3 * 1e3) / 10}%`;
 }
 function claimNote(record2) {
   const claimed = record2.claimedTokens;
@@ -57310,6 +57684,10 @@ function scorePrompt(baseline, candidate, tolerance, options = {}) {
       reason: `the baseline's own token counts cannot be true (${baseline.implausible}); set bench.tokenizer so speedgate counts`
     };
   }
+  const baselineTokens = baseline.outputTokens;
+  if (baselineTokens === 0) {
+    return { status: "excluded", score: null, speedup: null, comparedTokens: null, reason: "the baseline answered 0 tokens: nothing to compare at equal length" };
+  }
   if (!candidate || !candidate.ok) {
     const why = candidate ? candidate.reason : "the candidate engine was not measured on this prompt";
     return { status: "zeroed", score: 0, speedup: null, comparedTokens: null, reason: why };
@@ -57318,7 +57696,6 @@ function scorePrompt(baseline, candidate, tolerance, options = {}) {
   if (inflated) {
     return { status: "implausible", score: 0, speedup: null, comparedTokens: null, reason: `token counts cannot be true: ${inflated}` };
   }
-  const baselineTokens = baseline.outputTokens;
   const candidateTokens = candidate.outputTokens;
   if (candidateTokens < tolerance * baselineTokens) {
     return {
@@ -57352,6 +57729,8 @@ function scorePrompt(baseline, candidate, tolerance, options = {}) {
 }
 
 // src/scoring/bootstrap-interval.ts
+var Z_975 = 1.959963984540054;
+var MAX_CACHED_DRAWS = 512;
 var DEFAULT_BOOTSTRAP_SEED = 20240917;
 function orderStatistic(counts, sorted, position) {
   let seen = 0;
@@ -57381,34 +57760,240 @@ function bootstrapMedianInterval(scores, options = {}) {
   const at = (q) => medians[Math.min(resamples - 1, Math.max(0, Math.floor(q * resamples)))];
   return { low: at(tail), high: at(1 - tail - 1 / resamples), confidence };
 }
+function combineRuns(matrix, prompt, weights, logShift) {
+  let weight = 0;
+  let logSum = 0;
+  for (let run2 = 0; run2 < matrix.runs; run2++) {
+    const w = weights[run2];
+    if (w === 0) continue;
+    const value = matrix.values[run2 * matrix.prompts + prompt];
+    if (Number.isNaN(value)) continue;
+    if (value === 0) return 0;
+    weight += w;
+    logSum += w * (Math.log(value) + (logShift ? logShift[run2] : 0));
+  }
+  return weight === 0 ? Number.NaN : Math.exp(logSum / weight);
+}
+function selectMedian(values, length) {
+  const kth = (k) => {
+    let left = 0;
+    let right = length - 1;
+    while (left < right) {
+      const pivot = values[left + right >>> 1];
+      let i = left;
+      let j = right;
+      while (i <= j) {
+        while (values[i] < pivot) i++;
+        while (values[j] > pivot) j--;
+        if (i <= j) {
+          const swap = values[i];
+          values[i] = values[j];
+          values[j] = swap;
+          i++;
+          j--;
+        }
+      }
+      if (k <= j) right = j;
+      else if (k >= i) left = i;
+      else return values[k];
+    }
+    return values[k];
+  };
+  const upper = kth(length >>> 1);
+  if (length % 2 === 1) return upper;
+  let lower = Number.NEGATIVE_INFINITY;
+  for (let index = 0; index < length >>> 1; index++) lower = Math.max(lower, values[index]);
+  return (lower + upper) / 2;
+}
+function inCanonicalOrder(matrix) {
+  const { runs, prompts, values } = matrix;
+  const key = (value) => Number.isNaN(value) ? Number.POSITIVE_INFINITY : value;
+  const order = Array.from({ length: prompts }, (_, prompt) => prompt).sort((a, b) => {
+    for (let run2 = 0; run2 < runs; run2++) {
+      const difference = key(values[run2 * prompts + a]) - key(values[run2 * prompts + b]);
+      if (difference !== 0 && !Number.isNaN(difference)) return difference;
+    }
+    return 0;
+  });
+  const reordered = new Float64Array(values.length);
+  for (let run2 = 0; run2 < runs; run2++) {
+    order.forEach((prompt, position) => {
+      reordered[run2 * prompts + position] = values[run2 * prompts + prompt];
+    });
+  }
+  return { runs, prompts, values: reordered };
+}
+function runEffects(matrix) {
+  const { runs, prompts, values } = matrix;
+  const effects = new Float64Array(runs);
+  let used = 0;
+  for (let prompt = 0; prompt < prompts; prompt++) {
+    let sum = 0;
+    let complete = true;
+    for (let run2 = 0; run2 < runs; run2++) {
+      const value = values[run2 * prompts + prompt];
+      if (!(value > 0)) {
+        complete = false;
+        break;
+      }
+      sum += Math.log(value);
+    }
+    if (!complete) continue;
+    const mean = sum / runs;
+    for (let run2 = 0; run2 < runs; run2++) effects[run2] += Math.log(values[run2 * prompts + prompt]) - mean;
+    used++;
+  }
+  if (used === 0) return null;
+  for (let run2 = 0; run2 < runs; run2++) effects[run2] /= used;
+  return effects;
+}
+function bootstrapRunsAndPrompts(given, options = {}) {
+  const { runs, prompts } = given;
+  if (runs === 1) {
+    const scores = [];
+    for (let prompt = 0; prompt < prompts; prompt++) {
+      const value = given.values[prompt];
+      if (!Number.isNaN(value)) scores.push(value);
+    }
+    return bootstrapMedianInterval(scores, options);
+  }
+  const resamples = options.resamples ?? 2e3;
+  const confidence = options.confidence ?? 0.95;
+  const random = createSeededRandom(options.seed ?? DEFAULT_BOOTSTRAP_SEED);
+  const matrix = inCanonicalOrder(given);
+  const effects = runEffects(matrix);
+  const tail = (1 - confidence) / 2;
+  const inflate = Math.sqrt(runs / (runs - 1)) * (studentTQuantile(1 - tail, runs - 1) / Z_975) - 1;
+  const shift = new Float64Array(runs);
+  if (effects) for (let run2 = 0; run2 < runs; run2++) shift[run2] = inflate * effects[run2];
+  const weights = new Uint32Array(runs);
+  const drawn = new Float64Array(prompts);
+  const medians = [];
+  const cache = /* @__PURE__ */ new Map();
+  const combinedFor = () => {
+    const key = weights.join(",");
+    const cached2 = cache.get(key);
+    if (cached2) return cached2;
+    const combined = new Float64Array(prompts);
+    for (let prompt = 0; prompt < prompts; prompt++) combined[prompt] = combineRuns(matrix, prompt, weights, shift);
+    if (cache.size < MAX_CACHED_DRAWS) cache.set(key, combined);
+    return combined;
+  };
+  for (let r = 0; r < resamples; r++) {
+    weights.fill(0);
+    for (let i = 0; i < runs; i++) weights[Math.floor(random() * runs)] += 1;
+    const combined = combinedFor();
+    let length = 0;
+    for (let i = 0; i < prompts; i++) {
+      const value = combined[Math.floor(random() * prompts)];
+      if (!Number.isNaN(value)) drawn[length++] = value;
+    }
+    if (length > 0) medians.push(selectMedian(drawn, length));
+  }
+  if (medians.length === 0) return null;
+  const sorted = Float64Array.from(medians).sort();
+  const count5 = sorted.length;
+  const at = (q) => sorted[Math.min(count5 - 1, Math.max(0, Math.floor(q * count5)))];
+  return { low: at(tail), high: at(1 - tail - 1 / count5), confidence };
+}
+
+// src/scoring/aggregate-prompt-runs.ts
+function aggregatePromptRuns(runs) {
+  const label = (index, reason) => runs.length > 1 && reason !== null ? `run ${index + 1}: ${reason}` : reason;
+  const counted = runs.map((run2, index) => ({ run: run2, index })).filter(({ run: run2 }) => run2.status !== "excluded");
+  if (counted.length === 0) {
+    const first = runs[0];
+    return { status: "excluded", score: null, speedup: null, reason: first ? label(0, first.reason) : "the prompt was not measured" };
+  }
+  const unscored = counted.find(({ run: run2 }) => UNSCORED_STATUSES.has(run2.status));
+  if (unscored) return { status: unscored.run.status, score: 0, speedup: null, reason: label(unscored.index, unscored.run.reason) };
+  const speedup = counted.length === 1 ? counted[0]?.run.score : Math.exp(counted.reduce((sum, { run: run2 }) => sum + Math.log(run2.score), 0) / counted.length);
+  return { status: "scored", score: speedup, speedup, reason: null };
+}
+
+// src/scoring/format-speedup.ts
+function formatTimes(value) {
+  if (value === null) return "\u2014";
+  return `${value.toFixed(Math.abs(value) >= 100 ? 1 : value !== 0 && Math.abs(value) < 0.01 ? 4 : 2)}\xD7`;
+}
+function formatScoreAgainstBar(value, bar2) {
+  for (let digits = 2; digits <= 6; digits++) {
+    const shown = value.toFixed(digits);
+    if (shown !== bar2.toFixed(digits) || value === bar2) return `${shown}\xD7`;
+  }
+  return `${value.toFixed(6)}\xD7`;
+}
+function formatBar(bar2) {
+  for (let digits = 2; digits <= 4; digits++) {
+    if (Number(bar2.toFixed(digits)) === bar2) return `${bar2.toFixed(digits)}\xD7`;
+  }
+  return `${bar2.toFixed(4)}\xD7`;
+}
+function formatPercent(fraction3) {
+  return `${Math.round(fraction3 * 1e3) / 10}%`;
+}
+function formatPercentAgainst(fraction3, limit) {
+  if (formatPercent(fraction3) !== formatPercent(limit) || fraction3 === limit) return formatPercent(fraction3);
+  for (let digits = 2; digits <= 6; digits++) {
+    const shown = (fraction3 * 100).toFixed(digits);
+    if (shown !== (limit * 100).toFixed(digits)) return `${shown}%`;
+  }
+  return `${(fraction3 * 100).toFixed(6)}%`;
+}
 
 // src/scoring/evaluate-gate.ts
-function formatSpeedup(value) {
-  return `${value.toFixed(2)}\xD7`;
+var GATE_MODES = ["interval-low", "noise-floor", "round-score"];
+var DEFAULT_MAX_UNSCORED = 0.1;
+var DEFAULT_MIN_PROMPTS = 10;
+var MIN_PROMPTS_FOR_INTERVAL = 5;
+function ruleOutcome(input2, settings, bar2) {
+  const score = input2.roundScore;
+  const shownBar = formatBar(bar2);
+  switch (settings.use) {
+    case "round-score": {
+      const passed = score >= bar2;
+      return { passed, statement: `round score ${formatScoreAgainstBar(score, bar2)} ${passed ? "\u2265" : "<"} ${shownBar}` };
+    }
+    case "interval-low": {
+      if (!input2.interval) {
+        return { passed: false, statement: `no interval to gate on with fewer than ${MIN_PROMPTS_FOR_INTERVAL} prompts (gate.use is interval-low)` };
+      }
+      const passed = input2.interval.low >= bar2;
+      return { passed, statement: `interval low ${formatScoreAgainstBar(input2.interval.low, bar2)} ${passed ? "\u2265" : "<"} ${shownBar}` };
+    }
+    case "noise-floor": {
+      if (!input2.noise) return { passed: false, statement: "gate.use is noise-floor but the round names no calibration (gate.calibration)" };
+      if (input2.noise.problems.length > 0) {
+        return { passed: false, statement: `the calibration does not fit this round: ${input2.noise.problems.join("; ")}` };
+      }
+      const passed = score >= bar2;
+      const floor = `${formatBar(settings.minRoundScore)} + noise floor ${formatPercent(input2.noise.floor)}`;
+      return { passed, statement: `round score ${formatScoreAgainstBar(score, bar2)} ${passed ? "\u2265" : "<"} ${shownBar} (${floor})` };
+    }
+  }
 }
 function evaluateGate(input2, settings) {
-  const base = { minRoundScore: settings.minRoundScore, use: settings.use };
-  const bar2 = formatSpeedup(settings.minRoundScore);
-  if (input2.infrastructureFailure) {
-    return { ...base, passed: false, reason: `the infrastructure failed, not the patch: ${input2.infrastructureFailure}` };
+  const bar2 = settings.use === "noise-floor" && input2.noise ? settings.minRoundScore * (1 + input2.noise.floor) : settings.minRoundScore;
+  const base = { ...settings, bar: bar2 };
+  const fail = (reasons2, rule2 = null) => ({ ...base, passed: false, reason: reasons2.join("; "), reasons: reasons2, rule: rule2 });
+  if (input2.infrastructureFailure) return fail([`the infrastructure failed, not the patch: ${input2.infrastructureFailure}`]);
+  if (input2.baselineFailure) return fail([`the baseline engine failed, not the patch: ${input2.baselineFailure}`]);
+  if (input2.roundScore === null) return fail([`no round score: ${input2.noScoreReason ?? "no prompt was measured"}`]);
+  const reasons = [];
+  if (input2.candidateFailure) reasons.push(`the candidate engine failed: ${input2.candidateFailure}`);
+  const compared = input2.promptsCompared;
+  if (compared > 0 && input2.unscored / compared > settings.maxUnscored) {
+    reasons.push(
+      `${input2.unscored} of ${compared} prompts (${formatPercentAgainst(input2.unscored / compared, settings.maxUnscored)}) were not scored (${input2.unscoredBreakdown}), more than gate.maxUnscored ${formatPercent(settings.maxUnscored)}`
+    );
   }
-  if (input2.baselineFailure) {
-    return { ...base, passed: false, reason: `the baseline engine failed, not the patch: ${input2.baselineFailure}` };
+  if (compared < settings.minPrompts) {
+    reasons.push(`too few prompts for a verdict: ${compared} compared, gate.minPrompts is ${settings.minPrompts}`);
   }
-  if (input2.roundScore === null) {
-    return { ...base, passed: false, reason: `no round score: ${input2.noScoreReason ?? "no prompt was attempted"}` };
-  }
-  if (settings.use === "interval-low") {
-    const low = input2.interval?.low ?? input2.roundScore;
-    const passed2 = low >= settings.minRoundScore;
-    return {
-      ...base,
-      passed: passed2,
-      reason: `interval low ${formatSpeedup(low)} ${passed2 ? "\u2265" : "<"} ${bar2}`
-    };
-  }
-  const passed = input2.roundScore >= settings.minRoundScore;
-  return { ...base, passed, reason: `round score ${formatSpeedup(input2.roundScore)} ${passed ? "\u2265" : "<"} ${bar2}` };
+  const rule = ruleOutcome(input2, settings, bar2);
+  if (!rule.passed) reasons.push(rule.statement);
+  if (reasons.length > 0) return fail(reasons, rule.statement);
+  return { ...base, passed: true, reason: rule.statement, reasons: [], rule: rule.statement };
 }
 
 // src/scoring/median.ts
@@ -57421,33 +58006,98 @@ function median(values) {
 }
 
 // src/scoring/summarize-round.ts
+var STATUS_WORDS = [
+  ["below_tolerance", "below tolerance"],
+  ["diverged", "diverged"],
+  ["implausible", "implausible"],
+  ["zeroed", "zeroed"]
+];
+function describeNoScore(prompts, failure2) {
+  if (failure2) return failure2;
+  if (prompts.length === 0) return "the round has no prompts";
+  if (prompts.every((prompt) => prompt.status === "excluded")) return "the baseline answered none of the prompts, so there is nothing to compare with";
+  return "the candidate was not sent any prompt";
+}
 function summarizeRound(prompts, options) {
-  const counted = prompts.filter((prompt) => prompt.status !== "excluded");
-  const attempted = counted.some((prompt) => prompt.candidateAttempted);
-  const scores = attempted ? counted.map((prompt) => prompt.score ?? 0) : [];
+  const runCount = prompts.reduce((most, prompt) => Math.max(most, prompt.runs.length), 0);
+  const servedRuns = [];
+  for (let run2 = 0; run2 < runCount; run2++) {
+    if (prompts.some((prompt) => prompt.runs[run2]?.candidateAttempted === true)) servedRuns.push(run2);
+  }
+  const aggregated = prompts.map((prompt) => {
+    const served = servedRuns.map((run2) => prompt.runs[run2]).filter((outcome) => outcome !== void 0);
+    if (served.length > 0) return aggregatePromptRuns(served);
+    if (prompt.runs.length === 0) {
+      const reason = options.failure ?? "no engine was run";
+      return options.baselineFailure ? { status: "excluded", score: null, speedup: null, reason } : { status: "zeroed", score: 0, speedup: null, reason };
+    }
+    const shown = aggregatePromptRuns(prompt.runs);
+    return { ...shown, score: shown.status === "excluded" ? null : 0 };
+  });
+  const counted = aggregated.filter((prompt) => prompt.status !== "excluded");
+  const scores = servedRuns.length > 0 ? counted.map((prompt) => prompt.score ?? 0) : [];
   const roundScore = median(scores);
-  const interval = bootstrapMedianInterval(scores, { seed: options.bootstrapSeed });
-  const noScoreReason = roundScore === null ? options.failure ?? "no prompt was attempted" : null;
+  const matrix = { runs: servedRuns.length, prompts: prompts.length, values: new Float64Array(servedRuns.length * prompts.length) };
+  servedRuns.forEach((run2, row) => {
+    prompts.forEach((prompt, column2) => {
+      const outcome = prompt.runs[run2];
+      matrix.values[row * prompts.length + column2] = !outcome || outcome.status === "excluded" ? Number.NaN : UNSCORED_STATUSES.has(outcome.status) ? 0 : outcome.score ?? 0;
+    });
+  });
+  const interval = roundScore !== null && counted.length >= MIN_PROMPTS_FOR_INTERVAL && servedRuns.length > 0 ? bootstrapRunsAndPrompts(matrix, { seed: options.bootstrapSeed }) : null;
+  const runScores = [];
+  for (let run2 = 0; run2 < runCount; run2++) {
+    if (!servedRuns.includes(run2)) {
+      runScores.push(null);
+      continue;
+    }
+    const values = prompts.map((prompt) => prompt.runs[run2]).filter((outcome) => outcome !== void 0 && outcome.status !== "excluded").map((outcome) => outcome.status === "scored" ? outcome.score ?? 0 : 0);
+    runScores.push(median(values));
+  }
+  const countOf = (status) => aggregated.filter((prompt) => prompt.status === status).length;
+  const unscored = aggregated.filter((prompt) => UNSCORED_STATUSES.has(prompt.status)).length;
+  const breakdown = STATUS_WORDS.map(([status, words]) => [countOf(status), words]).filter(([n]) => n > 0).map(([n, words]) => `${n} ${words}`).join(", ");
   const gate = evaluateGate(
-    { roundScore, interval, baselineFailure: options.baselineFailure, infrastructureFailure: options.infrastructureFailure ?? null, noScoreReason },
+    {
+      roundScore,
+      interval,
+      promptsCompared: counted.length,
+      unscored,
+      unscoredBreakdown: breakdown,
+      baselineFailure: options.baselineFailure,
+      infrastructureFailure: options.infrastructureFailure ?? null,
+      candidateFailure: options.candidateFailure ?? null,
+      noScoreReason: roundScore === null ? describeNoScore(aggregated, options.failure) : null,
+      noise: options.noise ?? null
+    },
     options.gate
   );
-  const countOf = (status) => prompts.filter((prompt) => prompt.status === status).length;
   return {
     roundScore,
     interval,
+    runs: { completed: runCount, scores: runScores },
     promptsScored: countOf("scored"),
     promptsTotal: prompts.length,
     belowTolerance: countOf("below_tolerance"),
+    diverged: countOf("diverged"),
+    implausible: countOf("implausible"),
     zeroedTotal: countOf("zeroed"),
+    unscored,
     excluded: countOf("excluded"),
+    prompts: aggregated,
     gate
   };
 }
 
 // src/scoring/score-round.ts
-function describeEngineFailure(failure2) {
-  return `${failure2.engine} engine failed at ${failure2.stage} (${failure2.label})`;
+var round32 = (value) => Math.round(value * 1e3) / 1e3;
+var MIN_CANDIDATE_MS = 1e-3;
+function speedupFromTimes(baselineMs, candidateMs) {
+  return baselineMs / Math.max(candidateMs, MIN_CANDIDATE_MS);
+}
+function describeEngineFailure(failure2, runs = 1) {
+  const where = runs > 1 && failure2.run ? ` in run ${failure2.run} of ${runs}` : "";
+  return `${failure2.engine} engine failed at ${failure2.stage}${where} (${failure2.label})`;
 }
 function notSent(failure2) {
   if (!failure2) return void 0;
@@ -57457,35 +58107,93 @@ function notSent(failure2) {
 function failureContext(failure2, description) {
   return {
     baselineFailure: failure2?.engine === "baseline" ? description : null,
+    candidateFailure: failure2?.engine === "candidate" ? description : null,
     failure: failure2 ? description : null,
     infrastructureFailure: failure2?.kind === "infrastructure" ? description : null
   };
 }
 function wasAttempted(record2) {
-  return record2 !== null && !(record2.ok === false && record2.kind === "not_sent");
+  return record2 !== null && record2 !== void 0 && !(record2.ok === false && record2.kind === "not_sent");
+}
+function scoreRun(baseline, candidate, tolerance, agreementTokens) {
+  const score = scorePrompt(baseline, candidate, tolerance, { agreementTokens });
+  const k = score.comparedTokens;
+  const timed = score.status === "scored" && k !== null && baseline?.ok === true && candidate?.ok === true;
+  const baselineMs = timed ? round32(timeToTokens(baseline, k)) : null;
+  const candidateMs = timed ? Math.max(round32(timeToTokens(candidate, k)), MIN_CANDIDATE_MS) : null;
+  const runScore = baselineMs !== null && candidateMs !== null ? speedupFromTimes(baselineMs, candidateMs) : score.score;
+  return {
+    score: timed ? { ...score, score: runScore, speedup: runScore } : score,
+    run: {
+      status: score.status,
+      score: runScore,
+      reason: score.reason,
+      candidateAttempted: wasAttempted(candidate),
+      comparedTokens: k,
+      baselineTokens: baseline?.ok ? baseline.outputTokens : null,
+      candidateTokens: candidate?.ok ? candidate.outputTokens : null,
+      baselineMs,
+      candidateMs,
+      baselineRecord: baseline ?? null,
+      candidateRecord: candidate ?? null
+    }
+  };
+}
+function leastAgreement(scores) {
+  let least = null;
+  for (const score of scores) {
+    if (score.agreement === void 0 || score.agreement === null) continue;
+    if (least === null || score.agreement < (least.agreement ?? 1)) least = score;
+  }
+  return least ? { agreement: least.agreement, agreedTokens: least.agreedTokens ?? null } : {};
+}
+function roundFailure(runs) {
+  for (const run2 of runs) {
+    const failure2 = run2.baseline.failure ?? run2.candidate.failure;
+    if (failure2) return failure2;
+  }
+  return null;
 }
 function scoreRound(input2) {
-  const prompts = input2.promptIds.map((id) => {
-    const baseline = input2.baseline.records.get(id);
-    const candidate = input2.candidate.records.get(id);
-    const score = scorePrompt(
-      baseline ?? notSent(input2.baseline.failure),
-      candidate ?? notSent(input2.candidate.failure),
-      input2.tolerance,
-      { agreementTokens: input2.agreementTokens }
+  const perPrompt = input2.promptIds.map((id) => {
+    const scored = input2.runs.map(
+      (run2) => scoreRun(
+        run2.baseline.records.get(id) ?? notSent(run2.baseline.failure),
+        run2.candidate.records.get(id) ?? notSent(run2.candidate.failure),
+        input2.tolerance,
+        input2.agreementTokens
+      )
     );
-    return { id, ...score, baseline: baseline ?? null, candidate: candidate ?? null };
+    return { id, scored };
   });
-  const failure2 = input2.baseline.failure ?? input2.candidate.failure;
+  const failure2 = input2.failure === void 0 ? roundFailure(input2.runs) : input2.failure;
   const summary = summarizeRound(
-    prompts.map((prompt) => ({ status: prompt.status, score: prompt.score, candidateAttempted: wasAttempted(prompt.candidate) })),
+    perPrompt.map(({ scored }) => ({ runs: scored.map(({ run: run2 }) => run2) })),
     {
       gate: input2.gate,
-      ...failureContext(failure2, failure2 ? describeEngineFailure(failure2) : null),
+      ...failureContext(failure2, failure2 ? describeEngineFailure(failure2, input2.plannedRuns ?? input2.runs.length) : null),
+      noise: input2.noise ?? null,
       bootstrapSeed: input2.bootstrapSeed
     }
   );
-  return { prompts, ...summary };
+  const first = input2.runs[0];
+  const prompts = perPrompt.map(({ id, scored }, index) => {
+    const combined = summary.prompts[index];
+    const firstRun = scored[0];
+    return {
+      id,
+      status: combined?.status ?? "excluded",
+      score: combined?.score ?? null,
+      speedup: combined?.speedup ?? null,
+      comparedTokens: firstRun?.score.comparedTokens ?? null,
+      reason: combined?.reason ?? null,
+      ...leastAgreement(scored.map(({ score }) => score)),
+      baseline: first?.baseline.records.get(id) ?? null,
+      candidate: first?.candidate.records.get(id) ?? null,
+      runs: scored.map(({ run: run2 }) => run2)
+    };
+  });
+  return { ...summary, prompts };
 }
 
 // src/scoring/summarize-agreement.ts
@@ -57499,20 +58207,20 @@ function summarizeAgreement(prompts) {
 }
 
 // src/round/gpu-state-schema.ts
-var text = (max) => external_exports.string().max(max);
+var text2 = (max) => external_exports.string().max(max);
 var mib = external_exports.number().int().min(0).max(1e8);
 var MAX_GPU_PROCESSES = 256;
 var gpuSnapshotSchema = external_exports.object({
-  takenAt: text(64),
+  takenAt: text2(64),
   /** Why nothing could be read (no nvidia-smi, a driver error, a timeout); null when it was read. */
-  error: text(1e3).nullable(),
-  driverVersion: text(64).nullable(),
-  cudaVersion: text(64).nullable(),
+  error: text2(1e3).nullable(),
+  driverVersion: text2(64).nullable(),
+  cudaVersion: text2(64).nullable(),
   gpus: external_exports.array(
     external_exports.object({
       index: external_exports.number().int().min(0).max(1024),
-      uuid: text(128).nullable(),
-      name: text(256),
+      uuid: text2(128).nullable(),
+      name: text2(256),
       memoryTotalMiB: mib.nullable(),
       memoryUsedMiB: mib.nullable()
     })
@@ -57520,13 +58228,13 @@ var gpuSnapshotSchema = external_exports.object({
   /** Compute processes holding GPU memory, largest first. In a container nvidia-smi may list none even when memory is used. */
   processes: external_exports.array(
     external_exports.object({
-      gpuUuid: text(128).nullable(),
+      gpuUuid: text2(128).nullable(),
       pid: external_exports.number().int().min(0).nullable(),
-      name: text(512),
+      name: text2(512),
       usedMemoryMiB: mib.nullable()
     })
   ).max(MAX_GPU_PROCESSES),
-  processesError: text(1e3).nullable()
+  processesError: text2(1e3).nullable()
 });
 var gpuStateSchema = external_exports.object({
   /** True when the candidate started with the baseline's command and environment: the patch was the only difference. */
@@ -57537,62 +58245,104 @@ var gpuStateSchema = external_exports.object({
 
 // src/scorecard/scorecard-schema.ts
 var SCORECARD_SCHEMA_VERSION = 2;
-var text2 = (max) => external_exports.string().max(max);
+var PROMPT_STATUSES = ["scored", "below_tolerance", "diverged", "implausible", "zeroed", "excluded"];
+var text3 = (max) => external_exports.string().max(max);
 var MAX_LISTED_LEFT_OUT = 1e3;
-var count2 = external_exports.number().int().min(0).max(1e7);
+var count3 = external_exports.number().int().min(0).max(1e7);
 var finiteOrNull = external_exports.number().finite().nullable();
 var ratioOrNull2 = external_exports.number().finite().min(0).nullable();
 var fraction = external_exports.number().finite().min(0).max(1);
 var engineSideSchema = external_exports.object({
   /** speedgate's count when settings.tokenizer is set, else the engine's (bounded by the bytes it streamed). */
-  outputTokens: count2.nullable(),
+  outputTokens: count3.nullable(),
   /** The engine's own usage.completion_tokens, recorded whoever counted. */
-  claimedTokens: count2.nullable().optional(),
+  claimedTokens: count3.nullable().optional(),
   ttftMs: finiteOrNull,
   e2eMs: finiteOrNull,
-  finishReason: text2(64).nullable(),
-  error: text2(2e3).nullable()
+  finishReason: text3(64).nullable(),
+  error: text3(2e3).nullable()
+});
+var promptRunSchema = external_exports.object({
+  status: external_exports.enum(PROMPT_STATUSES),
+  reason: text3(2e3).nullable(),
+  /** False when the candidate was never sent the prompt in this run (it had failed before). */
+  candidateAttempted: external_exports.boolean(),
+  comparedTokens: count3.nullable(),
+  baselineTokens: count3.nullable(),
+  candidateTokens: count3.nullable(),
+  baselineMs: external_exports.number().finite().min(0).nullable(),
+  candidateMs: external_exports.number().finite().min(0).nullable()
 });
 var promptResultSchema = external_exports.object({
-  id: text2(256),
-  status: external_exports.enum(["scored", "below_tolerance", "zeroed", "excluded", "diverged", "implausible"]),
+  id: text3(256),
+  status: external_exports.enum(PROMPT_STATUSES),
   score: ratioOrNull2,
   speedup: ratioOrNull2,
-  comparedTokens: count2.nullable(),
-  reason: text2(2e3).nullable(),
+  comparedTokens: count3.nullable(),
+  reason: text3(2e3).nullable(),
   /** Common start of the two answers over the compared length k; null when not compared. */
   agreement: fraction.nullable().optional(),
-  agreedTokens: count2.nullable().optional(),
+  agreedTokens: count3.nullable().optional(),
+  /** The first run's answers, for the card's per-prompt columns. */
   baseline: engineSideSchema.nullable(),
-  candidate: engineSideSchema.nullable()
+  candidate: engineSideSchema.nullable(),
+  runs: external_exports.array(promptRunSchema).max(100)
 });
 var failureSchema = external_exports.object({
   engine: external_exports.enum(["baseline", "candidate"]),
   stage: external_exports.enum(["patch", "build", "startup", "benchmark"]),
   kind: external_exports.enum(FAILURE_KINDS),
-  label: text2(200),
-  summary: text2(2e3),
-  hint: text2(4e3),
+  label: text3(200),
+  summary: text3(2e3),
+  hint: text3(4e3),
   exitCode: external_exports.number().int().nullable(),
-  signal: text2(32).nullable(),
-  logTail: external_exports.array(text2(4e3)).max(2e3)
+  signal: text3(32).nullable(),
+  logTail: external_exports.array(text3(4e3)).max(2e3),
+  run: external_exports.number().int().min(1).nullable().optional()
 });
-var scorecardV1Fields = {
-  schemaVersion: external_exports.literal(1),
-  speedgateVersion: text2(64),
-  createdAt: text2(64),
-  engine: text2(128),
+var cardCalibrationSchema = external_exports.object({
+  measuredAt: text3(64),
+  engine: text3(128),
+  runner: text3(256).nullable(),
+  gpu: text3(512).nullable(),
+  baselineImage: text3(512).nullable(),
+  baselineImageId: text3(256).nullable(),
+  promptsHash: text3(128),
+  settings: calibrationSettingsSchema,
+  /** The A/A round scores. */
+  scores: external_exports.array(external_exports.number().finite().gt(0)).min(MIN_CALIBRATION_ROUNDS).max(1e3),
+  noiseFloor: external_exports.number().finite().min(0),
+  detectableSpeedup: external_exports.number().finite(),
+  /** Why it does not fit this round; any one keeps the gate closed. */
+  problems: external_exports.array(text3(1e3)).max(20),
+  /** Differences that do not keep the gate closed, such as another runner with the same GPU. */
+  notes: external_exports.array(text3(1e3)).max(20)
+});
+var docsBaseUrlSchema = external_exports.string().max(512).regex(/^https:\/\/[A-Za-z0-9.-]+(?::\d+)?\/[A-Za-z0-9._~%/+-]*\/docs\/troubleshooting\/$/, {
+  error: "expected an https URL ending in /docs/troubleshooting/"
+});
+var scorecardSchema = external_exports.object({
+  schemaVersion: external_exports.literal(SCORECARD_SCHEMA_VERSION),
+  speedgateVersion: text3(64),
+  createdAt: text3(64),
+  engine: text3(128),
   roundScore: finiteOrNull,
   scoreInterval: external_exports.object({ low: external_exports.number().finite(), high: external_exports.number().finite(), confidence: external_exports.number().gt(0).lt(1) }).nullable(),
-  promptsScored: count2,
-  promptsTotal: count2,
-  belowTolerance: count2,
-  zeroedTotal: count2,
-  excluded: count2,
+  runs: external_exports.object({
+    completed: external_exports.number().int().min(0).max(100),
+    scores: external_exports.array(ratioOrNull2).max(100)
+  }),
+  promptsScored: count3,
+  promptsTotal: count3,
+  belowTolerance: count3,
   /** Prompts whose candidate gave another answer than the baseline within settings.agreementTokens. */
-  diverged: count2.optional(),
+  diverged: count3,
   /** Prompts whose candidate claimed more tokens than its stream could hold. */
-  implausible: count2.optional(),
+  implausible: count3,
+  zeroedTotal: count3,
+  /** Compared prompts that scored nothing, whatever the reason; the gate allows at most gate.maxUnscored of them. */
+  unscored: count3,
+  excluded: count3,
   /** Median over compared prompts of their agreement. */
   medianAgreement: fraction.nullable().optional(),
   tokenCountsEstimated: external_exports.boolean(),
@@ -57600,56 +58350,57 @@ var scorecardV1Fields = {
     requestIntervalMs: external_exports.number().min(0),
     arrival: external_exports.enum(["fixed", "poisson"]),
     thinking: external_exports.boolean(),
-    contextLimit: count2,
-    maxTokens: count2,
+    contextLimit: count3,
+    maxTokens: count3,
     tolerance: external_exports.number().gt(0).lte(1),
-    model: text2(256),
+    model: text3(256),
     /** The answers must agree on this many first tokens; 0: not checked. */
-    agreementTokens: count2.optional(),
+    agreementTokens: count3.optional(),
     /** sha256 of the tokenizer.json speedgate counted with; null: the engines' own counts, bounded by the bytes they streamed. */
-    tokenizer: text2(128).nullable().optional()
+    tokenizer: text3(128).nullable().optional(),
+    runs: external_exports.number().int().min(1).max(100)
   }),
   provenance: external_exports.object({
-    imageDigest: text2(256).nullable(),
-    baselineImage: text2(512).nullable(),
-    baselineImageId: text2(256).nullable(),
-    patchHash: text2(128).nullable(),
-    configHash: text2(128).nullable(),
-    promptsHash: text2(128).nullable(),
-    runner: text2(256).nullable(),
-    gpu: text2(512).nullable()
+    imageDigest: text3(256).nullable(),
+    baselineImage: text3(512).nullable(),
+    baselineImageId: text3(256).nullable(),
+    patchHash: text3(128).nullable(),
+    configHash: text3(128).nullable(),
+    promptsHash: text3(128).nullable(),
+    runner: text3(256).nullable(),
+    gpu: text3(512).nullable()
   }),
   gate: external_exports.object({
     minRoundScore: external_exports.number().gt(0),
-    use: external_exports.enum(["round-score", "interval-low"]),
+    use: external_exports.enum(GATE_MODES),
+    maxUnscored: external_exports.number().min(0).lt(1),
+    minPrompts: external_exports.number().int().min(1).max(1e7),
+    bar: external_exports.number().gt(0),
     passed: external_exports.boolean(),
-    reason: text2(4e3)
+    reason: text3(8e3),
+    reasons: external_exports.array(text3(4e3)).max(20),
+    rule: text3(4e3).nullable(),
+    calibration: cardCalibrationSchema.nullable()
   }),
   failure: failureSchema.nullable(),
   /** Where the round came from; filled by the action, informative only (the app never trusts it). */
   source: external_exports.object({
-    repository: text2(256).nullable(),
+    repository: text3(256).nullable(),
     pullRequest: external_exports.number().int().min(1).nullable(),
-    headSha: text2(64).nullable(),
-    runId: text2(64).nullable(),
-    runUrl: text2(1024).nullable(),
+    headSha: text3(64).nullable(),
+    runId: text3(64).nullable(),
+    runUrl: text3(1024).nullable(),
     /**
      * Set when the workflow's patch-paths limited the pull request's diff: its globs and the changed
      * files they left out, which were never built or measured. Optional, so older cards still read.
      */
-    patchFilter: external_exports.object({ globs: external_exports.array(text2(512)).max(200), leftOut: external_exports.array(text2(1024)).max(MAX_LISTED_LEFT_OUT), leftOutTotal: count2 }).nullable().optional()
+    patchFilter: external_exports.object({ globs: external_exports.array(text3(512)).max(200), leftOut: external_exports.array(text3(1024)).max(MAX_LISTED_LEFT_OUT), leftOutTotal: count3 }).nullable().optional()
   }).nullable(),
   /** Set on a shard's card; a merged card has null. */
   shard: external_exports.object({ index: external_exports.number().int().min(1), count: external_exports.number().int().min(1) }).nullable(),
-  prompts: external_exports.array(promptResultSchema).max(1e5)
-};
-var scorecardV1Schema = external_exports.object(scorecardV1Fields);
-var docsBaseUrlSchema = external_exports.string().max(512).regex(/^https:\/\/[A-Za-z0-9.-]+(?::\d+)?\/[A-Za-z0-9._~%/+-]*\/docs\/troubleshooting\/$/, {
-  error: "expected an https URL ending in /docs/troubleshooting/"
-});
-var scorecardSchema = external_exports.object({
-  ...scorecardV1Fields,
-  schemaVersion: external_exports.literal(SCORECARD_SCHEMA_VERSION),
+  /** 1 when this card was converted from a version-1 card, which kept no times at k: its prompt scores are that card's. */
+  convertedFrom: external_exports.literal(1).nullable(),
+  prompts: external_exports.array(promptResultSchema).max(1e5),
   /** TTFT, TPOT, ITL and throughput of both engines at equal length; null when nothing was scored. */
   metrics: roundMetricsSchema.nullable(),
   /** nvidia-smi's view before each engine started. */
@@ -57658,20 +58409,32 @@ var scorecardSchema = external_exports.object({
 });
 
 // src/scorecard/build-scorecard.ts
-var round32 = (value) => Math.round(value * 1e3) / 1e3;
+var round33 = (value) => Math.round(value * 1e3) / 1e3;
 function engineSide(record2) {
   if (!record2 || !wasAttempted(record2)) return null;
   if (!record2.ok) {
-    return { outputTokens: null, ttftMs: null, e2eMs: record2.endMs === void 0 ? null : round32(record2.endMs), finishReason: null, error: record2.reason };
+    return { outputTokens: null, ttftMs: null, e2eMs: record2.endMs === void 0 ? null : round33(record2.endMs), finishReason: null, error: record2.reason };
   }
   const ttft = timeToFirstTokenMs(record2);
   return {
     outputTokens: record2.outputTokens,
     claimedTokens: record2.claimedTokens ?? null,
-    ttftMs: ttft === null ? null : round32(ttft),
-    e2eMs: round32(record2.endMs),
+    ttftMs: ttft === null ? null : round33(ttft),
+    e2eMs: round33(record2.endMs),
     finishReason: record2.finishReason,
     error: null
+  };
+}
+function cardRun(run2) {
+  return {
+    status: run2.status,
+    reason: run2.reason,
+    candidateAttempted: run2.candidateAttempted,
+    comparedTokens: run2.comparedTokens,
+    baselineTokens: run2.baselineTokens,
+    candidateTokens: run2.candidateTokens,
+    baselineMs: run2.baselineMs,
+    candidateMs: run2.candidateMs
   };
 }
 function emptyProvenance() {
@@ -57686,20 +58449,36 @@ function emptyProvenance() {
     gpu: null
   };
 }
-function summaryFields(summary) {
+function summaryFields(summary, calibration) {
   return {
     roundScore: summary.roundScore,
     scoreInterval: summary.interval,
+    runs: summary.runs,
     promptsScored: summary.promptsScored,
     promptsTotal: summary.promptsTotal,
     belowTolerance: summary.belowTolerance,
+    diverged: summary.diverged,
+    implausible: summary.implausible,
     zeroedTotal: summary.zeroedTotal,
+    unscored: summary.unscored,
     excluded: summary.excluded,
-    gate: summary.gate
+    gate: { ...summary.gate, calibration }
+  };
+}
+function cardSettings(config2) {
+  return {
+    requestIntervalMs: config2.bench.requestIntervalMs,
+    arrival: config2.bench.arrival,
+    thinking: config2.bench.thinking,
+    contextLimit: config2.bench.contextLimit,
+    maxTokens: config2.bench.maxTokens,
+    tolerance: config2.bench.tolerance,
+    model: config2.bench.model,
+    runs: config2.bench.runs
   };
 }
 function agreementFields(prompts) {
-  return summarizeAgreement(prompts);
+  return { medianAgreement: summarizeAgreement(prompts).medianAgreement };
 }
 function startsLikeBaseline(config2) {
   const command = config2.candidate.command;
@@ -57711,6 +58490,19 @@ function gpuState(config2, snapshots) {
   if (!snapshots) return null;
   return { sameLaunch: startsLikeBaseline(config2), baseline: snapshots.baseline, candidate: snapshots.candidate };
 }
+function cardFailure(failure2) {
+  return failure2 ? { ...failure2, run: failure2.run ?? null } : null;
+}
+function metricsRuns(result) {
+  const runCount = Math.max(0, ...result.prompts.map((prompt) => prompt.runs.length));
+  return Array.from(
+    { length: runCount },
+    (_, index) => result.prompts.flatMap((prompt) => {
+      const run2 = prompt.runs[index];
+      return run2 ? [{ status: run2.status, comparedTokens: run2.comparedTokens, baseline: run2.baselineRecord, candidate: run2.candidateRecord }] : [];
+    })
+  );
+}
 function buildScorecard(input2) {
   const { config: config2, result } = input2;
   const estimated = result.prompts.some(
@@ -57721,27 +58513,22 @@ function buildScorecard(input2) {
     speedgateVersion: SPEEDGATE_VERSION,
     createdAt: (input2.now ?? /* @__PURE__ */ new Date()).toISOString(),
     engine: config2.engine,
-    ...summaryFields(result),
+    ...summaryFields(result, input2.calibration ?? null),
     ...agreementFields(result.prompts),
     tokenCountsEstimated: estimated,
     settings: {
-      requestIntervalMs: config2.bench.requestIntervalMs,
-      arrival: config2.bench.arrival,
-      thinking: config2.bench.thinking,
-      contextLimit: config2.bench.contextLimit,
-      maxTokens: config2.bench.maxTokens,
-      tolerance: config2.bench.tolerance,
-      model: config2.bench.model,
+      ...cardSettings(config2),
       agreementTokens: config2.bench.agreementTokens ?? DEFAULT_AGREEMENT_TOKENS,
       tokenizer: input2.tokenizerSha256 ?? null
     },
     provenance: { ...emptyProvenance(), baselineImage: config2.baseline.image ?? null, ...input2.provenance },
-    metrics: computeRoundMetrics([result.prompts]),
+    metrics: computeRoundMetrics(metricsRuns(result)),
     gpuState: gpuState(config2, input2.gpuSnapshots),
     docsBaseUrl: input2.docsBaseUrl ?? null,
-    failure: input2.failure,
+    failure: cardFailure(input2.failure),
     source: input2.source ?? null,
     shard: input2.shard ?? null,
+    convertedFrom: null,
     prompts: result.prompts.map((prompt) => ({
       id: prompt.id,
       status: prompt.status,
@@ -57751,9 +58538,76 @@ function buildScorecard(input2) {
       reason: prompt.reason,
       ...prompt.agreement !== void 0 ? { agreement: prompt.agreement, agreedTokens: prompt.agreedTokens ?? null } : {},
       baseline: engineSide(prompt.baseline),
-      candidate: engineSide(prompt.candidate)
+      candidate: engineSide(prompt.candidate),
+      runs: prompt.runs.map(cardRun)
     }))
   };
+}
+
+// src/scorecard/rescore-card.ts
+function calibrationSource(calibration) {
+  if (!calibration) return null;
+  const { noiseFloor: _floor, detectableSpeedup: _detectable, problems: _problems, notes: _notes, ...source } = calibration;
+  return source;
+}
+function calibrationFacts(card) {
+  return {
+    engine: card.engine,
+    gpu: card.provenance.gpu,
+    runner: card.provenance.runner,
+    baselineImage: card.provenance.baselineImage,
+    baselineImageId: card.provenance.baselineImageId,
+    promptsHash: card.provenance.promptsHash,
+    settings: card.settings
+  };
+}
+var KEPT_STATUSES = /* @__PURE__ */ new Set(["diverged", "implausible", "zeroed"]);
+function rederiveRun(run2, tolerance, legacySpeedup) {
+  const keepReason = (status, fallback) => run2.status === status && run2.reason ? run2.reason : fallback;
+  const as = (status, score, reason) => ({ ...run2, status, score, reason });
+  const b = run2.baselineTokens;
+  const c = run2.candidateTokens;
+  const timed = run2.baselineMs !== null && run2.candidateMs !== null;
+  if (b === null) return as("excluded", null, keepReason("excluded", "baseline failed: it gave no answer"));
+  if (b === 0) return as("excluded", null, "the baseline answered 0 tokens: nothing to compare at equal length");
+  if (run2.status === "excluded" && !timed) return as("excluded", null, run2.reason);
+  if (c === null) return as("zeroed", 0, keepReason("zeroed", "the candidate gave no answer"));
+  if (KEPT_STATUSES.has(run2.status)) return as(run2.status, 0, run2.reason);
+  if (c < tolerance * b) return as("below_tolerance", 0, keepReason("below_tolerance", `answered ${c} of ${b} tokens (tolerance ${formatPercent(tolerance)})`));
+  if (timed) return as("scored", speedupFromTimes(run2.baselineMs, run2.candidateMs), null);
+  if (legacySpeedup !== null) return as("scored", legacySpeedup, null);
+  return as("zeroed", 0, "the card keeps no times at the compared length for this run");
+}
+function rescoreCard(card, options) {
+  const tolerance = card.settings.tolerance;
+  const legacy = card.convertedFrom === 1;
+  const runs = card.prompts.map((prompt) => prompt.runs.map((run2) => rederiveRun(run2, tolerance, legacy && prompt.status === "scored" ? prompt.speedup : null)));
+  const source = calibrationSource(card.gate.calibration);
+  const calibration = source ? fitCalibration(source, calibrationFacts(card)) : null;
+  const failure2 = card.failure;
+  const description = options.failureDescription ?? (failure2 ? describeEngineFailure(failure2, card.settings.runs) : null);
+  const summary = summarizeRound(
+    runs.map((promptRuns) => ({ runs: promptRuns })),
+    {
+      gate: options.gate,
+      ...failureContext(failure2, description),
+      noise: calibration ? { floor: calibration.noiseFloor, problems: calibration.problems } : null,
+      bootstrapSeed: options.bootstrapSeed
+    }
+  );
+  const prompts = card.prompts.map((prompt, index) => {
+    const combined = summary.prompts[index];
+    const promptRuns = runs[index] ?? [];
+    return {
+      ...prompt,
+      status: combined?.status ?? prompt.status,
+      score: combined?.score ?? null,
+      speedup: combined?.speedup ?? null,
+      reason: combined?.reason ?? null,
+      runs: promptRuns.map(({ score: _score, ...run2 }) => run2)
+    };
+  });
+  return { ...card, ...summaryFields(summary, calibration), ...agreementFields(prompts), prompts };
 }
 
 // src/scorecard/resolve-docs-base-url.ts
@@ -57796,18 +58650,18 @@ function field2(value) {
   return trimmed === "" || /^\[?(N\/A|Not Supported|Unknown Error|Insufficient Permissions)\]?$/i.test(trimmed) ? null : trimmed;
 }
 function mebibytes(value) {
-  const text3 = field2(value);
-  if (text3 === null) return null;
-  const parsed = Number(text3.replace(/\s*MiB$/i, ""));
+  const text5 = field2(value);
+  if (text5 === null) return null;
+  const parsed = Number(text5.replace(/\s*MiB$/i, ""));
   return Number.isFinite(parsed) && parsed >= 0 ? Math.round(parsed) : null;
 }
 function lines(stdout) {
   return stdout.split("\n").map((line) => line.trim()).filter((line) => line !== "");
 }
-function splitFields(line, count3) {
+function splitFields(line, count5) {
   const parts = line.split(",").map((part) => part.trim());
-  if (parts.length <= count3) return parts;
-  return [...parts.slice(0, count3 - 1), parts.slice(count3 - 1).join(", ")];
+  if (parts.length <= count5) return parts;
+  return [...parts.slice(0, count5 - 1), parts.slice(count5 - 1).join(", ")];
 }
 function emptySnapshot(takenAt, error62) {
   return { takenAt, error: error62, driverVersion: null, cudaVersion: null, gpus: [], processes: [], processesError: null };
@@ -57866,7 +58720,7 @@ function describeGpus(snapshot) {
     const key = gpu.memoryTotalMiB === null ? gpu.name : `${gpu.name}, ${gpu.memoryTotalMiB} MiB`;
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
-  return [...counts].map(([gpu, count3]) => count3 > 1 ? `${count3}\xD7 ${gpu}` : gpu).join(", ").slice(0, 512);
+  return [...counts].map(([gpu, count5]) => count5 > 1 ? `${count5}\xD7 ${gpu}` : gpu).join(", ").slice(0, 512);
 }
 
 // src/round/record-gpu-state.ts
@@ -57960,19 +58814,27 @@ var benchSchema = external_exports.strictObject(
     contextLimit: integerIn(1, 1e7, "expected a whole number of tokens from 1 to 10000000"),
     tolerance: external_exports.number({ error: "expected a number in (0, 1]" }).gt(0, { error: "expected a number in (0, 1]" }).lte(1, { error: "expected a number in (0, 1]" }),
     warmupRequests: integerIn(0, 1e4, "expected a whole number from 0 to 10000").default(0),
+    // Each run restarts both engines; the interval then covers how much engine starts differ in speed.
+    runs: integerIn(1, 100, "expected a whole number of runs from 1 to 100").default(1),
     requestTimeoutS: positiveNumber("expected a number of seconds greater than 0").default(600),
     tokenizer: tokenizerSchema.optional(),
     agreementTokens: integerIn(0, 1e6, "expected a whole number of tokens, 0 (off) to 1000000").default(16)
   },
   { error: "expected an object with prompts, maxTokens, requestIntervalMs, contextLimit and tolerance" }
 );
+var maxUnscoredSchema = external_exports.number({ error: "expected a share of prompts in [0, 1), such as 0.1" }).min(0, { error: "expected a share of prompts in [0, 1), such as 0.1" }).lt(1, { error: "expected a share of prompts in [0, 1), such as 0.1" }).default(DEFAULT_MAX_UNSCORED);
+var minPromptsSchema = integerIn(1, 1e7, "expected a whole number of prompts, 1 or more").default(DEFAULT_MIN_PROMPTS);
 var gateSchema = external_exports.strictObject(
   {
     minRoundScore: positiveNumber("expected a speedup greater than 0, such as 1.0"),
-    use: enumOf(["round-score", "interval-low"]).default("round-score")
+    // Without a calibration the interval's low end must clear the bar; with one, the noise floor decides.
+    use: enumOf(GATE_MODES).optional(),
+    maxUnscored: maxUnscoredSchema,
+    minPrompts: minPromptsSchema,
+    calibration: nonEmptyString("expected the path of a calibration file written by speedgate calibrate").optional()
   },
   { error: "expected an object such as { minRoundScore: 1.0 }" }
-);
+).transform((gate) => ({ ...gate, use: gate.use ?? (gate.calibration ? "noise-floor" : "interval-low") }));
 var gpusSchema = external_exports.union(
   [
     external_exports.literal("all"),
@@ -58135,6 +58997,13 @@ var roundConfigSchema = external_exports.strictObject(
       message: "expected an absolute path inside the baseline image, such as /models/m/tokenizer.json (or { path, from: runner } for a file on the runner)"
     });
   }
+  if (config2.gate.use === "noise-floor" && !config2.gate.calibration) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["gate", "calibration"],
+      message: "expected the calibration file gate.use: noise-floor gates on (write one with speedgate calibrate)"
+    });
+  }
   if (config2.candidate.build && config2.candidate.patch) {
     ctx.addIssue({
       code: "custom",
@@ -58151,7 +59020,7 @@ function tokenizerLocation(config2) {
 }
 
 // src/tokens/create-token-counter.ts
-import { createHash as createHash3 } from "node:crypto";
+import { createHash as createHash4 } from "node:crypto";
 
 // node_modules/@huggingface/tokenizers/dist/tokenizers.mjs
 var DictionarySplitter = class {
@@ -58184,16 +59053,16 @@ var DictionarySplitter = class {
    * @param text The input text to split.
    * @returns An array of tokens.
    */
-  split(text3) {
+  split(text5) {
     const result = [];
-    const n = text3.length;
+    const n = text5.length;
     let start = 0;
     let i = 0;
     while (i < n) {
       let node2 = this.trie;
       let match = null;
       let j = i;
-      while (j < n && (node2 = node2[text3[j]])) {
+      while (j < n && (node2 = node2[text5[j]])) {
         if (node2.end) {
           match = node2.end;
         }
@@ -58201,7 +59070,7 @@ var DictionarySplitter = class {
       }
       if (match) {
         if (i > start) {
-          result.push(text3.slice(start, i));
+          result.push(text5.slice(start, i));
         }
         result.push(match);
         i += match.length;
@@ -58211,7 +59080,7 @@ var DictionarySplitter = class {
       }
     }
     if (start < n) {
-      result.push(text3.slice(start));
+      result.push(text5.slice(start));
     }
     return result;
   }
@@ -58241,12 +59110,12 @@ var compile_unicode_regexp = (source, flags) => {
     const property_names = /* @__PURE__ */ new Map();
     const rewritten = source.replace(
       /(\\[pP])\{([^}=]+)\}/g,
-      (text3, p, n, offset) => {
+      (text5, p, n, offset) => {
         let preceding_backslashes = 0;
         for (let i = offset - 1; i >= 0 && source[i] === "\\"; --i) {
           ++preceding_backslashes;
         }
-        if (preceding_backslashes % 2 === 1) return text3;
+        if (preceding_backslashes % 2 === 1) return text5;
         let property_name = property_names.get(n);
         if (property_name === void 0) {
           try {
@@ -58268,7 +59137,7 @@ var compile_unicode_regexp = (source, flags) => {
     }
   }
 };
-var clean_up_tokenization = (text3) => text3.replace(/ \./g, ".").replace(/ \?/g, "?").replace(/ \!/g, "!").replace(/ ,/g, ",").replace(/ \' /g, "'").replace(/ n't/g, "n't").replace(/ 'm/g, "'m").replace(/ 's/g, "'s").replace(/ 've/g, "'ve").replace(/ 're/g, "'re");
+var clean_up_tokenization = (text5) => text5.replace(/ \./g, ".").replace(/ \?/g, "?").replace(/ \!/g, "!").replace(/ ,/g, ",").replace(/ \' /g, "'").replace(/ n't/g, "n't").replace(/ 'm/g, "'m").replace(/ 's/g, "'s").replace(/ 've/g, "'ve").replace(/ 're/g, "'re");
 var create_pattern = (pattern, invert = true) => {
   if (pattern.Regex !== void 0) {
     const regex = rewrite_oniguruma_to_js(
@@ -58354,7 +59223,7 @@ var EMPTY_NEGATED_POSIX_BRACKET_RE = /^\[:\^:\]/;
 var UNSUPPORTED_POSIX_BRACKET_RE = /^\[(?:\.[^\]]*\.\]|=[^\]]*=\])/;
 var FIXED_WIDTH_ESCAPE_RE = /^(?:\\x[0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4}|\\c[A-Za-z])/;
 var is_ascii_letter = (char) => char >= "A" && char <= "Z" || char >= "a" && char <= "z";
-var character_at = (text3, index) => String.fromCodePoint(text3.codePointAt(index));
+var character_at = (text5, index) => String.fromCodePoint(text5.codePointAt(index));
 var get_ascii_folded_hex_atom = (hex3) => {
   if (!/^[0-9A-Fa-f]{1,8}$/.test(hex3)) return null;
   const code_point = Number.parseInt(hex3, 16);
@@ -58398,7 +59267,7 @@ var append_character_class_fragment = (operand, fragment, set_valued = false, in
 var rewrite_character_class_escape = (regex, index, operand) => {
   const braced = BRACED_ESCAPE_RE.exec(regex.slice(index));
   if (braced) {
-    const [text3, kind, body] = braced;
+    const [text5, kind, body] = braced;
     if (kind === "P" && body === "Word") {
       add_character_class_atom(
         operand,
@@ -58406,7 +59275,7 @@ var rewrite_character_class_escape = (regex, index, operand) => {
         index
       );
     } else {
-      const replacement2 = kind === "x" ? `\\u{${body}}` : kind === "p" && body === "Word" ? UNICODE_WORD_CHARS_IN_CLASS : text3;
+      const replacement2 = kind === "x" ? `\\u{${body}}` : kind === "p" && body === "Word" ? UNICODE_WORD_CHARS_IN_CLASS : text5;
       append_character_class_fragment(
         operand,
         replacement2,
@@ -58414,7 +59283,7 @@ var rewrite_character_class_escape = (regex, index, operand) => {
         index
       );
     }
-    return index + text3.length;
+    return index + text5.length;
   }
   const fixed_width = FIXED_WIDTH_ESCAPE_RE.exec(regex.slice(index));
   if (fixed_width) {
@@ -58641,9 +59510,9 @@ var rewrite_oniguruma_to_js = (regex) => {
   let last_was_quantifier = false;
   let ascii_fold = false;
   const group_states = [];
-  const emit_atom = (text3) => {
+  const emit_atom = (text5) => {
     atom_start = out.length;
-    out += text3;
+    out += text5;
     last_was_quantifier = false;
   };
   for (let i = 0; i < regex.length; ) {
@@ -58651,8 +59520,8 @@ var rewrite_oniguruma_to_js = (regex) => {
     if (char === "\\") {
       const braced = BRACED_ESCAPE_RE.exec(regex.slice(i));
       if (braced) {
-        const [text3, kind, body] = braced;
-        let replacement2 = text3;
+        const [text5, kind, body] = braced;
+        let replacement2 = text5;
         if (kind === "x") {
           const code_point_escape = `\\u{${body}}`;
           replacement2 = ascii_fold ? get_ascii_folded_hex_atom(body) ?? code_point_escape : code_point_escape;
@@ -58660,15 +59529,15 @@ var rewrite_oniguruma_to_js = (regex) => {
           replacement2 = kind === "p" ? UNICODE_WORD_CLASS : UNICODE_NON_WORD_CLASS;
         }
         emit_atom(replacement2);
-        i += text3.length;
+        i += text5.length;
         continue;
       }
       const fixed_width = FIXED_WIDTH_ESCAPE_RE.exec(regex.slice(i));
       if (fixed_width) {
-        const text3 = fixed_width[0];
-        const replacement2 = ascii_fold && text3[1] !== "c" ? get_ascii_folded_hex_atom(text3.slice(2)) ?? text3 : text3;
+        const text5 = fixed_width[0];
+        const replacement2 = ascii_fold && text5[1] !== "c" ? get_ascii_folded_hex_atom(text5.slice(2)) ?? text5 : text5;
         emit_atom(replacement2);
-        i += text3.length;
+        i += text5.length;
         continue;
       }
       if (i + 1 >= regex.length) {
@@ -58819,28 +59688,28 @@ var len = (s) => {
   for (const c of s) ++length;
   return length;
 };
-var lowercase_and_remove_accents = (text3) => remove_accents(text3.toLowerCase());
+var lowercase_and_remove_accents = (text5) => remove_accents(text5.toLowerCase());
 var merge_arrays = (...arrs) => Array.prototype.concat.apply([], arrs);
 var object_to_map = (obj) => new Map(Object.entries(obj));
-var regex_split = (text3, regex) => {
+var regex_split = (text5, regex) => {
   const result = [];
   let prev = 0;
-  for (const match of text3.matchAll(regex)) {
+  for (const match of text5.matchAll(regex)) {
     const full_match = match[0];
     if (prev < match.index) {
-      result.push(text3.slice(prev, match.index));
+      result.push(text5.slice(prev, match.index));
     }
     if (full_match.length > 0) {
       result.push(full_match);
     }
     prev = match.index + full_match.length;
   }
-  if (prev < text3.length) {
-    result.push(text3.slice(prev));
+  if (prev < text5.length) {
+    result.push(text5.slice(prev));
   }
   return result;
 };
-var remove_accents = (text3) => text3.replace(new RegExp("\\p{M}", "gu"), "");
+var remove_accents = (text5) => text5.replace(new RegExp("\\p{M}", "gu"), "");
 var validate_object = (obj, name, required_keys = []) => {
   if (!obj || Array.isArray(obj) || typeof obj !== "object") {
     return `${name} must be a valid object`;
@@ -58852,7 +59721,7 @@ var validate_object = (obj, name, required_keys = []) => {
   }
   return null;
 };
-var whitespace_split = (text3) => text3.match(/\S+/g) || [];
+var whitespace_split = (text5) => text5.match(/\S+/g) || [];
 var Callable = class {
   /**
    * Creates a new instance of the Callable class.
@@ -58878,8 +59747,8 @@ var Normalizer = class extends Callable_default {
    * @param text The text to normalize.
    * @returns The normalized text.
    */
-  _call(text3) {
-    return this.normalize(text3);
+  _call(text5) {
+    return this.normalize(text5);
   }
 };
 var Normalizer_default = Normalizer;
@@ -58890,10 +59759,10 @@ var BertNormalizer = class extends Normalizer_default {
    * @param text The input text to tokenize.
    * @returns The tokenized text with whitespace added around CJK characters.
    */
-  tokenize_chinese_chars(text3) {
+  tokenize_chinese_chars(text5) {
     const output2 = [];
-    for (let i = 0; i < text3.length; ++i) {
-      const char = text3[i];
+    for (let i = 0; i < text5.length; ++i) {
+      const char = text5[i];
       const cp2 = char.charCodeAt(0);
       if (is_chinese_char(cp2)) {
         output2.push(" ");
@@ -58910,8 +59779,8 @@ var BertNormalizer = class extends Normalizer_default {
    * @param text The text to strip accents from.
    * @returns The text with accents removed.
    */
-  strip_accents(text3) {
-    return text3.normalize("NFD").replace(new RegExp("\\p{Mn}", "gu"), "");
+  strip_accents(text5) {
+    return text5.normalize("NFD").replace(new RegExp("\\p{Mn}", "gu"), "");
   }
   /**
    * Checks whether `char` is a control character.
@@ -58933,9 +59802,9 @@ var BertNormalizer = class extends Normalizer_default {
    * @param text The text to clean.
    * @returns The cleaned text.
    */
-  clean_text(text3) {
+  clean_text(text5) {
     const output2 = [];
-    for (const char of text3) {
+    for (const char of text5) {
       const cp2 = char.charCodeAt(0);
       if (cp2 === 0 || cp2 === 65533 || this.is_control(char)) {
         continue;
@@ -58953,22 +59822,22 @@ var BertNormalizer = class extends Normalizer_default {
    * @param text The text to normalize.
    * @returns The normalized text.
    */
-  normalize(text3) {
+  normalize(text5) {
     if (this.config.clean_text) {
-      text3 = this.clean_text(text3);
+      text5 = this.clean_text(text5);
     }
     if (this.config.handle_chinese_chars) {
-      text3 = this.tokenize_chinese_chars(text3);
+      text5 = this.tokenize_chinese_chars(text5);
     }
     if (this.config.lowercase) {
-      text3 = text3.toLowerCase();
+      text5 = text5.toLowerCase();
       if (this.config.strip_accents !== false) {
-        text3 = this.strip_accents(text3);
+        text5 = this.strip_accents(text5);
       }
     } else if (this.config.strip_accents) {
-      text3 = this.strip_accents(text3);
+      text5 = this.strip_accents(text5);
     }
-    return text3;
+    return text5;
   }
 };
 var BertNormalizer_default = BertNormalizer;
@@ -58986,22 +59855,22 @@ var Precompiled = class extends Normalizer_default {
    * @param text The text to normalize.
    * @returns The normalized text.
    */
-  normalize(text3) {
-    text3 = text3.replace(
+  normalize(text5) {
+    text5 = text5.replace(
       /[\u0001-\u0008\u000B\u000E-\u001F\u007F\u008F\u009F]/gm,
       ""
     );
-    text3 = text3.replace(
+    text5 = text5.replace(
       /[\u0009\u000A\u000C\u000D\u00A0\u1680\u2000-\u200F\u2028\u2029\u202F\u205F\u2581\u3000\uFEFF\uFFFD]/gm,
       " "
     );
-    if (text3.includes("\uFF5E")) {
-      const parts = text3.split("\uFF5E");
-      text3 = parts.map((part) => part.normalize("NFKC")).join("\uFF5E");
+    if (text5.includes("\uFF5E")) {
+      const parts = text5.split("\uFF5E");
+      text5 = parts.map((part) => part.normalize("NFKC")).join("\uFF5E");
     } else {
-      text3 = text3.normalize("NFKC");
+      text5 = text5.normalize("NFKC");
     }
-    return text3;
+    return text5;
   }
 };
 var Precompiled_default = Precompiled;
@@ -59021,10 +59890,10 @@ var Sequence = class extends Normalizer_default {
    * @param text The text to normalize.
    * @returns The normalized text.
    */
-  normalize(text3) {
+  normalize(text5) {
     return this.normalizers.reduce((t, normalizer) => {
       return normalizer ? normalizer.normalize(t) : t;
-    }, text3);
+    }, text5);
   }
 };
 var Sequence_default = Sequence;
@@ -59041,8 +59910,8 @@ var Replace = class extends Normalizer_default {
    * @param text The input text to be normalized.
    * @returns The normalized text after replacing the pattern with the content.
    */
-  normalize(text3) {
-    return this.pattern === null ? text3 : text3.replaceAll(this.pattern, this.config.content ?? "");
+  normalize(text5) {
+    return this.pattern === null ? text5 : text5.replaceAll(this.pattern, this.config.content ?? "");
   }
 };
 var Replace_default = Replace;
@@ -59056,9 +59925,9 @@ var UnicodeNormalizer = class extends Normalizer_default {
    * @param text The input text to be normalized.
    * @returns The normalized text.
    */
-  normalize(text3) {
-    text3 = text3.normalize(this.form);
-    return text3;
+  normalize(text5) {
+    text5 = text5.normalize(this.form);
+    return text5;
   }
 };
 var UnicodeNormalizer_default = UnicodeNormalizer;
@@ -59096,18 +59965,18 @@ var Strip = class extends Normalizer_default {
    * @param text The input text.
    * @returns The normalized text.
    */
-  normalize(text3) {
+  normalize(text5) {
     if (this.config.strip_left && this.config.strip_right) {
-      text3 = text3.trim();
+      text5 = text5.trim();
     } else {
       if (this.config.strip_left) {
-        text3 = text3.trimStart();
+        text5 = text5.trimStart();
       }
       if (this.config.strip_right) {
-        text3 = text3.trimEnd();
+        text5 = text5.trimEnd();
       }
     }
-    return text3;
+    return text5;
   }
 };
 var Strip_default = Strip;
@@ -59117,8 +59986,8 @@ var StripAccents = class extends Normalizer_default {
    * @param text The input text.
    * @returns The normalized text without accents.
    */
-  normalize(text3) {
-    return remove_accents(text3);
+  normalize(text5) {
+    return remove_accents(text5);
   }
 };
 var StripAccents_default = StripAccents;
@@ -59128,8 +59997,8 @@ var Lowercase = class extends Normalizer_default {
    * @param {string} text The text to normalize.
    * @returns {string} The normalized text.
    */
-  normalize(text3) {
-    return text3.toLowerCase();
+  normalize(text5) {
+    return text5.toLowerCase();
   }
 };
 var Lowercase_default = Lowercase;
@@ -59139,9 +60008,9 @@ var Prepend = class extends Normalizer_default {
    * @param text The text to normalize.
    * @returns The normalized text.
    */
-  normalize(text3) {
-    text3 = this.config.prepend + text3;
-    return text3;
+  normalize(text5) {
+    text5 = this.config.prepend + text5;
+    return text5;
   }
 };
 var Prepend_default = Prepend;
@@ -59184,8 +60053,8 @@ var PreTokenizer = class extends Callable_default {
    * @param options Additional options for the pre-tokenization logic.
    * @returns An array of pre-tokens.
    */
-  pre_tokenize(text3, options) {
-    return (Array.isArray(text3) ? text3.map((x) => this.pre_tokenize_text(x, options)) : this.pre_tokenize_text(text3, options)).flat();
+  pre_tokenize(text5, options) {
+    return (Array.isArray(text5) ? text5.map((x) => this.pre_tokenize_text(x, options)) : this.pre_tokenize_text(text5, options)).flat();
   }
   /**
    * Alias for {@link PreTokenizer#pre_tokenize}.
@@ -59193,8 +60062,8 @@ var PreTokenizer = class extends Callable_default {
    * @param options Additional options for the pre-tokenization logic.
    * @returns An array of pre-tokens.
    */
-  _call(text3, options) {
-    return this.pre_tokenize(text3, options);
+  _call(text5, options) {
+    return this.pre_tokenize(text5, options);
   }
 };
 var PreTokenizer_default = PreTokenizer;
@@ -59249,11 +60118,11 @@ var ByteLevel = class extends PreTokenizer_default {
    * @param options Additional options for the pre-tokenization logic.
    * @returns An array of tokens.
    */
-  pre_tokenize_text(text3, options) {
-    if (this.add_prefix_space && !text3.startsWith(" ")) {
-      text3 = " " + text3;
+  pre_tokenize_text(text5, options) {
+    if (this.add_prefix_space && !text5.startsWith(" ")) {
+      text5 = " " + text5;
     }
-    const tokens = this.use_regex ? text3.match(this.pattern) || [] : [text3];
+    const tokens = this.use_regex ? text5.match(this.pattern) || [] : [text5];
     return tokens.map(
       (token) => Array.from(
         this.text_encoder.encode(token),
@@ -59270,8 +60139,8 @@ var Whitespace = class extends PreTokenizer_default {
    * @param options Additional options for the pre-tokenization logic.
    * @returns An array of tokens produced by splitting the input text on whitespace.
    */
-  pre_tokenize_text(text3, options) {
-    return text3.match(/\w+|[^\w\s]+/g) || [];
+  pre_tokenize_text(text5, options) {
+    return text5.match(/\w+|[^\w\s]+/g) || [];
   }
 };
 var Whitespace_default = Whitespace;
@@ -59292,9 +60161,9 @@ var Metaspace = class extends PreTokenizer_default {
    * @param options The options for the pre-tokenization.
    * @returns A new list of pre-tokenized tokens.
    */
-  pre_tokenize_text(text3, options) {
+  pre_tokenize_text(text5, options) {
     const { section_index = void 0 } = options ?? {};
-    let normalized = text3.replaceAll(" ", this.str_rep);
+    let normalized = text5.replaceAll(" ", this.str_rep);
     if (
       // We add a prefix space if:
       //  (1) The normalized token does not already start with the replacement character.
@@ -59326,16 +60195,16 @@ var Split = class extends PreTokenizer_default {
    * @param text The text to tokenize.
    * @returns An array of tokens.
    */
-  pre_tokenize_text(text3) {
+  pre_tokenize_text(text5) {
     if (this.pattern === null) {
       return [];
     }
     if (this.config.invert) {
-      return (text3.match(this.pattern) || []).filter((x) => x);
+      return (text5.match(this.pattern) || []).filter((x) => x);
     } else if (this.config.behavior?.toLowerCase() === "removed") {
-      return text3.split(this.pattern).filter((x) => x);
+      return text5.split(this.pattern).filter((x) => x);
     } else {
-      return regex_split(text3, this.pattern);
+      return regex_split(text5, this.pattern);
     }
   }
 };
@@ -59357,8 +60226,8 @@ var Punctuation = class extends PreTokenizer_default {
    * @param text The text to tokenize.
    * @returns An array of tokens.
    */
-  pre_tokenize_text(text3) {
-    return text3.match(this.pattern) || [];
+  pre_tokenize_text(text5) {
+    return text5.match(this.pattern) || [];
   }
 };
 var Punctuation_default = Punctuation;
@@ -59377,8 +60246,8 @@ var Digits = class extends PreTokenizer_default {
    * @param text The text to tokenize.
    * @returns An array of tokens.
    */
-  pre_tokenize_text(text3) {
-    return text3.match(this.pattern) || [];
+  pre_tokenize_text(text5) {
+    return text5.match(this.pattern) || [];
   }
 };
 var Digits_default = Digits;
@@ -59401,8 +60270,8 @@ var BertPreTokenizer = class extends PreTokenizer_default {
    * @param options Additional options for the pre-tokenization logic.
    * @returns An array of tokens.
    */
-  pre_tokenize_text(text3, options) {
-    return text3.trim().match(this.pattern) || [];
+  pre_tokenize_text(text5, options) {
+    return text5.trim().match(this.pattern) || [];
   }
 };
 var BertPreTokenizer_default = BertPreTokenizer;
@@ -59421,11 +60290,11 @@ var Replace2 = class extends PreTokenizer_default {
    * @param text The text to be pre-tokenized.
    * @returns An array of tokens produced by replacing certain characters.
    */
-  pre_tokenize_text(text3) {
+  pre_tokenize_text(text5) {
     if (this.pattern === null) {
-      return [text3];
+      return [text5];
     }
-    return [text3.replaceAll(this.pattern, this.config.content ?? "")];
+    return [text5.replaceAll(this.pattern, this.config.content ?? "")];
   }
 };
 var Replace_default2 = Replace2;
@@ -59446,12 +60315,12 @@ var Sequence2 = class extends PreTokenizer_default {
    * @param options Additional options for the pre-tokenization logic.
    * @returns The pre-tokenized text.
    */
-  pre_tokenize_text(text3, options) {
+  pre_tokenize_text(text5, options) {
     return this.tokenizers.reduce(
       (pre_tokenized_text, tokenizer) => {
         return tokenizer ? tokenizer.pre_tokenize(pre_tokenized_text, options) : pre_tokenized_text;
       },
-      [text3]
+      [text5]
     );
   }
 };
@@ -59462,8 +60331,8 @@ var WhitespaceSplit = class extends PreTokenizer_default {
    * @param text The text to be pre-tokenized.
    * @returns An array of tokens produced by splitting the input text on whitespace.
    */
-  pre_tokenize_text(text3) {
-    return whitespace_split(text3);
+  pre_tokenize_text(text5) {
+    return whitespace_split(text5);
   }
 };
 var WhitespaceSplit_default = WhitespaceSplit;
@@ -59481,10 +60350,10 @@ var FixedLength = class extends PreTokenizer_default {
    * @param text The text to be pre-tokenized.
    * @returns An array of tokens produced by splitting the input text into fixed-length tokens.
    */
-  pre_tokenize_text(text3) {
+  pre_tokenize_text(text5) {
     const tokens = [];
-    for (let i = 0; i < text3.length; i += this._length) {
-      tokens.push(text3.slice(i, i + this._length));
+    for (let i = 0; i < text5.length; i += this._length) {
+      tokens.push(text5.slice(i, i + this._length));
     }
     return tokens;
   }
@@ -59639,17 +60508,17 @@ var CharTrie = class {
    * @param texts The strings to add to the trie.
    */
   extend(texts) {
-    for (const text3 of texts) {
-      this.push(text3);
+    for (const text5 of texts) {
+      this.push(text5);
     }
   }
   /**
    * Adds text to the trie.
    * @param text The string to add to the trie.
    */
-  push(text3) {
+  push(text5) {
     let node2 = this.root;
-    for (const ch of text3) {
+    for (const ch of text5) {
       let child = node2.children.get(ch);
       if (child === void 0) {
         child = CharTrieNode.default();
@@ -60624,9 +61493,9 @@ var ByteLevel3 = class extends Decoder_default {
    * @returns The decoded string.
    */
   convert_tokens_to_string(tokens) {
-    const text3 = tokens.join("");
+    const text5 = tokens.join("");
     const byte_array = new Uint8Array(
-      [...text3].map((c) => this.byte_decoder[c])
+      [...text5].map((c) => this.byte_decoder[c])
     );
     return this.text_decoder.decode(byte_array);
   }
@@ -60735,11 +61604,11 @@ var CTC = class extends Decoder_default {
     const filtered_tokens = grouped_tokens.filter(
       (token) => token !== this.pad_token
     );
-    let text3 = filtered_tokens.join("");
+    let text5 = filtered_tokens.join("");
     if (this.cleanup) {
-      text3 = clean_up_tokenization(text3).replaceAll(this.word_delimiter_token, " ").trim();
+      text5 = clean_up_tokenization(text5).replaceAll(this.word_delimiter_token, " ").trim();
     }
-    return text3;
+    return text5;
   }
   decode_chain(tokens) {
     return [this.convert_tokens_to_string(tokens)];
@@ -60945,12 +61814,12 @@ var Tokenizer = class {
     this.do_lowercase_and_remove_accent = this.config.do_lowercase_and_remove_accent ?? false;
   }
   // Implementation
-  encode(text3, {
+  encode(text5, {
     text_pair = null,
     add_special_tokens = true,
     return_token_type_ids = null
   } = {}) {
-    const { tokens, token_type_ids } = this.tokenize_helper(text3, {
+    const { tokens, token_type_ids } = this.tokenize_helper(text5, {
       text_pair,
       add_special_tokens
     });
@@ -60995,14 +61864,14 @@ var Tokenizer = class {
    * @param options An optional object containing the following properties:
    * @returns The list of tokens.
    */
-  tokenize(text3, { text_pair = null, add_special_tokens = false } = {}) {
-    return this.tokenize_helper(text3, { text_pair, add_special_tokens }).tokens;
+  tokenize(text5, { text_pair = null, add_special_tokens = false } = {}) {
+    return this.tokenize_helper(text5, { text_pair, add_special_tokens }).tokens;
   }
-  encode_text(text3) {
-    if (text3 === null) {
+  encode_text(text5) {
+    if (text5 === null) {
       return null;
     }
-    const sections = this.splitter_unnormalized.split(text3);
+    const sections = this.splitter_unnormalized.split(text5);
     sections.forEach((section, i) => {
       const added_token = this.added_tokens_map.get(section);
       if (added_token) {
@@ -61059,8 +61928,8 @@ var Tokenizer = class {
       });
     });
   }
-  tokenize_helper(text3, { text_pair = null, add_special_tokens = true }) {
-    const tokens1 = this.encode_text(text3);
+  tokenize_helper(text5, { text_pair = null, add_special_tokens = true }) {
+    const tokens1 = this.encode_text(text5);
     const tokens2 = this.encode_text(text_pair || null);
     return this.post_processor ? this.post_processor(tokens1, tokens2, add_special_tokens) : { tokens: merge_arrays(tokens1 ?? [], tokens2 ?? []) };
   }
@@ -61117,10 +61986,10 @@ function createHfTokenizer(json2) {
 
 // src/tokens/align-decoded-offsets.ts
 var WHITESPACE = /\s/;
-function alignDecodedOffsets(decoded, text3, offsets) {
+function alignDecodedOffsets(decoded, text5, offsets) {
   const out = new Uint32Array(offsets.length);
-  if (decoded === text3) {
-    for (let index = 0; index < offsets.length; index++) out[index] = Math.min(offsets[index] ?? 0, text3.length);
+  if (decoded === text5) {
+    for (let index = 0; index < offsets.length; index++) out[index] = Math.min(offsets[index] ?? 0, text5.length);
     return out;
   }
   let d = 0;
@@ -61128,7 +61997,7 @@ function alignDecodedOffsets(decoded, text3, offsets) {
   const advanceTo = (target) => {
     while (d < target) {
       const dc = decoded[d] ?? "";
-      const tc = text3[t];
+      const tc = text5[t];
       if (tc === void 0) {
         d++;
         continue;
@@ -61146,9 +62015,9 @@ function alignDecodedOffsets(decoded, text3, offsets) {
   };
   for (let index = 0; index < offsets.length; index++) {
     advanceTo(Math.min(offsets[index] ?? 0, decoded.length));
-    out[index] = Math.min(t, text3.length);
+    out[index] = Math.min(t, text5.length);
   }
-  if (offsets.length > 0 && (offsets[offsets.length - 1] ?? 0) >= decoded.length) out[offsets.length - 1] = text3.length;
+  if (offsets.length > 0 && (offsets[offsets.length - 1] ?? 0) >= decoded.length) out[offsets.length - 1] = text5.length;
   return out;
 }
 
@@ -61170,7 +62039,7 @@ function byteLevelLengths(tokenizer, json2) {
   for (const [id, added] of tokenizer.get_added_tokens_decoder()) lengths[id] = Buffer.byteLength(added.content);
   return lengths;
 }
-function endsFromByteLengths(text3, ids, lengths) {
+function endsFromByteLengths(text5, ids, lengths) {
   const ends = new Uint32Array(ids.length);
   let position = 0;
   let bytesBefore = 0;
@@ -61179,17 +62048,17 @@ function endsFromByteLengths(text3, ids, lengths) {
     const length = lengths[ids[index] ?? -1] ?? -1;
     if (length < 0) return null;
     tokenEndBytes += length;
-    while (bytesBefore < tokenEndBytes && position < text3.length) {
-      const step = utf8BytesAt(text3, position);
+    while (bytesBefore < tokenEndBytes && position < text5.length) {
+      const step = utf8BytesAt(text5, position);
       bytesBefore += step.bytes;
       position += step.units;
     }
     if (bytesBefore < tokenEndBytes) return null;
     ends[index] = position;
   }
-  return position === text3.length && bytesBefore === tokenEndBytes ? ends : null;
+  return position === text5.length && bytesBefore === tokenEndBytes ? ends : null;
 }
-function endsFromDecoding(tokenizer, text3, ids) {
+function endsFromDecoding(tokenizer, text5, ids) {
   const decode3 = (from, to) => tokenizer.decode(ids.slice(from, to), { skip_special_tokens: false, clean_up_tokenization_spaces: false });
   const decodedEnds = new Uint32Array(ids.length);
   let decoded = "";
@@ -61206,7 +62075,7 @@ function endsFromDecoding(tokenizer, text3, ids) {
     }
     decodedEnds[index] = decoded.length;
   }
-  return alignDecodedOffsets(decoded, text3, decodedEnds);
+  return alignDecodedOffsets(decoded, text5, decodedEnds);
 }
 function createTokenCounter(json2, options) {
   const tokenizer = createHfTokenizer(json2);
@@ -61214,16 +62083,16 @@ function createTokenCounter(json2, options) {
   return {
     sha256: options.sha256,
     source: options.source,
-    count(text3) {
-      if (text3.length === 0) return { ids: new Int32Array(0), ends: new Uint32Array(0) };
-      const ids = tokenizer.encode(text3, { add_special_tokens: false }).ids;
-      const ends = (lengths && endsFromByteLengths(text3, ids, lengths)) ?? endsFromDecoding(tokenizer, text3, ids);
+    count(text5) {
+      if (text5.length === 0) return { ids: new Int32Array(0), ends: new Uint32Array(0) };
+      const ids = tokenizer.encode(text5, { add_special_tokens: false }).ids;
+      const ends = (lengths && endsFromByteLengths(text5, ids, lengths)) ?? endsFromDecoding(tokenizer, text5, ids);
       return { ids: Int32Array.from(ids), ends };
     }
   };
 }
 function sha256Hex(bytes) {
-  return createHash3("sha256").update(bytes).digest("hex");
+  return createHash4("sha256").update(bytes).digest("hex");
 }
 
 // src/tokens/parse-tokenizer.ts
@@ -61253,7 +62122,7 @@ function parseTokenizer(bytes, source) {
 }
 
 // src/tokens/read-tokenizer-file.ts
-import { readFile, stat } from "node:fs/promises";
+import { readFile as readFile2, stat } from "node:fs/promises";
 async function readTokenizerFile(path) {
   let bytes;
   try {
@@ -61262,7 +62131,7 @@ async function readTokenizerFile(path) {
     if (info.size > MAX_TOKENIZER_BYTES) {
       throw new ConfigError(`bench.tokenizer: ${path}: expected a tokenizer.json of at most ${MAX_TOKENIZER_BYTES / 2 ** 20} MiB, got ${(info.size / 2 ** 20).toFixed(1)} MiB`);
     }
-    bytes = await readFile(path);
+    bytes = await readFile2(path);
   } catch (error62) {
     if (error62 instanceof ConfigError) throw error62;
     throw new ConfigError(`bench.tokenizer: expected a readable tokenizer.json on the runner, could not read ${path} (${error62.code ?? error62.message})`);
@@ -61302,18 +62171,38 @@ function describeExitForReason(role, exit) {
   const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.exitCode ?? "unknown"}`;
   return `${role} engine ${how} during the benchmark`;
 }
-async function runEngine(role, runtime, options, prepared, tokenCounter, gpuState2) {
+function inRun(failure2, run2) {
+  return run2 === null ? failure2 : { ...failure2, run: run2 };
+}
+async function prepareEngine(role, runtime, options, prepared) {
+  const { signal, logger } = options;
+  try {
+    options.onProgress?.({ type: "preparing", role });
+    prepared.set(role, await runtime.prepare(role, signal));
+    if (signal.aborted) throw new RoundCancelledError(signal.reason);
+    return null;
+  } catch (error62) {
+    if (error62 instanceof RoundCancelledError) throw error62;
+    if (signal.aborted) throw new RoundCancelledError(signal.reason);
+    if (error62 instanceof EngineFailureError) {
+      logger.debug(`${role} engine failed: ${error62.message}`);
+      options.onProgress?.({ type: "failed", role, failure: error62.failure });
+      return error62.failure;
+    }
+    throw error62;
+  }
+}
+async function runEngine(role, run2, runtime, options, context) {
   const { round, signal, logger } = options;
-  const emit = (event) => options.onProgress?.(event);
+  const runs = round.config.bench.runs;
+  const emit = (event) => options.onProgress?.({ ...event, ...runs > 1 ? { run: run2, runs } : {} });
+  const mark = (failure2) => inRun(failure2, runs > 1 ? run2 : null);
   const { config: config2 } = round;
   let engine = null;
   try {
-    emit({ type: "preparing", role });
-    prepared.set(role, await runtime.prepare(role, signal));
-    const counter = await tokenCounter.get(signal);
     if (signal.aborted) throw new RoundCancelledError(signal.reason);
     emit({ type: "starting", role });
-    await gpuState2.beforeStart(role);
+    await context.gpuState.beforeStart(role);
     if (signal.aborted) throw new RoundCancelledError(signal.reason);
     engine = await runtime.start(role, signal);
     const { healthyAfterMs } = await waitUntilHealthy({
@@ -61337,7 +62226,7 @@ async function runEngine(role, runtime, options, prepared, tokenCounter, gpuStat
       baseUrl: engine.baseUrl,
       prompts: round.prompts,
       bench: config2.bench,
-      tokenCounter: counter,
+      tokenCounter: context.tokenCounter,
       signal: AbortSignal.any([signal, died.signal]),
       onProgress: (progress) => emit({ type: "benchmark", role, ...progress })
     });
@@ -61348,8 +62237,9 @@ async function runEngine(role, runtime, options, prepared, tokenCounter, gpuStat
     }
     benchmarkOver = true;
     if (death) {
-      emit({ type: "failed", role, failure: death });
-      return { records, failure: death };
+      const failure2 = mark(death);
+      emit({ type: "failed", role, failure: failure2 });
+      return { records, failure: failure2 };
     }
     return { records, failure: null };
   } catch (error62) {
@@ -61357,8 +62247,9 @@ async function runEngine(role, runtime, options, prepared, tokenCounter, gpuStat
     if (signal.aborted) throw new RoundCancelledError(signal.reason);
     if (error62 instanceof EngineFailureError) {
       logger.debug(`${role} engine failed: ${error62.message}`);
-      emit({ type: "failed", role, failure: error62.failure });
-      return { records: /* @__PURE__ */ new Map(), failure: error62.failure };
+      const failure2 = mark(error62.failure);
+      emit({ type: "failed", role, failure: failure2 });
+      return { records: /* @__PURE__ */ new Map(), failure: failure2 };
     }
     throw error62;
   } finally {
@@ -61374,44 +62265,61 @@ async function runRound(options) {
   const runtime = options.runtime ?? createRuntime(round, { logger, runId });
   const prepared = /* @__PURE__ */ new Map();
   const gpuState2 = createGpuStateRecorder();
-  let baseline = { records: /* @__PURE__ */ new Map(), failure: null };
-  let candidate = { records: /* @__PURE__ */ new Map(), failure: null };
   const tokenCounter = createTokenCounterSource(round, runtime);
+  const runs = [];
+  let failure2 = null;
   try {
     if (signal.aborted) throw new RoundCancelledError(signal.reason);
-    baseline = await runEngine("baseline", runtime, options, prepared, tokenCounter, gpuState2);
-    if (baseline.failure) {
-      options.onProgress?.({ type: "skipped", role: "candidate", reason: "the baseline failed" });
-    } else {
-      candidate = await runEngine("candidate", runtime, options, prepared, tokenCounter, gpuState2);
+    failure2 = await prepareEngine("baseline", runtime, options, prepared);
+    if (failure2) options.onProgress?.({ type: "skipped", role: "candidate", reason: "the baseline could not be prepared" });
+    else {
+      const counter = await tokenCounter.get(signal);
+      if (signal.aborted) throw new RoundCancelledError(signal.reason);
+      failure2 = await prepareEngine("candidate", runtime, options, prepared);
+      if (failure2?.engine === "candidate") options.onProgress?.({ type: "skipped", role: "baseline", reason: "the candidate could not be prepared, so no engine was started" });
+      const context = { tokenCounter: counter, gpuState: gpuState2 };
+      for (let run2 = 1; run2 <= round.config.bench.runs && !failure2; run2++) {
+        const baseline = await runEngine("baseline", run2, runtime, options, context);
+        const candidate = baseline.failure ? { records: /* @__PURE__ */ new Map(), failure: null } : await runEngine("candidate", run2, runtime, options, context);
+        if (baseline.failure) options.onProgress?.({ type: "skipped", role: "candidate", reason: "the baseline failed" });
+        runs.push({ baseline, candidate });
+        failure2 = baseline.failure ?? candidate.failure;
+      }
     }
   } finally {
     await runtime.dispose();
   }
-  const result = scoreRound({
-    promptIds: round.prompts.map((prompt) => prompt.id),
-    baseline,
-    candidate,
-    tolerance: round.config.bench.tolerance,
-    gate: round.config.gate,
-    agreementTokens: round.config.bench.agreementTokens
-  });
+  const config2 = round.config;
   const snapshots = gpuState2.snapshots();
   const gpu = describeGpus(snapshots.baseline ?? snapshots.candidate ?? await probeGpuState());
+  const provenance = {
+    imageDigest: prepared.get("candidate")?.imageId ?? null,
+    baselineImage: config2.baseline.image ?? null,
+    baselineImageId: prepared.get("baseline")?.imageId ?? null,
+    patchHash: prepared.get("candidate")?.patchHash ?? round.patch?.sha256 ?? null,
+    ...round.fingerprint ?? fingerprintRound(config2, dirname4(round.configPath), round.prompts),
+    runner: (process.env.RUNNER_NAME ?? hostname3()).slice(0, 256) || null,
+    gpu
+  };
+  const calibration = round.calibration ? fitCalibration(calibrationSourceOf(round.calibration), calibrationFacts({ engine: config2.engine, provenance, settings: cardSettings(config2) })) : null;
+  const result = scoreRound({
+    promptIds: round.prompts.map((prompt) => prompt.id),
+    runs,
+    failure: failure2,
+    plannedRuns: config2.bench.runs,
+    tolerance: config2.bench.tolerance,
+    gate: config2.gate,
+    agreementTokens: config2.bench.agreementTokens,
+    noise: calibration ? { floor: calibration.noiseFloor, problems: calibration.problems } : null
+  });
   return buildScorecard({
-    config: round.config,
+    config: config2,
     result,
     gpuSnapshots: snapshots,
     docsBaseUrl: resolveDocsBaseUrl(process.env),
-    failure: baseline.failure ?? candidate.failure,
-    provenance: {
-      imageDigest: prepared.get("candidate")?.imageId ?? null,
-      baselineImageId: prepared.get("baseline")?.imageId ?? null,
-      patchHash: prepared.get("candidate")?.patchHash ?? round.patch?.sha256 ?? null,
-      ...round.fingerprint ?? fingerprintRound(round.config, dirname4(round.configPath), round.prompts),
-      runner: (process.env.RUNNER_NAME ?? hostname3()).slice(0, 256) || null,
-      gpu
-    },
+    failure: failure2,
+    calibration,
+    provenance,
     source: options.source ?? null,
     shard: options.shard ?? null,
     tokenizerSha256: tokenCounter.loaded()?.sha256 ?? null
@@ -61419,23 +62327,9 @@ async function runRound(options) {
 }
 
 // src/scorecard/describe-card.ts
-function formatTimes(value) {
-  if (value === null) return "\u2014";
-  return `${value.toFixed(Math.abs(value) >= 100 ? 1 : value !== 0 && Math.abs(value) < 0.01 ? 4 : 2)}\xD7`;
-}
-function formatScoreAgainstBar(value, bar2) {
-  for (let digits = 2; digits <= 6; digits++) {
-    const shown = value.toFixed(digits);
-    if (shown !== bar2.toFixed(digits) || value === bar2) return `${shown}\xD7`;
-  }
-  return `${value.toFixed(6)}\xD7`;
-}
 function formatMs(value) {
   if (value === null) return "\u2014";
   return value >= 100 ? `${Math.round(value).toLocaleString("en-US")}` : value.toFixed(1);
-}
-function formatPercent(fraction2) {
-  return `${Math.round(fraction2 * 1e3) / 10}%`;
 }
 var INFRASTRUCTURE_WHEN = {
   patch: "while the {who} was being prepared",
@@ -61465,8 +62359,17 @@ function describeFailureEvent(failure2) {
       return failure2.kind === "cancelled" ? `${who} run was cancelled` : `${who} died during the benchmark`;
   }
 }
+function describeBar(gate) {
+  switch (gate.use) {
+    case "interval-low":
+      return `gate interval low \u2265 ${formatBar(gate.bar)}`;
+    case "round-score":
+      return `gate \u2265 ${formatBar(gate.bar)}`;
+    case "noise-floor":
+      return gate.calibration && gate.calibration.problems.length === 0 ? `gate \u2265 ${formatBar(gate.bar)}: ${formatBar(gate.minRoundScore)} + noise floor ${formatPercent(gate.calibration.noiseFloor)}` : `gate \u2265 ${formatBar(gate.minRoundScore)} + noise floor`;
+  }
+}
 function describeVerdict(card) {
-  const bar2 = `gate ${card.gate.use === "interval-low" ? "interval low " : ""}\u2265 ${formatTimes(card.gate.minRoundScore)}`;
   if (card.failure?.kind === "infrastructure") {
     return { passed: false, headline: `\u26A0\uFE0F No verdict: the infrastructure failed, not the patch (${describeFailureEvent(card.failure)})` };
   }
@@ -61477,11 +62380,69 @@ function describeVerdict(card) {
     };
   }
   if (card.roundScore === null) {
-    const why = card.failure ? `${describeFailureEvent(card.failure)} (${card.failure.label})` : "no prompt was attempted";
+    if (!card.failure && card.promptsTotal > 0 && card.excluded === card.promptsTotal) {
+      return { passed: false, headline: "\u26A0\uFE0F No verdict: the baseline answered none of the prompts, so there is nothing to compare with" };
+    }
+    const why = card.failure ? `${describeFailureEvent(card.failure)} (${card.failure.label})` : card.gate.reason.replace(/^no round score: /, "");
     return { passed: false, headline: `\u274C No prompt scores: ${why}` };
   }
-  const score = formatScoreAgainstBar(card.roundScore, card.gate.minRoundScore);
-  return { passed: card.gate.passed, headline: `${card.gate.passed ? "\u2705" : "\u274C"} Round score ${score} (${bar2})` };
+  const score = formatScoreAgainstBar(card.roundScore, card.gate.bar);
+  const headline = `${card.gate.passed ? "\u2705" : "\u274C"} Round score ${score} (${describeBar(card.gate)})`;
+  const others = card.gate.reasons.filter((reason) => reason !== card.gate.rule);
+  return { passed: card.gate.passed, headline: others.length > 0 ? `${headline}: ${others.join("; ")}` : headline };
+}
+function runScoreOnCard(run2, prompt) {
+  if (run2.status === "excluded") return null;
+  if (run2.status !== "scored") return 0;
+  if (run2.baselineMs !== null && run2.candidateMs !== null) return speedupFromTimes(run2.baselineMs, run2.candidateMs);
+  return prompt.speedup;
+}
+function formatRunScores(prompt, separator = " / ") {
+  return prompt.runs.map((run2) => {
+    const score = runScoreOnCard(run2, prompt);
+    return score === null ? "\u2014" : score === 0 ? "0" : score.toFixed(2);
+  }).join(separator);
+}
+function describeInterval(card) {
+  if (card.roundScore === null) return null;
+  if (!card.scoreInterval) {
+    const compared = card.promptsTotal - card.excluded;
+    return compared < MIN_PROMPTS_FOR_INTERVAL ? `none: fewer than ${MIN_PROMPTS_FOR_INTERVAL} prompts compared (${compared})` : "none";
+  }
+  if (card.runs.completed > 1) return `a bootstrap over the ${card.runs.completed} runs and the prompts: it includes how much engine starts differ in speed`;
+  return "a bootstrap over prompts: it covers prompt-to-prompt variation only, not how much engine starts differ in speed (one run of each engine)";
+}
+function describeRuns(card) {
+  const planned = card.settings.runs;
+  if (planned === 1) return "1 of each engine (bench.runs: 1): run-to-run variation is not measured";
+  const scores = card.runs.scores.filter((score) => score !== null);
+  const done = card.runs.completed < planned ? `${card.runs.completed} of ${planned}` : `${planned}`;
+  const each = card.runs.scores.map((score) => formatTimes(score)).join(", ");
+  const spread = scores.length > 1 ? ` (spread ${formatTimes(Math.min(...scores))}\u2013${formatTimes(Math.max(...scores))})` : "";
+  return `${done}, interleaved (baseline, candidate, baseline, \u2026), each engine restarted every run; run scores ${each}${spread}`;
+}
+var DAY_MS = 24 * 60 * 60 * 1e3;
+function describeNoise(card) {
+  const calibration = card.gate.calibration;
+  if (!calibration) {
+    return "not calibrated: this runner's noise was never measured (speedgate calibrate, gate.calibration), so the verdict rests on this round's interval alone";
+  }
+  const measured = calibration.measuredAt.slice(0, 10);
+  const age = Math.floor((Date.parse(card.createdAt) - Date.parse(calibration.measuredAt)) / DAY_MS);
+  const ago = Number.isFinite(age) && age >= 0 ? ` (${age === 0 ? "the same day as" : `${age} day${age === 1 ? "" : "s"} before`} this round)` : "";
+  const where = [calibration.runner ? `runner ${calibration.runner}` : null, calibration.gpu].filter((part) => part !== null).join(", ");
+  const parts = [
+    `noise floor +${formatPercent(calibration.noiseFloor)} from ${calibration.scores.length} A/A rounds${where ? ` on ${where}` : ""}, measured ${measured}${ago}; a speedup of ${formatPercent(calibration.detectableSpeedup)} over the bar passes 95% of the time`
+  ];
+  if (card.gate.use !== "noise-floor") parts.push(`not used: gate.use is ${card.gate.use}`);
+  for (const problem of calibration.problems) parts.push(`does not fit: ${problem}`);
+  for (const note of calibration.notes) parts.push(note);
+  return parts.join("; ");
+}
+function describeUnscored(card) {
+  const compared = card.promptsTotal - card.excluded;
+  const share = compared > 0 ? card.unscored / compared : 0;
+  return `${card.unscored} of ${compared} compared (${formatPercentAgainst(share, card.gate.maxUnscored)}); gate.maxUnscored allows ${formatPercent(card.gate.maxUnscored)}`;
 }
 
 // src/round/write-scorecard.ts
@@ -61840,9 +62801,9 @@ function renderGpuBusyWarning(card) {
     warnings.push(`before the ${role} started, ${describeMemoryInUse(reading)}${holders}`);
   }
   if (warnings.length === 0) return "";
-  const text3 = `The GPU was not idle: ${warnings.join("; ")}. The timings may include that other work; a rerun on an idle runner (\`/rescore\`) settles it.`;
+  const text5 = `The GPU was not idle: ${warnings.join("; ")}. The timings may include that other work; a rerun on an idle runner (\`/rescore\`) settles it.`;
   return `> [!WARNING]
-> ${renderWithCodeSpans(text3, escapeInline)}`;
+> ${renderWithCodeSpans(text5, escapeInline)}`;
 }
 
 // src/scorecard/render-score-chart.ts
@@ -61865,8 +62826,8 @@ function yMax(values) {
   return Math.ceil(Math.max(...values) * 1.1 * 100) / 100;
 }
 var LABEL_EVERY_PROMPT_UP_TO = 20;
-function axisLabel(number5, index, count3) {
-  if (count3 <= LABEL_EVERY_PROMPT_UP_TO || number5 === 1 || number5 % 5 === 0) return String(number5);
+function axisLabel(number5, index, count5) {
+  if (count5 <= LABEL_EVERY_PROMPT_UP_TO || number5 === 1 || number5 % 5 === 0) return String(number5);
   return "\u200B".repeat(index + 1);
 }
 function perPromptChart(card, counted) {
@@ -61907,8 +62868,8 @@ function histogramChart(card, scores) {
   }
   const passes = labels.map((_, bucket) => bucket >= 2 && edges[bucket - 2] >= gate);
   const none = -1;
-  const below = counts.map((count3, bucket) => passes[bucket] || count3 === 0 ? none : count3);
-  const above = counts.map((count3, bucket) => passes[bucket] && count3 > 0 ? count3 : none);
+  const below = counts.map((count5, bucket) => passes[bucket] || count5 === 0 ? none : count5);
+  const above = counts.map((count5, bucket) => passes[bucket] && count5 > 0 ? count5 : none);
   const title = `Prompts by score (${scores.length}); green: at or above the gate ${formatTimes(gate)}`;
   return [
     init([BELOW_GATE, AT_OR_ABOVE_GATE]),
@@ -62011,7 +62972,7 @@ var CARD_MARKER = "<!-- speedgate -->";
 var MAX_CARD_CHARS = 6e4;
 var FOLD_PROMPTS_AFTER = 10;
 var MIN_PROMPT_ROW_CHARS = 40;
-var SCORING_RULE_SENTENCE = "The round score is the median, over prompts, of the candidate's end-to-end speedup against the baseline. Both engines are compared at the same output token count, so a candidate that stops early cannot buy speed by answering less: a prompt under the tolerance bar scores nothing and shows its gate reason. The same inputs and output limits apply to every engine; actual concurrency depends on response duration and engine scheduling.";
+var SCORING_RULE_SENTENCE = "The round score is the median, over prompts, of the candidate's end-to-end speedup against the baseline. Both engines are compared at the same output token count, so a candidate that stops early cannot buy speed by answering less: a prompt under the tolerance bar scores nothing and shows its gate reason. With several runs, each prompt's speedups combine by their geometric mean, and a prompt left unscored in any run scores nothing. The gate never passes when the candidate engine failed, when more than gate.maxUnscored of the prompts went unscored, or with fewer than gate.minPrompts prompts; otherwise the interval's low end (not calibrated) or the round score (against the bar raised by the calibrated noise floor) must clear the bar. The same inputs and output limits apply to every engine; actual concurrency depends on response duration and engine scheduling.";
 var STATUS_LABEL = {
   scored: "scored",
   below_tolerance: "\u26A0\uFE0F below tolerance",
@@ -62030,25 +62991,31 @@ function troubleshootingLink(card, kind) {
 }
 function summarySection(card) {
   const interval = card.scoreInterval ? ` (${Math.round(card.scoreInterval.confidence * 100)}% interval ${formatTimes(card.scoreInterval.low)}\u2013${formatTimes(card.scoreInterval.high)})` : "";
-  const roundScore = card.roundScore === null ? "\u2014" : `${formatScoreAgainstBar(card.roundScore, card.gate.minRoundScore)}${interval}`;
-  const rows = [
-    ["Round score (median_e2e_speedup)", roundScore],
+  const roundScore = card.roundScore === null ? "\u2014" : `${formatScoreAgainstBar(card.roundScore, card.gate.bar)}${interval}`;
+  const rows = [["Round score (median_e2e_speedup)", roundScore]];
+  const intervalWords = describeInterval(card);
+  if (intervalWords) rows.push(["Interval", escapeInline(intervalWords)]);
+  rows.push(["Runs", escapeInline(describeRuns(card))], ["Noise", escapeInline(describeNoise(card))]);
+  rows.push(
     ["Prompts scored", `${card.promptsScored} / ${card.promptsTotal}`],
     ["Below tolerance", `${card.belowTolerance}: answered too little to score`],
+    ...integrityRows(card),
     ["Zeroed total", `${card.zeroedTotal}: scored 0.0 without measuring`],
-    ...integrityRows(card)
-  ];
-  if (card.excluded > 0) rows.push(["Excluded", `${card.excluded}: the baseline failed on them, so they count nowhere`]);
-  rows.push(["Gate", `${card.gate.passed ? "\u2705 passes" : "\u274C does not pass"}: ${escapeInline(card.gate.reason)}`]);
+    ["Unscored", escapeInline(describeUnscored(card))]
+  );
+  if (card.excluded > 0) rows.push(["Excluded", `${card.excluded}: the baseline failed on them or answered nothing, so they count nowhere`]);
+  const verdict = card.gate.passed ? `\u2705 passes: ${escapeInline(card.gate.reason)}` : `\u274C does not pass: ${card.gate.reasons.map(escapeInline).join("; ")}`;
+  rows.push(["Gate", verdict]);
   return keyValueTable(rows);
 }
 function settingsSection(card) {
   const s = card.settings;
   const table = markdownTable(
     [
-      ["Request interval", "Thinking", "Context limit", "Max tokens", "Tolerance", "Model"],
+      ["Request interval", "Runs", "Thinking", "Context limit", "Max tokens", "Tolerance", "Model"],
       [
         `${s.requestIntervalMs} ms${s.arrival === "poisson" ? " (Poisson mean)" : ""}`,
+        String(s.runs),
         s.thinking ? "on" : "off",
         s.contextLimit.toLocaleString("en-US"),
         s.maxTokens.toLocaleString("en-US"),
@@ -62073,7 +63040,7 @@ function failureSection(card, logLines) {
   const rows = [
     ["Kind", `\`${failure2.kind}\`: ${escapeInline(failure2.label)}`],
     ["Engine", failure2.engine],
-    ["Stage", failure2.stage],
+    ["Stage", failure2.run ? `${failure2.stage}, run ${failure2.run} of ${card.settings.runs}` : failure2.stage],
     ["Exit", escapeInline(exit)],
     ["Summary", escapeInline(failure2.summary)],
     [
@@ -62110,21 +63077,34 @@ function side(prompt, pick2) {
 function promptsSection(card, rows) {
   if (card.prompts.length === 0) return "";
   const shown = card.prompts.slice(0, rows);
+  const manyRuns = card.runs.completed > 1;
+  const firstRun = manyRuns ? ", run 1" : "";
   const table = markdownTable(
     [
-      ["#", "Prompt", "Status", "Score", "Tokens (base / cand)", "TTFT ms (base / cand)", "E2E ms (base / cand)", "Reason"],
+      [
+        "#",
+        "Prompt",
+        "Status",
+        "Score",
+        ...manyRuns ? ["Run scores"] : [],
+        `Tokens (base / cand${firstRun})`,
+        `TTFT ms (base / cand${firstRun})`,
+        `E2E ms (base / cand${firstRun})`,
+        "Reason"
+      ],
       ...shown.map((prompt, index) => [
         String(index + 1),
         escapeInline(prompt.id),
         STATUS_LABEL[prompt.status],
         prompt.score === null ? "\u2014" : formatTimes(prompt.score),
+        ...manyRuns ? [formatRunScores(prompt)] : [],
         side(prompt, (s) => s.outputTokens === null ? "\u2014" : String(s.outputTokens)),
         side(prompt, (s) => formatMs(s.ttftMs)),
         side(prompt, (s) => formatMs(s.e2eMs)),
         escapeInline(promptReason(prompt, card))
       ])
     ],
-    { alignDelimiters: false, align: ["r", "l", "l", "r", "r", "r", "r", "l"] }
+    { alignDelimiters: false, align: ["r", "l", "l", "r", ...manyRuns ? ["r"] : [], "r", "r", "r", "l"] }
   );
   const left = card.prompts.length - shown.length;
   const leftNote = left > 0 ? `
@@ -62151,7 +63131,7 @@ function provenanceSection(card) {
     ["Patch hash", code(p.patchHash)],
     ["Runner", p.runner ? escapeInline(p.runner) : "\u2014"],
     ["GPU", p.gpu ? escapeInline(p.gpu) : "\u2014"],
-    ["Scorer", `speedgate ${escapeInline(card.speedgateVersion)}, card schema ${card.schemaVersion}`]
+    ["Scorer", `speedgate ${escapeInline(card.speedgateVersion)}, card schema ${card.schemaVersion}${card.convertedFrom ? ` (converted from a version-${card.convertedFrom} card, which kept no times at the compared length: its prompt scores are that card's)` : ""}`]
   ];
   if (card.shard) rows.push(["Shard", `${card.shard.index} of ${card.shard.count}`]);
   if (card.source?.runUrl) rows.push(["Run", escapeInline(card.source.runUrl)]);
@@ -62165,8 +63145,8 @@ ${keyValueTable(rows)}${gpuPart}
 
 </details>`;
 }
-function capitalize(text3) {
-  return text3.charAt(0).toUpperCase() + text3.slice(1);
+function capitalize(text5) {
+  return text5.charAt(0).toUpperCase() + text5.slice(1);
 }
 function renderWith(card, limits) {
   const { headline } = describeVerdict(card);
@@ -62228,9 +63208,9 @@ function renderMarkdown(card, options = {}) {
 }
 
 // src/round/write-scorecard.ts
-async function writeAtomically(path, text3) {
+async function writeAtomically(path, text5) {
   const temporary = `${path}.${process.pid}.${Date.now()}.tmp`;
-  await writeFile(temporary, text3, "utf8");
+  await writeFile(temporary, text5, "utf8");
   await rename(temporary, path);
 }
 async function writeScorecard(outDir, card) {
@@ -62243,26 +63223,18 @@ async function writeScorecard(outDir, card) {
   return { jsonPath, markdownPath };
 }
 
-// src/config/describe-value.ts
-function describeValue(value, maxLength = 60) {
-  if (value === void 0) return "nothing";
-  if (value === null) return "null";
-  const json2 = JSON.stringify(value) ?? typeof value;
-  return json2.length > maxLength ? `${json2.slice(0, maxLength - 1)}\u2026` : json2;
-}
-
 // src/shard/shard-spec.ts
 var MAX_SHARDS = 1e3;
-function parseShardSpec(text3, label) {
+function parseShardSpec(text5, label) {
   const expected = `expected "i/n" with whole numbers 1 <= i <= n <= ${MAX_SHARDS}, such as "2/4"`;
-  const match = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text3);
-  if (!match) throw new ConfigError(`${label}: ${expected}, got ${describeValue(text3)}`);
+  const match = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text5);
+  if (!match) throw new ConfigError(`${label}: ${expected}, got ${describeValue(text5)}`);
   const index = Number(match[1]);
-  const count3 = Number(match[2]);
-  if (count3 < 1 || count3 > MAX_SHARDS || index < 1 || index > count3) {
-    throw new ConfigError(`${label}: ${expected}, got ${describeValue(text3)}`);
+  const count5 = Number(match[2]);
+  if (count5 < 1 || count5 > MAX_SHARDS || index < 1 || index > count5) {
+    throw new ConfigError(`${label}: ${expected}, got ${describeValue(text5)}`);
   }
-  return { index, count: count3 };
+  return { index, count: count5 };
 }
 function formatShard(shard) {
   return `shard ${shard.index} of ${shard.count}`;
@@ -62270,71 +63242,8 @@ function formatShard(shard) {
 
 // src/config/load-round-config.ts
 var import_yaml = __toESM(require_dist(), 1);
-import { readFile as readFile3 } from "node:fs/promises";
+import { readFile as readFile4 } from "node:fs/promises";
 import { dirname as dirname5, resolve as resolve3 } from "node:path";
-
-// src/config/format-config-issues.ts
-function valueAt(root, path) {
-  let current = root;
-  for (const key of path) {
-    if (current === null || typeof current !== "object") return void 0;
-    current = current[key];
-  }
-  return current;
-}
-function formatPath(path) {
-  let out = "";
-  for (const key of path) {
-    if (typeof key === "number") out += `[${key}]`;
-    else out += out ? `.${String(key)}` : String(key);
-  }
-  return out || "(root)";
-}
-function unwrap(schema) {
-  let current = schema;
-  for (; ; ) {
-    if (current instanceof external_exports.ZodDefault || current instanceof external_exports.ZodPrefault || current instanceof external_exports.ZodOptional || current instanceof external_exports.ZodNullable) {
-      current = current.unwrap();
-    } else {
-      return current;
-    }
-  }
-}
-function knownKeysAt(schema, path) {
-  let current = unwrap(schema);
-  for (const key of path) {
-    if (current instanceof external_exports.ZodObject && typeof key === "string") {
-      const next = current.shape[key];
-      if (!next) return [];
-      current = unwrap(next);
-    } else if (current instanceof external_exports.ZodArray && typeof key === "number") {
-      current = unwrap(current.element);
-    } else {
-      return [];
-    }
-  }
-  return current instanceof external_exports.ZodObject ? Object.keys(current.shape) : [];
-}
-function formatConfigIssues(issues, input2, schema) {
-  const lines2 = [];
-  for (const issue2 of issues) {
-    if (issue2.code === "unrecognized_keys") {
-      const known = knownKeysAt(schema, issue2.path);
-      for (const key of issue2.keys) {
-        const field4 = formatPath([...issue2.path, key]);
-        const expected = known.length > 0 ? `expected one of ${known.join(", ")}` : "expected no such field";
-        lines2.push(`${field4}: unknown field, ${expected}`);
-      }
-      continue;
-    }
-    const given = valueAt(input2, issue2.path);
-    const field3 = formatPath(issue2.path);
-    lines2.push(
-      given === void 0 ? `${field3}: ${issue2.message}, but it is missing` : `${field3}: ${issue2.message}, got ${describeValue(given)}`
-    );
-  }
-  return lines2;
-}
 
 // src/prompts/prompt.ts
 var messageSchema = external_exports.looseObject({
@@ -62352,11 +63261,11 @@ var promptSchema = external_exports.strictObject({
 });
 
 // src/prompts/parse-prompts.ts
-function parsePrompts(text3, source) {
+function parsePrompts(text5, source) {
   const problems = [];
   const prompts = [];
   const seen = /* @__PURE__ */ new Map();
-  const lines2 = text3.split(/\r?\n/);
+  const lines2 = text5.split(/\r?\n/);
   lines2.forEach((line, index) => {
     const lineNumber = index + 1;
     if (line.trim() === "") return;
@@ -62392,14 +63301,14 @@ function parsePrompts(text3, source) {
 // src/config/check-config-paths.ts
 import { constants as constants4 } from "node:fs";
 import { access, stat as stat2 } from "node:fs/promises";
-import { isAbsolute as isAbsolute4, join as join5, relative as relative3, resolve as resolve2 } from "node:path";
-var resolveAgainst = (baseDir) => (path) => isAbsolute4(path) ? path : resolve2(baseDir, path);
+import { isAbsolute as isAbsolute5, join as join5, relative as relative4, resolve as resolve2 } from "node:path";
+var resolveAgainst = (baseDir) => (path) => isAbsolute5(path) ? path : resolve2(baseDir, path);
 function listConfigPaths(config2, baseDir, patchPath) {
   const at = resolveAgainst(baseDir);
   const paths = [];
   const add = (field3, written, kind, purpose, mount = false) => {
     if (written === void 0) return;
-    paths.push({ field: field3, written, path: at(written), kind, purpose, onRunner: mount || isAbsolute4(written) });
+    paths.push({ field: field3, written, path: at(written), kind, purpose, onRunner: mount || isAbsolute5(written) });
   };
   add("bench.prompts", config2.bench.prompts, "file", "the JSONL prompts");
   const tokenizer = tokenizerLocation(config2);
@@ -62420,7 +63329,7 @@ function listConfigPaths(config2, baseDir, patchPath) {
       path: dockerfile,
       kind: "file",
       purpose: "inside the build context",
-      onRunner: isAbsolute4(build.context)
+      onRunner: isAbsolute5(build.context)
     });
   }
   if (config2.runtime === "process") {
@@ -62459,19 +63368,19 @@ function describePathProblem(entry) {
 }
 function findCwdProblems(config2, patched) {
   if (config2.runtime !== "process" || !patched || !config2.candidate.cwd || !config2.candidate.sourceDir) return [];
-  const inside2 = relative3(config2.candidate.sourceDir, config2.candidate.cwd);
-  if (inside2 === "" || !inside2.startsWith("..") && !isAbsolute4(inside2)) return [];
+  const inside2 = relative4(config2.candidate.sourceDir, config2.candidate.cwd);
+  if (inside2 === "" || !inside2.startsWith("..") && !isAbsolute5(inside2)) return [];
   return [
     `candidate.cwd: expected a folder inside candidate.sourceDir (${config2.candidate.sourceDir}): the candidate runs in its patched copy of that folder, got ${describeValue(config2.candidate.cwd, 200)}`
   ];
 }
 
 // src/config/load-patch.ts
-import { createHash as createHash4 } from "node:crypto";
-import { readFile as readFile2 } from "node:fs/promises";
+import { createHash as createHash5 } from "node:crypto";
+import { readFile as readFile3 } from "node:fs/promises";
 var MAX_PATCH_BYTES = 10 * 1024 * 1024;
 function hashPatch(bytes) {
-  return createHash4("sha256").update(bytes).digest("hex");
+  return createHash5("sha256").update(bytes).digest("hex");
 }
 function checkPatchBytes(bytes, label) {
   if (bytes.length === 0) throw new ConfigError(`${label}: expected a non-empty patch, got an empty file`);
@@ -62483,15 +63392,15 @@ function checkPatchBytes(bytes, label) {
   if (bytes.includes(0)) {
     throw new ConfigError(`${label}: expected a text patch (git diff or diff -u), got binary data (it contains NUL bytes)`);
   }
-  const text3 = bytes.toString("utf8");
-  if (!/^(diff --git |--- |\+\+\+ |@@ )/m.test(text3)) {
+  const text5 = bytes.toString("utf8");
+  if (!/^(diff --git |--- |\+\+\+ |@@ )/m.test(text5)) {
     throw new ConfigError(`${label}: expected a unified diff (lines starting with "diff --git", "---" or "@@"), found none`);
   }
 }
 async function loadPatch(path, label = "candidate.patch") {
   let bytes;
   try {
-    bytes = await readFile2(path);
+    bytes = await readFile3(path);
   } catch (error62) {
     throw new ConfigError(`${label}: expected a readable patch file, could not read ${path} (${error62.code ?? error62.message})`);
   }
@@ -62507,8 +63416,8 @@ function parseRoundConfig(input2, source = "round config") {
   }
   return parsed.data;
 }
-function parseRoundConfigYaml(text3, source = "round config") {
-  const document = (0, import_yaml.parseDocument)(text3, { prettyErrors: true, uniqueKeys: true });
+function parseRoundConfigYaml(text5, source = "round config") {
+  const document = (0, import_yaml.parseDocument)(text5, { prettyErrors: true, uniqueKeys: true });
   if (document.errors.length > 0) {
     throw ConfigError.fromProblems(
       document.errors.map((error62) => `expected valid YAML, ${error62.message.split("\n")[0] ?? "parse error"}`),
@@ -62536,7 +63445,8 @@ function resolveConfigPaths(config2, baseDir) {
       ...config2.candidate.build ? { build: { ...config2.candidate.build, context: at(config2.candidate.build.context) } } : {}
     },
     bench: { ...config2.bench, prompts: at(config2.bench.prompts), ...resolvedTokenizer(config2, at) },
-    docker: { ...config2.docker, mounts: config2.docker.mounts.map((mount) => ({ ...mount, source: at(mount.source) })) }
+    docker: { ...config2.docker, mounts: config2.docker.mounts.map((mount) => ({ ...mount, source: at(mount.source) })) },
+    gate: { ...config2.gate, ...config2.gate.calibration ? { calibration: at(config2.gate.calibration) } : {} }
   };
 }
 function resolvedTokenizer(config2, at) {
@@ -62547,13 +63457,13 @@ function resolvedTokenizer(config2, at) {
 var errorCode = (error62) => error62.code ?? error62.message;
 async function readRound(configPath, options, purpose) {
   const absolutePath = resolve3(configPath);
-  let text3;
+  let text5;
   try {
-    text3 = await readFile3(absolutePath, "utf8");
+    text5 = await readFile4(absolutePath, "utf8");
   } catch (error62) {
     throw new ConfigError(`config: expected a readable round config file, could not read ${absolutePath} (${errorCode(error62)})`);
   }
-  const written = parseRoundConfigYaml(text3, absolutePath);
+  const written = parseRoundConfigYaml(text5, absolutePath);
   const baseDir = dirname5(absolutePath);
   const config2 = resolveConfigPaths(written, baseDir);
   const patchPath = options.patchPath ? resolve3(options.patchPath) : config2.candidate.patch;
@@ -62571,7 +63481,7 @@ async function readRound(configPath, options, purpose) {
   if (!absent("bench.prompts")) {
     let promptText;
     try {
-      promptText = await readFile3(config2.bench.prompts, "utf8");
+      promptText = await readFile4(config2.bench.prompts, "utf8");
     } catch (error62) {
       throw new ConfigError(`bench.prompts: expected a readable JSONL file, could not read ${config2.bench.prompts} (${errorCode(error62)})`);
     }
@@ -62582,14 +63492,17 @@ async function readRound(configPath, options, purpose) {
   const tokenizer = tokenizerLocation(config2);
   const tokenCounter = tokenizer?.from === "runner" && !absent("bench.tokenizer") ? await readTokenizerFile(tokenizer.path) : void 0;
   const finalConfig = patch ? { ...config2, candidate: { ...config2.candidate, patch: patch.path } } : config2;
+  const fingerprint = fingerprintRound(finalConfig, baseDir, prompts);
   return {
     round: {
       config: finalConfig,
       configPath: absolutePath,
       prompts,
       patch,
-      fingerprint: fingerprintRound(finalConfig, baseDir, prompts),
-      ...tokenCounter !== void 0 ? { tokenCounter } : tokenizer ? {} : { tokenCounter: null }
+      fingerprint,
+      ...tokenCounter !== void 0 ? { tokenCounter } : tokenizer ? {} : { tokenCounter: null },
+      // A check may run where the runner's prompts are not: the calibration's fit is decided when the round runs.
+      calibration: options.skipCalibration || purpose === "check" ? null : await loadRoundCalibration(finalConfig, absolutePath, baseDir, prompts.length, fingerprint)
     },
     paths
   };
@@ -62615,16 +63528,16 @@ function createProgressRenderer(stream) {
     if (barShown) stream.write("\r\x1B[K");
     barShown = false;
   };
-  const line = (text3) => {
+  const line = (text5) => {
     clearBar();
-    stream.write(`${text3}
+    stream.write(`${text5}
 `);
   };
   const onProgress = (event) => {
-    const who = event.role;
+    const who = "run" in event && event.run !== void 0 ? `${event.role} (run ${event.run} of ${event.runs ?? event.run})` : event.role;
     switch (event.type) {
       case "preparing":
-        if (who === "candidate") line("candidate: preparing (patch and build steps)");
+        line(event.role === "candidate" ? "candidate: preparing (patch and build steps)" : "baseline: preparing");
         return;
       case "starting":
         line(`${who}: starting engine`);
@@ -62636,9 +63549,9 @@ function createProgressRenderer(stream) {
         const failed = event.failed > 0 ? ` (${event.failed} failed)` : "";
         if (tty) {
           if (event.done === event.total) return line(`${who}: ${event.done}/${event.total} prompts done${failed}`);
-          const text3 = `${who}: ${bar(event.done, event.total)} ${event.done}/${event.total} prompts${failed}`;
+          const text5 = `${who}: ${bar(event.done, event.total)} ${event.done}/${event.total} prompts${failed}`;
           const width = stream.columns !== void 0 && stream.columns > 20 ? stream.columns - 1 : 100;
-          stream.write(`\r\x1B[K${text3.slice(0, width)}`);
+          stream.write(`\r\x1B[K${text5.slice(0, width)}`);
           barShown = true;
           return;
         }
@@ -62668,15 +63581,160 @@ function createProgressRenderer(stream) {
 }
 
 // src/scorecard/read-scorecard.ts
-import { readFile as readFile4 } from "node:fs/promises";
+import { readFile as readFile5 } from "node:fs/promises";
+
+// src/scorecard/convert-scorecard-v1.ts
+function convertScorecardV1(card) {
+  const converted = {
+    ...card,
+    schemaVersion: SCORECARD_SCHEMA_VERSION,
+    runs: { completed: 1, scores: [card.roundScore] },
+    diverged: card.diverged ?? 0,
+    implausible: card.implausible ?? 0,
+    unscored: card.belowTolerance + (card.diverged ?? 0) + (card.implausible ?? 0) + card.zeroedTotal,
+    settings: { ...card.settings, runs: 1 },
+    gate: {
+      ...card.gate,
+      maxUnscored: DEFAULT_MAX_UNSCORED,
+      minPrompts: DEFAULT_MIN_PROMPTS,
+      bar: card.gate.minRoundScore,
+      reasons: [],
+      rule: null,
+      calibration: null
+    },
+    failure: card.failure ? { ...card.failure, run: null } : null,
+    convertedFrom: 1,
+    metrics: null,
+    gpuState: null,
+    docsBaseUrl: null,
+    prompts: card.prompts.map((prompt) => ({
+      ...prompt,
+      runs: [
+        {
+          status: prompt.status,
+          reason: prompt.reason,
+          candidateAttempted: prompt.candidate !== null,
+          comparedTokens: prompt.comparedTokens,
+          baselineTokens: prompt.baseline?.outputTokens ?? null,
+          candidateTokens: prompt.candidate?.outputTokens ?? null,
+          baselineMs: null,
+          candidateMs: null
+        }
+      ]
+    }))
+  };
+  return rescoreCard(converted, {
+    gate: { minRoundScore: card.gate.minRoundScore, use: card.gate.use, maxUnscored: DEFAULT_MAX_UNSCORED, minPrompts: DEFAULT_MIN_PROMPTS }
+  });
+}
+
+// src/scorecard/scorecard-schema-v1.ts
+var text4 = (max) => external_exports.string().max(max);
+var count4 = external_exports.number().int().min(0).max(1e7);
+var finiteOrNull2 = external_exports.number().finite().nullable();
+var ratioOrNull3 = external_exports.number().finite().min(0).nullable();
+var fraction2 = external_exports.number().finite().min(0).max(1);
+var engineSideSchemaV1 = external_exports.object({
+  outputTokens: count4.nullable(),
+  claimedTokens: count4.nullable().optional(),
+  ttftMs: finiteOrNull2,
+  e2eMs: finiteOrNull2,
+  finishReason: text4(64).nullable(),
+  error: text4(2e3).nullable()
+});
+var promptResultSchemaV1 = external_exports.object({
+  id: text4(256),
+  status: external_exports.enum(["scored", "below_tolerance", "zeroed", "excluded", "diverged", "implausible"]),
+  score: ratioOrNull3,
+  speedup: ratioOrNull3,
+  comparedTokens: count4.nullable(),
+  reason: text4(2e3).nullable(),
+  agreement: fraction2.nullable().optional(),
+  agreedTokens: count4.nullable().optional(),
+  baseline: engineSideSchemaV1.nullable(),
+  candidate: engineSideSchemaV1.nullable()
+});
+var failureSchemaV1 = external_exports.object({
+  engine: external_exports.enum(["baseline", "candidate"]),
+  stage: external_exports.enum(["patch", "build", "startup", "benchmark"]),
+  kind: external_exports.enum(FAILURE_KINDS),
+  label: text4(200),
+  summary: text4(2e3),
+  hint: text4(4e3),
+  exitCode: external_exports.number().int().nullable(),
+  signal: text4(32).nullable(),
+  logTail: external_exports.array(text4(4e3)).max(2e3)
+});
+var scorecardSchemaV1 = external_exports.object({
+  schemaVersion: external_exports.literal(1),
+  speedgateVersion: text4(64),
+  createdAt: text4(64),
+  engine: text4(128),
+  roundScore: finiteOrNull2,
+  scoreInterval: external_exports.object({ low: external_exports.number().finite(), high: external_exports.number().finite(), confidence: external_exports.number().gt(0).lt(1) }).nullable(),
+  promptsScored: count4,
+  promptsTotal: count4,
+  belowTolerance: count4,
+  zeroedTotal: count4,
+  excluded: count4,
+  diverged: count4.optional(),
+  implausible: count4.optional(),
+  medianAgreement: fraction2.nullable().optional(),
+  tokenCountsEstimated: external_exports.boolean(),
+  settings: external_exports.object({
+    requestIntervalMs: external_exports.number().min(0),
+    arrival: external_exports.enum(["fixed", "poisson"]),
+    thinking: external_exports.boolean(),
+    contextLimit: count4,
+    maxTokens: count4,
+    tolerance: external_exports.number().gt(0).lte(1),
+    model: text4(256),
+    agreementTokens: count4.optional(),
+    tokenizer: text4(128).nullable().optional()
+  }),
+  provenance: external_exports.object({
+    imageDigest: text4(256).nullable(),
+    baselineImage: text4(512).nullable(),
+    baselineImageId: text4(256).nullable(),
+    patchHash: text4(128).nullable(),
+    configHash: text4(128).nullable(),
+    promptsHash: text4(128).nullable(),
+    runner: text4(256).nullable(),
+    gpu: text4(512).nullable()
+  }),
+  gate: external_exports.object({
+    minRoundScore: external_exports.number().gt(0),
+    use: external_exports.enum(["round-score", "interval-low"]),
+    passed: external_exports.boolean(),
+    reason: text4(4e3)
+  }),
+  failure: failureSchemaV1.nullable(),
+  /** Where the round came from; filled by the action, informative only (the app never trusts it). */
+  source: external_exports.object({
+    repository: text4(256).nullable(),
+    pullRequest: external_exports.number().int().min(1).nullable(),
+    headSha: text4(64).nullable(),
+    runId: text4(64).nullable(),
+    runUrl: text4(1024).nullable(),
+    patchFilter: external_exports.object({ globs: external_exports.array(text4(512)).max(200), leftOut: external_exports.array(text4(1024)).max(MAX_LISTED_LEFT_OUT), leftOutTotal: count4 }).nullable().optional()
+  }).nullable(),
+  /** Set on a shard's card; a merged card has null. */
+  shard: external_exports.object({ index: external_exports.number().int().min(1), count: external_exports.number().int().min(1) }).nullable(),
+  prompts: external_exports.array(promptResultSchemaV1).max(1e5)
+});
+
+// src/scorecard/read-scorecard.ts
 function parseScorecard(value, source) {
   const version2 = value !== null && typeof value === "object" && "schemaVersion" in value ? value.schemaVersion : void 0;
   if (version2 === 1) {
-    const parsed2 = scorecardV1Schema.safeParse(value);
+    const parsed2 = scorecardSchemaV1.safeParse(value);
     if (!parsed2.success) {
-      throw ConfigError.fromProblems(formatConfigIssues(parsed2.error.issues, value, scorecardV1Schema).slice(0, 20), source);
+      throw ConfigError.fromProblems(formatConfigIssues(parsed2.error.issues, value, scorecardSchemaV1).slice(0, 20), source);
     }
-    return { ...parsed2.data, schemaVersion: SCORECARD_SCHEMA_VERSION, metrics: null, gpuState: null, docsBaseUrl: null };
+    return convertScorecardV1(parsed2.data);
+  }
+  if (version2 !== SCORECARD_SCHEMA_VERSION) {
+    throw new ConfigError(`${source}: schemaVersion: expected 1 or ${SCORECARD_SCHEMA_VERSION}, got ${JSON.stringify(version2) ?? "nothing"}`);
   }
   const parsed = scorecardSchema.safeParse(value);
   if (!parsed.success) {
@@ -62684,28 +63742,28 @@ function parseScorecard(value, source) {
   }
   return parsed.data;
 }
-function parseScorecardJson(text3, source) {
+function parseScorecardJson(text5, source) {
   let value;
   try {
-    value = JSON.parse(text3);
+    value = JSON.parse(text5);
   } catch (error62) {
     throw new ConfigError(`${source}: expected a JSON score card, ${error62.message}`);
   }
   return parseScorecard(value, source);
 }
 async function readScorecard(path) {
-  let text3;
+  let text5;
   try {
-    text3 = await readFile4(path, "utf8");
+    text5 = await readFile5(path, "utf8");
   } catch (error62) {
     throw new ConfigError(`${path}: expected a readable scorecard.json (${error62.code ?? error62.message})`);
   }
-  return parseScorecardJson(text3, path);
+  return parseScorecardJson(text5, path);
 }
 
 // src/shard/find-card-files.ts
 import { readdir as readdir2, stat as stat3 } from "node:fs/promises";
-import { join as join6, relative as relative4, resolve as resolve4, sep } from "node:path";
+import { join as join6, relative as relative5, resolve as resolve4, sep } from "node:path";
 
 // src/patch/glob-to-regexp.ts
 function globToRegExp(pattern) {
@@ -62787,10 +63845,10 @@ async function findCardFiles(specs, label, cwd = process.cwd()) {
       matched.push(...found.filter((file2) => file2.endsWith(`${sep}${CARD_FILE}`)));
     } else if (/[*?{]/.test(spec)) {
       const base = resolve4(cwd, globBase(spec));
-      const matcher = globToRegExp(relative4(cwd, path).split(sep).join("/"));
+      const matcher = globToRegExp(relative5(cwd, path).split(sep).join("/"));
       const found = [];
       if (await kindOf(base) === "folder") await walk(base, found);
-      matched.push(...found.filter((file2) => matcher.test(relative4(cwd, file2).split(sep).join("/"))));
+      matched.push(...found.filter((file2) => matcher.test(relative5(cwd, file2).split(sep).join("/"))));
     } else {
       throw new ConfigError(`${label}: expected a file, folder or glob of shard cards, but ${spec} does not exist`);
     }
@@ -62828,12 +63886,23 @@ function mergeRoundMetrics(parts) {
 }
 
 // src/shard/find-shard-problems.ts
+function comparedSettings(card, versionOneOnly) {
+  if (!versionOneOnly) return card.settings;
+  const { requestIntervalMs, arrival, thinking, contextLimit, maxTokens, tolerance, model, runs } = card.settings;
+  return { requestIntervalMs, arrival, thinking, contextLimit, maxTokens, tolerance, model, runs };
+}
+function comparedGate(card, versionOneOnly) {
+  const { minRoundScore, use, maxUnscored, minPrompts } = card.gate;
+  return versionOneOnly ? { minRoundScore, use } : { minRoundScore, use, maxUnscored, minPrompts };
+}
 var MUST_AGREE = [
   { what: "schemaVersion", pick: (card) => card.schemaVersion },
   { what: "speedgateVersion", pick: (card) => card.speedgateVersion },
   { what: "engine", pick: (card) => card.engine },
-  { what: "settings", pick: (card) => card.settings },
-  { what: "gate", pick: (card) => ({ minRoundScore: card.gate.minRoundScore, use: card.gate.use }) },
+  { what: "settings", pick: comparedSettings },
+  { what: "gate", pick: comparedGate },
+  // The same A/A study, by when it was measured and what it measured; its fit to each shard is recomputed.
+  { what: "gate.calibration", pick: (card) => card.gate.calibration ? { measuredAt: card.gate.calibration.measuredAt, scores: card.gate.calibration.scores } : null },
   { what: "provenance.baselineImage", pick: (card) => card.provenance.baselineImage },
   { what: "provenance.baselineImageId", pick: (card) => card.provenance.baselineImage === null ? null : card.provenance.baselineImageId },
   { what: "provenance.patchHash", pick: (card) => card.provenance.patchHash },
@@ -62863,7 +63932,9 @@ function findShardProblems(cards, labels) {
   });
   if (problems.length > 0) return problems;
   const first = cards[0];
-  for (const { what, pick: pick2 } of MUST_AGREE) {
+  const versionOneOnly = cards.some((card) => card.convertedFrom === 1);
+  for (const { what, pick: pickFull } of MUST_AGREE) {
+    const pick2 = (card) => pickFull(card, versionOneOnly);
     const expected = canonical(pick2(first));
     cards.forEach((card, position) => {
       if (position === 0) return;
@@ -62876,7 +63947,7 @@ function findShardProblems(cards, labels) {
     });
   }
   if (problems.length > 0) return problems;
-  const count3 = first.shard?.count ?? 0;
+  const count5 = first.shard?.count ?? 0;
   const holders = /* @__PURE__ */ new Map();
   cards.forEach((card, position) => {
     const index = card.shard?.index ?? 0;
@@ -62884,11 +63955,11 @@ function findShardProblems(cards, labels) {
   });
   for (const [index, positions] of holders) {
     if (positions.length > 1) {
-      problems.push(`shard ${index} of ${count3} is given ${positions.length} times: ${positions.map((position) => labels[position] ?? `card ${position + 1}`).join(", ")}`);
+      problems.push(`shard ${index} of ${count5} is given ${positions.length} times: ${positions.map((position) => labels[position] ?? `card ${position + 1}`).join(", ")}`);
     }
   }
-  for (let index = 1; index <= count3; index++) {
-    if (!holders.has(index)) problems.push(`shard ${index} of ${count3} is missing; expected one card for each of shards 1 to ${count3}`);
+  for (let index = 1; index <= count5; index++) {
+    if (!holders.has(index)) problems.push(`shard ${index} of ${count5} is missing; expected one card for each of shards 1 to ${count5}`);
   }
   const owner = /* @__PURE__ */ new Map();
   cards.forEach((card, position) => {
@@ -62920,7 +63991,7 @@ function pickFailure(cards) {
   return {
     failure: { ...first.failure, summary: summary.length <= 2e3 ? summary : `${summary.slice(0, 1999)}\u2026` },
     gpuState: first.gpuState,
-    description: `${describeEngineFailure(first.failure)} on ${formatShard(first.shard)}${also}`
+    description: `${describeEngineFailure(first.failure, first.settings.runs)} on ${formatShard(first.shard)}${also}`
   };
 }
 function mergeScorecards(cards, options = {}) {
@@ -62929,26 +64000,14 @@ function mergeScorecards(cards, options = {}) {
   const shards = cards.slice().sort((a, b) => a.shard.index - b.shard.index);
   const first = shards[0];
   if (!first) throw new ConfigError("cards: expected at least one shard scorecard.json, got none");
+  const current = shards.find((card) => card.convertedFrom === null) ?? first;
   const prompts = shards.flatMap((card) => card.prompts).sort((a, b) => compareIds(a.id, b.id));
   const picked = pickFailure(shards);
-  const failure2 = picked?.failure ?? null;
-  const summary = summarizeRound(
-    prompts.map((prompt) => ({ status: prompt.status, score: prompt.score, candidateAttempted: prompt.candidate !== null })),
-    {
-      gate: { minRoundScore: first.gate.minRoundScore, use: first.gate.use },
-      ...failureContext(failure2, picked?.description ?? null),
-      bootstrapSeed: options.bootstrapSeed
-    }
-  );
-  return {
-    schemaVersion: first.schemaVersion,
-    speedgateVersion: first.speedgateVersion,
+  const combined = {
+    ...first,
+    settings: current.settings,
     createdAt: (options.now ?? /* @__PURE__ */ new Date()).toISOString(),
-    engine: first.engine,
-    ...summaryFields(summary),
-    ...agreementFields(prompts),
     tokenCountsEstimated: shards.some((card) => card.tokenCountsEstimated),
-    settings: first.settings,
     provenance: {
       ...first.provenance,
       imageDigest: joinDistinct(shards.map((card) => card.provenance.imageDigest), 256),
@@ -62960,30 +64019,52 @@ function mergeScorecards(cards, options = {}) {
     // The GPU state that explains a failure is the failing shard's runner's; otherwise the first shard's.
     gpuState: picked?.gpuState ?? first.gpuState,
     docsBaseUrl: shards.find((card) => card.docsBaseUrl !== null)?.docsBaseUrl ?? null,
-    failure: failure2,
+    failure: picked?.failure ?? null,
     source: shards.find((card) => card.source !== null)?.source ?? null,
     shard: null,
+    // Converted version-1 shards keep their own scores (they kept no times at k); a runner on an older speedgate may finish some shards.
+    convertedFrom: shards.some((card) => card.convertedFrom === 1) ? 1 : null,
     prompts
   };
+  const { minRoundScore, use, maxUnscored, minPrompts } = current.gate;
+  return rescoreCard(combined, {
+    gate: { minRoundScore, use, maxUnscored, minPrompts },
+    failureDescription: picked?.description ?? null,
+    bootstrapSeed: options.bootstrapSeed
+  });
 }
 
 export {
   ConfigError,
   RoundCancelledError,
+  createSeededRandom,
+  describeValue,
+  MIN_CALIBRATION_ROUNDS,
+  computeNoiseFloor,
+  calibrationSettingsOf,
+  hashBaseline,
+  external_exports,
+  CALIBRATION_KIND,
+  CALIBRATION_SCHEMA_VERSION,
+  fingerprintRound,
   processEngineCwd,
   cleanLogLine,
   findPackageRoot,
-  external_exports,
+  formatTimes,
+  formatScoreAgainstBar,
+  formatPercent,
   SPEEDGATE_VERSION,
   MAX_LISTED_LEFT_OUT,
   createHfTokenizer,
   runRound,
-  formatTimes,
-  formatScoreAgainstBar,
   formatMs,
-  formatPercent,
   describeFailureEvent,
   describeVerdict,
+  formatRunScores,
+  describeInterval,
+  describeRuns,
+  describeNoise,
+  describeUnscored,
   integrityRows,
   countingSentence,
   promptReason,
@@ -62996,8 +64077,8 @@ export {
   describeTimeChange,
   CARD_MARKER,
   renderMarkdown,
+  writeAtomically,
   writeScorecard,
-  describeValue,
   parseShardSpec,
   formatShard,
   parsePrompts,
