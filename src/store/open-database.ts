@@ -92,7 +92,9 @@ async function openPglite(dataDir: string, options: OpenDatabaseOptions): Promis
       await rm(socketDir, { recursive: true, force: true });
     });
     const maxConnections = options.maxConnections ?? 10;
-    const server = new PGLiteSocketServer({ db, path: join(socketDir, `.s.PGSQL.${SOCKET_PORT}`), maxConnections: maxConnections + 2 });
+    // The server multiplexes its connections onto PGlite's one session, so they are cheap; room for
+    // more than this pool lets a tool (or a test's second pool) connect beside the app.
+    const server = new PGLiteSocketServer({ db, path: join(socketDir, `.s.PGSQL.${SOCKET_PORT}`), maxConnections: Math.max(64, maxConnections * 4) });
     await server.start();
     cleanups.push(async () => {
       await server.stop();
