@@ -26,6 +26,13 @@ export async function openDatabase(target: DatabaseTarget, options: OpenDatabase
   return await openPglite(target.dataDir, options);
 }
 
+/** A pool whose connection failures are logged, never thrown at the process. */
+export function createPool(config: pg.PoolConfig, logger: Logger, description: string): pg.Pool {
+  const pool = new pg.Pool(config);
+  attachPoolErrorLog(pool, logger, description);
+  return pool;
+}
+
 function attachPoolErrorLog(pool: pg.Pool, logger: Logger, description: string): void {
   // A connection dropped by the server (restart, failover) must not crash the process: an idle one is
   // replaced on the next checkout, a checked-out one fails its query, which its caller retries.
@@ -57,8 +64,7 @@ async function openServer(url: string, options: OpenDatabaseOptions): Promise<Da
     // A half-open TCP connection (a failover, a cut network) is found by the kernel, not after hours.
     keepAlive: true,
   };
-  const pool = new pg.Pool({ ...connection, max: options.maxConnections ?? 10 });
-  attachPoolErrorLog(pool, options.logger, description);
+  const pool = createPool({ ...connection, max: options.maxConnections ?? 10 }, options.logger, description);
   await checkAnswers(pool, description);
   return {
     kind: "postgres",
@@ -106,9 +112,8 @@ async function openPglite(dataDir: string, options: OpenDatabaseOptions): Promis
       database: "postgres",
       application_name: options.applicationName ?? "speedgate",
     };
-    const pool = new pg.Pool({ ...connection, max: maxConnections });
     const description = `PGlite in ${dataDir}`;
-    attachPoolErrorLog(pool, options.logger, description);
+    const pool = createPool({ ...connection, max: maxConnections }, options.logger, description);
     cleanups.push(async () => {
       await pool.end();
     });

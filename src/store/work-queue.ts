@@ -1,10 +1,11 @@
 import { EventEmitter } from "node:events";
+import { setTimeout as delay } from "node:timers/promises";
 import { type Job, type JobHelpers, type Runner, type TaskList, type WorkerEvents, type WorkerUtils, makeWorkerUtils, run } from "graphile-worker";
 import type { Logger } from "../logger.js";
 import type { Database } from "./database.js";
 import { type EnqueueResult, type WorkItem, enqueueWork } from "./enqueue-work.js";
 import { createGraphileLogger } from "./graphile-logger.js";
-import { DEFAULT_LIVENESS, type LivenessPolicy, beat, forgetWorkers, releaseDeadWorkers } from "./track-worker-liveness.js";
+import { DEFAULT_LIVENESS, type LivenessPolicy, beat, forgetOwners, releaseDeadOwners, releaseOwners } from "./track-worker-liveness.js";
 
 /*
  * The durable job queue: graphile-worker on the app's database (docs/architecture.md says why). Jobs
@@ -44,8 +45,8 @@ export interface WorkQueue {
   enqueue(item: WorkItem): Promise<EnqueueResult>;
   /** graphile-worker's events (job:success, job:error, job:failed, …), for logs, metrics and tests. */
   readonly events: WorkerEvents;
-  /** This replica's worker ids, as they appear in locked_by. */
-  readonly workerIds: readonly string[];
+  /** This replica's running worker pools, by the id they lock jobs with (graphile-worker's locked_by). */
+  readonly ownerIds: readonly string[];
   /** Lets running jobs finish, then releases everything; jobs not started stay stored for the next process. */
   stop(): Promise<void>;
 }
@@ -82,30 +83,35 @@ function wrapHandlers(handlers: Record<string, WorkHandler>, logger: Logger): Ta
   return tasks;
 }
 
+/** How long to wait before starting the runner again after it stopped on its own (a long database outage). */
+const RESTART_DELAYS_MS = [1_000, 2_000, 5_000, 10_000, 30_000];
+
 export async function startWorkQueue(options: WorkQueueOptions): Promise<WorkQueue> {
   const { database, logger } = options;
   const liveness = options.liveness ?? DEFAULT_LIVENESS;
   const graphileLogger = createGraphileLogger(logger);
   const noPreparedStatements = database.kind === "pglite";
   const events: WorkerEvents = new EventEmitter() as WorkerEvents;
-  const workerIds: string[] = [];
-  let poolId = "";
-  let nudge: (count: number) => void = () => undefined;
+  let stopping: Promise<void> | null = null;
+  const stopSignal = new AbortController();
+  // Worker pools of this replica that are running: only these beat. graphile-worker locks jobs by pool id.
+  const pools = new Map<string, (count: number) => void>();
+  // Pools that ended on their own (a database outage): their jobs stay locked until released.
+  const endedPools: string[] = [];
   events.on("pool:create", ({ workerPool }) => {
-    poolId = workerPool.id;
-    nudge = (count) => workerPool.nudge(count);
+    pools.set(workerPool.id, (count) => workerPool.nudge(count));
   });
-  events.on("worker:create", ({ worker }) => {
-    workerIds.push(worker.workerId);
+  events.on("pool:release", ({ workerPool }) => {
+    pools.delete(workerPool.id);
+    if (!stopping) endedPools.push(workerPool.id);
   });
   events.on("pool:listen:error", ({ error }) => {
     logger.warn(`job queue: lost its LISTEN connection (${(error as Error).message}); reconnecting, polling meanwhile`);
   });
 
   const utils: WorkerUtils = await makeWorkerUtils({ pgPool: database.pool, logger: graphileLogger, noPreparedStatements });
-  let runner: Runner;
-  try {
-    runner = await run({
+  const launch = async (): Promise<Runner> =>
+    await run({
       pgPool: database.pool,
       taskList: wrapHandlers(options.handlers, logger),
       concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
@@ -115,18 +121,66 @@ export async function startWorkQueue(options: WorkQueueOptions): Promise<WorkQue
       parsedCronItems: [],
       logger: graphileLogger,
       events,
+      // Batching (even with no delay) makes graphile-worker retry recording a job's end through a
+      // database outage (20 tries, up to 30 s apart) instead of dropping the promise.
+      preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
     });
+
+  let runner: Runner;
+  try {
+    runner = await launch();
   } catch (error) {
     await utils.release();
     throw error;
   }
 
+  // graphile-worker shuts its pool down when it cannot record a job's end (0.17.3 does not retry that,
+  // despite its batch retry options); the replica must not go on accepting work nobody runs, so the
+  // runner is started again once the database answers, and the ended pool's jobs are handed back at
+  // once: that pool is known dead, no need to wait for its heartbeat to go stale.
+  let restarting: Promise<void> = Promise.resolve();
+  const supervise = (watched: Runner): void => {
+    watched.promise.then(
+      () => onRunnerEnd(watched, null),
+      (error: unknown) => onRunnerEnd(watched, error),
+    );
+  };
+  const onRunnerEnd = (ended: Runner, error: unknown): void => {
+    if (stopping || ended !== runner) return;
+    const reason = error instanceof Error ? error.message : "it stopped";
+    restarting = (async () => {
+      for (let attempt = 0; !stopping; attempt++) {
+        const wait = RESTART_DELAYS_MS[Math.min(attempt, RESTART_DELAYS_MS.length - 1)] ?? 30_000;
+        logger.error(`job queue: the runner ended (${reason}); starting it again in ${Math.round(wait / 1000)} s`);
+        try {
+          await delay(wait, undefined, { signal: stopSignal.signal });
+        } catch {
+          return;
+        }
+        try {
+          runner = await launch();
+          supervise(runner);
+          logger.info("job queue: the runner is running again");
+          const ended = endedPools.splice(0);
+          await releaseOwners(database.pool, utils, ended, "ended with the runner", logger).catch((releaseError: unknown) => {
+            endedPools.push(...ended);
+            logger.warn(`job queue: could not release the ended pool's jobs yet (${(releaseError as Error).message}); the heartbeat sweep will`);
+          });
+          return;
+        } catch (launchError) {
+          logger.warn(`job queue: could not start the runner: ${(launchError as Error).message}`);
+        }
+      }
+    })();
+  };
+  supervise(runner);
+
   let beating: Promise<void> = Promise.resolve();
   const tick = (): void => {
     beating = (async () => {
       try {
-        await beat(database.pool, poolId, workerIds);
-        await releaseDeadWorkers(database.pool, utils, liveness.staleAfterMs, logger);
+        await beat(database.pool, [...pools.keys()]);
+        await releaseDeadOwners(database.pool, utils, liveness.staleAfterMs, logger);
       } catch (error) {
         // The database may be away; the next beat tries again, and staleAfterMs leaves room for it.
         logger.warn(`job queue: heartbeat failed: ${(error as Error).message}`);
@@ -137,21 +191,27 @@ export async function startWorkQueue(options: WorkQueueOptions): Promise<WorkQue
   const timer = setInterval(tick, liveness.intervalMs);
   timer.unref();
 
-  let stopping: Promise<void> | null = null;
   return {
     events,
-    workerIds,
+    get ownerIds() {
+      return [...pools.keys()];
+    },
     async enqueue(item) {
       const result = await enqueueWork(database.pool, item);
-      if (result.stored) nudge(1);
+      if (result.stored) for (const nudge of pools.values()) nudge(1);
       return result;
     },
     stop() {
       stopping ??= (async () => {
         clearInterval(timer);
+        stopSignal.abort();
         await beating;
-        await runner.stop();
-        await forgetWorkers(database.pool, workerIds).catch((error: unknown) => {
+        await restarting;
+        const ownerIds = [...pools.keys()];
+        await runner.stop().catch((error: unknown) => {
+          logger.warn(`job queue: the runner did not stop cleanly: ${(error as Error).message}`);
+        });
+        await forgetOwners(database.pool, ownerIds).catch((error: unknown) => {
           logger.warn(`job queue: could not remove this replica's heartbeats: ${(error as Error).message}`);
         });
         await utils.release();

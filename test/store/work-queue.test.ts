@@ -92,9 +92,9 @@ describeEachBackend("the work queue", (backend) => {
     const probe = new QueueProbe();
     const attempts: Array<{ attempt: number; isFinalAttempt: boolean }> = [];
     const queue = await start({
-      post: probe.handler(async (_key, context) => {
+      post: probe.handler((_key, context) => {
         attempts.push({ attempt: context.attempt, isFinalAttempt: context.isFinalAttempt });
-        if (context.attempt === 1) throw new Error("GitHub answered 502");
+        return context.attempt === 1 ? Promise.reject(new Error("GitHub answered 502")) : Promise.resolve();
       }),
     });
     await queue.enqueue({ task: "post", payload: { key: "k" }, key: "k", lane: null, maxAttempts: 2 });
@@ -107,7 +107,7 @@ describeEachBackend("the work queue", (backend) => {
 
   it("survives a restart in the middle of a retry: the job still runs, once", async () => {
     const probe = new QueueProbe();
-    const first = await start({ post: probe.handler(async () => Promise.reject(new Error("GitHub answered 503"))) });
+    const first = await start({ post: probe.handler(() => Promise.reject(new Error("GitHub answered 503"))) });
     const failed = new Promise<void>((resolve) => first.events.once("job:error", () => resolve()));
     await first.enqueue({ task: "post", payload: { key: "card" }, key: "card", lane: "o/r#3" });
     await failed;
@@ -137,7 +137,7 @@ describeEachBackend("the work queue", (backend) => {
   it("shares 100 jobs between two replicas: none lost, none run twice", async () => {
     // Two replicas, each with its own pool and workers, both receiving every delivery (as GitHub's
     // redelivery and a replayed delivery can make them): each job must still run exactly once.
-    const second: Database = { ...database, pool: new pg.Pool({ ...database.connection, max: 6 }), close: async () => undefined };
+    const second: Database = { ...database, pool: new pg.Pool({ ...database.connection, max: 6 }), close: () => Promise.resolve() };
     second.pool.on("error", () => undefined);
     const probe = new QueueProbe();
     let running = 0;

@@ -26,11 +26,10 @@ CREATE TABLE speedgate.side_effects (
   updated_at timestamptz NOT NULL DEFAULT now()
 );
 
--- Each running worker beats here; a worker that stopped beating died with its jobs locked, and any
--- replica hands those jobs back to the queue.
+-- Each running worker pool beats here under the id it locks jobs with (graphile-worker's locked_by);
+-- a pool that stopped beating died with its jobs locked, and any replica hands them back to the queue.
 CREATE TABLE speedgate.worker_heartbeats (
-  worker_id text PRIMARY KEY,
-  pool_id text NOT NULL,
+  owner_id text PRIMARY KEY,
   beat_at timestamptz NOT NULL DEFAULT now()
 );
 

@@ -10,7 +10,7 @@ export class QueueProbe {
   readonly #waiters: Array<{ ready: () => boolean; resolve: () => void }> = [];
 
   /** A handler that records each run of a `{ key }` payload and then does `work` (throw to fail it). */
-  handler(work: (key: string, context: WorkContext) => Promise<void> = async () => undefined): WorkHandler {
+  handler(work: (key: string, context: WorkContext) => Promise<void> = () => Promise.resolve()): WorkHandler {
     return async (payload, context) => {
       const key = String((payload as { key?: unknown }).key);
       this.runs.set(key, (this.runs.get(key) ?? 0) + 1);
