@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
@@ -13,6 +13,8 @@ export interface OpenDatabaseOptions {
   maxConnections?: number;
   /** The pool's name in the server's pg_stat_activity. */
   applicationName?: string;
+  /** False for a reader (`speedgate history`): a PGlite folder that holds no database is an error, not a new database. */
+  create?: boolean;
 }
 
 /** PGlite keeps its own files in this subfolder, beside the lock. */
@@ -78,6 +80,9 @@ async function openServer(url: string, options: OpenDatabaseOptions): Promise<Da
 }
 
 async function openPglite(dataDir: string, options: OpenDatabaseOptions): Promise<Database> {
+  if (options.create === false && !(await stat(join(dataDir, PGLITE_SUBFOLDER)).catch(() => null))) {
+    throw new Error(`no speedgate database in ${dataDir}: the folder holds no PGlite data (${PGLITE_SUBFOLDER}/); give the folder the app was started with`);
+  }
   await mkdir(dataDir, { recursive: true });
   const unlock = await lockDataFolder(dataDir);
   const cleanups: Array<() => Promise<void>> = [unlock];
