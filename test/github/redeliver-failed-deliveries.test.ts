@@ -6,8 +6,7 @@ import type { GitHubClient } from "../../src/github/github-client.js";
 import { createRecordingLogger, silentLogger } from "../../src/logger.js";
 import { MAX_REDELIVERY_REQUESTS, claimRedelivery } from "../../src/store/claim-redelivery.js";
 import type { Database } from "../../src/store/database.js";
-import { migrateDatabase } from "../../src/store/migrate-database.js";
-import { type TestDatabaseHandle, describeEachBackend } from "../support/database/database-backends.js";
+import { describeEachBackend, useTestDatabase } from "../support/database/database-backends.js";
 import { createTestProbot } from "../support/fake-github/create-test-probot.js";
 import { FakeGitHub } from "../support/fake-github/fake-github-server.js";
 import { type FakeDelivery, serveAppDeliveries } from "../support/fake-github/serve-app-deliveries.js";
@@ -52,22 +51,18 @@ describeEachBackend("redeliverFailedDeliveries against the GitHub fake", (backen
   const fake = new FakeGitHub();
   let probot: Probot;
   let appClient: GitHubClient;
-  let handle: TestDatabaseHandle;
+  const test = useTestDatabase(backend);
   let database: Database;
 
   beforeAll(async () => {
     await fake.start();
     probot = await createTestProbot({ fakeUrl: fake.url, appId: APP_ID, load: false });
-    handle = await backend.create();
-    database = await handle.open();
-    await migrateDatabase(database.pool, { logger: silentLogger });
   });
   afterAll(async () => {
-    await database.close();
-    await handle.destroy();
     await fake.stop();
   });
   beforeEach(async () => {
+    database = test.database();
     fake.reset();
     await database.pool.query("DELETE FROM speedgate.redeliveries");
     // The App's own JWT, as Probot's app.auth() gives it; installation tokens are refused by the fake.

@@ -1,5 +1,4 @@
-import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
-import { silentLogger } from "../../src/logger.js";
+import { beforeEach, expect, it } from "vitest";
 import {
   cardRecordFrom,
   listCards,
@@ -11,27 +10,18 @@ import {
   recordPullRequestState,
 } from "../../src/store/card-history.js";
 import type { Database } from "../../src/store/database.js";
-import { migrateDatabase } from "../../src/store/migrate-database.js";
-import { type TestDatabaseHandle, describeEachBackend } from "../support/database/database-backends.js";
+import { describeEachBackend, useTestDatabase } from "../support/database/database-backends.js";
 import { makeCardRecord } from "../support/database/make-card-record.js";
 import { makeCard, seedOomFailure } from "../support/make-card.js";
 
 const sha = (digit: string): string => digit.repeat(40);
 
 describeEachBackend("the card history", (backend) => {
-  let handle: TestDatabaseHandle;
+  const test = useTestDatabase(backend);
   let database: Database;
 
-  beforeAll(async () => {
-    handle = await backend.create();
-    database = await handle.open();
-    await migrateDatabase(database.pool, { logger: silentLogger });
-  });
-  afterAll(async () => {
-    await database.close();
-    await handle.destroy();
-  });
   beforeEach(async () => {
+    database = test.database();
     await database.pool.query("TRUNCATE speedgate.cards, speedgate.pull_requests, speedgate.leaderboards");
   });
 

@@ -1,12 +1,12 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createRecordingLogger, silentLogger } from "../../src/logger.js";
 import type { Database } from "../../src/store/database.js";
 import { SchemaVersionError, loadMigrations, migrateDatabase, readSchemaVersion } from "../../src/store/migrate-database.js";
 import { prepareDatabase } from "../../src/store/prepare-database.js";
-import { type TestDatabaseHandle, describeEachBackend } from "../support/database/database-backends.js";
+import { type TestDatabaseHandle, describeEachBackend, useTestDatabase } from "../support/database/database-backends.js";
 
 async function tables(database: Database): Promise<string[]> {
   const { rows } = await database.pool.query<{ name: string }>(
@@ -108,17 +108,11 @@ describeEachBackend("migrating from the previous schema", (backend) => {
 });
 
 describeEachBackend("refusing a schema it does not know", (backend) => {
-  let handle: TestDatabaseHandle;
+  const test = useTestDatabase(backend);
   let database: Database;
 
-  beforeAll(async () => {
-    handle = await backend.create();
-    database = await handle.open();
-    await migrateDatabase(database.pool, { logger: silentLogger });
-  });
-  afterAll(async () => {
-    await database.close();
-    await handle.destroy();
+  beforeEach(() => {
+    database = test.database();
   });
 
   it("refuses a database a newer speedgate migrated, and leaves it as it was", async () => {

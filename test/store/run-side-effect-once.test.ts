@@ -3,11 +3,9 @@ import pg from "pg";
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { dispatchScoringWorkflow } from "../../src/github/dispatch-scoring-workflow.js";
 import { isDefiniteRefusal } from "../../src/github/is-definite-refusal.js";
-import { silentLogger } from "../../src/logger.js";
 import type { Database } from "../../src/store/database.js";
-import { migrateDatabase } from "../../src/store/migrate-database.js";
 import { runSideEffectOnce } from "../../src/store/run-side-effect-once.js";
-import { type TestDatabaseHandle, describeEachBackend } from "../support/database/database-backends.js";
+import { describeEachBackend, useTestDatabase } from "../support/database/database-backends.js";
 import { FakeGitHub } from "../support/fake-github/fake-github-server.js";
 import { type FakeRepository, serveRepository } from "../support/fake-github/serve-repository.js";
 
@@ -15,7 +13,7 @@ const SHA = "c0ffee".repeat(6) + "c0ff";
 
 describeEachBackend("a dispatch recorded before it is sent", (backend) => {
   const fake = new FakeGitHub();
-  let handle: TestDatabaseHandle;
+  const test = useTestDatabase(backend);
   let database: Database;
   let repository: FakeRepository;
   let key = 0;
@@ -28,16 +26,12 @@ describeEachBackend("a dispatch recorded before it is sent", (backend) => {
 
   beforeAll(async () => {
     await fake.start();
-    handle = await backend.create();
-    database = await handle.open();
-    await migrateDatabase(database.pool, { logger: silentLogger });
   });
   afterAll(async () => {
-    await database.close();
-    await handle.destroy();
     await fake.stop();
   });
   beforeEach(() => {
+    database = test.database();
     fake.reset();
     repository = serveRepository(fake, { owner: "o", repo: "r", appId: 1, groups: ["dispatch"] });
     key++;

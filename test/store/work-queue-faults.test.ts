@@ -10,24 +10,30 @@ import { prepareDatabase } from "../../src/store/prepare-database.js";
 import { type WorkQueue, startWorkQueue } from "../../src/store/work-queue.js";
 import { type TestDatabaseHandle, describeEachBackend, testBackends } from "../support/database/database-backends.js";
 import { QueueProbe, deferred } from "../support/database/queue-probe.js";
-import { TcpProxy } from "../support/database/tcp-proxy.js";
+import { ForwardingProxy, type SocketAddress } from "../support/forwarding-proxy.js";
 
 const FAST = { pollIntervalMs: 100, liveness: { intervalMs: 200, staleAfterMs: 60_000 } };
 
-/** Where the proxy forwards to, and how a pool reaches the same database through it. */
-function throughProxy(database: Database, proxyPort: number): { target: { host: string; port: number } | { path: string }; config: pg.PoolConfig } {
+/** The server (or PGlite's socket) behind a database's pool. */
+function serverAddress(database: Database): SocketAddress {
   const connection = database.connection;
   if (connection.connectionString) {
     const url = new URL(connection.connectionString);
-    const target = { host: url.hostname, port: Number(url.port || "5432") };
+    return { host: url.hostname, port: Number(url.port || "5432") };
+  }
+  return { path: `${String(connection.host)}/.s.PGSQL.${String(connection.port)}` };
+}
+
+/** How a pool reaches the same database through a proxy on loopback. */
+function throughProxy(database: Database, proxyPort: number): pg.PoolConfig {
+  const connection = database.connection;
+  if (connection.connectionString) {
+    const url = new URL(connection.connectionString);
     url.hostname = "127.0.0.1";
     url.port = String(proxyPort);
-    return { target, config: { ...connection, connectionString: url.toString() } };
+    return { ...connection, connectionString: url.toString() };
   }
-  return {
-    target: { path: `${String(connection.host)}/.s.PGSQL.${String(connection.port)}` },
-    config: { ...connection, host: "127.0.0.1", port: proxyPort },
-  };
+  return { ...connection, host: "127.0.0.1", port: proxyPort };
 }
 
 describeEachBackend("the work queue when the database goes away", (backend) => {
@@ -45,13 +51,9 @@ describeEachBackend("the work queue when the database goes away", (backend) => {
   });
 
   it("refuses work while it is away, and after it is back runs everything stored, once", async () => {
-    const proxy = new TcpProxy({ path: "" });
-    await proxy.start();
-    const { target, config } = throughProxy(database, proxy.port);
-    await proxy.stop();
-    const forwarding = new TcpProxy(target);
-    forwarding.port = proxy.port;
+    const forwarding = new ForwardingProxy(serverAddress(database));
     await forwarding.start();
+    const config = throughProxy(database, forwarding.port);
     const logger = createRecordingLogger();
     const pool = createPool({ ...config, max: 8, connectionTimeoutMillis: 2_000 }, logger, "through the proxy");
     const proxied: Database = { ...database, connection: config, pool, close: () => pool.end() };

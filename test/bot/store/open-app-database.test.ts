@@ -3,7 +3,7 @@ import { DEFAULT_DATA_DIR, appDatabaseTarget, openAppDatabase } from "../../../b
 import { createRecordingLogger } from "../../../src/logger.js";
 import { CARD_HISTORY_SCHEMA_VERSION } from "../../../src/store/card-history.js";
 import { readSchemaVersion } from "../../../src/store/migrate-database.js";
-import { testBackends } from "../../support/database/database-backends.js";
+import { pgliteBackend } from "../../support/database/database-backends.js";
 
 describe("the app's database", () => {
   it("is DATABASE_URL when set, else the PGlite folder SPEEDGATE_DATA_DIR, else .speedgate/app-database", () => {
@@ -20,9 +20,7 @@ describe("the app's database", () => {
   });
 
   it("is migrated before the app takes a delivery, and says where it is", async () => {
-    const pglite = testBackends().find((backend) => backend.name === "pglite");
-    if (!pglite) throw new Error("no PGlite backend");
-    const handle = await pglite.create();
+    const handle = await pgliteBackend().create();
     if (handle.target.kind !== "pglite") throw new Error("expected a folder");
     const logger = createRecordingLogger();
     const database = await openAppDatabase({ SPEEDGATE_DATA_DIR: handle.target.dataDir }, logger);

@@ -3,8 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_REDELIVER_HOURS, redeliverHours, redeliverOnStart } from "../../../bot/store/redeliver-on-start.js";
 import { createRecordingLogger, silentLogger } from "../../../src/logger.js";
 import type { Database } from "../../../src/store/database.js";
-import { migrateDatabase } from "../../../src/store/migrate-database.js";
-import { type TestDatabaseHandle, testBackends } from "../../support/database/database-backends.js";
+import { pgliteBackend, useTestDatabase } from "../../support/database/database-backends.js";
 import { createTestProbot } from "../../support/fake-github/create-test-probot.js";
 import { FakeGitHub } from "../../support/fake-github/fake-github-server.js";
 import { serveAppDeliveries } from "../../support/fake-github/serve-app-deliveries.js";
@@ -22,25 +21,21 @@ describe("SPEEDGATE_REDELIVER_HOURS", () => {
 describe("redelivering at start", () => {
   const fake = new FakeGitHub();
   let probot: Probot;
-  let handle: TestDatabaseHandle;
+  const test = useTestDatabase(pgliteBackend);
   let database: Database;
   const now = new Date("2026-01-01T06:00:00Z");
 
   beforeAll(async () => {
     await fake.start();
     probot = await createTestProbot({ fakeUrl: fake.url, appId: 4242, load: false });
-    const pglite = testBackends().find((backend) => backend.name === "pglite");
-    if (!pglite) throw new Error("no PGlite backend");
-    handle = await pglite.create();
-    database = await handle.open();
-    await migrateDatabase(database.pool, { logger: silentLogger });
   });
   afterAll(async () => {
-    await database.close();
-    await handle.destroy();
     await fake.stop();
   });
-  beforeEach(() => fake.reset());
+  beforeEach(() => {
+    database = test.database();
+    fake.reset();
+  });
 
   it("asks GitHub, as the App, for the deliveries that failed in the window", async () => {
     const log = serveAppDeliveries(fake, {

@@ -3,8 +3,9 @@ import { cp, mkdir, mkdtemp, readFile, rename, rm, stat } from "node:fs/promises
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import { describe, inject } from "vitest";
+import { afterAll, beforeAll, describe, inject } from "vitest";
 import type { Database } from "../../../src/store/database.js";
+import { migrateDatabase } from "../../../src/store/migrate-database.js";
 import { PGLITE_SUBFOLDER, openDatabase } from "../../../src/store/open-database.js";
 import type { DatabaseTarget } from "../../../src/store/parse-database-target.js";
 import { silentLogger } from "../../../src/logger.js";
@@ -59,7 +60,7 @@ async function pgliteTemplate(): Promise<string> {
   return cache;
 }
 
-const pgliteBackend: TestBackend = {
+const pglite: TestBackend = {
   name: "pglite",
   available: true,
   async create() {
@@ -110,7 +111,7 @@ function postgresBackend(): TestBackend {
 }
 
 export function testBackends(): TestBackend[] {
-  return [pgliteBackend, postgresBackend()];
+  return [pglite, postgresBackend()];
 }
 
 /** The same tests on PGlite and on the server; the server's skip with the global setup's notice when none answers. */
@@ -120,4 +121,39 @@ export function describeEachBackend(title: string, body: (backend: TestBackend) 
       body(backend);
     });
   }
+}
+
+/**
+ * A fresh database for a describe block: made and opened before its tests (migrated to speedgate's
+ * newest schema unless `migrate` is false), closed and removed after them.
+ */
+export function useTestDatabase(backend: TestBackend | (() => TestBackend), options: { migrate?: boolean } = {}): { handle: () => TestDatabaseHandle; database: () => Database } {
+  let handle: TestDatabaseHandle | null = null;
+  let database: Database | null = null;
+  beforeAll(async () => {
+    handle = await (typeof backend === "function" ? backend() : backend).create();
+    database = await handle.open();
+    if (options.migrate !== false) await migrateDatabase(database.pool, { logger: silentLogger });
+  });
+  afterAll(async () => {
+    await database?.close();
+    await handle?.destroy();
+  });
+  return {
+    handle: () => {
+      if (!handle) throw new Error("the test database is made in beforeAll");
+      return handle;
+    },
+    database: () => {
+      if (!database) throw new Error("the test database is opened in beforeAll");
+      return database;
+    },
+  };
+}
+
+/** The PGlite backend, for tests of the app's side that need a database but not both kinds. */
+export function pgliteBackend(): TestBackend {
+  const backend = testBackends().find((candidate) => candidate.name === "pglite");
+  if (!backend) throw new Error("no PGlite backend");
+  return backend;
 }
