@@ -1,6 +1,7 @@
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
+import { isProcessAlive } from "../is-process-alive.js";
 
 export const LOCK_FILE = "speedgate.lock";
 
@@ -14,15 +15,6 @@ export class DataFolderInUseError extends Error {
         "stop that process first, or run several on a PostgreSQL server (DATABASE_URL)",
     );
     this.name = "DataFolderInUseError";
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 
@@ -47,7 +39,7 @@ export async function lockDataFolder(dataDir: string): Promise<() => Promise<voi
     const holder = (await readFile(path, "utf8").catch(() => "")).trim();
     const [pidText, host] = holder.split("@");
     const pid = Number(pidText);
-    const stale = host === hostname() && Number.isInteger(pid) && pid > 0 && pid !== process.pid && !isAlive(pid);
+    const stale = host === hostname() && Number.isInteger(pid) && pid > 0 && pid !== process.pid && !isProcessAlive(pid);
     if (!stale) throw new DataFolderInUseError(dataDir, holder === "" ? "another process" : `process ${holder}`);
     await rm(path, { force: true });
   }
