@@ -62,7 +62,8 @@ async function openServer(url: string, options: OpenDatabaseOptions): Promise<Da
   const connection: pg.PoolConfig = {
     connectionString: url,
     application_name: options.applicationName ?? "speedgate",
-    connectionTimeoutMillis: 10_000,
+    // Under Probot's 9 s answer timeout: a delivery whose job cannot be stored must be answered 5xx, not 202.
+    connectionTimeoutMillis: 5_000,
     // A half-open TCP connection (a failover, a cut network) is found by the kernel, not after hours.
     keepAlive: true,
   };
