@@ -87,15 +87,21 @@ export async function listRecentDeliveries(client: GitHubClient, since: Date, ma
   return deliveries.filter((delivery) => Date.parse(delivery.delivered_at) >= since.getTime());
 }
 
-/** Guids none of whose attempts succeeded, each with its newest attempt. */
-export function findFailedDeliveries(deliveries: readonly HookDelivery[]): HookDelivery[] {
+/** A failed delivery's newest attempt, with when GitHub first tried it. */
+export interface FailedDelivery extends HookDelivery {
+  firstDeliveredAt: string;
+}
+
+/** Guids none of whose attempts succeeded, each with its newest attempt and the time of its oldest. */
+export function findFailedDeliveries(deliveries: readonly HookDelivery[]): FailedDelivery[] {
   const byGuid = new Map<string, HookDelivery[]>();
   for (const delivery of deliveries) byGuid.set(delivery.guid, [...(byGuid.get(delivery.guid) ?? []), delivery]);
-  const failed: HookDelivery[] = [];
+  const failed: FailedDelivery[] = [];
   for (const attempts of byGuid.values()) {
     if (attempts.some(succeeded)) continue;
     const newest = attempts.reduce((a, b) => (Date.parse(b.delivered_at) > Date.parse(a.delivered_at) || (b.delivered_at === a.delivered_at && b.id > a.id) ? b : a));
-    if (worthAnotherAttempt(newest)) failed.push(newest);
+    const oldest = attempts.reduce((a, b) => (Date.parse(b.delivered_at) < Date.parse(a.delivered_at) ? b : a));
+    if (worthAnotherAttempt(newest)) failed.push({ ...newest, firstDeliveredAt: oldest.delivered_at });
   }
   return failed.sort((a, b) => Date.parse(a.delivered_at) - Date.parse(b.delivered_at));
 }
@@ -106,7 +112,7 @@ export async function redeliverFailedDeliveries(options: RedeliverOptions): Prom
   const failed = findFailedDeliveries(deliveries);
   const report: RedeliveryReport = { examined: deliveries.length, failed: failed.length, requested: [], refused: [] };
   for (const delivery of failed) {
-    const claimed = await options.claim({ guid: delivery.guid, deliveryId: delivery.id, event: delivery.event });
+    const claimed = await options.claim({ guid: delivery.guid, deliveryId: delivery.id, event: delivery.event, firstDeliveredAt: delivery.firstDeliveredAt });
     if (!claimed) continue;
     try {
       await options.client.request("POST /app/hook/deliveries/{delivery_id}/attempts", { delivery_id: delivery.id });

@@ -39,12 +39,18 @@ export interface StoredCard extends CardRecord {
   recordedAt: Date;
 }
 
+/** What a card says of itself, for its row: everything but where it was posted. */
+export type CardFacts = Omit<CardRecord, keyof CardOrigin>;
+
 /** The row for a card the app is posting: the card as re-gated by the app, the origin from GitHub's own data. */
 export function cardRecordFrom(card: Scorecard, origin: CardOrigin): CardRecord {
+  return { ...cardFactsFrom(card), ...origin, repository: origin.repository.toLowerCase() };
+}
+
+/** The facts of a re-gated card (computed where the card is read, off the app's event loop). */
+export function cardFactsFrom(card: Scorecard): CardFacts {
   const createdAt = Date.parse(card.createdAt);
   return {
-    ...origin,
-    repository: origin.repository.toLowerCase(),
     roundScore: card.roundScore,
     interval: card.scoreInterval,
     gate: { passed: card.gate.passed, minRoundScore: card.gate.minRoundScore, use: card.gate.use },
@@ -233,16 +239,31 @@ export async function recordPullRequestState(
   );
 }
 
-/** The issue that holds a repository's leaderboard, or null before the first one was opened. */
-export async function readLeaderboardIssue(queryable: Queryable, repository: string): Promise<number | null> {
-  const { rows } = await queryable.query<{ issue_number: number }>("SELECT issue_number FROM speedgate.leaderboards WHERE repository = $1", [repository.toLowerCase()]);
-  return rows[0]?.issue_number ?? null;
+/** The issue that holds a repository's leaderboard and whether it was pinned, or null before the first one was opened. */
+export async function readLeaderboardIssue(queryable: Queryable, repository: string): Promise<{ number: number; pinned: boolean } | null> {
+  const { rows } = await queryable.query<{ issue_number: number; pinned: boolean }>("SELECT issue_number, pinned FROM speedgate.leaderboards WHERE repository = $1", [
+    repository.toLowerCase(),
+  ]);
+  const row = rows[0];
+  return row ? { number: row.issue_number, pinned: row.pinned } : null;
 }
 
-export async function recordLeaderboardIssue(queryable: Queryable, repository: string, issueNumber: number): Promise<void> {
+export async function recordLeaderboardIssue(queryable: Queryable, repository: string, issue: { number: number; pinned: boolean }): Promise<void> {
   await queryable.query(
-    `INSERT INTO speedgate.leaderboards (repository, issue_number) VALUES ($1, $2)
-     ON CONFLICT (repository) DO UPDATE SET issue_number = EXCLUDED.issue_number, updated_at = now()`,
-    [repository.toLowerCase(), issueNumber],
+    `INSERT INTO speedgate.leaderboards (repository, issue_number, pinned) VALUES ($1, $2, $3)
+     ON CONFLICT (repository) DO UPDATE SET issue_number = EXCLUDED.issue_number, pinned = EXCLUDED.pinned, updated_at = now()`,
+    [repository.toLowerCase(), issue.number, issue.pinned],
   );
+}
+
+/** The pull requests of a repository that have cards, and whether each counts as open (no recorded state: open). */
+export async function listScoredPullRequests(queryable: Queryable, repository: string): Promise<Array<{ number: number; open: boolean }>> {
+  const { rows } = await queryable.query<{ number: number; open: boolean }>(
+    `SELECT c.pull_request AS number, coalesce(p.state, 'open') = 'open' AS open
+     FROM (SELECT DISTINCT pull_request FROM speedgate.cards WHERE repository = $1) c
+     LEFT JOIN speedgate.pull_requests p ON p.repository = $1 AND p.number = c.pull_request
+     ORDER BY c.pull_request`,
+    [repository.toLowerCase()],
+  );
+  return rows;
 }

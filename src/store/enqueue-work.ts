@@ -28,7 +28,10 @@ export const DEFAULT_MAX_ATTEMPTS = 8;
 const KEY_LIMIT = 512;
 
 /**
- * Stores the receipt and the job in one statement, so both or neither exist. Safe on a pool (it is
+ * Stores the receipt and the job in one statement, so both or neither exist. The receipt alone decides
+ * what is a copy: add_job is reached only for a new key, and the only job it can meet under that key is
+ * work given up after its last attempt (its receipt released so a redelivery is done again), which
+ * graphile-worker's `replace` mode starts over. Safe on a pool (it is
  * atomic by itself) or on a transaction's client (it commits with the caller's other writes).
  */
 export async function enqueueWork(queryable: Queryable, item: WorkItem): Promise<EnqueueResult> {
@@ -47,7 +50,7 @@ export async function enqueueWork(queryable: Queryable, item: WorkItem): Promise
        queue_name => $3,
        max_attempts => $6,
        job_key => receipt.job_key,
-       job_key_mode => 'unsafe_dedupe'
+       job_key_mode => 'replace'
      )).id::text AS id
      FROM receipt`,
     [item.key, item.task, item.lane, item.deliveryId ?? null, JSON.stringify(item.payload), maxAttempts],

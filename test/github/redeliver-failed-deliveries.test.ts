@@ -40,9 +40,10 @@ describe("findFailedDeliveries", () => {
       item("too-big", "2026-01-01T00:00:04Z", 413),
       item("slow", "2026-01-01T00:00:00Z", 408, 9),
     ]);
-    expect(failed.map((entry) => [entry.guid, entry.id])).toEqual([
-      ["slow", 9],
-      ["down", 2],
+    expect(failed.map((entry) => [entry.guid, entry.id, entry.firstDeliveredAt])).toEqual([
+      ["slow", 9, "2026-01-01T00:00:00Z"],
+      // The newest attempt is asked for again; a command's age is judged at the oldest.
+      ["down", 2, "2026-01-01T00:00:01Z"],
     ]);
   });
 });
@@ -96,6 +97,12 @@ describeEachBackend("redeliverFailedDeliveries against the GitHub fake", (backen
     const byGuid = (guid: string) => log.deliveries.find((entry) => entry.guid === guid && !entry.redelivery)?.id;
     expect(log.attempts).toEqual([byGuid("while-down"), byGuid("outage")]);
     expect(logger.lines).toContainEqual({ level: "info", message: `redelivery: 2 failed deliveries since ${SINCE.toISOString()}, asked GitHub for 2` });
+    // What the app judges a redelivered command's age by: when GitHub first tried to send it.
+    const first = await database.pool.query<{ guid: string; at: Date }>("SELECT guid, first_delivered_at AS at FROM speedgate.redeliveries ORDER BY guid");
+    expect(first.rows.map((row) => [row.guid, row.at.toISOString()])).toEqual([
+      ["outage", "2025-12-31T21:30:00.000Z"],
+      ["while-down", "2025-12-31T21:00:00.000Z"],
+    ]);
   });
 
   it("asks once when two replicas start together", async () => {

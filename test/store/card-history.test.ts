@@ -104,8 +104,8 @@ describeEachBackend("the card history", (backend) => {
 
   it("remembers the leaderboard's issue per repository", async () => {
     expect(await readLeaderboardIssue(database.pool, "octo/engine")).toBeNull();
-    await recordLeaderboardIssue(database.pool, "Octo/Engine", 77);
-    await recordLeaderboardIssue(database.pool, "octo/engine", 78);
-    expect(await readLeaderboardIssue(database.pool, "octo/engine")).toBe(78);
+    await recordLeaderboardIssue(database.pool, "Octo/Engine", { number: 77, pinned: false });
+    await recordLeaderboardIssue(database.pool, "octo/engine", { number: 78, pinned: true });
+    expect(await readLeaderboardIssue(database.pool, "octo/engine")).toEqual({ number: 78, pinned: true });
   });
 });

@@ -80,16 +80,22 @@ describeEachBackend("migrating from the previous schema", (backend) => {
     await handle.destroy();
   });
 
-  it("keeps the rows written under version N-1 and adds version N's tables", async () => {
+  it("keeps the rows written under version N-1 and adds version N's tables and columns", async () => {
     const migrations = await loadMigrations();
     const previous = migrations.length - 1;
     database = await handle.open();
     await migrateDatabase(database.pool, { logger: silentLogger, targetVersion: previous });
     expect(await readSchemaVersion(database.pool)).toBe(previous);
-    // What version 1 holds: receipts of accepted work and a dispatch's record.
+    // What the previous version holds: accepted work, a dispatch's record, a card, a redelivery asked for and a leaderboard issue.
     await database.pool.query("INSERT INTO speedgate.work_receipts (job_key, task, lane) VALUES ('comment:1', 'rescore', 'o/r#1')");
     await database.pool.query("INSERT INTO speedgate.side_effects (effect_key, kind, state, sends) VALUES ('dispatch:comment:1', 'dispatch', 'done', 1)");
-    expect(await tables(database)).not.toContain("cards");
+    await database.pool.query(
+      "INSERT INTO speedgate.cards (repository, pull_request, head_sha, run_id, gate_passed, gate_min_round_score, gate_use) VALUES ('o/r', 1, 'abc', 7, true, 1.05, 'round-score')",
+    );
+    await database.pool.query("INSERT INTO speedgate.redeliveries (guid, delivery_id, event) VALUES ('guid-1', 11, 'issue_comment')");
+    await database.pool.query("INSERT INTO speedgate.leaderboards (repository, issue_number) VALUES ('o/r', 5)");
+    expect(await tables(database)).not.toContain("refusal_replies");
+    expect(await tables(database)).not.toContain("head_pushes");
     await database.close();
 
     // The newer speedgate starts on the same data.
@@ -100,10 +106,12 @@ describeEachBackend("migrating from the previous schema", (backend) => {
     expect(receipts.rows).toEqual([{ job_key: "comment:1", task: "rescore", lane: "o/r#1" }]);
     const effects = await database.pool.query("SELECT effect_key, state FROM speedgate.side_effects");
     expect(effects.rows).toEqual([{ effect_key: "dispatch:comment:1", state: "done" }]);
-    await database.pool.query(
-      "INSERT INTO speedgate.cards (repository, pull_request, head_sha, run_id, gate_passed, gate_min_round_score, gate_use) VALUES ('o/r', 1, 'abc', 7, true, 1.05, 'round-score')",
-    );
     expect((await database.pool.query("SELECT count(*)::int AS n FROM speedgate.cards")).rows[0]).toEqual({ n: 1 });
+    // Version N's columns take their defaults on the old rows.
+    expect((await database.pool.query("SELECT guid, first_delivered_at FROM speedgate.redeliveries")).rows).toEqual([{ guid: "guid-1", first_delivered_at: null }]);
+    expect((await database.pool.query("SELECT issue_number, pinned FROM speedgate.leaderboards")).rows).toEqual([{ issue_number: 5, pinned: false }]);
+    expect(await tables(database)).toEqual(expect.arrayContaining(["refusal_replies", "head_pushes"]));
+    await database.pool.query("INSERT INTO speedgate.head_pushes (pull, head_sha, pushed_at) VALUES ('o/r#1', 'abc', now())");
   });
 });
 
