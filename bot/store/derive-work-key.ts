@@ -21,15 +21,24 @@ export function workflowRunWorkKey(repository: string, runId: number, runAttempt
 }
 
 /**
- * check_run.rerequested and check_run.requested_action: the check run and what was asked of it. A
- * check can be re-run again once it concluded again, so its conclusion time is part of the key: the
- * same click replayed is one job, a click after the next conclusion is another.
+ * check_run.rerequested: the check run, what was asked of it and who pressed (#12: each presser's
+ * permission is judged once per check run). A check can be re-run again once it concluded again, so its
+ * conclusion time is part of the key: the same click replayed is one job, a click after the next
+ * conclusion is another.
  */
-export function checkRunWorkKey(repository: string, checkRunId: number, requested: string, concludedAt: string | null): string {
-  return `check-run:${repository.toLowerCase()}:${checkRunId}:${requested}:${concludedAt ?? "running"}`;
+export function checkRunWorkKey(repository: string, checkRunId: number, requested: string, presser: string, concludedAt: string | null): string {
+  return `check-run:${repository.toLowerCase()}:${checkRunId}:${requested}:${presser.toLowerCase()}:${concludedAt ?? "running"}`;
 }
 
-/** pull_request.opened/synchronize/reopened: the same head pushed again asks for nothing new. */
-export function pullRequestWorkKey(repository: string, pullNumber: number, action: string, headSha: string): string {
-  return `pull:${repository.toLowerCase()}#${pullNumber}:${action}:${headSha}`;
+/**
+ * pull_request events: the action, the head and GitHub's updated_at at that moment (#12's key): a
+ * replay is one job, while a head pushed back later (A, B, A again) is new work.
+ */
+export function pullRequestWorkKey(repository: string, pullNumber: number, action: string, headSha: string, updatedAt: string | null): string {
+  return `pull:${repository.toLowerCase()}#${pullNumber}:${action}:${headSha}:${updatedAt ?? "?"}`;
+}
+
+/** The lane of a repository's leaderboard issue: one update at a time, so the issue is opened once. */
+export function leaderboardLane(repository: string): string {
+  return `${repository.toLowerCase()}#leaderboard`;
 }

@@ -24,6 +24,12 @@ export function redeliverHours(env: NodeJS.ProcessEnv): number {
 export async function redeliverOnStart(app: Probot, database: Database, options: { hours: number; logger: Logger; now?: Date }): Promise<RedeliveryReport | null> {
   if (options.hours === 0) return null;
   const since = new Date((options.now ?? new Date()).getTime() - options.hours * 3_600_000);
+  return await redeliverSince(app, database, { since, logger: options.logger });
+}
+
+/** Asks GitHub to send again what failed since `since` (at start, and after a database outage). Never throws. */
+export async function redeliverSince(app: Probot, database: Database, options: { since: Date; logger: Logger }): Promise<RedeliveryReport | null> {
+  const { since } = options;
   try {
     const client = await app.auth();
     return await redeliverFailedDeliveries({

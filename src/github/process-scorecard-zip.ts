@@ -1,4 +1,5 @@
 import { describeVerdict } from "../scorecard/describe-card.js";
+import { type CardFacts, cardFactsFrom } from "../store/card-history.js";
 import { renderMarkdown } from "../scorecard/render-markdown.js";
 import { renderMarkdownWithinBytes } from "../scorecard/render-markdown-within-bytes.js";
 import type { GateSettings } from "../scoring/evaluate-gate.js";
@@ -24,6 +25,8 @@ export type ScorecardZipResult =
       headline: string;
       /** Changed files the workflow's patch-paths left out: scored is only the rest. */
       filesLeftOut: number;
+      /** What the app's card history records of it. */
+      facts: CardFacts;
     }
   | { ok: false; problem: string };
 
@@ -53,5 +56,6 @@ export function processScorecardZip(job: ScorecardZipJob): ScorecardZipResult {
     passed: verdict.passed,
     headline: verdict.headline,
     filesLeftOut: regated.source?.patchFilter?.leftOutTotal ?? 0,
+    facts: cardFactsFrom(regated),
   };
 }
