@@ -40,7 +40,7 @@ import {
   renderMarkdown,
   runRound,
   writeScorecard
-} from "./chunks/chunk-JUDPZ4RY.js";
+} from "./chunks/chunk-JZHHHGAT.js";
 import {
   require_docker
 } from "./chunks/chunk-TM3QZYC6.js";

@@ -40,7 +40,7 @@ import {
   renderMarkdown,
   runRound,
   writeScorecard
-} from "./chunks/chunk-JUDPZ4RY.js";
+} from "./chunks/chunk-JZHHHGAT.js";
 import "./chunks/chunk-TM3QZYC6.js";
 import "./chunks/chunk-ZNUQIOIV.js";
 import {

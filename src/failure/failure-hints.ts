@@ -1,3 +1,4 @@
+import { literalForCodeSpans } from "../scorecard/render-inline-code.js";
 import type { OomPhase } from "./failure-patterns.js";
 
 /*
@@ -48,7 +49,8 @@ export const NCCL_HINT = [
 ].join(" ");
 
 export function importErrorHint(location: string | null): string {
-  const where = location ? `Look at ${location}: ` : "";
+  // The location is the engine's traceback: its backticks must not open code spans on the card.
+  const where = location ? `Look at ${literalForCodeSpans(location)}: ` : "";
   return `${where}the engine's Python code does not import, most often because the patch left a syntax error, a missing import or a renamed symbol. Run \`python -c "import sglang"\` (or \`import vllm\`) in the patched tree to reproduce it without a GPU.`;
 }
 

@@ -35,6 +35,8 @@ export function neutralizeReferences(text: string): string {
 function escapeInlineText(text: string): string {
   // References first: the entities added below carry a `#` of their own.
   return neutralizeReferences(text)
+    // A backslash would otherwise escape what follows it, and `\&lt;` shows "&lt;" instead of "\<".
+    .replace(/\\/g, "\\\\")
     .replace(/&/g, "&amp;")
     .replace(/</g, "&lt;")
     .replace(/>/g, "&gt;")

@@ -1,5 +1,6 @@
 import type { GpuSnapshot } from "../round/gpu-state-schema.js";
 import { SAME_MEMORY_MIB, describeHolders, describeMemoryInUse, describeUseOn, formatGiB, largestIncreaseMiB, readGpuSnapshot } from "./read-gpu-snapshot.js";
+import { literalForCodeSpans } from "./render-inline-code.js";
 import type { Scorecard } from "./scorecard-schema.js";
 
 /** Who has to act on a CUDA out-of-memory, as the card puts it first. */
@@ -9,18 +10,22 @@ export interface OomExplanation {
   verdict: OomVerdict;
   /** Plain text: the caller escapes it for the card. */
   lead: string;
-  /** Plain text with Markdown code spans for commands and config keys; render with renderWithCodeSpans. */
+  /**
+   * Plain text with Markdown code spans for commands and config keys, the runner's own words (process
+   * names, nvidia-smi's error) kept literal with literalForCodeSpans; render with renderWithCodeSpans.
+   */
   text: string;
 }
 
 function gpuStateUnknownReason(snapshot: GpuSnapshot | null): string {
   if (!snapshot) return "the card does not record it";
-  return snapshot.error ?? "nvidia-smi listed no GPU";
+  return snapshot.error === null ? "nvidia-smi listed no GPU" : literalForCodeSpans(snapshot.error);
 }
 
 /** "(held by python3, pid 4242, 22.0 GiB)", or nothing when nvidia-smi listed no process (as in many containers). */
 function heldBy(processes: GpuSnapshot["processes"]): string {
-  return processes.length === 0 ? "" : ` (held by ${describeHolders(processes)})`;
+  // Process names are the runner's: their backticks must not open code spans in the text.
+  return processes.length === 0 ? "" : ` (held by ${literalForCodeSpans(describeHolders(processes))})`;
 }
 
 /**

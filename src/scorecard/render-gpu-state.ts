@@ -2,7 +2,7 @@ import { markdownTable } from "markdown-table";
 import type { GpuSnapshot } from "../round/gpu-state-schema.js";
 import { describeGpus } from "../round/probe-gpu.js";
 import { describeHolders, describeMemoryInUse, formatGiB, readGpuSnapshot } from "./read-gpu-snapshot.js";
-import { renderWithCodeSpans } from "./render-inline-code.js";
+import { literalForCodeSpans, renderWithCodeSpans } from "./render-inline-code.js";
 import { escapeCell } from "./render-markdown.js";
 import type { Scorecard } from "./scorecard-schema.js";
 
@@ -57,7 +57,7 @@ export function renderGpuBusyWarning(card: Scorecard): string {
   for (const role of ["baseline", "candidate"] as const) {
     const reading = readGpuSnapshot(state[role]);
     if (!reading.readable || !reading.held) continue;
-    const holders = reading.processes.length === 0 ? "" : ` (held by ${describeHolders(reading.processes)})`;
+    const holders = reading.processes.length === 0 ? "" : ` (held by ${literalForCodeSpans(describeHolders(reading.processes))})`;
     warnings.push(`before the ${role} started, ${describeMemoryInUse(reading)}${holders}`);
   }
   if (warnings.length === 0) return "";

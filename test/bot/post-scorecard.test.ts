@@ -84,7 +84,7 @@ describe("postScorecard", () => {
     fake.on("POST", "/repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches", () => ({ status: 204 }));
     await receive("issue_comment", issueCommentCreated({ number: 21, body: "/rescore", login: "maintainer" }));
     expect(fake.checkRuns).toMatchObject([{ status: "queued", externalId: "speedgate:pr=21:run=unknown" }]);
-    // Its own run id: the app handles a run's attempt once, and run 4 was another test's.
+    // A run id of its own: the app handles a run's attempt once, and run 4 was another test's.
     repo.artifacts.set(6, zipScorecard(makeTestScorecard()));
     await receive("workflow_run", workflowRunCompleted({ id: 6, event: "workflow_dispatch", headSha: "9".repeat(40), headBranch: "main", title: `speedgate #21 ${SHA}` }));
     expect(fake.comments.filter((comment) => comment.body.startsWith("<!-- speedgate -->"))).toMatchObject([{ issueNumber: 21 }]);

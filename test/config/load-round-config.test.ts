@@ -185,10 +185,22 @@ describe("loadRound", () => {
 
   it("reads bench.tokenizer from the runner, relative to the config, before anything starts", async () => {
     const tokenizer = await readFile(TEST_TOKENIZER_PATH, "utf8");
-    const config = { ...valid, runtime: "process", baseline: { command: ["engine"] }, bench: { ...valid.bench, tokenizer: "tok/tokenizer.json" } };
+    const config = {
+      ...valid,
+      runtime: "process",
+      baseline: { command: ["engine"] },
+      candidate: { ...valid.candidate, sourceDir: "./source" },
+      bench: { ...valid.bench, tokenizer: "tok/tokenizer.json" },
+    };
     const dir = await writeRound({ "round.yml": stringify(config), "prompts.jsonl": prompts, "submission.patch": patch });
-    await expect(loadRound(join(dir, "round.yml"))).rejects.toThrow(/bench\.tokenizer: expected a readable tokenizer\.json on the runner, could not read .*tok\/tokenizer\.json \(ENOENT\)/);
+    await mkdir(join(dir, "source"));
+    // Checked with the config's other paths, and it is the only problem of this config.
+    await expect(loadRound(join(dir, "round.yml"))).rejects.toThrow(
+      /round\.yml: bench\.tokenizer: expected an existing file \(the model's tokenizer\.json\), got "tok\/tokenizer\.json": .*tok\/tokenizer\.json does not exist$/,
+    );
     await mkdir(join(dir, "tok"));
+    await writeFile(join(dir, "tok", "tokenizer.json"), "not json");
+    await expect(loadRound(join(dir, "round.yml"))).rejects.toThrow(/tok\/tokenizer\.json: expected a Hugging Face tokenizer\.json, but it is not JSON/);
     await writeFile(join(dir, "tok", "tokenizer.json"), tokenizer);
     const round = await loadRound(join(dir, "round.yml"));
     expect(round.config.bench.tokenizer).toEqual({ path: join(dir, "tok", "tokenizer.json"), from: "runner" });

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { chmod, chown, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -11,7 +11,7 @@ import { DockerRuntime } from "../../src/docker/docker-runtime.js";
 import { waitUntilHealthy } from "../../src/engine/wait-until-healthy.js";
 import type { RunningEngine } from "../../src/engine/engine-runtime.js";
 import { createRecordingLogger } from "../../src/logger.js";
-import { BASELINE_PROFILE } from "../support/docker/build-test-engine-image.js";
+import { BASELINE_PROFILE, testPrompt } from "../support/docker/build-test-engine-image.js";
 import { dockerTestContext } from "../support/docker/docker-test-context.js";
 import { makeDockerRound } from "../support/docker/make-docker-round.js";
 import { getFreePort } from "../support/get-free-port.js";
@@ -63,8 +63,15 @@ describe.skipIf(!context)("engine containers with mounts, a working folder, IPC 
   const runtimes: DockerRuntime[] = [];
   let models = "";
   beforeAll(async () => {
+    // A weights folder as `huggingface-cli download` leaves it (umask 022): readable by every user. The
+    // container's root has no capability (no DAC_OVERRIDE): it reads a mount through its permission
+    // bits like any other user, and mkdtemp's 0700 is closed to it whenever the tests are not root.
     models = await mkdtemp(join(tmpdir(), "speedgate-models-"));
     await writeFile(join(models, "profile.json"), JSON.stringify(BASELINE_PROFILE));
+    // The profile names the engine's prompts file next to it, as the image's copy does.
+    const prompts = Array.from({ length: 20 }, (_, index) => JSON.stringify(testPrompt(index)));
+    await writeFile(join(models, BASELINE_PROFILE.promptsFile), `${prompts.join("\n")}\n`);
+    await chmod(models, 0o755);
   });
   afterEach(async () => {
     await Promise.all(runtimes.splice(0).map((runtime) => runtime.dispose()));
@@ -98,6 +105,29 @@ describe.skipIf(!context)("engine containers with mounts, a working folder, IPC 
     });
     expect(engine.logTail()).toContain("mount: read-only");
     expect(existsSync(join(models, "probe"))).toBe(false);
+  });
+
+  it("reads a mount through its permission bits only: a folder that only another user may read stays closed to the engine", async () => {
+    const weights = await mkdtemp(join(tmpdir(), "speedgate-private-weights-"));
+    try {
+      await writeFile(join(weights, "config.json"), "{}");
+      // Owned by someone other than the container's root (nobody, when the tests run as root), mode 0700.
+      if (process.getuid?.() === 0) await chown(weights, 65534, 65534);
+      const probe = (name: string) => `if cat ${name}/config.json >/dev/null 2>&1; then echo "${name}: readable"; else echo "${name}: closed"; fi`;
+      const closed = await startBaseline({
+        baseline: { command: probingCommand(probe("/weights")), cwd: "/models" },
+        docker: { mounts: [`${models}:/models`, `${weights}:/weights`] },
+      });
+      expect(closed.logTail()).toContain("/weights: closed");
+      await chmod(weights, 0o755);
+      const opened = await startBaseline({
+        baseline: { command: probingCommand(probe("/weights")), cwd: "/models" },
+        docker: { mounts: [`${models}:/models`, `${weights}:/weights`] },
+      });
+      expect(opened.logTail()).toContain("/weights: readable");
+    } finally {
+      await rm(weights, { recursive: true, force: true });
+    }
   });
 
   it("lets a mount opt into writes", async () => {

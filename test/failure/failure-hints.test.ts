@@ -34,7 +34,7 @@ describe("the failure hints and troubleshooting pages", () => {
   });
 
   it("point a slow start at weights served from the runner with docker.mounts, which the config now has", () => {
-    expect(hints.startupTimeoutHint(1200)).toContain("docker.mounts, read-only");
+    expect(hints.startupTimeoutHint(1200)).toContain("(`docker.mounts`, read-only)");
     expect(listConfigFields()).toContain("docker.mounts");
   });
 });

@@ -1,3 +1,4 @@
+import MarkdownIt from "markdown-it";
 import { describe, expect, it } from "vitest";
 import { escapeCodeLine, escapeInline, neutralizeReferences } from "../../src/scorecard/escape-engine-text.js";
 import { findRenderedReferences } from "../support/find-rendered-references.js";
@@ -16,6 +17,22 @@ describe("escape-engine-text: engine text on a card", () => {
   it("keeps the text readable: ordinary links, anchors and e-mail addresses stay as they were", () => {
     expect(neutralizeReferences("see https://docs.pytorch.org/notes.html#optimizing and a@b.c")).toBe("see https://docs.pytorch.org/notes.html#optimizing and a@\u200bb.c");
     expect(escapeInline("issue https://github.com/o/r/issues/7")).toBe("issue `https://github.com/o/r/issues/7`");
+  });
+
+  it("shows backslashes as the engine wrote them: they escape nothing that follows", () => {
+    const renderer = new MarkdownIt();
+    const shown = (markdown: string): string =>
+      renderer
+        .renderInline(markdown)
+        .replace(/&lt;/g, "<")
+        .replace(/&gt;/g, ">")
+        .replace(/&quot;/g, '"')
+        .replace(/&amp;/g, "&")
+        .replace(/&#96;/g, "`")
+        .replace(/&#91;/g, "[");
+    for (const text of ["C:\\models\\<m>", "a\\|b", "\\`x\\`", "\\&lt; is not <", "ends with \\"]) {
+      expect(shown(escapeInline(text))).toBe(text);
+    }
   });
 
   it("never lets an HTML comment open or close, outside code or in a fenced log line", () => {

@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { parseRoundConfig } from "../../src/config/load-round-config.js";
 import type { EngineFailure } from "../../src/failure/engine-failure.js";
+import { importErrorHint } from "../../src/failure/failure-hints.js";
 import type { GpuSnapshot } from "../../src/round/gpu-state-schema.js";
 import { renderMarkdown } from "../../src/scorecard/render-markdown.js";
+import { findRenderedReferences } from "../support/find-rendered-references.js";
 import { type PromptPlan, makeCard, seedOomFailure, testConfig } from "../support/make-card.js";
 
 function gpu(usedMiB: number, processes: GpuSnapshot["processes"] = []): GpuSnapshot {
@@ -131,7 +133,10 @@ describe("the card for a CUDA out-of-memory", () => {
     expect(markdown).not.toContain("@octocat");
     expect(markdown).not.toContain("<img");
     expect(markdown).not.toContain("<!-- hidden");
-    expect(markdown).toContain("&#64;octocat &lt;img src=x&gt; \\| &#96;x&#96; &lt;!-- hidden");
+    // In the GPU state table and in the OOM explanation alike: its backticks are characters, not code.
+    expect(markdown).toContain("| @\u200boctocat &lt;img src=x&gt; \\| &#96;x&#96; &lt;!-- hidden, pid 1, 22.5 GiB |");
+    expect(markdown).toContain("(held by @\u200boctocat &lt;img src=x&gt; \\| &#96;x&#96; &lt;!-- hidden, pid 1, 22.5 GiB)");
+    expect(findRenderedReferences(markdown)).toEqual([]);
   });
 });
 
@@ -145,9 +150,16 @@ describe("hints as code", () => {
     };
     const markdown = renderMarkdown(makeCard(passing, { failure }));
     expect(markdown).toContain(
-      "| Hint for maintainers | Find it with `ss -ltnp \\| grep 30000`, then `kill <pid>`; ask &#64;octocat. A lone &#96; stays. ([troubleshooting: port_in_use](https://github.com/speedgate-dev/speedgate/blob/v0.1.0/docs/troubleshooting/port_in_use.md)) |",
+      "| Hint for maintainers | Find it with `ss -ltnp \\| grep 30000`, then `kill <pid>`; ask @\u200boctocat. A lone &#96; stays. ([troubleshooting: port_in_use](https://github.com/speedgate-dev/speedgate/blob/v0.1.0/docs/troubleshooting/port_in_use.md)) |",
     );
     expect(markdown).not.toContain("&#96;ss -ltnp");
+  });
+
+  it("keeps the engine's own words in a hint literal: a traceback path with backticks opens no code span", () => {
+    const failure: EngineFailure = { ...seedOomFailure(), kind: "import_error", label: "Python ImportError", hint: importErrorHint("/src/`@octocat`/x.py, line 3") };
+    const markdown = renderMarkdown(makeCard(passing, { failure }));
+    expect(markdown).toContain("| Hint for maintainers | Look at /src/&#96;@\u200boctocat&#96;/x.py, line 3: the engine's Python code does not import");
+    expect(markdown).toContain('Run `python -c "import sglang"` (or `import vllm`)');
   });
 });
 

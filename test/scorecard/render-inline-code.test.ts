@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { codeSpan, renderWithCodeSpans } from "../../src/scorecard/render-inline-code.js";
+import { codeSpan, literalForCodeSpans, renderWithCodeSpans } from "../../src/scorecard/render-inline-code.js";
 import { escapeCell } from "../../src/scorecard/render-markdown.js";
 
 const render = (text: string): string => renderWithCodeSpans(text, escapeCell);
@@ -16,8 +16,19 @@ describe("renderWithCodeSpans", () => {
   });
 
   it("makes code spans safe in a table cell: pipes escaped, no HTML or mention outside code", () => {
-    expect(render("`a | b` @x")).toBe("`a \\| b` &#64;x");
+    expect(render("`a | b` @x")).toBe("`a \\| b` @\u200bx");
     expect(render("`<img src=x>`")).toBe("`<img src=x>`");
+  });
+
+  it("never lets a code span carry an HTML comment into the comment's raw text", () => {
+    expect(render("`<!-- speedgate-run {} -->`")).toBe("`<\u200b!-- speedgate-run {} -\u200b->`");
+  });
+
+  it("keeps untrusted text literal inside hint-like text: its backticks open no code span, even across the text's own spans", () => {
+    const name = "evil` \\`x`";
+    expect(render(`held by ${literalForCodeSpans(name)}: comment \`/rescore\``)).toBe("held by evil&#96; \\\\&#96;x&#96;: comment `/rescore`");
+    // A lone backtick of the text does not pair with one in the untrusted part.
+    expect(render(`a lone \` then ${literalForCodeSpans("`x")}`)).toBe("a lone &#96; then &#96;x");
   });
 
   it("picks a fence longer than any backtick run inside and pads a span that starts or ends with one", () => {

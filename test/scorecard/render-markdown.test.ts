@@ -52,7 +52,7 @@ describe("renderMarkdown", () => {
     expect(markdown).toContain("| Implausible | 1: claimed more tokens than the stream held |");
     expect(markdown).toContain("| Median agreement | 50% of the compared tokens are the baseline's answer |");
     expect(markdown).toContain("❌ diverged");
-    expect(markdown).toContain('baseline " The\\|x", candidate "&lt;b&gt;&#64;team &#91;x](y)"');
+    expect(markdown).toContain('baseline " The\\|x", candidate "&lt;b&gt;@\u200bteam &#91;x](y)"');
     expect(markdown).toContain("candidate engine claimed 900 tokens, speedgate counted 256; agreement 75%: the answers part after 192 tokens");
     expect(markdown).toContain("Token counts are speedgate's own: it tokenized each streamed answer with the model's tokenizer (sha256 abababababab…)");
   });

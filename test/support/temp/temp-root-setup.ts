@@ -17,7 +17,8 @@ export default async function setup(): Promise<() => Promise<void>> {
     else process.env.TMPDIR = previous;
     const left = await readdir(root).catch(() => []);
     await rm(root, { recursive: true, force: true });
-    // Only a file that crashed before its own check (or a process that outlived its test) gets here.
+    // Only a file that crashed before its own check (or a process that outlived its test) gets here;
+    // a file's folder is f-<its path under test/>-XXXXXX.
     if (left.length > 0) process.stderr.write(`\nspeedgate: the test run left ${left.length} temporary entr${left.length === 1 ? "y" : "ies"} in ${root} (removed now): ${left.join(", ")}\n`);
   };
 }

@@ -36203,6 +36203,97 @@ import { cp, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join as join3 } from "node:path";
 
+// src/scorecard/escape-engine-text.ts
+var ZERO_WIDTH_SPACE = "\u200B";
+var REFERENCE_URL = /(?:\bhttps?:\/\/|\bwww\.)?[\w.-]+\.[a-z]{2,}(?::\d+)?\/[^\s/]+\/[^\s/]+\/(?:issues|pull|pulls|discussions|commit|commits)\/\S*/gi;
+function neutralizeReferences(text3) {
+  return text3.replace(/@(?=[\p{L}\p{N}_-])/gu, `@${ZERO_WIDTH_SPACE}`).replace(/#(?=[\p{N}])/gu, `#${ZERO_WIDTH_SPACE}`).replace(/\b(GH)-(?=\d)/gi, `$1-${ZERO_WIDTH_SPACE}`);
+}
+function escapeInlineText(text3) {
+  return neutralizeReferences(text3).replace(/\\/g, "\\\\").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/\|/g, "\\|").replace(/`/g, "&#96;").replace(/\[/g, "&#91;").replace(/\n/g, " ");
+}
+function codeSpan(url2) {
+  return `\`${breakHtmlComments(url2.replace(/`/g, "")).replace(/\|/g, "\\|")}\``;
+}
+function escapeInline(text3) {
+  const clean = cleanLogLine(text3);
+  let out = "";
+  let last = 0;
+  for (const match of clean.matchAll(REFERENCE_URL)) {
+    out += escapeInlineText(clean.slice(last, match.index)) + codeSpan(match[0]);
+    last = match.index + match[0].length;
+  }
+  return out + escapeInlineText(clean.slice(last));
+}
+function escapeCodeLine(line) {
+  return breakHtmlComments(cleanLogLine(line));
+}
+function breakHtmlComments(text3) {
+  return text3.replace(/<!/g, `<${ZERO_WIDTH_SPACE}!`).replace(/--(?=>)/g, `-${ZERO_WIDTH_SPACE}-`);
+}
+
+// src/scorecard/render-inline-code.ts
+function codeSpan2(code) {
+  const content = breakHtmlComments(cleanLogLine(code).replace(/\n/g, " ").replace(/\|/g, "\\|"));
+  let longest = 0;
+  for (const run2 of content.match(/`+/g) ?? []) longest = Math.max(longest, run2.length);
+  const fence = "`".repeat(longest + 1);
+  const pad = content.startsWith("`") || content.endsWith("`") || content.startsWith(" ") && content.endsWith(" ") ? " " : "";
+  return `${fence}${pad}${content}${pad}${fence}`;
+}
+function literalForCodeSpans(text3) {
+  return text3.replace(/[\\`]/g, "\\$&");
+}
+function lexCodeSpans(text3) {
+  const tokens = [];
+  let plain = "";
+  let index = 0;
+  while (index < text3.length) {
+    const char = text3[index] ?? "";
+    const next = text3[index + 1];
+    if (char === "\\" && (next === "`" || next === "\\")) {
+      plain += next;
+      index += 2;
+    } else if (char === "`") {
+      let runEnd = index;
+      while (text3[runEnd] === "`") runEnd++;
+      if (plain !== "") tokens.push({ value: plain, fence: false });
+      plain = "";
+      tokens.push({ value: text3.slice(index, runEnd), fence: true });
+      index = runEnd;
+    } else {
+      plain += char;
+      index++;
+    }
+  }
+  if (plain !== "") tokens.push({ value: plain, fence: false });
+  return tokens;
+}
+function renderWithCodeSpans(text3, escapeText) {
+  const tokens = lexCodeSpans(text3);
+  const out = [];
+  let plain = "";
+  let index = 0;
+  while (index < tokens.length) {
+    const token = tokens[index];
+    if (!token) break;
+    const close = token.fence ? tokens.findIndex((other, at) => at > index && other.fence && other.value.length === token.value.length) : -1;
+    if (close === -1) {
+      plain += token.value;
+      index++;
+      continue;
+    }
+    if (plain !== "") out.push(escapeText(plain));
+    plain = "";
+    let code = tokens.slice(index + 1, close).map((inner) => inner.value).join("");
+    if (code.length > 1 && code.startsWith(" ") && code.endsWith(" ") && code.trim() !== "") code = code.slice(1, -1);
+    out.push(codeSpan2(code));
+    index = close + 1;
+  }
+  if (plain !== "") out.push(escapeText(plain));
+  return out.join("");
+}
+
 // src/failure/failure-hints.ts
 var SAME_GPU = "Another process on the same GPU shrinks the headroom: check `nvidia-smi` for leftovers (a previous engine, another job) before the run.";
 var CUDA_OOM_HINTS = {
@@ -36242,7 +36333,7 @@ var NCCL_HINT = [
   "check that every GPU in `--tp` is visible and idle (`nvidia-smi`)."
 ].join(" ");
 function importErrorHint(location) {
-  const where = location ? `Look at ${location}: ` : "";
+  const where = location ? `Look at ${literalForCodeSpans(location)}: ` : "";
   return `${where}the engine's Python code does not import, most often because the patch left a syntax error, a missing import or a renamed symbol. Run \`python -c "import sglang"\` (or \`import vllm\`) in the patched tree to reproduce it without a GPU.`;
 }
 function portInUseHint(port) {
@@ -61640,10 +61731,10 @@ function describeHolders(processes, max = 3) {
 // src/scorecard/explain-cuda-oom.ts
 function gpuStateUnknownReason(snapshot) {
   if (!snapshot) return "the card does not record it";
-  return snapshot.error ?? "nvidia-smi listed no GPU";
+  return snapshot.error === null ? "nvidia-smi listed no GPU" : literalForCodeSpans(snapshot.error);
 }
 function heldBy(processes) {
-  return processes.length === 0 ? "" : ` (held by ${describeHolders(processes)})`;
+  return processes.length === 0 ? "" : ` (held by ${literalForCodeSpans(describeHolders(processes))})`;
 }
 function explainCudaOom(card) {
   const failure2 = card.failure;
@@ -61703,57 +61794,6 @@ function explainCudaOom(card) {
   };
 }
 
-// src/scorecard/render-inline-code.ts
-function codeSpan(code) {
-  const content = cleanLogLine(code).replace(/\n/g, " ").replace(/\|/g, "\\|");
-  let longest = 0;
-  for (const run2 of content.match(/`+/g) ?? []) longest = Math.max(longest, run2.length);
-  const fence = "`".repeat(longest + 1);
-  const pad = content.startsWith("`") || content.endsWith("`") || content.startsWith(" ") && content.endsWith(" ") ? " " : "";
-  return `${fence}${pad}${content}${pad}${fence}`;
-}
-function renderWithCodeSpans(text3, escapeText) {
-  const out = [];
-  let plain = "";
-  let index = 0;
-  while (index < text3.length) {
-    if (text3[index] !== "`") {
-      plain += text3[index];
-      index++;
-      continue;
-    }
-    let runEnd = index;
-    while (text3[runEnd] === "`") runEnd++;
-    const run2 = runEnd - index;
-    let close = -1;
-    let search = runEnd;
-    while (search < text3.length) {
-      const next = text3.indexOf("`", search);
-      if (next === -1) break;
-      let nextEnd = next;
-      while (text3[nextEnd] === "`") nextEnd++;
-      if (nextEnd - next === run2) {
-        close = next;
-        break;
-      }
-      search = nextEnd;
-    }
-    if (close === -1) {
-      plain += text3.slice(index, runEnd);
-      index = runEnd;
-      continue;
-    }
-    if (plain !== "") out.push(escapeText(plain));
-    plain = "";
-    let code = text3.slice(runEnd, close);
-    if (code.length > 1 && code.startsWith(" ") && code.endsWith(" ") && code.trim() !== "") code = code.slice(1, -1);
-    out.push(codeSpan(code));
-    index = close + run2;
-  }
-  if (plain !== "") out.push(escapeText(plain));
-  return out.join("");
-}
-
 // src/scorecard/render-gpu-state.ts
 function memoryInUse(snapshot) {
   return snapshot.gpus.map((gpu) => {
@@ -61796,7 +61836,7 @@ function renderGpuBusyWarning(card) {
   for (const role of ["baseline", "candidate"]) {
     const reading = readGpuSnapshot(state[role]);
     if (!reading.readable || !reading.held) continue;
-    const holders = reading.processes.length === 0 ? "" : ` (held by ${describeHolders(reading.processes)})`;
+    const holders = reading.processes.length === 0 ? "" : ` (held by ${literalForCodeSpans(describeHolders(reading.processes))})`;
     warnings.push(`before the ${role} started, ${describeMemoryInUse(reading)}${holders}`);
   }
   if (warnings.length === 0) return "";
@@ -61942,35 +61982,6 @@ ${lead}
 ${table}
 
 ${basis}`;
-}
-
-// src/scorecard/escape-engine-text.ts
-var ZERO_WIDTH_SPACE = "\u200B";
-var REFERENCE_URL = /(?:\bhttps?:\/\/|\bwww\.)?[\w.-]+\.[a-z]{2,}(?::\d+)?\/[^\s/]+\/[^\s/]+\/(?:issues|pull|pulls|discussions|commit|commits)\/\S*/gi;
-function neutralizeReferences(text3) {
-  return text3.replace(/@(?=[\p{L}\p{N}_-])/gu, `@${ZERO_WIDTH_SPACE}`).replace(/#(?=[\p{N}])/gu, `#${ZERO_WIDTH_SPACE}`).replace(/\b(GH)-(?=\d)/gi, `$1-${ZERO_WIDTH_SPACE}`);
-}
-function escapeInlineText(text3) {
-  return neutralizeReferences(text3).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/\|/g, "\\|").replace(/`/g, "&#96;").replace(/\[/g, "&#91;").replace(/\n/g, " ");
-}
-function codeSpan2(url2) {
-  return `\`${breakHtmlComments(url2.replace(/`/g, "")).replace(/\|/g, "\\|")}\``;
-}
-function escapeInline(text3) {
-  const clean = cleanLogLine(text3);
-  let out = "";
-  let last = 0;
-  for (const match of clean.matchAll(REFERENCE_URL)) {
-    out += escapeInlineText(clean.slice(last, match.index)) + codeSpan2(match[0]);
-    last = match.index + match[0].length;
-  }
-  return out + escapeInlineText(clean.slice(last));
-}
-function escapeCodeLine(line) {
-  return breakHtmlComments(cleanLogLine(line));
-}
-function breakHtmlComments(text3) {
-  return text3.replace(/<!/g, `<${ZERO_WIDTH_SPACE}!`).replace(/--(?=>)/g, `-${ZERO_WIDTH_SPACE}-`);
 }
 
 // src/scorecard/render-left-out-files.ts
