@@ -20,6 +20,8 @@ export interface AppDeps {
   octokit: (installationId: number) => Promise<InstallationOctokit>;
   /** A command older than this when GitHub first sent it (ms, by its comment's created_at) is not run: a late replay. */
   commandMaxAgeMs: number;
+  /** Where the posted cards link their troubleshooting pages: the app's own, never the artifact's (bot/resolve-app-docs-url.ts). */
+  docsBaseUrl: string;
   now: () => number;
 }
 

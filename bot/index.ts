@@ -11,6 +11,7 @@ import type { HeadPushLog } from "./head-push-log.js";
 import { intakeDelivery } from "./intake-delivery.js";
 import { type CardReader, WorkerCardReader } from "./read-cards-off-thread.js";
 import type { RefusalLimiter } from "./refusal-limiter.js";
+import { resolveAppDocsUrl } from "./resolve-app-docs-url.js";
 import type { JobHandlers } from "./work/app-work.js";
 
 /** A `/rescore` whose comment is older than this when GitHub first sent it is not run (a replayed delivery). */
@@ -28,6 +29,8 @@ export interface SpeedgateAppOptions {
   heads?: HeadPushLog;
   cards?: CardReader;
   commandMaxAgeMs?: number;
+  /** The cards' troubleshooting links; SPEEDGATE_DOCS_URL or speedgate's own by default. */
+  docsBaseUrl?: string;
   now?: () => number;
 }
 
@@ -69,6 +72,7 @@ async function loadSpeedgateApp(app: Probot, options: SpeedgateAppOptions): Prom
     store,
     cards: options.cards ?? new WorkerCardReader(),
     commandMaxAgeMs: options.commandMaxAgeMs ?? COMMAND_MAX_AGE_MS,
+    docsBaseUrl: options.docsBaseUrl ?? resolveAppDocsUrl(process.env),
     now: options.now ?? Date.now,
     appId: async () => (await appInfo()).id,
     appSlug: async () => (await appInfo()).slug,

@@ -202,7 +202,7 @@ async function publishCard(deps: AppDeps, job: JobContext, client: GitHubClient,
     return;
   }
   job.log.info({ work: job.key, run: run.id, bytes: downloaded.zip.byteLength }, `reading the card of run ${run.id} off the event loop`);
-  const card = await deps.cards.read({ zip: downloaded.zip, source: downloaded.source, limits: DEFAULT_ZIP_LIMITS, gate: config.config.gate });
+  const card = await deps.cards.read({ zip: downloaded.zip, source: downloaded.source, limits: DEFAULT_ZIP_LIMITS, gate: config.config.gate, docsBaseUrl: deps.docsBaseUrl });
   job.log.info({ work: job.key, run: run.id, ok: card.ok }, `read the card of run ${run.id}`);
   if (!card.ok) {
     await refuseArtifact(client, check, card.problem, runPage);

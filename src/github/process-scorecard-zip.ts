@@ -12,6 +12,8 @@ export interface ScorecardZipJob {
   source: string;
   limits: ZipLimits;
   gate: GateSettings;
+  /** The app's own troubleshooting pages (bot/resolve-app-docs-url.ts), put on the card in place of the artifact's. */
+  docsBaseUrl: string | null;
 }
 
 export type ScorecardZipResult =
@@ -46,7 +48,7 @@ export function processScorecardZip(job: ScorecardZipJob): ScorecardZipResult {
     if (error instanceof ArtifactError) return { ok: false, problem: error.message };
     throw error;
   }
-  const regated = regateScorecard(card, job.gate);
+  const regated = regateScorecard(card, job.gate, job.docsBaseUrl);
   const comment = renderMarkdown(regated);
   const verdict = describeVerdict(regated);
   return {

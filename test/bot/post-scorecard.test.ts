@@ -6,7 +6,8 @@ import { createTestProbot } from "../support/fake-github/create-test-probot.js";
 import { FakeGitHub } from "../support/fake-github/fake-github-server.js";
 import { makeTestScorecard, zipScorecard } from "../support/fake-github/make-test-scorecard.js";
 import { type FakePull, serveRepository } from "../support/fake-github/serve-repository.js";
-import { makeCard } from "../support/make-card.js";
+import { DEFAULT_APP_DOCS_URL } from "../../bot/resolve-app-docs-url.js";
+import { makeCard, seedOomFailure } from "../support/make-card.js";
 
 const SHA = "1".repeat(40);
 const APP_ID = 88;
@@ -60,6 +61,16 @@ describe("postScorecard", () => {
     serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], artifacts: { 5: zipScorecard(withMetrics) } });
     await receive("workflow_run", workflowRunCompleted({ id: 5, headSha: SHA, headBranch: "topic" }));
     expect(fake.comments[0]?.body).toContain("### Where the speed came from");
+  });
+
+  it("links the app's own troubleshooting pages, never the ones the artifact names", async () => {
+    const forged = { ...makeTestScorecard({ scores: [1.3, 1.3, 1.3], failure: seedOomFailure() }), docsBaseUrl: "https://attacker.example/phish/docs/troubleshooting/" };
+    serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], artifacts: { 7: zipScorecard(forged) } });
+    await receive("workflow_run", workflowRunCompleted({ id: 7, headSha: SHA, headBranch: "topic" }));
+    const body = fake.comments[0]?.body ?? "";
+    expect(body).toContain(`](${DEFAULT_APP_DOCS_URL}`);
+    expect(body).not.toContain("attacker.example");
+    expect(fake.checkRuns[0]?.summary).not.toContain("attacker.example");
   });
 
   it("fails the check, saying why, when the artifact is not a valid card", async () => {

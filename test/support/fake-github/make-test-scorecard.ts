@@ -48,7 +48,7 @@ export function makeTestScorecard(options: TestCardOptions = {}): Scorecard {
       candidate: { outputTokens: 100, ttftMs: 10, e2eMs: 100, finishReason: "length", error: null },
     })),
   };
-  return regateScorecard(card, { minRoundScore: options.minRoundScore ?? 1, use: "round-score" });
+  return regateScorecard(card, { minRoundScore: options.minRoundScore ?? 1, use: "round-score" }, null);
 }
 
 /** An artifact zip as upload-artifact makes it: scorecard.json at the top level, deflated. */
