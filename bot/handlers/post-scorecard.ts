@@ -257,7 +257,8 @@ async function publishCard(deps: AppDeps, job: JobContext, client: GitHubClient,
   } else {
     job.log.info({ pull: pull.number, run: run.id }, "the pull request moved on from the scored commit; the card goes to that commit's check only");
   }
-  if (!published) await publishCheckRun(client, { ...check, state: { status: "completed", conclusion }, title, summary });
+  // A job run again (its end was not recorded before a crash or an outage) leaves the one check it published.
+  if (!published) await publishCheckRun(client, { ...check, state: { status: "completed", conclusion }, title, summary, unlessSame: true });
   if (history && config.config.leaderboard) {
     await job.submit({
       task: "leaderboard",
