@@ -26,6 +26,11 @@ export interface FakeDeliveryLogOptions {
   deliveries: FakeDelivery[];
   /** The status code the app answers a redelivery with, recorded as a new delivery (default 202). */
   redeliveryStatus?: (delivery: FakeDelivery) => number;
+  /**
+   * Sends the delivery again to the app, as GitHub does after accepting the request (not before it
+   * answers 202): the new attempt is logged with the status the app answered.
+   */
+  redeliver?: (delivery: FakeDelivery) => Promise<number>;
   /** Answers a redelivery request differently (GitHub's 422 for a delivery too old, a 502). */
   refuseAttempt?: (delivery: FakeDelivery) => FakeResponse | null;
 }
@@ -80,13 +85,24 @@ export function serveAppDeliveries(fake: FakeGitHub, options: FakeDeliveryLogOpt
     const answer = options.refuseAttempt?.(delivery);
     if (answer) return answer;
     log.attempts.push(delivery.id);
-    log.deliveries.push({
+    const attempt: FakeDelivery = {
       ...delivery,
       id: fake.nextId(),
       redelivery: true,
       deliveredAt: new Date(Date.parse(fake.now())).toISOString(),
       statusCode: options.redeliveryStatus?.(delivery) ?? 202,
-    });
+    };
+    log.deliveries.push(attempt);
+    if (options.redeliver) {
+      void options.redeliver(delivery).then(
+        (status) => {
+          attempt.statusCode = status;
+        },
+        () => {
+          attempt.statusCode = 0;
+        },
+      );
+    }
     return { status: 202, body: {} };
   });
   return log;
