@@ -115,6 +115,12 @@ export async function startRescore(request: RescoreRequest): Promise<RescoreOutc
 
 /** The check says scoring was asked for and by whom, bound to the dispatched run so its card can only land here. */
 async function publishQueued(request: RescoreRequest, runId: number | null, runUrl: string | null): Promise<void> {
+  const summary = `Scoring of ${request.headSha.slice(0, 12)} was started by ${request.actor}${runUrl ? `: ${runUrl}` : "."}`;
+  await publishQueuedCheck(request, { title: "Scoring queued", summary, runId, detailsUrl: runUrl });
+}
+
+/** The queued `speedgate` check of a dispatch, bound to its pull request and, when known, its run. */
+async function publishQueuedCheck(request: RescoreRequest, check: { title: string; summary: string; runId: number | null; detailsUrl: string | null }): Promise<void> {
   const { client, owner, repo, pull, headSha } = request;
   await publishCheckRun(client, {
     owner,
@@ -122,10 +128,10 @@ async function publishQueued(request: RescoreRequest, runId: number | null, runU
     appId: request.appId,
     headSha,
     state: { status: "queued" },
-    title: "Scoring queued",
-    summary: `Scoring of ${headSha.slice(0, 12)} was started by ${request.actor}${runUrl ? `: ${runUrl}` : "."}`,
-    externalId: formatDispatchBinding({ pullRequest: pull.number, runId }),
-    ...(runUrl ? { detailsUrl: runUrl } : {}),
+    title: check.title,
+    summary: check.summary,
+    externalId: formatDispatchBinding({ pullRequest: pull.number, runId: check.runId }),
+    ...(check.detailsUrl ? { detailsUrl: check.detailsUrl } : {}),
   });
 }
 
@@ -142,16 +148,6 @@ export function describeUncertainDispatch(headSha: string, reason: string): stri
  * run did start, its card is matched by the SHA in its title and concludes this check.
  */
 async function publishUncertainDispatch(request: RescoreRequest, reason: string): Promise<void> {
-  const { client, owner, repo, pull, headSha } = request;
-  await publishCheckRun(client, {
-    owner,
-    repo,
-    appId: request.appId,
-    headSha,
-    state: { status: "queued" },
-    title: "Scoring may not have started",
-    summary: describeUncertainDispatch(headSha, reason),
-    externalId: formatDispatchBinding({ pullRequest: pull.number, runId: null }),
-    ...(pull.htmlUrl ? { detailsUrl: pull.htmlUrl } : {}),
-  });
+  const summary = describeUncertainDispatch(request.headSha, reason);
+  await publishQueuedCheck(request, { title: "Scoring may not have started", summary, runId: null, detailsUrl: request.pull.htmlUrl });
 }

@@ -13,6 +13,7 @@ import { type AppDeps, failCheckOnConfig, loadRepoConfig } from "../app-deps.js"
 import { addCommitTrend } from "../add-commit-trend.js";
 import { installationOf } from "../intake-delivery.js";
 import { parsePayload } from "../payloads/parse-payload.js";
+import { pullRequestInfoSchema } from "../payloads/pull-request-info-schema.js";
 import { workflowRunPayloadSchema } from "../payloads/workflow-run-payload.js";
 import { resolveRunTarget } from "../resolve-run-target.js";
 import { isNotOlder, readRunStamp, stampCardComment } from "../stamp-card-comment.js";
@@ -31,19 +32,9 @@ function describeError(error: unknown): string {
 const postCardSchema = workflowRunPayloadSchema.extend({ installationId: z.number().int() });
 type PostCardPayload = z.output<typeof postCardSchema>;
 
-const pullInfoSchema = z.object({
-  number: z.number().int().positive(),
-  headSha: z.string(),
-  headRepo: z.string().nullable(),
-  headBranch: z.string().nullable(),
-  baseRepo: z.string().nullable(),
-  state: z.string(),
-  htmlUrl: z.string(),
-  author: z.string().nullable(),
-});
 const configResultSchema = z.union([z.object({ ok: z.literal(true), config: repoConfigSchema }), z.object({ ok: z.literal(false), problems: z.array(z.string()) })]);
 const publishCardSchema = postCardSchema.extend({
-  target: z.object({ pull: pullInfoSchema, headSha: z.string(), externalId: z.string().nullable(), trusted: z.boolean() }),
+  target: z.object({ pull: pullRequestInfoSchema, headSha: z.string(), externalId: z.string().nullable(), trusted: z.boolean() }),
   config: configResultSchema,
 });
 type PublishCardPayload = z.output<typeof publishCardSchema>;

@@ -6,6 +6,7 @@ import { publishCheckRun } from "../../src/github/publish-check-run.js";
 import { type AppDeps, failCheckOnConfig, loadRepoConfig, pullKey } from "../app-deps.js";
 import { installationOf } from "../intake-delivery.js";
 import { parsePayload, repositorySchema, userSchema } from "../payloads/parse-payload.js";
+import { pullRequestInfoSchema } from "../payloads/pull-request-info-schema.js";
 import { pullRequestPayloadSchema } from "../payloads/pull-request-payload.js";
 import { mayRescore, startRescore, whoMayRescore } from "../start-rescore.js";
 import { leaderboardLane, pullRequestLane, pullRequestWorkKey } from "../store/derive-work-key.js";
@@ -19,16 +20,7 @@ const pullRequestJobSchema = z.object({
   repository: repositorySchema,
   action: z.enum(["opened", "synchronize", "reopened"]),
   sender: userSchema("who opened, pushed to or reopened the pull request"),
-  pull: z.object({
-    number: z.number().int().positive(),
-    headSha: z.string(),
-    headRepo: z.string().nullable(),
-    headBranch: z.string().nullable(),
-    baseRepo: z.string().nullable(),
-    state: z.string(),
-    htmlUrl: z.string(),
-    author: z.string().nullable(),
-  }),
+  pull: pullRequestInfoSchema,
 });
 
 /**
