@@ -177,6 +177,8 @@ describe.skipIf(!context)("a pull request scored end to end: action on Docker, a
 
     expectCardPosted(fake, { pullRequest: head.number, headSha: pushed, job: second });
     expect(card()?.body).not.toContain(first.markdown.trimEnd());
+    // The card shows the pull request's earlier commit, from the app's history.
+    expect(card()?.body).toMatch(new RegExp(`Earlier commits: [0-9.]+× \\(\`${head.headSha.slice(0, 7)}\`\\) → \\*\\*[0-9.]+×\\*\\* \\(this commit\\)`));
     // The maintainer was told which commit is being scored.
     expect(fake.comments.filter((comment) => comment.id !== commentId).map((comment) => comment.body)).toEqual([expect.stringMatching(new RegExp(`^Scoring ${pushed} `))]);
     // The check the app queued on the new head is the one concluded, in place; the old head keeps its own.
