@@ -30,7 +30,7 @@ export async function measureBigCard(): Promise<BigCardResult> {
   const jsonBytes = Buffer.byteLength(JSON.stringify(card));
   const zip = zipScorecard(card);
   const reader = new WorkerCardReader();
-  const job = { zip, source: "bench", limits: DEFAULT_ZIP_LIMITS, gate: { minRoundScore: 1, use: "round-score" as const, maxUnscored: DEFAULT_MAX_UNSCORED, minPrompts: DEFAULT_MIN_PROMPTS } };
+  const job = { zip, source: "bench", limits: DEFAULT_ZIP_LIMITS, gate: { minRoundScore: 1, use: "round-score" as const, maxUnscored: DEFAULT_MAX_UNSCORED, minPrompts: DEFAULT_MIN_PROMPTS }, docsBaseUrl: null };
   try {
     // The first read also starts the worker; the figure is a warm one, as for every card after the first.
     await reader.read({ ...job, zip: zipScorecard(makeTestScorecard()) });

@@ -8,6 +8,8 @@ export interface Refusal extends RepoRef {
   body: string;
   /** The comment that asked, for the reaction given instead of a second reply. */
   commentId?: number;
+  /** The work answering: its own retry may still post the reply it took. */
+  claimant?: string;
 }
 
 /**
@@ -17,7 +19,7 @@ export interface Refusal extends RepoRef {
  */
 export async function answerRefusal(deps: AppDeps, refusal: Refusal): Promise<"replied" | "reacted" | "silent"> {
   const { client, owner, repo } = refusal;
-  if (await deps.refusals.allowReply(`${owner}/${repo}#${refusal.issueNumber}:${refusal.actor.toLowerCase()}`)) {
+  if (await deps.store.refusals.allowReply(`${owner}/${repo}#${refusal.issueNumber}:${refusal.actor.toLowerCase()}`, refusal.claimant)) {
     await client.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { owner, repo, issue_number: refusal.issueNumber, body: refusal.body });
     return "replied";
   }

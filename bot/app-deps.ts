@@ -1,33 +1,33 @@
-import type { Context } from "probot";
+import type { Context, Probot } from "probot";
 import type { GitHubClient } from "../src/github/github-client.js";
 import { type PublishCheckRunOptions, publishCheckRun } from "../src/github/publish-check-run.js";
 import { type RepoConfigResult, parseRepoConfig } from "../src/github/repo-config-schema.js";
-import type { DeliveryLedger } from "./delivery-ledger.js";
-import type { HeadPushLog } from "./head-push-log.js";
-import type { KeyedQueue } from "./keyed-queue.js";
+import type { AppStore } from "./app-store.js";
 import type { CardReader } from "./read-cards-off-thread.js";
-import type { RefusalLimiter } from "./refusal-limiter.js";
-import type { DeliveryRetryPolicy } from "./retry-delivery.js";
 
-/** State shared by the handlers of one app process. */
+/** An installation's Octokit as Probot makes it (app.auth(installationId)): REST, GraphQL and the config plugin. */
+export type InstallationOctokit = Awaited<ReturnType<Probot["auth"]>>;
+
+/** State shared by the intake and the jobs of one app process. */
 export interface AppDeps {
-  deliveries: DeliveryLedger;
-  refusals: RefusalLimiter;
-  heads: HeadPushLog;
+  /** Where the work, the ledgers and the history live: the database when deployed. */
+  store: AppStore;
   cards: CardReader;
-  queue: KeyedQueue;
-  /** This app's id (GET /app), to recognise its own check runs; fetched once. */
+  /** This app's id and slug (GET /app), to recognise its own check runs and issues; fetched once. */
   appId: () => Promise<number>;
-  /** How a card whose posting failed on a passing GitHub outage is tried again (bot/retry-delivery.ts). */
-  deliveryRetry: DeliveryRetryPolicy;
-  /** A command older than this (ms, by its comment's created_at) is not run: a late replay, or a delivery redelivered by hand. */
+  appSlug: () => Promise<string>;
+  /** The Octokit of the installation a delivery came from: jobs run after the delivery, so they authenticate again. */
+  octokit: (installationId: number) => Promise<InstallationOctokit>;
+  /** A command older than this when GitHub first sent it (ms, by its comment's created_at) is not run: a late replay. */
   commandMaxAgeMs: number;
+  /** Where the posted cards link their troubleshooting pages: the app's own, never the artifact's (bot/resolve-app-docs-url.ts). */
+  docsBaseUrl: string;
   now: () => number;
 }
 
 export const CONFIG_FILE = "speedgate.yml";
 
-/** One pull request's key for the per-pull-request queue and the head push log. */
+/** One pull request's key for the head push log and the refusal limiter. */
 export function pullKey(repo: { owner: string; repo: string }, number: number): string {
   return `${repo.owner}/${repo.repo}#${number}`.toLowerCase();
 }
@@ -36,10 +36,11 @@ export function clientOf(context: Context): GitHubClient {
   return context.octokit;
 }
 
-/** `.github/speedgate.yml` from the default branch through Probot's config support, validated. */
-export async function loadRepoConfig(context: Context): Promise<RepoConfigResult> {
+/** `.github/speedgate.yml` from the default branch through Probot's config plugin, validated. */
+export async function loadRepoConfig(octokit: InstallationOctokit, repo: { owner: string; repo: string }): Promise<RepoConfigResult> {
   try {
-    return parseRepoConfig(await context.config<Record<string, unknown>>(CONFIG_FILE));
+    const { config, files } = await octokit.config.get({ owner: repo.owner, repo: repo.repo, path: `.github/${CONFIG_FILE}` });
+    return parseRepoConfig(files.some((file) => file.config !== null) ? config : null);
   } catch (error) {
     const cause = (error as { cause?: unknown }).cause;
     const detail = cause instanceof Error ? `: ${cause.message.split("\n")[0] ?? ""}` : "";
@@ -63,29 +64,4 @@ export async function failCheckOnConfig(
     title: `Invalid .github/${CONFIG_FILE}`,
     summary: describeConfigProblems(problems),
   });
-}
-
-/**
- * Wraps a handler so each delivery is handled once: not twice by its id, and not again under a new
- * id for what its payload identifies (`identify` names it: a comment, a run attempt, a check run and
- * its presser). A failed delivery releases its keys, so a redelivery gets another try.
- */
-export function handleOnce<C extends Context>(
-  deps: AppDeps,
-  identify: (context: C) => string[],
-  handler: (context: C) => Promise<void>,
-): (context: C) => Promise<void> {
-  return async (context) => {
-    const keys = [`delivery:${context.id}`, ...identify(context)];
-    if (!(await deps.deliveries.claim(keys))) {
-      context.log.info({ delivery: context.id, keys }, "delivery already handled (the same delivery id or the same payload); ignoring the copy");
-      return;
-    }
-    try {
-      await handler(context);
-    } catch (error) {
-      await deps.deliveries.release(keys);
-      throw error;
-    }
-  };
 }

@@ -1,66 +1,94 @@
 import type { Probot } from "probot";
-import { type AppDeps, handleOnce } from "./app-deps.js";
-import { type DeliveryLedger, MemoryDeliveryLedger } from "./delivery-ledger.js";
-import { postScorecard } from "./handlers/post-scorecard.js";
-import { queuePullRequestCheck } from "./handlers/queue-pull-request-check.js";
-import { rescoreOnComment } from "./handlers/rescore-on-comment.js";
-import { rescoreOnRerequest } from "./handlers/rescore-on-rerequest.js";
-import { type HeadPushLog, MemoryHeadPushLog } from "./head-push-log.js";
-import { KeyedQueue } from "./keyed-queue.js";
-import { commentKeys, pullRequestKeys, rerequestKeys, workflowRunKeys } from "./payloads/payload-keys.js";
+import type { AppDeps, InstallationOctokit } from "./app-deps.js";
+import { type AppStore, memoryAppStore } from "./app-store.js";
+import type { DeliveryLedger } from "./delivery-ledger.js";
+import { intakeWorkflowRun, postCardJob, publishCardJob } from "./handlers/post-scorecard.js";
+import { intakePullRequest, pullRequestJob } from "./handlers/queue-pull-request-check.js";
+import { intakeComment, rescoreCommentJob } from "./handlers/rescore-on-comment.js";
+import { intakeRerequest, rescoreRerequestJob } from "./handlers/rescore-on-rerequest.js";
+import { updateLeaderboardJob } from "./handlers/update-leaderboard.js";
+import type { HeadPushLog } from "./head-push-log.js";
+import { intakeDelivery } from "./intake-delivery.js";
 import { type CardReader, WorkerCardReader } from "./read-cards-off-thread.js";
-import { MemoryRefusalLimiter, type RefusalLimiter } from "./refusal-limiter.js";
-import { DEFAULT_DELIVERY_RETRY, type DeliveryRetryPolicy } from "./retry-delivery.js";
+import type { RefusalLimiter } from "./refusal-limiter.js";
+import { resolveAppDocsUrl } from "./resolve-app-docs-url.js";
+import type { JobHandlers } from "./work/app-work.js";
 
-/** A `/rescore` whose comment is older than this is not run (a replayed or hand-redelivered delivery). */
+/** A `/rescore` whose comment is older than this when GitHub first sent it is not run (a replayed delivery). */
 export const COMMAND_MAX_AGE_MS = 10 * 60_000;
 
 export interface SpeedgateAppOptions {
-  /** Tests shorten the waits; deployed, the default applies. */
-  deliveryRetry?: DeliveryRetryPolicy;
-  /** The stores a database-backed deployment replaces; in memory by default. */
+  /**
+   * Where work and state live. Deployed (bot/server.ts) it is the database (bot/store/database-app-store.ts);
+   * without one, an in-memory store that does each delivery's work inline, for unit tests.
+   */
+  store?: (app: Probot) => AppStore;
+  /** The in-memory store's parts, when no store is given. */
   deliveries?: DeliveryLedger;
   refusals?: RefusalLimiter;
   heads?: HeadPushLog;
   cards?: CardReader;
   commandMaxAgeMs?: number;
+  /** The cards' troubleshooting links; SPEEDGATE_DOCS_URL or speedgate's own by default. */
+  docsBaseUrl?: string;
   now?: () => number;
 }
 
 /** The speedgate GitHub App: posts score cards, owns the `speedgate` check, and runs `/rescore`. */
-export function createSpeedgateApp(options: SpeedgateAppOptions = {}): (app: Probot) => void {
-  return (app) => {
-    loadSpeedgateApp(app, options);
+export function createSpeedgateApp(options: SpeedgateAppOptions = {}): (app: Probot) => Promise<void> {
+  return async (app) => {
+    await loadSpeedgateApp(app, options);
   };
 }
 
 const speedgateApp = createSpeedgateApp();
 export default speedgateApp;
 
-function loadSpeedgateApp(app: Probot, options: SpeedgateAppOptions): void {
-  let appId: Promise<number> | null = null;
-  const deps: AppDeps = {
-    deliveries: options.deliveries ?? new MemoryDeliveryLedger(),
-    refusals: options.refusals ?? new MemoryRefusalLimiter(),
-    heads: options.heads ?? new MemoryHeadPushLog(),
-    cards: options.cards ?? new WorkerCardReader(),
-    queue: new KeyedQueue(),
-    deliveryRetry: options.deliveryRetry ?? DEFAULT_DELIVERY_RETRY,
-    commandMaxAgeMs: options.commandMaxAgeMs ?? COMMAND_MAX_AGE_MS,
-    now: options.now ?? Date.now,
-    appId: async () => {
-      appId ??= app.auth().then(async (octokit) => {
-        const response = await octokit.request("GET /app");
-        return response.data?.id ?? 0;
-      });
-      appId.catch(() => {
-        appId = null;
-      });
-      return await appId;
-    },
+/** A value fetched once with the App's JWT, fetched again after a failure. */
+function onceFromApp<T>(app: Probot, read: (octokit: InstallationOctokit) => Promise<T>): () => Promise<T> {
+  let value: Promise<T> | null = null;
+  return async () => {
+    value ??= app.auth().then(read);
+    value.catch(() => {
+      value = null;
+    });
+    return await value;
   };
-  app.on("workflow_run.completed", handleOnce(deps, workflowRunKeys, postScorecard(deps)));
-  app.on(["pull_request.opened", "pull_request.synchronize", "pull_request.reopened"], handleOnce(deps, pullRequestKeys, queuePullRequestCheck(deps)));
-  app.on("issue_comment.created", handleOnce(deps, commentKeys, rescoreOnComment(deps)));
-  app.on("check_run.rerequested", handleOnce(deps, rerequestKeys, rescoreOnRerequest(deps)));
+}
+
+async function loadSpeedgateApp(app: Probot, options: SpeedgateAppOptions): Promise<void> {
+  const store =
+    options.store?.(app) ??
+    memoryAppStore(app.log, {
+      ...(options.deliveries ? { deliveries: options.deliveries } : {}),
+      ...(options.refusals ? { refusals: options.refusals } : {}),
+      ...(options.heads ? { heads: options.heads } : {}),
+    });
+  const appInfo = onceFromApp(app, async (octokit) => {
+    const response = await octokit.request("GET /app");
+    return { id: response.data?.id ?? 0, slug: response.data?.slug ?? "speedgate" };
+  });
+  const deps: AppDeps = {
+    store,
+    cards: options.cards ?? new WorkerCardReader(),
+    commandMaxAgeMs: options.commandMaxAgeMs ?? COMMAND_MAX_AGE_MS,
+    docsBaseUrl: options.docsBaseUrl ?? resolveAppDocsUrl(process.env),
+    now: options.now ?? Date.now,
+    appId: async () => (await appInfo()).id,
+    appSlug: async () => (await appInfo()).slug,
+    octokit: async (installationId) => await app.auth(installationId),
+  };
+  const handlers: JobHandlers = {
+    "post-card": postCardJob(deps),
+    "publish-card": publishCardJob(deps),
+    "pull-request": pullRequestJob(deps),
+    "rescore-comment": rescoreCommentJob(deps),
+    "rescore-rerequest": rescoreRerequestJob(deps),
+    leaderboard: updateLeaderboardJob(deps),
+  };
+  await store.work.start(handlers);
+  app.on("workflow_run.completed", intakeDelivery(deps, intakeWorkflowRun));
+  app.on(["pull_request.opened", "pull_request.synchronize", "pull_request.reopened", "pull_request.closed"], intakeDelivery(deps, intakePullRequest(deps)));
+  app.on("issue_comment.created", intakeDelivery(deps, intakeComment(deps)));
+  app.on("check_run.rerequested", intakeDelivery(deps, intakeRerequest));
 }

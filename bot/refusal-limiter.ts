@@ -6,25 +6,29 @@
  */
 
 export interface RefusalLimiter {
-  /** True when a reply may be posted for `key` now; it then counts for the window. */
-  allowReply(key: string): Promise<boolean>;
+  /**
+   * True when a reply may be posted for `key` now; it then counts for the window. `claimant` names the
+   * work asking: the same work asking again (a retry whose reply did not post) is allowed again.
+   */
+  allowReply(key: string, claimant?: string): Promise<boolean>;
 }
 
 export const REFUSAL_WINDOW_MS = 60 * 60_000;
 
 export class MemoryRefusalLimiter implements RefusalLimiter {
-  readonly #until = new Map<string, number>();
+  readonly #until = new Map<string, { until: number; claimant: string | undefined }>();
 
   constructor(
     private readonly windowMs = REFUSAL_WINDOW_MS,
     private readonly now: () => number = Date.now,
   ) {}
 
-  allowReply(key: string): Promise<boolean> {
+  allowReply(key: string, claimant?: string): Promise<boolean> {
     const now = this.now();
-    for (const [known, until] of this.#until) if (until <= now) this.#until.delete(known);
-    if ((this.#until.get(key) ?? 0) > now) return Promise.resolve(false);
-    this.#until.set(key, now + this.windowMs);
+    for (const [known, taken] of this.#until) if (taken.until <= now) this.#until.delete(known);
+    const taken = this.#until.get(key);
+    if (taken && !(claimant !== undefined && taken.claimant === claimant)) return Promise.resolve(false);
+    this.#until.set(key, { until: now + this.windowMs, claimant });
     return Promise.resolve(true);
   }
 }

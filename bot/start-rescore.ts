@@ -5,7 +5,10 @@ import { getCollaboratorRole } from "../src/github/get-collaborator-role.js";
 import { type GitHubClient, type RepoRef, statusOf } from "../src/github/github-client.js";
 import { publishCheckRun } from "../src/github/publish-check-run.js";
 import { DEFAULT_REPO_CONFIG, type PermissionLevel, type RepoConfig, permissionReaches } from "../src/github/repo-config-schema.js";
+import { isDefiniteRefusal } from "../src/github/is-definite-refusal.js";
 import { CONFIG_FILE } from "./app-deps.js";
+import type { SideEffectOutcome } from "../src/store/run-side-effect-once.js";
+import type { SideEffects } from "./app-store.js";
 
 export interface RescoreRequest extends RepoRef {
   client: GitHubClient;
@@ -20,9 +23,18 @@ export interface RescoreRequest extends RepoRef {
   appId: number;
   /** Runs before the dispatch (the 👀 reaction). */
   onAccepted?: () => Promise<void>;
+  /**
+   * The dispatch is recorded under `key` before it is sent (src/store/run-side-effect-once.ts): a retry of
+   * the same work after a crash never starts a second GPU run.
+   */
+  dispatch: { sideEffects: SideEffects; key: string };
 }
 
-export type RescoreOutcome = { started: true; runId: number | null; runUrl: string | null } | { started: false; refusal: string };
+export type RescoreOutcome =
+  | { started: true; runId: number | null; runUrl: string | null }
+  | { started: false; refusal: string }
+  /** An earlier attempt may have dispatched it: nothing is sent again, and the people are told. */
+  | { started: "uncertain"; reason: string };
 
 export function whoMayRescore(config: RepoConfig | null): string {
   const lowest = (config ?? DEFAULT_REPO_CONFIG).rescore.permission;
@@ -58,15 +70,23 @@ function describeRefusedDispatch(status: number, message: string, workflow: stri
 export async function startRescore(request: RescoreRequest): Promise<RescoreOutcome> {
   const { client, owner, repo, pull, headSha } = request;
   await request.onAccepted?.();
-  let dispatched: { runId: number | null; runUrl: string | null };
+  let outcome: SideEffectOutcome<{ runId: number | null; runUrl: string | null }>;
   try {
-    dispatched = await dispatchScoringWorkflow(client, {
-      owner,
-      repo,
-      workflow: request.config.workflow,
-      ref: request.defaultBranch,
-      pullRequest: pull.number,
-      headSha,
+    outcome = await request.dispatch.sideEffects.once({
+      key: request.dispatch.key,
+      kind: "dispatch",
+      isDefiniteRefusal,
+      send: async () =>
+        await dispatchScoringWorkflow(client, {
+          owner,
+          repo,
+          workflow: request.config.workflow,
+          ref: request.defaultBranch,
+          pullRequest: pull.number,
+          headSha,
+          // Octokit would resend a 5xx on its own: a dispatch it cannot tell was done is not sent twice.
+          noRetries: true,
+        }),
     });
   } catch (error) {
     const status = statusOf(error);
@@ -84,17 +104,50 @@ export async function startRescore(request: RescoreRequest): Promise<RescoreOutc
     });
     return { started: false, refusal };
   }
-  const { runId, runUrl } = dispatched;
+  if (outcome.state === "uncertain") {
+    await publishUncertainDispatch(request, outcome.reason);
+    return { started: "uncertain", reason: outcome.reason };
+  }
+  const { runId, runUrl } = outcome.result;
+  await publishQueued(request, runId, runUrl);
+  return { started: true, runId, runUrl };
+}
+
+/** The check says scoring was asked for and by whom, bound to the dispatched run so its card can only land here. */
+async function publishQueued(request: RescoreRequest, runId: number | null, runUrl: string | null): Promise<void> {
+  const summary = `Scoring of ${request.headSha.slice(0, 12)} was started by ${request.actor}${runUrl ? `: ${runUrl}` : "."}`;
+  await publishQueuedCheck(request, { title: "Scoring queued", summary, runId, detailsUrl: runUrl });
+}
+
+/** The queued `speedgate` check of a dispatch, bound to its pull request and, when known, its run. */
+async function publishQueuedCheck(request: RescoreRequest, check: { title: string; summary: string; runId: number | null; detailsUrl: string | null }): Promise<void> {
+  const { client, owner, repo, pull, headSha } = request;
   await publishCheckRun(client, {
     owner,
     repo,
     appId: request.appId,
     headSha,
     state: { status: "queued" },
-    title: "Scoring queued",
-    summary: `Scoring of ${headSha.slice(0, 12)} was started by ${request.actor}${runUrl ? `: ${runUrl}` : "."}`,
-    externalId: formatDispatchBinding({ pullRequest: pull.number, runId }),
-    ...(runUrl ? { detailsUrl: runUrl } : {}),
+    title: check.title,
+    summary: check.summary,
+    externalId: formatDispatchBinding({ pullRequest: pull.number, runId: check.runId }),
+    ...(check.detailsUrl ? { detailsUrl: check.detailsUrl } : {}),
   });
-  return { started: true, runId, runUrl };
+}
+
+/** Text for people when a dispatch may or may not have happened. */
+export function describeUncertainDispatch(headSha: string, reason: string): string {
+  return (
+    `speedgate cannot tell whether the scoring workflow was started for ${headSha.slice(0, 12)}: ${reason}. ` +
+    `It is not sent again, so no second GPU run starts. If no run of the scoring workflow for this commit appears in the Actions tab within a few minutes, comment \`/rescore ${headSha.slice(0, 12)}\`.`
+  );
+}
+
+/**
+ * The check stays open (not success) and bound to "a run of this pull request" without a run id: if the
+ * run did start, its card is matched by the SHA in its title and concludes this check.
+ */
+async function publishUncertainDispatch(request: RescoreRequest, reason: string): Promise<void> {
+  const summary = describeUncertainDispatch(request.headSha, reason);
+  await publishQueuedCheck(request, { title: "Scoring may not have started", summary, runId: null, detailsUrl: request.pull.htmlUrl });
 }

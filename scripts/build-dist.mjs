@@ -22,7 +22,9 @@ await build({
   chunkNames: "chunks/[name]-[hash]",
   legalComments: "none",
   // Native add-ons that dockerode's ssh transport loads only when present; speedgate talks to the local socket.
-  external: ["cpu-features", "*.node"],
+  // PGlite finds its WASM and data files beside its own module, so `speedgate history` loads it from
+  // node_modules (a dependency) instead of a copy in dist/ that would look for them there.
+  external: ["cpu-features", "*.node", "@electric-sql/pglite", "@electric-sql/pglite-socket"],
   banner: {
     js: [
       "#!/usr/bin/env node",

@@ -1,15 +1,30 @@
 import type { Context } from "probot";
+import { z } from "zod";
 import { findHeadPushedAt, latestTime } from "../../src/github/find-head-pushed-at.js";
 import { type PullRequestInfo, getPullRequest } from "../../src/github/find-pull-request-for-commit.js";
 import type { GitHubClient, RepoRef } from "../../src/github/github-client.js";
 import { parseRescoreCommand } from "../../src/github/parse-rescore-command.js";
-import { type AppDeps, clientOf, describeConfigProblems, loadRepoConfig, pullKey } from "../app-deps.js";
+import { type AppDeps, describeConfigProblems, loadRepoConfig, pullKey } from "../app-deps.js";
 import { answerRefusal } from "../answer-refusal.js";
-import { parsePayload } from "../payloads/parse-payload.js";
+import { installationOf } from "../intake-delivery.js";
+import { parsePayload, repositorySchema } from "../payloads/parse-payload.js";
 import { issueCommentPayloadSchema } from "../payloads/issue-comment-payload.js";
-import { mayRescore, startRescore, whoMayRescore } from "../start-rescore.js";
+import { describeUncertainDispatch, mayRescore, startRescore, whoMayRescore } from "../start-rescore.js";
+import { commentWorkKey, pullRequestLane } from "../store/derive-work-key.js";
+import type { JobContext, WorkRequest } from "../work/app-work.js";
+import { readJobPayload } from "../work/read-job-payload.js";
 
 const short = (sha: string): string => sha.slice(0, 12);
+
+const rescoreCommentSchema = z.object({
+  installationId: z.number().int(),
+  repository: repositorySchema,
+  issueNumber: z.number().int().positive(),
+  commentId: z.number().int(),
+  writtenAt: z.string(),
+  login: z.string(),
+  sha: z.string().nullable(),
+});
 
 /**
  * The commit a `/rescore` approves: the one named in it, or the head as it was when the comment was
@@ -30,7 +45,7 @@ async function approvedCommit(
     if (head.startsWith(command.sha)) return { sha: head, why: "the commit you named" };
     return { refusal: `\`/rescore ${command.sha}\` names a commit that is not the head of this pull request (the head is ${short(head)}); nothing was started. To score the head, comment ${named}.` };
   }
-  const pushedAt = latestTime([await findHeadPushedAt(client, pull), await deps.heads.lookup(pullKey(repo, pull.number), head)]);
+  const pushedAt = latestTime([await findHeadPushedAt(client, pull), await deps.store.heads.lookup(pullKey(repo, pull.number), head)]);
   if (pushedAt === null) {
     return { refusal: `\`/rescore\` was not run: GitHub has no record the app can read of when ${short(head)} became the head, so it cannot tell whether you saw it. Comment ${named} to score exactly that commit.` };
   }
@@ -40,40 +55,73 @@ async function approvedCommit(
   return { sha: head, why: "the head when you commented" };
 }
 
-/** issue_comment.created: `/rescore` opening a pull request comment, from a person allowed to start a run. */
-export function rescoreOnComment(deps: AppDeps) {
-  return async (context: Context<"issue_comment.created">): Promise<void> => {
+/**
+ * issue_comment.created: `/rescore` opening a pull request comment. A command is judged old (a replay)
+ * by its comment's created_at against when GitHub first sent the delivery: the moment it is received,
+ * or for a delivery the app asked GitHub to send again after an outage, that first attempt. So a job
+ * retried later, or a delivery redelivered after downtime, is not dropped for the time it waited.
+ */
+export function intakeComment(deps: AppDeps) {
+  return async (context: Context<"issue_comment.created">): Promise<WorkRequest | string> => {
     const parsed = parsePayload(context, issueCommentPayloadSchema);
-    if (!parsed) return;
+    if (!parsed) return "the payload is not a comment the app can read";
     const { repo } = parsed;
     const { comment, issue, repository } = parsed.payload;
     const command = parseRescoreCommand(comment.body);
-    if (!command) return;
+    if (!command) return "not a /rescore command";
     // Bots, this app included, never start a run: a card or a reply quoting the command must not loop.
     const user = comment.user;
-    if (user.type === "Bot" || user.login.endsWith("[bot]") || context.isBot) return;
-    if (!issue.pull_request) return;
-    const age = deps.now() - Date.parse(comment.created_at);
+    if (user.type === "Bot" || user.login.endsWith("[bot]") || context.isBot) return "a bot's comment";
+    if (!issue.pull_request) return "a comment on an issue, not a pull request";
+    const installationId = installationOf(context);
+    if (installationId === null) return "the delivery names no installation";
+    const sentAt = (await deps.store.firstDeliveredAt(context.id)) ?? deps.now();
+    const age = sentAt - Date.parse(comment.created_at);
     if (age > deps.commandMaxAgeMs) {
       context.log.info(
         { delivery: context.id, comment: comment.id, ageMs: age },
-        `ignoring /rescore in comment ${comment.id}: written ${Math.round(age / 60_000)} min ago, over the ${Math.round(deps.commandMaxAgeMs / 60_000)} min a command stays valid`,
+        `ignoring /rescore in comment ${comment.id}: written ${Math.round(age / 60_000)} min before GitHub sent it, over the ${Math.round(deps.commandMaxAgeMs / 60_000)} min a command stays valid`,
       );
-      return;
+      return "a /rescore older than a command stays valid";
     }
-    const client = clientOf(context);
-    const reply = async (body: string): Promise<void> => {
-      await client.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { ...repo, issue_number: issue.number, body });
+    return {
+      task: "rescore-comment",
+      payload: {
+        installationId,
+        repository,
+        issueNumber: issue.number,
+        commentId: comment.id,
+        writtenAt: comment.created_at,
+        login: user.login,
+        sha: command.sha,
+      },
+      key: commentWorkKey(`${repo.owner}/${repo.repo}`, comment.id),
+      lane: pullRequestLane(`${repo.owner}/${repo.repo}`, issue.number),
+      deliveryId: context.id,
     };
-    const config = await loadRepoConfig(context);
+  };
+}
+
+/** A `/rescore` from a person allowed to start a run, on its pull request's lane. */
+export function rescoreCommentJob(deps: AppDeps) {
+  return async (raw: unknown, job: JobContext): Promise<void> => {
+    const payload = readJobPayload(rescoreCommentSchema, raw, job);
+    if (!payload) return;
+    const repo: RepoRef = { owner: payload.repository.owner.login, repo: payload.repository.name };
+    const client = await deps.octokit(payload.installationId);
+    const reply = async (body: string): Promise<void> => {
+      await client.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { ...repo, issue_number: payload.issueNumber, body });
+    };
+    const config = await loadRepoConfig(client, repo);
     // Permission first: nothing about the config, the head or the run is said to someone who may not start one.
-    if (!(await mayRescore(client, repo, user.login, config.ok ? config.config : null))) {
+    if (!(await mayRescore(client, repo, payload.login, config.ok ? config.config : null))) {
       await answerRefusal(deps, {
         ...repo,
         client,
-        issueNumber: issue.number,
-        actor: user.login,
-        commentId: comment.id,
+        issueNumber: payload.issueNumber,
+        actor: payload.login,
+        commentId: payload.commentId,
+        claimant: job.key,
         body: `\`/rescore\` was not run: only people with ${whoMayRescore(config.ok ? config.config : null)} on this repository may start scoring.`,
       });
       return;
@@ -82,32 +130,35 @@ export function rescoreOnComment(deps: AppDeps) {
       await reply(describeConfigProblems(config.problems));
       return;
     }
-    await deps.queue.run(pullKey(repo, issue.number), async () => {
-      const pull = await getPullRequest(client, { ...repo, pullNumber: issue.number });
-      if (!pull) return;
-      const approved = await approvedCommit(deps, client, repo, pull, { sha: command.sha, writtenAt: comment.created_at });
-      if ("refusal" in approved) {
-        await reply(approved.refusal);
-        return;
-      }
-      const outcome = await startRescore({
-        ...repo,
-        client,
-        config: config.config,
-        defaultBranch: repository.default_branch,
-        pull,
-        headSha: approved.sha,
-        appId: await deps.appId(),
-        actor: user.login,
-        onAccepted: async () => {
-          await client.request("POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions", { ...repo, comment_id: comment.id, content: "eyes" });
-        },
-      });
-      if (!outcome.started) {
-        await reply(outcome.refusal);
-        return;
-      }
-      await reply(`Scoring ${approved.sha} (${approved.why})${outcome.runUrl ? `: ${outcome.runUrl}` : "."}`);
+    const pull = await getPullRequest(client, { ...repo, pullNumber: payload.issueNumber });
+    if (!pull) return;
+    const approved = await approvedCommit(deps, client, repo, pull, { sha: payload.sha, writtenAt: payload.writtenAt });
+    if ("refusal" in approved) {
+      await reply(approved.refusal);
+      return;
+    }
+    const outcome = await startRescore({
+      ...repo,
+      client,
+      config: config.config,
+      defaultBranch: payload.repository.default_branch,
+      pull,
+      headSha: approved.sha,
+      appId: await deps.appId(),
+      actor: payload.login,
+      onAccepted: async () => {
+        await client.request("POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions", { ...repo, comment_id: payload.commentId, content: "eyes" });
+      },
+      dispatch: { sideEffects: deps.store.sideEffects, key: `dispatch:${job.key}` },
     });
+    if (outcome.started === "uncertain") {
+      await reply(describeUncertainDispatch(approved.sha, outcome.reason));
+      return;
+    }
+    if (!outcome.started) {
+      await reply(outcome.refusal);
+      return;
+    }
+    await reply(`Scoring ${approved.sha} (${approved.why})${outcome.runUrl ? `: ${outcome.runUrl}` : "."}`);
   };
 }

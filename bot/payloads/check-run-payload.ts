@@ -5,7 +5,10 @@ import { repositorySchema, shaSchema, userSchema } from "./parse-payload.js";
 export const checkRunPayloadSchema = z.object({
   check_run: z.object(
     {
+      id: z.number({ error: "expected the check run's id" }).int({ error: "expected the check run's id" }),
       name: z.string({ error: "expected the check's name" }),
+      // A re-run of a check that concluded again is a new request (bot/store/derive-work-key.ts).
+      completed_at: z.string({ error: "expected when the check concluded, or null" }).nullish(),
       head_sha: shaSchema("the commit the check is on"),
       pull_requests: z.array(
         z.object(

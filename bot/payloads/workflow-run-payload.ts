@@ -6,6 +6,8 @@ export const workflowRunPayloadSchema = z.object({
   workflow_run: z.object(
     {
       id: z.number({ error: "expected the run's id" }).int({ error: "expected the run's id" }),
+      // Each attempt of a run is its own card (a re-run is new work).
+      run_attempt: z.number({ error: "expected the run's attempt" }).int({ error: "expected the run's attempt" }).positive({ error: "expected the run's attempt" }).default(1),
       path: z.string({ error: "expected the workflow file's path" }).min(1, { error: "expected the workflow file's path" }),
       // Decorations: without them the run is treated as an ordinary (untrusted by default) one, the link left out.
       event: z.string({ error: "expected the event that started the run" }).default(""),

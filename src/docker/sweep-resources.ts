@@ -11,6 +11,7 @@ import {
   readProcessStartTime,
 } from "./resource-labels.js";
 import { dockerStatusCode } from "./docker-status-code.js";
+import { isProcessAlive } from "../is-process-alive.js";
 
 export interface SweepCounts {
   containers: number;
@@ -27,16 +28,6 @@ export interface SweepOptions {
 
 /** A day: no round (build plus two engines plus benchmark) is expected to take that long. */
 export const DEFAULT_STALE_AFTER_MS = 24 * 60 * 60 * 1000;
-
-function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 /**
  * Whether the run that created a resource is gone. On this host the creating process is checked by

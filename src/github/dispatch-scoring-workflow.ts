@@ -5,6 +5,8 @@ export interface DispatchScoringOptions extends RepoRef {
   ref: string;
   pullRequest: number;
   headSha: string;
+  /** Turns Octokit's own retries off for this request: a 5xx is then the caller's to judge, never resent blindly. */
+  noRetries?: boolean;
 }
 
 /**
@@ -20,6 +22,7 @@ export async function dispatchScoringWorkflow(client: GitHubClient, options: Dis
     ref: options.ref,
     inputs: { pr: String(options.pullRequest), sha: options.headSha },
     return_run_details: true,
+    ...(options.noRetries ? { request: { retries: 0 } } : {}),
   });
   const data = (response.data ?? {}) as { workflow_run_id?: unknown; html_url?: unknown };
   return {

@@ -1,4 +1,5 @@
 import { describeVerdict } from "../scorecard/describe-card.js";
+import { type CardFacts, cardFactsFrom } from "../store/card-history.js";
 import { renderMarkdown } from "../scorecard/render-markdown.js";
 import { renderMarkdownWithinBytes } from "../scorecard/render-markdown-within-bytes.js";
 import { MAX_CHECK_SUMMARY_BYTES } from "./publish-check-run.js";
@@ -11,6 +12,8 @@ export interface ScorecardZipJob {
   limits: ZipLimits;
   /** The repository's gate; without `use`, the round's own rule. */
   gate: RepoGateSettings;
+  /** The app's own troubleshooting pages (bot/resolve-app-docs-url.ts), put on the card in place of the artifact's. */
+  docsBaseUrl: string | null;
 }
 
 export type ScorecardZipResult =
@@ -24,6 +27,8 @@ export type ScorecardZipResult =
       headline: string;
       /** Changed files the workflow's patch-paths left out: scored is only the rest. */
       filesLeftOut: number;
+      /** What the app's card history records of it. */
+      facts: CardFacts;
     }
   | { ok: false; problem: string };
 
@@ -43,7 +48,7 @@ export function processScorecardZip(job: ScorecardZipJob): ScorecardZipResult {
     if (error instanceof ArtifactError) return { ok: false, problem: error.message };
     throw error;
   }
-  const regated = regateScorecard(card, job.gate);
+  const regated = regateScorecard(card, job.gate, job.docsBaseUrl);
   const comment = renderMarkdown(regated);
   const verdict = describeVerdict(regated);
   return {
@@ -53,5 +58,6 @@ export function processScorecardZip(job: ScorecardZipJob): ScorecardZipResult {
     passed: verdict.passed,
     headline: verdict.headline,
     filesLeftOut: regated.source?.patchFilter?.leftOutTotal ?? 0,
+    facts: cardFactsFrom(regated),
   };
 }

@@ -39,6 +39,11 @@ export interface PublishCheckRunOptions extends RepoRef {
    */
   updateOnly?: boolean;
   /**
+   * Keeps the newest check when it already concluded with this verdict and title (and binding): work
+   * that may run twice (the app's jobs are at least once) publishes the card's check once.
+   */
+  unlessSame?: boolean;
+  /**
    * Only this app's checks are updated: a workflow job of the same name has its own check run, from
    * GitHub Actions, which is not ours to touch. The app passes its id; the action leaves it out.
    */
@@ -50,6 +55,7 @@ export interface CheckRunInfo {
   status: string;
   conclusion: string | null;
   externalId: string | null;
+  title: string | null;
 }
 
 const CUT_NOTE = "\n\n…cut to fit GitHub's size limit.";
@@ -61,13 +67,14 @@ export function isConcluded(run: CheckRunInfo): boolean {
 
 function toCheckRun(value: unknown): CheckRunInfo | null {
   if (typeof value !== "object" || value === null) return null;
-  const record = value as { id?: unknown; status?: unknown; conclusion?: unknown; external_id?: unknown };
+  const record = value as { id?: unknown; status?: unknown; conclusion?: unknown; external_id?: unknown; output?: { title?: unknown } | null };
   if (typeof record.id !== "number") return null;
   return {
     id: record.id,
     status: typeof record.status === "string" ? record.status : "",
     conclusion: typeof record.conclusion === "string" ? record.conclusion : null,
     externalId: typeof record.external_id === "string" && record.external_id !== "" ? record.external_id : null,
+    title: typeof record.output?.title === "string" ? record.output.title : null,
   };
 }
 
@@ -116,6 +123,17 @@ export async function publishCheckRun(
   if (options.unlessConcluded) {
     const concluded = runs.find(isConcluded);
     if (concluded) return { id: concluded.id, action: "kept" };
+  }
+  const newest = runs[0];
+  if (
+    options.unlessSame &&
+    options.state.status === "completed" &&
+    newest?.status === "completed" &&
+    newest.conclusion === options.state.conclusion &&
+    newest.title === output.title &&
+    newest.externalId === (options.externalId ?? null)
+  ) {
+    return { id: newest.id, action: "kept" };
   }
   const open = runs.filter((run) => run.status !== "completed");
   // Another dispatch's open check is not ours to conclude; one without a binding is.

@@ -8,9 +8,11 @@ export type RepoGateSettings = Omit<GateSettings, "use"> & { use?: GateMode | un
 /**
  * The card with its prompt scores, summary and gate recomputed from its per-run tokens and times
  * under the repository's gate, exactly as a fresh round would compute them: the scores, counts and
- * verdict in an artifact are the submitter's word, the threshold is the maintainers'.
+ * verdict in an artifact are the submitter's word, the threshold is the maintainers'. Its
+ * troubleshooting links point where the reader (the app) says, never where the artifact says: a
+ * candidate's workflow could aim them at any page it likes.
  */
-export function regateScorecard(card: Scorecard, gate: RepoGateSettings): Scorecard {
+export function regateScorecard(card: Scorecard, gate: RepoGateSettings, docsBaseUrl: string | null): Scorecard {
   const use = gate.use ?? (card.gate.calibration ? "noise-floor" : "interval-low");
-  return rescoreCard(card, { gate: { ...gate, use } });
+  return { ...rescoreCard(card, { gate: { ...gate, use } }), docsBaseUrl };
 }

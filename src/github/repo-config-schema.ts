@@ -43,8 +43,11 @@ export const repoConfigSchema = z.strictObject(
         { error: "expected an object such as { permission: write }" },
       )
       .default({ permission: "write" }),
+    // For competitions where every pull request is a submission: the best round score of each open pull
+    // request, kept up to date by the app in one pinned issue.
+    leaderboard: z.boolean({ error: "expected true or false" }).default(false),
   },
-  { error: "expected a YAML mapping with workflow, gate, trigger and rescore" },
+  { error: "expected a YAML mapping with workflow, gate, trigger, rescore and leaderboard" },
 );
 
 export type RepoConfig = z.infer<typeof repoConfigSchema>;

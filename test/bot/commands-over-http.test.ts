@@ -9,7 +9,7 @@ import {
   workflowRunCompleted,
 } from "../support/fake-github/adjust-payloads.js";
 import { makeTestScorecard, zipScorecard } from "../support/fake-github/make-test-scorecard.js";
-import { sendWebhook } from "../support/fake-github/send-webhook.js";
+import { deliverAndSettle } from "../support/fake-github/send-webhook.js";
 import { type FakePull, serveRepository } from "../support/fake-github/serve-repository.js";
 import type { BotProcess } from "../support/fake-github/start-bot-process.js";
 import { useBotProcess } from "../support/fake-github/use-bot-process.js";
@@ -26,8 +26,7 @@ describe("pull_request, issue_comment and check_run delivered over HTTP to `npm 
     bot = running();
   });
 
-  const deliver = async (event: string, payload: unknown): Promise<number> =>
-    await sendWebhook(bot.webhookUrl, { event, payload, id: randomUUID(), secret: bot.secret });
+  const deliver = async (event: string, payload: unknown): Promise<number> => await deliverAndSettle(bot, event, payload, randomUUID());
 
   it("pull_request.opened with trigger auto dispatches scoring of the head SHA for an author who may write", async () => {
     const repo = serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, config: AUTO, pulls: [{ ...PULL, author: "writer" }], roles: ROLES });

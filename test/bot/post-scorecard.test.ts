@@ -6,6 +6,7 @@ import { createTestProbot } from "../support/fake-github/create-test-probot.js";
 import { FakeGitHub } from "../support/fake-github/fake-github-server.js";
 import { makeTestScorecard, zipScorecard } from "../support/fake-github/make-test-scorecard.js";
 import { type FakePull, serveRepository } from "../support/fake-github/serve-repository.js";
+import { DEFAULT_APP_DOCS_URL } from "../../bot/resolve-app-docs-url.js";
 import type { EngineFailure } from "../../src/failure/engine-failure.js";
 import { makeCard, seedOomFailure } from "../support/make-card.js";
 import { toVersion1 } from "../support/version-one-card.js";
@@ -93,6 +94,16 @@ describe("postScorecard", () => {
     serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], artifacts: { 5: zipScorecard(withMetrics) } });
     await receive("workflow_run", workflowRunCompleted({ id: 5, headSha: SHA, headBranch: "topic" }));
     expect(fake.comments[0]?.body).toContain("### Where the speed came from");
+  });
+
+  it("links the app's own troubleshooting pages, never the ones the artifact names", async () => {
+    const forged = { ...makeTestScorecard({ scores: [1.3, 1.3, 1.3], failure: seedOomFailure() }), docsBaseUrl: "https://attacker.example/phish/docs/troubleshooting/" };
+    serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], artifacts: { 7: zipScorecard(forged) } });
+    await receive("workflow_run", workflowRunCompleted({ id: 7, headSha: SHA, headBranch: "topic" }));
+    const body = fake.comments[0]?.body ?? "";
+    expect(body).toContain(`](${DEFAULT_APP_DOCS_URL}`);
+    expect(body).not.toContain("attacker.example");
+    expect(fake.checkRuns[0]?.summary).not.toContain("attacker.example");
   });
 
   it("fails the check, saying why, when the artifact is not a valid card", async () => {

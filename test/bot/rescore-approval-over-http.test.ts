@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { beforeEach, describe, expect, it } from "vitest";
 import { OWNER, REPO, checkRunRerequested, issueCommentCreated, pullRequestEvent, workflowRunCompleted } from "../support/fake-github/adjust-payloads.js";
 import { makeTestScorecard, zipScorecard } from "../support/fake-github/make-test-scorecard.js";
-import { sendWebhook } from "../support/fake-github/send-webhook.js";
+import { deliverAndSettle } from "../support/fake-github/send-webhook.js";
 import { type FakePull, serveRepository } from "../support/fake-github/serve-repository.js";
 import type { BotProcess } from "../support/fake-github/start-bot-process.js";
 import { useBotProcess } from "../support/fake-github/use-bot-process.js";
@@ -30,8 +30,7 @@ describe("what starts a GPU run, and what is said when nothing does (`npm run bo
   beforeEach(() => {
     bot = running();
   });
-  const deliver = async (event: string, payload: unknown, id: string = randomUUID()): Promise<number> =>
-    await sendWebhook(bot.webhookUrl, { event, payload, id, secret: bot.secret });
+  const deliver = async (event: string, payload: unknown, id: string = randomUUID()): Promise<number> => await deliverAndSettle(bot, event, payload, id);
   const comment = (pull: FakePull, body: string, login = "maintainer", extra: { createdAt?: string; commentId?: number } = {}) =>
     issueCommentCreated({ number: pull.number, body, login, ...extra });
 
@@ -156,7 +155,7 @@ describe("what starts a GPU run, and what is said when nothing does (`npm run bo
       expect(await deliver("issue_comment", comment(pull, "/rescore", "maintainer", { createdAt: minutesAgo(60) }))).toBe(200);
       expect(repo.dispatches).toEqual([]);
       expect(fake.requests).toEqual([]);
-      await bot.waitFor(/ignoring \/rescore in comment \d+: written 60 min ago, over the 10 min a command stays valid/);
+      await bot.waitFor(/ignoring \/rescore in comment \d+: written 60 min before GitHub sent it, over the 10 min a command stays valid/);
     });
 
     it("handles a workflow run's attempt once, whatever the delivery id", async () => {

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { beforeEach, describe, expect, it } from "vitest";
 import { OWNER, REPO, workflowRunCompleted } from "../support/fake-github/adjust-payloads.js";
 import { makeTestScorecard, zipScorecard } from "../support/fake-github/make-test-scorecard.js";
-import { sendWebhook } from "../support/fake-github/send-webhook.js";
+import { deliverAndSettle, sendWebhook } from "../support/fake-github/send-webhook.js";
 import { type FakePull, serveRepository } from "../support/fake-github/serve-repository.js";
 import type { BotProcess } from "../support/fake-github/start-bot-process.js";
 import { useBotProcess } from "../support/fake-github/use-bot-process.js";
@@ -19,8 +19,7 @@ describe("workflow_run.completed delivered over HTTP to `npm run bot`", () => {
     bot = running();
   });
 
-  const deliver = async (payload: unknown, id: string = randomUUID()): Promise<number> =>
-    await sendWebhook(bot.webhookUrl, { event: "workflow_run", payload, id, secret: bot.secret });
+  const deliver = async (payload: unknown, id: string = randomUUID()): Promise<number> => await deliverAndSettle(bot, "workflow_run", payload, id);
   const run = (id: number, extra: Partial<Parameters<typeof workflowRunCompleted>[0]> = {}) =>
     workflowRunCompleted({ id, headSha: SHA, headBranch: "fast-path", headRepo: `${OWNER}/${REPO}`, ...extra });
 

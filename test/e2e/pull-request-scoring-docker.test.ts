@@ -11,7 +11,7 @@ import { dockerTestContext } from "../support/docker/docker-test-context.js";
 import { listRunResources } from "../support/docker/list-run-resources.js";
 import { writeDockerRound } from "../support/docker/write-docker-round.js";
 import { OWNER, REPO, issueCommentCreated, pullRequestEvent, workflowRunCompleted } from "../support/fake-github/adjust-payloads.js";
-import { sendWebhook } from "../support/fake-github/send-webhook.js";
+import { deliverAndSettle } from "../support/fake-github/send-webhook.js";
 import type { BotProcess } from "../support/fake-github/start-bot-process.js";
 import { useBotProcess } from "../support/fake-github/use-bot-process.js";
 import { getFreePort } from "../support/get-free-port.js";
@@ -58,8 +58,7 @@ describe.skipIf(!context)("a pull request scored end to end: action on Docker, a
     served = serveExamplePullRequest(fake, bot.appId);
   });
 
-  const deliver = async (name: string, payload: unknown): Promise<number> =>
-    await sendWebhook(bot.webhookUrl, { event: name, payload, id: randomUUID(), secret: bot.secret });
+  const deliver = async (name: string, payload: unknown): Promise<number> => await deliverAndSettle(bot, name, payload, randomUUID());
 
   /** The pull_request workflow's run on the pull request's branch, as GitHub reports it when it completes. */
   const pullRequestRun = (id: number, conclusion: string) => {
@@ -178,6 +177,8 @@ describe.skipIf(!context)("a pull request scored end to end: action on Docker, a
 
     expectCardPosted(fake, { pullRequest: head.number, headSha: pushed, job: second });
     expect(card()?.body).not.toContain(first.markdown.trimEnd());
+    // The card shows the pull request's earlier commit, from the app's history.
+    expect(card()?.body).toMatch(new RegExp(`Earlier commits: [0-9.]+× \\(\`${head.headSha.slice(0, 7)}\`\\) → \\*\\*[0-9.]+×\\*\\* \\(this commit\\)`));
     // The maintainer was told which commit is being scored.
     expect(fake.comments.filter((comment) => comment.id !== commentId).map((comment) => comment.body)).toEqual([expect.stringMatching(new RegExp(`^Scoring ${pushed} `))]);
     // The check the app queued on the new head is the one concluded, in place; the old head keeps its own.

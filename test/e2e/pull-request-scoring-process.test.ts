@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { markedProcesses } from "../support/find-marked-processes.js";
 import { FASTER_PATCH, type SimRound, writeSimRound } from "../action/support/sim-round.js";
 import { workflowRunCompleted } from "../support/fake-github/adjust-payloads.js";
-import { sendWebhook } from "../support/fake-github/send-webhook.js";
+import { deliverAndSettle } from "../support/fake-github/send-webhook.js";
 import { useBotProcess } from "../support/fake-github/use-bot-process.js";
 import { expectCardPosted } from "./support/expect-card-posted.js";
 import { playScoringJob } from "./support/play-scoring-job.js";
@@ -30,7 +30,8 @@ describe("a pull request scored end to end: action on the process runtime, artif
   });
 
   it("a passing pull request: one comment holding the card, a success check, and no engine left running", async () => {
-    const { appId, webhookUrl, secret } = bot();
+    const app = bot();
+    const { appId } = app;
     const served = serveExamplePullRequest(fake, appId);
     const { head } = served;
     served.diffs.set(`${head.baseSha}...${head.headSha}`, FASTER_PATCH);
@@ -45,7 +46,7 @@ describe("a pull request scored end to end: action on the process runtime, artif
 
     served.repo.artifacts.set(7101, job.artifact);
     const run = workflowRunCompleted({ id: 7101, headSha: head.headSha, headBranch: head.headBranch, headRepo: head.headRepo, event: "pull_request" });
-    expect(await sendWebhook(webhookUrl, { event: "workflow_run", payload: run, id: randomUUID(), secret })).toBe(200);
+    expect(await deliverAndSettle(app, "workflow_run", run, randomUUID())).toBe(200);
     expectCardPosted(fake, { pullRequest: head.number, headSha: head.headSha, job });
     expect(fake.checkRuns[0]?.conclusion).toBe("success");
   });

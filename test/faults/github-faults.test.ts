@@ -4,6 +4,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { OWNER, REPO, workflowRunCompleted } from "../support/fake-github/adjust-payloads.js";
 import { makeTestScorecard, zipScorecard } from "../support/fake-github/make-test-scorecard.js";
 import { type FakePull, serveRepository } from "../support/fake-github/serve-repository.js";
+import { pgliteBackend } from "../support/database/database-backends.js";
+import { type StoredApp, startStoredApp } from "../support/database/start-stored-app.js";
 import { createSilentProbot } from "./support/create-silent-probot.js";
 import { FaultyFakeGitHub, type InjectedFault, SERVER_ERROR, secondaryRateLimit } from "./support/faulty-fake-github.js";
 
@@ -90,19 +92,6 @@ describe("faults in the GitHub API: the app's card comment lands once", () => {
 
   it.each(rows)("$name, then recovers", playRow);
 
-  it("is down through every retry of one attempt: the app tries the delivery again itself and the card lands once", async () => {
-    serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], artifacts: { 702: zipScorecard(makeTestScorecard()) } });
-    // One try and three retries (plugin-retry's default) all fail; bot/retry-delivery.ts waits 5 s and tries again.
-    fake.failNext("POST", COMMENTS, SERVER_ERROR, SERVER_ERROR, SERVER_ERROR, SERVER_ERROR);
-    const id = randomUUID();
-    await deliver(run(702), id);
-    expect(fake.served).toHaveLength(4);
-    expectOneCardAndCheck("1.20×");
-    // A redelivery of the handled delivery is a copy: nothing more is written.
-    await deliver(run(702), id);
-    expectOneCardAndCheck("1.20×");
-  }, 60_000);
-
   // plugin-retry repeats the POST whose response was lost; upsertCardComment lists again after a
   // create and folds the second comment into the first.
   it("answers 502 after it created the comment (a lost response): still one comment, the first one", async () => {
@@ -134,4 +123,41 @@ describe("faults in the GitHub API: the app's card comment lands once", () => {
     expect(fake.comments[0]?.body).not.toContain("1.11×");
     expect(fake.checkRuns[0]?.title).toContain("1.44×");
   });
+});
+
+describe("faults in the GitHub API longer than Octokit's retries: the queue tries the card again", () => {
+  const fake = new FaultyFakeGitHub();
+  let app: StoredApp;
+
+  beforeAll(async () => {
+    await fake.start();
+    // The deployed Octokit and store; the queue's own wait (e^1 s after a failure) is cut short.
+    app = await startStoredApp({ fakeUrl: fake.url, appId: APP_ID, backend: pgliteBackend(), octokit: "deployed", expediteRetries: true });
+  });
+  afterAll(async () => {
+    await app.stop();
+    await fake.stop();
+  });
+  afterEach(() => {
+    expect(fake.violations).toEqual([]);
+  });
+
+  it("is down through every retry of one attempt: the job runs again and the card lands once; a redelivery then writes nothing", async () => {
+    serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], artifacts: { 702: zipScorecard(makeTestScorecard()) } });
+    // One try and three retries (plugin-retry's default) all fail: the job's first attempt fails.
+    fake.failNext("POST", COMMENTS, SERVER_ERROR, SERVER_ERROR, SERVER_ERROR, SERVER_ERROR);
+    const id = randomUUID();
+    const payload = workflowRunCompleted({ id: 702, headSha: SHA, headBranch: PULL.headBranch, headRepo: `${OWNER}/${REPO}` });
+    await app.probot.receive({ id, name: "workflow_run", payload } as Parameters<Probot["receive"]>[0]);
+    await app.settled();
+    expect(fake.served).toHaveLength(4);
+    expect(fake.comments).toHaveLength(1);
+    expect(fake.checkRuns).toMatchObject([{ headSha: SHA, status: "completed", conclusion: "success" }]);
+    // A redelivery of the handled delivery is a copy: nothing more is written.
+    const before = fake.requests.length;
+    await app.probot.receive({ id, name: "workflow_run", payload } as Parameters<Probot["receive"]>[0]);
+    await app.settled();
+    expect(fake.requests).toHaveLength(before);
+    expect(fake.comments).toHaveLength(1);
+  }, 60_000);
 });

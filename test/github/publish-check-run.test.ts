@@ -36,6 +36,15 @@ describe("publishCheckRun", () => {
     expect(fake.checkRuns.map((check) => check.conclusion)).toEqual(["failure", "success"]);
   });
 
+  it("publishes a card's verdict once when the same work runs again, and a different verdict anew", async () => {
+    const verdict = { ...target, state: { status: "completed" as const, conclusion: "success" as const }, title: "✅ Round score 1.20×", summary: "card", unlessSame: true };
+    const first = await publishCheckRun(client(), verdict);
+    expect(await publishCheckRun(client(), verdict)).toEqual({ id: first.id, action: "kept" });
+    expect(fake.checkRuns).toHaveLength(1);
+    await publishCheckRun(client(), { ...verdict, state: { status: "completed", conclusion: "failure" }, title: "❌ Round score 0.90×" });
+    expect(fake.checkRuns.map((check) => check.conclusion)).toEqual(["success", "failure"]);
+  });
+
   it("re-queues an open check in place instead of stacking queued checks", async () => {
     await publishCheckRun(client(), { ...target, state: { status: "queued" }, title: "waiting", summary: "", externalId: "speedgate:pr=1:run=5" });
     await publishCheckRun(client(), { ...target, state: { status: "queued" }, title: "rescored", summary: "", externalId: "speedgate:pr=1:run=6" });

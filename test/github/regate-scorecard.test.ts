@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { regateScorecard } from "../../src/github/regate-scorecard.js";
 import { parseScorecardJson } from "../../src/scorecard/read-scorecard.js";
-import { makeCard, seedOomFailure, testConfig } from "../support/make-card.js";
+import { TEST_DOCS_BASE_URL, makeCard, seedOomFailure, testConfig } from "../support/make-card.js";
 import { toVersion1 } from "../support/version-one-card.js";
 
 const plans = [{ speedup: 1.3 }, { speedup: 1.1 }, { candidateTokens: 10 }, { speedup: 1.2 }, { baselineError: "HTTP 500" }];
@@ -10,7 +10,7 @@ describe("regateScorecard", () => {
   it("gives the card a fresh round would give under the repository's threshold", () => {
     const strict = { ...testConfig, gate: { ...testConfig.gate, minRoundScore: 1.5 } };
     const fresh = makeCard(plans, { config: strict });
-    expect(regateScorecard(makeCard(plans), strict.gate)).toEqual(fresh);
+    expect(regateScorecard(makeCard(plans), strict.gate, TEST_DOCS_BASE_URL)).toEqual(fresh);
     expect(fresh.gate.passed).toBe(false);
   });
 
@@ -23,7 +23,7 @@ describe("regateScorecard", () => {
       zeroedTotal: 0,
       gate: { ...honest.gate, minRoundScore: 0.01, passed: true, reason: "trust me" },
     };
-    expect(regateScorecard(forged, testConfig.gate)).toEqual(honest);
+    expect(regateScorecard(forged, testConfig.gate, TEST_DOCS_BASE_URL)).toEqual(honest);
   });
 
   it("recomputes the diverged and implausible counts and the median agreement from the prompts' runs", () => {
@@ -36,14 +36,14 @@ describe("regateScorecard", () => {
     });
     const prompts = honest.prompts.map((prompt, index) => (index === 0 ? diverged(prompt) : { ...prompt, agreement: 1 }));
     const forged = { ...honest, prompts, diverged: 0, implausible: 0, medianAgreement: 1 };
-    const regated = regateScorecard(forged, testConfig.gate);
+    const regated = regateScorecard(forged, testConfig.gate, TEST_DOCS_BASE_URL);
     expect([regated.diverged, regated.implausible, regated.medianAgreement]).toEqual([1, 0, 1]);
     expect(regated.promptsScored).toBe(honest.promptsScored - 1);
   });
 
   it("keeps a failed candidate's round without a score, and its gate closed", () => {
     const failed = makeCard(plans, { failure: seedOomFailure() });
-    const regated = regateScorecard(failed, { minRoundScore: 0.5, use: "round-score", maxUnscored: 0.1, minPrompts: 1 });
+    const regated = regateScorecard(failed, { minRoundScore: 0.5, use: "round-score", maxUnscored: 0.1, minPrompts: 1 }, null);
     expect(regated.roundScore).toBeNull();
     expect(regated.gate.passed).toBe(false);
     expect(regated.gate.reason).toContain("candidate engine failed at startup");
@@ -58,10 +58,18 @@ describe("regateScorecard", () => {
       logTail: [],
     };
     const card = makeCard([{ speedup: 1.5 }, { speedup: 1.5 }, { speedup: 1.5 }], { failure: daemonLost });
-    const regated = regateScorecard(card, { minRoundScore: 1, maxUnscored: 0.1, minPrompts: 10 });
+    const regated = regateScorecard(card, { minRoundScore: 1, maxUnscored: 0.1, minPrompts: 10 }, card.docsBaseUrl);
     expect(regated.roundScore).toBeCloseTo(1.5, 5);
     expect(regated.gate.passed).toBe(false);
     expect(regated).toEqual(card);
+  });
+
+  it("links the troubleshooting pages the reader names, never the ones the artifact names", () => {
+    const card = makeCard(plans, { failure: seedOomFailure() });
+    const forged = { ...card, docsBaseUrl: "https://attacker.example/phish/docs/troubleshooting/" };
+    const own = "https://github.com/speedgate/speedgate/blob/v0.1.0/docs/troubleshooting/";
+    expect(regateScorecard(forged, testConfig.gate, own).docsBaseUrl).toBe(own);
+    expect(regateScorecard(forged, testConfig.gate, null).docsBaseUrl).toBeNull();
   });
 });
 
@@ -72,14 +80,14 @@ describe("regateScorecard recomputes from the times at k, never from a card's ow
   it("ignores forged per-prompt scores and speedups", () => {
     const honest = makeCard(twelve);
     const forged = { ...honest, prompts: honest.prompts.map((prompt) => ({ ...prompt, score: 3, speedup: 3 })) };
-    expect(regateScorecard(forged, gate)).toEqual(regateScorecard(honest, gate));
-    expect(regateScorecard(forged, gate).roundScore).toBeLessThan(1.2);
+    expect(regateScorecard(forged, gate, TEST_DOCS_BASE_URL)).toEqual(regateScorecard(honest, gate, TEST_DOCS_BASE_URL));
+    expect(regateScorecard(forged, gate, TEST_DOCS_BASE_URL).roundScore).toBeLessThan(1.2);
   });
 
   it("scores a prompt by the times at k the card keeps", () => {
     const card = makeCard(twelve);
     const faster = { ...card, prompts: card.prompts.map((prompt) => ({ ...prompt, runs: prompt.runs.map((run) => ({ ...run, candidateMs: (run.candidateMs ?? 0) / 2 })) })) };
-    expect(regateScorecard(faster, gate).roundScore).toBeCloseTo(2 * (card.roundScore as number), 5);
+    expect(regateScorecard(faster, gate, TEST_DOCS_BASE_URL).roundScore).toBeCloseTo(2 * (card.roundScore as number), 5);
   });
 
   it("corrects a status the tokens contradict: a truncated answer relabelled scored, a slow prompt relabelled excluded", () => {
@@ -95,7 +103,7 @@ describe("regateScorecard recomputes from the times at k, never from a card's ow
             : prompt,
       ),
     };
-    const regated = regateScorecard(relabelled, gate);
+    const regated = regateScorecard(relabelled, gate, TEST_DOCS_BASE_URL);
     expect(regated.prompts[truncated]).toMatchObject({ status: "below_tolerance", score: 0, reason: "answered 40 of 256 tokens (tolerance 90%)" });
     expect(regated.prompts[0]?.status).toBe("scored");
     expect(regated.excluded).toBe(0);
@@ -105,13 +113,13 @@ describe("regateScorecard recomputes from the times at k, never from a card's ow
     const card = makeCard(twelve);
     const old = parseScorecardJson(JSON.stringify(toVersion1(card)), "scorecard.json");
     expect(old).toMatchObject({ schemaVersion: 2, convertedFrom: 1, settings: { runs: 1 } });
-    const regated = regateScorecard(old, gate);
+    const regated = regateScorecard(old, gate, TEST_DOCS_BASE_URL);
     expect(regated.roundScore).toBeCloseTo(card.roundScore as number, 5);
     expect(regated.gate).toMatchObject({ use: "interval-low", passed: card.gate.passed, minPrompts: 10 });
     expect(regated.prompts.every((prompt) => prompt.runs.length === 1)).toBe(true);
     // Version 1 had no minimum: three prompts that passed then do not pass now.
     const small = parseScorecardJson(JSON.stringify(toVersion1(makeCard(twelve.slice(0, 3)))), "scorecard.json");
-    expect(regateScorecard(small, gate).gate.reasons).toContain("too few prompts for a verdict: 3 compared, gate.minPrompts is 10");
+    expect(regateScorecard(small, gate, TEST_DOCS_BASE_URL).gate.reasons).toContain("too few prompts for a verdict: 3 compared, gate.minPrompts is 10");
   });
 });
 
@@ -149,7 +157,7 @@ describe("regateScorecard and the calibration on a card", () => {
   const gate = { minRoundScore: 1, maxUnscored: 0.1, minPrompts: 10 };
 
   it("recomputes the noise floor from the A/A scores instead of trusting the card's", () => {
-    const regated = regateScorecard(calibrated(), gate);
+    const regated = regateScorecard(calibrated(), gate, TEST_DOCS_BASE_URL);
     expect(regated.gate.use).toBe("noise-floor");
     expect(regated.gate.calibration?.noiseFloor).toBeGreaterThan(0.02);
     expect(regated.gate.bar).toBeCloseTo(1 + (regated.gate.calibration?.noiseFloor ?? 0), 12);
@@ -157,14 +165,14 @@ describe("regateScorecard and the calibration on a card", () => {
   });
 
   it("keeps the gate closed when the calibration was measured on another GPU, whatever the card says", () => {
-    const regated = regateScorecard(calibrated({ gpu: "NVIDIA A100-SXM4-80GB" }), gate);
+    const regated = regateScorecard(calibrated({ gpu: "NVIDIA A100-SXM4-80GB" }), gate, TEST_DOCS_BASE_URL);
     expect(regated.gate.passed).toBe(false);
     expect(regated.gate.calibration?.problems).toEqual(['it was measured on GPU "NVIDIA A100-SXM4-80GB", this round ran on "NVIDIA H100 80GB HBM3"']);
     expect(regated.gate.reason).toContain("the calibration does not fit this round");
   });
 
   it("notes another runner with the same GPU without closing the gate", () => {
-    const regated = regateScorecard(calibrated({ runner: "gpu-runner-7" }), gate);
+    const regated = regateScorecard(calibrated({ runner: "gpu-runner-7" }), gate, TEST_DOCS_BASE_URL);
     expect(regated.gate.passed).toBe(true);
     expect(regated.gate.calibration?.notes).toEqual(['measured on runner "gpu-runner-7", this round ran on "gpu-runner-3" (the same GPU)']);
   });

@@ -8,9 +8,17 @@ describe("parseRepoConfig", () => {
       gate: { minRoundScore: 1, maxUnscored: 0.1, minPrompts: 10 },
       trigger: "command",
       rescore: { permission: "write" },
+      leaderboard: false,
     });
     expect(parseRepoConfig(null)).toEqual({ ok: true, config: DEFAULT_REPO_CONFIG });
     expect(parseRepoConfig({})).toEqual({ ok: true, config: DEFAULT_REPO_CONFIG });
+  });
+
+  it("turns the leaderboard on with leaderboard: true, and names a value that is not a yes or no", () => {
+    expect(parseRepoConfig({ leaderboard: true })).toEqual({ ok: true, config: { ...DEFAULT_REPO_CONFIG, leaderboard: true } });
+    const refused = parseRepoConfig({ leaderboard: "yes please" });
+    expect(refused.ok).toBe(false);
+    expect(refused.ok ? [] : refused.problems).toEqual([expect.stringMatching(/^leaderboard: expected true or false/) as string]);
   });
 
   it("fills what a partial file leaves out", () => {

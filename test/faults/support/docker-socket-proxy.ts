@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { type Server, type Socket, connect, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ForwardingProxy } from "../../support/forwarding-proxy.js";
 
 /** The daemon's socket as dockerode finds it by default. */
 export function defaultDockerSocket(): string {
@@ -15,48 +15,16 @@ export function defaultDockerSocket(): string {
  * accepts again, as the daemon does once it is back. Restarting the real daemon would disturb every
  * other test using it.
  */
-export class DockerSocketProxy {
-  readonly path = join(tmpdir(), `speedgate-docker-proxy-${randomUUID().slice(0, 8)}.sock`);
-  readonly #sockets = new Set<Socket>();
-  #server: Server | null = null;
+export class DockerSocketProxy extends ForwardingProxy {
+  readonly path: string;
 
-  constructor(private readonly target: string = defaultDockerSocket()) {}
-
-  async start(): Promise<void> {
-    const server = createServer((client) => {
-      const upstream = connect(this.target);
-      for (const socket of [client, upstream]) {
-        this.#sockets.add(socket);
-        socket.once("close", () => this.#sockets.delete(socket));
-        socket.on("error", () => {
-          client.destroy();
-          upstream.destroy();
-        });
-      }
-      client.pipe(upstream).pipe(client);
-    });
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(this.path, () => resolve());
-    });
-    this.#server = server;
-  }
-
-  /** The daemon goes away: open connections drop, new ones fail (the socket file is removed). */
-  async cut(): Promise<void> {
-    const server = this.#server;
-    this.#server = null;
-    for (const socket of this.#sockets) socket.destroy();
-    this.#sockets.clear();
-    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  constructor(target: string = defaultDockerSocket(), path = join(tmpdir(), `speedgate-docker-proxy-${randomUUID().slice(0, 8)}.sock`)) {
+    super({ path: target }, path);
+    this.path = path;
   }
 
   /** The daemon is back. */
   async restore(): Promise<void> {
-    if (!this.#server) await this.start();
-  }
-
-  async stop(): Promise<void> {
-    await this.cut();
+    await this.start();
   }
 }

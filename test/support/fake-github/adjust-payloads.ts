@@ -58,7 +58,7 @@ export function workflowRunCompleted(fields: RunFields): Payload {
 }
 
 export function pullRequestEvent(
-  action: "opened" | "synchronize" | "reopened",
+  action: "opened" | "synchronize" | "reopened" | "closed",
   fields: { number: number; headSha: string; author: string; sender?: string; updatedAt?: string; headBranch?: string; headRepo?: string },
 ): Payload {
   const payload = withRepository(webhookExample("pull_request", action));

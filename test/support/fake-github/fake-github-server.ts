@@ -27,6 +27,14 @@ export interface FakeResponse {
 
 export type FakeHandler = (request: FakeRequest) => FakeResponse | Promise<FakeResponse>;
 
+/** A GraphQL request as @octokit/graphql sends it to GitHub Enterprise's /api/graphql. */
+export interface FakeGraphqlRequest {
+  query: string;
+  variables: Record<string, unknown>;
+}
+
+export type FakeGraphqlHandler = (request: FakeGraphqlRequest) => FakeResponse;
+
 export interface RecordedRequest {
   method: string;
   template: string | null;
@@ -57,6 +65,8 @@ export interface FakeCheckRun {
 }
 
 export const API_PREFIX = "/api/v3";
+/** Where Octokit sends GraphQL when its REST base URL ends in /api/v3. */
+const GRAPHQL_PATH = "/api/graphql";
 const BLOB_PREFIX = "/_blobs/";
 
 export class FakeGitHub {
@@ -66,6 +76,7 @@ export class FakeGitHub {
   readonly checkRuns: FakeCheckRun[] = [];
   readonly blobs = new Map<string, Uint8Array>();
   readonly #routes = new Map<string, FakeHandler>();
+  #graphql: FakeGraphqlHandler | null = null;
   readonly #watchers = new Set<() => void>();
   #server: Server | null = null;
   #nextId = 1000;
@@ -89,6 +100,7 @@ export class FakeGitHub {
     this.checkRuns.length = 0;
     this.blobs.clear();
     this.#routes.clear();
+    this.#graphql = null;
   }
 
   nextId(): number {
@@ -117,6 +129,12 @@ export class FakeGitHub {
   /** Registers an expected route; `template` is the description's path, such as /repos/{owner}/{repo}/pulls. */
   on(method: string, template: string, handler: FakeHandler): this {
     this.#routes.set(`${method.toUpperCase()} ${template}`, handler);
+    return this;
+  }
+
+  /** Serves GraphQL (no description to check it against: the handler reads the operation it expects). */
+  onGraphql(handler: FakeGraphqlHandler): this {
+    this.#graphql = handler;
     return this;
   }
 
@@ -168,6 +186,10 @@ export class FakeGitHub {
       response.end(blob);
       return;
     }
+    if (url.pathname === GRAPHQL_PATH) {
+      this.#handleGraphql(method, raw, response);
+      return;
+    }
     if (!url.pathname.startsWith(API_PREFIX)) {
       this.#refuse(response, 404, `not under ${API_PREFIX}: ${method} ${url.pathname}`, method, url.pathname, undefined);
       return;
@@ -205,6 +227,22 @@ export class FakeGitHub {
       headers: request.headers,
     });
     this.#send(response, result);
+  }
+
+  #handleGraphql(method: string, raw: string, response: ServerResponse): void {
+    let request: FakeGraphqlRequest | null = null;
+    try {
+      const parsed = JSON.parse(raw) as { query?: unknown; variables?: unknown };
+      if (typeof parsed.query === "string") request = { query: parsed.query, variables: (parsed.variables ?? {}) as Record<string, unknown> };
+    } catch {
+      request = null;
+    }
+    if (method !== "POST" || !request || !this.#graphql) {
+      this.#refuse(response, 400, `unexpected GraphQL request: ${method} ${raw.slice(0, 200)}`, method, GRAPHQL_PATH, raw);
+      return;
+    }
+    this.requests.push({ method, template: GRAPHQL_PATH, path: GRAPHQL_PATH, body: request });
+    this.#send(response, this.#graphql(request));
   }
 
   #refuse(response: ServerResponse, status: number, problem: string, method: string, path: string, body: unknown): void {

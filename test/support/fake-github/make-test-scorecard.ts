@@ -66,7 +66,7 @@ export function makeTestScorecard(options: TestCardOptions = {}): Scorecard {
       ],
     })),
   };
-  return regateScorecard(card, { minRoundScore: options.minRoundScore ?? 1, use: "round-score", maxUnscored: 0.1, minPrompts: 10 });
+  return regateScorecard(card, { minRoundScore: options.minRoundScore ?? 1, use: "round-score", maxUnscored: 0.1, minPrompts: 10 }, null);
 }
 
 /** An artifact zip as upload-artifact makes it: scorecard.json at the top level, deflated. */

@@ -87,6 +87,11 @@ function rewriteRefs(value: unknown): unknown {
   for (const [key, item] of Object.entries(value)) {
     out[key] = key === "$ref" && typeof item === "string" && item.startsWith("#/") ? `${SPEC_ID}${item}` : rewriteRefs(item);
   }
+  // Ajv reads OpenAPI's nullable only beside a type; a nullable oneOf (an issue's milestone) says the same as "or null".
+  if ("nullable" in out && !("type" in out)) {
+    const { nullable, ...rest } = out;
+    return nullable === true ? { anyOf: [rest, { type: "null" }] } : rest;
+  }
   return out;
 }
 

@@ -29,3 +29,19 @@ export async function sendWebhook(url: string, delivery: WebhookDelivery): Promi
   await response.body.arrayBuffer();
   return response.statusCode;
 }
+
+/**
+ * Posts a signed delivery to an app process and, when it was accepted (200), waits until its work is
+ * over (test/support/fake-github/start-bot-process.ts): the app acknowledges a delivery once its work is
+ * stored, and does the work after. Returns the HTTP status.
+ */
+export async function deliverAndSettle(
+  bot: { webhookUrl: string; secret: string; settled: (deliveryId: string) => Promise<void> },
+  event: string,
+  payload: unknown,
+  id: string = randomUUID(),
+): Promise<number> {
+  const status = await sendWebhook(bot.webhookUrl, { event, payload, id, secret: bot.secret });
+  if (status === 200) await bot.settled(id);
+  return status;
+}

@@ -18,7 +18,7 @@ export interface FakePull {
   pushedAt?: string;
 }
 
-export type RouteGroup = "app" | "config" | "pulls" | "comments" | "checks" | "permissions" | "dispatch" | "reactions" | "artifacts";
+export type RouteGroup = "app" | "config" | "pulls" | "comments" | "checks" | "permissions" | "dispatch" | "reactions" | "artifacts" | "issues";
 
 export interface FakeRepositoryOptions {
   owner: string;
@@ -41,9 +41,22 @@ export interface FakeRepository {
   dispatches: Array<{ workflow: string; ref: string; inputs: Record<string, string>; runId: number }>;
   reactions: Array<{ commentId: number; content: string }>;
   artifacts: Map<number, Uint8Array>;
+  /** Issues the app opened (the leaderboard), with whether GraphQL's pinIssue pinned them. */
+  issues: FakeIssue[];
 }
 
-const ALL_GROUPS: RouteGroup[] = ["app", "config", "pulls", "comments", "checks", "permissions", "dispatch", "reactions", "artifacts"];
+export interface FakeIssue {
+  number: number;
+  nodeId: string;
+  title: string;
+  body: string;
+  login: string;
+  pinned: boolean;
+  /** How many times the body was written (opened, then each edit). */
+  writes: number;
+}
+
+const ALL_GROUPS: RouteGroup[] = ["app", "config", "pulls", "comments", "checks", "permissions", "dispatch", "reactions", "artifacts", "issues"];
 export const DEFAULT_BASE_SHA = "ba5e".repeat(10);
 const notFound: FakeResponse = { status: 404, body: { message: "Not Found" } };
 const COMMENT_TOO_LONG: FakeResponse = { status: 422, body: { message: "body is too long (maximum is 65536 characters)" } };
@@ -61,6 +74,7 @@ export function serveRepository(fake: FakeGitHub, options: FakeRepositoryOptions
     dispatches: [],
     reactions: [],
     artifacts: new Map(Object.entries(options.artifacts ?? {}).map(([id, zip]) => [Number(id), zip])),
+    issues: [],
   };
   const ours = (request: FakeRequest): boolean =>
     `${request.pathParams.owner ?? ""}/${request.pathParams.repo ?? ""}`.toLowerCase() === fullName.toLowerCase();
@@ -289,6 +303,42 @@ export function serveRepository(fake: FakeGitHub, options: FakeRepositoryOptions
       const blob = `artifact-${runId}.zip`;
       fake.blobs.set(blob, zip);
       return { status: 302, headers: { location: `${fake.url}/_blobs/${blob}` } };
+    });
+  }
+  if (groups.has("issues")) {
+    const issueJson = (issue: FakeIssue): Record<string, unknown> => ({
+      id: issue.number * 7,
+      node_id: issue.nodeId,
+      number: issue.number,
+      title: issue.title,
+      body: issue.body,
+      state: "open",
+      user: { login: issue.login, type: "Bot" },
+      html_url: `https://github.com/${fullName}/issues/${issue.number}`,
+    });
+    on("GET", "/repos/{owner}/{repo}/issues", (request) => {
+      const creator = request.query.get("creator");
+      return { status: 200, body: state.issues.filter((issue) => !creator || issue.login === creator).map(issueJson) };
+    });
+    on("POST", "/repos/{owner}/{repo}/issues", (request) => {
+      const number = 500 + state.issues.length;
+      const issue: FakeIssue = { number, nodeId: `I_${number}`, title: String(body(request).title), body: typeof body(request).body === "string" ? String(body(request).body) : "", login: "speedgate[bot]", pinned: false, writes: 1 };
+      state.issues.push(issue);
+      return { status: 201, body: issueJson(issue) };
+    });
+    on("PATCH", "/repos/{owner}/{repo}/issues/{issue_number}", (request) => {
+      const issue = state.issues.find((candidate) => String(candidate.number) === request.pathParams.issue_number);
+      if (!issue) return notFound;
+      if (typeof body(request).body === "string") issue.body = String(body(request).body);
+      issue.writes++;
+      return { status: 200, body: issueJson(issue) };
+    });
+    // GitHub pins an issue only through GraphQL.
+    fake.onGraphql((request) => {
+      const issue = state.issues.find((candidate) => candidate.nodeId === request.variables.issueId);
+      if (!/\bpinIssue\b/.test(request.query) || !issue) return { status: 200, body: { data: null, errors: [{ message: "Could not resolve to a node with the global id" }] } };
+      issue.pinned = true;
+      return { status: 200, body: { data: { pinIssue: { issue: { number: issue.number, isPinned: true } } } } };
     });
   }
   return state;

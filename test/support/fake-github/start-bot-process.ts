@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { generateKeyPairSync } from "node:crypto";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
+import { pgliteBackend, type TestDatabaseHandle } from "../database/database-backends.js";
 import { getFreePort } from "../get-free-port.js";
 
 export interface BotProcess {
@@ -14,25 +15,61 @@ export interface BotProcess {
   output: () => string;
   /** Resolves with the first match of `pattern` in what the app logged, as soon as it is logged. */
   waitFor: (pattern: RegExp) => Promise<RegExpExecArray>;
+  /**
+   * Resolves once the work of a delivery is over: the delivery stored nothing, or its work (and the
+   * follow-up work it stored, such as the card's pull request lane) ended done or given up. Read from the
+   * app's JSON log lines (bot/intake-delivery.ts, bot/work/app-work.ts); a work key another replica ran
+   * is not seen here.
+   */
+  settled: (deliveryId: string) => Promise<void>;
+  /** Resolves once the work stored under `key` ended done or given up, with its follow-ups. */
+  workEnded: (key: string) => Promise<void>;
+  /** SIGTERM: the app stops in order (running jobs finish); resolves when it has exited. */
   stop: () => Promise<void>;
+  /** SIGKILL: the process dies where it is. */
+  kill: () => Promise<void>;
 }
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 
+interface LogLine {
+  delivery?: string;
+  work?: string | null;
+  outcome?: string;
+  followUps?: string[];
+}
+
+export interface BotProcessOptions {
+  gheHost: string;
+  appId?: number;
+  secret?: string;
+  env?: Record<string, string>;
+  /** The app's private key (PEM); a fresh one by default. Replicas of one app share it. */
+  privateKey?: string;
+}
+
 /**
  * Starts the app exactly as deployed (`npm run bot`) with Probot's environment pointing at the fake
- * GitHub, and resolves once it logs that it listens: no sleeping.
+ * GitHub, and resolves once it logs that it listens: no sleeping. Without DATABASE_URL or
+ * SPEEDGATE_DATA_DIR in `env`, it gets a PGlite folder of its own, removed when it stops.
  */
-export async function startBotProcess(options: { gheHost: string; appId?: number; secret?: string; env?: Record<string, string> }): Promise<BotProcess> {
+export async function startBotProcess(options: BotProcessOptions): Promise<BotProcess> {
   const port = await getFreePort();
   const appId = options.appId ?? 4242;
   const secret = options.secret ?? "test-webhook-secret";
-  const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+  const privateKey = options.privateKey ?? generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ type: "pkcs1", format: "pem" }).toString();
+  let ownDatabase: TestDatabaseHandle | null = null;
+  const storeEnv: Record<string, string> = {};
+  if (!options.env?.DATABASE_URL && !options.env?.SPEEDGATE_DATA_DIR) {
+    ownDatabase = await pgliteBackend().create();
+    if (ownDatabase.target.kind === "pglite") storeEnv.SPEEDGATE_DATA_DIR = ownDatabase.target.dataDir;
+  }
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
+    TMPDIR: process.env.TMPDIR,
     APP_ID: String(appId),
-    PRIVATE_KEY: privateKey.export({ type: "pkcs1", format: "pem" }).toString(),
+    PRIVATE_KEY: privateKey,
     WEBHOOK_SECRET: secret,
     PORT: String(port),
     HOST: "127.0.0.1",
@@ -41,44 +78,84 @@ export async function startBotProcess(options: { gheHost: string; appId?: number
     GHE_HOST: options.gheHost,
     GHE_PROTOCOL: "http",
     NODE_ENV: "test",
+    // Nothing failed before this app started: no need to read the fake's delivery log.
+    SPEEDGATE_REDELIVER_HOURS: "0",
+    ...storeEnv,
     ...options.env,
   };
   // Its own process group, so stopping it also stops tsx's node under npm.
   const child: ChildProcess = spawn("npm", ["run", "--silent", "bot"], { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
+  let pending = "";
+  const lines: LogLine[] = [];
   const waiting = new Set<() => void>();
   const listening = new Promise<void>((resolve, reject) => {
     const onData = (chunk: Buffer): void => {
-      output += chunk.toString("utf8");
-      for (const check of waiting) check();
+      const text = chunk.toString("utf8");
+      output += text;
+      pending += text;
+      const complete = pending.split("\n");
+      pending = complete.pop() ?? "";
+      for (const line of complete) {
+        if (!line.startsWith("{")) continue;
+        try {
+          lines.push(JSON.parse(line) as LogLine);
+        } catch {
+          // Not one of the app's JSON lines.
+        }
+      }
+      for (const check of [...waiting]) check();
       if (output.includes("Listening on http://")) resolve();
     };
     child.stdout?.on("data", onData);
     child.stderr?.on("data", onData);
     child.once("exit", (code, signal) => reject(new Error(`the app exited (${code ?? signal}) before listening:\n${output}`)));
   });
-  const stop = async (): Promise<void> => {
-    if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
-    const exited = once(child, "exit");
-    process.kill(-child.pid, "SIGTERM");
-    await exited;
+  const exited = once(child, "exit");
+  // npm exits on the signal at once; the app (its child, writing to the same pipes) is gone when they close.
+  const closed = Promise.all([child.stdout ? once(child.stdout, "close") : null, child.stderr ? once(child.stderr, "close") : null]);
+  const signal = async (name: NodeJS.Signals): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) {
+      try {
+        process.kill(-child.pid, name);
+      } catch {
+        // Already gone.
+      }
+      await exited;
+    }
+    await closed;
+    if (ownDatabase) {
+      await ownDatabase.destroy();
+      ownDatabase = null;
+    }
   };
+  const stop = async (): Promise<void> => await signal("SIGTERM");
+  const kill = async (): Promise<void> => await signal("SIGKILL");
   try {
     await listening;
   } catch (error) {
     await stop();
     throw error;
   }
-  const waitFor = async (pattern: RegExp): Promise<RegExpExecArray> =>
-    await new Promise<RegExpExecArray>((resolve) => {
+  const until = async <T>(find: () => T | null): Promise<T> =>
+    await new Promise<T>((resolve) => {
       const check = (): void => {
-        const match = pattern.exec(output);
-        if (!match) return;
+        const found = find();
+        if (found === null) return;
         waiting.delete(check);
-        resolve(match);
+        resolve(found);
       };
       waiting.add(check);
       check();
     });
-  return { waitFor, webhookUrl: `http://127.0.0.1:${port}/api/github/webhooks`, port, secret, appId, output: () => output, stop };
+  const waitFor = async (pattern: RegExp): Promise<RegExpExecArray> => await until(() => pattern.exec(output));
+  const workEnded = async (key: string): Promise<void> => {
+    const end = await until(() => lines.find((line) => line.work === key && (line.outcome === "done" || line.outcome === "given-up")) ?? null);
+    for (const next of end.followUps ?? []) await workEnded(next);
+  };
+  const settled = async (deliveryId: string): Promise<void> => {
+    const intake = await until(() => lines.find((line) => line.delivery === deliveryId && line.work !== undefined && line.outcome === undefined) ?? null);
+    if (typeof intake.work === "string") await workEnded(intake.work);
+  };
+  return { waitFor, settled, workEnded, webhookUrl: `http://127.0.0.1:${port}/api/github/webhooks`, port, secret, appId, output: () => output, stop, kill };
 }

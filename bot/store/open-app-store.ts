@@ -1,0 +1,54 @@
+import type { Probot } from "probot";
+import type { Database } from "../../src/store/database.js";
+import { DEFAULT_CONCURRENCY } from "../../src/store/work-queue.js";
+import type { AppStore } from "../app-store.js";
+import { databaseAppStore } from "./database-app-store.js";
+import { openAppDatabase } from "./open-app-database.js";
+import { probotLogger } from "./probot-logger.js";
+import { OutageRedelivery } from "./redeliver-after-outage.js";
+
+export interface OpenedAppStore {
+  store: AppStore;
+  database: Database;
+  outage: OutageRedelivery;
+  /** Running jobs finish, stored ones stay for the next start; then the database is closed. */
+  close(): Promise<void>;
+}
+
+/** SPEEDGATE_WORKERS: jobs one replica runs at once (lanes still run one at a time). */
+export function workerConcurrency(env: NodeJS.ProcessEnv): number {
+  const raw = env.SPEEDGATE_WORKERS?.trim();
+  if (!raw) return DEFAULT_CONCURRENCY;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1 || value > 64) throw new Error(`SPEEDGATE_WORKERS: expected a whole number from 1 to 64, got ${JSON.stringify(raw)}`);
+  return value;
+}
+
+/**
+ * The deployed app's store: opens the database named by the environment (DATABASE_URL, else the PGlite
+ * folder SPEEDGATE_DATA_DIR), migrates it before any delivery is accepted, and wires every part of the
+ * app's state to it.
+ */
+export async function openAppStore(app: Probot, env: NodeJS.ProcessEnv): Promise<OpenedAppStore> {
+  const logger = probotLogger(app);
+  const concurrency = workerConcurrency(env);
+  const database = await openAppDatabase(env, logger, concurrency);
+  const outage = new OutageRedelivery(app, database, logger);
+  const store = databaseAppStore({
+    database,
+    log: app.log,
+    logger,
+    concurrency,
+    onStoreFailure: () => outage.noticeFailure(),
+  });
+  return {
+    store,
+    database,
+    outage,
+    close: async () => {
+      await outage.stop();
+      await store.close();
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,222 @@
+import { EventEmitter } from "node:events";
+import { setTimeout as delay } from "node:timers/promises";
+import { type Job, type JobHelpers, type Runner, type TaskList, type WorkerEvents, type WorkerUtils, makeWorkerUtils, run } from "graphile-worker";
+import type { Logger } from "../logger.js";
+import type { Database } from "./database.js";
+import { type EnqueueResult, type WorkItem, enqueueWork } from "./enqueue-work.js";
+import { createGraphileLogger } from "./graphile-logger.js";
+import { DEFAULT_LIVENESS, type LivenessPolicy, beat, forgetOwners, releaseDeadOwners, releaseOwners } from "./track-worker-liveness.js";
+
+/*
+ * The durable job queue: graphile-worker on the app's database (docs/architecture.md says why). Jobs
+ * are rows, so they survive restarts; a failed one is retried with graphile-worker's backoff (e^n s
+ * after the n-th failure); replicas share them with SKIP LOCKED, so no job runs twice at once; a
+ * lane (`queue_name`) runs its jobs one at a time.
+ */
+
+export interface WorkContext {
+  key: string | null;
+  /** 1 on the first run. */
+  attempt: number;
+  maxAttempts: number;
+  /** When this run throws, the job is given up: leave a visible trace (a failed check) before throwing. */
+  isFinalAttempt: boolean;
+  /** Aborted when the queue is stopping and the job should end early. */
+  signal: AbortSignal;
+  logger: Logger;
+}
+
+/** Throw to retry later (a transient failure); return to finish the job, also after a definite refusal. */
+export type WorkHandler = (payload: unknown, context: WorkContext) => Promise<void>;
+
+export interface WorkQueueOptions {
+  database: Database;
+  handlers: Record<string, WorkHandler>;
+  logger: Logger;
+  /** Jobs run at once by this replica (lanes still run one at a time). */
+  concurrency?: number;
+  /** How often idle workers look for due jobs (retries); new jobs wake them through LISTEN/NOTIFY or `nudge`. */
+  pollIntervalMs?: number;
+  liveness?: LivenessPolicy;
+}
+
+export interface WorkQueue {
+  /** Stores a job (see enqueueWork) and wakes this replica's workers. */
+  enqueue(item: WorkItem): Promise<EnqueueResult>;
+  /** graphile-worker's events (job:success, job:error, job:failed, …), for logs, metrics and tests. */
+  readonly events: WorkerEvents;
+  /** This replica's running worker pools, by the id they lock jobs with (graphile-worker's locked_by). */
+  readonly ownerIds: readonly string[];
+  /** Lets running jobs finish, then releases everything; jobs not started stay stored for the next process. */
+  stop(): Promise<void>;
+}
+
+export const DEFAULT_CONCURRENCY = 4;
+
+function contextFor(job: Job, helpers: JobHelpers, logger: Logger): WorkContext {
+  return {
+    key: job.key ?? null,
+    attempt: job.attempts,
+    maxAttempts: job.max_attempts,
+    isFinalAttempt: job.attempts >= job.max_attempts,
+    signal: helpers.abortSignal ?? new AbortController().signal,
+    logger,
+  };
+}
+
+function wrapHandlers(handlers: Record<string, WorkHandler>, logger: Logger): TaskList {
+  const tasks: TaskList = {};
+  for (const [name, handler] of Object.entries(handlers)) {
+    tasks[name] = async (payload, helpers) => {
+      const context = contextFor(helpers.job, helpers, logger);
+      try {
+        await handler(payload, context);
+      } catch (error) {
+        const what = `job ${helpers.job.id} (${name}${context.key ? `, ${context.key}` : ""}) attempt ${context.attempt} of ${context.maxAttempts}`;
+        const reason = error instanceof Error ? error.message : String(error);
+        if (context.isFinalAttempt) logger.error(`${what} failed and is given up: ${reason}`);
+        else logger.warn(`${what} failed, to be retried: ${reason}`);
+        throw error;
+      }
+    };
+  }
+  return tasks;
+}
+
+/** How long to wait before starting the runner again after it stopped on its own (a long database outage). */
+const RESTART_DELAYS_MS = [1_000, 2_000, 5_000, 10_000, 30_000];
+
+export async function startWorkQueue(options: WorkQueueOptions): Promise<WorkQueue> {
+  const { database, logger } = options;
+  const liveness = options.liveness ?? DEFAULT_LIVENESS;
+  const graphileLogger = createGraphileLogger(logger);
+  const noPreparedStatements = database.kind === "pglite";
+  const events: WorkerEvents = new EventEmitter() as WorkerEvents;
+  let stopping: Promise<void> | null = null;
+  const stopSignal = new AbortController();
+  // Worker pools of this replica that are running: only these beat. graphile-worker locks jobs by pool id.
+  const pools = new Map<string, (count: number) => void>();
+  // Pools that ended on their own (a database outage): their jobs stay locked until released.
+  const endedPools: string[] = [];
+  events.on("pool:create", ({ workerPool }) => {
+    pools.set(workerPool.id, (count) => workerPool.nudge(count));
+  });
+  events.on("pool:release", ({ workerPool }) => {
+    pools.delete(workerPool.id);
+    if (!stopping) endedPools.push(workerPool.id);
+  });
+  events.on("pool:listen:error", ({ error }) => {
+    logger.warn(`job queue: lost its LISTEN connection (${(error as Error).message}); reconnecting, polling meanwhile`);
+  });
+
+  const utils: WorkerUtils = await makeWorkerUtils({ pgPool: database.pool, logger: graphileLogger, noPreparedStatements });
+  const launch = async (): Promise<Runner> =>
+    await run({
+      pgPool: database.pool,
+      taskList: wrapHandlers(options.handlers, logger),
+      concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
+      pollInterval: options.pollIntervalMs ?? (database.kind === "pglite" ? 500 : 2_000),
+      noHandleSignals: true,
+      noPreparedStatements,
+      parsedCronItems: [],
+      logger: graphileLogger,
+      events,
+      // Batching (even with no delay) makes graphile-worker retry recording a job's end through a
+      // database outage (20 tries, up to 30 s apart) instead of dropping the promise.
+      preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
+    });
+
+  let runner: Runner;
+  try {
+    runner = await launch();
+  } catch (error) {
+    await utils.release();
+    throw error;
+  }
+
+  // graphile-worker shuts its pool down when it cannot record a job's end (0.17.3 does not retry that,
+  // despite its batch retry options); the replica must not go on accepting work nobody runs, so the
+  // runner is started again once the database answers, and the ended pool's jobs are handed back at
+  // once: that pool is known dead, no need to wait for its heartbeat to go stale.
+  let restarting: Promise<void> = Promise.resolve();
+  const supervise = (watched: Runner): void => {
+    watched.promise.then(
+      () => onRunnerEnd(watched, null),
+      (error: unknown) => onRunnerEnd(watched, error),
+    );
+  };
+  const onRunnerEnd = (ended: Runner, error: unknown): void => {
+    if (stopping || ended !== runner) return;
+    const reason = error instanceof Error ? error.message : "it stopped";
+    restarting = (async () => {
+      for (let attempt = 0; !stopping; attempt++) {
+        const wait = RESTART_DELAYS_MS[Math.min(attempt, RESTART_DELAYS_MS.length - 1)] ?? 30_000;
+        logger.error(`job queue: the runner ended (${reason}); starting it again in ${Math.round(wait / 1000)} s`);
+        try {
+          await delay(wait, undefined, { signal: stopSignal.signal });
+        } catch {
+          return;
+        }
+        try {
+          runner = await launch();
+          supervise(runner);
+          logger.info("job queue: the runner is running again");
+          const ended = endedPools.splice(0);
+          await releaseOwners(database.pool, utils, ended, "ended with the runner", logger).catch((releaseError: unknown) => {
+            endedPools.push(...ended);
+            logger.warn(`job queue: could not release the ended pool's jobs yet (${(releaseError as Error).message}); the heartbeat sweep will`);
+          });
+          return;
+        } catch (launchError) {
+          logger.warn(`job queue: could not start the runner: ${(launchError as Error).message}`);
+        }
+      }
+    })();
+  };
+  supervise(runner);
+
+  let beating: Promise<void> = Promise.resolve();
+  const tick = (): void => {
+    beating = (async () => {
+      try {
+        await beat(database.pool, [...pools.keys()]);
+        await releaseDeadOwners(database.pool, utils, liveness.staleAfterMs, logger);
+      } catch (error) {
+        // The database may be away; the next beat tries again, and staleAfterMs leaves room for it.
+        logger.warn(`job queue: heartbeat failed: ${(error as Error).message}`);
+      }
+    })();
+  };
+  tick();
+  const timer = setInterval(tick, liveness.intervalMs);
+  timer.unref();
+
+  return {
+    events,
+    get ownerIds() {
+      return [...pools.keys()];
+    },
+    async enqueue(item) {
+      const result = await enqueueWork(database.pool, item);
+      if (result.stored) for (const nudge of pools.values()) nudge(1);
+      return result;
+    },
+    stop() {
+      stopping ??= (async () => {
+        clearInterval(timer);
+        stopSignal.abort();
+        await beating;
+        await restarting;
+        const ownerIds = [...pools.keys()];
+        await runner.stop().catch((error: unknown) => {
+          logger.warn(`job queue: the runner did not stop cleanly: ${(error as Error).message}`);
+        });
+        await forgetOwners(database.pool, ownerIds).catch((error: unknown) => {
+          logger.warn(`job queue: could not remove this replica's heartbeats: ${(error as Error).message}`);
+        });
+        await utils.release();
+      })();
+      return stopping;
+    },
+  };
+}
