@@ -98,8 +98,8 @@ describe("postScorecard", () => {
 
   it("links the app's own troubleshooting pages, never the ones the artifact names", async () => {
     const forged = { ...makeTestScorecard({ scores: [1.3, 1.3, 1.3], failure: seedOomFailure() }), docsBaseUrl: "https://attacker.example/phish/docs/troubleshooting/" };
-    serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], artifacts: { 7: zipScorecard(forged) } });
-    await receive("workflow_run", workflowRunCompleted({ id: 7, headSha: SHA, headBranch: "topic" }));
+    serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], artifacts: { 17: zipScorecard(forged) } });
+    await receive("workflow_run", workflowRunCompleted({ id: 17, headSha: SHA, headBranch: "topic" }));
     const body = fake.comments[0]?.body ?? "";
     expect(body).toContain(`](${DEFAULT_APP_DOCS_URL}`);
     expect(body).not.toContain("attacker.example");

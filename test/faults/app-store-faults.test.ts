@@ -93,7 +93,7 @@ describe.skipIf(!postgres?.available)("two replicas of the app on one PostgreSQL
 
   it("100 concurrent deliveries, each sent to both replicas: 0 lost, 0 duplicates", async () => {
     const pulls = Array.from({ length: 100 }, (_, index) => pullFor(100 + index));
-    const artifacts = Object.fromEntries(pulls.map((pull) => [pull.number * 10, zipScorecard(makeTestScorecard({ scores: [1.1, 1.2, 1.3] }))]));
+    const artifacts = Object.fromEntries(pulls.map((pull) => [pull.number * 10, zipScorecard(makeTestScorecard())]));
     serveRepository(fake, { owner: OWNER, repo: REPO, appId: 4242, pulls, artifacts });
     const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
     const key = privateKey.export({ type: "pkcs1", format: "pem" }).toString();
