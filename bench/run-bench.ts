@@ -90,7 +90,7 @@ rows.push(
     const figure = await Promise.resolve().then(measureTokenizing);
     return [
       {
-        figure: `8. Tokenizing answers after the benchmark, Qwen3's tokenizer (${figure.tokens.toLocaleString("en-US")} tokens of prose and code)`,
+        figure: `3. Tokenizing answers after the benchmark, Qwen3's tokenizer (${figure.tokens.toLocaleString("en-US")} tokens of prose and code)`,
         measured: `${figure.usPerToken.toFixed(2)} µs/token (${figure.secondsPer5000x512.toFixed(1)} s for 5,000 answers of 512 tokens)`,
         goal: "(reference)",
         met: null,
@@ -103,8 +103,8 @@ rows.push(
   ...(await section("failure detection (process)", async () => {
     const figure = await measureFailureDetection();
     return [
-      { figure: "3. Failure detection, process: engine died at startup → card written", measured: ms(figure.duringStartupMs), goal: `< ${figure.goalMs} ms`, met: figure.duringStartupMs < figure.goalMs },
-      { figure: "3. Failure detection, process: engine died mid-benchmark → card written", measured: ms(figure.duringBenchmarkMs), goal: `< ${figure.goalMs} ms`, met: figure.duringBenchmarkMs < figure.goalMs },
+      { figure: "4. Failure detection, process: engine died at startup → card written", measured: ms(figure.duringStartupMs), goal: `< ${figure.goalMs} ms`, met: figure.duringStartupMs < figure.goalMs },
+      { figure: "4. Failure detection, process: engine died mid-benchmark → card written", measured: ms(figure.duringBenchmarkMs), goal: `< ${figure.goalMs} ms`, met: figure.duringBenchmarkMs < figure.goalMs },
     ];
   })),
 );
@@ -114,8 +114,8 @@ if (await dockerAnswers()) {
     ...(await section("overlay build", async () => {
       const figure = await measureOverlayBuild();
       return [
-        { figure: "4. Overlay build of a small patch, cold", measured: ms(figure.coldMs), goal: `< ${figure.coldGoalMs} ms`, met: figure.coldMs < figure.coldGoalMs },
-        { figure: "4. Overlay build of a small patch, cache warm", measured: ms(figure.warmMs), goal: `< ${figure.warmGoalMs} ms`, met: figure.warmMs < figure.warmGoalMs },
+        { figure: "5. Overlay build of a small patch, cold", measured: ms(figure.coldMs), goal: `< ${figure.coldGoalMs} ms`, met: figure.coldMs < figure.coldGoalMs },
+        { figure: "5. Overlay build of a small patch, cache warm", measured: ms(figure.warmMs), goal: `< ${figure.warmGoalMs} ms`, met: figure.warmMs < figure.warmGoalMs },
       ];
     })),
   );
@@ -123,8 +123,8 @@ if (await dockerAnswers()) {
     ...(await section("failure detection (container)", async () => {
       const figure = await measureDockerExitToCard();
       return [
-        { figure: "5. Failure detection, container: died at startup → card written", measured: ms(figure.duringStartupMs), goal: `< ${figure.goalMs} ms`, met: figure.duringStartupMs < figure.goalMs },
-        { figure: "5. Failure detection, container: died mid-benchmark → card written", measured: ms(figure.duringBenchmarkMs), goal: `< ${figure.goalMs} ms`, met: figure.duringBenchmarkMs < figure.goalMs },
+        { figure: "6. Failure detection, container: died at startup → card written", measured: ms(figure.duringStartupMs), goal: `< ${figure.goalMs} ms`, met: figure.duringStartupMs < figure.goalMs },
+        { figure: "6. Failure detection, container: died mid-benchmark → card written", measured: ms(figure.duringBenchmarkMs), goal: `< ${figure.goalMs} ms`, met: figure.duringBenchmarkMs < figure.goalMs },
       ];
     })),
   );
@@ -139,18 +139,18 @@ for (const database of [{ kind: "pglite" as const }, ...(process.env.SPEEDGATE_T
       const f = result.figures;
       const on = database.kind === "pglite" ? "PGlite" : "PostgreSQL";
       return [
-        { figure: `6. App on ${on}: webhook → stored, answered (${f.deliveries} concurrent deliveries, median / p99)`, measured: `${ms(f.ackMedianMs)} / ${ms(f.ackP99Ms)}`, goal: "< 9 s (Probot's answer limit)", met: f.ackP99Ms < 9_000 },
-        { figure: `6. App on ${on}: webhook → comment latency (median / p99)`, measured: `${ms(f.latencyMedianMs)} / ${ms(f.latencyP99Ms)}`, goal: "(reference)", met: null },
-        { figure: `6. App on ${on}: throughput`, measured: `${f.throughputPerS.toFixed(1)} deliveries/s`, goal: "(reference)", met: null },
-        { figure: `6. App on ${on}: deliveries handled`, measured: `${f.handled} / ${f.deliveries}`, goal: "all", met: result.goals.everyDeliveryHandled },
-        { figure: `6. App on ${on}: duplicate comments`, measured: String(f.duplicateComments), goal: "0", met: result.goals.zeroDuplicateComments },
-        { figure: `6. App on ${on}: requests the OpenAPI description does not allow`, measured: String(f.apiViolations), goal: "0", met: result.goals.noApiViolations },
+        { figure: `7. App on ${on}: webhook → stored, answered (${f.deliveries} concurrent deliveries, median / p99)`, measured: `${ms(f.ackMedianMs)} / ${ms(f.ackP99Ms)}`, goal: "< 9 s (Probot's answer limit)", met: f.ackP99Ms < 9_000 },
+        { figure: `7. App on ${on}: webhook → comment latency (median / p99)`, measured: `${ms(f.latencyMedianMs)} / ${ms(f.latencyP99Ms)}`, goal: "(reference)", met: null },
+        { figure: `7. App on ${on}: throughput`, measured: `${f.throughputPerS.toFixed(1)} deliveries/s`, goal: "(reference)", met: null },
+        { figure: `7. App on ${on}: deliveries handled`, measured: `${f.handled} / ${f.deliveries}`, goal: "all", met: result.goals.everyDeliveryHandled },
+        { figure: `7. App on ${on}: duplicate comments`, measured: String(f.duplicateComments), goal: "0", met: result.goals.zeroDuplicateComments },
+        { figure: `7. App on ${on}: requests the OpenAPI description does not allow`, measured: String(f.apiViolations), goal: "0", met: result.goals.noApiViolations },
       ];
     })),
   );
 }
 if (!process.env.SPEEDGATE_TEST_DATABASE_URL) {
-  rows.push({ figure: "6. App on PostgreSQL: webhook → comment latency", measured: "not measured: no server (set SPEEDGATE_TEST_DATABASE_URL, as `.ci/start-postgres.sh` prints)", goal: "", met: null });
+  rows.push({ figure: "7. App on PostgreSQL: webhook → comment latency", measured: "not measured: no server (set SPEEDGATE_TEST_DATABASE_URL, as `.ci/start-postgres.sh` prints)", goal: "", met: null });
 }
 
 rows.push(
@@ -158,8 +158,8 @@ rows.push(
     const result = await measureBigCard();
     const size = `${result.prompts.toLocaleString("en-US")} prompts, ${(result.jsonBytes / 2 ** 20).toFixed(0)} MiB`;
     return [
-      { figure: `6. App: a card at the app's limits (${size}) read, re-gated and rendered in the worker`, measured: ms(result.workerMs), goal: "< 120 s (the worker's limit)", met: result.workerMs < 120_000 },
-      { figure: "6. App: longest event-loop stall meanwhile", measured: ms(result.loopMaxStallMs), goal: "< 100 ms", met: result.loopMaxStallMs < 100 },
+      { figure: `7. App: a card at the app's limits (${size}) read, re-gated and rendered in the worker`, measured: ms(result.workerMs), goal: "< 120 s (the worker's limit)", met: result.workerMs < 120_000 },
+      { figure: "7. App: longest event-loop stall meanwhile", measured: ms(result.loopMaxStallMs), goal: "< 100 ms", met: result.loopMaxStallMs < 100 },
     ];
   })),
 );
@@ -170,13 +170,13 @@ rows.push(
     const accepted = corpus.rows.filter((row) => row.outcome === "accepted").length;
     return [
       ...countByCategory(corpus.rows).map((category) => ({
-        figure: `7. Bad input: ${category.category} (tried / clear errors / crashes / accepted)`,
+        figure: `8. Bad input: ${category.category} (tried / clear errors / crashes / accepted)`,
         measured: `${category.tried} / ${category.clear} / ${category.crash} / ${category.accepted}`,
         goal: "crashes 0, accepted 0",
         met: category.crash === 0 && category.accepted === 0,
       })),
       {
-        figure: "7. Bad input, all (tried / clear errors / crashes / accepted)",
+        figure: "8. Bad input, all (tried / clear errors / crashes / accepted)",
         measured: `${corpus.tried} / ${corpus.clearErrors} / ${corpus.crashes} / ${accepted}`,
         goal: "crashes 0, accepted 0",
         met: corpus.crashes === 0 && accepted === 0,
@@ -190,12 +190,12 @@ rows.push(
     const figure = measureEndlessLine();
     return Promise.resolve([
       {
-        figure: "8. Log tail: 32 MiB without a newline, in 64 KiB chunks (8 MiB for comparison)",
+        figure: "9. Log tail: 32 MiB without a newline, in 64 KiB chunks (8 MiB for comparison)",
         measured: `${ms(figure.ms32MiB)} (${ms(figure.ms8MiB)}), line kept as ${figure.keptChars} characters`,
         goal: `< ${figure.goalMs} ms, linear`,
         met: figure.ms32MiB < figure.goalMs,
       },
-      { figure: "8. Log tail: 1 MiB written one character at a time", measured: ms(figure.msOneCharWrites), goal: `< ${figure.goalMs} ms`, met: figure.msOneCharWrites < figure.goalMs },
+      { figure: "9. Log tail: 1 MiB written one character at a time", measured: ms(figure.msOneCharWrites), goal: `< ${figure.goalMs} ms`, met: figure.msOneCharWrites < figure.goalMs },
     ]);
   })),
 );
@@ -207,7 +207,7 @@ rows.push(
     return figure.rows.map((row) => {
       const calibrated = row.setup.startsWith("calibrated");
       return {
-        figure: `8. Gate, ${row.setup}: unchanged engine passes / a 10% speedup passes / speedup detected 95% of the time (${figure.rounds} rounds, ${figure.prompts} prompts)`,
+        figure: `10. Gate, ${row.setup}: unchanged engine passes / a 10% speedup passes / speedup detected 95% of the time (${figure.rounds} rounds, ${figure.prompts} prompts)`,
         measured: `${percent(row.falsePassRate)} / ${percent(row.powerAt10)} / ${percent(row.detectableSpeedup)}`,
         // The promise is made for the calibrated gate; without calibration one run cannot see how much engine starts differ, and the card says so.
         goal: calibrated ? "≤ 5% / ≥ 95% / —" : "(reference)",
@@ -223,7 +223,7 @@ rows.push(
     const docker = figure.dockerMs === null ? "not measured (no Docker daemon)" : ms(figure.dockerMs);
     return [
       {
-        figure: "9. Start of a round → patch_conflict card, process / container (engines started)",
+        figure: "11. Start of a round → patch_conflict card, process / container (engines started)",
         measured: `${ms(figure.processMs)} / ${docker} (${figure.enginesStarted})`,
         goal: "no engine started",
         met: figure.enginesStarted === 0,
