@@ -40,9 +40,9 @@ import {
   renderMarkdown,
   runRound,
   writeScorecard
-} from "./chunks/chunk-BLWDX6G4.js";
+} from "./chunks/chunk-SVSY7BBZ.js";
 import "./chunks/chunk-TM3QZYC6.js";
-import "./chunks/chunk-ZNUQIOIV.js";
+import "./chunks/chunk-G3EVDM3M.js";
 import {
   __commonJS,
   __require,

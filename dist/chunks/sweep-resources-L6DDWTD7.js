@@ -9,7 +9,7 @@ import {
   DEFAULT_STALE_AFTER_MS,
   isRunGone,
   sweepResources
-} from "./chunk-ZNUQIOIV.js";
+} from "./chunk-G3EVDM3M.js";
 import "./chunk-BY2EMTJO.js";
 export {
   DEFAULT_STALE_AFTER_MS,

@@ -44,8 +44,7 @@ function dockerStatusCode(error) {
   return typeof code === "number" ? code : null;
 }
 
-// src/docker/sweep-resources.ts
-var DEFAULT_STALE_AFTER_MS = 24 * 60 * 60 * 1e3;
+// src/is-process-alive.ts
 function isProcessAlive(pid) {
   try {
     process.kill(pid, 0);
@@ -54,6 +53,9 @@ function isProcessAlive(pid) {
     return error.code === "EPERM";
   }
 }
+
+// src/docker/sweep-resources.ts
+var DEFAULT_STALE_AFTER_MS = 24 * 60 * 60 * 1e3;
 function isRunGone(labels, now, staleAfterMs) {
   const pid = Number(labels[LABEL_PID]);
   if (labels[LABEL_HOST] === hostname2() && Number.isInteger(pid) && pid > 0) {
@@ -118,6 +120,7 @@ export {
   LABEL_RUN_ID,
   LABEL_ROLE,
   makeResourceLabels,
+  isProcessAlive,
   DEFAULT_STALE_AFTER_MS,
   isRunGone,
   sweepResources

@@ -14,7 +14,7 @@ import {
   dockerStatusCode,
   makeResourceLabels,
   sweepResources
-} from "./chunk-ZNUQIOIV.js";
+} from "./chunk-G3EVDM3M.js";
 import {
   __commonJS,
   __export,
