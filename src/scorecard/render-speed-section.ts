@@ -59,10 +59,16 @@ export function renderSpeedSection(card: Scorecard): string {
     ["Requests/s", formatRate(metrics.baseline.requestsPerS), formatRate(metrics.candidate.requestsPerS), formatRatio(metrics.ratio.requestsPerS)],
   ];
   const table = markdownTable(rows, { alignDelimiters: false, align: ["l", "r", "r", "r"] });
-  const partial =
-    metrics.prompts < card.promptsScored ? ` (${metrics.prompts} of the ${card.promptsScored} scored: the other shards' cards carried no metrics)` : "";
+  // With several runs the metrics pool every run: one request per scored prompt and run.
+  const runs = card.settings.runs;
+  const expected = card.promptsScored * runs;
+  const partial = metrics.prompts < expected ? ` (${metrics.prompts} of ${expected}: the other shards' cards carried no metrics)` : "";
+  const subject =
+    runs === 1
+      ? `${metrics.prompts} scored prompt${metrics.prompts === 1 ? "" : "s"}`
+      : `${metrics.prompts} requests to each engine, the scored prompts of all ${runs} runs`;
   const basis =
-    `Over ${metrics.prompts} scored prompt${metrics.prompts === 1 ? "" : "s"}${partial}, each request cut at k, the output length both engines were compared at. ` +
+    `Over ${subject}${partial}, each request cut at k, the output length both engines were compared at. ` +
     "TTFT is the time to the first token, TPOT the time per output token after the first, ITL the time between streamed chunks, " +
     "as `vllm bench serve` and SGLang's `bench_serving` define them; rates are over the span from the first request sent to the last token at k. " +
     "For times a ratio below 1.00× is faster, for rates above.";

@@ -46,6 +46,19 @@ describe("the card: where the speed came from", () => {
     await expect(speed).toMatchFileSnapshot("__snapshots__/speed-section.md");
   });
 
+  it("counts requests, not prompts, when the metrics pool several runs, and says when shards left some out", () => {
+    const card = makeCard(passing);
+    const metrics = card.metrics;
+    if (!metrics) throw new Error("the test card has metrics");
+    const threeRuns = { ...card, settings: { ...card.settings, runs: 3 }, metrics: { ...metrics, prompts: card.promptsScored * 3 } };
+    const pooled = section(renderMarkdown(threeRuns), "### Where the speed came from");
+    expect(pooled).toContain(`Over ${card.promptsScored * 3} requests to each engine, the scored prompts of all 3 runs, each request cut at k`);
+    const partial = { ...threeRuns, metrics: { ...metrics, prompts: card.promptsScored } };
+    expect(section(renderMarkdown(partial), "### Where the speed came from")).toContain(
+      `(${card.promptsScored} of ${card.promptsScored * 3}: the other shards' cards carried no metrics)`,
+    );
+  });
+
   it("says prefill is unchanged when only decode moved", () => {
     const card = makeCard([{ speedup: 1 }, { speedup: 1 }]);
     expect(renderMarkdown(card)).toContain("**Prefill:** unchanged (median TTFT 120 → 120 ms) · **Decode:** unchanged (median TPOT 20.0 → 20.0 ms)");
