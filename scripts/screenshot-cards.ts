@@ -9,7 +9,7 @@ import { screenshotHtml } from "./lib/screenshot-html.js";
  * `npm run examples` first when the card's code changed.
  */
 
-const CARDS = ["passing-round", "large-round", "candidate-cuda-oom", "candidate-cuda-oom-busy-runner"];
+const CARDS = ["passing-round", "calibrated-three-runs", "large-round", "candidate-cuda-oom", "candidate-cuda-oom-busy-runner"];
 const examples = new URL("../examples/cards/", import.meta.url);
 const images = new URL("../docs/images/", import.meta.url);
 
