@@ -54,7 +54,7 @@ import {
   runRound,
   writeAtomically,
   writeScorecard
-} from "./chunks/chunk-SVSY7BBZ.js";
+} from "./chunks/chunk-HESDXMIW.js";
 import {
   require_docker
 } from "./chunks/chunk-TM3QZYC6.js";

@@ -62934,8 +62934,11 @@ function renderSpeedSection(card) {
     ["Requests/s", formatRate(metrics.baseline.requestsPerS), formatRate(metrics.candidate.requestsPerS), formatRatio(metrics.ratio.requestsPerS)]
   ];
   const table = markdownTable(rows, { alignDelimiters: false, align: ["l", "r", "r", "r"] });
-  const partial2 = metrics.prompts < card.promptsScored ? ` (${metrics.prompts} of the ${card.promptsScored} scored: the other shards' cards carried no metrics)` : "";
-  const basis = `Over ${metrics.prompts} scored prompt${metrics.prompts === 1 ? "" : "s"}${partial2}, each request cut at k, the output length both engines were compared at. TTFT is the time to the first token, TPOT the time per output token after the first, ITL the time between streamed chunks, as \`vllm bench serve\` and SGLang's \`bench_serving\` define them; rates are over the span from the first request sent to the last token at k. For times a ratio below 1.00\xD7 is faster, for rates above.`;
+  const runs = card.settings.runs;
+  const expected = card.promptsScored * runs;
+  const partial2 = metrics.prompts < expected ? ` (${metrics.prompts} of ${expected}: the other shards' cards carried no metrics)` : "";
+  const subject = runs === 1 ? `${metrics.prompts} scored prompt${metrics.prompts === 1 ? "" : "s"}` : `${metrics.prompts} requests to each engine, the scored prompts of all ${runs} runs`;
+  const basis = `Over ${subject}${partial2}, each request cut at k, the output length both engines were compared at. TTFT is the time to the first token, TPOT the time per output token after the first, ITL the time between streamed chunks, as \`vllm bench serve\` and SGLang's \`bench_serving\` define them; rates are over the span from the first request sent to the last token at k. For times a ratio below 1.00\xD7 is faster, for rates above.`;
   return `### Where the speed came from
 
 ${lead}
