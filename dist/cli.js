@@ -9,6 +9,7 @@ import {
   CALIBRATION_KIND,
   CALIBRATION_SCHEMA_VERSION,
   ConfigError,
+  GATE_MODES,
   MIN_CALIBRATION_ROUNDS,
   RoundCancelledError,
   SPEEDGATE_VERSION,
@@ -54,7 +55,7 @@ import {
   runRound,
   writeAtomically,
   writeScorecard
-} from "./chunks/chunk-HESDXMIW.js";
+} from "./chunks/chunk-N27PQTIO.js";
 import {
   require_docker
 } from "./chunks/chunk-TM3QZYC6.js";
@@ -6050,7 +6051,7 @@ function formatHistoryTable(cards) {
 // src/store/card-history.ts
 var CARD_HISTORY_SCHEMA_VERSION = 2;
 function parseGateMode(stored) {
-  return stored === "interval-low" || stored === "noise-floor" ? stored : "round-score";
+  return GATE_MODES.find((mode) => mode === stored) ?? "round-score";
 }
 var COLUMNS = `id, repository, pull_request, head_sha, run_id, run_attempt, run_url, round_score, interval_low, interval_high,
   interval_confidence, gate_passed, gate_min_round_score, gate_use, failure_kind, failure_engine, failure_stage,

@@ -1,6 +1,6 @@
 import type { Scorecard } from "../scorecard/scorecard-schema.js";
 import type { Queryable } from "./database.js";
-import type { GateMode } from "../scoring/evaluate-gate.js";
+import { GATE_MODES, type GateMode } from "../scoring/evaluate-gate.js";
 
 /*
  * speedgate.cards: one row per card the app posted (a run's attempt), for the trend of a pull
@@ -40,10 +40,9 @@ export interface StoredCard extends CardRecord {
   recordedAt: Date;
 }
 
-
 /** A stored rule; a value this version does not know reads as the plain round-score rule, the oldest one. */
 function parseGateMode(stored: string): GateMode {
-  return stored === "interval-low" || stored === "noise-floor" ? stored : "round-score";
+  return GATE_MODES.find((mode) => mode === stored) ?? "round-score";
 }
 
 /** What a card says of itself, for its row: everything but where it was posted. */

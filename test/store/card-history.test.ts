@@ -13,6 +13,7 @@ import type { Database } from "../../src/store/database.js";
 import { describeEachBackend, useTestDatabase } from "../support/database/database-backends.js";
 import { makeCardRecord } from "../support/database/make-card-record.js";
 import { makeCard, seedOomFailure } from "../support/make-card.js";
+import { GATE_MODES } from "../../src/scoring/evaluate-gate.js";
 
 const sha = (digit: string): string => digit.repeat(40);
 
@@ -47,6 +48,16 @@ describeEachBackend("the card history", (backend) => {
       engine: "sglang",
     });
     expect(stored?.recordedAt).toBeInstanceOf(Date);
+  });
+
+  it("reads back every gate rule a card can carry, the calibrated noise floor included", async () => {
+    const card = makeCard([{ speedup: 1.2 }]);
+    for (const [index, use] of GATE_MODES.entries()) {
+      const record = cardRecordFrom({ ...card, gate: { ...card.gate, use } }, { repository: "octo/engine", pullRequest: 30, headSha: sha("c"), runId: 300 + index, runAttempt: 1, runUrl: "https://github.com/octo/engine/actions/runs/300" });
+      await recordCard(database.pool, record);
+    }
+    const cards = await listCards(database.pool, { repository: "octo/engine", pullRequest: 30 });
+    expect(cards.map((stored) => stored.gate.use).sort()).toEqual([...GATE_MODES].sort());
   });
 
   it("keeps one row per run attempt: a redelivered card replaces its row, a re-run adds one", async () => {

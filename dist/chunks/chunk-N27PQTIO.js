@@ -64056,6 +64056,7 @@ export {
   formatTimes,
   formatScoreAgainstBar,
   formatPercent,
+  GATE_MODES,
   SPEEDGATE_VERSION,
   MAX_LISTED_LEFT_OUT,
   createHfTokenizer,
