@@ -18,6 +18,12 @@ export default async function setup(project: TestProject): Promise<void> {
     skip("SPEEDGATE_TEST_DATABASE_URL is not set");
     return;
   }
+  // pg resolves anything that is not an absolute URL against "postgres://base", so a value with a stray
+  // line before the URL would fail as "getaddrinfo ENOTFOUND base"; say what is wrong with it instead.
+  if (!/^postgres(ql)?:\/\/\S+$/.test(url)) {
+    skip(`SPEEDGATE_TEST_DATABASE_URL is not one postgres:// URL (it starts ${JSON.stringify(url.slice(0, 40))})`);
+    return;
+  }
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
   try {
     await client.connect();
