@@ -7,6 +7,7 @@ import { buildArrivalSchedule } from "./build-arrival-schedule.js";
 import type { TokenCounter } from "../tokens/token-counter.js";
 import { createBenchAgent } from "./create-bench-agent.js";
 import { finalizeRecords } from "./finalize-records.js";
+import { keepEventLoopAwake, resolveBusyPoll } from "./keep-event-loop-awake.js";
 import { type RequestSettings, sendStreamingRequest } from "./send-streaming-request.js";
 
 export interface BenchmarkProgress {
@@ -98,6 +99,9 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<Map<st
   const total = prompts.length;
   let failed = 0;
   const dispatcher = createBenchAgent();
+  // Held from the first warm-up request to the last answer: arrivals are stamped, and requests start,
+  // without waiting for the kernel to wake the thread.
+  const releaseAwake = resolveBusyPoll(bench.busyPoll) ? keepEventLoopAwake() : null;
   const send = async (prompt: Prompt, runStart: number): Promise<RequestRecord> => {
     let sentAt = runStart;
     const record = await sendStreamingRequest({ baseUrl, prompt, settings, signal, dispatcher, onSend: (time) => (sentAt = time) });
@@ -130,6 +134,7 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<Map<st
       options.onProgress?.({ done: records.size, total, failed });
     });
   } finally {
+    releaseAwake?.();
     options.signal.removeEventListener("abort", follow);
     void dispatcher.destroy().catch(() => undefined);
   }

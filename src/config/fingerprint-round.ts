@@ -18,7 +18,10 @@ const sha256 = (text: string): string => createHash("sha256").update(text).diges
 export function fingerprintRound(config: RoundConfig, configDir: string, prompts: readonly Prompt[]): RoundFingerprint {
   const portable = (path: string | undefined): string | undefined =>
     path === undefined || !isAbsolute(path) ? path : relative(configDir, path) || ".";
-  const comparable: RoundConfig = {
+  // How the client waits for bytes (bench.busyPoll) moves when a chunk is stamped by a fraction of a
+  // millisecond, not what is measured: a calibration stays valid on a runner where `auto` turns it on.
+  const { busyPoll: _clientWait, ...bench } = config.bench;
+  const comparable: Omit<RoundConfig, "bench"> & { bench: Omit<RoundConfig["bench"], "busyPoll"> } = {
     ...config,
     baseline: {
       ...config.baseline,
@@ -33,7 +36,7 @@ export function fingerprintRound(config: RoundConfig, configDir: string, prompts
       build: config.candidate.build ? { ...config.candidate.build, context: portable(config.candidate.build.context) ?? "" } : undefined,
     },
     bench: {
-      ...config.bench,
+      ...bench,
       prompts: portable(config.bench.prompts) ?? "",
       ...(typeof config.bench.tokenizer === "object" && config.bench.tokenizer.from === "runner"
         ? { tokenizer: { ...config.bench.tokenizer, path: portable(config.bench.tokenizer.path) ?? "" } }

@@ -121,6 +121,8 @@ const benchSchema = z.strictObject(
     requestTimeoutS: positiveNumber("expected a number of seconds greater than 0").default(600),
     tokenizer: tokenizerSchema.optional(),
     agreementTokens: integerIn(0, 1_000_000, "expected a whole number of tokens, 0 (off) to 1000000").default(16),
+    // Spinning costs a core for the benchmark's length, so `auto` spins only where cores are plenty.
+    busyPoll: enumOf(["auto", "on", "off"] as const).default("auto"),
   },
   { error: "expected an object with prompts, maxTokens, requestIntervalMs, contextLimit and tolerance" },
 );

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildArrivalSchedule } from "../../src/bench/build-arrival-schedule.js";
+import { eventLoopAwakeHolders } from "../../src/bench/keep-event-loop-awake.js";
 import { type BenchmarkProgress, runBenchmark } from "../../src/bench/run-benchmark.js";
 import type { BenchSettings } from "../../src/config/round-config-schema.js";
 import type { Prompt } from "../../src/prompts/prompt.js";
@@ -20,6 +21,7 @@ const bench: BenchSettings = {
   agreementTokens: 16,
   runs: 1,
   requestTimeoutS: 30,
+  busyPoll: "off",
 };
 
 const prompts: Prompt[] = ["p0", "p1", "p2", "p3", "p4"].map((id) => ({ id, messages: [{ role: "user", content: id }] }));
@@ -92,6 +94,31 @@ describe("runBenchmark", () => {
     }
     // p1 was streaming when the abort came, the others were never sent.
     expect(engine.writeLog.requests.map((request) => request.promptId)).toEqual(["p0", "p1"]);
+  });
+
+  it("keeps the event loop awake with busyPoll on, from the warm-up to the last answer, and lets go after, aborted or not", async () => {
+    const engine = await start({ defaults: { ttftMs: 1, itlMs: 1, outputTokens: 3 } });
+    const heldDuring: number[] = [];
+    const records = await runBenchmark({
+      baseUrl: engine.url,
+      prompts,
+      bench: { ...bench, busyPoll: "on", warmupRequests: 2 },
+      signal: new AbortController().signal,
+      onProgress: () => heldDuring.push(eventLoopAwakeHolders()),
+    });
+    expect([...records.values()].every((record) => record.ok)).toBe(true);
+    expect(heldDuring.length).toBeGreaterThan(0);
+    expect(heldDuring.every((holders) => holders === 1)).toBe(true);
+    expect(eventLoopAwakeHolders()).toBe(0);
+
+    const off: number[] = [];
+    await runBenchmark({ baseUrl: engine.url, prompts, bench, signal: new AbortController().signal, onProgress: () => off.push(eventLoopAwakeHolders()) });
+    expect(off.every((holders) => holders === 0)).toBe(true);
+
+    const aborted = new AbortController();
+    aborted.abort(new Error("the baseline engine exited with code 1"));
+    await runBenchmark({ baseUrl: engine.url, prompts, bench: { ...bench, busyPoll: "on" }, signal: aborted.signal });
+    expect(eventLoopAwakeHolders()).toBe(0);
   });
 
   it("streams 300 prompts sent together without a listener-leak warning", async () => {

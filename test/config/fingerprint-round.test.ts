@@ -28,4 +28,11 @@ describe("fingerprintRound", () => {
     expect(slower.promptsHash).toBe(base.promptsHash);
     expect(fingerprintRound(config, "/w", [{ id: "a", prompt: "hello" }]).promptsHash).not.toBe(base.promptsHash);
   });
+
+  it("does not change with how the client waits for bytes (bench.busyPoll), so a calibration holds on a runner where auto turns it on", () => {
+    const config = resolveConfigPaths(parseRoundConfig(raw), "/w");
+    expect(config.bench.busyPoll).toBe("auto");
+    const hashes = (["auto", "on", "off"] as const).map((busyPoll) => fingerprintRound({ ...config, bench: { ...config.bench, busyPoll } }, "/w", prompts).configHash);
+    expect(new Set(hashes).size).toBe(1);
+  });
 });

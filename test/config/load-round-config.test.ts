@@ -81,6 +81,7 @@ describe("parseRoundConfig", () => {
     [["docker"], { capAdd: ["ALL"] }, "round.yml: docker.capAdd[0]: expected a single capability, not ALL (that is privileged mode), got \"ALL\""],
     [["build"], { network: "bridge" }, 'round.yml: build.network: expected one of "none", "default", "host", got "bridge"'],
     [["bench", "agreementTokens"], -1, "round.yml: bench.agreementTokens: expected a whole number of tokens, 0 (off) to 1000000, got -1"],
+    [["bench", "busyPoll"], true, 'round.yml: bench.busyPoll: expected one of "auto", "on", "off", got true'],
     [
       ["bench", "tokenizer"],
       "models/tokenizer.json",
@@ -97,7 +98,7 @@ describe("parseRoundConfig", () => {
 
   it("names an unknown field and the fields that are allowed there", () => {
     expect(messageFor(withField(["bench", "tolerence"], 0.9))).toBe(
-      "round.yml: bench.tolerence: unknown field, expected one of prompts, model, maxTokens, requestIntervalMs, arrival, seed, thinking, contextLimit, tolerance, warmupRequests, runs, requestTimeoutS, tokenizer, agreementTokens",
+      "round.yml: bench.tolerence: unknown field, expected one of prompts, model, maxTokens, requestIntervalMs, arrival, seed, thinking, contextLimit, tolerance, warmupRequests, runs, requestTimeoutS, tokenizer, agreementTokens, busyPoll",
     );
   });
 

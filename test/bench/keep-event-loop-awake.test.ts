@@ -1,0 +1,49 @@
+import { performance } from "node:perf_hooks";
+import { afterEach, describe, expect, it } from "vitest";
+import { BUSY_POLL_MIN_CPUS, eventLoopAwakeHolders, keepEventLoopAwake, resolveBusyPoll } from "../../src/bench/keep-event-loop-awake.js";
+
+/**
+ * Share of `ms` the event loop spent working rather than asleep in epoll_wait (event-loop
+ * utilization): near 0 while a lone timer is awaited, near 1 while the loop spins.
+ */
+async function utilizationDuring(ms: number): Promise<number> {
+  const before = performance.eventLoopUtilization();
+  await new Promise<void>((resolve) => setTimeout(resolve, ms));
+  return performance.eventLoopUtilization(before).utilization;
+}
+
+describe("resolveBusyPoll", () => {
+  it("turns auto on only with enough CPUs, and on/off whatever the machine", () => {
+    expect(resolveBusyPoll("auto", BUSY_POLL_MIN_CPUS)).toBe(true);
+    expect(resolveBusyPoll("auto", BUSY_POLL_MIN_CPUS - 1)).toBe(false);
+    expect(resolveBusyPoll("on", 1)).toBe(true);
+    expect(resolveBusyPoll("off", 64)).toBe(false);
+  });
+});
+
+describe("keepEventLoopAwake", () => {
+  afterEach(() => expect(eventLoopAwakeHolders()).toBe(0));
+
+  it("counts nested holds and stops once all are released, a second release doing nothing", () => {
+    const first = keepEventLoopAwake();
+    const second = keepEventLoopAwake();
+    expect(eventLoopAwakeHolders()).toBe(2);
+    first();
+    first();
+    expect(eventLoopAwakeHolders()).toBe(1);
+    second();
+    expect(eventLoopAwakeHolders()).toBe(0);
+  });
+
+  it("keeps the loop out of epoll's sleep while held, and lets it sleep again once released", async () => {
+    expect(await utilizationDuring(100)).toBeLessThan(0.5);
+    const release = keepEventLoopAwake();
+    try {
+      expect(await utilizationDuring(100)).toBeGreaterThan(0.9);
+    } finally {
+      release();
+    }
+    // The spin's last immediate runs once more, then nothing is pending.
+    expect(await utilizationDuring(100)).toBeLessThan(0.5);
+  });
+});
