@@ -1,4 +1,6 @@
+import { once } from "node:events";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -14,6 +16,31 @@ async function post(engine: SimEngine, path: string, body: object, headers: Reco
 }
 
 const messages = [{ role: "user", content: "hello" }];
+
+/** A streaming request written by hand, so the test sees the HTTP framing that fetch would hide. */
+function rawStreamingRequest(version: "1.0" | "1.1"): string {
+  const body = JSON.stringify({ messages, stream: true });
+  return `POST /v1/chat/completions HTTP/${version}\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+}
+
+/** Splits a chunked body into its chunks, checking each size line against its data; null once the terminator is read. */
+function decodeChunked(body: string): { chunks: string[]; rest: string } | null {
+  const chunks: string[] = [];
+  let at = 0;
+  for (;;) {
+    const lineEnd = body.indexOf("\r\n", at);
+    if (lineEnd < 0) return null;
+    const size = Number.parseInt(body.slice(at, lineEnd), 16);
+    if (!Number.isFinite(size)) throw new Error(`not a chunk size: ${JSON.stringify(body.slice(at, lineEnd))}`);
+    // The body was read as latin1, one character a byte, so sizes (in bytes) index it directly.
+    const data = body.slice(lineEnd + 2, lineEnd + 2 + size);
+    if (body.length < lineEnd + 2 + size + 2) return null;
+    if (body.slice(lineEnd + 2 + size, lineEnd + 2 + size + 2) !== "\r\n") throw new Error("a chunk does not end with CRLF");
+    at = lineEnd + 2 + size + 2;
+    if (size === 0) return { chunks, rest: body.slice(at) };
+    chunks.push(data);
+  }
+}
 
 describe("startSimEngine", () => {
   const engines: SimEngine[] = [];
@@ -43,6 +70,61 @@ describe("startSimEngine", () => {
     expect(chunks[5]?.usage?.completion_tokens).toBe(3);
     const withoutUsage = await (await post(engine, "/v1/chat/completions", { messages, stream: true })).text();
     expect(withoutUsage).not.toContain('"choices":[]');
+  });
+
+  it("frames every token event as one chunk of a valid chunked body, and keeps the connection for the next request", async () => {
+    // Words of several bytes a character: a chunk's size counts bytes, not characters.
+    const words = { content: [" 日本語", " é"], reasoning: [" ü"] };
+    const engine = await start({ words, profile: { defaults: { ttftMs: 0, itlMs: 1, outputTokens: 3 } } });
+    const socket = connect(Number(new URL(engine.url).port), "127.0.0.1");
+    socket.setEncoding("latin1");
+    let received = "";
+    socket.on("data", (data: string) => (received += data));
+    const answer = async (): Promise<string[]> => {
+      received = "";
+      socket.write(rawStreamingRequest("1.1"));
+      for (;;) {
+        const split = received.indexOf("\r\n\r\n");
+        const decoded = split < 0 ? null : decodeChunked(received.slice(split + 4));
+        if (decoded) {
+          expect(received.slice(0, split)).toMatch(/transfer-encoding: chunked/i);
+          expect(decoded.rest).toBe("");
+          return decoded.chunks;
+        }
+        await once(socket, "data");
+      }
+    };
+    try {
+      for (const round of [1, 2]) {
+        const chunks = await answer();
+        const tokenChunks = chunks.filter((chunk) => chunk.includes('"content":" '));
+        expect(tokenChunks, `request ${round}`).toHaveLength(3);
+        // Each token's event is a chunk of its own, whole: the client can stamp it as it lands.
+        for (const chunk of tokenChunks) expect(chunk).toMatch(/^data: \{.*\}\n\n$/);
+        expect(chunks.join("")).toMatch(/data: \[DONE\]\n\n$/);
+      }
+    } finally {
+      socket.destroy();
+    }
+  });
+
+  it("streams the events unframed to an HTTP/1.0 client and ends the answer by closing", async () => {
+    const engine = await start({ profile: { defaults: { ttftMs: 0, itlMs: 1, outputTokens: 3 } } });
+    const socket = connect(Number(new URL(engine.url).port), "127.0.0.1");
+    socket.setEncoding("latin1");
+    let received = "";
+    socket.on("data", (data: string) => (received += data));
+    socket.write(rawStreamingRequest("1.0"));
+    await once(socket, "close");
+    const split = received.indexOf("\r\n\r\n");
+    expect(split).toBeGreaterThan(0);
+    const head = received.slice(0, split);
+    const body = received.slice(split + 4);
+    expect(head).not.toMatch(/transfer-encoding/i);
+    const events = body.split("\n\n").filter((event) => event.length > 0);
+    expect(events.every((event) => event.startsWith("data: "))).toBe(true);
+    expect(events.filter((event) => event.includes('"content":" '))).toHaveLength(3);
+    expect(events.at(-1)).toBe("data: [DONE]");
   });
 
   it("writes chunk k no earlier than ttft + k·itl after the request arrived, in order", async () => {
