@@ -1,5 +1,6 @@
 import { createBenchAgent } from "../../src/bench/create-bench-agent.js";
 import { finalizeRecords } from "../../src/bench/finalize-records.js";
+import { keepEventLoopAwake } from "../../src/bench/keep-event-loop-awake.js";
 import { monotonicOffsetMs } from "../../src/bench/monotonic-clock.js";
 import { sendStreamingRequest } from "../../src/bench/send-streaming-request.js";
 import type { Prompt } from "../../src/prompts/prompt.js";
@@ -38,6 +39,8 @@ export interface RoundErrors {
 /** A level's figures: the median over its rounds of each round's figure, so one noisy round does not decide. */
 export interface StreamErrorResult extends StreamLevel, RoundErrors {
   rounds: RoundErrors[];
+  /** The client kept its event loop awake while streams were in flight (bench.busyPoll on). */
+  busyPoll: boolean;
 }
 
 type Sent = Array<{ id: string; sendTime: number; record: RequestRecord }>;
@@ -56,7 +59,17 @@ const settings = { model: "sim-model", maxTokens: 1_000_000, thinking: false, re
 
 const promptFor = (id: string): Prompt => ({ id, messages: [{ role: "user", content: id }] });
 
-async function sendAll(url: string, ids: string[], dispatcher: ReturnType<typeof createBenchAgent>): Promise<Sent> {
+async function sendAll(url: string, ids: string[], dispatcher: ReturnType<typeof createBenchAgent>, busyPoll: boolean): Promise<Sent> {
+  // As runBenchmark does with bench.busyPoll: held while the streams are in flight, never while tokenizing.
+  const releaseAwake = busyPoll ? keepEventLoopAwake() : null;
+  try {
+    return await sendEach(url, ids, dispatcher);
+  } finally {
+    releaseAwake?.();
+  }
+}
+
+async function sendEach(url: string, ids: string[], dispatcher: ReturnType<typeof createBenchAgent>): Promise<Sent> {
   return await Promise.all(
     ids.map(async (id) => {
       let sendTime = 0;
@@ -122,6 +135,8 @@ function countTokens(sent: Sent, counter: TokenCounter | null): { tokens: number
   return { tokens, ms };
 }
 
+const WARM_UP_CHUNKS = 1000;
+
 const middle = (values: number[]): number => median(values) ?? Number.NaN;
 
 /**
@@ -132,24 +147,31 @@ const middle = (values: number[]): number => median(values) ?? Number.NaN;
  * (performance.timeOrigin + now() is not used: timeOrigin is taken from the wall clock at process
  * start, and two processes can disagree on it by more than the sub-millisecond errors measured here.)
  *
- * One warm-up round (connections, JIT) then `rounds` measured rounds against one engine process.
+ * Warm-up rounds (connections, and the JIT of a fresh engine process: its hot paths are compiled
+ * during the first few hundred chunks, on the same cores the measured rounds use) until at least
+ * WARM_UP_CHUNKS chunks were written, then `rounds` measured rounds against one engine process.
  */
-export async function measureStreamErrors(level: StreamLevel, options: { rounds?: number; tokenCounter?: TokenCounter | null } = {}): Promise<StreamErrorResult> {
+export async function measureStreamErrors(
+  level: StreamLevel,
+  options: { rounds?: number; tokenCounter?: TokenCounter | null; busyPoll?: boolean } = {},
+): Promise<StreamErrorResult> {
   const roundCount = options.rounds ?? 3;
-  const warmIds = Array.from({ length: level.streams }, (_, index) => `warm-${index}`);
+  const busyPoll = options.busyPoll ?? false;
+  const warmRounds = Math.max(1, Math.ceil(WARM_UP_CHUNKS / (level.streams * level.outputTokens)));
+  const warmIds = Array.from({ length: warmRounds }, (_, round) => Array.from({ length: level.streams }, (_, index) => `warm${round}-${index}`));
   const roundIds = Array.from({ length: roundCount }, (_, round) => Array.from({ length: level.streams }, (_, index) => `run${round}-${index}`));
   const engine = await startSimEngineProcess(
     ["--ttft-ms", String(level.ttftMs), "--itl-ms", String(level.itlMs), "--output-tokens", String(level.outputTokens)],
-    [...warmIds, ...roundIds.flat()].map(promptFor),
+    [...warmIds.flat(), ...roundIds.flat()].map(promptFor),
   );
   const dispatcher = createBenchAgent();
   const offset = monotonicOffsetMs();
   const measured: Array<{ sent: Arrivals; clientCpuMs: number; tokenizing: { tokens: number; ms: number } }> = [];
   try {
-    await sendAll(engine.url, warmIds, dispatcher);
+    for (const ids of warmIds) await sendAll(engine.url, ids, dispatcher, busyPoll);
     for (const ids of roundIds) {
       const cpuBefore = process.cpuUsage();
-      const sent = await sendAll(engine.url, ids, dispatcher);
+      const sent = await sendAll(engine.url, ids, dispatcher, busyPoll);
       const cpu = process.cpuUsage(cpuBefore);
       // After the round's streams are over, as in a real round: it can no longer delay an arrival.
       const tokenizing = countTokens(sent, options.tokenCounter ?? null);
@@ -164,6 +186,7 @@ export async function measureStreamErrors(level: StreamLevel, options: { rounds?
   return {
     ...level,
     rounds,
+    busyPoll,
     chunks: rounds.reduce((sum, round) => sum + round.chunks, 0),
     chunksPerSecond: middle(rounds.map((round) => round.chunksPerSecond)),
     medianMs: middle(rounds.map((round) => round.medianMs)),
@@ -180,5 +203,5 @@ export async function measureStreamErrors(level: StreamLevel, options: { rounds?
 
 export function describeLevel(result: StreamErrorResult): string {
   const perRound = result.rounds.map((round) => `${round.medianMs.toFixed(2)}/${round.p99Ms.toFixed(2)}`).join(", ");
-  return `${String(result.streams).padStart(4)} streams, itl ${result.itlMs} ms: ${result.chunks} chunks, ${Math.round(result.chunksPerSecond)}/s, error median ${result.medianMs.toFixed(3)} ms, p99 ${result.p99Ms.toFixed(3)} ms (rounds median/p99: ${perRound}), max ${result.maxMs.toFixed(3)} ms, client CPU ${result.clientCpuUsPerChunk.toFixed(1)} µs/chunk, ${result.chunksPerRead.toFixed(2)} chunks/read${result.tokensCounted ? `, tokenized ${result.tokensCounted} tokens at ${result.tokenizeUsPerToken.toFixed(2)} µs/token` : ""}${result.failedRequests ? `, ${result.failedRequests} failed` : ""}${result.unmatchedChunks ? `, ${result.unmatchedChunks} unmatched` : ""}`;
+  return `${String(result.streams).padStart(4)} streams, itl ${result.itlMs} ms, busy poll ${result.busyPoll ? "on" : "off"}: ${result.chunks} chunks, ${Math.round(result.chunksPerSecond)}/s, error median ${result.medianMs.toFixed(3)} ms, p99 ${result.p99Ms.toFixed(3)} ms (rounds median/p99: ${perRound}), max ${result.maxMs.toFixed(3)} ms, client CPU ${result.clientCpuUsPerChunk.toFixed(1)} µs/chunk, ${result.chunksPerRead.toFixed(2)} chunks/read${result.tokensCounted ? `, tokenized ${result.tokensCounted} tokens at ${result.tokenizeUsPerToken.toFixed(2)} µs/token` : ""}${result.failedRequests ? `, ${result.failedRequests} failed` : ""}${result.unmatchedChunks ? `, ${result.unmatchedChunks} unmatched` : ""}`;
 }

@@ -101,17 +101,23 @@ function sendJson(res: ServerResponse, status: number, payload: unknown): void {
  * framing included, as uvicorn (SGLang's and vLLM's server) does. ServerResponse.write would instead
  * queue the size line, the event and the CRLF corked until the next tick and send them with writev,
  * which on this project's VM put 0.1 ms of the engine's own work between the write's record and the
- * bytes leaving, counted as the client's error. Headers must already be flushed (flushHeaders), so
- * the socket's order is the response's; res.end() still writes the last chunk and the terminator.
+ * bytes leaving, counted as the client's error. `stamp` runs once the bytes are built, just before
+ * the write, so a garbage collection set off by building them is not counted either. Headers must
+ * already be flushed (flushHeaders), so the socket's order is the response's; res.end() still writes
+ * the last chunk and the terminator.
  */
-function writeEvent(res: ServerResponse, event: string): void {
+function writeEvent(res: ServerResponse, event: string, stamp: () => void): void {
   const socket = res.socket;
   if (!socket || !res.headersSent) {
+    stamp();
     res.write(event);
     return;
   }
   // Node frames a response as chunked unless the client speaks HTTP/1.0; then the bytes go as they are.
-  socket.write(res.chunkedEncoding ? `${Buffer.byteLength(event).toString(16)}\r\n${event}\r\n` : event);
+  // Encoded here, not inside write(), so the stamp comes after every allocation the write needs.
+  const bytes = Buffer.from(res.chunkedEncoding ? `${Buffer.byteLength(event).toString(16)}\r\n${event}\r\n` : event);
+  stamp();
+  socket.write(bytes);
 }
 
 export async function startSimEngine(options: SimEngineOptions = {}): Promise<SimEngine> {
@@ -232,8 +238,7 @@ export async function startSimEngine(options: SimEngineOptions = {}): Promise<Si
       const payload = chat ? `"delta":{"${field}":${JSON.stringify(text)}},` : `"text":${JSON.stringify(text)},`;
       const usage = usagePerChunk ? `,"usage":${usageJson(to)}` : "";
       const line = `${head}${payload}"logprobs":null,"finish_reason":null}]${usage}}\n\n`;
-      record.chunkWritesMs.push(performance.now() + offset);
-      writeEvent(res, line);
+      writeEvent(res, line, () => record.chunkWritesMs.push(performance.now() + offset));
     };
 
     const finishStream = (): void => {
