@@ -55,7 +55,7 @@ import {
   runRound,
   writeAtomically,
   writeScorecard
-} from "./chunks/chunk-N27PQTIO.js";
+} from "./chunks/chunk-S7WENEU7.js";
 import {
   require_docker
 } from "./chunks/chunk-TM3QZYC6.js";
@@ -6736,6 +6736,19 @@ function sendJson(res, status, payload) {
   res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
   res.end(text);
 }
+function writeEvent(res, event, stamp) {
+  const socket = res.socket;
+  if (!socket || !res.headersSent) {
+    stamp();
+    res.write(event);
+    return;
+  }
+  const bytes = Buffer.from(res.chunkedEncoding ? `${Buffer.byteLength(event).toString(16)}\r
+${event}\r
+` : event);
+  stamp();
+  socket.write(bytes);
+}
 async function startSimEngine(options = {}) {
   const profile = simProfileSchema.parse(options.profile ?? {});
   const { faults } = profile;
@@ -6822,6 +6835,7 @@ async function startSimEngine(options = {}) {
     const malformedAt = plan.fault === "malformed_sse" ? Math.floor(chunkCount / 2) : -1;
     let next = 0;
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+    res.flushHeaders();
     if (chat) res.write(`${head}"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}]}
 
 `);
@@ -6845,8 +6859,7 @@ async function startSimEngine(options = {}) {
       const line = `${head}${payload}"logprobs":null,"finish_reason":null}]${usage}}
 
 `;
-      record.chunkWritesMs.push(performance2.now() + offset);
-      res.write(line);
+      writeEvent(res, line, () => record.chunkWritesMs.push(performance2.now() + offset));
     };
     const finishStream = () => {
       active.delete(stream);

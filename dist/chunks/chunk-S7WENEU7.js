@@ -34184,6 +34184,33 @@ function finalizeRecords(records, counter) {
   }
 }
 
+// src/bench/keep-event-loop-awake.ts
+import { availableParallelism } from "node:os";
+var BUSY_POLL_MIN_CPUS = 4;
+function resolveBusyPoll(setting, cpus = availableParallelism()) {
+  if (setting === "auto") return cpus >= BUSY_POLL_MIN_CPUS;
+  return setting === "on";
+}
+var holders = 0;
+var spinning = false;
+function spin() {
+  if (holders > 0) setImmediate(spin);
+  else spinning = false;
+}
+function keepEventLoopAwake() {
+  holders++;
+  if (!spinning) {
+    spinning = true;
+    setImmediate(spin);
+  }
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    holders--;
+  };
+}
+
 // src/bench/send-streaming-request.ts
 import { performance as performance4 } from "node:perf_hooks";
 
@@ -34824,6 +34851,7 @@ async function runBenchmark(options) {
   const total = prompts.length;
   let failed = 0;
   const dispatcher = createBenchAgent();
+  const releaseAwake = resolveBusyPoll(bench.busyPoll) ? keepEventLoopAwake() : null;
   const send = async (prompt, runStart) => {
     let sentAt = runStart;
     const record2 = await sendStreamingRequest({ baseUrl, prompt, settings, signal, dispatcher, onSend: (time3) => sentAt = time3 });
@@ -34852,6 +34880,7 @@ async function runBenchmark(options) {
       options.onProgress?.({ done: records.size, total, failed });
     });
   } finally {
+    releaseAwake?.();
     options.signal.removeEventListener("abort", follow);
     void dispatcher.destroy().catch(() => void 0);
   }
@@ -54931,6 +54960,7 @@ import { isAbsolute as isAbsolute2, relative as relative2 } from "node:path";
 var sha256 = (text5) => createHash2("sha256").update(text5).digest("hex");
 function fingerprintRound(config2, configDir, prompts) {
   const portable = (path) => path === void 0 || !isAbsolute2(path) ? path : relative2(configDir, path) || ".";
+  const { busyPoll: _clientWait, ...bench } = config2.bench;
   const comparable = {
     ...config2,
     baseline: {
@@ -54946,7 +54976,7 @@ function fingerprintRound(config2, configDir, prompts) {
       build: config2.candidate.build ? { ...config2.candidate.build, context: portable(config2.candidate.build.context) ?? "" } : void 0
     },
     bench: {
-      ...config2.bench,
+      ...bench,
       prompts: portable(config2.bench.prompts) ?? "",
       ...typeof config2.bench.tokenizer === "object" && config2.bench.tokenizer.from === "runner" ? { tokenizer: { ...config2.bench.tokenizer, path: portable(config2.bench.tokenizer.path) ?? "" } } : {}
     },
@@ -58818,7 +58848,9 @@ var benchSchema = external_exports.strictObject(
     runs: integerIn(1, 100, "expected a whole number of runs from 1 to 100").default(1),
     requestTimeoutS: positiveNumber("expected a number of seconds greater than 0").default(600),
     tokenizer: tokenizerSchema.optional(),
-    agreementTokens: integerIn(0, 1e6, "expected a whole number of tokens, 0 (off) to 1000000").default(16)
+    agreementTokens: integerIn(0, 1e6, "expected a whole number of tokens, 0 (off) to 1000000").default(16),
+    // Spinning costs a core for the benchmark's length, so `auto` spins only where cores are plenty.
+    busyPoll: enumOf(["auto", "on", "off"]).default("auto")
   },
   { error: "expected an object with prompts, maxTokens, requestIntervalMs, contextLimit and tolerance" }
 );
@@ -62797,8 +62829,8 @@ function renderGpuBusyWarning(card) {
   for (const role of ["baseline", "candidate"]) {
     const reading = readGpuSnapshot(state[role]);
     if (!reading.readable || !reading.held) continue;
-    const holders = reading.processes.length === 0 ? "" : ` (held by ${literalForCodeSpans(describeHolders(reading.processes))})`;
-    warnings.push(`before the ${role} started, ${describeMemoryInUse(reading)}${holders}`);
+    const holders2 = reading.processes.length === 0 ? "" : ` (held by ${literalForCodeSpans(describeHolders(reading.processes))})`;
+    warnings.push(`before the ${role} started, ${describeMemoryInUse(reading)}${holders2}`);
   }
   if (warnings.length === 0) return "";
   const text5 = `The GPU was not idle: ${warnings.join("; ")}. The timings may include that other work; a rerun on an idle runner (\`/rescore\`) settles it.`;
@@ -63951,18 +63983,18 @@ function findShardProblems(cards, labels) {
   }
   if (problems.length > 0) return problems;
   const count5 = first.shard?.count ?? 0;
-  const holders = /* @__PURE__ */ new Map();
+  const holders2 = /* @__PURE__ */ new Map();
   cards.forEach((card, position) => {
     const index = card.shard?.index ?? 0;
-    holders.set(index, [...holders.get(index) ?? [], position]);
+    holders2.set(index, [...holders2.get(index) ?? [], position]);
   });
-  for (const [index, positions] of holders) {
+  for (const [index, positions] of holders2) {
     if (positions.length > 1) {
       problems.push(`shard ${index} of ${count5} is given ${positions.length} times: ${positions.map((position) => labels[position] ?? `card ${position + 1}`).join(", ")}`);
     }
   }
   for (let index = 1; index <= count5; index++) {
-    if (!holders.has(index)) problems.push(`shard ${index} of ${count5} is missing; expected one card for each of shards 1 to ${count5}`);
+    if (!holders2.has(index)) problems.push(`shard ${index} of ${count5} is missing; expected one card for each of shards 1 to ${count5}`);
   }
   const owner = /* @__PURE__ */ new Map();
   cards.forEach((card, position) => {
