@@ -55,7 +55,7 @@ import {
   runRound,
   writeAtomically,
   writeScorecard
-} from "./chunks/chunk-S7WENEU7.js";
+} from "./chunks/chunk-2UMHTH4G.js";
 import {
   require_docker
 } from "./chunks/chunk-TM3QZYC6.js";

@@ -40,7 +40,7 @@ import {
   renderMarkdown,
   runRound,
   writeScorecard
-} from "./chunks/chunk-S7WENEU7.js";
+} from "./chunks/chunk-2UMHTH4G.js";
 import "./chunks/chunk-TM3QZYC6.js";
 import "./chunks/chunk-G3EVDM3M.js";
 import {

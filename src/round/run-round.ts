@@ -12,6 +12,7 @@ import { waitUntilHealthy } from "../engine/wait-until-healthy.js";
 import { classifyFailure } from "../failure/classify-failure.js";
 import { type EngineFailure, EngineFailureError, type EngineRole } from "../failure/engine-failure.js";
 import type { Logger } from "../logger.js";
+import { describeBusyPoll } from "../bench/keep-event-loop-awake.js";
 import { type CardSource, buildScorecard, cardSettings } from "../scorecard/build-scorecard.js";
 import { calibrationFacts } from "../scorecard/rescore-card.js";
 import { resolveDocsBaseUrl } from "../scorecard/resolve-docs-base-url.js";
@@ -180,6 +181,7 @@ export async function runRound(options: RunRoundOptions): Promise<Scorecard> {
   const tokenCounter = createTokenCounterSource(round, runtime);
   const runs: RoundRun[] = [];
   let failure: EngineFailure | null = null;
+  logger.info(describeBusyPoll(round.config.bench.busyPoll));
   try {
     if (signal.aborted) throw new RoundCancelledError(signal.reason);
     failure = await prepareEngine("baseline", runtime, options, prepared);

@@ -1,6 +1,6 @@
 import { performance } from "node:perf_hooks";
 import { afterEach, describe, expect, it } from "vitest";
-import { BUSY_POLL_MIN_CPUS, eventLoopAwakeHolders, keepEventLoopAwake, resolveBusyPoll } from "../../src/bench/keep-event-loop-awake.js";
+import { BUSY_POLL_MIN_CPUS, describeBusyPoll, eventLoopAwakeHolders, keepEventLoopAwake, resolveBusyPoll } from "../../src/bench/keep-event-loop-awake.js";
 
 /**
  * Share of `ms` the event loop spent working rather than asleep in epoll_wait (event-loop
@@ -18,6 +18,15 @@ describe("resolveBusyPoll", () => {
     expect(resolveBusyPoll("auto", BUSY_POLL_MIN_CPUS - 1)).toBe(false);
     expect(resolveBusyPoll("on", 1)).toBe(true);
     expect(resolveBusyPoll("off", 64)).toBe(false);
+  });
+});
+
+describe("describeBusyPoll", () => {
+  it("says whether the client spins and which setting and machine decided it", () => {
+    expect(describeBusyPoll("auto", 16)).toBe("client busy poll on: the event loop stays awake while streams are in flight (bench.busyPoll auto, 16 CPUs)");
+    expect(describeBusyPoll("auto", 2)).toBe("client busy poll off (bench.busyPoll auto, 2 CPUs, under 4)");
+    expect(describeBusyPoll("on", 1)).toMatch(/^client busy poll on: .*\(bench\.busyPoll on\)$/);
+    expect(describeBusyPoll("off", 64)).toBe("client busy poll off (bench.busyPoll off)");
   });
 });
 

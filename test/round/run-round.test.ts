@@ -66,8 +66,12 @@ describe("runRound", () => {
   it("prepares both engines first, then runs the baseline and the candidate, stops each, disposes, and fills provenance from the prepared engines", async () => {
     const runtime = new InProcessRuntime({ baseline: fast, candidate: { defaults: { ...fast.defaults, itlMs: 0 } } });
     const events: RoundProgressEvent[] = [];
-    const card = await runRound({ round: round(), logger: silentLogger, signal: new AbortController().signal, runtime, onProgress: (event) => events.push(event) });
+    const info: string[] = [];
+    const logger = { ...silentLogger, info: (message: string) => info.push(message) };
+    const card = await runRound({ round: round(), logger, signal: new AbortController().signal, runtime, onProgress: (event) => events.push(event) });
     expect(runtime.calls).toEqual(["prepare baseline", "prepare candidate", "start baseline", "stop baseline", "start candidate", "stop candidate", "dispose"]);
+    // The round's log says how the client waited for bytes, so its timing can be read against it.
+    expect(info.filter((line) => line.startsWith("client busy poll "))).toHaveLength(1);
     expect(scorecardSchema.parse(card)).toBeTruthy();
     expect(card.promptsScored).toBe(3);
     expect(card.provenance).toMatchObject({ imageDigest: "sha256:candidate", baselineImageId: "sha256:baseline", patchHash: "f".repeat(64) });

@@ -34191,6 +34191,11 @@ function resolveBusyPoll(setting, cpus = availableParallelism()) {
   if (setting === "auto") return cpus >= BUSY_POLL_MIN_CPUS;
   return setting === "on";
 }
+function describeBusyPoll(setting, cpus = availableParallelism()) {
+  const on = resolveBusyPoll(setting, cpus);
+  const why = setting === "auto" ? `bench.busyPoll auto, ${cpus} CPU${cpus === 1 ? "" : "s"}${on ? "" : `, under ${BUSY_POLL_MIN_CPUS}`}` : `bench.busyPoll ${setting}`;
+  return `client busy poll ${on ? "on: the event loop stays awake while streams are in flight" : "off"} (${why})`;
+}
 var holders = 0;
 var spinning = false;
 function spin() {
@@ -62300,6 +62305,7 @@ async function runRound(options) {
   const tokenCounter = createTokenCounterSource(round, runtime);
   const runs = [];
   let failure2 = null;
+  logger.info(describeBusyPoll(round.config.bench.busyPoll));
   try {
     if (signal.aborted) throw new RoundCancelledError(signal.reason);
     failure2 = await prepareEngine("baseline", runtime, options, prepared);
