@@ -92,11 +92,6 @@ function sendJson(res: ServerResponse, status: number, payload: unknown): void {
 }
 
 /**
- * The reference engine: an OpenAI-compatible server whose answers take exactly as long as its
- * profile says. Chunk writes are scheduled against absolute target times from the request's arrival
- * (token i at ttft + i·itl), so timer lateness never accumulates over a long answer.
- */
-/**
  * Sends one SSE event of a streaming answer as one chunk of the chunked body in one socket write,
  * framing included, as uvicorn (SGLang's and vLLM's server) does. ServerResponse.write would instead
  * queue the size line, the event and the CRLF corked until the next tick and send them with writev,
@@ -120,6 +115,11 @@ function writeEvent(res: ServerResponse, event: string, stamp: () => void): void
   socket.write(bytes);
 }
 
+/**
+ * The reference engine: an OpenAI-compatible server whose answers take exactly as long as its
+ * profile says. Chunk writes are scheduled against absolute target times from the request's arrival
+ * (token i at ttft + i·itl), so timer lateness never accumulates over a long answer.
+ */
 export async function startSimEngine(options: SimEngineOptions = {}): Promise<SimEngine> {
   const profile = simProfileSchema.parse(options.profile ?? {});
   const { faults } = profile;
