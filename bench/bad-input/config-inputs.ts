@@ -61,6 +61,7 @@ export const WRONG_FIELD_VALUES: Record<string, unknown[]> = {
   // The round folder holds prompts.jsonl: a file that is there but is no tokenizer.
   "bench.tokenizer": ["", 5, "no-such-tokenizer.json", "prompts.jsonl", { path: "t.json", from: "hub" }, { path: "/m/tokenizer.json", from: "image" }],
   "bench.agreementTokens": [-1, 1.5, "16"],
+  "bench.busyPoll": ["sometimes", true, 1],
   "bench.runs": [0, 2.5, 101, "three"],
   "gate.minRoundScore": [0, -1, "1.1x", MISSING],
   "gate.use": ["median", "noise-floor"],
