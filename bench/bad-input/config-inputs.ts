@@ -254,6 +254,7 @@ function configCases(): CliCase[] {
     prompts("line 3 is not JSON", `${VALID_PROMPTS}\n{"id": "p3", "prompt": "unterminated}\n`, "line 3"),
     prompts("line 2 has no id", '{"id": "p1", "prompt": "a"}\n{"prompt": "b"}\n', "line 2"),
     prompts("line 2 repeats line 1's id", '{"id": "p1", "prompt": "a"}\n{"id": "p1", "prompt": "b"}\n', "line 2"),
+    prompts("line 2 sends line 1's messages again under another id", '{"id": "p1", "messages": [{"role": "user", "content": "a"}]}\n{"id": "p2", "messages": [{"role": "user", "content": "a"}], "maxTokens": 8}\n', "line 2"),
     prompts("line 2 has both messages and prompt", `{"id": "p1", "prompt": "a"}\n{"id": "p2", "prompt": "b", "messages": [{"role": "user", "content": "c"}]}\n`, "line 2"),
     prompts("line 1 is a JSON array", '["p1", "hello"]\n', "line 1"),
     prompts("line 2 has maxTokens: 0", '{"id": "p1", "prompt": "a"}\n{"id": "p2", "prompt": "b", "maxTokens": 0}\n', "line 2"),

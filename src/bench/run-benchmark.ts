@@ -4,6 +4,7 @@ import type { BenchSettings } from "../config/round-config-schema.js";
 import type { Prompt } from "../prompts/prompt.js";
 import type { RequestRecord } from "../scoring/request-record.js";
 import { buildArrivalSchedule } from "./build-arrival-schedule.js";
+import { buildWarmupPrompts } from "./build-warmup-prompts.js";
 import type { TokenCounter } from "../tokens/token-counter.js";
 import { createBenchAgent } from "./create-bench-agent.js";
 import { finalizeRecords } from "./finalize-records.js";
@@ -73,8 +74,9 @@ async function runOpenLoop(
 }
 
 /**
- * Benchmarks one engine: optional warm-up requests (the first prompts, cyclically, on the same
- * schedule; their answers are dropped and the scored run starts once they are all back), then every
+ * Benchmarks one engine: optional warm-up requests (prompts shaped like the measured ones in turn but
+ * sharing none of their text, see buildWarmupPrompts, on the same schedule; their answers are dropped
+ * and the scored run starts once they are all back), then every
  * prompt on an open-loop schedule in the given order, each request started at its absolute time
  * whether or not earlier ones finished. Never throws for engine behaviour; on abort every prompt not
  * yet answered is recorded as engine_died with the abort's reason.
@@ -119,10 +121,8 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<Map<st
   };
 
   try {
-    if (bench.warmupRequests > 0 && prompts.length > 0) {
-      const warmups = Array.from({ length: bench.warmupRequests }, (_, index) => prompts[index % prompts.length]).filter(
-        (prompt): prompt is Prompt => prompt !== undefined,
-      );
+    const warmups = buildWarmupPrompts(prompts, bench.warmupRequests);
+    if (warmups.length > 0) {
       const warmupOffsets = buildArrivalSchedule(warmups.length, bench.requestIntervalMs, bench.arrival, bench.seed);
       await runOpenLoop(warmups, warmupOffsets, signal, send, () => undefined);
     }

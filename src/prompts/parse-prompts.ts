@@ -2,15 +2,18 @@ import { ConfigError } from "../config/config-error.js";
 import { describeValue } from "../config/describe-value.js";
 import { formatConfigIssues } from "../config/format-config-issues.js";
 import { type Prompt, promptSchema } from "./prompt.js";
+import { promptContentKey } from "./prompt-content-key.js";
 
 /**
  * Parses a JSONL prompt set: one JSON object a line, blank lines ignored. Every problem names its line,
- * because prompt files are long and edited by hand.
+ * because prompt files are long and edited by hand. Ids are unique, and so is what each prompt sends:
+ * a repeated request is one a patch could answer from a cache of the first.
  */
 export function parsePrompts(text: string, source: string): Prompt[] {
   const problems: string[] = [];
   const prompts: Prompt[] = [];
   const seen = new Map<string, number>();
+  const seenContent = new Map<string, number>();
   const lines = text.split(/\r?\n/);
   lines.forEach((line, index) => {
     const lineNumber = index + 1;
@@ -36,7 +39,16 @@ export function parsePrompts(text: string, source: string): Prompt[] {
       problems.push(`line ${lineNumber}: id ${describeValue(parsed.data.id)} is already used on line ${earlier}; ids must be unique`);
       return;
     }
+    const content = promptContentKey(parsed.data) ?? "";
+    const sameContent = seenContent.get(content);
+    if (sameContent !== undefined) {
+      problems.push(
+        `line ${lineNumber}: prompt ${describeValue(parsed.data.id)} sends the same ${parsed.data.messages ? "messages" : "prompt"} as line ${sameContent}; an engine that caches answers would answer it from memory, so each prompt must differ`,
+      );
+      return;
+    }
     seen.set(parsed.data.id, lineNumber);
+    seenContent.set(content, lineNumber);
     prompts.push(parsed.data);
   });
   if (problems.length > 0) throw ConfigError.fromProblems(problems.slice(0, 20), source);

@@ -9,6 +9,8 @@ export interface SimRequestRecord {
   promptId: string | null;
   /** What named the prompt in the request (a header or field a special-casing engine would read); null when nothing did. */
   promptIdHint: string | null;
+  /** Set when the answer-cache cheat had answered this content before and answered it from its cache. */
+  answeredBefore?: boolean;
   path: string;
   receivedAtMs: number;
   /** Write time of each token-bearing chunk, in stream order. */

@@ -1,14 +1,5 @@
 import type { Prompt } from "../prompts/prompt.js";
-
-/**
- * What identifies a prompt in a request: its messages (chat) or its text (completions), exactly
- * as the benchmark client sends them. A real engine sees nothing else, and neither does this one.
- */
-export function promptContentKey(body: { messages?: unknown; prompt?: unknown }): string | null {
-  if (body.messages !== undefined) return `messages:${JSON.stringify(body.messages)}`;
-  if (typeof body.prompt === "string") return `prompt:${body.prompt}`;
-  return null;
-}
+import { promptContentKey } from "../prompts/prompt-content-key.js";
 
 export interface PromptMatcher {
   /** The id of the prompt whose content the request carries; null for content no prompt has. */

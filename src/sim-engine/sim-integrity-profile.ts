@@ -36,12 +36,14 @@ export const cheatsSchema = z.strictObject(
       .default(null),
     /** Answers this many times faster when a request names its prompt (a header or the user field). */
     promptIdSpeedup: z.number({ error: "expected a factor greater than 0, or null" }).gt(0).nullable().default(null),
+    /** Answers a request it answered before (the same messages or prompt) this many times faster, as a cache of whole answers would. */
+    answerCacheSpeedup: z.number({ error: "expected a factor greater than 0, or null" }).gt(0).nullable().default(null),
   },
-  { error: "expected an object of cheats: claimTokens, usageFactor, fillerText, fillerAfterTokens, promptIdSpeedup" },
+  { error: "expected an object of cheats: claimTokens, usageFactor, fillerText, fillerAfterTokens, promptIdSpeedup, answerCacheSpeedup" },
 );
 
 export const DEFAULT_ANSWER = { divergeAfterTokens: null };
-export const NO_CHEATS = { claimTokens: false, usageFactor: 1, fillerText: false, fillerAfterTokens: null, promptIdSpeedup: null };
+export const NO_CHEATS = { claimTokens: false, usageFactor: 1, fillerText: false, fillerAfterTokens: null, promptIdSpeedup: null, answerCacheSpeedup: null };
 
 /** How much faster the filler after an honest start streams. */
 export const LATE_FILLER_SPEEDUP = 10;

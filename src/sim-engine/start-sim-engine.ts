@@ -10,6 +10,7 @@ import type { ChunkWriteLog, SimRequestRecord } from "./chunk-write-log.js";
 import { createSimNoise } from "./sim-noise.js";
 import { type ResponsePlan, type SimProfile, type SimProfileInput, planResponse, simProfileSchema } from "./sim-profile.js";
 import { createPromptMatcher } from "./match-prompt.js";
+import { promptContentKey } from "../prompts/prompt-content-key.js";
 import { LATE_FILLER_SPEEDUP, answerStyle, findPromptIdHint } from "./sim-integrity-profile.js";
 
 export const READY_LINE = "The server is fired up and ready to roll!";
@@ -139,6 +140,8 @@ export async function startSimEngine(options: SimEngineOptions = {}): Promise<Si
   const chunkLog: WriteStream | null = options.chunkLogPath ? createWriteStream(options.chunkLogPath, { flags: "a" }) : null;
   const active = new Set<ActiveStream>();
   const sockets = new Set<Socket>();
+  /** What the answer-cache cheat has answered: a request with the same content comes back faster. */
+  const answered = new Set<string>();
   let seq = 0;
   let completed = 0;
   let dead = false;
@@ -353,6 +356,14 @@ export async function startSimEngine(options: SimEngineOptions = {}): Promise<Si
       if (hint !== null && cheats.promptIdSpeedup !== null) {
         plan.ttftMs /= cheats.promptIdSpeedup;
         plan.itlMs /= cheats.promptIdSpeedup;
+      }
+      const content = promptContentKey(body);
+      if (cheats.answerCacheSpeedup !== null && content !== null) {
+        if (answered.has(content)) {
+          plan.ttftMs /= cheats.answerCacheSpeedup;
+          plan.itlMs /= cheats.answerCacheSpeedup;
+          record.answeredBefore = true;
+        } else answered.add(content);
       }
       if (plan.fault === "http500") {
         finishRecord(record, "http500");

@@ -49,10 +49,13 @@ describe("runBenchmark", () => {
     expect(Math.max(...log.map((request) => request.finishedAtMs ?? 0))).toBe(p0?.finishedAtMs);
   });
 
-  it("runs warm-up requests first, cycling through the first prompts, and does not score them", async () => {
-    const engine = await start({ defaults: { ttftMs: 1, itlMs: 0, outputTokens: 2 } });
+  it("runs warm-up requests first, none of them a measured prompt, and does not score them", async () => {
+    // An engine that caches whole answers: anything it answered before comes back 50 times faster.
+    const engine = await start({ defaults: { ttftMs: 1, itlMs: 0, outputTokens: 2 }, cheats: { answerCacheSpeedup: 50 } });
     const records = await runBenchmark({ baseUrl: engine.url, prompts: prompts.slice(0, 3), bench: { ...bench, warmupRequests: 4 }, signal: new AbortController().signal });
-    expect(engine.writeLog.requests.map((request) => request.promptId)).toEqual(["p0", "p1", "p2", "p0", "p0", "p1", "p2"]);
+    // The warm-ups carry no prompt's content (null: the engine matched none), so no scored request was answered before.
+    expect(engine.writeLog.requests.map((request) => request.promptId)).toEqual([null, null, null, null, "p0", "p1", "p2"]);
+    expect(engine.writeLog.requests.filter((request) => request.promptId !== null && request.answeredBefore)).toEqual([]);
     expect(records.size).toBe(3);
     // The scored run starts only after every warm-up answer is back.
     const lastWarmupEnd = Math.max(...engine.writeLog.requests.slice(0, 4).map((request) => request.finishedAtMs ?? Infinity));

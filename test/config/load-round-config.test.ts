@@ -163,7 +163,7 @@ describe("loadRound", () => {
   it("names the prompts file line that is bad", async () => {
     const dir = await writeRound({
       "round.yml": stringify(valid),
-      "prompts.jsonl": `${prompts}{"id":"p3","messages":"hi"}\n{not json}\n{"id":"p1","prompt":"again"}\n`,
+      "prompts.jsonl": `${prompts}{"id":"p3","messages":"hi"}\n{not json}\n{"id":"p1","prompt":"again"}\n{"id":"p6","prompt":"hello","maxTokens":64}\n`,
       "submission.patch": patch,
     });
     const error = await loadRound(join(dir, "round.yml")).catch((e: unknown) => e);
@@ -172,6 +172,8 @@ describe("loadRound", () => {
     expect(message).toContain('line 3: messages: expected a list of chat messages, got "hi"');
     expect(message).toContain("line 4: expected a JSON object, got");
     expect(message).toContain('line 5: id "p1" is already used on line 1; ids must be unique');
+    // The same request twice is one a cache of whole answers would serve from memory the second time.
+    expect(message).toContain('line 6: prompt "p6" sends the same prompt as line 2; an engine that caches answers would answer it from memory');
   });
 
   it.each([

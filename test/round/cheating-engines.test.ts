@@ -21,12 +21,15 @@ const FOUR_TIMES_AS_FAST = ["--ttft-ms", "10", "--itl-ms", "5", "--output-tokens
 
 const withTokenizer = { tokenizer: { path: TEST_TOKENIZER_PATH, from: "runner" } };
 
-async function playRound(candidate: string[], options: { tokenizer?: boolean; chunkLog?: boolean } = {}): Promise<{ card: Scorecard; markdown: string; dir: string }> {
+async function playRound(
+  candidate: string[],
+  options: { tokenizer?: boolean; chunkLog?: boolean; warmupRequests?: number } = {},
+): Promise<{ card: Scorecard; markdown: string; dir: string }> {
   const { dir, configPath } = await writeSimRound({
     baseline: simCommand(...BASELINE),
     candidate: simCommand(...candidate, ...(options.chunkLog ? ["--chunk-log", "candidate-chunks.jsonl"] : [])),
     // Warm-up requests first: a fresh engine process answers its very first requests late, both engines alike.
-    benchExtra: { maxTokens: 64, requestIntervalMs: 30, warmupRequests: 4, ...(options.tokenizer === false ? {} : withTokenizer) },
+    benchExtra: { maxTokens: 64, requestIntervalMs: 30, warmupRequests: options.warmupRequests ?? 4, ...(options.tokenizer === false ? {} : withTokenizer) },
     minRoundScore: 1.5,
     // Each cheat is caught prompt by prompt: six prompts keep these rounds short, so the gate's minimum is lowered to them.
     gateExtra: { minPrompts: PROMPT_IDS.length },
@@ -34,6 +37,15 @@ async function playRound(candidate: string[], options: { tokenizer?: boolean; ch
   const { card } = await runSimRound(configPath, dir);
   if (!card) throw new Error("no card");
   return { card, markdown: renderMarkdown(card), dir };
+}
+
+/** What the candidate's engine recorded of each request it was sent (playRound's chunkLog). */
+async function readCandidateRequests(dir: string): Promise<SimRequestRecord[]> {
+  const text = await readFile(join(dir, "candidate-chunks.jsonl"), "utf8");
+  return text
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as SimRequestRecord);
 }
 
 describe("cheating engines get a card that does not pass (speedgate run, reference engine)", () => {
@@ -108,15 +120,25 @@ describe("cheating engines get a card that does not pass (speedgate run, referen
     expect(card.gate.passed).toBe(false);
     expect(card.roundScore).toBeGreaterThan(0.7);
     expect(card.roundScore).toBeLessThan(1.3);
-    const requests = (await readFile(join(dir, "candidate-chunks.jsonl"), "utf8"))
-      .trim()
-      .split("\n")
-      .map((line) => JSON.parse(line) as SimRequestRecord);
+    const requests = await readCandidateRequests(dir);
     // Four warm-up requests, then the six scored: none named its prompt, in a header or a field.
     expect(requests).toHaveLength(4 + PROMPT_IDS.length);
     expect(requests.every((request) => request.promptIdHint === null)).toBe(true);
-    // The engine still knew each prompt by its content (its prompts file), as any engine can.
-    expect(new Set(requests.map((request) => request.promptId))).toEqual(new Set(PROMPT_IDS));
+    // The engine still knew each scored prompt by its content (its prompts file), as any engine can;
+    // the warm-ups carry none of the prompts' text.
+    expect(requests.slice(0, 4).map((request) => request.promptId)).toEqual([null, null, null, null]);
+    expect(new Set(requests.slice(4).map((request) => request.promptId))).toEqual(new Set(PROMPT_IDS));
+  });
+
+  it("an answer cache (a request seen before comes back 50× faster), warmed on every prompt: no scored prompt was seen before, so no faster", async () => {
+    const { card, dir } = await playRound([...BASELINE, "--cheat-answer-cache-speedup", "50"], { chunkLog: true, warmupRequests: 2 * PROMPT_IDS.length });
+    expect(card.gate.passed).toBe(false);
+    expect(card.roundScore).toBeGreaterThan(0.7);
+    expect(card.roundScore).toBeLessThan(1.3);
+    const requests = await readCandidateRequests(dir);
+    const scored = requests.slice(2 * PROMPT_IDS.length);
+    expect(new Set(scored.map((request) => request.promptId))).toEqual(new Set(PROMPT_IDS));
+    expect(scored.filter((request) => request.answeredBefore)).toEqual([]);
   });
 
   it("a late divergence (floating-point drift after 20 tokens) of an honest 2× candidate still scores and passes", async () => {

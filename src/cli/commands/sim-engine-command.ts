@@ -15,7 +15,7 @@ const USAGE = `speedgate sim-engine [--port N] [--host 127.0.0.1] [--profile pro
     faults: [--crash-log FILE] [--crash-exit-code N] [--never-healthy] [--startup-delay-ms MS]
     [--die-after-requests N] [--die-exit-code N] [--stop-early id,id] [--http-500 id,id] [--malformed-sse id,id]
     cheats: [--cheat-claim-tokens] [--cheat-usage-factor F] [--cheat-filler-text] [--cheat-filler-after-tokens N]
-    [--cheat-prompt-id-speedup F]
+    [--cheat-prompt-id-speedup F] [--cheat-answer-cache-speedup F]
 
 Flags override the profile. Requests do not name their prompt: the ids in the profile and the fault
 lists are found from each request's content through the prompts file (--prompts, or the profile's
@@ -112,6 +112,7 @@ export const simEngineCommand: Command = {
       "cheat-filler-text": { type: "boolean" },
       "cheat-filler-after-tokens": { type: "string" },
       "cheat-prompt-id-speedup": { type: "string" },
+      "cheat-answer-cache-speedup": { type: "string" },
       jitter: { type: "string" },
       "run-variance": { type: "string" },
       seed: { type: "string" },
@@ -154,6 +155,7 @@ export const simEngineCommand: Command = {
           fillerText: values["cheat-filler-text"],
           fillerAfterTokens: parseNumber("cheat-filler-after-tokens", values["cheat-filler-after-tokens"]),
           promptIdSpeedup: parseNumber("cheat-prompt-id-speedup", values["cheat-prompt-id-speedup"]),
+          answerCacheSpeedup: parseNumber("cheat-answer-cache-speedup", values["cheat-answer-cache-speedup"]),
         }),
       },
       defaults: {
