@@ -1,6 +1,13 @@
 import { performance } from "node:perf_hooks";
 import { afterEach, describe, expect, it } from "vitest";
-import { BUSY_POLL_MIN_CPUS, describeBusyPoll, eventLoopAwakeHolders, keepEventLoopAwake, resolveBusyPoll } from "../../src/bench/keep-event-loop-awake.js";
+import {
+  BUSY_POLL_MIN_CPUS,
+  IDLE_TURN_PAUSE_MS,
+  describeBusyPoll,
+  eventLoopAwakeHolders,
+  keepEventLoopAwake,
+  resolveBusyPoll,
+} from "../../src/bench/keep-event-loop-awake.js";
 
 /**
  * Share of `ms` the event loop spent working rather than asleep in epoll_wait (event-loop
@@ -54,5 +61,27 @@ describe("keepEventLoopAwake", () => {
     }
     // The spin's last immediate runs once more, then nothing is pending.
     expect(await utilizationDuring(100)).toBeLessThan(0.5);
+  });
+
+  it("waits a little in each idle turn, so an idle loop does not turn (and make garbage) a million times a second", async () => {
+    let turns = 0;
+    let counting = true;
+    const count = (): void => {
+      turns++;
+      if (counting) setImmediate(count);
+    };
+    const release = keepEventLoopAwake();
+    const started = performance.now();
+    try {
+      setImmediate(count);
+      await new Promise<void>((resolve) => setTimeout(resolve, 200));
+    } finally {
+      counting = false;
+      release();
+    }
+    // Every turn runs the counter once; a turn that waits IDLE_TURN_PAUSE_MS allows this many at most (a slower machine turns less).
+    const mostTurns = (performance.now() - started) / IDLE_TURN_PAUSE_MS;
+    expect(turns).toBeGreaterThan(0);
+    expect(turns).toBeLessThan(mostTurns * 1.5);
   });
 });
