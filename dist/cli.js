@@ -48,6 +48,7 @@ import {
   mergeScorecards,
   parsePrompts,
   processEngineCwd,
+  promptContentKey,
   promptReason,
   readGpuSnapshot,
   readScorecard,
@@ -55,7 +56,7 @@ import {
   runRound,
   writeAtomically,
   writeScorecard
-} from "./chunks/chunk-2UMHTH4G.js";
+} from "./chunks/chunk-6R7MD2DE.js";
 import {
   require_docker
 } from "./chunks/chunk-TM3QZYC6.js";
@@ -6437,12 +6438,14 @@ var cheatsSchema = external_exports.strictObject(
     /** Streams the honest answer for this many tokens, then filler ten times as fast; null: never. */
     fillerAfterTokens: external_exports.number({ error: "expected a whole number of tokens, 0 or more, or null" }).int({ error: "expected a whole number of tokens, 0 or more, or null" }).min(0, { error: "expected a whole number of tokens, 0 or more, or null" }).nullable().default(null),
     /** Answers this many times faster when a request names its prompt (a header or the user field). */
-    promptIdSpeedup: external_exports.number({ error: "expected a factor greater than 0, or null" }).gt(0).nullable().default(null)
+    promptIdSpeedup: external_exports.number({ error: "expected a factor greater than 0, or null" }).gt(0).nullable().default(null),
+    /** Answers a request it answered before (the same messages or prompt) this many times faster, as a cache of whole answers would. */
+    answerCacheSpeedup: external_exports.number({ error: "expected a factor greater than 0, or null" }).gt(0).nullable().default(null)
   },
-  { error: "expected an object of cheats: claimTokens, usageFactor, fillerText, fillerAfterTokens, promptIdSpeedup" }
+  { error: "expected an object of cheats: claimTokens, usageFactor, fillerText, fillerAfterTokens, promptIdSpeedup, answerCacheSpeedup" }
 );
 var DEFAULT_ANSWER = { divergeAfterTokens: null };
-var NO_CHEATS = { claimTokens: false, usageFactor: 1, fillerText: false, fillerAfterTokens: null, promptIdSpeedup: null };
+var NO_CHEATS = { claimTokens: false, usageFactor: 1, fillerText: false, fillerAfterTokens: null, promptIdSpeedup: null, answerCacheSpeedup: null };
 var LATE_FILLER_SPEEDUP = 10;
 function answerStyle(answer, cheats) {
   return { filler: cheats.fillerText, divergeAfterTokens: answer.divergeAfterTokens, fillerAfterTokens: cheats.fillerAfterTokens };
@@ -6692,11 +6695,6 @@ function createSimNoise(settings, start) {
 }
 
 // src/sim-engine/match-prompt.ts
-function promptContentKey(body) {
-  if (body.messages !== void 0) return `messages:${JSON.stringify(body.messages)}`;
-  if (typeof body.prompt === "string") return `prompt:${body.prompt}`;
-  return null;
-}
 function createPromptMatcher(prompts) {
   const byContent = /* @__PURE__ */ new Map();
   const duplicates = [];
@@ -6768,6 +6766,7 @@ async function startSimEngine(options = {}) {
   const chunkLog = options.chunkLogPath ? createWriteStream(options.chunkLogPath, { flags: "a" }) : null;
   const active = /* @__PURE__ */ new Set();
   const sockets = /* @__PURE__ */ new Set();
+  const answered = /* @__PURE__ */ new Set();
   let seq = 0;
   let completed = 0;
   let dead = false;
@@ -6974,6 +6973,14 @@ async function startSimEngine(options = {}) {
         plan.ttftMs /= cheats.promptIdSpeedup;
         plan.itlMs /= cheats.promptIdSpeedup;
       }
+      const content = promptContentKey(body);
+      if (cheats.answerCacheSpeedup !== null && content !== null) {
+        if (answered.has(content)) {
+          plan.ttftMs /= cheats.answerCacheSpeedup;
+          plan.itlMs /= cheats.answerCacheSpeedup;
+          record.answeredBefore = true;
+        } else answered.add(content);
+      }
       if (plan.fault === "http500") {
         finishRecord(record, "http500");
         sendJson(res, 500, { object: "error", message: "Internal server error (sim-engine fault: http500)", type: "InternalServerError", code: 500 });
@@ -7065,7 +7072,7 @@ var USAGE2 = `speedgate sim-engine [--port N] [--host 127.0.0.1] [--profile prof
     faults: [--crash-log FILE] [--crash-exit-code N] [--never-healthy] [--startup-delay-ms MS]
     [--die-after-requests N] [--die-exit-code N] [--stop-early id,id] [--http-500 id,id] [--malformed-sse id,id]
     cheats: [--cheat-claim-tokens] [--cheat-usage-factor F] [--cheat-filler-text] [--cheat-filler-after-tokens N]
-    [--cheat-prompt-id-speedup F]
+    [--cheat-prompt-id-speedup F] [--cheat-answer-cache-speedup F]
 
 Flags override the profile. Requests do not name their prompt: the ids in the profile and the fault
 lists are found from each request's content through the prompts file (--prompts, or the profile's
@@ -7152,6 +7159,7 @@ var simEngineCommand = {
       "cheat-filler-text": { type: "boolean" },
       "cheat-filler-after-tokens": { type: "string" },
       "cheat-prompt-id-speedup": { type: "string" },
+      "cheat-answer-cache-speedup": { type: "string" },
       jitter: { type: "string" },
       "run-variance": { type: "string" },
       seed: { type: "string" },
@@ -7183,7 +7191,8 @@ var simEngineCommand = {
           usageFactor: parseNumber("cheat-usage-factor", values["cheat-usage-factor"]),
           fillerText: values["cheat-filler-text"],
           fillerAfterTokens: parseNumber("cheat-filler-after-tokens", values["cheat-filler-after-tokens"]),
-          promptIdSpeedup: parseNumber("cheat-prompt-id-speedup", values["cheat-prompt-id-speedup"])
+          promptIdSpeedup: parseNumber("cheat-prompt-id-speedup", values["cheat-prompt-id-speedup"]),
+          answerCacheSpeedup: parseNumber("cheat-answer-cache-speedup", values["cheat-answer-cache-speedup"])
         })
       },
       defaults: {

@@ -40,7 +40,7 @@ import {
   renderMarkdown,
   runRound,
   writeScorecard
-} from "./chunks/chunk-2UMHTH4G.js";
+} from "./chunks/chunk-6R7MD2DE.js";
 import "./chunks/chunk-TM3QZYC6.js";
 import "./chunks/chunk-G3EVDM3M.js";
 import {

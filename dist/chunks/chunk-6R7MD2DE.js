@@ -5059,7 +5059,7 @@ var require_util2 = __commonJS({
     var { redirectStatusSet, referrerPolicyTokens, badPortsSet } = require_constants3();
     var { getGlobalOrigin } = require_global();
     var { collectAnHTTPQuotedString, parseMIMEType } = require_data_url();
-    var { performance: performance6 } = __require("node:perf_hooks");
+    var { performance: performance7 } = __require("node:perf_hooks");
     var { ReadableStreamFrom, isValidHTTPToken, normalizedMethodRecordsBase } = require_util();
     var assert2 = __require("node:assert");
     var { isUint8Array } = __require("node:util/types");
@@ -5214,7 +5214,7 @@ var require_util2 = __commonJS({
       };
     }
     function coarsenedSharedCurrentTime(crossOriginIsolatedCapability) {
-      return coarsenTime(performance6.now(), crossOriginIsolatedCapability);
+      return coarsenTime(performance7.now(), crossOriginIsolatedCapability);
     }
     function createOpaqueTimingInfo(timingInfo) {
       return {
@@ -34022,7 +34022,7 @@ import { dirname as dirname4 } from "node:path";
 
 // src/bench/run-benchmark.ts
 import { setMaxListeners } from "node:events";
-import { performance as performance5 } from "node:perf_hooks";
+import { performance as performance6 } from "node:perf_hooks";
 
 // src/scoring/seeded-random.ts
 function createSeededRandom(seed) {
@@ -34050,6 +34050,73 @@ function buildArrivalSchedule(count5, intervalMs, arrival, seed) {
     at += -Math.log(1 - random()) * intervalMs;
   }
   return offsets;
+}
+
+// src/bench/build-warmup-prompts.ts
+import { randomInt } from "node:crypto";
+
+// src/prompts/prompt-content-key.ts
+function promptContentKey(body) {
+  if (body.messages !== void 0) return `messages:${JSON.stringify(body.messages)}`;
+  if (typeof body.prompt === "string") return `prompt:${body.prompt}`;
+  return null;
+}
+
+// src/bench/build-warmup-prompts.ts
+var FALLBACK_WORDS = ["warm", "up", "request", "text"];
+function wordsOf(prompts) {
+  const words = [];
+  const add = (text5) => {
+    for (const word of text5.split(/\s+/)) if (word.length > 0) words.push(word);
+  };
+  for (const prompt of prompts) {
+    if (prompt.prompt !== void 0) add(prompt.prompt);
+    for (const message of prompt.messages ?? []) {
+      if (typeof message.content === "string") add(message.content);
+      else for (const part of message.content) if (isTextPart(part)) add(part.text);
+    }
+  }
+  return words.length > 0 ? words : FALLBACK_WORDS;
+}
+function isTextPart(part) {
+  return typeof part === "object" && part !== null && part.type === "text" && typeof part.text === "string";
+}
+function textLike(like, words) {
+  if (like.length === 0) return "";
+  const parts = [];
+  let length = -1;
+  while (length < like.length) {
+    const word = words[randomInt(words.length)];
+    parts.push(word);
+    length += word.length + 1;
+  }
+  return parts.join(" ");
+}
+function messageLike(message, words) {
+  if (typeof message.content === "string") return { ...message, content: textLike(message.content, words) };
+  return { ...message, content: message.content.map((part) => isTextPart(part) ? { ...part, text: textLike(part.text, words) } : part) };
+}
+function buildWarmupPrompts(prompts, count5) {
+  if (count5 <= 0 || prompts.length === 0) return [];
+  const words = wordsOf(prompts);
+  const measured = new Set(prompts.map((prompt) => promptContentKey(prompt)));
+  const warmups = [];
+  for (let index = 0; index < count5; index++) {
+    const template = prompts[index % prompts.length];
+    let warmup = { id: "" };
+    for (let attempt = 0; attempt < 20 && (attempt === 0 || measured.has(promptContentKey(warmup))); attempt++) {
+      warmup = { id: `warmup-${index + 1}`, ...template.maxTokens !== void 0 ? { maxTokens: template.maxTokens } : {} };
+      if (template.messages) warmup.messages = template.messages.map((message) => messageLike(message, words));
+      else warmup.prompt = textLike(template.prompt ?? "", words);
+    }
+    if (measured.has(promptContentKey(warmup))) {
+      const filler = FALLBACK_WORDS.join(" ");
+      if (warmup.messages) warmup.messages = warmup.messages.map((message, at) => at === warmup.messages.length - 1 ? { ...message, content: filler } : message);
+      else warmup.prompt = filler;
+    }
+    warmups.push(warmup);
+  }
+  return warmups;
 }
 
 // src/bench/create-bench-agent.ts
@@ -34186,6 +34253,7 @@ function finalizeRecords(records, counter) {
 
 // src/bench/keep-event-loop-awake.ts
 import { availableParallelism } from "node:os";
+import { performance as performance3 } from "node:perf_hooks";
 var BUSY_POLL_MIN_CPUS = 4;
 function resolveBusyPoll(setting, cpus = availableParallelism()) {
   if (setting === "auto") return cpus >= BUSY_POLL_MIN_CPUS;
@@ -34198,9 +34266,31 @@ function describeBusyPoll(setting, cpus = availableParallelism()) {
 }
 var holders = 0;
 var spinning = false;
+var IDLE_TURN_PAUSE_MS = 0.015;
+var lastTurnEnd = Number.NEGATIVE_INFINITY;
+var pauseSteps = 1024;
+var MIN_PAUSE_STEPS = 16;
+var MAX_PAUSE_STEPS = 1 << 22;
+var pauseSink = 0;
+function runSteps(steps) {
+  let value = pauseSink;
+  for (let step = 0; step < steps; step++) value = Math.imul(value, 31) + step | 0;
+  pauseSink = value;
+}
 function spin() {
-  if (holders > 0) setImmediate(spin);
-  else spinning = false;
+  if (holders === 0) {
+    spinning = false;
+    return;
+  }
+  const start = performance3.now();
+  if (start - lastTurnEnd < IDLE_TURN_PAUSE_MS) {
+    runSteps(pauseSteps);
+    const end = performance3.now();
+    const ratio2 = Math.min(2, Math.max(0.5, IDLE_TURN_PAUSE_MS / Math.max(end - start, 1e-6)));
+    pauseSteps = Math.min(MAX_PAUSE_STEPS, Math.max(MIN_PAUSE_STEPS, Math.round(pauseSteps * ratio2)));
+    lastTurnEnd = end;
+  } else lastTurnEnd = start;
+  setImmediate(spin);
 }
 function keepEventLoopAwake() {
   holders++;
@@ -34217,7 +34307,7 @@ function keepEventLoopAwake() {
 }
 
 // src/bench/send-streaming-request.ts
-import { performance as performance4 } from "node:perf_hooks";
+import { performance as performance5 } from "node:perf_hooks";
 
 // src/bench/build-request-body.ts
 function buildRequestBody(prompt, settings) {
@@ -34403,7 +34493,7 @@ var CompletionStreamState = class {
 };
 
 // src/bench/defer-arrivals.ts
-import { performance as performance3 } from "node:perf_hooks";
+import { performance as performance4 } from "node:perf_hooks";
 var SLICE_MS = 0.1;
 var MAX_PENDING_BYTES = 16 * 1024 * 1024;
 var Lane = class {
@@ -34456,7 +34546,7 @@ var ArrivalQueue = class {
   }
   run = () => {
     this.scheduled = false;
-    this.drain(performance3.now() + SLICE_MS);
+    this.drain(performance4.now() + SLICE_MS);
     if (this.head < this.ready.length) {
       this.scheduled = true;
       setImmediate(this.run);
@@ -34467,7 +34557,7 @@ var ArrivalQueue = class {
       const lane = this.ready[this.head];
       while (lane.next < lane.items.length) {
         this.handleOne(lane);
-        if (performance3.now() > deadline) return;
+        if (performance4.now() > deadline) return;
       }
       lane.items.length = 0;
       lane.times.length = 0;
@@ -34643,7 +34733,7 @@ async function sendStreamingRequest(options) {
   const basePath = origin.pathname.replace(/\/+$/, "");
   const { path, body } = buildRequestBody(prompt, settings);
   const dispatcher = options.dispatcher ?? getSharedBenchAgent();
-  const arrivedAt = stampsReads(dispatcher) ? arrivalTimeMs : () => performance4.now();
+  const arrivedAt = stampsReads(dispatcher) ? arrivalTimeMs : () => performance5.now();
   return await new Promise((resolve5) => {
     const state = new CompletionStreamState();
     let sendTime = 0;
@@ -34706,7 +34796,7 @@ async function sendStreamingRequest(options) {
       }
     };
     const stop = (stopReason) => {
-      const endMs = performance4.now() - sendTime;
+      const endMs = performance5.now() - sendTime;
       if (stopReason) fail(stopReason.kind, stopReason.message, endMs);
       else settleFromState(endMs);
       const reason = stopReason ?? new RequestStop("stream_error", "stopped reading");
@@ -34755,7 +34845,7 @@ async function sendStreamingRequest(options) {
       onResponseEnd() {
         responseClosed = true;
         if (settled) return;
-        const endMs = performance4.now() - sendTime;
+        const endMs = performance5.now() - sendTime;
         if (statusCode !== 200) {
           const text5 = excerpt(errorBody);
           fail("http_error", `HTTP ${statusCode}${text5 ? `: ${text5}` : ""}`, endMs);
@@ -34766,7 +34856,7 @@ async function sendStreamingRequest(options) {
       onResponseError(_ctrl, error62) {
         responseClosed = true;
         if (settled) return;
-        const endMs = performance4.now() - sendTime;
+        const endMs = performance5.now() - sendTime;
         arrivals.flush();
         if (settled) return;
         const { kind, reason } = describeError(error62);
@@ -34782,7 +34872,7 @@ async function sendStreamingRequest(options) {
         fail(kind, `${reason} (${stage})`, endMs);
       }
     };
-    sendTime = performance4.now();
+    sendTime = performance5.now();
     options.onSend?.(sendTime);
     try {
       dispatcher.dispatch(
@@ -34812,7 +34902,7 @@ function describeAbort(signal) {
   return String(reason);
 }
 async function waitUntil(target, signal) {
-  const delay2 = target - performance5.now();
+  const delay2 = target - performance6.now();
   if (delay2 <= 0 || signal.aborted) return;
   await new Promise((resolve5) => {
     const onAbort = () => {
@@ -34828,7 +34918,7 @@ async function waitUntil(target, signal) {
 }
 async function runOpenLoop(prompts, offsets, signal, send, onRecord) {
   const inFlight = [];
-  const startAt = performance5.now();
+  const startAt = performance6.now();
   for (let index = 0; index < prompts.length; index++) {
     await waitUntil(startAt + (offsets[index] ?? 0), signal);
     if (signal.aborted) break;
@@ -34862,7 +34952,7 @@ async function runBenchmark(options) {
     const record2 = await sendStreamingRequest({ baseUrl, prompt, settings, signal, dispatcher, onSend: (time3) => sentAt = time3 });
     if (record2.ok) record2.sentMs = Math.max(0, sentAt - runStart);
     if (record2.ok || record2.kind !== "connection_error") return record2;
-    await waitUntil(performance5.now() + DEATH_GRACE_MS, signal);
+    await waitUntil(performance6.now() + DEATH_GRACE_MS, signal);
     if (!signal.aborted) return record2;
     const died = { ok: false, kind: "engine_died", reason: `${describeAbort(signal)} (${record2.reason})` };
     if (record2.chunks) died.chunks = record2.chunks;
@@ -34870,10 +34960,8 @@ async function runBenchmark(options) {
     return died;
   };
   try {
-    if (bench.warmupRequests > 0 && prompts.length > 0) {
-      const warmups = Array.from({ length: bench.warmupRequests }, (_, index) => prompts[index % prompts.length]).filter(
-        (prompt) => prompt !== void 0
-      );
+    const warmups = buildWarmupPrompts(prompts, bench.warmupRequests);
+    if (warmups.length > 0) {
       const warmupOffsets = buildArrivalSchedule(warmups.length, bench.requestIntervalMs, bench.arrival, bench.seed);
       await runOpenLoop(warmups, warmupOffsets, signal, send, () => void 0);
     }
@@ -63306,6 +63394,7 @@ function parsePrompts(text5, source) {
   const problems = [];
   const prompts = [];
   const seen = /* @__PURE__ */ new Map();
+  const seenContent = /* @__PURE__ */ new Map();
   const lines2 = text5.split(/\r?\n/);
   lines2.forEach((line, index) => {
     const lineNumber = index + 1;
@@ -63331,7 +63420,16 @@ function parsePrompts(text5, source) {
       problems.push(`line ${lineNumber}: id ${describeValue(parsed.data.id)} is already used on line ${earlier}; ids must be unique`);
       return;
     }
+    const content = promptContentKey(parsed.data) ?? "";
+    const sameContent = seenContent.get(content);
+    if (sameContent !== void 0) {
+      problems.push(
+        `line ${lineNumber}: prompt ${describeValue(parsed.data.id)} sends the same ${parsed.data.messages ? "messages" : "prompt"} as line ${sameContent}; an engine that caches answers would answer it from memory, so each prompt must differ`
+      );
+      return;
+    }
     seen.set(parsed.data.id, lineNumber);
+    seenContent.set(content, lineNumber);
     prompts.push(parsed.data);
   });
   if (problems.length > 0) throw ConfigError.fromProblems(problems.slice(0, 20), source);
@@ -64079,6 +64177,7 @@ export {
   ConfigError,
   RoundCancelledError,
   createSeededRandom,
+  promptContentKey,
   describeValue,
   MIN_CALIBRATION_ROUNDS,
   computeNoiseFloor,
