@@ -56,7 +56,7 @@ import {
   runRound,
   writeAtomically,
   writeScorecard
-} from "./chunks/chunk-6R7MD2DE.js";
+} from "./chunks/chunk-ZSGGN4E4.js";
 import {
   require_docker
 } from "./chunks/chunk-TM3QZYC6.js";

@@ -40,7 +40,7 @@ import {
   renderMarkdown,
   runRound,
   writeScorecard
-} from "./chunks/chunk-6R7MD2DE.js";
+} from "./chunks/chunk-ZSGGN4E4.js";
 import "./chunks/chunk-TM3QZYC6.js";
 import "./chunks/chunk-G3EVDM3M.js";
 import {

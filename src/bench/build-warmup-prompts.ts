@@ -68,7 +68,8 @@ export function buildWarmupPrompts(prompts: readonly Prompt[], count: number): P
     }
     if (measured.has(promptContentKey(warmup))) {
       const filler = FALLBACK_WORDS.join(" ");
-      if (warmup.messages) warmup.messages = warmup.messages.map((message, at) => (at === warmup.messages!.length - 1 ? { ...message, content: filler } : message));
+      const messages = warmup.messages;
+      if (messages) warmup.messages = messages.map((message, at) => (at === messages.length - 1 ? { ...message, content: filler } : message));
       else warmup.prompt = filler;
     }
     warmups.push(warmup);

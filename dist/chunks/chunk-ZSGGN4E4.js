@@ -34111,7 +34111,8 @@ function buildWarmupPrompts(prompts, count5) {
     }
     if (measured.has(promptContentKey(warmup))) {
       const filler = FALLBACK_WORDS.join(" ");
-      if (warmup.messages) warmup.messages = warmup.messages.map((message, at) => at === warmup.messages.length - 1 ? { ...message, content: filler } : message);
+      const messages = warmup.messages;
+      if (messages) warmup.messages = messages.map((message, at) => at === messages.length - 1 ? { ...message, content: filler } : message);
       else warmup.prompt = filler;
     }
     warmups.push(warmup);
