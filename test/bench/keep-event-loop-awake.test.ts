@@ -79,9 +79,10 @@ describe("keepEventLoopAwake", () => {
       counting = false;
       release();
     }
-    // Every turn runs the counter once; a turn that waits IDLE_TURN_PAUSE_MS allows this many at most (a slower machine turns less).
+    // Every turn runs the counter once; turns that wait IDLE_TURN_PAUSE_MS allow this many (a slower machine turns less, and a
+    // pause cut short after a scavenge is why there is room); the loop without the wait turned 130,000 times here.
     const mostTurns = (performance.now() - started) / IDLE_TURN_PAUSE_MS;
     expect(turns).toBeGreaterThan(0);
-    expect(turns).toBeLessThan(mostTurns * 1.5);
+    expect(turns).toBeLessThan(mostTurns * 2);
   });
 });
