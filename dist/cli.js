@@ -56,7 +56,7 @@ import {
   runRound,
   writeAtomically,
   writeScorecard
-} from "./chunks/chunk-ZSGGN4E4.js";
+} from "./chunks/chunk-F2UDO5DM.js";
 import {
   require_docker
 } from "./chunks/chunk-TM3QZYC6.js";

@@ -40,7 +40,7 @@ import {
   renderMarkdown,
   runRound,
   writeScorecard
-} from "./chunks/chunk-ZSGGN4E4.js";
+} from "./chunks/chunk-F2UDO5DM.js";
 import "./chunks/chunk-TM3QZYC6.js";
 import "./chunks/chunk-G3EVDM3M.js";
 import {

@@ -27,6 +27,20 @@ export function dockerSafeName(text: string): string {
   return (safe || "run").slice(0, 100);
 }
 
+/** What the host-side bridge of every isolated network is named after: the one firewall rule a GPU runner needs matches `sgb-+`. */
+export const ISOLATED_BRIDGE_PREFIX = "sgb-";
+
+/**
+ * The host-side interface of a run's isolated network: ISOLATED_BRIDGE_PREFIX and a hash of the run
+ * (Linux allows 15 characters). An internal network blocks traffic to the outside but not to the host:
+ * the bridge has an address, so anything the runner serves on all interfaces is one connect() away
+ * from the patched engine. A known name lets the runner drop new connections from these bridges with
+ * one rule (docs/gpu-runner-checklist.md), whatever the run.
+ */
+export function isolatedBridgeName(runId: string): string {
+  return `${ISOLATED_BRIDGE_PREFIX}${createHash("sha256").update(runId).digest("hex").slice(0, 11)}`;
+}
+
 /** How long dispose keeps trying to reach a daemon that went away (a restart takes seconds) before giving up. */
 const DISPOSE_DAEMON_WAIT_MS = 20_000;
 
@@ -234,6 +248,7 @@ export class DockerRuntime implements EngineRuntime {
           Driver: "bridge",
           Internal: true,
           CheckDuplicate: true,
+          Options: { "com.docker.network.bridge.name": isolatedBridgeName(this.context.runId) },
           Labels: makeResourceLabels(this.context.runId, "network"),
         });
       } catch (error) {

@@ -1,5 +1,6 @@
+import { existsSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { DockerRuntime } from "../../src/docker/docker-runtime.js";
+import { DockerRuntime, isolatedBridgeName } from "../../src/docker/docker-runtime.js";
 import { LABEL_RUN_ID } from "../../src/docker/resource-labels.js";
 import { waitUntilHealthy } from "../../src/engine/wait-until-healthy.js";
 import type { RunningEngine } from "../../src/engine/engine-runtime.js";
@@ -140,8 +141,13 @@ describe.skipIf(!context)("DockerRuntime engines (real daemon)", () => {
     await waitForLogLine(engine, "listed");
 
     const networkName = `speedgate-${runId}`;
-    const network = (await docker.getNetwork(networkName).inspect()) as { Internal: boolean; Labels: Record<string, string> };
+    const network = (await docker.getNetwork(networkName).inspect()) as { Internal: boolean; Labels: Record<string, string>; Options: Record<string, string> };
     expect(network.Internal).toBe(true);
+    // The host's side of the network has the name the runner's one firewall rule matches (sgb-+), and the host has that interface.
+    const bridge = network.Options["com.docker.network.bridge.name"] ?? "";
+    expect(bridge).toBe(isolatedBridgeName(runId));
+    expect(bridge).toMatch(/^sgb-[0-9a-f]{11}$/);
+    expect(existsSync(`/sys/class/net/${bridge}`)).toBe(true);
     expect(network.Labels).toMatchObject({ [LABEL_RUN_ID]: runId, "speedgate.role": "network" });
     expect(Object.keys(inspected.NetworkSettings.Networks)).toEqual([networkName]);
     const address = inspected.NetworkSettings.Networks[networkName]?.IPAddress ?? "";

@@ -56123,6 +56123,10 @@ function dockerSafeName(text5) {
   const safe = text5.toLowerCase().replace(/[^a-z0-9_.-]+/g, "-").replace(/^[.-]+/, "");
   return (safe || "run").slice(0, 100);
 }
+var ISOLATED_BRIDGE_PREFIX = "sgb-";
+function isolatedBridgeName(runId) {
+  return `${ISOLATED_BRIDGE_PREFIX}${createHash3("sha256").update(runId).digest("hex").slice(0, 11)}`;
+}
 var DISPOSE_DAEMON_WAIT_MS = 2e4;
 function errorMessage(error62) {
   return error62 instanceof Error ? error62.message : String(error62);
@@ -56302,6 +56306,7 @@ var DockerRuntime = class {
           Driver: "bridge",
           Internal: true,
           CheckDuplicate: true,
+          Options: { "com.docker.network.bridge.name": isolatedBridgeName(this.context.runId) },
           Labels: makeResourceLabels(this.context.runId, "network")
         });
       } catch (error62) {
