@@ -72,6 +72,11 @@ describe("speedgate run --check on the shipped engine configs", () => {
     const bad = await check(join(examples, "rounds", "sglang.yaml"), "--patch", join(dir, "bad.patch"));
     expect(bad.code).toBe(2);
     expect(bad.errors.join("\n")).toMatch(/^patch \(.*bad\.patch\): expected a unified diff/);
+    // A diff cut short is a broken file, refused here as the run refuses it: exit 2, before anything starts.
+    await writeFile(join(dir, "cut.patch"), "--- a/python/sglang/srt/server_args.py\n+++ b/python/sglang/srt/server_args.py\n@@ -1,3 +1,3 @@\n a\n-b\n");
+    const cut = await check(join(examples, "rounds", "sglang.yaml"), "--patch", join(dir, "cut.patch"));
+    expect(cut.code).toBe(2);
+    expect(cut.errors.join("\n")).toMatch(/^patch \(.*cut\.patch\): expected a well-formed unified diff, but the hunk at line 3 is cut short/);
   });
 });
 
