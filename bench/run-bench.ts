@@ -1,10 +1,11 @@
 /*
  * `npm run bench`: every performance figure measured in one run on this machine, printed as one
  * Markdown report with each figure beside its goal. `--out <file>` also writes the report (the
- * committed one is docs/bench-report.md). Figures that need a Docker daemon are reported as not
+ * committed one is docs/bench-report.md, whose notes after bench/lib/keep-written-notes.ts's marker are
+ * kept). Figures that need a Docker daemon are reported as not
  * measured when none answers, never silently dropped.
  */
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { cpus, loadavg, totalmem } from "node:os";
 import { parseArgs } from "node:util";
 import Dockerode from "dockerode";
@@ -17,6 +18,7 @@ import { measureOverlayBuild } from "./docker-overlay-build.js";
 import { measureFailureDetection } from "./failure-detection.js";
 import { measureFidelity } from "./fidelity-timing.js";
 import { measureEndlessLine } from "./log-buffer-endless-line.js";
+import { keepWrittenNotes } from "./lib/keep-written-notes.js";
 import { measureTokenizing } from "./tokenizing-cost.js";
 import { measureGateStatistics } from "./gate-statistics.js";
 import { measurePatchConflictToCard } from "./patch-conflict-to-card.js";
@@ -254,4 +256,4 @@ const report = [
 ].join("\n");
 
 process.stdout.write(report);
-if (values.out) await writeFile(values.out, report);
+if (values.out) await writeFile(values.out, keepWrittenNotes(report, await readFile(values.out, "utf8").catch(() => "")));

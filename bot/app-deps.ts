@@ -1,7 +1,7 @@
 import type { Context, Probot } from "probot";
 import type { GitHubClient } from "../src/github/github-client.js";
 import { type PublishCheckRunOptions, publishCheckRun } from "../src/github/publish-check-run.js";
-import { type RepoConfigResult, parseRepoConfig } from "../src/github/repo-config-schema.js";
+import { APP_CONFIG_PATH, type LoadedRepoConfig, type RepoConfigSource, describeConfigSource, readRepoConfig } from "./read-repo-config.js";
 import type { AppStore } from "./app-store.js";
 import type { CardReader } from "./read-cards-off-thread.js";
 
@@ -25,7 +25,6 @@ export interface AppDeps {
   now: () => number;
 }
 
-export const CONFIG_FILE = "speedgate.yml";
 
 /** One pull request's key for the head push log and the refusal limiter. */
 export function pullKey(repo: { owner: string; repo: string }, number: number): string {
@@ -36,32 +35,26 @@ export function clientOf(context: Context): GitHubClient {
   return context.octokit;
 }
 
-/** `.github/speedgate.yml` from the default branch through Probot's config plugin, validated. */
-export async function loadRepoConfig(octokit: InstallationOctokit, repo: { owner: string; repo: string }): Promise<RepoConfigResult> {
-  try {
-    const { config, files } = await octokit.config.get({ owner: repo.owner, repo: repo.repo, path: `.github/${CONFIG_FILE}` });
-    return parseRepoConfig(files.some((file) => file.config !== null) ? config : null);
-  } catch (error) {
-    const cause = (error as { cause?: unknown }).cause;
-    const detail = cause instanceof Error ? `: ${cause.message.split("\n")[0] ?? ""}` : "";
-    return { ok: false, problems: [`${(error as Error).message.replace("[@probot/octokit-plugin-config] ", "")}${detail}`] };
-  }
+/** The app's settings for a repository (bot/read-repo-config.ts says where they are read from), validated. */
+export async function loadRepoConfig(octokit: InstallationOctokit, repo: { owner: string; repo: string }): Promise<LoadedRepoConfig> {
+  return await readRepoConfig(octokit, repo);
 }
 
-export function describeConfigProblems(problems: readonly string[]): string {
-  return [`\`.github/${CONFIG_FILE}\` on the default branch is invalid:`, "", ...problems.map((problem) => `- ${problem}`)].join("\n");
+/** What is wrong with the settings file, naming the file that was read. */
+export function describeConfigProblems(config: { problems: readonly string[]; source: RepoConfigSource }): string {
+  return [`${describeConfigSource(config.source)} is invalid:`, "", ...config.problems.map((problem) => `- ${problem}`)].join("\n");
 }
 
 /** An invalid config fails the check, saying what is wrong: the gate cannot be judged without it. */
 export async function failCheckOnConfig(
   client: GitHubClient,
   check: Omit<PublishCheckRunOptions, "state" | "title" | "summary">,
-  problems: readonly string[],
+  config: { problems: readonly string[]; source: RepoConfigSource },
 ): Promise<void> {
   await publishCheckRun(client, {
     ...check,
     state: { status: "completed", conclusion: "failure" },
-    title: `Invalid .github/${CONFIG_FILE}`,
-    summary: describeConfigProblems(problems),
+    title: `Invalid ${config.source?.path ?? APP_CONFIG_PATH}`,
+    summary: describeConfigProblems(config),
   });
 }

@@ -1,7 +1,9 @@
 import { type Probot, run } from "probot";
 import { AppOctokit } from "./app-octokit.js";
+import { AppReadiness, READY_PATH, holdDeliveriesUntilReady, serveReadiness } from "./app-readiness.js";
 import { guardWebhookBodies, readWebhookBodyLimits } from "./guard-webhook-body.js";
 import { createSpeedgateApp } from "./index.js";
+import { pointSetupAtWebhookPath } from "./point-setup-at-webhook-path.js";
 import { type OpenedAppStore, openAppStore } from "./store/open-app-store.js";
 import { probotLogger } from "./store/probot-logger.js";
 import { redeliverHours, redeliverOnStart } from "./store/redeliver-on-start.js";
@@ -12,26 +14,50 @@ import { redeliverHours, redeliverOnStart } from "./store/redeliver-on-start.js"
  * body limits (bot/guard-webhook-body.ts): WEBHOOK_MAX_BODY_BYTES, WEBHOOK_BODY_TIMEOUT_MS,
  * WEBHOOK_MAX_BUFFERED_BYTES; and the store (docs/deploying-the-app.md): DATABASE_URL or
  * SPEEDGATE_DATA_DIR, SPEEDGATE_WORKERS, SPEEDGATE_REDELIVER_HOURS. Without APP_ID Probot serves its
- * setup flow, which registers the app from app.yml, and no database is opened.
+ * setup flow, which registers the app from app.yml with the webhook path, and no database is opened.
+ * Run it as `node --import tsx bot/server.ts` (or `npm run bot`, which execs that): the signal must
+ * reach this process, not a shell or a loader's parent that would leave it running.
  */
 const limits = readWebhookBodyLimits();
 const hours = redeliverHours(process.env);
 
 let opened: OpenedAppStore | null = null;
 let probot: Probot | null = null;
+const readiness = new AppReadiness();
+let opening: Promise<void> = Promise.resolve();
 const signalsBefore = new Set(process.listeners("SIGINT"));
 
-const server = await run(
-  async (app: Probot) => {
-    probot = app;
-    guardWebhookBodies(app, limits);
-    // Before the server listens: the database is open and migrated before the first delivery.
+/** Opens and migrates the database, then takes deliveries; the server already answers /ping and /ready. */
+async function openApp(app: Probot): Promise<void> {
+  const log = probotLogger(app);
+  try {
     opened = await openAppStore(app, process.env);
     const store = opened.store;
     await createSpeedgateApp({ store: () => store })(app);
+  } catch (error) {
+    readiness.markFailed();
+    log.error(`not ready: the database could not be opened: ${(error as Error).message}`);
+    process.exit(1);
+  }
+  readiness.markReady();
+  log.info(`ready: ${opened.database.description} open and migrated ${readiness.secondsSinceStart().toFixed(1)} s after start; taking deliveries (GET ${READY_PATH} answers 200)`);
+  // Deliveries GitHub could not make while the app was away (or starting) can be sent again.
+  void redeliverOnStart(app, opened.database, { hours, logger: log });
+}
+
+const server = await run(
+  (app: Probot, { addHandler }) => {
+    probot = app;
+    guardWebhookBodies(app, limits);
+    holdDeliveriesUntilReady(app, readiness);
+    addHandler(serveReadiness(readiness));
+    // Not awaited: the server listens first, so a slow database start (PGlite on a busy machine) shows as
+    // 503 "starting" on /ready instead of a port that does not answer; deliveries wait for it (503).
+    opening = openApp(app);
   },
   { Octokit: AppOctokit },
 );
+if (!probot) pointSetupAtWebhookPath(process.env.WEBHOOK_PATH ?? "/api/github/webhooks");
 
 // Probot's own SIGINT handler exits at once; the app's stops in order instead.
 for (const listener of process.listeners("SIGINT")) if (!signalsBefore.has(listener)) process.off("SIGINT", listener);
@@ -43,6 +69,8 @@ const stop = async (signal: string): Promise<void> => {
   log?.info(`${signal}: stopping: no new deliveries, running jobs finish, stored ones wait for the next start`);
   try {
     await server.stop();
+    // Stopped while starting: let the database finish opening, then close it in order.
+    await opening;
     await opened?.close();
     log?.info("stopped");
     process.exit(0);
@@ -53,10 +81,3 @@ const stop = async (signal: string): Promise<void> => {
 };
 process.on("SIGTERM", () => void stop("SIGTERM"));
 process.on("SIGINT", () => void stop("SIGINT"));
-
-// The server listens now: deliveries GitHub could not make while the app was away can be sent again.
-const started = opened as OpenedAppStore | null;
-if (started && probot) {
-  const log = probotLogger(probot);
-  void redeliverOnStart(probot, started.database, { hours, logger: log });
-}

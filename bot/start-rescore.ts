@@ -6,7 +6,7 @@ import { type GitHubClient, type RepoRef, statusOf } from "../src/github/github-
 import { publishCheckRun } from "../src/github/publish-check-run.js";
 import { DEFAULT_REPO_CONFIG, type PermissionLevel, type RepoConfig, permissionReaches } from "../src/github/repo-config-schema.js";
 import { isDefiniteRefusal } from "../src/github/is-definite-refusal.js";
-import { CONFIG_FILE } from "./app-deps.js";
+import { APP_CONFIG_PATH } from "./read-repo-config.js";
 import type { SideEffectOutcome } from "../src/store/run-side-effect-once.js";
 import type { SideEffects } from "./app-store.js";
 
@@ -56,7 +56,7 @@ function describeRefusedDispatch(status: number, message: string, workflow: stri
   const where = `\`.github/workflows/${workflow}\` on \`${ref}\``;
   const fix =
     status === 404
-      ? `there is no such workflow. Set \`workflow:\` in \`.github/${CONFIG_FILE}\` on the default branch to the scoring workflow's file name.`
+      ? `there is no such workflow. Set \`workflow:\` in \`${APP_CONFIG_PATH}\` on the default branch to the scoring workflow's file name.`
       : `the workflow must run on \`workflow_dispatch\` with the inputs \`pr\` and \`sha\` (see examples/workflows/speedgate-fork-safe.yml).`;
   return `The scoring workflow could not be started: GitHub answered ${status} (${message.split("\n")[0] ?? ""}) for ${where}: ${fix}`;
 }

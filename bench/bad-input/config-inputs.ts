@@ -181,6 +181,7 @@ function configCases(): CliCase[] {
     });
   cases.push(
     { category: "round config field", input: "unknown field bench.maxToken (typo)", configText: withBase((c) => setPath(c, "bench.maxToken", 16)), mentions: "bench.maxToken" },
+    { category: "round config field", input: "bench.maxTokens above bench.contextLimit", configText: withBase((c) => setPath(c, "bench.maxTokens", 8192)), mentions: "bench.contextLimit" },
     { category: "round config field", input: "runtime: process without baseline.command", configText: withBase((c) => setPath(c, "baseline.command", MISSING)), mentions: "baseline.command" },
     {
       category: "round config field",
@@ -244,6 +245,7 @@ function configCases(): CliCase[] {
     },
     { category: "round config file", input: "not YAML (unclosed bracket)", configText: "engine: [sglang\nruntime: process\n", mentions: "YAML" },
     { category: "round config file", input: "a key given twice", configText: "engine: a\nengine: b\n", mentions: "line 2" },
+    { category: "round config file", input: "a key indented under a value", configText: "engine: sim\nruntime: process\n  port: 1\n", mentions: "indentation" },
     { category: "round config file", input: "a list instead of a mapping", configText: "- engine: sglang\n", mentions: "expected a YAML mapping" },
     { category: "round config file", input: "an empty file", configText: "", mentions: "expected a YAML mapping" },
     { category: "round config file", input: "binary bytes", configText: "\u0000\u0001\u0002\u00ff\u00fe", mentions: "round.yml" },
@@ -276,6 +278,11 @@ function configCases(): CliCase[] {
     patch("a binary patch (NUL bytes)", Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00, 0x10, 0x00])),
     patch(`a 50 MB patch (${(huge.length / 1024 / 1024).toFixed(0)} MiB)`, huge, "MiB"),
     patch("text that is not a diff", Buffer.from("please make it faster\n"), "unified diff"),
+    // Broken files, not patches that miss the baseline: refused by --check and the run alike, with the line.
+    patch("a hunk cut short (the last lines lost)", Buffer.from("--- a/src/x.py\n+++ b/src/x.py\n@@ -1,3 +1,3 @@\n a\n-b\n"), "cut short"),
+    patch("a hunk with a line that is no hunk line", Buffer.from("--- a/src/x.py\n+++ b/src/x.py\n@@ -1,2 +1,2 @@\n a\nb\n+c\n"), "line 5"),
+    patch("a hunk without a file header", Buffer.from("diff --git a/src/x.py b/src/x.py\n@@ -1 +1 @@\n-a\n+b\n"), "file header"),
+    patch("a hunk holding more lines than its header counts", Buffer.from("--- a/src/x.py\n+++ b/src/x.py\n@@ -1 +1 @@\n-a\n+b\n+c\n"), "line 6"),
     patch("a folder instead of a file", "directory"),
   );
   return cases;

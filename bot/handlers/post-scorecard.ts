@@ -6,7 +6,8 @@ import type { GitHubClient, RepoRef } from "../../src/github/github-client.js";
 import { statusOf } from "../../src/github/github-client.js";
 import { type PublishCheckRunOptions, publishCheckRun } from "../../src/github/publish-check-run.js";
 import { ArtifactError, DEFAULT_ZIP_LIMITS } from "../../src/github/read-scorecard-zip.js";
-import { DEFAULT_REPO_CONFIG, type RepoConfigResult, repoConfigSchema } from "../../src/github/repo-config-schema.js";
+import { DEFAULT_REPO_CONFIG, repoConfigSchema } from "../../src/github/repo-config-schema.js";
+import type { LoadedRepoConfig } from "../read-repo-config.js";
 import { upsertCardComment } from "../../src/github/upsert-card-comment.js";
 import { renderCommitTrend } from "../../src/history/render-commit-trend.js";
 import { type AppDeps, failCheckOnConfig, loadRepoConfig } from "../app-deps.js";
@@ -32,7 +33,12 @@ function describeError(error: unknown): string {
 const postCardSchema = workflowRunPayloadSchema.extend({ installationId: z.number().int() });
 type PostCardPayload = z.output<typeof postCardSchema>;
 
-const configResultSchema = z.union([z.object({ ok: z.literal(true), config: repoConfigSchema }), z.object({ ok: z.literal(false), problems: z.array(z.string()) })]);
+// `source` (which file was read) came with #23: a job stored before it has none.
+const sourceSchema = z.object({ repository: z.string(), path: z.string(), ownersDefaults: z.boolean() }).nullable().default(null);
+const configResultSchema = z.union([
+  z.object({ ok: z.literal(true), config: repoConfigSchema, source: sourceSchema }),
+  z.object({ ok: z.literal(false), problems: z.array(z.string()), source: sourceSchema }),
+]);
 const publishCardSchema = postCardSchema.extend({
   target: z.object({ pull: pullRequestInfoSchema, headSha: z.string(), externalId: z.string().nullable(), trusted: z.boolean() }),
   config: configResultSchema,
@@ -155,10 +161,10 @@ export function publishCardJob(deps: AppDeps) {
 async function publishCard(deps: AppDeps, job: JobContext, client: GitHubClient, repo: RepoRef, payload: PublishCardPayload, check: CheckTarget): Promise<void> {
   const run = payload.workflow_run;
   const { pull, headSha, trusted } = payload.target;
-  const config: RepoConfigResult = payload.config;
+  const config: LoadedRepoConfig = payload.config;
   const runPage = run.html_url ?? `run ${run.id}`;
   if (!config.ok) {
-    await failCheckOnConfig(client, check, config.problems);
+    await failCheckOnConfig(client, check, config);
     return;
   }
   if (!trusted) {

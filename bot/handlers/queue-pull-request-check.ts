@@ -79,7 +79,7 @@ export function pullRequestJob(deps: AppDeps) {
     const check = { ...repo, appId: await deps.appId(), headSha: pull.headSha, detailsUrl: pull.htmlUrl };
     const config = await loadRepoConfig(client, repo);
     if (!config.ok) {
-      await failCheckOnConfig(client, check, config.problems);
+      await failCheckOnConfig(client, check, config);
       return;
     }
     if (payload.action === "reopened" && config.config.leaderboard && deps.store.history) {

@@ -127,7 +127,7 @@ export function rescoreCommentJob(deps: AppDeps) {
       return;
     }
     if (!config.ok) {
-      await reply(describeConfigProblems(config.problems));
+      await reply(describeConfigProblems(config));
       return;
     }
     const pull = await getPullRequest(client, { ...repo, pullNumber: payload.issueNumber });

@@ -73,7 +73,7 @@ async function pinBoardIssue(octokit: InstallationOctokit, job: JobContext, node
 }
 
 /**
- * Keeps a repository's leaderboard issue (`leaderboard: true` in .github/speedgate.yml) up to date: the
+ * Keeps a repository's leaderboard issue (`leaderboard: true` in .github/speedgate-app.yml) up to date: the
  * best round score of each open pull request, from the card history. One job at a time per repository
  * (its own lane), so the issue is opened once however many cards land together.
  */

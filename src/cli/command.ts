@@ -12,6 +12,8 @@ export interface Command {
   name: string;
   summary: string;
   usage: string;
+  /** Options and exit codes, printed by `speedgate <command> --help` and `speedgate help <command>` under the usage. */
+  details?: string;
   /** Resolves to the process exit code: 0 done, 1 gate not passed (when asked), 2 bad input. */
   run(args: string[], context: CommandContext): Promise<number>;
 }

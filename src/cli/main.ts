@@ -4,10 +4,21 @@ import { SPEEDGATE_VERSION } from "../version.js";
 import { type Command, type CommandContext, UsageError } from "./command.js";
 import { commands } from "./commands/index.js";
 
+/** Options every command takes; main() reads them before the command's own. */
+const GLOBAL_OPTIONS = `Options for every command:
+  --verbose   also print debug messages and every engine log line on stderr
+  --help, -h  print the command's options and exit codes
+  --version   print speedgate's version`;
+
 function helpText(all: readonly Command[]): string {
   const width = Math.max(...all.map((command) => command.name.length));
   const lines = all.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`);
-  return `speedgate ${SPEEDGATE_VERSION}: does this patch really make the engine faster?\n\nUsage: speedgate <command> [options]\n\n${lines.join("\n")}\n\nRun "speedgate <command> --help" for a command's options.\n`;
+  return `speedgate ${SPEEDGATE_VERSION}: does this patch really make the engine faster?\n\nUsage: speedgate <command> [options]\n\n${lines.join("\n")}\n\n${GLOBAL_OPTIONS}\n\nRun "speedgate <command> --help" or "speedgate help <command>" for a command's options and exit codes.\n`;
+}
+
+export function commandHelpText(command: Command): string {
+  const details = command.details ? `\n${command.details}\n` : "";
+  return `${command.summary}\n\nUsage: ${command.usage}\n${details}\n${GLOBAL_OPTIONS}\n`;
 }
 
 export interface MainOptions {
@@ -22,6 +33,15 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
   const stdout = options.stdout ?? process.stdout;
   const logger = options.logger ?? createStderrLogger({ verbose: argv.includes("--verbose") });
   const [name, ...rest] = argv.filter((arg) => arg !== "--verbose");
+  if (name === "help" && rest[0] !== undefined) {
+    const command = commands.find((candidate) => candidate.name === rest[0]);
+    if (!command) {
+      logger.error(`speedgate help: unknown command ${JSON.stringify(rest[0])}; expected one of ${commands.map((c) => c.name).join(", ")}`);
+      return 2;
+    }
+    stdout.write(commandHelpText(command));
+    return 0;
+  }
   if (!name || name === "--help" || name === "-h" || name === "help") {
     stdout.write(helpText(commands));
     return name ? 0 : 2;
@@ -36,7 +56,7 @@ export async function main(argv: string[], options: MainOptions = {}): Promise<n
     return 2;
   }
   if (rest.includes("--help") || rest.includes("-h")) {
-    stdout.write(`${command.summary}\n\nUsage: ${command.usage}\n`);
+    stdout.write(commandHelpText(command));
     return 0;
   }
   const context: CommandContext = {

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
+import { findDiffCorruption } from "../patch/find-diff-corruption.js";
 import { ConfigError } from "./config-error.js";
 
 /** Larger patches are almost always a vendored tree or a build artefact by mistake, not a speed-up. */
@@ -31,6 +32,8 @@ export function checkPatchBytes(bytes: Buffer, label: string): void {
   if (!/^(diff --git |--- |\+\+\+ |@@ )/m.test(text)) {
     throw new ConfigError(`${label}: expected a unified diff (lines starting with "diff --git", "---" or "@@"), found none`);
   }
+  const corruption = findDiffCorruption(text);
+  if (corruption) throw new ConfigError(`${label}: expected a well-formed unified diff, but ${corruption}`);
 }
 
 export async function loadPatch(path: string, label = "candidate.patch"): Promise<LoadedPatch> {

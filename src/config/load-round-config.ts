@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import { parseDocument } from "yaml";
+import { type YAMLError, parseDocument } from "yaml";
 import type { CalibrationFile } from "../calibration/calibration-schema.js";
 import { loadRoundCalibration } from "../calibration/load-round-calibration.js";
 import { parsePrompts } from "../prompts/parse-prompts.js";
@@ -40,14 +40,35 @@ export function parseRoundConfig(input: unknown, source = "round config"): Round
   return parsed.data;
 }
 
+/** Errors the yaml parser gives for a line indented wrongly: they point at the line before, so name both. */
+const INDENTATION_ERRORS = new Set(["BAD_INDENT", "BLOCK_AS_IMPLICIT_KEY", "MULTILINE_IMPLICIT_KEY"]);
+
+/**
+ * One line per problem: the parser's first line without its dangling colon (it introduces a code
+ * frame that a one-line message cannot show), the line it points at, and for indentation the fix.
+ */
+function describeYamlErrors(errors: readonly YAMLError[], text: string): string[] {
+  const lines = text.split(/\r?\n/);
+  const byLine = new Map<number, string>();
+  for (const error of errors) {
+    const at = error.linePos?.[0]?.line ?? 0;
+    // The parser often reports one mistake twice (two codes at the same place): the first says it.
+    if (byLine.has(at)) continue;
+    const first = (error.message.split("\n")[0] ?? "parse error").replace(/:\s*$/, "");
+    const shown = lines[at - 1]?.trim() ? ` (${JSON.stringify(lines[at - 1]?.trim())})` : "";
+    // A mapping too deep is reported on the key above it (the value that cannot hold it): name both lines.
+    const around = error.code === "BAD_INDENT" ? `line ${at}` : `lines ${at} and ${at + 1}`;
+    const hint = INDENTATION_ERRORS.has(error.code)
+      ? `; check the indentation of ${around}: the keys of one mapping start in the same column, and a value's own keys go on the lines below it, indented`
+      : "";
+    byLine.set(at, `expected valid YAML, ${first.charAt(0).toLowerCase()}${first.slice(1)}${shown}${hint}`);
+  }
+  return [...byLine.values()].slice(0, 5);
+}
+
 export function parseRoundConfigYaml(text: string, source = "round config"): RoundConfig {
   const document = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
-  if (document.errors.length > 0) {
-    throw ConfigError.fromProblems(
-      document.errors.map((error) => `expected valid YAML, ${error.message.split("\n")[0] ?? "parse error"}`),
-      source,
-    );
-  }
+  if (document.errors.length > 0) throw ConfigError.fromProblems(describeYamlErrors(document.errors, text), source);
   return parseRoundConfig(document.toJS() as unknown, source);
 }
 
@@ -137,6 +158,13 @@ async function readRound(configPath: string, options: LoadRoundOptions, purpose:
       throw new ConfigError(`bench.prompts: expected a readable JSONL file, could not read ${config.bench.prompts} (${errorCode(error)})`);
     }
     prompts = parsePrompts(promptText, config.bench.prompts);
+    const tooLong = prompts.filter((prompt) => (prompt.maxTokens ?? 0) > config.bench.contextLimit);
+    if (tooLong.length > 0) {
+      throw ConfigError.fromProblems(
+        tooLong.slice(0, 20).map((prompt) => `prompt ${JSON.stringify(prompt.id)}: maxTokens ${prompt.maxTokens ?? 0} is above bench.contextLimit (${config.bench.contextLimit}); lower one of them`),
+        config.bench.prompts,
+      );
+    }
   }
   const patchField = options.patchPath ? "patch" : "candidate.patch";
   const patch = patchPath && !absent(patchField) ? await loadPatch(patchPath, patchField) : null;

@@ -335,6 +335,15 @@ export const roundConfigSchema = z
       });
     }
     refineRuntimePaths(config, ctx);
+    // Only between two valid limits: a wrong contextLimit has its own message.
+    if (config.bench.contextLimit >= 1 && config.bench.maxTokens > config.bench.contextLimit) {
+      // The engine refuses such a request (or truncates it), so every prompt would fail or be cut alike.
+      ctx.addIssue({
+        code: "custom",
+        path: ["bench", "maxTokens"],
+        message: `expected at most bench.contextLimit (${config.bench.contextLimit}): an answer cannot be longer than the context it is written in`,
+      });
+    }
     const tokenizer = config.bench.tokenizer;
     const from = typeof tokenizer === "object" ? tokenizer.from : undefined;
     if (from === "image" && config.runtime === "process") {

@@ -56,7 +56,7 @@ export function importErrorHint(location: string | null): string {
 
 export function portInUseHint(port: number | null): string {
   const which = port === null ? "the configured port" : `port ${port}`;
-  return `Something else is listening on ${which}: a previous engine that was not stopped, or another service. Find it with \`ss -ltnp\` (or \`lsof -i :${port ?? "PORT"}\`), stop it, run \`speedgate cleanup\` for leftovers of an interrupted run, or choose another port in the round config.`;
+  return `Something else is listening on ${which}: a previous engine that was not stopped, or another service. Find it with \`ss -ltnp\` (or \`lsof -i :${port ?? "PORT"}\`), stop it (\`speedgate cleanup --stale\` removes the containers of interrupted runs), or choose another port in the round config.`;
 }
 
 export function startupTimeoutHint(afterS: number): string {

@@ -14,7 +14,8 @@ export function parsePrompts(text: string, source: string): Prompt[] {
   const prompts: Prompt[] = [];
   const seen = new Map<string, number>();
   const seenContent = new Map<string, number>();
-  const lines = text.split(/\r?\n/);
+  // Windows editors save UTF-8 with a byte-order mark; it is not part of the first line's JSON.
+  const lines = text.replace(/^\uFEFF/, "").split(/\r?\n/);
   lines.forEach((line, index) => {
     const lineNumber = index + 1;
     if (line.trim() === "") return;

@@ -404,9 +404,14 @@ export async function startSimEngine(options: SimEngineOptions = {}): Promise<Si
   });
 
   await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
+    // A port that is taken ends the engine before it served anything: close what it opened first.
+    const fail = (error: Error): void => {
+      if (chunkLog) chunkLog.end(() => reject(error));
+      else reject(error);
+    };
+    server.once("error", fail);
     server.listen(options.port ?? 0, host, () => {
-      server.off("error", reject);
+      server.off("error", fail);
       resolve();
     });
   });

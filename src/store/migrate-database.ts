@@ -22,7 +22,7 @@ export interface Migration {
 export const MIGRATIONS_DIR = fileURLToPath(new URL("./migrations/", import.meta.url));
 const FILE_PATTERN = /^(\d{4})-([a-z0-9-]+)\.sql$/;
 /** pg_advisory_xact_lock's key for migrations: any constant other code does not use. */
-const MIGRATION_LOCK = 0x5bd9a7e;
+export const MIGRATION_LOCK = 0x5bd9a7e;
 
 export class SchemaVersionError extends Error {
   constructor(message: string) {

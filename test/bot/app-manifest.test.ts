@@ -6,8 +6,9 @@ import { getFreePort } from "../support/get-free-port.js";
 
 /*
  * Issue #15, point 8: `npm run bot` without APP_ID serves Probot's setup flow, which registers the app
- * from app.yml. The manifest it offers GitHub must carry the webhook URL the flow chose (here, with no
- * smee.io channel, the server's own address), not a placeholder from app.yml.
+ * from app.yml. The manifest it offers GitHub must carry the webhook URL the flow chose, not a
+ * placeholder from app.yml. Issue #23: without smee-client (a clone has none) Probot chose the page's
+ * root, which the app answers with 404; the URL is the path the app serves webhooks on.
  */
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -17,7 +18,7 @@ describe("Probot's setup flow with app.yml", () => {
   let port = 0;
   beforeAll(async () => {
     port = await getFreePort();
-    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port), HOST: "127.0.0.1", NODE_ENV: "test", NO_SMEE_SETUP: "true", LOG_FORMAT: "json" };
+    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port), HOST: "127.0.0.1", NODE_ENV: "test", LOG_FORMAT: "json" };
     child = spawn("npm", ["run", "--silent", "bot"], { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     await new Promise<void>((resolve, reject) => {
@@ -48,7 +49,10 @@ describe("Probot's setup flow with app.yml", () => {
       default_permissions: Record<string, string>;
       name: string;
     };
-    expect(manifest.hook_attributes.url).toBe(`http://127.0.0.1:${port}/`);
+    expect(manifest.hook_attributes.url).toBe(`http://127.0.0.1:${port}/api/github/webhooks`);
+    // Opened at another address (a proxy's), the page registers that one, as Probot's flow does.
+    const proxied = await (await fetch(`http://127.0.0.1:${port}/probot`, { headers: { "x-forwarded-host": "speedgate.example.com", "x-forwarded-proto": "https" } })).text();
+    expect(proxied).toContain("https://speedgate.example.com/api/github/webhooks");
     expect(manifest.name).toBe("speedgate");
     expect(manifest.default_events).toEqual(["check_run", "issue_comment", "pull_request", "workflow_run"]);
     expect(manifest.default_permissions.checks).toBe("write");

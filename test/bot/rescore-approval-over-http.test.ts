@@ -118,7 +118,7 @@ describe("what starts a GPU run, and what is said when nothing does (`npm run bo
       serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, pulls: [pull], roles: ROLES, config: "gate:\n  minRoundScore: fast\n" });
       expect(await deliver("issue_comment", comment(pull, "/rescore", "outsider"))).toBe(200);
       expect(fake.comments).toHaveLength(1);
-      expect(fake.comments[0]?.body).not.toContain("speedgate.yml");
+      expect(fake.comments[0]?.body).not.toContain("speedgate-app.yml");
       expect(fake.comments[0]?.body).toContain("only people with write permission or higher");
       expect(await deliver("issue_comment", comment(pull, "/rescore", "maintainer"))).toBe(200);
       expect(fake.comments[1]?.body).toContain("gate.minRoundScore");
@@ -194,7 +194,7 @@ describe("what starts a GPU run, and what is said when nothing does (`npm run bo
   });
 
   describe("issue #15 point 8: the scoring workflow's name", () => {
-    it("dispatches the workflow named in .github/speedgate.yml", async () => {
+    it("dispatches the workflow named in .github/speedgate-app.yml", async () => {
       const pull = newPull();
       const repo = serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, pulls: [pull], roles: ROLES, config: "workflow: score-engine.yml\n", workflows: ["score-engine.yml"] });
       expect(await deliver("issue_comment", comment(pull, "/rescore"))).toBe(200);
@@ -209,7 +209,7 @@ describe("what starts a GPU run, and what is said when nothing does (`npm run bo
       for (const text of [fake.checkRuns[0]?.summary ?? "", fake.comments[0]?.body ?? ""]) {
         expect(text).toContain("GitHub answered 404");
         expect(text).toContain("`.github/workflows/speedgate.yml` on `main`");
-        expect(text).toContain("Set `workflow:` in `.github/speedgate.yml`");
+        expect(text).toContain("Set `workflow:` in `.github/speedgate-app.yml`");
       }
     });
   });

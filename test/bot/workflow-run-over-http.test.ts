@@ -99,7 +99,30 @@ describe("workflow_run.completed delivered over HTTP to `npm run bot`", () => {
     expect(fake.checkRuns[0]?.summary).toContain(`https://github.com/${OWNER}/${REPO}/actions/runs/507`);
   });
 
-  it("says in the check what is wrong with an invalid .github/speedgate.yml", async () => {
+  // The card scores 1.20×: a bar of 1.5 fails it, 1.0 passes it, so the check says which file was read.
+  const FAILS = "gate:\n  minRoundScore: 1.5\n";
+  const PASSES = "gate:\n  minRoundScore: 1.0\n";
+  it.each([
+    { id: 520, case: "the repository's .github/speedgate-app.yml", files: { config: FAILS }, conclusion: "failure" },
+    { id: 521, case: ".github/speedgate.yml, the name before #23, when there is no .github/speedgate-app.yml", files: { legacyConfig: FAILS }, conclusion: "failure" },
+    { id: 522, case: ".github/speedgate-app.yml over .github/speedgate.yml", files: { config: PASSES, legacyConfig: FAILS }, conclusion: "success" },
+    { id: 523, case: "the owner's .github repository when the repository has no file", files: { ownerFiles: { ".github/speedgate-app.yml": FAILS } }, conclusion: "failure" },
+    { id: 524, case: "the repository's own file (even under the old name) over the owner's", files: { legacyConfig: PASSES, ownerFiles: { ".github/speedgate-app.yml": FAILS } }, conclusion: "success" },
+  ])("gates with $case", async ({ id, files, conclusion }) => {
+    serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, pulls: [PULL], artifacts: { [id]: zipScorecard(makeTestScorecard()) }, ...files });
+    expect(await deliver(run(id))).toBe(200);
+    expect(fake.checkRuns).toMatchObject([{ status: "completed", conclusion }]);
+  });
+
+  it("names the owner's file when it is the invalid one, and refuses _extends (settings from another repository)", async () => {
+    serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, pulls: [PULL], artifacts: { 518: zipScorecard(makeTestScorecard()) }, ownerFiles: { ".github/speedgate-app.yml": "_extends: someone/else\n" } });
+    expect(await deliver(run(518))).toBe(200);
+    expect(fake.checkRuns).toMatchObject([{ conclusion: "failure", title: "Invalid .github/speedgate-app.yml" }]);
+    expect(fake.checkRuns[0]?.summary).toContain(`\`.github/speedgate-app.yml\` in ${OWNER}/.github (the owner's defaults) is invalid`);
+    expect(fake.checkRuns[0]?.summary).toContain("_extends: unknown field");
+  });
+
+  it("says in the check what is wrong with an invalid .github/speedgate-app.yml", async () => {
     serveRepository(fake, {
       owner: OWNER,
       repo: REPO,
@@ -110,7 +133,8 @@ describe("workflow_run.completed delivered over HTTP to `npm run bot`", () => {
     });
     expect(await deliver(run(508))).toBe(200);
     expect(fake.comments).toEqual([]);
-    expect(fake.checkRuns).toMatchObject([{ conclusion: "failure", title: "Invalid .github/speedgate.yml" }]);
+    expect(fake.checkRuns).toMatchObject([{ conclusion: "failure", title: "Invalid .github/speedgate-app.yml" }]);
+    expect(fake.checkRuns[0]?.summary).toContain("`.github/speedgate-app.yml` on the default branch is invalid");
     expect(fake.checkRuns[0]?.summary).toContain("gate.minRoundScore");
     expect(fake.checkRuns[0]?.summary).toContain("expected a speedup greater than 0");
   });

@@ -36,9 +36,10 @@ describe("speedgate run --check on the shipped engine configs", () => {
     expect(stdout).not.toContain("docker.gpus is not set");
   });
 
-  it("gives SGLang the shared memory and IPC its docs run with, and vLLM a large private /dev/shm", async () => {
+  it("gives SGLang the shared memory its docs run with and vLLM a large one, both in a private IPC namespace", async () => {
     const sglang = (await check(join(examples, "rounds", "sglang.yaml"))).stdout;
-    expect(sglang).toContain("GPUs: all; shared memory: the host's /dev/shm (ipc: host); IPC: host");
+    // The shipped rounds score strangers' pull requests: ipc: host (for trusted code only) would share the runner's.
+    expect(sglang).toContain("GPUs: all; shared memory: 32g; IPC: private");
     const vllm = (await check(join(examples, "rounds", "vllm.yaml"))).stdout;
     expect(vllm).toContain("GPUs: all; shared memory: 16g; IPC: private");
     for (const text of [sglang, vllm]) {
@@ -47,6 +48,22 @@ describe("speedgate run --check on the shipped engine configs", () => {
     }
     const raw = parse(await readFile(join(examples, "rounds", "sglang.yaml"), "utf8")) as { docker: { shmSize: string } };
     expect(raw.docker.shmSize).toBe("32g");
+  });
+
+  it("counts tokens with the model's tokenizer from the runner's read-only model folder in every shipped Docker round", async () => {
+    for (const file of ["sglang.yaml", "vllm.yaml"]) {
+      const raw = parse(await readFile(join(examples, "rounds", file), "utf8")) as {
+        bench: { tokenizer?: { path: string; from: string } };
+        docker: { ipc?: string; mounts: Array<{ source: string; readOnly?: boolean }> };
+      };
+      expect(raw.bench.tokenizer?.from, file).toBe("runner");
+      const folder = raw.docker.mounts.find((mount) => raw.bench.tokenizer?.path.startsWith(`${mount.source}/`));
+      expect(folder, file).toBeDefined();
+      expect(folder?.readOnly, file).not.toBe(false);
+      expect(raw.docker.ipc ?? "private", file).toBe("private");
+      const { stdout } = await check(join(examples, "rounds", file));
+      expect(stdout).toContain(`${raw.bench.tokenizer?.path} (bench.tokenizer, the model's tokenizer.json): not on this machine`);
+    }
   });
 
   it("ships .github/speedgate/round.yaml, the file the example workflows name, as the SGLang config with its prompts", async () => {
@@ -72,6 +89,11 @@ describe("speedgate run --check on the shipped engine configs", () => {
     const bad = await check(join(examples, "rounds", "sglang.yaml"), "--patch", join(dir, "bad.patch"));
     expect(bad.code).toBe(2);
     expect(bad.errors.join("\n")).toMatch(/^patch \(.*bad\.patch\): expected a unified diff/);
+    // A diff cut short is a broken file, refused here as the run refuses it: exit 2, before anything starts.
+    await writeFile(join(dir, "cut.patch"), "--- a/python/sglang/srt/server_args.py\n+++ b/python/sglang/srt/server_args.py\n@@ -1,3 +1,3 @@\n a\n-b\n");
+    const cut = await check(join(examples, "rounds", "sglang.yaml"), "--patch", join(dir, "cut.patch"));
+    expect(cut.code).toBe(2);
+    expect(cut.errors.join("\n")).toMatch(/^patch \(.*cut\.patch\): expected a well-formed unified diff, but the hunk at line 3 is cut short/);
   });
 });
 

@@ -137,6 +137,30 @@ describe("parseRoundConfigYaml", () => {
   it("refuses duplicate keys, which YAML would otherwise silently resolve", () => {
     expect(() => parseRoundConfigYaml("engine: a\nengine: b\n", "round.yml")).toThrow(ConfigError);
   });
+
+  it.each([
+    ["a key indented under a value", "engine: sim\nruntime: process\n  port: 1\n", 'at line 2, column 10 ("runtime: process"); check the indentation of lines 2 and 3'],
+    ["a key indented less than its neighbours", "bench:\n  prompts: a\n maxTokens: 3\n", 'at line 3, column 1 ("maxTokens: 3"); check the indentation of line 3'],
+  ])("says where %s is, in one line that does not end in a colon", (_name, text, where) => {
+    const message = (() => {
+      try {
+        parseRoundConfigYaml(text, "round.yml");
+      } catch (error) {
+        return (error as ConfigError).message;
+      }
+      return "accepted";
+    })();
+    expect(message.split("\n")).toHaveLength(1);
+    expect(message).toContain(where);
+    expect(message).toMatch(/^round\.yml: expected valid YAML, [a-z].*indented$/);
+  });
+});
+
+describe("bench.maxTokens and bench.contextLimit", () => {
+  it("refuses a maxTokens above the context limit, naming both", () => {
+    const message = messageFor(withField(["bench", "maxTokens"], 40_000));
+    expect(message).toBe("round.yml: bench.maxTokens: expected at most bench.contextLimit (32768): an answer cannot be longer than the context it is written in, got 40000");
+  });
 });
 
 describe("loadRound", () => {
@@ -183,6 +207,29 @@ describe("loadRound", () => {
   ])("refuses %s before anything starts", async (_name, content, message) => {
     const dir = await writeRound({ "round.yml": stringify(valid), "prompts.jsonl": prompts, "submission.patch": content });
     await expect(loadRound(join(dir, "round.yml"))).rejects.toThrow(message);
+  });
+
+  it("accepts a prompts file saved with a UTF-8 byte-order mark, and reads the same prompts as without it", async () => {
+    const plain = await writeRound({ "round.yml": stringify(valid), "prompts.jsonl": prompts, "submission.patch": patch });
+    const marked = await writeRound({ "round.yml": stringify(valid), "prompts.jsonl": `\uFEFF${prompts}`, "submission.patch": patch });
+    const [a, b] = await Promise.all([loadRound(join(plain, "round.yml")), loadRound(join(marked, "round.yml"))]);
+    expect(b.prompts).toEqual(a.prompts);
+    expect(b.fingerprint?.promptsHash).toBe(a.fingerprint?.promptsHash);
+  });
+
+  it("refuses a prompt whose own maxTokens is above bench.contextLimit, naming it and both limits", async () => {
+    const dir = await writeRound({ "round.yml": stringify(valid), "prompts.jsonl": `${prompts}{"id":"long","prompt":"write","maxTokens":40000}\n`, "submission.patch": patch });
+    await expect(loadRound(join(dir, "round.yml"))).rejects.toThrow('prompt "long": maxTokens 40000 is above bench.contextLimit (32768)');
+  });
+
+  it.each([
+    ["a hunk cut short", "--- a/x.py\n+++ b/x.py\n@@ -1,3 +1,3 @@\n a\n-b\n", "the hunk at line 3 is cut short"],
+    ["a hunk with a stray line", "--- a/x.py\n+++ b/x.py\n@@ -1,2 +1,2 @@\n a\nb\n+c\n", 'line 5: expected a line of the hunk at line 3 (starting with a space, "+" or "-"; 1 old and 1 new lines still to come), got "b"'],
+  ])("refuses %s as a config error naming the line, not as a patch that does not apply", async (_name, content, message) => {
+    const dir = await writeRound({ "round.yml": stringify(valid), "prompts.jsonl": prompts, "submission.patch": content });
+    const error = await loadRound(join(dir, "round.yml")).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).message).toContain(`expected a well-formed unified diff, but ${message}`);
   });
 
   it("refuses a patch over 10 MiB", async () => {

@@ -1,9 +1,10 @@
 import { readFile, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { listConfigFields } from "../../bench/bad-input/list-config-fields.js";
 import * as hints from "../../src/failure/failure-hints.js";
+import { runCli } from "../cli/support/sim-round.js";
 
 /*
  * A hint that tells the reader to set a config field that does not exist sends them nowhere: the
@@ -36,5 +37,21 @@ describe("the failure hints and troubleshooting pages", () => {
   it("point a slow start at weights served from the runner with docker.mounts, which the config now has", () => {
     expect(hints.startupTimeoutHint(1200)).toContain("(`docker.mounts`, read-only)");
     expect(listConfigFields()).toContain("docker.mounts");
+  });
+
+  it("name speedgate commands that run as written (the port hint once said `speedgate cleanup`, which needs a flag)", async () => {
+    // Every cleanup the hints and pages name, as written (a page's `speedgate run` needs the reader's config).
+    const named = new Set((await hintTexts()).flatMap((text) => [...text.matchAll(/`(speedgate cleanup[^`]*)`/g)].map((match) => match[1] ?? "")));
+    expect(named).toContain("speedgate cleanup --stale");
+    // No daemon answers here: a command that parsed exits 1 after trying; a usage error is exit 2.
+    vi.stubEnv("DOCKER_HOST", "unix:///nonexistent/docker.sock");
+    try {
+      for (const command of named) {
+        const { code, logger } = await runCli(command.split(" ").slice(1));
+        expect({ command, code, said: logger.lines.map((line) => line.message) }).not.toMatchObject({ code: 2 });
+      }
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 });

@@ -4,7 +4,7 @@ export const sampleDiff = [
   "index 1111111..2222222 100644",
   "--- a/python/sglang/srt/server.py",
   "+++ b/python/sglang/srt/server.py",
-  "@@ -1,3 +1,3 @@",
+  "@@ -1,2 +1,2 @@",
   " import os",
   "--- a removed line that looks like a header",
   "+fast = True",

@@ -5,12 +5,18 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { silentLogger } from "../../src/logger.js";
 import { readScorecard } from "../../src/scorecard/read-scorecard.js";
+import { recordCard } from "../../src/store/card-history.js";
+import { migrateDatabase } from "../../src/store/migrate-database.js";
+import { openDatabase } from "../../src/store/open-database.js";
+import { makeCardRecord } from "../support/database/make-card-record.js";
 
 /*
  * The one-command CLI outside the clone: `npm run pack:cli` makes speedgate-<version>.tgz, which
  * installs with npm from nothing but itself (offline, into an empty cache) and runs the demo and
- * `run --check` with no node_modules anywhere near it.
+ * `run --check` with no node_modules anywhere near it, and reads the app's embedded database with
+ * `speedgate history` (PGlite travels in the tarball: its WASM cannot be bundled).
  */
 
 const run = promisify(execFile);
@@ -28,7 +34,7 @@ describe("the packed CLI", () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it("holds the bundle and the examples, not the sources, and declares no dependency", async () => {
+  it("holds the bundle, the examples and PGlite, not the sources, and declares only the dependencies it carries", async () => {
     expect(tarball).toBe(join(dir, `speedgate-${manifest.version}.tgz`));
     const files = (await run("tar", ["-tzf", tarball])).stdout.split("\n").filter(Boolean);
     expect(files).toEqual(
@@ -44,10 +50,13 @@ describe("the packed CLI", () => {
       ]),
     );
     expect(files.some((file) => file.startsWith("package/dist/chunks/"))).toBe(true);
-    expect(files.filter((file) => /^package\/(src|test|node_modules|bot)\//.test(file))).toEqual([]);
+    expect(files.filter((file) => /^package\/(src|test|bot)\//.test(file) || (file.includes("/node_modules/") && !file.startsWith("package/node_modules/@electric-sql/pglite")))).toEqual([]);
     const packed = JSON.parse((await run("tar", ["-xzOf", tarball, "package/package.json"])).stdout) as Record<string, unknown>;
     expect(packed).toMatchObject({ name: "speedgate", version: manifest.version, bin: { speedgate: "dist/cli.js" } });
-    expect(packed).not.toHaveProperty("dependencies");
+    // Only what the bundle cannot hold, and it travels inside the tarball: installing downloads nothing.
+    expect(packed).toMatchObject({ bundleDependencies: ["@electric-sql/pglite", "@electric-sql/pglite-socket"] });
+    expect(Object.keys(packed.dependencies as Record<string, string>)).toEqual(packed.bundleDependencies);
+    expect(files).toEqual(expect.arrayContaining(["package/node_modules/@electric-sql/pglite/package.json", "package/node_modules/@electric-sql/pglite-socket/package.json"]));
   });
 
   it("installs offline into an empty npm cache and runs the demo and run --check from anywhere", async () => {
@@ -67,5 +76,17 @@ describe("the packed CLI", () => {
     const installed = join(prefix, "lib", "node_modules", "speedgate");
     const check = await run(speedgate, ["run", "--config", join(installed, "examples", "rounds", "sglang.yaml"), "--check"], elsewhere);
     expect(check.stdout).toContain("is valid; nothing was started.");
+
+    // The app's default database, a PGlite folder, as the app leaves it once stopped.
+    const data = join(dir, "app-database");
+    const database = await openDatabase({ kind: "pglite", dataDir: data }, { logger: silentLogger, maxConnections: 1 });
+    try {
+      await migrateDatabase(database.pool, { logger: silentLogger });
+      await recordCard(database.pool, makeCardRecord({ pullRequest: 7, headSha: "7".repeat(40), roundScore: 1.12 }));
+    } finally {
+      await database.close();
+    }
+    const history = await run(speedgate, ["history", "--database", data, "--repo", "octo/engine"], elsewhere);
+    expect(history.stdout).toMatch(/#7 {2}777777777777 .* 1\.12×/);
   });
 });

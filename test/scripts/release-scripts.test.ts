@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -119,5 +119,36 @@ describe("scripts/tag-release.sh", () => {
     const again = await script("tag-release.sh", clone, { VERSION: "2.0.0", SHA: other });
     expect(again.code).not.toBe(0);
     expect(await remoteTags(remote)).toEqual({ v2: first, "v2.0.0": first });
+  });
+});
+
+/** Every text a user copies a `uses:` line or an `npx github:` ref from. */
+async function pinningTexts(): Promise<Array<{ file: string; text: string }>> {
+  const root = join(scripts, "..");
+  const files = ["README.md", "action.yml"];
+  for (const dir of ["docs", "examples", ".github"]) {
+    for (const entry of await readdir(join(root, dir), { recursive: true })) {
+      if (/\.(md|ya?ml)$/.test(entry)) files.push(join(dir, entry));
+    }
+  }
+  return await Promise.all(files.map(async (file) => ({ file, text: await readFile(join(root, file), "utf8") })));
+}
+
+describe("the version the docs and examples pin", () => {
+  it("is a tag the release script makes for this version (v0 and v0.1.0 for 0.1.0, not v1)", async () => {
+    const { clone, remote } = await makeRepository(SPEEDGATE_VERSION);
+    await script("tag-release.sh", clone, { VERSION: SPEEDGATE_VERSION, SHA: await git(clone, "rev-parse", "HEAD") });
+    const tags = new Set(Object.keys(await remoteTags(remote)));
+    const pinned: string[] = [];
+    const strangers: string[] = [];
+    for (const { file, text } of await pinningTexts()) {
+      for (const match of text.matchAll(/speedgate[@#](v\d[\w.-]*)/g)) {
+        const ref = (match[1] ?? "").replace(/\.$/, "");
+        pinned.push(ref);
+        if (!tags.has(ref)) strangers.push(`${file}: ${match[0]}`);
+      }
+    }
+    expect(pinned.length).toBeGreaterThan(5);
+    expect(strangers).toEqual([]);
   });
 });

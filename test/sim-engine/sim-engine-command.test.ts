@@ -1,7 +1,10 @@
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { classifyFailure } from "../../src/failure/classify-failure.js";
 import { sendStreamingRequest } from "../../src/bench/send-streaming-request.js";
 import { createSimNoise } from "../../src/sim-engine/sim-noise.js";
 import { READY_LINE } from "../../src/sim-engine/start-sim-engine.js";
@@ -148,6 +151,21 @@ describe("speedgate sim-engine (as a process)", () => {
     const cli = start(["--prompts", join(dir, "missing.jsonl")]);
     expect(await cli.exited).toEqual({ code: 2, signal: null });
     expect(cli.stderr()).toMatch(/promptsFile: cannot read .*missing\.jsonl \(ENOENT\)/);
+  });
+
+  it("exits 1 with one line, no stack trace, when its port is taken, and the line reads as port_in_use", async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve));
+    const port = (holder.address() as AddressInfo).port;
+    try {
+      const cli = start(["--port", String(port)]);
+      expect(await cli.exited).toEqual({ code: 1, signal: null });
+      const lines = cli.stderr().trim().split("\n");
+      expect(lines).toEqual([`error: speedgate sim-engine: cannot listen on 127.0.0.1:${port}: address already in use (EADDRINUSE): another process listens there`]);
+      expect(classifyFailure({ role: "candidate", stage: "startup", exit: { exitCode: 1, signal: null, oomKilled: false }, logLines: lines }).kind).toBe("port_in_use");
+    } finally {
+      await new Promise<void>((resolve) => holder.close(() => resolve()));
+    }
   });
 
   it("exits 2 on a bad profile", async () => {

@@ -16,7 +16,7 @@ const CUSTOM_RUNNER_LABELS = ["gpu", "ephemeral"];
 
 async function workflowFiles(): Promise<string[]> {
   const files: string[] = [];
-  for (const dir of [".github/workflows", "examples/workflows"]) {
+  for (const dir of [".github/workflows", "examples/workflows", "examples/engine-repository/.github/workflows"]) {
     for (const name of await readdir(join(root, dir))) if (/\.ya?ml$/.test(name)) files.push(join(dir, name));
   }
   return files;
@@ -24,7 +24,9 @@ async function workflowFiles(): Promise<string[]> {
 
 describe("the workflows pass actionlint", () => {
   it("finds every workflow, the release workflow included", async () => {
-    expect(await workflowFiles()).toEqual(expect.arrayContaining([".github/workflows/ci.yml", ".github/workflows/release.yml", "examples/workflows/speedgate-fork-safe.yml"]));
+    expect(await workflowFiles()).toEqual(
+      expect.arrayContaining([".github/workflows/ci.yml", ".github/workflows/release.yml", "examples/workflows/speedgate-fork-safe.yml", "examples/engine-repository/.github/workflows/speedgate.yml"]),
+    );
   });
 
   it("reports nothing but the GPU runners' own labels", async () => {

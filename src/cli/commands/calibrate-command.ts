@@ -38,7 +38,18 @@ export function describeCalibration(file: CalibrationFile, maxUnscored: number):
 export const calibrateCommand: Command = {
   name: "calibrate",
   summary: "measure this runner's noise: the baseline scored against itself N rounds (an A/A study)",
-  usage: `speedgate calibrate --config <round.yml> [--runs N] [--out <file>] [--run-id ID]\n\n  --runs N   A/A rounds to run (default ${DEFAULT_CALIBRATION_ROUNDS}, at least ${MIN_CALIBRATION_ROUNDS})\n  --out      where to write the calibration (default ${DEFAULT_CALIBRATION_FILE} next to the config)`,
+  usage: "speedgate calibrate --config <round.yml> [--runs N] [--out <file>] [--run-id ID]",
+  details: `Options:
+  --config <file>  the round config the rounds will run (its settings, prompts and bench.runs)
+  --runs N         A/A rounds to run (default ${DEFAULT_CALIBRATION_ROUNDS}, at least ${MIN_CALIBRATION_ROUNDS})
+  --out <file>     where to write the calibration (default ${DEFAULT_CALIBRATION_FILE} next to the config)
+  --run-id ID      the id the run's Docker resources are labelled with (default: a new one)
+
+Exit codes:
+  0    the calibration was written
+  1    an A/A round failed (nothing is written), or speedgate itself failed
+  2    a bad config or usage
+  130  cancelled by SIGINT or SIGTERM`,
   async run(args, context) {
     const { values } = parseCommandArgs("calibrate", args, {
       config: { type: "string" },

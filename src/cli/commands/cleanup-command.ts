@@ -3,18 +3,22 @@ import { DEFAULT_STALE_AFTER_MS, sweepResources } from "../../docker/sweep-resou
 import { type Command, UsageError } from "../command.js";
 import { parseCommandArgs } from "../parse-command-args.js";
 
-const USAGE = `speedgate cleanup (--run-id ID | --stale) [--older-than-hours H] [--keep-images]
+const USAGE = "speedgate cleanup (--run-id ID | --stale) [--older-than-hours H] [--keep-images]";
+const DETAILS = `Options:
+  --run-id ID   remove the containers, networks and candidate images of one run
+  --stale       remove those of every run whose speedgate process is gone: on this host, its pid
+                (with the process's start time, so a reused pid does not count) no longer runs;
+                made on another host or without a pid, older than --older-than-hours (default ${DEFAULT_STALE_AFTER_MS / 3_600_000})
+  --keep-images keep the candidate images too
+Baseline images are kept: runs share them and they are slow to rebuild.
 
---run-id ID   remove the containers, networks and candidate images of one run
---stale       remove those of every run whose speedgate process is gone: on this host, its pid
-              (with the process's start time, so a reused pid does not count) no longer runs;
-              made on another host or without a pid, older than --older-than-hours (default ${DEFAULT_STALE_AFTER_MS / 3_600_000})
-Baseline images are kept: runs share them and they are slow to rebuild.`;
+Exit codes: 0 removed (or nothing to remove); 1 no Docker daemon answers; 2 bad usage`;
 
 export const cleanupCommand: Command = {
   name: "cleanup",
   summary: "remove the Docker containers, networks and images a run left behind",
   usage: USAGE,
+  details: DETAILS,
   async run(args, context) {
     const { values } = parseCommandArgs("cleanup", args, {
       "run-id": { type: "string" },

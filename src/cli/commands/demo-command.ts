@@ -17,6 +17,11 @@ export const demoCommand: Command = {
   name: "demo",
   summary: "score the embedded demo patch against the reference engine (needs only Node)",
   usage: "speedgate demo [--out <dir>] [--format text|md]",
+  details: `Options:
+  --out <dir>        where scorecard.json and scorecard.md are written (default: a new temporary folder)
+  --format text|md   how the card is printed on stdout (default text)
+
+Exit codes: 0 a card was written, whatever its verdict; 1 speedgate itself failed; 2 bad usage; 130 cancelled`,
   async run(args, context) {
     const { values } = parseCommandArgs("demo", args, {
       out: { type: "string" },

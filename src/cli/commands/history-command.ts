@@ -18,6 +18,15 @@ export const historyCommand: Command = {
   name: "history",
   summary: "print the score cards the app recorded for a repository",
   usage: "speedgate history --database <postgres://… | PGlite folder> --repo <owner/repo> [--pr N] [--limit N] [--format table|csv]",
+  details: `Options:
+  --database <url | folder>  the app's PostgreSQL URL or its PGlite folder (default: DATABASE_URL);
+                             a PGlite folder can be read only while the app is stopped
+  --repo <owner/repo>        the repository whose cards to print
+  --pr N                     only this pull request's cards
+  --limit N                  at most N rows (the newest)
+  --format table|csv         an aligned table (default) or CSV
+
+Exit codes: 0 printed (also when no card was recorded); 2 a database that cannot be read, or bad usage`,
   async run(args, context) {
     const { values } = parseCommandArgs("history", args, {
       database: { type: "string" },

@@ -12,6 +12,14 @@ export const mergeCommand: Command = {
   name: "merge",
   summary: "combine the cards of a sharded round into one, recomputing the score from every prompt",
   usage: "speedgate merge <scorecard.json | folder | glob>... [--out <dir>] [--format text|md|json] [--fail-on-gate]",
+  details: `Options:
+  <scorecard.json | folder | glob>...  the shard cards (a folder: every scorecard.json under it)
+  --out <dir>              where the merged scorecard.json and scorecard.md are written
+  --format text|md|json    how the merged card is printed on stdout (default text)
+  --fail-on-gate           exit 1 when the merged card's gate does not pass
+
+Exit codes: 0 merged; 1 --fail-on-gate and the gate does not pass; 2 cards that cannot be merged
+(different rounds, a missing or duplicated shard) or bad usage`,
   async run(args, context) {
     const { values, positionals } = parseCommandArgs(
       "merge",

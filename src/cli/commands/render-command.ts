@@ -8,6 +8,10 @@ export const renderCommand: Command = {
   name: "render",
   summary: "print a score card from scorecard.json",
   usage: "speedgate render <scorecard.json> [--format md|json|text]",
+  details: `Options:
+  --format md|json|text   md: the pull request comment; json: the card as stored; text (default): for a terminal
+
+Exit codes: 0 printed; 2 not a readable score card, or bad usage`,
   async run(args, context) {
     const { values, positionals } = parseCommandArgs(
       "render",

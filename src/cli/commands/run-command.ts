@@ -55,6 +55,22 @@ export const runCommand: Command = {
   name: "run",
   summary: "run a round (prepare the patched candidate, then baseline and candidate in turn) and write the score card",
   usage: "speedgate run --config <round.yml> (--out <dir> | --check) [--patch <file>] [--fail-on-gate] [--format text|md] [--run-id ID]",
+  details: `Options:
+  --config <file>    the round config (YAML); paths in it resolve against its folder
+  --out <dir>        where scorecard.json and scorecard.md are written (the card is also printed)
+  --check            a dry run: validate the config, the prompts and the patch, print the plan
+                     and what the GPU runner must have, and start nothing (no --out needed)
+  --patch <file>     the candidate's patch, a unified diff; replaces candidate.patch
+  --fail-on-gate     exit 1 when the gate does not pass
+  --format text|md   how the card is printed on stdout (default text)
+  --run-id ID        the id the run's Docker containers, networks and images are labelled with
+                     (default: a new one); \`speedgate cleanup --run-id ID\` removes them
+
+Exit codes:
+  0    a card was written, whatever its verdict (with --check: the round is valid)
+  1    --fail-on-gate and the gate does not pass, or speedgate itself failed
+  2    a bad config, prompts file, patch or usage: nothing was started, nothing written
+  130  cancelled by SIGINT or SIGTERM: the engines were stopped first`,
   async run(args, context) {
     const { values } = parseCommandArgs("run", args, {
       config: { type: "string" },

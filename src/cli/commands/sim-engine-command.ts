@@ -81,6 +81,8 @@ export const simEngineCommand: Command = {
   name: "sim-engine",
   summary: "run the reference OpenAI-compatible engine (deterministic timings, fault flags)",
   usage: USAGE,
+  details: `Exit codes: 0 stopped by SIGINT or SIGTERM; 1 the port is taken (EADDRINUSE), or speedgate itself failed;
+the --die-exit-code after --die-after-requests, or the --crash-exit-code with --crash-log; 2 bad usage or profile`,
   async run(args, context) {
     const { values } = parseCommandArgs("sim-engine", args, {
       port: { type: "string", default: "30000" },
@@ -223,17 +225,27 @@ export const simEngineCommand: Command = {
       throw error;
     }
     const start = values["start-counter"] ? await countStart(values["start-counter"]) : 0;
-    const engine = await startSimEngine({
-      host: values.host ?? "127.0.0.1",
-      ...inputs,
-      port,
-      profile: profile,
-      start,
-      log: logLine,
-      keepRecords: false,
-      ...(values["chunk-log"] ? { chunkLogPath: values["chunk-log"] } : {}),
-      onDie: (exitCode) => process.exit(exitCode),
-    });
+    let engine: Awaited<ReturnType<typeof startSimEngine>>;
+    try {
+      engine = await startSimEngine({
+        host: values.host ?? "127.0.0.1",
+        ...inputs,
+        port,
+        profile: profile,
+        start,
+        log: logLine,
+        keepRecords: false,
+        ...(values["chunk-log"] ? { chunkLogPath: values["chunk-log"] } : {}),
+        onDie: (exitCode) => process.exit(exitCode),
+      });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== "EADDRINUSE" && code !== "EACCES" && code !== "EADDRNOTAVAIL") throw error;
+      // One line a person (and the failure classifier, for EADDRINUSE) can read; exit 1 as a real engine would.
+      const why = code === "EADDRINUSE" ? "address already in use (EADDRINUSE): another process listens there" : (error as Error).message;
+      context.logger.error(`speedgate sim-engine: cannot listen on ${values.host ?? "127.0.0.1"}:${port}: ${why}`);
+      return 1;
+    }
     await new Promise<void>((resolveAbort) => {
       if (context.signal.aborted) resolveAbort();
       else context.signal.addEventListener("abort", () => resolveAbort(), { once: true });

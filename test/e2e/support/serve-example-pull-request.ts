@@ -18,7 +18,7 @@ export interface ExamplePullRequest {
 
 /**
  * The repository of the webhook examples as the app and the action see it through the fake: the
- * example pull request, a collaborator `maintainer` with write permission, no .github/speedgate.yml
+ * example pull request, a collaborator `maintainer` with write permission, no .github/speedgate-app.yml
  * (the defaults), and the compare route for the pull request's diffs.
  */
 export function serveExamplePullRequest(fake: FakeGitHub, appId: number): ExamplePullRequest {

@@ -24,8 +24,12 @@ export interface FakeRepositoryOptions {
   owner: string;
   repo: string;
   appId: number;
-  /** Text of .github/speedgate.yml, or null for none. */
+  /** Text of the app's config, .github/speedgate-app.yml, or null for none. */
   config?: string | null;
+  /** Text of .github/speedgate.yml, the app config's name before #23. */
+  legacyConfig?: string;
+  /** Files of the owner's `.github` repository, by path (the organisation's defaults). */
+  ownerFiles?: Record<string, string>;
   pulls?: FakePull[];
   /** role_name per login; unknown logins get 404. */
   roles?: Record<string, string>;
@@ -118,11 +122,17 @@ export function serveRepository(fake: FakeGitHub, options: FakeRepositoryOptions
     fake.on("GET", "/app", () => ({ status: 200, body: { id: options.appId, slug: "speedgate", name: "speedgate" } }));
   }
   if (groups.has("config")) {
-    on("GET", "/repos/{owner}/{repo}/contents/{path}", (request) =>
-      request.pathParams.path === ".github/speedgate.yml" && typeof options.config === "string"
-        ? { status: 200, body: options.config, headers: { "content-type": "application/vnd.github.raw; charset=utf-8" } }
-        : notFound,
-    );
+    const own: Record<string, string> = {
+      ...(typeof options.config === "string" ? { ".github/speedgate-app.yml": options.config } : {}),
+      ...(options.legacyConfig !== undefined ? { ".github/speedgate.yml": options.legacyConfig } : {}),
+    };
+    const ownersRepository = `${options.owner}/.github`.toLowerCase();
+    fake.on("GET", "/repos/{owner}/{repo}/contents/{path}", (request) => {
+      const repository = `${request.pathParams.owner ?? ""}/${request.pathParams.repo ?? ""}`.toLowerCase();
+      const files = repository === fullName.toLowerCase() ? own : repository === ownersRepository ? (options.ownerFiles ?? {}) : {};
+      const text = files[request.pathParams.path ?? ""];
+      return text === undefined ? notFound : { status: 200, body: text, headers: { "content-type": "application/vnd.github.raw; charset=utf-8" } };
+    });
   }
   if (groups.has("pulls")) {
     on("GET", "/repos/{owner}/{repo}/pulls", (request) => {

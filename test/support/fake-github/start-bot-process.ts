@@ -24,7 +24,7 @@ export interface BotProcess {
   settled: (deliveryId: string) => Promise<void>;
   /** Resolves once the work stored under `key` ended done or given up, with its follow-ups. */
   workEnded: (key: string) => Promise<void>;
-  /** SIGTERM: the app stops in order (running jobs finish); resolves when it has exited. */
+  /** SIGTERM to the started process (npm): the app stops in order (running jobs finish); resolves when it has exited. */
   stop: () => Promise<void>;
   /** SIGKILL: the process dies where it is. */
   kill: () => Promise<void>;
@@ -46,11 +46,16 @@ export interface BotProcessOptions {
   env?: Record<string, string>;
   /** The app's private key (PEM); a fresh one by default. Replicas of one app share it. */
   privateKey?: string;
+  /**
+   * "ready" (the default): resolve once the database is open and deliveries are taken; "listening":
+   * as soon as the server answers HTTP, while the database may still be opening.
+   */
+  until?: "ready" | "listening";
 }
 
 /**
  * Starts the app exactly as deployed (`npm run bot`) with Probot's environment pointing at the fake
- * GitHub, and resolves once it logs that it listens: no sleeping. Without DATABASE_URL or
+ * GitHub, and resolves once it logs that it is ready (database open, deliveries taken): no sleeping. Without DATABASE_URL or
  * SPEEDGATE_DATA_DIR in `env`, it gets a PGlite folder of its own, removed when it stops.
  */
 export async function startBotProcess(options: BotProcessOptions): Promise<BotProcess> {
@@ -83,7 +88,7 @@ export async function startBotProcess(options: BotProcessOptions): Promise<BotPr
     ...storeEnv,
     ...options.env,
   };
-  // Its own process group, so stopping it also stops tsx's node under npm.
+  // Its own process group, so that kill() (SIGKILL, which npm cannot pass on) takes the app with npm.
   const child: ChildProcess = spawn("npm", ["run", "--silent", "bot"], { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   let pending = "";
@@ -105,19 +110,20 @@ export async function startBotProcess(options: BotProcessOptions): Promise<BotPr
         }
       }
       for (const check of [...waiting]) check();
-      if (output.includes("Listening on http://")) resolve();
+      // Listening is not enough: deliveries get 503 until the database is open (bot/app-readiness.ts).
+      if (output.includes(options.until === "listening" ? "Listening on http://" : "taking deliveries")) resolve();
     };
     child.stdout?.on("data", onData);
     child.stderr?.on("data", onData);
-    child.once("exit", (code, signal) => reject(new Error(`the app exited (${code ?? signal}) before listening:\n${output}`)));
+    child.once("exit", (code, signal) => reject(new Error(`the app exited (${code ?? signal}) before it was ready:\n${output}`)));
   });
   const exited = once(child, "exit");
   // npm exits on the signal at once; the app (its child, writing to the same pipes) is gone when they close.
   const closed = Promise.all([child.stdout ? once(child.stdout, "close") : null, child.stderr ? once(child.stderr, "close") : null]);
-  const signal = async (name: NodeJS.Signals): Promise<void> => {
+  const signal = async (name: NodeJS.Signals, whole: "process" | "group"): Promise<void> => {
     if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) {
       try {
-        process.kill(-child.pid, name);
+        process.kill(whole === "group" ? -child.pid : child.pid, name);
       } catch {
         // Already gone.
       }
@@ -129,8 +135,10 @@ export async function startBotProcess(options: BotProcessOptions): Promise<BotPr
       ownDatabase = null;
     }
   };
-  const stop = async (): Promise<void> => await signal("SIGTERM");
-  const kill = async (): Promise<void> => await signal("SIGKILL");
+  // SIGTERM to the started process only, as a supervisor sends it: npm passes it on to the app it
+  // runs (`exec node`), and the pipes close only once the app is gone, so a stray app would hang here.
+  const stop = async (): Promise<void> => await signal("SIGTERM", "process");
+  const kill = async (): Promise<void> => await signal("SIGKILL", "group");
   try {
     await listening;
   } catch (error) {
