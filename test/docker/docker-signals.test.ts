@@ -13,6 +13,7 @@ import { dockerTestContext } from "../support/docker/docker-test-context.js";
 import { listRunResources } from "../support/docker/list-run-resources.js";
 import { writeDockerRound } from "../support/docker/write-docker-round.js";
 import { getFreePort } from "../support/get-free-port.js";
+import { speedgateEntryArgs } from "../../src/engine/locate-speedgate.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const context = dockerTestContext();
@@ -62,7 +63,7 @@ describe.skipIf(!context)("speedgate run with Docker under signals (real daemon)
       docker: { stopTimeoutS: 3 },
     });
     const sinceS = Math.floor(Date.now() / 1000) - 1;
-    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/index.ts", "run", "--config", configPath, "--out", join(dir, name, "out"), "--run-id", runId], {
+    const child = spawn(process.execPath, [...speedgateEntryArgs(), "run", "--config", configPath, "--out", join(dir, name, "out"), "--run-id", runId], {
       cwd: root,
       stdio: ["ignore", "ignore", "pipe"],
     });
