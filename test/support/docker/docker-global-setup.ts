@@ -1,7 +1,8 @@
 import Dockerode from "dockerode";
 import type { TestProject } from "vitest/node";
-import { type MissingPrerequisite, refuseSkipWhenRequired, reportMissingPrerequisite } from "../prerequisites/missing-prerequisites.js";
+import { type MissingPrerequisite, failRunAtTeardown, refuseSkipWhenRequired, reportMissingPrerequisite } from "../prerequisites/missing-prerequisites.js";
 import { type TestEngineImage, acquireTestEngineImage } from "./acquire-test-engine-image.js";
+import { findRunLeftovers } from "./find-run-leftovers.js";
 
 const SKIPPED = "the Docker tests (the Docker runtime, the action and app end to end with containers, the Docker faults)";
 
@@ -9,9 +10,12 @@ const SKIPPED = "the Docker tests (the Docker runtime, the action and app end to
  * Gets the test engine image once per test run when a Docker daemon answers, and lets go of it at the
  * end (removing it unless another run still holds it). Without a daemon or without busybox the Docker
  * tests skip, said again after the summary, unless SPEEDGATE_REQUIRE_DOCKER=1 (CI), where that is an error.
+ * At the end, anything speedgate's labels mark that the run made and did not remove (containers,
+ * networks, images, volumes) is removed and fails the run by name.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const docker = new Dockerode();
+  const startedAt = Date.now();
   let missing: MissingPrerequisite | null = null;
   let held: TestEngineImage | null = null;
   try {
@@ -45,6 +49,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }
   project.provide("speedgateDocker", held ? { available: true, image: held.image } : { available: false, reason: missing?.reason ?? "" });
   return async () => {
-    if (held) await held.release();
+    if (!held) return;
+    await held.release();
+    const leftovers = await findRunLeftovers(docker, startedAt);
+    await Promise.allSettled(leftovers.map((leftover) => leftover.remove()));
+    if (leftovers.length > 0) {
+      failRunAtTeardown(`speedgate: the test run left ${leftovers.length} Docker resource(s) behind (removed now): ${leftovers.map((leftover) => `${leftover.kind} ${leftover.name}`).join(", ")}`);
+    }
   };
 }

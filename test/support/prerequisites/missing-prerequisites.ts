@@ -50,3 +50,12 @@ export function refuseSkipWhenRequired(prerequisite: MissingPrerequisite): void 
 export function missingPrerequisites(): readonly MissingPrerequisite[] {
   return missing;
 }
+
+/**
+ * Fails the run from a global teardown: vitest only logs what a teardown throws ("error during
+ * close") and still exits 0, so the message is printed and the exit code set here.
+ */
+export function failRunAtTeardown(message: string): void {
+  process.stderr.write(`\n${message}\n`);
+  process.exitCode = 1;
+}
