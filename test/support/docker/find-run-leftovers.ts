@@ -1,5 +1,5 @@
 import type Dockerode from "dockerode";
-import { LABEL_RUN_ID } from "../../../src/docker/resource-labels.js";
+import { LABEL_PID, LABEL_RUN_ID } from "../../../src/docker/resource-labels.js";
 import { isRunGone } from "../../../src/docker/sweep-resources.js";
 
 /** A Docker resource speedgate made during the test run whose maker is gone: a leak. */
@@ -11,15 +11,17 @@ export interface DockerLeftover {
 }
 
 /**
- * What speedgate's labels mark, made since `sinceMs`, whose creating process has ended (or is not
- * recorded, as on a shared baseline image): left behind by the run's tests, since each test that
- * creates something must remove it. A concurrent run's resources are left out while its process lives.
+ * What speedgate's labels mark as made by a process, made since `sinceMs`, whose creating process has
+ * ended: left behind by the run's tests, since each test that creates something must remove it. A
+ * concurrent run's resources are left out while its process lives. Images shared on purpose between
+ * runs (a baseline built from a context, cached for the next round) name no process, and are left to
+ * the tests that make them: a concurrent run makes them too, so they cannot be told apart here.
  */
 export async function findRunLeftovers(docker: Dockerode, sinceMs: number): Promise<DockerLeftover[]> {
   const now = Date.now();
   const since = Math.floor(sinceMs / 1000) - 1;
   const ours = (labels: Record<string, string> | undefined | null, createdS: number): boolean =>
-    createdS >= since && labels?.[LABEL_RUN_ID] !== undefined && isRunGone(labels, now, 0);
+    createdS >= since && labels?.[LABEL_RUN_ID] !== undefined && labels[LABEL_PID] !== undefined && isRunGone(labels, now, 0);
   const filters = { label: [LABEL_RUN_ID] };
   const [containers, networks, images, volumes] = await Promise.all([
     docker.listContainers({ all: true, filters }),
