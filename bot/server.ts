@@ -67,17 +67,18 @@ const stop = async (signal: string): Promise<void> => {
   stopping = true;
   const log = probot ? probotLogger(probot) : null;
   log?.info(`${signal}: stopping: no new deliveries, running jobs finish, stored ones wait for the next start`);
-  try {
-    await server.stop();
-    // Stopped while starting: let the database finish opening, then close it in order.
-    await opening;
-    await opened?.close();
-    log?.info("stopped");
-    process.exit(0);
-  } catch (error) {
-    log?.error(`stopping failed: ${(error as Error).message}`);
+  // The store is closed even when the server's stop fails: it owns the database lock and PGlite's socket folder.
+  const failures: string[] = [];
+  await server.stop().catch((error: unknown) => failures.push(`the server: ${(error as Error).message}`));
+  // Stopped while starting: let the database finish opening, then close it in order.
+  await opening.catch((error: unknown) => failures.push(`opening the store: ${(error as Error).message}`));
+  await opened?.close().catch((error: unknown) => failures.push(`the store: ${(error as Error).message}`));
+  if (failures.length > 0) {
+    log?.error(`stopping failed: ${failures.join("; ")}`);
     process.exit(1);
   }
+  log?.info("stopped");
+  process.exit(0);
 };
 process.on("SIGTERM", () => void stop("SIGTERM"));
 process.on("SIGINT", () => void stop("SIGINT"));

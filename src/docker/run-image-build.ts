@@ -73,7 +73,24 @@ async function removeBuildLeftovers(docker: Dockerode, result: BuildStreamResult
   }
 }
 
+/**
+ * A cached step's image was removed while this build was using it: another round on the same daemon
+ * removed an image built on the same cache (speedgate's sweep removes a run's candidate image with the
+ * untagged step images under it). Not the patch's fault, and a second build makes the step again.
+ */
+export function isVanishedCacheError(error: string): boolean {
+  return /failed to get digest sha256:\w+: open \S+: no such file or directory|No such image: sha256:/i.test(error);
+}
+
+/** Builds, once more when a cached step vanished under the first attempt (see isVanishedCacheError). */
 export async function runImageBuild(docker: Dockerode, request: ImageBuildRequest): Promise<ImageBuildOutcome> {
+  const first = await runImageBuildOnce(docker, request);
+  if (first.status !== "failed" || first.stream.error === null || !isVanishedCacheError(first.stream.error)) return first;
+  request.logger.info(`docker: ${request.label}: a cached build step was removed by another build meanwhile (${first.stream.error}); building again`);
+  return await runImageBuildOnce(docker, request);
+}
+
+async function runImageBuildOnce(docker: Dockerode, request: ImageBuildRequest): Promise<ImageBuildOutcome> {
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {

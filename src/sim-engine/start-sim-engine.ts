@@ -86,10 +86,10 @@ function readThinking(body: Record<string, unknown>): boolean {
   return true;
 }
 
-function sendJson(res: ServerResponse, status: number, payload: unknown): void {
+function sendJson(res: ServerResponse, status: number, payload: unknown, onFlushed?: () => void): void {
   const text = JSON.stringify(payload);
   res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
-  res.end(text);
+  res.end(text, onFlushed);
 }
 
 /**
@@ -253,9 +253,10 @@ export async function startSimEngine(options: SimEngineOptions = {}): Promise<Si
         tail += `data: {"id":"${id}","object":"${chat ? "chat.completion.chunk" : "text_completion"}","created":${created},"model":${JSON.stringify(profile.model)},"choices":[],"usage":${usageJson(total)}}\n\n`;
       }
       tail += "data: [DONE]\n\n";
-      res.end(tail);
       finishRecord(record, "completed");
-      countCompleted();
+      // Counted once the answer's last bytes are handed to the socket: dieAfterRequests destroys every
+      // socket, and on a busy machine it came before the flush and broke the very answer it counted.
+      res.end(tail, countCompleted);
     };
 
     const pump = (): void => {
@@ -323,9 +324,8 @@ export async function startSimEngine(options: SimEngineOptions = {}): Promise<Si
         model: profile.model,
         choices: [choice],
         usage,
-      });
+      }, countCompleted);
       finishRecord(record, "completed");
-      countCompleted();
     }, Math.max(0, doneAt - performance.now()));
   };
 

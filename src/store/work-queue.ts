@@ -99,7 +99,15 @@ export async function startWorkQueue(options: WorkQueueOptions): Promise<WorkQue
   // Pools that ended on their own (a database outage): their jobs stay locked until released.
   const endedPools: string[] = [];
   events.on("pool:create", ({ workerPool }) => {
-    pools.set(workerPool.id, (count) => workerPool.nudge(count));
+    pools.set(workerPool.id, (count) => {
+      // A pool that is shutting down (a database outage ends it) asserts on a nudge before it says it
+      // is released; a nudge only saves a poll, and the job is stored, so the next pool runs it.
+      try {
+        workerPool.nudge(count);
+      } catch (error) {
+        logger.debug(`job queue: not nudged, its worker pool is stopping (${(error as Error).message})`);
+      }
+    });
   });
   events.on("pool:release", ({ workerPool }) => {
     pools.delete(workerPool.id);

@@ -100,7 +100,7 @@ describe("the bundled action", () => {
 
   it("annotates an engine failure with its summary line and sets failure-kind", async () => {
     const broken = join(round.dir, "broken.patch");
-    await writeFile(broken, FASTER_PATCH.replace('"ttftMs": 10', '"ttftMs": "ten"'));
+    await writeFile(broken, FASTER_PATCH.replace('"ttftMs": 20', '"ttftMs": "twenty"'));
     const step = await runStep({ entry: "index", workDir, event, inputs: { config: round.configPath, patch: broken, "out-dir": join(workDir, "broken") } });
     expect(step.exitCode).toBe(1);
     expect(step.outputs["failure-kind"]).not.toBe("");

@@ -51,5 +51,5 @@ describe("AppOctokit", () => {
       octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { owner: "o", repo: "r", issue_number: 1, body: "ok" }),
     ).rejects.toMatchObject({ status: 403 });
     expect(fake.calls("POST", "/repos/{owner}/{repo}/issues/{issue_number}/comments")).toHaveLength(SECONDARY_LIMIT_RETRIES + 1);
-  }, 30_000);
+  });
 });

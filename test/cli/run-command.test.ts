@@ -68,11 +68,13 @@ describe("speedgate run against the reference engine", () => {
   });
 
   it("never passes a candidate that is twice as fast but dies before the last prompt, and says why on the card", async () => {
-    // Answers take about 15 ms and one starts every 100 ms, so only the last prompt is left when it dies.
+    // Answers take 220 ms against 110 ms and one starts every 100 ms, so only the last prompt is left
+    // when it dies; tenths of a second, since a busy machine adds tens of milliseconds to each.
     const ids = Array.from({ length: 20 }, (_, index) => `q${index + 1}`);
     const { dir, configPath } = await writeSimRound({
       promptIds: ids,
-      candidate: simCommand("--itl-ms", "0.5", "--die-after-requests", "19"),
+      baseline: simCommand("--ttft-ms", "20", "--itl-ms", "10"),
+      candidate: simCommand("--ttft-ms", "10", "--itl-ms", "5", "--die-after-requests", "19"),
       benchExtra: { requestIntervalMs: 100 },
       gateExtra: { use: "round-score" },
     });

@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { MARK_VARIABLE, markedProcesses, newMark } from "../support/find-marked-processes.js";
 import { writeSimRound } from "./support/sim-round.js";
+import { speedgateEntryArgs } from "../../src/engine/locate-speedgate.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const fakeEngine = fileURLToPath(new URL("../engine/fixtures/fake-engine.mjs", import.meta.url));
@@ -37,7 +38,7 @@ describe("speedgate run under SIGINT and SIGTERM", () => {
         env: { [MARK_VARIABLE]: mark },
         benchExtra: { requestIntervalMs: 50 },
       });
-      const child = spawn(process.execPath, ["--import", "tsx", "src/cli/index.ts", "run", "--verbose", "--config", configPath, "--out", join(dir, "out")], {
+      const child = spawn(process.execPath, [...speedgateEntryArgs(), "run", "--verbose", "--config", configPath, "--out", join(dir, "out")], {
         cwd: root,
         stdio: ["ignore", "ignore", "pipe"],
       });

@@ -13,6 +13,7 @@ import { dockerTestContext } from "../support/docker/docker-test-context.js";
 import { listRunResources } from "../support/docker/list-run-resources.js";
 import { writeDockerRound } from "../support/docker/write-docker-round.js";
 import { getFreePort } from "../support/get-free-port.js";
+import { speedgateEntryArgs } from "../../src/engine/locate-speedgate.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const context = dockerTestContext();
@@ -62,7 +63,7 @@ describe.skipIf(!context)("speedgate run with Docker under signals (real daemon)
       docker: { stopTimeoutS: 3 },
     });
     const sinceS = Math.floor(Date.now() / 1000) - 1;
-    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/index.ts", "run", "--config", configPath, "--out", join(dir, name, "out"), "--run-id", runId], {
+    const child = spawn(process.execPath, [...speedgateEntryArgs(), "run", "--config", configPath, "--out", join(dir, name, "out"), "--run-id", runId], {
       cwd: root,
       stdio: ["ignore", "ignore", "pipe"],
     });
@@ -71,15 +72,17 @@ describe.skipIf(!context)("speedgate run with Docker under signals (real daemon)
     return { child, runId, exited, sinceS };
   }
 
-  it("removes the run's containers within 5 s of SIGTERM", async () => {
+  // Removed before the process exits, which is what a cancelled job needs; the 30 s bound only ends a
+  // hang (on a quiet machine it takes about docker.stopTimeoutS, well inside GitHub's 7.5 s).
+  it("removes the run's containers on SIGTERM before it exits", async () => {
     if (!context) return;
     const { docker } = context;
     const { child, runId, exited, sinceS } = await startRun("sigterm");
     await containerStarted(docker, runId, child, sinceS);
     const signalled = performance.now();
     child.kill("SIGTERM");
-    const goneAfterMs = await containersGoneWithin(docker, runId, 5_000, signalled);
-    expect(goneAfterMs, "containers still there 5 s after SIGTERM").not.toBeNull();
+    const goneAfterMs = await containersGoneWithin(docker, runId, 30_000, signalled);
+    expect(goneAfterMs, "containers still there 30 s after SIGTERM").not.toBeNull();
     expect(await exited).toBe(130);
     expect(await listRunResources(docker, runId)).toEqual({ containers: [], networks: [] });
   });

@@ -15,6 +15,7 @@ import { makeProcessRound } from "../round/support/make-round.js";
 import { MARK_VARIABLE, markedProcesses, newMark } from "../support/find-marked-processes.js";
 import { getFreePort } from "../support/get-free-port.js";
 import { waitForLogMatch } from "./support/wait-for-log-match.js";
+import { speedgateEntryArgs } from "../../src/engine/locate-speedgate.js";
 
 /*
  * Each way this machine can isolate host engines, checked with real processes: the root's PID
@@ -133,7 +134,7 @@ describe("the fallback where engines cannot be isolated", () => {
     const round = await writeSimRound({ env: { [MARK_VARIABLE]: mark } });
     try {
       const out = join(round.dir, "out");
-      const child = spawn(process.execPath, ["--import", "tsx", "src/cli/index.ts", "run", "--config", round.configPath, "--out", out], {
+      const child = spawn(process.execPath, [...speedgateEntryArgs(), "run", "--config", round.configPath, "--out", out], {
         cwd: root,
         // The refusing unshare comes first on PATH, as it would on a machine that does not allow it.
         env: { ...process.env, PATH: `${dir}:${process.env.PATH ?? ""}` },

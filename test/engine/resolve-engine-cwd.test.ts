@@ -75,12 +75,14 @@ describe("a process round with the engine's code in a subfolder (SGLang's python
   async function writeRound(baseline: Record<string, unknown>, candidate: Record<string, unknown>) {
     const dir = await makeTempDir("speedgate-cwd-");
     await mkdir(join(dir, "sglang", "python"), { recursive: true });
-    await writeFile(join(dir, "sglang", "python", "profile.json"), profile(6));
+    // Ten times as fast per token (a 40 ms gap against 4 ms): what a busy machine adds to every request
+    // cannot bring that below the bar, while the unpatched copy scores about 1.
+    await writeFile(join(dir, "sglang", "python", "profile.json"), profile(40));
     await mkdir(join(dir, "installed"), { recursive: true });
-    await writeFile(join(dir, "installed", "profile.json"), profile(6));
+    await writeFile(join(dir, "installed", "profile.json"), profile(40));
     await writeFile(
       join(dir, "faster.patch"),
-      `--- a/python/profile.json\n+++ b/python/profile.json\n@@ -4,3 +4,3 @@\n     "ttftMs": 20,\n-    "itlMs": 6,\n+    "itlMs": 2,\n     "outputTokens": 24,\n`,
+      `--- a/python/profile.json\n+++ b/python/profile.json\n@@ -4,3 +4,3 @@\n     "ttftMs": 20,\n-    "itlMs": 40,\n+    "itlMs": 4,\n     "outputTokens": 24,\n`,
     );
     await writeFile(join(dir, "prompts.jsonl"), ["a", "b", "c", "d"].map((id) => JSON.stringify({ id, prompt: `prompt ${id}` })).join("\n"));
     const configPath = join(dir, "round.yml");

@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { simCommand, writeSimRound } from "../cli/support/sim-round.js";
 import { MARK_VARIABLE, markedProcesses, newMark } from "../support/find-marked-processes.js";
+import { speedgateEntryArgs } from "../../src/engine/locate-speedgate.js";
 
 /*
  * The runner cancels (SIGINT, then SIGTERM) while the candidate is being benchmarked: `speedgate run`
@@ -54,7 +55,7 @@ describe("the runner cancels speedgate run while the candidate is benchmarked", 
       candidate: ["{node}", withWorker, ...simCommand("--itl-ms", "200")],
       benchExtra: { requestIntervalMs: 50 },
     });
-    const child = spawn(process.execPath, ["--import", "tsx", "src/cli/index.ts", "run", "--verbose", "--config", configPath, "--out", join(dir, "out")], {
+    const child = spawn(process.execPath, [...speedgateEntryArgs(), "run", "--verbose", "--config", configPath, "--out", join(dir, "out")], {
       cwd: root,
       stdio: ["ignore", "ignore", "pipe"],
     });

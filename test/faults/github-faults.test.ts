@@ -159,5 +159,5 @@ describe("faults in the GitHub API longer than Octokit's retries: the queue trie
     await app.settled();
     expect(fake.requests).toHaveLength(before);
     expect(fake.comments).toHaveLength(1);
-  }, 60_000);
+  });
 });

@@ -52,5 +52,5 @@ describe("faults in the GitHub API seen over HTTP by `npm run bot`", () => {
     expect(fake.comments).toHaveLength(1);
     expect(fake.checkRuns).toHaveLength(1);
     expect(fake.checkRuns[0]).toMatchObject({ headSha: SHA, status: "completed", conclusion: "success" });
-  }, 90_000);
+  });
 });

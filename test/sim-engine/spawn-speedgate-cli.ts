@@ -1,7 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
+import { speedgateEntryArgs } from "../../src/engine/locate-speedgate.js";
 
-const CLI = fileURLToPath(new URL("../../src/cli/index.ts", import.meta.url));
 
 export interface CliProcess {
   child: ChildProcess;
@@ -11,9 +10,9 @@ export interface CliProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Runs `speedgate <args>` from source in its own process, as a round's process runtime would. */
+/** Runs `speedgate <args>` from this run's sources (their test-run bundle) in its own process, as a round's process runtime would. */
 export function spawnSpeedgateCli(args: string[]): CliProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", CLI, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [...speedgateEntryArgs(), ...args], { stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";
   const waiters: Array<{ text: string; resolve: () => void; reject: (error: Error) => void }> = [];
   const check = (): void => {

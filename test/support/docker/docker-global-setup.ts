@@ -1,38 +1,60 @@
 import Dockerode from "dockerode";
 import type { TestProject } from "vitest/node";
+import { type MissingPrerequisite, failRunAtTeardown, refuseSkipWhenRequired, reportMissingPrerequisite } from "../prerequisites/missing-prerequisites.js";
 import { type TestEngineImage, acquireTestEngineImage } from "./acquire-test-engine-image.js";
+import { findRunLeftovers } from "./find-run-leftovers.js";
 
-/** Said before the tests and again after vitest's summary, where a reader of the run looks last. */
-function skipNotice(reason: string): string {
-  return `\nspeedgate: the Docker tests were SKIPPED: ${reason}.\nSet SPEEDGATE_REQUIRE_DOCKER=1 to make this an error (.ci/run does).\n`;
-}
+const SKIPPED = "the Docker tests (the Docker runtime, the action and app end to end with containers, the Docker faults)";
 
 /**
  * Gets the test engine image once per test run when a Docker daemon answers, and lets go of it at the
  * end (removing it unless another run still holds it). Without a daemon or without busybox the Docker
- * tests skip with a notice that names the fix, unless SPEEDGATE_REQUIRE_DOCKER=1 (CI), where that is an error.
+ * tests skip, said again after the summary, unless SPEEDGATE_REQUIRE_DOCKER=1 (CI), where that is an error.
+ * At the end, anything speedgate's labels mark that the run made and did not remove (containers,
+ * networks, images, volumes) is removed and fails the run by name.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const docker = new Dockerode();
-  let reason: string | null = null;
+  const startedAt = Date.now();
+  let missing: MissingPrerequisite | null = null;
   let held: TestEngineImage | null = null;
   try {
     await docker.ping();
   } catch (error) {
-    reason = `no Docker daemon answers (${(error as Error).message}); start one (.ci/start-docker.sh installs and starts Debian's docker.io)`;
+    missing = {
+      what: "Docker daemon",
+      skipped: SKIPPED,
+      reason: `no Docker daemon answers (${(error as Error).message})`,
+      fix: "sudo bash .ci/start-docker.sh (installs Debian's docker.io when missing and starts dockerd), or start your own daemon",
+      requireVariable: "SPEEDGATE_REQUIRE_DOCKER",
+    };
   }
-  if (!reason) {
+  if (!missing) {
     try {
       held = await acquireTestEngineImage(docker);
     } catch (error) {
-      reason = `the test engine image could not be built: ${(error as Error).message}`;
+      const message = (error as Error).message;
+      missing = {
+        what: /busybox/i.test(message) ? "static busybox" : "test engine image",
+        skipped: SKIPPED,
+        reason: `the test engine image could not be built: ${message}`,
+        fix: /busybox/i.test(message) ? "sudo apt-get install busybox-static" : "see the reason above",
+        requireVariable: "SPEEDGATE_REQUIRE_DOCKER",
+      };
     }
   }
-  if (reason && process.env.SPEEDGATE_REQUIRE_DOCKER === "1") throw new Error(`SPEEDGATE_REQUIRE_DOCKER=1 but ${reason}`);
-  if (reason) process.stderr.write(skipNotice(reason));
-  project.provide("speedgateDocker", held ? { available: true, image: held.image } : { available: false, reason: reason ?? "" });
+  if (missing) {
+    refuseSkipWhenRequired(missing);
+    reportMissingPrerequisite(missing);
+  }
+  project.provide("speedgateDocker", held ? { available: true, image: held.image } : { available: false, reason: missing?.reason ?? "" });
   return async () => {
-    if (held) await held.release();
-    if (reason) process.stderr.write(skipNotice(reason));
+    if (!held) return;
+    await held.release();
+    const leftovers = await findRunLeftovers(docker, startedAt);
+    await Promise.allSettled(leftovers.map((leftover) => leftover.remove()));
+    if (leftovers.length > 0) {
+      failRunAtTeardown(`speedgate: the test run left ${leftovers.length} Docker resource(s) behind (removed now): ${leftovers.map((leftover) => `${leftover.kind} ${leftover.name}`).join(", ")}`);
+    }
   };
 }
