@@ -14,6 +14,7 @@ import { toLogTail } from "../../src/scorecard/sanitize-log-tail.js";
 import type { ChunkArrival, CompletedRequest, RequestRecord } from "../../src/scoring/request-record.js";
 import { type RoundRun, scoreRound } from "../../src/scoring/score-round.js";
 import { createSeededRandom } from "../../src/scoring/seeded-random.js";
+import { BUILT_IN_WORDS, HONEST, answerRun } from "../../src/sim-engine/answer-text.js";
 
 /*
  * The cards in examples/cards/, made by the code that makes real cards: synthetic but plausible
@@ -61,6 +62,23 @@ interface StreamShape {
   finishReason?: string;
 }
 
+/**
+ * The answer a record streamed, as the benchmark client keeps it: the reference engine's honest
+ * answer, cut where each chunk ended. Both engines of a round give the same answer to a prompt, so
+ * the card compares them as it compares a real round's (and its median agreement is measured).
+ */
+function withAnswerText(record: CompletedRequest): CompletedRequest {
+  const contentEnds: number[] = [];
+  let content = "";
+  let tokens = 0;
+  for (const chunk of record.chunks) {
+    content += answerRun(BUILT_IN_WORDS, HONEST, "content", tokens, chunk.tokens, 0);
+    tokens = chunk.tokens;
+    contentEnds.push(content.length);
+  }
+  return { ...record, text: { content, reasoning: "", contentEnds, reasoningEnds: contentEnds.map(() => 0) } };
+}
+
 /** A stream of one token a chunk whose gaps vary by ±15%, with a rare scheduler stall, as real decode does. */
 function stream(random: () => number, shape: StreamShape): CompletedRequest {
   const chunks: ChunkArrival[] = [];
@@ -70,7 +88,7 @@ function stream(random: () => number, shape: StreamShape): CompletedRequest {
     const stall = random() < 0.01 ? 6 : 1;
     t += shape.itlMs * (0.85 + 0.3 * random()) * stall;
   }
-  return {
+  return withAnswerText({
     ok: true,
     chunks,
     outputTokens: shape.tokens,
@@ -78,7 +96,7 @@ function stream(random: () => number, shape: StreamShape): CompletedRequest {
     endMs: Math.round((t + 2) * 1000) / 1000,
     tokensEstimated: false,
     sentMs: shape.sentMs,
-  };
+  });
 }
 
 interface GpuSpec {

@@ -17,6 +17,14 @@ describe("examples/cards", async () => {
     expect(await read(`${name}.md`)).toBe(renderMarkdown(card));
   });
 
+  it.each(examples.filter((example) => example.card.promptsScored > 0).map((example) => [example.name, example] as const))(
+    "%s compares the answers, as a real round does: its records carry their text, so it has a median agreement",
+    (_name, { card }) => {
+      expect(card.medianAgreement).toBe(1);
+      expect(card.prompts.filter((prompt) => prompt.status === "scored").every((prompt) => prompt.agreement === 1)).toBe(true);
+    },
+  );
+
   it.each(["candidate-cuda-oom", "candidate-cuda-oom-busy-runner"])("%s agrees with its own log: failure, hint and summary come from classifying it", async (name) => {
     const card = parseScorecardJson(await read(`${name}.json`), name);
     const log = toLogTail(await read(`${name}.log`));
