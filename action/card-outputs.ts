@@ -1,3 +1,4 @@
+import { decideVerdict } from "../src/scorecard/decide-verdict.js";
 import type { ActionResult } from "./main.js";
 
 /** The step's outputs, by the names action.yml declares. */
@@ -6,6 +7,7 @@ export function cardOutputs(result: ActionResult): Record<string, string> {
   return {
     "round-score": card.roundScore === null ? "" : String(card.roundScore),
     "gate-passed": String(card.gate.passed),
+    verdict: decideVerdict(card).outcome,
     "prompts-scored": String(card.promptsScored),
     "prompts-total": String(card.promptsTotal),
     "failure-kind": card.failure?.kind ?? "",

@@ -3,12 +3,11 @@ import { ConfigError } from "../src/config/config-error.js";
 import { RoundCancelledError } from "../src/round/round-cancelled-error.js";
 import { runRound } from "../src/round/run-round.js";
 import { writeScorecard } from "../src/round/write-scorecard.js";
-import { describeFailureEvent, describeVerdict } from "../src/scorecard/describe-card.js";
-import type { Scorecard } from "../src/scorecard/scorecard-schema.js";
 import { readActionContext } from "./action-context.js";
 import { cardOutputs } from "./card-outputs.js";
 import { createActionOctokit } from "./create-action-octokit.js";
 import { createActionsLogger } from "./create-actions-logger.js";
+import { decideStepOutcome } from "./decide-step-outcome.js";
 import { readSettings } from "./input-helper.js";
 import { runAction } from "./main.js";
 import { scrubStepSecrets } from "./scrub-step-secrets.js";
@@ -31,22 +30,6 @@ function abortOnSignals(): AbortSignal {
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
   return controller.signal;
-}
-
-function annotateFailure(card: Scorecard): void {
-  if (!card.failure) return;
-  const event = describeFailureEvent(card.failure);
-  core.error(card.failure.summary, { title: `speedgate: ${event} (${card.failure.label})` });
-}
-
-/** Why the step fails, or null when it passes. */
-function stepFailure(card: Scorecard, failOnGate: boolean, signal: AbortSignal): string | null {
-  const { passed, headline } = describeVerdict(card);
-  if (signal.aborted) return `speedgate was cancelled: ${headline}`;
-  if (passed) return null;
-  if (failOnGate) return headline;
-  core.warning(`${headline} (fail-on-gate is false, so the step passes)`);
-  return null;
 }
 
 /** Parses the inputs, runs the pipeline, sets outputs and the job summary. The one place that fails the step. */
@@ -73,8 +56,13 @@ export async function run(): Promise<void> {
     for (const [name, value] of Object.entries(cardOutputs(result))) core.setOutput(name, value);
     // Outside a runner (act, a local dry run) there may be no summary file; the card is on disk anyway.
     if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(result.markdown).write();
-    annotateFailure(result.card);
-    failure = stepFailure(result.card, settings.failOnGate, signal);
+    const outcome = decideStepOutcome(result.card, { failOnGate: settings.failOnGate, cancelled: signal.aborted });
+    if (outcome.annotation) {
+      const { level, title, message } = outcome.annotation;
+      (level === "error" ? core.error : core.warning)(message, { title });
+    }
+    if (outcome.warning) core.warning(outcome.warning);
+    failure = outcome.failure;
   } catch (error) {
     failure = error instanceof ConfigError || error instanceof RoundCancelledError ? error.message : `speedgate failed: ${(error as Error).stack ?? String(error)}`;
   }

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { downloadScorecardZip } from "../../src/github/download-scorecard-artifact.js";
 import type { GitHubClient, RepoRef } from "../../src/github/github-client.js";
 import { statusOf } from "../../src/github/github-client.js";
-import { type PublishCheckRunOptions, publishCheckRun } from "../../src/github/publish-check-run.js";
+import { type PublishCheckRunOptions, checkConclusionFor, publishCheckRun } from "../../src/github/publish-check-run.js";
 import { ArtifactError, DEFAULT_ZIP_LIMITS } from "../../src/github/read-scorecard-zip.js";
 import { DEFAULT_REPO_CONFIG, repoConfigSchema } from "../../src/github/repo-config-schema.js";
 import type { LoadedRepoConfig } from "../read-repo-config.js";
@@ -227,7 +227,7 @@ async function publishCard(deps: AppDeps, job: JobContext, client: GitHubClient,
   }
   // The check is on the whole commit: what patch-paths left out is said where the verdict is read.
   const title = card.filesLeftOut > 0 ? `${card.headline}; ${card.filesLeftOut} changed files not scored (patch-paths)` : card.headline;
-  const conclusion = card.passed ? "success" : "failure";
+  const conclusion = checkConclusionFor(card.outcome);
   const summary = addCommitTrend(card.checkSummary, trend);
   let published = false;
   if (pull.headSha === headSha) {

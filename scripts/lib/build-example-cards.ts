@@ -1,5 +1,9 @@
-import { readFile } from "node:fs/promises";
-import { parseRoundConfig } from "../../src/config/load-round-config.js";
+import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { loadRound, parseRoundConfig } from "../../src/config/load-round-config.js";
+import { applyPatch } from "../../src/engine/apply-patch.js";
 import type { RoundConfig } from "../../src/config/round-config-schema.js";
 import { classifyFailure } from "../../src/failure/classify-failure.js";
 import type { EngineFailure } from "../../src/failure/engine-failure.js";
@@ -14,6 +18,9 @@ import { toLogTail } from "../../src/scorecard/sanitize-log-tail.js";
 import type { ChunkArrival, CompletedRequest, RequestRecord } from "../../src/scoring/request-record.js";
 import { type RoundRun, scoreRound } from "../../src/scoring/score-round.js";
 import { createSeededRandom } from "../../src/scoring/seeded-random.js";
+import { BUILT_IN_WORDS, HONEST, answerRun } from "../../src/sim-engine/answer-text.js";
+import type { SimProfileInput } from "../../src/sim-engine/sim-profile.js";
+import { simulateRound } from "../../src/sim-engine/simulate-round.js";
 
 /*
  * The cards in examples/cards/, made by the code that makes real cards: synthetic but plausible
@@ -61,6 +68,23 @@ interface StreamShape {
   finishReason?: string;
 }
 
+/**
+ * The answer a record streamed, as the benchmark client keeps it: the reference engine's honest
+ * answer, cut where each chunk ended. Both engines of a round give the same answer to a prompt, so
+ * the card compares them as it compares a real round's (and its median agreement is measured).
+ */
+function withAnswerText(record: CompletedRequest): CompletedRequest {
+  const contentEnds: number[] = [];
+  let content = "";
+  let tokens = 0;
+  for (const chunk of record.chunks) {
+    content += answerRun(BUILT_IN_WORDS, HONEST, "content", tokens, chunk.tokens, 0);
+    tokens = chunk.tokens;
+    contentEnds.push(content.length);
+  }
+  return { ...record, text: { content, reasoning: "", contentEnds, reasoningEnds: contentEnds.map(() => 0) } };
+}
+
 /** A stream of one token a chunk whose gaps vary by ±15%, with a rare scheduler stall, as real decode does. */
 function stream(random: () => number, shape: StreamShape): CompletedRequest {
   const chunks: ChunkArrival[] = [];
@@ -70,7 +94,7 @@ function stream(random: () => number, shape: StreamShape): CompletedRequest {
     const stall = random() < 0.01 ? 6 : 1;
     t += shape.itlMs * (0.85 + 0.3 * random()) * stall;
   }
-  return {
+  return withAnswerText({
     ok: true,
     chunks,
     outputTokens: shape.tokens,
@@ -78,7 +102,7 @@ function stream(random: () => number, shape: StreamShape): CompletedRequest {
     endMs: Math.round((t + 2) * 1000) / 1000,
     tokensEstimated: false,
     sentMs: shape.sentMs,
-  };
+  });
 }
 
 interface GpuSpec {
@@ -152,7 +176,10 @@ function card(options: {
         "error" in plan.candidate ? { ok: false, kind: "http_error", reason: plan.candidate.error } : stream(random, scaled(plan.candidate, candidateFactor)),
       );
     }
-    return { baseline: { records: baseline, failure: null }, candidate: { records: candidate, failure: index === runCount - 1 ? failure : null } };
+    const last = index === runCount - 1;
+    // A baseline that failed at startup answered nothing, and the candidate never started.
+    if (failure?.engine === "baseline") return { baseline: { records: new Map(), failure: last ? failure : null }, candidate: { records: new Map(), failure: null } };
+    return { baseline: { records: baseline, failure: null }, candidate: { records: candidate, failure: last ? failure : null } };
   });
   const provenance = {
     imageDigest: CANDIDATE_IMAGE_ID,
@@ -211,9 +238,68 @@ function plans(count: number, seed: number, intervalMs: number, candidateShape: 
   });
 }
 
-async function oomFailure(logName: string): Promise<EngineFailure> {
+/** An engine that died at startup with this log beside its card, classified as a round classifies it. */
+async function startupFailure(logName: string, role: EngineFailure["engine"] = "candidate"): Promise<EngineFailure> {
   const log = await readFile(new URL(logName, EXAMPLES_DIR), "utf8");
-  return classifyFailure({ role: "candidate", stage: "startup", exit: { exitCode: 1, signal: null, oomKilled: false }, logLines: toLogTail(log) });
+  return classifyFailure({ role, stage: "startup", exit: { exitCode: 1, signal: null, oomKilled: false }, logLines: toLogTail(log), engine: "sglang" });
+}
+
+const DEMO_DIR = new URL("../../examples/demo/", import.meta.url);
+
+/** The demo engine's profile after its patch, applied by git as a round applies it to a copy of the source. */
+async function patchedDemoProfile(patchText: string): Promise<SimProfileInput> {
+  const dir = await mkdtemp(join(tmpdir(), "speedgate-demo-example-"));
+  try {
+    await cp(new URL("engine/", DEMO_DIR), dir, { recursive: true });
+    const patchPath = join(dir, "..", `${basename(dir)}.patch`);
+    await writeFile(patchPath, patchText);
+    try {
+      await applyPatch({ dir, patchPath, patchText, role: "candidate", signal: AbortSignal.timeout(60_000) });
+    } finally {
+      await rm(patchPath, { force: true });
+    }
+    return JSON.parse(await readFile(join(dir, "profile.json"), "utf8")) as SimProfileInput;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The card `speedgate demo` makes: the reference engine of examples/demo/ against the same engine
+ * with faster.patch, the demo round's settings, its records simulated offline by the engine's own
+ * timing model (simulateBenchmark) with the answers it streams, so that the card is the same on
+ * every machine. The patch is faster but stops two answers early, so the gate does not pass.
+ */
+async function demoCard(): Promise<Scorecard> {
+  const loaded = await loadRound(fileURLToPath(new URL("round.yml", DEMO_DIR)));
+  const config = loaded.config;
+  const baselineProfile = JSON.parse(await readFile(new URL("engine/profile.json", DEMO_DIR), "utf8")) as SimProfileInput;
+  const candidateProfile = await patchedDemoProfile(loaded.patch?.bytes.toString("utf8") ?? "");
+  const promptIds = loaded.prompts.map((prompt) => prompt.id);
+  const [run] = simulateRound({ baseline: baselineProfile, candidate: candidateProfile, promptIds, runs: 1, maxTokens: config.bench.maxTokens, round: 0 });
+  if (!run) throw new Error("the demo round simulated no run");
+  // The benchmark client sends on the round's schedule and keeps each answer's text.
+  const asSent = (records: ReadonlyMap<string, RequestRecord>): Map<string, RequestRecord> =>
+    new Map(
+      [...records].map(([id, record], index) => [id, record.ok ? withAnswerText({ ...record, sentMs: index * config.bench.requestIntervalMs }) : record]),
+    );
+  const noGpu = (takenAt: string): GpuSnapshot => ({ takenAt, error: "nvidia-smi is not on the runner's PATH", driverVersion: null, cudaVersion: null, gpus: [], processes: [], processesError: null });
+  const result = scoreRound({
+    promptIds,
+    runs: [{ baseline: { ...run.baseline, records: asSent(run.baseline.records) }, candidate: { ...run.candidate, records: asSent(run.candidate.records) } }],
+    tolerance: config.bench.tolerance,
+    gate: config.gate,
+    agreementTokens: config.bench.agreementTokens,
+  });
+  return buildScorecard({
+    config,
+    result,
+    failure: null,
+    gpuSnapshots: { baseline: noGpu("2026-11-29T11:58:02.000Z"), candidate: noGpu("2026-11-29T11:58:05.000Z") },
+    docsBaseUrl: DOCS_BASE_URL,
+    now: NOW,
+    provenance: { patchHash: loaded.patch?.sha256 ?? null, ...loaded.fingerprint, runner: "dev-laptop" },
+  });
 }
 
 export async function buildExampleCards(): Promise<ExampleCard[]> {
@@ -250,7 +336,7 @@ export async function buildExampleCards(): Promise<ExampleCard[]> {
   const oom = card({
     config: oomConfig,
     seed: 31,
-    failure: await oomFailure("candidate-cuda-oom.log"),
+    failure: await startupFailure("candidate-cuda-oom.log"),
     plans: plans(12, 7, 500, () => null),
     gpu: { baseline: idle5090("2026-09-17T14:05:40.000Z"), candidate: idle5090("2026-09-17T14:09:58.000Z") },
   });
@@ -259,7 +345,7 @@ export async function buildExampleCards(): Promise<ExampleCard[]> {
   const busy = card({
     config: oomConfig,
     seed: 37,
-    failure: await oomFailure("candidate-cuda-oom-busy-runner.log"),
+    failure: await startupFailure("candidate-cuda-oom-busy-runner.log"),
     plans: plans(12, 7, 500, () => null),
     gpu: {
       baseline: idle5090("2026-09-18T09:36:22.000Z"),
@@ -287,11 +373,23 @@ export async function buildExampleCards(): Promise<ExampleCard[]> {
     gpu: { baseline: idleH100("2026-11-29T11:31:10.000Z"), candidate: idleH100("2026-11-29T11:35:47.000Z") },
   });
 
+  // The baseline itself dies on a 4-GPU runner: NCCL cannot make its shared memory segment in the
+  // container's small /dev/shm. The candidate never starts: no verdict on the patch.
+  const baselineFailed = card({
+    config: config(),
+    seed: 41,
+    failure: await startupFailure("baseline-nccl-error.log", "baseline"),
+    plans: plans(12, 7, 500, () => null),
+    gpu: { baseline: idle5090("2026-11-28T16:02:09.000Z"), candidate: null },
+  });
+
   return [
+    { name: "demo", card: await demoCard() },
     { name: "passing-round", card: passing },
     { name: "calibrated-three-runs", card: calibrated },
     { name: "large-round", card: large },
     { name: "candidate-cuda-oom", card: oom },
     { name: "candidate-cuda-oom-busy-runner", card: busy },
+    { name: "baseline-nccl-error", card: baselineFailed },
   ];
 }

@@ -4,6 +4,11 @@ import MarkdownIt from "markdown-it";
 
 const require = createRequire(import.meta.url);
 
+/** The width of a pull request comment on github.com at a desktop window, the card's frame included. */
+export const COMMENT_WIDTH_PX = 880;
+/** What a reader sees of a comment before scrolling: the first screen the card is designed for. */
+export const FIRST_SCREEN_PX = 900;
+
 /** Local files only: the page must render without a network, as GitHub's would with its own copies. */
 export function assetUrls(): { css: string; mermaid: string } {
   return {
@@ -16,12 +21,83 @@ function escapeHtml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 }
 
+/*
+ * Runs in the page once the charts are drawn: the comment's height, the text a reader sees in its
+ * first `limit` pixels (a collapsed <details> shows only its summary), and where each top-level
+ * block of the card starts and ends. Base64 of UTF-8 JSON on <body>, so --dump-dom carries it unescaped.
+ */
+const MEASURE = `
+function measureCard(limit) {
+  const frame = document.querySelector(".comment");
+  const top = frame.getBoundingClientRect().top;
+  const range = document.createRange();
+  const bottomOf = (node, end) => {
+    range.setStart(node, 0);
+    range.setEnd(node, end);
+    let bottom = -Infinity;
+    for (const rect of range.getClientRects()) if (rect.width > 0 || rect.height > 0) bottom = Math.max(bottom, rect.bottom - top);
+    return bottom;
+  };
+  // Text inside a closed <details> is not shown (only its summary is), whatever the layout says of it.
+  const hidden = (element) => {
+    const closed = element.closest("details:not([open])");
+    return closed !== null && element.closest("summary")?.parentElement !== closed;
+  };
+  const blockOf = (element) => {
+    let block = element;
+    while (block && getComputedStyle(block).display.startsWith("inline")) block = block.parentElement;
+    return block;
+  };
+  let seen = "";
+  let lastBlock = null;
+  const walker = document.createTreeWalker(frame, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (node.data.trim() === "" || !node.parentElement || hidden(node.parentElement)) continue;
+    const whole = bottomOf(node, node.data.length);
+    if (whole === -Infinity) continue;
+    let end = node.data.length;
+    if (whole > limit) {
+      // Cut inside the node: the longest start of it whose lines all end above the limit.
+      let low = 0, high = node.data.length;
+      while (low < high) {
+        const mid = (low + high + 1) >> 1;
+        if (bottomOf(node, mid) <= limit) low = mid; else high = mid - 1;
+      }
+      end = low;
+    }
+    if (end === 0) continue;
+    // Inline pieces of one block (a code span in a sentence) join as the reader sees them; blocks are apart.
+    const block = blockOf(node.parentElement);
+    seen += (block === lastBlock ? "" : " ") + node.data.slice(0, end);
+    lastBlock = block;
+  }
+  const blocks = [...document.querySelectorAll(".markdown-body > *")].map((element) => {
+    const rect = element.getBoundingClientRect();
+    const label =
+      element.tagName === "DETAILS" ? (element.querySelector("summary")?.textContent ?? "")
+      : element.matches("pre.mermaid") ? \`chart: \${element.querySelector("svg text")?.textContent ?? ""}\`
+      : (element.textContent ?? "");
+    return { tag: element.tagName.toLowerCase(), top: Math.round(rect.top - top), bottom: Math.round(rect.bottom - top), text: label.replace(/\\s+/g, " ").trim().slice(0, 90) };
+  });
+  const result = {
+    heightPx: Math.ceil(frame.getBoundingClientRect().height),
+    firstScreenText: seen.replace(/\\s+/g, " ").trim(),
+    blocks,
+  };
+  const bytes = new TextEncoder().encode(JSON.stringify(result));
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  document.body.dataset.measure = btoa(binary);
+}
+`;
+
 /**
  * The card as a pull request shows it: CommonMark with GitHub's tables, the raw HTML GitHub keeps
- * (details, summary), GitHub's Markdown stylesheet, and Mermaid blocks drawn by Mermaid. When the
- * charts are drawn the page records its height on <body>, so a screenshot can be cut to fit.
+ * (details, summary, sub), GitHub's Markdown stylesheet, and Mermaid blocks drawn by Mermaid, in a
+ * comment frame as wide as GitHub's. When the charts are drawn the page records its height and what
+ * its first screen holds on <body>, so a screenshot can be cut to fit and checked.
  */
-export function renderCardHtml(markdown: string, options: { widthPx?: number; openDetails?: boolean } = {}): string {
+export function renderCardHtml(markdown: string, options: { widthPx?: number; openDetails?: boolean; firstScreenPx?: number } = {}): string {
   const md = new MarkdownIt({ html: true, linkify: false });
   const fence = md.renderer.rules.fence;
   md.renderer.rules.fence = (tokens, index, settings, env, self) => {
@@ -32,7 +108,7 @@ export function renderCardHtml(markdown: string, options: { widthPx?: number; op
   const rendered = md.render(markdown);
   const body = options.openDetails ? rendered.replace(/<details>/g, "<details open>") : rendered;
   const { css, mermaid } = assetUrls();
-  const width = options.widthPx ?? 900;
+  const width = options.widthPx ?? COMMENT_WIDTH_PX;
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -53,10 +129,14 @@ ${body}
 </article></div>
 <script src="${mermaid}"></script>
 <script>
+${MEASURE}
   mermaid.initialize({ startOnLoad: false, theme: "default", securityLevel: "strict" });
   mermaid.run({ querySelector: "pre.mermaid" })
     .catch((error) => { document.body.dataset.error = String(error); })
-    .finally(() => { document.body.dataset.height = String(Math.ceil(document.documentElement.scrollHeight)); });
+    .finally(() => {
+      document.body.dataset.height = String(Math.ceil(document.documentElement.scrollHeight));
+      measureCard(${options.firstScreenPx ?? FIRST_SCREEN_PX});
+    });
 </script>
 </body>
 </html>

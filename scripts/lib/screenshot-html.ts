@@ -3,6 +3,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { COMMENT_WIDTH_PX } from "./render-card-html.js";
 
 const CHROMIUM_FLAGS = [
   "--headless",
@@ -28,11 +29,28 @@ function run(binary: string, args: string[]): Promise<string> {
   });
 }
 
+/** What the page recorded of the card once its charts were drawn (scripts/lib/render-card-html.ts). */
+export interface CardMeasure {
+  /** The comment frame's height. */
+  heightPx: number;
+  /** The text a reader sees in the first screen, whitespace collapsed. */
+  firstScreenText: string;
+  /** Each top-level block of the card: where it starts and ends, below the frame's top. */
+  blocks: Array<{ tag: string; top: number; bottom: number; text: string }>;
+}
+
+function readMeasure(dom: string): CardMeasure {
+  const encoded = /data-measure="([^"]*)"/.exec(dom)?.[1];
+  if (!encoded) throw new Error("the page recorded no measure of the card: did its script run?");
+  return JSON.parse(Buffer.from(encoded, "base64").toString("utf8")) as CardMeasure;
+}
+
 /**
  * A PNG of a local HTML page in headless Chromium, cut to the page's height: a first pass reads the
- * height the page recorded once its charts were drawn, the second takes the shot at that size.
+ * height (and the card's measure) the page recorded once its charts were drawn, the second takes the
+ * shot at that size. Without `outPath` only the measure is taken.
  */
-export async function screenshotHtml(html: string, outPath: string, options: { chromium?: string; widthPx?: number } = {}): Promise<void> {
+export async function screenshotHtml(html: string, outPath: string | null, options: { chromium?: string; widthPx?: number } = {}): Promise<CardMeasure> {
   const chromium = options.chromium ?? process.env.CHROMIUM ?? "chromium";
   const dir = await mkdtemp(join(tmpdir(), "speedgate-shot-"));
   try {
@@ -45,8 +63,11 @@ export async function screenshotHtml(html: string, outPath: string, options: { c
     if (error) throw new Error(`Mermaid could not draw a chart: ${error}`);
     const height = Number(/data-height="(\d+)"/.exec(dom)?.[1]);
     if (!Number.isFinite(height) || height <= 0) throw new Error("the page never reported its height: did Mermaid load?");
-    const width = (options.widthPx ?? 900) + 32;
+    const measure = readMeasure(dom);
+    if (outPath === null) return measure;
+    const width = (options.widthPx ?? COMMENT_WIDTH_PX) + 32;
     await run(chromium, [...CHROMIUM_FLAGS, profile("shoot"), `--window-size=${width},${height + 16}`, `--screenshot=${outPath}`, url]);
+    return measure;
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -11,6 +11,8 @@ export interface WaitUntilHealthyOptions {
   timeoutS: number;
   intervalMs: number;
   signal: AbortSignal;
+  /** The round config's `engine`, for the failure's hint. */
+  engineName?: string;
 }
 
 /** No single health request may hold the loop longer than this, so a hung socket cannot hide an exit. */
@@ -51,11 +53,11 @@ export async function waitUntilHealthy(options: WaitUntilHealthyOptions): Promis
   try {
     for (;;) {
       if (signal.aborted) throw cancelledFailure(engine, "startup", signal.reason);
-      if (exit) throw new EngineFailureError(classifyFailure({ role: engine.role, stage: "startup", exit, logLines: engine.logTail() }));
+      if (exit) throw new EngineFailureError(classifyFailure({ role: engine.role, stage: "startup", exit, logLines: engine.logTail(), engine: options.engineName }));
       const now = performance.now();
       if (now >= deadline) {
         throw new EngineFailureError(
-          classifyFailure({ role: engine.role, stage: "startup", exit: null, logLines: engine.logTail(), timedOut: { afterS: options.timeoutS } }),
+          classifyFailure({ role: engine.role, stage: "startup", exit: null, logLines: engine.logTail(), timedOut: { afterS: options.timeoutS }, engine: options.engineName }),
         );
       }
       const attemptSignal = AbortSignal.any([wake, AbortSignal.timeout(Math.ceil(Math.max(1, Math.min(MAX_ATTEMPT_MS, deadline - now))))]);

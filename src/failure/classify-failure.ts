@@ -1,15 +1,7 @@
 import type { EngineExit } from "../engine/engine-runtime.js";
 import { cleanLogLine } from "../scorecard/sanitize-log-tail.js";
 import type { EngineFailure, EngineRole, FailureKind, FailureStage } from "./engine-failure.js";
-import {
-  CUDA_OOM_HINTS,
-  EXITED_HINT,
-  HOST_OOM_HINT,
-  NCCL_HINT,
-  importErrorHint,
-  portInUseHint,
-  startupTimeoutHint,
-} from "./failure-hints.js";
+import { EXITED_HINT, NCCL_HINT, cudaOomHint, hintFamily, hostOomHint, importErrorHint, portInUseHint, startupTimeoutHint } from "./failure-hints.js";
 import {
   CUDA_OOM,
   EXCEPTION_LINE,
@@ -33,6 +25,8 @@ export interface ClassifyInput {
   exit: EngineExit | null;
   logLines: string[];
   timedOut?: { afterS: number };
+  /** The round config's `engine`, so the hint names that engine's own flags. */
+  engine?: string;
 }
 
 export const MAX_SUMMARY_CHARS = 1_000;
@@ -117,13 +111,14 @@ function portFrom(lines: readonly string[], at: number): number | null {
 
 function diagnose(input: ClassifyInput, lines: readonly string[]): Diagnosis {
   const find = (pattern: RegExp) => lastIndexMatching(lines, (line) => pattern.test(line));
+  const family = hintFamily(input.engine);
   const exceptionAt = decisiveException(lines);
 
   const oomAt = find(CUDA_OOM);
   if (oomAt >= 0) {
     const phase = oomPhase(lines, oomAt);
     const label = input.stage === "benchmark" && phase === "other" ? "CUDA out of memory while serving" : OOM_LABELS[phase];
-    return { kind: "cuda_oom", label, hint: CUDA_OOM_HINTS[phase], line: oomAt };
+    return { kind: "cuda_oom", label, hint: cudaOomHint(phase, family), line: oomAt };
   }
 
   if (input.timedOut) {
@@ -139,7 +134,7 @@ function diagnose(input: ClassifyInput, lines: readonly string[]): Diagnosis {
   const killed = exit?.exitCode === 137 || exit?.signal === "SIGKILL";
   const hostOomAt = find(HOST_OOM);
   if (exit?.oomKilled || hostOomAt >= 0 || (killed && /^Killed$/.test(lines[lines.length - 1]?.trim() ?? ""))) {
-    return { kind: "host_oom", label: "host out of memory (killed by the OOM killer)", hint: HOST_OOM_HINT, line: hostOomAt >= 0 ? hostOomAt : null };
+    return { kind: "host_oom", label: "host out of memory (killed by the OOM killer)", hint: hostOomHint(family), line: hostOomAt >= 0 ? hostOomAt : null };
   }
 
   const ncclAt = find(NCCL_ERROR);
@@ -158,7 +153,7 @@ function diagnose(input: ClassifyInput, lines: readonly string[]): Diagnosis {
     return {
       kind: "import_error",
       label: `Python ${type.split(".").pop() ?? type}: the engine's code does not load`,
-      hint: importErrorHint(location),
+      hint: importErrorHint(location, family),
       line: importAt,
     };
   }
@@ -172,7 +167,7 @@ function diagnose(input: ClassifyInput, lines: readonly string[]): Diagnosis {
     return {
       kind: "host_oom",
       label: "killed by SIGKILL (most likely the host's OOM killer)",
-      hint: HOST_OOM_HINT,
+      hint: hostOomHint(family),
       line: exceptionAt >= 0 ? exceptionAt : null,
     };
   }

@@ -2,45 +2,138 @@ import { literalForCodeSpans } from "../scorecard/render-inline-code.js";
 import type { OomPhase } from "./failure-patterns.js";
 
 /*
- * What to try, for SGLang and vLLM alike: each hint names both engines' flags, because the card
- * does not know which one the command starts.
+ * What to try, in the flags of the engine the round runs. The round config's `engine` names it; an
+ * engine the hints do not know (a fork with another name, the reference engine) gets every known
+ * engine's flags side by side. A new engine family is a row in HINT_ENGINES and an entry in
+ * ENGINE_HINTS; classifyFailure picks the row.
  */
+
+/** The engine families whose own flags the hints name, and the `engine` names that select each. */
+export const HINT_ENGINES = [
+  { family: "sglang", names: /sglang/i },
+  { family: "vllm", names: /vllm/i },
+] as const;
+
+/** A known engine family, or `any` for an engine the hints do not know. */
+export type HintFamily = (typeof HINT_ENGINES)[number]["family"] | "any";
+
+/** The family whose flags a hint names, from the round config's `engine`. */
+export function hintFamily(engine: string | null | undefined): HintFamily {
+  return HINT_ENGINES.find((row) => engine && row.names.test(engine))?.family ?? "any";
+}
+
+/** What each family's hints say where the engine's own flags matter. */
+export interface EngineHints {
+  cudaOom: Record<OomPhase, string>;
+  /** After "The host (not the GPU) ran out of memory …": how to load with fewer copies in host memory. */
+  hostOomLoading: string;
+  /** How to reproduce an import error without a GPU. */
+  importCheck: string;
+}
 
 const SAME_GPU =
   "Another process on the same GPU shrinks the headroom: check `nvidia-smi` for leftovers (a previous engine, another job) before the run.";
 
-export const CUDA_OOM_HINTS: Record<OomPhase, string> = {
-  graph_capture: [
-    "Memory ran out while capturing CUDA graphs, after the weights and the KV cache were allocated.",
-    "Leave more room for the graphs: lower `--mem-fraction-static` (try 0.8, then 0.7; vLLM: `--gpu-memory-utilization`),",
-    "lower `--cuda-graph-max-bs` (both the prefill and the decode graphs; vLLM: `--max-cudagraph-capture-size` or `--cuda-graph-sizes`),",
-    "or turn the prefill CUDA graph off (SGLang) / run with `--enforce-eager` (vLLM) to confirm.",
-    SAME_GPU,
-  ].join(" "),
-  weights: [
-    "Memory ran out while loading the weights: the model does not fit on these GPUs at this precision.",
-    "Use more GPUs (`--tp` / `--tensor-parallel-size`), a quantized checkpoint (`--quantization fp8`, AWQ, GPTQ) or a smaller model.",
-    SAME_GPU,
-  ].join(" "),
-  kv_cache: [
-    "Memory ran out while sizing or allocating the KV cache.",
-    "Lower `--mem-fraction-static` (SGLang) or `--gpu-memory-utilization` (vLLM), cap the cache with `--max-total-tokens` (SGLang),",
-    "or shorten the context: `--context-length` (SGLang) / `--max-model-len` (vLLM).",
-    SAME_GPU,
-  ].join(" "),
-  other: [
-    "Lower the memory the engine reserves up front (`--mem-fraction-static` for SGLang, `--gpu-memory-utilization` for vLLM) to leave room for activations,",
-    "and lower the batch the engine builds (`--max-running-requests` / `--chunked-prefill-size` for SGLang, `--max-num-seqs` / `--max-num-batched-tokens` for vLLM).",
-    "If the patch changed a kernel's workspace or buffers, it may simply need more memory than before.",
-    SAME_GPU,
-  ].join(" "),
+export const ENGINE_HINTS: Record<HintFamily, EngineHints> = {
+  sglang: {
+    cudaOom: {
+      graph_capture: [
+        "Memory ran out while capturing CUDA graphs, after the weights and the KV cache were allocated.",
+        "Leave more room for the graphs: lower `--mem-fraction-static` (try 0.8, then 0.7) or `--cuda-graph-max-bs`,",
+        "or run once with `--disable-cuda-graph` to confirm the graphs are what does not fit.",
+        SAME_GPU,
+      ].join(" "),
+      weights: [
+        "Memory ran out while loading the weights: the model does not fit on these GPUs at this precision.",
+        "Use more GPUs (`--tp`), a quantized checkpoint (`--quantization fp8`, AWQ, GPTQ) or a smaller model.",
+        SAME_GPU,
+      ].join(" "),
+      kv_cache: [
+        "Memory ran out while sizing or allocating the KV cache.",
+        "Lower `--mem-fraction-static`, cap the cache with `--max-total-tokens`, or shorten the context with `--context-length`.",
+        SAME_GPU,
+      ].join(" "),
+      other: [
+        "Lower the memory the engine reserves up front (`--mem-fraction-static`) to leave room for activations,",
+        "and lower the batch it builds (`--max-running-requests`, `--chunked-prefill-size`).",
+        "If the patch changed a kernel's workspace or buffers, it may simply need more memory than before.",
+        SAME_GPU,
+      ].join(" "),
+    },
+    hostOomLoading: "load the weights with fewer copies in host memory (`--load-format`, no `--enable-torch-compile`)",
+    importCheck: 'Run `python -c "import sglang"` in the patched tree to reproduce it without a GPU.',
+  },
+  vllm: {
+    cudaOom: {
+      graph_capture: [
+        "Memory ran out while capturing CUDA graphs, after the weights and the KV cache were allocated.",
+        "Leave more room for the graphs: lower `--gpu-memory-utilization` (try 0.8, then 0.7) or the largest captured batch (`--max-cudagraph-capture-size`),",
+        "or run once with `--enforce-eager` to confirm the graphs are what does not fit.",
+        SAME_GPU,
+      ].join(" "),
+      weights: [
+        "Memory ran out while loading the weights: the model does not fit on these GPUs at this precision.",
+        "Use more GPUs (`--tensor-parallel-size`), a quantized checkpoint (`--quantization fp8`, AWQ, GPTQ) or a smaller model.",
+        SAME_GPU,
+      ].join(" "),
+      kv_cache: [
+        "Memory ran out while sizing or allocating the KV cache.",
+        "Lower `--gpu-memory-utilization`, or shorten the context with `--max-model-len`.",
+        SAME_GPU,
+      ].join(" "),
+      other: [
+        "Lower the memory the engine reserves up front (`--gpu-memory-utilization`) to leave room for activations,",
+        "and lower the batch it builds (`--max-num-seqs`, `--max-num-batched-tokens`).",
+        "If the patch changed a kernel's workspace or buffers, it may simply need more memory than before.",
+        SAME_GPU,
+      ].join(" "),
+    },
+    hostOomLoading: "load the weights with fewer copies in host memory (`--load-format`)",
+    importCheck: 'Run `python -c "import vllm"` in the patched tree to reproduce it without a GPU.',
+  },
+  any: {
+    cudaOom: {
+      graph_capture: [
+        "Memory ran out while capturing CUDA graphs, after the weights and the KV cache were allocated.",
+        "Leave more room for the graphs: lower `--mem-fraction-static` (try 0.8, then 0.7; vLLM: `--gpu-memory-utilization`),",
+        "lower `--cuda-graph-max-bs` (both the prefill and the decode graphs; vLLM: `--max-cudagraph-capture-size` or `--cuda-graph-sizes`),",
+        "or turn the prefill CUDA graph off (SGLang) / run with `--enforce-eager` (vLLM) to confirm.",
+        SAME_GPU,
+      ].join(" "),
+      weights: [
+        "Memory ran out while loading the weights: the model does not fit on these GPUs at this precision.",
+        "Use more GPUs (`--tp` / `--tensor-parallel-size`), a quantized checkpoint (`--quantization fp8`, AWQ, GPTQ) or a smaller model.",
+        SAME_GPU,
+      ].join(" "),
+      kv_cache: [
+        "Memory ran out while sizing or allocating the KV cache.",
+        "Lower `--mem-fraction-static` (SGLang) or `--gpu-memory-utilization` (vLLM), cap the cache with `--max-total-tokens` (SGLang),",
+        "or shorten the context: `--context-length` (SGLang) / `--max-model-len` (vLLM).",
+        SAME_GPU,
+      ].join(" "),
+      other: [
+        "Lower the memory the engine reserves up front (`--mem-fraction-static` for SGLang, `--gpu-memory-utilization` for vLLM) to leave room for activations,",
+        "and lower the batch the engine builds (`--max-running-requests` / `--chunked-prefill-size` for SGLang, `--max-num-seqs` / `--max-num-batched-tokens` for vLLM).",
+        "If the patch changed a kernel's workspace or buffers, it may simply need more memory than before.",
+        SAME_GPU,
+      ].join(" "),
+    },
+    hostOomLoading: "load weights with fewer CPU copies (SGLang `--load-format` / vLLM `--load-format`, no `--enable-torch-compile` duplicates)",
+    importCheck: 'Run `python -c "import sglang"` (or `import vllm`) in the patched tree to reproduce it without a GPU.',
+  },
 };
 
-export const HOST_OOM_HINT = [
-  "The host (not the GPU) ran out of memory and the kernel's OOM killer ended the engine.",
-  "Give the runner more RAM or a larger `docker.memory` limit, load weights with fewer CPU copies",
-  "(SGLang `--load-format` / vLLM `--load-format`, no `--enable-torch-compile` duplicates), and check `dmesg` for the OOM report.",
-].join(" ");
+export function cudaOomHint(phase: OomPhase, family: HintFamily = "any"): string {
+  return ENGINE_HINTS[family].cudaOom[phase];
+}
+
+export function hostOomHint(family: HintFamily = "any"): string {
+  return [
+    "The host (not the GPU) ran out of memory and the kernel's OOM killer ended the engine.",
+    `Give the runner more RAM or a larger \`docker.memory\` limit, ${ENGINE_HINTS[family].hostOomLoading},`,
+    "and check `dmesg` for the OOM report.",
+  ].join(" ");
+}
 
 export const NCCL_HINT = [
   "Multi-GPU communication failed. Rerun with `NCCL_DEBUG=INFO` in the engine's env to see which transport broke.",
@@ -48,10 +141,10 @@ export const NCCL_HINT = [
   "check that every GPU in `--tp` is visible and idle (`nvidia-smi`).",
 ].join(" ");
 
-export function importErrorHint(location: string | null): string {
+export function importErrorHint(location: string | null, family: HintFamily = "any"): string {
   // The location is the engine's traceback: its backticks must not open code spans on the card.
   const where = location ? `Look at ${literalForCodeSpans(location)}: ` : "";
-  return `${where}the engine's Python code does not import, most often because the patch left a syntax error, a missing import or a renamed symbol. Run \`python -c "import sglang"\` (or \`import vllm\`) in the patched tree to reproduce it without a GPU.`;
+  return `${where}the engine's Python code does not import, most often because the patch left a syntax error, a missing import or a renamed symbol. ${ENGINE_HINTS[family].importCheck}`;
 }
 
 export function portInUseHint(port: number | null): string {

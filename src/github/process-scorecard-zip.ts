@@ -1,3 +1,4 @@
+import type { VerdictOutcome } from "../scorecard/decide-verdict.js";
 import { describeVerdict } from "../scorecard/describe-card.js";
 import { type CardFacts, cardFactsFrom } from "../store/card-history.js";
 import { renderMarkdown } from "../scorecard/render-markdown.js";
@@ -24,6 +25,8 @@ export type ScorecardZipResult =
       /** The same card for the check run's summary, fitted to GitHub's limit in UTF-8 bytes with room for a note. */
       checkSummary: string;
       passed: boolean;
+      /** The verdict on the patch: `none` when the runner, the baseline or the infrastructure failed instead. */
+      outcome: VerdictOutcome;
       headline: string;
       /** Changed files the workflow's patch-paths left out: scored is only the rest. */
       filesLeftOut: number;
@@ -56,6 +59,7 @@ export function processScorecardZip(job: ScorecardZipJob): ScorecardZipResult {
     comment,
     checkSummary: renderMarkdownWithinBytes(regated, MAX_CHECK_SUMMARY_BYTES - CHECK_NOTE_BYTES, comment),
     passed: verdict.passed,
+    outcome: verdict.outcome,
     headline: verdict.headline,
     filesLeftOut: regated.source?.patchFilter?.leftOutTotal ?? 0,
     facts: cardFactsFrom(regated),

@@ -1,3 +1,4 @@
+import type { VerdictOutcome } from "../scorecard/decide-verdict.js";
 import { fitUtf8 } from "../scorecard/fit-utf8-bytes.js";
 import type { GitHubClient, RepoRef } from "./github-client.js";
 
@@ -56,6 +57,15 @@ export interface CheckRunInfo {
   conclusion: string | null;
   externalId: string | null;
   title: string | null;
+}
+
+/**
+ * The conclusion a card's verdict gives its check. No verdict (the runner, the baseline or the
+ * infrastructure failed) concludes as a failure whose title says "No verdict": a required check
+ * takes neutral and skipped as passing, and a round that measured nothing must not let a merge through.
+ */
+export function checkConclusionFor(outcome: VerdictOutcome): "success" | "failure" {
+  return outcome === "pass" ? "success" : "failure";
 }
 
 const CUT_NOTE = "\n\n…cut to fit GitHub's size limit.";

@@ -1,6 +1,8 @@
 import { formatBar, formatPercent, formatPercentAgainst, formatScoreAgainstBar, formatTimes } from "../scoring/format-speedup.js";
 import { MIN_PROMPTS_FOR_INTERVAL } from "../scoring/evaluate-gate.js";
 import { speedupFromTimes } from "../scoring/score-round.js";
+import { type VerdictOutcome, decideVerdict } from "./decide-verdict.js";
+import type { RunnerFault } from "./find-runner-fault.js";
 import type { PromptResult, PromptRun, Scorecard } from "./scorecard-schema.js";
 
 export { formatPercent, formatScoreAgainstBar, formatTimes };
@@ -65,30 +67,54 @@ export function describeBar(gate: Scorecard["gate"]): string {
   }
 }
 
-/** One line for a headline, a check title or an annotation. */
-export function describeVerdict(card: Scorecard): { passed: boolean; headline: string } {
-  if (card.failure?.kind === "infrastructure") {
-    return { passed: false, headline: `⚠️ No verdict: the infrastructure failed, not the patch (${describeFailureEvent(card.failure)})` };
-  }
-  if (card.failure?.engine === "baseline") {
-    return {
-      passed: false,
-      headline: `⚠️ No verdict: the baseline failed, not the patch (${describeFailureEvent(card.failure)}: ${card.failure.label})`,
-    };
+/** Longest detail a headline quotes from a failure's summary. */
+const HEADLINE_DETAIL_CHARS = 160;
+
+/**
+ * What failed and, in brackets, what kind of failure, without saying the same thing twice: a patch
+ * that does not apply names the file and hunk from its summary instead of "the patch does not apply".
+ */
+export function describeFailureCause(failure: Failure): string {
+  const event = describeFailureEvent(failure);
+  const summary = failure.summary.length > HEADLINE_DETAIL_CHARS ? `${failure.summary.slice(0, HEADLINE_DETAIL_CHARS - 1)}…` : failure.summary;
+  const detail = failure.kind === "patch_conflict" && summary !== "" ? summary : failure.label;
+  const restates = (a: string, b: string): boolean => a.toLowerCase().includes(b.toLowerCase().replace(/^the /, ""));
+  return detail === "" || restates(event, detail) || (failure.stage === "patch" && failure.kind !== "patch_conflict") ? event : `${event} (${detail})`;
+}
+
+/** The runner's fault in a headline's words: what held which GPU before the candidate started. */
+function describeRunnerFaultBriefly(fault: RunnerFault): string {
+  const gpu = fault.gpu === null ? "the GPU" : `GPU ${fault.gpu}`;
+  const held = fault.mainHolder ? `${gpu} was held by ${fault.mainHolder},` : `${fault.heldGiB ?? "memory"} of ${gpu} was in use`;
+  return `${held} when the candidate started`;
+}
+
+/** One line for a headline, a check title or an annotation, and the verdict it states. */
+export function describeVerdict(card: Scorecard): { passed: boolean; outcome: VerdictOutcome; headline: string } {
+  const verdict = decideVerdict(card);
+  const none = (headline: string) => ({ passed: false, outcome: "none" as const, headline: `⚠️ No verdict: ${headline}` });
+  switch (verdict.cause) {
+    case "infrastructure":
+      return none(`the infrastructure failed, not the patch (${describeFailureEvent(card.failure as Failure)})`);
+    case "baseline":
+      return none(`the baseline failed, not the patch (${describeFailureEvent(card.failure as Failure)}: ${(card.failure as Failure).label})`);
+    case "runner":
+      return none(`the runner's GPU was busy, not the patch (${describeRunnerFaultBriefly(verdict.runnerFault as RunnerFault)})`);
+    case "nothing_compared":
+      return none("the baseline answered none of the prompts, so there is nothing to compare with");
+    case null:
+      break;
   }
   if (card.roundScore === null) {
-    if (!card.failure && card.promptsTotal > 0 && card.excluded === card.promptsTotal) {
-      return { passed: false, headline: "⚠️ No verdict: the baseline answered none of the prompts, so there is nothing to compare with" };
-    }
-    const why = card.failure ? `${describeFailureEvent(card.failure)} (${card.failure.label})` : card.gate.reason.replace(/^no round score: /, "");
-    return { passed: false, headline: `❌ No prompt scores: ${why}` };
+    const why = card.failure ? describeFailureCause(card.failure) : card.gate.reason.replace(/^no round score: /, "");
+    return { passed: false, outcome: "fail", headline: `❌ No prompt scores: ${why}` };
   }
   const score = formatScoreAgainstBar(card.roundScore, card.gate.bar);
   const headline = `${card.gate.passed ? "✅" : "❌"} Round score ${score} (${describeBar(card.gate)})`;
   // When something other than the rule keeps the gate closed (a crash, truncated answers, too few
   // prompts), the headline says so: a score above the bar with a ❌ must not look like a mistake.
   const others = card.gate.reasons.filter((reason) => reason !== card.gate.rule);
-  return { passed: card.gate.passed, headline: others.length > 0 ? `${headline}: ${others.join("; ")}` : headline };
+  return { passed: card.gate.passed, outcome: verdict.outcome, headline: others.length > 0 ? `${headline}: ${others.join("; ")}` : headline };
 }
 
 /** A run's score as the card's data gives it: recomputed from its times, never read from a score field. */

@@ -1,5 +1,6 @@
 import type { GpuSnapshot } from "../round/gpu-state-schema.js";
-import { SAME_MEMORY_MIB, describeHolders, describeMemoryInUse, describeUseOn, formatGiB, largestIncreaseMiB, readGpuSnapshot } from "./read-gpu-snapshot.js";
+import { describeRunnerFix, findRunnerFault } from "./find-runner-fault.js";
+import { describeHolders, describeMemoryInUse, formatGiB, readGpuSnapshot } from "./read-gpu-snapshot.js";
 import { literalForCodeSpans } from "./render-inline-code.js";
 import type { Scorecard } from "./scorecard-schema.js";
 
@@ -54,23 +55,21 @@ export function explainCudaOom(card: Scorecard): OomExplanation | null {
     };
   }
 
-  const candidate = state?.candidate ?? null;
-  const baseline = state?.baseline ?? null;
-  const now = readGpuSnapshot(candidate);
-  const before = readGpuSnapshot(baseline);
-  const increase = candidate && baseline && now.readable && before.readable ? largestIncreaseMiB(candidate, baseline) : null;
-
-  if (now.readable && now.held && (!before.readable || !before.held || (increase !== null && increase >= SAME_MEMORY_MIB))) {
-    const against = before.readable && baseline && now.busiest ? `, against ${describeUseOn(baseline, now.busiest.index)} before the baseline started` : "";
+  const fault = findRunnerFault(card);
+  if (fault) {
+    const against = fault.beforeBaseline ? `, against ${fault.beforeBaseline} before the baseline started` : "";
     return {
       verdict: "runner_busy",
-      lead: "Most likely the runner's fault, not the patch's:",
+      lead: "For the maintainers:",
       text:
-        `before the candidate started, ${describeMemoryInUse(now)}${heldBy(now.processes)}${against}. ` +
-        "Another job or a leftover engine held the memory the candidate needed. Nothing to change in the patch yet: " +
-        "a maintainer should free the runner's GPU and comment `/rescore`.",
+        `before the candidate started, ${fault.memoryInUse}${against}: ` +
+        `another job or a leftover engine held the memory the candidate needed, so this round says nothing about the patch. ${describeRunnerFix(fault)} Nothing to change in the patch.`,
     };
   }
+
+  const candidate = state?.candidate ?? null;
+  const now = readGpuSnapshot(candidate);
+  const before = readGpuSnapshot(state?.baseline ?? null);
 
   if (state && !state.sameLaunch) {
     const gpu = now.readable ? ` Before the candidate started, ${describeMemoryInUse(now)}.` : "";

@@ -3,7 +3,7 @@ import type { GpuSnapshot } from "../round/gpu-state-schema.js";
 import { describeGpus } from "../round/probe-gpu.js";
 import { describeHolders, describeMemoryInUse, formatGiB, readGpuSnapshot } from "./read-gpu-snapshot.js";
 import { literalForCodeSpans, renderWithCodeSpans } from "./render-inline-code.js";
-import { escapeCell } from "./render-markdown.js";
+import { escapeInline as escapeCell } from "./escape-engine-text.js";
 import type { Scorecard } from "./scorecard-schema.js";
 
 function memoryInUse(snapshot: GpuSnapshot): string {

@@ -1,6 +1,7 @@
 import { markdownTable } from "markdown-table";
 import type { LatencyMetric, Percentiles, RoundMetrics } from "../metrics/metrics-schema.js";
 import { formatMs } from "./describe-card.js";
+import { renderFold } from "./render-key-value-table.js";
 import type { Scorecard } from "./scorecard-schema.js";
 
 const LATENCY_ROWS: Array<{ metric: LatencyMetric; label: string }> = [
@@ -31,22 +32,37 @@ export function describeTimeChange(ratio: number | null): string {
   return `${change}% ${ratio < 1 ? "less" : "more"} time`;
 }
 
-function phase(name: string, metric: LatencyMetric, label: string, metrics: RoundMetrics, per = ""): string {
+function phase(name: string, metric: LatencyMetric, label: string, metrics: RoundMetrics, per = ""): { name: string; change: string } {
   const before = metrics.baseline[metric].median;
   const after = metrics.candidate[metric].median;
   const change = describeTimeChange(metrics.ratio[metric].median);
   const unit = per !== "" && change.endsWith(" time") ? ` ${per}` : "";
-  return `**${name}:** ${change}${unit} (median ${label} ${formatMs(before)} → ${formatMs(after)} ms)`;
+  return { name, change: `${change}${unit} (median ${label} ${formatMs(before)} → ${formatMs(after)} ms)` };
 }
 
 /**
- * Where the speed came from: TTFT (prefill) against TPOT and ITL (decode), with throughput, for both
- * engines and as candidate ÷ baseline, led by one line saying which phase changed.
+ * Where the speed came from in one line, for the first screen: how prefill (TTFT) and decode (TPOT)
+ * changed. Empty when nothing was scored. Plain text, with `bold` marking the phases' names for Markdown.
+ */
+export function describeSpeedLead(card: Scorecard, bold: (name: string) => string = (name) => name): string {
+  const metrics = card.metrics;
+  if (!metrics) return "";
+  return [phase("Prefill", "ttftMs", "TTFT", metrics), phase("Decode", "tpotMs", "TPOT", metrics, "per token")]
+    .map(({ name, change }) => `${bold(`${name}:`)} ${change}`)
+    .join(" · ");
+}
+
+export function renderSpeedLead(card: Scorecard): string {
+  return describeSpeedLead(card, (name) => `**${name}**`);
+}
+
+/**
+ * The speed of both engines in full, folded: TTFT (prefill) against TPOT and ITL (decode), end to end
+ * and throughput, p50 / p90 / p99 and candidate ÷ baseline. The first screen has its one-line lead.
  */
 export function renderSpeedSection(card: Scorecard): string {
   const metrics = card.metrics;
   if (!metrics) return "";
-  const lead = [phase("Prefill", "ttftMs", "TTFT", metrics), phase("Decode", "tpotMs", "TPOT", metrics, "per token")].join(" · ");
   const rows = [
     ["Metric", "Baseline p50 / p90 / p99", "Candidate p50 / p90 / p99", "Candidate ÷ baseline"],
     ...LATENCY_ROWS.map(({ metric, label }) => [
@@ -72,5 +88,5 @@ export function renderSpeedSection(card: Scorecard): string {
     "TTFT is the time to the first token, TPOT the time per output token after the first, ITL the time between streamed chunks, " +
     "as `vllm bench serve` and SGLang's `bench_serving` define them; rates are over the span from the first request sent to the last token at k. " +
     "For times a ratio below 1.00× is faster, for rates above.";
-  return `### Where the speed came from\n\n${lead}\n\n${table}\n\n${basis}`;
+  return renderFold("Where the speed came from: TTFT, TPOT, ITL, end to end and throughput of both engines", `${table}\n\n${basis}`);
 }

@@ -1,5 +1,6 @@
+import { decideVerdict } from "./decide-verdict.js";
 import {
-  describeFailureEvent,
+  describeFailureCause,
   describeInterval,
   describeNoise,
   describeRuns,
@@ -11,10 +12,12 @@ import {
   formatTimes,
   formatRunScores,
 } from "./describe-card.js";
+import { describeGate, describeIntervalBriefly, describeNextStep, describePromptCounts, describeScore } from "./describe-summary.js";
 import { countingSentence, integrityRows, promptReason } from "./describe-integrity.js";
 import { explainCudaOom } from "./explain-cuda-oom.js";
 import { describeHolders, describeMemoryInUse, readGpuSnapshot } from "./read-gpu-snapshot.js";
-import { describeTimeChange, formatRate, formatRatio } from "./render-speed-section.js";
+import { findSameOutcome } from "./render-prompts-section.js";
+import { describeSpeedLead, describeTimeChange, formatRate, formatRatio } from "./render-speed-section.js";
 import { cleanLogLine } from "./sanitize-log-tail.js";
 import type { Scorecard } from "./scorecard-schema.js";
 
@@ -28,39 +31,84 @@ function columns(rows: string[][]): string[] {
   return rows.map((row) => row.map((cell, index) => pad(cell, widths[index] ?? 0)).join("  ").trimEnd());
 }
 
-/** The card for a terminal: the same facts as the Markdown card, in plain aligned text. */
+/** The failed engine, cause first, as the Markdown card puts it. */
+function failureLines(card: Scorecard, maxLogLines: number): string[] {
+  const failure = card.failure;
+  if (!failure) return [];
+  const oom = explainCudaOom(card);
+  const runnerAtFault = decideVerdict(card).cause === "runner";
+  const out = [
+    "",
+    describeFailureCause(failure),
+    ...(oom ? [`${oom.lead} ${oom.text}`] : []),
+    ...columns([
+      ["  engine", failure.engine],
+      ["  stage", failure.run ? `${failure.stage}, run ${failure.run} of ${card.settings.runs}` : failure.stage],
+      ["  kind", `${failure.kind} (${failure.label})`],
+      ["  exit", failure.exitCode !== null ? String(failure.exitCode) : (failure.signal ?? "—")],
+      ["  error", failure.summary],
+      [runnerAtFault ? "  if it fails on a free GPU" : "  what to try", failure.hint],
+    ]),
+  ];
+  if (failure.logTail.length > 0) {
+    const shown = failure.logTail.slice(-maxLogLines);
+    out.push("", `Log tail (last ${shown.length} of ${failure.logTail.length} lines):`, ...shown.map((line) => `  | ${cleanLogLine(line)}`));
+  }
+  return out;
+}
+
+/**
+ * The card for a terminal, in the Markdown card's order: the verdict and why first (the score table,
+ * or the failure of a card with no score), then the details the Markdown card folds.
+ */
 export function renderText(card: Scorecard, options: { maxPromptRows?: number; maxLogLines?: number } = {}): string {
   const maxRows = options.maxPromptRows ?? 50;
   const maxLogLines = options.maxLogLines ?? 60;
   const out: string[] = [];
   out.push(describeVerdict(card).headline, "");
-  const interval = card.scoreInterval
-    ? ` (${Math.round(card.scoreInterval.confidence * 100)}% interval ${formatTimes(card.scoreInterval.low)}–${formatTimes(card.scoreInterval.high)})`
-    : "";
+  const score = describeScore(card);
+  if (score) {
+    const gate = describeGate(card);
+    const speed = describeSpeedLead(card);
+    const next = describeNextStep(card);
+    out.push(
+      ...columns([
+        ["Round score", `${score.score} ${score.rest}`],
+        ["Prompts", describePromptCounts(card)],
+        ...(speed === "" ? [] : [["Speed", speed]]),
+        ["Gate", gate.text],
+        ...(next ? [["What now", next]] : []),
+      ]),
+    );
+  }
+  const failure = failureLines(card, maxLogLines);
+  if (score) out.push(...failure);
+  else out.push(...failure.slice(1));
+
+  out.push("", "How the score was measured:");
   const intervalWords = describeInterval(card);
   out.push(
     ...columns([
-      ["Round score", card.roundScore === null ? "—" : `${formatScoreAgainstBar(card.roundScore, card.gate.bar)}${interval}`],
-      ...(intervalWords ? [["Interval", intervalWords]] : []),
-      ["Runs", describeRuns(card)],
-      ["Noise", describeNoise(card)],
-      ["Prompts scored", `${card.promptsScored} / ${card.promptsTotal}`],
-      ["Below tolerance", `${card.belowTolerance} (answered too little to score)`],
-      ...integrityRows(card),
-      ["Zeroed total", `${card.zeroedTotal} (scored 0.0 without measuring)`],
-      ["Unscored", describeUnscored(card)],
-      ...(card.excluded > 0 ? [["Excluded", `${card.excluded} (baseline failed on them or answered nothing)`]] : []),
-      ["Gate", card.gate.passed ? `passes: ${card.gate.reason}` : `does not pass: ${card.gate.reasons.join("; ")}`],
+      ["  Round score", card.roundScore === null ? "—" : `${formatScoreAgainstBar(card.roundScore, card.gate.bar)} (${describeIntervalBriefly(card)})`],
+      ...(intervalWords ? [["  Interval", intervalWords]] : []),
+      ["  Runs", describeRuns(card)],
+      ["  Noise", describeNoise(card)],
+      ["  Prompts scored", `${card.promptsScored} / ${card.promptsTotal}`],
+      ["  Below tolerance", `${card.belowTolerance} (answered too little to score)`],
+      ...integrityRows(card).map(([label, text]) => [`  ${label ?? ""}`, text ?? ""]),
+      ["  Zeroed", `${card.zeroedTotal} (the candidate failed on them, so each counts as 0)`],
+      ["  Unscored", describeUnscored(card)],
+      ...(card.excluded > 0 ? [["  Excluded", `${card.excluded} (baseline failed on them or answered nothing)`]] : []),
+      ["  Gate", describeGate(card).text],
     ]),
   );
   const s = card.settings;
   out.push(
-    "",
-    `Settings: request interval ${s.requestIntervalMs} ms${s.arrival === "poisson" ? " (Poisson)" : ""}, runs ${s.runs}, thinking ${s.thinking ? "on" : "off"}, context limit ${s.contextLimit}, max tokens ${s.maxTokens}, tolerance ${formatPercent(s.tolerance)}`,
+    `  Settings: request interval ${s.requestIntervalMs} ms${s.arrival === "poisson" ? " (Poisson)" : ""}, runs ${s.runs}, thinking ${s.thinking ? "on" : "off"}, context limit ${s.contextLimit}, max tokens ${s.maxTokens}, tolerance ${formatPercent(s.tolerance)}`,
   );
-  if (card.tokenCountsEstimated) out.push("Token counts are estimates: the server did not report them per chunk.");
+  if (card.tokenCountsEstimated) out.push("  Token counts are estimates: the server did not report them per chunk.");
   const counting = countingSentence(card);
-  if (counting) out.push(counting);
+  if (counting) out.push(`  ${counting}`);
   const metrics = card.metrics;
   if (metrics) {
     const row = (label: string, metric: "ttftMs" | "tpotMs" | "itlMs" | "e2eMs"): string[] => [
@@ -83,28 +131,10 @@ export function renderText(card: Scorecard, options: { maxPromptRows?: number; m
       ]),
     );
   }
-  const failure = card.failure;
-  if (failure) {
-    const oom = explainCudaOom(card);
-    out.push(
-      "",
-      `${describeFailureEvent(failure)}`,
-      ...(oom ? [`${oom.lead} ${oom.text}`] : []),
-      ...columns([
-        ["  engine", failure.engine],
-        ["  stage", failure.run ? `${failure.stage}, run ${failure.run} of ${card.settings.runs}` : failure.stage],
-        ["  kind", `${failure.kind} (${failure.label})`],
-        ["  exit", failure.exitCode !== null ? String(failure.exitCode) : (failure.signal ?? "—")],
-        ["  summary", failure.summary],
-        ["  hint", failure.hint],
-      ]),
-    );
-    if (failure.logTail.length > 0) {
-      const shown = failure.logTail.slice(-maxLogLines);
-      out.push("", `Log tail (last ${shown.length} of ${failure.logTail.length} lines):`, ...shown.map((line) => `  | ${cleanLogLine(line)}`));
-    }
-  }
-  if (card.prompts.length > 0) {
+  const same = findSameOutcome(card);
+  if (same) {
+    out.push("", `All ${card.prompts.length} prompts: ${same.status}, ${same.score}${same.reason ? `: ${same.reason}` : ""}`);
+  } else if (card.prompts.length > 0) {
     const shown = card.prompts.slice(0, maxRows);
     const manyRuns = card.runs.completed > 1;
     const perRun = (prompt: (typeof shown)[number]): string[] => (manyRuns ? [formatRunScores(prompt, "/")] : []);
@@ -125,6 +155,7 @@ export function renderText(card: Scorecard, options: { maxPromptRows?: number; m
     );
     if (card.prompts.length > shown.length) out.push(`… ${card.prompts.length - shown.length} more prompts in scorecard.json`);
   }
+  out.push("");
   for (const role of ["baseline", "candidate"] as const) {
     const snapshot = card.gpuState?.[role];
     if (snapshot === undefined) continue;
@@ -135,6 +166,6 @@ export function renderText(card: Scorecard, options: { maxPromptRows?: number; m
     out.push(`GPU before the ${role} started: ${state}`);
   }
   const p = card.provenance;
-  out.push("", `Engine ${card.engine}; image digest ${p.imageDigest ?? "—"}; patch hash ${p.patchHash ?? "—"}; runner ${p.runner ?? "—"}; GPU ${p.gpu ?? "—"}`);
+  out.push(`Engine ${card.engine}; image digest ${p.imageDigest ?? "—"}; patch hash ${p.patchHash ?? "—"}; runner ${p.runner ?? "—"}; GPU ${p.gpu ?? "—"}`);
   return `${out.join("\n")}\n`;
 }

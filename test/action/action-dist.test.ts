@@ -12,6 +12,9 @@ import { markedProcesses } from "../support/find-marked-processes.js";
 import { DIST, runStep, startStep } from "./support/action-step.js";
 import { FASTER_PATCH, SLOWER_PATCH, type SimRound, writeSimRound } from "./support/sim-round.js";
 import { pullRequestEvent } from "./support/webhook-payloads.js";
+import { BUSY_H100, IDLE_H100, LEFTOVER_ENGINE, installFakeNvidiaSmi } from "../support/fake-nvidia-smi.js";
+
+const OOM_LOG = new URL("../fixtures/sglang-cuda-graph-oom.log", import.meta.url).pathname;
 
 /*
  * The bundled action (dist/index.js, dist/post.js) run as the runner runs it, on the reference
@@ -86,7 +89,7 @@ describe("the bundled action", () => {
     expect(failing.outputs["gate-passed"]).toBe("false");
     expect(Number(failing.outputs["round-score"])).toBeLessThan(1);
     expect(failing.stdout).toMatch(/^::error::❌ Round score 0\.\d+× \(gate interval low ≥ 1\.00×\)$/m);
-    expect(failing.summary).toContain("❌ does not pass");
+    expect(failing.summary).toContain("| Gate | ❌ does not pass");
 
     const lenient = await runStep({
       entry: "index",
@@ -107,6 +110,31 @@ describe("the bundled action", () => {
     expect(step.outputs["gate-passed"]).toBe("false");
     expect(step.stdout).toMatch(/^::error title=speedgate%3A candidate engine died before becoming healthy.*::.+$/m);
     expect(step.summary).toContain("candidate engine died before becoming healthy");
+  });
+
+  it("says no verdict when the runner's GPU was busy: the step fails, but the annotation is a warning that says what to free", async () => {
+    // nvidia-smi shows an idle GPU before the baseline starts and a leftover engine before the candidate does, which then runs out of memory.
+    const fake = await installFakeNvidiaSmi([{ gpus: IDLE_H100 }, { gpus: BUSY_H100, apps: LEFTOVER_ENGINE }]);
+    try {
+      const busy = await writeSimRound({
+        candidate: { command: ["{node}", "{speedgate}", "sim-engine", "--port", "{port}", "--profile", "profile.json", "--crash-log", OOM_LOG, "--crash-exit-code", "1"] },
+      });
+      try {
+        const step = await runStep({ entry: "index", workDir, event, inputs: { config: busy.configPath, patch: busy.patchPath, "out-dir": join(workDir, "busy") }, env: { PATH: fake.path } });
+        expect(step.exitCode).toBe(1);
+        expect(step.outputs).toMatchObject({ verdict: "none", "gate-passed": "false", "failure-kind": "cuda_oom" });
+        const headline = "⚠️ No verdict: the runner's GPU was busy, not the patch (GPU 0 was held by python3 -m sglang.launch_server, tp0, pid 4242, 22.5 GiB, when the candidate started)";
+        expect(step.stdout).toMatch(/^::warning title=speedgate%3A no verdict%2C not the patch%3A candidate engine died before becoming healthy.*::.*Free GPU 0 on test-runner: stop what holds it /m);
+        expect(step.stdout).not.toMatch(/^::error title=/m);
+        expect(step.stdout).toContain(`::error::${headline} Free GPU 0 on `);
+        expect(step.summary).toContain(`## ${headline}`);
+        expect(step.summary).not.toContain("does not pass");
+      } finally {
+        await rm(busy.dir, { recursive: true, force: true });
+      }
+    } finally {
+      await fake.remove();
+    }
   });
 
   describe("fails the step on bad inputs, naming the input", () => {

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import type { Probot } from "probot";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { OWNER, REPO, issueCommentCreated, workflowRunCompleted } from "../support/fake-github/adjust-payloads.js";
@@ -70,6 +71,19 @@ describe("postScorecard", () => {
     expect(fake.checkRuns[0]?.summary).toContain(`| Gate | ❌ does not pass: ${reasons.join("; ")} |`);
   });
 
+  it("gives no verdict, in the check's title and the comment, when the runner's GPU was busy, and tells the maintainers what to free", async () => {
+    const busy = readFileSync(new URL("../../examples/cards/candidate-cuda-oom-busy-runner.json", import.meta.url), "utf8");
+    serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], artifacts: { 19: zipScorecard(busy) } });
+    await receive("workflow_run", workflowRunCompleted({ id: 19, headSha: SHA, headBranch: "topic" }));
+    // Not a pass: a required check must not let an unmeasured patch through; but not the patch's ❌ either.
+    expect(fake.checkRuns).toMatchObject([{ conclusion: "failure" }]);
+    expect(fake.checkRuns[0]?.title).toBe("⚠️ No verdict: the runner's GPU was busy, not the patch (GPU 3 was held by python3, pid 48211, 11.0 GiB, when the candidate started)");
+    for (const text of [fake.comments[0]?.body ?? "", fake.checkRuns[0]?.summary ?? ""]) {
+      expect(text).toContain("Free GPU 3 on gpu-runner-3: stop what holds it (python3, pid 48211, 11.0 GiB), then comment `/rescore`.");
+      expect(text).not.toContain("does not pass");
+    }
+  });
+
   it("re-gates a version-1 card from an older action: converted on read, scored under today's rule", async () => {
     const fresh = makeCard(Array.from({ length: 12 }, (_, index) => ({ speedup: 1.2 + index * 0.01 })));
     serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], artifacts: { 8: zipScorecard(JSON.stringify(toVersion1(fresh))) } });
@@ -93,7 +107,8 @@ describe("postScorecard", () => {
     const withMetrics = { ...card, metrics: makeCard([{ speedup: 1.3 }]).metrics };
     serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], artifacts: { 5: zipScorecard(withMetrics) } });
     await receive("workflow_run", workflowRunCompleted({ id: 5, headSha: SHA, headBranch: "topic" }));
-    expect(fake.comments[0]?.body).toContain("### Where the speed came from");
+    expect(fake.comments[0]?.body).toContain("<details><summary>Where the speed came from");
+    expect(fake.comments[0]?.body).toContain("| Speed | **Prefill:**");
   });
 
   it("links the app's own troubleshooting pages, never the ones the artifact names", async () => {

@@ -25,6 +25,11 @@ describe("classifyFailure", () => {
     expect(failure.hint).toContain("--gpu-memory-utilization");
     expect(failure.hint).toContain("--enforce-eager");
     expect(failure.hint).toContain("nvidia-smi");
+    // The round config says which engine it is: then the hint names that engine's flags only.
+    const sglang = classify(lines, { engine: "sglang" }).hint;
+    expect(sglang).toContain("--mem-fraction-static");
+    expect(sglang).not.toContain("--gpu-memory-utilization");
+    expect(sglang).not.toContain("vLLM");
     expect(failure.logTail).toContain('  File "/src/python/sglang/srt/layers/quantization/unquant.py", line 433, in apply');
     expect(failure.logTail).toContain("    return F.linear(x, layer.weight, bias)");
     expect(failure.logTail.some((line) => /^\s+\^+$/.test(line))).toBe(true);

@@ -14,12 +14,18 @@ import { runCli } from "../cli/support/sim-round.js";
 const troubleshooting = fileURLToPath(new URL("../../docs/troubleshooting/", import.meta.url));
 const FIELD = /\b(?:docker|health|bench|build|gate|baseline|candidate)\.[a-zA-Z]+(?:\.[a-zA-Z]+)?/g;
 
+/** Every string a value holds, however deeply nested (the per-engine hints are a table of tables). */
+function stringsIn(value: unknown): string[] {
+  if (typeof value === "string") return [value];
+  if (value instanceof RegExp || value === null || typeof value !== "object") return [];
+  return Object.values(value).flatMap(stringsIn);
+}
+
 async function hintTexts(): Promise<string[]> {
   const texts: string[] = [];
   for (const value of Object.values(hints)) {
-    if (typeof value === "string") texts.push(value);
-    else if (typeof value === "function") texts.push(String((value as (arg: null) => unknown)(null)));
-    else texts.push(...Object.values(value as Record<string, string>));
+    if (typeof value === "function") texts.push(String((value as (arg: undefined) => unknown)(undefined)));
+    else texts.push(...stringsIn(value));
   }
   for (const page of await readdir(troubleshooting)) texts.push(await readFile(join(troubleshooting, page), "utf8"));
   return texts;
@@ -32,6 +38,12 @@ describe("the failure hints and troubleshooting pages", () => {
     // docker.sock is the daemon's socket, not a field.
     const unknown = [...named].filter((field) => field !== "docker.sock" && !fields.has(field) && ![...fields].some((known) => known.startsWith(`${field}.`)));
     expect(unknown).toEqual([]);
+  });
+
+  it("are complete for every engine family: each names a hint for every OOM phase", () => {
+    for (const family of [...hints.HINT_ENGINES.map((row) => row.family), "any"] as const) {
+      for (const phase of ["graph_capture", "weights", "kv_cache", "other"] as const) expect(hints.cudaOomHint(phase, family).length).toBeGreaterThan(80);
+    }
   });
 
   it("point a slow start at weights served from the runner with docker.mounts, which the config now has", () => {
@@ -53,5 +65,36 @@ describe("the failure hints and troubleshooting pages", () => {
     } finally {
       vi.unstubAllEnvs();
     }
+  });
+});
+
+describe("hints in the engine's own flags", () => {
+  const VLLM_ONLY = ["--gpu-memory-utilization", "--enforce-eager", "--max-model-len", "--max-num-seqs", "--tensor-parallel-size", "import vllm", "vLLM"];
+  const SGLANG_ONLY = ["--mem-fraction-static", "--cuda-graph-max-bs", "--max-total-tokens", "--context-length", "--max-running-requests", "import sglang", "SGLang"];
+  const texts = (family: hints.HintFamily): string =>
+    [
+      ...(["graph_capture", "weights", "kv_cache", "other"] as const).map((phase) => hints.cudaOomHint(phase, family)),
+      hints.hostOomHint(family),
+      hints.importErrorHint(null, family),
+    ].join("\n");
+
+  it("pick the family from the round config's engine name, forks included; an unknown engine gets every family's flags", () => {
+    expect(hints.hintFamily("sglang")).toBe("sglang");
+    expect(hints.hintFamily("SGLang-fork")).toBe("sglang");
+    expect(hints.hintFamily("vllm")).toBe("vllm");
+    expect(hints.hintFamily("my-vLLM")).toBe("vllm");
+    expect(hints.hintFamily("sim")).toBe("any");
+    expect(hints.hintFamily(undefined)).toBe("any");
+  });
+
+  it("give SGLang only SGLang's flags and vLLM only vLLM's", () => {
+    const sglang = texts("sglang");
+    for (const flag of VLLM_ONLY) expect(sglang).not.toContain(flag);
+    expect(sglang).toContain("--mem-fraction-static");
+    const vllm = texts("vllm");
+    for (const flag of SGLANG_ONLY) expect(vllm).not.toContain(flag);
+    expect(vllm).toContain("--gpu-memory-utilization");
+    const any = texts("any");
+    for (const flag of ["--mem-fraction-static", "--gpu-memory-utilization"]) expect(any).toContain(flag);
   });
 });

@@ -175,6 +175,7 @@ describe.skipIf(!context)("the Docker daemon goes away mid-round (real daemon be
       expect(card.gate.passed).toBe(false);
       expect(describeVerdict(card)).toEqual({
         passed: false,
+        outcome: "none",
         headline: "⚠️ No verdict: the infrastructure failed, not the patch (the Docker daemon went away during the baseline engine's benchmark)",
       });
       // Nothing is scored on a measurement the daemon cut, and the candidate never ran.

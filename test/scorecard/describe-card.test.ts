@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { describeFailureEvent, describeInterval, describeNoise, describeRuns, describeVerdict } from "../../src/scorecard/describe-card.js";
+import { describeFailureCause, describeFailureEvent, describeInterval, describeNoise, describeRuns, describeVerdict } from "../../src/scorecard/describe-card.js";
+import { describeNextStep, describePromptCounts, describeScore } from "../../src/scorecard/describe-summary.js";
 import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
 import { makeCard } from "../support/make-card.js";
 
@@ -26,6 +27,59 @@ describe("describeFailureEvent", () => {
 
   it("still blames the engine for its own death", () => {
     expect(describeFailureEvent({ ...daemonGone, kind: "exited", label: "exited with code 1" })).toBe("baseline engine died during the benchmark");
+  });
+});
+
+describe("describeFailureCause", () => {
+  const patch: Failure = { ...daemonGone, engine: "candidate", stage: "patch", kind: "patch_conflict", label: "the patch does not apply", summary: "profile.json: hunk #1 (at line 4) does not apply" };
+
+  it("names the file and hunk of a patch that does not apply instead of saying twice that it does not apply", () => {
+    expect(describeFailureCause(patch)).toBe("candidate patch does not apply (profile.json: hunk #1 (at line 4) does not apply)");
+    expect(describeFailureCause({ ...patch, label: "the patch does not apply to the baseline's source", summary: "" })).toBe(
+      "candidate patch does not apply (the patch does not apply to the baseline's source)",
+    );
+    expect(describeFailureCause({ ...patch, kind: "patch_tool_missing", label: "no tool to apply the patch", summary: "neither git nor patch is installed" })).toBe(
+      "candidate engine: the image has neither git nor patch to apply the patch",
+    );
+  });
+
+  it("keeps the kind of failure in brackets when it adds something", () => {
+    expect(describeFailureCause({ ...patch, stage: "startup", kind: "cuda_oom", label: "CUDA out of memory while loading weights" })).toBe(
+      "candidate engine died before becoming healthy (CUDA out of memory while loading weights)",
+    );
+  });
+
+  it("is what a card with no score says in its headline", () => {
+    const card = makeCard([{ speedup: 1.2 }], { failure: patch });
+    expect(describeVerdict(card).headline).toBe("❌ No prompt scores: candidate patch does not apply (profile.json: hunk #1 (at line 4) does not apply)");
+  });
+});
+
+describe("the first screen's words", () => {
+  const twelve = Array.from({ length: 12 }, () => ({ speedup: 1.3 }));
+
+  it("say what the score is and how far to trust it, without the JSON field's name", () => {
+    const score = describeScore(makeCard(twelve));
+    expect(score?.score).toBe("1.30×");
+    expect(score?.rest).toMatch(/^median end-to-end speedup at equal length, 95% interval 1\.\d\d×–1\.\d\d× \(1 run of each engine, noise not calibrated\)$/);
+    expect(score?.rest).not.toContain("median_e2e_speedup");
+  });
+
+  it("count only what is not zero, each with what it means", () => {
+    expect(describePromptCounts(makeCard(twelve))).toBe("12 of 12 scored");
+    const mixed = makeCard([...twelve.slice(0, 9), { candidateTokens: 10 }, { candidateError: "HTTP 500" }, { baselineError: "HTTP 500" }]);
+    expect(describePromptCounts(mixed)).toBe(
+      "9 of 11 scored; 1 below tolerance (answered too little); 1 zeroed (the candidate failed on them); 1 more excluded (the baseline failed on them or answered nothing: they count nowhere)",
+    );
+    expect(describePromptCounts(mixed)).not.toMatch(/scored 0\.0 without measuring|\b0 (below|diverged|implausible|zeroed)/);
+  });
+
+  it("say what would change a verdict that did not pass, and nothing when it passed", () => {
+    expect(describeNextStep(makeCard(twelve))).toBeNull();
+    const short = makeCard([...twelve.slice(0, 9), { candidateTokens: 10 }, { candidateTokens: 10 }, { candidateTokens: 10 }]);
+    expect(describeNextStep(short)).toBe("Find why the candidate stops early on 3 prompts: speed from answering less does not count.");
+    const few = makeCard(twelve.slice(0, 6).map(() => ({ speedup: 0.9 })));
+    expect(describeNextStep(few)).toBe("Score more prompts: gate.minPrompts is 10. By this measure the candidate is not faster than the bar.");
   });
 });
 

@@ -6,38 +6,34 @@ import type { GpuSnapshot } from "../../src/round/gpu-state-schema.js";
 import { renderMarkdown } from "../../src/scorecard/render-markdown.js";
 import { findRenderedReferences } from "../support/find-rendered-references.js";
 import { type PromptPlan, makeCard, seedOomFailure, testConfig } from "../support/make-card.js";
+import { IDLE_GPU, LEFTOVER_GPU, h100Snapshot } from "../support/make-gpu-snapshot.js";
 
-function gpu(usedMiB: number, processes: GpuSnapshot["processes"] = []): GpuSnapshot {
-  return {
-    takenAt: "2026-11-29T11:50:00.000Z",
-    error: null,
-    driverVersion: "570.124.06",
-    cudaVersion: "12.8",
-    gpus: [{ index: 0, uuid: "GPU-0", name: "NVIDIA H100 80GB HBM3", memoryTotalMiB: 81559, memoryUsedMiB: usedMiB }],
-    processes,
-    processesError: null,
-  };
-}
-
-const IDLE = gpu(4);
-const LEFTOVER = gpu(23046, [{ gpuUuid: "GPU-0", pid: 4242, name: "python3", usedMemoryMiB: 23040 }]);
+const gpu = h100Snapshot;
+const IDLE = IDLE_GPU;
+const LEFTOVER = LEFTOVER_GPU;
 const NO_NVIDIA_SMI: GpuSnapshot = { ...gpu(0), error: "nvidia-smi is not on the runner's PATH", driverVersion: null, cudaVersion: null, gpus: [] };
 const passing: PromptPlan[] = [{ speedup: 1.31 }, { speedup: 1.18 }, { speedup: 1.25 }, { speedup: 1.12 }, { speedup: 1.4 }];
 const gate = (minRoundScore: number): typeof testConfig => ({ ...testConfig, gate: { ...testConfig.gate, minRoundScore, use: "round-score" } });
 
-function section(markdown: string, heading: string): string {
-  const start = markdown.indexOf(heading);
-  expect(start, `${heading} is on the card`).toBeGreaterThanOrEqual(0);
-  const end = markdown.indexOf("\n### ", start + heading.length);
-  return markdown.slice(start, end === -1 ? undefined : end);
+/** A folded section of the card, from its <details> to its </details>. */
+function fold(markdown: string, summary: string): string {
+  const start = markdown.indexOf(`<details><summary>${summary}`);
+  expect(start, `the fold "${summary}" is on the card`).toBeGreaterThanOrEqual(0);
+  return markdown.slice(start, markdown.indexOf("</details>", start) + "</details>".length);
+}
+
+/** What the card shows before its first fold: the headline, the facts line, and the verdict or the failure. */
+function unfolded(markdown: string): string {
+  return markdown.slice(0, markdown.indexOf("<details>"));
 }
 
 describe("the card: where the speed came from", () => {
   it("says whether prefill or decode changed, with TTFT, TPOT and ITL percentiles, rates and candidate ÷ baseline ratios", async () => {
     const decode = makeCard(passing);
     const markdown = renderMarkdown(decode);
-    const speed = section(markdown, "### Where the speed came from");
-    expect(speed).toContain("**Prefill:** 20% less time (median TTFT 120 → 96.0 ms) · **Decode:** 20% less time per token (median TPOT 20.0 → 16.0 ms)");
+    // The one-line lead is in the first screen's table; the table of every percentile is folded.
+    expect(unfolded(markdown)).toContain("| Speed | **Prefill:** 20% less time (median TTFT 120 → 96.0 ms) · **Decode:** 20% less time per token (median TPOT 20.0 → 16.0 ms) |");
+    const speed = fold(markdown, "Where the speed came from");
     expect(speed).toContain("| TTFT ms (prefill) | 120 / 120 / 120 | 96.0 / 105 / 107 | 0.80× / 0.87× / 0.89× |");
     expect(speed).toContain("| TPOT ms (decode) |");
     expect(speed).toContain("| ITL ms (decode) |");
@@ -51,23 +47,24 @@ describe("the card: where the speed came from", () => {
     const metrics = card.metrics;
     if (!metrics) throw new Error("the test card has metrics");
     const threeRuns = { ...card, settings: { ...card.settings, runs: 3 }, metrics: { ...metrics, prompts: card.promptsScored * 3 } };
-    const pooled = section(renderMarkdown(threeRuns), "### Where the speed came from");
+    const pooled = fold(renderMarkdown(threeRuns), "Where the speed came from");
     expect(pooled).toContain(`Over ${card.promptsScored * 3} requests to each engine, the scored prompts of all 3 runs, each request cut at k`);
     const partial = { ...threeRuns, metrics: { ...metrics, prompts: card.promptsScored } };
-    expect(section(renderMarkdown(partial), "### Where the speed came from")).toContain(
+    expect(fold(renderMarkdown(partial), "Where the speed came from")).toContain(
       `(${card.promptsScored} of ${card.promptsScored * 3}: the other shards' cards carried no metrics)`,
     );
   });
 
   it("says prefill is unchanged when only decode moved", () => {
     const card = makeCard([{ speedup: 1 }, { speedup: 1 }]);
-    expect(renderMarkdown(card)).toContain("**Prefill:** unchanged (median TTFT 120 → 120 ms) · **Decode:** unchanged (median TPOT 20.0 → 20.0 ms)");
+    expect(renderMarkdown(card)).toContain("| Speed | **Prefill:** unchanged (median TTFT 120 → 120 ms) · **Decode:** unchanged (median TPOT 20.0 → 20.0 ms) |");
   });
 
   it("has no metrics table when nothing was scored", () => {
     const card = makeCard([{ candidateTokens: 10 }, { candidateError: "HTTP 500" }]);
     expect(card.metrics).toBeNull();
     expect(renderMarkdown(card)).not.toContain("Where the speed came from");
+    expect(renderMarkdown(card)).not.toContain("| Speed |");
   });
 });
 
@@ -76,27 +73,34 @@ describe("the card for a CUDA out-of-memory", () => {
 
   it("tells the author first that the patch needs more memory when the GPU was as idle as for the baseline, then the maintainers' hint with its troubleshooting link", async () => {
     const markdown = renderMarkdown(makeCard(passing, { failure: oom, gpuSnapshots: { baseline: IDLE, candidate: IDLE } }));
-    const failure = section(markdown, "### ❌ Candidate engine died before becoming healthy");
+    // A card without a score leads with its failure: nothing but the headline and the facts line above it.
+    const failure = unfolded(markdown);
+    expect(failure).not.toContain("| Round score |");
     const author = failure.indexOf("**For the author of the pull request:** the baseline started with the same command and flags on this runner");
-    const table = failure.indexOf("| Kind |");
+    const table = failure.indexOf("| Failure |");
     expect(author).toBeGreaterThan(0);
     expect(author).toBeLessThan(table);
     expect(failure).toContain("So the patch needs more GPU memory than the baseline at these settings");
     expect(failure).toContain("(at most 0.0 GiB in use on any GPU, no process listed)");
     expect(failure).toContain(
-      "| Hint for maintainers | Lower --mem-fraction-static (0.8, then 0.7), lower --cuda-graph-max-bs, or disable the prefill CUDA graph. ([troubleshooting: cuda_oom](https://github.com/speedgate-dev/speedgate/blob/v0.1.0/docs/troubleshooting/cuda_oom.md)) |",
+      "| What to try | Lower --mem-fraction-static (0.8, then 0.7), lower --cuda-graph-max-bs, or disable the prefill CUDA graph. ([troubleshooting: cuda_oom](https://github.com/speedgate-dev/speedgate/blob/v0.1.0/docs/troubleshooting/cuda_oom.md)) |",
     );
     await expect(failure).toMatchFileSnapshot("__snapshots__/cuda-oom-patch-needs-memory.md");
   });
 
-  it("blames the runner when memory was held before the candidate started and not before the baseline", async () => {
+  it("gives no verdict when memory was held before the candidate started and not before the baseline, and tells the maintainers what to free", async () => {
     const markdown = renderMarkdown(makeCard(passing, { failure: oom, gpuSnapshots: { baseline: IDLE, candidate: LEFTOVER } }));
-    const failure = section(markdown, "### ❌ Candidate engine died before becoming healthy");
+    expect(markdown).toContain("\n## ⚠️ No verdict: the runner's GPU was busy, not the patch (GPU 0 was held by python3, pid 4242, 22.5 GiB, when the candidate started)\n");
+    const failure = unfolded(markdown);
     expect(failure).toContain(
-      "**Most likely the runner's fault, not the patch's:** before the candidate started, 22.5 of 79.6 GiB were in use on GPU 0 (held by python3, pid 4242, 22.5 GiB), against 0.0 GiB on GPU 0 before the baseline started.",
+      "**For the maintainers:** before the candidate started, 22.5 of 79.6 GiB were in use on GPU 0, against 0.0 GiB on GPU 0 before the baseline started: another job or a leftover engine held the memory the candidate needed, so this round says nothing about the patch.",
     );
-    expect(failure).toContain("a maintainer should free the runner's GPU and comment `/rescore`.");
+    expect(failure).toContain("Free GPU 0 on gpu-runner-3: stop what holds it (python3, pid 4242, 22.5 GiB), then comment `/rescore`. Nothing to change in the patch.");
+    // The engine's own hint is for a failure that repeats on a free GPU.
+    expect(failure).toContain("| If it fails on a free GPU | Lower --mem-fraction-static");
     expect(failure).not.toContain("For the author");
+    expect(fold(markdown, "How the score was measured")).toContain("| Gate | ⚠️ no verdict: no round score: candidate engine failed at startup");
+    expect(markdown).not.toContain("does not pass");
     await expect(failure).toMatchFileSnapshot("__snapshots__/cuda-oom-runner-busy.md");
     expect(markdown).toContain("| Memory in use | GPU 0: 0.0 / 79.6 GiB | GPU 0: 22.5 / 79.6 GiB |");
     // The OOM explanation already says it: no second warning above.
@@ -148,7 +152,9 @@ describe("the card for a CUDA out-of-memory", () => {
     expect(markdown).not.toContain("<!-- hidden");
     // In the GPU state table and in the OOM explanation alike: its backticks are characters, not code.
     expect(markdown).toContain("| @\u200boctocat &lt;img src=x&gt; \\| &#96;x&#96; &lt;!-- hidden, pid 1, 22.5 GiB |");
-    expect(markdown).toContain("(held by @\u200boctocat &lt;img src=x&gt; \\| &#96;x&#96; &lt;!-- hidden, pid 1, 22.5 GiB)");
+    expect(markdown).toContain("stop what holds it (@\u200boctocat &lt;img src=x&gt; \\| &#96;x&#96; &lt;!-- hidden, pid 1, 22.5 GiB)");
+    // The headline names the holder too, escaped the same way.
+    expect(markdown).toContain("## ⚠️ No verdict: the runner's GPU was busy, not the patch (GPU 0 was held by @\u200boctocat &lt;img src=x&gt; \\| &#96;x&#96; &lt;!-- hidden, pid 1, 22.5 GiB, when the candidate started)");
     expect(findRenderedReferences(markdown)).toEqual([]);
   });
 });
@@ -163,7 +169,7 @@ describe("hints as code", () => {
     };
     const markdown = renderMarkdown(makeCard(passing, { failure }));
     expect(markdown).toContain(
-      "| Hint for maintainers | Find it with `ss -ltnp \\| grep 30000`, then `kill <pid>`; ask @\u200boctocat. A lone &#96; stays. ([troubleshooting: port_in_use](https://github.com/speedgate-dev/speedgate/blob/v0.1.0/docs/troubleshooting/port_in_use.md)) |",
+      "| What to try | Find it with `ss -ltnp \\| grep 30000`, then `kill <pid>`; ask @\u200boctocat. A lone &#96; stays. ([troubleshooting: port_in_use](https://github.com/speedgate-dev/speedgate/blob/v0.1.0/docs/troubleshooting/port_in_use.md)) |",
     );
     expect(markdown).not.toContain("&#96;ss -ltnp");
   });
@@ -171,7 +177,7 @@ describe("hints as code", () => {
   it("keeps the engine's own words in a hint literal: a traceback path with backticks opens no code span", () => {
     const failure: EngineFailure = { ...seedOomFailure(), kind: "import_error", label: "Python ImportError", hint: importErrorHint("/src/`@octocat`/x.py, line 3") };
     const markdown = renderMarkdown(makeCard(passing, { failure }));
-    expect(markdown).toContain("| Hint for maintainers | Look at /src/&#96;@\u200boctocat&#96;/x.py, line 3: the engine's Python code does not import");
+    expect(markdown).toContain("| What to try | Look at /src/&#96;@\u200boctocat&#96;/x.py, line 3: the engine's Python code does not import");
     expect(markdown).toContain('Run `python -c "import sglang"` (or `import vllm`)');
   });
 });
@@ -180,20 +186,31 @@ describe("key/value tables", () => {
   it("have no empty header bar: the first pair is the header", () => {
     const markdown = renderMarkdown(makeCard(passing, { failure: seedOomFailure(), gpuSnapshots: { baseline: IDLE, candidate: IDLE } }));
     expect(markdown).not.toMatch(/^\| *\| *\|$/m);
-    expect(markdown).toContain("| Round score (median_e2e_speedup) | — |\n| :- | :- |");
+    expect(markdown).toMatch(/\| Failure \| `cuda_oom`: [^\n]*\|\n\| :- \| :- \|/);
     expect(markdown).toContain("| Engine | sglang |\n| :- | :- |");
   });
 });
 
 describe("the score chart", () => {
-  it("draws lines at 1.0× and at the gate, numbering the prompts as the table does", async () => {
+  it("draws lines at 1.0× and at the gate, numbering the prompts as the table does, and a prompt that was not scored apart from the scored", async () => {
     const markdown = renderMarkdown(makeCard([{ speedup: 1.2 }, { baselineError: "HTTP 500" }, { speedup: 0.9 }, { candidateTokens: 10 }], { config: gate(1.1) }));
     const chart = markdown.slice(markdown.indexOf("```mermaid"), markdown.indexOf("```\n", markdown.indexOf("```mermaid") + 3) + 3);
     // The excluded prompt 2 has no bar; the others keep their table numbers.
     expect(chart).toContain('  x-axis "prompt # (as in the table)" ["1", "3", "4"]');
-    expect(chart).toContain("  bar [1.2, 0.9, 0]");
+    // The unscored prompt 4 is not a blue bar of 0: a red stub under the 0 line, its blue value far
+    // under the axis (nothing drawn), and the scored prompts likewise have no red bar.
+    expect(chart).toContain('  y-axis "speedup ×" -0.07 --> 1.32');
+    expect(chart).toContain("  bar [1.2, 0.9, -3]");
+    expect(chart).toContain("  bar [-3, -3, 0]");
+    expect(chart).toContain('"plotColorPalette": "#0969da, #cf222e, #6e7781, #bf8700"');
     expect(chart).toContain("  line [1, 1, 1]");
     expect(chart).toContain("  line [1.1, 1.1, 1.1]");
+    // The title is short enough never to be cut off; the caption says what the colours mean.
+    expect(chart).toContain('  title "Score per prompt"');
+    const caption = markdown.slice(markdown.indexOf("```\n\n<sub>", markdown.indexOf("```mermaid")) + 5).split("\n")[0];
+    expect(caption).toBe(
+      "<sub>Blue: each prompt's score (end-to-end speedup at equal length); red, under the 0 line: not scored, counts as 0. Grey line: 1.00×; yellow line: the gate, 1.10×, which the round score must clear.</sub>",
+    );
     await expect(chart).toMatchFileSnapshot("__snapshots__/chart-per-prompt.md");
   });
 
@@ -211,8 +228,11 @@ describe("the score chart", () => {
     const markdown = renderMarkdown(makeCard(plans, { config: gate(1.05) }));
     const chart = markdown.slice(markdown.indexOf("```mermaid"));
     expect(chart).toContain('  x-axis "score × (0: no score)" ["0", "0–0.5", "0.5–0.8", "0.8–0.9", "0.9–1", "1–1.05", "1.05–1.1", "1.1–1.25", "1.25–1.5", "1.5–2", "≥2"]');
-    expect(chart).toContain("  bar [9, 1, -1, -1, -1, -1, -1, -1, -1, -1, -1]");
-    expect(chart).toContain("  bar [-1, -1, -1, -1, -1, -1, -1, 60, -1, -1, -1]");
+    // An empty bucket draws nothing: its value is far under the axis (-1 still showed as a sliver).
+    expect(chart).toContain("  bar [9, 1, -132, -132, -132, -132, -132, -132, -132, -132, -132]");
+    expect(chart).toContain("  bar [-132, -132, -132, -132, -132, -132, -132, 60, -132, -132, -132]");
+    expect(chart).toContain('  title "Prompts by score"');
+    expect(chart).toContain("<sub>70 prompts by score. Red: under the gate 1.05× (the 0 bucket: not scored, counts as 0); green: at or above it.</sub>");
     await expect(chart.slice(0, chart.indexOf("```\n", 3) + 3)).toMatchFileSnapshot("__snapshots__/chart-histogram.md");
   });
 });

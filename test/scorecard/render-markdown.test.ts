@@ -14,6 +14,14 @@ describe("renderMarkdown", () => {
     const markdown = renderMarkdown(card);
     expect(markdown.startsWith(`${CARD_MARKER}\n`)).toBe(true);
     expect(markdown).toContain("## ✅ Round score 1.25× (gate interval low ≥ 1.00×)");
+    // First the verdict and why, in a short table: no count that is zero, no rule text, no settings.
+    const firstScreen = markdown.slice(0, markdown.indexOf("```mermaid"));
+    expect(firstScreen).toContain("| Round score | **1.25×** median end-to-end speedup at equal length, 95% interval ");
+    expect(firstScreen).toContain("(1 run of each engine, noise not calibrated) |");
+    expect(firstScreen).toContain("| Prompts | 12 of 12 scored |");
+    expect(firstScreen).toContain("| Gate | ✅ passes: interval low ");
+    expect(firstScreen).not.toMatch(/Below tolerance|Diverged|Zeroed|median_e2e_speedup|The round score is the median|Request interval/);
+    // The rest is folded.
     expect(markdown).toContain("| Noise | not calibrated: this runner's noise was never measured");
     expect(markdown).toContain("| Interval | a bootstrap over prompts: it covers prompt-to-prompt variation only");
     await expect(markdown).toMatchFileSnapshot("__snapshots__/passing-round.md");
@@ -70,19 +78,23 @@ describe("renderMarkdown", () => {
     expect(markdown).toContain(
       "## ❌ No prompt scores: candidate engine died before becoming healthy (CUDA out of memory during CUDA graph capture)",
     );
-    expect(markdown).toContain("| Stage | startup |");
-    expect(markdown).toContain("| Kind | `cuda_oom`: CUDA out of memory during CUDA graph capture |\n| :- | :- |\n| Engine | candidate |");
-    expect(markdown).toContain("| Summary | torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 136.00 MiB.");
+    // The cause comes right under the headline and the facts line, the author's paragraph first: no table of counts before it.
+    expect(markdown).toMatch(/^<!-- speedgate -->\n\n## [^\n]+\n\n<sub>[^\n]+<\/sub>\n\n\*\*For the author of the pull request:\*\* [^\n]+\n\n\| Failure \| /);
+    expect(markdown).toContain("| Failure | `cuda_oom`: CUDA out of memory during CUDA graph capture; candidate engine at startup, exit 1 |\n| :- | :- |\n| Error | ");
+    expect(markdown).toContain("| Error | torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 136.00 MiB.");
     // Collapsed: the summary row already holds the exception line.
     expect(markdown).toContain("<details><summary>Log tail: last 66 lines</summary>");
     expect(markdown).not.toContain("<details open>");
     // Each traceback line stands on its own line, as the engine printed it.
     const log = readFileSync(new URL("../fixtures/sglang-cuda-graph-oom.log", import.meta.url), "utf8");
     for (const line of log.trimEnd().split("\n")) expect(markdown).toContain(`\n${line}\n`);
-    expect(markdown).toContain("| Round score (median_e2e_speedup) | — |");
-    // Nothing was scored: no chart of zeros, no metrics table.
+    expect(markdown).toContain("| Round score | — (no prompt was scored) |");
+    // Nothing was scored: no chart of zeros, no metrics table, and one line for the prompts that all failed alike.
     expect(markdown).not.toContain("```mermaid");
-    expect(markdown).not.toContain("### Where the speed came from");
+    expect(markdown).not.toContain("Where the speed came from");
+    expect(markdown).toContain(
+      "<details><summary>Per-prompt results (12 prompts)</summary>\n\nAll 12 prompts: ❌ zeroed, 0.00×: candidate engine failed at startup (CUDA out of memory during CUDA graph capture). Each prompt's times are in scorecard.json.\n\n</details>",
+    );
     await expect(markdown).toMatchFileSnapshot("__snapshots__/candidate-died-at-startup.md");
   });
 
@@ -90,7 +102,12 @@ describe("renderMarkdown", () => {
     const failure: EngineFailure = { ...seedOomFailure(), engine: "baseline", logTail: ["RuntimeError: NCCL error: unhandled system error"], kind: "nccl_error", label: "NCCL error", summary: "RuntimeError: NCCL error: unhandled system error", hint: "Set NCCL_DEBUG=INFO." };
     const markdown = renderMarkdown(makeCard(passingPlans, { failure }));
     expect(markdown).toContain("## ⚠️ No verdict: the baseline failed, not the patch (baseline engine died before becoming healthy: NCCL error)");
-    expect(markdown).toContain("❌ does not pass: the baseline engine failed, not the patch");
+    // No verdict is not a ❌: the gate row says so too.
+    expect(markdown).toContain("| Gate | ⚠️ no verdict: the baseline engine failed, not the patch");
+    expect(markdown).not.toContain("does not pass");
+    expect(markdown).toContain("**Not the patch:** the unpatched baseline failed, so the round measured nothing about the patch.");
+    // Twelve identical rows would say one thing: one line does.
+    expect(markdown).toContain("All 12 prompts: ➖ excluded, no score: baseline failed: baseline engine failed at startup (NCCL error).");
     await expect(markdown).toMatchFileSnapshot("__snapshots__/baseline-failed.md");
   });
 
@@ -118,13 +135,13 @@ describe("renderMarkdown", () => {
     expect(markdown).not.toContain("@octocat");
   });
 
-  it("folds the per-prompt table past 10 rows and draws a bar per prompt", () => {
+  it("folds the per-prompt table, however many rows, and draws a bar per prompt", () => {
     const plans: PromptPlan[] = Array.from({ length: 11 }, (_, i) => ({ speedup: 1 + i / 100 }));
     const markdown = renderMarkdown(makeCard(plans));
     expect(markdown).toContain("<details><summary>Per-prompt results (11 prompts)</summary>");
     expect(markdown).toContain('  x-axis "prompt # (as in the table)" ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11"]');
     expect(markdown).toContain("  bar [1, 1.01, 1.02,");
-    expect(renderMarkdown(makeCard(plans.slice(0, 10)))).toContain("### Prompts\n");
+    expect(renderMarkdown(makeCard(plans.slice(0, 2)))).toContain("<details><summary>Per-prompt results (2 prompts)</summary>");
   });
 
   it("stays under 60,000 characters with a 10 MB log and 5,000 prompts, keeps the newest lines and says what it left out", () => {
@@ -139,7 +156,8 @@ describe("renderMarkdown", () => {
     expect(markdown).not.toContain(`${line(0)}\n`);
     expect(markdown).toMatch(/older lines left out to fit GitHub's size limit/);
     expect(markdown).toMatch(/\d+ more prompts are not shown here to fit GitHub's size limit; all 5000 are in scorecard.json\./);
-    expect(markdown).toContain('title "Prompts by score (5000); green: at or above the gate 1.00×"');
+    expect(markdown).toContain('title "Prompts by score"');
+    expect(markdown).toContain("<sub>5000 prompts by score. Red: under the gate 1.00× (the 0 bucket: not scored, counts as 0); green: at or above it.</sub>");
   });
 
   it("keeps every prompt row when 5,000 prompts alone fit only in part", () => {

@@ -17,12 +17,20 @@ describe("examples/cards", async () => {
     expect(await read(`${name}.md`)).toBe(renderMarkdown(card));
   });
 
+  it.each(examples.filter((example) => example.card.promptsScored > 0).map((example) => [example.name, example] as const))(
+    "%s compares the answers, as a real round does: its records carry their text, so it has a median agreement",
+    (_name, { card }) => {
+      expect(card.medianAgreement).toBe(1);
+      expect(card.prompts.filter((prompt) => prompt.status === "scored").every((prompt) => prompt.agreement === 1)).toBe(true);
+    },
+  );
+
   it.each(["candidate-cuda-oom", "candidate-cuda-oom-busy-runner"])("%s agrees with its own log: failure, hint and summary come from classifying it", async (name) => {
     const card = parseScorecardJson(await read(`${name}.json`), name);
     const log = toLogTail(await read(`${name}.log`));
     // A round of one run names no run for its failure.
     expect(card.failure).toEqual({
-      ...classifyFailure({ role: "candidate", stage: "startup", exit: { exitCode: 1, signal: null, oomKilled: false }, logLines: log }),
+      ...classifyFailure({ role: "candidate", stage: "startup", exit: { exitCode: 1, signal: null, oomKilled: false }, logLines: log, engine: card.engine }),
       run: null,
     });
     expect(log).toContain(card.failure?.summary);
@@ -36,6 +44,32 @@ describe("examples/cards", async () => {
       expect(((listed[0]?.usedMemoryMiB ?? 0) / 1024).toFixed(2)).toBe(holder[2]);
     } else {
       expect(listed).toEqual([]);
+    }
+  });
+
+  it("baseline-nccl-error agrees with its own log, and its candidate never started", async () => {
+    const card = parseScorecardJson(await read("baseline-nccl-error.json"), "baseline-nccl-error");
+    const log = toLogTail(await read("baseline-nccl-error.log"));
+    expect(card.failure).toEqual({
+      ...classifyFailure({ role: "baseline", stage: "startup", exit: { exitCode: 1, signal: null, oomKilled: false }, logLines: log, engine: card.engine }),
+      run: null,
+    });
+    expect(card.failure?.kind).toBe("nccl_error");
+    expect(card.gpuState?.candidate).toBeNull();
+    expect(card.prompts.every((prompt) => prompt.status === "excluded" && prompt.candidate === null)).toBe(true);
+  });
+
+  it("the demo card is what the demo round gives: the patch is faster, but two answers stop early", () => {
+    const demo = examples.find((example) => example.name === "demo")?.card;
+    expect(demo?.engine).toBe("sim-engine");
+    expect(demo?.prompts.filter((prompt) => prompt.status === "below_tolerance").map((prompt) => prompt.id).sort()).toEqual(["story-lighthouse", "summarize-contract"]);
+    expect(demo?.roundScore).toBeGreaterThan(1.4);
+    expect(demo?.gate.passed).toBe(false);
+  });
+
+  it("the SGLang examples' hints name SGLang's flags, not vLLM's", () => {
+    for (const { card } of examples.filter((example) => example.card.engine === "sglang" && example.card.failure?.kind === "cuda_oom")) {
+      expect(card.failure?.hint).not.toMatch(/vLLM|--gpu-memory-utilization|--tensor-parallel-size|--enforce-eager|--max-model-len/);
     }
   });
 

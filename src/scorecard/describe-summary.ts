@@ -1,0 +1,90 @@
+import { describeFailureEvent, formatScoreAgainstBar, formatTimes } from "./describe-card.js";
+import { decideVerdict } from "./decide-verdict.js";
+import type { Scorecard } from "./scorecard-schema.js";
+import { MIN_PROMPTS_FOR_INTERVAL } from "../scoring/evaluate-gate.js";
+import { formatPercent } from "../scoring/format-speedup.js";
+
+/*
+ * The first screen of a card in words: the score with its interval, how many prompts counted, the
+ * gate's verdict and, when it did not pass, what would change it. Plain text: the Markdown card
+ * escapes it, the terminal card prints it. Zero counts are left out here; the card's "How the score
+ * was measured" section lists every count.
+ */
+
+/** "95% interval 1.21×–1.26×", or why there is none. */
+export function describeIntervalBriefly(card: Scorecard): string {
+  const interval = card.scoreInterval;
+  if (interval) return `${Math.round(interval.confidence * 100)}% interval ${formatTimes(interval.low)}–${formatTimes(interval.high)}`;
+  return `no interval with fewer than ${MIN_PROMPTS_FOR_INTERVAL} prompts compared`;
+}
+
+/** How far the verdict can be trusted, in a few words: runs, and whether the runner's noise was measured. */
+export function describeCaveats(card: Scorecard): string {
+  const runs = card.settings.runs === 1 ? "1 run of each engine" : `${card.runs.completed < card.settings.runs ? `${card.runs.completed} of ${card.settings.runs}` : card.settings.runs} runs of each engine`;
+  const calibration = card.gate.calibration;
+  const noise = !calibration
+    ? "noise not calibrated"
+    : calibration.problems.length > 0
+      ? "the calibration does not fit this round"
+      : `noise floor +${formatPercent(calibration.noiseFloor)} (calibrated ${calibration.measuredAt.slice(0, 10)})`;
+  return `${runs}, ${noise}`;
+}
+
+/** The score line: "1.24× median end-to-end speedup, 95% interval 1.21×–1.26× (1 run of each engine, noise not calibrated)". */
+export function describeScore(card: Scorecard): { score: string; rest: string } | null {
+  if (card.roundScore === null) return null;
+  return {
+    score: formatScoreAgainstBar(card.roundScore, card.gate.bar),
+    rest: `median end-to-end speedup at equal length, ${describeIntervalBriefly(card)} (${describeCaveats(card)})`,
+  };
+}
+
+const NOT_SCORED: Array<{ field: "belowTolerance" | "diverged" | "implausible" | "zeroedTotal"; words: string }> = [
+  { field: "belowTolerance", words: "below tolerance (answered too little)" },
+  { field: "diverged", words: "diverged (answered differently from the baseline)" },
+  { field: "implausible", words: "implausible (claimed more tokens than they streamed)" },
+  { field: "zeroedTotal", words: "zeroed (the candidate failed on them)" },
+];
+
+/** "11 of 12 scored; 1 below tolerance (answered too little)": only the counts that are not zero; each unscored prompt counts as 0. */
+export function describePromptCounts(card: Scorecard): string {
+  const compared = card.promptsTotal - card.excluded;
+  const parts = [`${card.promptsScored} of ${compared} scored`];
+  for (const { field, words } of NOT_SCORED) {
+    const count = card[field] ?? 0;
+    if (count > 0) parts.push(`${count} ${words}`);
+  }
+  if (card.excluded > 0) parts.push(`${card.excluded} more excluded (the baseline failed on them or answered nothing: they count nowhere)`);
+  return parts.join("; ");
+}
+
+/** The gate's verdict with every reason: passes, does not pass, or no verdict when someone else failed. */
+export function describeGate(card: Scorecard): { mark: "✅" | "❌" | "⚠️"; text: string } {
+  if (decideVerdict(card).outcome === "none") return { mark: "⚠️", text: `no verdict: ${card.gate.reasons.join("; ")}` };
+  if (card.gate.passed) return { mark: "✅", text: `passes: ${card.gate.reason}` };
+  return { mark: "❌", text: `does not pass: ${card.gate.reasons.join("; ")}` };
+}
+
+/**
+ * What would change a verdict that did not pass, one short sentence per reason; null when it passed,
+ * gave no verdict, or had no score (the failure section says what to do then).
+ */
+export function describeNextStep(card: Scorecard): string | null {
+  if (card.gate.passed || card.roundScore === null || decideVerdict(card).outcome !== "fail") return null;
+  const steps: string[] = [];
+  if (card.failure) steps.push(`A candidate that fails never passes: the ${describeFailureEvent(card.failure)}; why, and what to try, is below.`);
+  const compared = card.promptsTotal - card.excluded;
+  const tooManyUnscored = compared > 0 && card.unscored / compared > card.gate.maxUnscored;
+  const prompts = (count: number): string => `${count} prompt${count === 1 ? "" : "s"}`;
+  if (tooManyUnscored && card.belowTolerance > 0) steps.push(`Find why the candidate stops early on ${prompts(card.belowTolerance)}: speed from answering less does not count.`);
+  if (tooManyUnscored && (card.diverged ?? 0) > 0) steps.push(`Find why the candidate's answer differs from the baseline's on ${prompts(card.diverged)}.`);
+  if (tooManyUnscored && card.zeroedTotal > 0 && !card.failure) steps.push(`Find why the candidate failed on ${prompts(card.zeroedTotal)}: each reason is in the per-prompt results.`);
+  if (compared < card.gate.minPrompts) steps.push(`Score more prompts: gate.minPrompts is ${card.gate.minPrompts}.`);
+  const rule = card.gate.rule;
+  if (rule && card.gate.reasons.includes(rule)) {
+    if (card.roundScore < card.gate.bar) steps.push("By this measure the candidate is not faster than the bar.");
+    // With unscored prompts the low end is low because of their zeros: more prompts would not lift it.
+    else if (card.gate.use === "interval-low" && card.unscored === 0) steps.push("The score clears the bar but the interval's low end does not: more prompts or bench.runs narrow the interval.");
+  }
+  return steps.length > 0 ? steps.join(" ") : null;
+}

@@ -1,0 +1,22 @@
+import { escapeInline } from "./escape-engine-text.js";
+import type { Scorecard } from "./scorecard-schema.js";
+
+/**
+ * One short line under the headline: what was measured, where, on which commit, by which speedgate.
+ * The place for a fact a reader wants before the numbers without a row of its own (the base and
+ * head commits, whether a build ran); the details sections hold the rest.
+ */
+export function renderFactsLine(card: Scorecard): string {
+  const where = [card.provenance.runner, card.provenance.gpu].filter((part): part is string => !!part).join(", ");
+  const commit = card.source?.headSha ? `commit ${card.source.headSha.slice(0, 7)}` : null;
+  const shard = card.shard ? `shard ${card.shard.index} of ${card.shard.count}` : null;
+  const parts = [
+    card.engine,
+    `${card.promptsTotal} prompt${card.promptsTotal === 1 ? "" : "s"}`,
+    shard,
+    where === "" ? null : `on ${where}`,
+    commit,
+    `speedgate ${card.speedgateVersion}`,
+  ].filter((part): part is string => part !== null);
+  return `<sub>${parts.map(escapeInline).join(" · ")}</sub>`;
+}

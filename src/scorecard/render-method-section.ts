@@ -1,0 +1,72 @@
+import { markdownTable } from "markdown-table";
+import { describeInterval, describeNoise, describeRuns, describeUnscored, formatPercent, formatScoreAgainstBar } from "./describe-card.js";
+import { countingSentence, integrityRows } from "./describe-integrity.js";
+import { describeCaveats, describeGate, describeIntervalBriefly } from "./describe-summary.js";
+import { escapeInline } from "./escape-engine-text.js";
+import { renderFold, renderKeyValueTable } from "./render-key-value-table.js";
+import type { Scorecard } from "./scorecard-schema.js";
+
+export const SCORING_RULE_SENTENCE =
+  "The round score is the median, over prompts, of the candidate's end-to-end speedup against the baseline. " +
+  "Both engines are compared at the same output token count, so a candidate that stops early cannot buy speed by answering less: " +
+  "a prompt under the tolerance bar scores nothing and shows its gate reason. " +
+  "With several runs, each prompt's speedups combine by their geometric mean, and a prompt left unscored in any run scores nothing. " +
+  "The gate never passes when the candidate engine failed, when more than gate.maxUnscored of the prompts went unscored, or with fewer than gate.minPrompts prompts; " +
+  "otherwise the interval's low end (not calibrated) or the round score (against the bar raised by the calibrated noise floor) must clear the bar. " +
+  "The same inputs and output limits apply to every engine; actual concurrency depends on response duration and engine scheduling.";
+
+/** Every count, zeros included, with what it means: the first screen names only the counts that are not zero. */
+function countsTable(card: Scorecard): string {
+  const score =
+    card.roundScore === null
+      ? "— (no prompt was scored)"
+      : `${formatScoreAgainstBar(card.roundScore, card.gate.bar)} (${describeIntervalBriefly(card)}): the median over prompts of the candidate's end-to-end speedup at equal output length`;
+  const rows: string[][] = [["Round score", score]];
+  const intervalWords = describeInterval(card);
+  if (intervalWords) rows.push(["Interval", escapeInline(intervalWords)]);
+  rows.push(
+    ["Runs", escapeInline(describeRuns(card))],
+    ["Noise", escapeInline(describeNoise(card))],
+    ["Prompts scored", `${card.promptsScored} / ${card.promptsTotal}`],
+    ["Below tolerance", `${card.belowTolerance}: answered too little to score`],
+    ...integrityRows(card),
+    ["Zeroed", `${card.zeroedTotal}: the candidate failed on them (an error, a broken stream, or the engine had died), so each counts as 0`],
+    ["Unscored", escapeInline(describeUnscored(card))],
+  );
+  if (card.excluded > 0) rows.push(["Excluded", `${card.excluded}: the baseline failed on them or answered nothing, so they count nowhere`]);
+  const gate = describeGate(card);
+  rows.push(["Gate", `${gate.mark} ${escapeInline(gate.text)}`]);
+  return renderKeyValueTable(rows);
+}
+
+function settingsTable(card: Scorecard): string {
+  const s = card.settings;
+  return markdownTable(
+    [
+      ["Request interval", "Runs", "Thinking", "Context limit", "Max tokens", "Tolerance", "Model"],
+      [
+        `${s.requestIntervalMs} ms${s.arrival === "poisson" ? " (Poisson mean)" : ""}`,
+        String(s.runs),
+        s.thinking ? "on" : "off",
+        s.contextLimit.toLocaleString("en-US"),
+        s.maxTokens.toLocaleString("en-US"),
+        formatPercent(s.tolerance),
+        escapeInline(s.model),
+      ],
+    ],
+    { alignDelimiters: false },
+  );
+}
+
+/**
+ * How the score was measured, folded: every count, the round's settings, the scoring rule and who
+ * counted the tokens. The place for what a reader checks once, not on every card: the rule's text,
+ * what an uncalibrated verdict gives up, how agreement is judged.
+ */
+export function renderMethodSection(card: Scorecard): string {
+  const estimate = card.tokenCountsEstimated
+    ? "Token counts are estimates (one token a streamed delta, spread to the final usage): the server did not report them per chunk."
+    : "";
+  const parts = [countsTable(card), settingsTable(card), SCORING_RULE_SENTENCE, estimate, countingSentence(card)].filter((part) => part !== "");
+  return renderFold(`How the score was measured: every count, the settings and the rule (${escapeInline(describeCaveats(card))})`, parts.join("\n\n"));
+}

@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { decideStepOutcome } from "../../action/decide-step-outcome.js";
+import { cardOutputs } from "../../action/card-outputs.js";
+import { type PromptPlan, makeCard, seedOomFailure } from "../support/make-card.js";
+import { IDLE_GPU, LEFTOVER_GPU } from "../support/make-gpu-snapshot.js";
+
+const twelve: PromptPlan[] = Array.from({ length: 12 }, () => ({ speedup: 1.3 }));
+const busyRunner = makeCard(twelve, { failure: seedOomFailure(), gpuSnapshots: { baseline: IDLE_GPU, candidate: LEFTOVER_GPU } });
+const patchNeedsMemory = makeCard(twelve, { failure: seedOomFailure(), gpuSnapshots: { baseline: IDLE_GPU, candidate: IDLE_GPU } });
+const output = (card: typeof busyRunner) => cardOutputs({ card, jsonPath: "scorecard.json", markdownPath: "scorecard.md", markdown: "" });
+
+describe("the action's outcome, from the same verdict as the card and the check", () => {
+  it("passes a card that passed, with no annotation", () => {
+    expect(decideStepOutcome(makeCard(twelve), { failOnGate: true, cancelled: false })).toEqual({ failure: null, warning: null, annotation: null });
+    expect(output(makeCard(twelve))).toMatchObject({ verdict: "pass", "gate-passed": "true" });
+  });
+
+  it("fails the step with the patch's failure as an error when the patch is at fault", () => {
+    const outcome = decideStepOutcome(patchNeedsMemory, { failOnGate: true, cancelled: false });
+    expect(outcome.failure).toBe("❌ No prompt scores: candidate engine died before becoming healthy (CUDA out of memory during CUDA graph capture)");
+    expect(outcome.annotation).toMatchObject({ level: "error", title: "speedgate: candidate engine died before becoming healthy (CUDA out of memory during CUDA graph capture)" });
+    expect(output(patchNeedsMemory)).toMatchObject({ verdict: "fail", "gate-passed": "false", "failure-kind": "cuda_oom" });
+  });
+
+  it("says no verdict when the runner's GPU was busy: still a failed step (nothing was measured), a warning on the engine, and what to free", () => {
+    const outcome = decideStepOutcome(busyRunner, { failOnGate: true, cancelled: false });
+    expect(outcome.failure).toBe(
+      "⚠️ No verdict: the runner's GPU was busy, not the patch (GPU 0 was held by python3, pid 4242, 22.5 GiB, when the candidate started) " +
+        "Free GPU 0 on gpu-runner-3: stop what holds it (python3, pid 4242, 22.5 GiB), then comment `/rescore`.",
+    );
+    expect(outcome.annotation).toMatchObject({ level: "warning", title: "speedgate: no verdict, not the patch: candidate engine died before becoming healthy (CUDA out of memory during CUDA graph capture)" });
+    expect(outcome.annotation?.message).toContain("Free GPU 0 on gpu-runner-3");
+    expect(output(busyRunner)).toMatchObject({ verdict: "none", "gate-passed": "false" });
+  });
+
+  it("only warns with fail-on-gate: false, and fails a cancelled round whatever it scored", () => {
+    const lenient = decideStepOutcome(busyRunner, { failOnGate: false, cancelled: false });
+    expect(lenient.failure).toBeNull();
+    expect(lenient.warning).toMatch(/^⚠️ No verdict: .*\(fail-on-gate is false, so the step passes\)$/);
+    expect(decideStepOutcome(makeCard(twelve), { failOnGate: true, cancelled: true }).failure).toMatch(/^speedgate was cancelled: ✅ Round score/);
+  });
+});
