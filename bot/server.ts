@@ -10,8 +10,10 @@ import { redeliverHours, redeliverOnStart } from "./store/redeliver-on-start.js"
  * Probot's standard environment: APP_ID, PRIVATE_KEY or PRIVATE_KEY_PATH, WEBHOOK_SECRET, PORT,
  * HOST, LOG_LEVEL, and GHE_HOST/GHE_PROTOCOL for another GitHub API (the tests' fake); the webhook
  * body limits (bot/guard-webhook-body.ts): WEBHOOK_MAX_BODY_BYTES, WEBHOOK_BODY_TIMEOUT_MS,
- * WEBHOOK_MAX_BUFFERED_BYTES; and the store (docs/deploying-the-app.md): DATABASE_URL or
- * SPEEDGATE_DATA_DIR, SPEEDGATE_WORKERS, SPEEDGATE_REDELIVER_HOURS. Without APP_ID Probot serves its
+ * WEBHOOK_MAX_BUFFERED_BYTES, WEBHOOK_RESERVED_BYTES, WEBHOOK_SMALL_BODY_BYTES,
+ * WEBHOOK_MAX_PEER_BUFFERED_BYTES, WEBHOOK_BODY_GRACE_MS; and the store (docs/deploying-the-app.md):
+ * DATABASE_URL or SPEEDGATE_DATA_DIR, SPEEDGATE_WORKERS, SPEEDGATE_REDELIVER_HOURS,
+ * SPEEDGATE_REDELIVER_AFTER_MS. Without APP_ID Probot serves its
  * setup flow, which registers the app from app.yml, and no database is opened.
  */
 const limits = readWebhookBodyLimits();
@@ -24,7 +26,8 @@ const signalsBefore = new Set(process.listeners("SIGINT"));
 const server = await run(
   async (app: Probot) => {
     probot = app;
-    guardWebhookBodies(app, limits);
+    // A delivery the app answers 5xx or 408 is asked for again once the store is open (bot/store/redeliver-after-refusal.ts).
+    guardWebhookBodies(app, limits, (status) => opened?.refused.notice(status));
     // Before the server listens: the database is open and migrated before the first delivery.
     opened = await openAppStore(app, process.env);
     const store = opened.store;

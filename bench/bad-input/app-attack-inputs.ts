@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { type IncomingMessage, createServer, request } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Probot } from "probot";
-import { createBodyGuard } from "../../bot/guard-webhook-body.js";
+import { DEFAULT_WEBHOOK_BODY_LIMITS, createBodyGuard } from "../../bot/guard-webhook-body.js";
 import { readRunStamp } from "../../bot/stamp-card-comment.js";
 import { filterDiffByPaths } from "../../src/patch/filter-diff-by-paths.js";
 import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
@@ -39,7 +39,7 @@ async function againstGuard(headers: Record<string, string>, body: { bytes: numb
       response.writeHead(200).end();
       return Promise.resolve(true);
     },
-    { maxBytes: 64 * 1024, timeoutMs: 200, maxBufferedBytes: 1024 * 1024, path: "/api/github/webhooks", log: { warn: (_fields, message) => (logged = message) } },
+    { ...DEFAULT_WEBHOOK_BODY_LIMITS, maxBytes: 64 * 1024, timeoutMs: 200, maxBufferedBytes: 1024 * 1024, reservedBytes: 256 * 1024, smallBodyBytes: 16 * 1024, path: "/api/github/webhooks", log: { warn: (_fields, message) => (logged = message) } },
   );
   const server = createServer((req, res) => void guard(req, res));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
