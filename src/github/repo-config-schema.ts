@@ -10,6 +10,8 @@ import { DEFAULT_MAX_UNSCORED, DEFAULT_MIN_PROMPTS, GATE_MODES } from "../scorin
 
 export const PERMISSION_LEVELS = ["read", "triage", "write", "maintain", "admin"] as const;
 export type PermissionLevel = (typeof PERMISSION_LEVELS)[number];
+/** The lowest `rescore.permission` a config may set: anyone below it is refused before the config is read. */
+export const LOWEST_RESCORE_PERMISSION = "triage" satisfies PermissionLevel;
 
 const enumOf = <const T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { error: `expected one of ${values.map((v) => JSON.stringify(v)).join(", ")}` });
@@ -39,7 +41,7 @@ export const repoConfigSchema = z.strictObject(
     rescore: z
       .strictObject(
         // "read" is refused on purpose: on a public repository everyone reads, so it would let anyone start GPU runs.
-        { permission: enumOf(["triage", "write", "maintain", "admin"]).default("write") },
+        { permission: enumOf([LOWEST_RESCORE_PERMISSION, "write", "maintain", "admin"]).default("write") },
         { error: "expected an object such as { permission: write }" },
       )
       .default({ permission: "write" }),

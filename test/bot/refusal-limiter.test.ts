@@ -15,6 +15,15 @@ describe("the app's in-memory stores (the interfaces a database-backed store wil
     expect(await limiter.allowReply("o/r#1:alice")).toBe(true);
   });
 
+  it("MemoryRefusalLimiter caps the answers of a scope per window", async () => {
+    let now = 0;
+    const limiter = new MemoryRefusalLimiter(60_000, () => now);
+    expect(await Promise.all([1, 2, 3, 4].map(async () => await limiter.allowWithin("replies:o/r#1", 3)))).toEqual([true, true, true, false]);
+    expect(await limiter.allowWithin("replies:o/r#2", 3)).toBe(true);
+    now = 60_000;
+    expect(await limiter.allowWithin("replies:o/r#1", 3)).toBe(true);
+  });
+
   it("MemoryDeliveryLedger claims all keys or none, and a release lets a redelivery through", async () => {
     const ledger = new MemoryDeliveryLedger();
     expect(await ledger.claim(["delivery:1", "issue_comment:o/r:9"])).toBe(true);
