@@ -57,7 +57,21 @@ async function approvedCommit(
   if (Date.parse(pushedAt) >= Date.parse(command.writtenAt)) {
     return { refusal: `\`/rescore\` was not run: the head moved to ${short(head)} at ${pushedAt}, after your comment (${command.writtenAt}), so it is not the code you approved. Comment ${named} to score it.` };
   }
-  return { sha: head, why: "the head when you commented" };
+  const before = Date.parse(command.writtenAt) - Date.parse(pushedAt);
+  // The approval is bound to the head at comment time, not to what the approver reviewed: a push just
+  // before the comment is what runs. Said in the reply, with the way to be exact.
+  const recent = before < RECENT_HEAD_MS ? `; if you reviewed an earlier commit, that is not what runs: \`/rescore <sha>\` approves exactly the commit it names` : "";
+  return { sha: head, why: `the head when you commented: it became the head ${describeInterval(before)} before your comment${recent}` };
+}
+
+/** A head that arrived this shortly before the `/rescore` may not be the commit its writer reviewed. */
+const RECENT_HEAD_MS = 10 * 60_000;
+
+function describeInterval(ms: number): string {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  if (seconds < 120) return `${seconds} s`;
+  const minutes = Math.round(seconds / 60);
+  return minutes < 120 ? `${minutes} min` : `${Math.round(minutes / 60)} h`;
 }
 
 /**
