@@ -45,8 +45,8 @@ export const repoConfigSchema = z.strictObject(
         { error: "expected an object such as { permission: write }" },
       )
       .default({ permission: "write" }),
-    // For competitions where every pull request is a submission: the best round score of each open pull
-    // request, kept up to date by the app in one pinned issue.
+    // For competitions where every pull request is a submission: each open pull request's round score (the
+    // median of its newest commit's runs), kept up to date by the app in one pinned issue.
     leaderboard: z.boolean({ error: "expected true or false" }).default(false),
   },
   { error: "expected a YAML mapping with workflow, gate, trigger, rescore and leaderboard" },
