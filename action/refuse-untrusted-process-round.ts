@@ -11,18 +11,32 @@ function field(value: unknown, key: string): unknown {
 }
 
 /**
- * Why this run's patch is a pull request's code, or null when it comes from the repository itself. A
- * dispatched run that names a pull request (the fork-safe workflow the app starts) and a
- * pull_request_target run score code their workflow did not write, whatever input carries the patch.
+ * The events whose patch can only be the repository's own: a push (to a branch, by someone who can
+ * push) and a schedule (the default branch). Every other event can carry a pull request's code, whatever
+ * input passes it on: pull_request and pull_request_target (the pull request itself), issue_comment and
+ * workflow_run (started by anyone who can comment or open a pull request, with its patch fetched or
+ * handed over as an artifact), merge_group, check_suite, repository_dispatch and the rest.
+ */
+const REPOSITORY_EVENTS: ReadonlySet<string> = new Set(["push", "schedule"]);
+
+/** Dispatch inputs that name a pull request: the app's `pr`, and the names people give it. */
+const PULL_REQUEST_INPUT = /^(pr|pull|pull[-_]?request|pr[-_]?number|pull[-_]?number|pull[-_]?request[-_]?number)$/i;
+
+/**
+ * Why this run's patch may be a pull request's code, or null when it can only come from the repository
+ * itself (a push, a schedule, a workflow_dispatch that names no pull request). Decided in this one place
+ * for every input that carries a patch.
  */
 export function pullRequestPatchOrigin(settings: RunSettings, context: ActionContext): string | null {
   if (settings.patch.kind === "pull-request") return `input "${INPUTS.patchFromPr}" is true`;
-  const pr = field(field(context.payload, "inputs"), "pr");
-  if (context.eventName === "workflow_dispatch" && pr !== undefined && pr !== "") {
-    return `the run was dispatched for pull request ${JSON.stringify(pr)} (workflow_dispatch input "pr")`;
+  if (context.eventName === "workflow_dispatch") {
+    const inputs = field(context.payload, "inputs");
+    const named = typeof inputs === "object" && inputs !== null ? Object.entries(inputs).find(([name, value]) => PULL_REQUEST_INPUT.test(name) && value !== undefined && value !== null && value !== "") : undefined;
+    return named ? `the run was dispatched for pull request ${JSON.stringify(named[1])} (workflow_dispatch input "${named[0]}")` : null;
   }
-  if (context.eventName === "pull_request_target") return "the run is a pull_request_target event";
-  return null;
+  if (REPOSITORY_EVENTS.has(context.eventName)) return null;
+  const event = context.eventName === "" ? "the run names no event" : `the run is ${/^[aeiou]/i.test(context.eventName) ? "an" : "a"} ${context.eventName} event`;
+  return `${event}, which can carry a pull request's code; only push, schedule and a workflow_dispatch naming no pull request are the repository's own`;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { runAppAttackInputs } from "./bad-input/app-attack-inputs.js";
 import { runArtifactInputs } from "./bad-input/artifact-inputs.js";
 import { runConfigInputs } from "./bad-input/config-inputs.js";
+import { runFenceInputs } from "./bad-input/fence-inputs.js";
 import type { CorpusRow } from "./bad-input/corpus-row.js";
 import { runWebhookInputs } from "./bad-input/webhook-inputs.js";
 
@@ -17,11 +18,12 @@ export interface BadInputCorpusResult {
  * Bad input, a clear error, nothing half-written: every round config field wrong, prompts files
  * with a bad line, bad patches (all through `speedgate run`, checking --out stays empty), hostile
  * artifacts (the app's zip reader), webhook payloads missing fields and /rescore comments with
- * shell metacharacters (the app in-process against the local GitHub), and issue #12's attacks on the
- * app (bench/bad-input/app-attack-inputs.ts). Goal: crashes 0, accepted 0.
+ * shell metacharacters (the app in-process against the local GitHub), issue #12's and #24's attacks on
+ * the app (bench/bad-input/app-attack-inputs.ts), and the events under which the action must refuse a
+ * pull request's patch as a host process (bench/bad-input/fence-inputs.ts). Goal: crashes 0, accepted 0.
  */
 export async function runBadInputCorpus(): Promise<BadInputCorpusResult> {
-  const rows = [...(await runConfigInputs()), ...runArtifactInputs(), ...(await runWebhookInputs()), ...(await runAppAttackInputs())];
+  const rows = [...(await runConfigInputs()), ...runArtifactInputs(), ...(await runWebhookInputs()), ...(await runAppAttackInputs()), ...runFenceInputs()];
   return {
     tried: rows.length,
     clearErrors: rows.filter((row) => row.outcome === "clear").length,

@@ -4,6 +4,7 @@ import { type PublishCheckRunOptions, publishCheckRun } from "../src/github/publ
 import { APP_CONFIG_PATH, type LoadedRepoConfig, type RepoConfigSource, describeConfigSource, readRepoConfig } from "./read-repo-config.js";
 import type { AppStore } from "./app-store.js";
 import type { CardReader } from "./read-cards-off-thread.js";
+import type { UnpinnedCheckWarnings } from "./warn-unpinned-check.js";
 
 /** An installation's Octokit as Probot makes it (app.auth(installationId)): REST, GraphQL and the config plugin. */
 export type InstallationOctokit = Awaited<ReturnType<Probot["auth"]>>;
@@ -22,6 +23,8 @@ export interface AppDeps {
   commandMaxAgeMs: number;
   /** Where the posted cards link their troubleshooting pages: the app's own, never the artifact's (bot/resolve-app-docs-url.ts). */
   docsBaseUrl: string;
+  /** Whether branch protection counts only this app's `speedgate` check, said on the check when not. */
+  requiredCheck: UnpinnedCheckWarnings;
   now: () => number;
 }
 

@@ -1,5 +1,5 @@
 import type { SideEffectOutcome, SideEffectRequest } from "../src/store/run-side-effect-once.js";
-import type { CardRecord, StoredCard } from "../src/store/card-history.js";
+import type { CardRecord, LeaderboardCard, StoredCard } from "../src/store/card-history.js";
 import { type DeliveryLedger, MemoryDeliveryLedger } from "./delivery-ledger.js";
 import { type HeadPushLog, MemoryHeadPushLog } from "./head-push-log.js";
 import { MemoryRefusalLimiter, type RefusalLimiter } from "./refusal-limiter.js";
@@ -17,7 +17,7 @@ export interface CardHistory {
   /** One card per scored commit of a pull request, in the order they were first scored. */
   trend(repository: string, pullRequest: number): Promise<StoredCard[]>;
   /** The best card of each open pull request. */
-  leaderboard(repository: string): Promise<StoredCard[]>;
+  leaderboard(repository: string): Promise<LeaderboardCard[]>;
   setPullState(state: { repository: string; number: number; state: "open" | "closed"; headSha: string | null }): Promise<void>;
   /** The pull requests of the repository that have cards, and whether the history counts each as open. */
   scoredPulls(repository: string): Promise<Array<{ number: number; open: boolean }>>;

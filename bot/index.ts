@@ -13,6 +13,7 @@ import { type CardReader, WorkerCardReader } from "./read-cards-off-thread.js";
 import type { RefusalLimiter } from "./refusal-limiter.js";
 import { resolveAppDocsUrl } from "./resolve-app-docs-url.js";
 import type { JobHandlers } from "./work/app-work.js";
+import { UnpinnedCheckWarnings } from "./warn-unpinned-check.js";
 
 /** A `/rescore` whose comment is older than this when GitHub first sent it is not run (a replayed delivery). */
 export const COMMAND_MAX_AGE_MS = 10 * 60_000;
@@ -73,6 +74,7 @@ async function loadSpeedgateApp(app: Probot, options: SpeedgateAppOptions): Prom
     cards: options.cards ?? new WorkerCardReader(),
     commandMaxAgeMs: options.commandMaxAgeMs ?? COMMAND_MAX_AGE_MS,
     docsBaseUrl: options.docsBaseUrl ?? resolveAppDocsUrl(process.env),
+    requiredCheck: new UnpinnedCheckWarnings(options.now),
     now: options.now ?? Date.now,
     appId: async () => (await appInfo()).id,
     appSlug: async () => (await appInfo()).slug,

@@ -11,9 +11,19 @@ export interface RefusalLimiter {
    * work asking: the same work asking again (a retry whose reply did not post) is allowed again.
    */
   allowReply(key: string, claimant?: string): Promise<boolean>;
+  /**
+   * True when fewer than `limit` answers were taken under `scope` in the window; it then counts. Caps
+   * what many people (or accounts) together can make the app say on one pull request or repository.
+   */
+  allowWithin(scope: string, limit: number): Promise<boolean>;
 }
 
 export const REFUSAL_WINDOW_MS = 60 * 60_000;
+
+/** The keys of a scope's `limit` slots: an answer takes a free one for the window. */
+export function slotKeys(scope: string, limit: number): string[] {
+  return Array.from({ length: limit }, (_, index) => `${scope}#slot${index}`);
+}
 
 export class MemoryRefusalLimiter implements RefusalLimiter {
   readonly #until = new Map<string, { until: number; claimant: string | undefined }>();
@@ -29,6 +39,14 @@ export class MemoryRefusalLimiter implements RefusalLimiter {
     const taken = this.#until.get(key);
     if (taken && !(claimant !== undefined && taken.claimant === claimant)) return Promise.resolve(false);
     this.#until.set(key, { until: now + this.windowMs, claimant });
+    return Promise.resolve(true);
+  }
+
+  allowWithin(scope: string, limit: number): Promise<boolean> {
+    const now = this.now();
+    const free = slotKeys(scope, limit).find((key) => (this.#until.get(key)?.until ?? 0) <= now);
+    if (free === undefined) return Promise.resolve(false);
+    this.#until.set(free, { until: now + this.windowMs, claimant: undefined });
     return Promise.resolve(true);
   }
 }

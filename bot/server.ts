@@ -12,11 +12,13 @@ import { redeliverHours, redeliverOnStart } from "./store/redeliver-on-start.js"
  * Probot's standard environment: APP_ID, PRIVATE_KEY or PRIVATE_KEY_PATH, WEBHOOK_SECRET, PORT,
  * HOST, LOG_LEVEL, and GHE_HOST/GHE_PROTOCOL for another GitHub API (the tests' fake); the webhook
  * body limits (bot/guard-webhook-body.ts): WEBHOOK_MAX_BODY_BYTES, WEBHOOK_BODY_TIMEOUT_MS,
- * WEBHOOK_MAX_BUFFERED_BYTES; and the store (docs/deploying-the-app.md): DATABASE_URL or
- * SPEEDGATE_DATA_DIR, SPEEDGATE_WORKERS, SPEEDGATE_REDELIVER_HOURS. Without APP_ID Probot serves its
- * setup flow, which registers the app from app.yml with the webhook path, and no database is opened.
- * Run it as `node --import tsx bot/server.ts` (or `npm run bot`, which execs that): the signal must
- * reach this process, not a shell or a loader's parent that would leave it running.
+ * WEBHOOK_MAX_BUFFERED_BYTES, WEBHOOK_RESERVED_BYTES, WEBHOOK_SMALL_BODY_BYTES,
+ * WEBHOOK_MAX_PEER_BUFFERED_BYTES, WEBHOOK_BODY_GRACE_MS; and the store (docs/deploying-the-app.md):
+ * DATABASE_URL or SPEEDGATE_DATA_DIR, SPEEDGATE_WORKERS, SPEEDGATE_REDELIVER_HOURS,
+ * SPEEDGATE_REDELIVER_AFTER_MS. Without APP_ID Probot serves its setup flow, which registers the app
+ * from app.yml with the webhook path, and no database is opened. Run it as
+ * `node --import tsx bot/server.ts` (or `npm run bot`, which execs that): the signal must reach this
+ * process, not a shell or a loader's parent that would leave it running.
  */
 const limits = readWebhookBodyLimits();
 const hours = redeliverHours(process.env);
@@ -48,7 +50,8 @@ async function openApp(app: Probot): Promise<void> {
 const server = await run(
   (app: Probot, { addHandler }) => {
     probot = app;
-    guardWebhookBodies(app, limits);
+    // A delivery the app answers 5xx or 408 is asked for again once the store is open (bot/store/redeliver-after-refusal.ts).
+    guardWebhookBodies(app, limits, (status) => opened?.refused.notice(status));
     holdDeliveriesUntilReady(app, readiness);
     addHandler(serveReadiness(readiness));
     // Not awaited: the server listens first, so a slow database start (PGlite on a busy machine) shows as

@@ -2,9 +2,10 @@ import { randomUUID } from "node:crypto";
 import { type IncomingMessage, createServer, request } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Probot } from "probot";
-import { createBodyGuard } from "../../bot/guard-webhook-body.js";
+import { DEFAULT_WEBHOOK_BODY_LIMITS, createBodyGuard } from "../../bot/guard-webhook-body.js";
 import { readRunStamp } from "../../bot/stamp-card-comment.js";
 import { filterDiffByPaths } from "../../src/patch/filter-diff-by-paths.js";
+import { holdWebhookUploads } from "../../test/support/hold-webhook-uploads.js";
 import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
 import { createSilentProbot } from "../../test/faults/support/create-silent-probot.js";
 import { OWNER, REPO, issueCommentCreated, pullRequestEvent, workflowRunCompleted } from "../../test/support/fake-github/adjust-payloads.js";
@@ -39,7 +40,7 @@ async function againstGuard(headers: Record<string, string>, body: { bytes: numb
       response.writeHead(200).end();
       return Promise.resolve(true);
     },
-    { maxBytes: 64 * 1024, timeoutMs: 200, maxBufferedBytes: 1024 * 1024, path: "/api/github/webhooks", log: { warn: (_fields, message) => (logged = message) } },
+    { ...DEFAULT_WEBHOOK_BODY_LIMITS, maxBytes: 64 * 1024, timeoutMs: 200, maxBufferedBytes: 1024 * 1024, reservedBytes: 256 * 1024, smallBodyBytes: 16 * 1024, path: "/api/github/webhooks", log: { warn: (_fields, message) => (logged = message) } },
   );
   const server = createServer((req, res) => void guard(req, res));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -77,6 +78,46 @@ async function againstGuard(headers: Record<string, string>, body: { bytes: numb
 }
 
 const SIGNED = { "content-type": "application/json", "x-github-event": "ping", "x-github-delivery": "x", "x-hub-signature-256": "sha256=00" };
+
+/**
+ * Issue #24 point 1 at a small scale: six uploads declaring the largest body, sent but for a byte and
+ * held, against a guard whose whole budget holds four; then a small delivery. Its status, and what the
+ * guard holds.
+ */
+async function smallDeliveryUnderHeldUploads(): Promise<{ status: number | null; held: string }> {
+  const KiB = 1024;
+  const limits = { ...DEFAULT_WEBHOOK_BODY_LIMITS, maxBytes: 64 * KiB, maxBufferedBytes: 256 * KiB, reservedBytes: 64 * KiB, smallBodyBytes: 8 * KiB, maxPeerBufferedBytes: 128 * KiB, timeoutMs: 10_000, graceMs: 50 };
+  let refused = 0;
+  const guard = createBodyGuard(
+    (_request, response) => {
+      response.writeHead(200).end();
+      return Promise.resolve(true);
+    },
+    { ...limits, path: "/api/github/webhooks", log: { warn: () => void refused++ } },
+  );
+  const server = createServer((req, res) => void guard(req, res));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  const uploads = holdWebhookUploads({ port, count: 6, declaredBytes: 64 * KiB, headers: SIGNED, reopenMs: 20 });
+  try {
+    await uploads.inPlace;
+    const status = await new Promise<number | null>((resolve) => {
+      const body = JSON.stringify({ zen: "x".repeat(1000) });
+      const client = request({ host: "127.0.0.1", port, path: "/api/github/webhooks", method: "POST", headers: { ...SIGNED, "content-length": String(Buffer.byteLength(body)) } });
+      client.on("response", (response: IncomingMessage) => {
+        response.resume();
+        resolve(response.statusCode ?? null);
+      });
+      client.on("error", () => resolve(null));
+      client.end(body);
+    });
+    return { status, held: `${uploads.opened()} uploads opened, ${refused} refused or cut` };
+  } finally {
+    uploads.stop();
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
 
 export async function runAppAttackInputs(): Promise<CorpusRow[]> {
   const fake = new FakeGitHub();
@@ -223,6 +264,53 @@ export async function runAppAttackInputs(): Promise<CorpusRow[]> {
           const { repo, pull } = setUp();
           for (let index = 0; index < 20; index++) await deliver("issue_comment", issueCommentCreated({ number: pull.number, body: "/rescore", login: "stranger" }));
           return { through: fake.comments.length === 1 && repo.dispatches.length === 0 ? null : `${fake.comments.length} replies`, message: `1 reply, ${repo.reactions.length} reactions` };
+        },
+      },
+      {
+        input: "six uploads of the largest body held open, then a small signed delivery (issue #24)",
+        run: async () => {
+          const { status, held } = await smallDeliveryUnderHeldUploads();
+          return { through: status === 200 ? null : `the small delivery got ${status}`, message: `the small delivery was answered 200 (${held})` };
+        },
+      },
+      {
+        input: "100 /rescore comments of an account with no association to a personal repository (issue #24)",
+        run: async () => {
+          const { repo, pull } = setUp();
+          for (let index = 0; index < 100; index++) {
+            await deliver("issue_comment", issueCommentCreated({ number: pull.number, body: "/rescore", login: "drive-by", association: "NONE", ownerType: "User" }));
+          }
+          const calls = fake.requests.filter((request) => request.template !== "/app/installations/{installation_id}/access_tokens").length;
+          return { through: calls <= 11 && repo.dispatches.length === 0 ? null : `${calls} API calls, ${repo.dispatches.length} dispatches`, message: `${calls} API calls: refused from the payload, replies and reactions capped` };
+        },
+      },
+      {
+        input: "/rescore <sha> of the reviewed commit after the author pushed another one (issue #24)",
+        run: async () => {
+          const { repo, pull } = setUp({ pull: { headSha: "d5".repeat(20), pushedAt: minutesAgo(0.3) } });
+          await deliver("issue_comment", issueCommentCreated({ number: pull.number, body: `/rescore ${SHA.slice(0, 10)}`, login: "maintainer" }));
+          return { through: repo.dispatches.length > 0 ? `dispatched ${JSON.stringify(repo.dispatches[0]?.inputs)}` : null, message: firstLine(fake.comments[0]?.body ?? "no reply") };
+        },
+      },
+      {
+        input: "the default branch requires the speedgate check from any source (issue #24)",
+        run: async () => {
+          fake.reset();
+          const id = ++runId;
+          const name = "Unpinned-World";
+          serveRepository(fake, {
+            owner: OWNER,
+            repo: name,
+            appId: APP_ID,
+            pulls: [{ number: 9, headSha: SHA, headRepo: `${OWNER}/${name}`, headBranch: "fast", author: "writer" }],
+            artifacts: { [id]: zipScorecard(makeTestScorecard()) },
+            requiredChecks: { protection: [{ context: "speedgate", appId: null }] },
+          });
+          const payload = workflowRunCompleted({ id, headSha: SHA, headBranch: "fast", headRepo: `${OWNER}/${name}` });
+          Object.assign(payload.repository as object, { name, full_name: `${OWNER}/${name}` });
+          await deliver("workflow_run", payload);
+          const text = fake.checkRuns[0]?.text ?? "";
+          return { through: text.includes("from any source") ? null : `check text ${JSON.stringify(text)}`, message: text };
         },
       },
       {

@@ -78,6 +78,7 @@ export const WRONG_FIELD_VALUES: Record<string, unknown[]> = {
   "docker.logMaxFiles": [0, 1.5],
   "docker.ulimits": ["memlock=-1", [{ name: "memlock" }], [{ name: "", soft: 1, hard: 1 }]],
   "docker.network": ["bridge"],
+  "docker.diskSize": ["lots", 100, "-1g", "10%"],
   "docker.mounts": ["/srv/models:/models", ["/srv/models"], ["/srv/models:models"], [{ source: "/srv/models" }], [{ source: "/srv/models", target: "/models", readOnly: "yes" }]],
   "docker.ipc": ["none", true],
   "docker.entrypoint": ["vllm serve", [""]],

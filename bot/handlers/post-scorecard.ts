@@ -21,6 +21,7 @@ import { isNotOlder, readRunStamp, stampCardComment } from "../stamp-card-commen
 import { leaderboardLane, pullRequestLane, workflowRunWorkKey } from "../store/derive-work-key.js";
 import type { JobContext, WorkRequest } from "../work/app-work.js";
 import { readJobPayload } from "../work/read-job-payload.js";
+import { requiredCheckDocsUrl } from "../warn-unpinned-check.js";
 
 type CheckTarget = Omit<PublishCheckRunOptions, "state" | "title" | "summary">;
 
@@ -255,7 +256,15 @@ async function publishCard(deps: AppDeps, job: JobContext, client: GitHubClient,
     job.log.info({ pull: pull.number, run: run.id }, "the pull request moved on from the scored commit; the card goes to that commit's check only");
   }
   // A job run again (its end was not recorded before a crash or an outage) leaves the one check it published.
-  if (!published) await publishCheckRun(client, { ...check, state: { status: "completed", conclusion }, title, summary, unlessSame: true });
+  if (!published) {
+    // The verdict is only worth requiring if branch protection counts this app's check alone: said under the card when not.
+    const warning = await deps.requiredCheck.warningFor(
+      client,
+      { ...repo, branch: payload.repository.default_branch, appId: await deps.appId(), docsUrl: requiredCheckDocsUrl(deps.docsBaseUrl) },
+      job.log,
+    );
+    await publishCheckRun(client, { ...check, state: { status: "completed", conclusion }, title, summary, ...(warning ? { text: warning } : {}), unlessSame: true });
+  }
   if (history && config.config.leaderboard) {
     await job.submit({
       task: "leaderboard",

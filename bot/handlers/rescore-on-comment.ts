@@ -1,15 +1,18 @@
 import type { Context } from "probot";
 import { z } from "zod";
 import { findHeadPushedAt, latestTime } from "../../src/github/find-head-pushed-at.js";
+import { getCollaboratorRole } from "../../src/github/get-collaborator-role.js";
 import { type PullRequestInfo, getPullRequest } from "../../src/github/find-pull-request-for-commit.js";
 import type { GitHubClient, RepoRef } from "../../src/github/github-client.js";
 import { parseRescoreCommand } from "../../src/github/parse-rescore-command.js";
+import { DEFAULT_REPO_CONFIG, LOWEST_RESCORE_PERMISSION, permissionReaches } from "../../src/github/repo-config-schema.js";
 import { type AppDeps, describeConfigProblems, loadRepoConfig, pullKey } from "../app-deps.js";
 import { answerRefusal } from "../answer-refusal.js";
 import { installationOf } from "../intake-delivery.js";
 import { parsePayload, repositorySchema } from "../payloads/parse-payload.js";
 import { issueCommentPayloadSchema } from "../payloads/issue-comment-payload.js";
-import { describeUncertainDispatch, mayRescore, startRescore, whoMayRescore } from "../start-rescore.js";
+import { describeUncertainDispatch, startRescore, whoMayRescore } from "../start-rescore.js";
+import { outsiderByAssociation } from "../outsider-by-association.js";
 import { commentWorkKey, pullRequestLane } from "../store/derive-work-key.js";
 import type { JobContext, WorkRequest } from "../work/app-work.js";
 import { readJobPayload } from "../work/read-job-payload.js";
@@ -24,6 +27,8 @@ const rescoreCommentSchema = z.object({
   writtenAt: z.string(),
   login: z.string(),
   sha: z.string().nullable(),
+  /** The payload alone shows the author has no permission (bot/outsider-by-association.ts); absent in jobs stored before. */
+  outsider: z.boolean().default(false),
 });
 
 /**
@@ -52,7 +57,21 @@ async function approvedCommit(
   if (Date.parse(pushedAt) >= Date.parse(command.writtenAt)) {
     return { refusal: `\`/rescore\` was not run: the head moved to ${short(head)} at ${pushedAt}, after your comment (${command.writtenAt}), so it is not the code you approved. Comment ${named} to score it.` };
   }
-  return { sha: head, why: "the head when you commented" };
+  const before = Date.parse(command.writtenAt) - Date.parse(pushedAt);
+  // The approval is bound to the head at comment time, not to what the approver reviewed: a push just
+  // before the comment is what runs. Said in the reply, with the way to be exact.
+  const recent = before < RECENT_HEAD_MS ? `; if you reviewed an earlier commit, that is not what runs: \`/rescore <sha>\` approves exactly the commit it names` : "";
+  return { sha: head, why: `the head when you commented: it became the head ${describeInterval(before)} before your comment${recent}` };
+}
+
+/** A head that arrived this shortly before the `/rescore` may not be the commit its writer reviewed. */
+const RECENT_HEAD_MS = 10 * 60_000;
+
+function describeInterval(ms: number): string {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  if (seconds < 120) return `${seconds} s`;
+  const minutes = Math.round(seconds / 60);
+  return minutes < 120 ? `${minutes} min` : `${Math.round(minutes / 60)} h`;
 }
 
 /**
@@ -94,6 +113,7 @@ export function intakeComment(deps: AppDeps) {
         writtenAt: comment.created_at,
         login: user.login,
         sha: command.sha,
+        outsider: outsiderByAssociation(repository.owner.type, comment.author_association),
       },
       key: commentWorkKey(`${repo.owner}/${repo.repo}`, comment.id),
       lane: pullRequestLane(`${repo.owner}/${repo.repo}`, issue.number),
@@ -112,18 +132,25 @@ export function rescoreCommentJob(deps: AppDeps) {
     const reply = async (body: string): Promise<void> => {
       await client.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { ...repo, issue_number: payload.issueNumber, body });
     };
+    const refuse = async (body: string): Promise<void> => {
+      const answered = await answerRefusal(deps, { ...repo, client, issueNumber: payload.issueNumber, actor: payload.login, commentId: payload.commentId, claimant: job.key, body });
+      if (answered === "silent") job.log.info(`/rescore by ${payload.login} in comment ${payload.commentId} refused without a reply or reaction: this pull request had its share of them this hour`);
+    };
+    // Permission first: nothing about the config, the head or the run is said to someone who may not
+    // start one, and a drive-by costs as few API calls as can be: none from the payload alone, else the
+    // permission (no config: a role below the lowest bar any config may set is refused whatever it says).
+    if (payload.outsider) {
+      await refuse("`/rescore` was not run: only the repository's owner and its collaborators may start scoring.");
+      return;
+    }
+    const role = await getCollaboratorRole(client, { ...repo, username: payload.login });
+    if (!permissionReaches(role, LOWEST_RESCORE_PERMISSION)) {
+      await refuse(`\`/rescore\` was not run: only people with ${whoMayRescore(null)} on this repository may start scoring.`);
+      return;
+    }
     const config = await loadRepoConfig(client, repo);
-    // Permission first: nothing about the config, the head or the run is said to someone who may not start one.
-    if (!(await mayRescore(client, repo, payload.login, config.ok ? config.config : null))) {
-      await answerRefusal(deps, {
-        ...repo,
-        client,
-        issueNumber: payload.issueNumber,
-        actor: payload.login,
-        commentId: payload.commentId,
-        claimant: job.key,
-        body: `\`/rescore\` was not run: only people with ${whoMayRescore(config.ok ? config.config : null)} on this repository may start scoring.`,
-      });
+    if (!permissionReaches(role, (config.ok ? config.config : DEFAULT_REPO_CONFIG).rescore.permission)) {
+      await refuse(`\`/rescore\` was not run: only people with ${whoMayRescore(config.ok ? config.config : null)} on this repository may start scoring.`);
       return;
     }
     if (!config.ok) {

@@ -74,7 +74,7 @@ async function pinBoardIssue(octokit: InstallationOctokit, job: JobContext, node
 
 /**
  * Keeps a repository's leaderboard issue (`leaderboard: true` in .github/speedgate-app.yml) up to date: the
- * best round score of each open pull request, from the card history. One job at a time per repository
+ * round score of each open pull request (the lower median of its newest commit's runs), from the card history. One job at a time per repository
  * (its own lane), so the issue is opened once however many cards land together.
  */
 export function updateLeaderboardJob(deps: AppDeps) {
@@ -97,6 +97,7 @@ export function updateLeaderboardJob(deps: AppDeps) {
       failureKind: card.failure?.kind ?? null,
       runUrl: card.runUrl,
       recordedAt: card.recordedAt,
+      runs: card.runs,
     }));
     const body = renderLeaderboard({ repository, entries, updatedAt: new Date(deps.now()) });
     const known = await history.leaderboardIssue(repository);

@@ -10,6 +10,9 @@ export const issueCommentPayloadSchema = z.object({
       // GitHub's clock: how old the command is, and whether the head it would score came after it.
       created_at: z.iso.datetime({ error: "expected when the comment was written (an ISO time)", offset: true }),
       user: userSchema("the comment's author"),
+      // Computed by GitHub with no viewer: a private organisation member shows as CONTRIBUTOR or NONE, so
+      // it settles a refusal only on a personal repository (bot/handlers/rescore-on-comment.ts).
+      author_association: z.string().optional(),
     },
     { error: "expected the comment" },
   ),

@@ -13,7 +13,11 @@ export const repositorySchema = z.object(
   {
     name: z.string({ error: "expected the repository's name" }).min(1, { error: "expected the repository's name" }),
     owner: z.object(
-      { login: z.string({ error: "expected the owner's login" }).min(1, { error: "expected the owner's login" }) },
+      {
+        login: z.string({ error: "expected the owner's login" }).min(1, { error: "expected the owner's login" }),
+        // User or Organization: who can have a permission on the repository follows from it.
+        type: z.string().optional(),
+      },
       { error: "expected the repository's owner" },
     ),
     default_branch: z.string({ error: "expected the default branch's name" }).min(1, { error: "expected the default branch's name" }),

@@ -6,11 +6,15 @@ import { databaseAppStore } from "./database-app-store.js";
 import { openAppDatabase } from "./open-app-database.js";
 import { probotLogger } from "./probot-logger.js";
 import { OutageRedelivery } from "./redeliver-after-outage.js";
+import { RedeliverAfterRefusal, redeliverAfterMs } from "./redeliver-after-refusal.js";
+import { redeliverSince } from "./redeliver-on-start.js";
 
 export interface OpenedAppStore {
   store: AppStore;
   database: Database;
   outage: OutageRedelivery;
+  /** Told of each delivery the app answered 5xx or 408 (bot/guard-webhook-body.ts). */
+  refused: RedeliverAfterRefusal;
   /** Running jobs finish, stored ones stay for the next start; then the database is closed. */
   close(): Promise<void>;
 }
@@ -34,6 +38,7 @@ export async function openAppStore(app: Probot, env: NodeJS.ProcessEnv): Promise
   const concurrency = workerConcurrency(env);
   const database = await openAppDatabase(env, logger, concurrency);
   const outage = new OutageRedelivery(app, database, logger);
+  const refused = new RedeliverAfterRefusal(async (since) => await redeliverSince(app, database, { since, logger }), logger, redeliverAfterMs(env));
   const store = databaseAppStore({
     database,
     log: app.log,
@@ -45,7 +50,9 @@ export async function openAppStore(app: Probot, env: NodeJS.ProcessEnv): Promise
     store,
     database,
     outage,
+    refused,
     close: async () => {
+      await refused.stop();
       await outage.stop();
       await store.close();
       await database.close();

@@ -234,6 +234,13 @@ const dockerSchema = z.strictObject(
         { name: "stack", soft: 67_108_864, hard: 67_108_864 },
       ]),
     network: enumOf(["isolated", "host"] as const).default("isolated"),
+    // The engine container's writable layer (what it writes outside its mounts): past it, writes fail
+    // with ENOSPC instead of filling the daemon's disk. Enforced where the storage driver can (overlay2
+    // on xfs with pquota, btrfs, zfs); elsewhere the round says it is not, and goes on.
+    diskSize: z
+      .string({ error: 'expected a size such as "100g", or "unlimited"' })
+      .regex(/^(\d+(\.\d+)?[kmgt]?|unlimited)$/i, { error: 'expected a size such as "100g", or "unlimited"' })
+      .default("100g"),
     mounts: z.array(mountSchema, { error: `expected a list of mounts, each ${mountExpectation.replace(/^expected /, "")}` }).default([]),
     // Replaces the image's ENTRYPOINT; [] clears it, so `command` is the whole command (vllm/vllm-openai's is `vllm serve`).
     entrypoint: z

@@ -51,6 +51,9 @@ export function createContainerSpec(plan: ContainerPlan): Dockerode.ContainerCre
     ...configured.config,
     HostConfig: {
       NetworkMode: plan.networkMode,
+      // On the run's internal network the embedded DNS server answers; its upstream for outside names is
+      // the engine's own loopback, so no query leaves the container (CVE-2024-29018, check-daemon-version.ts).
+      ...(plan.networkMode !== "host" ? { Dns: ["127.0.0.1"] } : {}),
       ...hardenContainer(docker),
       ...containerResourceLimits(plan.limits),
       ...(deviceRequests ? { DeviceRequests: deviceRequests } : {}),

@@ -9,6 +9,7 @@ import { type EngineRole, EngineFailureError } from "../failure/engine-failure.j
 import { buildFailure, describeBuildFailure } from "./build-failures.js";
 import { ContainerEngine } from "./container-engine.js";
 import { substituteContainerCommand } from "./container-command.js";
+import { checkDaemonVersion } from "./check-daemon-version.js";
 import { createContainerSpec } from "./create-container-spec.js";
 import { daemonGoneFailure } from "./daemon-gone-failure.js";
 import { describeDaemonConnectionLoss } from "./describe-daemon-connection-loss.js";
@@ -61,6 +62,9 @@ export class DockerRuntime implements EngineRuntime {
   private readonly engines = new Set<RunningEngine>();
   private network: Promise<string> | null = null;
   private limits: Promise<ResourceLimits> | null = null;
+  private daemonChecked: Promise<unknown> | null = null;
+  /** Set once the daemon refused docker.diskSize: its storage driver cannot limit a writable layer. */
+  private diskLimitRefused = false;
   /** Set once the daemon was found gone: a card already says so, so dispose may give up quietly. */
   private daemonLost = false;
 
@@ -116,10 +120,13 @@ export class DockerRuntime implements EngineRuntime {
     const { config } = this.round;
     const { imageId } = await this.prepare(role, signal);
     if (!imageId) throw new Error(`docker runtime: no image for the ${role} engine`);
+    this.daemonChecked ??= checkDaemonVersion(this.docker, this.context.logger);
+    await this.daemonChecked;
     const networkMode = config.docker.network === "host" ? "host" : await this.ensureNetwork();
     const command = role === "candidate" ? (config.candidate.command ?? config.baseline.command) : config.baseline.command;
     // As in the process runtime, the candidate's variables add to the baseline's; nothing comes from this process.
     const env = role === "candidate" ? { ...config.baseline.env, ...config.candidate.env } : config.baseline.env;
+    const limits = await this.resourceLimits();
     const spec = createContainerSpec({
       name: `speedgate-${dockerSafeName(this.context.runId)}-${role}-${Date.now().toString(36)}`,
       imageId,
@@ -134,14 +141,14 @@ export class DockerRuntime implements EngineRuntime {
       env,
       labels: makeResourceLabels(this.context.runId, role),
       docker: config.docker,
-      limits: await this.resourceLimits(),
+      limits: this.diskLimitRefused ? { ...limits, diskBytes: null } : limits,
       networkMode,
       workingDir: containerWorkingDir(role, config),
     });
     signal.throwIfAborted();
     let container: Dockerode.Container;
     try {
-      container = await this.docker.createContainer(spec);
+      container = await this.createWithinDiskLimit(role, spec);
     } catch (error) {
       this.context.logger.error(`docker: could not create the ${role} container: ${errorMessage(error)}`);
       throw new Error(`docker: could not create the ${role} container from ${imageId}: ${errorMessage(error)}`, { cause: error });
@@ -170,6 +177,27 @@ export class DockerRuntime implements EngineRuntime {
     return engine;
   }
 
+  /**
+   * Creates the container with its writable layer limited (docker.diskSize). A storage driver that cannot
+   * (overlay2 on ext4, vfs) refuses the option: the container is created without it, and the round says
+   * once that the engines' disk use is bounded only by the daemon's disk.
+   */
+  private async createWithinDiskLimit(role: EngineRole, spec: Dockerode.ContainerCreateOptions): Promise<Dockerode.Container> {
+    try {
+      return await this.docker.createContainer(spec);
+    } catch (error) {
+      const storage = spec.HostConfig?.StorageOpt;
+      if (!storage || !/storage-?opt|quota/i.test(errorMessage(error))) throw error;
+      this.diskLimitRefused = true;
+      this.context.logger.warn(
+        `docker: the daemon cannot limit the ${role} container's writable layer to docker.diskSize (${this.round.config.docker.diskSize}): ${errorMessage(error)}. ` +
+          "The engines' writes outside their mounts are bounded only by the daemon's disk; see docs/gpu-runner-checklist.md for a storage driver that enforces it",
+      );
+      const { StorageOpt: _refused, ...hostConfig } = spec.HostConfig ?? {};
+      return await this.docker.createContainer({ ...spec, HostConfig: hostConfig });
+    }
+  }
+
   /** Resolved once per round against the daemon's host, and said once, so the job log shows what the engines may take. */
   private resourceLimits(): Promise<ResourceLimits> {
     this.limits ??= (async () => {
@@ -177,7 +205,8 @@ export class DockerRuntime implements EngineRuntime {
       const gib = (bytes: number): string => `${(bytes / 1024 ** 3).toFixed(1)} GiB`;
       this.context.logger.info(
         `docker: each engine and the candidate's build may use ${limits.memoryBytes === null ? "unlimited memory" : `${gib(limits.memoryBytes)} of memory`}, ` +
-          `${gib(limits.shmBytes)} of /dev/shm, ${limits.pidsLimit} tasks${limits.nanoCpus === null ? "" : `, ${limits.nanoCpus / 1e9} CPUs`}`,
+          `${gib(limits.shmBytes)} of /dev/shm, ${limits.pidsLimit} tasks${limits.nanoCpus === null ? "" : `, ${limits.nanoCpus / 1e9} CPUs`}` +
+          `, ${limits.diskBytes === null ? "an unlimited writable layer" : `a writable layer of ${gib(limits.diskBytes)}`}`,
       );
       return limits;
     })();

@@ -16,6 +16,8 @@ export interface ResourceLimits {
   /** CPUs in billionths; null for all of them. */
   nanoCpus: number | null;
   ulimits: Array<{ Name: string; Soft: number; Hard: number }>;
+  /** Bytes of the container's writable layer; null for no limit. */
+  diskBytes: number | null;
 }
 
 /** SGLang's docs run its container with 32 GiB of /dev/shm, vLLM's with 10 GiB; PyTorch and NCCL share tensors through it. */
@@ -41,6 +43,7 @@ export function resolveResourceLimits(docker: DockerSettings, hostMemoryBytes: n
     pidsLimit: docker.pidsLimit,
     nanoCpus: docker.cpus === undefined ? null : Math.round(docker.cpus * 1e9),
     ulimits: docker.ulimits.map((limit) => ({ Name: limit.name, Soft: limit.soft, Hard: limit.hard })),
+    diskBytes: docker.diskSize.toLowerCase() === "unlimited" ? null : parseDockerSize(docker.diskSize),
   };
 }
 
@@ -51,13 +54,17 @@ export async function readHostMemory(docker: Dockerode): Promise<number | null> 
 }
 
 /** The limits as a container's HostConfig takes them. */
-export function containerResourceLimits(limits: ResourceLimits): Pick<Dockerode.HostConfig, "Memory" | "MemorySwap" | "ShmSize" | "PidsLimit" | "NanoCpus" | "Ulimits"> {
+export function containerResourceLimits(
+  limits: ResourceLimits,
+): Pick<Dockerode.HostConfig, "Memory" | "MemorySwap" | "ShmSize" | "PidsLimit" | "NanoCpus" | "Ulimits" | "StorageOpt"> {
   return {
     ShmSize: limits.shmBytes,
     PidsLimit: limits.pidsLimit,
     Ulimits: limits.ulimits,
     ...(limits.memoryBytes !== null ? { Memory: limits.memoryBytes, MemorySwap: limits.memoryBytes } : {}),
     ...(limits.nanoCpus !== null ? { NanoCpus: limits.nanoCpus } : {}),
+    // The daemon reads the size as go-units does: plain digits are bytes.
+    ...(limits.diskBytes !== null ? { StorageOpt: { size: String(limits.diskBytes) } } : {}),
   };
 }
 

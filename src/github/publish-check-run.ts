@@ -23,6 +23,8 @@ export interface PublishCheckRunOptions extends RepoRef {
   state: CheckState;
   title: string;
   summary: string;
+  /** Shown under the summary (output.text): what the app has to say besides the card. */
+  text?: string;
   /** Required by GitHub for action_required; the run's or the pull request's page otherwise. */
   detailsUrl?: string;
   /** Ties the check run to what the app dispatched (see format-dispatch-binding.ts). */
@@ -119,7 +121,11 @@ export async function publishCheckRun(
   options: PublishCheckRunOptions,
 ): Promise<{ id: number; action: "created" | "updated" | "kept" }> {
   const { owner, repo } = options;
-  const output = { title: fitUtf8(options.title, MAX_CHECK_TITLE_BYTES, "…"), summary: fitUtf8(options.summary, MAX_CHECK_SUMMARY_BYTES, CUT_NOTE) };
+  const output = {
+    title: fitUtf8(options.title, MAX_CHECK_TITLE_BYTES, "…"),
+    summary: fitUtf8(options.summary, MAX_CHECK_SUMMARY_BYTES, CUT_NOTE),
+    ...(options.text ? { text: fitUtf8(options.text, MAX_CHECK_SUMMARY_BYTES, CUT_NOTE) } : {}),
+  };
   const fields: Record<string, unknown> = {
     status: options.state.status,
     output,

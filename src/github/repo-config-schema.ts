@@ -10,6 +10,8 @@ import { DEFAULT_MAX_UNSCORED, DEFAULT_MIN_PROMPTS, GATE_MODES } from "../scorin
 
 export const PERMISSION_LEVELS = ["read", "triage", "write", "maintain", "admin"] as const;
 export type PermissionLevel = (typeof PERMISSION_LEVELS)[number];
+/** The lowest `rescore.permission` a config may set: anyone below it is refused before the config is read. */
+export const LOWEST_RESCORE_PERMISSION = "triage" satisfies PermissionLevel;
 
 const enumOf = <const T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { error: `expected one of ${values.map((v) => JSON.stringify(v)).join(", ")}` });
@@ -39,12 +41,12 @@ export const repoConfigSchema = z.strictObject(
     rescore: z
       .strictObject(
         // "read" is refused on purpose: on a public repository everyone reads, so it would let anyone start GPU runs.
-        { permission: enumOf(["triage", "write", "maintain", "admin"]).default("write") },
+        { permission: enumOf([LOWEST_RESCORE_PERMISSION, "write", "maintain", "admin"]).default("write") },
         { error: "expected an object such as { permission: write }" },
       )
       .default({ permission: "write" }),
-    // For competitions where every pull request is a submission: the best round score of each open pull
-    // request, kept up to date by the app in one pinned issue.
+    // For competitions where every pull request is a submission: each open pull request's round score (the
+    // median of its newest commit's runs), kept up to date by the app in one pinned issue.
     leaderboard: z.boolean({ error: "expected true or false" }).default(false),
   },
   { error: "expected a YAML mapping with workflow, gate, trigger, rescore and leaderboard" },

@@ -1,7 +1,7 @@
 import { markdownTable } from "markdown-table";
 import { formatTimes } from "../scorecard/describe-card.js";
 
-/** A pull request's best card, as the leaderboard shows it. */
+/** The card that stands for a pull request (the lower median of its newest commit's runs), as the leaderboard shows it. */
 export interface LeaderboardEntry {
   pullRequest: number;
   headSha: string;
@@ -11,15 +11,18 @@ export interface LeaderboardEntry {
   failureKind: string | null;
   runUrl: string | null;
   recordedAt: Date;
+  /** Runs of that commit the card was chosen from. */
+  runs: number;
 }
 
 /** Marks the issue body as the app's, so the app finds and edits its own leaderboard. */
 export const LEADERBOARD_MARKER = "<!-- speedgate-leaderboard -->";
 
 function scoreCell(entry: LeaderboardEntry): string {
-  if (entry.failureKind !== null) return `✗ ${entry.failureKind.replace(/_/g, " ")}`;
+  const of = entry.runs > 1 ? ` (median of ${entry.runs} runs)` : "";
+  if (entry.failureKind !== null) return `✗ ${entry.failureKind.replace(/_/g, " ")}${of}`;
   const score = formatTimes(entry.roundScore);
-  return entry.runUrl ? `[${score}](${entry.runUrl})` : score;
+  return `${entry.runUrl ? `[${score}](${entry.runUrl})` : score}${of}`;
 }
 
 function intervalCell(entry: LeaderboardEntry): string {
@@ -28,8 +31,10 @@ function intervalCell(entry: LeaderboardEntry): string {
 }
 
 /**
- * The body of a repository's pinned leaderboard issue: the best round score of each open pull request,
- * best first (ties: the one scored first), with its gate and commit. Pure: the caller passes the time.
+ * The body of a repository's pinned leaderboard issue: for each open pull request, the median round
+ * score of its newest commit's runs (the lower median, a real run: re-running the same code does not
+ * fish the noise upward), best first (ties: the one scored first), with its gate and commit. Pure: the
+ * caller passes the time.
  */
 export function renderLeaderboard(input: { repository: string; entries: readonly LeaderboardEntry[]; updatedAt: Date }): string {
   const ranked = [...input.entries].sort(
@@ -40,11 +45,11 @@ export function renderLeaderboard(input: { repository: string; entries: readonly
     lines.push("No open pull request has been scored yet.");
   } else {
     lines.push(
-      "The best round score of each open pull request, measured by speedgate against the unpatched baseline.",
+      "Each open pull request's round score, measured by speedgate against the unpatched baseline: of its newest commit's runs, the median (the lower one when they are even), so re-running the same code does not raise it.",
       "",
       markdownTable(
         [
-          ["#", "Pull request", "Best round score", "Interval", "Gate", "Commit", "Scored"],
+          ["#", "Pull request", "Round score", "Interval", "Gate", "Commit", "Scored"],
           ...ranked.map((entry, index) => [
             String(index + 1),
             `#${entry.pullRequest}`,

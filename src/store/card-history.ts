@@ -217,21 +217,37 @@ export async function listCommitTrend(queryable: Queryable, repository: string, 
   return rows.map(fromRow);
 }
 
-/** Best round score per open pull request of a repository (a pull request with no recorded state counts as open), best first. */
-export async function listLeaderboard(queryable: Queryable, repository: string): Promise<StoredCard[]> {
-  const { rows } = await queryable.query<CardRow>(
-    `SELECT ${COLUMNS.split(",").map((column) => `best.${column.trim()}`).join(", ")}
-     FROM (
-       SELECT DISTINCT ON (c.pull_request) ${COLUMNS.split(",").map((column) => `c.${column.trim()}`).join(", ")}
-       FROM speedgate.cards c
+/** A leaderboard row: the card whose score stands for its pull request, and how many runs it was chosen from. */
+export type LeaderboardCard = StoredCard & { runs: number };
+
+/**
+ * One row per open pull request (one with no recorded state counts as open), best first: of the runs of
+ * the pull request's newest scored commit, the card with the lower median round score (a failed run
+ * counts as the lowest). Keeping each pull request's best score ever let re-runs of the same code fish
+ * the noise upward (issue #24 point 6); the lower median of a commit's runs moves only when most of its
+ * runs do. A new commit starts a new sample, and runs only when a maintainer approves it. Commits are
+ * told apart by the SHA the app resolved through the API, never by anything the artifact says.
+ */
+export async function listLeaderboard(queryable: Queryable, repository: string): Promise<LeaderboardCard[]> {
+  const { rows } = await queryable.query<CardRow & { runs: string }>(
+    `WITH open_cards AS (
+       SELECT c.* FROM speedgate.cards c
        LEFT JOIN speedgate.pull_requests p ON p.repository = c.repository AND p.number = c.pull_request
        WHERE c.repository = $1 AND coalesce(p.state, 'open') = 'open'
-       ORDER BY c.pull_request, c.round_score DESC NULLS LAST, c.recorded_at DESC, c.id DESC
-     ) best
-     ORDER BY best.round_score DESC NULLS LAST, best.recorded_at, best.id`,
+     ), newest AS (
+       SELECT DISTINCT ON (pull_request) pull_request, head_sha FROM open_cards ORDER BY pull_request, recorded_at DESC, id DESC
+     ), ranked AS (
+       SELECT o.*,
+         row_number() OVER (PARTITION BY o.pull_request ORDER BY o.round_score ASC NULLS FIRST, o.recorded_at, o.id) AS position,
+         count(*) OVER (PARTITION BY o.pull_request) AS runs
+       FROM open_cards o JOIN newest n ON n.pull_request = o.pull_request AND n.head_sha = o.head_sha
+     )
+     SELECT ${COLUMNS}, runs FROM ranked
+     WHERE position = (runs + 1) / 2
+     ORDER BY round_score DESC NULLS LAST, recorded_at, id`,
     [repository.toLowerCase()],
   );
-  return rows.map(fromRow);
+  return rows.map((row) => ({ ...fromRow(row), runs: Number(row.runs) }));
 }
 
 export async function recordPullRequestState(

@@ -22,6 +22,8 @@ const OOM_LOG = new URL("../fixtures/sglang-cuda-graph-oom.log", import.meta.url
  */
 
 const event = { name: "pull_request", payload: pullRequestEvent("opened") };
+/** Under a pull_request event, runtime: process runs only what the config vouches for (issue #24 point 2). */
+const TRUSTED = { trusted: true };
 
 describe("the bundled action", () => {
   let round: SimRound;
@@ -29,7 +31,7 @@ describe("the bundled action", () => {
 
   beforeAll(async () => {
     if (!existsSync(join(DIST, "index.js"))) throw new Error("dist/index.js is missing: run npm run build");
-    round = await writeSimRound();
+    round = await writeSimRound({ candidate: TRUSTED });
     workDir = await mkdtemp(join(tmpdir(), "speedgate-step-"));
   });
   afterAll(async () => {
@@ -160,7 +162,7 @@ describe("the bundled action, sharded", () => {
   let workDir: string;
 
   beforeAll(async () => {
-    round = await writeSimRound({ prompts: 11 });
+    round = await writeSimRound({ prompts: 11, candidate: TRUSTED });
     workDir = await mkdtemp(join(tmpdir(), "speedgate-shards-"));
   });
   afterAll(async () => {
@@ -226,7 +228,7 @@ describe("the bundled action, against a candidate that tampers with the card", (
     // group) that waits for the card and then rewrites it: a score the patch did not earn.
     const forge = `while [ ! -s '${join(workDir, "out", "scorecard.json")}' ]; do sleep 0.02; done; echo '{"forged": true}' > '${join(workDir, "out", "scorecard.json")}'`;
     round = await writeSimRound({
-      candidate: { command: ["sh", "-c", `setsid sh -c "${forge}" & exec "$0" "$@"`, "{node}", "{speedgate}", "sim-engine", "--port", "{port}", "--profile", "profile.json"] },
+      candidate: { ...TRUSTED, command: ["sh", "-c", `setsid sh -c "${forge}" & exec "$0" "$@"`, "{node}", "{speedgate}", "sim-engine", "--port", "{port}", "--profile", "profile.json"] },
     });
   });
   afterAll(async () => {
@@ -251,7 +253,7 @@ describe("the bundled action, cancelled", () => {
 
   beforeAll(async () => {
     // Long enough that the SIGINT lands in the middle of the baseline's benchmark.
-    round = await writeSimRound({ prompts: 400, requestIntervalMs: 25 });
+    round = await writeSimRound({ prompts: 400, requestIntervalMs: 25, candidate: TRUSTED });
     workDir = await mkdtemp(join(tmpdir(), "speedgate-cancel-"));
   });
   afterAll(async () => {

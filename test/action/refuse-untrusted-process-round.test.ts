@@ -17,19 +17,29 @@ function settings(patch: PatchSource, config = "round.yml"): RunSettings {
 }
 
 describe("pullRequestPatchOrigin", () => {
+  const file = settings({ kind: "file", path: "p.patch" });
   it.each([
     ["patch-from-pr", settings({ kind: "pull-request", paths: [] }), context("pull_request", pullRequestEvent("opened")), 'input "patch-from-pr" is true'],
-    ["a dispatch for a pull request", settings({ kind: "file", path: "p.patch" }), context("workflow_dispatch", { inputs: { pr: "17", sha: "a".repeat(40) } }), 'workflow_dispatch input "pr"'],
-    ["pull_request_target", settings({ kind: "file", path: "p.patch" }), context("pull_request_target", pullRequestEvent("opened")), "pull_request_target"],
-  ])("names %s as a pull request's patch", (_name, runSettings, runContext, origin) => {
+    ["patch-from-pr on a push", settings({ kind: "pull-request", paths: [] }), context("push"), 'input "patch-from-pr" is true'],
+    ["a dispatch for a pull request", file, context("workflow_dispatch", { inputs: { pr: "17", sha: "a".repeat(40) } }), 'workflow_dispatch input "pr"'],
+    ["a dispatch naming it otherwise", file, context("workflow_dispatch", { inputs: { pull_request: "17" } }), 'workflow_dispatch input "pull_request"'],
+    ["pull_request_target", file, context("pull_request_target", pullRequestEvent("opened")), "a pull_request_target event"],
+    // A pull request's branch: a fork's workflow may pass anything to the patch input.
+    ["a pull_request run with a patch file", file, context("pull_request", pullRequestEvent("opened")), "a pull_request event"],
+    ["workflow_run", file, context("workflow_run", { workflow_run: { event: "pull_request" } }), "a workflow_run event"],
+    ["issue_comment", file, context("issue_comment", { issue: { number: 3, pull_request: {} } }), "an issue_comment event"],
+    ["merge_group", file, context("merge_group"), "a merge_group event"],
+    ["repository_dispatch", settings({ kind: "config" }), context("repository_dispatch"), "a repository_dispatch event"],
+  ])("names %s as a possible pull request's patch", (_name, runSettings, runContext, origin) => {
     expect(pullRequestPatchOrigin(runSettings, runContext)).toContain(origin);
   });
 
   it.each([
-    // A branch of this repository: its author can push, and its workflow defines the config anyway.
-    ["a pull_request run with a patch file", settings({ kind: "file", path: "p.patch" }), context("pull_request", pullRequestEvent("opened"))],
     ["a push with the config's patch", settings({ kind: "config" }), context("push")],
+    ["a push with a patch file", file, context("push")],
+    ["a schedule", file, context("schedule")],
     ["a manual dispatch without a pull request", settings({ kind: "config" }), context("workflow_dispatch", { inputs: {} })],
+    ["a manual dispatch with an empty pr", file, context("workflow_dispatch", { inputs: { pr: "", note: "nightly" } })],
   ])("does not for %s", (_name, runSettings, runContext) => {
     expect(pullRequestPatchOrigin(runSettings, runContext)).toBeNull();
   });

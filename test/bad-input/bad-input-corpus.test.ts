@@ -27,7 +27,7 @@ describe("bad input: a clear error, nothing half-written (bench/bad-input-corpus
     expect(accepted.length, show(accepted)).toBe(0);
   });
 
-  it.each(["round config field", "round config path", "round config file", "prompts file", "patch", "artifact", "/rescore comment", "app attack"])(
+  it.each(["round config field", "round config path", "round config file", "prompts file", "patch", "artifact", "/rescore comment", "app attack", "process fence"])(
     "answers every %s input with a clear error naming the field, line or problem",
     (category) => {
       const rows = result.rows.filter((row) => row.category === category);

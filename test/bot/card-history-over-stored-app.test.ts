@@ -14,7 +14,7 @@ import { type StoredApp, startStoredApp } from "../support/database/start-stored
 /*
  * #14 part 3 through the deployed store: every card the app posts is recorded, a pull request's card
  * shows its earlier commits' scores, and a repository with `leaderboard: true` gets one pinned issue
- * holding the best round score of each open pull request, kept up to date as cards land and pull
+ * holding each open pull request's round score (the median of its newest commit's runs), kept up to date as cards land and pull
  * requests close.
  */
 
@@ -74,7 +74,7 @@ describeEachBackend("the card history on the card and in the leaderboard issue",
     expect(fake.checkRuns.find((check) => check.headSha === B)?.summary).toContain(trend);
 
     await deliver("workflow_run", workflowRunCompleted({ id: 1003, headSha: C, headBranch: second.headBranch }));
-    // Still the one issue, pinned once: the best of each open pull request, best first.
+    // Still the one issue, pinned once: one row per open pull request, best first.
     expect(repo.issues).toHaveLength(1);
     expect(fake.calls("POST", "/api/graphql")).toHaveLength(1);
     expect(boardRows()).toHaveLength(2);

@@ -15,6 +15,15 @@ describe("the app's in-memory stores (the interfaces a database-backed store wil
     expect(await limiter.allowReply("o/r#1:alice")).toBe(true);
   });
 
+  it("MemoryRefusalLimiter caps the answers of a scope per window", async () => {
+    let now = 0;
+    const limiter = new MemoryRefusalLimiter(60_000, () => now);
+    expect(await Promise.all([1, 2, 3, 4].map(async () => await limiter.allowWithin("replies:o/r#1", 3)))).toEqual([true, true, true, false]);
+    expect(await limiter.allowWithin("replies:o/r#2", 3)).toBe(true);
+    now = 60_000;
+    expect(await limiter.allowWithin("replies:o/r#1", 3)).toBe(true);
+  });
+
   it("MemoryDeliveryLedger claims all keys or none, and a release lets a redelivery through", async () => {
     const ledger = new MemoryDeliveryLedger();
     expect(await ledger.claim(["delivery:1", "issue_comment:o/r:9"])).toBe(true);
@@ -34,8 +43,21 @@ describe("the app's in-memory stores (the interfaces a database-backed store wil
   });
 
   it("reads the webhook body limits from the environment, naming a wrong one", () => {
-    expect(readWebhookBodyLimits({})).toEqual({ maxBytes: 25 * 1024 * 1024, timeoutMs: 30_000, maxBufferedBytes: 100 * 1024 * 1024 });
+    const MiB = 1024 * 1024;
+    expect(readWebhookBodyLimits({})).toEqual({
+      maxBytes: 25 * MiB,
+      timeoutMs: 10_000,
+      maxBufferedBytes: 100 * MiB,
+      reservedBytes: 16 * MiB,
+      smallBodyBytes: MiB,
+      maxPeerBufferedBytes: 50 * MiB,
+      graceMs: 1_000,
+    });
     expect(readWebhookBodyLimits({ WEBHOOK_MAX_BODY_BYTES: "1024" }).maxBytes).toBe(1024);
     expect(() => readWebhookBodyLimits({ WEBHOOK_BODY_TIMEOUT_MS: "30s" })).toThrow('WEBHOOK_BODY_TIMEOUT_MS: expected a positive whole number, got "30s"');
+    // Limits that contradict each other stop the app, saying which to change.
+    expect(() => readWebhookBodyLimits({ WEBHOOK_RESERVED_BYTES: String(90 * MiB) })).toThrow(/WEBHOOK_RESERVED_BYTES \(94371840\) leaves 10485760 bytes .* less than one body of WEBHOOK_MAX_BODY_BYTES/);
+    expect(() => readWebhookBodyLimits({ WEBHOOK_MAX_PEER_BUFFERED_BYTES: String(MiB) })).toThrow(/WEBHOOK_MAX_PEER_BUFFERED_BYTES \(1048576\) must hold at least one body/);
+    expect(() => readWebhookBodyLimits({ WEBHOOK_SMALL_BODY_BYTES: String(20 * MiB) })).toThrow(/WEBHOOK_SMALL_BODY_BYTES \(20971520\) must fit in WEBHOOK_RESERVED_BYTES/);
   });
 });

@@ -104,7 +104,7 @@ describe("parseRoundConfig", () => {
 
   it("names the fields allowed in a section that has defaults of its own", () => {
     expect(messageFor(withField(["docker"], { shm: "1g" }))).toBe(
-      "round.yml: docker.shm: unknown field, expected one of gpus, shmSize, ipc, memory, pidsLimit, cpus, capAdd, logMaxSize, logMaxFiles, ulimits, network, mounts, entrypoint, stopTimeoutS, keepCandidateImage",
+      "round.yml: docker.shm: unknown field, expected one of gpus, shmSize, ipc, memory, pidsLimit, cpus, capAdd, logMaxSize, logMaxFiles, ulimits, network, diskSize, mounts, entrypoint, stopTimeoutS, keepCandidateImage",
     );
   });
 

@@ -32,6 +32,8 @@ describe("createContainerSpec", () => {
     expect(spec.Env).toEqual(["HF_HOME=/models"]);
     expect(spec.HostConfig).toEqual({
       NetworkMode: "speedgate-r1",
+      // Outside names are asked of the engine's own loopback: no query leaves an isolated container (CVE-2024-29018).
+      Dns: ["127.0.0.1"],
       Privileged: false,
       SecurityOpt: ["no-new-privileges"],
       CapDrop: ["ALL"],
@@ -46,8 +48,18 @@ describe("createContainerSpec", () => {
         { Name: "memlock", Soft: -1, Hard: -1 },
         { Name: "stack", Soft: 67_108_864, Hard: 67_108_864 },
       ],
+      StorageOpt: { size: String(100 * GiB) },
       AutoRemove: false,
     });
+  });
+
+  it("leaves the DNS alone on the host network, and the writable layer unlimited when the config says so", () => {
+    const docker = { ...dockerDefaults, diskSize: "unlimited" };
+    const spec = createContainerSpec({ name: "n", imageId: "i", command: ["serve"], env: {}, labels: {}, docker, limits: resolveResourceLimits(docker, 100 * GiB), networkMode: "host" });
+    expect(spec.HostConfig).not.toHaveProperty("Dns");
+    expect(spec.HostConfig).not.toHaveProperty("StorageOpt");
+    const sized = { ...dockerDefaults, diskSize: "20g" };
+    expect(resolveResourceLimits(sized, 100 * GiB).diskBytes).toBe(20 * GiB);
   });
 
   it("takes what the config raises or adds: capabilities, host IPC, a bigger log, CPUs, no memory limit", () => {

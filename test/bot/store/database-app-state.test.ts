@@ -47,6 +47,21 @@ describeEachBackend("the app's shared state in the database", (backend) => {
     expect(answers.filter(Boolean)).toHaveLength(1);
   });
 
+  it("caps the answers of a scope per window across replicas, never past the cap even when they ask at once", async () => {
+    let now = Date.parse("2026-01-01T00:00:00Z");
+    const clock = (): number => now;
+    const replicas = Array.from({ length: 6 }, () => new DatabaseRefusalLimiter(database.pool, 60_000, clock));
+    const answers = await Promise.all(replicas.map(async (replica) => await replica.allowWithin("replies:o/r#3", 3)));
+    expect(answers.filter(Boolean).length).toBeLessThanOrEqual(3);
+    expect(answers.filter(Boolean).length).toBeGreaterThan(0);
+    while (await replicas[0]?.allowWithin("replies:o/r#3", 3));
+    expect(await replicas[1]?.allowWithin("replies:o/r#3", 3)).toBe(false);
+    // Another scope has its own slots; the window's end frees them all.
+    expect(await replicas[1]?.allowWithin("replies:o/r#4", 3)).toBe(true);
+    now += 60_000;
+    expect(await replicas[2]?.allowWithin("replies:o/r#3", 3)).toBe(true);
+  });
+
   it("keeps the latest time each head arrived, for every replica", async () => {
     const replicaA = new DatabaseHeadPushLog(database.pool);
     const replicaB = new DatabaseHeadPushLog(database.pool);

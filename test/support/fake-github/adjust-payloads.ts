@@ -85,8 +85,13 @@ export function issueCommentCreated(fields: {
   onPullRequest?: boolean;
   /** When the comment was written, by GitHub's clock; now by default. */
   createdAt?: string;
+  /** The comment's author_association (the example's OWNER by default). */
+  association?: string;
+  /** Who owns the repository (the example's User by default). */
+  ownerType?: "User" | "Organization";
 }): Payload {
   const payload = withRepository(webhookExample("issue_comment", "created"));
+  if (fields.ownerType) ((payload.repository as Payload).owner as Payload).type = fields.ownerType;
   const issue = payload.issue as Payload;
   issue.number = fields.number;
   if (fields.onPullRequest === false) delete issue.pull_request;
@@ -96,6 +101,7 @@ export function issueCommentCreated(fields: {
   comment.body = fields.body;
   comment.created_at = fields.createdAt ?? new Date().toISOString();
   comment.updated_at = comment.created_at;
+  if (fields.association) comment.author_association = fields.association;
   const user = comment.user as Payload;
   user.login = fields.login;
   user.type = fields.type ?? "User";

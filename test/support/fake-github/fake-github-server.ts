@@ -59,6 +59,8 @@ export interface FakeCheckRun {
   conclusion: string | null;
   title: string | null;
   summary: string | null;
+  /** output.text: what the app says under the card (the required check's source). */
+  text?: string | null;
   externalId: string | null;
   detailsUrl: string | null;
   appId: number;

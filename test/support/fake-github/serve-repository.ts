@@ -37,6 +37,11 @@ export interface FakeRepositoryOptions {
   artifacts?: Record<number, Uint8Array>;
   /** Workflow files on the default branch that can be dispatched; any name when not given. */
   workflows?: string[];
+  /**
+   * What the default branch requires (group "checks"): branch protection's required checks, each with the
+   * app it must come from (null: any), and rulesets' (integration_id left out: any). Nothing by default.
+   */
+  requiredChecks?: { protection?: Array<{ context: string; appId: number | null }>; rulesets?: Array<{ context: string; integrationId?: number }> };
   groups?: RouteGroup[];
 }
 
@@ -237,6 +242,7 @@ export function serveRepository(fake: FakeGitHub, options: FakeRepositoryOptions
       }
       if (output?.title !== undefined) check.title = output.title;
       if (output?.summary !== undefined) check.summary = output.summary;
+      if (output?.text !== undefined) check.text = output.text;
       if (typeof fields.external_id === "string") check.externalId = fields.external_id;
       if (typeof fields.details_url === "string") check.detailsUrl = fields.details_url;
       return null;
@@ -259,6 +265,38 @@ export function serveRepository(fake: FakeGitHub, options: FakeRepositoryOptions
       if (refused) return refused;
       fake.checkRuns.push(check);
       return { status: 201, body: checkJson(check) };
+    });
+    // Which source the required `speedgate` check expects: branch protection, then rulesets.
+    on("GET", "/repos/{owner}/{repo}/branches/{branch}", (request) => {
+      const checks = options.requiredChecks?.protection ?? [];
+      const protection =
+        checks.length > 0
+          ? { enabled: true, required_status_checks: { enforcement_level: "non_admins", contexts: checks.map((check) => check.context), checks: checks.map((check) => ({ context: check.context, app_id: check.appId })) } }
+          : { enabled: false, required_status_checks: { enforcement_level: "off", contexts: [], checks: [] } };
+      const branch = request.pathParams.branch ?? "";
+      return {
+        status: 200,
+        body: { name: branch, commit: { sha: DEFAULT_BASE_SHA }, _links: { html: "", self: "" }, protected: checks.length > 0, protection, protection_url: "" },
+      };
+    });
+    on("GET", "/repos/{owner}/{repo}/rules/branches/{branch}", () => {
+      const checks = options.requiredChecks?.rulesets ?? [];
+      const rules =
+        checks.length > 0
+          ? [
+              {
+                type: "required_status_checks",
+                ruleset_source_type: "Repository",
+                ruleset_source: fullName,
+                ruleset_id: 42,
+                parameters: {
+                  strict_required_status_checks_policy: false,
+                  required_status_checks: checks.map((check) => ({ context: check.context, ...(check.integrationId !== undefined ? { integration_id: check.integrationId } : {}) })),
+                },
+              },
+            ]
+          : [];
+      return { status: 200, body: rules };
     });
     on("PATCH", "/repos/{owner}/{repo}/check-runs/{check_run_id}", (request) => {
       const check = fake.checkRuns.find((candidate) => String(candidate.id) === request.pathParams.check_run_id);

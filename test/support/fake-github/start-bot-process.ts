@@ -9,6 +9,8 @@ export interface BotProcess {
   /** Where GitHub would post deliveries. */
   webhookUrl: string;
   port: number;
+  /** The process group of `npm run bot` (npm, tsx and the app's node); the app is the one listening on `port`. */
+  processGroup: number;
   secret: string;
   appId: number;
   /** Everything the app logged, for assertions and for failure messages. */
@@ -85,6 +87,8 @@ export async function startBotProcess(options: BotProcessOptions): Promise<BotPr
     NODE_ENV: "test",
     // Nothing failed before this app started: no need to read the fake's delivery log.
     SPEEDGATE_REDELIVER_HOURS: "0",
+    // Nor after a 5xx the app answered: a test that wants it (and serves the delivery log) sets it.
+    SPEEDGATE_REDELIVER_AFTER_MS: "0",
     ...storeEnv,
     ...options.env,
   };
@@ -165,5 +169,5 @@ export async function startBotProcess(options: BotProcessOptions): Promise<BotPr
     const intake = await until(() => lines.find((line) => line.delivery === deliveryId && line.work !== undefined && line.outcome === undefined) ?? null);
     if (typeof intake.work === "string") await workEnded(intake.work);
   };
-  return { waitFor, settled, workEnded, webhookUrl: `http://127.0.0.1:${port}/api/github/webhooks`, port, secret, appId, output: () => output, stop, kill };
+  return { waitFor, settled, workEnded, webhookUrl: `http://127.0.0.1:${port}/api/github/webhooks`, port, processGroup: child.pid ?? 0, secret, appId, output: () => output, stop, kill };
 }

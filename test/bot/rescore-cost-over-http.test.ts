@@ -1,0 +1,80 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import { MAX_REFUSAL_REACTIONS_PER_PULL, MAX_REFUSAL_REPLIES_PER_PULL } from "../../bot/answer-refusal.js";
+import { OWNER, REPO, issueCommentCreated } from "../support/fake-github/adjust-payloads.js";
+import type { FakeGitHub } from "../support/fake-github/fake-github-server.js";
+import { deliverAndSettle } from "../support/fake-github/send-webhook.js";
+import { type FakePull, serveRepository } from "../support/fake-github/serve-repository.js";
+import type { BotProcess } from "../support/fake-github/start-bot-process.js";
+import { useBotProcess } from "../support/fake-github/use-bot-process.js";
+
+/*
+ * Issue #24, point 3: each drive-by `/rescore` cost about four API calls of the installation's rate
+ * limit (100 comments: 401 calls), and each account got a reply of its own (100 accounts: 100
+ * replies), so two or three accounts could starve card posting. Played against `npm run bot`, counting
+ * every request the app makes to the GitHub fake.
+ */
+
+const SHA = "e5".repeat(20);
+let nextPull = 1200;
+function newPull(): FakePull {
+  nextPull++;
+  return { number: nextPull, headSha: SHA, headRepo: `${OWNER}/${REPO}`, headBranch: `topic-${nextPull}`, author: "outsider", pushedAt: new Date(Date.now() - 30 * 60_000).toISOString() };
+}
+
+/** The requests the app made, by route, leaving out installation tokens (one an hour, not per comment). */
+function apiCalls(fake: FakeGitHub): Record<string, number> {
+  const calls: Record<string, number> = {};
+  for (const request of fake.requests) {
+    if (request.template === "/app/installations/{installation_id}/access_tokens") continue;
+    const route = `${request.method} ${request.template ?? request.path}`;
+    calls[route] = (calls[route] ?? 0) + 1;
+  }
+  return calls;
+}
+const total = (calls: Record<string, number>): number => Object.values(calls).reduce((sum, count) => sum + count, 0);
+
+describe("what drive-by /rescore comments cost the installation (`npm run bot`)", () => {
+  const { fake, bot: running } = useBotProcess();
+  let bot: BotProcess;
+  beforeEach(() => {
+    bot = running();
+  });
+
+  it("refuses 100 comments of someone with no association to a personal repository from the payload: one reply, capped reactions, no other call", async () => {
+    const pull = newPull();
+    const repo = serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, pulls: [pull], roles: { maintainer: "admin" } });
+    for (let index = 0; index < 100; index++) {
+      const comment = issueCommentCreated({ number: pull.number, body: "/rescore", login: "drive-by", association: "NONE", ownerType: "User" });
+      expect(await deliverAndSettle(bot, "issue_comment", comment)).toBe(200);
+    }
+    const calls = apiCalls(fake);
+    expect(calls).toEqual({
+      "POST /repos/{owner}/{repo}/issues/{issue_number}/comments": 1,
+      "POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions": MAX_REFUSAL_REACTIONS_PER_PULL,
+    });
+    expect(fake.comments[0]?.body).toBe("`/rescore` was not run: only the repository's owner and its collaborators may start scoring.");
+    expect(repo.dispatches).toEqual([]);
+    // The owner (OWNER on the payload) is still asked about and served as before.
+    expect(await deliverAndSettle(bot, "issue_comment", issueCommentCreated({ number: pull.number, body: "/rescore", login: "maintainer", association: "OWNER", ownerType: "User" }))).toBe(200);
+    expect(repo.dispatches).toHaveLength(1);
+  }, 180_000);
+
+  it("answers 100 accounts on an organisation's repository with a few replies, asking only for each one's permission", async () => {
+    const pull = newPull();
+    const repo = serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, pulls: [pull], roles: { maintainer: "admin" } });
+    for (let index = 0; index < 100; index++) {
+      // A private member of the organisation would show as CONTRIBUTOR too: the payload cannot settle it.
+      const comment = issueCommentCreated({ number: pull.number, body: "/rescore", login: `account-${index}`, association: "CONTRIBUTOR", ownerType: "Organization" });
+      expect(await deliverAndSettle(bot, "issue_comment", comment)).toBe(200);
+    }
+    const calls = apiCalls(fake);
+    expect(calls).toEqual({
+      "GET /repos/{owner}/{repo}/collaborators/{username}/permission": 100,
+      "POST /repos/{owner}/{repo}/issues/{issue_number}/comments": MAX_REFUSAL_REPLIES_PER_PULL,
+      "POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions": MAX_REFUSAL_REACTIONS_PER_PULL,
+    });
+    // 401 calls and 100 replies before; the config is never read for someone the permission already refuses.
+    expect(total(calls)).toBeLessThanOrEqual(100 + MAX_REFUSAL_REPLIES_PER_PULL + MAX_REFUSAL_REACTIONS_PER_PULL);
+    expect(repo.dispatches).toEqual([]);
+  }, 180_000);
+});
