@@ -119,7 +119,7 @@ describe("the bundled action", () => {
     const fake = await installFakeNvidiaSmi([{ gpus: IDLE_H100 }, { gpus: BUSY_H100, apps: LEFTOVER_ENGINE }]);
     try {
       const busy = await writeSimRound({
-        candidate: { command: ["{node}", "{speedgate}", "sim-engine", "--port", "{port}", "--profile", "profile.json", "--crash-log", OOM_LOG, "--crash-exit-code", "1"] },
+        candidate: { ...TRUSTED, command: ["{node}", "{speedgate}", "sim-engine", "--port", "{port}", "--profile", "profile.json", "--crash-log", OOM_LOG, "--crash-exit-code", "1"] },
       });
       try {
         const step = await runStep({ entry: "index", workDir, event, inputs: { config: busy.configPath, patch: busy.patchPath, "out-dir": join(workDir, "busy") }, env: { PATH: fake.path } });
