@@ -75,3 +75,15 @@ export const PATCH_TOOL_MISSING_HINT = "Install git or GNU patch where speedgate
 
 export const BUILD_ERROR_HINT =
   "A postPatch step failed in the patched copy. Run the same command by hand in a patched checkout; its output is in the log tail below.";
+
+export const INVALID_ARGUMENT_HINT =
+  "The engine refused its command line: a flag this version does not know, or a bad value (flags are renamed between releases). Run the same program with `--help` from the same image or checkout; a patch that renames a flag needs the round's command changed with it (`candidate.command`).";
+
+export const MODEL_NOT_FOUND_HINT =
+  "The engine found no model where its command points. Check the path inside the engine (with `runtime: docker`, mount the weights with `docker.mounts`, read-only); with `HF_HUB_OFFLINE=1` a model id must already be in the cache the engine sees.";
+
+export const MODEL_LOAD_ERROR_HINT =
+  "The model files are there but do not load: a truncated download, a format or architecture this engine version does not support, or a mismatched config. Compare the files' sizes and checksums with the source, and load the same files with the unpatched engine.";
+
+export const GPU_OOM_HINT =
+  "A GPU backend other than CUDA (Metal, Vulkan) could not allocate a buffer: lower the context and the number of parallel sequences, or keep part of the model on the CPU.";

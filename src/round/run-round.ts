@@ -7,6 +7,7 @@ import { calibrationSourceOf } from "../calibration/load-round-calibration.js";
 import { fingerprintRound } from "../config/fingerprint-round.js";
 import type { LoadedRound } from "../config/load-round-config.js";
 import { createRuntime } from "../engine/create-runtime.js";
+import { engineFamily } from "../engine/engine-family.js";
 import type { EngineExit, EngineRuntime, PreparedEngine, RunningEngine } from "../engine/engine-runtime.js";
 import { waitUntilHealthy } from "../engine/wait-until-healthy.js";
 import { classifyFailure } from "../failure/classify-failure.js";
@@ -109,6 +110,7 @@ async function runEngine(role: EngineRole, run: number, runtime: EngineRuntime, 
       timeoutS: config.health.timeoutS,
       intervalMs: config.health.intervalMs,
       signal,
+      engineFamily: engineFamily(config.engine),
     });
     emit({ type: "healthy", role, afterMs: healthyAfterMs });
 
@@ -120,7 +122,7 @@ async function runEngine(role: EngineRole, run: number, runtime: EngineRuntime, 
     const running = engine;
     void running.exited.then((exit) => {
       if (benchmarkOver) return;
-      death = classifyFailure({ role, stage: "benchmark", exit, logLines: running.logTail() });
+      death = classifyFailure({ role, stage: "benchmark", exit, logLines: running.logTail(), engine: engineFamily(config.engine) });
       died.abort(new Error(`${describeExitForReason(role, exit)}: ${death.summary}`));
     });
     const records: Map<string, RequestRecord> = await runBenchmark({
@@ -136,7 +138,7 @@ async function runEngine(role: EngineRole, run: number, runtime: EngineRuntime, 
       // Requests cut off by a dying engine can all fail before its exit is known (the pipes drain
       // first); give the exit a moment to arrive so the card blames the death, not the network.
       const exit = await Promise.race([running.exited, delay(EXIT_GRACE_MS).then(() => null)]);
-      if (exit && !death) death = classifyFailure({ role, stage: "benchmark", exit, logLines: running.logTail() });
+      if (exit && !death) death = classifyFailure({ role, stage: "benchmark", exit, logLines: running.logTail(), engine: engineFamily(config.engine) });
     }
     benchmarkOver = true;
     if (death) {

@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { listConfigFields } from "../../bench/bad-input/list-config-fields.js";
 import * as hints from "../../src/failure/failure-hints.js";
+import * as llamaCppHints from "../../src/failure/llama-cpp-hints.js";
 
 /*
  * A hint that tells the reader to set a config field that does not exist sends them nowhere: the
@@ -15,7 +16,7 @@ const FIELD = /\b(?:docker|health|bench|build|gate|baseline|candidate)\.[a-zA-Z]
 
 async function hintTexts(): Promise<string[]> {
   const texts: string[] = [];
-  for (const value of Object.values(hints)) {
+  for (const value of [...Object.values(hints), ...Object.values(llamaCppHints)]) {
     if (typeof value === "string") texts.push(value);
     else if (typeof value === "function") texts.push(String((value as (arg: null) => unknown)(null)));
     else texts.push(...Object.values(value as Record<string, string>));
