@@ -11,6 +11,7 @@ import { ContainerEngine } from "./container-engine.js";
 import { substituteContainerCommand } from "./container-command.js";
 import { createContainerSpec } from "./create-container-spec.js";
 import { daemonGoneFailure } from "./daemon-gone-failure.js";
+import { describeContainerRefusal } from "./describe-container-refusal.js";
 import { describeDaemonConnectionLoss } from "./describe-daemon-connection-loss.js";
 import { ensureImage } from "./ensure-image.js";
 import { readImageFile } from "./read-image-file.js";
@@ -116,7 +117,10 @@ export class DockerRuntime implements EngineRuntime {
     const { config } = this.round;
     const { imageId } = await this.prepare(role, signal);
     if (!imageId) throw new Error(`docker runtime: no image for the ${role} engine`);
-    const networkMode = config.docker.network === "host" ? "host" : await this.ensureNetwork();
+    const networkMode = config.docker.network === "host" ? "host" : await this.ensureNetwork().catch((error: unknown) => {
+      if (describeDaemonConnectionLoss(error)) throw error;
+      throw new EngineFailureError(describeContainerRefusal(role, "create", errorMessage(error), config.docker));
+    });
     const command = role === "candidate" ? (config.candidate.command ?? config.baseline.command) : config.baseline.command;
     // As in the process runtime, the candidate's variables add to the baseline's; nothing comes from this process.
     const env = role === "candidate" ? { ...config.baseline.env, ...config.candidate.env } : config.baseline.env;
@@ -144,7 +148,9 @@ export class DockerRuntime implements EngineRuntime {
       container = await this.docker.createContainer(spec);
     } catch (error) {
       this.context.logger.error(`docker: could not create the ${role} container: ${errorMessage(error)}`);
-      throw new Error(`docker: could not create the ${role} container from ${imageId}: ${errorMessage(error)}`, { cause: error });
+      if (describeDaemonConnectionLoss(error)) throw error;
+      // The daemon answered and said no (an unknown ulimit, a CPU count above the host's): a card, not a crash.
+      throw new EngineFailureError(describeContainerRefusal(role, "create", errorMessage(error), config.docker));
     }
     try {
       await container.start();
@@ -227,7 +233,9 @@ export class DockerRuntime implements EngineRuntime {
       });
     }
     this.context.logger.error(`docker: could not start the ${role} container: ${message}`);
-    return new Error(`docker: could not start the ${role} container: ${message}`, { cause: error });
+    if (describeDaemonConnectionLoss(error)) return new Error(`docker: could not start the ${role} container: ${message}`, { cause: error });
+    // runc refused what the spec asks (a ulimit the daemon may not raise) or the image lacks the command's program.
+    return new EngineFailureError(describeContainerRefusal(role, "start", message, this.round.config.docker));
   }
 
   /**

@@ -47,6 +47,17 @@ describe.skipIf(!context)("runRound with runtime: docker (real daemon)", () => {
     expect(card.provenance.patchHash).toMatch(/^[0-9a-f]{64}$/);
   });
 
+  it("gives a container_refused card naming docker.ulimits when the daemon will not set a ulimit, instead of ending without a card", async () => {
+    if (!docker) return;
+    // Above the kernel's nr_open (1048576 by default), so no daemon can set it, privileged or not; an unlimited
+    // memlock, speedgate's default, is refused the same way by a daemon without CAP_SYS_RESOURCE.
+    const card = await playRound({ patch: null, docker: { ulimits: [{ name: "nofile", soft: 2 ** 30, hard: 2 ** 30 }] } });
+    expect(card.failure).toMatchObject({ engine: "baseline", stage: "startup", kind: "container_refused", label: "Docker refused to start the baseline container (docker.ulimits)" });
+    expect(card.failure?.summary).toMatch(/rlimit type 7/);
+    expect(card.failure?.hint).toContain("nofile 1073741824 (rlimit type 7)");
+    expect(card.failure?.hint).toContain("`docker.ulimits`");
+  });
+
   it("gives a patch_conflict card for a patch that does not apply, without starting any engine", async () => {
     let window = { runId: "", sinceS: 0 };
     const card = await playRound({ patch: CONFLICTING_PATCH }, (runId, sinceS) => {
