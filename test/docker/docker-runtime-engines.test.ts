@@ -79,7 +79,7 @@ describe.skipIf(!context)("DockerRuntime engines (real daemon)", () => {
     if (!docker) return;
     const logger = createRecordingLogger();
     const { round, runId } = makeDockerRound({ image, port: await getFreePort(), patch: null, baseline: { command: ["sh", "-c", "echo loading weights; echo '\u001b[31mready\u001b[0m'; sleep 30"] } });
-    const runtime = new DockerRuntime(docker as NonNullable<typeof docker>, round, { logger, runId });
+    const runtime = new DockerRuntime(docker, round, { logger, runId });
     runtimes.push(runtime);
     const engine = await runtime.start("baseline", new AbortController().signal);
     await waitForLogMatch(engine, /ready/);
