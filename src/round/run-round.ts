@@ -8,6 +8,10 @@ import { fingerprintRound } from "../config/fingerprint-round.js";
 import type { LoadedRound } from "../config/load-round-config.js";
 import { createRuntime } from "../engine/create-runtime.js";
 import { engineFamily } from "../engine/engine-family.js";
+import { collectEngineTimes } from "../metrics/collect-engine-times.js";
+import type { MetricTotals } from "../metrics/read-engine-metrics.js";
+import { reportedTimesFromMetrics } from "../metrics/read-engine-metrics.js";
+import { scrapeEngineMetrics } from "../metrics/scrape-engine-metrics.js";
 import type { EngineExit, EngineRuntime, PreparedEngine, RunningEngine } from "../engine/engine-runtime.js";
 import { waitUntilHealthy } from "../engine/wait-until-healthy.js";
 import { classifyFailure } from "../failure/classify-failure.js";
@@ -125,6 +129,10 @@ async function runEngine(role: EngineRole, run: number, runtime: EngineRuntime, 
       death = classifyFailure({ role, stage: "benchmark", exit, logLines: running.logTail(), engine: engineFamily(config.engine) });
       died.abort(new Error(`${describeExitForReason(role, exit)}: ${death.summary}`));
     });
+    // SGLang and vLLM keep their own prompt and decode times in /metrics: read it around the measured requests.
+    const family = engineFamily(config.engine);
+    const scrapesMetrics = family === "sglang" || family === "vllm";
+    let metricsBefore: MetricTotals | null = null;
     const records: Map<string, RequestRecord> = await runBenchmark({
       baseUrl: engine.baseUrl,
       prompts: round.prompts,
@@ -132,7 +140,10 @@ async function runEngine(role: EngineRole, run: number, runtime: EngineRuntime, 
       tokenCounter: context.tokenCounter,
       signal: AbortSignal.any([signal, died.signal]),
       onProgress: (progress) => emit({ type: "benchmark", role, ...progress }),
+      ...(scrapesMetrics ? { beforeMeasured: async () => void (metricsBefore = await scrapeEngineMetrics(running.baseUrl, signal)) } : {}),
     });
+    const metricsAfter = metricsBefore ? await scrapeEngineMetrics(running.baseUrl, signal) : null;
+    const reportedTimes = metricsBefore && metricsAfter ? reportedTimesFromMetrics(family, metricsBefore, metricsAfter) : null;
     if (signal.aborted) throw new RoundCancelledError(signal.reason);
     if (!death && [...records.values()].some((record) => !record.ok)) {
       // Requests cut off by a dying engine can all fail before its exit is known (the pipes drain
@@ -144,9 +155,9 @@ async function runEngine(role: EngineRole, run: number, runtime: EngineRuntime, 
     if (death) {
       const failure = mark(death);
       emit({ type: "failed", role, failure });
-      return { records, failure };
+      return { records, failure, reportedTimes };
     }
-    return { records, failure: null };
+    return { records, failure: null, reportedTimes };
   } catch (error) {
     if (error instanceof RoundCancelledError) throw error;
     if (signal.aborted) throw new RoundCancelledError(signal.reason);
@@ -244,5 +255,6 @@ export async function runRound(options: RunRoundOptions): Promise<Scorecard> {
     source: options.source ?? null,
     shard: options.shard ?? null,
     tokenizerSha256: tokenCounter.loaded()?.sha256 ?? null,
+    engineTimes: collectEngineTimes(engineFamily(config.engine), runs, result),
   });
 }

@@ -1,6 +1,7 @@
 import type { RoundConfig } from "../config/round-config-schema.js";
 import type { EngineFailure } from "../failure/engine-failure.js";
 import { computeRoundMetrics, type PairedRequest } from "../metrics/compute-round-metrics.js";
+import type { EngineReportedTimes } from "../metrics/metrics-schema.js";
 import type { GpuSnapshot, GpuState } from "../round/gpu-state-schema.js";
 import { type RequestRecord, timeToFirstTokenMs } from "../scoring/request-record.js";
 import { type PromptRunResult, type RoundResult, wasAttempted } from "../scoring/score-round.js";
@@ -29,6 +30,8 @@ export interface BuildScorecardInput {
   /** nvidia-smi's view before each engine started; omitted when the round did not look. */
   gpuSnapshots?: { baseline: GpuSnapshot | null; candidate: GpuSnapshot | null };
   docsBaseUrl?: string | null;
+  /** The engines' own prompt and decode times, where they report them (llama.cpp's timings, SGLang's and vLLM's metrics). */
+  engineTimes?: EngineReportedTimes | null;
 }
 
 const round3 = (value: number): number => Math.round(value * 1000) / 1000;
@@ -185,6 +188,7 @@ export function buildScorecard(input: BuildScorecardInput): Scorecard {
     },
     provenance: { ...emptyProvenance(), baselineImage: config.baseline.image ?? null, ...input.provenance },
     metrics: computeRoundMetrics(metricsRuns(result)),
+    ...(input.engineTimes ? { engineTimes: input.engineTimes } : {}),
     gpuState: gpuState(config, input.gpuSnapshots),
     docsBaseUrl: input.docsBaseUrl ?? null,
     failure: cardFailure(input.failure),

@@ -1,10 +1,12 @@
 import { markdownTable } from "markdown-table";
 import type { LatencyMetric, Percentiles, RoundMetrics } from "../metrics/metrics-schema.js";
 import { formatMs } from "./describe-card.js";
+import { renderEngineTimes } from "./render-engine-times.js";
 import type { Scorecard } from "./scorecard-schema.js";
 
 const LATENCY_ROWS: Array<{ metric: LatencyMetric; label: string }> = [
-  { metric: "ttftMs", label: "TTFT ms (prefill)" },
+  // From the send to the first token: queueing included, so it is not the engine's prompt processing alone.
+  { metric: "ttftMs", label: "TTFT ms (first token, incl. queueing)" },
   { metric: "tpotMs", label: "TPOT ms (decode)" },
   { metric: "itlMs", label: "ITL ms (decode)" },
   { metric: "e2eMs", label: "E2E ms at k" },
@@ -40,13 +42,14 @@ function phase(name: string, metric: LatencyMetric, label: string, metrics: Roun
 }
 
 /**
- * Where the speed came from: TTFT (prefill) against TPOT and ITL (decode), with throughput, for both
- * engines and as candidate ÷ baseline, led by one line saying which phase changed.
+ * Where the speed came from: TTFT (the first token, queueing included) against TPOT and ITL (decode),
+ * with throughput, for both engines and as candidate ÷ baseline, led by one line saying which changed,
+ * and the engines' own prompt and decode times where they report them.
  */
 export function renderSpeedSection(card: Scorecard): string {
   const metrics = card.metrics;
   if (!metrics) return "";
-  const lead = [phase("Prefill", "ttftMs", "TTFT", metrics), phase("Decode", "tpotMs", "TPOT", metrics, "per token")].join(" · ");
+  const lead = [phase("First token", "ttftMs", "TTFT", metrics), phase("Decode", "tpotMs", "TPOT", metrics, "per token")].join(" · ");
   const rows = [
     ["Metric", "Baseline p50 / p90 / p99", "Candidate p50 / p90 / p99", "Candidate ÷ baseline"],
     ...LATENCY_ROWS.map(({ metric, label }) => [
@@ -69,8 +72,9 @@ export function renderSpeedSection(card: Scorecard): string {
       : `${metrics.prompts} requests to each engine, the scored prompts of all ${runs} runs`;
   const basis =
     `Over ${subject}${partial}, each request cut at k, the output length both engines were compared at. ` +
-    "TTFT is the time to the first token, TPOT the time per output token after the first, ITL the time between streamed chunks, " +
+    "TTFT is the time from sending a request to its first token, waiting in the engine's queue included (not the engine's prompt processing alone), TPOT the time per output token after the first, ITL the time between streamed chunks, " +
     "as `vllm bench serve` and SGLang's `bench_serving` define them; rates are over the span from the first request sent to the last token at k. " +
     "For times a ratio below 1.00× is faster, for rates above.";
-  return `### Where the speed came from\n\n${lead}\n\n${table}\n\n${basis}`;
+  const own = renderEngineTimes(card);
+  return `### Where the speed came from\n\n${lead}\n\n${table}\n\n${basis}${own ? `\n\n${own}` : ""}`;
 }

@@ -12,6 +12,7 @@ import {
   formatRunScores,
 } from "./describe-card.js";
 import { countingSentence, integrityRows, promptReason } from "./describe-integrity.js";
+import { renderEngineTimes } from "./render-engine-times.js";
 import { explainCudaOom } from "./explain-cuda-oom.js";
 import { describeHolders, describeMemoryInUse, readGpuSnapshot } from "./read-gpu-snapshot.js";
 import { describeTimeChange, formatRate, formatRatio } from "./render-speed-section.js";
@@ -71,7 +72,7 @@ export function renderText(card: Scorecard, options: { maxPromptRows?: number; m
     ];
     out.push(
       "",
-      `Where the speed came from (${metrics.prompts} scored prompts, at equal length): prefill ${describeTimeChange(metrics.ratio.ttftMs.median)}, decode ${describeTimeChange(metrics.ratio.tpotMs.median)} per token`,
+      `Where the speed came from (${metrics.prompts} scored prompts, at equal length): first token (queueing included) ${describeTimeChange(metrics.ratio.ttftMs.median)}, decode ${describeTimeChange(metrics.ratio.tpotMs.median)} per token`,
       ...columns([
         ["  ms", "baseline p50/p90/p99", "candidate p50/p90/p99", "candidate ÷ baseline"],
         row("TTFT", "ttftMs"),
@@ -82,6 +83,8 @@ export function renderText(card: Scorecard, options: { maxPromptRows?: number; m
         ["  requests/s", formatRate(metrics.baseline.requestsPerS), formatRate(metrics.candidate.requestsPerS), formatRatio(metrics.ratio.requestsPerS)],
       ]),
     );
+    const own = renderEngineTimes(card).replace(/\*\*|`/g, "");
+    if (own) out.push(own);
   }
   const failure = card.failure;
   if (failure) {

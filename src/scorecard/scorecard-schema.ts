@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { calibrationSettingsSchema } from "../calibration/calibration-schema.js";
 import { FAILURE_KINDS } from "../failure/engine-failure.js";
-import { roundMetricsSchema } from "../metrics/metrics-schema.js";
+import { engineReportedTimesSchema, roundMetricsSchema } from "../metrics/metrics-schema.js";
 import { gpuStateSchema } from "../round/gpu-state-schema.js";
 import { GATE_MODES } from "../scoring/evaluate-gate.js";
 import { MIN_CALIBRATION_ROUNDS } from "../scoring/noise-floor.js";
@@ -201,6 +201,8 @@ export const scorecardSchema = z.object({
   prompts: z.array(promptResultSchema).max(100_000),
   /** TTFT, TPOT, ITL and throughput of both engines at equal length; null when nothing was scored. */
   metrics: roundMetricsSchema.nullable(),
+  /** The engines' own prompt and decode times (queueing excluded), where they report them; absent on older cards. */
+  engineTimes: engineReportedTimesSchema.nullable().optional(),
   /** nvidia-smi's view before each engine started. */
   gpuState: gpuStateSchema.nullable(),
   docsBaseUrl: docsBaseUrlSchema.nullable(),
