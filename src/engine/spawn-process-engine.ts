@@ -23,8 +23,13 @@ export interface SpawnEngineOptions {
   onLine?: (line: string) => void;
 }
 
-/** How long to wait for the pipes to drain after the engine exits, so its last words reach the tail. */
-const DRAIN_AFTER_EXIT_MS = 200;
+/**
+ * How long to wait for the pipes to drain after the engine exits, so its last words reach the tail.
+ * The pipes close at once unless something the engine started still holds them; on a loaded machine
+ * their last bytes can take longer than 200 ms to be read, and a llama.cpp that failed in 0.3 s was
+ * then classified from a tail without its error line.
+ */
+const DRAIN_AFTER_EXIT_MS = 1_000;
 
 /**
  * Starts an engine in its own process group (detached), so stop() reaches every worker it forked,
