@@ -23,6 +23,7 @@ import { calibrationFacts } from "../scorecard/rescore-card.js";
 import { resolveDocsBaseUrl } from "../scorecard/resolve-docs-base-url.js";
 import type { Scorecard } from "../scorecard/scorecard-schema.js";
 import type { RequestRecord } from "../scoring/request-record.js";
+import { findBaselineVariation } from "../scoring/find-baseline-variation.js";
 import { type EngineRoundResult, type RoundRun, scoreRound } from "../scoring/score-round.js";
 import type { TokenCounter } from "../tokens/token-counter.js";
 import { describeGpus, probeGpuState } from "./probe-gpu.js";
@@ -256,5 +257,6 @@ export async function runRound(options: RunRoundOptions): Promise<Scorecard> {
     shard: options.shard ?? null,
     tokenizerSha256: tokenCounter.loaded()?.sha256 ?? null,
     engineTimes: collectEngineTimes(engineFamily(config.engine), runs, result),
+    answerVariation: findBaselineVariation(result.prompts, config.bench.tolerance, config.bench.agreementTokens),
   });
 }

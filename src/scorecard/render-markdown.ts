@@ -18,6 +18,7 @@ import { renderGpuBusyWarning, renderGpuStateTable } from "./render-gpu-state.js
 import { renderWithCodeSpans } from "./render-inline-code.js";
 import { renderScoreChart } from "./render-score-chart.js";
 import { renderSpeedSection } from "./render-speed-section.js";
+import { renderAnswerVariation } from "./render-answer-variation.js";
 import { breakHtmlComments, escapeCodeLine, escapeInline as escapeCell } from "./escape-engine-text.js";
 import { renderLeftOutFiles } from "./render-left-out-files.js";
 import { fenceFor } from "./sanitize-log-tail.js";
@@ -228,6 +229,7 @@ function renderWith(card: Scorecard, limits: RenderLimits): string {
     renderSpeedSection(card),
     settingsSection(card),
     promptsSection(card, limits.promptRows),
+    renderAnswerVariation(card),
     renderScoreChart(card),
     provenanceSection(card),
   ];

@@ -68,6 +68,25 @@ export const promptResultSchema = z.object({
   runs: z.array(promptRunSchema).max(100),
 });
 
+/** The baseline's disagreement with itself over a round's runs, and the unscored candidate runs within it (findBaselineVariation). */
+export const answerVariationSchema = z.object({
+  promptsCompared: count,
+  promptsVaried: count,
+  explained: z
+    .array(
+      z.object({
+        id: text(256),
+        run: z.number().int().min(1).max(100),
+        status: z.enum(["below_tolerance", "diverged"]),
+        candidateTokens: count.nullable(),
+        baselineMin: count,
+        baselineMax: count,
+        baselinePartsAt: count.nullable(),
+      }),
+    )
+    .max(100_000),
+});
+
 export const failureSchema = z.object({
   engine: z.enum(["baseline", "candidate"]),
   stage: z.enum(["patch", "build", "startup", "benchmark"]),
@@ -203,6 +222,8 @@ export const scorecardSchema = z.object({
   metrics: roundMetricsSchema.nullable(),
   /** The engines' own prompt and decode times (queueing excluded), where they report them; absent on older cards. */
   engineTimes: engineReportedTimesSchema.nullable().optional(),
+  /** With bench.runs ≥ 2: how often the baseline answered a prompt differently in different runs; absent on older cards. */
+  answerVariation: answerVariationSchema.nullable().optional(),
   /** nvidia-smi's view before each engine started. */
   gpuState: gpuStateSchema.nullable(),
   docsBaseUrl: docsBaseUrlSchema.nullable(),
@@ -213,3 +234,4 @@ export type PromptResult = z.infer<typeof promptResultSchema>;
 export type EngineSide = z.infer<typeof engineSideSchema>;
 export type PromptRun = z.infer<typeof promptRunSchema>;
 export type CardCalibration = z.infer<typeof cardCalibrationSchema>;
+export type AnswerVariation = z.infer<typeof answerVariationSchema>;
