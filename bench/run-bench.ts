@@ -17,6 +17,7 @@ import { measureOverlayBuild } from "./docker-overlay-build.js";
 import { measureFailureDetection } from "./failure-detection.js";
 import { measureFidelity } from "./fidelity-timing.js";
 import { measureEndlessLine } from "./log-buffer-endless-line.js";
+import { measureRealEngine } from "./llama-cpp-real-engine.js";
 import { measureTokenizing } from "./tokenizing-cost.js";
 import { measureGateStatistics } from "./gate-statistics.js";
 import { measurePatchConflictToCard } from "./patch-conflict-to-card.js";
@@ -235,6 +236,26 @@ rows.push(
         measured: `${ms(figure.processMs)} / ${docker} (${figure.enginesStarted})`,
         goal: "no engine started",
         met: figure.enginesStarted === 0,
+      },
+    ];
+  })),
+);
+
+rows.push(
+  ...(await section("real engine (llama.cpp)", async () => {
+    const figure = await measureRealEngine();
+    return [
+      {
+        figure: `12. Real engine, llama.cpp's server on the CPU: speedgate's own CPU for one round (A/A, ${figure.requests} requests, ${figure.tokens.toLocaleString("en-US")} tokens, Qwen3's tokenizer loaded and run; engines not counted)`,
+        measured: `${ms(figure.cpuMsPerRound)} (${(figure.cpuMsPerRound / figure.requests).toFixed(1)} ms a request; round ${(figure.roundWallMs / 1000).toFixed(1)} s)`,
+        goal: "(reference)",
+        met: null,
+      },
+      {
+        figure: `12. Real engine: the client's time per token against llama-server's logged one, one request at a time (signed median / p90 of the absolute error, ${figure.compared} answers at ${figure.engineMsPerToken.toFixed(2)} ms a token)`,
+        measured: `${figure.timingErrorMedianPct >= 0 ? "+" : ""}${figure.timingErrorMedianPct.toFixed(1)}% / ${figure.timingErrorP90AbsPct.toFixed(1)}%${figure.timingsMismatches > 0 ? ` (${figure.timingsMismatches} answers' timings differ from the log)` : ""}`,
+        goal: "median within ±4%",
+        met: Math.abs(figure.timingErrorMedianPct) <= 4 && figure.timingsMismatches === 0,
       },
     ];
   })),
