@@ -25,8 +25,8 @@ describe.skipIf(!image)("llama.cpp's server through the Docker runtime (real eng
     for (const runId of runIds.splice(0)) expect(await listRunResources(docker, runId)).toEqual({ containers: [], networks: [] });
   });
 
-  async function playRound(options: Omit<LlamaCppRoundOptions, "runtime" | "port" | "dir">, port?: number): Promise<{ card: Scorecard; logger: ReturnType<typeof createRecordingLogger> }> {
-    const round = makeLlamaCppRound({ runtime: "docker", port: port ?? (await getFreePort()), dir: await makeTempDir("speedgate-llama-docker-"), ...options });
+  async function playRound(options: Omit<LlamaCppRoundOptions, "runtime" | "port" | "dir">): Promise<{ card: Scorecard; logger: ReturnType<typeof createRecordingLogger> }> {
+    const round = makeLlamaCppRound({ runtime: "docker", port: await getFreePort(), dir: await makeTempDir("speedgate-llama-docker-"), ...options });
     const runId = `llama-docker-${Date.now().toString(36)}`;
     runIds.push(runId);
     const logger = createRecordingLogger();
@@ -44,9 +44,11 @@ describe.skipIf(!image)("llama.cpp's server through the Docker runtime (real eng
     });
     expect(card.failure).toBeNull();
     expect(card.promptsScored).toBe(4);
-    expect(card.roundScore).toBeGreaterThan(1.5);
+    // About 7× on a quiet machine; the engine's own decode times, which other work moves far less, say why.
+    expect(card.roundScore).toBeGreaterThan(1);
     expect(card.tokenCountsEstimated).toBe(false);
     expect(card.engineTimes?.source).toBe("llama.cpp timings");
+    expect(card.engineTimes?.baseline?.decodeMsPerToken).toBeGreaterThan(2 * (card.engineTimes?.candidate?.decodeMsPerToken ?? Infinity));
     const debug = logger.lines.filter((line) => line.level === "debug").map((line) => line.message);
     for (const role of ["baseline", "candidate"]) expect(debug.some((line) => line.startsWith(`[${role}] `) && line.includes("llama_server: model loaded"))).toBe(true);
   });
@@ -56,7 +58,8 @@ describe.skipIf(!image)("llama.cpp's server through the Docker runtime (real eng
     let takenPort = 0;
     beforeAll(async () => {
       takenPort = await getFreePort();
-      taken = createServer();
+      // Holds the port and hangs up on anyone who calls, so nothing waits on it when it closes.
+      taken = createServer((socket) => socket.destroy());
       await new Promise<void>((resolve) => taken.listen(takenPort, "127.0.0.1", resolve));
     });
     afterAll(async () => {
@@ -64,7 +67,8 @@ describe.skipIf(!image)("llama.cpp's server through the Docker runtime (real eng
     });
 
     it("a port the host already uses (host network): port_in_use, naming the port", async () => {
-      const { card } = await playRound({ baseline: { image, command: command() }, prompts: 1 }, takenPort);
+      // The command names the taken port itself (the round's own port is free), as a hard-coded --port would.
+      const { card } = await playRound({ baseline: { image, command: command().map((arg) => (arg === "{port}" ? String(takenPort) : arg)) }, prompts: 1 });
       expect(card.failure).toMatchObject({ engine: "baseline", stage: "startup", kind: "port_in_use", summary: `start: couldn't bind HTTP server socket, hostname: 127.0.0.1, port: ${takenPort}` });
       expect(card.failure?.hint).toContain(`port ${takenPort}`);
     });

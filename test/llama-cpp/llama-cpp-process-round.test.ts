@@ -76,8 +76,9 @@ describe.skipIf(!context)("llama.cpp's server through the process runtime (real 
       const card = await patchRound("faster-sampler.patch");
       expect(card.failure).toBeNull();
       expect(card.promptsScored).toBe(6);
-      // About 7× here (28 → 2.5 ms a token); a loaded machine narrows it, never to nothing.
-      expect(card.roundScore).toBeGreaterThan(1.5);
+      // About 7× on a quiet machine (28 → 2.5 ms a token); 1.3× was seen with seven test files on these 2 cores,
+      // when a burst of other work lands on the candidate's short benchmark. The engine's own decode times say why.
+      expect(card.roundScore).toBeGreaterThan(1);
       expect(card.provenance.patchHash).toMatch(/^[0-9a-f]{64}$/);
       expect(card.tokenCountsEstimated).toBe(false);
       for (const prompt of card.prompts) {
@@ -88,7 +89,8 @@ describe.skipIf(!context)("llama.cpp's server through the process runtime (real 
       }
       expect(card.engineTimes?.source).toBe("llama.cpp timings");
       expect(card.engineTimes?.baseline?.requests).toBe(6);
-      expect(card.engineTimes?.baseline?.decodeMsPerToken).toBeGreaterThan(card.engineTimes?.candidate?.decodeMsPerToken ?? Infinity);
+      // Its own clock, which other work on the machine moves far less: sorting 151,669 logits a token costs it several times the decode.
+      expect(card.engineTimes?.baseline?.decodeMsPerToken).toBeGreaterThan(2 * (card.engineTimes?.candidate?.decodeMsPerToken ?? Infinity));
     });
 
     it("gives a patch that does not compile a build_error whose summary is g++'s first error, with its file and line", async () => {
@@ -107,7 +109,7 @@ describe.skipIf(!context)("llama.cpp's server through the process runtime (real 
     let corrupt = "";
     beforeAll(async () => {
       takenPort = await getFreePort();
-      taken = createServer();
+      taken = createServer((socket) => socket.destroy());
       await new Promise<void>((resolve) => taken.listen(takenPort, "127.0.0.1", resolve));
       // The first megabyte of the model: a GGUF header whose key-value pairs run past the end of the file.
       corrupt = join(await makeTempDir("speedgate-gguf-"), "truncated.gguf");
@@ -153,7 +155,7 @@ describe.skipIf(!context)("llama.cpp's server through the process runtime (real 
       },
     ])("$what: kind $kind at startup, a clean summary and a hint in llama.cpp's flags", async ({ command, kind, summary, hint }) => {
       const card = await playRound({ baseline: { command: command() }, prompts: 1 });
-      expect(card.failure).toMatchObject({ engine: "baseline", stage: "startup", kind });
+      expect(card.failure, JSON.stringify(card.failure)).toMatchObject({ engine: "baseline", stage: "startup", kind });
       const expected = summary();
       if (typeof expected === "string") expect(card.failure?.summary).toBe(expected);
       else expect(card.failure?.summary).toMatch(expected);
