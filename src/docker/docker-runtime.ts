@@ -4,6 +4,7 @@ import type Dockerode from "dockerode";
 import type { BuildSpec } from "../config/round-config-schema.js";
 import type { LoadedRound } from "../config/load-round-config.js";
 import type { EngineRuntime, PreparedEngine, RunningEngine, RuntimeContext } from "../engine/engine-runtime.js";
+import { isPortFree, portTakenFailure } from "../engine/check-port-free.js";
 import { containerWorkingDir } from "../engine/resolve-engine-cwd.js";
 import { type EngineRole, EngineFailureError } from "../failure/engine-failure.js";
 import { buildFailure, describeBuildFailure } from "./build-failures.js";
@@ -117,6 +118,9 @@ export class DockerRuntime implements EngineRuntime {
     const { config } = this.round;
     const { imageId } = await this.prepare(role, signal);
     if (!imageId) throw new Error(`docker runtime: no image for the ${role} engine`);
+    // On the host network, something already on the port (an engine left by an interrupted run) would answer
+    // the health check while this engine loads, and be benchmarked in its place: refuse, as the process runtime does.
+    if (config.docker.network === "host" && !(await isPortFree(config.port))) throw new EngineFailureError(portTakenFailure(role, config.port));
     const networkMode = config.docker.network === "host" ? "host" : await this.ensureNetwork().catch((error: unknown) => {
       if (describeDaemonConnectionLoss(error)) throw error;
       throw new EngineFailureError(describeContainerRefusal(role, "create", errorMessage(error), config.docker));

@@ -5,10 +5,10 @@ import type { LoadedRound } from "../config/load-round-config.js";
 import type { EngineRole } from "../failure/engine-failure.js";
 import { EngineFailureError } from "../failure/engine-failure.js";
 import { findCompilerError } from "../failure/find-compiler-error.js";
-import { BUILD_ERROR_HINT, portInUseHint } from "../failure/failure-hints.js";
+import { BUILD_ERROR_HINT } from "../failure/failure-hints.js";
 import { cleanLogLine } from "../scorecard/sanitize-log-tail.js";
 import { applyPatch } from "./apply-patch.js";
-import { isPortFree } from "./check-port-free.js";
+import { isPortFree, portTakenFailure } from "./check-port-free.js";
 import { processEngineCwd } from "./resolve-engine-cwd.js";
 import type { EngineRuntime, PreparedEngine, RunningEngine, RuntimeContext } from "./engine-runtime.js";
 import { allowedHostEnvironment } from "./allowed-host-environment.js";
@@ -104,19 +104,7 @@ export class ProcessRuntime implements EngineRuntime {
     if (!command) throw new Error("runtime process: the round config has no baseline.command");
     // Something already on the port (an engine left from an interrupted run) would pass the health
     // check and be benchmarked in place of this engine.
-    if (!(await isPortFree(config.port))) {
-      throw new EngineFailureError({
-        engine: role,
-        stage: "startup",
-        kind: "port_in_use",
-        label: "port already in use",
-        summary: `port ${config.port} on 127.0.0.1 is already in use before the ${role} engine started`,
-        hint: portInUseHint(config.port),
-        exitCode: null,
-        signal: null,
-        logTail: [],
-      });
-    }
+    if (!(await isPortFree(config.port))) throw new EngineFailureError(portTakenFailure(role, config.port));
     const argv = substituteCommand(command, this.commandValues());
     const cwd = this.cwdFor(role);
     this.context.logger.debug(`${role}: starting ${argv.join(" ")} in ${cwd}`);

@@ -1,3 +1,4 @@
+import { createServer } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { LABEL_ROLE, LABEL_RUN_ID } from "../../src/docker/resource-labels.js";
 import { createRecordingLogger } from "../../src/logger.js";
@@ -56,6 +57,23 @@ describe.skipIf(!context)("runRound with runtime: docker (real daemon)", () => {
     expect(card.failure?.summary).toMatch(/rlimit type 7/);
     expect(card.failure?.hint).toContain("nofile 1073741824 (rlimit type 7)");
     expect(card.failure?.hint).toContain("`docker.ulimits`");
+  });
+
+  it("refuses a port already taken on the host network before any container starts: the other server would have answered the health check", async () => {
+    if (!docker) return;
+    const port = await getFreePort();
+    const other = createServer((request, response) => response.end("ok"));
+    await new Promise<void>((resolve) => other.listen(port, "127.0.0.1", resolve));
+    try {
+      const { round, runId } = makeDockerRound({ image, port, patch: null });
+      runIds.push(runId);
+      const card = await runRound({ round, logger: createRecordingLogger(), signal: new AbortController().signal, runId });
+      expect(card.failure).toMatchObject({ engine: "baseline", stage: "startup", kind: "port_in_use", summary: `port ${port} on 127.0.0.1 is already in use before the baseline engine started` });
+      expect(card.promptsScored).toBe(0);
+    } finally {
+      other.closeAllConnections();
+      await new Promise((resolve) => other.close(resolve));
+    }
   });
 
   it("gives a patch_conflict card for a patch that does not apply, without starting any engine", async () => {
