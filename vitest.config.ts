@@ -18,14 +18,16 @@ export default defineConfig({
     // Files run in parallel workers; tests inside a file stay sequential.
     pool: "forks",
     maxWorkers: WORKERS,
-    // The Docker tests' engine image, once per run; the PostgreSQL server the store's and app's tests use
-    // (SPEEDGATE_TEST_DATABASE_URL's, or a throwaway one this run starts); a bundle of the sources that
-    // every engine and CLI process the tests start loads (src/engine/locate-speedgate.ts); then one temporary folder for the
-    // whole run. What could not be had skips its tests with a notice. Teardowns run in reverse: the
-    // temporary folder is checked first, and the summary of skipped groups comes last, after vitest's own.
+    // The Docker tests' engine image, once per run; llama.cpp's real server (with its image when Docker
+    // answers); the PostgreSQL server the store's and app's tests use (SPEEDGATE_TEST_DATABASE_URL's, or a
+    // throwaway one this run starts); a bundle of the sources that every engine and CLI process the tests
+    // start loads (src/engine/locate-speedgate.ts); then one temporary folder for the whole run. What could
+    // not be had skips its tests with a notice. Teardowns run in reverse: the temporary folder is checked
+    // first, and the summary of skipped groups comes last, after vitest's own.
     globalSetup: [
       "test/support/prerequisites/prerequisites-summary-setup.ts",
       "test/support/docker/docker-global-setup.ts",
+      "test/support/llama-cpp/llama-cpp-global-setup.ts",
       "test/support/database/database-global-setup.ts",
       "test/support/cli-bundle/cli-bundle-setup.ts",
       "test/support/temp/temp-root-setup.ts",

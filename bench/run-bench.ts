@@ -19,6 +19,8 @@ import { measureFailureDetection } from "./failure-detection.js";
 import { measureFidelity } from "./fidelity-timing.js";
 import { measureEndlessLine } from "./log-buffer-endless-line.js";
 import { keepWrittenNotes } from "./lib/keep-written-notes.js";
+import { measureRealEngine } from "./llama-cpp-real-engine.js";
+import { measureSourcePatch } from "./llama-cpp-source-patch.js";
 import { measureTokenizing } from "./tokenizing-cost.js";
 import { measureGateStatistics } from "./gate-statistics.js";
 import { measurePatchConflictToCard } from "./patch-conflict-to-card.js";
@@ -237,6 +239,46 @@ rows.push(
         measured: `${ms(figure.processMs)} / ${docker} (${figure.enginesStarted})`,
         goal: "no engine started",
         met: figure.enginesStarted === 0,
+      },
+    ];
+  })),
+);
+
+rows.push(
+  ...(await section("real engine (llama.cpp)", async () => {
+    const figure = await measureRealEngine();
+    return [
+      {
+        figure: `12. Real engine, llama.cpp's server on the CPU: speedgate's own CPU for one round (A/A, ${figure.requests} requests, ${figure.tokens.toLocaleString("en-US")} tokens, Qwen3's tokenizer loaded and run; engines not counted)`,
+        measured: `${ms(figure.cpuMsPerRound)} (${(figure.cpuMsPerRound / figure.requests).toFixed(1)} ms a request; round ${(figure.roundWallMs / 1000).toFixed(1)} s)`,
+        goal: "(reference)",
+        met: null,
+      },
+      {
+        figure: `12. Real engine: the client's time per token against llama-server's logged one, one request at a time (signed median / p90 of the absolute error, ${figure.compared} answers at ${figure.engineMsPerToken.toFixed(2)} ms a token)`,
+        measured: `${figure.timingErrorMedianPct >= 0 ? "+" : ""}${figure.timingErrorMedianPct.toFixed(1)}% / ${figure.timingErrorP90AbsPct.toFixed(1)}%${figure.timingsMismatches > 0 ? ` (${figure.timingsMismatches} answers' timings differ from the log)` : ""}`,
+        goal: "median within ±4%",
+        met: Math.abs(figure.timingErrorMedianPct) <= 4 && figure.timingsMismatches === 0,
+      },
+    ];
+  })),
+);
+
+rows.push(
+  ...(await section("real source patch (llama.cpp)", async () => {
+    const figure = await measureSourcePatch();
+    return [
+      {
+        figure: "13. A one-line patch to llama.cpp's server source (tools/server/server-schema.cpp): incremental rebuild of llama-server in the kept build tree / putting it back",
+        measured: `${(figure.rebuildMs / 1000).toFixed(1)} s / ${(figure.restoreMs / 1000).toFixed(1)} s`,
+        goal: "< 120 s (the full build: 25-45 min on 2 cores)",
+        met: figure.rebuildMs < 120_000,
+      },
+      {
+        figure: "13. The rebuilt server against the original, scored by speedgate (a description string changed: an A/A between builds)",
+        measured: `${figure.roundScore === null ? "—" : `${figure.roundScore.toFixed(2)}×`} over ${figure.promptsScored} prompts`,
+        goal: "(reference)",
+        met: null,
       },
     ];
   })),

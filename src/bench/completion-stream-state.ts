@@ -1,4 +1,4 @@
-import type { ChunkArrival, RequestErrorKind, StreamedText } from "../scoring/request-record.js";
+import type { ChunkArrival, EngineRequestTimes, RequestErrorKind, StreamedText } from "../scoring/request-record.js";
 import { spreadTokenCounts } from "./spread-token-counts.js";
 
 export interface StreamProblem {
@@ -17,9 +17,18 @@ interface ChoiceLike {
   finish_reason?: unknown;
 }
 
+/** llama.cpp's server: its own prompt and decode times for the request, in the final chunk. */
+interface TimingsLike {
+  prompt_n?: unknown;
+  prompt_ms?: unknown;
+  predicted_n?: unknown;
+  predicted_ms?: unknown;
+}
+
 interface ChunkLike {
   choices?: ChoiceLike[] | null;
   usage?: UsageLike | null;
+  timings?: TimingsLike | null;
   error?: unknown;
   object?: unknown;
   message?: unknown;
@@ -34,6 +43,16 @@ export function excerpt(text: string): string {
 
 function nonEmpty(value: unknown): string | null {
   return typeof value === "string" && value.length > 0 ? value : null;
+}
+
+const finiteAtLeastZero = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value) && value >= 0;
+
+/** The engine's own times when the chunk carries all four of llama.cpp's `timings` numbers; null otherwise. */
+function readTimings(timings: TimingsLike | null | undefined): EngineRequestTimes | null {
+  if (!timings || typeof timings !== "object") return null;
+  const { prompt_n: promptTokens, prompt_ms: promptMs, predicted_n: decodeTokens, predicted_ms: decodeMs } = timings;
+  if (!finiteAtLeastZero(promptTokens) || !finiteAtLeastZero(promptMs) || !finiteAtLeastZero(decodeTokens) || !finiteAtLeastZero(decodeMs)) return null;
+  return { promptMs, promptTokens, decodeMs, decodeTokens };
 }
 
 function describeStreamError(error: unknown): string {
@@ -67,6 +86,8 @@ export class CompletionStreamState {
   finishReason: string | null = null;
   promptTokens: number | null = null;
   finalCompletionTokens: number | null = null;
+  /** What the engine says the request cost it (llama.cpp's `timings`), from the last chunk that carried them. */
+  engineTimes: EngineRequestTimes | null = null;
   sawUsageChunk = false;
   done = false;
   problem: StreamProblem | null = null;
@@ -112,6 +133,7 @@ export class CompletionStreamState {
       this.problem = { kind: "stream_error", reason: `error event in the stream: ${excerpt(describeStreamError(chunk))}` };
       return false;
     }
+    this.engineTimes = readTimings(chunk.timings) ?? this.engineTimes;
     const usage = chunk.usage;
     let usageTokens: number | null = null;
     if (usage && typeof usage === "object") {
@@ -161,7 +183,8 @@ export class CompletionStreamState {
   /**
    * Settles the per-chunk counts. Running usage wins when every chunk carried it; otherwise the
    * one-a-delta counts are spread to the final usage total. Counts are called estimated when they are
-   * neither reported per chunk nor confirmed by a total equal to the number of deltas.
+   * neither reported per chunk nor confirmed by a total equal to the number of deltas (plus the
+   * unstreamed end-of-sequence token of an answer that stopped).
    */
   settle(): { outputTokens: number; tokensEstimated: boolean } {
     const chunks = this.chunks;
@@ -177,6 +200,9 @@ export class CompletionStreamState {
     const total = this.finalCompletionTokens;
     if (total === null) return { outputTokens: this.deltaCount, tokensEstimated: true };
     if (total === this.deltaCount) return { outputTokens: total, tokensEstimated: false };
+    // An answer that stopped by itself ends with the end-of-sequence token, which llama.cpp's server (as
+    // vLLM) counts in usage and never streams: one delta a token is then exact, and the count is what streamed.
+    if (total === this.deltaCount + 1 && this.finishReason === "stop") return { outputTokens: this.deltaCount, tokensEstimated: false };
     const counts = chunks.map((chunk) => chunk.tokens);
     spreadTokenCounts(counts, total);
     for (let index = 0; index < chunks.length; index++) {

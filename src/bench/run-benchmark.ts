@@ -25,6 +25,8 @@ export interface RunBenchmarkOptions {
   onProgress?: (p: BenchmarkProgress) => void;
   /** speedgate's own token counting (bench.tokenizer); null or absent: the engine's counts, bounded by its bytes. */
   tokenCounter?: TokenCounter | null;
+  /** Awaited after the warm-ups, right before the first measured request (reading the engine's metrics there). */
+  beforeMeasured?: () => Promise<void>;
 }
 
 /** How long a connection error waits for the engine's death to be reported before it stands as is. */
@@ -126,6 +128,7 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<Map<st
       const warmupOffsets = buildArrivalSchedule(warmups.length, bench.requestIntervalMs, bench.arrival, bench.seed);
       await runOpenLoop(warmups, warmupOffsets, signal, send, () => undefined);
     }
+    await options.beforeMeasured?.();
     options.onProgress?.({ done: 0, total, failed: 0 });
     const offsets = buildArrivalSchedule(total, bench.requestIntervalMs, bench.arrival, bench.seed);
     await runOpenLoop(prompts, offsets, signal, send, (prompt, record) => {

@@ -143,6 +143,7 @@ export async function sendStreamingRequest(options: SendStreamingRequestOptions)
         text: state.streamedText(),
         claimedTokens: state.finalCompletionTokens,
         countedBy: "engine",
+        ...(state.engineTimes ? { engineTimes: state.engineTimes } : {}),
       });
     };
     const settleFromState = (endMs: number): void => {

@@ -1,5 +1,6 @@
 import { isAbsolute, relative } from "node:path";
 import type { CheckedPath } from "../config/check-config-paths.js";
+import { engineFamily } from "../engine/engine-family.js";
 import type { RoundCheck } from "../config/load-round-config.js";
 import type { BuildSpec, RoundConfig } from "../config/round-config-schema.js";
 import { processEngineCwd } from "../engine/resolve-engine-cwd.js";
@@ -76,7 +77,7 @@ function engineLines(role: EngineRole, check: RoundCheck): string[] {
 function containerLines(config: RoundConfig): string[] {
   const { docker } = config;
   const gpus = docker.gpus === undefined ? "none (docker.gpus is not set)" : Array.isArray(docker.gpus) ? `devices ${docker.gpus.join(", ")}` : String(docker.gpus);
-  const shm = docker.ipc === "host" ? "the host's /dev/shm (ipc: host)" : docker.shmSize;
+  const shm = docker.ipc === "host" ? "the host's /dev/shm (ipc: host)" : (docker.shmSize ?? "16g, or half the memory limit if smaller (docker.shmSize is not set)");
   const lines = [
     `GPUs: ${gpus}; shared memory: ${shm}; IPC: ${docker.ipc ?? "the daemon's default (private)"}`,
     `network: ${docker.network === "isolated" ? "isolated (a per-run internal network, no internet)" : "host"}`,
@@ -108,7 +109,12 @@ function notes(check: RoundCheck): string[] {
   const { config, prompts } = check.round;
   const found: string[] = [];
   if (config.runtime === "docker" && config.docker.gpus === undefined) {
-    found.push("docker.gpus is not set: the engines start without a GPU (set it to all, a count or device ids)");
+    // llama.cpp serves on CPUs too: there a missing GPU is the plan, not a slip.
+    found.push(
+      engineFamily(config.engine) === "llama.cpp"
+        ? "docker.gpus is not set: llama.cpp runs on the CPU (set docker.gpus and build it with CUDA to use GPUs)"
+        : "docker.gpus is not set: the engines start without a GPU (set it to all, a count or device ids)",
+    );
   }
   config.docker.mounts.forEach((mount, index) => {
     if (!mount.readOnly) found.push(`docker.mounts[${index}] is writable: the candidate can change what the next round's engines read there`);

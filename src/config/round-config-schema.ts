@@ -1,5 +1,6 @@
 import { posix } from "node:path";
 import { z } from "zod";
+import { canonicalEngineName } from "../engine/engine-family.js";
 import { DEFAULT_MAX_UNSCORED, DEFAULT_MIN_PROMPTS, GATE_MODES } from "../scoring/evaluate-gate.js";
 
 /*
@@ -306,7 +307,8 @@ function refineRuntimePaths(config: RuntimePaths, ctx: z.RefinementCtx): void {
 export const roundConfigSchema = z
   .strictObject(
     {
-      engine: nonEmptyString("expected the engine's name for the card, such as sglang"),
+      // A known engine's other spellings (llama-cpp, LlamaCpp, vLLM) become its one name, so calibrations and cards agree.
+      engine: nonEmptyString("expected the engine's name for the card, such as sglang, vllm or llama.cpp").transform(canonicalEngineName),
       runtime: enumOf(["docker", "process"] as const),
       port: integerIn(1, 65_535, "expected a TCP port from 1 to 65535"),
       health: healthSchema.default({ path: "/health", timeoutS: 1200, intervalMs: 500 }),

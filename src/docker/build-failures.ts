@@ -1,3 +1,4 @@
+import { findCompilerError } from "../failure/find-compiler-error.js";
 import type { EngineFailure, EngineRole, FailureKind, FailureStage } from "../failure/engine-failure.js";
 import { CONFLICT_BEGIN, CONFLICT_END, PATCH_EXIT, PATCH_MARKER } from "./apply-patch-script.js";
 import type { BuildStreamResult } from "./follow-build-stream.js";
@@ -80,7 +81,8 @@ export function describeBuildFailure(role: EngineRole, result: BuildStreamResult
     stage: "build",
     kind: "build_error",
     label: inPatchStep ? "the patch step could not run" : "the image build failed",
-    summary: error.trim(),
+    // A compiler's first error says what broke; the daemon's "returned a non-zero code" only that something did.
+    summary: findCompilerError(result.lines) ?? error.trim(),
     logTail: result.lines,
   });
 }

@@ -2,6 +2,7 @@ import { constants } from "node:os";
 import type Dockerode from "dockerode";
 import type { EngineExit, RunningEngine } from "../engine/engine-runtime.js";
 import { LogRingBuffer } from "../engine/log-ring-buffer.js";
+import { cleanLogLine } from "../scorecard/sanitize-log-tail.js";
 import type { EngineRole } from "../failure/engine-failure.js";
 import type { Logger } from "../logger.js";
 import { daemonGoneLoss } from "./daemon-gone-failure.js";
@@ -51,7 +52,7 @@ async function ignoreGone(action: Promise<unknown>): Promise<void> {
 export class ContainerEngine implements RunningEngine {
   readonly exited: Promise<EngineExit>;
   /** The same bounded buffer as the process runtime: a line that never ends cannot stall or grow the harness. */
-  private readonly log = new LogRingBuffer();
+  private readonly log: LogRingBuffer;
   /** Settles when the log follow ends: null when it ended with the container, else the daemon's socket error. */
   private readonly logsEnded: Promise<string | null>;
   private stopping: Promise<void> | null = null;
@@ -64,6 +65,8 @@ export class ContainerEngine implements RunningEngine {
     private readonly stopTimeoutS: number,
     private readonly cancelSignal: AbortSignal,
   ) {
+    // Each line at debug, as the process runtime does: `--verbose` shows the engine's log whatever runs it.
+    this.log = new LogRingBuffer({}, (line) => logger.debug(`[${role}] ${cleanLogLine(line)}`));
     this.logsEnded = this.followLogs();
     this.exited = this.waitForExit();
   }

@@ -4,6 +4,7 @@ import type Dockerode from "dockerode";
 import type { BuildSpec } from "../config/round-config-schema.js";
 import type { LoadedRound } from "../config/load-round-config.js";
 import type { EngineRuntime, PreparedEngine, RunningEngine, RuntimeContext } from "../engine/engine-runtime.js";
+import { isPortFree, portTakenFailure } from "../engine/check-port-free.js";
 import { containerWorkingDir } from "../engine/resolve-engine-cwd.js";
 import { type EngineRole, EngineFailureError } from "../failure/engine-failure.js";
 import { buildFailure, describeBuildFailure } from "./build-failures.js";
@@ -12,6 +13,7 @@ import { substituteContainerCommand } from "./container-command.js";
 import { checkDaemonVersion } from "./check-daemon-version.js";
 import { createContainerSpec } from "./create-container-spec.js";
 import { daemonGoneFailure } from "./daemon-gone-failure.js";
+import { describeContainerRefusal } from "./describe-container-refusal.js";
 import { describeDaemonConnectionLoss } from "./describe-daemon-connection-loss.js";
 import { ensureImage } from "./ensure-image.js";
 import { readImageFile } from "./read-image-file.js";
@@ -122,7 +124,13 @@ export class DockerRuntime implements EngineRuntime {
     if (!imageId) throw new Error(`docker runtime: no image for the ${role} engine`);
     this.daemonChecked ??= checkDaemonVersion(this.docker, this.context.logger);
     await this.daemonChecked;
-    const networkMode = config.docker.network === "host" ? "host" : await this.ensureNetwork();
+    // On the host network, something already on the port (an engine left by an interrupted run) would answer
+    // the health check while this engine loads, and be benchmarked in its place: refuse, as the process runtime does.
+    if (config.docker.network === "host" && !(await isPortFree(config.port))) throw new EngineFailureError(portTakenFailure(role, config.port));
+    const networkMode = config.docker.network === "host" ? "host" : await this.ensureNetwork().catch((error: unknown) => {
+      if (describeDaemonConnectionLoss(error)) throw error;
+      throw new EngineFailureError(describeContainerRefusal(role, "create", errorMessage(error), config.docker));
+    });
     const command = role === "candidate" ? (config.candidate.command ?? config.baseline.command) : config.baseline.command;
     // As in the process runtime, the candidate's variables add to the baseline's; nothing comes from this process.
     const env = role === "candidate" ? { ...config.baseline.env, ...config.candidate.env } : config.baseline.env;
@@ -151,7 +159,9 @@ export class DockerRuntime implements EngineRuntime {
       container = await this.createWithinDiskLimit(role, spec);
     } catch (error) {
       this.context.logger.error(`docker: could not create the ${role} container: ${errorMessage(error)}`);
-      throw new Error(`docker: could not create the ${role} container from ${imageId}: ${errorMessage(error)}`, { cause: error });
+      if (describeDaemonConnectionLoss(error)) throw error;
+      // The daemon answered and said no (an unknown ulimit, a CPU count above the host's): a card, not a crash.
+      throw new EngineFailureError(describeContainerRefusal(role, "create", errorMessage(error), config.docker));
     }
     try {
       await container.start();
@@ -256,7 +266,9 @@ export class DockerRuntime implements EngineRuntime {
       });
     }
     this.context.logger.error(`docker: could not start the ${role} container: ${message}`);
-    return new Error(`docker: could not start the ${role} container: ${message}`, { cause: error });
+    if (describeDaemonConnectionLoss(error)) return new Error(`docker: could not start the ${role} container: ${message}`, { cause: error });
+    // runc refused what the spec asks (a ulimit the daemon may not raise) or the image lacks the command's program.
+    return new EngineFailureError(describeContainerRefusal(role, "start", message, this.round.config.docker));
   }
 
   /**

@@ -4,10 +4,11 @@ import { basename, join } from "node:path";
 import type { LoadedRound } from "../config/load-round-config.js";
 import type { EngineRole } from "../failure/engine-failure.js";
 import { EngineFailureError } from "../failure/engine-failure.js";
-import { BUILD_ERROR_HINT, portInUseHint } from "../failure/failure-hints.js";
+import { findCompilerError } from "../failure/find-compiler-error.js";
+import { BUILD_ERROR_HINT } from "../failure/failure-hints.js";
 import { cleanLogLine } from "../scorecard/sanitize-log-tail.js";
 import { applyPatch } from "./apply-patch.js";
-import { isPortFree } from "./check-port-free.js";
+import { isPortFree, portTakenFailure } from "./check-port-free.js";
 import { processEngineCwd } from "./resolve-engine-cwd.js";
 import type { EngineRuntime, PreparedEngine, RunningEngine, RuntimeContext } from "./engine-runtime.js";
 import { allowedHostEnvironment } from "./allowed-host-environment.js";
@@ -79,13 +80,16 @@ export class ProcessRuntime implements EngineRuntime {
       : await runTool(isolateCommand(isolation, argv), { cwd, env, signal, timeoutMs: timeoutS * 1000 });
     if (signal.aborted) throw signal.reason;
     if (result.exitCode === 0) return;
-    const lines = result.output.split("\n").filter((line) => line.trim() !== "").map(cleanLogLine);
+    // Paths in the patched copy read as the source's own: "kernels/gemm.cpp:12:5: error: …", not a temporary folder.
+    const lines = result.output.split("\n").filter((line) => line.trim() !== "").map((line) => cleanLogLine(line.replaceAll(`${cwd}/`, "")));
+    const step = `postPatch step \`${argv.join(" ")}\``;
+    const said = result.missing ? `${step}: program not found` : result.timedOut ? `${step}: timed out` : (findCompilerError(lines) ?? `${step}: ${lines[lines.length - 1] ?? `exited with code ${result.exitCode}`}`);
     throw new EngineFailureError({
       engine: "candidate",
       stage: "build",
       kind: result.timedOut ? "build_timeout" : "build_error",
       label: result.timedOut ? `postPatch step timed out after ${timeoutS} s` : "a postPatch step failed",
-      summary: `${argv.join(" ")}: ${result.missing ? "program not found" : result.timedOut ? "timed out" : (lines[lines.length - 1] ?? `exited with code ${result.exitCode}`)}`.slice(0, 1_000),
+      summary: said.slice(0, 1_000),
       hint: BUILD_ERROR_HINT,
       exitCode: result.exitCode,
       signal: result.signal,
@@ -100,19 +104,7 @@ export class ProcessRuntime implements EngineRuntime {
     if (!command) throw new Error("runtime process: the round config has no baseline.command");
     // Something already on the port (an engine left from an interrupted run) would pass the health
     // check and be benchmarked in place of this engine.
-    if (!(await isPortFree(config.port))) {
-      throw new EngineFailureError({
-        engine: role,
-        stage: "startup",
-        kind: "port_in_use",
-        label: "port already in use",
-        summary: `port ${config.port} on 127.0.0.1 is already in use before the ${role} engine started`,
-        hint: portInUseHint(config.port),
-        exitCode: null,
-        signal: null,
-        logTail: [],
-      });
-    }
+    if (!(await isPortFree(config.port))) throw new EngineFailureError(portTakenFailure(role, config.port));
     const argv = substituteCommand(command, this.commandValues());
     const cwd = this.cwdFor(role);
     this.context.logger.debug(`${role}: starting ${argv.join(" ")} in ${cwd}`);

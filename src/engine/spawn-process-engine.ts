@@ -23,8 +23,15 @@ export interface SpawnEngineOptions {
   onLine?: (line: string) => void;
 }
 
-/** How long to wait for the pipes to drain after the engine exits, so its last words reach the tail. */
-const DRAIN_AFTER_EXIT_MS = 200;
+/**
+ * How long to wait for the pipes to drain after the engine exits, so its last words reach the tail.
+ * The pipes close at once unless something the engine started still holds them. In its own PID
+ * namespace nothing the engine started survives the leader, so the close is only waited for (bounded
+ * in case); in a bare process group a daemonized child may hold them for ever, so the wait is short. On
+ * a loaded machine the last bytes took longer than 200 ms to be read, and a llama.cpp that failed in
+ * 0.3 s was classified from a tail without its error line.
+ */
+const DRAIN_AFTER_EXIT_MS = { isolated: 10_000, processGroup: 1_000 };
 
 /**
  * Starts an engine in its own process group (detached), so stop() reaches every worker it forked,
@@ -87,7 +94,7 @@ export async function spawnProcessEngine(options: SpawnEngineOptions): Promise<P
         resolve({ ...exitOf(options.isolation, exitCode, signal), oomKilled: false });
       };
       if (child.stdout.closed && child.stderr.closed) return done();
-      const timer = setTimeout(done, DRAIN_AFTER_EXIT_MS);
+      const timer = setTimeout(done, options.isolation.kind === "none" ? DRAIN_AFTER_EXIT_MS.processGroup : DRAIN_AFTER_EXIT_MS.isolated);
       child.once("close", () => {
         clearTimeout(timer);
         done();

@@ -1,6 +1,7 @@
 import { Agent, request } from "undici";
 import { classifyFailure } from "../failure/classify-failure.js";
 import { EngineFailureError } from "../failure/engine-failure.js";
+import type { EngineFamily } from "./engine-family.js";
 import { CANCELLED_HINT } from "../failure/failure-hints.js";
 import { cleanLogLine } from "../scorecard/sanitize-log-tail.js";
 import type { EngineExit, RunningEngine } from "./engine-runtime.js";
@@ -11,8 +12,8 @@ export interface WaitUntilHealthyOptions {
   timeoutS: number;
   intervalMs: number;
   signal: AbortSignal;
-  /** The round config's `engine`, for the failure's hint. */
-  engineName?: string;
+  /** The engine the round names, for a failure's hint in its own flags. */
+  engineFamily?: EngineFamily | null;
 }
 
 /** No single health request may hold the loop longer than this, so a hung socket cannot hide an exit. */
@@ -53,11 +54,18 @@ export async function waitUntilHealthy(options: WaitUntilHealthyOptions): Promis
   try {
     for (;;) {
       if (signal.aborted) throw cancelledFailure(engine, "startup", signal.reason);
-      if (exit) throw new EngineFailureError(classifyFailure({ role: engine.role, stage: "startup", exit, logLines: engine.logTail(), engine: options.engineName }));
+      if (exit) throw new EngineFailureError(classifyFailure({ role: engine.role, stage: "startup", exit, logLines: engine.logTail(), engine: options.engineFamily ?? null }));
       const now = performance.now();
       if (now >= deadline) {
         throw new EngineFailureError(
-          classifyFailure({ role: engine.role, stage: "startup", exit: null, logLines: engine.logTail(), timedOut: { afterS: options.timeoutS }, engine: options.engineName }),
+          classifyFailure({
+            role: engine.role,
+            stage: "startup",
+            exit: null,
+            logLines: engine.logTail(),
+            timedOut: { afterS: options.timeoutS },
+            engine: options.engineFamily ?? null,
+          }),
         );
       }
       const attemptSignal = AbortSignal.any([wake, AbortSignal.timeout(Math.ceil(Math.max(1, Math.min(MAX_ATTEMPT_MS, deadline - now))))]);

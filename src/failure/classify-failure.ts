@@ -1,13 +1,28 @@
 import type { EngineExit } from "../engine/engine-runtime.js";
+import type { EngineFamily } from "../engine/engine-family.js";
 import { cleanLogLine } from "../scorecard/sanitize-log-tail.js";
 import type { EngineFailure, EngineRole, FailureKind, FailureStage } from "./engine-failure.js";
-import { EXITED_HINT, NCCL_HINT, cudaOomHint, hintFamily, hostOomHint, importErrorHint, portInUseHint, startupTimeoutHint } from "./failure-hints.js";
+import { type FailureHintBook, failureHintBook } from "./failure-hint-book.js";
+import { NCCL_HINT } from "./failure-hints.js";
 import {
+  ARGPARSE_INVALID_ARGUMENT,
   CUDA_OOM,
   EXCEPTION_LINE,
+  HF_MODEL_NOT_FOUND,
   HOST_OOM,
   IMPORT_ERROR_TYPES,
   KV_CACHE_OOM_MESSAGE,
+  LLAMA_CPP_COMPUTE_ALLOC,
+  LLAMA_CPP_CUDA_OOM,
+  LLAMA_CPP_GGUF_ERROR,
+  LLAMA_CPP_HOST_ALLOC,
+  LLAMA_CPP_INVALID_ARGUMENT,
+  LLAMA_CPP_KV_CACHE_ALLOC,
+  LLAMA_CPP_MODEL_LOAD_ERROR,
+  LLAMA_CPP_MODEL_NOT_FOUND,
+  LLAMA_CPP_OTHER_GPU_OOM,
+  LLAMA_CPP_PORT_IN_USE,
+  LLAMA_CPP_WEIGHTS_ALLOC,
   MODULE_ATTRIBUTE_ERROR,
   NCCL_ERROR,
   OOM_PHASES,
@@ -17,6 +32,7 @@ import {
   TRACEBACK_START,
   WRAPPER_EXCEPTION,
 } from "./failure-patterns.js";
+import { firstLlamaCppError, looksLikeLlamaCpp } from "./read-llama-cpp-log.js";
 import { stripLogPrefix } from "./strip-log-prefix.js";
 
 export interface ClassifyInput {
@@ -25,8 +41,8 @@ export interface ClassifyInput {
   exit: EngineExit | null;
   logLines: string[];
   timedOut?: { afterS: number };
-  /** The round config's `engine`, so the hint names that engine's own flags. */
-  engine?: string;
+  /** The engine the round config names; when absent, or not one speedgate knows, its log may still show it is llama.cpp. */
+  engine?: EngineFamily | null;
 }
 
 export const MAX_SUMMARY_CHARS = 1_000;
@@ -38,6 +54,8 @@ interface Diagnosis {
   hint: string;
   /** Index (in the stripped lines) of the line that decided it, for the summary. */
   line: number | null;
+  /** Said after the decisive line, when another line of the log adds what it lacks (the size of a refused allocation). */
+  detail: string | null;
 }
 
 /** An exception named mid-line ("Scheduler hit an exception: torch.OutOfMemoryError: …"). */
@@ -105,28 +123,113 @@ function describeExit(exit: EngineExit | null): string {
 }
 
 function portFrom(lines: readonly string[], at: number): number | null {
-  const match = /(?::|port |, )(\d{2,5})\b/.exec(lines[at] ?? "");
+  const match = /(?::|port:? |, )(\d{2,5})\b/.exec(lines[at] ?? "");
   return match ? Number(match[1]) : null;
 }
 
-function diagnose(input: ClassifyInput, lines: readonly string[]): Diagnosis {
-  const find = (pattern: RegExp) => lastIndexMatching(lines, (line) => pattern.test(line));
-  const family = hintFamily(input.engine);
-  const exceptionAt = decisiveException(lines);
+/** The first line at or after `from` that matches, else -1. */
+function firstIndexMatching(lines: readonly string[], pattern: RegExp, from = 0): number {
+  for (let index = Math.max(0, from); index < lines.length; index++) if (pattern.test(lines[index] ?? "")) return index;
+  return -1;
+}
 
+/**
+ * What llama.cpp was allocating when its allocator failed: the allocator prints its own line first and
+ * the caller's verdict follows ("failed to allocate buffer for kv cache", "unable to allocate CUDA0 buffer").
+ */
+function llamaCppOomPhase(lines: readonly string[], at: number): OomPhase {
+  const after = lines.slice(at, at + 12);
+  if (after.some((line) => LLAMA_CPP_KV_CACHE_ALLOC.test(line))) return "kv_cache";
+  if (after.some((line) => LLAMA_CPP_WEIGHTS_ALLOC.test(line))) return "weights";
+  if (after.some((line) => LLAMA_CPP_COMPUTE_ALLOC.test(line))) return "graph_capture";
+  return "other";
+}
+
+/** llama.cpp captures no CUDA graphs at start: its "graph" phase is the compute buffers a batch needs. */
+const LLAMA_CPP_OOM_LABELS: Record<OomPhase, string> = { ...OOM_LABELS, graph_capture: "CUDA out of memory while reserving compute buffers" };
+
+/** The line that says what the allocation was for, after the allocator's own, when there is one. */
+function allocationVerdict(lines: readonly string[], at: number): number {
+  const verdict = firstIndexMatching(lines, LLAMA_CPP_KV_CACHE_ALLOC, at);
+  return verdict >= 0 && verdict - at < 12 ? verdict : at;
+}
+
+/** Memory the engine asked for and did not get (not the OOM killer): llama.cpp's GPU and host allocators. */
+function diagnoseAllocation(input: ClassifyInput, lines: readonly string[], hints: FailureHintBook): Diagnosis | null {
+  const find = (pattern: RegExp) => lastIndexMatching(lines, (line) => pattern.test(line));
+  const llamaCudaAt = firstIndexMatching(lines, LLAMA_CPP_CUDA_OOM);
+  if (llamaCudaAt >= 0) {
+    const phase = llamaCppOomPhase(lines, llamaCudaAt);
+    const label = input.stage === "benchmark" && phase === "other" ? "CUDA out of memory while serving" : LLAMA_CPP_OOM_LABELS[phase];
+    return { kind: "cuda_oom", label, hint: hints.cudaOom(phase), line: llamaCudaAt, detail: null };
+  }
   const oomAt = find(CUDA_OOM);
   if (oomAt >= 0) {
     const phase = oomPhase(lines, oomAt);
     const label = input.stage === "benchmark" && phase === "other" ? "CUDA out of memory while serving" : OOM_LABELS[phase];
-    return { kind: "cuda_oom", label, hint: cudaOomHint(phase, family), line: oomAt };
+    return { kind: "cuda_oom", label, hint: hints.cudaOom(phase), line: oomAt, detail: null };
   }
+  const gpuAt = firstIndexMatching(lines, LLAMA_CPP_OTHER_GPU_OOM);
+  if (gpuAt >= 0) {
+    const kv = allocationVerdict(lines, gpuAt) !== gpuAt;
+    return { kind: "gpu_oom", label: kv ? "GPU out of memory while allocating the KV cache" : "GPU out of memory (Metal or Vulkan)", hint: hints.gpuOom, line: gpuAt, detail: null };
+  }
+  const hostAt = firstIndexMatching(lines, LLAMA_CPP_HOST_ALLOC);
+  if (hostAt >= 0) {
+    const verdict = allocationVerdict(lines, hostAt);
+    const kv = verdict !== hostAt;
+    // The verdict says what for, the allocator how much: "… failed to allocate buffer for kv cache (attempted to allocate 3906.25 MB)".
+    const size = /\(attempted to allocate [^)]+\)|buffer of size \d+/.exec(lines[hostAt] ?? "")?.[0] ?? null;
+    return {
+      kind: "host_oom",
+      label: kv ? "host memory refused the KV cache" : "host memory refused an allocation",
+      hint: hints.hostAlloc,
+      line: verdict,
+      detail: kv && size ? size.replace(/^\(|\)$/g, "") : null,
+    };
+  }
+  return null;
+}
+
+/** Problems with what the engine was told to run: its flags and its model file. */
+function diagnoseLaunch(lines: readonly string[], hints: FailureHintBook): Diagnosis | null {
+  const argumentAt = firstIndexMatching(lines, LLAMA_CPP_INVALID_ARGUMENT);
+  const argparseAt = argumentAt >= 0 ? -1 : firstIndexMatching(lines, ARGPARSE_INVALID_ARGUMENT);
+  if (argumentAt >= 0 || argparseAt >= 0) {
+    return { kind: "invalid_argument", label: "the engine refused its command line", hint: hints.invalidArgument, line: Math.max(argumentAt, argparseAt), detail: null };
+  }
+  const missingAt = firstIndexMatching(lines, LLAMA_CPP_MODEL_NOT_FOUND);
+  const hfMissingAt = missingAt >= 0 ? -1 : lastIndexMatching(lines, (line) => HF_MODEL_NOT_FOUND.test(line));
+  if (missingAt >= 0 || hfMissingAt >= 0) {
+    return { kind: "model_not_found", label: "the model file is not there", hint: hints.modelNotFound, line: Math.max(missingAt, hfMissingAt), detail: null };
+  }
+  // The GGUF reader says why (bad magic, truncated); the loader's own line only that it failed.
+  const ggufAt = firstIndexMatching(lines, LLAMA_CPP_GGUF_ERROR);
+  const loadAt = ggufAt >= 0 ? ggufAt : firstIndexMatching(lines, LLAMA_CPP_MODEL_LOAD_ERROR);
+  if (loadAt >= 0) {
+    return { kind: "model_load_error", label: "the model file does not load", hint: hints.modelLoadError, line: loadAt, detail: null };
+  }
+  return null;
+}
+
+function diagnose(input: ClassifyInput, lines: readonly string[], rawLines: readonly string[], family: EngineFamily | null): Diagnosis {
+  const hints = failureHintBook(family);
+  const find = (pattern: RegExp) => lastIndexMatching(lines, (line) => pattern.test(line));
+  const exceptionAt = decisiveException(lines);
+  // llama.cpp's first error line is where its trouble began; the last ones only say it is exiting.
+  const fallbackAt = exceptionAt >= 0 ? exceptionAt : family === "llama.cpp" ? firstLlamaCppError(rawLines) : -1;
+  const fallback = fallbackAt >= 0 ? fallbackAt : null;
+
+  const allocation = diagnoseAllocation(input, lines, hints);
+  if (allocation?.kind === "cuda_oom" || allocation?.kind === "gpu_oom") return allocation;
 
   if (input.timedOut) {
     return {
       kind: "startup_timeout",
       label: `no healthy answer within ${input.timedOut.afterS} s`,
-      hint: startupTimeoutHint(input.timedOut.afterS),
-      line: exceptionAt >= 0 ? exceptionAt : null,
+      hint: hints.startupTimeout(input.timedOut.afterS),
+      line: fallback,
+      detail: null,
     };
   }
 
@@ -134,13 +237,14 @@ function diagnose(input: ClassifyInput, lines: readonly string[]): Diagnosis {
   const killed = exit?.exitCode === 137 || exit?.signal === "SIGKILL";
   const hostOomAt = find(HOST_OOM);
   if (exit?.oomKilled || hostOomAt >= 0 || (killed && /^Killed$/.test(lines[lines.length - 1]?.trim() ?? ""))) {
-    return { kind: "host_oom", label: "host out of memory (killed by the OOM killer)", hint: hostOomHint(family), line: hostOomAt >= 0 ? hostOomAt : null };
+    return { kind: "host_oom", label: "host out of memory (killed by the OOM killer)", hint: hints.hostOomKilled, line: hostOomAt >= 0 ? hostOomAt : null, detail: null };
   }
+  if (allocation) return allocation;
 
   const ncclAt = find(NCCL_ERROR);
   if (ncclAt >= 0) {
     const decisive = exceptionAt >= 0 && NCCL_ERROR.test(lines[exceptionAt] ?? "") ? exceptionAt : ncclAt;
-    return { kind: "nccl_error", label: "NCCL error (multi-GPU communication)", hint: NCCL_HINT, line: decisive };
+    return { kind: "nccl_error", label: "NCCL error (multi-GPU communication)", hint: NCCL_HINT, line: decisive, detail: null };
   }
 
   const importAt = lastIndexMatching(
@@ -153,30 +257,36 @@ function diagnose(input: ClassifyInput, lines: readonly string[]): Diagnosis {
     return {
       kind: "import_error",
       label: `Python ${type.split(".").pop() ?? type}: the engine's code does not load`,
-      hint: importErrorHint(location, family),
+      hint: hints.importError(location),
       line: importAt,
+      detail: null,
     };
   }
 
-  const portAt = find(PORT_IN_USE);
+  const portAt = Math.max(find(PORT_IN_USE), find(LLAMA_CPP_PORT_IN_USE));
   if (portAt >= 0) {
-    return { kind: "port_in_use", label: "port already in use", hint: portInUseHint(portFrom(lines, portAt)), line: portAt };
+    return { kind: "port_in_use", label: "port already in use", hint: hints.portInUse(portFrom(lines, portAt)), line: portAt, detail: null };
   }
+
+  const launch = diagnoseLaunch(lines, hints);
+  if (launch) return launch;
 
   if (killed) {
     return {
       kind: "host_oom",
       label: "killed by SIGKILL (most likely the host's OOM killer)",
-      hint: hostOomHint(family),
-      line: exceptionAt >= 0 ? exceptionAt : null,
+      hint: hints.hostOomKilled,
+      line: fallback,
+      detail: null,
     };
   }
 
   return {
     kind: "exited",
     label: exit?.exitCode === 0 ? "exited cleanly (code 0) while it should be serving" : describeExit(exit),
-    hint: EXITED_HINT,
-    line: exceptionAt >= 0 ? exceptionAt : null,
+    hint: hints.exited,
+    line: fallback,
+    detail: null,
   };
 }
 
@@ -188,6 +298,7 @@ function summaryFor(diagnosis: Diagnosis, lines: readonly string[], input: Class
     summary = lastWords >= 0 ? lines[lastWords] : undefined;
   }
   const base = summary ?? (input.timedOut ? `no HTTP 200 from the health check within ${input.timedOut.afterS} s` : `the engine ${input.exit?.signal ? "was " : ""}${describeExit(input.exit)} without printing anything`);
+  if (diagnosis.detail !== null) return capSummary(`${base} (${diagnosis.detail})`);
   if (diagnosis.kind === "import_error" && diagnosis.line !== null) {
     const location = frameLocation(lines, diagnosis.line);
     if (location) return capSummary(`${base} (${location})`);
@@ -216,7 +327,8 @@ export function classifyFailure(input: ClassifyInput): EngineFailure {
     };
   }
   const lines = input.logLines.map(stripLogPrefix);
-  const diagnosis = diagnose(input, lines);
+  const family = input.engine ?? (looksLikeLlamaCpp(lines) ? "llama.cpp" : null);
+  const diagnosis = diagnose(input, lines, input.logLines, family);
   return {
     engine: input.role,
     stage: input.stage,

@@ -5,10 +5,14 @@ export type FailureStage = "patch" | "build" | "startup" | "benchmark";
 
 export const FAILURE_KINDS = [
   "cuda_oom",
+  "gpu_oom",
   "host_oom",
   "nccl_error",
   "import_error",
   "port_in_use",
+  "invalid_argument",
+  "model_not_found",
+  "model_load_error",
   "startup_timeout",
   "exited",
   "patch_conflict",
@@ -17,6 +21,7 @@ export const FAILURE_KINDS = [
   "build_timeout",
   "image_missing",
   "gpu_unavailable",
+  "container_refused",
   "infrastructure",
   "cancelled",
 ] as const;

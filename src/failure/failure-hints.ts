@@ -2,25 +2,14 @@ import { literalForCodeSpans } from "../scorecard/render-inline-code.js";
 import type { OomPhase } from "./failure-patterns.js";
 
 /*
- * What to try, in the flags of the engine the round runs. The round config's `engine` names it; an
- * engine the hints do not know (a fork with another name, the reference engine) gets every known
- * engine's flags side by side. A new engine family is a row in HINT_ENGINES and an entry in
- * ENGINE_HINTS; classifyFailure picks the row.
+ * What to try, in the flags of the engine the round runs. The round config's `engine` names it
+ * (src/engine/engine-family.ts); an engine the hints do not know (a fork with another name, the
+ * reference engine) gets SGLang's and vLLM's flags side by side. llama.cpp's own hints are in
+ * llama-cpp-hints.ts, and failure-hint-book.ts picks an engine's whole set.
  */
 
-/** The engine families whose own flags the hints name, and the `engine` names that select each. */
-export const HINT_ENGINES = [
-  { family: "sglang", names: /sglang/i },
-  { family: "vllm", names: /vllm/i },
-] as const;
-
-/** A known engine family, or `any` for an engine the hints do not know. */
-export type HintFamily = (typeof HINT_ENGINES)[number]["family"] | "any";
-
-/** The family whose flags a hint names, from the round config's `engine`. */
-export function hintFamily(engine: string | null | undefined): HintFamily {
-  return HINT_ENGINES.find((row) => engine && row.names.test(engine))?.family ?? "any";
-}
+/** The Python engines whose own flags these hints name, or `any` for an engine the hints do not know. */
+export type PythonHintFamily = "sglang" | "vllm" | "any";
 
 /** What each family's hints say where the engine's own flags matter. */
 export interface EngineHints {
@@ -34,7 +23,7 @@ export interface EngineHints {
 const SAME_GPU =
   "Another process on the same GPU shrinks the headroom: check `nvidia-smi` for leftovers (a previous engine, another job) before the run.";
 
-export const ENGINE_HINTS: Record<HintFamily, EngineHints> = {
+export const ENGINE_HINTS: Record<PythonHintFamily, EngineHints> = {
   sglang: {
     cudaOom: {
       graph_capture: [
@@ -123,11 +112,11 @@ export const ENGINE_HINTS: Record<HintFamily, EngineHints> = {
   },
 };
 
-export function cudaOomHint(phase: OomPhase, family: HintFamily = "any"): string {
+export function cudaOomHint(phase: OomPhase, family: PythonHintFamily = "any"): string {
   return ENGINE_HINTS[family].cudaOom[phase];
 }
 
-export function hostOomHint(family: HintFamily = "any"): string {
+export function hostOomHint(family: PythonHintFamily = "any"): string {
   return [
     "The host (not the GPU) ran out of memory and the kernel's OOM killer ended the engine.",
     `Give the runner more RAM or a larger \`docker.memory\` limit, ${ENGINE_HINTS[family].hostOomLoading},`,
@@ -141,7 +130,7 @@ export const NCCL_HINT = [
   "check that every GPU in `--tp` is visible and idle (`nvidia-smi`).",
 ].join(" ");
 
-export function importErrorHint(location: string | null, family: HintFamily = "any"): string {
+export function importErrorHint(location: string | null, family: PythonHintFamily = "any"): string {
   // The location is the engine's traceback: its backticks must not open code spans on the card.
   const where = location ? `Look at ${literalForCodeSpans(location)}: ` : "";
   return `${where}the engine's Python code does not import, most often because the patch left a syntax error, a missing import or a renamed symbol. ${ENGINE_HINTS[family].importCheck}`;
@@ -168,3 +157,15 @@ export const PATCH_TOOL_MISSING_HINT = "Install git or GNU patch where speedgate
 
 export const BUILD_ERROR_HINT =
   "A postPatch step failed in the patched copy. Run the same command by hand in a patched checkout; its output is in the log tail below.";
+
+export const INVALID_ARGUMENT_HINT =
+  "The engine refused its command line: a flag this version does not know, or a bad value (flags are renamed between releases). Run the same program with `--help` from the same image or checkout; a patch that renames a flag needs the round's command changed with it (`candidate.command`).";
+
+export const MODEL_NOT_FOUND_HINT =
+  "The engine found no model where its command points. Check the path inside the engine (with `runtime: docker`, mount the weights with `docker.mounts`, read-only); with `HF_HUB_OFFLINE=1` a model id must already be in the cache the engine sees.";
+
+export const MODEL_LOAD_ERROR_HINT =
+  "The model files are there but do not load: a truncated download, a format or architecture this engine version does not support, or a mismatched config. Compare the files' sizes and checksums with the source, and load the same files with the unpatched engine.";
+
+export const GPU_OOM_HINT =
+  "A GPU backend other than CUDA (Metal, Vulkan) could not allocate a buffer: lower the context and the number of parallel sequences, or keep part of the model on the CPU.";

@@ -18,6 +18,11 @@ const PREFIXES: readonly RegExp[] = [
   // uvicorn and plain level tags: "ERROR:    [Errno 98] …", "[ERROR] …"
   /^(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL):\s+/,
   /^\[(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\]\s+/,
+  // llama.cpp (common/log.cpp): elapsed time and level, "0.00.013.024 E ", or the level alone without timestamps.
+  /^\d+\.\d{2}\.\d{3}\.\d{3} [DIWE] /,
+  /^[DIWE] (?=(?:srv|cmn|slot|que|res) |[a-z_]\w*: )/,
+  // llama-server's own tags before the padded function name: "srv    load_model: …", "slot launch_slot_: id  0 | …".
+  /^(?:srv|cmn|slot|que|res) +(?=[\w:]+: )/,
 ];
 
 /** A printed line reduced to its message: ANSI colours, timestamps, levels and worker tags removed. */

@@ -7,6 +7,11 @@ import { calibrationSourceOf } from "../calibration/load-round-calibration.js";
 import { fingerprintRound } from "../config/fingerprint-round.js";
 import type { LoadedRound } from "../config/load-round-config.js";
 import { createRuntime } from "../engine/create-runtime.js";
+import { engineFamily } from "../engine/engine-family.js";
+import { collectEngineTimes } from "../metrics/collect-engine-times.js";
+import type { MetricTotals } from "../metrics/read-engine-metrics.js";
+import { reportedTimesFromMetrics } from "../metrics/read-engine-metrics.js";
+import { scrapeEngineMetrics } from "../metrics/scrape-engine-metrics.js";
 import type { EngineExit, EngineRuntime, PreparedEngine, RunningEngine } from "../engine/engine-runtime.js";
 import { waitUntilHealthy } from "../engine/wait-until-healthy.js";
 import { classifyFailure } from "../failure/classify-failure.js";
@@ -18,6 +23,7 @@ import { calibrationFacts } from "../scorecard/rescore-card.js";
 import { resolveDocsBaseUrl } from "../scorecard/resolve-docs-base-url.js";
 import type { Scorecard } from "../scorecard/scorecard-schema.js";
 import type { RequestRecord } from "../scoring/request-record.js";
+import { findBaselineVariation } from "../scoring/find-baseline-variation.js";
 import { type EngineRoundResult, type RoundRun, scoreRound } from "../scoring/score-round.js";
 import type { TokenCounter } from "../tokens/token-counter.js";
 import { describeGpus, probeGpuState } from "./probe-gpu.js";
@@ -109,7 +115,7 @@ async function runEngine(role: EngineRole, run: number, runtime: EngineRuntime, 
       timeoutS: config.health.timeoutS,
       intervalMs: config.health.intervalMs,
       signal,
-      engineName: config.engine,
+      engineFamily: engineFamily(config.engine),
     });
     emit({ type: "healthy", role, afterMs: healthyAfterMs });
 
@@ -121,9 +127,13 @@ async function runEngine(role: EngineRole, run: number, runtime: EngineRuntime, 
     const running = engine;
     void running.exited.then((exit) => {
       if (benchmarkOver) return;
-      death = classifyFailure({ role, stage: "benchmark", exit, logLines: running.logTail(), engine: config.engine });
+      death = classifyFailure({ role, stage: "benchmark", exit, logLines: running.logTail(), engine: engineFamily(config.engine) });
       died.abort(new Error(`${describeExitForReason(role, exit)}: ${death.summary}`));
     });
+    // SGLang and vLLM keep their own prompt and decode times in /metrics: read it around the measured requests.
+    const family = engineFamily(config.engine);
+    const scrapesMetrics = family === "sglang" || family === "vllm";
+    let metricsBefore: MetricTotals | null = null;
     const records: Map<string, RequestRecord> = await runBenchmark({
       baseUrl: engine.baseUrl,
       prompts: round.prompts,
@@ -131,21 +141,24 @@ async function runEngine(role: EngineRole, run: number, runtime: EngineRuntime, 
       tokenCounter: context.tokenCounter,
       signal: AbortSignal.any([signal, died.signal]),
       onProgress: (progress) => emit({ type: "benchmark", role, ...progress }),
+      ...(scrapesMetrics ? { beforeMeasured: async () => void (metricsBefore = await scrapeEngineMetrics(running.baseUrl, signal)) } : {}),
     });
+    const metricsAfter = metricsBefore ? await scrapeEngineMetrics(running.baseUrl, signal) : null;
+    const reportedTimes = metricsBefore && metricsAfter ? reportedTimesFromMetrics(family, metricsBefore, metricsAfter) : null;
     if (signal.aborted) throw new RoundCancelledError(signal.reason);
     if (!death && [...records.values()].some((record) => !record.ok)) {
       // Requests cut off by a dying engine can all fail before its exit is known (the pipes drain
       // first); give the exit a moment to arrive so the card blames the death, not the network.
       const exit = await Promise.race([running.exited, delay(EXIT_GRACE_MS).then(() => null)]);
-      if (exit && !death) death = classifyFailure({ role, stage: "benchmark", exit, logLines: running.logTail(), engine: config.engine });
+      if (exit && !death) death = classifyFailure({ role, stage: "benchmark", exit, logLines: running.logTail(), engine: engineFamily(config.engine) });
     }
     benchmarkOver = true;
     if (death) {
       const failure = mark(death);
       emit({ type: "failed", role, failure });
-      return { records, failure };
+      return { records, failure, reportedTimes };
     }
-    return { records, failure: null };
+    return { records, failure: null, reportedTimes };
   } catch (error) {
     if (error instanceof RoundCancelledError) throw error;
     if (signal.aborted) throw new RoundCancelledError(signal.reason);
@@ -243,5 +256,7 @@ export async function runRound(options: RunRoundOptions): Promise<Scorecard> {
     source: options.source ?? null,
     shard: options.shard ?? null,
     tokenizerSha256: tokenCounter.loaded()?.sha256 ?? null,
+    engineTimes: collectEngineTimes(engineFamily(config.engine), runs, result),
+    answerVariation: findBaselineVariation(result.prompts, config.bench.tolerance, config.bench.agreementTokens),
   });
 }

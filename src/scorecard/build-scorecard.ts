@@ -1,6 +1,7 @@
 import type { RoundConfig } from "../config/round-config-schema.js";
 import type { EngineFailure } from "../failure/engine-failure.js";
 import { computeRoundMetrics, type PairedRequest } from "../metrics/compute-round-metrics.js";
+import type { EngineReportedTimes } from "../metrics/metrics-schema.js";
 import type { GpuSnapshot, GpuState } from "../round/gpu-state-schema.js";
 import { type RequestRecord, timeToFirstTokenMs } from "../scoring/request-record.js";
 import { type PromptRunResult, type RoundResult, wasAttempted } from "../scoring/score-round.js";
@@ -8,7 +9,7 @@ import { DEFAULT_AGREEMENT_TOKENS } from "../scoring/score-prompt.js";
 import { type AgreementOutcome, summarizeAgreement } from "../scoring/summarize-agreement.js";
 import type { RoundSummary } from "../scoring/summarize-round.js";
 import { SPEEDGATE_VERSION } from "../version.js";
-import { type CardCalibration, type EngineSide, type PromptRun, SCORECARD_SCHEMA_VERSION, type Scorecard } from "./scorecard-schema.js";
+import { type AnswerVariation, type CardCalibration, type EngineSide, type PromptRun, SCORECARD_SCHEMA_VERSION, type Scorecard } from "./scorecard-schema.js";
 
 export type Provenance = Scorecard["provenance"];
 export type CardSource = NonNullable<Scorecard["source"]>;
@@ -29,6 +30,10 @@ export interface BuildScorecardInput {
   /** nvidia-smi's view before each engine started; omitted when the round did not look. */
   gpuSnapshots?: { baseline: GpuSnapshot | null; candidate: GpuSnapshot | null };
   docsBaseUrl?: string | null;
+  /** The engines' own prompt and decode times, where they report them (llama.cpp's timings, SGLang's and vLLM's metrics). */
+  engineTimes?: EngineReportedTimes | null;
+  /** The baseline's own answers across runs (findBaselineVariation); null with one run. */
+  answerVariation?: AnswerVariation | null;
 }
 
 const round3 = (value: number): number => Math.round(value * 1000) / 1000;
@@ -185,6 +190,8 @@ export function buildScorecard(input: BuildScorecardInput): Scorecard {
     },
     provenance: { ...emptyProvenance(), baselineImage: config.baseline.image ?? null, ...input.provenance },
     metrics: computeRoundMetrics(metricsRuns(result)),
+    ...(input.engineTimes ? { engineTimes: input.engineTimes } : {}),
+    ...(input.answerVariation ? { answerVariation: input.answerVariation } : {}),
     gpuState: gpuState(config, input.gpuSnapshots),
     docsBaseUrl: input.docsBaseUrl ?? null,
     failure: cardFailure(input.failure),

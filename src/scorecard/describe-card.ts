@@ -40,11 +40,12 @@ export function describeFailureEvent(failure: Failure): string {
         ? `${who}: the image has neither git nor patch to apply the patch`
         : `${failure.engine} patch does not apply`;
     case "build":
-      return failure.kind === "build_timeout" ? `${failure.engine} image build timed out` : `${failure.engine} image build failed`;
+      // The process runtime builds no image (its postPatch steps build in a copy): the label says which it was.
+      return failure.kind === "build_timeout" ? `${failure.engine} build timed out` : `${failure.engine} build failed`;
     case "startup":
       if (failure.kind === "startup_timeout") return `${who} never became healthy`;
       if (failure.kind === "cancelled") return `${who} start was cancelled`;
-      if (failure.kind === "gpu_unavailable" || failure.kind === "image_missing") {
+      if (failure.kind === "gpu_unavailable" || failure.kind === "image_missing" || failure.kind === "container_refused") {
         return `${who} could not be started`;
       }
       return `${who} died before becoming healthy`;

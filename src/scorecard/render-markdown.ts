@@ -10,6 +10,7 @@ import { renderPromptsSection } from "./render-prompts-section.js";
 import { renderScoreChart } from "./render-score-chart.js";
 import { renderSpeedSection } from "./render-speed-section.js";
 import { renderSummaryTable } from "./render-summary-table.js";
+import { renderAnswerVariation } from "./render-answer-variation.js";
 import type { Scorecard } from "./scorecard-schema.js";
 
 export const CARD_MARKER = "<!-- speedgate -->";
@@ -70,6 +71,8 @@ function renderWith(card: Scorecard, limits: RenderLimits): string {
     renderLeftOutFiles(card),
     summary === "" ? "" : failure,
     renderScoreChart(card),
+    // Why some unscored prompts are no evidence against the patch: the baseline's own answers varied.
+    renderAnswerVariation(card),
     renderSpeedSection(card),
     renderPromptsSection(card, limits.promptRows),
     renderMethodSection(card),

@@ -1,11 +1,13 @@
 import { markdownTable } from "markdown-table";
 import type { LatencyMetric, Percentiles, RoundMetrics } from "../metrics/metrics-schema.js";
 import { formatMs } from "./describe-card.js";
+import { renderEngineTimes } from "./render-engine-times.js";
 import { renderFold } from "./render-key-value-table.js";
 import type { Scorecard } from "./scorecard-schema.js";
 
 const LATENCY_ROWS: Array<{ metric: LatencyMetric; label: string }> = [
-  { metric: "ttftMs", label: "TTFT ms (prefill)" },
+  // From the send to the first token: queueing included, so it is not the engine's prompt processing alone.
+  { metric: "ttftMs", label: "TTFT ms (first token, incl. queueing)" },
   { metric: "tpotMs", label: "TPOT ms (decode)" },
   { metric: "itlMs", label: "ITL ms (decode)" },
   { metric: "e2eMs", label: "E2E ms at k" },
@@ -41,15 +43,29 @@ function phase(name: string, metric: LatencyMetric, label: string, metrics: Roun
 }
 
 /**
- * Where the speed came from in one line, for the first screen: how prefill (TTFT) and decode (TPOT)
- * changed. Empty when nothing was scored. Plain text, with `bold` marking the phases' names for Markdown.
+ * Where the speed came from in one line, for the first screen: how the first token (TTFT: queueing and
+ * prefill, as the client sees it) and decode (TPOT) changed. Empty when nothing was scored. Plain text,
+ * with `bold` marking the phases' names for Markdown.
  */
 export function describeSpeedLead(card: Scorecard, bold: (name: string) => string = (name) => name): string {
   const metrics = card.metrics;
   if (!metrics) return "";
-  return [phase("Prefill", "ttftMs", "TTFT", metrics), phase("Decode", "tpotMs", "TPOT", metrics, "per token")]
+  return [phase("First token", "ttftMs", "TTFT", metrics), phase("Decode", "tpotMs", "TPOT", metrics, "per token")]
     .map(({ name, change }) => `${bold(`${name}:`)} ${change}`)
-    .join(" · ");
+    .join(" · ")
+    .concat(describeOwnPromptTime(card));
+}
+
+/**
+ * The engines' own prompt time, where they report it, beside the client's TTFT on the first screen: TTFT
+ * includes queueing, so a candidate that queues less looks faster at prefill while its prompt processing
+ * may have got slower (a llama.cpp round once read "96% less" with prompt times of 9.5 → 16 ms).
+ */
+function describeOwnPromptTime(card: Scorecard): string {
+  const baseline = card.engineTimes?.baseline?.promptMs ?? null;
+  const candidate = card.engineTimes?.candidate?.promptMs ?? null;
+  if (baseline === null || candidate === null) return "";
+  return ` · engines' own prompt time ${formatMs(baseline)} → ${formatMs(candidate)} ms`;
 }
 
 export function renderSpeedLead(card: Scorecard): string {
@@ -57,8 +73,9 @@ export function renderSpeedLead(card: Scorecard): string {
 }
 
 /**
- * The speed of both engines in full, folded: TTFT (prefill) against TPOT and ITL (decode), end to end
- * and throughput, p50 / p90 / p99 and candidate ÷ baseline. The first screen has its one-line lead.
+ * The speed of both engines in full, folded: TTFT (the first token, queueing included) against TPOT and
+ * ITL (decode), end to end and throughput, p50 / p90 / p99 and candidate ÷ baseline, and the engines' own
+ * prompt and decode times where they report them. The first screen has its one-line lead.
  */
 export function renderSpeedSection(card: Scorecard): string {
   const metrics = card.metrics;
@@ -85,8 +102,9 @@ export function renderSpeedSection(card: Scorecard): string {
       : `${metrics.prompts} requests to each engine, the scored prompts of all ${runs} runs`;
   const basis =
     `Over ${subject}${partial}, each request cut at k, the output length both engines were compared at. ` +
-    "TTFT is the time to the first token, TPOT the time per output token after the first, ITL the time between streamed chunks, " +
+    "TTFT is the time from sending a request to its first token, waiting in the engine's queue included (not the engine's prompt processing alone), TPOT the time per output token after the first, ITL the time between streamed chunks, " +
     "as `vllm bench serve` and SGLang's `bench_serving` define them; rates are over the span from the first request sent to the last token at k. " +
     "For times a ratio below 1.00× is faster, for rates above.";
-  return renderFold("Where the speed came from: TTFT, TPOT, ITL, end to end and throughput of both engines", `${table}\n\n${basis}`);
+  const own = renderEngineTimes(card);
+  return renderFold("Where the speed came from: TTFT, TPOT, ITL, end to end and throughput of both engines", `${table}\n\n${basis}${own ? `\n\n${own}` : ""}`);
 }

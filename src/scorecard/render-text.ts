@@ -14,6 +14,7 @@ import {
 } from "./describe-card.js";
 import { describeGate, describeIntervalBriefly, describeNextStep, describePromptCounts, describeScore } from "./describe-summary.js";
 import { countingSentence, integrityRows, promptReason } from "./describe-integrity.js";
+import { renderEngineTimes } from "./render-engine-times.js";
 import { explainCudaOom } from "./explain-cuda-oom.js";
 import { describeHolders, describeMemoryInUse, readGpuSnapshot } from "./read-gpu-snapshot.js";
 import { findSameOutcome } from "./render-prompts-section.js";
@@ -119,7 +120,7 @@ export function renderText(card: Scorecard, options: { maxPromptRows?: number; m
     ];
     out.push(
       "",
-      `Where the speed came from (${metrics.prompts} scored prompts, at equal length): prefill ${describeTimeChange(metrics.ratio.ttftMs.median)}, decode ${describeTimeChange(metrics.ratio.tpotMs.median)} per token`,
+      `Where the speed came from (${metrics.prompts} scored prompts, at equal length): first token (queueing included) ${describeTimeChange(metrics.ratio.ttftMs.median)}, decode ${describeTimeChange(metrics.ratio.tpotMs.median)} per token`,
       ...columns([
         ["  ms", "baseline p50/p90/p99", "candidate p50/p90/p99", "candidate ÷ baseline"],
         row("TTFT", "ttftMs"),
@@ -130,6 +131,8 @@ export function renderText(card: Scorecard, options: { maxPromptRows?: number; m
         ["  requests/s", formatRate(metrics.baseline.requestsPerS), formatRate(metrics.candidate.requestsPerS), formatRatio(metrics.ratio.requestsPerS)],
       ]),
     );
+    const own = renderEngineTimes(card).replace(/\*\*|`/g, "");
+    if (own) out.push(own);
   }
   const same = findSameOutcome(card);
   if (same) {

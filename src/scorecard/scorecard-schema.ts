@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { calibrationSettingsSchema } from "../calibration/calibration-schema.js";
 import { FAILURE_KINDS } from "../failure/engine-failure.js";
-import { roundMetricsSchema } from "../metrics/metrics-schema.js";
+import { engineReportedTimesSchema, roundMetricsSchema } from "../metrics/metrics-schema.js";
 import { gpuStateSchema } from "../round/gpu-state-schema.js";
 import { GATE_MODES } from "../scoring/evaluate-gate.js";
 import { MIN_CALIBRATION_ROUNDS } from "../scoring/noise-floor.js";
@@ -66,6 +66,25 @@ export const promptResultSchema = z.object({
   baseline: engineSideSchema.nullable(),
   candidate: engineSideSchema.nullable(),
   runs: z.array(promptRunSchema).max(100),
+});
+
+/** The baseline's disagreement with itself over a round's runs, and the unscored candidate runs within it (findBaselineVariation). */
+export const answerVariationSchema = z.object({
+  promptsCompared: count,
+  promptsVaried: count,
+  explained: z
+    .array(
+      z.object({
+        id: text(256),
+        run: z.number().int().min(1).max(100),
+        status: z.enum(["below_tolerance", "diverged"]),
+        candidateTokens: count.nullable(),
+        baselineMin: count,
+        baselineMax: count,
+        baselinePartsAt: count.nullable(),
+      }),
+    )
+    .max(100_000),
 });
 
 export const failureSchema = z.object({
@@ -201,6 +220,10 @@ export const scorecardSchema = z.object({
   prompts: z.array(promptResultSchema).max(100_000),
   /** TTFT, TPOT, ITL and throughput of both engines at equal length; null when nothing was scored. */
   metrics: roundMetricsSchema.nullable(),
+  /** The engines' own prompt and decode times (queueing excluded), where they report them; absent on older cards. */
+  engineTimes: engineReportedTimesSchema.nullable().optional(),
+  /** With bench.runs ≥ 2: how often the baseline answered a prompt differently in different runs; absent on older cards. */
+  answerVariation: answerVariationSchema.nullable().optional(),
   /** nvidia-smi's view before each engine started. */
   gpuState: gpuStateSchema.nullable(),
   docsBaseUrl: docsBaseUrlSchema.nullable(),
@@ -211,3 +234,4 @@ export type PromptResult = z.infer<typeof promptResultSchema>;
 export type EngineSide = z.infer<typeof engineSideSchema>;
 export type PromptRun = z.infer<typeof promptRunSchema>;
 export type CardCalibration = z.infer<typeof cardCalibrationSchema>;
+export type AnswerVariation = z.infer<typeof answerVariationSchema>;

@@ -24,6 +24,19 @@ export interface StreamedText {
   reasoningEnds: number[];
 }
 
+/**
+ * What the engine itself says one request cost (llama.cpp's `timings`): its prompt processing and its
+ * decoding, without the queueing and the network a client's clock includes.
+ */
+export interface EngineRequestTimes {
+  promptMs: number;
+  /** Prompt tokens it processed (not those it reused from its prompt cache). */
+  promptTokens: number;
+  decodeMs: number;
+  /** Tokens it generated, the unstreamed end-of-sequence token included. */
+  decodeTokens: number;
+}
+
 /** Who counted a record's tokens: speedgate, with the model's tokenizer, or the engine itself (its usage, bounded by what it streamed). */
 export type TokenCounting = "tokenizer" | "engine";
 
@@ -50,6 +63,8 @@ export interface CompletedRequest {
   implausible?: string | null;
   /** Milliseconds from the start of the benchmark run (its first scheduled send) to sending this request: throughput needs the run's span. */
   sentMs?: number;
+  /** The engine's own account of the request's time, when its stream gives one (llama.cpp); absent or null otherwise. */
+  engineTimes?: EngineRequestTimes | null;
 }
 
 export interface FailedRequest {

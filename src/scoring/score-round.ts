@@ -1,4 +1,5 @@
 import type { EngineFailure } from "../failure/engine-failure.js";
+import type { ReportedEngineTimes } from "../metrics/metrics-schema.js";
 import type { RunOutcome } from "./aggregate-prompt-runs.js";
 import type { GateSettings, NoiseInput } from "./evaluate-gate.js";
 import { type RequestRecord, timeToTokens } from "./request-record.js";
@@ -9,6 +10,8 @@ import { type RoundSummary, type SummarizeOptions, summarizeRound } from "./summ
 export interface EngineRoundResult {
   records: ReadonlyMap<string, RequestRecord>;
   failure: EngineFailure | null;
+  /** The engine's own times over the measured requests, from its metrics endpoint (SGLang, vLLM); absent when not read. */
+  reportedTimes?: ReportedEngineTimes | null;
 }
 
 /** One run of a round: the baseline's benchmark and the candidate's that followed it. */

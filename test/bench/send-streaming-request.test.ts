@@ -179,7 +179,8 @@ describe("sendStreamingRequest against misbehaving servers", () => {
       res.write(`${deltaEvent("a", "stop")}${usageEvent}data: [DONE]\n\n`);
     };
     const record = expectCompleted(await sendStreamingRequest({ baseUrl: url(), prompt: chat("a"), settings: { ...settings, requestTimeoutS: 5 } }));
-    expect([record.outputTokens, record.finishReason]).toEqual([2, "stop"]);
+    // One delta, usage 2 and "stop": the second token is the end of sequence, which is never streamed.
+    expect([record.outputTokens, record.claimedTokens, record.finishReason, record.tokensEstimated]).toEqual([1, 2, "stop", false]);
   });
 
   it("fails a stream that ends without [DONE] before a finish_reason", async () => {

@@ -36,6 +36,24 @@ describe("speedgate run --check on the shipped engine configs", () => {
     expect(stdout).not.toContain("docker.gpus is not set");
   });
 
+  it.each([
+    ["llama-cpp.yaml", "-np 4 -t 8", null],
+    ["llama-cpp-cuda.yaml", "-np 4 -ngl 99", "GPUs for containers (the NVIDIA Container Toolkit): docker.gpus: all"],
+  ])("examples/rounds/%s builds llama.cpp from the checkout, rebuilds the patched tree incrementally, and passes --check", async (file, flags, gpus) => {
+    const { code, stdout, errors } = await check(join(examples, "rounds", file));
+    expect(errors).toEqual([]);
+    expect(code).toBe(0);
+    expect(stdout).toContain("is valid; nothing was started.");
+    expect(stdout).toContain(`runs: llama-server -m /models/qwen3-0.6b/Qwen3-0.6B-Q8_0.gguf --alias qwen3-0.6b --host 0.0.0.0 --port 8080 -c 32768 ${flags}`);
+    expect(stdout).toContain("the baseline image with the patch applied in /src/llama.cpp (an overlay build, then 1 postPatch command)");
+    expect(stdout).toContain("health: GET /health every 500 ms until 200, for up to 600 s");
+    const runnerSection = stdout.slice(stdout.indexOf("The runner must have"));
+    expect(runnerSection).toContain("/srv/models/qwen3-0.6b (docker.mounts[0].source, mounted at /models/qwen3-0.6b, read-only)");
+    if (gpus) expect(runnerSection).toContain(gpus);
+    // The CPU round needs no GPU, and says so rather than warn about it.
+    else expect(stdout).toContain("docker.gpus is not set: llama.cpp runs on the CPU");
+  });
+
   it("gives SGLang the shared memory its docs run with and vLLM a large one, both in a private IPC namespace", async () => {
     const sglang = (await check(join(examples, "rounds", "sglang.yaml"))).stdout;
     // The shipped rounds score strangers' pull requests: ipc: host (for trusted code only) would share the runner's.

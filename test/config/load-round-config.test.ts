@@ -57,7 +57,7 @@ describe("parseRoundConfig", () => {
     [["runtime"], "kubernetes", 'round.yml: runtime: expected one of "docker", "process", got "kubernetes"'],
     [["port"], 70000, "round.yml: port: expected a TCP port from 1 to 65535, got 70000"],
     [["port"], "30000", 'round.yml: port: expected a TCP port from 1 to 65535, got "30000"'],
-    [["engine"], "", 'round.yml: engine: expected the engine\'s name for the card, such as sglang, got ""'],
+    [["engine"], "", 'round.yml: engine: expected the engine\'s name for the card, such as sglang, vllm or llama.cpp, got ""'],
     [["health", "path"], "health", 'round.yml: health.path: expected a URL path starting with /, got "health"'],
     [["health", "timeoutS"], -1, "round.yml: health.timeoutS: expected a number of seconds greater than 0, got -1"],
     [["bench", "maxTokens"], 12.5, "round.yml: bench.maxTokens: expected a whole number of tokens from 1 to 1000000, got 12.5"],

@@ -75,6 +75,20 @@ describe.skipIf(!context)("DockerRuntime engines (real daemon)", () => {
     expect(await listRunResources(docker, runId)).toEqual({ containers: [], networks: [] });
   });
 
+  it("echoes the engine's log at debug as [role] lines, as the process runtime does, so --verbose shows it", async () => {
+    if (!docker) return;
+    const logger = createRecordingLogger();
+    const { round, runId } = makeDockerRound({ image, port: await getFreePort(), patch: null, baseline: { command: ["sh", "-c", "echo loading weights; echo '\u001b[31mready\u001b[0m'; sleep 30"] } });
+    const runtime = new DockerRuntime(docker, round, { logger, runId });
+    runtimes.push(runtime);
+    const engine = await runtime.start("baseline", new AbortController().signal);
+    await waitForLogMatch(engine, /ready/);
+    // The echo is cleaned as the card's tail is: no colours.
+    expect(logger.lines.filter((line) => line.level === "debug" && line.message.startsWith("[baseline] ")).map((line) => line.message)).toEqual(
+      expect.arrayContaining(["[baseline] loading weights", "[baseline] ready"]),
+    );
+  });
+
   it("takes 32 MiB printed without a newline into a bounded tail, and the lines after it still arrive", async () => {
     if (!docker) return;
     // The attack: one endless line. The Docker log tail used to keep it whole and re-split it on every chunk.

@@ -4,6 +4,9 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it, vi } from "vitest";
 import { listConfigFields } from "../../bench/bad-input/list-config-fields.js";
 import * as hints from "../../src/failure/failure-hints.js";
+import { engineFamily } from "../../src/engine/engine-family.js";
+import { failureHintBook } from "../../src/failure/failure-hint-book.js";
+import * as llamaCppHints from "../../src/failure/llama-cpp-hints.js";
 import { runCli } from "../cli/support/sim-round.js";
 
 /*
@@ -23,8 +26,8 @@ function stringsIn(value: unknown): string[] {
 
 async function hintTexts(): Promise<string[]> {
   const texts: string[] = [];
-  for (const value of Object.values(hints)) {
-    if (typeof value === "function") texts.push(String((value as (arg: undefined) => unknown)(undefined)));
+  for (const value of [...Object.values(hints), ...Object.values(llamaCppHints)]) {
+    if (typeof value === "function") texts.push(String((value as (arg?: unknown) => unknown)()));
     else texts.push(...stringsIn(value));
   }
   for (const page of await readdir(troubleshooting)) texts.push(await readFile(join(troubleshooting, page), "utf8"));
@@ -41,8 +44,8 @@ describe("the failure hints and troubleshooting pages", () => {
   });
 
   it("are complete for every engine family: each names a hint for every OOM phase", () => {
-    for (const family of [...hints.HINT_ENGINES.map((row) => row.family), "any"] as const) {
-      for (const phase of ["graph_capture", "weights", "kv_cache", "other"] as const) expect(hints.cudaOomHint(phase, family).length).toBeGreaterThan(80);
+    for (const family of ["sglang", "vllm", "llama.cpp", null] as const) {
+      for (const phase of ["graph_capture", "weights", "kv_cache", "other"] as const) expect(failureHintBook(family).cudaOom(phase).length).toBeGreaterThan(80);
     }
   });
 
@@ -71,20 +74,17 @@ describe("the failure hints and troubleshooting pages", () => {
 describe("hints in the engine's own flags", () => {
   const VLLM_ONLY = ["--gpu-memory-utilization", "--enforce-eager", "--max-model-len", "--max-num-seqs", "--tensor-parallel-size", "import vllm", "vLLM"];
   const SGLANG_ONLY = ["--mem-fraction-static", "--cuda-graph-max-bs", "--max-total-tokens", "--context-length", "--max-running-requests", "import sglang", "SGLang"];
-  const texts = (family: hints.HintFamily): string =>
-    [
-      ...(["graph_capture", "weights", "kv_cache", "other"] as const).map((phase) => hints.cudaOomHint(phase, family)),
-      hints.hostOomHint(family),
-      hints.importErrorHint(null, family),
-    ].join("\n");
+  const texts = (engine: string): string => {
+    const book = failureHintBook(engineFamily(engine));
+    return [...(["graph_capture", "weights", "kv_cache", "other"] as const).map((phase) => book.cudaOom(phase)), book.hostOomKilled, book.importError(null)].join("\n");
+  };
 
   it("pick the family from the round config's engine name, forks included; an unknown engine gets every family's flags", () => {
-    expect(hints.hintFamily("sglang")).toBe("sglang");
-    expect(hints.hintFamily("SGLang-fork")).toBe("sglang");
-    expect(hints.hintFamily("vllm")).toBe("vllm");
-    expect(hints.hintFamily("my-vLLM")).toBe("vllm");
-    expect(hints.hintFamily("sim")).toBe("any");
-    expect(hints.hintFamily(undefined)).toBe("any");
+    expect(engineFamily("sglang")).toBe("sglang");
+    expect(engineFamily("SGLang-fork")).toBe("sglang");
+    expect(engineFamily("vllm")).toBe("vllm");
+    expect(engineFamily("my-vLLM")).toBe("vllm");
+    expect(engineFamily("sim")).toBeNull();
   });
 
   it("give SGLang only SGLang's flags and vLLM only vLLM's", () => {
@@ -94,7 +94,7 @@ describe("hints in the engine's own flags", () => {
     const vllm = texts("vllm");
     for (const flag of SGLANG_ONLY) expect(vllm).not.toContain(flag);
     expect(vllm).toContain("--gpu-memory-utilization");
-    const any = texts("any");
+    const any = texts("sim");
     for (const flag of ["--mem-fraction-static", "--gpu-memory-utilization"]) expect(any).toContain(flag);
   });
 });

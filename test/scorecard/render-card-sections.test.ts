@@ -32,9 +32,9 @@ describe("the card: where the speed came from", () => {
     const decode = makeCard(passing);
     const markdown = renderMarkdown(decode);
     // The one-line lead is in the first screen's table; the table of every percentile is folded.
-    expect(unfolded(markdown)).toContain("| Speed | **Prefill:** 20% less time (median TTFT 120 → 96.0 ms) · **Decode:** 20% less time per token (median TPOT 20.0 → 16.0 ms) |");
+    expect(unfolded(markdown)).toContain("| Speed | **First token:** 20% less time (median TTFT 120 → 96.0 ms) · **Decode:** 20% less time per token (median TPOT 20.0 → 16.0 ms) |");
     const speed = fold(markdown, "Where the speed came from");
-    expect(speed).toContain("| TTFT ms (prefill) | 120 / 120 / 120 | 96.0 / 105 / 107 | 0.80× / 0.87× / 0.89× |");
+    expect(speed).toContain("| TTFT ms (first token, incl. queueing) | 120 / 120 / 120 | 96.0 / 105 / 107 | 0.80× / 0.87× / 0.89× |");
     expect(speed).toContain("| TPOT ms (decode) |");
     expect(speed).toContain("| ITL ms (decode) |");
     expect(speed).toContain("| Output tokens/s |");
@@ -57,7 +57,7 @@ describe("the card: where the speed came from", () => {
 
   it("says prefill is unchanged when only decode moved", () => {
     const card = makeCard([{ speedup: 1 }, { speedup: 1 }]);
-    expect(renderMarkdown(card)).toContain("| Speed | **Prefill:** unchanged (median TTFT 120 → 120 ms) · **Decode:** unchanged (median TPOT 20.0 → 20.0 ms) |");
+    expect(renderMarkdown(card)).toContain("| Speed | **First token:** unchanged (median TTFT 120 → 120 ms) · **Decode:** unchanged (median TPOT 20.0 → 20.0 ms) |");
   });
 
   it("has no metrics table when nothing was scored", () => {

@@ -18,7 +18,7 @@ describe("renderText: the terminal card in the Markdown card's order", () => {
       "✅ Round score 1.30×",
       "Round score  1.30× median end-to-end speedup at equal length, 95% interval",
       "Prompts      11 of 12 scored; 1 below tolerance (answered too little)",
-      "Speed        Prefill: ",
+      "Speed        First token: ",
       "Gate         passes: ",
       "How the score was measured:",
       "Where the speed came from",

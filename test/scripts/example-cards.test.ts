@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
+import { engineFamily } from "../../src/engine/engine-family.js";
 import { classifyFailure } from "../../src/failure/classify-failure.js";
 import { parseScorecardJson } from "../../src/scorecard/read-scorecard.js";
 import { renderMarkdown } from "../../src/scorecard/render-markdown.js";
@@ -30,7 +31,7 @@ describe("examples/cards", async () => {
     const log = toLogTail(await read(`${name}.log`));
     // A round of one run names no run for its failure.
     expect(card.failure).toEqual({
-      ...classifyFailure({ role: "candidate", stage: "startup", exit: { exitCode: 1, signal: null, oomKilled: false }, logLines: log, engine: card.engine }),
+      ...classifyFailure({ role: "candidate", stage: "startup", exit: { exitCode: 1, signal: null, oomKilled: false }, logLines: log, engine: engineFamily(card.engine) }),
       run: null,
     });
     expect(log).toContain(card.failure?.summary);
@@ -51,7 +52,7 @@ describe("examples/cards", async () => {
     const card = parseScorecardJson(await read("baseline-nccl-error.json"), "baseline-nccl-error");
     const log = toLogTail(await read("baseline-nccl-error.log"));
     expect(card.failure).toEqual({
-      ...classifyFailure({ role: "baseline", stage: "startup", exit: { exitCode: 1, signal: null, oomKilled: false }, logLines: log, engine: card.engine }),
+      ...classifyFailure({ role: "baseline", stage: "startup", exit: { exitCode: 1, signal: null, oomKilled: false }, logLines: log, engine: engineFamily(card.engine) }),
       run: null,
     });
     expect(card.failure?.kind).toBe("nccl_error");

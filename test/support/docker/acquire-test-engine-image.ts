@@ -65,10 +65,11 @@ export async function holdImage(docker: Dockerode, image: string): Promise<() =>
   return () => release(docker, holder, image);
 }
 
-export async function acquireTestEngineImage(docker: Dockerode): Promise<TestEngineImage> {
+/** An image built (or found) and held for this run: the reference engine's by default, or another test image's builder. */
+export async function acquireTestEngineImage(docker: Dockerode, build: (docker: Dockerode) => Promise<string> = buildTestEngineImage): Promise<TestEngineImage> {
   await removeStaleHolders(docker);
   for (let attempt = 1; ; attempt++) {
-    const image = await buildTestEngineImage(docker);
+    const image = await build(docker);
     try {
       return { image, release: await holdImage(docker, image) };
     } catch (error) {

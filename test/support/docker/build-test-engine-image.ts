@@ -1,26 +1,21 @@
-import { execFile, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { copyFile, mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { promisify } from "node:util";
+import { copyFile, mkdir, readFile, stat, symlink, writeFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
 import type Dockerode from "dockerode";
 import { build } from "esbuild";
 import { TEST_TOKENIZER_PATH } from "../../fixtures/tokenizer/generate-tokenizer.js";
+import { BUSYBOX, TEST_IMAGE_LABEL, copyLibraries, importRootfsImage, installBusybox, sharedLibraries } from "./import-rootfs-image.js";
 
-const run = promisify(execFile);
+export { TEST_IMAGE_LABEL };
 
 export const TEST_IMAGE_REPOSITORY = "speedgate-test-engine";
-export const TEST_IMAGE_LABEL = "speedgate.test-image";
 /** Where the reference engine's "source tree" lives in the test image: the file a patch changes. */
 export const ENGINE_SOURCE_DIR = "/opt/engine";
 export const CUDA_OOM_LOG = `${ENGINE_SOURCE_DIR}/cuda-oom.log`;
 /** A model folder in the test image; its tokenizer.json links to the test tokenizer fixture. */
 export const TEST_MODEL_DIR = "/models/sim";
 
-/** Debian's busybox-static puts it here; SPEEDGATE_TEST_BUSYBOX points elsewhere (the test of the skip notice names a missing one). */
-const BUSYBOX = process.env.SPEEDGATE_TEST_BUSYBOX ?? "/bin/busybox";
 
 /** Why the image cannot be built here, said so that the reader knows what to install. */
 export class MissingBusyboxError extends Error {
@@ -92,9 +87,8 @@ async function bundleCli(): Promise<Buffer> {
 }
 
 /** The shared libraries node needs, as ldd names them (absolute paths on this machine). */
-async function nodeLibraries(): Promise<string[]> {
-  const { stdout } = await run("ldd", [process.execPath]);
-  return [...stdout.matchAll(/(\/\S+)\s+\(0x/g)].map((match) => match[1] ?? "").filter((path) => path.length > 0);
+function nodeLibraries(): Promise<string[]> {
+  return sharedLibraries(process.execPath);
 }
 
 async function fingerprint(bundle: Buffer, libraries: string[]): Promise<string> {
@@ -109,16 +103,12 @@ async function fingerprint(bundle: Buffer, libraries: string[]): Promise<string>
 }
 
 async function assembleRootfs(root: string, bundle: Buffer, libraries: string[]): Promise<void> {
-  for (const dir of ["bin", "tmp", "proc", "sys", "dev", "etc", "usr/local/bin", "opt/speedgate", ENGINE_SOURCE_DIR.slice(1)]) {
+  for (const dir of ["tmp", "proc", "sys", "dev", "etc", "usr/local/bin", "opt/speedgate", ENGINE_SOURCE_DIR.slice(1)]) {
     await mkdir(join(root, dir), { recursive: true });
   }
-  await copyFile(BUSYBOX, join(root, "bin", "busybox"));
-  for (const applet of APPLETS) await symlink("busybox", join(root, "bin", applet));
+  await installBusybox(root, APPLETS);
   await copyFile(process.execPath, join(root, "usr", "local", "bin", "node"));
-  for (const library of libraries) {
-    await mkdir(join(root, dirname(library)), { recursive: true });
-    await copyFile(library, join(root, library));
-  }
+  await copyLibraries(root, libraries);
   await writeFile(join(root, "opt", "speedgate", "cli.mjs"), bundle);
   await writeFile(join(root, ENGINE_SOURCE_DIR.slice(1), "profile.json"), `${JSON.stringify(BASELINE_PROFILE, null, 2)}\n`);
   const prompts = Array.from({ length: IMAGE_PROMPTS }, (_, index) => JSON.stringify(testPrompt(index)));
@@ -132,24 +122,6 @@ async function assembleRootfs(root: string, bundle: Buffer, libraries: string[])
   await writeFile(join(root, "etc", "passwd"), "root:x:0:0:root:/root:/bin/sh\n");
 }
 
-/** An image older than this is no longer used by a test run that started before the sources changed. */
-const OLD_TEST_IMAGE_S = 10 * 60;
-
-/** Earlier builds (older sources) are a full copy each on a vfs daemon: drop them once a new one exists. */
-async function removeOlderTestImages(docker: Dockerode, keep: string): Promise<void> {
-  // all: also the untagged ones, left when two test runs imported the same sources at once.
-  const images = await docker.listImages({ all: true, filters: { label: [`${TEST_IMAGE_LABEL}=engine`] } });
-  const now = Date.now() / 1000;
-  for (const image of images) {
-    // Imported images have no parent; overlays built on them inherit the label but do.
-    if (image.ParentId !== "" || image.RepoTags?.includes(keep) || now - image.Created < OLD_TEST_IMAGE_S) continue;
-    await docker
-      .getImage(image.Id)
-      .remove()
-      .catch(() => undefined);
-  }
-}
-
 /**
  * A small engine image made without a registry: busybox, this machine's node binary and the
  * libraries it loads, the speedgate CLI bundle, and a reference-engine "source tree" (a profile
@@ -160,36 +132,13 @@ export async function buildTestEngineImage(docker: Dockerode): Promise<string> {
   const bundle = await bundleCli();
   const libraries = await nodeLibraries();
   const tag = `${TEST_IMAGE_REPOSITORY}:${await fingerprint(bundle, libraries)}`;
-  try {
-    await docker.getImage(tag).inspect();
-    return tag;
-  } catch {
-    // Not built yet.
-  }
-  const root = await mkdtemp(join(tmpdir(), "speedgate-rootfs-"));
-  try {
-    await assembleRootfs(root, bundle, libraries);
-    const tar = spawn("tar", ["-C", root, "-c", "."], { stdio: ["ignore", "pipe", "inherit"] });
-    const stream = await docker.importImage(tar.stdout, {
-      repo: TEST_IMAGE_REPOSITORY,
-      tag: tag.split(":")[1],
-      changes: [
-        "ENV PATH=/usr/local/bin:/bin",
-        `LABEL ${TEST_IMAGE_LABEL}=engine`,
-        `CMD ["node", "/opt/speedgate/cli.mjs", "sim-engine", "--port", "30000", "--profile", "${ENGINE_SOURCE_DIR}/profile.json"]`,
-      ],
-    });
-    const output = await new Promise<string>((resolveOutput, reject) => {
-      const chunks: Buffer[] = [];
-      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-      stream.on("end", () => resolveOutput(Buffer.concat(chunks).toString("utf8")));
-      stream.on("error", reject);
-    });
-    if (/"error"/.test(output)) throw new Error(`docker import failed: ${output}`);
-    await docker.getImage(tag).inspect();
-    await removeOlderTestImages(docker, tag);
-    return tag;
-  } finally {
-    await rm(root, { recursive: true, force: true });
-  }
+  return await importRootfsImage(docker, {
+    tag,
+    kind: "engine",
+    assemble: (root) => assembleRootfs(root, bundle, libraries),
+    changes: [
+      "ENV PATH=/usr/local/bin:/bin",
+      `CMD ["node", "/opt/speedgate/cli.mjs", "sim-engine", "--port", "30000", "--profile", "${ENGINE_SOURCE_DIR}/profile.json"]`,
+    ],
+  });
 }

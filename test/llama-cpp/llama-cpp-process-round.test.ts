@@ -1,0 +1,173 @@
+import { execFile } from "node:child_process";
+import { cp, open, readFile, writeFile } from "node:fs/promises";
+import { createServer, type Server } from "node:net";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createRecordingLogger } from "../../src/logger.js";
+import { runRound } from "../../src/round/run-round.js";
+import { describeFailureEvent } from "../../src/scorecard/describe-card.js";
+import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
+import { getFreePort } from "../support/get-free-port.js";
+import { llamaCppTestContext } from "../support/llama-cpp/llama-cpp-test-context.js";
+import { type LlamaCppRoundOptions, QWEN3_TOKENIZER, llamaServerCommand, makeLlamaCppRound } from "../support/llama-cpp/make-llama-cpp-round.js";
+import { makeTempDir } from "../support/make-temp-dir.js";
+
+/*
+ * speedgate against an engine nobody here wrote: llama.cpp's server on this machine's CPU, serving a
+ * 4-layer random-weight model with Qwen3's vocabulary (../shared/engines/llama-cpp; skipped with a
+ * notice without it, an error in CI). Rounds are short: six prompts, 16 tokens, one thread.
+ */
+
+const context = llamaCppTestContext();
+const launcher = new URL("../fixtures/llama-cpp-launcher/", import.meta.url).pathname;
+const run = promisify(execFile);
+
+/** What a llama.cpp card's summary must not start with: its elapsed time and level, or the server's tag. */
+const LOG_PREFIX = /^\d+\.\d{2}\.\d{3}\.\d{3}|^[DIWE] |^(?:srv|slot|cmn) /;
+/** What a llama.cpp card's hint must not send its reader to. */
+const PYTHON_ENGINE_FLAGS = /--mem-fraction-static|--gpu-memory-utilization|--max-model-len|--enforce-eager|sglang|vllm/i;
+
+async function playRound(options: Omit<LlamaCppRoundOptions, "runtime" | "port" | "dir"> & { dir?: string }): Promise<Scorecard> {
+  const dir = options.dir ?? (await makeTempDir("speedgate-llama-"));
+  const round = makeLlamaCppRound({ runtime: "process", port: await getFreePort(), dir, ...options });
+  return await runRound({ round, logger: createRecordingLogger(), signal: new AbortController().signal, runId: `llama-${Date.now().toString(36)}` });
+}
+
+describe.skipIf(!context)("llama.cpp's server through the process runtime (real engine)", () => {
+  const { server, model } = context ?? { server: "", model: "" };
+
+  it("A/A without a tokenizer: the same server twice agrees on every answer, and nothing is estimated although usage counts the unstreamed end of sequence", async () => {
+    const command = llamaServerCommand(server, model);
+    const card = await playRound({ baseline: { command }, bench: { maxTokens: 48 } });
+    expect(card.failure).toBeNull();
+    expect(card.promptsScored).toBe(6);
+    expect(card.diverged).toBe(0);
+    expect(card.medianAgreement).toBe(1);
+    expect(card.tokenCountsEstimated).toBe(false);
+    // Some answers stop before 48 tokens: those are the ones whose usage counted a token the stream never held.
+    expect(card.prompts.some((prompt) => prompt.baseline?.finishReason === "stop")).toBe(true);
+    // No speedup to find; a busy machine moves it, within reason.
+    expect(card.roundScore).toBeGreaterThan(0.33);
+    expect(card.roundScore).toBeLessThan(3);
+  });
+
+  describe("a real C++ source patch, rebuilt by postPatch", () => {
+    let source = "";
+    beforeAll(async () => {
+      source = join(await makeTempDir("speedgate-launcher-"), "launcher");
+      await cp(launcher, source, { recursive: true });
+      // The baseline checkout, built as a runner would have it.
+      await run("g++", ["-O1", "-o", "serve", "serve.cpp"], { cwd: source });
+    });
+
+    const patchRound = async (name: string) => {
+      const path = join(launcher, name);
+      return await playRound({
+        dir: source,
+        baseline: { command: ["./serve", server, model, "{port}"], cwd: source },
+        candidate: { sourceDir: source, patch: path, postPatch: [["g++", "-O1", "-o", "serve", "serve.cpp"]] },
+        patch: { path, text: await readFile(path, "utf8") },
+        bench: { tokenizer: QWEN3_TOKENIZER },
+      });
+    };
+
+    it("scores the rebuilt candidate, really faster because of the line it changed (top-k 40 before top-p), with exact token counts and the engine's own times", async () => {
+      const card = await patchRound("faster-sampler.patch");
+      expect(card.failure).toBeNull();
+      expect(card.promptsScored).toBe(6);
+      // About 7× on a quiet machine (28 → 2.5 ms a token); 1.3× was seen with seven test files on these 2 cores,
+      // when a burst of other work lands on the candidate's short benchmark. The engine's own decode times say why.
+      expect(card.roundScore).toBeGreaterThan(1);
+      expect(card.provenance.patchHash).toMatch(/^[0-9a-f]{64}$/);
+      expect(card.tokenCountsEstimated).toBe(false);
+      for (const prompt of card.prompts) {
+        for (const side of [prompt.baseline, prompt.candidate]) {
+          // Speedgate's count of the streamed text is the engine's, less the end-of-sequence token of an answer that stopped.
+          expect(side?.claimedTokens).toBe((side?.outputTokens ?? 0) + (side?.finishReason === "stop" ? 1 : 0));
+        }
+      }
+      expect(card.engineTimes?.source).toBe("llama.cpp timings");
+      expect(card.engineTimes?.baseline?.requests).toBe(6);
+      // Its own clock, which other work on the machine moves far less: sorting 151,669 logits a token costs it several times the decode.
+      expect(card.engineTimes?.baseline?.decodeMsPerToken).toBeGreaterThan(2 * (card.engineTimes?.candidate?.decodeMsPerToken ?? Infinity));
+    });
+
+    it("gives a patch that does not compile a build_error whose summary is g++'s first error, with its file and line", async () => {
+      const card = await patchRound("broken-build.patch");
+      expect(card.failure).toMatchObject({ engine: "candidate", stage: "build", kind: "build_error" });
+      expect(card.failure?.summary).toMatch(/^serve\.cpp:18:\d+: error: .top_k. was not declared in this scope$/);
+      // No engine started, and no image was built: the card says build.
+      expect(card.prompts.every((prompt) => prompt.baseline === null)).toBe(true);
+      expect(describeFailureEvent(card.failure ?? fail())).toBe("candidate build failed");
+    });
+  });
+
+  describe("startup failures, produced by the real binary", () => {
+    let taken: Server;
+    let takenPort = 0;
+    let corrupt = "";
+    beforeAll(async () => {
+      takenPort = await getFreePort();
+      taken = createServer((socket) => socket.destroy());
+      await new Promise<void>((resolve) => taken.listen(takenPort, "127.0.0.1", resolve));
+      // The first megabyte of the model: a GGUF header whose key-value pairs run past the end of the file.
+      corrupt = join(await makeTempDir("speedgate-gguf-"), "truncated.gguf");
+      const handle = await open(model);
+      const { buffer } = await handle.read(Buffer.alloc(1_000_000), 0, 1_000_000, 0);
+      await handle.close();
+      await writeFile(corrupt, buffer);
+    });
+    afterAll(async () => {
+      await new Promise((resolve) => taken.close(resolve));
+    });
+
+    it.each([
+      {
+        what: "a taken port",
+        command: () => llamaServerCommand(server, model).map((arg) => (arg === "{port}" ? String(takenPort) : arg)),
+        kind: "port_in_use",
+        summary: () => `start: couldn't bind HTTP server socket, hostname: 127.0.0.1, port: ${takenPort}`,
+        hint: /`--port`/,
+      },
+      {
+        what: "a context whose KV cache the host will not allocate",
+        // ulimit -v caps the address space, so the refusal is the same on any machine whatever its RAM.
+        command: () => ["sh", "-c", 'ulimit -v 2000000 && exec "$@"', "sh", ...llamaServerCommand(server, model, ["-c", "4000000", "-fit", "off"])],
+        kind: "host_oom",
+        summary: () => /^llama_init_from_model: failed to initialize the context: failed to allocate buffer for kv cache \(attempted to allocate [\d.]+ MB\)$/,
+        hint: /`-c`.*`-np`.*--cache-type-k q8_0/,
+      },
+      { what: "an unknown flag", command: () => llamaServerCommand(server, model, ["--bogus-flag"]), kind: "invalid_argument", summary: () => "error: invalid argument: --bogus-flag", hint: /llama-server --help/ },
+      {
+        what: "a missing model",
+        command: () => llamaServerCommand(server, "/nonexistent/model.gguf"),
+        kind: "model_not_found",
+        summary: () => "gguf_init_from_file: failed to open GGUF file '/nonexistent/model.gguf' (No such file or directory)",
+        hint: /`-m`/,
+      },
+      {
+        what: "a truncated GGUF",
+        command: () => llamaServerCommand(server, corrupt),
+        kind: "model_load_error",
+        summary: () => "gguf_init_from_reader: failed to read key-value pairs",
+        hint: /truncated/,
+      },
+    ])("$what: kind $kind at startup, a clean summary and a hint in llama.cpp's flags", async ({ command, kind, summary, hint }) => {
+      const card = await playRound({ baseline: { command: command() }, prompts: 1 });
+      expect(card.failure, JSON.stringify(card.failure)).toMatchObject({ engine: "baseline", stage: "startup", kind });
+      const expected = summary();
+      if (typeof expected === "string") expect(card.failure?.summary).toBe(expected);
+      else expect(card.failure?.summary).toMatch(expected);
+      expect(card.failure?.summary).not.toMatch(LOG_PREFIX);
+      expect(card.failure?.hint).toMatch(hint);
+      expect(card.failure?.hint).not.toMatch(PYTHON_ENGINE_FLAGS);
+      // The tail keeps what llama.cpp printed, prefixes and all.
+      expect(card.failure?.logTail.length).toBeGreaterThan(0);
+    });
+  });
+});
+
+function fail(): never {
+  throw new Error("expected a failure");
+}
