@@ -10,8 +10,13 @@ import { DockerStreamDemuxer } from "./demux-docker-stream.js";
 import { describeDaemonConnectionLoss } from "./describe-daemon-connection-loss.js";
 import { dockerStatusCode } from "./docker-status-code.js";
 
-/** After the container exits, how long to wait for its last log lines to arrive before reporting. */
-const LOG_DRAIN_MS = 1_000;
+/**
+ * After the container exits, how long at most to wait for its log follow to end with the last lines
+ * before reporting. The daemon ends the follow as soon as it has sent them (tens of milliseconds when
+ * idle), so this bound only matters when it is slow: 1 s lost llama.cpp's error line on a loaded
+ * machine and called a missing model "exited", as 200 ms did for processes.
+ */
+const LOG_DRAIN_MS = 10_000;
 /**
  * A cancelled run (the runner's SIGINT, then SIGKILL 7.5 s later) gives the engine this long to
  * stop before Docker kills it, so containers are gone well within the runner's window.
