@@ -19,6 +19,8 @@ export const FAILURE_KINDS = [
   "gpu_unavailable",
   "infrastructure",
   "cancelled",
+  // The engine image's source cannot be brought to the pull request's base: neither engine's fault nor the patch's.
+  "image_base_mismatch",
 ] as const;
 
 export type FailureKind = (typeof FAILURE_KINDS)[number];

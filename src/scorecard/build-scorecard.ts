@@ -29,6 +29,8 @@ export interface BuildScorecardInput {
   /** nvidia-smi's view before each engine started; omitted when the round did not look. */
   gpuSnapshots?: { baseline: GpuSnapshot | null; candidate: GpuSnapshot | null };
   docsBaseUrl?: string | null;
+  /** Base/head mode: the commits and how each engine was made; absent in the fixed-baseline mode. */
+  commits?: Scorecard["commits"];
 }
 
 const round3 = (value: number): number => Math.round(value * 1000) / 1000;
@@ -190,6 +192,7 @@ export function buildScorecard(input: BuildScorecardInput): Scorecard {
     failure: cardFailure(input.failure),
     source: input.source ?? null,
     shard: input.shard ?? null,
+    ...(input.commits ? { commits: input.commits } : {}),
     convertedFrom: null,
     prompts: result.prompts.map((prompt) => ({
       id: prompt.id,

@@ -32,6 +32,7 @@ export function describeFailureEvent(failure: Failure): string {
     const what = failure.label.replace(/\s*\([^)]*\)\s*$/, "");
     return `${what} ${INFRASTRUCTURE_WHEN[failure.stage].replace("{who}", who)}`;
   }
+  if (failure.kind === "image_base_mismatch") return "the engine image could not be brought to the base commit";
   switch (failure.stage) {
     case "patch":
       return failure.kind === "patch_tool_missing"
@@ -69,6 +70,11 @@ export function describeBar(gate: Scorecard["gate"]): string {
 export function describeVerdict(card: Scorecard): { passed: boolean; headline: string } {
   if (card.failure?.kind === "infrastructure") {
     return { passed: false, headline: `⚠️ No verdict: the infrastructure failed, not the patch (${describeFailureEvent(card.failure)})` };
+  }
+  if (card.failure?.kind === "image_base_mismatch") {
+    // The summary's first clause names the image and both commits; the reason after it is the card's to give.
+    const what = card.failure.summary.split(": ")[0] ?? card.failure.summary;
+    return { passed: false, headline: `⚠️ No verdict: the engine image does not fit the base commit, neither engine nor the patch failed (${what})` };
   }
   if (card.failure?.engine === "baseline") {
     return {

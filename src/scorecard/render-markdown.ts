@@ -20,6 +20,7 @@ import { renderScoreChart } from "./render-score-chart.js";
 import { renderSpeedSection } from "./render-speed-section.js";
 import { breakHtmlComments, escapeCodeLine, escapeInline as escapeCell } from "./escape-engine-text.js";
 import { renderLeftOutFiles } from "./render-left-out-files.js";
+import { renderCommitsSection } from "./render-commits-section.js";
 import { fenceFor } from "./sanitize-log-tail.js";
 import type { PromptResult, Scorecard } from "./scorecard-schema.js";
 
@@ -229,6 +230,8 @@ function renderWith(card: Scorecard, limits: RenderLimits): string {
     settingsSection(card),
     promptsSection(card, limits.promptRows),
     renderScoreChart(card),
+    // Base/head mode only: a self-contained section, placed with the provenance it belongs to.
+    renderCommitsSection(card),
     provenanceSection(card),
   ];
   return `${sections.filter((section) => section !== "").join("\n\n")}\n`;
