@@ -116,4 +116,40 @@ describe("speedgate run --base --head with runtime: process", () => {
     expect(card.runs.completed).toBe(0);
     expect(await worktrees()).toHaveLength(1);
   });
+
+  it("--check prints the commits, what each overlay changes and whether a build runs, starting nothing", async () => {
+    const processConfig = await writeConfig();
+    const processPlan = await runCli(["run", "--config", processConfig, "--check", "--base", c.movedBase, "--head", c.head, "--repo", repo.dir]);
+    expect(processPlan.code).toBe(0);
+    expect(processPlan.stdout).toContain(`base ${c.movedBase.slice(0, 12)} (${c.movedBase}), head ${c.head.slice(0, 12)} (${c.head})`);
+    expect(processPlan.stdout).toContain(`the head branched off at ${c.base.slice(0, 12)}`);
+    expect(processPlan.stdout).toContain("each engine runs in a git worktree of its commit, in engine");
+    expect(processPlan.stdout).toContain("the pull request changes 1 file (engine/profile.json)");
+
+    // An image whose commit the config names (no Docker needed to read it): the old engine, two commits behind the base.
+    const dockerConfig = await writeConfig({
+      runtime: "docker",
+      baseline: { image: "example/engine:nightly", command: ["serve", "--port", "{port}"] },
+      candidate: { sourceDir: "/opt/engine" },
+      source: { revision: { commit: c.old.slice(0, 10) }, compiledPaths: ["kernel/**"], build: [["make"]] },
+    });
+    const dockerPlan = await runCli(["run", "--config", dockerConfig, "--check", "--base", c.movedBase, "--head", c.head, "--repo", repo.dir]);
+    expect(dockerPlan.code).toBe(0);
+    expect(dockerPlan.stdout).toContain(`engine image example/engine:nightly at ${c.old.slice(0, 12)} (source.revision.commit), its source in /opt/engine`);
+    expect(dockerPlan.stdout).toContain("baseline overlay (image's commit to the base): 2 files (docs/notes.md, engine/profile.json); the result is cached for every pull request on this base");
+    expect(dockerPlan.stdout).toContain("candidate overlay (the pull request): 1 file (engine/profile.json)");
+    expect(dockerPlan.stdout).toContain("build (source.build): baseline none");
+    expect(dockerPlan.stdout).toContain("candidate none (the pull request changes no compiled path)");
+
+    // An image newer than the base (main, after the pull request's base) cannot be brought back to it.
+    const behind = await writeConfig({
+      runtime: "docker",
+      baseline: { image: "example/engine:nightly", command: ["serve", "--port", "{port}"] },
+      candidate: { sourceDir: "/opt/engine" },
+      source: { revision: { commit: c.movedBase } },
+    });
+    const mismatch = await runCli(["run", "--config", behind, "--check", "--base", c.base, "--head", c.head, "--repo", repo.dir]);
+    expect(mismatch.code).toBe(0);
+    expect(mismatch.stdout).toContain("the image's commit is not an ancestor of the base: the round would end with image_base_mismatch");
+  });
 });

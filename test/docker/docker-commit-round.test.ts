@@ -14,6 +14,13 @@ import { listRunResources } from "../support/docker/list-run-resources.js";
 import { makeDockerRound } from "../support/docker/make-docker-round.js";
 import { type GitRepository, makeGitRepository } from "../support/git/make-git-repository.js";
 import { getFreePort } from "../support/get-free-port.js";
+import { makeTempDir } from "../support/make-temp-dir.js";
+import { writeDockerRound } from "../support/docker/write-docker-round.js";
+import { runCli } from "../cli/support/sim-round.js";
+import { EXIT_IMAGE_BASE_MISMATCH } from "../../src/cli/commands/run-command.js";
+import { readScorecard } from "../../src/scorecard/read-scorecard.js";
+import { describeVerdict } from "../../src/scorecard/describe-card.js";
+import { join } from "node:path";
 
 const context = dockerTestContext();
 
@@ -176,18 +183,32 @@ describe.skipIf(!context)("base/head rounds with runtime: docker (real daemon, r
     expect(second.card.metrics?.baseline.ttftMs.median).toBeLessThan(400);
   }, ROUNDS_TIMEOUT_MS);
 
-  it("gives an image_base_mismatch card, before any engine starts, for a base the image's commit is not an ancestor of", async () => {
+  it("gives an image_base_mismatch card and exit code 3 from speedgate run, before any engine starts, for a base the image's commit is not an ancestor of", async () => {
     if (!docker) return;
-    const { card, runId, sinceS } = await playRound(c.old, c.old);
+    const dir = await makeTempDir("speedgate-commits-cli-");
+    const { configPath, runId } = await writeDockerRound(join(dir, "round"), {
+      image: labelled,
+      port: await getFreePort(),
+      patch: null,
+      engine,
+      candidate: { sourceDir: ENGINE_SOURCE_DIR },
+    });
+    runIds.push(runId);
+    const sinceS = Math.floor(Date.now() / 1000) - 1;
+    const out = join(dir, "out");
+    const { code } = await runCli(["run", "--config", configPath, "--out", out, "--run-id", runId, "--base", c.old, "--head", c.old, "--repo", repo.dir, "--fail-on-gate"]);
+    expect(code).toBe(EXIT_IMAGE_BASE_MISMATCH);
+    const card = await readScorecard(join(out, "scorecard.json"));
     expect(card.failure).toMatchObject({ engine: "baseline", stage: "patch", kind: "image_base_mismatch" });
     expect(card.failure?.summary).toContain(labelled);
     expect(card.failure?.summary).toContain(c.image.slice(0, 12));
     expect(card.failure?.summary).toContain(c.old.slice(0, 12));
     expect(card.failure?.summary).toContain("is not an ancestor of the base");
+    expect(describeVerdict(card).headline).toMatch(/^⚠️ No verdict: the engine image does not fit the base commit/);
     expect(card.runs.completed).toBe(0);
     expect(card.commits).toMatchObject({ base: c.old, imageRevision: c.image, baseline: null, candidate: null });
     expect(await containersCreated(runId, sinceS)).toEqual([]);
-  });
+  }, ROUNDS_TIMEOUT_MS);
 
   it("gives an image_base_mismatch card with the rejected hunks when the image's checkout is not at the commit it claims", async () => {
     if (!docker) return;

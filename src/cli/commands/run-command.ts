@@ -11,6 +11,7 @@ import { type Command, type CommandContext, UsageError } from "../command.js";
 import { parseCommandArgs } from "../parse-command-args.js";
 import { createProgressRenderer } from "../render-round-progress.js";
 import { renderRoundPlan } from "../render-round-plan.js";
+import { describeCommitsPlan } from "../describe-commits-plan.js";
 
 export function renderCard(card: Scorecard, format: string): string {
   if (format === "md") return renderMarkdown(card);
@@ -95,7 +96,8 @@ export const runCommand: Command = {
     const loadOptions = roundOptions(values, this.usage);
     if (values.check) {
       // A dry run: the config, prompts, patch and commits are validated and the plan printed; nothing starts.
-      context.stdout.write(renderRoundPlan(await checkRound(values.config, loadOptions)));
+      const check = await checkRound(values.config, loadOptions);
+      context.stdout.write(renderRoundPlan(check, await describeCommitsPlan(check.round)));
       return 0;
     }
     if (!values.out) throw new UsageError(`speedgate run: --out is required\nusage: ${this.usage}`);
