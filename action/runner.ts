@@ -44,6 +44,8 @@ function stepFailure(card: Scorecard, failOnGate: boolean, signal: AbortSignal):
   const { passed, headline } = describeVerdict(card);
   if (signal.aborted) return `speedgate was cancelled: ${headline}`;
   if (passed) return null;
+  // Not a verdict but a setup to fix (the engine image cannot reach the base): the step fails whatever fail-on-gate says.
+  if (card.failure?.kind === "image_base_mismatch") return headline;
   if (failOnGate) return headline;
   core.warning(`${headline} (fail-on-gate is false, so the step passes)`);
   return null;
