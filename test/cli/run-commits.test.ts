@@ -1,5 +1,6 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { readScorecard } from "../../src/scorecard/read-scorecard.js";
 import { type GitRepository, makeGitRepository } from "../support/git/make-git-repository.js";
@@ -140,6 +141,12 @@ describe("speedgate run --base --head with runtime: process", () => {
     expect(dockerPlan.stdout).toContain("candidate overlay (the pull request): 1 file (engine/profile.json)");
     expect(dockerPlan.stdout).toContain("build (source.build): baseline none");
     expect(dockerPlan.stdout).toContain("candidate none (the pull request changes no compiled path)");
+
+    // The shipped SGLang config: the image's commit is its checkout's git HEAD, read when the round runs.
+    const sglang = await runCli(["run", "--config", fileURLToPath(new URL("../../examples/rounds/sglang.yaml", import.meta.url)), "--check", "--base", c.base, "--head", c.head, "--repo", repo.dir]);
+    expect(sglang.code).toBe(0);
+    expect(sglang.stdout).toContain("engine image lmsysorg/sglang:dev, its source in /sgl-workspace/sglang; its commit: read from file /sgl-workspace/sglang/.git/HEAD in the image when the round runs");
+    expect(sglang.stdout).toContain("the engine image lmsysorg/sglang:dev with its source (/sgl-workspace/sglang) brought to the base");
 
     // An image newer than the base (main, after the pull request's base) cannot be brought back to it.
     const behind = await writeConfig({
