@@ -18,9 +18,10 @@ export async function labelTestImage(
   files: Record<string, string> = {},
 ): Promise<{ image: string; remove: () => Promise<void> }> {
   const tag = `speedgate-test-engine-labelled:${randomUUID().slice(0, 12)}`;
-  const copies = Object.keys(files).map((path, index) => `COPY file-${index} ${path}`);
+  // One COPY of a tree: every layer is a full copy of the image on a vfs daemon.
+  const copies = Object.keys(files).length > 0 ? ["COPY files/ /"] : [];
   const lines = [`FROM ${image}`, ...copies, `LABEL ${Object.entries(labels).map(([key, value]) => `${JSON.stringify(key)}=${JSON.stringify(value)}`).join(" ")}`];
-  const entries = Object.values(files).map((content, index) => ({ name: `file-${index}`, content: Buffer.from(content) }));
+  const entries = Object.entries(files).map(([path, content]) => ({ name: `files${path}`, content: Buffer.from(content) }));
   const outcome = await runImageBuild(docker, {
     context: { archive: createTarArchive([{ name: "Dockerfile", content: Buffer.from(`${lines.join("\n")}\n`) }, ...entries]) },
     dockerfile: "Dockerfile",
