@@ -158,7 +158,8 @@ export class CommitImages {
       if (builds.baseline.run) report.build = { ...report.build, ran: false, reason: `${builds.baseline.reason}; built by an earlier round (cached baseline)` };
       return { role: "baseline", imageId: cached, patchHash: null };
     }
-    report.cache = "miss";
+    // Without source.cacheBaseline the baseline is the run's own: neither found nor kept.
+    report.cache = this.source.cacheBaseline ? "miss" : null;
     const labels: Record<string, string> = this.source.cacheBaseline
       ? {
           [LABEL_RUN_ID]: `baseline-${key.slice(0, 16)}`,

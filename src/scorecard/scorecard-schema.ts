@@ -97,7 +97,7 @@ export const cardCommitSideSchema = z.object({
   overlayPaths: z.array(text(1_024)).max(MAX_LISTED_OVERLAY_PATHS),
   /** How long the overlay build took; null when none ran (a cache hit, nothing to change). */
   overlayMs: finiteOrNull,
-  /** The baseline image cached per base commit: hit, miss, or none (the image was at the base already); null for the candidate and runtime: process. */
+  /** The baseline image cached per base commit: hit, miss, or none (the image was at the base already); null for the candidate, runtime: process and source.cacheBaseline: false. */
   cache: z.enum(["hit", "miss", "none"]).nullable(),
   /** Changed files outside source.paths, never applied. */
   leftOut: count,

@@ -183,6 +183,16 @@ describe.skipIf(!context)("base/head rounds with runtime: docker (real daemon, r
     expect(second.card.metrics?.baseline.ttftMs.median).toBeLessThan(400);
   }, ROUNDS_TIMEOUT_MS);
 
+  it("with source.cacheBaseline: false builds the baseline for the run alone and removes it with the run", async () => {
+    if (!docker) return;
+    const { card, runId } = await playRound(c.base, c.pr2, { source: { cacheBaseline: false } });
+    expect(card.failure).toBeNull();
+    expect(card.commits?.baseline).toMatchObject({ cache: null, overlayFiles: 1 });
+    expect(card.metrics?.baseline.ttftMs.median).toBeLessThan(400);
+    const left = await docker.listImages({ all: true, filters: { reference: [`speedgate-baseline-run:${runId}`] } });
+    expect(left).toEqual([]);
+  }, ROUNDS_TIMEOUT_MS);
+
   it("gives an image_base_mismatch card and exit code 3 from speedgate run, before any engine starts, for a base the image's commit is not an ancestor of", async () => {
     if (!docker) return;
     const dir = await makeTempDir("speedgate-commits-cli-");
