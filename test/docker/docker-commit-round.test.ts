@@ -220,6 +220,24 @@ describe.skipIf(!context)("base/head rounds with runtime: docker (real daemon, r
     expect(await containersCreated(runId, sinceS)).toEqual([]);
   }, ROUNDS_TIMEOUT_MS);
 
+  it("--check reads the image's commit from its label on this machine and lists what the baseline overlay changes, creating nothing", async () => {
+    if (!docker) return;
+    const dir = await makeTempDir("speedgate-commits-check-");
+    const { configPath } = await writeDockerRound(join(dir, "round"), { image: labelled, port: await getFreePort(), patch: null, engine, candidate: { sourceDir: ENGINE_SOURCE_DIR } });
+    const sinceS = Math.floor(Date.now() / 1000) - 1;
+    const { code, stdout } = await runCli(["run", "--config", configPath, "--check", "--base", c.base, "--head", c.pr1, "--repo", repo.dir]);
+    expect(code).toBe(0);
+    expect(stdout).toContain(`engine image ${labelled} at ${c.image.slice(0, 12)} (label org.opencontainers.image.revision), its source in ${ENGINE_SOURCE_DIR}`);
+    expect(stdout).toContain("baseline overlay (image's commit to the base): 1 file (profile.json)");
+    expect(stdout).toContain("candidate overlay (the pull request): 1 file (profile.json)");
+    const old = await runCli(["run", "--config", configPath, "--check", "--base", c.old, "--head", c.old, "--repo", repo.dir]);
+    expect(old.stdout).toContain("the image's commit is not an ancestor of the base: the round would end with image_base_mismatch");
+    const events = await docker.getEvents({ since: sinceS, until: Math.ceil(Date.now() / 1000) + 1, filters: { type: ["container"], event: ["create"] } });
+    const created: string[] = [];
+    for await (const chunk of events as AsyncIterable<Buffer>) created.push(...String(chunk).split("\n").filter((line) => line.includes(labelled)));
+    expect(created).toEqual([]);
+  }, ROUNDS_TIMEOUT_MS);
+
   it("gives an image_base_mismatch card with the rejected hunks when the image's checkout is not at the commit it claims", async () => {
     if (!docker) return;
     const claiming = await labelTestImage(docker, image, { "org.opencontainers.image.revision": c.claimed }, { [`${ENGINE_SOURCE_DIR}/profile.json`]: IMAGE_PROFILE });
