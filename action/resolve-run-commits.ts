@@ -63,7 +63,8 @@ export interface RunCommitsDeps {
 
 /**
  * Whether this run scores commits (base/head mode) rather than a fixed baseline and a patch: no patch
- * input and none in the config, and commits named by base-sha/head-sha or by the event. Decided
+ * input and none in the config, and commits named by base-sha/head-sha or by the event (both of them:
+ * an event that names only a head keeps the fixed-baseline mode it always had). Decided
  * before anything is fetched, so the untrusted-code fence knows what the candidate is.
  */
 export function scoresCommits(settings: RunSettings, context: ActionContext, configHasPatch: boolean): boolean {
@@ -77,7 +78,10 @@ export function scoresCommits(settings: RunSettings, context: ActionContext, con
     }
     return false;
   }
-  return given.base !== null || given.head !== null || readEventCommits(context) !== null;
+  if (given.base !== null || given.head !== null) return true;
+  // The event must name both: a head and its base (or a pull request to read the base from).
+  const event = readEventCommits(context);
+  return event !== null && event.head !== null && (event.base !== null || event.pullRequest !== null);
 }
 
 /**

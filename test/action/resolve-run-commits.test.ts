@@ -62,6 +62,8 @@ describe("scoresCommits", () => {
     expect(scoresCommits(settings(), context("workflow_dispatch", { inputs: { pr: "1", sha: B } }), false)).toBe(true);
     expect(scoresCommits(settings({ head: "HEAD" }), context("push"), false)).toBe(true);
     expect(scoresCommits(settings(), context("push"), false)).toBe(false);
+    // A pull_request payload without its base (never GitHub's) keeps the fixed-baseline mode.
+    expect(scoresCommits(settings(), context("pull_request", { pull_request: { number: 1, head: { sha: B } } }), false)).toBe(false);
     expect(scoresCommits(settings({}, { kind: "pull-request", paths: [] }), context("workflow_dispatch", { inputs: { pr: "1", sha: B } }), false)).toBe(false);
     // A competition's config names its patch: the event's commits are not the candidate.
     expect(scoresCommits(settings(), context("workflow_dispatch", { inputs: { pr: "1", sha: B } }), true)).toBe(false);
