@@ -80,6 +80,20 @@ describe("speedgate run --base --head with runtime: process", () => {
     expect(await repo.git("rev-parse", "HEAD")).toBe(c.old);
   });
 
+  it("is what makes the pull request score at all: as a patch against the clone's checkout (the engine as released) it does not apply", async () => {
+    const diffPath = join(configDir, "pull-request.patch");
+    await writeFile(diffPath, `${await repo.git("diff", c.base, c.head)}\n`);
+    const configPath = await writeConfig({
+      baseline: { command: ["{node}", "{speedgate}", "sim-engine", "--port", "{port}", "--profile", "profile.json"], cwd: join(repo.dir, "engine") },
+      candidate: { sourceDir: join(repo.dir, "engine") },
+    });
+    const out = await makeTempDir("speedgate-commits-out-");
+    const { code } = await runCli(["run", "--config", configPath, "--out", out, "--patch", diffPath]);
+    expect(code).toBe(0);
+    const card = await readScorecard(join(out, "scorecard.json"));
+    expect(card.failure).toMatchObject({ engine: "candidate", stage: "patch", kind: "patch_conflict" });
+  });
+
   it("applies a pull request that is behind its base onto the base, so only the pull request differs", async () => {
     const configPath = await writeConfig();
     const out = await makeTempDir("speedgate-commits-out-");
