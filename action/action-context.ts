@@ -14,6 +14,8 @@ export interface ActionContext {
   sha: string | null;
   /** The runner's scratch folder for this job (RUNNER_TEMP). */
   runnerTemp: string;
+  /** Where actions/checkout put the repository (GITHUB_WORKSPACE): base/head mode reads the commits there. */
+  workspace?: string | null;
 }
 
 function readPayload(path: string | undefined): Record<string, unknown> {
@@ -37,5 +39,6 @@ export function readActionContext(env: NodeJS.ProcessEnv): ActionContext {
     serverUrl: env.GITHUB_SERVER_URL || "https://github.com",
     sha: env.GITHUB_SHA || null,
     runnerTemp: env.RUNNER_TEMP || tmpdir(),
+    workspace: env.GITHUB_WORKSPACE || null,
   };
 }

@@ -13,10 +13,21 @@ interface CommonSettings {
   githubToken: string;
 }
 
+/**
+ * Base/head mode: the commits the inputs name, each null where the event's default applies (the pull
+ * request's base and head), and the repository they are read from (GITHUB_WORKSPACE when null).
+ */
+export interface CommitInputs {
+  base: string | null;
+  head: string | null;
+  repositoryPath: string | null;
+}
+
 export interface RunSettings extends CommonSettings {
   mode: "run";
   config: string;
   patch: PatchSource;
+  commits: CommitInputs;
   shard: ShardSpec | null;
 }
 

@@ -38,6 +38,7 @@ export function decideStepOutcome(card: Scorecard, options: { failOnGate: boolea
   if (options.cancelled) return { failure: `speedgate was cancelled: ${headline}`, warning: null, annotation };
   if (verdict.outcome === "pass") return { failure: null, warning: null, annotation };
   const said = `${headline}${fix}`;
-  if (options.failOnGate) return { failure: said, warning: null, annotation };
+  // Not a verdict but a setup to fix (the engine image cannot reach the base): the step fails whatever fail-on-gate says.
+  if (options.failOnGate || verdict.cause === "image") return { failure: said, warning: null, annotation };
   return { failure: null, warning: `${said} (fail-on-gate is false, so the step passes)`, annotation };
 }

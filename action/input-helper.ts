@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { ConfigError } from "../src/config/config-error.js";
 import { describeValue } from "../src/config/describe-value.js";
 import { parseShardSpec } from "../src/shard/shard-spec.js";
-import type { ActionSettings, PatchSource } from "./action-settings.js";
+import type { ActionSettings, CommitInputs, PatchSource } from "./action-settings.js";
 
 /** The input names of action.yml, in one place. */
 export const INPUTS = {
@@ -11,6 +11,9 @@ export const INPUTS = {
   patch: "patch",
   patchFromPr: "patch-from-pr",
   patchPaths: "patch-paths",
+  baseSha: "base-sha",
+  headSha: "head-sha",
+  repositoryPath: "repository-path",
   outDir: "out-dir",
   shard: "shard",
   mode: "mode",
@@ -63,6 +66,25 @@ function readPatchSource(read: InputReader): PatchSource {
   return file ? { kind: "file", path: file } : { kind: "config" };
 }
 
+/** A revision as git takes it: a SHA, a branch, HEAD~1; not an option, not a pathspec. */
+function readRevision(read: InputReader, name: string): string | null {
+  const value = read(name).trim();
+  if (value === "") return null;
+  if (value.startsWith("-") || /\s/.test(value)) throw new ConfigError(`${label(name)}: expected a commit SHA or another git revision, got ${describeValue(value)}`);
+  return value;
+}
+
+function readCommitInputs(read: InputReader, patch: PatchSource): CommitInputs {
+  const commits = { base: readRevision(read, INPUTS.baseSha), head: readRevision(read, INPUTS.headSha), repositoryPath: read(INPUTS.repositoryPath).trim() || null };
+  if ((commits.base !== null || commits.head !== null) && patch.kind !== "config") {
+    const given = commits.base !== null ? INPUTS.baseSha : INPUTS.headSha;
+    throw new ConfigError(
+      `${label(given)}: expected either base-sha/head-sha (score the pull request's head against its base) or ${patch.kind === "file" ? INPUTS.patch : INPUTS.patchFromPr} (a fixed baseline and a patch), not both`,
+    );
+  }
+  return commits;
+}
+
 /**
  * Parses every input once into typed settings. Errors name the input and the form it expects, and
  * are ConfigErrors: the step fails with that one message and nothing has started.
@@ -76,7 +98,7 @@ export function readSettings(read: InputReader, env: NodeJS.ProcessEnv): ActionS
     githubToken: read(INPUTS.githubToken).trim(),
   };
   if (mode === "merge") {
-    rejectForMode(read, [INPUTS.config, INPUTS.patch, INPUTS.patchPaths, INPUTS.shard], mode);
+    rejectForMode(read, [INPUTS.config, INPUTS.patch, INPUTS.patchPaths, INPUTS.shard, INPUTS.baseSha, INPUTS.headSha, INPUTS.repositoryPath], mode);
     if (readBoolean(read, INPUTS.patchFromPr, false)) rejectForMode(read, [INPUTS.patchFromPr], mode);
     const cards = readList(read, INPUTS.cards);
     if (cards.length === 0) {
@@ -89,10 +111,12 @@ export function readSettings(read: InputReader, env: NodeJS.ProcessEnv): ActionS
   const config = read(INPUTS.config).trim();
   if (!config) throw new ConfigError(`${label(INPUTS.config)}: expected the path of a round config file (mode: run), got nothing`);
   const shardText = read(INPUTS.shard).trim();
+  const patch = readPatchSource(read);
   return {
     mode,
     config,
-    patch: readPatchSource(read),
+    patch,
+    commits: readCommitInputs(read, patch),
     shard: shardText ? parseShardSpec(shardText, label(INPUTS.shard)) : null,
     ...common,
   };

@@ -1,8 +1,8 @@
 import { constants } from "node:fs";
-import { access, mkdir } from "node:fs/promises";
+import { access, mkdir, readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { ConfigError } from "../src/config/config-error.js";
-import { type LoadedRound, loadRound } from "../src/config/load-round-config.js";
+import { type LoadedRound, loadRound, parseRoundConfigYaml } from "../src/config/load-round-config.js";
 import type { GitHubClient } from "../src/github/github-client.js";
 import { createProgressRenderer } from "../src/cli/render-round-progress.js";
 import type { Logger } from "../src/logger.js";
@@ -22,6 +22,7 @@ import { createRunId } from "./create-run-id.js";
 import { INPUTS } from "./input-helper.js";
 import { readCardSource } from "./read-card-source.js";
 import { refuseUntrustedProcessRound } from "./refuse-untrusted-process-round.js";
+import { resolveRunCommits, scoresCommits } from "./resolve-run-commits.js";
 import { writePullRequestPatch } from "./write-pull-request-patch.js";
 
 /** What the pipeline needs from outside: the round runner, the card writer, GitHub, and a place to note the run id. */
@@ -59,11 +60,21 @@ async function requireReadableFile(path: string, input: string, what: string): P
   }
 }
 
+/** Whether the round config names its own patch (candidate.patch): the fixed-baseline mode, whatever the event. */
+async function configNamesPatch(configPath: string): Promise<boolean> {
+  const path = resolve(configPath);
+  return parseRoundConfigYaml(await readFile(path, "utf8"), path).candidate.patch !== undefined;
+}
+
 async function runMode(settings: RunSettings, context: ActionContext, deps: ActionDependencies): Promise<Scorecard> {
   await requireReadableFile(settings.config, INPUTS.config, "a readable round config file");
   if (settings.patch.kind === "file") await requireReadableFile(settings.patch.path, INPUTS.patch, "a readable patch file");
-  await refuseUntrustedProcessRound(settings, context);
+  // Decided before anything is fetched: which mode the round is in, and whether its candidate is a pull request's code.
+  const scoringCommits = settings.patch.kind === "config" && scoresCommits(settings, context, await configNamesPatch(settings.config));
+  await refuseUntrustedProcessRound(settings, context, { commits: scoringCommits });
+  const commits = scoringCommits ? await resolveRunCommits(settings, context, { createClient: deps.createClient, logger: deps.logger }) : null;
   let source = readCardSource(context);
+  if (commits && source.headSha === null) source = { ...source, headSha: commits.head };
   let patchPath: string | undefined = settings.patch.kind === "file" ? settings.patch.path : undefined;
   if (settings.patch.kind === "pull-request") {
     const written = await writePullRequestPatch({ settings, paths: settings.patch.paths, source, context, createClient: deps.createClient, logger: deps.logger });
@@ -71,7 +82,7 @@ async function runMode(settings: RunSettings, context: ActionContext, deps: Acti
     // The card says what patch-paths left out, so a check passing for the commit never hides it.
     if (written.patchFilter) source = { ...source, patchFilter: written.patchFilter };
   }
-  const loaded = await loadRound(settings.config, patchPath ? { patchPath } : {});
+  const loaded = await loadRound(settings.config, patchPath ? { patchPath } : commits ? { commits } : {});
   let round = loaded;
   if (settings.shard) {
     const prompts = selectShard(loaded.prompts, settings.shard);

@@ -23,9 +23,10 @@ const REPOSITORY_EVENTS: ReadonlySet<string> = new Set(["push", "schedule"]);
 const PULL_REQUEST_INPUT = /^(pr|pull|pull[-_]?request|pr[-_]?number|pull[-_]?number|pull[-_]?request[-_]?number)$/i;
 
 /**
- * Why this run's patch may be a pull request's code, or null when it can only come from the repository
- * itself (a push, a schedule, a workflow_dispatch that names no pull request). Decided in this one place
- * for every input that carries a patch.
+ * Why this run's candidate may be a pull request's code, or null when it can only come from the
+ * repository itself (a push, a schedule, a workflow_dispatch that names no pull request). Decided in
+ * this one place for every input that carries a patch, and for a pull request's head commit alike
+ * (base/head mode, where only the refusal's wording differs).
  */
 export function pullRequestPatchOrigin(settings: RunSettings, context: ActionContext): string | null {
   if (settings.patch.kind === "pull-request") return `input "${INPUTS.patchFromPr}" is true`;
@@ -45,7 +46,7 @@ export function pullRequestPatchOrigin(settings: RunSettings, context: ActionCon
  * So a pull request's patch runs there only when the config says its authors are trusted. Checked
  * before anything is fetched or started.
  */
-export async function refuseUntrustedProcessRound(settings: RunSettings, context: ActionContext): Promise<void> {
+export async function refuseUntrustedProcessRound(settings: RunSettings, context: ActionContext, options: { commits?: boolean } = {}): Promise<void> {
   const origin = pullRequestPatchOrigin(settings, context);
   if (origin === null) return;
   const path = resolve(settings.config);
@@ -53,7 +54,7 @@ export async function refuseUntrustedProcessRound(settings: RunSettings, context
   if (config.runtime !== "process" || config.candidate.trusted) return;
   throw new ConfigError(
     `${path}: runtime: process runs the candidate's code as the runner's own user (its files, its sockets, what later steps run), ` +
-      `so it is for trusted code only, and this round's patch comes from a pull request (${origin}). ` +
+      `so it is for trusted code only, and this round's ${options.commits ? "candidate is a pull request's head commit" : "patch comes from a pull request"} (${origin}). ` +
       "Score pull requests with runtime: docker, or set candidate.trusted: true in the round config if everyone who can open a pull request that reaches this workflow is trusted.",
   );
 }

@@ -13,6 +13,7 @@ import { markdownTable } from "markdown-table";
 import { countByCategory, runBadInputCorpus } from "./bad-input-corpus.js";
 import { measureBigCard } from "./big-card-event-loop.js";
 import { measureCapacity } from "./capacity-client.js";
+import { measureCommitsToReady } from "./commits-to-ready.js";
 import { measureDockerExitToCard } from "./docker-exit-to-card.js";
 import { measureOverlayBuild } from "./docker-overlay-build.js";
 import { measureFailureDetection } from "./failure-detection.js";
@@ -140,8 +141,19 @@ if (await dockerAnswers()) {
       ];
     })),
   );
+  rows.push(
+    ...(await section("base/head mode", async () => {
+      const figure = await measureCommitsToReady();
+      const s = (value: number): string => `${(value / 1000).toFixed(1)} s`;
+      return [
+        { figure: "14. Base/head mode, Python-only pull request, reference image: start → both engines healthy, baseline not cached (preparing both)", measured: `${s(figure.uncachedMs)} (${s(figure.uncachedPrepareMs)})`, goal: "(reference)", met: null },
+        { figure: "14. Base/head mode, the same with the baseline cached for its base (preparing both)", measured: `${s(figure.cachedMs)} (${s(figure.cachedPrepareMs)})`, goal: "< uncached", met: figure.cachedMs < figure.uncachedMs },
+        { figure: "14. Base/head mode: a 200-file change into the image as a diff applied in a RUN step / as the files COPYed", measured: `${s(figure.diffOverlayMs)} / ${s(figure.copyOverlayMs)}`, goal: "(reference)", met: null },
+      ];
+    })),
+  );
 } else {
-  rows.push({ figure: "4–5. Overlay build and container failure detection", measured: "not measured: no Docker daemon answers", goal: "", met: false });
+  rows.push({ figure: "4–5, 14. Overlay build, container failure detection, base/head mode", measured: "not measured: no Docker daemon answers", goal: "", met: false });
 }
 
 for (const database of [{ kind: "pglite" as const }, ...(process.env.SPEEDGATE_TEST_DATABASE_URL ? [{ kind: "postgres" as const, serverUrl: process.env.SPEEDGATE_TEST_DATABASE_URL }] : [])]) {

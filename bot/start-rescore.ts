@@ -57,7 +57,7 @@ function describeRefusedDispatch(status: number, message: string, workflow: stri
   const fix =
     status === 404
       ? `there is no such workflow. Set \`workflow:\` in \`${APP_CONFIG_PATH}\` on the default branch to the scoring workflow's file name.`
-      : `the workflow must run on \`workflow_dispatch\` with the inputs \`pr\` and \`sha\` (see examples/workflows/speedgate-fork-safe.yml).`;
+      : `the workflow must run on \`workflow_dispatch\` with the inputs \`pr\` and \`sha\`, and optionally \`base\` (see examples/workflows/speedgate-fork-safe.yml).`;
   return `The scoring workflow could not be started: GitHub answered ${status} (${message.split("\n")[0] ?? ""}) for ${where}: ${fix}`;
 }
 
@@ -84,6 +84,8 @@ export async function startRescore(request: RescoreRequest): Promise<RescoreOutc
           ref: request.defaultBranch,
           pullRequest: pull.number,
           headSha,
+          // The base as the app sees it when scoring is asked for: the run scores the head against exactly this commit.
+          baseSha: pull.baseSha ?? null,
           // Octokit would resend a 5xx on its own: a dispatch it cannot tell was done is not sent twice.
           noRetries: true,
         }),

@@ -86,6 +86,13 @@ export const WRONG_FIELD_VALUES: Record<string, unknown[]> = {
   "docker.keepCandidateImage": ["no"],
   "build.timeoutS": [0, "1h"],
   "build.network": ["bridge", false],
+  "source.revision": ["org.opencontainers.image.revision", { label: "" }, { file: "HEAD" }, { file: "/x/HEAD", pattern: "([0-9a-f" }, { commit: "main" }, { sha: "abc1234" }],
+  "source.paths": ["python/**", [""]],
+  "source.compiledPaths": ["csrc/**", [42]],
+  "source.build": ["pip install .", [[]]],
+  "source.buildCache": ["ccache", "relative/cache"],
+  "source.buildCacheHit": ["(unclosed", 5],
+  "source.cacheBaseline": ["yes"],
 };
 
 function setPath(target: Record<string, unknown>, path: string, value: unknown): void {

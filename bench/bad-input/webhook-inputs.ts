@@ -3,7 +3,7 @@ import type { Probot } from "probot";
 import { OWNER, REPO, checkRunRerequested, issueCommentCreated, pullRequestEvent, workflowRunCompleted } from "../../test/support/fake-github/adjust-payloads.js";
 import { FakeGitHub } from "../../test/support/fake-github/fake-github-server.js";
 import { makeTestScorecard, zipScorecard } from "../../test/support/fake-github/make-test-scorecard.js";
-import { type FakePull, type FakeRepository, serveRepository } from "../../test/support/fake-github/serve-repository.js";
+import { DEFAULT_BASE_SHA, type FakePull, type FakeRepository, serveRepository } from "../../test/support/fake-github/serve-repository.js";
 import { type CorpusRow, describeError, firstLine } from "./corpus-row.js";
 import { createSilentProbot } from "../../test/faults/support/create-silent-probot.js";
 import { watchChildProcesses } from "./watch-child-processes.js";
@@ -141,18 +141,20 @@ export async function runWebhookInputs(): Promise<CorpusRow[]> {
         const error = await deliver("issue_comment", issueCommentCreated({ number: PULL.number, body, login: "maintainer" }));
         const base = { category: "/rescore comment", input: JSON.stringify(body.length > 80 ? `${body.slice(0, 77)}…` : body) };
         const spawned = watch.calls.slice(spawnedBefore);
+        // The base comes from GitHub's pull request, never from the comment: it must be exactly that.
         const foreign = repository.dispatches.filter(
           (dispatch) =>
-            JSON.stringify(Object.keys(dispatch.inputs).sort()) !== JSON.stringify(["pr", "sha"]) ||
+            JSON.stringify(Object.keys(dispatch.inputs).sort()) !== JSON.stringify(["base", "pr", "sha"]) ||
             dispatch.inputs.pr !== String(PULL.number) ||
             dispatch.inputs.sha !== SHA ||
+            dispatch.inputs.base !== DEFAULT_BASE_SHA ||
             dispatch.ref !== "main",
         );
         if (spawned.length > 0) rows.push({ ...base, outcome: "accepted", message: `started a process: ${spawned.join("; ")}` });
         else if (foreign.length > 0) rows.push({ ...base, outcome: "accepted", message: `dispatched with ${JSON.stringify(foreign[0])}` });
         else if (error || fake.violations.length > 0) rows.push({ ...base, outcome: "crash", message: firstLine(error ? describeError(error) : (fake.violations[0] ?? "")) });
         else {
-          const what = repository.dispatches.length > 0 ? `dispatched once with only pr=${PULL.number} and the head sha` : "ignored (not the /rescore command)";
+          const what = repository.dispatches.length > 0 ? `dispatched once with only pr=${PULL.number}, the head sha and the pull request's base sha` : "ignored (not the /rescore command)";
           rows.push({ ...base, outcome: "clear", message: `${what}; no process started` });
         }
       }

@@ -10,6 +10,8 @@ export const pullRequestInfoSchema = z.object({
   headRepo: z.string().nullable(),
   headBranch: z.string().nullable(),
   baseRepo: z.string().nullable(),
+  // Optional: jobs stored before base/head scoring carry none.
+  baseSha: z.string().nullable().optional(),
   state: z.string(),
   htmlUrl: z.string(),
   author: z.string().nullable(),

@@ -37,6 +37,22 @@ function engineLines(role: EngineRole, check: RoundCheck): string[] {
   const { config, configPath, patch } = check.round;
   const lines: string[] = [];
   const command = role === "candidate" ? (config.candidate.command ?? config.baseline.command) : config.baseline.command;
+  if (check.round.commits) {
+    const cwd = role === "candidate" ? (config.candidate.cwd ?? config.baseline.cwd) : config.baseline.cwd;
+    if (config.runtime === "docker") {
+      lines.push(
+        role === "baseline"
+          ? `the engine image ${config.baseline.image ?? "(baseline.build)"} with its source (${config.candidate.sourceDir ?? "?"}) brought to the base`
+          : `the baseline with the pull request applied in ${config.candidate.sourceDir ?? "?"}`,
+      );
+      lines.push(`runs: ${command ? showCommand(command, config) : "the image's own CMD"}`, `in: ${cwd ?? "the image's WORKDIR"}`);
+    } else {
+      lines.push(`runs: ${command ? showCommand(command, config) : "?"}`, `in: ${cwd ?? "the root"} of its worktree of the ${role === "baseline" ? "base" : "head"}`);
+    }
+    const env = role === "candidate" ? { ...config.baseline.env, ...config.candidate.env } : config.baseline.env;
+    lines.push(`environment: ${showEnv(env)}`);
+    return lines;
+  }
   if (config.runtime === "docker") {
     if (role === "baseline") {
       lines.push(config.baseline.build ? showBuild(config.baseline.build) : `image ${config.baseline.image ?? "?"}`);
@@ -132,7 +148,7 @@ function notes(check: RoundCheck): string[] {
 }
 
 /** The plan `speedgate run --check` prints: what would run, where, and what the runner must have. */
-export function renderRoundPlan(check: RoundCheck): string {
+export function renderRoundPlan(check: RoundCheck, commitsPlan: readonly string[] = []): string {
   const { config, configPath, prompts, patch } = check.round;
   const { bench, gate, health } = config;
   const promptsPath = check.paths.find((entry) => entry.field === "bench.prompts");
@@ -144,14 +160,17 @@ export function renderRoundPlan(check: RoundCheck): string {
       promptsPath?.problem
         ? `prompts: ${bench.prompts} (on the runner)`
         : `prompts: ${prompts.length} from ${bench.prompts}, up to ${bench.maxTokens} tokens each, one every ${bench.requestIntervalMs} ms (${bench.arrival}), ${bench.warmupRequests} warm-up`,
-      patch
-        ? `patch: ${patch.path} (${patch.bytes.length} bytes, sha256 ${patch.sha256.slice(0, 16)}…)`
-        : config.candidate.patch
-          ? `patch: ${config.candidate.patch} (on the runner)`
-          : "patch: none here (--patch or the action's patch input supplies it)",
+      check.round.commits
+        ? "candidate: the head commit (no patch)"
+        : patch
+          ? `patch: ${patch.path} (${patch.bytes.length} bytes, sha256 ${patch.sha256.slice(0, 16)}…)`
+          : config.candidate.patch
+            ? `patch: ${config.candidate.patch} (on the runner)`
+            : "patch: none here (--patch or the action's patch input supplies it, or --base and --head score a pull request's commits)",
       `gate: ${gate.use === "interval-low" ? "the 95% interval's low end" : "the round score"} at least ${gate.minRoundScore}×; a prompt scores only with at least ${Math.round(bench.tolerance * 1000) / 10}% of the baseline's tokens`,
       `health: GET ${health.path} every ${health.intervalMs} ms until 200, for up to ${health.timeoutS} s`,
     ]),
+    ...(commitsPlan.length > 0 ? [section("Commits (the pull request's base against its head)", [...commitsPlan])] : []),
     section("Baseline", engineLines("baseline", check)),
     section("Candidate", engineLines("candidate", check)),
     ...(config.runtime === "docker" ? [section("Containers", containerLines(config))] : []),

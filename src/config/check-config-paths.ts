@@ -38,7 +38,7 @@ export const resolveAgainst =
  * Every path of a config (as parsed, before its paths are resolved) that must exist on the machine
  * that runs the round. With Docker, `cwd` and `candidate.sourceDir` are paths inside the image, not here.
  */
-export function listConfigPaths(config: RoundConfig, baseDir: string, patchPath?: string): ConfigPath[] {
+export function listConfigPaths(config: RoundConfig, baseDir: string, patchPath?: string, options: { commits?: boolean } = {}): ConfigPath[] {
   const at = resolveAgainst(baseDir);
   const paths: ConfigPath[] = [];
   const add = (field: string, written: string | undefined, kind: PathKind, purpose: string, mount = false): void => {
@@ -69,7 +69,8 @@ export function listConfigPaths(config: RoundConfig, baseDir: string, patchPath?
       onRunner: isAbsolute(build.context),
     });
   }
-  if (config.runtime === "process") {
+  // Scoring commits, a process engine's folders are in the worktree of its commit, checked against the commit instead.
+  if (config.runtime === "process" && !options.commits) {
     add("baseline.cwd", config.baseline.cwd, "folder", "where the baseline engine runs");
     add("candidate.sourceDir", config.candidate.sourceDir, "folder", "the source copied and patched for the candidate");
     add("candidate.cwd", config.candidate.cwd, "folder", "where the candidate engine runs");

@@ -13,6 +13,7 @@ import { formatConfigIssues } from "./format-config-issues.js";
 import { type RoundFingerprint, fingerprintRound } from "./fingerprint-round.js";
 import { type LoadedPatch, loadPatch } from "./load-patch.js";
 import { type RoundConfig, roundConfigSchema, tokenizerLocation } from "./round-config-schema.js";
+import { type CommitsRequest, type RoundCommits, findCommitsConfigProblems, resolveRoundCommits } from "./resolve-round-commits.js";
 
 /** Everything a round needs from the user's files, read and checked before any engine starts. */
 export interface LoadedRound {
@@ -29,6 +30,11 @@ export interface LoadedRound {
   tokenCounter?: TokenCounter | null;
   /** The A/A study gate.calibration names, checked against the round's settings. */
   calibration?: CalibrationFile | null;
+  /**
+   * Set when the round scores a pull request's own commits (base/head mode): the baseline is the
+   * base, the candidate the head. Absent or null in the fixed-baseline mode (a patch).
+   */
+  commits?: RoundCommits | null;
 }
 
 /** Validates an already parsed config object; paths stay as written. */
@@ -72,10 +78,14 @@ export function parseRoundConfigYaml(text: string, source = "round config"): Rou
   return parseRoundConfig(document.toJS() as unknown, source);
 }
 
-/** Paths in the config are relative to the config file's folder, so a round config can travel with its files. */
-export function resolveConfigPaths(config: RoundConfig, baseDir: string): RoundConfig {
+/**
+ * Paths in the config are relative to the config file's folder, so a round config can travel with its
+ * files. Scoring commits with runtime: process, the engines' folders are the repository's (each engine
+ * runs in a worktree of its commit): they stay as written, relative to the repository's root.
+ */
+export function resolveConfigPaths(config: RoundConfig, baseDir: string, options: { commits?: boolean } = {}): RoundConfig {
   const at = resolveAgainst(baseDir);
-  const onHost = config.runtime === "process";
+  const onHost = config.runtime === "process" && !options.commits;
   return {
     ...config,
     baseline: {
@@ -109,6 +119,8 @@ export interface LoadRoundOptions {
   patchPath?: string;
   /** `speedgate calibrate` writes the file gate.calibration names: a missing or outdated one is not an error there. */
   skipCalibration?: boolean;
+  /** Score these commits (base/head mode) instead of a fixed baseline and a patch. */
+  commits?: CommitsRequest;
 }
 
 /** What `speedgate run --check` learns besides the round: the paths only the runner is expected to have. */
@@ -135,12 +147,17 @@ async function readRound(configPath: string, options: LoadRoundOptions, purpose:
   }
   const written = parseRoundConfigYaml(text, absolutePath);
   const baseDir = dirname(absolutePath);
-  const config = resolveConfigPaths(written, baseDir);
+  const scoringCommits = options.commits !== undefined;
+  if (scoringCommits) {
+    const problems = findCommitsConfigProblems(written, options.patchPath !== undefined);
+    if (problems.length > 0) throw ConfigError.fromProblems(problems, absolutePath);
+  }
+  const config = resolveConfigPaths(written, baseDir, { commits: scoringCommits });
   const patchPath = options.patchPath ? resolve(options.patchPath) : config.candidate.patch;
   if (options.patchPath && config.runtime === "process" && !config.candidate.sourceDir) {
     throw new ConfigError(`${absolutePath}: candidate.sourceDir: expected the folder the patch applies in, but it is missing`);
   }
-  const paths = await checkConfigPaths(listConfigPaths(written, baseDir, options.patchPath));
+  const paths = await checkConfigPaths(listConfigPaths(written, baseDir, options.patchPath, { commits: scoringCommits }));
   const absent = (field: string): boolean => paths.some((entry) => entry.field === field && entry.problem !== null);
   const problems = [
     ...paths.filter((entry) => entry.problem !== null && (purpose === "run" || !entry.onRunner)).map(describePathProblem),
@@ -172,6 +189,7 @@ async function readRound(configPath: string, options: LoadRoundOptions, purpose:
   const tokenCounter = tokenizer?.from === "runner" && !absent("bench.tokenizer") ? await readTokenizerFile(tokenizer.path) : undefined;
   const finalConfig = patch ? { ...config, candidate: { ...config.candidate, patch: patch.path } } : config;
   const fingerprint = fingerprintRound(finalConfig, baseDir, prompts);
+  const commits = options.commits ? await resolveRoundCommits(finalConfig, options.commits) : null;
   return {
     round: {
       config: finalConfig,
@@ -180,6 +198,7 @@ async function readRound(configPath: string, options: LoadRoundOptions, purpose:
       patch,
       fingerprint,
       ...(tokenCounter !== undefined ? { tokenCounter } : tokenizer ? {} : { tokenCounter: null }),
+      commits,
       // A check may run where the runner's prompts are not: the calibration's fit is decided when the round runs.
       calibration:
         options.skipCalibration || purpose === "check" ? null : await loadRoundCalibration(finalConfig, absolutePath, baseDir, prompts.length, fingerprint),

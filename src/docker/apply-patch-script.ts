@@ -11,13 +11,13 @@ export const CONFLICT_BEGIN = `${PATCH_MARKER} rejected-begin`;
 export const CONFLICT_END = `${PATCH_MARKER} rejected-end`;
 
 /**
- * The shell script run inside the baseline image: it applies /speedgate/candidate.patch in the
- * source folder with `git apply` when the image has git, else `patch -p1`. On a conflict it prints
+ * The shell script run inside the baseline image: it applies the patch ($2, by default
+ * /speedgate/candidate.patch) in the source folder ($1) with `git apply` when the image has git, else `patch -p1`. On a conflict it prints
  * the tool's output and the rejected hunks between marker lines, then exits with a code of its own.
  * POSIX sh only: engine images range from full Ubuntu to busybox.
  */
 export const APPLY_PATCH_SCRIPT = `#!/bin/sh
-patch_file=/speedgate/candidate.patch
+patch_file=\${2:-/speedgate/candidate.patch}
 log=/tmp/speedgate-patch.log
 say() { echo "${PATCH_MARKER} $*"; }
 cd "$1" 2>/dev/null || { say "the source folder $1 does not exist in the image (candidate.sourceDir)"; exit ${PATCH_EXIT.sourceDirMissing}; }

@@ -3,7 +3,7 @@ import { readdir } from "node:fs/promises";
 import type Dockerode from "dockerode";
 import type { BuildSpec } from "../config/round-config-schema.js";
 import type { LoadedRound } from "../config/load-round-config.js";
-import type { EngineRuntime, PreparedEngine, RunningEngine, RuntimeContext } from "../engine/engine-runtime.js";
+import type { EngineRuntime, PreparedEngine, RunningEngine, RuntimeContext, SourceReport } from "../engine/engine-runtime.js";
 import { isPortFree, portTakenFailure } from "../engine/check-port-free.js";
 import { containerWorkingDir } from "../engine/resolve-engine-cwd.js";
 import { type EngineRole, EngineFailureError } from "../failure/engine-failure.js";
@@ -18,6 +18,7 @@ import { describeDaemonConnectionLoss } from "./describe-daemon-connection-loss.
 import { ensureImage } from "./ensure-image.js";
 import { readImageFile } from "./read-image-file.js";
 import { createOverlayContext } from "./overlay-build-context.js";
+import { CommitImages } from "./prepare-commit-images.js";
 import { type ResourceLimits, buildResourceLimits, readHostMemory, resolveResourceLimits } from "./resolve-resource-limits.js";
 import { LABEL_ROLE, LABEL_RUN_ID, makeResourceLabels } from "./resource-labels.js";
 import { retryWhileDaemonAway } from "./retry-while-daemon-away.js";
@@ -69,12 +70,30 @@ export class DockerRuntime implements EngineRuntime {
   private diskLimitRefused = false;
   /** Set once the daemon was found gone: a card already says so, so dispose may give up quietly. */
   private daemonLost = false;
+  /** Base/head mode: both engines made from the engine image brought to each commit. */
+  private readonly commitImages: CommitImages | null;
 
   constructor(
     private readonly docker: Dockerode,
     private readonly round: LoadedRound,
     private readonly context: RuntimeContext,
-  ) {}
+  ) {
+    const commits = round.commits ?? null;
+    this.commitImages = commits
+      ? new CommitImages({
+          docker,
+          round,
+          commits,
+          context,
+          resourceLimits: () => this.resourceLimits(),
+          builtImageOrThrow: (role, outcome, patchStep) => this.builtImageOrThrow(role, outcome, patchStep),
+        })
+      : null;
+  }
+
+  sourceReport(): SourceReport | null {
+    return this.commitImages?.sourceReport() ?? null;
+  }
 
   prepare(role: EngineRole, signal: AbortSignal): Promise<PreparedEngine> {
     let prepared = this.prepared.get(role);
@@ -301,6 +320,13 @@ export class DockerRuntime implements EngineRuntime {
   }
 
   private async prepareBaseline(signal: AbortSignal): Promise<PreparedEngine> {
+    const engine = await this.prepareEngineImage(signal);
+    if (!this.commitImages || !engine.imageId) return engine;
+    return await this.commitImages.prepareBaseline(engine.imageId, signal);
+  }
+
+  /** The configured image (baseline.image or baseline.build): the baseline itself, or in base/head mode the image both engines are made from. */
+  private async prepareEngineImage(signal: AbortSignal): Promise<PreparedEngine> {
     const { config } = this.round;
     if (config.baseline.build) {
       const spec = config.baseline.build;
@@ -318,6 +344,11 @@ export class DockerRuntime implements EngineRuntime {
 
   private async prepareCandidate(signal: AbortSignal): Promise<PreparedEngine> {
     const { config, patch } = this.round;
+    if (this.commitImages) {
+      const baseline = await this.prepare("baseline", signal);
+      if (!baseline.imageId) throw new Error("docker runtime: the baseline has no image to overlay");
+      return await this.commitImages.prepareCandidate(baseline.imageId, signal);
+    }
     const tag = `speedgate-candidate:${dockerSafeName(this.context.runId)}`;
     if (config.candidate.build) {
       const imageId = await this.buildFromContext("candidate", config.candidate.build, tag, makeResourceLabels(this.context.runId, "candidate"), signal);

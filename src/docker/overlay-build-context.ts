@@ -5,6 +5,8 @@ export interface OverlayPlan {
   /** The baseline image's ID: the overlay starts from exactly the image the baseline ran. */
   baseImageId: string;
   patch: Buffer | null;
+  /** The patch's file name in the image's /speedgate/ (default candidate.patch; the baseline's overlay to its base commit is base.patch). */
+  patchName?: string;
   /** Folder inside the image the patch applies in. */
   sourceDir: string | null;
   postPatch: string[][];
@@ -35,12 +37,13 @@ export function createOverlayContext(plan: OverlayPlan): OverlayContext {
   let patchStep: number | null = null;
   if (plan.patch) {
     if (!plan.sourceDir) throw new Error("an overlay build with a patch needs candidate.sourceDir");
+    const name = plan.patchName ?? "candidate.patch";
     entries.push(
-      { name: "candidate.patch", content: plan.patch },
+      { name, content: plan.patch },
       { name: "apply-patch.sh", content: Buffer.from(APPLY_PATCH_SCRIPT), mode: 0o755 },
     );
-    lines.push("COPY candidate.patch apply-patch.sh /speedgate/");
-    lines.push(`RUN ${execForm(["/bin/sh", "/speedgate/apply-patch.sh", plan.sourceDir])}`);
+    lines.push(`COPY ${name} apply-patch.sh /speedgate/`);
+    lines.push(`RUN ${execForm(["/bin/sh", "/speedgate/apply-patch.sh", plan.sourceDir, ...(name === "candidate.patch" ? [] : [`/speedgate/${name}`])])}`);
     patchStep = lines.length;
   }
   for (const command of plan.postPatch) {

@@ -11,6 +11,9 @@ import {
   readProcessStartTime,
 } from "./resource-labels.js";
 import { dockerStatusCode } from "./docker-status-code.js";
+
+/** The role of a baseline overlay built for one run only (source.cacheBaseline: false): swept with the run. */
+export const ROLE_RUN_BASELINE = "baseline-run";
 import { isProcessAlive } from "../is-process-alive.js";
 
 export interface SweepCounts {
@@ -101,6 +104,19 @@ export async function sweepResources(
       } catch (error) {
         if (dockerStatusCode(error) !== 404) problems.push(`image ${info.Id.slice(0, 19)}: ${(error as Error).message}`);
       }
+    }
+  }
+
+  // A baseline overlay made for one run only (source.cacheBaseline: false) goes with the run, after the candidates built on it.
+  const runBaselines = await docker.listImages({ filters: { label: [...labelFilter, `${LABEL_ROLE}=${ROLE_RUN_BASELINE}`] } });
+  for (const info of runBaselines.filter((image) => selected(image.Labels))) {
+    try {
+      await docker.getImage(info.Id).remove({ force: true });
+      counts.images += 1;
+    } catch (error) {
+      // 409: a kept candidate image is built on it; it goes when that one does.
+      const status = dockerStatusCode(error);
+      if (status !== 404 && status !== 409) problems.push(`image ${info.Id.slice(0, 19)}: ${(error as Error).message}`);
     }
   }
 

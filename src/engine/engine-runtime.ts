@@ -1,5 +1,6 @@
 import type { EngineRole } from "../failure/engine-failure.js";
 import type { Logger } from "../logger.js";
+import type { CardCommitSide } from "../scorecard/scorecard-schema.js";
 
 /**
  * The runtime lost what runs the engine (the Docker daemon went away), so the engine's end says
@@ -45,6 +46,18 @@ export interface PreparedEngine {
   patchHash: string | null;
 }
 
+/** What bringing the engines' sources to the round's commits did (base/head mode), for the card. */
+export interface SourceReport {
+  /** The engine image both engines were made from, as the config names it, and its ID (runtime: docker). */
+  image: string | null;
+  imageId: string | null;
+  /** The commit of the image's source checkout, and where it was read. */
+  imageRevision: string | null;
+  imageRevisionFrom: string | null;
+  baseline: CardCommitSide | null;
+  candidate: CardCommitSide | null;
+}
+
 /**
  * One runtime per round (process or Docker). prepare() patches and builds (stages `patch` and
  * `build`), start() launches (stage `startup` begins). Failures are thrown as EngineFailureError
@@ -62,6 +75,8 @@ export interface EngineRuntime {
    * starting it: how `bench.tokenizer` with `from: image` is found. Absent in runtimes without images.
    */
   readBaselineFile?(path: string, options: { maxBytes: number; what: string }, signal: AbortSignal): Promise<Buffer>;
+  /** Base/head mode: what was done to bring each engine to its commit, as far as the round got (also after a failure). */
+  sourceReport?(): SourceReport | null;
 }
 
 export interface RuntimeContext {

@@ -10,7 +10,8 @@ import { cleanLogLine } from "../scorecard/sanitize-log-tail.js";
 import { applyPatch } from "./apply-patch.js";
 import { isPortFree, portTakenFailure } from "./check-port-free.js";
 import { processEngineCwd } from "./resolve-engine-cwd.js";
-import type { EngineRuntime, PreparedEngine, RunningEngine, RuntimeContext } from "./engine-runtime.js";
+import type { EngineRuntime, PreparedEngine, RunningEngine, RuntimeContext, SourceReport } from "./engine-runtime.js";
+import { CommitWorktrees } from "./prepare-commit-worktrees.js";
 import { allowedHostEnvironment } from "./allowed-host-environment.js";
 import { type ProcessIsolation, detectProcessIsolation, isolateCommand, isolationFallbackWarning } from "./process-isolation.js";
 import { resolveProgram } from "./resolve-program.js";
@@ -36,12 +37,28 @@ export class ProcessRuntime implements EngineRuntime {
   private patchedDir: string | null = null;
   private readonly engines = new Set<ProcessEngine>();
   private isolation: Promise<ProcessIsolation> | null = null;
+  /** Base/head mode: each engine in a worktree of its commit. */
+  private readonly worktrees: CommitWorktrees | null;
 
   constructor(
     private readonly round: LoadedRound,
     private readonly context: RuntimeContext,
     private readonly options: ProcessRuntimeOptions = {},
-  ) {}
+  ) {
+    const commits = round.commits ?? null;
+    this.worktrees = commits
+      ? new CommitWorktrees(round, commits, context.logger, (role, command, cwd, signal) => this.runStep(role, command, cwd, signal, "a source.build step"))
+      : null;
+  }
+
+  sourceReport(): SourceReport | null {
+    return this.worktrees?.sourceReport() ?? null;
+  }
+
+  private async ensureTempRoot(): Promise<string> {
+    this.tempRoot ??= await mkdtemp(join(tmpdir(), `speedgate-${this.context.runId}-`));
+    return this.tempRoot;
+  }
 
   /** Probed at the first process this round starts, and said once: in the job log, the fallback is a warning. */
   private isolated(): Promise<ProcessIsolation> {
@@ -54,24 +71,28 @@ export class ProcessRuntime implements EngineRuntime {
   }
 
   async prepare(role: EngineRole, signal: AbortSignal): Promise<PreparedEngine> {
+    if (this.worktrees) {
+      await this.worktrees.prepare(role, await this.ensureTempRoot(), signal);
+      return { role, imageId: null, patchHash: null };
+    }
     const patch = this.round.patch;
     const sourceDir = this.round.config.candidate.sourceDir;
     if (role === "baseline" || !patch || !sourceDir) return { role, imageId: null, patchHash: role === "candidate" ? (patch?.sha256 ?? null) : null };
-    this.tempRoot = await mkdtemp(join(tmpdir(), `speedgate-${this.context.runId}-`));
-    const copy = join(this.tempRoot, basename(sourceDir));
+    const copy = join(await this.ensureTempRoot(), basename(sourceDir));
     await cp(sourceDir, copy, { recursive: true, verbatimSymlinks: true });
     this.context.logger.debug(`copied ${sourceDir} to ${copy} for the candidate`);
     const { tool } = await applyPatch({ dir: copy, patchPath: patch.path, patchText: patch.bytes.toString("utf8"), role, signal });
     this.context.logger.info(`candidate: applied ${basename(patch.path)} with ${tool}`);
     this.patchedDir = copy;
-    for (const command of this.round.config.candidate.postPatch) await this.runPostPatch(command, copy, signal);
+    for (const command of this.round.config.candidate.postPatch) await this.runStep("candidate", command, copy, signal, "a postPatch step");
     return { role, imageId: null, patchHash: patch.sha256 };
   }
 
-  private async runPostPatch(command: string[], cwd: string, signal: AbortSignal): Promise<void> {
+  /** A postPatch or build step, run as the engines run (isolated, allow-listed environment); a failure is the engine's build failure. */
+  private async runStep(role: EngineRole, command: string[], cwd: string, signal: AbortSignal, what: string): Promise<void> {
     const timeoutS = this.round.config.build.timeoutS;
     const argv = substituteCommand(command, this.commandValues());
-    const env = this.envFor("candidate");
+    const env = this.envFor(role);
     const isolation = await this.isolated();
     // The patch's own code runs here: in the engine's isolation, so nothing it starts outlives the step.
     const missing = isolation.kind !== "none" && !resolveProgram(argv[0] ?? "", { cwd, path: env.PATH });
@@ -82,15 +103,15 @@ export class ProcessRuntime implements EngineRuntime {
     if (result.exitCode === 0) return;
     // Paths in the patched copy read as the source's own: "kernels/gemm.cpp:12:5: error: …", not a temporary folder.
     const lines = result.output.split("\n").filter((line) => line.trim() !== "").map((line) => cleanLogLine(line.replaceAll(`${cwd}/`, "")));
-    const step = `postPatch step \`${argv.join(" ")}\``;
+    const step = `${what === "a postPatch step" ? "postPatch" : "source.build"} step \`${argv.join(" ")}\``;
     const said = result.missing ? `${step}: program not found` : result.timedOut ? `${step}: timed out` : (findCompilerError(lines) ?? `${step}: ${lines[lines.length - 1] ?? `exited with code ${result.exitCode}`}`);
     throw new EngineFailureError({
-      engine: "candidate",
+      engine: role,
       stage: "build",
       kind: result.timedOut ? "build_timeout" : "build_error",
-      label: result.timedOut ? `postPatch step timed out after ${timeoutS} s` : "a postPatch step failed",
+      label: result.timedOut ? `${what} timed out after ${timeoutS} s` : `${what} failed`,
       summary: said.slice(0, 1_000),
-      hint: BUILD_ERROR_HINT,
+      hint: what === "a postPatch step" ? BUILD_ERROR_HINT : "A source.build step failed in the worktree of the engine's commit. Run the same command by hand at the root of a checkout of that commit; its output is in the log tail below.",
       exitCode: result.exitCode,
       signal: result.signal,
       logTail: lines.slice(-200),
@@ -125,6 +146,7 @@ export class ProcessRuntime implements EngineRuntime {
   async dispose(): Promise<void> {
     await Promise.all([...this.engines].map((engine) => engine.stop()));
     this.engines.clear();
+    await this.worktrees?.dispose();
     if (this.tempRoot) await rm(this.tempRoot, { recursive: true, force: true });
     this.tempRoot = null;
     this.patchedDir = null;
@@ -142,6 +164,7 @@ export class ProcessRuntime implements EngineRuntime {
   }
 
   private cwdFor(role: EngineRole): string {
+    if (this.worktrees) return this.worktrees.cwdFor(role);
     return processEngineCwd(role, this.round.config, this.round.configPath, this.patchedDir);
   }
 }

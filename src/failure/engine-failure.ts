@@ -24,6 +24,8 @@ export const FAILURE_KINDS = [
   "container_refused",
   "infrastructure",
   "cancelled",
+  // The engine image's source cannot be brought to the pull request's base: neither engine's fault nor the patch's.
+  "image_base_mismatch",
 ] as const;
 
 export type FailureKind = (typeof FAILURE_KINDS)[number];

@@ -7,6 +7,8 @@ export interface PullRequestInfo {
   /** The branch the head was pushed to, in headRepo. */
   headBranch: string | null;
   baseRepo: string | null;
+  /** The commit of the base branch the pull request targets, as GitHub last computed it: the baseline of base/head scoring. */
+  baseSha?: string | null;
   state: string;
   htmlUrl: string;
   author: string | null;
@@ -20,7 +22,7 @@ export function toPullRequest(value: unknown): PullRequestInfo | null {
     html_url?: unknown;
     user?: { login?: unknown } | null;
     head?: { sha?: unknown; ref?: unknown; repo?: { full_name?: unknown } | null };
-    base?: { repo?: { full_name?: unknown } | null };
+    base?: { sha?: unknown; repo?: { full_name?: unknown } | null };
   };
   if (typeof record.number !== "number" || typeof record.head?.sha !== "string") return null;
   const name = (repo: { full_name?: unknown } | null | undefined): string | null =>
@@ -31,6 +33,7 @@ export function toPullRequest(value: unknown): PullRequestInfo | null {
     headRepo: name(record.head.repo),
     headBranch: typeof record.head.ref === "string" ? record.head.ref : null,
     baseRepo: name(record.base?.repo),
+    baseSha: typeof record.base?.sha === "string" && /^[0-9a-f]{40}$/i.test(record.base.sha) ? record.base.sha.toLowerCase() : null,
     state: typeof record.state === "string" ? record.state : "",
     htmlUrl: typeof record.html_url === "string" ? record.html_url : "",
     author: typeof record.user?.login === "string" ? record.user.login : null,

@@ -220,12 +220,26 @@ export async function runRound(options: RunRoundOptions): Promise<Scorecard> {
   }
   const config = round.config;
   const snapshots = gpuState.snapshots();
+  const sourceReport = runtime.sourceReport?.() ?? null;
+  const commits = round.commits
+    ? {
+        base: round.commits.base,
+        head: round.commits.head,
+        mergeBase: round.commits.mergeBase,
+        image: sourceReport?.image ?? null,
+        imageRevision: sourceReport?.imageRevision ?? null,
+        imageRevisionFrom: sourceReport?.imageRevisionFrom ?? null,
+        baseline: sourceReport?.baseline ?? null,
+        candidate: sourceReport?.candidate ?? null,
+      }
+    : null;
   // A round that failed before any engine started still names the runner's GPUs.
   const gpu = describeGpus(snapshots.baseline ?? snapshots.candidate ?? (await probeGpuState()));
   const provenance = {
     imageDigest: prepared.get("candidate")?.imageId ?? null,
     baselineImage: config.baseline.image ?? null,
-    baselineImageId: prepared.get("baseline")?.imageId ?? null,
+    // In base/head mode the baseline's own image changes with every base: the engine image both were made from is what a calibration is tied to.
+    baselineImageId: (commits ? sourceReport?.imageId : prepared.get("baseline")?.imageId) ?? null,
     patchHash: prepared.get("candidate")?.patchHash ?? round.patch?.sha256 ?? null,
     ...(round.fingerprint ?? fingerprintRound(config, dirname(round.configPath), round.prompts)),
     runner: (process.env.RUNNER_NAME ?? hostname()).slice(0, 256) || null,
@@ -258,5 +272,6 @@ export async function runRound(options: RunRoundOptions): Promise<Scorecard> {
     tokenizerSha256: tokenCounter.loaded()?.sha256 ?? null,
     engineTimes: collectEngineTimes(engineFamily(config.engine), runs, result),
     answerVariation: findBaselineVariation(result.prompts, config.bench.tolerance, config.bench.agreementTokens),
+    commits,
   });
 }

@@ -34,6 +34,8 @@ export interface BuildScorecardInput {
   engineTimes?: EngineReportedTimes | null;
   /** The baseline's own answers across runs (findBaselineVariation); null with one run. */
   answerVariation?: AnswerVariation | null;
+  /** Base/head mode: the commits and how each engine was made; absent in the fixed-baseline mode. */
+  commits?: Scorecard["commits"];
 }
 
 const round3 = (value: number): number => Math.round(value * 1000) / 1000;
@@ -197,6 +199,7 @@ export function buildScorecard(input: BuildScorecardInput): Scorecard {
     failure: cardFailure(input.failure),
     source: input.source ?? null,
     shard: input.shard ?? null,
+    ...(input.commits ? { commits: input.commits } : {}),
     convertedFrom: null,
     prompts: result.prompts.map((prompt) => ({
       id: prompt.id,

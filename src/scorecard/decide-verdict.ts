@@ -9,7 +9,7 @@ import type { Scorecard } from "./scorecard-schema.js";
 export type VerdictOutcome = "pass" | "fail" | "none";
 
 /** Who failed instead of the patch, when there is no verdict. */
-export type NoVerdictCause = "infrastructure" | "baseline" | "runner" | "nothing_compared";
+export type NoVerdictCause = "infrastructure" | "image" | "baseline" | "runner" | "nothing_compared";
 
 export interface Verdict {
   outcome: VerdictOutcome;
@@ -27,6 +27,8 @@ export interface Verdict {
 export function decideVerdict(card: Scorecard): Verdict {
   const none = (cause: NoVerdictCause, runnerFault: RunnerFault | null = null): Verdict => ({ outcome: "none", cause, runnerFault });
   if (card.failure?.kind === "infrastructure") return none("infrastructure");
+  // The engine image cannot be brought to the base commit: a setup to fix, before any engine ran.
+  if (card.failure?.kind === "image_base_mismatch") return none("image");
   if (card.failure?.engine === "baseline") return none("baseline");
   const runnerFault = findRunnerFault(card);
   if (runnerFault) return none("runner", runnerFault);

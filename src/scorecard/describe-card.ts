@@ -34,6 +34,7 @@ export function describeFailureEvent(failure: Failure): string {
     const what = failure.label.replace(/\s*\([^)]*\)\s*$/, "");
     return `${what} ${INFRASTRUCTURE_WHEN[failure.stage].replace("{who}", who)}`;
   }
+  if (failure.kind === "image_base_mismatch") return "the engine image could not be brought to the base commit";
   switch (failure.stage) {
     case "patch":
       return failure.kind === "patch_tool_missing"
@@ -97,6 +98,11 @@ export function describeVerdict(card: Scorecard): { passed: boolean; outcome: Ve
   switch (verdict.cause) {
     case "infrastructure":
       return none(`the infrastructure failed, not the patch (${describeFailureEvent(card.failure as Failure)})`);
+    case "image": {
+      // The summary's first clause names the image and both commits; the reason after it is the card's to give.
+      const summary = (card.failure as Failure).summary;
+      return none(`the engine image does not fit the base commit, neither engine nor the patch failed (${summary.split(": ")[0] ?? summary})`);
+    }
     case "baseline":
       return none(`the baseline failed, not the patch (${describeFailureEvent(card.failure as Failure)}: ${(card.failure as Failure).label})`);
     case "runner":

@@ -8,7 +8,12 @@ import type { Scorecard } from "./scorecard-schema.js";
  */
 export function renderFactsLine(card: Scorecard): string {
   const where = [card.provenance.runner, card.provenance.gpu].filter((part): part is string => !!part).join(", ");
-  const commit = card.source?.headSha ? `commit ${card.source.headSha.slice(0, 7)}` : null;
+  // Base/head mode says what was compared (the base against the head, and whether the baseline came
+  // from the cache); otherwise the commit the workflow names, when it names one.
+  const commits = card.commits
+    ? `base ${card.commits.base.slice(0, 7)} → head ${card.commits.head.slice(0, 7)}${card.commits.baseline?.cache === "hit" ? " (baseline cached)" : ""}`
+    : null;
+  const commit = commits ?? (card.source?.headSha ? `commit ${card.source.headSha.slice(0, 7)}` : null);
   const shard = card.shard ? `shard ${card.shard.index} of ${card.shard.count}` : null;
   const parts = [
     card.engine,

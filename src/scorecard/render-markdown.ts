@@ -11,6 +11,7 @@ import { renderScoreChart } from "./render-score-chart.js";
 import { renderSpeedSection } from "./render-speed-section.js";
 import { renderSummaryTable } from "./render-summary-table.js";
 import { renderAnswerVariation } from "./render-answer-variation.js";
+import { renderCommitsSection } from "./render-commits-section.js";
 import type { Scorecard } from "./scorecard-schema.js";
 
 export const CARD_MARKER = "<!-- speedgate -->";
@@ -76,6 +77,8 @@ function renderWith(card: Scorecard, limits: RenderLimits): string {
     renderSpeedSection(card),
     renderPromptsSection(card, limits.promptRows),
     renderMethodSection(card),
+    // Base/head mode only: what each engine was made from, the baseline cache and the builds.
+    renderCommitsSection(card),
     provenanceSection(card),
   ];
   return `${sections.filter((section) => section !== "").join("\n\n")}\n`;

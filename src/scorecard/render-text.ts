@@ -20,6 +20,7 @@ import { describeHolders, describeMemoryInUse, readGpuSnapshot } from "./read-gp
 import { findSameOutcome } from "./render-prompts-section.js";
 import { describeSpeedLead, describeTimeChange, formatRate, formatRatio } from "./render-speed-section.js";
 import { cleanLogLine } from "./sanitize-log-tail.js";
+import { renderCommitsText } from "./render-commits-section.js";
 import type { Scorecard } from "./scorecard-schema.js";
 
 function pad(text: string, width: number): string {
@@ -169,6 +170,8 @@ export function renderText(card: Scorecard, options: { maxPromptRows?: number; m
     out.push(`GPU before the ${role} started: ${state}`);
   }
   const p = card.provenance;
+  const commits = renderCommitsText(card);
+  if (commits.length > 0) out.push(...commits);
   out.push(`Engine ${card.engine}; image digest ${p.imageDigest ?? "—"}; patch hash ${p.patchHash ?? "—"}; runner ${p.runner ?? "—"}; GPU ${p.gpu ?? "—"}`);
   return `${out.join("\n")}\n`;
 }

@@ -24,6 +24,8 @@ const finiteOrNull = z.number().finite().nullable();
 const ratioOrNull = z.number().finite().min(0).nullable();
 
 const fraction = z.number().finite().min(0).max(1);
+/** Overlay paths a card lists by name; past this many it gives the count. */
+export const MAX_LISTED_OVERLAY_PATHS = 50;
 
 const engineSideSchema = z.object({
   /** speedgate's count when settings.tokenizer is set, else the engine's (bounded by the bytes it streamed). */
@@ -98,6 +100,52 @@ export const failureSchema = z.object({
   signal: text(32).nullable(),
   logTail: z.array(text(4_000)).max(2_000),
   run: z.number().int().min(1).nullable().optional(),
+});
+
+const sha = z.string().regex(/^[0-9a-f]{40}$/);
+
+/** What one engine's source went through to reach its commit: the overlay, the baseline image cache, the build. */
+export const cardCommitSideSchema = z.object({
+  /** The commit this engine runs: the base, or the head (merged onto the base). */
+  commit: sha,
+  /** The image this engine ran (runtime: docker): the engine image with the overlay and build on top. */
+  imageId: text(256).nullable(),
+  /** Files the overlay changed in the image's checkout; null with a worktree (runtime: process) or a cached baseline. */
+  overlayFiles: count.nullable(),
+  /** The first of them, for the card. */
+  overlayPaths: z.array(text(1_024)).max(MAX_LISTED_OVERLAY_PATHS),
+  /** How long the overlay build took; null when none ran (a cache hit, nothing to change). */
+  overlayMs: finiteOrNull,
+  /** The baseline image cached per base commit: hit, miss, or none (the image was at the base already); null for the candidate, runtime: process and source.cacheBaseline: false. */
+  cache: z.enum(["hit", "miss", "none"]).nullable(),
+  /** Changed files outside source.paths, never applied. */
+  leftOut: count,
+  build: z.object({
+    ran: z.boolean(),
+    /** Why it ran or did not: "sgl-kernel/csrc/gemm.cu changed", "no compiled path changed". */
+    reason: text(1_000),
+    ms: finiteOrNull,
+    /** Whether the runner's build cache volume held an earlier build (warm) or was empty (cold); null without source.buildCache. */
+    cache: z.enum(["warm", "cold"]).nullable(),
+    /** source.buildCacheHit matched the build's output; null when it is not configured or no build ran. */
+    hit: z.boolean().nullable(),
+  }),
+});
+
+/** Base/head mode: the commits the card scores and how each engine was made from the one image. */
+export const cardCommitsSchema = z.object({
+  base: sha,
+  head: sha,
+  /** Where the pull request's diff starts; the base itself when the head is up to date with it. */
+  mergeBase: sha,
+  /** The engine image both engines were made from (runtime: docker). */
+  image: text(512).nullable(),
+  /** The commit of the image's source checkout. */
+  imageRevision: sha.nullable(),
+  /** Where it was read: `label org.opencontainers.image.revision`, `file /sgl-workspace/sglang/.git/HEAD`, `config`. */
+  imageRevisionFrom: text(600).nullable(),
+  baseline: cardCommitSideSchema.nullable(),
+  candidate: cardCommitSideSchema.nullable(),
 });
 
 /** The A/A study the gate used, copied from the calibration file; the floor and the fit are recomputed by every reader. */
@@ -213,6 +261,8 @@ export const scorecardSchema = z.object({
         .optional(),
     })
     .nullable(),
+  /** Base/head mode (a pull request scored against its own base); absent or null in the fixed-baseline mode. Optional, so older cards still read. */
+  commits: cardCommitsSchema.nullable().optional(),
   /** Set on a shard's card; a merged card has null. */
   shard: z.object({ index: z.number().int().min(1), count: z.number().int().min(1) }).nullable(),
   /** 1 when this card was converted from a version-1 card, which kept no times at k: its prompt scores are that card's. */
@@ -235,3 +285,5 @@ export type EngineSide = z.infer<typeof engineSideSchema>;
 export type PromptRun = z.infer<typeof promptRunSchema>;
 export type CardCalibration = z.infer<typeof cardCalibrationSchema>;
 export type AnswerVariation = z.infer<typeof answerVariationSchema>;
+export type CardCommits = z.infer<typeof cardCommitsSchema>;
+export type CardCommitSide = z.infer<typeof cardCommitSideSchema>;

@@ -43,6 +43,8 @@ const MUST_AGREE: ReadonlyArray<{ what: string; pick: (card: Scorecard, versionO
   { what: "source.pullRequest", pick: (card) => card.source?.pullRequest ?? null },
   { what: "source.headSha", pick: (card) => card.source?.headSha ?? null },
   { what: "shard count", pick: (card) => card.shard?.count ?? null },
+  // Base/head mode: the same base, head and image commit (each runner's cache and build may differ).
+  { what: "commits", pick: (card) => (card.commits ? { base: card.commits.base, head: card.commits.head, imageRevision: card.commits.imageRevision } : null) },
 ];
 
 /** Object keys in a fixed order, so two equal settings objects compare equal whatever their key order. */

@@ -14,6 +14,7 @@ describe("readSettings", () => {
       mode: "run",
       config: "round.yaml",
       patch: { kind: "config" },
+      commits: { base: null, head: null, repositoryPath: null },
       shard: null,
       outDir: "/runner/_temp/speedgate",
       failOnGate: true,
@@ -40,12 +41,18 @@ describe("readSettings", () => {
       mode: "run",
       config: "round.yaml",
       patch: { kind: "pull-request", paths: ["python/**", "!**/tests/**", "csrc/*.cu"] },
+      commits: { base: null, head: null, repositoryPath: null },
       shard: { index: 2, count: 4 },
       outDir: "out",
       failOnGate: false,
       comment: true,
       githubToken: "t0ken",
     });
+  });
+
+  it("reads the commits of base/head mode", () => {
+    const settings = readSettings(reader({ config: "round.yaml", "base-sha": " origin/main ", "head-sha": "a".repeat(40), "repository-path": "engine" }), env);
+    expect(settings).toMatchObject({ patch: { kind: "config" }, commits: { base: "origin/main", head: "a".repeat(40), repositoryPath: "engine" } });
   });
 
   it("reads a merge", () => {
@@ -65,6 +72,10 @@ describe("readSettings", () => {
     [{ mode: "merge" }, 'input "cards": expected a folder, file or glob of shard scorecard.json files (mode: merge), got nothing'],
     [{ mode: "merge", cards: "x", shard: "1/2" }, 'input "shard": expected only with mode: run, but mode is merge'],
     [{ config: "r.yaml", cards: "x" }, 'input "cards": expected only with mode: merge, but mode is run'],
+    [{ config: "r.yaml", "base-sha": "main", "patch-from-pr": "true" }, 'input "base-sha": expected either base-sha/head-sha (score the pull request\'s head against its base) or patch-from-pr (a fixed baseline and a patch), not both'],
+    [{ config: "r.yaml", "head-sha": "abc", patch: "a.patch" }, 'input "head-sha": expected either base-sha/head-sha'],
+    [{ config: "r.yaml", "head-sha": "--upload-pack=evil" }, 'input "head-sha": expected a commit SHA or another git revision, got "--upload-pack=evil"'],
+    [{ mode: "merge", cards: "x", "base-sha": "main" }, 'input "base-sha": expected only with mode: run, but mode is merge'],
   ])("refuses %j naming the input", (inputs, message) => {
     expect(() => readSettings(reader(inputs), env)).toThrow(ConfigError);
     expect(() => readSettings(reader(inputs), env)).toThrow(message);

@@ -13,7 +13,7 @@ function context(eventName: string, payload: Record<string, unknown> = {}): Acti
 }
 
 function settings(patch: PatchSource, config = "round.yml"): RunSettings {
-  return { mode: "run", config, patch, shard: null, outDir: "/tmp/out", failOnGate: true, comment: false, githubToken: "" };
+  return { mode: "run", config, patch, commits: { base: null, head: null, repositoryPath: null }, shard: null, outDir: "/tmp/out", failOnGate: true, comment: false, githubToken: "" };
 }
 
 describe("pullRequestPatchOrigin", () => {

@@ -42,7 +42,7 @@ describe("bad input: a clear error, nothing half-written (bench/bad-input-corpus
     expect(line3?.message).toMatch(/line 3: expected a JSON object/);
   });
 
-  it("passes nothing from a /rescore comment on: dispatches carry only pr and sha, and no process starts", () => {
+  it("passes nothing from a /rescore comment on: dispatches carry only pr, sha and the base GitHub names, and no process starts", () => {
     const rows = result.rows.filter((row) => row.category === "/rescore comment");
     // The checks mean something only if most of the hostile comments did reach the dispatch.
     expect(rows.filter((row) => row.message.startsWith("dispatched once")).length).toBeGreaterThanOrEqual(10);

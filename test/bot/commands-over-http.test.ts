@@ -10,11 +10,12 @@ import {
 } from "../support/fake-github/adjust-payloads.js";
 import { makeTestScorecard, zipScorecard } from "../support/fake-github/make-test-scorecard.js";
 import { deliverAndSettle } from "../support/fake-github/send-webhook.js";
-import { type FakePull, serveRepository } from "../support/fake-github/serve-repository.js";
+import { DEFAULT_BASE_SHA, type FakePull, serveRepository } from "../support/fake-github/serve-repository.js";
 import type { BotProcess } from "../support/fake-github/start-bot-process.js";
 import { useBotProcess } from "../support/fake-github/use-bot-process.js";
 
 const SHA = "c".repeat(40);
+const BASE = "b".repeat(40);
 const PULL: FakePull = { number: 12, headSha: SHA, headRepo: "outsider/Hello-World", headBranch: "patch-1", author: "outsider" };
 const ROLES = { maintainer: "maintain", writer: "write", outsider: "read" };
 const AUTO = "trigger: auto\n";
@@ -28,9 +29,16 @@ describe("pull_request, issue_comment and check_run delivered over HTTP to `npm 
 
   const deliver = async (event: string, payload: unknown): Promise<number> => await deliverAndSettle(bot, event, payload, randomUUID());
 
-  it("pull_request.opened with trigger auto dispatches scoring of the head SHA for an author who may write", async () => {
-    const repo = serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, config: AUTO, pulls: [{ ...PULL, author: "writer" }], roles: ROLES });
-    expect(await deliver("pull_request", pullRequestEvent("opened", { number: 12, headSha: SHA, author: "writer" }))).toBe(200);
+  it("pull_request.opened with trigger auto dispatches scoring of the head SHA against the base SHA for an author who may write", async () => {
+    const repo = serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, config: AUTO, pulls: [{ ...PULL, author: "writer", baseSha: BASE }], roles: ROLES });
+    expect(await deliver("pull_request", pullRequestEvent("opened", { number: 12, headSha: SHA, author: "writer", baseSha: BASE }))).toBe(200);
+    expect(repo.dispatches).toEqual([{ workflow: "speedgate.yml", ref: "main", inputs: { pr: "12", sha: SHA, base: BASE }, runId: expect.any(Number) as number }]);
+    expect(fake.checkRuns).toMatchObject([{ headSha: SHA, status: "queued", externalId: `speedgate:pr=12:run=${repo.dispatches[0]?.runId}` }]);
+  });
+
+  it("dispatches a workflow written before base/head scoring (inputs pr and sha only) again without base when GitHub refuses the input", async () => {
+    const repo = serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, config: AUTO, pulls: [{ ...PULL, author: "writer" }], roles: ROLES, workflowInputs: ["pr", "sha"] });
+    expect(await deliver("pull_request", pullRequestEvent("opened", { number: 12, headSha: SHA, author: "writer", baseSha: BASE }))).toBe(200);
     expect(repo.dispatches).toEqual([{ workflow: "speedgate.yml", ref: "main", inputs: { pr: "12", sha: SHA }, runId: expect.any(Number) as number }]);
     expect(fake.checkRuns).toMatchObject([{ headSha: SHA, status: "queued", externalId: `speedgate:pr=12:run=${repo.dispatches[0]?.runId}` }]);
   });
@@ -55,7 +63,8 @@ describe("pull_request, issue_comment and check_run delivered over HTTP to `npm 
     const payload = issueCommentCreated({ number: 12, body: "/rescore please\nthanks", login: "maintainer", commentId: 8801 });
     expect(await deliver("issue_comment", payload)).toBe(200);
     expect(repo.reactions).toEqual([{ commentId: 8801, content: "eyes" }]);
-    expect(repo.dispatches).toMatchObject([{ inputs: { pr: "12", sha: SHA } }]);
+    // The base as the pull request has it when the maintainer asks: the run scores against exactly that commit.
+    expect(repo.dispatches).toMatchObject([{ inputs: { pr: "12", sha: SHA, base: PULL.baseSha ?? DEFAULT_BASE_SHA } }]);
     expect(fake.checkRuns).toMatchObject([{ headSha: SHA, status: "queued" }]);
     // The reply names the exact commit being scored.
     expect(fake.comments.map((comment) => comment.body)).toEqual([

@@ -148,10 +148,10 @@ describe.skipIf(!context)("a pull request scored end to end: action on Docker, a
       `/repos/${OWNER}/${REPO}/collaborators/maintainer/permission`,
     ]);
     expect(served.repo.dispatches).toEqual([
-      { workflow: "speedgate.yml", ref: "main", inputs: { pr: String(head.number), sha: pushed }, runId: expect.any(Number) as number },
+      { workflow: "speedgate.yml", ref: "main", inputs: { pr: String(head.number), sha: pushed, base: head.baseSha }, runId: expect.any(Number) as number },
     ]);
     expect(fake.calls("POST", "/repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches")).toMatchObject([
-      { path: `/repos/${OWNER}/${REPO}/actions/workflows/speedgate.yml/dispatches`, body: { ref: "main", inputs: { pr: String(head.number), sha: pushed } } },
+      { path: `/repos/${OWNER}/${REPO}/actions/workflows/speedgate.yml/dispatches`, body: { ref: "main", inputs: { pr: String(head.number), sha: pushed, base: head.baseSha } } },
     ]);
     expect(served.repo.reactions).toEqual([{ commentId: 9901, content: "eyes" }]);
     const dispatched = served.repo.dispatches[0] ?? missing();

@@ -190,6 +190,8 @@ describe("mergeScorecards", () => {
       ["provenance.promptsHash", (card: Scorecard): Scorecard => ({ ...card, provenance: { ...card.provenance, promptsHash: "x" } })],
       ["speedgateVersion", (card: Scorecard): Scorecard => ({ ...card, speedgateVersion: "9.9.9" })],
       ["source.headSha", (card: Scorecard): Scorecard => ({ ...card, source: { repository: null, pullRequest: null, runId: null, runUrl: null, headSha: "a".repeat(40) } })],
+      // Base/head mode: a shard scored against another base measured another baseline.
+      ["commits", (card: Scorecard): Scorecard => ({ ...card, commits: { base: "b".repeat(40), head: "c".repeat(40), mergeBase: "b".repeat(40), image: null, imageRevision: null, imageRevisionFrom: null, baseline: null, candidate: null } })],
     ])("with a different %s", (what, change) => {
       const shards = shardCards(recorded, 3);
       shards[1] = change(shards[1] as Scorecard);

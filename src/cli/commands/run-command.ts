@@ -1,4 +1,5 @@
-import { checkRound, loadRound } from "../../config/load-round-config.js";
+import { resolve } from "node:path";
+import { type LoadRoundOptions, checkRound, loadRound } from "../../config/load-round-config.js";
 import { RoundCancelledError } from "../../round/round-cancelled-error.js";
 import { runRound } from "../../round/run-round.js";
 import { writeScorecard } from "../../round/write-scorecard.js";
@@ -10,11 +11,18 @@ import { type Command, type CommandContext, UsageError } from "../command.js";
 import { parseCommandArgs } from "../parse-command-args.js";
 import { createProgressRenderer } from "../render-round-progress.js";
 import { renderRoundPlan } from "../render-round-plan.js";
+import { describeCommitsPlan } from "../describe-commits-plan.js";
 
 export function renderCard(card: Scorecard, format: string): string {
   if (format === "md") return renderMarkdown(card);
   return renderText(card);
 }
+
+/**
+ * A card was written but no verdict is possible: the engine image cannot be brought to the base commit
+ * (image_base_mismatch). Whatever --fail-on-gate says, this is a setup to fix, not a score.
+ */
+export const EXIT_IMAGE_BASE_MISMATCH = 3;
 
 export function checkFormat(command: string, format: string): void {
   if (format !== "md" && format !== "text") throw new UsageError(`speedgate ${command}: --format: expected md or text, got ${JSON.stringify(format)}`);
@@ -48,19 +56,41 @@ export async function runAndReport(
   const { jsonPath, markdownPath } = await writeScorecard(options.outDir, card);
   context.stdout.write(renderCard(card, options.format));
   context.logger.info(`wrote ${jsonPath} and ${markdownPath}`);
+  if (card.failure?.kind === "image_base_mismatch") return EXIT_IMAGE_BASE_MISMATCH;
   return options.failOnGate && !describeVerdict(card).passed ? 1 : 0;
+}
+
+/** --patch (a fixed baseline and a patch) or --base/--head (a pull request's own commits): one mode or the other. */
+function roundOptions(values: { patch?: string | undefined; base?: string | undefined; head?: string | undefined; repo?: string | undefined }, usage: string): LoadRoundOptions {
+  if (values.base === undefined) {
+    if (values.head !== undefined || values.repo !== undefined) {
+      throw new UsageError(`speedgate run: ${values.head !== undefined ? "--head" : "--repo"} needs --base (the commit the candidate is scored against)\nusage: ${usage}`);
+    }
+    return values.patch ? { patchPath: values.patch } : {};
+  }
+  if (values.patch !== undefined) {
+    throw new UsageError(`speedgate run: --patch and --base score two different ways (a fixed baseline with a patch, or a pull request's base against its head): give one\nusage: ${usage}`);
+  }
+  return { commits: { base: values.base, head: values.head ?? "HEAD", ...(values.repo !== undefined ? { repoDir: resolve(values.repo) } : {}) } };
 }
 
 export const runCommand: Command = {
   name: "run",
-  summary: "run a round (prepare the patched candidate, then baseline and candidate in turn) and write the score card",
-  usage: "speedgate run --config <round.yml> (--out <dir> | --check) [--patch <file>] [--fail-on-gate] [--format text|md] [--run-id ID]",
+  summary: "run a round (a pull request's base against its head, or a fixed baseline against a patch) and write the score card",
+  usage:
+    "speedgate run --config <round.yml> (--out <dir> | --check) [--base <rev> [--head <rev>] [--repo <dir>] | --patch <file>] [--fail-on-gate] [--format text|md] [--run-id ID]",
   details: `Options:
   --config <file>    the round config (YAML); paths in it resolve against its folder
   --out <dir>        where scorecard.json and scorecard.md are written (the card is also printed)
-  --check            a dry run: validate the config, the prompts and the patch, print the plan
-                     and what the GPU runner must have, and start nothing (no --out needed)
-  --patch <file>     the candidate's patch, a unified diff; replaces candidate.patch
+  --check            a dry run: validate the config, the prompts and the patch (or the commits), print
+                     the plan and what the GPU runner must have, and start nothing (no --out needed)
+  --base <rev>       score a pull request against its own base: the baseline is the engine brought to
+                     this commit, the candidate the base plus the pull request (docs/scoring-pull-requests.md)
+  --head <rev>       the pull request's head (default HEAD)
+  --repo <dir>       the engine's git repository holding both commits (default: the one around the
+                     current folder)
+  --patch <file>     a fixed baseline and a patch (competitions): the candidate's patch, a unified diff;
+                     replaces candidate.patch. Not with --base
   --fail-on-gate     exit 1 when the gate does not pass
   --format text|md   how the card is printed on stdout (default text)
   --run-id ID        the id the run's Docker containers, networks and images are labelled with
@@ -70,6 +100,8 @@ Exit codes:
   0    a card was written, whatever its verdict (with --check: the round is valid)
   1    --fail-on-gate and the gate does not pass, or speedgate itself failed
   2    a bad config, prompts file, patch or usage: nothing was started, nothing written
+  3    the engine image cannot be brought to the base commit (image_base_mismatch): a card was
+       written, and no engine was started
   130  cancelled by SIGINT or SIGTERM: the engines were stopped first`,
   async run(args, context) {
     const { values } = parseCommandArgs("run", args, {
@@ -80,16 +112,21 @@ Exit codes:
       format: { type: "string", default: "text" },
       "run-id": { type: "string" },
       check: { type: "boolean", default: false },
+      base: { type: "string" },
+      head: { type: "string" },
+      repo: { type: "string" },
     });
     if (!values.config) throw new UsageError(`speedgate run: --config is required\nusage: ${this.usage}`);
+    const loadOptions = roundOptions(values, this.usage);
     if (values.check) {
-      // A dry run: the config, prompts and patch are validated and the plan printed; nothing starts.
-      context.stdout.write(renderRoundPlan(await checkRound(values.config, values.patch ? { patchPath: values.patch } : {})));
+      // A dry run: the config, prompts, patch and commits are validated and the plan printed; nothing starts.
+      const check = await checkRound(values.config, loadOptions);
+      context.stdout.write(renderRoundPlan(check, await describeCommitsPlan(check.round)));
       return 0;
     }
     if (!values.out) throw new UsageError(`speedgate run: --out is required\nusage: ${this.usage}`);
     checkFormat("run", values.format);
-    const round = await loadRound(values.config, values.patch ? { patchPath: values.patch } : {});
+    const round = await loadRound(values.config, loadOptions);
     return await runAndReport(
       round,
       { outDir: values.out, format: values.format, failOnGate: values["fail-on-gate"], ...(values["run-id"] ? { runId: values["run-id"] } : {}) },

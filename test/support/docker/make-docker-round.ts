@@ -3,6 +3,7 @@ import { hashPatch } from "../../../src/config/load-patch.js";
 import type { LoadedRound } from "../../../src/config/load-round-config.js";
 import { parseRoundConfig } from "../../../src/config/load-round-config.js";
 import type { Prompt } from "../../../src/prompts/prompt.js";
+import type { RoundCommits } from "../../../src/config/resolve-round-commits.js";
 import { ENGINE_SOURCE_DIR, testPrompt } from "./build-test-engine-image.js";
 
 /** The patch every "good" test round applies: the reference engine streams tokens three times faster. */
@@ -49,6 +50,11 @@ export interface DockerRoundOptions {
   health?: Record<string, unknown>;
   build?: Record<string, unknown>;
   bench?: Record<string, unknown>;
+  /** The config's source section (base/head mode). */
+  source?: Record<string, unknown>;
+  /** Score these commits (base/head mode) instead of a patch. */
+  commits?: RoundCommits;
+  engine?: string;
   prompts?: number;
 }
 
@@ -56,7 +62,7 @@ export interface DockerRoundOptions {
 export function makeDockerRound(options: DockerRoundOptions): { round: LoadedRound; runId: string } {
   const patch = options.patch === undefined ? SPEEDUP_PATCH : options.patch;
   const config = parseRoundConfig({
-    engine: "sim",
+    engine: options.engine ?? "sim",
     runtime: "docker",
     port: options.port,
     health: { path: "/health", timeoutS: 30, intervalMs: 50, ...options.health },
@@ -75,6 +81,7 @@ export function makeDockerRound(options: DockerRoundOptions): { round: LoadedRou
     // No memlock raise: this sandbox may not lift RLIMIT_MEMLOCK (the default asks for unlimited).
     docker: { network: "host", shmSize: "64m", stopTimeoutS: 1, ulimits: [{ name: "nofile", soft: 4096, hard: 4096 }], ...options.docker },
     build: { timeoutS: 120, ...options.build },
+    ...(options.source ? { source: options.source } : {}),
   });
   const bytes = patch ? Buffer.from(patch) : null;
   return {
@@ -84,6 +91,7 @@ export function makeDockerRound(options: DockerRoundOptions): { round: LoadedRou
       configPath: "/tmp/round.yaml",
       prompts: makePrompts(options.prompts ?? 6),
       patch: bytes ? { path: "/tmp/candidate.patch", bytes, sha256: hashPatch(bytes) } : null,
+      commits: options.commits ?? null,
     },
   };
 }

@@ -59,13 +59,14 @@ export function workflowRunCompleted(fields: RunFields): Payload {
 
 export function pullRequestEvent(
   action: "opened" | "synchronize" | "reopened" | "closed",
-  fields: { number: number; headSha: string; author: string; sender?: string; updatedAt?: string; headBranch?: string; headRepo?: string },
+  fields: { number: number; headSha: string; author: string; sender?: string; updatedAt?: string; headBranch?: string; headRepo?: string; baseSha?: string },
 ): Payload {
   const payload = withRepository(webhookExample("pull_request", action));
   payload.number = fields.number;
   const pull = payload.pull_request as Payload;
   pull.number = fields.number;
   (pull.head as Payload).sha = fields.headSha;
+  if (fields.baseSha) (pull.base as Payload).sha = fields.baseSha;
   if (fields.headBranch) (pull.head as Payload).ref = fields.headBranch;
   if (fields.headRepo) ((pull.head as Payload).repo as Payload).full_name = fields.headRepo;
   (pull.user as Payload).login = fields.author;

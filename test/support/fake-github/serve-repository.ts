@@ -42,6 +42,11 @@ export interface FakeRepositoryOptions {
    * app it must come from (null: any), and rulesets' (integration_id left out: any). Nothing by default.
    */
   requiredChecks?: { protection?: Array<{ context: string; appId: number | null }>; rulesets?: Array<{ context: string; integrationId?: number }> };
+  /**
+   * The workflow_dispatch inputs the workflow declares; GitHub refuses a dispatch with any other (422,
+   * "Unexpected inputs provided"). Any input is accepted when not given.
+   */
+  workflowInputs?: string[];
   groups?: RouteGroup[];
 }
 
@@ -316,6 +321,8 @@ export function serveRepository(fake: FakeGitHub, options: FakeRepositoryOptions
     on("POST", "/repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches", (request) => {
       const fields = body(request) as { ref: string; inputs?: Record<string, string> };
       if (options.workflows && !options.workflows.includes(request.pathParams.workflow_id ?? "")) return notFound;
+      const unexpected = Object.keys(fields.inputs ?? {}).filter((name) => options.workflowInputs && !options.workflowInputs.includes(name));
+      if (unexpected.length > 0) return { status: 422, body: { message: `Unexpected inputs provided: ${JSON.stringify(unexpected)}` } };
       const runId = fake.nextId();
       state.dispatches.push({ workflow: request.pathParams.workflow_id ?? "", ref: fields.ref, inputs: fields.inputs ?? {}, runId });
       return {

@@ -1,0 +1,119 @@
+import { execFile } from "node:child_process";
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { beforeAll, describe, expect, it } from "vitest";
+import { stringify } from "yaml";
+import { parseScorecardJson } from "../../src/scorecard/read-scorecard.js";
+import { type GitRepository, makeGitRepository } from "../support/git/make-git-repository.js";
+import { getFreePort } from "../support/get-free-port.js";
+import { makeTempDir } from "../support/make-temp-dir.js";
+import { runStep, stageAction } from "./support/action-step.js";
+import { pullRequestEvent } from "./support/webhook-payloads.js";
+
+const run = promisify(execFile);
+
+function profile(ttftMs: number, itlMs = 1): string {
+  return `${JSON.stringify({ model: "sim-model", defaults: { ttftMs, itlMs, outputTokens: 12, reasoningTokens: 0, tokensPerChunk: 1 } }, null, 2)}\n`;
+}
+
+/**
+ * The bundled action in base/head mode, as the runner runs it: the pull request's base and head from
+ * the event, read from the job's checkout (a shallow clone of the default branch, as actions/checkout
+ * makes by default) after fetching what it lacks from its origin.
+ */
+describe("the action scores a pull request's head against its base (bundled action, runtime: process)", () => {
+  let origin: GitRepository;
+  const c = { old: "", base: "", head: "" };
+  let configDir = "";
+
+  beforeAll(async () => {
+    await stageAction();
+    origin = await makeGitRepository();
+    c.old = await origin.commit("the engine as released", { "engine/profile.json": profile(600) });
+    c.base = await origin.commit("main: a much faster first token", { "engine/profile.json": profile(5) });
+    await origin.git("checkout", "--quiet", "-b", "pr", c.base);
+    c.head = await origin.commit("pull request: faster tokens", { "engine/profile.json": profile(5, 0.5) });
+    await origin.git("checkout", "--quiet", "main");
+    configDir = await makeTempDir("speedgate-action-commits-");
+    await writeFile(join(configDir, "prompts.jsonl"), ["p1", "p2", "p3", "p4"].map((id) => JSON.stringify({ id, prompt: `prompt ${id}` })).join("\n"));
+  });
+
+  /** What actions/checkout leaves by default: the default branch, one commit deep; the pull request's head is not there. */
+  async function shallowCheckout(): Promise<string> {
+    const dir = join(await makeTempDir("speedgate-action-checkout-"), "repo");
+    await run("git", ["clone", "--quiet", "--depth", "1", "--branch", "main", `file://${origin.dir}`, dir]);
+    return dir;
+  }
+
+  async function writeConfig(candidate: Record<string, unknown> = {}): Promise<string> {
+    const config = {
+      engine: "sim",
+      runtime: "process",
+      port: await getFreePort(),
+      health: { path: "/health", timeoutS: 60, intervalMs: 50 },
+      baseline: { command: ["{node}", "{speedgate}", "sim-engine", "--port", "{port}", "--profile", "profile.json"], cwd: "engine" },
+      candidate,
+      bench: { prompts: "prompts.jsonl", model: "sim-model", maxTokens: 16, requestIntervalMs: 10, contextLimit: 4096, tolerance: 0.9 },
+      gate: { minRoundScore: 0.5, minPrompts: 1 },
+      docker: { stopTimeoutS: 2 },
+    };
+    const path = join(configDir, `round-${Math.random().toString(36).slice(2)}.yaml`);
+    await writeFile(path, stringify(config));
+    return path;
+  }
+
+  /** The action's main step on a fresh shallow checkout, as one job of the workflow. */
+  async function runJob(event: { name: string; payload: unknown }, config: string, inputs: Record<string, string> = {}) {
+    const checkout = await shallowCheckout();
+    const workDir = await makeTempDir("speedgate-action-commits-job-");
+    const step = await runStep({ entry: "index", workDir, event, inputs: { config, "github-token": "", ...inputs }, env: { GITHUB_WORKSPACE: checkout } });
+    return { checkout, step };
+  }
+
+  function eventFor(base: string, head: string): { name: string; payload: unknown } {
+    const payload = structuredClone(pullRequestEvent("opened")) as unknown as { pull_request: { base: { sha: string }; head: { sha: string } } };
+    payload.pull_request.base.sha = base;
+    payload.pull_request.head.sha = head;
+    return { name: "pull_request", payload };
+  }
+
+  it("takes the base and head from a pull_request event, fetches what the shallow checkout lacks, and scores each from its worktree", async () => {
+    const { checkout, step } = await runJob(eventFor(c.base, c.head), await writeConfig(), { "fail-on-gate": "false" });
+    expect(step.exitCode, `${step.stdout}\n${step.stderr}`).toBe(0);
+    const card = parseScorecardJson(await readFile(step.outputs["scorecard-json"] ?? "", "utf8"), "card");
+    expect(card.failure).toBeNull();
+    expect(card.commits).toMatchObject({ base: c.base, head: c.head, mergeBase: c.base });
+    expect(card.source).toMatchObject({ headSha: c.head });
+    // The engine as released answers after 600 ms, the base's after 5 ms: the baseline ran the base.
+    expect(card.metrics?.baseline.ttftMs.median).toBeLessThan(400);
+    expect(step.stdout).toContain("is a shallow clone: fetching its full history");
+    // Both worktrees are gone; the checkout itself was not moved.
+    const worktrees = (await run("git", ["-C", checkout, "worktree", "list"])).stdout.trim().split("\n");
+    expect(worktrees).toHaveLength(1);
+    expect((await run("git", ["-C", checkout, "rev-parse", "HEAD"])).stdout.trim()).toBe(c.base);
+  });
+
+  it("refuses to run a pull request's head commit as a host process (runtime: process) for a dispatched run, before fetching or starting anything", async () => {
+    const { checkout, step } = await runJob({ name: "workflow_dispatch", payload: { inputs: { pr: "7", sha: c.head, base: c.base } } }, await writeConfig());
+    expect(step.exitCode).not.toBe(0);
+    expect(step.stdout).toContain("runtime: process runs the candidate's code as the runner's own user");
+    expect(step.stdout).toContain("this round's candidate is a pull request's head commit");
+    expect(step.outputs["scorecard-json"] ?? "").toBe("");
+    // Nothing was fetched: the head the fence refused never reached the runner's clone.
+    const has = await run("git", ["-C", checkout, "cat-file", "-e", `${c.head}^{commit}`]).then(
+      () => true,
+      () => false,
+    );
+    expect(has).toBe(false);
+  });
+
+  it("scores the dispatched head when the round config vouches for its authors (candidate.trusted: true)", async () => {
+    const { step } = await runJob({ name: "workflow_dispatch", payload: { inputs: { pr: "7", sha: c.head, base: c.base } } }, await writeConfig({ trusted: true }), { "fail-on-gate": "false" });
+    expect(step.exitCode, `${step.stdout}\n${step.stderr}`).toBe(0);
+    const card = parseScorecardJson(await readFile(step.outputs["scorecard-json"] ?? "", "utf8"), "card");
+    expect(card.failure).toBeNull();
+    expect(card.commits).toMatchObject({ base: c.base, head: c.head });
+    expect(card.source).toMatchObject({ pullRequest: 7, headSha: c.head });
+  });
+});
