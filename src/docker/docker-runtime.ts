@@ -12,6 +12,7 @@ import { ContainerEngine } from "./container-engine.js";
 import { substituteContainerCommand } from "./container-command.js";
 import { checkDaemonVersion } from "./check-daemon-version.js";
 import { createContainerSpec } from "./create-container-spec.js";
+import { createContainerWithinDiskLimit } from "./create-container-within-disk-limit.js";
 import { daemonGoneFailure } from "./daemon-gone-failure.js";
 import { describeContainerRefusal } from "./describe-container-refusal.js";
 import { describeDaemonConnectionLoss } from "./describe-daemon-connection-loss.js";
@@ -212,19 +213,13 @@ export class DockerRuntime implements EngineRuntime {
    * once that the engines' disk use is bounded only by the daemon's disk.
    */
   private async createWithinDiskLimit(role: EngineRole, spec: Dockerode.ContainerCreateOptions): Promise<Dockerode.Container> {
-    try {
-      return await this.docker.createContainer(spec);
-    } catch (error) {
-      const storage = spec.HostConfig?.StorageOpt;
-      if (!storage || !/storage-?opt|quota/i.test(errorMessage(error))) throw error;
+    return await createContainerWithinDiskLimit(this.docker, spec, (error) => {
       this.diskLimitRefused = true;
       this.context.logger.warn(
         `docker: the daemon cannot limit the ${role} container's writable layer to docker.diskSize (${this.round.config.docker.diskSize}): ${errorMessage(error)}. ` +
           "The engines' writes outside their mounts are bounded only by the daemon's disk; see docs/gpu-runner-checklist.md for a storage driver that enforces it",
       );
-      const { StorageOpt: _refused, ...hostConfig } = spec.HostConfig ?? {};
-      return await this.docker.createContainer({ ...spec, HostConfig: hostConfig });
-    }
+    });
   }
 
   /** Resolved once per round against the daemon's host, and said once, so the job log shows what the engines may take. */

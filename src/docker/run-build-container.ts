@@ -1,4 +1,5 @@
 import type Dockerode from "dockerode";
+import { createContainerWithinDiskLimit } from "./create-container-within-disk-limit.js";
 import type { DockerSettings } from "../config/round-config-schema.js";
 import { LogRingBuffer } from "../engine/log-ring-buffer.js";
 import type { Logger } from "../logger.js";
@@ -102,7 +103,7 @@ export async function runBuildContainer(docker: Dockerode, request: BuildContain
   });
   if (request.cache) await ensureVolume(docker, request.cache.volume);
   const image = await docker.getImage(request.imageId).inspect();
-  const container = await docker.createContainer({
+  const container = await createContainerWithinDiskLimit(docker, {
     Image: request.imageId,
     Entrypoint: ["/bin/sh", "-c", buildScript(request.commands), "speedgate-build", request.sourceDir, request.cache?.target ?? "", request.cache?.readOnly ? "1" : "0"],
     Cmd: [],
@@ -117,7 +118,7 @@ export async function runBuildContainer(docker: Dockerode, request: BuildContain
       AutoRemove: false,
       ...(request.cache ? { Mounts: [{ Type: "volume", Source: request.cache.volume, Target: request.cache.target, ReadOnly: request.cache.readOnly }] } : {}),
     },
-  });
+  }, (error) => request.logger.debug(`docker: ${request.label}: the daemon cannot limit the build's writable layer (${(error as Error).message}); building without the limit`));
   let timedOut = false;
   const kill = (): void => {
     void container.kill().catch(() => undefined);
