@@ -79,7 +79,7 @@ describe("the action scores a pull request's head against its base (bundled acti
   }
 
   it("takes the base and head from a pull_request event, fetches what the shallow checkout lacks, and scores each from its worktree", async () => {
-    const { checkout, step } = await runJob(eventFor(c.base, c.head), await writeConfig(), { "fail-on-gate": "false" });
+    const { checkout, step } = await runJob(eventFor(c.base, c.head), await writeConfig({ trusted: true }), { "fail-on-gate": "false" });
     expect(step.exitCode, `${step.stdout}\n${step.stderr}`).toBe(0);
     const card = parseScorecardJson(await readFile(step.outputs["scorecard-json"] ?? "", "utf8"), "card");
     expect(card.failure).toBeNull();

@@ -108,7 +108,7 @@ describe("postScorecard", () => {
     serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], artifacts: { 5: zipScorecard(withMetrics) } });
     await receive("workflow_run", workflowRunCompleted({ id: 5, headSha: SHA, headBranch: "topic" }));
     expect(fake.comments[0]?.body).toContain("<details><summary>Where the speed came from");
-    expect(fake.comments[0]?.body).toContain("| Speed | **Prefill:**");
+    expect(fake.comments[0]?.body).toContain("| Speed | **First token:**");
   });
 
   it("links the app's own troubleshooting pages, never the ones the artifact names", async () => {

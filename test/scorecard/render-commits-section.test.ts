@@ -48,7 +48,8 @@ function withCommits(card: Scorecard, value: CardCommits): Scorecard {
 describe("the card's commits section (base/head mode)", () => {
   it("names the image, both commits, the cache and each engine's overlay and build", () => {
     const section = renderCommitsSection(withCommits(makeCard([{ speedup: 1.2 }]), commits));
-    expect(section).toContain("### Commits");
+    // Folded, its summary saying what was compared and what was built; the facts line has the commits in short.
+    expect(section).toContain("<details><summary>Commits, baseline cache and build: the base `bbbbbbbbbbbb` against the head `cccccccccccc`; built: baseline and candidate</summary>");
     expect(section).toContain("| Engine image | lmsysorg/sglang:dev at `aaaaaaaaaaaa` (file /sgl-workspace/sglang/.git/HEAD) |");
     expect(section).toContain("| Baseline | the base `bbbbbbbbbbbb` |");
     expect(section).toContain("| Baseline image | built for this base in 4.2 s and cached for the next pull request on it |");
@@ -72,9 +73,11 @@ describe("the card's commits section (base/head mode)", () => {
   it("is absent from a fixed-baseline card, and both renderers carry it for a base/head card", () => {
     const plain = makeCard([{ speedup: 1.2 }]);
     expect(renderCommitsSection(plain)).toBe("");
-    expect(renderMarkdown(plain)).not.toContain("### Commits");
+    expect(renderMarkdown(plain)).not.toContain("Commits, baseline cache and build");
+    expect(renderMarkdown(plain)).not.toContain(" → head ");
     const card = withCommits(plain, commits);
-    expect(renderMarkdown(card)).toContain("### Commits");
+    expect(renderMarkdown(card)).toContain("<details><summary>Commits, baseline cache and build");
+    expect(renderMarkdown(card)).toContain(`· base ${BASE.slice(0, 7)} → head ${HEAD.slice(0, 7)} ·`);
     expect(renderText(card)).toContain(`Commits: baseline = base ${BASE.slice(0, 12)}, candidate = head ${HEAD.slice(0, 12)}`);
   });
 
@@ -98,6 +101,7 @@ describe("the card's commits section (base/head mode)", () => {
     const card = { ...makeCard([{ speedup: 1.2 }]), failure: { ...failure, run: null } };
     expect(describeVerdict(card)).toEqual({
       passed: false,
+      outcome: "none",
       headline: `⚠️ No verdict: the engine image does not fit the base commit, neither engine nor the patch failed (lmsysorg/sglang:dev (source at aaaaaaaaaaaa) cannot be brought to the base bbbbbbbbbbbb)`,
     });
     expect(renderMarkdown(card)).toContain("docs/troubleshooting/image_base_mismatch.md");

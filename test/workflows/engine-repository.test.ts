@@ -52,7 +52,7 @@ describe("the example engine repository (examples/engine-repository/.github)", (
   it("has the workflow the app dispatches: workflow_dispatch with pr and sha, the run name the app reads, the artifact it downloads", async () => {
     const workflow = await readYaml<Workflow>(join(repository, ".github", "workflows", DEFAULT_REPO_CONFIG.workflow));
     expect(Object.keys(workflow.on)).toEqual(["workflow_dispatch"]);
-    expect(Object.keys(workflow.on.workflow_dispatch?.inputs ?? {}).sort()).toEqual(["pr", "sha"]);
+    expect(Object.keys(workflow.on.workflow_dispatch?.inputs ?? {}).sort()).toEqual(["base", "pr", "sha"]);
     const sha = "c".repeat(40);
     expect(parseRunTitle((workflow["run-name"] ?? "").replace("${{ inputs.pr }}", "12").replace("${{ inputs.sha }}", sha))).toEqual({ pullRequest: 12, headSha: sha });
     // A job named speedgate would post a check run of the same name as the app's required one.
