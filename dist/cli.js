@@ -9,7 +9,9 @@ import {
   CALIBRATION_KIND,
   CALIBRATION_SCHEMA_VERSION,
   ConfigError,
+  DEFAULT_REVISION_LABEL,
   GATE_MODES,
+  LABEL_BASELINE_BASE,
   MIN_CALIBRATION_ROUNDS,
   RoundCancelledError,
   SPEEDGATE_VERSION,
@@ -21,19 +23,29 @@ import {
   createHfTokenizer,
   createProgressRenderer,
   createSeededRandom,
-  describeFailureEvent,
+  decideBuilds,
+  decideVerdict,
+  describeFailureCause,
+  describeGate,
   describeHolders,
   describeInterval,
+  describeIntervalBriefly,
   describeMemoryInUse,
+  describeNextStep,
   describeNoise,
+  describePromptCounts,
   describeRuns,
+  describeScore,
+  describeSpeedLead,
   describeTimeChange,
   describeUnscored,
   describeVerdict,
+  engineFamily,
   explainCudaOom,
   external_exports,
   findCardFiles,
   findPackageRoot,
+  findSameOutcome,
   fingerprintRound,
   formatMs,
   formatPercent,
@@ -44,27 +56,35 @@ import {
   formatTimes,
   hashBaseline,
   integrityRows,
+  isAncestor,
   loadRound,
   mergeScorecards,
   parsePrompts,
+  planCommitChange,
   processEngineCwd,
   promptContentKey,
   promptReason,
   readGpuSnapshot,
   readScorecard,
+  renderCommitsText,
+  renderEngineTimes,
   renderMarkdown,
+  resolveCommit,
   runRound,
   writeAtomically,
   writeScorecard
-} from "./chunks/chunk-F2UDO5DM.js";
+} from "./chunks/chunk-U2QVKHHN.js";
 import {
   require_docker
 } from "./chunks/chunk-TM3QZYC6.js";
 import {
   DEFAULT_STALE_AFTER_MS,
+  LABEL_CREATED,
+  LABEL_ROLE,
+  dockerStatusCode,
   isProcessAlive,
   sweepResources
-} from "./chunks/chunk-G3EVDM3M.js";
+} from "./chunks/chunk-BULMUVK6.js";
 import {
   __commonJS,
   __require,
@@ -3129,7 +3149,7 @@ var require_dist = __commonJS({
     function parse(stream, callback) {
       const parser = new parser_1.Parser();
       stream.on("data", (buffer) => parser.parse(buffer, callback));
-      return new Promise((resolve5) => stream.on("end", () => resolve5()));
+      return new Promise((resolve6) => stream.on("end", () => resolve6()));
     }
   }
 });
@@ -3898,12 +3918,12 @@ var require_client = __commonJS({
           this._connect(callback);
           return;
         }
-        return new this._Promise((resolve5, reject) => {
+        return new this._Promise((resolve6, reject) => {
           this._connect((error) => {
             if (error) {
               reject(error);
             } else {
-              resolve5(this);
+              resolve6(this);
             }
           });
         });
@@ -4285,8 +4305,8 @@ var require_client = __commonJS({
         } else {
           query = new Query2(config, values, callback);
           if (!query.callback) {
-            result = new this._Promise((resolve5, reject) => {
-              query.callback = (err, res) => err ? reject(err) : resolve5(res);
+            result = new this._Promise((resolve6, reject) => {
+              query.callback = (err, res) => err ? reject(err) : resolve6(res);
             }).catch((err) => {
               Error.captureStackTrace(err);
               throw err;
@@ -4386,8 +4406,8 @@ var require_client = __commonJS({
         if (cb) {
           this.connection.once("end", cb);
         } else {
-          return new this._Promise((resolve5) => {
-            this.connection.once("end", resolve5);
+          return new this._Promise((resolve6) => {
+            this.connection.once("end", resolve6);
           });
         }
       }
@@ -4436,8 +4456,8 @@ var require_pg_pool = __commonJS({
       const cb = function(err, client) {
         err ? rej(err) : res(client);
       };
-      const result = new Promise2(function(resolve5, reject) {
-        res = resolve5;
+      const result = new Promise2(function(resolve6, reject) {
+        res = resolve6;
         rej = reject;
       }).catch((err) => {
         Error.captureStackTrace(err);
@@ -4498,7 +4518,7 @@ var require_pg_pool = __commonJS({
         if (typeof Promise2.try === "function") {
           return Promise2.try(f);
         }
-        return new Promise2((resolve5) => resolve5(f()));
+        return new Promise2((resolve6) => resolve6(f()));
       }
       _isFull() {
         return this._clients.length >= this.options.max;
@@ -4893,8 +4913,8 @@ var require_query2 = __commonJS({
     NativeQuery.prototype._getPromise = function() {
       if (this._promise) return this._promise;
       this._promise = new Promise(
-        function(resolve5, reject) {
-          this._once("end", resolve5);
+        function(resolve6, reject) {
+          this._once("end", resolve6);
           this._once("error", reject);
         }.bind(this)
       );
@@ -5073,12 +5093,12 @@ var require_client2 = __commonJS({
         this._connect(callback);
         return;
       }
-      return new this._Promise((resolve5, reject) => {
+      return new this._Promise((resolve6, reject) => {
         this._connect((error) => {
           if (error) {
             reject(error);
           } else {
-            resolve5(this);
+            resolve6(this);
           }
         });
       });
@@ -5102,8 +5122,8 @@ var require_client2 = __commonJS({
         query = new NativeQuery(config, values, callback);
         if (!query.callback) {
           let resolveOut, rejectOut;
-          result = new this._Promise((resolve5, reject) => {
-            resolveOut = resolve5;
+          result = new this._Promise((resolve6, reject) => {
+            resolveOut = resolve6;
             rejectOut = reject;
           }).catch((err) => {
             Error.captureStackTrace(err);
@@ -5166,8 +5186,8 @@ var require_client2 = __commonJS({
       }
       let result;
       if (!cb) {
-        result = new this._Promise(function(resolve5, reject) {
-          cb = (err) => err ? reject(err) : resolve5();
+        result = new this._Promise(function(resolve6, reject) {
+          cb = (err) => err ? reject(err) : resolve6();
         });
       }
       const doEnd = function() {
@@ -5518,10 +5538,18 @@ function describeCalibration(file, maxUnscored) {
 var calibrateCommand = {
   name: "calibrate",
   summary: "measure this runner's noise: the baseline scored against itself N rounds (an A/A study)",
-  usage: `speedgate calibrate --config <round.yml> [--runs N] [--out <file>] [--run-id ID]
+  usage: "speedgate calibrate --config <round.yml> [--runs N] [--out <file>] [--run-id ID]",
+  details: `Options:
+  --config <file>  the round config the rounds will run (its settings, prompts and bench.runs)
+  --runs N         A/A rounds to run (default ${DEFAULT_CALIBRATION_ROUNDS}, at least ${MIN_CALIBRATION_ROUNDS})
+  --out <file>     where to write the calibration (default ${DEFAULT_CALIBRATION_FILE} next to the config)
+  --run-id ID      the id the run's Docker resources are labelled with (default: a new one)
 
-  --runs N   A/A rounds to run (default ${DEFAULT_CALIBRATION_ROUNDS}, at least ${MIN_CALIBRATION_ROUNDS})
-  --out      where to write the calibration (default ${DEFAULT_CALIBRATION_FILE} next to the config)`,
+Exit codes:
+  0    the calibration was written
+  1    an A/A round failed (nothing is written), or speedgate itself failed
+  2    a bad config or usage
+  130  cancelled by SIGINT or SIGTERM`,
   async run(args, context) {
     const { values } = parseCommandArgs("calibrate", args, {
       config: { type: "string" },
@@ -5578,30 +5606,68 @@ usage: ${this.usage}`);
 
 // src/cli/commands/cleanup-command.ts
 var import_dockerode = __toESM(require_docker(), 1);
-var USAGE = `speedgate cleanup (--run-id ID | --stale) [--older-than-hours H] [--keep-images]
 
---run-id ID   remove the containers, networks and candidate images of one run
---stale       remove those of every run whose speedgate process is gone: on this host, its pid
-              (with the process's start time, so a reused pid does not count) no longer runs;
-              made on another host or without a pid, older than --older-than-hours (default ${DEFAULT_STALE_AFTER_MS / 36e5})
-Baseline images are kept: runs share them and they are slow to rebuild.`;
+// src/docker/sweep-baseline-images.ts
+var DEFAULT_BASELINE_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1e3;
+async function sweepBaselineImages(docker, options, logger) {
+  const now = options.now ?? Date.now();
+  const images = await docker.listImages({ filters: { label: [`${LABEL_ROLE}=baseline`, LABEL_BASELINE_BASE] } });
+  const sweep = { removed: [], inUse: [], kept: 0 };
+  for (const info of images) {
+    const created = Date.parse(info.Labels?.[LABEL_CREATED] ?? "") || info.Created * 1e3;
+    if (now - created <= options.maxAgeMs) {
+      sweep.kept += 1;
+      continue;
+    }
+    const name = info.RepoTags?.find((tag) => tag !== "<none>:<none>") ?? info.Id.slice(0, 19);
+    try {
+      for (const tag of info.RepoTags ?? []) if (tag !== "<none>:<none>") await docker.getImage(tag).remove({ noprune: false });
+      await docker.getImage(info.Id).remove().catch((error) => {
+        if (dockerStatusCode(error) !== 404) throw error;
+      });
+      sweep.removed.push(name);
+    } catch (error) {
+      if (dockerStatusCode(error) !== 409) throw error;
+      logger.debug(`docker: kept ${name}: ${error.message}`);
+      sweep.inUse.push(name);
+    }
+  }
+  return sweep;
+}
+
+// src/cli/commands/cleanup-command.ts
+var USAGE = "speedgate cleanup (--run-id ID | --stale | --baselines) [--older-than-hours H] [--keep-images]";
+var DETAILS = `Options:
+  --run-id ID   remove the containers, networks and candidate images of one run
+  --stale       remove those of every run whose speedgate process is gone: on this host, its pid
+                (with the process's start time, so a reused pid does not count) no longer runs;
+                made on another host or without a pid, older than --older-than-hours (default ${DEFAULT_STALE_AFTER_MS / 36e5})
+  --baselines   remove the baseline images cached per base commit (base/head mode) built more than
+                --older-than-hours ago (default ${DEFAULT_BASELINE_MAX_AGE_MS / 36e5}, a week); one still in use is kept
+  --keep-images keep the candidate images too
+Otherwise baseline images are kept: runs share them and they are slow to rebuild. The build cache
+volumes (speedgate-build-cache-<engine>) are never removed: docker volume rm clears one.
+
+Exit codes: 0 removed (or nothing to remove); 1 no Docker daemon answers; 2 bad usage`;
 var cleanupCommand = {
   name: "cleanup",
   summary: "remove the Docker containers, networks and images a run left behind",
   usage: USAGE,
+  details: DETAILS,
   async run(args, context) {
     const { values } = parseCommandArgs("cleanup", args, {
       "run-id": { type: "string" },
       stale: { type: "boolean", default: false },
+      baselines: { type: "boolean", default: false },
       "older-than-hours": { type: "string" },
       "keep-images": { type: "boolean", default: false }
     });
     const runId = values["run-id"];
-    if (runId === void 0 === !values.stale) {
-      throw new UsageError(`speedgate cleanup: expected exactly one of --run-id or --stale
+    if ([runId !== void 0, values.stale, values.baselines].filter(Boolean).length !== 1) {
+      throw new UsageError(`speedgate cleanup: expected exactly one of --run-id, --stale or --baselines
 usage: ${USAGE}`);
     }
-    let staleAfterMs = DEFAULT_STALE_AFTER_MS;
+    let staleAfterMs = values.baselines ? DEFAULT_BASELINE_MAX_AGE_MS : DEFAULT_STALE_AFTER_MS;
     if (values["older-than-hours"] !== void 0) {
       const hours = Number(values["older-than-hours"]);
       if (!Number.isFinite(hours) || hours < 0) {
@@ -5615,6 +5681,16 @@ usage: ${USAGE}`);
     } catch (error) {
       context.logger.error(`speedgate cleanup: no Docker daemon answers (${error.message}); nothing was removed`);
       return 1;
+    }
+    if (values.baselines) {
+      const sweep = await sweepBaselineImages(docker, { maxAgeMs: staleAfterMs }, context.logger);
+      for (const name of sweep.removed) context.stdout.write(`removed ${name}
+`);
+      for (const name of sweep.inUse) context.stdout.write(`kept ${name}: still in use
+`);
+      context.stdout.write(`removed ${sweep.removed.length} cached baseline image(s) older than ${staleAfterMs / 36e5} hours; kept ${sweep.kept + sweep.inUse.length}
+`);
+      return 0;
     }
     const counts = await sweepResources(docker, runId !== void 0 ? { runId } : { stale: true }, context.logger, {
       keepCandidateImages: values["keep-images"],
@@ -5635,17 +5711,20 @@ import { join as join2 } from "node:path";
 // src/engine/find-free-port.ts
 import { createServer } from "node:net";
 async function findFreePort() {
-  return await new Promise((resolve5, reject) => {
+  return await new Promise((resolve6, reject) => {
     const server = createServer();
     server.unref();
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => {
       const address = server.address();
       const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve5(port));
+      server.close(() => resolve6(port));
     });
   });
 }
+
+// src/cli/commands/run-command.ts
+import { resolve as resolve2 } from "node:path";
 
 // src/scorecard/render-text.ts
 function pad(text, width) {
@@ -5656,36 +5735,77 @@ function columns(rows) {
   for (const row of rows) row.forEach((cell, index) => widths[index] = Math.max(widths[index] ?? 0, cell.length));
   return rows.map((row) => row.map((cell, index) => pad(cell, widths[index] ?? 0)).join("  ").trimEnd());
 }
+function failureLines(card, maxLogLines) {
+  const failure = card.failure;
+  if (!failure) return [];
+  const oom = explainCudaOom(card);
+  const runnerAtFault = decideVerdict(card).cause === "runner";
+  const out = [
+    "",
+    describeFailureCause(failure),
+    ...oom ? [`${oom.lead} ${oom.text}`] : [],
+    ...columns([
+      ["  engine", failure.engine],
+      ["  stage", failure.run ? `${failure.stage}, run ${failure.run} of ${card.settings.runs}` : failure.stage],
+      ["  kind", `${failure.kind} (${failure.label})`],
+      ["  exit", failure.exitCode !== null ? String(failure.exitCode) : failure.signal ?? "\u2014"],
+      ["  error", failure.summary],
+      [runnerAtFault ? "  if it fails on a free GPU" : "  what to try", failure.hint]
+    ])
+  ];
+  if (failure.logTail.length > 0) {
+    const shown = failure.logTail.slice(-maxLogLines);
+    out.push("", `Log tail (last ${shown.length} of ${failure.logTail.length} lines):`, ...shown.map((line) => `  | ${cleanLogLine(line)}`));
+  }
+  return out;
+}
 function renderText(card, options = {}) {
   const maxRows = options.maxPromptRows ?? 50;
   const maxLogLines = options.maxLogLines ?? 60;
   const out = [];
   out.push(describeVerdict(card).headline, "");
-  const interval = card.scoreInterval ? ` (${Math.round(card.scoreInterval.confidence * 100)}% interval ${formatTimes(card.scoreInterval.low)}\u2013${formatTimes(card.scoreInterval.high)})` : "";
+  const score = describeScore(card);
+  if (score) {
+    const gate = describeGate(card);
+    const speed = describeSpeedLead(card);
+    const next = describeNextStep(card);
+    out.push(
+      ...columns([
+        ["Round score", `${score.score} ${score.rest}`],
+        ["Prompts", describePromptCounts(card)],
+        ...speed === "" ? [] : [["Speed", speed]],
+        ["Gate", gate.text],
+        ...next ? [["What now", next]] : []
+      ])
+    );
+  }
+  const failure = failureLines(card, maxLogLines);
+  if (score) out.push(...failure);
+  else out.push(...failure.slice(1));
+  out.push("", "How the score was measured:");
   const intervalWords = describeInterval(card);
   out.push(
     ...columns([
-      ["Round score", card.roundScore === null ? "\u2014" : `${formatScoreAgainstBar(card.roundScore, card.gate.bar)}${interval}`],
-      ...intervalWords ? [["Interval", intervalWords]] : [],
-      ["Runs", describeRuns(card)],
-      ["Noise", describeNoise(card)],
-      ["Prompts scored", `${card.promptsScored} / ${card.promptsTotal}`],
-      ["Below tolerance", `${card.belowTolerance} (answered too little to score)`],
-      ...integrityRows(card),
-      ["Zeroed total", `${card.zeroedTotal} (scored 0.0 without measuring)`],
-      ["Unscored", describeUnscored(card)],
-      ...card.excluded > 0 ? [["Excluded", `${card.excluded} (baseline failed on them or answered nothing)`]] : [],
-      ["Gate", card.gate.passed ? `passes: ${card.gate.reason}` : `does not pass: ${card.gate.reasons.join("; ")}`]
+      ["  Round score", card.roundScore === null ? "\u2014" : `${formatScoreAgainstBar(card.roundScore, card.gate.bar)} (${describeIntervalBriefly(card)})`],
+      ...intervalWords ? [["  Interval", intervalWords]] : [],
+      ["  Runs", describeRuns(card)],
+      ["  Noise", describeNoise(card)],
+      ["  Prompts scored", `${card.promptsScored} / ${card.promptsTotal}`],
+      ["  Below tolerance", `${card.belowTolerance} (answered too little to score)`],
+      ...integrityRows(card).map(([label, text]) => [`  ${label ?? ""}`, text ?? ""]),
+      ["  Zeroed", `${card.zeroedTotal} (the candidate failed on them, so each counts as 0)`],
+      ["  Unscored", describeUnscored(card)],
+      ...card.excluded > 0 ? [["  Excluded", `${card.excluded} (baseline failed on them or answered nothing)`]] : [],
+      ["  Gate", describeGate(card).text]
     ])
   );
   const s = card.settings;
   out.push(
-    "",
-    `Settings: request interval ${s.requestIntervalMs} ms${s.arrival === "poisson" ? " (Poisson)" : ""}, runs ${s.runs}, thinking ${s.thinking ? "on" : "off"}, context limit ${s.contextLimit}, max tokens ${s.maxTokens}, tolerance ${formatPercent(s.tolerance)}`
+    `  Settings: request interval ${s.requestIntervalMs} ms${s.arrival === "poisson" ? " (Poisson)" : ""}, runs ${s.runs}, thinking ${s.thinking ? "on" : "off"}, context limit ${s.contextLimit}, max tokens ${s.maxTokens}, tolerance ${formatPercent(s.tolerance)}`
   );
-  if (card.tokenCountsEstimated) out.push("Token counts are estimates: the server did not report them per chunk.");
+  if (card.tokenCountsEstimated) out.push("  Token counts are estimates: the server did not report them per chunk.");
   const counting = countingSentence(card);
-  if (counting) out.push(counting);
+  if (counting) out.push(`  ${counting}`);
   const metrics = card.metrics;
   if (metrics) {
     const row = (label, metric) => [
@@ -5696,7 +5816,7 @@ function renderText(card, options = {}) {
     ];
     out.push(
       "",
-      `Where the speed came from (${metrics.prompts} scored prompts, at equal length): prefill ${describeTimeChange(metrics.ratio.ttftMs.median)}, decode ${describeTimeChange(metrics.ratio.tpotMs.median)} per token`,
+      `Where the speed came from (${metrics.prompts} scored prompts, at equal length): first token (queueing included) ${describeTimeChange(metrics.ratio.ttftMs.median)}, decode ${describeTimeChange(metrics.ratio.tpotMs.median)} per token`,
       ...columns([
         ["  ms", "baseline p50/p90/p99", "candidate p50/p90/p99", "candidate \xF7 baseline"],
         row("TTFT", "ttftMs"),
@@ -5707,29 +5827,13 @@ function renderText(card, options = {}) {
         ["  requests/s", formatRate(metrics.baseline.requestsPerS), formatRate(metrics.candidate.requestsPerS), formatRatio(metrics.ratio.requestsPerS)]
       ])
     );
+    const own = renderEngineTimes(card).replace(/\*\*|`/g, "");
+    if (own) out.push(own);
   }
-  const failure = card.failure;
-  if (failure) {
-    const oom = explainCudaOom(card);
-    out.push(
-      "",
-      `${describeFailureEvent(failure)}`,
-      ...oom ? [`${oom.lead} ${oom.text}`] : [],
-      ...columns([
-        ["  engine", failure.engine],
-        ["  stage", failure.run ? `${failure.stage}, run ${failure.run} of ${card.settings.runs}` : failure.stage],
-        ["  kind", `${failure.kind} (${failure.label})`],
-        ["  exit", failure.exitCode !== null ? String(failure.exitCode) : failure.signal ?? "\u2014"],
-        ["  summary", failure.summary],
-        ["  hint", failure.hint]
-      ])
-    );
-    if (failure.logTail.length > 0) {
-      const shown = failure.logTail.slice(-maxLogLines);
-      out.push("", `Log tail (last ${shown.length} of ${failure.logTail.length} lines):`, ...shown.map((line) => `  | ${cleanLogLine(line)}`));
-    }
-  }
-  if (card.prompts.length > 0) {
+  const same = findSameOutcome(card);
+  if (same) {
+    out.push("", `All ${card.prompts.length} prompts: ${same.status}, ${same.score}${same.reason ? `: ${same.reason}` : ""}`);
+  } else if (card.prompts.length > 0) {
     const shown = card.prompts.slice(0, maxRows);
     const manyRuns = card.runs.completed > 1;
     const perRun = (prompt) => manyRuns ? [formatRunScores(prompt, "/")] : [];
@@ -5750,6 +5854,7 @@ function renderText(card, options = {}) {
     );
     if (card.prompts.length > shown.length) out.push(`\u2026 ${card.prompts.length - shown.length} more prompts in scorecard.json`);
   }
+  out.push("");
   for (const role of ["baseline", "candidate"]) {
     const snapshot = card.gpuState?.[role];
     if (snapshot === void 0) continue;
@@ -5758,7 +5863,9 @@ function renderText(card, options = {}) {
     out.push(`GPU before the ${role} started: ${state}`);
   }
   const p = card.provenance;
-  out.push("", `Engine ${card.engine}; image digest ${p.imageDigest ?? "\u2014"}; patch hash ${p.patchHash ?? "\u2014"}; runner ${p.runner ?? "\u2014"}; GPU ${p.gpu ?? "\u2014"}`);
+  const commits = renderCommitsText(card);
+  if (commits.length > 0) out.push(...commits);
+  out.push(`Engine ${card.engine}; image digest ${p.imageDigest ?? "\u2014"}; patch hash ${p.patchHash ?? "\u2014"}; runner ${p.runner ?? "\u2014"}; GPU ${p.gpu ?? "\u2014"}`);
   return `${out.join("\n")}
 `;
 }
@@ -5783,6 +5890,20 @@ function engineLines(role, check) {
   const { config, configPath, patch } = check.round;
   const lines = [];
   const command = role === "candidate" ? config.candidate.command ?? config.baseline.command : config.baseline.command;
+  if (check.round.commits) {
+    const cwd = role === "candidate" ? config.candidate.cwd ?? config.baseline.cwd : config.baseline.cwd;
+    if (config.runtime === "docker") {
+      lines.push(
+        role === "baseline" ? `the engine image ${config.baseline.image ?? "(baseline.build)"} with its source (${config.candidate.sourceDir ?? "?"}) brought to the base` : `the baseline with the pull request applied in ${config.candidate.sourceDir ?? "?"}`
+      );
+      lines.push(`runs: ${command ? showCommand(command, config) : "the image's own CMD"}`, `in: ${cwd ?? "the image's WORKDIR"}`);
+    } else {
+      lines.push(`runs: ${command ? showCommand(command, config) : "?"}`, `in: ${cwd ?? "the root"} of its worktree of the ${role === "baseline" ? "base" : "head"}`);
+    }
+    const env2 = role === "candidate" ? { ...config.baseline.env, ...config.candidate.env } : config.baseline.env;
+    lines.push(`environment: ${showEnv(env2)}`);
+    return lines;
+  }
   if (config.runtime === "docker") {
     if (role === "baseline") {
       lines.push(config.baseline.build ? showBuild(config.baseline.build) : `image ${config.baseline.image ?? "?"}`);
@@ -5818,7 +5939,7 @@ function engineLines(role, check) {
 function containerLines(config) {
   const { docker } = config;
   const gpus = docker.gpus === void 0 ? "none (docker.gpus is not set)" : Array.isArray(docker.gpus) ? `devices ${docker.gpus.join(", ")}` : String(docker.gpus);
-  const shm = docker.ipc === "host" ? "the host's /dev/shm (ipc: host)" : docker.shmSize;
+  const shm = docker.ipc === "host" ? "the host's /dev/shm (ipc: host)" : docker.shmSize ?? "16g, or half the memory limit if smaller (docker.shmSize is not set)";
   const lines = [
     `GPUs: ${gpus}; shared memory: ${shm}; IPC: ${docker.ipc ?? "the daemon's default (private)"}`,
     `network: ${docker.network === "isolated" ? "isolated (a per-run internal network, no internet)" : "host"}`
@@ -5846,7 +5967,9 @@ function notes(check) {
   const { config, prompts } = check.round;
   const found = [];
   if (config.runtime === "docker" && config.docker.gpus === void 0) {
-    found.push("docker.gpus is not set: the engines start without a GPU (set it to all, a count or device ids)");
+    found.push(
+      engineFamily(config.engine) === "llama.cpp" ? "docker.gpus is not set: llama.cpp runs on the CPU (set docker.gpus and build it with CUDA to use GPUs)" : "docker.gpus is not set: the engines start without a GPU (set it to all, a count or device ids)"
+    );
   }
   config.docker.mounts.forEach((mount, index) => {
     if (!mount.readOnly) found.push(`docker.mounts[${index}] is writable: the candidate can change what the next round's engines read there`);
@@ -5862,7 +5985,7 @@ function notes(check) {
   else if (prompts.length === 0) found.push("the prompts file has no prompts");
   return found;
 }
-function renderRoundPlan(check) {
+function renderRoundPlan(check, commitsPlan = []) {
   const { config, configPath, prompts, patch } = check.round;
   const { bench, gate, health } = config;
   const promptsPath = check.paths.find((entry) => entry.field === "bench.prompts");
@@ -5872,10 +5995,11 @@ function renderRoundPlan(check) {
     section("Round", [
       `engine ${config.engine}, runtime ${config.runtime}, port ${config.port}`,
       promptsPath?.problem ? `prompts: ${bench.prompts} (on the runner)` : `prompts: ${prompts.length} from ${bench.prompts}, up to ${bench.maxTokens} tokens each, one every ${bench.requestIntervalMs} ms (${bench.arrival}), ${bench.warmupRequests} warm-up`,
-      patch ? `patch: ${patch.path} (${patch.bytes.length} bytes, sha256 ${patch.sha256.slice(0, 16)}\u2026)` : config.candidate.patch ? `patch: ${config.candidate.patch} (on the runner)` : "patch: none here (--patch or the action's patch input supplies it)",
+      check.round.commits ? "candidate: the head commit (no patch)" : patch ? `patch: ${patch.path} (${patch.bytes.length} bytes, sha256 ${patch.sha256.slice(0, 16)}\u2026)` : config.candidate.patch ? `patch: ${config.candidate.patch} (on the runner)` : "patch: none here (--patch or the action's patch input supplies it, or --base and --head score a pull request's commits)",
       `gate: ${gate.use === "interval-low" ? "the 95% interval's low end" : "the round score"} at least ${gate.minRoundScore}\xD7; a prompt scores only with at least ${Math.round(bench.tolerance * 1e3) / 10}% of the baseline's tokens`,
       `health: GET ${health.path} every ${health.intervalMs} ms until 200, for up to ${health.timeoutS} s`
     ]),
+    ...commitsPlan.length > 0 ? [section("Commits (the pull request's base against its head)", [...commitsPlan])] : [],
     section("Baseline", engineLines("baseline", check)),
     section("Candidate", engineLines("candidate", check)),
     ...config.runtime === "docker" ? [section("Containers", containerLines(config))] : []
@@ -5888,11 +6012,90 @@ function renderRoundPlan(check) {
 `;
 }
 
+// src/cli/describe-commits-plan.ts
+var import_dockerode2 = __toESM(require_docker(), 1);
+var short = (sha) => sha.slice(0, 12);
+function listed(change) {
+  if (change.files.length === 0) return "no file";
+  const names = change.files.slice(0, 5).map((file) => file.path).join(", ");
+  const more = change.files.length > 5 ? `, \u2026 ${change.files.length - 5} more` : "";
+  const left = change.leftOut.length > 0 ? `; ${change.leftOut.length} changed file${change.leftOut.length === 1 ? "" : "s"} outside source.paths left out` : "";
+  return `${change.files.length} file${change.files.length === 1 ? "" : "s"} (${names}${more})${left}`;
+}
+function describeSource(source) {
+  if ("label" in source) return `label ${source.label}`;
+  if ("file" in source) return `file ${source.file}${source.pattern ? ` (pattern ${source.pattern})` : ""}`;
+  return "source.revision.commit";
+}
+async function readRevisionForCheck(round) {
+  const { config } = round;
+  const source = config.source.revision;
+  if ("commit" in source) return { written: source.commit, why: "source.revision.commit" };
+  if (!("label" in source)) return { written: null, why: `read from ${describeSource(source)} in the image when the round runs` };
+  if (!config.baseline.image) return { written: null, why: `read from the ${source.label} label of the built image when the round runs` };
+  try {
+    const info = await new import_dockerode2.default().getImage(config.baseline.image).inspect();
+    const value = info.Config.Labels?.[source.label];
+    return value ? { written: value.trim(), why: `label ${source.label}` } : { written: null, why: `the image on this machine has no label ${source.label}${source.label === DEFAULT_REVISION_LABEL ? " (set source.revision to where its commit is written)" : ""}: the round would end with image_base_mismatch` };
+  } catch {
+    return { written: null, why: `read from label ${source.label} when the round runs (the image is not on this machine, or no Docker daemon answers)` };
+  }
+}
+async function describeCommitsPlan(round) {
+  const commits = round.commits;
+  if (!commits) return [];
+  const { config } = round;
+  const lines = [
+    `base ${short(commits.base)} (${commits.baseRef}), head ${short(commits.head)} (${commits.headRef}), in the repository ${commits.repoDir}`,
+    commits.mergeBase === commits.base ? "the head is up to date with the base: the candidate is the head" : `the head branched off at ${short(commits.mergeBase)}: the candidate is the base with the pull request's changes since then applied`
+  ];
+  const head = await planCommitChange(commits.repoDir, commits.mergeBase, commits.head, config.source);
+  if (config.runtime === "process") {
+    const builds2 = decideBuilds(null, head);
+    lines.push(
+      `each engine runs in a git worktree of its commit, in ${config.baseline.cwd ?? "the repository's root"}${config.candidate.cwd ? ` (candidate: ${config.candidate.cwd})` : ""}; both are removed after the round`,
+      `the pull request changes ${listed(head)}`,
+      `build (source.build): ${builds2.candidate.run ? `runs in both worktrees: ${builds2.candidate.reason}` : `none: ${builds2.candidate.reason}`}`
+    );
+    return lines;
+  }
+  const revision = await readRevisionForCheck(round);
+  const image = config.baseline.image ?? "the image baseline.build makes";
+  if (!revision.written) {
+    const builds2 = decideBuilds(null, head);
+    lines.push(
+      `engine image ${image}, its source in ${config.candidate.sourceDir ?? "?"}; its commit: ${revision.why}`,
+      `candidate overlay: ${listed(head)}`,
+      `build (source.build): ${builds2.candidate.run ? `runs in both engines: ${builds2.candidate.reason}` : `${builds2.candidate.reason}; the baseline builds too if compiled code changed between the image's commit and the base`}`
+    );
+    return lines;
+  }
+  const imageCommit = await resolveCommit(commits.repoDir, revision.written.toLowerCase());
+  if (!imageCommit) {
+    lines.push(`engine image ${image} at ${revision.written} (${revision.why}): that commit is not in the repository, so the round would end with image_base_mismatch (fetch it, or the full history)`);
+    return lines;
+  }
+  lines.push(`engine image ${image} at ${short(imageCommit)} (${revision.why}), its source in ${config.candidate.sourceDir ?? "?"}`);
+  if (!await isAncestor(commits.repoDir, imageCommit, commits.base)) {
+    lines.push(`the image's commit is not an ancestor of the base: the round would end with image_base_mismatch before any engine starts`);
+    return lines;
+  }
+  const base = await planCommitChange(commits.repoDir, imageCommit, commits.base, config.source);
+  const builds = decideBuilds(base, head);
+  lines.push(
+    `baseline overlay (image's commit to the base): ${listed(base)}${config.source.cacheBaseline ? "; the result is cached for every pull request on this base" : ""}`,
+    `candidate overlay (the pull request): ${listed(head)}`,
+    `build (source.build): baseline ${builds.baseline.run ? "runs" : "none"} (${builds.baseline.reason}); candidate ${builds.candidate.run ? "runs" : "none"} (${builds.candidate.reason})`
+  );
+  return lines;
+}
+
 // src/cli/commands/run-command.ts
 function renderCard(card, format) {
   if (format === "md") return renderMarkdown(card);
   return renderText(card);
 }
+var EXIT_IMAGE_BASE_MISMATCH = 3;
 function checkFormat(command, format) {
   if (format !== "md" && format !== "text") throw new UsageError(`speedgate ${command}: --format: expected md or text, got ${JSON.stringify(format)}`);
 }
@@ -5919,12 +6122,51 @@ async function runAndReport(round, options, context) {
   const { jsonPath, markdownPath } = await writeScorecard(options.outDir, card);
   context.stdout.write(renderCard(card, options.format));
   context.logger.info(`wrote ${jsonPath} and ${markdownPath}`);
+  if (card.failure?.kind === "image_base_mismatch") return EXIT_IMAGE_BASE_MISMATCH;
   return options.failOnGate && !describeVerdict(card).passed ? 1 : 0;
+}
+function roundOptions(values, usage) {
+  if (values.base === void 0) {
+    if (values.head !== void 0 || values.repo !== void 0) {
+      throw new UsageError(`speedgate run: ${values.head !== void 0 ? "--head" : "--repo"} needs --base (the commit the candidate is scored against)
+usage: ${usage}`);
+    }
+    return values.patch ? { patchPath: values.patch } : {};
+  }
+  if (values.patch !== void 0) {
+    throw new UsageError(`speedgate run: --patch and --base score two different ways (a fixed baseline with a patch, or a pull request's base against its head): give one
+usage: ${usage}`);
+  }
+  return { commits: { base: values.base, head: values.head ?? "HEAD", ...values.repo !== void 0 ? { repoDir: resolve2(values.repo) } : {} } };
 }
 var runCommand = {
   name: "run",
-  summary: "run a round (prepare the patched candidate, then baseline and candidate in turn) and write the score card",
-  usage: "speedgate run --config <round.yml> (--out <dir> | --check) [--patch <file>] [--fail-on-gate] [--format text|md] [--run-id ID]",
+  summary: "run a round (a pull request's base against its head, or a fixed baseline against a patch) and write the score card",
+  usage: "speedgate run --config <round.yml> (--out <dir> | --check) [--base <rev> [--head <rev>] [--repo <dir>] | --patch <file>] [--fail-on-gate] [--format text|md] [--run-id ID]",
+  details: `Options:
+  --config <file>    the round config (YAML); paths in it resolve against its folder
+  --out <dir>        where scorecard.json and scorecard.md are written (the card is also printed)
+  --check            a dry run: validate the config, the prompts and the patch (or the commits), print
+                     the plan and what the GPU runner must have, and start nothing (no --out needed)
+  --base <rev>       score a pull request against its own base: the baseline is the engine brought to
+                     this commit, the candidate the base plus the pull request (docs/scoring-pull-requests.md)
+  --head <rev>       the pull request's head (default HEAD)
+  --repo <dir>       the engine's git repository holding both commits (default: the one around the
+                     current folder)
+  --patch <file>     a fixed baseline and a patch (competitions): the candidate's patch, a unified diff;
+                     replaces candidate.patch. Not with --base
+  --fail-on-gate     exit 1 when the gate does not pass
+  --format text|md   how the card is printed on stdout (default text)
+  --run-id ID        the id the run's Docker containers, networks and images are labelled with
+                     (default: a new one); \`speedgate cleanup --run-id ID\` removes them
+
+Exit codes:
+  0    a card was written, whatever its verdict (with --check: the round is valid)
+  1    --fail-on-gate and the gate does not pass, or speedgate itself failed
+  2    a bad config, prompts file, patch or usage: nothing was started, nothing written
+  3    the engine image cannot be brought to the base commit (image_base_mismatch): a card was
+       written, and no engine was started
+  130  cancelled by SIGINT or SIGTERM: the engines were stopped first`,
   async run(args, context) {
     const { values } = parseCommandArgs("run", args, {
       config: { type: "string" },
@@ -5933,18 +6175,23 @@ var runCommand = {
       "fail-on-gate": { type: "boolean", default: false },
       format: { type: "string", default: "text" },
       "run-id": { type: "string" },
-      check: { type: "boolean", default: false }
+      check: { type: "boolean", default: false },
+      base: { type: "string" },
+      head: { type: "string" },
+      repo: { type: "string" }
     });
     if (!values.config) throw new UsageError(`speedgate run: --config is required
 usage: ${this.usage}`);
+    const loadOptions = roundOptions(values, this.usage);
     if (values.check) {
-      context.stdout.write(renderRoundPlan(await checkRound(values.config, values.patch ? { patchPath: values.patch } : {})));
+      const check = await checkRound(values.config, loadOptions);
+      context.stdout.write(renderRoundPlan(check, await describeCommitsPlan(check.round)));
       return 0;
     }
     if (!values.out) throw new UsageError(`speedgate run: --out is required
 usage: ${this.usage}`);
     checkFormat("run", values.format);
-    const round = await loadRound(values.config, values.patch ? { patchPath: values.patch } : {});
+    const round = await loadRound(values.config, loadOptions);
     return await runAndReport(
       round,
       { outDir: values.out, format: values.format, failOnGate: values["fail-on-gate"], ...values["run-id"] ? { runId: values["run-id"] } : {} },
@@ -5961,6 +6208,11 @@ var demoCommand = {
   name: "demo",
   summary: "score the embedded demo patch against the reference engine (needs only Node)",
   usage: "speedgate demo [--out <dir>] [--format text|md]",
+  details: `Options:
+  --out <dir>        where scorecard.json and scorecard.md are written (default: a new temporary folder)
+  --format text|md   how the card is printed on stdout (default text)
+
+Exit codes: 0 a card was written, whatever its verdict; 1 speedgate itself failed; 2 bad usage; 130 cancelled`,
   async run(args, context) {
     const { values } = parseCommandArgs("demo", args, {
       out: { type: "string" },
@@ -6168,7 +6420,7 @@ async function lockDataFolder(dataDir) {
 }
 
 // src/store/parse-database-target.ts
-import { resolve as resolve2 } from "node:path";
+import { resolve as resolve3 } from "node:path";
 function parseDatabaseTarget(value, cwd = process.cwd()) {
   const trimmed = value.trim();
   if (trimmed === "") throw new Error("the database is empty: give a postgres:// URL or a PGlite data folder");
@@ -6183,7 +6435,7 @@ function parseDatabaseTarget(value, cwd = process.cwd()) {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed)) {
     throw new Error(`unsupported database URL scheme in ${redactDatabaseUrl(trimmed)}: expected postgres:// or postgresql://, or a PGlite data folder`);
   }
-  return { kind: "pglite", dataDir: resolve2(cwd, trimmed) };
+  return { kind: "pglite", dataDir: resolve3(cwd, trimmed) };
 }
 function redactDatabaseUrl(url) {
   try {
@@ -6311,6 +6563,15 @@ var historyCommand = {
   name: "history",
   summary: "print the score cards the app recorded for a repository",
   usage: "speedgate history --database <postgres://\u2026 | PGlite folder> --repo <owner/repo> [--pr N] [--limit N] [--format table|csv]",
+  details: `Options:
+  --database <url | folder>  the app's PostgreSQL URL or its PGlite folder (default: DATABASE_URL);
+                             a PGlite folder can be read only while the app is stopped
+  --repo <owner/repo>        the repository whose cards to print
+  --pr N                     only this pull request's cards
+  --limit N                  at most N rows (the newest)
+  --format table|csv         an aligned table (default) or CSV
+
+Exit codes: 0 printed (also when no card was recorded); 2 a database that cannot be read, or bad usage`,
   async run(args, context) {
     const { values } = parseCommandArgs("history", args, {
       database: { type: "string" },
@@ -6363,6 +6624,14 @@ var mergeCommand = {
   name: "merge",
   summary: "combine the cards of a sharded round into one, recomputing the score from every prompt",
   usage: "speedgate merge <scorecard.json | folder | glob>... [--out <dir>] [--format text|md|json] [--fail-on-gate]",
+  details: `Options:
+  <scorecard.json | folder | glob>...  the shard cards (a folder: every scorecard.json under it)
+  --out <dir>              where the merged scorecard.json and scorecard.md are written
+  --format text|md|json    how the merged card is printed on stdout (default text)
+  --fail-on-gate           exit 1 when the merged card's gate does not pass
+
+Exit codes: 0 merged; 1 --fail-on-gate and the gate does not pass; 2 cards that cannot be merged
+(different rounds, a missing or duplicated shard) or bad usage`,
   async run(args, context) {
     const { values, positionals } = parseCommandArgs(
       "merge",
@@ -6396,6 +6665,10 @@ var renderCommand = {
   name: "render",
   summary: "print a score card from scorecard.json",
   usage: "speedgate render <scorecard.json> [--format md|json|text]",
+  details: `Options:
+  --format md|json|text   md: the pull request comment; json: the card as stored; text (default): for a terminal
+
+Exit codes: 0 printed; 2 not a readable score card, or bad usage`,
   async run(args, context) {
     const { values, positionals } = parseCommandArgs(
       "render",
@@ -6418,7 +6691,7 @@ var renderCommand = {
 
 // src/cli/commands/sim-engine-command.ts
 import { readFile as readFile3, writeFile as writeFile2 } from "node:fs/promises";
-import { dirname as dirname3, resolve as resolve4 } from "node:path";
+import { dirname as dirname3, resolve as resolve5 } from "node:path";
 
 // src/sim-engine/sim-integrity-profile.ts
 var answerSchema = external_exports.strictObject(
@@ -6565,7 +6838,7 @@ function planResponse(profile, promptId, maxTokens, thinking, timeFactor = 1) {
 
 // src/sim-engine/load-sim-inputs.ts
 import { readFile as readFile2 } from "node:fs/promises";
-import { resolve as resolve3 } from "node:path";
+import { resolve as resolve4 } from "node:path";
 
 // src/sim-engine/token-text.ts
 var CONTENT_TOKENS = [" The", " engine", " answers", " \xE9", " \u4E2D", " \u{1F642}", " fast", "."];
@@ -6623,12 +6896,12 @@ async function readText(path, what) {
 async function loadSimInputs(profile, baseDir) {
   let prompts = [];
   if (profile.promptsFile) {
-    const path = resolve3(baseDir, profile.promptsFile);
+    const path = resolve4(baseDir, profile.promptsFile);
     prompts = parsePrompts(await readText(path, "promptsFile"), path);
   }
   let words = BUILT_IN_WORDS;
   if (profile.tokenizer) {
-    const path = resolve3(baseDir, profile.tokenizer);
+    const path = resolve4(baseDir, profile.tokenizer);
     try {
       words = pickTokenizerWords(JSON.parse(await readText(path, "tokenizer")), path);
     } catch (error) {
@@ -6729,10 +7002,10 @@ function readThinking(body) {
   if (kwargs && typeof kwargs === "object" && "enable_thinking" in kwargs) return kwargs.enable_thinking !== false;
   return true;
 }
-function sendJson(res, status, payload) {
+function sendJson(res, status, payload, onFlushed) {
   const text = JSON.stringify(payload);
   res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
-  res.end(text);
+  res.end(text, onFlushed);
 }
 function writeEvent(res, event, stamp) {
   const socket = res.socket;
@@ -6772,8 +7045,8 @@ async function startSimEngine(options = {}) {
   let dead = false;
   let healthy = false;
   let markHealthy = () => void 0;
-  const healthyPromise = new Promise((resolve5) => {
-    markHealthy = resolve5;
+  const healthyPromise = new Promise((resolve6) => {
+    markHealthy = resolve6;
   });
   let startupTimer = null;
   const created = Math.floor(Date.now() / 1e3);
@@ -6873,9 +7146,8 @@ async function startSimEngine(options = {}) {
 `;
       }
       tail += "data: [DONE]\n\n";
-      res.end(tail);
       finishRecord(record, "completed");
-      countCompleted();
+      res.end(tail, countCompleted);
     };
     const pump = () => {
       stream.timer = null;
@@ -6940,9 +7212,8 @@ async function startSimEngine(options = {}) {
         model: profile.model,
         choices: [choice],
         usage
-      });
+      }, countCompleted);
       finishRecord(record, "completed");
-      countCompleted();
     }, Math.max(0, doneAt - performance2.now()));
   };
   const handleCompletion = (req, res, chat, t0) => {
@@ -7017,11 +7288,15 @@ async function startSimEngine(options = {}) {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
   });
-  await new Promise((resolve5, reject) => {
-    server.once("error", reject);
+  await new Promise((resolve6, reject) => {
+    const fail = (error) => {
+      if (chunkLog) chunkLog.end(() => reject(error));
+      else reject(error);
+    };
+    server.once("error", fail);
     server.listen(options.port ?? 0, host, () => {
-      server.off("error", reject);
-      resolve5();
+      server.off("error", fail);
+      resolve6();
     });
   });
   const address = server.address();
@@ -7055,10 +7330,10 @@ async function startSimEngine(options = {}) {
       }
       active.clear();
       dead = true;
-      const closed = new Promise((resolve5) => server.close(() => resolve5()));
+      const closed = new Promise((resolve6) => server.close(() => resolve6()));
       for (const socket of sockets) socket.destroy();
       await closed;
-      if (chunkLog) await new Promise((resolve5) => chunkLog.end(() => resolve5()));
+      if (chunkLog) await new Promise((resolve6) => chunkLog.end(() => resolve6()));
     }
   };
 }
@@ -7103,7 +7378,7 @@ async function readProfile(path) {
   try {
     const parsed = JSON.parse(text);
     if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error("expected a JSON object");
-    return { profile: parsed, dir: dirname3(resolve4(path)) };
+    return { profile: parsed, dir: dirname3(resolve5(path)) };
   } catch (error) {
     throw new ConfigError(`speedgate sim-engine: the profile ${path} is not valid JSON: ${error.message}`);
   }
@@ -7128,6 +7403,8 @@ var simEngineCommand = {
   name: "sim-engine",
   summary: "run the reference OpenAI-compatible engine (deterministic timings, fault flags)",
   usage: USAGE2,
+  details: `Exit codes: 0 stopped by SIGINT or SIGTERM; 1 the port is taken (EADDRINUSE), or speedgate itself failed;
+the --die-exit-code after --die-after-requests, or the --crash-exit-code with --crash-log; 2 bad usage or profile`,
   async run(args, context) {
     const { values } = parseCommandArgs("sim-engine", args, {
       port: { type: "string", default: "30000" },
@@ -7170,8 +7447,8 @@ var simEngineCommand = {
     const loaded = values.profile ? await readProfile(values.profile) : { profile: {}, dir: process.cwd() };
     const fileProfile = loaded.profile;
     const profilePath = (flag, inFile) => {
-      if (flag !== void 0) return resolve4(process.cwd(), flag);
-      return typeof inFile === "string" ? resolve4(loaded.dir, inFile) : void 0;
+      if (flag !== void 0) return resolve5(process.cwd(), flag);
+      return typeof inFile === "string" ? resolve5(loaded.dir, inFile) : void 0;
     };
     const crashFlag = values["crash-log"] !== void 0 || values["crash-exit-code"] !== void 0;
     const input = {
@@ -7240,7 +7517,7 @@ var simEngineCommand = {
     const crash = profile.faults.crashAtStart;
     if (crash) {
       if (crash.logFile) {
-        const logPath = resolve4(values["crash-log"] !== void 0 ? process.cwd() : loaded.dir, crash.logFile);
+        const logPath = resolve5(values["crash-log"] !== void 0 ? process.cwd() : loaded.dir, crash.logFile);
         try {
           process.stderr.write(await readFile3(logPath));
         } catch (error) {
@@ -7257,17 +7534,26 @@ var simEngineCommand = {
       throw error;
     }
     const start = values["start-counter"] ? await countStart(values["start-counter"]) : 0;
-    const engine = await startSimEngine({
-      host: values.host ?? "127.0.0.1",
-      ...inputs,
-      port,
-      profile,
-      start,
-      log: logLine,
-      keepRecords: false,
-      ...values["chunk-log"] ? { chunkLogPath: values["chunk-log"] } : {},
-      onDie: (exitCode) => process.exit(exitCode)
-    });
+    let engine;
+    try {
+      engine = await startSimEngine({
+        host: values.host ?? "127.0.0.1",
+        ...inputs,
+        port,
+        profile,
+        start,
+        log: logLine,
+        keepRecords: false,
+        ...values["chunk-log"] ? { chunkLogPath: values["chunk-log"] } : {},
+        onDie: (exitCode) => process.exit(exitCode)
+      });
+    } catch (error) {
+      const code = error.code;
+      if (code !== "EADDRINUSE" && code !== "EACCES" && code !== "EADDRNOTAVAIL") throw error;
+      const why = code === "EADDRINUSE" ? "address already in use (EADDRINUSE): another process listens there" : error.message;
+      context.logger.error(`speedgate sim-engine: cannot listen on ${values.host ?? "127.0.0.1"}:${port}: ${why}`);
+      return 1;
+    }
     await new Promise((resolveAbort) => {
       if (context.signal.aborted) resolveAbort();
       else context.signal.addEventListener("abort", () => resolveAbort(), { once: true });
@@ -7282,6 +7568,10 @@ var simEngineCommand = {
 var commands = [runCommand, calibrateCommand, demoCommand, mergeCommand, renderCommand, historyCommand, simEngineCommand, cleanupCommand];
 
 // src/cli/main.ts
+var GLOBAL_OPTIONS = `Options for every command:
+  --verbose   also print debug messages and every engine log line on stderr
+  --help, -h  print the command's options and exit codes
+  --version   print speedgate's version`;
 function helpText(all) {
   const width = Math.max(...all.map((command) => command.name.length));
   const lines = all.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`);
@@ -7291,13 +7581,35 @@ Usage: speedgate <command> [options]
 
 ${lines.join("\n")}
 
-Run "speedgate <command> --help" for a command's options.
+${GLOBAL_OPTIONS}
+
+Run "speedgate <command> --help" or "speedgate help <command>" for a command's options and exit codes.
+`;
+}
+function commandHelpText(command) {
+  const details = command.details ? `
+${command.details}
+` : "";
+  return `${command.summary}
+
+Usage: ${command.usage}
+${details}
+${GLOBAL_OPTIONS}
 `;
 }
 async function main(argv, options = {}) {
   const stdout = options.stdout ?? process.stdout;
   const logger = options.logger ?? createStderrLogger({ verbose: argv.includes("--verbose") });
   const [name, ...rest] = argv.filter((arg) => arg !== "--verbose");
+  if (name === "help" && rest[0] !== void 0) {
+    const command2 = commands.find((candidate) => candidate.name === rest[0]);
+    if (!command2) {
+      logger.error(`speedgate help: unknown command ${JSON.stringify(rest[0])}; expected one of ${commands.map((c) => c.name).join(", ")}`);
+      return 2;
+    }
+    stdout.write(commandHelpText(command2));
+    return 0;
+  }
   if (!name || name === "--help" || name === "-h" || name === "help") {
     stdout.write(helpText(commands));
     return name ? 0 : 2;
@@ -7313,10 +7625,7 @@ async function main(argv, options = {}) {
     return 2;
   }
   if (rest.includes("--help") || rest.includes("-h")) {
-    stdout.write(`${command.summary}
-
-Usage: ${command.usage}
-`);
+    stdout.write(commandHelpText(command));
     return 0;
   }
   const context = {

@@ -21,28 +21,34 @@ import {
 import {
   CARD_MARKER,
   ConfigError,
+  GitError,
   MAX_LISTED_LEFT_OUT,
   RoundCancelledError,
   checkPatchBytes,
   compareIds,
   createPathFilter,
   createProgressRenderer,
+  decideVerdict,
   describeFailureEvent,
+  describeRunnerFix,
   describeValue,
   describeVerdict,
   findCardFiles,
   formatShard,
+  gitText,
   loadRound,
   mergeScorecards,
   parseRoundConfigYaml,
   parseShardSpec,
   readScorecard,
   renderMarkdown,
+  resolveCommit,
+  runGit,
   runRound,
   writeScorecard
-} from "./chunks/chunk-F2UDO5DM.js";
+} from "./chunks/chunk-U2QVKHHN.js";
 import "./chunks/chunk-TM3QZYC6.js";
-import "./chunks/chunk-G3EVDM3M.js";
+import "./chunks/chunk-BULMUVK6.js";
 import {
   __commonJS,
   __require,
@@ -18199,12 +18205,12 @@ var require_eventsource_stream = __commonJS({
       }
       return true;
     }
-    function isFieldName(line, length, field3) {
-      if (length !== field3.length) {
+    function isFieldName(line, length, field4) {
+      if (length !== field4.length) {
         return false;
       }
       for (let i = 0; i < length; i++) {
-        if (line[i] !== field3[i]) {
+        if (line[i] !== field4[i]) {
           return false;
         }
       }
@@ -18405,13 +18411,13 @@ ${value}`;
           }
         }
       }
-      setEventFieldSize(field3, size) {
-        const eventSize = this.eventSize - this.eventFieldSizes[field3] + size;
+      setEventFieldSize(field4, size) {
+        const eventSize = this.eventSize - this.eventFieldSizes[field4] + size;
         if (this.maxEventSize > 0 && eventSize > this.maxEventSize) {
           throw createMaxEventSizeExceededError();
         }
         this.eventSize = eventSize;
-        this.eventFieldSizes[field3] = size;
+        this.eventFieldSizes[field4] = size;
       }
       /**
        * @param {EventSourceStreamEvent} event
@@ -21178,7 +21184,8 @@ function readActionContext(env) {
     runAttempt: env.GITHUB_RUN_ATTEMPT || null,
     serverUrl: env.GITHUB_SERVER_URL || "https://github.com",
     sha: env.GITHUB_SHA || null,
-    runnerTemp: env.RUNNER_TEMP || tmpdir()
+    runnerTemp: env.RUNNER_TEMP || tmpdir(),
+    workspace: env.GITHUB_WORKSPACE || null
   };
 }
 
@@ -21188,6 +21195,7 @@ function cardOutputs(result) {
   return {
     "round-score": card.roundScore === null ? "" : String(card.roundScore),
     "gate-passed": String(card.gate.passed),
+    verdict: decideVerdict(card).outcome,
     "prompts-scored": String(card.promptsScored),
     "prompts-total": String(card.promptsTotal),
     "failure-kind": card.failure?.kind ?? "",
@@ -25505,6 +25513,23 @@ function createActionOctokit(token, options = {}) {
   return getOctokit(token, { ...options, throttle: { onRateLimit: onPrimaryRateLimit, onSecondaryRateLimit } }, retry, throttling);
 }
 
+// action/decide-step-outcome.ts
+function decideStepOutcome(card, options) {
+  const verdict = decideVerdict(card);
+  const { headline } = describeVerdict(card);
+  const fix = verdict.runnerFault ? ` ${describeRunnerFix(verdict.runnerFault)}` : "";
+  let annotation = null;
+  if (card.failure) {
+    const event = `${describeFailureEvent(card.failure)} (${card.failure.label})`;
+    annotation = verdict.outcome === "none" ? { level: "warning", title: `speedgate: no verdict, not the patch: ${event}`, message: `${card.failure.summary}${fix}` } : { level: "error", title: `speedgate: ${event}`, message: card.failure.summary };
+  }
+  if (options.cancelled) return { failure: `speedgate was cancelled: ${headline}`, warning: null, annotation };
+  if (verdict.outcome === "pass") return { failure: null, warning: null, annotation };
+  const said = `${headline}${fix}`;
+  if (options.failOnGate || verdict.cause === "image") return { failure: said, warning: null, annotation };
+  return { failure: null, warning: `${said} (fail-on-gate is false, so the step passes)`, annotation };
+}
+
 // action/input-helper.ts
 import { join } from "node:path";
 import { tmpdir as tmpdir2 } from "node:os";
@@ -25513,6 +25538,9 @@ var INPUTS = {
   patch: "patch",
   patchFromPr: "patch-from-pr",
   patchPaths: "patch-paths",
+  baseSha: "base-sha",
+  headSha: "head-sha",
+  repositoryPath: "repository-path",
   outDir: "out-dir",
   shard: "shard",
   mode: "mode",
@@ -25552,6 +25580,22 @@ function readPatchSource(read) {
   if (fromPr) return { kind: "pull-request", paths };
   return file ? { kind: "file", path: file } : { kind: "config" };
 }
+function readRevision(read, name) {
+  const value = read(name).trim();
+  if (value === "") return null;
+  if (value.startsWith("-") || /\s/.test(value)) throw new ConfigError(`${label(name)}: expected a commit SHA or another git revision, got ${describeValue(value)}`);
+  return value;
+}
+function readCommitInputs(read, patch) {
+  const commits = { base: readRevision(read, INPUTS.baseSha), head: readRevision(read, INPUTS.headSha), repositoryPath: read(INPUTS.repositoryPath).trim() || null };
+  if ((commits.base !== null || commits.head !== null) && patch.kind !== "config") {
+    const given = commits.base !== null ? INPUTS.baseSha : INPUTS.headSha;
+    throw new ConfigError(
+      `${label(given)}: expected either base-sha/head-sha (score the pull request's head against its base) or ${patch.kind === "file" ? INPUTS.patch : INPUTS.patchFromPr} (a fixed baseline and a patch), not both`
+    );
+  }
+  return commits;
+}
 function readSettings(read, env) {
   const mode = read(INPUTS.mode).trim() || "run";
   const common = {
@@ -25561,7 +25605,7 @@ function readSettings(read, env) {
     githubToken: read(INPUTS.githubToken).trim()
   };
   if (mode === "merge") {
-    rejectForMode(read, [INPUTS.config, INPUTS.patch, INPUTS.patchPaths, INPUTS.shard], mode);
+    rejectForMode(read, [INPUTS.config, INPUTS.patch, INPUTS.patchPaths, INPUTS.shard, INPUTS.baseSha, INPUTS.headSha, INPUTS.repositoryPath], mode);
     if (readBoolean(read, INPUTS.patchFromPr, false)) rejectForMode(read, [INPUTS.patchFromPr], mode);
     const cards = readList(read, INPUTS.cards);
     if (cards.length === 0) {
@@ -25574,10 +25618,12 @@ function readSettings(read, env) {
   const config = read(INPUTS.config).trim();
   if (!config) throw new ConfigError(`${label(INPUTS.config)}: expected the path of a round config file (mode: run), got nothing`);
   const shardText = read(INPUTS.shard).trim();
+  const patch = readPatchSource(read);
   return {
     mode,
     config,
-    patch: readPatchSource(read),
+    patch,
+    commits: readCommitInputs(read, patch),
     shard: shardText ? parseShardSpec(shardText, label(INPUTS.shard)) : null,
     ...common
   };
@@ -25585,7 +25631,7 @@ function readSettings(read, env) {
 
 // action/main.ts
 import { constants } from "node:fs";
-import { access, mkdir as mkdir2 } from "node:fs/promises";
+import { access, mkdir as mkdir2, readFile as readFile2 } from "node:fs/promises";
 import { resolve as resolve2 } from "node:path";
 
 // src/shard/select-shard.ts
@@ -25720,7 +25766,7 @@ function field(value, key) {
 function dispatchInputs(context3) {
   const inputs = field(context3.payload, "inputs");
   const pr = field(inputs, "pr");
-  const sha = field(inputs, "sha");
+  const sha2 = field(inputs, "sha");
   let pullRequest = null;
   if (pr !== void 0 && pr !== "") {
     const number = typeof pr === "number" ? pr : typeof pr === "string" && pr.trim() !== "" ? Number(pr.trim()) : Number.NaN;
@@ -25730,11 +25776,11 @@ function dispatchInputs(context3) {
     pullRequest = number;
   }
   let headSha = null;
-  if (sha !== void 0 && sha !== "") {
-    if (typeof sha !== "string" || !/^[0-9a-f]{40}$/i.test(sha.trim())) {
-      throw new ConfigError(`workflow_dispatch input "sha": expected a full 40-character commit SHA, got ${describeValue(sha)}`);
+  if (sha2 !== void 0 && sha2 !== "") {
+    if (typeof sha2 !== "string" || !/^[0-9a-f]{40}$/i.test(sha2.trim())) {
+      throw new ConfigError(`workflow_dispatch input "sha": expected a full 40-character commit SHA, got ${describeValue(sha2)}`);
     }
-    headSha = sha.trim().toLowerCase();
+    headSha = sha2.trim().toLowerCase();
   }
   return { pullRequest, headSha };
 }
@@ -25744,9 +25790,9 @@ function readCardSource(context3) {
   let headSha = null;
   if (pullRequest !== void 0) {
     const value = field(pullRequest, "number");
-    const sha = field(field(pullRequest, "head"), "sha");
+    const sha2 = field(field(pullRequest, "head"), "sha");
     number = typeof value === "number" ? value : null;
-    headSha = typeof sha === "string" ? sha : null;
+    headSha = typeof sha2 === "string" ? sha2 : null;
   } else if (context3.eventName === "workflow_dispatch") {
     ({ pullRequest: number, headSha } = dispatchInputs(context3));
   } else {
@@ -25763,24 +25809,151 @@ import { resolve } from "node:path";
 function field2(value, key) {
   return typeof value === "object" && value !== null ? value[key] : void 0;
 }
+var REPOSITORY_EVENTS = /* @__PURE__ */ new Set(["push", "schedule"]);
+var PULL_REQUEST_INPUT = /^(pr|pull|pull[-_]?request|pr[-_]?number|pull[-_]?number|pull[-_]?request[-_]?number)$/i;
 function pullRequestPatchOrigin(settings, context3) {
   if (settings.patch.kind === "pull-request") return `input "${INPUTS.patchFromPr}" is true`;
-  const pr = field2(field2(context3.payload, "inputs"), "pr");
-  if (context3.eventName === "workflow_dispatch" && pr !== void 0 && pr !== "") {
-    return `the run was dispatched for pull request ${JSON.stringify(pr)} (workflow_dispatch input "pr")`;
+  if (context3.eventName === "workflow_dispatch") {
+    const inputs = field2(context3.payload, "inputs");
+    const named = typeof inputs === "object" && inputs !== null ? Object.entries(inputs).find(([name, value]) => PULL_REQUEST_INPUT.test(name) && value !== void 0 && value !== null && value !== "") : void 0;
+    return named ? `the run was dispatched for pull request ${JSON.stringify(named[1])} (workflow_dispatch input "${named[0]}")` : null;
   }
-  if (context3.eventName === "pull_request_target") return "the run is a pull_request_target event";
-  return null;
+  if (REPOSITORY_EVENTS.has(context3.eventName)) return null;
+  const event = context3.eventName === "" ? "the run names no event" : `the run is ${/^[aeiou]/i.test(context3.eventName) ? "an" : "a"} ${context3.eventName} event`;
+  return `${event}, which can carry a pull request's code; only push, schedule and a workflow_dispatch naming no pull request are the repository's own`;
 }
-async function refuseUntrustedProcessRound(settings, context3) {
+async function refuseUntrustedProcessRound(settings, context3, options = {}) {
   const origin = pullRequestPatchOrigin(settings, context3);
   if (origin === null) return;
   const path = resolve(settings.config);
   const config = parseRoundConfigYaml(await readFile(path, "utf8"), path);
   if (config.runtime !== "process" || config.candidate.trusted) return;
   throw new ConfigError(
-    `${path}: runtime: process runs the candidate's code as the runner's own user (its files, its sockets, what later steps run), so it is for trusted code only, and this round's patch comes from a pull request (${origin}). Score pull requests with runtime: docker, or set candidate.trusted: true in the round config if everyone who can open a pull request that reaches this workflow is trusted.`
+    `${path}: runtime: process runs the candidate's code as the runner's own user (its files, its sockets, what later steps run), so it is for trusted code only, and this round's ${options.commits ? "candidate is a pull request's head commit" : "patch comes from a pull request"} (${origin}). Score pull requests with runtime: docker, or set candidate.trusted: true in the round config if everyone who can open a pull request that reaches this workflow is trusted.`
   );
+}
+
+// src/github/find-pull-request-for-commit.ts
+function toPullRequest(value) {
+  if (typeof value !== "object" || value === null) return null;
+  const record = value;
+  if (typeof record.number !== "number" || typeof record.head?.sha !== "string") return null;
+  const name = (repo) => typeof repo?.full_name === "string" ? repo.full_name : null;
+  return {
+    number: record.number,
+    headSha: record.head.sha,
+    headRepo: name(record.head.repo),
+    headBranch: typeof record.head.ref === "string" ? record.head.ref : null,
+    baseRepo: name(record.base?.repo),
+    baseSha: typeof record.base?.sha === "string" && /^[0-9a-f]{40}$/i.test(record.base.sha) ? record.base.sha.toLowerCase() : null,
+    state: typeof record.state === "string" ? record.state : "",
+    htmlUrl: typeof record.html_url === "string" ? record.html_url : "",
+    author: typeof record.user?.login === "string" ? record.user.login : null
+  };
+}
+async function getPullRequest(client, options) {
+  const response = await client.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", {
+    owner: options.owner,
+    repo: options.repo,
+    pull_number: options.pullNumber
+  });
+  return toPullRequest(response.data);
+}
+
+// src/git/fetch-missing-commits.ts
+async function fetchMissingCommits(repoDir, commits, options) {
+  const remote = options.remote ?? "origin";
+  const config = {};
+  if (options.token) {
+    const server = (options.serverUrl ?? "https://github.com").replace(/\/$/, "");
+    config[`http.${server}/.extraheader`] = `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${options.token}`).toString("base64")}`;
+  }
+  const fetch2 = async (args) => {
+    await runGit(repoDir, ["fetch", "--no-tags", "--no-recurse-submodules", "--quiet", ...args], { config, ...options.signal ? { signal: options.signal } : {} });
+  };
+  if (await gitText(repoDir, ["rev-parse", "--is-shallow-repository"]) === "true") {
+    options.logger.warn(`${repoDir} is a shallow clone: fetching its full history (actions/checkout with fetch-depth: 0 saves this step)`);
+    await fetch2(["--unshallow", remote]);
+  }
+  for (const commit of commits) {
+    if (await resolveCommit(repoDir, commit, options.signal)) continue;
+    if (!/^[0-9a-f]{40}$/i.test(commit)) continue;
+    options.logger.info(`fetching ${commit} from ${remote}`);
+    await fetch2([remote, commit]);
+  }
+}
+
+// action/resolve-run-commits.ts
+function field3(value, key) {
+  return typeof value === "object" && value !== null ? value[key] : void 0;
+}
+function sha(value) {
+  return typeof value === "string" && /^[0-9a-f]{40}$/i.test(value.trim()) ? value.trim().toLowerCase() : null;
+}
+function readEventCommits(context3) {
+  const payload = context3.payload;
+  const pull = field3(payload, "pull_request");
+  if (pull !== void 0) {
+    return { base: sha(field3(field3(pull, "base"), "sha")), head: sha(field3(field3(pull, "head"), "sha")), pullRequest: null, from: `the ${context3.eventName} event's pull request` };
+  }
+  if (context3.eventName === "workflow_dispatch") {
+    const inputs = field3(payload, "inputs");
+    const pr = field3(inputs, "pr");
+    const number = typeof pr === "number" ? pr : typeof pr === "string" && /^\d+$/.test(pr.trim()) ? Number(pr.trim()) : null;
+    const head = sha(field3(inputs, "sha"));
+    if (number === null && head === null) return null;
+    return { base: sha(field3(inputs, "base")), head, pullRequest: number, from: "the workflow_dispatch inputs" };
+  }
+  if (context3.eventName === "workflow_run") {
+    const pulls = field3(field3(payload, "workflow_run"), "pull_requests");
+    const first = Array.isArray(pulls) ? pulls[0] : void 0;
+    if (first === void 0) return null;
+    return { base: sha(field3(field3(first, "base"), "sha")), head: sha(field3(field3(first, "head"), "sha")), pullRequest: null, from: "the workflow_run's pull request" };
+  }
+  return null;
+}
+function scoresCommits(settings, context3, configHasPatch) {
+  if (settings.patch.kind !== "config") return false;
+  const given = settings.commits;
+  if (configHasPatch) {
+    if (given.base !== null || given.head !== null) {
+      throw new ConfigError(
+        `input "${given.base !== null ? INPUTS.baseSha : INPUTS.headSha}": expected no candidate.patch in the round config with base-sha/head-sha: the candidate is the head commit, a fixed baseline with a patch is the other mode; use one or the other`
+      );
+    }
+    return false;
+  }
+  if (given.base !== null || given.head !== null) return true;
+  const event = readEventCommits(context3);
+  return event !== null && event.head !== null && (event.base !== null || event.pullRequest !== null);
+}
+async function resolveRunCommits(settings, context3, deps) {
+  const given = settings.commits;
+  const event = readEventCommits(context3);
+  let base = given.base ?? event?.base ?? null;
+  const head = given.head ?? event?.head ?? null;
+  if (base === null && event?.pullRequest && context3.repository) {
+    const pull = await getPullRequest(deps.createClient(requireToken(settings, "that may read the pull request")), { ...context3.repository, pullNumber: event.pullRequest });
+    base = pull?.baseSha ?? null;
+    if (base) deps.logger.info(`The base of #${event.pullRequest} is ${base} (read from the pull request)`);
+  }
+  if (base === null || head === null) {
+    const missing = base === null ? INPUTS.baseSha : INPUTS.headSha;
+    throw new ConfigError(
+      `input "${missing}": expected the ${base === null ? "base" : "head"} commit to score${event ? `, which ${event.from} does not name` : ""}; set base-sha and head-sha (or use patch-from-pr for a fixed baseline)`
+    );
+  }
+  const repoDir = given.repositoryPath ?? context3.workspace ?? process.cwd();
+  deps.logger.info(`Scoring ${head} against its base ${base} (${given.base !== null || given.head !== null ? "inputs base-sha/head-sha" : event?.from ?? ""}) in ${repoDir}`);
+  try {
+    await fetchMissingCommits(repoDir, [base, head], { token: settings.githubToken, serverUrl: context3.serverUrl, logger: deps.logger });
+  } catch (error2) {
+    if (!(error2 instanceof GitError)) throw error2;
+    throw new ConfigError(
+      `input "${INPUTS.repositoryPath}": expected a clone of the repository holding ${base.slice(0, 12)} and ${head.slice(0, 12)} (actions/checkout with fetch-depth: 0) at ${repoDir}: ${error2.message}`
+    );
+  }
+  return { base, head, repoDir, labels: { base: `input "${INPUTS.baseSha}"`, head: `input "${INPUTS.headSha}"`, repo: `input "${INPUTS.repositoryPath}"` } };
 }
 
 // action/write-pull-request-patch.ts
@@ -25928,18 +26101,25 @@ async function requireReadableFile(path, input, what) {
     throw new ConfigError(`input "${input}": expected ${what}, could not read ${resolve2(path)} (${error2.code ?? error2.message})`);
   }
 }
+async function configNamesPatch(configPath) {
+  const path = resolve2(configPath);
+  return parseRoundConfigYaml(await readFile2(path, "utf8"), path).candidate.patch !== void 0;
+}
 async function runMode(settings, context3, deps) {
   await requireReadableFile(settings.config, INPUTS.config, "a readable round config file");
   if (settings.patch.kind === "file") await requireReadableFile(settings.patch.path, INPUTS.patch, "a readable patch file");
-  await refuseUntrustedProcessRound(settings, context3);
+  const scoringCommits = settings.patch.kind === "config" && scoresCommits(settings, context3, await configNamesPatch(settings.config));
+  await refuseUntrustedProcessRound(settings, context3, { commits: scoringCommits });
+  const commits = scoringCommits ? await resolveRunCommits(settings, context3, { createClient: deps.createClient, logger: deps.logger }) : null;
   let source = readCardSource(context3);
+  if (commits && source.headSha === null) source = { ...source, headSha: commits.head };
   let patchPath = settings.patch.kind === "file" ? settings.patch.path : void 0;
   if (settings.patch.kind === "pull-request") {
     const written = await writePullRequestPatch({ settings, paths: settings.patch.paths, source, context: context3, createClient: deps.createClient, logger: deps.logger });
     patchPath = written.path;
     if (written.patchFilter) source = { ...source, patchFilter: written.patchFilter };
   }
-  const loaded = await loadRound(settings.config, patchPath ? { patchPath } : {});
+  const loaded = await loadRound(settings.config, patchPath ? { patchPath } : commits ? { commits } : {});
   let round = loaded;
   if (settings.shard) {
     const prompts = selectShard(loaded.prompts, settings.shard);
@@ -26007,19 +26187,6 @@ function abortOnSignals() {
   process.on("SIGTERM", onSignal);
   return controller.signal;
 }
-function annotateFailure(card) {
-  if (!card.failure) return;
-  const event = describeFailureEvent(card.failure);
-  error(card.failure.summary, { title: `speedgate: ${event} (${card.failure.label})` });
-}
-function stepFailure(card, failOnGate, signal) {
-  const { passed, headline } = describeVerdict(card);
-  if (signal.aborted) return `speedgate was cancelled: ${headline}`;
-  if (passed) return null;
-  if (failOnGate) return headline;
-  warning(`${headline} (fail-on-gate is false, so the step passes)`);
-  return null;
-}
 async function run() {
   const signal = abortOnSignals();
   const logger = createActionsLogger();
@@ -26042,8 +26209,13 @@ async function run() {
     });
     for (const [name, value] of Object.entries(cardOutputs(result))) setOutput(name, value);
     if (process.env.GITHUB_STEP_SUMMARY) await summary.addRaw(result.markdown).write();
-    annotateFailure(result.card);
-    failure = stepFailure(result.card, settings.failOnGate, signal);
+    const outcome = decideStepOutcome(result.card, { failOnGate: settings.failOnGate, cancelled: signal.aborted });
+    if (outcome.annotation) {
+      const { level, title, message } = outcome.annotation;
+      (level === "error" ? error : warning)(message, { title });
+    }
+    if (outcome.warning) warning(outcome.warning);
+    failure = outcome.failure;
   } catch (error2) {
     failure = error2 instanceof ConfigError || error2 instanceof RoundCancelledError ? error2.message : `speedgate failed: ${error2.stack ?? String(error2)}`;
   }

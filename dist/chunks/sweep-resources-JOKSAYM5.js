@@ -7,12 +7,14 @@ const __filename = __speedgateFileURLToPath(import.meta.url);
 const __dirname = __speedgateDirname(__filename);
 import {
   DEFAULT_STALE_AFTER_MS,
+  ROLE_RUN_BASELINE,
   isRunGone,
   sweepResources
-} from "./chunk-G3EVDM3M.js";
+} from "./chunk-BULMUVK6.js";
 import "./chunk-BY2EMTJO.js";
 export {
   DEFAULT_STALE_AFTER_MS,
+  ROLE_RUN_BASELINE,
   isRunGone,
   sweepResources
 };

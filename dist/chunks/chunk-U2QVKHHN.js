@@ -9,12 +9,14 @@ import {
   require_docker
 } from "./chunk-TM3QZYC6.js";
 import {
+  LABEL_CREATED,
   LABEL_ROLE,
   LABEL_RUN_ID,
+  ROLE_RUN_BASELINE,
   dockerStatusCode,
   makeResourceLabels,
   sweepResources
-} from "./chunk-G3EVDM3M.js";
+} from "./chunk-BULMUVK6.js";
 import {
   __commonJS,
   __export,
@@ -1707,10 +1709,10 @@ var require_util = __commonJS({
       }
       return obj;
     }
-    function errorRequest(client, request2, err) {
+    function errorRequest(client, request3, err) {
       try {
-        request2.onError(err);
-        assert2(request2.aborted);
+        request3.onError(err);
+        assert2(request3.aborted);
       } catch (err2) {
         client.emit("error", err2);
       }
@@ -2402,7 +2404,7 @@ var require_request = __commonJS({
         return this;
       }
     };
-    function processHeader(request2, key, val) {
+    function processHeader(request3, key, val) {
       if (val && (typeof val === "object" && !Array.isArray(val))) {
         throw new InvalidArgumentError(`invalid ${key} header`);
       } else if (val === void 0) {
@@ -2449,24 +2451,24 @@ var require_request = __commonJS({
         }
       }
       if (headerName === "host") {
-        if (request2.host !== null) {
+        if (request3.host !== null) {
           throw new InvalidArgumentError("duplicate host header");
         }
         if (typeof val !== "string") {
           throw new InvalidArgumentError("invalid host header");
         }
-        request2.host = val;
+        request3.host = val;
       } else if (headerName === "content-length") {
-        if (request2.contentLength !== null) {
+        if (request3.contentLength !== null) {
           throw new InvalidArgumentError("duplicate content-length header");
         }
         if (!isValidContentLengthHeaderValue(val)) {
           throw new InvalidArgumentError("invalid content-length header");
         }
-        request2.contentLength = parseInt(val, 10);
-      } else if (request2.contentType === null && headerName === "content-type") {
-        request2.contentType = val;
-        request2.headers.push(key, val);
+        request3.contentLength = parseInt(val, 10);
+      } else if (request3.contentType === null && headerName === "content-type") {
+        request3.contentType = val;
+        request3.headers.push(key, val);
       } else if (headerName === "transfer-encoding" || headerName === "keep-alive" || headerName === "upgrade") {
         throw new InvalidArgumentError(`invalid ${headerName} header`);
       } else if (headerName === "connection") {
@@ -2480,13 +2482,13 @@ var require_request = __commonJS({
             throw new InvalidArgumentError("invalid connection header");
           }
           if (trimmed === "close") {
-            request2.reset = true;
+            request3.reset = true;
           }
         }
       } else if (headerName === "expect") {
         throw new NotSupportedError("expect header not supported");
       } else {
-        request2.headers.push(key, val);
+        request3.headers.push(key, val);
       }
     }
     module.exports = Request;
@@ -5099,11 +5101,11 @@ var require_util2 = __commonJS({
     function normalizeBinaryStringToUtf8(value) {
       return Buffer.from(value, "binary").toString("utf8");
     }
-    function requestCurrentURL(request2) {
-      return request2.urlList[request2.urlList.length - 1];
+    function requestCurrentURL(request3) {
+      return request3.urlList[request3.urlList.length - 1];
     }
-    function requestBadPort(request2) {
-      const url2 = requestCurrentURL(request2);
+    function requestBadPort(request3) {
+      const url2 = requestCurrentURL(request3);
       if (urlIsHttpHttpsScheme(url2) && badPortsSet.has(url2.port)) {
         return "blocked";
       }
@@ -5141,10 +5143,10 @@ var require_util2 = __commonJS({
       }
       return policy;
     }
-    function setRequestReferrerPolicyOnRedirect(request2, actualResponse) {
+    function setRequestReferrerPolicyOnRedirect(request3, actualResponse) {
       const policy = parseReferrerPolicy(actualResponse);
       if (policy !== "") {
-        request2.referrerPolicy = policy;
+        request3.referrerPolicy = policy;
       }
     }
     function crossOriginResourcePolicyCheck() {
@@ -5161,33 +5163,33 @@ var require_util2 = __commonJS({
       header = httpRequest.mode;
       httpRequest.headersList.set("sec-fetch-mode", header, true);
     }
-    function appendRequestOriginHeader(request2) {
-      let serializedOrigin = request2.origin;
+    function appendRequestOriginHeader(request3) {
+      let serializedOrigin = request3.origin;
       if (serializedOrigin === "client" || serializedOrigin === void 0) {
         return;
       }
-      if (request2.responseTainting === "cors" || request2.mode === "websocket") {
-        request2.headersList.append("origin", serializedOrigin, true);
-      } else if (request2.method !== "GET" && request2.method !== "HEAD") {
-        switch (request2.referrerPolicy) {
+      if (request3.responseTainting === "cors" || request3.mode === "websocket") {
+        request3.headersList.append("origin", serializedOrigin, true);
+      } else if (request3.method !== "GET" && request3.method !== "HEAD") {
+        switch (request3.referrerPolicy) {
           case "no-referrer":
             serializedOrigin = null;
             break;
           case "no-referrer-when-downgrade":
           case "strict-origin":
           case "strict-origin-when-cross-origin":
-            if (request2.origin && urlHasHttpsScheme(request2.origin) && !urlHasHttpsScheme(requestCurrentURL(request2))) {
+            if (request3.origin && urlHasHttpsScheme(request3.origin) && !urlHasHttpsScheme(requestCurrentURL(request3))) {
               serializedOrigin = null;
             }
             break;
           case "same-origin":
-            if (!sameOrigin(request2, requestCurrentURL(request2))) {
+            if (!sameOrigin(request3, requestCurrentURL(request3))) {
               serializedOrigin = null;
             }
             break;
           default:
         }
-        request2.headersList.append("origin", serializedOrigin, true);
+        request3.headersList.append("origin", serializedOrigin, true);
       }
     }
     function coarsenTime(timestamp, crossOriginIsolatedCapability) {
@@ -5241,18 +5243,18 @@ var require_util2 = __commonJS({
         referrerPolicy: policyContainer.referrerPolicy
       };
     }
-    function determineRequestsReferrer(request2) {
-      const policy = request2.referrerPolicy;
+    function determineRequestsReferrer(request3) {
+      const policy = request3.referrerPolicy;
       assert2(policy);
       let referrerSource = null;
-      if (request2.referrer === "client") {
+      if (request3.referrer === "client") {
         const globalOrigin = getGlobalOrigin();
         if (!globalOrigin || globalOrigin.origin === "null") {
           return "no-referrer";
         }
         referrerSource = new URL(globalOrigin);
-      } else if (webidl.is.URL(request2.referrer)) {
-        referrerSource = request2.referrer;
+      } else if (webidl.is.URL(request3.referrer)) {
+        referrerSource = request3.referrer;
       }
       let referrerURL = stripURLForReferrer(referrerSource);
       const referrerOrigin = stripURLForReferrer(referrerSource, true);
@@ -5270,14 +5272,14 @@ var require_util2 = __commonJS({
         case "unsafe-url":
           return referrerURL;
         case "strict-origin": {
-          const currentURL = requestCurrentURL(request2);
+          const currentURL = requestCurrentURL(request3);
           if (isURLPotentiallyTrustworthy(referrerURL) && !isURLPotentiallyTrustworthy(currentURL)) {
             return "no-referrer";
           }
           return referrerOrigin;
         }
         case "strict-origin-when-cross-origin": {
-          const currentURL = requestCurrentURL(request2);
+          const currentURL = requestCurrentURL(request3);
           if (sameOrigin(referrerURL, currentURL)) {
             return referrerURL;
           }
@@ -5287,17 +5289,17 @@ var require_util2 = __commonJS({
           return referrerOrigin;
         }
         case "same-origin":
-          if (sameOrigin(request2, referrerURL)) {
+          if (sameOrigin(request3, referrerURL)) {
             return referrerURL;
           }
           return "no-referrer";
         case "origin-when-cross-origin":
-          if (sameOrigin(request2, referrerURL)) {
+          if (sameOrigin(request3, referrerURL)) {
             return referrerURL;
           }
           return referrerOrigin;
         case "no-referrer-when-downgrade": {
-          const currentURL = requestCurrentURL(request2);
+          const currentURL = requestCurrentURL(request3);
           if (isURLPotentiallyTrustworthy(referrerURL) && !isURLPotentiallyTrustworthy(currentURL)) {
             return "no-referrer";
           }
@@ -5364,7 +5366,7 @@ var require_util2 = __commonJS({
       if (url2.protocol === "blob:") return true;
       return isOriginPotentiallyTrustworthy(url2.origin);
     }
-    function tryUpgradeRequestToAPotentiallyTrustworthyURL(request2) {
+    function tryUpgradeRequestToAPotentiallyTrustworthyURL(request3) {
     }
     function sameOrigin(A, B) {
       if (A.origin === B.origin && A.origin === "null") {
@@ -5743,7 +5745,7 @@ var require_util2 = __commonJS({
       }
       return gettingDecodingSplitting(value);
     }
-    function hasAuthenticationEntry(request2) {
+    function hasAuthenticationEntry(request3) {
       return false;
     }
     function includesCredentials(url2) {
@@ -6978,11 +6980,11 @@ var require_client_h1 = __commonJS({
           util.destroy(socket, new SocketError("bad response", util.getSocketInfo(socket)));
           return -1;
         }
-        const request2 = client[kQueue][client[kRunningIdx]];
-        if (!request2) {
+        const request3 = client[kQueue][client[kRunningIdx]];
+        if (!request3) {
           return -1;
         }
-        request2.onResponseStarted();
+        request3.onResponseStarted();
         return 0;
       }
       /**
@@ -7044,9 +7046,9 @@ var require_client_h1 = __commonJS({
         assert2(!socket.destroyed);
         assert2(!this.paused);
         assert2((headers.length & 1) === 0);
-        const request2 = client[kQueue][client[kRunningIdx]];
-        assert2(request2);
-        assert2(request2.upgrade || request2.method === "CONNECT");
+        const request3 = client[kQueue][client[kRunningIdx]];
+        assert2(request3);
+        assert2(request3.upgrade || request3.method === "CONNECT");
         this.statusCode = 0;
         this.statusText = "";
         this.shouldKeepAlive = false;
@@ -7063,9 +7065,9 @@ var require_client_h1 = __commonJS({
         client[kQueue][client[kRunningIdx]++] = null;
         client.emit("disconnect", client[kUrl], [client], new InformationalError("upgrade"));
         try {
-          request2.onUpgrade(statusCode, headers, socket, statusText);
+          request3.onUpgrade(statusCode, headers, socket, statusText);
         } catch (err) {
-          util.errorRequest(client, request2, err);
+          util.errorRequest(client, request3, err);
           util.destroy(socket, err);
         }
         client[kResume]();
@@ -7085,8 +7087,8 @@ var require_client_h1 = __commonJS({
           util.destroy(socket, new SocketError("bad response", util.getSocketInfo(socket)));
           return -1;
         }
-        const request2 = client[kQueue][client[kRunningIdx]];
-        if (!request2) {
+        const request3 = client[kQueue][client[kRunningIdx]];
+        if (!request3) {
           return -1;
         }
         assert2(!this.upgrade);
@@ -7095,23 +7097,23 @@ var require_client_h1 = __commonJS({
           util.destroy(socket, new SocketError("bad response", util.getSocketInfo(socket)));
           return -1;
         }
-        if (upgrade && !request2.upgrade) {
+        if (upgrade && !request3.upgrade) {
           util.destroy(socket, new SocketError("bad upgrade", util.getSocketInfo(socket)));
           return -1;
         }
         assert2(this.timeoutType === TIMEOUT_HEADERS);
         this.statusCode = statusCode;
         this.shouldKeepAlive = shouldKeepAlive || // Override llhttp value which does not allow keepAlive for HEAD.
-        request2.method === "HEAD" && !socket[kReset] && this.connection.toLowerCase() === "keep-alive";
+        request3.method === "HEAD" && !socket[kReset] && this.connection.toLowerCase() === "keep-alive";
         if (this.statusCode >= 200) {
-          const bodyTimeout = request2.bodyTimeout != null ? request2.bodyTimeout : client[kBodyTimeout];
+          const bodyTimeout = request3.bodyTimeout != null ? request3.bodyTimeout : client[kBodyTimeout];
           this.setTimeout(bodyTimeout, TIMEOUT_BODY);
         } else if (this.timeout) {
           if (this.timeout.refresh) {
             this.timeout.refresh();
           }
         }
-        if (request2.method === "CONNECT") {
+        if (request3.method === "CONNECT") {
           assert2(client[kRunning] === 1);
           this.upgrade = true;
           return 2;
@@ -7142,11 +7144,11 @@ var require_client_h1 = __commonJS({
         } else {
           socket[kReset] = true;
         }
-        const pause = request2.onHeaders(statusCode, headers, this.resume, statusText) === false;
-        if (request2.aborted) {
+        const pause = request3.onHeaders(statusCode, headers, this.resume, statusText) === false;
+        if (request3.aborted) {
           return -1;
         }
-        if (request2.method === "HEAD") {
+        if (request3.method === "HEAD") {
           return 1;
         }
         if (statusCode < 200) {
@@ -7167,8 +7169,8 @@ var require_client_h1 = __commonJS({
         if (socket.destroyed) {
           return -1;
         }
-        const request2 = client[kQueue][client[kRunningIdx]];
-        assert2(request2);
+        const request3 = client[kQueue][client[kRunningIdx]];
+        assert2(request3);
         assert2(this.timeoutType === TIMEOUT_BODY);
         if (this.timeout) {
           if (this.timeout.refresh) {
@@ -7181,7 +7183,7 @@ var require_client_h1 = __commonJS({
           return -1;
         }
         this.bytesRead += buf.length;
-        if (request2.onData(buf) === false) {
+        if (request3.onData(buf) === false) {
           return constants5.ERROR.PAUSED;
         }
         return 0;
@@ -7199,8 +7201,8 @@ var require_client_h1 = __commonJS({
         }
         assert2(statusCode >= 100);
         assert2((this.headers.length & 1) === 0);
-        const request2 = client[kQueue][client[kRunningIdx]];
-        assert2(request2);
+        const request3 = client[kQueue][client[kRunningIdx]];
+        assert2(request3);
         this.statusCode = 0;
         this.statusText = "";
         this.bytesRead = 0;
@@ -7212,11 +7214,11 @@ var require_client_h1 = __commonJS({
         if (statusCode < 200) {
           return 0;
         }
-        if (request2.method !== "HEAD" && contentLength && bytesRead !== parseInt(contentLength, 10)) {
+        if (request3.method !== "HEAD" && contentLength && bytesRead !== parseInt(contentLength, 10)) {
           util.destroy(socket, new ResponseContentLengthMismatchError());
           return -1;
         }
-        request2.onComplete(headers);
+        request3.onComplete(headers);
         client[kQueue][client[kRunningIdx]++] = null;
         socket[kSocketUsed] = client[kPending] === 0;
         if (socket[kWriting]) {
@@ -7285,8 +7287,8 @@ var require_client_h1 = __commonJS({
       return {
         version: "h1",
         defaultPipelining: 1,
-        write(request2) {
-          return writeH1(client, request2);
+        write(request3) {
+          return writeH1(client, request3);
         },
         resume() {
           resumeH1(client);
@@ -7313,18 +7315,18 @@ var require_client_h1 = __commonJS({
          * @param {import('../core/request.js')} request
          * @returns {boolean}
          */
-        busy(request2) {
+        busy(request3) {
           if (socket[kWriting] || socket[kReset] || socket[kBlocking] || socket[kIdleSocketValidation] === 1) {
             return true;
           }
-          if (request2) {
-            if (client[kRunning] > 0 && !request2.idempotent) {
+          if (request3) {
+            if (client[kRunning] > 0 && !request3.idempotent) {
               return true;
             }
-            if (client[kRunning] > 0 && (request2.upgrade || request2.method === "CONNECT")) {
+            if (client[kRunning] > 0 && (request3.upgrade || request3.method === "CONNECT")) {
               return true;
             }
-            if (client[kRunning] > 0 && util.bodyLength(request2.body) !== 0 && (util.isStream(request2.body) || util.isAsyncIterable(request2.body) || util.isFormDataLike(request2.body))) {
+            if (client[kRunning] > 0 && util.bodyLength(request3.body) !== 0 && (util.isStream(request3.body) || util.isAsyncIterable(request3.body) || util.isFormDataLike(request3.body))) {
               return true;
             }
           }
@@ -7377,13 +7379,13 @@ var require_client_h1 = __commonJS({
         assert2(client[kPending] === 0);
         const requests = client[kQueue].splice(client[kRunningIdx]);
         for (let i = 0; i < requests.length; i++) {
-          const request2 = requests[i];
-          util.errorRequest(client, request2, err);
+          const request3 = requests[i];
+          util.errorRequest(client, request3, err);
         }
       } else if (client[kRunning] > 0 && err.code !== "UND_ERR_INFO") {
-        const request2 = client[kQueue][client[kRunningIdx]];
+        const request3 = client[kQueue][client[kRunningIdx]];
         client[kQueue][client[kRunningIdx]++] = null;
-        util.errorRequest(client, request2, err);
+        util.errorRequest(client, request3, err);
       }
       client[kPendingIdx] = client[kRunningIdx];
       assert2(client[kRunning] === 0);
@@ -7451,8 +7453,8 @@ var require_client_h1 = __commonJS({
           }
         } else if (client[kRunning] > 0 && socket[kParser].statusCode < 200) {
           if (socket[kParser].timeoutType !== TIMEOUT_HEADERS) {
-            const request2 = client[kQueue][client[kRunningIdx]];
-            const headersTimeout = request2.headersTimeout != null ? request2.headersTimeout : client[kHeadersTimeout];
+            const request3 = client[kQueue][client[kRunningIdx]];
+            const headersTimeout = request3.headersTimeout != null ? request3.headersTimeout : client[kHeadersTimeout];
             socket[kParser].setTimeout(headersTimeout, TIMEOUT_HEADERS);
           }
         }
@@ -7461,11 +7463,11 @@ var require_client_h1 = __commonJS({
     function shouldSendContentLength(method) {
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
-    function setTypeOfService(socket, request2) {
+    function setTypeOfService(socket, request3) {
       if (typeof socket.setTypeOfService !== "function") {
         return;
       }
-      const typeOfService = request2.typeOfService;
+      const typeOfService = request3.typeOfService;
       if (typeOfService === void 0) {
         return;
       }
@@ -7479,26 +7481,26 @@ var require_client_h1 = __commonJS({
       } catch {
       }
     }
-    function writeH1(client, request2) {
-      const { method, path, host, upgrade, blocking, reset } = request2;
-      let { body, headers, contentLength } = request2;
+    function writeH1(client, request3) {
+      const { method, path, host, upgrade, blocking, reset } = request3;
+      let { body, headers, contentLength } = request3;
       const expectsPayload = method === "PUT" || method === "POST" || method === "PATCH" || method === "QUERY" || method === "PROPFIND" || method === "PROPPATCH";
       if (util.isFormDataLike(body)) {
         if (!extractBody) {
           extractBody = require_body().extractBody;
         }
         const [bodyStream, contentType] = extractBody(body);
-        if (request2.contentType == null) {
+        if (request3.contentType == null) {
           headers.push("content-type", contentType);
         }
         body = bodyStream.stream;
         contentLength = bodyStream.length;
-      } else if (util.isBlobLike(body) && request2.contentType == null) {
+      } else if (util.isBlobLike(body) && request3.contentType == null) {
         const contentType = body.type;
         if (contentType) {
           const contentTypeValue = `${contentType}`;
           if (!util.isValidHeaderValue(contentTypeValue)) {
-            util.errorRequest(client, request2, new InvalidArgumentError("invalid content-type header"));
+            util.errorRequest(client, request3, new InvalidArgumentError("invalid content-type header"));
             return false;
           }
           headers.push("content-type", contentTypeValue);
@@ -7510,14 +7512,14 @@ var require_client_h1 = __commonJS({
       const bodyLength = util.bodyLength(body);
       contentLength = bodyLength ?? contentLength;
       if (contentLength === null) {
-        contentLength = request2.contentLength;
+        contentLength = request3.contentLength;
       }
       if (contentLength === 0 && !expectsPayload) {
         contentLength = null;
       }
-      if (shouldSendContentLength(method) && contentLength > 0 && request2.contentLength !== null && request2.contentLength !== contentLength) {
+      if (shouldSendContentLength(method) && contentLength > 0 && request3.contentLength !== null && request3.contentLength !== contentLength) {
         if (client[kStrictContentLength]) {
-          util.errorRequest(client, request2, new RequestContentLengthMismatchError());
+          util.errorRequest(client, request3, new RequestContentLengthMismatchError());
           return false;
         }
         process.emitWarning(new RequestContentLengthMismatchError());
@@ -7525,19 +7527,19 @@ var require_client_h1 = __commonJS({
       const socket = client[kSocket];
       clearIdleSocketValidation(socket);
       const abort = (err) => {
-        if (request2.aborted || request2.completed) {
+        if (request3.aborted || request3.completed) {
           return;
         }
-        util.errorRequest(client, request2, err || new RequestAbortedError());
+        util.errorRequest(client, request3, err || new RequestAbortedError());
         util.destroy(body);
         util.destroy(socket, new InformationalError("aborted"));
       };
       try {
-        request2.onConnect(abort);
+        request3.onConnect(abort);
       } catch (err) {
-        util.errorRequest(client, request2, err);
+        util.errorRequest(client, request3, err);
       }
-      if (request2.aborted) {
+      if (request3.aborted) {
         return false;
       }
       if (method === "HEAD") {
@@ -7555,7 +7557,7 @@ var require_client_h1 = __commonJS({
       if (blocking) {
         socket[kBlocking] = true;
       }
-      setTypeOfService(socket, request2);
+      setTypeOfService(socket, request3);
       let header = `${method} ${path} HTTP/1.1\r
 `;
       if (typeof host === "string") {
@@ -7589,31 +7591,31 @@ upgrade: ${upgrade}\r
         }
       }
       if (channels.sendHeaders.hasSubscribers) {
-        channels.sendHeaders.publish({ request: request2, headers: header, socket });
+        channels.sendHeaders.publish({ request: request3, headers: header, socket });
       }
       if (!body || bodyLength === 0) {
-        writeBuffer(abort, null, client, request2, socket, contentLength, header, expectsPayload);
+        writeBuffer(abort, null, client, request3, socket, contentLength, header, expectsPayload);
       } else if (util.isBuffer(body)) {
-        writeBuffer(abort, body, client, request2, socket, contentLength, header, expectsPayload);
+        writeBuffer(abort, body, client, request3, socket, contentLength, header, expectsPayload);
       } else if (util.isBlobLike(body)) {
         if (typeof body.stream === "function") {
-          writeIterable(abort, body.stream(), client, request2, socket, contentLength, header, expectsPayload);
+          writeIterable(abort, body.stream(), client, request3, socket, contentLength, header, expectsPayload);
         } else {
-          writeBlob(abort, body, client, request2, socket, contentLength, header, expectsPayload);
+          writeBlob(abort, body, client, request3, socket, contentLength, header, expectsPayload);
         }
       } else if (util.isStream(body)) {
-        writeStream(abort, body, client, request2, socket, contentLength, header, expectsPayload);
+        writeStream(abort, body, client, request3, socket, contentLength, header, expectsPayload);
       } else if (util.isIterable(body)) {
-        writeIterable(abort, body, client, request2, socket, contentLength, header, expectsPayload);
+        writeIterable(abort, body, client, request3, socket, contentLength, header, expectsPayload);
       } else {
         assert2(false);
       }
       return true;
     }
-    function writeStream(abort, body, client, request2, socket, contentLength, header, expectsPayload) {
+    function writeStream(abort, body, client, request3, socket, contentLength, header, expectsPayload) {
       assert2(contentLength !== 0 || client[kRunning] === 0, "stream body cannot be pipelined");
       let finished = false;
-      const writer = new AsyncWriter({ abort, socket, request: request2, contentLength, client, expectsPayload, header });
+      const writer = new AsyncWriter({ abort, socket, request: request3, contentLength, client, expectsPayload, header });
       const onData = function(chunk) {
         if (finished) {
           return;
@@ -7679,7 +7681,7 @@ upgrade: ${upgrade}\r
         setImmediate(onClose);
       }
     }
-    function writeBuffer(abort, body, client, request2, socket, contentLength, header, expectsPayload) {
+    function writeBuffer(abort, body, client, request3, socket, contentLength, header, expectsPayload) {
       try {
         if (!body) {
           if (contentLength === 0) {
@@ -7699,18 +7701,18 @@ upgrade: ${upgrade}\r
 `, "latin1");
           socket.write(body);
           socket.uncork();
-          request2.onBodySent(body);
-          if (!expectsPayload && request2.reset !== false) {
+          request3.onBodySent(body);
+          if (!expectsPayload && request3.reset !== false) {
             socket[kReset] = true;
           }
         }
-        request2.onRequestSent();
+        request3.onRequestSent();
         client[kResume]();
       } catch (err) {
         abort(err);
       }
     }
-    async function writeBlob(abort, body, client, request2, socket, contentLength, header, expectsPayload) {
+    async function writeBlob(abort, body, client, request3, socket, contentLength, header, expectsPayload) {
       assert2(contentLength === body.size, "blob body must have content length");
       try {
         if (contentLength != null && contentLength !== body.size) {
@@ -7723,9 +7725,9 @@ upgrade: ${upgrade}\r
 `, "latin1");
         socket.write(buffer);
         socket.uncork();
-        request2.onBodySent(buffer);
-        request2.onRequestSent();
-        if (!expectsPayload && request2.reset !== false) {
+        request3.onBodySent(buffer);
+        request3.onRequestSent();
+        if (!expectsPayload && request3.reset !== false) {
           socket[kReset] = true;
         }
         client[kResume]();
@@ -7733,7 +7735,7 @@ upgrade: ${upgrade}\r
         abort(err);
       }
     }
-    async function writeIterable(abort, body, client, request2, socket, contentLength, header, expectsPayload) {
+    async function writeIterable(abort, body, client, request3, socket, contentLength, header, expectsPayload) {
       assert2(contentLength !== 0 || client[kRunning] === 0, "iterator body cannot be pipelined");
       let callback = null;
       function onDrain() {
@@ -7752,7 +7754,7 @@ upgrade: ${upgrade}\r
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
-      const writer = new AsyncWriter({ abort, socket, request: request2, contentLength, client, expectsPayload, header });
+      const writer = new AsyncWriter({ abort, socket, request: request3, contentLength, client, expectsPayload, header });
       try {
         for await (const chunk of body) {
           if (socket[kError]) {
@@ -7781,9 +7783,9 @@ upgrade: ${upgrade}\r
        * @param {boolean} arg.expectsPayload
        * @param {string} arg.header
        */
-      constructor({ abort, socket, request: request2, contentLength, client, expectsPayload, header }) {
+      constructor({ abort, socket, request: request3, contentLength, client, expectsPayload, header }) {
         this.socket = socket;
-        this.request = request2;
+        this.request = request3;
         this.contentLength = contentLength;
         this.client = client;
         this.bytesWritten = 0;
@@ -7797,7 +7799,7 @@ upgrade: ${upgrade}\r
        * @returns
        */
       write(chunk) {
-        const { socket, request: request2, contentLength, client, bytesWritten, expectsPayload, header } = this;
+        const { socket, request: request3, contentLength, client, bytesWritten, expectsPayload, header } = this;
         if (socket[kError]) {
           throw socket[kError];
         }
@@ -7816,7 +7818,7 @@ upgrade: ${upgrade}\r
         }
         socket.cork();
         if (bytesWritten === 0) {
-          if (!expectsPayload && request2.reset !== false) {
+          if (!expectsPayload && request3.reset !== false) {
             socket[kReset] = true;
           }
           if (contentLength === null) {
@@ -7836,7 +7838,7 @@ ${len2.toString(16)}\r
         this.bytesWritten += len2;
         const ret = socket.write(chunk);
         socket.uncork();
-        request2.onBodySent(chunk);
+        request3.onBodySent(chunk);
         if (!ret) {
           if (socket[kParser].timeout && socket[kParser].timeoutType === TIMEOUT_HEADERS) {
             if (socket[kParser].timeout.refresh) {
@@ -7850,8 +7852,8 @@ ${len2.toString(16)}\r
        * @returns {void}
        */
       end() {
-        const { socket, contentLength, client, bytesWritten, expectsPayload, header, request: request2 } = this;
-        request2.onRequestSent();
+        const { socket, contentLength, client, bytesWritten, expectsPayload, header, request: request3 } = this;
+        request3.onRequestSent();
         socket[kWriting] = false;
         if (socket[kError]) {
           throw socket[kError];
@@ -8031,8 +8033,8 @@ var require_client_h2 = __commonJS({
          * @param {import('../core/request.js')} request
          * @returns {boolean}
         */
-        write(request2) {
-          return writeH2(client, request2);
+        write(request3) {
+          return writeH2(client, request3);
         },
         /**
          * @returns {void}
@@ -8061,14 +8063,14 @@ var require_client_h2 = __commonJS({
          * @param {import('../core/request.js')} request
          * @returns {boolean}
         */
-        busy(request2) {
-          if (request2 != null) {
+        busy(request3) {
+          if (request3 != null) {
             if (client[kRunning] > 0) {
-              if (request2.idempotent === false) return true;
-              if ((request2.upgrade === "websocket" || request2.method === "CONNECT") && session[kRemoteSettings] === false) return true;
-              if (util.bodyLength(request2.body) !== 0 && (util.isStream(request2.body) || util.isAsyncIterable(request2.body) || util.isFormDataLike(request2.body))) return true;
+              if (request3.idempotent === false) return true;
+              if ((request3.upgrade === "websocket" || request3.method === "CONNECT") && session[kRemoteSettings] === false) return true;
+              if (util.bodyLength(request3.body) !== 0 && (util.isStream(request3.body) || util.isAsyncIterable(request3.body) || util.isFormDataLike(request3.body))) return true;
             } else {
-              return (request2.upgrade === "websocket" || request2.method === "CONNECT") && session[kRemoteSettings] === false;
+              return (request3.upgrade === "websocket" || request3.method === "CONNECT") && session[kRemoteSettings] === false;
             }
           }
           return false;
@@ -8143,15 +8145,15 @@ var require_client_h2 = __commonJS({
       this.destroy(err);
       util.destroy(this[kSocket], err);
     }
-    function completeRequest(client, request2, resetPendingIdx = false) {
+    function completeRequest(client, request3, resetPendingIdx = false) {
       const queue = client[kQueue];
       const runningIdx = client[kRunningIdx];
-      if (runningIdx < client[kPendingIdx] && queue[runningIdx] === request2) {
+      if (runningIdx < client[kPendingIdx] && queue[runningIdx] === request3) {
         queue[runningIdx] = null;
         client[kRunningIdx] = runningIdx + 1;
         return;
       }
-      const index = queue.indexOf(request2, runningIdx);
+      const index = queue.indexOf(request3, runningIdx);
       if (index === -1 || index >= client[kPendingIdx]) {
         return;
       }
@@ -8170,10 +8172,10 @@ var require_client_h2 = __commonJS({
       this[kHTTP2Session] = null;
       util.destroy(this[kSocket], err);
       if (client[kRunningIdx] < client[kQueue].length) {
-        const request2 = client[kQueue][client[kRunningIdx]];
+        const request3 = client[kQueue][client[kRunningIdx]];
         client[kQueue][client[kRunningIdx]++] = null;
-        if (request2 != null) {
-          util.errorRequest(client, request2, err);
+        if (request3 != null) {
+          util.errorRequest(client, request3, err);
         }
         client[kPendingIdx] = client[kRunningIdx];
       }
@@ -8196,9 +8198,9 @@ var require_client_h2 = __commonJS({
         assert2(client[kPending] === 0);
         const requests = client[kQueue].splice(client[kRunningIdx]);
         for (let i = 0; i < requests.length; i++) {
-          const request2 = requests[i];
-          if (request2 != null) {
-            util.errorRequest(client, request2, err);
+          const request3 = requests[i];
+          if (request3 != null) {
+            util.errorRequest(client, request3, err);
           }
         }
       }
@@ -8229,14 +8231,14 @@ var require_client_h2 = __commonJS({
     function shouldSendContentLength(method) {
       return method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && method !== "TRACE" && method !== "CONNECT";
     }
-    function writeH2(client, request2) {
-      const headersTimeout = request2.headersTimeout ?? client[kHeadersTimeout];
-      const bodyTimeout = request2.bodyTimeout ?? client[kBodyTimeout];
+    function writeH2(client, request3) {
+      const headersTimeout = request3.headersTimeout ?? client[kHeadersTimeout];
+      const bodyTimeout = request3.bodyTimeout ?? client[kBodyTimeout];
       const session = client[kHTTP2Session];
-      const { method, path, host, upgrade, expectContinue, signal, protocol, headers: reqHeaders } = request2;
-      let { body } = request2;
+      const { method, path, host, upgrade, expectContinue, signal, protocol, headers: reqHeaders } = request3;
+      let { body } = request3;
       if (upgrade != null && upgrade !== "websocket") {
-        util.errorRequest(client, request2, new InvalidArgumentError(`Custom upgrade "${upgrade}" not supported over HTTP/2`));
+        util.errorRequest(client, request3, new InvalidArgumentError(`Custom upgrade "${upgrade}" not supported over HTTP/2`));
         return false;
       }
       const headers = {};
@@ -8270,33 +8272,33 @@ var require_client_h2 = __commonJS({
       headers[HTTP2_HEADER_AUTHORITY] = host || `${hostname4}${port ? `:${port}` : ""}`;
       headers[HTTP2_HEADER_METHOD] = method;
       const abort = (err) => {
-        if (request2.aborted || request2.completed) {
+        if (request3.aborted || request3.completed) {
           return;
         }
         err = err || new RequestAbortedError();
-        util.errorRequest(client, request2, err);
+        util.errorRequest(client, request3, err);
         if (stream != null) {
           stream.removeAllListeners("data");
           stream.close();
           client[kOnError](err);
-          completeRequest(client, request2);
+          completeRequest(client, request3);
           client[kResume]();
         }
         util.destroy(body, err);
       };
       try {
-        request2.onConnect(abort);
+        request3.onConnect(abort);
       } catch (err) {
-        util.errorRequest(client, request2, err);
+        util.errorRequest(client, request3, err);
       }
-      if (request2.aborted) {
+      if (request3.aborted) {
         return false;
       }
       if (upgrade || method === "CONNECT") {
         session.ref();
         if (upgrade === "websocket") {
           if (session[kEnableConnectProtocol] === false) {
-            util.errorRequest(client, request2, new InformationalError("HTTP/2: Extended CONNECT protocol not supported by server"));
+            util.errorRequest(client, request3, new InformationalError("HTTP/2: Extended CONNECT protocol not supported by server"));
             session.unref();
             return false;
           }
@@ -8314,12 +8316,12 @@ var require_client_h2 = __commonJS({
           stream.once("response", (headers2, _flags) => {
             const { [HTTP2_HEADER_STATUS]: statusCode, ...realHeaders } = headers2;
             try {
-              request2.onUpgrade(statusCode, parseH2Headers(realHeaders), stream);
+              request3.onUpgrade(statusCode, parseH2Headers(realHeaders), stream);
             } catch (err) {
               abort(err);
               return;
             }
-            completeRequest(client, request2);
+            completeRequest(client, request3);
           });
           stream.on("error", () => {
             if (stream.rstCode === NGHTTP2_REFUSED_STREAM || stream.rstCode === NGHTTP2_CANCEL) {
@@ -8339,12 +8341,12 @@ var require_client_h2 = __commonJS({
         stream.on("response", (headers2) => {
           const { [HTTP2_HEADER_STATUS]: statusCode, ...realHeaders } = headers2;
           try {
-            request2.onUpgrade(statusCode, parseH2Headers(realHeaders), stream);
+            request3.onUpgrade(statusCode, parseH2Headers(realHeaders), stream);
           } catch (err) {
             abort(err);
             return;
           }
-          completeRequest(client, request2);
+          completeRequest(client, request3);
         });
         stream.on("error", abort);
         stream.once("close", () => {
@@ -8369,14 +8371,14 @@ var require_client_h2 = __commonJS({
         contentLength = bodyStream.length;
       }
       if (contentLength == null) {
-        contentLength = request2.contentLength;
+        contentLength = request3.contentLength;
       }
       if (!expectsPayload) {
         contentLength = null;
       }
-      if (shouldSendContentLength(method) && contentLength > 0 && request2.contentLength != null && request2.contentLength !== contentLength) {
+      if (shouldSendContentLength(method) && contentLength > 0 && request3.contentLength != null && request3.contentLength !== contentLength) {
         if (client[kStrictContentLength]) {
-          util.errorRequest(client, request2, new RequestContentLengthMismatchError());
+          util.errorRequest(client, request3, new RequestContentLengthMismatchError());
           return false;
         }
         process.emitWarning(new RequestContentLengthMismatchError());
@@ -8392,7 +8394,7 @@ var require_client_h2 = __commonJS({
           header += `${key}: ${headers[key]}\r
 `;
         }
-        channels.sendHeaders.publish({ request: request2, headers: header, socket: session[kSocket] });
+        channels.sendHeaders.publish({ request: request3, headers: header, socket: session[kSocket] });
       }
       const shouldEndStream = method === "GET" || method === "HEAD" || body === null;
       if (expectContinue) {
@@ -8413,21 +8415,21 @@ var require_client_h2 = __commonJS({
       let responseReceived = false;
       stream.once("response", (headers2) => {
         const { [HTTP2_HEADER_STATUS]: statusCode, ...realHeaders } = headers2;
-        request2.onResponseStarted();
+        request3.onResponseStarted();
         responseReceived = true;
         stream.setTimeout(bodyTimeout);
-        if (request2.aborted) {
+        if (request3.aborted) {
           stream.removeAllListeners("data");
           return;
         }
-        if (request2.onHeaders(Number(statusCode), parseH2Headers(realHeaders), stream.resume.bind(stream), "") === false) {
+        if (request3.onHeaders(Number(statusCode), parseH2Headers(realHeaders), stream.resume.bind(stream), "") === false) {
           stream.pause();
         }
         stream.on("data", (chunk) => {
-          if (request2.aborted || request2.completed) {
+          if (request3.aborted || request3.completed) {
             return;
           }
-          if (request2.onData(chunk) === false) {
+          if (request3.onData(chunk) === false) {
             stream.pause();
           }
         });
@@ -8435,14 +8437,14 @@ var require_client_h2 = __commonJS({
       stream.once("end", () => {
         stream.removeAllListeners("data");
         if (responseReceived) {
-          if (!request2.aborted && !request2.completed) {
-            request2.onComplete({});
+          if (!request3.aborted && !request3.completed) {
+            request3.onComplete({});
           }
-          completeRequest(client, request2);
+          completeRequest(client, request3);
           client[kResume]();
         } else {
           abort(new InformationalError("HTTP/2: stream half-closed (remote)"));
-          completeRequest(client, request2, true);
+          completeRequest(client, request3, true);
           client[kResume]();
         }
       });
@@ -8452,7 +8454,7 @@ var require_client_h2 = __commonJS({
         if (session[kOpenStreams] === 0) {
           session.unref();
         }
-        if (!request2.aborted && !request2.completed) {
+        if (!request3.aborted && !request3.completed) {
           abort(new InformationalError("HTTP/2: stream closed before the response was complete"));
         }
       });
@@ -8477,11 +8479,11 @@ var require_client_h2 = __commonJS({
         abort(err);
       });
       stream.once("trailers", (trailers) => {
-        if (request2.aborted || request2.completed) {
+        if (request3.aborted || request3.completed) {
           return;
         }
         stream.removeAllListeners("data");
-        request2.onComplete(trailers);
+        request3.onComplete(trailers);
       });
       return true;
       function writeBodyH2() {
@@ -8491,7 +8493,7 @@ var require_client_h2 = __commonJS({
             stream,
             null,
             client,
-            request2,
+            request3,
             client[kSocket],
             contentLength,
             expectsPayload
@@ -8502,7 +8504,7 @@ var require_client_h2 = __commonJS({
             stream,
             body,
             client,
-            request2,
+            request3,
             client[kSocket],
             contentLength,
             expectsPayload
@@ -8514,7 +8516,7 @@ var require_client_h2 = __commonJS({
               stream,
               body.stream(),
               client,
-              request2,
+              request3,
               client[kSocket],
               contentLength,
               expectsPayload
@@ -8525,7 +8527,7 @@ var require_client_h2 = __commonJS({
               stream,
               body,
               client,
-              request2,
+              request3,
               client[kSocket],
               contentLength,
               expectsPayload
@@ -8539,7 +8541,7 @@ var require_client_h2 = __commonJS({
             stream,
             body,
             client,
-            request2,
+            request3,
             contentLength
           );
         } else if (util.isIterable(body)) {
@@ -8548,7 +8550,7 @@ var require_client_h2 = __commonJS({
             stream,
             body,
             client,
-            request2,
+            request3,
             client[kSocket],
             contentLength,
             expectsPayload
@@ -8558,7 +8560,7 @@ var require_client_h2 = __commonJS({
         }
       }
     }
-    function writeBuffer(abort, h2stream, body, client, request2, socket, contentLength, expectsPayload) {
+    function writeBuffer(abort, h2stream, body, client, request3, socket, contentLength, expectsPayload) {
       try {
         if (body != null && util.isBuffer(body)) {
           assert2(contentLength === body.byteLength, "buffer body must have content length");
@@ -8566,18 +8568,18 @@ var require_client_h2 = __commonJS({
           h2stream.write(body);
           h2stream.uncork();
           h2stream.end();
-          request2.onBodySent(body);
+          request3.onBodySent(body);
         }
         if (!expectsPayload) {
           socket[kReset] = true;
         }
-        request2.onRequestSent();
+        request3.onRequestSent();
         client[kResume]();
       } catch (error62) {
         abort(error62);
       }
     }
-    function writeStream(abort, socket, expectsPayload, h2stream, body, client, request2, contentLength) {
+    function writeStream(abort, socket, expectsPayload, h2stream, body, client, request3, contentLength) {
       assert2(contentLength !== 0 || client[kRunning] === 0, "stream body cannot be pipelined");
       const pipe2 = pipeline(
         body,
@@ -8588,7 +8590,7 @@ var require_client_h2 = __commonJS({
             abort(err);
           } else {
             util.removeAllListeners(pipe2);
-            request2.onRequestSent();
+            request3.onRequestSent();
             if (!expectsPayload) {
               socket[kReset] = true;
             }
@@ -8598,10 +8600,10 @@ var require_client_h2 = __commonJS({
       );
       util.addListener(pipe2, "data", onPipeData);
       function onPipeData(chunk) {
-        request2.onBodySent(chunk);
+        request3.onBodySent(chunk);
       }
     }
-    async function writeBlob(abort, h2stream, body, client, request2, socket, contentLength, expectsPayload) {
+    async function writeBlob(abort, h2stream, body, client, request3, socket, contentLength, expectsPayload) {
       assert2(contentLength === body.size, "blob body must have content length");
       try {
         if (contentLength != null && contentLength !== body.size) {
@@ -8612,8 +8614,8 @@ var require_client_h2 = __commonJS({
         h2stream.write(buffer);
         h2stream.uncork();
         h2stream.end();
-        request2.onBodySent(buffer);
-        request2.onRequestSent();
+        request3.onBodySent(buffer);
+        request3.onRequestSent();
         if (!expectsPayload) {
           socket[kReset] = true;
         }
@@ -8622,7 +8624,7 @@ var require_client_h2 = __commonJS({
         abort(err);
       }
     }
-    async function writeIterable(abort, h2stream, body, client, request2, socket, contentLength, expectsPayload) {
+    async function writeIterable(abort, h2stream, body, client, request3, socket, contentLength, expectsPayload) {
       assert2(contentLength !== 0 || client[kRunning] === 0, "iterator body cannot be pipelined");
       let callback = null;
       function onDrain() {
@@ -8647,13 +8649,13 @@ var require_client_h2 = __commonJS({
             throw socket[kError];
           }
           const res = h2stream.write(chunk);
-          request2.onBodySent(chunk);
+          request3.onBodySent(chunk);
           if (!res) {
             await waitForDrain();
           }
         }
         h2stream.end();
-        request2.onRequestSent();
+        request3.onRequestSent();
         if (!expectsPayload) {
           socket[kReset] = true;
         }
@@ -8939,10 +8941,10 @@ var require_client = __commonJS({
         this.once("connect", cb);
       }
       [kDispatch](opts, handler) {
-        const request2 = new Request(this[kUrl].origin, opts, handler);
-        this[kQueue].push(request2);
+        const request3 = new Request(this[kUrl].origin, opts, handler);
+        this[kQueue].push(request3);
         if (this[kResuming]) {
-        } else if (util.bodyLength(request2.body) == null && util.isIterable(request2.body)) {
+        } else if (util.bodyLength(request3.body) == null && util.isIterable(request3.body)) {
           this[kResuming] = 1;
           queueMicrotask(() => resume(this));
         } else {
@@ -8966,9 +8968,9 @@ var require_client = __commonJS({
         return new Promise((resolve5) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
-            const request2 = requests[i];
-            if (request2 != null) {
-              util.errorRequest(this, request2, err);
+            const request3 = requests[i];
+            if (request3 != null) {
+              util.errorRequest(this, request3, err);
             }
           }
           const callback = () => {
@@ -8993,9 +8995,9 @@ var require_client = __commonJS({
         assert2(client[kPendingIdx] === client[kRunningIdx]);
         const requests = client[kQueue].splice(client[kRunningIdx]);
         for (let i = 0; i < requests.length; i++) {
-          const request2 = requests[i];
-          if (request2 != null) {
-            util.errorRequest(client, request2, err);
+          const request3 = requests[i];
+          if (request3 != null) {
+            util.errorRequest(client, request3, err);
           }
         }
         assert2(client[kSize] === 0);
@@ -9106,8 +9108,8 @@ var require_client = __commonJS({
       if (err.code === "ERR_TLS_CERT_ALTNAME_INVALID") {
         assert2(client[kRunning] === 0);
         while (client[kPending] > 0 && client[kQueue][client[kPendingIdx]].servername === client[kServerName]) {
-          const request2 = client[kQueue][client[kPendingIdx]++];
-          util.errorRequest(client, request2, err);
+          const request3 = client[kQueue][client[kPendingIdx]++];
+          util.errorRequest(client, request3, err);
         }
       } else {
         onError(client, err);
@@ -9162,15 +9164,15 @@ var require_client = __commonJS({
         if (client[kRunning] >= (getPipelining(client) || 1)) {
           return;
         }
-        const request2 = client[kQueue][client[kPendingIdx]];
-        if (request2 === null) {
+        const request3 = client[kQueue][client[kPendingIdx]];
+        if (request3 === null) {
           return;
         }
-        if (client[kUrl].protocol === "https:" && client[kServerName] !== request2.servername) {
+        if (client[kUrl].protocol === "https:" && client[kServerName] !== request3.servername) {
           if (client[kRunning] > 0) {
             return;
           }
-          client[kServerName] = request2.servername;
+          client[kServerName] = request3.servername;
           client[kHTTPContext]?.destroy(new InformationalError("servername changed"), () => {
             client[kHTTPContext] = null;
             resume(client);
@@ -9186,10 +9188,10 @@ var require_client = __commonJS({
         if (client[kHTTPContext].destroyed) {
           return;
         }
-        if (client[kHTTPContext].busy(request2)) {
+        if (client[kHTTPContext].busy(request3)) {
           return;
         }
-        if (!request2.aborted && client[kHTTPContext].write(request2)) {
+        if (!request3.aborted && client[kHTTPContext].write(request3)) {
           client[kPendingIdx]++;
         } else {
           client[kQueue].splice(client[kPendingIdx], 1);
@@ -10244,13 +10246,13 @@ var require_socks5_client = __commonJS({
         }
         debug("starting handshake with", this.authMethods.length, "auth methods");
         this.state = STATES.HANDSHAKING;
-        const request2 = Buffer2.alloc(2 + this.authMethods.length);
-        request2[0] = SOCKS_VERSION;
-        request2[1] = this.authMethods.length;
+        const request3 = Buffer2.alloc(2 + this.authMethods.length);
+        request3[0] = SOCKS_VERSION;
+        request3[1] = this.authMethods.length;
         this.authMethods.forEach((method, i) => {
-          request2[2 + i] = method;
+          request3[2 + i] = method;
         });
-        this.socket.write(request2);
+        this.socket.write(request3);
       }
       /**
        * Handle handshake response from server
@@ -10292,13 +10294,13 @@ var require_socks5_client = __commonJS({
         if (usernameBuffer.length > 255 || passwordBuffer.length > 255) {
           throw new InvalidArgumentError("Username or password too long");
         }
-        const request2 = Buffer2.alloc(3 + usernameBuffer.length + passwordBuffer.length);
-        request2[0] = 1;
-        request2[1] = usernameBuffer.length;
-        usernameBuffer.copy(request2, 2);
-        request2[2 + usernameBuffer.length] = passwordBuffer.length;
-        passwordBuffer.copy(request2, 3 + usernameBuffer.length);
-        this.socket.write(request2);
+        const request3 = Buffer2.alloc(3 + usernameBuffer.length + passwordBuffer.length);
+        request3[0] = 1;
+        request3[1] = usernameBuffer.length;
+        usernameBuffer.copy(request3, 2);
+        request3[2 + usernameBuffer.length] = passwordBuffer.length;
+        passwordBuffer.copy(request3, 3 + usernameBuffer.length);
+        this.socket.write(request3);
       }
       /**
        * Handle authentication response
@@ -10333,22 +10335,22 @@ var require_socks5_client = __commonJS({
         }
         debug("connecting to", address, port);
         this.state = STATES.CONNECTING;
-        const request2 = this.buildConnectRequest(COMMANDS.CONNECT, address, port);
-        this.socket.write(request2);
+        const request3 = this.buildConnectRequest(COMMANDS.CONNECT, address, port);
+        this.socket.write(request3);
       }
       /**
        * Build a SOCKS5 request
        */
       buildConnectRequest(command, address, port) {
         const { type: addressType, buffer: addressBuffer } = parseAddress(address);
-        const request2 = Buffer2.alloc(4 + addressBuffer.length + 2);
-        request2[0] = SOCKS_VERSION;
-        request2[1] = command;
-        request2[2] = 0;
-        request2[3] = addressType;
-        addressBuffer.copy(request2, 4);
-        request2.writeUInt16BE(port, 4 + addressBuffer.length);
-        return request2;
+        const request3 = Buffer2.alloc(4 + addressBuffer.length + 2);
+        request3[0] = SOCKS_VERSION;
+        request3[1] = command;
+        request3[2] = 0;
+        request3[3] = addressType;
+        addressBuffer.copy(request3, 4);
+        request3.writeUInt16BE(port, 4 + addressBuffer.length);
+        return request3;
       }
       /**
        * Handle CONNECT response
@@ -12068,10 +12070,10 @@ var require_api_request = __commonJS({
         }
       }
     };
-    function request2(opts, callback) {
+    function request3(opts, callback) {
       if (callback === void 0) {
         return new Promise((resolve5, reject) => {
-          request2.call(this, opts, (err, data) => {
+          request3.call(this, opts, (err, data) => {
             return err ? reject(err) : resolve5(data);
           });
         });
@@ -12087,7 +12089,7 @@ var require_api_request = __commonJS({
         queueMicrotask(() => callback(err, { opaque }));
       }
     }
-    module.exports = request2;
+    module.exports = request3;
     module.exports.RequestHandler = RequestHandler;
   }
 });
@@ -13944,7 +13946,7 @@ var require_snapshot_utils = __commonJS({
 var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
-    var { writeFile: writeFile2, readFile: readFile6, mkdir: mkdir2 } = __require("node:fs/promises");
+    var { writeFile: writeFile3, readFile: readFile6, mkdir: mkdir2 } = __require("node:fs/promises");
     var { dirname: dirname6, resolve: resolve5 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError, UndiciError } = require_errors();
@@ -14070,8 +14072,8 @@ var require_snapshot_recorder = __commonJS({
         if (this.isUrlExcluded(requestOpts)) {
           return;
         }
-        const request2 = formatRequestKey(requestOpts, this.#headerFilters, this.matchOptions);
-        const hash2 = createRequestHash(request2);
+        const request3 = formatRequestKey(requestOpts, this.#headerFilters, this.matchOptions);
+        const hash2 = createRequestHash(request3);
         const normalizedHeaders = normalizeHeaders(response.headers);
         const responseData = {
           statusCode: response.statusCode,
@@ -14089,7 +14091,7 @@ var require_snapshot_recorder = __commonJS({
           existingSnapshot.timestamp = (/* @__PURE__ */ new Date()).toISOString();
         } else {
           this.#snapshots.set(hash2, {
-            request: request2,
+            request: request3,
             responses: [responseData],
             // Always store as array for consistency
             callCount: 0,
@@ -14123,8 +14125,8 @@ var require_snapshot_recorder = __commonJS({
         if (this.isUrlExcluded(requestOpts)) {
           return void 0;
         }
-        const request2 = formatRequestKey(requestOpts, this.#headerFilters, this.matchOptions);
-        const hash2 = createRequestHash(request2);
+        const request3 = formatRequestKey(requestOpts, this.#headerFilters, this.matchOptions);
+        const hash2 = createRequestHash(request3);
         const snapshot = this.#snapshots.get(hash2);
         if (!snapshot) return void 0;
         const currentCallCount = snapshot.callCount || 0;
@@ -14181,7 +14183,7 @@ var require_snapshot_recorder = __commonJS({
           hash: hash2,
           snapshot
         }));
-        await writeFile2(resolvedPath, JSON.stringify(data, null, 2), { flush: true });
+        await writeFile3(resolvedPath, JSON.stringify(data, null, 2), { flush: true });
       }
       /**
        * Clears all recorded snapshots
@@ -14219,8 +14221,8 @@ var require_snapshot_recorder = __commonJS({
        * @returns {boolean} - True if snapshot was deleted, false if not found
        */
       deleteSnapshot(requestOpts) {
-        const request2 = formatRequestKey(requestOpts, this.#headerFilters, this.matchOptions);
-        const hash2 = createRequestHash(request2);
+        const request3 = formatRequestKey(requestOpts, this.#headerFilters, this.matchOptions);
+        const hash2 = createRequestHash(request3);
         return this.#snapshots.delete(hash2);
       }
       /**
@@ -14229,8 +14231,8 @@ var require_snapshot_recorder = __commonJS({
        * @returns {SnapshotInfo|null} - Snapshot information or null if not found
        */
       getSnapshotInfo(requestOpts) {
-        const request2 = formatRequestKey(requestOpts, this.#headerFilters, this.matchOptions);
-        const hash2 = createRequestHash(request2);
+        const request3 = formatRequestKey(requestOpts, this.#headerFilters, this.matchOptions);
+        const hash2 = createRequestHash(request3);
         const snapshot = this.#snapshots.get(hash2);
         if (!snapshot) return null;
         return {
@@ -14521,16 +14523,16 @@ var require_snapshot_agent = __commonJS({
        */
       #setupMockInterceptors() {
         for (const snapshot of this[kSnapshotRecorder].getSnapshots()) {
-          const { request: request2, responses, response } = snapshot;
-          const url2 = new URL(request2.url);
+          const { request: request3, responses, response } = snapshot;
+          const url2 = new URL(request3.url);
           const mockPool = this.get(url2.origin);
           const responseData = responses ? responses[0] : response;
           if (!responseData) continue;
           mockPool.intercept({
             path: url2.pathname + url2.search,
-            method: request2.method,
-            headers: request2.headers,
-            body: request2.body
+            method: request3.method,
+            headers: request3.headers,
+            body: request3.body
           }).reply(responseData.statusCode, responseData.body, {
             headers: responseData.headers,
             trailers: responseData.trailers
@@ -20386,7 +20388,7 @@ var require_request2 = __commonJS({
         webidl.argumentLengthCheck(arguments, 1, prefix);
         input2 = webidl.converters.RequestInfo(input2);
         init2 = webidl.converters.RequestInit(init2);
-        let request2 = null;
+        let request3 = null;
         let fallbackMode = null;
         const baseUrl = environmentSettingsObject.settingsObject.baseUrl;
         let signal = null;
@@ -20403,18 +20405,18 @@ var require_request2 = __commonJS({
               "Request cannot be constructed from a URL that includes credentials: " + input2
             );
           }
-          request2 = makeRequest({ urlList: [parsedURL] });
+          request3 = makeRequest({ urlList: [parsedURL] });
           fallbackMode = "cors";
         } else {
           assert2(webidl.is.Request(input2));
-          request2 = input2.#state;
+          request3 = input2.#state;
           signal = input2.#signal;
           this.#dispatcher = init2.dispatcher || input2.#dispatcher;
         }
         const origin = environmentSettingsObject.settingsObject.origin;
         let window = "client";
-        if (request2.window?.constructor?.name === "EnvironmentSettingsObject" && sameOrigin(request2.window, origin)) {
-          window = request2.window;
+        if (request3.window?.constructor?.name === "EnvironmentSettingsObject" && sameOrigin(request3.window, origin)) {
+          window = request3.window;
         }
         if (init2.window != null) {
           throw new TypeError(`'window' option '${window}' must be null`);
@@ -20422,66 +20424,66 @@ var require_request2 = __commonJS({
         if ("window" in init2) {
           window = "no-window";
         }
-        request2 = makeRequest({
+        request3 = makeRequest({
           // URL request’s URL.
           // undici implementation note: this is set as the first item in request's urlList in makeRequest
           // method request’s method.
-          method: request2.method,
+          method: request3.method,
           // header list A copy of request’s header list.
           // undici implementation note: headersList is cloned in makeRequest
-          headersList: request2.headersList,
+          headersList: request3.headersList,
           // unsafe-request flag Set.
-          unsafeRequest: request2.unsafeRequest,
+          unsafeRequest: request3.unsafeRequest,
           // client This’s relevant settings object.
           client: environmentSettingsObject.settingsObject,
           // window window.
           window,
           // priority request’s priority.
-          priority: request2.priority,
+          priority: request3.priority,
           // origin request’s origin. The propagation of the origin is only significant for navigation requests
           // being handled by a service worker. In this scenario a request can have an origin that is different
           // from the current client.
-          origin: request2.origin,
+          origin: request3.origin,
           // referrer request’s referrer.
-          referrer: request2.referrer,
+          referrer: request3.referrer,
           // referrer policy request’s referrer policy.
-          referrerPolicy: request2.referrerPolicy,
+          referrerPolicy: request3.referrerPolicy,
           // mode request’s mode.
-          mode: request2.mode,
+          mode: request3.mode,
           // credentials mode request’s credentials mode.
-          credentials: request2.credentials,
+          credentials: request3.credentials,
           // cache mode request’s cache mode.
-          cache: request2.cache,
+          cache: request3.cache,
           // redirect mode request’s redirect mode.
-          redirect: request2.redirect,
+          redirect: request3.redirect,
           // integrity metadata request’s integrity metadata.
-          integrity: request2.integrity,
+          integrity: request3.integrity,
           // keepalive request’s keepalive.
-          keepalive: request2.keepalive,
+          keepalive: request3.keepalive,
           // reload-navigation flag request’s reload-navigation flag.
-          reloadNavigation: request2.reloadNavigation,
+          reloadNavigation: request3.reloadNavigation,
           // history-navigation flag request’s history-navigation flag.
-          historyNavigation: request2.historyNavigation,
+          historyNavigation: request3.historyNavigation,
           // URL list A clone of request’s URL list.
-          urlList: [...request2.urlList]
+          urlList: [...request3.urlList]
         });
         const initHasKey = Object.keys(init2).length !== 0;
         if (initHasKey) {
-          if (request2.mode === "navigate") {
-            request2.mode = "same-origin";
+          if (request3.mode === "navigate") {
+            request3.mode = "same-origin";
           }
-          request2.reloadNavigation = false;
-          request2.historyNavigation = false;
-          request2.origin = "client";
-          request2.referrer = "client";
-          request2.referrerPolicy = "";
-          request2.url = request2.urlList[request2.urlList.length - 1];
-          request2.urlList = [request2.url];
+          request3.reloadNavigation = false;
+          request3.historyNavigation = false;
+          request3.origin = "client";
+          request3.referrer = "client";
+          request3.referrerPolicy = "";
+          request3.url = request3.urlList[request3.urlList.length - 1];
+          request3.urlList = [request3.url];
         }
         if (init2.referrer !== void 0) {
           const referrer = init2.referrer;
           if (referrer === "") {
-            request2.referrer = "no-referrer";
+            request3.referrer = "no-referrer";
           } else {
             let parsedReferrer;
             try {
@@ -20490,14 +20492,14 @@ var require_request2 = __commonJS({
               throw new TypeError(`Referrer "${referrer}" is not a valid URL.`, { cause: err });
             }
             if (parsedReferrer.protocol === "about:" && parsedReferrer.hostname === "client" || origin && !sameOrigin(parsedReferrer, environmentSettingsObject.settingsObject.baseUrl)) {
-              request2.referrer = "client";
+              request3.referrer = "client";
             } else {
-              request2.referrer = parsedReferrer;
+              request3.referrer = parsedReferrer;
             }
           }
         }
         if (init2.referrerPolicy !== void 0) {
-          request2.referrerPolicy = init2.referrerPolicy;
+          request3.referrerPolicy = init2.referrerPolicy;
         }
         let mode;
         if (init2.mode !== void 0) {
@@ -20512,33 +20514,33 @@ var require_request2 = __commonJS({
           });
         }
         if (mode != null) {
-          request2.mode = mode;
+          request3.mode = mode;
         }
         if (init2.credentials !== void 0) {
-          request2.credentials = init2.credentials;
+          request3.credentials = init2.credentials;
         }
         if (init2.cache !== void 0) {
-          request2.cache = init2.cache;
+          request3.cache = init2.cache;
         }
-        if (request2.cache === "only-if-cached" && request2.mode !== "same-origin") {
+        if (request3.cache === "only-if-cached" && request3.mode !== "same-origin") {
           throw new TypeError(
             "'only-if-cached' can be set only with 'same-origin' mode"
           );
         }
         if (init2.redirect !== void 0) {
-          request2.redirect = init2.redirect;
+          request3.redirect = init2.redirect;
         }
         if (init2.integrity != null) {
-          request2.integrity = String(init2.integrity);
+          request3.integrity = String(init2.integrity);
         }
         if (init2.keepalive !== void 0) {
-          request2.keepalive = Boolean(init2.keepalive);
+          request3.keepalive = Boolean(init2.keepalive);
         }
         if (init2.method !== void 0) {
           let method = init2.method;
           const mayBeNormalized = normalizedMethodRecords[method];
           if (mayBeNormalized !== void 0) {
-            request2.method = mayBeNormalized;
+            request3.method = mayBeNormalized;
           } else {
             if (!isValidHTTPToken(method)) {
               throw new TypeError(`'${method}' is not a valid HTTP method.`);
@@ -20548,9 +20550,9 @@ var require_request2 = __commonJS({
               throw new TypeError(`'${method}' HTTP method is unsupported.`);
             }
             method = normalizedMethodRecordsBase[upperCase] ?? method;
-            request2.method = method;
+            request3.method = method;
           }
-          if (!patchMethodWarning && request2.method === "patch") {
+          if (!patchMethodWarning && request3.method === "patch") {
             process.emitWarning("Using `patch` is highly likely to result in a `405 Method Not Allowed`. `PATCH` is much more likely to succeed.", {
               code: "UNDICI-FETCH-patch"
             });
@@ -20560,7 +20562,7 @@ var require_request2 = __commonJS({
         if (init2.signal !== void 0) {
           signal = init2.signal;
         }
-        this.#state = request2;
+        this.#state = request3;
         const ac = new AbortController();
         this.#signal = ac.signal;
         if (signal != null) {
@@ -20578,12 +20580,12 @@ var require_request2 = __commonJS({
           }
         }
         this.#headers = new Headers(kConstruct);
-        setHeadersList(this.#headers, request2.headersList);
+        setHeadersList(this.#headers, request3.headersList);
         setHeadersGuard(this.#headers, "request");
         if (mode === "no-cors") {
-          if (!corsSafeListedMethodsSet.has(request2.method)) {
+          if (!corsSafeListedMethodsSet.has(request3.method)) {
             throw new TypeError(
-              `'${request2.method} is unsupported in no-cors mode.`
+              `'${request3.method} is unsupported in no-cors mode.`
             );
           }
           setHeadersGuard(this.#headers, "request-no-cors");
@@ -20602,14 +20604,14 @@ var require_request2 = __commonJS({
           }
         }
         const inputBody = webidl.is.Request(input2) ? input2.#state.body : null;
-        if ((init2.body != null || inputBody != null) && (request2.method === "GET" || request2.method === "HEAD")) {
+        if ((init2.body != null || inputBody != null) && (request3.method === "GET" || request3.method === "HEAD")) {
           throw new TypeError("Request with GET/HEAD method cannot have body.");
         }
         let initBody = null;
         if (init2.body != null) {
           const [extractedBody, contentType] = extractBody(
             init2.body,
-            request2.keepalive
+            request3.keepalive
           );
           initBody = extractedBody;
           if (contentType && !getHeadersList(this.#headers).contains("content-type", true)) {
@@ -20621,12 +20623,12 @@ var require_request2 = __commonJS({
           if (initBody != null && init2.duplex == null) {
             throw new TypeError("RequestInit: duplex option is required when sending a body.");
           }
-          if (request2.mode !== "same-origin" && request2.mode !== "cors") {
+          if (request3.mode !== "same-origin" && request3.mode !== "cors") {
             throw new TypeError(
               'If request is made from ReadableStream, mode should be "same-origin" or "cors"'
             );
           }
-          request2.useCORSPreflightFlag = true;
+          request3.useCORSPreflightFlag = true;
         }
         let finalBody = inputOrInitBody;
         if (initBody == null && inputBody != null) {
@@ -20816,42 +20818,42 @@ var require_request2 = __commonJS({
        * @param {Request} request
        * @param {AbortSignal} newSignal
        */
-      static setRequestSignal(request2, newSignal) {
-        request2.#signal = newSignal;
-        return request2;
+      static setRequestSignal(request3, newSignal) {
+        request3.#signal = newSignal;
+        return request3;
       }
       /**
        * @param {Request} request
        */
-      static getRequestDispatcher(request2) {
-        return request2.#dispatcher;
+      static getRequestDispatcher(request3) {
+        return request3.#dispatcher;
       }
       /**
        * @param {Request} request
        * @param {import('../../dispatcher/dispatcher')} newDispatcher
        */
-      static setRequestDispatcher(request2, newDispatcher) {
-        request2.#dispatcher = newDispatcher;
+      static setRequestDispatcher(request3, newDispatcher) {
+        request3.#dispatcher = newDispatcher;
       }
       /**
        * @param {Request} request
        * @param {Headers} newHeaders
        */
-      static setRequestHeaders(request2, newHeaders) {
-        request2.#headers = newHeaders;
+      static setRequestHeaders(request3, newHeaders) {
+        request3.#headers = newHeaders;
       }
       /**
        * @param {Request} request
        */
-      static getRequestState(request2) {
-        return request2.#state;
+      static getRequestState(request3) {
+        return request3.#state;
       }
       /**
        * @param {Request} request
        * @param {any} newState
        */
-      static setRequestState(request2, newState) {
-        request2.#state = newState;
+      static setRequestState(request3, newState) {
+        request3.#state = newState;
       }
     };
     var { setRequestSignal, getRequestDispatcher, setRequestDispatcher, setRequestHeaders, getRequestState, setRequestState } = Request;
@@ -20906,23 +20908,23 @@ var require_request2 = __commonJS({
         headersList: init2.headersList ? new HeadersList(init2.headersList) : new HeadersList()
       };
     }
-    function cloneRequest(request2) {
-      const newRequest = makeRequest({ ...request2, body: null });
-      if (request2.body != null) {
-        newRequest.body = cloneBody(request2.body);
+    function cloneRequest(request3) {
+      const newRequest = makeRequest({ ...request3, body: null });
+      if (request3.body != null) {
+        newRequest.body = cloneBody(request3.body);
       }
       return newRequest;
     }
     function fromInnerRequest(innerRequest, dispatcher, signal, guard) {
-      const request2 = new Request(kConstruct);
-      setRequestState(request2, innerRequest);
-      setRequestDispatcher(request2, dispatcher);
-      setRequestSignal(request2, signal);
+      const request3 = new Request(kConstruct);
+      setRequestState(request3, innerRequest);
+      setRequestDispatcher(request3, dispatcher);
+      setRequestSignal(request3, signal);
       const headers = new Headers(kConstruct);
-      setRequestHeaders(request2, headers);
+      setRequestHeaders(request3, headers);
       setHeadersList(headers, innerRequest.headersList);
       setHeadersGuard(headers, guard);
-      return request2;
+      return request3;
     }
     Object.defineProperties(Request.prototype, {
       method: kEnumerableProperty,
@@ -21313,14 +21315,14 @@ var require_fetch = __commonJS({
         p.reject(e);
         return p.promise;
       }
-      const request2 = getRequestState(requestObject);
+      const request3 = getRequestState(requestObject);
       if (requestObject.signal.aborted) {
-        abortFetch(p, request2, null, requestObject.signal.reason, null);
+        abortFetch(p, request3, null, requestObject.signal.reason, null);
         return p.promise;
       }
-      const globalObject = request2.client.globalObject;
+      const globalObject = request3.client.globalObject;
       if (globalObject?.constructor?.name === "ServiceWorkerGlobalScope") {
-        request2.serviceWorkers = "none";
+        request3.serviceWorkers = "none";
       }
       let responseObject = null;
       let locallyAborted = false;
@@ -21332,7 +21334,7 @@ var require_fetch = __commonJS({
           assert2(controller != null);
           controller.abort(requestObject.signal.reason);
           const realResponse = responseObject?.deref();
-          abortFetch(p, request2, realResponse, requestObject.signal.reason, controller.controller);
+          abortFetch(p, request3, realResponse, requestObject.signal.reason, controller.controller);
         }
       );
       const processResponse = (response) => {
@@ -21340,7 +21342,7 @@ var require_fetch = __commonJS({
           return;
         }
         if (response.aborted) {
-          abortFetch(p, request2, responseObject, controller.serializedAbortReason, controller.controller);
+          abortFetch(p, request3, responseObject, controller.serializedAbortReason, controller.controller);
           return;
         }
         if (response.type === "error") {
@@ -21352,7 +21354,7 @@ var require_fetch = __commonJS({
         p = null;
       };
       controller = fetching({
-        request: request2,
+        request: request3,
         processResponseEndOfBody: handleFetchDone,
         processResponse,
         dispatcher: getRequestDispatcher(requestObject),
@@ -21399,12 +21401,12 @@ var require_fetch = __commonJS({
       );
     }
     var markResourceTiming = performance.markResourceTiming;
-    function abortFetch(p, request2, responseObject, error62, controller) {
+    function abortFetch(p, request3, responseObject, error62, controller) {
       if (p) {
         p.reject(error62);
       }
-      if (request2.body?.stream != null && isReadable(request2.body.stream)) {
-        request2.body.stream.cancel(error62).catch((err) => {
+      if (request3.body?.stream != null && isReadable(request3.body.stream)) {
+        request3.body.stream.cancel(error62).catch((err) => {
           if (err.code === "ERR_INVALID_STATE") {
             return;
           }
@@ -21420,7 +21422,7 @@ var require_fetch = __commonJS({
       }
     }
     function fetching({
-      request: request2,
+      request: request3,
       processRequestBodyChunkLength,
       processRequestEndOfBody,
       processResponse,
@@ -21435,9 +21437,9 @@ var require_fetch = __commonJS({
       assert2(dispatcher);
       let taskDestination = null;
       let crossOriginIsolatedCapability = false;
-      if (request2.client != null) {
-        taskDestination = request2.client.globalObject;
-        crossOriginIsolatedCapability = request2.client.crossOriginIsolatedCapability;
+      if (request3.client != null) {
+        taskDestination = request3.client.globalObject;
+        crossOriginIsolatedCapability = request3.client.crossOriginIsolatedCapability;
       }
       const currentTime = coarsenedSharedCurrentTime(crossOriginIsolatedCapability);
       const timingInfo = createOpaqueTimingInfo({
@@ -21445,7 +21447,7 @@ var require_fetch = __commonJS({
       });
       const fetchParams = {
         controller: new Fetch(dispatcher),
-        request: request2,
+        request: request3,
         timingInfo,
         processRequestBodyChunkLength,
         processRequestEndOfBody,
@@ -21457,79 +21459,79 @@ var require_fetch = __commonJS({
         // Keep requestObject alive to prevent its AbortController from being GC'd
         requestObject
       };
-      assert2(!request2.body || request2.body.stream);
-      if (request2.window === "client") {
-        request2.window = request2.client?.globalObject?.constructor?.name === "Window" ? request2.client : "no-window";
+      assert2(!request3.body || request3.body.stream);
+      if (request3.window === "client") {
+        request3.window = request3.client?.globalObject?.constructor?.name === "Window" ? request3.client : "no-window";
       }
-      if (request2.origin === "client") {
-        request2.origin = request2.client.origin;
+      if (request3.origin === "client") {
+        request3.origin = request3.client.origin;
       }
-      if (request2.policyContainer === "client") {
-        if (request2.client != null) {
-          request2.policyContainer = clonePolicyContainer(
-            request2.client.policyContainer
+      if (request3.policyContainer === "client") {
+        if (request3.client != null) {
+          request3.policyContainer = clonePolicyContainer(
+            request3.client.policyContainer
           );
         } else {
-          request2.policyContainer = makePolicyContainer();
+          request3.policyContainer = makePolicyContainer();
         }
       }
-      if (!request2.headersList.contains("accept", true)) {
+      if (!request3.headersList.contains("accept", true)) {
         const value = "*/*";
-        request2.headersList.append("accept", value, true);
+        request3.headersList.append("accept", value, true);
       }
-      if (!request2.headersList.contains("accept-language", true)) {
-        request2.headersList.append("accept-language", "*", true);
+      if (!request3.headersList.contains("accept-language", true)) {
+        request3.headersList.append("accept-language", "*", true);
       }
-      if (request2.priority === null) {
+      if (request3.priority === null) {
       }
-      if (subresourceSet.has(request2.destination)) {
+      if (subresourceSet.has(request3.destination)) {
       }
       mainFetch(fetchParams, false);
       return fetchParams.controller;
     }
     async function mainFetch(fetchParams, recursive2) {
       try {
-        const request2 = fetchParams.request;
+        const request3 = fetchParams.request;
         let response = null;
-        if (request2.localURLsOnly && !urlIsLocal(requestCurrentURL(request2))) {
+        if (request3.localURLsOnly && !urlIsLocal(requestCurrentURL(request3))) {
           response = makeNetworkError("local URLs only");
         }
-        tryUpgradeRequestToAPotentiallyTrustworthyURL(request2);
-        if (requestBadPort(request2) === "blocked") {
+        tryUpgradeRequestToAPotentiallyTrustworthyURL(request3);
+        if (requestBadPort(request3) === "blocked") {
           response = makeNetworkError("bad port");
         }
-        if (request2.referrerPolicy === "") {
-          request2.referrerPolicy = request2.policyContainer.referrerPolicy;
+        if (request3.referrerPolicy === "") {
+          request3.referrerPolicy = request3.policyContainer.referrerPolicy;
         }
-        if (request2.referrer !== "no-referrer") {
-          request2.referrer = determineRequestsReferrer(request2);
+        if (request3.referrer !== "no-referrer") {
+          request3.referrer = determineRequestsReferrer(request3);
         }
         if (response === null) {
-          const currentURL = requestCurrentURL(request2);
+          const currentURL = requestCurrentURL(request3);
           if (
             // - request’s current URL’s origin is same origin with request’s origin,
             //   and request’s response tainting is "basic"
-            sameOrigin(currentURL, request2.url) && request2.responseTainting === "basic" || // request’s current URL’s scheme is "data"
+            sameOrigin(currentURL, request3.url) && request3.responseTainting === "basic" || // request’s current URL’s scheme is "data"
             currentURL.protocol === "data:" || // - request’s mode is "navigate" or "websocket"
-            (request2.mode === "navigate" || request2.mode === "websocket")
+            (request3.mode === "navigate" || request3.mode === "websocket")
           ) {
-            request2.responseTainting = "basic";
+            request3.responseTainting = "basic";
             response = await schemeFetch(fetchParams);
-          } else if (request2.mode === "same-origin") {
+          } else if (request3.mode === "same-origin") {
             response = makeNetworkError('request mode cannot be "same-origin"');
-          } else if (request2.mode === "no-cors") {
-            if (request2.redirect !== "follow") {
+          } else if (request3.mode === "no-cors") {
+            if (request3.redirect !== "follow") {
               response = makeNetworkError(
                 'redirect mode cannot be "follow" for "no-cors" request'
               );
             } else {
-              request2.responseTainting = "opaque";
+              request3.responseTainting = "opaque";
               response = await schemeFetch(fetchParams);
             }
-          } else if (!urlIsHttpHttpsScheme(requestCurrentURL(request2))) {
+          } else if (!urlIsHttpHttpsScheme(requestCurrentURL(request3))) {
             response = makeNetworkError("URL scheme must be a HTTP(S) scheme");
           } else {
-            request2.responseTainting = "cors";
+            request3.responseTainting = "cors";
             response = await httpFetch(fetchParams);
           }
         }
@@ -21537,13 +21539,13 @@ var require_fetch = __commonJS({
           return response;
         }
         if (response.status !== 0 && !response.internalResponse) {
-          if (request2.responseTainting === "cors") {
+          if (request3.responseTainting === "cors") {
           }
-          if (request2.responseTainting === "basic") {
+          if (request3.responseTainting === "basic") {
             response = filterResponse(response, "basic");
-          } else if (request2.responseTainting === "cors") {
+          } else if (request3.responseTainting === "cors") {
             response = filterResponse(response, "cors");
-          } else if (request2.responseTainting === "opaque") {
+          } else if (request3.responseTainting === "opaque") {
             response = filterResponse(response, "opaque");
           } else {
             assert2(false);
@@ -21551,26 +21553,26 @@ var require_fetch = __commonJS({
         }
         let internalResponse = response.status === 0 ? response : response.internalResponse;
         if (internalResponse.urlList.length === 0) {
-          internalResponse.urlList.push(...request2.urlList);
+          internalResponse.urlList.push(...request3.urlList);
         }
-        if (!request2.timingAllowFailed) {
+        if (!request3.timingAllowFailed) {
           response.timingAllowPassed = true;
         }
-        if (response.type === "opaque" && internalResponse.status === 206 && internalResponse.rangeRequested && !request2.headers.contains("range", true)) {
+        if (response.type === "opaque" && internalResponse.status === 206 && internalResponse.rangeRequested && !request3.headers.contains("range", true)) {
           response = internalResponse = makeNetworkError();
         }
-        if (response.status !== 0 && (request2.method === "HEAD" || request2.method === "CONNECT" || nullBodyStatus.includes(internalResponse.status))) {
+        if (response.status !== 0 && (request3.method === "HEAD" || request3.method === "CONNECT" || nullBodyStatus.includes(internalResponse.status))) {
           internalResponse.body = null;
           fetchParams.controller.dump = true;
         }
-        if (request2.integrity) {
+        if (request3.integrity) {
           const processBodyError = (reason) => fetchFinale(fetchParams, makeNetworkError(reason));
-          if (request2.responseTainting === "opaque" || response.body == null) {
+          if (request3.responseTainting === "opaque" || response.body == null) {
             processBodyError(response.error);
             return;
           }
           const processBody = (bytes) => {
-            if (!bytesMatch(bytes, request2.integrity)) {
+            if (!bytesMatch(bytes, request3.integrity)) {
               processBodyError("integrity mismatch");
               return;
             }
@@ -21589,8 +21591,8 @@ var require_fetch = __commonJS({
       if (isCancelled(fetchParams) && fetchParams.request.redirectCount === 0) {
         return Promise.resolve(makeAppropriateNetworkError(fetchParams));
       }
-      const { request: request2 } = fetchParams;
-      const { protocol: scheme } = requestCurrentURL(request2);
+      const { request: request3 } = fetchParams;
+      const { protocol: scheme } = requestCurrentURL(request3);
       switch (scheme) {
         case "about:": {
           return Promise.resolve(makeNetworkError("about scheme is not supported"));
@@ -21599,19 +21601,19 @@ var require_fetch = __commonJS({
           if (!resolveObjectURL) {
             resolveObjectURL = __require("node:buffer").resolveObjectURL;
           }
-          const blobURLEntry = requestCurrentURL(request2);
+          const blobURLEntry = requestCurrentURL(request3);
           if (blobURLEntry.search.length !== 0) {
             return Promise.resolve(makeNetworkError("NetworkError when attempting to fetch resource."));
           }
           const blob = resolveObjectURL(blobURLEntry.toString());
-          if (request2.method !== "GET" || !webidl.is.Blob(blob)) {
+          if (request3.method !== "GET" || !webidl.is.Blob(blob)) {
             return Promise.resolve(makeNetworkError("invalid method"));
           }
           const response = makeResponse();
           const fullLength = blob.size;
           const serializedFullLength = isomorphicEncode(`${fullLength}`);
           const type = blob.type;
-          if (!request2.headersList.contains("range", true)) {
+          if (!request3.headersList.contains("range", true)) {
             const bodyWithType = extractBody(blob);
             response.statusText = "OK";
             response.body = bodyWithType[0];
@@ -21619,7 +21621,7 @@ var require_fetch = __commonJS({
             response.headersList.set("content-type", type, true);
           } else {
             response.rangeRequested = true;
-            const rangeHeader = request2.headersList.get("range", true);
+            const rangeHeader = request3.headersList.get("range", true);
             const rangeValue = simpleRangeHeaderValue(rangeHeader, true);
             if (rangeValue === "failure") {
               return Promise.resolve(makeNetworkError("failed to fetch the data URL"));
@@ -21650,7 +21652,7 @@ var require_fetch = __commonJS({
           return Promise.resolve(response);
         }
         case "data:": {
-          const currentURL = requestCurrentURL(request2);
+          const currentURL = requestCurrentURL(request3);
           const dataURLStruct = dataURLProcessor(currentURL);
           if (dataURLStruct === "failure") {
             return Promise.resolve(makeNetworkError("failed to fetch the data URL"));
@@ -21739,41 +21741,41 @@ var require_fetch = __commonJS({
       }
     }
     async function httpFetch(fetchParams) {
-      const request2 = fetchParams.request;
+      const request3 = fetchParams.request;
       let response = null;
       let actualResponse = null;
       const timingInfo = fetchParams.timingInfo;
-      if (request2.serviceWorkers === "all") {
+      if (request3.serviceWorkers === "all") {
       }
       if (response === null) {
-        if (request2.redirect === "follow") {
-          request2.serviceWorkers = "none";
+        if (request3.redirect === "follow") {
+          request3.serviceWorkers = "none";
         }
         actualResponse = response = await httpNetworkOrCacheFetch(fetchParams);
-        if (request2.responseTainting === "cors" && corsCheck(request2, response) === "failure") {
+        if (request3.responseTainting === "cors" && corsCheck(request3, response) === "failure") {
           return makeNetworkError("cors failure");
         }
-        if (TAOCheck(request2, response) === "failure") {
-          request2.timingAllowFailed = true;
+        if (TAOCheck(request3, response) === "failure") {
+          request3.timingAllowFailed = true;
         }
       }
-      if ((request2.responseTainting === "opaque" || response.type === "opaque") && crossOriginResourcePolicyCheck(
-        request2.origin,
-        request2.client,
-        request2.destination,
+      if ((request3.responseTainting === "opaque" || response.type === "opaque") && crossOriginResourcePolicyCheck(
+        request3.origin,
+        request3.client,
+        request3.destination,
         actualResponse
       ) === "blocked") {
         return makeNetworkError("blocked");
       }
       if (redirectStatusSet.has(actualResponse.status)) {
-        if (request2.redirect !== "manual") {
+        if (request3.redirect !== "manual") {
           fetchParams.controller.connection.destroy(void 0, false);
         }
-        if (request2.redirect === "error") {
+        if (request3.redirect === "error") {
           response = makeNetworkError("unexpected redirect");
-        } else if (request2.redirect === "manual") {
+        } else if (request3.redirect === "manual") {
           response = actualResponse;
-        } else if (request2.redirect === "follow") {
+        } else if (request3.redirect === "follow") {
           response = await httpRedirectFetch(fetchParams, response);
         } else {
           assert2(false);
@@ -21783,13 +21785,13 @@ var require_fetch = __commonJS({
       return response;
     }
     function httpRedirectFetch(fetchParams, response) {
-      const request2 = fetchParams.request;
+      const request3 = fetchParams.request;
       const actualResponse = response.internalResponse ? response.internalResponse : response;
       let locationURL;
       try {
         locationURL = responseLocationURL(
           actualResponse,
-          requestCurrentURL(request2).hash
+          requestCurrentURL(request3).hash
         );
         if (locationURL == null) {
           return response;
@@ -21800,63 +21802,63 @@ var require_fetch = __commonJS({
       if (!urlIsHttpHttpsScheme(locationURL)) {
         return Promise.resolve(makeNetworkError("URL scheme must be a HTTP(S) scheme"));
       }
-      if (request2.redirectCount === 20) {
+      if (request3.redirectCount === 20) {
         return Promise.resolve(makeNetworkError("redirect count exceeded"));
       }
-      request2.redirectCount += 1;
-      if (request2.mode === "cors" && (locationURL.username || locationURL.password) && !sameOrigin(request2, locationURL)) {
+      request3.redirectCount += 1;
+      if (request3.mode === "cors" && (locationURL.username || locationURL.password) && !sameOrigin(request3, locationURL)) {
         return Promise.resolve(makeNetworkError('cross origin not allowed for request mode "cors"'));
       }
-      if (request2.responseTainting === "cors" && (locationURL.username || locationURL.password)) {
+      if (request3.responseTainting === "cors" && (locationURL.username || locationURL.password)) {
         return Promise.resolve(makeNetworkError(
           'URL cannot contain credentials for request mode "cors"'
         ));
       }
-      if (actualResponse.status !== 303 && request2.body != null && request2.body.source == null) {
+      if (actualResponse.status !== 303 && request3.body != null && request3.body.source == null) {
         return Promise.resolve(makeNetworkError());
       }
-      if ([301, 302].includes(actualResponse.status) && request2.method === "POST" || actualResponse.status === 303 && !GET_OR_HEAD.includes(request2.method)) {
-        request2.method = "GET";
-        request2.body = null;
+      if ([301, 302].includes(actualResponse.status) && request3.method === "POST" || actualResponse.status === 303 && !GET_OR_HEAD.includes(request3.method)) {
+        request3.method = "GET";
+        request3.body = null;
         for (const headerName of requestBodyHeader) {
-          request2.headersList.delete(headerName);
+          request3.headersList.delete(headerName);
         }
       }
-      if (!sameOrigin(requestCurrentURL(request2), locationURL)) {
-        request2.headersList.delete("authorization", true);
-        request2.headersList.delete("proxy-authorization", true);
-        request2.headersList.delete("cookie", true);
-        request2.headersList.delete("host", true);
+      if (!sameOrigin(requestCurrentURL(request3), locationURL)) {
+        request3.headersList.delete("authorization", true);
+        request3.headersList.delete("proxy-authorization", true);
+        request3.headersList.delete("cookie", true);
+        request3.headersList.delete("host", true);
       }
-      if (request2.body != null) {
-        assert2(request2.body.source != null);
-        request2.body = safelyExtractBody(request2.body.source)[0];
+      if (request3.body != null) {
+        assert2(request3.body.source != null);
+        request3.body = safelyExtractBody(request3.body.source)[0];
       }
       const timingInfo = fetchParams.timingInfo;
       timingInfo.redirectEndTime = timingInfo.postRedirectStartTime = coarsenedSharedCurrentTime(fetchParams.crossOriginIsolatedCapability);
       if (timingInfo.redirectStartTime === 0) {
         timingInfo.redirectStartTime = timingInfo.startTime;
       }
-      request2.urlList.push(locationURL);
-      setRequestReferrerPolicyOnRedirect(request2, actualResponse);
+      request3.urlList.push(locationURL);
+      setRequestReferrerPolicyOnRedirect(request3, actualResponse);
       return mainFetch(fetchParams, true);
     }
     async function httpNetworkOrCacheFetch(fetchParams, isAuthenticationFetch = false, isNewConnectionFetch = false) {
-      const request2 = fetchParams.request;
+      const request3 = fetchParams.request;
       let httpFetchParams = null;
       let httpRequest = null;
       let response = null;
       const httpCache = null;
       const revalidatingFlag = false;
-      if (request2.window === "no-window" && request2.redirect === "error") {
+      if (request3.window === "no-window" && request3.redirect === "error") {
         httpFetchParams = fetchParams;
-        httpRequest = request2;
+        httpRequest = request3;
       } else {
-        httpRequest = cloneRequest(request2);
+        httpRequest = cloneRequest(request3);
         httpFetchParams = { ...fetchParams };
         httpFetchParams.request = httpRequest;
       }
-      const includeCredentials = request2.credentials === "include" || request2.credentials === "same-origin" && request2.responseTainting === "basic";
+      const includeCredentials = request3.credentials === "include" || request3.credentials === "same-origin" && request3.responseTainting === "basic";
       const contentLength = httpRequest.body ? httpRequest.body.length : null;
       let contentLengthHeaderValue = null;
       if (httpRequest.body == null && ["POST", "PUT"].includes(httpRequest.method)) {
@@ -21943,14 +21945,14 @@ var require_fetch = __commonJS({
         response.rangeRequested = true;
       }
       response.requestIncludesCredentials = includeCredentials;
-      if (response.status === 401 && httpRequest.responseTainting !== "cors" && includeCredentials && (request2.useURLCredentials !== void 0 || isTraversableNavigable(request2.traversableForUserPrompts))) {
-        if (request2.body != null) {
-          if (request2.body.source == null) {
+      if (response.status === 401 && httpRequest.responseTainting !== "cors" && includeCredentials && (request3.useURLCredentials !== void 0 || isTraversableNavigable(request3.traversableForUserPrompts))) {
+        if (request3.body != null) {
+          if (request3.body.source == null) {
             return response;
           }
-          request2.body = safelyExtractBody(request2.body.source)[0];
+          request3.body = safelyExtractBody(request3.body.source)[0];
         }
-        if (request2.useURLCredentials === void 0 || isAuthenticationFetch) {
+        if (request3.useURLCredentials === void 0 || isAuthenticationFetch) {
           if (isCancelled(fetchParams)) {
             return makeAppropriateNetworkError(fetchParams);
           }
@@ -21960,7 +21962,7 @@ var require_fetch = __commonJS({
         response = await httpNetworkOrCacheFetch(fetchParams, true);
       }
       if (response.status === 407) {
-        if (request2.window === "no-window") {
+        if (request3.window === "no-window") {
           return makeNetworkError();
         }
         if (isCancelled(fetchParams)) {
@@ -21972,7 +21974,7 @@ var require_fetch = __commonJS({
         // response’s status is 421
         response.status === 421 && // isNewConnectionFetch is false
         !isNewConnectionFetch && // request’s body is null, or request’s body is non-null and request’s body’s source is non-null
-        (request2.body == null || request2.body.source != null)
+        (request3.body == null || request3.body.source != null)
       ) {
         if (isCancelled(fetchParams)) {
           return makeAppropriateNetworkError(fetchParams);
@@ -22002,21 +22004,21 @@ var require_fetch = __commonJS({
           }
         }
       };
-      const request2 = fetchParams.request;
+      const request3 = fetchParams.request;
       let response = null;
       const timingInfo = fetchParams.timingInfo;
       const httpCache = null;
       if (httpCache == null) {
-        request2.cache = "no-store";
+        request3.cache = "no-store";
       }
       const newConnection = forceNewConnection ? "yes" : "no";
-      if (request2.mode === "websocket") {
+      if (request3.mode === "websocket") {
       } else {
       }
       let requestBody = null;
-      if (request2.body == null && fetchParams.processRequestEndOfBody) {
+      if (request3.body == null && fetchParams.processRequestEndOfBody) {
         queueMicrotask(() => fetchParams.processRequestEndOfBody());
-      } else if (request2.body != null) {
+      } else if (request3.body != null) {
         const processBodyChunk = async function* (bytes) {
           if (isCancelled(fetchParams)) {
             return;
@@ -22044,7 +22046,7 @@ var require_fetch = __commonJS({
         };
         requestBody = (async function* () {
           try {
-            for await (const bytes of request2.body.stream) {
+            for await (const bytes of request3.body.stream) {
               yield* processBodyChunk(bytes);
             }
             processEndOfBody();
@@ -22151,7 +22153,7 @@ var require_fetch = __commonJS({
       }
       return response;
       function dispatch({ body }) {
-        const url2 = requestCurrentURL(request2);
+        const url2 = requestCurrentURL(request3);
         const agent = fetchParams.controller.dispatcher;
         const path = url2.pathname + url2.search;
         const hasTrailingQuestionMark = url2.search.length === 0 && url2.href[url2.href.length - url2.hash.length - 1] === "?";
@@ -22159,11 +22161,11 @@ var require_fetch = __commonJS({
           {
             path: hasTrailingQuestionMark ? `${path}?` : path,
             origin: url2.origin,
-            method: request2.method,
-            body: agent.isMockActive ? request2.body && (request2.body.source || request2.body.stream) : body,
-            headers: request2.headersList.entries,
+            method: request3.method,
+            body: agent.isMockActive ? request3.body && (request3.body.source || request3.body.stream) : body,
+            headers: request3.headersList.entries,
             maxRedirections: 0,
-            upgrade: request2.mode === "websocket" ? "websocket" : void 0
+            upgrade: request3.mode === "websocket" ? "websocket" : void 0
           },
           {
             body: null,
@@ -22199,9 +22201,9 @@ var require_fetch = __commonJS({
                 }
               }
               const location = headersList.get("location", true);
-              const willFollow = location && request2.redirect === "follow" && redirectStatusSet.has(status);
+              const willFollow = location && request3.redirect === "follow" && redirectStatusSet.has(status);
               const decoders = [];
-              if (request2.method !== "HEAD" && request2.method !== "CONNECT" && !nullBodyStatus.includes(status) && !willFollow) {
+              if (request3.method !== "HEAD" && request3.method !== "CONNECT" && !nullBodyStatus.includes(status) && !willFollow) {
                 const contentEncoding = headersList.get("content-encoding", true);
                 const codings = contentEncoding ? contentEncoding.toLowerCase().split(",") : [];
                 const maxContentEncodings = 5;
@@ -22398,31 +22400,31 @@ var require_cache3 = __commonJS({
         webidl.util.markAsUncloneable(this);
         this.#relevantRequestResponseList = arguments[1];
       }
-      async match(request2, options = {}) {
+      async match(request3, options = {}) {
         webidl.brandCheck(this, _Cache);
         const prefix = "Cache.match";
         webidl.argumentLengthCheck(arguments, 1, prefix);
-        request2 = webidl.converters.RequestInfo(request2);
+        request3 = webidl.converters.RequestInfo(request3);
         options = webidl.converters.CacheQueryOptions(options, prefix, "options");
-        const p = this.#internalMatchAll(request2, options, 1);
+        const p = this.#internalMatchAll(request3, options, 1);
         if (p.length === 0) {
           return;
         }
         return p[0];
       }
-      async matchAll(request2 = void 0, options = {}) {
+      async matchAll(request3 = void 0, options = {}) {
         webidl.brandCheck(this, _Cache);
         const prefix = "Cache.matchAll";
-        if (request2 !== void 0) request2 = webidl.converters.RequestInfo(request2);
+        if (request3 !== void 0) request3 = webidl.converters.RequestInfo(request3);
         options = webidl.converters.CacheQueryOptions(options, prefix, "options");
-        return this.#internalMatchAll(request2, options);
+        return this.#internalMatchAll(request3, options);
       }
-      async add(request2) {
+      async add(request3) {
         webidl.brandCheck(this, _Cache);
         const prefix = "Cache.add";
         webidl.argumentLengthCheck(arguments, 1, prefix);
-        request2 = webidl.converters.RequestInfo(request2);
-        const requests = [request2];
+        request3 = webidl.converters.RequestInfo(request3);
+        const requests = [request3];
         const responseArrayPromise = this.addAll(requests);
         return await responseArrayPromise;
       }
@@ -22432,19 +22434,19 @@ var require_cache3 = __commonJS({
         webidl.argumentLengthCheck(arguments, 1, prefix);
         const responsePromises = [];
         const requestList = [];
-        for (let request2 of requests) {
-          if (request2 === void 0) {
+        for (let request3 of requests) {
+          if (request3 === void 0) {
             throw webidl.errors.conversionFailed({
               prefix,
               argument: "Argument 1",
               types: ["undefined is not allowed"]
             });
           }
-          request2 = webidl.converters.RequestInfo(request2);
-          if (typeof request2 === "string") {
+          request3 = webidl.converters.RequestInfo(request3);
+          if (typeof request3 === "string") {
             continue;
           }
-          const r = getRequestState(request2);
+          const r = getRequestState(request3);
           if (!urlIsHttpHttpsScheme(r.url) || r.method !== "GET") {
             throw webidl.errors.exception({
               header: prefix,
@@ -22453,8 +22455,8 @@ var require_cache3 = __commonJS({
           }
         }
         const fetchControllers = [];
-        for (const request2 of requests) {
-          const r = getRequestState(new Request(request2));
+        for (const request3 of requests) {
+          const r = getRequestState(new Request(request3));
           if (!urlIsHttpHttpsScheme(r.url)) {
             throw webidl.errors.exception({
               header: prefix,
@@ -22531,17 +22533,17 @@ var require_cache3 = __commonJS({
         });
         return cacheJobPromise.promise;
       }
-      async put(request2, response) {
+      async put(request3, response) {
         webidl.brandCheck(this, _Cache);
         const prefix = "Cache.put";
         webidl.argumentLengthCheck(arguments, 2, prefix);
-        request2 = webidl.converters.RequestInfo(request2);
+        request3 = webidl.converters.RequestInfo(request3);
         response = webidl.converters.Response(response, prefix, "response");
         let innerRequest = null;
-        if (webidl.is.Request(request2)) {
-          innerRequest = getRequestState(request2);
+        if (webidl.is.Request(request3)) {
+          innerRequest = getRequestState(request3);
         } else {
-          innerRequest = getRequestState(new Request(request2));
+          innerRequest = getRequestState(new Request(request3));
         }
         if (!urlIsHttpHttpsScheme(innerRequest.url) || innerRequest.method !== "GET") {
           throw webidl.errors.exception({
@@ -22612,21 +22614,21 @@ var require_cache3 = __commonJS({
         });
         return cacheJobPromise.promise;
       }
-      async delete(request2, options = {}) {
+      async delete(request3, options = {}) {
         webidl.brandCheck(this, _Cache);
         const prefix = "Cache.delete";
         webidl.argumentLengthCheck(arguments, 1, prefix);
-        request2 = webidl.converters.RequestInfo(request2);
+        request3 = webidl.converters.RequestInfo(request3);
         options = webidl.converters.CacheQueryOptions(options, prefix, "options");
         let r = null;
-        if (webidl.is.Request(request2)) {
-          r = getRequestState(request2);
+        if (webidl.is.Request(request3)) {
+          r = getRequestState(request3);
           if (r.method !== "GET" && !options.ignoreMethod) {
             return false;
           }
         } else {
-          assert2(typeof request2 === "string");
-          r = getRequestState(new Request(request2));
+          assert2(typeof request3 === "string");
+          r = getRequestState(new Request(request3));
         }
         const operations = [];
         const operation = {
@@ -22658,25 +22660,25 @@ var require_cache3 = __commonJS({
        * @param {import('../../../types/cache').CacheQueryOptions} options
        * @returns {Promise<readonly Request[]>}
        */
-      async keys(request2 = void 0, options = {}) {
+      async keys(request3 = void 0, options = {}) {
         webidl.brandCheck(this, _Cache);
         const prefix = "Cache.keys";
-        if (request2 !== void 0) request2 = webidl.converters.RequestInfo(request2);
+        if (request3 !== void 0) request3 = webidl.converters.RequestInfo(request3);
         options = webidl.converters.CacheQueryOptions(options, prefix, "options");
         let r = null;
-        if (request2 !== void 0) {
-          if (webidl.is.Request(request2)) {
-            r = getRequestState(request2);
+        if (request3 !== void 0) {
+          if (webidl.is.Request(request3)) {
+            r = getRequestState(request3);
             if (r.method !== "GET" && !options.ignoreMethod) {
               return [];
             }
-          } else if (typeof request2 === "string") {
-            r = getRequestState(new Request(request2));
+          } else if (typeof request3 === "string") {
+            r = getRequestState(new Request(request3));
           }
         }
         const promise2 = createDeferredPromise();
         const requests = [];
-        if (request2 === void 0) {
+        if (request3 === void 0) {
           for (const requestResponse of this.#relevantRequestResponseList) {
             requests.push(requestResponse[0]);
           }
@@ -22688,9 +22690,9 @@ var require_cache3 = __commonJS({
         }
         queueMicrotask(() => {
           const requestList = [];
-          for (const request3 of requests) {
+          for (const request4 of requests) {
             const requestObject = fromInnerRequest(
-              request3,
+              request4,
               void 0,
               new AbortController().signal,
               "immutable"
@@ -22809,9 +22811,9 @@ var require_cache3 = __commonJS({
        * @param {import('../../../types/cache').CacheQueryOptions | undefined} options
        * @returns {boolean}
        */
-      #requestMatchesCachedItem(requestQuery, request2, response = null, options) {
+      #requestMatchesCachedItem(requestQuery, request3, response = null, options) {
         const queryURL = new URL(requestQuery.url);
-        const cachedURL = new URL(request2.url);
+        const cachedURL = new URL(request3.url);
         if (options?.ignoreSearch) {
           cachedURL.search = "";
           queryURL.search = "";
@@ -22827,7 +22829,7 @@ var require_cache3 = __commonJS({
           if (fieldValue === "*") {
             return false;
           }
-          const requestValue = request2.headersList.get(fieldValue);
+          const requestValue = request3.headersList.get(fieldValue);
           const queryValue = requestQuery.headersList.get(fieldValue);
           if (requestValue !== queryValue) {
             return false;
@@ -22835,20 +22837,20 @@ var require_cache3 = __commonJS({
         }
         return true;
       }
-      #internalMatchAll(request2, options, maxResponses = Infinity) {
+      #internalMatchAll(request3, options, maxResponses = Infinity) {
         let r = null;
-        if (request2 !== void 0) {
-          if (webidl.is.Request(request2)) {
-            r = getRequestState(request2);
+        if (request3 !== void 0) {
+          if (webidl.is.Request(request3)) {
+            r = getRequestState(request3);
             if (r.method !== "GET" && !options.ignoreMethod) {
               return [];
             }
-          } else if (typeof request2 === "string") {
-            r = getRequestState(new Request(request2));
+          } else if (typeof request3 === "string") {
+            r = getRequestState(new Request(request3));
           }
         }
         const responses = [];
-        if (request2 === void 0) {
+        if (request3 === void 0) {
           for (const requestResponse of this.#relevantRequestResponseList) {
             responses.push(requestResponse[1]);
           }
@@ -22940,21 +22942,21 @@ var require_cachestorage = __commonJS({
         }
         webidl.util.markAsUncloneable(this);
       }
-      async match(request2, options = {}) {
+      async match(request3, options = {}) {
         webidl.brandCheck(this, _CacheStorage);
         webidl.argumentLengthCheck(arguments, 1, "CacheStorage.match");
-        request2 = webidl.converters.RequestInfo(request2);
+        request3 = webidl.converters.RequestInfo(request3);
         options = webidl.converters.MultiCacheQueryOptions(options);
         if (options.cacheName != null) {
           if (this.#caches.has(options.cacheName)) {
             const cacheList = this.#caches.get(options.cacheName);
             const cache = new Cache(kConstruct, cacheList);
-            return await cache.match(request2, options);
+            return await cache.match(request3, options);
           }
         } else {
           for (const cacheList of this.#caches.values()) {
             const cache = new Cache(kConstruct, cacheList);
-            const response = await cache.match(request2, options);
+            const response = await cache.match(request3, options);
             if (response !== void 0) {
               return response;
             }
@@ -23435,7 +23437,7 @@ var require_cookies = __commonJS({
       if (!cookies) {
         return [];
       }
-      return cookies.map((pair) => parseSetCookie(pair));
+      return cookies.map((pair2) => parseSetCookie(pair2));
     }
     function parseCookie(cookie) {
       cookie = webidl.converters.DOMString(cookie);
@@ -23937,8 +23939,8 @@ var require_util5 = __commonJS({
       const position = { position: 0 };
       const extensionList = /* @__PURE__ */ new Map();
       while (position.position < extensions.length) {
-        const pair = collectASequenceOfCodePointsFast(";", extensions, position);
-        const [name, value = ""] = pair.split("=", 2);
+        const pair2 = collectASequenceOfCodePointsFast(";", extensions, position);
+        const [name, value = ""] = pair2.split("=", 2);
         extensionList.set(
           removeHTTPWhitespace(name, true, false),
           removeHTTPWhitespace(value, false, true)
@@ -24151,7 +24153,7 @@ var require_connection = __commonJS({
     function establishWebSocketConnection(url2, protocols, client, handler, options) {
       const requestURL = url2;
       requestURL.protocol = url2.protocol === "ws:" ? "http:" : "https:";
-      const request2 = makeRequest({
+      const request3 = makeRequest({
         urlList: [requestURL],
         client,
         serviceWorkers: "none",
@@ -24164,18 +24166,18 @@ var require_connection = __commonJS({
       });
       if (options.headers) {
         const headersList = getHeadersList(new Headers(options.headers));
-        request2.headersList = headersList;
+        request3.headersList = headersList;
       }
       const keyValue = crypto.randomBytes(16).toString("base64");
-      request2.headersList.append("sec-websocket-key", keyValue, true);
-      request2.headersList.append("sec-websocket-version", "13", true);
+      request3.headersList.append("sec-websocket-key", keyValue, true);
+      request3.headersList.append("sec-websocket-version", "13", true);
       for (const protocol of protocols) {
-        request2.headersList.append("sec-websocket-protocol", protocol, true);
+        request3.headersList.append("sec-websocket-protocol", protocol, true);
       }
       const permessageDeflate = "permessage-deflate; client_max_window_bits";
-      request2.headersList.append("sec-websocket-extensions", permessageDeflate, true);
+      request3.headersList.append("sec-websocket-extensions", permessageDeflate, true);
       const controller = fetching({
-        request: request2,
+        request: request3,
         useParallelQueue: true,
         dispatcher: options.dispatcher,
         processResponse(response) {
@@ -24222,7 +24224,7 @@ var require_connection = __commonJS({
           }
           const secProtocol = response.headersList.get("Sec-WebSocket-Protocol");
           if (secProtocol !== null) {
-            const requestProtocols = getDecodeSplit("sec-websocket-protocol", request2.headersList);
+            const requestProtocols = getDecodeSplit("sec-websocket-protocol", request3.headersList);
             if (requestProtocols === null || !requestProtocols.includes(secProtocol)) {
               failHandshake(handler, response, 1002, "Protocol was not set in the opening handshake.");
               return;
@@ -28465,8 +28467,8 @@ var require_Pair = __commonJS({
         return new _Pair(key, value);
       }
       toJSON(_, ctx) {
-        const pair = ctx?.mapAsMap ? /* @__PURE__ */ new Map() : {};
-        return addPairToJSMap.addPairToJSMap(ctx, pair, this);
+        const pair2 = ctx?.mapAsMap ? /* @__PURE__ */ new Map() : {};
+        return addPairToJSMap.addPairToJSMap(ctx, pair2, this);
       }
       toString(ctx, onComment, onChompKeep) {
         return ctx?.doc ? stringifyPair.stringifyPair(this, ctx, onComment, onChompKeep) : JSON.stringify(this);
@@ -28691,14 +28693,14 @@ var require_YAMLMap = __commonJS({
        * @param overwrite - If not set `true`, using a key that is already in the
        *   collection will throw. Otherwise, overwrites the previous value.
        */
-      add(pair, overwrite) {
+      add(pair2, overwrite) {
         let _pair;
-        if (identity.isPair(pair))
-          _pair = pair;
-        else if (!pair || typeof pair !== "object" || !("key" in pair)) {
-          _pair = new Pair.Pair(pair, pair?.value);
+        if (identity.isPair(pair2))
+          _pair = pair2;
+        else if (!pair2 || typeof pair2 !== "object" || !("key" in pair2)) {
+          _pair = new Pair.Pair(pair2, pair2?.value);
         } else
-          _pair = new Pair.Pair(pair.key, pair.value);
+          _pair = new Pair.Pair(pair2.key, pair2.value);
         const prev = findPair(this.items, _pair.key);
         const sortEntries = this.schema?.sortMapEntries;
         if (prev) {
@@ -29289,16 +29291,16 @@ var require_pairs = __commonJS({
           else if (identity.isMap(item)) {
             if (item.items.length > 1)
               onError("Each pair must have its own sequence indicator");
-            const pair = item.items[0] || new Pair.Pair(new Scalar.Scalar(null));
+            const pair2 = item.items[0] || new Pair.Pair(new Scalar.Scalar(null));
             if (item.commentBefore)
-              pair.key.commentBefore = pair.key.commentBefore ? `${item.commentBefore}
-${pair.key.commentBefore}` : item.commentBefore;
+              pair2.key.commentBefore = pair2.key.commentBefore ? `${item.commentBefore}
+${pair2.key.commentBefore}` : item.commentBefore;
             if (item.comment) {
-              const cn = pair.value ?? pair.key;
+              const cn = pair2.value ?? pair2.key;
               cn.comment = cn.comment ? `${item.comment}
 ${cn.comment}` : item.comment;
             }
-            item = pair;
+            item = pair2;
           }
           seq.items[i] = identity.isPair(item) ? item : new Pair.Pair(item);
         }
@@ -29379,13 +29381,13 @@ var require_omap = __commonJS({
         const map2 = /* @__PURE__ */ new Map();
         if (ctx?.onCreate)
           ctx.onCreate(map2);
-        for (const pair of this.items) {
+        for (const pair2 of this.items) {
           let key, value;
-          if (identity.isPair(pair)) {
-            key = toJS.toJS(pair.key, "", ctx);
-            value = toJS.toJS(pair.value, key, ctx);
+          if (identity.isPair(pair2)) {
+            key = toJS.toJS(pair2.key, "", ctx);
+            value = toJS.toJS(pair2.value, key, ctx);
           } else {
-            key = toJS.toJS(pair, "", ctx);
+            key = toJS.toJS(pair2, "", ctx);
           }
           if (map2.has(key))
             throw new Error("Ordered maps must not include duplicate keys");
@@ -29601,24 +29603,24 @@ var require_set = __commonJS({
         this.tag = _YAMLSet.tag;
       }
       add(key) {
-        let pair;
+        let pair2;
         if (identity.isPair(key))
-          pair = key;
+          pair2 = key;
         else if (key && typeof key === "object" && "key" in key && "value" in key && key.value === null)
-          pair = new Pair.Pair(key.key, null);
+          pair2 = new Pair.Pair(key.key, null);
         else
-          pair = new Pair.Pair(key, null);
-        const prev = YAMLMap.findPair(this.items, pair.key);
+          pair2 = new Pair.Pair(key, null);
+        const prev = YAMLMap.findPair(this.items, pair2.key);
         if (!prev)
-          this.items.push(pair);
+          this.items.push(pair2);
       }
       /**
        * If `keepPair` is `true`, returns the Pair matching `key`.
        * Otherwise, returns the value of that Pair's key.
        */
       get(key, keepPair) {
-        const pair = YAMLMap.findPair(this.items, key);
-        return !keepPair && identity.isPair(pair) ? identity.isScalar(pair.key) ? pair.key.value : pair.key : pair;
+        const pair2 = YAMLMap.findPair(this.items, key);
+        return !keepPair && identity.isPair(pair2) ? identity.isScalar(pair2.key) ? pair2.key.value : pair2.key : pair2;
       }
       set(key, value) {
         if (typeof value !== "boolean")
@@ -30593,7 +30595,7 @@ var require_util_map_includes = __commonJS({
       if (uniqueKeys === false)
         return false;
       const isEqual = typeof uniqueKeys === "function" ? uniqueKeys : (a, b) => a === b || identity.isScalar(a) && identity.isScalar(b) && a.value === b.value;
-      return items.some((pair) => isEqual(pair.key, search));
+      return items.some((pair2) => isEqual(pair2.key, search));
     }
     exports.mapIncludes = mapIncludes;
   }
@@ -30679,10 +30681,10 @@ var require_resolve_block_map = __commonJS({
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
-          const pair = new Pair.Pair(keyNode, valueNode);
+          const pair2 = new Pair.Pair(keyNode, valueNode);
           if (ctx.options.keepSourceTokens)
-            pair.srcToken = collItem;
-          map2.items.push(pair);
+            pair2.srcToken = collItem;
+          map2.items.push(pair2);
         } else {
           if (implicitKey)
             onError(keyNode.range, "MISSING_CHAR", "Implicit map keys need to be followed by map values");
@@ -30692,10 +30694,10 @@ var require_resolve_block_map = __commonJS({
             else
               keyNode.comment = valueProps.comment;
           }
-          const pair = new Pair.Pair(keyNode);
+          const pair2 = new Pair.Pair(keyNode);
           if (ctx.options.keepSourceTokens)
-            pair.srcToken = collItem;
-          map2.items.push(pair);
+            pair2.srcToken = collItem;
+          map2.items.push(pair2);
         }
       }
       if (commentEnd && commentEnd < offset)
@@ -30946,18 +30948,18 @@ var require_resolve_flow_collection = __commonJS({
             else
               keyNode.comment = valueProps.comment;
           }
-          const pair = new Pair.Pair(keyNode, valueNode);
+          const pair2 = new Pair.Pair(keyNode, valueNode);
           if (ctx.options.keepSourceTokens)
-            pair.srcToken = collItem;
+            pair2.srcToken = collItem;
           if (isMap) {
             const map2 = coll;
             if (utilMapIncludes.mapIncludes(ctx, map2.items, keyNode))
               onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-            map2.items.push(pair);
+            map2.items.push(pair2);
           } else {
             const map2 = new YAMLMap.YAMLMap(ctx.schema);
             map2.flow = true;
-            map2.items.push(pair);
+            map2.items.push(pair2);
             const endRange = (valueNode ?? keyNode).range;
             map2.range = [keyNode.range[0], endRange[1], endRange[2]];
             coll.items.push(map2);
@@ -32660,9 +32662,9 @@ var require_lexer = __commonJS({
         }
       }
       *parseQuotedScalar() {
-        const quote3 = this.charAt(0);
-        let end = this.buffer.indexOf(quote3, this.pos + 1);
-        if (quote3 === "'") {
+        const quote4 = this.charAt(0);
+        let end = this.buffer.indexOf(quote4, this.pos + 1);
+        if (quote4 === "'") {
           while (end !== -1 && this.buffer[end + 1] === "'")
             end = this.buffer.indexOf("'", end + 2);
         } else {
@@ -34354,6 +34356,13 @@ function excerpt(text5) {
 function nonEmpty(value) {
   return typeof value === "string" && value.length > 0 ? value : null;
 }
+var finiteAtLeastZero = (value) => typeof value === "number" && Number.isFinite(value) && value >= 0;
+function readTimings(timings) {
+  if (!timings || typeof timings !== "object") return null;
+  const { prompt_n: promptTokens, prompt_ms: promptMs, predicted_n: decodeTokens, predicted_ms: decodeMs } = timings;
+  if (!finiteAtLeastZero(promptTokens) || !finiteAtLeastZero(promptMs) || !finiteAtLeastZero(decodeTokens) || !finiteAtLeastZero(decodeMs)) return null;
+  return { promptMs, promptTokens, decodeMs, decodeTokens };
+}
 function describeStreamError(error62) {
   if (typeof error62 === "string") return error62;
   if (error62 && typeof error62 === "object") {
@@ -34379,6 +34388,8 @@ var CompletionStreamState = class {
   finishReason = null;
   promptTokens = null;
   finalCompletionTokens = null;
+  /** What the engine says the request cost it (llama.cpp's `timings`), from the last chunk that carried them. */
+  engineTimes = null;
   sawUsageChunk = false;
   done = false;
   problem = null;
@@ -34421,6 +34432,7 @@ var CompletionStreamState = class {
       this.problem = { kind: "stream_error", reason: `error event in the stream: ${excerpt(describeStreamError(chunk))}` };
       return false;
     }
+    this.engineTimes = readTimings(chunk.timings) ?? this.engineTimes;
     const usage = chunk.usage;
     let usageTokens = null;
     if (usage && typeof usage === "object") {
@@ -34467,7 +34479,8 @@ var CompletionStreamState = class {
   /**
    * Settles the per-chunk counts. Running usage wins when every chunk carried it; otherwise the
    * one-a-delta counts are spread to the final usage total. Counts are called estimated when they are
-   * neither reported per chunk nor confirmed by a total equal to the number of deltas.
+   * neither reported per chunk nor confirmed by a total equal to the number of deltas (plus the
+   * unstreamed end-of-sequence token of an answer that stopped).
    */
   settle() {
     const chunks = this.chunks;
@@ -34483,6 +34496,7 @@ var CompletionStreamState = class {
     const total = this.finalCompletionTokens;
     if (total === null) return { outputTokens: this.deltaCount, tokensEstimated: true };
     if (total === this.deltaCount) return { outputTokens: total, tokensEstimated: false };
+    if (total === this.deltaCount + 1 && this.finishReason === "stop") return { outputTokens: this.deltaCount, tokensEstimated: false };
     const counts = chunks.map((chunk) => chunk.tokens);
     spreadTokenCounts(counts, total);
     for (let index = 0; index < chunks.length; index++) {
@@ -34783,7 +34797,8 @@ async function sendStreamingRequest(options) {
         promptTokens: state.promptTokens,
         text: state.streamedText(),
         claimedTokens: state.finalCompletionTokens,
-        countedBy: "engine"
+        countedBy: "engine",
+        ...state.engineTimes ? { engineTimes: state.engineTimes } : {}
       });
     };
     const settleFromState = (endMs) => {
@@ -34966,6 +34981,7 @@ async function runBenchmark(options) {
       const warmupOffsets = buildArrivalSchedule(warmups.length, bench.requestIntervalMs, bench.arrival, bench.seed);
       await runOpenLoop(warmups, warmupOffsets, signal, send, () => void 0);
     }
+    await options.beforeMeasured?.();
     options.onProgress?.({ done: 0, total, failed: 0 });
     const offsets = buildArrivalSchedule(total, bench.requestIntervalMs, bench.arrival, bench.seed);
     await runOpenLoop(prompts, offsets, signal, send, (prompt, record2) => {
@@ -55084,8 +55100,272 @@ function fingerprintRound(config2, configDir, prompts) {
 var import_dockerode = __toESM(require_docker(), 1);
 
 // src/docker/docker-runtime.ts
-import { createHash as createHash3 } from "node:crypto";
+import { createHash as createHash4 } from "node:crypto";
 import { readdir } from "node:fs/promises";
+
+// src/engine/check-port-free.ts
+import { createServer } from "node:net";
+
+// src/scorecard/sanitize-log-tail.ts
+var ANSI_PATTERN = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
+var CONTROL_PATTERN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
+var MAX_LOG_LINE_CHARS = 2e3;
+function stripAnsi(text5) {
+  return text5.replace(ANSI_PATTERN, "");
+}
+function cleanLogLine(line) {
+  const lastFrame = line.includes("\r") ? line.split("\r").filter((frame) => frame !== "").pop() ?? "" : line;
+  const clean = stripAnsi(lastFrame).replace(CONTROL_PATTERN, "");
+  if (clean.length <= MAX_LOG_LINE_CHARS) return clean;
+  return `${clean.slice(0, MAX_LOG_LINE_CHARS)}\u2026 (${clean.length - MAX_LOG_LINE_CHARS} more characters)`;
+}
+function fenceFor(lines2) {
+  let longest = 0;
+  for (const line of lines2) {
+    for (const run2 of line.match(/`+/g) ?? []) longest = Math.max(longest, run2.length);
+  }
+  return "`".repeat(Math.max(3, longest + 1));
+}
+
+// src/scorecard/escape-engine-text.ts
+var ZERO_WIDTH_SPACE = "\u200B";
+var REFERENCE_URL = /(?:\bhttps?:\/\/|\bwww\.)?[\w.-]+\.[a-z]{2,}(?::\d+)?\/[^\s/]+\/[^\s/]+\/(?:issues|pull|pulls|discussions|commit|commits)\/\S*/gi;
+function neutralizeReferences(text5) {
+  return text5.replace(/@(?=[\p{L}\p{N}_-])/gu, `@${ZERO_WIDTH_SPACE}`).replace(/#(?=[\p{N}])/gu, `#${ZERO_WIDTH_SPACE}`).replace(/\b(GH)-(?=\d)/gi, `$1-${ZERO_WIDTH_SPACE}`);
+}
+function escapeInlineText(text5) {
+  return neutralizeReferences(text5).replace(/\\/g, "\\\\").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/\|/g, "\\|").replace(/`/g, "&#96;").replace(/\[/g, "&#91;").replace(/\n/g, " ");
+}
+function codeSpan(url2) {
+  return `\`${breakHtmlComments(url2.replace(/`/g, "")).replace(/\|/g, "\\|")}\``;
+}
+function escapeInline(text5) {
+  const clean = cleanLogLine(text5);
+  let out = "";
+  let last = 0;
+  for (const match of clean.matchAll(REFERENCE_URL)) {
+    out += escapeInlineText(clean.slice(last, match.index)) + codeSpan(match[0]);
+    last = match.index + match[0].length;
+  }
+  return out + escapeInlineText(clean.slice(last));
+}
+function escapeCodeLine(line) {
+  return breakHtmlComments(cleanLogLine(line));
+}
+function breakHtmlComments(text5) {
+  return text5.replace(/<!/g, `<${ZERO_WIDTH_SPACE}!`).replace(/--(?=>)/g, `-${ZERO_WIDTH_SPACE}-`);
+}
+
+// src/scorecard/render-inline-code.ts
+function codeSpan2(code) {
+  const content = breakHtmlComments(cleanLogLine(code).replace(/\n/g, " ").replace(/\|/g, "\\|"));
+  let longest = 0;
+  for (const run2 of content.match(/`+/g) ?? []) longest = Math.max(longest, run2.length);
+  const fence = "`".repeat(longest + 1);
+  const pad = content.startsWith("`") || content.endsWith("`") || content.startsWith(" ") && content.endsWith(" ") ? " " : "";
+  return `${fence}${pad}${content}${pad}${fence}`;
+}
+function literalForCodeSpans(text5) {
+  return text5.replace(/[\\`]/g, "\\$&");
+}
+function lexCodeSpans(text5) {
+  const tokens = [];
+  let plain2 = "";
+  let index = 0;
+  while (index < text5.length) {
+    const char = text5[index] ?? "";
+    const next = text5[index + 1];
+    if (char === "\\" && (next === "`" || next === "\\")) {
+      plain2 += next;
+      index += 2;
+    } else if (char === "`") {
+      let runEnd = index;
+      while (text5[runEnd] === "`") runEnd++;
+      if (plain2 !== "") tokens.push({ value: plain2, fence: false });
+      plain2 = "";
+      tokens.push({ value: text5.slice(index, runEnd), fence: true });
+      index = runEnd;
+    } else {
+      plain2 += char;
+      index++;
+    }
+  }
+  if (plain2 !== "") tokens.push({ value: plain2, fence: false });
+  return tokens;
+}
+function renderWithCodeSpans(text5, escapeText) {
+  const tokens = lexCodeSpans(text5);
+  const out = [];
+  let plain2 = "";
+  let index = 0;
+  while (index < tokens.length) {
+    const token = tokens[index];
+    if (!token) break;
+    const close = token.fence ? tokens.findIndex((other, at) => at > index && other.fence && other.value.length === token.value.length) : -1;
+    if (close === -1) {
+      plain2 += token.value;
+      index++;
+      continue;
+    }
+    if (plain2 !== "") out.push(escapeText(plain2));
+    plain2 = "";
+    let code = tokens.slice(index + 1, close).map((inner) => inner.value).join("");
+    if (code.length > 1 && code.startsWith(" ") && code.endsWith(" ") && code.trim() !== "") code = code.slice(1, -1);
+    out.push(codeSpan2(code));
+    index = close + 1;
+  }
+  if (plain2 !== "") out.push(escapeText(plain2));
+  return out.join("");
+}
+
+// src/failure/failure-hints.ts
+var SAME_GPU = "Another process on the same GPU shrinks the headroom: check `nvidia-smi` for leftovers (a previous engine, another job) before the run.";
+var ENGINE_HINTS = {
+  sglang: {
+    cudaOom: {
+      graph_capture: [
+        "Memory ran out while capturing CUDA graphs, after the weights and the KV cache were allocated.",
+        "Leave more room for the graphs: lower `--mem-fraction-static` (try 0.8, then 0.7) or `--cuda-graph-max-bs`,",
+        "or run once with `--disable-cuda-graph` to confirm the graphs are what does not fit.",
+        SAME_GPU
+      ].join(" "),
+      weights: [
+        "Memory ran out while loading the weights: the model does not fit on these GPUs at this precision.",
+        "Use more GPUs (`--tp`), a quantized checkpoint (`--quantization fp8`, AWQ, GPTQ) or a smaller model.",
+        SAME_GPU
+      ].join(" "),
+      kv_cache: [
+        "Memory ran out while sizing or allocating the KV cache.",
+        "Lower `--mem-fraction-static`, cap the cache with `--max-total-tokens`, or shorten the context with `--context-length`.",
+        SAME_GPU
+      ].join(" "),
+      other: [
+        "Lower the memory the engine reserves up front (`--mem-fraction-static`) to leave room for activations,",
+        "and lower the batch it builds (`--max-running-requests`, `--chunked-prefill-size`).",
+        "If the patch changed a kernel's workspace or buffers, it may simply need more memory than before.",
+        SAME_GPU
+      ].join(" ")
+    },
+    hostOomLoading: "load the weights with fewer copies in host memory (`--load-format`, no `--enable-torch-compile`)",
+    importCheck: 'Run `python -c "import sglang"` in the patched tree to reproduce it without a GPU.'
+  },
+  vllm: {
+    cudaOom: {
+      graph_capture: [
+        "Memory ran out while capturing CUDA graphs, after the weights and the KV cache were allocated.",
+        "Leave more room for the graphs: lower `--gpu-memory-utilization` (try 0.8, then 0.7) or the largest captured batch (`--max-cudagraph-capture-size`),",
+        "or run once with `--enforce-eager` to confirm the graphs are what does not fit.",
+        SAME_GPU
+      ].join(" "),
+      weights: [
+        "Memory ran out while loading the weights: the model does not fit on these GPUs at this precision.",
+        "Use more GPUs (`--tensor-parallel-size`), a quantized checkpoint (`--quantization fp8`, AWQ, GPTQ) or a smaller model.",
+        SAME_GPU
+      ].join(" "),
+      kv_cache: [
+        "Memory ran out while sizing or allocating the KV cache.",
+        "Lower `--gpu-memory-utilization`, or shorten the context with `--max-model-len`.",
+        SAME_GPU
+      ].join(" "),
+      other: [
+        "Lower the memory the engine reserves up front (`--gpu-memory-utilization`) to leave room for activations,",
+        "and lower the batch it builds (`--max-num-seqs`, `--max-num-batched-tokens`).",
+        "If the patch changed a kernel's workspace or buffers, it may simply need more memory than before.",
+        SAME_GPU
+      ].join(" ")
+    },
+    hostOomLoading: "load the weights with fewer copies in host memory (`--load-format`)",
+    importCheck: 'Run `python -c "import vllm"` in the patched tree to reproduce it without a GPU.'
+  },
+  any: {
+    cudaOom: {
+      graph_capture: [
+        "Memory ran out while capturing CUDA graphs, after the weights and the KV cache were allocated.",
+        "Leave more room for the graphs: lower `--mem-fraction-static` (try 0.8, then 0.7; vLLM: `--gpu-memory-utilization`),",
+        "lower `--cuda-graph-max-bs` (both the prefill and the decode graphs; vLLM: `--max-cudagraph-capture-size` or `--cuda-graph-sizes`),",
+        "or turn the prefill CUDA graph off (SGLang) / run with `--enforce-eager` (vLLM) to confirm.",
+        SAME_GPU
+      ].join(" "),
+      weights: [
+        "Memory ran out while loading the weights: the model does not fit on these GPUs at this precision.",
+        "Use more GPUs (`--tp` / `--tensor-parallel-size`), a quantized checkpoint (`--quantization fp8`, AWQ, GPTQ) or a smaller model.",
+        SAME_GPU
+      ].join(" "),
+      kv_cache: [
+        "Memory ran out while sizing or allocating the KV cache.",
+        "Lower `--mem-fraction-static` (SGLang) or `--gpu-memory-utilization` (vLLM), cap the cache with `--max-total-tokens` (SGLang),",
+        "or shorten the context: `--context-length` (SGLang) / `--max-model-len` (vLLM).",
+        SAME_GPU
+      ].join(" "),
+      other: [
+        "Lower the memory the engine reserves up front (`--mem-fraction-static` for SGLang, `--gpu-memory-utilization` for vLLM) to leave room for activations,",
+        "and lower the batch the engine builds (`--max-running-requests` / `--chunked-prefill-size` for SGLang, `--max-num-seqs` / `--max-num-batched-tokens` for vLLM).",
+        "If the patch changed a kernel's workspace or buffers, it may simply need more memory than before.",
+        SAME_GPU
+      ].join(" ")
+    },
+    hostOomLoading: "load weights with fewer CPU copies (SGLang `--load-format` / vLLM `--load-format`, no `--enable-torch-compile` duplicates)",
+    importCheck: 'Run `python -c "import sglang"` (or `import vllm`) in the patched tree to reproduce it without a GPU.'
+  }
+};
+function cudaOomHint(phase2, family = "any") {
+  return ENGINE_HINTS[family].cudaOom[phase2];
+}
+function hostOomHint(family = "any") {
+  return [
+    "The host (not the GPU) ran out of memory and the kernel's OOM killer ended the engine.",
+    `Give the runner more RAM or a larger \`docker.memory\` limit, ${ENGINE_HINTS[family].hostOomLoading},`,
+    "and check `dmesg` for the OOM report."
+  ].join(" ");
+}
+var NCCL_HINT = [
+  "Multi-GPU communication failed. Rerun with `NCCL_DEBUG=INFO` in the engine's env to see which transport broke.",
+  "In containers give NCCL a large /dev/shm (`docker.shmSize` such as 16g); on machines without working peer-to-peer try `NCCL_P2P_DISABLE=1`;",
+  "check that every GPU in `--tp` is visible and idle (`nvidia-smi`)."
+].join(" ");
+function importErrorHint(location, family = "any") {
+  const where = location ? `Look at ${literalForCodeSpans(location)}: ` : "";
+  return `${where}the engine's Python code does not import, most often because the patch left a syntax error, a missing import or a renamed symbol. ${ENGINE_HINTS[family].importCheck}`;
+}
+function portInUseHint(port) {
+  const which = port === null ? "the configured port" : `port ${port}`;
+  return `Something else is listening on ${which}: a previous engine that was not stopped, or another service. Find it with \`ss -ltnp\` (or \`lsof -i :${port ?? "PORT"}\`), stop it (\`speedgate cleanup --stale\` removes the containers of interrupted runs), or choose another port in the round config.`;
+}
+function startupTimeoutHint(afterS) {
+  return `The engine printed no fatal error but did not answer the health check within ${afterS} s. First runs download weights and compile kernels (torch.compile, DeepGEMM/FlashInfer JIT, CUDA graph capture of many sizes): raise \`health.timeoutS\`, serve the weights from the runner's disk (\`docker.mounts\`, read-only) or bake them into the image, or check the log tail for where it stalled.`;
+}
+var EXITED_HINT = "The engine stopped without an error speedgate recognises. The log tail below shows its last words; run the same command by hand to reproduce.";
+var CANCELLED_HINT = "The run was cancelled (SIGINT, SIGTERM or the job was stopped); nothing was measured after that.";
+var PATCH_CONFLICT_HINT = "The patch was made against different source than the baseline the round runs: rebase the pull request on that baseline (or point candidate.sourceDir / the image at the commit the patch is based on) and run again.";
+var PATCH_TOOL_MISSING_HINT = "Install git or GNU patch where speedgate runs (apt-get install git), so the patch can be applied.";
+var BUILD_ERROR_HINT = "A postPatch step failed in the patched copy. Run the same command by hand in a patched checkout; its output is in the log tail below.";
+var INVALID_ARGUMENT_HINT = "The engine refused its command line: a flag this version does not know, or a bad value (flags are renamed between releases). Run the same program with `--help` from the same image or checkout; a patch that renames a flag needs the round's command changed with it (`candidate.command`).";
+var MODEL_NOT_FOUND_HINT = "The engine found no model where its command points. Check the path inside the engine (with `runtime: docker`, mount the weights with `docker.mounts`, read-only); with `HF_HUB_OFFLINE=1` a model id must already be in the cache the engine sees.";
+var MODEL_LOAD_ERROR_HINT = "The model files are there but do not load: a truncated download, a format or architecture this engine version does not support, or a mismatched config. Compare the files' sizes and checksums with the source, and load the same files with the unpatched engine.";
+var GPU_OOM_HINT = "A GPU backend other than CUDA (Metal, Vulkan) could not allocate a buffer: lower the context and the number of parallel sequences, or keep part of the model on the CPU.";
+
+// src/engine/check-port-free.ts
+async function isPortFree(port) {
+  return await new Promise((resolve5) => {
+    const server = createServer();
+    server.unref();
+    server.once("error", () => resolve5(false));
+    server.listen({ port, host: "127.0.0.1", exclusive: true }, () => server.close(() => resolve5(true)));
+  });
+}
+function portTakenFailure(role, port) {
+  return {
+    engine: role,
+    stage: "startup",
+    kind: "port_in_use",
+    label: "port already in use",
+    summary: `port ${port} on 127.0.0.1 is already in use before the ${role} engine started`,
+    hint: portInUseHint(port),
+    exitCode: null,
+    signal: null,
+    logTail: []
+  };
+}
 
 // src/engine/resolve-engine-cwd.ts
 import { dirname, isAbsolute as isAbsolute3, join, relative as relative3 } from "node:path";
@@ -55109,10 +55389,14 @@ function containerWorkingDir(role, config2) {
 // src/failure/engine-failure.ts
 var FAILURE_KINDS = [
   "cuda_oom",
+  "gpu_oom",
   "host_oom",
   "nccl_error",
   "import_error",
   "port_in_use",
+  "invalid_argument",
+  "model_not_found",
+  "model_load_error",
   "startup_timeout",
   "exited",
   "patch_conflict",
@@ -55121,8 +55405,11 @@ var FAILURE_KINDS = [
   "build_timeout",
   "image_missing",
   "gpu_unavailable",
+  "container_refused",
   "infrastructure",
-  "cancelled"
+  "cancelled",
+  // The engine image's source cannot be brought to the pull request's base: neither engine's fault nor the patch's.
+  "image_base_mismatch"
 ];
 var EngineFailureError = class extends Error {
   constructor(failure2) {
@@ -55132,6 +55419,22 @@ var EngineFailureError = class extends Error {
   }
   failure;
 };
+
+// src/failure/find-compiler-error.ts
+var LOCATED_ERROR = /^\s*(?:In file included from .*)?\S.*?(?::\d+(?::\d+)?:|\(\d+(?:,\d+)?\):) (?:fatal )?error(?: [A-Z]+\d+)?:/;
+var RUST_ERROR = /^error(?:\[E\d+\])?: /;
+var RUST_LOCATION = /^\s*--> (\S+:\d+(?::\d+)?)/;
+function findCompilerError(lines2) {
+  for (let index = 0; index < lines2.length; index++) {
+    const line = lines2[index] ?? "";
+    if (LOCATED_ERROR.test(line)) return line.trim();
+    if (RUST_ERROR.test(line) && !/aborting due to/.test(line)) {
+      const location = RUST_LOCATION.exec(lines2[index + 1] ?? "")?.[1];
+      return location ? `${location}: ${line.trim()}` : line.trim();
+    }
+  }
+  return null;
+}
 
 // src/docker/apply-patch-script.ts
 var PATCH_EXIT = {
@@ -55143,7 +55446,7 @@ var PATCH_MARKER = "speedgate-patch:";
 var CONFLICT_BEGIN = `${PATCH_MARKER} rejected-begin`;
 var CONFLICT_END = `${PATCH_MARKER} rejected-end`;
 var APPLY_PATCH_SCRIPT = `#!/bin/sh
-patch_file=/speedgate/candidate.patch
+patch_file=\${2:-/speedgate/candidate.patch}
 log=/tmp/speedgate-patch.log
 say() { echo "${PATCH_MARKER} $*"; }
 cd "$1" 2>/dev/null || { say "the source folder $1 does not exist in the image (candidate.sourceDir)"; exit ${PATCH_EXIT.sourceDirMissing}; }
@@ -55244,7 +55547,8 @@ function describeBuildFailure(role, result, patchStep) {
     stage: "build",
     kind: "build_error",
     label: inPatchStep ? "the patch step could not run" : "the image build failed",
-    summary: error62.trim(),
+    // A compiler's first error says what broke; the daemon's "returned a non-zero code" only that something did.
+    summary: findCompilerError(result.lines) ?? error62.trim(),
     logTail: result.lines
   });
 }
@@ -55254,29 +55558,6 @@ import { constants } from "node:os";
 
 // src/engine/log-ring-buffer.ts
 import { StringDecoder } from "node:string_decoder";
-
-// src/scorecard/sanitize-log-tail.ts
-var ANSI_PATTERN = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
-var CONTROL_PATTERN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
-var MAX_LOG_LINE_CHARS = 2e3;
-function stripAnsi(text5) {
-  return text5.replace(ANSI_PATTERN, "");
-}
-function cleanLogLine(line) {
-  const lastFrame = line.includes("\r") ? line.split("\r").filter((frame) => frame !== "").pop() ?? "" : line;
-  const clean = stripAnsi(lastFrame).replace(CONTROL_PATTERN, "");
-  if (clean.length <= MAX_LOG_LINE_CHARS) return clean;
-  return `${clean.slice(0, MAX_LOG_LINE_CHARS)}\u2026 (${clean.length - MAX_LOG_LINE_CHARS} more characters)`;
-}
-function fenceFor(lines2) {
-  let longest = 0;
-  for (const line of lines2) {
-    for (const run2 of line.match(/`+/g) ?? []) longest = Math.max(longest, run2.length);
-  }
-  return "`".repeat(Math.max(3, longest + 1));
-}
-
-// src/engine/log-ring-buffer.ts
 var MARKER_RESERVE = 48;
 var DEFAULT_LOG_LIMITS = { maxLines: 2e3, maxBytes: 1024 * 1024, maxLineChars: MAX_LOG_LINE_CHARS };
 function isHighSurrogate(code) {
@@ -55477,7 +55758,7 @@ function describeDaemonConnectionLoss(error62) {
 }
 
 // src/docker/container-engine.ts
-var LOG_DRAIN_MS = 1e3;
+var LOG_DRAIN_MS = 1e4;
 var CANCELLED_STOP_TIMEOUT_S = 1;
 function signalName(exitCode) {
   if (exitCode === null || exitCode <= 128 || exitCode > 128 + 64) return null;
@@ -55501,6 +55782,7 @@ var ContainerEngine = class {
     this.logger = logger;
     this.stopTimeoutS = stopTimeoutS;
     this.cancelSignal = cancelSignal;
+    this.log = new LogRingBuffer({}, (line) => logger.debug(`[${role}] ${cleanLogLine(line)}`));
     this.logsEnded = this.followLogs();
     this.exited = this.waitForExit();
   }
@@ -55512,7 +55794,7 @@ var ContainerEngine = class {
   cancelSignal;
   exited;
   /** The same bounded buffer as the process runtime: a line that never ends cannot stall or grow the harness. */
-  log = new LogRingBuffer();
+  log;
   /** Settles when the log follow ends: null when it ended with the container, else the daemon's socket error. */
   logsEnded;
   stopping = null;
@@ -55587,6 +55869,34 @@ function substituteContainerCommand(command, values) {
   );
 }
 
+// src/docker/check-daemon-version.ts
+var DNS_LEAK_FIXED_IN = ["26.0.0", "25.0.5", "23.0.11"];
+function hasDnsLeakFix(version2) {
+  const match = /^(\d+)\.(\d+)\.(\d+)/.exec(version2.trim());
+  if (!match) return null;
+  const [major, minor, patch] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  if (major >= 26) return true;
+  if (major === 25) return minor > 0 || patch >= 5;
+  if (major === 23) return minor > 0 || patch >= 11;
+  return false;
+}
+async function checkDaemonVersion(docker, logger) {
+  let version2;
+  try {
+    const reported = (await docker.version()).Version;
+    version2 = typeof reported === "string" ? reported : "";
+  } catch (error62) {
+    logger.warn(`docker: could not read the daemon's version (${error62.message}); CVE-2024-29018 needs Docker ${DNS_LEAK_FIXED_IN.join(", ")} or newer`);
+    return null;
+  }
+  const fixed = hasDnsLeakFix(version2);
+  if (fixed === true) return version2;
+  logger.warn(
+    `docker: the daemon is Docker ${version2 || "of an unknown version"}, ${fixed === false ? "older than" : "not known to have"} the fix for CVE-2024-29018 (${DNS_LEAK_FIXED_IN.join(", ")}): on its internal networks the embedded DNS server can forward a query through the host's resolver, a way out of docker.network: isolated. speedgate points each isolated engine's DNS at the engine's own loopback, so its queries for outside names stay in its container; upgrade Docker all the same (docs/gpu-runner-checklist.md)`
+  );
+  return version2;
+}
+
 // src/docker/engine-container-options.ts
 function toBindMounts(mounts) {
   return mounts.map((mount) => ({ Type: "bind", Source: mount.source, Target: mount.target, ReadOnly: mount.readOnly }));
@@ -55641,7 +55951,8 @@ function resolveResourceLimits(docker, hostMemoryBytes) {
     shmBytes,
     pidsLimit: docker.pidsLimit,
     nanoCpus: docker.cpus === void 0 ? null : Math.round(docker.cpus * 1e9),
-    ulimits: docker.ulimits.map((limit) => ({ Name: limit.name, Soft: limit.soft, Hard: limit.hard }))
+    ulimits: docker.ulimits.map((limit) => ({ Name: limit.name, Soft: limit.soft, Hard: limit.hard })),
+    diskBytes: docker.diskSize.toLowerCase() === "unlimited" ? null : parseDockerSize(docker.diskSize)
   };
 }
 async function readHostMemory(docker) {
@@ -55654,7 +55965,9 @@ function containerResourceLimits(limits) {
     PidsLimit: limits.pidsLimit,
     Ulimits: limits.ulimits,
     ...limits.memoryBytes !== null ? { Memory: limits.memoryBytes, MemorySwap: limits.memoryBytes } : {},
-    ...limits.nanoCpus !== null ? { NanoCpus: limits.nanoCpus } : {}
+    ...limits.nanoCpus !== null ? { NanoCpus: limits.nanoCpus } : {},
+    // The daemon reads the size as go-units does: plain digits are bytes.
+    ...limits.diskBytes !== null ? { StorageOpt: { size: String(limits.diskBytes) } } : {}
   };
 }
 var CPU_PERIOD_US = 1e5;
@@ -55691,12 +56004,97 @@ function createContainerSpec(plan) {
     ...configured.config,
     HostConfig: {
       NetworkMode: plan.networkMode,
+      // On the run's internal network the embedded DNS server answers; its upstream for outside names is
+      // the engine's own loopback, so no query leaves the container (CVE-2024-29018, check-daemon-version.ts).
+      ...plan.networkMode !== "host" ? { Dns: ["127.0.0.1"] } : {},
       ...hardenContainer(docker),
       ...containerResourceLimits(plan.limits),
       ...deviceRequests ? { DeviceRequests: deviceRequests } : {},
       AutoRemove: false,
       ...configured.hostConfig
     }
+  };
+}
+
+// src/docker/create-container-within-disk-limit.ts
+function isDiskLimitRefusal(spec, error62) {
+  return spec.HostConfig?.StorageOpt !== void 0 && /storage-?opt|quota/i.test(error62 instanceof Error ? error62.message : String(error62));
+}
+async function createContainerWithinDiskLimit(docker, spec, onRefused) {
+  try {
+    return await docker.createContainer(spec);
+  } catch (error62) {
+    if (!isDiskLimitRefusal(spec, error62)) throw error62;
+    onRefused(error62);
+    const { StorageOpt: _refused, ...hostConfig } = spec.HostConfig ?? {};
+    return await docker.createContainer({ ...spec, HostConfig: hostConfig });
+  }
+}
+
+// src/docker/describe-container-refusal.ts
+var RLIMIT_NAMES = ["cpu", "fsize", "data", "stack", "core", "rss", "nproc", "nofile", "memlock", "as", "locks", "sigpending", "msgqueue", "nice", "rtprio", "rttime"];
+var MISSING_PROGRAM = /executable file not found|exec: "[^"]*": (?:stat .*: )?no such file or directory|exec format error/i;
+function refusedSetting(message, docker) {
+  const rlimit = /rlimit type (\d+)/i.exec(message);
+  if (rlimit) {
+    const name = RLIMIT_NAMES[Number(rlimit[1])] ?? null;
+    const configured = docker.ulimits.find((limit) => limit.name === name);
+    const value = configured ? ` ${configured.soft === -1 ? "unlimited" : configured.soft}` : "";
+    return { field: "docker.ulimits", what: name ? `${name}${value} (rlimit type ${rlimit[1]})` : `rlimit type ${rlimit[1]}` };
+  }
+  const ulimit = /(?:invalid|unknown) ulimit (?:type|name)?:? ?(\w+)?|ulimit/i.exec(message);
+  if (ulimit) return { field: "docker.ulimits", what: ulimit[1] ?? null };
+  const checks = [
+    [/range of cpus|nanocpus|cpu quota|cpu shares/i, "docker.cpus"],
+    [/minimum memory limit|memory limit|memory\.max|memory swappiness/i, "docker.memory"],
+    [/shm ?size|\/dev\/shm/i, "docker.shmSize"],
+    [/pids/i, "docker.pidsLimit"],
+    [/capabilit|CAP_/i, "docker.capAdd"],
+    [/device driver|device request|devices cgroup|gpu/i, "docker.gpus"],
+    [/mount|bind source path|volume/i, "docker.mounts"],
+    [/network|endpoint|bridge|iptables/i, "docker.network"],
+    [/ipc/i, "docker.ipc"]
+  ];
+  const found = checks.find(([pattern]) => pattern.test(message));
+  return found ? { field: found[1], what: null } : null;
+}
+function hintFor(setting) {
+  const tail = "This happened before the engine ran: it says nothing about the engine or the patch.";
+  if (!setting) {
+    return `The Docker daemon refused the container speedgate asked for. Its message above names what it would not do; try the same with \`docker run\` on the runner and adjust the round's \`docker\` settings. ${tail}`;
+  }
+  if (setting.field === "docker.ulimits") {
+    const which = setting.what ? ` ${setting.what}` : "";
+    return `The Docker daemon may not set the ulimit${which} that \`docker.ulimits\` asks for (the default is an unlimited memlock, which a daemon without CAP_SYS_RESOURCE, rootless or inside a container, cannot grant). Set \`docker.ulimits\` to what this daemon allows, for example \`[{ name: memlock, soft: 67108864, hard: 67108864 }]\`, or \`[]\` for the daemon's defaults. ${tail}`;
+  }
+  return `The Docker daemon refused the container's \`${setting.field}\` setting: set it to what this runner allows (the daemon's message above says what it would not do), or remove it to keep the default. ${tail}`;
+}
+function describeContainerRefusal(role, action, message, docker) {
+  const summary = message.trim().replace(/^\(HTTP code \d+\) [\w ]+ - /, "").slice(0, 1e3);
+  if (MISSING_PROGRAM.test(message)) {
+    return {
+      engine: role,
+      stage: "startup",
+      kind: "exited",
+      label: "the engine command could not be started",
+      summary,
+      hint: "The image has no program by the name the command's first argument gives (or it is not executable): check `baseline.command` (and `candidate.command`) against the image, and `docker.entrypoint`, which replaces the image's ENTRYPOINT.",
+      exitCode: null,
+      signal: null,
+      logTail: []
+    };
+  }
+  const setting = refusedSetting(message, docker);
+  return {
+    engine: role,
+    stage: "startup",
+    kind: "container_refused",
+    label: `Docker refused to ${action} the ${role} container${setting ? ` (${setting.field})` : ""}`,
+    summary,
+    hint: hintFor(setting),
+    exitCode: null,
+    signal: null,
+    logTail: []
   };
 }
 
@@ -55998,12 +56396,13 @@ function createOverlayContext(plan) {
   let patchStep = null;
   if (plan.patch) {
     if (!plan.sourceDir) throw new Error("an overlay build with a patch needs candidate.sourceDir");
+    const name = plan.patchName ?? "candidate.patch";
     entries.push(
-      { name: "candidate.patch", content: plan.patch },
+      { name, content: plan.patch },
       { name: "apply-patch.sh", content: Buffer.from(APPLY_PATCH_SCRIPT), mode: 493 }
     );
-    lines2.push("COPY candidate.patch apply-patch.sh /speedgate/");
-    lines2.push(`RUN ${execForm(["/bin/sh", "/speedgate/apply-patch.sh", plan.sourceDir])}`);
+    lines2.push(`COPY ${name} apply-patch.sh /speedgate/`);
+    lines2.push(`RUN ${execForm(["/bin/sh", "/speedgate/apply-patch.sh", plan.sourceDir, ...name === "candidate.patch" ? [] : [`/speedgate/${name}`]])}`);
     patchStep = lines2.length;
   }
   for (const command of plan.postPatch) {
@@ -56018,24 +56417,790 @@ function createOverlayContext(plan) {
   return { archive: createTarArchive(entries), dockerfile, patchStep };
 }
 
-// src/docker/retry-while-daemon-away.ts
-var FIRST_PAUSE_MS = 250;
-var MAX_PAUSE_MS = 2e3;
-async function retryWhileDaemonAway(action, options) {
-  const deadline = performance.now() + options.budgetMs;
-  let pause = FIRST_PAUSE_MS;
-  for (; ; ) {
-    try {
-      return await action();
-    } catch (error62) {
-      const lost = describeDaemonConnectionLoss(error62);
-      const left = deadline - performance.now();
-      if (!lost || left <= 0) throw error62;
-      options.logger.warn(`docker: the daemon does not answer (${lost}); ${options.what} again in ${pause} ms`);
-      await new Promise((resolve5) => setTimeout(resolve5, Math.min(pause, left)));
-      pause = Math.min(pause * 2, MAX_PAUSE_MS);
+// src/docker/prepare-commit-images.ts
+import { createHash as createHash3 } from "node:crypto";
+
+// src/git/run-git.ts
+import { execFile } from "node:child_process";
+var GitError = class extends Error {
+  constructor(args, exitCode, stderr) {
+    super(`git ${args.join(" ")} failed${exitCode === null ? "" : ` (exit ${exitCode})`}: ${stderr.trim().split("\n").slice(-3).join(" ") || "no output"}`);
+    this.args = args;
+    this.exitCode = exitCode;
+    this.stderr = stderr;
+    this.name = "GitError";
+  }
+  args;
+  exitCode;
+  stderr;
+};
+var MAX_GIT_OUTPUT_BYTES = 512 * 1024 * 1024;
+async function runGit(repoDir, args, options = {}) {
+  const config2 = Object.entries(options.config ?? {}).flatMap(([key, value]) => ["-c", `${key}=${value}`]);
+  const argv = ["-C", repoDir, ...config2, ...args];
+  return await new Promise((resolve5, reject) => {
+    execFile(
+      "git",
+      argv,
+      {
+        encoding: "buffer",
+        maxBuffer: MAX_GIT_OUTPUT_BYTES,
+        env: { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_PAGER: "cat", LC_ALL: "C", GIT_OPTIONAL_LOCKS: "0" },
+        ...options.signal ? { signal: options.signal } : {}
+      },
+      (error62, stdout, stderr) => {
+        if (!error62) return resolve5({ stdout, exitCode: 0 });
+        const code = typeof error62.code === "number" ? error62.code : null;
+        if (code !== null && options.okExitCodes?.includes(code)) return resolve5({ stdout, exitCode: code });
+        if (error62.code === "ENOENT") {
+          return reject(new GitError(args, null, "git is not installed (the command git was not found on PATH)"));
+        }
+        if (options.signal?.aborted) {
+          const reason = options.signal.reason;
+          return reject(reason instanceof Error ? reason : new Error("git was cancelled"));
+        }
+        reject(new GitError(args, code, stderr.toString("utf8")));
+      }
+    );
+  });
+}
+async function gitText(repoDir, args, options = {}) {
+  return (await runGit(repoDir, args, options)).stdout.toString("utf8").trim();
+}
+
+// src/git/compare-commits.ts
+async function isAncestor(repoDir, ancestor, descendant, signal) {
+  const { exitCode } = await runGit(repoDir, ["merge-base", "--is-ancestor", ancestor, descendant], { okExitCodes: [1], ...signal ? { signal } : {} });
+  return exitCode === 0;
+}
+async function findMergeBase(repoDir, a, b, signal) {
+  const { stdout, exitCode } = await runGit(repoDir, ["merge-base", a, b], { okExitCodes: [1], ...signal ? { signal } : {} });
+  const sha2 = stdout.toString("utf8").trim().split("\n")[0] ?? "";
+  return exitCode === 0 && /^[0-9a-f]{40}$/.test(sha2) ? sha2 : null;
+}
+var DIFF_OPTIONS = ["--no-renames", "--no-ext-diff", "--no-textconv", "--no-color", "--ignore-submodules=none"];
+async function listChangedFiles(repoDir, from, to, signal) {
+  const { stdout } = await runGit(repoDir, ["diff", "--name-status", "-z", ...DIFF_OPTIONS, from, to, "--"], signal ? { signal } : {});
+  const fields = stdout.toString("utf8").split("\0");
+  const files = [];
+  for (let index = 0; index + 1 < fields.length; index += 2) {
+    const status = fields[index] ?? "";
+    const path = fields[index + 1] ?? "";
+    if (status !== "" && path !== "") files.push({ status: status.charAt(0), path });
+  }
+  return files;
+}
+async function diffCommits(repoDir, from, to, paths, signal) {
+  if (paths.length === 0) return Buffer.alloc(0);
+  const { stdout } = await runGit(
+    repoDir,
+    ["-c", "core.quotePath=false", "diff", "--binary", "--full-index", ...DIFF_OPTIONS, from, to, "--", ...paths.map((path) => `:(literal)${path}`)],
+    signal ? { signal } : {}
+  );
+  return stdout;
+}
+
+// src/patch/glob-to-regexp.ts
+function globToRegExp(pattern) {
+  const anyDepth = !pattern.includes("/");
+  let source = "";
+  let braces = 0;
+  for (let position = 0; position < pattern.length; position++) {
+    const char = pattern.charAt(position);
+    if (char === "*") {
+      if (pattern.charAt(position + 1) === "*") {
+        const slashAfter = pattern.charAt(position + 2) === "/";
+        source += slashAfter ? "(?:.*/)?" : ".*";
+        position += slashAfter ? 2 : 1;
+      } else {
+        source += "[^/]*";
+      }
+    } else if (char === "?") {
+      source += "[^/]";
+    } else if (char === "{") {
+      braces += 1;
+      source += "(?:";
+    } else if (char === "}" && braces > 0) {
+      braces -= 1;
+      source += ")";
+    } else if (char === "," && braces > 0) {
+      source += "|";
+    } else {
+      source += char.replace(/[.+^$()|[\]\\]/g, "\\$&");
     }
   }
+  source += ")".repeat(braces);
+  return new RegExp(`^${anyDepth ? "(?:.*/)?" : ""}${source.replace(/^\.\//, "")}$`);
+}
+function createPathFilter(patterns) {
+  const include = patterns.filter((pattern) => !pattern.startsWith("!")).map(globToRegExp);
+  const exclude = patterns.filter((pattern) => pattern.startsWith("!")).map((pattern) => globToRegExp(pattern.slice(1)));
+  return (path) => (include.length === 0 || include.some((regexp) => regexp.test(path))) && !exclude.some((regexp) => regexp.test(path));
+}
+
+// src/metrics/metrics-schema.ts
+var count2 = external_exports.number().int().min(0).max(1e10);
+var timeOrNull = external_exports.number().finite().min(0).nullable();
+var ratioOrNull = external_exports.number().finite().min(0).nullable();
+var histogramSchema = external_exports.object({
+  resolutionMs: external_exports.number().finite().gt(0).max(1e9),
+  bins: external_exports.array(external_exports.tuple([external_exports.number().int().min(0).max(Number.MAX_SAFE_INTEGER), count2])).max(4e3)
+});
+var percentilesSchema = external_exports.object({ median: timeOrNull, p90: timeOrNull, p99: timeOrNull });
+var ratioPercentilesSchema = external_exports.object({ median: ratioOrNull, p90: ratioOrNull, p99: ratioOrNull });
+var engineMetricsSchema = external_exports.object({
+  requests: count2,
+  outputTokens: count2,
+  /** From the first request sent to the last compared token received, summed over benchmark runs. */
+  durationMs: external_exports.number().finite().min(0),
+  outputTokensPerS: timeOrNull,
+  requestsPerS: timeOrNull,
+  ttftMs: percentilesSchema,
+  tpotMs: percentilesSchema,
+  itlMs: percentilesSchema,
+  e2eMs: percentilesSchema,
+  distributions: external_exports.object({ ttftMs: histogramSchema, tpotMs: histogramSchema, itlMs: histogramSchema, e2eMs: histogramSchema })
+});
+var roundMetricsSchema = external_exports.object({
+  /** Every request is cut at the output length both engines are compared at (k), as the round score is. */
+  basis: external_exports.literal("equal_length"),
+  /** How many scored prompts the metrics cover. */
+  prompts: count2,
+  baseline: engineMetricsSchema,
+  candidate: engineMetricsSchema,
+  /** Candidate ÷ baseline for each figure: below 1 is faster for times, above 1 is faster for rates. */
+  ratio: external_exports.object({
+    ttftMs: ratioPercentilesSchema,
+    tpotMs: ratioPercentilesSchema,
+    itlMs: ratioPercentilesSchema,
+    e2eMs: ratioPercentilesSchema,
+    outputTokensPerS: ratioOrNull,
+    requestsPerS: ratioOrNull
+  })
+});
+var LATENCY_METRICS = ["ttftMs", "tpotMs", "itlMs", "e2eMs"];
+var reportedEngineTimesSchema = external_exports.object({
+  /** Requests the figures cover. */
+  requests: count2,
+  /** Prompt processing per request, in ms, queueing excluded. */
+  promptMs: timeOrNull,
+  /** Decoding per generated token, in ms. */
+  decodeMsPerToken: timeOrNull,
+  /** "median" over per-request figures (llama.cpp's timings), "mean" from a metrics endpoint's sums and counts. */
+  statistic: external_exports.enum(["median", "mean"])
+});
+var engineReportedTimesSchema = external_exports.object({
+  source: external_exports.enum(["llama.cpp timings", "sglang metrics", "vllm metrics"]),
+  baseline: reportedEngineTimesSchema.nullable(),
+  candidate: reportedEngineTimesSchema.nullable()
+});
+
+// src/round/gpu-state-schema.ts
+var text2 = (max) => external_exports.string().max(max);
+var mib = external_exports.number().int().min(0).max(1e8);
+var MAX_GPU_PROCESSES = 256;
+var gpuSnapshotSchema = external_exports.object({
+  takenAt: text2(64),
+  /** Why nothing could be read (no nvidia-smi, a driver error, a timeout); null when it was read. */
+  error: text2(1e3).nullable(),
+  driverVersion: text2(64).nullable(),
+  cudaVersion: text2(64).nullable(),
+  gpus: external_exports.array(
+    external_exports.object({
+      index: external_exports.number().int().min(0).max(1024),
+      uuid: text2(128).nullable(),
+      name: text2(256),
+      memoryTotalMiB: mib.nullable(),
+      memoryUsedMiB: mib.nullable()
+    })
+  ).max(64),
+  /** Compute processes holding GPU memory, largest first. In a container nvidia-smi may list none even when memory is used. */
+  processes: external_exports.array(
+    external_exports.object({
+      gpuUuid: text2(128).nullable(),
+      pid: external_exports.number().int().min(0).nullable(),
+      name: text2(512),
+      usedMemoryMiB: mib.nullable()
+    })
+  ).max(MAX_GPU_PROCESSES),
+  processesError: text2(1e3).nullable()
+});
+var gpuStateSchema = external_exports.object({
+  /** True when the candidate started with the baseline's command and environment: the patch was the only difference. */
+  sameLaunch: external_exports.boolean(),
+  baseline: gpuSnapshotSchema.nullable(),
+  candidate: gpuSnapshotSchema.nullable()
+});
+
+// src/scoring/format-speedup.ts
+function formatTimes(value) {
+  if (value === null) return "\u2014";
+  return `${value.toFixed(Math.abs(value) >= 100 ? 1 : value !== 0 && Math.abs(value) < 0.01 ? 4 : 2)}\xD7`;
+}
+function formatScoreAgainstBar(value, bar2) {
+  for (let digits = 2; digits <= 6; digits++) {
+    const shown = value.toFixed(digits);
+    if (shown !== bar2.toFixed(digits) || value === bar2) return `${shown}\xD7`;
+  }
+  return `${value.toFixed(6)}\xD7`;
+}
+function formatBar(bar2) {
+  for (let digits = 2; digits <= 4; digits++) {
+    if (Number(bar2.toFixed(digits)) === bar2) return `${bar2.toFixed(digits)}\xD7`;
+  }
+  return `${bar2.toFixed(4)}\xD7`;
+}
+function formatPercent(fraction3) {
+  return `${Math.round(fraction3 * 1e3) / 10}%`;
+}
+function formatPercentAgainst(fraction3, limit) {
+  if (formatPercent(fraction3) !== formatPercent(limit) || fraction3 === limit) return formatPercent(fraction3);
+  for (let digits = 2; digits <= 6; digits++) {
+    const shown = (fraction3 * 100).toFixed(digits);
+    if (shown !== (limit * 100).toFixed(digits)) return `${shown}%`;
+  }
+  return `${(fraction3 * 100).toFixed(6)}%`;
+}
+
+// src/scoring/evaluate-gate.ts
+var GATE_MODES = ["interval-low", "noise-floor", "round-score"];
+var DEFAULT_MAX_UNSCORED = 0.1;
+var DEFAULT_MIN_PROMPTS = 10;
+var MIN_PROMPTS_FOR_INTERVAL = 5;
+function ruleOutcome(input2, settings, bar2) {
+  const score = input2.roundScore;
+  const shownBar = formatBar(bar2);
+  switch (settings.use) {
+    case "round-score": {
+      const passed = score >= bar2;
+      return { passed, statement: `round score ${formatScoreAgainstBar(score, bar2)} ${passed ? "\u2265" : "<"} ${shownBar}` };
+    }
+    case "interval-low": {
+      if (!input2.interval) {
+        return { passed: false, statement: `no interval to gate on with fewer than ${MIN_PROMPTS_FOR_INTERVAL} prompts (gate.use is interval-low)` };
+      }
+      const passed = input2.interval.low >= bar2;
+      return { passed, statement: `interval low ${formatScoreAgainstBar(input2.interval.low, bar2)} ${passed ? "\u2265" : "<"} ${shownBar}` };
+    }
+    case "noise-floor": {
+      if (!input2.noise) return { passed: false, statement: "gate.use is noise-floor but the round names no calibration (gate.calibration)" };
+      if (input2.noise.problems.length > 0) {
+        return { passed: false, statement: `the calibration does not fit this round: ${input2.noise.problems.join("; ")}` };
+      }
+      const passed = score >= bar2;
+      const floor = `${formatBar(settings.minRoundScore)} + noise floor ${formatPercent(input2.noise.floor)}`;
+      return { passed, statement: `round score ${formatScoreAgainstBar(score, bar2)} ${passed ? "\u2265" : "<"} ${shownBar} (${floor})` };
+    }
+  }
+}
+function evaluateGate(input2, settings) {
+  const bar2 = settings.use === "noise-floor" && input2.noise ? settings.minRoundScore * (1 + input2.noise.floor) : settings.minRoundScore;
+  const base = { ...settings, bar: bar2 };
+  const fail = (reasons2, rule2 = null) => ({ ...base, passed: false, reason: reasons2.join("; "), reasons: reasons2, rule: rule2 });
+  if (input2.infrastructureFailure) return fail([`the infrastructure failed, not the patch: ${input2.infrastructureFailure}`]);
+  if (input2.baselineFailure) return fail([`the baseline engine failed, not the patch: ${input2.baselineFailure}`]);
+  if (input2.roundScore === null) return fail([`no round score: ${input2.noScoreReason ?? "no prompt was measured"}`]);
+  const reasons = [];
+  if (input2.candidateFailure) reasons.push(`the candidate engine failed: ${input2.candidateFailure}`);
+  const compared = input2.promptsCompared;
+  if (compared > 0 && input2.unscored / compared > settings.maxUnscored) {
+    reasons.push(
+      `${input2.unscored} of ${compared} prompts (${formatPercentAgainst(input2.unscored / compared, settings.maxUnscored)}) were not scored (${input2.unscoredBreakdown}), more than gate.maxUnscored ${formatPercent(settings.maxUnscored)}`
+    );
+  }
+  if (compared < settings.minPrompts) {
+    reasons.push(`too few prompts for a verdict: ${compared} compared, gate.minPrompts is ${settings.minPrompts}`);
+  }
+  const rule = ruleOutcome(input2, settings, bar2);
+  if (!rule.passed) reasons.push(rule.statement);
+  if (reasons.length > 0) return fail(reasons, rule.statement);
+  return { ...base, passed: true, reason: rule.statement, reasons: [], rule: rule.statement };
+}
+
+// src/scorecard/scorecard-schema.ts
+var SCORECARD_SCHEMA_VERSION = 2;
+var PROMPT_STATUSES = ["scored", "below_tolerance", "diverged", "implausible", "zeroed", "excluded"];
+var text3 = (max) => external_exports.string().max(max);
+var MAX_LISTED_LEFT_OUT = 1e3;
+var count3 = external_exports.number().int().min(0).max(1e7);
+var finiteOrNull = external_exports.number().finite().nullable();
+var ratioOrNull2 = external_exports.number().finite().min(0).nullable();
+var fraction = external_exports.number().finite().min(0).max(1);
+var MAX_LISTED_OVERLAY_PATHS = 50;
+var engineSideSchema = external_exports.object({
+  /** speedgate's count when settings.tokenizer is set, else the engine's (bounded by the bytes it streamed). */
+  outputTokens: count3.nullable(),
+  /** The engine's own usage.completion_tokens, recorded whoever counted. */
+  claimedTokens: count3.nullable().optional(),
+  ttftMs: finiteOrNull,
+  e2eMs: finiteOrNull,
+  finishReason: text3(64).nullable(),
+  error: text3(2e3).nullable()
+});
+var promptRunSchema = external_exports.object({
+  status: external_exports.enum(PROMPT_STATUSES),
+  reason: text3(2e3).nullable(),
+  /** False when the candidate was never sent the prompt in this run (it had failed before). */
+  candidateAttempted: external_exports.boolean(),
+  comparedTokens: count3.nullable(),
+  baselineTokens: count3.nullable(),
+  candidateTokens: count3.nullable(),
+  baselineMs: external_exports.number().finite().min(0).nullable(),
+  candidateMs: external_exports.number().finite().min(0).nullable()
+});
+var promptResultSchema = external_exports.object({
+  id: text3(256),
+  status: external_exports.enum(PROMPT_STATUSES),
+  score: ratioOrNull2,
+  speedup: ratioOrNull2,
+  comparedTokens: count3.nullable(),
+  reason: text3(2e3).nullable(),
+  /** Common start of the two answers over the compared length k; null when not compared. */
+  agreement: fraction.nullable().optional(),
+  agreedTokens: count3.nullable().optional(),
+  /** The first run's answers, for the card's per-prompt columns. */
+  baseline: engineSideSchema.nullable(),
+  candidate: engineSideSchema.nullable(),
+  runs: external_exports.array(promptRunSchema).max(100)
+});
+var answerVariationSchema = external_exports.object({
+  promptsCompared: count3,
+  promptsVaried: count3,
+  explained: external_exports.array(
+    external_exports.object({
+      id: text3(256),
+      run: external_exports.number().int().min(1).max(100),
+      status: external_exports.enum(["below_tolerance", "diverged"]),
+      candidateTokens: count3.nullable(),
+      baselineMin: count3,
+      baselineMax: count3,
+      baselinePartsAt: count3.nullable()
+    })
+  ).max(1e5)
+});
+var failureSchema = external_exports.object({
+  engine: external_exports.enum(["baseline", "candidate"]),
+  stage: external_exports.enum(["patch", "build", "startup", "benchmark"]),
+  kind: external_exports.enum(FAILURE_KINDS),
+  label: text3(200),
+  summary: text3(2e3),
+  hint: text3(4e3),
+  exitCode: external_exports.number().int().nullable(),
+  signal: text3(32).nullable(),
+  logTail: external_exports.array(text3(4e3)).max(2e3),
+  run: external_exports.number().int().min(1).nullable().optional()
+});
+var sha = external_exports.string().regex(/^[0-9a-f]{40}$/);
+var cardCommitSideSchema = external_exports.object({
+  /** The commit this engine runs: the base, or the head (merged onto the base). */
+  commit: sha,
+  /** The image this engine ran (runtime: docker): the engine image with the overlay and build on top. */
+  imageId: text3(256).nullable(),
+  /** Files the overlay changed in the image's checkout; null with a worktree (runtime: process) or a cached baseline. */
+  overlayFiles: count3.nullable(),
+  /** The first of them, for the card. */
+  overlayPaths: external_exports.array(text3(1024)).max(MAX_LISTED_OVERLAY_PATHS),
+  /** How long the overlay build took; null when none ran (a cache hit, nothing to change). */
+  overlayMs: finiteOrNull,
+  /** The baseline image cached per base commit: hit, miss, or none (the image was at the base already); null for the candidate, runtime: process and source.cacheBaseline: false. */
+  cache: external_exports.enum(["hit", "miss", "none"]).nullable(),
+  /** Changed files outside source.paths, never applied. */
+  leftOut: count3,
+  build: external_exports.object({
+    ran: external_exports.boolean(),
+    /** Why it ran or did not: "sgl-kernel/csrc/gemm.cu changed", "no compiled path changed". */
+    reason: text3(1e3),
+    ms: finiteOrNull,
+    /** Whether the runner's build cache volume held an earlier build (warm) or was empty (cold); null without source.buildCache. */
+    cache: external_exports.enum(["warm", "cold"]).nullable(),
+    /** source.buildCacheHit matched the build's output; null when it is not configured or no build ran. */
+    hit: external_exports.boolean().nullable()
+  })
+});
+var cardCommitsSchema = external_exports.object({
+  base: sha,
+  head: sha,
+  /** Where the pull request's diff starts; the base itself when the head is up to date with it. */
+  mergeBase: sha,
+  /** The engine image both engines were made from (runtime: docker). */
+  image: text3(512).nullable(),
+  /** The commit of the image's source checkout. */
+  imageRevision: sha.nullable(),
+  /** Where it was read: `label org.opencontainers.image.revision`, `file /sgl-workspace/sglang/.git/HEAD`, `config`. */
+  imageRevisionFrom: text3(600).nullable(),
+  baseline: cardCommitSideSchema.nullable(),
+  candidate: cardCommitSideSchema.nullable()
+});
+var cardCalibrationSchema = external_exports.object({
+  measuredAt: text3(64),
+  engine: text3(128),
+  runner: text3(256).nullable(),
+  gpu: text3(512).nullable(),
+  baselineImage: text3(512).nullable(),
+  baselineImageId: text3(256).nullable(),
+  promptsHash: text3(128),
+  settings: calibrationSettingsSchema,
+  /** The A/A round scores. */
+  scores: external_exports.array(external_exports.number().finite().gt(0)).min(MIN_CALIBRATION_ROUNDS).max(1e3),
+  noiseFloor: external_exports.number().finite().min(0),
+  detectableSpeedup: external_exports.number().finite(),
+  /** Why it does not fit this round; any one keeps the gate closed. */
+  problems: external_exports.array(text3(1e3)).max(20),
+  /** Differences that do not keep the gate closed, such as another runner with the same GPU. */
+  notes: external_exports.array(text3(1e3)).max(20)
+});
+var docsBaseUrlSchema = external_exports.string().max(512).regex(/^https:\/\/[A-Za-z0-9.-]+(?::\d+)?\/[A-Za-z0-9._~%/+-]*\/docs\/troubleshooting\/$/, {
+  error: "expected an https URL ending in /docs/troubleshooting/"
+});
+var scorecardSchema = external_exports.object({
+  schemaVersion: external_exports.literal(SCORECARD_SCHEMA_VERSION),
+  speedgateVersion: text3(64),
+  createdAt: text3(64),
+  engine: text3(128),
+  roundScore: finiteOrNull,
+  scoreInterval: external_exports.object({ low: external_exports.number().finite(), high: external_exports.number().finite(), confidence: external_exports.number().gt(0).lt(1) }).nullable(),
+  runs: external_exports.object({
+    completed: external_exports.number().int().min(0).max(100),
+    scores: external_exports.array(ratioOrNull2).max(100)
+  }),
+  promptsScored: count3,
+  promptsTotal: count3,
+  belowTolerance: count3,
+  /** Prompts whose candidate gave another answer than the baseline within settings.agreementTokens. */
+  diverged: count3,
+  /** Prompts whose candidate claimed more tokens than its stream could hold. */
+  implausible: count3,
+  zeroedTotal: count3,
+  /** Compared prompts that scored nothing, whatever the reason; the gate allows at most gate.maxUnscored of them. */
+  unscored: count3,
+  excluded: count3,
+  /** Median over compared prompts of their agreement. */
+  medianAgreement: fraction.nullable().optional(),
+  tokenCountsEstimated: external_exports.boolean(),
+  settings: external_exports.object({
+    requestIntervalMs: external_exports.number().min(0),
+    arrival: external_exports.enum(["fixed", "poisson"]),
+    thinking: external_exports.boolean(),
+    contextLimit: count3,
+    maxTokens: count3,
+    tolerance: external_exports.number().gt(0).lte(1),
+    model: text3(256),
+    /** The answers must agree on this many first tokens; 0: not checked. */
+    agreementTokens: count3.optional(),
+    /** sha256 of the tokenizer.json speedgate counted with; null: the engines' own counts, bounded by the bytes they streamed. */
+    tokenizer: text3(128).nullable().optional(),
+    runs: external_exports.number().int().min(1).max(100)
+  }),
+  provenance: external_exports.object({
+    imageDigest: text3(256).nullable(),
+    baselineImage: text3(512).nullable(),
+    baselineImageId: text3(256).nullable(),
+    patchHash: text3(128).nullable(),
+    configHash: text3(128).nullable(),
+    promptsHash: text3(128).nullable(),
+    runner: text3(256).nullable(),
+    gpu: text3(512).nullable()
+  }),
+  gate: external_exports.object({
+    minRoundScore: external_exports.number().gt(0),
+    use: external_exports.enum(GATE_MODES),
+    maxUnscored: external_exports.number().min(0).lt(1),
+    minPrompts: external_exports.number().int().min(1).max(1e7),
+    bar: external_exports.number().gt(0),
+    passed: external_exports.boolean(),
+    reason: text3(8e3),
+    reasons: external_exports.array(text3(4e3)).max(20),
+    rule: text3(4e3).nullable(),
+    calibration: cardCalibrationSchema.nullable()
+  }),
+  failure: failureSchema.nullable(),
+  /** Where the round came from; filled by the action, informative only (the app never trusts it). */
+  source: external_exports.object({
+    repository: text3(256).nullable(),
+    pullRequest: external_exports.number().int().min(1).nullable(),
+    headSha: text3(64).nullable(),
+    runId: text3(64).nullable(),
+    runUrl: text3(1024).nullable(),
+    /**
+     * Set when the workflow's patch-paths limited the pull request's diff: its globs and the changed
+     * files they left out, which were never built or measured. Optional, so older cards still read.
+     */
+    patchFilter: external_exports.object({ globs: external_exports.array(text3(512)).max(200), leftOut: external_exports.array(text3(1024)).max(MAX_LISTED_LEFT_OUT), leftOutTotal: count3 }).nullable().optional()
+  }).nullable(),
+  /** Base/head mode (a pull request scored against its own base); absent or null in the fixed-baseline mode. Optional, so older cards still read. */
+  commits: cardCommitsSchema.nullable().optional(),
+  /** Set on a shard's card; a merged card has null. */
+  shard: external_exports.object({ index: external_exports.number().int().min(1), count: external_exports.number().int().min(1) }).nullable(),
+  /** 1 when this card was converted from a version-1 card, which kept no times at k: its prompt scores are that card's. */
+  convertedFrom: external_exports.literal(1).nullable(),
+  prompts: external_exports.array(promptResultSchema).max(1e5),
+  /** TTFT, TPOT, ITL and throughput of both engines at equal length; null when nothing was scored. */
+  metrics: roundMetricsSchema.nullable(),
+  /** The engines' own prompt and decode times (queueing excluded), where they report them; absent on older cards. */
+  engineTimes: engineReportedTimesSchema.nullable().optional(),
+  /** With bench.runs ≥ 2: how often the baseline answered a prompt differently in different runs; absent on older cards. */
+  answerVariation: answerVariationSchema.nullable().optional(),
+  /** nvidia-smi's view before each engine started. */
+  gpuState: gpuStateSchema.nullable(),
+  docsBaseUrl: docsBaseUrlSchema.nullable()
+});
+
+// src/commits/plan-commit-change.ts
+async function planCommitChange(repoDir, from, to, source, signal) {
+  const changed = from === to ? [] : await listChangedFiles(repoDir, from, to, signal);
+  const applied = createPathFilter(source.paths);
+  const compiled = source.compiledPaths.length > 0 ? createPathFilter(source.compiledPaths) : () => false;
+  return {
+    from,
+    to,
+    files: changed.filter((file2) => applied(file2.path)),
+    leftOut: changed.filter((file2) => !applied(file2.path)).map((file2) => file2.path),
+    compiled: changed.filter((file2) => compiled(file2.path)).map((file2) => file2.path)
+  };
+}
+async function diffOfChange(repoDir, change, signal) {
+  if (change.files.length === 0) return Buffer.alloc(0);
+  return await diffCommits(repoDir, change.from, change.to, change.files.map((file2) => file2.path), signal);
+}
+function named(paths) {
+  const shown = paths.slice(0, 3).join(", ");
+  return paths.length > 3 ? `${shown} and ${paths.length - 3} more` : shown;
+}
+function decideBuilds(base, head) {
+  const candidate = head.compiled.length > 0 ? { run: true, reason: `the pull request changes compiled code (${named(head.compiled)})` } : { run: false, reason: "the pull request changes no compiled path" };
+  let baseline;
+  if (base && base.compiled.length > 0) baseline = { run: true, reason: `compiled code changed between the image's commit and the base (${named(base.compiled)})` };
+  else if (candidate.run) baseline = { run: true, reason: "the candidate builds, so the baseline is built by the same commands" };
+  else baseline = { run: false, reason: base ? "no compiled path changed between the image's commit and the base, and the pull request changes none" : "the pull request changes no compiled path" };
+  return { baseline, candidate };
+}
+function describeCommitSide(commit, change, build) {
+  return {
+    commit,
+    imageId: null,
+    overlayFiles: change ? change.files.length : null,
+    overlayPaths: change ? change.files.slice(0, MAX_LISTED_OVERLAY_PATHS).map((file2) => file2.path) : [],
+    overlayMs: null,
+    cache: null,
+    leftOut: change ? change.leftOut.length : 0,
+    build: { ran: false, reason: build.reason, ms: null, cache: null, hit: null }
+  };
+}
+
+// src/failure/image-base-mismatch.ts
+var IMAGE_BASE_MISMATCH_LABEL = "the engine image cannot be brought to the base commit (the image, not the engine or the patch)";
+var IMAGE_BASE_MISMATCH_HINT = "The baseline is the image's source checkout brought to the pull request's base, so the image must be built from a commit at or before the base on the same history: use an image of the base branch (a nightly or per-commit image of main), check source.revision (where the image's commit is read), and make sure the runner's clone has the image's commit (actions/checkout with fetch-depth: 0). Nothing of the pull request was run.";
+function imageBaseMismatch(facts) {
+  const revision = facts.imageRevision ? facts.imageRevision.slice(0, 12) : "an unknown commit";
+  return {
+    engine: "baseline",
+    stage: "patch",
+    kind: "image_base_mismatch",
+    label: IMAGE_BASE_MISMATCH_LABEL,
+    summary: `${facts.image} (source at ${revision}) cannot be brought to the base ${facts.base.slice(0, 12)}: ${facts.reason}`.slice(0, 2e3),
+    hint: IMAGE_BASE_MISMATCH_HINT,
+    exitCode: null,
+    signal: null,
+    logTail: facts.logTail ?? []
+  };
+}
+
+// src/docker/read-image-revision.ts
+import { posix as posix2 } from "node:path";
+
+// src/git/resolve-commit.ts
+async function findRepositoryRoot(dir) {
+  try {
+    return await gitText(dir, ["rev-parse", "--show-toplevel"]);
+  } catch (error62) {
+    if (error62 instanceof GitError && error62.exitCode !== null) return null;
+    throw error62;
+  }
+}
+async function resolveCommit(repoDir, revision, signal) {
+  if (revision.trim() === "" || revision.startsWith("-")) return null;
+  const { stdout, exitCode } = await runGit(repoDir, ["rev-parse", "--quiet", "--verify", "--end-of-options", `${revision}^{commit}`], {
+    okExitCodes: [1, 128],
+    ...signal ? { signal } : {}
+  });
+  const sha2 = stdout.toString("utf8").trim();
+  return exitCode === 0 && /^[0-9a-f]{40}$/.test(sha2) ? sha2 : null;
+}
+
+// src/docker/read-image-revision.ts
+var MAX_REVISION_FILE_BYTES = 1024 * 1024;
+function describeSource(source) {
+  if ("label" in source) return `label ${source.label}`;
+  if ("file" in source) return `file ${source.file}${source.pattern ? ` (pattern ${source.pattern})` : ""}`;
+  return "source.revision.commit in the round config";
+}
+async function followGitRef(docker, request3, headPath, ref) {
+  const gitDir = posix2.dirname(headPath);
+  const read = async (path) => {
+    try {
+      return (await readImageFile(docker, { imageId: request3.imageId, path, labels: request3.labels, maxBytes: MAX_REVISION_FILE_BYTES, what: `source.revision: ${path}` })).toString("utf8");
+    } catch {
+      return null;
+    }
+  };
+  const loose = await read(posix2.join(gitDir, ref));
+  if (loose?.trim()) return loose.trim();
+  const packed = await read(posix2.join(gitDir, "packed-refs"));
+  const line = packed?.split("\n").find((entry) => entry.endsWith(` ${ref}`));
+  if (line) return line.split(" ")[0] ?? "";
+  throw new Error(`${headPath} names ${ref}, which is neither in ${gitDir}/${ref} nor in ${gitDir}/packed-refs`);
+}
+async function readWritten(docker, request3) {
+  const { source } = request3;
+  if ("commit" in source) return source.commit;
+  if ("label" in source) {
+    const info = await docker.getImage(request3.imageId).inspect();
+    const value = info.Config.Labels?.[source.label];
+    if (!value) throw new Error(`the image has no label ${source.label} (set source.revision to where the image's commit is written)`);
+    return value.trim();
+  }
+  const text5 = (await readImageFile(docker, { imageId: request3.imageId, path: source.file, labels: request3.labels, maxBytes: MAX_REVISION_FILE_BYTES, what: `source.revision: ${source.file}` })).toString("utf8");
+  if (source.pattern) {
+    const match = new RegExp(source.pattern, "m").exec(text5);
+    if (!match?.[1]) throw new Error(`${source.file} in the image has nothing matching ${source.pattern} (its first group is the commit)`);
+    return match[1];
+  }
+  const head = text5.trim();
+  const ref = /^ref:\s*(\S+)$/.exec(head)?.[1];
+  return ref ? await followGitRef(docker, request3, source.file, ref) : head;
+}
+async function readImageRevision(docker, request3) {
+  const from = describeSource(request3.source);
+  const fail = (reason, revision = null) => new EngineFailureError(imageBaseMismatch({ image: request3.image, imageRevision: revision, base: request3.base, reason }));
+  let written;
+  try {
+    written = await readWritten(docker, request3);
+  } catch (error62) {
+    throw fail(`its commit could not be read from ${from}: ${error62.message}`);
+  }
+  if (!/^[0-9a-f]{7,40}$/i.test(written)) throw fail(`${from} says ${JSON.stringify(written.slice(0, 80))}, which is not a commit SHA`);
+  const commit = await resolveCommit(request3.repoDir, written.toLowerCase(), request3.signal);
+  if (!commit) {
+    throw fail(
+      `the image's commit ${written} (from ${from}) is not in the repository at ${request3.repoDir}, so nothing can say how it leads to the base (fetch the full history: actions/checkout with fetch-depth: 0, or git fetch origin ${written})`,
+      /^[0-9a-f]{40}$/i.test(written) ? written.toLowerCase() : null
+    );
+  }
+  return { commit, from };
+}
+
+// src/docker/run-build-container.ts
+var BUILD_MARKER = "speedgate-build:";
+var CACHE_STAMP = ".speedgate-build-cache";
+var BUILD_SOURCE_MISSING_EXIT = 66;
+function shellQuote(argument) {
+  return `'${argument.replaceAll("'", `'"'"'`)}'`;
+}
+function buildScript(commands) {
+  const lines2 = [
+    `cd "$1" 2>/dev/null || { echo "${BUILD_MARKER} the source folder $1 does not exist in the image (candidate.sourceDir)"; exit ${BUILD_SOURCE_MISSING_EXIT}; }`,
+    'if [ -n "$2" ]; then',
+    '  export SPEEDGATE_BUILD_CACHE="$2" SPEEDGATE_BUILD_CACHE_READONLY="$3"',
+    `  if [ -e "$2/${CACHE_STAMP}" ]; then echo "${BUILD_MARKER} cache warm"; else echo "${BUILD_MARKER} cache cold"; fi`,
+    "fi"
+  ];
+  for (const command of commands) {
+    const shown = command.join(" ").replaceAll("'", "");
+    lines2.push(`echo ${shellQuote(`${BUILD_MARKER} running ${shown}`)}`, `${command.map(shellQuote).join(" ")} || exit $?`);
+  }
+  lines2.push(`if [ -n "$2" ] && [ "$3" != "1" ]; then touch "$2/${CACHE_STAMP}" 2>/dev/null || true; fi`);
+  return lines2.join("\n");
+}
+async function ensureVolume(docker, name) {
+  try {
+    await docker.getVolume(name).inspect();
+  } catch (error62) {
+    if (dockerStatusCode(error62) !== 404) throw error62;
+    await docker.createVolume({ Name: name, Labels: { "speedgate.build-cache": "true" } });
+  }
+}
+async function runBuildContainer(docker, request3) {
+  const started = performance.now();
+  let cacheState = null;
+  let hit = request3.hitPattern ? false : null;
+  const log = new LogRingBuffer({ maxLines: 200 }, (line) => {
+    request3.logger.debug(`[${request3.label}] ${line}`);
+    if (cacheState === null && line === `${BUILD_MARKER} cache warm`) cacheState = "warm";
+    if (cacheState === null && line === `${BUILD_MARKER} cache cold`) cacheState = "cold";
+    if (request3.hitPattern?.test(line) && !line.startsWith(BUILD_MARKER)) hit = true;
+  });
+  if (request3.cache) await ensureVolume(docker, request3.cache.volume);
+  const image = await docker.getImage(request3.imageId).inspect();
+  const container = await createContainerWithinDiskLimit(docker, {
+    Image: request3.imageId,
+    Entrypoint: ["/bin/sh", "-c", buildScript(request3.commands), "speedgate-build", request3.sourceDir, request3.cache?.target ?? "", request3.cache?.readOnly ? "1" : "0"],
+    Cmd: [],
+    Labels: request3.containerLabels,
+    Tty: false,
+    HostConfig: {
+      NetworkMode: request3.networkMode,
+      ...hardenContainer(request3.docker),
+      // A build has its own IPC namespace whatever the engines share.
+      IpcMode: "private",
+      ...containerResourceLimits(request3.limits),
+      AutoRemove: false,
+      ...request3.cache ? { Mounts: [{ Type: "volume", Source: request3.cache.volume, Target: request3.cache.target, ReadOnly: request3.cache.readOnly }] } : {}
+    }
+  }, (error62) => request3.logger.debug(`docker: ${request3.label}: the daemon cannot limit the build's writable layer (${error62.message}); building without the limit`));
+  let timedOut = false;
+  const kill = () => {
+    void container.kill().catch(() => void 0);
+  };
+  const timer = setTimeout(() => {
+    timedOut = true;
+    kill();
+  }, request3.timeoutS * 1e3);
+  request3.signal.addEventListener("abort", kill, { once: true });
+  try {
+    const stream = await container.attach({ stream: true, stdout: true, stderr: true });
+    const demuxer = new DockerStreamDemuxer((name, payload) => log.write(name, payload));
+    const drained = (async () => {
+      for await (const chunk of stream) demuxer.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+    })().catch(() => void 0);
+    if (request3.signal.aborted) return { status: "cancelled" };
+    await container.start();
+    const result = await container.wait();
+    await drained;
+    log.end();
+    const lines2 = log.snapshot();
+    if (request3.signal.aborted) return { status: "cancelled" };
+    if (timedOut) return { status: "timed_out", lines: lines2 };
+    if (result.StatusCode !== 0) return { status: "failed", exitCode: result.StatusCode ?? null, lines: lines2 };
+    const config2 = { ...image.Config, Entrypoint: image.Config.Entrypoint ?? [], Cmd: image.Config.Cmd ?? [], Labels: { ...image.Config.Labels, ...request3.imageLabels } };
+    const [repo, tag] = splitTag(request3.tag);
+    const committed = await new Promise((resolve5, reject) => {
+      docker.modem.dial(
+        {
+          path: "/commit?",
+          method: "POST",
+          statusCodes: { 200: true, 201: true, 404: "no such container", 500: "server error" },
+          options: { _query: { container: container.id, repo, tag }, _body: config2 }
+        },
+        (error62, data) => {
+          if (error62) return reject(error62 instanceof Error ? error62 : new Error(`docker: commit failed: ${JSON.stringify(error62)}`));
+          const id = typeof data === "object" && data !== null ? data.Id : void 0;
+          resolve5(typeof id === "string" ? { Id: id } : {});
+        }
+      );
+    });
+    if (!committed.Id) throw new Error(`docker: committing the ${request3.label} returned no image ID`);
+    return { status: "built", imageId: committed.Id, ms: performance.now() - started, cache: request3.cache ? cacheState : null, hit, lines: lines2 };
+  } finally {
+    clearTimeout(timer);
+    request3.signal.removeEventListener("abort", kill);
+    await container.remove({ force: true, v: false }).catch((error62) => {
+      if (dockerStatusCode(error62) !== 404) request3.logger.warn(`docker: could not remove the ${request3.label} container: ${error62.message}`);
+    });
+  }
+}
+function splitTag(reference) {
+  const colon = reference.lastIndexOf(":");
+  return colon > reference.lastIndexOf("/") ? [reference.slice(0, colon), reference.slice(colon + 1)] : [reference, "latest"];
 }
 
 // src/docker/run-image-build.ts
@@ -56075,46 +57240,342 @@ async function removeBuildLeftovers(docker, result, logger) {
     }
   }
 }
-async function runImageBuild(docker, request2) {
+function isVanishedCacheError(error62) {
+  return /failed to get digest sha256:\w+: open \S+: no such file or directory|No such image: sha256:/i.test(error62);
+}
+async function runImageBuild(docker, request3) {
+  const first = await runImageBuildOnce(docker, request3);
+  if (first.status !== "failed" || first.stream.error === null || !isVanishedCacheError(first.stream.error)) return first;
+  request3.logger.info(`docker: ${request3.label}: a cached build step was removed by another build meanwhile (${first.stream.error}); building again`);
+  return await runImageBuildOnce(docker, request3);
+}
+async function runImageBuildOnce(docker, request3) {
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
-    controller.abort(new Error(`build exceeded ${request2.timeoutS} s`));
-  }, request2.timeoutS * 1e3);
-  const onCancel = () => controller.abort(request2.signal.reason);
-  request2.signal.addEventListener("abort", onCancel, { once: true });
+    controller.abort(new Error(`build exceeded ${request3.timeoutS} s`));
+  }, request3.timeoutS * 1e3);
+  const onCancel = () => controller.abort(request3.signal.reason);
+  request3.signal.addEventListener("abort", onCancel, { once: true });
   try {
-    if (request2.signal.aborted) return { status: "cancelled" };
-    const file2 = "archive" in request2.context ? Readable.from([request2.context.archive]) : { context: request2.context.dir, src: request2.context.entries };
+    if (request3.signal.aborted) return { status: "cancelled" };
+    const file2 = "archive" in request3.context ? Readable.from([request3.context.archive]) : { context: request3.context.dir, src: request3.context.entries };
     const stream = await docker.buildImage(file2, {
-      t: request2.tag,
-      dockerfile: request2.dockerfile,
-      buildargs: request2.buildArgs,
-      labels: request2.labels,
-      ...request2.limits,
-      ...request2.networkMode ? { networkmode: request2.networkMode } : {},
+      t: request3.tag,
+      dockerfile: request3.dockerfile,
+      buildargs: request3.buildArgs,
+      labels: request3.labels,
+      ...request3.limits,
+      ...request3.networkMode ? { networkmode: request3.networkMode } : {},
       rm: true,
       forcerm: true,
       abortSignal: controller.signal
     });
-    const result = await followBuildStream(stream, request2.logger, { label: request2.label, tailLines: 200 });
-    if (timedOut || request2.signal.aborted || result.error !== null || result.interrupted !== null) {
-      await removeBuildLeftovers(docker, result, request2.logger);
+    const result = await followBuildStream(stream, request3.logger, { label: request3.label, tailLines: 200 });
+    if (timedOut || request3.signal.aborted || result.error !== null || result.interrupted !== null) {
+      await removeBuildLeftovers(docker, result, request3.logger);
     }
     if (timedOut) return { status: "timed_out", lines: result.lines };
-    if (request2.signal.aborted) return { status: "cancelled" };
+    if (request3.signal.aborted) return { status: "cancelled" };
     if (result.error !== null) return { status: "failed", stream: result };
     if (result.interrupted !== null) throw new Error(`the build stream broke off: ${result.interrupted}`);
-    const imageId = (await docker.getImage(request2.tag).inspect()).Id;
+    const imageId = (await docker.getImage(request3.tag).inspect()).Id;
     return { status: "built", imageId, stream: result };
   } catch (error62) {
     if (timedOut) return { status: "timed_out", lines: [] };
-    if (request2.signal.aborted) return { status: "cancelled" };
-    throw new Error(`${request2.label}: the Docker build request failed: ${error62.message}`, { cause: error62 });
+    if (request3.signal.aborted) return { status: "cancelled" };
+    throw new Error(`${request3.label}: the Docker build request failed: ${error62.message}`, { cause: error62 });
   } finally {
     clearTimeout(timer);
-    request2.signal.removeEventListener("abort", onCancel);
+    request3.signal.removeEventListener("abort", onCancel);
+  }
+}
+
+// src/docker/prepare-commit-images.ts
+var LABEL_BASELINE_KEY = "speedgate.baseline.key";
+var LABEL_BASELINE_BASE = "speedgate.baseline.base";
+var LABEL_BASELINE_ENGINE_IMAGE = "speedgate.baseline.engine-image";
+var BASELINE_FORMAT = 1;
+var sha2562 = (text5) => createHash3("sha256").update(text5).digest("hex");
+function buildStepFailure(role, outcome, timeoutS) {
+  if (outcome.status === "cancelled") {
+    return new EngineFailureError(buildFailure({ role, stage: "build", kind: "cancelled", label: "cancelled", summary: `the ${role} build was cancelled`, logTail: [] }));
+  }
+  if (outcome.status === "timed_out") {
+    return new EngineFailureError(
+      buildFailure({ role, stage: "build", kind: "build_timeout", label: `the build did not finish within ${timeoutS} s`, summary: `build.timeoutS (${timeoutS} s) ended the ${role} build (source.build)`, logTail: outcome.lines })
+    );
+  }
+  const last = outcome.lines.filter((line) => line.trim() !== "").pop();
+  return new EngineFailureError({
+    ...buildFailure({
+      role,
+      stage: "build",
+      kind: "build_error",
+      label: "the build of compiled code failed (source.build)",
+      summary: `${role} build exited with code ${outcome.exitCode ?? "unknown"}${last ? `: ${last}` : ""}`.slice(0, 2e3),
+      logTail: outcome.lines
+    }),
+    exitCode: outcome.exitCode,
+    hint: "A source.build command failed in the engine image brought to this commit. Run the same commands in a container of the image (with the cache volume mounted at source.buildCache) to reproduce; the build's last lines are below."
+  });
+}
+var CommitImages = class {
+  constructor(host) {
+    this.host = host;
+    const { config: config2 } = host.round;
+    this.report = { image: config2.baseline.image ?? null, imageId: null, imageRevision: null, imageRevisionFrom: null, baseline: null, candidate: null };
+  }
+  host;
+  plan = null;
+  report;
+  sourceReport() {
+    return this.report;
+  }
+  get source() {
+    return this.host.round.config.source;
+  }
+  get sourceDir() {
+    const dir = this.host.round.config.candidate.sourceDir;
+    if (!dir) throw new Error("docker runtime: scoring commits needs candidate.sourceDir");
+    return dir;
+  }
+  /** The engine image brought to the base: from the cache when an earlier round made it for this base. */
+  async prepareBaseline(engineImageId, signal) {
+    const { docker, commits, context } = this.host;
+    const image = this.report.image ?? engineImageId;
+    this.report.imageId = engineImageId;
+    const revision = await readImageRevision(docker, {
+      imageId: engineImageId,
+      image,
+      source: this.source.revision,
+      repoDir: commits.repoDir,
+      base: commits.base,
+      labels: makeResourceLabels(context.runId, "baseline"),
+      signal
+    });
+    this.report.imageRevision = revision.commit;
+    this.report.imageRevisionFrom = revision.from;
+    if (!await isAncestor(commits.repoDir, revision.commit, commits.base, signal)) {
+      throw new EngineFailureError(
+        imageBaseMismatch({
+          image,
+          imageRevision: revision.commit,
+          base: commits.base,
+          reason: `the image's commit ${revision.commit.slice(0, 12)} is not an ancestor of the base ${commits.base.slice(0, 12)}: the image was built from a commit the base does not contain (a newer main, another branch or a release branch)`
+        })
+      );
+    }
+    const baseChange = await planCommitChange(commits.repoDir, revision.commit, commits.base, this.source, signal);
+    const head = await planCommitChange(commits.repoDir, commits.mergeBase, commits.head, this.source, signal);
+    const builds = decideBuilds(baseChange, head);
+    this.plan = { engineImageId, head, builds };
+    const report = describeCommitSide(commits.base, baseChange, builds.baseline);
+    this.report.baseline = report;
+    if (baseChange.files.length === 0 && !builds.baseline.run) {
+      context.logger.info(`docker: the image's source is at the base ${commits.base.slice(0, 12)} already; the baseline is the image itself`);
+      report.cache = "none";
+      report.imageId = engineImageId;
+      return { role: "baseline", imageId: engineImageId, patchHash: null };
+    }
+    const key = sha2562(
+      JSON.stringify({
+        format: BASELINE_FORMAT,
+        engineImageId,
+        imageRevision: revision.commit,
+        base: commits.base,
+        sourceDir: this.sourceDir,
+        paths: this.source.paths,
+        build: builds.baseline.run ? { commands: this.source.build, cache: this.source.buildCache ?? null } : null
+      })
+    );
+    const tag = `speedgate-baseline:${this.host.round.config.engine.toLowerCase().replace(/[^a-z0-9_.-]+/g, "-").slice(0, 40) || "engine"}-${commits.base.slice(0, 12)}-${key.slice(0, 12)}`;
+    const cached2 = this.source.cacheBaseline ? await this.findCached(tag, key) : null;
+    if (cached2) {
+      context.logger.info(`docker: baseline for the base ${commits.base.slice(0, 12)} found in the cache: ${tag} (${cached2.slice(0, 19)})`);
+      report.cache = "hit";
+      report.overlayFiles = null;
+      report.imageId = cached2;
+      if (builds.baseline.run) report.build = { ...report.build, ran: false, reason: `${builds.baseline.reason}; built by an earlier round (cached baseline)` };
+      return { role: "baseline", imageId: cached2, patchHash: null };
+    }
+    report.cache = this.source.cacheBaseline ? "miss" : null;
+    const labels = this.source.cacheBaseline ? {
+      [LABEL_RUN_ID]: `baseline-${key.slice(0, 16)}`,
+      [LABEL_ROLE]: "baseline",
+      [LABEL_CREATED]: (/* @__PURE__ */ new Date()).toISOString(),
+      [LABEL_BASELINE_KEY]: key,
+      [LABEL_BASELINE_BASE]: commits.base,
+      [LABEL_BASELINE_ENGINE_IMAGE]: engineImageId,
+      "org.opencontainers.image.revision": commits.base
+    } : { ...makeResourceLabels(context.runId, "baseline"), [LABEL_ROLE]: ROLE_RUN_BASELINE, "org.opencontainers.image.revision": commits.base };
+    const finalTag = this.source.cacheBaseline ? tag : `speedgate-baseline-run:${context.runId.toLowerCase().replace(/[^a-z0-9_.-]+/g, "-")}`;
+    let imageId = engineImageId;
+    if (baseChange.files.length > 0) {
+      const { [LABEL_BASELINE_KEY]: _key, ...overlayLabels } = labels;
+      imageId = await this.buildBaseOverlay(engineImageId, baseChange, revision.commit, finalTag, builds.baseline.run ? overlayLabels : labels, signal);
+    }
+    if (builds.baseline.run) imageId = await this.runBuild("baseline", imageId, finalTag, labels, false, signal);
+    report.imageId = imageId;
+    return { role: "baseline", imageId, patchHash: null };
+  }
+  /** The baseline with the pull request's change applied, and built when it changes compiled code. */
+  async prepareCandidate(baselineImageId, signal) {
+    const plan = this.plan;
+    if (!plan) throw new Error("docker runtime: the candidate of a commit round is prepared after its baseline");
+    const { commits, context, round } = this.host;
+    const report = describeCommitSide(commits.head, plan.head, plan.builds.candidate);
+    this.report.candidate = report;
+    const patch = await diffOfChange(commits.repoDir, plan.head, signal);
+    const patchHash = patch.length > 0 ? sha2562(patch) : null;
+    const postPatch = round.config.candidate.postPatch;
+    if (patch.length === 0 && postPatch.length === 0 && !plan.builds.candidate.run) {
+      report.imageId = baselineImageId;
+      return { role: "candidate", imageId: baselineImageId, patchHash };
+    }
+    const tag = `speedgate-candidate:${context.runId.toLowerCase().replace(/[^a-z0-9_.-]+/g, "-").slice(0, 100)}`;
+    const labels = { ...makeResourceLabels(context.runId, "candidate"), "org.opencontainers.image.revision": commits.head };
+    let imageId = baselineImageId;
+    if (patch.length > 0 || postPatch.length > 0) {
+      const overlay = createOverlayContext({ baseImageId: baselineImageId, patch: patch.length > 0 ? patch : null, sourceDir: this.sourceDir, postPatch, labels });
+      context.logger.info(`docker: applying the pull request (${plan.head.files.length} files, ${commits.mergeBase.slice(0, 12)}..${commits.head.slice(0, 12)}) on the baseline ${baselineImageId.slice(0, 19)}`);
+      const started = performance.now();
+      const outcome = await this.buildOverlay(overlay.archive, tag, round.config.build.network, "candidate overlay", signal);
+      try {
+        imageId = this.host.builtImageOrThrow("candidate", outcome, overlay.patchStep);
+      } catch (error62) {
+        throw error62 instanceof EngineFailureError && error62.failure.kind === "patch_conflict" ? new EngineFailureError(this.headConflict(error62.failure)) : error62;
+      }
+      report.overlayMs = performance.now() - started;
+    }
+    if (plan.builds.candidate.run) imageId = await this.runBuild("candidate", imageId, tag, labels, true, signal);
+    report.imageId = imageId;
+    return { role: "candidate", imageId, patchHash };
+  }
+  /** The pull request does not apply to its base: the base changed the same lines since it branched off. */
+  headConflict(failure2) {
+    const { commits } = this.host;
+    return {
+      ...failure2,
+      label: "the pull request does not apply to its base",
+      summary: `the pull request's changes (${commits.mergeBase.slice(0, 12)}..${commits.head.slice(0, 12)}) do not apply to its base ${commits.base.slice(0, 12)}: ${failure2.summary}`.slice(0, 2e3),
+      hint: "The base branch changed the same lines since the pull request branched off: rebase the pull request on its base (or merge the base into it) and push again."
+    };
+  }
+  async buildOverlay(archive, tag, networkMode, label, signal) {
+    const { round, context } = this.host;
+    return await runImageBuild(this.host.docker, {
+      context: { archive },
+      dockerfile: "Dockerfile",
+      buildArgs: {},
+      labels: {},
+      tag,
+      networkMode,
+      limits: buildResourceLimits(await this.host.resourceLimits()),
+      timeoutS: round.config.build.timeoutS,
+      signal,
+      logger: context.logger,
+      label
+    });
+  }
+  async findCached(tag, key) {
+    try {
+      const info = await this.host.docker.getImage(tag).inspect();
+      return info.Config.Labels?.[LABEL_BASELINE_KEY] === key ? info.Id : null;
+    } catch (error62) {
+      if (dockerStatusCode(error62) === 404) return null;
+      throw error62;
+    }
+  }
+  /** The diff from the image's commit to the base, applied in the image's checkout; a diff that does not apply is the image's mismatch. */
+  async buildBaseOverlay(engineImageId, change, imageRevision, tag, labels, signal) {
+    const { commits, context } = this.host;
+    const report = this.report.baseline;
+    const diff = await diffOfChange(commits.repoDir, change, signal);
+    const overlay = createOverlayContext({ baseImageId: engineImageId, patch: diff, patchName: "base.patch", sourceDir: this.sourceDir, postPatch: [], labels });
+    context.logger.info(`docker: bringing the image's source from ${imageRevision.slice(0, 12)} to the base ${commits.base.slice(0, 12)} (${change.files.length} files)`);
+    const started = performance.now();
+    const outcome = await this.buildOverlay(overlay.archive, tag, "none", "baseline overlay", signal);
+    try {
+      const imageId = this.host.builtImageOrThrow("baseline", outcome, overlay.patchStep);
+      if (report) report.overlayMs = performance.now() - started;
+      return imageId;
+    } catch (error62) {
+      if (!(error62 instanceof EngineFailureError) || error62.failure.kind !== "patch_conflict" && error62.failure.kind !== "patch_tool_missing") throw error62;
+      throw new EngineFailureError(
+        imageBaseMismatch({
+          image: this.report.image ?? engineImageId,
+          imageRevision,
+          base: commits.base,
+          reason: `the diff from the image's commit to the base does not apply to the image's source in ${this.sourceDir} (${error62.failure.summary}): the checkout in the image is not at ${imageRevision.slice(0, 12)}, or was changed after it was checked out`,
+          logTail: error62.failure.logTail
+        })
+      );
+    }
+  }
+  /** source.build in a container of the image with the runner's build cache, committed as the engine's image. */
+  async runBuild(role, imageId, tag, labels, readOnlyCache, signal) {
+    const { docker, context, round } = this.host;
+    const report = role === "baseline" ? this.report.baseline : this.report.candidate;
+    if (this.source.build.length === 0) {
+      throw new EngineFailureError({
+        ...buildFailure({
+          role,
+          stage: "build",
+          kind: "build_error",
+          label: "compiled code changed and the round has no build commands",
+          summary: `${report?.build.reason ?? "compiled code changed"}, but source.build is empty: the engine's compiled parts would not match its commit`,
+          logTail: []
+        }),
+        hint: "Add the commands that rebuild the engine's compiled parts in the image to source.build (for SGLang: pip install ./sgl-kernel; for vLLM: an editable build of a source checkout), or narrow source.compiledPaths."
+      });
+    }
+    const buildCache = this.source.buildCache;
+    const volume = `speedgate-build-cache-${round.config.engine.toLowerCase().replace(/[^a-z0-9_.-]+/g, "-").slice(0, 60) || "engine"}`;
+    context.logger.info(`docker: building the ${role}'s compiled code (${this.source.build.length} command${this.source.build.length === 1 ? "" : "s"})${buildCache ? ` with the build cache volume ${volume}${readOnlyCache ? " (read-only)" : ""}` : ""}`);
+    const outcome = await runBuildContainer(docker, {
+      imageId,
+      sourceDir: this.sourceDir,
+      commands: this.source.build,
+      // The candidate's build is the pull request's code: it reads the cache but cannot plant anything in it for later rounds.
+      cache: buildCache ? { volume, target: buildCache, readOnly: readOnlyCache } : null,
+      hitPattern: this.source.buildCacheHit ? new RegExp(this.source.buildCacheHit) : null,
+      networkMode: round.config.build.network,
+      docker: round.config.docker,
+      limits: await this.host.resourceLimits(),
+      timeoutS: round.config.build.timeoutS,
+      containerLabels: makeResourceLabels(context.runId, role),
+      imageLabels: labels,
+      tag,
+      signal,
+      logger: context.logger,
+      label: `${role} build`
+    });
+    if (outcome.status !== "built") throw buildStepFailure(role, outcome, round.config.build.timeoutS);
+    context.logger.info(`docker: ${role} build done in ${(outcome.ms / 1e3).toFixed(1)} s${outcome.cache ? ` (cache ${outcome.cache})` : ""}`);
+    if (report) report.build = { ran: true, reason: report.build.reason, ms: outcome.ms, cache: outcome.cache, hit: outcome.hit };
+    return outcome.imageId;
+  }
+};
+
+// src/docker/retry-while-daemon-away.ts
+var FIRST_PAUSE_MS = 250;
+var MAX_PAUSE_MS = 2e3;
+async function retryWhileDaemonAway(action, options) {
+  const deadline = performance.now() + options.budgetMs;
+  let pause = FIRST_PAUSE_MS;
+  for (; ; ) {
+    try {
+      return await action();
+    } catch (error62) {
+      const lost = describeDaemonConnectionLoss(error62);
+      const left = deadline - performance.now();
+      if (!lost || left <= 0) throw error62;
+      options.logger.warn(`docker: the daemon does not answer (${lost}); ${options.what} again in ${pause} ms`);
+      await new Promise((resolve5) => setTimeout(resolve5, Math.min(pause, left)));
+      pause = Math.min(pause * 2, MAX_PAUSE_MS);
+    }
   }
 }
 
@@ -56125,7 +57586,7 @@ function dockerSafeName(text5) {
 }
 var ISOLATED_BRIDGE_PREFIX = "sgb-";
 function isolatedBridgeName(runId) {
-  return `${ISOLATED_BRIDGE_PREFIX}${createHash3("sha256").update(runId).digest("hex").slice(0, 11)}`;
+  return `${ISOLATED_BRIDGE_PREFIX}${createHash4("sha256").update(runId).digest("hex").slice(0, 11)}`;
 }
 var DISPOSE_DAEMON_WAIT_MS = 2e4;
 function errorMessage(error62) {
@@ -56136,6 +57597,15 @@ var DockerRuntime = class {
     this.docker = docker;
     this.round = round;
     this.context = context;
+    const commits = round.commits ?? null;
+    this.commitImages = commits ? new CommitImages({
+      docker,
+      round,
+      commits,
+      context,
+      resourceLimits: () => this.resourceLimits(),
+      builtImageOrThrow: (role, outcome, patchStep) => this.builtImageOrThrow(role, outcome, patchStep)
+    }) : null;
   }
   docker;
   round;
@@ -56145,8 +57615,16 @@ var DockerRuntime = class {
   engines = /* @__PURE__ */ new Set();
   network = null;
   limits = null;
+  daemonChecked = null;
+  /** Set once the daemon refused docker.diskSize: its storage driver cannot limit a writable layer. */
+  diskLimitRefused = false;
   /** Set once the daemon was found gone: a card already says so, so dispose may give up quietly. */
   daemonLost = false;
+  /** Base/head mode: both engines made from the engine image brought to each commit. */
+  commitImages;
+  sourceReport() {
+    return this.commitImages?.sourceReport() ?? null;
+  }
   prepare(role, signal) {
     let prepared = this.prepared.get(role);
     if (!prepared) {
@@ -56188,9 +57666,16 @@ var DockerRuntime = class {
     const { config: config2 } = this.round;
     const { imageId } = await this.prepare(role, signal);
     if (!imageId) throw new Error(`docker runtime: no image for the ${role} engine`);
-    const networkMode = config2.docker.network === "host" ? "host" : await this.ensureNetwork();
+    this.daemonChecked ??= checkDaemonVersion(this.docker, this.context.logger);
+    await this.daemonChecked;
+    if (config2.docker.network === "host" && !await isPortFree(config2.port)) throw new EngineFailureError(portTakenFailure(role, config2.port));
+    const networkMode = config2.docker.network === "host" ? "host" : await this.ensureNetwork().catch((error62) => {
+      if (describeDaemonConnectionLoss(error62)) throw error62;
+      throw new EngineFailureError(describeContainerRefusal(role, "create", errorMessage(error62), config2.docker));
+    });
     const command = role === "candidate" ? config2.candidate.command ?? config2.baseline.command : config2.baseline.command;
     const env = role === "candidate" ? { ...config2.baseline.env, ...config2.candidate.env } : config2.baseline.env;
+    const limits = await this.resourceLimits();
     const spec = createContainerSpec({
       name: `speedgate-${dockerSafeName(this.context.runId)}-${role}-${Date.now().toString(36)}`,
       imageId,
@@ -56203,17 +57688,18 @@ var DockerRuntime = class {
       env,
       labels: makeResourceLabels(this.context.runId, role),
       docker: config2.docker,
-      limits: await this.resourceLimits(),
+      limits: this.diskLimitRefused ? { ...limits, diskBytes: null } : limits,
       networkMode,
       workingDir: containerWorkingDir(role, config2)
     });
     signal.throwIfAborted();
     let container;
     try {
-      container = await this.docker.createContainer(spec);
+      container = await this.createWithinDiskLimit(role, spec);
     } catch (error62) {
       this.context.logger.error(`docker: could not create the ${role} container: ${errorMessage(error62)}`);
-      throw new Error(`docker: could not create the ${role} container from ${imageId}: ${errorMessage(error62)}`, { cause: error62 });
+      if (describeDaemonConnectionLoss(error62)) throw error62;
+      throw new EngineFailureError(describeContainerRefusal(role, "create", errorMessage(error62), config2.docker));
     }
     try {
       await container.start();
@@ -56236,13 +57722,26 @@ var DockerRuntime = class {
     this.context.logger.info(`docker: ${role} engine started in container ${container.id.slice(0, 12)} (${engine.baseUrl})`);
     return engine;
   }
+  /**
+   * Creates the container with its writable layer limited (docker.diskSize). A storage driver that cannot
+   * (overlay2 on ext4, vfs) refuses the option: the container is created without it, and the round says
+   * once that the engines' disk use is bounded only by the daemon's disk.
+   */
+  async createWithinDiskLimit(role, spec) {
+    return await createContainerWithinDiskLimit(this.docker, spec, (error62) => {
+      this.diskLimitRefused = true;
+      this.context.logger.warn(
+        `docker: the daemon cannot limit the ${role} container's writable layer to docker.diskSize (${this.round.config.docker.diskSize}): ${errorMessage(error62)}. The engines' writes outside their mounts are bounded only by the daemon's disk; see docs/gpu-runner-checklist.md for a storage driver that enforces it`
+      );
+    });
+  }
   /** Resolved once per round against the daemon's host, and said once, so the job log shows what the engines may take. */
   resourceLimits() {
     this.limits ??= (async () => {
       const limits = resolveResourceLimits(this.round.config.docker, await readHostMemory(this.docker));
       const gib = (bytes) => `${(bytes / 1024 ** 3).toFixed(1)} GiB`;
       this.context.logger.info(
-        `docker: each engine and the candidate's build may use ${limits.memoryBytes === null ? "unlimited memory" : `${gib(limits.memoryBytes)} of memory`}, ${gib(limits.shmBytes)} of /dev/shm, ${limits.pidsLimit} tasks${limits.nanoCpus === null ? "" : `, ${limits.nanoCpus / 1e9} CPUs`}`
+        `docker: each engine and the candidate's build may use ${limits.memoryBytes === null ? "unlimited memory" : `${gib(limits.memoryBytes)} of memory`}, ${gib(limits.shmBytes)} of /dev/shm, ${limits.pidsLimit} tasks${limits.nanoCpus === null ? "" : `, ${limits.nanoCpus / 1e9} CPUs`}, ${limits.diskBytes === null ? "an unlimited writable layer" : `a writable layer of ${gib(limits.diskBytes)}`}`
       );
       return limits;
     })();
@@ -56286,7 +57785,8 @@ var DockerRuntime = class {
       });
     }
     this.context.logger.error(`docker: could not start the ${role} container: ${message}`);
-    return new Error(`docker: could not start the ${role} container: ${message}`, { cause: error62 });
+    if (describeDaemonConnectionLoss(error62)) return new Error(`docker: could not start the ${role} container: ${message}`, { cause: error62 });
+    return new EngineFailureError(describeContainerRefusal(role, "start", message, this.round.config.docker));
   }
   /**
    * docker.network: isolated. A per-run bridge network created with Internal: true: the daemon
@@ -56317,10 +57817,16 @@ var DockerRuntime = class {
     return this.network;
   }
   async prepareBaseline(signal) {
+    const engine = await this.prepareEngineImage(signal);
+    if (!this.commitImages || !engine.imageId) return engine;
+    return await this.commitImages.prepareBaseline(engine.imageId, signal);
+  }
+  /** The configured image (baseline.image or baseline.build): the baseline itself, or in base/head mode the image both engines are made from. */
+  async prepareEngineImage(signal) {
     const { config: config2 } = this.round;
     if (config2.baseline.build) {
       const spec = config2.baseline.build;
-      const key = createHash3("sha256").update(JSON.stringify([spec.context, spec.dockerfile, spec.args])).digest("hex").slice(0, 16);
+      const key = createHash4("sha256").update(JSON.stringify([spec.context, spec.dockerfile, spec.args])).digest("hex").slice(0, 16);
       const labels = { [LABEL_RUN_ID]: `baseline-${key}`, [LABEL_ROLE]: "baseline" };
       const imageId2 = await this.buildFromContext("baseline", spec, `speedgate-baseline:${key}`, labels, signal);
       return { role: "baseline", imageId: imageId2, patchHash: null };
@@ -56331,6 +57837,11 @@ var DockerRuntime = class {
   }
   async prepareCandidate(signal) {
     const { config: config2, patch } = this.round;
+    if (this.commitImages) {
+      const baseline2 = await this.prepare("baseline", signal);
+      if (!baseline2.imageId) throw new Error("docker runtime: the baseline has no image to overlay");
+      return await this.commitImages.prepareCandidate(baseline2.imageId, signal);
+    }
     const tag = `speedgate-candidate:${dockerSafeName(this.context.runId)}`;
     if (config2.candidate.build) {
       const imageId2 = await this.buildFromContext("candidate", config2.candidate.build, tag, makeResourceLabels(this.context.runId, "candidate"), signal);
@@ -56420,153 +57931,7 @@ var DockerRuntime = class {
 // src/engine/process-runtime.ts
 import { cp, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { basename, join as join3 } from "node:path";
-
-// src/scorecard/escape-engine-text.ts
-var ZERO_WIDTH_SPACE = "\u200B";
-var REFERENCE_URL = /(?:\bhttps?:\/\/|\bwww\.)?[\w.-]+\.[a-z]{2,}(?::\d+)?\/[^\s/]+\/[^\s/]+\/(?:issues|pull|pulls|discussions|commit|commits)\/\S*/gi;
-function neutralizeReferences(text5) {
-  return text5.replace(/@(?=[\p{L}\p{N}_-])/gu, `@${ZERO_WIDTH_SPACE}`).replace(/#(?=[\p{N}])/gu, `#${ZERO_WIDTH_SPACE}`).replace(/\b(GH)-(?=\d)/gi, `$1-${ZERO_WIDTH_SPACE}`);
-}
-function escapeInlineText(text5) {
-  return neutralizeReferences(text5).replace(/\\/g, "\\\\").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/\|/g, "\\|").replace(/`/g, "&#96;").replace(/\[/g, "&#91;").replace(/\n/g, " ");
-}
-function codeSpan(url2) {
-  return `\`${breakHtmlComments(url2.replace(/`/g, "")).replace(/\|/g, "\\|")}\``;
-}
-function escapeInline(text5) {
-  const clean = cleanLogLine(text5);
-  let out = "";
-  let last = 0;
-  for (const match of clean.matchAll(REFERENCE_URL)) {
-    out += escapeInlineText(clean.slice(last, match.index)) + codeSpan(match[0]);
-    last = match.index + match[0].length;
-  }
-  return out + escapeInlineText(clean.slice(last));
-}
-function escapeCodeLine(line) {
-  return breakHtmlComments(cleanLogLine(line));
-}
-function breakHtmlComments(text5) {
-  return text5.replace(/<!/g, `<${ZERO_WIDTH_SPACE}!`).replace(/--(?=>)/g, `-${ZERO_WIDTH_SPACE}-`);
-}
-
-// src/scorecard/render-inline-code.ts
-function codeSpan2(code) {
-  const content = breakHtmlComments(cleanLogLine(code).replace(/\n/g, " ").replace(/\|/g, "\\|"));
-  let longest = 0;
-  for (const run2 of content.match(/`+/g) ?? []) longest = Math.max(longest, run2.length);
-  const fence = "`".repeat(longest + 1);
-  const pad = content.startsWith("`") || content.endsWith("`") || content.startsWith(" ") && content.endsWith(" ") ? " " : "";
-  return `${fence}${pad}${content}${pad}${fence}`;
-}
-function literalForCodeSpans(text5) {
-  return text5.replace(/[\\`]/g, "\\$&");
-}
-function lexCodeSpans(text5) {
-  const tokens = [];
-  let plain = "";
-  let index = 0;
-  while (index < text5.length) {
-    const char = text5[index] ?? "";
-    const next = text5[index + 1];
-    if (char === "\\" && (next === "`" || next === "\\")) {
-      plain += next;
-      index += 2;
-    } else if (char === "`") {
-      let runEnd = index;
-      while (text5[runEnd] === "`") runEnd++;
-      if (plain !== "") tokens.push({ value: plain, fence: false });
-      plain = "";
-      tokens.push({ value: text5.slice(index, runEnd), fence: true });
-      index = runEnd;
-    } else {
-      plain += char;
-      index++;
-    }
-  }
-  if (plain !== "") tokens.push({ value: plain, fence: false });
-  return tokens;
-}
-function renderWithCodeSpans(text5, escapeText) {
-  const tokens = lexCodeSpans(text5);
-  const out = [];
-  let plain = "";
-  let index = 0;
-  while (index < tokens.length) {
-    const token = tokens[index];
-    if (!token) break;
-    const close = token.fence ? tokens.findIndex((other, at) => at > index && other.fence && other.value.length === token.value.length) : -1;
-    if (close === -1) {
-      plain += token.value;
-      index++;
-      continue;
-    }
-    if (plain !== "") out.push(escapeText(plain));
-    plain = "";
-    let code = tokens.slice(index + 1, close).map((inner) => inner.value).join("");
-    if (code.length > 1 && code.startsWith(" ") && code.endsWith(" ") && code.trim() !== "") code = code.slice(1, -1);
-    out.push(codeSpan2(code));
-    index = close + 1;
-  }
-  if (plain !== "") out.push(escapeText(plain));
-  return out.join("");
-}
-
-// src/failure/failure-hints.ts
-var SAME_GPU = "Another process on the same GPU shrinks the headroom: check `nvidia-smi` for leftovers (a previous engine, another job) before the run.";
-var CUDA_OOM_HINTS = {
-  graph_capture: [
-    "Memory ran out while capturing CUDA graphs, after the weights and the KV cache were allocated.",
-    "Leave more room for the graphs: lower `--mem-fraction-static` (try 0.8, then 0.7; vLLM: `--gpu-memory-utilization`),",
-    "lower `--cuda-graph-max-bs` (both the prefill and the decode graphs; vLLM: `--max-cudagraph-capture-size` or `--cuda-graph-sizes`),",
-    "or turn the prefill CUDA graph off (SGLang) / run with `--enforce-eager` (vLLM) to confirm.",
-    SAME_GPU
-  ].join(" "),
-  weights: [
-    "Memory ran out while loading the weights: the model does not fit on these GPUs at this precision.",
-    "Use more GPUs (`--tp` / `--tensor-parallel-size`), a quantized checkpoint (`--quantization fp8`, AWQ, GPTQ) or a smaller model.",
-    SAME_GPU
-  ].join(" "),
-  kv_cache: [
-    "Memory ran out while sizing or allocating the KV cache.",
-    "Lower `--mem-fraction-static` (SGLang) or `--gpu-memory-utilization` (vLLM), cap the cache with `--max-total-tokens` (SGLang),",
-    "or shorten the context: `--context-length` (SGLang) / `--max-model-len` (vLLM).",
-    SAME_GPU
-  ].join(" "),
-  other: [
-    "Lower the memory the engine reserves up front (`--mem-fraction-static` for SGLang, `--gpu-memory-utilization` for vLLM) to leave room for activations,",
-    "and lower the batch the engine builds (`--max-running-requests` / `--chunked-prefill-size` for SGLang, `--max-num-seqs` / `--max-num-batched-tokens` for vLLM).",
-    "If the patch changed a kernel's workspace or buffers, it may simply need more memory than before.",
-    SAME_GPU
-  ].join(" ")
-};
-var HOST_OOM_HINT = [
-  "The host (not the GPU) ran out of memory and the kernel's OOM killer ended the engine.",
-  "Give the runner more RAM or a larger `docker.memory` limit, load weights with fewer CPU copies",
-  "(SGLang `--load-format` / vLLM `--load-format`, no `--enable-torch-compile` duplicates), and check `dmesg` for the OOM report."
-].join(" ");
-var NCCL_HINT = [
-  "Multi-GPU communication failed. Rerun with `NCCL_DEBUG=INFO` in the engine's env to see which transport broke.",
-  "In containers give NCCL a large /dev/shm (`docker.shmSize` such as 16g); on machines without working peer-to-peer try `NCCL_P2P_DISABLE=1`;",
-  "check that every GPU in `--tp` is visible and idle (`nvidia-smi`)."
-].join(" ");
-function importErrorHint(location) {
-  const where = location ? `Look at ${literalForCodeSpans(location)}: ` : "";
-  return `${where}the engine's Python code does not import, most often because the patch left a syntax error, a missing import or a renamed symbol. Run \`python -c "import sglang"\` (or \`import vllm\`) in the patched tree to reproduce it without a GPU.`;
-}
-function portInUseHint(port) {
-  const which = port === null ? "the configured port" : `port ${port}`;
-  return `Something else is listening on ${which}: a previous engine that was not stopped, or another service. Find it with \`ss -ltnp\` (or \`lsof -i :${port ?? "PORT"}\`), stop it, run \`speedgate cleanup\` for leftovers of an interrupted run, or choose another port in the round config.`;
-}
-function startupTimeoutHint(afterS) {
-  return `The engine printed no fatal error but did not answer the health check within ${afterS} s. First runs download weights and compile kernels (torch.compile, DeepGEMM/FlashInfer JIT, CUDA graph capture of many sizes): raise \`health.timeoutS\`, serve the weights from the runner's disk (\`docker.mounts\`, read-only) or bake them into the image, or check the log tail for where it stalled.`;
-}
-var EXITED_HINT = "The engine stopped without an error speedgate recognises. The log tail below shows its last words; run the same command by hand to reproduce.";
-var CANCELLED_HINT = "The run was cancelled (SIGINT, SIGTERM or the job was stopped); nothing was measured after that.";
-var PATCH_CONFLICT_HINT = "The patch was made against different source than the baseline the round runs: rebase the pull request on that baseline (or point candidate.sourceDir / the image at the commit the patch is based on) and run again.";
-var PATCH_TOOL_MISSING_HINT = "Install git or GNU patch where speedgate runs (apt-get install git), so the patch can be applied.";
-var BUILD_ERROR_HINT = "A postPatch step failed in the patched copy. Run the same command by hand in a patched checkout; its output is in the log tail below.";
+import { basename, join as join4 } from "node:path";
 
 // src/engine/apply-patch.ts
 import { dirname as dirname2 } from "node:path";
@@ -56703,16 +58068,108 @@ async function applyPatch(options) {
   throw patchFailure(options.role, "patch_tool_missing", "neither git nor patch is installed", null);
 }
 
-// src/engine/check-port-free.ts
-import { createServer } from "node:net";
-async function isPortFree(port) {
-  return await new Promise((resolve5) => {
-    const server = createServer();
-    server.unref();
-    server.once("error", () => resolve5(false));
-    server.listen({ port, host: "127.0.0.1", exclusive: true }, () => server.close(() => resolve5(true)));
-  });
+// src/engine/prepare-commit-worktrees.ts
+import { writeFile } from "node:fs/promises";
+import { join as join2 } from "node:path";
+
+// src/git/git-worktree.ts
+async function addWorktree(repoDir, dir, commit, signal) {
+  await runGit(repoDir, ["worktree", "add", "--detach", "--force", dir, commit], signal ? { signal } : {});
 }
+async function removeWorktree(repoDir, dir) {
+  await runGit(repoDir, ["worktree", "remove", "--force", "--force", dir], { okExitCodes: [128] });
+  await runGit(repoDir, ["worktree", "prune"]);
+}
+
+// src/engine/prepare-commit-worktrees.ts
+var CommitWorktrees = class {
+  constructor(round, commits, logger, runStep) {
+    this.round = round;
+    this.commits = commits;
+    this.logger = logger;
+    this.runStep = runStep;
+  }
+  round;
+  commits;
+  logger;
+  runStep;
+  dirs = /* @__PURE__ */ new Map();
+  report = { image: null, imageId: null, imageRevision: null, imageRevisionFrom: null, baseline: null, candidate: null };
+  builds = null;
+  head = null;
+  sourceReport() {
+    return this.report;
+  }
+  /** Where an engine runs: its cwd (relative to the repository's root) in its worktree. */
+  cwdFor(role) {
+    const dir = this.dirs.get(role);
+    if (!dir) throw new Error(`runtime process: the ${role} worktree was not prepared`);
+    const { config: config2 } = this.round;
+    const cwd = role === "candidate" ? config2.candidate.cwd ?? config2.baseline.cwd : config2.baseline.cwd;
+    return cwd ? join2(dir, cwd) : dir;
+  }
+  async prepare(role, root, signal) {
+    const { commits } = this;
+    if (!this.head) {
+      this.head = await planCommitChange(commits.repoDir, commits.mergeBase, commits.head, this.round.config.source, signal);
+      this.builds = decideBuilds(null, this.head);
+    }
+    const builds = this.builds ?? decideBuilds(null, this.head);
+    const dir = join2(root, role);
+    const checkout = role === "baseline" || commits.mergeBase !== commits.base ? commits.base : commits.head;
+    await addWorktree(commits.repoDir, dir, checkout, signal);
+    this.dirs.set(role, dir);
+    this.logger.info(`runtime process: ${role} runs in a worktree of ${checkout.slice(0, 12)} (${dir})`);
+    const report = describeCommitSide(role === "baseline" ? commits.base : commits.head, role === "baseline" ? null : this.head, builds[role]);
+    this.report[role] = report;
+    if (role === "candidate" && checkout !== commits.head) {
+      const patch = await diffOfChange(commits.repoDir, this.head, signal);
+      if (patch.length > 0) {
+        const patchPath = join2(root, "pull-request.patch");
+        await writeFile(patchPath, patch);
+        const started = performance.now();
+        try {
+          await applyPatch({ dir, patchPath, patchText: patch.toString("utf8"), role, signal });
+        } catch (error62) {
+          if (!(error62 instanceof EngineFailureError)) throw error62;
+          throw new EngineFailureError({
+            ...error62.failure,
+            label: "the pull request does not apply to its base",
+            hint: "The base branch changed the same lines since the pull request branched off: rebase the pull request on its base (or merge the base into it) and push again."
+          });
+        }
+        report.overlayMs = performance.now() - started;
+      }
+    }
+    if (role === "candidate") {
+      for (const command of this.round.config.candidate.postPatch) await this.runStep("candidate", command, dir, signal);
+    }
+    if (builds[role].run) {
+      if (this.round.config.source.build.length === 0) {
+        throw new EngineFailureError({
+          engine: role,
+          stage: "build",
+          kind: "build_error",
+          label: "compiled code changed and the round has no build commands",
+          summary: `${builds[role].reason}, but source.build is empty: the engine's compiled parts would not match its commit`,
+          hint: "Add the commands that rebuild the engine's compiled parts to source.build (they run at the root of each worktree), or narrow source.compiledPaths.",
+          exitCode: null,
+          signal: null,
+          logTail: []
+        });
+      }
+      const started = performance.now();
+      for (const command of this.round.config.source.build) await this.runStep(role, command, dir, signal);
+      report.build = { ran: true, reason: builds[role].reason, ms: performance.now() - started, cache: null, hit: null };
+    }
+  }
+  async dispose() {
+    for (const dir of this.dirs.values()) {
+      await removeWorktree(this.commits.repoDir, dir).catch((error62) => this.logger.warn(`runtime process: could not remove the worktree ${dir}: ${error62.message}`));
+    }
+    this.dirs.clear();
+  }
+};
 
 // src/engine/allowed-host-environment.ts
 var ALLOWED_NAMES = /* @__PURE__ */ new Set(["PATH", "HOME", "USER", "LOGNAME", "TMPDIR", "TZ", "LANG", "LANGUAGE", "LD_LIBRARY_PATH", "RUNNER_TRACKING_ID"]);
@@ -56895,7 +58352,7 @@ function trackProcessGroup(pgid) {
 }
 
 // src/engine/spawn-process-engine.ts
-var DRAIN_AFTER_EXIT_MS = 200;
+var DRAIN_AFTER_EXIT_MS = { isolated: 1e4, processGroup: 1e3 };
 function cannotStart(options, program, reason, detail) {
   return new EngineFailureError({
     engine: options.role,
@@ -56940,7 +58397,7 @@ async function spawnProcessEngine(options) {
         resolve5({ ...exitOf(options.isolation, exitCode, signal), oomKilled: false });
       };
       if (child.stdout.closed && child.stderr.closed) return done();
-      const timer = setTimeout(done, DRAIN_AFTER_EXIT_MS);
+      const timer = setTimeout(done, options.isolation.kind === "none" ? DRAIN_AFTER_EXIT_MS.processGroup : DRAIN_AFTER_EXIT_MS.isolated);
       child.once("close", () => {
         clearTimeout(timer);
         done();
@@ -56968,12 +58425,12 @@ async function spawnProcessEngine(options) {
 
 // src/engine/locate-speedgate.ts
 import { existsSync, readFileSync as readFileSync2 } from "node:fs";
-import { dirname as dirname3, join as join2 } from "node:path";
+import { dirname as dirname3, join as join3 } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 function findPackageRoot(from = fileURLToPath(import.meta.url)) {
   let dir = dirname3(from);
   for (; ; ) {
-    const manifest = join2(dir, "package.json");
+    const manifest = join3(dir, "package.json");
     if (existsSync(manifest)) {
       try {
         const name = JSON.parse(readFileSync2(manifest, "utf8")).name;
@@ -56986,12 +58443,15 @@ function findPackageRoot(from = fileURLToPath(import.meta.url)) {
     dir = parent;
   }
 }
+var CLI_BUNDLE_VARIABLE = "SPEEDGATE_DEV_CLI_BUNDLE";
 function speedgateEntryArgs() {
   const self = fileURLToPath(import.meta.url);
   const root = findPackageRoot(self);
-  if (!self.endsWith(".ts")) return [join2(root, "dist", "cli.js")];
-  const loader = join2(root, "node_modules", "tsx", "dist", "loader.mjs");
-  return ["--import", pathToFileURL(loader).href, join2(root, "src", "cli", "index.ts")];
+  if (!self.endsWith(".ts")) return [join3(root, "dist", "cli.js")];
+  const devBundle = process.env[CLI_BUNDLE_VARIABLE];
+  if (devBundle) return [devBundle];
+  const loader = join3(root, "node_modules", "tsx", "dist", "loader.mjs");
+  return ["--import", pathToFileURL(loader).href, join3(root, "src", "cli", "index.ts")];
 }
 
 // src/engine/substitute-command.ts
@@ -57010,6 +58470,8 @@ var ProcessRuntime = class {
     this.round = round;
     this.context = context;
     this.options = options;
+    const commits = round.commits ?? null;
+    this.worktrees = commits ? new CommitWorktrees(round, commits, context.logger, (role, command, cwd, signal) => this.runStep(role, command, cwd, signal, "a source.build step")) : null;
   }
   round;
   context;
@@ -57019,6 +58481,15 @@ var ProcessRuntime = class {
   patchedDir = null;
   engines = /* @__PURE__ */ new Set();
   isolation = null;
+  /** Base/head mode: each engine in a worktree of its commit. */
+  worktrees;
+  sourceReport() {
+    return this.worktrees?.sourceReport() ?? null;
+  }
+  async ensureTempRoot() {
+    this.tempRoot ??= await mkdtemp(join4(tmpdir(), `speedgate-${this.context.runId}-`));
+    return this.tempRoot;
+  }
   /** Probed at the first process this round starts, and said once: in the job log, the fallback is a warning. */
   isolated() {
     this.isolation ??= (this.options.isolation ?? detectProcessIsolation()).then((isolation) => {
@@ -57029,37 +58500,43 @@ var ProcessRuntime = class {
     return this.isolation;
   }
   async prepare(role, signal) {
+    if (this.worktrees) {
+      await this.worktrees.prepare(role, await this.ensureTempRoot(), signal);
+      return { role, imageId: null, patchHash: null };
+    }
     const patch = this.round.patch;
     const sourceDir = this.round.config.candidate.sourceDir;
     if (role === "baseline" || !patch || !sourceDir) return { role, imageId: null, patchHash: role === "candidate" ? patch?.sha256 ?? null : null };
-    this.tempRoot = await mkdtemp(join3(tmpdir(), `speedgate-${this.context.runId}-`));
-    const copy = join3(this.tempRoot, basename(sourceDir));
+    const copy = join4(await this.ensureTempRoot(), basename(sourceDir));
     await cp(sourceDir, copy, { recursive: true, verbatimSymlinks: true });
     this.context.logger.debug(`copied ${sourceDir} to ${copy} for the candidate`);
     const { tool } = await applyPatch({ dir: copy, patchPath: patch.path, patchText: patch.bytes.toString("utf8"), role, signal });
     this.context.logger.info(`candidate: applied ${basename(patch.path)} with ${tool}`);
     this.patchedDir = copy;
-    for (const command of this.round.config.candidate.postPatch) await this.runPostPatch(command, copy, signal);
+    for (const command of this.round.config.candidate.postPatch) await this.runStep("candidate", command, copy, signal, "a postPatch step");
     return { role, imageId: null, patchHash: patch.sha256 };
   }
-  async runPostPatch(command, cwd, signal) {
+  /** A postPatch or build step, run as the engines run (isolated, allow-listed environment); a failure is the engine's build failure. */
+  async runStep(role, command, cwd, signal, what) {
     const timeoutS = this.round.config.build.timeoutS;
     const argv = substituteCommand(command, this.commandValues());
-    const env = this.envFor("candidate");
+    const env = this.envFor(role);
     const isolation = await this.isolated();
     const missing2 = isolation.kind !== "none" && !resolveProgram(argv[0] ?? "", { cwd, path: env.PATH });
     const result = missing2 ? { exitCode: null, signal: null, output: `${argv[0] ?? ""}: not found
 `, missing: true, timedOut: false } : await runTool(isolateCommand(isolation, argv), { cwd, env, signal, timeoutMs: timeoutS * 1e3 });
     if (signal.aborted) throw signal.reason;
     if (result.exitCode === 0) return;
-    const lines2 = result.output.split("\n").filter((line) => line.trim() !== "").map(cleanLogLine);
+    const lines2 = result.output.split("\n").filter((line) => line.trim() !== "").map((line) => cleanLogLine(line.replaceAll(`${cwd}/`, "")));
+    const step = `${what === "a postPatch step" ? "postPatch" : "source.build"} step \`${argv.join(" ")}\``;
+    const said = result.missing ? `${step}: program not found` : result.timedOut ? `${step}: timed out` : findCompilerError(lines2) ?? `${step}: ${lines2[lines2.length - 1] ?? `exited with code ${result.exitCode}`}`;
     throw new EngineFailureError({
-      engine: "candidate",
+      engine: role,
       stage: "build",
       kind: result.timedOut ? "build_timeout" : "build_error",
-      label: result.timedOut ? `postPatch step timed out after ${timeoutS} s` : "a postPatch step failed",
-      summary: `${argv.join(" ")}: ${result.missing ? "program not found" : result.timedOut ? "timed out" : lines2[lines2.length - 1] ?? `exited with code ${result.exitCode}`}`.slice(0, 1e3),
-      hint: BUILD_ERROR_HINT,
+      label: result.timedOut ? `${what} timed out after ${timeoutS} s` : `${what} failed`,
+      summary: said.slice(0, 1e3),
+      hint: what === "a postPatch step" ? BUILD_ERROR_HINT : "A source.build step failed in the worktree of the engine's commit. Run the same command by hand at the root of a checkout of that commit; its output is in the log tail below.",
       exitCode: result.exitCode,
       signal: result.signal,
       logTail: lines2.slice(-200)
@@ -57070,19 +58547,7 @@ var ProcessRuntime = class {
     const { config: config2 } = this.round;
     const command = role === "candidate" ? config2.candidate.command ?? config2.baseline.command : config2.baseline.command;
     if (!command) throw new Error("runtime process: the round config has no baseline.command");
-    if (!await isPortFree(config2.port)) {
-      throw new EngineFailureError({
-        engine: role,
-        stage: "startup",
-        kind: "port_in_use",
-        label: "port already in use",
-        summary: `port ${config2.port} on 127.0.0.1 is already in use before the ${role} engine started`,
-        hint: portInUseHint(config2.port),
-        exitCode: null,
-        signal: null,
-        logTail: []
-      });
-    }
+    if (!await isPortFree(config2.port)) throw new EngineFailureError(portTakenFailure(role, config2.port));
     const argv = substituteCommand(command, this.commandValues());
     const cwd = this.cwdFor(role);
     this.context.logger.debug(`${role}: starting ${argv.join(" ")} in ${cwd}`);
@@ -57102,6 +58567,7 @@ var ProcessRuntime = class {
   async dispose() {
     await Promise.all([...this.engines].map((engine) => engine.stop()));
     this.engines.clear();
+    await this.worktrees?.dispose();
     if (this.tempRoot) await rm(this.tempRoot, { recursive: true, force: true });
     this.tempRoot = null;
     this.patchedDir = null;
@@ -57116,6 +58582,7 @@ var ProcessRuntime = class {
     return { ...allowedHostEnvironment(process.env), ...config2.baseline.env, ...role === "candidate" ? config2.candidate.env ?? {} : {} };
   }
   cwdFor(role) {
+    if (this.worktrees) return this.worktrees.cwdFor(role);
     return processEngineCwd(role, this.round.config, this.round.configPath, this.patchedDir);
   }
 };
@@ -57130,8 +58597,248 @@ function createRuntime(round, context) {
   }
 }
 
-// src/engine/wait-until-healthy.ts
+// src/engine/engine-family.ts
+var ALIASES = [
+  { family: "sglang", names: ["sglang"] },
+  { family: "vllm", names: ["vllm"] },
+  { family: "llama.cpp", names: ["llamacpp", "llamaserver", "llamacppserver"] }
+];
+var squash = (word) => word.toLowerCase().replace(/[-_. ]+/g, "");
+function engineFamily(name) {
+  const whole = squash(name);
+  const first = squash(name.trim().split(/\s+/)[0] ?? "");
+  for (const { family, names } of ALIASES) if (names.includes(whole) || names.includes(first)) return family;
+  for (const { family, names } of ALIASES) if (names.some((alias) => whole.includes(alias))) return family;
+  return null;
+}
+function canonicalEngineName(name) {
+  const family = engineFamily(name);
+  return family !== null && ALIASES.some(({ names }) => names.includes(squash(name))) ? family : name;
+}
+
+// src/scoring/median.ts
+function median(values) {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >>> 1;
+  const upper = sorted[middle];
+  return sorted.length % 2 === 1 ? upper : (sorted[middle - 1] + upper) / 2;
+}
+
+// src/metrics/summarize-reported-times.ts
+var round3 = (value) => value === null ? null : Math.round(value * 1e3) / 1e3;
+function summarizeReportedTimes(records) {
+  const prompt = [];
+  const decode3 = [];
+  for (const record2 of records) {
+    const times = record2?.ok ? record2.engineTimes : null;
+    if (!times) continue;
+    prompt.push(times.promptMs);
+    if (times.decodeTokens > 0) decode3.push(times.decodeMs / times.decodeTokens);
+  }
+  if (prompt.length === 0) return null;
+  return {
+    requests: prompt.length,
+    promptMs: round3(median(prompt)),
+    decodeMsPerToken: round3(median(decode3)),
+    statistic: "median"
+  };
+}
+
+// src/metrics/collect-engine-times.ts
+var round32 = (value) => Math.round(value * 1e3) / 1e3;
+function poolMeans(parts) {
+  const requests = parts.reduce((total, part) => total + part.requests, 0);
+  if (parts.length === 0 || requests === 0) return null;
+  const pool = (pick2) => {
+    const known = parts.filter((part) => pick2(part) !== null && part.requests > 0);
+    const weight = known.reduce((total, part) => total + part.requests, 0);
+    return weight === 0 ? null : round32(known.reduce((total, part) => total + (pick2(part) ?? 0) * part.requests, 0) / weight);
+  };
+  return { requests, promptMs: pool((part) => part.promptMs), decodeMsPerToken: pool((part) => part.decodeMsPerToken), statistic: "mean" };
+}
+function collectEngineTimes(family, runs, result) {
+  const scored = result.prompts.flatMap((prompt) => prompt.runs.filter((run2) => run2.status === "scored"));
+  const fromTimings = (role) => summarizeReportedTimes(scored.map((run2) => role === "baseline" ? run2.baselineRecord : run2.candidateRecord));
+  const baselineTimings = fromTimings("baseline");
+  const candidateTimings = fromTimings("candidate");
+  if (baselineTimings || candidateTimings) return { source: "llama.cpp timings", baseline: baselineTimings, candidate: candidateTimings };
+  if (family !== "sglang" && family !== "vllm") return null;
+  const fromMetrics = (role) => poolMeans(runs.flatMap((run2) => run2[role].reportedTimes ? [run2[role].reportedTimes] : []));
+  const baseline = fromMetrics("baseline");
+  const candidate = fromMetrics("candidate");
+  return baseline || candidate ? { source: family === "sglang" ? "sglang metrics" : "vllm metrics", baseline, candidate } : null;
+}
+
+// src/metrics/read-engine-metrics.ts
+function parsePrometheusText(text5) {
+  const totals2 = /* @__PURE__ */ new Map();
+  for (const line of text5.split("\n")) {
+    if (line.startsWith("#")) continue;
+    const match = /^([A-Za-z_:][\w:]*)(?:\{[^}]*\})?\s+(\S+)/.exec(line.trim());
+    if (!match?.[1] || match[2] === void 0) continue;
+    const value = Number(match[2]);
+    if (!Number.isFinite(value)) continue;
+    totals2.set(match[1], (totals2.get(match[1]) ?? 0) + value);
+  }
+  return totals2;
+}
+function gained(before, after, histogram) {
+  const sum = (after.get(`${histogram}_sum`) ?? NaN) - (before.get(`${histogram}_sum`) ?? 0);
+  const count5 = (after.get(`${histogram}_count`) ?? NaN) - (before.get(`${histogram}_count`) ?? 0);
+  return Number.isFinite(sum) && Number.isFinite(count5) && count5 > 0 && sum >= 0 ? { sum, count: count5 } : null;
+}
+function firstGained(before, after, names) {
+  for (const name of names) {
+    const found = gained(before, after, name);
+    if (found) return found;
+  }
+  return null;
+}
+var ms = (seconds2) => Math.round(seconds2 * 1e6) / 1e3;
+function vllmTimes(before, after) {
+  const prefill = gained(before, after, "vllm:request_prefill_time_seconds");
+  const decode3 = gained(before, after, "vllm:request_decode_time_seconds");
+  const generated = gained(before, after, "vllm:request_generation_tokens");
+  const perToken = firstGained(before, after, ["vllm:inter_token_latency_seconds", "vllm:time_per_output_token_seconds"]);
+  if (!prefill && !decode3) return null;
+  const decodedAfterFirst = generated && decode3 ? generated.sum - decode3.count : 0;
+  const decodeMsPerToken = decode3 && decodedAfterFirst > 0 ? ms(decode3.sum / decodedAfterFirst) : perToken ? ms(perToken.sum / perToken.count) : null;
+  return { requests: (prefill ?? decode3)?.count ?? 0, promptMs: prefill ? ms(prefill.sum / prefill.count) : null, decodeMsPerToken, statistic: "mean" };
+}
+function sglangTimes(before, after) {
+  const ttft = gained(before, after, "sglang:time_to_first_token_seconds");
+  const queue = gained(before, after, "sglang:queue_time_seconds");
+  const perToken = firstGained(before, after, ["sglang:inter_token_latency_seconds", "sglang:time_per_output_token_seconds"]);
+  if (!ttft && !perToken) return null;
+  const promptMs = ttft && queue ? ms(Math.max(0, ttft.sum / ttft.count - queue.sum / queue.count)) : null;
+  return { requests: ttft?.count ?? perToken?.count ?? 0, promptMs, decodeMsPerToken: perToken ? ms(perToken.sum / perToken.count) : null, statistic: "mean" };
+}
+function reportedTimesFromMetrics(family, before, after) {
+  if (family === "vllm") return vllmTimes(before, after);
+  if (family === "sglang") return sglangTimes(before, after);
+  return null;
+}
+
+// src/metrics/scrape-engine-metrics.ts
 var import_undici2 = __toESM(require_undici(), 1);
+var MAX_METRICS_BYTES = 8 * 1024 * 1024;
+var SCRAPE_TIMEOUT_MS = 3e3;
+async function scrapeEngineMetrics(baseUrl, signal) {
+  try {
+    const response = await (0, import_undici2.request)(new URL("/metrics", baseUrl), { method: "GET", signal: AbortSignal.any([signal, AbortSignal.timeout(SCRAPE_TIMEOUT_MS)]) });
+    if (response.statusCode !== 200) {
+      await response.body.dump();
+      return null;
+    }
+    const chunks = [];
+    let bytes = 0;
+    for await (const chunk of response.body) {
+      bytes += chunk.length;
+      if (bytes > MAX_METRICS_BYTES) {
+        response.body.destroy();
+        return null;
+      }
+      chunks.push(chunk);
+    }
+    return parsePrometheusText(Buffer.concat(chunks).toString("utf8"));
+  } catch {
+    return null;
+  }
+}
+
+// src/engine/wait-until-healthy.ts
+var import_undici3 = __toESM(require_undici(), 1);
+
+// src/failure/llama-cpp-hints.ts
+var KV_CACHE_SIZE = "The KV cache grows with the context: lower `-c` / `--ctx-size` (the total over all slots), use fewer slots (`-np` / `--parallel`), or store it in 8 bits (`--cache-type-k q8_0 --cache-type-v q8_0`; a quantized V cache needs `-fa on`).";
+var LLAMA_CPP_HOST_ALLOC_HINT = [
+  "ggml could not allocate a host buffer: the engine asked for more memory than the machine (or its limit: `docker.memory`, `ulimit -v`) gives.",
+  KV_CACHE_SIZE,
+  "A -c far beyond the model's training context (the log's `n_ctx_seq > n_ctx_train` warning) only costs memory."
+].join(" ");
+var LLAMA_CPP_CUDA_OOM_HINTS = {
+  kv_cache: [
+    "cudaMalloc failed while allocating the KV cache on the GPU.",
+    KV_CACHE_SIZE,
+    "Or keep the cache in host memory (`-nkvo` / `--no-kv-offload`), or offload fewer layers (`-ngl`).",
+    "Check `nvidia-smi` for another process on the same GPU."
+  ].join(" "),
+  weights: [
+    "cudaMalloc failed while loading the weights: the layers asked for by `-ngl` / `--n-gpu-layers` do not fit.",
+    "Offload fewer layers (`-ngl 20`, the rest runs on the CPU), split across GPUs (`--split-mode layer --tensor-split 1,1`), or use a smaller quantization (Q4_K_M).",
+    "Check `nvidia-smi` for another process on the same GPU."
+  ].join(" "),
+  // llama.cpp captures no CUDA graphs at start; what remains are the compute buffers a batch needs.
+  graph_capture: [
+    "cudaMalloc failed while reserving the compute buffers a batch needs.",
+    "Lower the batch sizes (`-b` / `--batch-size`, `-ub` / `--ubatch-size`), the context (`-c`) or the slots (`-np`), or offload fewer layers (`-ngl`)."
+  ].join(" "),
+  other: [
+    "cudaMalloc failed. Lower the context (`-c`), the slots (`-np`) or the batch (`-b`, `-ub`), quantize the KV cache (`--cache-type-k q8_0`), or offload fewer layers (`-ngl`).",
+    "If the patch changed a kernel's buffers, it may simply need more memory than before. Check `nvidia-smi` for another process on the same GPU."
+  ].join(" ")
+};
+var LLAMA_CPP_GPU_OOM_HINT = [
+  "The GPU backend (Metal or Vulkan) could not allocate a buffer.",
+  "Offload fewer layers (`-ngl`; `-ngl 0` runs on the CPU), lower the context (`-c`) or the slots (`-np`), or quantize the KV cache (`--cache-type-k q8_0`).",
+  "On Apple silicon the GPU may use only part of the unified memory (`sysctl iogpu.wired_limit_mb` raises it)."
+].join(" ");
+var LLAMA_CPP_HOST_OOM_KILLED_HINT = [
+  "The kernel's OOM killer ended the engine: the host (or `docker.memory`) ran out of RAM.",
+  "Lower `-c` and `-np`, quantize the KV cache (`--cache-type-k q8_0`), offload more layers to the GPU (`-ngl`), and check `dmesg` for the OOM report."
+].join(" ");
+function llamaCppPortInUseHint(port) {
+  const which = port === null ? "the port" : `port ${port}`;
+  return `llama-server could not bind ${which} (\`--host\`, \`--port\`): a previous engine that was not stopped, or another service, holds it. Find it with \`ss -ltnp\`, stop it, run \`speedgate cleanup --stale\` for leftovers of an interrupted run, or give the command \`--port {port}\` so it listens where the round config says.`;
+}
+var LLAMA_CPP_INVALID_ARGUMENT_HINT = "llama-server refused its command line: a flag this build does not know (flags are renamed and removed between releases: `--ctx-size` is `-c`, `-np` is `--parallel`) or a bad value. Run `llama-server --help` from the same build; a patch that removes or renames a flag needs the round's command changed with it (`candidate.command`).";
+var LLAMA_CPP_MODEL_NOT_FOUND_HINT = "There is no GGUF file at the path `-m` names. Check the path inside the engine (with `runtime: docker`, mount the model folder with `docker.mounts`), or let the round's command name the file the runner has; llama-server downloads nothing unless built with network support (`-hf`).";
+var LLAMA_CPP_MODEL_LOAD_ERROR_HINT = "The file at `-m` is not a GGUF this build can load: a truncated or interrupted download (compare its size and sha256 with the source), a file that is not GGUF (convert with `convert_hf_to_gguf.py`), a newer GGUF version or an architecture this llama.cpp does not know (rebuild from a newer release). `gguf-py`'s `gguf_dump.py` reads the header without loading the weights.";
+function llamaCppStartupTimeoutHint(afterS) {
+  return `llama-server printed no fatal error but \`/health\` did not answer 200 within ${afterS} s (it answers 503 while the model loads). Large models read from a slow disk take a while: raise \`health.timeoutS\`, serve the GGUF from the runner's disk (\`docker.mounts\`), or check the log tail for where it stalled (\`--fit\` tries contexts before loading; \`-fit off\` skips it).`;
+}
+var LLAMA_CPP_EXITED_HINT = "llama-server stopped without an error speedgate recognises. Its first `E` line in the log tail is usually the cause; run the same command by hand (add `-v` for more) to reproduce.";
+
+// src/failure/failure-hint-book.ts
+function pythonEngineHints(family) {
+  return {
+    cudaOom: (phase2) => cudaOomHint(phase2, family),
+    gpuOom: GPU_OOM_HINT,
+    hostAlloc: hostOomHint(family),
+    hostOomKilled: hostOomHint(family),
+    portInUse: portInUseHint,
+    startupTimeout: startupTimeoutHint,
+    invalidArgument: INVALID_ARGUMENT_HINT,
+    modelNotFound: MODEL_NOT_FOUND_HINT,
+    modelLoadError: MODEL_LOAD_ERROR_HINT,
+    exited: EXITED_HINT,
+    importError: (location) => importErrorHint(location, family)
+  };
+}
+var BOOKS = {
+  sglang: pythonEngineHints("sglang"),
+  vllm: pythonEngineHints("vllm"),
+  any: pythonEngineHints("any")
+};
+var LLAMA_CPP = {
+  cudaOom: (phase2) => LLAMA_CPP_CUDA_OOM_HINTS[phase2],
+  gpuOom: LLAMA_CPP_GPU_OOM_HINT,
+  hostAlloc: LLAMA_CPP_HOST_ALLOC_HINT,
+  hostOomKilled: LLAMA_CPP_HOST_OOM_KILLED_HINT,
+  portInUse: llamaCppPortInUseHint,
+  startupTimeout: llamaCppStartupTimeoutHint,
+  invalidArgument: LLAMA_CPP_INVALID_ARGUMENT_HINT,
+  modelNotFound: LLAMA_CPP_MODEL_NOT_FOUND_HINT,
+  modelLoadError: LLAMA_CPP_MODEL_LOAD_ERROR_HINT,
+  exited: LLAMA_CPP_EXITED_HINT,
+  // llama.cpp is C++: a Python import error is not its own, so the generic hint.
+  importError: (location) => importErrorHint(location)
+};
+function failureHintBook(family) {
+  if (family === "llama.cpp") return LLAMA_CPP;
+  return BOOKS[family ?? "any"];
+}
 
 // src/failure/failure-patterns.ts
 var EXCEPTION_LINE = /^((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt|Failure))(?::\s?(.*))?$/;
@@ -57159,6 +58866,35 @@ var OOM_PHASES = [
     pattern: /load_model|load_weights|weight_loader|model_loader|Load weight begin|Loading weights|Loading safetensors|safetensors|checkpoint shards|weight_utils|initialize_model|ModelRunner.__init__/i
   }
 ];
+var LLAMA_CPP_PORT_IN_USE = /couldn't bind HTTP server socket/;
+var LLAMA_CPP_CUDA_OOM = /cudaMalloc failed: out of memory|cudaMallocManaged failed|hipMalloc failed: out of memory/i;
+var LLAMA_CPP_OTHER_GPU_OOM = /ggml_metal\w*: error: failed to allocate buffer|ggml_backend_metal\w*: error: failed to allocate|ErrorOutOfDeviceMemory|vk::Device::allocateMemory|ggml_vk\w*: .*out of (?:device )?memory/i;
+var LLAMA_CPP_HOST_ALLOC = /ggml_aligned_malloc: insufficient memory|failed to allocate CPU buffer|ggml_backend_cpu_buffer_type_alloc_buffer: failed to allocate buffer/;
+var LLAMA_CPP_KV_CACHE_ALLOC = /failed to allocate buffer for kv cache|llama_kv_cache\w*: failed to allocate/i;
+var LLAMA_CPP_WEIGHTS_ALLOC = /unable to allocate \S+ buffer|load_tensors: .*failed|error loading model: .*allocate/i;
+var LLAMA_CPP_COMPUTE_ALLOC = /failed to allocate compute|ggml_gallocr_reserve_n: failed to allocate|graph_reserve: failed/i;
+var LLAMA_CPP_INVALID_ARGUMENT = /^error: (?:invalid|unknown) argument: |^error while handling argument /;
+var ARGPARSE_INVALID_ARGUMENT = /: error: (?:unrecognized arguments: |argument -[-\w]+: (?:invalid|expected)|the following arguments are required)/;
+var LLAMA_CPP_MODEL_NOT_FOUND = /failed to open GGUF file '.*' \((?:No such file or directory|Is a directory)\)/;
+var HF_MODEL_NOT_FOUND = /is not a local folder and is not a valid model identifier|Repo id must be in the form|does not appear to have a file named config\.json/;
+var LLAMA_CPP_GGUF_ERROR = /gguf_init_from_\w+: (?:invalid magic|failed to read|bad GGUF version|this GGUF file is version|GGUFv1 is no longer|tensor '.*' (?:has|of|with)|number of (?:tensors|key value)|key '.*' has invalid|duplicate (?:key|tensor)|string length)|gguf_init_from_file_impl: /;
+var LLAMA_CPP_MODEL_LOAD_ERROR = /error loading model: |unknown model architecture|wrong number of tensors|key not found in model|data is not within the file bounds|failed to load model from/;
+
+// src/failure/read-llama-cpp-log.ts
+var LLAMA_CPP_LINE_PREFIX = /^\d+\.\d{2}\.\d{3}\.\d{3} ([DIWE]) /;
+var LLAMA_CPP_SPEAKERS = /^(?:llama_\w+|ggml_\w+|gguf_\w+|common_\w+|llm_load_\w+): |^build: \d+ \(|^error: (?:invalid|unknown) argument: |couldn't bind HTTP server socket/;
+function looksLikeLlamaCpp(strippedLines) {
+  return strippedLines.some((line) => LLAMA_CPP_SPEAKERS.test(line));
+}
+function firstLlamaCppError(rawLines) {
+  for (let index = 0; index < rawLines.length; index++) {
+    const line = stripAnsi(rawLines[index] ?? "");
+    if (LLAMA_CPP_LINE_PREFIX.exec(line)?.[1] !== "E") continue;
+    if (/common_fit_params: /.test(line)) continue;
+    return index;
+  }
+  return -1;
+}
 
 // src/failure/strip-log-prefix.ts
 var PREFIXES = [
@@ -57174,7 +58910,12 @@ var PREFIXES = [
   /^\[rank\d+\]: ?/,
   // uvicorn and plain level tags: "ERROR:    [Errno 98] …", "[ERROR] …"
   /^(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL):\s+/,
-  /^\[(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\]\s+/
+  /^\[(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\]\s+/,
+  // llama.cpp (common/log.cpp): elapsed time and level, "0.00.013.024 E ", or the level alone without timestamps.
+  /^\d+\.\d{2}\.\d{3}\.\d{3} [DIWE] /,
+  /^[DIWE] (?=(?:srv|cmn|slot|que|res) |[a-z_]\w*: )/,
+  // llama-server's own tags before the padded function name: "srv    load_model: …", "slot launch_slot_: id  0 | …".
+  /^(?:srv|cmn|slot|que|res) +(?=[\w:]+: )/
 ];
 function stripLogPrefix(line) {
   let message = line.length > MAX_LOG_LINE_CHARS ? stripAnsi(line) : cleanLogLine(line);
@@ -57240,36 +58981,105 @@ function describeExit(exit) {
   return `exited with code ${exit.exitCode ?? "unknown"}`;
 }
 function portFrom(lines2, at) {
-  const match = /(?::|port |, )(\d{2,5})\b/.exec(lines2[at] ?? "");
+  const match = /(?::|port:? |, )(\d{2,5})\b/.exec(lines2[at] ?? "");
   return match ? Number(match[1]) : null;
 }
-function diagnose(input2, lines2) {
+function firstIndexMatching(lines2, pattern, from = 0) {
+  for (let index = Math.max(0, from); index < lines2.length; index++) if (pattern.test(lines2[index] ?? "")) return index;
+  return -1;
+}
+function llamaCppOomPhase(lines2, at) {
+  const after = lines2.slice(at, at + 12);
+  if (after.some((line) => LLAMA_CPP_KV_CACHE_ALLOC.test(line))) return "kv_cache";
+  if (after.some((line) => LLAMA_CPP_WEIGHTS_ALLOC.test(line))) return "weights";
+  if (after.some((line) => LLAMA_CPP_COMPUTE_ALLOC.test(line))) return "graph_capture";
+  return "other";
+}
+var LLAMA_CPP_OOM_LABELS = { ...OOM_LABELS, graph_capture: "CUDA out of memory while reserving compute buffers" };
+function allocationVerdict(lines2, at) {
+  const verdict = firstIndexMatching(lines2, LLAMA_CPP_KV_CACHE_ALLOC, at);
+  return verdict >= 0 && verdict - at < 12 ? verdict : at;
+}
+function diagnoseAllocation(input2, lines2, hints) {
   const find = (pattern) => lastIndexMatching(lines2, (line) => pattern.test(line));
-  const exceptionAt = decisiveException(lines2);
+  const llamaCudaAt = firstIndexMatching(lines2, LLAMA_CPP_CUDA_OOM);
+  if (llamaCudaAt >= 0) {
+    const phase2 = llamaCppOomPhase(lines2, llamaCudaAt);
+    const label = input2.stage === "benchmark" && phase2 === "other" ? "CUDA out of memory while serving" : LLAMA_CPP_OOM_LABELS[phase2];
+    return { kind: "cuda_oom", label, hint: hints.cudaOom(phase2), line: llamaCudaAt, detail: null };
+  }
   const oomAt = find(CUDA_OOM);
   if (oomAt >= 0) {
     const phase2 = oomPhase(lines2, oomAt);
     const label = input2.stage === "benchmark" && phase2 === "other" ? "CUDA out of memory while serving" : OOM_LABELS[phase2];
-    return { kind: "cuda_oom", label, hint: CUDA_OOM_HINTS[phase2], line: oomAt };
+    return { kind: "cuda_oom", label, hint: hints.cudaOom(phase2), line: oomAt, detail: null };
   }
+  const gpuAt = firstIndexMatching(lines2, LLAMA_CPP_OTHER_GPU_OOM);
+  if (gpuAt >= 0) {
+    const kv = allocationVerdict(lines2, gpuAt) !== gpuAt;
+    return { kind: "gpu_oom", label: kv ? "GPU out of memory while allocating the KV cache" : "GPU out of memory (Metal or Vulkan)", hint: hints.gpuOom, line: gpuAt, detail: null };
+  }
+  const hostAt = firstIndexMatching(lines2, LLAMA_CPP_HOST_ALLOC);
+  if (hostAt >= 0) {
+    const verdict = allocationVerdict(lines2, hostAt);
+    const kv = verdict !== hostAt;
+    const size = /\(attempted to allocate [^)]+\)|buffer of size \d+/.exec(lines2[hostAt] ?? "")?.[0] ?? null;
+    return {
+      kind: "host_oom",
+      label: kv ? "host memory refused the KV cache" : "host memory refused an allocation",
+      hint: hints.hostAlloc,
+      line: verdict,
+      detail: kv && size ? size.replace(/^\(|\)$/g, "") : null
+    };
+  }
+  return null;
+}
+function diagnoseLaunch(lines2, hints) {
+  const argumentAt = firstIndexMatching(lines2, LLAMA_CPP_INVALID_ARGUMENT);
+  const argparseAt = argumentAt >= 0 ? -1 : firstIndexMatching(lines2, ARGPARSE_INVALID_ARGUMENT);
+  if (argumentAt >= 0 || argparseAt >= 0) {
+    return { kind: "invalid_argument", label: "the engine refused its command line", hint: hints.invalidArgument, line: Math.max(argumentAt, argparseAt), detail: null };
+  }
+  const missingAt = firstIndexMatching(lines2, LLAMA_CPP_MODEL_NOT_FOUND);
+  const hfMissingAt = missingAt >= 0 ? -1 : lastIndexMatching(lines2, (line) => HF_MODEL_NOT_FOUND.test(line));
+  if (missingAt >= 0 || hfMissingAt >= 0) {
+    return { kind: "model_not_found", label: "the model file is not there", hint: hints.modelNotFound, line: Math.max(missingAt, hfMissingAt), detail: null };
+  }
+  const ggufAt = firstIndexMatching(lines2, LLAMA_CPP_GGUF_ERROR);
+  const loadAt = ggufAt >= 0 ? ggufAt : firstIndexMatching(lines2, LLAMA_CPP_MODEL_LOAD_ERROR);
+  if (loadAt >= 0) {
+    return { kind: "model_load_error", label: "the model file does not load", hint: hints.modelLoadError, line: loadAt, detail: null };
+  }
+  return null;
+}
+function diagnose(input2, lines2, rawLines, family) {
+  const hints = failureHintBook(family);
+  const find = (pattern) => lastIndexMatching(lines2, (line) => pattern.test(line));
+  const exceptionAt = decisiveException(lines2);
+  const fallbackAt = exceptionAt >= 0 ? exceptionAt : family === "llama.cpp" ? firstLlamaCppError(rawLines) : -1;
+  const fallback = fallbackAt >= 0 ? fallbackAt : null;
+  const allocation = diagnoseAllocation(input2, lines2, hints);
+  if (allocation?.kind === "cuda_oom" || allocation?.kind === "gpu_oom") return allocation;
   if (input2.timedOut) {
     return {
       kind: "startup_timeout",
       label: `no healthy answer within ${input2.timedOut.afterS} s`,
-      hint: startupTimeoutHint(input2.timedOut.afterS),
-      line: exceptionAt >= 0 ? exceptionAt : null
+      hint: hints.startupTimeout(input2.timedOut.afterS),
+      line: fallback,
+      detail: null
     };
   }
   const exit = input2.exit;
   const killed = exit?.exitCode === 137 || exit?.signal === "SIGKILL";
   const hostOomAt = find(HOST_OOM);
   if (exit?.oomKilled || hostOomAt >= 0 || killed && /^Killed$/.test(lines2[lines2.length - 1]?.trim() ?? "")) {
-    return { kind: "host_oom", label: "host out of memory (killed by the OOM killer)", hint: HOST_OOM_HINT, line: hostOomAt >= 0 ? hostOomAt : null };
+    return { kind: "host_oom", label: "host out of memory (killed by the OOM killer)", hint: hints.hostOomKilled, line: hostOomAt >= 0 ? hostOomAt : null, detail: null };
   }
+  if (allocation) return allocation;
   const ncclAt = find(NCCL_ERROR);
   if (ncclAt >= 0) {
     const decisive = exceptionAt >= 0 && NCCL_ERROR.test(lines2[exceptionAt] ?? "") ? exceptionAt : ncclAt;
-    return { kind: "nccl_error", label: "NCCL error (multi-GPU communication)", hint: NCCL_HINT, line: decisive };
+    return { kind: "nccl_error", label: "NCCL error (multi-GPU communication)", hint: NCCL_HINT, line: decisive, detail: null };
   }
   const importAt = lastIndexMatching(
     lines2,
@@ -57281,27 +59091,32 @@ function diagnose(input2, lines2) {
     return {
       kind: "import_error",
       label: `Python ${type.split(".").pop() ?? type}: the engine's code does not load`,
-      hint: importErrorHint(location),
-      line: importAt
+      hint: hints.importError(location),
+      line: importAt,
+      detail: null
     };
   }
-  const portAt = find(PORT_IN_USE);
+  const portAt = Math.max(find(PORT_IN_USE), find(LLAMA_CPP_PORT_IN_USE));
   if (portAt >= 0) {
-    return { kind: "port_in_use", label: "port already in use", hint: portInUseHint(portFrom(lines2, portAt)), line: portAt };
+    return { kind: "port_in_use", label: "port already in use", hint: hints.portInUse(portFrom(lines2, portAt)), line: portAt, detail: null };
   }
+  const launch = diagnoseLaunch(lines2, hints);
+  if (launch) return launch;
   if (killed) {
     return {
       kind: "host_oom",
       label: "killed by SIGKILL (most likely the host's OOM killer)",
-      hint: HOST_OOM_HINT,
-      line: exceptionAt >= 0 ? exceptionAt : null
+      hint: hints.hostOomKilled,
+      line: fallback,
+      detail: null
     };
   }
   return {
     kind: "exited",
     label: exit?.exitCode === 0 ? "exited cleanly (code 0) while it should be serving" : describeExit(exit),
-    hint: EXITED_HINT,
-    line: exceptionAt >= 0 ? exceptionAt : null
+    hint: hints.exited,
+    line: fallback,
+    detail: null
   };
 }
 function summaryFor(diagnosis, lines2, input2) {
@@ -57312,6 +59127,7 @@ function summaryFor(diagnosis, lines2, input2) {
     summary = lastWords >= 0 ? lines2[lastWords] : void 0;
   }
   const base = summary ?? (input2.timedOut ? `no HTTP 200 from the health check within ${input2.timedOut.afterS} s` : `the engine ${input2.exit?.signal ? "was " : ""}${describeExit(input2.exit)} without printing anything`);
+  if (diagnosis.detail !== null) return capSummary(`${base} (${diagnosis.detail})`);
   if (diagnosis.kind === "import_error" && diagnosis.line !== null) {
     const location = frameLocation(lines2, diagnosis.line);
     if (location) return capSummary(`${base} (${location})`);
@@ -57334,7 +59150,8 @@ function classifyFailure(input2) {
     };
   }
   const lines2 = input2.logLines.map(stripLogPrefix);
-  const diagnosis = diagnose(input2, lines2);
+  const family = input2.engine ?? (looksLikeLlamaCpp(lines2) ? "llama.cpp" : null);
+  const diagnosis = diagnose(input2, lines2, input2.logLines, family);
   return {
     engine: input2.role,
     stage: input2.stage,
@@ -57375,21 +59192,28 @@ async function waitUntilHealthy(options) {
     exit = value;
     exitController.abort(new Error("engine exited"));
   });
-  const dispatcher = new import_undici2.Agent({ keepAliveTimeout: 1e3, connect: { timeout: MAX_ATTEMPT_MS } });
+  const dispatcher = new import_undici3.Agent({ keepAliveTimeout: 1e3, connect: { timeout: MAX_ATTEMPT_MS } });
   const wake = AbortSignal.any([signal, exitController.signal]);
   try {
     for (; ; ) {
       if (signal.aborted) throw cancelledFailure(engine, "startup", signal.reason);
-      if (exit) throw new EngineFailureError(classifyFailure({ role: engine.role, stage: "startup", exit, logLines: engine.logTail() }));
+      if (exit) throw new EngineFailureError(classifyFailure({ role: engine.role, stage: "startup", exit, logLines: engine.logTail(), engine: options.engineFamily ?? null }));
       const now = performance.now();
       if (now >= deadline) {
         throw new EngineFailureError(
-          classifyFailure({ role: engine.role, stage: "startup", exit: null, logLines: engine.logTail(), timedOut: { afterS: options.timeoutS } })
+          classifyFailure({
+            role: engine.role,
+            stage: "startup",
+            exit: null,
+            logLines: engine.logTail(),
+            timedOut: { afterS: options.timeoutS },
+            engine: options.engineFamily ?? null
+          })
         );
       }
       const attemptSignal = AbortSignal.any([wake, AbortSignal.timeout(Math.ceil(Math.max(1, Math.min(MAX_ATTEMPT_MS, deadline - now))))]);
       try {
-        const response = await (0, import_undici2.request)(url2, { method: "GET", dispatcher, signal: attemptSignal });
+        const response = await (0, import_undici3.request)(url2, { method: "GET", dispatcher, signal: attemptSignal });
         await response.body.dump();
         if (response.statusCode === 200) return { healthyAfterMs: performance.now() - started };
       } catch {
@@ -57401,10 +59225,10 @@ async function waitUntilHealthy(options) {
     await dispatcher.destroy().catch(() => void 0);
   }
 }
-async function sleepUnless(ms, signal) {
-  if (signal.aborted || ms <= 0) return;
+async function sleepUnless(ms2, signal) {
+  if (signal.aborted || ms2 <= 0) return;
   await new Promise((resolve5) => {
-    const timer = setTimeout(done, ms);
+    const timer = setTimeout(done, ms2);
     function done() {
       clearTimeout(timer);
       signal.removeEventListener("abort", done);
@@ -57413,48 +59237,6 @@ async function sleepUnless(ms, signal) {
     signal.addEventListener("abort", done, { once: true });
   });
 }
-
-// src/metrics/metrics-schema.ts
-var count2 = external_exports.number().int().min(0).max(1e10);
-var timeOrNull = external_exports.number().finite().min(0).nullable();
-var ratioOrNull = external_exports.number().finite().min(0).nullable();
-var histogramSchema = external_exports.object({
-  resolutionMs: external_exports.number().finite().gt(0).max(1e9),
-  bins: external_exports.array(external_exports.tuple([external_exports.number().int().min(0).max(Number.MAX_SAFE_INTEGER), count2])).max(4e3)
-});
-var percentilesSchema = external_exports.object({ median: timeOrNull, p90: timeOrNull, p99: timeOrNull });
-var ratioPercentilesSchema = external_exports.object({ median: ratioOrNull, p90: ratioOrNull, p99: ratioOrNull });
-var engineMetricsSchema = external_exports.object({
-  requests: count2,
-  outputTokens: count2,
-  /** From the first request sent to the last compared token received, summed over benchmark runs. */
-  durationMs: external_exports.number().finite().min(0),
-  outputTokensPerS: timeOrNull,
-  requestsPerS: timeOrNull,
-  ttftMs: percentilesSchema,
-  tpotMs: percentilesSchema,
-  itlMs: percentilesSchema,
-  e2eMs: percentilesSchema,
-  distributions: external_exports.object({ ttftMs: histogramSchema, tpotMs: histogramSchema, itlMs: histogramSchema, e2eMs: histogramSchema })
-});
-var roundMetricsSchema = external_exports.object({
-  /** Every request is cut at the output length both engines are compared at (k), as the round score is. */
-  basis: external_exports.literal("equal_length"),
-  /** How many scored prompts the metrics cover. */
-  prompts: count2,
-  baseline: engineMetricsSchema,
-  candidate: engineMetricsSchema,
-  /** Candidate ÷ baseline for each figure: below 1 is faster for times, above 1 is faster for rates. */
-  ratio: external_exports.object({
-    ttftMs: ratioPercentilesSchema,
-    tpotMs: ratioPercentilesSchema,
-    itlMs: ratioPercentilesSchema,
-    e2eMs: ratioPercentilesSchema,
-    outputTokensPerS: ratioOrNull,
-    requestsPerS: ratioOrNull
-  })
-});
-var LATENCY_METRICS = ["ttftMs", "tpotMs", "itlMs", "e2eMs"];
 
 // src/metrics/compare-engine-metrics.ts
 var ratio = (candidate, baseline) => candidate === null || baseline === null || baseline <= 0 ? null : Math.round(candidate / baseline * 1e4) / 1e4;
@@ -57593,22 +59375,22 @@ function histogramPercentile(histogram, q) {
 }
 
 // src/metrics/summarize-engine-metrics.ts
-var round3 = (value) => value === null ? null : Math.round(value * 1e3) / 1e3;
+var round33 = (value) => value === null ? null : Math.round(value * 1e3) / 1e3;
 function percentiles(histogram) {
   return {
-    median: round3(histogramPercentile(histogram, 50)),
-    p90: round3(histogramPercentile(histogram, 90)),
-    p99: round3(histogramPercentile(histogram, 99))
+    median: round33(histogramPercentile(histogram, 50)),
+    p90: round33(histogramPercentile(histogram, 90)),
+    p99: round33(histogramPercentile(histogram, 99))
   };
 }
 function summarizeEngineMetrics(totals2) {
-  const seconds = totals2.durationMs / 1e3;
-  const perSecond = (amount) => seconds > 0 ? round3(amount / seconds) : null;
+  const seconds2 = totals2.durationMs / 1e3;
+  const perSecond = (amount) => seconds2 > 0 ? round33(amount / seconds2) : null;
   const latencies = Object.fromEntries(LATENCY_METRICS.map((metric) => [metric, percentiles(totals2.distributions[metric])]));
   return {
     requests: totals2.requests,
     outputTokens: totals2.outputTokens,
-    durationMs: round3(totals2.durationMs) ?? 0,
+    durationMs: round33(totals2.durationMs) ?? 0,
     outputTokensPerS: perSecond(totals2.outputTokens),
     requestsPerS: perSecond(totals2.requests),
     ...latencies,
@@ -58040,100 +59822,6 @@ function aggregatePromptRuns(runs) {
   return { status: "scored", score: speedup, speedup, reason: null };
 }
 
-// src/scoring/format-speedup.ts
-function formatTimes(value) {
-  if (value === null) return "\u2014";
-  return `${value.toFixed(Math.abs(value) >= 100 ? 1 : value !== 0 && Math.abs(value) < 0.01 ? 4 : 2)}\xD7`;
-}
-function formatScoreAgainstBar(value, bar2) {
-  for (let digits = 2; digits <= 6; digits++) {
-    const shown = value.toFixed(digits);
-    if (shown !== bar2.toFixed(digits) || value === bar2) return `${shown}\xD7`;
-  }
-  return `${value.toFixed(6)}\xD7`;
-}
-function formatBar(bar2) {
-  for (let digits = 2; digits <= 4; digits++) {
-    if (Number(bar2.toFixed(digits)) === bar2) return `${bar2.toFixed(digits)}\xD7`;
-  }
-  return `${bar2.toFixed(4)}\xD7`;
-}
-function formatPercent(fraction3) {
-  return `${Math.round(fraction3 * 1e3) / 10}%`;
-}
-function formatPercentAgainst(fraction3, limit) {
-  if (formatPercent(fraction3) !== formatPercent(limit) || fraction3 === limit) return formatPercent(fraction3);
-  for (let digits = 2; digits <= 6; digits++) {
-    const shown = (fraction3 * 100).toFixed(digits);
-    if (shown !== (limit * 100).toFixed(digits)) return `${shown}%`;
-  }
-  return `${(fraction3 * 100).toFixed(6)}%`;
-}
-
-// src/scoring/evaluate-gate.ts
-var GATE_MODES = ["interval-low", "noise-floor", "round-score"];
-var DEFAULT_MAX_UNSCORED = 0.1;
-var DEFAULT_MIN_PROMPTS = 10;
-var MIN_PROMPTS_FOR_INTERVAL = 5;
-function ruleOutcome(input2, settings, bar2) {
-  const score = input2.roundScore;
-  const shownBar = formatBar(bar2);
-  switch (settings.use) {
-    case "round-score": {
-      const passed = score >= bar2;
-      return { passed, statement: `round score ${formatScoreAgainstBar(score, bar2)} ${passed ? "\u2265" : "<"} ${shownBar}` };
-    }
-    case "interval-low": {
-      if (!input2.interval) {
-        return { passed: false, statement: `no interval to gate on with fewer than ${MIN_PROMPTS_FOR_INTERVAL} prompts (gate.use is interval-low)` };
-      }
-      const passed = input2.interval.low >= bar2;
-      return { passed, statement: `interval low ${formatScoreAgainstBar(input2.interval.low, bar2)} ${passed ? "\u2265" : "<"} ${shownBar}` };
-    }
-    case "noise-floor": {
-      if (!input2.noise) return { passed: false, statement: "gate.use is noise-floor but the round names no calibration (gate.calibration)" };
-      if (input2.noise.problems.length > 0) {
-        return { passed: false, statement: `the calibration does not fit this round: ${input2.noise.problems.join("; ")}` };
-      }
-      const passed = score >= bar2;
-      const floor = `${formatBar(settings.minRoundScore)} + noise floor ${formatPercent(input2.noise.floor)}`;
-      return { passed, statement: `round score ${formatScoreAgainstBar(score, bar2)} ${passed ? "\u2265" : "<"} ${shownBar} (${floor})` };
-    }
-  }
-}
-function evaluateGate(input2, settings) {
-  const bar2 = settings.use === "noise-floor" && input2.noise ? settings.minRoundScore * (1 + input2.noise.floor) : settings.minRoundScore;
-  const base = { ...settings, bar: bar2 };
-  const fail = (reasons2, rule2 = null) => ({ ...base, passed: false, reason: reasons2.join("; "), reasons: reasons2, rule: rule2 });
-  if (input2.infrastructureFailure) return fail([`the infrastructure failed, not the patch: ${input2.infrastructureFailure}`]);
-  if (input2.baselineFailure) return fail([`the baseline engine failed, not the patch: ${input2.baselineFailure}`]);
-  if (input2.roundScore === null) return fail([`no round score: ${input2.noScoreReason ?? "no prompt was measured"}`]);
-  const reasons = [];
-  if (input2.candidateFailure) reasons.push(`the candidate engine failed: ${input2.candidateFailure}`);
-  const compared = input2.promptsCompared;
-  if (compared > 0 && input2.unscored / compared > settings.maxUnscored) {
-    reasons.push(
-      `${input2.unscored} of ${compared} prompts (${formatPercentAgainst(input2.unscored / compared, settings.maxUnscored)}) were not scored (${input2.unscoredBreakdown}), more than gate.maxUnscored ${formatPercent(settings.maxUnscored)}`
-    );
-  }
-  if (compared < settings.minPrompts) {
-    reasons.push(`too few prompts for a verdict: ${compared} compared, gate.minPrompts is ${settings.minPrompts}`);
-  }
-  const rule = ruleOutcome(input2, settings, bar2);
-  if (!rule.passed) reasons.push(rule.statement);
-  if (reasons.length > 0) return fail(reasons, rule.statement);
-  return { ...base, passed: true, reason: rule.statement, reasons: [], rule: rule.statement };
-}
-
-// src/scoring/median.ts
-function median(values) {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >>> 1;
-  const upper = sorted[middle];
-  return sorted.length % 2 === 1 ? upper : (sorted[middle - 1] + upper) / 2;
-}
-
 // src/scoring/summarize-round.ts
 var STATUS_WORDS = [
   ["below_tolerance", "below tolerance"],
@@ -58219,7 +59907,7 @@ function summarizeRound(prompts, options) {
 }
 
 // src/scoring/score-round.ts
-var round32 = (value) => Math.round(value * 1e3) / 1e3;
+var round34 = (value) => Math.round(value * 1e3) / 1e3;
 var MIN_CANDIDATE_MS = 1e-3;
 function speedupFromTimes(baselineMs, candidateMs) {
   return baselineMs / Math.max(candidateMs, MIN_CANDIDATE_MS);
@@ -58248,8 +59936,8 @@ function scoreRun(baseline, candidate, tolerance, agreementTokens) {
   const score = scorePrompt(baseline, candidate, tolerance, { agreementTokens });
   const k = score.comparedTokens;
   const timed = score.status === "scored" && k !== null && baseline?.ok === true && candidate?.ok === true;
-  const baselineMs = timed ? round32(timeToTokens(baseline, k)) : null;
-  const candidateMs = timed ? Math.max(round32(timeToTokens(candidate, k)), MIN_CANDIDATE_MS) : null;
+  const baselineMs = timed ? round34(timeToTokens(baseline, k)) : null;
+  const candidateMs = timed ? Math.max(round34(timeToTokens(candidate, k)), MIN_CANDIDATE_MS) : null;
   const runScore = baselineMs !== null && candidateMs !== null ? speedupFromTimes(baselineMs, candidateMs) : score.score;
   return {
     score: timed ? { ...score, score: runScore, speedup: runScore } : score,
@@ -58335,221 +60023,19 @@ function summarizeAgreement(prompts) {
   };
 }
 
-// src/round/gpu-state-schema.ts
-var text2 = (max) => external_exports.string().max(max);
-var mib = external_exports.number().int().min(0).max(1e8);
-var MAX_GPU_PROCESSES = 256;
-var gpuSnapshotSchema = external_exports.object({
-  takenAt: text2(64),
-  /** Why nothing could be read (no nvidia-smi, a driver error, a timeout); null when it was read. */
-  error: text2(1e3).nullable(),
-  driverVersion: text2(64).nullable(),
-  cudaVersion: text2(64).nullable(),
-  gpus: external_exports.array(
-    external_exports.object({
-      index: external_exports.number().int().min(0).max(1024),
-      uuid: text2(128).nullable(),
-      name: text2(256),
-      memoryTotalMiB: mib.nullable(),
-      memoryUsedMiB: mib.nullable()
-    })
-  ).max(64),
-  /** Compute processes holding GPU memory, largest first. In a container nvidia-smi may list none even when memory is used. */
-  processes: external_exports.array(
-    external_exports.object({
-      gpuUuid: text2(128).nullable(),
-      pid: external_exports.number().int().min(0).nullable(),
-      name: text2(512),
-      usedMemoryMiB: mib.nullable()
-    })
-  ).max(MAX_GPU_PROCESSES),
-  processesError: text2(1e3).nullable()
-});
-var gpuStateSchema = external_exports.object({
-  /** True when the candidate started with the baseline's command and environment: the patch was the only difference. */
-  sameLaunch: external_exports.boolean(),
-  baseline: gpuSnapshotSchema.nullable(),
-  candidate: gpuSnapshotSchema.nullable()
-});
-
-// src/scorecard/scorecard-schema.ts
-var SCORECARD_SCHEMA_VERSION = 2;
-var PROMPT_STATUSES = ["scored", "below_tolerance", "diverged", "implausible", "zeroed", "excluded"];
-var text3 = (max) => external_exports.string().max(max);
-var MAX_LISTED_LEFT_OUT = 1e3;
-var count3 = external_exports.number().int().min(0).max(1e7);
-var finiteOrNull = external_exports.number().finite().nullable();
-var ratioOrNull2 = external_exports.number().finite().min(0).nullable();
-var fraction = external_exports.number().finite().min(0).max(1);
-var engineSideSchema = external_exports.object({
-  /** speedgate's count when settings.tokenizer is set, else the engine's (bounded by the bytes it streamed). */
-  outputTokens: count3.nullable(),
-  /** The engine's own usage.completion_tokens, recorded whoever counted. */
-  claimedTokens: count3.nullable().optional(),
-  ttftMs: finiteOrNull,
-  e2eMs: finiteOrNull,
-  finishReason: text3(64).nullable(),
-  error: text3(2e3).nullable()
-});
-var promptRunSchema = external_exports.object({
-  status: external_exports.enum(PROMPT_STATUSES),
-  reason: text3(2e3).nullable(),
-  /** False when the candidate was never sent the prompt in this run (it had failed before). */
-  candidateAttempted: external_exports.boolean(),
-  comparedTokens: count3.nullable(),
-  baselineTokens: count3.nullable(),
-  candidateTokens: count3.nullable(),
-  baselineMs: external_exports.number().finite().min(0).nullable(),
-  candidateMs: external_exports.number().finite().min(0).nullable()
-});
-var promptResultSchema = external_exports.object({
-  id: text3(256),
-  status: external_exports.enum(PROMPT_STATUSES),
-  score: ratioOrNull2,
-  speedup: ratioOrNull2,
-  comparedTokens: count3.nullable(),
-  reason: text3(2e3).nullable(),
-  /** Common start of the two answers over the compared length k; null when not compared. */
-  agreement: fraction.nullable().optional(),
-  agreedTokens: count3.nullable().optional(),
-  /** The first run's answers, for the card's per-prompt columns. */
-  baseline: engineSideSchema.nullable(),
-  candidate: engineSideSchema.nullable(),
-  runs: external_exports.array(promptRunSchema).max(100)
-});
-var failureSchema = external_exports.object({
-  engine: external_exports.enum(["baseline", "candidate"]),
-  stage: external_exports.enum(["patch", "build", "startup", "benchmark"]),
-  kind: external_exports.enum(FAILURE_KINDS),
-  label: text3(200),
-  summary: text3(2e3),
-  hint: text3(4e3),
-  exitCode: external_exports.number().int().nullable(),
-  signal: text3(32).nullable(),
-  logTail: external_exports.array(text3(4e3)).max(2e3),
-  run: external_exports.number().int().min(1).nullable().optional()
-});
-var cardCalibrationSchema = external_exports.object({
-  measuredAt: text3(64),
-  engine: text3(128),
-  runner: text3(256).nullable(),
-  gpu: text3(512).nullable(),
-  baselineImage: text3(512).nullable(),
-  baselineImageId: text3(256).nullable(),
-  promptsHash: text3(128),
-  settings: calibrationSettingsSchema,
-  /** The A/A round scores. */
-  scores: external_exports.array(external_exports.number().finite().gt(0)).min(MIN_CALIBRATION_ROUNDS).max(1e3),
-  noiseFloor: external_exports.number().finite().min(0),
-  detectableSpeedup: external_exports.number().finite(),
-  /** Why it does not fit this round; any one keeps the gate closed. */
-  problems: external_exports.array(text3(1e3)).max(20),
-  /** Differences that do not keep the gate closed, such as another runner with the same GPU. */
-  notes: external_exports.array(text3(1e3)).max(20)
-});
-var docsBaseUrlSchema = external_exports.string().max(512).regex(/^https:\/\/[A-Za-z0-9.-]+(?::\d+)?\/[A-Za-z0-9._~%/+-]*\/docs\/troubleshooting\/$/, {
-  error: "expected an https URL ending in /docs/troubleshooting/"
-});
-var scorecardSchema = external_exports.object({
-  schemaVersion: external_exports.literal(SCORECARD_SCHEMA_VERSION),
-  speedgateVersion: text3(64),
-  createdAt: text3(64),
-  engine: text3(128),
-  roundScore: finiteOrNull,
-  scoreInterval: external_exports.object({ low: external_exports.number().finite(), high: external_exports.number().finite(), confidence: external_exports.number().gt(0).lt(1) }).nullable(),
-  runs: external_exports.object({
-    completed: external_exports.number().int().min(0).max(100),
-    scores: external_exports.array(ratioOrNull2).max(100)
-  }),
-  promptsScored: count3,
-  promptsTotal: count3,
-  belowTolerance: count3,
-  /** Prompts whose candidate gave another answer than the baseline within settings.agreementTokens. */
-  diverged: count3,
-  /** Prompts whose candidate claimed more tokens than its stream could hold. */
-  implausible: count3,
-  zeroedTotal: count3,
-  /** Compared prompts that scored nothing, whatever the reason; the gate allows at most gate.maxUnscored of them. */
-  unscored: count3,
-  excluded: count3,
-  /** Median over compared prompts of their agreement. */
-  medianAgreement: fraction.nullable().optional(),
-  tokenCountsEstimated: external_exports.boolean(),
-  settings: external_exports.object({
-    requestIntervalMs: external_exports.number().min(0),
-    arrival: external_exports.enum(["fixed", "poisson"]),
-    thinking: external_exports.boolean(),
-    contextLimit: count3,
-    maxTokens: count3,
-    tolerance: external_exports.number().gt(0).lte(1),
-    model: text3(256),
-    /** The answers must agree on this many first tokens; 0: not checked. */
-    agreementTokens: count3.optional(),
-    /** sha256 of the tokenizer.json speedgate counted with; null: the engines' own counts, bounded by the bytes they streamed. */
-    tokenizer: text3(128).nullable().optional(),
-    runs: external_exports.number().int().min(1).max(100)
-  }),
-  provenance: external_exports.object({
-    imageDigest: text3(256).nullable(),
-    baselineImage: text3(512).nullable(),
-    baselineImageId: text3(256).nullable(),
-    patchHash: text3(128).nullable(),
-    configHash: text3(128).nullable(),
-    promptsHash: text3(128).nullable(),
-    runner: text3(256).nullable(),
-    gpu: text3(512).nullable()
-  }),
-  gate: external_exports.object({
-    minRoundScore: external_exports.number().gt(0),
-    use: external_exports.enum(GATE_MODES),
-    maxUnscored: external_exports.number().min(0).lt(1),
-    minPrompts: external_exports.number().int().min(1).max(1e7),
-    bar: external_exports.number().gt(0),
-    passed: external_exports.boolean(),
-    reason: text3(8e3),
-    reasons: external_exports.array(text3(4e3)).max(20),
-    rule: text3(4e3).nullable(),
-    calibration: cardCalibrationSchema.nullable()
-  }),
-  failure: failureSchema.nullable(),
-  /** Where the round came from; filled by the action, informative only (the app never trusts it). */
-  source: external_exports.object({
-    repository: text3(256).nullable(),
-    pullRequest: external_exports.number().int().min(1).nullable(),
-    headSha: text3(64).nullable(),
-    runId: text3(64).nullable(),
-    runUrl: text3(1024).nullable(),
-    /**
-     * Set when the workflow's patch-paths limited the pull request's diff: its globs and the changed
-     * files they left out, which were never built or measured. Optional, so older cards still read.
-     */
-    patchFilter: external_exports.object({ globs: external_exports.array(text3(512)).max(200), leftOut: external_exports.array(text3(1024)).max(MAX_LISTED_LEFT_OUT), leftOutTotal: count3 }).nullable().optional()
-  }).nullable(),
-  /** Set on a shard's card; a merged card has null. */
-  shard: external_exports.object({ index: external_exports.number().int().min(1), count: external_exports.number().int().min(1) }).nullable(),
-  /** 1 when this card was converted from a version-1 card, which kept no times at k: its prompt scores are that card's. */
-  convertedFrom: external_exports.literal(1).nullable(),
-  prompts: external_exports.array(promptResultSchema).max(1e5),
-  /** TTFT, TPOT, ITL and throughput of both engines at equal length; null when nothing was scored. */
-  metrics: roundMetricsSchema.nullable(),
-  /** nvidia-smi's view before each engine started. */
-  gpuState: gpuStateSchema.nullable(),
-  docsBaseUrl: docsBaseUrlSchema.nullable()
-});
-
 // src/scorecard/build-scorecard.ts
-var round33 = (value) => Math.round(value * 1e3) / 1e3;
+var round35 = (value) => Math.round(value * 1e3) / 1e3;
 function engineSide(record2) {
   if (!record2 || !wasAttempted(record2)) return null;
   if (!record2.ok) {
-    return { outputTokens: null, ttftMs: null, e2eMs: record2.endMs === void 0 ? null : round33(record2.endMs), finishReason: null, error: record2.reason };
+    return { outputTokens: null, ttftMs: null, e2eMs: record2.endMs === void 0 ? null : round35(record2.endMs), finishReason: null, error: record2.reason };
   }
   const ttft = timeToFirstTokenMs(record2);
   return {
     outputTokens: record2.outputTokens,
     claimedTokens: record2.claimedTokens ?? null,
-    ttftMs: ttft === null ? null : round33(ttft),
-    e2eMs: round33(record2.endMs),
+    ttftMs: ttft === null ? null : round35(ttft),
+    e2eMs: round35(record2.endMs),
     finishReason: record2.finishReason,
     error: null
   };
@@ -58652,11 +60138,14 @@ function buildScorecard(input2) {
     },
     provenance: { ...emptyProvenance(), baselineImage: config2.baseline.image ?? null, ...input2.provenance },
     metrics: computeRoundMetrics(metricsRuns(result)),
+    ...input2.engineTimes ? { engineTimes: input2.engineTimes } : {},
+    ...input2.answerVariation ? { answerVariation: input2.answerVariation } : {},
     gpuState: gpuState(config2, input2.gpuSnapshots),
     docsBaseUrl: input2.docsBaseUrl ?? null,
     failure: cardFailure(input2.failure),
     source: input2.source ?? null,
     shard: input2.shard ?? null,
+    ...input2.commits ? { commits: input2.commits } : {},
     convertedFrom: null,
     prompts: result.prompts.map((prompt) => ({
       id: prompt.id,
@@ -58754,14 +60243,53 @@ function resolveDocsBaseUrl(env) {
   return docsBaseUrlSchema.safeParse(url2).success ? url2 : null;
 }
 
+// src/scoring/find-baseline-variation.ts
+function partsAt(a, b) {
+  const comparison = compareAnswers(a, b);
+  if (comparison) return comparison.parted ? comparison.commonTokens : null;
+  return a.outputTokens === b.outputTokens ? null : Math.min(a.outputTokens, b.outputTokens);
+}
+function findBaselineVariation(prompts, tolerance, agreementTokens) {
+  let promptsCompared = 0;
+  let promptsVaried = 0;
+  const explained = [];
+  for (const prompt of prompts) {
+    const answers = prompt.runs.map((run2) => run2.baselineRecord).filter((record2) => record2?.ok === true);
+    if (answers.length < 2) continue;
+    promptsCompared++;
+    const lengths = answers.map((answer) => answer.outputTokens);
+    const baselineMin = Math.min(...lengths);
+    const baselineMax = Math.max(...lengths);
+    let firstParting = null;
+    for (let i = 0; i < answers.length; i++) {
+      for (let j = i + 1; j < answers.length; j++) {
+        const at = partsAt(answers[i], answers[j]);
+        if (at !== null) firstParting = firstParting === null ? at : Math.min(firstParting, at);
+      }
+    }
+    if (firstParting === null && baselineMin === baselineMax) continue;
+    promptsVaried++;
+    prompt.runs.forEach((run2, index) => {
+      if (run2.status !== "below_tolerance" && run2.status !== "diverged") return;
+      const candidateTokens = run2.candidateTokens;
+      const shortAsBaseline = run2.status === "below_tolerance" && baselineMin < tolerance * baselineMax && candidateTokens !== null && candidateTokens >= baselineMin;
+      const partsAsEarly = run2.status === "diverged" && firstParting !== null && firstParting < Math.max(1, agreementTokens);
+      if (shortAsBaseline || partsAsEarly) {
+        explained.push({ id: prompt.id, run: index + 1, status: run2.status, candidateTokens, baselineMin, baselineMax, baselinePartsAt: firstParting });
+      }
+    });
+  }
+  return promptsCompared === 0 ? null : { promptsCompared, promptsVaried, explained };
+}
+
 // src/round/probe-gpu.ts
-import { execFile } from "node:child_process";
+import { execFile as execFile2 } from "node:child_process";
 var DEFAULT_TIMEOUT_MS = 1e4;
 var GPU_FIELDS = ["index", "uuid", "memory.total", "memory.used", "driver_version", "cuda_version", "name"];
 var APP_FIELDS = ["gpu_uuid", "pid", "used_memory", "process_name"];
 function run(args, timeoutMs) {
   return new Promise((resolve5) => {
-    execFile("nvidia-smi", args, { timeout: timeoutMs, killSignal: "SIGKILL", maxBuffer: 4 * 1024 * 1024 }, (error62, stdout, stderr) => {
+    execFile2("nvidia-smi", args, { timeout: timeoutMs, killSignal: "SIGKILL", maxBuffer: 4 * 1024 * 1024 }, (error62, stdout, stderr) => {
       if (!error62) return resolve5({ ok: true, stdout });
       const output2 = `${stdout}
 ${stderr}`;
@@ -58866,7 +60394,7 @@ function createGpuStateRecorder(probe = () => probeGpuState()) {
 }
 
 // src/config/round-config-schema.ts
-import { posix as posix2 } from "node:path";
+import { posix as posix3 } from "node:path";
 var nonEmptyString = (expected = "a non-empty string") => external_exports.string({ error: expected }).min(1, { error: expected });
 var integerIn = (min2, max, expected) => external_exports.number({ error: expected }).int({ error: expected }).min(min2, { error: expected }).max(max, { error: expected });
 var positiveNumber = (expected) => external_exports.number({ error: expected }).gt(0, { error: expected });
@@ -59027,6 +60555,10 @@ var dockerSchema = external_exports.strictObject(
       { name: "stack", soft: 67108864, hard: 67108864 }
     ]),
     network: enumOf(["isolated", "host"]).default("isolated"),
+    // The engine container's writable layer (what it writes outside its mounts): past it, writes fail
+    // with ENOSPC instead of filling the daemon's disk. Enforced where the storage driver can (overlay2
+    // on xfs with pquota, btrfs, zfs); elsewhere the round says it is not, and goes on.
+    diskSize: external_exports.string({ error: 'expected a size such as "100g", or "unlimited"' }).regex(/^(\d+(\.\d+)?[kmgt]?|unlimited)$/i, { error: 'expected a size such as "100g", or "unlimited"' }).default("100g"),
     mounts: external_exports.array(mountSchema, { error: `expected a list of mounts, each ${mountExpectation.replace(/^expected /, "")}` }).default([]),
     // Replaces the image's ENTRYPOINT; [] clears it, so `command` is the whole command (vllm/vllm-openai's is `vllm serve`).
     entrypoint: external_exports.array(nonEmptyString("expected each argument to be a non-empty string"), { error: "expected a list of arguments, or [] to clear the image's ENTRYPOINT" }).optional(),
@@ -59045,11 +60577,52 @@ var buildSchema = external_exports.strictObject(
   },
   { error: "expected an object such as { timeoutS: 3600, network: none }" }
 );
+var absolutePath = (expected) => external_exports.string({ error: expected }).regex(/^\/./, { error: expected });
+var regexString = (expected) => external_exports.string({ error: expected }).refine(
+  (text5) => {
+    try {
+      new RegExp(text5);
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  { error: expected }
+);
+var globList = (expected) => external_exports.array(nonEmptyString("expected each glob to be a non-empty string, such as python/** or !**/tests/**"), { error: expected });
+var DEFAULT_REVISION_LABEL = "org.opencontainers.image.revision";
+var revisionExpectation = "expected where the image's commit is written: { label: org.opencontainers.image.revision }, { file: /path/in/image } (optionally with pattern: a regular expression whose first group is the commit), or { commit: <sha> }";
+var revisionSchema = external_exports.union(
+  [
+    external_exports.strictObject({ label: nonEmptyString("expected an image label name such as org.opencontainers.image.revision") }),
+    external_exports.strictObject({
+      file: absolutePath("expected an absolute path inside the image, such as /sgl-workspace/sglang/.git/HEAD"),
+      pattern: regexString("expected a regular expression whose first group is the commit, such as \\+g([0-9a-f]{7,40})").optional()
+    }),
+    external_exports.strictObject({
+      commit: external_exports.string({ error: "expected a commit SHA (7 to 40 hexadecimal digits)" }).regex(/^[0-9a-fA-F]{7,40}$/, { error: "expected a commit SHA (7 to 40 hexadecimal digits)" })
+    })
+  ],
+  { error: revisionExpectation }
+);
+var sourceSchema = external_exports.strictObject(
+  {
+    revision: revisionSchema.default({ label: DEFAULT_REVISION_LABEL }),
+    // vLLM's images install a wheel: only vllm/** has a place to go in site-packages.
+    paths: globList("expected a list of globs of the files the overlay brings to each commit, such as [vllm/**]").default([]),
+    compiledPaths: globList("expected a list of globs of compiled code, such as [sgl-kernel/**, csrc/**, CMakeLists.txt, setup.py]").default([]),
+    build: external_exports.array(commandSchema, { error: "expected a list of commands, each a list of arguments" }).default([]),
+    buildCache: absolutePath("expected the absolute path inside the image where the runner's build cache volume is mounted, such as /root/.cache/ccache").optional(),
+    buildCacheHit: regexString(`expected a regular expression matched against the build's output, such as "cache hit rate\\s+100"`).optional(),
+    cacheBaseline: boolean4().default(true)
+  },
+  { error: "expected an object with revision, paths, compiledPaths, build, buildCache, buildCacheHit or cacheBaseline" }
+);
 function refineRuntimePaths(config2, ctx) {
   if (config2.runtime === "docker") {
     for (const role of ["baseline", "candidate"]) {
       const cwd = config2[role].cwd;
-      if (cwd !== void 0 && !posix2.isAbsolute(cwd)) {
+      if (cwd !== void 0 && !posix3.isAbsolute(cwd)) {
         ctx.addIssue({ code: "custom", path: [role, "cwd"], message: "expected an absolute path inside the image (the container's working folder)" });
       }
     }
@@ -59060,12 +60633,12 @@ function refineRuntimePaths(config2, ctx) {
   const sourceDir = config2.runtime === "docker" ? config2.candidate.sourceDir : void 0;
   const seen = /* @__PURE__ */ new Set();
   config2.docker.mounts.forEach((mount, index) => {
-    const target = posix2.normalize(mount.target).replace(/\/$/, "");
+    const target = posix3.normalize(mount.target).replace(/\/$/, "");
     if (seen.has(target)) {
       ctx.addIssue({ code: "custom", path: ["docker", "mounts", index], message: `expected each container path mounted once, but ${target} is already mounted` });
     }
     seen.add(target);
-    if (sourceDir && `${posix2.normalize(sourceDir)}/`.startsWith(`${target}/`)) {
+    if (sourceDir && `${posix3.normalize(sourceDir)}/`.startsWith(`${target}/`)) {
       ctx.addIssue({
         code: "custom",
         path: ["docker", "mounts", index],
@@ -59076,7 +60649,8 @@ function refineRuntimePaths(config2, ctx) {
 }
 var roundConfigSchema = external_exports.strictObject(
   {
-    engine: nonEmptyString("expected the engine's name for the card, such as sglang"),
+    // A known engine's other spellings (llama-cpp, LlamaCpp, vLLM) become its one name, so calibrations and cards agree.
+    engine: nonEmptyString("expected the engine's name for the card, such as sglang, vllm or llama.cpp").transform(canonicalEngineName),
     runtime: enumOf(["docker", "process"]),
     port: integerIn(1, 65535, "expected a TCP port from 1 to 65535"),
     health: healthSchema.default({ path: "/health", timeoutS: 1200, intervalMs: 500 }),
@@ -59085,7 +60659,8 @@ var roundConfigSchema = external_exports.strictObject(
     bench: benchSchema,
     gate: gateSchema,
     docker: dockerSchema.prefault({}),
-    build: buildSchema.prefault({})
+    build: buildSchema.prefault({}),
+    source: sourceSchema.prefault({})
   },
   { error: "expected a YAML mapping with engine, runtime, port, baseline, candidate, bench and gate" }
 ).superRefine((config2, ctx) => {
@@ -59111,6 +60686,13 @@ var roundConfigSchema = external_exports.strictObject(
     });
   }
   refineRuntimePaths(config2, ctx);
+  if (config2.bench.contextLimit >= 1 && config2.bench.maxTokens > config2.bench.contextLimit) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["bench", "maxTokens"],
+      message: `expected at most bench.contextLimit (${config2.bench.contextLimit}): an answer cannot be longer than the context it is written in`
+    });
+  }
   const tokenizer = config2.bench.tokenizer;
   const from = typeof tokenizer === "object" ? tokenizer.from : void 0;
   if (from === "image" && config2.runtime === "process") {
@@ -59151,7 +60733,7 @@ function tokenizerLocation(config2) {
 }
 
 // src/tokens/create-token-counter.ts
-import { createHash as createHash4 } from "node:crypto";
+import { createHash as createHash5 } from "node:crypto";
 
 // node_modules/@huggingface/tokenizers/dist/tokenizers.mjs
 var DictionarySplitter = class {
@@ -59567,9 +61149,9 @@ var parse_character_class = (regex, start, ascii_fold, apply_ascii_fold = true, 
           `Malformed empty negated POSIX character class at index ${i}`
         );
       }
-      const posix3 = POSIX_BRACKET_RE.exec(suffix);
-      if (posix3) {
-        const [, posix_negated, name] = posix3;
+      const posix4 = POSIX_BRACKET_RE.exec(suffix);
+      if (posix4) {
+        const [, posix_negated, name] = posix4;
         const fragment = POSIX_CLASS_FRAGMENTS.get(name);
         if (fragment === void 0) {
           throw new SyntaxError(
@@ -59586,7 +61168,7 @@ var parse_character_class = (regex, start, ascii_fold, apply_ascii_fold = true, 
         } else {
           append_character_class_fragment(operand, fragment, true, i);
         }
-        i += posix3[0].length;
+        i += posix4[0].length;
         continue;
       }
       if (UNSUPPORTED_POSIX_BRACKET_RE.test(suffix)) {
@@ -62223,7 +63805,7 @@ function createTokenCounter(json2, options) {
   };
 }
 function sha256Hex(bytes) {
-  return createHash4("sha256").update(bytes).digest("hex");
+  return createHash5("sha256").update(bytes).digest("hex");
 }
 
 // src/tokens/parse-tokenizer.ts
@@ -62296,7 +63878,7 @@ function createTokenCounterSource(round, runtime) {
 
 // src/round/run-round.ts
 var EXIT_GRACE_MS = 500;
-var delay = (ms) => new Promise((resolve5) => setTimeout(resolve5, ms));
+var delay = (ms2) => new Promise((resolve5) => setTimeout(resolve5, ms2));
 function describeExitForReason(role, exit) {
   if (exit.infrastructure) return `${exit.infrastructure.label}, during the ${role} engine's benchmark`;
   const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.exitCode ?? "unknown"}`;
@@ -62341,7 +63923,8 @@ async function runEngine(role, run2, runtime, options, context) {
       path: config2.health.path,
       timeoutS: config2.health.timeoutS,
       intervalMs: config2.health.intervalMs,
-      signal
+      signal,
+      engineFamily: engineFamily(config2.engine)
     });
     emit({ type: "healthy", role, afterMs: healthyAfterMs });
     const died = new AbortController();
@@ -62350,29 +63933,35 @@ async function runEngine(role, run2, runtime, options, context) {
     const running = engine;
     void running.exited.then((exit) => {
       if (benchmarkOver) return;
-      death = classifyFailure({ role, stage: "benchmark", exit, logLines: running.logTail() });
+      death = classifyFailure({ role, stage: "benchmark", exit, logLines: running.logTail(), engine: engineFamily(config2.engine) });
       died.abort(new Error(`${describeExitForReason(role, exit)}: ${death.summary}`));
     });
+    const family = engineFamily(config2.engine);
+    const scrapesMetrics = family === "sglang" || family === "vllm";
+    let metricsBefore = null;
     const records = await runBenchmark({
       baseUrl: engine.baseUrl,
       prompts: round.prompts,
       bench: config2.bench,
       tokenCounter: context.tokenCounter,
       signal: AbortSignal.any([signal, died.signal]),
-      onProgress: (progress) => emit({ type: "benchmark", role, ...progress })
+      onProgress: (progress) => emit({ type: "benchmark", role, ...progress }),
+      ...scrapesMetrics ? { beforeMeasured: async () => void (metricsBefore = await scrapeEngineMetrics(running.baseUrl, signal)) } : {}
     });
+    const metricsAfter = metricsBefore ? await scrapeEngineMetrics(running.baseUrl, signal) : null;
+    const reportedTimes = metricsBefore && metricsAfter ? reportedTimesFromMetrics(family, metricsBefore, metricsAfter) : null;
     if (signal.aborted) throw new RoundCancelledError(signal.reason);
     if (!death && [...records.values()].some((record2) => !record2.ok)) {
       const exit = await Promise.race([running.exited, delay(EXIT_GRACE_MS).then(() => null)]);
-      if (exit && !death) death = classifyFailure({ role, stage: "benchmark", exit, logLines: running.logTail() });
+      if (exit && !death) death = classifyFailure({ role, stage: "benchmark", exit, logLines: running.logTail(), engine: engineFamily(config2.engine) });
     }
     benchmarkOver = true;
     if (death) {
       const failure2 = mark(death);
       emit({ type: "failed", role, failure: failure2 });
-      return { records, failure: failure2 };
+      return { records, failure: failure2, reportedTimes };
     }
-    return { records, failure: null };
+    return { records, failure: null, reportedTimes };
   } catch (error62) {
     if (error62 instanceof RoundCancelledError) throw error62;
     if (signal.aborted) throw new RoundCancelledError(signal.reason);
@@ -62423,11 +64012,23 @@ async function runRound(options) {
   }
   const config2 = round.config;
   const snapshots = gpuState2.snapshots();
+  const sourceReport = runtime.sourceReport?.() ?? null;
+  const commits = round.commits ? {
+    base: round.commits.base,
+    head: round.commits.head,
+    mergeBase: round.commits.mergeBase,
+    image: sourceReport?.image ?? null,
+    imageRevision: sourceReport?.imageRevision ?? null,
+    imageRevisionFrom: sourceReport?.imageRevisionFrom ?? null,
+    baseline: sourceReport?.baseline ?? null,
+    candidate: sourceReport?.candidate ?? null
+  } : null;
   const gpu = describeGpus(snapshots.baseline ?? snapshots.candidate ?? await probeGpuState());
   const provenance = {
     imageDigest: prepared.get("candidate")?.imageId ?? null,
     baselineImage: config2.baseline.image ?? null,
-    baselineImageId: prepared.get("baseline")?.imageId ?? null,
+    // In base/head mode the baseline's own image changes with every base: the engine image both were made from is what a calibration is tied to.
+    baselineImageId: (commits ? sourceReport?.imageId : prepared.get("baseline")?.imageId) ?? null,
     patchHash: prepared.get("candidate")?.patchHash ?? round.patch?.sha256 ?? null,
     ...round.fingerprint ?? fingerprintRound(config2, dirname4(round.configPath), round.prompts),
     runner: (process.env.RUNNER_NAME ?? hostname3()).slice(0, 256) || null,
@@ -62454,8 +64055,110 @@ async function runRound(options) {
     provenance,
     source: options.source ?? null,
     shard: options.shard ?? null,
-    tokenizerSha256: tokenCounter.loaded()?.sha256 ?? null
+    tokenizerSha256: tokenCounter.loaded()?.sha256 ?? null,
+    engineTimes: collectEngineTimes(engineFamily(config2.engine), runs, result),
+    answerVariation: findBaselineVariation(result.prompts, config2.bench.tolerance, config2.bench.agreementTokens),
+    commits
   });
+}
+
+// src/round/write-scorecard.ts
+import { mkdir, rename, writeFile as writeFile2 } from "node:fs/promises";
+import { join as join5 } from "node:path";
+
+// src/scorecard/read-gpu-snapshot.ts
+var IDLE_MEMORY_MIB = 1024;
+var IDLE_FRACTION = 0.05;
+var SAME_MEMORY_MIB = 1024;
+function isAboveIdle(usedMiB, totalMiB) {
+  return usedMiB >= Math.max(IDLE_MEMORY_MIB, (totalMiB ?? 0) * IDLE_FRACTION);
+}
+function readGpuSnapshot(snapshot) {
+  if (!snapshot || snapshot.error !== null || snapshot.gpus.length === 0) {
+    return { readable: false, error: snapshot?.error ?? null, busiest: null, held: false, processes: [] };
+  }
+  let busiest = null;
+  for (const gpu of snapshot.gpus) {
+    if (gpu.memoryUsedMiB === null) continue;
+    if (!busiest || gpu.memoryUsedMiB > busiest.usedMiB) busiest = { index: gpu.index, usedMiB: gpu.memoryUsedMiB, totalMiB: gpu.memoryTotalMiB };
+  }
+  const aboveIdle = snapshot.gpus.some((gpu) => gpu.memoryUsedMiB !== null && isAboveIdle(gpu.memoryUsedMiB, gpu.memoryTotalMiB));
+  return { readable: true, error: null, busiest, held: aboveIdle || snapshot.processes.length > 0, processes: snapshot.processes };
+}
+function largestIncreaseMiB(later, earlier) {
+  let largest = 0;
+  for (const gpu of later.gpus) {
+    const before = earlier.gpus.find((candidate) => candidate.index === gpu.index);
+    if (gpu.memoryUsedMiB === null || before?.memoryUsedMiB === null || before === void 0) continue;
+    largest = Math.max(largest, gpu.memoryUsedMiB - before.memoryUsedMiB);
+  }
+  return largest;
+}
+function formatGiB(mib2) {
+  const gib = mib2 / 1024;
+  return `${gib >= 100 ? Math.round(gib) : gib.toFixed(1)} GiB`;
+}
+function describeMemoryInUse(reading) {
+  const busiest = reading.busiest;
+  if (!busiest) return "nvidia-smi did not report the memory in use";
+  const total = busiest.totalMiB === null ? "" : ` of ${formatGiB(busiest.totalMiB).replace(" GiB", "")}`;
+  return `${formatGiB(busiest.usedMiB).replace(" GiB", "")}${total} GiB were in use on GPU ${busiest.index}`;
+}
+function describeUseOn(snapshot, index) {
+  const gpu = snapshot.gpus.find((candidate) => candidate.index === index);
+  return gpu?.memoryUsedMiB === null || gpu === void 0 ? `no reading for GPU ${index}` : `${formatGiB(gpu.memoryUsedMiB)} on GPU ${index}`;
+}
+function describeHolders(processes, max = 3) {
+  if (processes.length === 0) return "no process listed";
+  const shown = processes.slice(0, max).map((process2) => {
+    const name = process2.name.length > 60 ? `\u2026${process2.name.slice(-59)}` : process2.name;
+    const pid = process2.pid === null ? "" : `, pid ${process2.pid}`;
+    const used = process2.usedMemoryMiB === null ? "" : `, ${formatGiB(process2.usedMemoryMiB)}`;
+    return `${name}${pid}${used}`;
+  });
+  const more = processes.length > max ? `; ${processes.length - max} more` : "";
+  return `${shown.join("; ")}${more}`;
+}
+
+// src/scorecard/find-runner-fault.ts
+function findRunnerFault(card) {
+  const failure2 = card.failure;
+  if (!failure2 || failure2.kind !== "cuda_oom" || failure2.engine !== "candidate") return null;
+  const candidate = card.gpuState?.candidate ?? null;
+  const baseline = card.gpuState?.baseline ?? null;
+  const now = readGpuSnapshot(candidate);
+  const before = readGpuSnapshot(baseline);
+  if (!candidate || !now.readable || !now.held) return null;
+  const increase = baseline && before.readable ? largestIncreaseMiB(candidate, baseline) : null;
+  if (before.readable && before.held && (increase === null || increase < SAME_MEMORY_MIB)) return null;
+  const busiest = now.busiest;
+  return {
+    memoryInUse: describeMemoryInUse(now),
+    beforeBaseline: before.readable && baseline && busiest ? describeUseOn(baseline, busiest.index) : null,
+    gpu: busiest?.index ?? null,
+    heldGiB: busiest ? formatGiB(busiest.usedMiB) : null,
+    holders: now.processes.length === 0 ? null : describeHolders(now.processes),
+    mainHolder: now.processes.length === 0 ? null : describeHolders(now.processes, 1),
+    runner: card.provenance.runner
+  };
+}
+function describeRunnerFix(fault) {
+  const gpu = fault.gpu === null ? "the runner's GPUs" : `GPU ${fault.gpu}`;
+  const where = fault.runner ? ` on ${literalForCodeSpans(fault.runner)}` : "";
+  const what = fault.holders ? `stop what holds it (${literalForCodeSpans(fault.holders)})` : "find what holds it with `nvidia-smi` on the runner (it listed no process, as in many containers) and stop it";
+  return `Free ${gpu}${where}: ${what}, then comment \`/rescore\`.`;
+}
+
+// src/scorecard/decide-verdict.ts
+function decideVerdict(card) {
+  const none = (cause, runnerFault2 = null) => ({ outcome: "none", cause, runnerFault: runnerFault2 });
+  if (card.failure?.kind === "infrastructure") return none("infrastructure");
+  if (card.failure?.kind === "image_base_mismatch") return none("image");
+  if (card.failure?.engine === "baseline") return none("baseline");
+  const runnerFault = findRunnerFault(card);
+  if (runnerFault) return none("runner", runnerFault);
+  if (card.roundScore === null && !card.failure && card.promptsTotal > 0 && card.excluded === card.promptsTotal) return none("nothing_compared");
+  return { outcome: card.gate.passed ? "pass" : "fail", cause: null, runnerFault: null };
 }
 
 // src/scorecard/describe-card.ts
@@ -62475,15 +64178,16 @@ function describeFailureEvent(failure2) {
     const what = failure2.label.replace(/\s*\([^)]*\)\s*$/, "");
     return `${what} ${INFRASTRUCTURE_WHEN[failure2.stage].replace("{who}", who)}`;
   }
+  if (failure2.kind === "image_base_mismatch") return "the engine image could not be brought to the base commit";
   switch (failure2.stage) {
     case "patch":
       return failure2.kind === "patch_tool_missing" ? `${who}: the image has neither git nor patch to apply the patch` : `${failure2.engine} patch does not apply`;
     case "build":
-      return failure2.kind === "build_timeout" ? `${failure2.engine} image build timed out` : `${failure2.engine} image build failed`;
+      return failure2.kind === "build_timeout" ? `${failure2.engine} build timed out` : `${failure2.engine} build failed`;
     case "startup":
       if (failure2.kind === "startup_timeout") return `${who} never became healthy`;
       if (failure2.kind === "cancelled") return `${who} start was cancelled`;
-      if (failure2.kind === "gpu_unavailable" || failure2.kind === "image_missing") {
+      if (failure2.kind === "gpu_unavailable" || failure2.kind === "image_missing" || failure2.kind === "container_refused") {
         return `${who} could not be started`;
       }
       return `${who} died before becoming healthy`;
@@ -62501,27 +64205,46 @@ function describeBar(gate) {
       return gate.calibration && gate.calibration.problems.length === 0 ? `gate \u2265 ${formatBar(gate.bar)}: ${formatBar(gate.minRoundScore)} + noise floor ${formatPercent(gate.calibration.noiseFloor)}` : `gate \u2265 ${formatBar(gate.minRoundScore)} + noise floor`;
   }
 }
+var HEADLINE_DETAIL_CHARS = 160;
+function describeFailureCause(failure2) {
+  const event = describeFailureEvent(failure2);
+  const summary = failure2.summary.length > HEADLINE_DETAIL_CHARS ? `${failure2.summary.slice(0, HEADLINE_DETAIL_CHARS - 1)}\u2026` : failure2.summary;
+  const detail = failure2.kind === "patch_conflict" && summary !== "" ? summary : failure2.label;
+  const restates = (a, b) => a.toLowerCase().includes(b.toLowerCase().replace(/^the /, ""));
+  return detail === "" || restates(event, detail) || failure2.stage === "patch" && failure2.kind !== "patch_conflict" ? event : `${event} (${detail})`;
+}
+function describeRunnerFaultBriefly(fault) {
+  const gpu = fault.gpu === null ? "the GPU" : `GPU ${fault.gpu}`;
+  const held = fault.mainHolder ? `${gpu} was held by ${fault.mainHolder},` : `${fault.heldGiB ?? "memory"} of ${gpu} was in use`;
+  return `${held} when the candidate started`;
+}
 function describeVerdict(card) {
-  if (card.failure?.kind === "infrastructure") {
-    return { passed: false, headline: `\u26A0\uFE0F No verdict: the infrastructure failed, not the patch (${describeFailureEvent(card.failure)})` };
-  }
-  if (card.failure?.engine === "baseline") {
-    return {
-      passed: false,
-      headline: `\u26A0\uFE0F No verdict: the baseline failed, not the patch (${describeFailureEvent(card.failure)}: ${card.failure.label})`
-    };
+  const verdict = decideVerdict(card);
+  const none = (headline2) => ({ passed: false, outcome: "none", headline: `\u26A0\uFE0F No verdict: ${headline2}` });
+  switch (verdict.cause) {
+    case "infrastructure":
+      return none(`the infrastructure failed, not the patch (${describeFailureEvent(card.failure)})`);
+    case "image": {
+      const summary = card.failure.summary;
+      return none(`the engine image does not fit the base commit, neither engine nor the patch failed (${summary.split(": ")[0] ?? summary})`);
+    }
+    case "baseline":
+      return none(`the baseline failed, not the patch (${describeFailureEvent(card.failure)}: ${card.failure.label})`);
+    case "runner":
+      return none(`the runner's GPU was busy, not the patch (${describeRunnerFaultBriefly(verdict.runnerFault)})`);
+    case "nothing_compared":
+      return none("the baseline answered none of the prompts, so there is nothing to compare with");
+    case null:
+      break;
   }
   if (card.roundScore === null) {
-    if (!card.failure && card.promptsTotal > 0 && card.excluded === card.promptsTotal) {
-      return { passed: false, headline: "\u26A0\uFE0F No verdict: the baseline answered none of the prompts, so there is nothing to compare with" };
-    }
-    const why = card.failure ? `${describeFailureEvent(card.failure)} (${card.failure.label})` : card.gate.reason.replace(/^no round score: /, "");
-    return { passed: false, headline: `\u274C No prompt scores: ${why}` };
+    const why = card.failure ? describeFailureCause(card.failure) : card.gate.reason.replace(/^no round score: /, "");
+    return { passed: false, outcome: "fail", headline: `\u274C No prompt scores: ${why}` };
   }
   const score = formatScoreAgainstBar(card.roundScore, card.gate.bar);
   const headline = `${card.gate.passed ? "\u2705" : "\u274C"} Round score ${score} (${describeBar(card.gate)})`;
   const others = card.gate.reasons.filter((reason) => reason !== card.gate.rule);
-  return { passed: card.gate.passed, headline: others.length > 0 ? `${headline}: ${others.join("; ")}` : headline };
+  return { passed: card.gate.passed, outcome: verdict.outcome, headline: others.length > 0 ? `${headline}: ${others.join("; ")}` : headline };
 }
 function runScoreOnCard(run2, prompt) {
   if (run2.status === "excluded") return null;
@@ -62577,9 +64300,87 @@ function describeUnscored(card) {
   return `${card.unscored} of ${compared} compared (${formatPercentAgainst(share, card.gate.maxUnscored)}); gate.maxUnscored allows ${formatPercent(card.gate.maxUnscored)}`;
 }
 
-// src/round/write-scorecard.ts
-import { mkdir, rename, writeFile } from "node:fs/promises";
-import { join as join4 } from "node:path";
+// src/scorecard/render-facts-line.ts
+function renderFactsLine(card) {
+  const where = [card.provenance.runner, card.provenance.gpu].filter((part) => !!part).join(", ");
+  const commits = card.commits ? `base ${card.commits.base.slice(0, 7)} \u2192 head ${card.commits.head.slice(0, 7)}${card.commits.baseline?.cache === "hit" ? " (baseline cached)" : ""}` : null;
+  const commit = commits ?? (card.source?.headSha ? `commit ${card.source.headSha.slice(0, 7)}` : null);
+  const shard = card.shard ? `shard ${card.shard.index} of ${card.shard.count}` : null;
+  const parts = [
+    card.engine,
+    `${card.promptsTotal} prompt${card.promptsTotal === 1 ? "" : "s"}`,
+    shard,
+    where === "" ? null : `on ${where}`,
+    commit,
+    `speedgate ${card.speedgateVersion}`
+  ].filter((part) => part !== null);
+  return `<sub>${parts.map(escapeInline).join(" \xB7 ")}</sub>`;
+}
+
+// src/scorecard/explain-cuda-oom.ts
+function gpuStateUnknownReason(snapshot) {
+  if (!snapshot) return "the card does not record it";
+  return snapshot.error === null ? "nvidia-smi listed no GPU" : literalForCodeSpans(snapshot.error);
+}
+function heldBy(processes) {
+  return processes.length === 0 ? "" : ` (held by ${literalForCodeSpans(describeHolders(processes))})`;
+}
+function explainCudaOom(card) {
+  const failure2 = card.failure;
+  if (!failure2 || failure2.kind !== "cuda_oom") return null;
+  const state = card.gpuState;
+  const when = failure2.stage === "benchmark" ? "served the same prompts at the same pace" : "started";
+  if (failure2.engine === "baseline") {
+    const reading = readGpuSnapshot(state?.baseline ?? null);
+    const held = reading.readable && reading.held ? ` Before it started, ${describeMemoryInUse(reading)}${heldBy(reading.processes)}: free the runner's GPU first.` : reading.readable ? ` The GPU was idle before it started (${describeMemoryInUse(reading)}), so the round's memory settings do not fit this GPU.` : ` speedgate could not read the GPU state before it started (${gpuStateUnknownReason(state?.baseline ?? null)}).`;
+    return {
+      verdict: "baseline_oom",
+      lead: "Not the patch:",
+      text: `the unpatched baseline itself ran out of GPU memory, so the round measured nothing about the patch.${held}`
+    };
+  }
+  const fault = findRunnerFault(card);
+  if (fault) {
+    const against = fault.beforeBaseline ? `, against ${fault.beforeBaseline} before the baseline started` : "";
+    return {
+      verdict: "runner_busy",
+      lead: "For the maintainers:",
+      text: `before the candidate started, ${fault.memoryInUse}${against}: another job or a leftover engine held the memory the candidate needed, so this round says nothing about the patch. ${describeRunnerFix(fault)} Nothing to change in the patch.`
+    };
+  }
+  const candidate = state?.candidate ?? null;
+  const now = readGpuSnapshot(candidate);
+  const before = readGpuSnapshot(state?.baseline ?? null);
+  if (state && !state.sameLaunch) {
+    const gpu = now.readable ? ` Before the candidate started, ${describeMemoryInUse(now)}.` : "";
+    return {
+      verdict: "flags_differ",
+      lead: "For the author of the pull request:",
+      text: `the candidate was started with a different command or environment than the baseline (\`candidate.command\` or \`candidate.env\` in the round config), so the changed flags may be why it ran out of GPU memory and the baseline did not: compare them first.${gpu}`
+    };
+  }
+  const needsMore = "So the patch needs more GPU memory than the baseline at these settings: find what it allocates more of (a larger workspace or buffer, one per CUDA-graph batch size, memory kept across requests), or say in the pull request why the memory is worth it, so that the maintainers can change the memory settings for both engines.";
+  if (!now.readable) {
+    return {
+      verdict: "gpu_state_unknown",
+      lead: "For the author of the pull request:",
+      text: `the baseline ${when} with the same command and flags on this runner and did not run out of memory. ${needsMore} speedgate could not read the GPU state before the candidate started (${gpuStateUnknownReason(candidate)}), so memory held by another process cannot be ruled out.`
+    };
+  }
+  if (now.held) {
+    return {
+      verdict: "patch_needs_memory_shared_runner",
+      lead: "For the author of the pull request:",
+      text: `the baseline ${when} with the same command and flags on this runner with as much GPU memory already held by other work (before the candidate started, ${describeMemoryInUse(now)}${heldBy(now.processes)}) and did not run out of memory. ${needsMore} The runner is not idle, though: freeing its GPU would give both engines ${formatGiB(now.busiest?.usedMiB ?? 0)} more headroom.`
+    };
+  }
+  const same = before.readable ? "as idle before the candidate started as before the baseline" : "idle before the candidate started";
+  return {
+    verdict: "patch_needs_memory",
+    lead: "For the author of the pull request:",
+    text: `the baseline ${when} with the same command and flags on this runner and did not run out of memory, and the GPU was ${same} (at most ${formatGiB(now.busiest?.usedMiB ?? 0)} in use on any GPU, no process listed). ${needsMore}`
+  };
+}
 
 // node_modules/markdown-table/index.js
 function defaultStringLength(value) {
@@ -62724,167 +64525,61 @@ function toAlignment(value) {
   return code === 67 || code === 99 ? 99 : code === 76 || code === 108 ? 108 : code === 82 || code === 114 ? 114 : 0;
 }
 
-// src/scorecard/describe-integrity.ts
-function integrityRows(card) {
-  const rows = [];
-  const settings = card.settings;
-  if (card.diverged !== void 0) {
-    const within = settings.agreementTokens ? `within the first ${settings.agreementTokens} tokens` : "(check off: bench.agreementTokens is 0)";
-    rows.push(["Diverged", `${card.diverged}: answered differently from the baseline ${within}`]);
-  }
-  if (card.implausible !== void 0 && (card.implausible > 0 || settings.tokenizer === null)) {
-    rows.push(["Implausible", `${card.implausible}: claimed more tokens than the stream held`]);
-  }
-  if (card.medianAgreement !== void 0) {
-    rows.push(["Median agreement", card.medianAgreement === null ? "\u2014 (no answers compared)" : `${formatPercent(card.medianAgreement)} of the compared tokens are the baseline's answer`]);
-  }
-  return rows;
+// src/scorecard/render-key-value-table.ts
+function renderKeyValueTable(rows) {
+  return markdownTable(rows, { alignDelimiters: false, align: ["l", "l"] });
 }
-function countingSentence(card) {
-  const tokenizer = card.settings.tokenizer;
-  if (tokenizer === void 0) return "";
-  if (tokenizer) {
-    return `Token counts are speedgate's own: it tokenized each streamed answer with the model's tokenizer (sha256 ${tokenizer.slice(0, 12)}\u2026); the engines' own counts are recorded and shown where they differ.`;
-  }
-  return "Token counts are the engines' own usage, bounded by the bytes each stream held and, for the candidate, by the baseline's count of the same text: set bench.tokenizer for counts speedgate makes itself.";
-}
-function promptNotes(prompt, card) {
-  const notes = [];
-  if (card.settings.tokenizer) {
-    for (const [role, side2] of [["baseline", prompt.baseline], ["candidate", prompt.candidate]]) {
-      const claimed = side2?.claimedTokens;
-      const counted = side2?.outputTokens;
-      if (claimed === null || claimed === void 0 || counted === null || counted === void 0) continue;
-      if (Math.abs(claimed - counted) > countSlack(counted)) notes.push(`${role} engine claimed ${claimed} tokens, speedgate counted ${counted}`);
-    }
-  }
-  if (prompt.status === "scored" && typeof prompt.agreement === "number" && prompt.agreement < 1) {
-    notes.push(`agreement ${formatPercent(prompt.agreement)}: the answers part after ${prompt.agreedTokens ?? 0} tokens, timed over those`);
-  }
-  return notes;
-}
-function promptReason(prompt, card) {
-  return [prompt.reason, ...promptNotes(prompt, card)].filter((part) => !!part).join("; ");
+function renderFold(summary, body) {
+  return `<details><summary>${summary}</summary>
+
+${body}
+
+</details>`;
 }
 
-// src/scorecard/read-gpu-snapshot.ts
-var IDLE_MEMORY_MIB = 1024;
-var IDLE_FRACTION = 0.05;
-var SAME_MEMORY_MIB = 1024;
-function isAboveIdle(usedMiB, totalMiB) {
-  return usedMiB >= Math.max(IDLE_MEMORY_MIB, (totalMiB ?? 0) * IDLE_FRACTION);
+// src/scorecard/render-failure-section.ts
+function troubleshootingLink(card, kind) {
+  const page = `${kind}.md`;
+  if (card.docsBaseUrl) return `[troubleshooting: ${kind}](${card.docsBaseUrl}${page})`;
+  return `troubleshooting: \`docs/troubleshooting/${page}\` in speedgate's repository`;
 }
-function readGpuSnapshot(snapshot) {
-  if (!snapshot || snapshot.error !== null || snapshot.gpus.length === 0) {
-    return { readable: false, error: snapshot?.error ?? null, busiest: null, held: false, processes: [] };
-  }
-  let busiest = null;
-  for (const gpu of snapshot.gpus) {
-    if (gpu.memoryUsedMiB === null) continue;
-    if (!busiest || gpu.memoryUsedMiB > busiest.usedMiB) busiest = { index: gpu.index, usedMiB: gpu.memoryUsedMiB, totalMiB: gpu.memoryTotalMiB };
-  }
-  const aboveIdle = snapshot.gpus.some((gpu) => gpu.memoryUsedMiB !== null && isAboveIdle(gpu.memoryUsedMiB, gpu.memoryTotalMiB));
-  return { readable: true, error: null, busiest, held: aboveIdle || snapshot.processes.length > 0, processes: snapshot.processes };
+function capitalize(text5) {
+  return text5.charAt(0).toUpperCase() + text5.slice(1);
 }
-function largestIncreaseMiB(later, earlier) {
-  let largest = 0;
-  for (const gpu of later.gpus) {
-    const before = earlier.gpus.find((candidate) => candidate.index === gpu.index);
-    if (gpu.memoryUsedMiB === null || before?.memoryUsedMiB === null || before === void 0) continue;
-    largest = Math.max(largest, gpu.memoryUsedMiB - before.memoryUsedMiB);
-  }
-  return largest;
+function leadParagraph(card) {
+  const oom = explainCudaOom(card);
+  if (oom) return `**${escapeInline(oom.lead)}** ${renderWithCodeSpans(oom.text, escapeInline)}`;
+  const cause = decideVerdict(card).cause;
+  const what = cause === "baseline" ? "the unpatched baseline failed" : cause === "infrastructure" ? "what ran the engines failed" : null;
+  if (!what) return null;
+  return `**Not the patch:** ${what}, so the round measured nothing about the patch. For the maintainers: fix it with the hint below, then comment \`/rescore\`.`;
 }
-function formatGiB(mib2) {
-  const gib = mib2 / 1024;
-  return `${gib >= 100 ? Math.round(gib) : gib.toFixed(1)} GiB`;
-}
-function describeMemoryInUse(reading) {
-  const busiest = reading.busiest;
-  if (!busiest) return "nvidia-smi did not report the memory in use";
-  const total = busiest.totalMiB === null ? "" : ` of ${formatGiB(busiest.totalMiB).replace(" GiB", "")}`;
-  return `${formatGiB(busiest.usedMiB).replace(" GiB", "")}${total} GiB were in use on GPU ${busiest.index}`;
-}
-function describeUseOn(snapshot, index) {
-  const gpu = snapshot.gpus.find((candidate) => candidate.index === index);
-  return gpu?.memoryUsedMiB === null || gpu === void 0 ? `no reading for GPU ${index}` : `${formatGiB(gpu.memoryUsedMiB)} on GPU ${index}`;
-}
-function describeHolders(processes, max = 3) {
-  if (processes.length === 0) return "no process listed";
-  const shown = processes.slice(0, max).map((process2) => {
-    const name = process2.name.length > 60 ? `\u2026${process2.name.slice(-59)}` : process2.name;
-    const pid = process2.pid === null ? "" : `, pid ${process2.pid}`;
-    const used = process2.usedMemoryMiB === null ? "" : `, ${formatGiB(process2.usedMemoryMiB)}`;
-    return `${name}${pid}${used}`;
-  });
-  const more = processes.length > max ? `; ${processes.length - max} more` : "";
-  return `${shown.join("; ")}${more}`;
-}
-
-// src/scorecard/explain-cuda-oom.ts
-function gpuStateUnknownReason(snapshot) {
-  if (!snapshot) return "the card does not record it";
-  return snapshot.error === null ? "nvidia-smi listed no GPU" : literalForCodeSpans(snapshot.error);
-}
-function heldBy(processes) {
-  return processes.length === 0 ? "" : ` (held by ${literalForCodeSpans(describeHolders(processes))})`;
-}
-function explainCudaOom(card) {
+function renderFailureSection(card, options) {
   const failure2 = card.failure;
-  if (!failure2 || failure2.kind !== "cuda_oom") return null;
-  const state = card.gpuState;
-  const when = failure2.stage === "benchmark" ? "served the same prompts at the same pace" : "started";
-  if (failure2.engine === "baseline") {
-    const reading = readGpuSnapshot(state?.baseline ?? null);
-    const held = reading.readable && reading.held ? ` Before it started, ${describeMemoryInUse(reading)}${heldBy(reading.processes)}: free the runner's GPU first.` : reading.readable ? ` The GPU was idle before it started (${describeMemoryInUse(reading)}), so the round's memory settings do not fit this GPU.` : ` speedgate could not read the GPU state before it started (${gpuStateUnknownReason(state?.baseline ?? null)}).`;
-    return {
-      verdict: "baseline_oom",
-      lead: "Not the patch:",
-      text: `the unpatched baseline itself ran out of GPU memory, so the round measured nothing about the patch.${held}`
-    };
+  if (!failure2) return "";
+  const exit = failure2.exitCode !== null ? `exit ${failure2.exitCode}` : failure2.signal ? `signal ${failure2.signal}` : null;
+  const where = `${failure2.engine} engine at ${failure2.stage}${failure2.run ? `, run ${failure2.run} of ${card.settings.runs}` : ""}`;
+  const rows = [
+    ["Failure", `\`${failure2.kind}\`: ${escapeInline(failure2.label)}; ${[where, exit].filter((part) => part !== null).map((part) => escapeInline(part)).join(", ")}`],
+    ["Error", escapeInline(failure2.summary)],
+    // When the runner is at fault the engine's own hint is for a failure that repeats on a free GPU.
+    [decideVerdict(card).cause === "runner" ? "If it fails on a free GPU" : "What to try", `${failure2.hint ? `${renderWithCodeSpans(failure2.hint, escapeInline)} ` : ""}(${troubleshootingLink(card, failure2.kind)})`]
+  ];
+  const parts = [];
+  if (options.heading) parts.push(`### ${failure2.engine === "baseline" ? "\u26A0\uFE0F" : "\u274C"} ${capitalize(describeFailureEvent(failure2))}`);
+  const lead = leadParagraph(card);
+  if (lead) parts.push(lead);
+  parts.push(renderKeyValueTable(rows));
+  if (failure2.logTail.length > 0) {
+    const shown = failure2.logTail.slice(Math.max(0, failure2.logTail.length - options.logLines)).map(escapeCodeLine);
+    const dropped = failure2.logTail.length - shown.length;
+    const fence = fenceFor(shown);
+    const note = dropped > 0 ? ` (${dropped} older lines left out to fit GitHub's size limit)` : "";
+    parts.push(renderFold(`Log tail: last ${shown.length} lines${note}`, `${fence}text
+${shown.join("\n")}
+${fence}`));
   }
-  const candidate = state?.candidate ?? null;
-  const baseline = state?.baseline ?? null;
-  const now = readGpuSnapshot(candidate);
-  const before = readGpuSnapshot(baseline);
-  const increase = candidate && baseline && now.readable && before.readable ? largestIncreaseMiB(candidate, baseline) : null;
-  if (now.readable && now.held && (!before.readable || !before.held || increase !== null && increase >= SAME_MEMORY_MIB)) {
-    const against = before.readable && baseline && now.busiest ? `, against ${describeUseOn(baseline, now.busiest.index)} before the baseline started` : "";
-    return {
-      verdict: "runner_busy",
-      lead: "Most likely the runner's fault, not the patch's:",
-      text: `before the candidate started, ${describeMemoryInUse(now)}${heldBy(now.processes)}${against}. Another job or a leftover engine held the memory the candidate needed. Nothing to change in the patch yet: a maintainer should free the runner's GPU and comment \`/rescore\`.`
-    };
-  }
-  if (state && !state.sameLaunch) {
-    const gpu = now.readable ? ` Before the candidate started, ${describeMemoryInUse(now)}.` : "";
-    return {
-      verdict: "flags_differ",
-      lead: "For the author of the pull request:",
-      text: `the candidate was started with a different command or environment than the baseline (\`candidate.command\` or \`candidate.env\` in the round config), so the changed flags may be why it ran out of GPU memory and the baseline did not: compare them first.${gpu}`
-    };
-  }
-  const needsMore = "So the patch needs more GPU memory than the baseline at these settings: find what it allocates more of (a larger workspace or buffer, one per CUDA-graph batch size, memory kept across requests), or say in the pull request why the memory is worth it, so that the maintainers can change the memory settings for both engines.";
-  if (!now.readable) {
-    return {
-      verdict: "gpu_state_unknown",
-      lead: "For the author of the pull request:",
-      text: `the baseline ${when} with the same command and flags on this runner and did not run out of memory. ${needsMore} speedgate could not read the GPU state before the candidate started (${gpuStateUnknownReason(candidate)}), so memory held by another process cannot be ruled out.`
-    };
-  }
-  if (now.held) {
-    return {
-      verdict: "patch_needs_memory_shared_runner",
-      lead: "For the author of the pull request:",
-      text: `the baseline ${when} with the same command and flags on this runner with as much GPU memory already held by other work (before the candidate started, ${describeMemoryInUse(now)}${heldBy(now.processes)}) and did not run out of memory. ${needsMore} The runner is not idle, though: freeing its GPU would give both engines ${formatGiB(now.busiest?.usedMiB ?? 0)} more headroom.`
-    };
-  }
-  const same = before.readable ? "as idle before the candidate started as before the baseline" : "idle before the candidate started";
-  return {
-    verdict: "patch_needs_memory",
-    lead: "For the author of the pull request:",
-    text: `the baseline ${when} with the same command and flags on this runner and did not run out of memory, and the GPU was ${same} (at most ${formatGiB(now.busiest?.usedMiB ?? 0)} in use on any GPU, no process listed). ${needsMore}`
-  };
+  return parts.join("\n\n");
 }
 
 // src/scorecard/render-gpu-state.ts
@@ -62938,148 +64633,6 @@ function renderGpuBusyWarning(card) {
 > ${renderWithCodeSpans(text5, escapeInline)}`;
 }
 
-// src/scorecard/render-score-chart.ts
-var CHART_MAX_BARS = 60;
-var BAR = "#0969da";
-var BELOW_GATE = "#cf222e";
-var AT_OR_ABOVE_GATE = "#1a7f37";
-var PARITY_LINE = "#6e7781";
-var GATE_LINE = "#bf8700";
-function quote2(label) {
-  return JSON.stringify(label.replace(/["\\\n\r]/g, ""));
-}
-function number4(value) {
-  return String(Math.round(value * 1e3) / 1e3);
-}
-function init(palette) {
-  return `%%{init: {"themeVariables": {"xyChart": {"plotColorPalette": "${palette.join(", ")}"}}}}%%`;
-}
-function yMax(values) {
-  return Math.ceil(Math.max(...values) * 1.1 * 100) / 100;
-}
-var LABEL_EVERY_PROMPT_UP_TO = 20;
-function axisLabel(number5, index, count5) {
-  if (count5 <= LABEL_EVERY_PROMPT_UP_TO || number5 === 1 || number5 % 5 === 0) return String(number5);
-  return "\u200B".repeat(index + 1);
-}
-function perPromptChart(card, counted) {
-  const gate = card.gate.minRoundScore;
-  const scores = counted.map((prompt) => Math.round(prompt.score * 1e3) / 1e3);
-  const lines2 = gate === 1 ? [1] : [1, gate];
-  const gateName = card.gate.use === "interval-low" ? "gate (on the interval's low end)" : "gate";
-  const title = gate === 1 ? `Score per prompt; grey line: 1.00\xD7, the ${gateName}` : `Score per prompt; grey line: 1.00\xD7, yellow: ${gateName} ${formatTimes(gate)}`;
-  return [
-    init([BAR, PARITY_LINE, ...gate === 1 ? [] : [GATE_LINE]]),
-    "xychart-beta",
-    `  title ${quote2(title)}`,
-    `  x-axis "prompt # (as in the table)" [${counted.map((prompt, index) => quote2(axisLabel(prompt.number, index, counted.length))).join(", ")}]`,
-    `  y-axis "speedup \xD7" 0 --> ${yMax([...scores, ...lines2])}`,
-    `  bar [${scores.map(number4).join(", ")}]`,
-    ...lines2.map((level) => `  line [${counted.map(() => number4(level)).join(", ")}]`)
-  ];
-}
-function histogramChart(card, scores) {
-  const gate = card.gate.minRoundScore;
-  const edges = [.../* @__PURE__ */ new Set([0.5, 0.8, 0.9, 1, 1.1, 1.25, 1.5, 2, gate])].filter((edge) => edge > 0).sort((a, b) => a - b);
-  const labels = ["0", `0\u2013${edges[0]}`];
-  for (let index = 0; index < edges.length; index++) {
-    const edge = edges[index];
-    const next = edges[index + 1];
-    labels.push(next === void 0 ? `\u2265${edge}` : `${edge}\u2013${next}`);
-  }
-  const counts = labels.map(() => 0);
-  for (const score of scores) {
-    let bucket = 0;
-    if (score > 0) {
-      bucket = 1;
-      edges.forEach((edge, index) => {
-        if (score >= edge) bucket = index + 2;
-      });
-    }
-    counts[bucket] = (counts[bucket] ?? 0) + 1;
-  }
-  const passes = labels.map((_, bucket) => bucket >= 2 && edges[bucket - 2] >= gate);
-  const none = -1;
-  const below = counts.map((count5, bucket) => passes[bucket] || count5 === 0 ? none : count5);
-  const above = counts.map((count5, bucket) => passes[bucket] && count5 > 0 ? count5 : none);
-  const title = `Prompts by score (${scores.length}); green: at or above the gate ${formatTimes(gate)}`;
-  return [
-    init([BELOW_GATE, AT_OR_ABOVE_GATE]),
-    "xychart-beta",
-    `  title ${quote2(title)}`,
-    `  x-axis "score \xD7 (0: no score)" [${labels.map(quote2).join(", ")}]`,
-    `  y-axis "prompts" 0 --> ${yMax([1, ...counts])}`,
-    `  bar [${below.join(", ")}]`,
-    `  bar [${above.join(", ")}]`
-  ];
-}
-function renderScoreChart(card) {
-  if (card.promptsScored === 0) return "";
-  const counted = card.prompts.map((prompt, index) => ({ number: index + 1, status: prompt.status, score: prompt.score ?? 0 })).filter((prompt) => prompt.status !== "excluded");
-  const lines2 = counted.length <= CHART_MAX_BARS ? perPromptChart(card, counted) : histogramChart(card, counted.map((prompt) => prompt.score));
-  return ["```mermaid", ...lines2, "```"].join("\n");
-}
-
-// src/scorecard/render-speed-section.ts
-var LATENCY_ROWS = [
-  { metric: "ttftMs", label: "TTFT ms (prefill)" },
-  { metric: "tpotMs", label: "TPOT ms (decode)" },
-  { metric: "itlMs", label: "ITL ms (decode)" },
-  { metric: "e2eMs", label: "E2E ms at k" }
-];
-function formatRate(value) {
-  if (value === null) return "\u2014";
-  return value >= 100 ? Math.round(value).toLocaleString("en-US") : value >= 1 ? value.toFixed(1) : value.toFixed(3);
-}
-function formatRatio(value) {
-  return value === null ? "\u2014" : `${value.toFixed(2)}\xD7`;
-}
-function triple(values, format) {
-  return `${format(values.median)} / ${format(values.p90)} / ${format(values.p99)}`;
-}
-function describeTimeChange(ratio2) {
-  if (ratio2 === null) return "not comparable";
-  const change = Math.round(Math.abs(1 - ratio2) * 100);
-  if (change < 1) return "unchanged";
-  return `${change}% ${ratio2 < 1 ? "less" : "more"} time`;
-}
-function phase(name, metric, label, metrics, per = "") {
-  const before = metrics.baseline[metric].median;
-  const after = metrics.candidate[metric].median;
-  const change = describeTimeChange(metrics.ratio[metric].median);
-  const unit = per !== "" && change.endsWith(" time") ? ` ${per}` : "";
-  return `**${name}:** ${change}${unit} (median ${label} ${formatMs(before)} \u2192 ${formatMs(after)} ms)`;
-}
-function renderSpeedSection(card) {
-  const metrics = card.metrics;
-  if (!metrics) return "";
-  const lead = [phase("Prefill", "ttftMs", "TTFT", metrics), phase("Decode", "tpotMs", "TPOT", metrics, "per token")].join(" \xB7 ");
-  const rows = [
-    ["Metric", "Baseline p50 / p90 / p99", "Candidate p50 / p90 / p99", "Candidate \xF7 baseline"],
-    ...LATENCY_ROWS.map(({ metric, label }) => [
-      label,
-      triple(metrics.baseline[metric], formatMs),
-      triple(metrics.candidate[metric], formatMs),
-      triple(metrics.ratio[metric], formatRatio)
-    ]),
-    ["Output tokens/s", formatRate(metrics.baseline.outputTokensPerS), formatRate(metrics.candidate.outputTokensPerS), formatRatio(metrics.ratio.outputTokensPerS)],
-    ["Requests/s", formatRate(metrics.baseline.requestsPerS), formatRate(metrics.candidate.requestsPerS), formatRatio(metrics.ratio.requestsPerS)]
-  ];
-  const table = markdownTable(rows, { alignDelimiters: false, align: ["l", "r", "r", "r"] });
-  const runs = card.settings.runs;
-  const expected = card.promptsScored * runs;
-  const partial2 = metrics.prompts < expected ? ` (${metrics.prompts} of ${expected}: the other shards' cards carried no metrics)` : "";
-  const subject = runs === 1 ? `${metrics.prompts} scored prompt${metrics.prompts === 1 ? "" : "s"}` : `${metrics.prompts} requests to each engine, the scored prompts of all ${runs} runs`;
-  const basis = `Over ${subject}${partial2}, each request cut at k, the output length both engines were compared at. TTFT is the time to the first token, TPOT the time per output token after the first, ITL the time between streamed chunks, as \`vllm bench serve\` and SGLang's \`bench_serving\` define them; rates are over the span from the first request sent to the last token at k. For times a ratio below 1.00\xD7 is faster, for rates above.`;
-  return `### Where the speed came from
-
-${lead}
-
-${table}
-
-${basis}`;
-}
-
 // src/scorecard/render-left-out-files.ts
 var LISTED = 20;
 var PATH_CHARS = 200;
@@ -63102,50 +64655,132 @@ function renderLeftOutFiles(card) {
   ].join("\n");
 }
 
-// src/scorecard/render-markdown.ts
-var CARD_MARKER = "<!-- speedgate -->";
-var MAX_CARD_CHARS = 6e4;
-var FOLD_PROMPTS_AFTER = 10;
-var MIN_PROMPT_ROW_CHARS = 40;
+// src/scorecard/describe-integrity.ts
+function integrityRows(card) {
+  const rows = [];
+  const settings = card.settings;
+  if (card.diverged !== void 0) {
+    const within = settings.agreementTokens ? `within the first ${settings.agreementTokens} tokens` : "(check off: bench.agreementTokens is 0)";
+    rows.push(["Diverged", `${card.diverged}: answered differently from the baseline ${within}`]);
+  }
+  if (card.implausible !== void 0 && (card.implausible > 0 || settings.tokenizer === null)) {
+    rows.push(["Implausible", `${card.implausible}: claimed more tokens than the stream held`]);
+  }
+  if (card.medianAgreement !== void 0) {
+    rows.push(["Median agreement", card.medianAgreement === null ? "\u2014 (no answers compared)" : `${formatPercent(card.medianAgreement)} of the compared tokens are the baseline's answer`]);
+  }
+  return rows;
+}
+function countingSentence(card) {
+  const tokenizer = card.settings.tokenizer;
+  if (tokenizer === void 0) return "";
+  if (tokenizer) {
+    return `Token counts are speedgate's own: it tokenized each streamed answer with the model's tokenizer (sha256 ${tokenizer.slice(0, 12)}\u2026); the engines' own counts are recorded and shown where they differ.`;
+  }
+  return "Token counts are the engines' own usage, bounded by the bytes each stream held and, for the candidate, by the baseline's count of the same text: set bench.tokenizer for counts speedgate makes itself.";
+}
+function promptNotes(prompt, card) {
+  const notes = [];
+  if (card.settings.tokenizer) {
+    for (const [role, side2] of [["baseline", prompt.baseline], ["candidate", prompt.candidate]]) {
+      const claimed = side2?.claimedTokens;
+      const counted = side2?.outputTokens;
+      if (claimed === null || claimed === void 0 || counted === null || counted === void 0) continue;
+      if (Math.abs(claimed - counted) > countSlack(counted)) notes.push(`${role} engine claimed ${claimed} tokens, speedgate counted ${counted}`);
+    }
+  }
+  if (prompt.status === "scored" && typeof prompt.agreement === "number" && prompt.agreement < 1) {
+    notes.push(`agreement ${formatPercent(prompt.agreement)}: the answers part after ${prompt.agreedTokens ?? 0} tokens, timed over those`);
+  }
+  return notes;
+}
+function promptReason(prompt, card) {
+  return [prompt.reason, ...promptNotes(prompt, card)].filter((part) => !!part).join("; ");
+}
+
+// src/scorecard/describe-summary.ts
+function describeIntervalBriefly(card) {
+  const interval = card.scoreInterval;
+  if (interval) return `${Math.round(interval.confidence * 100)}% interval ${formatTimes(interval.low)}\u2013${formatTimes(interval.high)}`;
+  return `no interval with fewer than ${MIN_PROMPTS_FOR_INTERVAL} prompts compared`;
+}
+function describeCaveats(card) {
+  const runs = card.settings.runs === 1 ? "1 run of each engine" : `${card.runs.completed < card.settings.runs ? `${card.runs.completed} of ${card.settings.runs}` : card.settings.runs} runs of each engine`;
+  const calibration = card.gate.calibration;
+  const noise = !calibration ? "noise not calibrated" : calibration.problems.length > 0 ? "the calibration does not fit this round" : `noise floor +${formatPercent(calibration.noiseFloor)} (calibrated ${calibration.measuredAt.slice(0, 10)})`;
+  return `${runs}, ${noise}`;
+}
+function describeScore(card) {
+  if (card.roundScore === null) return null;
+  return {
+    score: formatScoreAgainstBar(card.roundScore, card.gate.bar),
+    rest: `median end-to-end speedup at equal length, ${describeIntervalBriefly(card)} (${describeCaveats(card)})`
+  };
+}
+var NOT_SCORED = [
+  { field: "belowTolerance", words: "below tolerance (answered too little)" },
+  { field: "diverged", words: "diverged (answered differently from the baseline)" },
+  { field: "implausible", words: "implausible (claimed more tokens than they streamed)" },
+  { field: "zeroedTotal", words: "zeroed (the candidate failed on them)" }
+];
+function describePromptCounts(card) {
+  const compared = card.promptsTotal - card.excluded;
+  const parts = [`${card.promptsScored} of ${compared} scored`];
+  for (const { field: field3, words } of NOT_SCORED) {
+    const count5 = card[field3] ?? 0;
+    if (count5 > 0) parts.push(`${count5} ${words}`);
+  }
+  if (card.excluded > 0) parts.push(`${card.excluded} more excluded (the baseline failed on them or answered nothing: they count nowhere)`);
+  return parts.join("; ");
+}
+function describeGate(card) {
+  if (decideVerdict(card).outcome === "none") return { mark: "\u26A0\uFE0F", text: `no verdict: ${card.gate.reasons.join("; ")}` };
+  if (card.gate.passed) return { mark: "\u2705", text: `passes: ${card.gate.reason}` };
+  return { mark: "\u274C", text: `does not pass: ${card.gate.reasons.join("; ")}` };
+}
+function describeNextStep(card) {
+  if (card.gate.passed || card.roundScore === null || decideVerdict(card).outcome !== "fail") return null;
+  const steps = [];
+  if (card.failure) steps.push(`A candidate that fails never passes: the ${describeFailureEvent(card.failure)}; why, and what to try, is below.`);
+  const compared = card.promptsTotal - card.excluded;
+  const tooManyUnscored = compared > 0 && card.unscored / compared > card.gate.maxUnscored;
+  const prompts = (count5) => `${count5} prompt${count5 === 1 ? "" : "s"}`;
+  if (tooManyUnscored && card.belowTolerance > 0) steps.push(`Find why the candidate stops early on ${prompts(card.belowTolerance)}: speed from answering less does not count.`);
+  if (tooManyUnscored && (card.diverged ?? 0) > 0) steps.push(`Find why the candidate's answer differs from the baseline's on ${prompts(card.diverged)}.`);
+  if (tooManyUnscored && card.zeroedTotal > 0 && !card.failure) steps.push(`Find why the candidate failed on ${prompts(card.zeroedTotal)}: each reason is in the per-prompt results.`);
+  if (compared < card.gate.minPrompts) steps.push(`Score more prompts: gate.minPrompts is ${card.gate.minPrompts}.`);
+  const rule = card.gate.rule;
+  if (rule && card.gate.reasons.includes(rule)) {
+    if (card.roundScore < card.gate.bar) steps.push("By this measure the candidate is not faster than the bar.");
+    else if (card.gate.use === "interval-low" && card.unscored === 0) steps.push("The score clears the bar but the interval's low end does not: more prompts or bench.runs narrow the interval.");
+  }
+  return steps.length > 0 ? steps.join(" ") : null;
+}
+
+// src/scorecard/render-method-section.ts
 var SCORING_RULE_SENTENCE = "The round score is the median, over prompts, of the candidate's end-to-end speedup against the baseline. Both engines are compared at the same output token count, so a candidate that stops early cannot buy speed by answering less: a prompt under the tolerance bar scores nothing and shows its gate reason. With several runs, each prompt's speedups combine by their geometric mean, and a prompt left unscored in any run scores nothing. The gate never passes when the candidate engine failed, when more than gate.maxUnscored of the prompts went unscored, or with fewer than gate.minPrompts prompts; otherwise the interval's low end (not calibrated) or the round score (against the bar raised by the calibrated noise floor) must clear the bar. The same inputs and output limits apply to every engine; actual concurrency depends on response duration and engine scheduling.";
-var STATUS_LABEL = {
-  scored: "scored",
-  below_tolerance: "\u26A0\uFE0F below tolerance",
-  zeroed: "\u274C zeroed",
-  excluded: "\u2796 excluded",
-  diverged: "\u274C diverged",
-  implausible: "\u274C implausible"
-};
-function keyValueTable(rows) {
-  return markdownTable(rows, { alignDelimiters: false, align: ["l", "l"] });
-}
-function troubleshootingLink(card, kind) {
-  const page = `${kind}.md`;
-  if (card.docsBaseUrl) return `[troubleshooting: ${kind}](${card.docsBaseUrl}${page})`;
-  return `troubleshooting: \`docs/troubleshooting/${page}\` in speedgate's repository`;
-}
-function summarySection(card) {
-  const interval = card.scoreInterval ? ` (${Math.round(card.scoreInterval.confidence * 100)}% interval ${formatTimes(card.scoreInterval.low)}\u2013${formatTimes(card.scoreInterval.high)})` : "";
-  const roundScore = card.roundScore === null ? "\u2014" : `${formatScoreAgainstBar(card.roundScore, card.gate.bar)}${interval}`;
-  const rows = [["Round score (median_e2e_speedup)", roundScore]];
+function countsTable(card) {
+  const score = card.roundScore === null ? "\u2014 (no prompt was scored)" : `${formatScoreAgainstBar(card.roundScore, card.gate.bar)} (${describeIntervalBriefly(card)}): the median over prompts of the candidate's end-to-end speedup at equal output length`;
+  const rows = [["Round score", score]];
   const intervalWords = describeInterval(card);
   if (intervalWords) rows.push(["Interval", escapeInline(intervalWords)]);
-  rows.push(["Runs", escapeInline(describeRuns(card))], ["Noise", escapeInline(describeNoise(card))]);
   rows.push(
+    ["Runs", escapeInline(describeRuns(card))],
+    ["Noise", escapeInline(describeNoise(card))],
     ["Prompts scored", `${card.promptsScored} / ${card.promptsTotal}`],
     ["Below tolerance", `${card.belowTolerance}: answered too little to score`],
     ...integrityRows(card),
-    ["Zeroed total", `${card.zeroedTotal}: scored 0.0 without measuring`],
+    ["Zeroed", `${card.zeroedTotal}: the candidate failed on them (an error, a broken stream, or the engine had died), so each counts as 0`],
     ["Unscored", escapeInline(describeUnscored(card))]
   );
   if (card.excluded > 0) rows.push(["Excluded", `${card.excluded}: the baseline failed on them or answered nothing, so they count nowhere`]);
-  const verdict = card.gate.passed ? `\u2705 passes: ${escapeInline(card.gate.reason)}` : `\u274C does not pass: ${card.gate.reasons.map(escapeInline).join("; ")}`;
-  rows.push(["Gate", verdict]);
-  return keyValueTable(rows);
+  const gate = describeGate(card);
+  rows.push(["Gate", `${gate.mark} ${escapeInline(gate.text)}`]);
+  return renderKeyValueTable(rows);
 }
-function settingsSection(card) {
+function settingsTable(card) {
   const s = card.settings;
-  const table = markdownTable(
+  return markdownTable(
     [
       ["Request interval", "Runs", "Thinking", "Context limit", "Max tokens", "Tolerance", "Model"],
       [
@@ -63160,57 +64795,44 @@ function settingsSection(card) {
     ],
     { alignDelimiters: false }
   );
-  const estimate = card.tokenCountsEstimated ? "\n\nToken counts are estimates (one token a streamed delta, spread to the final usage): the server did not report them per chunk." : "";
-  const counting = countingSentence(card);
-  return `${table}
-
-${SCORING_RULE_SENTENCE}${estimate}${counting ? `
-
-${counting}` : ""}`;
 }
-function failureSection(card, logLines) {
-  const failure2 = card.failure;
-  if (!failure2) return "";
-  const exit = failure2.exitCode !== null ? String(failure2.exitCode) : failure2.signal ? `signal ${failure2.signal}` : "\u2014";
-  const rows = [
-    ["Kind", `\`${failure2.kind}\`: ${escapeInline(failure2.label)}`],
-    ["Engine", failure2.engine],
-    ["Stage", failure2.run ? `${failure2.stage}, run ${failure2.run} of ${card.settings.runs}` : failure2.stage],
-    ["Exit", escapeInline(exit)],
-    ["Summary", escapeInline(failure2.summary)],
-    [
-      "Hint for maintainers",
-      `${failure2.hint ? `${renderWithCodeSpans(failure2.hint, escapeInline)} ` : ""}(${troubleshootingLink(card, failure2.kind)})`
-    ]
-  ];
-  const parts = [`### ${failure2.engine === "baseline" ? "\u26A0\uFE0F" : "\u274C"} ${capitalize(describeFailureEvent(failure2))}`];
-  const oom = explainCudaOom(card);
-  if (oom) parts.push(`**${escapeInline(oom.lead)}** ${renderWithCodeSpans(oom.text, escapeInline)}`);
-  parts.push(keyValueTable(rows));
-  if (failure2.logTail.length > 0) {
-    const shown = failure2.logTail.slice(Math.max(0, failure2.logTail.length - logLines)).map(escapeCodeLine);
-    const dropped = failure2.logTail.length - shown.length;
-    const fence = fenceFor(shown);
-    const note = dropped > 0 ? ` (${dropped} older lines left out to fit GitHub's size limit)` : "";
-    parts.push(
-      `<details><summary>Log tail: last ${shown.length} lines${note}</summary>
-
-${fence}text
-${shown.join("\n")}
-${fence}
-
-</details>`
-    );
-  }
-  return parts.join("\n\n");
+function renderMethodSection(card) {
+  const estimate = card.tokenCountsEstimated ? "Token counts are estimates (one token a streamed delta, spread to the final usage): the server did not report them per chunk." : "";
+  const parts = [countsTable(card), settingsTable(card), SCORING_RULE_SENTENCE, estimate, countingSentence(card)].filter((part) => part !== "");
+  return renderFold(`How the score was measured: every count, the settings and the rule (${escapeInline(describeCaveats(card))})`, parts.join("\n\n"));
 }
+
+// src/scorecard/render-prompts-section.ts
+var STATUS_LABEL = {
+  scored: "scored",
+  below_tolerance: "\u26A0\uFE0F below tolerance",
+  zeroed: "\u274C zeroed",
+  excluded: "\u2796 excluded",
+  diverged: "\u274C diverged",
+  implausible: "\u274C implausible"
+};
 function side(prompt, pick2) {
   const b = prompt.baseline ? pick2(prompt.baseline) : "\u2014";
   const c = prompt.candidate ? pick2(prompt.candidate) : "\u2014";
   return `${b} / ${c}`;
 }
-function promptsSection(card, rows) {
+function findSameOutcome(card) {
+  const [first, ...rest] = card.prompts;
+  if (!first || first.status === "scored" || rest.length === 0) return null;
+  const reason = promptReason(first, card);
+  if (rest.some((prompt) => prompt.status !== first.status || promptReason(prompt, card) !== reason)) return null;
+  return { status: first.status, score: first.score === null ? "no score" : formatTimes(first.score), reason };
+}
+function sameForAll(card) {
+  const same = findSameOutcome(card);
+  if (!same) return null;
+  return `All ${card.prompts.length} prompts: ${STATUS_LABEL[same.status]}, ${same.score}${same.reason ? `: ${escapeInline(same.reason)}` : ""}. Each prompt's times are in scorecard.json.`;
+}
+function renderPromptsSection(card, rows) {
   if (card.prompts.length === 0) return "";
+  const summary = `Per-prompt results (${card.prompts.length} prompt${card.prompts.length === 1 ? "" : "s"})`;
+  const same = sameForAll(card);
+  if (same) return renderFold(summary, same);
   const shown = card.prompts.slice(0, rows);
   const manyRuns = card.runs.completed > 1;
   const firstRun = manyRuns ? ", run 1" : "";
@@ -63245,16 +64867,314 @@ function promptsSection(card, rows) {
   const leftNote = left > 0 ? `
 
 ${left} more prompts are not shown here to fit GitHub's size limit; all ${card.prompts.length} are in scorecard.json.` : "";
-  const body = `${table}${leftNote}`;
-  if (card.prompts.length <= FOLD_PROMPTS_AFTER) return `### Prompts
-
-${body}`;
-  return `<details><summary>Per-prompt results (${card.prompts.length} prompts)</summary>
-
-${body}
-
-</details>`;
+  return renderFold(summary, `${table}${leftNote}`);
 }
+
+// src/scorecard/render-score-chart.ts
+var CHART_MAX_BARS = 60;
+var CHART_WIDTH_PX = 800;
+var CHART_HEIGHT_PX = 340;
+var BAR = "#0969da";
+var BELOW_GATE = "#cf222e";
+var AT_OR_ABOVE_GATE = "#1a7f37";
+var PARITY_LINE = "#6e7781";
+var GATE_LINE = "#bf8700";
+function quote2(label) {
+  return JSON.stringify(label.replace(/["\\\n\r]/g, ""));
+}
+function number4(value) {
+  return String(Math.round(value * 1e3) / 1e3);
+}
+function init(palette) {
+  return `%%{init: {"xyChart": {"width": ${CHART_WIDTH_PX}, "height": ${CHART_HEIGHT_PX}}, "themeVariables": {"xyChart": {"plotColorPalette": "${palette.join(", ")}"}}}}%%`;
+}
+function yMax(values) {
+  return Math.ceil(Math.max(...values) * 1.1 * 100) / 100;
+}
+var LABEL_EVERY_PROMPT_UP_TO = 20;
+function axisLabel(number5, index, count5) {
+  if (count5 <= LABEL_EVERY_PROMPT_UP_TO || number5 === 1 || number5 % 5 === 0) return String(number5);
+  return "\u200B".repeat(index + 1);
+}
+function describeGateLine(card) {
+  const bar2 = card.gate.bar;
+  const clears = card.gate.use === "interval-low" ? "the interval's low end" : "the round score";
+  return bar2 === 1 ? `Grey line: 1.00\xD7, the gate, which ${clears} must clear.` : `Grey line: 1.00\xD7; yellow line: the gate, ${formatBar(bar2)}, which ${clears} must clear.`;
+}
+function perPromptChart(card, counted) {
+  const gate = card.gate.bar;
+  const scores = counted.map((prompt) => Math.round(prompt.score * 1e3) / 1e3);
+  const lines2 = gate === 1 ? [1] : [1, gate];
+  const top = yMax([...scores, ...lines2]);
+  const anyUnscored = counted.some((prompt) => !prompt.scored);
+  const bottom = anyUnscored ? -Math.ceil(top * 5) / 100 : 0;
+  const nothing = number4(-Math.ceil(top * 2));
+  const scoredBars = counted.map((prompt, index) => prompt.scored ? number4(scores[index] ?? 0) : nothing);
+  const unscoredBars = counted.map((prompt) => prompt.scored ? nothing : "0");
+  const palette = [BAR, ...anyUnscored ? [BELOW_GATE] : [], PARITY_LINE, ...gate === 1 ? [] : [GATE_LINE]];
+  return {
+    lines: [
+      init(palette),
+      "xychart-beta",
+      `  title ${quote2("Score per prompt")}`,
+      `  x-axis "prompt # (as in the table)" [${counted.map((prompt, index) => quote2(axisLabel(prompt.number, index, counted.length))).join(", ")}]`,
+      `  y-axis "speedup \xD7" ${number4(bottom)} --> ${top}`,
+      `  bar [${scoredBars.join(", ")}]`,
+      ...anyUnscored ? [`  bar [${unscoredBars.join(", ")}]`] : [],
+      ...lines2.map((level) => `  line [${counted.map(() => number4(level)).join(", ")}]`)
+    ],
+    caption: `Blue: each prompt's score (end-to-end speedup at equal length)${anyUnscored ? "; red, under the 0 line: not scored, counts as 0" : ""}. ${describeGateLine(card)}`
+  };
+}
+function histogramChart(card, scores) {
+  const gate = card.gate.bar;
+  const edges = [.../* @__PURE__ */ new Set([0.5, 0.8, 0.9, 1, 1.1, 1.25, 1.5, 2, gate])].filter((edge) => edge > 0).sort((a, b) => a - b);
+  const labels = ["0", `0\u2013${edges[0]}`];
+  for (let index = 0; index < edges.length; index++) {
+    const edge = edges[index];
+    const next = edges[index + 1];
+    labels.push(next === void 0 ? `\u2265${edge}` : `${edge}\u2013${next}`);
+  }
+  const counts = labels.map(() => 0);
+  for (const score of scores) {
+    let bucket = 0;
+    if (score > 0) {
+      bucket = 1;
+      edges.forEach((edge, index) => {
+        if (score >= edge) bucket = index + 2;
+      });
+    }
+    counts[bucket] = (counts[bucket] ?? 0) + 1;
+  }
+  const passes = labels.map((_, bucket) => bucket >= 2 && edges[bucket - 2] >= gate);
+  const top = yMax([1, ...counts]);
+  const none = -Math.ceil(top * 2);
+  const below = counts.map((count5, bucket) => passes[bucket] || count5 === 0 ? none : count5);
+  const above = counts.map((count5, bucket) => passes[bucket] && count5 > 0 ? count5 : none);
+  return {
+    lines: [
+      init([BELOW_GATE, AT_OR_ABOVE_GATE]),
+      "xychart-beta",
+      `  title ${quote2("Prompts by score")}`,
+      `  x-axis "score \xD7 (0: no score)" [${labels.map(quote2).join(", ")}]`,
+      `  y-axis "prompts" 0 --> ${top}`,
+      `  bar [${below.join(", ")}]`,
+      `  bar [${above.join(", ")}]`
+    ],
+    caption: `${scores.length} prompts by score. Red: under the gate ${formatBar(gate)} (the 0 bucket: not scored, counts as 0); green: at or above it.`
+  };
+}
+function renderScoreChart(card) {
+  if (card.promptsScored === 0) return "";
+  const counted = card.prompts.map((prompt, index) => ({ number: index + 1, status: prompt.status, scored: prompt.status === "scored", score: prompt.score ?? 0 })).filter((prompt) => prompt.status !== "excluded");
+  const chart = counted.length <= CHART_MAX_BARS ? perPromptChart(card, counted) : histogramChart(card, counted.map((prompt) => prompt.score));
+  return [["```mermaid", ...chart.lines, "```"].join("\n"), `<sub>${chart.caption}</sub>`].join("\n\n");
+}
+
+// src/scorecard/render-engine-times.ts
+var SOURCES = {
+  "llama.cpp timings": "llama.cpp's `timings` of each answer",
+  "sglang metrics": "SGLang's `/metrics` (time to first token less queueing, inter-token latency)",
+  "vllm metrics": "vLLM's `/metrics` (prefill and decode time per request)"
+};
+function figure(side2, pick2) {
+  const value = side2 ? pick2(side2) : null;
+  return value === null ? "\u2014" : formatMs(value);
+}
+function pair(times, pick2) {
+  return `${figure(times.baseline, pick2)} \u2192 ${figure(times.candidate, pick2)} ms`;
+}
+function renderEngineTimes(card) {
+  const times = card.engineTimes;
+  if (!times || !times.baseline && !times.candidate) return "";
+  const statistic = (times.baseline ?? times.candidate)?.statistic === "mean" ? "means" : "medians";
+  const requests = [times.baseline?.requests ?? 0, times.candidate?.requests ?? 0];
+  return `**The engines' own times** (${SOURCES[times.source]}; ${statistic} over ${requests[0]} and ${requests[1]} requests, baseline \u2192 candidate): prompt processing ${pair(times, (side2) => side2.promptMs)} per request, decoding ${pair(times, (side2) => side2.decodeMsPerToken)} per token. They leave out the queueing and the network that the client's TTFT includes.`;
+}
+
+// src/scorecard/render-speed-section.ts
+var LATENCY_ROWS = [
+  // From the send to the first token: queueing included, so it is not the engine's prompt processing alone.
+  { metric: "ttftMs", label: "TTFT ms (first token, incl. queueing)" },
+  { metric: "tpotMs", label: "TPOT ms (decode)" },
+  { metric: "itlMs", label: "ITL ms (decode)" },
+  { metric: "e2eMs", label: "E2E ms at k" }
+];
+function formatRate(value) {
+  if (value === null) return "\u2014";
+  return value >= 100 ? Math.round(value).toLocaleString("en-US") : value >= 1 ? value.toFixed(1) : value.toFixed(3);
+}
+function formatRatio(value) {
+  return value === null ? "\u2014" : `${value.toFixed(2)}\xD7`;
+}
+function triple(values, format) {
+  return `${format(values.median)} / ${format(values.p90)} / ${format(values.p99)}`;
+}
+function describeTimeChange(ratio2) {
+  if (ratio2 === null) return "not comparable";
+  const change = Math.round(Math.abs(1 - ratio2) * 100);
+  if (change < 1) return "unchanged";
+  return `${change}% ${ratio2 < 1 ? "less" : "more"} time`;
+}
+function phase(name, metric, label, metrics, per = "") {
+  const before = metrics.baseline[metric].median;
+  const after = metrics.candidate[metric].median;
+  const change = describeTimeChange(metrics.ratio[metric].median);
+  const unit = per !== "" && change.endsWith(" time") ? ` ${per}` : "";
+  return { name, change: `${change}${unit} (median ${label} ${formatMs(before)} \u2192 ${formatMs(after)} ms)` };
+}
+function describeSpeedLead(card, bold = (name) => name) {
+  const metrics = card.metrics;
+  if (!metrics) return "";
+  return [phase("First token", "ttftMs", "TTFT", metrics), phase("Decode", "tpotMs", "TPOT", metrics, "per token")].map(({ name, change }) => `${bold(`${name}:`)} ${change}`).join(" \xB7 ").concat(describeOwnPromptTime(card));
+}
+function describeOwnPromptTime(card) {
+  const baseline = card.engineTimes?.baseline?.promptMs ?? null;
+  const candidate = card.engineTimes?.candidate?.promptMs ?? null;
+  if (baseline === null || candidate === null) return "";
+  return ` \xB7 engines' own prompt time ${formatMs(baseline)} \u2192 ${formatMs(candidate)} ms`;
+}
+function renderSpeedLead(card) {
+  return describeSpeedLead(card, (name) => `**${name}**`);
+}
+function renderSpeedSection(card) {
+  const metrics = card.metrics;
+  if (!metrics) return "";
+  const rows = [
+    ["Metric", "Baseline p50 / p90 / p99", "Candidate p50 / p90 / p99", "Candidate \xF7 baseline"],
+    ...LATENCY_ROWS.map(({ metric, label }) => [
+      label,
+      triple(metrics.baseline[metric], formatMs),
+      triple(metrics.candidate[metric], formatMs),
+      triple(metrics.ratio[metric], formatRatio)
+    ]),
+    ["Output tokens/s", formatRate(metrics.baseline.outputTokensPerS), formatRate(metrics.candidate.outputTokensPerS), formatRatio(metrics.ratio.outputTokensPerS)],
+    ["Requests/s", formatRate(metrics.baseline.requestsPerS), formatRate(metrics.candidate.requestsPerS), formatRatio(metrics.ratio.requestsPerS)]
+  ];
+  const table = markdownTable(rows, { alignDelimiters: false, align: ["l", "r", "r", "r"] });
+  const runs = card.settings.runs;
+  const expected = card.promptsScored * runs;
+  const partial2 = metrics.prompts < expected ? ` (${metrics.prompts} of ${expected}: the other shards' cards carried no metrics)` : "";
+  const subject = runs === 1 ? `${metrics.prompts} scored prompt${metrics.prompts === 1 ? "" : "s"}` : `${metrics.prompts} requests to each engine, the scored prompts of all ${runs} runs`;
+  const basis = `Over ${subject}${partial2}, each request cut at k, the output length both engines were compared at. TTFT is the time from sending a request to its first token, waiting in the engine's queue included (not the engine's prompt processing alone), TPOT the time per output token after the first, ITL the time between streamed chunks, as \`vllm bench serve\` and SGLang's \`bench_serving\` define them; rates are over the span from the first request sent to the last token at k. For times a ratio below 1.00\xD7 is faster, for rates above.`;
+  const own2 = renderEngineTimes(card);
+  return renderFold("Where the speed came from: TTFT, TPOT, ITL, end to end and throughput of both engines", `${table}
+
+${basis}${own2 ? `
+
+${own2}` : ""}`);
+}
+
+// src/scorecard/render-summary-table.ts
+function renderSummaryTable(card) {
+  const score = describeScore(card);
+  if (!score) return "";
+  const rows = [
+    ["Round score", `**${score.score}** ${escapeInline(score.rest)}`],
+    ["Prompts", escapeInline(describePromptCounts(card))]
+  ];
+  const speed = renderSpeedLead(card);
+  if (speed !== "") rows.push(["Speed", speed]);
+  const gate = describeGate(card);
+  rows.push(["Gate", `${gate.mark} ${escapeInline(gate.text)}`]);
+  const next = describeNextStep(card);
+  if (next) rows.push(["What now", escapeInline(next)]);
+  return renderKeyValueTable(rows);
+}
+
+// src/scorecard/render-answer-variation.ts
+var LISTED2 = 10;
+function describeZero(zero) {
+  const where = `${escapeInline(zero.id)} (run ${zero.run})`;
+  if (zero.status === "below_tolerance") {
+    return `${where}: the candidate answered ${zero.candidateTokens ?? "\u2014"} tokens, the baseline itself ${zero.baselineMin}\u2013${zero.baselineMax} over its runs`;
+  }
+  return `${where}: the answers part early, as the baseline's own did (at token ${(zero.baselinePartsAt ?? 0) + 1})`;
+}
+function renderAnswerVariation(card) {
+  const variation = card.answerVariation;
+  if (!variation || variation.promptsVaried === 0) return "";
+  const { explained } = variation;
+  const lead = `${variation.promptsVaried} of ${variation.promptsCompared} prompts got a different answer from the unpatched baseline in different runs, at temperature 0: the requests batched with a prompt differ from run to run, and batching changes the arithmetic.`;
+  const zeros = explained.length === 0 ? "No unscored prompt of the candidate lies within that variation." : `${explained.length} unscored prompt-run${explained.length === 1 ? " lies" : "s lie"} within it, so ${explained.length === 1 ? "it is" : "they are"} no evidence against the patch: ${explained.slice(0, LISTED2).map(describeZero).join("; ")}${explained.length > LISTED2 ? `; and ${explained.length - LISTED2} more` : ""}.`;
+  return `### The baseline's own answers vary
+
+${lead} ${zeros} \`speedgate calibrate\` measures how often the baseline disagrees with itself on this runner.`;
+}
+
+// src/scorecard/render-commits-section.ts
+var short = (sha2) => sha2 ? `\`${sha2.slice(0, 12)}\`` : "\u2014";
+function seconds(ms2) {
+  return ms2 === null ? "" : ` in ${(ms2 / 1e3).toFixed(1)} s`;
+}
+function describeCache(side2) {
+  switch (side2.cache) {
+    case "hit":
+      return "cached baseline for this base, reused (no overlay build)";
+    case "miss":
+      return `built for this base${seconds(side2.overlayMs)} and cached for the next pull request on it`;
+    case "none":
+      return "the image's source is at the base already";
+    default:
+      return "";
+  }
+}
+var plain = cleanLogLine;
+function describeOverlay(side2, role, esc2) {
+  if (side2.overlayFiles === null) return role === "baseline" && side2.cache === "hit" ? "\u2014" : "its own worktree of the commit";
+  if (side2.overlayFiles === 0) return "no file changed";
+  const listed = side2.overlayPaths.slice(0, 5).map(esc2).join(", ");
+  const more = side2.overlayFiles - Math.min(5, side2.overlayPaths.length);
+  return `${side2.overlayFiles} file${side2.overlayFiles === 1 ? "" : "s"} (${listed}${more > 0 ? `, \u2026 ${more} more` : ""})${seconds(side2.overlayMs)}`;
+}
+function describeBuild(side2, esc2) {
+  const { build } = side2;
+  if (!build.ran) return `none: ${esc2(build.reason)}`;
+  const cache = build.cache === null ? "" : `; build cache ${build.cache}${build.hit === null ? "" : build.hit ? ", hit" : ", missed"}`;
+  return `ran${seconds(build.ms)}${cache}: ${esc2(build.reason)}`;
+}
+function renderCommitsSection(card) {
+  const commits = card.commits;
+  if (!commits) return "";
+  const rows = [];
+  if (commits.image) {
+    rows.push(["Engine image", `${escapeInline(commits.image)} at ${short(commits.imageRevision)}${commits.imageRevisionFrom ? ` (${escapeInline(commits.imageRevisionFrom)})` : ""}`]);
+  }
+  const behind = commits.mergeBase === commits.base ? "" : ` (branched off at ${short(commits.mergeBase)}; its changes since then are applied on the base)`;
+  rows.push(["Baseline", `the base ${short(commits.base)}`], ["Candidate", `the head ${short(commits.head)}${behind}`]);
+  for (const role of ["baseline", "candidate"]) {
+    const side2 = commits[role];
+    if (!side2) continue;
+    const name = role === "baseline" ? "Baseline" : "Candidate";
+    if (role === "baseline" && side2.cache !== null) rows.push([`${name} image`, describeCache(side2)]);
+    rows.push([`${name} overlay`, describeOverlay(side2, role, escapeInline)]);
+    rows.push([`${name} build`, describeBuild(side2, escapeInline)]);
+    if (side2.leftOut > 0) rows.push([`${name} files left out`, `${side2.leftOut} changed file${side2.leftOut === 1 ? "" : "s"} outside \`source.paths\``]);
+  }
+  const table = ["| | |", "| --- | --- |", ...rows.map(([key, value]) => `| ${key} | ${(value ?? "").replace(/\|/g, "\\|").replace(/\n/g, " ")} |`)].join("\n");
+  const built = ["baseline", "candidate"].filter((role) => commits[role]?.build.ran);
+  const summary = `Commits, baseline cache and build: the base ${short(commits.base)} against the head ${short(commits.head)}${built.length > 0 ? `; built: ${built.join(" and ")}` : "; no build"}`;
+  return renderFold(summary, table);
+}
+function renderCommitsText(card) {
+  const commits = card.commits;
+  if (!commits) return [];
+  const lines2 = [`Commits: baseline = base ${commits.base.slice(0, 12)}, candidate = head ${commits.head.slice(0, 12)}${commits.mergeBase === commits.base ? "" : ` (merged onto the base from ${commits.mergeBase.slice(0, 12)})`}`];
+  if (commits.image) lines2.push(`  engine image ${plain(commits.image)} at ${commits.imageRevision?.slice(0, 12) ?? "?"}${commits.imageRevisionFrom ? ` (${plain(commits.imageRevisionFrom)})` : ""}`);
+  for (const role of ["baseline", "candidate"]) {
+    const side2 = commits[role];
+    if (!side2) continue;
+    const cache = role === "baseline" && side2.cache !== null ? `; image: ${describeCache(side2)}` : "";
+    lines2.push(`  ${role}: overlay ${describeOverlay(side2, role, plain)}${cache}; build ${describeBuild(side2, plain)}`);
+  }
+  return lines2;
+}
+
+// src/scorecard/render-markdown.ts
+var CARD_MARKER = "<!-- speedgate -->";
+var MAX_CARD_CHARS = 6e4;
+var KEEP_PROMPT_ROWS = 10;
+var MIN_PROMPT_ROW_CHARS = 40;
 function provenanceSection(card) {
   const p = card.provenance;
   const code = (value) => value ? `\`${breakHtmlComments(value.replace(/`/g, "")).replace(/\|/g, "\\|")}\`` : "\u2014";
@@ -63271,31 +65191,30 @@ function provenanceSection(card) {
   if (card.shard) rows.push(["Shard", `${card.shard.index} of ${card.shard.count}`]);
   if (card.source?.runUrl) rows.push(["Run", escapeInline(card.source.runUrl)]);
   const gpu = renderGpuStateTable(card);
-  const gpuPart = gpu === "" ? "" : `
+  return renderFold("Provenance and GPU state", `${renderKeyValueTable(rows)}${gpu === "" ? "" : `
 
-${gpu}`;
-  return `<details><summary>Provenance and GPU state</summary>
-
-${keyValueTable(rows)}${gpuPart}
-
-</details>`;
-}
-function capitalize(text5) {
-  return text5.charAt(0).toUpperCase() + text5.slice(1);
+${gpu}`}`);
 }
 function renderWith(card, limits) {
   const { headline } = describeVerdict(card);
+  const summary = renderSummaryTable(card);
+  const failure2 = renderFailureSection(card, { logLines: limits.logLines, heading: summary !== "" });
   const sections = [
     CARD_MARKER,
     `## ${escapeInline(headline)}`,
-    summarySection(card),
+    renderFactsLine(card),
+    summary === "" ? failure2 : summary,
     renderGpuBusyWarning(card),
     renderLeftOutFiles(card),
-    failureSection(card, limits.logLines),
-    renderSpeedSection(card),
-    settingsSection(card),
-    promptsSection(card, limits.promptRows),
+    summary === "" ? "" : failure2,
     renderScoreChart(card),
+    // Why some unscored prompts are no evidence against the patch: the baseline's own answers varied.
+    renderAnswerVariation(card),
+    renderSpeedSection(card),
+    renderPromptsSection(card, limits.promptRows),
+    renderMethodSection(card),
+    // Base/head mode only: what each engine was made from, the baseline cache and the builds.
+    renderCommitsSection(card),
     provenanceSection(card)
   ];
   return `${sections.filter((section) => section !== "").join("\n\n")}
@@ -63325,7 +65244,7 @@ function renderMarkdown(card, options = {}) {
     if (full.length <= maxChars) return full;
   }
   const fits = (limits) => renderWith(card, limits).length <= maxChars;
-  const keepRows = Math.min(allRows, FOLD_PROMPTS_AFTER);
+  const keepRows = Math.min(allRows, KEEP_PROMPT_ROWS);
   if (fits({ promptRows: keepRows, logLines: allLines })) {
     const rows2 = largestFitting(keepRows, allRows, (n) => fits({ promptRows: n, logLines: allLines }));
     return renderWith(card, { promptRows: rows2, logLines: allLines });
@@ -63345,13 +65264,13 @@ function renderMarkdown(card, options = {}) {
 // src/round/write-scorecard.ts
 async function writeAtomically(path, text5) {
   const temporary = `${path}.${process.pid}.${Date.now()}.tmp`;
-  await writeFile(temporary, text5, "utf8");
+  await writeFile2(temporary, text5, "utf8");
   await rename(temporary, path);
 }
 async function writeScorecard(outDir, card) {
   await mkdir(outDir, { recursive: true });
-  const jsonPath = join4(outDir, "scorecard.json");
-  const markdownPath = join4(outDir, "scorecard.md");
+  const jsonPath = join5(outDir, "scorecard.json");
+  const markdownPath = join5(outDir, "scorecard.md");
   await writeAtomically(jsonPath, `${JSON.stringify(card, null, 2)}
 `);
   await writeAtomically(markdownPath, renderMarkdown(card));
@@ -63401,7 +65320,7 @@ function parsePrompts(text5, source) {
   const prompts = [];
   const seen = /* @__PURE__ */ new Map();
   const seenContent = /* @__PURE__ */ new Map();
-  const lines2 = text5.split(/\r?\n/);
+  const lines2 = text5.replace(/^\uFEFF/, "").split(/\r?\n/);
   lines2.forEach((line, index) => {
     const lineNumber = index + 1;
     if (line.trim() === "") return;
@@ -63446,9 +65365,9 @@ function parsePrompts(text5, source) {
 // src/config/check-config-paths.ts
 import { constants as constants4 } from "node:fs";
 import { access, stat as stat2 } from "node:fs/promises";
-import { isAbsolute as isAbsolute5, join as join5, relative as relative4, resolve as resolve2 } from "node:path";
+import { isAbsolute as isAbsolute5, join as join6, relative as relative4, resolve as resolve2 } from "node:path";
 var resolveAgainst = (baseDir) => (path) => isAbsolute5(path) ? path : resolve2(baseDir, path);
-function listConfigPaths(config2, baseDir, patchPath) {
+function listConfigPaths(config2, baseDir, patchPath, options = {}) {
   const at = resolveAgainst(baseDir);
   const paths = [];
   const add = (field3, written, kind, purpose, mount = false) => {
@@ -63467,7 +65386,7 @@ function listConfigPaths(config2, baseDir, patchPath) {
     const build = config2[role].build;
     if (!build) continue;
     add(`${role}.build.context`, build.context, "folder", `the ${role} image's build context`);
-    const dockerfile = join5(at(build.context), build.dockerfile);
+    const dockerfile = join6(at(build.context), build.dockerfile);
     paths.push({
       field: `${role}.build.dockerfile`,
       written: build.dockerfile,
@@ -63477,7 +65396,7 @@ function listConfigPaths(config2, baseDir, patchPath) {
       onRunner: isAbsolute5(build.context)
     });
   }
-  if (config2.runtime === "process") {
+  if (config2.runtime === "process" && !options.commits) {
     add("baseline.cwd", config2.baseline.cwd, "folder", "where the baseline engine runs");
     add("candidate.sourceDir", config2.candidate.sourceDir, "folder", "the source copied and patched for the candidate");
     add("candidate.cwd", config2.candidate.cwd, "folder", "where the candidate engine runs");
@@ -63521,11 +65440,71 @@ function findCwdProblems(config2, patched) {
 }
 
 // src/config/load-patch.ts
-import { createHash as createHash5 } from "node:crypto";
+import { createHash as createHash6 } from "node:crypto";
 import { readFile as readFile3 } from "node:fs/promises";
+
+// src/patch/find-diff-corruption.ts
+var HUNK_HEADER = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
+var quote3 = (line) => JSON.stringify(line.length > 60 ? `${line.slice(0, 60)}\u2026` : line);
+function findDiffCorruption(text5) {
+  const lines2 = text5.split("\n");
+  if (lines2[lines2.length - 1] === "") lines2.pop();
+  let hunk = null;
+  let haveFileHeader = false;
+  let justEnded = null;
+  for (let index = 0; index < lines2.length; index += 1) {
+    const line = (lines2[index] ?? "").replace(/\r$/, "");
+    const number5 = index + 1;
+    if (hunk) {
+      const first = line[0];
+      if (first === " " || line === "") {
+        hunk.old -= 1;
+        hunk.new -= 1;
+      } else if (first === "-") hunk.old -= 1;
+      else if (first === "+") hunk.new -= 1;
+      else if (first === "\\") continue;
+      else {
+        return `line ${number5}: expected a line of the hunk at line ${hunk.line} (starting with a space, "+" or "-"; ${hunk.old} old and ${hunk.new} new lines still to come), got ${quote3(line)}`;
+      }
+      if (hunk.old < 0 || hunk.new < 0) {
+        return `line ${number5}: the hunk at line ${hunk.line} has more ${hunk.old < 0 ? "old (context and -)" : "new (context and +)"} lines than its header counts`;
+      }
+      if (hunk.old === 0 && hunk.new === 0) {
+        justEnded = hunk;
+        hunk = null;
+      }
+      continue;
+    }
+    const after = justEnded;
+    justEnded = null;
+    const header = HUNK_HEADER.exec(line);
+    if (header) {
+      if (!haveFileHeader) return `line ${number5}: a hunk without a file header before it (the "--- a/file" and "+++ b/file" lines)`;
+      hunk = { line: number5, old: header[2] === void 0 ? 1 : Number(header[2]), new: header[4] === void 0 ? 1 : Number(header[4]) };
+      if (hunk.old === 0 && hunk.new === 0) return `line ${number5}: a hunk header that counts no lines`;
+      continue;
+    }
+    if (line.startsWith("@@")) return `line ${number5}: expected a hunk header such as "@@ -12,7 +12,8 @@", got ${quote3(line)}`;
+    if (line.startsWith("diff --git ")) haveFileHeader = false;
+    if (line.startsWith("--- ") && (lines2[index + 1] ?? "").startsWith("+++ ")) {
+      haveFileHeader = true;
+      index += 1;
+      continue;
+    }
+    if (after && line !== "-- " && /^[-+ ]/.test(line)) {
+      return `line ${number5}: a hunk line after the hunk at line ${after.line} ended (its header counts fewer lines than it holds)`;
+    }
+  }
+  if (hunk) {
+    return `the hunk at line ${hunk.line} is cut short: ${hunk.old} old and ${hunk.new} new lines its header counts are missing at the end of the patch`;
+  }
+  return null;
+}
+
+// src/config/load-patch.ts
 var MAX_PATCH_BYTES = 10 * 1024 * 1024;
 function hashPatch(bytes) {
-  return createHash5("sha256").update(bytes).digest("hex");
+  return createHash6("sha256").update(bytes).digest("hex");
 }
 function checkPatchBytes(bytes, label) {
   if (bytes.length === 0) throw new ConfigError(`${label}: expected a non-empty patch, got an empty file`);
@@ -63541,6 +65520,8 @@ function checkPatchBytes(bytes, label) {
   if (!/^(diff --git |--- |\+\+\+ |@@ )/m.test(text5)) {
     throw new ConfigError(`${label}: expected a unified diff (lines starting with "diff --git", "---" or "@@"), found none`);
   }
+  const corruption = findDiffCorruption(text5);
+  if (corruption) throw new ConfigError(`${label}: expected a well-formed unified diff, but ${corruption}`);
 }
 async function loadPatch(path, label = "candidate.patch") {
   let bytes;
@@ -63553,6 +65534,85 @@ async function loadPatch(path, label = "candidate.patch") {
   return { path, bytes, sha256: hashPatch(bytes) };
 }
 
+// src/config/resolve-round-commits.ts
+import { isAbsolute as isAbsolute6 } from "node:path";
+var DEFAULT_LABELS = { base: "--base", head: "--head", repo: "--repo" };
+function checkProcessFolders(config2) {
+  const problems = [];
+  for (const [field3, value] of [
+    ["baseline.cwd", config2.baseline.cwd],
+    ["candidate.cwd", config2.candidate.cwd]
+  ]) {
+    if (value !== void 0 && isAbsolute6(value)) {
+      problems.push(`${field3}: expected a folder relative to the repository's root (each engine runs in a worktree of its commit), got ${describeValue(value, 200)}`);
+    }
+  }
+  return problems;
+}
+function findCommitsConfigProblems(config2, patchGiven) {
+  const problems = [];
+  if (patchGiven || config2.candidate.patch) {
+    problems.push(
+      "candidate.patch: expected no patch when scoring commits (--base and --head, or the action's base-sha and head-sha): the candidate is the head commit; a fixed baseline with a patch is the other mode (--patch), use one or the other"
+    );
+  }
+  if (config2.candidate.build) problems.push("candidate.build: expected no candidate build when scoring commits: both engines are made from one image, brought to each commit");
+  if (config2.runtime === "docker" && !config2.candidate.sourceDir) {
+    problems.push("candidate.sourceDir: expected the folder of the engine's source checkout inside the image (such as /sgl-workspace/sglang), which is brought to each commit");
+  }
+  if (config2.runtime === "process") problems.push(...checkProcessFolders(config2));
+  return problems;
+}
+async function checkFoldersAtCommits(config2, commits) {
+  if (config2.runtime !== "process") return [];
+  const problems = [];
+  const folders = [
+    ["baseline.cwd", config2.baseline.cwd, commits.base],
+    ["candidate.cwd", config2.candidate.cwd ?? config2.baseline.cwd, commits.head]
+  ];
+  for (const [field3, folder, commit] of folders) {
+    if (folder === void 0 || folder === "." || folder === "") continue;
+    const { stdout, exitCode } = await runGit(commits.repoDir, ["cat-file", "-t", `${commit}:${folder.replace(/^\.\//, "").replace(/\/$/, "")}`], { okExitCodes: [1, 128] });
+    if (exitCode !== 0 || stdout.toString("utf8").trim() !== "tree") {
+      problems.push(`${field3}: expected a folder of the repository at ${commit.slice(0, 12)}, got ${describeValue(folder, 200)}: there is no such folder in that commit`);
+    }
+  }
+  return problems;
+}
+async function resolveRoundCommits(config2, request3) {
+  const labels = request3.labels ?? DEFAULT_LABELS;
+  let repoDir;
+  const from = request3.repoDir ?? process.cwd();
+  try {
+    repoDir = await findRepositoryRoot(from);
+  } catch (error62) {
+    throw new ConfigError(`${labels.repo}: ${error62 instanceof GitError ? error62.message : String(error62)}`);
+  }
+  if (!repoDir) {
+    throw new ConfigError(
+      `${labels.repo}: expected a git repository holding the commits to score, but ${from} is not in one${request3.repoDir ? "" : " (run speedgate in a clone of the engine, or pass --repo DIR)"}`
+    );
+  }
+  const resolved = { base: "", head: "" };
+  for (const which of ["base", "head"]) {
+    const sha2 = await resolveCommit(repoDir, request3[which]);
+    if (!sha2) {
+      throw new ConfigError(
+        `${labels[which]}: expected a commit of the repository at ${repoDir}, got ${describeValue(request3[which], 200)}, which it does not have (fetch it first, such as git fetch origin ${request3[which]})`
+      );
+    }
+    resolved[which] = sha2;
+  }
+  const mergeBase = await findMergeBase(repoDir, resolved.base, resolved.head);
+  if (!mergeBase) {
+    throw new ConfigError(`${labels.head}: expected a commit that shares history with the base ${resolved.base.slice(0, 12)}, but ${resolved.head.slice(0, 12)} has no common ancestor with it`);
+  }
+  const commits = { repoDir, base: resolved.base, head: resolved.head, mergeBase, baseRef: request3.base, headRef: request3.head };
+  const problems = await checkFoldersAtCommits(config2, commits);
+  if (problems.length > 0) throw ConfigError.fromProblems(problems, labels.repo);
+  return commits;
+}
+
 // src/config/load-round-config.ts
 function parseRoundConfig(input2, source = "round config") {
   const parsed = roundConfigSchema.safeParse(input2);
@@ -63561,19 +65621,29 @@ function parseRoundConfig(input2, source = "round config") {
   }
   return parsed.data;
 }
+var INDENTATION_ERRORS = /* @__PURE__ */ new Set(["BAD_INDENT", "BLOCK_AS_IMPLICIT_KEY", "MULTILINE_IMPLICIT_KEY"]);
+function describeYamlErrors(errors, text5) {
+  const lines2 = text5.split(/\r?\n/);
+  const byLine = /* @__PURE__ */ new Map();
+  for (const error62 of errors) {
+    const at = error62.linePos?.[0]?.line ?? 0;
+    if (byLine.has(at)) continue;
+    const first = (error62.message.split("\n")[0] ?? "parse error").replace(/:\s*$/, "");
+    const shown = lines2[at - 1]?.trim() ? ` (${JSON.stringify(lines2[at - 1]?.trim())})` : "";
+    const around = error62.code === "BAD_INDENT" ? `line ${at}` : `lines ${at} and ${at + 1}`;
+    const hint = INDENTATION_ERRORS.has(error62.code) ? `; check the indentation of ${around}: the keys of one mapping start in the same column, and a value's own keys go on the lines below it, indented` : "";
+    byLine.set(at, `expected valid YAML, ${first.charAt(0).toLowerCase()}${first.slice(1)}${shown}${hint}`);
+  }
+  return [...byLine.values()].slice(0, 5);
+}
 function parseRoundConfigYaml(text5, source = "round config") {
   const document = (0, import_yaml.parseDocument)(text5, { prettyErrors: true, uniqueKeys: true });
-  if (document.errors.length > 0) {
-    throw ConfigError.fromProblems(
-      document.errors.map((error62) => `expected valid YAML, ${error62.message.split("\n")[0] ?? "parse error"}`),
-      source
-    );
-  }
+  if (document.errors.length > 0) throw ConfigError.fromProblems(describeYamlErrors(document.errors, text5), source);
   return parseRoundConfig(document.toJS(), source);
 }
-function resolveConfigPaths(config2, baseDir) {
+function resolveConfigPaths(config2, baseDir, options = {}) {
   const at = resolveAgainst(baseDir);
-  const onHost = config2.runtime === "process";
+  const onHost = config2.runtime === "process" && !options.commits;
   return {
     ...config2,
     baseline: {
@@ -63601,27 +65671,32 @@ function resolvedTokenizer(config2, at) {
 }
 var errorCode = (error62) => error62.code ?? error62.message;
 async function readRound(configPath, options, purpose) {
-  const absolutePath = resolve3(configPath);
+  const absolutePath2 = resolve3(configPath);
   let text5;
   try {
-    text5 = await readFile4(absolutePath, "utf8");
+    text5 = await readFile4(absolutePath2, "utf8");
   } catch (error62) {
-    throw new ConfigError(`config: expected a readable round config file, could not read ${absolutePath} (${errorCode(error62)})`);
+    throw new ConfigError(`config: expected a readable round config file, could not read ${absolutePath2} (${errorCode(error62)})`);
   }
-  const written = parseRoundConfigYaml(text5, absolutePath);
-  const baseDir = dirname5(absolutePath);
-  const config2 = resolveConfigPaths(written, baseDir);
+  const written = parseRoundConfigYaml(text5, absolutePath2);
+  const baseDir = dirname5(absolutePath2);
+  const scoringCommits = options.commits !== void 0;
+  if (scoringCommits) {
+    const problems2 = findCommitsConfigProblems(written, options.patchPath !== void 0);
+    if (problems2.length > 0) throw ConfigError.fromProblems(problems2, absolutePath2);
+  }
+  const config2 = resolveConfigPaths(written, baseDir, { commits: scoringCommits });
   const patchPath = options.patchPath ? resolve3(options.patchPath) : config2.candidate.patch;
   if (options.patchPath && config2.runtime === "process" && !config2.candidate.sourceDir) {
-    throw new ConfigError(`${absolutePath}: candidate.sourceDir: expected the folder the patch applies in, but it is missing`);
+    throw new ConfigError(`${absolutePath2}: candidate.sourceDir: expected the folder the patch applies in, but it is missing`);
   }
-  const paths = await checkConfigPaths(listConfigPaths(written, baseDir, options.patchPath));
+  const paths = await checkConfigPaths(listConfigPaths(written, baseDir, options.patchPath, { commits: scoringCommits }));
   const absent = (field3) => paths.some((entry) => entry.field === field3 && entry.problem !== null);
   const problems = [
     ...paths.filter((entry) => entry.problem !== null && (purpose === "run" || !entry.onRunner)).map(describePathProblem),
     ...findCwdProblems(config2, patchPath !== void 0)
   ];
-  if (problems.length > 0) throw ConfigError.fromProblems(problems, absolutePath);
+  if (problems.length > 0) throw ConfigError.fromProblems(problems, absolutePath2);
   let prompts = [];
   if (!absent("bench.prompts")) {
     let promptText;
@@ -63631,6 +65706,13 @@ async function readRound(configPath, options, purpose) {
       throw new ConfigError(`bench.prompts: expected a readable JSONL file, could not read ${config2.bench.prompts} (${errorCode(error62)})`);
     }
     prompts = parsePrompts(promptText, config2.bench.prompts);
+    const tooLong = prompts.filter((prompt) => (prompt.maxTokens ?? 0) > config2.bench.contextLimit);
+    if (tooLong.length > 0) {
+      throw ConfigError.fromProblems(
+        tooLong.slice(0, 20).map((prompt) => `prompt ${JSON.stringify(prompt.id)}: maxTokens ${prompt.maxTokens ?? 0} is above bench.contextLimit (${config2.bench.contextLimit}); lower one of them`),
+        config2.bench.prompts
+      );
+    }
   }
   const patchField = options.patchPath ? "patch" : "candidate.patch";
   const patch = patchPath && !absent(patchField) ? await loadPatch(patchPath, patchField) : null;
@@ -63638,16 +65720,18 @@ async function readRound(configPath, options, purpose) {
   const tokenCounter = tokenizer?.from === "runner" && !absent("bench.tokenizer") ? await readTokenizerFile(tokenizer.path) : void 0;
   const finalConfig = patch ? { ...config2, candidate: { ...config2.candidate, patch: patch.path } } : config2;
   const fingerprint = fingerprintRound(finalConfig, baseDir, prompts);
+  const commits = options.commits ? await resolveRoundCommits(finalConfig, options.commits) : null;
   return {
     round: {
       config: finalConfig,
-      configPath: absolutePath,
+      configPath: absolutePath2,
       prompts,
       patch,
       fingerprint,
       ...tokenCounter !== void 0 ? { tokenCounter } : tokenizer ? {} : { tokenCounter: null },
+      commits,
       // A check may run where the runner's prompts are not: the calibration's fit is decided when the round runs.
-      calibration: options.skipCalibration || purpose === "check" ? null : await loadRoundCalibration(finalConfig, absolutePath, baseDir, prompts.length, fingerprint)
+      calibration: options.skipCalibration || purpose === "check" ? null : await loadRoundCalibration(finalConfig, absolutePath2, baseDir, prompts.length, fingerprint)
     },
     paths
   };
@@ -63908,45 +65992,7 @@ async function readScorecard(path) {
 
 // src/shard/find-card-files.ts
 import { readdir as readdir2, stat as stat3 } from "node:fs/promises";
-import { join as join6, relative as relative5, resolve as resolve4, sep } from "node:path";
-
-// src/patch/glob-to-regexp.ts
-function globToRegExp(pattern) {
-  const anyDepth = !pattern.includes("/");
-  let source = "";
-  let braces = 0;
-  for (let position = 0; position < pattern.length; position++) {
-    const char = pattern.charAt(position);
-    if (char === "*") {
-      if (pattern.charAt(position + 1) === "*") {
-        const slashAfter = pattern.charAt(position + 2) === "/";
-        source += slashAfter ? "(?:.*/)?" : ".*";
-        position += slashAfter ? 2 : 1;
-      } else {
-        source += "[^/]*";
-      }
-    } else if (char === "?") {
-      source += "[^/]";
-    } else if (char === "{") {
-      braces += 1;
-      source += "(?:";
-    } else if (char === "}" && braces > 0) {
-      braces -= 1;
-      source += ")";
-    } else if (char === "," && braces > 0) {
-      source += "|";
-    } else {
-      source += char.replace(/[.+^$()|[\]\\]/g, "\\$&");
-    }
-  }
-  source += ")".repeat(braces);
-  return new RegExp(`^${anyDepth ? "(?:.*/)?" : ""}${source.replace(/^\.\//, "")}$`);
-}
-function createPathFilter(patterns) {
-  const include = patterns.filter((pattern) => !pattern.startsWith("!")).map(globToRegExp);
-  const exclude = patterns.filter((pattern) => pattern.startsWith("!")).map((pattern) => globToRegExp(pattern.slice(1)));
-  return (path) => (include.length === 0 || include.some((regexp) => regexp.test(path))) && !exclude.some((regexp) => regexp.test(path));
-}
+import { join as join7, relative as relative5, resolve as resolve4, sep } from "node:path";
 
 // src/shard/compare-ids.ts
 function compareIds(a, b) {
@@ -63958,7 +66004,7 @@ var CARD_FILE = "scorecard.json";
 async function walk(folder, found) {
   const entries = await readdir2(folder, { withFileTypes: true });
   for (const entry of entries) {
-    const path = join6(folder, entry.name);
+    const path = join7(folder, entry.name);
     if (entry.isDirectory()) await walk(path, found);
     else if (entry.isFile()) found.push(path);
   }
@@ -64056,7 +66102,9 @@ var MUST_AGREE = [
   { what: "source.repository", pick: (card) => card.source?.repository ?? null },
   { what: "source.pullRequest", pick: (card) => card.source?.pullRequest ?? null },
   { what: "source.headSha", pick: (card) => card.source?.headSha ?? null },
-  { what: "shard count", pick: (card) => card.shard?.count ?? null }
+  { what: "shard count", pick: (card) => card.shard?.count ?? null },
+  // Base/head mode: the same base, head and image commit (each runner's cache and build may differ).
+  { what: "commits", pick: (card) => card.commits ? { base: card.commits.base, head: card.commits.head, imageRevision: card.commits.imageRevision } : null }
 ];
 function canonical(value) {
   if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "undefined";
@@ -64193,35 +66241,58 @@ export {
   CALIBRATION_KIND,
   CALIBRATION_SCHEMA_VERSION,
   fingerprintRound,
-  processEngineCwd,
   cleanLogLine,
-  findPackageRoot,
+  processEngineCwd,
+  GitError,
+  runGit,
+  gitText,
+  isAncestor,
+  createPathFilter,
   formatTimes,
   formatScoreAgainstBar,
   formatPercent,
   GATE_MODES,
-  SPEEDGATE_VERSION,
   MAX_LISTED_LEFT_OUT,
+  planCommitChange,
+  decideBuilds,
+  resolveCommit,
+  LABEL_BASELINE_BASE,
+  findPackageRoot,
+  engineFamily,
+  SPEEDGATE_VERSION,
+  DEFAULT_REVISION_LABEL,
   createHfTokenizer,
   runRound,
+  readGpuSnapshot,
+  describeMemoryInUse,
+  describeHolders,
+  describeRunnerFix,
+  decideVerdict,
   formatMs,
   describeFailureEvent,
+  describeFailureCause,
   describeVerdict,
   formatRunScores,
   describeInterval,
   describeRuns,
   describeNoise,
   describeUnscored,
+  explainCudaOom,
   integrityRows,
   countingSentence,
   promptReason,
-  readGpuSnapshot,
-  describeMemoryInUse,
-  describeHolders,
-  explainCudaOom,
+  describeIntervalBriefly,
+  describeScore,
+  describePromptCounts,
+  describeGate,
+  describeNextStep,
+  findSameOutcome,
+  renderEngineTimes,
   formatRate,
   formatRatio,
   describeTimeChange,
+  describeSpeedLead,
+  renderCommitsText,
   CARD_MARKER,
   renderMarkdown,
   writeAtomically,
@@ -64235,7 +66306,6 @@ export {
   checkRound,
   createProgressRenderer,
   readScorecard,
-  createPathFilter,
   compareIds,
   findCardFiles,
   mergeScorecards

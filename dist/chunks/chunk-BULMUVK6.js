@@ -55,6 +55,7 @@ function isProcessAlive(pid) {
 }
 
 // src/docker/sweep-resources.ts
+var ROLE_RUN_BASELINE = "baseline-run";
 var DEFAULT_STALE_AFTER_MS = 24 * 60 * 60 * 1e3;
 function isRunGone(labels, now, staleAfterMs) {
   const pid = Number(labels[LABEL_PID]);
@@ -107,6 +108,16 @@ async function sweepResources(docker, filter, logger, options = {}) {
       }
     }
   }
+  const runBaselines = await docker.listImages({ filters: { label: [...labelFilter, `${LABEL_ROLE}=${ROLE_RUN_BASELINE}`] } });
+  for (const info of runBaselines.filter((image) => selected(image.Labels))) {
+    try {
+      await docker.getImage(info.Id).remove({ force: true });
+      counts.images += 1;
+    } catch (error) {
+      const status = dockerStatusCode(error);
+      if (status !== 404 && status !== 409) problems.push(`image ${info.Id.slice(0, 19)}: ${error.message}`);
+    }
+  }
   if (problems.length > 0) {
     const message = `docker: could not remove ${problems.length} resource(s): ${problems.join("; ")}`;
     logger.error(message);
@@ -119,8 +130,10 @@ export {
   dockerStatusCode,
   LABEL_RUN_ID,
   LABEL_ROLE,
+  LABEL_CREATED,
   makeResourceLabels,
   isProcessAlive,
+  ROLE_RUN_BASELINE,
   DEFAULT_STALE_AFTER_MS,
   isRunGone,
   sweepResources
