@@ -27,10 +27,19 @@ export interface RunBenchmarkOptions {
   tokenCounter?: TokenCounter | null;
   /** Awaited after the warm-ups, right before the first measured request (reading the engine's metrics there). */
   beforeMeasured?: () => Promise<void>;
+  /**
+   * Aborted when the engine's process is gone: no request starts after it, and the ones in flight keep
+   * what the engine sent before it died (its sockets are closed, so they end by themselves) and are cut
+   * off only after DEATH_DRAIN_MS. Aborting them at once lost answers whose last bytes had arrived but
+   * were not read yet: a busy client learns of the exit before it reads its sockets.
+   */
+  engineGone?: AbortSignal;
 }
 
 /** How long a connection error waits for the engine's death to be reported before it stands as is. */
 const DEATH_GRACE_MS = 1000;
+/** How long requests in flight when the engine died may take to end by themselves before they are cut off. */
+const DEATH_DRAIN_MS = 2000;
 
 function describeAbort(signal: AbortSignal): string {
   const reason: unknown = signal.reason;
@@ -93,6 +102,15 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<Map<st
   if (options.signal.aborted) follow();
   else options.signal.addEventListener("abort", follow, { once: true });
   const signal = linked.signal;
+  // Stops new requests: a cancellation, or the engine's death at once; the requests in flight follow a
+  // death only after the drain.
+  const stopped = options.engineGone ? AbortSignal.any([signal, options.engineGone]) : signal;
+  let drainTimer: NodeJS.Timeout | null = null;
+  const drainThenCut = (): void => {
+    drainTimer = setTimeout(() => linked.abort(options.engineGone?.reason), DEATH_DRAIN_MS);
+  };
+  if (options.engineGone?.aborted) linked.abort(options.engineGone.reason);
+  else options.engineGone?.addEventListener("abort", drainThenCut, { once: true });
   const settings: RequestSettings = {
     model: bench.model,
     maxTokens: bench.maxTokens,
@@ -114,9 +132,9 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<Map<st
     if (record.ok || record.kind !== "connection_error") return record;
     // A dying engine drops its connections a moment before its exit is noticed: hold a connection
     // error briefly, and if the abort follows, the death is what the card should say.
-    await waitUntil(performance.now() + DEATH_GRACE_MS, signal);
-    if (!signal.aborted) return record;
-    const died: RequestRecord = { ok: false, kind: "engine_died", reason: `${describeAbort(signal)} (${record.reason})` };
+    await waitUntil(performance.now() + DEATH_GRACE_MS, stopped);
+    if (!stopped.aborted) return record;
+    const died: RequestRecord = { ok: false, kind: "engine_died", reason: `${describeAbort(stopped)} (${record.reason})` };
     if (record.chunks) died.chunks = record.chunks;
     if (record.endMs !== undefined) died.endMs = record.endMs;
     return died;
@@ -126,12 +144,12 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<Map<st
     const warmups = buildWarmupPrompts(prompts, bench.warmupRequests);
     if (warmups.length > 0) {
       const warmupOffsets = buildArrivalSchedule(warmups.length, bench.requestIntervalMs, bench.arrival, bench.seed);
-      await runOpenLoop(warmups, warmupOffsets, signal, send, () => undefined);
+      await runOpenLoop(warmups, warmupOffsets, stopped, send, () => undefined);
     }
     await options.beforeMeasured?.();
     options.onProgress?.({ done: 0, total, failed: 0 });
     const offsets = buildArrivalSchedule(total, bench.requestIntervalMs, bench.arrival, bench.seed);
-    await runOpenLoop(prompts, offsets, signal, send, (prompt, record) => {
+    await runOpenLoop(prompts, offsets, stopped, send, (prompt, record) => {
       records.set(prompt.id, record);
       if (!record.ok) failed++;
       options.onProgress?.({ done: records.size, total, failed });
@@ -139,13 +157,15 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<Map<st
   } finally {
     releaseAwake?.();
     options.signal.removeEventListener("abort", follow);
+    options.engineGone?.removeEventListener("abort", drainThenCut);
+    if (drainTimer) clearTimeout(drainTimer);
     void dispatcher.destroy().catch(() => undefined);
   }
 
   // Only now, with no stream left in flight, is any text tokenized: the timing never waits for it.
   finalizeRecords(records.values(), options.tokenCounter ?? null);
-  if (signal.aborted) {
-    const reason = describeAbort(signal);
+  if (stopped.aborted) {
+    const reason = describeAbort(stopped);
     for (const prompt of prompts) {
       if (!records.has(prompt.id)) records.set(prompt.id, { ok: false, kind: "engine_died", reason });
     }

@@ -119,8 +119,9 @@ async function runEngine(role: EngineRole, run: number, runtime: EngineRuntime, 
     });
     emit({ type: "healthy", role, afterMs: healthyAfterMs });
 
-    // An engine that dies mid-benchmark ends the benchmark at once: the prompts it never answered
-    // are recorded with the reason, instead of each waiting for its own timeout.
+    // An engine that dies mid-benchmark ends the benchmark: no prompt is sent after it, the answers it
+    // had finished still count, and the prompts it never answered are recorded with the reason, instead
+    // of each waiting for its own timeout.
     const died = new AbortController();
     let benchmarkOver = false;
     let death: EngineFailure | null = null;
@@ -139,7 +140,8 @@ async function runEngine(role: EngineRole, run: number, runtime: EngineRuntime, 
       prompts: round.prompts,
       bench: config.bench,
       tokenCounter: context.tokenCounter,
-      signal: AbortSignal.any([signal, died.signal]),
+      signal,
+      engineGone: died.signal,
       onProgress: (progress) => emit({ type: "benchmark", role, ...progress }),
       ...(scrapesMetrics ? { beforeMeasured: async () => void (metricsBefore = await scrapeEngineMetrics(running.baseUrl, signal)) } : {}),
     });

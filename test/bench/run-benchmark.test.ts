@@ -5,6 +5,7 @@ import { type BenchmarkProgress, runBenchmark } from "../../src/bench/run-benchm
 import type { BenchSettings } from "../../src/config/round-config-schema.js";
 import type { Prompt } from "../../src/prompts/prompt.js";
 import { startSimEngine } from "../../src/sim-engine/start-sim-engine.js";
+import { startScriptedServer } from "./start-scripted-server.js";
 import { useSimEngines } from "./support/use-sim-engines.js";
 
 const bench: BenchSettings = {
@@ -142,19 +143,53 @@ describe("runBenchmark", () => {
   });
 
   it("records the connections an engine drops as it dies as engine_died once its death is reported", async () => {
-    const controller = new AbortController();
+    const gone = new AbortController();
     const engine = await start(
       { defaults: { ttftMs: 1, itlMs: 0, outputTokens: 2 }, prompts: { p1: { itlMs: 20, outputTokens: 1000 } }, faults: { dieAfterRequests: 3 } },
       // As the round runner does when the engine process exits.
-      { onDie: (code) => controller.abort(new Error(`the engine exited with code ${code}`)) },
+      { onDie: (code) => gone.abort(new Error(`the engine exited with code ${code}`)) },
     );
-    const records = await runBenchmark({ baseUrl: engine.url, prompts, bench: { ...bench, requestIntervalMs: 100 }, signal: controller.signal });
+    const records = await runBenchmark({
+      baseUrl: engine.url,
+      prompts,
+      bench: { ...bench, requestIntervalMs: 100 },
+      signal: new AbortController().signal,
+      engineGone: gone.signal,
+    });
     expect(records.get("p0")?.ok).toBe(true);
     const cut = records.get("p1");
     expect(cut).toMatchObject({ ok: false, kind: "engine_died" });
     expect(cut?.ok === false && cut.reason).toMatch(/^the engine exited with code 1/);
     expect(cut?.ok === false && (cut.chunks?.length ?? 0)).toBeGreaterThan(0);
     expect(records.get("p4")).toMatchObject({ ok: false, kind: "engine_died" });
+  });
+
+  it("keeps an answer the engine finished before it died, though the client hears of the death before it reads the answer", async () => {
+    const gone = new AbortController();
+    const chunk = (body: string): string => `data: {"id":"x","object":"chat.completion.chunk","created":0,"model":"sim-model","choices":[${body}]}\n\n`;
+    const server = await startScriptedServer((_req, res, socket) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      const answer =
+        chunk(`{"index":0,"delta":{"content":"hello there"},"finish_reason":null}`) +
+        `data: {"id":"x","object":"chat.completion.chunk","created":0,"model":"sim-model","choices":[{"index":0,"delta":{},"finish_reason":"stop"}],"usage":{"prompt_tokens":1,"completion_tokens":2,"total_tokens":3}}\n\n` +
+        "data: [DONE]\n\n";
+      // The last bytes are in the kernel when the process dies; the client is told of the exit in the
+      // same turn, before its loop comes round to read the socket (what a busy runner does).
+      res.end(answer, () => {
+        gone.abort(new Error("the engine exited with code 1"));
+        socket.destroy();
+      });
+    });
+    try {
+      const two = prompts.slice(0, 2);
+      const records = await runBenchmark({ baseUrl: server.url, prompts: two, bench: { ...bench, requestIntervalMs: 500 }, signal: new AbortController().signal, engineGone: gone.signal });
+      expect(records.get("p0")).toMatchObject({ ok: true, text: { content: "hello there" } });
+      // Nothing is sent to an engine known to be gone.
+      expect(records.get("p1")).toMatchObject({ ok: false, kind: "engine_died", reason: "the engine exited with code 1" });
+      expect(server.received).toHaveLength(1);
+    } finally {
+      await server.close();
+    }
   });
 
   it("records the prompts after an engine death by the die-after-requests fault as failures", async () => {
