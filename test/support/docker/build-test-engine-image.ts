@@ -43,7 +43,7 @@ const IMAGE_PROMPTS = 500;
  */
 export const BASELINE_PROFILE = {
   model: "sim-model",
-  defaults: { ttftMs: 30, itlMs: 6, outputTokens: 12, reasoningTokens: 0, tokensPerChunk: 1 },
+  defaults: { ttftMs: 30, itlMs: 24, outputTokens: 12, reasoningTokens: 0, tokensPerChunk: 1 },
   promptsFile: "prompts.jsonl",
 };
 
