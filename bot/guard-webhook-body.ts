@@ -122,13 +122,18 @@ export function createBodyGuard(middleware: Middleware, options: BodyGuardOption
       // No `connection: close`: Node would close at once with the body still arriving, and the reset can
       // reach the client before the answer does. The connection is cut below instead, once it lingered.
       if (!response.headersSent) response.writeHead(status, { "content-type": "text/plain; charset=utf-8" });
-      response.end(`${message}\n`);
-      // Stop reading: what still arrives is thrown away, up to a bound, then the connection is cut.
+      // Once the answer is out, the app's side of the connection is closed (FIN): the client learns the
+      // answer is all it gets, and nothing it already received is lost.
+      response.end(`${message}\n`, () => request.socket.end());
+      // What still arrives is thrown away, up to a bound; past it the app stops reading, so the client's
+      // writes stall instead of the connection being reset: a reset arriving before the client read the
+      // answer made its kernel drop the answer (seen under load: no status at all instead of 413).
+      // The connection is cut when the linger is over.
       let discarded = 0;
       request.removeAllListeners("data");
       request.on("data", (chunk: Buffer) => {
         discarded += chunk.length;
-        if (discarded > lingerBytes) request.socket.destroy();
+        if (discarded > lingerBytes) request.pause();
       });
       request.resume();
       setTimeout(() => request.socket.destroy(), LINGER_MS).unref();
