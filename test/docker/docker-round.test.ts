@@ -120,7 +120,20 @@ describe.skipIf(!context)("runRound with runtime: docker (real daemon)", () => {
       try {
         for await (const chunk of events) {
           const event = JSON.parse(String(chunk)) as { id: string };
-          await docker.getContainer(event.id).kill({ signal: "SIGKILL" });
+          const container = docker.getContainer(event.id);
+          // Killed once it has said what it was doing, as the OOM killer takes an engine loading weights:
+          // killed at its start event, a loaded daemon had not yet run the echo the card must show.
+          const logs = await container.logs({ follow: true, stdout: true, stderr: true });
+          try {
+            let seen = "";
+            for await (const part of logs) {
+              seen += String(part);
+              if (seen.includes("loading weights")) break;
+            }
+          } finally {
+            (logs as NodeJS.ReadableStream & { destroy(): void }).destroy();
+          }
+          await container.kill({ signal: "SIGKILL" });
           break;
         }
       } finally {
