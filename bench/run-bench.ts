@@ -228,16 +228,13 @@ rows.push(
   ...(await section("gate statistics", async () => {
     const figure = await measureGateStatistics({ log: (line) => process.stderr.write(`  ${line}\n`) });
     const percent = (value: number): string => `${(value * 100).toFixed(1)}%`;
-    return figure.rows.map((row) => {
-      const calibrated = row.setup.startsWith("calibrated");
-      return {
-        figure: `10. Gate, ${row.setup}: unchanged engine passes / a 10% speedup passes / speedup detected 95% of the time (${figure.rounds} rounds, ${figure.prompts} prompts)`,
-        measured: `${percent(row.falsePassRate)} / ${percent(row.powerAt10)} / ${percent(row.detectableSpeedup)}`,
-        // The promise is made for the calibrated gate; without calibration one run cannot see how much engine starts differ, and the card says so.
-        goal: calibrated ? "≤ 5% / ≥ 95% / —" : "(reference)",
-        met: calibrated ? row.falsePassRate <= 0.05 && row.powerAt10 >= 0.95 : null,
-      };
-    });
+    return figure.rows.map((row) => ({
+      figure: `10. Gate, ${row.setup}: unchanged engine passes / a 10% speedup passes / speedup detected 95% of the time (${figure.rounds} rounds, ${figure.prompts} prompts)`,
+      measured: `${percent(row.falsePassRate)} / ${percent(row.powerAt10)} / ${percent(row.detectableSpeedup)}`,
+      // Promised for the defaults and for calibrated gates; one run without a calibration cannot see how much engine starts differ, and the card says so.
+      goal: row.promised ? "≤ 5% / ≥ 95% / —" : "(reference)",
+      met: row.promised ? row.falsePassRate <= 0.05 && row.powerAt10 >= 0.95 : null,
+    }));
   })),
 );
 

@@ -9,6 +9,12 @@ const WARMUP_STREAMS = 24;
 const WARMUP_CONCURRENCY = 4;
 
 let warmed: Promise<void> | null = null;
+let warm = false;
+
+/** Whether this process's client has been warmed (warmBenchClient finished). */
+export function isBenchClientWarm(): boolean {
+  return warm;
+}
 
 /**
  * Runs the benchmark client's code (HTTP, socket stamping, SSE parsing, the stream state) over
@@ -20,7 +26,7 @@ let warmed: Promise<void> | null = null;
  * both are measured exactly as before, and a calibration and a round start from the same client.
  */
 export function warmBenchClient(): Promise<void> {
-  warmed ??= runWarmup().catch(() => {
+  warmed ??= runWarmup().then(() => void (warm = true)).catch(() => {
     // A warm-up that cannot run (no loopback port) costs only the evenness it was for: the round goes on.
     warmed = null;
   });
