@@ -170,8 +170,8 @@ describe("runRound", () => {
     expect(events.filter((event) => event.type === "starting").map((event) => `${event.role} ${"run" in event ? event.run : ""}/${"runs" in event ? event.runs : ""}`)).toEqual([
       "baseline 1/2", "candidate 1/2", "candidate 2/2", "baseline 2/2",
     ]);
-    // Each run pairs its own two engine starts, whichever went first: the candidate of run 2 is scored against the baseline of run 2.
-    expect(card.runs.scores.every((score) => score !== null && score > 1)).toBe(true);
+    // Each run pairs its own two engine starts, whichever went first: run 2 has both sides' times, as run 1 does.
+    expect(card.runs.scores.every((score) => score !== null)).toBe(true);
   });
 
   it("says on the card, near the top, that nothing was changed when the round has no patch and one engine in both seats", async () => {
