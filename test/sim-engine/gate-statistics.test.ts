@@ -1,4 +1,6 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import {
   DOCUMENTED_CALIBRATION_ROUNDS,
   DOCUMENTED_RUNNER,
@@ -26,14 +28,8 @@ function withFaults(profile: SimProfileInput, faults: NonNullable<SimProfileInpu
 }
 
 describe("the gate a user gets without setting anything", () => {
-  const defaults = parseRoundConfig({
-    engine: "e",
-    runtime: "process",
-    port: 1,
-    baseline: { command: ["engine"] },
-    bench: { prompts: "prompts.jsonl", maxTokens: 512, requestIntervalMs: 0, contextLimit: 4096, tolerance: 0.9 },
-    gate: { minRoundScore: 1 },
-  });
+  // The shipped SGLang round sets neither runs nor a calibration: what it gets is the default gate.
+  const defaults = parseRoundConfig(parse(readFileSync(new URL("../../examples/rounds/sglang.yaml", import.meta.url), "utf8")));
   const scenario = referenceScenario({ noise: HARSH_RUNNER, runs: defaults.bench.runs });
 
   it("is the one studied here: not calibrated, the interval's low end, bench.runs 4 in counterbalanced order", () => {
