@@ -248,27 +248,27 @@ rows.push(
     const what = `${figure.prompts} prompts, \`speedgate run\` per round against \`speedgate sim-engine --run-variance 0.0141 --jitter 0.03\`; ${(figure.elapsedS / 60).toFixed(0)} min`;
     return [
       {
-        figure: `14. Default gate end to end (bench.runs ${figure.runs}, not calibrated; ${what}): unchanged engine passes`,
+        figure: `15. Default gate end to end (bench.runs ${figure.runs}, not calibrated; ${what}): unchanged engine passes`,
         measured: rate(figure.aaDefault),
         goal: "≤ 5%",
         met: figure.aaDefault.passed <= 0.05 * figure.aaDefault.rounds,
       },
-      { figure: "14. Default gate end to end: a 10% faster engine passes", measured: rate(figure.fasterDefault), goal: "≥ 95%", met: figure.fasterDefault.passed >= 0.95 * figure.fasterDefault.rounds },
-      { figure: "14. The same rounds as one run each (their first run alone, not calibrated: the default before): unchanged / 10% faster pass", measured: `${rate(figure.aaOneRun)} / ${rate(figure.fasterOneRun)}`, goal: "(reference)", met: null },
+      { figure: "15. Default gate end to end: a 10% faster engine passes", measured: rate(figure.fasterDefault), goal: "≥ 95%", met: figure.fasterDefault.passed >= 0.95 * figure.fasterDefault.rounds },
+      { figure: "15. The same rounds as one run each (their first run alone, not calibrated: the default before): unchanged / 10% faster pass", measured: `${rate(figure.aaOneRun)} / ${rate(figure.fasterOneRun)}`, goal: "(reference)", met: null },
       {
-        figure: `14. The same rounds calibrated (\`speedgate calibrate\` on this machine, noise floor ${figure.noiseFloor === null ? "—" : `+${(100 * figure.noiseFloor).toFixed(1)}%`}): unchanged / 10% faster pass`,
+        figure: `15. The same rounds calibrated (\`speedgate calibrate\` on this machine, noise floor ${figure.noiseFloor === null ? "—" : `+${(100 * figure.noiseFloor).toFixed(1)}%`}): unchanged / 10% faster pass`,
         measured: `${rate(figure.aaCalibrated)} / ${rate(figure.fasterCalibrated)}`,
         goal: "≤ 5% / ≥ 95%",
         met: figure.aaCalibrated !== null && figure.fasterCalibrated !== null && figure.aaCalibrated.passed <= 0.05 * figure.aaCalibrated.rounds && figure.fasterCalibrated.passed >= 0.95 * figure.fasterCalibrated.rounds,
       },
       {
-        figure: "14. Calibration against scoring: mean A/A round score of `speedgate calibrate`'s rounds / of fresh `speedgate run` rounds",
+        figure: "15. Calibration against scoring: mean A/A round score of `speedgate calibrate`'s rounds / of fresh `speedgate run` rounds",
         measured: `${figure.calibrationMean === null ? "—" : `${figure.calibrationMean.toFixed(4)}×`} / ${figure.scoringMean.toFixed(4)}×`,
         goal: "(reference: equal within noise)",
         met: null,
       },
-      { figure: "14. Order: A/A run score by run position, before (baseline first in every run, cold client)", measured: positions(figure.positionsBefore), goal: "(reference)", met: null },
-      { figure: "14. Order: A/A run score by run position, after (counterbalanced, client warmed in-process)", measured: positions(figure.positionsAfter), goal: "(reference)", met: null },
+      { figure: "15. Order: A/A run score by run position, before (baseline first in every run, cold client)", measured: positions(figure.positionsBefore), goal: "(reference)", met: null },
+      { figure: "15. Order: A/A run score by run position, after (counterbalanced, client warmed in-process)", measured: positions(figure.positionsAfter), goal: "(reference)", met: null },
     ];
   })),
 );
