@@ -18,6 +18,7 @@ import { classifyFailure } from "../failure/classify-failure.js";
 import { type EngineFailure, EngineFailureError, type EngineRole } from "../failure/engine-failure.js";
 import type { Logger } from "../logger.js";
 import { describeBusyPoll } from "../bench/keep-event-loop-awake.js";
+import { warmBenchClient } from "../bench/warm-bench-client.js";
 import { type CardSource, buildScorecard, cardSettings } from "../scorecard/build-scorecard.js";
 import { calibrationFacts } from "../scorecard/rescore-card.js";
 import { resolveDocsBaseUrl } from "../scorecard/resolve-docs-base-url.js";
@@ -200,6 +201,8 @@ export async function runRound(options: RunRoundOptions): Promise<Scorecard> {
   logger.info(describeBusyPoll(round.config.bench.busyPoll));
   try {
     if (signal.aborted) throw new RoundCancelledError(signal.reason);
+    // Before any engine: its cost must not fall on the first engine measured (warm-bench-client.ts).
+    if (round.config.bench.clientWarmup) await warmBenchClient();
     failure = await prepareEngine("baseline", runtime, options, prepared);
     if (failure) options.onProgress?.({ type: "skipped", role: "candidate", reason: "the baseline could not be prepared" });
     else {
