@@ -7,6 +7,7 @@ import { silentLogger } from "../../src/logger.js";
 import { RoundCancelledError } from "../../src/round/round-cancelled-error.js";
 import { type RoundProgressEvent, runRound } from "../../src/round/run-round.js";
 import { writeScorecard } from "../../src/round/write-scorecard.js";
+import { isBenchClientWarm } from "../../src/bench/warm-bench-client.js";
 import { calibrationSettingsOf } from "../../src/calibration/calibration-settings.js";
 import { aaRound, runCalibration } from "../../src/calibration/run-calibration.js";
 import { renderMarkdown } from "../../src/scorecard/render-markdown.js";
@@ -66,6 +67,15 @@ const fast: SimProfileInput = { defaults: { ttftMs: 2, itlMs: 1, outputTokens: 1
 const round = () => ({ ...makeProcessRound({ port: 1, command: ["unused"], prompts: PROMPTS }), prompts: PROMPTS });
 
 describe("runRound", () => {
+  // First in the file: the warm-up is once per process, so only the first round shows when it happens.
+  it("warms the benchmark client before it prepares or starts any engine", async () => {
+    expect(isBenchClientWarm()).toBe(false);
+    const warmAtPrepare: boolean[] = [];
+    const runtime = new InProcessRuntime({ baseline: fast, candidate: fast }, { prepare: () => void warmAtPrepare.push(isBenchClientWarm()) });
+    await runRound({ round: round(), logger: silentLogger, signal: new AbortController().signal, runtime });
+    expect(warmAtPrepare).toEqual([true, true]);
+  });
+
   it("prepares both engines first, then runs the baseline and the candidate, stops each, disposes, and fills provenance from the prepared engines", async () => {
     const runtime = new InProcessRuntime({ baseline: fast, candidate: { defaults: { ...fast.defaults, itlMs: 0 } } });
     const events: RoundProgressEvent[] = [];
