@@ -28,6 +28,9 @@ import buildCliBundle from "../test/support/cli-bundle/cli-bundle-setup.js";
  *     (`speedgate calibrate` on this machine, then the noise-floor rule), from the cards alone.
  *   - order: the A/A score by run position, with the order and client before #20 (baseline first in
  *     every run, no client warm-up) and with the defaults.
+ * 100 rounds of 8 engine starts each: about 50 minutes on this project's 2-core machine under other
+ * people's test runs (load average 7 to 17), 30 s a round; ROUNDS, BEFORE_ROUNDS and CALIBRATION_ROUNDS
+ * set the counts when it runs on its own (`npx tsx bench/default-gate-end-to-end.ts`).
  */
 
 export interface GateRate {
@@ -96,8 +99,9 @@ function firstRunOnly(card: Scorecard, gate: GateSettings): Scorecard {
 
 export async function measureDefaultGateEndToEnd(options: { rounds?: number; beforeRounds?: number; calibrationRounds?: number; log?: (line: string) => void } = {}): Promise<DefaultGateEndToEndFigure> {
   const rounds = options.rounds ?? 40;
-  const beforeRounds = options.beforeRounds ?? 12;
-  const calibrationRounds = options.calibrationRounds ?? 20;
+  const beforeRounds = options.beforeRounds ?? 10;
+  // Half the CLI's default: the bench measures whether calibrated rounds hold, not the luck of one long study.
+  const calibrationRounds = options.calibrationRounds ?? 10;
   const log = options.log ?? (() => undefined);
   const started = Date.now();
   const teardown = await buildCliBundle();
@@ -196,6 +200,6 @@ export async function measureDefaultGateEndToEnd(options: { rounds?: number; bef
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const rounds = Number(process.env.ROUNDS ?? 40);
-  const figure = await measureDefaultGateEndToEnd({ rounds, beforeRounds: Number(process.env.BEFORE_ROUNDS ?? 12), calibrationRounds: Number(process.env.CALIBRATION_ROUNDS ?? 20), log: (line) => console.error(line) });
+  const figure = await measureDefaultGateEndToEnd({ rounds, beforeRounds: Number(process.env.BEFORE_ROUNDS ?? 10), calibrationRounds: Number(process.env.CALIBRATION_ROUNDS ?? 10), log: (line) => console.error(line) });
   console.log(JSON.stringify(figure, null, 2));
 }
