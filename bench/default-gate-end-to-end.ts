@@ -28,8 +28,8 @@ import buildCliBundle from "../test/support/cli-bundle/cli-bundle-setup.js";
  *     (`speedgate calibrate` on this machine, then the noise-floor rule), from the cards alone.
  *   - order: the A/A score by run position, with the order and client before #20 (baseline first in
  *     every run, no client warm-up) and with the defaults.
- * 100 rounds of 8 engine starts each: about 50 minutes on this project's 2-core machine under other
- * people's test runs (load average 7 to 17), 30 s a round; ROUNDS, BEFORE_ROUNDS and CALIBRATION_ROUNDS
+ * 100 rounds of 8 engine starts each: about 45 minutes on this project's 2-core machine under other
+ * people's test runs (load average 7 to 17), 25 s a round; ROUNDS, BEFORE_ROUNDS and CALIBRATION_ROUNDS
  * set the counts when it runs on its own (`npx tsx bench/default-gate-end-to-end.ts`).
  */
 
