@@ -10,6 +10,7 @@ import { createBenchAgent } from "./create-bench-agent.js";
 import { finalizeRecords } from "./finalize-records.js";
 import { keepEventLoopAwake, resolveBusyPoll } from "./keep-event-loop-awake.js";
 import { type RequestSettings, sendStreamingRequest } from "./send-streaming-request.js";
+import { warmBenchClient } from "./warm-bench-client.js";
 
 export interface BenchmarkProgress {
   done: number;
@@ -141,6 +142,7 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<Map<st
   };
 
   try {
+    if (bench.clientWarmup) await warmBenchClient();
     const warmups = buildWarmupPrompts(prompts, bench.warmupRequests);
     if (warmups.length > 0) {
       const warmupOffsets = buildArrivalSchedule(warmups.length, bench.requestIntervalMs, bench.arrival, bench.seed);

@@ -25,6 +25,9 @@ export const calibrationSettingsSchema = z.object({
   tolerance: z.number().gt(0).lte(1),
   model: text(256),
   runs: z.number().int().min(1).max(100),
+  // Files and cards from before these settings measured what their defaults name: the baseline first in every run, a cold client.
+  order: z.enum(["counterbalanced", "baseline-first"]).default("baseline-first"),
+  clientWarmup: z.boolean().default(false),
   warmupRequests: count,
   prompts: count,
 });

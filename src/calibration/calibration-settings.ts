@@ -16,6 +16,8 @@ export function calibrationSettingsOf(config: RoundConfig, promptCount: number):
     tolerance: bench.tolerance,
     model: bench.model,
     runs: bench.runs,
+    order: bench.order,
+    clientWarmup: bench.clientWarmup,
     warmupRequests: bench.warmupRequests,
     prompts: promptCount,
   };

@@ -26,6 +26,8 @@ const SETTING_NAMES: Record<keyof CalibrationSettings, string> = {
   tolerance: "bench.tolerance",
   model: "bench.model",
   runs: "bench.runs",
+  order: "bench.order",
+  clientWarmup: "bench.clientWarmup",
   warmupRequests: "bench.warmupRequests",
   prompts: "the number of prompts",
 };

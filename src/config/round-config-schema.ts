@@ -1,7 +1,7 @@
 import { posix } from "node:path";
 import { z } from "zod";
 import { canonicalEngineName } from "../engine/engine-family.js";
-import { DEFAULT_MAX_UNSCORED, DEFAULT_MIN_PROMPTS, GATE_MODES } from "../scoring/evaluate-gate.js";
+import { DEFAULT_BENCH_RUNS, DEFAULT_MAX_UNSCORED, DEFAULT_MIN_PROMPTS, GATE_MODES } from "../scoring/evaluate-gate.js";
 
 /*
  * Every field carries the sentence a user reads when it is wrong ("expected …"); the formatter adds
@@ -118,7 +118,11 @@ const benchSchema = z.strictObject(
       .lte(1, { error: "expected a number in (0, 1]" }),
     warmupRequests: integerIn(0, 10_000, "expected a whole number from 0 to 10000").default(0),
     // Each run restarts both engines; the interval then covers how much engine starts differ in speed.
-    runs: integerIn(1, 100, "expected a whole number of runs from 1 to 100").default(1),
+    runs: integerIn(1, 100, "expected a whole number of runs from 1 to 100").default(DEFAULT_BENCH_RUNS),
+    // counterbalanced: odd runs start the baseline first, even runs the candidate, so going first or second favours neither.
+    order: enumOf(["counterbalanced", "baseline-first"] as const).default("counterbalanced"),
+    // Runs the client's code over a local stub before the first measured request, so the first engine measured is not the one that pays for a cold client.
+    clientWarmup: boolean().default(true),
     requestTimeoutS: positiveNumber("expected a number of seconds greater than 0").default(600),
     tokenizer: tokenizerSchema.optional(),
     agreementTokens: integerIn(0, 1_000_000, "expected a whole number of tokens, 0 (off) to 1000000").default(16),

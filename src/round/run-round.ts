@@ -18,6 +18,7 @@ import { classifyFailure } from "../failure/classify-failure.js";
 import { type EngineFailure, EngineFailureError, type EngineRole } from "../failure/engine-failure.js";
 import type { Logger } from "../logger.js";
 import { describeBusyPoll } from "../bench/keep-event-loop-awake.js";
+import { warmBenchClient } from "../bench/warm-bench-client.js";
 import { type CardSource, buildScorecard, cardSettings } from "../scorecard/build-scorecard.js";
 import { calibrationFacts } from "../scorecard/rescore-card.js";
 import { resolveDocsBaseUrl } from "../scorecard/resolve-docs-base-url.js";
@@ -29,6 +30,8 @@ import type { TokenCounter } from "../tokens/token-counter.js";
 import { describeGpus, probeGpuState } from "./probe-gpu.js";
 import { type GpuStateRecorder, createGpuStateRecorder } from "./record-gpu-state.js";
 import { createTokenCounterSource } from "./resolve-token-counter.js";
+import { describeUnchangedCandidate } from "./describe-unchanged-candidate.js";
+import { orderEngineTurns } from "./order-engine-turns.js";
 import { RoundCancelledError } from "./round-cancelled-error.js";
 import type { RoundProgressEvent } from "./round-progress.js";
 
@@ -183,9 +186,9 @@ async function runEngine(role: EngineRole, run: number, runtime: EngineRuntime, 
  * Prepares both engines, then runs them: the candidate is patched and built before any engine
  * starts (the overlay needs the baseline image, so the baseline is prepared first), and a patch that
  * does not apply or a build that fails ends the round at once, without a baseline startup and
- * benchmark spent on it. Then bench.runs runs, interleaved (baseline, candidate, baseline, candidate
- * …), each restarting its engine, so a slow engine start lands on either side; any failure ends the
- * round. An engine failure ends in a card that explains it; only cancellation and broken
+ * benchmark spent on it. Then bench.runs runs, each restarting both engines, so a slow engine start
+ * lands on either side, in counterbalanced order (baseline first in odd runs, candidate first in
+ * even ones, see orderEngineTurns); any failure ends the round. An engine failure ends in a card that explains it; only cancellation and broken
  * infrastructure throw. The runtime is always disposed, so nothing the round started survives it.
  */
 export async function runRound(options: RunRoundOptions): Promise<Scorecard> {
@@ -200,6 +203,8 @@ export async function runRound(options: RunRoundOptions): Promise<Scorecard> {
   logger.info(describeBusyPoll(round.config.bench.busyPoll));
   try {
     if (signal.aborted) throw new RoundCancelledError(signal.reason);
+    // Before any engine: its cost must not fall on the first engine measured (warm-bench-client.ts).
+    if (round.config.bench.clientWarmup) await warmBenchClient();
     failure = await prepareEngine("baseline", runtime, options, prepared);
     if (failure) options.onProgress?.({ type: "skipped", role: "candidate", reason: "the baseline could not be prepared" });
     else {
@@ -210,11 +215,13 @@ export async function runRound(options: RunRoundOptions): Promise<Scorecard> {
       if (failure?.engine === "candidate") options.onProgress?.({ type: "skipped", role: "baseline", reason: "the candidate could not be prepared, so no engine was started" });
       const context: EngineTurnContext = { tokenCounter: counter, gpuState };
       for (let run = 1; run <= round.config.bench.runs && !failure; run++) {
-        const baseline = await runEngine("baseline", run, runtime, options, context);
-        const candidate: EngineRoundResult = baseline.failure ? { records: new Map(), failure: null } : await runEngine("candidate", run, runtime, options, context);
-        if (baseline.failure) options.onProgress?.({ type: "skipped", role: "candidate", reason: "the baseline failed" });
-        runs.push({ baseline, candidate });
-        failure = baseline.failure ?? candidate.failure;
+        const [first, second] = orderEngineTurns(run, round.config.bench.order);
+        const firstResult = await runEngine(first, run, runtime, options, context);
+        const secondResult: EngineRoundResult = firstResult.failure ? { records: new Map(), failure: null } : await runEngine(second, run, runtime, options, context);
+        if (firstResult.failure) options.onProgress?.({ type: "skipped", role: second, reason: `the ${first} failed` });
+        const turns = { [first]: firstResult, [second]: secondResult } as Record<EngineRole, EngineRoundResult>;
+        runs.push({ baseline: turns.baseline, candidate: turns.candidate });
+        failure = firstResult.failure ?? secondResult.failure;
       }
     }
   } finally {
@@ -275,5 +282,6 @@ export async function runRound(options: RunRoundOptions): Promise<Scorecard> {
     engineTimes: collectEngineTimes(engineFamily(config.engine), runs, result),
     answerVariation: findBaselineVariation(result.prompts, config.bench.tolerance, config.bench.agreementTokens),
     commits,
+    unchanged: describeUnchangedCandidate(round),
   });
 }

@@ -36,6 +36,8 @@ export interface BuildScorecardInput {
   answerVariation?: AnswerVariation | null;
   /** Base/head mode: the commits and how each engine was made; absent in the fixed-baseline mode. */
   commits?: Scorecard["commits"];
+  /** Why the candidate was the baseline engine itself (describeUnchangedCandidate); null or absent when something differed. */
+  unchanged?: string | null;
 }
 
 const round3 = (value: number): number => Math.round(value * 1000) / 1000;
@@ -132,6 +134,8 @@ export function cardSettings(config: RoundConfig): Scorecard["settings"] {
     tolerance: config.bench.tolerance,
     model: config.bench.model,
     runs: config.bench.runs,
+    order: config.bench.order,
+    clientWarmup: config.bench.clientWarmup,
   };
 }
 
@@ -200,6 +204,7 @@ export function buildScorecard(input: BuildScorecardInput): Scorecard {
     source: input.source ?? null,
     shard: input.shard ?? null,
     ...(input.commits ? { commits: input.commits } : {}),
+    ...(input.unchanged ? { unchanged: input.unchanged } : {}),
     convertedFrom: null,
     prompts: result.prompts.map((prompt) => ({
       id: prompt.id,

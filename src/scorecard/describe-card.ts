@@ -161,7 +161,9 @@ export function describeRuns(card: Scorecard): string {
   const done = card.runs.completed < planned ? `${card.runs.completed} of ${planned}` : `${planned}`;
   const each = card.runs.scores.map((score) => formatTimes(score)).join(", ");
   const spread = scores.length > 1 ? ` (spread ${formatTimes(Math.min(...scores))}–${formatTimes(Math.max(...scores))})` : "";
-  return `${done}, interleaved (baseline, candidate, baseline, …), each engine restarted every run; run scores ${each}${spread}`;
+  const order =
+    card.settings.order === "counterbalanced" ? "counterbalanced (the baseline first in odd runs, the candidate first in even ones)" : "interleaved, the baseline first in every run";
+  return `${done}, ${order}, each engine restarted every run; run scores ${each}${spread}`;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -170,7 +172,11 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export function describeNoise(card: Scorecard): string {
   const calibration = card.gate.calibration;
   if (!calibration) {
-    return "not calibrated: this runner's noise was never measured (speedgate calibrate, gate.calibration), so the verdict rests on this round's interval alone";
+    const givenUp =
+      card.settings.runs === 1
+        ? "with one run that interval cannot see how much engine starts differ, so an unchanged engine can pass (about 1 round in 5 where starts differ by 2%)"
+        : `it takes ${card.settings.runs} runs of each engine and a larger speedup to clear the bar than a calibrated gate needs, and the card cannot say which speedup this runner detects`;
+    return `not calibrated: this runner's noise was never measured (speedgate calibrate, gate.calibration), so the verdict rests on this round's interval alone; ${givenUp}`;
   }
   const measured = calibration.measuredAt.slice(0, 10);
   const age = Math.floor((Date.parse(card.createdAt) - Date.parse(calibration.measuredAt)) / DAY_MS);

@@ -11,6 +11,7 @@ import { renderScoreChart } from "./render-score-chart.js";
 import { renderSpeedSection } from "./render-speed-section.js";
 import { renderSummaryTable } from "./render-summary-table.js";
 import { renderAnswerVariation } from "./render-answer-variation.js";
+import { renderUnchangedNotice } from "./render-unchanged-notice.js";
 import { renderCommitsSection } from "./render-commits-section.js";
 import type { Scorecard } from "./scorecard-schema.js";
 
@@ -68,6 +69,7 @@ function renderWith(card: Scorecard, limits: RenderLimits): string {
     `## ${escapeCell(headline)}`,
     renderFactsLine(card),
     summary === "" ? failure : summary,
+    renderUnchangedNotice(card),
     renderGpuBusyWarning(card),
     renderLeftOutFiles(card),
     summary === "" ? "" : failure,

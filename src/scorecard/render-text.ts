@@ -83,6 +83,7 @@ export function renderText(card: Scorecard, options: { maxPromptRows?: number; m
       ]),
     );
   }
+  if (card.unchanged) out.push("", `No change was scored: ${card.unchanged}.`);
   const failure = failureLines(card, maxLogLines);
   if (score) out.push(...failure);
   else out.push(...failure.slice(1));

@@ -219,6 +219,9 @@ export const scorecardSchema = z.object({
     /** sha256 of the tokenizer.json speedgate counted with; null: the engines' own counts, bounded by the bytes they streamed. */
     tokenizer: text(128).nullable().optional(),
     runs: z.number().int().min(1).max(100),
+    /** Which engine went first in each run (orderEngineTurns) and whether the client was warmed first; absent on cards from before them. */
+    order: z.enum(["counterbalanced", "baseline-first"]).optional(),
+    clientWarmup: z.boolean().optional(),
   }),
   provenance: z.object({
     imageDigest: text(256).nullable(),
@@ -263,6 +266,8 @@ export const scorecardSchema = z.object({
     .nullable(),
   /** Base/head mode (a pull request scored against its own base); absent or null in the fixed-baseline mode. Optional, so older cards still read. */
   commits: cardCommitsSchema.nullable().optional(),
+  /** Why the candidate was the baseline engine itself (no patch, same image and command); absent or null when something differed. */
+  unchanged: text(1_024).nullable().optional(),
   /** Set on a shard's card; a merged card has null. */
   shard: z.object({ index: z.number().int().min(1), count: z.number().int().min(1) }).nullable(),
   /** 1 when this card was converted from a version-1 card, which kept no times at k: its prompt scores are that card's. */

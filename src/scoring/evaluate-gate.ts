@@ -11,6 +11,14 @@ export type GateMode = "round-score" | "interval-low" | "noise-floor";
 export const GATE_MODES = ["interval-low", "noise-floor", "round-score"] as const;
 export const DEFAULT_MAX_UNSCORED = 0.1;
 export const DEFAULT_MIN_PROMPTS = 10;
+/**
+ * bench.runs by default: the fewest runs whose interval alone holds the gate without a calibration.
+ * On a runner whose engine starts differ by 2%, one run passed an unchanged engine in 20% of rounds
+ * and three passed a 10% speedup in only 94%; four pass the first under 1% and the second in all
+ * rounds (bench/gate-statistics.ts, docs/scoring-statistics.md). An even count also lets the
+ * counterbalanced order put each engine first equally often.
+ */
+export const DEFAULT_BENCH_RUNS = 4;
 /** Below this many prompts a bootstrap interval is mostly the sample itself: none is shown. */
 export const MIN_PROMPTS_FOR_INTERVAL = 5;
 

@@ -16,7 +16,7 @@ export interface SimulateRoundOptions {
   baseline: SimProfileInput;
   candidate: SimProfileInput;
   promptIds: readonly string[];
-  /** bench.runs: starts of each engine, interleaved. */
+  /** bench.runs: starts of each engine. The model has no order effect to counterbalance: each start draws its own noise. */
   runs: number;
   maxTokens: number;
   thinking?: boolean;
@@ -74,7 +74,7 @@ export function simulateBenchmark(
   return { records, failure };
 }
 
-/** The runs of one simulated round: baseline, candidate, baseline, candidate…, each start with its own noise. */
+/** The runs of one simulated round, a baseline and a candidate start in each, each start with its own noise. */
 export function simulateRound(options: SimulateRoundOptions): RoundRun[] {
   const baseline = simProfileSchema.parse(options.baseline);
   const candidate = simProfileSchema.parse(options.candidate);

@@ -54,7 +54,7 @@ describe("the action scores a pull request's head against its base (bundled acti
       health: { path: "/health", timeoutS: 60, intervalMs: 50 },
       baseline: { command: ["{node}", "{speedgate}", "sim-engine", "--port", "{port}", "--profile", "profile.json"], cwd: "engine" },
       candidate,
-      bench: { prompts: "prompts.jsonl", model: "sim-model", maxTokens: 16, requestIntervalMs: 10, contextLimit: 4096, tolerance: 0.9 },
+      bench: { prompts: "prompts.jsonl", model: "sim-model", maxTokens: 16, requestIntervalMs: 10, contextLimit: 4096, tolerance: 0.9, runs: 1 },
       gate: { minRoundScore: 0.5, minPrompts: 1 },
       docker: { stopTimeoutS: 2 },
     };

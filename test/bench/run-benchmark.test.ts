@@ -21,6 +21,8 @@ const bench: BenchSettings = {
   warmupRequests: 0,
   agreementTokens: 16,
   runs: 1,
+  order: "counterbalanced",
+  clientWarmup: false,
   requestTimeoutS: 30,
   busyPoll: "off",
 };

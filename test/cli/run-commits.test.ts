@@ -49,7 +49,7 @@ describe("speedgate run --base --head with runtime: process", () => {
       port: await getFreePort(),
       health: { path: "/health", timeoutS: 60, intervalMs: 25 },
       baseline: { command: ["{node}", "{speedgate}", "sim-engine", "--port", "{port}", "--profile", "profile.json"], cwd: "engine" },
-      bench: { prompts: "prompts.jsonl", model: "sim-model", maxTokens: 16, requestIntervalMs: 10, contextLimit: 4096, tolerance: 0.9 },
+      bench: { prompts: "prompts.jsonl", model: "sim-model", maxTokens: 16, requestIntervalMs: 10, contextLimit: 4096, tolerance: 0.9, runs: 1 },
       gate: { minRoundScore: 0.5, minPrompts: 1 },
       docker: { stopTimeoutS: 2 },
       ...extra,

@@ -28,7 +28,7 @@ const base = (marker: string) => ({
   port: 30000,
   // An engine that would leave a file behind the moment it started.
   baseline: { command: ["{node}", "-e", `require("node:fs").writeFileSync(${JSON.stringify(marker)}, "")`] },
-  bench: { prompts: "prompts.jsonl", maxTokens: 16, requestIntervalMs: 10, contextLimit: 1024, tolerance: 0.9 },
+  bench: { prompts: "prompts.jsonl", maxTokens: 16, requestIntervalMs: 10, contextLimit: 1024, tolerance: 0.9, runs: 1 },
   gate: { minRoundScore: 1 },
   health: { timeoutS: 5, intervalMs: 20 },
 });

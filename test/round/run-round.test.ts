@@ -7,6 +7,10 @@ import { silentLogger } from "../../src/logger.js";
 import { RoundCancelledError } from "../../src/round/round-cancelled-error.js";
 import { type RoundProgressEvent, runRound } from "../../src/round/run-round.js";
 import { writeScorecard } from "../../src/round/write-scorecard.js";
+import { isBenchClientWarm } from "../../src/bench/warm-bench-client.js";
+import { calibrationSettingsOf } from "../../src/calibration/calibration-settings.js";
+import { aaRound, runCalibration } from "../../src/calibration/run-calibration.js";
+import { renderMarkdown } from "../../src/scorecard/render-markdown.js";
 import { scorecardSchema } from "../../src/scorecard/scorecard-schema.js";
 import { type SimProfileInput } from "../../src/sim-engine/sim-profile.js";
 import { startSimEngine } from "../../src/sim-engine/start-sim-engine.js";
@@ -63,6 +67,15 @@ const fast: SimProfileInput = { defaults: { ttftMs: 2, itlMs: 1, outputTokens: 1
 const round = () => ({ ...makeProcessRound({ port: 1, command: ["unused"], prompts: PROMPTS }), prompts: PROMPTS });
 
 describe("runRound", () => {
+  // First in the file: the warm-up is once per process, so only the first round shows when it happens.
+  it("warms the benchmark client before it prepares or starts any engine", async () => {
+    expect(isBenchClientWarm()).toBe(false);
+    const warmAtPrepare: boolean[] = [];
+    const runtime = new InProcessRuntime({ baseline: fast, candidate: fast }, { prepare: () => void warmAtPrepare.push(isBenchClientWarm()) });
+    await runRound({ round: round(), logger: silentLogger, signal: new AbortController().signal, runtime });
+    expect(warmAtPrepare).toEqual([true, true]);
+  });
+
   it("prepares both engines first, then runs the baseline and the candidate, stops each, disposes, and fills provenance from the prepared engines", async () => {
     const runtime = new InProcessRuntime({ baseline: fast, candidate: { defaults: { ...fast.defaults, itlMs: 0 } } });
     const events: RoundProgressEvent[] = [];
@@ -142,7 +155,7 @@ describe("runRound", () => {
     expect(events).toContainEqual({ type: "skipped", role: "baseline", reason: "the candidate could not be prepared, so no engine was started" });
   });
 
-  it("interleaves the runs (baseline, candidate, baseline, candidate), restarting each engine every run and preparing each once", async () => {
+  it("runs in counterbalanced order (baseline, candidate, then candidate, baseline), restarting each engine every run and preparing each once", async () => {
     const runtime = new InProcessRuntime({ baseline: fast, candidate: { defaults: { ...fast.defaults, itlMs: 0 } } });
     const twice = round();
     const events: RoundProgressEvent[] = [];
@@ -156,16 +169,73 @@ describe("runRound", () => {
     expect(runtime.calls).toEqual([
       "prepare baseline", "prepare candidate",
       "start baseline", "stop baseline", "start candidate", "stop candidate",
-      "start baseline", "stop baseline", "start candidate", "stop candidate",
+      "start candidate", "stop candidate", "start baseline", "stop baseline",
       "dispose",
     ]);
+    expect(card.settings.order).toBe("counterbalanced");
     expect(card.runs.completed).toBe(2);
     expect(card.runs.scores).toHaveLength(2);
     expect(card.settings.runs).toBe(2);
     expect(card.prompts.every((prompt) => prompt.runs.length === 2 && prompt.runs.every((run) => run.status === "scored" && run.baselineMs !== null))).toBe(true);
     expect(events.filter((event) => event.type === "starting").map((event) => `${event.role} ${"run" in event ? event.run : ""}/${"runs" in event ? event.runs : ""}`)).toEqual([
-      "baseline 1/2", "candidate 1/2", "baseline 2/2", "candidate 2/2",
+      "baseline 1/2", "candidate 1/2", "candidate 2/2", "baseline 2/2",
     ]);
+    // Each run pairs its own two engine starts, whichever went first: run 2 has both sides' times, as run 1 does.
+    expect(card.runs.scores.every((score) => score !== null)).toBe(true);
+  });
+
+  it("says on the card, near the top, that nothing was changed when the round has no patch and one engine in both seats", async () => {
+    const card = await runRound({ round: round(), logger: silentLogger, signal: new AbortController().signal, runtime: new InProcessRuntime({ baseline: fast, candidate: fast }) });
+    expect(card.unchanged).toMatch(/^the round has no patch, and the candidate runs the baseline's image, command and environment/);
+    const markdown = renderMarkdown(card);
+    const notice = markdown.indexOf("**No change was scored**");
+    expect(notice).toBeGreaterThan(0);
+    expect(notice).toBeLessThan(markdown.indexOf("<details>"));
+    const other = makeProcessRound({ port: 1, command: ["unused"], candidateCommand: ["other"], prompts: PROMPTS });
+    const changed = await runRound({ round: other, logger: silentLogger, signal: new AbortController().signal, runtime: new InProcessRuntime({ baseline: fast, candidate: fast }) });
+    expect(changed.unchanged).toBeUndefined();
+    expect(renderMarkdown(changed)).not.toContain("No change was scored");
+  });
+
+  it("runs a calibration's A/A rounds exactly as a scoring round: the same runs, order, warm-ups and client, only the patch left out", async () => {
+    const base = round();
+    const scoring = { ...base, config: { ...base.config, bench: { ...base.config.bench, runs: 2, warmupRequests: 1 } } };
+    const aa = aaRound(scoring);
+    expect(aa.config.bench).toEqual(scoring.config.bench);
+    expect(calibrationSettingsOf(aa.config, PROMPTS.length)).toEqual(calibrationSettingsOf(scoring.config, PROMPTS.length));
+    expect(calibrationSettingsOf(aa.config, PROMPTS.length)).toMatchObject({ runs: 2, order: "counterbalanced", clientWarmup: true, warmupRequests: 1 });
+
+    const scoringRuntime = new InProcessRuntime({ baseline: fast, candidate: fast });
+    await runRound({ round: scoring, logger: silentLogger, signal: new AbortController().signal, runtime: scoringRuntime });
+    const calibrationRuntimes: InProcessRuntime[] = [];
+    const file = await runCalibration({
+      round: { ...scoring, configPath: join(await makeTempDir("speedgate-calibration-order-"), "round.yml") },
+      // The fewest a calibration takes.
+      rounds: 5,
+      logger: silentLogger,
+      signal: new AbortController().signal,
+      runId: "aa",
+      runtimeFor: () => {
+        const runtime = new InProcessRuntime({ baseline: fast, candidate: fast });
+        calibrationRuntimes.push(runtime);
+        return runtime;
+      },
+    });
+    expect(file.settings).toMatchObject({ runs: 2, order: "counterbalanced", clientWarmup: true });
+    for (const runtime of calibrationRuntimes) expect(runtime.calls).toEqual(scoringRuntime.calls);
+  });
+
+  it("keeps the baseline first in every run with bench.order: baseline-first", async () => {
+    const runtime = new InProcessRuntime({ baseline: fast, candidate: fast });
+    const fixed = round();
+    const card = await runRound({
+      round: { ...fixed, config: { ...fixed.config, bench: { ...fixed.config.bench, runs: 2, order: "baseline-first" } } },
+      logger: silentLogger,
+      signal: new AbortController().signal,
+      runtime,
+    });
+    expect(runtime.calls.filter((call) => call.startsWith("start"))).toEqual(["start baseline", "start candidate", "start baseline", "start candidate"]);
+    expect(card.settings.order).toBe("baseline-first");
   });
 
   it("ends the round at the first failure and says in which run it happened", async () => {
@@ -182,7 +252,8 @@ describe("runRound", () => {
       signal: new AbortController().signal,
       runtime,
     });
-    expect(runtime.calls.filter((call) => call.startsWith("start"))).toEqual(["start baseline", "start candidate", "start baseline", "start candidate"]);
+    // Run 2 starts the candidate first: once it fails, no baseline is started for a run that cannot be scored.
+    expect(runtime.calls.filter((call) => call.startsWith("start"))).toEqual(["start baseline", "start candidate", "start candidate"]);
     expect(card.failure).toMatchObject({ engine: "candidate", run: 2 });
     expect(card.runs.completed).toBe(2);
     expect(card.gate.passed).toBe(false);

@@ -104,12 +104,24 @@ describe("describeVerdict, describeRuns and describeNoise", () => {
     expect(describeRuns(card)).toBe("1 of each engine (bench.runs: 1): run-to-run variation is not measured");
     expect(describeInterval(card)).toContain("prompt-to-prompt variation only");
     expect(describeNoise(card)).toMatch(/^not calibrated: /);
+    expect(describeNoise(card)).toContain("with one run that interval cannot see how much engine starts differ, so an unchanged engine can pass");
   });
 
-  it("lists each run's score and their spread", () => {
+  it("says what an uncalibrated verdict over several runs gives up", () => {
+    const card = makeCard(twelve);
+    const fourRuns = { ...card, settings: { ...card.settings, runs: 4 } };
+    expect(describeNoise(fourRuns)).toContain("it takes 4 runs of each engine and a larger speedup to clear the bar than a calibrated gate needs");
+  });
+
+  it("lists each run's score and their spread, and which engine went first", () => {
     const card = makeCard(twelve);
     const threeRuns = { ...card, settings: { ...card.settings, runs: 3 }, runs: { completed: 3, scores: [1.07, 1.11, 1.09] } };
-    expect(describeRuns(threeRuns)).toBe("3, interleaved (baseline, candidate, baseline, …), each engine restarted every run; run scores 1.07×, 1.11×, 1.09× (spread 1.07×–1.11×)");
+    expect(describeRuns(threeRuns)).toBe(
+      "3, counterbalanced (the baseline first in odd runs, the candidate first in even ones), each engine restarted every run; run scores 1.07×, 1.11×, 1.09× (spread 1.07×–1.11×)",
+    );
+    // A card from before bench.order ran the baseline first in every run.
+    const { order: _order, ...before } = threeRuns.settings;
+    expect(describeRuns({ ...threeRuns, settings: before })).toContain("3, interleaved, the baseline first in every run, each engine restarted");
     expect(describeInterval(threeRuns)).toContain("a bootstrap over the 3 runs and the prompts");
   });
 

@@ -19,7 +19,7 @@ export const syntheticConfig: RoundConfig = parseRoundConfig({
   runtime: "docker",
   port: 30000,
   baseline: { image: "lmsysorg/sglang:v0.5.5" },
-  bench: { prompts: "prompts.jsonl", maxTokens: 256, requestIntervalMs: 50, contextLimit: 8192, tolerance: 0.9 },
+  bench: { prompts: "prompts.jsonl", maxTokens: 256, requestIntervalMs: 50, contextLimit: 8192, tolerance: 0.9, runs: 1 },
   gate: { minRoundScore: 1.0 },
 });
 

@@ -1,4 +1,6 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import {
   DOCUMENTED_CALIBRATION_ROUNDS,
   DOCUMENTED_RUNNER,
@@ -6,6 +8,8 @@ import {
   referenceScenario,
 } from "../../src/sim-engine/gate-scenarios.js";
 import type { SimProfileInput } from "../../src/sim-engine/sim-profile.js";
+import { parseRoundConfig } from "../../src/config/load-round-config.js";
+import { DEFAULT_BENCH_RUNS } from "../../src/scoring/evaluate-gate.js";
 import { fasterProfile } from "../../src/sim-engine/simulate-round.js";
 import { studyGate } from "../../src/sim-engine/study-gate.js";
 
@@ -23,7 +27,34 @@ function withFaults(profile: SimProfileInput, faults: NonNullable<SimProfileInpu
   return { ...profile, faults };
 }
 
-describe("the calibrated default gate (bench.runs 1, gate.calibration)", () => {
+describe("the gate a user gets without setting anything", () => {
+  // The shipped SGLang round sets neither runs nor a calibration: what it gets is the default gate.
+  const defaults = parseRoundConfig(parse(readFileSync(new URL("../../examples/rounds/sglang.yaml", import.meta.url), "utf8")));
+  const scenario = referenceScenario({ noise: HARSH_RUNNER, runs: defaults.bench.runs });
+
+  it("is the one studied here: not calibrated, the interval's low end, bench.runs 4 in counterbalanced order", () => {
+    expect(defaults.gate.use).toBe("interval-low");
+    expect(defaults.bench.runs).toBe(DEFAULT_BENCH_RUNS);
+    expect(DEFAULT_BENCH_RUNS).toBe(4);
+    expect(defaults.bench.order).toBe("counterbalanced");
+  });
+
+  it("lets an unchanged engine pass at most 5% of rounds when engine starts differ by 2%", () => {
+    expect(studyGate(scenario, { candidate: scenario.engine, rounds: ROUNDS }).passRate).toBeLessThanOrEqual(0.05);
+  });
+
+  it("passes a 10% speedup at least 95% of the time when engine starts differ by 2%", () => {
+    expect(studyGate(scenario, { candidate: fasterProfile(scenario.engine, 1.1), rounds: ROUNDS, firstRound: 2_000_000 }).passRate).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it("would not hold with one run fewer: three runs pass a 10% speedup less than 95% of the time", () => {
+    const three = referenceScenario({ noise: HARSH_RUNNER, runs: 3 });
+    const margins = studyGate(three, { candidate: three.engine, rounds: ROUNDS }).margins;
+    expect(margins.filter((margin) => margin <= 1.1).length / ROUNDS).toBeLessThan(0.95);
+  });
+});
+
+describe("the calibrated gate (bench.runs 1, gate.calibration)", () => {
   it("lets an unchanged engine pass at most 5% of rounds, on the documented runner and on one whose engine starts differ by 2%", () => {
     for (const noise of [DOCUMENTED_RUNNER, HARSH_RUNNER]) {
       const scenario = referenceScenario({ noise });

@@ -83,6 +83,7 @@ export async function writeSimRound(
       requestIntervalMs: options.requestIntervalMs ?? 5,
       contextLimit: 4096,
       tolerance: 0.9,
+      runs: 1,
     },
     gate: { minRoundScore: 1.0 },
     docker: { stopTimeoutS: 2 },

@@ -22,7 +22,7 @@ export function makeProcessRound(options: {
     health: { path: "/health", timeoutS: options.health?.timeoutS ?? 30, intervalMs: options.health?.intervalMs ?? 20 },
     baseline: { command: options.command, ...(options.cwd ? { cwd: options.cwd } : {}), ...(options.env ? { env: options.env } : {}) },
     candidate: options.candidateCommand ? { command: options.candidateCommand } : {},
-    bench: { prompts: "prompts.jsonl", maxTokens: 16, requestIntervalMs: 0, contextLimit: 4096, tolerance: 0.9 },
+    bench: { prompts: "prompts.jsonl", maxTokens: 16, requestIntervalMs: 0, contextLimit: 4096, tolerance: 0.9, runs: 1 },
     gate: { minRoundScore: 1 },
     docker: { stopTimeoutS: 1 },
     ...options.overrides,

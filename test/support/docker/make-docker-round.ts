@@ -75,6 +75,7 @@ export function makeDockerRound(options: DockerRoundOptions): { round: LoadedRou
       requestIntervalMs: 5,
       contextLimit: 4096,
       tolerance: 0.05,
+      runs: 1,
       ...options.bench,
     },
     gate: { minRoundScore: 1.0 },

@@ -50,7 +50,7 @@ export function makeLlamaCppRound(options: LlamaCppRoundOptions): LoadedRound {
     health: { path: "/health", timeoutS: 60, intervalMs: 50 },
     baseline: options.baseline,
     candidate: options.candidate ?? {},
-    bench: { prompts: "prompts.jsonl", model: "tiny", maxTokens: 16, requestIntervalMs: 0, contextLimit: 2048, tolerance: 0.9, requestTimeoutS: 60, ...options.bench },
+    bench: { prompts: "prompts.jsonl", model: "tiny", maxTokens: 16, requestIntervalMs: 0, contextLimit: 2048, tolerance: 0.9, requestTimeoutS: 60, runs: 1, ...options.bench },
     gate: { minRoundScore: 1, minPrompts: 4 },
     // No memlock raise: this sandbox's daemon may not lift RLIMIT_MEMLOCK (the default asks for unlimited), and a CPU engine needs none.
     docker: { network: "host", shmSize: "64m", stopTimeoutS: 2, ulimits: [], ...options.docker },
