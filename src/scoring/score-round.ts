@@ -2,8 +2,10 @@ import type { EngineFailure } from "../failure/engine-failure.js";
 import type { ReportedEngineTimes } from "../metrics/metrics-schema.js";
 import type { RunOutcome } from "./aggregate-prompt-runs.js";
 import type { GateSettings, NoiseInput } from "./evaluate-gate.js";
+import type { BaselineSelf } from "./explain-unscored-run.js";
+import { measureBaselineSelf } from "./find-baseline-variation.js";
 import { type RequestRecord, timeToTokens } from "./request-record.js";
-import { type PromptScore, scorePrompt } from "./score-prompt.js";
+import { type PromptScore, type StatusEvidence, scorePrompt } from "./score-prompt.js";
 import { type RoundSummary, type SummarizeOptions, summarizeRound } from "./summarize-round.js";
 
 /** One engine's side of one run: a record per prompt it was sent, and the failure that stopped it, if any. */
@@ -27,6 +29,10 @@ export interface RoundRun {
 export interface PromptRunResult extends RunOutcome {
   /** k = min(n_b, n_c): the output length both engines are timed at; null when not compared. */
   comparedTokens: number | null;
+  /** Tokens both answers share from the start, at most k; null when their texts were not compared. */
+  agreedTokens: number | null;
+  /** What a diverged or implausible status rests on; null otherwise. */
+  evidence: StatusEvidence | null;
   /** Output tokens each engine answered; null when it gave no answer (failed or not sent). */
   baselineTokens: number | null;
   candidateTokens: number | null;
@@ -44,6 +50,8 @@ export interface ScoredPrompt extends PromptScore {
   baseline: RequestRecord | null;
   candidate: RequestRecord | null;
   runs: PromptRunResult[];
+  /** The baseline's least agreeing pair of its own answers over the runs; null with one run. */
+  baselineSelf: BaselineSelf | null;
 }
 
 export interface RoundResult extends RoundSummary {
@@ -64,6 +72,8 @@ export interface ScoreRoundInput {
   bootstrapSeed?: number;
   /** bench.agreementTokens (default 16; 0: answers are not checked). */
   agreementTokens?: number;
+  /** bench.minPromptAgreement (default 0.5; 0: off). */
+  minPromptAgreement?: number;
 }
 
 /** Times on the card are kept to the microsecond; a zero candidate time cannot happen on a real clock. */
@@ -114,10 +124,10 @@ function scoreRun(
   baseline: RequestRecord | undefined,
   candidate: RequestRecord | undefined,
   tolerance: number,
-  agreementTokens: number | undefined,
+  rules: { agreementTokens?: number | undefined; minPromptAgreement?: number | undefined },
 ): { score: PromptScore; run: PromptRunResult } {
   // Every run gets the integrity checks (own counts, plausibility, agreement): a run cannot be fair because another was.
-  const score = scorePrompt(baseline, candidate, tolerance, { agreementTokens });
+  const score = scorePrompt(baseline, candidate, tolerance, rules);
   const k = score.comparedTokens;
   const timed = score.status === "scored" && k !== null && baseline?.ok === true && candidate?.ok === true;
   const baselineMs = timed ? round3(timeToTokens(baseline, k)) : null;
@@ -131,6 +141,8 @@ function scoreRun(
       reason: score.reason,
       candidateAttempted: wasAttempted(candidate),
       comparedTokens: k,
+      agreedTokens: score.agreedTokens ?? null,
+      evidence: score.evidence ?? null,
       baselineTokens: baseline?.ok ? baseline.outputTokens : null,
       candidateTokens: candidate?.ok ? candidate.outputTokens : null,
       baselineMs,
@@ -139,16 +151,6 @@ function scoreRun(
       candidateRecord: candidate ?? null,
     },
   };
-}
-
-/** The prompt's agreement is its worst run's: one run that gave another answer is not hidden by others that did not. */
-function leastAgreement(scores: readonly PromptScore[]): Pick<PromptScore, "agreement" | "agreedTokens"> {
-  let least: PromptScore | null = null;
-  for (const score of scores) {
-    if (score.agreement === undefined || score.agreement === null) continue;
-    if (least === null || score.agreement < (least.agreement ?? 1)) least = score;
-  }
-  return least ? { agreement: least.agreement, agreedTokens: least.agreedTokens ?? null } : {};
 }
 
 /** The failure that stopped the round: the first in run order, the baseline's before the candidate's within a run. */
@@ -168,15 +170,16 @@ export function scoreRound(input: ScoreRoundInput): RoundResult {
         run.baseline.records.get(id) ?? notSent(run.baseline.failure),
         run.candidate.records.get(id) ?? notSent(run.candidate.failure),
         input.tolerance,
-        input.agreementTokens,
+        { agreementTokens: input.agreementTokens, minPromptAgreement: input.minPromptAgreement },
       ),
     );
-    return { id, scored };
+    return { id, scored, baselineSelf: measureBaselineSelf(input.runs.map((run) => run.baseline.records.get(id))) };
   });
   const failure = input.failure === undefined ? roundFailure(input.runs) : input.failure;
   const summary = summarizeRound(
-    perPrompt.map(({ scored }) => ({ runs: scored.map(({ run }) => run) })),
+    perPrompt.map(({ id, scored, baselineSelf }) => ({ id, runs: scored.map(({ run }) => run), baselineSelf })),
     {
+      rules: { tolerance: input.tolerance, agreementTokens: input.agreementTokens, minPromptAgreement: input.minPromptAgreement },
       gate: input.gate,
       ...failureContext(failure, failure ? describeEngineFailure(failure, input.plannedRuns ?? input.runs.length) : null),
       noise: input.noise ?? null,
@@ -184,7 +187,7 @@ export function scoreRound(input: ScoreRoundInput): RoundResult {
     },
   );
   const first = input.runs[0];
-  const prompts: ScoredPrompt[] = perPrompt.map(({ id, scored }, index) => {
+  const prompts: ScoredPrompt[] = perPrompt.map(({ id, scored, baselineSelf }, index) => {
     const combined = summary.prompts[index];
     const firstRun = scored[0];
     return {
@@ -194,10 +197,11 @@ export function scoreRound(input: ScoreRoundInput): RoundResult {
       speedup: combined?.speedup ?? null,
       comparedTokens: firstRun?.score.comparedTokens ?? null,
       reason: combined?.reason ?? null,
-      ...leastAgreement(scored.map(({ score }) => score)),
+      ...(combined?.agreement !== undefined ? { agreement: combined.agreement, agreedTokens: combined.agreedTokens ?? null } : {}),
       baseline: first?.baseline.records.get(id) ?? null,
       candidate: first?.candidate.records.get(id) ?? null,
       runs: scored.map(({ run }) => run),
+      baselineSelf,
     };
   });
   return { ...summary, prompts };

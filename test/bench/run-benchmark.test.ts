@@ -19,6 +19,7 @@ const bench: BenchSettings = {
   tolerance: 0.9,
   warmupRequests: 0,
   agreementTokens: 16,
+  minPromptAgreement: 0.5,
   runs: 1,
   requestTimeoutS: 30,
   busyPoll: "off",

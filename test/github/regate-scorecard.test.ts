@@ -28,16 +28,22 @@ describe("regateScorecard", () => {
 
   it("recomputes the diverged and implausible counts and the median agreement from the prompts' runs", () => {
     const honest = makeCard(plans);
-    // A run's divergence is decided by the run (the card keeps no answers): the prompt's own status is never read back.
+    // A run's divergence is decided by the run (the card keeps no answers): the prompt's own status and agreement are never read back.
     const diverged = (prompt: (typeof honest.prompts)[number]) => ({
       ...prompt,
-      agreement: 0.1,
-      runs: prompt.runs.map((run) => ({ ...run, status: "diverged" as const, reason: "answers part at token 2 of 100", baselineMs: null, candidateMs: null })),
+      agreement: 1,
+      runs: prompt.runs.map((run) => ({ ...run, status: "diverged" as const, reason: "answers part at token 2 of 256", agreedTokens: 1, baselineMs: null, candidateMs: null })),
     });
-    const prompts = honest.prompts.map((prompt, index) => (index === 0 ? diverged(prompt) : { ...prompt, agreement: 1 }));
-    const forged = { ...honest, prompts, diverged: 0, implausible: 0, medianAgreement: 1 };
+    const agreeing = (prompt: (typeof honest.prompts)[number]) => ({
+      ...prompt,
+      agreement: 0,
+      runs: prompt.runs.map((run) => ({ ...run, agreedTokens: run.comparedTokens })),
+    });
+    const prompts = honest.prompts.map((prompt, index) => (index === 0 ? diverged(prompt) : agreeing(prompt)));
+    const forged = { ...honest, prompts, diverged: 0, implausible: 0, medianAgreement: 0 };
     const regated = regateScorecard(forged, testConfig.gate, TEST_DOCS_BASE_URL);
     expect([regated.diverged, regated.implausible, regated.medianAgreement]).toEqual([1, 0, 1]);
+    expect(regated.prompts[0]?.agreement).toBeCloseTo(1 / 256, 10);
     expect(regated.promptsScored).toBe(honest.promptsScored - 1);
   });
 
