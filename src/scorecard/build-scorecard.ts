@@ -67,6 +67,7 @@ export function cardRun(run: PromptRunResult): PromptRun {
     baselineMs: run.baselineMs,
     candidateMs: run.candidateMs,
     agreedTokens: run.agreedTokens,
+    ...(run.agreedBaselineMs !== null ? { agreedBaselineMs: run.agreedBaselineMs, agreedCandidateMs: run.agreedCandidateMs } : {}),
     ...(run.evidence ? { evidence: run.evidence } : {}),
   };
 }

@@ -46,7 +46,7 @@ export function promptNotes(prompt: PromptResult, card: Scorecard): string[] {
     }
   }
   if (prompt.status === "scored" && typeof prompt.agreement === "number" && prompt.agreement < 1) {
-    notes.push(`agreement ${formatPercent(prompt.agreement)}: the answers part after ${prompt.agreedTokens ?? 0} tokens, timed over those`);
+    notes.push(`agreement ${formatPercent(prompt.agreement)}: the answers part after ${prompt.agreedTokens ?? 0} tokens; timed at the full length, scored no faster than over those`);
   }
   return notes;
 }

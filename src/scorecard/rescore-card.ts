@@ -5,7 +5,7 @@ import type { ExplainRules } from "../scoring/explain-unscored-run.js";
 import { formatPercent } from "../scoring/format-speedup.js";
 import { DEFAULT_AGREEMENT_TOKENS, DEFAULT_MIN_PROMPT_AGREEMENT, judgeAgreement } from "../scoring/judge-agreement.js";
 import type { PromptStatus } from "../scoring/score-prompt.js";
-import { describeEngineFailure, failureContext, speedupFromTimes } from "../scoring/score-round.js";
+import { describeEngineFailure, failureContext, runSpeedup } from "../scoring/score-round.js";
 import { summarizeRound } from "../scoring/summarize-round.js";
 import { summaryFields } from "./build-scorecard.js";
 import type { CardCalibration, PromptResult, PromptRun, Scorecard } from "./scorecard-schema.js";
@@ -83,7 +83,7 @@ export function rederiveRun(run: PromptRun, rules: ExplainRules, legacySpeedup: 
   const parting = agreed === null ? null : judgeAgreement(agreed, Math.min(b, c), rules);
   if (parting !== null) return { ...as("diverged", 0, parting), agreedTokens: agreed };
   if (agreed !== null) run = { ...run, agreedTokens: agreed };
-  if (timed) return as("scored", speedupFromTimes(run.baselineMs as number, run.candidateMs as number), null);
+  if (timed) return as("scored", runSpeedup(run), null);
   if (legacySpeedup !== null) return as("scored", legacySpeedup, null);
   return as("zeroed", 0, "the card keeps no times at the compared length for this run");
 }

@@ -70,6 +70,9 @@ export const promptRunSchema = z.object({
    * timed a parting answer over its shared start (comparedTokens) instead.
    */
   agreedTokens: count.nullable().optional(),
+  /** For answers that part within k: the times at the tokens they share; the run scores no more than over those (runSpeedup). */
+  agreedBaselineMs: z.number().finite().min(0).nullable().optional(),
+  agreedCandidateMs: z.number().finite().min(0).nullable().optional(),
   /** For a diverged or implausible run: what the status rests on. */
   evidence: statusEvidenceSchema.nullable().optional(),
 });

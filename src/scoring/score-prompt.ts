@@ -157,9 +157,10 @@ export function scorePrompt(
       evidence: evidenceOf(baseline, candidate, comparison),
     };
   }
-  const baselineTime = timeToTokens(baseline, k);
   // A zero duration cannot happen on a real clock; the floor keeps a broken record from dividing by zero.
-  const candidateTime = Math.max(timeToTokens(candidate, k), 1e-6);
-  const speedup = baselineTime / candidateTime;
+  const speedupAt = (tokens: number): number => timeToTokens(baseline, tokens) / Math.max(timeToTokens(candidate, tokens), 1e-6);
+  // Answers that part are scored no faster than over the tokens they share (see runSpeedup).
+  const parts = agreedTokens !== null && agreedTokens < k;
+  const speedup = parts ? Math.min(speedupAt(k), speedupAt(Math.max(1, agreedTokens))) : speedupAt(k);
   return { status: "scored", score: speedup, speedup, comparedTokens: k, reason: null, ...agreementFields };
 }

@@ -39,6 +39,9 @@ export interface PromptRunResult extends RunOutcome {
   /** Milliseconds from sending to the chunk that reached k tokens, rounded to the microsecond. */
   baselineMs: number | null;
   candidateMs: number | null;
+  /** For answers that part within k: the same, at the tokens they share; null otherwise. */
+  agreedBaselineMs: number | null;
+  agreedCandidateMs: number | null;
   /** The run's own records, for the speed breakdown over every run; never written to the card. */
   baselineRecord: RequestRecord | null;
   candidateRecord: RequestRecord | null;
@@ -80,9 +83,33 @@ export interface ScoreRoundInput {
 const round3 = (value: number): number => Math.round(value * 1000) / 1000;
 export const MIN_CANDIDATE_MS = 0.001;
 
-/** A run's speedup from the times the card keeps: the one formula a fresh round, a merge and the app's re-gate share. */
+/** T_b / T_c from two times the card keeps, the candidate's floored so a broken record cannot divide by zero. */
 export function speedupFromTimes(baselineMs: number, candidateMs: number): number {
   return baselineMs / Math.max(candidateMs, MIN_CANDIDATE_MS);
+}
+
+/** A run's times as the card keeps them: at k, and for answers that part, at the tokens they share. */
+export interface RunTimes {
+  baselineMs: number | null;
+  candidateMs: number | null;
+  agreedBaselineMs?: number | null;
+  agreedCandidateMs?: number | null;
+}
+
+/**
+ * A run's speedup from the times the card keeps: the one formula a fresh round, a merge and the
+ * app's re-gate share. Timed at k; when the answers part within k, no more than over the tokens they
+ * share, since what the candidate streamed after parting is not the baseline's work (honest drift is
+ * as fast after parting as before, so the smaller of the two barely moves it; free filler is much
+ * faster, and gains nothing). Null when the run was not timed.
+ */
+export function runSpeedup(run: RunTimes): number | null {
+  if (run.baselineMs === null || run.candidateMs === null) return null;
+  const atK = speedupFromTimes(run.baselineMs, run.candidateMs);
+  const agreedB = run.agreedBaselineMs;
+  const agreedC = run.agreedCandidateMs;
+  if (agreedB === null || agreedB === undefined || agreedC === null || agreedC === undefined) return atK;
+  return Math.min(atK, speedupFromTimes(agreedB, agreedC));
 }
 
 export function describeEngineFailure(failure: Pick<EngineFailure, "engine" | "stage" | "label"> & { run?: number | null }, runs = 1): string {
@@ -132,7 +159,11 @@ function scoreRun(
   const timed = score.status === "scored" && k !== null && baseline?.ok === true && candidate?.ok === true;
   const baselineMs = timed ? round3(timeToTokens(baseline, k)) : null;
   const candidateMs = timed ? Math.max(round3(timeToTokens(candidate, k)), MIN_CANDIDATE_MS) : null;
-  const runScore = baselineMs !== null && candidateMs !== null ? speedupFromTimes(baselineMs, candidateMs) : score.score;
+  const agreed = score.agreedTokens;
+  const parts = timed && agreed !== null && agreed !== undefined && agreed < k;
+  const agreedBaselineMs = parts ? round3(timeToTokens(baseline, Math.max(1, agreed))) : null;
+  const agreedCandidateMs = parts ? Math.max(round3(timeToTokens(candidate, Math.max(1, agreed))), MIN_CANDIDATE_MS) : null;
+  const runScore = runSpeedup({ baselineMs, candidateMs, agreedBaselineMs, agreedCandidateMs }) ?? score.score;
   return {
     score: timed ? { ...score, score: runScore, speedup: runScore } : score,
     run: {
@@ -147,6 +178,8 @@ function scoreRun(
       candidateTokens: candidate?.ok ? candidate.outputTokens : null,
       baselineMs,
       candidateMs,
+      agreedBaselineMs,
+      agreedCandidateMs,
       baselineRecord: baseline ?? null,
       candidateRecord: candidate ?? null,
     },
