@@ -146,12 +146,12 @@ describe("cheating engines get a card that does not pass (speedgate run, referen
     expect(card.gate.passed).toBe(true);
     expect(card.promptsScored).toBe(PROMPT_IDS.length);
     expect(card.medianAgreement).toBeCloseTo(20 / 24, 10);
-    // Timed over the 20 tokens both answers share: still about 2×.
-    expect(card.prompts[0]).toMatchObject({ status: "scored", agreedTokens: 20, comparedTokens: 20 });
-    expect(markdown).toContain("agreement 83.3%: the answers part after 20 tokens, timed over those");
+    // Timed at the full 24 tokens, and no faster than over the 20 both answers share: still about 2×.
+    expect(card.prompts[0]).toMatchObject({ status: "scored", agreedTokens: 20, comparedTokens: 24 });
+    expect(markdown).toContain("agreement 83.3%: the answers part after 20 tokens; timed at the full length, scored no faster than over those");
   });
 
-  it("the baseline's first 16 tokens, then filler ten times as fast: timed over the shared start only, so no faster", async () => {
+  it("the baseline's first 16 tokens, then filler ten times as fast: diverged, agreeing on no more than half the answer", async () => {
     const long = ["--output-tokens", "64"];
     const { dir, configPath } = await writeSimRound({
       baseline: simCommand(...BASELINE, ...long),
@@ -162,7 +162,8 @@ describe("cheating engines get a card that does not pass (speedgate run, referen
     const { card } = await runSimRound(configPath, dir);
     // Timed on its filler it would score about 3×.
     expect(card?.gate.passed).toBe(false);
-    expect(card?.roundScore).toBeLessThan(1.3);
-    expect(card?.prompts.every((prompt) => prompt.status === "scored" && prompt.comparedTokens === 16 && prompt.agreedTokens === 16)).toBe(true);
+    expect(card?.roundScore).toBe(0);
+    expect(card?.prompts.every((prompt) => prompt.status === "diverged" && prompt.comparedTokens === 64 && prompt.agreedTokens === 16)).toBe(true);
+    expect(card?.prompts[0]?.reason).toMatch(/^answers part at token 17 of 64: they agree on 25% of it, no more than bench.minPromptAgreement 50%: baseline /);
   });
 });
