@@ -59,7 +59,7 @@ describe("cheating engines get a card that does not pass (speedgate run, referen
     expect(card.medianAgreement).toBe(1);
     expect([card.diverged, card.implausible]).toEqual([0, 0]);
     expect(card.prompts.every((prompt) => prompt.candidate?.outputTokens === 24 && prompt.candidate.claimedTokens === 24)).toBe(true);
-    expect(markdown).toContain("| Median agreement | 100% of the compared tokens are the baseline's answer |");
+    expect(markdown).toContain("| Median agreement | 100% of the compared tokens are the baseline's answer (gate.minAgreement 75%) |");
     expect(markdown).toContain("Token counts are speedgate's own");
   });
 
@@ -105,7 +105,12 @@ describe("cheating engines get a card that does not pass (speedgate run, referen
     expect(first?.reason).toBe(
       'answers part at token 1 of 24, within the first 16 that must match: baseline " The engine answers é 中 🙂 fa"…, candidate " engine engine engine engine "…',
     );
-    expect(markdown).toContain(`| Diverged | ${PROMPT_IDS.length}: answered differently from the baseline within the first 16 tokens |`);
+    expect(markdown).toContain(
+      `| Diverged | ${PROMPT_IDS.length}: answered differently from the baseline within the first 16 tokens, or agreed on no more than 50% of the compared length |`,
+    );
+    // What each status rests on, folded: where the answers part and both quotes.
+    expect(markdown).toContain(`<details><summary>Answers that part from the baseline's (${PROMPT_IDS.length})</summary>`);
+    expect(markdown).toContain("- p1, diverged: parts at token 1 of 24: baseline");
     expect(markdown).toContain("❌ diverged");
   });
 

@@ -62,9 +62,9 @@ describe("renderMarkdown", () => {
     Object.assign(third, { agreement: 0.75, agreedTokens: 192 });
     third.candidate = third.candidate ? { ...third.candidate, claimedTokens: 900 } : null;
     const markdown = renderMarkdown(card);
-    expect(markdown).toContain("| Diverged | 1: answered differently from the baseline within the first 16 tokens |");
+    expect(markdown).toContain("| Diverged | 1: answered differently from the baseline within the first 16 tokens, or agreed on no more than 50% of the compared length |");
     expect(markdown).toContain("| Implausible | 1: claimed more tokens than the stream held |");
-    expect(markdown).toContain("| Median agreement | 50% of the compared tokens are the baseline's answer |");
+    expect(markdown).toContain("| Median agreement | 50% of the compared tokens are the baseline's answer (gate.minAgreement 75%) |");
     expect(markdown).toContain("❌ diverged");
     expect(markdown).toContain('baseline " The\\|x", candidate "&lt;b&gt;@\u200bteam &#91;x](y)"');
     expect(markdown).toContain("candidate engine claimed 900 tokens, speedgate counted 256; agreement 75%: the answers part after 192 tokens");
