@@ -202,15 +202,7 @@ export async function startSimEngine(options: SimEngineOptions = {}): Promise<Si
     return record;
   };
 
-  const streamAnswer = (
-    res: ServerResponse,
-    record: SimRequestRecord,
-    plan: ResponsePlan,
-    chat: boolean,
-    body: Record<string, unknown>,
-    t0: number,
-    style: AnswerStyle,
-  ): void => {
+  const streamAnswer = (res: ServerResponse, record: SimRequestRecord, plan: ResponsePlan, chat: boolean, body: Record<string, unknown>, t0: number, style: AnswerStyle): void => {
     const id = `${chat ? "chatcmpl" : "cmpl"}-sim${record.seq}`;
     const head = `data: {"id":"${id}","object":"${chat ? "chat.completion.chunk" : "text_completion"}","created":${created},"model":${JSON.stringify(profile.model)},"choices":[{"index":0,`;
     const reasoningField = profile.flavour === "vllm" ? "reasoning" : "reasoning_content";
@@ -329,15 +321,7 @@ export async function startSimEngine(options: SimEngineOptions = {}): Promise<Si
     pump();
   };
 
-  const answerWhole = (
-    res: ServerResponse,
-    record: SimRequestRecord,
-    plan: ResponsePlan,
-    chat: boolean,
-    body: Record<string, unknown>,
-    t0: number,
-    style: AnswerStyle,
-  ): void => {
+  const answerWhole = (res: ServerResponse, record: SimRequestRecord, plan: ResponsePlan, chat: boolean, body: Record<string, unknown>, t0: number, style: AnswerStyle): void => {
     const total = plan.reasoningTokens + plan.contentTokens;
     const reasoning = chat ? plan.reasoningTokens : 0;
     const doneAt = t0 + plan.ttftMs + Math.max(0, total - 1) * plan.itlMs;

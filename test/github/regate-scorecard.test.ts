@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { regateScorecard } from "../../src/github/regate-scorecard.js";
 import { parseScorecardJson } from "../../src/scorecard/read-scorecard.js";
+import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
 import { TEST_DOCS_BASE_URL, makeCard, seedOomFailure, testConfig } from "../support/make-card.js";
 import { toVersion1 } from "../support/version-one-card.js";
 
@@ -186,6 +187,12 @@ describe("regateScorecard and the calibration on a card", () => {
 
 describe("regateScorecard: the agreement rules, from the card's per-run data", () => {
   const twenty = Array.from({ length: 20 }, () => ({ speedup: 1.3 }));
+  type Run = Scorecard["prompts"][number]["runs"][number];
+  /** The card with every run rewritten, as an artifact could hold it. */
+  const withRuns = (card: Scorecard, rewrite: (run: Run, prompt: number) => Run): Scorecard => ({
+    ...card,
+    prompts: card.prompts.map((prompt, index) => ({ ...prompt, runs: prompt.runs.map((run) => rewrite(run, index)) })),
+  });
 
   it("fails a 1.3× engine that cuts exactly 2 of 20 answers short (within gate.maxUnscored 10%): the baseline never did", () => {
     const card = makeCard([...twenty.slice(0, 18), { candidateTokens: 100 }, { candidateTokens: 100 }]);
@@ -201,16 +208,12 @@ describe("regateScorecard: the agreement rules, from the card's per-run data", (
 
   it("re-derives a parting the card calls scored, and the median agreement, from agreedTokens and the times at k", () => {
     const card = makeCard(twenty);
-    const forged = {
-      ...card,
-      prompts: card.prompts.map((prompt) => ({ ...prompt, runs: prompt.runs.map((run) => ({ ...run, agreedTokens: 64 })) })),
-    };
-    const regated = regateScorecard(forged, testConfig.gate, null);
+    const regated = regateScorecard(withRuns(card, (run) => ({ ...run, agreedTokens: 64 })), testConfig.gate, null);
     expect(regated.diverged).toBe(20);
     expect(regated.prompts[0]?.reason).toBe("answers part at token 65 of 256: they agree on 25% of it, no more than bench.minPromptAgreement 50%");
     expect(regated.medianAgreement).toBe(0.25);
     expect(regated.gate.passed).toBe(false);
-    const halfway = { ...card, prompts: card.prompts.map((prompt) => ({ ...prompt, runs: prompt.runs.map((run) => ({ ...run, agreedTokens: 160 })) })) };
+    const halfway = withRuns(card, (run) => ({ ...run, agreedTokens: 160 }));
     expect(regateScorecard(halfway, testConfig.gate, null).gate.reasons).toEqual([
       "median agreement 62.5% < gate.minAgreement 75%: most answers are not the baseline's over the compared length",
     ]);
@@ -220,20 +223,14 @@ describe("regateScorecard: the agreement rules, from the card's per-run data", (
   it("reads an older card, which timed a parting answer over its shared start, as parting there", () => {
     const card = makeCard(twenty);
     // Written before agreedTokens: comparedTokens below min(n_b, n_c) is the shared start it was timed over.
-    const older = {
-      ...card,
-      prompts: card.prompts.map((prompt, index) => ({
-        ...prompt,
-        runs: prompt.runs.map(({ agreedTokens: _agreed, ...run }) => ({ ...run, comparedTokens: index < 12 ? 17 : run.comparedTokens })),
-      })),
-    };
+    const older = withRuns(card, ({ agreedTokens: _agreed, ...run }, index) => ({ ...run, comparedTokens: index < 12 ? 17 : run.comparedTokens }));
     const regated = regateScorecard(older, testConfig.gate, null);
     expect(regated.diverged).toBe(12);
     expect(regated.prompts[0]?.status).toBe("diverged");
     expect(regated.prompts[19]?.status).toBe("scored");
     expect(regated.gate.passed).toBe(false);
     // Without a sign of parting, an older card is read as agreeing, and re-gates as before.
-    const unmarked = { ...card, prompts: card.prompts.map((prompt) => ({ ...prompt, runs: prompt.runs.map(({ agreedTokens: _a, ...run }) => run) })) };
+    const unmarked = withRuns(card, ({ agreedTokens: _agreed, ...run }) => run);
     expect(regateScorecard(unmarked, testConfig.gate, null).gate.passed).toBe(card.gate.passed);
   });
 });

@@ -116,16 +116,21 @@ describe("scorePrompt holds the candidate to the baseline's answer", () => {
     expect(result.agreement).toBeCloseTo(30 / 40, 10);
   });
 
-  it("times answers that part late at the full k: an honest start then filler at no decode cost is timed on the filler too", () => {
+  it("times answers that part late at the full k, but scores them no faster than over the tokens they share", () => {
     // Same pace for the first 24 tokens (60% of 40), then the candidate streams other text ten times as fast.
     const baseline = counted(words(40), { ttftMs: 10, itlMs: 10 });
     const candidate = textStream([...words(24), ...words(16, 25)], { ttftMs: 10, itlMs: 10 });
     candidate.chunks.forEach((chunk, index) => (chunk.tMs = index < 24 ? 10 + index * 10 : 240 + (index - 23)));
     countWithTokenizer(candidate, counter);
     const result = scorePrompt(baseline, candidate, 0.9);
-    // Both engines had to produce 40 tokens: the baseline took 400 ms, the candidate 256 ms. The round's agreement rules judge the rest.
+    // Both engines had to produce 40 tokens: the baseline took 400 ms, the candidate 256 ms, 1.56× on its filler;
+    // over the 24 tokens they share both took 240 ms, and that is the score.
     expect(result).toMatchObject({ status: "scored", comparedTokens: 40, agreedTokens: 24 });
-    expect(result.speedup).toBeCloseTo(400 / 256, 10);
+    expect(result.speedup).toBeCloseTo(1, 10);
+    // Honest drift is as fast after the parting as before: the same candidate, steady to the end, scores its pace.
+    const steady = textStream([...words(24), ...words(16, 25)], { ttftMs: 5, itlMs: 5 });
+    countWithTokenizer(steady, counter);
+    expect(scorePrompt(baseline, steady, 0.9).speedup).toBeCloseTo(timeToTokens(baseline, 24) / timeToTokens(steady, 24), 10);
   });
 
   it.each([
