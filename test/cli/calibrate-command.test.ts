@@ -46,6 +46,7 @@ describe("speedgate calibrate against the reference engine", () => {
     expect(file.rounds.map((entry) => [entry.disagreed, entry.medianAgreement])).toEqual(Array.from({ length: 5 }, () => [0, 1]));
     expect(calibrated.stdout).toContain(`noise floor: +`);
     expect(calibrated.stdout).toContain("A/A study of sim-engine");
+    expect(calibrated.stdout).toContain("the baseline against itself: lowest median agreement 100%; at most 0% of the prompts cut short or parted in one round");
     // Ten engine starts, each counted.
     expect(await readFile(counter, "utf8")).toBe("10\n");
 
