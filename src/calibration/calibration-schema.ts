@@ -37,6 +37,22 @@ export const calibrationRoundSchema = z.object({
   runScores: z.array(z.number().finite().min(0).nullable()).max(100),
   promptsCompared: count,
   unscored: count,
+  /**
+   * The baseline against itself: prompts it cut short (below tolerance) or parted from its own answer
+   * (diverged), and the median agreement. Absent in files from before they were measured.
+   */
+  disagreed: count.optional(),
+  medianAgreement: z.number().min(0).max(1).nullable().optional(),
+});
+
+/**
+ * The baseline's agreement with itself over a calibration's A/A rounds, as a round's gate uses it:
+ * the lowest median agreement and the largest share of compared prompts cut or parted in one round.
+ * Derived from the file's rounds when a card copies the calibration (selfAgreementOf).
+ */
+export const calibrationSelfAgreementSchema = z.object({
+  lowestMedianAgreement: z.number().min(0).max(1).nullable(),
+  mostDisagreed: z.number().min(0).max(1),
 });
 
 export const calibrationFileSchema = z.object({

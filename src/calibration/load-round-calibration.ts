@@ -2,11 +2,25 @@ import { ConfigError } from "../config/config-error.js";
 import type { RoundFingerprint } from "../config/fingerprint-round.js";
 import type { RoundConfig } from "../config/round-config-schema.js";
 import { describeValue } from "../config/describe-value.js";
+import type { CardCalibration } from "../scorecard/scorecard-schema.js";
 import type { CalibrationFile } from "./calibration-schema.js";
 import { calibrationSettingsOf, hashBaseline } from "./calibration-settings.js";
 import type { CalibrationSource } from "./fit-calibration.js";
 import { describeSettingDifferences } from "./fit-calibration.js";
 import { readCalibration } from "./read-calibration.js";
+
+/**
+ * The baseline's agreement with itself over the file's A/A rounds, as a round's gate uses it; null
+ * for a file written before it was measured.
+ */
+export function selfAgreementOf(rounds: CalibrationFile["rounds"]): CardCalibration["selfAgreement"] {
+  if (rounds.some((round) => round.disagreed === undefined)) return null;
+  const medians = rounds.map((round) => round.medianAgreement).filter((value): value is number => typeof value === "number");
+  return {
+    lowestMedianAgreement: medians.length > 0 ? Math.min(...medians) : null,
+    mostDisagreed: Math.max(0, ...rounds.map((round) => (round.promptsCompared > 0 ? (round.disagreed ?? 0) / round.promptsCompared : 0))),
+  };
+}
 
 /** The part of a calibration file a card carries. */
 export function calibrationSourceOf(file: CalibrationFile): CalibrationSource {
@@ -20,6 +34,7 @@ export function calibrationSourceOf(file: CalibrationFile): CalibrationSource {
     promptsHash: file.promptsHash,
     settings: file.settings,
     scores: file.rounds.map((round) => round.roundScore),
+    selfAgreement: selfAgreementOf(file.rounds),
   };
 }
 

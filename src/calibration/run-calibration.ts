@@ -107,6 +107,9 @@ export async function runCalibration(options: RunCalibrationOptions): Promise<Ca
       runScores: card.runs.scores,
       promptsCompared: card.promptsTotal - card.excluded,
       unscored: card.unscored,
+      // The baseline against itself: what its own batch nondeterminism cuts short or parts, which a round's agreement rules allow.
+      disagreed: card.belowTolerance + card.diverged,
+      medianAgreement: card.medianAgreement ?? null,
     })),
     noise: computeNoiseFloor(scores),
   };

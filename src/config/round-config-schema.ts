@@ -1,7 +1,8 @@
 import { posix } from "node:path";
 import { z } from "zod";
 import { canonicalEngineName } from "../engine/engine-family.js";
-import { DEFAULT_BENCH_RUNS, DEFAULT_MAX_UNSCORED, DEFAULT_MIN_PROMPTS, GATE_MODES } from "../scoring/evaluate-gate.js";
+import { DEFAULT_BENCH_RUNS, DEFAULT_MAX_UNEXPLAINED, DEFAULT_MAX_UNSCORED, DEFAULT_MIN_AGREEMENT, DEFAULT_MIN_PROMPTS, GATE_MODES } from "../scoring/evaluate-gate.js";
+import { DEFAULT_MIN_PROMPT_AGREEMENT } from "../scoring/judge-agreement.js";
 
 /*
  * Every field carries the sentence a user reads when it is wrong ("expected …"); the formatter adds
@@ -22,6 +23,8 @@ const integerIn = (min: number, max: number, expected: string) =>
 const positiveNumber = (expected: string) => z.number({ error: expected }).gt(0, { error: expected });
 
 const boolean = () => z.boolean({ error: "expected true or false" });
+/** A share in [0, 1), such as gate.maxUnscored or bench.minPromptAgreement. */
+const shareSchema = (expected: string) => z.number({ error: expected }).min(0, { error: expected }).lt(1, { error: expected });
 
 const enumOf = <const T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { error: `expected one of ${values.map((v) => JSON.stringify(v)).join(", ")}` });
@@ -126,6 +129,8 @@ const benchSchema = z.strictObject(
     requestTimeoutS: positiveNumber("expected a number of seconds greater than 0").default(600),
     tokenizer: tokenizerSchema.optional(),
     agreementTokens: integerIn(0, 1_000_000, "expected a whole number of tokens, 0 (off) to 1000000").default(16),
+    // An answer that parts from the baseline's must agree on more than this share of the compared length, or it is diverged.
+    minPromptAgreement: shareSchema("expected a share of the compared length in [0, 1), such as 0.5 (0: off)").default(DEFAULT_MIN_PROMPT_AGREEMENT),
     // Spinning costs a core for the benchmark's length, so `auto` spins only where cores are plenty.
     busyPoll: enumOf(["auto", "on", "off"] as const).default("auto"),
   },
@@ -133,12 +138,10 @@ const benchSchema = z.strictObject(
 );
 
 /** The gate's limits, shared with the repository config (.github/speedgate.yml), which sets them for the app's re-gate. */
-export const maxUnscoredSchema = z
-  .number({ error: "expected a share of prompts in [0, 1), such as 0.1" })
-  .min(0, { error: "expected a share of prompts in [0, 1), such as 0.1" })
-  .lt(1, { error: "expected a share of prompts in [0, 1), such as 0.1" })
-  .default(DEFAULT_MAX_UNSCORED);
+export const maxUnscoredSchema = shareSchema("expected a share of prompts in [0, 1), such as 0.1").default(DEFAULT_MAX_UNSCORED);
 export const minPromptsSchema = integerIn(1, 10_000_000, "expected a whole number of prompts, 1 or more").default(DEFAULT_MIN_PROMPTS);
+export const minAgreementSchema = shareSchema("expected a share of the compared length in [0, 1), such as 0.75 (0: off)").default(DEFAULT_MIN_AGREEMENT);
+export const maxUnexplainedSchema = shareSchema("expected a share of prompts in [0, 1), such as 0 or 0.05").default(DEFAULT_MAX_UNEXPLAINED);
 
 const gateSchema = z
   .strictObject(
@@ -148,6 +151,8 @@ const gateSchema = z
       use: enumOf(GATE_MODES).optional(),
       maxUnscored: maxUnscoredSchema,
       minPrompts: minPromptsSchema,
+      minAgreement: minAgreementSchema,
+      maxUnexplained: maxUnexplainedSchema,
       calibration: nonEmptyString("expected the path of a calibration file written by speedgate calibrate").optional(),
     },
     { error: "expected an object such as { minRoundScore: 1.0 }" },

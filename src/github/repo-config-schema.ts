@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { formatConfigIssues } from "../config/format-config-issues.js";
-import { maxUnscoredSchema, minPromptsSchema } from "../config/round-config-schema.js";
-import { DEFAULT_MAX_UNSCORED, DEFAULT_MIN_PROMPTS, GATE_MODES } from "../scoring/evaluate-gate.js";
+import { maxUnexplainedSchema, maxUnscoredSchema, minAgreementSchema, minPromptsSchema } from "../config/round-config-schema.js";
+import { DEFAULT_MAX_UNEXPLAINED, DEFAULT_MAX_UNSCORED, DEFAULT_MIN_AGREEMENT, DEFAULT_MIN_PROMPTS, GATE_MODES } from "../scoring/evaluate-gate.js";
 
 /*
  * `.github/speedgate.yml` on the repository's default branch: how the app gates and who may start
@@ -33,10 +33,18 @@ export const repoConfigSchema = z.strictObject(
           use: enumOf(GATE_MODES).optional(),
           maxUnscored: maxUnscoredSchema,
           minPrompts: minPromptsSchema,
+          minAgreement: minAgreementSchema,
+          maxUnexplained: maxUnexplainedSchema,
         },
         { error: "expected an object such as { minRoundScore: 1.05 }" },
       )
-      .default({ minRoundScore: 1.0, maxUnscored: DEFAULT_MAX_UNSCORED, minPrompts: DEFAULT_MIN_PROMPTS }),
+      .default({
+        minRoundScore: 1.0,
+        maxUnscored: DEFAULT_MAX_UNSCORED,
+        minPrompts: DEFAULT_MIN_PROMPTS,
+        minAgreement: DEFAULT_MIN_AGREEMENT,
+        maxUnexplained: DEFAULT_MAX_UNEXPLAINED,
+      }),
     trigger: enumOf(["command", "auto"]).default("command"),
     rescore: z
       .strictObject(

@@ -266,7 +266,8 @@ export async function runRound(options: RunRoundOptions): Promise<Scorecard> {
     tolerance: config.bench.tolerance,
     gate: config.gate,
     agreementTokens: config.bench.agreementTokens,
-    noise: calibration ? { floor: calibration.noiseFloor, problems: calibration.problems } : null,
+    minPromptAgreement: config.bench.minPromptAgreement,
+    noise: calibration ? { floor: calibration.noiseFloor, problems: calibration.problems, selfAgreement: calibration.selfAgreement ?? null } : null,
   });
   return buildScorecard({
     config,
@@ -280,7 +281,11 @@ export async function runRound(options: RunRoundOptions): Promise<Scorecard> {
     shard: options.shard ?? null,
     tokenizerSha256: tokenCounter.loaded()?.sha256 ?? null,
     engineTimes: collectEngineTimes(engineFamily(config.engine), runs, result),
-    answerVariation: findBaselineVariation(result.prompts, config.bench.tolerance, config.bench.agreementTokens),
+    answerVariation: findBaselineVariation(result.prompts, {
+      tolerance: config.bench.tolerance,
+      agreementTokens: config.bench.agreementTokens,
+      minPromptAgreement: config.bench.minPromptAgreement,
+    }),
     commits,
     unchanged: describeUnchangedCandidate(round),
   });

@@ -6,7 +6,6 @@ import type { GpuSnapshot, GpuState } from "../round/gpu-state-schema.js";
 import { type RequestRecord, timeToFirstTokenMs } from "../scoring/request-record.js";
 import { type PromptRunResult, type RoundResult, wasAttempted } from "../scoring/score-round.js";
 import { DEFAULT_AGREEMENT_TOKENS } from "../scoring/score-prompt.js";
-import { type AgreementOutcome, summarizeAgreement } from "../scoring/summarize-agreement.js";
 import type { RoundSummary } from "../scoring/summarize-round.js";
 import { SPEEDGATE_VERSION } from "../version.js";
 import { type AnswerVariation, type CardCalibration, type EngineSide, type PromptRun, SCORECARD_SCHEMA_VERSION, type Scorecard } from "./scorecard-schema.js";
@@ -69,6 +68,9 @@ export function cardRun(run: PromptRunResult): PromptRun {
     candidateTokens: run.candidateTokens,
     baselineMs: run.baselineMs,
     candidateMs: run.candidateMs,
+    agreedTokens: run.agreedTokens,
+    ...(run.agreedBaselineMs !== null ? { agreedBaselineMs: run.agreedBaselineMs, agreedCandidateMs: run.agreedCandidateMs } : {}),
+    ...(run.evidence ? { evidence: run.evidence } : {}),
   };
 }
 
@@ -105,6 +107,8 @@ export function summaryFields(
   | "zeroedTotal"
   | "unscored"
   | "excluded"
+  | "medianAgreement"
+  | "unexplained"
   | "gate"
 > {
   return {
@@ -119,6 +123,8 @@ export function summaryFields(
     zeroedTotal: summary.zeroedTotal,
     unscored: summary.unscored,
     excluded: summary.excluded,
+    medianAgreement: summary.medianAgreement,
+    unexplained: summary.unexplained,
     gate: { ...summary.gate, calibration },
   };
 }
@@ -137,14 +143,6 @@ export function cardSettings(config: RoundConfig): Scorecard["settings"] {
     order: config.bench.order,
     clientWarmup: config.bench.clientWarmup,
   };
-}
-
-/**
- * The card's median agreement, recomputed from its per-prompt results (fresh round, merge, re-gate).
- * Its diverged and implausible counts come with the rest of the summary (summaryFields).
- */
-export function agreementFields(prompts: readonly AgreementOutcome[]): Pick<Scorecard, "medianAgreement"> {
-  return { medianAgreement: summarizeAgreement(prompts).medianAgreement };
 }
 
 /** Whether the candidate started exactly as the baseline did, so that only the patch differed. */
@@ -187,11 +185,11 @@ export function buildScorecard(input: BuildScorecardInput): Scorecard {
     createdAt: (input.now ?? new Date()).toISOString(),
     engine: config.engine,
     ...summaryFields(result, input.calibration ?? null),
-    ...agreementFields(result.prompts),
     tokenCountsEstimated: estimated,
     settings: {
       ...cardSettings(config),
       agreementTokens: config.bench.agreementTokens ?? DEFAULT_AGREEMENT_TOKENS,
+      minPromptAgreement: config.bench.minPromptAgreement,
       tokenizer: input.tokenizerSha256 ?? null,
     },
     provenance: { ...emptyProvenance(), baselineImage: config.baseline.image ?? null, ...input.provenance },
@@ -214,6 +212,7 @@ export function buildScorecard(input: BuildScorecardInput): Scorecard {
       comparedTokens: prompt.comparedTokens,
       reason: prompt.reason,
       ...(prompt.agreement !== undefined ? { agreement: prompt.agreement, agreedTokens: prompt.agreedTokens ?? null } : {}),
+      baselineSelf: prompt.baselineSelf,
       baseline: engineSide(prompt.baseline),
       candidate: engineSide(prompt.candidate),
       runs: prompt.runs.map(cardRun),

@@ -1,6 +1,6 @@
 import { formatBar, formatPercent, formatPercentAgainst, formatScoreAgainstBar, formatTimes } from "../scoring/format-speedup.js";
 import { MIN_PROMPTS_FOR_INTERVAL } from "../scoring/evaluate-gate.js";
-import { speedupFromTimes } from "../scoring/score-round.js";
+import { runSpeedup } from "../scoring/score-round.js";
 import { type VerdictOutcome, decideVerdict } from "./decide-verdict.js";
 import type { RunnerFault } from "./find-runner-fault.js";
 import type { PromptResult, PromptRun, Scorecard } from "./scorecard-schema.js";
@@ -128,8 +128,7 @@ export function describeVerdict(card: Scorecard): { passed: boolean; outcome: Ve
 export function runScoreOnCard(run: PromptRun, prompt: PromptResult): number | null {
   if (run.status === "excluded") return null;
   if (run.status !== "scored") return 0;
-  if (run.baselineMs !== null && run.candidateMs !== null) return speedupFromTimes(run.baselineMs, run.candidateMs);
-  return prompt.speedup;
+  return runSpeedup(run) ?? prompt.speedup;
 }
 
 /** Each run's score of a prompt, such as "1.08 / 1.11 / 0" (— where the baseline failed in that run). */

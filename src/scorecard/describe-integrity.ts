@@ -13,13 +13,19 @@ export function integrityRows(card: Scorecard): string[][] {
   const settings = card.settings;
   if (card.diverged !== undefined) {
     const within = settings.agreementTokens ? `within the first ${settings.agreementTokens} tokens` : "(check off: bench.agreementTokens is 0)";
-    rows.push(["Diverged", `${card.diverged}: answered differently from the baseline ${within}`]);
+    const share = settings.minPromptAgreement ? `, or agreed on no more than ${formatPercent(settings.minPromptAgreement)} of the compared length` : "";
+    rows.push(["Diverged", `${card.diverged}: answered differently from the baseline ${within}${share}`]);
   }
   if (card.implausible !== undefined && (card.implausible > 0 || settings.tokenizer === null)) {
     rows.push(["Implausible", `${card.implausible}: claimed more tokens than the stream held`]);
   }
   if (card.medianAgreement !== undefined) {
-    rows.push(["Median agreement", card.medianAgreement === null ? "— (no answers compared)" : `${formatPercent(card.medianAgreement)} of the compared tokens are the baseline's answer`]);
+    const bar = card.gate.minAgreement ? ` (gate.minAgreement ${formatPercent(card.gate.minAgreement)})` : "";
+    rows.push(["Median agreement", card.medianAgreement === null ? "— (no answers compared)" : `${formatPercent(card.medianAgreement)} of the compared tokens are the baseline's answer${bar}`]);
+  }
+  if (card.unexplained !== undefined) {
+    const limit = card.gate.maxUnexplained !== undefined ? ` (gate.maxUnexplained ${formatPercent(card.gate.maxUnexplained)})` : "";
+    rows.push(["Unexplained", `${card.unexplained}: cut short or parted where the baseline's own answers are not${limit}`]);
   }
   return rows;
 }
@@ -46,7 +52,7 @@ export function promptNotes(prompt: PromptResult, card: Scorecard): string[] {
     }
   }
   if (prompt.status === "scored" && typeof prompt.agreement === "number" && prompt.agreement < 1) {
-    notes.push(`agreement ${formatPercent(prompt.agreement)}: the answers part after ${prompt.agreedTokens ?? 0} tokens, timed over those`);
+    notes.push(`agreement ${formatPercent(prompt.agreement)}: the answers part after ${prompt.agreedTokens ?? 0} tokens; timed at the full length, scored no faster than over those`);
   }
   return notes;
 }

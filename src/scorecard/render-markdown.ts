@@ -6,6 +6,7 @@ import { renderGpuBusyWarning, renderGpuStateTable } from "./render-gpu-state.js
 import { renderFold, renderKeyValueTable } from "./render-key-value-table.js";
 import { renderLeftOutFiles } from "./render-left-out-files.js";
 import { renderMethodSection } from "./render-method-section.js";
+import { renderPartingEvidence } from "./render-parting-evidence.js";
 import { renderPromptsSection } from "./render-prompts-section.js";
 import { renderScoreChart } from "./render-score-chart.js";
 import { renderSpeedSection } from "./render-speed-section.js";
@@ -77,6 +78,7 @@ function renderWith(card: Scorecard, limits: RenderLimits): string {
     // Why some unscored prompts are no evidence against the patch: the baseline's own answers varied.
     renderAnswerVariation(card),
     renderSpeedSection(card),
+    renderPartingEvidence(card),
     renderPromptsSection(card, limits.promptRows),
     renderMethodSection(card),
     // Base/head mode only: what each engine was made from, the baseline cache and the builds.

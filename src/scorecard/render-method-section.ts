@@ -10,8 +10,12 @@ export const SCORING_RULE_SENTENCE =
   "The round score is the median, over prompts, of the candidate's end-to-end speedup against the baseline. " +
   "Both engines are compared at the same output token count, so a candidate that stops early cannot buy speed by answering less: " +
   "a prompt under the tolerance bar scores nothing and shows its gate reason. " +
+  "An answer that parts from the baseline's within its first bench.agreementTokens tokens, or agrees on no more than bench.minPromptAgreement of the compared length, scores nothing (diverged); " +
+  "one that parts later is timed at the full length and scores no faster than over the tokens both answers share. " +
   "With several runs, each prompt's speedups combine by their geometric mean, and a prompt left unscored in any run scores nothing. " +
-  "The gate never passes when the candidate engine failed, when more than gate.maxUnscored of the prompts went unscored, or with fewer than gate.minPrompts prompts; " +
+  "The gate never passes when the candidate engine failed, when more than gate.maxUnscored of the prompts went unscored, " +
+  "when the median agreement is under gate.minAgreement, when more than gate.maxUnexplained of the prompts were cut short or parted where the baseline's own answers are not, " +
+  "or with fewer than gate.minPrompts prompts; " +
   "otherwise the interval's low end (not calibrated) or the round score (against the bar raised by the calibrated noise floor) must clear the bar. " +
   "The same inputs and output limits apply to every engine; actual concurrency depends on response duration and engine scheduling.";
 

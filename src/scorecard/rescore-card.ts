@@ -1,11 +1,13 @@
 import { type CalibrationSource, fitCalibration } from "../calibration/fit-calibration.js";
 import type { RunOutcome } from "../scoring/aggregate-prompt-runs.js";
 import type { GateSettings } from "../scoring/evaluate-gate.js";
+import type { ExplainRules } from "../scoring/explain-unscored-run.js";
 import { formatPercent } from "../scoring/format-speedup.js";
+import { DEFAULT_AGREEMENT_TOKENS, DEFAULT_MIN_PROMPT_AGREEMENT, judgeAgreement } from "../scoring/judge-agreement.js";
 import type { PromptStatus } from "../scoring/score-prompt.js";
-import { describeEngineFailure, failureContext, speedupFromTimes } from "../scoring/score-round.js";
+import { describeEngineFailure, failureContext, runSpeedup } from "../scoring/score-round.js";
 import { summarizeRound } from "../scoring/summarize-round.js";
-import { agreementFields, summaryFields } from "./build-scorecard.js";
+import { summaryFields } from "./build-scorecard.js";
 import type { CardCalibration, PromptResult, PromptRun, Scorecard } from "./scorecard-schema.js";
 
 export interface RescoreOptions {
@@ -40,11 +42,31 @@ export function calibrationFacts(card: Pick<Scorecard, "engine" | "provenance" |
 const KEPT_STATUSES: ReadonlySet<PromptStatus> = new Set(["diverged", "implausible", "zeroed"]);
 
 /**
- * One run's status and score recomputed from the tokens and times the card keeps, under the card's
- * tolerance. A status the data contradicts (a "scored" run that answered too little, an "excluded"
- * one that was timed) is corrected, so a card cannot score or drop a prompt by relabelling it.
+ * The tokens both answers share within k, as the card keeps them. An older card kept none, but timed
+ * an answer that parted over its shared start: a comparedTokens below k is that start.
  */
-export function rederiveRun(run: PromptRun, tolerance: number, legacySpeedup: number | null): PromptRun & RunOutcome {
+function agreedTokensOf(run: PromptRun, k: number): number | null {
+  if (run.agreedTokens !== undefined) return run.agreedTokens === null ? null : Math.min(run.agreedTokens, k);
+  return run.comparedTokens !== null && run.comparedTokens < k ? run.comparedTokens : null;
+}
+
+/** The round's tolerance and agreement rules as the card records them; an older card that predates a rule gets its default. */
+export function cardRules(settings: Scorecard["settings"]): ExplainRules {
+  return {
+    tolerance: settings.tolerance,
+    agreementTokens: settings.agreementTokens ?? DEFAULT_AGREEMENT_TOKENS,
+    minPromptAgreement: settings.minPromptAgreement ?? DEFAULT_MIN_PROMPT_AGREEMENT,
+  };
+}
+
+/**
+ * One run's status and score recomputed from the tokens and times the card keeps, under the card's
+ * tolerance and agreement rules. A status the data contradicts (a "scored" run that answered too
+ * little or parted early, an "excluded" one that was timed) is corrected, so a card cannot score or
+ * drop a prompt by relabelling it.
+ */
+export function rederiveRun(run: PromptRun, rules: ExplainRules, legacySpeedup: number | null): PromptRun & RunOutcome {
+  const tolerance = rules.tolerance;
   const keepReason = (status: PromptStatus, fallback: string): string => (run.status === status && run.reason ? run.reason : fallback);
   const as = (status: PromptStatus, score: number | null, reason: string | null): PromptRun & RunOutcome => ({ ...run, status, score, reason });
   const b = run.baselineTokens;
@@ -57,7 +79,11 @@ export function rederiveRun(run: PromptRun, tolerance: number, legacySpeedup: nu
   if (c === null) return as("zeroed", 0, keepReason("zeroed", "the candidate gave no answer"));
   if (KEPT_STATUSES.has(run.status)) return as(run.status, 0, run.reason);
   if (c < tolerance * b) return as("below_tolerance", 0, keepReason("below_tolerance", `answered ${c} of ${b} tokens (tolerance ${formatPercent(tolerance)})`));
-  if (timed) return as("scored", speedupFromTimes(run.baselineMs as number, run.candidateMs as number), null);
+  const agreed = agreedTokensOf(run, Math.min(b, c));
+  const parting = agreed === null ? null : judgeAgreement(agreed, Math.min(b, c), rules);
+  if (parting !== null) return { ...as("diverged", 0, parting), agreedTokens: agreed };
+  if (agreed !== null) run = { ...run, agreedTokens: agreed };
+  if (timed) return as("scored", runSpeedup(run), null);
   if (legacySpeedup !== null) return as("scored", legacySpeedup, null);
   return as("zeroed", 0, "the card keeps no times at the compared length for this run");
 }
@@ -68,19 +94,20 @@ export function rederiveRun(run: PromptRun, tolerance: number, legacySpeedup: nu
  * scores, counts, verdict, noise floor or calibration fit) is read back.
  */
 export function rescoreCard(card: Scorecard, options: RescoreOptions): Scorecard {
-  const tolerance = card.settings.tolerance;
+  const rules = cardRules(card.settings);
   const legacy = card.convertedFrom === 1;
-  const runs = card.prompts.map((prompt) => prompt.runs.map((run) => rederiveRun(run, tolerance, legacy && prompt.status === "scored" ? prompt.speedup : null)));
+  const runs = card.prompts.map((prompt) => prompt.runs.map((run) => rederiveRun(run, rules, legacy && prompt.status === "scored" ? prompt.speedup : null)));
   const source = calibrationSource(card.gate.calibration);
   const calibration = source ? fitCalibration(source, calibrationFacts(card)) : null;
   const failure = card.failure;
   const description = options.failureDescription ?? (failure ? describeEngineFailure(failure, card.settings.runs) : null);
   const summary = summarizeRound(
-    runs.map((promptRuns) => ({ runs: promptRuns })),
+    runs.map((promptRuns, index) => ({ id: card.prompts[index]?.id, runs: promptRuns, baselineSelf: card.prompts[index]?.baselineSelf ?? null })),
     {
+      rules,
       gate: options.gate,
       ...failureContext(failure, description),
-      noise: calibration ? { floor: calibration.noiseFloor, problems: calibration.problems } : null,
+      noise: calibration ? { floor: calibration.noiseFloor, problems: calibration.problems, selfAgreement: calibration.selfAgreement ?? null } : null,
       bootstrapSeed: options.bootstrapSeed,
     },
   );
@@ -93,8 +120,9 @@ export function rescoreCard(card: Scorecard, options: RescoreOptions): Scorecard
       score: combined?.score ?? null,
       speedup: combined?.speedup ?? null,
       reason: combined?.reason ?? null,
+      ...(combined?.agreement !== undefined ? { agreement: combined.agreement, agreedTokens: combined.agreedTokens ?? null } : {}),
       runs: promptRuns.map(({ score: _score, ...run }) => run),
     };
   });
-  return { ...card, ...summaryFields(summary, calibration), ...agreementFields(prompts), prompts };
+  return { ...card, ...summaryFields(summary, calibration), prompts };
 }

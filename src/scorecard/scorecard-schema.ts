@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { calibrationSettingsSchema } from "../calibration/calibration-schema.js";
+import { calibrationSelfAgreementSchema, calibrationSettingsSchema } from "../calibration/calibration-schema.js";
 import { FAILURE_KINDS } from "../failure/engine-failure.js";
 import { engineReportedTimesSchema, roundMetricsSchema } from "../metrics/metrics-schema.js";
 import { gpuStateSchema } from "../round/gpu-state-schema.js";
@@ -38,6 +38,18 @@ const engineSideSchema = z.object({
   error: text(2_000).nullable(),
 });
 
+/** Quotes stay short: compareAnswers cuts 40 characters, JSON escapes can make each up to six. */
+const EXCERPT_MAX = 400;
+
+/** What a diverged or implausible run rests on (StatusEvidence): checkable without the answers' full text. */
+export const statusEvidenceSchema = z.object({
+  partsAt: count.nullable(),
+  baselineExcerpt: text(EXCERPT_MAX).nullable(),
+  candidateExcerpt: text(EXCERPT_MAX).nullable(),
+  baselineClaimed: count.nullable(),
+  candidateClaimed: count.nullable(),
+});
+
 /**
  * One prompt in one run: what an independent scorer needs to recompute the run's status and score
  * (T_b(k) / T_c(k)) from the card alone. The card's own scores are never read back.
@@ -52,6 +64,17 @@ export const promptRunSchema = z.object({
   candidateTokens: count.nullable(),
   baselineMs: z.number().finite().min(0).nullable(),
   candidateMs: z.number().finite().min(0).nullable(),
+  /**
+   * Tokens both answers share from the start, at most comparedTokens; null when their texts were not
+   * compared. With comparedTokens it decides the agreement rules again. Absent on older cards, which
+   * timed a parting answer over its shared start (comparedTokens) instead.
+   */
+  agreedTokens: count.nullable().optional(),
+  /** For answers that part within k: the times at the tokens they share; the run scores no more than over those (runSpeedup). */
+  agreedBaselineMs: z.number().finite().min(0).nullable().optional(),
+  agreedCandidateMs: z.number().finite().min(0).nullable().optional(),
+  /** For a diverged or implausible run: what the status rests on. */
+  evidence: statusEvidenceSchema.nullable().optional(),
 });
 
 export const promptResultSchema = z.object({
@@ -64,6 +87,8 @@ export const promptResultSchema = z.object({
   /** Common start of the two answers over the compared length k; null when not compared. */
   agreement: fraction.nullable().optional(),
   agreedTokens: count.nullable().optional(),
+  /** The baseline's least agreeing pair of its own answers over the runs; null with one run, absent on older cards. */
+  baselineSelf: z.object({ agreedTokens: count, comparedTokens: count }).nullable().optional(),
   /** The first run's answers, for the card's per-prompt columns. */
   baseline: engineSideSchema.nullable(),
   candidate: engineSideSchema.nullable(),
@@ -162,6 +187,8 @@ export const cardCalibrationSchema = z.object({
   scores: z.array(z.number().finite().gt(0)).min(MIN_CALIBRATION_ROUNDS).max(1_000),
   noiseFloor: z.number().finite().min(0),
   detectableSpeedup: z.number().finite(),
+  /** The baseline's agreement with itself in the A/A rounds; absent in calibrations from before it was measured. */
+  selfAgreement: calibrationSelfAgreementSchema.nullable().optional(),
   /** Why it does not fit this round; any one keeps the gate closed. */
   problems: z.array(text(1_000)).max(20),
   /** Differences that do not keep the gate closed, such as another runner with the same GPU. */
@@ -205,6 +232,8 @@ export const scorecardSchema = z.object({
   excluded: count,
   /** Median over compared prompts of their agreement. */
   medianAgreement: fraction.nullable().optional(),
+  /** Compared prompts cut short or parted where the baseline's own answers do not; gate.maxUnexplained limits them. Absent on older cards. */
+  unexplained: count.optional(),
   tokenCountsEstimated: z.boolean(),
   settings: z.object({
     requestIntervalMs: z.number().min(0),
@@ -216,6 +245,8 @@ export const scorecardSchema = z.object({
     model: text(256),
     /** The answers must agree on this many first tokens; 0: not checked. */
     agreementTokens: count.optional(),
+    /** An answer that parts must agree on more than this share of k; absent on older cards (read as the default, 0.5). */
+    minPromptAgreement: z.number().min(0).lt(1).optional(),
     /** sha256 of the tokenizer.json speedgate counted with; null: the engines' own counts, bounded by the bytes they streamed. */
     tokenizer: text(128).nullable().optional(),
     runs: z.number().int().min(1).max(100),
@@ -238,6 +269,9 @@ export const scorecardSchema = z.object({
     use: z.enum(GATE_MODES),
     maxUnscored: z.number().min(0).lt(1),
     minPrompts: z.number().int().min(1).max(10_000_000),
+    /** Absent on older cards: a merge of them gets the defaults. */
+    minAgreement: z.number().min(0).lt(1).optional(),
+    maxUnexplained: z.number().min(0).lt(1).optional(),
     bar: z.number().gt(0),
     passed: z.boolean(),
     reason: text(8_000),

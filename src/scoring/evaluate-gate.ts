@@ -19,6 +19,14 @@ export const DEFAULT_MIN_PROMPTS = 10;
  * counterbalanced order put each engine first equally often.
  */
 export const DEFAULT_BENCH_RUNS = 4;
+/**
+ * Default of gate.minAgreement: the median prompt's answer must be the baseline's over at least 75%
+ * of the compared length. Honest drift parts late and on some prompts only, so its median stays at
+ * 100%; a candidate that answers something else over a quarter of most answers does not pass.
+ */
+export const DEFAULT_MIN_AGREEMENT = 0.75;
+/** Default of gate.maxUnexplained: no cut or parting the baseline's own answers do not show is free (a calibration may allow what the baseline shows itself). */
+export const DEFAULT_MAX_UNEXPLAINED = 0;
 /** Below this many prompts a bootstrap interval is mostly the sample itself: none is shown. */
 export const MIN_PROMPTS_FOR_INTERVAL = 5;
 
@@ -29,9 +37,15 @@ export interface GateSettings {
   maxUnscored: number;
   /** The fewest compared prompts a verdict may rest on. */
   minPrompts: number;
+  /** The least median agreement (share of k that is the baseline's answer) the round may show; 0 turns the rule off. Default 0.75. */
+  minAgreement?: number;
+  /** The largest share of compared prompts cut short or parted in a way the baseline's own answers do not explain. Default 0. */
+  maxUnexplained?: number;
 }
 
 export interface GateResult extends GateSettings {
+  minAgreement: number;
+  maxUnexplained: number;
   passed: boolean;
   /** The verdict in one line: the rule's comparison when it passes, every reason it does not otherwise. */
   reason: string;
@@ -48,6 +62,16 @@ export interface NoiseInput {
   floor: number;
   /** Why the calibration does not fit this round (another GPU, another baseline image); any one keeps the gate closed. */
   problems: readonly string[];
+  /** How much the baseline disagreed with itself in the calibration's A/A rounds; absent in calibrations from before it was measured. */
+  selfAgreement?: SelfAgreementInput | null;
+}
+
+/** The baseline's agreement with itself over a calibration's A/A rounds (its own batch nondeterminism). */
+export interface SelfAgreementInput {
+  /** The lowest median agreement of one A/A round; null when no answers were compared by text. */
+  lowestMedianAgreement: number | null;
+  /** The largest share of compared prompts one A/A round cut short or parted (below tolerance or diverged against itself). */
+  mostDisagreed: number;
 }
 
 export interface GateInput {
@@ -69,6 +93,12 @@ export interface GateInput {
   noScoreReason: string | null;
   /** The round's calibration, when it names one. */
   noise?: NoiseInput | null;
+  /** Median over compared prompts of their agreement; null or absent when no answers were compared by text. */
+  medianAgreement?: number | null;
+  /** Compared prompts with a cut or parting the baseline's own answers do not explain (isExplainedRun). */
+  unexplained?: number;
+  /** Which, such as "p3 (run 1, below tolerance), p7 (diverged)", for the reason. */
+  unexplainedBreakdown?: string;
 }
 
 function ruleOutcome(input: GateInput, settings: GateSettings, bar: number): { passed: boolean; statement: string } {
@@ -99,13 +129,46 @@ function ruleOutcome(input: GateInput, settings: GateSettings, bar: number): { p
 }
 
 /**
+ * The agreement rules: the round's median agreement, and the cuts and partings the baseline's own
+ * answers do not explain. A calibration that fits the round relaxes each to what the baseline showed
+ * against itself, so an engine whose own answers vary with the batch is not held to more than it can do.
+ */
+function agreementReasons(input: GateInput, limits: { minAgreement: number; maxUnexplained: number }): string[] {
+  const reasons: string[] = [];
+  const calibrated = input.noise && input.noise.problems.length === 0 ? (input.noise.selfAgreement ?? null) : null;
+  const median = input.medianAgreement;
+  if (limits.minAgreement > 0 && median !== null && median !== undefined) {
+    const own = calibrated?.lowestMedianAgreement ?? null;
+    const floor = own !== null && own < limits.minAgreement ? own : limits.minAgreement;
+    if (median < floor) {
+      const lowered = floor < limits.minAgreement ? ` (lowered from ${formatPercent(limits.minAgreement)} to the baseline's own lowest in calibration)` : "";
+      reasons.push(
+        `median agreement ${formatPercentAgainst(median, floor)} < gate.minAgreement ${formatPercent(floor)}${lowered}: most answers are not the baseline's over the compared length`,
+      );
+    }
+  }
+  const compared = input.promptsCompared;
+  const unexplained = input.unexplained ?? 0;
+  const allowed = Math.max(limits.maxUnexplained, calibrated?.mostDisagreed ?? 0);
+  if (compared > 0 && unexplained / compared > allowed) {
+    const limit = allowed > limits.maxUnexplained ? `the ${formatPercent(allowed)} the baseline showed against itself in calibration` : `gate.maxUnexplained ${formatPercent(allowed)}`;
+    reasons.push(
+      `${unexplained} of ${compared} prompts (${formatPercentAgainst(unexplained / compared, allowed)}) were cut short or parted where the baseline's own answers are not (${input.unexplainedBreakdown ?? "no detail"}), more than ${limit}`,
+    );
+  }
+  return reasons;
+}
+
+/**
  * The verdict. Someone else's failure (the baseline's, the infrastructure's) gives no verdict at all;
  * otherwise every reason the gate does not pass is listed, so a card never shows only the median
  * while a crash or a pile of truncated answers is what kept the patch out.
  */
 export function evaluateGate(input: GateInput, settings: GateSettings): GateResult {
   const bar = settings.use === "noise-floor" && input.noise ? settings.minRoundScore * (1 + input.noise.floor) : settings.minRoundScore;
-  const base = { ...settings, bar };
+  const minAgreement = settings.minAgreement ?? DEFAULT_MIN_AGREEMENT;
+  const maxUnexplained = settings.maxUnexplained ?? DEFAULT_MAX_UNEXPLAINED;
+  const base = { ...settings, minAgreement, maxUnexplained, bar };
   const fail = (reasons: string[], rule: string | null = null): GateResult => ({ ...base, passed: false, reason: reasons.join("; "), reasons, rule });
   if (input.infrastructureFailure) return fail([`the infrastructure failed, not the patch: ${input.infrastructureFailure}`]);
   if (input.baselineFailure) return fail([`the baseline engine failed, not the patch: ${input.baselineFailure}`]);
@@ -119,6 +182,7 @@ export function evaluateGate(input: GateInput, settings: GateSettings): GateResu
       `${input.unscored} of ${compared} prompts (${formatPercentAgainst(input.unscored / compared, settings.maxUnscored)}) were not scored (${input.unscoredBreakdown}), more than gate.maxUnscored ${formatPercent(settings.maxUnscored)}`,
     );
   }
+  reasons.push(...agreementReasons(input, { minAgreement, maxUnexplained }));
   if (compared < settings.minPrompts) {
     reasons.push(`too few prompts for a verdict: ${compared} compared, gate.minPrompts is ${settings.minPrompts}`);
   }

@@ -1,5 +1,6 @@
 import { compareAnswers } from "./compare-answers.js";
-import type { CompletedRequest } from "./request-record.js";
+import { type BaselineSelf, type ExplainRules, isExplainedRun } from "./explain-unscored-run.js";
+import type { CompletedRequest, RequestRecord } from "./request-record.js";
 import type { ScoredPrompt } from "./score-round.js";
 
 /** An unscored prompt-run that the baseline's own answers, in its other runs, differ from each other as much as. */
@@ -37,19 +38,43 @@ function partsAt(a: CompletedRequest, b: CompletedRequest): number | null {
   return a.outputTokens === b.outputTokens ? null : Math.min(a.outputTokens, b.outputTokens);
 }
 
+/** The baseline's answers to one prompt over the round's runs, those it completed. */
+function completedAnswers(records: ReadonlyArray<RequestRecord | null | undefined>): CompletedRequest[] {
+  return records.filter((record): record is CompletedRequest => record?.ok === true);
+}
+
+/**
+ * The baseline's least agreeing pair among its own answers to one prompt (see BaselineSelf); null
+ * with fewer than two answers, since one answer says nothing about how it varies.
+ */
+export function measureBaselineSelf(records: ReadonlyArray<RequestRecord | null | undefined>): BaselineSelf | null {
+  const answers = completedAnswers(records);
+  let least: BaselineSelf | null = null;
+  for (let i = 0; i < answers.length; i++) {
+    for (let j = i + 1; j < answers.length; j++) {
+      const a = answers[i] as CompletedRequest;
+      const b = answers[j] as CompletedRequest;
+      const k = Math.min(a.outputTokens, b.outputTokens);
+      const at = partsAt(a, b);
+      const pair = { agreedTokens: at === null ? k : Math.min(at, k), comparedTokens: k };
+      const share = (self: BaselineSelf): number => (self.comparedTokens > 0 ? self.agreedTokens / self.comparedTokens : 1);
+      if (least === null || share(pair) < share(least)) least = pair;
+    }
+  }
+  return least;
+}
+
 /**
  * Which below-tolerance and diverged zeros the baseline's own variation explains, from a round of two
- * runs or more (with one run the baseline answered each prompt once, and nothing can be told). A zero
- * is explained when the baseline, against itself, would have scored it the same way: its own answers
- * to the prompt range from under `tolerance` of its longest up to at least the candidate's length
- * (below_tolerance), or part within the first `agreementTokens` (diverged).
+ * runs or more (with one run the baseline answered each prompt once, and nothing can be told), by
+ * the rule the gate uses (isExplainedRun).
  */
-export function findBaselineVariation(prompts: readonly ScoredPrompt[], tolerance: number, agreementTokens: number): BaselineVariation | null {
+export function findBaselineVariation(prompts: readonly ScoredPrompt[], rules: ExplainRules): BaselineVariation | null {
   let promptsCompared = 0;
   let promptsVaried = 0;
   const explained: ExplainedZero[] = [];
   for (const prompt of prompts) {
-    const answers = prompt.runs.map((run) => run.baselineRecord).filter((record): record is CompletedRequest => record?.ok === true);
+    const answers = completedAnswers(prompt.runs.map((run) => run.baselineRecord));
     if (answers.length < 2) continue;
     promptsCompared++;
     const lengths = answers.map((answer) => answer.outputTokens);
@@ -64,13 +89,11 @@ export function findBaselineVariation(prompts: readonly ScoredPrompt[], toleranc
     }
     if (firstParting === null && baselineMin === baselineMax) continue;
     promptsVaried++;
+    const self = measureBaselineSelf(answers);
     prompt.runs.forEach((run, index) => {
       if (run.status !== "below_tolerance" && run.status !== "diverged") return;
-      const candidateTokens = run.candidateTokens;
-      const shortAsBaseline = run.status === "below_tolerance" && baselineMin < tolerance * baselineMax && candidateTokens !== null && candidateTokens >= baselineMin;
-      const partsAsEarly = run.status === "diverged" && firstParting !== null && firstParting < Math.max(1, agreementTokens);
-      if (shortAsBaseline || partsAsEarly) {
-        explained.push({ id: prompt.id, run: index + 1, status: run.status, candidateTokens, baselineMin, baselineMax, baselinePartsAt: firstParting });
+      if (isExplainedRun(run, lengths, self, rules)) {
+        explained.push({ id: prompt.id, run: index + 1, status: run.status, candidateTokens: run.candidateTokens, baselineMin, baselineMax, baselinePartsAt: firstParting });
       }
     });
   }

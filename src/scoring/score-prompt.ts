@@ -1,4 +1,5 @@
 import { type AnswerComparison, compareAnswers, findInflatedClaims } from "./compare-answers.js";
+import { DEFAULT_AGREEMENT_TOKENS, DEFAULT_MIN_PROMPT_AGREEMENT, judgeAgreement } from "./judge-agreement.js";
 import { type CompletedRequest, type RequestRecord, timeToTokens } from "./request-record.js";
 import { countSlack } from "./token-slack.js";
 
@@ -17,10 +18,7 @@ export interface PromptScore {
   score: number | null;
   /** T_b(k) / T_c(k); null when the candidate was not measured at equal length. */
   speedup: number | null;
-  /**
-   * The output length both engines are timed at: k = min(n_b, n_c), or the tokens both answers share
-   * when they part after the agreement check.
-   */
+  /** The output length both engines are timed at, k = min(n_b, n_c), whether or not their answers part within it. */
   comparedTokens: number | null;
   reason: string | null;
   /**
@@ -28,16 +26,35 @@ export interface PromptScore {
    * prefix / k), when both answered and their texts were recorded.
    */
   agreement?: number | null;
-  /** Tokens both answers share from the start; with `agreement`. */
+  /** Tokens both answers share from the start, at most k; with `agreement`. */
   agreedTokens?: number | null;
+  /** What a diverged or implausible status rests on, for the card; absent otherwise. */
+  evidence?: StatusEvidence;
 }
 
-/** Default of bench.agreementTokens: the answers must agree on at least their first 16 tokens. */
-export const DEFAULT_AGREEMENT_TOKENS = 16;
+/**
+ * What a diverged or implausible status rests on, kept on the card so that anyone can check it
+ * without the answers' full text: where they part, short quotes of both, and the counts each engine
+ * claimed next to those it streamed.
+ */
+export interface StatusEvidence {
+  /** The 1-based token at which the answers part; null when they were not compared or do not part. */
+  partsAt: number | null;
+  /** Bounded quotes of both answers from just before where they part (compareAnswers). */
+  baselineExcerpt: string | null;
+  candidateExcerpt: string | null;
+  /** Each engine's own usage count of its answer, beside the counts the run keeps (baselineTokens, candidateTokens). */
+  baselineClaimed: number | null;
+  candidateClaimed: number | null;
+}
+
+export { DEFAULT_AGREEMENT_TOKENS };
 
 export interface ScorePromptOptions {
   /** The candidate must give the baseline's first this many tokens; 0 turns the check off. Default 16. */
   agreementTokens?: number;
+  /** An answer that parts must agree with the baseline's on more than this share of k; 0 turns it off. Default 0.5. */
+  minPromptAgreement?: number;
 }
 
 function percent(fraction: number): string {
@@ -59,12 +76,25 @@ function agreementOf(comparison: AnswerComparison | null, k: number): { agreemen
   return { agreement: agreed / k, agreedTokens: agreed };
 }
 
+function evidenceOf(baseline: CompletedRequest, candidate: CompletedRequest, comparison: AnswerComparison | null): StatusEvidence {
+  return {
+    partsAt: comparison?.parted ? comparison.commonTokens + 1 : null,
+    baselineExcerpt: comparison?.excerpts?.baseline ?? null,
+    candidateExcerpt: comparison?.excerpts?.candidate ?? null,
+    baselineClaimed: baseline.claimedTokens ?? null,
+    candidateClaimed: candidate.claimedTokens ?? null,
+  };
+}
+
 /**
  * The scoring rule for one prompt, for one run of each engine. Both engines are timed at the same
  * output length, so a candidate cannot buy speed by answering less; one that answers much less
  * scores nothing. With temperature 0 it must also give the baseline's answer: one that parts from
- * it within the first `agreementTokens` tokens scores nothing (diverged), and one whose own token
- * counts cannot be true scores nothing (implausible).
+ * it within the first `agreementTokens` tokens, or agrees on no more than `minPromptAgreement` of k,
+ * scores nothing (diverged), and one whose own token counts cannot be true scores nothing
+ * (implausible). An answer that parts later is still timed at k: both engines had to produce that
+ * many tokens, and shrinking the length to the shared start would time a cheat's shared start while
+ * its filler, free of decode work, sped up every other request in the batch.
  */
 export function scorePrompt(
   baseline: RequestRecord | undefined,
@@ -72,7 +102,7 @@ export function scorePrompt(
   tolerance: number,
   options: ScorePromptOptions = {},
 ): PromptScore {
-  const agreementTokens = options.agreementTokens ?? DEFAULT_AGREEMENT_TOKENS;
+  const rules = { agreementTokens: options.agreementTokens ?? DEFAULT_AGREEMENT_TOKENS, minPromptAgreement: options.minPromptAgreement ?? DEFAULT_MIN_PROMPT_AGREEMENT };
   if (!baseline || !baseline.ok) {
     const why = baseline ? baseline.reason : "the baseline engine was not measured on this prompt";
     return { status: "excluded", score: null, speedup: null, comparedTokens: null, reason: `baseline failed: ${why}` };
@@ -97,7 +127,8 @@ export function scorePrompt(
   }
   const inflated = candidate.implausible ?? findInflatedClaims(baseline, candidate);
   if (inflated) {
-    return { status: "implausible", score: 0, speedup: null, comparedTokens: null, reason: `token counts cannot be true: ${inflated}` };
+    const evidence = evidenceOf(baseline, candidate, compareAnswers(baseline, candidate));
+    return { status: "implausible", score: 0, speedup: null, comparedTokens: null, reason: `token counts cannot be true: ${inflated}`, evidence };
   }
   const candidateTokens = candidate.outputTokens;
   if (candidateTokens < tolerance * baselineTokens) {
@@ -113,23 +144,23 @@ export function scorePrompt(
   const comparison = compareAnswers(baseline, candidate);
   const { agreement, agreedTokens } = agreementOf(comparison, k);
   const agreementFields = comparison ? { agreement, agreedTokens } : {};
-  if (comparison?.parted && agreementTokens > 0 && comparison.commonTokens < Math.min(agreementTokens, k)) {
-    const where = comparison.excerpts ? `: baseline ${comparison.excerpts.baseline}, candidate ${comparison.excerpts.candidate}` : "";
+  const parting = comparison?.parted && agreedTokens !== null ? judgeAgreement(agreedTokens, k, rules) : null;
+  if (parting !== null) {
+    const where = comparison?.excerpts ? `: baseline ${comparison.excerpts.baseline}, candidate ${comparison.excerpts.candidate}` : "";
     return {
       status: "diverged",
       score: 0,
       speedup: null,
       comparedTokens: k,
-      reason: `answers part at token ${comparison.commonTokens + 1} of ${k}, within the first ${agreementTokens} that must match${where}`,
+      reason: `${parting}${where}`,
       ...agreementFields,
+      evidence: evidenceOf(baseline, candidate, comparison),
     };
   }
-  // Answers that part later are timed over the part they share: what follows is other text, and a
-  // candidate that gives the baseline's first tokens and then filler must not be timed on the filler.
-  const timed = comparison?.parted ? Math.max(1, Math.min(k, comparison.commonTokens)) : k;
-  const baselineTime = timeToTokens(baseline, timed);
   // A zero duration cannot happen on a real clock; the floor keeps a broken record from dividing by zero.
-  const candidateTime = Math.max(timeToTokens(candidate, timed), 1e-6);
-  const speedup = baselineTime / candidateTime;
-  return { status: "scored", score: speedup, speedup, comparedTokens: timed, reason: null, ...agreementFields };
+  const speedupAt = (tokens: number): number => timeToTokens(baseline, tokens) / Math.max(timeToTokens(candidate, tokens), 1e-6);
+  // Answers that part are scored no faster than over the tokens they share (see runSpeedup).
+  const parts = agreedTokens !== null && agreedTokens < k;
+  const speedup = parts ? Math.min(speedupAt(k), speedupAt(Math.max(1, agreedTokens))) : speedupAt(k);
+  return { status: "scored", score: speedup, speedup, comparedTokens: k, reason: null, ...agreementFields };
 }

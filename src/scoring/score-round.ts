@@ -2,8 +2,10 @@ import type { EngineFailure } from "../failure/engine-failure.js";
 import type { ReportedEngineTimes } from "../metrics/metrics-schema.js";
 import type { RunOutcome } from "./aggregate-prompt-runs.js";
 import type { GateSettings, NoiseInput } from "./evaluate-gate.js";
+import type { BaselineSelf } from "./explain-unscored-run.js";
+import { measureBaselineSelf } from "./find-baseline-variation.js";
 import { type RequestRecord, timeToTokens } from "./request-record.js";
-import { type PromptScore, scorePrompt } from "./score-prompt.js";
+import { type PromptScore, type StatusEvidence, scorePrompt } from "./score-prompt.js";
 import { type RoundSummary, type SummarizeOptions, summarizeRound } from "./summarize-round.js";
 
 /** One engine's side of one run: a record per prompt it was sent, and the failure that stopped it, if any. */
@@ -27,12 +29,19 @@ export interface RoundRun {
 export interface PromptRunResult extends RunOutcome {
   /** k = min(n_b, n_c): the output length both engines are timed at; null when not compared. */
   comparedTokens: number | null;
+  /** Tokens both answers share from the start, at most k; null when their texts were not compared. */
+  agreedTokens: number | null;
+  /** What a diverged or implausible status rests on; null otherwise. */
+  evidence: StatusEvidence | null;
   /** Output tokens each engine answered; null when it gave no answer (failed or not sent). */
   baselineTokens: number | null;
   candidateTokens: number | null;
   /** Milliseconds from sending to the chunk that reached k tokens, rounded to the microsecond. */
   baselineMs: number | null;
   candidateMs: number | null;
+  /** For answers that part within k: the same, at the tokens they share; null otherwise. */
+  agreedBaselineMs: number | null;
+  agreedCandidateMs: number | null;
   /** The run's own records, for the speed breakdown over every run; never written to the card. */
   baselineRecord: RequestRecord | null;
   candidateRecord: RequestRecord | null;
@@ -44,6 +53,8 @@ export interface ScoredPrompt extends PromptScore {
   baseline: RequestRecord | null;
   candidate: RequestRecord | null;
   runs: PromptRunResult[];
+  /** The baseline's least agreeing pair of its own answers over the runs; null with one run. */
+  baselineSelf: BaselineSelf | null;
 }
 
 export interface RoundResult extends RoundSummary {
@@ -64,15 +75,41 @@ export interface ScoreRoundInput {
   bootstrapSeed?: number;
   /** bench.agreementTokens (default 16; 0: answers are not checked). */
   agreementTokens?: number;
+  /** bench.minPromptAgreement (default 0.5; 0: off). */
+  minPromptAgreement?: number;
 }
 
 /** Times on the card are kept to the microsecond; a zero candidate time cannot happen on a real clock. */
 const round3 = (value: number): number => Math.round(value * 1000) / 1000;
 export const MIN_CANDIDATE_MS = 0.001;
 
-/** A run's speedup from the times the card keeps: the one formula a fresh round, a merge and the app's re-gate share. */
+/** T_b / T_c from two times the card keeps, the candidate's floored so a broken record cannot divide by zero. */
 export function speedupFromTimes(baselineMs: number, candidateMs: number): number {
   return baselineMs / Math.max(candidateMs, MIN_CANDIDATE_MS);
+}
+
+/** A run's times as the card keeps them: at k, and for answers that part, at the tokens they share. */
+export interface RunTimes {
+  baselineMs: number | null;
+  candidateMs: number | null;
+  agreedBaselineMs?: number | null;
+  agreedCandidateMs?: number | null;
+}
+
+/**
+ * A run's speedup from the times the card keeps: the one formula a fresh round, a merge and the
+ * app's re-gate share. Timed at k; when the answers part within k, no more than over the tokens they
+ * share, since what the candidate streamed after parting is not the baseline's work (honest drift is
+ * as fast after parting as before, so the smaller of the two barely moves it; free filler is much
+ * faster, and gains nothing). Null when the run was not timed.
+ */
+export function runSpeedup(run: RunTimes): number | null {
+  if (run.baselineMs === null || run.candidateMs === null) return null;
+  const atK = speedupFromTimes(run.baselineMs, run.candidateMs);
+  const agreedB = run.agreedBaselineMs;
+  const agreedC = run.agreedCandidateMs;
+  if (agreedB === null || agreedB === undefined || agreedC === null || agreedC === undefined) return atK;
+  return Math.min(atK, speedupFromTimes(agreedB, agreedC));
 }
 
 export function describeEngineFailure(failure: Pick<EngineFailure, "engine" | "stage" | "label"> & { run?: number | null }, runs = 1): string {
@@ -114,15 +151,19 @@ function scoreRun(
   baseline: RequestRecord | undefined,
   candidate: RequestRecord | undefined,
   tolerance: number,
-  agreementTokens: number | undefined,
+  rules: { agreementTokens?: number | undefined; minPromptAgreement?: number | undefined },
 ): { score: PromptScore; run: PromptRunResult } {
   // Every run gets the integrity checks (own counts, plausibility, agreement): a run cannot be fair because another was.
-  const score = scorePrompt(baseline, candidate, tolerance, { agreementTokens });
+  const score = scorePrompt(baseline, candidate, tolerance, rules);
   const k = score.comparedTokens;
   const timed = score.status === "scored" && k !== null && baseline?.ok === true && candidate?.ok === true;
   const baselineMs = timed ? round3(timeToTokens(baseline, k)) : null;
   const candidateMs = timed ? Math.max(round3(timeToTokens(candidate, k)), MIN_CANDIDATE_MS) : null;
-  const runScore = baselineMs !== null && candidateMs !== null ? speedupFromTimes(baselineMs, candidateMs) : score.score;
+  const agreed = score.agreedTokens;
+  const parts = timed && agreed !== null && agreed !== undefined && agreed < k;
+  const agreedBaselineMs = parts ? round3(timeToTokens(baseline, Math.max(1, agreed))) : null;
+  const agreedCandidateMs = parts ? Math.max(round3(timeToTokens(candidate, Math.max(1, agreed))), MIN_CANDIDATE_MS) : null;
+  const runScore = runSpeedup({ baselineMs, candidateMs, agreedBaselineMs, agreedCandidateMs }) ?? score.score;
   return {
     score: timed ? { ...score, score: runScore, speedup: runScore } : score,
     run: {
@@ -131,24 +172,18 @@ function scoreRun(
       reason: score.reason,
       candidateAttempted: wasAttempted(candidate),
       comparedTokens: k,
+      agreedTokens: score.agreedTokens ?? null,
+      evidence: score.evidence ?? null,
       baselineTokens: baseline?.ok ? baseline.outputTokens : null,
       candidateTokens: candidate?.ok ? candidate.outputTokens : null,
       baselineMs,
       candidateMs,
+      agreedBaselineMs,
+      agreedCandidateMs,
       baselineRecord: baseline ?? null,
       candidateRecord: candidate ?? null,
     },
   };
-}
-
-/** The prompt's agreement is its worst run's: one run that gave another answer is not hidden by others that did not. */
-function leastAgreement(scores: readonly PromptScore[]): Pick<PromptScore, "agreement" | "agreedTokens"> {
-  let least: PromptScore | null = null;
-  for (const score of scores) {
-    if (score.agreement === undefined || score.agreement === null) continue;
-    if (least === null || score.agreement < (least.agreement ?? 1)) least = score;
-  }
-  return least ? { agreement: least.agreement, agreedTokens: least.agreedTokens ?? null } : {};
 }
 
 /** The failure that stopped the round: the first in run order, the baseline's before the candidate's within a run. */
@@ -168,15 +203,16 @@ export function scoreRound(input: ScoreRoundInput): RoundResult {
         run.baseline.records.get(id) ?? notSent(run.baseline.failure),
         run.candidate.records.get(id) ?? notSent(run.candidate.failure),
         input.tolerance,
-        input.agreementTokens,
+        { agreementTokens: input.agreementTokens, minPromptAgreement: input.minPromptAgreement },
       ),
     );
-    return { id, scored };
+    return { id, scored, baselineSelf: measureBaselineSelf(input.runs.map((run) => run.baseline.records.get(id))) };
   });
   const failure = input.failure === undefined ? roundFailure(input.runs) : input.failure;
   const summary = summarizeRound(
-    perPrompt.map(({ scored }) => ({ runs: scored.map(({ run }) => run) })),
+    perPrompt.map(({ id, scored, baselineSelf }) => ({ id, runs: scored.map(({ run }) => run), baselineSelf })),
     {
+      rules: { tolerance: input.tolerance, agreementTokens: input.agreementTokens, minPromptAgreement: input.minPromptAgreement },
       gate: input.gate,
       ...failureContext(failure, failure ? describeEngineFailure(failure, input.plannedRuns ?? input.runs.length) : null),
       noise: input.noise ?? null,
@@ -184,7 +220,7 @@ export function scoreRound(input: ScoreRoundInput): RoundResult {
     },
   );
   const first = input.runs[0];
-  const prompts: ScoredPrompt[] = perPrompt.map(({ id, scored }, index) => {
+  const prompts: ScoredPrompt[] = perPrompt.map(({ id, scored, baselineSelf }, index) => {
     const combined = summary.prompts[index];
     const firstRun = scored[0];
     return {
@@ -194,10 +230,11 @@ export function scoreRound(input: ScoreRoundInput): RoundResult {
       speedup: combined?.speedup ?? null,
       comparedTokens: firstRun?.score.comparedTokens ?? null,
       reason: combined?.reason ?? null,
-      ...leastAgreement(scored.map(({ score }) => score)),
+      ...(combined?.agreement !== undefined ? { agreement: combined.agreement, agreedTokens: combined.agreedTokens ?? null } : {}),
       baseline: first?.baseline.records.get(id) ?? null,
       candidate: first?.candidate.records.get(id) ?? null,
       runs: scored.map(({ run }) => run),
+      baselineSelf,
     };
   });
   return { ...summary, prompts };

@@ -1,12 +1,19 @@
 import { type RunPromptScores, type ScoreInterval, bootstrapRunsAndPrompts } from "./bootstrap-interval.js";
 import { type AggregatedPrompt, type RunOutcome, aggregatePromptRuns } from "./aggregate-prompt-runs.js";
 import { type GateResult, type GateSettings, MIN_PROMPTS_FOR_INTERVAL, type NoiseInput, evaluateGate } from "./evaluate-gate.js";
+import { compareIds } from "../shard/compare-ids.js";
+import { type BaselineSelf, type ExplainRules, isExplainedRun } from "./explain-unscored-run.js";
+import { DEFAULT_AGREEMENT_TOKENS, DEFAULT_MIN_PROMPT_AGREEMENT } from "./judge-agreement.js";
 import { median } from "./median.js";
 import { type PromptStatus, UNSCORED_STATUSES } from "./score-prompt.js";
 
 /** The little of a prompt's result that the round summary depends on: its outcome in each run, in run order. */
 export interface PromptOutcome {
+  /** For the gate's reasons. */
+  id?: string;
   runs: readonly RunOutcome[];
+  /** The baseline's least agreeing pair of its own answers over the runs (measureBaselineSelf); null or absent when not known. */
+  baselineSelf?: BaselineSelf | null;
 }
 
 export interface RoundRuns {
@@ -30,6 +37,10 @@ export interface RoundSummary {
   /** Below tolerance, diverged, implausible and zeroed together: the prompts that score 0. */
   unscored: number;
   excluded: number;
+  /** Median over compared prompts of their (least) agreement; null when no answers were compared by text. */
+  medianAgreement: number | null;
+  /** Compared prompts with a cut or parting the baseline's own answers do not explain. */
+  unexplained: number;
   /** Each prompt over its runs, in input order. */
   prompts: AggregatedPrompt[];
   gate: GateResult;
@@ -48,6 +59,8 @@ export interface SummarizeOptions {
   /** The round's calibrated noise floor, when it names a calibration. */
   noise?: NoiseInput | null;
   bootstrapSeed?: number;
+  /** The round's tolerance and agreement rules, for telling which cuts and partings the baseline explains; default: tolerance 0.9, the rules' defaults. */
+  rules?: Partial<ExplainRules>;
 }
 
 const STATUS_WORDS: ReadonlyArray<[PromptStatus, string]> = [
@@ -63,6 +76,35 @@ function describeNoScore(prompts: readonly AggregatedPrompt[], failure: string |
   if (prompts.length === 0) return "the round has no prompts";
   if (prompts.every((prompt) => prompt.status === "excluded")) return "the baseline answered none of the prompts, so there is nothing to compare with";
   return "the candidate was not sent any prompt";
+}
+
+const STATUS_LABEL: Partial<Record<PromptStatus, string>> = { below_tolerance: "below tolerance", diverged: "diverged" };
+const MAX_NAMED_UNEXPLAINED = 5;
+
+/**
+ * The compared prompts whose cuts or partings the baseline's own answers do not explain, and a short
+ * list of them ("p3 (run 1, below tolerance)") for the gate's reason.
+ */
+function findUnexplained(prompts: readonly PromptOutcome[], served: readonly number[], rules: ExplainRules): { count: number; breakdown: string } {
+  const found: Array<{ id: string; status: PromptStatus; where: string }> = [];
+  prompts.forEach((prompt, index) => {
+    const lengths = prompt.runs.map((run) => run.baselineTokens).filter((value): value is number => typeof value === "number");
+    const self = prompt.baselineSelf ?? null;
+    const first = served
+      .map((run) => ({ run, outcome: prompt.runs[run] }))
+      .find(({ outcome }) => outcome !== undefined && STATUS_LABEL[outcome.status] !== undefined && !isExplainedRun(outcome, lengths, self, rules));
+    if (!first?.outcome) return;
+    const id = prompt.id ?? `prompt ${index + 1}`;
+    found.push({ id, status: first.outcome.status, where: prompt.runs.length > 1 ? `${id} run ${first.run + 1}` : id });
+  });
+  // By id, so that a merge of shards (which lists prompts by id) names the same ones as the unsharded round.
+  const named = found.sort((a, b) => compareIds(a.id, b.id)).slice(0, MAX_NAMED_UNEXPLAINED);
+  const groups = Object.entries(STATUS_LABEL).flatMap(([status, label]) => {
+    const ids = named.filter((entry) => entry.status === status).map((entry) => entry.where);
+    return ids.length > 0 ? [`${label}: ${ids.join(", ")}`] : [];
+  });
+  const more = found.length > named.length ? `; ${found.length - named.length} more` : "";
+  return { count: found.length, breakdown: `${groups.join("; ")}${more}` };
 }
 
 /**
@@ -120,6 +162,17 @@ export function summarizeRound(prompts: readonly PromptOutcome[], options: Summa
     runScores.push(median(values));
   }
 
+  const rules: ExplainRules = {
+    tolerance: options.rules?.tolerance ?? 0.9,
+    agreementTokens: options.rules?.agreementTokens ?? DEFAULT_AGREEMENT_TOKENS,
+    minPromptAgreement: options.rules?.minPromptAgreement ?? DEFAULT_MIN_PROMPT_AGREEMENT,
+  };
+  // Prompts whose baseline failed in every run are excluded: they count for neither rule.
+  const comparedPrompts = prompts.filter((_, index) => aggregated[index]?.status !== "excluded");
+  const unexplained = findUnexplained(comparedPrompts, servedRuns, rules);
+  const medianAgreement = median(
+    aggregated.filter((prompt) => prompt.status !== "excluded").flatMap((prompt) => (typeof prompt.agreement === "number" ? [prompt.agreement] : [])),
+  );
   const countOf = (status: PromptStatus): number => aggregated.filter((prompt) => prompt.status === status).length;
   const unscored = aggregated.filter((prompt) => UNSCORED_STATUSES.has(prompt.status)).length;
   const breakdown = STATUS_WORDS.map(([status, words]) => [countOf(status), words] as const)
@@ -138,6 +191,9 @@ export function summarizeRound(prompts: readonly PromptOutcome[], options: Summa
       candidateFailure: options.candidateFailure ?? null,
       noScoreReason: roundScore === null ? describeNoScore(aggregated, options.failure) : null,
       noise: options.noise ?? null,
+      medianAgreement,
+      unexplained: unexplained.count,
+      unexplainedBreakdown: unexplained.breakdown,
     },
     options.gate,
   );
@@ -153,6 +209,8 @@ export function summarizeRound(prompts: readonly PromptOutcome[], options: Summa
     zeroedTotal: countOf("zeroed"),
     unscored,
     excluded: countOf("excluded"),
+    medianAgreement,
+    unexplained: unexplained.count,
     prompts: aggregated,
     gate,
   };

@@ -86,9 +86,9 @@ export function mergeScorecards(cards: Scorecard[], options: MergeOptions = {}):
     convertedFrom: shards.some((card) => card.convertedFrom === 1) ? 1 : null,
     prompts,
   };
-  const { minRoundScore, use, maxUnscored, minPrompts } = current.gate;
+  const { minRoundScore, use, maxUnscored, minPrompts, minAgreement, maxUnexplained } = current.gate;
   return rescoreCard(combined, {
-    gate: { minRoundScore, use, maxUnscored, minPrompts },
+    gate: { minRoundScore, use, maxUnscored, minPrompts, minAgreement, maxUnexplained },
     failureDescription: picked?.description ?? null,
     bootstrapSeed: options.bootstrapSeed,
   });

@@ -15,6 +15,10 @@ export const answerSchema = z.strictObject(
       .min(0, { error: "expected a whole number of tokens, 0 or more, or null" })
       .nullable()
       .default(null),
+    /** From this share of each answer's length on, the answer is another; null: never. */
+    divergeAfterFraction: z.number({ error: "expected a fraction in (0, 1), or null" }).gt(0).lt(1).nullable().default(null),
+    /** Only every this-many-th prompt of the prompts file (the 3rd, 6th, … with 3) diverges; 1: every prompt. */
+    divergeEvery: z.number({ error: "expected a whole number, 1 or more" }).int().min(1).default(1),
   },
   { error: "expected an object such as { divergeAfterTokens: 200 }" },
 );
@@ -34,16 +38,26 @@ export const cheatsSchema = z.strictObject(
       .min(0, { error: "expected a whole number of tokens, 0 or more, or null" })
       .nullable()
       .default(null),
+    /** Streams the honest answer for this share of its length, then filler at no decode cost (it leaves the batch); null: never. */
+    fillerAfterFraction: z.number({ error: "expected a fraction in (0, 1), or null" }).gt(0).lt(1).nullable().default(null),
     /** Answers this many times faster when a request names its prompt (a header or the user field). */
     promptIdSpeedup: z.number({ error: "expected a factor greater than 0, or null" }).gt(0).nullable().default(null),
     /** Answers a request it answered before (the same messages or prompt) this many times faster, as a cache of whole answers would. */
     answerCacheSpeedup: z.number({ error: "expected a factor greater than 0, or null" }).gt(0).nullable().default(null),
   },
-  { error: "expected an object of cheats: claimTokens, usageFactor, fillerText, fillerAfterTokens, promptIdSpeedup, answerCacheSpeedup" },
+  { error: "expected an object of cheats: claimTokens, usageFactor, fillerText, fillerAfterTokens, fillerAfterFraction, promptIdSpeedup, answerCacheSpeedup" },
 );
 
-export const DEFAULT_ANSWER = { divergeAfterTokens: null };
-export const NO_CHEATS = { claimTokens: false, usageFactor: 1, fillerText: false, fillerAfterTokens: null, promptIdSpeedup: null, answerCacheSpeedup: null };
+export const DEFAULT_ANSWER = { divergeAfterTokens: null, divergeAfterFraction: null, divergeEvery: 1 };
+export const NO_CHEATS = {
+  claimTokens: false,
+  usageFactor: 1,
+  fillerText: false,
+  fillerAfterTokens: null,
+  fillerAfterFraction: null,
+  promptIdSpeedup: null,
+  answerCacheSpeedup: null,
+};
 
 /** How much faster the filler after an honest start streams. */
 export const LATE_FILLER_SPEEDUP = 10;
@@ -51,8 +65,17 @@ export const LATE_FILLER_SPEEDUP = 10;
 export type SimCheats = z.infer<typeof cheatsSchema>;
 export type SimAnswer = z.infer<typeof answerSchema>;
 
-export function answerStyle(answer: SimAnswer, cheats: SimCheats): AnswerStyle {
-  return { filler: cheats.fillerText, divergeAfterTokens: answer.divergeAfterTokens, fillerAfterTokens: cheats.fillerAfterTokens };
+/**
+ * How one answer departs from the honest one. `total` is its length in tokens; `promptIndex` the
+ * prompt's place in the prompts file (0-based), null for a request no prompt matches (a warm-up),
+ * which never drifts, as drift that depends on the prompt would not.
+ */
+export function answerStyle(answer: SimAnswer, cheats: SimCheats, total: number, promptIndex: number | null): AnswerStyle {
+  const drifts = promptIndex !== null && (promptIndex + 1) % answer.divergeEvery === 0;
+  const fraction = drifts && answer.divergeAfterFraction !== null ? Math.floor(answer.divergeAfterFraction * total) : null;
+  const divergeAfterTokens = answer.divergeEvery > 1 && !drifts ? null : (answer.divergeAfterTokens ?? fraction);
+  const fillerAfterTokens = cheats.fillerAfterTokens ?? (cheats.fillerAfterFraction !== null ? Math.floor(cheats.fillerAfterFraction * total) : null);
+  return { filler: cheats.fillerText, divergeAfterTokens, fillerAfterTokens };
 }
 
 /** Headers and fields that would name the prompt, which is what a special-casing engine looks for. */

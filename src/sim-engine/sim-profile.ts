@@ -35,6 +35,12 @@ const faultsSchema = z.strictObject(
     dieExitCode: wholeAtLeast(0, "expected an exit code, 0 or more").default(1),
     stopEarly: promptIds.default([]),
     stopEarlyFraction: z.number({ error: "expected a fraction in [0, 1)" }).min(0).lt(1).default(0.25),
+    /**
+     * The engine starts (0-based, --start-counter) in which the stopEarly prompts stop early; null: every
+     * start. An early stop that comes and goes between starts is what a batch-dependent one looks like
+     * from outside: the same engine, the same prompt, another answer in another run.
+     */
+    stopEarlyOnStarts: z.array(wholeAtLeast(0, "expected start numbers, 0 or more")).nullable().default(null),
     http500: promptIds.default([]),
     malformedSse: promptIds.default([]),
   },
@@ -65,6 +71,11 @@ export const simProfileSchema = z.strictObject(
     answer: answerSchema.default(DEFAULT_ANSWER),
     cheats: cheatsSchema.default(NO_CHEATS),
     flavour: z.enum(["sglang", "vllm"], { error: 'expected "sglang" or "vllm"' }).default("sglang"),
+    /**
+     * The continuous batch's cost: with n streams decoding, each step takes 1 + batchCost · (n − 1)
+     * times a lone stream's (see decode-batch.ts); 0 (the default): every stream keeps its own pace.
+     */
+    batchCost: nonNegative("expected the extra step time per other stream in the batch, such as 0.3").default(0),
     usagePerChunk: z.boolean({ error: "expected true or false" }).default(false),
     defaults: timingSchema.partial().default({}),
     prompts: z.record(z.string(), timingSchema.partial(), { error: "expected a map of prompt id to timings" }).default({}),
@@ -77,6 +88,7 @@ export const simProfileSchema = z.strictObject(
       dieExitCode: 1,
       stopEarly: [],
       stopEarlyFraction: 0.25,
+      stopEarlyOnStarts: null,
       http500: [],
       malformedSse: [],
     }),
@@ -108,14 +120,15 @@ export interface ResponsePlan {
  * Output length is min(profile length, max_tokens), reasoning tokens counting toward the limit
  * first; a stop-early prompt answers a fraction of its length with finish_reason "stop".
  */
-export function planResponse(profile: SimProfile, promptId: string | null, maxTokens: number, thinking: boolean, timeFactor = 1): ResponsePlan {
+export function planResponse(profile: SimProfile, promptId: string | null, maxTokens: number, thinking: boolean, timeFactor = 1, start = 0): ResponsePlan {
   const override = promptId !== null ? profile.prompts[promptId] : undefined;
   const timing: SimTiming = { ...DEFAULT_TIMING, ...profile.defaults, ...override };
   const faults = profile.faults;
   const reasoningWanted = thinking ? timing.reasoningTokens : 0;
   let wanted = reasoningWanted + timing.outputTokens;
   let finishReason: "stop" | "length" = "stop";
-  if (promptId !== null && faults.stopEarly.includes(promptId)) {
+  const stopsThisStart = faults.stopEarlyOnStarts === null || faults.stopEarlyOnStarts.includes(start);
+  if (promptId !== null && faults.stopEarly.includes(promptId) && stopsThisStart) {
     wanted = Math.max(1, Math.floor(wanted * faults.stopEarlyFraction));
   }
   if (wanted > maxTokens) {

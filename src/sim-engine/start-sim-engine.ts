@@ -3,7 +3,7 @@ import { type IncomingMessage, type Server, type ServerResponse, createServer } 
 import type { Socket } from "node:net";
 import { performance } from "node:perf_hooks";
 import { monotonicOffsetMs } from "../bench/monotonic-clock.js";
-import { type AnswerWords, BUILT_IN_WORDS, answerRun } from "./answer-text.js";
+import { type AnswerStyle, type AnswerWords, BUILT_IN_WORDS, answerRun } from "./answer-text.js";
 import { loadSimInputs } from "./load-sim-inputs.js";
 import type { Prompt } from "../prompts/prompt.js";
 import type { ChunkWriteLog, SimRequestRecord } from "./chunk-write-log.js";
@@ -12,6 +12,7 @@ import { type ResponsePlan, type SimProfile, type SimProfileInput, planResponse,
 import { createPromptMatcher } from "./match-prompt.js";
 import { promptContentKey } from "../prompts/prompt-content-key.js";
 import { LATE_FILLER_SPEEDUP, answerStyle, findPromptIdHint } from "./sim-integrity-profile.js";
+import { createDecodeBatch } from "./decode-batch.js";
 
 export const READY_LINE = "The server is fired up and ready to roll!";
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
@@ -131,7 +132,14 @@ export async function startSimEngine(options: SimEngineOptions = {}): Promise<Si
   const loaded = options.prompts && options.words ? null : await loadSimInputs(profile, options.baseDir ?? process.cwd());
   const prompts = createPromptMatcher(options.prompts ?? loaded?.prompts ?? []);
   const words = options.words ?? loaded?.words ?? BUILT_IN_WORDS;
-  const style = answerStyle(profile.answer, profile.cheats);
+  const promptList = options.prompts ?? loaded?.prompts ?? [];
+  const promptIndex = new Map<string, number>();
+  promptList.forEach((prompt, index) => {
+    if (!promptIndex.has(prompt.id)) promptIndex.set(prompt.id, index);
+  });
+  const styleFor = (plan: ResponsePlan, promptId: string | null) =>
+    answerStyle(profile.answer, profile.cheats, plan.reasoningTokens + plan.contentTokens, promptId === null ? null : (promptIndex.get(promptId) ?? null));
+  const batch = createDecodeBatch(profile.batchCost);
   const { cheats } = profile;
   if (prompts.duplicates.length > 0) log(`sim-engine: prompts ${prompts.duplicates.join(", ")} repeat an earlier prompt's content and get its profile entry`);
   const offset = monotonicOffsetMs();
@@ -194,7 +202,7 @@ export async function startSimEngine(options: SimEngineOptions = {}): Promise<Si
     return record;
   };
 
-  const streamAnswer = (res: ServerResponse, record: SimRequestRecord, plan: ResponsePlan, chat: boolean, body: Record<string, unknown>, t0: number): void => {
+  const streamAnswer = (res: ServerResponse, record: SimRequestRecord, plan: ResponsePlan, chat: boolean, body: Record<string, unknown>, t0: number, style: AnswerStyle): void => {
     const id = `${chat ? "chatcmpl" : "cmpl"}-sim${record.seq}`;
     const head = `data: {"id":"${id}","object":"${chat ? "chat.completion.chunk" : "text_completion"}","created":${created},"model":${JSON.stringify(profile.model)},"choices":[{"index":0,`;
     const reasoningField = profile.flavour === "vllm" ? "reasoning" : "reasoning_content";
@@ -224,12 +232,22 @@ export async function startSimEngine(options: SimEngineOptions = {}): Promise<Si
 
     const chunkEnd = (index: number): number =>
       index < reasoningChunks ? Math.min((index + 1) * k, reasoning) : Math.min(reasoning + (index - reasoningChunks + 1) * k, total);
-    // The late-filler cheat streams its filler faster than the honest start.
-    const honestTokens = cheats.fillerAfterTokens ?? Number.POSITIVE_INFINITY;
+    // The stream decodes in the batch from its arrival: its token i is due when the batch's decode
+    // clock has run ttft + i·itl since then (the wall clock itself when the batch costs nothing).
+    const joinedAt = batch.clock() - (performance.now() - t0);
+    // The late-filler cheat streams its filler faster than the honest start, and its filler costs no
+    // decode work: the stream leaves the batch once its honest tokens are out, and the others speed up.
+    const honestTokens = style.fillerAfterTokens ?? Number.POSITIVE_INFINITY;
+    let fillerFrom: number | null = null;
+    const member = batch.join(() => reschedule());
     const dueAt = (index: number): number => {
       const tokens = chunkEnd(index) - 1;
-      const honest = Math.min(tokens, honestTokens);
-      return t0 + plan.ttftMs + honest * plan.itlMs + (tokens - honest) * (plan.itlMs / LATE_FILLER_SPEEDUP);
+      if (tokens < honestTokens) return batch.wallAt(joinedAt + plan.ttftMs + tokens * plan.itlMs);
+      if (fillerFrom === null) {
+        fillerFrom = batch.wallAt(joinedAt + plan.ttftMs + honestTokens * plan.itlMs);
+        member.leave();
+      }
+      return fillerFrom + (tokens - honestTokens) * (plan.itlMs / LATE_FILLER_SPEEDUP);
     };
 
     const writeChunk = (index: number): void => {
@@ -246,6 +264,7 @@ export async function startSimEngine(options: SimEngineOptions = {}): Promise<Si
 
     const finishStream = (): void => {
       active.delete(stream);
+      member.leave();
       const finalDelta = chat ? `"delta":{},` : `"text":"",`;
       const usage = usagePerChunk ? `,"usage":${usageJson(total)}` : "";
       let tail = `${head}${finalDelta}"logprobs":null,"finish_reason":"${plan.finishReason}"}]${usage}}\n\n`;
@@ -259,13 +278,24 @@ export async function startSimEngine(options: SimEngineOptions = {}): Promise<Si
       res.end(tail, countCompleted);
     };
 
+    /** The batch's pace changed: the next chunk is due at another wall time. */
+    const reschedule = (): void => {
+      if (stream.timer === null || next >= chunkCount) return;
+      clearTimeout(stream.timer);
+      stream.timer = setTimeout(pump, Math.max(0, dueAt(next) - performance.now()));
+    };
+
     const pump = (): void => {
       stream.timer = null;
-      if (dead || res.destroyed) return;
+      if (dead || res.destroyed) {
+        member.leave();
+        return;
+      }
       const now = performance.now();
       while (next < chunkCount && dueAt(next) <= now) {
         if (next === malformedAt) {
           active.delete(stream);
+          member.leave();
           res.end(`${head}"delta":{"content":"broken\n\n`);
           finishRecord(record, "malformed_sse");
           return;
@@ -284,13 +314,14 @@ export async function startSimEngine(options: SimEngineOptions = {}): Promise<Si
       if (!res.writableFinished && record.finishedAtMs === null) {
         if (stream.timer) clearTimeout(stream.timer);
         active.delete(stream);
+        member.leave();
         finishRecord(record, "client_closed");
       }
     });
     pump();
   };
 
-  const answerWhole = (res: ServerResponse, record: SimRequestRecord, plan: ResponsePlan, chat: boolean, body: Record<string, unknown>, t0: number): void => {
+  const answerWhole = (res: ServerResponse, record: SimRequestRecord, plan: ResponsePlan, chat: boolean, body: Record<string, unknown>, t0: number, style: AnswerStyle): void => {
     const total = plan.reasoningTokens + plan.contentTokens;
     const reasoning = chat ? plan.reasoningTokens : 0;
     const doneAt = t0 + plan.ttftMs + Math.max(0, total - 1) * plan.itlMs;
@@ -352,7 +383,7 @@ export async function startSimEngine(options: SimEngineOptions = {}): Promise<Si
       const promptId = prompts.match(body);
       const hint = findPromptIdHint(req.headers, body);
       const record = newRecord(promptId, req.url ?? "", t0 + offset, hint);
-      const plan = planResponse(profile, promptId, readMaxTokens(body), readThinking(body), noise.requestFactor(noiseKey(promptId, body)));
+      const plan = planResponse(profile, promptId, readMaxTokens(body), readThinking(body), noise.requestFactor(noiseKey(promptId, body)), options.start ?? 0);
       if (hint !== null && cheats.promptIdSpeedup !== null) {
         plan.ttftMs /= cheats.promptIdSpeedup;
         plan.itlMs /= cheats.promptIdSpeedup;
@@ -370,8 +401,9 @@ export async function startSimEngine(options: SimEngineOptions = {}): Promise<Si
         sendJson(res, 500, { object: "error", message: "Internal server error (sim-engine fault: http500)", type: "InternalServerError", code: 500 });
         return;
       }
-      if (body.stream === true) streamAnswer(res, record, plan, chat, body, t0);
-      else answerWhole(res, record, plan, chat, body, t0);
+      const style = styleFor(plan, promptId);
+      if (body.stream === true) streamAnswer(res, record, plan, chat, body, t0, style);
+      else answerWhole(res, record, plan, chat, body, t0, style);
     });
   };
 

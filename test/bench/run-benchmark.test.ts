@@ -20,6 +20,7 @@ const bench: BenchSettings = {
   tolerance: 0.9,
   warmupRequests: 0,
   agreementTokens: 16,
+  minPromptAgreement: 0.5,
   runs: 1,
   order: "counterbalanced",
   clientWarmup: false,

@@ -42,8 +42,11 @@ describe("speedgate calibrate against the reference engine", () => {
     // Five rounds of a noisy engine against itself do not all score the same: the spread is what the floor is made of.
     expect(new Set(file.rounds.map((entry) => entry.roundScore)).size).toBe(5);
     expect(file.noise.floor).toBeGreaterThan(0);
+    // The baseline's agreement with itself: this engine never cuts or parts its own answers.
+    expect(file.rounds.map((entry) => [entry.disagreed, entry.medianAgreement])).toEqual(Array.from({ length: 5 }, () => [0, 1]));
     expect(calibrated.stdout).toContain(`noise floor: +`);
     expect(calibrated.stdout).toContain("A/A study of sim-engine");
+    expect(calibrated.stdout).toContain("the baseline against itself: lowest median agreement 100%; at most 0% of the prompts cut short or parted in one round");
     // Ten engine starts, each counted.
     expect(await readFile(counter, "utf8")).toBe("10\n");
 
@@ -55,6 +58,7 @@ describe("speedgate calibrate against the reference engine", () => {
     expect(card?.gate.calibration?.scores).toEqual(file.rounds.map((entry) => entry.roundScore));
     expect(card?.gate.calibration?.noiseFloor).toBeCloseTo(file.noise.floor, 12);
     expect(card?.gate.calibration?.problems).toEqual([]);
+    expect(card?.gate.calibration?.selfAgreement).toEqual({ lowestMedianAgreement: 1, mostDisagreed: 0 });
     expect(card?.gate.bar).toBeCloseTo(1 + file.noise.floor, 12);
     const markdown = renderMarkdown(card!);
     expect(markdown).toContain(`| Noise | noise floor +`);

@@ -44,7 +44,7 @@ describe("parseRoundConfig", () => {
     const config = parseRoundConfig(valid);
     expect(config.bench.arrival).toBe("fixed");
     expect(config.bench.warmupRequests).toBe(0);
-    expect(config.gate).toEqual({ minRoundScore: 1, use: "interval-low", maxUnscored: 0.1, minPrompts: 10 });
+    expect(config.gate).toEqual({ minRoundScore: 1, use: "interval-low", maxUnscored: 0.1, minPrompts: 10, minAgreement: 0.75, maxUnexplained: 0 });
     // The uncalibrated default holds with four runs in counterbalanced order (docs/scoring-statistics.md).
     expect(config.bench.runs).toBe(4);
     expect(config.bench.order).toBe("counterbalanced");
@@ -101,7 +101,7 @@ describe("parseRoundConfig", () => {
 
   it("names an unknown field and the fields that are allowed there", () => {
     expect(messageFor(withField(["bench", "tolerence"], 0.9))).toBe(
-      "round.yml: bench.tolerence: unknown field, expected one of prompts, model, maxTokens, requestIntervalMs, arrival, seed, thinking, contextLimit, tolerance, warmupRequests, runs, order, clientWarmup, requestTimeoutS, tokenizer, agreementTokens, busyPoll",
+      "round.yml: bench.tolerence: unknown field, expected one of prompts, model, maxTokens, requestIntervalMs, arrival, seed, thinking, contextLimit, tolerance, warmupRequests, runs, order, clientWarmup, requestTimeoutS, tokenizer, agreementTokens, minPromptAgreement, busyPoll",
     );
   });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { regateScorecard } from "../../src/github/regate-scorecard.js";
 import { parseScorecardJson } from "../../src/scorecard/read-scorecard.js";
+import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
 import { TEST_DOCS_BASE_URL, makeCard, seedOomFailure, testConfig } from "../support/make-card.js";
 import { toVersion1 } from "../support/version-one-card.js";
 
@@ -28,16 +29,22 @@ describe("regateScorecard", () => {
 
   it("recomputes the diverged and implausible counts and the median agreement from the prompts' runs", () => {
     const honest = makeCard(plans);
-    // A run's divergence is decided by the run (the card keeps no answers): the prompt's own status is never read back.
+    // A run's divergence is decided by the run (the card keeps no answers): the prompt's own status and agreement are never read back.
     const diverged = (prompt: (typeof honest.prompts)[number]) => ({
       ...prompt,
-      agreement: 0.1,
-      runs: prompt.runs.map((run) => ({ ...run, status: "diverged" as const, reason: "answers part at token 2 of 100", baselineMs: null, candidateMs: null })),
+      agreement: 1,
+      runs: prompt.runs.map((run) => ({ ...run, status: "diverged" as const, reason: "answers part at token 2 of 256", agreedTokens: 1, baselineMs: null, candidateMs: null })),
     });
-    const prompts = honest.prompts.map((prompt, index) => (index === 0 ? diverged(prompt) : { ...prompt, agreement: 1 }));
-    const forged = { ...honest, prompts, diverged: 0, implausible: 0, medianAgreement: 1 };
+    const agreeing = (prompt: (typeof honest.prompts)[number]) => ({
+      ...prompt,
+      agreement: 0,
+      runs: prompt.runs.map((run) => ({ ...run, agreedTokens: run.comparedTokens })),
+    });
+    const prompts = honest.prompts.map((prompt, index) => (index === 0 ? diverged(prompt) : agreeing(prompt)));
+    const forged = { ...honest, prompts, diverged: 0, implausible: 0, medianAgreement: 0 };
     const regated = regateScorecard(forged, testConfig.gate, TEST_DOCS_BASE_URL);
     expect([regated.diverged, regated.implausible, regated.medianAgreement]).toEqual([1, 0, 1]);
+    expect(regated.prompts[0]?.agreement).toBeCloseTo(1 / 256, 10);
     expect(regated.promptsScored).toBe(honest.promptsScored - 1);
   });
 
@@ -175,5 +182,55 @@ describe("regateScorecard and the calibration on a card", () => {
     const regated = regateScorecard(calibrated({ runner: "gpu-runner-7" }), gate, TEST_DOCS_BASE_URL);
     expect(regated.gate.passed).toBe(true);
     expect(regated.gate.calibration?.notes).toEqual(['measured on runner "gpu-runner-7", this round ran on "gpu-runner-3" (the same GPU)']);
+  });
+});
+
+describe("regateScorecard: the agreement rules, from the card's per-run data", () => {
+  const twenty = Array.from({ length: 20 }, () => ({ speedup: 1.3 }));
+  type Run = Scorecard["prompts"][number]["runs"][number];
+  /** The card with every run rewritten, as an artifact could hold it. */
+  const withRuns = (card: Scorecard, rewrite: (run: Run, prompt: number) => Run): Scorecard => ({
+    ...card,
+    prompts: card.prompts.map((prompt, index) => ({ ...prompt, runs: prompt.runs.map((run) => rewrite(run, index)) })),
+  });
+
+  it("fails a 1.3× engine that cuts exactly 2 of 20 answers short (within gate.maxUnscored 10%): the baseline never did", () => {
+    const card = makeCard([...twenty.slice(0, 18), { candidateTokens: 100 }, { candidateTokens: 100 }]);
+    expect(card.roundScore).toBeGreaterThan(1.2);
+    expect(card.unexplained).toBe(2);
+    expect(card.gate.passed).toBe(false);
+    expect(card.gate.reasons).toEqual([
+      "2 of 20 prompts (10%) were cut short or parted where the baseline's own answers are not (below tolerance: prompt-019, prompt-020), more than gate.maxUnexplained 0%",
+    ]);
+    // The repository may allow it; the re-gate applies its setting, and its own minAgreement too.
+    expect(regateScorecard(card, { ...testConfig.gate, maxUnexplained: 0.1 }, null).gate.passed).toBe(true);
+  });
+
+  it("re-derives a parting the card calls scored, and the median agreement, from agreedTokens and the times at k", () => {
+    const card = makeCard(twenty);
+    const regated = regateScorecard(withRuns(card, (run) => ({ ...run, agreedTokens: 64 })), testConfig.gate, null);
+    expect(regated.diverged).toBe(20);
+    expect(regated.prompts[0]?.reason).toBe("answers part at token 65 of 256: they agree on 25% of it, no more than bench.minPromptAgreement 50%");
+    expect(regated.medianAgreement).toBe(0.25);
+    expect(regated.gate.passed).toBe(false);
+    const halfway = withRuns(card, (run) => ({ ...run, agreedTokens: 160 }));
+    expect(regateScorecard(halfway, testConfig.gate, null).gate.reasons).toEqual([
+      "median agreement 62.5% < gate.minAgreement 75%: most answers are not the baseline's over the compared length",
+    ]);
+    expect(regateScorecard(halfway, { ...testConfig.gate, minAgreement: 0.6 }, null).gate.passed).toBe(true);
+  });
+
+  it("reads an older card, which timed a parting answer over its shared start, as parting there", () => {
+    const card = makeCard(twenty);
+    // Written before agreedTokens: comparedTokens below min(n_b, n_c) is the shared start it was timed over.
+    const older = withRuns(card, ({ agreedTokens: _agreed, ...run }, index) => ({ ...run, comparedTokens: index < 12 ? 17 : run.comparedTokens }));
+    const regated = regateScorecard(older, testConfig.gate, null);
+    expect(regated.diverged).toBe(12);
+    expect(regated.prompts[0]?.status).toBe("diverged");
+    expect(regated.prompts[19]?.status).toBe("scored");
+    expect(regated.gate.passed).toBe(false);
+    // Without a sign of parting, an older card is read as agreeing, and re-gates as before.
+    const unmarked = withRuns(card, ({ agreedTokens: _agreed, ...run }) => run);
+    expect(regateScorecard(unmarked, testConfig.gate, null).gate.passed).toBe(card.gate.passed);
   });
 });

@@ -59,7 +59,7 @@ describe("cheating engines get a card that does not pass (speedgate run, referen
     expect(card.medianAgreement).toBe(1);
     expect([card.diverged, card.implausible]).toEqual([0, 0]);
     expect(card.prompts.every((prompt) => prompt.candidate?.outputTokens === 24 && prompt.candidate.claimedTokens === 24)).toBe(true);
-    expect(markdown).toContain("| Median agreement | 100% of the compared tokens are the baseline's answer |");
+    expect(markdown).toContain("| Median agreement | 100% of the compared tokens are the baseline's answer (gate.minAgreement 75%) |");
     expect(markdown).toContain("Token counts are speedgate's own");
   });
 
@@ -105,7 +105,12 @@ describe("cheating engines get a card that does not pass (speedgate run, referen
     expect(first?.reason).toBe(
       'answers part at token 1 of 24, within the first 16 that must match: baseline " The engine answers é 中 🙂 fa"…, candidate " engine engine engine engine "…',
     );
-    expect(markdown).toContain(`| Diverged | ${PROMPT_IDS.length}: answered differently from the baseline within the first 16 tokens |`);
+    expect(markdown).toContain(
+      `| Diverged | ${PROMPT_IDS.length}: answered differently from the baseline within the first 16 tokens, or agreed on no more than 50% of the compared length |`,
+    );
+    // What each status rests on, folded: where the answers part and both quotes.
+    expect(markdown).toContain(`<details><summary>Answers that part from the baseline's (${PROMPT_IDS.length})</summary>`);
+    expect(markdown).toContain("- p1, diverged: parts at token 1 of 24: baseline");
     expect(markdown).toContain("❌ diverged");
   });
 
@@ -146,12 +151,12 @@ describe("cheating engines get a card that does not pass (speedgate run, referen
     expect(card.gate.passed).toBe(true);
     expect(card.promptsScored).toBe(PROMPT_IDS.length);
     expect(card.medianAgreement).toBeCloseTo(20 / 24, 10);
-    // Timed over the 20 tokens both answers share: still about 2×.
-    expect(card.prompts[0]).toMatchObject({ status: "scored", agreedTokens: 20, comparedTokens: 20 });
-    expect(markdown).toContain("agreement 83.3%: the answers part after 20 tokens, timed over those");
+    // Timed at the full 24 tokens, and no faster than over the 20 both answers share: still about 2×.
+    expect(card.prompts[0]).toMatchObject({ status: "scored", agreedTokens: 20, comparedTokens: 24 });
+    expect(markdown).toContain("agreement 83.3%: the answers part after 20 tokens; timed at the full length, scored no faster than over those");
   });
 
-  it("the baseline's first 16 tokens, then filler ten times as fast: timed over the shared start only, so no faster", async () => {
+  it("the baseline's first 16 tokens, then filler ten times as fast: diverged, agreeing on no more than half the answer", async () => {
     const long = ["--output-tokens", "64"];
     const { dir, configPath } = await writeSimRound({
       baseline: simCommand(...BASELINE, ...long),
@@ -162,7 +167,8 @@ describe("cheating engines get a card that does not pass (speedgate run, referen
     const { card } = await runSimRound(configPath, dir);
     // Timed on its filler it would score about 3×.
     expect(card?.gate.passed).toBe(false);
-    expect(card?.roundScore).toBeLessThan(1.3);
-    expect(card?.prompts.every((prompt) => prompt.status === "scored" && prompt.comparedTokens === 16 && prompt.agreedTokens === 16)).toBe(true);
+    expect(card?.roundScore).toBe(0);
+    expect(card?.prompts.every((prompt) => prompt.status === "diverged" && prompt.comparedTokens === 64 && prompt.agreedTokens === 16)).toBe(true);
+    expect(card?.prompts[0]?.reason).toMatch(/^answers part at token 17 of 64: they agree on 25% of it, no more than bench.minPromptAgreement 50%: baseline /);
   });
 });

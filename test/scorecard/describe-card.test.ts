@@ -95,7 +95,7 @@ describe("describeVerdict, describeRuns and describeNoise", () => {
     const card = makeCard([...twelve.slice(0, 10), { candidateTokens: 10 }, { candidateTokens: 10 }]);
     expect(card.roundScore).toBeGreaterThan(1);
     expect(describeVerdict(card).headline).toBe(
-      `❌ Round score ${card.roundScore?.toFixed(2)}× (gate interval low ≥ 1.00×): 2 of 12 prompts (16.7%) were not scored (2 below tolerance), more than gate.maxUnscored 10%`,
+      `❌ Round score ${card.roundScore?.toFixed(2)}× (gate interval low ≥ 1.00×): 2 of 12 prompts (16.7%) were not scored (2 below tolerance), more than gate.maxUnscored 10%; 2 of 12 prompts (16.7%) were cut short or parted where the baseline's own answers are not (below tolerance: prompt-011, prompt-012), more than gate.maxUnexplained 0%`,
     );
   });
 

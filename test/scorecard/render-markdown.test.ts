@@ -40,7 +40,7 @@ describe("renderMarkdown", () => {
     const markdown = renderMarkdown(card);
     // Every reason is in the headline and the gate row: the truncated answers as much as the score.
     expect(markdown).toContain(
-      "## ❌ Round score 0.97× (gate interval low ≥ 1.00×): 2 of 6 prompts (33.3%) were not scored (1 below tolerance, 1 zeroed), more than gate.maxUnscored 10%; too few prompts for a verdict: 6 compared, gate.minPrompts is 10\n",
+      "## ❌ Round score 0.97× (gate interval low ≥ 1.00×): 2 of 6 prompts (33.3%) were not scored (1 below tolerance, 1 zeroed), more than gate.maxUnscored 10%; 1 of 6 prompts (16.7%) were cut short or parted where the baseline's own answers are not (below tolerance: prompt-002), more than gate.maxUnexplained 0%; too few prompts for a verdict: 6 compared, gate.minPrompts is 10\n",
     );
     expect(markdown).toContain("| Gate | ❌ does not pass: 2 of 6 prompts (33.3%) were not scored");
     expect(markdown).toContain("answered 40 of 256 tokens (tolerance 90%)");
@@ -62,9 +62,9 @@ describe("renderMarkdown", () => {
     Object.assign(third, { agreement: 0.75, agreedTokens: 192 });
     third.candidate = third.candidate ? { ...third.candidate, claimedTokens: 900 } : null;
     const markdown = renderMarkdown(card);
-    expect(markdown).toContain("| Diverged | 1: answered differently from the baseline within the first 16 tokens |");
+    expect(markdown).toContain("| Diverged | 1: answered differently from the baseline within the first 16 tokens, or agreed on no more than 50% of the compared length |");
     expect(markdown).toContain("| Implausible | 1: claimed more tokens than the stream held |");
-    expect(markdown).toContain("| Median agreement | 50% of the compared tokens are the baseline's answer |");
+    expect(markdown).toContain("| Median agreement | 50% of the compared tokens are the baseline's answer (gate.minAgreement 75%) |");
     expect(markdown).toContain("❌ diverged");
     expect(markdown).toContain('baseline " The\\|x", candidate "&lt;b&gt;@\u200bteam &#91;x](y)"');
     expect(markdown).toContain("candidate engine claimed 900 tokens, speedgate counted 256; agreement 75%: the answers part after 192 tokens");

@@ -101,3 +101,41 @@ describe("evaluateGate: failures fail", () => {
     expect(evaluateGate(input({ roundScore: 3, baselineFailure: "baseline engine exited" }), settings({ minRoundScore: 0.5 })).passed).toBe(false);
   });
 });
+
+describe("evaluateGate: the agreement rules", () => {
+  const passing = { interval: { ...interval, low: 1.05 } };
+
+  it("fails a round whose median agreement is under gate.minAgreement (default 75%), naming the key, and passes at it", () => {
+    const result = evaluateGate(input({ ...passing, medianAgreement: 0.6 }), settings());
+    expect(result).toMatchObject({ passed: false, minAgreement: 0.75 });
+    expect(result.reasons).toEqual(["median agreement 60% < gate.minAgreement 75%: most answers are not the baseline's over the compared length"]);
+    expect(evaluateGate(input({ ...passing, medianAgreement: 0.75 }), settings()).passed).toBe(true);
+    // 0 turns the rule off; a round whose answers were not compared by text has no median to hold.
+    expect(evaluateGate(input({ ...passing, medianAgreement: 0.1 }), settings({ minAgreement: 0 })).passed).toBe(true);
+    expect(evaluateGate(input({ ...passing, medianAgreement: null }), settings()).passed).toBe(true);
+  });
+
+  it("fails a round with a cut or parting the baseline does not explain (gate.maxUnexplained 0 by default), within gate.maxUnscored or not", () => {
+    const result = evaluateGate(input({ ...passing, unscored: 2, unexplained: 2, unexplainedBreakdown: "below tolerance: p3, p9" }), settings());
+    expect(result.passed).toBe(false);
+    expect(result.reasons).toEqual([
+      "2 of 20 prompts (10%) were cut short or parted where the baseline's own answers are not (below tolerance: p3, p9), more than gate.maxUnexplained 0%",
+    ]);
+    expect(evaluateGate(input({ ...passing, unscored: 2, unexplained: 2 }), settings({ maxUnexplained: 0.1 })).passed).toBe(true);
+    expect(evaluateGate(input({ ...passing, unscored: 2, unexplained: 0 }), settings()).passed).toBe(true);
+  });
+
+  it("relaxes both rules to what the baseline showed against itself in a calibration that fits, and only then", () => {
+    const selfAgreement = { lowestMedianAgreement: 0.7, mostDisagreed: 0.1 };
+    const noise = { floor: 0, problems: [], selfAgreement };
+    const calibrated = evaluateGate(input({ roundScore: 1.1, noise, medianAgreement: 0.72, unexplained: 2, unexplainedBreakdown: "diverged: p1, p2" }), settings({ use: "noise-floor" }));
+    expect(calibrated.passed).toBe(true);
+    const lower = evaluateGate(input({ roundScore: 1.1, noise, medianAgreement: 0.65, unexplained: 3, unexplainedBreakdown: "diverged: p1, p2, p3" }), settings({ use: "noise-floor" }));
+    expect(lower.reasons).toEqual([
+      "median agreement 65% < gate.minAgreement 70% (lowered from 75% to the baseline's own lowest in calibration): most answers are not the baseline's over the compared length",
+      "3 of 20 prompts (15%) were cut short or parted where the baseline's own answers are not (diverged: p1, p2, p3), more than the 10% the baseline showed against itself in calibration",
+    ]);
+    const misfit = evaluateGate(input({ roundScore: 1.1, noise: { ...noise, problems: ["another GPU"] }, medianAgreement: 0.72 }), settings({ use: "noise-floor" }));
+    expect(misfit.reasons).toContain("median agreement 72% < gate.minAgreement 75%: most answers are not the baseline's over the compared length");
+  });
+});

@@ -36,6 +36,8 @@ function round(runs: Array<Record<string, [CompletedRequest, CompletedRequest]>>
   });
 }
 
+const RULES = { tolerance: 0.9, agreementTokens: 16, minPromptAgreement: 0.5 };
+
 describe("findBaselineVariation", () => {
   it("explains a below-tolerance zero when the baseline's own answers to the prompt were as short in another run (94 alone, 79 batched)", () => {
     const long = words(94);
@@ -45,7 +47,7 @@ describe("findBaselineVariation", () => {
       { p1: [answer(short), answer(short)], p2: [answer(words(30)), answer(words(30))] },
     ]);
     expect(result.prompts[0]?.runs[0]?.status).toBe("below_tolerance");
-    const variation = findBaselineVariation(result.prompts, 0.9, 16);
+    const variation = findBaselineVariation(result.prompts, RULES);
     expect(variation).toEqual({
       promptsCompared: 2,
       promptsVaried: 1,
@@ -61,10 +63,10 @@ describe("findBaselineVariation", () => {
       { p1: [answer(words(94)), answer(words(40))] },
       { p1: [answer(words(79)), answer(words(79))] },
     ]);
-    expect(findBaselineVariation(result.prompts, 0.9, 16)?.explained).toEqual([]);
+    expect(findBaselineVariation(result.prompts, RULES)?.explained).toEqual([]);
     const steady = round([{ p1: [answer(words(50)), answer(words(20))] }, { p1: [answer(words(50)), answer(words(20))] }]);
-    expect(findBaselineVariation(steady.prompts, 0.9, 16)).toEqual({ promptsCompared: 1, promptsVaried: 0, explained: [] });
-    expect(renderAnswerVariation({ answerVariation: findBaselineVariation(steady.prompts, 0.9, 16) })).toBe("");
+    expect(findBaselineVariation(steady.prompts, RULES)).toEqual({ promptsCompared: 1, promptsVaried: 0, explained: [] });
+    expect(renderAnswerVariation({ answerVariation: findBaselineVariation(steady.prompts, RULES) })).toBe("");
   });
 
   it("explains a diverged zero when the baseline's own answers part within the agreement window", () => {
@@ -73,13 +75,13 @@ describe("findBaselineVariation", () => {
       { p1: [answer([...words(3), ...words(37, 200)]), answer(words(40))] },
     ]);
     expect(result.prompts[0]?.runs.map((run) => run.status)).toEqual(["diverged", "diverged"]);
-    expect(findBaselineVariation(result.prompts, 0.9, 16)?.explained).toEqual([
+    expect(findBaselineVariation(result.prompts, RULES)?.explained).toEqual([
       { id: "p1", run: 1, status: "diverged", candidateTokens: 40, baselineMin: 40, baselineMax: 40, baselinePartsAt: 3 },
       { id: "p1", run: 2, status: "diverged", candidateTokens: 40, baselineMin: 40, baselineMax: 40, baselinePartsAt: 3 },
     ]);
   });
 
   it("tells nothing from a round of one run", () => {
-    expect(findBaselineVariation(round([{ p1: [answer(words(94)), answer(words(79))] }]).prompts, 0.9, 16)).toBeNull();
+    expect(findBaselineVariation(round([{ p1: [answer(words(94)), answer(words(79))] }]).prompts, RULES)).toBeNull();
   });
 });

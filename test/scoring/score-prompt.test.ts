@@ -110,24 +110,49 @@ describe("scorePrompt holds the candidate to the baseline's answer", () => {
     expect(result.reason).toContain('baseline …"answers é 中 🙂 fast. The engine answers "…, candidate …"answers é 中 \\"quoted\\"\\n|x fast. The engine"…');
   });
 
-  it("scores a candidate that parts after agreementTokens, with its partial agreement", () => {
+  it("scores a candidate that parts after more than half of k, timed at the full k, with its partial agreement", () => {
     const result = scorePrompt(counted(words(40)), counted([...words(30), ...words(10, 31)]), 0.9);
-    expect(result).toMatchObject({ status: "scored", agreedTokens: 30, comparedTokens: 30 });
+    expect(result).toMatchObject({ status: "scored", agreedTokens: 30, comparedTokens: 40 });
     expect(result.agreement).toBeCloseTo(30 / 40, 10);
   });
 
-  it("times answers that part late over the part they share, so filler after an honest start buys nothing", () => {
-    // Same pace for the first 20 tokens, then the candidate streams other text ten times as fast.
+  it("times answers that part late at the full k, but scores them no faster than over the tokens they share", () => {
+    // Same pace for the first 24 tokens (60% of 40), then the candidate streams other text ten times as fast.
     const baseline = counted(words(40), { ttftMs: 10, itlMs: 10 });
-    const candidate = textStream([...words(20), ...words(20, 21)], { ttftMs: 10, itlMs: 10 });
-    candidate.chunks.forEach((chunk, index) => (chunk.tMs = index < 20 ? 10 + index * 10 : 200 + (index - 19)));
+    const candidate = textStream([...words(24), ...words(16, 25)], { ttftMs: 10, itlMs: 10 });
+    candidate.chunks.forEach((chunk, index) => (chunk.tMs = index < 24 ? 10 + index * 10 : 240 + (index - 23)));
     countWithTokenizer(candidate, counter);
     const result = scorePrompt(baseline, candidate, 0.9);
-    expect(result).toMatchObject({ status: "scored", comparedTokens: 20, speedup: 1 });
+    // Both engines had to produce 40 tokens: the baseline took 400 ms, the candidate 256 ms, 1.56× on its filler;
+    // over the 24 tokens they share both took 240 ms, and that is the score.
+    expect(result).toMatchObject({ status: "scored", comparedTokens: 40, agreedTokens: 24 });
+    expect(result.speedup).toBeCloseTo(1, 10);
+    // Honest drift is as fast after the parting as before: the same candidate, steady to the end, scores its pace.
+    const steady = textStream([...words(24), ...words(16, 25)], { ttftMs: 5, itlMs: 5 });
+    countWithTokenizer(steady, counter);
+    expect(scorePrompt(baseline, steady, 0.9).speedup).toBeCloseTo(timeToTokens(baseline, 24) / timeToTokens(steady, 24), 10);
   });
 
-  it("does not check the answers with agreementTokens 0, but still measures the agreement", () => {
-    const result = scorePrompt(counted(words(40)), counted(words(40, 1)), 0.9, { agreementTokens: 0 });
+  it.each([
+    [17, 40, "17 tokens"],
+    [10, 40, "25%"],
+    [20, 40, "exactly 50%"],
+  ])("calls an answer that parts after %i of %i tokens (%s) diverged: it agrees on no more than bench.minPromptAgreement 0.5", (agreed, total, _what) => {
+    const result = scorePrompt(counted(words(total)), counted([...words(agreed), ...words(total - agreed, agreed + 1)]), 0.9, { agreementTokens: 8 });
+    expect(result).toMatchObject({ status: "diverged", score: 0, speedup: null, comparedTokens: total, agreedTokens: agreed });
+    expect(result.reason).toMatch(new RegExp(`^answers part at token ${agreed + 1} of ${total}: they agree on [0-9.]+% of it, no more than bench.minPromptAgreement 50%: baseline `));
+    expect(result.evidence).toMatchObject({ partsAt: agreed + 1, baselineClaimed: total, candidateClaimed: total });
+    expect(result.evidence?.baselineExcerpt).toMatch(/^…"/);
+    expect(result.evidence?.candidateExcerpt).toMatch(/^…"/);
+  });
+
+  it("scores an answer that agrees on just over half of k, and lets bench.minPromptAgreement 0 turn the share rule off", () => {
+    expect(scorePrompt(counted(words(40)), counted([...words(21), ...words(19, 22)]), 0.9)).toMatchObject({ status: "scored", agreedTokens: 21 });
+    expect(scorePrompt(counted(words(40)), counted([...words(17), ...words(23, 18)]), 0.9, { minPromptAgreement: 0 })).toMatchObject({ status: "scored", agreedTokens: 17 });
+  });
+
+  it("checks neither rule with both set to 0, but still measures the agreement", () => {
+    const result = scorePrompt(counted(words(40)), counted(words(40, 1)), 0.9, { agreementTokens: 0, minPromptAgreement: 0 });
     expect(result).toMatchObject({ status: "scored", agreement: 0 });
   });
 

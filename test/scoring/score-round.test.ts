@@ -70,7 +70,12 @@ describe("scoreRound", () => {
     expect(result.roundScore).toBe(0);
     expect(result.belowTolerance).toBe(3);
     expect(result.gate.passed).toBe(false);
-    expect(result.gate.reasons).toEqual(["3 of 3 prompts (100%) were not scored (3 below tolerance), more than gate.maxUnscored 10%", "round score 0.00× < 1.00×"]);
+    expect(result.gate.reasons).toEqual([
+      "3 of 3 prompts (100%) were not scored (3 below tolerance), more than gate.maxUnscored 10%",
+      // One run: the baseline answered each prompt once, so nothing it did explains the cuts.
+      "3 of 3 prompts (100%) were cut short or parted where the baseline's own answers are not (below tolerance: p1, p2, p3), more than gate.maxUnexplained 0%",
+      "round score 0.00× < 1.00×",
+    ]);
   });
 
   it("has no round score for no prompts", () => {

@@ -3,6 +3,7 @@ import { mkdir } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { CalibrationRoundError, runCalibration } from "../../calibration/run-calibration.js";
 import type { CalibrationFile } from "../../calibration/calibration-schema.js";
+import { selfAgreementOf } from "../../calibration/load-round-calibration.js";
 import { loadRound } from "../../config/load-round-config.js";
 import { RoundCancelledError } from "../../round/round-cancelled-error.js";
 import { writeAtomically } from "../../round/write-scorecard.js";
@@ -27,6 +28,13 @@ export function describeCalibration(file: CalibrationFile, maxUnscored: number):
     `  noise floor: +${formatPercent(file.noise.floor)}: an unchanged engine stays below it in 97.5% of rounds, so a round must score at least gate.minRoundScore × ${(1 + file.noise.floor).toFixed(4)} to pass`,
     `  a speedup of ${formatPercent(file.noise.detectableSpeedup)} over the bar passes 95% of the time on this runner`,
   ];
+  const self = selfAgreementOf(file.rounds);
+  if (self) {
+    const median = self.lowestMedianAgreement === null ? "not compared by text" : `lowest median agreement ${formatPercent(self.lowestMedianAgreement)}`;
+    lines.push(
+      `  the baseline against itself: ${median}; at most ${formatPercent(self.mostDisagreed)} of the prompts cut short or parted in one round (rounds gating on this file allow the same)`,
+    );
+  }
   if (worstShare > maxUnscored) {
     lines.push(
       `  warning: the unchanged engine left up to ${formatPercent(worstShare)} of the prompts unscored in one round, more than gate.maxUnscored ${formatPercent(maxUnscored)}: its answers are not repeatable, so patches will fail the gate; check bench.tolerance and the engine's determinism`,

@@ -11,11 +11,13 @@ const USAGE = `speedgate sim-engine [--port N] [--host 127.0.0.1] [--profile pro
     [--model NAME] [--flavour sglang|vllm] [--ttft-ms MS] [--itl-ms MS] [--output-tokens N]
     [--reasoning-tokens N] [--tokens-per-chunk N] [--usage-per-chunk] [--chunk-log out.jsonl]
     [--prompts prompts.jsonl] [--tokenizer tokenizer.json] [--diverge-after-tokens N]
+    [--diverge-after-fraction F] [--diverge-every N] [--batch-cost F]
     noise: [--jitter SD] [--run-variance SD] [--seed N] [--start-counter FILE]
     faults: [--crash-log FILE] [--crash-exit-code N] [--never-healthy] [--startup-delay-ms MS]
-    [--die-after-requests N] [--die-exit-code N] [--stop-early id,id] [--http-500 id,id] [--malformed-sse id,id]
+    [--die-after-requests N] [--die-exit-code N] [--stop-early id,id] [--stop-early-on-starts N,N]
+    [--http-500 id,id] [--malformed-sse id,id]
     cheats: [--cheat-claim-tokens] [--cheat-usage-factor F] [--cheat-filler-text] [--cheat-filler-after-tokens N]
-    [--cheat-prompt-id-speedup F] [--cheat-answer-cache-speedup F]
+    [--cheat-filler-after N|P%] [--cheat-prompt-id-speedup F] [--cheat-answer-cache-speedup F]
 
 Flags override the profile. Requests do not name their prompt: the ids in the profile and the fault
 lists are found from each request's content through the prompts file (--prompts, or the profile's
@@ -23,13 +25,27 @@ promptsFile). --tokenizer streams whole-word tokens of that tokenizer.json, so a
 it sees exactly the engine's token counts. --jitter varies each request's timing and --run-variance
 each start's speed, as log-normal factors with that standard deviation (0.02 is about 2%); --seed
 makes the draws reproducible, and --start-counter FILE numbers the starts so that each start of a
-seeded engine draws its own speed.`;
+seeded engine draws its own speed. --batch-cost F models a continuous batch: with n streams decoding,
+each token takes 1 + F·(n − 1) times as long, so a stream that stops decoding speeds up the others.
+--diverge-after-fraction F with --diverge-every N makes every Nth prompt's answer part from the
+honest one after that share of its tokens (honest numeric drift). --stop-early-on-starts limits
+--stop-early to those starts (0-based, with --start-counter), as a batch-dependent early stop comes
+and goes between runs. --cheat-filler-after N or P% streams the honest answer's first N tokens (or P%
+of them), then filler ten times as fast that costs no decode work: the stream leaves the batch.`;
 
 function parseNumber(flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const number = Number(value);
   if (!Number.isFinite(number)) throw new UsageError(`speedgate sim-engine: --${flag}: expected a number, got ${JSON.stringify(value)}`);
   return number;
+}
+
+/** --cheat-filler-after: a whole number of tokens, or a share of the answer as "25%". */
+function parseFillerAfter(value: string | undefined): { tokens?: number; fraction?: number } | undefined {
+  if (value === undefined) return undefined;
+  const percent = /^(\d+(?:\.\d+)?)%$/.exec(value.trim());
+  if (percent) return { fraction: Number(percent[1]) / 100 };
+  return { tokens: parseNumber("cheat-filler-after", value) };
 }
 
 function parseIds(value: string | undefined): string[] | undefined {
@@ -109,6 +125,11 @@ the --die-exit-code after --die-after-requests, or the --crash-exit-code with --
       prompts: { type: "string" },
       tokenizer: { type: "string" },
       "diverge-after-tokens": { type: "string" },
+      "diverge-after-fraction": { type: "string" },
+      "diverge-every": { type: "string" },
+      "batch-cost": { type: "string" },
+      "stop-early-on-starts": { type: "string" },
+      "cheat-filler-after": { type: "string" },
       "cheat-claim-tokens": { type: "boolean" },
       "cheat-usage-factor": { type: "string" },
       "cheat-filler-text": { type: "boolean" },
@@ -138,6 +159,7 @@ the --die-exit-code after --die-after-requests, or the --crash-exit-code with --
       if (flag !== undefined) return resolve(process.cwd(), flag);
       return typeof inFile === "string" ? resolve(loaded.dir, inFile) : undefined;
     };
+    const fillerAfter = parseFillerAfter(values["cheat-filler-after"]);
     const crashFlag = values["crash-log"] !== undefined || values["crash-exit-code"] !== undefined;
     const input = {
       ...fileProfile,
@@ -145,17 +167,26 @@ the --die-exit-code after --die-after-requests, or the --crash-exit-code with --
         model: values.model,
         flavour: values.flavour,
         usagePerChunk: values["usage-per-chunk"],
+        batchCost: parseNumber("batch-cost", values["batch-cost"]),
         promptsFile: profilePath(values.prompts, fileProfile.promptsFile),
         tokenizer: profilePath(values.tokenizer, fileProfile.tokenizer),
       }),
-      answer: { ...fileProfile.answer, ...dropUndefined({ divergeAfterTokens: parseNumber("diverge-after-tokens", values["diverge-after-tokens"]) }) },
+      answer: {
+        ...fileProfile.answer,
+        ...dropUndefined({
+          divergeAfterTokens: parseNumber("diverge-after-tokens", values["diverge-after-tokens"]),
+          divergeAfterFraction: parseNumber("diverge-after-fraction", values["diverge-after-fraction"]),
+          divergeEvery: parseNumber("diverge-every", values["diverge-every"]),
+        }),
+      },
       cheats: {
         ...fileProfile.cheats,
         ...dropUndefined({
           claimTokens: values["cheat-claim-tokens"],
           usageFactor: parseNumber("cheat-usage-factor", values["cheat-usage-factor"]),
           fillerText: values["cheat-filler-text"],
-          fillerAfterTokens: parseNumber("cheat-filler-after-tokens", values["cheat-filler-after-tokens"]),
+          fillerAfterTokens: parseNumber("cheat-filler-after-tokens", values["cheat-filler-after-tokens"]) ?? fillerAfter?.tokens,
+          fillerAfterFraction: fillerAfter?.fraction,
           promptIdSpeedup: parseNumber("cheat-prompt-id-speedup", values["cheat-prompt-id-speedup"]),
           answerCacheSpeedup: parseNumber("cheat-answer-cache-speedup", values["cheat-answer-cache-speedup"]),
         }),
@@ -189,6 +220,7 @@ the --die-exit-code after --die-after-requests, or the --crash-exit-code with --
           dieAfterRequests: parseNumber("die-after-requests", values["die-after-requests"]),
           dieExitCode: parseNumber("die-exit-code", values["die-exit-code"]),
           stopEarly: parseIds(values["stop-early"]),
+          stopEarlyOnStarts: parseIds(values["stop-early-on-starts"])?.map((start) => parseNumber("stop-early-on-starts", start)),
           http500: parseIds(values["http-500"]),
           malformedSse: parseIds(values["malformed-sse"]),
         }),

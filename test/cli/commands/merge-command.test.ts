@@ -28,7 +28,7 @@ describe("speedgate merge", () => {
       const shard = { index, count: 3 };
       const scored = cardFor(recorded, selectShard(prompts, shard).map((prompt) => prompt.id), { shard });
       // The synthetic round leaves 2 of its 19 compared prompts unscored on purpose; this bar lets that through.
-      const card = { ...scored, gate: { ...scored.gate, maxUnscored: 0.2, use: "round-score" as const } };
+      const card = { ...scored, gate: { ...scored.gate, maxUnscored: 0.2, maxUnexplained: 0.2, use: "round-score" as const } };
       // The layout actions/download-artifact leaves: one folder per artifact.
       await mkdir(join(dir, "shards", `speedgate-shard-${index}`), { recursive: true });
       await writeFile(join(dir, "shards", `speedgate-shard-${index}`, "scorecard.json"), JSON.stringify(card));

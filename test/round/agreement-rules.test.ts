@@ -1,0 +1,117 @@
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
+import { regateScorecard } from "../../src/github/regate-scorecard.js";
+import { TEST_TOKENIZER_PATH } from "../fixtures/tokenizer/generate-tokenizer.js";
+import { PROMPT_IDS, runSimRound, simCommand, writeSimRound } from "../cli/support/sim-round.js";
+import { makeTempDir } from "../support/make-temp-dir.js";
+
+/*
+ * The verdict holds to the last token (`speedgate run` end to end against the reference engine, with
+ * requests in flight together): an engine that streams the baseline's start and then filler that
+ * costs no decode work leaves the batch and speeds up every other request, yet never passes; an
+ * honest faster engine whose answers drift late on some prompts still does; and a cut the baseline
+ * itself shows in another run is not the patch's fault.
+ */
+
+/** 48 tokens at 10 ms each after a 40 ms first token; in a batch that costs 30% more per other stream. */
+const BATCH = ["--batch-cost", "0.3"];
+const BASELINE = ["--ttft-ms", "40", "--itl-ms", "10", "--output-tokens", "48", ...BATCH];
+const FASTER = ["--ttft-ms", "32", "--itl-ms", "8", "--output-tokens", "48", ...BATCH];
+
+const withTokenizer = { tokenizer: { path: TEST_TOKENIZER_PATH, from: "runner" } };
+/** Requests 15 ms apart: the six answers of a run are all in flight together. */
+const BENCH = { maxTokens: 64, requestIntervalMs: 15, warmupRequests: 4, ...withTokenizer };
+
+async function playRound(baseline: string[], candidate: string[], extra: { gate?: Record<string, unknown>; bench?: Record<string, unknown> } = {}): Promise<Scorecard> {
+  const { dir, configPath } = await writeSimRound({
+    baseline: simCommand(...baseline),
+    candidate: simCommand(...candidate),
+    benchExtra: { ...BENCH, ...extra.bench },
+    minRoundScore: 1,
+    gateExtra: { minPrompts: PROMPT_IDS.length, ...extra.gate },
+  });
+  const { card } = await runSimRound(configPath, dir);
+  if (!card) throw new Error("no card");
+  return card;
+}
+
+/** The rules turned off: what the cheat would score timed at k with nothing judging its answers. */
+const RULES_OFF = { bench: { agreementTokens: 0, minPromptAgreement: 0 }, gate: { minAgreement: 0, maxUnexplained: 0.99, maxUnscored: 0.99 } };
+
+describe("the verdict holds to the last token (speedgate run, reference engine under concurrent load)", () => {
+  it.each([
+    ["17", "17 tokens"],
+    ["25%", "25% of the answer"],
+    ["50%", "50% of the answer"],
+  ])("the baseline's first %s tokens then free filler (%s) never passes, though it leaves the batch and speeds up the rest", async (after) => {
+    const cheat = [...BASELINE, "--cheat-filler-after", after];
+    const card = await playRound(BASELINE, cheat);
+    expect(card.gate.passed).toBe(false);
+    expect(card.diverged).toBe(PROMPT_IDS.length);
+    expect(card.roundScore).toBe(0);
+    const first = card.prompts[0];
+    expect(first?.status).toBe("diverged");
+    expect(first?.reason).toMatch(/^answers part at token \d+ of 48/);
+    // The card keeps what the status rests on.
+    expect(first?.runs[0]?.evidence).toMatchObject({ baselineClaimed: 48, candidateClaimed: 48 });
+    expect(first?.runs[0]?.evidence?.partsAt).toBe((first?.runs[0]?.agreedTokens ?? 0) + 1);
+    expect(first?.runs[0]?.evidence?.candidateExcerpt).toMatch(/engine engine/);
+    // The app's re-gate of the artifact, from its per-run data alone, agrees.
+    const regated = regateScorecard(card, { minRoundScore: 1, maxUnscored: 0.1, minPrompts: PROMPT_IDS.length }, null);
+    expect(regated.gate.passed).toBe(false);
+    expect(regated.diverged).toBe(PROMPT_IDS.length);
+  });
+
+  it("with the agreement rules off, the filler's own speed is still not credited: a parting answer scores no faster than over its shared start", async () => {
+    // Timed at k alone, this cheat scored 1.80× here (2.37× filler after 17 tokens, 3.15× after 25%).
+    const card = await playRound(BASELINE, [...BASELINE, "--cheat-filler-after", "50%"], RULES_OFF);
+    expect(card.promptsScored).toBe(PROMPT_IDS.length);
+    expect(card.roundScore).toBeLessThan(1.15);
+    const run = card.prompts[0]?.runs[0];
+    expect(run).toMatchObject({ comparedTokens: 48, agreedTokens: 24 });
+    // At k the filler is fast; over the shared start it is not.
+    expect((run?.baselineMs ?? 0) / (run?.candidateMs ?? 1)).toBeGreaterThan(1.3);
+  });
+
+  it("an honest 1.25× engine whose every third answer parts after 60% of its tokens still passes, timed at the full length", async () => {
+    const card = await playRound(BASELINE, [...FASTER, "--diverge-after-fraction", "0.6", "--diverge-every", "3"]);
+    expect(card.promptsScored).toBe(PROMPT_IDS.length);
+    expect(card.gate.passed).toBe(true);
+    expect(card.roundScore).toBeGreaterThan(1.1);
+    expect(card.medianAgreement).toBe(1);
+    const third = card.prompts[2];
+    expect(third).toMatchObject({ status: "scored", comparedTokens: 48 });
+    expect(third?.agreement).toBeCloseTo(28 / 48, 10);
+    expect(card.prompts[0]?.agreement).toBe(1);
+  });
+});
+
+describe("a cut the baseline shows itself is not the patch's fault (bench.runs 2)", () => {
+  /** p3 stops at a quarter of its length in the given start of the engine (0-based), as a batch-dependent early stop would in some runs. */
+  // One prompt in six scores 0 here whoever is at fault: the round score, not the interval, and an unscored allowance that holds it.
+  const TWO_RUNS_GATE = { use: "round-score", maxUnscored: 0.2 };
+  const stopsInStart = (counter: string, start: number) => ["--stop-early", "p3", "--stop-early-on-starts", String(start), "--start-counter", counter];
+
+  it("explains the candidate's cut of p3 in run 1 by the baseline's own cut of p3 in run 2, and passes", async () => {
+    const counters = await makeTempDir("speedgate-starts-");
+    const card = await playRound([...BASELINE, ...stopsInStart(join(counters, "baseline"), 1)], [...FASTER, ...stopsInStart(join(counters, "candidate"), 0)], {
+      bench: { runs: 2 },
+      gate: TWO_RUNS_GATE,
+    });
+    expect(card.prompts.find((prompt) => prompt.id === "p3")?.status).toBe("below_tolerance");
+    expect(card.unexplained).toBe(0);
+    expect(card.answerVariation?.explained).toMatchObject([{ id: "p3", run: 1, status: "below_tolerance" }]);
+    expect(card.gate.passed).toBe(true);
+  });
+
+  it("fails the same candidate against a baseline that never cuts p3: that cut is unexplained", async () => {
+    const counters = await makeTempDir("speedgate-starts-");
+    const card = await playRound(BASELINE, [...FASTER, ...stopsInStart(join(counters, "candidate"), 0)], { bench: { runs: 2 }, gate: TWO_RUNS_GATE });
+    expect(card.unexplained).toBe(1);
+    expect(card.gate.passed).toBe(false);
+    expect(card.gate.reasons).toContain(
+      "1 of 6 prompts (16.7%) were cut short or parted where the baseline's own answers are not (below tolerance: p3 run 1), more than gate.maxUnexplained 0%",
+    );
+  });
+});
