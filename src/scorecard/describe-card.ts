@@ -92,7 +92,7 @@ function describeRunnerFaultBriefly(fault: RunnerFault): string {
 }
 
 /** One line for a headline, a check title or an annotation, and the verdict it states. */
-export function describeVerdict(card: Scorecard): { passed: boolean; outcome: VerdictOutcome; headline: string } {
+export function describeVerdict(card: Scorecard, options: { firstReasonOnly?: boolean } = {}): { passed: boolean; outcome: VerdictOutcome; headline: string } {
   const verdict = decideVerdict(card);
   const none = (headline: string) => ({ passed: false, outcome: "none" as const, headline: `⚠️ No verdict: ${headline}` });
   switch (verdict.cause) {
@@ -121,7 +121,11 @@ export function describeVerdict(card: Scorecard): { passed: boolean; outcome: Ve
   // When something other than the rule keeps the gate closed (a crash, truncated answers, too few
   // prompts), the headline says so: a score above the bar with a ❌ must not look like a mistake.
   const others = card.gate.reasons.filter((reason) => reason !== card.gate.rule);
-  return { passed: card.gate.passed, outcome: verdict.outcome, headline: others.length > 0 ? `${headline}: ${others.join("; ")}` : headline };
+  if (others.length === 0) return { passed: card.gate.passed, outcome: verdict.outcome, headline };
+  // The card's heading gives the first such reason only: its gate row lists them all, and a heading of
+  // every reason (a cut is often both unscored and unexplained) filled the first screen.
+  const shown = options.firstReasonOnly && others.length > 1 ? `${others[0]} (and ${others.length - 1} more in the gate row)` : others.join("; ");
+  return { passed: card.gate.passed, outcome: verdict.outcome, headline: `${headline}: ${shown}` };
 }
 
 /** A run's score as the card's data gives it: recomputed from its times, never read from a score field. */

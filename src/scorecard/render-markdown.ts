@@ -62,7 +62,7 @@ function provenanceSection(card: Scorecard): string {
  * chart. Everything else is folded: the speed table, the prompts, how the score was measured, provenance.
  */
 function renderWith(card: Scorecard, limits: RenderLimits): string {
-  const { headline } = describeVerdict(card);
+  const { headline } = describeVerdict(card, { firstReasonOnly: true });
   const summary = renderSummaryTable(card);
   const failure = renderFailureSection(card, { logLines: limits.logLines, heading: summary !== "" });
   const sections = [

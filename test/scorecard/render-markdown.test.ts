@@ -40,7 +40,7 @@ describe("renderMarkdown", () => {
     const markdown = renderMarkdown(card);
     // Every reason is in the headline and the gate row: the truncated answers as much as the score.
     expect(markdown).toContain(
-      "## ❌ Round score 0.97× (gate interval low ≥ 1.00×): 2 of 6 prompts (33.3%) were not scored (1 below tolerance, 1 zeroed), more than gate.maxUnscored 10%; 1 of 6 prompts (16.7%) were cut short or parted where the baseline's own answers are not (below tolerance: prompt-002), more than gate.maxUnexplained 0%; too few prompts for a verdict: 6 compared, gate.minPrompts is 10\n",
+      "## ❌ Round score 0.97× (gate interval low ≥ 1.00×): 2 of 6 prompts (33.3%) were not scored (1 below tolerance, 1 zeroed), more than gate.maxUnscored 10% (and 2 more in the gate row)\n",
     );
     expect(markdown).toContain("| Gate | ❌ does not pass: 2 of 6 prompts (33.3%) were not scored");
     expect(markdown).toContain("answered 40 of 256 tokens (tolerance 90%)");

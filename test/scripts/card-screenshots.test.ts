@@ -66,7 +66,7 @@ describe("the screenshots of the example cards", () => {
     "%s shows in its first 900 px the verdict, the score, its interval, the prompts counted and the speed line",
     async (name) => {
       const { card, text } = await firstScreen(name);
-      expect(text).toContain(shown(describeVerdict(card).headline));
+      expect(text).toContain(shown(describeVerdict(card, { firstReasonOnly: true }).headline));
       expect(text).toContain(`Round score ${card.roundScore?.toFixed(2)}×`);
       expect(text).toContain(describeIntervalBriefly(card));
       expect(text).toContain(shown(describePromptCounts(card)));
@@ -84,7 +84,7 @@ describe("the screenshots of the example cards", () => {
     "%s shows in its first 900 px the cause and the paragraph for whoever must act, before any count",
     async (name) => {
       const { card, text } = await firstScreen(name);
-      expect(text).toContain(shown(describeVerdict(card).headline));
+      expect(text).toContain(shown(describeVerdict(card, { firstReasonOnly: true }).headline));
       const oom = explainCudaOom(card);
       const lead = oom ? `${oom.lead} ${oom.text}` : "Not the patch: the unpatched baseline failed, so the round measured nothing about the patch.";
       expect(text).toContain(shown(lead));
