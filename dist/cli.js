@@ -20,9 +20,7 @@ import {
   cleanLogLine,
   computeNoiseFloor,
   countingSentence,
-  createHfTokenizer,
   createProgressRenderer,
-  createSeededRandom,
   decideBuilds,
   decideVerdict,
   describeFailureCause,
@@ -42,7 +40,6 @@ import {
   describeVerdict,
   engineFamily,
   explainCudaOom,
-  external_exports,
   findCardFiles,
   findPackageRoot,
   findSameOutcome,
@@ -58,11 +55,10 @@ import {
   integrityRows,
   isAncestor,
   loadRound,
+  loadSimInputs,
   mergeScorecards,
-  parsePrompts,
   planCommitChange,
   processEngineCwd,
-  promptContentKey,
   promptReason,
   readGpuSnapshot,
   readScorecard,
@@ -71,9 +67,12 @@ import {
   renderMarkdown,
   resolveCommit,
   runRound,
+  selfAgreementOf,
+  simProfileSchema,
+  startSimEngine,
   writeAtomically,
   writeScorecard
-} from "./chunks/chunk-U2QVKHHN.js";
+} from "./chunks/chunk-QG47H3L5.js";
 import {
   require_docker
 } from "./chunks/chunk-TM3QZYC6.js";
@@ -3149,7 +3148,7 @@ var require_dist = __commonJS({
     function parse(stream, callback) {
       const parser = new parser_1.Parser();
       stream.on("data", (buffer) => parser.parse(buffer, callback));
-      return new Promise((resolve6) => stream.on("end", () => resolve6()));
+      return new Promise((resolve5) => stream.on("end", () => resolve5()));
     }
   }
 });
@@ -3918,12 +3917,12 @@ var require_client = __commonJS({
           this._connect(callback);
           return;
         }
-        return new this._Promise((resolve6, reject) => {
+        return new this._Promise((resolve5, reject) => {
           this._connect((error) => {
             if (error) {
               reject(error);
             } else {
-              resolve6(this);
+              resolve5(this);
             }
           });
         });
@@ -4305,8 +4304,8 @@ var require_client = __commonJS({
         } else {
           query = new Query2(config, values, callback);
           if (!query.callback) {
-            result = new this._Promise((resolve6, reject) => {
-              query.callback = (err, res) => err ? reject(err) : resolve6(res);
+            result = new this._Promise((resolve5, reject) => {
+              query.callback = (err, res) => err ? reject(err) : resolve5(res);
             }).catch((err) => {
               Error.captureStackTrace(err);
               throw err;
@@ -4406,8 +4405,8 @@ var require_client = __commonJS({
         if (cb) {
           this.connection.once("end", cb);
         } else {
-          return new this._Promise((resolve6) => {
-            this.connection.once("end", resolve6);
+          return new this._Promise((resolve5) => {
+            this.connection.once("end", resolve5);
           });
         }
       }
@@ -4456,8 +4455,8 @@ var require_pg_pool = __commonJS({
       const cb = function(err, client) {
         err ? rej(err) : res(client);
       };
-      const result = new Promise2(function(resolve6, reject) {
-        res = resolve6;
+      const result = new Promise2(function(resolve5, reject) {
+        res = resolve5;
         rej = reject;
       }).catch((err) => {
         Error.captureStackTrace(err);
@@ -4518,7 +4517,7 @@ var require_pg_pool = __commonJS({
         if (typeof Promise2.try === "function") {
           return Promise2.try(f);
         }
-        return new Promise2((resolve6) => resolve6(f()));
+        return new Promise2((resolve5) => resolve5(f()));
       }
       _isFull() {
         return this._clients.length >= this.options.max;
@@ -4913,8 +4912,8 @@ var require_query2 = __commonJS({
     NativeQuery.prototype._getPromise = function() {
       if (this._promise) return this._promise;
       this._promise = new Promise(
-        function(resolve6, reject) {
-          this._once("end", resolve6);
+        function(resolve5, reject) {
+          this._once("end", resolve5);
           this._once("error", reject);
         }.bind(this)
       );
@@ -5093,12 +5092,12 @@ var require_client2 = __commonJS({
         this._connect(callback);
         return;
       }
-      return new this._Promise((resolve6, reject) => {
+      return new this._Promise((resolve5, reject) => {
         this._connect((error) => {
           if (error) {
             reject(error);
           } else {
-            resolve6(this);
+            resolve5(this);
           }
         });
       });
@@ -5122,8 +5121,8 @@ var require_client2 = __commonJS({
         query = new NativeQuery(config, values, callback);
         if (!query.callback) {
           let resolveOut, rejectOut;
-          result = new this._Promise((resolve6, reject) => {
-            resolveOut = resolve6;
+          result = new this._Promise((resolve5, reject) => {
+            resolveOut = resolve5;
             rejectOut = reject;
           }).catch((err) => {
             Error.captureStackTrace(err);
@@ -5186,8 +5185,8 @@ var require_client2 = __commonJS({
       }
       let result;
       if (!cb) {
-        result = new this._Promise(function(resolve6, reject) {
-          cb = (err) => err ? reject(err) : resolve6();
+        result = new this._Promise(function(resolve5, reject) {
+          cb = (err) => err ? reject(err) : resolve5();
         });
       }
       const doEnd = function() {
@@ -5497,7 +5496,10 @@ async function runCalibration(options) {
       roundScore: card.roundScore,
       runScores: card.runs.scores,
       promptsCompared: card.promptsTotal - card.excluded,
-      unscored: card.unscored
+      unscored: card.unscored,
+      // The baseline against itself: what its own batch nondeterminism cuts short or parts, which a round's agreement rules allow.
+      disagreed: card.belowTolerance + card.diverged,
+      medianAgreement: card.medianAgreement ?? null
     })),
     noise: computeNoiseFloor(scores)
   };
@@ -5527,6 +5529,13 @@ function describeCalibration(file, maxUnscored) {
     `  noise floor: +${formatPercent(file.noise.floor)}: an unchanged engine stays below it in 97.5% of rounds, so a round must score at least gate.minRoundScore \xD7 ${(1 + file.noise.floor).toFixed(4)} to pass`,
     `  a speedup of ${formatPercent(file.noise.detectableSpeedup)} over the bar passes 95% of the time on this runner`
   ];
+  const self = selfAgreementOf(file.rounds);
+  if (self) {
+    const median = self.lowestMedianAgreement === null ? "not compared by text" : `lowest median agreement ${formatPercent(self.lowestMedianAgreement)}`;
+    lines.push(
+      `  the baseline against itself: ${median}; at most ${formatPercent(self.mostDisagreed)} of the prompts cut short or parted in one round (rounds gating on this file allow the same)`
+    );
+  }
   if (worstShare > maxUnscored) {
     lines.push(
       `  warning: the unchanged engine left up to ${formatPercent(worstShare)} of the prompts unscored in one round, more than gate.maxUnscored ${formatPercent(maxUnscored)}: its answers are not repeatable, so patches will fail the gate; check bench.tolerance and the engine's determinism`
@@ -5711,14 +5720,14 @@ import { join as join2 } from "node:path";
 // src/engine/find-free-port.ts
 import { createServer } from "node:net";
 async function findFreePort() {
-  return await new Promise((resolve6, reject) => {
+  return await new Promise((resolve5, reject) => {
     const server = createServer();
     server.unref();
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => {
       const address = server.address();
       const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve6(port));
+      server.close(() => resolve5(port));
     });
   });
 }
@@ -5779,6 +5788,7 @@ function renderText(card, options = {}) {
       ])
     );
   }
+  if (card.unchanged) out.push("", `No change was scored: ${card.unchanged}.`);
   const failure = failureLines(card, maxLogLines);
   if (score) out.push(...failure);
   else out.push(...failure.slice(1));
@@ -6690,664 +6700,19 @@ Exit codes: 0 printed; 2 not a readable score card, or bad usage`,
 };
 
 // src/cli/commands/sim-engine-command.ts
-import { readFile as readFile3, writeFile as writeFile2 } from "node:fs/promises";
-import { dirname as dirname3, resolve as resolve5 } from "node:path";
-
-// src/sim-engine/sim-integrity-profile.ts
-var answerSchema = external_exports.strictObject(
-  {
-    divergeAfterTokens: external_exports.number({ error: "expected a whole number of tokens, 0 or more, or null" }).int({ error: "expected a whole number of tokens, 0 or more, or null" }).min(0, { error: "expected a whole number of tokens, 0 or more, or null" }).nullable().default(null)
-  },
-  { error: "expected an object such as { divergeAfterTokens: 200 }" }
-);
-var cheatsSchema = external_exports.strictObject(
-  {
-    /** Streams the first token only, then reports the full length in usage. */
-    claimTokens: external_exports.boolean({ error: "expected true or false" }).default(false),
-    /** Reports usage this many times the tokens streamed. */
-    usageFactor: external_exports.number({ error: "expected a factor, 1 or more" }).min(1, { error: "expected a factor, 1 or more" }).default(1),
-    /** Streams one word over and over instead of the answer. */
-    fillerText: external_exports.boolean({ error: "expected true or false" }).default(false),
-    /** Streams the honest answer for this many tokens, then filler ten times as fast; null: never. */
-    fillerAfterTokens: external_exports.number({ error: "expected a whole number of tokens, 0 or more, or null" }).int({ error: "expected a whole number of tokens, 0 or more, or null" }).min(0, { error: "expected a whole number of tokens, 0 or more, or null" }).nullable().default(null),
-    /** Answers this many times faster when a request names its prompt (a header or the user field). */
-    promptIdSpeedup: external_exports.number({ error: "expected a factor greater than 0, or null" }).gt(0).nullable().default(null),
-    /** Answers a request it answered before (the same messages or prompt) this many times faster, as a cache of whole answers would. */
-    answerCacheSpeedup: external_exports.number({ error: "expected a factor greater than 0, or null" }).gt(0).nullable().default(null)
-  },
-  { error: "expected an object of cheats: claimTokens, usageFactor, fillerText, fillerAfterTokens, promptIdSpeedup, answerCacheSpeedup" }
-);
-var DEFAULT_ANSWER = { divergeAfterTokens: null };
-var NO_CHEATS = { claimTokens: false, usageFactor: 1, fillerText: false, fillerAfterTokens: null, promptIdSpeedup: null, answerCacheSpeedup: null };
-var LATE_FILLER_SPEEDUP = 10;
-function answerStyle(answer, cheats) {
-  return { filler: cheats.fillerText, divergeAfterTokens: answer.divergeAfterTokens, fillerAfterTokens: cheats.fillerAfterTokens };
-}
-var PROMPT_ID_HINTS = ["x-speedgate-prompt-id", "x-prompt-id", "x-request-id"];
-function findPromptIdHint(headers, body) {
-  for (const name of PROMPT_ID_HINTS) {
-    const value = headers[name];
-    if (typeof value === "string" && value.length > 0) return `${name}: ${value}`;
-  }
-  for (const field of ["user", "prompt_id", "metadata"]) {
-    const value = body[field];
-    if (value !== void 0 && value !== null && value !== "") return `${field}: ${JSON.stringify(value)}`;
-  }
-  return null;
-}
-
-// src/sim-engine/sim-profile.ts
-var nonNegative = (expected) => external_exports.number({ error: expected }).min(0, { error: expected });
-var wholeAtLeast = (min, expected) => external_exports.number({ error: expected }).int({ error: expected }).min(min, { error: expected });
-var promptIds = external_exports.array(external_exports.string({ error: "expected prompt ids as strings" }), { error: "expected a list of prompt ids" });
-var timingSchema = external_exports.strictObject(
-  {
-    ttftMs: nonNegative("expected milliseconds to the first token, 0 or more"),
-    itlMs: nonNegative("expected milliseconds between tokens, 0 or more"),
-    outputTokens: wholeAtLeast(0, "expected a whole number of output tokens, 0 or more"),
-    reasoningTokens: wholeAtLeast(0, "expected a whole number of reasoning tokens, 0 or more"),
-    tokensPerChunk: wholeAtLeast(1, "expected a whole number of tokens per streamed chunk, 1 or more")
-  },
-  { error: "expected an object with ttftMs, itlMs, outputTokens, reasoningTokens, tokensPerChunk" }
-);
-var faultsSchema = external_exports.strictObject(
-  {
-    crashAtStart: external_exports.strictObject(
-      {
-        logFile: external_exports.string({ error: "expected the path of a log file to print" }).optional(),
-        exitCode: wholeAtLeast(0, "expected an exit code, 0 or more").default(1)
-      },
-      { error: "expected { logFile, exitCode }" }
-    ).nullable().default(null),
-    neverHealthy: external_exports.boolean({ error: "expected true or false" }).default(false),
-    startupDelayMs: nonNegative("expected milliseconds, 0 or more").default(0),
-    dieAfterRequests: wholeAtLeast(1, "expected a whole number of requests, 1 or more").nullable().default(null),
-    dieExitCode: wholeAtLeast(0, "expected an exit code, 0 or more").default(1),
-    stopEarly: promptIds.default([]),
-    stopEarlyFraction: external_exports.number({ error: "expected a fraction in [0, 1)" }).min(0).lt(1).default(0.25),
-    http500: promptIds.default([]),
-    malformedSse: promptIds.default([])
-  },
-  { error: "expected an object of fault settings" }
-);
-var noiseSchema = external_exports.strictObject(
-  {
-    jitter: nonNegative("expected the per-request timing spread as a log-scale standard deviation, such as 0.03").default(0),
-    runVariance: nonNegative("expected the per-start speed spread as a log-scale standard deviation, such as 0.02").default(0),
-    seed: external_exports.number({ error: "expected a whole number seed, or null for fresh draws" }).int().nullable().default(null)
-  },
-  { error: "expected an object with jitter, runVariance and seed" }
-);
-var simProfileSchema = external_exports.strictObject(
-  {
-    model: external_exports.string({ error: "expected the served model name" }).min(1).default("sim-model"),
-    /** JSONL prompts (the round's format) that map a request's content to a prompt id, relative to the profile. */
-    promptsFile: external_exports.string({ error: "expected the path of a JSONL prompts file" }).min(1).optional(),
-    /** A tokenizer.json whose whole-word tokens the engine streams, relative to the profile. */
-    tokenizer: external_exports.string({ error: "expected the path of a tokenizer.json" }).min(1).optional(),
-    answer: answerSchema.default(DEFAULT_ANSWER),
-    cheats: cheatsSchema.default(NO_CHEATS),
-    flavour: external_exports.enum(["sglang", "vllm"], { error: 'expected "sglang" or "vllm"' }).default("sglang"),
-    usagePerChunk: external_exports.boolean({ error: "expected true or false" }).default(false),
-    defaults: timingSchema.partial().default({}),
-    prompts: external_exports.record(external_exports.string(), timingSchema.partial(), { error: "expected a map of prompt id to timings" }).default({}),
-    noise: noiseSchema.default({ jitter: 0, runVariance: 0, seed: null }),
-    faults: faultsSchema.default({
-      crashAtStart: null,
-      neverHealthy: false,
-      startupDelayMs: 0,
-      dieAfterRequests: null,
-      dieExitCode: 1,
-      stopEarly: [],
-      stopEarlyFraction: 0.25,
-      http500: [],
-      malformedSse: []
-    })
-  },
-  { error: "expected a JSON object with model, flavour, defaults, prompts and faults" }
-);
-var DEFAULT_TIMING = { ttftMs: 20, itlMs: 5, outputTokens: 32, reasoningTokens: 0, tokensPerChunk: 1 };
-function planResponse(profile, promptId, maxTokens, thinking, timeFactor = 1) {
-  const override = promptId !== null ? profile.prompts[promptId] : void 0;
-  const timing = { ...DEFAULT_TIMING, ...profile.defaults, ...override };
-  const faults = profile.faults;
-  const reasoningWanted = thinking ? timing.reasoningTokens : 0;
-  let wanted = reasoningWanted + timing.outputTokens;
-  let finishReason = "stop";
-  if (promptId !== null && faults.stopEarly.includes(promptId)) {
-    wanted = Math.max(1, Math.floor(wanted * faults.stopEarlyFraction));
-  }
-  if (wanted > maxTokens) {
-    wanted = maxTokens;
-    finishReason = "length";
-  }
-  const reasoningTokens = Math.min(reasoningWanted, wanted);
-  let fault = null;
-  if (promptId !== null && faults.http500.includes(promptId)) fault = "http500";
-  else if (promptId !== null && faults.malformedSse.includes(promptId)) fault = "malformed_sse";
-  return {
-    ttftMs: timing.ttftMs * timeFactor,
-    itlMs: timing.itlMs * timeFactor,
-    tokensPerChunk: timing.tokensPerChunk,
-    reasoningTokens,
-    contentTokens: wanted - reasoningTokens,
-    finishReason,
-    fault
-  };
-}
-
-// src/sim-engine/load-sim-inputs.ts
-import { readFile as readFile2 } from "node:fs/promises";
-import { resolve as resolve4 } from "node:path";
-
-// src/sim-engine/token-text.ts
-var CONTENT_TOKENS = [" The", " engine", " answers", " \xE9", " \u4E2D", " \u{1F642}", " fast", "."];
-var REASONING_TOKENS = [" Let", " me", " think", " \xFC", " \u601D", " \u{1F914}"];
-
-// src/sim-engine/answer-text.ts
-var BUILT_IN_WORDS = { content: CONTENT_TOKENS, reasoning: REASONING_TOKENS };
-function word(list, index) {
-  return list[index % list.length] ?? " x";
-}
-function answerToken(words, style, kind, index, answerIndex) {
-  const list = kind === "content" ? words.content : words.reasoning;
-  if (style.filler || style.fillerAfterTokens != null && answerIndex >= style.fillerAfterTokens) return word(list, 1);
-  if (style.divergeAfterTokens !== null && answerIndex >= style.divergeAfterTokens) return word(list, index + 1);
-  return word(list, index);
-}
-function answerRun(words, style, kind, from, to, offset) {
-  let text = "";
-  for (let index = from; index < to; index++) text += answerToken(words, style, kind, index, offset + index);
-  return text;
-}
-
-// src/sim-engine/pick-tokenizer-words.ts
-var WHOLE_WORD = new RegExp("^ \\p{L}+$", "u");
-var MAX_WORDS = 2048;
-function pickTokenizerWords(json, source) {
-  const tokenizer = createHfTokenizer(json);
-  const special = new Set(tokenizer.get_added_tokens_decoder().keys());
-  const ids = [...tokenizer.get_vocab(false).values()].filter((id) => !special.has(id)).sort((a, b) => a - b);
-  const words = [];
-  for (const id of ids) {
-    const text = tokenizer.decode([id], { skip_special_tokens: true, clean_up_tokenization_spaces: false });
-    if (!WHOLE_WORD.test(text)) continue;
-    const encoded = tokenizer.encode(text, { add_special_tokens: false }).ids;
-    if (encoded.length === 1 && encoded[0] === id) words.push(text);
-    if (words.length >= MAX_WORDS) break;
-  }
-  if (words.length < 4) throw new Error(`${source}: the tokenizer has no whole-word tokens (" word") the sim-engine can stream`);
-  const sample = words.slice(0, 256);
-  const together = tokenizer.encode(sample.join(""), { add_special_tokens: false }).ids.length;
-  if (together !== sample.length) {
-    throw new Error(`${source}: ${sample.length} whole-word tokens streamed together re-tokenize to ${together}: the sim-engine cannot stream text of this tokenizer exactly`);
-  }
-  return { content: words.filter((_, index) => index % 2 === 0), reasoning: words.filter((_, index) => index % 2 === 1) };
-}
-
-// src/sim-engine/load-sim-inputs.ts
-async function readText(path, what) {
-  try {
-    return await readFile2(path, "utf8");
-  } catch (error) {
-    throw new ConfigError(`${what}: cannot read ${path} (${error.code ?? error.message})`);
-  }
-}
-async function loadSimInputs(profile, baseDir) {
-  let prompts = [];
-  if (profile.promptsFile) {
-    const path = resolve4(baseDir, profile.promptsFile);
-    prompts = parsePrompts(await readText(path, "promptsFile"), path);
-  }
-  let words = BUILT_IN_WORDS;
-  if (profile.tokenizer) {
-    const path = resolve4(baseDir, profile.tokenizer);
-    try {
-      words = pickTokenizerWords(JSON.parse(await readText(path, "tokenizer")), path);
-    } catch (error) {
-      if (error instanceof ConfigError) throw error;
-      throw new ConfigError(`tokenizer: ${error.message}`);
-    }
-  }
-  return { prompts, words };
-}
-
-// src/sim-engine/start-sim-engine.ts
-import { createWriteStream } from "node:fs";
-import { createServer as createServer2 } from "node:http";
-import { performance as performance2 } from "node:perf_hooks";
-
-// src/bench/monotonic-clock.ts
-import { performance } from "node:perf_hooks";
-function measureMonotonicOffsetMs() {
-  let best = Number.POSITIVE_INFINITY;
-  let offset = 0;
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const before = performance.now();
-    const shared = Number(process.hrtime.bigint()) / 1e6;
-    const after = performance.now();
-    if (after - before < best) {
-      best = after - before;
-      offset = shared - (before + after) / 2;
-    }
-  }
-  return offset;
-}
-var cachedOffset = null;
-function monotonicOffsetMs() {
-  cachedOffset ??= measureMonotonicOffsetMs();
-  return cachedOffset;
-}
-
-// src/sim-engine/sim-noise.ts
-function hashSeed(...parts) {
-  let hash = 2166136261;
-  for (const char of parts.join("\0")) {
-    hash ^= char.charCodeAt(0);
-    hash = Math.imul(hash, 16777619) >>> 0;
-  }
-  return hash;
-}
-function normal(random) {
-  const u = Math.max(random(), Number.MIN_VALUE);
-  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * random());
-}
-function createSimNoise(settings, start) {
-  const source = (...parts) => settings.seed === null ? Math.random : createSeededRandom(hashSeed(settings.seed, start, ...parts));
-  const runFactor = settings.runVariance > 0 ? Math.exp(settings.runVariance * normal(source("run"))) : 1;
-  const seen = /* @__PURE__ */ new Map();
-  return {
-    runFactor,
-    requestFactor(key) {
-      if (settings.jitter <= 0) return runFactor;
-      const occurrence = seen.get(key) ?? 0;
-      seen.set(key, occurrence + 1);
-      return runFactor * Math.exp(settings.jitter * normal(source("request", key, occurrence)));
-    }
-  };
-}
-
-// src/sim-engine/match-prompt.ts
-function createPromptMatcher(prompts) {
-  const byContent = /* @__PURE__ */ new Map();
-  const duplicates = [];
-  for (const prompt of prompts) {
-    const key = promptContentKey(prompt.messages ? { messages: prompt.messages } : { prompt: prompt.prompt ?? "" });
-    if (key === null) continue;
-    if (byContent.has(key)) duplicates.push(prompt.id);
-    else byContent.set(key, prompt.id);
-  }
-  return { match: (body) => byContent.get(promptContentKey(body) ?? "") ?? null, duplicates };
-}
-
-// src/sim-engine/start-sim-engine.ts
-var READY_LINE = "The server is fired up and ready to roll!";
-var MAX_BODY_BYTES = 16 * 1024 * 1024;
-function promptTokenEstimate(body) {
-  const source = body.messages ?? body.prompt ?? "";
-  return Math.max(1, Math.ceil(JSON.stringify(source).length / 4));
-}
-function noiseKey(promptId, body) {
-  return promptId ?? JSON.stringify(body.messages ?? body.prompt ?? "");
-}
-function readMaxTokens(body) {
-  for (const key of ["max_completion_tokens", "max_tokens"]) {
-    const value = body[key];
-    if (typeof value === "number" && Number.isFinite(value) && value >= 0) return Math.floor(value);
-  }
-  return Number.MAX_SAFE_INTEGER;
-}
-function readThinking(body) {
-  const kwargs = body.chat_template_kwargs;
-  if (kwargs && typeof kwargs === "object" && "enable_thinking" in kwargs) return kwargs.enable_thinking !== false;
-  return true;
-}
-function sendJson(res, status, payload, onFlushed) {
-  const text = JSON.stringify(payload);
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
-  res.end(text, onFlushed);
-}
-function writeEvent(res, event, stamp) {
-  const socket = res.socket;
-  if (!socket || !res.headersSent) {
-    stamp();
-    res.write(event);
-    return;
-  }
-  const bytes = Buffer.from(res.chunkedEncoding ? `${Buffer.byteLength(event).toString(16)}\r
-${event}\r
-` : event);
-  stamp();
-  socket.write(bytes);
-}
-async function startSimEngine(options = {}) {
-  const profile = simProfileSchema.parse(options.profile ?? {});
-  const { faults } = profile;
-  const noise = createSimNoise(profile.noise, options.start ?? 0);
-  const host = options.host ?? "127.0.0.1";
-  const log = options.log ?? (() => void 0);
-  const keepRecords = options.keepRecords ?? true;
-  const loaded = options.prompts && options.words ? null : await loadSimInputs(profile, options.baseDir ?? process.cwd());
-  const prompts = createPromptMatcher(options.prompts ?? loaded?.prompts ?? []);
-  const words = options.words ?? loaded?.words ?? BUILT_IN_WORDS;
-  const style = answerStyle(profile.answer, profile.cheats);
-  const { cheats } = profile;
-  if (prompts.duplicates.length > 0) log(`sim-engine: prompts ${prompts.duplicates.join(", ")} repeat an earlier prompt's content and get its profile entry`);
-  const offset = monotonicOffsetMs();
-  const startedAt = performance2.now();
-  const writeLog = { requests: [] };
-  const chunkLog = options.chunkLogPath ? createWriteStream(options.chunkLogPath, { flags: "a" }) : null;
-  const active = /* @__PURE__ */ new Set();
-  const sockets = /* @__PURE__ */ new Set();
-  const answered = /* @__PURE__ */ new Set();
-  let seq = 0;
-  let completed = 0;
-  let dead = false;
-  let healthy = false;
-  let markHealthy = () => void 0;
-  const healthyPromise = new Promise((resolve6) => {
-    markHealthy = resolve6;
-  });
-  let startupTimer = null;
-  const created = Math.floor(Date.now() / 1e3);
-  const finishRecord = (record, outcome) => {
-    if (record.finishedAtMs !== null) return;
-    record.finishedAtMs = performance2.now() + offset;
-    record.outcome = outcome;
-    chunkLog?.write(`${JSON.stringify(record)}
-`);
-  };
-  const die = () => {
-    if (dead) return;
-    dead = true;
-    log(`RuntimeError: sim-engine fault: exiting after ${completed} requests (dieAfterRequests)`);
-    for (const stream of active) {
-      if (stream.timer) clearTimeout(stream.timer);
-      finishRecord(stream.record, "engine_died");
-    }
-    active.clear();
-    server.close();
-    for (const socket of sockets) socket.destroy();
-    (options.onDie ?? (() => void 0))(faults.dieExitCode);
-  };
-  const countCompleted = () => {
-    completed++;
-    if (faults.dieAfterRequests !== null && completed >= faults.dieAfterRequests) setImmediate(die);
-  };
-  const newRecord = (promptId, path, receivedAtMs, promptIdHint = null) => {
-    const record = {
-      seq: ++seq,
-      promptId,
-      promptIdHint,
-      path,
-      receivedAtMs,
-      chunkWritesMs: [],
-      finishedAtMs: null,
-      outcome: "streaming"
-    };
-    if (keepRecords) writeLog.requests.push(record);
-    return record;
-  };
-  const streamAnswer = (res, record, plan, chat, body, t0) => {
-    const id = `${chat ? "chatcmpl" : "cmpl"}-sim${record.seq}`;
-    const head = `data: {"id":"${id}","object":"${chat ? "chat.completion.chunk" : "text_completion"}","created":${created},"model":${JSON.stringify(profile.model)},"choices":[{"index":0,`;
-    const reasoningField = profile.flavour === "vllm" ? "reasoning" : "reasoning_content";
-    const promptTokens = promptTokenEstimate(body);
-    const streamOptions = body.stream_options;
-    const includeUsage = streamOptions?.include_usage === true;
-    const usagePerChunk = includeUsage && (profile.usagePerChunk || streamOptions?.continuous_usage_stats === true);
-    const total = plan.reasoningTokens + plan.contentTokens;
-    const claimed = (completion) => cheats.claimTokens ? total : Math.ceil(completion * cheats.usageFactor);
-    const usageJson = (completion) => `{"prompt_tokens":${promptTokens},"completion_tokens":${claimed(completion)},"total_tokens":${promptTokens + claimed(completion)}}`;
-    const k = plan.tokensPerChunk;
-    const reasoning = chat ? plan.reasoningTokens : 0;
-    const reasoningChunks = Math.ceil(reasoning / k);
-    const contentChunks = Math.ceil((total - reasoning) / k);
-    const chunkCount = cheats.claimTokens ? Math.min(1, reasoningChunks + contentChunks) : reasoningChunks + contentChunks;
-    const malformedAt = plan.fault === "malformed_sse" ? Math.floor(chunkCount / 2) : -1;
-    let next = 0;
-    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
-    res.flushHeaders();
-    if (chat) res.write(`${head}"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}]}
-
-`);
-    const stream = { res, record, timer: null };
-    active.add(stream);
-    const chunkEnd = (index) => index < reasoningChunks ? Math.min((index + 1) * k, reasoning) : Math.min(reasoning + (index - reasoningChunks + 1) * k, total);
-    const honestTokens = cheats.fillerAfterTokens ?? Number.POSITIVE_INFINITY;
-    const dueAt = (index) => {
-      const tokens = chunkEnd(index) - 1;
-      const honest = Math.min(tokens, honestTokens);
-      return t0 + plan.ttftMs + honest * plan.itlMs + (tokens - honest) * (plan.itlMs / LATE_FILLER_SPEEDUP);
-    };
-    const writeChunk = (index) => {
-      const isReasoning = index < reasoningChunks;
-      const from = isReasoning ? index * k : reasoning + (index - reasoningChunks) * k;
-      const to = chunkEnd(index);
-      const text = isReasoning ? answerRun(words, style, "reasoning", from, to, 0) : answerRun(words, style, "content", from - reasoning, to - reasoning, reasoning);
-      const field = !chat ? "text" : isReasoning ? reasoningField : "content";
-      const payload = chat ? `"delta":{"${field}":${JSON.stringify(text)}},` : `"text":${JSON.stringify(text)},`;
-      const usage = usagePerChunk ? `,"usage":${usageJson(to)}` : "";
-      const line = `${head}${payload}"logprobs":null,"finish_reason":null}]${usage}}
-
-`;
-      writeEvent(res, line, () => record.chunkWritesMs.push(performance2.now() + offset));
-    };
-    const finishStream = () => {
-      active.delete(stream);
-      const finalDelta = chat ? `"delta":{},` : `"text":"",`;
-      const usage = usagePerChunk ? `,"usage":${usageJson(total)}` : "";
-      let tail = `${head}${finalDelta}"logprobs":null,"finish_reason":"${plan.finishReason}"}]${usage}}
-
-`;
-      if (includeUsage) {
-        tail += `data: {"id":"${id}","object":"${chat ? "chat.completion.chunk" : "text_completion"}","created":${created},"model":${JSON.stringify(profile.model)},"choices":[],"usage":${usageJson(total)}}
-
-`;
-      }
-      tail += "data: [DONE]\n\n";
-      finishRecord(record, "completed");
-      res.end(tail, countCompleted);
-    };
-    const pump = () => {
-      stream.timer = null;
-      if (dead || res.destroyed) return;
-      const now = performance2.now();
-      while (next < chunkCount && dueAt(next) <= now) {
-        if (next === malformedAt) {
-          active.delete(stream);
-          res.end(`${head}"delta":{"content":"broken
-
-`);
-          finishRecord(record, "malformed_sse");
-          return;
-        }
-        writeChunk(next);
-        next++;
-      }
-      if (next >= chunkCount) {
-        finishStream();
-        return;
-      }
-      stream.timer = setTimeout(pump, Math.max(0, dueAt(next) - performance2.now()));
-    };
-    res.on("close", () => {
-      if (!res.writableFinished && record.finishedAtMs === null) {
-        if (stream.timer) clearTimeout(stream.timer);
-        active.delete(stream);
-        finishRecord(record, "client_closed");
-      }
-    });
-    pump();
-  };
-  const answerWhole = (res, record, plan, chat, body, t0) => {
-    const total = plan.reasoningTokens + plan.contentTokens;
-    const reasoning = chat ? plan.reasoningTokens : 0;
-    const doneAt = t0 + plan.ttftMs + Math.max(0, total - 1) * plan.itlMs;
-    const promptTokens = promptTokenEstimate(body);
-    const usage = { prompt_tokens: promptTokens, completion_tokens: total, total_tokens: promptTokens + total };
-    const stream = { res, record, timer: null };
-    active.add(stream);
-    stream.timer = setTimeout(() => {
-      active.delete(stream);
-      if (dead) return;
-      if (res.destroyed) {
-        finishRecord(record, "client_closed");
-        return;
-      }
-      if (plan.fault === "malformed_sse") {
-        res.writeHead(200, { "content-type": "application/json" });
-        res.end('{"id": "broken", "choices": [');
-        finishRecord(record, "malformed_sse");
-        return;
-      }
-      const content = answerRun(words, style, "content", 0, total - reasoning, reasoning);
-      const reasoningText = reasoning > 0 ? answerRun(words, style, "reasoning", 0, reasoning, 0) : null;
-      const reasoningField = profile.flavour === "vllm" ? "reasoning" : "reasoning_content";
-      const choice = chat ? { index: 0, message: { role: "assistant", content, [reasoningField]: reasoningText }, logprobs: null, finish_reason: plan.finishReason } : { index: 0, text: content, logprobs: null, finish_reason: plan.finishReason };
-      sendJson(res, 200, {
-        id: `${chat ? "chatcmpl" : "cmpl"}-sim${record.seq}`,
-        object: chat ? "chat.completion" : "text_completion",
-        created,
-        model: profile.model,
-        choices: [choice],
-        usage
-      }, countCompleted);
-      finishRecord(record, "completed");
-    }, Math.max(0, doneAt - performance2.now()));
-  };
-  const handleCompletion = (req, res, chat, t0) => {
-    const parts = [];
-    let size = 0;
-    req.on("data", (part) => {
-      size += part.length;
-      if (size <= MAX_BODY_BYTES) parts.push(part);
-    });
-    req.on("end", () => {
-      if (dead) return;
-      let body;
-      try {
-        const parsed = JSON.parse(Buffer.concat(parts).toString("utf8"));
-        if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error("expected a JSON object");
-        body = parsed;
-      } catch (error) {
-        const record2 = newRecord(null, req.url ?? "", t0 + offset);
-        finishRecord(record2, "bad_request");
-        sendJson(res, 400, { object: "error", message: `invalid JSON body: ${error.message}`, type: "BadRequestError", code: 400 });
-        return;
-      }
-      const promptId = prompts.match(body);
-      const hint = findPromptIdHint(req.headers, body);
-      const record = newRecord(promptId, req.url ?? "", t0 + offset, hint);
-      const plan = planResponse(profile, promptId, readMaxTokens(body), readThinking(body), noise.requestFactor(noiseKey(promptId, body)));
-      if (hint !== null && cheats.promptIdSpeedup !== null) {
-        plan.ttftMs /= cheats.promptIdSpeedup;
-        plan.itlMs /= cheats.promptIdSpeedup;
-      }
-      const content = promptContentKey(body);
-      if (cheats.answerCacheSpeedup !== null && content !== null) {
-        if (answered.has(content)) {
-          plan.ttftMs /= cheats.answerCacheSpeedup;
-          plan.itlMs /= cheats.answerCacheSpeedup;
-          record.answeredBefore = true;
-        } else answered.add(content);
-      }
-      if (plan.fault === "http500") {
-        finishRecord(record, "http500");
-        sendJson(res, 500, { object: "error", message: "Internal server error (sim-engine fault: http500)", type: "InternalServerError", code: 500 });
-        return;
-      }
-      if (body.stream === true) streamAnswer(res, record, plan, chat, body, t0);
-      else answerWhole(res, record, plan, chat, body, t0);
-    });
-  };
-  const server = createServer2({ noDelay: true, keepAliveTimeout: 65e3 }, (req, res) => {
-    const t0 = performance2.now();
-    const url2 = req.url ?? "/";
-    const path = url2.split("?")[0];
-    if (req.method === "GET" && path === "/health") {
-      if (healthy) sendJson(res, 200, { status: "ok" });
-      else sendJson(res, 503, { status: "starting" });
-      return;
-    }
-    if (req.method === "GET" && path === "/v1/models") {
-      sendJson(res, 200, { object: "list", data: [{ id: profile.model, object: "model", created, owned_by: "speedgate-sim" }] });
-      return;
-    }
-    if (req.method === "POST" && (path === "/v1/chat/completions" || path === "/v1/completions")) {
-      if (!healthy) {
-        sendJson(res, 503, { object: "error", message: "the server is still starting", type: "ServiceUnavailableError", code: 503 });
-        return;
-      }
-      handleCompletion(req, res, path === "/v1/chat/completions", t0);
-      return;
-    }
-    sendJson(res, 404, { object: "error", message: `no route ${req.method ?? ""} ${path}`, type: "NotFoundError", code: 404 });
-  });
-  server.on("connection", (socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-  });
-  await new Promise((resolve6, reject) => {
-    const fail = (error) => {
-      if (chunkLog) chunkLog.end(() => reject(error));
-      else reject(error);
-    };
-    server.once("error", fail);
-    server.listen(options.port ?? 0, host, () => {
-      server.off("error", fail);
-      resolve6();
-    });
-  });
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : 0;
-  const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
-  log(`sim-engine listening on ${url} (model ${profile.model}, ${profile.flavour} flavour)`);
-  if (profile.noise.jitter > 0 || profile.noise.runVariance > 0) {
-    log(`sim-engine noise: jitter ${profile.noise.jitter}, run variance ${profile.noise.runVariance}, seed ${profile.noise.seed ?? "none"}, start ${options.start ?? 0}, speed factor ${noise.runFactor.toFixed(4)}`);
-  }
-  const becomeHealthy = () => {
-    healthy = true;
-    log(READY_LINE);
-    markHealthy();
-  };
-  if (!faults.neverHealthy) {
-    const wait = faults.startupDelayMs - (performance2.now() - startedAt);
-    if (wait > 0) startupTimer = setTimeout(becomeHealthy, wait);
-    else becomeHealthy();
-  }
-  return {
-    url,
-    port,
-    profile,
-    writeLog,
-    healthy: healthyPromise,
-    async close() {
-      if (startupTimer) clearTimeout(startupTimer);
-      for (const stream of active) {
-        if (stream.timer) clearTimeout(stream.timer);
-        finishRecord(stream.record, "engine_died");
-      }
-      active.clear();
-      dead = true;
-      const closed = new Promise((resolve6) => server.close(() => resolve6()));
-      for (const socket of sockets) socket.destroy();
-      await closed;
-      if (chunkLog) await new Promise((resolve6) => chunkLog.end(() => resolve6()));
-    }
-  };
-}
-
-// src/cli/commands/sim-engine-command.ts
+import { readFile as readFile2, writeFile as writeFile2 } from "node:fs/promises";
+import { dirname as dirname3, resolve as resolve4 } from "node:path";
 var USAGE2 = `speedgate sim-engine [--port N] [--host 127.0.0.1] [--profile profile.json]
     [--model NAME] [--flavour sglang|vllm] [--ttft-ms MS] [--itl-ms MS] [--output-tokens N]
     [--reasoning-tokens N] [--tokens-per-chunk N] [--usage-per-chunk] [--chunk-log out.jsonl]
     [--prompts prompts.jsonl] [--tokenizer tokenizer.json] [--diverge-after-tokens N]
+    [--diverge-after-fraction F] [--diverge-every N] [--batch-cost F]
     noise: [--jitter SD] [--run-variance SD] [--seed N] [--start-counter FILE]
     faults: [--crash-log FILE] [--crash-exit-code N] [--never-healthy] [--startup-delay-ms MS]
-    [--die-after-requests N] [--die-exit-code N] [--stop-early id,id] [--http-500 id,id] [--malformed-sse id,id]
+    [--die-after-requests N] [--die-exit-code N] [--stop-early id,id] [--stop-early-on-starts N,N]
+    [--http-500 id,id] [--malformed-sse id,id]
     cheats: [--cheat-claim-tokens] [--cheat-usage-factor F] [--cheat-filler-text] [--cheat-filler-after-tokens N]
-    [--cheat-prompt-id-speedup F] [--cheat-answer-cache-speedup F]
+    [--cheat-filler-after N|P%] [--cheat-prompt-id-speedup F] [--cheat-answer-cache-speedup F]
 
 Flags override the profile. Requests do not name their prompt: the ids in the profile and the fault
 lists are found from each request's content through the prompts file (--prompts, or the profile's
@@ -7355,12 +6720,24 @@ promptsFile). --tokenizer streams whole-word tokens of that tokenizer.json, so a
 it sees exactly the engine's token counts. --jitter varies each request's timing and --run-variance
 each start's speed, as log-normal factors with that standard deviation (0.02 is about 2%); --seed
 makes the draws reproducible, and --start-counter FILE numbers the starts so that each start of a
-seeded engine draws its own speed.`;
+seeded engine draws its own speed. --batch-cost F models a continuous batch: with n streams decoding,
+each token takes 1 + F\xB7(n \u2212 1) times as long, so a stream that stops decoding speeds up the others.
+--diverge-after-fraction F with --diverge-every N makes every Nth prompt's answer part from the
+honest one after that share of its tokens (honest numeric drift). --stop-early-on-starts limits
+--stop-early to those starts (0-based, with --start-counter), as a batch-dependent early stop comes
+and goes between runs. --cheat-filler-after N or P% streams the honest answer's first N tokens (or P%
+of them), then filler ten times as fast that costs no decode work: the stream leaves the batch.`;
 function parseNumber(flag, value) {
   if (value === void 0) return void 0;
   const number = Number(value);
   if (!Number.isFinite(number)) throw new UsageError(`speedgate sim-engine: --${flag}: expected a number, got ${JSON.stringify(value)}`);
   return number;
+}
+function parseFillerAfter(value) {
+  if (value === void 0) return void 0;
+  const percent = /^(\d+(?:\.\d+)?)%$/.exec(value.trim());
+  if (percent) return { fraction: Number(percent[1]) / 100 };
+  return { tokens: parseNumber("cheat-filler-after", value) };
 }
 function parseIds(value) {
   return value === void 0 ? void 0 : value.split(",").map((id) => id.trim()).filter((id) => id.length > 0);
@@ -7371,14 +6748,14 @@ function dropUndefined(value) {
 async function readProfile(path) {
   let text;
   try {
-    text = await readFile3(path, "utf8");
+    text = await readFile2(path, "utf8");
   } catch (error) {
     throw new ConfigError(`speedgate sim-engine: cannot read the profile ${path}: ${error.message}`);
   }
   try {
     const parsed = JSON.parse(text);
     if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error("expected a JSON object");
-    return { profile: parsed, dir: dirname3(resolve5(path)) };
+    return { profile: parsed, dir: dirname3(resolve4(path)) };
   } catch (error) {
     throw new ConfigError(`speedgate sim-engine: the profile ${path} is not valid JSON: ${error.message}`);
   }
@@ -7386,7 +6763,7 @@ async function readProfile(path) {
 async function countStart(path) {
   let start = 0;
   try {
-    start = Number.parseInt(await readFile3(path, "utf8"), 10);
+    start = Number.parseInt(await readFile2(path, "utf8"), 10);
   } catch (error) {
     if (error.code !== "ENOENT") throw new ConfigError(`speedgate sim-engine: --start-counter: cannot read ${path}: ${error.message}`);
   }
@@ -7431,6 +6808,11 @@ the --die-exit-code after --die-after-requests, or the --crash-exit-code with --
       prompts: { type: "string" },
       tokenizer: { type: "string" },
       "diverge-after-tokens": { type: "string" },
+      "diverge-after-fraction": { type: "string" },
+      "diverge-every": { type: "string" },
+      "batch-cost": { type: "string" },
+      "stop-early-on-starts": { type: "string" },
+      "cheat-filler-after": { type: "string" },
       "cheat-claim-tokens": { type: "boolean" },
       "cheat-usage-factor": { type: "string" },
       "cheat-filler-text": { type: "boolean" },
@@ -7447,9 +6829,10 @@ the --die-exit-code after --die-after-requests, or the --crash-exit-code with --
     const loaded = values.profile ? await readProfile(values.profile) : { profile: {}, dir: process.cwd() };
     const fileProfile = loaded.profile;
     const profilePath = (flag, inFile) => {
-      if (flag !== void 0) return resolve5(process.cwd(), flag);
-      return typeof inFile === "string" ? resolve5(loaded.dir, inFile) : void 0;
+      if (flag !== void 0) return resolve4(process.cwd(), flag);
+      return typeof inFile === "string" ? resolve4(loaded.dir, inFile) : void 0;
     };
+    const fillerAfter = parseFillerAfter(values["cheat-filler-after"]);
     const crashFlag = values["crash-log"] !== void 0 || values["crash-exit-code"] !== void 0;
     const input = {
       ...fileProfile,
@@ -7457,17 +6840,26 @@ the --die-exit-code after --die-after-requests, or the --crash-exit-code with --
         model: values.model,
         flavour: values.flavour,
         usagePerChunk: values["usage-per-chunk"],
+        batchCost: parseNumber("batch-cost", values["batch-cost"]),
         promptsFile: profilePath(values.prompts, fileProfile.promptsFile),
         tokenizer: profilePath(values.tokenizer, fileProfile.tokenizer)
       }),
-      answer: { ...fileProfile.answer, ...dropUndefined({ divergeAfterTokens: parseNumber("diverge-after-tokens", values["diverge-after-tokens"]) }) },
+      answer: {
+        ...fileProfile.answer,
+        ...dropUndefined({
+          divergeAfterTokens: parseNumber("diverge-after-tokens", values["diverge-after-tokens"]),
+          divergeAfterFraction: parseNumber("diverge-after-fraction", values["diverge-after-fraction"]),
+          divergeEvery: parseNumber("diverge-every", values["diverge-every"])
+        })
+      },
       cheats: {
         ...fileProfile.cheats,
         ...dropUndefined({
           claimTokens: values["cheat-claim-tokens"],
           usageFactor: parseNumber("cheat-usage-factor", values["cheat-usage-factor"]),
           fillerText: values["cheat-filler-text"],
-          fillerAfterTokens: parseNumber("cheat-filler-after-tokens", values["cheat-filler-after-tokens"]),
+          fillerAfterTokens: parseNumber("cheat-filler-after-tokens", values["cheat-filler-after-tokens"]) ?? fillerAfter?.tokens,
+          fillerAfterFraction: fillerAfter?.fraction,
           promptIdSpeedup: parseNumber("cheat-prompt-id-speedup", values["cheat-prompt-id-speedup"]),
           answerCacheSpeedup: parseNumber("cheat-answer-cache-speedup", values["cheat-answer-cache-speedup"])
         })
@@ -7499,6 +6891,7 @@ the --die-exit-code after --die-after-requests, or the --crash-exit-code with --
           dieAfterRequests: parseNumber("die-after-requests", values["die-after-requests"]),
           dieExitCode: parseNumber("die-exit-code", values["die-exit-code"]),
           stopEarly: parseIds(values["stop-early"]),
+          stopEarlyOnStarts: parseIds(values["stop-early-on-starts"])?.map((start2) => parseNumber("stop-early-on-starts", start2)),
           http500: parseIds(values["http-500"]),
           malformedSse: parseIds(values["malformed-sse"])
         })
@@ -7517,9 +6910,9 @@ the --die-exit-code after --die-after-requests, or the --crash-exit-code with --
     const crash = profile.faults.crashAtStart;
     if (crash) {
       if (crash.logFile) {
-        const logPath = resolve5(values["crash-log"] !== void 0 ? process.cwd() : loaded.dir, crash.logFile);
+        const logPath = resolve4(values["crash-log"] !== void 0 ? process.cwd() : loaded.dir, crash.logFile);
         try {
-          process.stderr.write(await readFile3(logPath));
+          process.stderr.write(await readFile2(logPath));
         } catch (error) {
           throw new ConfigError(`speedgate sim-engine: cannot read the crash log ${logPath}: ${error.message}`);
         }

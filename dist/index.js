@@ -46,7 +46,7 @@ import {
   runGit,
   runRound,
   writeScorecard
-} from "./chunks/chunk-U2QVKHHN.js";
+} from "./chunks/chunk-QG47H3L5.js";
 import "./chunks/chunk-TM3QZYC6.js";
 import "./chunks/chunk-BULMUVK6.js";
 import {

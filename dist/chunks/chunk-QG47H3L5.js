@@ -2770,9 +2770,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve5, reject) => {
+          return new Promise((resolve6, reject) => {
             this.close((err, data) => {
-              return err ? reject(err) : resolve5(data);
+              return err ? reject(err) : resolve6(data);
             });
           });
         }
@@ -2810,9 +2810,9 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve5, reject) => {
+          return new Promise((resolve6, reject) => {
             this.destroy(err, (err2, data) => {
-              return err2 ? reject(err2) : resolve5(data);
+              return err2 ? reject(err2) : resolve6(data);
             });
           });
         }
@@ -5061,7 +5061,7 @@ var require_util2 = __commonJS({
     var { redirectStatusSet, referrerPolicyTokens, badPortsSet } = require_constants3();
     var { getGlobalOrigin } = require_global();
     var { collectAnHTTPQuotedString, parseMIMEType } = require_data_url();
-    var { performance: performance7 } = __require("node:perf_hooks");
+    var { performance: performance10 } = __require("node:perf_hooks");
     var { ReadableStreamFrom, isValidHTTPToken, normalizedMethodRecordsBase } = require_util();
     var assert2 = __require("node:assert");
     var { isUint8Array } = __require("node:util/types");
@@ -5216,7 +5216,7 @@ var require_util2 = __commonJS({
       };
     }
     function coarsenedSharedCurrentTime(crossOriginIsolatedCapability) {
-      return coarsenTime(performance7.now(), crossOriginIsolatedCapability);
+      return coarsenTime(performance10.now(), crossOriginIsolatedCapability);
     }
     function createOpaqueTimingInfo(timingInfo) {
       return {
@@ -6318,8 +6318,8 @@ var require_promise = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise2 = new Promise((resolve5, reject) => {
-        res = resolve5;
+      const promise2 = new Promise((resolve6, reject) => {
+        res = resolve6;
         rej = reject;
       });
       return { promise: promise2, resolve: res, reject: rej };
@@ -7745,12 +7745,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve5, reject) => {
+      const waitForDrain = () => new Promise((resolve6, reject) => {
         assert2(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve5;
+          callback = resolve6;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -8634,12 +8634,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve5, reject) => {
+      const waitForDrain = () => new Promise((resolve6, reject) => {
         assert2(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve5;
+          callback = resolve6;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -8956,16 +8956,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       [kClose]() {
-        return new Promise((resolve5) => {
+        return new Promise((resolve6) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve5;
+            this[kClosedResolve] = resolve6;
           } else {
-            resolve5(null);
+            resolve6(null);
           }
         });
       }
       [kDestroy](err) {
-        return new Promise((resolve5) => {
+        return new Promise((resolve6) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request3 = requests[i];
@@ -8978,7 +8978,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve5(null);
+            resolve6(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -9385,8 +9385,8 @@ var require_pool_base = __commonJS({
           }
           return Promise.all(closeAll);
         } else {
-          return new Promise((resolve5) => {
-            this[kClosedResolve] = resolve5;
+          return new Promise((resolve6) => {
+            this[kClosedResolve] = resolve6;
           });
         }
       }
@@ -10508,7 +10508,7 @@ var require_socks5_proxy_agent = __commonJS({
         const proxyHost = this[kProxyUrl].hostname;
         const proxyPort = parseInt(this[kProxyUrl].port) || 1080;
         debug("creating SOCKS5 connection to", proxyHost, proxyPort);
-        const socket = await new Promise((resolve5, reject) => {
+        const socket = await new Promise((resolve6, reject) => {
           this[kConnector]({
             hostname: proxyHost,
             host: proxyHost,
@@ -10518,7 +10518,7 @@ var require_socks5_proxy_agent = __commonJS({
             if (err) {
               reject(err);
             } else {
-              resolve5(socket2);
+              resolve6(socket2);
             }
           });
         });
@@ -10528,14 +10528,14 @@ var require_socks5_proxy_agent = __commonJS({
           socket.destroy();
         });
         await socks5Client.handshake();
-        await new Promise((resolve5, reject) => {
+        await new Promise((resolve6, reject) => {
           const timeout = setTimeout(() => {
             reject(new Error("SOCKS5 authentication timeout"));
           }, 5e3);
           const onAuthenticated = () => {
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve5();
+            resolve6();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -10544,14 +10544,14 @@ var require_socks5_proxy_agent = __commonJS({
           };
           if (socks5Client.state === STATES.AUTHENTICATED) {
             clearTimeout(timeout);
-            resolve5();
+            resolve6();
           } else {
             socks5Client.once("authenticated", onAuthenticated);
             socks5Client.once("error", onError);
           }
         });
         await socks5Client.connect(targetHost, targetPort);
-        await new Promise((resolve5, reject) => {
+        await new Promise((resolve6, reject) => {
           const timeout = setTimeout(() => {
             reject(new Error("SOCKS5 connection timeout"));
           }, 5e3);
@@ -10559,7 +10559,7 @@ var require_socks5_proxy_agent = __commonJS({
             debug("SOCKS5 tunnel established to", targetHost, targetPort, "via", info);
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve5();
+            resolve6();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -10602,8 +10602,8 @@ var require_socks5_proxy_agent = __commonJS({
                       socket,
                       servername: this[kRequestTls]?.servername || targetHost
                     });
-                    await new Promise((resolve5, reject) => {
-                      finalSocket.once("secureConnect", resolve5);
+                    await new Promise((resolve6, reject) => {
+                      finalSocket.once("secureConnect", resolve6);
                       finalSocket.once("error", reject);
                     });
                   }
@@ -11736,7 +11736,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return Promise.resolve(null);
         }
-        return new Promise((resolve5, reject) => {
+        return new Promise((resolve6, reject) => {
           if (this[kContentLength] && this[kContentLength] > limit || this[kBytesRead] > limit) {
             this.destroy(new AbortError());
           }
@@ -11750,11 +11750,11 @@ var require_readable = __commonJS({
               if (signal.aborted) {
                 reject(signal.reason ?? new AbortError());
               } else {
-                resolve5(null);
+                resolve6(null);
               }
             });
           } else {
-            this.on("close", resolve5);
+            this.on("close", resolve6);
           }
           this.on("error", noop).on("data", () => {
             if (this[kBytesRead] > limit) {
@@ -11782,7 +11782,7 @@ var require_readable = __commonJS({
     }
     function consume(stream, type) {
       assert2(!stream[kConsume]);
-      return new Promise((resolve5, reject) => {
+      return new Promise((resolve6, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -11797,7 +11797,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve5,
+              resolve: resolve6,
               reject,
               length: 0,
               body: []
@@ -11871,18 +11871,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2, encoding) {
-      const { type, body, resolve: resolve5, stream, length } = consume2;
+      const { type, body, resolve: resolve6, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve5(chunksDecode(body, length, encoding));
+          resolve6(chunksDecode(body, length, encoding));
         } else if (type === "json") {
-          resolve5(JSON.parse(chunksDecode(body, length, encoding)));
+          resolve6(JSON.parse(chunksDecode(body, length, encoding)));
         } else if (type === "arrayBuffer") {
-          resolve5(chunksConcat(body, length).buffer);
+          resolve6(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve5(new Blob(body, { type: stream[kContentType] }));
+          resolve6(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve5(chunksConcat(body, length));
+          resolve6(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -12072,9 +12072,9 @@ var require_api_request = __commonJS({
     };
     function request3(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve5, reject) => {
+        return new Promise((resolve6, reject) => {
           request3.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve5(data);
+            return err ? reject(err) : resolve6(data);
           });
         });
       }
@@ -12286,9 +12286,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve5, reject) => {
+        return new Promise((resolve6, reject) => {
           stream.call(this, opts, factory, (err, data) => {
-            return err ? reject(err) : resolve5(data);
+            return err ? reject(err) : resolve6(data);
           });
         });
       }
@@ -12576,9 +12576,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve5, reject) => {
+        return new Promise((resolve6, reject) => {
           upgrade.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve5(data);
+            return err ? reject(err) : resolve6(data);
           });
         });
       }
@@ -12671,9 +12671,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve5, reject) => {
+        return new Promise((resolve6, reject) => {
           connect.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve5(data);
+            return err ? reject(err) : resolve6(data);
           });
         });
       }
@@ -13946,8 +13946,8 @@ var require_snapshot_utils = __commonJS({
 var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
-    var { writeFile: writeFile3, readFile: readFile6, mkdir: mkdir2 } = __require("node:fs/promises");
-    var { dirname: dirname6, resolve: resolve5 } = __require("node:path");
+    var { writeFile: writeFile3, readFile: readFile7, mkdir: mkdir2 } = __require("node:fs/promises");
+    var { dirname: dirname6, resolve: resolve6 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError, UndiciError } = require_errors();
     var { hashId, isUrlExcludedFactory, normalizeHeaders, createHeaderFilters } = require_snapshot_utils();
@@ -14148,7 +14148,7 @@ var require_snapshot_recorder = __commonJS({
           throw new InvalidArgumentError("Snapshot path is required");
         }
         try {
-          const data = await readFile6(resolve5(path), "utf8");
+          const data = await readFile7(resolve6(path), "utf8");
           const parsed = JSON.parse(data);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
@@ -14177,7 +14177,7 @@ var require_snapshot_recorder = __commonJS({
         if (!path) {
           throw new InvalidArgumentError("Snapshot path is required");
         }
-        const resolvedPath = resolve5(path);
+        const resolvedPath = resolve6(path);
         await mkdir2(dirname6(resolvedPath), { recursive: true });
         const data = Array.from(this.#snapshots.entries()).map(([hash2, snapshot]) => ({
           hash: hash2,
@@ -22157,7 +22157,7 @@ var require_fetch = __commonJS({
         const agent = fetchParams.controller.dispatcher;
         const path = url2.pathname + url2.search;
         const hasTrailingQuestionMark = url2.search.length === 0 && url2.href[url2.href.length - url2.hash.length - 1] === "?";
-        return new Promise((resolve5, reject) => agent.dispatch(
+        return new Promise((resolve6, reject) => agent.dispatch(
           {
             path: hasTrailingQuestionMark ? `${path}?` : path,
             origin: url2.origin,
@@ -22245,7 +22245,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve5({
+              resolve6({
                 status,
                 statusText,
                 headersList,
@@ -22298,7 +22298,7 @@ var require_fetch = __commonJS({
                   headersList.append(headerName, String(value), true);
                 }
               }
-              resolve5({
+              resolve6({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -22322,7 +22322,7 @@ var require_fetch = __commonJS({
                   headersList.append(nameStr, value.toString("latin1"), true);
                 }
               }
-              resolve5({
+              resolve6({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -34024,7 +34024,7 @@ import { dirname as dirname4 } from "node:path";
 
 // src/bench/run-benchmark.ts
 import { setMaxListeners } from "node:events";
-import { performance as performance6 } from "node:perf_hooks";
+import { performance as performance9 } from "node:perf_hooks";
 
 // src/scoring/seeded-random.ts
 function createSeededRandom(seed) {
@@ -34069,7 +34069,7 @@ var FALLBACK_WORDS = ["warm", "up", "request", "text"];
 function wordsOf(prompts) {
   const words = [];
   const add = (text5) => {
-    for (const word of text5.split(/\s+/)) if (word.length > 0) words.push(word);
+    for (const word2 of text5.split(/\s+/)) if (word2.length > 0) words.push(word2);
   };
   for (const prompt of prompts) {
     if (prompt.prompt !== void 0) add(prompt.prompt);
@@ -34088,9 +34088,9 @@ function textLike(like, words) {
   const parts = [];
   let length = -1;
   while (length < like.length) {
-    const word = words[randomInt(words.length)];
-    parts.push(word);
-    length += word.length + 1;
+    const word2 = words[randomInt(words.length)];
+    parts.push(word2);
+    length += word2.length + 1;
   }
   return parts.join(" ");
 }
@@ -34749,7 +34749,7 @@ async function sendStreamingRequest(options) {
   const { path, body } = buildRequestBody(prompt, settings);
   const dispatcher = options.dispatcher ?? getSharedBenchAgent();
   const arrivedAt = stampsReads(dispatcher) ? arrivalTimeMs : () => performance5.now();
-  return await new Promise((resolve5) => {
+  return await new Promise((resolve6) => {
     const state = new CompletionStreamState();
     let sendTime = 0;
     let settled = false;
@@ -34778,7 +34778,7 @@ async function sendStreamingRequest(options) {
       settled = true;
       clearTimeout(timer);
       signal?.removeEventListener("abort", onAbort);
-      resolve5(record2);
+      resolve6(record2);
     };
     const fail = (kind, reason, endMs) => {
       const record2 = { ok: false, kind, reason, endMs };
@@ -34910,99 +34910,57 @@ async function sendStreamingRequest(options) {
   });
 }
 
-// src/bench/run-benchmark.ts
-var DEATH_GRACE_MS = 1e3;
-function describeAbort(signal) {
-  const reason = signal.reason;
-  if (reason && typeof reason === "object" && "message" in reason) return String(reason.message);
-  return String(reason);
-}
-async function waitUntil(target, signal) {
-  const delay2 = target - performance6.now();
-  if (delay2 <= 0 || signal.aborted) return;
-  await new Promise((resolve5) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve5();
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve5();
-    }, delay2);
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-}
-async function runOpenLoop(prompts, offsets, signal, send, onRecord) {
-  const inFlight = [];
-  const startAt = performance6.now();
-  for (let index = 0; index < prompts.length; index++) {
-    await waitUntil(startAt + (offsets[index] ?? 0), signal);
-    if (signal.aborted) break;
-    const prompt = prompts[index];
-    if (!prompt) continue;
-    inFlight.push(send(prompt, startAt).then((record2) => onRecord(prompt, record2)));
-  }
-  await Promise.all(inFlight);
-}
-async function runBenchmark(options) {
-  const { prompts, bench, baseUrl } = options;
-  const linked = new AbortController();
-  setMaxListeners(0, linked.signal);
-  const follow = () => linked.abort(options.signal.reason);
-  if (options.signal.aborted) follow();
-  else options.signal.addEventListener("abort", follow, { once: true });
-  const signal = linked.signal;
-  const settings = {
-    model: bench.model,
-    maxTokens: bench.maxTokens,
-    thinking: bench.thinking,
-    requestTimeoutS: bench.requestTimeoutS
-  };
-  const records = /* @__PURE__ */ new Map();
-  const total = prompts.length;
-  let failed = 0;
-  const dispatcher = createBenchAgent();
-  const releaseAwake = resolveBusyPoll(bench.busyPoll) ? keepEventLoopAwake() : null;
-  const send = async (prompt, runStart) => {
-    let sentAt = runStart;
-    const record2 = await sendStreamingRequest({ baseUrl, prompt, settings, signal, dispatcher, onSend: (time3) => sentAt = time3 });
-    if (record2.ok) record2.sentMs = Math.max(0, sentAt - runStart);
-    if (record2.ok || record2.kind !== "connection_error") return record2;
-    await waitUntil(performance6.now() + DEATH_GRACE_MS, signal);
-    if (!signal.aborted) return record2;
-    const died = { ok: false, kind: "engine_died", reason: `${describeAbort(signal)} (${record2.reason})` };
-    if (record2.chunks) died.chunks = record2.chunks;
-    if (record2.endMs !== void 0) died.endMs = record2.endMs;
-    return died;
-  };
-  try {
-    const warmups = buildWarmupPrompts(prompts, bench.warmupRequests);
-    if (warmups.length > 0) {
-      const warmupOffsets = buildArrivalSchedule(warmups.length, bench.requestIntervalMs, bench.arrival, bench.seed);
-      await runOpenLoop(warmups, warmupOffsets, signal, send, () => void 0);
-    }
-    await options.beforeMeasured?.();
-    options.onProgress?.({ done: 0, total, failed: 0 });
-    const offsets = buildArrivalSchedule(total, bench.requestIntervalMs, bench.arrival, bench.seed);
-    await runOpenLoop(prompts, offsets, signal, send, (prompt, record2) => {
-      records.set(prompt.id, record2);
-      if (!record2.ok) failed++;
-      options.onProgress?.({ done: records.size, total, failed });
-    });
-  } finally {
-    releaseAwake?.();
-    options.signal.removeEventListener("abort", follow);
-    void dispatcher.destroy().catch(() => void 0);
-  }
-  finalizeRecords(records.values(), options.tokenCounter ?? null);
-  if (signal.aborted) {
-    const reason = describeAbort(signal);
-    for (const prompt of prompts) {
-      if (!records.has(prompt.id)) records.set(prompt.id, { ok: false, kind: "engine_died", reason });
+// src/sim-engine/start-sim-engine.ts
+import { createWriteStream } from "node:fs";
+import { createServer } from "node:http";
+import { performance as performance8 } from "node:perf_hooks";
+
+// src/bench/monotonic-clock.ts
+import { performance as performance6 } from "node:perf_hooks";
+function measureMonotonicOffsetMs() {
+  let best = Number.POSITIVE_INFINITY;
+  let offset = 0;
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const before = performance6.now();
+    const shared3 = Number(process.hrtime.bigint()) / 1e6;
+    const after = performance6.now();
+    if (after - before < best) {
+      best = after - before;
+      offset = shared3 - (before + after) / 2;
     }
   }
-  return records;
+  return offset;
 }
+var cachedOffset = null;
+function monotonicOffsetMs() {
+  cachedOffset ??= measureMonotonicOffsetMs();
+  return cachedOffset;
+}
+
+// src/sim-engine/token-text.ts
+var CONTENT_TOKENS = [" The", " engine", " answers", " \xE9", " \u4E2D", " \u{1F642}", " fast", "."];
+var REASONING_TOKENS = [" Let", " me", " think", " \xFC", " \u601D", " \u{1F914}"];
+
+// src/sim-engine/answer-text.ts
+var BUILT_IN_WORDS = { content: CONTENT_TOKENS, reasoning: REASONING_TOKENS };
+function word(list, index) {
+  return list[index % list.length] ?? " x";
+}
+function answerToken(words, style, kind, index, answerIndex) {
+  const list = kind === "content" ? words.content : words.reasoning;
+  if (style.filler || style.fillerAfterTokens != null && answerIndex >= style.fillerAfterTokens) return word(list, 1);
+  if (style.divergeAfterTokens !== null && answerIndex >= style.divergeAfterTokens) return word(list, index + 1);
+  return word(list, index);
+}
+function answerRun(words, style, kind, from, to, offset) {
+  let text5 = "";
+  for (let index = from; index < to; index++) text5 += answerToken(words, style, kind, index, offset + index);
+  return text5;
+}
+
+// src/sim-engine/load-sim-inputs.ts
+import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
 
 // src/config/describe-value.ts
 function describeValue(value, maxLength = 60) {
@@ -35011,176 +34969,6 @@ function describeValue(value, maxLength = 60) {
   const json2 = JSON.stringify(value) ?? typeof value;
   return json2.length > maxLength ? `${json2.slice(0, maxLength - 1)}\u2026` : json2;
 }
-
-// src/scoring/student-t-quantile.ts
-var LANCZOS = [
-  676.5203681218851,
-  -1259.1392167224028,
-  771.3234287776531,
-  -176.6150291621406,
-  12.507343278686905,
-  -0.13857109526572012,
-  9984369578019572e-21,
-  15056327351493116e-23
-];
-function logGamma(x) {
-  if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
-  const z2 = x - 1;
-  let sum = 0.9999999999998099;
-  LANCZOS.forEach((coefficient, index) => {
-    sum += coefficient / (z2 + index + 1);
-  });
-  const t = z2 + LANCZOS.length - 0.5;
-  return 0.5 * Math.log(2 * Math.PI) + (z2 + 0.5) * Math.log(t) - t + Math.log(sum);
-}
-function betaContinuedFraction(a, b, x) {
-  const tiny = 1e-300;
-  let c = 1;
-  let d = 1 - (a + b) * x / (a + 1);
-  if (Math.abs(d) < tiny) d = tiny;
-  d = 1 / d;
-  let h = d;
-  for (let m = 1; m <= 300; m++) {
-    const m2 = 2 * m;
-    let aa = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
-    d = 1 + aa * d;
-    if (Math.abs(d) < tiny) d = tiny;
-    c = 1 + aa / c;
-    if (Math.abs(c) < tiny) c = tiny;
-    d = 1 / d;
-    h *= d * c;
-    aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
-    d = 1 + aa * d;
-    if (Math.abs(d) < tiny) d = tiny;
-    c = 1 + aa / c;
-    if (Math.abs(c) < tiny) c = tiny;
-    d = 1 / d;
-    const step = d * c;
-    h *= step;
-    if (Math.abs(step - 1) < 1e-15) break;
-  }
-  return h;
-}
-function regularizedBeta(a, b, x) {
-  if (x <= 0) return 0;
-  if (x >= 1) return 1;
-  const front = Math.exp(logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log(1 - x));
-  if (x < (a + 1) / (a + b + 2)) return front * betaContinuedFraction(a, b, x) / a;
-  return 1 - front * betaContinuedFraction(b, a, 1 - x) / b;
-}
-function studentTCdf(t, degrees) {
-  const tail = 0.5 * regularizedBeta(degrees / 2, 0.5, degrees / (degrees + t * t));
-  return t >= 0 ? 1 - tail : tail;
-}
-function studentTQuantile(p, degrees) {
-  if (!(p > 0.5 && p < 1)) throw new RangeError(`expected p in (0.5, 1), got ${p}`);
-  if (!(degrees >= 1)) throw new RangeError(`expected at least 1 degree of freedom, got ${degrees}`);
-  let low = 0;
-  let high = 1;
-  while (studentTCdf(high, degrees) < p) high *= 2;
-  for (let step = 0; step < 200 && high - low > 1e-12; step++) {
-    const mid = (low + high) / 2;
-    if (studentTCdf(mid, degrees) < p) low = mid;
-    else high = mid;
-  }
-  return (low + high) / 2;
-}
-
-// src/scoring/noise-floor.ts
-var FALSE_PASS_TARGET = 0.025;
-var Z_POWER = 1.6448536269514722;
-var MIN_CALIBRATION_ROUNDS = 5;
-function computeNoiseFloor(scores) {
-  const n = scores.length;
-  if (n < MIN_CALIBRATION_ROUNDS) throw new RangeError(`expected at least ${MIN_CALIBRATION_ROUNDS} A/A round scores, got ${n}`);
-  if (scores.some((score) => !(score > 0) || !Number.isFinite(score))) throw new RangeError("expected every A/A round score to be a positive number");
-  const logs = scores.map((score) => Math.log(score));
-  const meanLog = logs.reduce((sum, value) => sum + value, 0) / n;
-  const sdLog = Math.sqrt(logs.reduce((sum, value) => sum + (value - meanLog) ** 2, 0) / (n - 1));
-  const bound = meanLog + studentTQuantile(1 - FALSE_PASS_TARGET, n - 1) * sdLog * Math.sqrt(1 + 1 / n);
-  const floor = Math.max(0, Math.exp(bound) - 1);
-  const detectableSpeedup = Math.exp(Math.log1p(floor) - meanLog + Z_POWER * sdLog) - 1;
-  return { rounds: n, meanLog, sdLog, floor, detectableSpeedup };
-}
-
-// src/calibration/fit-calibration.ts
-var SETTING_NAMES = {
-  requestIntervalMs: "bench.requestIntervalMs",
-  arrival: "bench.arrival",
-  seed: "bench.seed",
-  thinking: "bench.thinking",
-  contextLimit: "bench.contextLimit",
-  maxTokens: "bench.maxTokens",
-  tolerance: "bench.tolerance",
-  model: "bench.model",
-  runs: "bench.runs",
-  warmupRequests: "bench.warmupRequests",
-  prompts: "the number of prompts"
-};
-function describeSettingDifferences(calibrated, round) {
-  const differences = [];
-  for (const key of Object.keys(SETTING_NAMES)) {
-    const value = round[key];
-    if (value === void 0 || value === calibrated[key]) continue;
-    differences.push(`${SETTING_NAMES[key]} is ${describeValue(value)}, the calibration used ${describeValue(calibrated[key])}`);
-  }
-  return differences;
-}
-function fitCalibration(source, facts) {
-  const noise = computeNoiseFloor(source.scores);
-  const problems = [];
-  const notes = [];
-  if (source.engine !== facts.engine) problems.push(`it is for engine ${describeValue(source.engine)}, this round's is ${describeValue(facts.engine)}`);
-  if (facts.promptsHash !== null && source.promptsHash !== facts.promptsHash) problems.push("it was measured on another prompt set");
-  problems.push(...describeSettingDifferences(source.settings, facts.settings));
-  if (source.gpu !== facts.gpu) problems.push(`it was measured on GPU ${describeValue(source.gpu)}, this round ran on ${describeValue(facts.gpu)}`);
-  if (source.baselineImage !== facts.baselineImage) {
-    problems.push(`it was measured with baseline image ${describeValue(source.baselineImage)}, this round's is ${describeValue(facts.baselineImage)}`);
-  } else if (source.baselineImage !== null && source.baselineImageId !== facts.baselineImageId) {
-    problems.push(`the baseline image ${source.baselineImage} changed since the calibration (${describeValue(source.baselineImageId)} then, ${describeValue(facts.baselineImageId)} now)`);
-  }
-  if (source.runner !== facts.runner) {
-    const same = source.gpu === facts.gpu ? " (the same GPU)" : "";
-    notes.push(`measured on runner ${describeValue(source.runner)}, this round ran on ${describeValue(facts.runner)}${same}`);
-  }
-  return { ...source, noiseFloor: noise.floor, detectableSpeedup: noise.detectableSpeedup, problems, notes };
-}
-
-// src/calibration/calibration-settings.ts
-import { createHash } from "node:crypto";
-import { isAbsolute, relative } from "node:path";
-function calibrationSettingsOf(config2, promptCount) {
-  const { bench } = config2;
-  return {
-    requestIntervalMs: bench.requestIntervalMs,
-    arrival: bench.arrival,
-    seed: bench.seed,
-    thinking: bench.thinking,
-    contextLimit: bench.contextLimit,
-    maxTokens: bench.maxTokens,
-    tolerance: bench.tolerance,
-    model: bench.model,
-    runs: bench.runs,
-    warmupRequests: bench.warmupRequests,
-    prompts: promptCount
-  };
-}
-function hashBaseline(config2, configDir) {
-  const portable = (path) => path === void 0 ? null : isAbsolute(path) ? relative(configDir, path) || "." : path;
-  const { baseline } = config2;
-  const definition = {
-    runtime: config2.runtime,
-    image: baseline.image ?? null,
-    build: baseline.build ? { ...baseline.build, context: portable(baseline.build.context) } : null,
-    command: baseline.command ?? null,
-    cwd: config2.runtime === "process" ? portable(baseline.cwd) : baseline.cwd ?? null,
-    env: Object.fromEntries(Object.entries(baseline.env).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0))
-  };
-  return createHash("sha256").update(JSON.stringify(definition)).digest("hex");
-}
-
-// src/calibration/read-calibration.ts
-import { readFile } from "node:fs/promises";
 
 // node_modules/zod/v4/classic/external.js
 var external_exports = {};
@@ -40249,7 +40037,7 @@ var recursive = /* @__PURE__ */ new WeakMap();
 var NONE = 0;
 var ASSUMED = 1;
 var PROVEN = 2;
-function isRecursive(inst, stack, resolve5) {
+function isRecursive(inst, stack, resolve6) {
   const cached2 = recursive.get(inst);
   if (cached2 !== void 0)
     return cached2 ? PROVEN : NONE;
@@ -40259,7 +40047,7 @@ function isRecursive(inst, stack, resolve5) {
   let result = NONE;
   const check2 = (child) => {
     if (result !== PROVEN && child?._zod) {
-      const answer = isRecursive(child, stack, resolve5);
+      const answer = isRecursive(child, stack, resolve6);
       if (answer > result)
         result = answer;
     }
@@ -40270,7 +40058,7 @@ function isRecursive(inst, stack, resolve5) {
       const desc = Object.getOwnPropertyDescriptor(sh, key);
       if (spread && !desc.enumerable)
         continue;
-      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve5) : NONE;
+      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve6) : NONE;
       if (child > answer)
         answer = child;
     }
@@ -40334,7 +40122,7 @@ function isRecursive(inst, stack, resolve5) {
       break;
     // `$ZodLazy` caches its inner on the def, so a resolved edge is followed exactly
     case "lazy": {
-      const inner = def._cachedInner ?? (resolve5 ? inst._zod.innerType : void 0);
+      const inner = def._cachedInner ?? (resolve6 ? inst._zod.innerType : void 0);
       merge2(inner ? isRecursive(inner, stack, false) : ASSUMED);
       break;
     }
@@ -43450,12 +43238,12 @@ function hu_default() {
 function getArmenianPlural(count5, one, many) {
   return Math.abs(count5) === 1 ? one : many;
 }
-function withDefiniteArticle(word) {
-  if (!word)
+function withDefiniteArticle(word2) {
+  if (!word2)
     return "";
   const vowels = ["\u0561", "\u0565", "\u0568", "\u056B", "\u0578", "\u0578\u0582", "\u0585"];
-  const lastChar = word[word.length - 1];
-  return word + (vowels.includes(lastChar) ? "\u0576" : "\u0568");
+  const lastChar = word2[word2.length - 1];
+  return word2 + (vowels.includes(lastChar) ? "\u0576" : "\u0568");
 }
 var error24 = () => {
   const Sizable = {
@@ -54964,5776 +54752,68 @@ function formatConfigIssues(issues, input2, schema) {
   return lines2;
 }
 
-// src/calibration/calibration-schema.ts
-var CALIBRATION_KIND = "speedgate-calibration";
-var CALIBRATION_SCHEMA_VERSION = 1;
-var text = (max) => external_exports.string().max(max);
-var count = external_exports.number().int().min(0).max(1e7);
-var calibrationSettingsSchema = external_exports.object({
-  requestIntervalMs: external_exports.number().min(0),
-  arrival: external_exports.enum(["fixed", "poisson"]),
-  seed: external_exports.number().int().min(0),
-  thinking: external_exports.boolean(),
-  contextLimit: count,
-  maxTokens: count,
-  tolerance: external_exports.number().gt(0).lte(1),
-  model: text(256),
-  runs: external_exports.number().int().min(1).max(100),
-  warmupRequests: count,
-  prompts: count
+// src/prompts/prompt.ts
+var messageSchema = external_exports.looseObject({
+  role: external_exports.string({ error: "expected a role string" }),
+  content: external_exports.union([external_exports.string(), external_exports.array(external_exports.unknown())], { error: "expected content as a string or a list of parts" })
 });
-var calibrationRoundSchema = external_exports.object({
-  roundScore: external_exports.number().finite().gt(0),
-  runScores: external_exports.array(external_exports.number().finite().min(0).nullable()).max(100),
-  promptsCompared: count,
-  unscored: count
-});
-var calibrationFileSchema = external_exports.object({
-  kind: external_exports.literal(CALIBRATION_KIND),
-  schemaVersion: external_exports.literal(CALIBRATION_SCHEMA_VERSION),
-  speedgateVersion: text(64),
-  measuredAt: external_exports.iso.datetime(),
-  engine: text(128),
-  runtime: external_exports.enum(["docker", "process"]),
-  runner: text(256).nullable(),
-  gpu: text(512).nullable(),
-  baselineImage: text(512).nullable(),
-  baselineImageId: text(256).nullable(),
-  /** sha256 of the baseline's definition (image or build, command, environment): another engine is another noise. */
-  baselineHash: text(128),
-  promptsHash: text(128),
-  settings: calibrationSettingsSchema,
-  rounds: external_exports.array(calibrationRoundSchema).min(MIN_CALIBRATION_ROUNDS).max(1e3),
-  /** Derived from the round scores when the file was written; readers recompute it and never trust this copy. */
-  noise: external_exports.object({ meanLog: external_exports.number(), sdLog: external_exports.number(), floor: external_exports.number(), detectableSpeedup: external_exports.number() })
+var promptSchema = external_exports.strictObject({
+  id: external_exports.union([external_exports.string().min(1), external_exports.number()], { error: "expected a non-empty string or number" }).transform(String),
+  messages: external_exports.array(messageSchema, { error: "expected a list of chat messages" }).min(1).optional(),
+  prompt: external_exports.string({ error: "expected a string" }).optional(),
+  maxTokens: external_exports.number({ error: "expected a whole number of tokens, 1 or more" }).int({ error: "expected a whole number of tokens, 1 or more" }).min(1, { error: "expected a whole number of tokens, 1 or more" }).optional()
+}).refine((p) => p.messages === void 0 !== (p.prompt === void 0), {
+  error: 'expected exactly one of "messages" or "prompt"',
+  path: ["messages"]
 });
 
-// src/calibration/read-calibration.ts
-async function readCalibration(path, field3 = "gate.calibration") {
-  let text5;
-  try {
-    text5 = await readFile(path, "utf8");
-  } catch (error62) {
-    throw new ConfigError(`${field3}: expected a readable calibration file written by speedgate calibrate, could not read ${path} (${error62.code ?? error62.message})`);
-  }
-  let value;
-  try {
-    value = JSON.parse(text5);
-  } catch (error62) {
-    throw new ConfigError(`${field3}: ${path}: expected a JSON calibration file, ${error62.message}`);
-  }
-  const parsed = calibrationFileSchema.safeParse(value);
-  if (!parsed.success) {
-    throw ConfigError.fromProblems(formatConfigIssues(parsed.error.issues, value, calibrationFileSchema).slice(0, 20), `${field3}: ${path}`);
-  }
-  return parsed.data;
-}
-
-// src/calibration/load-round-calibration.ts
-function calibrationSourceOf(file2) {
-  return {
-    measuredAt: file2.measuredAt,
-    engine: file2.engine,
-    runner: file2.runner,
-    gpu: file2.gpu,
-    baselineImage: file2.baselineImage,
-    baselineImageId: file2.baselineImageId,
-    promptsHash: file2.promptsHash,
-    settings: file2.settings,
-    scores: file2.rounds.map((round) => round.roundScore)
-  };
-}
-async function loadRoundCalibration(config2, configPath, configDir, promptCount, fingerprint) {
-  const path = config2.gate.calibration;
-  if (!path) return null;
-  const file2 = await readCalibration(path);
+// src/prompts/parse-prompts.ts
+function parsePrompts(text5, source) {
   const problems = [];
-  if (file2.engine !== config2.engine) problems.push(`it is for engine ${describeValue(file2.engine)}, this round's is ${describeValue(config2.engine)}`);
-  if (file2.runtime !== config2.runtime) problems.push(`it was measured with runtime ${file2.runtime}, this round uses ${config2.runtime}`);
-  if (file2.baselineHash !== hashBaseline(config2, configDir)) {
-    problems.push("the baseline changed since it was measured (its image or build, command, folder or environment)");
-  }
-  if (file2.promptsHash !== fingerprint.promptsHash) problems.push("it was measured on another prompt set");
-  problems.push(...describeSettingDifferences(file2.settings, calibrationSettingsOf(config2, promptCount)));
-  if (problems.length > 0) {
-    throw ConfigError.fromProblems(
-      problems,
-      `gate.calibration: ${path} does not fit this round; measure it again with speedgate calibrate --config ${configPath}`
-    );
-  }
-  return file2;
-}
-
-// src/config/fingerprint-round.ts
-import { createHash as createHash2 } from "node:crypto";
-import { isAbsolute as isAbsolute2, relative as relative2 } from "node:path";
-var sha256 = (text5) => createHash2("sha256").update(text5).digest("hex");
-function fingerprintRound(config2, configDir, prompts) {
-  const portable = (path) => path === void 0 || !isAbsolute2(path) ? path : relative2(configDir, path) || ".";
-  const { busyPoll: _clientWait, ...bench } = config2.bench;
-  const comparable = {
-    ...config2,
-    baseline: {
-      ...config2.baseline,
-      cwd: config2.runtime === "process" ? portable(config2.baseline.cwd) : config2.baseline.cwd,
-      build: config2.baseline.build ? { ...config2.baseline.build, context: portable(config2.baseline.build.context) ?? "" } : void 0
-    },
-    candidate: {
-      ...config2.candidate,
-      patch: void 0,
-      sourceDir: config2.runtime === "process" ? portable(config2.candidate.sourceDir) : config2.candidate.sourceDir,
-      cwd: config2.runtime === "process" ? portable(config2.candidate.cwd) : config2.candidate.cwd,
-      build: config2.candidate.build ? { ...config2.candidate.build, context: portable(config2.candidate.build.context) ?? "" } : void 0
-    },
-    bench: {
-      ...bench,
-      prompts: portable(config2.bench.prompts) ?? "",
-      ...typeof config2.bench.tokenizer === "object" && config2.bench.tokenizer.from === "runner" ? { tokenizer: { ...config2.bench.tokenizer, path: portable(config2.bench.tokenizer.path) ?? "" } } : {}
-    },
-    docker: { ...config2.docker, mounts: config2.docker.mounts.map((mount) => ({ ...mount, source: portable(mount.source) ?? "" })) },
-    gate: { ...config2.gate, calibration: portable(config2.gate.calibration) }
-  };
-  return { configHash: sha256(JSON.stringify(comparable)), promptsHash: sha256(JSON.stringify(prompts)) };
-}
-
-// src/engine/create-runtime.ts
-var import_dockerode = __toESM(require_docker(), 1);
-
-// src/docker/docker-runtime.ts
-import { createHash as createHash4 } from "node:crypto";
-import { readdir } from "node:fs/promises";
-
-// src/engine/check-port-free.ts
-import { createServer } from "node:net";
-
-// src/scorecard/sanitize-log-tail.ts
-var ANSI_PATTERN = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
-var CONTROL_PATTERN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
-var MAX_LOG_LINE_CHARS = 2e3;
-function stripAnsi(text5) {
-  return text5.replace(ANSI_PATTERN, "");
-}
-function cleanLogLine(line) {
-  const lastFrame = line.includes("\r") ? line.split("\r").filter((frame) => frame !== "").pop() ?? "" : line;
-  const clean = stripAnsi(lastFrame).replace(CONTROL_PATTERN, "");
-  if (clean.length <= MAX_LOG_LINE_CHARS) return clean;
-  return `${clean.slice(0, MAX_LOG_LINE_CHARS)}\u2026 (${clean.length - MAX_LOG_LINE_CHARS} more characters)`;
-}
-function fenceFor(lines2) {
-  let longest = 0;
-  for (const line of lines2) {
-    for (const run2 of line.match(/`+/g) ?? []) longest = Math.max(longest, run2.length);
-  }
-  return "`".repeat(Math.max(3, longest + 1));
-}
-
-// src/scorecard/escape-engine-text.ts
-var ZERO_WIDTH_SPACE = "\u200B";
-var REFERENCE_URL = /(?:\bhttps?:\/\/|\bwww\.)?[\w.-]+\.[a-z]{2,}(?::\d+)?\/[^\s/]+\/[^\s/]+\/(?:issues|pull|pulls|discussions|commit|commits)\/\S*/gi;
-function neutralizeReferences(text5) {
-  return text5.replace(/@(?=[\p{L}\p{N}_-])/gu, `@${ZERO_WIDTH_SPACE}`).replace(/#(?=[\p{N}])/gu, `#${ZERO_WIDTH_SPACE}`).replace(/\b(GH)-(?=\d)/gi, `$1-${ZERO_WIDTH_SPACE}`);
-}
-function escapeInlineText(text5) {
-  return neutralizeReferences(text5).replace(/\\/g, "\\\\").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/\|/g, "\\|").replace(/`/g, "&#96;").replace(/\[/g, "&#91;").replace(/\n/g, " ");
-}
-function codeSpan(url2) {
-  return `\`${breakHtmlComments(url2.replace(/`/g, "")).replace(/\|/g, "\\|")}\``;
-}
-function escapeInline(text5) {
-  const clean = cleanLogLine(text5);
-  let out = "";
-  let last = 0;
-  for (const match of clean.matchAll(REFERENCE_URL)) {
-    out += escapeInlineText(clean.slice(last, match.index)) + codeSpan(match[0]);
-    last = match.index + match[0].length;
-  }
-  return out + escapeInlineText(clean.slice(last));
-}
-function escapeCodeLine(line) {
-  return breakHtmlComments(cleanLogLine(line));
-}
-function breakHtmlComments(text5) {
-  return text5.replace(/<!/g, `<${ZERO_WIDTH_SPACE}!`).replace(/--(?=>)/g, `-${ZERO_WIDTH_SPACE}-`);
-}
-
-// src/scorecard/render-inline-code.ts
-function codeSpan2(code) {
-  const content = breakHtmlComments(cleanLogLine(code).replace(/\n/g, " ").replace(/\|/g, "\\|"));
-  let longest = 0;
-  for (const run2 of content.match(/`+/g) ?? []) longest = Math.max(longest, run2.length);
-  const fence = "`".repeat(longest + 1);
-  const pad = content.startsWith("`") || content.endsWith("`") || content.startsWith(" ") && content.endsWith(" ") ? " " : "";
-  return `${fence}${pad}${content}${pad}${fence}`;
-}
-function literalForCodeSpans(text5) {
-  return text5.replace(/[\\`]/g, "\\$&");
-}
-function lexCodeSpans(text5) {
-  const tokens = [];
-  let plain2 = "";
-  let index = 0;
-  while (index < text5.length) {
-    const char = text5[index] ?? "";
-    const next = text5[index + 1];
-    if (char === "\\" && (next === "`" || next === "\\")) {
-      plain2 += next;
-      index += 2;
-    } else if (char === "`") {
-      let runEnd = index;
-      while (text5[runEnd] === "`") runEnd++;
-      if (plain2 !== "") tokens.push({ value: plain2, fence: false });
-      plain2 = "";
-      tokens.push({ value: text5.slice(index, runEnd), fence: true });
-      index = runEnd;
-    } else {
-      plain2 += char;
-      index++;
-    }
-  }
-  if (plain2 !== "") tokens.push({ value: plain2, fence: false });
-  return tokens;
-}
-function renderWithCodeSpans(text5, escapeText) {
-  const tokens = lexCodeSpans(text5);
-  const out = [];
-  let plain2 = "";
-  let index = 0;
-  while (index < tokens.length) {
-    const token = tokens[index];
-    if (!token) break;
-    const close = token.fence ? tokens.findIndex((other, at) => at > index && other.fence && other.value.length === token.value.length) : -1;
-    if (close === -1) {
-      plain2 += token.value;
-      index++;
-      continue;
-    }
-    if (plain2 !== "") out.push(escapeText(plain2));
-    plain2 = "";
-    let code = tokens.slice(index + 1, close).map((inner) => inner.value).join("");
-    if (code.length > 1 && code.startsWith(" ") && code.endsWith(" ") && code.trim() !== "") code = code.slice(1, -1);
-    out.push(codeSpan2(code));
-    index = close + 1;
-  }
-  if (plain2 !== "") out.push(escapeText(plain2));
-  return out.join("");
-}
-
-// src/failure/failure-hints.ts
-var SAME_GPU = "Another process on the same GPU shrinks the headroom: check `nvidia-smi` for leftovers (a previous engine, another job) before the run.";
-var ENGINE_HINTS = {
-  sglang: {
-    cudaOom: {
-      graph_capture: [
-        "Memory ran out while capturing CUDA graphs, after the weights and the KV cache were allocated.",
-        "Leave more room for the graphs: lower `--mem-fraction-static` (try 0.8, then 0.7) or `--cuda-graph-max-bs`,",
-        "or run once with `--disable-cuda-graph` to confirm the graphs are what does not fit.",
-        SAME_GPU
-      ].join(" "),
-      weights: [
-        "Memory ran out while loading the weights: the model does not fit on these GPUs at this precision.",
-        "Use more GPUs (`--tp`), a quantized checkpoint (`--quantization fp8`, AWQ, GPTQ) or a smaller model.",
-        SAME_GPU
-      ].join(" "),
-      kv_cache: [
-        "Memory ran out while sizing or allocating the KV cache.",
-        "Lower `--mem-fraction-static`, cap the cache with `--max-total-tokens`, or shorten the context with `--context-length`.",
-        SAME_GPU
-      ].join(" "),
-      other: [
-        "Lower the memory the engine reserves up front (`--mem-fraction-static`) to leave room for activations,",
-        "and lower the batch it builds (`--max-running-requests`, `--chunked-prefill-size`).",
-        "If the patch changed a kernel's workspace or buffers, it may simply need more memory than before.",
-        SAME_GPU
-      ].join(" ")
-    },
-    hostOomLoading: "load the weights with fewer copies in host memory (`--load-format`, no `--enable-torch-compile`)",
-    importCheck: 'Run `python -c "import sglang"` in the patched tree to reproduce it without a GPU.'
-  },
-  vllm: {
-    cudaOom: {
-      graph_capture: [
-        "Memory ran out while capturing CUDA graphs, after the weights and the KV cache were allocated.",
-        "Leave more room for the graphs: lower `--gpu-memory-utilization` (try 0.8, then 0.7) or the largest captured batch (`--max-cudagraph-capture-size`),",
-        "or run once with `--enforce-eager` to confirm the graphs are what does not fit.",
-        SAME_GPU
-      ].join(" "),
-      weights: [
-        "Memory ran out while loading the weights: the model does not fit on these GPUs at this precision.",
-        "Use more GPUs (`--tensor-parallel-size`), a quantized checkpoint (`--quantization fp8`, AWQ, GPTQ) or a smaller model.",
-        SAME_GPU
-      ].join(" "),
-      kv_cache: [
-        "Memory ran out while sizing or allocating the KV cache.",
-        "Lower `--gpu-memory-utilization`, or shorten the context with `--max-model-len`.",
-        SAME_GPU
-      ].join(" "),
-      other: [
-        "Lower the memory the engine reserves up front (`--gpu-memory-utilization`) to leave room for activations,",
-        "and lower the batch it builds (`--max-num-seqs`, `--max-num-batched-tokens`).",
-        "If the patch changed a kernel's workspace or buffers, it may simply need more memory than before.",
-        SAME_GPU
-      ].join(" ")
-    },
-    hostOomLoading: "load the weights with fewer copies in host memory (`--load-format`)",
-    importCheck: 'Run `python -c "import vllm"` in the patched tree to reproduce it without a GPU.'
-  },
-  any: {
-    cudaOom: {
-      graph_capture: [
-        "Memory ran out while capturing CUDA graphs, after the weights and the KV cache were allocated.",
-        "Leave more room for the graphs: lower `--mem-fraction-static` (try 0.8, then 0.7; vLLM: `--gpu-memory-utilization`),",
-        "lower `--cuda-graph-max-bs` (both the prefill and the decode graphs; vLLM: `--max-cudagraph-capture-size` or `--cuda-graph-sizes`),",
-        "or turn the prefill CUDA graph off (SGLang) / run with `--enforce-eager` (vLLM) to confirm.",
-        SAME_GPU
-      ].join(" "),
-      weights: [
-        "Memory ran out while loading the weights: the model does not fit on these GPUs at this precision.",
-        "Use more GPUs (`--tp` / `--tensor-parallel-size`), a quantized checkpoint (`--quantization fp8`, AWQ, GPTQ) or a smaller model.",
-        SAME_GPU
-      ].join(" "),
-      kv_cache: [
-        "Memory ran out while sizing or allocating the KV cache.",
-        "Lower `--mem-fraction-static` (SGLang) or `--gpu-memory-utilization` (vLLM), cap the cache with `--max-total-tokens` (SGLang),",
-        "or shorten the context: `--context-length` (SGLang) / `--max-model-len` (vLLM).",
-        SAME_GPU
-      ].join(" "),
-      other: [
-        "Lower the memory the engine reserves up front (`--mem-fraction-static` for SGLang, `--gpu-memory-utilization` for vLLM) to leave room for activations,",
-        "and lower the batch the engine builds (`--max-running-requests` / `--chunked-prefill-size` for SGLang, `--max-num-seqs` / `--max-num-batched-tokens` for vLLM).",
-        "If the patch changed a kernel's workspace or buffers, it may simply need more memory than before.",
-        SAME_GPU
-      ].join(" ")
-    },
-    hostOomLoading: "load weights with fewer CPU copies (SGLang `--load-format` / vLLM `--load-format`, no `--enable-torch-compile` duplicates)",
-    importCheck: 'Run `python -c "import sglang"` (or `import vllm`) in the patched tree to reproduce it without a GPU.'
-  }
-};
-function cudaOomHint(phase2, family = "any") {
-  return ENGINE_HINTS[family].cudaOom[phase2];
-}
-function hostOomHint(family = "any") {
-  return [
-    "The host (not the GPU) ran out of memory and the kernel's OOM killer ended the engine.",
-    `Give the runner more RAM or a larger \`docker.memory\` limit, ${ENGINE_HINTS[family].hostOomLoading},`,
-    "and check `dmesg` for the OOM report."
-  ].join(" ");
-}
-var NCCL_HINT = [
-  "Multi-GPU communication failed. Rerun with `NCCL_DEBUG=INFO` in the engine's env to see which transport broke.",
-  "In containers give NCCL a large /dev/shm (`docker.shmSize` such as 16g); on machines without working peer-to-peer try `NCCL_P2P_DISABLE=1`;",
-  "check that every GPU in `--tp` is visible and idle (`nvidia-smi`)."
-].join(" ");
-function importErrorHint(location, family = "any") {
-  const where = location ? `Look at ${literalForCodeSpans(location)}: ` : "";
-  return `${where}the engine's Python code does not import, most often because the patch left a syntax error, a missing import or a renamed symbol. ${ENGINE_HINTS[family].importCheck}`;
-}
-function portInUseHint(port) {
-  const which = port === null ? "the configured port" : `port ${port}`;
-  return `Something else is listening on ${which}: a previous engine that was not stopped, or another service. Find it with \`ss -ltnp\` (or \`lsof -i :${port ?? "PORT"}\`), stop it (\`speedgate cleanup --stale\` removes the containers of interrupted runs), or choose another port in the round config.`;
-}
-function startupTimeoutHint(afterS) {
-  return `The engine printed no fatal error but did not answer the health check within ${afterS} s. First runs download weights and compile kernels (torch.compile, DeepGEMM/FlashInfer JIT, CUDA graph capture of many sizes): raise \`health.timeoutS\`, serve the weights from the runner's disk (\`docker.mounts\`, read-only) or bake them into the image, or check the log tail for where it stalled.`;
-}
-var EXITED_HINT = "The engine stopped without an error speedgate recognises. The log tail below shows its last words; run the same command by hand to reproduce.";
-var CANCELLED_HINT = "The run was cancelled (SIGINT, SIGTERM or the job was stopped); nothing was measured after that.";
-var PATCH_CONFLICT_HINT = "The patch was made against different source than the baseline the round runs: rebase the pull request on that baseline (or point candidate.sourceDir / the image at the commit the patch is based on) and run again.";
-var PATCH_TOOL_MISSING_HINT = "Install git or GNU patch where speedgate runs (apt-get install git), so the patch can be applied.";
-var BUILD_ERROR_HINT = "A postPatch step failed in the patched copy. Run the same command by hand in a patched checkout; its output is in the log tail below.";
-var INVALID_ARGUMENT_HINT = "The engine refused its command line: a flag this version does not know, or a bad value (flags are renamed between releases). Run the same program with `--help` from the same image or checkout; a patch that renames a flag needs the round's command changed with it (`candidate.command`).";
-var MODEL_NOT_FOUND_HINT = "The engine found no model where its command points. Check the path inside the engine (with `runtime: docker`, mount the weights with `docker.mounts`, read-only); with `HF_HUB_OFFLINE=1` a model id must already be in the cache the engine sees.";
-var MODEL_LOAD_ERROR_HINT = "The model files are there but do not load: a truncated download, a format or architecture this engine version does not support, or a mismatched config. Compare the files' sizes and checksums with the source, and load the same files with the unpatched engine.";
-var GPU_OOM_HINT = "A GPU backend other than CUDA (Metal, Vulkan) could not allocate a buffer: lower the context and the number of parallel sequences, or keep part of the model on the CPU.";
-
-// src/engine/check-port-free.ts
-async function isPortFree(port) {
-  return await new Promise((resolve5) => {
-    const server = createServer();
-    server.unref();
-    server.once("error", () => resolve5(false));
-    server.listen({ port, host: "127.0.0.1", exclusive: true }, () => server.close(() => resolve5(true)));
-  });
-}
-function portTakenFailure(role, port) {
-  return {
-    engine: role,
-    stage: "startup",
-    kind: "port_in_use",
-    label: "port already in use",
-    summary: `port ${port} on 127.0.0.1 is already in use before the ${role} engine started`,
-    hint: portInUseHint(port),
-    exitCode: null,
-    signal: null,
-    logTail: []
-  };
-}
-
-// src/engine/resolve-engine-cwd.ts
-import { dirname, isAbsolute as isAbsolute3, join, relative as relative3 } from "node:path";
-function inside(root, folder) {
-  const path = relative3(root, folder);
-  return path.startsWith("..") || isAbsolute3(path) ? null : path;
-}
-function processEngineCwd(role, config2, configPath, patchedCopy) {
-  const baselineCwd = config2.baseline.cwd ?? config2.candidate.sourceDir ?? dirname(configPath);
-  if (role === "baseline") return baselineCwd;
-  const wanted = config2.candidate.cwd ?? baselineCwd;
-  const sourceDir = config2.candidate.sourceDir;
-  if (!patchedCopy || !sourceDir) return wanted;
-  const offset = inside(sourceDir, wanted);
-  return offset === null ? patchedCopy : join(patchedCopy, offset);
-}
-function containerWorkingDir(role, config2) {
-  return role === "candidate" ? config2.candidate.cwd ?? config2.baseline.cwd : config2.baseline.cwd;
-}
-
-// src/failure/engine-failure.ts
-var FAILURE_KINDS = [
-  "cuda_oom",
-  "gpu_oom",
-  "host_oom",
-  "nccl_error",
-  "import_error",
-  "port_in_use",
-  "invalid_argument",
-  "model_not_found",
-  "model_load_error",
-  "startup_timeout",
-  "exited",
-  "patch_conflict",
-  "patch_tool_missing",
-  "build_error",
-  "build_timeout",
-  "image_missing",
-  "gpu_unavailable",
-  "container_refused",
-  "infrastructure",
-  "cancelled",
-  // The engine image's source cannot be brought to the pull request's base: neither engine's fault nor the patch's.
-  "image_base_mismatch"
-];
-var EngineFailureError = class extends Error {
-  constructor(failure2) {
-    super(`${failure2.engine} engine failed at ${failure2.stage} (${failure2.kind}): ${failure2.summary}`);
-    this.failure = failure2;
-    this.name = "EngineFailureError";
-  }
-  failure;
-};
-
-// src/failure/find-compiler-error.ts
-var LOCATED_ERROR = /^\s*(?:In file included from .*)?\S.*?(?::\d+(?::\d+)?:|\(\d+(?:,\d+)?\):) (?:fatal )?error(?: [A-Z]+\d+)?:/;
-var RUST_ERROR = /^error(?:\[E\d+\])?: /;
-var RUST_LOCATION = /^\s*--> (\S+:\d+(?::\d+)?)/;
-function findCompilerError(lines2) {
-  for (let index = 0; index < lines2.length; index++) {
-    const line = lines2[index] ?? "";
-    if (LOCATED_ERROR.test(line)) return line.trim();
-    if (RUST_ERROR.test(line) && !/aborting due to/.test(line)) {
-      const location = RUST_LOCATION.exec(lines2[index + 1] ?? "")?.[1];
-      return location ? `${location}: ${line.trim()}` : line.trim();
-    }
-  }
-  return null;
-}
-
-// src/docker/apply-patch-script.ts
-var PATCH_EXIT = {
-  conflict: 64,
-  toolMissing: 65,
-  sourceDirMissing: 66
-};
-var PATCH_MARKER = "speedgate-patch:";
-var CONFLICT_BEGIN = `${PATCH_MARKER} rejected-begin`;
-var CONFLICT_END = `${PATCH_MARKER} rejected-end`;
-var APPLY_PATCH_SCRIPT = `#!/bin/sh
-patch_file=\${2:-/speedgate/candidate.patch}
-log=/tmp/speedgate-patch.log
-say() { echo "${PATCH_MARKER} $*"; }
-cd "$1" 2>/dev/null || { say "the source folder $1 does not exist in the image (candidate.sourceDir)"; exit ${PATCH_EXIT.sourceDirMissing}; }
-if command -v git >/dev/null 2>&1; then
-  tool="git apply"
-  say "applying the patch in $1 with git apply"
-  git apply --verbose --reject --whitespace=nowarn "$patch_file" >"$log" 2>&1
-  status=$?
-elif command -v patch >/dev/null 2>&1; then
-  tool="patch -p1"
-  say "applying the patch in $1 with patch -p1"
-  if patch --version 2>/dev/null | grep -q GNU; then
-    patch -p1 --batch --forward <"$patch_file" >"$log" 2>&1
-  else
-    patch -p1 <"$patch_file" >"$log" 2>&1
-  fi
-  status=$?
-else
-  say "the image has neither git nor patch, so the patch cannot be applied; install git or patch in the baseline image"
-  exit ${PATCH_EXIT.toolMissing}
-fi
-if [ "$status" -eq 0 ]; then
-  sed "s/^/${PATCH_MARKER} | /" "$log"
-  rm -f "$log"
-  say "applied"
-  exit 0
-fi
-say "$tool failed with status $status: the patch does not apply to this source tree"
-echo "${CONFLICT_BEGIN}"
-sed "s/^/${PATCH_MARKER} | /" "$log"
-find . -name '*.rej' -newer "$patch_file" 2>/dev/null | while read -r rejected; do
-  echo "${PATCH_MARKER} | --- rejected hunks of $rejected"
-  sed "s/^/${PATCH_MARKER} | /" "$rejected"
-done
-echo "${CONFLICT_END}"
-rm -f "$log"
-exit ${PATCH_EXIT.conflict}
-`;
-
-// src/docker/build-failures.ts
-var HINTS = {
-  patch_conflict: "Rebase the pull request on the baseline the config names (baseline.image or baseline.build), or point baseline at the commit the patch was made against.",
-  patch_tool_missing: "Install git or patch in the baseline image, or build the candidate with candidate.build instead of an overlay.",
-  build_error: "Read the last build lines: a postPatch command or a Dockerfile step failed. Run the same build locally with `docker build` to reproduce.",
-  build_timeout: "Raise build.timeoutS, or make the build faster (cache the heavy layers in the baseline image).",
-  image_missing: "Pull or build the image on this runner first (`docker pull` / `docker build -t`), or check the reference for typos and registry credentials."
-};
-function buildFailure(options) {
-  return {
-    engine: options.role,
-    stage: options.stage,
-    kind: options.kind,
-    label: options.label,
-    summary: options.summary,
-    hint: HINTS[options.kind] ?? "",
-    exitCode: null,
-    signal: null,
-    logTail: options.logTail
-  };
-}
-function nonZeroCode(error62) {
-  const match = /returned a non-zero code: (\d+)/.exec(error62);
-  return match?.[1] ? Number(match[1]) : null;
-}
-var stripMarker = (line) => line.replace(new RegExp(`^${PATCH_MARKER} ?\\| ?`), "").replace(new RegExp(`^${PATCH_MARKER} ?`), "");
-function describeBuildFailure(role, result, patchStep) {
-  const error62 = result.error ?? "the build failed";
-  const code = nonZeroCode(error62);
-  const inPatchStep = patchStep !== null && result.lastStep === patchStep;
-  if (inPatchStep && (code === PATCH_EXIT.conflict || code === PATCH_EXIT.sourceDirMissing)) {
-    const begin = result.lines.indexOf(CONFLICT_BEGIN);
-    const end = result.lines.indexOf(CONFLICT_END);
-    const rejected = begin >= 0 ? result.lines.slice(begin + 1, end > begin ? end : void 0) : [];
-    const said = result.lines.filter((line) => line.startsWith(PATCH_MARKER) && !line.includes("|"));
-    const reason = said.find((line) => /does not apply|does not exist/.test(line)) ?? said[said.length - 1] ?? error62;
-    return buildFailure({
-      role,
-      stage: "patch",
-      kind: "patch_conflict",
-      label: code === PATCH_EXIT.conflict ? "the patch does not apply to the baseline's source" : "the source folder is not in the image",
-      summary: stripMarker(reason),
-      logTail: (rejected.length > 0 ? rejected : said).map(stripMarker)
-    });
-  }
-  if (inPatchStep && code === PATCH_EXIT.toolMissing) {
-    const said = result.lines.filter((line) => line.startsWith(PATCH_MARKER));
-    return buildFailure({
-      role,
-      stage: "patch",
-      kind: "patch_tool_missing",
-      label: "the baseline image has neither git nor patch",
-      summary: stripMarker(said[said.length - 1] ?? error62),
-      logTail: said.map(stripMarker)
-    });
-  }
-  return buildFailure({
-    role,
-    stage: "build",
-    kind: "build_error",
-    label: inPatchStep ? "the patch step could not run" : "the image build failed",
-    // A compiler's first error says what broke; the daemon's "returned a non-zero code" only that something did.
-    summary: findCompilerError(result.lines) ?? error62.trim(),
-    logTail: result.lines
-  });
-}
-
-// src/docker/container-engine.ts
-import { constants } from "node:os";
-
-// src/engine/log-ring-buffer.ts
-import { StringDecoder } from "node:string_decoder";
-var MARKER_RESERVE = 48;
-var DEFAULT_LOG_LIMITS = { maxLines: 2e3, maxBytes: 1024 * 1024, maxLineChars: MAX_LOG_LINE_CHARS };
-function isHighSurrogate(code) {
-  return code >= 55296 && code <= 56319;
-}
-function isLowSurrogate(code) {
-  return code >= 56320 && code <= 57343;
-}
-var LogRingBuffer = class {
-  constructor(limits = {}, onLine) {
-    this.onLine = onLine;
-    const merged = { ...DEFAULT_LOG_LIMITS, ...limits };
-    this.limits = { ...merged, maxLineChars: Math.max(64, Math.min(merged.maxLineChars, merged.maxBytes)) };
-    const kept = this.limits.maxLineChars - MARKER_RESERVE;
-    this.headChars = Math.ceil(kept / 2);
-    this.tailChars = kept - this.headChars;
-  }
-  onLine;
-  lines = [];
-  head = 0;
-  bytes = 0;
-  pending = /* @__PURE__ */ new Map();
-  limits;
-  headChars;
-  tailChars;
-  /** Appends raw output of one stream (such as "stdout"); lines end at "\n", a "\r" before it is dropped. */
-  write(stream, chunk) {
-    const state = this.stateOf(stream);
-    const text5 = typeof chunk === "string" ? chunk : state.decoder.write(chunk);
-    let start = 0;
-    for (let end = text5.indexOf("\n"); end !== -1; end = text5.indexOf("\n", start)) {
-      this.append(state, text5.slice(start, end));
-      this.push(this.takeLine(state));
-      start = end + 1;
-    }
-    if (start < text5.length) this.append(state, start === 0 ? text5 : text5.slice(start));
-  }
-  /** Flushes unfinished lines, as when the engine exits. */
-  end() {
-    for (const state of this.pending.values()) {
-      const rest = state.decoder.end();
-      if (rest !== "") this.append(state, rest);
-      if (state.head !== null || state.text !== "") this.push(this.takeLine(state));
-    }
-  }
-  /** The kept lines, oldest first, with the streams' unfinished lines last. */
-  snapshot() {
-    const kept = this.lines.slice(this.head);
-    for (const state of this.pending.values()) {
-      if (state.head !== null || state.text !== "") kept.push(this.assemble(state));
-    }
-    return kept;
-  }
-  stateOf(stream) {
-    let state = this.pending.get(stream);
-    if (!state) {
-      state = { decoder: new StringDecoder("utf8"), text: "", head: null, tail: "", cut: 0 };
-      this.pending.set(stream, state);
-    }
-    return state;
-  }
-  append(state, piece) {
-    if (piece === "") return;
-    if (state.head === null) {
-      state.text += piece;
-      if (state.text.length <= this.limits.maxLineChars) return;
-      let split = this.headChars;
-      if (isHighSurrogate(state.text.charCodeAt(split - 1))) split--;
-      state.head = state.text.slice(0, split);
-      state.tail = state.text.slice(split);
-      state.text = "";
-    } else {
-      state.tail += piece;
-    }
-    if (state.tail.length > 2 * this.tailChars) {
-      const kept = state.tail.slice(-this.tailChars);
-      state.cut += state.tail.length - kept.length;
-      state.tail = kept;
-    }
-  }
-  /** The line as it stands: whole, or its head, the count of characters cut, and its newest characters. */
-  assemble(state) {
-    if (state.head === null) return state.text;
-    let tail = state.tail.length > this.tailChars ? state.tail.slice(-this.tailChars) : state.tail;
-    let cut = state.cut + state.tail.length - tail.length;
-    if (tail.length > 0 && isLowSurrogate(tail.charCodeAt(0))) {
-      tail = tail.slice(1);
-      cut++;
-    }
-    return `${state.head}[\u2026 ${cut} characters cut \u2026]${tail}`;
-  }
-  takeLine(state) {
-    const line = this.assemble(state);
-    state.text = "";
-    state.head = null;
-    state.tail = "";
-    state.cut = 0;
-    return line.endsWith("\r") ? line.slice(0, -1) : line;
-  }
-  push(line) {
-    this.onLine?.(line);
-    this.lines.push(line);
-    this.bytes += Buffer.byteLength(line) + 1;
-    while (this.lines.length - this.head > this.limits.maxLines || this.bytes > this.limits.maxBytes && this.lines.length - this.head > 1) {
-      const dropped = this.lines[this.head] ?? "";
-      this.bytes -= Buffer.byteLength(dropped) + 1;
-      this.lines[this.head] = "";
-      this.head++;
-    }
-    if (this.head > 4096 && this.head * 2 > this.lines.length) {
-      this.lines.splice(0, this.head);
-      this.head = 0;
-    }
-  }
-};
-
-// src/docker/daemon-gone-failure.ts
-var DAEMON_GONE_LABEL = "the Docker daemon went away (infrastructure, not the patch)";
-var DAEMON_GONE_HINT = [
-  "The Docker daemon stopped or restarted while the round ran, so nothing was measured after that; this says nothing about the engine or the patch.",
-  "Check why it went away (`systemctl status docker`, `journalctl -u docker` or the daemon's log), then rerun the round.",
-  "speedgate removes the run's containers and network once the daemon answers again; if any are left, `speedgate cleanup --stale` removes them."
-].join(" ");
-function daemonGoneLoss(role, socketError) {
-  return {
-    label: DAEMON_GONE_LABEL,
-    summary: `lost the connection to the Docker daemon while the ${role} engine ran: ${socketError}`,
-    hint: DAEMON_GONE_HINT
-  };
-}
-var DOING = { patch: "was being patched", build: "was being built", startup: "was starting", benchmark: "ran" };
-function daemonGoneFailure(role, stage, socketError, logTail = []) {
-  return {
-    engine: role,
-    stage,
-    kind: "infrastructure",
-    label: DAEMON_GONE_LABEL,
-    summary: `the Docker daemon did not answer while the ${role} engine ${DOING[stage]}: ${socketError}`,
-    hint: DAEMON_GONE_HINT,
-    exitCode: null,
-    signal: null,
-    logTail
-  };
-}
-
-// src/docker/demux-docker-stream.ts
-var STREAM_NAMES = { 0: "stdout", 1: "stdout", 2: "stderr" };
-var DockerStreamDemuxer = class {
-  constructor(onFrame) {
-    this.onFrame = onFrame;
-  }
-  onFrame;
-  pending = Buffer.alloc(0);
-  raw = false;
-  push(chunk) {
-    if (this.raw) {
-      this.onFrame("stdout", chunk);
+  const prompts = [];
+  const seen = /* @__PURE__ */ new Map();
+  const seenContent = /* @__PURE__ */ new Map();
+  const lines2 = text5.replace(/^\uFEFF/, "").split(/\r?\n/);
+  lines2.forEach((line, index) => {
+    const lineNumber = index + 1;
+    if (line.trim() === "") return;
+    let value;
+    try {
+      value = JSON.parse(line);
+    } catch (error62) {
+      problems.push(`line ${lineNumber}: expected a JSON object, got ${describeValue(line, 40)} (${error62.message})`);
       return;
     }
-    this.pending = this.pending.length === 0 ? chunk : Buffer.concat([this.pending, chunk]);
-    while (this.pending.length >= 8) {
-      const type = this.pending.readUInt8(0);
-      const stream = STREAM_NAMES[type];
-      if (!stream || this.pending.readUInt8(1) !== 0 || this.pending.readUInt16BE(2) !== 0) {
-        this.raw = true;
-        const rest = this.pending;
-        this.pending = Buffer.alloc(0);
-        this.onFrame("stdout", rest);
-        return;
-      }
-      const length = this.pending.readUInt32BE(4);
-      if (this.pending.length < 8 + length) return;
-      this.onFrame(stream, this.pending.subarray(8, 8 + length));
-      this.pending = this.pending.subarray(8 + length);
-    }
-  }
-};
-
-// src/docker/describe-daemon-connection-loss.ts
-var LOST_CODES = /* @__PURE__ */ new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ECONNABORTED", "EHOSTUNREACH", "ENETUNREACH"]);
-var LOST_MESSAGE = /\b(?:ECONNREFUSED|ECONNRESET|EPIPE|ECONNABORTED)\b|connect ENOENT|socket hang up/;
-function describeOne(error62) {
-  if (!(error62 instanceof Error)) return null;
-  const { code, syscall } = error62;
-  if (code && LOST_CODES.has(code) || code === "ENOENT" && syscall === "connect" || LOST_MESSAGE.test(error62.message)) {
-    return code && !error62.message.includes(code) ? `${error62.message} (${code})` : error62.message;
-  }
-  return null;
-}
-function describeDaemonConnectionLoss(error62) {
-  let current = error62;
-  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
-    const found = describeOne(current);
-    if (found) return found;
-    current = current.cause;
-  }
-  return null;
-}
-
-// src/docker/container-engine.ts
-var LOG_DRAIN_MS = 1e4;
-var CANCELLED_STOP_TIMEOUT_S = 1;
-function signalName(exitCode) {
-  if (exitCode === null || exitCode <= 128 || exitCode > 128 + 64) return null;
-  const number5 = exitCode - 128;
-  const entry = Object.entries(constants.signals).find(([, value]) => value === number5);
-  return entry ? entry[0] : null;
-}
-async function ignoreGone(action) {
-  try {
-    await action;
-  } catch (error62) {
-    const code = dockerStatusCode(error62);
-    if (code !== 304 && code !== 404 && !/is already in progress/.test(error62.message)) throw error62;
-  }
-}
-var ContainerEngine = class {
-  constructor(role, baseUrl, container, logger, stopTimeoutS, cancelSignal) {
-    this.role = role;
-    this.baseUrl = baseUrl;
-    this.container = container;
-    this.logger = logger;
-    this.stopTimeoutS = stopTimeoutS;
-    this.cancelSignal = cancelSignal;
-    this.log = new LogRingBuffer({}, (line) => logger.debug(`[${role}] ${cleanLogLine(line)}`));
-    this.logsEnded = this.followLogs();
-    this.exited = this.waitForExit();
-  }
-  role;
-  baseUrl;
-  container;
-  logger;
-  stopTimeoutS;
-  cancelSignal;
-  exited;
-  /** The same bounded buffer as the process runtime: a line that never ends cannot stall or grow the harness. */
-  log;
-  /** Settles when the log follow ends: null when it ended with the container, else the daemon's socket error. */
-  logsEnded;
-  stopping = null;
-  logTail() {
-    return this.log.snapshot();
-  }
-  stop() {
-    this.stopping ??= this.stopAndRemove();
-    return this.stopping;
-  }
-  async followLogs() {
-    try {
-      const stream = await this.container.logs({ follow: true, stdout: true, stderr: true });
-      const demuxer = new DockerStreamDemuxer((stream2, payload) => this.log.write(stream2, payload));
-      for await (const chunk of stream) demuxer.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
-      return null;
-    } catch (error62) {
-      this.logger.debug(`${this.role} container: log stream ended: ${error62.message}`);
-      return describeDaemonConnectionLoss(error62);
-    } finally {
-      this.log.end();
-    }
-  }
-  async waitForExit() {
-    const abandonWait = new AbortController();
-    const waited = this.container.wait({ condition: "not-running", abortSignal: abandonWait.signal }).then(
-      (result) => ({ exitCode: typeof result.StatusCode === "number" ? result.StatusCode : null, lost: null }),
-      (error62) => {
-        this.logger.debug(`${this.role} container: wait failed: ${error62.message}`);
-        return { exitCode: null, lost: abandonWait.signal.aborted ? null : describeDaemonConnectionLoss(error62) };
-      }
-    );
-    const lostLogs = this.logsEnded.then((lost) => lost ? Promise.resolve({ exitCode: null, lost }) : waited);
-    const outcome = await Promise.race([waited, lostLogs]);
-    if (outcome.lost !== null) {
-      abandonWait.abort();
-      this.logger.error(`${this.role} container: lost the connection to the Docker daemon: ${outcome.lost}`);
-      return { exitCode: null, signal: null, oomKilled: false, infrastructure: daemonGoneLoss(this.role, outcome.lost) };
-    }
-    let exitCode = outcome.exitCode;
-    let oomKilled = false;
-    try {
-      const state = (await this.container.inspect()).State;
-      oomKilled = state.OOMKilled;
-      exitCode ??= state.ExitCode;
-    } catch {
-    }
-    await Promise.race([this.logsEnded, new Promise((resolve5) => setTimeout(resolve5, LOG_DRAIN_MS).unref())]);
-    return { exitCode, signal: signalName(exitCode), oomKilled };
-  }
-  async stopAndRemove() {
-    try {
-      const timeoutS = this.cancelSignal.aborted ? Math.min(this.stopTimeoutS, CANCELLED_STOP_TIMEOUT_S) : this.stopTimeoutS;
-      await ignoreGone(this.container.stop({ t: timeoutS }));
-    } catch (error62) {
-      this.logger.warn(`${this.role} container: stop failed, removing it by force: ${error62.message}`);
-    }
-    try {
-      await ignoreGone(this.container.remove({ force: true, v: true }));
-    } catch (error62) {
-      const lost = describeDaemonConnectionLoss(error62);
-      if (!lost) throw error62;
-      this.logger.warn(`${this.role} container: the Docker daemon does not answer (${lost}); the run's cleanup removes the container`);
-    }
-  }
-};
-
-// src/docker/container-command.ts
-function substituteContainerCommand(command, values) {
-  return command.map(
-    (argument) => argument.replaceAll("{port}", String(values.port)).replaceAll("{host}", values.host).replaceAll("{contextLimit}", String(values.contextLimit)).replaceAll("{model}", values.model)
-  );
-}
-
-// src/docker/check-daemon-version.ts
-var DNS_LEAK_FIXED_IN = ["26.0.0", "25.0.5", "23.0.11"];
-function hasDnsLeakFix(version2) {
-  const match = /^(\d+)\.(\d+)\.(\d+)/.exec(version2.trim());
-  if (!match) return null;
-  const [major, minor, patch] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  if (major >= 26) return true;
-  if (major === 25) return minor > 0 || patch >= 5;
-  if (major === 23) return minor > 0 || patch >= 11;
-  return false;
-}
-async function checkDaemonVersion(docker, logger) {
-  let version2;
-  try {
-    const reported = (await docker.version()).Version;
-    version2 = typeof reported === "string" ? reported : "";
-  } catch (error62) {
-    logger.warn(`docker: could not read the daemon's version (${error62.message}); CVE-2024-29018 needs Docker ${DNS_LEAK_FIXED_IN.join(", ")} or newer`);
-    return null;
-  }
-  const fixed = hasDnsLeakFix(version2);
-  if (fixed === true) return version2;
-  logger.warn(
-    `docker: the daemon is Docker ${version2 || "of an unknown version"}, ${fixed === false ? "older than" : "not known to have"} the fix for CVE-2024-29018 (${DNS_LEAK_FIXED_IN.join(", ")}): on its internal networks the embedded DNS server can forward a query through the host's resolver, a way out of docker.network: isolated. speedgate points each isolated engine's DNS at the engine's own loopback, so its queries for outside names stay in its container; upgrade Docker all the same (docs/gpu-runner-checklist.md)`
-  );
-  return version2;
-}
-
-// src/docker/engine-container-options.ts
-function toBindMounts(mounts) {
-  return mounts.map((mount) => ({ Type: "bind", Source: mount.source, Target: mount.target, ReadOnly: mount.readOnly }));
-}
-function engineContainerOptions(docker, workingDir) {
-  return {
-    config: {
-      ...workingDir ? { WorkingDir: workingDir } : {},
-      ...docker.entrypoint ? { Entrypoint: docker.entrypoint } : {}
-    },
-    hostConfig: {
-      ...docker.mounts.length > 0 ? { Mounts: toBindMounts(docker.mounts) } : {}
-    }
-  };
-}
-
-// src/docker/harden-container.ts
-function hardenContainer(docker) {
-  return {
-    Privileged: false,
-    SecurityOpt: ["no-new-privileges"],
-    CapDrop: ["ALL"],
-    CapAdd: docker.capAdd.map((name) => name.replace(/^CAP_/, "")),
-    IpcMode: docker.ipc,
-    LogConfig: { Type: "json-file", Config: { "max-size": docker.logMaxSize, "max-file": String(docker.logMaxFiles) } }
-  };
-}
-
-// src/docker/parse-docker-size.ts
-var UNITS = { "": 1, b: 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3, t: 1024 ** 4 };
-function parseDockerSize(text5) {
-  const match = /^(\d+(?:\.\d+)?)([bkmgt]?)$/i.exec(text5.trim());
-  const unit = UNITS[match?.[2]?.toLowerCase() ?? "x"];
-  if (!match?.[1] || unit === void 0) throw new Error(`expected a size such as "16g", got ${JSON.stringify(text5)}`);
-  return Math.round(Number(match[1]) * unit);
-}
-
-// src/docker/resolve-resource-limits.ts
-var SHM_CEILING_BYTES = 16 * 1024 ** 3;
-function memoryLimitBytes(memory, hostMemoryBytes) {
-  if (memory.toLowerCase() === "unlimited") return null;
-  const share = /^(\d+(?:\.\d+)?)%$/.exec(memory);
-  if (!share) return parseDockerSize(memory);
-  if (!hostMemoryBytes) return null;
-  return Math.floor(hostMemoryBytes * Number(share[1]) / 100);
-}
-function resolveResourceLimits(docker, hostMemoryBytes) {
-  const memoryBytes = memoryLimitBytes(docker.memory, hostMemoryBytes);
-  const shmBytes = docker.shmSize ? parseDockerSize(docker.shmSize) : Math.min(SHM_CEILING_BYTES, memoryBytes === null ? SHM_CEILING_BYTES : Math.floor(memoryBytes / 2));
-  return {
-    memoryBytes,
-    shmBytes,
-    pidsLimit: docker.pidsLimit,
-    nanoCpus: docker.cpus === void 0 ? null : Math.round(docker.cpus * 1e9),
-    ulimits: docker.ulimits.map((limit) => ({ Name: limit.name, Soft: limit.soft, Hard: limit.hard })),
-    diskBytes: docker.diskSize.toLowerCase() === "unlimited" ? null : parseDockerSize(docker.diskSize)
-  };
-}
-async function readHostMemory(docker) {
-  const info = await docker.info();
-  return typeof info.MemTotal === "number" && info.MemTotal > 0 ? info.MemTotal : null;
-}
-function containerResourceLimits(limits) {
-  return {
-    ShmSize: limits.shmBytes,
-    PidsLimit: limits.pidsLimit,
-    Ulimits: limits.ulimits,
-    ...limits.memoryBytes !== null ? { Memory: limits.memoryBytes, MemorySwap: limits.memoryBytes } : {},
-    ...limits.nanoCpus !== null ? { NanoCpus: limits.nanoCpus } : {},
-    // The daemon reads the size as go-units does: plain digits are bytes.
-    ...limits.diskBytes !== null ? { StorageOpt: { size: String(limits.diskBytes) } } : {}
-  };
-}
-var CPU_PERIOD_US = 1e5;
-function buildResourceLimits(limits) {
-  return {
-    shmsize: limits.shmBytes,
-    ulimits: JSON.stringify(limits.ulimits),
-    ...limits.memoryBytes !== null ? { memory: limits.memoryBytes, memswap: limits.memoryBytes } : {},
-    ...limits.nanoCpus !== null ? { cpuperiod: CPU_PERIOD_US, cpuquota: Math.round(limits.nanoCpus / 1e9 * CPU_PERIOD_US) } : {}
-  };
-}
-
-// src/docker/create-container-spec.ts
-function gpuDeviceRequests(gpus) {
-  if (gpus === void 0) return void 0;
-  const base = { Driver: "nvidia", Capabilities: [["gpu"]] };
-  if (gpus === "all") return [{ ...base, Count: -1 }];
-  if (typeof gpus === "number") return [{ ...base, Count: gpus }];
-  return [{ ...base, DeviceIDs: gpus }];
-}
-function createContainerSpec(plan) {
-  const { docker } = plan;
-  const deviceRequests = gpuDeviceRequests(docker.gpus);
-  const configured = engineContainerOptions(docker, plan.workingDir);
-  return {
-    name: plan.name,
-    Image: plan.imageId,
-    ...plan.command ? { Cmd: plan.command } : {},
-    Env: Object.entries(plan.env).map(([key, value]) => `${key}=${value}`),
-    Labels: plan.labels,
-    Tty: false,
-    AttachStdin: false,
-    OpenStdin: false,
-    ...configured.config,
-    HostConfig: {
-      NetworkMode: plan.networkMode,
-      // On the run's internal network the embedded DNS server answers; its upstream for outside names is
-      // the engine's own loopback, so no query leaves the container (CVE-2024-29018, check-daemon-version.ts).
-      ...plan.networkMode !== "host" ? { Dns: ["127.0.0.1"] } : {},
-      ...hardenContainer(docker),
-      ...containerResourceLimits(plan.limits),
-      ...deviceRequests ? { DeviceRequests: deviceRequests } : {},
-      AutoRemove: false,
-      ...configured.hostConfig
-    }
-  };
-}
-
-// src/docker/create-container-within-disk-limit.ts
-function isDiskLimitRefusal(spec, error62) {
-  return spec.HostConfig?.StorageOpt !== void 0 && /storage-?opt|quota/i.test(error62 instanceof Error ? error62.message : String(error62));
-}
-async function createContainerWithinDiskLimit(docker, spec, onRefused) {
-  try {
-    return await docker.createContainer(spec);
-  } catch (error62) {
-    if (!isDiskLimitRefusal(spec, error62)) throw error62;
-    onRefused(error62);
-    const { StorageOpt: _refused, ...hostConfig } = spec.HostConfig ?? {};
-    return await docker.createContainer({ ...spec, HostConfig: hostConfig });
-  }
-}
-
-// src/docker/describe-container-refusal.ts
-var RLIMIT_NAMES = ["cpu", "fsize", "data", "stack", "core", "rss", "nproc", "nofile", "memlock", "as", "locks", "sigpending", "msgqueue", "nice", "rtprio", "rttime"];
-var MISSING_PROGRAM = /executable file not found|exec: "[^"]*": (?:stat .*: )?no such file or directory|exec format error/i;
-function refusedSetting(message, docker) {
-  const rlimit = /rlimit type (\d+)/i.exec(message);
-  if (rlimit) {
-    const name = RLIMIT_NAMES[Number(rlimit[1])] ?? null;
-    const configured = docker.ulimits.find((limit) => limit.name === name);
-    const value = configured ? ` ${configured.soft === -1 ? "unlimited" : configured.soft}` : "";
-    return { field: "docker.ulimits", what: name ? `${name}${value} (rlimit type ${rlimit[1]})` : `rlimit type ${rlimit[1]}` };
-  }
-  const ulimit = /(?:invalid|unknown) ulimit (?:type|name)?:? ?(\w+)?|ulimit/i.exec(message);
-  if (ulimit) return { field: "docker.ulimits", what: ulimit[1] ?? null };
-  const checks = [
-    [/range of cpus|nanocpus|cpu quota|cpu shares/i, "docker.cpus"],
-    [/minimum memory limit|memory limit|memory\.max|memory swappiness/i, "docker.memory"],
-    [/shm ?size|\/dev\/shm/i, "docker.shmSize"],
-    [/pids/i, "docker.pidsLimit"],
-    [/capabilit|CAP_/i, "docker.capAdd"],
-    [/device driver|device request|devices cgroup|gpu/i, "docker.gpus"],
-    [/mount|bind source path|volume/i, "docker.mounts"],
-    [/network|endpoint|bridge|iptables/i, "docker.network"],
-    [/ipc/i, "docker.ipc"]
-  ];
-  const found = checks.find(([pattern]) => pattern.test(message));
-  return found ? { field: found[1], what: null } : null;
-}
-function hintFor(setting) {
-  const tail = "This happened before the engine ran: it says nothing about the engine or the patch.";
-  if (!setting) {
-    return `The Docker daemon refused the container speedgate asked for. Its message above names what it would not do; try the same with \`docker run\` on the runner and adjust the round's \`docker\` settings. ${tail}`;
-  }
-  if (setting.field === "docker.ulimits") {
-    const which = setting.what ? ` ${setting.what}` : "";
-    return `The Docker daemon may not set the ulimit${which} that \`docker.ulimits\` asks for (the default is an unlimited memlock, which a daemon without CAP_SYS_RESOURCE, rootless or inside a container, cannot grant). Set \`docker.ulimits\` to what this daemon allows, for example \`[{ name: memlock, soft: 67108864, hard: 67108864 }]\`, or \`[]\` for the daemon's defaults. ${tail}`;
-  }
-  return `The Docker daemon refused the container's \`${setting.field}\` setting: set it to what this runner allows (the daemon's message above says what it would not do), or remove it to keep the default. ${tail}`;
-}
-function describeContainerRefusal(role, action, message, docker) {
-  const summary = message.trim().replace(/^\(HTTP code \d+\) [\w ]+ - /, "").slice(0, 1e3);
-  if (MISSING_PROGRAM.test(message)) {
-    return {
-      engine: role,
-      stage: "startup",
-      kind: "exited",
-      label: "the engine command could not be started",
-      summary,
-      hint: "The image has no program by the name the command's first argument gives (or it is not executable): check `baseline.command` (and `candidate.command`) against the image, and `docker.entrypoint`, which replaces the image's ENTRYPOINT.",
-      exitCode: null,
-      signal: null,
-      logTail: []
-    };
-  }
-  const setting = refusedSetting(message, docker);
-  return {
-    engine: role,
-    stage: "startup",
-    kind: "container_refused",
-    label: `Docker refused to ${action} the ${role} container${setting ? ` (${setting.field})` : ""}`,
-    summary,
-    hint: hintFor(setting),
-    exitCode: null,
-    signal: null,
-    logTail: []
-  };
-}
-
-// src/docker/follow-build-stream.ts
-var STEP_LINE = /^Step (\d+)\/\d+ :/;
-var STEP_IMAGE_LINE = /^ ---> ([0-9a-f]{12,64})\s*$/;
-var STEP_CONTAINER_LINE = /^ ---> Running in ([0-9a-f]{12,64})\s*$/;
-async function followBuildStream(stream, logger, options = {}) {
-  const tail = new LogRingBuffer({ maxLines: options.tailLines ?? 60 });
-  const prefix = options.label ? `${options.label}: ` : "";
-  let imageId = null;
-  let error62 = null;
-  let lastStep = null;
-  const createdImages = [];
-  let lastStepImage = null;
-  let fromCache = false;
-  let interrupted = null;
-  let stepContainer = null;
-  const decoder = new TextDecoder("utf-8");
-  const addOutput = (text5) => {
-    for (const line of text5.split(/\r?\n/)) {
-      if (line.trim().length === 0) continue;
-      const step = STEP_LINE.exec(line);
-      if (step?.[1]) lastStep = Number(step[1]);
-      const image = STEP_IMAGE_LINE.exec(line);
-      if (line.trim() === "---> Using cache") fromCache = true;
-      if (image?.[1] && lastStep !== null) {
-        lastStepImage = image[1];
-        if (lastStep > 1 && !fromCache) createdImages.push(image[1]);
-        fromCache = false;
-      }
-      const container = STEP_CONTAINER_LINE.exec(line);
-      if (container?.[1]) stepContainer = container[1];
-      tail.write("build", `${line}
-`);
-      logger.debug(`${prefix}${line}`);
-    }
-  };
-  const handleLine = (line) => {
-    if (line.trim().length === 0) return;
-    let message;
-    try {
-      message = JSON.parse(line);
-    } catch {
-      addOutput(line);
+    if (value === null || typeof value !== "object" || Array.isArray(value)) {
+      problems.push(`line ${lineNumber}: expected a JSON object with "id" and "messages" or "prompt", got ${describeValue(value)}`);
       return;
     }
-    if (typeof message.stream === "string") addOutput(message.stream);
-    if (typeof message.status === "string") {
-      const id = typeof message.id === "string" ? `${message.id}: ` : "";
-      const progress = typeof message.progress === "string" ? ` ${message.progress}` : "";
-      logger.debug(`${prefix}${id}${message.status}${progress}`);
+    const parsed = promptSchema.safeParse(value);
+    if (!parsed.success) {
+      for (const issue2 of formatConfigIssues(parsed.error.issues, value, promptSchema)) problems.push(`line ${lineNumber}: ${issue2}`);
+      return;
     }
-    if (typeof message.aux?.ID === "string") imageId = message.aux.ID;
-    const errorText = typeof message.error === "string" ? message.error : typeof message.errorDetail?.message === "string" ? message.errorDetail.message : null;
-    if (errorText !== null) {
-      error62 = errorText;
-      addOutput(errorText);
+    const earlier = seen.get(parsed.data.id);
+    if (earlier !== void 0) {
+      problems.push(`line ${lineNumber}: id ${describeValue(parsed.data.id)} is already used on line ${earlier}; ids must be unique`);
+      return;
     }
-  };
-  let pending = [];
-  try {
-    for await (const chunk of stream) {
-      const text5 = typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
-      let start = 0;
-      for (let end = text5.indexOf("\n"); end !== -1; end = text5.indexOf("\n", start)) {
-        pending.push(text5.slice(start, end));
-        handleLine(pending.join(""));
-        pending = [];
-        start = end + 1;
-      }
-      if (start < text5.length) pending.push(text5.slice(start));
-    }
-  } catch (streamError) {
-    interrupted = streamError instanceof Error ? streamError.message : String(streamError);
-  }
-  handleLine(pending.join("") + decoder.decode());
-  return { imageId, error: error62, lines: tail.snapshot(), lastStep, createdImages, lastStepImage, stepContainer, interrupted };
-}
-
-// src/docker/ensure-image.ts
-function missing(reference, reason, logTail) {
-  return new EngineFailureError(
-    buildFailure({
-      role: "baseline",
-      stage: "build",
-      kind: "image_missing",
-      label: "the baseline image is not on this runner and could not be pulled",
-      summary: `${reference}: ${reason.trim()}`,
-      logTail
-    })
-  );
-}
-var PULL_PROGRESS_EVERY_MS = 1e4;
-function throttledProgress(logger, everyMs) {
-  let last = 0;
-  return {
-    ...logger,
-    debug: (message) => {
-      logger.debug(message);
-      const now = performance.now();
-      if (now - last >= everyMs) {
-        last = now;
-        logger.info(message);
-      }
-    }
-  };
-}
-async function ensureImage(docker, reference, logger, signal) {
-  try {
-    return (await docker.getImage(reference).inspect()).Id;
-  } catch (error62) {
-    if (dockerStatusCode(error62) !== 404) throw new Error(`docker: could not inspect image ${reference}: ${error62.message}`, { cause: error62 });
-  }
-  logger.info(`docker: ${reference} is not on this machine, pulling it`);
-  let stream;
-  try {
-    stream = await docker.pull(reference, { abortSignal: signal });
-  } catch (error62) {
-    throw missing(reference, error62.message, []);
-  }
-  const result = await followBuildStream(stream, throttledProgress(logger, PULL_PROGRESS_EVERY_MS), { label: `pull ${reference}` });
-  if (result.error !== null) throw missing(reference, result.error, result.lines);
-  try {
-    return (await docker.getImage(reference).inspect()).Id;
-  } catch (error62) {
-    throw missing(reference, `pulled, but the daemon does not find it: ${error62.message}`, result.lines);
-  }
-}
-
-// src/docker/read-image-file.ts
-import { posix } from "node:path";
-
-// src/docker/read-tar-entry.ts
-var BLOCK = 512;
-function field(header, offset, length) {
-  const raw = header.subarray(offset, offset + length);
-  const end = raw.indexOf(0);
-  return raw.subarray(0, end === -1 ? raw.length : end).toString("utf8");
-}
-function octal(header, offset, length) {
-  const text5 = field(header, offset, length).trim();
-  const value = text5 === "" ? 0 : Number.parseInt(text5, 8);
-  if (!Number.isFinite(value) || value < 0) throw new Error(`tar: unreadable size field ${JSON.stringify(text5)}`);
-  return value;
-}
-function paxRecords(body) {
-  const records = /* @__PURE__ */ new Map();
-  let position = 0;
-  while (position < body.length) {
-    const space = body.indexOf(32, position);
-    if (space === -1) break;
-    const length = Number.parseInt(body.subarray(position, space).toString("ascii"), 10);
-    if (!Number.isFinite(length) || length <= 0) break;
-    const record2 = body.subarray(space + 1, position + length - 1).toString("utf8");
-    const equals = record2.indexOf("=");
-    if (equals > 0) records.set(record2.slice(0, equals), record2.slice(equals + 1));
-    position += length;
-  }
-  return records;
-}
-var KINDS = { "0": "file", "\0": "file", "": "file", "7": "file", "2": "symlink", "1": "hardlink", "5": "directory" };
-function readFirstTarEntry(archive) {
-  let position = 0;
-  let longName = null;
-  let longLink = null;
-  let pax = /* @__PURE__ */ new Map();
-  while (position + BLOCK <= archive.length) {
-    const header = archive.subarray(position, position + BLOCK);
-    if (header.every((byte) => byte === 0)) break;
-    const size = octal(header, 124, 12);
-    const type = String.fromCharCode(header[156] ?? 0);
-    const bodyStart = position + BLOCK;
-    const body = archive.subarray(bodyStart, bodyStart + size);
-    if (body.length < size) throw new Error("tar: the archive ends inside an entry");
-    position = bodyStart + Math.ceil(size / BLOCK) * BLOCK;
-    if (type === "x") {
-      pax = paxRecords(body);
-      continue;
-    }
-    if (type === "g") continue;
-    if (type === "L") {
-      longName = body.toString("utf8").replace(/\0+$/, "");
-      continue;
-    }
-    if (type === "K") {
-      longLink = body.toString("utf8").replace(/\0+$/, "");
-      continue;
-    }
-    const prefix = field(header, 345, 155);
-    const shortName = field(header, 0, 100);
-    return {
-      name: pax.get("path") ?? longName ?? (prefix ? `${prefix}/${shortName}` : shortName),
-      kind: KINDS[type] ?? "other",
-      linkName: pax.get("linkpath") ?? longLink ?? field(header, 157, 100),
-      content: Buffer.from(body)
-    };
-  }
-  throw new Error("tar: the archive holds no entry");
-}
-
-// src/docker/read-image-file.ts
-var MAX_LINK_HOPS = 8;
-async function readCapped(stream, maxBytes, what) {
-  const parts = [];
-  let size = 0;
-  for await (const part of stream) {
-    const bytes = typeof part === "string" ? Buffer.from(part) : part;
-    size += bytes.length;
-    if (size > maxBytes) {
-      stream.destroy?.();
-      throw new ConfigError(`${what}: expected at most ${Math.round(maxBytes / 2 ** 20)} MiB, the file is larger`);
-    }
-    parts.push(bytes);
-  }
-  return Buffer.concat(parts);
-}
-async function readImageFile(docker, options) {
-  const { what } = options;
-  let container;
-  try {
-    container = await docker.createContainer({
-      Image: options.imageId,
-      // Never started: the entrypoint only has to be present in the create request, not in the image.
-      Entrypoint: ["/speedgate-reads-a-file-and-never-starts-this"],
-      Cmd: [],
-      Labels: options.labels,
-      NetworkDisabled: true,
-      HostConfig: { NetworkMode: "none", AutoRemove: false }
-    });
-  } catch (error62) {
-    throw new Error(`${what}: could not create a container of ${options.imageId} to read the file from: ${error62.message}`, { cause: error62 });
-  }
-  try {
-    let path = options.path;
-    for (let hop = 0; hop <= MAX_LINK_HOPS; hop++) {
-      let stream;
-      try {
-        stream = await container.getArchive({ path });
-      } catch (error62) {
-        if (dockerStatusCode(error62) === 404) {
-          const via = path === options.path ? "" : ` (the link ${options.path} points there)`;
-          throw new ConfigError(`${what}: ${path} is not in the baseline image ${options.imageId.slice(0, 19)}${via}`);
-        }
-        throw error62;
-      }
-      const entry = readFirstTarEntry(await readCapped(stream, options.maxBytes + 64 * 1024, what));
-      if (entry.kind === "file") return entry.content;
-      if (entry.kind === "symlink") {
-        path = posix.resolve(posix.dirname(path), entry.linkName);
-        continue;
-      }
-      throw new ConfigError(`${what}: ${path} in the baseline image is a ${entry.kind}, not a file`);
-    }
-    throw new ConfigError(`${what}: more than ${MAX_LINK_HOPS} symlinks from ${options.path} in the baseline image`);
-  } finally {
-    await container.remove({ force: true }).catch(() => void 0);
-  }
-}
-
-// src/docker/create-tar-archive.ts
-var BLOCK2 = 512;
-function writeOctal(header, value, offset, length) {
-  header.write(`${value.toString(8).padStart(length - 1, "0")}\0`, offset, length, "ascii");
-}
-function createTarArchive(entries) {
-  const parts = [];
-  for (const entry of entries) {
-    if (Buffer.byteLength(entry.name) > 99) throw new Error(`tar entry name too long: ${entry.name}`);
-    const header = Buffer.alloc(BLOCK2, 0);
-    header.write(entry.name, 0, 100, "utf8");
-    writeOctal(header, entry.mode ?? 420, 100, 8);
-    writeOctal(header, 0, 108, 8);
-    writeOctal(header, 0, 116, 8);
-    writeOctal(header, entry.content.length, 124, 12);
-    writeOctal(header, 0, 136, 12);
-    header.write("        ", 148, 8, "ascii");
-    header.write("0", 156, 1, "ascii");
-    header.write("ustar\0", 257, 6, "ascii");
-    header.write("00", 263, 2, "ascii");
-    let checksum = 0;
-    for (const byte of header) checksum += byte;
-    header.write(`${checksum.toString(8).padStart(6, "0")}\0 `, 148, 8, "ascii");
-    parts.push(header, entry.content);
-    const padding = (BLOCK2 - entry.content.length % BLOCK2) % BLOCK2;
-    if (padding > 0) parts.push(Buffer.alloc(padding, 0));
-  }
-  parts.push(Buffer.alloc(BLOCK2 * 2, 0));
-  return Buffer.concat(parts);
-}
-
-// src/docker/overlay-build-context.ts
-function execForm(args) {
-  return JSON.stringify(args);
-}
-function createOverlayContext(plan) {
-  const lines2 = [`FROM ${plan.baseImageId}`];
-  const entries = [];
-  let patchStep = null;
-  if (plan.patch) {
-    if (!plan.sourceDir) throw new Error("an overlay build with a patch needs candidate.sourceDir");
-    const name = plan.patchName ?? "candidate.patch";
-    entries.push(
-      { name, content: plan.patch },
-      { name: "apply-patch.sh", content: Buffer.from(APPLY_PATCH_SCRIPT), mode: 493 }
-    );
-    lines2.push(`COPY ${name} apply-patch.sh /speedgate/`);
-    lines2.push(`RUN ${execForm(["/bin/sh", "/speedgate/apply-patch.sh", plan.sourceDir, ...name === "candidate.patch" ? [] : [`/speedgate/${name}`]])}`);
-    patchStep = lines2.length;
-  }
-  for (const command of plan.postPatch) {
-    const inSourceDir = plan.sourceDir ? ["/bin/sh", "-c", 'cd "$0" && exec "$@"', plan.sourceDir, ...command] : command;
-    lines2.push(`RUN ${execForm(inSourceDir)}`);
-  }
-  const labels = Object.entries(plan.labels).map(([key, value]) => `${JSON.stringify(key)}=${JSON.stringify(value)}`);
-  if (labels.length > 0) lines2.push(`LABEL ${labels.join(" ")}`);
-  const dockerfile = `${lines2.join("\n")}
-`;
-  entries.unshift({ name: "Dockerfile", content: Buffer.from(dockerfile) });
-  return { archive: createTarArchive(entries), dockerfile, patchStep };
-}
-
-// src/docker/prepare-commit-images.ts
-import { createHash as createHash3 } from "node:crypto";
-
-// src/git/run-git.ts
-import { execFile } from "node:child_process";
-var GitError = class extends Error {
-  constructor(args, exitCode, stderr) {
-    super(`git ${args.join(" ")} failed${exitCode === null ? "" : ` (exit ${exitCode})`}: ${stderr.trim().split("\n").slice(-3).join(" ") || "no output"}`);
-    this.args = args;
-    this.exitCode = exitCode;
-    this.stderr = stderr;
-    this.name = "GitError";
-  }
-  args;
-  exitCode;
-  stderr;
-};
-var MAX_GIT_OUTPUT_BYTES = 512 * 1024 * 1024;
-async function runGit(repoDir, args, options = {}) {
-  const config2 = Object.entries(options.config ?? {}).flatMap(([key, value]) => ["-c", `${key}=${value}`]);
-  const argv = ["-C", repoDir, ...config2, ...args];
-  return await new Promise((resolve5, reject) => {
-    execFile(
-      "git",
-      argv,
-      {
-        encoding: "buffer",
-        maxBuffer: MAX_GIT_OUTPUT_BYTES,
-        env: { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_PAGER: "cat", LC_ALL: "C", GIT_OPTIONAL_LOCKS: "0" },
-        ...options.signal ? { signal: options.signal } : {}
-      },
-      (error62, stdout, stderr) => {
-        if (!error62) return resolve5({ stdout, exitCode: 0 });
-        const code = typeof error62.code === "number" ? error62.code : null;
-        if (code !== null && options.okExitCodes?.includes(code)) return resolve5({ stdout, exitCode: code });
-        if (error62.code === "ENOENT") {
-          return reject(new GitError(args, null, "git is not installed (the command git was not found on PATH)"));
-        }
-        if (options.signal?.aborted) {
-          const reason = options.signal.reason;
-          return reject(reason instanceof Error ? reason : new Error("git was cancelled"));
-        }
-        reject(new GitError(args, code, stderr.toString("utf8")));
-      }
-    );
-  });
-}
-async function gitText(repoDir, args, options = {}) {
-  return (await runGit(repoDir, args, options)).stdout.toString("utf8").trim();
-}
-
-// src/git/compare-commits.ts
-async function isAncestor(repoDir, ancestor, descendant, signal) {
-  const { exitCode } = await runGit(repoDir, ["merge-base", "--is-ancestor", ancestor, descendant], { okExitCodes: [1], ...signal ? { signal } : {} });
-  return exitCode === 0;
-}
-async function findMergeBase(repoDir, a, b, signal) {
-  const { stdout, exitCode } = await runGit(repoDir, ["merge-base", a, b], { okExitCodes: [1], ...signal ? { signal } : {} });
-  const sha2 = stdout.toString("utf8").trim().split("\n")[0] ?? "";
-  return exitCode === 0 && /^[0-9a-f]{40}$/.test(sha2) ? sha2 : null;
-}
-var DIFF_OPTIONS = ["--no-renames", "--no-ext-diff", "--no-textconv", "--no-color", "--ignore-submodules=none"];
-async function listChangedFiles(repoDir, from, to, signal) {
-  const { stdout } = await runGit(repoDir, ["diff", "--name-status", "-z", ...DIFF_OPTIONS, from, to, "--"], signal ? { signal } : {});
-  const fields = stdout.toString("utf8").split("\0");
-  const files = [];
-  for (let index = 0; index + 1 < fields.length; index += 2) {
-    const status = fields[index] ?? "";
-    const path = fields[index + 1] ?? "";
-    if (status !== "" && path !== "") files.push({ status: status.charAt(0), path });
-  }
-  return files;
-}
-async function diffCommits(repoDir, from, to, paths, signal) {
-  if (paths.length === 0) return Buffer.alloc(0);
-  const { stdout } = await runGit(
-    repoDir,
-    ["-c", "core.quotePath=false", "diff", "--binary", "--full-index", ...DIFF_OPTIONS, from, to, "--", ...paths.map((path) => `:(literal)${path}`)],
-    signal ? { signal } : {}
-  );
-  return stdout;
-}
-
-// src/patch/glob-to-regexp.ts
-function globToRegExp(pattern) {
-  const anyDepth = !pattern.includes("/");
-  let source = "";
-  let braces = 0;
-  for (let position = 0; position < pattern.length; position++) {
-    const char = pattern.charAt(position);
-    if (char === "*") {
-      if (pattern.charAt(position + 1) === "*") {
-        const slashAfter = pattern.charAt(position + 2) === "/";
-        source += slashAfter ? "(?:.*/)?" : ".*";
-        position += slashAfter ? 2 : 1;
-      } else {
-        source += "[^/]*";
-      }
-    } else if (char === "?") {
-      source += "[^/]";
-    } else if (char === "{") {
-      braces += 1;
-      source += "(?:";
-    } else if (char === "}" && braces > 0) {
-      braces -= 1;
-      source += ")";
-    } else if (char === "," && braces > 0) {
-      source += "|";
-    } else {
-      source += char.replace(/[.+^$()|[\]\\]/g, "\\$&");
-    }
-  }
-  source += ")".repeat(braces);
-  return new RegExp(`^${anyDepth ? "(?:.*/)?" : ""}${source.replace(/^\.\//, "")}$`);
-}
-function createPathFilter(patterns) {
-  const include = patterns.filter((pattern) => !pattern.startsWith("!")).map(globToRegExp);
-  const exclude = patterns.filter((pattern) => pattern.startsWith("!")).map((pattern) => globToRegExp(pattern.slice(1)));
-  return (path) => (include.length === 0 || include.some((regexp) => regexp.test(path))) && !exclude.some((regexp) => regexp.test(path));
-}
-
-// src/metrics/metrics-schema.ts
-var count2 = external_exports.number().int().min(0).max(1e10);
-var timeOrNull = external_exports.number().finite().min(0).nullable();
-var ratioOrNull = external_exports.number().finite().min(0).nullable();
-var histogramSchema = external_exports.object({
-  resolutionMs: external_exports.number().finite().gt(0).max(1e9),
-  bins: external_exports.array(external_exports.tuple([external_exports.number().int().min(0).max(Number.MAX_SAFE_INTEGER), count2])).max(4e3)
-});
-var percentilesSchema = external_exports.object({ median: timeOrNull, p90: timeOrNull, p99: timeOrNull });
-var ratioPercentilesSchema = external_exports.object({ median: ratioOrNull, p90: ratioOrNull, p99: ratioOrNull });
-var engineMetricsSchema = external_exports.object({
-  requests: count2,
-  outputTokens: count2,
-  /** From the first request sent to the last compared token received, summed over benchmark runs. */
-  durationMs: external_exports.number().finite().min(0),
-  outputTokensPerS: timeOrNull,
-  requestsPerS: timeOrNull,
-  ttftMs: percentilesSchema,
-  tpotMs: percentilesSchema,
-  itlMs: percentilesSchema,
-  e2eMs: percentilesSchema,
-  distributions: external_exports.object({ ttftMs: histogramSchema, tpotMs: histogramSchema, itlMs: histogramSchema, e2eMs: histogramSchema })
-});
-var roundMetricsSchema = external_exports.object({
-  /** Every request is cut at the output length both engines are compared at (k), as the round score is. */
-  basis: external_exports.literal("equal_length"),
-  /** How many scored prompts the metrics cover. */
-  prompts: count2,
-  baseline: engineMetricsSchema,
-  candidate: engineMetricsSchema,
-  /** Candidate ÷ baseline for each figure: below 1 is faster for times, above 1 is faster for rates. */
-  ratio: external_exports.object({
-    ttftMs: ratioPercentilesSchema,
-    tpotMs: ratioPercentilesSchema,
-    itlMs: ratioPercentilesSchema,
-    e2eMs: ratioPercentilesSchema,
-    outputTokensPerS: ratioOrNull,
-    requestsPerS: ratioOrNull
-  })
-});
-var LATENCY_METRICS = ["ttftMs", "tpotMs", "itlMs", "e2eMs"];
-var reportedEngineTimesSchema = external_exports.object({
-  /** Requests the figures cover. */
-  requests: count2,
-  /** Prompt processing per request, in ms, queueing excluded. */
-  promptMs: timeOrNull,
-  /** Decoding per generated token, in ms. */
-  decodeMsPerToken: timeOrNull,
-  /** "median" over per-request figures (llama.cpp's timings), "mean" from a metrics endpoint's sums and counts. */
-  statistic: external_exports.enum(["median", "mean"])
-});
-var engineReportedTimesSchema = external_exports.object({
-  source: external_exports.enum(["llama.cpp timings", "sglang metrics", "vllm metrics"]),
-  baseline: reportedEngineTimesSchema.nullable(),
-  candidate: reportedEngineTimesSchema.nullable()
-});
-
-// src/round/gpu-state-schema.ts
-var text2 = (max) => external_exports.string().max(max);
-var mib = external_exports.number().int().min(0).max(1e8);
-var MAX_GPU_PROCESSES = 256;
-var gpuSnapshotSchema = external_exports.object({
-  takenAt: text2(64),
-  /** Why nothing could be read (no nvidia-smi, a driver error, a timeout); null when it was read. */
-  error: text2(1e3).nullable(),
-  driverVersion: text2(64).nullable(),
-  cudaVersion: text2(64).nullable(),
-  gpus: external_exports.array(
-    external_exports.object({
-      index: external_exports.number().int().min(0).max(1024),
-      uuid: text2(128).nullable(),
-      name: text2(256),
-      memoryTotalMiB: mib.nullable(),
-      memoryUsedMiB: mib.nullable()
-    })
-  ).max(64),
-  /** Compute processes holding GPU memory, largest first. In a container nvidia-smi may list none even when memory is used. */
-  processes: external_exports.array(
-    external_exports.object({
-      gpuUuid: text2(128).nullable(),
-      pid: external_exports.number().int().min(0).nullable(),
-      name: text2(512),
-      usedMemoryMiB: mib.nullable()
-    })
-  ).max(MAX_GPU_PROCESSES),
-  processesError: text2(1e3).nullable()
-});
-var gpuStateSchema = external_exports.object({
-  /** True when the candidate started with the baseline's command and environment: the patch was the only difference. */
-  sameLaunch: external_exports.boolean(),
-  baseline: gpuSnapshotSchema.nullable(),
-  candidate: gpuSnapshotSchema.nullable()
-});
-
-// src/scoring/format-speedup.ts
-function formatTimes(value) {
-  if (value === null) return "\u2014";
-  return `${value.toFixed(Math.abs(value) >= 100 ? 1 : value !== 0 && Math.abs(value) < 0.01 ? 4 : 2)}\xD7`;
-}
-function formatScoreAgainstBar(value, bar2) {
-  for (let digits = 2; digits <= 6; digits++) {
-    const shown = value.toFixed(digits);
-    if (shown !== bar2.toFixed(digits) || value === bar2) return `${shown}\xD7`;
-  }
-  return `${value.toFixed(6)}\xD7`;
-}
-function formatBar(bar2) {
-  for (let digits = 2; digits <= 4; digits++) {
-    if (Number(bar2.toFixed(digits)) === bar2) return `${bar2.toFixed(digits)}\xD7`;
-  }
-  return `${bar2.toFixed(4)}\xD7`;
-}
-function formatPercent(fraction3) {
-  return `${Math.round(fraction3 * 1e3) / 10}%`;
-}
-function formatPercentAgainst(fraction3, limit) {
-  if (formatPercent(fraction3) !== formatPercent(limit) || fraction3 === limit) return formatPercent(fraction3);
-  for (let digits = 2; digits <= 6; digits++) {
-    const shown = (fraction3 * 100).toFixed(digits);
-    if (shown !== (limit * 100).toFixed(digits)) return `${shown}%`;
-  }
-  return `${(fraction3 * 100).toFixed(6)}%`;
-}
-
-// src/scoring/evaluate-gate.ts
-var GATE_MODES = ["interval-low", "noise-floor", "round-score"];
-var DEFAULT_MAX_UNSCORED = 0.1;
-var DEFAULT_MIN_PROMPTS = 10;
-var MIN_PROMPTS_FOR_INTERVAL = 5;
-function ruleOutcome(input2, settings, bar2) {
-  const score = input2.roundScore;
-  const shownBar = formatBar(bar2);
-  switch (settings.use) {
-    case "round-score": {
-      const passed = score >= bar2;
-      return { passed, statement: `round score ${formatScoreAgainstBar(score, bar2)} ${passed ? "\u2265" : "<"} ${shownBar}` };
-    }
-    case "interval-low": {
-      if (!input2.interval) {
-        return { passed: false, statement: `no interval to gate on with fewer than ${MIN_PROMPTS_FOR_INTERVAL} prompts (gate.use is interval-low)` };
-      }
-      const passed = input2.interval.low >= bar2;
-      return { passed, statement: `interval low ${formatScoreAgainstBar(input2.interval.low, bar2)} ${passed ? "\u2265" : "<"} ${shownBar}` };
-    }
-    case "noise-floor": {
-      if (!input2.noise) return { passed: false, statement: "gate.use is noise-floor but the round names no calibration (gate.calibration)" };
-      if (input2.noise.problems.length > 0) {
-        return { passed: false, statement: `the calibration does not fit this round: ${input2.noise.problems.join("; ")}` };
-      }
-      const passed = score >= bar2;
-      const floor = `${formatBar(settings.minRoundScore)} + noise floor ${formatPercent(input2.noise.floor)}`;
-      return { passed, statement: `round score ${formatScoreAgainstBar(score, bar2)} ${passed ? "\u2265" : "<"} ${shownBar} (${floor})` };
-    }
-  }
-}
-function evaluateGate(input2, settings) {
-  const bar2 = settings.use === "noise-floor" && input2.noise ? settings.minRoundScore * (1 + input2.noise.floor) : settings.minRoundScore;
-  const base = { ...settings, bar: bar2 };
-  const fail = (reasons2, rule2 = null) => ({ ...base, passed: false, reason: reasons2.join("; "), reasons: reasons2, rule: rule2 });
-  if (input2.infrastructureFailure) return fail([`the infrastructure failed, not the patch: ${input2.infrastructureFailure}`]);
-  if (input2.baselineFailure) return fail([`the baseline engine failed, not the patch: ${input2.baselineFailure}`]);
-  if (input2.roundScore === null) return fail([`no round score: ${input2.noScoreReason ?? "no prompt was measured"}`]);
-  const reasons = [];
-  if (input2.candidateFailure) reasons.push(`the candidate engine failed: ${input2.candidateFailure}`);
-  const compared = input2.promptsCompared;
-  if (compared > 0 && input2.unscored / compared > settings.maxUnscored) {
-    reasons.push(
-      `${input2.unscored} of ${compared} prompts (${formatPercentAgainst(input2.unscored / compared, settings.maxUnscored)}) were not scored (${input2.unscoredBreakdown}), more than gate.maxUnscored ${formatPercent(settings.maxUnscored)}`
-    );
-  }
-  if (compared < settings.minPrompts) {
-    reasons.push(`too few prompts for a verdict: ${compared} compared, gate.minPrompts is ${settings.minPrompts}`);
-  }
-  const rule = ruleOutcome(input2, settings, bar2);
-  if (!rule.passed) reasons.push(rule.statement);
-  if (reasons.length > 0) return fail(reasons, rule.statement);
-  return { ...base, passed: true, reason: rule.statement, reasons: [], rule: rule.statement };
-}
-
-// src/scorecard/scorecard-schema.ts
-var SCORECARD_SCHEMA_VERSION = 2;
-var PROMPT_STATUSES = ["scored", "below_tolerance", "diverged", "implausible", "zeroed", "excluded"];
-var text3 = (max) => external_exports.string().max(max);
-var MAX_LISTED_LEFT_OUT = 1e3;
-var count3 = external_exports.number().int().min(0).max(1e7);
-var finiteOrNull = external_exports.number().finite().nullable();
-var ratioOrNull2 = external_exports.number().finite().min(0).nullable();
-var fraction = external_exports.number().finite().min(0).max(1);
-var MAX_LISTED_OVERLAY_PATHS = 50;
-var engineSideSchema = external_exports.object({
-  /** speedgate's count when settings.tokenizer is set, else the engine's (bounded by the bytes it streamed). */
-  outputTokens: count3.nullable(),
-  /** The engine's own usage.completion_tokens, recorded whoever counted. */
-  claimedTokens: count3.nullable().optional(),
-  ttftMs: finiteOrNull,
-  e2eMs: finiteOrNull,
-  finishReason: text3(64).nullable(),
-  error: text3(2e3).nullable()
-});
-var promptRunSchema = external_exports.object({
-  status: external_exports.enum(PROMPT_STATUSES),
-  reason: text3(2e3).nullable(),
-  /** False when the candidate was never sent the prompt in this run (it had failed before). */
-  candidateAttempted: external_exports.boolean(),
-  comparedTokens: count3.nullable(),
-  baselineTokens: count3.nullable(),
-  candidateTokens: count3.nullable(),
-  baselineMs: external_exports.number().finite().min(0).nullable(),
-  candidateMs: external_exports.number().finite().min(0).nullable()
-});
-var promptResultSchema = external_exports.object({
-  id: text3(256),
-  status: external_exports.enum(PROMPT_STATUSES),
-  score: ratioOrNull2,
-  speedup: ratioOrNull2,
-  comparedTokens: count3.nullable(),
-  reason: text3(2e3).nullable(),
-  /** Common start of the two answers over the compared length k; null when not compared. */
-  agreement: fraction.nullable().optional(),
-  agreedTokens: count3.nullable().optional(),
-  /** The first run's answers, for the card's per-prompt columns. */
-  baseline: engineSideSchema.nullable(),
-  candidate: engineSideSchema.nullable(),
-  runs: external_exports.array(promptRunSchema).max(100)
-});
-var answerVariationSchema = external_exports.object({
-  promptsCompared: count3,
-  promptsVaried: count3,
-  explained: external_exports.array(
-    external_exports.object({
-      id: text3(256),
-      run: external_exports.number().int().min(1).max(100),
-      status: external_exports.enum(["below_tolerance", "diverged"]),
-      candidateTokens: count3.nullable(),
-      baselineMin: count3,
-      baselineMax: count3,
-      baselinePartsAt: count3.nullable()
-    })
-  ).max(1e5)
-});
-var failureSchema = external_exports.object({
-  engine: external_exports.enum(["baseline", "candidate"]),
-  stage: external_exports.enum(["patch", "build", "startup", "benchmark"]),
-  kind: external_exports.enum(FAILURE_KINDS),
-  label: text3(200),
-  summary: text3(2e3),
-  hint: text3(4e3),
-  exitCode: external_exports.number().int().nullable(),
-  signal: text3(32).nullable(),
-  logTail: external_exports.array(text3(4e3)).max(2e3),
-  run: external_exports.number().int().min(1).nullable().optional()
-});
-var sha = external_exports.string().regex(/^[0-9a-f]{40}$/);
-var cardCommitSideSchema = external_exports.object({
-  /** The commit this engine runs: the base, or the head (merged onto the base). */
-  commit: sha,
-  /** The image this engine ran (runtime: docker): the engine image with the overlay and build on top. */
-  imageId: text3(256).nullable(),
-  /** Files the overlay changed in the image's checkout; null with a worktree (runtime: process) or a cached baseline. */
-  overlayFiles: count3.nullable(),
-  /** The first of them, for the card. */
-  overlayPaths: external_exports.array(text3(1024)).max(MAX_LISTED_OVERLAY_PATHS),
-  /** How long the overlay build took; null when none ran (a cache hit, nothing to change). */
-  overlayMs: finiteOrNull,
-  /** The baseline image cached per base commit: hit, miss, or none (the image was at the base already); null for the candidate, runtime: process and source.cacheBaseline: false. */
-  cache: external_exports.enum(["hit", "miss", "none"]).nullable(),
-  /** Changed files outside source.paths, never applied. */
-  leftOut: count3,
-  build: external_exports.object({
-    ran: external_exports.boolean(),
-    /** Why it ran or did not: "sgl-kernel/csrc/gemm.cu changed", "no compiled path changed". */
-    reason: text3(1e3),
-    ms: finiteOrNull,
-    /** Whether the runner's build cache volume held an earlier build (warm) or was empty (cold); null without source.buildCache. */
-    cache: external_exports.enum(["warm", "cold"]).nullable(),
-    /** source.buildCacheHit matched the build's output; null when it is not configured or no build ran. */
-    hit: external_exports.boolean().nullable()
-  })
-});
-var cardCommitsSchema = external_exports.object({
-  base: sha,
-  head: sha,
-  /** Where the pull request's diff starts; the base itself when the head is up to date with it. */
-  mergeBase: sha,
-  /** The engine image both engines were made from (runtime: docker). */
-  image: text3(512).nullable(),
-  /** The commit of the image's source checkout. */
-  imageRevision: sha.nullable(),
-  /** Where it was read: `label org.opencontainers.image.revision`, `file /sgl-workspace/sglang/.git/HEAD`, `config`. */
-  imageRevisionFrom: text3(600).nullable(),
-  baseline: cardCommitSideSchema.nullable(),
-  candidate: cardCommitSideSchema.nullable()
-});
-var cardCalibrationSchema = external_exports.object({
-  measuredAt: text3(64),
-  engine: text3(128),
-  runner: text3(256).nullable(),
-  gpu: text3(512).nullable(),
-  baselineImage: text3(512).nullable(),
-  baselineImageId: text3(256).nullable(),
-  promptsHash: text3(128),
-  settings: calibrationSettingsSchema,
-  /** The A/A round scores. */
-  scores: external_exports.array(external_exports.number().finite().gt(0)).min(MIN_CALIBRATION_ROUNDS).max(1e3),
-  noiseFloor: external_exports.number().finite().min(0),
-  detectableSpeedup: external_exports.number().finite(),
-  /** Why it does not fit this round; any one keeps the gate closed. */
-  problems: external_exports.array(text3(1e3)).max(20),
-  /** Differences that do not keep the gate closed, such as another runner with the same GPU. */
-  notes: external_exports.array(text3(1e3)).max(20)
-});
-var docsBaseUrlSchema = external_exports.string().max(512).regex(/^https:\/\/[A-Za-z0-9.-]+(?::\d+)?\/[A-Za-z0-9._~%/+-]*\/docs\/troubleshooting\/$/, {
-  error: "expected an https URL ending in /docs/troubleshooting/"
-});
-var scorecardSchema = external_exports.object({
-  schemaVersion: external_exports.literal(SCORECARD_SCHEMA_VERSION),
-  speedgateVersion: text3(64),
-  createdAt: text3(64),
-  engine: text3(128),
-  roundScore: finiteOrNull,
-  scoreInterval: external_exports.object({ low: external_exports.number().finite(), high: external_exports.number().finite(), confidence: external_exports.number().gt(0).lt(1) }).nullable(),
-  runs: external_exports.object({
-    completed: external_exports.number().int().min(0).max(100),
-    scores: external_exports.array(ratioOrNull2).max(100)
-  }),
-  promptsScored: count3,
-  promptsTotal: count3,
-  belowTolerance: count3,
-  /** Prompts whose candidate gave another answer than the baseline within settings.agreementTokens. */
-  diverged: count3,
-  /** Prompts whose candidate claimed more tokens than its stream could hold. */
-  implausible: count3,
-  zeroedTotal: count3,
-  /** Compared prompts that scored nothing, whatever the reason; the gate allows at most gate.maxUnscored of them. */
-  unscored: count3,
-  excluded: count3,
-  /** Median over compared prompts of their agreement. */
-  medianAgreement: fraction.nullable().optional(),
-  tokenCountsEstimated: external_exports.boolean(),
-  settings: external_exports.object({
-    requestIntervalMs: external_exports.number().min(0),
-    arrival: external_exports.enum(["fixed", "poisson"]),
-    thinking: external_exports.boolean(),
-    contextLimit: count3,
-    maxTokens: count3,
-    tolerance: external_exports.number().gt(0).lte(1),
-    model: text3(256),
-    /** The answers must agree on this many first tokens; 0: not checked. */
-    agreementTokens: count3.optional(),
-    /** sha256 of the tokenizer.json speedgate counted with; null: the engines' own counts, bounded by the bytes they streamed. */
-    tokenizer: text3(128).nullable().optional(),
-    runs: external_exports.number().int().min(1).max(100)
-  }),
-  provenance: external_exports.object({
-    imageDigest: text3(256).nullable(),
-    baselineImage: text3(512).nullable(),
-    baselineImageId: text3(256).nullable(),
-    patchHash: text3(128).nullable(),
-    configHash: text3(128).nullable(),
-    promptsHash: text3(128).nullable(),
-    runner: text3(256).nullable(),
-    gpu: text3(512).nullable()
-  }),
-  gate: external_exports.object({
-    minRoundScore: external_exports.number().gt(0),
-    use: external_exports.enum(GATE_MODES),
-    maxUnscored: external_exports.number().min(0).lt(1),
-    minPrompts: external_exports.number().int().min(1).max(1e7),
-    bar: external_exports.number().gt(0),
-    passed: external_exports.boolean(),
-    reason: text3(8e3),
-    reasons: external_exports.array(text3(4e3)).max(20),
-    rule: text3(4e3).nullable(),
-    calibration: cardCalibrationSchema.nullable()
-  }),
-  failure: failureSchema.nullable(),
-  /** Where the round came from; filled by the action, informative only (the app never trusts it). */
-  source: external_exports.object({
-    repository: text3(256).nullable(),
-    pullRequest: external_exports.number().int().min(1).nullable(),
-    headSha: text3(64).nullable(),
-    runId: text3(64).nullable(),
-    runUrl: text3(1024).nullable(),
-    /**
-     * Set when the workflow's patch-paths limited the pull request's diff: its globs and the changed
-     * files they left out, which were never built or measured. Optional, so older cards still read.
-     */
-    patchFilter: external_exports.object({ globs: external_exports.array(text3(512)).max(200), leftOut: external_exports.array(text3(1024)).max(MAX_LISTED_LEFT_OUT), leftOutTotal: count3 }).nullable().optional()
-  }).nullable(),
-  /** Base/head mode (a pull request scored against its own base); absent or null in the fixed-baseline mode. Optional, so older cards still read. */
-  commits: cardCommitsSchema.nullable().optional(),
-  /** Set on a shard's card; a merged card has null. */
-  shard: external_exports.object({ index: external_exports.number().int().min(1), count: external_exports.number().int().min(1) }).nullable(),
-  /** 1 when this card was converted from a version-1 card, which kept no times at k: its prompt scores are that card's. */
-  convertedFrom: external_exports.literal(1).nullable(),
-  prompts: external_exports.array(promptResultSchema).max(1e5),
-  /** TTFT, TPOT, ITL and throughput of both engines at equal length; null when nothing was scored. */
-  metrics: roundMetricsSchema.nullable(),
-  /** The engines' own prompt and decode times (queueing excluded), where they report them; absent on older cards. */
-  engineTimes: engineReportedTimesSchema.nullable().optional(),
-  /** With bench.runs ≥ 2: how often the baseline answered a prompt differently in different runs; absent on older cards. */
-  answerVariation: answerVariationSchema.nullable().optional(),
-  /** nvidia-smi's view before each engine started. */
-  gpuState: gpuStateSchema.nullable(),
-  docsBaseUrl: docsBaseUrlSchema.nullable()
-});
-
-// src/commits/plan-commit-change.ts
-async function planCommitChange(repoDir, from, to, source, signal) {
-  const changed = from === to ? [] : await listChangedFiles(repoDir, from, to, signal);
-  const applied = createPathFilter(source.paths);
-  const compiled = source.compiledPaths.length > 0 ? createPathFilter(source.compiledPaths) : () => false;
-  return {
-    from,
-    to,
-    files: changed.filter((file2) => applied(file2.path)),
-    leftOut: changed.filter((file2) => !applied(file2.path)).map((file2) => file2.path),
-    compiled: changed.filter((file2) => compiled(file2.path)).map((file2) => file2.path)
-  };
-}
-async function diffOfChange(repoDir, change, signal) {
-  if (change.files.length === 0) return Buffer.alloc(0);
-  return await diffCommits(repoDir, change.from, change.to, change.files.map((file2) => file2.path), signal);
-}
-function named(paths) {
-  const shown = paths.slice(0, 3).join(", ");
-  return paths.length > 3 ? `${shown} and ${paths.length - 3} more` : shown;
-}
-function decideBuilds(base, head) {
-  const candidate = head.compiled.length > 0 ? { run: true, reason: `the pull request changes compiled code (${named(head.compiled)})` } : { run: false, reason: "the pull request changes no compiled path" };
-  let baseline;
-  if (base && base.compiled.length > 0) baseline = { run: true, reason: `compiled code changed between the image's commit and the base (${named(base.compiled)})` };
-  else if (candidate.run) baseline = { run: true, reason: "the candidate builds, so the baseline is built by the same commands" };
-  else baseline = { run: false, reason: base ? "no compiled path changed between the image's commit and the base, and the pull request changes none" : "the pull request changes no compiled path" };
-  return { baseline, candidate };
-}
-function describeCommitSide(commit, change, build) {
-  return {
-    commit,
-    imageId: null,
-    overlayFiles: change ? change.files.length : null,
-    overlayPaths: change ? change.files.slice(0, MAX_LISTED_OVERLAY_PATHS).map((file2) => file2.path) : [],
-    overlayMs: null,
-    cache: null,
-    leftOut: change ? change.leftOut.length : 0,
-    build: { ran: false, reason: build.reason, ms: null, cache: null, hit: null }
-  };
-}
-
-// src/failure/image-base-mismatch.ts
-var IMAGE_BASE_MISMATCH_LABEL = "the engine image cannot be brought to the base commit (the image, not the engine or the patch)";
-var IMAGE_BASE_MISMATCH_HINT = "The baseline is the image's source checkout brought to the pull request's base, so the image must be built from a commit at or before the base on the same history: use an image of the base branch (a nightly or per-commit image of main), check source.revision (where the image's commit is read), and make sure the runner's clone has the image's commit (actions/checkout with fetch-depth: 0). Nothing of the pull request was run.";
-function imageBaseMismatch(facts) {
-  const revision = facts.imageRevision ? facts.imageRevision.slice(0, 12) : "an unknown commit";
-  return {
-    engine: "baseline",
-    stage: "patch",
-    kind: "image_base_mismatch",
-    label: IMAGE_BASE_MISMATCH_LABEL,
-    summary: `${facts.image} (source at ${revision}) cannot be brought to the base ${facts.base.slice(0, 12)}: ${facts.reason}`.slice(0, 2e3),
-    hint: IMAGE_BASE_MISMATCH_HINT,
-    exitCode: null,
-    signal: null,
-    logTail: facts.logTail ?? []
-  };
-}
-
-// src/docker/read-image-revision.ts
-import { posix as posix2 } from "node:path";
-
-// src/git/resolve-commit.ts
-async function findRepositoryRoot(dir) {
-  try {
-    return await gitText(dir, ["rev-parse", "--show-toplevel"]);
-  } catch (error62) {
-    if (error62 instanceof GitError && error62.exitCode !== null) return null;
-    throw error62;
-  }
-}
-async function resolveCommit(repoDir, revision, signal) {
-  if (revision.trim() === "" || revision.startsWith("-")) return null;
-  const { stdout, exitCode } = await runGit(repoDir, ["rev-parse", "--quiet", "--verify", "--end-of-options", `${revision}^{commit}`], {
-    okExitCodes: [1, 128],
-    ...signal ? { signal } : {}
-  });
-  const sha2 = stdout.toString("utf8").trim();
-  return exitCode === 0 && /^[0-9a-f]{40}$/.test(sha2) ? sha2 : null;
-}
-
-// src/docker/read-image-revision.ts
-var MAX_REVISION_FILE_BYTES = 1024 * 1024;
-function describeSource(source) {
-  if ("label" in source) return `label ${source.label}`;
-  if ("file" in source) return `file ${source.file}${source.pattern ? ` (pattern ${source.pattern})` : ""}`;
-  return "source.revision.commit in the round config";
-}
-async function followGitRef(docker, request3, headPath, ref) {
-  const gitDir = posix2.dirname(headPath);
-  const read = async (path) => {
-    try {
-      return (await readImageFile(docker, { imageId: request3.imageId, path, labels: request3.labels, maxBytes: MAX_REVISION_FILE_BYTES, what: `source.revision: ${path}` })).toString("utf8");
-    } catch {
-      return null;
-    }
-  };
-  const loose = await read(posix2.join(gitDir, ref));
-  if (loose?.trim()) return loose.trim();
-  const packed = await read(posix2.join(gitDir, "packed-refs"));
-  const line = packed?.split("\n").find((entry) => entry.endsWith(` ${ref}`));
-  if (line) return line.split(" ")[0] ?? "";
-  throw new Error(`${headPath} names ${ref}, which is neither in ${gitDir}/${ref} nor in ${gitDir}/packed-refs`);
-}
-async function readWritten(docker, request3) {
-  const { source } = request3;
-  if ("commit" in source) return source.commit;
-  if ("label" in source) {
-    const info = await docker.getImage(request3.imageId).inspect();
-    const value = info.Config.Labels?.[source.label];
-    if (!value) throw new Error(`the image has no label ${source.label} (set source.revision to where the image's commit is written)`);
-    return value.trim();
-  }
-  const text5 = (await readImageFile(docker, { imageId: request3.imageId, path: source.file, labels: request3.labels, maxBytes: MAX_REVISION_FILE_BYTES, what: `source.revision: ${source.file}` })).toString("utf8");
-  if (source.pattern) {
-    const match = new RegExp(source.pattern, "m").exec(text5);
-    if (!match?.[1]) throw new Error(`${source.file} in the image has nothing matching ${source.pattern} (its first group is the commit)`);
-    return match[1];
-  }
-  const head = text5.trim();
-  const ref = /^ref:\s*(\S+)$/.exec(head)?.[1];
-  return ref ? await followGitRef(docker, request3, source.file, ref) : head;
-}
-async function readImageRevision(docker, request3) {
-  const from = describeSource(request3.source);
-  const fail = (reason, revision = null) => new EngineFailureError(imageBaseMismatch({ image: request3.image, imageRevision: revision, base: request3.base, reason }));
-  let written;
-  try {
-    written = await readWritten(docker, request3);
-  } catch (error62) {
-    throw fail(`its commit could not be read from ${from}: ${error62.message}`);
-  }
-  if (!/^[0-9a-f]{7,40}$/i.test(written)) throw fail(`${from} says ${JSON.stringify(written.slice(0, 80))}, which is not a commit SHA`);
-  const commit = await resolveCommit(request3.repoDir, written.toLowerCase(), request3.signal);
-  if (!commit) {
-    throw fail(
-      `the image's commit ${written} (from ${from}) is not in the repository at ${request3.repoDir}, so nothing can say how it leads to the base (fetch the full history: actions/checkout with fetch-depth: 0, or git fetch origin ${written})`,
-      /^[0-9a-f]{40}$/i.test(written) ? written.toLowerCase() : null
-    );
-  }
-  return { commit, from };
-}
-
-// src/docker/run-build-container.ts
-var BUILD_MARKER = "speedgate-build:";
-var CACHE_STAMP = ".speedgate-build-cache";
-var BUILD_SOURCE_MISSING_EXIT = 66;
-function shellQuote(argument) {
-  return `'${argument.replaceAll("'", `'"'"'`)}'`;
-}
-function buildScript(commands) {
-  const lines2 = [
-    `cd "$1" 2>/dev/null || { echo "${BUILD_MARKER} the source folder $1 does not exist in the image (candidate.sourceDir)"; exit ${BUILD_SOURCE_MISSING_EXIT}; }`,
-    'if [ -n "$2" ]; then',
-    '  export SPEEDGATE_BUILD_CACHE="$2" SPEEDGATE_BUILD_CACHE_READONLY="$3"',
-    `  if [ -e "$2/${CACHE_STAMP}" ]; then echo "${BUILD_MARKER} cache warm"; else echo "${BUILD_MARKER} cache cold"; fi`,
-    "fi"
-  ];
-  for (const command of commands) {
-    const shown = command.join(" ").replaceAll("'", "");
-    lines2.push(`echo ${shellQuote(`${BUILD_MARKER} running ${shown}`)}`, `${command.map(shellQuote).join(" ")} || exit $?`);
-  }
-  lines2.push(`if [ -n "$2" ] && [ "$3" != "1" ]; then touch "$2/${CACHE_STAMP}" 2>/dev/null || true; fi`);
-  return lines2.join("\n");
-}
-async function ensureVolume(docker, name) {
-  try {
-    await docker.getVolume(name).inspect();
-  } catch (error62) {
-    if (dockerStatusCode(error62) !== 404) throw error62;
-    await docker.createVolume({ Name: name, Labels: { "speedgate.build-cache": "true" } });
-  }
-}
-async function runBuildContainer(docker, request3) {
-  const started = performance.now();
-  let cacheState = null;
-  let hit = request3.hitPattern ? false : null;
-  const log = new LogRingBuffer({ maxLines: 200 }, (line) => {
-    request3.logger.debug(`[${request3.label}] ${line}`);
-    if (cacheState === null && line === `${BUILD_MARKER} cache warm`) cacheState = "warm";
-    if (cacheState === null && line === `${BUILD_MARKER} cache cold`) cacheState = "cold";
-    if (request3.hitPattern?.test(line) && !line.startsWith(BUILD_MARKER)) hit = true;
-  });
-  if (request3.cache) await ensureVolume(docker, request3.cache.volume);
-  const image = await docker.getImage(request3.imageId).inspect();
-  const container = await createContainerWithinDiskLimit(docker, {
-    Image: request3.imageId,
-    Entrypoint: ["/bin/sh", "-c", buildScript(request3.commands), "speedgate-build", request3.sourceDir, request3.cache?.target ?? "", request3.cache?.readOnly ? "1" : "0"],
-    Cmd: [],
-    Labels: request3.containerLabels,
-    Tty: false,
-    HostConfig: {
-      NetworkMode: request3.networkMode,
-      ...hardenContainer(request3.docker),
-      // A build has its own IPC namespace whatever the engines share.
-      IpcMode: "private",
-      ...containerResourceLimits(request3.limits),
-      AutoRemove: false,
-      ...request3.cache ? { Mounts: [{ Type: "volume", Source: request3.cache.volume, Target: request3.cache.target, ReadOnly: request3.cache.readOnly }] } : {}
-    }
-  }, (error62) => request3.logger.debug(`docker: ${request3.label}: the daemon cannot limit the build's writable layer (${error62.message}); building without the limit`));
-  let timedOut = false;
-  const kill = () => {
-    void container.kill().catch(() => void 0);
-  };
-  const timer = setTimeout(() => {
-    timedOut = true;
-    kill();
-  }, request3.timeoutS * 1e3);
-  request3.signal.addEventListener("abort", kill, { once: true });
-  try {
-    const stream = await container.attach({ stream: true, stdout: true, stderr: true });
-    const demuxer = new DockerStreamDemuxer((name, payload) => log.write(name, payload));
-    const drained = (async () => {
-      for await (const chunk of stream) demuxer.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
-    })().catch(() => void 0);
-    if (request3.signal.aborted) return { status: "cancelled" };
-    await container.start();
-    const result = await container.wait();
-    await drained;
-    log.end();
-    const lines2 = log.snapshot();
-    if (request3.signal.aborted) return { status: "cancelled" };
-    if (timedOut) return { status: "timed_out", lines: lines2 };
-    if (result.StatusCode !== 0) return { status: "failed", exitCode: result.StatusCode ?? null, lines: lines2 };
-    const config2 = { ...image.Config, Entrypoint: image.Config.Entrypoint ?? [], Cmd: image.Config.Cmd ?? [], Labels: { ...image.Config.Labels, ...request3.imageLabels } };
-    const [repo, tag] = splitTag(request3.tag);
-    const committed = await new Promise((resolve5, reject) => {
-      docker.modem.dial(
-        {
-          path: "/commit?",
-          method: "POST",
-          statusCodes: { 200: true, 201: true, 404: "no such container", 500: "server error" },
-          options: { _query: { container: container.id, repo, tag }, _body: config2 }
-        },
-        (error62, data) => {
-          if (error62) return reject(error62 instanceof Error ? error62 : new Error(`docker: commit failed: ${JSON.stringify(error62)}`));
-          const id = typeof data === "object" && data !== null ? data.Id : void 0;
-          resolve5(typeof id === "string" ? { Id: id } : {});
-        }
+    const content = promptContentKey(parsed.data) ?? "";
+    const sameContent = seenContent.get(content);
+    if (sameContent !== void 0) {
+      problems.push(
+        `line ${lineNumber}: prompt ${describeValue(parsed.data.id)} sends the same ${parsed.data.messages ? "messages" : "prompt"} as line ${sameContent}; an engine that caches answers would answer it from memory, so each prompt must differ`
       );
-    });
-    if (!committed.Id) throw new Error(`docker: committing the ${request3.label} returned no image ID`);
-    return { status: "built", imageId: committed.Id, ms: performance.now() - started, cache: request3.cache ? cacheState : null, hit, lines: lines2 };
-  } finally {
-    clearTimeout(timer);
-    request3.signal.removeEventListener("abort", kill);
-    await container.remove({ force: true, v: false }).catch((error62) => {
-      if (dockerStatusCode(error62) !== 404) request3.logger.warn(`docker: could not remove the ${request3.label} container: ${error62.message}`);
-    });
-  }
-}
-function splitTag(reference) {
-  const colon = reference.lastIndexOf(":");
-  return colon > reference.lastIndexOf("/") ? [reference.slice(0, colon), reference.slice(colon + 1)] : [reference, "latest"];
-}
-
-// src/docker/run-image-build.ts
-import { Readable } from "node:stream";
-var STEP_CONTAINER_WAIT_MS = 3e3;
-async function waitUntilGone(container, timeoutMs) {
-  const deadline = performance.now() + timeoutMs;
-  while (performance.now() < deadline) {
-    try {
-      await container.inspect();
-    } catch {
-      return true;
+      return;
     }
-    await new Promise((resolve5) => setTimeout(resolve5, 50));
-  }
-  return false;
-}
-async function removeBuildLeftovers(docker, result, logger) {
-  const created = [...result.createdImages];
-  if (result.stepContainer) {
-    const container = docker.getContainer(result.stepContainer);
-    if (!await waitUntilGone(container, STEP_CONTAINER_WAIT_MS)) await container.remove({ force: true }).catch(() => void 0);
-    if (result.lastStepImage) {
-      const parent = result.lastStepImage;
-      const children = (await docker.listImages({ all: true })).filter((image) => image.ParentId.replace(/^sha256:/, "").startsWith(parent));
-      for (const child of children) {
-        const details = await docker.getImage(child.Id).inspect();
-        if (details.Container?.startsWith(result.stepContainer)) created.push(child.Id);
-      }
-    }
-  }
-  for (const id of [...new Set(created)].reverse()) {
-    try {
-      await docker.getImage(id).remove({ noprune: true });
-    } catch (error62) {
-      logger.debug(`docker: kept build step image ${id}: ${error62.message}`);
-    }
-  }
-}
-function isVanishedCacheError(error62) {
-  return /failed to get digest sha256:\w+: open \S+: no such file or directory|No such image: sha256:/i.test(error62);
-}
-async function runImageBuild(docker, request3) {
-  const first = await runImageBuildOnce(docker, request3);
-  if (first.status !== "failed" || first.stream.error === null || !isVanishedCacheError(first.stream.error)) return first;
-  request3.logger.info(`docker: ${request3.label}: a cached build step was removed by another build meanwhile (${first.stream.error}); building again`);
-  return await runImageBuildOnce(docker, request3);
-}
-async function runImageBuildOnce(docker, request3) {
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort(new Error(`build exceeded ${request3.timeoutS} s`));
-  }, request3.timeoutS * 1e3);
-  const onCancel = () => controller.abort(request3.signal.reason);
-  request3.signal.addEventListener("abort", onCancel, { once: true });
-  try {
-    if (request3.signal.aborted) return { status: "cancelled" };
-    const file2 = "archive" in request3.context ? Readable.from([request3.context.archive]) : { context: request3.context.dir, src: request3.context.entries };
-    const stream = await docker.buildImage(file2, {
-      t: request3.tag,
-      dockerfile: request3.dockerfile,
-      buildargs: request3.buildArgs,
-      labels: request3.labels,
-      ...request3.limits,
-      ...request3.networkMode ? { networkmode: request3.networkMode } : {},
-      rm: true,
-      forcerm: true,
-      abortSignal: controller.signal
-    });
-    const result = await followBuildStream(stream, request3.logger, { label: request3.label, tailLines: 200 });
-    if (timedOut || request3.signal.aborted || result.error !== null || result.interrupted !== null) {
-      await removeBuildLeftovers(docker, result, request3.logger);
-    }
-    if (timedOut) return { status: "timed_out", lines: result.lines };
-    if (request3.signal.aborted) return { status: "cancelled" };
-    if (result.error !== null) return { status: "failed", stream: result };
-    if (result.interrupted !== null) throw new Error(`the build stream broke off: ${result.interrupted}`);
-    const imageId = (await docker.getImage(request3.tag).inspect()).Id;
-    return { status: "built", imageId, stream: result };
-  } catch (error62) {
-    if (timedOut) return { status: "timed_out", lines: [] };
-    if (request3.signal.aborted) return { status: "cancelled" };
-    throw new Error(`${request3.label}: the Docker build request failed: ${error62.message}`, { cause: error62 });
-  } finally {
-    clearTimeout(timer);
-    request3.signal.removeEventListener("abort", onCancel);
-  }
-}
-
-// src/docker/prepare-commit-images.ts
-var LABEL_BASELINE_KEY = "speedgate.baseline.key";
-var LABEL_BASELINE_BASE = "speedgate.baseline.base";
-var LABEL_BASELINE_ENGINE_IMAGE = "speedgate.baseline.engine-image";
-var BASELINE_FORMAT = 1;
-var sha2562 = (text5) => createHash3("sha256").update(text5).digest("hex");
-function buildStepFailure(role, outcome, timeoutS) {
-  if (outcome.status === "cancelled") {
-    return new EngineFailureError(buildFailure({ role, stage: "build", kind: "cancelled", label: "cancelled", summary: `the ${role} build was cancelled`, logTail: [] }));
-  }
-  if (outcome.status === "timed_out") {
-    return new EngineFailureError(
-      buildFailure({ role, stage: "build", kind: "build_timeout", label: `the build did not finish within ${timeoutS} s`, summary: `build.timeoutS (${timeoutS} s) ended the ${role} build (source.build)`, logTail: outcome.lines })
-    );
-  }
-  const last = outcome.lines.filter((line) => line.trim() !== "").pop();
-  return new EngineFailureError({
-    ...buildFailure({
-      role,
-      stage: "build",
-      kind: "build_error",
-      label: "the build of compiled code failed (source.build)",
-      summary: `${role} build exited with code ${outcome.exitCode ?? "unknown"}${last ? `: ${last}` : ""}`.slice(0, 2e3),
-      logTail: outcome.lines
-    }),
-    exitCode: outcome.exitCode,
-    hint: "A source.build command failed in the engine image brought to this commit. Run the same commands in a container of the image (with the cache volume mounted at source.buildCache) to reproduce; the build's last lines are below."
+    seen.set(parsed.data.id, lineNumber);
+    seenContent.set(content, lineNumber);
+    prompts.push(parsed.data);
   });
+  if (problems.length > 0) throw ConfigError.fromProblems(problems.slice(0, 20), source);
+  if (prompts.length === 0) throw new ConfigError(`${source}: expected at least one prompt, got an empty file`);
+  return prompts;
 }
-var CommitImages = class {
-  constructor(host) {
-    this.host = host;
-    const { config: config2 } = host.round;
-    this.report = { image: config2.baseline.image ?? null, imageId: null, imageRevision: null, imageRevisionFrom: null, baseline: null, candidate: null };
-  }
-  host;
-  plan = null;
-  report;
-  sourceReport() {
-    return this.report;
-  }
-  get source() {
-    return this.host.round.config.source;
-  }
-  get sourceDir() {
-    const dir = this.host.round.config.candidate.sourceDir;
-    if (!dir) throw new Error("docker runtime: scoring commits needs candidate.sourceDir");
-    return dir;
-  }
-  /** The engine image brought to the base: from the cache when an earlier round made it for this base. */
-  async prepareBaseline(engineImageId, signal) {
-    const { docker, commits, context } = this.host;
-    const image = this.report.image ?? engineImageId;
-    this.report.imageId = engineImageId;
-    const revision = await readImageRevision(docker, {
-      imageId: engineImageId,
-      image,
-      source: this.source.revision,
-      repoDir: commits.repoDir,
-      base: commits.base,
-      labels: makeResourceLabels(context.runId, "baseline"),
-      signal
-    });
-    this.report.imageRevision = revision.commit;
-    this.report.imageRevisionFrom = revision.from;
-    if (!await isAncestor(commits.repoDir, revision.commit, commits.base, signal)) {
-      throw new EngineFailureError(
-        imageBaseMismatch({
-          image,
-          imageRevision: revision.commit,
-          base: commits.base,
-          reason: `the image's commit ${revision.commit.slice(0, 12)} is not an ancestor of the base ${commits.base.slice(0, 12)}: the image was built from a commit the base does not contain (a newer main, another branch or a release branch)`
-        })
-      );
-    }
-    const baseChange = await planCommitChange(commits.repoDir, revision.commit, commits.base, this.source, signal);
-    const head = await planCommitChange(commits.repoDir, commits.mergeBase, commits.head, this.source, signal);
-    const builds = decideBuilds(baseChange, head);
-    this.plan = { engineImageId, head, builds };
-    const report = describeCommitSide(commits.base, baseChange, builds.baseline);
-    this.report.baseline = report;
-    if (baseChange.files.length === 0 && !builds.baseline.run) {
-      context.logger.info(`docker: the image's source is at the base ${commits.base.slice(0, 12)} already; the baseline is the image itself`);
-      report.cache = "none";
-      report.imageId = engineImageId;
-      return { role: "baseline", imageId: engineImageId, patchHash: null };
-    }
-    const key = sha2562(
-      JSON.stringify({
-        format: BASELINE_FORMAT,
-        engineImageId,
-        imageRevision: revision.commit,
-        base: commits.base,
-        sourceDir: this.sourceDir,
-        paths: this.source.paths,
-        build: builds.baseline.run ? { commands: this.source.build, cache: this.source.buildCache ?? null } : null
-      })
-    );
-    const tag = `speedgate-baseline:${this.host.round.config.engine.toLowerCase().replace(/[^a-z0-9_.-]+/g, "-").slice(0, 40) || "engine"}-${commits.base.slice(0, 12)}-${key.slice(0, 12)}`;
-    const cached2 = this.source.cacheBaseline ? await this.findCached(tag, key) : null;
-    if (cached2) {
-      context.logger.info(`docker: baseline for the base ${commits.base.slice(0, 12)} found in the cache: ${tag} (${cached2.slice(0, 19)})`);
-      report.cache = "hit";
-      report.overlayFiles = null;
-      report.imageId = cached2;
-      if (builds.baseline.run) report.build = { ...report.build, ran: false, reason: `${builds.baseline.reason}; built by an earlier round (cached baseline)` };
-      return { role: "baseline", imageId: cached2, patchHash: null };
-    }
-    report.cache = this.source.cacheBaseline ? "miss" : null;
-    const labels = this.source.cacheBaseline ? {
-      [LABEL_RUN_ID]: `baseline-${key.slice(0, 16)}`,
-      [LABEL_ROLE]: "baseline",
-      [LABEL_CREATED]: (/* @__PURE__ */ new Date()).toISOString(),
-      [LABEL_BASELINE_KEY]: key,
-      [LABEL_BASELINE_BASE]: commits.base,
-      [LABEL_BASELINE_ENGINE_IMAGE]: engineImageId,
-      "org.opencontainers.image.revision": commits.base
-    } : { ...makeResourceLabels(context.runId, "baseline"), [LABEL_ROLE]: ROLE_RUN_BASELINE, "org.opencontainers.image.revision": commits.base };
-    const finalTag = this.source.cacheBaseline ? tag : `speedgate-baseline-run:${context.runId.toLowerCase().replace(/[^a-z0-9_.-]+/g, "-")}`;
-    let imageId = engineImageId;
-    if (baseChange.files.length > 0) {
-      const { [LABEL_BASELINE_KEY]: _key, ...overlayLabels } = labels;
-      imageId = await this.buildBaseOverlay(engineImageId, baseChange, revision.commit, finalTag, builds.baseline.run ? overlayLabels : labels, signal);
-    }
-    if (builds.baseline.run) imageId = await this.runBuild("baseline", imageId, finalTag, labels, false, signal);
-    report.imageId = imageId;
-    return { role: "baseline", imageId, patchHash: null };
-  }
-  /** The baseline with the pull request's change applied, and built when it changes compiled code. */
-  async prepareCandidate(baselineImageId, signal) {
-    const plan = this.plan;
-    if (!plan) throw new Error("docker runtime: the candidate of a commit round is prepared after its baseline");
-    const { commits, context, round } = this.host;
-    const report = describeCommitSide(commits.head, plan.head, plan.builds.candidate);
-    this.report.candidate = report;
-    const patch = await diffOfChange(commits.repoDir, plan.head, signal);
-    const patchHash = patch.length > 0 ? sha2562(patch) : null;
-    const postPatch = round.config.candidate.postPatch;
-    if (patch.length === 0 && postPatch.length === 0 && !plan.builds.candidate.run) {
-      report.imageId = baselineImageId;
-      return { role: "candidate", imageId: baselineImageId, patchHash };
-    }
-    const tag = `speedgate-candidate:${context.runId.toLowerCase().replace(/[^a-z0-9_.-]+/g, "-").slice(0, 100)}`;
-    const labels = { ...makeResourceLabels(context.runId, "candidate"), "org.opencontainers.image.revision": commits.head };
-    let imageId = baselineImageId;
-    if (patch.length > 0 || postPatch.length > 0) {
-      const overlay = createOverlayContext({ baseImageId: baselineImageId, patch: patch.length > 0 ? patch : null, sourceDir: this.sourceDir, postPatch, labels });
-      context.logger.info(`docker: applying the pull request (${plan.head.files.length} files, ${commits.mergeBase.slice(0, 12)}..${commits.head.slice(0, 12)}) on the baseline ${baselineImageId.slice(0, 19)}`);
-      const started = performance.now();
-      const outcome = await this.buildOverlay(overlay.archive, tag, round.config.build.network, "candidate overlay", signal);
-      try {
-        imageId = this.host.builtImageOrThrow("candidate", outcome, overlay.patchStep);
-      } catch (error62) {
-        throw error62 instanceof EngineFailureError && error62.failure.kind === "patch_conflict" ? new EngineFailureError(this.headConflict(error62.failure)) : error62;
-      }
-      report.overlayMs = performance.now() - started;
-    }
-    if (plan.builds.candidate.run) imageId = await this.runBuild("candidate", imageId, tag, labels, true, signal);
-    report.imageId = imageId;
-    return { role: "candidate", imageId, patchHash };
-  }
-  /** The pull request does not apply to its base: the base changed the same lines since it branched off. */
-  headConflict(failure2) {
-    const { commits } = this.host;
-    return {
-      ...failure2,
-      label: "the pull request does not apply to its base",
-      summary: `the pull request's changes (${commits.mergeBase.slice(0, 12)}..${commits.head.slice(0, 12)}) do not apply to its base ${commits.base.slice(0, 12)}: ${failure2.summary}`.slice(0, 2e3),
-      hint: "The base branch changed the same lines since the pull request branched off: rebase the pull request on its base (or merge the base into it) and push again."
-    };
-  }
-  async buildOverlay(archive, tag, networkMode, label, signal) {
-    const { round, context } = this.host;
-    return await runImageBuild(this.host.docker, {
-      context: { archive },
-      dockerfile: "Dockerfile",
-      buildArgs: {},
-      labels: {},
-      tag,
-      networkMode,
-      limits: buildResourceLimits(await this.host.resourceLimits()),
-      timeoutS: round.config.build.timeoutS,
-      signal,
-      logger: context.logger,
-      label
-    });
-  }
-  async findCached(tag, key) {
-    try {
-      const info = await this.host.docker.getImage(tag).inspect();
-      return info.Config.Labels?.[LABEL_BASELINE_KEY] === key ? info.Id : null;
-    } catch (error62) {
-      if (dockerStatusCode(error62) === 404) return null;
-      throw error62;
-    }
-  }
-  /** The diff from the image's commit to the base, applied in the image's checkout; a diff that does not apply is the image's mismatch. */
-  async buildBaseOverlay(engineImageId, change, imageRevision, tag, labels, signal) {
-    const { commits, context } = this.host;
-    const report = this.report.baseline;
-    const diff = await diffOfChange(commits.repoDir, change, signal);
-    const overlay = createOverlayContext({ baseImageId: engineImageId, patch: diff, patchName: "base.patch", sourceDir: this.sourceDir, postPatch: [], labels });
-    context.logger.info(`docker: bringing the image's source from ${imageRevision.slice(0, 12)} to the base ${commits.base.slice(0, 12)} (${change.files.length} files)`);
-    const started = performance.now();
-    const outcome = await this.buildOverlay(overlay.archive, tag, "none", "baseline overlay", signal);
-    try {
-      const imageId = this.host.builtImageOrThrow("baseline", outcome, overlay.patchStep);
-      if (report) report.overlayMs = performance.now() - started;
-      return imageId;
-    } catch (error62) {
-      if (!(error62 instanceof EngineFailureError) || error62.failure.kind !== "patch_conflict" && error62.failure.kind !== "patch_tool_missing") throw error62;
-      throw new EngineFailureError(
-        imageBaseMismatch({
-          image: this.report.image ?? engineImageId,
-          imageRevision,
-          base: commits.base,
-          reason: `the diff from the image's commit to the base does not apply to the image's source in ${this.sourceDir} (${error62.failure.summary}): the checkout in the image is not at ${imageRevision.slice(0, 12)}, or was changed after it was checked out`,
-          logTail: error62.failure.logTail
-        })
-      );
-    }
-  }
-  /** source.build in a container of the image with the runner's build cache, committed as the engine's image. */
-  async runBuild(role, imageId, tag, labels, readOnlyCache, signal) {
-    const { docker, context, round } = this.host;
-    const report = role === "baseline" ? this.report.baseline : this.report.candidate;
-    if (this.source.build.length === 0) {
-      throw new EngineFailureError({
-        ...buildFailure({
-          role,
-          stage: "build",
-          kind: "build_error",
-          label: "compiled code changed and the round has no build commands",
-          summary: `${report?.build.reason ?? "compiled code changed"}, but source.build is empty: the engine's compiled parts would not match its commit`,
-          logTail: []
-        }),
-        hint: "Add the commands that rebuild the engine's compiled parts in the image to source.build (for SGLang: pip install ./sgl-kernel; for vLLM: an editable build of a source checkout), or narrow source.compiledPaths."
-      });
-    }
-    const buildCache = this.source.buildCache;
-    const volume = `speedgate-build-cache-${round.config.engine.toLowerCase().replace(/[^a-z0-9_.-]+/g, "-").slice(0, 60) || "engine"}`;
-    context.logger.info(`docker: building the ${role}'s compiled code (${this.source.build.length} command${this.source.build.length === 1 ? "" : "s"})${buildCache ? ` with the build cache volume ${volume}${readOnlyCache ? " (read-only)" : ""}` : ""}`);
-    const outcome = await runBuildContainer(docker, {
-      imageId,
-      sourceDir: this.sourceDir,
-      commands: this.source.build,
-      // The candidate's build is the pull request's code: it reads the cache but cannot plant anything in it for later rounds.
-      cache: buildCache ? { volume, target: buildCache, readOnly: readOnlyCache } : null,
-      hitPattern: this.source.buildCacheHit ? new RegExp(this.source.buildCacheHit) : null,
-      networkMode: round.config.build.network,
-      docker: round.config.docker,
-      limits: await this.host.resourceLimits(),
-      timeoutS: round.config.build.timeoutS,
-      containerLabels: makeResourceLabels(context.runId, role),
-      imageLabels: labels,
-      tag,
-      signal,
-      logger: context.logger,
-      label: `${role} build`
-    });
-    if (outcome.status !== "built") throw buildStepFailure(role, outcome, round.config.build.timeoutS);
-    context.logger.info(`docker: ${role} build done in ${(outcome.ms / 1e3).toFixed(1)} s${outcome.cache ? ` (cache ${outcome.cache})` : ""}`);
-    if (report) report.build = { ran: true, reason: report.build.reason, ms: outcome.ms, cache: outcome.cache, hit: outcome.hit };
-    return outcome.imageId;
-  }
-};
-
-// src/docker/retry-while-daemon-away.ts
-var FIRST_PAUSE_MS = 250;
-var MAX_PAUSE_MS = 2e3;
-async function retryWhileDaemonAway(action, options) {
-  const deadline = performance.now() + options.budgetMs;
-  let pause = FIRST_PAUSE_MS;
-  for (; ; ) {
-    try {
-      return await action();
-    } catch (error62) {
-      const lost = describeDaemonConnectionLoss(error62);
-      const left = deadline - performance.now();
-      if (!lost || left <= 0) throw error62;
-      options.logger.warn(`docker: the daemon does not answer (${lost}); ${options.what} again in ${pause} ms`);
-      await new Promise((resolve5) => setTimeout(resolve5, Math.min(pause, left)));
-      pause = Math.min(pause * 2, MAX_PAUSE_MS);
-    }
-  }
-}
-
-// src/docker/docker-runtime.ts
-function dockerSafeName(text5) {
-  const safe = text5.toLowerCase().replace(/[^a-z0-9_.-]+/g, "-").replace(/^[.-]+/, "");
-  return (safe || "run").slice(0, 100);
-}
-var ISOLATED_BRIDGE_PREFIX = "sgb-";
-function isolatedBridgeName(runId) {
-  return `${ISOLATED_BRIDGE_PREFIX}${createHash4("sha256").update(runId).digest("hex").slice(0, 11)}`;
-}
-var DISPOSE_DAEMON_WAIT_MS = 2e4;
-function errorMessage(error62) {
-  return error62 instanceof Error ? error62.message : String(error62);
-}
-var DockerRuntime = class {
-  constructor(docker, round, context) {
-    this.docker = docker;
-    this.round = round;
-    this.context = context;
-    const commits = round.commits ?? null;
-    this.commitImages = commits ? new CommitImages({
-      docker,
-      round,
-      commits,
-      context,
-      resourceLimits: () => this.resourceLimits(),
-      builtImageOrThrow: (role, outcome, patchStep) => this.builtImageOrThrow(role, outcome, patchStep)
-    }) : null;
-  }
-  docker;
-  round;
-  context;
-  name = "docker";
-  prepared = /* @__PURE__ */ new Map();
-  engines = /* @__PURE__ */ new Set();
-  network = null;
-  limits = null;
-  daemonChecked = null;
-  /** Set once the daemon refused docker.diskSize: its storage driver cannot limit a writable layer. */
-  diskLimitRefused = false;
-  /** Set once the daemon was found gone: a card already says so, so dispose may give up quietly. */
-  daemonLost = false;
-  /** Base/head mode: both engines made from the engine image brought to each commit. */
-  commitImages;
-  sourceReport() {
-    return this.commitImages?.sourceReport() ?? null;
-  }
-  prepare(role, signal) {
-    let prepared = this.prepared.get(role);
-    if (!prepared) {
-      prepared = (role === "baseline" ? this.prepareBaseline(signal) : this.prepareCandidate(signal)).catch((error62) => {
-        throw this.daemonGoneOr(role, "build", error62);
-      });
-      this.prepared.set(role, prepared);
-      prepared.catch(() => this.prepared.delete(role));
-    }
-    return prepared;
-  }
-  async start(role, signal) {
-    try {
-      return await this.startContainer(role, signal);
-    } catch (error62) {
-      throw this.daemonGoneOr(role, "startup", error62);
-    }
-  }
-  async readBaselineFile(path, options, signal) {
-    const { imageId } = await this.prepare("baseline", signal);
-    if (!imageId) throw new Error("docker runtime: no baseline image to read from");
-    signal.throwIfAborted();
-    try {
-      return await readImageFile(this.docker, { imageId, path, labels: makeResourceLabels(this.context.runId, "baseline"), ...options });
-    } catch (error62) {
-      throw this.daemonGoneOr("baseline", "build", error62);
-    }
-  }
-  /** An infrastructure failure when `error` is the daemon's connection lost, else `error` as it was. */
-  daemonGoneOr(role, stage, error62) {
-    if (error62 instanceof EngineFailureError) return error62;
-    const lost = describeDaemonConnectionLoss(error62);
-    if (!lost) return error62;
-    this.daemonLost = true;
-    this.context.logger.error(`docker: the Docker daemon does not answer (${lost}) while the ${role} engine ${stage === "build" ? "was being prepared" : "was starting"}`);
-    return new EngineFailureError(daemonGoneFailure(role, stage, lost));
-  }
-  async startContainer(role, signal) {
-    const { config: config2 } = this.round;
-    const { imageId } = await this.prepare(role, signal);
-    if (!imageId) throw new Error(`docker runtime: no image for the ${role} engine`);
-    this.daemonChecked ??= checkDaemonVersion(this.docker, this.context.logger);
-    await this.daemonChecked;
-    if (config2.docker.network === "host" && !await isPortFree(config2.port)) throw new EngineFailureError(portTakenFailure(role, config2.port));
-    const networkMode = config2.docker.network === "host" ? "host" : await this.ensureNetwork().catch((error62) => {
-      if (describeDaemonConnectionLoss(error62)) throw error62;
-      throw new EngineFailureError(describeContainerRefusal(role, "create", errorMessage(error62), config2.docker));
-    });
-    const command = role === "candidate" ? config2.candidate.command ?? config2.baseline.command : config2.baseline.command;
-    const env = role === "candidate" ? { ...config2.baseline.env, ...config2.candidate.env } : config2.baseline.env;
-    const limits = await this.resourceLimits();
-    const spec = createContainerSpec({
-      name: `speedgate-${dockerSafeName(this.context.runId)}-${role}-${Date.now().toString(36)}`,
-      imageId,
-      command: command ? substituteContainerCommand(command, {
-        port: config2.port,
-        host: networkMode === "host" ? "127.0.0.1" : "0.0.0.0",
-        contextLimit: config2.bench.contextLimit,
-        model: config2.bench.model
-      }) : null,
-      env,
-      labels: makeResourceLabels(this.context.runId, role),
-      docker: config2.docker,
-      limits: this.diskLimitRefused ? { ...limits, diskBytes: null } : limits,
-      networkMode,
-      workingDir: containerWorkingDir(role, config2)
-    });
-    signal.throwIfAborted();
-    let container;
-    try {
-      container = await this.createWithinDiskLimit(role, spec);
-    } catch (error62) {
-      this.context.logger.error(`docker: could not create the ${role} container: ${errorMessage(error62)}`);
-      if (describeDaemonConnectionLoss(error62)) throw error62;
-      throw new EngineFailureError(describeContainerRefusal(role, "create", errorMessage(error62), config2.docker));
-    }
-    try {
-      await container.start();
-    } catch (error62) {
-      throw this.describeStartError(role, error62);
-    }
-    let host = "127.0.0.1";
-    if (networkMode !== "host") {
-      const info = await container.inspect();
-      const address = info.NetworkSettings.Networks[networkMode]?.IPAddress;
-      if (address) host = address;
-      else if (!info.State.Running) host = `${role}-exited.invalid`;
-      else throw new Error(`docker: the ${role} container has no address on network ${networkMode}`);
-    }
-    const engine = new ContainerEngine(role, `http://${host}:${config2.port}`, container, this.context.logger, config2.docker.stopTimeoutS, signal);
-    this.engines.add(engine);
-    void engine.exited.then((exit) => {
-      if (exit.infrastructure) this.daemonLost = true;
-    });
-    this.context.logger.info(`docker: ${role} engine started in container ${container.id.slice(0, 12)} (${engine.baseUrl})`);
-    return engine;
-  }
-  /**
-   * Creates the container with its writable layer limited (docker.diskSize). A storage driver that cannot
-   * (overlay2 on ext4, vfs) refuses the option: the container is created without it, and the round says
-   * once that the engines' disk use is bounded only by the daemon's disk.
-   */
-  async createWithinDiskLimit(role, spec) {
-    return await createContainerWithinDiskLimit(this.docker, spec, (error62) => {
-      this.diskLimitRefused = true;
-      this.context.logger.warn(
-        `docker: the daemon cannot limit the ${role} container's writable layer to docker.diskSize (${this.round.config.docker.diskSize}): ${errorMessage(error62)}. The engines' writes outside their mounts are bounded only by the daemon's disk; see docs/gpu-runner-checklist.md for a storage driver that enforces it`
-      );
-    });
-  }
-  /** Resolved once per round against the daemon's host, and said once, so the job log shows what the engines may take. */
-  resourceLimits() {
-    this.limits ??= (async () => {
-      const limits = resolveResourceLimits(this.round.config.docker, await readHostMemory(this.docker));
-      const gib = (bytes) => `${(bytes / 1024 ** 3).toFixed(1)} GiB`;
-      this.context.logger.info(
-        `docker: each engine and the candidate's build may use ${limits.memoryBytes === null ? "unlimited memory" : `${gib(limits.memoryBytes)} of memory`}, ${gib(limits.shmBytes)} of /dev/shm, ${limits.pidsLimit} tasks${limits.nanoCpus === null ? "" : `, ${limits.nanoCpus / 1e9} CPUs`}, ${limits.diskBytes === null ? "an unlimited writable layer" : `a writable layer of ${gib(limits.diskBytes)}`}`
-      );
-      return limits;
-    })();
-    this.limits.catch(() => this.limits = null);
-    return this.limits;
-  }
-  async dispose() {
-    await Promise.allSettled([...this.engines].map((engine) => engine.stop()));
-    this.engines.clear();
-    let removed;
-    try {
-      removed = await retryWhileDaemonAway(
-        () => sweepResources(this.docker, { runId: this.context.runId }, this.context.logger, { keepCandidateImages: this.round.config.docker.keepCandidateImage }),
-        { budgetMs: DISPOSE_DAEMON_WAIT_MS, logger: this.context.logger, what: "removing the run's containers and network" }
-      );
-    } catch (error62) {
-      const lost = describeDaemonConnectionLoss(error62);
-      if (!lost) throw error62;
-      const message = `docker: the Docker daemon did not answer within ${DISPOSE_DAEMON_WAIT_MS / 1e3} s (${lost}): containers or the network of run ${this.context.runId} may be left; run \`speedgate cleanup --stale\` once the daemon is back`;
-      this.context.logger.error(message);
-      if (this.daemonLost) return;
-      throw new Error(message, { cause: error62 });
-    }
-    this.context.logger.debug(
-      `docker: removed ${removed.containers} container(s), ${removed.networks} network(s), ${removed.images} image(s) of run ${this.context.runId}`
-    );
-  }
-  describeStartError(role, error62) {
-    const message = errorMessage(error62);
-    if (/could not select device driver|nvidia-container-cli|unknown or invalid runtime name: nvidia/i.test(message)) {
-      return new EngineFailureError({
-        ...buildFailure({
-          role,
-          stage: "startup",
-          kind: "gpu_unavailable",
-          label: "no GPU available to Docker (infrastructure, not the patch)",
-          summary: message.trim(),
-          logTail: []
-        }),
-        hint: "The runner's Docker cannot hand out GPUs: install the NVIDIA Container Toolkit and restart dockerd, or use a GPU runner. This says nothing about the patch."
-      });
-    }
-    this.context.logger.error(`docker: could not start the ${role} container: ${message}`);
-    if (describeDaemonConnectionLoss(error62)) return new Error(`docker: could not start the ${role} container: ${message}`, { cause: error62 });
-    return new EngineFailureError(describeContainerRefusal(role, "start", message, this.round.config.docker));
-  }
-  /**
-   * docker.network: isolated. A per-run bridge network created with Internal: true: the daemon
-   * gives it no route to the outside (no masquerading, and its isolation rules drop traffic that
-   * leaves the bridge), while the host, which owns the bridge's gateway address, still reaches each
-   * container at its address on that network, which is what the engine's baseUrl is. The engine
-   * must listen on that address, hence {host} = 0.0.0.0 in its command. The outside is cut by the
-   * daemon's iptables rules: a daemon started with --iptables=false creates the network but cannot
-   * enforce it.
-   */
-  ensureNetwork() {
-    this.network ??= (async () => {
-      const name = `speedgate-${dockerSafeName(this.context.runId)}`;
-      try {
-        await this.docker.createNetwork({
-          Name: name,
-          Driver: "bridge",
-          Internal: true,
-          CheckDuplicate: true,
-          Options: { "com.docker.network.bridge.name": isolatedBridgeName(this.context.runId) },
-          Labels: makeResourceLabels(this.context.runId, "network")
-        });
-      } catch (error62) {
-        throw new Error(`docker: could not create the run's internal network ${name}: ${errorMessage(error62)}`, { cause: error62 });
-      }
-      return name;
-    })();
-    return this.network;
-  }
-  async prepareBaseline(signal) {
-    const engine = await this.prepareEngineImage(signal);
-    if (!this.commitImages || !engine.imageId) return engine;
-    return await this.commitImages.prepareBaseline(engine.imageId, signal);
-  }
-  /** The configured image (baseline.image or baseline.build): the baseline itself, or in base/head mode the image both engines are made from. */
-  async prepareEngineImage(signal) {
-    const { config: config2 } = this.round;
-    if (config2.baseline.build) {
-      const spec = config2.baseline.build;
-      const key = createHash4("sha256").update(JSON.stringify([spec.context, spec.dockerfile, spec.args])).digest("hex").slice(0, 16);
-      const labels = { [LABEL_RUN_ID]: `baseline-${key}`, [LABEL_ROLE]: "baseline" };
-      const imageId2 = await this.buildFromContext("baseline", spec, `speedgate-baseline:${key}`, labels, signal);
-      return { role: "baseline", imageId: imageId2, patchHash: null };
-    }
-    if (!config2.baseline.image) throw new Error("docker runtime: baseline.image or baseline.build is required");
-    const imageId = await ensureImage(this.docker, config2.baseline.image, this.context.logger, signal);
-    return { role: "baseline", imageId, patchHash: null };
-  }
-  async prepareCandidate(signal) {
-    const { config: config2, patch } = this.round;
-    if (this.commitImages) {
-      const baseline2 = await this.prepare("baseline", signal);
-      if (!baseline2.imageId) throw new Error("docker runtime: the baseline has no image to overlay");
-      return await this.commitImages.prepareCandidate(baseline2.imageId, signal);
-    }
-    const tag = `speedgate-candidate:${dockerSafeName(this.context.runId)}`;
-    if (config2.candidate.build) {
-      const imageId2 = await this.buildFromContext("candidate", config2.candidate.build, tag, makeResourceLabels(this.context.runId, "candidate"), signal);
-      return { role: "candidate", imageId: imageId2, patchHash: patch?.sha256 ?? null };
-    }
-    const baseline = await this.prepare("baseline", signal);
-    if (!baseline.imageId) throw new Error("docker runtime: the baseline has no image to overlay");
-    if (!patch && config2.candidate.postPatch.length === 0) {
-      return { role: "candidate", imageId: baseline.imageId, patchHash: null };
-    }
-    const overlay = createOverlayContext({
-      baseImageId: baseline.imageId,
-      patch: patch?.bytes ?? null,
-      sourceDir: config2.candidate.sourceDir ?? null,
-      postPatch: config2.candidate.postPatch,
-      labels: makeResourceLabels(this.context.runId, "candidate")
-    });
-    this.context.logger.info(`docker: building the candidate overlay on ${baseline.imageId.slice(0, 19)}`);
-    const started = performance.now();
-    const outcome = await runImageBuild(this.docker, {
-      context: { archive: overlay.archive },
-      dockerfile: "Dockerfile",
-      buildArgs: {},
-      labels: {},
-      tag,
-      // The postPatch steps run the patch's code: no network unless build.network says otherwise.
-      networkMode: config2.build.network,
-      limits: buildResourceLimits(await this.resourceLimits()),
-      timeoutS: config2.build.timeoutS,
-      signal,
-      logger: this.context.logger,
-      label: "candidate overlay"
-    });
-    const imageId = this.builtImageOrThrow("candidate", outcome, overlay.patchStep);
-    this.context.logger.info(`docker: candidate overlay built in ${((performance.now() - started) / 1e3).toFixed(1)} s: ${imageId.slice(0, 19)}`);
-    return { role: "candidate", imageId, patchHash: patch?.sha256 ?? null };
-  }
-  async buildFromContext(role, spec, tag, labels, signal) {
-    let entries;
-    try {
-      entries = await readdir(spec.context);
-    } catch (error62) {
-      throw new Error(`docker: cannot read the ${role} build context ${spec.context}: ${errorMessage(error62)}`, { cause: error62 });
-    }
-    this.context.logger.info(`docker: building the ${role} image from ${spec.context}`);
-    const outcome = await runImageBuild(this.docker, {
-      context: { dir: spec.context, entries },
-      dockerfile: spec.dockerfile,
-      buildArgs: spec.args,
-      labels,
-      tag,
-      // The candidate's build is the patch's code; the baseline's comes from the default branch and may need to download.
-      ...role === "candidate" ? { networkMode: this.round.config.build.network } : {},
-      limits: buildResourceLimits(await this.resourceLimits()),
-      timeoutS: this.round.config.build.timeoutS,
-      signal,
-      logger: this.context.logger,
-      label: `${role} build`
-    });
-    return this.builtImageOrThrow(role, outcome, null);
-  }
-  builtImageOrThrow(role, outcome, patchStep) {
-    switch (outcome.status) {
-      case "built":
-        return outcome.imageId;
-      case "failed":
-        throw new EngineFailureError(describeBuildFailure(role, outcome.stream, patchStep));
-      case "timed_out":
-        throw new EngineFailureError(
-          buildFailure({
-            role,
-            stage: "build",
-            kind: "build_timeout",
-            label: `the build did not finish within ${this.round.config.build.timeoutS} s`,
-            summary: `build.timeoutS (${this.round.config.build.timeoutS} s) ended the ${role} image build`,
-            logTail: outcome.lines
-          })
-        );
-      case "cancelled":
-        throw new EngineFailureError(
-          buildFailure({ role, stage: "build", kind: "cancelled", label: "cancelled", summary: `the ${role} image build was cancelled`, logTail: [] })
-        );
-    }
-  }
-};
-
-// src/engine/process-runtime.ts
-import { cp, mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { basename, join as join4 } from "node:path";
-
-// src/engine/apply-patch.ts
-import { dirname as dirname2 } from "node:path";
-
-// src/engine/run-tool.ts
-import { spawn } from "node:child_process";
-var MAX_OUTPUT_CHARS = 256 * 1024;
-async function runTool(argv, options) {
-  const [program, ...args] = argv;
-  if (!program) throw new Error("runTool: expected a program to run");
-  return await new Promise((resolve5) => {
-    let output2 = "";
-    let timedOut = false;
-    const child = spawn(program, args, {
-      cwd: options.cwd,
-      env: options.env ?? process.env,
-      detached: true,
-      stdio: [options.input ? "pipe" : "ignore", "pipe", "pipe"]
-    });
-    const append = (chunk) => {
-      if (output2.length < MAX_OUTPUT_CHARS) output2 += chunk.toString("utf8");
-    };
-    child.stdout?.on("data", append);
-    child.stderr?.on("data", append);
-    const killGroup = () => {
-      if (child.pid === void 0) return;
-      try {
-        process.kill(-child.pid, "SIGKILL");
-      } catch {
-      }
-    };
-    const timer = options.timeoutMs === void 0 ? void 0 : setTimeout(() => {
-      timedOut = true;
-      killGroup();
-    }, options.timeoutMs);
-    const onAbort = () => killGroup();
-    options.signal?.addEventListener("abort", onAbort, { once: true });
-    let settled = false;
-    const finish = (result) => {
-      if (settled) return;
-      settled = true;
-      if (timer) clearTimeout(timer);
-      options.signal?.removeEventListener("abort", onAbort);
-      resolve5({ ...result, output: output2, timedOut });
-    };
-    child.once("error", (error62) => {
-      output2 += `${error62.message}
-`;
-      finish({ exitCode: null, signal: null, missing: error62.code === "ENOENT" });
-    });
-    child.once("close", (exitCode, signal) => finish({ exitCode, signal, missing: false }));
-    if (options.input && child.stdin) {
-      child.stdin.on("error", () => void 0);
-      child.stdin.end(options.input);
-    }
-  });
-}
-
-// src/engine/apply-patch.ts
-function hunkStarts(patchText) {
-  const hunks = /* @__PURE__ */ new Map();
-  let file2 = null;
-  for (const line of patchText.split("\n")) {
-    const header = /^(?:---|\+\+\+) (?:[ab]\/)?(\S+)/.exec(line);
-    if (header?.[1] && header[1] !== "/dev/null") {
-      file2 = header[1];
-      if (!hunks.has(file2)) hunks.set(file2, []);
-      continue;
-    }
-    const hunk = /^@@ -(\d+)/.exec(line);
-    if (hunk?.[1] && file2) hunks.get(file2)?.push(Number(hunk[1]));
-  }
-  return hunks;
-}
-function describePatchFailure(output2, patchText) {
-  const gitHunk = /patch failed: (.+):(\d+)/.exec(output2);
-  if (gitHunk?.[1] && gitHunk[2]) {
-    const line = Number(gitHunk[2]);
-    const index = hunkStarts(patchText).get(gitHunk[1])?.indexOf(line) ?? -1;
-    const which = index >= 0 ? `hunk #${index + 1} (at line ${line})` : `the hunk at line ${line}`;
-    return `${gitHunk[1]}: ${which} does not apply`;
-  }
-  const patchFile = /(?:patching|checking) file '?([^'\n]+)'?\n(?:[^\n]*\n)*?Hunk #(\d+) FAILED at (\d+)/.exec(output2);
-  if (patchFile?.[1] && patchFile[2] && patchFile[3]) {
-    return `${patchFile[1]}: hunk #${patchFile[2]} (at line ${patchFile[3]}) does not apply`;
-  }
-  const missing2 = /error: (.+?): (?:No such file or directory|does not exist in index)/.exec(output2) ?? /can't find file to patch[\s\S]*?\+\+\+ (?:b\/)?(\S+)/.exec(output2);
-  if (missing2?.[1]) return `${missing2[1]}: the file the patch changes does not exist in the source`;
-  const exists = /error: (.+?): already exists in working directory/.exec(output2);
-  if (exists?.[1]) return `${exists[1]}: the file the patch creates already exists`;
-  const corrupt = /corrupt patch at line (\d+)|malformed patch at line (\d+)/.exec(output2);
-  if (corrupt) return `the patch is malformed at line ${corrupt[1] ?? corrupt[2]}`;
-  const lastLine2 = output2.trim().split("\n").pop();
-  return lastLine2 ? `the patch does not apply: ${lastLine2}` : "the patch does not apply";
-}
-function patchFailure(role, kind, summary, result) {
-  const logTail = (result?.output ?? "").split("\n").filter((line, index, all) => line !== "" || index < all.length - 1).map(cleanLogLine);
-  return new EngineFailureError({
-    engine: role,
-    stage: "patch",
-    kind,
-    label: kind === "patch_tool_missing" ? "no tool to apply the patch" : "the patch does not apply",
-    summary,
-    hint: kind === "patch_tool_missing" ? PATCH_TOOL_MISSING_HINT : PATCH_CONFLICT_HINT,
-    exitCode: result?.exitCode ?? null,
-    signal: result?.signal ?? null,
-    logTail
-  });
-}
-async function applyPatch(options) {
-  const env = { ...process.env, GIT_CEILING_DIRECTORIES: dirname2(options.dir) };
-  const run2 = (argv) => runTool(argv, { cwd: options.dir, env, signal: options.signal, timeoutMs: 12e4 });
-  const tools = [
-    {
-      tool: "git",
-      check: ["git", "apply", "--check", "--verbose", "--whitespace=nowarn", options.patchPath],
-      apply: ["git", "apply", "--whitespace=nowarn", options.patchPath]
-    },
-    {
-      tool: "patch",
-      check: ["patch", "-p1", "--dry-run", "--batch", "--forward", "-i", options.patchPath],
-      apply: ["patch", "-p1", "--batch", "--forward", "-i", options.patchPath]
-    }
-  ];
-  for (const { tool, check: check2, apply } of tools) {
-    const checked = await run2(check2);
-    if (checked.missing) continue;
-    if (options.signal.aborted) throw options.signal.reason;
-    if (checked.exitCode !== 0) throw patchFailure(options.role, "patch_conflict", describePatchFailure(checked.output, options.patchText), checked);
-    const applied = await run2(apply);
-    if (applied.exitCode !== 0) throw patchFailure(options.role, "patch_conflict", describePatchFailure(applied.output, options.patchText), applied);
-    return { tool };
-  }
-  throw patchFailure(options.role, "patch_tool_missing", "neither git nor patch is installed", null);
-}
-
-// src/engine/prepare-commit-worktrees.ts
-import { writeFile } from "node:fs/promises";
-import { join as join2 } from "node:path";
-
-// src/git/git-worktree.ts
-async function addWorktree(repoDir, dir, commit, signal) {
-  await runGit(repoDir, ["worktree", "add", "--detach", "--force", dir, commit], signal ? { signal } : {});
-}
-async function removeWorktree(repoDir, dir) {
-  await runGit(repoDir, ["worktree", "remove", "--force", "--force", dir], { okExitCodes: [128] });
-  await runGit(repoDir, ["worktree", "prune"]);
-}
-
-// src/engine/prepare-commit-worktrees.ts
-var CommitWorktrees = class {
-  constructor(round, commits, logger, runStep) {
-    this.round = round;
-    this.commits = commits;
-    this.logger = logger;
-    this.runStep = runStep;
-  }
-  round;
-  commits;
-  logger;
-  runStep;
-  dirs = /* @__PURE__ */ new Map();
-  report = { image: null, imageId: null, imageRevision: null, imageRevisionFrom: null, baseline: null, candidate: null };
-  builds = null;
-  head = null;
-  sourceReport() {
-    return this.report;
-  }
-  /** Where an engine runs: its cwd (relative to the repository's root) in its worktree. */
-  cwdFor(role) {
-    const dir = this.dirs.get(role);
-    if (!dir) throw new Error(`runtime process: the ${role} worktree was not prepared`);
-    const { config: config2 } = this.round;
-    const cwd = role === "candidate" ? config2.candidate.cwd ?? config2.baseline.cwd : config2.baseline.cwd;
-    return cwd ? join2(dir, cwd) : dir;
-  }
-  async prepare(role, root, signal) {
-    const { commits } = this;
-    if (!this.head) {
-      this.head = await planCommitChange(commits.repoDir, commits.mergeBase, commits.head, this.round.config.source, signal);
-      this.builds = decideBuilds(null, this.head);
-    }
-    const builds = this.builds ?? decideBuilds(null, this.head);
-    const dir = join2(root, role);
-    const checkout = role === "baseline" || commits.mergeBase !== commits.base ? commits.base : commits.head;
-    await addWorktree(commits.repoDir, dir, checkout, signal);
-    this.dirs.set(role, dir);
-    this.logger.info(`runtime process: ${role} runs in a worktree of ${checkout.slice(0, 12)} (${dir})`);
-    const report = describeCommitSide(role === "baseline" ? commits.base : commits.head, role === "baseline" ? null : this.head, builds[role]);
-    this.report[role] = report;
-    if (role === "candidate" && checkout !== commits.head) {
-      const patch = await diffOfChange(commits.repoDir, this.head, signal);
-      if (patch.length > 0) {
-        const patchPath = join2(root, "pull-request.patch");
-        await writeFile(patchPath, patch);
-        const started = performance.now();
-        try {
-          await applyPatch({ dir, patchPath, patchText: patch.toString("utf8"), role, signal });
-        } catch (error62) {
-          if (!(error62 instanceof EngineFailureError)) throw error62;
-          throw new EngineFailureError({
-            ...error62.failure,
-            label: "the pull request does not apply to its base",
-            hint: "The base branch changed the same lines since the pull request branched off: rebase the pull request on its base (or merge the base into it) and push again."
-          });
-        }
-        report.overlayMs = performance.now() - started;
-      }
-    }
-    if (role === "candidate") {
-      for (const command of this.round.config.candidate.postPatch) await this.runStep("candidate", command, dir, signal);
-    }
-    if (builds[role].run) {
-      if (this.round.config.source.build.length === 0) {
-        throw new EngineFailureError({
-          engine: role,
-          stage: "build",
-          kind: "build_error",
-          label: "compiled code changed and the round has no build commands",
-          summary: `${builds[role].reason}, but source.build is empty: the engine's compiled parts would not match its commit`,
-          hint: "Add the commands that rebuild the engine's compiled parts to source.build (they run at the root of each worktree), or narrow source.compiledPaths.",
-          exitCode: null,
-          signal: null,
-          logTail: []
-        });
-      }
-      const started = performance.now();
-      for (const command of this.round.config.source.build) await this.runStep(role, command, dir, signal);
-      report.build = { ran: true, reason: builds[role].reason, ms: performance.now() - started, cache: null, hit: null };
-    }
-  }
-  async dispose() {
-    for (const dir of this.dirs.values()) {
-      await removeWorktree(this.commits.repoDir, dir).catch((error62) => this.logger.warn(`runtime process: could not remove the worktree ${dir}: ${error62.message}`));
-    }
-    this.dirs.clear();
-  }
-};
-
-// src/engine/allowed-host-environment.ts
-var ALLOWED_NAMES = /* @__PURE__ */ new Set(["PATH", "HOME", "USER", "LOGNAME", "TMPDIR", "TZ", "LANG", "LANGUAGE", "LD_LIBRARY_PATH", "RUNNER_TRACKING_ID"]);
-var ALLOWED_PREFIXES = ["LC_", "CUDA_", "NVIDIA_", "NCCL_"];
-function isAllowedHostVariable(name) {
-  return ALLOWED_NAMES.has(name) || ALLOWED_PREFIXES.some((prefix) => name.startsWith(prefix));
-}
-function allowedHostEnvironment(env) {
-  const allowed = {};
-  for (const [name, value] of Object.entries(env)) {
-    if (value !== void 0 && isAllowedHostVariable(name)) allowed[name] = value;
-  }
-  return allowed;
-}
-
-// src/engine/engine-init-script.ts
-var ENGINE_INIT_SCRIPT = String.raw`"use strict";
-const { spawn } = require("node:child_process");
-const { constants } = require("node:os");
-const [program, ...args] = process.argv.slice(1);
-const child = spawn(program, args, { stdio: "inherit" });
-child.on("error", (error) => {
-  process.stderr.write("speedgate: could not start " + JSON.stringify(program) + ": " + (error.code || error.message) + "\n");
-  process.exit(127);
-});
-child.on("exit", (code, signal) => {
-  process.exit(code !== null ? code : 128 + (constants.signals[signal] || 0));
-});
-`;
-
-// src/engine/resolve-program.ts
-import { accessSync, constants as constants2, statSync } from "node:fs";
-import { delimiter, isAbsolute as isAbsolute4, resolve } from "node:path";
-function isExecutableFile(path) {
-  try {
-    accessSync(path, constants2.X_OK);
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
-}
-function resolveProgram(program, options) {
-  if (program.includes("/")) {
-    const file2 = isAbsolute4(program) ? program : resolve(options.cwd, program);
-    return isExecutableFile(file2) ? file2 : null;
-  }
-  for (const dir of (options.path ?? "").split(delimiter)) {
-    const file2 = resolve(options.cwd, dir === "" ? "." : dir, program);
-    if (isExecutableFile(file2)) return file2;
-  }
-  return null;
-}
-
-// src/engine/process-isolation.ts
-var NAMESPACE_FLAGS = ["--pid", "--fork", "--kill-child", "--mount-proc"];
-var VARIANTS = [
-  { kind: "pid-namespace", flags: NAMESPACE_FLAGS },
-  { kind: "user-namespace", flags: ["--user", "--map-current-user", ...NAMESPACE_FLAGS] },
-  { kind: "user-namespace", flags: ["--user", "--map-root-user", ...NAMESPACE_FLAGS] }
-];
-var DROP_CAPABILITIES = ["--bounding-set", "-all", "--inh-caps", "-all"];
-var PROBE_SCRIPT = String.raw`const fs = require("node:fs");
-const visible = fs.readdirSync("/proc").filter((name) => /^\d+$/.test(name));
-const capabilities = /^CapEff:\s*([0-9a-f]+)$/m.exec(fs.readFileSync("/proc/self/status", "utf8"));
-process.stdout.write(JSON.stringify({ pid: process.pid, visible, capabilities: capabilities ? capabilities[1] : null }) + "\n");
-`;
-var PROBE_TIMEOUT_MS = 15e3;
-function lastLine(text5) {
-  return text5.trim().split("\n").pop() ?? "";
-}
-function probeProblem(output2, exitCode) {
-  const line = lastLine(output2);
-  if (exitCode !== 0) return line || `exited with code ${exitCode ?? "none"}`;
-  let seen;
-  try {
-    seen = JSON.parse(line);
-  } catch {
-    return `unexpected output: ${line.slice(0, 200)}`;
-  }
-  if (seen.pid !== 1) return `the engine would not be the namespace's first process (pid ${String(seen.pid)})`;
-  if (!Array.isArray(seen.visible) || seen.visible.length !== 1) return "/proc still shows processes outside the namespace";
-  if (typeof seen.capabilities !== "string" || !/^0+$/.test(seen.capabilities)) return `the engine would keep capabilities (${String(seen.capabilities)})`;
-  return null;
-}
-async function probeProcessIsolation(options = {}) {
-  const tools = options.tools ?? {};
-  const hostPath = process.env.PATH;
-  const cwd = process.cwd();
-  const unshare = resolveProgram(tools.unshare ?? "unshare", { cwd, path: hostPath });
-  const setpriv = resolveProgram(tools.setpriv ?? "setpriv", { cwd, path: hostPath });
-  const node2 = tools.node ?? process.execPath;
-  if (!unshare || !setpriv) {
-    const missing2 = [unshare ? null : tools.unshare ?? "unshare", setpriv ? null : tools.setpriv ?? "setpriv"].filter((name) => name !== null);
-    return { kind: "none", reason: `${missing2.join(" and ")} not found on PATH (util-linux)` };
-  }
-  const problems = [];
-  for (const variant of VARIANTS.filter((candidate) => !options.kinds || options.kinds.includes(candidate.kind))) {
-    const prefix = [unshare, ...variant.flags, "--", setpriv, ...DROP_CAPABILITIES, "--", node2];
-    const result = await runTool([...prefix, "-e", PROBE_SCRIPT], { cwd, env: allowedHostEnvironment(process.env), timeoutMs: PROBE_TIMEOUT_MS });
-    const problem = result.timedOut ? `no answer within ${PROBE_TIMEOUT_MS / 1e3} s` : probeProblem(result.output, result.exitCode);
-    const spelled = `unshare ${variant.flags.join(" ")}`;
-    if (problem === null) {
-      const what = variant.kind === "pid-namespace" ? "a PID namespace of its own" : "user and PID namespaces of its own";
-      return { kind: variant.kind, prefix, description: `${what} (${spelled}), without capabilities` };
-    }
-    problems.push(`${spelled}: ${problem}`);
-  }
-  return { kind: "none", reason: problems.join("; ") };
-}
-var detected = null;
-function detectProcessIsolation() {
-  detected ??= probeProcessIsolation();
-  return detected;
-}
-function isolateCommand(isolation, argv) {
-  if (isolation.kind === "none") return [...argv];
-  return [...isolation.prefix, "-e", ENGINE_INIT_SCRIPT, "--", ...argv];
-}
-function isolationFallbackWarning(isolation) {
-  return `runtime process: engines are NOT isolated on this machine, only put in process groups: a process an engine starts with setsid can outlive it, and an engine can read the environment of speedgate and its parents in /proc. Use runtime: docker for code you do not trust. Why: ${isolation.reason}`;
-}
-
-// src/engine/spawn-process-engine.ts
-import { spawn as spawn2 } from "node:child_process";
-import { constants as constants3 } from "node:os";
-
-// src/engine/process-group.ts
-import { readFileSync, readdirSync } from "node:fs";
-function readProcStat(pid) {
-  try {
-    const stat4 = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat4.slice(stat4.lastIndexOf(")") + 2).split(" ");
-    return { state: fields[0] ?? "?", pgid: Number(fields[2]) };
-  } catch {
-    return null;
-  }
-}
-function processGroupAlive(pgid) {
-  try {
-    process.kill(-pgid, 0);
-  } catch (error62) {
-    return error62.code === "EPERM";
-  }
-  let pids;
-  try {
-    pids = readdirSync("/proc").filter((name) => /^\d+$/.test(name));
-  } catch {
-    return true;
-  }
-  return pids.some((name) => {
-    const stat4 = readProcStat(Number(name));
-    return stat4 !== null && stat4.pgid === pgid && stat4.state !== "Z" && stat4.state !== "X";
-  });
-}
-function signalProcessGroup(pgid, signal) {
-  try {
-    process.kill(-pgid, signal);
-  } catch {
-  }
-}
-async function waitForProcessGroupExit(pgid, timeoutMs) {
-  const deadline = performance.now() + timeoutMs;
-  for (; ; ) {
-    if (!processGroupAlive(pgid)) return true;
-    if (performance.now() >= deadline) return false;
-    await new Promise((resolve5) => setTimeout(resolve5, 25));
-  }
-}
-var liveGroups = /* @__PURE__ */ new Set();
-var exitHookInstalled = false;
-function trackProcessGroup(pgid) {
-  liveGroups.add(pgid);
-  if (!exitHookInstalled) {
-    exitHookInstalled = true;
-    process.on("exit", () => {
-      for (const group of liveGroups) signalProcessGroup(group, "SIGKILL");
-    });
-  }
-  return () => liveGroups.delete(pgid);
-}
-
-// src/engine/spawn-process-engine.ts
-var DRAIN_AFTER_EXIT_MS = { isolated: 1e4, processGroup: 1e3 };
-function cannotStart(options, program, reason, detail) {
-  return new EngineFailureError({
-    engine: options.role,
-    stage: "startup",
-    kind: "exited",
-    label: "the engine command could not be started",
-    summary: `could not run ${JSON.stringify(program)} in ${options.cwd}: ${reason}`,
-    hint: `Check that the first argument of the command is a program on PATH (or an absolute path) and that the working folder exists. ${EXITED_HINT}`,
-    exitCode: null,
-    signal: null,
-    logTail: [detail]
-  });
-}
-function exitOf(isolation, exitCode, signal) {
-  if (isolation.kind === "none" || exitCode === null || exitCode <= 128 || exitCode > 128 + 64) return { exitCode, signal };
-  const name = Object.entries(constants3.signals).find(([, number5]) => number5 === exitCode - 128)?.[0];
-  return { exitCode, signal: name ?? signal };
-}
-async function spawnProcessEngine(options) {
-  const engineProgram = options.argv[0];
-  if (!engineProgram) throw new Error("spawnProcessEngine: expected a command");
-  if (options.isolation.kind !== "none" && !resolveProgram(engineProgram, { cwd: options.cwd, path: options.env.PATH })) {
-    throw cannotStart(options, engineProgram, "ENOENT (not found, or not executable)", `${engineProgram}: not found on PATH=${options.env.PATH ?? ""}`);
-  }
-  const [program, ...args] = isolateCommand(options.isolation, options.argv);
-  if (!program) throw new Error("spawnProcessEngine: expected a command");
-  const log = new LogRingBuffer({}, options.onLine);
-  const child = spawn2(program, args, { cwd: options.cwd, env: options.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
-  child.stdout.on("data", (chunk) => log.write("stdout", chunk));
-  child.stderr.on("data", (chunk) => log.write("stderr", chunk));
-  await new Promise((resolve5, reject) => {
-    child.once("spawn", resolve5);
-    child.once("error", (error62) => reject(cannotStart(options, engineProgram, error62.code ?? error62.message, error62.message)));
-  });
-  const pgid = child.pid;
-  if (pgid === void 0) throw new Error("spawned engine has no pid");
-  const untrack = trackProcessGroup(pgid);
-  const exited = new Promise((resolve5) => {
-    child.once("exit", (exitCode, signal) => {
-      const done = () => {
-        log.end();
-        resolve5({ ...exitOf(options.isolation, exitCode, signal), oomKilled: false });
-      };
-      if (child.stdout.closed && child.stderr.closed) return done();
-      const timer = setTimeout(done, options.isolation.kind === "none" ? DRAIN_AFTER_EXIT_MS.processGroup : DRAIN_AFTER_EXIT_MS.isolated);
-      child.once("close", () => {
-        clearTimeout(timer);
-        done();
-      });
-    });
-  });
-  let stopping = null;
-  const stop = () => {
-    stopping ??= (async () => {
-      signalProcessGroup(pgid, "SIGTERM");
-      const gone = await waitForProcessGroupExit(pgid, options.stopGraceMs);
-      if (!gone) {
-        signalProcessGroup(pgid, "SIGKILL");
-        await waitForProcessGroupExit(pgid, 5e3);
-      }
-      await exited;
-      child.stdout.destroy();
-      child.stderr.destroy();
-      untrack();
-    })();
-    return stopping;
-  };
-  return { role: options.role, baseUrl: options.baseUrl, exited, logTail: () => log.snapshot(), stop, pid: pgid };
-}
-
-// src/engine/locate-speedgate.ts
-import { existsSync, readFileSync as readFileSync2 } from "node:fs";
-import { dirname as dirname3, join as join3 } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-function findPackageRoot(from = fileURLToPath(import.meta.url)) {
-  let dir = dirname3(from);
-  for (; ; ) {
-    const manifest = join3(dir, "package.json");
-    if (existsSync(manifest)) {
-      try {
-        const name = JSON.parse(readFileSync2(manifest, "utf8")).name;
-        if (name === "speedgate") return dir;
-      } catch {
-      }
-    }
-    const parent = dirname3(dir);
-    if (parent === dir) throw new Error(`could not find speedgate's package.json above ${from}`);
-    dir = parent;
-  }
-}
-var CLI_BUNDLE_VARIABLE = "SPEEDGATE_DEV_CLI_BUNDLE";
-function speedgateEntryArgs() {
-  const self = fileURLToPath(import.meta.url);
-  const root = findPackageRoot(self);
-  if (!self.endsWith(".ts")) return [join3(root, "dist", "cli.js")];
-  const devBundle = process.env[CLI_BUNDLE_VARIABLE];
-  if (devBundle) return [devBundle];
-  const loader = join3(root, "node_modules", "tsx", "dist", "loader.mjs");
-  return ["--import", pathToFileURL(loader).href, join3(root, "src", "cli", "index.ts")];
-}
-
-// src/engine/substitute-command.ts
-function substituteCommand(command, values) {
-  return command.flatMap((argument) => {
-    if (argument === "{speedgate}") return speedgateEntryArgs();
-    return [
-      argument.replaceAll("{port}", String(values.port)).replaceAll("{contextLimit}", String(values.contextLimit)).replaceAll("{model}", values.model).replaceAll("{node}", process.execPath)
-    ];
-  });
-}
-
-// src/engine/process-runtime.ts
-var ProcessRuntime = class {
-  constructor(round, context, options = {}) {
-    this.round = round;
-    this.context = context;
-    this.options = options;
-    const commits = round.commits ?? null;
-    this.worktrees = commits ? new CommitWorktrees(round, commits, context.logger, (role, command, cwd, signal) => this.runStep(role, command, cwd, signal, "a source.build step")) : null;
-  }
-  round;
-  context;
-  options;
-  name = "process";
-  tempRoot = null;
-  patchedDir = null;
-  engines = /* @__PURE__ */ new Set();
-  isolation = null;
-  /** Base/head mode: each engine in a worktree of its commit. */
-  worktrees;
-  sourceReport() {
-    return this.worktrees?.sourceReport() ?? null;
-  }
-  async ensureTempRoot() {
-    this.tempRoot ??= await mkdtemp(join4(tmpdir(), `speedgate-${this.context.runId}-`));
-    return this.tempRoot;
-  }
-  /** Probed at the first process this round starts, and said once: in the job log, the fallback is a warning. */
-  isolated() {
-    this.isolation ??= (this.options.isolation ?? detectProcessIsolation()).then((isolation) => {
-      if (isolation.kind === "none") this.context.logger.warn(isolationFallbackWarning(isolation));
-      else this.context.logger.info(`runtime process: each engine runs in ${isolation.description}`);
-      return isolation;
-    });
-    return this.isolation;
-  }
-  async prepare(role, signal) {
-    if (this.worktrees) {
-      await this.worktrees.prepare(role, await this.ensureTempRoot(), signal);
-      return { role, imageId: null, patchHash: null };
-    }
-    const patch = this.round.patch;
-    const sourceDir = this.round.config.candidate.sourceDir;
-    if (role === "baseline" || !patch || !sourceDir) return { role, imageId: null, patchHash: role === "candidate" ? patch?.sha256 ?? null : null };
-    const copy = join4(await this.ensureTempRoot(), basename(sourceDir));
-    await cp(sourceDir, copy, { recursive: true, verbatimSymlinks: true });
-    this.context.logger.debug(`copied ${sourceDir} to ${copy} for the candidate`);
-    const { tool } = await applyPatch({ dir: copy, patchPath: patch.path, patchText: patch.bytes.toString("utf8"), role, signal });
-    this.context.logger.info(`candidate: applied ${basename(patch.path)} with ${tool}`);
-    this.patchedDir = copy;
-    for (const command of this.round.config.candidate.postPatch) await this.runStep("candidate", command, copy, signal, "a postPatch step");
-    return { role, imageId: null, patchHash: patch.sha256 };
-  }
-  /** A postPatch or build step, run as the engines run (isolated, allow-listed environment); a failure is the engine's build failure. */
-  async runStep(role, command, cwd, signal, what) {
-    const timeoutS = this.round.config.build.timeoutS;
-    const argv = substituteCommand(command, this.commandValues());
-    const env = this.envFor(role);
-    const isolation = await this.isolated();
-    const missing2 = isolation.kind !== "none" && !resolveProgram(argv[0] ?? "", { cwd, path: env.PATH });
-    const result = missing2 ? { exitCode: null, signal: null, output: `${argv[0] ?? ""}: not found
-`, missing: true, timedOut: false } : await runTool(isolateCommand(isolation, argv), { cwd, env, signal, timeoutMs: timeoutS * 1e3 });
-    if (signal.aborted) throw signal.reason;
-    if (result.exitCode === 0) return;
-    const lines2 = result.output.split("\n").filter((line) => line.trim() !== "").map((line) => cleanLogLine(line.replaceAll(`${cwd}/`, "")));
-    const step = `${what === "a postPatch step" ? "postPatch" : "source.build"} step \`${argv.join(" ")}\``;
-    const said = result.missing ? `${step}: program not found` : result.timedOut ? `${step}: timed out` : findCompilerError(lines2) ?? `${step}: ${lines2[lines2.length - 1] ?? `exited with code ${result.exitCode}`}`;
-    throw new EngineFailureError({
-      engine: role,
-      stage: "build",
-      kind: result.timedOut ? "build_timeout" : "build_error",
-      label: result.timedOut ? `${what} timed out after ${timeoutS} s` : `${what} failed`,
-      summary: said.slice(0, 1e3),
-      hint: what === "a postPatch step" ? BUILD_ERROR_HINT : "A source.build step failed in the worktree of the engine's commit. Run the same command by hand at the root of a checkout of that commit; its output is in the log tail below.",
-      exitCode: result.exitCode,
-      signal: result.signal,
-      logTail: lines2.slice(-200)
-    });
-  }
-  async start(role, signal) {
-    if (signal.aborted) throw signal.reason;
-    const { config: config2 } = this.round;
-    const command = role === "candidate" ? config2.candidate.command ?? config2.baseline.command : config2.baseline.command;
-    if (!command) throw new Error("runtime process: the round config has no baseline.command");
-    if (!await isPortFree(config2.port)) throw new EngineFailureError(portTakenFailure(role, config2.port));
-    const argv = substituteCommand(command, this.commandValues());
-    const cwd = this.cwdFor(role);
-    this.context.logger.debug(`${role}: starting ${argv.join(" ")} in ${cwd}`);
-    const engine = await spawnProcessEngine({
-      role,
-      argv,
-      cwd,
-      env: this.envFor(role),
-      isolation: await this.isolated(),
-      baseUrl: `http://127.0.0.1:${config2.port}`,
-      stopGraceMs: config2.docker.stopTimeoutS * 1e3,
-      onLine: (line) => this.context.logger.debug(`[${role}] ${cleanLogLine(line)}`)
-    });
-    this.engines.add(engine);
-    return engine;
-  }
-  async dispose() {
-    await Promise.all([...this.engines].map((engine) => engine.stop()));
-    this.engines.clear();
-    await this.worktrees?.dispose();
-    if (this.tempRoot) await rm(this.tempRoot, { recursive: true, force: true });
-    this.tempRoot = null;
-    this.patchedDir = null;
-  }
-  commandValues() {
-    const { config: config2 } = this.round;
-    return { port: config2.port, contextLimit: config2.bench.contextLimit, model: config2.bench.model };
-  }
-  /** The allowed part of the host's environment (PATH, HOME, locale, CUDA…), then the config's. */
-  envFor(role) {
-    const { config: config2 } = this.round;
-    return { ...allowedHostEnvironment(process.env), ...config2.baseline.env, ...role === "candidate" ? config2.candidate.env ?? {} : {} };
-  }
-  cwdFor(role) {
-    if (this.worktrees) return this.worktrees.cwdFor(role);
-    return processEngineCwd(role, this.round.config, this.round.configPath, this.patchedDir);
-  }
-};
-
-// src/engine/create-runtime.ts
-function createRuntime(round, context) {
-  switch (round.config.runtime) {
-    case "process":
-      return new ProcessRuntime(round, context);
-    case "docker":
-      return new DockerRuntime(new import_dockerode.default(), round, context);
-  }
-}
-
-// src/engine/engine-family.ts
-var ALIASES = [
-  { family: "sglang", names: ["sglang"] },
-  { family: "vllm", names: ["vllm"] },
-  { family: "llama.cpp", names: ["llamacpp", "llamaserver", "llamacppserver"] }
-];
-var squash = (word) => word.toLowerCase().replace(/[-_. ]+/g, "");
-function engineFamily(name) {
-  const whole = squash(name);
-  const first = squash(name.trim().split(/\s+/)[0] ?? "");
-  for (const { family, names } of ALIASES) if (names.includes(whole) || names.includes(first)) return family;
-  for (const { family, names } of ALIASES) if (names.some((alias) => whole.includes(alias))) return family;
-  return null;
-}
-function canonicalEngineName(name) {
-  const family = engineFamily(name);
-  return family !== null && ALIASES.some(({ names }) => names.includes(squash(name))) ? family : name;
-}
-
-// src/scoring/median.ts
-function median(values) {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >>> 1;
-  const upper = sorted[middle];
-  return sorted.length % 2 === 1 ? upper : (sorted[middle - 1] + upper) / 2;
-}
-
-// src/metrics/summarize-reported-times.ts
-var round3 = (value) => value === null ? null : Math.round(value * 1e3) / 1e3;
-function summarizeReportedTimes(records) {
-  const prompt = [];
-  const decode3 = [];
-  for (const record2 of records) {
-    const times = record2?.ok ? record2.engineTimes : null;
-    if (!times) continue;
-    prompt.push(times.promptMs);
-    if (times.decodeTokens > 0) decode3.push(times.decodeMs / times.decodeTokens);
-  }
-  if (prompt.length === 0) return null;
-  return {
-    requests: prompt.length,
-    promptMs: round3(median(prompt)),
-    decodeMsPerToken: round3(median(decode3)),
-    statistic: "median"
-  };
-}
-
-// src/metrics/collect-engine-times.ts
-var round32 = (value) => Math.round(value * 1e3) / 1e3;
-function poolMeans(parts) {
-  const requests = parts.reduce((total, part) => total + part.requests, 0);
-  if (parts.length === 0 || requests === 0) return null;
-  const pool = (pick2) => {
-    const known = parts.filter((part) => pick2(part) !== null && part.requests > 0);
-    const weight = known.reduce((total, part) => total + part.requests, 0);
-    return weight === 0 ? null : round32(known.reduce((total, part) => total + (pick2(part) ?? 0) * part.requests, 0) / weight);
-  };
-  return { requests, promptMs: pool((part) => part.promptMs), decodeMsPerToken: pool((part) => part.decodeMsPerToken), statistic: "mean" };
-}
-function collectEngineTimes(family, runs, result) {
-  const scored = result.prompts.flatMap((prompt) => prompt.runs.filter((run2) => run2.status === "scored"));
-  const fromTimings = (role) => summarizeReportedTimes(scored.map((run2) => role === "baseline" ? run2.baselineRecord : run2.candidateRecord));
-  const baselineTimings = fromTimings("baseline");
-  const candidateTimings = fromTimings("candidate");
-  if (baselineTimings || candidateTimings) return { source: "llama.cpp timings", baseline: baselineTimings, candidate: candidateTimings };
-  if (family !== "sglang" && family !== "vllm") return null;
-  const fromMetrics = (role) => poolMeans(runs.flatMap((run2) => run2[role].reportedTimes ? [run2[role].reportedTimes] : []));
-  const baseline = fromMetrics("baseline");
-  const candidate = fromMetrics("candidate");
-  return baseline || candidate ? { source: family === "sglang" ? "sglang metrics" : "vllm metrics", baseline, candidate } : null;
-}
-
-// src/metrics/read-engine-metrics.ts
-function parsePrometheusText(text5) {
-  const totals2 = /* @__PURE__ */ new Map();
-  for (const line of text5.split("\n")) {
-    if (line.startsWith("#")) continue;
-    const match = /^([A-Za-z_:][\w:]*)(?:\{[^}]*\})?\s+(\S+)/.exec(line.trim());
-    if (!match?.[1] || match[2] === void 0) continue;
-    const value = Number(match[2]);
-    if (!Number.isFinite(value)) continue;
-    totals2.set(match[1], (totals2.get(match[1]) ?? 0) + value);
-  }
-  return totals2;
-}
-function gained(before, after, histogram) {
-  const sum = (after.get(`${histogram}_sum`) ?? NaN) - (before.get(`${histogram}_sum`) ?? 0);
-  const count5 = (after.get(`${histogram}_count`) ?? NaN) - (before.get(`${histogram}_count`) ?? 0);
-  return Number.isFinite(sum) && Number.isFinite(count5) && count5 > 0 && sum >= 0 ? { sum, count: count5 } : null;
-}
-function firstGained(before, after, names) {
-  for (const name of names) {
-    const found = gained(before, after, name);
-    if (found) return found;
-  }
-  return null;
-}
-var ms = (seconds2) => Math.round(seconds2 * 1e6) / 1e3;
-function vllmTimes(before, after) {
-  const prefill = gained(before, after, "vllm:request_prefill_time_seconds");
-  const decode3 = gained(before, after, "vllm:request_decode_time_seconds");
-  const generated = gained(before, after, "vllm:request_generation_tokens");
-  const perToken = firstGained(before, after, ["vllm:inter_token_latency_seconds", "vllm:time_per_output_token_seconds"]);
-  if (!prefill && !decode3) return null;
-  const decodedAfterFirst = generated && decode3 ? generated.sum - decode3.count : 0;
-  const decodeMsPerToken = decode3 && decodedAfterFirst > 0 ? ms(decode3.sum / decodedAfterFirst) : perToken ? ms(perToken.sum / perToken.count) : null;
-  return { requests: (prefill ?? decode3)?.count ?? 0, promptMs: prefill ? ms(prefill.sum / prefill.count) : null, decodeMsPerToken, statistic: "mean" };
-}
-function sglangTimes(before, after) {
-  const ttft = gained(before, after, "sglang:time_to_first_token_seconds");
-  const queue = gained(before, after, "sglang:queue_time_seconds");
-  const perToken = firstGained(before, after, ["sglang:inter_token_latency_seconds", "sglang:time_per_output_token_seconds"]);
-  if (!ttft && !perToken) return null;
-  const promptMs = ttft && queue ? ms(Math.max(0, ttft.sum / ttft.count - queue.sum / queue.count)) : null;
-  return { requests: ttft?.count ?? perToken?.count ?? 0, promptMs, decodeMsPerToken: perToken ? ms(perToken.sum / perToken.count) : null, statistic: "mean" };
-}
-function reportedTimesFromMetrics(family, before, after) {
-  if (family === "vllm") return vllmTimes(before, after);
-  if (family === "sglang") return sglangTimes(before, after);
-  return null;
-}
-
-// src/metrics/scrape-engine-metrics.ts
-var import_undici2 = __toESM(require_undici(), 1);
-var MAX_METRICS_BYTES = 8 * 1024 * 1024;
-var SCRAPE_TIMEOUT_MS = 3e3;
-async function scrapeEngineMetrics(baseUrl, signal) {
-  try {
-    const response = await (0, import_undici2.request)(new URL("/metrics", baseUrl), { method: "GET", signal: AbortSignal.any([signal, AbortSignal.timeout(SCRAPE_TIMEOUT_MS)]) });
-    if (response.statusCode !== 200) {
-      await response.body.dump();
-      return null;
-    }
-    const chunks = [];
-    let bytes = 0;
-    for await (const chunk of response.body) {
-      bytes += chunk.length;
-      if (bytes > MAX_METRICS_BYTES) {
-        response.body.destroy();
-        return null;
-      }
-      chunks.push(chunk);
-    }
-    return parsePrometheusText(Buffer.concat(chunks).toString("utf8"));
-  } catch {
-    return null;
-  }
-}
-
-// src/engine/wait-until-healthy.ts
-var import_undici3 = __toESM(require_undici(), 1);
-
-// src/failure/llama-cpp-hints.ts
-var KV_CACHE_SIZE = "The KV cache grows with the context: lower `-c` / `--ctx-size` (the total over all slots), use fewer slots (`-np` / `--parallel`), or store it in 8 bits (`--cache-type-k q8_0 --cache-type-v q8_0`; a quantized V cache needs `-fa on`).";
-var LLAMA_CPP_HOST_ALLOC_HINT = [
-  "ggml could not allocate a host buffer: the engine asked for more memory than the machine (or its limit: `docker.memory`, `ulimit -v`) gives.",
-  KV_CACHE_SIZE,
-  "A -c far beyond the model's training context (the log's `n_ctx_seq > n_ctx_train` warning) only costs memory."
-].join(" ");
-var LLAMA_CPP_CUDA_OOM_HINTS = {
-  kv_cache: [
-    "cudaMalloc failed while allocating the KV cache on the GPU.",
-    KV_CACHE_SIZE,
-    "Or keep the cache in host memory (`-nkvo` / `--no-kv-offload`), or offload fewer layers (`-ngl`).",
-    "Check `nvidia-smi` for another process on the same GPU."
-  ].join(" "),
-  weights: [
-    "cudaMalloc failed while loading the weights: the layers asked for by `-ngl` / `--n-gpu-layers` do not fit.",
-    "Offload fewer layers (`-ngl 20`, the rest runs on the CPU), split across GPUs (`--split-mode layer --tensor-split 1,1`), or use a smaller quantization (Q4_K_M).",
-    "Check `nvidia-smi` for another process on the same GPU."
-  ].join(" "),
-  // llama.cpp captures no CUDA graphs at start; what remains are the compute buffers a batch needs.
-  graph_capture: [
-    "cudaMalloc failed while reserving the compute buffers a batch needs.",
-    "Lower the batch sizes (`-b` / `--batch-size`, `-ub` / `--ubatch-size`), the context (`-c`) or the slots (`-np`), or offload fewer layers (`-ngl`)."
-  ].join(" "),
-  other: [
-    "cudaMalloc failed. Lower the context (`-c`), the slots (`-np`) or the batch (`-b`, `-ub`), quantize the KV cache (`--cache-type-k q8_0`), or offload fewer layers (`-ngl`).",
-    "If the patch changed a kernel's buffers, it may simply need more memory than before. Check `nvidia-smi` for another process on the same GPU."
-  ].join(" ")
-};
-var LLAMA_CPP_GPU_OOM_HINT = [
-  "The GPU backend (Metal or Vulkan) could not allocate a buffer.",
-  "Offload fewer layers (`-ngl`; `-ngl 0` runs on the CPU), lower the context (`-c`) or the slots (`-np`), or quantize the KV cache (`--cache-type-k q8_0`).",
-  "On Apple silicon the GPU may use only part of the unified memory (`sysctl iogpu.wired_limit_mb` raises it)."
-].join(" ");
-var LLAMA_CPP_HOST_OOM_KILLED_HINT = [
-  "The kernel's OOM killer ended the engine: the host (or `docker.memory`) ran out of RAM.",
-  "Lower `-c` and `-np`, quantize the KV cache (`--cache-type-k q8_0`), offload more layers to the GPU (`-ngl`), and check `dmesg` for the OOM report."
-].join(" ");
-function llamaCppPortInUseHint(port) {
-  const which = port === null ? "the port" : `port ${port}`;
-  return `llama-server could not bind ${which} (\`--host\`, \`--port\`): a previous engine that was not stopped, or another service, holds it. Find it with \`ss -ltnp\`, stop it, run \`speedgate cleanup --stale\` for leftovers of an interrupted run, or give the command \`--port {port}\` so it listens where the round config says.`;
-}
-var LLAMA_CPP_INVALID_ARGUMENT_HINT = "llama-server refused its command line: a flag this build does not know (flags are renamed and removed between releases: `--ctx-size` is `-c`, `-np` is `--parallel`) or a bad value. Run `llama-server --help` from the same build; a patch that removes or renames a flag needs the round's command changed with it (`candidate.command`).";
-var LLAMA_CPP_MODEL_NOT_FOUND_HINT = "There is no GGUF file at the path `-m` names. Check the path inside the engine (with `runtime: docker`, mount the model folder with `docker.mounts`), or let the round's command name the file the runner has; llama-server downloads nothing unless built with network support (`-hf`).";
-var LLAMA_CPP_MODEL_LOAD_ERROR_HINT = "The file at `-m` is not a GGUF this build can load: a truncated or interrupted download (compare its size and sha256 with the source), a file that is not GGUF (convert with `convert_hf_to_gguf.py`), a newer GGUF version or an architecture this llama.cpp does not know (rebuild from a newer release). `gguf-py`'s `gguf_dump.py` reads the header without loading the weights.";
-function llamaCppStartupTimeoutHint(afterS) {
-  return `llama-server printed no fatal error but \`/health\` did not answer 200 within ${afterS} s (it answers 503 while the model loads). Large models read from a slow disk take a while: raise \`health.timeoutS\`, serve the GGUF from the runner's disk (\`docker.mounts\`), or check the log tail for where it stalled (\`--fit\` tries contexts before loading; \`-fit off\` skips it).`;
-}
-var LLAMA_CPP_EXITED_HINT = "llama-server stopped without an error speedgate recognises. Its first `E` line in the log tail is usually the cause; run the same command by hand (add `-v` for more) to reproduce.";
-
-// src/failure/failure-hint-book.ts
-function pythonEngineHints(family) {
-  return {
-    cudaOom: (phase2) => cudaOomHint(phase2, family),
-    gpuOom: GPU_OOM_HINT,
-    hostAlloc: hostOomHint(family),
-    hostOomKilled: hostOomHint(family),
-    portInUse: portInUseHint,
-    startupTimeout: startupTimeoutHint,
-    invalidArgument: INVALID_ARGUMENT_HINT,
-    modelNotFound: MODEL_NOT_FOUND_HINT,
-    modelLoadError: MODEL_LOAD_ERROR_HINT,
-    exited: EXITED_HINT,
-    importError: (location) => importErrorHint(location, family)
-  };
-}
-var BOOKS = {
-  sglang: pythonEngineHints("sglang"),
-  vllm: pythonEngineHints("vllm"),
-  any: pythonEngineHints("any")
-};
-var LLAMA_CPP = {
-  cudaOom: (phase2) => LLAMA_CPP_CUDA_OOM_HINTS[phase2],
-  gpuOom: LLAMA_CPP_GPU_OOM_HINT,
-  hostAlloc: LLAMA_CPP_HOST_ALLOC_HINT,
-  hostOomKilled: LLAMA_CPP_HOST_OOM_KILLED_HINT,
-  portInUse: llamaCppPortInUseHint,
-  startupTimeout: llamaCppStartupTimeoutHint,
-  invalidArgument: LLAMA_CPP_INVALID_ARGUMENT_HINT,
-  modelNotFound: LLAMA_CPP_MODEL_NOT_FOUND_HINT,
-  modelLoadError: LLAMA_CPP_MODEL_LOAD_ERROR_HINT,
-  exited: LLAMA_CPP_EXITED_HINT,
-  // llama.cpp is C++: a Python import error is not its own, so the generic hint.
-  importError: (location) => importErrorHint(location)
-};
-function failureHintBook(family) {
-  if (family === "llama.cpp") return LLAMA_CPP;
-  return BOOKS[family ?? "any"];
-}
-
-// src/failure/failure-patterns.ts
-var EXCEPTION_LINE = /^((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt|Failure))(?::\s?(.*))?$/;
-var TRACEBACK_START = /Traceback \(most recent call last\):/;
-var TRACEBACK_FRAME = /^\s*File "([^"]+)", line (\d+)(?:, in (.+))?$/;
-var WRAPPER_EXCEPTION = /See root cause above|Engine core initialization failed|core proc\(s\)|Worker failed|child process.*failed|Background process.*failed|died unexpectedly/i;
-var CUDA_OOM = /CUDA out of memory|OutOfMemoryError|CUDA error: out of memory|cudaErrorMemoryAllocation|CUBLAS_STATUS_ALLOC_FAILED|CUDNN_STATUS_ALLOC_FAILED|out of memory on device|No available memory for the cache blocks|larger than the maximum number of tokens that can be stored in KV cache|Not enough memory\. Please try to increase --mem-fraction-static/i;
-var KV_CACHE_OOM_MESSAGE = /No available memory for the cache blocks|stored in KV cache|Not enough memory\. Please try to increase --mem-fraction-static|KV cache/i;
-var HOST_OOM = /Out of memory: Kill(?:ed)? process|oom-kill|oom_reaper|std::bad_alloc|^MemoryError\b|Cannot allocate memory(?!.*CUDA)/i;
-var NCCL_ERROR = /NCCL error|ncclInternalError|ncclSystemError|ncclUnhandledCudaError|ncclInvalidUsage|ncclInvalidArgument|ncclRemoteError|DistBackendError|ProcessGroupNCCL.*(?:timeout|timed out|error)|Watchdog caught collective operation timeout|NCCL (?:communicator|operation).*(?:failed|timed out|aborted)/i;
-var IMPORT_ERROR_TYPES = /^(?:ImportError|ModuleNotFoundError|SyntaxError|IndentationError|TabError|NameError)$/;
-var MODULE_ATTRIBUTE_ERROR = /^AttributeError: (?:partially initialized )?module '[^']+' has no attribute/;
-var PORT_IN_USE = /EADDRINUSE|Address already in use|address already in use|\[Errno 98\]|port \d+ is (?:already )?in use|is already in use by another process/i;
-var OOM_PHASES = [
-  {
-    phase: "graph_capture",
-    pattern: /cuda_graph|cudagraph|CudaGraph|capture_one|capture_model|\bcapture\b|graph_capture|torch\.cuda\.graph|Capture cuda graph|Capturing CUDA graph|Capturing cudagraph|piecewise/i
-  },
-  {
-    phase: "kv_cache",
-    pattern: /kv_cache|KV cache|kv cache|init_memory_pool|memory_pool|profile_max_num_token|TokenToKVPool|KVPool|_allocate_kv_cache|initialize_kv_cache|initialize_from_config|determine_available_memory|cache blocks|init_cache_engine|CacheEngine|Memory pool/i
-  },
-  {
-    phase: "weights",
-    pattern: /load_model|load_weights|weight_loader|model_loader|Load weight begin|Loading weights|Loading safetensors|safetensors|checkpoint shards|weight_utils|initialize_model|ModelRunner.__init__/i
-  }
-];
-var LLAMA_CPP_PORT_IN_USE = /couldn't bind HTTP server socket/;
-var LLAMA_CPP_CUDA_OOM = /cudaMalloc failed: out of memory|cudaMallocManaged failed|hipMalloc failed: out of memory/i;
-var LLAMA_CPP_OTHER_GPU_OOM = /ggml_metal\w*: error: failed to allocate buffer|ggml_backend_metal\w*: error: failed to allocate|ErrorOutOfDeviceMemory|vk::Device::allocateMemory|ggml_vk\w*: .*out of (?:device )?memory/i;
-var LLAMA_CPP_HOST_ALLOC = /ggml_aligned_malloc: insufficient memory|failed to allocate CPU buffer|ggml_backend_cpu_buffer_type_alloc_buffer: failed to allocate buffer/;
-var LLAMA_CPP_KV_CACHE_ALLOC = /failed to allocate buffer for kv cache|llama_kv_cache\w*: failed to allocate/i;
-var LLAMA_CPP_WEIGHTS_ALLOC = /unable to allocate \S+ buffer|load_tensors: .*failed|error loading model: .*allocate/i;
-var LLAMA_CPP_COMPUTE_ALLOC = /failed to allocate compute|ggml_gallocr_reserve_n: failed to allocate|graph_reserve: failed/i;
-var LLAMA_CPP_INVALID_ARGUMENT = /^error: (?:invalid|unknown) argument: |^error while handling argument /;
-var ARGPARSE_INVALID_ARGUMENT = /: error: (?:unrecognized arguments: |argument -[-\w]+: (?:invalid|expected)|the following arguments are required)/;
-var LLAMA_CPP_MODEL_NOT_FOUND = /failed to open GGUF file '.*' \((?:No such file or directory|Is a directory)\)/;
-var HF_MODEL_NOT_FOUND = /is not a local folder and is not a valid model identifier|Repo id must be in the form|does not appear to have a file named config\.json/;
-var LLAMA_CPP_GGUF_ERROR = /gguf_init_from_\w+: (?:invalid magic|failed to read|bad GGUF version|this GGUF file is version|GGUFv1 is no longer|tensor '.*' (?:has|of|with)|number of (?:tensors|key value)|key '.*' has invalid|duplicate (?:key|tensor)|string length)|gguf_init_from_file_impl: /;
-var LLAMA_CPP_MODEL_LOAD_ERROR = /error loading model: |unknown model architecture|wrong number of tensors|key not found in model|data is not within the file bounds|failed to load model from/;
-
-// src/failure/read-llama-cpp-log.ts
-var LLAMA_CPP_LINE_PREFIX = /^\d+\.\d{2}\.\d{3}\.\d{3} ([DIWE]) /;
-var LLAMA_CPP_SPEAKERS = /^(?:llama_\w+|ggml_\w+|gguf_\w+|common_\w+|llm_load_\w+): |^build: \d+ \(|^error: (?:invalid|unknown) argument: |couldn't bind HTTP server socket/;
-function looksLikeLlamaCpp(strippedLines) {
-  return strippedLines.some((line) => LLAMA_CPP_SPEAKERS.test(line));
-}
-function firstLlamaCppError(rawLines) {
-  for (let index = 0; index < rawLines.length; index++) {
-    const line = stripAnsi(rawLines[index] ?? "");
-    if (LLAMA_CPP_LINE_PREFIX.exec(line)?.[1] !== "E") continue;
-    if (/common_fit_params: /.test(line)) continue;
-    return index;
-  }
-  return -1;
-}
-
-// src/failure/strip-log-prefix.ts
-var PREFIXES = [
-  // Docker --timestamps and ISO-ish stamps: 2026-09-17T14:11:47.123456789Z, 2026-09-17 14:11:47,123
-  /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?(?:\s*[|-])? ?/,
-  // SGLang: [2026-09-17 14:11:47], [2026-09-17 14:11:47 TP0], [2026-09-17 14:11:47 DP1 TP3]
-  /^\[\d{4}-\d{2}-\d{2}[ T][\d:.,]+(?:\s+[A-Za-z]+\d*)*\] ?/,
-  // vLLM: INFO 09-17 14:11:47 [gpu_model_runner.py:12] and older "INFO 09-17 14:11:47 loader.py:12] "
-  /^(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\s+\d{2}-\d{2}\s+\d{2}:\d{2}:\d{2}(?:\.\d+)?\s+(?:\[[^\]]*\]|\S+:\d+\]) ?/,
-  // Worker processes: (EngineCore_DP0 pid=123), (VllmWorker rank=0 pid=123), (RayWorkerWrapper pid=1, ip=10.0.0.1), (pid=123)
-  /^\((?:[A-Za-z_][\w-]*(?:\s+[\w-]+=[^\s,)]+,?)+|pid=\d+(?:,?\s*[\w-]+=[^\s,)]+)*)\) ?/,
-  // torch.distributed workers: [rank1]: …
-  /^\[rank\d+\]: ?/,
-  // uvicorn and plain level tags: "ERROR:    [Errno 98] …", "[ERROR] …"
-  /^(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL):\s+/,
-  /^\[(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\]\s+/,
-  // llama.cpp (common/log.cpp): elapsed time and level, "0.00.013.024 E ", or the level alone without timestamps.
-  /^\d+\.\d{2}\.\d{3}\.\d{3} [DIWE] /,
-  /^[DIWE] (?=(?:srv|cmn|slot|que|res) |[a-z_]\w*: )/,
-  // llama-server's own tags before the padded function name: "srv    load_model: …", "slot launch_slot_: id  0 | …".
-  /^(?:srv|cmn|slot|que|res) +(?=[\w:]+: )/
-];
-function stripLogPrefix(line) {
-  let message = line.length > MAX_LOG_LINE_CHARS ? stripAnsi(line) : cleanLogLine(line);
-  for (let round = 0; round < 6; round++) {
-    const before = message;
-    for (const prefix of PREFIXES) message = message.replace(prefix, "");
-    if (message === before) break;
-  }
-  return message;
-}
-
-// src/failure/classify-failure.ts
-var MAX_SUMMARY_CHARS = 1e3;
-var FAILURE_LOG_TAIL_LINES = 200;
-var EMBEDDED_EXCEPTION = /(?:^|[\s:(])((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception)): /g;
-function capSummary(text5) {
-  let flat = text5.trim();
-  const starts = [...flat.matchAll(EMBEDDED_EXCEPTION)].map((match) => match.index + match[0].indexOf(match[1] ?? ""));
-  const last = starts.at(-1);
-  if (last !== void 0 && last > 0 && flat.length > 200) flat = flat.slice(last);
-  return flat.length <= MAX_SUMMARY_CHARS ? flat : `${flat.slice(0, MAX_SUMMARY_CHARS - 1)}\u2026`;
-}
-function lastIndexMatching(lines2, test, before = lines2.length) {
-  for (let index = Math.min(before, lines2.length) - 1; index >= 0; index--) if (test(lines2[index] ?? "")) return index;
-  return -1;
-}
-function decisiveException(lines2) {
-  const wrapped = lastIndexMatching(lines2, (line) => EXCEPTION_LINE.test(line) && !WRAPPER_EXCEPTION.test(line));
-  return wrapped >= 0 ? wrapped : lastIndexMatching(lines2, (line) => EXCEPTION_LINE.test(line));
-}
-function oomPhase(lines2, at) {
-  if (KV_CACHE_OOM_MESSAGE.test(lines2[at] ?? "") && !/CUDA out of memory|OutOfMemoryError/i.test(lines2[at] ?? "")) return "kv_cache";
-  const tracebackStart = lastIndexMatching(lines2, (line) => TRACEBACK_START.test(line), at);
-  const scanFrom = tracebackStart >= 0 ? tracebackStart : Math.max(0, at - 60);
-  const ownLine = lines2[at] ?? "";
-  const errorStart = ownLine.search(CUDA_OOM);
-  const ownFrames = errorStart > 0 ? ownLine.slice(0, errorStart).split(/(?=File ")/).reverse() : [];
-  const inTraceback = [...ownFrames, ...lines2.slice(scanFrom, at).reverse()];
-  const before = lines2.slice(Math.max(0, scanFrom - 40), scanFrom).reverse();
-  for (const candidates of [inTraceback, before]) {
-    for (const line of candidates) {
-      const found = OOM_PHASES.find(({ pattern }) => pattern.test(line));
-      if (found) return found.phase;
-    }
-  }
-  return "other";
-}
-var OOM_LABELS = {
-  graph_capture: "CUDA out of memory during CUDA graph capture",
-  weights: "CUDA out of memory while loading weights",
-  kv_cache: "CUDA out of memory while allocating the KV cache",
-  other: "CUDA out of memory"
-};
-function frameLocation(lines2, at) {
-  const frame = lastIndexMatching(lines2, (line) => TRACEBACK_FRAME.test(line), at);
-  if (frame < 0) return null;
-  const match = TRACEBACK_FRAME.exec(lines2[frame] ?? "");
-  return match ? `${match[1]}, line ${match[2]}` : null;
-}
-function describeExit(exit) {
-  if (!exit) return "stopped";
-  if (exit.signal) return `killed by ${exit.signal}`;
-  return `exited with code ${exit.exitCode ?? "unknown"}`;
-}
-function portFrom(lines2, at) {
-  const match = /(?::|port:? |, )(\d{2,5})\b/.exec(lines2[at] ?? "");
-  return match ? Number(match[1]) : null;
-}
-function firstIndexMatching(lines2, pattern, from = 0) {
-  for (let index = Math.max(0, from); index < lines2.length; index++) if (pattern.test(lines2[index] ?? "")) return index;
-  return -1;
-}
-function llamaCppOomPhase(lines2, at) {
-  const after = lines2.slice(at, at + 12);
-  if (after.some((line) => LLAMA_CPP_KV_CACHE_ALLOC.test(line))) return "kv_cache";
-  if (after.some((line) => LLAMA_CPP_WEIGHTS_ALLOC.test(line))) return "weights";
-  if (after.some((line) => LLAMA_CPP_COMPUTE_ALLOC.test(line))) return "graph_capture";
-  return "other";
-}
-var LLAMA_CPP_OOM_LABELS = { ...OOM_LABELS, graph_capture: "CUDA out of memory while reserving compute buffers" };
-function allocationVerdict(lines2, at) {
-  const verdict = firstIndexMatching(lines2, LLAMA_CPP_KV_CACHE_ALLOC, at);
-  return verdict >= 0 && verdict - at < 12 ? verdict : at;
-}
-function diagnoseAllocation(input2, lines2, hints) {
-  const find = (pattern) => lastIndexMatching(lines2, (line) => pattern.test(line));
-  const llamaCudaAt = firstIndexMatching(lines2, LLAMA_CPP_CUDA_OOM);
-  if (llamaCudaAt >= 0) {
-    const phase2 = llamaCppOomPhase(lines2, llamaCudaAt);
-    const label = input2.stage === "benchmark" && phase2 === "other" ? "CUDA out of memory while serving" : LLAMA_CPP_OOM_LABELS[phase2];
-    return { kind: "cuda_oom", label, hint: hints.cudaOom(phase2), line: llamaCudaAt, detail: null };
-  }
-  const oomAt = find(CUDA_OOM);
-  if (oomAt >= 0) {
-    const phase2 = oomPhase(lines2, oomAt);
-    const label = input2.stage === "benchmark" && phase2 === "other" ? "CUDA out of memory while serving" : OOM_LABELS[phase2];
-    return { kind: "cuda_oom", label, hint: hints.cudaOom(phase2), line: oomAt, detail: null };
-  }
-  const gpuAt = firstIndexMatching(lines2, LLAMA_CPP_OTHER_GPU_OOM);
-  if (gpuAt >= 0) {
-    const kv = allocationVerdict(lines2, gpuAt) !== gpuAt;
-    return { kind: "gpu_oom", label: kv ? "GPU out of memory while allocating the KV cache" : "GPU out of memory (Metal or Vulkan)", hint: hints.gpuOom, line: gpuAt, detail: null };
-  }
-  const hostAt = firstIndexMatching(lines2, LLAMA_CPP_HOST_ALLOC);
-  if (hostAt >= 0) {
-    const verdict = allocationVerdict(lines2, hostAt);
-    const kv = verdict !== hostAt;
-    const size = /\(attempted to allocate [^)]+\)|buffer of size \d+/.exec(lines2[hostAt] ?? "")?.[0] ?? null;
-    return {
-      kind: "host_oom",
-      label: kv ? "host memory refused the KV cache" : "host memory refused an allocation",
-      hint: hints.hostAlloc,
-      line: verdict,
-      detail: kv && size ? size.replace(/^\(|\)$/g, "") : null
-    };
-  }
-  return null;
-}
-function diagnoseLaunch(lines2, hints) {
-  const argumentAt = firstIndexMatching(lines2, LLAMA_CPP_INVALID_ARGUMENT);
-  const argparseAt = argumentAt >= 0 ? -1 : firstIndexMatching(lines2, ARGPARSE_INVALID_ARGUMENT);
-  if (argumentAt >= 0 || argparseAt >= 0) {
-    return { kind: "invalid_argument", label: "the engine refused its command line", hint: hints.invalidArgument, line: Math.max(argumentAt, argparseAt), detail: null };
-  }
-  const missingAt = firstIndexMatching(lines2, LLAMA_CPP_MODEL_NOT_FOUND);
-  const hfMissingAt = missingAt >= 0 ? -1 : lastIndexMatching(lines2, (line) => HF_MODEL_NOT_FOUND.test(line));
-  if (missingAt >= 0 || hfMissingAt >= 0) {
-    return { kind: "model_not_found", label: "the model file is not there", hint: hints.modelNotFound, line: Math.max(missingAt, hfMissingAt), detail: null };
-  }
-  const ggufAt = firstIndexMatching(lines2, LLAMA_CPP_GGUF_ERROR);
-  const loadAt = ggufAt >= 0 ? ggufAt : firstIndexMatching(lines2, LLAMA_CPP_MODEL_LOAD_ERROR);
-  if (loadAt >= 0) {
-    return { kind: "model_load_error", label: "the model file does not load", hint: hints.modelLoadError, line: loadAt, detail: null };
-  }
-  return null;
-}
-function diagnose(input2, lines2, rawLines, family) {
-  const hints = failureHintBook(family);
-  const find = (pattern) => lastIndexMatching(lines2, (line) => pattern.test(line));
-  const exceptionAt = decisiveException(lines2);
-  const fallbackAt = exceptionAt >= 0 ? exceptionAt : family === "llama.cpp" ? firstLlamaCppError(rawLines) : -1;
-  const fallback = fallbackAt >= 0 ? fallbackAt : null;
-  const allocation = diagnoseAllocation(input2, lines2, hints);
-  if (allocation?.kind === "cuda_oom" || allocation?.kind === "gpu_oom") return allocation;
-  if (input2.timedOut) {
-    return {
-      kind: "startup_timeout",
-      label: `no healthy answer within ${input2.timedOut.afterS} s`,
-      hint: hints.startupTimeout(input2.timedOut.afterS),
-      line: fallback,
-      detail: null
-    };
-  }
-  const exit = input2.exit;
-  const killed = exit?.exitCode === 137 || exit?.signal === "SIGKILL";
-  const hostOomAt = find(HOST_OOM);
-  if (exit?.oomKilled || hostOomAt >= 0 || killed && /^Killed$/.test(lines2[lines2.length - 1]?.trim() ?? "")) {
-    return { kind: "host_oom", label: "host out of memory (killed by the OOM killer)", hint: hints.hostOomKilled, line: hostOomAt >= 0 ? hostOomAt : null, detail: null };
-  }
-  if (allocation) return allocation;
-  const ncclAt = find(NCCL_ERROR);
-  if (ncclAt >= 0) {
-    const decisive = exceptionAt >= 0 && NCCL_ERROR.test(lines2[exceptionAt] ?? "") ? exceptionAt : ncclAt;
-    return { kind: "nccl_error", label: "NCCL error (multi-GPU communication)", hint: NCCL_HINT, line: decisive, detail: null };
-  }
-  const importAt = lastIndexMatching(
-    lines2,
-    (line) => IMPORT_ERROR_TYPES.test(EXCEPTION_LINE.exec(line)?.[1]?.split(".").pop() ?? "") || MODULE_ATTRIBUTE_ERROR.test(line)
-  );
-  if (importAt >= 0) {
-    const type = EXCEPTION_LINE.exec(lines2[importAt] ?? "")?.[1] ?? "ImportError";
-    const location = frameLocation(lines2, importAt);
-    return {
-      kind: "import_error",
-      label: `Python ${type.split(".").pop() ?? type}: the engine's code does not load`,
-      hint: hints.importError(location),
-      line: importAt,
-      detail: null
-    };
-  }
-  const portAt = Math.max(find(PORT_IN_USE), find(LLAMA_CPP_PORT_IN_USE));
-  if (portAt >= 0) {
-    return { kind: "port_in_use", label: "port already in use", hint: hints.portInUse(portFrom(lines2, portAt)), line: portAt, detail: null };
-  }
-  const launch = diagnoseLaunch(lines2, hints);
-  if (launch) return launch;
-  if (killed) {
-    return {
-      kind: "host_oom",
-      label: "killed by SIGKILL (most likely the host's OOM killer)",
-      hint: hints.hostOomKilled,
-      line: fallback,
-      detail: null
-    };
-  }
-  return {
-    kind: "exited",
-    label: exit?.exitCode === 0 ? "exited cleanly (code 0) while it should be serving" : describeExit(exit),
-    hint: hints.exited,
-    line: fallback,
-    detail: null
-  };
-}
-function summaryFor(diagnosis, lines2, input2) {
-  let summary;
-  if (diagnosis.line !== null) summary = lines2[diagnosis.line];
-  if (!summary) {
-    const lastWords = lastIndexMatching(lines2, (line) => line.trim() !== "");
-    summary = lastWords >= 0 ? lines2[lastWords] : void 0;
-  }
-  const base = summary ?? (input2.timedOut ? `no HTTP 200 from the health check within ${input2.timedOut.afterS} s` : `the engine ${input2.exit?.signal ? "was " : ""}${describeExit(input2.exit)} without printing anything`);
-  if (diagnosis.detail !== null) return capSummary(`${base} (${diagnosis.detail})`);
-  if (diagnosis.kind === "import_error" && diagnosis.line !== null) {
-    const location = frameLocation(lines2, diagnosis.line);
-    if (location) return capSummary(`${base} (${location})`);
-  }
-  return capSummary(base);
-}
-function classifyFailure(input2) {
-  const lost = input2.exit?.infrastructure;
-  if (lost) {
-    return {
-      engine: input2.role,
-      stage: input2.stage,
-      kind: "infrastructure",
-      label: lost.label,
-      summary: capSummary(lost.summary),
-      hint: lost.hint,
-      exitCode: input2.exit?.exitCode ?? null,
-      signal: input2.exit?.signal ?? null,
-      logTail: input2.logLines.slice(-FAILURE_LOG_TAIL_LINES).map(cleanLogLine)
-    };
-  }
-  const lines2 = input2.logLines.map(stripLogPrefix);
-  const family = input2.engine ?? (looksLikeLlamaCpp(lines2) ? "llama.cpp" : null);
-  const diagnosis = diagnose(input2, lines2, input2.logLines, family);
-  return {
-    engine: input2.role,
-    stage: input2.stage,
-    kind: diagnosis.kind,
-    label: diagnosis.label,
-    summary: summaryFor(diagnosis, lines2, input2),
-    hint: diagnosis.hint,
-    exitCode: input2.exit?.exitCode ?? null,
-    signal: input2.exit?.signal ?? null,
-    logTail: input2.logLines.slice(-FAILURE_LOG_TAIL_LINES).map(cleanLogLine)
-  };
-}
-
-// src/engine/wait-until-healthy.ts
-var MAX_ATTEMPT_MS = 5e3;
-function cancelledFailure(engine, stage, reason) {
-  const message = reason instanceof Error ? reason.message : typeof reason === "string" ? reason : "cancelled";
-  return new EngineFailureError({
-    engine: engine.role,
-    stage,
-    kind: "cancelled",
-    label: "cancelled",
-    summary: message,
-    hint: CANCELLED_HINT,
-    exitCode: null,
-    signal: null,
-    logTail: engine.logTail().slice(-200).map(cleanLogLine)
-  });
-}
-async function waitUntilHealthy(options) {
-  const { engine, signal } = options;
-  const started = performance.now();
-  const deadline = started + options.timeoutS * 1e3;
-  const url2 = new URL(options.path, engine.baseUrl);
-  const exitController = new AbortController();
-  let exit = null;
-  void engine.exited.then((value) => {
-    exit = value;
-    exitController.abort(new Error("engine exited"));
-  });
-  const dispatcher = new import_undici3.Agent({ keepAliveTimeout: 1e3, connect: { timeout: MAX_ATTEMPT_MS } });
-  const wake = AbortSignal.any([signal, exitController.signal]);
-  try {
-    for (; ; ) {
-      if (signal.aborted) throw cancelledFailure(engine, "startup", signal.reason);
-      if (exit) throw new EngineFailureError(classifyFailure({ role: engine.role, stage: "startup", exit, logLines: engine.logTail(), engine: options.engineFamily ?? null }));
-      const now = performance.now();
-      if (now >= deadline) {
-        throw new EngineFailureError(
-          classifyFailure({
-            role: engine.role,
-            stage: "startup",
-            exit: null,
-            logLines: engine.logTail(),
-            timedOut: { afterS: options.timeoutS },
-            engine: options.engineFamily ?? null
-          })
-        );
-      }
-      const attemptSignal = AbortSignal.any([wake, AbortSignal.timeout(Math.ceil(Math.max(1, Math.min(MAX_ATTEMPT_MS, deadline - now))))]);
-      try {
-        const response = await (0, import_undici3.request)(url2, { method: "GET", dispatcher, signal: attemptSignal });
-        await response.body.dump();
-        if (response.statusCode === 200) return { healthyAfterMs: performance.now() - started };
-      } catch {
-      }
-      const pause = Math.min(options.intervalMs, Math.max(0, deadline - performance.now()));
-      await sleepUnless(pause, wake);
-    }
-  } finally {
-    await dispatcher.destroy().catch(() => void 0);
-  }
-}
-async function sleepUnless(ms2, signal) {
-  if (signal.aborted || ms2 <= 0) return;
-  await new Promise((resolve5) => {
-    const timer = setTimeout(done, ms2);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve5();
-    }
-    signal.addEventListener("abort", done, { once: true });
-  });
-}
-
-// src/metrics/compare-engine-metrics.ts
-var ratio = (candidate, baseline) => candidate === null || baseline === null || baseline <= 0 ? null : Math.round(candidate / baseline * 1e4) / 1e4;
-function compareEngineMetrics(baseline, candidate) {
-  const latencies = Object.fromEntries(
-    LATENCY_METRICS.map((metric) => [
-      metric,
-      {
-        median: ratio(candidate[metric].median, baseline[metric].median),
-        p90: ratio(candidate[metric].p90, baseline[metric].p90),
-        p99: ratio(candidate[metric].p99, baseline[metric].p99)
-      }
-    ])
-  );
-  return {
-    ...latencies,
-    outputTokensPerS: ratio(candidate.outputTokensPerS, baseline.outputTokensPerS),
-    requestsPerS: ratio(candidate.requestsPerS, baseline.requestsPerS)
-  };
-}
-
-// src/scoring/request-record.ts
-function timeToTokens(record2, k) {
-  if (k <= 0) return record2.endMs;
-  const { chunks } = record2;
-  let low = 0;
-  let high = chunks.length;
-  while (low < high) {
-    const mid = low + high >>> 1;
-    if ((chunks[mid]?.tokens ?? 0) >= k) high = mid;
-    else low = mid + 1;
-  }
-  return chunks[low]?.tMs ?? record2.endMs;
-}
-function timeToFirstTokenMs(record2) {
-  const first = record2.chunks.find((chunk) => chunk.tokens > 0);
-  return first ? first.tMs : null;
-}
-
-// src/metrics/sample-request.ts
-function sampleRequest(record2, k) {
-  if (k < 1) return null;
-  const ttftMs = timeToFirstTokenMs(record2);
-  if (ttftMs === null) return null;
-  const e2eMs = timeToTokens(record2, k);
-  const itlMs = [];
-  let previousTokens = 0;
-  let previousArrival = null;
-  for (const chunk of record2.chunks) {
-    if (chunk.tokens <= previousTokens) continue;
-    if (previousArrival !== null) itlMs.push(chunk.tMs - previousArrival);
-    previousArrival = chunk.tMs;
-    previousTokens = chunk.tokens;
-    if (chunk.tokens >= k) break;
-  }
-  return {
-    ttftMs,
-    tpotMs: k > 1 ? (e2eMs - ttftMs) / (k - 1) : null,
-    itlMs,
-    e2eMs,
-    tokens: k,
-    sentMs: record2.sentMs ?? 0
-  };
-}
-
-// src/metrics/value-histogram.ts
-var BASE_RESOLUTION_MS = 0.01;
-var MAX_HISTOGRAM_BINS = 4e3;
-function toHistogram(resolutionMs, counts) {
-  const bins = [...counts].sort((a, b) => a[0] - b[0]);
-  return { resolutionMs, bins };
-}
-function nextResolution(resolutionMs) {
-  return Number((resolutionMs * 10).toPrecision(12));
-}
-function rebin(histogram, resolutionMs) {
-  if (resolutionMs === histogram.resolutionMs) return histogram;
-  let current = histogram;
-  while (current.resolutionMs < resolutionMs) {
-    const coarser = nextResolution(current.resolutionMs);
-    const counts = /* @__PURE__ */ new Map();
-    for (const [step, count5] of current.bins) {
-      const coarse = Math.round(step / 10);
-      counts.set(coarse, (counts.get(coarse) ?? 0) + count5);
-    }
-    current = toHistogram(coarser, counts);
-  }
-  return current;
-}
-function fit(histogram) {
-  let current = histogram;
-  while (current.bins.length > MAX_HISTOGRAM_BINS) current = rebin(current, nextResolution(current.resolutionMs));
-  return current;
-}
-var HistogramBuilder = class {
-  counts = /* @__PURE__ */ new Map();
-  add(value) {
-    const step = Math.round(value / BASE_RESOLUTION_MS);
-    this.counts.set(step, (this.counts.get(step) ?? 0) + 1);
-  }
-  build() {
-    return fit(toHistogram(BASE_RESOLUTION_MS, this.counts));
-  }
-};
-function mergeHistograms(histograms) {
-  const resolutionMs = Math.max(BASE_RESOLUTION_MS, ...histograms.map((histogram) => histogram.resolutionMs));
-  const counts = /* @__PURE__ */ new Map();
-  for (const histogram of histograms) {
-    for (const [step, count5] of rebin(histogram, resolutionMs).bins) counts.set(step, (counts.get(step) ?? 0) + count5);
-  }
-  return fit(toHistogram(resolutionMs, counts));
-}
-function histogramCount(histogram) {
-  return histogram.bins.reduce((sum, [, count5]) => sum + count5, 0);
-}
-function histogramPercentile(histogram, q) {
-  const total = histogramCount(histogram);
-  if (total === 0) return null;
-  const rank = (total - 1) * q / 100;
-  const lowIndex = Math.floor(rank);
-  const fraction3 = rank - lowIndex;
-  let low = null;
-  let high = null;
-  let seen = 0;
-  for (const [step, count5] of histogram.bins) {
-    seen += count5;
-    if (low === null && seen > lowIndex) low = step;
-    if (seen > lowIndex + 1 || fraction3 === 0 && low !== null) {
-      high = step;
-      break;
-    }
-  }
-  const lowValue = (low ?? 0) * histogram.resolutionMs;
-  const highValue = (high ?? low ?? 0) * histogram.resolutionMs;
-  return lowValue + fraction3 * (highValue - lowValue);
-}
-
-// src/metrics/summarize-engine-metrics.ts
-var round33 = (value) => value === null ? null : Math.round(value * 1e3) / 1e3;
-function percentiles(histogram) {
-  return {
-    median: round33(histogramPercentile(histogram, 50)),
-    p90: round33(histogramPercentile(histogram, 90)),
-    p99: round33(histogramPercentile(histogram, 99))
-  };
-}
-function summarizeEngineMetrics(totals2) {
-  const seconds2 = totals2.durationMs / 1e3;
-  const perSecond = (amount) => seconds2 > 0 ? round33(amount / seconds2) : null;
-  const latencies = Object.fromEntries(LATENCY_METRICS.map((metric) => [metric, percentiles(totals2.distributions[metric])]));
-  return {
-    requests: totals2.requests,
-    outputTokens: totals2.outputTokens,
-    durationMs: round33(totals2.durationMs) ?? 0,
-    outputTokensPerS: perSecond(totals2.outputTokens),
-    requestsPerS: perSecond(totals2.requests),
-    ...latencies,
-    distributions: totals2.distributions
-  };
-}
-
-// src/metrics/compute-round-metrics.ts
-function runSpan(samples) {
-  if (samples.length === 0) return 0;
-  let start = Infinity;
-  let end = -Infinity;
-  for (const sample of samples) {
-    start = Math.min(start, sample.sentMs);
-    end = Math.max(end, sample.sentMs + sample.e2eMs);
-  }
-  return Math.max(0, end - start);
-}
-function totals(engine) {
-  const ttft = new HistogramBuilder();
-  const tpot = new HistogramBuilder();
-  const itl = new HistogramBuilder();
-  const e2e = new HistogramBuilder();
-  let outputTokens = 0;
-  for (const sample of engine.samples) {
-    ttft.add(sample.ttftMs);
-    if (sample.tpotMs !== null) tpot.add(sample.tpotMs);
-    for (const gap of sample.itlMs) itl.add(gap);
-    e2e.add(sample.e2eMs);
-    outputTokens += sample.tokens;
-  }
-  return {
-    requests: engine.samples.length,
-    outputTokens,
-    durationMs: engine.durationMs,
-    distributions: { ttftMs: ttft.build(), tpotMs: tpot.build(), itlMs: itl.build(), e2eMs: e2e.build() }
-  };
-}
-function computeRoundMetrics(runs) {
-  const baseline = { samples: [], durationMs: 0 };
-  const candidate = { samples: [], durationMs: 0 };
-  let prompts = 0;
-  for (const run2 of runs) {
-    const runBaseline = [];
-    const runCandidate = [];
-    for (const prompt of run2) {
-      if (prompt.status !== "scored" || prompt.comparedTokens === null) continue;
-      if (!prompt.baseline?.ok || !prompt.candidate?.ok) continue;
-      const b = sampleRequest(prompt.baseline, prompt.comparedTokens);
-      const c = sampleRequest(prompt.candidate, prompt.comparedTokens);
-      if (!b || !c) continue;
-      runBaseline.push(b);
-      runCandidate.push(c);
-      prompts++;
-    }
-    baseline.samples.push(...runBaseline);
-    candidate.samples.push(...runCandidate);
-    baseline.durationMs += runSpan(runBaseline);
-    candidate.durationMs += runSpan(runCandidate);
-  }
-  if (prompts === 0) return null;
-  const baselineMetrics = summarizeEngineMetrics(totals(baseline));
-  const candidateMetrics = summarizeEngineMetrics(totals(candidate));
-  return {
-    basis: "equal_length",
-    prompts,
-    baseline: baselineMetrics,
-    candidate: candidateMetrics,
-    ratio: compareEngineMetrics(baselineMetrics, candidateMetrics)
-  };
-}
-
-// src/scoring/compare-answers.ts
-function commonPrefix(a, b) {
-  const length = Math.min(a.length, b.length);
-  let index = 0;
-  if (typeof a === "string" && typeof b === "string") {
-    while (index < length && a.charCodeAt(index) === b.charCodeAt(index)) index++;
-  } else {
-    while (index < length && a[index] === b[index]) index++;
-  }
-  return index;
-}
-function findParting(baseline, candidate) {
-  const reasoning = commonPrefix(baseline.reasoning, candidate.reasoning);
-  const bothReasoningLeft = reasoning < baseline.reasoning.length && reasoning < candidate.reasoning.length;
-  const sameReasoning = reasoning === baseline.reasoning.length && reasoning === candidate.reasoning.length;
-  if (!sameReasoning) {
-    if (bothReasoningLeft) return { part: "reasoning", reasoning, content: 0, parted: true };
-    const shorter = reasoning === baseline.reasoning.length ? baseline : candidate;
-    return { part: "reasoning", reasoning, content: 0, parted: shorter.content.length > 0 };
-  }
-  const content = commonPrefix(baseline.content, candidate.content);
-  return { part: "content", reasoning, content, parted: content < baseline.content.length && content < candidate.content.length };
-}
-var EXCERPT_BEFORE = 12;
-var EXCERPT_AFTER = 28;
-function quote(text5, at) {
-  const isLowSurrogate2 = (index) => index > 0 && index < text5.length && (text5.charCodeAt(index) & 64512) === 56320;
-  let from = Math.max(0, at - EXCERPT_BEFORE);
-  if (isLowSurrogate2(from)) from--;
-  let to = Math.min(text5.length, at + EXCERPT_AFTER);
-  if (isLowSurrogate2(to)) to++;
-  return `${from > 0 ? "\u2026" : ""}${JSON.stringify(text5.slice(from, to))}${to < text5.length ? "\u2026" : ""}`;
-}
-function excerpts(baseline, candidate, parting) {
-  const text5 = (side2) => parting.part === "reasoning" && parting.reasoning < side2.reasoning.length ? { text: side2.reasoning, at: parting.reasoning } : { text: side2.content, at: parting.content };
-  const b = text5(baseline);
-  const c = text5(candidate);
-  return { baseline: quote(b.text, b.at), candidate: quote(c.text, c.at) };
-}
-function baselineTokensAt(record2, text5, reasoning, content) {
-  const { chunks } = record2;
-  let tokens = 0;
-  for (let index = 0; index < chunks.length; index++) {
-    const reasoningEnd = text5.reasoningEnds[index] ?? 0;
-    const contentEnd = text5.contentEnds[index] ?? 0;
-    const chunkTokens = chunks[index]?.tokens ?? tokens;
-    if (reasoningEnd <= reasoning && contentEnd <= content) {
-      tokens = chunkTokens;
-      continue;
-    }
-    const reasoningStart = index > 0 ? text5.reasoningEnds[index - 1] ?? 0 : 0;
-    const contentStart = index > 0 ? text5.contentEnds[index - 1] ?? 0 : 0;
-    const added = reasoningEnd - reasoningStart + (contentEnd - contentStart);
-    const covered = Math.max(0, Math.min(reasoning, reasoningEnd) - reasoningStart) + Math.max(0, Math.min(content, contentEnd) - contentStart);
-    if (added > 0) tokens += Math.floor((chunkTokens - tokens) * covered / added);
-    break;
-  }
-  return tokens;
-}
-function compareAnswers(baseline, candidate) {
-  const baselineText = baseline.text;
-  const candidateText = candidate.text;
-  if (!baselineText || !candidateText) return null;
-  const textParting = findParting(baselineText, candidateText);
-  const quoted = textParting.parted ? excerpts(baselineText, candidateText, textParting) : null;
-  if (baseline.tokenIds && candidate.tokenIds) {
-    const parting = findParting(baseline.tokenIds, candidate.tokenIds);
-    const commonTokens2 = parting.reasoning + parting.content;
-    return { commonTokens: commonTokens2, parted: parting.parted, excerpts: parting.parted ? quoted : null, by: "tokens" };
-  }
-  if (!textParting.parted) return { commonTokens: Math.min(baseline.outputTokens, candidate.outputTokens), parted: false, excerpts: null, by: "text" };
-  const commonTokens = baselineTokensAt(baseline, baselineText, textParting.reasoning, textParting.content);
-  return { commonTokens, parted: true, excerpts: quoted, by: "text" };
-}
-function findInflatedClaims(baseline, candidate) {
-  const b = baseline.text;
-  const c = candidate.text;
-  if (!b || !c || baseline.countedBy === "tokenizer" || candidate.countedBy === "tokenizer") return null;
-  const parting = findParting(b, c);
-  const limitReasoning = parting.reasoning;
-  const limitContent = parting.part === "content" ? parting.content : 0;
-  let baselineIndex = 0;
-  for (let index = 0; index < candidate.chunks.length; index++) {
-    const reasoning = c.reasoningEnds[index] ?? 0;
-    const content = c.contentEnds[index] ?? 0;
-    if (reasoning > limitReasoning || content > limitContent) break;
-    while (baselineIndex < baseline.chunks.length - 1 && ((b.reasoningEnds[baselineIndex] ?? 0) < reasoning || (b.contentEnds[baselineIndex] ?? 0) < content)) {
-      baselineIndex++;
-    }
-    const reference = baseline.chunks[baselineIndex]?.tokens ?? baseline.outputTokens;
-    const claimed = candidate.chunks[index]?.tokens ?? 0;
-    if (claimed > reference + countSlack(reference)) {
-      const chars = reasoning + content;
-      return `claimed ${claimed} tokens for the first ${chars} characters of its answer, which are the baseline's too, where the baseline counted at most ${reference}`;
-    }
-  }
-  return null;
-}
-
-// src/scoring/score-prompt.ts
-var UNSCORED_STATUSES = /* @__PURE__ */ new Set(["below_tolerance", "diverged", "implausible", "zeroed"]);
-var DEFAULT_AGREEMENT_TOKENS = 16;
-function percent(fraction3) {
-  return `${Math.round(fraction3 * 1e3) / 10}%`;
-}
-function claimNote(record2) {
-  const claimed = record2.claimedTokens;
-  if (record2.countedBy !== "tokenizer" || claimed === null || claimed === void 0) return "";
-  if (Math.abs(claimed - record2.outputTokens) <= countSlack(record2.outputTokens)) return "";
-  return `; the engine claimed ${claimed}`;
-}
-function agreementOf(comparison, k) {
-  if (!comparison) return { agreement: null, agreedTokens: null };
-  if (!comparison.parted || k === 0) return { agreement: 1, agreedTokens: Math.min(comparison.commonTokens, k) };
-  const agreed = Math.min(comparison.commonTokens, k);
-  return { agreement: agreed / k, agreedTokens: agreed };
-}
-function scorePrompt(baseline, candidate, tolerance, options = {}) {
-  const agreementTokens = options.agreementTokens ?? DEFAULT_AGREEMENT_TOKENS;
-  if (!baseline || !baseline.ok) {
-    const why = baseline ? baseline.reason : "the baseline engine was not measured on this prompt";
-    return { status: "excluded", score: null, speedup: null, comparedTokens: null, reason: `baseline failed: ${why}` };
-  }
-  if (baseline.implausible) {
-    return {
-      status: "excluded",
-      score: null,
-      speedup: null,
-      comparedTokens: null,
-      reason: `the baseline's own token counts cannot be true (${baseline.implausible}); set bench.tokenizer so speedgate counts`
-    };
-  }
-  const baselineTokens = baseline.outputTokens;
-  if (baselineTokens === 0) {
-    return { status: "excluded", score: null, speedup: null, comparedTokens: null, reason: "the baseline answered 0 tokens: nothing to compare at equal length" };
-  }
-  if (!candidate || !candidate.ok) {
-    const why = candidate ? candidate.reason : "the candidate engine was not measured on this prompt";
-    return { status: "zeroed", score: 0, speedup: null, comparedTokens: null, reason: why };
-  }
-  const inflated = candidate.implausible ?? findInflatedClaims(baseline, candidate);
-  if (inflated) {
-    return { status: "implausible", score: 0, speedup: null, comparedTokens: null, reason: `token counts cannot be true: ${inflated}` };
-  }
-  const candidateTokens = candidate.outputTokens;
-  if (candidateTokens < tolerance * baselineTokens) {
-    return {
-      status: "below_tolerance",
-      score: 0,
-      speedup: null,
-      comparedTokens: null,
-      reason: `answered ${candidateTokens} of ${baselineTokens} tokens (tolerance ${percent(tolerance)})${claimNote(candidate)}`
-    };
-  }
-  const k = Math.min(baselineTokens, candidateTokens);
-  const comparison = compareAnswers(baseline, candidate);
-  const { agreement, agreedTokens } = agreementOf(comparison, k);
-  const agreementFields2 = comparison ? { agreement, agreedTokens } : {};
-  if (comparison?.parted && agreementTokens > 0 && comparison.commonTokens < Math.min(agreementTokens, k)) {
-    const where = comparison.excerpts ? `: baseline ${comparison.excerpts.baseline}, candidate ${comparison.excerpts.candidate}` : "";
-    return {
-      status: "diverged",
-      score: 0,
-      speedup: null,
-      comparedTokens: k,
-      reason: `answers part at token ${comparison.commonTokens + 1} of ${k}, within the first ${agreementTokens} that must match${where}`,
-      ...agreementFields2
-    };
-  }
-  const timed = comparison?.parted ? Math.max(1, Math.min(k, comparison.commonTokens)) : k;
-  const baselineTime = timeToTokens(baseline, timed);
-  const candidateTime = Math.max(timeToTokens(candidate, timed), 1e-6);
-  const speedup = baselineTime / candidateTime;
-  return { status: "scored", score: speedup, speedup, comparedTokens: timed, reason: null, ...agreementFields2 };
-}
-
-// src/scoring/bootstrap-interval.ts
-var Z_975 = 1.959963984540054;
-var MAX_CACHED_DRAWS = 512;
-var DEFAULT_BOOTSTRAP_SEED = 20240917;
-function orderStatistic(counts, sorted, position) {
-  let seen = 0;
-  for (let index = 0; index < counts.length; index++) {
-    seen += counts[index];
-    if (seen > position) return sorted[index];
-  }
-  return sorted[sorted.length - 1];
-}
-function bootstrapMedianInterval(scores, options = {}) {
-  const resamples = options.resamples ?? 2e3;
-  const confidence = options.confidence ?? 0.95;
-  const n = scores.length;
-  if (n === 0) return null;
-  const sorted = Float64Array.from(scores).sort();
-  const random = createSeededRandom(options.seed ?? DEFAULT_BOOTSTRAP_SEED);
-  const counts = new Uint32Array(n);
-  const medians = new Float64Array(resamples);
-  for (let r = 0; r < resamples; r++) {
-    counts.fill(0);
-    for (let i = 0; i < n; i++) counts[Math.floor(random() * n)] += 1;
-    const upper = orderStatistic(counts, sorted, n >>> 1);
-    medians[r] = n % 2 === 1 ? upper : (orderStatistic(counts, sorted, (n >>> 1) - 1) + upper) / 2;
-  }
-  medians.sort();
-  const tail = (1 - confidence) / 2;
-  const at = (q) => medians[Math.min(resamples - 1, Math.max(0, Math.floor(q * resamples)))];
-  return { low: at(tail), high: at(1 - tail - 1 / resamples), confidence };
-}
-function combineRuns(matrix, prompt, weights, logShift) {
-  let weight = 0;
-  let logSum = 0;
-  for (let run2 = 0; run2 < matrix.runs; run2++) {
-    const w = weights[run2];
-    if (w === 0) continue;
-    const value = matrix.values[run2 * matrix.prompts + prompt];
-    if (Number.isNaN(value)) continue;
-    if (value === 0) return 0;
-    weight += w;
-    logSum += w * (Math.log(value) + (logShift ? logShift[run2] : 0));
-  }
-  return weight === 0 ? Number.NaN : Math.exp(logSum / weight);
-}
-function selectMedian(values, length) {
-  const kth = (k) => {
-    let left = 0;
-    let right = length - 1;
-    while (left < right) {
-      const pivot = values[left + right >>> 1];
-      let i = left;
-      let j = right;
-      while (i <= j) {
-        while (values[i] < pivot) i++;
-        while (values[j] > pivot) j--;
-        if (i <= j) {
-          const swap = values[i];
-          values[i] = values[j];
-          values[j] = swap;
-          i++;
-          j--;
-        }
-      }
-      if (k <= j) right = j;
-      else if (k >= i) left = i;
-      else return values[k];
-    }
-    return values[k];
-  };
-  const upper = kth(length >>> 1);
-  if (length % 2 === 1) return upper;
-  let lower = Number.NEGATIVE_INFINITY;
-  for (let index = 0; index < length >>> 1; index++) lower = Math.max(lower, values[index]);
-  return (lower + upper) / 2;
-}
-function inCanonicalOrder(matrix) {
-  const { runs, prompts, values } = matrix;
-  const key = (value) => Number.isNaN(value) ? Number.POSITIVE_INFINITY : value;
-  const order = Array.from({ length: prompts }, (_, prompt) => prompt).sort((a, b) => {
-    for (let run2 = 0; run2 < runs; run2++) {
-      const difference = key(values[run2 * prompts + a]) - key(values[run2 * prompts + b]);
-      if (difference !== 0 && !Number.isNaN(difference)) return difference;
-    }
-    return 0;
-  });
-  const reordered = new Float64Array(values.length);
-  for (let run2 = 0; run2 < runs; run2++) {
-    order.forEach((prompt, position) => {
-      reordered[run2 * prompts + position] = values[run2 * prompts + prompt];
-    });
-  }
-  return { runs, prompts, values: reordered };
-}
-function runEffects(matrix) {
-  const { runs, prompts, values } = matrix;
-  const effects = new Float64Array(runs);
-  let used = 0;
-  for (let prompt = 0; prompt < prompts; prompt++) {
-    let sum = 0;
-    let complete = true;
-    for (let run2 = 0; run2 < runs; run2++) {
-      const value = values[run2 * prompts + prompt];
-      if (!(value > 0)) {
-        complete = false;
-        break;
-      }
-      sum += Math.log(value);
-    }
-    if (!complete) continue;
-    const mean = sum / runs;
-    for (let run2 = 0; run2 < runs; run2++) effects[run2] += Math.log(values[run2 * prompts + prompt]) - mean;
-    used++;
-  }
-  if (used === 0) return null;
-  for (let run2 = 0; run2 < runs; run2++) effects[run2] /= used;
-  return effects;
-}
-function bootstrapRunsAndPrompts(given, options = {}) {
-  const { runs, prompts } = given;
-  if (runs === 1) {
-    const scores = [];
-    for (let prompt = 0; prompt < prompts; prompt++) {
-      const value = given.values[prompt];
-      if (!Number.isNaN(value)) scores.push(value);
-    }
-    return bootstrapMedianInterval(scores, options);
-  }
-  const resamples = options.resamples ?? 2e3;
-  const confidence = options.confidence ?? 0.95;
-  const random = createSeededRandom(options.seed ?? DEFAULT_BOOTSTRAP_SEED);
-  const matrix = inCanonicalOrder(given);
-  const effects = runEffects(matrix);
-  const tail = (1 - confidence) / 2;
-  const inflate = Math.sqrt(runs / (runs - 1)) * (studentTQuantile(1 - tail, runs - 1) / Z_975) - 1;
-  const shift = new Float64Array(runs);
-  if (effects) for (let run2 = 0; run2 < runs; run2++) shift[run2] = inflate * effects[run2];
-  const weights = new Uint32Array(runs);
-  const drawn = new Float64Array(prompts);
-  const medians = [];
-  const cache = /* @__PURE__ */ new Map();
-  const combinedFor = () => {
-    const key = weights.join(",");
-    const cached2 = cache.get(key);
-    if (cached2) return cached2;
-    const combined = new Float64Array(prompts);
-    for (let prompt = 0; prompt < prompts; prompt++) combined[prompt] = combineRuns(matrix, prompt, weights, shift);
-    if (cache.size < MAX_CACHED_DRAWS) cache.set(key, combined);
-    return combined;
-  };
-  for (let r = 0; r < resamples; r++) {
-    weights.fill(0);
-    for (let i = 0; i < runs; i++) weights[Math.floor(random() * runs)] += 1;
-    const combined = combinedFor();
-    let length = 0;
-    for (let i = 0; i < prompts; i++) {
-      const value = combined[Math.floor(random() * prompts)];
-      if (!Number.isNaN(value)) drawn[length++] = value;
-    }
-    if (length > 0) medians.push(selectMedian(drawn, length));
-  }
-  if (medians.length === 0) return null;
-  const sorted = Float64Array.from(medians).sort();
-  const count5 = sorted.length;
-  const at = (q) => sorted[Math.min(count5 - 1, Math.max(0, Math.floor(q * count5)))];
-  return { low: at(tail), high: at(1 - tail - 1 / count5), confidence };
-}
-
-// src/scoring/aggregate-prompt-runs.ts
-function aggregatePromptRuns(runs) {
-  const label = (index, reason) => runs.length > 1 && reason !== null ? `run ${index + 1}: ${reason}` : reason;
-  const counted = runs.map((run2, index) => ({ run: run2, index })).filter(({ run: run2 }) => run2.status !== "excluded");
-  if (counted.length === 0) {
-    const first = runs[0];
-    return { status: "excluded", score: null, speedup: null, reason: first ? label(0, first.reason) : "the prompt was not measured" };
-  }
-  const unscored = counted.find(({ run: run2 }) => UNSCORED_STATUSES.has(run2.status));
-  if (unscored) return { status: unscored.run.status, score: 0, speedup: null, reason: label(unscored.index, unscored.run.reason) };
-  const speedup = counted.length === 1 ? counted[0]?.run.score : Math.exp(counted.reduce((sum, { run: run2 }) => sum + Math.log(run2.score), 0) / counted.length);
-  return { status: "scored", score: speedup, speedup, reason: null };
-}
-
-// src/scoring/summarize-round.ts
-var STATUS_WORDS = [
-  ["below_tolerance", "below tolerance"],
-  ["diverged", "diverged"],
-  ["implausible", "implausible"],
-  ["zeroed", "zeroed"]
-];
-function describeNoScore(prompts, failure2) {
-  if (failure2) return failure2;
-  if (prompts.length === 0) return "the round has no prompts";
-  if (prompts.every((prompt) => prompt.status === "excluded")) return "the baseline answered none of the prompts, so there is nothing to compare with";
-  return "the candidate was not sent any prompt";
-}
-function summarizeRound(prompts, options) {
-  const runCount = prompts.reduce((most, prompt) => Math.max(most, prompt.runs.length), 0);
-  const servedRuns = [];
-  for (let run2 = 0; run2 < runCount; run2++) {
-    if (prompts.some((prompt) => prompt.runs[run2]?.candidateAttempted === true)) servedRuns.push(run2);
-  }
-  const aggregated = prompts.map((prompt) => {
-    const served = servedRuns.map((run2) => prompt.runs[run2]).filter((outcome) => outcome !== void 0);
-    if (served.length > 0) return aggregatePromptRuns(served);
-    if (prompt.runs.length === 0) {
-      const reason = options.failure ?? "no engine was run";
-      return options.baselineFailure ? { status: "excluded", score: null, speedup: null, reason } : { status: "zeroed", score: 0, speedup: null, reason };
-    }
-    const shown = aggregatePromptRuns(prompt.runs);
-    return { ...shown, score: shown.status === "excluded" ? null : 0 };
-  });
-  const counted = aggregated.filter((prompt) => prompt.status !== "excluded");
-  const scores = servedRuns.length > 0 ? counted.map((prompt) => prompt.score ?? 0) : [];
-  const roundScore = median(scores);
-  const matrix = { runs: servedRuns.length, prompts: prompts.length, values: new Float64Array(servedRuns.length * prompts.length) };
-  servedRuns.forEach((run2, row) => {
-    prompts.forEach((prompt, column2) => {
-      const outcome = prompt.runs[run2];
-      matrix.values[row * prompts.length + column2] = !outcome || outcome.status === "excluded" ? Number.NaN : UNSCORED_STATUSES.has(outcome.status) ? 0 : outcome.score ?? 0;
-    });
-  });
-  const interval = roundScore !== null && counted.length >= MIN_PROMPTS_FOR_INTERVAL && servedRuns.length > 0 ? bootstrapRunsAndPrompts(matrix, { seed: options.bootstrapSeed }) : null;
-  const runScores = [];
-  for (let run2 = 0; run2 < runCount; run2++) {
-    if (!servedRuns.includes(run2)) {
-      runScores.push(null);
-      continue;
-    }
-    const values = prompts.map((prompt) => prompt.runs[run2]).filter((outcome) => outcome !== void 0 && outcome.status !== "excluded").map((outcome) => outcome.status === "scored" ? outcome.score ?? 0 : 0);
-    runScores.push(median(values));
-  }
-  const countOf = (status) => aggregated.filter((prompt) => prompt.status === status).length;
-  const unscored = aggregated.filter((prompt) => UNSCORED_STATUSES.has(prompt.status)).length;
-  const breakdown = STATUS_WORDS.map(([status, words]) => [countOf(status), words]).filter(([n]) => n > 0).map(([n, words]) => `${n} ${words}`).join(", ");
-  const gate = evaluateGate(
-    {
-      roundScore,
-      interval,
-      promptsCompared: counted.length,
-      unscored,
-      unscoredBreakdown: breakdown,
-      baselineFailure: options.baselineFailure,
-      infrastructureFailure: options.infrastructureFailure ?? null,
-      candidateFailure: options.candidateFailure ?? null,
-      noScoreReason: roundScore === null ? describeNoScore(aggregated, options.failure) : null,
-      noise: options.noise ?? null
-    },
-    options.gate
-  );
-  return {
-    roundScore,
-    interval,
-    runs: { completed: runCount, scores: runScores },
-    promptsScored: countOf("scored"),
-    promptsTotal: prompts.length,
-    belowTolerance: countOf("below_tolerance"),
-    diverged: countOf("diverged"),
-    implausible: countOf("implausible"),
-    zeroedTotal: countOf("zeroed"),
-    unscored,
-    excluded: countOf("excluded"),
-    prompts: aggregated,
-    gate
-  };
-}
-
-// src/scoring/score-round.ts
-var round34 = (value) => Math.round(value * 1e3) / 1e3;
-var MIN_CANDIDATE_MS = 1e-3;
-function speedupFromTimes(baselineMs, candidateMs) {
-  return baselineMs / Math.max(candidateMs, MIN_CANDIDATE_MS);
-}
-function describeEngineFailure(failure2, runs = 1) {
-  const where = runs > 1 && failure2.run ? ` in run ${failure2.run} of ${runs}` : "";
-  return `${failure2.engine} engine failed at ${failure2.stage}${where} (${failure2.label})`;
-}
-function notSent(failure2) {
-  if (!failure2) return void 0;
-  const when = failure2.kind === "infrastructure" ? `was not measured at ${failure2.stage}` : failure2.stage === "benchmark" ? "died during the benchmark" : `failed at ${failure2.stage}`;
-  return { ok: false, kind: "not_sent", reason: `${failure2.engine} engine ${when} (${failure2.label})` };
-}
-function failureContext(failure2, description) {
-  return {
-    baselineFailure: failure2?.engine === "baseline" ? description : null,
-    candidateFailure: failure2?.engine === "candidate" ? description : null,
-    failure: failure2 ? description : null,
-    infrastructureFailure: failure2?.kind === "infrastructure" ? description : null
-  };
-}
-function wasAttempted(record2) {
-  return record2 !== null && record2 !== void 0 && !(record2.ok === false && record2.kind === "not_sent");
-}
-function scoreRun(baseline, candidate, tolerance, agreementTokens) {
-  const score = scorePrompt(baseline, candidate, tolerance, { agreementTokens });
-  const k = score.comparedTokens;
-  const timed = score.status === "scored" && k !== null && baseline?.ok === true && candidate?.ok === true;
-  const baselineMs = timed ? round34(timeToTokens(baseline, k)) : null;
-  const candidateMs = timed ? Math.max(round34(timeToTokens(candidate, k)), MIN_CANDIDATE_MS) : null;
-  const runScore = baselineMs !== null && candidateMs !== null ? speedupFromTimes(baselineMs, candidateMs) : score.score;
-  return {
-    score: timed ? { ...score, score: runScore, speedup: runScore } : score,
-    run: {
-      status: score.status,
-      score: runScore,
-      reason: score.reason,
-      candidateAttempted: wasAttempted(candidate),
-      comparedTokens: k,
-      baselineTokens: baseline?.ok ? baseline.outputTokens : null,
-      candidateTokens: candidate?.ok ? candidate.outputTokens : null,
-      baselineMs,
-      candidateMs,
-      baselineRecord: baseline ?? null,
-      candidateRecord: candidate ?? null
-    }
-  };
-}
-function leastAgreement(scores) {
-  let least = null;
-  for (const score of scores) {
-    if (score.agreement === void 0 || score.agreement === null) continue;
-    if (least === null || score.agreement < (least.agreement ?? 1)) least = score;
-  }
-  return least ? { agreement: least.agreement, agreedTokens: least.agreedTokens ?? null } : {};
-}
-function roundFailure(runs) {
-  for (const run2 of runs) {
-    const failure2 = run2.baseline.failure ?? run2.candidate.failure;
-    if (failure2) return failure2;
-  }
-  return null;
-}
-function scoreRound(input2) {
-  const perPrompt = input2.promptIds.map((id) => {
-    const scored = input2.runs.map(
-      (run2) => scoreRun(
-        run2.baseline.records.get(id) ?? notSent(run2.baseline.failure),
-        run2.candidate.records.get(id) ?? notSent(run2.candidate.failure),
-        input2.tolerance,
-        input2.agreementTokens
-      )
-    );
-    return { id, scored };
-  });
-  const failure2 = input2.failure === void 0 ? roundFailure(input2.runs) : input2.failure;
-  const summary = summarizeRound(
-    perPrompt.map(({ scored }) => ({ runs: scored.map(({ run: run2 }) => run2) })),
-    {
-      gate: input2.gate,
-      ...failureContext(failure2, failure2 ? describeEngineFailure(failure2, input2.plannedRuns ?? input2.runs.length) : null),
-      noise: input2.noise ?? null,
-      bootstrapSeed: input2.bootstrapSeed
-    }
-  );
-  const first = input2.runs[0];
-  const prompts = perPrompt.map(({ id, scored }, index) => {
-    const combined = summary.prompts[index];
-    const firstRun = scored[0];
-    return {
-      id,
-      status: combined?.status ?? "excluded",
-      score: combined?.score ?? null,
-      speedup: combined?.speedup ?? null,
-      comparedTokens: firstRun?.score.comparedTokens ?? null,
-      reason: combined?.reason ?? null,
-      ...leastAgreement(scored.map(({ score }) => score)),
-      baseline: first?.baseline.records.get(id) ?? null,
-      candidate: first?.candidate.records.get(id) ?? null,
-      runs: scored.map(({ run: run2 }) => run2)
-    };
-  });
-  return { ...summary, prompts };
-}
-
-// src/scoring/summarize-agreement.ts
-function summarizeAgreement(prompts) {
-  const agreements = prompts.map((prompt) => prompt.agreement).filter((value) => typeof value === "number");
-  return {
-    diverged: prompts.filter((prompt) => prompt.status === "diverged").length,
-    implausible: prompts.filter((prompt) => prompt.status === "implausible").length,
-    medianAgreement: median(agreements)
-  };
-}
-
-// src/scorecard/build-scorecard.ts
-var round35 = (value) => Math.round(value * 1e3) / 1e3;
-function engineSide(record2) {
-  if (!record2 || !wasAttempted(record2)) return null;
-  if (!record2.ok) {
-    return { outputTokens: null, ttftMs: null, e2eMs: record2.endMs === void 0 ? null : round35(record2.endMs), finishReason: null, error: record2.reason };
-  }
-  const ttft = timeToFirstTokenMs(record2);
-  return {
-    outputTokens: record2.outputTokens,
-    claimedTokens: record2.claimedTokens ?? null,
-    ttftMs: ttft === null ? null : round35(ttft),
-    e2eMs: round35(record2.endMs),
-    finishReason: record2.finishReason,
-    error: null
-  };
-}
-function cardRun(run2) {
-  return {
-    status: run2.status,
-    reason: run2.reason,
-    candidateAttempted: run2.candidateAttempted,
-    comparedTokens: run2.comparedTokens,
-    baselineTokens: run2.baselineTokens,
-    candidateTokens: run2.candidateTokens,
-    baselineMs: run2.baselineMs,
-    candidateMs: run2.candidateMs
-  };
-}
-function emptyProvenance() {
-  return {
-    imageDigest: null,
-    baselineImage: null,
-    baselineImageId: null,
-    patchHash: null,
-    configHash: null,
-    promptsHash: null,
-    runner: null,
-    gpu: null
-  };
-}
-function summaryFields(summary, calibration) {
-  return {
-    roundScore: summary.roundScore,
-    scoreInterval: summary.interval,
-    runs: summary.runs,
-    promptsScored: summary.promptsScored,
-    promptsTotal: summary.promptsTotal,
-    belowTolerance: summary.belowTolerance,
-    diverged: summary.diverged,
-    implausible: summary.implausible,
-    zeroedTotal: summary.zeroedTotal,
-    unscored: summary.unscored,
-    excluded: summary.excluded,
-    gate: { ...summary.gate, calibration }
-  };
-}
-function cardSettings(config2) {
-  return {
-    requestIntervalMs: config2.bench.requestIntervalMs,
-    arrival: config2.bench.arrival,
-    thinking: config2.bench.thinking,
-    contextLimit: config2.bench.contextLimit,
-    maxTokens: config2.bench.maxTokens,
-    tolerance: config2.bench.tolerance,
-    model: config2.bench.model,
-    runs: config2.bench.runs
-  };
-}
-function agreementFields(prompts) {
-  return { medianAgreement: summarizeAgreement(prompts).medianAgreement };
-}
-function startsLikeBaseline(config2) {
-  const command = config2.candidate.command;
-  const sameCommand = command === void 0 || JSON.stringify(command) === JSON.stringify(config2.baseline.command);
-  const sameEnv = Object.entries(config2.candidate.env ?? {}).every(([name, value]) => config2.baseline.env[name] === value);
-  return sameCommand && sameEnv;
-}
-function gpuState(config2, snapshots) {
-  if (!snapshots) return null;
-  return { sameLaunch: startsLikeBaseline(config2), baseline: snapshots.baseline, candidate: snapshots.candidate };
-}
-function cardFailure(failure2) {
-  return failure2 ? { ...failure2, run: failure2.run ?? null } : null;
-}
-function metricsRuns(result) {
-  const runCount = Math.max(0, ...result.prompts.map((prompt) => prompt.runs.length));
-  return Array.from(
-    { length: runCount },
-    (_, index) => result.prompts.flatMap((prompt) => {
-      const run2 = prompt.runs[index];
-      return run2 ? [{ status: run2.status, comparedTokens: run2.comparedTokens, baseline: run2.baselineRecord, candidate: run2.candidateRecord }] : [];
-    })
-  );
-}
-function buildScorecard(input2) {
-  const { config: config2, result } = input2;
-  const estimated = result.prompts.some(
-    (prompt) => [prompt.baseline, prompt.candidate].some((record2) => record2?.ok === true && record2.tokensEstimated)
-  );
-  return {
-    schemaVersion: SCORECARD_SCHEMA_VERSION,
-    speedgateVersion: SPEEDGATE_VERSION,
-    createdAt: (input2.now ?? /* @__PURE__ */ new Date()).toISOString(),
-    engine: config2.engine,
-    ...summaryFields(result, input2.calibration ?? null),
-    ...agreementFields(result.prompts),
-    tokenCountsEstimated: estimated,
-    settings: {
-      ...cardSettings(config2),
-      agreementTokens: config2.bench.agreementTokens ?? DEFAULT_AGREEMENT_TOKENS,
-      tokenizer: input2.tokenizerSha256 ?? null
-    },
-    provenance: { ...emptyProvenance(), baselineImage: config2.baseline.image ?? null, ...input2.provenance },
-    metrics: computeRoundMetrics(metricsRuns(result)),
-    ...input2.engineTimes ? { engineTimes: input2.engineTimes } : {},
-    ...input2.answerVariation ? { answerVariation: input2.answerVariation } : {},
-    gpuState: gpuState(config2, input2.gpuSnapshots),
-    docsBaseUrl: input2.docsBaseUrl ?? null,
-    failure: cardFailure(input2.failure),
-    source: input2.source ?? null,
-    shard: input2.shard ?? null,
-    ...input2.commits ? { commits: input2.commits } : {},
-    convertedFrom: null,
-    prompts: result.prompts.map((prompt) => ({
-      id: prompt.id,
-      status: prompt.status,
-      score: prompt.score,
-      speedup: prompt.speedup,
-      comparedTokens: prompt.comparedTokens,
-      reason: prompt.reason,
-      ...prompt.agreement !== void 0 ? { agreement: prompt.agreement, agreedTokens: prompt.agreedTokens ?? null } : {},
-      baseline: engineSide(prompt.baseline),
-      candidate: engineSide(prompt.candidate),
-      runs: prompt.runs.map(cardRun)
-    }))
-  };
-}
-
-// src/scorecard/rescore-card.ts
-function calibrationSource(calibration) {
-  if (!calibration) return null;
-  const { noiseFloor: _floor, detectableSpeedup: _detectable, problems: _problems, notes: _notes, ...source } = calibration;
-  return source;
-}
-function calibrationFacts(card) {
-  return {
-    engine: card.engine,
-    gpu: card.provenance.gpu,
-    runner: card.provenance.runner,
-    baselineImage: card.provenance.baselineImage,
-    baselineImageId: card.provenance.baselineImageId,
-    promptsHash: card.provenance.promptsHash,
-    settings: card.settings
-  };
-}
-var KEPT_STATUSES = /* @__PURE__ */ new Set(["diverged", "implausible", "zeroed"]);
-function rederiveRun(run2, tolerance, legacySpeedup) {
-  const keepReason = (status, fallback) => run2.status === status && run2.reason ? run2.reason : fallback;
-  const as = (status, score, reason) => ({ ...run2, status, score, reason });
-  const b = run2.baselineTokens;
-  const c = run2.candidateTokens;
-  const timed = run2.baselineMs !== null && run2.candidateMs !== null;
-  if (b === null) return as("excluded", null, keepReason("excluded", "baseline failed: it gave no answer"));
-  if (b === 0) return as("excluded", null, "the baseline answered 0 tokens: nothing to compare at equal length");
-  if (run2.status === "excluded" && !timed) return as("excluded", null, run2.reason);
-  if (c === null) return as("zeroed", 0, keepReason("zeroed", "the candidate gave no answer"));
-  if (KEPT_STATUSES.has(run2.status)) return as(run2.status, 0, run2.reason);
-  if (c < tolerance * b) return as("below_tolerance", 0, keepReason("below_tolerance", `answered ${c} of ${b} tokens (tolerance ${formatPercent(tolerance)})`));
-  if (timed) return as("scored", speedupFromTimes(run2.baselineMs, run2.candidateMs), null);
-  if (legacySpeedup !== null) return as("scored", legacySpeedup, null);
-  return as("zeroed", 0, "the card keeps no times at the compared length for this run");
-}
-function rescoreCard(card, options) {
-  const tolerance = card.settings.tolerance;
-  const legacy = card.convertedFrom === 1;
-  const runs = card.prompts.map((prompt) => prompt.runs.map((run2) => rederiveRun(run2, tolerance, legacy && prompt.status === "scored" ? prompt.speedup : null)));
-  const source = calibrationSource(card.gate.calibration);
-  const calibration = source ? fitCalibration(source, calibrationFacts(card)) : null;
-  const failure2 = card.failure;
-  const description = options.failureDescription ?? (failure2 ? describeEngineFailure(failure2, card.settings.runs) : null);
-  const summary = summarizeRound(
-    runs.map((promptRuns) => ({ runs: promptRuns })),
-    {
-      gate: options.gate,
-      ...failureContext(failure2, description),
-      noise: calibration ? { floor: calibration.noiseFloor, problems: calibration.problems } : null,
-      bootstrapSeed: options.bootstrapSeed
-    }
-  );
-  const prompts = card.prompts.map((prompt, index) => {
-    const combined = summary.prompts[index];
-    const promptRuns = runs[index] ?? [];
-    return {
-      ...prompt,
-      status: combined?.status ?? prompt.status,
-      score: combined?.score ?? null,
-      speedup: combined?.speedup ?? null,
-      reason: combined?.reason ?? null,
-      runs: promptRuns.map(({ score: _score, ...run2 }) => run2)
-    };
-  });
-  return { ...card, ...summaryFields(summary, calibration), ...agreementFields(prompts), prompts };
-}
-
-// src/scorecard/resolve-docs-base-url.ts
-function resolveDocsBaseUrl(env) {
-  const explicit = env.SPEEDGATE_DOCS_URL?.trim();
-  if (explicit) {
-    const withSlash = explicit.endsWith("/") ? explicit : `${explicit}/`;
-    return docsBaseUrlSchema.safeParse(withSlash).success ? withSlash : null;
-  }
-  const repository = env.GITHUB_ACTION_REPOSITORY?.trim();
-  const ref = env.GITHUB_ACTION_REF?.trim();
-  if (!repository || !ref || !/^[\w.-]+\/[\w.-]+$/.test(repository) || !/^[\w./-]+$/.test(ref)) return null;
-  const server = (env.GITHUB_SERVER_URL?.trim() || "https://github.com").replace(/\/+$/, "");
-  const url2 = `${server}/${repository}/blob/${ref}/docs/troubleshooting/`;
-  return docsBaseUrlSchema.safeParse(url2).success ? url2 : null;
-}
-
-// src/scoring/find-baseline-variation.ts
-function partsAt(a, b) {
-  const comparison = compareAnswers(a, b);
-  if (comparison) return comparison.parted ? comparison.commonTokens : null;
-  return a.outputTokens === b.outputTokens ? null : Math.min(a.outputTokens, b.outputTokens);
-}
-function findBaselineVariation(prompts, tolerance, agreementTokens) {
-  let promptsCompared = 0;
-  let promptsVaried = 0;
-  const explained = [];
-  for (const prompt of prompts) {
-    const answers = prompt.runs.map((run2) => run2.baselineRecord).filter((record2) => record2?.ok === true);
-    if (answers.length < 2) continue;
-    promptsCompared++;
-    const lengths = answers.map((answer) => answer.outputTokens);
-    const baselineMin = Math.min(...lengths);
-    const baselineMax = Math.max(...lengths);
-    let firstParting = null;
-    for (let i = 0; i < answers.length; i++) {
-      for (let j = i + 1; j < answers.length; j++) {
-        const at = partsAt(answers[i], answers[j]);
-        if (at !== null) firstParting = firstParting === null ? at : Math.min(firstParting, at);
-      }
-    }
-    if (firstParting === null && baselineMin === baselineMax) continue;
-    promptsVaried++;
-    prompt.runs.forEach((run2, index) => {
-      if (run2.status !== "below_tolerance" && run2.status !== "diverged") return;
-      const candidateTokens = run2.candidateTokens;
-      const shortAsBaseline = run2.status === "below_tolerance" && baselineMin < tolerance * baselineMax && candidateTokens !== null && candidateTokens >= baselineMin;
-      const partsAsEarly = run2.status === "diverged" && firstParting !== null && firstParting < Math.max(1, agreementTokens);
-      if (shortAsBaseline || partsAsEarly) {
-        explained.push({ id: prompt.id, run: index + 1, status: run2.status, candidateTokens, baselineMin, baselineMax, baselinePartsAt: firstParting });
-      }
-    });
-  }
-  return promptsCompared === 0 ? null : { promptsCompared, promptsVaried, explained };
-}
-
-// src/round/probe-gpu.ts
-import { execFile as execFile2 } from "node:child_process";
-var DEFAULT_TIMEOUT_MS = 1e4;
-var GPU_FIELDS = ["index", "uuid", "memory.total", "memory.used", "driver_version", "cuda_version", "name"];
-var APP_FIELDS = ["gpu_uuid", "pid", "used_memory", "process_name"];
-function run(args, timeoutMs) {
-  return new Promise((resolve5) => {
-    execFile2("nvidia-smi", args, { timeout: timeoutMs, killSignal: "SIGKILL", maxBuffer: 4 * 1024 * 1024 }, (error62, stdout, stderr) => {
-      if (!error62) return resolve5({ ok: true, stdout });
-      const output2 = `${stdout}
-${stderr}`;
-      const failure2 = error62;
-      if (failure2.code === "ENOENT") return resolve5({ ok: false, error: "nvidia-smi is not on the runner's PATH", output: output2 });
-      if (failure2.killed) return resolve5({ ok: false, error: `nvidia-smi did not answer within ${Math.round(timeoutMs / 100) / 10} s`, output: output2 });
-      const firstLine = output2.split("\n").map((line) => cleanLogLine(line).trim()).find((line) => line !== "") ?? "no output";
-      const how = typeof failure2.code === "number" ? `exited with code ${failure2.code}` : typeof failure2.signal === "string" ? `was killed by ${failure2.signal}` : `failed (${typeof failure2.code === "string" ? failure2.code : failure2.message})`;
-      resolve5({ ok: false, error: `nvidia-smi ${how}: ${firstLine}`.slice(0, 1e3), output: output2 });
-    });
-  });
-}
-function field2(value) {
-  const trimmed = cleanLogLine(value ?? "").trim();
-  return trimmed === "" || /^\[?(N\/A|Not Supported|Unknown Error|Insufficient Permissions)\]?$/i.test(trimmed) ? null : trimmed;
-}
-function mebibytes(value) {
-  const text5 = field2(value);
-  if (text5 === null) return null;
-  const parsed = Number(text5.replace(/\s*MiB$/i, ""));
-  return Number.isFinite(parsed) && parsed >= 0 ? Math.round(parsed) : null;
-}
-function lines(stdout) {
-  return stdout.split("\n").map((line) => line.trim()).filter((line) => line !== "");
-}
-function splitFields(line, count5) {
-  const parts = line.split(",").map((part) => part.trim());
-  if (parts.length <= count5) return parts;
-  return [...parts.slice(0, count5 - 1), parts.slice(count5 - 1).join(", ")];
-}
-function emptySnapshot(takenAt, error62) {
-  return { takenAt, error: error62, driverVersion: null, cudaVersion: null, gpus: [], processes: [], processesError: null };
-}
-async function queryGpus(timeoutMs) {
-  const query = (fields2) => run([`--query-gpu=${fields2.join(",")}`, "--format=csv,noheader,nounits"], timeoutMs);
-  const first = await query(GPU_FIELDS);
-  if (first.ok) return { ok: true, rows: lines(first.stdout).map((line) => splitFields(line, GPU_FIELDS.length)), cudaFromHeader: null };
-  if (!/cuda_version|not a valid field/i.test(first.output)) return { ok: false, error: first.error };
-  const fields = GPU_FIELDS.filter((name) => name !== "cuda_version");
-  const second = await query(fields);
-  if (!second.ok) return { ok: false, error: second.error };
-  const banner = await run([], timeoutMs);
-  const cuda = banner.ok ? /CUDA Version:\s*([\d.]+)/.exec(banner.stdout)?.[1] ?? null : null;
-  const rows = lines(second.stdout).map((line) => {
-    const parts = splitFields(line, fields.length);
-    return [...parts.slice(0, 5), "", ...parts.slice(5)];
-  });
-  return { ok: true, rows, cudaFromHeader: cuda };
-}
-async function probeGpuState(options = {}) {
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const takenAt = (options.now?.() ?? /* @__PURE__ */ new Date()).toISOString();
-  const gpuQuery = await queryGpus(timeoutMs);
-  if (!gpuQuery.ok) return emptySnapshot(takenAt, gpuQuery.error);
-  const gpus = gpuQuery.rows.slice(0, 64).map(([index, uuid3, total, used, , , name]) => ({
-    index: Math.max(0, Math.min(1024, Number.parseInt(index ?? "", 10) || 0)),
-    uuid: field2(uuid3)?.slice(0, 128) ?? null,
-    name: (field2(name) ?? "unknown GPU").slice(0, 256),
-    memoryTotalMiB: mebibytes(total),
-    memoryUsedMiB: mebibytes(used)
-  }));
-  if (gpus.length === 0) return emptySnapshot(takenAt, "nvidia-smi listed no GPU");
-  const first = gpuQuery.rows[0] ?? [];
-  const apps = await run([`--query-compute-apps=${APP_FIELDS.join(",")}`, "--format=csv,noheader,nounits"], timeoutMs);
-  const processes = apps.ok ? lines(apps.stdout).map((line) => splitFields(line, APP_FIELDS.length)).map(([gpuUuid, pid, used, name]) => ({
-    gpuUuid: field2(gpuUuid)?.slice(0, 128) ?? null,
-    pid: Number.isSafeInteger(Number(pid)) && Number(pid) >= 0 && field2(pid) !== null ? Number(pid) : null,
-    name: (field2(name) ?? "unknown process").slice(0, 512),
-    usedMemoryMiB: mebibytes(used)
-  })).sort((a, b) => (b.usedMemoryMiB ?? 0) - (a.usedMemoryMiB ?? 0)).slice(0, MAX_GPU_PROCESSES) : [];
-  return {
-    takenAt,
-    error: null,
-    driverVersion: field2(first[4])?.slice(0, 64) ?? null,
-    cudaVersion: (field2(first[5]) ?? gpuQuery.cudaFromHeader)?.slice(0, 64) ?? null,
-    gpus,
-    processes,
-    processesError: apps.ok ? null : apps.error
-  };
-}
-function describeGpus(snapshot) {
-  if (!snapshot || snapshot.gpus.length === 0) return null;
-  const counts = /* @__PURE__ */ new Map();
-  for (const gpu of snapshot.gpus) {
-    const key = gpu.memoryTotalMiB === null ? gpu.name : `${gpu.name}, ${gpu.memoryTotalMiB} MiB`;
-    counts.set(key, (counts.get(key) ?? 0) + 1);
-  }
-  return [...counts].map(([gpu, count5]) => count5 > 1 ? `${count5}\xD7 ${gpu}` : gpu).join(", ").slice(0, 512);
-}
-
-// src/round/record-gpu-state.ts
-function createGpuStateRecorder(probe = () => probeGpuState()) {
-  const taken = /* @__PURE__ */ new Map();
-  return {
-    async beforeStart(role) {
-      taken.set(role, await probe());
-    },
-    snapshots() {
-      return { baseline: taken.get("baseline") ?? null, candidate: taken.get("candidate") ?? null };
-    }
-  };
-}
-
-// src/config/round-config-schema.ts
-import { posix as posix3 } from "node:path";
-var nonEmptyString = (expected = "a non-empty string") => external_exports.string({ error: expected }).min(1, { error: expected });
-var integerIn = (min2, max, expected) => external_exports.number({ error: expected }).int({ error: expected }).min(min2, { error: expected }).max(max, { error: expected });
-var positiveNumber = (expected) => external_exports.number({ error: expected }).gt(0, { error: expected });
-var boolean4 = () => external_exports.boolean({ error: "expected true or false" });
-var enumOf = (values) => external_exports.enum(values, { error: `expected one of ${values.map((v) => JSON.stringify(v)).join(", ")}` });
-var commandSchema = external_exports.array(nonEmptyString("expected each argument to be a non-empty string"), {
-  error: 'expected a list of arguments, such as [python3, -m, sglang.launch_server, --port, "{port}"]'
-}).min(1, { error: "expected at least the program to run" });
-var envSchema = external_exports.record(external_exports.string(), external_exports.string({ error: "expected each value to be a string" }), {
-  error: "expected a map of variable names to string values"
-});
-var buildSpecSchema = external_exports.strictObject(
-  {
-    context: nonEmptyString("expected the path of a build context folder"),
-    dockerfile: nonEmptyString("expected a Dockerfile path relative to the context").default("Dockerfile"),
-    args: external_exports.record(external_exports.string(), external_exports.string({ error: "expected each build arg to be a string" })).default({})
-  },
-  { error: "expected an object with context, and optionally dockerfile and args" }
-);
-var healthSchema = external_exports.strictObject(
-  {
-    path: external_exports.string({ error: "expected a URL path starting with /" }).startsWith("/", { error: "expected a URL path starting with /" }).default("/health"),
-    timeoutS: positiveNumber("expected a number of seconds greater than 0").default(1200),
-    intervalMs: integerIn(10, 6e4, "expected a whole number of milliseconds from 10 to 60000").default(500)
-  },
-  { error: "expected an object such as { path: /health, timeoutS: 1200 }" }
-);
-var baselineSchema = external_exports.strictObject(
-  {
-    image: nonEmptyString("expected an image reference such as lmsysorg/sglang:v0.5.5").optional(),
-    build: buildSpecSchema.optional(),
-    command: commandSchema.optional(),
-    cwd: nonEmptyString("expected a folder path").optional(),
-    env: envSchema.default({})
-  },
-  { error: "expected an object with image, build or command" }
-);
-var candidateSchema = external_exports.strictObject(
-  {
-    patch: nonEmptyString("expected the path of a patch file").optional(),
-    sourceDir: nonEmptyString("expected the folder the patch applies in").optional(),
-    command: commandSchema.optional(),
-    postPatch: external_exports.array(commandSchema, { error: "expected a list of commands, each a list of arguments" }).default([]),
-    build: buildSpecSchema.optional(),
-    env: envSchema.optional(),
-    cwd: nonEmptyString("expected a folder path").optional(),
-    // runtime: process runs the candidate as the runner's user: the action refuses a pull request's
-    // patch there unless the config vouches for every author who can reach the workflow.
-    trusted: boolean4().default(false)
-  },
-  { error: "expected an object with patch, sourceDir, command, postPatch, build, env, cwd or trusted" }
-);
-var tokenizerSchema = external_exports.union(
-  [
-    nonEmptyString(),
-    external_exports.strictObject({
-      path: nonEmptyString("expected the path of the model's tokenizer.json"),
-      from: enumOf(["runner", "image"]).optional()
-    })
-  ],
-  {
-    error: "expected the path of the model's tokenizer.json, or { path, from: runner | image } (default: inside the baseline image with runtime: docker, on the runner with runtime: process)"
-  }
-);
-var benchSchema = external_exports.strictObject(
-  {
-    prompts: nonEmptyString("expected the path of a JSONL prompts file"),
-    model: nonEmptyString("expected the served model name").default("default"),
-    maxTokens: integerIn(1, 1e6, "expected a whole number of tokens from 1 to 1000000"),
-    requestIntervalMs: external_exports.number({ error: "expected a number of milliseconds, 0 or more" }).min(0, { error: "expected a number of milliseconds, 0 or more" }),
-    arrival: enumOf(["fixed", "poisson"]).default("fixed"),
-    seed: integerIn(0, 2 ** 31 - 1, "expected a whole number from 0 to 2147483647").default(1),
-    thinking: boolean4().default(false),
-    contextLimit: integerIn(1, 1e7, "expected a whole number of tokens from 1 to 10000000"),
-    tolerance: external_exports.number({ error: "expected a number in (0, 1]" }).gt(0, { error: "expected a number in (0, 1]" }).lte(1, { error: "expected a number in (0, 1]" }),
-    warmupRequests: integerIn(0, 1e4, "expected a whole number from 0 to 10000").default(0),
-    // Each run restarts both engines; the interval then covers how much engine starts differ in speed.
-    runs: integerIn(1, 100, "expected a whole number of runs from 1 to 100").default(1),
-    requestTimeoutS: positiveNumber("expected a number of seconds greater than 0").default(600),
-    tokenizer: tokenizerSchema.optional(),
-    agreementTokens: integerIn(0, 1e6, "expected a whole number of tokens, 0 (off) to 1000000").default(16),
-    // Spinning costs a core for the benchmark's length, so `auto` spins only where cores are plenty.
-    busyPoll: enumOf(["auto", "on", "off"]).default("auto")
-  },
-  { error: "expected an object with prompts, maxTokens, requestIntervalMs, contextLimit and tolerance" }
-);
-var maxUnscoredSchema = external_exports.number({ error: "expected a share of prompts in [0, 1), such as 0.1" }).min(0, { error: "expected a share of prompts in [0, 1), such as 0.1" }).lt(1, { error: "expected a share of prompts in [0, 1), such as 0.1" }).default(DEFAULT_MAX_UNSCORED);
-var minPromptsSchema = integerIn(1, 1e7, "expected a whole number of prompts, 1 or more").default(DEFAULT_MIN_PROMPTS);
-var gateSchema = external_exports.strictObject(
-  {
-    minRoundScore: positiveNumber("expected a speedup greater than 0, such as 1.0"),
-    // Without a calibration the interval's low end must clear the bar; with one, the noise floor decides.
-    use: enumOf(GATE_MODES).optional(),
-    maxUnscored: maxUnscoredSchema,
-    minPrompts: minPromptsSchema,
-    calibration: nonEmptyString("expected the path of a calibration file written by speedgate calibrate").optional()
-  },
-  { error: "expected an object such as { minRoundScore: 1.0 }" }
-).transform((gate) => ({ ...gate, use: gate.use ?? (gate.calibration ? "noise-floor" : "interval-low") }));
-var gpusSchema = external_exports.union(
-  [
-    external_exports.literal("all"),
-    external_exports.number().int().min(1),
-    external_exports.array(external_exports.string().min(1)).min(1)
-  ],
-  { error: 'expected "all", a GPU count such as 2, or a list of device ids such as ["0", "1"]' }
-);
-var ulimitSchema = external_exports.strictObject(
-  {
-    name: nonEmptyString("expected a ulimit name such as memlock"),
-    soft: external_exports.number({ error: "expected a whole number, -1 for unlimited" }).int(),
-    hard: external_exports.number({ error: "expected a whole number, -1 for unlimited" }).int()
-  },
-  { error: "expected an object with name, soft and hard" }
-);
-var mountExpectation = 'expected { source, target } (readOnly: false to allow writes) or "host path:container path[:ro|rw]"';
-function mountFromShortForm(value) {
-  if (typeof value !== "string") return value;
-  const parts = value.split(":");
-  const mode = parts.length === 3 ? parts[2] : void 0;
-  const valid = (parts.length === 2 || parts.length === 3) && parts[1]?.startsWith("/") && (mode === void 0 || mode === "ro" || mode === "rw");
-  if (!valid) return value;
-  return { source: parts[0], target: parts[1], readOnly: mode !== "rw" };
-}
-var mountSchema = external_exports.preprocess(
-  mountFromShortForm,
-  external_exports.strictObject(
-    {
-      source: nonEmptyString("expected a path on the runner (absolute, or relative to the config's folder)"),
-      target: external_exports.string({ error: "expected an absolute path inside the container, such as /models" }).regex(/^\/./, { error: "expected an absolute path inside the container, such as /models" }),
-      readOnly: boolean4().default(true)
-    },
-    { error: mountExpectation }
-  )
-);
-var SIZE = /^\d+(\.\d+)?[bkmgt]?$/i;
-var sizeString = (expected) => external_exports.string({ error: expected }).regex(SIZE, { error: expected });
-var memoryLimitSchema = external_exports.string({ error: `expected a size such as "64g", a share of the host's memory such as "90%", or "unlimited"` }).regex(/^(\d+(\.\d+)?[bkmgt]?|(100|[1-9]\d?)(\.\d+)?%|unlimited)$/i, {
-  error: `expected a size such as "64g", a share of the host's memory such as "90%", or "unlimited"`
-});
-var capabilitySchema = external_exports.string({ error: "expected a Linux capability name such as SYS_PTRACE" }).regex(/^(CAP_)?[A-Z][A-Z_]+$/, { error: "expected a Linux capability name such as SYS_PTRACE" }).refine((name) => name !== "ALL" && name !== "CAP_ALL", { error: "expected a single capability, not ALL (that is privileged mode)" });
-var dockerSchema = external_exports.strictObject(
-  {
-    gpus: gpusSchema.optional(),
-    // Unset: 16g, or half the memory limit when that is smaller (shared memory counts against it).
-    shmSize: sizeString('expected a size such as "16g", "512m"').optional(),
-    // The IPC namespace: private by default (engines use /dev/shm, sized by shmSize); "host" is what
-    // SGLang's docs run with, at the cost of sharing the runner's shared memory with the patch.
-    ipc: enumOf(["private", "host", "shareable"]).default("private"),
-    memory: memoryLimitSchema.default("90%"),
-    pidsLimit: integerIn(1, 1e7, "expected a whole number of processes").default(16384),
-    cpus: positiveNumber("expected a number of CPUs greater than 0, such as 16 or 7.5").optional(),
-    capAdd: external_exports.array(capabilitySchema, { error: "expected a list of capability names, such as [SYS_PTRACE]" }).default([]),
-    logMaxSize: sizeString('expected a size such as "64m"').default("64m"),
-    logMaxFiles: integerIn(1, 100, "expected a whole number of files from 1 to 100").default(2),
-    ulimits: external_exports.array(ulimitSchema, { error: "expected a list of { name, soft, hard }" }).default([
-      { name: "memlock", soft: -1, hard: -1 },
-      { name: "stack", soft: 67108864, hard: 67108864 }
-    ]),
-    network: enumOf(["isolated", "host"]).default("isolated"),
-    // The engine container's writable layer (what it writes outside its mounts): past it, writes fail
-    // with ENOSPC instead of filling the daemon's disk. Enforced where the storage driver can (overlay2
-    // on xfs with pquota, btrfs, zfs); elsewhere the round says it is not, and goes on.
-    diskSize: external_exports.string({ error: 'expected a size such as "100g", or "unlimited"' }).regex(/^(\d+(\.\d+)?[kmgt]?|unlimited)$/i, { error: 'expected a size such as "100g", or "unlimited"' }).default("100g"),
-    mounts: external_exports.array(mountSchema, { error: `expected a list of mounts, each ${mountExpectation.replace(/^expected /, "")}` }).default([]),
-    // Replaces the image's ENTRYPOINT; [] clears it, so `command` is the whole command (vllm/vllm-openai's is `vllm serve`).
-    entrypoint: external_exports.array(nonEmptyString("expected each argument to be a non-empty string"), { error: "expected a list of arguments, or [] to clear the image's ENTRYPOINT" }).optional(),
-    stopTimeoutS: positiveNumber("expected a number of seconds greater than 0").default(3),
-    // The overlay image is removed after the round unless kept: a rebuild from cache is cheap, a
-    // pile of per-run images on a runner's disk is not.
-    keepCandidateImage: boolean4().default(false)
-  },
-  { error: "expected an object with gpus, shmSize, ipc, memory, pidsLimit, ulimits, network" }
-);
-var buildSchema = external_exports.strictObject(
-  {
-    timeoutS: positiveNumber("expected a number of seconds greater than 0").default(3600),
-    // The candidate's build runs the patch's code (postPatch): no network unless asked for.
-    network: enumOf(["none", "default", "host"]).default("none")
-  },
-  { error: "expected an object such as { timeoutS: 3600, network: none }" }
-);
-var absolutePath = (expected) => external_exports.string({ error: expected }).regex(/^\/./, { error: expected });
-var regexString = (expected) => external_exports.string({ error: expected }).refine(
-  (text5) => {
-    try {
-      new RegExp(text5);
-      return true;
-    } catch {
-      return false;
-    }
-  },
-  { error: expected }
-);
-var globList = (expected) => external_exports.array(nonEmptyString("expected each glob to be a non-empty string, such as python/** or !**/tests/**"), { error: expected });
-var DEFAULT_REVISION_LABEL = "org.opencontainers.image.revision";
-var revisionExpectation = "expected where the image's commit is written: { label: org.opencontainers.image.revision }, { file: /path/in/image } (optionally with pattern: a regular expression whose first group is the commit), or { commit: <sha> }";
-var revisionSchema = external_exports.union(
-  [
-    external_exports.strictObject({ label: nonEmptyString("expected an image label name such as org.opencontainers.image.revision") }),
-    external_exports.strictObject({
-      file: absolutePath("expected an absolute path inside the image, such as /sgl-workspace/sglang/.git/HEAD"),
-      pattern: regexString("expected a regular expression whose first group is the commit, such as \\+g([0-9a-f]{7,40})").optional()
-    }),
-    external_exports.strictObject({
-      commit: external_exports.string({ error: "expected a commit SHA (7 to 40 hexadecimal digits)" }).regex(/^[0-9a-fA-F]{7,40}$/, { error: "expected a commit SHA (7 to 40 hexadecimal digits)" })
-    })
-  ],
-  { error: revisionExpectation }
-);
-var sourceSchema = external_exports.strictObject(
-  {
-    revision: revisionSchema.default({ label: DEFAULT_REVISION_LABEL }),
-    // vLLM's images install a wheel: only vllm/** has a place to go in site-packages.
-    paths: globList("expected a list of globs of the files the overlay brings to each commit, such as [vllm/**]").default([]),
-    compiledPaths: globList("expected a list of globs of compiled code, such as [sgl-kernel/**, csrc/**, CMakeLists.txt, setup.py]").default([]),
-    build: external_exports.array(commandSchema, { error: "expected a list of commands, each a list of arguments" }).default([]),
-    buildCache: absolutePath("expected the absolute path inside the image where the runner's build cache volume is mounted, such as /root/.cache/ccache").optional(),
-    buildCacheHit: regexString(`expected a regular expression matched against the build's output, such as "cache hit rate\\s+100"`).optional(),
-    cacheBaseline: boolean4().default(true)
-  },
-  { error: "expected an object with revision, paths, compiledPaths, build, buildCache, buildCacheHit or cacheBaseline" }
-);
-function refineRuntimePaths(config2, ctx) {
-  if (config2.runtime === "docker") {
-    for (const role of ["baseline", "candidate"]) {
-      const cwd = config2[role].cwd;
-      if (cwd !== void 0 && !posix3.isAbsolute(cwd)) {
-        ctx.addIssue({ code: "custom", path: [role, "cwd"], message: "expected an absolute path inside the image (the container's working folder)" });
-      }
-    }
-  }
-  if (config2.runtime === "process" && config2.docker.mounts.length > 0) {
-    ctx.addIssue({ code: "custom", path: ["docker", "mounts"], message: "expected no mounts with runtime: process (engines on the host see its folders directly)" });
-  }
-  const sourceDir = config2.runtime === "docker" ? config2.candidate.sourceDir : void 0;
-  const seen = /* @__PURE__ */ new Set();
-  config2.docker.mounts.forEach((mount, index) => {
-    const target = posix3.normalize(mount.target).replace(/\/$/, "");
-    if (seen.has(target)) {
-      ctx.addIssue({ code: "custom", path: ["docker", "mounts", index], message: `expected each container path mounted once, but ${target} is already mounted` });
-    }
-    seen.add(target);
-    if (sourceDir && `${posix3.normalize(sourceDir)}/`.startsWith(`${target}/`)) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["docker", "mounts", index],
-        message: `expected a target that does not cover candidate.sourceDir (${sourceDir}): the mount would hide the patched source`
-      });
-    }
-  });
-}
-var roundConfigSchema = external_exports.strictObject(
-  {
-    // A known engine's other spellings (llama-cpp, LlamaCpp, vLLM) become its one name, so calibrations and cards agree.
-    engine: nonEmptyString("expected the engine's name for the card, such as sglang, vllm or llama.cpp").transform(canonicalEngineName),
-    runtime: enumOf(["docker", "process"]),
-    port: integerIn(1, 65535, "expected a TCP port from 1 to 65535"),
-    health: healthSchema.default({ path: "/health", timeoutS: 1200, intervalMs: 500 }),
-    baseline: baselineSchema,
-    candidate: candidateSchema.default({ postPatch: [], trusted: false }),
-    bench: benchSchema,
-    gate: gateSchema,
-    docker: dockerSchema.prefault({}),
-    build: buildSchema.prefault({}),
-    source: sourceSchema.prefault({})
-  },
-  { error: "expected a YAML mapping with engine, runtime, port, baseline, candidate, bench and gate" }
-).superRefine((config2, ctx) => {
-  if (config2.runtime === "process" && !config2.baseline.command) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["baseline", "command"],
-      message: "expected the command that starts the engine (runtime: process runs it on the host)"
-    });
-  }
-  if (config2.runtime === "docker" && !config2.baseline.image && !config2.baseline.build) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["baseline", "image"],
-      message: "expected an image reference or baseline.build (runtime: docker)"
-    });
-  }
-  if (config2.candidate.patch && config2.runtime === "process" && !config2.candidate.sourceDir) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["candidate", "sourceDir"],
-      message: "expected the folder the patch applies in (a copy of it is patched)"
-    });
-  }
-  refineRuntimePaths(config2, ctx);
-  if (config2.bench.contextLimit >= 1 && config2.bench.maxTokens > config2.bench.contextLimit) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["bench", "maxTokens"],
-      message: `expected at most bench.contextLimit (${config2.bench.contextLimit}): an answer cannot be longer than the context it is written in`
-    });
-  }
-  const tokenizer = config2.bench.tokenizer;
-  const from = typeof tokenizer === "object" ? tokenizer.from : void 0;
-  if (from === "image" && config2.runtime === "process") {
-    ctx.addIssue({
-      code: "custom",
-      path: ["bench", "tokenizer", "from"],
-      message: 'expected "runner" with runtime: process (there is no image to read it from)'
-    });
-  }
-  const path = typeof tokenizer === "object" ? tokenizer.path : tokenizer;
-  if (path !== void 0 && (from ?? (config2.runtime === "docker" ? "image" : "runner")) === "image" && !path.startsWith("/")) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["bench", "tokenizer"],
-      message: "expected an absolute path inside the baseline image, such as /models/m/tokenizer.json (or { path, from: runner } for a file on the runner)"
-    });
-  }
-  if (config2.gate.use === "noise-floor" && !config2.gate.calibration) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["gate", "calibration"],
-      message: "expected the calibration file gate.use: noise-floor gates on (write one with speedgate calibrate)"
-    });
-  }
-  if (config2.candidate.build && config2.candidate.patch) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["candidate", "build"],
-      message: "expected either candidate.build (a full build) or candidate.patch (an overlay), not both"
-    });
-  }
-});
-function tokenizerLocation(config2) {
-  const tokenizer = config2.bench.tokenizer;
-  if (tokenizer === void 0) return null;
-  if (typeof tokenizer === "string") return { path: tokenizer, from: config2.runtime === "docker" ? "image" : "runner" };
-  return { path: tokenizer.path, from: tokenizer.from ?? (config2.runtime === "docker" ? "image" : "runner") };
-}
-
-// src/tokens/create-token-counter.ts
-import { createHash as createHash5 } from "node:crypto";
 
 // node_modules/@huggingface/tokenizers/dist/tokenizers.mjs
 var DictionarySplitter = class {
@@ -60751,13 +54831,13 @@ var DictionarySplitter = class {
    */
   _build_trie(dictionary) {
     const trie = /* @__PURE__ */ Object.create(null);
-    for (const word of dictionary) {
+    for (const word2 of dictionary) {
       let node2 = trie;
-      for (let i = 0; i < word.length; ++i) {
-        const char = word[i];
+      for (let i = 0; i < word2.length; ++i) {
+        const char = word2[i];
         node2 = node2[char] ??= /* @__PURE__ */ Object.create(null);
       }
-      node2.end = word;
+      node2.end = word2;
     }
     return trie;
   }
@@ -62781,25 +56861,25 @@ var BPE = class extends TokenizerModel_default {
     if (cached2 !== void 0) {
       return cached2;
     }
-    const word = Array.from(token);
+    const word2 = Array.from(token);
     if (this.end_of_word_suffix) {
-      word[word.length - 1] += this.end_of_word_suffix;
+      word2[word2.length - 1] += this.end_of_word_suffix;
     }
     let result = [];
-    if (word.length > 1) {
+    if (word2.length > 1) {
       const queue = new PriorityQueue_default((a, b) => a.score < b.score);
       let starting_node = {
-        token: word[0],
+        token: word2[0],
         bias: 0,
         prev: null,
         next: null
       };
       let previous_node = starting_node;
-      for (let i = 1; i < word.length; ++i) {
+      for (let i = 1; i < word2.length; ++i) {
         const current_node = {
-          bias: i / word.length,
+          bias: i / word2.length,
           // Add fractional component to break ties
-          token: word[i],
+          token: word2[i],
           prev: previous_node,
           next: null
         };
@@ -62843,7 +56923,7 @@ var BPE = class extends TokenizerModel_default {
         result.push(current_node.token);
       }
     } else {
-      result = word;
+      result = word2;
     }
     if (this.continuing_subword_suffix) {
       for (let i = 0; i < result.length - 1; ++i) {
@@ -63697,6 +57777,7012 @@ function createHfTokenizer(json2) {
   return new Tokenizer2(json2, {});
 }
 
+// src/sim-engine/pick-tokenizer-words.ts
+var WHOLE_WORD = new RegExp("^ \\p{L}+$", "u");
+var MAX_WORDS = 2048;
+function pickTokenizerWords(json2, source) {
+  const tokenizer = createHfTokenizer(json2);
+  const special = new Set(tokenizer.get_added_tokens_decoder().keys());
+  const ids = [...tokenizer.get_vocab(false).values()].filter((id) => !special.has(id)).sort((a, b) => a - b);
+  const words = [];
+  for (const id of ids) {
+    const text5 = tokenizer.decode([id], { skip_special_tokens: true, clean_up_tokenization_spaces: false });
+    if (!WHOLE_WORD.test(text5)) continue;
+    const encoded = tokenizer.encode(text5, { add_special_tokens: false }).ids;
+    if (encoded.length === 1 && encoded[0] === id) words.push(text5);
+    if (words.length >= MAX_WORDS) break;
+  }
+  if (words.length < 4) throw new Error(`${source}: the tokenizer has no whole-word tokens (" word") the sim-engine can stream`);
+  const sample = words.slice(0, 256);
+  const together = tokenizer.encode(sample.join(""), { add_special_tokens: false }).ids.length;
+  if (together !== sample.length) {
+    throw new Error(`${source}: ${sample.length} whole-word tokens streamed together re-tokenize to ${together}: the sim-engine cannot stream text of this tokenizer exactly`);
+  }
+  return { content: words.filter((_, index) => index % 2 === 0), reasoning: words.filter((_, index) => index % 2 === 1) };
+}
+
+// src/sim-engine/load-sim-inputs.ts
+async function readText(path, what) {
+  try {
+    return await readFile(path, "utf8");
+  } catch (error62) {
+    throw new ConfigError(`${what}: cannot read ${path} (${error62.code ?? error62.message})`);
+  }
+}
+async function loadSimInputs(profile, baseDir) {
+  let prompts = [];
+  if (profile.promptsFile) {
+    const path = resolve(baseDir, profile.promptsFile);
+    prompts = parsePrompts(await readText(path, "promptsFile"), path);
+  }
+  let words = BUILT_IN_WORDS;
+  if (profile.tokenizer) {
+    const path = resolve(baseDir, profile.tokenizer);
+    try {
+      words = pickTokenizerWords(JSON.parse(await readText(path, "tokenizer")), path);
+    } catch (error62) {
+      if (error62 instanceof ConfigError) throw error62;
+      throw new ConfigError(`tokenizer: ${error62.message}`);
+    }
+  }
+  return { prompts, words };
+}
+
+// src/sim-engine/sim-noise.ts
+function hashSeed(...parts) {
+  let hash2 = 2166136261;
+  for (const char of parts.join("\0")) {
+    hash2 ^= char.charCodeAt(0);
+    hash2 = Math.imul(hash2, 16777619) >>> 0;
+  }
+  return hash2;
+}
+function normal(random) {
+  const u = Math.max(random(), Number.MIN_VALUE);
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * random());
+}
+function createSimNoise(settings, start) {
+  const source = (...parts) => settings.seed === null ? Math.random : createSeededRandom(hashSeed(settings.seed, start, ...parts));
+  const runFactor = settings.runVariance > 0 ? Math.exp(settings.runVariance * normal(source("run"))) : 1;
+  const seen = /* @__PURE__ */ new Map();
+  return {
+    runFactor,
+    requestFactor(key) {
+      if (settings.jitter <= 0) return runFactor;
+      const occurrence = seen.get(key) ?? 0;
+      seen.set(key, occurrence + 1);
+      return runFactor * Math.exp(settings.jitter * normal(source("request", key, occurrence)));
+    }
+  };
+}
+
+// src/sim-engine/sim-integrity-profile.ts
+var answerSchema = external_exports.strictObject(
+  {
+    divergeAfterTokens: external_exports.number({ error: "expected a whole number of tokens, 0 or more, or null" }).int({ error: "expected a whole number of tokens, 0 or more, or null" }).min(0, { error: "expected a whole number of tokens, 0 or more, or null" }).nullable().default(null),
+    /** From this share of each answer's length on, the answer is another; null: never. */
+    divergeAfterFraction: external_exports.number({ error: "expected a fraction in (0, 1), or null" }).gt(0).lt(1).nullable().default(null),
+    /** Only every this-many-th prompt of the prompts file (the 3rd, 6th, … with 3) diverges; 1: every prompt. */
+    divergeEvery: external_exports.number({ error: "expected a whole number, 1 or more" }).int().min(1).default(1)
+  },
+  { error: "expected an object such as { divergeAfterTokens: 200 }" }
+);
+var cheatsSchema = external_exports.strictObject(
+  {
+    /** Streams the first token only, then reports the full length in usage. */
+    claimTokens: external_exports.boolean({ error: "expected true or false" }).default(false),
+    /** Reports usage this many times the tokens streamed. */
+    usageFactor: external_exports.number({ error: "expected a factor, 1 or more" }).min(1, { error: "expected a factor, 1 or more" }).default(1),
+    /** Streams one word over and over instead of the answer. */
+    fillerText: external_exports.boolean({ error: "expected true or false" }).default(false),
+    /** Streams the honest answer for this many tokens, then filler ten times as fast; null: never. */
+    fillerAfterTokens: external_exports.number({ error: "expected a whole number of tokens, 0 or more, or null" }).int({ error: "expected a whole number of tokens, 0 or more, or null" }).min(0, { error: "expected a whole number of tokens, 0 or more, or null" }).nullable().default(null),
+    /** Streams the honest answer for this share of its length, then filler at no decode cost (it leaves the batch); null: never. */
+    fillerAfterFraction: external_exports.number({ error: "expected a fraction in (0, 1), or null" }).gt(0).lt(1).nullable().default(null),
+    /** Answers this many times faster when a request names its prompt (a header or the user field). */
+    promptIdSpeedup: external_exports.number({ error: "expected a factor greater than 0, or null" }).gt(0).nullable().default(null),
+    /** Answers a request it answered before (the same messages or prompt) this many times faster, as a cache of whole answers would. */
+    answerCacheSpeedup: external_exports.number({ error: "expected a factor greater than 0, or null" }).gt(0).nullable().default(null)
+  },
+  { error: "expected an object of cheats: claimTokens, usageFactor, fillerText, fillerAfterTokens, fillerAfterFraction, promptIdSpeedup, answerCacheSpeedup" }
+);
+var DEFAULT_ANSWER = { divergeAfterTokens: null, divergeAfterFraction: null, divergeEvery: 1 };
+var NO_CHEATS = {
+  claimTokens: false,
+  usageFactor: 1,
+  fillerText: false,
+  fillerAfterTokens: null,
+  fillerAfterFraction: null,
+  promptIdSpeedup: null,
+  answerCacheSpeedup: null
+};
+var LATE_FILLER_SPEEDUP = 10;
+function answerStyle(answer, cheats, total, promptIndex) {
+  const drifts = promptIndex !== null && (promptIndex + 1) % answer.divergeEvery === 0;
+  const fraction3 = drifts && answer.divergeAfterFraction !== null ? Math.floor(answer.divergeAfterFraction * total) : null;
+  const divergeAfterTokens = answer.divergeEvery > 1 && !drifts ? null : answer.divergeAfterTokens ?? fraction3;
+  const fillerAfterTokens = cheats.fillerAfterTokens ?? (cheats.fillerAfterFraction !== null ? Math.floor(cheats.fillerAfterFraction * total) : null);
+  return { filler: cheats.fillerText, divergeAfterTokens, fillerAfterTokens };
+}
+var PROMPT_ID_HINTS = ["x-speedgate-prompt-id", "x-prompt-id", "x-request-id"];
+function findPromptIdHint(headers, body) {
+  for (const name of PROMPT_ID_HINTS) {
+    const value = headers[name];
+    if (typeof value === "string" && value.length > 0) return `${name}: ${value}`;
+  }
+  for (const field3 of ["user", "prompt_id", "metadata"]) {
+    const value = body[field3];
+    if (value !== void 0 && value !== null && value !== "") return `${field3}: ${JSON.stringify(value)}`;
+  }
+  return null;
+}
+
+// src/sim-engine/sim-profile.ts
+var nonNegative = (expected) => external_exports.number({ error: expected }).min(0, { error: expected });
+var wholeAtLeast = (min2, expected) => external_exports.number({ error: expected }).int({ error: expected }).min(min2, { error: expected });
+var promptIds = external_exports.array(external_exports.string({ error: "expected prompt ids as strings" }), { error: "expected a list of prompt ids" });
+var timingSchema = external_exports.strictObject(
+  {
+    ttftMs: nonNegative("expected milliseconds to the first token, 0 or more"),
+    itlMs: nonNegative("expected milliseconds between tokens, 0 or more"),
+    outputTokens: wholeAtLeast(0, "expected a whole number of output tokens, 0 or more"),
+    reasoningTokens: wholeAtLeast(0, "expected a whole number of reasoning tokens, 0 or more"),
+    tokensPerChunk: wholeAtLeast(1, "expected a whole number of tokens per streamed chunk, 1 or more")
+  },
+  { error: "expected an object with ttftMs, itlMs, outputTokens, reasoningTokens, tokensPerChunk" }
+);
+var faultsSchema = external_exports.strictObject(
+  {
+    crashAtStart: external_exports.strictObject(
+      {
+        logFile: external_exports.string({ error: "expected the path of a log file to print" }).optional(),
+        exitCode: wholeAtLeast(0, "expected an exit code, 0 or more").default(1)
+      },
+      { error: "expected { logFile, exitCode }" }
+    ).nullable().default(null),
+    neverHealthy: external_exports.boolean({ error: "expected true or false" }).default(false),
+    startupDelayMs: nonNegative("expected milliseconds, 0 or more").default(0),
+    dieAfterRequests: wholeAtLeast(1, "expected a whole number of requests, 1 or more").nullable().default(null),
+    dieExitCode: wholeAtLeast(0, "expected an exit code, 0 or more").default(1),
+    stopEarly: promptIds.default([]),
+    stopEarlyFraction: external_exports.number({ error: "expected a fraction in [0, 1)" }).min(0).lt(1).default(0.25),
+    /**
+     * The engine starts (0-based, --start-counter) in which the stopEarly prompts stop early; null: every
+     * start. An early stop that comes and goes between starts is what a batch-dependent one looks like
+     * from outside: the same engine, the same prompt, another answer in another run.
+     */
+    stopEarlyOnStarts: external_exports.array(wholeAtLeast(0, "expected start numbers, 0 or more")).nullable().default(null),
+    http500: promptIds.default([]),
+    malformedSse: promptIds.default([])
+  },
+  { error: "expected an object of fault settings" }
+);
+var noiseSchema = external_exports.strictObject(
+  {
+    jitter: nonNegative("expected the per-request timing spread as a log-scale standard deviation, such as 0.03").default(0),
+    runVariance: nonNegative("expected the per-start speed spread as a log-scale standard deviation, such as 0.02").default(0),
+    seed: external_exports.number({ error: "expected a whole number seed, or null for fresh draws" }).int().nullable().default(null)
+  },
+  { error: "expected an object with jitter, runVariance and seed" }
+);
+var simProfileSchema = external_exports.strictObject(
+  {
+    model: external_exports.string({ error: "expected the served model name" }).min(1).default("sim-model"),
+    /** JSONL prompts (the round's format) that map a request's content to a prompt id, relative to the profile. */
+    promptsFile: external_exports.string({ error: "expected the path of a JSONL prompts file" }).min(1).optional(),
+    /** A tokenizer.json whose whole-word tokens the engine streams, relative to the profile. */
+    tokenizer: external_exports.string({ error: "expected the path of a tokenizer.json" }).min(1).optional(),
+    answer: answerSchema.default(DEFAULT_ANSWER),
+    cheats: cheatsSchema.default(NO_CHEATS),
+    flavour: external_exports.enum(["sglang", "vllm"], { error: 'expected "sglang" or "vllm"' }).default("sglang"),
+    /**
+     * The continuous batch's cost: with n streams decoding, each step takes 1 + batchCost · (n − 1)
+     * times a lone stream's (see decode-batch.ts); 0 (the default): every stream keeps its own pace.
+     */
+    batchCost: nonNegative("expected the extra step time per other stream in the batch, such as 0.3").default(0),
+    usagePerChunk: external_exports.boolean({ error: "expected true or false" }).default(false),
+    defaults: timingSchema.partial().default({}),
+    prompts: external_exports.record(external_exports.string(), timingSchema.partial(), { error: "expected a map of prompt id to timings" }).default({}),
+    noise: noiseSchema.default({ jitter: 0, runVariance: 0, seed: null }),
+    faults: faultsSchema.default({
+      crashAtStart: null,
+      neverHealthy: false,
+      startupDelayMs: 0,
+      dieAfterRequests: null,
+      dieExitCode: 1,
+      stopEarly: [],
+      stopEarlyFraction: 0.25,
+      stopEarlyOnStarts: null,
+      http500: [],
+      malformedSse: []
+    })
+  },
+  { error: "expected a JSON object with model, flavour, defaults, prompts and faults" }
+);
+var DEFAULT_TIMING = { ttftMs: 20, itlMs: 5, outputTokens: 32, reasoningTokens: 0, tokensPerChunk: 1 };
+function planResponse(profile, promptId, maxTokens, thinking, timeFactor = 1, start = 0) {
+  const override = promptId !== null ? profile.prompts[promptId] : void 0;
+  const timing = { ...DEFAULT_TIMING, ...profile.defaults, ...override };
+  const faults = profile.faults;
+  const reasoningWanted = thinking ? timing.reasoningTokens : 0;
+  let wanted = reasoningWanted + timing.outputTokens;
+  let finishReason = "stop";
+  const stopsThisStart = faults.stopEarlyOnStarts === null || faults.stopEarlyOnStarts.includes(start);
+  if (promptId !== null && faults.stopEarly.includes(promptId) && stopsThisStart) {
+    wanted = Math.max(1, Math.floor(wanted * faults.stopEarlyFraction));
+  }
+  if (wanted > maxTokens) {
+    wanted = maxTokens;
+    finishReason = "length";
+  }
+  const reasoningTokens = Math.min(reasoningWanted, wanted);
+  let fault = null;
+  if (promptId !== null && faults.http500.includes(promptId)) fault = "http500";
+  else if (promptId !== null && faults.malformedSse.includes(promptId)) fault = "malformed_sse";
+  return {
+    ttftMs: timing.ttftMs * timeFactor,
+    itlMs: timing.itlMs * timeFactor,
+    tokensPerChunk: timing.tokensPerChunk,
+    reasoningTokens,
+    contentTokens: wanted - reasoningTokens,
+    finishReason,
+    fault
+  };
+}
+
+// src/sim-engine/match-prompt.ts
+function createPromptMatcher(prompts) {
+  const byContent = /* @__PURE__ */ new Map();
+  const duplicates = [];
+  for (const prompt of prompts) {
+    const key = promptContentKey(prompt.messages ? { messages: prompt.messages } : { prompt: prompt.prompt ?? "" });
+    if (key === null) continue;
+    if (byContent.has(key)) duplicates.push(prompt.id);
+    else byContent.set(key, prompt.id);
+  }
+  return { match: (body) => byContent.get(promptContentKey(body) ?? "") ?? null, duplicates };
+}
+
+// src/sim-engine/decode-batch.ts
+import { performance as performance7 } from "node:perf_hooks";
+function createDecodeBatch(costPerStream) {
+  const members2 = /* @__PURE__ */ new Set();
+  let anchorWall = performance7.now();
+  let anchorClock = 0;
+  const slowdown = () => 1 + costPerStream * Math.max(0, members2.size - 1);
+  const clock = () => anchorClock + (performance7.now() - anchorWall) / slowdown();
+  const change = (apply, changed) => {
+    const now = performance7.now();
+    anchorClock += (now - anchorWall) / slowdown();
+    anchorWall = now;
+    apply();
+    if (costPerStream > 0) {
+      for (const notify of [...members2]) if (notify !== changed) notify();
+    }
+  };
+  return {
+    clock,
+    wallAt: (at) => anchorWall + (at - anchorClock) * slowdown(),
+    size: () => members2.size,
+    join(onPaceChange) {
+      const member = () => onPaceChange();
+      change(() => members2.add(member), member);
+      let left = false;
+      return {
+        leave() {
+          if (left) return;
+          left = true;
+          change(() => members2.delete(member), member);
+        }
+      };
+    }
+  };
+}
+
+// src/sim-engine/start-sim-engine.ts
+var READY_LINE = "The server is fired up and ready to roll!";
+var MAX_BODY_BYTES = 16 * 1024 * 1024;
+function promptTokenEstimate(body) {
+  const source = body.messages ?? body.prompt ?? "";
+  return Math.max(1, Math.ceil(JSON.stringify(source).length / 4));
+}
+function noiseKey(promptId, body) {
+  return promptId ?? JSON.stringify(body.messages ?? body.prompt ?? "");
+}
+function readMaxTokens(body) {
+  for (const key of ["max_completion_tokens", "max_tokens"]) {
+    const value = body[key];
+    if (typeof value === "number" && Number.isFinite(value) && value >= 0) return Math.floor(value);
+  }
+  return Number.MAX_SAFE_INTEGER;
+}
+function readThinking(body) {
+  const kwargs = body.chat_template_kwargs;
+  if (kwargs && typeof kwargs === "object" && "enable_thinking" in kwargs) return kwargs.enable_thinking !== false;
+  return true;
+}
+function sendJson(res, status, payload, onFlushed) {
+  const text5 = JSON.stringify(payload);
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text5) });
+  res.end(text5, onFlushed);
+}
+function writeEvent(res, event, stamp) {
+  const socket = res.socket;
+  if (!socket || !res.headersSent) {
+    stamp();
+    res.write(event);
+    return;
+  }
+  const bytes = Buffer.from(res.chunkedEncoding ? `${Buffer.byteLength(event).toString(16)}\r
+${event}\r
+` : event);
+  stamp();
+  socket.write(bytes);
+}
+async function startSimEngine(options = {}) {
+  const profile = simProfileSchema.parse(options.profile ?? {});
+  const { faults } = profile;
+  const noise = createSimNoise(profile.noise, options.start ?? 0);
+  const host = options.host ?? "127.0.0.1";
+  const log = options.log ?? (() => void 0);
+  const keepRecords = options.keepRecords ?? true;
+  const loaded = options.prompts && options.words ? null : await loadSimInputs(profile, options.baseDir ?? process.cwd());
+  const prompts = createPromptMatcher(options.prompts ?? loaded?.prompts ?? []);
+  const words = options.words ?? loaded?.words ?? BUILT_IN_WORDS;
+  const promptList = options.prompts ?? loaded?.prompts ?? [];
+  const promptIndex = /* @__PURE__ */ new Map();
+  promptList.forEach((prompt, index) => {
+    if (!promptIndex.has(prompt.id)) promptIndex.set(prompt.id, index);
+  });
+  const styleFor = (plan, promptId) => answerStyle(profile.answer, profile.cheats, plan.reasoningTokens + plan.contentTokens, promptId === null ? null : promptIndex.get(promptId) ?? null);
+  const batch = createDecodeBatch(profile.batchCost);
+  const { cheats } = profile;
+  if (prompts.duplicates.length > 0) log(`sim-engine: prompts ${prompts.duplicates.join(", ")} repeat an earlier prompt's content and get its profile entry`);
+  const offset = monotonicOffsetMs();
+  const startedAt = performance8.now();
+  const writeLog = { requests: [] };
+  const chunkLog = options.chunkLogPath ? createWriteStream(options.chunkLogPath, { flags: "a" }) : null;
+  const active = /* @__PURE__ */ new Set();
+  const sockets = /* @__PURE__ */ new Set();
+  const answered = /* @__PURE__ */ new Set();
+  let seq = 0;
+  let completed = 0;
+  let dead = false;
+  let healthy = false;
+  let markHealthy = () => void 0;
+  const healthyPromise = new Promise((resolve6) => {
+    markHealthy = resolve6;
+  });
+  let startupTimer = null;
+  const created = Math.floor(Date.now() / 1e3);
+  const finishRecord = (record2, outcome) => {
+    if (record2.finishedAtMs !== null) return;
+    record2.finishedAtMs = performance8.now() + offset;
+    record2.outcome = outcome;
+    chunkLog?.write(`${JSON.stringify(record2)}
+`);
+  };
+  const die = () => {
+    if (dead) return;
+    dead = true;
+    log(`RuntimeError: sim-engine fault: exiting after ${completed} requests (dieAfterRequests)`);
+    for (const stream of active) {
+      if (stream.timer) clearTimeout(stream.timer);
+      finishRecord(stream.record, "engine_died");
+    }
+    active.clear();
+    server.close();
+    for (const socket of sockets) socket.destroy();
+    (options.onDie ?? (() => void 0))(faults.dieExitCode);
+  };
+  const countCompleted = () => {
+    completed++;
+    if (faults.dieAfterRequests !== null && completed >= faults.dieAfterRequests) setImmediate(die);
+  };
+  const newRecord = (promptId, path, receivedAtMs, promptIdHint = null) => {
+    const record2 = {
+      seq: ++seq,
+      promptId,
+      promptIdHint,
+      path,
+      receivedAtMs,
+      chunkWritesMs: [],
+      finishedAtMs: null,
+      outcome: "streaming"
+    };
+    if (keepRecords) writeLog.requests.push(record2);
+    return record2;
+  };
+  const streamAnswer = (res, record2, plan, chat, body, t0, style) => {
+    const id = `${chat ? "chatcmpl" : "cmpl"}-sim${record2.seq}`;
+    const head = `data: {"id":"${id}","object":"${chat ? "chat.completion.chunk" : "text_completion"}","created":${created},"model":${JSON.stringify(profile.model)},"choices":[{"index":0,`;
+    const reasoningField = profile.flavour === "vllm" ? "reasoning" : "reasoning_content";
+    const promptTokens = promptTokenEstimate(body);
+    const streamOptions = body.stream_options;
+    const includeUsage = streamOptions?.include_usage === true;
+    const usagePerChunk = includeUsage && (profile.usagePerChunk || streamOptions?.continuous_usage_stats === true);
+    const total = plan.reasoningTokens + plan.contentTokens;
+    const claimed = (completion) => cheats.claimTokens ? total : Math.ceil(completion * cheats.usageFactor);
+    const usageJson = (completion) => `{"prompt_tokens":${promptTokens},"completion_tokens":${claimed(completion)},"total_tokens":${promptTokens + claimed(completion)}}`;
+    const k = plan.tokensPerChunk;
+    const reasoning = chat ? plan.reasoningTokens : 0;
+    const reasoningChunks = Math.ceil(reasoning / k);
+    const contentChunks = Math.ceil((total - reasoning) / k);
+    const chunkCount = cheats.claimTokens ? Math.min(1, reasoningChunks + contentChunks) : reasoningChunks + contentChunks;
+    const malformedAt = plan.fault === "malformed_sse" ? Math.floor(chunkCount / 2) : -1;
+    let next = 0;
+    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+    res.flushHeaders();
+    if (chat) res.write(`${head}"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}]}
+
+`);
+    const stream = { res, record: record2, timer: null };
+    active.add(stream);
+    const chunkEnd = (index) => index < reasoningChunks ? Math.min((index + 1) * k, reasoning) : Math.min(reasoning + (index - reasoningChunks + 1) * k, total);
+    const joinedAt = batch.clock() - (performance8.now() - t0);
+    const honestTokens = style.fillerAfterTokens ?? Number.POSITIVE_INFINITY;
+    let fillerFrom = null;
+    const member = batch.join(() => reschedule());
+    const dueAt = (index) => {
+      const tokens = chunkEnd(index) - 1;
+      if (tokens < honestTokens) return batch.wallAt(joinedAt + plan.ttftMs + tokens * plan.itlMs);
+      if (fillerFrom === null) {
+        fillerFrom = batch.wallAt(joinedAt + plan.ttftMs + honestTokens * plan.itlMs);
+        member.leave();
+      }
+      return fillerFrom + (tokens - honestTokens) * (plan.itlMs / LATE_FILLER_SPEEDUP);
+    };
+    const writeChunk = (index) => {
+      const isReasoning = index < reasoningChunks;
+      const from = isReasoning ? index * k : reasoning + (index - reasoningChunks) * k;
+      const to = chunkEnd(index);
+      const text5 = isReasoning ? answerRun(words, style, "reasoning", from, to, 0) : answerRun(words, style, "content", from - reasoning, to - reasoning, reasoning);
+      const field3 = !chat ? "text" : isReasoning ? reasoningField : "content";
+      const payload = chat ? `"delta":{"${field3}":${JSON.stringify(text5)}},` : `"text":${JSON.stringify(text5)},`;
+      const usage = usagePerChunk ? `,"usage":${usageJson(to)}` : "";
+      const line = `${head}${payload}"logprobs":null,"finish_reason":null}]${usage}}
+
+`;
+      writeEvent(res, line, () => record2.chunkWritesMs.push(performance8.now() + offset));
+    };
+    const finishStream = () => {
+      active.delete(stream);
+      member.leave();
+      const finalDelta = chat ? `"delta":{},` : `"text":"",`;
+      const usage = usagePerChunk ? `,"usage":${usageJson(total)}` : "";
+      let tail = `${head}${finalDelta}"logprobs":null,"finish_reason":"${plan.finishReason}"}]${usage}}
+
+`;
+      if (includeUsage) {
+        tail += `data: {"id":"${id}","object":"${chat ? "chat.completion.chunk" : "text_completion"}","created":${created},"model":${JSON.stringify(profile.model)},"choices":[],"usage":${usageJson(total)}}
+
+`;
+      }
+      tail += "data: [DONE]\n\n";
+      finishRecord(record2, "completed");
+      res.end(tail, countCompleted);
+    };
+    const reschedule = () => {
+      if (stream.timer === null || next >= chunkCount) return;
+      clearTimeout(stream.timer);
+      stream.timer = setTimeout(pump, Math.max(0, dueAt(next) - performance8.now()));
+    };
+    const pump = () => {
+      stream.timer = null;
+      if (dead || res.destroyed) {
+        member.leave();
+        return;
+      }
+      const now = performance8.now();
+      while (next < chunkCount && dueAt(next) <= now) {
+        if (next === malformedAt) {
+          active.delete(stream);
+          member.leave();
+          res.end(`${head}"delta":{"content":"broken
+
+`);
+          finishRecord(record2, "malformed_sse");
+          return;
+        }
+        writeChunk(next);
+        next++;
+      }
+      if (next >= chunkCount) {
+        finishStream();
+        return;
+      }
+      stream.timer = setTimeout(pump, Math.max(0, dueAt(next) - performance8.now()));
+    };
+    res.on("close", () => {
+      if (!res.writableFinished && record2.finishedAtMs === null) {
+        if (stream.timer) clearTimeout(stream.timer);
+        active.delete(stream);
+        member.leave();
+        finishRecord(record2, "client_closed");
+      }
+    });
+    pump();
+  };
+  const answerWhole = (res, record2, plan, chat, body, t0, style) => {
+    const total = plan.reasoningTokens + plan.contentTokens;
+    const reasoning = chat ? plan.reasoningTokens : 0;
+    const doneAt = t0 + plan.ttftMs + Math.max(0, total - 1) * plan.itlMs;
+    const promptTokens = promptTokenEstimate(body);
+    const usage = { prompt_tokens: promptTokens, completion_tokens: total, total_tokens: promptTokens + total };
+    const stream = { res, record: record2, timer: null };
+    active.add(stream);
+    stream.timer = setTimeout(() => {
+      active.delete(stream);
+      if (dead) return;
+      if (res.destroyed) {
+        finishRecord(record2, "client_closed");
+        return;
+      }
+      if (plan.fault === "malformed_sse") {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end('{"id": "broken", "choices": [');
+        finishRecord(record2, "malformed_sse");
+        return;
+      }
+      const content = answerRun(words, style, "content", 0, total - reasoning, reasoning);
+      const reasoningText = reasoning > 0 ? answerRun(words, style, "reasoning", 0, reasoning, 0) : null;
+      const reasoningField = profile.flavour === "vllm" ? "reasoning" : "reasoning_content";
+      const choice = chat ? { index: 0, message: { role: "assistant", content, [reasoningField]: reasoningText }, logprobs: null, finish_reason: plan.finishReason } : { index: 0, text: content, logprobs: null, finish_reason: plan.finishReason };
+      sendJson(res, 200, {
+        id: `${chat ? "chatcmpl" : "cmpl"}-sim${record2.seq}`,
+        object: chat ? "chat.completion" : "text_completion",
+        created,
+        model: profile.model,
+        choices: [choice],
+        usage
+      }, countCompleted);
+      finishRecord(record2, "completed");
+    }, Math.max(0, doneAt - performance8.now()));
+  };
+  const handleCompletion = (req, res, chat, t0) => {
+    const parts = [];
+    let size = 0;
+    req.on("data", (part) => {
+      size += part.length;
+      if (size <= MAX_BODY_BYTES) parts.push(part);
+    });
+    req.on("end", () => {
+      if (dead) return;
+      let body;
+      try {
+        const parsed = JSON.parse(Buffer.concat(parts).toString("utf8"));
+        if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error("expected a JSON object");
+        body = parsed;
+      } catch (error62) {
+        const record3 = newRecord(null, req.url ?? "", t0 + offset);
+        finishRecord(record3, "bad_request");
+        sendJson(res, 400, { object: "error", message: `invalid JSON body: ${error62.message}`, type: "BadRequestError", code: 400 });
+        return;
+      }
+      const promptId = prompts.match(body);
+      const hint = findPromptIdHint(req.headers, body);
+      const record2 = newRecord(promptId, req.url ?? "", t0 + offset, hint);
+      const plan = planResponse(profile, promptId, readMaxTokens(body), readThinking(body), noise.requestFactor(noiseKey(promptId, body)), options.start ?? 0);
+      if (hint !== null && cheats.promptIdSpeedup !== null) {
+        plan.ttftMs /= cheats.promptIdSpeedup;
+        plan.itlMs /= cheats.promptIdSpeedup;
+      }
+      const content = promptContentKey(body);
+      if (cheats.answerCacheSpeedup !== null && content !== null) {
+        if (answered.has(content)) {
+          plan.ttftMs /= cheats.answerCacheSpeedup;
+          plan.itlMs /= cheats.answerCacheSpeedup;
+          record2.answeredBefore = true;
+        } else answered.add(content);
+      }
+      if (plan.fault === "http500") {
+        finishRecord(record2, "http500");
+        sendJson(res, 500, { object: "error", message: "Internal server error (sim-engine fault: http500)", type: "InternalServerError", code: 500 });
+        return;
+      }
+      const style = styleFor(plan, promptId);
+      if (body.stream === true) streamAnswer(res, record2, plan, chat, body, t0, style);
+      else answerWhole(res, record2, plan, chat, body, t0, style);
+    });
+  };
+  const server = createServer({ noDelay: true, keepAliveTimeout: 65e3 }, (req, res) => {
+    const t0 = performance8.now();
+    const url3 = req.url ?? "/";
+    const path = url3.split("?")[0];
+    if (req.method === "GET" && path === "/health") {
+      if (healthy) sendJson(res, 200, { status: "ok" });
+      else sendJson(res, 503, { status: "starting" });
+      return;
+    }
+    if (req.method === "GET" && path === "/v1/models") {
+      sendJson(res, 200, { object: "list", data: [{ id: profile.model, object: "model", created, owned_by: "speedgate-sim" }] });
+      return;
+    }
+    if (req.method === "POST" && (path === "/v1/chat/completions" || path === "/v1/completions")) {
+      if (!healthy) {
+        sendJson(res, 503, { object: "error", message: "the server is still starting", type: "ServiceUnavailableError", code: 503 });
+        return;
+      }
+      handleCompletion(req, res, path === "/v1/chat/completions", t0);
+      return;
+    }
+    sendJson(res, 404, { object: "error", message: `no route ${req.method ?? ""} ${path}`, type: "NotFoundError", code: 404 });
+  });
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  await new Promise((resolve6, reject) => {
+    const fail = (error62) => {
+      if (chunkLog) chunkLog.end(() => reject(error62));
+      else reject(error62);
+    };
+    server.once("error", fail);
+    server.listen(options.port ?? 0, host, () => {
+      server.off("error", fail);
+      resolve6();
+    });
+  });
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  const url2 = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  log(`sim-engine listening on ${url2} (model ${profile.model}, ${profile.flavour} flavour)`);
+  if (profile.noise.jitter > 0 || profile.noise.runVariance > 0) {
+    log(`sim-engine noise: jitter ${profile.noise.jitter}, run variance ${profile.noise.runVariance}, seed ${profile.noise.seed ?? "none"}, start ${options.start ?? 0}, speed factor ${noise.runFactor.toFixed(4)}`);
+  }
+  const becomeHealthy = () => {
+    healthy = true;
+    log(READY_LINE);
+    markHealthy();
+  };
+  if (!faults.neverHealthy) {
+    const wait = faults.startupDelayMs - (performance8.now() - startedAt);
+    if (wait > 0) startupTimer = setTimeout(becomeHealthy, wait);
+    else becomeHealthy();
+  }
+  return {
+    url: url2,
+    port,
+    profile,
+    writeLog,
+    healthy: healthyPromise,
+    async close() {
+      if (startupTimer) clearTimeout(startupTimer);
+      for (const stream of active) {
+        if (stream.timer) clearTimeout(stream.timer);
+        finishRecord(stream.record, "engine_died");
+      }
+      active.clear();
+      dead = true;
+      const closed = new Promise((resolve6) => server.close(() => resolve6()));
+      for (const socket of sockets) socket.destroy();
+      await closed;
+      if (chunkLog) await new Promise((resolve6) => chunkLog.end(() => resolve6()));
+    }
+  };
+}
+
+// src/bench/warm-bench-client.ts
+var WARMUP_STREAMS = 64;
+var WARMUP_CONCURRENCY = 8;
+var WARMUP_TOKENS = 64;
+var warmed = null;
+var warm = false;
+function warmBenchClient() {
+  warmed ??= runWarmup().then(() => void (warm = true)).catch(() => {
+    warmed = null;
+  });
+  return warmed;
+}
+async function runWarmup() {
+  const engine = await startSimEngine({ profile: { defaults: { ttftMs: 0, itlMs: 0, outputTokens: WARMUP_TOKENS } }, keepRecords: false });
+  const dispatcher = createBenchAgent();
+  try {
+    const prompts = [
+      { id: "client-warmup-chat", messages: [{ role: "user", content: "warm the client" }] },
+      { id: "client-warmup-text", prompt: "warm the client" }
+    ];
+    for (let sent = 0; sent < WARMUP_STREAMS; sent += WARMUP_CONCURRENCY) {
+      await Promise.all(
+        Array.from(
+          { length: WARMUP_CONCURRENCY },
+          (_, index) => sendStreamingRequest({
+            baseUrl: engine.url,
+            prompt: prompts[(sent + index) % prompts.length],
+            settings: { model: "default", maxTokens: WARMUP_TOKENS, thinking: false, requestTimeoutS: 10 },
+            dispatcher
+          })
+        )
+      );
+    }
+  } finally {
+    await dispatcher.destroy().catch(() => void 0);
+    await engine.close();
+  }
+}
+
+// src/bench/run-benchmark.ts
+var DEATH_GRACE_MS = 1e3;
+var DEATH_DRAIN_MS = 2e3;
+function describeAbort(signal) {
+  const reason = signal.reason;
+  if (reason && typeof reason === "object" && "message" in reason) return String(reason.message);
+  return String(reason);
+}
+async function waitUntil(target, signal) {
+  const delay2 = target - performance9.now();
+  if (delay2 <= 0 || signal.aborted) return;
+  await new Promise((resolve6) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve6();
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve6();
+    }, delay2);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+async function runOpenLoop(prompts, offsets, signal, send, onRecord) {
+  const inFlight = [];
+  const startAt = performance9.now();
+  for (let index = 0; index < prompts.length; index++) {
+    await waitUntil(startAt + (offsets[index] ?? 0), signal);
+    if (signal.aborted) break;
+    const prompt = prompts[index];
+    if (!prompt) continue;
+    inFlight.push(send(prompt, startAt).then((record2) => onRecord(prompt, record2)));
+  }
+  await Promise.all(inFlight);
+}
+async function runBenchmark(options) {
+  const { prompts, bench, baseUrl } = options;
+  const linked = new AbortController();
+  setMaxListeners(0, linked.signal);
+  const follow = () => linked.abort(options.signal.reason);
+  if (options.signal.aborted) follow();
+  else options.signal.addEventListener("abort", follow, { once: true });
+  const signal = linked.signal;
+  const stopped = options.engineGone ? AbortSignal.any([signal, options.engineGone]) : signal;
+  let drainTimer = null;
+  const drainThenCut = () => {
+    drainTimer = setTimeout(() => linked.abort(options.engineGone?.reason), DEATH_DRAIN_MS);
+  };
+  if (options.engineGone?.aborted) linked.abort(options.engineGone.reason);
+  else options.engineGone?.addEventListener("abort", drainThenCut, { once: true });
+  const settings = {
+    model: bench.model,
+    maxTokens: bench.maxTokens,
+    thinking: bench.thinking,
+    requestTimeoutS: bench.requestTimeoutS
+  };
+  const records = /* @__PURE__ */ new Map();
+  const total = prompts.length;
+  let failed = 0;
+  const dispatcher = createBenchAgent();
+  const releaseAwake = resolveBusyPoll(bench.busyPoll) ? keepEventLoopAwake() : null;
+  const send = async (prompt, runStart) => {
+    let sentAt = runStart;
+    const record2 = await sendStreamingRequest({ baseUrl, prompt, settings, signal, dispatcher, onSend: (time3) => sentAt = time3 });
+    if (record2.ok) record2.sentMs = Math.max(0, sentAt - runStart);
+    if (record2.ok || record2.kind !== "connection_error") return record2;
+    await waitUntil(performance9.now() + DEATH_GRACE_MS, stopped);
+    if (!stopped.aborted) return record2;
+    const died = { ok: false, kind: "engine_died", reason: `${describeAbort(stopped)} (${record2.reason})` };
+    if (record2.chunks) died.chunks = record2.chunks;
+    if (record2.endMs !== void 0) died.endMs = record2.endMs;
+    return died;
+  };
+  try {
+    if (bench.clientWarmup) await warmBenchClient();
+    const warmups = buildWarmupPrompts(prompts, bench.warmupRequests);
+    if (warmups.length > 0) {
+      const warmupOffsets = buildArrivalSchedule(warmups.length, bench.requestIntervalMs, bench.arrival, bench.seed);
+      await runOpenLoop(warmups, warmupOffsets, stopped, send, () => void 0);
+    }
+    await options.beforeMeasured?.();
+    options.onProgress?.({ done: 0, total, failed: 0 });
+    const offsets = buildArrivalSchedule(total, bench.requestIntervalMs, bench.arrival, bench.seed);
+    await runOpenLoop(prompts, offsets, stopped, send, (prompt, record2) => {
+      records.set(prompt.id, record2);
+      if (!record2.ok) failed++;
+      options.onProgress?.({ done: records.size, total, failed });
+    });
+  } finally {
+    releaseAwake?.();
+    options.signal.removeEventListener("abort", follow);
+    options.engineGone?.removeEventListener("abort", drainThenCut);
+    if (drainTimer) clearTimeout(drainTimer);
+    void dispatcher.destroy().catch(() => void 0);
+  }
+  finalizeRecords(records.values(), options.tokenCounter ?? null);
+  if (stopped.aborted) {
+    const reason = describeAbort(stopped);
+    for (const prompt of prompts) {
+      if (!records.has(prompt.id)) records.set(prompt.id, { ok: false, kind: "engine_died", reason });
+    }
+  }
+  return records;
+}
+
+// src/scoring/student-t-quantile.ts
+var LANCZOS = [
+  676.5203681218851,
+  -1259.1392167224028,
+  771.3234287776531,
+  -176.6150291621406,
+  12.507343278686905,
+  -0.13857109526572012,
+  9984369578019572e-21,
+  15056327351493116e-23
+];
+function logGamma(x) {
+  if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
+  const z2 = x - 1;
+  let sum = 0.9999999999998099;
+  LANCZOS.forEach((coefficient, index) => {
+    sum += coefficient / (z2 + index + 1);
+  });
+  const t = z2 + LANCZOS.length - 0.5;
+  return 0.5 * Math.log(2 * Math.PI) + (z2 + 0.5) * Math.log(t) - t + Math.log(sum);
+}
+function betaContinuedFraction(a, b, x) {
+  const tiny = 1e-300;
+  let c = 1;
+  let d = 1 - (a + b) * x / (a + 1);
+  if (Math.abs(d) < tiny) d = tiny;
+  d = 1 / d;
+  let h = d;
+  for (let m = 1; m <= 300; m++) {
+    const m2 = 2 * m;
+    let aa = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
+    d = 1 + aa * d;
+    if (Math.abs(d) < tiny) d = tiny;
+    c = 1 + aa / c;
+    if (Math.abs(c) < tiny) c = tiny;
+    d = 1 / d;
+    h *= d * c;
+    aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
+    d = 1 + aa * d;
+    if (Math.abs(d) < tiny) d = tiny;
+    c = 1 + aa / c;
+    if (Math.abs(c) < tiny) c = tiny;
+    d = 1 / d;
+    const step = d * c;
+    h *= step;
+    if (Math.abs(step - 1) < 1e-15) break;
+  }
+  return h;
+}
+function regularizedBeta(a, b, x) {
+  if (x <= 0) return 0;
+  if (x >= 1) return 1;
+  const front = Math.exp(logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log(1 - x));
+  if (x < (a + 1) / (a + b + 2)) return front * betaContinuedFraction(a, b, x) / a;
+  return 1 - front * betaContinuedFraction(b, a, 1 - x) / b;
+}
+function studentTCdf(t, degrees) {
+  const tail = 0.5 * regularizedBeta(degrees / 2, 0.5, degrees / (degrees + t * t));
+  return t >= 0 ? 1 - tail : tail;
+}
+function studentTQuantile(p, degrees) {
+  if (!(p > 0.5 && p < 1)) throw new RangeError(`expected p in (0.5, 1), got ${p}`);
+  if (!(degrees >= 1)) throw new RangeError(`expected at least 1 degree of freedom, got ${degrees}`);
+  let low = 0;
+  let high = 1;
+  while (studentTCdf(high, degrees) < p) high *= 2;
+  for (let step = 0; step < 200 && high - low > 1e-12; step++) {
+    const mid = (low + high) / 2;
+    if (studentTCdf(mid, degrees) < p) low = mid;
+    else high = mid;
+  }
+  return (low + high) / 2;
+}
+
+// src/scoring/noise-floor.ts
+var FALSE_PASS_TARGET = 0.025;
+var Z_POWER = 1.6448536269514722;
+var MIN_CALIBRATION_ROUNDS = 5;
+function computeNoiseFloor(scores) {
+  const n = scores.length;
+  if (n < MIN_CALIBRATION_ROUNDS) throw new RangeError(`expected at least ${MIN_CALIBRATION_ROUNDS} A/A round scores, got ${n}`);
+  if (scores.some((score) => !(score > 0) || !Number.isFinite(score))) throw new RangeError("expected every A/A round score to be a positive number");
+  const logs = scores.map((score) => Math.log(score));
+  const meanLog = logs.reduce((sum, value) => sum + value, 0) / n;
+  const sdLog = Math.sqrt(logs.reduce((sum, value) => sum + (value - meanLog) ** 2, 0) / (n - 1));
+  const bound = meanLog + studentTQuantile(1 - FALSE_PASS_TARGET, n - 1) * sdLog * Math.sqrt(1 + 1 / n);
+  const floor = Math.max(0, Math.exp(bound) - 1);
+  const detectableSpeedup = Math.exp(Math.log1p(floor) - meanLog + Z_POWER * sdLog) - 1;
+  return { rounds: n, meanLog, sdLog, floor, detectableSpeedup };
+}
+
+// src/calibration/fit-calibration.ts
+var SETTING_NAMES = {
+  requestIntervalMs: "bench.requestIntervalMs",
+  arrival: "bench.arrival",
+  seed: "bench.seed",
+  thinking: "bench.thinking",
+  contextLimit: "bench.contextLimit",
+  maxTokens: "bench.maxTokens",
+  tolerance: "bench.tolerance",
+  model: "bench.model",
+  runs: "bench.runs",
+  order: "bench.order",
+  clientWarmup: "bench.clientWarmup",
+  warmupRequests: "bench.warmupRequests",
+  prompts: "the number of prompts"
+};
+function describeSettingDifferences(calibrated, round) {
+  const differences = [];
+  for (const key of Object.keys(SETTING_NAMES)) {
+    const value = round[key];
+    if (value === void 0 || value === calibrated[key]) continue;
+    differences.push(`${SETTING_NAMES[key]} is ${describeValue(value)}, the calibration used ${describeValue(calibrated[key])}`);
+  }
+  return differences;
+}
+function fitCalibration(source, facts) {
+  const noise = computeNoiseFloor(source.scores);
+  const problems = [];
+  const notes = [];
+  if (source.engine !== facts.engine) problems.push(`it is for engine ${describeValue(source.engine)}, this round's is ${describeValue(facts.engine)}`);
+  if (facts.promptsHash !== null && source.promptsHash !== facts.promptsHash) problems.push("it was measured on another prompt set");
+  problems.push(...describeSettingDifferences(source.settings, facts.settings));
+  if (source.gpu !== facts.gpu) problems.push(`it was measured on GPU ${describeValue(source.gpu)}, this round ran on ${describeValue(facts.gpu)}`);
+  if (source.baselineImage !== facts.baselineImage) {
+    problems.push(`it was measured with baseline image ${describeValue(source.baselineImage)}, this round's is ${describeValue(facts.baselineImage)}`);
+  } else if (source.baselineImage !== null && source.baselineImageId !== facts.baselineImageId) {
+    problems.push(`the baseline image ${source.baselineImage} changed since the calibration (${describeValue(source.baselineImageId)} then, ${describeValue(facts.baselineImageId)} now)`);
+  }
+  if (source.runner !== facts.runner) {
+    const same = source.gpu === facts.gpu ? " (the same GPU)" : "";
+    notes.push(`measured on runner ${describeValue(source.runner)}, this round ran on ${describeValue(facts.runner)}${same}`);
+  }
+  return { ...source, noiseFloor: noise.floor, detectableSpeedup: noise.detectableSpeedup, problems, notes };
+}
+
+// src/calibration/calibration-settings.ts
+import { createHash } from "node:crypto";
+import { isAbsolute, relative } from "node:path";
+function calibrationSettingsOf(config2, promptCount) {
+  const { bench } = config2;
+  return {
+    requestIntervalMs: bench.requestIntervalMs,
+    arrival: bench.arrival,
+    seed: bench.seed,
+    thinking: bench.thinking,
+    contextLimit: bench.contextLimit,
+    maxTokens: bench.maxTokens,
+    tolerance: bench.tolerance,
+    model: bench.model,
+    runs: bench.runs,
+    order: bench.order,
+    clientWarmup: bench.clientWarmup,
+    warmupRequests: bench.warmupRequests,
+    prompts: promptCount
+  };
+}
+function hashBaseline(config2, configDir) {
+  const portable = (path) => path === void 0 ? null : isAbsolute(path) ? relative(configDir, path) || "." : path;
+  const { baseline } = config2;
+  const definition = {
+    runtime: config2.runtime,
+    image: baseline.image ?? null,
+    build: baseline.build ? { ...baseline.build, context: portable(baseline.build.context) } : null,
+    command: baseline.command ?? null,
+    cwd: config2.runtime === "process" ? portable(baseline.cwd) : baseline.cwd ?? null,
+    env: Object.fromEntries(Object.entries(baseline.env).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0))
+  };
+  return createHash("sha256").update(JSON.stringify(definition)).digest("hex");
+}
+
+// src/calibration/read-calibration.ts
+import { readFile as readFile2 } from "node:fs/promises";
+
+// src/calibration/calibration-schema.ts
+var CALIBRATION_KIND = "speedgate-calibration";
+var CALIBRATION_SCHEMA_VERSION = 1;
+var text = (max) => external_exports.string().max(max);
+var count = external_exports.number().int().min(0).max(1e7);
+var calibrationSettingsSchema = external_exports.object({
+  requestIntervalMs: external_exports.number().min(0),
+  arrival: external_exports.enum(["fixed", "poisson"]),
+  seed: external_exports.number().int().min(0),
+  thinking: external_exports.boolean(),
+  contextLimit: count,
+  maxTokens: count,
+  tolerance: external_exports.number().gt(0).lte(1),
+  model: text(256),
+  runs: external_exports.number().int().min(1).max(100),
+  // Files and cards from before these settings measured what their defaults name: the baseline first in every run, a cold client.
+  order: external_exports.enum(["counterbalanced", "baseline-first"]).default("baseline-first"),
+  clientWarmup: external_exports.boolean().default(false),
+  warmupRequests: count,
+  prompts: count
+});
+var calibrationRoundSchema = external_exports.object({
+  roundScore: external_exports.number().finite().gt(0),
+  runScores: external_exports.array(external_exports.number().finite().min(0).nullable()).max(100),
+  promptsCompared: count,
+  unscored: count,
+  /**
+   * The baseline against itself: prompts it cut short (below tolerance) or parted from its own answer
+   * (diverged), and the median agreement. Absent in files from before they were measured.
+   */
+  disagreed: count.optional(),
+  medianAgreement: external_exports.number().min(0).max(1).nullable().optional()
+});
+var calibrationSelfAgreementSchema = external_exports.object({
+  lowestMedianAgreement: external_exports.number().min(0).max(1).nullable(),
+  mostDisagreed: external_exports.number().min(0).max(1)
+});
+var calibrationFileSchema = external_exports.object({
+  kind: external_exports.literal(CALIBRATION_KIND),
+  schemaVersion: external_exports.literal(CALIBRATION_SCHEMA_VERSION),
+  speedgateVersion: text(64),
+  measuredAt: external_exports.iso.datetime(),
+  engine: text(128),
+  runtime: external_exports.enum(["docker", "process"]),
+  runner: text(256).nullable(),
+  gpu: text(512).nullable(),
+  baselineImage: text(512).nullable(),
+  baselineImageId: text(256).nullable(),
+  /** sha256 of the baseline's definition (image or build, command, environment): another engine is another noise. */
+  baselineHash: text(128),
+  promptsHash: text(128),
+  settings: calibrationSettingsSchema,
+  rounds: external_exports.array(calibrationRoundSchema).min(MIN_CALIBRATION_ROUNDS).max(1e3),
+  /** Derived from the round scores when the file was written; readers recompute it and never trust this copy. */
+  noise: external_exports.object({ meanLog: external_exports.number(), sdLog: external_exports.number(), floor: external_exports.number(), detectableSpeedup: external_exports.number() })
+});
+
+// src/calibration/read-calibration.ts
+async function readCalibration(path, field3 = "gate.calibration") {
+  let text5;
+  try {
+    text5 = await readFile2(path, "utf8");
+  } catch (error62) {
+    throw new ConfigError(`${field3}: expected a readable calibration file written by speedgate calibrate, could not read ${path} (${error62.code ?? error62.message})`);
+  }
+  let value;
+  try {
+    value = JSON.parse(text5);
+  } catch (error62) {
+    throw new ConfigError(`${field3}: ${path}: expected a JSON calibration file, ${error62.message}`);
+  }
+  const parsed = calibrationFileSchema.safeParse(value);
+  if (!parsed.success) {
+    throw ConfigError.fromProblems(formatConfigIssues(parsed.error.issues, value, calibrationFileSchema).slice(0, 20), `${field3}: ${path}`);
+  }
+  return parsed.data;
+}
+
+// src/calibration/load-round-calibration.ts
+function selfAgreementOf(rounds) {
+  if (rounds.some((round) => round.disagreed === void 0)) return null;
+  const medians = rounds.map((round) => round.medianAgreement).filter((value) => typeof value === "number");
+  return {
+    lowestMedianAgreement: medians.length > 0 ? Math.min(...medians) : null,
+    mostDisagreed: Math.max(0, ...rounds.map((round) => round.promptsCompared > 0 ? (round.disagreed ?? 0) / round.promptsCompared : 0))
+  };
+}
+function calibrationSourceOf(file2) {
+  return {
+    measuredAt: file2.measuredAt,
+    engine: file2.engine,
+    runner: file2.runner,
+    gpu: file2.gpu,
+    baselineImage: file2.baselineImage,
+    baselineImageId: file2.baselineImageId,
+    promptsHash: file2.promptsHash,
+    settings: file2.settings,
+    scores: file2.rounds.map((round) => round.roundScore),
+    selfAgreement: selfAgreementOf(file2.rounds)
+  };
+}
+async function loadRoundCalibration(config2, configPath, configDir, promptCount, fingerprint) {
+  const path = config2.gate.calibration;
+  if (!path) return null;
+  const file2 = await readCalibration(path);
+  const problems = [];
+  if (file2.engine !== config2.engine) problems.push(`it is for engine ${describeValue(file2.engine)}, this round's is ${describeValue(config2.engine)}`);
+  if (file2.runtime !== config2.runtime) problems.push(`it was measured with runtime ${file2.runtime}, this round uses ${config2.runtime}`);
+  if (file2.baselineHash !== hashBaseline(config2, configDir)) {
+    problems.push("the baseline changed since it was measured (its image or build, command, folder or environment)");
+  }
+  if (file2.promptsHash !== fingerprint.promptsHash) problems.push("it was measured on another prompt set");
+  problems.push(...describeSettingDifferences(file2.settings, calibrationSettingsOf(config2, promptCount)));
+  if (problems.length > 0) {
+    throw ConfigError.fromProblems(
+      problems,
+      `gate.calibration: ${path} does not fit this round; measure it again with speedgate calibrate --config ${configPath}`
+    );
+  }
+  return file2;
+}
+
+// src/config/fingerprint-round.ts
+import { createHash as createHash2 } from "node:crypto";
+import { isAbsolute as isAbsolute2, relative as relative2 } from "node:path";
+var sha256 = (text5) => createHash2("sha256").update(text5).digest("hex");
+function fingerprintRound(config2, configDir, prompts) {
+  const portable = (path) => path === void 0 || !isAbsolute2(path) ? path : relative2(configDir, path) || ".";
+  const { busyPoll: _clientWait, ...bench } = config2.bench;
+  const comparable = {
+    ...config2,
+    baseline: {
+      ...config2.baseline,
+      cwd: config2.runtime === "process" ? portable(config2.baseline.cwd) : config2.baseline.cwd,
+      build: config2.baseline.build ? { ...config2.baseline.build, context: portable(config2.baseline.build.context) ?? "" } : void 0
+    },
+    candidate: {
+      ...config2.candidate,
+      patch: void 0,
+      sourceDir: config2.runtime === "process" ? portable(config2.candidate.sourceDir) : config2.candidate.sourceDir,
+      cwd: config2.runtime === "process" ? portable(config2.candidate.cwd) : config2.candidate.cwd,
+      build: config2.candidate.build ? { ...config2.candidate.build, context: portable(config2.candidate.build.context) ?? "" } : void 0
+    },
+    bench: {
+      ...bench,
+      prompts: portable(config2.bench.prompts) ?? "",
+      ...typeof config2.bench.tokenizer === "object" && config2.bench.tokenizer.from === "runner" ? { tokenizer: { ...config2.bench.tokenizer, path: portable(config2.bench.tokenizer.path) ?? "" } } : {}
+    },
+    docker: { ...config2.docker, mounts: config2.docker.mounts.map((mount) => ({ ...mount, source: portable(mount.source) ?? "" })) },
+    gate: { ...config2.gate, calibration: portable(config2.gate.calibration) }
+  };
+  return { configHash: sha256(JSON.stringify(comparable)), promptsHash: sha256(JSON.stringify(prompts)) };
+}
+
+// src/engine/create-runtime.ts
+var import_dockerode = __toESM(require_docker(), 1);
+
+// src/docker/docker-runtime.ts
+import { createHash as createHash4 } from "node:crypto";
+import { readdir } from "node:fs/promises";
+
+// src/engine/check-port-free.ts
+import { createServer as createServer2 } from "node:net";
+
+// src/scorecard/sanitize-log-tail.ts
+var ANSI_PATTERN = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
+var CONTROL_PATTERN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
+var MAX_LOG_LINE_CHARS = 2e3;
+function stripAnsi(text5) {
+  return text5.replace(ANSI_PATTERN, "");
+}
+function cleanLogLine(line) {
+  const lastFrame = line.includes("\r") ? line.split("\r").filter((frame) => frame !== "").pop() ?? "" : line;
+  const clean = stripAnsi(lastFrame).replace(CONTROL_PATTERN, "");
+  if (clean.length <= MAX_LOG_LINE_CHARS) return clean;
+  return `${clean.slice(0, MAX_LOG_LINE_CHARS)}\u2026 (${clean.length - MAX_LOG_LINE_CHARS} more characters)`;
+}
+function fenceFor(lines2) {
+  let longest = 0;
+  for (const line of lines2) {
+    for (const run2 of line.match(/`+/g) ?? []) longest = Math.max(longest, run2.length);
+  }
+  return "`".repeat(Math.max(3, longest + 1));
+}
+
+// src/scorecard/escape-engine-text.ts
+var ZERO_WIDTH_SPACE = "\u200B";
+var REFERENCE_URL = /(?:\bhttps?:\/\/|\bwww\.)?[\w.-]+\.[a-z]{2,}(?::\d+)?\/[^\s/]+\/[^\s/]+\/(?:issues|pull|pulls|discussions|commit|commits)\/\S*/gi;
+function neutralizeReferences(text5) {
+  return text5.replace(/@(?=[\p{L}\p{N}_-])/gu, `@${ZERO_WIDTH_SPACE}`).replace(/#(?=[\p{N}])/gu, `#${ZERO_WIDTH_SPACE}`).replace(/\b(GH)-(?=\d)/gi, `$1-${ZERO_WIDTH_SPACE}`);
+}
+function escapeInlineText(text5) {
+  return neutralizeReferences(text5).replace(/\\/g, "\\\\").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/\|/g, "\\|").replace(/`/g, "&#96;").replace(/\[/g, "&#91;").replace(/\n/g, " ");
+}
+function codeSpan(url2) {
+  return `\`${breakHtmlComments(url2.replace(/`/g, "")).replace(/\|/g, "\\|")}\``;
+}
+function escapeInline(text5) {
+  const clean = cleanLogLine(text5);
+  let out = "";
+  let last = 0;
+  for (const match of clean.matchAll(REFERENCE_URL)) {
+    out += escapeInlineText(clean.slice(last, match.index)) + codeSpan(match[0]);
+    last = match.index + match[0].length;
+  }
+  return out + escapeInlineText(clean.slice(last));
+}
+function escapeCodeLine(line) {
+  return breakHtmlComments(cleanLogLine(line));
+}
+function breakHtmlComments(text5) {
+  return text5.replace(/<!/g, `<${ZERO_WIDTH_SPACE}!`).replace(/--(?=>)/g, `-${ZERO_WIDTH_SPACE}-`);
+}
+
+// src/scorecard/render-inline-code.ts
+function codeSpan2(code) {
+  const content = breakHtmlComments(cleanLogLine(code).replace(/\n/g, " ").replace(/\|/g, "\\|"));
+  let longest = 0;
+  for (const run2 of content.match(/`+/g) ?? []) longest = Math.max(longest, run2.length);
+  const fence = "`".repeat(longest + 1);
+  const pad = content.startsWith("`") || content.endsWith("`") || content.startsWith(" ") && content.endsWith(" ") ? " " : "";
+  return `${fence}${pad}${content}${pad}${fence}`;
+}
+function literalForCodeSpans(text5) {
+  return text5.replace(/[\\`]/g, "\\$&");
+}
+function lexCodeSpans(text5) {
+  const tokens = [];
+  let plain2 = "";
+  let index = 0;
+  while (index < text5.length) {
+    const char = text5[index] ?? "";
+    const next = text5[index + 1];
+    if (char === "\\" && (next === "`" || next === "\\")) {
+      plain2 += next;
+      index += 2;
+    } else if (char === "`") {
+      let runEnd = index;
+      while (text5[runEnd] === "`") runEnd++;
+      if (plain2 !== "") tokens.push({ value: plain2, fence: false });
+      plain2 = "";
+      tokens.push({ value: text5.slice(index, runEnd), fence: true });
+      index = runEnd;
+    } else {
+      plain2 += char;
+      index++;
+    }
+  }
+  if (plain2 !== "") tokens.push({ value: plain2, fence: false });
+  return tokens;
+}
+function renderWithCodeSpans(text5, escapeText) {
+  const tokens = lexCodeSpans(text5);
+  const out = [];
+  let plain2 = "";
+  let index = 0;
+  while (index < tokens.length) {
+    const token = tokens[index];
+    if (!token) break;
+    const close = token.fence ? tokens.findIndex((other, at) => at > index && other.fence && other.value.length === token.value.length) : -1;
+    if (close === -1) {
+      plain2 += token.value;
+      index++;
+      continue;
+    }
+    if (plain2 !== "") out.push(escapeText(plain2));
+    plain2 = "";
+    let code = tokens.slice(index + 1, close).map((inner) => inner.value).join("");
+    if (code.length > 1 && code.startsWith(" ") && code.endsWith(" ") && code.trim() !== "") code = code.slice(1, -1);
+    out.push(codeSpan2(code));
+    index = close + 1;
+  }
+  if (plain2 !== "") out.push(escapeText(plain2));
+  return out.join("");
+}
+
+// src/failure/failure-hints.ts
+var SAME_GPU = "Another process on the same GPU shrinks the headroom: check `nvidia-smi` for leftovers (a previous engine, another job) before the run.";
+var ENGINE_HINTS = {
+  sglang: {
+    cudaOom: {
+      graph_capture: [
+        "Memory ran out while capturing CUDA graphs, after the weights and the KV cache were allocated.",
+        "Leave more room for the graphs: lower `--mem-fraction-static` (try 0.8, then 0.7) or `--cuda-graph-max-bs`,",
+        "or run once with `--disable-cuda-graph` to confirm the graphs are what does not fit.",
+        SAME_GPU
+      ].join(" "),
+      weights: [
+        "Memory ran out while loading the weights: the model does not fit on these GPUs at this precision.",
+        "Use more GPUs (`--tp`), a quantized checkpoint (`--quantization fp8`, AWQ, GPTQ) or a smaller model.",
+        SAME_GPU
+      ].join(" "),
+      kv_cache: [
+        "Memory ran out while sizing or allocating the KV cache.",
+        "Lower `--mem-fraction-static`, cap the cache with `--max-total-tokens`, or shorten the context with `--context-length`.",
+        SAME_GPU
+      ].join(" "),
+      other: [
+        "Lower the memory the engine reserves up front (`--mem-fraction-static`) to leave room for activations,",
+        "and lower the batch it builds (`--max-running-requests`, `--chunked-prefill-size`).",
+        "If the patch changed a kernel's workspace or buffers, it may simply need more memory than before.",
+        SAME_GPU
+      ].join(" ")
+    },
+    hostOomLoading: "load the weights with fewer copies in host memory (`--load-format`, no `--enable-torch-compile`)",
+    importCheck: 'Run `python -c "import sglang"` in the patched tree to reproduce it without a GPU.'
+  },
+  vllm: {
+    cudaOom: {
+      graph_capture: [
+        "Memory ran out while capturing CUDA graphs, after the weights and the KV cache were allocated.",
+        "Leave more room for the graphs: lower `--gpu-memory-utilization` (try 0.8, then 0.7) or the largest captured batch (`--max-cudagraph-capture-size`),",
+        "or run once with `--enforce-eager` to confirm the graphs are what does not fit.",
+        SAME_GPU
+      ].join(" "),
+      weights: [
+        "Memory ran out while loading the weights: the model does not fit on these GPUs at this precision.",
+        "Use more GPUs (`--tensor-parallel-size`), a quantized checkpoint (`--quantization fp8`, AWQ, GPTQ) or a smaller model.",
+        SAME_GPU
+      ].join(" "),
+      kv_cache: [
+        "Memory ran out while sizing or allocating the KV cache.",
+        "Lower `--gpu-memory-utilization`, or shorten the context with `--max-model-len`.",
+        SAME_GPU
+      ].join(" "),
+      other: [
+        "Lower the memory the engine reserves up front (`--gpu-memory-utilization`) to leave room for activations,",
+        "and lower the batch it builds (`--max-num-seqs`, `--max-num-batched-tokens`).",
+        "If the patch changed a kernel's workspace or buffers, it may simply need more memory than before.",
+        SAME_GPU
+      ].join(" ")
+    },
+    hostOomLoading: "load the weights with fewer copies in host memory (`--load-format`)",
+    importCheck: 'Run `python -c "import vllm"` in the patched tree to reproduce it without a GPU.'
+  },
+  any: {
+    cudaOom: {
+      graph_capture: [
+        "Memory ran out while capturing CUDA graphs, after the weights and the KV cache were allocated.",
+        "Leave more room for the graphs: lower `--mem-fraction-static` (try 0.8, then 0.7; vLLM: `--gpu-memory-utilization`),",
+        "lower `--cuda-graph-max-bs` (both the prefill and the decode graphs; vLLM: `--max-cudagraph-capture-size` or `--cuda-graph-sizes`),",
+        "or turn the prefill CUDA graph off (SGLang) / run with `--enforce-eager` (vLLM) to confirm.",
+        SAME_GPU
+      ].join(" "),
+      weights: [
+        "Memory ran out while loading the weights: the model does not fit on these GPUs at this precision.",
+        "Use more GPUs (`--tp` / `--tensor-parallel-size`), a quantized checkpoint (`--quantization fp8`, AWQ, GPTQ) or a smaller model.",
+        SAME_GPU
+      ].join(" "),
+      kv_cache: [
+        "Memory ran out while sizing or allocating the KV cache.",
+        "Lower `--mem-fraction-static` (SGLang) or `--gpu-memory-utilization` (vLLM), cap the cache with `--max-total-tokens` (SGLang),",
+        "or shorten the context: `--context-length` (SGLang) / `--max-model-len` (vLLM).",
+        SAME_GPU
+      ].join(" "),
+      other: [
+        "Lower the memory the engine reserves up front (`--mem-fraction-static` for SGLang, `--gpu-memory-utilization` for vLLM) to leave room for activations,",
+        "and lower the batch the engine builds (`--max-running-requests` / `--chunked-prefill-size` for SGLang, `--max-num-seqs` / `--max-num-batched-tokens` for vLLM).",
+        "If the patch changed a kernel's workspace or buffers, it may simply need more memory than before.",
+        SAME_GPU
+      ].join(" ")
+    },
+    hostOomLoading: "load weights with fewer CPU copies (SGLang `--load-format` / vLLM `--load-format`, no `--enable-torch-compile` duplicates)",
+    importCheck: 'Run `python -c "import sglang"` (or `import vllm`) in the patched tree to reproduce it without a GPU.'
+  }
+};
+function cudaOomHint(phase2, family = "any") {
+  return ENGINE_HINTS[family].cudaOom[phase2];
+}
+function hostOomHint(family = "any") {
+  return [
+    "The host (not the GPU) ran out of memory and the kernel's OOM killer ended the engine.",
+    `Give the runner more RAM or a larger \`docker.memory\` limit, ${ENGINE_HINTS[family].hostOomLoading},`,
+    "and check `dmesg` for the OOM report."
+  ].join(" ");
+}
+var NCCL_HINT = [
+  "Multi-GPU communication failed. Rerun with `NCCL_DEBUG=INFO` in the engine's env to see which transport broke.",
+  "In containers give NCCL a large /dev/shm (`docker.shmSize` such as 16g); on machines without working peer-to-peer try `NCCL_P2P_DISABLE=1`;",
+  "check that every GPU in `--tp` is visible and idle (`nvidia-smi`)."
+].join(" ");
+function importErrorHint(location, family = "any") {
+  const where = location ? `Look at ${literalForCodeSpans(location)}: ` : "";
+  return `${where}the engine's Python code does not import, most often because the patch left a syntax error, a missing import or a renamed symbol. ${ENGINE_HINTS[family].importCheck}`;
+}
+function portInUseHint(port) {
+  const which = port === null ? "the configured port" : `port ${port}`;
+  return `Something else is listening on ${which}: a previous engine that was not stopped, or another service. Find it with \`ss -ltnp\` (or \`lsof -i :${port ?? "PORT"}\`), stop it (\`speedgate cleanup --stale\` removes the containers of interrupted runs), or choose another port in the round config.`;
+}
+function startupTimeoutHint(afterS) {
+  return `The engine printed no fatal error but did not answer the health check within ${afterS} s. First runs download weights and compile kernels (torch.compile, DeepGEMM/FlashInfer JIT, CUDA graph capture of many sizes): raise \`health.timeoutS\`, serve the weights from the runner's disk (\`docker.mounts\`, read-only) or bake them into the image, or check the log tail for where it stalled.`;
+}
+var EXITED_HINT = "The engine stopped without an error speedgate recognises. The log tail below shows its last words; run the same command by hand to reproduce.";
+var CANCELLED_HINT = "The run was cancelled (SIGINT, SIGTERM or the job was stopped); nothing was measured after that.";
+var PATCH_CONFLICT_HINT = "The patch was made against different source than the baseline the round runs: rebase the pull request on that baseline (or point candidate.sourceDir / the image at the commit the patch is based on) and run again.";
+var PATCH_TOOL_MISSING_HINT = "Install git or GNU patch where speedgate runs (apt-get install git), so the patch can be applied.";
+var BUILD_ERROR_HINT = "A postPatch step failed in the patched copy. Run the same command by hand in a patched checkout; its output is in the log tail below.";
+var INVALID_ARGUMENT_HINT = "The engine refused its command line: a flag this version does not know, or a bad value (flags are renamed between releases). Run the same program with `--help` from the same image or checkout; a patch that renames a flag needs the round's command changed with it (`candidate.command`).";
+var MODEL_NOT_FOUND_HINT = "The engine found no model where its command points. Check the path inside the engine (with `runtime: docker`, mount the weights with `docker.mounts`, read-only); with `HF_HUB_OFFLINE=1` a model id must already be in the cache the engine sees.";
+var MODEL_LOAD_ERROR_HINT = "The model files are there but do not load: a truncated download, a format or architecture this engine version does not support, or a mismatched config. Compare the files' sizes and checksums with the source, and load the same files with the unpatched engine.";
+var GPU_OOM_HINT = "A GPU backend other than CUDA (Metal, Vulkan) could not allocate a buffer: lower the context and the number of parallel sequences, or keep part of the model on the CPU.";
+
+// src/engine/check-port-free.ts
+async function isPortFree(port) {
+  return await new Promise((resolve6) => {
+    const server = createServer2();
+    server.unref();
+    server.once("error", () => resolve6(false));
+    server.listen({ port, host: "127.0.0.1", exclusive: true }, () => server.close(() => resolve6(true)));
+  });
+}
+function portTakenFailure(role, port) {
+  return {
+    engine: role,
+    stage: "startup",
+    kind: "port_in_use",
+    label: "port already in use",
+    summary: `port ${port} on 127.0.0.1 is already in use before the ${role} engine started`,
+    hint: portInUseHint(port),
+    exitCode: null,
+    signal: null,
+    logTail: []
+  };
+}
+
+// src/engine/resolve-engine-cwd.ts
+import { dirname, isAbsolute as isAbsolute3, join, relative as relative3 } from "node:path";
+function inside(root, folder) {
+  const path = relative3(root, folder);
+  return path.startsWith("..") || isAbsolute3(path) ? null : path;
+}
+function processEngineCwd(role, config2, configPath, patchedCopy) {
+  const baselineCwd = config2.baseline.cwd ?? config2.candidate.sourceDir ?? dirname(configPath);
+  if (role === "baseline") return baselineCwd;
+  const wanted = config2.candidate.cwd ?? baselineCwd;
+  const sourceDir = config2.candidate.sourceDir;
+  if (!patchedCopy || !sourceDir) return wanted;
+  const offset = inside(sourceDir, wanted);
+  return offset === null ? patchedCopy : join(patchedCopy, offset);
+}
+function containerWorkingDir(role, config2) {
+  return role === "candidate" ? config2.candidate.cwd ?? config2.baseline.cwd : config2.baseline.cwd;
+}
+
+// src/failure/engine-failure.ts
+var FAILURE_KINDS = [
+  "cuda_oom",
+  "gpu_oom",
+  "host_oom",
+  "nccl_error",
+  "import_error",
+  "port_in_use",
+  "invalid_argument",
+  "model_not_found",
+  "model_load_error",
+  "startup_timeout",
+  "exited",
+  "patch_conflict",
+  "patch_tool_missing",
+  "build_error",
+  "build_timeout",
+  "image_missing",
+  "gpu_unavailable",
+  "container_refused",
+  "infrastructure",
+  "cancelled",
+  // The engine image's source cannot be brought to the pull request's base: neither engine's fault nor the patch's.
+  "image_base_mismatch"
+];
+var EngineFailureError = class extends Error {
+  constructor(failure2) {
+    super(`${failure2.engine} engine failed at ${failure2.stage} (${failure2.kind}): ${failure2.summary}`);
+    this.failure = failure2;
+    this.name = "EngineFailureError";
+  }
+  failure;
+};
+
+// src/failure/find-compiler-error.ts
+var LOCATED_ERROR = /^\s*(?:In file included from .*)?\S.*?(?::\d+(?::\d+)?:|\(\d+(?:,\d+)?\):) (?:fatal )?error(?: [A-Z]+\d+)?:/;
+var RUST_ERROR = /^error(?:\[E\d+\])?: /;
+var RUST_LOCATION = /^\s*--> (\S+:\d+(?::\d+)?)/;
+function findCompilerError(lines2) {
+  for (let index = 0; index < lines2.length; index++) {
+    const line = lines2[index] ?? "";
+    if (LOCATED_ERROR.test(line)) return line.trim();
+    if (RUST_ERROR.test(line) && !/aborting due to/.test(line)) {
+      const location = RUST_LOCATION.exec(lines2[index + 1] ?? "")?.[1];
+      return location ? `${location}: ${line.trim()}` : line.trim();
+    }
+  }
+  return null;
+}
+
+// src/docker/apply-patch-script.ts
+var PATCH_EXIT = {
+  conflict: 64,
+  toolMissing: 65,
+  sourceDirMissing: 66
+};
+var PATCH_MARKER = "speedgate-patch:";
+var CONFLICT_BEGIN = `${PATCH_MARKER} rejected-begin`;
+var CONFLICT_END = `${PATCH_MARKER} rejected-end`;
+var APPLY_PATCH_SCRIPT = `#!/bin/sh
+patch_file=\${2:-/speedgate/candidate.patch}
+log=/tmp/speedgate-patch.log
+say() { echo "${PATCH_MARKER} $*"; }
+cd "$1" 2>/dev/null || { say "the source folder $1 does not exist in the image (candidate.sourceDir)"; exit ${PATCH_EXIT.sourceDirMissing}; }
+if command -v git >/dev/null 2>&1; then
+  tool="git apply"
+  say "applying the patch in $1 with git apply"
+  git apply --verbose --reject --whitespace=nowarn "$patch_file" >"$log" 2>&1
+  status=$?
+elif command -v patch >/dev/null 2>&1; then
+  tool="patch -p1"
+  say "applying the patch in $1 with patch -p1"
+  if patch --version 2>/dev/null | grep -q GNU; then
+    patch -p1 --batch --forward <"$patch_file" >"$log" 2>&1
+  else
+    patch -p1 <"$patch_file" >"$log" 2>&1
+  fi
+  status=$?
+else
+  say "the image has neither git nor patch, so the patch cannot be applied; install git or patch in the baseline image"
+  exit ${PATCH_EXIT.toolMissing}
+fi
+if [ "$status" -eq 0 ]; then
+  sed "s/^/${PATCH_MARKER} | /" "$log"
+  rm -f "$log"
+  say "applied"
+  exit 0
+fi
+say "$tool failed with status $status: the patch does not apply to this source tree"
+echo "${CONFLICT_BEGIN}"
+sed "s/^/${PATCH_MARKER} | /" "$log"
+find . -name '*.rej' -newer "$patch_file" 2>/dev/null | while read -r rejected; do
+  echo "${PATCH_MARKER} | --- rejected hunks of $rejected"
+  sed "s/^/${PATCH_MARKER} | /" "$rejected"
+done
+echo "${CONFLICT_END}"
+rm -f "$log"
+exit ${PATCH_EXIT.conflict}
+`;
+
+// src/docker/build-failures.ts
+var HINTS = {
+  patch_conflict: "Rebase the pull request on the baseline the config names (baseline.image or baseline.build), or point baseline at the commit the patch was made against.",
+  patch_tool_missing: "Install git or patch in the baseline image, or build the candidate with candidate.build instead of an overlay.",
+  build_error: "Read the last build lines: a postPatch command or a Dockerfile step failed. Run the same build locally with `docker build` to reproduce.",
+  build_timeout: "Raise build.timeoutS, or make the build faster (cache the heavy layers in the baseline image).",
+  image_missing: "Pull or build the image on this runner first (`docker pull` / `docker build -t`), or check the reference for typos and registry credentials."
+};
+function buildFailure(options) {
+  return {
+    engine: options.role,
+    stage: options.stage,
+    kind: options.kind,
+    label: options.label,
+    summary: options.summary,
+    hint: HINTS[options.kind] ?? "",
+    exitCode: null,
+    signal: null,
+    logTail: options.logTail
+  };
+}
+function nonZeroCode(error62) {
+  const match = /returned a non-zero code: (\d+)/.exec(error62);
+  return match?.[1] ? Number(match[1]) : null;
+}
+var stripMarker = (line) => line.replace(new RegExp(`^${PATCH_MARKER} ?\\| ?`), "").replace(new RegExp(`^${PATCH_MARKER} ?`), "");
+function describeBuildFailure(role, result, patchStep) {
+  const error62 = result.error ?? "the build failed";
+  const code = nonZeroCode(error62);
+  const inPatchStep = patchStep !== null && result.lastStep === patchStep;
+  if (inPatchStep && (code === PATCH_EXIT.conflict || code === PATCH_EXIT.sourceDirMissing)) {
+    const begin = result.lines.indexOf(CONFLICT_BEGIN);
+    const end = result.lines.indexOf(CONFLICT_END);
+    const rejected = begin >= 0 ? result.lines.slice(begin + 1, end > begin ? end : void 0) : [];
+    const said = result.lines.filter((line) => line.startsWith(PATCH_MARKER) && !line.includes("|"));
+    const reason = said.find((line) => /does not apply|does not exist/.test(line)) ?? said[said.length - 1] ?? error62;
+    return buildFailure({
+      role,
+      stage: "patch",
+      kind: "patch_conflict",
+      label: code === PATCH_EXIT.conflict ? "the patch does not apply to the baseline's source" : "the source folder is not in the image",
+      summary: stripMarker(reason),
+      logTail: (rejected.length > 0 ? rejected : said).map(stripMarker)
+    });
+  }
+  if (inPatchStep && code === PATCH_EXIT.toolMissing) {
+    const said = result.lines.filter((line) => line.startsWith(PATCH_MARKER));
+    return buildFailure({
+      role,
+      stage: "patch",
+      kind: "patch_tool_missing",
+      label: "the baseline image has neither git nor patch",
+      summary: stripMarker(said[said.length - 1] ?? error62),
+      logTail: said.map(stripMarker)
+    });
+  }
+  return buildFailure({
+    role,
+    stage: "build",
+    kind: "build_error",
+    label: inPatchStep ? "the patch step could not run" : "the image build failed",
+    // A compiler's first error says what broke; the daemon's "returned a non-zero code" only that something did.
+    summary: findCompilerError(result.lines) ?? error62.trim(),
+    logTail: result.lines
+  });
+}
+
+// src/docker/container-engine.ts
+import { constants } from "node:os";
+
+// src/engine/log-ring-buffer.ts
+import { StringDecoder } from "node:string_decoder";
+var MARKER_RESERVE = 48;
+var DEFAULT_LOG_LIMITS = { maxLines: 2e3, maxBytes: 1024 * 1024, maxLineChars: MAX_LOG_LINE_CHARS };
+function isHighSurrogate(code) {
+  return code >= 55296 && code <= 56319;
+}
+function isLowSurrogate(code) {
+  return code >= 56320 && code <= 57343;
+}
+var LogRingBuffer = class {
+  constructor(limits = {}, onLine) {
+    this.onLine = onLine;
+    const merged = { ...DEFAULT_LOG_LIMITS, ...limits };
+    this.limits = { ...merged, maxLineChars: Math.max(64, Math.min(merged.maxLineChars, merged.maxBytes)) };
+    const kept = this.limits.maxLineChars - MARKER_RESERVE;
+    this.headChars = Math.ceil(kept / 2);
+    this.tailChars = kept - this.headChars;
+  }
+  onLine;
+  lines = [];
+  head = 0;
+  bytes = 0;
+  pending = /* @__PURE__ */ new Map();
+  limits;
+  headChars;
+  tailChars;
+  /** Appends raw output of one stream (such as "stdout"); lines end at "\n", a "\r" before it is dropped. */
+  write(stream, chunk) {
+    const state = this.stateOf(stream);
+    const text5 = typeof chunk === "string" ? chunk : state.decoder.write(chunk);
+    let start = 0;
+    for (let end = text5.indexOf("\n"); end !== -1; end = text5.indexOf("\n", start)) {
+      this.append(state, text5.slice(start, end));
+      this.push(this.takeLine(state));
+      start = end + 1;
+    }
+    if (start < text5.length) this.append(state, start === 0 ? text5 : text5.slice(start));
+  }
+  /** Flushes unfinished lines, as when the engine exits. */
+  end() {
+    for (const state of this.pending.values()) {
+      const rest = state.decoder.end();
+      if (rest !== "") this.append(state, rest);
+      if (state.head !== null || state.text !== "") this.push(this.takeLine(state));
+    }
+  }
+  /** The kept lines, oldest first, with the streams' unfinished lines last. */
+  snapshot() {
+    const kept = this.lines.slice(this.head);
+    for (const state of this.pending.values()) {
+      if (state.head !== null || state.text !== "") kept.push(this.assemble(state));
+    }
+    return kept;
+  }
+  stateOf(stream) {
+    let state = this.pending.get(stream);
+    if (!state) {
+      state = { decoder: new StringDecoder("utf8"), text: "", head: null, tail: "", cut: 0 };
+      this.pending.set(stream, state);
+    }
+    return state;
+  }
+  append(state, piece) {
+    if (piece === "") return;
+    if (state.head === null) {
+      state.text += piece;
+      if (state.text.length <= this.limits.maxLineChars) return;
+      let split = this.headChars;
+      if (isHighSurrogate(state.text.charCodeAt(split - 1))) split--;
+      state.head = state.text.slice(0, split);
+      state.tail = state.text.slice(split);
+      state.text = "";
+    } else {
+      state.tail += piece;
+    }
+    if (state.tail.length > 2 * this.tailChars) {
+      const kept = state.tail.slice(-this.tailChars);
+      state.cut += state.tail.length - kept.length;
+      state.tail = kept;
+    }
+  }
+  /** The line as it stands: whole, or its head, the count of characters cut, and its newest characters. */
+  assemble(state) {
+    if (state.head === null) return state.text;
+    let tail = state.tail.length > this.tailChars ? state.tail.slice(-this.tailChars) : state.tail;
+    let cut = state.cut + state.tail.length - tail.length;
+    if (tail.length > 0 && isLowSurrogate(tail.charCodeAt(0))) {
+      tail = tail.slice(1);
+      cut++;
+    }
+    return `${state.head}[\u2026 ${cut} characters cut \u2026]${tail}`;
+  }
+  takeLine(state) {
+    const line = this.assemble(state);
+    state.text = "";
+    state.head = null;
+    state.tail = "";
+    state.cut = 0;
+    return line.endsWith("\r") ? line.slice(0, -1) : line;
+  }
+  push(line) {
+    this.onLine?.(line);
+    this.lines.push(line);
+    this.bytes += Buffer.byteLength(line) + 1;
+    while (this.lines.length - this.head > this.limits.maxLines || this.bytes > this.limits.maxBytes && this.lines.length - this.head > 1) {
+      const dropped = this.lines[this.head] ?? "";
+      this.bytes -= Buffer.byteLength(dropped) + 1;
+      this.lines[this.head] = "";
+      this.head++;
+    }
+    if (this.head > 4096 && this.head * 2 > this.lines.length) {
+      this.lines.splice(0, this.head);
+      this.head = 0;
+    }
+  }
+};
+
+// src/docker/daemon-gone-failure.ts
+var DAEMON_GONE_LABEL = "the Docker daemon went away (infrastructure, not the patch)";
+var DAEMON_GONE_HINT = [
+  "The Docker daemon stopped or restarted while the round ran, so nothing was measured after that; this says nothing about the engine or the patch.",
+  "Check why it went away (`systemctl status docker`, `journalctl -u docker` or the daemon's log), then rerun the round.",
+  "speedgate removes the run's containers and network once the daemon answers again; if any are left, `speedgate cleanup --stale` removes them."
+].join(" ");
+function daemonGoneLoss(role, socketError) {
+  return {
+    label: DAEMON_GONE_LABEL,
+    summary: `lost the connection to the Docker daemon while the ${role} engine ran: ${socketError}`,
+    hint: DAEMON_GONE_HINT
+  };
+}
+var DOING = { patch: "was being patched", build: "was being built", startup: "was starting", benchmark: "ran" };
+function daemonGoneFailure(role, stage, socketError, logTail = []) {
+  return {
+    engine: role,
+    stage,
+    kind: "infrastructure",
+    label: DAEMON_GONE_LABEL,
+    summary: `the Docker daemon did not answer while the ${role} engine ${DOING[stage]}: ${socketError}`,
+    hint: DAEMON_GONE_HINT,
+    exitCode: null,
+    signal: null,
+    logTail
+  };
+}
+
+// src/docker/demux-docker-stream.ts
+var STREAM_NAMES = { 0: "stdout", 1: "stdout", 2: "stderr" };
+var DockerStreamDemuxer = class {
+  constructor(onFrame) {
+    this.onFrame = onFrame;
+  }
+  onFrame;
+  pending = Buffer.alloc(0);
+  raw = false;
+  push(chunk) {
+    if (this.raw) {
+      this.onFrame("stdout", chunk);
+      return;
+    }
+    this.pending = this.pending.length === 0 ? chunk : Buffer.concat([this.pending, chunk]);
+    while (this.pending.length >= 8) {
+      const type = this.pending.readUInt8(0);
+      const stream = STREAM_NAMES[type];
+      if (!stream || this.pending.readUInt8(1) !== 0 || this.pending.readUInt16BE(2) !== 0) {
+        this.raw = true;
+        const rest = this.pending;
+        this.pending = Buffer.alloc(0);
+        this.onFrame("stdout", rest);
+        return;
+      }
+      const length = this.pending.readUInt32BE(4);
+      if (this.pending.length < 8 + length) return;
+      this.onFrame(stream, this.pending.subarray(8, 8 + length));
+      this.pending = this.pending.subarray(8 + length);
+    }
+  }
+};
+
+// src/docker/describe-daemon-connection-loss.ts
+var LOST_CODES = /* @__PURE__ */ new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ECONNABORTED", "EHOSTUNREACH", "ENETUNREACH"]);
+var LOST_MESSAGE = /\b(?:ECONNREFUSED|ECONNRESET|EPIPE|ECONNABORTED)\b|connect ENOENT|socket hang up/;
+function describeOne(error62) {
+  if (!(error62 instanceof Error)) return null;
+  const { code, syscall } = error62;
+  if (code && LOST_CODES.has(code) || code === "ENOENT" && syscall === "connect" || LOST_MESSAGE.test(error62.message)) {
+    return code && !error62.message.includes(code) ? `${error62.message} (${code})` : error62.message;
+  }
+  return null;
+}
+function describeDaemonConnectionLoss(error62) {
+  let current = error62;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    const found = describeOne(current);
+    if (found) return found;
+    current = current.cause;
+  }
+  return null;
+}
+
+// src/docker/container-engine.ts
+var LOG_DRAIN_MS = 1e4;
+var CANCELLED_STOP_TIMEOUT_S = 1;
+function signalName(exitCode) {
+  if (exitCode === null || exitCode <= 128 || exitCode > 128 + 64) return null;
+  const number5 = exitCode - 128;
+  const entry = Object.entries(constants.signals).find(([, value]) => value === number5);
+  return entry ? entry[0] : null;
+}
+async function ignoreGone(action) {
+  try {
+    await action;
+  } catch (error62) {
+    const code = dockerStatusCode(error62);
+    if (code !== 304 && code !== 404 && !/is already in progress/.test(error62.message)) throw error62;
+  }
+}
+var ContainerEngine = class {
+  constructor(role, baseUrl, container, logger, stopTimeoutS, cancelSignal) {
+    this.role = role;
+    this.baseUrl = baseUrl;
+    this.container = container;
+    this.logger = logger;
+    this.stopTimeoutS = stopTimeoutS;
+    this.cancelSignal = cancelSignal;
+    this.log = new LogRingBuffer({}, (line) => logger.debug(`[${role}] ${cleanLogLine(line)}`));
+    this.logsEnded = this.followLogs();
+    this.exited = this.waitForExit();
+  }
+  role;
+  baseUrl;
+  container;
+  logger;
+  stopTimeoutS;
+  cancelSignal;
+  exited;
+  /** The same bounded buffer as the process runtime: a line that never ends cannot stall or grow the harness. */
+  log;
+  /** Settles when the log follow ends: null when it ended with the container, else the daemon's socket error. */
+  logsEnded;
+  stopping = null;
+  logTail() {
+    return this.log.snapshot();
+  }
+  stop() {
+    this.stopping ??= this.stopAndRemove();
+    return this.stopping;
+  }
+  async followLogs() {
+    try {
+      const stream = await this.container.logs({ follow: true, stdout: true, stderr: true });
+      const demuxer = new DockerStreamDemuxer((stream2, payload) => this.log.write(stream2, payload));
+      for await (const chunk of stream) demuxer.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+      return null;
+    } catch (error62) {
+      this.logger.debug(`${this.role} container: log stream ended: ${error62.message}`);
+      return describeDaemonConnectionLoss(error62);
+    } finally {
+      this.log.end();
+    }
+  }
+  async waitForExit() {
+    const abandonWait = new AbortController();
+    const waited = this.container.wait({ condition: "not-running", abortSignal: abandonWait.signal }).then(
+      (result) => ({ exitCode: typeof result.StatusCode === "number" ? result.StatusCode : null, lost: null }),
+      (error62) => {
+        this.logger.debug(`${this.role} container: wait failed: ${error62.message}`);
+        return { exitCode: null, lost: abandonWait.signal.aborted ? null : describeDaemonConnectionLoss(error62) };
+      }
+    );
+    const lostLogs = this.logsEnded.then((lost) => lost ? Promise.resolve({ exitCode: null, lost }) : waited);
+    const outcome = await Promise.race([waited, lostLogs]);
+    if (outcome.lost !== null) {
+      abandonWait.abort();
+      this.logger.error(`${this.role} container: lost the connection to the Docker daemon: ${outcome.lost}`);
+      return { exitCode: null, signal: null, oomKilled: false, infrastructure: daemonGoneLoss(this.role, outcome.lost) };
+    }
+    let exitCode = outcome.exitCode;
+    let oomKilled = false;
+    try {
+      const state = (await this.container.inspect()).State;
+      oomKilled = state.OOMKilled;
+      exitCode ??= state.ExitCode;
+    } catch {
+    }
+    await Promise.race([this.logsEnded, new Promise((resolve6) => setTimeout(resolve6, LOG_DRAIN_MS).unref())]);
+    return { exitCode, signal: signalName(exitCode), oomKilled };
+  }
+  async stopAndRemove() {
+    try {
+      const timeoutS = this.cancelSignal.aborted ? Math.min(this.stopTimeoutS, CANCELLED_STOP_TIMEOUT_S) : this.stopTimeoutS;
+      await ignoreGone(this.container.stop({ t: timeoutS }));
+    } catch (error62) {
+      this.logger.warn(`${this.role} container: stop failed, removing it by force: ${error62.message}`);
+    }
+    try {
+      await ignoreGone(this.container.remove({ force: true, v: true }));
+    } catch (error62) {
+      const lost = describeDaemonConnectionLoss(error62);
+      if (!lost) throw error62;
+      this.logger.warn(`${this.role} container: the Docker daemon does not answer (${lost}); the run's cleanup removes the container`);
+    }
+  }
+};
+
+// src/docker/container-command.ts
+function substituteContainerCommand(command, values) {
+  return command.map(
+    (argument) => argument.replaceAll("{port}", String(values.port)).replaceAll("{host}", values.host).replaceAll("{contextLimit}", String(values.contextLimit)).replaceAll("{model}", values.model)
+  );
+}
+
+// src/docker/check-daemon-version.ts
+var DNS_LEAK_FIXED_IN = ["26.0.0", "25.0.5", "23.0.11"];
+function hasDnsLeakFix(version2) {
+  const match = /^(\d+)\.(\d+)\.(\d+)/.exec(version2.trim());
+  if (!match) return null;
+  const [major, minor, patch] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  if (major >= 26) return true;
+  if (major === 25) return minor > 0 || patch >= 5;
+  if (major === 23) return minor > 0 || patch >= 11;
+  return false;
+}
+async function checkDaemonVersion(docker, logger) {
+  let version2;
+  try {
+    const reported = (await docker.version()).Version;
+    version2 = typeof reported === "string" ? reported : "";
+  } catch (error62) {
+    logger.warn(`docker: could not read the daemon's version (${error62.message}); CVE-2024-29018 needs Docker ${DNS_LEAK_FIXED_IN.join(", ")} or newer`);
+    return null;
+  }
+  const fixed = hasDnsLeakFix(version2);
+  if (fixed === true) return version2;
+  logger.warn(
+    `docker: the daemon is Docker ${version2 || "of an unknown version"}, ${fixed === false ? "older than" : "not known to have"} the fix for CVE-2024-29018 (${DNS_LEAK_FIXED_IN.join(", ")}): on its internal networks the embedded DNS server can forward a query through the host's resolver, a way out of docker.network: isolated. speedgate points each isolated engine's DNS at the engine's own loopback, so its queries for outside names stay in its container; upgrade Docker all the same (docs/gpu-runner-checklist.md)`
+  );
+  return version2;
+}
+
+// src/docker/engine-container-options.ts
+function toBindMounts(mounts) {
+  return mounts.map((mount) => ({ Type: "bind", Source: mount.source, Target: mount.target, ReadOnly: mount.readOnly }));
+}
+function engineContainerOptions(docker, workingDir) {
+  return {
+    config: {
+      ...workingDir ? { WorkingDir: workingDir } : {},
+      ...docker.entrypoint ? { Entrypoint: docker.entrypoint } : {}
+    },
+    hostConfig: {
+      ...docker.mounts.length > 0 ? { Mounts: toBindMounts(docker.mounts) } : {}
+    }
+  };
+}
+
+// src/docker/harden-container.ts
+function hardenContainer(docker) {
+  return {
+    Privileged: false,
+    SecurityOpt: ["no-new-privileges"],
+    CapDrop: ["ALL"],
+    CapAdd: docker.capAdd.map((name) => name.replace(/^CAP_/, "")),
+    IpcMode: docker.ipc,
+    LogConfig: { Type: "json-file", Config: { "max-size": docker.logMaxSize, "max-file": String(docker.logMaxFiles) } }
+  };
+}
+
+// src/docker/parse-docker-size.ts
+var UNITS = { "": 1, b: 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3, t: 1024 ** 4 };
+function parseDockerSize(text5) {
+  const match = /^(\d+(?:\.\d+)?)([bkmgt]?)$/i.exec(text5.trim());
+  const unit = UNITS[match?.[2]?.toLowerCase() ?? "x"];
+  if (!match?.[1] || unit === void 0) throw new Error(`expected a size such as "16g", got ${JSON.stringify(text5)}`);
+  return Math.round(Number(match[1]) * unit);
+}
+
+// src/docker/resolve-resource-limits.ts
+var SHM_CEILING_BYTES = 16 * 1024 ** 3;
+function memoryLimitBytes(memory, hostMemoryBytes) {
+  if (memory.toLowerCase() === "unlimited") return null;
+  const share = /^(\d+(?:\.\d+)?)%$/.exec(memory);
+  if (!share) return parseDockerSize(memory);
+  if (!hostMemoryBytes) return null;
+  return Math.floor(hostMemoryBytes * Number(share[1]) / 100);
+}
+function resolveResourceLimits(docker, hostMemoryBytes) {
+  const memoryBytes = memoryLimitBytes(docker.memory, hostMemoryBytes);
+  const shmBytes = docker.shmSize ? parseDockerSize(docker.shmSize) : Math.min(SHM_CEILING_BYTES, memoryBytes === null ? SHM_CEILING_BYTES : Math.floor(memoryBytes / 2));
+  return {
+    memoryBytes,
+    shmBytes,
+    pidsLimit: docker.pidsLimit,
+    nanoCpus: docker.cpus === void 0 ? null : Math.round(docker.cpus * 1e9),
+    ulimits: docker.ulimits.map((limit) => ({ Name: limit.name, Soft: limit.soft, Hard: limit.hard })),
+    diskBytes: docker.diskSize.toLowerCase() === "unlimited" ? null : parseDockerSize(docker.diskSize)
+  };
+}
+async function readHostMemory(docker) {
+  const info = await docker.info();
+  return typeof info.MemTotal === "number" && info.MemTotal > 0 ? info.MemTotal : null;
+}
+function containerResourceLimits(limits) {
+  return {
+    ShmSize: limits.shmBytes,
+    PidsLimit: limits.pidsLimit,
+    Ulimits: limits.ulimits,
+    ...limits.memoryBytes !== null ? { Memory: limits.memoryBytes, MemorySwap: limits.memoryBytes } : {},
+    ...limits.nanoCpus !== null ? { NanoCpus: limits.nanoCpus } : {},
+    // The daemon reads the size as go-units does: plain digits are bytes.
+    ...limits.diskBytes !== null ? { StorageOpt: { size: String(limits.diskBytes) } } : {}
+  };
+}
+var CPU_PERIOD_US = 1e5;
+function buildResourceLimits(limits) {
+  return {
+    shmsize: limits.shmBytes,
+    ulimits: JSON.stringify(limits.ulimits),
+    ...limits.memoryBytes !== null ? { memory: limits.memoryBytes, memswap: limits.memoryBytes } : {},
+    ...limits.nanoCpus !== null ? { cpuperiod: CPU_PERIOD_US, cpuquota: Math.round(limits.nanoCpus / 1e9 * CPU_PERIOD_US) } : {}
+  };
+}
+
+// src/docker/create-container-spec.ts
+function gpuDeviceRequests(gpus) {
+  if (gpus === void 0) return void 0;
+  const base = { Driver: "nvidia", Capabilities: [["gpu"]] };
+  if (gpus === "all") return [{ ...base, Count: -1 }];
+  if (typeof gpus === "number") return [{ ...base, Count: gpus }];
+  return [{ ...base, DeviceIDs: gpus }];
+}
+function createContainerSpec(plan) {
+  const { docker } = plan;
+  const deviceRequests = gpuDeviceRequests(docker.gpus);
+  const configured = engineContainerOptions(docker, plan.workingDir);
+  return {
+    name: plan.name,
+    Image: plan.imageId,
+    ...plan.command ? { Cmd: plan.command } : {},
+    Env: Object.entries(plan.env).map(([key, value]) => `${key}=${value}`),
+    Labels: plan.labels,
+    Tty: false,
+    AttachStdin: false,
+    OpenStdin: false,
+    ...configured.config,
+    HostConfig: {
+      NetworkMode: plan.networkMode,
+      // On the run's internal network the embedded DNS server answers; its upstream for outside names is
+      // the engine's own loopback, so no query leaves the container (CVE-2024-29018, check-daemon-version.ts).
+      ...plan.networkMode !== "host" ? { Dns: ["127.0.0.1"] } : {},
+      ...hardenContainer(docker),
+      ...containerResourceLimits(plan.limits),
+      ...deviceRequests ? { DeviceRequests: deviceRequests } : {},
+      AutoRemove: false,
+      ...configured.hostConfig
+    }
+  };
+}
+
+// src/docker/create-container-within-disk-limit.ts
+function isDiskLimitRefusal(spec, error62) {
+  return spec.HostConfig?.StorageOpt !== void 0 && /storage-?opt|quota/i.test(error62 instanceof Error ? error62.message : String(error62));
+}
+async function createContainerWithinDiskLimit(docker, spec, onRefused) {
+  try {
+    return await docker.createContainer(spec);
+  } catch (error62) {
+    if (!isDiskLimitRefusal(spec, error62)) throw error62;
+    onRefused(error62);
+    const { StorageOpt: _refused, ...hostConfig } = spec.HostConfig ?? {};
+    return await docker.createContainer({ ...spec, HostConfig: hostConfig });
+  }
+}
+
+// src/docker/describe-container-refusal.ts
+var RLIMIT_NAMES = ["cpu", "fsize", "data", "stack", "core", "rss", "nproc", "nofile", "memlock", "as", "locks", "sigpending", "msgqueue", "nice", "rtprio", "rttime"];
+var MISSING_PROGRAM = /executable file not found|exec: "[^"]*": (?:stat .*: )?no such file or directory|exec format error/i;
+function refusedSetting(message, docker) {
+  const rlimit = /rlimit type (\d+)/i.exec(message);
+  if (rlimit) {
+    const name = RLIMIT_NAMES[Number(rlimit[1])] ?? null;
+    const configured = docker.ulimits.find((limit) => limit.name === name);
+    const value = configured ? ` ${configured.soft === -1 ? "unlimited" : configured.soft}` : "";
+    return { field: "docker.ulimits", what: name ? `${name}${value} (rlimit type ${rlimit[1]})` : `rlimit type ${rlimit[1]}` };
+  }
+  const ulimit = /(?:invalid|unknown) ulimit (?:type|name)?:? ?(\w+)?|ulimit/i.exec(message);
+  if (ulimit) return { field: "docker.ulimits", what: ulimit[1] ?? null };
+  const checks = [
+    [/range of cpus|nanocpus|cpu quota|cpu shares/i, "docker.cpus"],
+    [/minimum memory limit|memory limit|memory\.max|memory swappiness/i, "docker.memory"],
+    [/shm ?size|\/dev\/shm/i, "docker.shmSize"],
+    [/pids/i, "docker.pidsLimit"],
+    [/capabilit|CAP_/i, "docker.capAdd"],
+    [/device driver|device request|devices cgroup|gpu/i, "docker.gpus"],
+    [/mount|bind source path|volume/i, "docker.mounts"],
+    [/network|endpoint|bridge|iptables/i, "docker.network"],
+    [/ipc/i, "docker.ipc"]
+  ];
+  const found = checks.find(([pattern]) => pattern.test(message));
+  return found ? { field: found[1], what: null } : null;
+}
+function hintFor(setting) {
+  const tail = "This happened before the engine ran: it says nothing about the engine or the patch.";
+  if (!setting) {
+    return `The Docker daemon refused the container speedgate asked for. Its message above names what it would not do; try the same with \`docker run\` on the runner and adjust the round's \`docker\` settings. ${tail}`;
+  }
+  if (setting.field === "docker.ulimits") {
+    const which = setting.what ? ` ${setting.what}` : "";
+    return `The Docker daemon may not set the ulimit${which} that \`docker.ulimits\` asks for (the default is an unlimited memlock, which a daemon without CAP_SYS_RESOURCE, rootless or inside a container, cannot grant). Set \`docker.ulimits\` to what this daemon allows, for example \`[{ name: memlock, soft: 67108864, hard: 67108864 }]\`, or \`[]\` for the daemon's defaults. ${tail}`;
+  }
+  return `The Docker daemon refused the container's \`${setting.field}\` setting: set it to what this runner allows (the daemon's message above says what it would not do), or remove it to keep the default. ${tail}`;
+}
+function describeContainerRefusal(role, action, message, docker) {
+  const summary = message.trim().replace(/^\(HTTP code \d+\) [\w ]+ - /, "").slice(0, 1e3);
+  if (MISSING_PROGRAM.test(message)) {
+    return {
+      engine: role,
+      stage: "startup",
+      kind: "exited",
+      label: "the engine command could not be started",
+      summary,
+      hint: "The image has no program by the name the command's first argument gives (or it is not executable): check `baseline.command` (and `candidate.command`) against the image, and `docker.entrypoint`, which replaces the image's ENTRYPOINT.",
+      exitCode: null,
+      signal: null,
+      logTail: []
+    };
+  }
+  const setting = refusedSetting(message, docker);
+  return {
+    engine: role,
+    stage: "startup",
+    kind: "container_refused",
+    label: `Docker refused to ${action} the ${role} container${setting ? ` (${setting.field})` : ""}`,
+    summary,
+    hint: hintFor(setting),
+    exitCode: null,
+    signal: null,
+    logTail: []
+  };
+}
+
+// src/docker/follow-build-stream.ts
+var STEP_LINE = /^Step (\d+)\/\d+ :/;
+var STEP_IMAGE_LINE = /^ ---> ([0-9a-f]{12,64})\s*$/;
+var STEP_CONTAINER_LINE = /^ ---> Running in ([0-9a-f]{12,64})\s*$/;
+async function followBuildStream(stream, logger, options = {}) {
+  const tail = new LogRingBuffer({ maxLines: options.tailLines ?? 60 });
+  const prefix = options.label ? `${options.label}: ` : "";
+  let imageId = null;
+  let error62 = null;
+  let lastStep = null;
+  const createdImages = [];
+  let lastStepImage = null;
+  let fromCache = false;
+  let interrupted = null;
+  let stepContainer = null;
+  const decoder = new TextDecoder("utf-8");
+  const addOutput = (text5) => {
+    for (const line of text5.split(/\r?\n/)) {
+      if (line.trim().length === 0) continue;
+      const step = STEP_LINE.exec(line);
+      if (step?.[1]) lastStep = Number(step[1]);
+      const image = STEP_IMAGE_LINE.exec(line);
+      if (line.trim() === "---> Using cache") fromCache = true;
+      if (image?.[1] && lastStep !== null) {
+        lastStepImage = image[1];
+        if (lastStep > 1 && !fromCache) createdImages.push(image[1]);
+        fromCache = false;
+      }
+      const container = STEP_CONTAINER_LINE.exec(line);
+      if (container?.[1]) stepContainer = container[1];
+      tail.write("build", `${line}
+`);
+      logger.debug(`${prefix}${line}`);
+    }
+  };
+  const handleLine = (line) => {
+    if (line.trim().length === 0) return;
+    let message;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      addOutput(line);
+      return;
+    }
+    if (typeof message.stream === "string") addOutput(message.stream);
+    if (typeof message.status === "string") {
+      const id = typeof message.id === "string" ? `${message.id}: ` : "";
+      const progress = typeof message.progress === "string" ? ` ${message.progress}` : "";
+      logger.debug(`${prefix}${id}${message.status}${progress}`);
+    }
+    if (typeof message.aux?.ID === "string") imageId = message.aux.ID;
+    const errorText = typeof message.error === "string" ? message.error : typeof message.errorDetail?.message === "string" ? message.errorDetail.message : null;
+    if (errorText !== null) {
+      error62 = errorText;
+      addOutput(errorText);
+    }
+  };
+  let pending = [];
+  try {
+    for await (const chunk of stream) {
+      const text5 = typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
+      let start = 0;
+      for (let end = text5.indexOf("\n"); end !== -1; end = text5.indexOf("\n", start)) {
+        pending.push(text5.slice(start, end));
+        handleLine(pending.join(""));
+        pending = [];
+        start = end + 1;
+      }
+      if (start < text5.length) pending.push(text5.slice(start));
+    }
+  } catch (streamError) {
+    interrupted = streamError instanceof Error ? streamError.message : String(streamError);
+  }
+  handleLine(pending.join("") + decoder.decode());
+  return { imageId, error: error62, lines: tail.snapshot(), lastStep, createdImages, lastStepImage, stepContainer, interrupted };
+}
+
+// src/docker/ensure-image.ts
+function missing(reference, reason, logTail) {
+  return new EngineFailureError(
+    buildFailure({
+      role: "baseline",
+      stage: "build",
+      kind: "image_missing",
+      label: "the baseline image is not on this runner and could not be pulled",
+      summary: `${reference}: ${reason.trim()}`,
+      logTail
+    })
+  );
+}
+var PULL_PROGRESS_EVERY_MS = 1e4;
+function throttledProgress(logger, everyMs) {
+  let last = 0;
+  return {
+    ...logger,
+    debug: (message) => {
+      logger.debug(message);
+      const now = performance.now();
+      if (now - last >= everyMs) {
+        last = now;
+        logger.info(message);
+      }
+    }
+  };
+}
+async function ensureImage(docker, reference, logger, signal) {
+  try {
+    return (await docker.getImage(reference).inspect()).Id;
+  } catch (error62) {
+    if (dockerStatusCode(error62) !== 404) throw new Error(`docker: could not inspect image ${reference}: ${error62.message}`, { cause: error62 });
+  }
+  logger.info(`docker: ${reference} is not on this machine, pulling it`);
+  let stream;
+  try {
+    stream = await docker.pull(reference, { abortSignal: signal });
+  } catch (error62) {
+    throw missing(reference, error62.message, []);
+  }
+  const result = await followBuildStream(stream, throttledProgress(logger, PULL_PROGRESS_EVERY_MS), { label: `pull ${reference}` });
+  if (result.error !== null) throw missing(reference, result.error, result.lines);
+  try {
+    return (await docker.getImage(reference).inspect()).Id;
+  } catch (error62) {
+    throw missing(reference, `pulled, but the daemon does not find it: ${error62.message}`, result.lines);
+  }
+}
+
+// src/docker/read-image-file.ts
+import { posix } from "node:path";
+
+// src/docker/read-tar-entry.ts
+var BLOCK = 512;
+function field(header, offset, length) {
+  const raw = header.subarray(offset, offset + length);
+  const end = raw.indexOf(0);
+  return raw.subarray(0, end === -1 ? raw.length : end).toString("utf8");
+}
+function octal(header, offset, length) {
+  const text5 = field(header, offset, length).trim();
+  const value = text5 === "" ? 0 : Number.parseInt(text5, 8);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`tar: unreadable size field ${JSON.stringify(text5)}`);
+  return value;
+}
+function paxRecords(body) {
+  const records = /* @__PURE__ */ new Map();
+  let position = 0;
+  while (position < body.length) {
+    const space = body.indexOf(32, position);
+    if (space === -1) break;
+    const length = Number.parseInt(body.subarray(position, space).toString("ascii"), 10);
+    if (!Number.isFinite(length) || length <= 0) break;
+    const record2 = body.subarray(space + 1, position + length - 1).toString("utf8");
+    const equals = record2.indexOf("=");
+    if (equals > 0) records.set(record2.slice(0, equals), record2.slice(equals + 1));
+    position += length;
+  }
+  return records;
+}
+var KINDS = { "0": "file", "\0": "file", "": "file", "7": "file", "2": "symlink", "1": "hardlink", "5": "directory" };
+function readFirstTarEntry(archive) {
+  let position = 0;
+  let longName = null;
+  let longLink = null;
+  let pax = /* @__PURE__ */ new Map();
+  while (position + BLOCK <= archive.length) {
+    const header = archive.subarray(position, position + BLOCK);
+    if (header.every((byte) => byte === 0)) break;
+    const size = octal(header, 124, 12);
+    const type = String.fromCharCode(header[156] ?? 0);
+    const bodyStart = position + BLOCK;
+    const body = archive.subarray(bodyStart, bodyStart + size);
+    if (body.length < size) throw new Error("tar: the archive ends inside an entry");
+    position = bodyStart + Math.ceil(size / BLOCK) * BLOCK;
+    if (type === "x") {
+      pax = paxRecords(body);
+      continue;
+    }
+    if (type === "g") continue;
+    if (type === "L") {
+      longName = body.toString("utf8").replace(/\0+$/, "");
+      continue;
+    }
+    if (type === "K") {
+      longLink = body.toString("utf8").replace(/\0+$/, "");
+      continue;
+    }
+    const prefix = field(header, 345, 155);
+    const shortName = field(header, 0, 100);
+    return {
+      name: pax.get("path") ?? longName ?? (prefix ? `${prefix}/${shortName}` : shortName),
+      kind: KINDS[type] ?? "other",
+      linkName: pax.get("linkpath") ?? longLink ?? field(header, 157, 100),
+      content: Buffer.from(body)
+    };
+  }
+  throw new Error("tar: the archive holds no entry");
+}
+
+// src/docker/read-image-file.ts
+var MAX_LINK_HOPS = 8;
+async function readCapped(stream, maxBytes, what) {
+  const parts = [];
+  let size = 0;
+  for await (const part of stream) {
+    const bytes = typeof part === "string" ? Buffer.from(part) : part;
+    size += bytes.length;
+    if (size > maxBytes) {
+      stream.destroy?.();
+      throw new ConfigError(`${what}: expected at most ${Math.round(maxBytes / 2 ** 20)} MiB, the file is larger`);
+    }
+    parts.push(bytes);
+  }
+  return Buffer.concat(parts);
+}
+async function readImageFile(docker, options) {
+  const { what } = options;
+  let container;
+  try {
+    container = await docker.createContainer({
+      Image: options.imageId,
+      // Never started: the entrypoint only has to be present in the create request, not in the image.
+      Entrypoint: ["/speedgate-reads-a-file-and-never-starts-this"],
+      Cmd: [],
+      Labels: options.labels,
+      NetworkDisabled: true,
+      HostConfig: { NetworkMode: "none", AutoRemove: false }
+    });
+  } catch (error62) {
+    throw new Error(`${what}: could not create a container of ${options.imageId} to read the file from: ${error62.message}`, { cause: error62 });
+  }
+  try {
+    let path = options.path;
+    for (let hop = 0; hop <= MAX_LINK_HOPS; hop++) {
+      let stream;
+      try {
+        stream = await container.getArchive({ path });
+      } catch (error62) {
+        if (dockerStatusCode(error62) === 404) {
+          const via = path === options.path ? "" : ` (the link ${options.path} points there)`;
+          throw new ConfigError(`${what}: ${path} is not in the baseline image ${options.imageId.slice(0, 19)}${via}`);
+        }
+        throw error62;
+      }
+      const entry = readFirstTarEntry(await readCapped(stream, options.maxBytes + 64 * 1024, what));
+      if (entry.kind === "file") return entry.content;
+      if (entry.kind === "symlink") {
+        path = posix.resolve(posix.dirname(path), entry.linkName);
+        continue;
+      }
+      throw new ConfigError(`${what}: ${path} in the baseline image is a ${entry.kind}, not a file`);
+    }
+    throw new ConfigError(`${what}: more than ${MAX_LINK_HOPS} symlinks from ${options.path} in the baseline image`);
+  } finally {
+    await container.remove({ force: true }).catch(() => void 0);
+  }
+}
+
+// src/docker/create-tar-archive.ts
+var BLOCK2 = 512;
+function writeOctal(header, value, offset, length) {
+  header.write(`${value.toString(8).padStart(length - 1, "0")}\0`, offset, length, "ascii");
+}
+function createTarArchive(entries) {
+  const parts = [];
+  for (const entry of entries) {
+    if (Buffer.byteLength(entry.name) > 99) throw new Error(`tar entry name too long: ${entry.name}`);
+    const header = Buffer.alloc(BLOCK2, 0);
+    header.write(entry.name, 0, 100, "utf8");
+    writeOctal(header, entry.mode ?? 420, 100, 8);
+    writeOctal(header, 0, 108, 8);
+    writeOctal(header, 0, 116, 8);
+    writeOctal(header, entry.content.length, 124, 12);
+    writeOctal(header, 0, 136, 12);
+    header.write("        ", 148, 8, "ascii");
+    header.write("0", 156, 1, "ascii");
+    header.write("ustar\0", 257, 6, "ascii");
+    header.write("00", 263, 2, "ascii");
+    let checksum = 0;
+    for (const byte of header) checksum += byte;
+    header.write(`${checksum.toString(8).padStart(6, "0")}\0 `, 148, 8, "ascii");
+    parts.push(header, entry.content);
+    const padding = (BLOCK2 - entry.content.length % BLOCK2) % BLOCK2;
+    if (padding > 0) parts.push(Buffer.alloc(padding, 0));
+  }
+  parts.push(Buffer.alloc(BLOCK2 * 2, 0));
+  return Buffer.concat(parts);
+}
+
+// src/docker/overlay-build-context.ts
+function execForm(args) {
+  return JSON.stringify(args);
+}
+function createOverlayContext(plan) {
+  const lines2 = [`FROM ${plan.baseImageId}`];
+  const entries = [];
+  let patchStep = null;
+  if (plan.patch) {
+    if (!plan.sourceDir) throw new Error("an overlay build with a patch needs candidate.sourceDir");
+    const name = plan.patchName ?? "candidate.patch";
+    entries.push(
+      { name, content: plan.patch },
+      { name: "apply-patch.sh", content: Buffer.from(APPLY_PATCH_SCRIPT), mode: 493 }
+    );
+    lines2.push(`COPY ${name} apply-patch.sh /speedgate/`);
+    lines2.push(`RUN ${execForm(["/bin/sh", "/speedgate/apply-patch.sh", plan.sourceDir, ...name === "candidate.patch" ? [] : [`/speedgate/${name}`]])}`);
+    patchStep = lines2.length;
+  }
+  for (const command of plan.postPatch) {
+    const inSourceDir = plan.sourceDir ? ["/bin/sh", "-c", 'cd "$0" && exec "$@"', plan.sourceDir, ...command] : command;
+    lines2.push(`RUN ${execForm(inSourceDir)}`);
+  }
+  const labels = Object.entries(plan.labels).map(([key, value]) => `${JSON.stringify(key)}=${JSON.stringify(value)}`);
+  if (labels.length > 0) lines2.push(`LABEL ${labels.join(" ")}`);
+  const dockerfile = `${lines2.join("\n")}
+`;
+  entries.unshift({ name: "Dockerfile", content: Buffer.from(dockerfile) });
+  return { archive: createTarArchive(entries), dockerfile, patchStep };
+}
+
+// src/docker/prepare-commit-images.ts
+import { createHash as createHash3 } from "node:crypto";
+
+// src/git/run-git.ts
+import { execFile } from "node:child_process";
+var GitError = class extends Error {
+  constructor(args, exitCode, stderr) {
+    super(`git ${args.join(" ")} failed${exitCode === null ? "" : ` (exit ${exitCode})`}: ${stderr.trim().split("\n").slice(-3).join(" ") || "no output"}`);
+    this.args = args;
+    this.exitCode = exitCode;
+    this.stderr = stderr;
+    this.name = "GitError";
+  }
+  args;
+  exitCode;
+  stderr;
+};
+var MAX_GIT_OUTPUT_BYTES = 512 * 1024 * 1024;
+async function runGit(repoDir, args, options = {}) {
+  const config2 = Object.entries(options.config ?? {}).flatMap(([key, value]) => ["-c", `${key}=${value}`]);
+  const argv = ["-C", repoDir, ...config2, ...args];
+  return await new Promise((resolve6, reject) => {
+    execFile(
+      "git",
+      argv,
+      {
+        encoding: "buffer",
+        maxBuffer: MAX_GIT_OUTPUT_BYTES,
+        env: { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_PAGER: "cat", LC_ALL: "C", GIT_OPTIONAL_LOCKS: "0" },
+        ...options.signal ? { signal: options.signal } : {}
+      },
+      (error62, stdout, stderr) => {
+        if (!error62) return resolve6({ stdout, exitCode: 0 });
+        const code = typeof error62.code === "number" ? error62.code : null;
+        if (code !== null && options.okExitCodes?.includes(code)) return resolve6({ stdout, exitCode: code });
+        if (error62.code === "ENOENT") {
+          return reject(new GitError(args, null, "git is not installed (the command git was not found on PATH)"));
+        }
+        if (options.signal?.aborted) {
+          const reason = options.signal.reason;
+          return reject(reason instanceof Error ? reason : new Error("git was cancelled"));
+        }
+        reject(new GitError(args, code, stderr.toString("utf8")));
+      }
+    );
+  });
+}
+async function gitText(repoDir, args, options = {}) {
+  return (await runGit(repoDir, args, options)).stdout.toString("utf8").trim();
+}
+
+// src/git/compare-commits.ts
+async function isAncestor(repoDir, ancestor, descendant, signal) {
+  const { exitCode } = await runGit(repoDir, ["merge-base", "--is-ancestor", ancestor, descendant], { okExitCodes: [1], ...signal ? { signal } : {} });
+  return exitCode === 0;
+}
+async function findMergeBase(repoDir, a, b, signal) {
+  const { stdout, exitCode } = await runGit(repoDir, ["merge-base", a, b], { okExitCodes: [1], ...signal ? { signal } : {} });
+  const sha2 = stdout.toString("utf8").trim().split("\n")[0] ?? "";
+  return exitCode === 0 && /^[0-9a-f]{40}$/.test(sha2) ? sha2 : null;
+}
+var DIFF_OPTIONS = ["--no-renames", "--no-ext-diff", "--no-textconv", "--no-color", "--ignore-submodules=none"];
+async function listChangedFiles(repoDir, from, to, signal) {
+  const { stdout } = await runGit(repoDir, ["diff", "--name-status", "-z", ...DIFF_OPTIONS, from, to, "--"], signal ? { signal } : {});
+  const fields = stdout.toString("utf8").split("\0");
+  const files = [];
+  for (let index = 0; index + 1 < fields.length; index += 2) {
+    const status = fields[index] ?? "";
+    const path = fields[index + 1] ?? "";
+    if (status !== "" && path !== "") files.push({ status: status.charAt(0), path });
+  }
+  return files;
+}
+async function diffCommits(repoDir, from, to, paths, signal) {
+  if (paths.length === 0) return Buffer.alloc(0);
+  const { stdout } = await runGit(
+    repoDir,
+    ["-c", "core.quotePath=false", "diff", "--binary", "--full-index", ...DIFF_OPTIONS, from, to, "--", ...paths.map((path) => `:(literal)${path}`)],
+    signal ? { signal } : {}
+  );
+  return stdout;
+}
+
+// src/patch/glob-to-regexp.ts
+function globToRegExp(pattern) {
+  const anyDepth = !pattern.includes("/");
+  let source = "";
+  let braces = 0;
+  for (let position = 0; position < pattern.length; position++) {
+    const char = pattern.charAt(position);
+    if (char === "*") {
+      if (pattern.charAt(position + 1) === "*") {
+        const slashAfter = pattern.charAt(position + 2) === "/";
+        source += slashAfter ? "(?:.*/)?" : ".*";
+        position += slashAfter ? 2 : 1;
+      } else {
+        source += "[^/]*";
+      }
+    } else if (char === "?") {
+      source += "[^/]";
+    } else if (char === "{") {
+      braces += 1;
+      source += "(?:";
+    } else if (char === "}" && braces > 0) {
+      braces -= 1;
+      source += ")";
+    } else if (char === "," && braces > 0) {
+      source += "|";
+    } else {
+      source += char.replace(/[.+^$()|[\]\\]/g, "\\$&");
+    }
+  }
+  source += ")".repeat(braces);
+  return new RegExp(`^${anyDepth ? "(?:.*/)?" : ""}${source.replace(/^\.\//, "")}$`);
+}
+function createPathFilter(patterns) {
+  const include = patterns.filter((pattern) => !pattern.startsWith("!")).map(globToRegExp);
+  const exclude = patterns.filter((pattern) => pattern.startsWith("!")).map((pattern) => globToRegExp(pattern.slice(1)));
+  return (path) => (include.length === 0 || include.some((regexp) => regexp.test(path))) && !exclude.some((regexp) => regexp.test(path));
+}
+
+// src/metrics/metrics-schema.ts
+var count2 = external_exports.number().int().min(0).max(1e10);
+var timeOrNull = external_exports.number().finite().min(0).nullable();
+var ratioOrNull = external_exports.number().finite().min(0).nullable();
+var histogramSchema = external_exports.object({
+  resolutionMs: external_exports.number().finite().gt(0).max(1e9),
+  bins: external_exports.array(external_exports.tuple([external_exports.number().int().min(0).max(Number.MAX_SAFE_INTEGER), count2])).max(4e3)
+});
+var percentilesSchema = external_exports.object({ median: timeOrNull, p90: timeOrNull, p99: timeOrNull });
+var ratioPercentilesSchema = external_exports.object({ median: ratioOrNull, p90: ratioOrNull, p99: ratioOrNull });
+var engineMetricsSchema = external_exports.object({
+  requests: count2,
+  outputTokens: count2,
+  /** From the first request sent to the last compared token received, summed over benchmark runs. */
+  durationMs: external_exports.number().finite().min(0),
+  outputTokensPerS: timeOrNull,
+  requestsPerS: timeOrNull,
+  ttftMs: percentilesSchema,
+  tpotMs: percentilesSchema,
+  itlMs: percentilesSchema,
+  e2eMs: percentilesSchema,
+  distributions: external_exports.object({ ttftMs: histogramSchema, tpotMs: histogramSchema, itlMs: histogramSchema, e2eMs: histogramSchema })
+});
+var roundMetricsSchema = external_exports.object({
+  /** Every request is cut at the output length both engines are compared at (k), as the round score is. */
+  basis: external_exports.literal("equal_length"),
+  /** How many scored prompts the metrics cover. */
+  prompts: count2,
+  baseline: engineMetricsSchema,
+  candidate: engineMetricsSchema,
+  /** Candidate ÷ baseline for each figure: below 1 is faster for times, above 1 is faster for rates. */
+  ratio: external_exports.object({
+    ttftMs: ratioPercentilesSchema,
+    tpotMs: ratioPercentilesSchema,
+    itlMs: ratioPercentilesSchema,
+    e2eMs: ratioPercentilesSchema,
+    outputTokensPerS: ratioOrNull,
+    requestsPerS: ratioOrNull
+  })
+});
+var LATENCY_METRICS = ["ttftMs", "tpotMs", "itlMs", "e2eMs"];
+var reportedEngineTimesSchema = external_exports.object({
+  /** Requests the figures cover. */
+  requests: count2,
+  /** Prompt processing per request, in ms, queueing excluded. */
+  promptMs: timeOrNull,
+  /** Decoding per generated token, in ms. */
+  decodeMsPerToken: timeOrNull,
+  /** "median" over per-request figures (llama.cpp's timings), "mean" from a metrics endpoint's sums and counts. */
+  statistic: external_exports.enum(["median", "mean"])
+});
+var engineReportedTimesSchema = external_exports.object({
+  source: external_exports.enum(["llama.cpp timings", "sglang metrics", "vllm metrics"]),
+  baseline: reportedEngineTimesSchema.nullable(),
+  candidate: reportedEngineTimesSchema.nullable()
+});
+
+// src/round/gpu-state-schema.ts
+var text2 = (max) => external_exports.string().max(max);
+var mib = external_exports.number().int().min(0).max(1e8);
+var MAX_GPU_PROCESSES = 256;
+var gpuSnapshotSchema = external_exports.object({
+  takenAt: text2(64),
+  /** Why nothing could be read (no nvidia-smi, a driver error, a timeout); null when it was read. */
+  error: text2(1e3).nullable(),
+  driverVersion: text2(64).nullable(),
+  cudaVersion: text2(64).nullable(),
+  gpus: external_exports.array(
+    external_exports.object({
+      index: external_exports.number().int().min(0).max(1024),
+      uuid: text2(128).nullable(),
+      name: text2(256),
+      memoryTotalMiB: mib.nullable(),
+      memoryUsedMiB: mib.nullable()
+    })
+  ).max(64),
+  /** Compute processes holding GPU memory, largest first. In a container nvidia-smi may list none even when memory is used. */
+  processes: external_exports.array(
+    external_exports.object({
+      gpuUuid: text2(128).nullable(),
+      pid: external_exports.number().int().min(0).nullable(),
+      name: text2(512),
+      usedMemoryMiB: mib.nullable()
+    })
+  ).max(MAX_GPU_PROCESSES),
+  processesError: text2(1e3).nullable()
+});
+var gpuStateSchema = external_exports.object({
+  /** True when the candidate started with the baseline's command and environment: the patch was the only difference. */
+  sameLaunch: external_exports.boolean(),
+  baseline: gpuSnapshotSchema.nullable(),
+  candidate: gpuSnapshotSchema.nullable()
+});
+
+// src/scoring/format-speedup.ts
+function formatTimes(value) {
+  if (value === null) return "\u2014";
+  return `${value.toFixed(Math.abs(value) >= 100 ? 1 : value !== 0 && Math.abs(value) < 0.01 ? 4 : 2)}\xD7`;
+}
+function formatScoreAgainstBar(value, bar2) {
+  for (let digits = 2; digits <= 6; digits++) {
+    const shown = value.toFixed(digits);
+    if (shown !== bar2.toFixed(digits) || value === bar2) return `${shown}\xD7`;
+  }
+  return `${value.toFixed(6)}\xD7`;
+}
+function formatBar(bar2) {
+  for (let digits = 2; digits <= 4; digits++) {
+    if (Number(bar2.toFixed(digits)) === bar2) return `${bar2.toFixed(digits)}\xD7`;
+  }
+  return `${bar2.toFixed(4)}\xD7`;
+}
+function formatPercent(fraction3) {
+  return `${Math.round(fraction3 * 1e3) / 10}%`;
+}
+function formatPercentAgainst(fraction3, limit) {
+  if (formatPercent(fraction3) !== formatPercent(limit) || fraction3 === limit) return formatPercent(fraction3);
+  for (let digits = 2; digits <= 6; digits++) {
+    const shown = (fraction3 * 100).toFixed(digits);
+    if (shown !== (limit * 100).toFixed(digits)) return `${shown}%`;
+  }
+  return `${(fraction3 * 100).toFixed(6)}%`;
+}
+
+// src/scoring/evaluate-gate.ts
+var GATE_MODES = ["interval-low", "noise-floor", "round-score"];
+var DEFAULT_MAX_UNSCORED = 0.1;
+var DEFAULT_MIN_PROMPTS = 10;
+var DEFAULT_BENCH_RUNS = 4;
+var DEFAULT_MIN_AGREEMENT = 0.75;
+var DEFAULT_MAX_UNEXPLAINED = 0;
+var MIN_PROMPTS_FOR_INTERVAL = 5;
+function ruleOutcome(input2, settings, bar2) {
+  const score = input2.roundScore;
+  const shownBar = formatBar(bar2);
+  switch (settings.use) {
+    case "round-score": {
+      const passed = score >= bar2;
+      return { passed, statement: `round score ${formatScoreAgainstBar(score, bar2)} ${passed ? "\u2265" : "<"} ${shownBar}` };
+    }
+    case "interval-low": {
+      if (!input2.interval) {
+        return { passed: false, statement: `no interval to gate on with fewer than ${MIN_PROMPTS_FOR_INTERVAL} prompts (gate.use is interval-low)` };
+      }
+      const passed = input2.interval.low >= bar2;
+      return { passed, statement: `interval low ${formatScoreAgainstBar(input2.interval.low, bar2)} ${passed ? "\u2265" : "<"} ${shownBar}` };
+    }
+    case "noise-floor": {
+      if (!input2.noise) return { passed: false, statement: "gate.use is noise-floor but the round names no calibration (gate.calibration)" };
+      if (input2.noise.problems.length > 0) {
+        return { passed: false, statement: `the calibration does not fit this round: ${input2.noise.problems.join("; ")}` };
+      }
+      const passed = score >= bar2;
+      const floor = `${formatBar(settings.minRoundScore)} + noise floor ${formatPercent(input2.noise.floor)}`;
+      return { passed, statement: `round score ${formatScoreAgainstBar(score, bar2)} ${passed ? "\u2265" : "<"} ${shownBar} (${floor})` };
+    }
+  }
+}
+function agreementReasons(input2, limits) {
+  const reasons = [];
+  const calibrated = input2.noise && input2.noise.problems.length === 0 ? input2.noise.selfAgreement ?? null : null;
+  const median2 = input2.medianAgreement;
+  if (limits.minAgreement > 0 && median2 !== null && median2 !== void 0) {
+    const own2 = calibrated?.lowestMedianAgreement ?? null;
+    const floor = own2 !== null && own2 < limits.minAgreement ? own2 : limits.minAgreement;
+    if (median2 < floor) {
+      const lowered = floor < limits.minAgreement ? ` (lowered from ${formatPercent(limits.minAgreement)} to the baseline's own lowest in calibration)` : "";
+      reasons.push(
+        `median agreement ${formatPercentAgainst(median2, floor)} < gate.minAgreement ${formatPercent(floor)}${lowered}: most answers are not the baseline's over the compared length`
+      );
+    }
+  }
+  const compared = input2.promptsCompared;
+  const unexplained = input2.unexplained ?? 0;
+  const allowed = Math.max(limits.maxUnexplained, calibrated?.mostDisagreed ?? 0);
+  if (compared > 0 && unexplained / compared > allowed) {
+    const limit = allowed > limits.maxUnexplained ? `the ${formatPercent(allowed)} the baseline showed against itself in calibration` : `gate.maxUnexplained ${formatPercent(allowed)}`;
+    reasons.push(
+      `${unexplained} of ${compared} prompts (${formatPercentAgainst(unexplained / compared, allowed)}) were cut short or parted where the baseline's own answers are not (${input2.unexplainedBreakdown ?? "no detail"}), more than ${limit}`
+    );
+  }
+  return reasons;
+}
+function evaluateGate(input2, settings) {
+  const bar2 = settings.use === "noise-floor" && input2.noise ? settings.minRoundScore * (1 + input2.noise.floor) : settings.minRoundScore;
+  const minAgreement = settings.minAgreement ?? DEFAULT_MIN_AGREEMENT;
+  const maxUnexplained = settings.maxUnexplained ?? DEFAULT_MAX_UNEXPLAINED;
+  const base = { ...settings, minAgreement, maxUnexplained, bar: bar2 };
+  const fail = (reasons2, rule2 = null) => ({ ...base, passed: false, reason: reasons2.join("; "), reasons: reasons2, rule: rule2 });
+  if (input2.infrastructureFailure) return fail([`the infrastructure failed, not the patch: ${input2.infrastructureFailure}`]);
+  if (input2.baselineFailure) return fail([`the baseline engine failed, not the patch: ${input2.baselineFailure}`]);
+  if (input2.roundScore === null) return fail([`no round score: ${input2.noScoreReason ?? "no prompt was measured"}`]);
+  const reasons = [];
+  if (input2.candidateFailure) reasons.push(`the candidate engine failed: ${input2.candidateFailure}`);
+  const compared = input2.promptsCompared;
+  if (compared > 0 && input2.unscored / compared > settings.maxUnscored) {
+    reasons.push(
+      `${input2.unscored} of ${compared} prompts (${formatPercentAgainst(input2.unscored / compared, settings.maxUnscored)}) were not scored (${input2.unscoredBreakdown}), more than gate.maxUnscored ${formatPercent(settings.maxUnscored)}`
+    );
+  }
+  reasons.push(...agreementReasons(input2, { minAgreement, maxUnexplained }));
+  if (compared < settings.minPrompts) {
+    reasons.push(`too few prompts for a verdict: ${compared} compared, gate.minPrompts is ${settings.minPrompts}`);
+  }
+  const rule = ruleOutcome(input2, settings, bar2);
+  if (!rule.passed) reasons.push(rule.statement);
+  if (reasons.length > 0) return fail(reasons, rule.statement);
+  return { ...base, passed: true, reason: rule.statement, reasons: [], rule: rule.statement };
+}
+
+// src/scorecard/scorecard-schema.ts
+var SCORECARD_SCHEMA_VERSION = 2;
+var PROMPT_STATUSES = ["scored", "below_tolerance", "diverged", "implausible", "zeroed", "excluded"];
+var text3 = (max) => external_exports.string().max(max);
+var MAX_LISTED_LEFT_OUT = 1e3;
+var count3 = external_exports.number().int().min(0).max(1e7);
+var finiteOrNull = external_exports.number().finite().nullable();
+var ratioOrNull2 = external_exports.number().finite().min(0).nullable();
+var fraction = external_exports.number().finite().min(0).max(1);
+var MAX_LISTED_OVERLAY_PATHS = 50;
+var engineSideSchema = external_exports.object({
+  /** speedgate's count when settings.tokenizer is set, else the engine's (bounded by the bytes it streamed). */
+  outputTokens: count3.nullable(),
+  /** The engine's own usage.completion_tokens, recorded whoever counted. */
+  claimedTokens: count3.nullable().optional(),
+  ttftMs: finiteOrNull,
+  e2eMs: finiteOrNull,
+  finishReason: text3(64).nullable(),
+  error: text3(2e3).nullable()
+});
+var EXCERPT_MAX = 400;
+var statusEvidenceSchema = external_exports.object({
+  partsAt: count3.nullable(),
+  baselineExcerpt: text3(EXCERPT_MAX).nullable(),
+  candidateExcerpt: text3(EXCERPT_MAX).nullable(),
+  baselineClaimed: count3.nullable(),
+  candidateClaimed: count3.nullable()
+});
+var promptRunSchema = external_exports.object({
+  status: external_exports.enum(PROMPT_STATUSES),
+  reason: text3(2e3).nullable(),
+  /** False when the candidate was never sent the prompt in this run (it had failed before). */
+  candidateAttempted: external_exports.boolean(),
+  comparedTokens: count3.nullable(),
+  baselineTokens: count3.nullable(),
+  candidateTokens: count3.nullable(),
+  baselineMs: external_exports.number().finite().min(0).nullable(),
+  candidateMs: external_exports.number().finite().min(0).nullable(),
+  /**
+   * Tokens both answers share from the start, at most comparedTokens; null when their texts were not
+   * compared. With comparedTokens it decides the agreement rules again. Absent on older cards, which
+   * timed a parting answer over its shared start (comparedTokens) instead.
+   */
+  agreedTokens: count3.nullable().optional(),
+  /** For answers that part within k: the times at the tokens they share; the run scores no more than over those (runSpeedup). */
+  agreedBaselineMs: external_exports.number().finite().min(0).nullable().optional(),
+  agreedCandidateMs: external_exports.number().finite().min(0).nullable().optional(),
+  /** For a diverged or implausible run: what the status rests on. */
+  evidence: statusEvidenceSchema.nullable().optional()
+});
+var promptResultSchema = external_exports.object({
+  id: text3(256),
+  status: external_exports.enum(PROMPT_STATUSES),
+  score: ratioOrNull2,
+  speedup: ratioOrNull2,
+  comparedTokens: count3.nullable(),
+  reason: text3(2e3).nullable(),
+  /** Common start of the two answers over the compared length k; null when not compared. */
+  agreement: fraction.nullable().optional(),
+  agreedTokens: count3.nullable().optional(),
+  /** The baseline's least agreeing pair of its own answers over the runs; null with one run, absent on older cards. */
+  baselineSelf: external_exports.object({ agreedTokens: count3, comparedTokens: count3 }).nullable().optional(),
+  /** The first run's answers, for the card's per-prompt columns. */
+  baseline: engineSideSchema.nullable(),
+  candidate: engineSideSchema.nullable(),
+  runs: external_exports.array(promptRunSchema).max(100)
+});
+var answerVariationSchema = external_exports.object({
+  promptsCompared: count3,
+  promptsVaried: count3,
+  explained: external_exports.array(
+    external_exports.object({
+      id: text3(256),
+      run: external_exports.number().int().min(1).max(100),
+      status: external_exports.enum(["below_tolerance", "diverged"]),
+      candidateTokens: count3.nullable(),
+      baselineMin: count3,
+      baselineMax: count3,
+      baselinePartsAt: count3.nullable()
+    })
+  ).max(1e5)
+});
+var failureSchema = external_exports.object({
+  engine: external_exports.enum(["baseline", "candidate"]),
+  stage: external_exports.enum(["patch", "build", "startup", "benchmark"]),
+  kind: external_exports.enum(FAILURE_KINDS),
+  label: text3(200),
+  summary: text3(2e3),
+  hint: text3(4e3),
+  exitCode: external_exports.number().int().nullable(),
+  signal: text3(32).nullable(),
+  logTail: external_exports.array(text3(4e3)).max(2e3),
+  run: external_exports.number().int().min(1).nullable().optional()
+});
+var sha = external_exports.string().regex(/^[0-9a-f]{40}$/);
+var cardCommitSideSchema = external_exports.object({
+  /** The commit this engine runs: the base, or the head (merged onto the base). */
+  commit: sha,
+  /** The image this engine ran (runtime: docker): the engine image with the overlay and build on top. */
+  imageId: text3(256).nullable(),
+  /** Files the overlay changed in the image's checkout; null with a worktree (runtime: process) or a cached baseline. */
+  overlayFiles: count3.nullable(),
+  /** The first of them, for the card. */
+  overlayPaths: external_exports.array(text3(1024)).max(MAX_LISTED_OVERLAY_PATHS),
+  /** How long the overlay build took; null when none ran (a cache hit, nothing to change). */
+  overlayMs: finiteOrNull,
+  /** The baseline image cached per base commit: hit, miss, or none (the image was at the base already); null for the candidate, runtime: process and source.cacheBaseline: false. */
+  cache: external_exports.enum(["hit", "miss", "none"]).nullable(),
+  /** Changed files outside source.paths, never applied. */
+  leftOut: count3,
+  build: external_exports.object({
+    ran: external_exports.boolean(),
+    /** Why it ran or did not: "sgl-kernel/csrc/gemm.cu changed", "no compiled path changed". */
+    reason: text3(1e3),
+    ms: finiteOrNull,
+    /** Whether the runner's build cache volume held an earlier build (warm) or was empty (cold); null without source.buildCache. */
+    cache: external_exports.enum(["warm", "cold"]).nullable(),
+    /** source.buildCacheHit matched the build's output; null when it is not configured or no build ran. */
+    hit: external_exports.boolean().nullable()
+  })
+});
+var cardCommitsSchema = external_exports.object({
+  base: sha,
+  head: sha,
+  /** Where the pull request's diff starts; the base itself when the head is up to date with it. */
+  mergeBase: sha,
+  /** The engine image both engines were made from (runtime: docker). */
+  image: text3(512).nullable(),
+  /** The commit of the image's source checkout. */
+  imageRevision: sha.nullable(),
+  /** Where it was read: `label org.opencontainers.image.revision`, `file /sgl-workspace/sglang/.git/HEAD`, `config`. */
+  imageRevisionFrom: text3(600).nullable(),
+  baseline: cardCommitSideSchema.nullable(),
+  candidate: cardCommitSideSchema.nullable()
+});
+var cardCalibrationSchema = external_exports.object({
+  measuredAt: text3(64),
+  engine: text3(128),
+  runner: text3(256).nullable(),
+  gpu: text3(512).nullable(),
+  baselineImage: text3(512).nullable(),
+  baselineImageId: text3(256).nullable(),
+  promptsHash: text3(128),
+  settings: calibrationSettingsSchema,
+  /** The A/A round scores. */
+  scores: external_exports.array(external_exports.number().finite().gt(0)).min(MIN_CALIBRATION_ROUNDS).max(1e3),
+  noiseFloor: external_exports.number().finite().min(0),
+  detectableSpeedup: external_exports.number().finite(),
+  /** The baseline's agreement with itself in the A/A rounds; absent in calibrations from before it was measured. */
+  selfAgreement: calibrationSelfAgreementSchema.nullable().optional(),
+  /** Why it does not fit this round; any one keeps the gate closed. */
+  problems: external_exports.array(text3(1e3)).max(20),
+  /** Differences that do not keep the gate closed, such as another runner with the same GPU. */
+  notes: external_exports.array(text3(1e3)).max(20)
+});
+var docsBaseUrlSchema = external_exports.string().max(512).regex(/^https:\/\/[A-Za-z0-9.-]+(?::\d+)?\/[A-Za-z0-9._~%/+-]*\/docs\/troubleshooting\/$/, {
+  error: "expected an https URL ending in /docs/troubleshooting/"
+});
+var scorecardSchema = external_exports.object({
+  schemaVersion: external_exports.literal(SCORECARD_SCHEMA_VERSION),
+  speedgateVersion: text3(64),
+  createdAt: text3(64),
+  engine: text3(128),
+  roundScore: finiteOrNull,
+  scoreInterval: external_exports.object({ low: external_exports.number().finite(), high: external_exports.number().finite(), confidence: external_exports.number().gt(0).lt(1) }).nullable(),
+  runs: external_exports.object({
+    completed: external_exports.number().int().min(0).max(100),
+    scores: external_exports.array(ratioOrNull2).max(100)
+  }),
+  promptsScored: count3,
+  promptsTotal: count3,
+  belowTolerance: count3,
+  /** Prompts whose candidate gave another answer than the baseline within settings.agreementTokens. */
+  diverged: count3,
+  /** Prompts whose candidate claimed more tokens than its stream could hold. */
+  implausible: count3,
+  zeroedTotal: count3,
+  /** Compared prompts that scored nothing, whatever the reason; the gate allows at most gate.maxUnscored of them. */
+  unscored: count3,
+  excluded: count3,
+  /** Median over compared prompts of their agreement. */
+  medianAgreement: fraction.nullable().optional(),
+  /** Compared prompts cut short or parted where the baseline's own answers do not; gate.maxUnexplained limits them. Absent on older cards. */
+  unexplained: count3.optional(),
+  tokenCountsEstimated: external_exports.boolean(),
+  settings: external_exports.object({
+    requestIntervalMs: external_exports.number().min(0),
+    arrival: external_exports.enum(["fixed", "poisson"]),
+    thinking: external_exports.boolean(),
+    contextLimit: count3,
+    maxTokens: count3,
+    tolerance: external_exports.number().gt(0).lte(1),
+    model: text3(256),
+    /** The answers must agree on this many first tokens; 0: not checked. */
+    agreementTokens: count3.optional(),
+    /** An answer that parts must agree on more than this share of k; absent on older cards (read as the default, 0.5). */
+    minPromptAgreement: external_exports.number().min(0).lt(1).optional(),
+    /** sha256 of the tokenizer.json speedgate counted with; null: the engines' own counts, bounded by the bytes they streamed. */
+    tokenizer: text3(128).nullable().optional(),
+    runs: external_exports.number().int().min(1).max(100),
+    /** Which engine went first in each run (orderEngineTurns) and whether the client was warmed first; absent on cards from before them. */
+    order: external_exports.enum(["counterbalanced", "baseline-first"]).optional(),
+    clientWarmup: external_exports.boolean().optional()
+  }),
+  provenance: external_exports.object({
+    imageDigest: text3(256).nullable(),
+    baselineImage: text3(512).nullable(),
+    baselineImageId: text3(256).nullable(),
+    patchHash: text3(128).nullable(),
+    configHash: text3(128).nullable(),
+    promptsHash: text3(128).nullable(),
+    runner: text3(256).nullable(),
+    gpu: text3(512).nullable()
+  }),
+  gate: external_exports.object({
+    minRoundScore: external_exports.number().gt(0),
+    use: external_exports.enum(GATE_MODES),
+    maxUnscored: external_exports.number().min(0).lt(1),
+    minPrompts: external_exports.number().int().min(1).max(1e7),
+    /** Absent on older cards: a merge of them gets the defaults. */
+    minAgreement: external_exports.number().min(0).lt(1).optional(),
+    maxUnexplained: external_exports.number().min(0).lt(1).optional(),
+    bar: external_exports.number().gt(0),
+    passed: external_exports.boolean(),
+    reason: text3(8e3),
+    reasons: external_exports.array(text3(4e3)).max(20),
+    rule: text3(4e3).nullable(),
+    calibration: cardCalibrationSchema.nullable()
+  }),
+  failure: failureSchema.nullable(),
+  /** Where the round came from; filled by the action, informative only (the app never trusts it). */
+  source: external_exports.object({
+    repository: text3(256).nullable(),
+    pullRequest: external_exports.number().int().min(1).nullable(),
+    headSha: text3(64).nullable(),
+    runId: text3(64).nullable(),
+    runUrl: text3(1024).nullable(),
+    /**
+     * Set when the workflow's patch-paths limited the pull request's diff: its globs and the changed
+     * files they left out, which were never built or measured. Optional, so older cards still read.
+     */
+    patchFilter: external_exports.object({ globs: external_exports.array(text3(512)).max(200), leftOut: external_exports.array(text3(1024)).max(MAX_LISTED_LEFT_OUT), leftOutTotal: count3 }).nullable().optional()
+  }).nullable(),
+  /** Base/head mode (a pull request scored against its own base); absent or null in the fixed-baseline mode. Optional, so older cards still read. */
+  commits: cardCommitsSchema.nullable().optional(),
+  /** Why the candidate was the baseline engine itself (no patch, same image and command); absent or null when something differed. */
+  unchanged: text3(1024).nullable().optional(),
+  /** Set on a shard's card; a merged card has null. */
+  shard: external_exports.object({ index: external_exports.number().int().min(1), count: external_exports.number().int().min(1) }).nullable(),
+  /** 1 when this card was converted from a version-1 card, which kept no times at k: its prompt scores are that card's. */
+  convertedFrom: external_exports.literal(1).nullable(),
+  prompts: external_exports.array(promptResultSchema).max(1e5),
+  /** TTFT, TPOT, ITL and throughput of both engines at equal length; null when nothing was scored. */
+  metrics: roundMetricsSchema.nullable(),
+  /** The engines' own prompt and decode times (queueing excluded), where they report them; absent on older cards. */
+  engineTimes: engineReportedTimesSchema.nullable().optional(),
+  /** With bench.runs ≥ 2: how often the baseline answered a prompt differently in different runs; absent on older cards. */
+  answerVariation: answerVariationSchema.nullable().optional(),
+  /** nvidia-smi's view before each engine started. */
+  gpuState: gpuStateSchema.nullable(),
+  docsBaseUrl: docsBaseUrlSchema.nullable()
+});
+
+// src/commits/plan-commit-change.ts
+async function planCommitChange(repoDir, from, to, source, signal) {
+  const changed = from === to ? [] : await listChangedFiles(repoDir, from, to, signal);
+  const applied = createPathFilter(source.paths);
+  const compiled = source.compiledPaths.length > 0 ? createPathFilter(source.compiledPaths) : () => false;
+  return {
+    from,
+    to,
+    files: changed.filter((file2) => applied(file2.path)),
+    leftOut: changed.filter((file2) => !applied(file2.path)).map((file2) => file2.path),
+    compiled: changed.filter((file2) => compiled(file2.path)).map((file2) => file2.path)
+  };
+}
+async function diffOfChange(repoDir, change, signal) {
+  if (change.files.length === 0) return Buffer.alloc(0);
+  return await diffCommits(repoDir, change.from, change.to, change.files.map((file2) => file2.path), signal);
+}
+function named(paths) {
+  const shown = paths.slice(0, 3).join(", ");
+  return paths.length > 3 ? `${shown} and ${paths.length - 3} more` : shown;
+}
+function decideBuilds(base, head) {
+  const candidate = head.compiled.length > 0 ? { run: true, reason: `the pull request changes compiled code (${named(head.compiled)})` } : { run: false, reason: "the pull request changes no compiled path" };
+  let baseline;
+  if (base && base.compiled.length > 0) baseline = { run: true, reason: `compiled code changed between the image's commit and the base (${named(base.compiled)})` };
+  else if (candidate.run) baseline = { run: true, reason: "the candidate builds, so the baseline is built by the same commands" };
+  else baseline = { run: false, reason: base ? "no compiled path changed between the image's commit and the base, and the pull request changes none" : "the pull request changes no compiled path" };
+  return { baseline, candidate };
+}
+function describeCommitSide(commit, change, build) {
+  return {
+    commit,
+    imageId: null,
+    overlayFiles: change ? change.files.length : null,
+    overlayPaths: change ? change.files.slice(0, MAX_LISTED_OVERLAY_PATHS).map((file2) => file2.path) : [],
+    overlayMs: null,
+    cache: null,
+    leftOut: change ? change.leftOut.length : 0,
+    build: { ran: false, reason: build.reason, ms: null, cache: null, hit: null }
+  };
+}
+
+// src/failure/image-base-mismatch.ts
+var IMAGE_BASE_MISMATCH_LABEL = "the engine image cannot be brought to the base commit (the image, not the engine or the patch)";
+var IMAGE_BASE_MISMATCH_HINT = "The baseline is the image's source checkout brought to the pull request's base, so the image must be built from a commit at or before the base on the same history: use an image of the base branch (a nightly or per-commit image of main), check source.revision (where the image's commit is read), and make sure the runner's clone has the image's commit (actions/checkout with fetch-depth: 0). Nothing of the pull request was run.";
+function imageBaseMismatch(facts) {
+  const revision = facts.imageRevision ? facts.imageRevision.slice(0, 12) : "an unknown commit";
+  return {
+    engine: "baseline",
+    stage: "patch",
+    kind: "image_base_mismatch",
+    label: IMAGE_BASE_MISMATCH_LABEL,
+    summary: `${facts.image} (source at ${revision}) cannot be brought to the base ${facts.base.slice(0, 12)}: ${facts.reason}`.slice(0, 2e3),
+    hint: IMAGE_BASE_MISMATCH_HINT,
+    exitCode: null,
+    signal: null,
+    logTail: facts.logTail ?? []
+  };
+}
+
+// src/docker/read-image-revision.ts
+import { posix as posix2 } from "node:path";
+
+// src/git/resolve-commit.ts
+async function findRepositoryRoot(dir) {
+  try {
+    return await gitText(dir, ["rev-parse", "--show-toplevel"]);
+  } catch (error62) {
+    if (error62 instanceof GitError && error62.exitCode !== null) return null;
+    throw error62;
+  }
+}
+async function resolveCommit(repoDir, revision, signal) {
+  if (revision.trim() === "" || revision.startsWith("-")) return null;
+  const { stdout, exitCode } = await runGit(repoDir, ["rev-parse", "--quiet", "--verify", "--end-of-options", `${revision}^{commit}`], {
+    okExitCodes: [1, 128],
+    ...signal ? { signal } : {}
+  });
+  const sha2 = stdout.toString("utf8").trim();
+  return exitCode === 0 && /^[0-9a-f]{40}$/.test(sha2) ? sha2 : null;
+}
+
+// src/docker/read-image-revision.ts
+var MAX_REVISION_FILE_BYTES = 1024 * 1024;
+function describeSource(source) {
+  if ("label" in source) return `label ${source.label}`;
+  if ("file" in source) return `file ${source.file}${source.pattern ? ` (pattern ${source.pattern})` : ""}`;
+  return "source.revision.commit in the round config";
+}
+async function followGitRef(docker, request3, headPath, ref) {
+  const gitDir = posix2.dirname(headPath);
+  const read = async (path) => {
+    try {
+      return (await readImageFile(docker, { imageId: request3.imageId, path, labels: request3.labels, maxBytes: MAX_REVISION_FILE_BYTES, what: `source.revision: ${path}` })).toString("utf8");
+    } catch {
+      return null;
+    }
+  };
+  const loose = await read(posix2.join(gitDir, ref));
+  if (loose?.trim()) return loose.trim();
+  const packed = await read(posix2.join(gitDir, "packed-refs"));
+  const line = packed?.split("\n").find((entry) => entry.endsWith(` ${ref}`));
+  if (line) return line.split(" ")[0] ?? "";
+  throw new Error(`${headPath} names ${ref}, which is neither in ${gitDir}/${ref} nor in ${gitDir}/packed-refs`);
+}
+async function readWritten(docker, request3) {
+  const { source } = request3;
+  if ("commit" in source) return source.commit;
+  if ("label" in source) {
+    const info = await docker.getImage(request3.imageId).inspect();
+    const value = info.Config.Labels?.[source.label];
+    if (!value) throw new Error(`the image has no label ${source.label} (set source.revision to where the image's commit is written)`);
+    return value.trim();
+  }
+  const text5 = (await readImageFile(docker, { imageId: request3.imageId, path: source.file, labels: request3.labels, maxBytes: MAX_REVISION_FILE_BYTES, what: `source.revision: ${source.file}` })).toString("utf8");
+  if (source.pattern) {
+    const match = new RegExp(source.pattern, "m").exec(text5);
+    if (!match?.[1]) throw new Error(`${source.file} in the image has nothing matching ${source.pattern} (its first group is the commit)`);
+    return match[1];
+  }
+  const head = text5.trim();
+  const ref = /^ref:\s*(\S+)$/.exec(head)?.[1];
+  return ref ? await followGitRef(docker, request3, source.file, ref) : head;
+}
+async function readImageRevision(docker, request3) {
+  const from = describeSource(request3.source);
+  const fail = (reason, revision = null) => new EngineFailureError(imageBaseMismatch({ image: request3.image, imageRevision: revision, base: request3.base, reason }));
+  let written;
+  try {
+    written = await readWritten(docker, request3);
+  } catch (error62) {
+    throw fail(`its commit could not be read from ${from}: ${error62.message}`);
+  }
+  if (!/^[0-9a-f]{7,40}$/i.test(written)) throw fail(`${from} says ${JSON.stringify(written.slice(0, 80))}, which is not a commit SHA`);
+  const commit = await resolveCommit(request3.repoDir, written.toLowerCase(), request3.signal);
+  if (!commit) {
+    throw fail(
+      `the image's commit ${written} (from ${from}) is not in the repository at ${request3.repoDir}, so nothing can say how it leads to the base (fetch the full history: actions/checkout with fetch-depth: 0, or git fetch origin ${written})`,
+      /^[0-9a-f]{40}$/i.test(written) ? written.toLowerCase() : null
+    );
+  }
+  return { commit, from };
+}
+
+// src/docker/run-build-container.ts
+var BUILD_MARKER = "speedgate-build:";
+var CACHE_STAMP = ".speedgate-build-cache";
+var BUILD_SOURCE_MISSING_EXIT = 66;
+function shellQuote(argument) {
+  return `'${argument.replaceAll("'", `'"'"'`)}'`;
+}
+function buildScript(commands) {
+  const lines2 = [
+    `cd "$1" 2>/dev/null || { echo "${BUILD_MARKER} the source folder $1 does not exist in the image (candidate.sourceDir)"; exit ${BUILD_SOURCE_MISSING_EXIT}; }`,
+    'if [ -n "$2" ]; then',
+    '  export SPEEDGATE_BUILD_CACHE="$2" SPEEDGATE_BUILD_CACHE_READONLY="$3"',
+    `  if [ -e "$2/${CACHE_STAMP}" ]; then echo "${BUILD_MARKER} cache warm"; else echo "${BUILD_MARKER} cache cold"; fi`,
+    "fi"
+  ];
+  for (const command of commands) {
+    const shown = command.join(" ").replaceAll("'", "");
+    lines2.push(`echo ${shellQuote(`${BUILD_MARKER} running ${shown}`)}`, `${command.map(shellQuote).join(" ")} || exit $?`);
+  }
+  lines2.push(`if [ -n "$2" ] && [ "$3" != "1" ]; then touch "$2/${CACHE_STAMP}" 2>/dev/null || true; fi`);
+  return lines2.join("\n");
+}
+async function ensureVolume(docker, name) {
+  try {
+    await docker.getVolume(name).inspect();
+  } catch (error62) {
+    if (dockerStatusCode(error62) !== 404) throw error62;
+    await docker.createVolume({ Name: name, Labels: { "speedgate.build-cache": "true" } });
+  }
+}
+async function runBuildContainer(docker, request3) {
+  const started = performance.now();
+  let cacheState = null;
+  let hit = request3.hitPattern ? false : null;
+  const log = new LogRingBuffer({ maxLines: 200 }, (line) => {
+    request3.logger.debug(`[${request3.label}] ${line}`);
+    if (cacheState === null && line === `${BUILD_MARKER} cache warm`) cacheState = "warm";
+    if (cacheState === null && line === `${BUILD_MARKER} cache cold`) cacheState = "cold";
+    if (request3.hitPattern?.test(line) && !line.startsWith(BUILD_MARKER)) hit = true;
+  });
+  if (request3.cache) await ensureVolume(docker, request3.cache.volume);
+  const image = await docker.getImage(request3.imageId).inspect();
+  const container = await createContainerWithinDiskLimit(docker, {
+    Image: request3.imageId,
+    Entrypoint: ["/bin/sh", "-c", buildScript(request3.commands), "speedgate-build", request3.sourceDir, request3.cache?.target ?? "", request3.cache?.readOnly ? "1" : "0"],
+    Cmd: [],
+    Labels: request3.containerLabels,
+    Tty: false,
+    HostConfig: {
+      NetworkMode: request3.networkMode,
+      ...hardenContainer(request3.docker),
+      // A build has its own IPC namespace whatever the engines share.
+      IpcMode: "private",
+      ...containerResourceLimits(request3.limits),
+      AutoRemove: false,
+      ...request3.cache ? { Mounts: [{ Type: "volume", Source: request3.cache.volume, Target: request3.cache.target, ReadOnly: request3.cache.readOnly }] } : {}
+    }
+  }, (error62) => request3.logger.debug(`docker: ${request3.label}: the daemon cannot limit the build's writable layer (${error62.message}); building without the limit`));
+  let timedOut = false;
+  const kill = () => {
+    void container.kill().catch(() => void 0);
+  };
+  const timer = setTimeout(() => {
+    timedOut = true;
+    kill();
+  }, request3.timeoutS * 1e3);
+  request3.signal.addEventListener("abort", kill, { once: true });
+  try {
+    const stream = await container.attach({ stream: true, stdout: true, stderr: true });
+    const demuxer = new DockerStreamDemuxer((name, payload) => log.write(name, payload));
+    const drained = (async () => {
+      for await (const chunk of stream) demuxer.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+    })().catch(() => void 0);
+    if (request3.signal.aborted) return { status: "cancelled" };
+    await container.start();
+    const result = await container.wait();
+    await drained;
+    log.end();
+    const lines2 = log.snapshot();
+    if (request3.signal.aborted) return { status: "cancelled" };
+    if (timedOut) return { status: "timed_out", lines: lines2 };
+    if (result.StatusCode !== 0) return { status: "failed", exitCode: result.StatusCode ?? null, lines: lines2 };
+    const config2 = { ...image.Config, Entrypoint: image.Config.Entrypoint ?? [], Cmd: image.Config.Cmd ?? [], Labels: { ...image.Config.Labels, ...request3.imageLabels } };
+    const [repo, tag] = splitTag(request3.tag);
+    const committed = await new Promise((resolve6, reject) => {
+      docker.modem.dial(
+        {
+          path: "/commit?",
+          method: "POST",
+          statusCodes: { 200: true, 201: true, 404: "no such container", 500: "server error" },
+          options: { _query: { container: container.id, repo, tag }, _body: config2 }
+        },
+        (error62, data) => {
+          if (error62) return reject(error62 instanceof Error ? error62 : new Error(`docker: commit failed: ${JSON.stringify(error62)}`));
+          const id = typeof data === "object" && data !== null ? data.Id : void 0;
+          resolve6(typeof id === "string" ? { Id: id } : {});
+        }
+      );
+    });
+    if (!committed.Id) throw new Error(`docker: committing the ${request3.label} returned no image ID`);
+    return { status: "built", imageId: committed.Id, ms: performance.now() - started, cache: request3.cache ? cacheState : null, hit, lines: lines2 };
+  } finally {
+    clearTimeout(timer);
+    request3.signal.removeEventListener("abort", kill);
+    await container.remove({ force: true, v: false }).catch((error62) => {
+      if (dockerStatusCode(error62) !== 404) request3.logger.warn(`docker: could not remove the ${request3.label} container: ${error62.message}`);
+    });
+  }
+}
+function splitTag(reference) {
+  const colon = reference.lastIndexOf(":");
+  return colon > reference.lastIndexOf("/") ? [reference.slice(0, colon), reference.slice(colon + 1)] : [reference, "latest"];
+}
+
+// src/docker/run-image-build.ts
+import { Readable } from "node:stream";
+var STEP_CONTAINER_WAIT_MS = 3e3;
+async function waitUntilGone(container, timeoutMs) {
+  const deadline = performance.now() + timeoutMs;
+  while (performance.now() < deadline) {
+    try {
+      await container.inspect();
+    } catch {
+      return true;
+    }
+    await new Promise((resolve6) => setTimeout(resolve6, 50));
+  }
+  return false;
+}
+async function removeBuildLeftovers(docker, result, logger) {
+  const created = [...result.createdImages];
+  if (result.stepContainer) {
+    const container = docker.getContainer(result.stepContainer);
+    if (!await waitUntilGone(container, STEP_CONTAINER_WAIT_MS)) await container.remove({ force: true }).catch(() => void 0);
+    if (result.lastStepImage) {
+      const parent = result.lastStepImage;
+      const children = (await docker.listImages({ all: true })).filter((image) => image.ParentId.replace(/^sha256:/, "").startsWith(parent));
+      for (const child of children) {
+        const details = await docker.getImage(child.Id).inspect();
+        if (details.Container?.startsWith(result.stepContainer)) created.push(child.Id);
+      }
+    }
+  }
+  for (const id of [...new Set(created)].reverse()) {
+    try {
+      await docker.getImage(id).remove({ noprune: true });
+    } catch (error62) {
+      logger.debug(`docker: kept build step image ${id}: ${error62.message}`);
+    }
+  }
+}
+function isVanishedCacheError(error62) {
+  return /failed to get digest sha256:\w+: open \S+: no such file or directory|No such image: sha256:/i.test(error62);
+}
+async function runImageBuild(docker, request3) {
+  const first = await runImageBuildOnce(docker, request3);
+  if (first.status !== "failed" || first.stream.error === null || !isVanishedCacheError(first.stream.error)) return first;
+  request3.logger.info(`docker: ${request3.label}: a cached build step was removed by another build meanwhile (${first.stream.error}); building again`);
+  return await runImageBuildOnce(docker, request3);
+}
+async function runImageBuildOnce(docker, request3) {
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new Error(`build exceeded ${request3.timeoutS} s`));
+  }, request3.timeoutS * 1e3);
+  const onCancel = () => controller.abort(request3.signal.reason);
+  request3.signal.addEventListener("abort", onCancel, { once: true });
+  try {
+    if (request3.signal.aborted) return { status: "cancelled" };
+    const file2 = "archive" in request3.context ? Readable.from([request3.context.archive]) : { context: request3.context.dir, src: request3.context.entries };
+    const stream = await docker.buildImage(file2, {
+      t: request3.tag,
+      dockerfile: request3.dockerfile,
+      buildargs: request3.buildArgs,
+      labels: request3.labels,
+      ...request3.limits,
+      ...request3.networkMode ? { networkmode: request3.networkMode } : {},
+      rm: true,
+      forcerm: true,
+      abortSignal: controller.signal
+    });
+    const result = await followBuildStream(stream, request3.logger, { label: request3.label, tailLines: 200 });
+    if (timedOut || request3.signal.aborted || result.error !== null || result.interrupted !== null) {
+      await removeBuildLeftovers(docker, result, request3.logger);
+    }
+    if (timedOut) return { status: "timed_out", lines: result.lines };
+    if (request3.signal.aborted) return { status: "cancelled" };
+    if (result.error !== null) return { status: "failed", stream: result };
+    if (result.interrupted !== null) throw new Error(`the build stream broke off: ${result.interrupted}`);
+    const imageId = (await docker.getImage(request3.tag).inspect()).Id;
+    return { status: "built", imageId, stream: result };
+  } catch (error62) {
+    if (timedOut) return { status: "timed_out", lines: [] };
+    if (request3.signal.aborted) return { status: "cancelled" };
+    throw new Error(`${request3.label}: the Docker build request failed: ${error62.message}`, { cause: error62 });
+  } finally {
+    clearTimeout(timer);
+    request3.signal.removeEventListener("abort", onCancel);
+  }
+}
+
+// src/docker/prepare-commit-images.ts
+var LABEL_BASELINE_KEY = "speedgate.baseline.key";
+var LABEL_BASELINE_BASE = "speedgate.baseline.base";
+var LABEL_BASELINE_ENGINE_IMAGE = "speedgate.baseline.engine-image";
+var BASELINE_FORMAT = 1;
+var sha2562 = (text5) => createHash3("sha256").update(text5).digest("hex");
+function buildStepFailure(role, outcome, timeoutS) {
+  if (outcome.status === "cancelled") {
+    return new EngineFailureError(buildFailure({ role, stage: "build", kind: "cancelled", label: "cancelled", summary: `the ${role} build was cancelled`, logTail: [] }));
+  }
+  if (outcome.status === "timed_out") {
+    return new EngineFailureError(
+      buildFailure({ role, stage: "build", kind: "build_timeout", label: `the build did not finish within ${timeoutS} s`, summary: `build.timeoutS (${timeoutS} s) ended the ${role} build (source.build)`, logTail: outcome.lines })
+    );
+  }
+  const last = outcome.lines.filter((line) => line.trim() !== "").pop();
+  return new EngineFailureError({
+    ...buildFailure({
+      role,
+      stage: "build",
+      kind: "build_error",
+      label: "the build of compiled code failed (source.build)",
+      summary: `${role} build exited with code ${outcome.exitCode ?? "unknown"}${last ? `: ${last}` : ""}`.slice(0, 2e3),
+      logTail: outcome.lines
+    }),
+    exitCode: outcome.exitCode,
+    hint: "A source.build command failed in the engine image brought to this commit. Run the same commands in a container of the image (with the cache volume mounted at source.buildCache) to reproduce; the build's last lines are below."
+  });
+}
+var CommitImages = class {
+  constructor(host) {
+    this.host = host;
+    const { config: config2 } = host.round;
+    this.report = { image: config2.baseline.image ?? null, imageId: null, imageRevision: null, imageRevisionFrom: null, baseline: null, candidate: null };
+  }
+  host;
+  plan = null;
+  report;
+  sourceReport() {
+    return this.report;
+  }
+  get source() {
+    return this.host.round.config.source;
+  }
+  get sourceDir() {
+    const dir = this.host.round.config.candidate.sourceDir;
+    if (!dir) throw new Error("docker runtime: scoring commits needs candidate.sourceDir");
+    return dir;
+  }
+  /** The engine image brought to the base: from the cache when an earlier round made it for this base. */
+  async prepareBaseline(engineImageId, signal) {
+    const { docker, commits, context } = this.host;
+    const image = this.report.image ?? engineImageId;
+    this.report.imageId = engineImageId;
+    const revision = await readImageRevision(docker, {
+      imageId: engineImageId,
+      image,
+      source: this.source.revision,
+      repoDir: commits.repoDir,
+      base: commits.base,
+      labels: makeResourceLabels(context.runId, "baseline"),
+      signal
+    });
+    this.report.imageRevision = revision.commit;
+    this.report.imageRevisionFrom = revision.from;
+    if (!await isAncestor(commits.repoDir, revision.commit, commits.base, signal)) {
+      throw new EngineFailureError(
+        imageBaseMismatch({
+          image,
+          imageRevision: revision.commit,
+          base: commits.base,
+          reason: `the image's commit ${revision.commit.slice(0, 12)} is not an ancestor of the base ${commits.base.slice(0, 12)}: the image was built from a commit the base does not contain (a newer main, another branch or a release branch)`
+        })
+      );
+    }
+    const baseChange = await planCommitChange(commits.repoDir, revision.commit, commits.base, this.source, signal);
+    const head = await planCommitChange(commits.repoDir, commits.mergeBase, commits.head, this.source, signal);
+    const builds = decideBuilds(baseChange, head);
+    this.plan = { engineImageId, head, builds };
+    const report = describeCommitSide(commits.base, baseChange, builds.baseline);
+    this.report.baseline = report;
+    if (baseChange.files.length === 0 && !builds.baseline.run) {
+      context.logger.info(`docker: the image's source is at the base ${commits.base.slice(0, 12)} already; the baseline is the image itself`);
+      report.cache = "none";
+      report.imageId = engineImageId;
+      return { role: "baseline", imageId: engineImageId, patchHash: null };
+    }
+    const key = sha2562(
+      JSON.stringify({
+        format: BASELINE_FORMAT,
+        engineImageId,
+        imageRevision: revision.commit,
+        base: commits.base,
+        sourceDir: this.sourceDir,
+        paths: this.source.paths,
+        build: builds.baseline.run ? { commands: this.source.build, cache: this.source.buildCache ?? null } : null
+      })
+    );
+    const tag = `speedgate-baseline:${this.host.round.config.engine.toLowerCase().replace(/[^a-z0-9_.-]+/g, "-").slice(0, 40) || "engine"}-${commits.base.slice(0, 12)}-${key.slice(0, 12)}`;
+    const cached2 = this.source.cacheBaseline ? await this.findCached(tag, key) : null;
+    if (cached2) {
+      context.logger.info(`docker: baseline for the base ${commits.base.slice(0, 12)} found in the cache: ${tag} (${cached2.slice(0, 19)})`);
+      report.cache = "hit";
+      report.overlayFiles = null;
+      report.imageId = cached2;
+      if (builds.baseline.run) report.build = { ...report.build, ran: false, reason: `${builds.baseline.reason}; built by an earlier round (cached baseline)` };
+      return { role: "baseline", imageId: cached2, patchHash: null };
+    }
+    report.cache = this.source.cacheBaseline ? "miss" : null;
+    const labels = this.source.cacheBaseline ? {
+      [LABEL_RUN_ID]: `baseline-${key.slice(0, 16)}`,
+      [LABEL_ROLE]: "baseline",
+      [LABEL_CREATED]: (/* @__PURE__ */ new Date()).toISOString(),
+      [LABEL_BASELINE_KEY]: key,
+      [LABEL_BASELINE_BASE]: commits.base,
+      [LABEL_BASELINE_ENGINE_IMAGE]: engineImageId,
+      "org.opencontainers.image.revision": commits.base
+    } : { ...makeResourceLabels(context.runId, "baseline"), [LABEL_ROLE]: ROLE_RUN_BASELINE, "org.opencontainers.image.revision": commits.base };
+    const finalTag = this.source.cacheBaseline ? tag : `speedgate-baseline-run:${context.runId.toLowerCase().replace(/[^a-z0-9_.-]+/g, "-")}`;
+    let imageId = engineImageId;
+    if (baseChange.files.length > 0) {
+      const { [LABEL_BASELINE_KEY]: _key, ...overlayLabels } = labels;
+      imageId = await this.buildBaseOverlay(engineImageId, baseChange, revision.commit, finalTag, builds.baseline.run ? overlayLabels : labels, signal);
+    }
+    if (builds.baseline.run) imageId = await this.runBuild("baseline", imageId, finalTag, labels, false, signal);
+    report.imageId = imageId;
+    return { role: "baseline", imageId, patchHash: null };
+  }
+  /** The baseline with the pull request's change applied, and built when it changes compiled code. */
+  async prepareCandidate(baselineImageId, signal) {
+    const plan = this.plan;
+    if (!plan) throw new Error("docker runtime: the candidate of a commit round is prepared after its baseline");
+    const { commits, context, round } = this.host;
+    const report = describeCommitSide(commits.head, plan.head, plan.builds.candidate);
+    this.report.candidate = report;
+    const patch = await diffOfChange(commits.repoDir, plan.head, signal);
+    const patchHash = patch.length > 0 ? sha2562(patch) : null;
+    const postPatch = round.config.candidate.postPatch;
+    if (patch.length === 0 && postPatch.length === 0 && !plan.builds.candidate.run) {
+      report.imageId = baselineImageId;
+      return { role: "candidate", imageId: baselineImageId, patchHash };
+    }
+    const tag = `speedgate-candidate:${context.runId.toLowerCase().replace(/[^a-z0-9_.-]+/g, "-").slice(0, 100)}`;
+    const labels = { ...makeResourceLabels(context.runId, "candidate"), "org.opencontainers.image.revision": commits.head };
+    let imageId = baselineImageId;
+    if (patch.length > 0 || postPatch.length > 0) {
+      const overlay = createOverlayContext({ baseImageId: baselineImageId, patch: patch.length > 0 ? patch : null, sourceDir: this.sourceDir, postPatch, labels });
+      context.logger.info(`docker: applying the pull request (${plan.head.files.length} files, ${commits.mergeBase.slice(0, 12)}..${commits.head.slice(0, 12)}) on the baseline ${baselineImageId.slice(0, 19)}`);
+      const started = performance.now();
+      const outcome = await this.buildOverlay(overlay.archive, tag, round.config.build.network, "candidate overlay", signal);
+      try {
+        imageId = this.host.builtImageOrThrow("candidate", outcome, overlay.patchStep);
+      } catch (error62) {
+        throw error62 instanceof EngineFailureError && error62.failure.kind === "patch_conflict" ? new EngineFailureError(this.headConflict(error62.failure)) : error62;
+      }
+      report.overlayMs = performance.now() - started;
+    }
+    if (plan.builds.candidate.run) imageId = await this.runBuild("candidate", imageId, tag, labels, true, signal);
+    report.imageId = imageId;
+    return { role: "candidate", imageId, patchHash };
+  }
+  /** The pull request does not apply to its base: the base changed the same lines since it branched off. */
+  headConflict(failure2) {
+    const { commits } = this.host;
+    return {
+      ...failure2,
+      label: "the pull request does not apply to its base",
+      summary: `the pull request's changes (${commits.mergeBase.slice(0, 12)}..${commits.head.slice(0, 12)}) do not apply to its base ${commits.base.slice(0, 12)}: ${failure2.summary}`.slice(0, 2e3),
+      hint: "The base branch changed the same lines since the pull request branched off: rebase the pull request on its base (or merge the base into it) and push again."
+    };
+  }
+  async buildOverlay(archive, tag, networkMode, label, signal) {
+    const { round, context } = this.host;
+    return await runImageBuild(this.host.docker, {
+      context: { archive },
+      dockerfile: "Dockerfile",
+      buildArgs: {},
+      labels: {},
+      tag,
+      networkMode,
+      limits: buildResourceLimits(await this.host.resourceLimits()),
+      timeoutS: round.config.build.timeoutS,
+      signal,
+      logger: context.logger,
+      label
+    });
+  }
+  async findCached(tag, key) {
+    try {
+      const info = await this.host.docker.getImage(tag).inspect();
+      return info.Config.Labels?.[LABEL_BASELINE_KEY] === key ? info.Id : null;
+    } catch (error62) {
+      if (dockerStatusCode(error62) === 404) return null;
+      throw error62;
+    }
+  }
+  /** The diff from the image's commit to the base, applied in the image's checkout; a diff that does not apply is the image's mismatch. */
+  async buildBaseOverlay(engineImageId, change, imageRevision, tag, labels, signal) {
+    const { commits, context } = this.host;
+    const report = this.report.baseline;
+    const diff = await diffOfChange(commits.repoDir, change, signal);
+    const overlay = createOverlayContext({ baseImageId: engineImageId, patch: diff, patchName: "base.patch", sourceDir: this.sourceDir, postPatch: [], labels });
+    context.logger.info(`docker: bringing the image's source from ${imageRevision.slice(0, 12)} to the base ${commits.base.slice(0, 12)} (${change.files.length} files)`);
+    const started = performance.now();
+    const outcome = await this.buildOverlay(overlay.archive, tag, "none", "baseline overlay", signal);
+    try {
+      const imageId = this.host.builtImageOrThrow("baseline", outcome, overlay.patchStep);
+      if (report) report.overlayMs = performance.now() - started;
+      return imageId;
+    } catch (error62) {
+      if (!(error62 instanceof EngineFailureError) || error62.failure.kind !== "patch_conflict" && error62.failure.kind !== "patch_tool_missing") throw error62;
+      throw new EngineFailureError(
+        imageBaseMismatch({
+          image: this.report.image ?? engineImageId,
+          imageRevision,
+          base: commits.base,
+          reason: `the diff from the image's commit to the base does not apply to the image's source in ${this.sourceDir} (${error62.failure.summary}): the checkout in the image is not at ${imageRevision.slice(0, 12)}, or was changed after it was checked out`,
+          logTail: error62.failure.logTail
+        })
+      );
+    }
+  }
+  /** source.build in a container of the image with the runner's build cache, committed as the engine's image. */
+  async runBuild(role, imageId, tag, labels, readOnlyCache, signal) {
+    const { docker, context, round } = this.host;
+    const report = role === "baseline" ? this.report.baseline : this.report.candidate;
+    if (this.source.build.length === 0) {
+      throw new EngineFailureError({
+        ...buildFailure({
+          role,
+          stage: "build",
+          kind: "build_error",
+          label: "compiled code changed and the round has no build commands",
+          summary: `${report?.build.reason ?? "compiled code changed"}, but source.build is empty: the engine's compiled parts would not match its commit`,
+          logTail: []
+        }),
+        hint: "Add the commands that rebuild the engine's compiled parts in the image to source.build (for SGLang: pip install ./sgl-kernel; for vLLM: an editable build of a source checkout), or narrow source.compiledPaths."
+      });
+    }
+    const buildCache = this.source.buildCache;
+    const volume = `speedgate-build-cache-${round.config.engine.toLowerCase().replace(/[^a-z0-9_.-]+/g, "-").slice(0, 60) || "engine"}`;
+    context.logger.info(`docker: building the ${role}'s compiled code (${this.source.build.length} command${this.source.build.length === 1 ? "" : "s"})${buildCache ? ` with the build cache volume ${volume}${readOnlyCache ? " (read-only)" : ""}` : ""}`);
+    const outcome = await runBuildContainer(docker, {
+      imageId,
+      sourceDir: this.sourceDir,
+      commands: this.source.build,
+      // The candidate's build is the pull request's code: it reads the cache but cannot plant anything in it for later rounds.
+      cache: buildCache ? { volume, target: buildCache, readOnly: readOnlyCache } : null,
+      hitPattern: this.source.buildCacheHit ? new RegExp(this.source.buildCacheHit) : null,
+      networkMode: round.config.build.network,
+      docker: round.config.docker,
+      limits: await this.host.resourceLimits(),
+      timeoutS: round.config.build.timeoutS,
+      containerLabels: makeResourceLabels(context.runId, role),
+      imageLabels: labels,
+      tag,
+      signal,
+      logger: context.logger,
+      label: `${role} build`
+    });
+    if (outcome.status !== "built") throw buildStepFailure(role, outcome, round.config.build.timeoutS);
+    context.logger.info(`docker: ${role} build done in ${(outcome.ms / 1e3).toFixed(1)} s${outcome.cache ? ` (cache ${outcome.cache})` : ""}`);
+    if (report) report.build = { ran: true, reason: report.build.reason, ms: outcome.ms, cache: outcome.cache, hit: outcome.hit };
+    return outcome.imageId;
+  }
+};
+
+// src/docker/retry-while-daemon-away.ts
+var FIRST_PAUSE_MS = 250;
+var MAX_PAUSE_MS = 2e3;
+async function retryWhileDaemonAway(action, options) {
+  const deadline = performance.now() + options.budgetMs;
+  let pause = FIRST_PAUSE_MS;
+  for (; ; ) {
+    try {
+      return await action();
+    } catch (error62) {
+      const lost = describeDaemonConnectionLoss(error62);
+      const left = deadline - performance.now();
+      if (!lost || left <= 0) throw error62;
+      options.logger.warn(`docker: the daemon does not answer (${lost}); ${options.what} again in ${pause} ms`);
+      await new Promise((resolve6) => setTimeout(resolve6, Math.min(pause, left)));
+      pause = Math.min(pause * 2, MAX_PAUSE_MS);
+    }
+  }
+}
+
+// src/docker/docker-runtime.ts
+function dockerSafeName(text5) {
+  const safe = text5.toLowerCase().replace(/[^a-z0-9_.-]+/g, "-").replace(/^[.-]+/, "");
+  return (safe || "run").slice(0, 100);
+}
+var ISOLATED_BRIDGE_PREFIX = "sgb-";
+function isolatedBridgeName(runId) {
+  return `${ISOLATED_BRIDGE_PREFIX}${createHash4("sha256").update(runId).digest("hex").slice(0, 11)}`;
+}
+var DISPOSE_DAEMON_WAIT_MS = 2e4;
+function errorMessage(error62) {
+  return error62 instanceof Error ? error62.message : String(error62);
+}
+var DockerRuntime = class {
+  constructor(docker, round, context) {
+    this.docker = docker;
+    this.round = round;
+    this.context = context;
+    const commits = round.commits ?? null;
+    this.commitImages = commits ? new CommitImages({
+      docker,
+      round,
+      commits,
+      context,
+      resourceLimits: () => this.resourceLimits(),
+      builtImageOrThrow: (role, outcome, patchStep) => this.builtImageOrThrow(role, outcome, patchStep)
+    }) : null;
+  }
+  docker;
+  round;
+  context;
+  name = "docker";
+  prepared = /* @__PURE__ */ new Map();
+  engines = /* @__PURE__ */ new Set();
+  network = null;
+  limits = null;
+  daemonChecked = null;
+  /** Set once the daemon refused docker.diskSize: its storage driver cannot limit a writable layer. */
+  diskLimitRefused = false;
+  /** Set once the daemon was found gone: a card already says so, so dispose may give up quietly. */
+  daemonLost = false;
+  /** Base/head mode: both engines made from the engine image brought to each commit. */
+  commitImages;
+  sourceReport() {
+    return this.commitImages?.sourceReport() ?? null;
+  }
+  prepare(role, signal) {
+    let prepared = this.prepared.get(role);
+    if (!prepared) {
+      prepared = (role === "baseline" ? this.prepareBaseline(signal) : this.prepareCandidate(signal)).catch((error62) => {
+        throw this.daemonGoneOr(role, "build", error62);
+      });
+      this.prepared.set(role, prepared);
+      prepared.catch(() => this.prepared.delete(role));
+    }
+    return prepared;
+  }
+  async start(role, signal) {
+    try {
+      return await this.startContainer(role, signal);
+    } catch (error62) {
+      throw this.daemonGoneOr(role, "startup", error62);
+    }
+  }
+  async readBaselineFile(path, options, signal) {
+    const { imageId } = await this.prepare("baseline", signal);
+    if (!imageId) throw new Error("docker runtime: no baseline image to read from");
+    signal.throwIfAborted();
+    try {
+      return await readImageFile(this.docker, { imageId, path, labels: makeResourceLabels(this.context.runId, "baseline"), ...options });
+    } catch (error62) {
+      throw this.daemonGoneOr("baseline", "build", error62);
+    }
+  }
+  /** An infrastructure failure when `error` is the daemon's connection lost, else `error` as it was. */
+  daemonGoneOr(role, stage, error62) {
+    if (error62 instanceof EngineFailureError) return error62;
+    const lost = describeDaemonConnectionLoss(error62);
+    if (!lost) return error62;
+    this.daemonLost = true;
+    this.context.logger.error(`docker: the Docker daemon does not answer (${lost}) while the ${role} engine ${stage === "build" ? "was being prepared" : "was starting"}`);
+    return new EngineFailureError(daemonGoneFailure(role, stage, lost));
+  }
+  async startContainer(role, signal) {
+    const { config: config2 } = this.round;
+    const { imageId } = await this.prepare(role, signal);
+    if (!imageId) throw new Error(`docker runtime: no image for the ${role} engine`);
+    this.daemonChecked ??= checkDaemonVersion(this.docker, this.context.logger);
+    await this.daemonChecked;
+    if (config2.docker.network === "host" && !await isPortFree(config2.port)) throw new EngineFailureError(portTakenFailure(role, config2.port));
+    const networkMode = config2.docker.network === "host" ? "host" : await this.ensureNetwork().catch((error62) => {
+      if (describeDaemonConnectionLoss(error62)) throw error62;
+      throw new EngineFailureError(describeContainerRefusal(role, "create", errorMessage(error62), config2.docker));
+    });
+    const command = role === "candidate" ? config2.candidate.command ?? config2.baseline.command : config2.baseline.command;
+    const env = role === "candidate" ? { ...config2.baseline.env, ...config2.candidate.env } : config2.baseline.env;
+    const limits = await this.resourceLimits();
+    const spec = createContainerSpec({
+      name: `speedgate-${dockerSafeName(this.context.runId)}-${role}-${Date.now().toString(36)}`,
+      imageId,
+      command: command ? substituteContainerCommand(command, {
+        port: config2.port,
+        host: networkMode === "host" ? "127.0.0.1" : "0.0.0.0",
+        contextLimit: config2.bench.contextLimit,
+        model: config2.bench.model
+      }) : null,
+      env,
+      labels: makeResourceLabels(this.context.runId, role),
+      docker: config2.docker,
+      limits: this.diskLimitRefused ? { ...limits, diskBytes: null } : limits,
+      networkMode,
+      workingDir: containerWorkingDir(role, config2)
+    });
+    signal.throwIfAborted();
+    let container;
+    try {
+      container = await this.createWithinDiskLimit(role, spec);
+    } catch (error62) {
+      this.context.logger.error(`docker: could not create the ${role} container: ${errorMessage(error62)}`);
+      if (describeDaemonConnectionLoss(error62)) throw error62;
+      throw new EngineFailureError(describeContainerRefusal(role, "create", errorMessage(error62), config2.docker));
+    }
+    try {
+      await container.start();
+    } catch (error62) {
+      throw this.describeStartError(role, error62);
+    }
+    let host = "127.0.0.1";
+    if (networkMode !== "host") {
+      const info = await container.inspect();
+      const address = info.NetworkSettings.Networks[networkMode]?.IPAddress;
+      if (address) host = address;
+      else if (!info.State.Running) host = `${role}-exited.invalid`;
+      else throw new Error(`docker: the ${role} container has no address on network ${networkMode}`);
+    }
+    const engine = new ContainerEngine(role, `http://${host}:${config2.port}`, container, this.context.logger, config2.docker.stopTimeoutS, signal);
+    this.engines.add(engine);
+    void engine.exited.then((exit) => {
+      if (exit.infrastructure) this.daemonLost = true;
+    });
+    this.context.logger.info(`docker: ${role} engine started in container ${container.id.slice(0, 12)} (${engine.baseUrl})`);
+    return engine;
+  }
+  /**
+   * Creates the container with its writable layer limited (docker.diskSize). A storage driver that cannot
+   * (overlay2 on ext4, vfs) refuses the option: the container is created without it, and the round says
+   * once that the engines' disk use is bounded only by the daemon's disk.
+   */
+  async createWithinDiskLimit(role, spec) {
+    return await createContainerWithinDiskLimit(this.docker, spec, (error62) => {
+      this.diskLimitRefused = true;
+      this.context.logger.warn(
+        `docker: the daemon cannot limit the ${role} container's writable layer to docker.diskSize (${this.round.config.docker.diskSize}): ${errorMessage(error62)}. The engines' writes outside their mounts are bounded only by the daemon's disk; see docs/gpu-runner-checklist.md for a storage driver that enforces it`
+      );
+    });
+  }
+  /** Resolved once per round against the daemon's host, and said once, so the job log shows what the engines may take. */
+  resourceLimits() {
+    this.limits ??= (async () => {
+      const limits = resolveResourceLimits(this.round.config.docker, await readHostMemory(this.docker));
+      const gib = (bytes) => `${(bytes / 1024 ** 3).toFixed(1)} GiB`;
+      this.context.logger.info(
+        `docker: each engine and the candidate's build may use ${limits.memoryBytes === null ? "unlimited memory" : `${gib(limits.memoryBytes)} of memory`}, ${gib(limits.shmBytes)} of /dev/shm, ${limits.pidsLimit} tasks${limits.nanoCpus === null ? "" : `, ${limits.nanoCpus / 1e9} CPUs`}, ${limits.diskBytes === null ? "an unlimited writable layer" : `a writable layer of ${gib(limits.diskBytes)}`}`
+      );
+      return limits;
+    })();
+    this.limits.catch(() => this.limits = null);
+    return this.limits;
+  }
+  async dispose() {
+    await Promise.allSettled([...this.engines].map((engine) => engine.stop()));
+    this.engines.clear();
+    let removed;
+    try {
+      removed = await retryWhileDaemonAway(
+        () => sweepResources(this.docker, { runId: this.context.runId }, this.context.logger, { keepCandidateImages: this.round.config.docker.keepCandidateImage }),
+        { budgetMs: DISPOSE_DAEMON_WAIT_MS, logger: this.context.logger, what: "removing the run's containers and network" }
+      );
+    } catch (error62) {
+      const lost = describeDaemonConnectionLoss(error62);
+      if (!lost) throw error62;
+      const message = `docker: the Docker daemon did not answer within ${DISPOSE_DAEMON_WAIT_MS / 1e3} s (${lost}): containers or the network of run ${this.context.runId} may be left; run \`speedgate cleanup --stale\` once the daemon is back`;
+      this.context.logger.error(message);
+      if (this.daemonLost) return;
+      throw new Error(message, { cause: error62 });
+    }
+    this.context.logger.debug(
+      `docker: removed ${removed.containers} container(s), ${removed.networks} network(s), ${removed.images} image(s) of run ${this.context.runId}`
+    );
+  }
+  describeStartError(role, error62) {
+    const message = errorMessage(error62);
+    if (/could not select device driver|nvidia-container-cli|unknown or invalid runtime name: nvidia/i.test(message)) {
+      return new EngineFailureError({
+        ...buildFailure({
+          role,
+          stage: "startup",
+          kind: "gpu_unavailable",
+          label: "no GPU available to Docker (infrastructure, not the patch)",
+          summary: message.trim(),
+          logTail: []
+        }),
+        hint: "The runner's Docker cannot hand out GPUs: install the NVIDIA Container Toolkit and restart dockerd, or use a GPU runner. This says nothing about the patch."
+      });
+    }
+    this.context.logger.error(`docker: could not start the ${role} container: ${message}`);
+    if (describeDaemonConnectionLoss(error62)) return new Error(`docker: could not start the ${role} container: ${message}`, { cause: error62 });
+    return new EngineFailureError(describeContainerRefusal(role, "start", message, this.round.config.docker));
+  }
+  /**
+   * docker.network: isolated. A per-run bridge network created with Internal: true: the daemon
+   * gives it no route to the outside (no masquerading, and its isolation rules drop traffic that
+   * leaves the bridge), while the host, which owns the bridge's gateway address, still reaches each
+   * container at its address on that network, which is what the engine's baseUrl is. The engine
+   * must listen on that address, hence {host} = 0.0.0.0 in its command. The outside is cut by the
+   * daemon's iptables rules: a daemon started with --iptables=false creates the network but cannot
+   * enforce it.
+   */
+  ensureNetwork() {
+    this.network ??= (async () => {
+      const name = `speedgate-${dockerSafeName(this.context.runId)}`;
+      try {
+        await this.docker.createNetwork({
+          Name: name,
+          Driver: "bridge",
+          Internal: true,
+          CheckDuplicate: true,
+          Options: { "com.docker.network.bridge.name": isolatedBridgeName(this.context.runId) },
+          Labels: makeResourceLabels(this.context.runId, "network")
+        });
+      } catch (error62) {
+        throw new Error(`docker: could not create the run's internal network ${name}: ${errorMessage(error62)}`, { cause: error62 });
+      }
+      return name;
+    })();
+    return this.network;
+  }
+  async prepareBaseline(signal) {
+    const engine = await this.prepareEngineImage(signal);
+    if (!this.commitImages || !engine.imageId) return engine;
+    return await this.commitImages.prepareBaseline(engine.imageId, signal);
+  }
+  /** The configured image (baseline.image or baseline.build): the baseline itself, or in base/head mode the image both engines are made from. */
+  async prepareEngineImage(signal) {
+    const { config: config2 } = this.round;
+    if (config2.baseline.build) {
+      const spec = config2.baseline.build;
+      const key = createHash4("sha256").update(JSON.stringify([spec.context, spec.dockerfile, spec.args])).digest("hex").slice(0, 16);
+      const labels = { [LABEL_RUN_ID]: `baseline-${key}`, [LABEL_ROLE]: "baseline" };
+      const imageId2 = await this.buildFromContext("baseline", spec, `speedgate-baseline:${key}`, labels, signal);
+      return { role: "baseline", imageId: imageId2, patchHash: null };
+    }
+    if (!config2.baseline.image) throw new Error("docker runtime: baseline.image or baseline.build is required");
+    const imageId = await ensureImage(this.docker, config2.baseline.image, this.context.logger, signal);
+    return { role: "baseline", imageId, patchHash: null };
+  }
+  async prepareCandidate(signal) {
+    const { config: config2, patch } = this.round;
+    if (this.commitImages) {
+      const baseline2 = await this.prepare("baseline", signal);
+      if (!baseline2.imageId) throw new Error("docker runtime: the baseline has no image to overlay");
+      return await this.commitImages.prepareCandidate(baseline2.imageId, signal);
+    }
+    const tag = `speedgate-candidate:${dockerSafeName(this.context.runId)}`;
+    if (config2.candidate.build) {
+      const imageId2 = await this.buildFromContext("candidate", config2.candidate.build, tag, makeResourceLabels(this.context.runId, "candidate"), signal);
+      return { role: "candidate", imageId: imageId2, patchHash: patch?.sha256 ?? null };
+    }
+    const baseline = await this.prepare("baseline", signal);
+    if (!baseline.imageId) throw new Error("docker runtime: the baseline has no image to overlay");
+    if (!patch && config2.candidate.postPatch.length === 0) {
+      return { role: "candidate", imageId: baseline.imageId, patchHash: null };
+    }
+    const overlay = createOverlayContext({
+      baseImageId: baseline.imageId,
+      patch: patch?.bytes ?? null,
+      sourceDir: config2.candidate.sourceDir ?? null,
+      postPatch: config2.candidate.postPatch,
+      labels: makeResourceLabels(this.context.runId, "candidate")
+    });
+    this.context.logger.info(`docker: building the candidate overlay on ${baseline.imageId.slice(0, 19)}`);
+    const started = performance.now();
+    const outcome = await runImageBuild(this.docker, {
+      context: { archive: overlay.archive },
+      dockerfile: "Dockerfile",
+      buildArgs: {},
+      labels: {},
+      tag,
+      // The postPatch steps run the patch's code: no network unless build.network says otherwise.
+      networkMode: config2.build.network,
+      limits: buildResourceLimits(await this.resourceLimits()),
+      timeoutS: config2.build.timeoutS,
+      signal,
+      logger: this.context.logger,
+      label: "candidate overlay"
+    });
+    const imageId = this.builtImageOrThrow("candidate", outcome, overlay.patchStep);
+    this.context.logger.info(`docker: candidate overlay built in ${((performance.now() - started) / 1e3).toFixed(1)} s: ${imageId.slice(0, 19)}`);
+    return { role: "candidate", imageId, patchHash: patch?.sha256 ?? null };
+  }
+  async buildFromContext(role, spec, tag, labels, signal) {
+    let entries;
+    try {
+      entries = await readdir(spec.context);
+    } catch (error62) {
+      throw new Error(`docker: cannot read the ${role} build context ${spec.context}: ${errorMessage(error62)}`, { cause: error62 });
+    }
+    this.context.logger.info(`docker: building the ${role} image from ${spec.context}`);
+    const outcome = await runImageBuild(this.docker, {
+      context: { dir: spec.context, entries },
+      dockerfile: spec.dockerfile,
+      buildArgs: spec.args,
+      labels,
+      tag,
+      // The candidate's build is the patch's code; the baseline's comes from the default branch and may need to download.
+      ...role === "candidate" ? { networkMode: this.round.config.build.network } : {},
+      limits: buildResourceLimits(await this.resourceLimits()),
+      timeoutS: this.round.config.build.timeoutS,
+      signal,
+      logger: this.context.logger,
+      label: `${role} build`
+    });
+    return this.builtImageOrThrow(role, outcome, null);
+  }
+  builtImageOrThrow(role, outcome, patchStep) {
+    switch (outcome.status) {
+      case "built":
+        return outcome.imageId;
+      case "failed":
+        throw new EngineFailureError(describeBuildFailure(role, outcome.stream, patchStep));
+      case "timed_out":
+        throw new EngineFailureError(
+          buildFailure({
+            role,
+            stage: "build",
+            kind: "build_timeout",
+            label: `the build did not finish within ${this.round.config.build.timeoutS} s`,
+            summary: `build.timeoutS (${this.round.config.build.timeoutS} s) ended the ${role} image build`,
+            logTail: outcome.lines
+          })
+        );
+      case "cancelled":
+        throw new EngineFailureError(
+          buildFailure({ role, stage: "build", kind: "cancelled", label: "cancelled", summary: `the ${role} image build was cancelled`, logTail: [] })
+        );
+    }
+  }
+};
+
+// src/engine/process-runtime.ts
+import { cp, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { basename, join as join4 } from "node:path";
+
+// src/engine/apply-patch.ts
+import { dirname as dirname2 } from "node:path";
+
+// src/engine/run-tool.ts
+import { spawn } from "node:child_process";
+var MAX_OUTPUT_CHARS = 256 * 1024;
+async function runTool(argv, options) {
+  const [program, ...args] = argv;
+  if (!program) throw new Error("runTool: expected a program to run");
+  return await new Promise((resolve6) => {
+    let output2 = "";
+    let timedOut = false;
+    const child = spawn(program, args, {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      detached: true,
+      stdio: [options.input ? "pipe" : "ignore", "pipe", "pipe"]
+    });
+    const append = (chunk) => {
+      if (output2.length < MAX_OUTPUT_CHARS) output2 += chunk.toString("utf8");
+    };
+    child.stdout?.on("data", append);
+    child.stderr?.on("data", append);
+    const killGroup = () => {
+      if (child.pid === void 0) return;
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {
+      }
+    };
+    const timer = options.timeoutMs === void 0 ? void 0 : setTimeout(() => {
+      timedOut = true;
+      killGroup();
+    }, options.timeoutMs);
+    const onAbort = () => killGroup();
+    options.signal?.addEventListener("abort", onAbort, { once: true });
+    let settled = false;
+    const finish = (result) => {
+      if (settled) return;
+      settled = true;
+      if (timer) clearTimeout(timer);
+      options.signal?.removeEventListener("abort", onAbort);
+      resolve6({ ...result, output: output2, timedOut });
+    };
+    child.once("error", (error62) => {
+      output2 += `${error62.message}
+`;
+      finish({ exitCode: null, signal: null, missing: error62.code === "ENOENT" });
+    });
+    child.once("close", (exitCode, signal) => finish({ exitCode, signal, missing: false }));
+    if (options.input && child.stdin) {
+      child.stdin.on("error", () => void 0);
+      child.stdin.end(options.input);
+    }
+  });
+}
+
+// src/engine/apply-patch.ts
+function hunkStarts(patchText) {
+  const hunks = /* @__PURE__ */ new Map();
+  let file2 = null;
+  for (const line of patchText.split("\n")) {
+    const header = /^(?:---|\+\+\+) (?:[ab]\/)?(\S+)/.exec(line);
+    if (header?.[1] && header[1] !== "/dev/null") {
+      file2 = header[1];
+      if (!hunks.has(file2)) hunks.set(file2, []);
+      continue;
+    }
+    const hunk = /^@@ -(\d+)/.exec(line);
+    if (hunk?.[1] && file2) hunks.get(file2)?.push(Number(hunk[1]));
+  }
+  return hunks;
+}
+function describePatchFailure(output2, patchText) {
+  const gitHunk = /patch failed: (.+):(\d+)/.exec(output2);
+  if (gitHunk?.[1] && gitHunk[2]) {
+    const line = Number(gitHunk[2]);
+    const index = hunkStarts(patchText).get(gitHunk[1])?.indexOf(line) ?? -1;
+    const which = index >= 0 ? `hunk #${index + 1} (at line ${line})` : `the hunk at line ${line}`;
+    return `${gitHunk[1]}: ${which} does not apply`;
+  }
+  const patchFile = /(?:patching|checking) file '?([^'\n]+)'?\n(?:[^\n]*\n)*?Hunk #(\d+) FAILED at (\d+)/.exec(output2);
+  if (patchFile?.[1] && patchFile[2] && patchFile[3]) {
+    return `${patchFile[1]}: hunk #${patchFile[2]} (at line ${patchFile[3]}) does not apply`;
+  }
+  const missing2 = /error: (.+?): (?:No such file or directory|does not exist in index)/.exec(output2) ?? /can't find file to patch[\s\S]*?\+\+\+ (?:b\/)?(\S+)/.exec(output2);
+  if (missing2?.[1]) return `${missing2[1]}: the file the patch changes does not exist in the source`;
+  const exists = /error: (.+?): already exists in working directory/.exec(output2);
+  if (exists?.[1]) return `${exists[1]}: the file the patch creates already exists`;
+  const corrupt = /corrupt patch at line (\d+)|malformed patch at line (\d+)/.exec(output2);
+  if (corrupt) return `the patch is malformed at line ${corrupt[1] ?? corrupt[2]}`;
+  const lastLine2 = output2.trim().split("\n").pop();
+  return lastLine2 ? `the patch does not apply: ${lastLine2}` : "the patch does not apply";
+}
+function patchFailure(role, kind, summary, result) {
+  const logTail = (result?.output ?? "").split("\n").filter((line, index, all) => line !== "" || index < all.length - 1).map(cleanLogLine);
+  return new EngineFailureError({
+    engine: role,
+    stage: "patch",
+    kind,
+    label: kind === "patch_tool_missing" ? "no tool to apply the patch" : "the patch does not apply",
+    summary,
+    hint: kind === "patch_tool_missing" ? PATCH_TOOL_MISSING_HINT : PATCH_CONFLICT_HINT,
+    exitCode: result?.exitCode ?? null,
+    signal: result?.signal ?? null,
+    logTail
+  });
+}
+async function applyPatch(options) {
+  const env = { ...process.env, GIT_CEILING_DIRECTORIES: dirname2(options.dir) };
+  const run2 = (argv) => runTool(argv, { cwd: options.dir, env, signal: options.signal, timeoutMs: 12e4 });
+  const tools = [
+    {
+      tool: "git",
+      check: ["git", "apply", "--check", "--verbose", "--whitespace=nowarn", options.patchPath],
+      apply: ["git", "apply", "--whitespace=nowarn", options.patchPath]
+    },
+    {
+      tool: "patch",
+      check: ["patch", "-p1", "--dry-run", "--batch", "--forward", "-i", options.patchPath],
+      apply: ["patch", "-p1", "--batch", "--forward", "-i", options.patchPath]
+    }
+  ];
+  for (const { tool, check: check2, apply } of tools) {
+    const checked = await run2(check2);
+    if (checked.missing) continue;
+    if (options.signal.aborted) throw options.signal.reason;
+    if (checked.exitCode !== 0) throw patchFailure(options.role, "patch_conflict", describePatchFailure(checked.output, options.patchText), checked);
+    const applied = await run2(apply);
+    if (applied.exitCode !== 0) throw patchFailure(options.role, "patch_conflict", describePatchFailure(applied.output, options.patchText), applied);
+    return { tool };
+  }
+  throw patchFailure(options.role, "patch_tool_missing", "neither git nor patch is installed", null);
+}
+
+// src/engine/prepare-commit-worktrees.ts
+import { writeFile } from "node:fs/promises";
+import { join as join2 } from "node:path";
+
+// src/git/git-worktree.ts
+async function addWorktree(repoDir, dir, commit, signal) {
+  await runGit(repoDir, ["worktree", "add", "--detach", "--force", dir, commit], signal ? { signal } : {});
+}
+async function removeWorktree(repoDir, dir) {
+  await runGit(repoDir, ["worktree", "remove", "--force", "--force", dir], { okExitCodes: [128] });
+  await runGit(repoDir, ["worktree", "prune"]);
+}
+
+// src/engine/prepare-commit-worktrees.ts
+var CommitWorktrees = class {
+  constructor(round, commits, logger, runStep) {
+    this.round = round;
+    this.commits = commits;
+    this.logger = logger;
+    this.runStep = runStep;
+  }
+  round;
+  commits;
+  logger;
+  runStep;
+  dirs = /* @__PURE__ */ new Map();
+  report = { image: null, imageId: null, imageRevision: null, imageRevisionFrom: null, baseline: null, candidate: null };
+  builds = null;
+  head = null;
+  sourceReport() {
+    return this.report;
+  }
+  /** Where an engine runs: its cwd (relative to the repository's root) in its worktree. */
+  cwdFor(role) {
+    const dir = this.dirs.get(role);
+    if (!dir) throw new Error(`runtime process: the ${role} worktree was not prepared`);
+    const { config: config2 } = this.round;
+    const cwd = role === "candidate" ? config2.candidate.cwd ?? config2.baseline.cwd : config2.baseline.cwd;
+    return cwd ? join2(dir, cwd) : dir;
+  }
+  async prepare(role, root, signal) {
+    const { commits } = this;
+    if (!this.head) {
+      this.head = await planCommitChange(commits.repoDir, commits.mergeBase, commits.head, this.round.config.source, signal);
+      this.builds = decideBuilds(null, this.head);
+    }
+    const builds = this.builds ?? decideBuilds(null, this.head);
+    const dir = join2(root, role);
+    const checkout = role === "baseline" || commits.mergeBase !== commits.base ? commits.base : commits.head;
+    await addWorktree(commits.repoDir, dir, checkout, signal);
+    this.dirs.set(role, dir);
+    this.logger.info(`runtime process: ${role} runs in a worktree of ${checkout.slice(0, 12)} (${dir})`);
+    const report = describeCommitSide(role === "baseline" ? commits.base : commits.head, role === "baseline" ? null : this.head, builds[role]);
+    this.report[role] = report;
+    if (role === "candidate" && checkout !== commits.head) {
+      const patch = await diffOfChange(commits.repoDir, this.head, signal);
+      if (patch.length > 0) {
+        const patchPath = join2(root, "pull-request.patch");
+        await writeFile(patchPath, patch);
+        const started = performance.now();
+        try {
+          await applyPatch({ dir, patchPath, patchText: patch.toString("utf8"), role, signal });
+        } catch (error62) {
+          if (!(error62 instanceof EngineFailureError)) throw error62;
+          throw new EngineFailureError({
+            ...error62.failure,
+            label: "the pull request does not apply to its base",
+            hint: "The base branch changed the same lines since the pull request branched off: rebase the pull request on its base (or merge the base into it) and push again."
+          });
+        }
+        report.overlayMs = performance.now() - started;
+      }
+    }
+    if (role === "candidate") {
+      for (const command of this.round.config.candidate.postPatch) await this.runStep("candidate", command, dir, signal);
+    }
+    if (builds[role].run) {
+      if (this.round.config.source.build.length === 0) {
+        throw new EngineFailureError({
+          engine: role,
+          stage: "build",
+          kind: "build_error",
+          label: "compiled code changed and the round has no build commands",
+          summary: `${builds[role].reason}, but source.build is empty: the engine's compiled parts would not match its commit`,
+          hint: "Add the commands that rebuild the engine's compiled parts to source.build (they run at the root of each worktree), or narrow source.compiledPaths.",
+          exitCode: null,
+          signal: null,
+          logTail: []
+        });
+      }
+      const started = performance.now();
+      for (const command of this.round.config.source.build) await this.runStep(role, command, dir, signal);
+      report.build = { ran: true, reason: builds[role].reason, ms: performance.now() - started, cache: null, hit: null };
+    }
+  }
+  async dispose() {
+    for (const dir of this.dirs.values()) {
+      await removeWorktree(this.commits.repoDir, dir).catch((error62) => this.logger.warn(`runtime process: could not remove the worktree ${dir}: ${error62.message}`));
+    }
+    this.dirs.clear();
+  }
+};
+
+// src/engine/allowed-host-environment.ts
+var ALLOWED_NAMES = /* @__PURE__ */ new Set(["PATH", "HOME", "USER", "LOGNAME", "TMPDIR", "TZ", "LANG", "LANGUAGE", "LD_LIBRARY_PATH", "RUNNER_TRACKING_ID"]);
+var ALLOWED_PREFIXES = ["LC_", "CUDA_", "NVIDIA_", "NCCL_"];
+function isAllowedHostVariable(name) {
+  return ALLOWED_NAMES.has(name) || ALLOWED_PREFIXES.some((prefix) => name.startsWith(prefix));
+}
+function allowedHostEnvironment(env) {
+  const allowed = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (value !== void 0 && isAllowedHostVariable(name)) allowed[name] = value;
+  }
+  return allowed;
+}
+
+// src/engine/engine-init-script.ts
+var ENGINE_INIT_SCRIPT = String.raw`"use strict";
+const { spawn } = require("node:child_process");
+const { constants } = require("node:os");
+const [program, ...args] = process.argv.slice(1);
+const child = spawn(program, args, { stdio: "inherit" });
+child.on("error", (error) => {
+  process.stderr.write("speedgate: could not start " + JSON.stringify(program) + ": " + (error.code || error.message) + "\n");
+  process.exit(127);
+});
+child.on("exit", (code, signal) => {
+  process.exit(code !== null ? code : 128 + (constants.signals[signal] || 0));
+});
+`;
+
+// src/engine/resolve-program.ts
+import { accessSync, constants as constants2, statSync } from "node:fs";
+import { delimiter, isAbsolute as isAbsolute4, resolve as resolve2 } from "node:path";
+function isExecutableFile(path) {
+  try {
+    accessSync(path, constants2.X_OK);
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+function resolveProgram(program, options) {
+  if (program.includes("/")) {
+    const file2 = isAbsolute4(program) ? program : resolve2(options.cwd, program);
+    return isExecutableFile(file2) ? file2 : null;
+  }
+  for (const dir of (options.path ?? "").split(delimiter)) {
+    const file2 = resolve2(options.cwd, dir === "" ? "." : dir, program);
+    if (isExecutableFile(file2)) return file2;
+  }
+  return null;
+}
+
+// src/engine/process-isolation.ts
+var NAMESPACE_FLAGS = ["--pid", "--fork", "--kill-child", "--mount-proc"];
+var VARIANTS = [
+  { kind: "pid-namespace", flags: NAMESPACE_FLAGS },
+  { kind: "user-namespace", flags: ["--user", "--map-current-user", ...NAMESPACE_FLAGS] },
+  { kind: "user-namespace", flags: ["--user", "--map-root-user", ...NAMESPACE_FLAGS] }
+];
+var DROP_CAPABILITIES = ["--bounding-set", "-all", "--inh-caps", "-all"];
+var PROBE_SCRIPT = String.raw`const fs = require("node:fs");
+const visible = fs.readdirSync("/proc").filter((name) => /^\d+$/.test(name));
+const capabilities = /^CapEff:\s*([0-9a-f]+)$/m.exec(fs.readFileSync("/proc/self/status", "utf8"));
+process.stdout.write(JSON.stringify({ pid: process.pid, visible, capabilities: capabilities ? capabilities[1] : null }) + "\n");
+`;
+var PROBE_TIMEOUT_MS = 15e3;
+function lastLine(text5) {
+  return text5.trim().split("\n").pop() ?? "";
+}
+function probeProblem(output2, exitCode) {
+  const line = lastLine(output2);
+  if (exitCode !== 0) return line || `exited with code ${exitCode ?? "none"}`;
+  let seen;
+  try {
+    seen = JSON.parse(line);
+  } catch {
+    return `unexpected output: ${line.slice(0, 200)}`;
+  }
+  if (seen.pid !== 1) return `the engine would not be the namespace's first process (pid ${String(seen.pid)})`;
+  if (!Array.isArray(seen.visible) || seen.visible.length !== 1) return "/proc still shows processes outside the namespace";
+  if (typeof seen.capabilities !== "string" || !/^0+$/.test(seen.capabilities)) return `the engine would keep capabilities (${String(seen.capabilities)})`;
+  return null;
+}
+async function probeProcessIsolation(options = {}) {
+  const tools = options.tools ?? {};
+  const hostPath = process.env.PATH;
+  const cwd = process.cwd();
+  const unshare = resolveProgram(tools.unshare ?? "unshare", { cwd, path: hostPath });
+  const setpriv = resolveProgram(tools.setpriv ?? "setpriv", { cwd, path: hostPath });
+  const node2 = tools.node ?? process.execPath;
+  if (!unshare || !setpriv) {
+    const missing2 = [unshare ? null : tools.unshare ?? "unshare", setpriv ? null : tools.setpriv ?? "setpriv"].filter((name) => name !== null);
+    return { kind: "none", reason: `${missing2.join(" and ")} not found on PATH (util-linux)` };
+  }
+  const problems = [];
+  for (const variant of VARIANTS.filter((candidate) => !options.kinds || options.kinds.includes(candidate.kind))) {
+    const prefix = [unshare, ...variant.flags, "--", setpriv, ...DROP_CAPABILITIES, "--", node2];
+    const result = await runTool([...prefix, "-e", PROBE_SCRIPT], { cwd, env: allowedHostEnvironment(process.env), timeoutMs: PROBE_TIMEOUT_MS });
+    const problem = result.timedOut ? `no answer within ${PROBE_TIMEOUT_MS / 1e3} s` : probeProblem(result.output, result.exitCode);
+    const spelled = `unshare ${variant.flags.join(" ")}`;
+    if (problem === null) {
+      const what = variant.kind === "pid-namespace" ? "a PID namespace of its own" : "user and PID namespaces of its own";
+      return { kind: variant.kind, prefix, description: `${what} (${spelled}), without capabilities` };
+    }
+    problems.push(`${spelled}: ${problem}`);
+  }
+  return { kind: "none", reason: problems.join("; ") };
+}
+var detected = null;
+function detectProcessIsolation() {
+  detected ??= probeProcessIsolation();
+  return detected;
+}
+function isolateCommand(isolation, argv) {
+  if (isolation.kind === "none") return [...argv];
+  return [...isolation.prefix, "-e", ENGINE_INIT_SCRIPT, "--", ...argv];
+}
+function isolationFallbackWarning(isolation) {
+  return `runtime process: engines are NOT isolated on this machine, only put in process groups: a process an engine starts with setsid can outlive it, and an engine can read the environment of speedgate and its parents in /proc. Use runtime: docker for code you do not trust. Why: ${isolation.reason}`;
+}
+
+// src/engine/spawn-process-engine.ts
+import { spawn as spawn2 } from "node:child_process";
+import { constants as constants3 } from "node:os";
+
+// src/engine/process-group.ts
+import { readFileSync, readdirSync } from "node:fs";
+function readProcStat(pid) {
+  try {
+    const stat4 = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat4.slice(stat4.lastIndexOf(")") + 2).split(" ");
+    return { state: fields[0] ?? "?", pgid: Number(fields[2]) };
+  } catch {
+    return null;
+  }
+}
+function processGroupAlive(pgid) {
+  try {
+    process.kill(-pgid, 0);
+  } catch (error62) {
+    return error62.code === "EPERM";
+  }
+  let pids;
+  try {
+    pids = readdirSync("/proc").filter((name) => /^\d+$/.test(name));
+  } catch {
+    return true;
+  }
+  return pids.some((name) => {
+    const stat4 = readProcStat(Number(name));
+    return stat4 !== null && stat4.pgid === pgid && stat4.state !== "Z" && stat4.state !== "X";
+  });
+}
+function signalProcessGroup(pgid, signal) {
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+  }
+}
+async function waitForProcessGroupExit(pgid, timeoutMs) {
+  const deadline = performance.now() + timeoutMs;
+  for (; ; ) {
+    if (!processGroupAlive(pgid)) return true;
+    if (performance.now() >= deadline) return false;
+    await new Promise((resolve6) => setTimeout(resolve6, 25));
+  }
+}
+var liveGroups = /* @__PURE__ */ new Set();
+var exitHookInstalled = false;
+function trackProcessGroup(pgid) {
+  liveGroups.add(pgid);
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.on("exit", () => {
+      for (const group of liveGroups) signalProcessGroup(group, "SIGKILL");
+    });
+  }
+  return () => liveGroups.delete(pgid);
+}
+
+// src/engine/spawn-process-engine.ts
+var DRAIN_AFTER_EXIT_MS = { isolated: 1e4, processGroup: 1e3 };
+function cannotStart(options, program, reason, detail) {
+  return new EngineFailureError({
+    engine: options.role,
+    stage: "startup",
+    kind: "exited",
+    label: "the engine command could not be started",
+    summary: `could not run ${JSON.stringify(program)} in ${options.cwd}: ${reason}`,
+    hint: `Check that the first argument of the command is a program on PATH (or an absolute path) and that the working folder exists. ${EXITED_HINT}`,
+    exitCode: null,
+    signal: null,
+    logTail: [detail]
+  });
+}
+function exitOf(isolation, exitCode, signal) {
+  if (isolation.kind === "none" || exitCode === null || exitCode <= 128 || exitCode > 128 + 64) return { exitCode, signal };
+  const name = Object.entries(constants3.signals).find(([, number5]) => number5 === exitCode - 128)?.[0];
+  return { exitCode, signal: name ?? signal };
+}
+async function spawnProcessEngine(options) {
+  const engineProgram = options.argv[0];
+  if (!engineProgram) throw new Error("spawnProcessEngine: expected a command");
+  if (options.isolation.kind !== "none" && !resolveProgram(engineProgram, { cwd: options.cwd, path: options.env.PATH })) {
+    throw cannotStart(options, engineProgram, "ENOENT (not found, or not executable)", `${engineProgram}: not found on PATH=${options.env.PATH ?? ""}`);
+  }
+  const [program, ...args] = isolateCommand(options.isolation, options.argv);
+  if (!program) throw new Error("spawnProcessEngine: expected a command");
+  const log = new LogRingBuffer({}, options.onLine);
+  const child = spawn2(program, args, { cwd: options.cwd, env: options.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  child.stdout.on("data", (chunk) => log.write("stdout", chunk));
+  child.stderr.on("data", (chunk) => log.write("stderr", chunk));
+  await new Promise((resolve6, reject) => {
+    child.once("spawn", resolve6);
+    child.once("error", (error62) => reject(cannotStart(options, engineProgram, error62.code ?? error62.message, error62.message)));
+  });
+  const pgid = child.pid;
+  if (pgid === void 0) throw new Error("spawned engine has no pid");
+  const untrack = trackProcessGroup(pgid);
+  const exited = new Promise((resolve6) => {
+    child.once("exit", (exitCode, signal) => {
+      const done = () => {
+        log.end();
+        resolve6({ ...exitOf(options.isolation, exitCode, signal), oomKilled: false });
+      };
+      if (child.stdout.closed && child.stderr.closed) return done();
+      const timer = setTimeout(done, options.isolation.kind === "none" ? DRAIN_AFTER_EXIT_MS.processGroup : DRAIN_AFTER_EXIT_MS.isolated);
+      child.once("close", () => {
+        clearTimeout(timer);
+        done();
+      });
+    });
+  });
+  let stopping = null;
+  const stop = () => {
+    stopping ??= (async () => {
+      signalProcessGroup(pgid, "SIGTERM");
+      const gone = await waitForProcessGroupExit(pgid, options.stopGraceMs);
+      if (!gone) {
+        signalProcessGroup(pgid, "SIGKILL");
+        await waitForProcessGroupExit(pgid, 5e3);
+      }
+      await exited;
+      child.stdout.destroy();
+      child.stderr.destroy();
+      untrack();
+    })();
+    return stopping;
+  };
+  return { role: options.role, baseUrl: options.baseUrl, exited, logTail: () => log.snapshot(), stop, pid: pgid };
+}
+
+// src/engine/locate-speedgate.ts
+import { existsSync, readFileSync as readFileSync2 } from "node:fs";
+import { dirname as dirname3, join as join3 } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+function findPackageRoot(from = fileURLToPath(import.meta.url)) {
+  let dir = dirname3(from);
+  for (; ; ) {
+    const manifest = join3(dir, "package.json");
+    if (existsSync(manifest)) {
+      try {
+        const name = JSON.parse(readFileSync2(manifest, "utf8")).name;
+        if (name === "speedgate") return dir;
+      } catch {
+      }
+    }
+    const parent = dirname3(dir);
+    if (parent === dir) throw new Error(`could not find speedgate's package.json above ${from}`);
+    dir = parent;
+  }
+}
+var CLI_BUNDLE_VARIABLE = "SPEEDGATE_DEV_CLI_BUNDLE";
+function speedgateEntryArgs() {
+  const self = fileURLToPath(import.meta.url);
+  const root = findPackageRoot(self);
+  if (!self.endsWith(".ts")) return [join3(root, "dist", "cli.js")];
+  const devBundle = process.env[CLI_BUNDLE_VARIABLE];
+  if (devBundle) return [devBundle];
+  const loader = join3(root, "node_modules", "tsx", "dist", "loader.mjs");
+  return ["--import", pathToFileURL(loader).href, join3(root, "src", "cli", "index.ts")];
+}
+
+// src/engine/substitute-command.ts
+function substituteCommand(command, values) {
+  return command.flatMap((argument) => {
+    if (argument === "{speedgate}") return speedgateEntryArgs();
+    return [
+      argument.replaceAll("{port}", String(values.port)).replaceAll("{contextLimit}", String(values.contextLimit)).replaceAll("{model}", values.model).replaceAll("{node}", process.execPath)
+    ];
+  });
+}
+
+// src/engine/process-runtime.ts
+var ProcessRuntime = class {
+  constructor(round, context, options = {}) {
+    this.round = round;
+    this.context = context;
+    this.options = options;
+    const commits = round.commits ?? null;
+    this.worktrees = commits ? new CommitWorktrees(round, commits, context.logger, (role, command, cwd, signal) => this.runStep(role, command, cwd, signal, "a source.build step")) : null;
+  }
+  round;
+  context;
+  options;
+  name = "process";
+  tempRoot = null;
+  patchedDir = null;
+  engines = /* @__PURE__ */ new Set();
+  isolation = null;
+  /** Base/head mode: each engine in a worktree of its commit. */
+  worktrees;
+  sourceReport() {
+    return this.worktrees?.sourceReport() ?? null;
+  }
+  async ensureTempRoot() {
+    this.tempRoot ??= await mkdtemp(join4(tmpdir(), `speedgate-${this.context.runId}-`));
+    return this.tempRoot;
+  }
+  /** Probed at the first process this round starts, and said once: in the job log, the fallback is a warning. */
+  isolated() {
+    this.isolation ??= (this.options.isolation ?? detectProcessIsolation()).then((isolation) => {
+      if (isolation.kind === "none") this.context.logger.warn(isolationFallbackWarning(isolation));
+      else this.context.logger.info(`runtime process: each engine runs in ${isolation.description}`);
+      return isolation;
+    });
+    return this.isolation;
+  }
+  async prepare(role, signal) {
+    if (this.worktrees) {
+      await this.worktrees.prepare(role, await this.ensureTempRoot(), signal);
+      return { role, imageId: null, patchHash: null };
+    }
+    const patch = this.round.patch;
+    const sourceDir = this.round.config.candidate.sourceDir;
+    if (role === "baseline" || !patch || !sourceDir) return { role, imageId: null, patchHash: role === "candidate" ? patch?.sha256 ?? null : null };
+    const copy = join4(await this.ensureTempRoot(), basename(sourceDir));
+    await cp(sourceDir, copy, { recursive: true, verbatimSymlinks: true });
+    this.context.logger.debug(`copied ${sourceDir} to ${copy} for the candidate`);
+    const { tool } = await applyPatch({ dir: copy, patchPath: patch.path, patchText: patch.bytes.toString("utf8"), role, signal });
+    this.context.logger.info(`candidate: applied ${basename(patch.path)} with ${tool}`);
+    this.patchedDir = copy;
+    for (const command of this.round.config.candidate.postPatch) await this.runStep("candidate", command, copy, signal, "a postPatch step");
+    return { role, imageId: null, patchHash: patch.sha256 };
+  }
+  /** A postPatch or build step, run as the engines run (isolated, allow-listed environment); a failure is the engine's build failure. */
+  async runStep(role, command, cwd, signal, what) {
+    const timeoutS = this.round.config.build.timeoutS;
+    const argv = substituteCommand(command, this.commandValues());
+    const env = this.envFor(role);
+    const isolation = await this.isolated();
+    const missing2 = isolation.kind !== "none" && !resolveProgram(argv[0] ?? "", { cwd, path: env.PATH });
+    const result = missing2 ? { exitCode: null, signal: null, output: `${argv[0] ?? ""}: not found
+`, missing: true, timedOut: false } : await runTool(isolateCommand(isolation, argv), { cwd, env, signal, timeoutMs: timeoutS * 1e3 });
+    if (signal.aborted) throw signal.reason;
+    if (result.exitCode === 0) return;
+    const lines2 = result.output.split("\n").filter((line) => line.trim() !== "").map((line) => cleanLogLine(line.replaceAll(`${cwd}/`, "")));
+    const step = `${what === "a postPatch step" ? "postPatch" : "source.build"} step \`${argv.join(" ")}\``;
+    const said = result.missing ? `${step}: program not found` : result.timedOut ? `${step}: timed out` : findCompilerError(lines2) ?? `${step}: ${lines2[lines2.length - 1] ?? `exited with code ${result.exitCode}`}`;
+    throw new EngineFailureError({
+      engine: role,
+      stage: "build",
+      kind: result.timedOut ? "build_timeout" : "build_error",
+      label: result.timedOut ? `${what} timed out after ${timeoutS} s` : `${what} failed`,
+      summary: said.slice(0, 1e3),
+      hint: what === "a postPatch step" ? BUILD_ERROR_HINT : "A source.build step failed in the worktree of the engine's commit. Run the same command by hand at the root of a checkout of that commit; its output is in the log tail below.",
+      exitCode: result.exitCode,
+      signal: result.signal,
+      logTail: lines2.slice(-200)
+    });
+  }
+  async start(role, signal) {
+    if (signal.aborted) throw signal.reason;
+    const { config: config2 } = this.round;
+    const command = role === "candidate" ? config2.candidate.command ?? config2.baseline.command : config2.baseline.command;
+    if (!command) throw new Error("runtime process: the round config has no baseline.command");
+    if (!await isPortFree(config2.port)) throw new EngineFailureError(portTakenFailure(role, config2.port));
+    const argv = substituteCommand(command, this.commandValues());
+    const cwd = this.cwdFor(role);
+    this.context.logger.debug(`${role}: starting ${argv.join(" ")} in ${cwd}`);
+    const engine = await spawnProcessEngine({
+      role,
+      argv,
+      cwd,
+      env: this.envFor(role),
+      isolation: await this.isolated(),
+      baseUrl: `http://127.0.0.1:${config2.port}`,
+      stopGraceMs: config2.docker.stopTimeoutS * 1e3,
+      onLine: (line) => this.context.logger.debug(`[${role}] ${cleanLogLine(line)}`)
+    });
+    this.engines.add(engine);
+    return engine;
+  }
+  async dispose() {
+    await Promise.all([...this.engines].map((engine) => engine.stop()));
+    this.engines.clear();
+    await this.worktrees?.dispose();
+    if (this.tempRoot) await rm(this.tempRoot, { recursive: true, force: true });
+    this.tempRoot = null;
+    this.patchedDir = null;
+  }
+  commandValues() {
+    const { config: config2 } = this.round;
+    return { port: config2.port, contextLimit: config2.bench.contextLimit, model: config2.bench.model };
+  }
+  /** The allowed part of the host's environment (PATH, HOME, locale, CUDA…), then the config's. */
+  envFor(role) {
+    const { config: config2 } = this.round;
+    return { ...allowedHostEnvironment(process.env), ...config2.baseline.env, ...role === "candidate" ? config2.candidate.env ?? {} : {} };
+  }
+  cwdFor(role) {
+    if (this.worktrees) return this.worktrees.cwdFor(role);
+    return processEngineCwd(role, this.round.config, this.round.configPath, this.patchedDir);
+  }
+};
+
+// src/engine/create-runtime.ts
+function createRuntime(round, context) {
+  switch (round.config.runtime) {
+    case "process":
+      return new ProcessRuntime(round, context);
+    case "docker":
+      return new DockerRuntime(new import_dockerode.default(), round, context);
+  }
+}
+
+// src/engine/engine-family.ts
+var ALIASES = [
+  { family: "sglang", names: ["sglang"] },
+  { family: "vllm", names: ["vllm"] },
+  { family: "llama.cpp", names: ["llamacpp", "llamaserver", "llamacppserver"] }
+];
+var squash = (word2) => word2.toLowerCase().replace(/[-_. ]+/g, "");
+function engineFamily(name) {
+  const whole = squash(name);
+  const first = squash(name.trim().split(/\s+/)[0] ?? "");
+  for (const { family, names } of ALIASES) if (names.includes(whole) || names.includes(first)) return family;
+  for (const { family, names } of ALIASES) if (names.some((alias) => whole.includes(alias))) return family;
+  return null;
+}
+function canonicalEngineName(name) {
+  const family = engineFamily(name);
+  return family !== null && ALIASES.some(({ names }) => names.includes(squash(name))) ? family : name;
+}
+
+// src/scoring/median.ts
+function median(values) {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >>> 1;
+  const upper = sorted[middle];
+  return sorted.length % 2 === 1 ? upper : (sorted[middle - 1] + upper) / 2;
+}
+
+// src/metrics/summarize-reported-times.ts
+var round3 = (value) => value === null ? null : Math.round(value * 1e3) / 1e3;
+function summarizeReportedTimes(records) {
+  const prompt = [];
+  const decode3 = [];
+  for (const record2 of records) {
+    const times = record2?.ok ? record2.engineTimes : null;
+    if (!times) continue;
+    prompt.push(times.promptMs);
+    if (times.decodeTokens > 0) decode3.push(times.decodeMs / times.decodeTokens);
+  }
+  if (prompt.length === 0) return null;
+  return {
+    requests: prompt.length,
+    promptMs: round3(median(prompt)),
+    decodeMsPerToken: round3(median(decode3)),
+    statistic: "median"
+  };
+}
+
+// src/metrics/collect-engine-times.ts
+var round32 = (value) => Math.round(value * 1e3) / 1e3;
+function poolMeans(parts) {
+  const requests = parts.reduce((total, part) => total + part.requests, 0);
+  if (parts.length === 0 || requests === 0) return null;
+  const pool = (pick2) => {
+    const known = parts.filter((part) => pick2(part) !== null && part.requests > 0);
+    const weight = known.reduce((total, part) => total + part.requests, 0);
+    return weight === 0 ? null : round32(known.reduce((total, part) => total + (pick2(part) ?? 0) * part.requests, 0) / weight);
+  };
+  return { requests, promptMs: pool((part) => part.promptMs), decodeMsPerToken: pool((part) => part.decodeMsPerToken), statistic: "mean" };
+}
+function collectEngineTimes(family, runs, result) {
+  const scored = result.prompts.flatMap((prompt) => prompt.runs.filter((run2) => run2.status === "scored"));
+  const fromTimings = (role) => summarizeReportedTimes(scored.map((run2) => role === "baseline" ? run2.baselineRecord : run2.candidateRecord));
+  const baselineTimings = fromTimings("baseline");
+  const candidateTimings = fromTimings("candidate");
+  if (baselineTimings || candidateTimings) return { source: "llama.cpp timings", baseline: baselineTimings, candidate: candidateTimings };
+  if (family !== "sglang" && family !== "vllm") return null;
+  const fromMetrics = (role) => poolMeans(runs.flatMap((run2) => run2[role].reportedTimes ? [run2[role].reportedTimes] : []));
+  const baseline = fromMetrics("baseline");
+  const candidate = fromMetrics("candidate");
+  return baseline || candidate ? { source: family === "sglang" ? "sglang metrics" : "vllm metrics", baseline, candidate } : null;
+}
+
+// src/metrics/read-engine-metrics.ts
+function parsePrometheusText(text5) {
+  const totals2 = /* @__PURE__ */ new Map();
+  for (const line of text5.split("\n")) {
+    if (line.startsWith("#")) continue;
+    const match = /^([A-Za-z_:][\w:]*)(?:\{[^}]*\})?\s+(\S+)/.exec(line.trim());
+    if (!match?.[1] || match[2] === void 0) continue;
+    const value = Number(match[2]);
+    if (!Number.isFinite(value)) continue;
+    totals2.set(match[1], (totals2.get(match[1]) ?? 0) + value);
+  }
+  return totals2;
+}
+function gained(before, after, histogram) {
+  const sum = (after.get(`${histogram}_sum`) ?? NaN) - (before.get(`${histogram}_sum`) ?? 0);
+  const count5 = (after.get(`${histogram}_count`) ?? NaN) - (before.get(`${histogram}_count`) ?? 0);
+  return Number.isFinite(sum) && Number.isFinite(count5) && count5 > 0 && sum >= 0 ? { sum, count: count5 } : null;
+}
+function firstGained(before, after, names) {
+  for (const name of names) {
+    const found = gained(before, after, name);
+    if (found) return found;
+  }
+  return null;
+}
+var ms = (seconds2) => Math.round(seconds2 * 1e6) / 1e3;
+function vllmTimes(before, after) {
+  const prefill = gained(before, after, "vllm:request_prefill_time_seconds");
+  const decode3 = gained(before, after, "vllm:request_decode_time_seconds");
+  const generated = gained(before, after, "vllm:request_generation_tokens");
+  const perToken = firstGained(before, after, ["vllm:inter_token_latency_seconds", "vllm:time_per_output_token_seconds"]);
+  if (!prefill && !decode3) return null;
+  const decodedAfterFirst = generated && decode3 ? generated.sum - decode3.count : 0;
+  const decodeMsPerToken = decode3 && decodedAfterFirst > 0 ? ms(decode3.sum / decodedAfterFirst) : perToken ? ms(perToken.sum / perToken.count) : null;
+  return { requests: (prefill ?? decode3)?.count ?? 0, promptMs: prefill ? ms(prefill.sum / prefill.count) : null, decodeMsPerToken, statistic: "mean" };
+}
+function sglangTimes(before, after) {
+  const ttft = gained(before, after, "sglang:time_to_first_token_seconds");
+  const queue = gained(before, after, "sglang:queue_time_seconds");
+  const perToken = firstGained(before, after, ["sglang:inter_token_latency_seconds", "sglang:time_per_output_token_seconds"]);
+  if (!ttft && !perToken) return null;
+  const promptMs = ttft && queue ? ms(Math.max(0, ttft.sum / ttft.count - queue.sum / queue.count)) : null;
+  return { requests: ttft?.count ?? perToken?.count ?? 0, promptMs, decodeMsPerToken: perToken ? ms(perToken.sum / perToken.count) : null, statistic: "mean" };
+}
+function reportedTimesFromMetrics(family, before, after) {
+  if (family === "vllm") return vllmTimes(before, after);
+  if (family === "sglang") return sglangTimes(before, after);
+  return null;
+}
+
+// src/metrics/scrape-engine-metrics.ts
+var import_undici2 = __toESM(require_undici(), 1);
+var MAX_METRICS_BYTES = 8 * 1024 * 1024;
+var SCRAPE_TIMEOUT_MS = 3e3;
+async function scrapeEngineMetrics(baseUrl, signal) {
+  try {
+    const response = await (0, import_undici2.request)(new URL("/metrics", baseUrl), { method: "GET", signal: AbortSignal.any([signal, AbortSignal.timeout(SCRAPE_TIMEOUT_MS)]) });
+    if (response.statusCode !== 200) {
+      await response.body.dump();
+      return null;
+    }
+    const chunks = [];
+    let bytes = 0;
+    for await (const chunk of response.body) {
+      bytes += chunk.length;
+      if (bytes > MAX_METRICS_BYTES) {
+        response.body.destroy();
+        return null;
+      }
+      chunks.push(chunk);
+    }
+    return parsePrometheusText(Buffer.concat(chunks).toString("utf8"));
+  } catch {
+    return null;
+  }
+}
+
+// src/engine/wait-until-healthy.ts
+var import_undici3 = __toESM(require_undici(), 1);
+
+// src/failure/llama-cpp-hints.ts
+var KV_CACHE_SIZE = "The KV cache grows with the context: lower `-c` / `--ctx-size` (the total over all slots), use fewer slots (`-np` / `--parallel`), or store it in 8 bits (`--cache-type-k q8_0 --cache-type-v q8_0`; a quantized V cache needs `-fa on`).";
+var LLAMA_CPP_HOST_ALLOC_HINT = [
+  "ggml could not allocate a host buffer: the engine asked for more memory than the machine (or its limit: `docker.memory`, `ulimit -v`) gives.",
+  KV_CACHE_SIZE,
+  "A -c far beyond the model's training context (the log's `n_ctx_seq > n_ctx_train` warning) only costs memory."
+].join(" ");
+var LLAMA_CPP_CUDA_OOM_HINTS = {
+  kv_cache: [
+    "cudaMalloc failed while allocating the KV cache on the GPU.",
+    KV_CACHE_SIZE,
+    "Or keep the cache in host memory (`-nkvo` / `--no-kv-offload`), or offload fewer layers (`-ngl`).",
+    "Check `nvidia-smi` for another process on the same GPU."
+  ].join(" "),
+  weights: [
+    "cudaMalloc failed while loading the weights: the layers asked for by `-ngl` / `--n-gpu-layers` do not fit.",
+    "Offload fewer layers (`-ngl 20`, the rest runs on the CPU), split across GPUs (`--split-mode layer --tensor-split 1,1`), or use a smaller quantization (Q4_K_M).",
+    "Check `nvidia-smi` for another process on the same GPU."
+  ].join(" "),
+  // llama.cpp captures no CUDA graphs at start; what remains are the compute buffers a batch needs.
+  graph_capture: [
+    "cudaMalloc failed while reserving the compute buffers a batch needs.",
+    "Lower the batch sizes (`-b` / `--batch-size`, `-ub` / `--ubatch-size`), the context (`-c`) or the slots (`-np`), or offload fewer layers (`-ngl`)."
+  ].join(" "),
+  other: [
+    "cudaMalloc failed. Lower the context (`-c`), the slots (`-np`) or the batch (`-b`, `-ub`), quantize the KV cache (`--cache-type-k q8_0`), or offload fewer layers (`-ngl`).",
+    "If the patch changed a kernel's buffers, it may simply need more memory than before. Check `nvidia-smi` for another process on the same GPU."
+  ].join(" ")
+};
+var LLAMA_CPP_GPU_OOM_HINT = [
+  "The GPU backend (Metal or Vulkan) could not allocate a buffer.",
+  "Offload fewer layers (`-ngl`; `-ngl 0` runs on the CPU), lower the context (`-c`) or the slots (`-np`), or quantize the KV cache (`--cache-type-k q8_0`).",
+  "On Apple silicon the GPU may use only part of the unified memory (`sysctl iogpu.wired_limit_mb` raises it)."
+].join(" ");
+var LLAMA_CPP_HOST_OOM_KILLED_HINT = [
+  "The kernel's OOM killer ended the engine: the host (or `docker.memory`) ran out of RAM.",
+  "Lower `-c` and `-np`, quantize the KV cache (`--cache-type-k q8_0`), offload more layers to the GPU (`-ngl`), and check `dmesg` for the OOM report."
+].join(" ");
+function llamaCppPortInUseHint(port) {
+  const which = port === null ? "the port" : `port ${port}`;
+  return `llama-server could not bind ${which} (\`--host\`, \`--port\`): a previous engine that was not stopped, or another service, holds it. Find it with \`ss -ltnp\`, stop it, run \`speedgate cleanup --stale\` for leftovers of an interrupted run, or give the command \`--port {port}\` so it listens where the round config says.`;
+}
+var LLAMA_CPP_INVALID_ARGUMENT_HINT = "llama-server refused its command line: a flag this build does not know (flags are renamed and removed between releases: `--ctx-size` is `-c`, `-np` is `--parallel`) or a bad value. Run `llama-server --help` from the same build; a patch that removes or renames a flag needs the round's command changed with it (`candidate.command`).";
+var LLAMA_CPP_MODEL_NOT_FOUND_HINT = "There is no GGUF file at the path `-m` names. Check the path inside the engine (with `runtime: docker`, mount the model folder with `docker.mounts`), or let the round's command name the file the runner has; llama-server downloads nothing unless built with network support (`-hf`).";
+var LLAMA_CPP_MODEL_LOAD_ERROR_HINT = "The file at `-m` is not a GGUF this build can load: a truncated or interrupted download (compare its size and sha256 with the source), a file that is not GGUF (convert with `convert_hf_to_gguf.py`), a newer GGUF version or an architecture this llama.cpp does not know (rebuild from a newer release). `gguf-py`'s `gguf_dump.py` reads the header without loading the weights.";
+function llamaCppStartupTimeoutHint(afterS) {
+  return `llama-server printed no fatal error but \`/health\` did not answer 200 within ${afterS} s (it answers 503 while the model loads). Large models read from a slow disk take a while: raise \`health.timeoutS\`, serve the GGUF from the runner's disk (\`docker.mounts\`), or check the log tail for where it stalled (\`--fit\` tries contexts before loading; \`-fit off\` skips it).`;
+}
+var LLAMA_CPP_EXITED_HINT = "llama-server stopped without an error speedgate recognises. Its first `E` line in the log tail is usually the cause; run the same command by hand (add `-v` for more) to reproduce.";
+
+// src/failure/failure-hint-book.ts
+function pythonEngineHints(family) {
+  return {
+    cudaOom: (phase2) => cudaOomHint(phase2, family),
+    gpuOom: GPU_OOM_HINT,
+    hostAlloc: hostOomHint(family),
+    hostOomKilled: hostOomHint(family),
+    portInUse: portInUseHint,
+    startupTimeout: startupTimeoutHint,
+    invalidArgument: INVALID_ARGUMENT_HINT,
+    modelNotFound: MODEL_NOT_FOUND_HINT,
+    modelLoadError: MODEL_LOAD_ERROR_HINT,
+    exited: EXITED_HINT,
+    importError: (location) => importErrorHint(location, family)
+  };
+}
+var BOOKS = {
+  sglang: pythonEngineHints("sglang"),
+  vllm: pythonEngineHints("vllm"),
+  any: pythonEngineHints("any")
+};
+var LLAMA_CPP = {
+  cudaOom: (phase2) => LLAMA_CPP_CUDA_OOM_HINTS[phase2],
+  gpuOom: LLAMA_CPP_GPU_OOM_HINT,
+  hostAlloc: LLAMA_CPP_HOST_ALLOC_HINT,
+  hostOomKilled: LLAMA_CPP_HOST_OOM_KILLED_HINT,
+  portInUse: llamaCppPortInUseHint,
+  startupTimeout: llamaCppStartupTimeoutHint,
+  invalidArgument: LLAMA_CPP_INVALID_ARGUMENT_HINT,
+  modelNotFound: LLAMA_CPP_MODEL_NOT_FOUND_HINT,
+  modelLoadError: LLAMA_CPP_MODEL_LOAD_ERROR_HINT,
+  exited: LLAMA_CPP_EXITED_HINT,
+  // llama.cpp is C++: a Python import error is not its own, so the generic hint.
+  importError: (location) => importErrorHint(location)
+};
+function failureHintBook(family) {
+  if (family === "llama.cpp") return LLAMA_CPP;
+  return BOOKS[family ?? "any"];
+}
+
+// src/failure/failure-patterns.ts
+var EXCEPTION_LINE = /^((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt|Failure))(?::\s?(.*))?$/;
+var TRACEBACK_START = /Traceback \(most recent call last\):/;
+var TRACEBACK_FRAME = /^\s*File "([^"]+)", line (\d+)(?:, in (.+))?$/;
+var WRAPPER_EXCEPTION = /See root cause above|Engine core initialization failed|core proc\(s\)|Worker failed|child process.*failed|Background process.*failed|died unexpectedly/i;
+var CUDA_OOM = /CUDA out of memory|OutOfMemoryError|CUDA error: out of memory|cudaErrorMemoryAllocation|CUBLAS_STATUS_ALLOC_FAILED|CUDNN_STATUS_ALLOC_FAILED|out of memory on device|No available memory for the cache blocks|larger than the maximum number of tokens that can be stored in KV cache|Not enough memory\. Please try to increase --mem-fraction-static/i;
+var KV_CACHE_OOM_MESSAGE = /No available memory for the cache blocks|stored in KV cache|Not enough memory\. Please try to increase --mem-fraction-static|KV cache/i;
+var HOST_OOM = /Out of memory: Kill(?:ed)? process|oom-kill|oom_reaper|std::bad_alloc|^MemoryError\b|Cannot allocate memory(?!.*CUDA)/i;
+var NCCL_ERROR = /NCCL error|ncclInternalError|ncclSystemError|ncclUnhandledCudaError|ncclInvalidUsage|ncclInvalidArgument|ncclRemoteError|DistBackendError|ProcessGroupNCCL.*(?:timeout|timed out|error)|Watchdog caught collective operation timeout|NCCL (?:communicator|operation).*(?:failed|timed out|aborted)/i;
+var IMPORT_ERROR_TYPES = /^(?:ImportError|ModuleNotFoundError|SyntaxError|IndentationError|TabError|NameError)$/;
+var MODULE_ATTRIBUTE_ERROR = /^AttributeError: (?:partially initialized )?module '[^']+' has no attribute/;
+var PORT_IN_USE = /EADDRINUSE|Address already in use|address already in use|\[Errno 98\]|port \d+ is (?:already )?in use|is already in use by another process/i;
+var OOM_PHASES = [
+  {
+    phase: "graph_capture",
+    pattern: /cuda_graph|cudagraph|CudaGraph|capture_one|capture_model|\bcapture\b|graph_capture|torch\.cuda\.graph|Capture cuda graph|Capturing CUDA graph|Capturing cudagraph|piecewise/i
+  },
+  {
+    phase: "kv_cache",
+    pattern: /kv_cache|KV cache|kv cache|init_memory_pool|memory_pool|profile_max_num_token|TokenToKVPool|KVPool|_allocate_kv_cache|initialize_kv_cache|initialize_from_config|determine_available_memory|cache blocks|init_cache_engine|CacheEngine|Memory pool/i
+  },
+  {
+    phase: "weights",
+    pattern: /load_model|load_weights|weight_loader|model_loader|Load weight begin|Loading weights|Loading safetensors|safetensors|checkpoint shards|weight_utils|initialize_model|ModelRunner.__init__/i
+  }
+];
+var LLAMA_CPP_PORT_IN_USE = /couldn't bind HTTP server socket/;
+var LLAMA_CPP_CUDA_OOM = /cudaMalloc failed: out of memory|cudaMallocManaged failed|hipMalloc failed: out of memory/i;
+var LLAMA_CPP_OTHER_GPU_OOM = /ggml_metal\w*: error: failed to allocate buffer|ggml_backend_metal\w*: error: failed to allocate|ErrorOutOfDeviceMemory|vk::Device::allocateMemory|ggml_vk\w*: .*out of (?:device )?memory/i;
+var LLAMA_CPP_HOST_ALLOC = /ggml_aligned_malloc: insufficient memory|failed to allocate CPU buffer|ggml_backend_cpu_buffer_type_alloc_buffer: failed to allocate buffer/;
+var LLAMA_CPP_KV_CACHE_ALLOC = /failed to allocate buffer for kv cache|llama_kv_cache\w*: failed to allocate/i;
+var LLAMA_CPP_WEIGHTS_ALLOC = /unable to allocate \S+ buffer|load_tensors: .*failed|error loading model: .*allocate/i;
+var LLAMA_CPP_COMPUTE_ALLOC = /failed to allocate compute|ggml_gallocr_reserve_n: failed to allocate|graph_reserve: failed/i;
+var LLAMA_CPP_INVALID_ARGUMENT = /^error: (?:invalid|unknown) argument: |^error while handling argument /;
+var ARGPARSE_INVALID_ARGUMENT = /: error: (?:unrecognized arguments: |argument -[-\w]+: (?:invalid|expected)|the following arguments are required)/;
+var LLAMA_CPP_MODEL_NOT_FOUND = /failed to open GGUF file '.*' \((?:No such file or directory|Is a directory)\)/;
+var HF_MODEL_NOT_FOUND = /is not a local folder and is not a valid model identifier|Repo id must be in the form|does not appear to have a file named config\.json/;
+var LLAMA_CPP_GGUF_ERROR = /gguf_init_from_\w+: (?:invalid magic|failed to read|bad GGUF version|this GGUF file is version|GGUFv1 is no longer|tensor '.*' (?:has|of|with)|number of (?:tensors|key value)|key '.*' has invalid|duplicate (?:key|tensor)|string length)|gguf_init_from_file_impl: /;
+var LLAMA_CPP_MODEL_LOAD_ERROR = /error loading model: |unknown model architecture|wrong number of tensors|key not found in model|data is not within the file bounds|failed to load model from/;
+
+// src/failure/read-llama-cpp-log.ts
+var LLAMA_CPP_LINE_PREFIX = /^\d+\.\d{2}\.\d{3}\.\d{3} ([DIWE]) /;
+var LLAMA_CPP_SPEAKERS = /^(?:llama_\w+|ggml_\w+|gguf_\w+|common_\w+|llm_load_\w+): |^build: \d+ \(|^error: (?:invalid|unknown) argument: |couldn't bind HTTP server socket/;
+function looksLikeLlamaCpp(strippedLines) {
+  return strippedLines.some((line) => LLAMA_CPP_SPEAKERS.test(line));
+}
+function firstLlamaCppError(rawLines) {
+  for (let index = 0; index < rawLines.length; index++) {
+    const line = stripAnsi(rawLines[index] ?? "");
+    if (LLAMA_CPP_LINE_PREFIX.exec(line)?.[1] !== "E") continue;
+    if (/common_fit_params: /.test(line)) continue;
+    return index;
+  }
+  return -1;
+}
+
+// src/failure/strip-log-prefix.ts
+var PREFIXES = [
+  // Docker --timestamps and ISO-ish stamps: 2026-09-17T14:11:47.123456789Z, 2026-09-17 14:11:47,123
+  /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?(?:\s*[|-])? ?/,
+  // SGLang: [2026-09-17 14:11:47], [2026-09-17 14:11:47 TP0], [2026-09-17 14:11:47 DP1 TP3]
+  /^\[\d{4}-\d{2}-\d{2}[ T][\d:.,]+(?:\s+[A-Za-z]+\d*)*\] ?/,
+  // vLLM: INFO 09-17 14:11:47 [gpu_model_runner.py:12] and older "INFO 09-17 14:11:47 loader.py:12] "
+  /^(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\s+\d{2}-\d{2}\s+\d{2}:\d{2}:\d{2}(?:\.\d+)?\s+(?:\[[^\]]*\]|\S+:\d+\]) ?/,
+  // Worker processes: (EngineCore_DP0 pid=123), (VllmWorker rank=0 pid=123), (RayWorkerWrapper pid=1, ip=10.0.0.1), (pid=123)
+  /^\((?:[A-Za-z_][\w-]*(?:\s+[\w-]+=[^\s,)]+,?)+|pid=\d+(?:,?\s*[\w-]+=[^\s,)]+)*)\) ?/,
+  // torch.distributed workers: [rank1]: …
+  /^\[rank\d+\]: ?/,
+  // uvicorn and plain level tags: "ERROR:    [Errno 98] …", "[ERROR] …"
+  /^(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL):\s+/,
+  /^\[(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\]\s+/,
+  // llama.cpp (common/log.cpp): elapsed time and level, "0.00.013.024 E ", or the level alone without timestamps.
+  /^\d+\.\d{2}\.\d{3}\.\d{3} [DIWE] /,
+  /^[DIWE] (?=(?:srv|cmn|slot|que|res) |[a-z_]\w*: )/,
+  // llama-server's own tags before the padded function name: "srv    load_model: …", "slot launch_slot_: id  0 | …".
+  /^(?:srv|cmn|slot|que|res) +(?=[\w:]+: )/
+];
+function stripLogPrefix(line) {
+  let message = line.length > MAX_LOG_LINE_CHARS ? stripAnsi(line) : cleanLogLine(line);
+  for (let round = 0; round < 6; round++) {
+    const before = message;
+    for (const prefix of PREFIXES) message = message.replace(prefix, "");
+    if (message === before) break;
+  }
+  return message;
+}
+
+// src/failure/classify-failure.ts
+var MAX_SUMMARY_CHARS = 1e3;
+var FAILURE_LOG_TAIL_LINES = 200;
+var EMBEDDED_EXCEPTION = /(?:^|[\s:(])((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception)): /g;
+function capSummary(text5) {
+  let flat = text5.trim();
+  const starts = [...flat.matchAll(EMBEDDED_EXCEPTION)].map((match) => match.index + match[0].indexOf(match[1] ?? ""));
+  const last = starts.at(-1);
+  if (last !== void 0 && last > 0 && flat.length > 200) flat = flat.slice(last);
+  return flat.length <= MAX_SUMMARY_CHARS ? flat : `${flat.slice(0, MAX_SUMMARY_CHARS - 1)}\u2026`;
+}
+function lastIndexMatching(lines2, test, before = lines2.length) {
+  for (let index = Math.min(before, lines2.length) - 1; index >= 0; index--) if (test(lines2[index] ?? "")) return index;
+  return -1;
+}
+function decisiveException(lines2) {
+  const wrapped = lastIndexMatching(lines2, (line) => EXCEPTION_LINE.test(line) && !WRAPPER_EXCEPTION.test(line));
+  return wrapped >= 0 ? wrapped : lastIndexMatching(lines2, (line) => EXCEPTION_LINE.test(line));
+}
+function oomPhase(lines2, at) {
+  if (KV_CACHE_OOM_MESSAGE.test(lines2[at] ?? "") && !/CUDA out of memory|OutOfMemoryError/i.test(lines2[at] ?? "")) return "kv_cache";
+  const tracebackStart = lastIndexMatching(lines2, (line) => TRACEBACK_START.test(line), at);
+  const scanFrom = tracebackStart >= 0 ? tracebackStart : Math.max(0, at - 60);
+  const ownLine = lines2[at] ?? "";
+  const errorStart = ownLine.search(CUDA_OOM);
+  const ownFrames = errorStart > 0 ? ownLine.slice(0, errorStart).split(/(?=File ")/).reverse() : [];
+  const inTraceback = [...ownFrames, ...lines2.slice(scanFrom, at).reverse()];
+  const before = lines2.slice(Math.max(0, scanFrom - 40), scanFrom).reverse();
+  for (const candidates of [inTraceback, before]) {
+    for (const line of candidates) {
+      const found = OOM_PHASES.find(({ pattern }) => pattern.test(line));
+      if (found) return found.phase;
+    }
+  }
+  return "other";
+}
+var OOM_LABELS = {
+  graph_capture: "CUDA out of memory during CUDA graph capture",
+  weights: "CUDA out of memory while loading weights",
+  kv_cache: "CUDA out of memory while allocating the KV cache",
+  other: "CUDA out of memory"
+};
+function frameLocation(lines2, at) {
+  const frame = lastIndexMatching(lines2, (line) => TRACEBACK_FRAME.test(line), at);
+  if (frame < 0) return null;
+  const match = TRACEBACK_FRAME.exec(lines2[frame] ?? "");
+  return match ? `${match[1]}, line ${match[2]}` : null;
+}
+function describeExit(exit) {
+  if (!exit) return "stopped";
+  if (exit.signal) return `killed by ${exit.signal}`;
+  return `exited with code ${exit.exitCode ?? "unknown"}`;
+}
+function portFrom(lines2, at) {
+  const match = /(?::|port:? |, )(\d{2,5})\b/.exec(lines2[at] ?? "");
+  return match ? Number(match[1]) : null;
+}
+function firstIndexMatching(lines2, pattern, from = 0) {
+  for (let index = Math.max(0, from); index < lines2.length; index++) if (pattern.test(lines2[index] ?? "")) return index;
+  return -1;
+}
+function llamaCppOomPhase(lines2, at) {
+  const after = lines2.slice(at, at + 12);
+  if (after.some((line) => LLAMA_CPP_KV_CACHE_ALLOC.test(line))) return "kv_cache";
+  if (after.some((line) => LLAMA_CPP_WEIGHTS_ALLOC.test(line))) return "weights";
+  if (after.some((line) => LLAMA_CPP_COMPUTE_ALLOC.test(line))) return "graph_capture";
+  return "other";
+}
+var LLAMA_CPP_OOM_LABELS = { ...OOM_LABELS, graph_capture: "CUDA out of memory while reserving compute buffers" };
+function allocationVerdict(lines2, at) {
+  const verdict = firstIndexMatching(lines2, LLAMA_CPP_KV_CACHE_ALLOC, at);
+  return verdict >= 0 && verdict - at < 12 ? verdict : at;
+}
+function diagnoseAllocation(input2, lines2, hints) {
+  const find = (pattern) => lastIndexMatching(lines2, (line) => pattern.test(line));
+  const llamaCudaAt = firstIndexMatching(lines2, LLAMA_CPP_CUDA_OOM);
+  if (llamaCudaAt >= 0) {
+    const phase2 = llamaCppOomPhase(lines2, llamaCudaAt);
+    const label = input2.stage === "benchmark" && phase2 === "other" ? "CUDA out of memory while serving" : LLAMA_CPP_OOM_LABELS[phase2];
+    return { kind: "cuda_oom", label, hint: hints.cudaOom(phase2), line: llamaCudaAt, detail: null };
+  }
+  const oomAt = find(CUDA_OOM);
+  if (oomAt >= 0) {
+    const phase2 = oomPhase(lines2, oomAt);
+    const label = input2.stage === "benchmark" && phase2 === "other" ? "CUDA out of memory while serving" : OOM_LABELS[phase2];
+    return { kind: "cuda_oom", label, hint: hints.cudaOom(phase2), line: oomAt, detail: null };
+  }
+  const gpuAt = firstIndexMatching(lines2, LLAMA_CPP_OTHER_GPU_OOM);
+  if (gpuAt >= 0) {
+    const kv = allocationVerdict(lines2, gpuAt) !== gpuAt;
+    return { kind: "gpu_oom", label: kv ? "GPU out of memory while allocating the KV cache" : "GPU out of memory (Metal or Vulkan)", hint: hints.gpuOom, line: gpuAt, detail: null };
+  }
+  const hostAt = firstIndexMatching(lines2, LLAMA_CPP_HOST_ALLOC);
+  if (hostAt >= 0) {
+    const verdict = allocationVerdict(lines2, hostAt);
+    const kv = verdict !== hostAt;
+    const size = /\(attempted to allocate [^)]+\)|buffer of size \d+/.exec(lines2[hostAt] ?? "")?.[0] ?? null;
+    return {
+      kind: "host_oom",
+      label: kv ? "host memory refused the KV cache" : "host memory refused an allocation",
+      hint: hints.hostAlloc,
+      line: verdict,
+      detail: kv && size ? size.replace(/^\(|\)$/g, "") : null
+    };
+  }
+  return null;
+}
+function diagnoseLaunch(lines2, hints) {
+  const argumentAt = firstIndexMatching(lines2, LLAMA_CPP_INVALID_ARGUMENT);
+  const argparseAt = argumentAt >= 0 ? -1 : firstIndexMatching(lines2, ARGPARSE_INVALID_ARGUMENT);
+  if (argumentAt >= 0 || argparseAt >= 0) {
+    return { kind: "invalid_argument", label: "the engine refused its command line", hint: hints.invalidArgument, line: Math.max(argumentAt, argparseAt), detail: null };
+  }
+  const missingAt = firstIndexMatching(lines2, LLAMA_CPP_MODEL_NOT_FOUND);
+  const hfMissingAt = missingAt >= 0 ? -1 : lastIndexMatching(lines2, (line) => HF_MODEL_NOT_FOUND.test(line));
+  if (missingAt >= 0 || hfMissingAt >= 0) {
+    return { kind: "model_not_found", label: "the model file is not there", hint: hints.modelNotFound, line: Math.max(missingAt, hfMissingAt), detail: null };
+  }
+  const ggufAt = firstIndexMatching(lines2, LLAMA_CPP_GGUF_ERROR);
+  const loadAt = ggufAt >= 0 ? ggufAt : firstIndexMatching(lines2, LLAMA_CPP_MODEL_LOAD_ERROR);
+  if (loadAt >= 0) {
+    return { kind: "model_load_error", label: "the model file does not load", hint: hints.modelLoadError, line: loadAt, detail: null };
+  }
+  return null;
+}
+function diagnose(input2, lines2, rawLines, family) {
+  const hints = failureHintBook(family);
+  const find = (pattern) => lastIndexMatching(lines2, (line) => pattern.test(line));
+  const exceptionAt = decisiveException(lines2);
+  const fallbackAt = exceptionAt >= 0 ? exceptionAt : family === "llama.cpp" ? firstLlamaCppError(rawLines) : -1;
+  const fallback = fallbackAt >= 0 ? fallbackAt : null;
+  const allocation = diagnoseAllocation(input2, lines2, hints);
+  if (allocation?.kind === "cuda_oom" || allocation?.kind === "gpu_oom") return allocation;
+  if (input2.timedOut) {
+    return {
+      kind: "startup_timeout",
+      label: `no healthy answer within ${input2.timedOut.afterS} s`,
+      hint: hints.startupTimeout(input2.timedOut.afterS),
+      line: fallback,
+      detail: null
+    };
+  }
+  const exit = input2.exit;
+  const killed = exit?.exitCode === 137 || exit?.signal === "SIGKILL";
+  const hostOomAt = find(HOST_OOM);
+  if (exit?.oomKilled || hostOomAt >= 0 || killed && /^Killed$/.test(lines2[lines2.length - 1]?.trim() ?? "")) {
+    return { kind: "host_oom", label: "host out of memory (killed by the OOM killer)", hint: hints.hostOomKilled, line: hostOomAt >= 0 ? hostOomAt : null, detail: null };
+  }
+  if (allocation) return allocation;
+  const ncclAt = find(NCCL_ERROR);
+  if (ncclAt >= 0) {
+    const decisive = exceptionAt >= 0 && NCCL_ERROR.test(lines2[exceptionAt] ?? "") ? exceptionAt : ncclAt;
+    return { kind: "nccl_error", label: "NCCL error (multi-GPU communication)", hint: NCCL_HINT, line: decisive, detail: null };
+  }
+  const importAt = lastIndexMatching(
+    lines2,
+    (line) => IMPORT_ERROR_TYPES.test(EXCEPTION_LINE.exec(line)?.[1]?.split(".").pop() ?? "") || MODULE_ATTRIBUTE_ERROR.test(line)
+  );
+  if (importAt >= 0) {
+    const type = EXCEPTION_LINE.exec(lines2[importAt] ?? "")?.[1] ?? "ImportError";
+    const location = frameLocation(lines2, importAt);
+    return {
+      kind: "import_error",
+      label: `Python ${type.split(".").pop() ?? type}: the engine's code does not load`,
+      hint: hints.importError(location),
+      line: importAt,
+      detail: null
+    };
+  }
+  const portAt = Math.max(find(PORT_IN_USE), find(LLAMA_CPP_PORT_IN_USE));
+  if (portAt >= 0) {
+    return { kind: "port_in_use", label: "port already in use", hint: hints.portInUse(portFrom(lines2, portAt)), line: portAt, detail: null };
+  }
+  const launch = diagnoseLaunch(lines2, hints);
+  if (launch) return launch;
+  if (killed) {
+    return {
+      kind: "host_oom",
+      label: "killed by SIGKILL (most likely the host's OOM killer)",
+      hint: hints.hostOomKilled,
+      line: fallback,
+      detail: null
+    };
+  }
+  return {
+    kind: "exited",
+    label: exit?.exitCode === 0 ? "exited cleanly (code 0) while it should be serving" : describeExit(exit),
+    hint: hints.exited,
+    line: fallback,
+    detail: null
+  };
+}
+function summaryFor(diagnosis, lines2, input2) {
+  let summary;
+  if (diagnosis.line !== null) summary = lines2[diagnosis.line];
+  if (!summary) {
+    const lastWords = lastIndexMatching(lines2, (line) => line.trim() !== "");
+    summary = lastWords >= 0 ? lines2[lastWords] : void 0;
+  }
+  const base = summary ?? (input2.timedOut ? `no HTTP 200 from the health check within ${input2.timedOut.afterS} s` : `the engine ${input2.exit?.signal ? "was " : ""}${describeExit(input2.exit)} without printing anything`);
+  if (diagnosis.detail !== null) return capSummary(`${base} (${diagnosis.detail})`);
+  if (diagnosis.kind === "import_error" && diagnosis.line !== null) {
+    const location = frameLocation(lines2, diagnosis.line);
+    if (location) return capSummary(`${base} (${location})`);
+  }
+  return capSummary(base);
+}
+function classifyFailure(input2) {
+  const lost = input2.exit?.infrastructure;
+  if (lost) {
+    return {
+      engine: input2.role,
+      stage: input2.stage,
+      kind: "infrastructure",
+      label: lost.label,
+      summary: capSummary(lost.summary),
+      hint: lost.hint,
+      exitCode: input2.exit?.exitCode ?? null,
+      signal: input2.exit?.signal ?? null,
+      logTail: input2.logLines.slice(-FAILURE_LOG_TAIL_LINES).map(cleanLogLine)
+    };
+  }
+  const lines2 = input2.logLines.map(stripLogPrefix);
+  const family = input2.engine ?? (looksLikeLlamaCpp(lines2) ? "llama.cpp" : null);
+  const diagnosis = diagnose(input2, lines2, input2.logLines, family);
+  return {
+    engine: input2.role,
+    stage: input2.stage,
+    kind: diagnosis.kind,
+    label: diagnosis.label,
+    summary: summaryFor(diagnosis, lines2, input2),
+    hint: diagnosis.hint,
+    exitCode: input2.exit?.exitCode ?? null,
+    signal: input2.exit?.signal ?? null,
+    logTail: input2.logLines.slice(-FAILURE_LOG_TAIL_LINES).map(cleanLogLine)
+  };
+}
+
+// src/engine/wait-until-healthy.ts
+var MAX_ATTEMPT_MS = 5e3;
+function cancelledFailure(engine, stage, reason) {
+  const message = reason instanceof Error ? reason.message : typeof reason === "string" ? reason : "cancelled";
+  return new EngineFailureError({
+    engine: engine.role,
+    stage,
+    kind: "cancelled",
+    label: "cancelled",
+    summary: message,
+    hint: CANCELLED_HINT,
+    exitCode: null,
+    signal: null,
+    logTail: engine.logTail().slice(-200).map(cleanLogLine)
+  });
+}
+async function waitUntilHealthy(options) {
+  const { engine, signal } = options;
+  const started = performance.now();
+  const deadline = started + options.timeoutS * 1e3;
+  const url2 = new URL(options.path, engine.baseUrl);
+  const exitController = new AbortController();
+  let exit = null;
+  void engine.exited.then((value) => {
+    exit = value;
+    exitController.abort(new Error("engine exited"));
+  });
+  const dispatcher = new import_undici3.Agent({ keepAliveTimeout: 1e3, connect: { timeout: MAX_ATTEMPT_MS } });
+  const wake = AbortSignal.any([signal, exitController.signal]);
+  try {
+    for (; ; ) {
+      if (signal.aborted) throw cancelledFailure(engine, "startup", signal.reason);
+      if (exit) throw new EngineFailureError(classifyFailure({ role: engine.role, stage: "startup", exit, logLines: engine.logTail(), engine: options.engineFamily ?? null }));
+      const now = performance.now();
+      if (now >= deadline) {
+        throw new EngineFailureError(
+          classifyFailure({
+            role: engine.role,
+            stage: "startup",
+            exit: null,
+            logLines: engine.logTail(),
+            timedOut: { afterS: options.timeoutS },
+            engine: options.engineFamily ?? null
+          })
+        );
+      }
+      const attemptSignal = AbortSignal.any([wake, AbortSignal.timeout(Math.ceil(Math.max(1, Math.min(MAX_ATTEMPT_MS, deadline - now))))]);
+      try {
+        const response = await (0, import_undici3.request)(url2, { method: "GET", dispatcher, signal: attemptSignal });
+        await response.body.dump();
+        if (response.statusCode === 200) return { healthyAfterMs: performance.now() - started };
+      } catch {
+      }
+      const pause = Math.min(options.intervalMs, Math.max(0, deadline - performance.now()));
+      await sleepUnless(pause, wake);
+    }
+  } finally {
+    await dispatcher.destroy().catch(() => void 0);
+  }
+}
+async function sleepUnless(ms2, signal) {
+  if (signal.aborted || ms2 <= 0) return;
+  await new Promise((resolve6) => {
+    const timer = setTimeout(done, ms2);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve6();
+    }
+    signal.addEventListener("abort", done, { once: true });
+  });
+}
+
+// src/metrics/compare-engine-metrics.ts
+var ratio = (candidate, baseline) => candidate === null || baseline === null || baseline <= 0 ? null : Math.round(candidate / baseline * 1e4) / 1e4;
+function compareEngineMetrics(baseline, candidate) {
+  const latencies = Object.fromEntries(
+    LATENCY_METRICS.map((metric) => [
+      metric,
+      {
+        median: ratio(candidate[metric].median, baseline[metric].median),
+        p90: ratio(candidate[metric].p90, baseline[metric].p90),
+        p99: ratio(candidate[metric].p99, baseline[metric].p99)
+      }
+    ])
+  );
+  return {
+    ...latencies,
+    outputTokensPerS: ratio(candidate.outputTokensPerS, baseline.outputTokensPerS),
+    requestsPerS: ratio(candidate.requestsPerS, baseline.requestsPerS)
+  };
+}
+
+// src/scoring/request-record.ts
+function timeToTokens(record2, k) {
+  if (k <= 0) return record2.endMs;
+  const { chunks } = record2;
+  let low = 0;
+  let high = chunks.length;
+  while (low < high) {
+    const mid = low + high >>> 1;
+    if ((chunks[mid]?.tokens ?? 0) >= k) high = mid;
+    else low = mid + 1;
+  }
+  return chunks[low]?.tMs ?? record2.endMs;
+}
+function timeToFirstTokenMs(record2) {
+  const first = record2.chunks.find((chunk) => chunk.tokens > 0);
+  return first ? first.tMs : null;
+}
+
+// src/metrics/sample-request.ts
+function sampleRequest(record2, k) {
+  if (k < 1) return null;
+  const ttftMs = timeToFirstTokenMs(record2);
+  if (ttftMs === null) return null;
+  const e2eMs = timeToTokens(record2, k);
+  const itlMs = [];
+  let previousTokens = 0;
+  let previousArrival = null;
+  for (const chunk of record2.chunks) {
+    if (chunk.tokens <= previousTokens) continue;
+    if (previousArrival !== null) itlMs.push(chunk.tMs - previousArrival);
+    previousArrival = chunk.tMs;
+    previousTokens = chunk.tokens;
+    if (chunk.tokens >= k) break;
+  }
+  return {
+    ttftMs,
+    tpotMs: k > 1 ? (e2eMs - ttftMs) / (k - 1) : null,
+    itlMs,
+    e2eMs,
+    tokens: k,
+    sentMs: record2.sentMs ?? 0
+  };
+}
+
+// src/metrics/value-histogram.ts
+var BASE_RESOLUTION_MS = 0.01;
+var MAX_HISTOGRAM_BINS = 4e3;
+function toHistogram(resolutionMs, counts) {
+  const bins = [...counts].sort((a, b) => a[0] - b[0]);
+  return { resolutionMs, bins };
+}
+function nextResolution(resolutionMs) {
+  return Number((resolutionMs * 10).toPrecision(12));
+}
+function rebin(histogram, resolutionMs) {
+  if (resolutionMs === histogram.resolutionMs) return histogram;
+  let current = histogram;
+  while (current.resolutionMs < resolutionMs) {
+    const coarser = nextResolution(current.resolutionMs);
+    const counts = /* @__PURE__ */ new Map();
+    for (const [step, count5] of current.bins) {
+      const coarse = Math.round(step / 10);
+      counts.set(coarse, (counts.get(coarse) ?? 0) + count5);
+    }
+    current = toHistogram(coarser, counts);
+  }
+  return current;
+}
+function fit(histogram) {
+  let current = histogram;
+  while (current.bins.length > MAX_HISTOGRAM_BINS) current = rebin(current, nextResolution(current.resolutionMs));
+  return current;
+}
+var HistogramBuilder = class {
+  counts = /* @__PURE__ */ new Map();
+  add(value) {
+    const step = Math.round(value / BASE_RESOLUTION_MS);
+    this.counts.set(step, (this.counts.get(step) ?? 0) + 1);
+  }
+  build() {
+    return fit(toHistogram(BASE_RESOLUTION_MS, this.counts));
+  }
+};
+function mergeHistograms(histograms) {
+  const resolutionMs = Math.max(BASE_RESOLUTION_MS, ...histograms.map((histogram) => histogram.resolutionMs));
+  const counts = /* @__PURE__ */ new Map();
+  for (const histogram of histograms) {
+    for (const [step, count5] of rebin(histogram, resolutionMs).bins) counts.set(step, (counts.get(step) ?? 0) + count5);
+  }
+  return fit(toHistogram(resolutionMs, counts));
+}
+function histogramCount(histogram) {
+  return histogram.bins.reduce((sum, [, count5]) => sum + count5, 0);
+}
+function histogramPercentile(histogram, q) {
+  const total = histogramCount(histogram);
+  if (total === 0) return null;
+  const rank = (total - 1) * q / 100;
+  const lowIndex = Math.floor(rank);
+  const fraction3 = rank - lowIndex;
+  let low = null;
+  let high = null;
+  let seen = 0;
+  for (const [step, count5] of histogram.bins) {
+    seen += count5;
+    if (low === null && seen > lowIndex) low = step;
+    if (seen > lowIndex + 1 || fraction3 === 0 && low !== null) {
+      high = step;
+      break;
+    }
+  }
+  const lowValue = (low ?? 0) * histogram.resolutionMs;
+  const highValue = (high ?? low ?? 0) * histogram.resolutionMs;
+  return lowValue + fraction3 * (highValue - lowValue);
+}
+
+// src/metrics/summarize-engine-metrics.ts
+var round33 = (value) => value === null ? null : Math.round(value * 1e3) / 1e3;
+function percentiles(histogram) {
+  return {
+    median: round33(histogramPercentile(histogram, 50)),
+    p90: round33(histogramPercentile(histogram, 90)),
+    p99: round33(histogramPercentile(histogram, 99))
+  };
+}
+function summarizeEngineMetrics(totals2) {
+  const seconds2 = totals2.durationMs / 1e3;
+  const perSecond = (amount) => seconds2 > 0 ? round33(amount / seconds2) : null;
+  const latencies = Object.fromEntries(LATENCY_METRICS.map((metric) => [metric, percentiles(totals2.distributions[metric])]));
+  return {
+    requests: totals2.requests,
+    outputTokens: totals2.outputTokens,
+    durationMs: round33(totals2.durationMs) ?? 0,
+    outputTokensPerS: perSecond(totals2.outputTokens),
+    requestsPerS: perSecond(totals2.requests),
+    ...latencies,
+    distributions: totals2.distributions
+  };
+}
+
+// src/metrics/compute-round-metrics.ts
+function runSpan(samples) {
+  if (samples.length === 0) return 0;
+  let start = Infinity;
+  let end = -Infinity;
+  for (const sample of samples) {
+    start = Math.min(start, sample.sentMs);
+    end = Math.max(end, sample.sentMs + sample.e2eMs);
+  }
+  return Math.max(0, end - start);
+}
+function totals(engine) {
+  const ttft = new HistogramBuilder();
+  const tpot = new HistogramBuilder();
+  const itl = new HistogramBuilder();
+  const e2e = new HistogramBuilder();
+  let outputTokens = 0;
+  for (const sample of engine.samples) {
+    ttft.add(sample.ttftMs);
+    if (sample.tpotMs !== null) tpot.add(sample.tpotMs);
+    for (const gap of sample.itlMs) itl.add(gap);
+    e2e.add(sample.e2eMs);
+    outputTokens += sample.tokens;
+  }
+  return {
+    requests: engine.samples.length,
+    outputTokens,
+    durationMs: engine.durationMs,
+    distributions: { ttftMs: ttft.build(), tpotMs: tpot.build(), itlMs: itl.build(), e2eMs: e2e.build() }
+  };
+}
+function computeRoundMetrics(runs) {
+  const baseline = { samples: [], durationMs: 0 };
+  const candidate = { samples: [], durationMs: 0 };
+  let prompts = 0;
+  for (const run2 of runs) {
+    const runBaseline = [];
+    const runCandidate = [];
+    for (const prompt of run2) {
+      if (prompt.status !== "scored" || prompt.comparedTokens === null) continue;
+      if (!prompt.baseline?.ok || !prompt.candidate?.ok) continue;
+      const b = sampleRequest(prompt.baseline, prompt.comparedTokens);
+      const c = sampleRequest(prompt.candidate, prompt.comparedTokens);
+      if (!b || !c) continue;
+      runBaseline.push(b);
+      runCandidate.push(c);
+      prompts++;
+    }
+    baseline.samples.push(...runBaseline);
+    candidate.samples.push(...runCandidate);
+    baseline.durationMs += runSpan(runBaseline);
+    candidate.durationMs += runSpan(runCandidate);
+  }
+  if (prompts === 0) return null;
+  const baselineMetrics = summarizeEngineMetrics(totals(baseline));
+  const candidateMetrics = summarizeEngineMetrics(totals(candidate));
+  return {
+    basis: "equal_length",
+    prompts,
+    baseline: baselineMetrics,
+    candidate: candidateMetrics,
+    ratio: compareEngineMetrics(baselineMetrics, candidateMetrics)
+  };
+}
+
+// src/scoring/compare-answers.ts
+function commonPrefix(a, b) {
+  const length = Math.min(a.length, b.length);
+  let index = 0;
+  if (typeof a === "string" && typeof b === "string") {
+    while (index < length && a.charCodeAt(index) === b.charCodeAt(index)) index++;
+  } else {
+    while (index < length && a[index] === b[index]) index++;
+  }
+  return index;
+}
+function findParting(baseline, candidate) {
+  const reasoning = commonPrefix(baseline.reasoning, candidate.reasoning);
+  const bothReasoningLeft = reasoning < baseline.reasoning.length && reasoning < candidate.reasoning.length;
+  const sameReasoning = reasoning === baseline.reasoning.length && reasoning === candidate.reasoning.length;
+  if (!sameReasoning) {
+    if (bothReasoningLeft) return { part: "reasoning", reasoning, content: 0, parted: true };
+    const shorter = reasoning === baseline.reasoning.length ? baseline : candidate;
+    return { part: "reasoning", reasoning, content: 0, parted: shorter.content.length > 0 };
+  }
+  const content = commonPrefix(baseline.content, candidate.content);
+  return { part: "content", reasoning, content, parted: content < baseline.content.length && content < candidate.content.length };
+}
+var EXCERPT_BEFORE = 12;
+var EXCERPT_AFTER = 28;
+function quote(text5, at) {
+  const isLowSurrogate2 = (index) => index > 0 && index < text5.length && (text5.charCodeAt(index) & 64512) === 56320;
+  let from = Math.max(0, at - EXCERPT_BEFORE);
+  if (isLowSurrogate2(from)) from--;
+  let to = Math.min(text5.length, at + EXCERPT_AFTER);
+  if (isLowSurrogate2(to)) to++;
+  return `${from > 0 ? "\u2026" : ""}${JSON.stringify(text5.slice(from, to))}${to < text5.length ? "\u2026" : ""}`;
+}
+function excerpts(baseline, candidate, parting) {
+  const text5 = (side2) => parting.part === "reasoning" && parting.reasoning < side2.reasoning.length ? { text: side2.reasoning, at: parting.reasoning } : { text: side2.content, at: parting.content };
+  const b = text5(baseline);
+  const c = text5(candidate);
+  return { baseline: quote(b.text, b.at), candidate: quote(c.text, c.at) };
+}
+function baselineTokensAt(record2, text5, reasoning, content) {
+  const { chunks } = record2;
+  let tokens = 0;
+  for (let index = 0; index < chunks.length; index++) {
+    const reasoningEnd = text5.reasoningEnds[index] ?? 0;
+    const contentEnd = text5.contentEnds[index] ?? 0;
+    const chunkTokens = chunks[index]?.tokens ?? tokens;
+    if (reasoningEnd <= reasoning && contentEnd <= content) {
+      tokens = chunkTokens;
+      continue;
+    }
+    const reasoningStart = index > 0 ? text5.reasoningEnds[index - 1] ?? 0 : 0;
+    const contentStart = index > 0 ? text5.contentEnds[index - 1] ?? 0 : 0;
+    const added = reasoningEnd - reasoningStart + (contentEnd - contentStart);
+    const covered = Math.max(0, Math.min(reasoning, reasoningEnd) - reasoningStart) + Math.max(0, Math.min(content, contentEnd) - contentStart);
+    if (added > 0) tokens += Math.floor((chunkTokens - tokens) * covered / added);
+    break;
+  }
+  return tokens;
+}
+function compareAnswers(baseline, candidate) {
+  const baselineText = baseline.text;
+  const candidateText = candidate.text;
+  if (!baselineText || !candidateText) return null;
+  const textParting = findParting(baselineText, candidateText);
+  const quoted = textParting.parted ? excerpts(baselineText, candidateText, textParting) : null;
+  if (baseline.tokenIds && candidate.tokenIds) {
+    const parting = findParting(baseline.tokenIds, candidate.tokenIds);
+    const commonTokens2 = parting.reasoning + parting.content;
+    return { commonTokens: commonTokens2, parted: parting.parted, excerpts: parting.parted ? quoted : null, by: "tokens" };
+  }
+  if (!textParting.parted) return { commonTokens: Math.min(baseline.outputTokens, candidate.outputTokens), parted: false, excerpts: null, by: "text" };
+  const commonTokens = baselineTokensAt(baseline, baselineText, textParting.reasoning, textParting.content);
+  return { commonTokens, parted: true, excerpts: quoted, by: "text" };
+}
+function findInflatedClaims(baseline, candidate) {
+  const b = baseline.text;
+  const c = candidate.text;
+  if (!b || !c || baseline.countedBy === "tokenizer" || candidate.countedBy === "tokenizer") return null;
+  const parting = findParting(b, c);
+  const limitReasoning = parting.reasoning;
+  const limitContent = parting.part === "content" ? parting.content : 0;
+  let baselineIndex = 0;
+  for (let index = 0; index < candidate.chunks.length; index++) {
+    const reasoning = c.reasoningEnds[index] ?? 0;
+    const content = c.contentEnds[index] ?? 0;
+    if (reasoning > limitReasoning || content > limitContent) break;
+    while (baselineIndex < baseline.chunks.length - 1 && ((b.reasoningEnds[baselineIndex] ?? 0) < reasoning || (b.contentEnds[baselineIndex] ?? 0) < content)) {
+      baselineIndex++;
+    }
+    const reference = baseline.chunks[baselineIndex]?.tokens ?? baseline.outputTokens;
+    const claimed = candidate.chunks[index]?.tokens ?? 0;
+    if (claimed > reference + countSlack(reference)) {
+      const chars = reasoning + content;
+      return `claimed ${claimed} tokens for the first ${chars} characters of its answer, which are the baseline's too, where the baseline counted at most ${reference}`;
+    }
+  }
+  return null;
+}
+
+// src/scoring/judge-agreement.ts
+var DEFAULT_MIN_PROMPT_AGREEMENT = 0.5;
+var DEFAULT_AGREEMENT_TOKENS = 16;
+function judgeAgreement(agreedTokens, k, rules) {
+  if (k <= 0 || agreedTokens >= k) return null;
+  const at = `answers part at token ${agreedTokens + 1} of ${k}`;
+  if (rules.agreementTokens > 0 && agreedTokens < Math.min(rules.agreementTokens, k)) {
+    return `${at}, within the first ${rules.agreementTokens} that must match`;
+  }
+  const share = agreedTokens / k;
+  if (rules.minPromptAgreement > 0 && share <= rules.minPromptAgreement) {
+    return `${at}: they agree on ${formatPercent(share)} of it, no more than bench.minPromptAgreement ${formatPercent(rules.minPromptAgreement)}`;
+  }
+  return null;
+}
+
+// src/scoring/explain-unscored-run.ts
+function isExplainedRun(run2, baselineLengths, self, rules) {
+  if (run2.status === "below_tolerance") {
+    if (baselineLengths.length < 2 || run2.candidateTokens === null || run2.candidateTokens === void 0) return false;
+    const shortest = Math.min(...baselineLengths);
+    const longest = Math.max(...baselineLengths);
+    return shortest < rules.tolerance * longest && run2.candidateTokens >= shortest;
+  }
+  if (run2.status === "diverged") return self !== null && judgeAgreement(self.agreedTokens, self.comparedTokens, rules) !== null;
+  return false;
+}
+
+// src/scoring/find-baseline-variation.ts
+function partsAt(a, b) {
+  const comparison = compareAnswers(a, b);
+  if (comparison) return comparison.parted ? comparison.commonTokens : null;
+  return a.outputTokens === b.outputTokens ? null : Math.min(a.outputTokens, b.outputTokens);
+}
+function completedAnswers(records) {
+  return records.filter((record2) => record2?.ok === true);
+}
+function measureBaselineSelf(records) {
+  const answers = completedAnswers(records);
+  let least = null;
+  for (let i = 0; i < answers.length; i++) {
+    for (let j = i + 1; j < answers.length; j++) {
+      const a = answers[i];
+      const b = answers[j];
+      const k = Math.min(a.outputTokens, b.outputTokens);
+      const at = partsAt(a, b);
+      const pair2 = { agreedTokens: at === null ? k : Math.min(at, k), comparedTokens: k };
+      const share = (self) => self.comparedTokens > 0 ? self.agreedTokens / self.comparedTokens : 1;
+      if (least === null || share(pair2) < share(least)) least = pair2;
+    }
+  }
+  return least;
+}
+function findBaselineVariation(prompts, rules) {
+  let promptsCompared = 0;
+  let promptsVaried = 0;
+  const explained = [];
+  for (const prompt of prompts) {
+    const answers = completedAnswers(prompt.runs.map((run2) => run2.baselineRecord));
+    if (answers.length < 2) continue;
+    promptsCompared++;
+    const lengths = answers.map((answer) => answer.outputTokens);
+    const baselineMin = Math.min(...lengths);
+    const baselineMax = Math.max(...lengths);
+    let firstParting = null;
+    for (let i = 0; i < answers.length; i++) {
+      for (let j = i + 1; j < answers.length; j++) {
+        const at = partsAt(answers[i], answers[j]);
+        if (at !== null) firstParting = firstParting === null ? at : Math.min(firstParting, at);
+      }
+    }
+    if (firstParting === null && baselineMin === baselineMax) continue;
+    promptsVaried++;
+    const self = measureBaselineSelf(answers);
+    prompt.runs.forEach((run2, index) => {
+      if (run2.status !== "below_tolerance" && run2.status !== "diverged") return;
+      if (isExplainedRun(run2, lengths, self, rules)) {
+        explained.push({ id: prompt.id, run: index + 1, status: run2.status, candidateTokens: run2.candidateTokens, baselineMin, baselineMax, baselinePartsAt: firstParting });
+      }
+    });
+  }
+  return promptsCompared === 0 ? null : { promptsCompared, promptsVaried, explained };
+}
+
+// src/scoring/score-prompt.ts
+var UNSCORED_STATUSES = /* @__PURE__ */ new Set(["below_tolerance", "diverged", "implausible", "zeroed"]);
+function percent(fraction3) {
+  return `${Math.round(fraction3 * 1e3) / 10}%`;
+}
+function claimNote(record2) {
+  const claimed = record2.claimedTokens;
+  if (record2.countedBy !== "tokenizer" || claimed === null || claimed === void 0) return "";
+  if (Math.abs(claimed - record2.outputTokens) <= countSlack(record2.outputTokens)) return "";
+  return `; the engine claimed ${claimed}`;
+}
+function agreementOf(comparison, k) {
+  if (!comparison) return { agreement: null, agreedTokens: null };
+  if (!comparison.parted || k === 0) return { agreement: 1, agreedTokens: Math.min(comparison.commonTokens, k) };
+  const agreed = Math.min(comparison.commonTokens, k);
+  return { agreement: agreed / k, agreedTokens: agreed };
+}
+function evidenceOf(baseline, candidate, comparison) {
+  return {
+    partsAt: comparison?.parted ? comparison.commonTokens + 1 : null,
+    baselineExcerpt: comparison?.excerpts?.baseline ?? null,
+    candidateExcerpt: comparison?.excerpts?.candidate ?? null,
+    baselineClaimed: baseline.claimedTokens ?? null,
+    candidateClaimed: candidate.claimedTokens ?? null
+  };
+}
+function scorePrompt(baseline, candidate, tolerance, options = {}) {
+  const rules = { agreementTokens: options.agreementTokens ?? DEFAULT_AGREEMENT_TOKENS, minPromptAgreement: options.minPromptAgreement ?? DEFAULT_MIN_PROMPT_AGREEMENT };
+  if (!baseline || !baseline.ok) {
+    const why = baseline ? baseline.reason : "the baseline engine was not measured on this prompt";
+    return { status: "excluded", score: null, speedup: null, comparedTokens: null, reason: `baseline failed: ${why}` };
+  }
+  if (baseline.implausible) {
+    return {
+      status: "excluded",
+      score: null,
+      speedup: null,
+      comparedTokens: null,
+      reason: `the baseline's own token counts cannot be true (${baseline.implausible}); set bench.tokenizer so speedgate counts`
+    };
+  }
+  const baselineTokens = baseline.outputTokens;
+  if (baselineTokens === 0) {
+    return { status: "excluded", score: null, speedup: null, comparedTokens: null, reason: "the baseline answered 0 tokens: nothing to compare at equal length" };
+  }
+  if (!candidate || !candidate.ok) {
+    const why = candidate ? candidate.reason : "the candidate engine was not measured on this prompt";
+    return { status: "zeroed", score: 0, speedup: null, comparedTokens: null, reason: why };
+  }
+  const inflated = candidate.implausible ?? findInflatedClaims(baseline, candidate);
+  if (inflated) {
+    const evidence = evidenceOf(baseline, candidate, compareAnswers(baseline, candidate));
+    return { status: "implausible", score: 0, speedup: null, comparedTokens: null, reason: `token counts cannot be true: ${inflated}`, evidence };
+  }
+  const candidateTokens = candidate.outputTokens;
+  if (candidateTokens < tolerance * baselineTokens) {
+    return {
+      status: "below_tolerance",
+      score: 0,
+      speedup: null,
+      comparedTokens: null,
+      reason: `answered ${candidateTokens} of ${baselineTokens} tokens (tolerance ${percent(tolerance)})${claimNote(candidate)}`
+    };
+  }
+  const k = Math.min(baselineTokens, candidateTokens);
+  const comparison = compareAnswers(baseline, candidate);
+  const { agreement, agreedTokens } = agreementOf(comparison, k);
+  const agreementFields = comparison ? { agreement, agreedTokens } : {};
+  const parting = comparison?.parted && agreedTokens !== null ? judgeAgreement(agreedTokens, k, rules) : null;
+  if (parting !== null) {
+    const where = comparison?.excerpts ? `: baseline ${comparison.excerpts.baseline}, candidate ${comparison.excerpts.candidate}` : "";
+    return {
+      status: "diverged",
+      score: 0,
+      speedup: null,
+      comparedTokens: k,
+      reason: `${parting}${where}`,
+      ...agreementFields,
+      evidence: evidenceOf(baseline, candidate, comparison)
+    };
+  }
+  const speedupAt = (tokens) => timeToTokens(baseline, tokens) / Math.max(timeToTokens(candidate, tokens), 1e-6);
+  const parts = agreedTokens !== null && agreedTokens < k;
+  const speedup = parts ? Math.min(speedupAt(k), speedupAt(Math.max(1, agreedTokens))) : speedupAt(k);
+  return { status: "scored", score: speedup, speedup, comparedTokens: k, reason: null, ...agreementFields };
+}
+
+// src/scoring/bootstrap-interval.ts
+var Z_975 = 1.959963984540054;
+var MAX_CACHED_DRAWS = 512;
+var DEFAULT_BOOTSTRAP_SEED = 20240917;
+function orderStatistic(counts, sorted, position) {
+  let seen = 0;
+  for (let index = 0; index < counts.length; index++) {
+    seen += counts[index];
+    if (seen > position) return sorted[index];
+  }
+  return sorted[sorted.length - 1];
+}
+function bootstrapMedianInterval(scores, options = {}) {
+  const resamples = options.resamples ?? 2e3;
+  const confidence = options.confidence ?? 0.95;
+  const n = scores.length;
+  if (n === 0) return null;
+  const sorted = Float64Array.from(scores).sort();
+  const random = createSeededRandom(options.seed ?? DEFAULT_BOOTSTRAP_SEED);
+  const counts = new Uint32Array(n);
+  const medians = new Float64Array(resamples);
+  for (let r = 0; r < resamples; r++) {
+    counts.fill(0);
+    for (let i = 0; i < n; i++) counts[Math.floor(random() * n)] += 1;
+    const upper = orderStatistic(counts, sorted, n >>> 1);
+    medians[r] = n % 2 === 1 ? upper : (orderStatistic(counts, sorted, (n >>> 1) - 1) + upper) / 2;
+  }
+  medians.sort();
+  const tail = (1 - confidence) / 2;
+  const at = (q) => medians[Math.min(resamples - 1, Math.max(0, Math.floor(q * resamples)))];
+  return { low: at(tail), high: at(1 - tail - 1 / resamples), confidence };
+}
+function combineRuns(matrix, prompt, weights, logShift) {
+  let weight = 0;
+  let logSum = 0;
+  for (let run2 = 0; run2 < matrix.runs; run2++) {
+    const w = weights[run2];
+    if (w === 0) continue;
+    const value = matrix.values[run2 * matrix.prompts + prompt];
+    if (Number.isNaN(value)) continue;
+    if (value === 0) return 0;
+    weight += w;
+    logSum += w * (Math.log(value) + (logShift ? logShift[run2] : 0));
+  }
+  return weight === 0 ? Number.NaN : Math.exp(logSum / weight);
+}
+function selectMedian(values, length) {
+  const kth = (k) => {
+    let left = 0;
+    let right = length - 1;
+    while (left < right) {
+      const pivot = values[left + right >>> 1];
+      let i = left;
+      let j = right;
+      while (i <= j) {
+        while (values[i] < pivot) i++;
+        while (values[j] > pivot) j--;
+        if (i <= j) {
+          const swap = values[i];
+          values[i] = values[j];
+          values[j] = swap;
+          i++;
+          j--;
+        }
+      }
+      if (k <= j) right = j;
+      else if (k >= i) left = i;
+      else return values[k];
+    }
+    return values[k];
+  };
+  const upper = kth(length >>> 1);
+  if (length % 2 === 1) return upper;
+  let lower = Number.NEGATIVE_INFINITY;
+  for (let index = 0; index < length >>> 1; index++) lower = Math.max(lower, values[index]);
+  return (lower + upper) / 2;
+}
+function inCanonicalOrder(matrix) {
+  const { runs, prompts, values } = matrix;
+  const key = (value) => Number.isNaN(value) ? Number.POSITIVE_INFINITY : value;
+  const order = Array.from({ length: prompts }, (_, prompt) => prompt).sort((a, b) => {
+    for (let run2 = 0; run2 < runs; run2++) {
+      const difference = key(values[run2 * prompts + a]) - key(values[run2 * prompts + b]);
+      if (difference !== 0 && !Number.isNaN(difference)) return difference;
+    }
+    return 0;
+  });
+  const reordered = new Float64Array(values.length);
+  for (let run2 = 0; run2 < runs; run2++) {
+    order.forEach((prompt, position) => {
+      reordered[run2 * prompts + position] = values[run2 * prompts + prompt];
+    });
+  }
+  return { runs, prompts, values: reordered };
+}
+function runEffects(matrix) {
+  const { runs, prompts, values } = matrix;
+  const effects = new Float64Array(runs);
+  let used = 0;
+  for (let prompt = 0; prompt < prompts; prompt++) {
+    let sum = 0;
+    let complete = true;
+    for (let run2 = 0; run2 < runs; run2++) {
+      const value = values[run2 * prompts + prompt];
+      if (!(value > 0)) {
+        complete = false;
+        break;
+      }
+      sum += Math.log(value);
+    }
+    if (!complete) continue;
+    const mean = sum / runs;
+    for (let run2 = 0; run2 < runs; run2++) effects[run2] += Math.log(values[run2 * prompts + prompt]) - mean;
+    used++;
+  }
+  if (used === 0) return null;
+  for (let run2 = 0; run2 < runs; run2++) effects[run2] /= used;
+  return effects;
+}
+function bootstrapRunsAndPrompts(given, options = {}) {
+  const { runs, prompts } = given;
+  if (runs === 1) {
+    const scores = [];
+    for (let prompt = 0; prompt < prompts; prompt++) {
+      const value = given.values[prompt];
+      if (!Number.isNaN(value)) scores.push(value);
+    }
+    return bootstrapMedianInterval(scores, options);
+  }
+  const resamples = options.resamples ?? 2e3;
+  const confidence = options.confidence ?? 0.95;
+  const random = createSeededRandom(options.seed ?? DEFAULT_BOOTSTRAP_SEED);
+  const matrix = inCanonicalOrder(given);
+  const effects = runEffects(matrix);
+  const tail = (1 - confidence) / 2;
+  const inflate = Math.sqrt(runs / (runs - 1)) * (studentTQuantile(1 - tail, runs - 1) / Z_975) - 1;
+  const shift = new Float64Array(runs);
+  if (effects) for (let run2 = 0; run2 < runs; run2++) shift[run2] = inflate * effects[run2];
+  const weights = new Uint32Array(runs);
+  const drawn = new Float64Array(prompts);
+  const medians = [];
+  const cache = /* @__PURE__ */ new Map();
+  const combinedFor = () => {
+    const key = weights.join(",");
+    const cached2 = cache.get(key);
+    if (cached2) return cached2;
+    const combined = new Float64Array(prompts);
+    for (let prompt = 0; prompt < prompts; prompt++) combined[prompt] = combineRuns(matrix, prompt, weights, shift);
+    if (cache.size < MAX_CACHED_DRAWS) cache.set(key, combined);
+    return combined;
+  };
+  for (let r = 0; r < resamples; r++) {
+    weights.fill(0);
+    for (let i = 0; i < runs; i++) weights[Math.floor(random() * runs)] += 1;
+    const combined = combinedFor();
+    let length = 0;
+    for (let i = 0; i < prompts; i++) {
+      const value = combined[Math.floor(random() * prompts)];
+      if (!Number.isNaN(value)) drawn[length++] = value;
+    }
+    if (length > 0) medians.push(selectMedian(drawn, length));
+  }
+  if (medians.length === 0) return null;
+  const sorted = Float64Array.from(medians).sort();
+  const count5 = sorted.length;
+  const at = (q) => sorted[Math.min(count5 - 1, Math.max(0, Math.floor(q * count5)))];
+  return { low: at(tail), high: at(1 - tail - 1 / count5), confidence };
+}
+
+// src/scoring/aggregate-prompt-runs.ts
+function leastAgreement(runs) {
+  let least = null;
+  for (const run2 of runs) {
+    const b = run2.baselineTokens;
+    const c = run2.candidateTokens;
+    const k = typeof b === "number" && typeof c === "number" ? Math.min(b, c) : run2.comparedTokens;
+    const agreed = run2.agreedTokens;
+    if (run2.status === "excluded" || k === null || k === void 0 || k <= 0 || agreed === null || agreed === void 0) continue;
+    const agreement = Math.min(agreed, k) / k;
+    if (least === null || agreement < least.agreement) least = { agreement, agreedTokens: Math.min(agreed, k) };
+  }
+  return least ?? {};
+}
+function aggregatePromptRuns(runs) {
+  const label = (index, reason) => runs.length > 1 && reason !== null ? `run ${index + 1}: ${reason}` : reason;
+  const counted = runs.map((run2, index) => ({ run: run2, index })).filter(({ run: run2 }) => run2.status !== "excluded");
+  if (counted.length === 0) {
+    const first = runs[0];
+    return { status: "excluded", score: null, speedup: null, reason: first ? label(0, first.reason) : "the prompt was not measured" };
+  }
+  const agreement = leastAgreement(runs);
+  const unscored = counted.find(({ run: run2 }) => UNSCORED_STATUSES.has(run2.status));
+  if (unscored) return { status: unscored.run.status, score: 0, speedup: null, reason: label(unscored.index, unscored.run.reason), ...agreement };
+  const speedup = counted.length === 1 ? counted[0]?.run.score : Math.exp(counted.reduce((sum, { run: run2 }) => sum + Math.log(run2.score), 0) / counted.length);
+  return { status: "scored", score: speedup, speedup, reason: null, ...agreement };
+}
+
+// src/shard/compare-ids.ts
+function compareIds(a, b) {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+// src/scoring/summarize-round.ts
+var STATUS_WORDS = [
+  ["below_tolerance", "below tolerance"],
+  ["diverged", "diverged"],
+  ["implausible", "implausible"],
+  ["zeroed", "zeroed"]
+];
+function describeNoScore(prompts, failure2) {
+  if (failure2) return failure2;
+  if (prompts.length === 0) return "the round has no prompts";
+  if (prompts.every((prompt) => prompt.status === "excluded")) return "the baseline answered none of the prompts, so there is nothing to compare with";
+  return "the candidate was not sent any prompt";
+}
+var STATUS_LABEL = { below_tolerance: "below tolerance", diverged: "diverged" };
+var MAX_NAMED_UNEXPLAINED = 5;
+function findUnexplained(prompts, served, rules) {
+  const found = [];
+  prompts.forEach((prompt, index) => {
+    const lengths = prompt.runs.map((run2) => run2.baselineTokens).filter((value) => typeof value === "number");
+    const self = prompt.baselineSelf ?? null;
+    const first = served.map((run2) => ({ run: run2, outcome: prompt.runs[run2] })).find(({ outcome }) => outcome !== void 0 && STATUS_LABEL[outcome.status] !== void 0 && !isExplainedRun(outcome, lengths, self, rules));
+    if (!first?.outcome) return;
+    const id = prompt.id ?? `prompt ${index + 1}`;
+    found.push({ id, status: first.outcome.status, where: prompt.runs.length > 1 ? `${id} run ${first.run + 1}` : id });
+  });
+  const named2 = found.sort((a, b) => compareIds(a.id, b.id)).slice(0, MAX_NAMED_UNEXPLAINED);
+  const groups = Object.entries(STATUS_LABEL).flatMap(([status, label]) => {
+    const ids = named2.filter((entry) => entry.status === status).map((entry) => entry.where);
+    return ids.length > 0 ? [`${label}: ${ids.join(", ")}`] : [];
+  });
+  const more = found.length > named2.length ? `; ${found.length - named2.length} more` : "";
+  return { count: found.length, breakdown: `${groups.join("; ")}${more}` };
+}
+function summarizeRound(prompts, options) {
+  const runCount = prompts.reduce((most, prompt) => Math.max(most, prompt.runs.length), 0);
+  const servedRuns = [];
+  for (let run2 = 0; run2 < runCount; run2++) {
+    if (prompts.some((prompt) => prompt.runs[run2]?.candidateAttempted === true)) servedRuns.push(run2);
+  }
+  const aggregated = prompts.map((prompt) => {
+    const served = servedRuns.map((run2) => prompt.runs[run2]).filter((outcome) => outcome !== void 0);
+    if (served.length > 0) return aggregatePromptRuns(served);
+    if (prompt.runs.length === 0) {
+      const reason = options.failure ?? "no engine was run";
+      return options.baselineFailure ? { status: "excluded", score: null, speedup: null, reason } : { status: "zeroed", score: 0, speedup: null, reason };
+    }
+    const shown = aggregatePromptRuns(prompt.runs);
+    return { ...shown, score: shown.status === "excluded" ? null : 0 };
+  });
+  const counted = aggregated.filter((prompt) => prompt.status !== "excluded");
+  const scores = servedRuns.length > 0 ? counted.map((prompt) => prompt.score ?? 0) : [];
+  const roundScore = median(scores);
+  const matrix = { runs: servedRuns.length, prompts: prompts.length, values: new Float64Array(servedRuns.length * prompts.length) };
+  servedRuns.forEach((run2, row) => {
+    prompts.forEach((prompt, column2) => {
+      const outcome = prompt.runs[run2];
+      matrix.values[row * prompts.length + column2] = !outcome || outcome.status === "excluded" ? Number.NaN : UNSCORED_STATUSES.has(outcome.status) ? 0 : outcome.score ?? 0;
+    });
+  });
+  const interval = roundScore !== null && counted.length >= MIN_PROMPTS_FOR_INTERVAL && servedRuns.length > 0 ? bootstrapRunsAndPrompts(matrix, { seed: options.bootstrapSeed }) : null;
+  const runScores = [];
+  for (let run2 = 0; run2 < runCount; run2++) {
+    if (!servedRuns.includes(run2)) {
+      runScores.push(null);
+      continue;
+    }
+    const values = prompts.map((prompt) => prompt.runs[run2]).filter((outcome) => outcome !== void 0 && outcome.status !== "excluded").map((outcome) => outcome.status === "scored" ? outcome.score ?? 0 : 0);
+    runScores.push(median(values));
+  }
+  const rules = {
+    tolerance: options.rules?.tolerance ?? 0.9,
+    agreementTokens: options.rules?.agreementTokens ?? DEFAULT_AGREEMENT_TOKENS,
+    minPromptAgreement: options.rules?.minPromptAgreement ?? DEFAULT_MIN_PROMPT_AGREEMENT
+  };
+  const comparedPrompts = prompts.filter((_, index) => aggregated[index]?.status !== "excluded");
+  const unexplained = findUnexplained(comparedPrompts, servedRuns, rules);
+  const medianAgreement = median(
+    aggregated.filter((prompt) => prompt.status !== "excluded").flatMap((prompt) => typeof prompt.agreement === "number" ? [prompt.agreement] : [])
+  );
+  const countOf = (status) => aggregated.filter((prompt) => prompt.status === status).length;
+  const unscored = aggregated.filter((prompt) => UNSCORED_STATUSES.has(prompt.status)).length;
+  const breakdown = STATUS_WORDS.map(([status, words]) => [countOf(status), words]).filter(([n]) => n > 0).map(([n, words]) => `${n} ${words}`).join(", ");
+  const gate = evaluateGate(
+    {
+      roundScore,
+      interval,
+      promptsCompared: counted.length,
+      unscored,
+      unscoredBreakdown: breakdown,
+      baselineFailure: options.baselineFailure,
+      infrastructureFailure: options.infrastructureFailure ?? null,
+      candidateFailure: options.candidateFailure ?? null,
+      noScoreReason: roundScore === null ? describeNoScore(aggregated, options.failure) : null,
+      noise: options.noise ?? null,
+      medianAgreement,
+      unexplained: unexplained.count,
+      unexplainedBreakdown: unexplained.breakdown
+    },
+    options.gate
+  );
+  return {
+    roundScore,
+    interval,
+    runs: { completed: runCount, scores: runScores },
+    promptsScored: countOf("scored"),
+    promptsTotal: prompts.length,
+    belowTolerance: countOf("below_tolerance"),
+    diverged: countOf("diverged"),
+    implausible: countOf("implausible"),
+    zeroedTotal: countOf("zeroed"),
+    unscored,
+    excluded: countOf("excluded"),
+    medianAgreement,
+    unexplained: unexplained.count,
+    prompts: aggregated,
+    gate
+  };
+}
+
+// src/scoring/score-round.ts
+var round34 = (value) => Math.round(value * 1e3) / 1e3;
+var MIN_CANDIDATE_MS = 1e-3;
+function speedupFromTimes(baselineMs, candidateMs) {
+  return baselineMs / Math.max(candidateMs, MIN_CANDIDATE_MS);
+}
+function runSpeedup(run2) {
+  if (run2.baselineMs === null || run2.candidateMs === null) return null;
+  const atK = speedupFromTimes(run2.baselineMs, run2.candidateMs);
+  const agreedB = run2.agreedBaselineMs;
+  const agreedC = run2.agreedCandidateMs;
+  if (agreedB === null || agreedB === void 0 || agreedC === null || agreedC === void 0) return atK;
+  return Math.min(atK, speedupFromTimes(agreedB, agreedC));
+}
+function describeEngineFailure(failure2, runs = 1) {
+  const where = runs > 1 && failure2.run ? ` in run ${failure2.run} of ${runs}` : "";
+  return `${failure2.engine} engine failed at ${failure2.stage}${where} (${failure2.label})`;
+}
+function notSent(failure2) {
+  if (!failure2) return void 0;
+  const when = failure2.kind === "infrastructure" ? `was not measured at ${failure2.stage}` : failure2.stage === "benchmark" ? "died during the benchmark" : `failed at ${failure2.stage}`;
+  return { ok: false, kind: "not_sent", reason: `${failure2.engine} engine ${when} (${failure2.label})` };
+}
+function failureContext(failure2, description) {
+  return {
+    baselineFailure: failure2?.engine === "baseline" ? description : null,
+    candidateFailure: failure2?.engine === "candidate" ? description : null,
+    failure: failure2 ? description : null,
+    infrastructureFailure: failure2?.kind === "infrastructure" ? description : null
+  };
+}
+function wasAttempted(record2) {
+  return record2 !== null && record2 !== void 0 && !(record2.ok === false && record2.kind === "not_sent");
+}
+function scoreRun(baseline, candidate, tolerance, rules) {
+  const score = scorePrompt(baseline, candidate, tolerance, rules);
+  const k = score.comparedTokens;
+  const timed = score.status === "scored" && k !== null && baseline?.ok === true && candidate?.ok === true;
+  const baselineMs = timed ? round34(timeToTokens(baseline, k)) : null;
+  const candidateMs = timed ? Math.max(round34(timeToTokens(candidate, k)), MIN_CANDIDATE_MS) : null;
+  const agreed = score.agreedTokens;
+  const parts = timed && agreed !== null && agreed !== void 0 && agreed < k;
+  const agreedBaselineMs = parts ? round34(timeToTokens(baseline, Math.max(1, agreed))) : null;
+  const agreedCandidateMs = parts ? Math.max(round34(timeToTokens(candidate, Math.max(1, agreed))), MIN_CANDIDATE_MS) : null;
+  const runScore = runSpeedup({ baselineMs, candidateMs, agreedBaselineMs, agreedCandidateMs }) ?? score.score;
+  return {
+    score: timed ? { ...score, score: runScore, speedup: runScore } : score,
+    run: {
+      status: score.status,
+      score: runScore,
+      reason: score.reason,
+      candidateAttempted: wasAttempted(candidate),
+      comparedTokens: k,
+      agreedTokens: score.agreedTokens ?? null,
+      evidence: score.evidence ?? null,
+      baselineTokens: baseline?.ok ? baseline.outputTokens : null,
+      candidateTokens: candidate?.ok ? candidate.outputTokens : null,
+      baselineMs,
+      candidateMs,
+      agreedBaselineMs,
+      agreedCandidateMs,
+      baselineRecord: baseline ?? null,
+      candidateRecord: candidate ?? null
+    }
+  };
+}
+function roundFailure(runs) {
+  for (const run2 of runs) {
+    const failure2 = run2.baseline.failure ?? run2.candidate.failure;
+    if (failure2) return failure2;
+  }
+  return null;
+}
+function scoreRound(input2) {
+  const perPrompt = input2.promptIds.map((id) => {
+    const scored = input2.runs.map(
+      (run2) => scoreRun(
+        run2.baseline.records.get(id) ?? notSent(run2.baseline.failure),
+        run2.candidate.records.get(id) ?? notSent(run2.candidate.failure),
+        input2.tolerance,
+        { agreementTokens: input2.agreementTokens, minPromptAgreement: input2.minPromptAgreement }
+      )
+    );
+    return { id, scored, baselineSelf: measureBaselineSelf(input2.runs.map((run2) => run2.baseline.records.get(id))) };
+  });
+  const failure2 = input2.failure === void 0 ? roundFailure(input2.runs) : input2.failure;
+  const summary = summarizeRound(
+    perPrompt.map(({ id, scored, baselineSelf }) => ({ id, runs: scored.map(({ run: run2 }) => run2), baselineSelf })),
+    {
+      rules: { tolerance: input2.tolerance, agreementTokens: input2.agreementTokens, minPromptAgreement: input2.minPromptAgreement },
+      gate: input2.gate,
+      ...failureContext(failure2, failure2 ? describeEngineFailure(failure2, input2.plannedRuns ?? input2.runs.length) : null),
+      noise: input2.noise ?? null,
+      bootstrapSeed: input2.bootstrapSeed
+    }
+  );
+  const first = input2.runs[0];
+  const prompts = perPrompt.map(({ id, scored, baselineSelf }, index) => {
+    const combined = summary.prompts[index];
+    const firstRun = scored[0];
+    return {
+      id,
+      status: combined?.status ?? "excluded",
+      score: combined?.score ?? null,
+      speedup: combined?.speedup ?? null,
+      comparedTokens: firstRun?.score.comparedTokens ?? null,
+      reason: combined?.reason ?? null,
+      ...combined?.agreement !== void 0 ? { agreement: combined.agreement, agreedTokens: combined.agreedTokens ?? null } : {},
+      baseline: first?.baseline.records.get(id) ?? null,
+      candidate: first?.candidate.records.get(id) ?? null,
+      runs: scored.map(({ run: run2 }) => run2),
+      baselineSelf
+    };
+  });
+  return { ...summary, prompts };
+}
+
+// src/scorecard/build-scorecard.ts
+var round35 = (value) => Math.round(value * 1e3) / 1e3;
+function engineSide(record2) {
+  if (!record2 || !wasAttempted(record2)) return null;
+  if (!record2.ok) {
+    return { outputTokens: null, ttftMs: null, e2eMs: record2.endMs === void 0 ? null : round35(record2.endMs), finishReason: null, error: record2.reason };
+  }
+  const ttft = timeToFirstTokenMs(record2);
+  return {
+    outputTokens: record2.outputTokens,
+    claimedTokens: record2.claimedTokens ?? null,
+    ttftMs: ttft === null ? null : round35(ttft),
+    e2eMs: round35(record2.endMs),
+    finishReason: record2.finishReason,
+    error: null
+  };
+}
+function cardRun(run2) {
+  return {
+    status: run2.status,
+    reason: run2.reason,
+    candidateAttempted: run2.candidateAttempted,
+    comparedTokens: run2.comparedTokens,
+    baselineTokens: run2.baselineTokens,
+    candidateTokens: run2.candidateTokens,
+    baselineMs: run2.baselineMs,
+    candidateMs: run2.candidateMs,
+    agreedTokens: run2.agreedTokens,
+    ...run2.agreedBaselineMs !== null ? { agreedBaselineMs: run2.agreedBaselineMs, agreedCandidateMs: run2.agreedCandidateMs } : {},
+    ...run2.evidence ? { evidence: run2.evidence } : {}
+  };
+}
+function emptyProvenance() {
+  return {
+    imageDigest: null,
+    baselineImage: null,
+    baselineImageId: null,
+    patchHash: null,
+    configHash: null,
+    promptsHash: null,
+    runner: null,
+    gpu: null
+  };
+}
+function summaryFields(summary, calibration) {
+  return {
+    roundScore: summary.roundScore,
+    scoreInterval: summary.interval,
+    runs: summary.runs,
+    promptsScored: summary.promptsScored,
+    promptsTotal: summary.promptsTotal,
+    belowTolerance: summary.belowTolerance,
+    diverged: summary.diverged,
+    implausible: summary.implausible,
+    zeroedTotal: summary.zeroedTotal,
+    unscored: summary.unscored,
+    excluded: summary.excluded,
+    medianAgreement: summary.medianAgreement,
+    unexplained: summary.unexplained,
+    gate: { ...summary.gate, calibration }
+  };
+}
+function cardSettings(config2) {
+  return {
+    requestIntervalMs: config2.bench.requestIntervalMs,
+    arrival: config2.bench.arrival,
+    thinking: config2.bench.thinking,
+    contextLimit: config2.bench.contextLimit,
+    maxTokens: config2.bench.maxTokens,
+    tolerance: config2.bench.tolerance,
+    model: config2.bench.model,
+    runs: config2.bench.runs,
+    order: config2.bench.order,
+    clientWarmup: config2.bench.clientWarmup
+  };
+}
+function startsLikeBaseline(config2) {
+  const command = config2.candidate.command;
+  const sameCommand = command === void 0 || JSON.stringify(command) === JSON.stringify(config2.baseline.command);
+  const sameEnv = Object.entries(config2.candidate.env ?? {}).every(([name, value]) => config2.baseline.env[name] === value);
+  return sameCommand && sameEnv;
+}
+function gpuState(config2, snapshots) {
+  if (!snapshots) return null;
+  return { sameLaunch: startsLikeBaseline(config2), baseline: snapshots.baseline, candidate: snapshots.candidate };
+}
+function cardFailure(failure2) {
+  return failure2 ? { ...failure2, run: failure2.run ?? null } : null;
+}
+function metricsRuns(result) {
+  const runCount = Math.max(0, ...result.prompts.map((prompt) => prompt.runs.length));
+  return Array.from(
+    { length: runCount },
+    (_, index) => result.prompts.flatMap((prompt) => {
+      const run2 = prompt.runs[index];
+      return run2 ? [{ status: run2.status, comparedTokens: run2.comparedTokens, baseline: run2.baselineRecord, candidate: run2.candidateRecord }] : [];
+    })
+  );
+}
+function buildScorecard(input2) {
+  const { config: config2, result } = input2;
+  const estimated = result.prompts.some(
+    (prompt) => [prompt.baseline, prompt.candidate].some((record2) => record2?.ok === true && record2.tokensEstimated)
+  );
+  return {
+    schemaVersion: SCORECARD_SCHEMA_VERSION,
+    speedgateVersion: SPEEDGATE_VERSION,
+    createdAt: (input2.now ?? /* @__PURE__ */ new Date()).toISOString(),
+    engine: config2.engine,
+    ...summaryFields(result, input2.calibration ?? null),
+    tokenCountsEstimated: estimated,
+    settings: {
+      ...cardSettings(config2),
+      agreementTokens: config2.bench.agreementTokens ?? DEFAULT_AGREEMENT_TOKENS,
+      minPromptAgreement: config2.bench.minPromptAgreement,
+      tokenizer: input2.tokenizerSha256 ?? null
+    },
+    provenance: { ...emptyProvenance(), baselineImage: config2.baseline.image ?? null, ...input2.provenance },
+    metrics: computeRoundMetrics(metricsRuns(result)),
+    ...input2.engineTimes ? { engineTimes: input2.engineTimes } : {},
+    ...input2.answerVariation ? { answerVariation: input2.answerVariation } : {},
+    gpuState: gpuState(config2, input2.gpuSnapshots),
+    docsBaseUrl: input2.docsBaseUrl ?? null,
+    failure: cardFailure(input2.failure),
+    source: input2.source ?? null,
+    shard: input2.shard ?? null,
+    ...input2.commits ? { commits: input2.commits } : {},
+    ...input2.unchanged ? { unchanged: input2.unchanged } : {},
+    convertedFrom: null,
+    prompts: result.prompts.map((prompt) => ({
+      id: prompt.id,
+      status: prompt.status,
+      score: prompt.score,
+      speedup: prompt.speedup,
+      comparedTokens: prompt.comparedTokens,
+      reason: prompt.reason,
+      ...prompt.agreement !== void 0 ? { agreement: prompt.agreement, agreedTokens: prompt.agreedTokens ?? null } : {},
+      baselineSelf: prompt.baselineSelf,
+      baseline: engineSide(prompt.baseline),
+      candidate: engineSide(prompt.candidate),
+      runs: prompt.runs.map(cardRun)
+    }))
+  };
+}
+
+// src/scorecard/rescore-card.ts
+function calibrationSource(calibration) {
+  if (!calibration) return null;
+  const { noiseFloor: _floor, detectableSpeedup: _detectable, problems: _problems, notes: _notes, ...source } = calibration;
+  return source;
+}
+function calibrationFacts(card) {
+  return {
+    engine: card.engine,
+    gpu: card.provenance.gpu,
+    runner: card.provenance.runner,
+    baselineImage: card.provenance.baselineImage,
+    baselineImageId: card.provenance.baselineImageId,
+    promptsHash: card.provenance.promptsHash,
+    settings: card.settings
+  };
+}
+var KEPT_STATUSES = /* @__PURE__ */ new Set(["diverged", "implausible", "zeroed"]);
+function agreedTokensOf(run2, k) {
+  if (run2.agreedTokens !== void 0) return run2.agreedTokens === null ? null : Math.min(run2.agreedTokens, k);
+  return run2.comparedTokens !== null && run2.comparedTokens < k ? run2.comparedTokens : null;
+}
+function cardRules(settings) {
+  return {
+    tolerance: settings.tolerance,
+    agreementTokens: settings.agreementTokens ?? DEFAULT_AGREEMENT_TOKENS,
+    minPromptAgreement: settings.minPromptAgreement ?? DEFAULT_MIN_PROMPT_AGREEMENT
+  };
+}
+function rederiveRun(run2, rules, legacySpeedup) {
+  const tolerance = rules.tolerance;
+  const keepReason = (status, fallback) => run2.status === status && run2.reason ? run2.reason : fallback;
+  const as = (status, score, reason) => ({ ...run2, status, score, reason });
+  const b = run2.baselineTokens;
+  const c = run2.candidateTokens;
+  const timed = run2.baselineMs !== null && run2.candidateMs !== null;
+  if (b === null) return as("excluded", null, keepReason("excluded", "baseline failed: it gave no answer"));
+  if (b === 0) return as("excluded", null, "the baseline answered 0 tokens: nothing to compare at equal length");
+  if (run2.status === "excluded" && !timed) return as("excluded", null, run2.reason);
+  if (c === null) return as("zeroed", 0, keepReason("zeroed", "the candidate gave no answer"));
+  if (KEPT_STATUSES.has(run2.status)) return as(run2.status, 0, run2.reason);
+  if (c < tolerance * b) return as("below_tolerance", 0, keepReason("below_tolerance", `answered ${c} of ${b} tokens (tolerance ${formatPercent(tolerance)})`));
+  const agreed = agreedTokensOf(run2, Math.min(b, c));
+  const parting = agreed === null ? null : judgeAgreement(agreed, Math.min(b, c), rules);
+  if (parting !== null) return { ...as("diverged", 0, parting), agreedTokens: agreed };
+  if (agreed !== null) run2 = { ...run2, agreedTokens: agreed };
+  if (timed) return as("scored", runSpeedup(run2), null);
+  if (legacySpeedup !== null) return as("scored", legacySpeedup, null);
+  return as("zeroed", 0, "the card keeps no times at the compared length for this run");
+}
+function rescoreCard(card, options) {
+  const rules = cardRules(card.settings);
+  const legacy = card.convertedFrom === 1;
+  const runs = card.prompts.map((prompt) => prompt.runs.map((run2) => rederiveRun(run2, rules, legacy && prompt.status === "scored" ? prompt.speedup : null)));
+  const source = calibrationSource(card.gate.calibration);
+  const calibration = source ? fitCalibration(source, calibrationFacts(card)) : null;
+  const failure2 = card.failure;
+  const description = options.failureDescription ?? (failure2 ? describeEngineFailure(failure2, card.settings.runs) : null);
+  const summary = summarizeRound(
+    runs.map((promptRuns, index) => ({ id: card.prompts[index]?.id, runs: promptRuns, baselineSelf: card.prompts[index]?.baselineSelf ?? null })),
+    {
+      rules,
+      gate: options.gate,
+      ...failureContext(failure2, description),
+      noise: calibration ? { floor: calibration.noiseFloor, problems: calibration.problems, selfAgreement: calibration.selfAgreement ?? null } : null,
+      bootstrapSeed: options.bootstrapSeed
+    }
+  );
+  const prompts = card.prompts.map((prompt, index) => {
+    const combined = summary.prompts[index];
+    const promptRuns = runs[index] ?? [];
+    return {
+      ...prompt,
+      status: combined?.status ?? prompt.status,
+      score: combined?.score ?? null,
+      speedup: combined?.speedup ?? null,
+      reason: combined?.reason ?? null,
+      ...combined?.agreement !== void 0 ? { agreement: combined.agreement, agreedTokens: combined.agreedTokens ?? null } : {},
+      runs: promptRuns.map(({ score: _score, ...run2 }) => run2)
+    };
+  });
+  return { ...card, ...summaryFields(summary, calibration), prompts };
+}
+
+// src/scorecard/resolve-docs-base-url.ts
+function resolveDocsBaseUrl(env) {
+  const explicit = env.SPEEDGATE_DOCS_URL?.trim();
+  if (explicit) {
+    const withSlash = explicit.endsWith("/") ? explicit : `${explicit}/`;
+    return docsBaseUrlSchema.safeParse(withSlash).success ? withSlash : null;
+  }
+  const repository = env.GITHUB_ACTION_REPOSITORY?.trim();
+  const ref = env.GITHUB_ACTION_REF?.trim();
+  if (!repository || !ref || !/^[\w.-]+\/[\w.-]+$/.test(repository) || !/^[\w./-]+$/.test(ref)) return null;
+  const server = (env.GITHUB_SERVER_URL?.trim() || "https://github.com").replace(/\/+$/, "");
+  const url2 = `${server}/${repository}/blob/${ref}/docs/troubleshooting/`;
+  return docsBaseUrlSchema.safeParse(url2).success ? url2 : null;
+}
+
+// src/round/probe-gpu.ts
+import { execFile as execFile2 } from "node:child_process";
+var DEFAULT_TIMEOUT_MS = 1e4;
+var GPU_FIELDS = ["index", "uuid", "memory.total", "memory.used", "driver_version", "cuda_version", "name"];
+var APP_FIELDS = ["gpu_uuid", "pid", "used_memory", "process_name"];
+function run(args, timeoutMs) {
+  return new Promise((resolve6) => {
+    execFile2("nvidia-smi", args, { timeout: timeoutMs, killSignal: "SIGKILL", maxBuffer: 4 * 1024 * 1024 }, (error62, stdout, stderr) => {
+      if (!error62) return resolve6({ ok: true, stdout });
+      const output2 = `${stdout}
+${stderr}`;
+      const failure2 = error62;
+      if (failure2.code === "ENOENT") return resolve6({ ok: false, error: "nvidia-smi is not on the runner's PATH", output: output2 });
+      if (failure2.killed) return resolve6({ ok: false, error: `nvidia-smi did not answer within ${Math.round(timeoutMs / 100) / 10} s`, output: output2 });
+      const firstLine = output2.split("\n").map((line) => cleanLogLine(line).trim()).find((line) => line !== "") ?? "no output";
+      const how = typeof failure2.code === "number" ? `exited with code ${failure2.code}` : typeof failure2.signal === "string" ? `was killed by ${failure2.signal}` : `failed (${typeof failure2.code === "string" ? failure2.code : failure2.message})`;
+      resolve6({ ok: false, error: `nvidia-smi ${how}: ${firstLine}`.slice(0, 1e3), output: output2 });
+    });
+  });
+}
+function field2(value) {
+  const trimmed = cleanLogLine(value ?? "").trim();
+  return trimmed === "" || /^\[?(N\/A|Not Supported|Unknown Error|Insufficient Permissions)\]?$/i.test(trimmed) ? null : trimmed;
+}
+function mebibytes(value) {
+  const text5 = field2(value);
+  if (text5 === null) return null;
+  const parsed = Number(text5.replace(/\s*MiB$/i, ""));
+  return Number.isFinite(parsed) && parsed >= 0 ? Math.round(parsed) : null;
+}
+function lines(stdout) {
+  return stdout.split("\n").map((line) => line.trim()).filter((line) => line !== "");
+}
+function splitFields(line, count5) {
+  const parts = line.split(",").map((part) => part.trim());
+  if (parts.length <= count5) return parts;
+  return [...parts.slice(0, count5 - 1), parts.slice(count5 - 1).join(", ")];
+}
+function emptySnapshot(takenAt, error62) {
+  return { takenAt, error: error62, driverVersion: null, cudaVersion: null, gpus: [], processes: [], processesError: null };
+}
+async function queryGpus(timeoutMs) {
+  const query = (fields2) => run([`--query-gpu=${fields2.join(",")}`, "--format=csv,noheader,nounits"], timeoutMs);
+  const first = await query(GPU_FIELDS);
+  if (first.ok) return { ok: true, rows: lines(first.stdout).map((line) => splitFields(line, GPU_FIELDS.length)), cudaFromHeader: null };
+  if (!/cuda_version|not a valid field/i.test(first.output)) return { ok: false, error: first.error };
+  const fields = GPU_FIELDS.filter((name) => name !== "cuda_version");
+  const second = await query(fields);
+  if (!second.ok) return { ok: false, error: second.error };
+  const banner = await run([], timeoutMs);
+  const cuda = banner.ok ? /CUDA Version:\s*([\d.]+)/.exec(banner.stdout)?.[1] ?? null : null;
+  const rows = lines(second.stdout).map((line) => {
+    const parts = splitFields(line, fields.length);
+    return [...parts.slice(0, 5), "", ...parts.slice(5)];
+  });
+  return { ok: true, rows, cudaFromHeader: cuda };
+}
+async function probeGpuState(options = {}) {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const takenAt = (options.now?.() ?? /* @__PURE__ */ new Date()).toISOString();
+  const gpuQuery = await queryGpus(timeoutMs);
+  if (!gpuQuery.ok) return emptySnapshot(takenAt, gpuQuery.error);
+  const gpus = gpuQuery.rows.slice(0, 64).map(([index, uuid3, total, used, , , name]) => ({
+    index: Math.max(0, Math.min(1024, Number.parseInt(index ?? "", 10) || 0)),
+    uuid: field2(uuid3)?.slice(0, 128) ?? null,
+    name: (field2(name) ?? "unknown GPU").slice(0, 256),
+    memoryTotalMiB: mebibytes(total),
+    memoryUsedMiB: mebibytes(used)
+  }));
+  if (gpus.length === 0) return emptySnapshot(takenAt, "nvidia-smi listed no GPU");
+  const first = gpuQuery.rows[0] ?? [];
+  const apps = await run([`--query-compute-apps=${APP_FIELDS.join(",")}`, "--format=csv,noheader,nounits"], timeoutMs);
+  const processes = apps.ok ? lines(apps.stdout).map((line) => splitFields(line, APP_FIELDS.length)).map(([gpuUuid, pid, used, name]) => ({
+    gpuUuid: field2(gpuUuid)?.slice(0, 128) ?? null,
+    pid: Number.isSafeInteger(Number(pid)) && Number(pid) >= 0 && field2(pid) !== null ? Number(pid) : null,
+    name: (field2(name) ?? "unknown process").slice(0, 512),
+    usedMemoryMiB: mebibytes(used)
+  })).sort((a, b) => (b.usedMemoryMiB ?? 0) - (a.usedMemoryMiB ?? 0)).slice(0, MAX_GPU_PROCESSES) : [];
+  return {
+    takenAt,
+    error: null,
+    driverVersion: field2(first[4])?.slice(0, 64) ?? null,
+    cudaVersion: (field2(first[5]) ?? gpuQuery.cudaFromHeader)?.slice(0, 64) ?? null,
+    gpus,
+    processes,
+    processesError: apps.ok ? null : apps.error
+  };
+}
+function describeGpus(snapshot) {
+  if (!snapshot || snapshot.gpus.length === 0) return null;
+  const counts = /* @__PURE__ */ new Map();
+  for (const gpu of snapshot.gpus) {
+    const key = gpu.memoryTotalMiB === null ? gpu.name : `${gpu.name}, ${gpu.memoryTotalMiB} MiB`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return [...counts].map(([gpu, count5]) => count5 > 1 ? `${count5}\xD7 ${gpu}` : gpu).join(", ").slice(0, 512);
+}
+
+// src/round/record-gpu-state.ts
+function createGpuStateRecorder(probe = () => probeGpuState()) {
+  const taken = /* @__PURE__ */ new Map();
+  return {
+    async beforeStart(role) {
+      taken.set(role, await probe());
+    },
+    snapshots() {
+      return { baseline: taken.get("baseline") ?? null, candidate: taken.get("candidate") ?? null };
+    }
+  };
+}
+
+// src/config/round-config-schema.ts
+import { posix as posix3 } from "node:path";
+var nonEmptyString = (expected = "a non-empty string") => external_exports.string({ error: expected }).min(1, { error: expected });
+var integerIn = (min2, max, expected) => external_exports.number({ error: expected }).int({ error: expected }).min(min2, { error: expected }).max(max, { error: expected });
+var positiveNumber = (expected) => external_exports.number({ error: expected }).gt(0, { error: expected });
+var boolean4 = () => external_exports.boolean({ error: "expected true or false" });
+var shareSchema = (expected) => external_exports.number({ error: expected }).min(0, { error: expected }).lt(1, { error: expected });
+var enumOf = (values) => external_exports.enum(values, { error: `expected one of ${values.map((v) => JSON.stringify(v)).join(", ")}` });
+var commandSchema = external_exports.array(nonEmptyString("expected each argument to be a non-empty string"), {
+  error: 'expected a list of arguments, such as [python3, -m, sglang.launch_server, --port, "{port}"]'
+}).min(1, { error: "expected at least the program to run" });
+var envSchema = external_exports.record(external_exports.string(), external_exports.string({ error: "expected each value to be a string" }), {
+  error: "expected a map of variable names to string values"
+});
+var buildSpecSchema = external_exports.strictObject(
+  {
+    context: nonEmptyString("expected the path of a build context folder"),
+    dockerfile: nonEmptyString("expected a Dockerfile path relative to the context").default("Dockerfile"),
+    args: external_exports.record(external_exports.string(), external_exports.string({ error: "expected each build arg to be a string" })).default({})
+  },
+  { error: "expected an object with context, and optionally dockerfile and args" }
+);
+var healthSchema = external_exports.strictObject(
+  {
+    path: external_exports.string({ error: "expected a URL path starting with /" }).startsWith("/", { error: "expected a URL path starting with /" }).default("/health"),
+    timeoutS: positiveNumber("expected a number of seconds greater than 0").default(1200),
+    intervalMs: integerIn(10, 6e4, "expected a whole number of milliseconds from 10 to 60000").default(500)
+  },
+  { error: "expected an object such as { path: /health, timeoutS: 1200 }" }
+);
+var baselineSchema = external_exports.strictObject(
+  {
+    image: nonEmptyString("expected an image reference such as lmsysorg/sglang:v0.5.5").optional(),
+    build: buildSpecSchema.optional(),
+    command: commandSchema.optional(),
+    cwd: nonEmptyString("expected a folder path").optional(),
+    env: envSchema.default({})
+  },
+  { error: "expected an object with image, build or command" }
+);
+var candidateSchema = external_exports.strictObject(
+  {
+    patch: nonEmptyString("expected the path of a patch file").optional(),
+    sourceDir: nonEmptyString("expected the folder the patch applies in").optional(),
+    command: commandSchema.optional(),
+    postPatch: external_exports.array(commandSchema, { error: "expected a list of commands, each a list of arguments" }).default([]),
+    build: buildSpecSchema.optional(),
+    env: envSchema.optional(),
+    cwd: nonEmptyString("expected a folder path").optional(),
+    // runtime: process runs the candidate as the runner's user: the action refuses a pull request's
+    // patch there unless the config vouches for every author who can reach the workflow.
+    trusted: boolean4().default(false)
+  },
+  { error: "expected an object with patch, sourceDir, command, postPatch, build, env, cwd or trusted" }
+);
+var tokenizerSchema = external_exports.union(
+  [
+    nonEmptyString(),
+    external_exports.strictObject({
+      path: nonEmptyString("expected the path of the model's tokenizer.json"),
+      from: enumOf(["runner", "image"]).optional()
+    })
+  ],
+  {
+    error: "expected the path of the model's tokenizer.json, or { path, from: runner | image } (default: inside the baseline image with runtime: docker, on the runner with runtime: process)"
+  }
+);
+var benchSchema = external_exports.strictObject(
+  {
+    prompts: nonEmptyString("expected the path of a JSONL prompts file"),
+    model: nonEmptyString("expected the served model name").default("default"),
+    maxTokens: integerIn(1, 1e6, "expected a whole number of tokens from 1 to 1000000"),
+    requestIntervalMs: external_exports.number({ error: "expected a number of milliseconds, 0 or more" }).min(0, { error: "expected a number of milliseconds, 0 or more" }),
+    arrival: enumOf(["fixed", "poisson"]).default("fixed"),
+    seed: integerIn(0, 2 ** 31 - 1, "expected a whole number from 0 to 2147483647").default(1),
+    thinking: boolean4().default(false),
+    contextLimit: integerIn(1, 1e7, "expected a whole number of tokens from 1 to 10000000"),
+    tolerance: external_exports.number({ error: "expected a number in (0, 1]" }).gt(0, { error: "expected a number in (0, 1]" }).lte(1, { error: "expected a number in (0, 1]" }),
+    warmupRequests: integerIn(0, 1e4, "expected a whole number from 0 to 10000").default(0),
+    // Each run restarts both engines; the interval then covers how much engine starts differ in speed.
+    runs: integerIn(1, 100, "expected a whole number of runs from 1 to 100").default(DEFAULT_BENCH_RUNS),
+    // counterbalanced: odd runs start the baseline first, even runs the candidate, so going first or second favours neither.
+    order: enumOf(["counterbalanced", "baseline-first"]).default("counterbalanced"),
+    // Runs the client's code over a local stub before the first measured request, so the first engine measured is not the one that pays for a cold client.
+    clientWarmup: boolean4().default(true),
+    requestTimeoutS: positiveNumber("expected a number of seconds greater than 0").default(600),
+    tokenizer: tokenizerSchema.optional(),
+    agreementTokens: integerIn(0, 1e6, "expected a whole number of tokens, 0 (off) to 1000000").default(16),
+    // An answer that parts from the baseline's must agree on more than this share of the compared length, or it is diverged.
+    minPromptAgreement: shareSchema("expected a share of the compared length in [0, 1), such as 0.5 (0: off)").default(DEFAULT_MIN_PROMPT_AGREEMENT),
+    // Spinning costs a core for the benchmark's length, so `auto` spins only where cores are plenty.
+    busyPoll: enumOf(["auto", "on", "off"]).default("auto")
+  },
+  { error: "expected an object with prompts, maxTokens, requestIntervalMs, contextLimit and tolerance" }
+);
+var maxUnscoredSchema = shareSchema("expected a share of prompts in [0, 1), such as 0.1").default(DEFAULT_MAX_UNSCORED);
+var minPromptsSchema = integerIn(1, 1e7, "expected a whole number of prompts, 1 or more").default(DEFAULT_MIN_PROMPTS);
+var minAgreementSchema = shareSchema("expected a share of the compared length in [0, 1), such as 0.75 (0: off)").default(DEFAULT_MIN_AGREEMENT);
+var maxUnexplainedSchema = shareSchema("expected a share of prompts in [0, 1), such as 0 or 0.05").default(DEFAULT_MAX_UNEXPLAINED);
+var gateSchema = external_exports.strictObject(
+  {
+    minRoundScore: positiveNumber("expected a speedup greater than 0, such as 1.0"),
+    // Without a calibration the interval's low end must clear the bar; with one, the noise floor decides.
+    use: enumOf(GATE_MODES).optional(),
+    maxUnscored: maxUnscoredSchema,
+    minPrompts: minPromptsSchema,
+    minAgreement: minAgreementSchema,
+    maxUnexplained: maxUnexplainedSchema,
+    calibration: nonEmptyString("expected the path of a calibration file written by speedgate calibrate").optional()
+  },
+  { error: "expected an object such as { minRoundScore: 1.0 }" }
+).transform((gate) => ({ ...gate, use: gate.use ?? (gate.calibration ? "noise-floor" : "interval-low") }));
+var gpusSchema = external_exports.union(
+  [
+    external_exports.literal("all"),
+    external_exports.number().int().min(1),
+    external_exports.array(external_exports.string().min(1)).min(1)
+  ],
+  { error: 'expected "all", a GPU count such as 2, or a list of device ids such as ["0", "1"]' }
+);
+var ulimitSchema = external_exports.strictObject(
+  {
+    name: nonEmptyString("expected a ulimit name such as memlock"),
+    soft: external_exports.number({ error: "expected a whole number, -1 for unlimited" }).int(),
+    hard: external_exports.number({ error: "expected a whole number, -1 for unlimited" }).int()
+  },
+  { error: "expected an object with name, soft and hard" }
+);
+var mountExpectation = 'expected { source, target } (readOnly: false to allow writes) or "host path:container path[:ro|rw]"';
+function mountFromShortForm(value) {
+  if (typeof value !== "string") return value;
+  const parts = value.split(":");
+  const mode = parts.length === 3 ? parts[2] : void 0;
+  const valid = (parts.length === 2 || parts.length === 3) && parts[1]?.startsWith("/") && (mode === void 0 || mode === "ro" || mode === "rw");
+  if (!valid) return value;
+  return { source: parts[0], target: parts[1], readOnly: mode !== "rw" };
+}
+var mountSchema = external_exports.preprocess(
+  mountFromShortForm,
+  external_exports.strictObject(
+    {
+      source: nonEmptyString("expected a path on the runner (absolute, or relative to the config's folder)"),
+      target: external_exports.string({ error: "expected an absolute path inside the container, such as /models" }).regex(/^\/./, { error: "expected an absolute path inside the container, such as /models" }),
+      readOnly: boolean4().default(true)
+    },
+    { error: mountExpectation }
+  )
+);
+var SIZE = /^\d+(\.\d+)?[bkmgt]?$/i;
+var sizeString = (expected) => external_exports.string({ error: expected }).regex(SIZE, { error: expected });
+var memoryLimitSchema = external_exports.string({ error: `expected a size such as "64g", a share of the host's memory such as "90%", or "unlimited"` }).regex(/^(\d+(\.\d+)?[bkmgt]?|(100|[1-9]\d?)(\.\d+)?%|unlimited)$/i, {
+  error: `expected a size such as "64g", a share of the host's memory such as "90%", or "unlimited"`
+});
+var capabilitySchema = external_exports.string({ error: "expected a Linux capability name such as SYS_PTRACE" }).regex(/^(CAP_)?[A-Z][A-Z_]+$/, { error: "expected a Linux capability name such as SYS_PTRACE" }).refine((name) => name !== "ALL" && name !== "CAP_ALL", { error: "expected a single capability, not ALL (that is privileged mode)" });
+var dockerSchema = external_exports.strictObject(
+  {
+    gpus: gpusSchema.optional(),
+    // Unset: 16g, or half the memory limit when that is smaller (shared memory counts against it).
+    shmSize: sizeString('expected a size such as "16g", "512m"').optional(),
+    // The IPC namespace: private by default (engines use /dev/shm, sized by shmSize); "host" is what
+    // SGLang's docs run with, at the cost of sharing the runner's shared memory with the patch.
+    ipc: enumOf(["private", "host", "shareable"]).default("private"),
+    memory: memoryLimitSchema.default("90%"),
+    pidsLimit: integerIn(1, 1e7, "expected a whole number of processes").default(16384),
+    cpus: positiveNumber("expected a number of CPUs greater than 0, such as 16 or 7.5").optional(),
+    capAdd: external_exports.array(capabilitySchema, { error: "expected a list of capability names, such as [SYS_PTRACE]" }).default([]),
+    logMaxSize: sizeString('expected a size such as "64m"').default("64m"),
+    logMaxFiles: integerIn(1, 100, "expected a whole number of files from 1 to 100").default(2),
+    ulimits: external_exports.array(ulimitSchema, { error: "expected a list of { name, soft, hard }" }).default([
+      { name: "memlock", soft: -1, hard: -1 },
+      { name: "stack", soft: 67108864, hard: 67108864 }
+    ]),
+    network: enumOf(["isolated", "host"]).default("isolated"),
+    // The engine container's writable layer (what it writes outside its mounts): past it, writes fail
+    // with ENOSPC instead of filling the daemon's disk. Enforced where the storage driver can (overlay2
+    // on xfs with pquota, btrfs, zfs); elsewhere the round says it is not, and goes on.
+    diskSize: external_exports.string({ error: 'expected a size such as "100g", or "unlimited"' }).regex(/^(\d+(\.\d+)?[kmgt]?|unlimited)$/i, { error: 'expected a size such as "100g", or "unlimited"' }).default("100g"),
+    mounts: external_exports.array(mountSchema, { error: `expected a list of mounts, each ${mountExpectation.replace(/^expected /, "")}` }).default([]),
+    // Replaces the image's ENTRYPOINT; [] clears it, so `command` is the whole command (vllm/vllm-openai's is `vllm serve`).
+    entrypoint: external_exports.array(nonEmptyString("expected each argument to be a non-empty string"), { error: "expected a list of arguments, or [] to clear the image's ENTRYPOINT" }).optional(),
+    stopTimeoutS: positiveNumber("expected a number of seconds greater than 0").default(3),
+    // The overlay image is removed after the round unless kept: a rebuild from cache is cheap, a
+    // pile of per-run images on a runner's disk is not.
+    keepCandidateImage: boolean4().default(false)
+  },
+  { error: "expected an object with gpus, shmSize, ipc, memory, pidsLimit, ulimits, network" }
+);
+var buildSchema = external_exports.strictObject(
+  {
+    timeoutS: positiveNumber("expected a number of seconds greater than 0").default(3600),
+    // The candidate's build runs the patch's code (postPatch): no network unless asked for.
+    network: enumOf(["none", "default", "host"]).default("none")
+  },
+  { error: "expected an object such as { timeoutS: 3600, network: none }" }
+);
+var absolutePath = (expected) => external_exports.string({ error: expected }).regex(/^\/./, { error: expected });
+var regexString = (expected) => external_exports.string({ error: expected }).refine(
+  (text5) => {
+    try {
+      new RegExp(text5);
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  { error: expected }
+);
+var globList = (expected) => external_exports.array(nonEmptyString("expected each glob to be a non-empty string, such as python/** or !**/tests/**"), { error: expected });
+var DEFAULT_REVISION_LABEL = "org.opencontainers.image.revision";
+var revisionExpectation = "expected where the image's commit is written: { label: org.opencontainers.image.revision }, { file: /path/in/image } (optionally with pattern: a regular expression whose first group is the commit), or { commit: <sha> }";
+var revisionSchema = external_exports.union(
+  [
+    external_exports.strictObject({ label: nonEmptyString("expected an image label name such as org.opencontainers.image.revision") }),
+    external_exports.strictObject({
+      file: absolutePath("expected an absolute path inside the image, such as /sgl-workspace/sglang/.git/HEAD"),
+      pattern: regexString("expected a regular expression whose first group is the commit, such as \\+g([0-9a-f]{7,40})").optional()
+    }),
+    external_exports.strictObject({
+      commit: external_exports.string({ error: "expected a commit SHA (7 to 40 hexadecimal digits)" }).regex(/^[0-9a-fA-F]{7,40}$/, { error: "expected a commit SHA (7 to 40 hexadecimal digits)" })
+    })
+  ],
+  { error: revisionExpectation }
+);
+var sourceSchema = external_exports.strictObject(
+  {
+    revision: revisionSchema.default({ label: DEFAULT_REVISION_LABEL }),
+    // vLLM's images install a wheel: only vllm/** has a place to go in site-packages.
+    paths: globList("expected a list of globs of the files the overlay brings to each commit, such as [vllm/**]").default([]),
+    compiledPaths: globList("expected a list of globs of compiled code, such as [sgl-kernel/**, csrc/**, CMakeLists.txt, setup.py]").default([]),
+    build: external_exports.array(commandSchema, { error: "expected a list of commands, each a list of arguments" }).default([]),
+    buildCache: absolutePath("expected the absolute path inside the image where the runner's build cache volume is mounted, such as /root/.cache/ccache").optional(),
+    buildCacheHit: regexString(`expected a regular expression matched against the build's output, such as "cache hit rate\\s+100"`).optional(),
+    cacheBaseline: boolean4().default(true)
+  },
+  { error: "expected an object with revision, paths, compiledPaths, build, buildCache, buildCacheHit or cacheBaseline" }
+);
+function refineRuntimePaths(config2, ctx) {
+  if (config2.runtime === "docker") {
+    for (const role of ["baseline", "candidate"]) {
+      const cwd = config2[role].cwd;
+      if (cwd !== void 0 && !posix3.isAbsolute(cwd)) {
+        ctx.addIssue({ code: "custom", path: [role, "cwd"], message: "expected an absolute path inside the image (the container's working folder)" });
+      }
+    }
+  }
+  if (config2.runtime === "process" && config2.docker.mounts.length > 0) {
+    ctx.addIssue({ code: "custom", path: ["docker", "mounts"], message: "expected no mounts with runtime: process (engines on the host see its folders directly)" });
+  }
+  const sourceDir = config2.runtime === "docker" ? config2.candidate.sourceDir : void 0;
+  const seen = /* @__PURE__ */ new Set();
+  config2.docker.mounts.forEach((mount, index) => {
+    const target = posix3.normalize(mount.target).replace(/\/$/, "");
+    if (seen.has(target)) {
+      ctx.addIssue({ code: "custom", path: ["docker", "mounts", index], message: `expected each container path mounted once, but ${target} is already mounted` });
+    }
+    seen.add(target);
+    if (sourceDir && `${posix3.normalize(sourceDir)}/`.startsWith(`${target}/`)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["docker", "mounts", index],
+        message: `expected a target that does not cover candidate.sourceDir (${sourceDir}): the mount would hide the patched source`
+      });
+    }
+  });
+}
+var roundConfigSchema = external_exports.strictObject(
+  {
+    // A known engine's other spellings (llama-cpp, LlamaCpp, vLLM) become its one name, so calibrations and cards agree.
+    engine: nonEmptyString("expected the engine's name for the card, such as sglang, vllm or llama.cpp").transform(canonicalEngineName),
+    runtime: enumOf(["docker", "process"]),
+    port: integerIn(1, 65535, "expected a TCP port from 1 to 65535"),
+    health: healthSchema.default({ path: "/health", timeoutS: 1200, intervalMs: 500 }),
+    baseline: baselineSchema,
+    candidate: candidateSchema.default({ postPatch: [], trusted: false }),
+    bench: benchSchema,
+    gate: gateSchema,
+    docker: dockerSchema.prefault({}),
+    build: buildSchema.prefault({}),
+    source: sourceSchema.prefault({})
+  },
+  { error: "expected a YAML mapping with engine, runtime, port, baseline, candidate, bench and gate" }
+).superRefine((config2, ctx) => {
+  if (config2.runtime === "process" && !config2.baseline.command) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["baseline", "command"],
+      message: "expected the command that starts the engine (runtime: process runs it on the host)"
+    });
+  }
+  if (config2.runtime === "docker" && !config2.baseline.image && !config2.baseline.build) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["baseline", "image"],
+      message: "expected an image reference or baseline.build (runtime: docker)"
+    });
+  }
+  if (config2.candidate.patch && config2.runtime === "process" && !config2.candidate.sourceDir) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["candidate", "sourceDir"],
+      message: "expected the folder the patch applies in (a copy of it is patched)"
+    });
+  }
+  refineRuntimePaths(config2, ctx);
+  if (config2.bench.contextLimit >= 1 && config2.bench.maxTokens > config2.bench.contextLimit) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["bench", "maxTokens"],
+      message: `expected at most bench.contextLimit (${config2.bench.contextLimit}): an answer cannot be longer than the context it is written in`
+    });
+  }
+  const tokenizer = config2.bench.tokenizer;
+  const from = typeof tokenizer === "object" ? tokenizer.from : void 0;
+  if (from === "image" && config2.runtime === "process") {
+    ctx.addIssue({
+      code: "custom",
+      path: ["bench", "tokenizer", "from"],
+      message: 'expected "runner" with runtime: process (there is no image to read it from)'
+    });
+  }
+  const path = typeof tokenizer === "object" ? tokenizer.path : tokenizer;
+  if (path !== void 0 && (from ?? (config2.runtime === "docker" ? "image" : "runner")) === "image" && !path.startsWith("/")) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["bench", "tokenizer"],
+      message: "expected an absolute path inside the baseline image, such as /models/m/tokenizer.json (or { path, from: runner } for a file on the runner)"
+    });
+  }
+  if (config2.gate.use === "noise-floor" && !config2.gate.calibration) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["gate", "calibration"],
+      message: "expected the calibration file gate.use: noise-floor gates on (write one with speedgate calibrate)"
+    });
+  }
+  if (config2.candidate.build && config2.candidate.patch) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["candidate", "build"],
+      message: "expected either candidate.build (a full build) or candidate.patch (an overlay), not both"
+    });
+  }
+});
+function tokenizerLocation(config2) {
+  const tokenizer = config2.bench.tokenizer;
+  if (tokenizer === void 0) return null;
+  if (typeof tokenizer === "string") return { path: tokenizer, from: config2.runtime === "docker" ? "image" : "runner" };
+  return { path: tokenizer.path, from: tokenizer.from ?? (config2.runtime === "docker" ? "image" : "runner") };
+}
+
+// src/tokens/create-token-counter.ts
+import { createHash as createHash5 } from "node:crypto";
+
 // src/tokens/align-decoded-offsets.ts
 var WHITESPACE = /\s/;
 function alignDecodedOffsets(decoded, text5, offsets) {
@@ -63835,7 +64921,7 @@ function parseTokenizer(bytes, source) {
 }
 
 // src/tokens/read-tokenizer-file.ts
-import { readFile as readFile2, stat } from "node:fs/promises";
+import { readFile as readFile3, stat } from "node:fs/promises";
 async function readTokenizerFile(path) {
   let bytes;
   try {
@@ -63844,7 +64930,7 @@ async function readTokenizerFile(path) {
     if (info.size > MAX_TOKENIZER_BYTES) {
       throw new ConfigError(`bench.tokenizer: ${path}: expected a tokenizer.json of at most ${MAX_TOKENIZER_BYTES / 2 ** 20} MiB, got ${(info.size / 2 ** 20).toFixed(1)} MiB`);
     }
-    bytes = await readFile2(path);
+    bytes = await readFile3(path);
   } catch (error62) {
     if (error62 instanceof ConfigError) throw error62;
     throw new ConfigError(`bench.tokenizer: expected a readable tokenizer.json on the runner, could not read ${path} (${error62.code ?? error62.message})`);
@@ -63876,9 +64962,27 @@ function createTokenCounterSource(round, runtime) {
   };
 }
 
+// src/round/describe-unchanged-candidate.ts
+function describeUnchangedCandidate(round) {
+  const { config: config2 } = round;
+  const { candidate } = config2;
+  if (round.patch && round.patch.bytes.toString("utf8").trim() !== "") return null;
+  if (round.commits && round.commits.head !== round.commits.base && round.commits.head !== round.commits.mergeBase) return null;
+  if (candidate.postPatch.length > 0 || candidate.build !== void 0) return null;
+  if (candidate.cwd !== void 0 && candidate.cwd !== config2.baseline.cwd) return null;
+  if (!startsLikeBaseline(config2)) return null;
+  const what = round.commits ? `the pull request's head (${round.commits.head.slice(0, 12)}) adds nothing to its base` : round.patch ? "the patch is empty" : "the round has no patch";
+  return `${what}, and the candidate runs the baseline's image, command and environment: both seats ran the same engine, so the score is this runner's noise, not a speedup`;
+}
+
+// src/round/order-engine-turns.ts
+function orderEngineTurns(run2, order) {
+  return order === "counterbalanced" && run2 % 2 === 0 ? ["candidate", "baseline"] : ["baseline", "candidate"];
+}
+
 // src/round/run-round.ts
 var EXIT_GRACE_MS = 500;
-var delay = (ms2) => new Promise((resolve5) => setTimeout(resolve5, ms2));
+var delay = (ms2) => new Promise((resolve6) => setTimeout(resolve6, ms2));
 function describeExitForReason(role, exit) {
   if (exit.infrastructure) return `${exit.infrastructure.label}, during the ${role} engine's benchmark`;
   const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.exitCode ?? "unknown"}`;
@@ -63944,7 +65048,8 @@ async function runEngine(role, run2, runtime, options, context) {
       prompts: round.prompts,
       bench: config2.bench,
       tokenCounter: context.tokenCounter,
-      signal: AbortSignal.any([signal, died.signal]),
+      signal,
+      engineGone: died.signal,
       onProgress: (progress) => emit({ type: "benchmark", role, ...progress }),
       ...scrapesMetrics ? { beforeMeasured: async () => void (metricsBefore = await scrapeEngineMetrics(running.baseUrl, signal)) } : {}
     });
@@ -63991,6 +65096,7 @@ async function runRound(options) {
   logger.info(describeBusyPoll(round.config.bench.busyPoll));
   try {
     if (signal.aborted) throw new RoundCancelledError(signal.reason);
+    if (round.config.bench.clientWarmup) await warmBenchClient();
     failure2 = await prepareEngine("baseline", runtime, options, prepared);
     if (failure2) options.onProgress?.({ type: "skipped", role: "candidate", reason: "the baseline could not be prepared" });
     else {
@@ -64000,11 +65106,13 @@ async function runRound(options) {
       if (failure2?.engine === "candidate") options.onProgress?.({ type: "skipped", role: "baseline", reason: "the candidate could not be prepared, so no engine was started" });
       const context = { tokenCounter: counter, gpuState: gpuState2 };
       for (let run2 = 1; run2 <= round.config.bench.runs && !failure2; run2++) {
-        const baseline = await runEngine("baseline", run2, runtime, options, context);
-        const candidate = baseline.failure ? { records: /* @__PURE__ */ new Map(), failure: null } : await runEngine("candidate", run2, runtime, options, context);
-        if (baseline.failure) options.onProgress?.({ type: "skipped", role: "candidate", reason: "the baseline failed" });
-        runs.push({ baseline, candidate });
-        failure2 = baseline.failure ?? candidate.failure;
+        const [first, second] = orderEngineTurns(run2, round.config.bench.order);
+        const firstResult = await runEngine(first, run2, runtime, options, context);
+        const secondResult = firstResult.failure ? { records: /* @__PURE__ */ new Map(), failure: null } : await runEngine(second, run2, runtime, options, context);
+        if (firstResult.failure) options.onProgress?.({ type: "skipped", role: second, reason: `the ${first} failed` });
+        const turns = { [first]: firstResult, [second]: secondResult };
+        runs.push({ baseline: turns.baseline, candidate: turns.candidate });
+        failure2 = firstResult.failure ?? secondResult.failure;
       }
     }
   } finally {
@@ -64043,7 +65151,8 @@ async function runRound(options) {
     tolerance: config2.bench.tolerance,
     gate: config2.gate,
     agreementTokens: config2.bench.agreementTokens,
-    noise: calibration ? { floor: calibration.noiseFloor, problems: calibration.problems } : null
+    minPromptAgreement: config2.bench.minPromptAgreement,
+    noise: calibration ? { floor: calibration.noiseFloor, problems: calibration.problems, selfAgreement: calibration.selfAgreement ?? null } : null
   });
   return buildScorecard({
     config: config2,
@@ -64057,8 +65166,13 @@ async function runRound(options) {
     shard: options.shard ?? null,
     tokenizerSha256: tokenCounter.loaded()?.sha256 ?? null,
     engineTimes: collectEngineTimes(engineFamily(config2.engine), runs, result),
-    answerVariation: findBaselineVariation(result.prompts, config2.bench.tolerance, config2.bench.agreementTokens),
-    commits
+    answerVariation: findBaselineVariation(result.prompts, {
+      tolerance: config2.bench.tolerance,
+      agreementTokens: config2.bench.agreementTokens,
+      minPromptAgreement: config2.bench.minPromptAgreement
+    }),
+    commits,
+    unchanged: describeUnchangedCandidate(round)
   });
 }
 
@@ -64218,7 +65332,7 @@ function describeRunnerFaultBriefly(fault) {
   const held = fault.mainHolder ? `${gpu} was held by ${fault.mainHolder},` : `${fault.heldGiB ?? "memory"} of ${gpu} was in use`;
   return `${held} when the candidate started`;
 }
-function describeVerdict(card) {
+function describeVerdict(card, options = {}) {
   const verdict = decideVerdict(card);
   const none = (headline2) => ({ passed: false, outcome: "none", headline: `\u26A0\uFE0F No verdict: ${headline2}` });
   switch (verdict.cause) {
@@ -64244,13 +65358,14 @@ function describeVerdict(card) {
   const score = formatScoreAgainstBar(card.roundScore, card.gate.bar);
   const headline = `${card.gate.passed ? "\u2705" : "\u274C"} Round score ${score} (${describeBar(card.gate)})`;
   const others = card.gate.reasons.filter((reason) => reason !== card.gate.rule);
-  return { passed: card.gate.passed, outcome: verdict.outcome, headline: others.length > 0 ? `${headline}: ${others.join("; ")}` : headline };
+  if (others.length === 0) return { passed: card.gate.passed, outcome: verdict.outcome, headline };
+  const shown = options.firstReasonOnly && others.length > 1 ? `${others[0]} (and ${others.length - 1} more in the gate row)` : others.join("; ");
+  return { passed: card.gate.passed, outcome: verdict.outcome, headline: `${headline}: ${shown}` };
 }
 function runScoreOnCard(run2, prompt) {
   if (run2.status === "excluded") return null;
   if (run2.status !== "scored") return 0;
-  if (run2.baselineMs !== null && run2.candidateMs !== null) return speedupFromTimes(run2.baselineMs, run2.candidateMs);
-  return prompt.speedup;
+  return runSpeedup(run2) ?? prompt.speedup;
 }
 function formatRunScores(prompt, separator = " / ") {
   return prompt.runs.map((run2) => {
@@ -64274,13 +65389,15 @@ function describeRuns(card) {
   const done = card.runs.completed < planned ? `${card.runs.completed} of ${planned}` : `${planned}`;
   const each = card.runs.scores.map((score) => formatTimes(score)).join(", ");
   const spread = scores.length > 1 ? ` (spread ${formatTimes(Math.min(...scores))}\u2013${formatTimes(Math.max(...scores))})` : "";
-  return `${done}, interleaved (baseline, candidate, baseline, \u2026), each engine restarted every run; run scores ${each}${spread}`;
+  const order = card.settings.order === "counterbalanced" ? "counterbalanced (the baseline first in odd runs, the candidate first in even ones)" : "interleaved, the baseline first in every run";
+  return `${done}, ${order}, each engine restarted every run; run scores ${each}${spread}`;
 }
 var DAY_MS = 24 * 60 * 60 * 1e3;
 function describeNoise(card) {
   const calibration = card.gate.calibration;
   if (!calibration) {
-    return "not calibrated: this runner's noise was never measured (speedgate calibrate, gate.calibration), so the verdict rests on this round's interval alone";
+    const givenUp = card.settings.runs === 1 ? "with one run that interval cannot see how much engine starts differ, so an unchanged engine can pass (about 1 round in 5 where starts differ by 2%)" : `it takes ${card.settings.runs} runs of each engine and a larger speedup to clear the bar than a calibrated gate needs, and the card cannot say which speedup this runner detects`;
+    return `not calibrated: this runner's noise was never measured (speedgate calibrate, gate.calibration), so the verdict rests on this round's interval alone; ${givenUp}`;
   }
   const measured = calibration.measuredAt.slice(0, 10);
   const age = Math.floor((Date.parse(card.createdAt) - Date.parse(calibration.measuredAt)) / DAY_MS);
@@ -64661,13 +65778,19 @@ function integrityRows(card) {
   const settings = card.settings;
   if (card.diverged !== void 0) {
     const within = settings.agreementTokens ? `within the first ${settings.agreementTokens} tokens` : "(check off: bench.agreementTokens is 0)";
-    rows.push(["Diverged", `${card.diverged}: answered differently from the baseline ${within}`]);
+    const share = settings.minPromptAgreement ? `, or agreed on no more than ${formatPercent(settings.minPromptAgreement)} of the compared length` : "";
+    rows.push(["Diverged", `${card.diverged}: answered differently from the baseline ${within}${share}`]);
   }
   if (card.implausible !== void 0 && (card.implausible > 0 || settings.tokenizer === null)) {
     rows.push(["Implausible", `${card.implausible}: claimed more tokens than the stream held`]);
   }
   if (card.medianAgreement !== void 0) {
-    rows.push(["Median agreement", card.medianAgreement === null ? "\u2014 (no answers compared)" : `${formatPercent(card.medianAgreement)} of the compared tokens are the baseline's answer`]);
+    const bar2 = card.gate.minAgreement ? ` (gate.minAgreement ${formatPercent(card.gate.minAgreement)})` : "";
+    rows.push(["Median agreement", card.medianAgreement === null ? "\u2014 (no answers compared)" : `${formatPercent(card.medianAgreement)} of the compared tokens are the baseline's answer${bar2}`]);
+  }
+  if (card.unexplained !== void 0) {
+    const limit = card.gate.maxUnexplained !== void 0 ? ` (gate.maxUnexplained ${formatPercent(card.gate.maxUnexplained)})` : "";
+    rows.push(["Unexplained", `${card.unexplained}: cut short or parted where the baseline's own answers are not${limit}`]);
   }
   return rows;
 }
@@ -64690,7 +65813,7 @@ function promptNotes(prompt, card) {
     }
   }
   if (prompt.status === "scored" && typeof prompt.agreement === "number" && prompt.agreement < 1) {
-    notes.push(`agreement ${formatPercent(prompt.agreement)}: the answers part after ${prompt.agreedTokens ?? 0} tokens, timed over those`);
+    notes.push(`agreement ${formatPercent(prompt.agreement)}: the answers part after ${prompt.agreedTokens ?? 0} tokens; timed at the full length, scored no faster than over those`);
   }
   return notes;
 }
@@ -64758,7 +65881,7 @@ function describeNextStep(card) {
 }
 
 // src/scorecard/render-method-section.ts
-var SCORING_RULE_SENTENCE = "The round score is the median, over prompts, of the candidate's end-to-end speedup against the baseline. Both engines are compared at the same output token count, so a candidate that stops early cannot buy speed by answering less: a prompt under the tolerance bar scores nothing and shows its gate reason. With several runs, each prompt's speedups combine by their geometric mean, and a prompt left unscored in any run scores nothing. The gate never passes when the candidate engine failed, when more than gate.maxUnscored of the prompts went unscored, or with fewer than gate.minPrompts prompts; otherwise the interval's low end (not calibrated) or the round score (against the bar raised by the calibrated noise floor) must clear the bar. The same inputs and output limits apply to every engine; actual concurrency depends on response duration and engine scheduling.";
+var SCORING_RULE_SENTENCE = "The round score is the median, over prompts, of the candidate's end-to-end speedup against the baseline. Both engines are compared at the same output token count, so a candidate that stops early cannot buy speed by answering less: a prompt under the tolerance bar scores nothing and shows its gate reason. An answer that parts from the baseline's within its first bench.agreementTokens tokens, or agrees on no more than bench.minPromptAgreement of the compared length, scores nothing (diverged); one that parts later is timed at the full length and scores no faster than over the tokens both answers share. With several runs, each prompt's speedups combine by their geometric mean, and a prompt left unscored in any run scores nothing. The gate never passes when the candidate engine failed, when more than gate.maxUnscored of the prompts went unscored, when the median agreement is under gate.minAgreement, when more than gate.maxUnexplained of the prompts were cut short or parted where the baseline's own answers are not, or with fewer than gate.minPrompts prompts; otherwise the interval's low end (not calibrated) or the round score (against the bar raised by the calibrated noise floor) must clear the bar. The same inputs and output limits apply to every engine; actual concurrency depends on response duration and engine scheduling.";
 function countsTable(card) {
   const score = card.roundScore === null ? "\u2014 (no prompt was scored)" : `${formatScoreAgainstBar(card.roundScore, card.gate.bar)} (${describeIntervalBriefly(card)}): the median over prompts of the candidate's end-to-end speedup at equal output length`;
   const rows = [["Round score", score]];
@@ -64802,8 +65925,40 @@ function renderMethodSection(card) {
   return renderFold(`How the score was measured: every count, the settings and the rule (${escapeInline(describeCaveats(card))})`, parts.join("\n\n"));
 }
 
+// src/scorecard/render-parting-evidence.ts
+var LISTED2 = 10;
+function claims(run2) {
+  const evidence = run2.evidence;
+  if (!evidence) return "";
+  const side2 = (claimed, streamed) => `${claimed ?? "\u2014"} claimed, ${streamed ?? "\u2014"} counted`;
+  return `; baseline ${side2(evidence.baselineClaimed, run2.baselineTokens)}, candidate ${side2(evidence.candidateClaimed, run2.candidateTokens)}`;
+}
+function describeRun(id, index, runs, run2) {
+  const where = runs > 1 ? `${escapeInline(id)} (run ${index + 1})` : escapeInline(id);
+  const evidence = run2.evidence;
+  const parts = evidence?.partsAt ? `parts at token ${evidence.partsAt} of ${run2.comparedTokens ?? "\u2014"}` : run2.status;
+  const quotes = evidence?.baselineExcerpt && evidence.candidateExcerpt ? `: baseline ${escapeInline(evidence.baselineExcerpt)}, candidate ${escapeInline(evidence.candidateExcerpt)}` : "";
+  return `- ${where}, ${run2.status}: ${parts}${quotes}${claims(run2)}`;
+}
+function renderPartingEvidence(card) {
+  const lines2 = [];
+  let total = 0;
+  for (const prompt of card.prompts) {
+    prompt.runs.forEach((run2, index) => {
+      if (!run2.evidence) return;
+      total++;
+      if (lines2.length < LISTED2) lines2.push(describeRun(prompt.id, index, prompt.runs.length, run2));
+    });
+  }
+  if (total === 0) return "";
+  const more = total > LISTED2 ? `
+
+\u2026and ${total - LISTED2} more in scorecard.json.` : "";
+  return renderFold(`Answers that part from the baseline's (${total})`, `${lines2.join("\n")}${more}`);
+}
+
 // src/scorecard/render-prompts-section.ts
-var STATUS_LABEL = {
+var STATUS_LABEL2 = {
   scored: "scored",
   below_tolerance: "\u26A0\uFE0F below tolerance",
   zeroed: "\u274C zeroed",
@@ -64826,7 +65981,7 @@ function findSameOutcome(card) {
 function sameForAll(card) {
   const same = findSameOutcome(card);
   if (!same) return null;
-  return `All ${card.prompts.length} prompts: ${STATUS_LABEL[same.status]}, ${same.score}${same.reason ? `: ${escapeInline(same.reason)}` : ""}. Each prompt's times are in scorecard.json.`;
+  return `All ${card.prompts.length} prompts: ${STATUS_LABEL2[same.status]}, ${same.score}${same.reason ? `: ${escapeInline(same.reason)}` : ""}. Each prompt's times are in scorecard.json.`;
 }
 function renderPromptsSection(card, rows) {
   if (card.prompts.length === 0) return "";
@@ -64852,7 +66007,7 @@ function renderPromptsSection(card, rows) {
       ...shown.map((prompt, index) => [
         String(index + 1),
         escapeInline(prompt.id),
-        STATUS_LABEL[prompt.status],
+        STATUS_LABEL2[prompt.status],
         prompt.score === null ? "\u2014" : formatTimes(prompt.score),
         ...manyRuns ? [formatRunScores(prompt)] : [],
         side(prompt, (s) => s.outputTokens === null ? "\u2014" : String(s.outputTokens)),
@@ -65083,7 +66238,7 @@ function renderSummaryTable(card) {
 }
 
 // src/scorecard/render-answer-variation.ts
-var LISTED2 = 10;
+var LISTED3 = 10;
 function describeZero(zero) {
   const where = `${escapeInline(zero.id)} (run ${zero.run})`;
   if (zero.status === "below_tolerance") {
@@ -65096,10 +66251,17 @@ function renderAnswerVariation(card) {
   if (!variation || variation.promptsVaried === 0) return "";
   const { explained } = variation;
   const lead = `${variation.promptsVaried} of ${variation.promptsCompared} prompts got a different answer from the unpatched baseline in different runs, at temperature 0: the requests batched with a prompt differ from run to run, and batching changes the arithmetic.`;
-  const zeros = explained.length === 0 ? "No unscored prompt of the candidate lies within that variation." : `${explained.length} unscored prompt-run${explained.length === 1 ? " lies" : "s lie"} within it, so ${explained.length === 1 ? "it is" : "they are"} no evidence against the patch: ${explained.slice(0, LISTED2).map(describeZero).join("; ")}${explained.length > LISTED2 ? `; and ${explained.length - LISTED2} more` : ""}.`;
+  const zeros = explained.length === 0 ? "No unscored prompt of the candidate lies within that variation." : `${explained.length} unscored prompt-run${explained.length === 1 ? " lies" : "s lie"} within it, so ${explained.length === 1 ? "it is" : "they are"} no evidence against the patch: ${explained.slice(0, LISTED3).map(describeZero).join("; ")}${explained.length > LISTED3 ? `; and ${explained.length - LISTED3} more` : ""}.`;
   return `### The baseline's own answers vary
 
 ${lead} ${zeros} \`speedgate calibrate\` measures how often the baseline disagrees with itself on this runner.`;
+}
+
+// src/scorecard/render-unchanged-notice.ts
+function renderUnchangedNotice(card) {
+  if (!card.unchanged) return "";
+  return `> [!NOTE]
+> **No change was scored**: ${escapeInline(card.unchanged)}. Give the round a patch (candidate.patch) or a pull request's head to score it.`;
 }
 
 // src/scorecard/render-commits-section.ts
@@ -65196,7 +66358,7 @@ function provenanceSection(card) {
 ${gpu}`}`);
 }
 function renderWith(card, limits) {
-  const { headline } = describeVerdict(card);
+  const { headline } = describeVerdict(card, { firstReasonOnly: true });
   const summary = renderSummaryTable(card);
   const failure2 = renderFailureSection(card, { logLines: limits.logLines, heading: summary !== "" });
   const sections = [
@@ -65204,6 +66366,7 @@ function renderWith(card, limits) {
     `## ${escapeInline(headline)}`,
     renderFactsLine(card),
     summary === "" ? failure2 : summary,
+    renderUnchangedNotice(card),
     renderGpuBusyWarning(card),
     renderLeftOutFiles(card),
     summary === "" ? "" : failure2,
@@ -65211,6 +66374,7 @@ function renderWith(card, limits) {
     // Why some unscored prompts are no evidence against the patch: the baseline's own answers varied.
     renderAnswerVariation(card),
     renderSpeedSection(card),
+    renderPartingEvidence(card),
     renderPromptsSection(card, limits.promptRows),
     renderMethodSection(card),
     // Base/head mode only: what each engine was made from, the baseline cache and the builds.
@@ -65296,77 +66460,14 @@ function formatShard(shard) {
 
 // src/config/load-round-config.ts
 var import_yaml = __toESM(require_dist(), 1);
-import { readFile as readFile4 } from "node:fs/promises";
-import { dirname as dirname5, resolve as resolve3 } from "node:path";
-
-// src/prompts/prompt.ts
-var messageSchema = external_exports.looseObject({
-  role: external_exports.string({ error: "expected a role string" }),
-  content: external_exports.union([external_exports.string(), external_exports.array(external_exports.unknown())], { error: "expected content as a string or a list of parts" })
-});
-var promptSchema = external_exports.strictObject({
-  id: external_exports.union([external_exports.string().min(1), external_exports.number()], { error: "expected a non-empty string or number" }).transform(String),
-  messages: external_exports.array(messageSchema, { error: "expected a list of chat messages" }).min(1).optional(),
-  prompt: external_exports.string({ error: "expected a string" }).optional(),
-  maxTokens: external_exports.number({ error: "expected a whole number of tokens, 1 or more" }).int({ error: "expected a whole number of tokens, 1 or more" }).min(1, { error: "expected a whole number of tokens, 1 or more" }).optional()
-}).refine((p) => p.messages === void 0 !== (p.prompt === void 0), {
-  error: 'expected exactly one of "messages" or "prompt"',
-  path: ["messages"]
-});
-
-// src/prompts/parse-prompts.ts
-function parsePrompts(text5, source) {
-  const problems = [];
-  const prompts = [];
-  const seen = /* @__PURE__ */ new Map();
-  const seenContent = /* @__PURE__ */ new Map();
-  const lines2 = text5.replace(/^\uFEFF/, "").split(/\r?\n/);
-  lines2.forEach((line, index) => {
-    const lineNumber = index + 1;
-    if (line.trim() === "") return;
-    let value;
-    try {
-      value = JSON.parse(line);
-    } catch (error62) {
-      problems.push(`line ${lineNumber}: expected a JSON object, got ${describeValue(line, 40)} (${error62.message})`);
-      return;
-    }
-    if (value === null || typeof value !== "object" || Array.isArray(value)) {
-      problems.push(`line ${lineNumber}: expected a JSON object with "id" and "messages" or "prompt", got ${describeValue(value)}`);
-      return;
-    }
-    const parsed = promptSchema.safeParse(value);
-    if (!parsed.success) {
-      for (const issue2 of formatConfigIssues(parsed.error.issues, value, promptSchema)) problems.push(`line ${lineNumber}: ${issue2}`);
-      return;
-    }
-    const earlier = seen.get(parsed.data.id);
-    if (earlier !== void 0) {
-      problems.push(`line ${lineNumber}: id ${describeValue(parsed.data.id)} is already used on line ${earlier}; ids must be unique`);
-      return;
-    }
-    const content = promptContentKey(parsed.data) ?? "";
-    const sameContent = seenContent.get(content);
-    if (sameContent !== void 0) {
-      problems.push(
-        `line ${lineNumber}: prompt ${describeValue(parsed.data.id)} sends the same ${parsed.data.messages ? "messages" : "prompt"} as line ${sameContent}; an engine that caches answers would answer it from memory, so each prompt must differ`
-      );
-      return;
-    }
-    seen.set(parsed.data.id, lineNumber);
-    seenContent.set(content, lineNumber);
-    prompts.push(parsed.data);
-  });
-  if (problems.length > 0) throw ConfigError.fromProblems(problems.slice(0, 20), source);
-  if (prompts.length === 0) throw new ConfigError(`${source}: expected at least one prompt, got an empty file`);
-  return prompts;
-}
+import { readFile as readFile5 } from "node:fs/promises";
+import { dirname as dirname5, resolve as resolve4 } from "node:path";
 
 // src/config/check-config-paths.ts
 import { constants as constants4 } from "node:fs";
 import { access, stat as stat2 } from "node:fs/promises";
-import { isAbsolute as isAbsolute5, join as join6, relative as relative4, resolve as resolve2 } from "node:path";
-var resolveAgainst = (baseDir) => (path) => isAbsolute5(path) ? path : resolve2(baseDir, path);
+import { isAbsolute as isAbsolute5, join as join6, relative as relative4, resolve as resolve3 } from "node:path";
+var resolveAgainst = (baseDir) => (path) => isAbsolute5(path) ? path : resolve3(baseDir, path);
 function listConfigPaths(config2, baseDir, patchPath, options = {}) {
   const at = resolveAgainst(baseDir);
   const paths = [];
@@ -65378,7 +66479,7 @@ function listConfigPaths(config2, baseDir, patchPath, options = {}) {
   const tokenizer = tokenizerLocation(config2);
   if (tokenizer?.from === "runner") add("bench.tokenizer", tokenizer.path, "file", "the model's tokenizer.json");
   if (patchPath !== void 0) {
-    paths.push({ field: "patch", written: patchPath, path: resolve2(patchPath), kind: "file", purpose: "the candidate's patch", onRunner: false });
+    paths.push({ field: "patch", written: patchPath, path: resolve3(patchPath), kind: "file", purpose: "the candidate's patch", onRunner: false });
   } else {
     add("candidate.patch", config2.candidate.patch, "file", "the candidate's patch");
   }
@@ -65441,7 +66542,7 @@ function findCwdProblems(config2, patched) {
 
 // src/config/load-patch.ts
 import { createHash as createHash6 } from "node:crypto";
-import { readFile as readFile3 } from "node:fs/promises";
+import { readFile as readFile4 } from "node:fs/promises";
 
 // src/patch/find-diff-corruption.ts
 var HUNK_HEADER = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
@@ -65526,7 +66627,7 @@ function checkPatchBytes(bytes, label) {
 async function loadPatch(path, label = "candidate.patch") {
   let bytes;
   try {
-    bytes = await readFile3(path);
+    bytes = await readFile4(path);
   } catch (error62) {
     throw new ConfigError(`${label}: expected a readable patch file, could not read ${path} (${error62.code ?? error62.message})`);
   }
@@ -65671,10 +66772,10 @@ function resolvedTokenizer(config2, at) {
 }
 var errorCode = (error62) => error62.code ?? error62.message;
 async function readRound(configPath, options, purpose) {
-  const absolutePath2 = resolve3(configPath);
+  const absolutePath2 = resolve4(configPath);
   let text5;
   try {
-    text5 = await readFile4(absolutePath2, "utf8");
+    text5 = await readFile5(absolutePath2, "utf8");
   } catch (error62) {
     throw new ConfigError(`config: expected a readable round config file, could not read ${absolutePath2} (${errorCode(error62)})`);
   }
@@ -65686,7 +66787,7 @@ async function readRound(configPath, options, purpose) {
     if (problems2.length > 0) throw ConfigError.fromProblems(problems2, absolutePath2);
   }
   const config2 = resolveConfigPaths(written, baseDir, { commits: scoringCommits });
-  const patchPath = options.patchPath ? resolve3(options.patchPath) : config2.candidate.patch;
+  const patchPath = options.patchPath ? resolve4(options.patchPath) : config2.candidate.patch;
   if (options.patchPath && config2.runtime === "process" && !config2.candidate.sourceDir) {
     throw new ConfigError(`${absolutePath2}: candidate.sourceDir: expected the folder the patch applies in, but it is missing`);
   }
@@ -65701,7 +66802,7 @@ async function readRound(configPath, options, purpose) {
   if (!absent("bench.prompts")) {
     let promptText;
     try {
-      promptText = await readFile4(config2.bench.prompts, "utf8");
+      promptText = await readFile5(config2.bench.prompts, "utf8");
     } catch (error62) {
       throw new ConfigError(`bench.prompts: expected a readable JSONL file, could not read ${config2.bench.prompts} (${errorCode(error62)})`);
     }
@@ -65810,7 +66911,7 @@ function createProgressRenderer(stream) {
 }
 
 // src/scorecard/read-scorecard.ts
-import { readFile as readFile5 } from "node:fs/promises";
+import { readFile as readFile6 } from "node:fs/promises";
 
 // src/scorecard/convert-scorecard-v1.ts
 function convertScorecardV1(card) {
@@ -65983,7 +67084,7 @@ function parseScorecardJson(text5, source) {
 async function readScorecard(path) {
   let text5;
   try {
-    text5 = await readFile5(path, "utf8");
+    text5 = await readFile6(path, "utf8");
   } catch (error62) {
     throw new ConfigError(`${path}: expected a readable scorecard.json (${error62.code ?? error62.message})`);
   }
@@ -65992,14 +67093,7 @@ async function readScorecard(path) {
 
 // src/shard/find-card-files.ts
 import { readdir as readdir2, stat as stat3 } from "node:fs/promises";
-import { join as join7, relative as relative5, resolve as resolve4, sep } from "node:path";
-
-// src/shard/compare-ids.ts
-function compareIds(a, b) {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-// src/shard/find-card-files.ts
+import { join as join7, relative as relative5, resolve as resolve5, sep } from "node:path";
 var CARD_FILE = "scorecard.json";
 async function walk(folder, found) {
   const entries = await readdir2(folder, { withFileTypes: true });
@@ -66025,7 +67119,7 @@ function globBase(pattern) {
 async function findCardFiles(specs, label, cwd = process.cwd()) {
   const files = /* @__PURE__ */ new Set();
   for (const spec of specs) {
-    const path = resolve4(cwd, spec);
+    const path = resolve5(cwd, spec);
     const kind = await kindOf(path);
     const matched = [];
     if (kind === "file") {
@@ -66035,7 +67129,7 @@ async function findCardFiles(specs, label, cwd = process.cwd()) {
       await walk(path, found);
       matched.push(...found.filter((file2) => file2.endsWith(`${sep}${CARD_FILE}`)));
     } else if (/[*?{]/.test(spec)) {
-      const base = resolve4(cwd, globBase(spec));
+      const base = resolve5(cwd, globBase(spec));
       const matcher = globToRegExp(relative5(cwd, path).split(sep).join("/"));
       const found = [];
       if (await kindOf(base) === "folder") await walk(base, found);
@@ -66219,9 +67313,9 @@ function mergeScorecards(cards, options = {}) {
     convertedFrom: shards.some((card) => card.convertedFrom === 1) ? 1 : null,
     prompts
   };
-  const { minRoundScore, use, maxUnscored, minPrompts } = current.gate;
+  const { minRoundScore, use, maxUnscored, minPrompts, minAgreement, maxUnexplained } = current.gate;
   return rescoreCard(combined, {
-    gate: { minRoundScore, use, maxUnscored, minPrompts },
+    gate: { minRoundScore, use, maxUnscored, minPrompts, minAgreement, maxUnexplained },
     failureDescription: picked?.description ?? null,
     bootstrapSeed: options.bootstrapSeed
   });
@@ -66230,16 +67324,17 @@ function mergeScorecards(cards, options = {}) {
 export {
   ConfigError,
   RoundCancelledError,
-  createSeededRandom,
-  promptContentKey,
   describeValue,
+  loadSimInputs,
+  simProfileSchema,
+  startSimEngine,
   MIN_CALIBRATION_ROUNDS,
   computeNoiseFloor,
   calibrationSettingsOf,
   hashBaseline,
-  external_exports,
   CALIBRATION_KIND,
   CALIBRATION_SCHEMA_VERSION,
+  selfAgreementOf,
   fingerprintRound,
   cleanLogLine,
   processEngineCwd,
@@ -66259,9 +67354,9 @@ export {
   LABEL_BASELINE_BASE,
   findPackageRoot,
   engineFamily,
+  compareIds,
   SPEEDGATE_VERSION,
   DEFAULT_REVISION_LABEL,
-  createHfTokenizer,
   runRound,
   readGpuSnapshot,
   describeMemoryInUse,
@@ -66299,14 +67394,12 @@ export {
   writeScorecard,
   parseShardSpec,
   formatShard,
-  parsePrompts,
   checkPatchBytes,
   parseRoundConfigYaml,
   loadRound,
   checkRound,
   createProgressRenderer,
   readScorecard,
-  compareIds,
   findCardFiles,
   mergeScorecards
 };
