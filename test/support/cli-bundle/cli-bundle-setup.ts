@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { build } from "esbuild";
+import { NODE_BUNDLE_BANNER } from "../node-bundle-banner.js";
 import { CLI_BUNDLE_VARIABLE } from "../../../src/engine/locate-speedgate.js";
 
 const repoRoot = resolve(import.meta.dirname, "..", "..", "..");
@@ -28,16 +29,7 @@ export default async function setup(): Promise<() => Promise<void>> {
     sourcemap: "inline",
     // As scripts/build-dist.mjs: native add-ons and PGlite (which finds its WASM beside its own module) stay in node_modules.
     external: ["cpu-features", "*.node", "@electric-sql/pglite", "@electric-sql/pglite-socket"],
-    banner: {
-      js: [
-        "import { createRequire as __sgRequire } from 'node:module';",
-        "import { dirname as __sgDirname } from 'node:path';",
-        "import { fileURLToPath as __sgFileURLToPath } from 'node:url';",
-        "const require = __sgRequire(import.meta.url);",
-        "const __filename = __sgFileURLToPath(import.meta.url);",
-        "const __dirname = __sgDirname(__filename);",
-      ].join("\n"),
-    },
+    banner: { js: NODE_BUNDLE_BANNER },
     logLevel: "warning",
   });
   const previous = process.env[CLI_BUNDLE_VARIABLE];

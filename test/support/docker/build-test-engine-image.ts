@@ -4,6 +4,7 @@ import { copyFile, mkdir, readFile, stat, symlink, writeFile } from "node:fs/pro
 import { join, resolve } from "node:path";
 import type Dockerode from "dockerode";
 import { build } from "esbuild";
+import { NODE_BUNDLE_BANNER } from "../node-bundle-banner.js";
 import { TEST_TOKENIZER_PATH } from "../../fixtures/tokenizer/generate-tokenizer.js";
 import { BUSYBOX, TEST_IMAGE_LABEL, copyLibraries, importRootfsImage, installBusybox, sharedLibraries } from "./import-rootfs-image.js";
 
@@ -68,17 +69,7 @@ async function bundleCli(): Promise<Buffer> {
     format: "esm",
     legalComments: "none",
     external: ["cpu-features", "*.node"],
-    // As scripts/build-dist.mjs: CommonJS dependencies (ssh2 under dockerode) read require and __dirname at load.
-    banner: {
-      js: [
-        "import { createRequire as __sgRequire } from 'node:module';",
-        "import { dirname as __sgDirname } from 'node:path';",
-        "import { fileURLToPath as __sgFileURLToPath } from 'node:url';",
-        "const require = __sgRequire(import.meta.url);",
-        "const __filename = __sgFileURLToPath(import.meta.url);",
-        "const __dirname = __sgDirname(__filename);",
-      ].join("\n"),
-    },
+    banner: { js: NODE_BUNDLE_BANNER },
     logLevel: "warning",
   });
   const file = result.outputFiles[0];
