@@ -44,11 +44,12 @@ describe.skipIf(!image)("llama.cpp's server through the Docker runtime (real eng
     });
     expect(card.failure).toBeNull();
     expect(card.promptsScored).toBe(4);
-    // About 7× on a quiet machine; the engine's own decode times, which other work moves far less, say why.
+    // About 7× on a quiet machine; the engine's own decode times say why. They are wall time too, so a loaded
+    // machine shrinks their ratio (1.75× seen in CI): only the direction is asserted.
     expect(card.roundScore).toBeGreaterThan(1);
     expect(card.tokenCountsEstimated).toBe(false);
     expect(card.engineTimes?.source).toBe("llama.cpp timings");
-    expect(card.engineTimes?.baseline?.decodeMsPerToken).toBeGreaterThan(2 * (card.engineTimes?.candidate?.decodeMsPerToken ?? Infinity));
+    expect(card.engineTimes?.baseline?.decodeMsPerToken).toBeGreaterThan(card.engineTimes?.candidate?.decodeMsPerToken ?? Infinity);
     const debug = logger.lines.filter((line) => line.level === "debug").map((line) => line.message);
     for (const role of ["baseline", "candidate"]) expect(debug.some((line) => line.startsWith(`[${role}] `) && line.includes("llama_server: model loaded"))).toBe(true);
   });
