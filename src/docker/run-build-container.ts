@@ -20,18 +20,31 @@ function shellQuote(argument: string): string {
   return `'${argument.replaceAll("'", `'"'"'`)}'`;
 }
 
+/** Where ccache logs this build's own hits and misses: the volume's counters add up every build before it. */
+const CCACHE_STATS_LOG = '"${TMPDIR:-/tmp}/speedgate-ccache-stats.log"';
+
 /**
  * The build step's script: in the source folder, each command in turn (the first failure ends it),
  * with the cache volume's path in SPEEDGATE_BUILD_CACHE and whether it is read-only in
- * SPEEDGATE_BUILD_CACHE_READONLY, so a build can point ccache (or its own cache) there. It says
- * before anything runs whether the volume held an earlier build. POSIX sh: images range from
- * Ubuntu to busybox.
+ * SPEEDGATE_BUILD_CACHE_READONLY, so a build can point its own cache there. It says before anything
+ * runs whether the volume held an earlier build. POSIX sh: images range from Ubuntu to busybox.
+ *
+ * ccache, what engine builds use (CMake's compiler launcher), is set up here rather than in each
+ * round's commands, because it is easy to get wrong: ccache refuses CCACHE_READONLY=0 outright
+ * ("invalid boolean environment variable value"), so a read-only flag passed through breaks the
+ * baseline's build; read-only it needs a temporary folder outside the volume; and its --show-stats
+ * counts every build the volume has seen, so "no misses" would never be true after the first. With
+ * ccache on the image's PATH, the script ends by printing this build's own counters
+ * (`ccache --show-log-stats`), which source.buildCacheHit can match ("Misses: +0 /").
  */
 export function buildScript(commands: readonly (readonly string[])[]): string {
   const lines = [
     `cd "$1" 2>/dev/null || { echo "${BUILD_MARKER} the source folder $1 does not exist in the image (candidate.sourceDir)"; exit ${BUILD_SOURCE_MISSING_EXIT}; }`,
     'if [ -n "$2" ]; then',
     '  export SPEEDGATE_BUILD_CACHE="$2" SPEEDGATE_BUILD_CACHE_READONLY="$3"',
+    `  export CCACHE_DIR="$2" CCACHE_STATSLOG=${CCACHE_STATS_LOG}`,
+    '  if [ "$3" = "1" ]; then export CCACHE_READONLY=1 CCACHE_TEMPDIR="${TMPDIR:-/tmp}/speedgate-ccache"; else unset CCACHE_READONLY; fi',
+    `  rm -f ${CCACHE_STATS_LOG}`,
     `  if [ -e "$2/${CACHE_STAMP}" ]; then echo "${BUILD_MARKER} cache warm"; else echo "${BUILD_MARKER} cache cold"; fi`,
     "fi",
   ];
@@ -39,6 +52,8 @@ export function buildScript(commands: readonly (readonly string[])[]): string {
     const shown = command.join(" ").replaceAll("'", "");
     lines.push(`echo ${shellQuote(`${BUILD_MARKER} running ${shown}`)}`, `${command.map(shellQuote).join(" ")} || exit $?`);
   }
+  // ccache 4.7 crashes on --show-log-stats when the log is missing (no call went through it).
+  lines.push(`if [ -s ${CCACHE_STATS_LOG} ] && command -v ccache >/dev/null 2>&1; then ccache --show-log-stats || true; fi`);
   lines.push(`if [ -n "$2" ] && [ "$3" != "1" ]; then touch "$2/${CACHE_STAMP}" 2>/dev/null || true; fi`);
   return lines.join("\n");
 }
