@@ -25,6 +25,8 @@ const positiveNumber = (expected: string) => z.number({ error: expected }).gt(0,
 const boolean = () => z.boolean({ error: "expected true or false" });
 /** A share in [0, 1), such as gate.maxUnscored or bench.minPromptAgreement. */
 const shareSchema = (expected: string) => z.number({ error: expected }).min(0, { error: expected }).lt(1, { error: expected });
+/** A share that may be whole: 1 asks for all of it. */
+const wholeShareSchema = (expected: string) => z.number({ error: expected }).min(0, { error: expected }).max(1, { error: expected });
 
 const enumOf = <const T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { error: `expected one of ${values.map((v) => JSON.stringify(v)).join(", ")}` });
@@ -140,7 +142,7 @@ const benchSchema = z.strictObject(
 /** The gate's limits, shared with the repository config (.github/speedgate.yml), which sets them for the app's re-gate. */
 export const maxUnscoredSchema = shareSchema("expected a share of prompts in [0, 1), such as 0.1").default(DEFAULT_MAX_UNSCORED);
 export const minPromptsSchema = integerIn(1, 10_000_000, "expected a whole number of prompts, 1 or more").default(DEFAULT_MIN_PROMPTS);
-export const minAgreementSchema = shareSchema("expected a share of the compared length in [0, 1), such as 0.75 (0: off)").default(DEFAULT_MIN_AGREEMENT);
+export const minAgreementSchema = wholeShareSchema("expected a share of the compared length in [0, 1], such as 1 or 0.9 (0: off)").default(DEFAULT_MIN_AGREEMENT);
 export const maxUnexplainedSchema = shareSchema("expected a share of prompts in [0, 1), such as 0 or 0.05").default(DEFAULT_MAX_UNEXPLAINED);
 
 const gateSchema = z

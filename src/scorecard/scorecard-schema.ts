@@ -270,7 +270,7 @@ export const scorecardSchema = z.object({
     maxUnscored: z.number().min(0).lt(1),
     minPrompts: z.number().int().min(1).max(10_000_000),
     /** Absent on older cards: a merge of them gets the defaults. */
-    minAgreement: z.number().min(0).lt(1).optional(),
+    minAgreement: z.number().min(0).max(1).optional(),
     maxUnexplained: z.number().min(0).lt(1).optional(),
     bar: z.number().gt(0),
     passed: z.boolean(),

@@ -20,11 +20,15 @@ export const DEFAULT_MIN_PROMPTS = 10;
  */
 export const DEFAULT_BENCH_RUNS = 4;
 /**
- * Default of gate.minAgreement: the median prompt's answer must be the baseline's over at least 75%
- * of the compared length. Honest drift parts late and on some prompts only, so its median stays at
- * 100%; a candidate that answers something else over a quarter of most answers does not pass.
+ * Default of gate.minAgreement: the median prompt's answer must be the baseline's over the whole
+ * compared length, so more than half of the prompts answer exactly as the baseline did. Honest drift
+ * parts late and on some prompts only, so its median stays at 100%. At 75%, a candidate that streamed
+ * the baseline's first three quarters of every answer and then free filler passed on the reference
+ * engine (1.01x and 1.02x, filler after 75% and 80%): its streams left the batch early and sped up
+ * the shared starts of the rest. A patch that changes the numerics of most answers (an 8-bit KV
+ * cache) is the maintainers' call, made by lowering this, or measured by a calibration.
  */
-export const DEFAULT_MIN_AGREEMENT = 0.75;
+export const DEFAULT_MIN_AGREEMENT = 1;
 /** Default of gate.maxUnexplained: no cut or parting the baseline's own answers do not show is free (a calibration may allow what the baseline shows itself). */
 export const DEFAULT_MAX_UNEXPLAINED = 0;
 /** Below this many prompts a bootstrap interval is mostly the sample itself: none is shown. */
@@ -37,7 +41,7 @@ export interface GateSettings {
   maxUnscored: number;
   /** The fewest compared prompts a verdict may rest on. */
   minPrompts: number;
-  /** The least median agreement (share of k that is the baseline's answer) the round may show; 0 turns the rule off. Default 0.75. */
+  /** The least median agreement (share of k that is the baseline's answer) the round may show; 0 turns the rule off. Default 1. */
   minAgreement?: number;
   /** The largest share of compared prompts cut short or parted in a way the baseline's own answers do not explain. Default 0. */
   maxUnexplained?: number;
@@ -95,6 +99,8 @@ export interface GateInput {
   noise?: NoiseInput | null;
   /** Median over compared prompts of their agreement; null or absent when no answers were compared by text. */
   medianAgreement?: number | null;
+  /** The same median with each prompt that parts no earlier than the baseline's own answers to it do counted as agreeing (the rule's input); absent: medianAgreement. */
+  medianAgreementExplained?: number | null;
   /** Compared prompts with a cut or parting the baseline's own answers do not explain (isExplainedRun). */
   unexplained?: number;
   /** Which, such as "p3 (run 1, below tolerance), p7 (diverged)", for the reason. */
@@ -136,14 +142,16 @@ function ruleOutcome(input: GateInput, settings: GateSettings, bar: number): { p
 function agreementReasons(input: GateInput, limits: { minAgreement: number; maxUnexplained: number }): string[] {
   const reasons: string[] = [];
   const calibrated = input.noise && input.noise.problems.length === 0 ? (input.noise.selfAgreement ?? null) : null;
-  const median = input.medianAgreement;
+  const measured = input.medianAgreement;
+  const median = input.medianAgreementExplained ?? measured;
   if (limits.minAgreement > 0 && median !== null && median !== undefined) {
     const own = calibrated?.lowestMedianAgreement ?? null;
     const floor = own !== null && own < limits.minAgreement ? own : limits.minAgreement;
     if (median < floor) {
       const lowered = floor < limits.minAgreement ? ` (lowered from ${formatPercent(limits.minAgreement)} to the baseline's own lowest in calibration)` : "";
+      const explained = measured !== null && measured !== undefined && median > measured ? " (counting partings the baseline's own runs show as agreement)" : "";
       reasons.push(
-        `median agreement ${formatPercentAgainst(median, floor)} < gate.minAgreement ${formatPercent(floor)}${lowered}: most answers are not the baseline's over the compared length`,
+        `median agreement ${formatPercentAgainst(median, floor)}${explained} < gate.minAgreement ${formatPercent(floor)}${lowered}: most answers are not the baseline's over the compared length`,
       );
     }
   }

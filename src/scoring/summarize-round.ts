@@ -78,6 +78,18 @@ function describeNoScore(prompts: readonly AggregatedPrompt[], failure: string |
   return "the candidate was not sent any prompt";
 }
 
+/**
+ * A prompt's agreement as the gate's median rule holds it: an answer that parts from the baseline's
+ * no earlier (as a share of the compared length) than the baseline's own least agreeing pair of
+ * answers to it, over the round's runs, counts as agreeing in full. The same engine answering the
+ * same prompt differently when the batch differs is not the patch's doing; with one run there is no
+ * such pair, and the agreement stands as measured.
+ */
+function agreementBeyondBaseline(agreement: number, self: BaselineSelf | null): number {
+  if (self === null || self.comparedTokens === 0) return agreement;
+  return agreement >= self.agreedTokens / self.comparedTokens ? 1 : agreement;
+}
+
 const STATUS_LABEL: Partial<Record<PromptStatus, string>> = { below_tolerance: "below tolerance", diverged: "diverged" };
 const MAX_NAMED_UNEXPLAINED = 5;
 
@@ -173,6 +185,12 @@ export function summarizeRound(prompts: readonly PromptOutcome[], options: Summa
   const medianAgreement = median(
     aggregated.filter((prompt) => prompt.status !== "excluded").flatMap((prompt) => (typeof prompt.agreement === "number" ? [prompt.agreement] : [])),
   );
+  const medianAgreementExplained = median(
+    aggregated.flatMap((prompt, index) => {
+      if (prompt.status === "excluded" || typeof prompt.agreement !== "number") return [];
+      return [agreementBeyondBaseline(prompt.agreement, prompts[index]?.baselineSelf ?? null)];
+    }),
+  );
   const countOf = (status: PromptStatus): number => aggregated.filter((prompt) => prompt.status === status).length;
   const unscored = aggregated.filter((prompt) => UNSCORED_STATUSES.has(prompt.status)).length;
   const breakdown = STATUS_WORDS.map(([status, words]) => [countOf(status), words] as const)
@@ -192,6 +210,7 @@ export function summarizeRound(prompts: readonly PromptOutcome[], options: Summa
       noScoreReason: roundScore === null ? describeNoScore(aggregated, options.failure) : null,
       noise: options.noise ?? null,
       medianAgreement,
+      medianAgreementExplained,
       unexplained: unexplained.count,
       unexplainedBreakdown: unexplained.breakdown,
     },

@@ -44,7 +44,7 @@ describe("parseRoundConfig", () => {
     const config = parseRoundConfig(valid);
     expect(config.bench.arrival).toBe("fixed");
     expect(config.bench.warmupRequests).toBe(0);
-    expect(config.gate).toEqual({ minRoundScore: 1, use: "interval-low", maxUnscored: 0.1, minPrompts: 10, minAgreement: 0.75, maxUnexplained: 0 });
+    expect(config.gate).toEqual({ minRoundScore: 1, use: "interval-low", maxUnscored: 0.1, minPrompts: 10, minAgreement: 1, maxUnexplained: 0 });
     // The uncalibrated default holds with four runs in counterbalanced order (docs/scoring-statistics.md).
     expect(config.bench.runs).toBe(4);
     expect(config.bench.order).toBe("counterbalanced");

@@ -215,7 +215,7 @@ describe("regateScorecard: the agreement rules, from the card's per-run data", (
     expect(regated.gate.passed).toBe(false);
     const halfway = withRuns(card, (run) => ({ ...run, agreedTokens: 160 }));
     expect(regateScorecard(halfway, testConfig.gate, null).gate.reasons).toEqual([
-      "median agreement 62.5% < gate.minAgreement 75%: most answers are not the baseline's over the compared length",
+      "median agreement 62.5% < gate.minAgreement 100%: most answers are not the baseline's over the compared length",
     ]);
     expect(regateScorecard(halfway, { ...testConfig.gate, minAgreement: 0.6 }, null).gate.passed).toBe(true);
   });

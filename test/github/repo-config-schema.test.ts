@@ -5,7 +5,7 @@ describe("parseRepoConfig", () => {
   it("uses the documented defaults when the file is missing or empty", () => {
     expect(DEFAULT_REPO_CONFIG).toEqual({
       workflow: "speedgate.yml",
-      gate: { minRoundScore: 1, maxUnscored: 0.1, minPrompts: 10, minAgreement: 0.75, maxUnexplained: 0 },
+      gate: { minRoundScore: 1, maxUnscored: 0.1, minPrompts: 10, minAgreement: 1, maxUnexplained: 0 },
       trigger: "command",
       rescore: { permission: "write" },
       leaderboard: false,
@@ -23,7 +23,7 @@ describe("parseRepoConfig", () => {
 
   it("fills what a partial file leaves out", () => {
     const result = parseRepoConfig({ gate: { minRoundScore: 1.05 }, trigger: "auto" });
-    expect(result).toEqual({ ok: true, config: { ...DEFAULT_REPO_CONFIG, gate: { minRoundScore: 1.05, maxUnscored: 0.1, minPrompts: 10, minAgreement: 0.75, maxUnexplained: 0 }, trigger: "auto" } });
+    expect(result).toEqual({ ok: true, config: { ...DEFAULT_REPO_CONFIG, gate: { minRoundScore: 1.05, maxUnscored: 0.1, minPrompts: 10, minAgreement: 1, maxUnexplained: 0 }, trigger: "auto" } });
   });
 
   it("names each wrong field and what it expects", () => {

@@ -63,6 +63,20 @@ describe("the verdict holds to the last token (speedgate run, reference engine u
     expect(regated.diverged).toBe(PROMPT_IDS.length);
   });
 
+  it.each(["75%", "90%"])(
+    "the baseline's first %s of every answer then free filler never passes: each prompt scores, but the median answer is not the baseline's",
+    async (after) => {
+      // With gate.minAgreement at 75% (the default before), filler after 75% and 80% passed here at 1.01x and 1.02x.
+      const card = await playRound(BASELINE, [...BASELINE, "--cheat-filler-after", after]);
+      expect(card.diverged).toBe(0);
+      expect(card.prompts.every((prompt) => prompt.status === "scored" && (prompt.agreement ?? 1) < 1)).toBe(true);
+      expect(card.gate.passed).toBe(false);
+      expect(card.gate.reasons.some((reason) => reason.includes("< gate.minAgreement 100%"))).toBe(true);
+      const regated = regateScorecard(card, { minRoundScore: 1, maxUnscored: 0.1, minPrompts: PROMPT_IDS.length }, null);
+      expect(regated.gate.passed).toBe(false);
+    },
+  );
+
   it("with the agreement rules off, the filler's own speed is still not credited: a parting answer scores no faster than over its shared start", async () => {
     // Timed at k alone, this cheat scored 1.80× here (2.37× filler after 17 tokens, 3.15× after 25%).
     const card = await playRound(BASELINE, [...BASELINE, "--cheat-filler-after", "50%"], RULES_OFF);

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { regateScorecard } from "../../src/github/regate-scorecard.js";
 import { renderMarkdown } from "../../src/scorecard/render-markdown.js";
 import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
 import type { SimRequestRecord } from "../../src/sim-engine/chunk-write-log.js";
@@ -30,7 +31,9 @@ async function playRound(
     candidate: simCommand(...candidate, ...(options.chunkLog ? ["--chunk-log", "candidate-chunks.jsonl"] : [])),
     // Warm-up requests first: a fresh engine process answers its very first requests late, both engines alike.
     benchExtra: { maxTokens: 64, requestIntervalMs: 30, warmupRequests: options.warmupRequests ?? 4, ...(options.tokenizer === false ? {} : withTokenizer) },
-    minRoundScore: 1.5,
+    // Well under the honest candidate's 2x: with one run over six prompts, a burst of other work on a loaded machine
+    // that slows one of its prompts must not close the gate (a bar of 1.5 did, in CI); every cheat below scores 1.3 or less.
+    minRoundScore: 1.35,
     // Each cheat is caught prompt by prompt: six prompts keep these rounds short, so the gate's minimum is lowered to them.
     gateExtra: { minPrompts: PROMPT_IDS.length },
   });
@@ -59,7 +62,7 @@ describe("cheating engines get a card that does not pass (speedgate run, referen
     expect(card.medianAgreement).toBe(1);
     expect([card.diverged, card.implausible]).toEqual([0, 0]);
     expect(card.prompts.every((prompt) => prompt.candidate?.outputTokens === 24 && prompt.candidate.claimedTokens === 24)).toBe(true);
-    expect(markdown).toContain("| Median agreement | 100% of the compared tokens are the baseline's answer (gate.minAgreement 75%) |");
+    expect(markdown).toContain("| Median agreement | 100% of the compared tokens are the baseline's answer (gate.minAgreement 100%) |");
     expect(markdown).toContain("Token counts are speedgate's own");
   });
 
@@ -146,14 +149,19 @@ describe("cheating engines get a card that does not pass (speedgate run, referen
     expect(scored.filter((request) => request.answeredBefore)).toEqual([]);
   });
 
-  it("a late divergence (floating-point drift after 20 tokens) of an honest 2× candidate still scores and passes", async () => {
+  it("a late divergence (floating-point drift after 20 tokens) of an honest 2× candidate on every prompt still scores; the gate leaves it to the maintainers", async () => {
     const { card, markdown } = await playRound([...TWICE_AS_FAST, "--diverge-after-tokens", "20"]);
-    expect(card.gate.passed).toBe(true);
     expect(card.promptsScored).toBe(PROMPT_IDS.length);
+    expect(card.roundScore).toBeGreaterThan(1.5);
     expect(card.medianAgreement).toBeCloseTo(20 / 24, 10);
     // Timed at the full 24 tokens, and no faster than over the 20 both answers share: still about 2×.
     expect(card.prompts[0]).toMatchObject({ status: "scored", agreedTokens: 20, comparedTokens: 24 });
     expect(markdown).toContain("agreement 83.3%: the answers part after 20 tokens; timed at the full length, scored no faster than over those");
+    // Every answer changed: by default that is not a green check (a filler cheat parts every answer the same way)...
+    expect(card.gate.passed).toBe(false);
+    expect(card.gate.reasons).toEqual(["median agreement 83.3% < gate.minAgreement 100%: most answers are not the baseline's over the compared length"]);
+    // ...but a repository that accepts the numerics change says so, and the app's re-gate passes it.
+    expect(regateScorecard(card, { minRoundScore: 1.35, maxUnscored: 0.1, minPrompts: PROMPT_IDS.length, minAgreement: 0.8 }, null).gate.passed).toBe(true);
   });
 
   it("the baseline's first 16 tokens, then filler ten times as fast: diverged, agreeing on no more than half the answer", async () => {

@@ -64,7 +64,7 @@ describe("renderMarkdown", () => {
     const markdown = renderMarkdown(card);
     expect(markdown).toContain("| Diverged | 1: answered differently from the baseline within the first 16 tokens, or agreed on no more than 50% of the compared length |");
     expect(markdown).toContain("| Implausible | 1: claimed more tokens than the stream held |");
-    expect(markdown).toContain("| Median agreement | 50% of the compared tokens are the baseline's answer (gate.minAgreement 75%) |");
+    expect(markdown).toContain("| Median agreement | 50% of the compared tokens are the baseline's answer (gate.minAgreement 100%) |");
     expect(markdown).toContain("❌ diverged");
     expect(markdown).toContain('baseline " The\\|x", candidate "&lt;b&gt;@\u200bteam &#91;x](y)"');
     expect(markdown).toContain("candidate engine claimed 900 tokens, speedgate counted 256; agreement 75%: the answers part after 192 tokens");

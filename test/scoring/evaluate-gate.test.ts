@@ -105,14 +105,23 @@ describe("evaluateGate: failures fail", () => {
 describe("evaluateGate: the agreement rules", () => {
   const passing = { interval: { ...interval, low: 1.05 } };
 
-  it("fails a round whose median agreement is under gate.minAgreement (default 75%), naming the key, and passes at it", () => {
-    const result = evaluateGate(input({ ...passing, medianAgreement: 0.6 }), settings());
-    expect(result).toMatchObject({ passed: false, minAgreement: 0.75 });
-    expect(result.reasons).toEqual(["median agreement 60% < gate.minAgreement 75%: most answers are not the baseline's over the compared length"]);
-    expect(evaluateGate(input({ ...passing, medianAgreement: 0.75 }), settings()).passed).toBe(true);
-    // 0 turns the rule off; a round whose answers were not compared by text has no median to hold.
+  it("fails a round whose median answer is not wholly the baseline's (gate.minAgreement 100% by default), naming the key, and passes at it", () => {
+    const result = evaluateGate(input({ ...passing, medianAgreement: 0.9 }), settings());
+    expect(result).toMatchObject({ passed: false, minAgreement: 1 });
+    expect(result.reasons).toEqual(["median agreement 90% < gate.minAgreement 100%: most answers are not the baseline's over the compared length"]);
+    expect(evaluateGate(input({ ...passing, medianAgreement: 1 }), settings()).passed).toBe(true);
+    // A repository that accepts a numerics-changing patch lowers it; 0 turns the rule off; a round whose answers were not compared by text has no median to hold.
+    expect(evaluateGate(input({ ...passing, medianAgreement: 0.75 }), settings({ minAgreement: 0.75 })).passed).toBe(true);
     expect(evaluateGate(input({ ...passing, medianAgreement: 0.1 }), settings({ minAgreement: 0 })).passed).toBe(true);
     expect(evaluateGate(input({ ...passing, medianAgreement: null }), settings()).passed).toBe(true);
+  });
+
+  it("holds the median with partings the baseline's own runs show counted as agreeing, and says so when that is what fails", () => {
+    expect(evaluateGate(input({ ...passing, medianAgreement: 0.8, medianAgreementExplained: 1 }), settings()).passed).toBe(true);
+    const result = evaluateGate(input({ ...passing, medianAgreement: 0.6, medianAgreementExplained: 0.85 }), settings());
+    expect(result.reasons).toEqual([
+      "median agreement 85% (counting partings the baseline's own runs show as agreement) < gate.minAgreement 100%: most answers are not the baseline's over the compared length",
+    ]);
   });
 
   it("fails a round with a cut or parting the baseline does not explain (gate.maxUnexplained 0 by default), within gate.maxUnscored or not", () => {
@@ -132,10 +141,10 @@ describe("evaluateGate: the agreement rules", () => {
     expect(calibrated.passed).toBe(true);
     const lower = evaluateGate(input({ roundScore: 1.1, noise, medianAgreement: 0.65, unexplained: 3, unexplainedBreakdown: "diverged: p1, p2, p3" }), settings({ use: "noise-floor" }));
     expect(lower.reasons).toEqual([
-      "median agreement 65% < gate.minAgreement 70% (lowered from 75% to the baseline's own lowest in calibration): most answers are not the baseline's over the compared length",
+      "median agreement 65% < gate.minAgreement 70% (lowered from 100% to the baseline's own lowest in calibration): most answers are not the baseline's over the compared length",
       "3 of 20 prompts (15%) were cut short or parted where the baseline's own answers are not (diverged: p1, p2, p3), more than the 10% the baseline showed against itself in calibration",
     ]);
     const misfit = evaluateGate(input({ roundScore: 1.1, noise: { ...noise, problems: ["another GPU"] }, medianAgreement: 0.72 }), settings({ use: "noise-floor" }));
-    expect(misfit.reasons).toContain("median agreement 72% < gate.minAgreement 75%: most answers are not the baseline's over the compared length");
+    expect(misfit.reasons).toContain("median agreement 72% < gate.minAgreement 100%: most answers are not the baseline's over the compared length");
   });
 });

@@ -3,6 +3,7 @@ import type { EngineFailure } from "../../src/failure/engine-failure.js";
 import type { RequestRecord } from "../../src/scoring/request-record.js";
 import { type RoundRun, scoreRound } from "../../src/scoring/score-round.js";
 import { failedRequest, steadyStream } from "../support/make-records.js";
+import { textStream } from "../support/make-text-records.js";
 
 const gate = { minRoundScore: 1.0, use: "round-score" as const, maxUnscored: 0.1, minPrompts: 1 };
 
@@ -268,5 +269,35 @@ describe("scoreRound: several runs", () => {
     expect(result.runs.scores).toEqual([expect.closeTo(1.5, 5), null]);
     expect(result.gate.passed).toBe(false);
     expect(result.gate.reasons[0]).toBe("the candidate engine failed: candidate engine failed at startup in run 2 of 3 (CUDA out of memory during CUDA graph capture)");
+  });
+});
+
+describe("scoreRound: the median agreement the gate holds", () => {
+  const words = (count: number, partAfter: number | null, tail: string): string[] =>
+    Array.from({ length: count }, (_, index) => (partAfter !== null && index >= partAfter ? ` ${tail}${index}` : ` w${index}`));
+  /** Two runs of three prompts; p1 and p2 part after 32 of 40 tokens in the candidate's answers, p3 agrees. */
+  function round(baselinePartsInRun2: number | null) {
+    const ids = ["p1", "p2", "p3"];
+    const runs: RoundRun[] = [0, 1].map((run) => ({
+      baseline: { records: records(ids.map((id) => [id, textStream(words(40, run === 1 && id !== "p3" ? baselinePartsInRun2 : null, "b"), { itlMs: 10 })])), failure: null },
+      candidate: { records: records(ids.map((id) => [id, textStream(words(40, id === "p3" ? null : 32, "c"), { itlMs: 5 })])), failure: null },
+    }));
+    return scoreRound({ promptIds: ids, runs, tolerance: 0.9, gate: { ...gate, minAgreement: 1 } });
+  }
+
+  it("counts a parting as agreement where the baseline's own answers to that prompt part as early, over the round's runs", () => {
+    const result = round(30);
+    // Against run 2's baseline the candidate's answers share only its 30 tokens: that run is the prompt's agreement.
+    expect(result.medianAgreement).toBeCloseTo(0.75, 10);
+    expect(result.gate.reasons).toEqual([]);
+    expect(result.gate.passed).toBe(true);
+  });
+
+  it("holds the measured median where the baseline's own answers part later than the candidate's, or never", () => {
+    for (const baselinePartsAt of [36, null]) {
+      const result = round(baselinePartsAt);
+      expect(result.gate.passed).toBe(false);
+      expect(result.gate.reasons).toEqual(["median agreement 80% < gate.minAgreement 100%: most answers are not the baseline's over the compared length"]);
+    }
   });
 });
