@@ -72,7 +72,7 @@ import {
   startSimEngine,
   writeAtomically,
   writeScorecard
-} from "./chunks/chunk-QG47H3L5.js";
+} from "./chunks/chunk-76ELBTPJ.js";
 import {
   require_docker
 } from "./chunks/chunk-TM3QZYC6.js";

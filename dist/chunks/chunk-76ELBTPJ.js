@@ -60505,7 +60505,7 @@ var GATE_MODES = ["interval-low", "noise-floor", "round-score"];
 var DEFAULT_MAX_UNSCORED = 0.1;
 var DEFAULT_MIN_PROMPTS = 10;
 var DEFAULT_BENCH_RUNS = 4;
-var DEFAULT_MIN_AGREEMENT = 0.75;
+var DEFAULT_MIN_AGREEMENT = 1;
 var DEFAULT_MAX_UNEXPLAINED = 0;
 var MIN_PROMPTS_FOR_INTERVAL = 5;
 function ruleOutcome(input2, settings, bar2) {
@@ -60537,14 +60537,16 @@ function ruleOutcome(input2, settings, bar2) {
 function agreementReasons(input2, limits) {
   const reasons = [];
   const calibrated = input2.noise && input2.noise.problems.length === 0 ? input2.noise.selfAgreement ?? null : null;
-  const median2 = input2.medianAgreement;
+  const measured = input2.medianAgreement;
+  const median2 = input2.medianAgreementExplained ?? measured;
   if (limits.minAgreement > 0 && median2 !== null && median2 !== void 0) {
     const own2 = calibrated?.lowestMedianAgreement ?? null;
     const floor = own2 !== null && own2 < limits.minAgreement ? own2 : limits.minAgreement;
     if (median2 < floor) {
       const lowered = floor < limits.minAgreement ? ` (lowered from ${formatPercent(limits.minAgreement)} to the baseline's own lowest in calibration)` : "";
+      const explained = measured !== null && measured !== void 0 && median2 > measured ? " (counting partings the baseline's own runs show as agreement)" : "";
       reasons.push(
-        `median agreement ${formatPercentAgainst(median2, floor)} < gate.minAgreement ${formatPercent(floor)}${lowered}: most answers are not the baseline's over the compared length`
+        `median agreement ${formatPercentAgainst(median2, floor)}${explained} < gate.minAgreement ${formatPercent(floor)}${lowered}: most answers are not the baseline's over the compared length`
       );
     }
   }
@@ -60806,7 +60808,7 @@ var scorecardSchema = external_exports.object({
     maxUnscored: external_exports.number().min(0).lt(1),
     minPrompts: external_exports.number().int().min(1).max(1e7),
     /** Absent on older cards: a merge of them gets the defaults. */
-    minAgreement: external_exports.number().min(0).lt(1).optional(),
+    minAgreement: external_exports.number().min(0).max(1).optional(),
     maxUnexplained: external_exports.number().min(0).lt(1).optional(),
     bar: external_exports.number().gt(0),
     passed: external_exports.boolean(),
@@ -61000,11 +61002,15 @@ var BUILD_SOURCE_MISSING_EXIT = 66;
 function shellQuote(argument) {
   return `'${argument.replaceAll("'", `'"'"'`)}'`;
 }
+var CCACHE_STATS_LOG = '"${TMPDIR:-/tmp}/speedgate-ccache-stats.log"';
 function buildScript(commands) {
   const lines2 = [
     `cd "$1" 2>/dev/null || { echo "${BUILD_MARKER} the source folder $1 does not exist in the image (candidate.sourceDir)"; exit ${BUILD_SOURCE_MISSING_EXIT}; }`,
     'if [ -n "$2" ]; then',
     '  export SPEEDGATE_BUILD_CACHE="$2" SPEEDGATE_BUILD_CACHE_READONLY="$3"',
+    `  export CCACHE_DIR="$2" CCACHE_STATSLOG=${CCACHE_STATS_LOG}`,
+    '  if [ "$3" = "1" ]; then export CCACHE_READONLY=1 CCACHE_TEMPDIR="${TMPDIR:-/tmp}/speedgate-ccache"; else unset CCACHE_READONLY; fi',
+    `  rm -f ${CCACHE_STATS_LOG}`,
     `  if [ -e "$2/${CACHE_STAMP}" ]; then echo "${BUILD_MARKER} cache warm"; else echo "${BUILD_MARKER} cache cold"; fi`,
     "fi"
   ];
@@ -61012,6 +61018,7 @@ function buildScript(commands) {
     const shown = command.join(" ").replaceAll("'", "");
     lines2.push(`echo ${shellQuote(`${BUILD_MARKER} running ${shown}`)}`, `${command.map(shellQuote).join(" ")} || exit $?`);
   }
+  lines2.push(`if [ -s ${CCACHE_STATS_LOG} ] && command -v ccache >/dev/null 2>&1; then ccache --show-log-stats || true; fi`);
   lines2.push(`if [ -n "$2" ] && [ "$3" != "1" ]; then touch "$2/${CACHE_STAMP}" 2>/dev/null || true; fi`);
   return lines2.join("\n");
 }
@@ -63852,6 +63859,10 @@ function describeNoScore(prompts, failure2) {
   if (prompts.every((prompt) => prompt.status === "excluded")) return "the baseline answered none of the prompts, so there is nothing to compare with";
   return "the candidate was not sent any prompt";
 }
+function agreementBeyondBaseline(agreement, self) {
+  if (self === null || self.comparedTokens === 0) return agreement;
+  return agreement >= self.agreedTokens / self.comparedTokens ? 1 : agreement;
+}
 var STATUS_LABEL = { below_tolerance: "below tolerance", diverged: "diverged" };
 var MAX_NAMED_UNEXPLAINED = 5;
 function findUnexplained(prompts, served, rules) {
@@ -63918,6 +63929,12 @@ function summarizeRound(prompts, options) {
   const medianAgreement = median(
     aggregated.filter((prompt) => prompt.status !== "excluded").flatMap((prompt) => typeof prompt.agreement === "number" ? [prompt.agreement] : [])
   );
+  const medianAgreementExplained = median(
+    aggregated.flatMap((prompt, index) => {
+      if (prompt.status === "excluded" || typeof prompt.agreement !== "number") return [];
+      return [agreementBeyondBaseline(prompt.agreement, prompts[index]?.baselineSelf ?? null)];
+    })
+  );
   const countOf = (status) => aggregated.filter((prompt) => prompt.status === status).length;
   const unscored = aggregated.filter((prompt) => UNSCORED_STATUSES.has(prompt.status)).length;
   const breakdown = STATUS_WORDS.map(([status, words]) => [countOf(status), words]).filter(([n]) => n > 0).map(([n, words]) => `${n} ${words}`).join(", ");
@@ -63934,6 +63951,7 @@ function summarizeRound(prompts, options) {
       noScoreReason: roundScore === null ? describeNoScore(aggregated, options.failure) : null,
       noise: options.noise ?? null,
       medianAgreement,
+      medianAgreementExplained,
       unexplained: unexplained.count,
       unexplainedBreakdown: unexplained.breakdown
     },
@@ -64437,6 +64455,7 @@ var integerIn = (min2, max, expected) => external_exports.number({ error: expect
 var positiveNumber = (expected) => external_exports.number({ error: expected }).gt(0, { error: expected });
 var boolean4 = () => external_exports.boolean({ error: "expected true or false" });
 var shareSchema = (expected) => external_exports.number({ error: expected }).min(0, { error: expected }).lt(1, { error: expected });
+var wholeShareSchema = (expected) => external_exports.number({ error: expected }).min(0, { error: expected }).max(1, { error: expected });
 var enumOf = (values) => external_exports.enum(values, { error: `expected one of ${values.map((v) => JSON.stringify(v)).join(", ")}` });
 var commandSchema = external_exports.array(nonEmptyString("expected each argument to be a non-empty string"), {
   error: 'expected a list of arguments, such as [python3, -m, sglang.launch_server, --port, "{port}"]'
@@ -64527,7 +64546,7 @@ var benchSchema = external_exports.strictObject(
 );
 var maxUnscoredSchema = shareSchema("expected a share of prompts in [0, 1), such as 0.1").default(DEFAULT_MAX_UNSCORED);
 var minPromptsSchema = integerIn(1, 1e7, "expected a whole number of prompts, 1 or more").default(DEFAULT_MIN_PROMPTS);
-var minAgreementSchema = shareSchema("expected a share of the compared length in [0, 1), such as 0.75 (0: off)").default(DEFAULT_MIN_AGREEMENT);
+var minAgreementSchema = wholeShareSchema("expected a share of the compared length in [0, 1], such as 1 or 0.9 (0: off)").default(DEFAULT_MIN_AGREEMENT);
 var maxUnexplainedSchema = shareSchema("expected a share of prompts in [0, 1), such as 0 or 0.05").default(DEFAULT_MAX_UNEXPLAINED);
 var gateSchema = external_exports.strictObject(
   {
