@@ -70,7 +70,7 @@ export const WRONG_FIELD_VALUES: Record<string, unknown[]> = {
   "gate.use": ["median", "noise-floor"],
   "gate.maxUnscored": [1, -0.1, "10%"],
   "gate.minPrompts": [0, 2.5, "ten"],
-  "gate.minAgreement": [1, -0.25, "75%"],
+  "gate.minAgreement": [1.5, -0.25, "75%"],
   "gate.maxUnexplained": [1, -0.1, "none"],
   "gate.calibration": ["", 5, "no-such-calibration.json"],
   "docker.gpus": [0, "some", [], [""]],

@@ -160,6 +160,20 @@ describe("speedgate run against the reference engine", () => {
     expect(await readFile(join(dir, "engine", "profile.json"), "utf8")).toContain('"stopEarly": []');
   });
 
+  it("exits 2 and writes nothing for a patch that is not a well-formed diff, as --check does: no card, no engine started", async () => {
+    const { dir, configPath } = await writeSimRound({ candidateExtra: { sourceDir: "src" } });
+    await mkdir(join(dir, "src"));
+    await writeFile(join(dir, "src", "settings.txt"), "alpha\nbeta\n");
+    // A hunk cut short: its header promises three lines, the file ends after two.
+    await writeFile(join(dir, "cut.patch"), "--- a/settings.txt\n+++ b/settings.txt\n@@ -1,3 +1,3 @@\n alpha\n-beta\n");
+    const out = join(dir, "out");
+    const { code, logger } = await runCli(["run", "--config", configPath, "--patch", join(dir, "cut.patch"), "--out", out]);
+    expect(code).toBe(2);
+    expect(logger.lines.map((line) => line.message).join("\n")).toMatch(/cut\.patch\): expected a well-formed unified diff, but the hunk at line 3 is cut short/);
+    await expect(readFile(join(out, "scorecard.json"), "utf8")).rejects.toThrow(/ENOENT/);
+    expect(logger.lines.some((line) => line.message.includes("starting engine"))).toBe(false);
+  });
+
   it("exits 1 with --fail-on-gate when the gate does not pass", async () => {
     const { dir, configPath } = await writeSimRound({ candidate: simCommand("--stop-early", "p1,p2,p3,p4"), minRoundScore: 1.2 });
     expect((await runSimRound(configPath, dir, ["--fail-on-gate"])).code).toBe(1);
