@@ -3,6 +3,7 @@ import { decideStepOutcome } from "../../action/decide-step-outcome.js";
 import { cardOutputs } from "../../action/card-outputs.js";
 import { type PromptPlan, makeCard, seedOomFailure } from "../support/make-card.js";
 import { IDLE_GPU, LEFTOVER_GPU } from "../support/make-gpu-snapshot.js";
+import { imageBaseMismatch } from "../../src/failure/image-base-mismatch.js";
 
 const twelve: PromptPlan[] = Array.from({ length: 12 }, () => ({ speedup: 1.3 }));
 const busyRunner = makeCard(twelve, { failure: seedOomFailure(), gpuSnapshots: { baseline: IDLE_GPU, candidate: LEFTOVER_GPU } });
@@ -38,5 +39,18 @@ describe("the action's outcome, from the same verdict as the card and the check"
     expect(lenient.failure).toBeNull();
     expect(lenient.warning).toMatch(/^⚠️ No verdict: .*\(fail-on-gate is false, so the step passes\)$/);
     expect(decideStepOutcome(makeCard(twelve), { failOnGate: true, cancelled: true }).failure).toMatch(/^speedgate was cancelled: ✅ Round score/);
+  });
+
+  it("fails the step when the engine image cannot be brought to the base, whatever fail-on-gate says: a setup to fix, not a verdict on the patch", () => {
+    const failure = imageBaseMismatch({ image: "lmsysorg/sglang:dev", imageRevision: "c0e50f9ebc60aa11", base: "9e3d2763dbd5bb22", reason: "the image's commit c0e50f9ebc60 is not an ancestor of the base 9e3d2763dbd5" });
+    const card = makeCard([], { failure });
+    for (const failOnGate of [true, false]) {
+      const outcome = decideStepOutcome(card, { failOnGate, cancelled: false });
+      expect(outcome.failure).toBe("⚠️ No verdict: the engine image does not fit the base commit, neither engine nor the patch failed (lmsysorg/sglang:dev (source at c0e50f9ebc60) cannot be brought to the base 9e3d2763dbd5)");
+      expect(outcome.warning).toBeNull();
+      expect(outcome.annotation).toMatchObject({ level: "warning" });
+      expect(outcome.annotation?.message).toContain("lmsysorg/sglang:dev (source at c0e50f9ebc60) cannot be brought to the base 9e3d2763dbd5");
+    }
+    expect(output(card)).toMatchObject({ verdict: "none", "gate-passed": "false", "failure-kind": "image_base_mismatch" });
   });
 });
