@@ -8,6 +8,7 @@ import { LogRingBuffer } from "./log-ring-buffer.js";
 import { signalProcessGroup, trackProcessGroup, waitForProcessGroupExit } from "./process-group.js";
 import { type ProcessIsolation, isolateCommand } from "./process-isolation.js";
 import { resolveProgram } from "./resolve-program.js";
+import { waitForPipesToDrain } from "./wait-for-pipes-to-drain.js";
 
 export interface SpawnEngineOptions {
   role: EngineRole;
@@ -27,11 +28,12 @@ export interface SpawnEngineOptions {
  * How long to wait for the pipes to drain after the engine exits, so its last words reach the tail.
  * The pipes close at once unless something the engine started still holds them. In its own PID
  * namespace nothing the engine started survives the leader, so the close is only waited for (bounded
- * in case); in a bare process group a daemonized child may hold them for ever, so the wait is short. On
- * a loaded machine the last bytes took longer than 200 ms to be read, and a llama.cpp that failed in
- * 0.3 s was classified from a tail without its error line.
+ * in case); in a bare process group a daemonized child may hold them for ever, so the wait ends after
+ * a second with nothing arriving (five at most). On a loaded machine the last bytes took longer than
+ * 200 ms to be read, and a llama.cpp that failed in 0.3 s was classified from a tail without its error
+ * line; see waitForPipesToDrain for why the quiet is measured after the loop's I/O.
  */
-const DRAIN_AFTER_EXIT_MS = { isolated: 10_000, processGroup: 1_000 };
+const DRAIN_AFTER_EXIT_MS = { isolated: { quietMs: 10_000, maxMs: 10_000 }, processGroup: { quietMs: 1_000, maxMs: 5_000 } };
 
 /**
  * Starts an engine in its own process group (detached), so stop() reaches every worker it forked,
@@ -89,15 +91,9 @@ export async function spawnProcessEngine(options: SpawnEngineOptions): Promise<P
 
   const exited = new Promise<EngineExit>((resolve) => {
     child.once("exit", (exitCode, signal) => {
-      const done = (): void => {
+      void waitForPipesToDrain([child.stdout, child.stderr], options.isolation.kind === "none" ? DRAIN_AFTER_EXIT_MS.processGroup : DRAIN_AFTER_EXIT_MS.isolated).then(() => {
         log.end();
         resolve({ ...exitOf(options.isolation, exitCode, signal), oomKilled: false });
-      };
-      if (child.stdout.closed && child.stderr.closed) return done();
-      const timer = setTimeout(done, options.isolation.kind === "none" ? DRAIN_AFTER_EXIT_MS.processGroup : DRAIN_AFTER_EXIT_MS.isolated);
-      child.once("close", () => {
-        clearTimeout(timer);
-        done();
       });
     });
   });
