@@ -68,7 +68,9 @@ describe.skipIf(!context)("llama.cpp's server through the process runtime (real 
         baseline: { command: ["./serve", server, model, "{port}"], cwd: source },
         candidate: { sourceDir: source, patch: path, postPatch: [["g++", "-O1", "-o", "serve", "serve.cpp"]] },
         patch: { path, text: await readFile(path, "utf8") },
-        bench: { tokenizer: QWEN3_TOKENIZER },
+        // Spaced so that the fast candidate never queues: all at once into one slot, one burst of other work
+        // delays every request queued behind it, which a faster candidate's short benchmark cannot outweigh.
+        bench: { tokenizer: QWEN3_TOKENIZER, requestIntervalMs: 150 },
       });
     };
 
