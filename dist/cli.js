@@ -72,7 +72,7 @@ import {
   startSimEngine,
   writeAtomically,
   writeScorecard
-} from "./chunks/chunk-76ELBTPJ.js";
+} from "./chunks/chunk-XEBCBXKS.js";
 import {
   require_docker
 } from "./chunks/chunk-TM3QZYC6.js";

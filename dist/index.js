@@ -46,7 +46,7 @@ import {
   runGit,
   runRound,
   writeScorecard
-} from "./chunks/chunk-76ELBTPJ.js";
+} from "./chunks/chunk-XEBCBXKS.js";
 import "./chunks/chunk-TM3QZYC6.js";
 import "./chunks/chunk-BULMUVK6.js";
 import {

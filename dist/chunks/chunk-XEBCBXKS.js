@@ -62262,8 +62262,53 @@ function trackProcessGroup(pgid) {
   return () => liveGroups.delete(pgid);
 }
 
+// src/engine/wait-for-pipes-to-drain.ts
+function waitForPipesToDrain(pipes, bounds) {
+  return new Promise((resolve6) => {
+    if (pipes.every((pipe2) => pipe2.closed)) {
+      resolve6();
+      return;
+    }
+    const started = performance.now();
+    let lastData = started;
+    let timer;
+    let finished = false;
+    const onData = () => {
+      lastData = performance.now();
+    };
+    const finish = () => {
+      if (finished) return;
+      finished = true;
+      clearTimeout(timer);
+      for (const pipe2 of pipes) {
+        pipe2.off("data", onData);
+        pipe2.off("close", onClose);
+      }
+      resolve6();
+    };
+    function onClose() {
+      if (pipes.every((pipe2) => pipe2.closed)) finish();
+    }
+    const check2 = () => {
+      setImmediate(() => {
+        if (finished) return;
+        const now = performance.now();
+        const quiet = now - lastData;
+        const left = bounds.maxMs - (now - started);
+        if (quiet >= bounds.quietMs || left <= 0) finish();
+        else timer = setTimeout(check2, Math.min(bounds.quietMs - quiet, left));
+      });
+    };
+    for (const pipe2 of pipes) {
+      pipe2.on("data", onData);
+      pipe2.on("close", onClose);
+    }
+    timer = setTimeout(check2, Math.min(bounds.quietMs, bounds.maxMs));
+  });
+}
+
 // src/engine/spawn-process-engine.ts
-var DRAIN_AFTER_EXIT_MS = { isolated: 1e4, processGroup: 1e3 };
+var DRAIN_AFTER_EXIT_MS = { isolated: { quietMs: 1e4, maxMs: 1e4 }, processGroup: { quietMs: 1e3, maxMs: 5e3 } };
 function cannotStart(options, program, reason, detail) {
   return new EngineFailureError({
     engine: options.role,
@@ -62303,15 +62348,9 @@ async function spawnProcessEngine(options) {
   const untrack = trackProcessGroup(pgid);
   const exited = new Promise((resolve6) => {
     child.once("exit", (exitCode, signal) => {
-      const done = () => {
+      void waitForPipesToDrain([child.stdout, child.stderr], options.isolation.kind === "none" ? DRAIN_AFTER_EXIT_MS.processGroup : DRAIN_AFTER_EXIT_MS.isolated).then(() => {
         log.end();
         resolve6({ ...exitOf(options.isolation, exitCode, signal), oomKilled: false });
-      };
-      if (child.stdout.closed && child.stderr.closed) return done();
-      const timer = setTimeout(done, options.isolation.kind === "none" ? DRAIN_AFTER_EXIT_MS.processGroup : DRAIN_AFTER_EXIT_MS.isolated);
-      child.once("close", () => {
-        clearTimeout(timer);
-        done();
       });
     });
   });
