@@ -56,6 +56,23 @@ describe.skipIf(!image)("llama.cpp's server through the Docker runtime (real eng
     for (const role of ["baseline", "candidate"]) expect(debug.some((line) => line.startsWith(`[${role}] `) && line.includes("llama_server: model loaded"))).toBe(true);
   });
 
+  it("A/A in containers: the same image twice agrees on every answer, counts every token exactly, and finds no speedup", async () => {
+    const { card } = await playRound({
+      baseline: { image, command: command() },
+      // Spaced, as above, so that one burst of other work does not delay one engine's every queued request.
+      bench: { tokenizer: { path: QWEN3_TOKENIZER, from: "runner" }, maxTokens: 32, requestIntervalMs: 150 },
+      prompts: 4,
+    });
+    expect(card.failure).toBeNull();
+    expect(card.promptsScored).toBe(4);
+    expect([card.diverged, card.belowTolerance]).toEqual([0, 0]);
+    expect(card.medianAgreement).toBe(1);
+    expect(card.tokenCountsEstimated).toBe(false);
+    // Nothing to find; a busy machine moves it, within reason.
+    expect(card.roundScore).toBeGreaterThan(0.33);
+    expect(card.roundScore).toBeLessThan(3);
+  });
+
   describe("startup failures in a container", () => {
     let taken: Server;
     let takenPort = 0;
