@@ -20,7 +20,7 @@ import { resolveRunTarget } from "../resolve-run-target.js";
 import { isNotOlder, readRunStamp, stampCardComment } from "../stamp-card-comment.js";
 import { leaderboardLane, pullRequestLane, workflowRunWorkKey } from "../store/derive-work-key.js";
 import type { JobContext, WorkRequest } from "../work/app-work.js";
-import { readJobPayload } from "../work/read-job-payload.js";
+import { openJob } from "../work/open-job.js";
 import { requiredCheckDocsUrl } from "../warn-unpinned-check.js";
 
 type CheckTarget = Omit<PublishCheckRunOptions, "state" | "title" | "summary">;
@@ -70,11 +70,10 @@ export function intakeWorkflowRun(context: Context<"workflow_run.completed">): W
 /** The first half of a card's work: is this the scoring workflow, and whose pull request is it? Then the card goes to that pull request's lane. */
 export function postCardJob(deps: AppDeps) {
   return async (raw: unknown, job: JobContext): Promise<void> => {
-    const payload = readJobPayload(postCardSchema, raw, job);
-    if (!payload) return;
+    const opened = await openJob(deps, postCardSchema, raw, job);
+    if (!opened) return;
+    const { payload, repo, client } = opened;
     const run = payload.workflow_run;
-    const repo: RepoRef = { owner: payload.repository.owner.login, repo: payload.repository.name };
-    const client = await deps.octokit(payload.installationId);
     const config = await loadRepoConfig(client, repo);
     const workflow = config.ok ? config.config.workflow : DEFAULT_REPO_CONFIG.workflow;
     if (posix.basename(run.path) !== workflow) return;
@@ -139,11 +138,10 @@ async function refuseArtifact(client: GitHubClient, check: CheckTarget, problem:
  */
 export function publishCardJob(deps: AppDeps) {
   return async (raw: unknown, job: JobContext): Promise<void> => {
-    const payload = readJobPayload(publishCardSchema, raw, job);
-    if (!payload) return;
+    const opened = await openJob(deps, publishCardSchema, raw, job);
+    if (!opened) return;
+    const { payload, repo, client } = opened;
     const run = payload.workflow_run;
-    const repo: RepoRef = { owner: payload.repository.owner.login, repo: payload.repository.name };
-    const client = await deps.octokit(payload.installationId);
     const { headSha, externalId } = payload.target;
     const check: CheckTarget = { ...repo, appId: await deps.appId(), headSha, ...(run.html_url ? { detailsUrl: run.html_url } : {}), ...(externalId ? { externalId } : {}) };
     try {

@@ -1,7 +1,6 @@
 import type { Context } from "probot";
 import { z } from "zod";
 import { getPullRequest, toPullRequest } from "../../src/github/find-pull-request-for-commit.js";
-import type { RepoRef } from "../../src/github/github-client.js";
 import { publishCheckRun } from "../../src/github/publish-check-run.js";
 import { type AppDeps, failCheckOnConfig, loadRepoConfig, pullKey } from "../app-deps.js";
 import { installationOf } from "../intake-delivery.js";
@@ -11,7 +10,7 @@ import { pullRequestPayloadSchema } from "../payloads/pull-request-payload.js";
 import { mayRescore, startRescore, whoMayRescore } from "../start-rescore.js";
 import { leaderboardLane, pullRequestLane, pullRequestWorkKey } from "../store/derive-work-key.js";
 import type { JobContext, WorkRequest } from "../work/app-work.js";
-import { readJobPayload } from "../work/read-job-payload.js";
+import { openJob } from "../work/open-job.js";
 
 type PullRequestContext = Context<"pull_request.opened" | "pull_request.synchronize" | "pull_request.reopened" | "pull_request.closed">;
 
@@ -71,11 +70,10 @@ export function intakePullRequest(deps: AppDeps) {
  */
 export function pullRequestJob(deps: AppDeps) {
   return async (raw: unknown, job: JobContext): Promise<void> => {
-    const payload = readJobPayload(pullRequestJobSchema, raw, job);
-    if (!payload) return;
-    const repo: RepoRef = { owner: payload.repository.owner.login, repo: payload.repository.name };
+    const opened = await openJob(deps, pullRequestJobSchema, raw, job);
+    if (!opened) return;
+    const { payload, repo, client } = opened;
     const { pull } = payload;
-    const client = await deps.octokit(payload.installationId);
     const check = { ...repo, appId: await deps.appId(), headSha: pull.headSha, detailsUrl: pull.htmlUrl };
     const config = await loadRepoConfig(client, repo);
     if (!config.ok) {

@@ -15,7 +15,7 @@ import { describeUncertainDispatch, startRescore, whoMayRescore } from "../start
 import { outsiderByAssociation } from "../outsider-by-association.js";
 import { commentWorkKey, pullRequestLane } from "../store/derive-work-key.js";
 import type { JobContext, WorkRequest } from "../work/app-work.js";
-import { readJobPayload } from "../work/read-job-payload.js";
+import { openJob } from "../work/open-job.js";
 
 const short = (sha: string): string => sha.slice(0, 12);
 
@@ -125,10 +125,9 @@ export function intakeComment(deps: AppDeps) {
 /** A `/rescore` from a person allowed to start a run, on its pull request's lane. */
 export function rescoreCommentJob(deps: AppDeps) {
   return async (raw: unknown, job: JobContext): Promise<void> => {
-    const payload = readJobPayload(rescoreCommentSchema, raw, job);
-    if (!payload) return;
-    const repo: RepoRef = { owner: payload.repository.owner.login, repo: payload.repository.name };
-    const client = await deps.octokit(payload.installationId);
+    const opened = await openJob(deps, rescoreCommentSchema, raw, job);
+    if (!opened) return;
+    const { payload, repo, client } = opened;
     const reply = async (body: string): Promise<void> => {
       await client.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { ...repo, issue_number: payload.issueNumber, body });
     };

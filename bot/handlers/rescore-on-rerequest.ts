@@ -1,7 +1,6 @@
 import type { Context } from "probot";
 import { z } from "zod";
 import { findPullRequestForCommit, getPullRequest } from "../../src/github/find-pull-request-for-commit.js";
-import type { RepoRef } from "../../src/github/github-client.js";
 import { CHECK_NAME } from "../../src/github/publish-check-run.js";
 import { answerRefusal } from "../answer-refusal.js";
 import { type AppDeps, loadRepoConfig } from "../app-deps.js";
@@ -11,7 +10,7 @@ import { parsePayload, repositorySchema } from "../payloads/parse-payload.js";
 import { describeUncertainDispatch, mayRescore, startRescore, whoMayRescore } from "../start-rescore.js";
 import { checkRunWorkKey, pullRequestLane } from "../store/derive-work-key.js";
 import type { JobContext, WorkRequest } from "../work/app-work.js";
-import { readJobPayload } from "../work/read-job-payload.js";
+import { openJob } from "../work/open-job.js";
 
 const rerequestSchema = z.object({
   installationId: z.number().int(),
@@ -52,10 +51,9 @@ export function intakeRerequest(context: Context<"check_run.rerequested">): Work
  */
 export function rescoreRerequestJob(deps: AppDeps) {
   return async (raw: unknown, job: JobContext): Promise<void> => {
-    const payload = readJobPayload(rerequestSchema, raw, job);
-    if (!payload) return;
-    const repo: RepoRef = { owner: payload.repository.owner.login, repo: payload.repository.name };
-    const client = await deps.octokit(payload.installationId);
+    const opened = await openJob(deps, rerequestSchema, raw, job);
+    if (!opened) return;
+    const { payload, repo, client } = opened;
     if (payload.pullNumber === null) {
       const found = await findPullRequestForCommit(client, { ...repo, headSha: payload.headSha, headRepo: null, headBranch: null });
       if (!found) {
