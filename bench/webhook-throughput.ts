@@ -114,7 +114,7 @@ export async function benchWebhookThroughput(
     for (let index = 0; index < deliveries; index++) artifacts[10_000 + index] = zip;
     serveRepository(fake, { owner: OWNER, repo: REPO, appId, pulls, artifacts });
 
-    const probot = await createTestProbot({ fakeUrl: fake.url, appId, secret, load: false });
+    const probot = await createTestProbot({ fakeUrl: fake.url, appId, secret, app: false });
     const jobEnded = new Map<string, number>();
     const waiting = new Map<string, () => void>();
     const followEnds = (work: AppStore["work"]): void => {

@@ -7,7 +7,7 @@ import { readRunStamp } from "../../bot/stamp-card-comment.js";
 import { filterDiffByPaths } from "../../src/patch/filter-diff-by-paths.js";
 import { holdWebhookUploads } from "../../test/support/hold-webhook-uploads.js";
 import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
-import { createSilentProbot } from "../../test/faults/support/create-silent-probot.js";
+import { createTestProbot } from "../../test/support/fake-github/create-test-probot.js";
 import { OWNER, REPO, issueCommentCreated, pullRequestEvent, workflowRunCompleted } from "../../test/support/fake-github/adjust-payloads.js";
 import { FakeGitHub } from "../../test/support/fake-github/fake-github-server.js";
 import { makeTestScorecard, zipScorecard } from "../../test/support/fake-github/make-test-scorecard.js";
@@ -124,7 +124,7 @@ export async function runAppAttackInputs(): Promise<CorpusRow[]> {
   await fake.start();
   const rows: CorpusRow[] = [];
   try {
-    const probot = await createSilentProbot({ fakeUrl: fake.url, appId: APP_ID, octokit: "plain" });
+    const probot = await createTestProbot({ fakeUrl: fake.url, appId: APP_ID, logLevel: "fatal" });
     let number = 500;
     const setUp = (extra: { pull?: Partial<FakePull>; config?: string; artifacts?: Record<number, Uint8Array> } = {}): { repo: FakeRepository; pull: FakePull } => {
       fake.reset();

@@ -5,7 +5,7 @@ import { FakeGitHub } from "../../test/support/fake-github/fake-github-server.js
 import { makeTestScorecard, zipScorecard } from "../../test/support/fake-github/make-test-scorecard.js";
 import { DEFAULT_BASE_SHA, type FakePull, type FakeRepository, serveRepository } from "../../test/support/fake-github/serve-repository.js";
 import { type CorpusRow, describeError, firstLine } from "./corpus-row.js";
-import { createSilentProbot } from "../../test/faults/support/create-silent-probot.js";
+import { createTestProbot } from "../../test/support/fake-github/create-test-probot.js";
 import { watchChildProcesses } from "./watch-child-processes.js";
 
 const APP_ID = 5151;
@@ -94,7 +94,7 @@ export async function runWebhookInputs(): Promise<CorpusRow[]> {
   await fake.start();
   const rows: CorpusRow[] = [];
   try {
-    const probot = await createSilentProbot({ fakeUrl: fake.url, appId: APP_ID, octokit: "plain" });
+    const probot = await createTestProbot({ fakeUrl: fake.url, appId: APP_ID, logLevel: "fatal" });
     const setUp = (): FakeRepository => {
       fake.reset();
       return serveRepository(fake, {

@@ -1,8 +1,8 @@
-import { generateKeyPairSync } from "node:crypto";
-import { Probot } from "probot";
+import type { Probot } from "probot";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { AppOctokit, SECONDARY_LIMIT_RETRIES } from "../../bot/app-octokit.js";
-import { API_PREFIX, FakeGitHub } from "../support/fake-github/fake-github-server.js";
+import { SECONDARY_LIMIT_RETRIES } from "../../bot/app-octokit.js";
+import { createTestProbot } from "../support/fake-github/create-test-probot.js";
+import { FakeGitHub } from "../support/fake-github/fake-github-server.js";
 import { serveRepository } from "../support/fake-github/serve-repository.js";
 
 const SECONDARY_LIMIT = {
@@ -18,14 +18,7 @@ describe("AppOctokit", () => {
 
   beforeAll(async () => {
     await fake.start();
-    const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
-    probot = new Probot({
-      appId: 5,
-      privateKey: privateKey.export({ type: "pkcs1", format: "pem" }).toString(),
-      baseUrl: `${fake.url}${API_PREFIX}`,
-      logLevel: "fatal",
-      Octokit: AppOctokit,
-    });
+    probot = await createTestProbot({ fakeUrl: fake.url, appId: 5, octokit: "deployed", logLevel: "fatal", app: false });
   });
   afterAll(async () => await fake.stop());
   beforeEach(() => fake.reset());

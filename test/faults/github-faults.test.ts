@@ -6,12 +6,12 @@ import { makeTestScorecard, zipScorecard } from "../support/fake-github/make-tes
 import { type FakePull, serveRepository } from "../support/fake-github/serve-repository.js";
 import { pgliteBackend } from "../support/database/database-backends.js";
 import { type StoredApp, startStoredApp } from "../support/database/start-stored-app.js";
-import { createSilentProbot } from "./support/create-silent-probot.js";
+import { createTestProbot } from "../support/fake-github/create-test-probot.js";
 import { FaultyFakeGitHub, type InjectedFault, SERVER_ERROR, secondaryRateLimit } from "./support/faulty-fake-github.js";
 
 /*
  * Faults, nothing lost: the GitHub rows. The app runs in-process with the Octokit it is deployed
- * with (bot/app-octokit.ts, through support/create-silent-probot.ts), against the local
+ * with (bot/app-octokit.ts, through test/support/fake-github/create-test-probot.ts), against the local
  * GitHub with faults injected per route; each row checks that the card comment lands exactly once
  * and the check run once. probot.receive settles when the handler is done, so no row waits on time.
  *
@@ -57,7 +57,7 @@ describe("faults in the GitHub API: the app's card comment lands once", () => {
 
   beforeAll(async () => {
     await fake.start();
-    probot = await createSilentProbot({ fakeUrl: fake.url, appId: APP_ID, octokit: "deployed" });
+    probot = await createTestProbot({ fakeUrl: fake.url, appId: APP_ID, octokit: "deployed", logLevel: "fatal" });
   });
   afterAll(async () => await fake.stop());
   beforeEach(() => fake.reset());

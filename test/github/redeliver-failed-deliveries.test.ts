@@ -57,7 +57,7 @@ describeEachBackend("redeliverFailedDeliveries against the GitHub fake", (backen
 
   beforeAll(async () => {
     await fake.start();
-    probot = await createTestProbot({ fakeUrl: fake.url, appId: APP_ID, load: false });
+    probot = await createTestProbot({ fakeUrl: fake.url, appId: APP_ID, app: false });
   });
   afterAll(async () => {
     await fake.stop();

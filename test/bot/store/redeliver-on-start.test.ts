@@ -27,7 +27,7 @@ describe("redelivering at start", () => {
 
   beforeAll(async () => {
     await fake.start();
-    probot = await createTestProbot({ fakeUrl: fake.url, appId: 4242, load: false });
+    probot = await createTestProbot({ fakeUrl: fake.url, appId: 4242, app: false });
   });
   afterAll(async () => {
     await fake.stop();

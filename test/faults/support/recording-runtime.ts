@@ -1,5 +1,5 @@
 import type { EngineRuntime, PreparedEngine, RunningEngine } from "../../../src/engine/engine-runtime.js";
-import type { EngineRole } from "../../../src/failure/engine-failure.js";
+import type { EngineRole } from "../../../src/vocabulary/engine-failure.js";
 
 /**
  * Passes every call to the real runtime and keeps the engines it started, so a test can check

@@ -1,14 +1,12 @@
-import { generateKeyPairSync } from "node:crypto";
 import { setTimeout as delay } from "node:timers/promises";
-import { Probot, ProbotOctokit } from "probot";
-import { AppOctokit } from "../../../bot/app-octokit.js";
+import type { Probot } from "probot";
 import type { AppStore } from "../../../bot/app-store.js";
 import { type SpeedgateAppOptions, createSpeedgateApp } from "../../../bot/index.js";
 import { databaseAppStore } from "../../../bot/store/database-app-store.js";
 import { silentLogger } from "../../../src/logger.js";
 import type { Database } from "../../../src/store/database.js";
 import { prepareDatabase } from "../../../src/store/prepare-database.js";
-import { API_PREFIX } from "../fake-github/fake-github-server.js";
+import { createTestProbot } from "../fake-github/create-test-probot.js";
 import type { TestBackend, TestDatabaseHandle } from "./database-backends.js";
 
 export interface StoredApp {
@@ -39,17 +37,7 @@ export interface StoredAppOptions {
  * store's events. Logs nothing below fatal.
  */
 export async function startStoredApp(options: StoredAppOptions): Promise<StoredApp> {
-  const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
-  const probot = new Probot({
-    appId: options.appId,
-    privateKey: privateKey.export({ type: "pkcs1", format: "pem" }).toString(),
-    baseUrl: `${options.fakeUrl}${API_PREFIX}`,
-    logLevel: "fatal",
-    Octokit:
-      options.octokit === "plain"
-        ? ProbotOctokit.defaults((instanceOptions: Record<string, unknown>) => ({ ...instanceOptions, retry: { enabled: false }, throttle: { enabled: false } }))
-        : AppOctokit,
-  });
+  const probot = await createTestProbot({ fakeUrl: options.fakeUrl, appId: options.appId, octokit: options.octokit, logLevel: "fatal", app: false });
   const handle: TestDatabaseHandle = await options.backend.create();
   const database = await handle.open({ maxConnections: 10 });
   await prepareDatabase(database, silentLogger);
