@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { ConfigError } from "../config/config-error.js";
+import { ConfigError } from "../vocabulary/config-error.js";
 import { parsePrompts } from "../prompts/parse-prompts.js";
 import type { Prompt } from "../prompts/prompt.js";
 import { type AnswerWords, BUILT_IN_WORDS } from "./answer-text.js";

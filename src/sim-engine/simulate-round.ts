@@ -1,4 +1,4 @@
-import type { EngineFailure } from "../failure/engine-failure.js";
+import type { EngineFailure } from "../vocabulary/engine-failure.js";
 import type { ChunkArrival, RequestRecord } from "../scoring/request-record.js";
 import type { RoundRun } from "../scoring/score-round.js";
 import { DEFAULT_TIMING, type SimProfile, type SimProfileInput, planResponse, simProfileSchema } from "./sim-profile.js";
