@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { tmpdir } from "node:os";
-import { ConfigError } from "../src/config/config-error.js";
-import { describeValue } from "../src/config/describe-value.js";
+import { ConfigError } from "../src/vocabulary/config-error.js";
+import { describeValue } from "../src/vocabulary/describe-value.js";
 import { parseShardSpec } from "../src/shard/shard-spec.js";
 import type { ActionSettings, CommitInputs, PatchSource } from "./action-settings.js";
 

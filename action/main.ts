@@ -1,7 +1,7 @@
 import { constants } from "node:fs";
 import { access, mkdir, readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { ConfigError } from "../src/config/config-error.js";
+import { ConfigError } from "../src/vocabulary/config-error.js";
 import { type LoadedRound, loadRound, parseRoundConfigYaml } from "../src/config/load-round-config.js";
 import type { GitHubClient } from "../src/github/github-client.js";
 import { createProgressRenderer } from "../src/cli/render-round-progress.js";

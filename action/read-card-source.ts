@@ -1,5 +1,5 @@
-import { ConfigError } from "../src/config/config-error.js";
-import { describeValue } from "../src/config/describe-value.js";
+import { ConfigError } from "../src/vocabulary/config-error.js";
+import { describeValue } from "../src/vocabulary/describe-value.js";
 import type { CardSource } from "../src/scorecard/build-scorecard.js";
 import type { ActionContext } from "./action-context.js";
 

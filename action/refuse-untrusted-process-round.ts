@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { ConfigError } from "../src/config/config-error.js";
+import { ConfigError } from "../src/vocabulary/config-error.js";
 import { parseRoundConfigYaml } from "../src/config/load-round-config.js";
 import type { ActionContext } from "./action-context.js";
 import type { RunSettings } from "./action-settings.js";

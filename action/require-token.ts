@@ -1,4 +1,4 @@
-import { ConfigError } from "../src/config/config-error.js";
+import { ConfigError } from "../src/vocabulary/config-error.js";
 import type { ActionSettings } from "./action-settings.js";
 import { INPUTS } from "./input-helper.js";
 

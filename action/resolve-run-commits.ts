@@ -1,4 +1,4 @@
-import { ConfigError } from "../src/config/config-error.js";
+import { ConfigError } from "../src/vocabulary/config-error.js";
 import type { CommitsRequest } from "../src/config/resolve-round-commits.js";
 import { getPullRequest } from "../src/github/find-pull-request-for-commit.js";
 import type { GitHubClient } from "../src/github/github-client.js";

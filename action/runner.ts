@@ -1,5 +1,5 @@
 import * as core from "@actions/core";
-import { ConfigError } from "../src/config/config-error.js";
+import { ConfigError } from "../src/vocabulary/config-error.js";
 import { RoundCancelledError } from "../src/round/round-cancelled-error.js";
 import { runRound } from "../src/round/run-round.js";
 import { writeScorecard } from "../src/round/write-scorecard.js";

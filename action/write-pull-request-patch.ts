@@ -1,9 +1,9 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { ConfigError } from "../src/config/config-error.js";
+import { ConfigError } from "../src/vocabulary/config-error.js";
 import type { GitHubClient } from "../src/github/github-client.js";
 import type { Logger } from "../src/logger.js";
-import { fetchPullRequestPatch } from "../src/patch/fetch-pull-request-patch.js";
+import { fetchPullRequestPatch } from "../src/github/fetch-pull-request-patch.js";
 import type { CardSource } from "../src/scorecard/build-scorecard.js";
 import { MAX_LISTED_LEFT_OUT } from "../src/scorecard/scorecard-schema.js";
 import type { ActionContext } from "./action-context.js";

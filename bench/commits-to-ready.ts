@@ -9,7 +9,7 @@ import { createTarArchive } from "../src/docker/create-tar-archive.js";
 import { DockerRuntime } from "../src/docker/docker-runtime.js";
 import { createOverlayContext } from "../src/docker/overlay-build-context.js";
 import { runImageBuild } from "../src/docker/run-image-build.js";
-import type { EngineRole } from "../src/failure/engine-failure.js";
+import type { EngineRole } from "../src/vocabulary/engine-failure.js";
 import { waitUntilHealthy } from "../src/engine/wait-until-healthy.js";
 import { silentLogger } from "../src/logger.js";
 import { median } from "../src/scoring/median.js";

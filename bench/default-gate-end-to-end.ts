@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { calibrationSourceOf } from "../src/calibration/load-round-calibration.js";
+import { calibrationSourceOf } from "../src/config/load-round-calibration.js";
 import { fitCalibration } from "../src/calibration/fit-calibration.js";
 import { calibrationFileSchema } from "../src/calibration/calibration-schema.js";
 import { readScorecard } from "../src/scorecard/read-scorecard.js";

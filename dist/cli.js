@@ -72,7 +72,7 @@ import {
   startSimEngine,
   writeAtomically,
   writeScorecard
-} from "./chunks/chunk-XEBCBXKS.js";
+} from "./chunks/chunk-EHHAE5HG.js";
 import {
   require_docker
 } from "./chunks/chunk-TM3QZYC6.js";
@@ -5431,7 +5431,7 @@ import { randomUUID } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import { basename, dirname as dirname2, join, relative, resolve } from "node:path";
 
-// src/calibration/run-calibration.ts
+// src/round/run-calibration.ts
 import { dirname } from "node:path";
 var CalibrationRoundError = class extends Error {
   constructor(message, card) {

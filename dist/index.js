@@ -46,7 +46,7 @@ import {
   runGit,
   runRound,
   writeScorecard
-} from "./chunks/chunk-XEBCBXKS.js";
+} from "./chunks/chunk-EHHAE5HG.js";
 import "./chunks/chunk-TM3QZYC6.js";
 import "./chunks/chunk-BULMUVK6.js";
 import {
@@ -26016,7 +26016,7 @@ function filterDiffByPaths(diff, patterns) {
   return { text, kept, dropped };
 }
 
-// src/patch/fetch-pull-request-patch.ts
+// src/github/fetch-pull-request-patch.ts
 function describeHttpFailure(error2, what) {
   const status = statusOf(error2);
   if (status === 404) return `${what} was not found (HTTP 404): check the number and that the token may read pull requests (permissions: pull-requests: read)`;

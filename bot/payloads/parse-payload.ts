@@ -1,6 +1,6 @@
 import type { Context } from "probot";
 import { z } from "zod";
-import { formatConfigIssues } from "../../src/config/format-config-issues.js";
+import { formatConfigIssues } from "../../src/vocabulary/format-config-issues.js";
 
 /*
  * Webhook payloads are checked before a handler reads them: GitHub always sends these fields, but a

@@ -77,3 +77,27 @@ export const calibrationFileSchema = z.object({
 
 export type CalibrationFile = z.infer<typeof calibrationFileSchema>;
 export type CalibrationSettings = z.infer<typeof calibrationSettingsSchema>;
+
+/** The A/A study the gate used, copied from the calibration file; the floor and the fit are recomputed by every reader. */
+export const cardCalibrationSchema = z.object({
+  measuredAt: text(64),
+  engine: text(128),
+  runner: text(256).nullable(),
+  gpu: text(512).nullable(),
+  baselineImage: text(512).nullable(),
+  baselineImageId: text(256).nullable(),
+  promptsHash: text(128),
+  settings: calibrationSettingsSchema,
+  /** The A/A round scores. */
+  scores: z.array(z.number().finite().gt(0)).min(MIN_CALIBRATION_ROUNDS).max(1_000),
+  noiseFloor: z.number().finite().min(0),
+  detectableSpeedup: z.number().finite(),
+  /** The baseline's agreement with itself in the A/A rounds; absent in calibrations from before it was measured. */
+  selfAgreement: calibrationSelfAgreementSchema.nullable().optional(),
+  /** Why it does not fit this round; any one keeps the gate closed. */
+  problems: z.array(text(1_000)).max(20),
+  /** Differences that do not keep the gate closed, such as another runner with the same GPU. */
+  notes: z.array(text(1_000)).max(20),
+});
+
+export type CardCalibration = z.infer<typeof cardCalibrationSchema>;

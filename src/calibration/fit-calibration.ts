@@ -1,5 +1,5 @@
-import { describeValue } from "../config/describe-value.js";
-import type { CardCalibration } from "../scorecard/scorecard-schema.js";
+import { describeValue } from "../vocabulary/describe-value.js";
+import type { CardCalibration } from "./calibration-schema.js";
 import { computeNoiseFloor } from "../scoring/noise-floor.js";
 import type { CalibrationSettings } from "./calibration-schema.js";
 

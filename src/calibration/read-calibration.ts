@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
-import { ConfigError } from "../config/config-error.js";
-import { formatConfigIssues } from "../config/format-config-issues.js";
+import { ConfigError } from "../vocabulary/config-error.js";
+import { formatConfigIssues } from "../vocabulary/format-config-issues.js";
 import { type CalibrationFile, calibrationFileSchema } from "./calibration-schema.js";
 
 /** Reads and validates a calibration file; every problem names the file and the field, like a config error. */

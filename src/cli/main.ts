@@ -1,4 +1,4 @@
-import { ConfigError } from "../config/config-error.js";
+import { ConfigError } from "../vocabulary/config-error.js";
 import { type Logger, createStderrLogger } from "../logger.js";
 import { SPEEDGATE_VERSION } from "../version.js";
 import { type Command, type CommandContext, UsageError } from "./command.js";

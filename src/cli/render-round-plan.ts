@@ -1,10 +1,10 @@
 import { isAbsolute, relative } from "node:path";
 import type { CheckedPath } from "../config/check-config-paths.js";
-import { engineFamily } from "../engine/engine-family.js";
+import { engineFamily } from "../vocabulary/engine-family.js";
 import type { RoundCheck } from "../config/load-round-config.js";
 import type { BuildSpec, RoundConfig } from "../config/round-config-schema.js";
 import { processEngineCwd } from "../engine/resolve-engine-cwd.js";
-import type { EngineRole } from "../failure/engine-failure.js";
+import type { EngineRole } from "../vocabulary/engine-failure.js";
 
 /** A command as a reader would type it, placeholders filled as the round will fill them. */
 function showCommand(command: readonly string[], config: RoundConfig): string {

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { isAbsolute, relative } from "node:path";
-import type { RoundConfig } from "../config/round-config-schema.js";
-import type { CalibrationSettings } from "./calibration-schema.js";
+import type { RoundConfig } from "./round-config-schema.js";
+import type { CalibrationSettings } from "../calibration/calibration-schema.js";
 
 /** The settings of a round that its noise depends on, as a calibration records them. */
 export function calibrationSettingsOf(config: RoundConfig, promptCount: number): CalibrationSettings {

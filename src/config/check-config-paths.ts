@@ -1,7 +1,7 @@
 import { constants } from "node:fs";
 import { access, stat } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve } from "node:path";
-import { describeValue } from "./describe-value.js";
+import { describeValue } from "../vocabulary/describe-value.js";
 import { type RoundConfig, tokenizerLocation } from "./round-config-schema.js";
 
 export type PathKind = "file" | "folder" | "file or folder";

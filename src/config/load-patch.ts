@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { findDiffCorruption } from "../patch/find-diff-corruption.js";
-import { ConfigError } from "./config-error.js";
+import { ConfigError } from "../vocabulary/config-error.js";
 
 /** Larger patches are almost always a vendored tree or a build artefact by mistake, not a speed-up. */
 export const MAX_PATCH_BYTES = 10 * 1024 * 1024;

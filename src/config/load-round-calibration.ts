@@ -1,13 +1,13 @@
-import { ConfigError } from "../config/config-error.js";
-import type { RoundFingerprint } from "../config/fingerprint-round.js";
-import type { RoundConfig } from "../config/round-config-schema.js";
-import { describeValue } from "../config/describe-value.js";
-import type { CardCalibration } from "../scorecard/scorecard-schema.js";
-import type { CalibrationFile } from "./calibration-schema.js";
+import { ConfigError } from "../vocabulary/config-error.js";
+import type { RoundFingerprint } from "./fingerprint-round.js";
+import type { RoundConfig } from "./round-config-schema.js";
+import { describeValue } from "../vocabulary/describe-value.js";
+import type { CardCalibration } from "../calibration/calibration-schema.js";
+import type { CalibrationFile } from "../calibration/calibration-schema.js";
 import { calibrationSettingsOf, hashBaseline } from "./calibration-settings.js";
-import type { CalibrationSource } from "./fit-calibration.js";
-import { describeSettingDifferences } from "./fit-calibration.js";
-import { readCalibration } from "./read-calibration.js";
+import type { CalibrationSource } from "../calibration/fit-calibration.js";
+import { describeSettingDifferences } from "../calibration/fit-calibration.js";
+import { readCalibration } from "../calibration/read-calibration.js";
 
 /**
  * The baseline's agreement with itself over the file's A/A rounds, as a round's gate uses it; null

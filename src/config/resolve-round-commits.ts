@@ -2,8 +2,8 @@ import { isAbsolute } from "node:path";
 import { findMergeBase } from "../git/compare-commits.js";
 import { findRepositoryRoot, resolveCommit } from "../git/resolve-commit.js";
 import { GitError, runGit } from "../git/run-git.js";
-import { ConfigError } from "./config-error.js";
-import { describeValue } from "./describe-value.js";
+import { ConfigError } from "../vocabulary/config-error.js";
+import { describeValue } from "../vocabulary/describe-value.js";
 import type { RoundConfig } from "./round-config-schema.js";
 
 /**

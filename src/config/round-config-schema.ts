@@ -1,6 +1,6 @@
 import { posix } from "node:path";
 import { z } from "zod";
-import { canonicalEngineName } from "../engine/engine-family.js";
+import { canonicalEngineName } from "../vocabulary/engine-family.js";
 import { DEFAULT_BENCH_RUNS, DEFAULT_MAX_UNEXPLAINED, DEFAULT_MAX_UNSCORED, DEFAULT_MIN_AGREEMENT, DEFAULT_MIN_PROMPTS, GATE_MODES } from "../scoring/evaluate-gate.js";
 import { DEFAULT_MIN_PROMPT_AGREEMENT } from "../scoring/judge-agreement.js";
 

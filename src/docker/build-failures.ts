@@ -1,5 +1,5 @@
 import { findCompilerError } from "../failure/find-compiler-error.js";
-import type { EngineFailure, EngineRole, FailureKind, FailureStage } from "../failure/engine-failure.js";
+import type { EngineFailure, EngineRole, FailureKind, FailureStage } from "../vocabulary/engine-failure.js";
 import { CONFLICT_BEGIN, CONFLICT_END, PATCH_EXIT, PATCH_MARKER } from "./apply-patch-script.js";
 import type { BuildStreamResult } from "./follow-build-stream.js";
 

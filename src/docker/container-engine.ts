@@ -1,9 +1,10 @@
 import { constants } from "node:os";
 import type Dockerode from "dockerode";
-import type { EngineExit, RunningEngine } from "../engine/engine-runtime.js";
+import type { RunningEngine } from "../engine/engine-runtime.js";
+import type { EngineExit } from "../vocabulary/engine-exit.js";
 import { LogRingBuffer } from "../engine/log-ring-buffer.js";
-import { cleanLogLine } from "../scorecard/sanitize-log-tail.js";
-import type { EngineRole } from "../failure/engine-failure.js";
+import { cleanLogLine } from "../safe-text/sanitize-log-tail.js";
+import type { EngineRole } from "../vocabulary/engine-failure.js";
 import type { Logger } from "../logger.js";
 import { daemonGoneLoss } from "./daemon-gone-failure.js";
 import { DockerStreamDemuxer } from "./demux-docker-stream.js";

@@ -1,5 +1,5 @@
-import type { InfrastructureLoss } from "../engine/engine-runtime.js";
-import type { EngineFailure, EngineRole, FailureStage } from "../failure/engine-failure.js";
+import type { InfrastructureLoss } from "../vocabulary/engine-exit.js";
+import type { EngineFailure, EngineRole, FailureStage } from "../vocabulary/engine-failure.js";
 
 export const DAEMON_GONE_LABEL = "the Docker daemon went away (infrastructure, not the patch)";
 

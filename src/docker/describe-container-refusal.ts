@@ -1,5 +1,5 @@
 import type { DockerSettings } from "../config/round-config-schema.js";
-import type { EngineFailure, EngineRole } from "../failure/engine-failure.js";
+import type { EngineFailure, EngineRole } from "../vocabulary/engine-failure.js";
 
 /** Linux's RLIMIT_* numbers (asm-generic/resource.h), as runc names a limit it could not set: "error setting rlimit type 8". */
 const RLIMIT_NAMES = ["cpu", "fsize", "data", "stack", "core", "rss", "nproc", "nofile", "memlock", "as", "locks", "sigpending", "msgqueue", "nice", "rtprio", "rttime"];

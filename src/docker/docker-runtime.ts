@@ -6,7 +6,7 @@ import type { LoadedRound } from "../config/load-round-config.js";
 import type { EngineRuntime, PreparedEngine, RunningEngine, RuntimeContext, SourceReport } from "../engine/engine-runtime.js";
 import { isPortFree, portTakenFailure } from "../engine/check-port-free.js";
 import { containerWorkingDir } from "../engine/resolve-engine-cwd.js";
-import { type EngineRole, EngineFailureError } from "../failure/engine-failure.js";
+import { type EngineRole, EngineFailureError } from "../vocabulary/engine-failure.js";
 import { buildFailure, describeBuildFailure } from "./build-failures.js";
 import { ContainerEngine } from "./container-engine.js";
 import { substituteContainerCommand } from "./container-command.js";

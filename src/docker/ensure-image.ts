@@ -1,6 +1,6 @@
 import type Dockerode from "dockerode";
 import type { Logger } from "../logger.js";
-import { EngineFailureError } from "../failure/engine-failure.js";
+import { EngineFailureError } from "../vocabulary/engine-failure.js";
 import { buildFailure } from "./build-failures.js";
 import { followBuildStream } from "./follow-build-stream.js";
 import { dockerStatusCode } from "./docker-status-code.js";

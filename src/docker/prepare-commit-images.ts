@@ -4,7 +4,7 @@ import { type BuildDecision, type CommitChange, decideBuilds, describeCommitSide
 import type { LoadedRound } from "../config/load-round-config.js";
 import type { RoundCommits } from "../config/resolve-round-commits.js";
 import type { PreparedEngine, RuntimeContext, SourceReport } from "../engine/engine-runtime.js";
-import { type EngineFailure, EngineFailureError, type EngineRole } from "../failure/engine-failure.js";
+import { type EngineFailure, EngineFailureError, type EngineRole } from "../vocabulary/engine-failure.js";
 import { imageBaseMismatch } from "../failure/image-base-mismatch.js";
 import { isAncestor } from "../git/compare-commits.js";
 import { buildFailure } from "./build-failures.js";

@@ -1,6 +1,6 @@
 import { posix } from "node:path";
 import type Dockerode from "dockerode";
-import { ConfigError } from "../config/config-error.js";
+import { ConfigError } from "../vocabulary/config-error.js";
 import { dockerStatusCode } from "./docker-status-code.js";
 import { readFirstTarEntry } from "./read-tar-entry.js";
 

@@ -1,7 +1,7 @@
 import { posix } from "node:path";
 import type Dockerode from "dockerode";
 import type { RevisionSource } from "../config/round-config-schema.js";
-import { EngineFailureError } from "../failure/engine-failure.js";
+import { EngineFailureError } from "../vocabulary/engine-failure.js";
 import { imageBaseMismatch } from "../failure/image-base-mismatch.js";
 import { resolveCommit } from "../git/resolve-commit.js";
 import { readImageFile } from "./read-image-file.js";

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
-import type { EngineRole } from "../failure/engine-failure.js";
+import type { EngineRole } from "../vocabulary/engine-failure.js";
 
 /** Every container, network and image speedgate makes carries these, so leftovers can be found and swept. */
 export const LABEL_RUN_ID = "speedgate.run-id";

@@ -1,7 +1,7 @@
 import { dirname } from "node:path";
-import { cleanLogLine } from "../scorecard/sanitize-log-tail.js";
-import type { EngineFailure, EngineRole } from "../failure/engine-failure.js";
-import { EngineFailureError } from "../failure/engine-failure.js";
+import { cleanLogLine } from "../safe-text/sanitize-log-tail.js";
+import type { EngineFailure, EngineRole } from "../vocabulary/engine-failure.js";
+import { EngineFailureError } from "../vocabulary/engine-failure.js";
 import { PATCH_CONFLICT_HINT, PATCH_TOOL_MISSING_HINT } from "../failure/failure-hints.js";
 import { type ToolResult, runTool } from "./run-tool.js";
 

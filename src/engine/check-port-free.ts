@@ -1,5 +1,5 @@
 import { createServer } from "node:net";
-import type { EngineFailure, EngineRole } from "../failure/engine-failure.js";
+import type { EngineFailure, EngineRole } from "../vocabulary/engine-failure.js";
 import { portInUseHint } from "../failure/failure-hints.js";
 
 /** Whether nothing listens on the loopback port now; an engine already there would answer our health checks. */

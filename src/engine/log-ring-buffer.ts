@@ -1,5 +1,5 @@
 import { StringDecoder } from "node:string_decoder";
-import { MAX_LOG_LINE_CHARS } from "../scorecard/sanitize-log-tail.js";
+import { MAX_LOG_LINE_CHARS } from "../safe-text/sanitize-log-tail.js";
 
 export interface LogRingBufferLimits {
   /** Complete lines kept, newest last. */

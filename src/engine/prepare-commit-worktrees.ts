@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { type BuildDecision, type CommitChange, decideBuilds, describeCommitSide, diffOfChange, planCommitChange } from "../commits/plan-commit-change.js";
 import type { LoadedRound } from "../config/load-round-config.js";
 import type { RoundCommits } from "../config/resolve-round-commits.js";
-import { EngineFailureError, type EngineRole } from "../failure/engine-failure.js";
+import { EngineFailureError, type EngineRole } from "../vocabulary/engine-failure.js";
 import { addWorktree, removeWorktree } from "../git/git-worktree.js";
 import type { Logger } from "../logger.js";
 import { applyPatch } from "./apply-patch.js";

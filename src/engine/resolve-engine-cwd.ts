@@ -1,6 +1,6 @@
 import { dirname, isAbsolute, join, relative } from "node:path";
 import type { RoundConfig } from "../config/round-config-schema.js";
-import type { EngineRole } from "../failure/engine-failure.js";
+import type { EngineRole } from "../vocabulary/engine-failure.js";
 
 /** A folder inside `root` as a relative path, or null when it is outside. */
 function inside(root: string, folder: string): string | null {

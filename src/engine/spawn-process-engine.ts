@@ -1,9 +1,10 @@
 import { spawn } from "node:child_process";
 import { constants } from "node:os";
-import type { EngineRole } from "../failure/engine-failure.js";
-import { EngineFailureError } from "../failure/engine-failure.js";
+import type { EngineRole } from "../vocabulary/engine-failure.js";
+import { EngineFailureError } from "../vocabulary/engine-failure.js";
 import { EXITED_HINT } from "../failure/failure-hints.js";
-import type { EngineExit, RunningEngine } from "./engine-runtime.js";
+import type { RunningEngine } from "./engine-runtime.js";
+import type { EngineExit } from "../vocabulary/engine-exit.js";
 import { LogRingBuffer } from "./log-ring-buffer.js";
 import { signalProcessGroup, trackProcessGroup, waitForProcessGroupExit } from "./process-group.js";
 import { type ProcessIsolation, isolateCommand } from "./process-isolation.js";

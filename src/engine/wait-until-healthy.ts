@@ -1,10 +1,11 @@
 import { Agent, request } from "undici";
 import { classifyFailure } from "../failure/classify-failure.js";
-import { EngineFailureError } from "../failure/engine-failure.js";
-import type { EngineFamily } from "./engine-family.js";
+import { EngineFailureError } from "../vocabulary/engine-failure.js";
+import type { EngineFamily } from "../vocabulary/engine-family.js";
 import { CANCELLED_HINT } from "../failure/failure-hints.js";
-import { cleanLogLine } from "../scorecard/sanitize-log-tail.js";
-import type { EngineExit, RunningEngine } from "./engine-runtime.js";
+import { cleanLogLine } from "../safe-text/sanitize-log-tail.js";
+import type { RunningEngine } from "./engine-runtime.js";
+import type { EngineExit } from "../vocabulary/engine-exit.js";
 
 export interface WaitUntilHealthyOptions {
   engine: RunningEngine;

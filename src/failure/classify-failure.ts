@@ -1,7 +1,7 @@
-import type { EngineExit } from "../engine/engine-runtime.js";
-import type { EngineFamily } from "../engine/engine-family.js";
-import { cleanLogLine } from "../scorecard/sanitize-log-tail.js";
-import type { EngineFailure, EngineRole, FailureKind, FailureStage } from "./engine-failure.js";
+import type { EngineExit } from "../vocabulary/engine-exit.js";
+import type { EngineFamily } from "../vocabulary/engine-family.js";
+import { cleanLogLine } from "../safe-text/sanitize-log-tail.js";
+import type { EngineFailure, EngineRole, FailureKind, FailureStage } from "../vocabulary/engine-failure.js";
 import { type FailureHintBook, failureHintBook } from "./failure-hint-book.js";
 import { NCCL_HINT } from "./failure-hints.js";
 import {

@@ -1,4 +1,4 @@
-import type { EngineFamily } from "../engine/engine-family.js";
+import type { EngineFamily } from "../vocabulary/engine-family.js";
 import {
   EXITED_HINT,
   GPU_OOM_HINT,

@@ -1,9 +1,9 @@
-import { literalForCodeSpans } from "../scorecard/render-inline-code.js";
+import { literalForCodeSpans } from "../safe-text/render-inline-code.js";
 import type { OomPhase } from "./failure-patterns.js";
 
 /*
  * What to try, in the flags of the engine the round runs. The round config's `engine` names it
- * (src/engine/engine-family.ts); an engine the hints do not know (a fork with another name, the
+ * (src/vocabulary/engine-family.ts); an engine the hints do not know (a fork with another name, the
  * reference engine) gets SGLang's and vLLM's flags side by side. llama.cpp's own hints are in
  * llama-cpp-hints.ts, and failure-hint-book.ts picks an engine's whole set.
  */

@@ -1,4 +1,4 @@
-import type { EngineFailure } from "./engine-failure.js";
+import type { EngineFailure } from "../vocabulary/engine-failure.js";
 
 export const IMAGE_BASE_MISMATCH_LABEL = "the engine image cannot be brought to the base commit (the image, not the engine or the patch)";
 

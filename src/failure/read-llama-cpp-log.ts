@@ -1,4 +1,4 @@
-import { stripAnsi } from "../scorecard/sanitize-log-tail.js";
+import { stripAnsi } from "../safe-text/sanitize-log-tail.js";
 
 /*
  * llama.cpp's log (common/log.cpp): with its prefix on (llama-server's default) each line starts

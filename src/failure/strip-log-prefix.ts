@@ -1,4 +1,4 @@
-import { MAX_LOG_LINE_CHARS, cleanLogLine, stripAnsi } from "../scorecard/sanitize-log-tail.js";
+import { MAX_LOG_LINE_CHARS, cleanLogLine, stripAnsi } from "../safe-text/sanitize-log-tail.js";
 
 /*
  * Prefixes engines and their launchers put before the message. Stripped for matching and for the

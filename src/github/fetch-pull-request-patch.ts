@@ -1,8 +1,8 @@
-import { ConfigError } from "../config/config-error.js";
+import { ConfigError } from "../vocabulary/config-error.js";
 import { checkPatchBytes } from "../config/load-patch.js";
-import { type GitHubClient, type RepoRef, statusOf } from "../github/github-client.js";
+import { type GitHubClient, type RepoRef, statusOf } from "./github-client.js";
 import type { Logger } from "../logger.js";
-import { filterDiffByPaths } from "./filter-diff-by-paths.js";
+import { filterDiffByPaths } from "../patch/filter-diff-by-paths.js";
 
 export interface PullRequestPatchOptions extends RepoRef {
   pullNumber: number;

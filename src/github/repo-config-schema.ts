@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { formatConfigIssues } from "../config/format-config-issues.js";
+import { formatConfigIssues } from "../vocabulary/format-config-issues.js";
 import { maxUnexplainedSchema, maxUnscoredSchema, minAgreementSchema, minPromptsSchema } from "../config/round-config-schema.js";
 import { DEFAULT_MAX_UNEXPLAINED, DEFAULT_MAX_UNSCORED, DEFAULT_MIN_AGREEMENT, DEFAULT_MIN_PROMPTS, GATE_MODES } from "../scoring/evaluate-gate.js";
 

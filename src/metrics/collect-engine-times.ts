@@ -1,7 +1,7 @@
-import type { EngineFamily } from "../engine/engine-family.js";
-import type { EngineRole } from "../failure/engine-failure.js";
+import type { EngineFamily } from "../vocabulary/engine-family.js";
+import type { EngineRole } from "../vocabulary/engine-failure.js";
 import type { RoundResult, RoundRun } from "../scoring/score-round.js";
-import type { EngineReportedTimes, ReportedEngineTimes } from "./metrics-schema.js";
+import type { EngineReportedTimes, ReportedEngineTimes } from "../vocabulary/engine-reported-times.js";
 import { summarizeReportedTimes } from "./summarize-reported-times.js";
 
 const round3 = (value: number): number => Math.round(value * 1000) / 1000;

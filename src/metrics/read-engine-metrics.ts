@@ -1,5 +1,5 @@
-import type { EngineFamily } from "../engine/engine-family.js";
-import type { ReportedEngineTimes } from "./metrics-schema.js";
+import type { EngineFamily } from "../vocabulary/engine-family.js";
+import type { ReportedEngineTimes } from "../vocabulary/engine-reported-times.js";
 
 /** Each sample's value summed over its labels (one model, any number of workers), by metric name. */
 export type MetricTotals = ReadonlyMap<string, number>;

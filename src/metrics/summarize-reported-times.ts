@@ -1,6 +1,6 @@
 import type { RequestRecord } from "../scoring/request-record.js";
 import { median } from "../scoring/median.js";
-import type { ReportedEngineTimes } from "./metrics-schema.js";
+import type { ReportedEngineTimes } from "../vocabulary/engine-reported-times.js";
 
 const round3 = (value: number | null): number | null => (value === null ? null : Math.round(value * 1000) / 1000);
 

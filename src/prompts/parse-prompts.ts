@@ -1,6 +1,6 @@
-import { ConfigError } from "../config/config-error.js";
-import { describeValue } from "../config/describe-value.js";
-import { formatConfigIssues } from "../config/format-config-issues.js";
+import { ConfigError } from "../vocabulary/config-error.js";
+import { describeValue } from "../vocabulary/describe-value.js";
+import { formatConfigIssues } from "../vocabulary/format-config-issues.js";
 import { type Prompt, promptSchema } from "./prompt.js";
 import { promptContentKey } from "./prompt-content-key.js";
 

@@ -1,8 +1,8 @@
 import Dockerode from "dockerode";
 import type { LoadedRound } from "../config/load-round-config.js";
 import { DockerRuntime } from "../docker/docker-runtime.js";
-import type { EngineRuntime, RuntimeContext } from "./engine-runtime.js";
-import { ProcessRuntime } from "./process-runtime.js";
+import type { EngineRuntime, RuntimeContext } from "../engine/engine-runtime.js";
+import { ProcessRuntime } from "../engine/process-runtime.js";
 
 /** The runtime the round config asks for. */
 export function createRuntime(round: LoadedRound, context: RuntimeContext): EngineRuntime {

@@ -1,4 +1,4 @@
-import type { EngineRole } from "../failure/engine-failure.js";
+import type { EngineRole } from "../vocabulary/engine-failure.js";
 
 export type RunOrder = "counterbalanced" | "baseline-first";
 

@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
-import { cleanLogLine } from "../scorecard/sanitize-log-tail.js";
-import { type GpuSnapshot, MAX_GPU_PROCESSES } from "./gpu-state-schema.js";
+import { cleanLogLine } from "../safe-text/sanitize-log-tail.js";
+import { type GpuSnapshot, MAX_GPU_PROCESSES } from "../vocabulary/gpu-state-schema.js";
 
 export interface ProbeGpuOptions {
   /** nvidia-smi can hang for a long time on a wedged driver; the round must not. */
@@ -121,15 +121,4 @@ export async function probeGpuState(options: ProbeGpuOptions = {}): Promise<GpuS
     processes,
     processesError: apps.ok ? null : apps.error,
   };
-}
-
-/** "NVIDIA H100 80GB HBM3, 81559 MiB" per kind of GPU, counted; null when nothing could be read. */
-export function describeGpus(snapshot: GpuSnapshot | null): string | null {
-  if (!snapshot || snapshot.gpus.length === 0) return null;
-  const counts = new Map<string, number>();
-  for (const gpu of snapshot.gpus) {
-    const key = gpu.memoryTotalMiB === null ? gpu.name : `${gpu.name}, ${gpu.memoryTotalMiB} MiB`;
-    counts.set(key, (counts.get(key) ?? 0) + 1);
-  }
-  return [...counts].map(([gpu, count]) => (count > 1 ? `${count}× ${gpu}` : gpu)).join(", ").slice(0, 512);
 }

@@ -1,5 +1,5 @@
-import type { EngineRole } from "../failure/engine-failure.js";
-import type { GpuSnapshot } from "./gpu-state-schema.js";
+import type { EngineRole } from "../vocabulary/engine-failure.js";
+import type { GpuSnapshot } from "../vocabulary/gpu-state-schema.js";
 import { probeGpuState } from "./probe-gpu.js";
 
 export interface GpuStateRecorder {

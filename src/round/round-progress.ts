@@ -1,4 +1,4 @@
-import type { EngineFailure, EngineRole } from "../failure/engine-failure.js";
+import type { EngineFailure, EngineRole } from "../vocabulary/engine-failure.js";
 
 /** Which run an event belongs to, when the round repeats its runs (bench.runs > 1). */
 interface InRun {

@@ -3,14 +3,14 @@ import type { LoadedRound } from "../config/load-round-config.js";
 import type { EngineRuntime } from "../engine/engine-runtime.js";
 import type { Logger } from "../logger.js";
 import { fingerprintRound } from "../config/fingerprint-round.js";
-import type { RoundProgressEvent } from "../round/round-progress.js";
-import { runRound } from "../round/run-round.js";
+import type { RoundProgressEvent } from "./round-progress.js";
+import { runRound } from "./run-round.js";
 import { describeVerdict } from "../scorecard/describe-card.js";
 import type { Scorecard } from "../scorecard/scorecard-schema.js";
 import { computeNoiseFloor } from "../scoring/noise-floor.js";
 import { SPEEDGATE_VERSION } from "../version.js";
-import { CALIBRATION_KIND, CALIBRATION_SCHEMA_VERSION, type CalibrationFile } from "./calibration-schema.js";
-import { calibrationSettingsOf, hashBaseline } from "./calibration-settings.js";
+import { CALIBRATION_KIND, CALIBRATION_SCHEMA_VERSION, type CalibrationFile } from "../calibration/calibration-schema.js";
+import { calibrationSettingsOf, hashBaseline } from "../config/calibration-settings.js";
 
 /** An A/A round that could not be scored: the study stops, since an engine that fails against itself has no noise to measure. */
 export class CalibrationRoundError extends Error {

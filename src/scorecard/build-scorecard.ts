@@ -1,14 +1,15 @@
 import type { RoundConfig } from "../config/round-config-schema.js";
-import type { EngineFailure } from "../failure/engine-failure.js";
+import type { EngineFailure } from "../vocabulary/engine-failure.js";
 import { computeRoundMetrics, type PairedRequest } from "../metrics/compute-round-metrics.js";
-import type { EngineReportedTimes } from "../metrics/metrics-schema.js";
-import type { GpuSnapshot, GpuState } from "../round/gpu-state-schema.js";
+import type { EngineReportedTimes } from "../vocabulary/engine-reported-times.js";
+import type { GpuSnapshot, GpuState } from "../vocabulary/gpu-state-schema.js";
 import { type RequestRecord, timeToFirstTokenMs } from "../scoring/request-record.js";
 import { type PromptRunResult, type RoundResult, wasAttempted } from "../scoring/score-round.js";
 import { DEFAULT_AGREEMENT_TOKENS } from "../scoring/score-prompt.js";
 import type { RoundSummary } from "../scoring/summarize-round.js";
 import { SPEEDGATE_VERSION } from "../version.js";
-import { type AnswerVariation, type CardCalibration, type EngineSide, type PromptRun, SCORECARD_SCHEMA_VERSION, type Scorecard } from "./scorecard-schema.js";
+import { type AnswerVariation, type EngineSide, type PromptRun, SCORECARD_SCHEMA_VERSION, type Scorecard } from "./scorecard-schema.js";
+import type { CardCalibration } from "../calibration/calibration-schema.js";
 
 export type Provenance = Scorecard["provenance"];
 export type CardSource = NonNullable<Scorecard["source"]>;

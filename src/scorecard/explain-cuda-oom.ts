@@ -1,7 +1,7 @@
-import type { GpuSnapshot } from "../round/gpu-state-schema.js";
+import type { GpuSnapshot } from "../vocabulary/gpu-state-schema.js";
 import { describeRunnerFix, findRunnerFault } from "./find-runner-fault.js";
 import { describeHolders, describeMemoryInUse, formatGiB, readGpuSnapshot } from "./read-gpu-snapshot.js";
-import { literalForCodeSpans } from "./render-inline-code.js";
+import { literalForCodeSpans } from "../safe-text/render-inline-code.js";
 import type { Scorecard } from "./scorecard-schema.js";
 
 /** Who has to act on a CUDA out-of-memory, as the card puts it first. */

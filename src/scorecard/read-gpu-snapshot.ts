@@ -1,4 +1,4 @@
-import type { GpuSnapshot } from "../round/gpu-state-schema.js";
+import type { GpuSnapshot } from "../vocabulary/gpu-state-schema.js";
 
 /*
  * What a GPU snapshot means for a reader: whether anything else held GPU memory before an engine
@@ -80,4 +80,15 @@ export function describeHolders(processes: GpuSnapshot["processes"], max = 3): s
   });
   const more = processes.length > max ? `; ${processes.length - max} more` : "";
   return `${shown.join("; ")}${more}`;
+}
+
+/** "NVIDIA H100 80GB HBM3, 81559 MiB" per kind of GPU, counted; null when nothing could be read. */
+export function describeGpus(snapshot: GpuSnapshot | null): string | null {
+  if (!snapshot || snapshot.gpus.length === 0) return null;
+  const counts = new Map<string, number>();
+  for (const gpu of snapshot.gpus) {
+    const key = gpu.memoryTotalMiB === null ? gpu.name : `${gpu.name}, ${gpu.memoryTotalMiB} MiB`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return [...counts].map(([gpu, count]) => (count > 1 ? `${count}× ${gpu}` : gpu)).join(", ").slice(0, 512);
 }

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
-import { ConfigError } from "../config/config-error.js";
-import { formatConfigIssues } from "../config/format-config-issues.js";
+import { ConfigError } from "../vocabulary/config-error.js";
+import { formatConfigIssues } from "../vocabulary/format-config-issues.js";
 import { convertScorecardV1 } from "./convert-scorecard-v1.js";
 import { SCORECARD_SCHEMA_VERSION, type Scorecard, scorecardSchema } from "./scorecard-schema.js";
 import { scorecardSchemaV1 } from "./scorecard-schema-v1.js";

@@ -1,4 +1,4 @@
-import { escapeInline as escapeCell } from "./escape-engine-text.js";
+import { escapeInline as escapeCell } from "../safe-text/escape-engine-text.js";
 import type { Scorecard } from "./scorecard-schema.js";
 
 /** Past this many, the explained runs are counted, not listed. */

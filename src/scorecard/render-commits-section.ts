@@ -1,6 +1,6 @@
-import { escapeInline } from "./escape-engine-text.js";
+import { escapeInline } from "../safe-text/escape-engine-text.js";
 import { renderFold } from "./render-key-value-table.js";
-import { cleanLogLine } from "./sanitize-log-tail.js";
+import { cleanLogLine } from "../safe-text/sanitize-log-tail.js";
 import type { CardCommitSide, Scorecard } from "./scorecard-schema.js";
 
 const short = (sha: string | null): string => (sha ? `\`${sha.slice(0, 12)}\`` : "—");

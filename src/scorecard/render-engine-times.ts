@@ -1,4 +1,4 @@
-import type { EngineReportedTimes, ReportedEngineTimes } from "../metrics/metrics-schema.js";
+import type { EngineReportedTimes, ReportedEngineTimes } from "../vocabulary/engine-reported-times.js";
 import { formatMs } from "./describe-card.js";
 import type { Scorecard } from "./scorecard-schema.js";
 

@@ -1,10 +1,10 @@
 import { decideVerdict } from "./decide-verdict.js";
 import { describeFailureEvent } from "./describe-card.js";
-import { escapeCodeLine, escapeInline } from "./escape-engine-text.js";
+import { escapeCodeLine, escapeInline } from "../safe-text/escape-engine-text.js";
 import { explainCudaOom } from "./explain-cuda-oom.js";
-import { renderWithCodeSpans } from "./render-inline-code.js";
+import { renderWithCodeSpans } from "../safe-text/render-inline-code.js";
 import { renderFold, renderKeyValueTable } from "./render-key-value-table.js";
-import { fenceFor } from "./sanitize-log-tail.js";
+import { fenceFor } from "../safe-text/sanitize-log-tail.js";
 import type { Scorecard } from "./scorecard-schema.js";
 
 /** The troubleshooting page for a failure kind, linked when the card knows where speedgate's docs are. */

@@ -1,9 +1,9 @@
 import { markdownTable } from "markdown-table";
-import type { GpuSnapshot } from "../round/gpu-state-schema.js";
-import { describeGpus } from "../round/probe-gpu.js";
+import type { GpuSnapshot } from "../vocabulary/gpu-state-schema.js";
+import { describeGpus } from "./read-gpu-snapshot.js";
 import { describeHolders, describeMemoryInUse, formatGiB, readGpuSnapshot } from "./read-gpu-snapshot.js";
-import { literalForCodeSpans, renderWithCodeSpans } from "./render-inline-code.js";
-import { escapeInline as escapeCell } from "./escape-engine-text.js";
+import { literalForCodeSpans, renderWithCodeSpans } from "../safe-text/render-inline-code.js";
+import { escapeInline as escapeCell } from "../safe-text/escape-engine-text.js";
 import type { Scorecard } from "./scorecard-schema.js";
 
 function memoryInUse(snapshot: GpuSnapshot): string {

@@ -1,4 +1,4 @@
-import { escapeInline } from "./escape-engine-text.js";
+import { escapeInline } from "../safe-text/escape-engine-text.js";
 import type { Scorecard } from "./scorecard-schema.js";
 
 /** Files named on the card; the rest are counted. Bounded so the section cannot crowd out the card. */

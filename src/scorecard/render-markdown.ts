@@ -1,5 +1,5 @@
 import { describeVerdict } from "./describe-card.js";
-import { breakHtmlComments, escapeInline as escapeCell } from "./escape-engine-text.js";
+import { breakHtmlComments, escapeInline as escapeCell } from "../safe-text/escape-engine-text.js";
 import { renderFactsLine } from "./render-facts-line.js";
 import { renderFailureSection } from "./render-failure-section.js";
 import { renderGpuBusyWarning, renderGpuStateTable } from "./render-gpu-state.js";
@@ -24,8 +24,8 @@ const KEEP_PROMPT_ROWS = 10;
 /** The shortest a prompt's table row can be ("|  | scored | — | — / — | — / — | — / — |  |"). */
 const MIN_PROMPT_ROW_CHARS = 40;
 
-/** Untrusted text outside code (src/scorecard/escape-engine-text.ts): the one escaping every cell goes through. */
-export { escapeInline as escapeCell } from "./escape-engine-text.js";
+/** Untrusted text outside code (src/safe-text/escape-engine-text.ts): the one escaping every cell goes through. */
+export { escapeInline as escapeCell } from "../safe-text/escape-engine-text.js";
 export { troubleshootingLink } from "./render-failure-section.js";
 export { SCORING_RULE_SENTENCE } from "./render-method-section.js";
 

@@ -2,7 +2,7 @@ import { markdownTable } from "markdown-table";
 import { describeInterval, describeNoise, describeRuns, describeUnscored, formatPercent, formatScoreAgainstBar } from "./describe-card.js";
 import { countingSentence, integrityRows } from "./describe-integrity.js";
 import { describeCaveats, describeGate, describeIntervalBriefly } from "./describe-summary.js";
-import { escapeInline } from "./escape-engine-text.js";
+import { escapeInline } from "../safe-text/escape-engine-text.js";
 import { renderFold, renderKeyValueTable } from "./render-key-value-table.js";
 import type { Scorecard } from "./scorecard-schema.js";
 

@@ -1,4 +1,4 @@
-import { escapeInline as escapeCell } from "./escape-engine-text.js";
+import { escapeInline as escapeCell } from "../safe-text/escape-engine-text.js";
 import { renderFold } from "./render-key-value-table.js";
 import type { PromptRun, Scorecard } from "./scorecard-schema.js";
 

@@ -1,7 +1,7 @@
 import { markdownTable } from "markdown-table";
 import { formatMs, formatRunScores, formatTimes } from "./describe-card.js";
 import { promptReason } from "./describe-integrity.js";
-import { escapeInline } from "./escape-engine-text.js";
+import { escapeInline } from "../safe-text/escape-engine-text.js";
 import { renderFold } from "./render-key-value-table.js";
 import type { PromptResult, Scorecard } from "./scorecard-schema.js";
 

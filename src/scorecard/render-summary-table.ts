@@ -1,5 +1,5 @@
 import { describeGate, describeNextStep, describePromptCounts, describeScore } from "./describe-summary.js";
-import { escapeInline } from "./escape-engine-text.js";
+import { escapeInline } from "../safe-text/escape-engine-text.js";
 import { renderKeyValueTable } from "./render-key-value-table.js";
 import { renderSpeedLead } from "./render-speed-section.js";
 import type { Scorecard } from "./scorecard-schema.js";

@@ -19,7 +19,7 @@ import { explainCudaOom } from "./explain-cuda-oom.js";
 import { describeHolders, describeMemoryInUse, readGpuSnapshot } from "./read-gpu-snapshot.js";
 import { findSameOutcome } from "./render-prompts-section.js";
 import { describeSpeedLead, describeTimeChange, formatRate, formatRatio } from "./render-speed-section.js";
-import { cleanLogLine } from "./sanitize-log-tail.js";
+import { cleanLogLine } from "../safe-text/sanitize-log-tail.js";
 import { renderCommitsText } from "./render-commits-section.js";
 import type { Scorecard } from "./scorecard-schema.js";
 

@@ -1,4 +1,4 @@
-import { escapeInline } from "./escape-engine-text.js";
+import { escapeInline } from "../safe-text/escape-engine-text.js";
 import type { Scorecard } from "./scorecard-schema.js";
 
 /**

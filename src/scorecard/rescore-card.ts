@@ -8,7 +8,8 @@ import type { PromptStatus } from "../scoring/score-prompt.js";
 import { describeEngineFailure, failureContext, runSpeedup } from "../scoring/score-round.js";
 import { summarizeRound } from "../scoring/summarize-round.js";
 import { summaryFields } from "./build-scorecard.js";
-import type { CardCalibration, PromptResult, PromptRun, Scorecard } from "./scorecard-schema.js";
+import type { PromptResult, PromptRun, Scorecard } from "./scorecard-schema.js";
+import type { CardCalibration } from "../calibration/calibration-schema.js";
 
 export interface RescoreOptions {
   gate: GateSettings;

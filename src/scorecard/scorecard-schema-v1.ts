@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { FAILURE_KINDS } from "../failure/engine-failure.js";
+import { FAILURE_KINDS } from "../vocabulary/engine-failure.js";
 import { MAX_LISTED_LEFT_OUT } from "./scorecard-schema.js";
 
 /*

@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { calibrationSelfAgreementSchema, calibrationSettingsSchema } from "../calibration/calibration-schema.js";
-import { FAILURE_KINDS } from "../failure/engine-failure.js";
-import { engineReportedTimesSchema, roundMetricsSchema } from "../metrics/metrics-schema.js";
-import { gpuStateSchema } from "../round/gpu-state-schema.js";
+import { cardCalibrationSchema } from "../calibration/calibration-schema.js";
+import { FAILURE_KINDS } from "../vocabulary/engine-failure.js";
+import { roundMetricsSchema } from "../metrics/metrics-schema.js";
+import { engineReportedTimesSchema } from "../vocabulary/engine-reported-times.js";
+import { gpuStateSchema } from "../vocabulary/gpu-state-schema.js";
 import { GATE_MODES } from "../scoring/evaluate-gate.js";
-import { MIN_CALIBRATION_ROUNDS } from "../scoring/noise-floor.js";
 
 /*
  * scorecard.json is the contract between the action, the app and the CLI. The app reads it from an
@@ -173,28 +173,6 @@ export const cardCommitsSchema = z.object({
   candidate: cardCommitSideSchema.nullable(),
 });
 
-/** The A/A study the gate used, copied from the calibration file; the floor and the fit are recomputed by every reader. */
-export const cardCalibrationSchema = z.object({
-  measuredAt: text(64),
-  engine: text(128),
-  runner: text(256).nullable(),
-  gpu: text(512).nullable(),
-  baselineImage: text(512).nullable(),
-  baselineImageId: text(256).nullable(),
-  promptsHash: text(128),
-  settings: calibrationSettingsSchema,
-  /** The A/A round scores. */
-  scores: z.array(z.number().finite().gt(0)).min(MIN_CALIBRATION_ROUNDS).max(1_000),
-  noiseFloor: z.number().finite().min(0),
-  detectableSpeedup: z.number().finite(),
-  /** The baseline's agreement with itself in the A/A rounds; absent in calibrations from before it was measured. */
-  selfAgreement: calibrationSelfAgreementSchema.nullable().optional(),
-  /** Why it does not fit this round; any one keeps the gate closed. */
-  problems: z.array(text(1_000)).max(20),
-  /** Differences that do not keep the gate closed, such as another runner with the same GPU. */
-  notes: z.array(text(1_000)).max(20),
-});
-
 /**
  * Where a card links its troubleshooting pages: speedgate's own docs/troubleshooting/ at the version
  * that made the card (a GitHub blob URL), so that a link works from a pull request comment.
@@ -322,7 +300,6 @@ export type Scorecard = z.infer<typeof scorecardSchema>;
 export type PromptResult = z.infer<typeof promptResultSchema>;
 export type EngineSide = z.infer<typeof engineSideSchema>;
 export type PromptRun = z.infer<typeof promptRunSchema>;
-export type CardCalibration = z.infer<typeof cardCalibrationSchema>;
 export type AnswerVariation = z.infer<typeof answerVariationSchema>;
 export type CardCommits = z.infer<typeof cardCommitsSchema>;
 export type CardCommitSide = z.infer<typeof cardCommitSideSchema>;

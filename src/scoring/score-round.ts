@@ -1,9 +1,9 @@
-import type { EngineFailure } from "../failure/engine-failure.js";
-import type { ReportedEngineTimes } from "../metrics/metrics-schema.js";
+import type { EngineFailure } from "../vocabulary/engine-failure.js";
+import type { ReportedEngineTimes } from "../vocabulary/engine-reported-times.js";
 import type { RunOutcome } from "./aggregate-prompt-runs.js";
 import type { GateSettings, NoiseInput } from "./evaluate-gate.js";
 import type { BaselineSelf } from "./explain-unscored-run.js";
-import { measureBaselineSelf } from "./find-baseline-variation.js";
+import { measureBaselineSelf } from "./measure-baseline-self.js";
 import { type RequestRecord, timeToTokens } from "./request-record.js";
 import { type PromptScore, type StatusEvidence, scorePrompt } from "./score-prompt.js";
 import { type RoundSummary, type SummarizeOptions, summarizeRound } from "./summarize-round.js";

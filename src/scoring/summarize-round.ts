@@ -1,7 +1,7 @@
 import { type RunPromptScores, type ScoreInterval, bootstrapRunsAndPrompts } from "./bootstrap-interval.js";
 import { type AggregatedPrompt, type RunOutcome, aggregatePromptRuns } from "./aggregate-prompt-runs.js";
 import { type GateResult, type GateSettings, MIN_PROMPTS_FOR_INTERVAL, type NoiseInput, evaluateGate } from "./evaluate-gate.js";
-import { compareIds } from "../shard/compare-ids.js";
+import { compareIds } from "./compare-ids.js";
 import { type BaselineSelf, type ExplainRules, isExplainedRun } from "./explain-unscored-run.js";
 import { DEFAULT_AGREEMENT_TOKENS, DEFAULT_MIN_PROMPT_AGREEMENT } from "./judge-agreement.js";
 import { median } from "./median.js";

@@ -1,8 +1,8 @@
 import { readdir, stat } from "node:fs/promises";
 import { join, relative, resolve, sep } from "node:path";
-import { ConfigError } from "../config/config-error.js";
+import { ConfigError } from "../vocabulary/config-error.js";
 import { globToRegExp } from "../patch/glob-to-regexp.js";
-import { compareIds } from "./compare-ids.js";
+import { compareIds } from "../scoring/compare-ids.js";
 
 const CARD_FILE = "scorecard.json";
 

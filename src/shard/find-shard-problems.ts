@@ -1,6 +1,6 @@
-import { describeValue } from "../config/describe-value.js";
+import { describeValue } from "../vocabulary/describe-value.js";
 import type { Scorecard } from "../scorecard/scorecard-schema.js";
-import { compareIds } from "./compare-ids.js";
+import { compareIds } from "../scoring/compare-ids.js";
 import { formatShard } from "./shard-spec.js";
 
 /**

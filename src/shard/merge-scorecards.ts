@@ -1,9 +1,9 @@
-import { ConfigError } from "../config/config-error.js";
+import { ConfigError } from "../vocabulary/config-error.js";
 import { mergeRoundMetrics } from "../metrics/merge-round-metrics.js";
 import { rescoreCard } from "../scorecard/rescore-card.js";
 import type { Scorecard } from "../scorecard/scorecard-schema.js";
 import { describeEngineFailure } from "../scoring/score-round.js";
-import { compareIds } from "./compare-ids.js";
+import { compareIds } from "../scoring/compare-ids.js";
 import { findShardProblems } from "./find-shard-problems.js";
 import { type ShardSpec, formatShard } from "./shard-spec.js";
 

@@ -1,5 +1,5 @@
 import type { ShardSpec } from "./shard-spec.js";
-import { compareIds } from "./compare-ids.js";
+import { compareIds } from "../scoring/compare-ids.js";
 
 /**
  * The prompts shard `index` of `count` benchmarks: deal the prompt ids, sorted, round-robin.

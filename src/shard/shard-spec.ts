@@ -1,5 +1,5 @@
-import { ConfigError } from "../config/config-error.js";
-import { describeValue } from "../config/describe-value.js";
+import { ConfigError } from "../vocabulary/config-error.js";
+import { describeValue } from "../vocabulary/describe-value.js";
 
 /** Which share of a round's prompts one runner benchmarks: shard `index` (1-based) of `count`. */
 export interface ShardSpec {

@@ -1,4 +1,4 @@
-import { ConfigError } from "../config/config-error.js";
+import { ConfigError } from "../vocabulary/config-error.js";
 import { createTokenCounter, sha256Hex } from "./create-token-counter.js";
 import type { TokenCounter } from "./token-counter.js";
 

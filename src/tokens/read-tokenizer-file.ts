@@ -1,5 +1,5 @@
 import { readFile, stat } from "node:fs/promises";
-import { ConfigError } from "../config/config-error.js";
+import { ConfigError } from "../vocabulary/config-error.js";
 import { MAX_TOKENIZER_BYTES, parseTokenizer } from "./parse-tokenizer.js";
 import type { TokenCounter } from "./token-counter.js";
 

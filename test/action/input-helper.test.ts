@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "../../src/config/config-error.js";
+import { ConfigError } from "../../src/vocabulary/config-error.js";
 import { readSettings } from "../../action/input-helper.js";
 
 function reader(inputs: Record<string, string>) {

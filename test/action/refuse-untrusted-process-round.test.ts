@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ActionContext } from "../../action/action-context.js";
 import type { PatchSource, RunSettings } from "../../action/action-settings.js";
 import { pullRequestPatchOrigin, refuseUntrustedProcessRound } from "../../action/refuse-untrusted-process-round.js";
-import { ConfigError } from "../../src/config/config-error.js";
+import { ConfigError } from "../../src/vocabulary/config-error.js";
 import { pullRequestEvent } from "./support/webhook-payloads.js";
 
 function context(eventName: string, payload: Record<string, unknown> = {}): ActionContext {

@@ -3,7 +3,7 @@ import type { ActionContext } from "../../action/action-context.js";
 import type { RunSettings } from "../../action/action-settings.js";
 import { readEventCommits, resolveRunCommits, scoresCommits } from "../../action/resolve-run-commits.js";
 import { pullRequestPatchOrigin } from "../../action/refuse-untrusted-process-round.js";
-import { ConfigError } from "../../src/config/config-error.js";
+import { ConfigError } from "../../src/vocabulary/config-error.js";
 import type { GitHubClient } from "../../src/github/github-client.js";
 import { createRecordingLogger } from "../../src/logger.js";
 import { type GitRepository, makeGitRepository } from "../support/git/make-git-repository.js";

@@ -8,7 +8,7 @@ import { FakeGitHub } from "../support/fake-github/fake-github-server.js";
 import { makeTestScorecard, zipScorecard } from "../support/fake-github/make-test-scorecard.js";
 import { type FakePull, serveRepository } from "../support/fake-github/serve-repository.js";
 import { DEFAULT_APP_DOCS_URL } from "../../bot/resolve-app-docs-url.js";
-import type { EngineFailure } from "../../src/failure/engine-failure.js";
+import type { EngineFailure } from "../../src/vocabulary/engine-failure.js";
 import { makeCard, seedOomFailure } from "../support/make-card.js";
 import { toVersion1 } from "../support/version-one-card.js";
 

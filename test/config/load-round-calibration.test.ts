@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { selfAgreementOf } from "../../src/calibration/load-round-calibration.js";
+import { selfAgreementOf } from "../../src/config/load-round-calibration.js";
 
 const round = (promptsCompared: number, disagreed: number | undefined, medianAgreement: number | null | undefined) => ({
   roundScore: 1,

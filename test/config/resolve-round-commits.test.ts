@@ -2,7 +2,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { decideBuilds, planCommitChange } from "../../src/commits/plan-commit-change.js";
-import { ConfigError } from "../../src/config/config-error.js";
+import { ConfigError } from "../../src/vocabulary/config-error.js";
 import { loadRound, parseRoundConfig } from "../../src/config/load-round-config.js";
 import { type GitRepository, makeGitRepository } from "../support/git/make-git-repository.js";
 import { makeTempDir } from "../support/make-temp-dir.js";

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import Dockerode from "dockerode";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DockerRuntime } from "../../src/docker/docker-runtime.js";
-import { EngineFailureError } from "../../src/failure/engine-failure.js";
+import { EngineFailureError } from "../../src/vocabulary/engine-failure.js";
 import { createRecordingLogger } from "../../src/logger.js";
 import { ENGINE_SOURCE_DIR } from "../support/docker/build-test-engine-image.js";
 import { dockerTestContext } from "../support/docker/docker-test-context.js";

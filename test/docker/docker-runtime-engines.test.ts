@@ -4,7 +4,7 @@ import { DockerRuntime, isolatedBridgeName } from "../../src/docker/docker-runti
 import { LABEL_RUN_ID } from "../../src/docker/resource-labels.js";
 import { waitUntilHealthy } from "../../src/engine/wait-until-healthy.js";
 import type { RunningEngine } from "../../src/engine/engine-runtime.js";
-import { EngineFailureError } from "../../src/failure/engine-failure.js";
+import { EngineFailureError } from "../../src/vocabulary/engine-failure.js";
 import { createRecordingLogger } from "../../src/logger.js";
 import { CUDA_OOM_LOG } from "../support/docker/build-test-engine-image.js";
 import { dockerTestContext } from "../support/docker/docker-test-context.js";

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { afterEach, describe, expect, it } from "vitest";
-import { ConfigError } from "../../src/config/config-error.js";
+import { ConfigError } from "../../src/vocabulary/config-error.js";
 import { readImageFile } from "../../src/docker/read-image-file.js";
 import { LABEL_RUN_ID } from "../../src/docker/resource-labels.js";
 import { createRecordingLogger } from "../../src/logger.js";

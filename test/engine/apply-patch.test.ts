@@ -2,7 +2,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { applyPatch, describePatchFailure } from "../../src/engine/apply-patch.js";
-import { EngineFailureError } from "../../src/failure/engine-failure.js";
+import { EngineFailureError } from "../../src/vocabulary/engine-failure.js";
 import { makeTempDir } from "../support/make-temp-dir.js";
 
 const PATCH = [

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ProcessRuntime } from "../../src/engine/process-runtime.js";
 import type { RunningEngine } from "../../src/engine/engine-runtime.js";
 import { waitUntilHealthy } from "../../src/engine/wait-until-healthy.js";
-import { EngineFailureError } from "../../src/failure/engine-failure.js";
+import { EngineFailureError } from "../../src/vocabulary/engine-failure.js";
 import { createRecordingLogger, silentLogger } from "../../src/logger.js";
 import type { ProcessIsolation } from "../../src/engine/process-isolation.js";
 import { MARK_VARIABLE, markedProcesses, newMark } from "../support/find-marked-processes.js";

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it, vi } from "vitest";
 import { listConfigFields } from "../../bench/bad-input/list-config-fields.js";
 import * as hints from "../../src/failure/failure-hints.js";
-import { engineFamily } from "../../src/engine/engine-family.js";
+import { engineFamily } from "../../src/vocabulary/engine-family.js";
 import { failureHintBook } from "../../src/failure/failure-hint-book.js";
 import * as llamaCppHints from "../../src/failure/llama-cpp-hints.js";
 import { runCli } from "../cli/support/sim-round.js";

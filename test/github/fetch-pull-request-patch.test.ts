@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "../../src/config/config-error.js";
+import { ConfigError } from "../../src/vocabulary/config-error.js";
 import type { GitHubClient } from "../../src/github/github-client.js";
 import { silentLogger } from "../../src/logger.js";
-import { fetchPullRequestPatch } from "../../src/patch/fetch-pull-request-patch.js";
-import { sampleDiff } from "./sample-diff.js";
+import { fetchPullRequestPatch } from "../../src/github/fetch-pull-request-patch.js";
+import { sampleDiff } from "../patch/sample-diff.js";
 
 interface Call {
   route: string;

@@ -2,8 +2,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { gpuSnapshotSchema } from "../../src/round/gpu-state-schema.js";
-import { describeGpus, probeGpuState } from "../../src/round/probe-gpu.js";
+import { gpuSnapshotSchema } from "../../src/vocabulary/gpu-state-schema.js";
+import { probeGpuState } from "../../src/round/probe-gpu.js";
+import { describeGpus } from "../../src/scorecard/read-gpu-snapshot.js";
 import { BUSY_H100, type FakeNvidiaSmi, IDLE_H100, LEFTOVER_ENGINE, installFakeNvidiaSmi, withPath } from "../support/fake-nvidia-smi.js";
 
 describe("probeGpuState with an nvidia-smi stand-in on PATH", () => {

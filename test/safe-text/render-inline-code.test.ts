@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { codeSpan, literalForCodeSpans, renderWithCodeSpans } from "../../src/scorecard/render-inline-code.js";
+import { codeSpan, literalForCodeSpans, renderWithCodeSpans } from "../../src/safe-text/render-inline-code.js";
 import { escapeCell } from "../../src/scorecard/render-markdown.js";
 
 const render = (text: string): string => renderWithCodeSpans(text, escapeCell);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { EngineFailure } from "../../src/failure/engine-failure.js";
+import type { EngineFailure } from "../../src/vocabulary/engine-failure.js";
 import { checkConclusionFor } from "../../src/github/publish-check-run.js";
 import { decideVerdict } from "../../src/scorecard/decide-verdict.js";
 import { describeVerdict } from "../../src/scorecard/describe-card.js";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { parseRoundConfig } from "../../src/config/load-round-config.js";
-import type { EngineFailure } from "../../src/failure/engine-failure.js";
+import type { EngineFailure } from "../../src/vocabulary/engine-failure.js";
 import { importErrorHint } from "../../src/failure/failure-hints.js";
-import type { GpuSnapshot } from "../../src/round/gpu-state-schema.js";
+import type { GpuSnapshot } from "../../src/vocabulary/gpu-state-schema.js";
 import { renderMarkdown } from "../../src/scorecard/render-markdown.js";
 import { findRenderedReferences } from "../support/find-rendered-references.js";
 import { type PromptPlan, makeCard, seedOomFailure, testConfig } from "../support/make-card.js";

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import type { EngineFailure } from "../../src/failure/engine-failure.js";
+import type { EngineFailure } from "../../src/vocabulary/engine-failure.js";
 import { CARD_MARKER, MAX_CARD_CHARS, renderMarkdown } from "../../src/scorecard/render-markdown.js";
 import { scorecardSchema } from "../../src/scorecard/scorecard-schema.js";
 import { type PromptPlan, makeCard, seedOomFailure } from "../support/make-card.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { EngineFailure } from "../../src/failure/engine-failure.js";
+import type { EngineFailure } from "../../src/vocabulary/engine-failure.js";
 import type { RequestRecord } from "../../src/scoring/request-record.js";
 import { type RoundRun, scoreRound } from "../../src/scoring/score-round.js";
 import { failedRequest, steadyStream } from "../support/make-records.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "../../src/config/config-error.js";
+import { ConfigError } from "../../src/vocabulary/config-error.js";
 import { parseScorecard } from "../../src/scorecard/read-scorecard.js";
 import type { EngineMetrics } from "../../src/metrics/metrics-schema.js";
 import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";

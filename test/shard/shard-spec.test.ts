@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "../../src/config/config-error.js";
+import { ConfigError } from "../../src/vocabulary/config-error.js";
 import { parseShardSpec } from "../../src/shard/shard-spec.js";
 
 describe("parseShardSpec", () => {

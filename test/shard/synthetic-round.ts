@@ -1,6 +1,6 @@
 import { parseRoundConfig } from "../../src/config/load-round-config.js";
 import type { RoundConfig } from "../../src/config/round-config-schema.js";
-import type { EngineFailure } from "../../src/failure/engine-failure.js";
+import type { EngineFailure } from "../../src/vocabulary/engine-failure.js";
 import { buildScorecard } from "../../src/scorecard/build-scorecard.js";
 import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
 import type { RequestRecord } from "../../src/scoring/request-record.js";

@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import { parseRoundConfig } from "../../src/config/load-round-config.js";
-import type { EngineFailure } from "../../src/failure/engine-failure.js";
-import type { GpuSnapshot } from "../../src/round/gpu-state-schema.js";
+import type { EngineFailure } from "../../src/vocabulary/engine-failure.js";
+import type { GpuSnapshot } from "../../src/vocabulary/gpu-state-schema.js";
 import { buildScorecard } from "../../src/scorecard/build-scorecard.js";
 import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
-import { toLogTail } from "../../src/scorecard/sanitize-log-tail.js";
+import { toLogTail } from "../../src/safe-text/sanitize-log-tail.js";
 import type { RequestRecord } from "../../src/scoring/request-record.js";
 import { scoreRound } from "../../src/scoring/score-round.js";
 import { failedRequest, steadyStream } from "./make-records.js";

@@ -1,4 +1,4 @@
-import type { GpuSnapshot } from "../../src/round/gpu-state-schema.js";
+import type { GpuSnapshot } from "../../src/vocabulary/gpu-state-schema.js";
 
 /** nvidia-smi's view of one H100 with this much memory in use and these processes holding it. */
 export function h100Snapshot(usedMiB: number, processes: GpuSnapshot["processes"] = []): GpuSnapshot {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { canonicalEngineName, engineFamily } from "../../src/engine/engine-family.js";
+import { canonicalEngineName, engineFamily } from "../../src/vocabulary/engine-family.js";
 import { parseRoundConfig } from "../../src/config/load-round-config.js";
 
 describe("engineFamily", () => {

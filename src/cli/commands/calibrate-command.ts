@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve } from "node:path";
-import { CalibrationRoundError, runCalibration } from "../../calibration/run-calibration.js";
+import { CalibrationRoundError, runCalibration } from "../../round/run-calibration.js";
 import type { CalibrationFile } from "../../calibration/calibration-schema.js";
-import { selfAgreementOf } from "../../calibration/load-round-calibration.js";
+import { selfAgreementOf } from "../../config/load-round-calibration.js";
 import { loadRound } from "../../config/load-round-config.js";
 import { RoundCancelledError } from "../../round/round-cancelled-error.js";
 import { writeAtomically } from "../../round/write-scorecard.js";

@@ -1,6 +1,6 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import { ConfigError } from "../../config/config-error.js";
+import { ConfigError } from "../../vocabulary/config-error.js";
 import { simProfileSchema } from "../../sim-engine/sim-profile.js";
 import { type SimInputs, loadSimInputs } from "../../sim-engine/load-sim-inputs.js";
 import { startSimEngine } from "../../sim-engine/start-sim-engine.js";

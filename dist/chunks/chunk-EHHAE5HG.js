@@ -5061,7 +5061,7 @@ var require_util2 = __commonJS({
     var { redirectStatusSet, referrerPolicyTokens, badPortsSet } = require_constants3();
     var { getGlobalOrigin } = require_global();
     var { collectAnHTTPQuotedString, parseMIMEType } = require_data_url();
-    var { performance: performance10 } = __require("node:perf_hooks");
+    var { performance: performance12 } = __require("node:perf_hooks");
     var { ReadableStreamFrom, isValidHTTPToken, normalizedMethodRecordsBase } = require_util();
     var assert2 = __require("node:assert");
     var { isUint8Array } = __require("node:util/types");
@@ -5216,7 +5216,7 @@ var require_util2 = __commonJS({
       };
     }
     function coarsenedSharedCurrentTime(crossOriginIsolatedCapability) {
-      return coarsenTime(performance10.now(), crossOriginIsolatedCapability);
+      return coarsenTime(performance12.now(), crossOriginIsolatedCapability);
     }
     function createOpaqueTimingInfo(timingInfo) {
       return {
@@ -26094,15 +26094,15 @@ ${value}`;
           pos = 0;
         }
       }
-      discardLeadingBytes(count5) {
-        while (count5 > 0 && this.lineChunkIndex < this.chunks.length) {
+      discardLeadingBytes(count6) {
+        while (count6 > 0 && this.lineChunkIndex < this.chunks.length) {
           const chunk = this.chunks[this.lineChunkIndex];
           const remaining = chunk.length - this.linePos;
-          if (count5 < remaining) {
-            this.linePos += count5;
-            count5 = 0;
+          if (count6 < remaining) {
+            this.linePos += count6;
+            count6 = 0;
           } else {
-            count5 -= remaining;
+            count6 -= remaining;
             this.lineChunkIndex++;
             this.linePos = 0;
           }
@@ -27225,8 +27225,8 @@ var require_Node = __commonJS({
         };
         const res = toJS.toJS(this, "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count: count5, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count5);
+          for (const { count: count6, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count6);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
     };
@@ -27334,13 +27334,13 @@ var require_Alias = __commonJS({
         const anchor2 = anchors2 && source && anchors2.get(source);
         return anchor2 ? anchor2.count * anchor2.aliasCount : 0;
       } else if (identity.isCollection(node2)) {
-        let count5 = 0;
+        let count6 = 0;
         for (const item of node2.items) {
           const c = getAliasCount(doc, item, anchors2);
-          if (c > count5)
-            count5 = c;
+          if (c > count6)
+            count6 = c;
         }
-        return count5;
+        return count6;
       } else if (identity.isPair(node2)) {
         const kc = getAliasCount(doc, node2.key, anchors2);
         const vc = getAliasCount(doc, node2.value, anchors2);
@@ -30293,8 +30293,8 @@ var require_Document = __commonJS({
         };
         const res = toJS.toJS(this.contents, jsonArg ?? "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count: count5, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count5);
+          for (const { count: count6, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count6);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
       /**
@@ -30371,12 +30371,12 @@ var require_errors2 = __commonJS({
         lineStr = prev + lineStr;
       }
       if (/[^ ]/.test(lineStr)) {
-        let count5 = 1;
+        let count6 = 1;
         const end = error62.linePos[1];
         if (end?.line === line && end.col > col) {
-          count5 = Math.max(1, Math.min(end.col - col, 80 - ci));
+          count6 = Math.max(1, Math.min(end.col - col, 80 - ci));
         }
-        const pointer = " ".repeat(ci) + "^".repeat(count5);
+        const pointer = " ".repeat(ci) + "^".repeat(count6);
         error62.message += `:
 
 ${lineStr}
@@ -33987,7 +33987,7 @@ var require_dist = __commonJS({
   }
 });
 
-// src/config/config-error.ts
+// src/vocabulary/config-error.ts
 var ConfigError = class _ConfigError extends Error {
   constructor(message, problems = [message]) {
     super(message);
@@ -34024,7 +34024,7 @@ import { dirname as dirname4 } from "node:path";
 
 // src/bench/run-benchmark.ts
 import { setMaxListeners } from "node:events";
-import { performance as performance9 } from "node:perf_hooks";
+import { performance as performance11 } from "node:perf_hooks";
 
 // src/scoring/seeded-random.ts
 function createSeededRandom(seed) {
@@ -34039,15 +34039,15 @@ function createSeededRandom(seed) {
 }
 
 // src/bench/build-arrival-schedule.ts
-function buildArrivalSchedule(count5, intervalMs, arrival, seed) {
-  const offsets = new Array(count5);
+function buildArrivalSchedule(count6, intervalMs, arrival, seed) {
+  const offsets = new Array(count6);
   if (arrival === "fixed") {
-    for (let index = 0; index < count5; index++) offsets[index] = index * intervalMs;
+    for (let index = 0; index < count6; index++) offsets[index] = index * intervalMs;
     return offsets;
   }
   const random = createSeededRandom(seed);
   let at = 0;
-  for (let index = 0; index < count5; index++) {
+  for (let index = 0; index < count6; index++) {
     offsets[index] = at;
     at += -Math.log(1 - random()) * intervalMs;
   }
@@ -34098,12 +34098,12 @@ function messageLike(message, words) {
   if (typeof message.content === "string") return { ...message, content: textLike(message.content, words) };
   return { ...message, content: message.content.map((part) => isTextPart(part) ? { ...part, text: textLike(part.text, words) } : part) };
 }
-function buildWarmupPrompts(prompts, count5) {
-  if (count5 <= 0 || prompts.length === 0) return [];
+function buildWarmupPrompts(prompts, count6) {
+  if (count6 <= 0 || prompts.length === 0) return [];
   const words = wordsOf(prompts);
   const measured = new Set(prompts.map((prompt) => promptContentKey(prompt)));
   const warmups = [];
-  for (let index = 0; index < count5; index++) {
+  for (let index = 0; index < count6; index++) {
     const template = prompts[index % prompts.length];
     let warmup = { id: "" };
     for (let attempt = 0; attempt < 20 && (attempt === 0 || measured.has(promptContentKey(warmup))); attempt++) {
@@ -34170,8 +34170,8 @@ function getSharedBenchAgent() {
 
 // src/scoring/token-slack.ts
 var UNSTREAMED_TOKEN_SLACK = 8;
-function countSlack(count5) {
-  return Math.max(UNSTREAMED_TOKEN_SLACK, Math.ceil(count5 * 0.02));
+function countSlack(count6) {
+  return Math.max(UNSTREAMED_TOKEN_SLACK, Math.ceil(count6 * 0.02));
 }
 
 // src/tokens/utf8-length.ts
@@ -34913,9 +34913,9 @@ async function sendStreamingRequest(options) {
 // src/sim-engine/start-sim-engine.ts
 import { createWriteStream } from "node:fs";
 import { createServer } from "node:http";
-import { performance as performance8 } from "node:perf_hooks";
+import { performance as performance10 } from "node:perf_hooks";
 
-// src/bench/monotonic-clock.ts
+// src/monotonic-clock.ts
 import { performance as performance6 } from "node:perf_hooks";
 function measureMonotonicOffsetMs() {
   let best = Number.POSITIVE_INFINITY;
@@ -34962,7 +34962,7 @@ function answerRun(words, style, kind, from, to, offset) {
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 
-// src/config/describe-value.ts
+// src/vocabulary/describe-value.ts
 function describeValue(value, maxLength = 60) {
   if (value === void 0) return "nothing";
   if (value === null) return "null";
@@ -36197,14 +36197,14 @@ function codePointLength(str) {
   const units = str.length;
   if (!highSurrogate.test(str))
     return units;
-  let count5 = units;
+  let count6 = units;
   for (let i = 0; i < units - 1; i++) {
     if ((str.charCodeAt(i) & 64512) === 55296 && (str.charCodeAt(i + 1) & 64512) === 56320) {
-      count5--;
+      count6--;
       i++;
     }
   }
-  return count5;
+  return count6;
 }
 function getLengthableOrigin(input2) {
   if (Array.isArray(input2))
@@ -40587,8 +40587,8 @@ function az_default() {
 }
 
 // node_modules/zod/v4/locales/be.js
-function getBelarusianPlural(count5, one, few, many) {
-  const absCount = Math.abs(count5);
+function getBelarusianPlural(count6, one, few, many) {
+  const absCount = Math.abs(count6);
   const lastDigit = absCount % 10;
   const lastTwoDigits = absCount % 100;
   if (lastTwoDigits >= 11 && lastTwoDigits <= 19) {
@@ -43235,8 +43235,8 @@ function hu_default() {
 }
 
 // node_modules/zod/v4/locales/hy.js
-function getArmenianPlural(count5, one, many) {
-  return Math.abs(count5) === 1 ? one : many;
+function getArmenianPlural(count6, one, many) {
+  return Math.abs(count6) === 1 ? one : many;
 }
 function withDefiniteArticle(word2) {
   if (!word2)
@@ -45974,8 +45974,8 @@ function ro_default() {
 }
 
 // node_modules/zod/v4/locales/ru.js
-function getRussianPlural(count5, one, few, many) {
-  const absCount = Math.abs(count5);
+function getRussianPlural(count6, one, few, many) {
+  const absCount = Math.abs(count6);
   const lastDigit = absCount % 10;
   const lastTwoDigits = absCount % 100;
   if (lastTwoDigits >= 11 && lastTwoDigits <= 19) {
@@ -54687,7 +54687,7 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 
-// src/config/format-config-issues.ts
+// src/vocabulary/format-config-issues.ts
 function valueAt(root, path) {
   let current = root;
   for (const key of path) {
@@ -58079,27 +58079,45 @@ function createDecodeBatch(costPerStream) {
   };
 }
 
-// src/sim-engine/start-sim-engine.ts
-var READY_LINE = "The server is fired up and ready to roll!";
-var MAX_BODY_BYTES = 16 * 1024 * 1024;
+// src/sim-engine/sim-engine-state.ts
+import { performance as performance8 } from "node:perf_hooks";
+function stampNow(engine) {
+  return performance8.now() + engine.clockOffsetMs;
+}
+function newRecord(engine, promptId, path, receivedAtMs, promptIdHint = null) {
+  const record2 = {
+    seq: ++engine.seq,
+    promptId,
+    promptIdHint,
+    path,
+    receivedAtMs,
+    chunkWritesMs: [],
+    finishedAtMs: null,
+    outcome: "streaming"
+  };
+  if (engine.keepRecords) engine.writeLog.requests.push(record2);
+  return record2;
+}
+function finishRecord(engine, record2, outcome) {
+  if (record2.finishedAtMs !== null) return;
+  record2.finishedAtMs = stampNow(engine);
+  record2.outcome = outcome;
+  engine.chunkLog?.write(`${JSON.stringify(record2)}
+`);
+}
+function abandonStreams(engine) {
+  for (const stream of engine.active) {
+    if (stream.timer) clearTimeout(stream.timer);
+    finishRecord(engine, stream.record, "engine_died");
+  }
+  engine.active.clear();
+}
+
+// src/sim-engine/stream-answer.ts
+import { performance as performance9 } from "node:perf_hooks";
 function promptTokenEstimate(body) {
   const source = body.messages ?? body.prompt ?? "";
   return Math.max(1, Math.ceil(JSON.stringify(source).length / 4));
-}
-function noiseKey(promptId, body) {
-  return promptId ?? JSON.stringify(body.messages ?? body.prompt ?? "");
-}
-function readMaxTokens(body) {
-  for (const key of ["max_completion_tokens", "max_tokens"]) {
-    const value = body[key];
-    if (typeof value === "number" && Number.isFinite(value) && value >= 0) return Math.floor(value);
-  }
-  return Number.MAX_SAFE_INTEGER;
-}
-function readThinking(body) {
-  const kwargs = body.chat_template_kwargs;
-  if (kwargs && typeof kwargs === "object" && "enable_thinking" in kwargs) return kwargs.enable_thinking !== false;
-  return true;
 }
 function sendJson(res, status, payload, onFlushed) {
   const text5 = JSON.stringify(payload);
@@ -58119,13 +58137,179 @@ ${event}\r
   stamp();
   socket.write(bytes);
 }
+function streamAnswer(engine, request3) {
+  const { res, record: record2, plan, chat, body, t0, style, onSent } = request3;
+  const id = `${chat ? "chatcmpl" : "cmpl"}-sim${record2.seq}`;
+  const head = `data: {"id":"${id}","object":"${chat ? "chat.completion.chunk" : "text_completion"}","created":${engine.created},"model":${JSON.stringify(engine.profile.model)},"choices":[{"index":0,`;
+  const reasoningField = engine.profile.flavour === "vllm" ? "reasoning" : "reasoning_content";
+  const promptTokens = promptTokenEstimate(body);
+  const streamOptions = body.stream_options;
+  const includeUsage = streamOptions?.include_usage === true;
+  const usagePerChunk = includeUsage && (engine.profile.usagePerChunk || streamOptions?.continuous_usage_stats === true);
+  const total = plan.reasoningTokens + plan.contentTokens;
+  const claimed = (completion) => engine.profile.cheats.claimTokens ? total : Math.ceil(completion * engine.profile.cheats.usageFactor);
+  const usageJson = (completion) => `{"prompt_tokens":${promptTokens},"completion_tokens":${claimed(completion)},"total_tokens":${promptTokens + claimed(completion)}}`;
+  const k = plan.tokensPerChunk;
+  const reasoning = chat ? plan.reasoningTokens : 0;
+  const reasoningChunks = Math.ceil(reasoning / k);
+  const contentChunks = Math.ceil((total - reasoning) / k);
+  const chunkCount = engine.profile.cheats.claimTokens ? Math.min(1, reasoningChunks + contentChunks) : reasoningChunks + contentChunks;
+  const malformedAt = plan.fault === "malformed_sse" ? Math.floor(chunkCount / 2) : -1;
+  let next = 0;
+  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+  res.flushHeaders();
+  if (chat) res.write(`${head}"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}]}
+
+`);
+  const stream = { res, record: record2, timer: null };
+  engine.active.add(stream);
+  const chunkEnd = (index) => index < reasoningChunks ? Math.min((index + 1) * k, reasoning) : Math.min(reasoning + (index - reasoningChunks + 1) * k, total);
+  const joinedAt = engine.batch.clock() - (performance9.now() - t0);
+  const honestTokens = style.fillerAfterTokens ?? Number.POSITIVE_INFINITY;
+  let fillerFrom = null;
+  const member = engine.batch.join(() => reschedule());
+  const dueAt = (index) => {
+    const tokens = chunkEnd(index) - 1;
+    if (tokens < honestTokens) return engine.batch.wallAt(joinedAt + plan.ttftMs + tokens * plan.itlMs);
+    if (fillerFrom === null) {
+      fillerFrom = engine.batch.wallAt(joinedAt + plan.ttftMs + honestTokens * plan.itlMs);
+      member.leave();
+    }
+    return fillerFrom + (tokens - honestTokens) * (plan.itlMs / LATE_FILLER_SPEEDUP);
+  };
+  const writeChunk = (index) => {
+    const isReasoning = index < reasoningChunks;
+    const from = isReasoning ? index * k : reasoning + (index - reasoningChunks) * k;
+    const to = chunkEnd(index);
+    const text5 = isReasoning ? answerRun(engine.words, style, "reasoning", from, to, 0) : answerRun(engine.words, style, "content", from - reasoning, to - reasoning, reasoning);
+    const field3 = !chat ? "text" : isReasoning ? reasoningField : "content";
+    const payload = chat ? `"delta":{"${field3}":${JSON.stringify(text5)}},` : `"text":${JSON.stringify(text5)},`;
+    const usage = usagePerChunk ? `,"usage":${usageJson(to)}` : "";
+    const line = `${head}${payload}"logprobs":null,"finish_reason":null}]${usage}}
+
+`;
+    writeEvent(res, line, () => record2.chunkWritesMs.push(stampNow(engine)));
+  };
+  const finishStream = () => {
+    engine.active.delete(stream);
+    member.leave();
+    const finalDelta = chat ? `"delta":{},` : `"text":"",`;
+    const usage = usagePerChunk ? `,"usage":${usageJson(total)}` : "";
+    let tail = `${head}${finalDelta}"logprobs":null,"finish_reason":"${plan.finishReason}"}]${usage}}
+
+`;
+    if (includeUsage) {
+      tail += `data: {"id":"${id}","object":"${chat ? "chat.completion.chunk" : "text_completion"}","created":${engine.created},"model":${JSON.stringify(engine.profile.model)},"choices":[],"usage":${usageJson(total)}}
+
+`;
+    }
+    tail += "data: [DONE]\n\n";
+    finishRecord(engine, record2, "completed");
+    res.end(tail, onSent);
+  };
+  const reschedule = () => {
+    if (stream.timer === null || next >= chunkCount) return;
+    clearTimeout(stream.timer);
+    stream.timer = setTimeout(pump, Math.max(0, dueAt(next) - performance9.now()));
+  };
+  const pump = () => {
+    stream.timer = null;
+    if (engine.dead || res.destroyed) {
+      member.leave();
+      return;
+    }
+    const now = performance9.now();
+    while (next < chunkCount && dueAt(next) <= now) {
+      if (next === malformedAt) {
+        engine.active.delete(stream);
+        member.leave();
+        res.end(`${head}"delta":{"content":"broken
+
+`);
+        finishRecord(engine, record2, "malformed_sse");
+        return;
+      }
+      writeChunk(next);
+      next++;
+    }
+    if (next >= chunkCount) {
+      finishStream();
+      return;
+    }
+    stream.timer = setTimeout(pump, Math.max(0, dueAt(next) - performance9.now()));
+  };
+  res.on("close", () => {
+    if (!res.writableFinished && record2.finishedAtMs === null) {
+      if (stream.timer) clearTimeout(stream.timer);
+      engine.active.delete(stream);
+      member.leave();
+      finishRecord(engine, record2, "client_closed");
+    }
+  });
+  pump();
+}
+function answerWhole(engine, request3) {
+  const { res, record: record2, plan, chat, body, t0, style, onSent } = request3;
+  const total = plan.reasoningTokens + plan.contentTokens;
+  const reasoning = chat ? plan.reasoningTokens : 0;
+  const doneAt = t0 + plan.ttftMs + Math.max(0, total - 1) * plan.itlMs;
+  const promptTokens = promptTokenEstimate(body);
+  const usage = { prompt_tokens: promptTokens, completion_tokens: total, total_tokens: promptTokens + total };
+  const stream = { res, record: record2, timer: null };
+  engine.active.add(stream);
+  stream.timer = setTimeout(() => {
+    engine.active.delete(stream);
+    if (engine.dead) return;
+    if (res.destroyed) {
+      finishRecord(engine, record2, "client_closed");
+      return;
+    }
+    if (plan.fault === "malformed_sse") {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end('{"id": "broken", "choices": [');
+      finishRecord(engine, record2, "malformed_sse");
+      return;
+    }
+    const content = answerRun(engine.words, style, "content", 0, total - reasoning, reasoning);
+    const reasoningText = reasoning > 0 ? answerRun(engine.words, style, "reasoning", 0, reasoning, 0) : null;
+    const reasoningField = engine.profile.flavour === "vllm" ? "reasoning" : "reasoning_content";
+    const choice = chat ? { index: 0, message: { role: "assistant", content, [reasoningField]: reasoningText }, logprobs: null, finish_reason: plan.finishReason } : { index: 0, text: content, logprobs: null, finish_reason: plan.finishReason };
+    sendJson(res, 200, {
+      id: `${chat ? "chatcmpl" : "cmpl"}-sim${record2.seq}`,
+      object: chat ? "chat.completion" : "text_completion",
+      created: engine.created,
+      model: engine.profile.model,
+      choices: [choice],
+      usage
+    }, onSent);
+    finishRecord(engine, record2, "completed");
+  }, Math.max(0, doneAt - performance9.now()));
+}
+
+// src/sim-engine/start-sim-engine.ts
+var READY_LINE = "The server is fired up and ready to roll!";
+var MAX_BODY_BYTES = 16 * 1024 * 1024;
+function noiseKey(promptId, body) {
+  return promptId ?? JSON.stringify(body.messages ?? body.prompt ?? "");
+}
+function readMaxTokens(body) {
+  for (const key of ["max_completion_tokens", "max_tokens"]) {
+    const value = body[key];
+    if (typeof value === "number" && Number.isFinite(value) && value >= 0) return Math.floor(value);
+  }
+  return Number.MAX_SAFE_INTEGER;
+}
+function readThinking(body) {
+  const kwargs = body.chat_template_kwargs;
+  if (kwargs && typeof kwargs === "object" && "enable_thinking" in kwargs) return kwargs.enable_thinking !== false;
+  return true;
+}
 async function startSimEngine(options = {}) {
   const profile = simProfileSchema.parse(options.profile ?? {});
   const { faults } = profile;
   const noise = createSimNoise(profile.noise, options.start ?? 0);
   const host = options.host ?? "127.0.0.1";
   const log = options.log ?? (() => void 0);
-  const keepRecords = options.keepRecords ?? true;
   const loaded = options.prompts && options.words ? null : await loadSimInputs(profile, options.baseDir ?? process.cwd());
   const prompts = createPromptMatcher(options.prompts ?? loaded?.prompts ?? []);
   const words = options.words ?? loaded?.words ?? BUILT_IN_WORDS;
@@ -58135,209 +58319,43 @@ async function startSimEngine(options = {}) {
     if (!promptIndex.has(prompt.id)) promptIndex.set(prompt.id, index);
   });
   const styleFor = (plan, promptId) => answerStyle(profile.answer, profile.cheats, plan.reasoningTokens + plan.contentTokens, promptId === null ? null : promptIndex.get(promptId) ?? null);
-  const batch = createDecodeBatch(profile.batchCost);
-  const { cheats } = profile;
   if (prompts.duplicates.length > 0) log(`sim-engine: prompts ${prompts.duplicates.join(", ")} repeat an earlier prompt's content and get its profile entry`);
-  const offset = monotonicOffsetMs();
-  const startedAt = performance8.now();
-  const writeLog = { requests: [] };
-  const chunkLog = options.chunkLogPath ? createWriteStream(options.chunkLogPath, { flags: "a" }) : null;
-  const active = /* @__PURE__ */ new Set();
-  const sockets = /* @__PURE__ */ new Set();
-  const answered = /* @__PURE__ */ new Set();
-  let seq = 0;
-  let completed = 0;
-  let dead = false;
-  let healthy = false;
+  const startedAt = performance10.now();
+  const engine = {
+    profile,
+    words,
+    batch: createDecodeBatch(profile.batchCost),
+    clockOffsetMs: monotonicOffsetMs(),
+    created: Math.floor(Date.now() / 1e3),
+    active: /* @__PURE__ */ new Set(),
+    sockets: /* @__PURE__ */ new Set(),
+    writeLog: { requests: [] },
+    keepRecords: options.keepRecords ?? true,
+    chunkLog: options.chunkLogPath ? createWriteStream(options.chunkLogPath, { flags: "a" }) : null,
+    answered: /* @__PURE__ */ new Set(),
+    seq: 0,
+    completed: 0,
+    healthy: false,
+    dead: false
+  };
+  const { cheats } = profile;
   let markHealthy = () => void 0;
   const healthyPromise = new Promise((resolve6) => {
     markHealthy = resolve6;
   });
   let startupTimer = null;
-  const created = Math.floor(Date.now() / 1e3);
-  const finishRecord = (record2, outcome) => {
-    if (record2.finishedAtMs !== null) return;
-    record2.finishedAtMs = performance8.now() + offset;
-    record2.outcome = outcome;
-    chunkLog?.write(`${JSON.stringify(record2)}
-`);
-  };
   const die = () => {
-    if (dead) return;
-    dead = true;
-    log(`RuntimeError: sim-engine fault: exiting after ${completed} requests (dieAfterRequests)`);
-    for (const stream of active) {
-      if (stream.timer) clearTimeout(stream.timer);
-      finishRecord(stream.record, "engine_died");
-    }
-    active.clear();
+    if (engine.dead) return;
+    engine.dead = true;
+    log(`RuntimeError: sim-engine fault: exiting after ${engine.completed} requests (dieAfterRequests)`);
+    abandonStreams(engine);
     server.close();
-    for (const socket of sockets) socket.destroy();
+    for (const socket of engine.sockets) socket.destroy();
     (options.onDie ?? (() => void 0))(faults.dieExitCode);
   };
   const countCompleted = () => {
-    completed++;
-    if (faults.dieAfterRequests !== null && completed >= faults.dieAfterRequests) setImmediate(die);
-  };
-  const newRecord = (promptId, path, receivedAtMs, promptIdHint = null) => {
-    const record2 = {
-      seq: ++seq,
-      promptId,
-      promptIdHint,
-      path,
-      receivedAtMs,
-      chunkWritesMs: [],
-      finishedAtMs: null,
-      outcome: "streaming"
-    };
-    if (keepRecords) writeLog.requests.push(record2);
-    return record2;
-  };
-  const streamAnswer = (res, record2, plan, chat, body, t0, style) => {
-    const id = `${chat ? "chatcmpl" : "cmpl"}-sim${record2.seq}`;
-    const head = `data: {"id":"${id}","object":"${chat ? "chat.completion.chunk" : "text_completion"}","created":${created},"model":${JSON.stringify(profile.model)},"choices":[{"index":0,`;
-    const reasoningField = profile.flavour === "vllm" ? "reasoning" : "reasoning_content";
-    const promptTokens = promptTokenEstimate(body);
-    const streamOptions = body.stream_options;
-    const includeUsage = streamOptions?.include_usage === true;
-    const usagePerChunk = includeUsage && (profile.usagePerChunk || streamOptions?.continuous_usage_stats === true);
-    const total = plan.reasoningTokens + plan.contentTokens;
-    const claimed = (completion) => cheats.claimTokens ? total : Math.ceil(completion * cheats.usageFactor);
-    const usageJson = (completion) => `{"prompt_tokens":${promptTokens},"completion_tokens":${claimed(completion)},"total_tokens":${promptTokens + claimed(completion)}}`;
-    const k = plan.tokensPerChunk;
-    const reasoning = chat ? plan.reasoningTokens : 0;
-    const reasoningChunks = Math.ceil(reasoning / k);
-    const contentChunks = Math.ceil((total - reasoning) / k);
-    const chunkCount = cheats.claimTokens ? Math.min(1, reasoningChunks + contentChunks) : reasoningChunks + contentChunks;
-    const malformedAt = plan.fault === "malformed_sse" ? Math.floor(chunkCount / 2) : -1;
-    let next = 0;
-    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
-    res.flushHeaders();
-    if (chat) res.write(`${head}"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}]}
-
-`);
-    const stream = { res, record: record2, timer: null };
-    active.add(stream);
-    const chunkEnd = (index) => index < reasoningChunks ? Math.min((index + 1) * k, reasoning) : Math.min(reasoning + (index - reasoningChunks + 1) * k, total);
-    const joinedAt = batch.clock() - (performance8.now() - t0);
-    const honestTokens = style.fillerAfterTokens ?? Number.POSITIVE_INFINITY;
-    let fillerFrom = null;
-    const member = batch.join(() => reschedule());
-    const dueAt = (index) => {
-      const tokens = chunkEnd(index) - 1;
-      if (tokens < honestTokens) return batch.wallAt(joinedAt + plan.ttftMs + tokens * plan.itlMs);
-      if (fillerFrom === null) {
-        fillerFrom = batch.wallAt(joinedAt + plan.ttftMs + honestTokens * plan.itlMs);
-        member.leave();
-      }
-      return fillerFrom + (tokens - honestTokens) * (plan.itlMs / LATE_FILLER_SPEEDUP);
-    };
-    const writeChunk = (index) => {
-      const isReasoning = index < reasoningChunks;
-      const from = isReasoning ? index * k : reasoning + (index - reasoningChunks) * k;
-      const to = chunkEnd(index);
-      const text5 = isReasoning ? answerRun(words, style, "reasoning", from, to, 0) : answerRun(words, style, "content", from - reasoning, to - reasoning, reasoning);
-      const field3 = !chat ? "text" : isReasoning ? reasoningField : "content";
-      const payload = chat ? `"delta":{"${field3}":${JSON.stringify(text5)}},` : `"text":${JSON.stringify(text5)},`;
-      const usage = usagePerChunk ? `,"usage":${usageJson(to)}` : "";
-      const line = `${head}${payload}"logprobs":null,"finish_reason":null}]${usage}}
-
-`;
-      writeEvent(res, line, () => record2.chunkWritesMs.push(performance8.now() + offset));
-    };
-    const finishStream = () => {
-      active.delete(stream);
-      member.leave();
-      const finalDelta = chat ? `"delta":{},` : `"text":"",`;
-      const usage = usagePerChunk ? `,"usage":${usageJson(total)}` : "";
-      let tail = `${head}${finalDelta}"logprobs":null,"finish_reason":"${plan.finishReason}"}]${usage}}
-
-`;
-      if (includeUsage) {
-        tail += `data: {"id":"${id}","object":"${chat ? "chat.completion.chunk" : "text_completion"}","created":${created},"model":${JSON.stringify(profile.model)},"choices":[],"usage":${usageJson(total)}}
-
-`;
-      }
-      tail += "data: [DONE]\n\n";
-      finishRecord(record2, "completed");
-      res.end(tail, countCompleted);
-    };
-    const reschedule = () => {
-      if (stream.timer === null || next >= chunkCount) return;
-      clearTimeout(stream.timer);
-      stream.timer = setTimeout(pump, Math.max(0, dueAt(next) - performance8.now()));
-    };
-    const pump = () => {
-      stream.timer = null;
-      if (dead || res.destroyed) {
-        member.leave();
-        return;
-      }
-      const now = performance8.now();
-      while (next < chunkCount && dueAt(next) <= now) {
-        if (next === malformedAt) {
-          active.delete(stream);
-          member.leave();
-          res.end(`${head}"delta":{"content":"broken
-
-`);
-          finishRecord(record2, "malformed_sse");
-          return;
-        }
-        writeChunk(next);
-        next++;
-      }
-      if (next >= chunkCount) {
-        finishStream();
-        return;
-      }
-      stream.timer = setTimeout(pump, Math.max(0, dueAt(next) - performance8.now()));
-    };
-    res.on("close", () => {
-      if (!res.writableFinished && record2.finishedAtMs === null) {
-        if (stream.timer) clearTimeout(stream.timer);
-        active.delete(stream);
-        member.leave();
-        finishRecord(record2, "client_closed");
-      }
-    });
-    pump();
-  };
-  const answerWhole = (res, record2, plan, chat, body, t0, style) => {
-    const total = plan.reasoningTokens + plan.contentTokens;
-    const reasoning = chat ? plan.reasoningTokens : 0;
-    const doneAt = t0 + plan.ttftMs + Math.max(0, total - 1) * plan.itlMs;
-    const promptTokens = promptTokenEstimate(body);
-    const usage = { prompt_tokens: promptTokens, completion_tokens: total, total_tokens: promptTokens + total };
-    const stream = { res, record: record2, timer: null };
-    active.add(stream);
-    stream.timer = setTimeout(() => {
-      active.delete(stream);
-      if (dead) return;
-      if (res.destroyed) {
-        finishRecord(record2, "client_closed");
-        return;
-      }
-      if (plan.fault === "malformed_sse") {
-        res.writeHead(200, { "content-type": "application/json" });
-        res.end('{"id": "broken", "choices": [');
-        finishRecord(record2, "malformed_sse");
-        return;
-      }
-      const content = answerRun(words, style, "content", 0, total - reasoning, reasoning);
-      const reasoningText = reasoning > 0 ? answerRun(words, style, "reasoning", 0, reasoning, 0) : null;
-      const reasoningField = profile.flavour === "vllm" ? "reasoning" : "reasoning_content";
-      const choice = chat ? { index: 0, message: { role: "assistant", content, [reasoningField]: reasoningText }, logprobs: null, finish_reason: plan.finishReason } : { index: 0, text: content, logprobs: null, finish_reason: plan.finishReason };
-      sendJson(res, 200, {
-        id: `${chat ? "chatcmpl" : "cmpl"}-sim${record2.seq}`,
-        object: chat ? "chat.completion" : "text_completion",
-        created,
-        model: profile.model,
-        choices: [choice],
-        usage
-      }, countCompleted);
-      finishRecord(record2, "completed");
-    }, Math.max(0, doneAt - performance8.now()));
+    engine.completed++;
+    if (faults.dieAfterRequests !== null && engine.completed >= faults.dieAfterRequests) setImmediate(die);
   };
   const handleCompletion = (req, res, chat, t0) => {
     const parts = [];
@@ -58347,21 +58365,21 @@ async function startSimEngine(options = {}) {
       if (size <= MAX_BODY_BYTES) parts.push(part);
     });
     req.on("end", () => {
-      if (dead) return;
+      if (engine.dead) return;
       let body;
       try {
         const parsed = JSON.parse(Buffer.concat(parts).toString("utf8"));
         if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error("expected a JSON object");
         body = parsed;
       } catch (error62) {
-        const record3 = newRecord(null, req.url ?? "", t0 + offset);
-        finishRecord(record3, "bad_request");
+        const record3 = newRecord(engine, null, req.url ?? "", t0 + engine.clockOffsetMs);
+        finishRecord(engine, record3, "bad_request");
         sendJson(res, 400, { object: "error", message: `invalid JSON body: ${error62.message}`, type: "BadRequestError", code: 400 });
         return;
       }
       const promptId = prompts.match(body);
       const hint = findPromptIdHint(req.headers, body);
-      const record2 = newRecord(promptId, req.url ?? "", t0 + offset, hint);
+      const record2 = newRecord(engine, promptId, req.url ?? "", t0 + engine.clockOffsetMs, hint);
       const plan = planResponse(profile, promptId, readMaxTokens(body), readThinking(body), noise.requestFactor(noiseKey(promptId, body)), options.start ?? 0);
       if (hint !== null && cheats.promptIdSpeedup !== null) {
         plan.ttftMs /= cheats.promptIdSpeedup;
@@ -58369,37 +58387,38 @@ async function startSimEngine(options = {}) {
       }
       const content = promptContentKey(body);
       if (cheats.answerCacheSpeedup !== null && content !== null) {
-        if (answered.has(content)) {
+        if (engine.answered.has(content)) {
           plan.ttftMs /= cheats.answerCacheSpeedup;
           plan.itlMs /= cheats.answerCacheSpeedup;
           record2.answeredBefore = true;
-        } else answered.add(content);
+        } else engine.answered.add(content);
       }
       if (plan.fault === "http500") {
-        finishRecord(record2, "http500");
+        finishRecord(engine, record2, "http500");
         sendJson(res, 500, { object: "error", message: "Internal server error (sim-engine fault: http500)", type: "InternalServerError", code: 500 });
         return;
       }
       const style = styleFor(plan, promptId);
-      if (body.stream === true) streamAnswer(res, record2, plan, chat, body, t0, style);
-      else answerWhole(res, record2, plan, chat, body, t0, style);
+      const request3 = { res, record: record2, plan, chat, body, t0, style, onSent: countCompleted };
+      if (body.stream === true) streamAnswer(engine, request3);
+      else answerWhole(engine, request3);
     });
   };
   const server = createServer({ noDelay: true, keepAliveTimeout: 65e3 }, (req, res) => {
-    const t0 = performance8.now();
+    const t0 = performance10.now();
     const url3 = req.url ?? "/";
     const path = url3.split("?")[0];
     if (req.method === "GET" && path === "/health") {
-      if (healthy) sendJson(res, 200, { status: "ok" });
+      if (engine.healthy) sendJson(res, 200, { status: "ok" });
       else sendJson(res, 503, { status: "starting" });
       return;
     }
     if (req.method === "GET" && path === "/v1/models") {
-      sendJson(res, 200, { object: "list", data: [{ id: profile.model, object: "model", created, owned_by: "speedgate-sim" }] });
+      sendJson(res, 200, { object: "list", data: [{ id: profile.model, object: "model", created: engine.created, owned_by: "speedgate-sim" }] });
       return;
     }
     if (req.method === "POST" && (path === "/v1/chat/completions" || path === "/v1/completions")) {
-      if (!healthy) {
+      if (!engine.healthy) {
         sendJson(res, 503, { object: "error", message: "the server is still starting", type: "ServiceUnavailableError", code: 503 });
         return;
       }
@@ -58409,12 +58428,12 @@ async function startSimEngine(options = {}) {
     sendJson(res, 404, { object: "error", message: `no route ${req.method ?? ""} ${path}`, type: "NotFoundError", code: 404 });
   });
   server.on("connection", (socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
+    engine.sockets.add(socket);
+    socket.on("close", () => engine.sockets.delete(socket));
   });
   await new Promise((resolve6, reject) => {
     const fail = (error62) => {
-      if (chunkLog) chunkLog.end(() => reject(error62));
+      if (engine.chunkLog) engine.chunkLog.end(() => reject(error62));
       else reject(error62);
     };
     server.once("error", fail);
@@ -58431,12 +58450,12 @@ async function startSimEngine(options = {}) {
     log(`sim-engine noise: jitter ${profile.noise.jitter}, run variance ${profile.noise.runVariance}, seed ${profile.noise.seed ?? "none"}, start ${options.start ?? 0}, speed factor ${noise.runFactor.toFixed(4)}`);
   }
   const becomeHealthy = () => {
-    healthy = true;
+    engine.healthy = true;
     log(READY_LINE);
     markHealthy();
   };
   if (!faults.neverHealthy) {
-    const wait = faults.startupDelayMs - (performance8.now() - startedAt);
+    const wait = faults.startupDelayMs - (performance10.now() - startedAt);
     if (wait > 0) startupTimer = setTimeout(becomeHealthy, wait);
     else becomeHealthy();
   }
@@ -58444,19 +58463,16 @@ async function startSimEngine(options = {}) {
     url: url2,
     port,
     profile,
-    writeLog,
+    writeLog: engine.writeLog,
     healthy: healthyPromise,
     async close() {
       if (startupTimer) clearTimeout(startupTimer);
-      for (const stream of active) {
-        if (stream.timer) clearTimeout(stream.timer);
-        finishRecord(stream.record, "engine_died");
-      }
-      active.clear();
-      dead = true;
+      abandonStreams(engine);
+      engine.dead = true;
       const closed = new Promise((resolve6) => server.close(() => resolve6()));
-      for (const socket of sockets) socket.destroy();
+      for (const socket of engine.sockets) socket.destroy();
       await closed;
+      const { chunkLog } = engine;
       if (chunkLog) await new Promise((resolve6) => chunkLog.end(() => resolve6()));
     }
   };
@@ -58510,7 +58526,7 @@ function describeAbort(signal) {
   return String(reason);
 }
 async function waitUntil(target, signal) {
-  const delay2 = target - performance9.now();
+  const delay2 = target - performance11.now();
   if (delay2 <= 0 || signal.aborted) return;
   await new Promise((resolve6) => {
     const onAbort = () => {
@@ -58526,7 +58542,7 @@ async function waitUntil(target, signal) {
 }
 async function runOpenLoop(prompts, offsets, signal, send, onRecord) {
   const inFlight = [];
-  const startAt = performance9.now();
+  const startAt = performance11.now();
   for (let index = 0; index < prompts.length; index++) {
     await waitUntil(startAt + (offsets[index] ?? 0), signal);
     if (signal.aborted) break;
@@ -58567,7 +58583,7 @@ async function runBenchmark(options) {
     const record2 = await sendStreamingRequest({ baseUrl, prompt, settings, signal, dispatcher, onSend: (time3) => sentAt = time3 });
     if (record2.ok) record2.sentMs = Math.max(0, sentAt - runStart);
     if (record2.ok || record2.kind !== "connection_error") return record2;
-    await waitUntil(performance9.now() + DEATH_GRACE_MS, stopped);
+    await waitUntil(performance11.now() + DEATH_GRACE_MS, stopped);
     if (!stopped.aborted) return record2;
     const died = { ok: false, kind: "engine_died", reason: `${describeAbort(stopped)} (${record2.reason})` };
     if (record2.chunks) died.chunks = record2.chunks;
@@ -58742,7 +58758,7 @@ function fitCalibration(source, facts) {
   return { ...source, noiseFloor: noise.floor, detectableSpeedup: noise.detectableSpeedup, problems, notes };
 }
 
-// src/calibration/calibration-settings.ts
+// src/config/calibration-settings.ts
 import { createHash } from "node:crypto";
 import { isAbsolute, relative } from "node:path";
 function calibrationSettingsOf(config2, promptCount) {
@@ -58836,6 +58852,26 @@ var calibrationFileSchema = external_exports.object({
   /** Derived from the round scores when the file was written; readers recompute it and never trust this copy. */
   noise: external_exports.object({ meanLog: external_exports.number(), sdLog: external_exports.number(), floor: external_exports.number(), detectableSpeedup: external_exports.number() })
 });
+var cardCalibrationSchema = external_exports.object({
+  measuredAt: text(64),
+  engine: text(128),
+  runner: text(256).nullable(),
+  gpu: text(512).nullable(),
+  baselineImage: text(512).nullable(),
+  baselineImageId: text(256).nullable(),
+  promptsHash: text(128),
+  settings: calibrationSettingsSchema,
+  /** The A/A round scores. */
+  scores: external_exports.array(external_exports.number().finite().gt(0)).min(MIN_CALIBRATION_ROUNDS).max(1e3),
+  noiseFloor: external_exports.number().finite().min(0),
+  detectableSpeedup: external_exports.number().finite(),
+  /** The baseline's agreement with itself in the A/A rounds; absent in calibrations from before it was measured. */
+  selfAgreement: calibrationSelfAgreementSchema.nullable().optional(),
+  /** Why it does not fit this round; any one keeps the gate closed. */
+  problems: external_exports.array(text(1e3)).max(20),
+  /** Differences that do not keep the gate closed, such as another runner with the same GPU. */
+  notes: external_exports.array(text(1e3)).max(20)
+});
 
 // src/calibration/read-calibration.ts
 async function readCalibration(path, field3 = "gate.calibration") {
@@ -58858,7 +58894,7 @@ async function readCalibration(path, field3 = "gate.calibration") {
   return parsed.data;
 }
 
-// src/calibration/load-round-calibration.ts
+// src/config/load-round-calibration.ts
 function selfAgreementOf(rounds) {
   if (rounds.some((round) => round.disagreed === void 0)) return null;
   const medians = rounds.map((round) => round.medianAgreement).filter((value) => typeof value === "number");
@@ -58934,7 +58970,7 @@ function fingerprintRound(config2, configDir, prompts) {
   return { configHash: sha256(JSON.stringify(comparable)), promptsHash: sha256(JSON.stringify(prompts)) };
 }
 
-// src/engine/create-runtime.ts
+// src/round/create-runtime.ts
 var import_dockerode = __toESM(require_docker(), 1);
 
 // src/docker/docker-runtime.ts
@@ -58944,7 +58980,7 @@ import { readdir } from "node:fs/promises";
 // src/engine/check-port-free.ts
 import { createServer as createServer2 } from "node:net";
 
-// src/scorecard/sanitize-log-tail.ts
+// src/safe-text/sanitize-log-tail.ts
 var ANSI_PATTERN = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
 var CONTROL_PATTERN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
 var MAX_LOG_LINE_CHARS = 2e3;
@@ -58965,7 +59001,7 @@ function fenceFor(lines2) {
   return "`".repeat(Math.max(3, longest + 1));
 }
 
-// src/scorecard/escape-engine-text.ts
+// src/safe-text/escape-engine-text.ts
 var ZERO_WIDTH_SPACE = "\u200B";
 var REFERENCE_URL = /(?:\bhttps?:\/\/|\bwww\.)?[\w.-]+\.[a-z]{2,}(?::\d+)?\/[^\s/]+\/[^\s/]+\/(?:issues|pull|pulls|discussions|commit|commits)\/\S*/gi;
 function neutralizeReferences(text5) {
@@ -58994,7 +59030,7 @@ function breakHtmlComments(text5) {
   return text5.replace(/<!/g, `<${ZERO_WIDTH_SPACE}!`).replace(/--(?=>)/g, `-${ZERO_WIDTH_SPACE}-`);
 }
 
-// src/scorecard/render-inline-code.ts
+// src/safe-text/render-inline-code.ts
 function codeSpan2(code) {
   const content = breakHtmlComments(cleanLogLine(code).replace(/\n/g, " ").replace(/\|/g, "\\|"));
   let longest = 0;
@@ -59224,7 +59260,7 @@ function containerWorkingDir(role, config2) {
   return role === "candidate" ? config2.candidate.cwd ?? config2.baseline.cwd : config2.baseline.cwd;
 }
 
-// src/failure/engine-failure.ts
+// src/vocabulary/engine-failure.ts
 var FAILURE_KINDS = [
   "cuda_oom",
   "gpu_oom",
@@ -60417,13 +60453,17 @@ var roundMetricsSchema = external_exports.object({
   })
 });
 var LATENCY_METRICS = ["ttftMs", "tpotMs", "itlMs", "e2eMs"];
+
+// src/vocabulary/engine-reported-times.ts
+var count3 = external_exports.number().int().min(0).max(1e10);
+var timeOrNull2 = external_exports.number().finite().min(0).nullable();
 var reportedEngineTimesSchema = external_exports.object({
   /** Requests the figures cover. */
-  requests: count2,
+  requests: count3,
   /** Prompt processing per request, in ms, queueing excluded. */
-  promptMs: timeOrNull,
+  promptMs: timeOrNull2,
   /** Decoding per generated token, in ms. */
-  decodeMsPerToken: timeOrNull,
+  decodeMsPerToken: timeOrNull2,
   /** "median" over per-request figures (llama.cpp's timings), "mean" from a metrics endpoint's sums and counts. */
   statistic: external_exports.enum(["median", "mean"])
 });
@@ -60433,7 +60473,7 @@ var engineReportedTimesSchema = external_exports.object({
   candidate: reportedEngineTimesSchema.nullable()
 });
 
-// src/round/gpu-state-schema.ts
+// src/vocabulary/gpu-state-schema.ts
 var text2 = (max) => external_exports.string().max(max);
 var mib = external_exports.number().int().min(0).max(1e8);
 var MAX_GPU_PROCESSES = 256;
@@ -60593,16 +60633,16 @@ var SCORECARD_SCHEMA_VERSION = 2;
 var PROMPT_STATUSES = ["scored", "below_tolerance", "diverged", "implausible", "zeroed", "excluded"];
 var text3 = (max) => external_exports.string().max(max);
 var MAX_LISTED_LEFT_OUT = 1e3;
-var count3 = external_exports.number().int().min(0).max(1e7);
+var count4 = external_exports.number().int().min(0).max(1e7);
 var finiteOrNull = external_exports.number().finite().nullable();
 var ratioOrNull2 = external_exports.number().finite().min(0).nullable();
 var fraction = external_exports.number().finite().min(0).max(1);
 var MAX_LISTED_OVERLAY_PATHS = 50;
 var engineSideSchema = external_exports.object({
   /** speedgate's count when settings.tokenizer is set, else the engine's (bounded by the bytes it streamed). */
-  outputTokens: count3.nullable(),
+  outputTokens: count4.nullable(),
   /** The engine's own usage.completion_tokens, recorded whoever counted. */
-  claimedTokens: count3.nullable().optional(),
+  claimedTokens: count4.nullable().optional(),
   ttftMs: finiteOrNull,
   e2eMs: finiteOrNull,
   finishReason: text3(64).nullable(),
@@ -60610,20 +60650,20 @@ var engineSideSchema = external_exports.object({
 });
 var EXCERPT_MAX = 400;
 var statusEvidenceSchema = external_exports.object({
-  partsAt: count3.nullable(),
+  partsAt: count4.nullable(),
   baselineExcerpt: text3(EXCERPT_MAX).nullable(),
   candidateExcerpt: text3(EXCERPT_MAX).nullable(),
-  baselineClaimed: count3.nullable(),
-  candidateClaimed: count3.nullable()
+  baselineClaimed: count4.nullable(),
+  candidateClaimed: count4.nullable()
 });
 var promptRunSchema = external_exports.object({
   status: external_exports.enum(PROMPT_STATUSES),
   reason: text3(2e3).nullable(),
   /** False when the candidate was never sent the prompt in this run (it had failed before). */
   candidateAttempted: external_exports.boolean(),
-  comparedTokens: count3.nullable(),
-  baselineTokens: count3.nullable(),
-  candidateTokens: count3.nullable(),
+  comparedTokens: count4.nullable(),
+  baselineTokens: count4.nullable(),
+  candidateTokens: count4.nullable(),
   baselineMs: external_exports.number().finite().min(0).nullable(),
   candidateMs: external_exports.number().finite().min(0).nullable(),
   /**
@@ -60631,7 +60671,7 @@ var promptRunSchema = external_exports.object({
    * compared. With comparedTokens it decides the agreement rules again. Absent on older cards, which
    * timed a parting answer over its shared start (comparedTokens) instead.
    */
-  agreedTokens: count3.nullable().optional(),
+  agreedTokens: count4.nullable().optional(),
   /** For answers that part within k: the times at the tokens they share; the run scores no more than over those (runSpeedup). */
   agreedBaselineMs: external_exports.number().finite().min(0).nullable().optional(),
   agreedCandidateMs: external_exports.number().finite().min(0).nullable().optional(),
@@ -60643,30 +60683,30 @@ var promptResultSchema = external_exports.object({
   status: external_exports.enum(PROMPT_STATUSES),
   score: ratioOrNull2,
   speedup: ratioOrNull2,
-  comparedTokens: count3.nullable(),
+  comparedTokens: count4.nullable(),
   reason: text3(2e3).nullable(),
   /** Common start of the two answers over the compared length k; null when not compared. */
   agreement: fraction.nullable().optional(),
-  agreedTokens: count3.nullable().optional(),
+  agreedTokens: count4.nullable().optional(),
   /** The baseline's least agreeing pair of its own answers over the runs; null with one run, absent on older cards. */
-  baselineSelf: external_exports.object({ agreedTokens: count3, comparedTokens: count3 }).nullable().optional(),
+  baselineSelf: external_exports.object({ agreedTokens: count4, comparedTokens: count4 }).nullable().optional(),
   /** The first run's answers, for the card's per-prompt columns. */
   baseline: engineSideSchema.nullable(),
   candidate: engineSideSchema.nullable(),
   runs: external_exports.array(promptRunSchema).max(100)
 });
 var answerVariationSchema = external_exports.object({
-  promptsCompared: count3,
-  promptsVaried: count3,
+  promptsCompared: count4,
+  promptsVaried: count4,
   explained: external_exports.array(
     external_exports.object({
       id: text3(256),
       run: external_exports.number().int().min(1).max(100),
       status: external_exports.enum(["below_tolerance", "diverged"]),
-      candidateTokens: count3.nullable(),
-      baselineMin: count3,
-      baselineMax: count3,
-      baselinePartsAt: count3.nullable()
+      candidateTokens: count4.nullable(),
+      baselineMin: count4,
+      baselineMax: count4,
+      baselinePartsAt: count4.nullable()
     })
   ).max(1e5)
 });
@@ -60689,7 +60729,7 @@ var cardCommitSideSchema = external_exports.object({
   /** The image this engine ran (runtime: docker): the engine image with the overlay and build on top. */
   imageId: text3(256).nullable(),
   /** Files the overlay changed in the image's checkout; null with a worktree (runtime: process) or a cached baseline. */
-  overlayFiles: count3.nullable(),
+  overlayFiles: count4.nullable(),
   /** The first of them, for the card. */
   overlayPaths: external_exports.array(text3(1024)).max(MAX_LISTED_OVERLAY_PATHS),
   /** How long the overlay build took; null when none ran (a cache hit, nothing to change). */
@@ -60697,7 +60737,7 @@ var cardCommitSideSchema = external_exports.object({
   /** The baseline image cached per base commit: hit, miss, or none (the image was at the base already); null for the candidate, runtime: process and source.cacheBaseline: false. */
   cache: external_exports.enum(["hit", "miss", "none"]).nullable(),
   /** Changed files outside source.paths, never applied. */
-  leftOut: count3,
+  leftOut: count4,
   build: external_exports.object({
     ran: external_exports.boolean(),
     /** Why it ran or did not: "sgl-kernel/csrc/gemm.cu changed", "no compiled path changed". */
@@ -60723,26 +60763,6 @@ var cardCommitsSchema = external_exports.object({
   baseline: cardCommitSideSchema.nullable(),
   candidate: cardCommitSideSchema.nullable()
 });
-var cardCalibrationSchema = external_exports.object({
-  measuredAt: text3(64),
-  engine: text3(128),
-  runner: text3(256).nullable(),
-  gpu: text3(512).nullable(),
-  baselineImage: text3(512).nullable(),
-  baselineImageId: text3(256).nullable(),
-  promptsHash: text3(128),
-  settings: calibrationSettingsSchema,
-  /** The A/A round scores. */
-  scores: external_exports.array(external_exports.number().finite().gt(0)).min(MIN_CALIBRATION_ROUNDS).max(1e3),
-  noiseFloor: external_exports.number().finite().min(0),
-  detectableSpeedup: external_exports.number().finite(),
-  /** The baseline's agreement with itself in the A/A rounds; absent in calibrations from before it was measured. */
-  selfAgreement: calibrationSelfAgreementSchema.nullable().optional(),
-  /** Why it does not fit this round; any one keeps the gate closed. */
-  problems: external_exports.array(text3(1e3)).max(20),
-  /** Differences that do not keep the gate closed, such as another runner with the same GPU. */
-  notes: external_exports.array(text3(1e3)).max(20)
-});
 var docsBaseUrlSchema = external_exports.string().max(512).regex(/^https:\/\/[A-Za-z0-9.-]+(?::\d+)?\/[A-Za-z0-9._~%/+-]*\/docs\/troubleshooting\/$/, {
   error: "expected an https URL ending in /docs/troubleshooting/"
 });
@@ -60757,32 +60777,32 @@ var scorecardSchema = external_exports.object({
     completed: external_exports.number().int().min(0).max(100),
     scores: external_exports.array(ratioOrNull2).max(100)
   }),
-  promptsScored: count3,
-  promptsTotal: count3,
-  belowTolerance: count3,
+  promptsScored: count4,
+  promptsTotal: count4,
+  belowTolerance: count4,
   /** Prompts whose candidate gave another answer than the baseline within settings.agreementTokens. */
-  diverged: count3,
+  diverged: count4,
   /** Prompts whose candidate claimed more tokens than its stream could hold. */
-  implausible: count3,
-  zeroedTotal: count3,
+  implausible: count4,
+  zeroedTotal: count4,
   /** Compared prompts that scored nothing, whatever the reason; the gate allows at most gate.maxUnscored of them. */
-  unscored: count3,
-  excluded: count3,
+  unscored: count4,
+  excluded: count4,
   /** Median over compared prompts of their agreement. */
   medianAgreement: fraction.nullable().optional(),
   /** Compared prompts cut short or parted where the baseline's own answers do not; gate.maxUnexplained limits them. Absent on older cards. */
-  unexplained: count3.optional(),
+  unexplained: count4.optional(),
   tokenCountsEstimated: external_exports.boolean(),
   settings: external_exports.object({
     requestIntervalMs: external_exports.number().min(0),
     arrival: external_exports.enum(["fixed", "poisson"]),
     thinking: external_exports.boolean(),
-    contextLimit: count3,
-    maxTokens: count3,
+    contextLimit: count4,
+    maxTokens: count4,
     tolerance: external_exports.number().gt(0).lte(1),
     model: text3(256),
     /** The answers must agree on this many first tokens; 0: not checked. */
-    agreementTokens: count3.optional(),
+    agreementTokens: count4.optional(),
     /** An answer that parts must agree on more than this share of k; absent on older cards (read as the default, 0.5). */
     minPromptAgreement: external_exports.number().min(0).lt(1).optional(),
     /** sha256 of the tokenizer.json speedgate counted with; null: the engines' own counts, bounded by the bytes they streamed. */
@@ -60829,7 +60849,7 @@ var scorecardSchema = external_exports.object({
      * Set when the workflow's patch-paths limited the pull request's diff: its globs and the changed
      * files they left out, which were never built or measured. Optional, so older cards still read.
      */
-    patchFilter: external_exports.object({ globs: external_exports.array(text3(512)).max(200), leftOut: external_exports.array(text3(1024)).max(MAX_LISTED_LEFT_OUT), leftOutTotal: count3 }).nullable().optional()
+    patchFilter: external_exports.object({ globs: external_exports.array(text3(512)).max(200), leftOut: external_exports.array(text3(1024)).max(MAX_LISTED_LEFT_OUT), leftOutTotal: count4 }).nullable().optional()
   }).nullable(),
   /** Base/head mode (a pull request scored against its own base); absent or null in the fixed-baseline mode. Optional, so older cards still read. */
   commits: cardCommitsSchema.nullable().optional(),
@@ -62537,7 +62557,7 @@ var ProcessRuntime = class {
   }
 };
 
-// src/engine/create-runtime.ts
+// src/round/create-runtime.ts
 function createRuntime(round, context) {
   switch (round.config.runtime) {
     case "process":
@@ -62547,7 +62567,7 @@ function createRuntime(round, context) {
   }
 }
 
-// src/engine/engine-family.ts
+// src/vocabulary/engine-family.ts
 var ALIASES = [
   { family: "sglang", names: ["sglang"] },
   { family: "vllm", names: ["vllm"] },
@@ -62635,8 +62655,8 @@ function parsePrometheusText(text5) {
 }
 function gained(before, after, histogram) {
   const sum = (after.get(`${histogram}_sum`) ?? NaN) - (before.get(`${histogram}_sum`) ?? 0);
-  const count5 = (after.get(`${histogram}_count`) ?? NaN) - (before.get(`${histogram}_count`) ?? 0);
-  return Number.isFinite(sum) && Number.isFinite(count5) && count5 > 0 && sum >= 0 ? { sum, count: count5 } : null;
+  const count6 = (after.get(`${histogram}_count`) ?? NaN) - (before.get(`${histogram}_count`) ?? 0);
+  return Number.isFinite(sum) && Number.isFinite(count6) && count6 > 0 && sum >= 0 ? { sum, count: count6 } : null;
 }
 function firstGained(before, after, names) {
   for (const name of names) {
@@ -63268,9 +63288,9 @@ function rebin(histogram, resolutionMs) {
   while (current.resolutionMs < resolutionMs) {
     const coarser = nextResolution(current.resolutionMs);
     const counts = /* @__PURE__ */ new Map();
-    for (const [step, count5] of current.bins) {
+    for (const [step, count6] of current.bins) {
       const coarse = Math.round(step / 10);
-      counts.set(coarse, (counts.get(coarse) ?? 0) + count5);
+      counts.set(coarse, (counts.get(coarse) ?? 0) + count6);
     }
     current = toHistogram(coarser, counts);
   }
@@ -63295,12 +63315,12 @@ function mergeHistograms(histograms) {
   const resolutionMs = Math.max(BASE_RESOLUTION_MS, ...histograms.map((histogram) => histogram.resolutionMs));
   const counts = /* @__PURE__ */ new Map();
   for (const histogram of histograms) {
-    for (const [step, count5] of rebin(histogram, resolutionMs).bins) counts.set(step, (counts.get(step) ?? 0) + count5);
+    for (const [step, count6] of rebin(histogram, resolutionMs).bins) counts.set(step, (counts.get(step) ?? 0) + count6);
   }
   return fit(toHistogram(resolutionMs, counts));
 }
 function histogramCount(histogram) {
-  return histogram.bins.reduce((sum, [, count5]) => sum + count5, 0);
+  return histogram.bins.reduce((sum, [, count6]) => sum + count6, 0);
 }
 function histogramPercentile(histogram, q) {
   const total = histogramCount(histogram);
@@ -63311,8 +63331,8 @@ function histogramPercentile(histogram, q) {
   let low = null;
   let high = null;
   let seen = 0;
-  for (const [step, count5] of histogram.bins) {
-    seen += count5;
+  for (const [step, count6] of histogram.bins) {
+    seen += count6;
     if (low === null && seen > lowIndex) low = step;
     if (seen > lowIndex + 1 || fraction3 === 0 && low !== null) {
       high = step;
@@ -63512,35 +63532,7 @@ function findInflatedClaims(baseline, candidate) {
   return null;
 }
 
-// src/scoring/judge-agreement.ts
-var DEFAULT_MIN_PROMPT_AGREEMENT = 0.5;
-var DEFAULT_AGREEMENT_TOKENS = 16;
-function judgeAgreement(agreedTokens, k, rules) {
-  if (k <= 0 || agreedTokens >= k) return null;
-  const at = `answers part at token ${agreedTokens + 1} of ${k}`;
-  if (rules.agreementTokens > 0 && agreedTokens < Math.min(rules.agreementTokens, k)) {
-    return `${at}, within the first ${rules.agreementTokens} that must match`;
-  }
-  const share = agreedTokens / k;
-  if (rules.minPromptAgreement > 0 && share <= rules.minPromptAgreement) {
-    return `${at}: they agree on ${formatPercent(share)} of it, no more than bench.minPromptAgreement ${formatPercent(rules.minPromptAgreement)}`;
-  }
-  return null;
-}
-
-// src/scoring/explain-unscored-run.ts
-function isExplainedRun(run2, baselineLengths, self, rules) {
-  if (run2.status === "below_tolerance") {
-    if (baselineLengths.length < 2 || run2.candidateTokens === null || run2.candidateTokens === void 0) return false;
-    const shortest = Math.min(...baselineLengths);
-    const longest = Math.max(...baselineLengths);
-    return shortest < rules.tolerance * longest && run2.candidateTokens >= shortest;
-  }
-  if (run2.status === "diverged") return self !== null && judgeAgreement(self.agreedTokens, self.comparedTokens, rules) !== null;
-  return false;
-}
-
-// src/scoring/find-baseline-variation.ts
+// src/scoring/measure-baseline-self.ts
 function partsAt(a, b) {
   const comparison = compareAnswers(a, b);
   if (comparison) return comparison.parted ? comparison.commonTokens : null;
@@ -63565,35 +63557,21 @@ function measureBaselineSelf(records) {
   }
   return least;
 }
-function findBaselineVariation(prompts, rules) {
-  let promptsCompared = 0;
-  let promptsVaried = 0;
-  const explained = [];
-  for (const prompt of prompts) {
-    const answers = completedAnswers(prompt.runs.map((run2) => run2.baselineRecord));
-    if (answers.length < 2) continue;
-    promptsCompared++;
-    const lengths = answers.map((answer) => answer.outputTokens);
-    const baselineMin = Math.min(...lengths);
-    const baselineMax = Math.max(...lengths);
-    let firstParting = null;
-    for (let i = 0; i < answers.length; i++) {
-      for (let j = i + 1; j < answers.length; j++) {
-        const at = partsAt(answers[i], answers[j]);
-        if (at !== null) firstParting = firstParting === null ? at : Math.min(firstParting, at);
-      }
-    }
-    if (firstParting === null && baselineMin === baselineMax) continue;
-    promptsVaried++;
-    const self = measureBaselineSelf(answers);
-    prompt.runs.forEach((run2, index) => {
-      if (run2.status !== "below_tolerance" && run2.status !== "diverged") return;
-      if (isExplainedRun(run2, lengths, self, rules)) {
-        explained.push({ id: prompt.id, run: index + 1, status: run2.status, candidateTokens: run2.candidateTokens, baselineMin, baselineMax, baselinePartsAt: firstParting });
-      }
-    });
+
+// src/scoring/judge-agreement.ts
+var DEFAULT_MIN_PROMPT_AGREEMENT = 0.5;
+var DEFAULT_AGREEMENT_TOKENS = 16;
+function judgeAgreement(agreedTokens, k, rules) {
+  if (k <= 0 || agreedTokens >= k) return null;
+  const at = `answers part at token ${agreedTokens + 1} of ${k}`;
+  if (rules.agreementTokens > 0 && agreedTokens < Math.min(rules.agreementTokens, k)) {
+    return `${at}, within the first ${rules.agreementTokens} that must match`;
   }
-  return promptsCompared === 0 ? null : { promptsCompared, promptsVaried, explained };
+  const share = agreedTokens / k;
+  if (rules.minPromptAgreement > 0 && share <= rules.minPromptAgreement) {
+    return `${at}: they agree on ${formatPercent(share)} of it, no more than bench.minPromptAgreement ${formatPercent(rules.minPromptAgreement)}`;
+  }
+  return null;
 }
 
 // src/scoring/score-prompt.ts
@@ -63847,9 +63825,9 @@ function bootstrapRunsAndPrompts(given, options = {}) {
   }
   if (medians.length === 0) return null;
   const sorted = Float64Array.from(medians).sort();
-  const count5 = sorted.length;
-  const at = (q) => sorted[Math.min(count5 - 1, Math.max(0, Math.floor(q * count5)))];
-  return { low: at(tail), high: at(1 - tail - 1 / count5), confidence };
+  const count6 = sorted.length;
+  const at = (q) => sorted[Math.min(count6 - 1, Math.max(0, Math.floor(q * count6)))];
+  return { low: at(tail), high: at(1 - tail - 1 / count6), confidence };
 }
 
 // src/scoring/aggregate-prompt-runs.ts
@@ -63880,9 +63858,21 @@ function aggregatePromptRuns(runs) {
   return { status: "scored", score: speedup, speedup, reason: null, ...agreement };
 }
 
-// src/shard/compare-ids.ts
+// src/scoring/compare-ids.ts
 function compareIds(a, b) {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+// src/scoring/explain-unscored-run.ts
+function isExplainedRun(run2, baselineLengths, self, rules) {
+  if (run2.status === "below_tolerance") {
+    if (baselineLengths.length < 2 || run2.candidateTokens === null || run2.candidateTokens === void 0) return false;
+    const shortest = Math.min(...baselineLengths);
+    const longest = Math.max(...baselineLengths);
+    return shortest < rules.tolerance * longest && run2.candidateTokens >= shortest;
+  }
+  if (run2.status === "diverged") return self !== null && judgeAgreement(self.agreedTokens, self.comparedTokens, rules) !== null;
+  return false;
 }
 
 // src/scoring/summarize-round.ts
@@ -64376,6 +64366,38 @@ function resolveDocsBaseUrl(env) {
   return docsBaseUrlSchema.safeParse(url2).success ? url2 : null;
 }
 
+// src/scoring/find-baseline-variation.ts
+function findBaselineVariation(prompts, rules) {
+  let promptsCompared = 0;
+  let promptsVaried = 0;
+  const explained = [];
+  for (const prompt of prompts) {
+    const answers = completedAnswers(prompt.runs.map((run2) => run2.baselineRecord));
+    if (answers.length < 2) continue;
+    promptsCompared++;
+    const lengths = answers.map((answer) => answer.outputTokens);
+    const baselineMin = Math.min(...lengths);
+    const baselineMax = Math.max(...lengths);
+    let firstParting = null;
+    for (let i = 0; i < answers.length; i++) {
+      for (let j = i + 1; j < answers.length; j++) {
+        const at = partsAt(answers[i], answers[j]);
+        if (at !== null) firstParting = firstParting === null ? at : Math.min(firstParting, at);
+      }
+    }
+    if (firstParting === null && baselineMin === baselineMax) continue;
+    promptsVaried++;
+    const self = measureBaselineSelf(answers);
+    prompt.runs.forEach((run2, index) => {
+      if (run2.status !== "below_tolerance" && run2.status !== "diverged") return;
+      if (isExplainedRun(run2, lengths, self, rules)) {
+        explained.push({ id: prompt.id, run: index + 1, status: run2.status, candidateTokens: run2.candidateTokens, baselineMin, baselineMax, baselinePartsAt: firstParting });
+      }
+    });
+  }
+  return promptsCompared === 0 ? null : { promptsCompared, promptsVaried, explained };
+}
+
 // src/round/probe-gpu.ts
 import { execFile as execFile2 } from "node:child_process";
 var DEFAULT_TIMEOUT_MS = 1e4;
@@ -64409,10 +64431,10 @@ function mebibytes(value) {
 function lines(stdout) {
   return stdout.split("\n").map((line) => line.trim()).filter((line) => line !== "");
 }
-function splitFields(line, count5) {
+function splitFields(line, count6) {
   const parts = line.split(",").map((part) => part.trim());
-  if (parts.length <= count5) return parts;
-  return [...parts.slice(0, count5 - 1), parts.slice(count5 - 1).join(", ")];
+  if (parts.length <= count6) return parts;
+  return [...parts.slice(0, count6 - 1), parts.slice(count6 - 1).join(", ")];
 }
 function emptySnapshot(takenAt, error62) {
   return { takenAt, error: error62, driverVersion: null, cudaVersion: null, gpus: [], processes: [], processesError: null };
@@ -64464,6 +64486,60 @@ async function probeGpuState(options = {}) {
     processesError: apps.ok ? null : apps.error
   };
 }
+
+// src/scorecard/read-gpu-snapshot.ts
+var IDLE_MEMORY_MIB = 1024;
+var IDLE_FRACTION = 0.05;
+var SAME_MEMORY_MIB = 1024;
+function isAboveIdle(usedMiB, totalMiB) {
+  return usedMiB >= Math.max(IDLE_MEMORY_MIB, (totalMiB ?? 0) * IDLE_FRACTION);
+}
+function readGpuSnapshot(snapshot) {
+  if (!snapshot || snapshot.error !== null || snapshot.gpus.length === 0) {
+    return { readable: false, error: snapshot?.error ?? null, busiest: null, held: false, processes: [] };
+  }
+  let busiest = null;
+  for (const gpu of snapshot.gpus) {
+    if (gpu.memoryUsedMiB === null) continue;
+    if (!busiest || gpu.memoryUsedMiB > busiest.usedMiB) busiest = { index: gpu.index, usedMiB: gpu.memoryUsedMiB, totalMiB: gpu.memoryTotalMiB };
+  }
+  const aboveIdle = snapshot.gpus.some((gpu) => gpu.memoryUsedMiB !== null && isAboveIdle(gpu.memoryUsedMiB, gpu.memoryTotalMiB));
+  return { readable: true, error: null, busiest, held: aboveIdle || snapshot.processes.length > 0, processes: snapshot.processes };
+}
+function largestIncreaseMiB(later, earlier) {
+  let largest = 0;
+  for (const gpu of later.gpus) {
+    const before = earlier.gpus.find((candidate) => candidate.index === gpu.index);
+    if (gpu.memoryUsedMiB === null || before?.memoryUsedMiB === null || before === void 0) continue;
+    largest = Math.max(largest, gpu.memoryUsedMiB - before.memoryUsedMiB);
+  }
+  return largest;
+}
+function formatGiB(mib2) {
+  const gib = mib2 / 1024;
+  return `${gib >= 100 ? Math.round(gib) : gib.toFixed(1)} GiB`;
+}
+function describeMemoryInUse(reading) {
+  const busiest = reading.busiest;
+  if (!busiest) return "nvidia-smi did not report the memory in use";
+  const total = busiest.totalMiB === null ? "" : ` of ${formatGiB(busiest.totalMiB).replace(" GiB", "")}`;
+  return `${formatGiB(busiest.usedMiB).replace(" GiB", "")}${total} GiB were in use on GPU ${busiest.index}`;
+}
+function describeUseOn(snapshot, index) {
+  const gpu = snapshot.gpus.find((candidate) => candidate.index === index);
+  return gpu?.memoryUsedMiB === null || gpu === void 0 ? `no reading for GPU ${index}` : `${formatGiB(gpu.memoryUsedMiB)} on GPU ${index}`;
+}
+function describeHolders(processes, max = 3) {
+  if (processes.length === 0) return "no process listed";
+  const shown = processes.slice(0, max).map((process2) => {
+    const name = process2.name.length > 60 ? `\u2026${process2.name.slice(-59)}` : process2.name;
+    const pid = process2.pid === null ? "" : `, pid ${process2.pid}`;
+    const used = process2.usedMemoryMiB === null ? "" : `, ${formatGiB(process2.usedMemoryMiB)}`;
+    return `${name}${pid}${used}`;
+  });
+  const more = processes.length > max ? `; ${processes.length - max} more` : "";
+  return `${shown.join("; ")}${more}`;
+}
 function describeGpus(snapshot) {
   if (!snapshot || snapshot.gpus.length === 0) return null;
   const counts = /* @__PURE__ */ new Map();
@@ -64471,7 +64547,7 @@ function describeGpus(snapshot) {
     const key = gpu.memoryTotalMiB === null ? gpu.name : `${gpu.name}, ${gpu.memoryTotalMiB} MiB`;
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
-  return [...counts].map(([gpu, count5]) => count5 > 1 ? `${count5}\xD7 ${gpu}` : gpu).join(", ").slice(0, 512);
+  return [...counts].map(([gpu, count6]) => count6 > 1 ? `${count6}\xD7 ${gpu}` : gpu).join(", ").slice(0, 512);
 }
 
 // src/round/record-gpu-state.ts
@@ -65238,60 +65314,6 @@ async function runRound(options) {
 import { mkdir, rename, writeFile as writeFile2 } from "node:fs/promises";
 import { join as join5 } from "node:path";
 
-// src/scorecard/read-gpu-snapshot.ts
-var IDLE_MEMORY_MIB = 1024;
-var IDLE_FRACTION = 0.05;
-var SAME_MEMORY_MIB = 1024;
-function isAboveIdle(usedMiB, totalMiB) {
-  return usedMiB >= Math.max(IDLE_MEMORY_MIB, (totalMiB ?? 0) * IDLE_FRACTION);
-}
-function readGpuSnapshot(snapshot) {
-  if (!snapshot || snapshot.error !== null || snapshot.gpus.length === 0) {
-    return { readable: false, error: snapshot?.error ?? null, busiest: null, held: false, processes: [] };
-  }
-  let busiest = null;
-  for (const gpu of snapshot.gpus) {
-    if (gpu.memoryUsedMiB === null) continue;
-    if (!busiest || gpu.memoryUsedMiB > busiest.usedMiB) busiest = { index: gpu.index, usedMiB: gpu.memoryUsedMiB, totalMiB: gpu.memoryTotalMiB };
-  }
-  const aboveIdle = snapshot.gpus.some((gpu) => gpu.memoryUsedMiB !== null && isAboveIdle(gpu.memoryUsedMiB, gpu.memoryTotalMiB));
-  return { readable: true, error: null, busiest, held: aboveIdle || snapshot.processes.length > 0, processes: snapshot.processes };
-}
-function largestIncreaseMiB(later, earlier) {
-  let largest = 0;
-  for (const gpu of later.gpus) {
-    const before = earlier.gpus.find((candidate) => candidate.index === gpu.index);
-    if (gpu.memoryUsedMiB === null || before?.memoryUsedMiB === null || before === void 0) continue;
-    largest = Math.max(largest, gpu.memoryUsedMiB - before.memoryUsedMiB);
-  }
-  return largest;
-}
-function formatGiB(mib2) {
-  const gib = mib2 / 1024;
-  return `${gib >= 100 ? Math.round(gib) : gib.toFixed(1)} GiB`;
-}
-function describeMemoryInUse(reading) {
-  const busiest = reading.busiest;
-  if (!busiest) return "nvidia-smi did not report the memory in use";
-  const total = busiest.totalMiB === null ? "" : ` of ${formatGiB(busiest.totalMiB).replace(" GiB", "")}`;
-  return `${formatGiB(busiest.usedMiB).replace(" GiB", "")}${total} GiB were in use on GPU ${busiest.index}`;
-}
-function describeUseOn(snapshot, index) {
-  const gpu = snapshot.gpus.find((candidate) => candidate.index === index);
-  return gpu?.memoryUsedMiB === null || gpu === void 0 ? `no reading for GPU ${index}` : `${formatGiB(gpu.memoryUsedMiB)} on GPU ${index}`;
-}
-function describeHolders(processes, max = 3) {
-  if (processes.length === 0) return "no process listed";
-  const shown = processes.slice(0, max).map((process2) => {
-    const name = process2.name.length > 60 ? `\u2026${process2.name.slice(-59)}` : process2.name;
-    const pid = process2.pid === null ? "" : `, pid ${process2.pid}`;
-    const used = process2.usedMemoryMiB === null ? "" : `, ${formatGiB(process2.usedMemoryMiB)}`;
-    return `${name}${pid}${used}`;
-  });
-  const more = processes.length > max ? `; ${processes.length - max} more` : "";
-  return `${shown.join("; ")}${more}`;
-}
-
 // src/scorecard/find-runner-fault.ts
 function findRunnerFault(card) {
   const failure2 = card.failure;
@@ -65908,8 +65930,8 @@ function describePromptCounts(card) {
   const compared = card.promptsTotal - card.excluded;
   const parts = [`${card.promptsScored} of ${compared} scored`];
   for (const { field: field3, words } of NOT_SCORED) {
-    const count5 = card[field3] ?? 0;
-    if (count5 > 0) parts.push(`${count5} ${words}`);
+    const count6 = card[field3] ?? 0;
+    if (count6 > 0) parts.push(`${count6} ${words}`);
   }
   if (card.excluded > 0) parts.push(`${card.excluded} more excluded (the baseline failed on them or answered nothing: they count nowhere)`);
   return parts.join("; ");
@@ -65925,7 +65947,7 @@ function describeNextStep(card) {
   if (card.failure) steps.push(`A candidate that fails never passes: the ${describeFailureEvent(card.failure)}; why, and what to try, is below.`);
   const compared = card.promptsTotal - card.excluded;
   const tooManyUnscored = compared > 0 && card.unscored / compared > card.gate.maxUnscored;
-  const prompts = (count5) => `${count5} prompt${count5 === 1 ? "" : "s"}`;
+  const prompts = (count6) => `${count6} prompt${count6 === 1 ? "" : "s"}`;
   if (tooManyUnscored && card.belowTolerance > 0) steps.push(`Find why the candidate stops early on ${prompts(card.belowTolerance)}: speed from answering less does not count.`);
   if (tooManyUnscored && (card.diverged ?? 0) > 0) steps.push(`Find why the candidate's answer differs from the baseline's on ${prompts(card.diverged)}.`);
   if (tooManyUnscored && card.zeroedTotal > 0 && !card.failure) steps.push(`Find why the candidate failed on ${prompts(card.zeroedTotal)}: each reason is in the per-prompt results.`);
@@ -66105,8 +66127,8 @@ function yMax(values) {
   return Math.ceil(Math.max(...values) * 1.1 * 100) / 100;
 }
 var LABEL_EVERY_PROMPT_UP_TO = 20;
-function axisLabel(number5, index, count5) {
-  if (count5 <= LABEL_EVERY_PROMPT_UP_TO || number5 === 1 || number5 % 5 === 0) return String(number5);
+function axisLabel(number5, index, count6) {
+  if (count6 <= LABEL_EVERY_PROMPT_UP_TO || number5 === 1 || number5 % 5 === 0) return String(number5);
   return "\u200B".repeat(index + 1);
 }
 function describeGateLine(card) {
@@ -66162,8 +66184,8 @@ function histogramChart(card, scores) {
   const passes = labels.map((_, bucket) => bucket >= 2 && edges[bucket - 2] >= gate);
   const top = yMax([1, ...counts]);
   const none = -Math.ceil(top * 2);
-  const below = counts.map((count5, bucket) => passes[bucket] || count5 === 0 ? none : count5);
-  const above = counts.map((count5, bucket) => passes[bucket] && count5 > 0 ? count5 : none);
+  const below = counts.map((count6, bucket) => passes[bucket] || count6 === 0 ? none : count6);
+  const above = counts.map((count6, bucket) => passes[bucket] && count6 > 0 ? count6 : none);
   return {
     lines: [
       init([BELOW_GATE, AT_OR_ABOVE_GATE]),
@@ -66506,11 +66528,11 @@ function parseShardSpec(text5, label) {
   const match = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text5);
   if (!match) throw new ConfigError(`${label}: ${expected}, got ${describeValue(text5)}`);
   const index = Number(match[1]);
-  const count5 = Number(match[2]);
-  if (count5 < 1 || count5 > MAX_SHARDS || index < 1 || index > count5) {
+  const count6 = Number(match[2]);
+  if (count6 < 1 || count6 > MAX_SHARDS || index < 1 || index > count6) {
     throw new ConfigError(`${label}: ${expected}, got ${describeValue(text5)}`);
   }
-  return { index, count: count5 };
+  return { index, count: count6 };
 }
 function formatShard(shard) {
   return `shard ${shard.index} of ${shard.count}`;
@@ -67018,13 +67040,13 @@ function convertScorecardV1(card) {
 
 // src/scorecard/scorecard-schema-v1.ts
 var text4 = (max) => external_exports.string().max(max);
-var count4 = external_exports.number().int().min(0).max(1e7);
+var count5 = external_exports.number().int().min(0).max(1e7);
 var finiteOrNull2 = external_exports.number().finite().nullable();
 var ratioOrNull3 = external_exports.number().finite().min(0).nullable();
 var fraction2 = external_exports.number().finite().min(0).max(1);
 var engineSideSchemaV1 = external_exports.object({
-  outputTokens: count4.nullable(),
-  claimedTokens: count4.nullable().optional(),
+  outputTokens: count5.nullable(),
+  claimedTokens: count5.nullable().optional(),
   ttftMs: finiteOrNull2,
   e2eMs: finiteOrNull2,
   finishReason: text4(64).nullable(),
@@ -67035,10 +67057,10 @@ var promptResultSchemaV1 = external_exports.object({
   status: external_exports.enum(["scored", "below_tolerance", "zeroed", "excluded", "diverged", "implausible"]),
   score: ratioOrNull3,
   speedup: ratioOrNull3,
-  comparedTokens: count4.nullable(),
+  comparedTokens: count5.nullable(),
   reason: text4(2e3).nullable(),
   agreement: fraction2.nullable().optional(),
-  agreedTokens: count4.nullable().optional(),
+  agreedTokens: count5.nullable().optional(),
   baseline: engineSideSchemaV1.nullable(),
   candidate: engineSideSchemaV1.nullable()
 });
@@ -67060,24 +67082,24 @@ var scorecardSchemaV1 = external_exports.object({
   engine: text4(128),
   roundScore: finiteOrNull2,
   scoreInterval: external_exports.object({ low: external_exports.number().finite(), high: external_exports.number().finite(), confidence: external_exports.number().gt(0).lt(1) }).nullable(),
-  promptsScored: count4,
-  promptsTotal: count4,
-  belowTolerance: count4,
-  zeroedTotal: count4,
-  excluded: count4,
-  diverged: count4.optional(),
-  implausible: count4.optional(),
+  promptsScored: count5,
+  promptsTotal: count5,
+  belowTolerance: count5,
+  zeroedTotal: count5,
+  excluded: count5,
+  diverged: count5.optional(),
+  implausible: count5.optional(),
   medianAgreement: fraction2.nullable().optional(),
   tokenCountsEstimated: external_exports.boolean(),
   settings: external_exports.object({
     requestIntervalMs: external_exports.number().min(0),
     arrival: external_exports.enum(["fixed", "poisson"]),
     thinking: external_exports.boolean(),
-    contextLimit: count4,
-    maxTokens: count4,
+    contextLimit: count5,
+    maxTokens: count5,
     tolerance: external_exports.number().gt(0).lte(1),
     model: text4(256),
-    agreementTokens: count4.optional(),
+    agreementTokens: count5.optional(),
     tokenizer: text4(128).nullable().optional()
   }),
   provenance: external_exports.object({
@@ -67104,7 +67126,7 @@ var scorecardSchemaV1 = external_exports.object({
     headSha: text4(64).nullable(),
     runId: text4(64).nullable(),
     runUrl: text4(1024).nullable(),
-    patchFilter: external_exports.object({ globs: external_exports.array(text4(512)).max(200), leftOut: external_exports.array(text4(1024)).max(MAX_LISTED_LEFT_OUT), leftOutTotal: count4 }).nullable().optional()
+    patchFilter: external_exports.object({ globs: external_exports.array(text4(512)).max(200), leftOut: external_exports.array(text4(1024)).max(MAX_LISTED_LEFT_OUT), leftOutTotal: count5 }).nullable().optional()
   }).nullable(),
   /** Set on a shard's card; a merged card has null. */
   shard: external_exports.object({ index: external_exports.number().int().min(1), count: external_exports.number().int().min(1) }).nullable(),
@@ -67292,7 +67314,7 @@ function findShardProblems(cards, labels) {
     });
   }
   if (problems.length > 0) return problems;
-  const count5 = first.shard?.count ?? 0;
+  const count6 = first.shard?.count ?? 0;
   const holders2 = /* @__PURE__ */ new Map();
   cards.forEach((card, position) => {
     const index = card.shard?.index ?? 0;
@@ -67300,11 +67322,11 @@ function findShardProblems(cards, labels) {
   });
   for (const [index, positions] of holders2) {
     if (positions.length > 1) {
-      problems.push(`shard ${index} of ${count5} is given ${positions.length} times: ${positions.map((position) => labels[position] ?? `card ${position + 1}`).join(", ")}`);
+      problems.push(`shard ${index} of ${count6} is given ${positions.length} times: ${positions.map((position) => labels[position] ?? `card ${position + 1}`).join(", ")}`);
     }
   }
-  for (let index = 1; index <= count5; index++) {
-    if (!holders2.has(index)) problems.push(`shard ${index} of ${count5} is missing; expected one card for each of shards 1 to ${count5}`);
+  for (let index = 1; index <= count6; index++) {
+    if (!holders2.has(index)) problems.push(`shard ${index} of ${count6} is missing; expected one card for each of shards 1 to ${count6}`);
   }
   const owner = /* @__PURE__ */ new Map();
   cards.forEach((card, position) => {
@@ -67414,11 +67436,11 @@ export {
   engineFamily,
   compareIds,
   SPEEDGATE_VERSION,
-  DEFAULT_REVISION_LABEL,
-  runRound,
   readGpuSnapshot,
   describeMemoryInUse,
   describeHolders,
+  DEFAULT_REVISION_LABEL,
+  runRound,
   describeRunnerFix,
   decideVerdict,
   formatMs,
