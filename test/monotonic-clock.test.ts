@@ -4,7 +4,7 @@ import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { monotonicOffsetMs } from "../src/monotonic-clock.js";
 
-const MODULE = pathToFileURL(fileURLToPath(new URL("../../src/monotonic-clock.ts", import.meta.url))).href;
+const MODULE = pathToFileURL(fileURLToPath(new URL("../src/monotonic-clock.ts", import.meta.url))).href;
 
 describe("monotonicOffsetMs", () => {
   it("puts another process's reading between two of ours (one clock for all processes)", async () => {
