@@ -5,10 +5,13 @@ import {
   DOCUMENTED_RUNNER,
   HARSH_RUNNER,
   NOISY_RUNNER,
+  bistableEngine,
   type RunnerNoise,
   referenceScenario,
 } from "../src/sim-engine/gate-scenarios.js";
 import { DEFAULT_BENCH_RUNS } from "../src/scoring/evaluate-gate.js";
+import type { SimProfileInput } from "../src/sim-engine/sim-profile.js";
+import { fasterProfile } from "../src/sim-engine/simulate-round.js";
 import { quantile, studyGate } from "../src/sim-engine/study-gate.js";
 
 /*
@@ -46,6 +49,8 @@ interface Setup {
   runs: number;
   calibrated: boolean;
   promised: boolean;
+  /** A quarter of the prompts bistable (answer.branches), each request taking the second continuation with this probability. */
+  bistable?: number;
 }
 
 const SETUPS: Setup[] = [
@@ -60,13 +65,47 @@ const SETUPS: Setup[] = [
   { setup: "not calibrated, bench.runs 1, engine starts differ by 1.4%", noise: DOCUMENTED_RUNNER, runs: 1, calibrated: false, promised: false },
   { setup: "not calibrated, bench.runs 1, engine starts differ by 2% (the default before)", noise: HARSH_RUNNER, runs: 1, calibrated: false, promised: false },
   { setup: "not calibrated, bench.runs 3, engine starts differ by 2%", noise: HARSH_RUNNER, runs: 3, calibrated: false, promised: false },
+  // A batching engine's own nondeterminism (#28): a quarter of the prompts answered either of two ways from run to run.
+  { setup: "defaults, a quarter of the prompts bistable (50/50), engine starts differ by 1.4%", noise: DOCUMENTED_RUNNER, runs: DEFAULT_BENCH_RUNS, calibrated: false, promised: true, bistable: 0.5 },
+  { setup: "defaults, a quarter of the prompts bistable (20/80), engine starts differ by 1.4%", noise: DOCUMENTED_RUNNER, runs: DEFAULT_BENCH_RUNS, calibrated: false, promised: true, bistable: 0.2 },
+  { setup: "defaults, a quarter of the prompts bistable (50/50), engine starts differ by 2%", noise: HARSH_RUNNER, runs: DEFAULT_BENCH_RUNS, calibrated: false, promised: true, bistable: 0.5 },
 ];
+
+export interface BistableCheatRow {
+  candidate: string;
+  /** Rounds it passes; the goal is none for a cheat, and is stated for a shift of an honest engine's odds. */
+  passRate: number;
+  /** How often the unexplained rule was among the reasons. */
+  unexplainedRate: number;
+}
+
+/**
+ * Candidates of the bistable engine (50/50, starts differ by 1.4%) at the defaults: 10% faster each,
+ * one replacing the second continuation with filler where it would take it (timed only up to the
+ * parting, so the filler's own speed gains nothing), one honest whose odds moved (its batches differ).
+ */
+export function measureBistableCheats(rounds: number): BistableCheatRow[] {
+  const scenario = referenceScenario({ noise: DOCUMENTED_RUNNER, runs: DEFAULT_BENCH_RUNS });
+  const engine = bistableEngine(scenario.engine, 0.5);
+  const cases: Array<[string, SimProfileInput]> = [
+    ["10% faster, filler where it would take the second continuation (50/50)", { ...engine, cheats: { fillerAtBranch: true } }],
+    ["10% faster, filler where it would take the second continuation, the engine at 80/20", { ...bistableEngine(scenario.engine, 0.8), cheats: { fillerAtBranch: true } }],
+    ["10% faster, honest, its odds moved from 50/50 to 20/80", bistableEngine(scenario.engine, 0.2)],
+  ];
+  return cases.map(([candidate, profile], index) => {
+    const baseline = candidate.includes("80/20") ? bistableEngine(scenario.engine, 0.8) : engine;
+    const study = studyGate({ ...scenario, engine: baseline }, { candidate: fasterProfile(profile, 1.1), rounds, firstRound: 100_000 * (index + 1), keepReasons: true });
+    const unexplained = study.reasons.filter((reasons) => reasons.some((reason) => reason.includes("none the baseline gave"))).length;
+    return { candidate, passRate: study.passRate, unexplainedRate: unexplained / rounds };
+  });
+}
 
 export async function measureGateStatistics(options: { rounds?: number; log?: (line: string) => void } = {}): Promise<GateStatisticsFigure> {
   const rounds = options.rounds ?? 400;
   const rows: GateStatisticsRow[] = [];
   for (const setup of SETUPS) {
-    const scenario = referenceScenario({ noise: setup.noise, runs: setup.runs });
+    const reference = referenceScenario({ noise: setup.noise, runs: setup.runs });
+    const scenario = setup.bistable === undefined ? reference : { ...reference, engine: bistableEngine(reference.engine, setup.bistable) };
     const calibration = setup.calibrated ? { calibrationRounds: DOCUMENTED_CALIBRATION_ROUNDS, recalibrateEvery: 20 } : {};
     const study = studyGate(scenario, { candidate: scenario.engine, rounds, ...calibration });
     const row = {
@@ -87,4 +126,7 @@ export async function measureGateStatistics(options: { rounds?: number; log?: (l
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const figure = await measureGateStatistics({ log: (line) => console.log(line) });
   console.log(`${figure.rounds} rounds per setup, ${figure.prompts} prompts, calibrations of ${figure.calibrationRounds} A/A rounds`);
+  for (const row of measureBistableCheats(figure.rounds)) {
+    console.log(`${row.candidate}: passes ${(row.passRate * 100).toFixed(1)}%, unexplained rule ${(row.unexplainedRate * 100).toFixed(1)}%`);
+  }
 }

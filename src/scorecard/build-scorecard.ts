@@ -72,6 +72,7 @@ export function cardRun(run: PromptRunResult): PromptRun {
     agreedTokens: run.agreedTokens,
     ...(run.agreedBaselineMs !== null ? { agreedBaselineMs: run.agreedBaselineMs, agreedCandidateMs: run.agreedCandidateMs } : {}),
     ...(run.evidence ? { evidence: run.evidence } : {}),
+    ...(run.match ? { match: run.match, baselineRun: run.baselineRun ?? null, baselinePartsHere: run.baselinePartsHere ?? false } : {}),
   };
 }
 
@@ -110,6 +111,7 @@ export function summaryFields(
   | "excluded"
   | "medianAgreement"
   | "unexplained"
+  | "unexplainedAnswers"
   | "gate"
 > {
   return {
@@ -126,6 +128,7 @@ export function summaryFields(
     excluded: summary.excluded,
     medianAgreement: summary.medianAgreement,
     unexplained: summary.unexplained,
+    unexplainedAnswers: summary.unexplainedAnswers,
     gate: { ...summary.gate, calibration },
   };
 }
@@ -214,6 +217,7 @@ export function buildScorecard(input: BuildScorecardInput): Scorecard {
       reason: prompt.reason,
       ...(prompt.agreement !== undefined ? { agreement: prompt.agreement, agreedTokens: prompt.agreedTokens ?? null } : {}),
       baselineSelf: prompt.baselineSelf,
+      ...(prompt.answerPrefixes ? { answerPrefixes: prompt.answerPrefixes, baselineAnswers: prompt.baselineAnswers } : {}),
       baseline: engineSide(prompt.baseline),
       candidate: engineSide(prompt.candidate),
       runs: prompt.runs.map(cardRun),

@@ -52,7 +52,9 @@ export function promptNotes(prompt: PromptResult, card: Scorecard): string[] {
     }
   }
   if (prompt.status === "scored" && typeof prompt.agreement === "number" && prompt.agreement < 1) {
-    notes.push(`agreement ${formatPercent(prompt.agreement)}: the answers part after ${prompt.agreedTokens ?? 0} tokens; timed at the full length, scored no faster than over those`);
+    // Held to every baseline answer (a card with answerPrefixes), an answer that parts from all is timed up to the parting only.
+    const timing = prompt.answerPrefixes ? "timed only over those, and none the baseline gave" : "timed at the full length, scored no faster than over those";
+    notes.push(`agreement ${formatPercent(prompt.agreement)}: the answers part after ${prompt.agreedTokens ?? 0} tokens; ${timing}`);
   }
   return notes;
 }

@@ -10,11 +10,12 @@ export const SCORING_RULE_SENTENCE =
   "The round score is the median, over prompts, of the candidate's end-to-end speedup against the baseline. " +
   "Both engines are compared at the same output token count, so a candidate that stops early cannot buy speed by answering less: " +
   "a prompt under the tolerance bar scores nothing and shows its gate reason. " +
-  "An answer that parts from the baseline's within its first bench.agreementTokens tokens, or agrees on no more than bench.minPromptAgreement of the compared length, scores nothing (diverged); " +
-  "one that parts later is timed at the full length and scores no faster than over the tokens both answers share. " +
+  "Each answer is held to every answer the baseline gave the prompt over the round's runs (a batching engine answers some prompts more than one way at temperature 0): " +
+  "one the baseline gave in any run is timed against that answer; one that parts from all of them is timed only up to where it parts and counts as unexplained, " +
+  "and scores nothing (diverged) when it parts within its first bench.agreementTokens tokens, or agrees on no more than bench.minPromptAgreement of the compared length, on a prompt whose answers never vary. " +
   "With several runs, each prompt's speedups combine by their geometric mean, and a prompt left unscored in any run scores nothing. " +
   "The gate never passes when the candidate engine failed, when more than gate.maxUnscored of the prompts went unscored, " +
-  "when the median agreement is under gate.minAgreement, when more than gate.maxUnexplained of the prompts were cut short or parted where the baseline's own answers are not, " +
+  "when the median agreement is under gate.minAgreement, when more unexplained answers than gate.maxUnexplained allows come up than shuffling the two engines' answers gives (or any, where the baseline never varied), " +
   "or with fewer than gate.minPrompts prompts; " +
   "otherwise the interval's low end (not calibrated) or the round score (against the bar raised by the calibrated noise floor) must clear the bar. " +
   "The same inputs and output limits apply to every engine; actual concurrency depends on response duration and engine scheduling.";

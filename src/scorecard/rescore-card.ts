@@ -6,7 +6,8 @@ import { formatPercent } from "../scoring/format-speedup.js";
 import { DEFAULT_AGREEMENT_TOKENS, DEFAULT_MIN_PROMPT_AGREEMENT, judgeAgreement } from "../scoring/judge-agreement.js";
 import type { PromptStatus } from "../scoring/score-prompt.js";
 import { describeEngineFailure, failureContext, runSpeedup } from "../scoring/score-round.js";
-import { summarizeRound } from "../scoring/summarize-round.js";
+import { distinctAnswers } from "../scoring/match-branches.js";
+import { isUnexplainedAnswer, summarizeRound } from "../scoring/summarize-round.js";
 import { summaryFields } from "./build-scorecard.js";
 import type { PromptResult, PromptRun, Scorecard } from "./scorecard-schema.js";
 import type { CardCalibration } from "../calibration/calibration-schema.js";
@@ -66,7 +67,7 @@ export function cardRules(settings: Scorecard["settings"]): ExplainRules {
  * little or parted early, an "excluded" one that was timed) is corrected, so a card cannot score or
  * drop a prompt by relabelling it.
  */
-export function rederiveRun(run: PromptRun, rules: ExplainRules, legacySpeedup: number | null): PromptRun & RunOutcome {
+export function rederiveRun(run: PromptRun, rules: ExplainRules, legacySpeedup: number | null, pooled: PooledRun | null = null): PromptRun & RunOutcome {
   const tolerance = rules.tolerance;
   const keepReason = (status: PromptStatus, fallback: string): string => (run.status === status && run.reason ? run.reason : fallback);
   const as = (status: PromptStatus, score: number | null, reason: string | null): PromptRun & RunOutcome => ({ ...run, status, score, reason });
@@ -79,6 +80,7 @@ export function rederiveRun(run: PromptRun, rules: ExplainRules, legacySpeedup: 
   if (run.status === "excluded" && !timed) return as("excluded", null, run.reason);
   if (c === null) return as("zeroed", 0, keepReason("zeroed", "the candidate gave no answer"));
   if (KEPT_STATUSES.has(run.status)) return as(run.status, 0, run.reason);
+  if (run.match !== undefined && pooled) return rederiveBranchRun(run, rules, pooled, as);
   if (c < tolerance * b) return as("below_tolerance", 0, keepReason("below_tolerance", `answered ${c} of ${b} tokens (tolerance ${formatPercent(tolerance)})`));
   const agreed = agreedTokensOf(run, Math.min(b, c));
   const parting = agreed === null ? null : judgeAgreement(agreed, Math.min(b, c), rules);
@@ -89,6 +91,44 @@ export function rederiveRun(run: PromptRun, rules: ExplainRules, legacySpeedup: 
   return as("zeroed", 0, "the card keeps no times at the compared length for this run");
 }
 
+/** Where a run sits in its prompt's pooled answers (PromptResult.answerPrefixes), for runs held to every baseline answer. */
+export interface PooledRun {
+  prefixes: ReadonlyArray<readonly number[] | null>;
+  /** 0-based. */
+  run: number;
+}
+
+/**
+ * A run held to every answer the baseline gave (a card with answerPrefixes): whether a baseline answer
+ * explains it is read from the pooled relation, not from the run's own label, and the status and
+ * score follow from the tokens and times as scoreOnBranch decides them.
+ */
+function rederiveBranchRun(
+  run: PromptRun,
+  rules: ExplainRules,
+  pooled: PooledRun,
+  as: (status: PromptStatus, score: number | null, reason: string | null) => PromptRun & RunOutcome,
+): PromptRun & RunOutcome {
+  const b = run.baselineTokens as number;
+  const c = run.candidateTokens as number;
+  const k = Math.min(b, c);
+  const explained = !isUnexplainedAnswer(pooled.prefixes, pooled.run);
+  const match = explained ? (run.baselineRun === pooled.run + 1 ? "same" : "other") : "none";
+  const timed = run.baselineMs !== null && run.candidateMs !== null;
+  const scored = (reason: string | null): PromptRun & RunOutcome =>
+    timed ? { ...as("scored", runSpeedup({ ...run, match }), reason), match } : { ...as("zeroed", 0, "the card keeps no times at the compared length for this run"), match };
+  if (explained) return { ...scored(run.reason), agreedTokens: k };
+  const agreed = Math.min(run.agreedTokens ?? k, k);
+  if (agreed >= k && c < rules.tolerance * b) {
+    return { ...as("below_tolerance", 0, run.reason ?? `answered ${c} of ${b} tokens (tolerance ${formatPercent(rules.tolerance)})`), match };
+  }
+  const runs = pooled.prefixes.length / 2;
+  const answersVary = distinctAnswers(pooled.prefixes, 0, runs) >= 2 || distinctAnswers(pooled.prefixes, runs, 2 * runs) >= 2;
+  const early = agreed < k ? judgeAgreement(agreed, k, rules) : null;
+  if (early !== null && run.baselinePartsHere !== true && !answersVary) return { ...as("diverged", 0, run.reason ?? early), match, agreedTokens: agreed };
+  return { ...scored(run.reason), agreedTokens: agreed };
+}
+
 /**
  * A card's prompt statuses, scores, summary and gate recomputed from its per-run tokens and times,
  * under the given gate: what the app's re-gate and a shard merge do. Nothing the card concluded (its
@@ -97,13 +137,22 @@ export function rederiveRun(run: PromptRun, rules: ExplainRules, legacySpeedup: 
 export function rescoreCard(card: Scorecard, options: RescoreOptions): Scorecard {
   const rules = cardRules(card.settings);
   const legacy = card.convertedFrom === 1;
-  const runs = card.prompts.map((prompt) => prompt.runs.map((run) => rederiveRun(run, rules, legacy && prompt.status === "scored" ? prompt.speedup : null)));
+  const runs = card.prompts.map((prompt) =>
+    prompt.runs.map((run, index) =>
+      rederiveRun(run, rules, legacy && prompt.status === "scored" ? prompt.speedup : null, prompt.answerPrefixes ? { prefixes: prompt.answerPrefixes, run: index } : null),
+    ),
+  );
   const source = calibrationSource(card.gate.calibration);
   const calibration = source ? fitCalibration(source, calibrationFacts(card)) : null;
   const failure = card.failure;
   const description = options.failureDescription ?? (failure ? describeEngineFailure(failure, card.settings.runs) : null);
   const summary = summarizeRound(
-    runs.map((promptRuns, index) => ({ id: card.prompts[index]?.id, runs: promptRuns, baselineSelf: card.prompts[index]?.baselineSelf ?? null })),
+    runs.map((promptRuns, index) => ({
+      id: card.prompts[index]?.id,
+      runs: promptRuns,
+      baselineSelf: card.prompts[index]?.baselineSelf ?? null,
+      answerPrefixes: card.prompts[index]?.answerPrefixes ?? null,
+    })),
     {
       rules,
       gate: options.gate,

@@ -75,6 +75,17 @@ export const promptRunSchema = z.object({
   agreedCandidateMs: z.number().finite().min(0).nullable().optional(),
   /** For a diverged or implausible run: what the status rests on. */
   evidence: statusEvidenceSchema.nullable().optional(),
+  /**
+   * How the candidate's answer relates to every answer the baseline gave the prompt over the round's
+   * runs: "same" (this run's is its start), "other" (another run's is: the engine's own variation),
+   * "none" (none is: timed only up to where it parts, and counted by the unexplained rule). Absent on
+   * older cards and where answers were not compared.
+   */
+  match: z.enum(["same", "other", "none"]).optional(),
+  /** The baseline run (1-based) whose answer the times at k and at the shared tokens are taken from. */
+  baselineRun: z.number().int().min(1).max(100).nullable().optional(),
+  /** For "none": it parted at a token where two of the baseline's own answers part too (a third continuation, not a failure). */
+  baselinePartsHere: z.boolean().optional(),
 });
 
 export const promptResultSchema = z.object({
@@ -89,6 +100,17 @@ export const promptResultSchema = z.object({
   agreedTokens: count.nullable().optional(),
   /** The baseline's least agreeing pair of its own answers over the runs; null with one run, absent on older cards. */
   baselineSelf: z.object({ agreedTokens: count, comparedTokens: count }).nullable().optional(),
+  /**
+   * Which pooled answers are the start of each (baseline runs first, then the candidate's; null: no
+   * answer): what the shuffle test of the unexplained rule reads. Absent on older cards.
+   */
+  answerPrefixes: z
+    .array(z.array(z.number().int().min(0).max(199)).max(200).nullable())
+    .max(200)
+    .refine((answers) => answers.length % 2 === 0, { error: "expected the baseline's and the candidate's answers of every run: an even count" })
+    .optional(),
+  /** Distinct answers the baseline gave the prompt over the runs: 2 or more on a prompt where the engine's answers vary. */
+  baselineAnswers: count.nullable().optional(),
   /** The first run's answers, for the card's per-prompt columns. */
   baseline: engineSideSchema.nullable(),
   candidate: engineSideSchema.nullable(),
@@ -212,6 +234,8 @@ export const scorecardSchema = z.object({
   medianAgreement: fraction.nullable().optional(),
   /** Compared prompts cut short or parted where the baseline's own answers do not; gate.maxUnexplained limits them. Absent on older cards. */
   unexplained: count.optional(),
+  /** Candidate answers (prompt-runs) no baseline answer explains, of those compared, and the shuffle test's p-value; absent on older cards. */
+  unexplainedAnswers: z.object({ count, compared: count, pValue: fraction, baselineVaries: z.boolean() }).nullable().optional(),
   tokenCountsEstimated: z.boolean(),
   settings: z.object({
     requestIntervalMs: z.number().min(0),

@@ -113,14 +113,17 @@ export function baselineTokensAt(record: CompletedRequest, text: StreamedText, r
 export function compareAnswers(baseline: CompletedRequest, candidate: CompletedRequest): AnswerComparison | null {
   const baselineText = baseline.text;
   const candidateText = candidate.text;
-  if (!baselineText || !candidateText) return null;
-  const textParting = findParting(baselineText, candidateText);
-  const quoted = textParting.parted ? excerpts(baselineText, candidateText, textParting) : null;
   if (baseline.tokenIds && candidate.tokenIds) {
     const parting = findParting(baseline.tokenIds, candidate.tokenIds);
     const commonTokens = parting.reasoning + parting.content;
-    return { commonTokens, parted: parting.parted, excerpts: parting.parted ? quoted : null, by: "tokens" };
+    // Token ids without texts come from the reference engine's offline model (simulate-round.ts): no quotes to show.
+    const textParting = baselineText && candidateText ? findParting(baselineText, candidateText) : null;
+    const quoted = parting.parted && baselineText && candidateText && textParting?.parted ? excerpts(baselineText, candidateText, textParting) : null;
+    return { commonTokens, parted: parting.parted, excerpts: quoted, by: "tokens" };
   }
+  if (!baselineText || !candidateText) return null;
+  const textParting = findParting(baselineText, candidateText);
+  const quoted = textParting.parted ? excerpts(baselineText, candidateText, textParting) : null;
   if (!textParting.parted) return { commonTokens: Math.min(baseline.outputTokens, candidate.outputTokens), parted: false, excerpts: null, by: "text" };
   const commonTokens = baselineTokensAt(baseline, baselineText, textParting.reasoning, textParting.content);
   return { commonTokens, parted: true, excerpts: quoted, by: "text" };

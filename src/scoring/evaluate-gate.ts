@@ -105,7 +105,22 @@ export interface GateInput {
   unexplained?: number;
   /** Which, such as "p3 (run 1, below tolerance), p7 (diverged)", for the reason. */
   unexplainedBreakdown?: string;
+  /**
+   * Candidate answers held to every answer the baseline gave (matchBranches) that none explains, of
+   * those compared, and how often shuffling the engines' labels gives as many (shuffleUnexplained).
+   * When present, the unexplained rule counts answers and weighs them against the shuffle.
+   */
+  unexplainedAnswers?: { count: number; compared: number; pValue: number; baselineVaries?: boolean } | null;
+  /** Runs the candidate served: with one, the baseline's answers show nothing of the engine's own variation. */
+  runsServed?: number;
 }
+
+/**
+ * Below this, the candidate's unexplained answers are more than shuffling the two engines' labels gives
+ * (1% of shuffles or fewer): not the engine's own nondeterminism. An honest candidate of a
+ * nondeterministic engine fails this rule in about 1 round in 100 at most, whatever its branches.
+ */
+export const UNEXPLAINED_SIGNIFICANCE = 0.01;
 
 function ruleOutcome(input: GateInput, settings: GateSettings, bar: number): { passed: boolean; statement: string } {
   const score = input.roundScore as number;
@@ -158,6 +173,12 @@ function agreementReasons(input: GateInput, limits: { minAgreement: number; maxU
   const compared = input.promptsCompared;
   const unexplained = input.unexplained ?? 0;
   const allowed = Math.max(limits.maxUnexplained, calibrated?.mostDisagreed ?? 0);
+  const answers = input.unexplainedAnswers;
+  if (answers) {
+    const reason = unexplainedAnswersReason(answers, input, allowed, limits.maxUnexplained);
+    if (reason) reasons.push(reason);
+    return reasons;
+  }
   if (compared > 0 && unexplained / compared > allowed) {
     const limit = allowed > limits.maxUnexplained ? `the ${formatPercent(allowed)} the baseline showed against itself in calibration` : `gate.maxUnexplained ${formatPercent(allowed)}`;
     reasons.push(
@@ -165,6 +186,40 @@ function agreementReasons(input: GateInput, limits: { minAgreement: number; maxU
     );
   }
   return reasons;
+}
+
+/**
+ * The unexplained rule for answers held to every answer the baseline gave: more unexplained answers
+ * than `allowed` (gate.maxUnexplained, or what a fitting calibration measured) fail when the shuffle
+ * test says the engine's own branches do not account for them; and every one counts when the round
+ * shows no nondeterminism to allow for: one run, or a baseline that answered every prompt the same
+ * way in every run (a deterministic engine's A/A round shows no unexplained answer at all).
+ */
+function unexplainedAnswersReason(
+  answers: { count: number; compared: number; pValue: number; baselineVaries?: boolean },
+  input: GateInput,
+  allowed: number,
+  maxUnexplained: number,
+): string | null {
+  if (answers.compared === 0 || answers.count / answers.compared <= allowed) return null;
+  const oneRun = (input.runsServed ?? 2) < 2;
+  // An engine whose own answers never varied over the round's runs licenses no unexplained answer.
+  const steady = !oneRun && answers.baselineVaries === false;
+  if (!oneRun && !steady && answers.pValue >= UNEXPLAINED_SIGNIFICANCE) return null;
+  const share = answers.count / answers.compared;
+  const which = input.unexplainedBreakdown ? ` (${input.unexplainedBreakdown})` : "";
+  const beyond = oneRun
+    ? "with one run the baseline's own answers show nothing of its variation"
+    : steady
+      ? "while the baseline answered every prompt the same way in every run"
+      : `more than the engine's own answers show: shuffling which answers came from which engine gave as many in ${formatPValue(answers.pValue)} of shuffles, under ${formatPercent(UNEXPLAINED_SIGNIFICANCE)}`;
+  const limit = allowed > maxUnexplained ? `the ${formatPercent(allowed)} the baseline showed against itself in calibration` : `gate.maxUnexplained ${formatPercent(allowed)}`;
+  return `${answers.count} of ${answers.compared} answers (${formatPercentAgainst(share, allowed)}) are none the baseline gave${which}, ${beyond}, and above ${limit}`;
+}
+
+/** A p-value as a share of shuffles: "0.3%", "under 0.1%". */
+function formatPValue(p: number): string {
+  return p < 0.001 ? "under 0.1%" : formatPercent(p);
 }
 
 /**

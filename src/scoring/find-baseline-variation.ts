@@ -56,6 +56,8 @@ export function findBaselineVariation(prompts: readonly ScoredPrompt[], rules: E
     }
     if (firstParting === null && baselineMin === baselineMax) continue;
     promptsVaried++;
+    // Held to every baseline answer (answerPrefixes), no run is zeroed for the engine's own variation: nothing to explain.
+    if (prompt.answerPrefixes) continue;
     const self = measureBaselineSelf(answers);
     prompt.runs.forEach((run, index) => {
       if (run.status !== "below_tolerance" && run.status !== "diverged") return;

@@ -1,6 +1,7 @@
 import { type AnswerComparison, compareAnswers, findInflatedClaims } from "./compare-answers.js";
-import { DEFAULT_AGREEMENT_TOKENS, DEFAULT_MIN_PROMPT_AGREEMENT, judgeAgreement } from "./judge-agreement.js";
+import { type AgreementRules, DEFAULT_AGREEMENT_TOKENS, DEFAULT_MIN_PROMPT_AGREEMENT, judgeAgreement } from "./judge-agreement.js";
 import { type CompletedRequest, type RequestRecord, timeToTokens } from "./request-record.js";
+import type { CandidateBranch } from "./match-branches.js";
 import { countSlack } from "./token-slack.js";
 
 /**
@@ -55,6 +56,12 @@ export interface ScorePromptOptions {
   agreementTokens?: number;
   /** An answer that parts must agree with the baseline's on more than this share of k; 0 turns it off. Default 0.5. */
   minPromptAgreement?: number;
+  /**
+   * How the candidate's answer relates to every answer the baseline gave the prompt over the round's
+   * runs (matchBranches); `baseline` is then the answer it names as the reference. Absent or null: the
+   * two records alone decide, as for records that keep no text.
+   */
+  branch?: CandidateBranch | null;
 }
 
 function percent(fraction: number): string {
@@ -130,6 +137,7 @@ export function scorePrompt(
     const evidence = evidenceOf(baseline, candidate, compareAnswers(baseline, candidate));
     return { status: "implausible", score: 0, speedup: null, comparedTokens: null, reason: `token counts cannot be true: ${inflated}`, evidence };
   }
+  if (options.branch) return scoreOnBranch(baseline, candidate, options.branch, tolerance, rules);
   const candidateTokens = candidate.outputTokens;
   if (candidateTokens < tolerance * baselineTokens) {
     return {
@@ -163,4 +171,57 @@ export function scorePrompt(
   const parts = agreedTokens !== null && agreedTokens < k;
   const speedup = parts ? Math.min(speedupAt(k), speedupAt(Math.max(1, agreedTokens))) : speedupAt(k);
   return { status: "scored", score: speedup, speedup, comparedTokens: k, reason: null, ...agreementFields };
+}
+
+/**
+ * The scoring rule for an answer held to every answer the baseline gave the prompt (matchBranches).
+ * One that a baseline answer is the start of is timed at that answer's length against it, whichever
+ * run gave it: the engine's own variation is neither a cut nor a divergence. One that no baseline
+ * answer explains is timed only over what it shares with the answer it follows longest, since what it
+ * streamed after parting is not the baseline's work, and it is counted as unexplained by the gate
+ * (leaving the batch early speeds up the other requests, so timing alone does not make filler worthless).
+ * It scores 0 when it stopped below `tolerance` of that answer, or parted early (within the first
+ * `agreementTokens`, or before more than `minPromptAgreement` of it) on a prompt whose answers do not
+ * vary: the baseline answered it one way in every run and so did the candidate, in another. Where the
+ * answers vary (either engine gave it more than one), or the baseline's own answers part at that very
+ * token, an early parting is timed up to the parting instead: an honest candidate of a
+ * nondeterministic engine takes continuations its baseline happened not to take in its runs, and a
+ * zero for that would be noise in the interval, not evidence. The gate's unexplained rule and its
+ * median agreement weigh those partings over the whole round.
+ */
+function scoreOnBranch(baseline: CompletedRequest, candidate: CompletedRequest, branch: CandidateBranch, tolerance: number, rules: AgreementRules): PromptScore {
+  const speedupAt = (tokens: number): number => timeToTokens(baseline, tokens) / Math.max(timeToTokens(candidate, tokens), 1e-6);
+  const n = { baseline: baseline.outputTokens, candidate: candidate.outputTokens };
+  const k = Math.min(n.baseline, n.candidate);
+  if (branch.match !== "none") {
+    const reason = branch.match === "other" ? `the baseline's answer in run ${branch.referenceRun + 1}: the engine's own variation` : null;
+    return { status: "scored", score: speedupAt(k), speedup: speedupAt(k), comparedTokens: k, reason, agreement: 1, agreedTokens: k };
+  }
+  if (branch.cut) {
+    if (n.candidate < tolerance * n.baseline) {
+      return { status: "below_tolerance", score: 0, speedup: null, comparedTokens: null, reason: `answered ${n.candidate} of ${n.baseline} tokens (tolerance ${percent(tolerance)})${claimNote(candidate)}` };
+    }
+    const stopped = `stopped at token ${n.candidate} where every baseline answer it follows ran on (to ${n.baseline}): an end the baseline never gives`;
+    return { status: "scored", score: speedupAt(k), speedup: speedupAt(k), comparedTokens: k, reason: stopped, agreement: 1, agreedTokens: k };
+  }
+  const comparison = compareAnswers(baseline, candidate);
+  const agreed = Math.min(branch.agreedTokens, k);
+  const evidence = evidenceOf(baseline, candidate, comparison ? { ...comparison, parted: true, commonTokens: agreed } : null);
+  const where = comparison?.excerpts ? `: baseline ${comparison.excerpts.baseline}, candidate ${comparison.excerpts.candidate}` : "";
+  const early = judgeAgreement(agreed, k, rules);
+  if (early !== null && !branch.baselinePartsHere && !branch.answersVary) {
+    return { status: "diverged", score: 0, speedup: null, comparedTokens: k, reason: `${early}${where}`, agreement: agreed / k, agreedTokens: agreed, evidence };
+  }
+  const speedup = speedupAt(Math.max(1, agreed));
+  const own = branch.baselinePartsHere ? ", where the baseline's own answers part too," : "";
+  return {
+    status: "scored",
+    score: speedup,
+    speedup,
+    comparedTokens: k,
+    reason: `parted from every answer the baseline gave at token ${agreed + 1} of ${k}${own} and is timed over the ${agreed} tokens they share${where}`,
+    agreement: agreed / k,
+    agreedTokens: agreed,
+    evidence,
+  };
 }

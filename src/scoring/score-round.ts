@@ -3,6 +3,7 @@ import type { ReportedEngineTimes } from "../vocabulary/engine-reported-times.js
 import type { RunOutcome } from "./aggregate-prompt-runs.js";
 import type { GateSettings, NoiseInput } from "./evaluate-gate.js";
 import type { BaselineSelf } from "./explain-unscored-run.js";
+import { type BranchMatch, type CandidateBranch, matchBranches } from "./match-branches.js";
 import { measureBaselineSelf } from "./measure-baseline-self.js";
 import { type RequestRecord, timeToTokens } from "./request-record.js";
 import { type PromptScore, type StatusEvidence, scorePrompt } from "./score-prompt.js";
@@ -42,6 +43,14 @@ export interface PromptRunResult extends RunOutcome {
   /** For answers that part within k: the same, at the tokens they share; null otherwise. */
   agreedBaselineMs: number | null;
   agreedCandidateMs: number | null;
+  /**
+   * How the candidate's answer relates to the baseline's answers over the round's runs (matchBranches),
+   * the baseline run (1-based) it was timed against, and, for one no baseline answer explains, whether
+   * it parted where the baseline's own answers part; absent where answers were not compared.
+   */
+  match?: BranchMatch | null;
+  baselineRun?: number | null;
+  baselinePartsHere?: boolean;
   /** The run's own records, for the speed breakdown over every run; never written to the card. */
   baselineRecord: RequestRecord | null;
   candidateRecord: RequestRecord | null;
@@ -55,6 +64,10 @@ export interface ScoredPrompt extends PromptScore {
   runs: PromptRunResult[];
   /** The baseline's least agreeing pair of its own answers over the runs; null with one run. */
   baselineSelf: BaselineSelf | null;
+  /** The pooled answers' prefix relation (BranchAnalysis.prefixes) for the shuffle test; null when answers were not compared. */
+  answerPrefixes: Array<number[] | null> | null;
+  /** Distinct answers the baseline gave over the runs; null when answers were not compared. */
+  baselineAnswers: number | null;
 }
 
 export interface RoundResult extends RoundSummary {
@@ -94,6 +107,8 @@ export interface RunTimes {
   candidateMs: number | null;
   agreedBaselineMs?: number | null;
   agreedCandidateMs?: number | null;
+  /** "none": no baseline answer explains the candidate's, which is then timed only over what it shares with the one it follows. */
+  match?: BranchMatch | null;
 }
 
 /**
@@ -109,6 +124,8 @@ export function runSpeedup(run: RunTimes): number | null {
   const agreedB = run.agreedBaselineMs;
   const agreedC = run.agreedCandidateMs;
   if (agreedB === null || agreedB === undefined || agreedC === null || agreedC === undefined) return atK;
+  // Held to every baseline answer, one that parts from all of them is timed only up to the parting.
+  if (run.match === "none") return speedupFromTimes(agreedB, agreedC);
   return Math.min(atK, speedupFromTimes(agreedB, agreedC));
 }
 
@@ -148,13 +165,17 @@ export function wasAttempted(record: RequestRecord | null | undefined): boolean 
 
 /** The scoring rule on one prompt in one run, with the times at k kept for the card. */
 function scoreRun(
-  baseline: RequestRecord | undefined,
-  candidate: RequestRecord | undefined,
+  own: { baseline: RequestRecord | undefined; candidate: RequestRecord | undefined },
+  reference: RequestRecord | undefined,
+  branch: CandidateBranch | null,
   tolerance: number,
   rules: { agreementTokens?: number | undefined; minPromptAgreement?: number | undefined },
 ): { score: PromptScore; run: PromptRunResult } {
+  const { candidate } = own;
+  // A failed baseline request in this run excludes it, whatever the other runs gave: the reference engine was unsound here.
+  const baseline = own.baseline?.ok === true && branch ? reference : own.baseline;
   // Every run gets the integrity checks (own counts, plausibility, agreement): a run cannot be fair because another was.
-  const score = scorePrompt(baseline, candidate, tolerance, rules);
+  const score = scorePrompt(baseline, candidate, tolerance, { ...rules, branch: own.baseline?.ok === true ? branch : null });
   const k = score.comparedTokens;
   const timed = score.status === "scored" && k !== null && baseline?.ok === true && candidate?.ok === true;
   const baselineMs = timed ? round3(timeToTokens(baseline, k)) : null;
@@ -163,7 +184,9 @@ function scoreRun(
   const parts = timed && agreed !== null && agreed !== undefined && agreed < k;
   const agreedBaselineMs = parts ? round3(timeToTokens(baseline, Math.max(1, agreed))) : null;
   const agreedCandidateMs = parts ? Math.max(round3(timeToTokens(candidate, Math.max(1, agreed))), MIN_CANDIDATE_MS) : null;
-  const runScore = runSpeedup({ baselineMs, candidateMs, agreedBaselineMs, agreedCandidateMs }) ?? score.score;
+  const compared = branch !== null && own.baseline?.ok === true;
+  const match = compared ? branch.match : null;
+  const runScore = runSpeedup({ baselineMs, candidateMs, agreedBaselineMs, agreedCandidateMs, match }) ?? score.score;
   return {
     score: timed ? { ...score, score: runScore, speedup: runScore } : score,
     run: {
@@ -180,7 +203,8 @@ function scoreRun(
       candidateMs,
       agreedBaselineMs,
       agreedCandidateMs,
-      baselineRecord: baseline ?? null,
+      ...(compared ? { match, baselineRun: branch.referenceRun + 1, baselinePartsHere: branch.baselinePartsHere } : {}),
+      baselineRecord: own.baseline ?? null,
       candidateRecord: candidate ?? null,
     },
   };
@@ -198,19 +222,28 @@ export function roundFailure(runs: readonly RoundRun[]): EngineFailure | null {
 /** Applies the scoring rule to every prompt in every run, then combines runs, the median, its interval and the gate. Pure. */
 export function scoreRound(input: ScoreRoundInput): RoundResult {
   const perPrompt = input.promptIds.map((id) => {
-    const scored = input.runs.map((run) =>
-      scoreRun(
-        run.baseline.records.get(id) ?? notSent(run.baseline.failure),
-        run.candidate.records.get(id) ?? notSent(run.candidate.failure),
-        input.tolerance,
-        { agreementTokens: input.agreementTokens, minPromptAgreement: input.minPromptAgreement },
-      ),
-    );
-    return { id, scored, baselineSelf: measureBaselineSelf(input.runs.map((run) => run.baseline.records.get(id))) };
+    const own = input.runs.map((run) => ({
+      baseline: run.baseline.records.get(id) ?? notSent(run.baseline.failure),
+      candidate: run.candidate.records.get(id) ?? notSent(run.candidate.failure),
+    }));
+    const branches = matchBranches({ baseline: own.map((run) => run.baseline), candidate: own.map((run) => run.candidate) });
+    const compared = branches.candidate.some((branch) => branch !== null);
+    const scored = own.map((records, index) => {
+      const branch = branches.candidate[index] ?? null;
+      const reference = branch ? own[branch.referenceRun]?.baseline : undefined;
+      return scoreRun(records, reference, branch, input.tolerance, { agreementTokens: input.agreementTokens, minPromptAgreement: input.minPromptAgreement });
+    });
+    return {
+      id,
+      scored,
+      baselineSelf: measureBaselineSelf(input.runs.map((run) => run.baseline.records.get(id))),
+      answerPrefixes: compared ? branches.prefixes : null,
+      baselineAnswers: compared ? branches.baselineAnswers : null,
+    };
   });
   const failure = input.failure === undefined ? roundFailure(input.runs) : input.failure;
   const summary = summarizeRound(
-    perPrompt.map(({ id, scored, baselineSelf }) => ({ id, runs: scored.map(({ run }) => run), baselineSelf })),
+    perPrompt.map(({ id, scored, baselineSelf, answerPrefixes }) => ({ id, runs: scored.map(({ run }) => run), baselineSelf, answerPrefixes })),
     {
       rules: { tolerance: input.tolerance, agreementTokens: input.agreementTokens, minPromptAgreement: input.minPromptAgreement },
       gate: input.gate,
@@ -220,7 +253,7 @@ export function scoreRound(input: ScoreRoundInput): RoundResult {
     },
   );
   const first = input.runs[0];
-  const prompts: ScoredPrompt[] = perPrompt.map(({ id, scored, baselineSelf }, index) => {
+  const prompts: ScoredPrompt[] = perPrompt.map(({ id, scored, baselineSelf, answerPrefixes, baselineAnswers }, index) => {
     const combined = summary.prompts[index];
     const firstRun = scored[0];
     return {
@@ -235,6 +268,8 @@ export function scoreRound(input: ScoreRoundInput): RoundResult {
       candidate: first?.candidate.records.get(id) ?? null,
       runs: scored.map(({ run }) => run),
       baselineSelf,
+      answerPrefixes,
+      baselineAnswers,
     };
   });
   return { ...summary, prompts };

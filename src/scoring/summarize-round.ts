@@ -4,7 +4,9 @@ import { type GateResult, type GateSettings, MIN_PROMPTS_FOR_INTERVAL, type Nois
 import { compareIds } from "./compare-ids.js";
 import { type BaselineSelf, type ExplainRules, isExplainedRun } from "./explain-unscored-run.js";
 import { DEFAULT_AGREEMENT_TOKENS, DEFAULT_MIN_PROMPT_AGREEMENT } from "./judge-agreement.js";
+import { distinctAnswers } from "./match-branches.js";
 import { median } from "./median.js";
+import { shuffleUnexplained } from "./shuffle-unexplained.js";
 import { type PromptStatus, UNSCORED_STATUSES } from "./score-prompt.js";
 
 /** The little of a prompt's result that the round summary depends on: its outcome in each run, in run order. */
@@ -14,6 +16,12 @@ export interface PromptOutcome {
   runs: readonly RunOutcome[];
   /** The baseline's least agreeing pair of its own answers over the runs (measureBaselineSelf); null or absent when not known. */
   baselineSelf?: BaselineSelf | null;
+  /**
+   * The pooled answers' prefix relation (matchBranches): when present, the candidate's answers were held
+   * to every answer the baseline gave, and the gate's unexplained rule is the shuffle test over it.
+   * Absent on cards from before, whose rules (isExplainedRun) still apply to them.
+   */
+  answerPrefixes?: ReadonlyArray<readonly number[] | null> | null;
 }
 
 export interface RoundRuns {
@@ -41,6 +49,8 @@ export interface RoundSummary {
   medianAgreement: number | null;
   /** Compared prompts with a cut or parting the baseline's own answers do not explain. */
   unexplained: number;
+  /** Candidate answers (prompt-runs) no baseline answer explains, of those compared, and the shuffle test's p-value; null without compared answers. */
+  unexplainedAnswers: { count: number; compared: number; pValue: number; baselineVaries: boolean } | null;
   /** Each prompt over its runs, in input order. */
   prompts: AggregatedPrompt[];
   gate: GateResult;
@@ -90,7 +100,14 @@ function agreementBeyondBaseline(agreement: number, self: BaselineSelf | null): 
   return agreement >= self.agreedTokens / self.comparedTokens ? 1 : agreement;
 }
 
-const STATUS_LABEL: Partial<Record<PromptStatus, string>> = { below_tolerance: "below tolerance", diverged: "diverged" };
+const STATUS_LABEL: Partial<Record<PromptStatus | "parted", string>> = { below_tolerance: "below tolerance", diverged: "diverged", parted: "parted or stopped, timed to there" };
+
+/** Whether no baseline answer is the start of the candidate's answer in `run` (0-based), by the pooled prefix relation. */
+export function isUnexplainedAnswer(prefixes: ReadonlyArray<readonly number[] | null>, run: number): boolean {
+  const runs = prefixes.length / 2;
+  const starts = prefixes[runs + run];
+  return starts !== null && starts !== undefined && !starts.some((index) => index < runs);
+}
 const MAX_NAMED_UNEXPLAINED = 5;
 
 /**
@@ -98,16 +115,18 @@ const MAX_NAMED_UNEXPLAINED = 5;
  * list of them ("p3 (run 1, below tolerance)") for the gate's reason.
  */
 function findUnexplained(prompts: readonly PromptOutcome[], served: readonly number[], rules: ExplainRules): { count: number; breakdown: string } {
-  const found: Array<{ id: string; status: PromptStatus; where: string }> = [];
+  const found: Array<{ id: string; status: PromptStatus | "parted"; where: string }> = [];
   prompts.forEach((prompt, index) => {
     const lengths = prompt.runs.map((run) => run.baselineTokens).filter((value): value is number => typeof value === "number");
     const self = prompt.baselineSelf ?? null;
-    const first = served
-      .map((run) => ({ run, outcome: prompt.runs[run] }))
-      .find(({ outcome }) => outcome !== undefined && STATUS_LABEL[outcome.status] !== undefined && !isExplainedRun(outcome, lengths, self, rules));
+    const prefixes = prompt.answerPrefixes;
+    const unexplained = (run: number, outcome: RunOutcome): boolean =>
+      prefixes ? isUnexplainedAnswer(prefixes, run) : STATUS_LABEL[outcome.status] !== undefined && !isExplainedRun(outcome, lengths, self, rules);
+    const first = served.map((run) => ({ run, outcome: prompt.runs[run] })).find(({ run, outcome }) => outcome !== undefined && unexplained(run, outcome));
     if (!first?.outcome) return;
     const id = prompt.id ?? `prompt ${index + 1}`;
-    found.push({ id, status: first.outcome.status, where: prompt.runs.length > 1 ? `${id} run ${first.run + 1}` : id });
+    const status = prefixes && first.outcome.status === "scored" ? "parted" : first.outcome.status;
+    found.push({ id, status, where: prompt.runs.length > 1 ? `${id} run ${first.run + 1}` : id });
   });
   // By id, so that a merge of shards (which lists prompts by id) names the same ones as the unsharded round.
   const named = found.sort((a, b) => compareIds(a.id, b.id)).slice(0, MAX_NAMED_UNEXPLAINED);
@@ -117,6 +136,18 @@ function findUnexplained(prompts: readonly PromptOutcome[], served: readonly num
   });
   const more = found.length > named.length ? `; ${found.length - named.length} more` : "";
   return { count: found.length, breakdown: `${groups.join("; ")}${more}` };
+}
+
+/**
+ * The shuffle test (shuffleUnexplained) over the prompts that keep the pooled relation. A run the
+ * candidate never served has no candidate answer in it; the baseline's answers of every run count.
+ */
+function shuffleAnswers(prompts: readonly PromptOutcome[]): { count: number; compared: number; pValue: number; baselineVaries: boolean } | null {
+  const pooled = prompts.flatMap((prompt) => (prompt.answerPrefixes ? [{ prefixes: prompt.answerPrefixes }] : []));
+  if (pooled.length === 0) return null;
+  const result = shuffleUnexplained(pooled);
+  const baselineVaries = pooled.some(({ prefixes }) => distinctAnswers(prefixes, 0, prefixes.length / 2) >= 2);
+  return result.compared === 0 ? null : { count: result.observed, compared: result.compared, pValue: result.pValue, baselineVaries };
 }
 
 /**
@@ -188,9 +219,12 @@ export function summarizeRound(prompts: readonly PromptOutcome[], options: Summa
   const medianAgreementExplained = median(
     aggregated.flatMap((prompt, index) => {
       if (prompt.status === "excluded" || typeof prompt.agreement !== "number") return [];
+      // Held to every baseline answer, an answer's agreement already counts the engine's own branches.
+      if (prompts[index]?.answerPrefixes) return [prompt.agreement];
       return [agreementBeyondBaseline(prompt.agreement, prompts[index]?.baselineSelf ?? null)];
     }),
   );
+  const unexplainedAnswers = shuffleAnswers(comparedPrompts);
   const countOf = (status: PromptStatus): number => aggregated.filter((prompt) => prompt.status === status).length;
   const unscored = aggregated.filter((prompt) => UNSCORED_STATUSES.has(prompt.status)).length;
   const breakdown = STATUS_WORDS.map(([status, words]) => [countOf(status), words] as const)
@@ -213,6 +247,8 @@ export function summarizeRound(prompts: readonly PromptOutcome[], options: Summa
       medianAgreementExplained,
       unexplained: unexplained.count,
       unexplainedBreakdown: unexplained.breakdown,
+      unexplainedAnswers,
+      runsServed: servedRuns.length,
     },
     options.gate,
   );
@@ -230,6 +266,7 @@ export function summarizeRound(prompts: readonly PromptOutcome[], options: Summa
     excluded: countOf("excluded"),
     medianAgreement,
     unexplained: unexplained.count,
+    unexplainedAnswers,
     prompts: aggregated,
     gate,
   };

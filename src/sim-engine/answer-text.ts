@@ -16,6 +16,8 @@ export interface AnswerStyle {
   divergeAfterTokens: number | null;
   /** A cheat: from this token on, filler (streamed faster); null: never. */
   fillerAfterTokens?: number | null;
+  /** From this token on the answer is the prompt's second continuation (answer.branches): another answer the same engine gives; null: the first. */
+  branchAfterTokens?: number | null;
 }
 
 export const HONEST: AnswerStyle = { filler: false, divergeAfterTokens: null };
@@ -33,7 +35,20 @@ export function answerToken(words: AnswerWords, style: AnswerStyle, kind: "conte
   // The filler word differs from the answer's first word, so the answers part at once.
   if (style.filler || (style.fillerAfterTokens != null && answerIndex >= style.fillerAfterTokens)) return word(list, 1);
   if (style.divergeAfterTokens !== null && answerIndex >= style.divergeAfterTokens) return word(list, index + 1);
+  if (style.branchAfterTokens != null && answerIndex >= style.branchAfterTokens) return word(list, index + 3);
   return word(list, index);
+}
+
+/**
+ * The same choice as answerToken, as a token id instead of a word: what the offline model
+ * (simulate-round.ts) records, so that answers compare token by token as speedgate's tokenizer would
+ * have them. Ids of the first continuation, the second, a drift and filler never coincide.
+ */
+export function answerTokenId(style: AnswerStyle, index: number, answerIndex: number): number {
+  if (style.filler || (style.fillerAfterTokens != null && answerIndex >= style.fillerAfterTokens)) return 1;
+  if (style.divergeAfterTokens !== null && answerIndex >= style.divergeAfterTokens) return 1_000_000 + index;
+  if (style.branchAfterTokens != null && answerIndex >= style.branchAfterTokens) return 2_000_000 + index;
+  return 10 + index;
 }
 
 /**

@@ -43,3 +43,8 @@ export function referenceScenario(options: { noise: RunnerNoise; prompts?: numbe
     gate: { minRoundScore: 1, maxUnscored: DEFAULT_MAX_UNSCORED, minPrompts: DEFAULT_MIN_PROMPTS },
   };
 }
+
+/** Nondeterminism as the GPU round showed it: a quarter of the prompts have two continuations, parting a quarter of the way in. */
+export function bistableEngine(engine: SimProfileInput, probability: number): SimProfileInput {
+  return { ...engine, answer: { branches: { every: 4, atFraction: 0.25, probability, lengthFactor: 0.6 } } };
+}

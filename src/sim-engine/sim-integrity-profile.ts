@@ -19,6 +19,24 @@ export const answerSchema = z.strictObject(
     divergeAfterFraction: z.number({ error: "expected a fraction in (0, 1), or null" }).gt(0).lt(1).nullable().default(null),
     /** Only every this-many-th prompt of the prompts file (the 3rd, 6th, … with 3) diverges; 1: every prompt. */
     divergeEvery: z.number({ error: "expected a whole number, 1 or more" }).int().min(1).default(1),
+    /**
+     * Nondeterminism as a batching GPU engine shows it at temperature 0: on every `every`-th prompt two
+     * next tokens are near a tie at `atFraction` of the answer, and each request takes the second
+     * continuation with `probability` (drawn per request, seeded with the noise); that continuation is
+     * `lengthFactor` times as long after the point. null: every answer is the same every time.
+     */
+    branches: z
+      .strictObject(
+        {
+          every: z.number({ error: "expected a whole number, 1 or more" }).int().min(1).default(4),
+          atFraction: z.number({ error: "expected a fraction in (0, 1)" }).gt(0).lt(1).default(0.25),
+          probability: z.number({ error: "expected a probability in (0, 1)" }).gt(0).lt(1).default(0.5),
+          lengthFactor: z.number({ error: "expected a factor in (0, 4]" }).gt(0).max(4).default(0.6),
+        },
+        { error: "expected { every, atFraction, probability, lengthFactor }" },
+      )
+      .nullable()
+      .default(null),
   },
   { error: "expected an object such as { divergeAfterTokens: 200 }" },
 );
@@ -44,11 +62,13 @@ export const cheatsSchema = z.strictObject(
     promptIdSpeedup: z.number({ error: "expected a factor greater than 0, or null" }).gt(0).nullable().default(null),
     /** Answers a request it answered before (the same messages or prompt) this many times faster, as a cache of whole answers would. */
     answerCacheSpeedup: z.number({ error: "expected a factor greater than 0, or null" }).gt(0).nullable().default(null),
+    /** Where a request takes the second continuation (answer.branches), streams filler from that point at no decode cost instead. */
+    fillerAtBranch: z.boolean({ error: "expected true or false" }).default(false),
   },
-  { error: "expected an object of cheats: claimTokens, usageFactor, fillerText, fillerAfterTokens, fillerAfterFraction, promptIdSpeedup, answerCacheSpeedup" },
+  { error: "expected an object of cheats: claimTokens, usageFactor, fillerText, fillerAfterTokens, fillerAfterFraction, promptIdSpeedup, answerCacheSpeedup, fillerAtBranch" },
 );
 
-export const DEFAULT_ANSWER = { divergeAfterTokens: null, divergeAfterFraction: null, divergeEvery: 1 };
+export const DEFAULT_ANSWER = { divergeAfterTokens: null, divergeAfterFraction: null, divergeEvery: 1, branches: null };
 export const NO_CHEATS = {
   claimTokens: false,
   usageFactor: 1,
@@ -57,6 +77,7 @@ export const NO_CHEATS = {
   fillerAfterFraction: null,
   promptIdSpeedup: null,
   answerCacheSpeedup: null,
+  fillerAtBranch: false,
 };
 
 /** How much faster the filler after an honest start streams. */
@@ -70,12 +91,14 @@ export type SimAnswer = z.infer<typeof answerSchema>;
  * prompt's place in the prompts file (0-based), null for a request no prompt matches (a warm-up),
  * which never drifts, as drift that depends on the prompt would not.
  */
-export function answerStyle(answer: SimAnswer, cheats: SimCheats, total: number, promptIndex: number | null): AnswerStyle {
+export function answerStyle(answer: SimAnswer, cheats: SimCheats, total: number, promptIndex: number | null, branchAt: number | null = null): AnswerStyle {
   const drifts = promptIndex !== null && (promptIndex + 1) % answer.divergeEvery === 0;
   const fraction = drifts && answer.divergeAfterFraction !== null ? Math.floor(answer.divergeAfterFraction * total) : null;
   const divergeAfterTokens = answer.divergeEvery > 1 && !drifts ? null : (answer.divergeAfterTokens ?? fraction);
   const fillerAfterTokens = cheats.fillerAfterTokens ?? (cheats.fillerAfterFraction !== null ? Math.floor(cheats.fillerAfterFraction * total) : null);
-  return { filler: cheats.fillerText, divergeAfterTokens, fillerAfterTokens };
+  // The filler-at-branch cheat replaces the second continuation with filler; otherwise the answer takes it.
+  if (branchAt !== null && cheats.fillerAtBranch) return { filler: cheats.fillerText, divergeAfterTokens, fillerAfterTokens: Math.min(branchAt, fillerAfterTokens ?? branchAt), branchAfterTokens: null };
+  return { filler: cheats.fillerText, divergeAfterTokens, fillerAfterTokens, branchAfterTokens: branchAt };
 }
 
 /** Headers and fields that would name the prompt, which is what a special-casing engine looks for. */

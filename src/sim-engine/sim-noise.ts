@@ -19,6 +19,8 @@ export interface SimNoise {
   readonly runFactor: number;
   /** The factor of the next request with this key (its prompt): the n-th request of a prompt draws the same in every replay. */
   requestFactor(key: string): number;
+  /** A uniform draw in [0, 1) for the next request with this key, for which continuation it takes (branch-answer.ts); seeded like the rest. */
+  branchDraw(key: string): number;
 }
 
 /** FNV-1a: a stable 32-bit seed from a seed and the names of a draw. */
@@ -46,8 +48,14 @@ export function createSimNoise(settings: SimNoiseSettings, start: number): SimNo
     settings.seed === null ? Math.random : createSeededRandom(hashSeed(settings.seed, start, ...parts));
   const runFactor = settings.runVariance > 0 ? Math.exp(settings.runVariance * normal(source("run"))) : 1;
   const seen = new Map<string, number>();
+  const branchesSeen = new Map<string, number>();
   return {
     runFactor,
+    branchDraw(key) {
+      const occurrence = branchesSeen.get(key) ?? 0;
+      branchesSeen.set(key, occurrence + 1);
+      return source("branch", key, occurrence)();
+    },
     requestFactor(key) {
       if (settings.jitter <= 0) return runFactor;
       const occurrence = seen.get(key) ?? 0;

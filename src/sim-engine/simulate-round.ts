@@ -2,6 +2,9 @@ import type { EngineFailure } from "../vocabulary/engine-failure.js";
 import type { ChunkArrival, RequestRecord } from "../scoring/request-record.js";
 import type { RoundRun } from "../scoring/score-round.js";
 import { DEFAULT_TIMING, type SimProfile, type SimProfileInput, planResponse, simProfileSchema } from "./sim-profile.js";
+import { answerTokenId } from "./answer-text.js";
+import { takeBranch } from "./branch-answer.js";
+import { LATE_FILLER_SPEEDUP, answerStyle } from "./sim-integrity-profile.js";
 import { createSimNoise } from "./sim-noise.js";
 
 /*
@@ -56,19 +59,30 @@ export function simulateBenchmark(
       records.set(id, { ok: false, kind: "http_error", reason: "HTTP 500: Internal server error (sim-engine fault: http500)" });
       continue;
     }
+    const fullLength = plan.reasoningTokens + plan.contentTokens;
+    const promptIndex = promptIds.indexOf(id);
+    const branchAt = takeBranch(profile.answer, plan, promptIndex, options.maxTokens, () => noise.branchDraw(id));
+    const style = answerStyle(profile.answer, profile.cheats, fullLength, promptIndex, branchAt);
     const total = plan.reasoningTokens + plan.contentTokens;
-    // As the engine schedules them: the chunk that reaches token n is due at ttft + (n − 1)·itl.
+    // As the engine schedules them: the chunk that reaches token n is due at ttft + (n − 1)·itl; filler
+    // after an honest start comes LATE_FILLER_SPEEDUP times faster (the batch it leaves is not modelled).
+    const honest = style.fillerAfterTokens ?? Number.POSITIVE_INFINITY;
+    const dueAt = (tokens: number): number =>
+      tokens - 1 < honest ? plan.ttftMs + (tokens - 1) * plan.itlMs : plan.ttftMs + honest * plan.itlMs + (tokens - 1 - honest) * (plan.itlMs / LATE_FILLER_SPEEDUP);
     const chunks: ChunkArrival[] = [];
     for (let reached = 0; reached < total; ) {
       reached = Math.min(reached + plan.tokensPerChunk, total);
-      chunks.push({ tMs: plan.ttftMs + (reached - 1) * plan.itlMs, tokens: reached });
+      chunks.push({ tMs: dueAt(reached), tokens: reached });
     }
+    // Token ids as speedgate's tokenizer would count them, so answers compare as a real round's do.
+    const ids = Int32Array.from({ length: total }, (_, index) => answerTokenId(style, index, index));
+    const tokenIds = { reasoning: ids.subarray(0, plan.reasoningTokens), content: ids.subarray(plan.reasoningTokens) };
     const endMs = chunks.at(-1)?.tMs ?? plan.ttftMs;
     if (plan.fault === "malformed_sse") {
       records.set(id, { ok: false, kind: "stream_error", reason: "malformed SSE event", chunks: chunks.slice(0, chunks.length >>> 1), endMs });
       continue;
     }
-    records.set(id, { ok: true, chunks, outputTokens: total, finishReason: plan.finishReason, endMs, tokensEstimated: false });
+    records.set(id, { ok: true, chunks, outputTokens: total, finishReason: plan.finishReason, endMs, tokensEstimated: false, tokenIds, countedBy: "tokenizer" });
     completed++;
   }
   return { records, failure };

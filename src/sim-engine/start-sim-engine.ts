@@ -12,6 +12,7 @@ import { type ResponsePlan, type SimProfile, type SimProfileInput, planResponse,
 import { createPromptMatcher } from "./match-prompt.js";
 import { promptContentKey } from "../prompts/prompt-content-key.js";
 import { answerStyle, findPromptIdHint } from "./sim-integrity-profile.js";
+import { takeBranch } from "./branch-answer.js";
 import { createDecodeBatch } from "./decode-batch.js";
 import { type SimEngineState, abandonStreams, finishRecord, newRecord } from "./sim-engine-state.js";
 import { answerWhole, sendJson, streamAnswer } from "./stream-answer.js";
@@ -96,8 +97,9 @@ export async function startSimEngine(options: SimEngineOptions = {}): Promise<Si
   promptList.forEach((prompt, index) => {
     if (!promptIndex.has(prompt.id)) promptIndex.set(prompt.id, index);
   });
-  const styleFor = (plan: ResponsePlan, promptId: string | null) =>
-    answerStyle(profile.answer, profile.cheats, plan.reasoningTokens + plan.contentTokens, promptId === null ? null : (promptIndex.get(promptId) ?? null));
+  const indexOf = (promptId: string | null): number | null => (promptId === null ? null : (promptIndex.get(promptId) ?? null));
+  const styleFor = (plan: ResponsePlan, promptId: string | null, branchAt: number | null) =>
+    answerStyle(profile.answer, profile.cheats, plan.reasoningTokens + plan.contentTokens, indexOf(promptId), branchAt);
   if (prompts.duplicates.length > 0) log(`sim-engine: prompts ${prompts.duplicates.join(", ")} repeat an earlier prompt's content and get its profile entry`);
   const startedAt = performance.now();
   const engine: SimEngineState = {
@@ -162,7 +164,11 @@ export async function startSimEngine(options: SimEngineOptions = {}): Promise<Si
       const promptId = prompts.match(body);
       const hint = findPromptIdHint(req.headers, body);
       const record = newRecord(engine, promptId, req.url ?? "", t0 + engine.clockOffsetMs, hint);
-      const plan = planResponse(profile, promptId, readMaxTokens(body), readThinking(body), noise.requestFactor(noiseKey(promptId, body)), options.start ?? 0);
+      const maxTokens = readMaxTokens(body);
+      const plan = planResponse(profile, promptId, maxTokens, readThinking(body), noise.requestFactor(noiseKey(promptId, body)), options.start ?? 0);
+      // Before any speed-up below: which continuation a request takes does not depend on how fast it is served.
+      const fullLength = plan.reasoningTokens + plan.contentTokens;
+      const branchAt = takeBranch(profile.answer, plan, indexOf(promptId), maxTokens, () => noise.branchDraw(noiseKey(promptId, body)));
       if (hint !== null && cheats.promptIdSpeedup !== null) {
         plan.ttftMs /= cheats.promptIdSpeedup;
         plan.itlMs /= cheats.promptIdSpeedup;
@@ -180,7 +186,7 @@ export async function startSimEngine(options: SimEngineOptions = {}): Promise<Si
         sendJson(res, 500, { object: "error", message: "Internal server error (sim-engine fault: http500)", type: "InternalServerError", code: 500 });
         return;
       }
-      const style = styleFor(plan, promptId);
+      const style = styleFor({ ...plan, contentTokens: fullLength - plan.reasoningTokens }, promptId, branchAt);
       const request = { res, record, plan, chat, body, t0, style, onSent: countCompleted };
       if (body.stream === true) streamAnswer(engine, request);
       else answerWhole(engine, request);

@@ -26,6 +26,8 @@ export interface GateStudyOptions {
   use?: GateMode;
   /** The first simulated round's number: studies from different numbers draw different noise. */
   firstRound?: number;
+  /** Keep every round's gate reasons (GateStudyResult.reasons). */
+  keepReasons?: boolean;
 }
 
 export interface GateStudyResult {
@@ -42,6 +44,8 @@ export interface GateStudyResult {
    * other than speed keeps it out). The detectable speedup is the 95th percentile of the margins.
    */
   margins: number[];
+  /** Each round's gate reasons, when asked for (keepReasons). */
+  reasons: string[][];
 }
 
 /** The p-quantile of a list (the smallest value with at least a share p at or below it). */
@@ -72,6 +76,7 @@ export function studyGate(scenario: GateScenario, options: GateStudyOptions): Ga
   let noise: { floor: number; problems: string[] } | null = null;
   let passed = 0;
   const margins: number[] = [];
+  const reasons: string[][] = [];
   for (let index = 0; index < options.rounds; index++) {
     if (calibrated && index % every === 0) {
       const scores: number[] = [];
@@ -86,9 +91,10 @@ export function studyGate(scenario: GateScenario, options: GateStudyOptions): Ga
     }
     const result = score(options.candidate, gate, noise);
     if (result.gate.passed) passed++;
+    if (options.keepReasons) reasons.push(result.gate.reasons);
     const statistic = gate.use === "interval-low" ? (result.interval?.low ?? 0) : (result.roundScore ?? 0);
     const speedBound = result.gate.reasons.every((reason) => reason === result.gate.rule);
     margins.push(speedBound && statistic > 0 ? result.gate.bar / statistic : Number.POSITIVE_INFINITY);
   }
-  return { rounds: options.rounds, passed, passRate: passed / options.rounds, floors, margins };
+  return { rounds: options.rounds, passed, passRate: passed / options.rounds, floors, margins, reasons };
 }

@@ -88,16 +88,23 @@ describe("the verdict holds to the last token (speedgate run, reference engine u
     expect((run?.baselineMs ?? 0) / (run?.candidateMs ?? 1)).toBeGreaterThan(1.3);
   });
 
-  it("an honest 1.25× engine whose every third answer parts after 60% of its tokens still passes, timed at the full length", async () => {
+  it("an honest 1.25× engine whose every third answer parts after 60% of its tokens is the maintainers' call: it fails by default, timed over the shared tokens, and passes once they allow it", async () => {
     const card = await playRound(BASELINE, [...FASTER, "--diverge-after-fraction", "0.6", "--diverge-every", "3"]);
     expect(card.promptsScored).toBe(PROMPT_IDS.length);
-    expect(card.gate.passed).toBe(true);
     expect(card.roundScore).toBeGreaterThan(1.1);
     expect(card.medianAgreement).toBe(1);
     const third = card.prompts[2];
     expect(third).toMatchObject({ status: "scored", comparedTokens: 48 });
     expect(third?.agreement).toBeCloseTo(28 / 48, 10);
+    expect(third?.runs.every((run) => run.match === "none")).toBe(true);
     expect(card.prompts[0]?.agreement).toBe(1);
+    // Every parting no baseline run explains counts, whatever its share: one run shows nothing of the engine's own variation.
+    expect(card.gate.passed).toBe(false);
+    expect(card.gate.reasons).toEqual([
+      "2 of 6 answers (33.3%) are none the baseline gave (parted or stopped, timed to there: p3, p6), with one run the baseline's own answers show nothing of its variation, and above gate.maxUnexplained 0%",
+    ]);
+    // A repository that accepts a numerics change says so (gate.maxUnexplained), and the app's re-gate passes it.
+    expect(regateScorecard(card, { minRoundScore: 1, maxUnscored: 0.1, minPrompts: PROMPT_IDS.length, maxUnexplained: 0.34 }, null).gate.passed).toBe(true);
   });
 });
 
@@ -107,15 +114,17 @@ describe("a cut the baseline shows itself is not the patch's fault (bench.runs 2
   const TWO_RUNS_GATE = { use: "round-score", maxUnscored: 0.2 };
   const stopsInStart = (counter: string, start: number) => ["--stop-early", "p3", "--stop-early-on-starts", String(start), "--start-counter", counter];
 
-  it("explains the candidate's cut of p3 in run 1 by the baseline's own cut of p3 in run 2, and passes", async () => {
+  it("explains the candidate's cut of p3 in run 1 by the baseline's own cut of p3 in run 2: scored against that answer, and passes", async () => {
     const counters = await makeTempDir("speedgate-starts-");
     const card = await playRound([...BASELINE, ...stopsInStart(join(counters, "baseline"), 1)], [...FASTER, ...stopsInStart(join(counters, "candidate"), 0)], {
       bench: { runs: 2 },
       gate: TWO_RUNS_GATE,
     });
-    expect(card.prompts.find((prompt) => prompt.id === "p3")?.status).toBe("below_tolerance");
+    const p3 = card.prompts.find((prompt) => prompt.id === "p3");
+    expect(p3?.status).toBe("scored");
+    expect(p3?.runs[0]).toMatchObject({ status: "scored", match: "other", baselineRun: 2, comparedTokens: 12 });
+    expect(p3?.baselineAnswers).toBe(2);
     expect(card.unexplained).toBe(0);
-    expect(card.answerVariation?.explained).toMatchObject([{ id: "p3", run: 1, status: "below_tolerance" }]);
     expect(card.gate.passed).toBe(true);
   });
 
@@ -123,9 +132,10 @@ describe("a cut the baseline shows itself is not the patch's fault (bench.runs 2
     const counters = await makeTempDir("speedgate-starts-");
     const card = await playRound(BASELINE, [...FASTER, ...stopsInStart(join(counters, "candidate"), 0)], { bench: { runs: 2 }, gate: TWO_RUNS_GATE });
     expect(card.unexplained).toBe(1);
+    expect(card.prompts.find((prompt) => prompt.id === "p3")?.runs[0]).toMatchObject({ status: "below_tolerance", match: "none" });
     expect(card.gate.passed).toBe(false);
     expect(card.gate.reasons).toContain(
-      "1 of 6 prompts (16.7%) were cut short or parted where the baseline's own answers are not (below tolerance: p3 run 1), more than gate.maxUnexplained 0%",
+      "1 of 12 answers (8.3%) are none the baseline gave (below tolerance: p3 run 1), while the baseline answered every prompt the same way in every run, and above gate.maxUnexplained 0%",
     );
   });
 });

@@ -156,12 +156,15 @@ describe("cheating engines get a card that does not pass (speedgate run, referen
     expect(card.medianAgreement).toBeCloseTo(20 / 24, 10);
     // Timed at the full 24 tokens, and no faster than over the 20 both answers share: still about 2×.
     expect(card.prompts[0]).toMatchObject({ status: "scored", agreedTokens: 20, comparedTokens: 24 });
-    expect(markdown).toContain("agreement 83.3%: the answers part after 20 tokens; timed at the full length, scored no faster than over those");
+    expect(markdown).toContain("agreement 83.3%: the answers part after 20 tokens; timed only over those, and none the baseline gave");
     // Every answer changed: by default that is not a green check (a filler cheat parts every answer the same way)...
     expect(card.gate.passed).toBe(false);
-    expect(card.gate.reasons).toEqual(["median agreement 83.3% < gate.minAgreement 100%: most answers are not the baseline's over the compared length"]);
+    expect(card.gate.reasons).toEqual([
+      "median agreement 83.3% < gate.minAgreement 100%: most answers are not the baseline's over the compared length",
+      "6 of 6 answers (100%) are none the baseline gave (parted or stopped, timed to there: p1, p2, p3, p4, p5; 1 more), with one run the baseline's own answers show nothing of its variation, and above gate.maxUnexplained 0%",
+    ]);
     // ...but a repository that accepts the numerics change says so, and the app's re-gate passes it.
-    expect(regateScorecard(card, { minRoundScore: 1.35, maxUnscored: 0.1, minPrompts: PROMPT_IDS.length, minAgreement: 0.8 }, null).gate.passed).toBe(true);
+    expect(regateScorecard(card, { minRoundScore: 1.35, maxUnscored: 0.1, minPrompts: PROMPT_IDS.length, minAgreement: 0.8, maxUnexplained: 1 }, null).gate.passed).toBe(true);
   });
 
   it("the baseline's first 16 tokens, then filler ten times as fast: diverged, agreeing on no more than half the answer", async () => {

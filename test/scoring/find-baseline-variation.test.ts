@@ -39,22 +39,24 @@ function round(runs: Array<Record<string, [CompletedRequest, CompletedRequest]>>
 const RULES = { tolerance: 0.9, agreementTokens: 16, minPromptAgreement: 0.5 };
 
 describe("findBaselineVariation", () => {
-  it("explains a below-tolerance zero when the baseline's own answers to the prompt were as short in another run (94 alone, 79 batched)", () => {
+  it("scores a short answer the baseline gave in another run against that run (94 alone, 79 batched), and says so", () => {
     const long = words(94);
     const short = words(79);
     const result = round([
       { p1: [answer(long), answer(short)], p2: [answer(words(30)), answer(words(30))] },
       { p1: [answer(short), answer(short)], p2: [answer(words(30)), answer(words(30))] },
     ]);
-    expect(result.prompts[0]?.runs[0]?.status).toBe("below_tolerance");
+    // Not below tolerance: the baseline itself stopped there in run 2, and the answer is timed against that one.
+    expect(result.prompts[0]?.runs[0]).toMatchObject({ status: "scored", match: "other", baselineRun: 2, comparedTokens: 79, baselineTokens: 79 });
     const variation = findBaselineVariation(result.prompts, RULES);
-    expect(variation).toEqual({
-      promptsCompared: 2,
-      promptsVaried: 1,
-      explained: [{ id: "p1", run: 1, status: "below_tolerance", candidateTokens: 79, baselineMin: 79, baselineMax: 94, baselinePartsAt: null }],
-    });
-    expect(renderAnswerVariation({ answerVariation: variation })).toContain(
-      "1 unscored prompt-run lies within it, so it is no evidence against the patch: p1 (run 1): the candidate answered 79 tokens, the baseline itself 79–94 over its runs.",
+    expect(variation).toEqual({ promptsCompared: 2, promptsVaried: 1, explained: [] });
+    const card = {
+      answerVariation: variation,
+      prompts: result.prompts.map((prompt) => ({ ...prompt, runs: prompt.runs.map((run) => ({ ...run, match: run.match ?? undefined })) })),
+      unexplainedAnswers: result.unexplainedAnswers,
+    } as unknown as Parameters<typeof renderAnswerVariation>[0];
+    expect(renderAnswerVariation(card)).toContain(
+      "The engine answers p1 (2 answers seen from the baseline) more than one way. Each candidate answer is held to every answer the baseline gave and timed against the one it follows: 1 of 4 prompt-runs gave an answer the baseline gave in another run (scored as usual), 0 gave one no baseline answer explains",
     );
   });
 
@@ -69,16 +71,27 @@ describe("findBaselineVariation", () => {
     expect(renderAnswerVariation({ answerVariation: findBaselineVariation(steady.prompts, RULES) })).toBe("");
   });
 
-  it("explains a diverged zero when the baseline's own answers part within the agreement window", () => {
-    const result = round([
+  it("zeroes an early parting on a prompt whose answers do not vary, but times one where they do", () => {
+    const steady = round([
       { p1: [answer(words(40)), answer([...words(5), ...words(35, 100)])] },
-      { p1: [answer([...words(3), ...words(37, 200)]), answer(words(40))] },
+      { p1: [answer(words(40)), answer([...words(5), ...words(35, 100)])] },
     ]);
-    expect(result.prompts[0]?.runs.map((run) => run.status)).toEqual(["diverged", "diverged"]);
-    expect(findBaselineVariation(result.prompts, RULES)?.explained).toEqual([
-      { id: "p1", run: 1, status: "diverged", candidateTokens: 40, baselineMin: 40, baselineMax: 40, baselinePartsAt: 3 },
-      { id: "p1", run: 2, status: "diverged", candidateTokens: 40, baselineMin: 40, baselineMax: 40, baselinePartsAt: 3 },
+    // The baseline answers one way, the candidate another after 5 tokens, every time: not the baseline's answer.
+    expect(steady.prompts[0]?.runs.map((run) => [run.status, run.match, run.agreedTokens])).toEqual([
+      ["diverged", "none", 5],
+      ["diverged", "none", 5],
     ]);
+    const varied = round([
+      { p1: [answer(words(40)), answer([...words(5), ...words(35, 100)])] },
+      { p1: [answer([...words(3), ...words(37, 200)]), answer([...words(3), ...words(37, 500)])] },
+    ]);
+    // The baseline's own answers part at token 4: the candidate's early partings are timed, not zeroed, and counted as unexplained.
+    expect(varied.prompts[0]?.runs[0]).toMatchObject({ status: "scored", match: "none", agreedTokens: 5, baselinePartsHere: false });
+    expect(varied.prompts[0]?.runs[0]?.reason).toMatch(/^parted from every answer the baseline gave at token 6 of 40 and is timed over the 5 tokens they share/);
+    expect(varied.prompts[0]?.runs[1]).toMatchObject({ status: "scored", match: "none", agreedTokens: 3, baselinePartsHere: true });
+    expect(varied.prompts[0]?.runs[1]?.reason).toMatch(/^parted from every answer the baseline gave at token 4 of 40, where the baseline's own answers part too,/);
+    expect(varied.unexplainedAnswers).toMatchObject({ count: 2, compared: 2 });
+    expect(findBaselineVariation(varied.prompts, RULES)?.explained).toEqual([]);
   });
 
   it("tells nothing from a round of one run", () => {

@@ -285,19 +285,35 @@ describe("scoreRound: the median agreement the gate holds", () => {
     return scoreRound({ promptIds: ids, runs, tolerance: 0.9, gate: { ...gate, minAgreement: 1 } });
   }
 
-  it("counts a parting as agreement where the baseline's own answers to that prompt part as early, over the round's runs", () => {
-    const result = round(30);
-    // Against run 2's baseline the candidate's answers share only its 30 tokens: that run is the prompt's agreement.
-    expect(result.medianAgreement).toBeCloseTo(0.75, 10);
-    expect(result.gate.reasons).toEqual([]);
-    expect(result.gate.passed).toBe(true);
+  it("holds an answer that parts from every answer the baseline gave to its measured share, even where the baseline's own answers part earlier", () => {
+    // Before, a parting no earlier than the baseline's own counted as agreement, and filler after such a
+    // point passed (1.17x on a batching engine). Now the candidate's answer is held to each baseline
+    // answer: it follows neither past token 32, so it agrees on 80% whatever the baseline does.
+    for (const baselinePartsAt of [30, 36, null]) {
+      const result = round(baselinePartsAt);
+      expect(result.medianAgreement).toBeCloseTo(0.8, 10);
+      expect(result.prompts[0]?.runs.map((run) => run.match)).toEqual(["none", "none"]);
+      expect(result.gate.passed).toBe(false);
+      expect(result.gate.reasons[0]).toBe("median agreement 80% < gate.minAgreement 100%: most answers are not the baseline's over the compared length");
+    }
   });
 
-  it("holds the measured median where the baseline's own answers part later than the candidate's, or never", () => {
-    for (const baselinePartsAt of [36, null]) {
-      const result = round(baselinePartsAt);
-      expect(result.gate.passed).toBe(false);
-      expect(result.gate.reasons).toEqual(["median agreement 80% < gate.minAgreement 100%: most answers are not the baseline's over the compared length"]);
-    }
+  it("scores an answer the baseline gave in another run as agreeing, timed against that run", () => {
+    // The candidate gives the baseline's run-2 answer in both runs: the engine's own variation.
+    const ids = ["p1", "p2", "p3"];
+    const runs: RoundRun[] = [0, 1].map((run) => ({
+      baseline: { records: records(ids.map((id) => [id, textStream(words(40, run === 1 ? 30 : null, "b"), { itlMs: 10 })])), failure: null },
+      candidate: { records: records(ids.map((id) => [id, textStream(words(40, 30, "b"), { itlMs: 5 })])), failure: null },
+    }));
+    const result = scoreRound({ promptIds: ids, runs, tolerance: 0.9, gate: { ...gate, minAgreement: 1 } });
+    expect(result.medianAgreement).toBe(1);
+    expect(result.prompts[0]?.runs.map((run) => [run.match, run.baselineRun, run.status, run.comparedTokens])).toEqual([
+      ["other", 2, "scored", 40],
+      ["same", 2, "scored", 40],
+    ]);
+    expect(result.prompts[0]?.runs[0]?.reason).toBe("the baseline's answer in run 2: the engine's own variation");
+    expect(result.prompts[0]?.score).toBeCloseTo(2, 1);
+    expect(result.prompts[0]?.baselineAnswers).toBe(2);
+    expect(result.unexplainedAnswers).toEqual({ count: 0, compared: 6, pValue: 1 });
   });
 });

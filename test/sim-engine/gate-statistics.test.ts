@@ -5,6 +5,7 @@ import {
   DOCUMENTED_CALIBRATION_ROUNDS,
   DOCUMENTED_RUNNER,
   HARSH_RUNNER,
+  bistableEngine,
   referenceScenario,
 } from "../../src/sim-engine/gate-scenarios.js";
 import type { SimProfileInput } from "../../src/sim-engine/sim-profile.js";
@@ -133,5 +134,36 @@ describe("the margins the bench reads the detectable speedup from", () => {
       expect(faster.passed).toBe(unchanged.margins.filter((margin) => margin <= speedup).length);
       expect(faster.passed).toBeGreaterThan(unchanged.passed);
     }
+  });
+});
+
+describe("the default gate on a nondeterministic engine: a quarter of the prompts answered either of two ways from run to run", () => {
+  // As the GPU round showed it (#28): at a near-tie the engine takes either continuation, drawn per request.
+  const reference = referenceScenario({ noise: DOCUMENTED_RUNNER, runs: DEFAULT_BENCH_RUNS });
+  const ROUNDS_BISTABLE = 100;
+
+  for (const probability of [0.5, 0.2]) {
+    const scenario = { ...reference, engine: bistableEngine(reference.engine, probability) };
+
+    it(`lets an unchanged engine pass at most 5% of rounds, and scores every prompt in most of them (${probability * 100}% take the second continuation)`, () => {
+      const study = studyGate(scenario, { candidate: scenario.engine, rounds: ROUNDS_BISTABLE, keepReasons: true });
+      expect(study.passRate).toBeLessThanOrEqual(0.05);
+      // Failing for speed alone: no round is held back by unscored prompts or unexplained answers.
+      expect(study.reasons.filter((reasons) => reasons.some((reason) => /not scored|none the baseline gave/.test(reason))).length).toBeLessThanOrEqual(0.05 * ROUNDS_BISTABLE);
+    });
+
+    it(`passes a 10% speedup at least 95% of the time (${probability * 100}% take the second continuation)`, () => {
+      const study = studyGate(scenario, { candidate: fasterProfile(scenario.engine, 1.1), rounds: ROUNDS_BISTABLE, firstRound: 3_000_000 });
+      expect(study.passRate).toBeGreaterThanOrEqual(0.95);
+    });
+  }
+
+  it("never passes a 10% faster candidate that streams filler where it would take the second continuation, nor one with other words after token 8", () => {
+    const scenario = { ...reference, engine: bistableEngine(reference.engine, 0.5) };
+    const filler = studyGate(scenario, { candidate: fasterProfile({ ...scenario.engine, cheats: { fillerAtBranch: true } }, 1.1), rounds: 40, firstRound: 4_000_000, keepReasons: true });
+    expect(filler.passRate).toBeLessThanOrEqual(0.05);
+    expect(filler.reasons.every((reasons) => reasons.some((reason) => reason.includes("none the baseline gave")))).toBe(true);
+    const early = studyGate(scenario, { candidate: fasterProfile({ ...scenario.engine, cheats: { fillerAfterTokens: 8 } }, 1.5), rounds: 20, firstRound: 5_000_000 });
+    expect(early.passRate).toBe(0);
   });
 });
