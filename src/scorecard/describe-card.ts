@@ -172,6 +172,23 @@ export function describeRuns(card: Scorecard): string {
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The noise floor the gate used, or that the verdict is not calibrated, in words. */
+/**
+ * What this round's own noise let it detect, under the interval rule: a candidate s times faster than
+ * this one would have scored s times higher, interval included (every time it takes scales by 1/s),
+ * so the smallest round score that passes is the bar times the score over the interval's low end.
+ * Null without an interval or under another rule.
+ */
+export function describeReach(card: Scorecard): string | null {
+  const interval = card.scoreInterval;
+  if (card.gate.use !== "interval-low" || !interval || card.roundScore === null || interval.low <= 0 || card.roundScore <= 0) return null;
+  const needed = card.gate.bar * (card.roundScore / interval.low);
+  const spread = 1 - interval.low / card.roundScore;
+  return (
+    `at this round's noise (its interval reaches ${formatPercent(spread)} below its score) the smallest round score that passes is ${needed.toFixed(3)}×; ` +
+    "more prompts, more runs (bench.runs), a slower pace (bench.requestIntervalMs) or a calibration lower it"
+  );
+}
+
 export function describeNoise(card: Scorecard): string {
   const calibration = card.gate.calibration;
   if (!calibration) {
@@ -179,7 +196,8 @@ export function describeNoise(card: Scorecard): string {
       card.settings.runs === 1
         ? "with one run that interval cannot see how much engine starts differ, so an unchanged engine can pass (about 1 round in 5 where starts differ by 2%)"
         : `it takes ${card.settings.runs} runs of each engine and a larger speedup to clear the bar than a calibrated gate needs, and the card cannot say which speedup this runner detects`;
-    return `not calibrated: this runner's noise was never measured (speedgate calibrate, gate.calibration), so the verdict rests on this round's interval alone; ${givenUp}`;
+    const reach = describeReach(card);
+    return `not calibrated: this runner's noise was never measured (speedgate calibrate, gate.calibration), so the verdict rests on this round's interval alone; ${givenUp}${reach ? `; ${reach}` : ""}`;
   }
   const measured = calibration.measuredAt.slice(0, 10);
   const age = Math.floor((Date.parse(card.createdAt) - Date.parse(calibration.measuredAt)) / DAY_MS);
