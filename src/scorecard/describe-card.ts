@@ -192,11 +192,11 @@ export function describeReach(card: Scorecard): string | null {
 export function describeNoise(card: Scorecard): string {
   const calibration = card.gate.calibration;
   if (!calibration) {
+    const reach = describeReach(card);
     const givenUp =
       card.settings.runs === 1
         ? "with one run that interval cannot see how much engine starts differ, so an unchanged engine can pass (about 1 round in 5 where starts differ by 2%)"
-        : `it takes ${card.settings.runs} runs of each engine and a larger speedup to clear the bar than a calibrated gate needs, and the card cannot say which speedup this runner detects`;
-    const reach = describeReach(card);
+        : `it takes ${card.settings.runs} runs of each engine and a larger speedup to clear the bar than a calibrated gate needs${reach ? "" : ", and the card cannot say which speedup this runner detects"}`;
     return `not calibrated: this runner's noise was never measured (speedgate calibrate, gate.calibration), so the verdict rests on this round's interval alone; ${givenUp}${reach ? `; ${reach}` : ""}`;
   }
   const measured = calibration.measuredAt.slice(0, 10);
