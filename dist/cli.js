@@ -72,7 +72,7 @@ import {
   startSimEngine,
   writeAtomically,
   writeScorecard
-} from "./chunks/chunk-EHHAE5HG.js";
+} from "./chunks/chunk-4EQTY6SJ.js";
 import {
   require_docker
 } from "./chunks/chunk-TM3QZYC6.js";
@@ -6707,12 +6707,14 @@ var USAGE2 = `speedgate sim-engine [--port N] [--host 127.0.0.1] [--profile prof
     [--reasoning-tokens N] [--tokens-per-chunk N] [--usage-per-chunk] [--chunk-log out.jsonl]
     [--prompts prompts.jsonl] [--tokenizer tokenizer.json] [--diverge-after-tokens N]
     [--diverge-after-fraction F] [--diverge-every N] [--batch-cost F]
+    nondeterminism: [--branch-every N] [--branch-at-fraction F] [--branch-probability P] [--branch-length-factor F]
     noise: [--jitter SD] [--run-variance SD] [--seed N] [--start-counter FILE]
     faults: [--crash-log FILE] [--crash-exit-code N] [--never-healthy] [--startup-delay-ms MS]
-    [--die-after-requests N] [--die-exit-code N] [--stop-early id,id] [--stop-early-on-starts N,N]
+    [--die-after-requests N] [--die-exit-code N] [--stop-early id,id] [--stop-early-fraction F] [--stop-early-on-starts N,N]
     [--http-500 id,id] [--malformed-sse id,id]
     cheats: [--cheat-claim-tokens] [--cheat-usage-factor F] [--cheat-filler-text] [--cheat-filler-after-tokens N]
     [--cheat-filler-after N|P%] [--cheat-prompt-id-speedup F] [--cheat-answer-cache-speedup F]
+    [--cheat-filler-at-branch]
 
 Flags override the profile. Requests do not name their prompt: the ids in the profile and the fault
 lists are found from each request's content through the prompts file (--prompts, or the profile's
@@ -6726,7 +6728,12 @@ each token takes 1 + F\xB7(n \u2212 1) times as long, so a stream that stops dec
 honest one after that share of its tokens (honest numeric drift). --stop-early-on-starts limits
 --stop-early to those starts (0-based, with --start-counter), as a batch-dependent early stop comes
 and goes between runs. --cheat-filler-after N or P% streams the honest answer's first N tokens (or P%
-of them), then filler ten times as fast that costs no decode work: the stream leaves the batch.`;
+of them), then filler ten times as fast that costs no decode work: the stream leaves the batch.
+--branch-every N makes every Nth prompt bistable, as a batching GPU engine's are at temperature 0:
+at --branch-at-fraction F of the answer (0.25) each request takes a second continuation with
+--branch-probability P (0.5), drawn per request (seeded with --seed), which runs on for
+--branch-length-factor times the first's tokens (0.6). --cheat-filler-at-branch streams filler from
+that point wherever a request would take the second continuation.`;
 function parseNumber(flag, value) {
   if (value === void 0) return void 0;
   const number = Number(value);
@@ -6738,6 +6745,16 @@ function parseFillerAfter(value) {
   const percent = /^(\d+(?:\.\d+)?)%$/.exec(value.trim());
   if (percent) return { fraction: Number(percent[1]) / 100 };
   return { tokens: parseNumber("cheat-filler-after", value) };
+}
+function branchFlags(values, fromFile) {
+  const flag = (name) => parseNumber(name, typeof values[name] === "string" ? values[name] : void 0);
+  const flags = dropUndefined({
+    every: flag("branch-every"),
+    atFraction: flag("branch-at-fraction"),
+    probability: flag("branch-probability"),
+    lengthFactor: flag("branch-length-factor")
+  });
+  return Object.keys(flags).length === 0 ? void 0 : { ...fromFile, ...flags };
 }
 function parseIds(value) {
   return value === void 0 ? void 0 : value.split(",").map((id) => id.trim()).filter((id) => id.length > 0);
@@ -6803,6 +6820,7 @@ the --die-exit-code after --die-after-requests, or the --crash-exit-code with --
       "die-after-requests": { type: "string" },
       "die-exit-code": { type: "string" },
       "stop-early": { type: "string" },
+      "stop-early-fraction": { type: "string" },
       "http-500": { type: "string" },
       "malformed-sse": { type: "string" },
       prompts: { type: "string" },
@@ -6811,6 +6829,11 @@ the --die-exit-code after --die-after-requests, or the --crash-exit-code with --
       "diverge-after-fraction": { type: "string" },
       "diverge-every": { type: "string" },
       "batch-cost": { type: "string" },
+      "branch-every": { type: "string" },
+      "branch-at-fraction": { type: "string" },
+      "branch-probability": { type: "string" },
+      "branch-length-factor": { type: "string" },
+      "cheat-filler-at-branch": { type: "boolean" },
       "stop-early-on-starts": { type: "string" },
       "cheat-filler-after": { type: "string" },
       "cheat-claim-tokens": { type: "boolean" },
@@ -6849,7 +6872,8 @@ the --die-exit-code after --die-after-requests, or the --crash-exit-code with --
         ...dropUndefined({
           divergeAfterTokens: parseNumber("diverge-after-tokens", values["diverge-after-tokens"]),
           divergeAfterFraction: parseNumber("diverge-after-fraction", values["diverge-after-fraction"]),
-          divergeEvery: parseNumber("diverge-every", values["diverge-every"])
+          divergeEvery: parseNumber("diverge-every", values["diverge-every"]),
+          branches: branchFlags(values, fileProfile.answer?.branches ?? null)
         })
       },
       cheats: {
@@ -6861,7 +6885,8 @@ the --die-exit-code after --die-after-requests, or the --crash-exit-code with --
           fillerAfterTokens: parseNumber("cheat-filler-after-tokens", values["cheat-filler-after-tokens"]) ?? fillerAfter?.tokens,
           fillerAfterFraction: fillerAfter?.fraction,
           promptIdSpeedup: parseNumber("cheat-prompt-id-speedup", values["cheat-prompt-id-speedup"]),
-          answerCacheSpeedup: parseNumber("cheat-answer-cache-speedup", values["cheat-answer-cache-speedup"])
+          answerCacheSpeedup: parseNumber("cheat-answer-cache-speedup", values["cheat-answer-cache-speedup"]),
+          fillerAtBranch: values["cheat-filler-at-branch"]
         })
       },
       defaults: {
@@ -6891,6 +6916,7 @@ the --die-exit-code after --die-after-requests, or the --crash-exit-code with --
           dieAfterRequests: parseNumber("die-after-requests", values["die-after-requests"]),
           dieExitCode: parseNumber("die-exit-code", values["die-exit-code"]),
           stopEarly: parseIds(values["stop-early"]),
+          stopEarlyFraction: parseNumber("stop-early-fraction", values["stop-early-fraction"]),
           stopEarlyOnStarts: parseIds(values["stop-early-on-starts"])?.map((start2) => parseNumber("stop-early-on-starts", start2)),
           http500: parseIds(values["http-500"]),
           malformedSse: parseIds(values["malformed-sse"])

@@ -34950,6 +34950,7 @@ function answerToken(words, style, kind, index, answerIndex) {
   const list = kind === "content" ? words.content : words.reasoning;
   if (style.filler || style.fillerAfterTokens != null && answerIndex >= style.fillerAfterTokens) return word(list, 1);
   if (style.divergeAfterTokens !== null && answerIndex >= style.divergeAfterTokens) return word(list, index + 1);
+  if (style.branchAfterTokens != null && answerIndex >= style.branchAfterTokens) return word(list, index + 3);
   return word(list, index);
 }
 function answerRun(words, style, kind, from, to, offset) {
@@ -57845,8 +57846,14 @@ function createSimNoise(settings, start) {
   const source = (...parts) => settings.seed === null ? Math.random : createSeededRandom(hashSeed(settings.seed, start, ...parts));
   const runFactor = settings.runVariance > 0 ? Math.exp(settings.runVariance * normal(source("run"))) : 1;
   const seen = /* @__PURE__ */ new Map();
+  const branchesSeen = /* @__PURE__ */ new Map();
   return {
     runFactor,
+    branchDraw(key) {
+      const occurrence = branchesSeen.get(key) ?? 0;
+      branchesSeen.set(key, occurrence + 1);
+      return source("branch", key, occurrence)();
+    },
     requestFactor(key) {
       if (settings.jitter <= 0) return runFactor;
       const occurrence = seen.get(key) ?? 0;
@@ -57863,7 +57870,22 @@ var answerSchema = external_exports.strictObject(
     /** From this share of each answer's length on, the answer is another; null: never. */
     divergeAfterFraction: external_exports.number({ error: "expected a fraction in (0, 1), or null" }).gt(0).lt(1).nullable().default(null),
     /** Only every this-many-th prompt of the prompts file (the 3rd, 6th, … with 3) diverges; 1: every prompt. */
-    divergeEvery: external_exports.number({ error: "expected a whole number, 1 or more" }).int().min(1).default(1)
+    divergeEvery: external_exports.number({ error: "expected a whole number, 1 or more" }).int().min(1).default(1),
+    /**
+     * Nondeterminism as a batching GPU engine shows it at temperature 0: on every `every`-th prompt two
+     * next tokens are near a tie at `atFraction` of the answer, and each request takes the second
+     * continuation with `probability` (drawn per request, seeded with the noise); that continuation is
+     * `lengthFactor` times as long after the point. null: every answer is the same every time.
+     */
+    branches: external_exports.strictObject(
+      {
+        every: external_exports.number({ error: "expected a whole number, 1 or more" }).int().min(1).default(4),
+        atFraction: external_exports.number({ error: "expected a fraction in (0, 1)" }).gt(0).lt(1).default(0.25),
+        probability: external_exports.number({ error: "expected a probability in (0, 1)" }).gt(0).lt(1).default(0.5),
+        lengthFactor: external_exports.number({ error: "expected a factor in (0, 4]" }).gt(0).max(4).default(0.6)
+      },
+      { error: "expected { every, atFraction, probability, lengthFactor }" }
+    ).nullable().default(null)
   },
   { error: "expected an object such as { divergeAfterTokens: 200 }" }
 );
@@ -57882,11 +57904,13 @@ var cheatsSchema = external_exports.strictObject(
     /** Answers this many times faster when a request names its prompt (a header or the user field). */
     promptIdSpeedup: external_exports.number({ error: "expected a factor greater than 0, or null" }).gt(0).nullable().default(null),
     /** Answers a request it answered before (the same messages or prompt) this many times faster, as a cache of whole answers would. */
-    answerCacheSpeedup: external_exports.number({ error: "expected a factor greater than 0, or null" }).gt(0).nullable().default(null)
+    answerCacheSpeedup: external_exports.number({ error: "expected a factor greater than 0, or null" }).gt(0).nullable().default(null),
+    /** Where a request takes the second continuation (answer.branches), streams filler from that point at no decode cost instead. */
+    fillerAtBranch: external_exports.boolean({ error: "expected true or false" }).default(false)
   },
-  { error: "expected an object of cheats: claimTokens, usageFactor, fillerText, fillerAfterTokens, fillerAfterFraction, promptIdSpeedup, answerCacheSpeedup" }
+  { error: "expected an object of cheats: claimTokens, usageFactor, fillerText, fillerAfterTokens, fillerAfterFraction, promptIdSpeedup, answerCacheSpeedup, fillerAtBranch" }
 );
-var DEFAULT_ANSWER = { divergeAfterTokens: null, divergeAfterFraction: null, divergeEvery: 1 };
+var DEFAULT_ANSWER = { divergeAfterTokens: null, divergeAfterFraction: null, divergeEvery: 1, branches: null };
 var NO_CHEATS = {
   claimTokens: false,
   usageFactor: 1,
@@ -57894,15 +57918,17 @@ var NO_CHEATS = {
   fillerAfterTokens: null,
   fillerAfterFraction: null,
   promptIdSpeedup: null,
-  answerCacheSpeedup: null
+  answerCacheSpeedup: null,
+  fillerAtBranch: false
 };
 var LATE_FILLER_SPEEDUP = 10;
-function answerStyle(answer, cheats, total, promptIndex) {
+function answerStyle(answer, cheats, total, promptIndex, branchAt = null) {
   const drifts = promptIndex !== null && (promptIndex + 1) % answer.divergeEvery === 0;
   const fraction3 = drifts && answer.divergeAfterFraction !== null ? Math.floor(answer.divergeAfterFraction * total) : null;
   const divergeAfterTokens = answer.divergeEvery > 1 && !drifts ? null : answer.divergeAfterTokens ?? fraction3;
   const fillerAfterTokens = cheats.fillerAfterTokens ?? (cheats.fillerAfterFraction !== null ? Math.floor(cheats.fillerAfterFraction * total) : null);
-  return { filler: cheats.fillerText, divergeAfterTokens, fillerAfterTokens };
+  if (branchAt !== null && cheats.fillerAtBranch) return { filler: cheats.fillerText, divergeAfterTokens, fillerAfterTokens: Math.min(branchAt, fillerAfterTokens ?? branchAt), branchAfterTokens: null };
+  return { filler: cheats.fillerText, divergeAfterTokens, fillerAfterTokens, branchAfterTokens: branchAt };
 }
 var PROMPT_ID_HINTS = ["x-speedgate-prompt-id", "x-prompt-id", "x-request-id"];
 function findPromptIdHint(headers, body) {
@@ -58041,6 +58067,21 @@ function createPromptMatcher(prompts) {
     else byContent.set(key, prompt.id);
   }
   return { match: (body) => byContent.get(promptContentKey(body) ?? "") ?? null, duplicates };
+}
+
+// src/sim-engine/branch-answer.ts
+function takeBranch(answer, plan, promptIndex, maxTokens, draw) {
+  const branches = answer.branches;
+  if (!branches || promptIndex === null || (promptIndex + 1) % branches.every !== 0) return null;
+  const second = draw() < branches.probability;
+  const total = plan.reasoningTokens + plan.contentTokens;
+  const at = Math.floor(branches.atFraction * total);
+  if (!second || at >= total) return null;
+  const wanted = at + Math.max(1, Math.round((total - at) * branches.lengthFactor));
+  const length = Math.min(wanted, maxTokens);
+  plan.finishReason = wanted > maxTokens ? "length" : "stop";
+  plan.contentTokens = Math.max(0, length - plan.reasoningTokens);
+  return at;
 }
 
 // src/sim-engine/decode-batch.ts
@@ -58318,7 +58359,8 @@ async function startSimEngine(options = {}) {
   promptList.forEach((prompt, index) => {
     if (!promptIndex.has(prompt.id)) promptIndex.set(prompt.id, index);
   });
-  const styleFor = (plan, promptId) => answerStyle(profile.answer, profile.cheats, plan.reasoningTokens + plan.contentTokens, promptId === null ? null : promptIndex.get(promptId) ?? null);
+  const indexOf = (promptId) => promptId === null ? null : promptIndex.get(promptId) ?? null;
+  const styleFor = (plan, promptId, branchAt) => answerStyle(profile.answer, profile.cheats, plan.reasoningTokens + plan.contentTokens, indexOf(promptId), branchAt);
   if (prompts.duplicates.length > 0) log(`sim-engine: prompts ${prompts.duplicates.join(", ")} repeat an earlier prompt's content and get its profile entry`);
   const startedAt = performance10.now();
   const engine = {
@@ -58380,7 +58422,10 @@ async function startSimEngine(options = {}) {
       const promptId = prompts.match(body);
       const hint = findPromptIdHint(req.headers, body);
       const record2 = newRecord(engine, promptId, req.url ?? "", t0 + engine.clockOffsetMs, hint);
-      const plan = planResponse(profile, promptId, readMaxTokens(body), readThinking(body), noise.requestFactor(noiseKey(promptId, body)), options.start ?? 0);
+      const maxTokens = readMaxTokens(body);
+      const plan = planResponse(profile, promptId, maxTokens, readThinking(body), noise.requestFactor(noiseKey(promptId, body)), options.start ?? 0);
+      const fullLength = plan.reasoningTokens + plan.contentTokens;
+      const branchAt = takeBranch(profile.answer, plan, indexOf(promptId), maxTokens, () => noise.branchDraw(noiseKey(promptId, body)));
       if (hint !== null && cheats.promptIdSpeedup !== null) {
         plan.ttftMs /= cheats.promptIdSpeedup;
         plan.itlMs /= cheats.promptIdSpeedup;
@@ -58398,7 +58443,7 @@ async function startSimEngine(options = {}) {
         sendJson(res, 500, { object: "error", message: "Internal server error (sim-engine fault: http500)", type: "InternalServerError", code: 500 });
         return;
       }
-      const style = styleFor(plan, promptId);
+      const style = styleFor({ ...plan, contentTokens: fullLength - plan.reasoningTokens }, promptId, branchAt);
       const request3 = { res, record: record2, plan, chat, body, t0, style, onSent: countCompleted };
       if (body.stream === true) streamAnswer(engine, request3);
       else answerWhole(engine, request3);
@@ -58945,7 +58990,7 @@ var sha256 = (text5) => createHash2("sha256").update(text5).digest("hex");
 function fingerprintRound(config2, configDir, prompts) {
   const portable = (path) => path === void 0 || !isAbsolute2(path) ? path : relative2(configDir, path) || ".";
   const { busyPoll: _clientWait, ...bench } = config2.bench;
-  const comparable = {
+  const comparable2 = {
     ...config2,
     baseline: {
       ...config2.baseline,
@@ -58967,7 +59012,7 @@ function fingerprintRound(config2, configDir, prompts) {
     docker: { ...config2.docker, mounts: config2.docker.mounts.map((mount) => ({ ...mount, source: portable(mount.source) ?? "" })) },
     gate: { ...config2.gate, calibration: portable(config2.gate.calibration) }
   };
-  return { configHash: sha256(JSON.stringify(comparable)), promptsHash: sha256(JSON.stringify(prompts)) };
+  return { configHash: sha256(JSON.stringify(comparable2)), promptsHash: sha256(JSON.stringify(prompts)) };
 }
 
 // src/round/create-runtime.ts
@@ -60548,6 +60593,7 @@ var DEFAULT_BENCH_RUNS = 4;
 var DEFAULT_MIN_AGREEMENT = 1;
 var DEFAULT_MAX_UNEXPLAINED = 0;
 var MIN_PROMPTS_FOR_INTERVAL = 5;
+var UNEXPLAINED_SIGNIFICANCE = 0.01;
 function ruleOutcome(input2, settings, bar2) {
   const score = input2.roundScore;
   const shownBar = formatBar(bar2);
@@ -60593,6 +60639,12 @@ function agreementReasons(input2, limits) {
   const compared = input2.promptsCompared;
   const unexplained = input2.unexplained ?? 0;
   const allowed = Math.max(limits.maxUnexplained, calibrated?.mostDisagreed ?? 0);
+  const answers = input2.unexplainedAnswers;
+  if (answers) {
+    const reason = unexplainedAnswersReason(answers, input2, allowed, limits.maxUnexplained);
+    if (reason) reasons.push(reason);
+    return reasons;
+  }
   if (compared > 0 && unexplained / compared > allowed) {
     const limit = allowed > limits.maxUnexplained ? `the ${formatPercent(allowed)} the baseline showed against itself in calibration` : `gate.maxUnexplained ${formatPercent(allowed)}`;
     reasons.push(
@@ -60600,6 +60652,20 @@ function agreementReasons(input2, limits) {
     );
   }
   return reasons;
+}
+function unexplainedAnswersReason(answers, input2, allowed, maxUnexplained) {
+  if (answers.compared === 0 || answers.count / answers.compared <= allowed) return null;
+  const oneRun = (input2.runsServed ?? 2) < 2;
+  const steady = !oneRun && answers.baselineVaries === false;
+  if (!oneRun && !steady && answers.pValue >= UNEXPLAINED_SIGNIFICANCE) return null;
+  const share = answers.count / answers.compared;
+  const which = input2.unexplainedBreakdown ? ` (${input2.unexplainedBreakdown})` : "";
+  const beyond = oneRun ? "with one run the baseline's own answers show nothing of its variation" : steady ? "while the baseline answered every prompt the same way in every run" : `more than the engine's own answers show: shuffling which answers came from which engine gave as many in ${formatPValue(answers.pValue)} of shuffles, under ${formatPercent(UNEXPLAINED_SIGNIFICANCE)}`;
+  const limit = allowed > maxUnexplained ? `the ${formatPercent(allowed)} the baseline showed against itself in calibration` : `gate.maxUnexplained ${formatPercent(allowed)}`;
+  return `${answers.count} of ${answers.compared} answers (${formatPercentAgainst(share, allowed)}) are none the baseline gave${which}, ${beyond}, and above ${limit}`;
+}
+function formatPValue(p) {
+  return p < 1e-3 ? "under 0.1%" : formatPercent(p);
 }
 function evaluateGate(input2, settings) {
   const bar2 = settings.use === "noise-floor" && input2.noise ? settings.minRoundScore * (1 + input2.noise.floor) : settings.minRoundScore;
@@ -60676,7 +60742,18 @@ var promptRunSchema = external_exports.object({
   agreedBaselineMs: external_exports.number().finite().min(0).nullable().optional(),
   agreedCandidateMs: external_exports.number().finite().min(0).nullable().optional(),
   /** For a diverged or implausible run: what the status rests on. */
-  evidence: statusEvidenceSchema.nullable().optional()
+  evidence: statusEvidenceSchema.nullable().optional(),
+  /**
+   * How the candidate's answer relates to every answer the baseline gave the prompt over the round's
+   * runs: "same" (this run's is its start), "other" (another run's is: the engine's own variation),
+   * "none" (none is: timed only up to where it parts, and counted by the unexplained rule). Absent on
+   * older cards and where answers were not compared.
+   */
+  match: external_exports.enum(["same", "other", "none"]).optional(),
+  /** The baseline run (1-based) whose answer the times at k and at the shared tokens are taken from. */
+  baselineRun: external_exports.number().int().min(1).max(100).nullable().optional(),
+  /** For "none": it parted at a token where two of the baseline's own answers part too (a third continuation, not a failure). */
+  baselinePartsHere: external_exports.boolean().optional()
 });
 var promptResultSchema = external_exports.object({
   id: text3(256),
@@ -60690,6 +60767,13 @@ var promptResultSchema = external_exports.object({
   agreedTokens: count4.nullable().optional(),
   /** The baseline's least agreeing pair of its own answers over the runs; null with one run, absent on older cards. */
   baselineSelf: external_exports.object({ agreedTokens: count4, comparedTokens: count4 }).nullable().optional(),
+  /**
+   * Which pooled answers are the start of each (baseline runs first, then the candidate's; null: no
+   * answer): what the shuffle test of the unexplained rule reads. Absent on older cards.
+   */
+  answerPrefixes: external_exports.array(external_exports.array(external_exports.number().int().min(0).max(199)).max(200).nullable()).max(200).refine((answers) => answers.length % 2 === 0, { error: "expected the baseline's and the candidate's answers of every run: an even count" }).optional(),
+  /** Distinct answers the baseline gave the prompt over the runs: 2 or more on a prompt where the engine's answers vary. */
+  baselineAnswers: count4.nullable().optional(),
   /** The first run's answers, for the card's per-prompt columns. */
   baseline: engineSideSchema.nullable(),
   candidate: engineSideSchema.nullable(),
@@ -60792,6 +60876,8 @@ var scorecardSchema = external_exports.object({
   medianAgreement: fraction.nullable().optional(),
   /** Compared prompts cut short or parted where the baseline's own answers do not; gate.maxUnexplained limits them. Absent on older cards. */
   unexplained: count4.optional(),
+  /** Candidate answers (prompt-runs) no baseline answer explains, of those compared, and the shuffle test's p-value; absent on older cards. */
+  unexplainedAnswers: external_exports.object({ count: count4, compared: count4, pValue: fraction, baselineVaries: external_exports.boolean() }).nullable().optional(),
   tokenCountsEstimated: external_exports.boolean(),
   settings: external_exports.object({
     requestIntervalMs: external_exports.number().min(0),
@@ -63495,14 +63581,16 @@ function baselineTokensAt(record2, text5, reasoning, content) {
 function compareAnswers(baseline, candidate) {
   const baselineText = baseline.text;
   const candidateText = candidate.text;
-  if (!baselineText || !candidateText) return null;
-  const textParting = findParting(baselineText, candidateText);
-  const quoted = textParting.parted ? excerpts(baselineText, candidateText, textParting) : null;
   if (baseline.tokenIds && candidate.tokenIds) {
     const parting = findParting(baseline.tokenIds, candidate.tokenIds);
     const commonTokens2 = parting.reasoning + parting.content;
-    return { commonTokens: commonTokens2, parted: parting.parted, excerpts: parting.parted ? quoted : null, by: "tokens" };
+    const textParting2 = baselineText && candidateText ? findParting(baselineText, candidateText) : null;
+    const quoted2 = parting.parted && baselineText && candidateText && textParting2?.parted ? excerpts(baselineText, candidateText, textParting2) : null;
+    return { commonTokens: commonTokens2, parted: parting.parted, excerpts: quoted2, by: "tokens" };
   }
+  if (!baselineText || !candidateText) return null;
+  const textParting = findParting(baselineText, candidateText);
+  const quoted = textParting.parted ? excerpts(baselineText, candidateText, textParting) : null;
   if (!textParting.parted) return { commonTokens: Math.min(baseline.outputTokens, candidate.outputTokens), parted: false, excerpts: null, by: "text" };
   const commonTokens = baselineTokensAt(baseline, baselineText, textParting.reasoning, textParting.content);
   return { commonTokens, parted: true, excerpts: quoted, by: "text" };
@@ -63530,6 +63618,92 @@ function findInflatedClaims(baseline, candidate) {
     }
   }
   return null;
+}
+
+// src/scoring/match-branches.ts
+function distinctAnswers(prefixes, from, to) {
+  let distinct = 0;
+  for (let i = from; i < to; i++) {
+    if (!prefixes[i]) continue;
+    const equalsEarlier = (prefixes[i] ?? []).some((j) => j >= from && j < i && (prefixes[j] ?? []).includes(i));
+    if (!equalsEarlier) distinct++;
+  }
+  return distinct;
+}
+function completed(record2) {
+  return record2?.ok === true ? record2 : null;
+}
+function comparable(a, b) {
+  return a.tokenIds !== void 0 && b.tokenIds !== void 0 || a.text !== void 0 && b.text !== void 0;
+}
+function lengthIn(record2, byTokens) {
+  if (byTokens && record2.tokenIds) return record2.tokenIds.reasoning.length + record2.tokenIds.content.length;
+  return (record2.text?.reasoning.length ?? 0) + (record2.text?.content.length ?? 0);
+}
+function relate(a, b) {
+  if (!comparable(a, b)) return null;
+  const comparison = compareAnswers(a, b);
+  if (!comparison) return null;
+  const byTokens = comparison.by === "tokens";
+  if (comparison.parted) return { aStartsB: false, common: comparison.commonTokens, parted: true };
+  return { aStartsB: lengthIn(a, byTokens) <= lengthIn(b, byTokens), common: Math.min(a.outputTokens, b.outputTokens), parted: false };
+}
+function matchBranches(answers) {
+  const runs = Math.max(answers.baseline.length, answers.candidate.length);
+  const baseline = Array.from({ length: runs }, (_, run2) => completed(answers.baseline[run2]));
+  const candidate = Array.from({ length: runs }, (_, run2) => completed(answers.candidate[run2]));
+  const pooled = [...baseline, ...candidate];
+  const prefixes = pooled.map((answer) => answer ? [] : null);
+  const relations = /* @__PURE__ */ new Map();
+  const relationOf = (i, j) => {
+    const key = `${i}:${j}`;
+    if (!relations.has(key)) {
+      const a = pooled[i];
+      const b = pooled[j];
+      relations.set(key, a && b ? relate(a, b) : null);
+    }
+    return relations.get(key) ?? null;
+  };
+  for (let i = 0; i < pooled.length; i++) {
+    for (let j = 0; j < pooled.length; j++) {
+      if (i !== j && relationOf(j, i)?.aStartsB) prefixes[i]?.push(j);
+    }
+  }
+  const answersVary = distinctAnswers(prefixes, 0, runs) >= 2 || distinctAnswers(prefixes, runs, 2 * runs) >= 2;
+  const analysed = candidate.map((answer, run2) => {
+    if (!answer) return null;
+    const index = runs + run2;
+    const related = baseline.flatMap((b, j) => {
+      const relation = b ? relationOf(j, index) : null;
+      return b && relation ? [{ run: j, record: b, relation }] : [];
+    });
+    if (related.length === 0) return null;
+    const explaining = related.filter(({ relation }) => relation.aStartsB);
+    if (explaining.length > 0) {
+      const reference = explaining.find((entry) => entry.run === run2) ?? explaining.reduce((best, entry) => entry.record.outputTokens > best.record.outputTokens ? entry : best);
+      const agreedTokens2 = Math.min(reference.record.outputTokens, answer.outputTokens);
+      return { match: reference.run === run2 ? "same" : "other", referenceRun: reference.run, agreedTokens: agreedTokens2, cut: false, baselinePartsHere: false, answersVary };
+    }
+    const longest = related.reduce((best, entry) => {
+      if (entry.relation.common > best.relation.common) return entry;
+      if (entry.relation.common === best.relation.common && entry.run === run2) return entry;
+      return best;
+    });
+    const agreedTokens = Math.min(longest.relation.common, longest.record.outputTokens, answer.outputTokens);
+    const cut = !longest.relation.parted;
+    const alongside = related.filter((entry) => entry.relation.parted && Math.abs(entry.relation.common - agreedTokens) <= 1);
+    let baselinePartsHere = false;
+    for (let x = 0; x < alongside.length && !baselinePartsHere; x++) {
+      for (let y = x + 1; y < alongside.length && !baselinePartsHere; y++) {
+        const between = relationOf(alongside[x].run, alongside[y].run);
+        baselinePartsHere = between !== null && between.parted && Math.abs(between.common - agreedTokens) <= 1;
+      }
+    }
+    return { match: "none", referenceRun: longest.run, agreedTokens, cut, baselinePartsHere: !cut && baselinePartsHere, answersVary };
+  });
+  const anyCompared = [...relations.values()].some((relation) => relation !== null);
+  const baselineAnswers = anyCompared ? distinctAnswers(prefixes, 0, runs) : 0;
+  return { candidate: analysed, prefixes, baselineAnswers };
 }
 
 // src/scoring/measure-baseline-self.ts
@@ -63628,6 +63802,7 @@ function scorePrompt(baseline, candidate, tolerance, options = {}) {
     const evidence = evidenceOf(baseline, candidate, compareAnswers(baseline, candidate));
     return { status: "implausible", score: 0, speedup: null, comparedTokens: null, reason: `token counts cannot be true: ${inflated}`, evidence };
   }
+  if (options.branch) return scoreOnBranch(baseline, candidate, options.branch, tolerance, rules);
   const candidateTokens = candidate.outputTokens;
   if (candidateTokens < tolerance * baselineTokens) {
     return {
@@ -63659,6 +63834,42 @@ function scorePrompt(baseline, candidate, tolerance, options = {}) {
   const parts = agreedTokens !== null && agreedTokens < k;
   const speedup = parts ? Math.min(speedupAt(k), speedupAt(Math.max(1, agreedTokens))) : speedupAt(k);
   return { status: "scored", score: speedup, speedup, comparedTokens: k, reason: null, ...agreementFields };
+}
+function scoreOnBranch(baseline, candidate, branch, tolerance, rules) {
+  const speedupAt = (tokens) => timeToTokens(baseline, tokens) / Math.max(timeToTokens(candidate, tokens), 1e-6);
+  const n = { baseline: baseline.outputTokens, candidate: candidate.outputTokens };
+  const k = Math.min(n.baseline, n.candidate);
+  if (branch.match !== "none") {
+    const reason = branch.match === "other" ? `the baseline's answer in run ${branch.referenceRun + 1}: the engine's own variation` : null;
+    return { status: "scored", score: speedupAt(k), speedup: speedupAt(k), comparedTokens: k, reason, agreement: 1, agreedTokens: k };
+  }
+  if (branch.cut) {
+    if (n.candidate < tolerance * n.baseline) {
+      return { status: "below_tolerance", score: 0, speedup: null, comparedTokens: null, reason: `answered ${n.candidate} of ${n.baseline} tokens (tolerance ${percent(tolerance)})${claimNote(candidate)}` };
+    }
+    const stopped = `stopped at token ${n.candidate} where every baseline answer it follows ran on (to ${n.baseline}): an end the baseline never gives`;
+    return { status: "scored", score: speedupAt(k), speedup: speedupAt(k), comparedTokens: k, reason: stopped, agreement: 1, agreedTokens: k };
+  }
+  const comparison = compareAnswers(baseline, candidate);
+  const agreed = Math.min(branch.agreedTokens, k);
+  const evidence = evidenceOf(baseline, candidate, comparison ? { ...comparison, parted: true, commonTokens: agreed } : null);
+  const where = comparison?.excerpts ? `: baseline ${comparison.excerpts.baseline}, candidate ${comparison.excerpts.candidate}` : "";
+  const early = judgeAgreement(agreed, k, rules);
+  if (early !== null && !branch.baselinePartsHere && !branch.answersVary) {
+    return { status: "diverged", score: 0, speedup: null, comparedTokens: k, reason: `${early}${where}`, agreement: agreed / k, agreedTokens: agreed, evidence };
+  }
+  const speedup = speedupAt(Math.max(1, agreed));
+  const own2 = branch.baselinePartsHere ? ", where the baseline's own answers part too," : "";
+  return {
+    status: "scored",
+    score: speedup,
+    speedup,
+    comparedTokens: k,
+    reason: `parted from every answer the baseline gave at token ${agreed + 1} of ${k}${own2} and is timed over the ${agreed} tokens they share${where}`,
+    agreement: agreed / k,
+    agreedTokens: agreed,
+    evidence
+  };
 }
 
 // src/scoring/bootstrap-interval.ts
@@ -63875,6 +64086,102 @@ function isExplainedRun(run2, baselineLengths, self, rules) {
   return false;
 }
 
+// src/scoring/shuffle-unexplained.ts
+var MAX_EXACT_LABELLINGS = 4096;
+var SHUFFLE_SEED = 20261204;
+function unexplainedUnder(prefixes, isBaseline) {
+  let count6 = 0;
+  prefixes.forEach((starts, index) => {
+    if (starts === null || isBaseline[index]) return;
+    if (!starts.some((other) => isBaseline[other] === true)) count6++;
+  });
+  return count6;
+}
+function disagreementUnder(prefixes, isBaseline) {
+  let count6 = 0;
+  prefixes.forEach((starts, index) => {
+    if (starts === null) return;
+    const side2 = isBaseline[index] === true;
+    if (!starts.some((other) => prefixes[other] !== null && isBaseline[other] === true !== side2)) count6++;
+  });
+  return count6;
+}
+function binomial(n, k) {
+  let result = 1;
+  for (let i = 1; i <= k; i++) result = result * (n - k + i) / i;
+  return result;
+}
+function promptDistribution(prompt, random) {
+  const runs = prompt.prefixes.length / 2;
+  const present = prompt.prefixes.flatMap((starts, index) => starts === null ? [] : [index]);
+  const baselineCount = present.filter((index) => index < runs).length;
+  const candidateCount = present.length - baselineCount;
+  const actual = prompt.prefixes.map((_, index) => index < runs);
+  const observed = unexplainedUnder(prompt.prefixes, actual);
+  const statistic = disagreementUnder(prompt.prefixes, actual);
+  const counts = new Array(present.length + 1).fill(0);
+  if (candidateCount === 0 || baselineCount === 0) return { observed, statistic: 0, compared: candidateCount, probabilities: [1] };
+  const tally = (chosen) => {
+    const labels = prompt.prefixes.map(() => false);
+    for (const index of chosen) labels[index] = true;
+    const value = disagreementUnder(prompt.prefixes, labels);
+    counts[value] = (counts[value] ?? 0) + 1;
+  };
+  if (binomial(present.length, baselineCount) <= MAX_EXACT_LABELLINGS) {
+    const choose = (from, chosen) => {
+      if (chosen.length === baselineCount) {
+        tally(chosen);
+        return;
+      }
+      for (let i = from; i <= present.length - (baselineCount - chosen.length); i++) choose(i + 1, [...chosen, present[i]]);
+    };
+    choose(0, []);
+  } else {
+    for (let draw = 0; draw < MAX_EXACT_LABELLINGS; draw++) {
+      const pool = [...present];
+      for (let i = 0; i < baselineCount; i++) {
+        const j = i + Math.floor(random() * (pool.length - i));
+        [pool[i], pool[j]] = [pool[j], pool[i]];
+      }
+      tally(pool.slice(0, baselineCount));
+    }
+  }
+  const total = counts.reduce((sum, count6) => sum + count6, 0);
+  return { observed, statistic, compared: candidateCount, probabilities: counts.map((count6) => count6 / total) };
+}
+var ROUND_SHUFFLES = 2e4;
+function shuffleUnexplained(prompts) {
+  const random = createSeededRandom(SHUFFLE_SEED);
+  let observed = 0;
+  let compared = 0;
+  let statistic = 0;
+  const varied = [];
+  for (const prompt of prompts) {
+    const one = promptDistribution(prompt, random);
+    observed += one.observed;
+    compared += one.compared;
+    if (one.probabilities.length <= 1 || (one.probabilities[0] ?? 0) >= 1) continue;
+    const tail = one.probabilities.map((_, v) => one.probabilities.slice(v).reduce((sum, p) => sum + p, 0));
+    const weights = tail.map((p) => -Math.log(Math.min(1, p)));
+    statistic += weights[Math.min(one.statistic, weights.length - 1)] ?? 0;
+    let running = 0;
+    varied.push({ cumulative: one.probabilities.map((p) => running += p), weights });
+  }
+  if (observed === 0 || statistic <= 0) return { observed, compared, pValue: 1 };
+  let asExtreme = 0;
+  for (let draw = 0; draw < ROUND_SHUFFLES; draw++) {
+    let total = 0;
+    for (const prompt of varied) {
+      const u = random();
+      let v = prompt.cumulative.findIndex((c) => u < c);
+      if (v < 0) v = prompt.cumulative.length - 1;
+      total += prompt.weights[v] ?? 0;
+    }
+    if (total >= statistic * (1 - 1e-12)) asExtreme++;
+  }
+  return { observed, compared, pValue: (1 + asExtreme) / (1 + ROUND_SHUFFLES) };
+}
+
 // src/scoring/summarize-round.ts
 var STATUS_WORDS = [
   ["below_tolerance", "below tolerance"],
@@ -63892,17 +64199,25 @@ function agreementBeyondBaseline(agreement, self) {
   if (self === null || self.comparedTokens === 0) return agreement;
   return agreement >= self.agreedTokens / self.comparedTokens ? 1 : agreement;
 }
-var STATUS_LABEL = { below_tolerance: "below tolerance", diverged: "diverged" };
+var STATUS_LABEL = { below_tolerance: "below tolerance", diverged: "diverged", parted: "parted or stopped, timed to there" };
+function isUnexplainedAnswer(prefixes, run2) {
+  const runs = prefixes.length / 2;
+  const starts = prefixes[runs + run2];
+  return starts !== null && starts !== void 0 && !starts.some((index) => index < runs);
+}
 var MAX_NAMED_UNEXPLAINED = 5;
 function findUnexplained(prompts, served, rules) {
   const found = [];
   prompts.forEach((prompt, index) => {
     const lengths = prompt.runs.map((run2) => run2.baselineTokens).filter((value) => typeof value === "number");
     const self = prompt.baselineSelf ?? null;
-    const first = served.map((run2) => ({ run: run2, outcome: prompt.runs[run2] })).find(({ outcome }) => outcome !== void 0 && STATUS_LABEL[outcome.status] !== void 0 && !isExplainedRun(outcome, lengths, self, rules));
+    const prefixes = prompt.answerPrefixes;
+    const unexplained = (run2, outcome) => prefixes ? isUnexplainedAnswer(prefixes, run2) : STATUS_LABEL[outcome.status] !== void 0 && !isExplainedRun(outcome, lengths, self, rules);
+    const first = served.map((run2) => ({ run: run2, outcome: prompt.runs[run2] })).find(({ run: run2, outcome }) => outcome !== void 0 && unexplained(run2, outcome));
     if (!first?.outcome) return;
     const id = prompt.id ?? `prompt ${index + 1}`;
-    found.push({ id, status: first.outcome.status, where: prompt.runs.length > 1 ? `${id} run ${first.run + 1}` : id });
+    const status = prefixes && first.outcome.status === "scored" ? "parted" : first.outcome.status;
+    found.push({ id, status, where: prompt.runs.length > 1 ? `${id} run ${first.run + 1}` : id });
   });
   const named2 = found.sort((a, b) => compareIds(a.id, b.id)).slice(0, MAX_NAMED_UNEXPLAINED);
   const groups = Object.entries(STATUS_LABEL).flatMap(([status, label]) => {
@@ -63911,6 +64226,13 @@ function findUnexplained(prompts, served, rules) {
   });
   const more = found.length > named2.length ? `; ${found.length - named2.length} more` : "";
   return { count: found.length, breakdown: `${groups.join("; ")}${more}` };
+}
+function shuffleAnswers(prompts) {
+  const pooled = prompts.flatMap((prompt) => prompt.answerPrefixes ? [{ prefixes: prompt.answerPrefixes }] : []);
+  if (pooled.length === 0) return null;
+  const result = shuffleUnexplained(pooled);
+  const baselineVaries = pooled.some(({ prefixes }) => distinctAnswers(prefixes, 0, prefixes.length / 2) >= 2);
+  return result.compared === 0 ? null : { count: result.observed, compared: result.compared, pValue: result.pValue, baselineVaries };
 }
 function summarizeRound(prompts, options) {
   const runCount = prompts.reduce((most, prompt) => Math.max(most, prompt.runs.length), 0);
@@ -63961,9 +64283,11 @@ function summarizeRound(prompts, options) {
   const medianAgreementExplained = median(
     aggregated.flatMap((prompt, index) => {
       if (prompt.status === "excluded" || typeof prompt.agreement !== "number") return [];
+      if (prompts[index]?.answerPrefixes) return [prompt.agreement];
       return [agreementBeyondBaseline(prompt.agreement, prompts[index]?.baselineSelf ?? null)];
     })
   );
+  const unexplainedAnswers = shuffleAnswers(comparedPrompts);
   const countOf = (status) => aggregated.filter((prompt) => prompt.status === status).length;
   const unscored = aggregated.filter((prompt) => UNSCORED_STATUSES.has(prompt.status)).length;
   const breakdown = STATUS_WORDS.map(([status, words]) => [countOf(status), words]).filter(([n]) => n > 0).map(([n, words]) => `${n} ${words}`).join(", ");
@@ -63982,7 +64306,9 @@ function summarizeRound(prompts, options) {
       medianAgreement,
       medianAgreementExplained,
       unexplained: unexplained.count,
-      unexplainedBreakdown: unexplained.breakdown
+      unexplainedBreakdown: unexplained.breakdown,
+      unexplainedAnswers,
+      runsServed: servedRuns.length
     },
     options.gate
   );
@@ -64000,6 +64326,7 @@ function summarizeRound(prompts, options) {
     excluded: countOf("excluded"),
     medianAgreement,
     unexplained: unexplained.count,
+    unexplainedAnswers,
     prompts: aggregated,
     gate
   };
@@ -64017,6 +64344,7 @@ function runSpeedup(run2) {
   const agreedB = run2.agreedBaselineMs;
   const agreedC = run2.agreedCandidateMs;
   if (agreedB === null || agreedB === void 0 || agreedC === null || agreedC === void 0) return atK;
+  if (run2.match === "none") return speedupFromTimes(agreedB, agreedC);
   return Math.min(atK, speedupFromTimes(agreedB, agreedC));
 }
 function describeEngineFailure(failure2, runs = 1) {
@@ -64039,8 +64367,10 @@ function failureContext(failure2, description) {
 function wasAttempted(record2) {
   return record2 !== null && record2 !== void 0 && !(record2.ok === false && record2.kind === "not_sent");
 }
-function scoreRun(baseline, candidate, tolerance, rules) {
-  const score = scorePrompt(baseline, candidate, tolerance, rules);
+function scoreRun(own2, reference, branch, tolerance, rules) {
+  const { candidate } = own2;
+  const baseline = own2.baseline?.ok === true && branch ? reference : own2.baseline;
+  const score = scorePrompt(baseline, candidate, tolerance, { ...rules, branch: own2.baseline?.ok === true ? branch : null });
   const k = score.comparedTokens;
   const timed = score.status === "scored" && k !== null && baseline?.ok === true && candidate?.ok === true;
   const baselineMs = timed ? round34(timeToTokens(baseline, k)) : null;
@@ -64049,7 +64379,9 @@ function scoreRun(baseline, candidate, tolerance, rules) {
   const parts = timed && agreed !== null && agreed !== void 0 && agreed < k;
   const agreedBaselineMs = parts ? round34(timeToTokens(baseline, Math.max(1, agreed))) : null;
   const agreedCandidateMs = parts ? Math.max(round34(timeToTokens(candidate, Math.max(1, agreed))), MIN_CANDIDATE_MS) : null;
-  const runScore = runSpeedup({ baselineMs, candidateMs, agreedBaselineMs, agreedCandidateMs }) ?? score.score;
+  const compared = branch !== null && own2.baseline?.ok === true;
+  const match = compared ? branch.match : null;
+  const runScore = runSpeedup({ baselineMs, candidateMs, agreedBaselineMs, agreedCandidateMs, match }) ?? score.score;
   return {
     score: timed ? { ...score, score: runScore, speedup: runScore } : score,
     run: {
@@ -64066,7 +64398,8 @@ function scoreRun(baseline, candidate, tolerance, rules) {
       candidateMs,
       agreedBaselineMs,
       agreedCandidateMs,
-      baselineRecord: baseline ?? null,
+      ...compared ? { match, baselineRun: branch.referenceRun + 1, baselinePartsHere: branch.baselinePartsHere } : {},
+      baselineRecord: own2.baseline ?? null,
       candidateRecord: candidate ?? null
     }
   };
@@ -64080,19 +64413,28 @@ function roundFailure(runs) {
 }
 function scoreRound(input2) {
   const perPrompt = input2.promptIds.map((id) => {
-    const scored = input2.runs.map(
-      (run2) => scoreRun(
-        run2.baseline.records.get(id) ?? notSent(run2.baseline.failure),
-        run2.candidate.records.get(id) ?? notSent(run2.candidate.failure),
-        input2.tolerance,
-        { agreementTokens: input2.agreementTokens, minPromptAgreement: input2.minPromptAgreement }
-      )
-    );
-    return { id, scored, baselineSelf: measureBaselineSelf(input2.runs.map((run2) => run2.baseline.records.get(id))) };
+    const own2 = input2.runs.map((run2) => ({
+      baseline: run2.baseline.records.get(id) ?? notSent(run2.baseline.failure),
+      candidate: run2.candidate.records.get(id) ?? notSent(run2.candidate.failure)
+    }));
+    const branches = matchBranches({ baseline: own2.map((run2) => run2.baseline), candidate: own2.map((run2) => run2.candidate) });
+    const compared = branches.candidate.some((branch) => branch !== null);
+    const scored = own2.map((records, index) => {
+      const branch = branches.candidate[index] ?? null;
+      const reference = branch ? own2[branch.referenceRun]?.baseline : void 0;
+      return scoreRun(records, reference, branch, input2.tolerance, { agreementTokens: input2.agreementTokens, minPromptAgreement: input2.minPromptAgreement });
+    });
+    return {
+      id,
+      scored,
+      baselineSelf: measureBaselineSelf(input2.runs.map((run2) => run2.baseline.records.get(id))),
+      answerPrefixes: compared ? branches.prefixes : null,
+      baselineAnswers: compared ? branches.baselineAnswers : null
+    };
   });
   const failure2 = input2.failure === void 0 ? roundFailure(input2.runs) : input2.failure;
   const summary = summarizeRound(
-    perPrompt.map(({ id, scored, baselineSelf }) => ({ id, runs: scored.map(({ run: run2 }) => run2), baselineSelf })),
+    perPrompt.map(({ id, scored, baselineSelf, answerPrefixes }) => ({ id, runs: scored.map(({ run: run2 }) => run2), baselineSelf, answerPrefixes })),
     {
       rules: { tolerance: input2.tolerance, agreementTokens: input2.agreementTokens, minPromptAgreement: input2.minPromptAgreement },
       gate: input2.gate,
@@ -64102,7 +64444,7 @@ function scoreRound(input2) {
     }
   );
   const first = input2.runs[0];
-  const prompts = perPrompt.map(({ id, scored, baselineSelf }, index) => {
+  const prompts = perPrompt.map(({ id, scored, baselineSelf, answerPrefixes, baselineAnswers }, index) => {
     const combined = summary.prompts[index];
     const firstRun = scored[0];
     return {
@@ -64116,7 +64458,9 @@ function scoreRound(input2) {
       baseline: first?.baseline.records.get(id) ?? null,
       candidate: first?.candidate.records.get(id) ?? null,
       runs: scored.map(({ run: run2 }) => run2),
-      baselineSelf
+      baselineSelf,
+      answerPrefixes,
+      baselineAnswers
     };
   });
   return { ...summary, prompts };
@@ -64151,7 +64495,8 @@ function cardRun(run2) {
     candidateMs: run2.candidateMs,
     agreedTokens: run2.agreedTokens,
     ...run2.agreedBaselineMs !== null ? { agreedBaselineMs: run2.agreedBaselineMs, agreedCandidateMs: run2.agreedCandidateMs } : {},
-    ...run2.evidence ? { evidence: run2.evidence } : {}
+    ...run2.evidence ? { evidence: run2.evidence } : {},
+    ...run2.match ? { match: run2.match, baselineRun: run2.baselineRun ?? null, baselinePartsHere: run2.baselinePartsHere ?? false } : {}
   };
 }
 function emptyProvenance() {
@@ -64181,6 +64526,7 @@ function summaryFields(summary, calibration) {
     excluded: summary.excluded,
     medianAgreement: summary.medianAgreement,
     unexplained: summary.unexplained,
+    unexplainedAnswers: summary.unexplainedAnswers,
     gate: { ...summary.gate, calibration }
   };
 }
@@ -64260,6 +64606,7 @@ function buildScorecard(input2) {
       reason: prompt.reason,
       ...prompt.agreement !== void 0 ? { agreement: prompt.agreement, agreedTokens: prompt.agreedTokens ?? null } : {},
       baselineSelf: prompt.baselineSelf,
+      ...prompt.answerPrefixes ? { answerPrefixes: prompt.answerPrefixes, baselineAnswers: prompt.baselineAnswers } : {},
       baseline: engineSide(prompt.baseline),
       candidate: engineSide(prompt.candidate),
       runs: prompt.runs.map(cardRun)
@@ -64296,7 +64643,7 @@ function cardRules(settings) {
     minPromptAgreement: settings.minPromptAgreement ?? DEFAULT_MIN_PROMPT_AGREEMENT
   };
 }
-function rederiveRun(run2, rules, legacySpeedup) {
+function rederiveRun(run2, rules, legacySpeedup, pooled = null) {
   const tolerance = rules.tolerance;
   const keepReason = (status, fallback) => run2.status === status && run2.reason ? run2.reason : fallback;
   const as = (status, score, reason) => ({ ...run2, status, score, reason });
@@ -64308,6 +64655,7 @@ function rederiveRun(run2, rules, legacySpeedup) {
   if (run2.status === "excluded" && !timed) return as("excluded", null, run2.reason);
   if (c === null) return as("zeroed", 0, keepReason("zeroed", "the candidate gave no answer"));
   if (KEPT_STATUSES.has(run2.status)) return as(run2.status, 0, run2.reason);
+  if (run2.match !== void 0 && pooled) return rederiveBranchRun(run2, rules, pooled, as);
   if (c < tolerance * b) return as("below_tolerance", 0, keepReason("below_tolerance", `answered ${c} of ${b} tokens (tolerance ${formatPercent(tolerance)})`));
   const agreed = agreedTokensOf(run2, Math.min(b, c));
   const parting = agreed === null ? null : judgeAgreement(agreed, Math.min(b, c), rules);
@@ -64317,16 +64665,44 @@ function rederiveRun(run2, rules, legacySpeedup) {
   if (legacySpeedup !== null) return as("scored", legacySpeedup, null);
   return as("zeroed", 0, "the card keeps no times at the compared length for this run");
 }
+function rederiveBranchRun(run2, rules, pooled, as) {
+  const b = run2.baselineTokens;
+  const c = run2.candidateTokens;
+  const k = Math.min(b, c);
+  const explained = !isUnexplainedAnswer(pooled.prefixes, pooled.run);
+  const match = explained ? run2.baselineRun === pooled.run + 1 ? "same" : "other" : "none";
+  const timed = run2.baselineMs !== null && run2.candidateMs !== null;
+  const scored = (reason) => timed ? { ...as("scored", runSpeedup({ ...run2, match }), reason), match } : { ...as("zeroed", 0, "the card keeps no times at the compared length for this run"), match };
+  if (explained) return { ...scored(run2.reason), agreedTokens: k };
+  const agreed = Math.min(run2.agreedTokens ?? k, k);
+  if (agreed >= k && c < rules.tolerance * b) {
+    return { ...as("below_tolerance", 0, run2.reason ?? `answered ${c} of ${b} tokens (tolerance ${formatPercent(rules.tolerance)})`), match };
+  }
+  const runs = pooled.prefixes.length / 2;
+  const answersVary = distinctAnswers(pooled.prefixes, 0, runs) >= 2 || distinctAnswers(pooled.prefixes, runs, 2 * runs) >= 2;
+  const early = agreed < k ? judgeAgreement(agreed, k, rules) : null;
+  if (early !== null && run2.baselinePartsHere !== true && !answersVary) return { ...as("diverged", 0, run2.reason ?? early), match, agreedTokens: agreed };
+  return { ...scored(run2.reason), agreedTokens: agreed };
+}
 function rescoreCard(card, options) {
   const rules = cardRules(card.settings);
   const legacy = card.convertedFrom === 1;
-  const runs = card.prompts.map((prompt) => prompt.runs.map((run2) => rederiveRun(run2, rules, legacy && prompt.status === "scored" ? prompt.speedup : null)));
+  const runs = card.prompts.map(
+    (prompt) => prompt.runs.map(
+      (run2, index) => rederiveRun(run2, rules, legacy && prompt.status === "scored" ? prompt.speedup : null, prompt.answerPrefixes ? { prefixes: prompt.answerPrefixes, run: index } : null)
+    )
+  );
   const source = calibrationSource(card.gate.calibration);
   const calibration = source ? fitCalibration(source, calibrationFacts(card)) : null;
   const failure2 = card.failure;
   const description = options.failureDescription ?? (failure2 ? describeEngineFailure(failure2, card.settings.runs) : null);
   const summary = summarizeRound(
-    runs.map((promptRuns, index) => ({ id: card.prompts[index]?.id, runs: promptRuns, baselineSelf: card.prompts[index]?.baselineSelf ?? null })),
+    runs.map((promptRuns, index) => ({
+      id: card.prompts[index]?.id,
+      runs: promptRuns,
+      baselineSelf: card.prompts[index]?.baselineSelf ?? null,
+      answerPrefixes: card.prompts[index]?.answerPrefixes ?? null
+    })),
     {
       rules,
       gate: options.gate,
@@ -64387,6 +64763,7 @@ function findBaselineVariation(prompts, rules) {
     }
     if (firstParting === null && baselineMin === baselineMax) continue;
     promptsVaried++;
+    if (prompt.answerPrefixes) continue;
     const self = measureBaselineSelf(answers);
     prompt.runs.forEach((run2, index) => {
       if (run2.status !== "below_tolerance" && run2.status !== "diverged") return;
@@ -65473,11 +65850,19 @@ function describeRuns(card) {
   return `${done}, ${order}, each engine restarted every run; run scores ${each}${spread}`;
 }
 var DAY_MS = 24 * 60 * 60 * 1e3;
+function describeReach(card) {
+  const interval = card.scoreInterval;
+  if (card.gate.use !== "interval-low" || !interval || card.roundScore === null || interval.low <= 0 || card.roundScore <= 0) return null;
+  const needed = card.gate.bar * (card.roundScore / interval.low);
+  const spread = 1 - interval.low / card.roundScore;
+  return `at this round's noise (its interval reaches ${formatPercent(spread)} below its score) the smallest round score that passes is ${needed.toFixed(3)}\xD7; more prompts, more runs (bench.runs), a slower pace (bench.requestIntervalMs) or a calibration lower it`;
+}
 function describeNoise(card) {
   const calibration = card.gate.calibration;
   if (!calibration) {
-    const givenUp = card.settings.runs === 1 ? "with one run that interval cannot see how much engine starts differ, so an unchanged engine can pass (about 1 round in 5 where starts differ by 2%)" : `it takes ${card.settings.runs} runs of each engine and a larger speedup to clear the bar than a calibrated gate needs, and the card cannot say which speedup this runner detects`;
-    return `not calibrated: this runner's noise was never measured (speedgate calibrate, gate.calibration), so the verdict rests on this round's interval alone; ${givenUp}`;
+    const reach = describeReach(card);
+    const givenUp = card.settings.runs === 1 ? "with one run that interval cannot see how much engine starts differ, so an unchanged engine can pass (about 1 round in 5 where starts differ by 2%)" : `it takes ${card.settings.runs} runs of each engine and a larger speedup to clear the bar than a calibrated gate needs${reach ? "" : ", and the card cannot say which speedup this runner detects"}`;
+    return `not calibrated: this runner's noise was never measured (speedgate calibrate, gate.calibration), so the verdict rests on this round's interval alone; ${givenUp}${reach ? `; ${reach}` : ""}`;
   }
   const measured = calibration.measuredAt.slice(0, 10);
   const age = Math.floor((Date.parse(card.createdAt) - Date.parse(calibration.measuredAt)) / DAY_MS);
@@ -65893,7 +66278,8 @@ function promptNotes(prompt, card) {
     }
   }
   if (prompt.status === "scored" && typeof prompt.agreement === "number" && prompt.agreement < 1) {
-    notes.push(`agreement ${formatPercent(prompt.agreement)}: the answers part after ${prompt.agreedTokens ?? 0} tokens; timed at the full length, scored no faster than over those`);
+    const timing = prompt.answerPrefixes ? "timed only over those, and none the baseline gave" : "timed at the full length, scored no faster than over those";
+    notes.push(`agreement ${formatPercent(prompt.agreement)}: the answers part after ${prompt.agreedTokens ?? 0} tokens; ${timing}`);
   }
   return notes;
 }
@@ -65961,7 +66347,7 @@ function describeNextStep(card) {
 }
 
 // src/scorecard/render-method-section.ts
-var SCORING_RULE_SENTENCE = "The round score is the median, over prompts, of the candidate's end-to-end speedup against the baseline. Both engines are compared at the same output token count, so a candidate that stops early cannot buy speed by answering less: a prompt under the tolerance bar scores nothing and shows its gate reason. An answer that parts from the baseline's within its first bench.agreementTokens tokens, or agrees on no more than bench.minPromptAgreement of the compared length, scores nothing (diverged); one that parts later is timed at the full length and scores no faster than over the tokens both answers share. With several runs, each prompt's speedups combine by their geometric mean, and a prompt left unscored in any run scores nothing. The gate never passes when the candidate engine failed, when more than gate.maxUnscored of the prompts went unscored, when the median agreement is under gate.minAgreement, when more than gate.maxUnexplained of the prompts were cut short or parted where the baseline's own answers are not, or with fewer than gate.minPrompts prompts; otherwise the interval's low end (not calibrated) or the round score (against the bar raised by the calibrated noise floor) must clear the bar. The same inputs and output limits apply to every engine; actual concurrency depends on response duration and engine scheduling.";
+var SCORING_RULE_SENTENCE = "The round score is the median, over prompts, of the candidate's end-to-end speedup against the baseline. Both engines are compared at the same output token count, so a candidate that stops early cannot buy speed by answering less: a prompt under the tolerance bar scores nothing and shows its gate reason. Each answer is held to every answer the baseline gave the prompt over the round's runs (a batching engine answers some prompts more than one way at temperature 0): one the baseline gave in any run is timed against that answer; one that parts from all of them is timed only up to where it parts and counts as unexplained, and scores nothing (diverged) when it parts within its first bench.agreementTokens tokens, or agrees on no more than bench.minPromptAgreement of the compared length, on a prompt whose answers never vary. With several runs, each prompt's speedups combine by their geometric mean, and a prompt left unscored in any run scores nothing. The gate never passes when the candidate engine failed, when more than gate.maxUnscored of the prompts went unscored, when the median agreement is under gate.minAgreement, when more unexplained answers than gate.maxUnexplained allows come up than shuffling the two engines' answers gives (or any, where the baseline never varied), or with fewer than gate.minPrompts prompts; otherwise the interval's low end (not calibrated) or the round score (against the bar raised by the calibrated noise floor) must clear the bar. The same inputs and output limits apply to every engine; actual concurrency depends on response duration and engine scheduling.";
 function countsTable(card) {
   const score = card.roundScore === null ? "\u2014 (no prompt was scored)" : `${formatScoreAgainstBar(card.roundScore, card.gate.bar)} (${describeIntervalBriefly(card)}): the median over prompts of the candidate's end-to-end speedup at equal output length`;
   const rows = [["Round score", score]];
@@ -66331,10 +66717,24 @@ function renderAnswerVariation(card) {
   if (!variation || variation.promptsVaried === 0) return "";
   const { explained } = variation;
   const lead = `${variation.promptsVaried} of ${variation.promptsCompared} prompts got a different answer from the unpatched baseline in different runs, at temperature 0: the requests batched with a prompt differ from run to run, and batching changes the arithmetic.`;
-  const zeros = explained.length === 0 ? "No unscored prompt of the candidate lies within that variation." : `${explained.length} unscored prompt-run${explained.length === 1 ? " lies" : "s lie"} within it, so ${explained.length === 1 ? "it is" : "they are"} no evidence against the patch: ${explained.slice(0, LISTED3).map(describeZero).join("; ")}${explained.length > LISTED3 ? `; and ${explained.length - LISTED3} more` : ""}.`;
+  const branched = describeBranches(card);
+  const zeros = branched ?? (explained.length === 0 ? "No unscored prompt of the candidate lies within that variation." : `${explained.length} unscored prompt-run${explained.length === 1 ? " lies" : "s lie"} within it, so ${explained.length === 1 ? "it is" : "they are"} no evidence against the patch: ${explained.slice(0, LISTED3).map(describeZero).join("; ")}${explained.length > LISTED3 ? `; and ${explained.length - LISTED3} more` : ""}.`);
   return `### The baseline's own answers vary
 
 ${lead} ${zeros} \`speedgate calibrate\` measures how often the baseline disagrees with itself on this runner.`;
+}
+function describeBranches(card) {
+  const prompts = card.prompts?.filter((prompt) => prompt.answerPrefixes) ?? [];
+  if (prompts.length === 0) return null;
+  const varied = prompts.filter((prompt) => (prompt.baselineAnswers ?? 0) >= 2);
+  const listed = varied.slice(0, LISTED3).map((prompt) => `${escapeInline(prompt.id)} (${prompt.baselineAnswers} answers seen from the baseline)`).join(", ");
+  const runs = prompts.flatMap((prompt) => prompt.runs);
+  const other = runs.filter((run2) => run2.match === "other").length;
+  const none = runs.filter((run2) => run2.match === "none").length;
+  const more = varied.length > LISTED3 ? ` and ${varied.length - LISTED3} more` : "";
+  const answers = card.unexplainedAnswers;
+  const weighed = answers && none > 0 ? ` The gate weighs those against shuffling which answers came from which engine: as many came up in ${Math.round(answers.pValue * 1e3) / 10}% of shuffles.` : "";
+  return `${listed ? `The engine answers ${listed}${more} more than one way. ` : ""}Each candidate answer is held to every answer the baseline gave and timed against the one it follows: ${other} of ${runs.length} prompt-runs gave an answer the baseline gave in another run (scored as usual), ${none} gave one no baseline answer explains (timed only up to where it parts or stops).${weighed}`;
 }
 
 // src/scorecard/render-unchanged-notice.ts
