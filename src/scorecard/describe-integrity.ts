@@ -51,12 +51,29 @@ export function promptNotes(prompt: PromptResult, card: Scorecard): string[] {
       if (Math.abs(claimed - counted) > countSlack(counted)) notes.push(`${role} engine claimed ${claimed} tokens, speedgate counted ${counted}`);
     }
   }
+  const branches = describePromptBranches(prompt);
+  if (branches) notes.push(branches);
   if (prompt.status === "scored" && typeof prompt.agreement === "number" && prompt.agreement < 1) {
     // Held to every baseline answer (a card with answerPrefixes), an answer that parts from all is timed up to the parting only.
     const timing = prompt.answerPrefixes ? "timed only over those, and none the baseline gave" : "timed at the full length, scored no faster than over those";
     notes.push(`agreement ${formatPercent(prompt.agreement)}: the answers part after ${prompt.agreedTokens ?? 0} tokens; ${timing}`);
   }
   return notes;
+}
+
+/**
+ * Where the engine itself answers a prompt more than one way, or a candidate answer was held to another
+ * run's: "2 answers seen from the baseline; run 1 against run 3's answer; run 4: none the baseline gave".
+ */
+function describePromptBranches(prompt: PromptResult): string | null {
+  if (!prompt.answerPrefixes) return null;
+  const parts: string[] = [];
+  if ((prompt.baselineAnswers ?? 0) >= 2) parts.push(`${prompt.baselineAnswers} answers seen from the baseline`);
+  prompt.runs.forEach((run, index) => {
+    if (run.match === "other" && run.baselineRun) parts.push(`run ${index + 1} against run ${run.baselineRun}'s answer`);
+    if (run.match === "none") parts.push(`run ${index + 1}: none the baseline gave`);
+  });
+  return parts.length > 0 ? parts.join("; ") : null;
 }
 
 /** The reason cell: the scoring reason, then the notes. */

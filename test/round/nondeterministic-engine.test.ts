@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
@@ -24,7 +25,7 @@ const BISTABLE = ["--branch-every", "1", "--branch-at-fraction", "0.25", "--bran
 const SEED = { baseline: ["--seed", "11"], candidate: ["--seed", "12"] };
 const BENCH = { maxTokens: 64, requestIntervalMs: 15, warmupRequests: 4, runs: 4, tokenizer: { path: TEST_TOKENIZER_PATH, from: "runner" } };
 
-async function playRound(baseline: string[], candidate: string[], gate: Record<string, unknown> = {}): Promise<Scorecard> {
+async function playRound(baseline: string[], candidate: string[], gate: Record<string, unknown> = {}): Promise<Scorecard & { markdown: string }> {
   // Each engine counts its own starts, so every start draws its own continuations.
   const counters = await makeTempDir("speedgate-starts-");
   const { dir, configPath } = await writeSimRound({
@@ -34,9 +35,9 @@ async function playRound(baseline: string[], candidate: string[], gate: Record<s
     minRoundScore: 1,
     gateExtra: { minPrompts: PROMPT_IDS.length, ...gate },
   });
-  const { card } = await runSimRound(configPath, dir);
+  const { card, out } = await runSimRound(configPath, dir);
   if (!card) throw new Error("no card");
-  return card;
+  return { ...card, markdown: await readFile(join(out, "scorecard.md"), "utf8") };
 }
 
 describe("a nondeterministic engine (speedgate run, every prompt answered either of two ways, 4 runs)", () => {
@@ -48,6 +49,9 @@ describe("a nondeterministic engine (speedgate run, every prompt answered either
     expect(card.prompts.some((prompt) => (prompt.baselineAnswers ?? 0) >= 2)).toBe(true);
     // Some candidate answers are the baseline's from another run: scored against that run, not zeroed.
     expect(card.prompts.flatMap((prompt) => prompt.runs).some((run) => run.match === "other")).toBe(true);
+    // The card says so per prompt, and in the section on the baseline's own variation.
+    expect(card.markdown).toMatch(/2 answers seen from the baseline; run \d against run \d's answer/);
+    expect(card.markdown).toContain("### The baseline's own answers vary");
     expect(card.gate.reasons).toEqual([]);
     expect(card.gate.passed).toBe(true);
     expect(card.roundScore).toBeGreaterThan(1.1);
