@@ -24,7 +24,7 @@ import { measureRealEngine } from "./llama-cpp-real-engine.js";
 import { measureSourcePatch } from "./llama-cpp-source-patch.js";
 import { measureTokenizing } from "./tokenizing-cost.js";
 import { type GateRate, measureDefaultGateEndToEnd } from "./default-gate-end-to-end.js";
-import { measureGateStatistics } from "./gate-statistics.js";
+import { measureBistableCheats, measureGateStatistics } from "./gate-statistics.js";
 import { measurePatchConflictToCard } from "./patch-conflict-to-card.js";
 import { benchWebhookThroughput } from "./webhook-throughput.js";
 
@@ -229,13 +229,23 @@ rows.push(
   ...(await section("gate statistics", async () => {
     const figure = await measureGateStatistics({ log: (line) => process.stderr.write(`  ${line}\n`) });
     const percent = (value: number): string => `${(value * 100).toFixed(1)}%`;
-    return figure.rows.map((row) => ({
-      figure: `10. Gate, ${row.setup}: unchanged engine passes / a 10% speedup passes / speedup detected 95% of the time (${figure.rounds} rounds, ${figure.prompts} prompts)`,
-      measured: `${percent(row.falsePassRate)} / ${percent(row.powerAt10)} / ${percent(row.detectableSpeedup)}`,
-      // Promised for the defaults and for calibrated gates; one run without a calibration cannot see how much engine starts differ, and the card says so.
-      goal: row.promised ? "≤ 5% / ≥ 95% / —" : "(reference)",
-      met: row.promised ? row.falsePassRate <= 0.05 && row.powerAt10 >= 0.95 : null,
+    const cheats = measureBistableCheats(figure.rounds).map((row) => ({
+      figure: `10. Gate, defaults, a quarter of the prompts bistable: ${row.candidate} passes (the unexplained rule fired) (${figure.rounds} rounds)`,
+      measured: `${percent(row.passRate)} (${percent(row.unexplainedRate)})`,
+      // A cheat should not pass; an honest engine whose odds moved is a reference for what the rule costs.
+      goal: row.candidate.includes("honest") ? "(reference)" : "≤ 5%",
+      met: row.candidate.includes("honest") ? null : row.passRate <= 0.05,
     }));
+    return [
+      ...figure.rows.map((row) => ({
+        figure: `10. Gate, ${row.setup}: unchanged engine passes / a 10% speedup passes / speedup detected 95% of the time (${figure.rounds} rounds, ${figure.prompts} prompts)`,
+        measured: `${percent(row.falsePassRate)} / ${percent(row.powerAt10)} / ${percent(row.detectableSpeedup)}`,
+        // Promised for the defaults and for calibrated gates; one run without a calibration cannot see how much engine starts differ, and the card says so.
+        goal: row.promised ? "≤ 5% / ≥ 95% / —" : "(reference)",
+        met: row.promised ? row.falsePassRate <= 0.05 && row.powerAt10 >= 0.95 : null,
+      })),
+      ...cheats,
+    ];
   })),
 );
 

@@ -8,8 +8,9 @@ import { createSeededRandom } from "./seeded-random.js";
  * rarely shuffles disagree as much as the real labels do. The disagreement counts the answers of
  * either side that no answer of the other side explains (disagreementUnder says why both sides); each
  * prompt's rarity is combined over the round by Fisher's method. Measured on the reference engine with
- * a quarter of its prompts bistable (bench/gate-statistics.ts): an honest candidate trips the rule in
- * under 1% of rounds, one that replaces the second continuation with filler in 99% or more.
+ * a quarter of its prompts bistable (bench/gate-statistics.ts): an honest 10% faster candidate tripped
+ * the rule in none of 100 rounds at 50/50 odds or at 20/80, one that replaces the second continuation
+ * with filler in 96.8% of 400 (it passed 3.3%).
  * Exact over every labelling of a prompt where there are few (70 with 4 runs), else a seeded sample;
  * the round's p-value from seeded joint shuffles: the same card always gives the same answer.
  */
