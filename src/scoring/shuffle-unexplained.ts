@@ -59,6 +59,16 @@ function disagreementUnder(prefixes: ReadonlyArray<readonly number[] | null>, is
   return count;
 }
 
+/** FNV-1a of a text: a stable 32-bit seed. */
+function hashText(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < text.length; index++) {
+    hash ^= text.charCodeAt(index);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash;
+}
+
 function binomial(n: number, k: number): number {
   let result = 1;
   for (let i = 1; i <= k; i++) result = (result * (n - k + i)) / i;
@@ -66,7 +76,7 @@ function binomial(n: number, k: number): number {
 }
 
 /** The distribution of one prompt's unexplained count over labellings that keep each side's number of answers. */
-function promptDistribution(prompt: PooledAnswers, random: () => number): { observed: number; statistic: number; compared: number; probabilities: number[] } {
+function promptDistribution(prompt: PooledAnswers): { observed: number; statistic: number; compared: number; probabilities: number[] } {
   const runs = prompt.prefixes.length / 2;
   const present = prompt.prefixes.flatMap((starts, index) => (starts === null ? [] : [index]));
   const baselineCount = present.filter((index) => index < runs).length;
@@ -92,6 +102,8 @@ function promptDistribution(prompt: PooledAnswers, random: () => number): { obse
     };
     choose(0, []);
   } else {
+    // Seeded by the prompt's own answers, so its sample is the same wherever the prompt stands in the round.
+    const random = createSeededRandom(hashText(JSON.stringify(prompt.prefixes)));
     for (let draw = 0; draw < MAX_EXACT_LABELLINGS; draw++) {
       // A partial Fisher–Yates shuffle picks the baseline's side.
       const pool = [...present];
@@ -106,6 +118,14 @@ function promptDistribution(prompt: PooledAnswers, random: () => number): { obse
   return { observed, statistic, compared: candidateCount, probabilities: counts.map((count) => count / total) };
 }
 
+function compareNumbers(a: readonly number[], b: readonly number[]): number {
+  for (let index = 0; index < Math.max(a.length, b.length); index++) {
+    const difference = (a[index] ?? -1) - (b[index] ?? -1);
+    if (difference !== 0) return difference;
+  }
+  return 0;
+}
+
 /** Joint shuffles drawn for the round's p-value: its resolution is 1/(1 + this). */
 const ROUND_SHUFFLES = 20_000;
 
@@ -117,13 +137,12 @@ const ROUND_SHUFFLES = 20_000;
  * shuffles of every prompt at once reach the observed statistic, from a seeded sample of shuffles.
  */
 export function shuffleUnexplained(prompts: readonly PooledAnswers[]): ShuffleResult {
-  const random = createSeededRandom(SHUFFLE_SEED);
   let observed = 0;
   let compared = 0;
   let statistic = 0;
   const varied: Array<{ cumulative: number[]; weights: number[] }> = [];
   for (const prompt of prompts) {
-    const one = promptDistribution(prompt, random);
+    const one = promptDistribution(prompt);
     observed += one.observed;
     compared += one.compared;
     if (one.probabilities.length <= 1 || (one.probabilities[0] ?? 0) >= 1) continue;
@@ -135,6 +154,9 @@ export function shuffleUnexplained(prompts: readonly PooledAnswers[]): ShuffleRe
     varied.push({ cumulative: one.probabilities.map((p) => (running += p)), weights });
   }
   if (observed === 0 || statistic <= 0) return { observed, compared, pValue: 1 };
+  // In a canonical order, so a merge of shard cards (prompts by id) draws exactly as the round did.
+  varied.sort((a, b) => compareNumbers(a.cumulative, b.cumulative) || compareNumbers(a.weights, b.weights));
+  const random = createSeededRandom(SHUFFLE_SEED);
   let asExtreme = 0;
   for (let draw = 0; draw < ROUND_SHUFFLES; draw++) {
     let total = 0;

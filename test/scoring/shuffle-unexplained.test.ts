@@ -43,3 +43,11 @@ describe("shuffleUnexplained: the candidate's unexplained answers against shuffl
     expect(shuffleUnexplained([prompt("AAAA", "AAAD")]).pValue).toBeGreaterThan(0.4);
   });
 });
+
+describe("shuffleUnexplained in any order", () => {
+  it("gives the same p-value for the same prompts listed in another order, as a merge of shard cards lists them", () => {
+    const prompts = [prompt("AABB", "AFAF"), prompt("AAAA", "AAAD"), prompt("ABAB", "AFBF"), prompt("AAAB", "BAAA"), prompt("AAAA", "DDDA")];
+    expect(shuffleUnexplained([...prompts].reverse())).toEqual(shuffleUnexplained(prompts));
+    expect(shuffleUnexplained([prompts[2]!, prompts[0]!, prompts[4]!, prompts[1]!, prompts[3]!])).toEqual(shuffleUnexplained(prompts));
+  });
+});
