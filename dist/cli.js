@@ -72,7 +72,7 @@ import {
   startSimEngine,
   writeAtomically,
   writeScorecard
-} from "./chunks/chunk-4EQTY6SJ.js";
+} from "./chunks/chunk-I3AOFQNN.js";
 import {
   require_docker
 } from "./chunks/chunk-TM3QZYC6.js";

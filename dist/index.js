@@ -46,7 +46,7 @@ import {
   runGit,
   runRound,
   writeScorecard
-} from "./chunks/chunk-4EQTY6SJ.js";
+} from "./chunks/chunk-I3AOFQNN.js";
 import "./chunks/chunk-TM3QZYC6.js";
 import "./chunks/chunk-BULMUVK6.js";
 import {

@@ -69,9 +69,11 @@ function describePromptBranches(prompt: PromptResult): string | null {
   if (!prompt.answerPrefixes) return null;
   const parts: string[] = [];
   if ((prompt.baselineAnswers ?? 0) >= 2) parts.push(`${prompt.baselineAnswers} answers seen from the baseline`);
+  const several = prompt.runs.length > 1;
   prompt.runs.forEach((run, index) => {
     if (run.match === "other" && run.baselineRun) parts.push(`run ${index + 1} against run ${run.baselineRun}'s answer`);
-    if (run.match === "none") parts.push(`run ${index + 1}: none the baseline gave`);
+    // An unscored run already says why; a scored one that no baseline answer explains is timed to its parting, and counted.
+    if (run.match === "none" && run.status === "scored") parts.push(several ? `run ${index + 1}: none the baseline gave` : "none the baseline gave");
   });
   return parts.length > 0 ? parts.join("; ") : null;
 }

@@ -64106,12 +64106,20 @@ function disagreementUnder(prefixes, isBaseline) {
   });
   return count6;
 }
+function hashText(text5) {
+  let hash2 = 2166136261;
+  for (let index = 0; index < text5.length; index++) {
+    hash2 ^= text5.charCodeAt(index);
+    hash2 = Math.imul(hash2, 16777619) >>> 0;
+  }
+  return hash2;
+}
 function binomial(n, k) {
   let result = 1;
   for (let i = 1; i <= k; i++) result = result * (n - k + i) / i;
   return result;
 }
-function promptDistribution(prompt, random) {
+function promptDistribution(prompt) {
   const runs = prompt.prefixes.length / 2;
   const present = prompt.prefixes.flatMap((starts, index) => starts === null ? [] : [index]);
   const baselineCount = present.filter((index) => index < runs).length;
@@ -64137,6 +64145,7 @@ function promptDistribution(prompt, random) {
     };
     choose(0, []);
   } else {
+    const random = createSeededRandom(hashText(JSON.stringify(prompt.prefixes)));
     for (let draw = 0; draw < MAX_EXACT_LABELLINGS; draw++) {
       const pool = [...present];
       for (let i = 0; i < baselineCount; i++) {
@@ -64149,15 +64158,21 @@ function promptDistribution(prompt, random) {
   const total = counts.reduce((sum, count6) => sum + count6, 0);
   return { observed, statistic, compared: candidateCount, probabilities: counts.map((count6) => count6 / total) };
 }
+function compareNumbers(a, b) {
+  for (let index = 0; index < Math.max(a.length, b.length); index++) {
+    const difference = (a[index] ?? -1) - (b[index] ?? -1);
+    if (difference !== 0) return difference;
+  }
+  return 0;
+}
 var ROUND_SHUFFLES = 2e4;
 function shuffleUnexplained(prompts) {
-  const random = createSeededRandom(SHUFFLE_SEED);
   let observed = 0;
   let compared = 0;
   let statistic = 0;
   const varied = [];
   for (const prompt of prompts) {
-    const one = promptDistribution(prompt, random);
+    const one = promptDistribution(prompt);
     observed += one.observed;
     compared += one.compared;
     if (one.probabilities.length <= 1 || (one.probabilities[0] ?? 0) >= 1) continue;
@@ -64168,6 +64183,8 @@ function shuffleUnexplained(prompts) {
     varied.push({ cumulative: one.probabilities.map((p) => running += p), weights });
   }
   if (observed === 0 || statistic <= 0) return { observed, compared, pValue: 1 };
+  varied.sort((a, b) => compareNumbers(a.cumulative, b.cumulative) || compareNumbers(a.weights, b.weights));
+  const random = createSeededRandom(SHUFFLE_SEED);
   let asExtreme = 0;
   for (let draw = 0; draw < ROUND_SHUFFLES; draw++) {
     let total = 0;
@@ -66277,11 +66294,24 @@ function promptNotes(prompt, card) {
       if (Math.abs(claimed - counted) > countSlack(counted)) notes.push(`${role} engine claimed ${claimed} tokens, speedgate counted ${counted}`);
     }
   }
+  const branches = describePromptBranches(prompt);
+  if (branches) notes.push(branches);
   if (prompt.status === "scored" && typeof prompt.agreement === "number" && prompt.agreement < 1) {
     const timing = prompt.answerPrefixes ? "timed only over those, and none the baseline gave" : "timed at the full length, scored no faster than over those";
     notes.push(`agreement ${formatPercent(prompt.agreement)}: the answers part after ${prompt.agreedTokens ?? 0} tokens; ${timing}`);
   }
   return notes;
+}
+function describePromptBranches(prompt) {
+  if (!prompt.answerPrefixes) return null;
+  const parts = [];
+  if ((prompt.baselineAnswers ?? 0) >= 2) parts.push(`${prompt.baselineAnswers} answers seen from the baseline`);
+  const several = prompt.runs.length > 1;
+  prompt.runs.forEach((run2, index) => {
+    if (run2.match === "other" && run2.baselineRun) parts.push(`run ${index + 1} against run ${run2.baselineRun}'s answer`);
+    if (run2.match === "none" && run2.status === "scored") parts.push(several ? `run ${index + 1}: none the baseline gave` : "none the baseline gave");
+  });
+  return parts.length > 0 ? parts.join("; ") : null;
 }
 function promptReason(prompt, card) {
   return [prompt.reason, ...promptNotes(prompt, card)].filter((part) => !!part).join("; ");
