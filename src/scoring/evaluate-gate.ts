@@ -117,8 +117,9 @@ export interface GateInput {
 
 /**
  * Below this, the candidate's unexplained answers are more than shuffling the two engines' labels gives
- * (1% of shuffles or fewer): not the engine's own nondeterminism. An honest candidate of a
- * nondeterministic engine fails this rule in about 1 round in 100 at most, whatever its branches.
+ * (1% of shuffles or fewer): not the engine's own nondeterminism. An honest candidate whose
+ * continuations keep the baseline's odds fails this rule in about 1 round in 100 at most; one whose
+ * batches differ enough to move the odds can fail it more often (8% of rounds, 50/50 moved to 20/80).
  */
 export const UNEXPLAINED_SIGNIFICANCE = 0.01;
 
