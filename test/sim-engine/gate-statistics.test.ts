@@ -162,7 +162,8 @@ describe("the default gate on a nondeterministic engine: a quarter of the prompt
     const scenario = { ...reference, engine: bistableEngine(reference.engine, 0.5) };
     const filler = studyGate(scenario, { candidate: fasterProfile({ ...scenario.engine, cheats: { fillerAtBranch: true } }, 1.1), rounds: 40, firstRound: 4_000_000, keepReasons: true });
     expect(filler.passRate).toBeLessThanOrEqual(0.05);
-    expect(filler.reasons.every((reasons) => reasons.some((reason) => reason.includes("none the baseline gave")))).toBe(true);
+    // The unexplained rule is what stops it (96.8% of 400 rounds in bench/gate-statistics.ts), not its speed alone.
+    expect(filler.reasons.filter((reasons) => reasons.some((reason) => reason.includes("none the baseline gave"))).length).toBeGreaterThanOrEqual(0.9 * 40);
     const early = studyGate(scenario, { candidate: fasterProfile({ ...scenario.engine, cheats: { fillerAfterTokens: 8 } }, 1.5), rounds: 20, firstRound: 5_000_000 });
     expect(early.passRate).toBe(0);
   });
