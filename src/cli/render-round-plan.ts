@@ -3,19 +3,21 @@ import type { CheckedPath } from "../config/check-config-paths.js";
 import { engineFamily } from "../vocabulary/engine-family.js";
 import type { RoundCheck } from "../config/load-round-config.js";
 import type { BuildSpec, RoundConfig } from "../config/round-config-schema.js";
+import { resolveRoundEngines } from "../config/resolve-round-engines.js";
+import { PROCESS_ENGINE_HOST } from "../engine/substitute-command.js";
 import { processEngineCwd } from "../engine/resolve-engine-cwd.js";
 import type { EngineRole } from "../vocabulary/engine-failure.js";
 
 /** A command as a reader would type it, placeholders filled as the round will fill them. */
 function showCommand(command: readonly string[], config: RoundConfig): string {
-  const host = config.docker.network === "host" ? "127.0.0.1" : "0.0.0.0";
+  const host = config.runtime === "process" || config.docker.network === "host" ? PROCESS_ENGINE_HOST : "0.0.0.0";
   return command
     .map((argument) =>
       argument
         .replaceAll("{port}", String(config.port))
         .replaceAll("{contextLimit}", String(config.bench.contextLimit))
         .replaceAll("{model}", config.bench.model)
-        .replaceAll("{host}", config.runtime === "docker" ? host : "{host}")
+        .replaceAll("{host}", host)
         .replaceAll("{node}", "node")
         .replaceAll("{speedgate}", "speedgate"),
     )
@@ -28,7 +30,7 @@ function showBuild(build: BuildSpec): string {
   return `built from ${build.context} (${build.dockerfile}${args.length > 0 ? `, build args ${args.join(", ")}` : ""})`;
 }
 
-function showEnv(env: Record<string, string> | undefined): string {
+function showEnv(env: Readonly<Record<string, string>>): string {
   const names = Object.keys(env ?? {});
   return names.length === 0 ? "none from the config" : names.join(", ");
 }
@@ -36,9 +38,9 @@ function showEnv(env: Record<string, string> | undefined): string {
 function engineLines(role: EngineRole, check: RoundCheck): string[] {
   const { config, configPath, patch } = check.round;
   const lines: string[] = [];
-  const command = role === "candidate" ? (config.candidate.command ?? config.baseline.command) : config.baseline.command;
+  const launch = resolveRoundEngines(config, configPath, { commits: check.round.commits != null })[role];
+  const { command, cwd } = launch;
   if (check.round.commits) {
-    const cwd = role === "candidate" ? (config.candidate.cwd ?? config.baseline.cwd) : config.baseline.cwd;
     if (config.runtime === "docker") {
       lines.push(
         role === "baseline"
@@ -49,8 +51,7 @@ function engineLines(role: EngineRole, check: RoundCheck): string[] {
     } else {
       lines.push(`runs: ${command ? showCommand(command, config) : "?"}`, `in: ${cwd ?? "the root"} of its worktree of the ${role === "baseline" ? "base" : "head"}`);
     }
-    const env = role === "candidate" ? { ...config.baseline.env, ...config.candidate.env } : config.baseline.env;
-    lines.push(`environment: ${showEnv(env)}`);
+    lines.push(`environment: ${showEnv(launch.env)}`);
     return lines;
   }
   if (config.runtime === "docker") {
@@ -73,20 +74,18 @@ function engineLines(role: EngineRole, check: RoundCheck): string[] {
     const entrypoint = config.docker.entrypoint;
     const through = entrypoint === undefined ? " (after the image's ENTRYPOINT, if it has one)" : entrypoint.length === 0 ? " (the image's ENTRYPOINT cleared)" : ` (after the ENTRYPOINT ${showCommand(entrypoint, config)})`;
     lines.push(`runs: ${command ? `${showCommand(command, config)}${through}` : "the image's own CMD"}`);
-    const cwd = role === "candidate" ? (config.candidate.cwd ?? config.baseline.cwd) : config.baseline.cwd;
     lines.push(`in: ${cwd ?? "the image's WORKDIR"}`);
   } else {
     const patched = role === "candidate" && config.candidate.sourceDir && (patch || config.candidate.patch);
     if (patched) lines.push(`a copy of ${config.candidate.sourceDir} with the patch applied`);
     lines.push(`runs: ${command ? showCommand(command, config) : "?"}`);
     const marker = "<copy>";
-    const cwd = processEngineCwd(role, config, configPath, patched ? marker : null);
-    const offset = cwd.slice(marker.length + 1);
-    const shown = !cwd.startsWith(marker) ? cwd : offset === "" ? `the root of its patched copy of ${config.candidate.sourceDir ?? "?"}` : `${offset}/ in its patched copy of ${config.candidate.sourceDir ?? "?"}`;
+    const folder = processEngineCwd(role, config, configPath, patched ? marker : null);
+    const offset = folder.slice(marker.length + 1);
+    const shown = !folder.startsWith(marker) ? folder : offset === "" ? `the root of its patched copy of ${config.candidate.sourceDir ?? "?"}` : `${offset}/ in its patched copy of ${config.candidate.sourceDir ?? "?"}`;
     lines.push(`in: ${shown}`);
   }
-  const env = role === "candidate" ? { ...config.baseline.env, ...config.candidate.env } : config.baseline.env;
-  lines.push(`environment: ${showEnv(env)}`);
+  lines.push(`environment: ${showEnv(launch.env)}`);
   return lines;
 }
 

@@ -1,4 +1,5 @@
 import { posix } from "node:path";
+import { findUnknownPlaceholders } from "./find-unknown-placeholders.js";
 import { z } from "zod";
 import { canonicalEngineName } from "../vocabulary/engine-family.js";
 import { DEFAULT_BENCH_RUNS, DEFAULT_MAX_UNEXPLAINED, DEFAULT_MAX_UNSCORED, DEFAULT_MIN_AGREEMENT, DEFAULT_MIN_PROMPTS, GATE_MODES } from "../scoring/evaluate-gate.js";
@@ -418,6 +419,11 @@ export const roundConfigSchema = z
         path: ["candidate", "sourceDir"],
         message: "expected the folder the patch applies in (a copy of it is patched)",
       });
+    }
+    for (const role of ["baseline", "candidate"] as const) {
+      const command = config[role].command;
+      if (!command) continue;
+      for (const { index, problem } of findUnknownPlaceholders(command, config.runtime)) ctx.addIssue({ code: "custom", path: [role, "command", index], message: problem });
     }
     refineRuntimePaths(config, ctx);
     // Only between two valid limits: a wrong contextLimit has its own message.

@@ -5,7 +5,7 @@ import type { BuildSpec } from "../config/round-config-schema.js";
 import type { LoadedRound } from "../config/load-round-config.js";
 import type { EngineRuntime, PreparedEngine, RunningEngine, RuntimeContext, SourceReport } from "../engine/engine-runtime.js";
 import { isPortFree, portTakenFailure } from "../engine/check-port-free.js";
-import { containerWorkingDir } from "../engine/resolve-engine-cwd.js";
+import { resolveRoundEngines } from "../config/resolve-round-engines.js";
 import { type EngineRole, EngineFailureError } from "../vocabulary/engine-failure.js";
 import { buildFailure, describeBuildFailure } from "./build-failures.js";
 import { ContainerEngine } from "./container-engine.js";
@@ -146,14 +146,13 @@ export class DockerRuntime implements EngineRuntime {
     await this.daemonChecked;
     // On the host network, something already on the port (an engine left by an interrupted run) would answer
     // the health check while this engine loads, and be benchmarked in its place: refuse, as the process runtime does.
-    if (config.docker.network === "host" && !(await isPortFree(config.port))) throw new EngineFailureError(portTakenFailure(role, config.port));
+    if (config.docker.network === "host" && !(await isPortFree(config.port))) throw new EngineFailureError(portTakenFailure(role, config.port, "docker"));
     const networkMode = config.docker.network === "host" ? "host" : await this.ensureNetwork().catch((error: unknown) => {
       if (describeDaemonConnectionLoss(error)) throw error;
       throw new EngineFailureError(describeContainerRefusal(role, "create", errorMessage(error), config.docker));
     });
-    const command = role === "candidate" ? (config.candidate.command ?? config.baseline.command) : config.baseline.command;
     // As in the process runtime, the candidate's variables add to the baseline's; nothing comes from this process.
-    const env = role === "candidate" ? { ...config.baseline.env, ...config.candidate.env } : config.baseline.env;
+    const { command, env, cwd } = resolveRoundEngines(config, this.round.configPath)[role];
     const limits = await this.resourceLimits();
     const spec = createContainerSpec({
       name: `speedgate-${dockerSafeName(this.context.runId)}-${role}-${Date.now().toString(36)}`,
@@ -171,7 +170,7 @@ export class DockerRuntime implements EngineRuntime {
       docker: config.docker,
       limits: this.diskLimitRefused ? { ...limits, diskBytes: null } : limits,
       networkMode,
-      workingDir: containerWorkingDir(role, config),
+      workingDir: cwd ?? undefined,
     });
     signal.throwIfAborted();
     let container: Dockerode.Container;

@@ -13,14 +13,14 @@ export async function isPortFree(port: number): Promise<boolean> {
 }
 
 /** The card's failure when the round's port is taken before an engine starts (the engine was never run). */
-export function portTakenFailure(role: EngineRole, port: number): EngineFailure {
+export function portTakenFailure(role: EngineRole, port: number, runtime: "process" | "docker"): EngineFailure {
   return {
     engine: role,
     stage: "startup",
     kind: "port_in_use",
     label: "port already in use",
     summary: `port ${port} on 127.0.0.1 is already in use before the ${role} engine started`,
-    hint: portInUseHint(port),
+    hint: portInUseHint(port, runtime),
     exitCode: null,
     signal: null,
     logTail: [],

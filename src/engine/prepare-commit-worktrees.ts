@@ -1,4 +1,5 @@
 import { writeFile } from "node:fs/promises";
+import { resolveRoundEngines } from "../config/resolve-round-engines.js";
 import { join } from "node:path";
 import { type BuildDecision, type CommitChange, decideBuilds, describeCommitSide, diffOfChange, planCommitChange } from "../commits/plan-commit-change.js";
 import type { LoadedRound } from "../config/load-round-config.js";
@@ -40,8 +41,7 @@ export class CommitWorktrees {
   cwdFor(role: EngineRole): string {
     const dir = this.dirs.get(role);
     if (!dir) throw new Error(`runtime process: the ${role} worktree was not prepared`);
-    const { config } = this.round;
-    const cwd = role === "candidate" ? (config.candidate.cwd ?? config.baseline.cwd) : config.baseline.cwd;
+    const { cwd } = resolveRoundEngines(this.round.config, this.round.configPath, { commits: true })[role];
     return cwd ? join(dir, cwd) : dir;
   }
 

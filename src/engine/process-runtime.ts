@@ -10,6 +10,7 @@ import { cleanLogLine } from "../safe-text/sanitize-log-tail.js";
 import { applyPatch } from "./apply-patch.js";
 import { isPortFree, portTakenFailure } from "./check-port-free.js";
 import { processEngineCwd } from "./resolve-engine-cwd.js";
+import { type RoundEngines, resolveRoundEngines } from "../config/resolve-round-engines.js";
 import type { EngineRuntime, PreparedEngine, RunningEngine, RuntimeContext, SourceReport } from "./engine-runtime.js";
 import { CommitWorktrees } from "./prepare-commit-worktrees.js";
 import { allowedHostEnvironment } from "./allowed-host-environment.js";
@@ -17,7 +18,7 @@ import { type ProcessIsolation, detectProcessIsolation, isolateCommand, isolatio
 import { resolveProgram } from "./resolve-program.js";
 import { runTool } from "./run-tool.js";
 import { type ProcessEngine, spawnProcessEngine } from "./spawn-process-engine.js";
-import { substituteCommand } from "./substitute-command.js";
+import { PROCESS_ENGINE_HOST, substituteCommand } from "./substitute-command.js";
 
 export interface ProcessRuntimeOptions {
   /** How engines are contained; probed on this machine when not given (tests force one). */
@@ -121,11 +122,11 @@ export class ProcessRuntime implements EngineRuntime {
   async start(role: EngineRole, signal: AbortSignal): Promise<RunningEngine> {
     if (signal.aborted) throw signal.reason;
     const { config } = this.round;
-    const command = role === "candidate" ? (config.candidate.command ?? config.baseline.command) : config.baseline.command;
+    const { command } = this.launches()[role];
     if (!command) throw new Error("runtime process: the round config has no baseline.command");
     // Something already on the port (an engine left from an interrupted run) would pass the health
     // check and be benchmarked in place of this engine.
-    if (!(await isPortFree(config.port))) throw new EngineFailureError(portTakenFailure(role, config.port));
+    if (!(await isPortFree(config.port))) throw new EngineFailureError(portTakenFailure(role, config.port, "process"));
     const argv = substituteCommand(command, this.commandValues());
     const cwd = this.cwdFor(role);
     this.context.logger.debug(`${role}: starting ${argv.join(" ")} in ${cwd}`);
@@ -135,7 +136,7 @@ export class ProcessRuntime implements EngineRuntime {
       cwd,
       env: this.envFor(role),
       isolation: await this.isolated(),
-      baseUrl: `http://127.0.0.1:${config.port}`,
+      baseUrl: `http://${PROCESS_ENGINE_HOST}:${config.port}`,
       stopGraceMs: config.docker.stopTimeoutS * 1000,
       onLine: (line) => this.context.logger.debug(`[${role}] ${cleanLogLine(line)}`),
     });
@@ -154,13 +155,17 @@ export class ProcessRuntime implements EngineRuntime {
 
   private commandValues() {
     const { config } = this.round;
-    return { port: config.port, contextLimit: config.bench.contextLimit, model: config.bench.model };
+    return { port: config.port, host: PROCESS_ENGINE_HOST, contextLimit: config.bench.contextLimit, model: config.bench.model };
   }
 
   /** The allowed part of the host's environment (PATH, HOME, locale, CUDA…), then the config's. */
   private envFor(role: EngineRole): NodeJS.ProcessEnv {
-    const { config } = this.round;
-    return { ...allowedHostEnvironment(process.env), ...config.baseline.env, ...(role === "candidate" ? (config.candidate.env ?? {}) : {}) };
+    return { ...allowedHostEnvironment(process.env), ...this.launches()[role].env };
+  }
+
+  /** Both engines as every command reads the config (the defaults filled in one place). */
+  private launches(): RoundEngines {
+    return resolveRoundEngines(this.round.config, this.round.configPath, { commits: this.worktrees !== null });
   }
 
   private cwdFor(role: EngineRole): string {

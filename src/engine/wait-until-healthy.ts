@@ -15,6 +15,8 @@ export interface WaitUntilHealthyOptions {
   signal: AbortSignal;
   /** The engine the round names, for a failure's hint in its own flags. */
   engineFamily?: EngineFamily | null;
+  /** The runtime that started it, for how a leftover engine on its port is cleared. */
+  runtime?: "process" | "docker" | null;
 }
 
 /** No single health request may hold the loop longer than this, so a hung socket cannot hide an exit. */
@@ -55,7 +57,7 @@ export async function waitUntilHealthy(options: WaitUntilHealthyOptions): Promis
   try {
     for (;;) {
       if (signal.aborted) throw cancelledFailure(engine, "startup", signal.reason);
-      if (exit) throw new EngineFailureError(classifyFailure({ role: engine.role, stage: "startup", exit, logLines: engine.logTail(), engine: options.engineFamily ?? null }));
+      if (exit) throw new EngineFailureError(classifyFailure({ role: engine.role, stage: "startup", exit, logLines: engine.logTail(), engine: options.engineFamily ?? null, runtime: options.runtime ?? null }));
       const now = performance.now();
       if (now >= deadline) {
         throw new EngineFailureError(
@@ -66,6 +68,7 @@ export async function waitUntilHealthy(options: WaitUntilHealthyOptions): Promis
             logLines: engine.logTail(),
             timedOut: { afterS: options.timeoutS },
             engine: options.engineFamily ?? null,
+            runtime: options.runtime ?? null,
           }),
         );
       }

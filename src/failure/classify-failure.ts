@@ -43,6 +43,8 @@ export interface ClassifyInput {
   timedOut?: { afterS: number };
   /** The engine the round config names; when absent, or not one speedgate knows, its log may still show it is llama.cpp. */
   engine?: EngineFamily | null;
+  /** The runtime that ran it: what clears a leftover engine differs (a container or a process). */
+  runtime?: "process" | "docker" | null;
 }
 
 export const MAX_SUMMARY_CHARS = 1_000;
@@ -265,7 +267,7 @@ function diagnose(input: ClassifyInput, lines: readonly string[], rawLines: read
 
   const portAt = Math.max(find(PORT_IN_USE), find(LLAMA_CPP_PORT_IN_USE));
   if (portAt >= 0) {
-    return { kind: "port_in_use", label: "port already in use", hint: hints.portInUse(portFrom(lines, portAt)), line: portAt, detail: null };
+    return { kind: "port_in_use", label: "port already in use", hint: hints.portInUse(portFrom(lines, portAt), input.runtime ?? null), line: portAt, detail: null };
   }
 
   const launch = diagnoseLaunch(lines, hints);

@@ -34,7 +34,7 @@ export interface FailureHintBook {
   hostAlloc: string;
   /** The kernel's OOM killer ended it. */
   hostOomKilled: string;
-  portInUse(port: number | null): string;
+  portInUse(port: number | null, runtime: "process" | "docker" | null): string;
   startupTimeout(afterS: number): string;
   invalidArgument: string;
   modelNotFound: string;

@@ -136,9 +136,18 @@ export function importErrorHint(location: string | null, family: PythonHintFamil
   return `${where}the engine's Python code does not import, most often because the patch left a syntax error, a missing import or a renamed symbol. ${ENGINE_HINTS[family].importCheck}`;
 }
 
-export function portInUseHint(port: number | null): string {
+/**
+ * How to clear a port left taken, by runtime: `speedgate cleanup --stale` removes containers only, so
+ * a process round is pointed at the process itself (an engine of a speedgate that was killed outright).
+ */
+export function leftoverEngineAdvice(runtime: "process" | "docker" | null): string {
+  if (runtime === "process") return "stop it (an engine left by a speedgate that was killed outright keeps its port: `ss -ltnp` names its process)";
+  return "stop it (`speedgate cleanup --stale` removes the containers of interrupted runs)";
+}
+
+export function portInUseHint(port: number | null, runtime: "process" | "docker" | null = null): string {
   const which = port === null ? "the configured port" : `port ${port}`;
-  return `Something else is listening on ${which}: a previous engine that was not stopped, or another service. Find it with \`ss -ltnp\` (or \`lsof -i :${port ?? "PORT"}\`), stop it (\`speedgate cleanup --stale\` removes the containers of interrupted runs), or choose another port in the round config.`;
+  return `Something else is listening on ${which}: a previous engine that was not stopped, or another service. Find it with \`ss -ltnp\` (or \`lsof -i :${port ?? "PORT"}\`), ${leftoverEngineAdvice(runtime)}, or choose another port in the round config.`;
 }
 
 export function startupTimeoutHint(afterS: number): string {

@@ -1,4 +1,5 @@
 import type { OomPhase } from "./failure-patterns.js";
+import { leftoverEngineAdvice } from "./failure-hints.js";
 
 /*
  * What to try when llama.cpp's server fails, in its own flags (tools/server/README.md): a llama.cpp
@@ -49,9 +50,9 @@ export const LLAMA_CPP_HOST_OOM_KILLED_HINT = [
   "Lower `-c` and `-np`, quantize the KV cache (`--cache-type-k q8_0`), offload more layers to the GPU (`-ngl`), and check `dmesg` for the OOM report.",
 ].join(" ");
 
-export function llamaCppPortInUseHint(port: number | null): string {
+export function llamaCppPortInUseHint(port: number | null, runtime: "process" | "docker" | null = null): string {
   const which = port === null ? "the port" : `port ${port}`;
-  return `llama-server could not bind ${which} (\`--host\`, \`--port\`): a previous engine that was not stopped, or another service, holds it. Find it with \`ss -ltnp\`, stop it, run \`speedgate cleanup --stale\` for leftovers of an interrupted run, or give the command \`--port {port}\` so it listens where the round config says.`;
+  return `llama-server could not bind ${which} (\`--host\`, \`--port\`): a previous engine that was not stopped, or another service, holds it. Find it with \`ss -ltnp\`, ${leftoverEngineAdvice(runtime)}, or give the command \`--host {host} --port {port}\` so it listens where the round config says.`;
 }
 
 export const LLAMA_CPP_INVALID_ARGUMENT_HINT =

@@ -1,4 +1,5 @@
 import type { LoadedRound } from "../config/load-round-config.js";
+import { resolveRoundEngines } from "../config/resolve-round-engines.js";
 import { startsLikeBaseline } from "../scorecard/build-scorecard.js";
 
 /**
@@ -13,7 +14,8 @@ export function describeUnchangedCandidate(round: LoadedRound): string | null {
   if (round.patch && round.patch.bytes.toString("utf8").trim() !== "") return null;
   if (round.commits && round.commits.head !== round.commits.base && round.commits.head !== round.commits.mergeBase) return null;
   if (candidate.postPatch.length > 0 || candidate.build !== undefined) return null;
-  if (candidate.cwd !== undefined && candidate.cwd !== config.baseline.cwd) return null;
+  const engines = resolveRoundEngines(config, round.configPath, { commits: round.commits != null });
+  if (engines.candidate.cwd !== engines.baseline.cwd) return null;
   if (!startsLikeBaseline(config)) return null;
   const what = round.commits ? `the pull request's head (${round.commits.head.slice(0, 12)}) adds nothing to its base` : round.patch ? "the patch is empty" : "the round has no patch";
   return `${what}, and the candidate runs the baseline's image, command and environment: both seats ran the same engine, so the score is this runner's noise, not a speedup`;

@@ -2,6 +2,7 @@ import { dirname } from "node:path";
 import type { LoadedRound } from "../config/load-round-config.js";
 import type { EngineRuntime } from "../engine/engine-runtime.js";
 import type { Logger } from "../logger.js";
+import { resolveRoundEngines } from "../config/resolve-round-engines.js";
 import { fingerprintRound } from "../config/fingerprint-round.js";
 import type { RoundProgressEvent } from "./round-progress.js";
 import { runRound } from "./run-round.js";
@@ -40,13 +41,17 @@ export interface RunCalibrationOptions {
 
 /**
  * The round with the baseline in both seats: no patch, no build, the candidate inheriting the
- * baseline's command, environment and folder, and no calibration of its own to gate on.
+ * baseline's command, environment and folder, and no calibration of its own to gate on. The baseline
+ * keeps the folder `run` starts it in (resolveRoundEngines): without baseline.cwd a process baseline
+ * runs in candidate.sourceDir, which the A/A candidate no longer names.
  */
 export function aaRound(round: LoadedRound): LoadedRound {
   const { calibration: _calibration, ...gate } = round.config.gate;
+  const { cwd } = resolveRoundEngines(round.config, round.configPath, { commits: round.commits != null }).baseline;
+  const baseline = cwd === null ? round.config.baseline : { ...round.config.baseline, cwd };
   return {
     ...round,
-    config: { ...round.config, candidate: { postPatch: [], trusted: round.config.candidate.trusted }, gate: { ...gate, use: "round-score" } },
+    config: { ...round.config, baseline, candidate: { postPatch: [], trusted: round.config.candidate.trusted }, gate: { ...gate, use: "round-score" } },
     patch: null,
     calibration: null,
   };

@@ -121,6 +121,7 @@ async function runEngine(role: EngineRole, run: number, runtime: EngineRuntime, 
       intervalMs: config.health.intervalMs,
       signal,
       engineFamily: engineFamily(config.engine),
+      runtime: config.runtime,
     });
     emit({ type: "healthy", role, afterMs: healthyAfterMs });
 
@@ -133,7 +134,7 @@ async function runEngine(role: EngineRole, run: number, runtime: EngineRuntime, 
     const running = engine;
     void running.exited.then((exit) => {
       if (benchmarkOver) return;
-      death = classifyFailure({ role, stage: "benchmark", exit, logLines: running.logTail(), engine: engineFamily(config.engine) });
+      death = classifyFailure({ role, stage: "benchmark", exit, logLines: running.logTail(), engine: engineFamily(config.engine), runtime: config.runtime });
       died.abort(new Error(`${describeExitForReason(role, exit)}: ${death.summary}`));
     });
     // SGLang and vLLM keep their own prompt and decode times in /metrics: read it around the measured requests.
@@ -157,7 +158,7 @@ async function runEngine(role: EngineRole, run: number, runtime: EngineRuntime, 
       // Requests cut off by a dying engine can all fail before its exit is known (the pipes drain
       // first); give the exit a moment to arrive so the card blames the death, not the network.
       const exit = await Promise.race([running.exited, delay(EXIT_GRACE_MS).then(() => null)]);
-      if (exit && !death) death = classifyFailure({ role, stage: "benchmark", exit, logLines: running.logTail(), engine: engineFamily(config.engine) });
+      if (exit && !death) death = classifyFailure({ role, stage: "benchmark", exit, logLines: running.logTail(), engine: engineFamily(config.engine), runtime: config.runtime });
     }
     benchmarkOver = true;
     if (death) {

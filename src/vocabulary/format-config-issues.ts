@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { describeValue } from "./describe-value.js";
+import { findClosestName } from "./find-closest-name.js";
 
 function valueAt(root: unknown, path: ReadonlyArray<PropertyKey>): unknown {
   let current: unknown = root;
@@ -56,18 +57,24 @@ function knownKeysAt(schema: z.ZodType, path: ReadonlyArray<PropertyKey>): strin
  */
 export function formatConfigIssues(issues: readonly z.core.$ZodIssue[], input: unknown, schema: z.ZodType): string[] {
   const lines: string[] = [];
+  // A misspelled field is both unknown and, when required, missing: one line says both, naming the field meant.
+  const meant = new Set<string>();
   for (const issue of issues) {
-    if (issue.code === "unrecognized_keys") {
-      const known = knownKeysAt(schema, issue.path);
-      for (const key of issue.keys) {
-        const field = formatPath([...issue.path, key]);
-        const expected = known.length > 0 ? `expected one of ${known.join(", ")}` : "expected no such field";
-        lines.push(`${field}: unknown field, ${expected}`);
-      }
-      continue;
+    if (issue.code !== "unrecognized_keys") continue;
+    const known = knownKeysAt(schema, issue.path);
+    for (const key of issue.keys) {
+      const field = formatPath([...issue.path, key]);
+      const closest = findClosestName(key, known.filter((name) => valueAt(input, [...issue.path, name]) === undefined));
+      if (closest !== null) meant.add(formatPath([...issue.path, closest]));
+      const expected = closest !== null ? `did you mean \`${closest}\`?` : known.length > 0 ? `expected one of ${known.join(", ")}` : "expected no such field";
+      lines.push(`${field}: unknown field, ${expected}`);
     }
+  }
+  for (const issue of issues) {
+    if (issue.code === "unrecognized_keys") continue;
     const given = valueAt(input, issue.path);
     const field = formatPath(issue.path);
+    if (given === undefined && meant.has(field)) continue;
     lines.push(
       given === undefined ? `${field}: ${issue.message}, but it is missing` : `${field}: ${issue.message}, got ${describeValue(given)}`,
     );

@@ -1,4 +1,4 @@
-import { readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { calibrationFileSchema } from "../../src/calibration/calibration-schema.js";
@@ -85,4 +85,20 @@ describe("speedgate calibrate against the reference engine", () => {
     expect(failed.logger.lines.map((line) => line.message).join("\n")).toMatch(/A\/A round 1 of 5 has no score.*no calibration was written/s);
     await expect(readFile(out, "utf8")).rejects.toThrow(/ENOENT/);
   }, 120_000);
+
+  it("measures a process round whose baseline runs in candidate.sourceDir (no baseline.cwd), with --host {host} filled", async () => {
+    // The engine reads profile.json from the folder it runs in: started anywhere but the source, it dies at start.
+    const round = await writeSimRound({ promptIds: ["a", "b", "c", "d"], gateExtra: { minPrompts: 4, use: "round-score" } });
+    const source = join(round.dir, "engine");
+    await mkdir(source);
+    await writeFile(join(source, "profile.json"), JSON.stringify({ model: "m", defaults: { ttftMs: 5, itlMs: 1, outputTokens: 12, reasoningTokens: 0, tokensPerChunk: 1 } }));
+    const config = JSON.parse(await readFile(round.configPath, "utf8")) as Record<string, unknown>;
+    const command = ["{node}", "{speedgate}", "sim-engine", "--host", "{host}", "--port", "{port}", "--profile", "profile.json"];
+    await writeFile(round.configPath, JSON.stringify({ ...config, baseline: { command }, candidate: { sourceDir: "engine" } }));
+    expect((await runSimRound(round.configPath, round.dir)).code).toBe(0);
+    const out = join(round.dir, "calibration.json");
+    const calibrated = await runCli(["calibrate", "--config", round.configPath, "--runs", "5", "--out", out]);
+    expect(calibrated.code, calibrated.logger.lines.map((line) => line.message).join("\n")).toBe(0);
+    expect(calibrationFileSchema.parse(JSON.parse(await readFile(out, "utf8"))).rounds).toHaveLength(5);
+  }, 240_000);
 });

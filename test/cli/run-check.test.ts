@@ -157,4 +157,22 @@ describe("speedgate run --check on a process round", () => {
     expect(errors).toEqual([expect.stringMatching(/round\.yml: candidate\.sourceDir: expected an existing folder .*, got "sglang": .*sglang does not exist$/)]);
     expect(existsSync(marker)).toBe(false);
   });
+
+  it("shows {host} as the loopback address the process runtime fills, and refuses a placeholder no runtime fills", async () => {
+    const filled = await writeProcessRound({ baseline: { command: ["./serve", "--host", "{host}", "--port", "{port}"], cwd: "engine/python" } });
+    const shown = await check(filled.configPath);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain("runs: ./serve --host 127.0.0.1 --port 30000");
+    const typo = await writeProcessRound({ baseline: { command: ["./serve", "--host", "{hots}", "--port", "{port}"], cwd: "engine/python" } });
+    const refused = await check(typo.configPath);
+    expect(refused.code).toBe(2);
+    expect(refused.errors).toEqual([expect.stringMatching(/round\.yml: baseline\.command\[2\]: expected only the placeholders runtime: process fills \(\{port\}, \{host\}.*\); \{hots\} is none of them \(did you mean \{host\}\?\), got "\{hots\}"$/)]);
+  });
+
+  it("names the field a misspelled one meant, once, instead of reporting it missing and unknown", async () => {
+    const { configPath } = await writeProcessRound({ bench: { prompts: "prompts.jsonl", maxTokens: 16, requestIntervalMs: 10, contextLimit: 1024, tolerence: 0.9 } });
+    const { code, errors } = await check(configPath);
+    expect(code).toBe(2);
+    expect(errors).toEqual([expect.stringMatching(/round\.yml: bench\.tolerence: unknown field, did you mean `tolerance`\?$/)]);
+  });
 });

@@ -163,6 +163,9 @@ describe("process runtime", () => {
     const failure = await failureOf(second.start("candidate", new AbortController().signal));
     expect(failure).toMatchObject({ engine: "candidate", stage: "startup", kind: "port_in_use" });
     expect(failure.summary).toContain(String(round.config.port));
+    // speedgate cleanup --stale removes containers: a process round is pointed at the process on the port.
+    expect(failure.hint).toContain("`ss -ltnp` names its process");
+    expect(failure.hint).not.toContain("cleanup");
   });
 
   it("reports a leader that dies while its worker holds the pipes, and nothing of it is left by then", async () => {

@@ -2,7 +2,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseRoundConfig } from "../../src/config/load-round-config.js";
-import { containerWorkingDir, processEngineCwd } from "../../src/engine/resolve-engine-cwd.js";
+import { processEngineCwd } from "../../src/engine/resolve-engine-cwd.js";
 import { runSimRound } from "../cli/support/sim-round.js";
 import { getFreePort } from "../support/get-free-port.js";
 import { makeTempDir } from "../support/make-temp-dir.js";
@@ -44,24 +44,6 @@ describe("processEngineCwd", () => {
     const config = processConfig({ cwd: "/src/sglang/python" }, { sourceDir: "/src/sglang" });
     expect(processEngineCwd("candidate", config, "/cfg/round.yml", null)).toBe("/src/sglang/python");
     expect(processEngineCwd("candidate", processConfig({}, {}), "/cfg/round.yml", null)).toBe("/cfg");
-  });
-});
-
-describe("containerWorkingDir", () => {
-  it("keeps the image's WORKDIR unless a cwd is set, and gives the candidate the baseline's unless it has its own", () => {
-    const docker = (baseline: Record<string, unknown>, candidate: Record<string, unknown>) =>
-      parseRoundConfig({
-        engine: "vllm",
-        runtime: "docker",
-        port: 8000,
-        baseline: { image: "vllm/vllm-openai:v0.11.0", ...baseline },
-        candidate,
-        bench: { prompts: "/p.jsonl", maxTokens: 8, requestIntervalMs: 0, contextLimit: 64, tolerance: 0.9 },
-        gate: { minRoundScore: 1 },
-      });
-    expect(containerWorkingDir("baseline", docker({}, {}))).toBeUndefined();
-    expect(containerWorkingDir("candidate", docker({ cwd: "/vllm-workspace" }, {}))).toBe("/vllm-workspace");
-    expect(containerWorkingDir("candidate", docker({ cwd: "/vllm-workspace" }, { cwd: "/opt" }))).toBe("/opt");
   });
 });
 
