@@ -3,6 +3,8 @@
 # rebuilds only what the diff touched (one changed file and the link: about a minute), not the whole tree.
 # BASE and CMAKE_ARGS choose the backend: the CPU round leaves them as they are, the CUDA round
 # (llama-cpp-cuda.yaml) gives a CUDA devel image and -DGGML_CUDA=ON.
+# speedgate labels the image it builds with the checkout's commit (org.opencontainers.image.revision), which
+# base/head rounds read; an image built by other means needs --label org.opencontainers.image.revision=<sha>.
 ARG BASE=ubuntu:24.04
 FROM ${BASE}
 ARG CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON"

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { readCheckoutCommit } from "../git/read-checkout-commit.js";
 import { readdir } from "node:fs/promises";
 import type Dockerode from "dockerode";
 import type { BuildSpec } from "../config/round-config-schema.js";
@@ -327,13 +328,30 @@ export class DockerRuntime implements EngineRuntime {
       const key = createHash("sha256").update(JSON.stringify([spec.context, spec.dockerfile, spec.args])).digest("hex").slice(0, 16);
       // Stable labels, not this run's: a baseline image is shared by runs and kept, and labels that
       // changed every run would make every build's last steps, and so every overlay, miss the cache.
-      const labels = { [LABEL_RUN_ID]: `baseline-${key}`, [LABEL_ROLE]: "baseline" };
+      const labels = { [LABEL_RUN_ID]: `baseline-${key}`, [LABEL_ROLE]: "baseline", ...(await this.revisionLabel(spec.context, signal)) };
       const imageId = await this.buildFromContext("baseline", spec, `speedgate-baseline:${key}`, labels, signal);
       return { role: "baseline", imageId, patchHash: null };
     }
     if (!config.baseline.image) throw new Error("docker runtime: baseline.image or baseline.build is required");
     const imageId = await ensureImage(this.docker, config.baseline.image, this.context.logger, signal);
     return { role: "baseline", imageId, patchHash: null };
+  }
+
+  /**
+   * The commit the baseline is built from, as the label source.revision reads (by default
+   * org.opencontainers.image.revision): a base/head round reads the image's commit there, and a
+   * Dockerfile that sets no such label would leave it unknown. None when the context is no clean checkout.
+   */
+  private async revisionLabel(context: string, signal: AbortSignal): Promise<Record<string, string>> {
+    const { revision } = this.round.config.source;
+    if (!("label" in revision)) return {};
+    const checkout = await readCheckoutCommit(context, signal);
+    if ("none" in checkout) {
+      this.context.logger.warn(`docker: the baseline image is not labelled ${revision.label} with its commit: ${checkout.none}`);
+      return {};
+    }
+    this.context.logger.info(`docker: labelling the baseline image ${revision.label}=${checkout.commit.slice(0, 12)} (the commit of ${context})`);
+    return { [revision.label]: checkout.commit };
   }
 
   private async prepareCandidate(signal: AbortSignal): Promise<PreparedEngine> {

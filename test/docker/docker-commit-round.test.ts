@@ -21,6 +21,7 @@ import { EXIT_IMAGE_BASE_MISMATCH } from "../../src/cli/commands/run-command.js"
 import { readScorecard } from "../../src/scorecard/read-scorecard.js";
 import { describeVerdict } from "../../src/scorecard/describe-card.js";
 import { join } from "node:path";
+import { writeFile } from "node:fs/promises";
 
 const context = dockerTestContext();
 
@@ -110,7 +111,7 @@ describe.skipIf(!context)("base/head rounds with runtime: docker (real daemon, r
   async function playRound(
     base: string,
     head: string,
-    options: { image?: string; source?: Record<string, unknown>; keepCandidateImage?: boolean } = {},
+    options: { image?: string; baseline?: Record<string, unknown>; source?: Record<string, unknown>; keepCandidateImage?: boolean } = {},
   ): Promise<{ card: Scorecard; runId: string; sinceS: number }> {
     const { round, runId } = makeDockerRound({
       ...(options.keepCandidateImage ? { docker: { keepCandidateImage: true } } : {}),
@@ -119,6 +120,7 @@ describe.skipIf(!context)("base/head rounds with runtime: docker (real daemon, r
       patch: null,
       engine,
       candidate: { sourceDir: ENGINE_SOURCE_DIR },
+      ...(options.baseline ? { baseline: options.baseline } : {}),
       ...(options.source ? { source: options.source } : {}),
       prompts: 6,
       bench: { maxTokens: 16 },
@@ -163,6 +165,27 @@ describe.skipIf(!context)("base/head rounds with runtime: docker (real daemon, r
     expect(card.metrics?.baseline.ttftMs.median).toBeLessThan(400);
     expect(card.provenance.baselineImageId).toBe((await docker.getImage(labelled).inspect()).Id);
     expect(card.provenance.patchHash).toMatch(/^[0-9a-f]{64}$/);
+  }, ROUNDS_TIMEOUT_MS);
+
+  it("reads the commit of a baseline it builds (baseline.build) from the label speedgate gives the image: its context's commit", async () => {
+    if (!docker) return;
+    const checkout = join(await makeTempDir("speedgate-build-context-"), "engine");
+    await repo.git("worktree", "add", "--quiet", "--detach", checkout, c.image);
+    // Untracked, as a workflow's generated files are: the checkout's tracked files are still its commit's.
+    await writeFile(join(checkout, "Dockerfile"), `FROM ${image}\nCOPY profile.json ${ENGINE_SOURCE_DIR}/profile.json\n`);
+    const { card } = await playRound(c.base, c.pr1, { baseline: { image: undefined, build: { context: checkout } } });
+    const built = card.provenance.baselineImageId;
+    if (built) cleanups.push(() => docker.getImage(built).remove({ force: true }).then(() => undefined, () => undefined));
+    expect(card.failure).toBeNull();
+    expect(card.commits).toMatchObject({ imageRevision: c.image, imageRevisionFrom: "label org.opencontainers.image.revision" });
+    // Brought to the base: the image's 600 ms first token is gone.
+    expect(card.metrics?.baseline.ttftMs.median).toBeLessThan(400);
+
+    // A changed tracked file: the label would vouch for code the image does not hold, so there is none, and the card says the image's commit is unknown.
+    await writeFile(join(checkout, "README.md"), "changed\n");
+    const changed = await playRound(c.base, c.pr1, { baseline: { image: undefined, build: { context: checkout } } });
+    expect(changed.card.failure).toMatchObject({ kind: "image_base_mismatch" });
+    expect(changed.card.failure?.summary).toContain("no label org.opencontainers.image.revision");
   }, ROUNDS_TIMEOUT_MS);
 
   it("reuses the baseline cached for a base: a second pull request on it builds no baseline overlay", async () => {
