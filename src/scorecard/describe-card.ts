@@ -116,16 +116,40 @@ export function describeVerdict(card: Scorecard, options: { firstReasonOnly?: bo
     const why = card.failure ? describeFailureCause(card.failure) : card.gate.reason.replace(/^no round score: /, "");
     return { passed: false, outcome: "fail", headline: `❌ No prompt scores: ${why}` };
   }
-  const score = formatScoreAgainstBar(card.roundScore, card.gate.bar);
-  const headline = `${card.gate.passed ? "✅" : "❌"} Round score ${score} (${describeBar(card.gate)})`;
+  const score = `Round score ${formatScoreAgainstBar(card.roundScore, card.gate.bar)}`;
   // When something other than the rule keeps the gate closed (a crash, truncated answers, too few
   // prompts), the headline says so: a score above the bar with a ❌ must not look like a mistake.
   const others = card.gate.reasons.filter((reason) => reason !== card.gate.rule);
-  if (others.length === 0) return { passed: card.gate.passed, outcome: verdict.outcome, headline };
-  // The card's heading gives the first such reason only: its gate row lists them all, and a heading of
-  // every reason (a cut is often both unscored and unexplained) filled the first screen.
-  const shown = options.firstReasonOnly && others.length > 1 ? `${others[0]} (and ${others.length - 1} more in the gate row)` : others.join("; ");
-  return { passed: card.gate.passed, outcome: verdict.outcome, headline: `${headline}: ${shown}` };
+  if (others.length === 0) return { passed: card.gate.passed, outcome: verdict.outcome, headline: `${card.gate.passed ? "✅" : "❌"} ${score}${describeDecider(card)}` };
+  // The card's heading gives the first such reason only, in its first clause: its gate row lists them
+  // all, and a heading of every reason (a cut is often both unscored and unexplained) filled the first screen.
+  const more = others.length - 1 + (card.gate.reasons.includes(card.gate.rule ?? "") ? 1 : 0);
+  const shown = options.firstReasonOnly ? `${firstClause(others[0] ?? "")}${more > 0 ? ` (and ${more} more in the gate row)` : ""}` : others.join("; ");
+  return { passed: card.gate.passed, outcome: verdict.outcome, headline: `❌ ${score}, but ${shown}` };
+}
+
+/** A reason's first clause, without its parentheses: "2 of 10 prompts were not scored". */
+function firstClause(reason: string): string {
+  const clause = reason.split(/[,;:] /)[0] ?? reason;
+  return clause.replace(/ \([^()]*\)/g, "");
+}
+
+/**
+ * The number that decided a verdict the rule alone gave, against the bar: " clears the gate's 1.00×",
+ * ", but the interval's low end 0.91× is below the gate's 1.00×".
+ */
+function describeDecider(card: Scorecard): string {
+  const { gate } = card;
+  const score = card.roundScore ?? 0;
+  const bar = `the gate's ${formatBar(gate.bar)}${gate.use === "noise-floor" && gate.calibration && gate.calibration.problems.length === 0 ? ` (${formatBar(gate.minRoundScore)} + noise floor ${formatPercent(gate.calibration.noiseFloor)})` : ""}`;
+  const low = card.scoreInterval?.low ?? null;
+  if (gate.use === "interval-low" && low !== null) {
+    const lowShown = formatScoreAgainstBar(low, gate.bar);
+    if (gate.passed) return `; the interval's low end ${lowShown} clears ${bar}`;
+    return score >= gate.bar ? `, but the interval's low end ${lowShown} is below ${bar}` : ` is below ${bar}`;
+  }
+  if (gate.passed) return ` clears ${bar}`;
+  return score >= gate.bar ? ` (${describeBar(gate)})` : ` is below ${bar}`;
 }
 
 /** A run's score as the card's data gives it: recomputed from its times, never read from a score field. */

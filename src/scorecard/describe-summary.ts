@@ -58,11 +58,33 @@ export function describePromptCounts(card: Scorecard): string {
   return parts.join("; ");
 }
 
+/** "2 of 10 answers (20%) are none the baseline gave (below tolerance: a, b)…": the count, its noun, and what follows the share. */
+const UNEXPLAINED_REASON = /^(\d+) of \d+ (answers|prompts) \([^)]*\) (are none the baseline gave|were cut short or parted where the baseline's own answers are not) \(([^()]*)\)/;
+
+/**
+ * The gate's reasons as its row says them, each prompt counted once: prompts that were not scored
+ * and are also unexplained (a cut below tolerance is both) are "the same 2 prompts" the second time.
+ */
+function gateReasons(card: Scorecard): string[] {
+  const reasons = card.gate.reasons;
+  if (!reasons.some((reason) => / were not scored \(/.test(reason))) return reasons;
+  return reasons.map((reason) => {
+    const match = UNEXPLAINED_REASON.exec(reason);
+    if (!match) return reason;
+    const count = Number(match[1]);
+    // Answers are per run: only with one run is each a prompt.
+    const perPrompt = match[2] === "prompts" || card.settings.runs === 1;
+    const unscoredOnly = (match[4] ?? "").split("; ").every((part) => /^(below tolerance|diverged)\b/.test(part));
+    if (!perPrompt || !unscoredOnly || count > card.unscored) return reason;
+    return `the same ${count} prompt${count === 1 ? "" : "s"} ${match[3]} (${match[4]})${reason.slice(match[0].length)}`;
+  });
+}
+
 /** The gate's verdict with every reason: passes, does not pass, or no verdict when someone else failed. */
 export function describeGate(card: Scorecard): { mark: "✅" | "❌" | "⚠️"; text: string } {
   if (decideVerdict(card).outcome === "none") return { mark: "⚠️", text: `no verdict: ${card.gate.reasons.join("; ")}` };
   if (card.gate.passed) return { mark: "✅", text: `passes: ${card.gate.reason}` };
-  return { mark: "❌", text: `does not pass: ${card.gate.reasons.join("; ")}` };
+  return { mark: "❌", text: `does not pass: ${gateReasons(card).join("; ")}` };
 }
 
 /**
@@ -81,10 +103,26 @@ export function describeNextStep(card: Scorecard): string | null {
   if (tooManyUnscored && card.zeroedTotal > 0 && !card.failure) steps.push(`Find why the candidate failed on ${prompts(card.zeroedTotal)}: each reason is in the per-prompt results.`);
   if (compared < card.gate.minPrompts) steps.push(`Score more prompts: gate.minPrompts is ${card.gate.minPrompts}.`);
   const rule = card.gate.rule;
-  if (rule && card.gate.reasons.includes(rule)) {
-    if (card.roundScore < card.gate.bar) steps.push("By this measure the candidate is not faster than the bar.");
-    // With unscored prompts the low end is low because of their zeros: more prompts would not lift it.
-    else if (card.gate.use === "interval-low" && card.unscored === 0) steps.push("The score clears the bar but the interval's low end does not: more prompts or bench.runs narrow the interval.");
-  }
+  if (rule && card.gate.reasons.includes(rule) && card.roundScore < card.gate.bar) steps.push("By this measure the candidate is not faster than the bar.");
   return steps.length > 0 ? steps.join(" ") : null;
+}
+
+/**
+ * A round that only the width of its interval failed: the score clears the bar, its interval's low
+ * end does not, and nothing else kept the gate closed. Its author has nothing to fix, and the
+ * settings that narrow the interval are the maintainers', so each reader gets a line of their own.
+ * Null for any other verdict.
+ */
+export function describeInconclusive(card: Scorecard): { author: string; maintainers: string } | null {
+  const rule = card.gate.rule;
+  if (card.gate.passed || card.roundScore === null || card.gate.use !== "interval-low" || card.roundScore < card.gate.bar) return null;
+  // With unscored prompts the low end is low because of their zeros: those are the patch's to explain.
+  if (!rule || card.gate.reasons.length !== 1 || card.gate.reasons[0] !== rule || card.unscored > 0) return null;
+  const compared = card.promptsTotal - card.excluded;
+  return {
+    author: "No measurable speedup at this runner's noise: nothing to fix in the patch.",
+    maintainers:
+      `The interval is too wide to decide: more bench.runs (${card.settings.runs} now), more prompts (${compared} compared), ` +
+      "a calibration of this runner (speedgate calibrate, gate.calibration) or a pace the baseline keeps up with (bench.requestIntervalMs) narrows it.",
+  };
 }

@@ -67,7 +67,7 @@ export function renderCommitsSection(card: Scorecard): string {
   }
   const table = ["| | |", "| --- | --- |", ...rows.map(([key, value]) => `| ${key} | ${(value ?? "").replace(/\|/g, "\\|").replace(/\n/g, " ")} |`)].join("\n");
   const built = (["baseline", "candidate"] as const).filter((role) => commits[role]?.build.ran);
-  const summary = `Commits, baseline cache and build: the base ${short(commits.base)} against the head ${short(commits.head)}${built.length > 0 ? `; built: ${built.join(" and ")}` : "; no build"}`;
+  const summary = `Commits, baseline cache and build: the base ${commits.base.slice(0, 12)} against the head ${commits.head.slice(0, 12)}${built.length > 0 ? `; built: ${built.join(" and ")}` : "; no build"}`;
   return renderFold(summary, table);
 }
 

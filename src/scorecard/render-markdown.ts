@@ -12,6 +12,7 @@ import { renderScoreChart } from "./render-score-chart.js";
 import { renderSpeedSection } from "./render-speed-section.js";
 import { renderSummaryTable } from "./render-summary-table.js";
 import { renderAnswerVariation } from "./render-answer-variation.js";
+import { renderQueueBoundNotice } from "./render-queue-bound-notice.js";
 import { renderUnchangedNotice } from "./render-unchanged-notice.js";
 import { renderCommitsSection } from "./render-commits-section.js";
 import type { Scorecard } from "./scorecard-schema.js";
@@ -70,6 +71,7 @@ function renderWith(card: Scorecard, limits: RenderLimits): string {
     `## ${escapeCell(headline)}`,
     renderFactsLine(card),
     summary === "" ? failure : summary,
+    renderQueueBoundNotice(card),
     renderUnchangedNotice(card),
     renderGpuBusyWarning(card),
     renderLeftOutFiles(card),

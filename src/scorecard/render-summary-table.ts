@@ -1,4 +1,4 @@
-import { describeGate, describeNextStep, describePromptCounts, describeScore } from "./describe-summary.js";
+import { describeGate, describeInconclusive, describeNextStep, describePromptCounts, describeScore } from "./describe-summary.js";
 import { escapeInline } from "../safe-text/escape-engine-text.js";
 import { renderKeyValueTable } from "./render-key-value-table.js";
 import { renderSpeedLead } from "./render-speed-section.js";
@@ -23,5 +23,7 @@ export function renderSummaryTable(card: Scorecard): string {
   rows.push(["Gate", `${gate.mark} ${escapeInline(gate.text)}`]);
   const next = describeNextStep(card);
   if (next) rows.push(["What now", escapeInline(next)]);
+  const inconclusive = describeInconclusive(card);
+  if (inconclusive) rows.push(["For the author", escapeInline(inconclusive.author)], ["For maintainers", escapeInline(inconclusive.maintainers)]);
   return renderKeyValueTable(rows);
 }

@@ -12,8 +12,9 @@ import {
   formatTimes,
   formatRunScores,
 } from "./describe-card.js";
-import { describeGate, describeIntervalBriefly, describeNextStep, describePromptCounts, describeScore } from "./describe-summary.js";
+import { describeGate, describeInconclusive, describeIntervalBriefly, describeNextStep, describePromptCounts, describeScore } from "./describe-summary.js";
 import { countingSentence, integrityRows, promptReason } from "./describe-integrity.js";
+import { describeQueueBound } from "./render-queue-bound-notice.js";
 import { renderEngineTimes } from "./render-engine-times.js";
 import { explainCudaOom } from "./explain-cuda-oom.js";
 import { describeHolders, describeMemoryInUse, readGpuSnapshot } from "./read-gpu-snapshot.js";
@@ -67,12 +68,14 @@ export function renderText(card: Scorecard, options: { maxPromptRows?: number; m
   const maxRows = options.maxPromptRows ?? 50;
   const maxLogLines = options.maxLogLines ?? 60;
   const out: string[] = [];
-  out.push(describeVerdict(card).headline, "");
+  // The gate's sentence is said once, in the Gate row: the headline names its first reason only.
+  out.push(describeVerdict(card, { firstReasonOnly: true }).headline, "");
   const score = describeScore(card);
   if (score) {
     const gate = describeGate(card);
     const speed = describeSpeedLead(card);
     const next = describeNextStep(card);
+    const inconclusive = describeInconclusive(card);
     out.push(
       ...columns([
         ["Round score", `${score.score} ${score.rest}`],
@@ -80,9 +83,12 @@ export function renderText(card: Scorecard, options: { maxPromptRows?: number; m
         ...(speed === "" ? [] : [["Speed", speed]]),
         ["Gate", gate.text],
         ...(next ? [["What now", next]] : []),
+        ...(inconclusive ? [["For the author", inconclusive.author], ["For maintainers", inconclusive.maintainers]] : []),
       ]),
     );
   }
+  const queueBound = describeQueueBound(card);
+  if (queueBound) out.push("", queueBound);
   if (card.unchanged) out.push("", `No change was scored: ${card.unchanged}.`);
   const failure = failureLines(card, maxLogLines);
   if (score) out.push(...failure);
@@ -102,7 +108,6 @@ export function renderText(card: Scorecard, options: { maxPromptRows?: number; m
       ["  Zeroed", `${card.zeroedTotal} (the candidate failed on them, so each counts as 0)`],
       ["  Unscored", describeUnscored(card)],
       ...(card.excluded > 0 ? [["  Excluded", `${card.excluded} (baseline failed on them or answered nothing)`]] : []),
-      ["  Gate", describeGate(card).text],
     ]),
   );
   const s = card.settings;

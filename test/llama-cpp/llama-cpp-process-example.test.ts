@@ -5,6 +5,8 @@ import { parse, stringify } from "yaml";
 import { loadRound } from "../../src/config/load-round-config.js";
 import { createRecordingLogger } from "../../src/logger.js";
 import { runRound } from "../../src/round/run-round.js";
+import { detectQueueBound } from "../../src/scorecard/detect-queue-bound.js";
+import { renderMarkdown } from "../../src/scorecard/render-markdown.js";
 import { getFreePort } from "../support/get-free-port.js";
 import { llamaCppTestContext } from "../support/llama-cpp/llama-cpp-test-context.js";
 import { QWEN3_TOKENIZER } from "../support/llama-cpp/make-llama-cpp-round.js";
@@ -63,5 +65,12 @@ describe.skipIf(!context)("examples/rounds/llama-cpp-process.yaml against llama.
     expect(card.tokenCountsEstimated).toBe(false);
     expect(card.engineTimes?.source).toBe("llama.cpp timings");
     expect(card.roundScore).toBeGreaterThan(0);
+
+    // All at once into one slot: each request waits for those before it, which llama.cpp's own prompt time leaves out.
+    await writeFile(configPath, stringify({ ...config, baseline: { ...config.baseline, command: withFlag(config.baseline.command, "-np", "1") }, bench: { ...config.bench, requestIntervalMs: 0 } }));
+    const queued = await runRound({ round: await loadRound(configPath), logger, signal: new AbortController().signal, runId: `llama-example-${Date.now().toString(36)}` });
+    expect(queued.failure, JSON.stringify(queued.failure)).toBeNull();
+    expect(detectQueueBound(queued)?.why, JSON.stringify({ metrics: queued.metrics?.baseline.ttftMs, times: queued.engineTimes })).toMatch(/of which its own prompt processing was .*% was waiting in its queue$/);
+    expect(renderMarkdown(queued)).toMatch(/> \*\*Queue-bound round\*\*: .* set bench\.requestIntervalMs to at least [\d,]+ ms \(it is 0 ms\)/);
   }, 300_000);
 });

@@ -49,7 +49,7 @@ describe("the card's commits section (base/head mode)", () => {
   it("names the image, both commits, the cache and each engine's overlay and build", () => {
     const section = renderCommitsSection(withCommits(makeCard([{ speedup: 1.2 }]), commits));
     // Folded, its summary saying what was compared and what was built; the facts line has the commits in short.
-    expect(section).toContain("<details><summary>Commits, baseline cache and build: the base `bbbbbbbbbbbb` against the head `cccccccccccc`; built: baseline and candidate</summary>");
+    expect(section).toContain("<details><summary>Commits, baseline cache and build: the base bbbbbbbbbbbb against the head cccccccccccc; built: baseline and candidate</summary>");
     expect(section).toContain("| Engine image | lmsysorg/sglang:dev at `aaaaaaaaaaaa` (file /sgl-workspace/sglang/.git/HEAD) |");
     expect(section).toContain("| Baseline | the base `bbbbbbbbbbbb` |");
     expect(section).toContain("| Baseline image | built for this base in 4.2 s and cached for the next pull request on it |");

@@ -7,6 +7,7 @@ import { selfAgreementOf } from "../../config/load-round-calibration.js";
 import { loadRound } from "../../config/load-round-config.js";
 import { RoundCancelledError } from "../../round/round-cancelled-error.js";
 import { writeAtomically } from "../../round/write-scorecard.js";
+import { type QueueBound, detectQueueBound } from "../../scorecard/detect-queue-bound.js";
 import { formatPercent, formatTimes } from "../../scoring/format-speedup.js";
 import { MIN_CALIBRATION_ROUNDS } from "../../scoring/noise-floor.js";
 import { type Command, UsageError } from "../command.js";
@@ -17,7 +18,7 @@ export const DEFAULT_CALIBRATION_ROUNDS = 20;
 export const DEFAULT_CALIBRATION_FILE = "speedgate-calibration.json";
 
 /** What the study found, for a person deciding whether to trust it. */
-export function describeCalibration(file: CalibrationFile, maxUnscored: number): string {
+export function describeCalibration(file: CalibrationFile, maxUnscored: number, queueBound: { rounds: number; first: QueueBound } | null = null): string {
   const scores = file.rounds.map((round) => round.roundScore);
   const shares = file.rounds.map((round) => (round.promptsCompared > 0 ? round.unscored / round.promptsCompared : 0));
   const worstShare = Math.max(...shares);
@@ -38,6 +39,11 @@ export function describeCalibration(file: CalibrationFile, maxUnscored: number):
   if (worstShare > maxUnscored) {
     lines.push(
       `  warning: the unchanged engine left up to ${formatPercent(worstShare)} of the prompts unscored in one round, more than gate.maxUnscored ${formatPercent(maxUnscored)}: its answers are not repeatable, so patches will fail the gate; check bench.tolerance and the engine's determinism`,
+    );
+  }
+  if (queueBound) {
+    lines.push(
+      `  warning: ${queueBound.rounds} of ${file.rounds.length} A/A rounds were queue-bound (in the first, ${queueBound.first.why}): this floor measures how the baseline's queue drains, not its speed; ${queueBound.first.fix}`,
     );
   }
   return `${lines.join("\n")}\n`;
@@ -76,6 +82,7 @@ Exit codes:
     const progress = createProgressRenderer(process.stderr);
     context.logger.info(`speedgate calibrate: ${rounds} A/A rounds of ${round.prompts.length} prompts (bench.runs ${round.config.bench.runs}), the baseline against itself`);
     let file: CalibrationFile;
+    const queueBound: QueueBound[] = [];
     try {
       file = await runCalibration({
         round,
@@ -86,7 +93,9 @@ Exit codes:
         onProgress: (_index, event) => progress.onProgress(event),
         onRoundDone: (index, card) => {
           progress.finish();
-          context.logger.info(`A/A round ${index + 1} of ${rounds}: ${formatTimes(card.roundScore)}`);
+          const queued = detectQueueBound(card);
+          if (queued) queueBound.push(queued);
+          context.logger.info(`A/A round ${index + 1} of ${rounds}: ${formatTimes(card.roundScore)}${queued ? " (queue-bound)" : ""}`);
         },
       });
     } catch (error) {
@@ -104,7 +113,8 @@ Exit codes:
     progress.finish();
     await mkdir(dirname(out), { recursive: true });
     await writeAtomically(out, `${JSON.stringify(file, null, 2)}\n`);
-    context.stdout.write(describeCalibration(file, round.config.gate.maxUnscored));
+    const first = queueBound[0];
+    context.stdout.write(describeCalibration(file, round.config.gate.maxUnscored, first ? { rounds: queueBound.length, first } : null));
     const named = relative(dirname(round.configPath), out) || basename(out);
     context.logger.info(`wrote ${out}; gate on it with gate.calibration: ${named} in ${round.configPath}`);
     return 0;

@@ -1,0 +1,64 @@
+import { median } from "../scoring/median.js";
+import { formatMs } from "./describe-card.js";
+import type { Scorecard } from "./scorecard-schema.js";
+
+/** Why a round measured the engines' queue rather than their speed, and the setting that fixes it. */
+export interface QueueBound {
+  /** "the baseline's median time to first token was 183 ms, of which its own prompt processing was 3.9 ms: 98% was waiting". */
+  why: string;
+  /** "set bench.requestIntervalMs to at least 1,200 ms (it is 250 ms)". */
+  fix: string;
+}
+
+/** Waiting counts when it is at least this many times the engine's own time to a first token… */
+const WAIT_OVER_OWN = 2;
+/** …and at least this long: a few milliseconds of HTTP and scheduling are no queue. */
+const MIN_WAIT_MS = 20;
+/** The last quarter of arrivals waiting this many times longer for a first token than the first quarter: a queue that grew. */
+const GROWTH = 3;
+/** Quarters of at least this many prompts, so that one slow answer is not a trend. */
+const MIN_QUARTER = 3;
+
+/** An interval the baseline keeps up with: its served pace in this round with half again as margin, in 50 ms steps. */
+function intervalFix(card: Pick<Scorecard, "metrics" | "settings" | "promptsTotal">): string {
+  const now = card.settings.requestIntervalMs;
+  const served = card.metrics && card.promptsTotal > 0 ? card.metrics.baseline.durationMs / Math.max(1, card.settings.runs) / card.promptsTotal : null;
+  const wanted = served === null ? null : Math.max(now + 50, Math.ceil((served * 1.5) / 50) * 50);
+  const at = wanted === null ? "a slower bench.requestIntervalMs" : `bench.requestIntervalMs to at least ${wanted.toLocaleString("en-US")} ms`;
+  return `set ${at} (it is ${now.toLocaleString("en-US")} ms), or give the engine more parallel slots, then calibrate again`;
+}
+
+/**
+ * Whether the round was queue-bound: requests waited in the baseline's queue for most of their time to
+ * first token, so the score measures how the queue drains, which a small change in speed swings
+ * widely, not the patch. Seen two ways: the client's TTFT far above the engine's own prompt time
+ * (llama.cpp, SGLang and vLLM report theirs), or, from the client alone, the first token coming ever
+ * later as the round went on (arrivals faster than the baseline serves). Null when neither shows.
+ */
+export function detectQueueBound(card: Pick<Scorecard, "metrics" | "engineTimes" | "prompts" | "settings" | "promptsTotal">): QueueBound | null {
+  const ttft = card.metrics?.baseline.ttftMs.median ?? null;
+  const own = card.engineTimes?.baseline?.promptMs ?? null;
+  if (ttft !== null && own !== null) {
+    const first = own + (card.engineTimes?.baseline?.decodeMsPerToken ?? 0);
+    const wait = ttft - first;
+    if (wait >= MIN_WAIT_MS && wait >= WAIT_OVER_OWN * first) {
+      return {
+        why: `the baseline's median time to first token was ${formatMs(ttft)} ms, of which its own prompt processing was ${formatMs(own)} ms: ${Math.round((wait / ttft) * 100)}% was waiting in its queue`,
+        fix: intervalFix(card),
+      };
+    }
+  }
+  const ttfts = card.prompts.map((prompt) => prompt.baseline?.ttftMs ?? null).filter((value): value is number => value !== null);
+  const quarter = Math.floor(ttfts.length / 4);
+  if (quarter < MIN_QUARTER) return null;
+  // Quarters are never empty here.
+  const early = median(ttfts.slice(0, quarter)) ?? 0;
+  const late = median(ttfts.slice(-quarter)) ?? 0;
+  if (late - early >= MIN_WAIT_MS && late >= GROWTH * early) {
+    return {
+      why: `the baseline's first token came ${formatMs(early)} ms after the request for the first quarter of the prompts and ${formatMs(late)} ms for the last: requests arrived faster than it served them`,
+      fix: intervalFix(card),
+    };
+  }
+  return null;
+}

@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { detectQueueBound } from "../../src/scorecard/detect-queue-bound.js";
+import { renderMarkdown } from "../../src/scorecard/render-markdown.js";
+import { renderText } from "../../src/scorecard/render-text.js";
+import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
+import { makeCard } from "../support/make-card.js";
+
+/** Twelve prompts a third faster: the baseline's first token after 120 ms each, one request every 500 ms. */
+function steadyCard(): Scorecard {
+  return makeCard(Array.from({ length: 12 }, () => ({ speedup: 1.3 })));
+}
+
+function withEngineTimes(card: Scorecard, promptMs: number): Scorecard {
+  const side = { requests: 12, promptMs, decodeMsPerToken: 2, statistic: "median" as const };
+  return { ...card, engineTimes: { source: "llama.cpp timings", baseline: side, candidate: side } };
+}
+
+describe("detectQueueBound", () => {
+  it("finds none when the engine's own prompt time accounts for its first token, or when nobody reports one and the first token never comes later", () => {
+    expect(detectQueueBound(steadyCard())).toBeNull();
+    expect(detectQueueBound(withEngineTimes(steadyCard(), 100))).toBeNull();
+  });
+
+  it("names a round whose client TTFT is mostly waiting for the engine's own prompt time, and the interval that fixes it", () => {
+    const found = detectQueueBound(withEngineTimes(steadyCard(), 3.9));
+    expect(found?.why).toBe("the baseline's median time to first token was 120 ms, of which its own prompt processing was 3.9 ms: 95% was waiting in its queue");
+    expect(found?.fix).toMatch(/^set bench\.requestIntervalMs to at least [\d,]+ ms \(it is 500 ms\)/);
+  });
+
+  it("names a round whose first tokens came ever later from the client's clock alone: arrivals faster than the baseline serves", () => {
+    const card = steadyCard();
+    const growing = { ...card, prompts: card.prompts.map((prompt, index) => ({ ...prompt, baseline: prompt.baseline && { ...prompt.baseline, ttftMs: 40 + index * 60 } })) };
+    expect(detectQueueBound(growing)?.why).toBe(
+      "the baseline's first token came 100 ms after the request for the first quarter of the prompts and 640 ms for the last: requests arrived faster than it served them",
+    );
+  });
+
+  it("puts it on both cards' first screen, before the details", () => {
+    const card = withEngineTimes(steadyCard(), 3.9);
+    const markdown = renderMarkdown(card);
+    expect(markdown).toContain("> [!WARNING]\n> **Queue-bound round**: the baseline's median time to first token was 120 ms");
+    expect(markdown.indexOf("Queue-bound round")).toBeLessThan(markdown.indexOf("<details>"));
+    const text = renderText(card);
+    expect(text.indexOf("Queue-bound round: ")).toBeLessThan(text.indexOf("How the score was measured"));
+    expect(renderMarkdown(steadyCard())).not.toContain("Queue-bound");
+  });
+});
