@@ -130,8 +130,8 @@ export function describeVerdict(card: Scorecard, options: { firstReasonOnly?: bo
 
 /** A reason's first clause, without its parentheses: "2 of 10 prompts were not scored". */
 function firstClause(reason: string): string {
-  const clause = reason.split(/[,;:] /)[0] ?? reason;
-  return clause.replace(/ \([^()]*\)/g, "");
+  const plain = reason.replace(/ \([^()]*\)/g, "");
+  return plain.split(/[,;:] /)[0] ?? plain;
 }
 
 /**

@@ -76,7 +76,8 @@ function gateReasons(card: Scorecard): string[] {
     const perPrompt = match[2] === "prompts" || card.settings.runs === 1;
     const unscoredOnly = (match[4] ?? "").split("; ").every((part) => /^(below tolerance|diverged)\b/.test(part));
     if (!perPrompt || !unscoredOnly || count > card.unscored) return reason;
-    return `the same ${count} prompt${count === 1 ? "" : "s"} ${match[3]} (${match[4]})${reason.slice(match[0].length)}`;
+    const said = count === 1 ? `the same prompt ${(match[3] ?? "").replace(/^are /, "is ").replace(/^were /, "was ")}` : `the same ${count} prompts ${match[3] ?? ""}`;
+    return `${said} (${match[4]})${reason.slice(match[0].length)}`;
   });
 }
 

@@ -108,6 +108,8 @@ export function renderText(card: Scorecard, options: { maxPromptRows?: number; m
       ["  Zeroed", `${card.zeroedTotal} (the candidate failed on them, so each counts as 0)`],
       ["  Unscored", describeUnscored(card)],
       ...(card.excluded > 0 ? [["  Excluded", `${card.excluded} (baseline failed on them or answered nothing)`]] : []),
+      // A scored card's gate is in its first rows already; one with no score says it only here.
+      ...(score ? [] : [["  Gate", describeGate(card).text]]),
     ]),
   );
   const s = card.settings;

@@ -46,7 +46,7 @@ describe("postScorecard", () => {
     serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], config: "gate:\n  minRoundScore: 1.25\n", artifacts: { 2: zipScorecard(card) } });
     await receive("workflow_run", workflowRunCompleted({ id: 2, headSha: SHA, headBranch: "topic" }));
     expect(fake.checkRuns).toMatchObject([{ conclusion: "failure" }]);
-    expect(fake.checkRuns[0]?.title).toBe("❌ Round score 1.10× (gate interval low ≥ 1.25×)");
+    expect(fake.checkRuns[0]?.title).toMatch(/^❌ Round score 1\.10×, but the interval's low end \d\.\d\d× is below the gate's 1\.25×$|^❌ Round score 1\.10× is below the gate's 1\.25×$/);
   });
 
   it("never passes a card with too few prompts for a verdict, and says so in the check's title", async () => {
@@ -54,7 +54,7 @@ describe("postScorecard", () => {
     serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], artifacts: { 9: zipScorecard(card) } });
     await receive("workflow_run", workflowRunCompleted({ id: 9, headSha: SHA, headBranch: "topic" }));
     expect(fake.checkRuns).toMatchObject([{ conclusion: "failure" }]);
-    expect(fake.checkRuns[0]?.title).toBe("❌ Round score 1.50× (gate interval low ≥ 1.00×): too few prompts for a verdict: 3 compared, gate.minPrompts is 10");
+    expect(fake.checkRuns[0]?.title).toBe("❌ Round score 1.50×, but too few prompts for a verdict: 3 compared, gate.minPrompts is 10");
   });
 
   it("fails the check of a candidate that crashed mid-benchmark, giving both reasons in its title and summary", async () => {
@@ -67,7 +67,7 @@ describe("postScorecard", () => {
       "the candidate engine failed: candidate engine failed at benchmark (exited with code 1)",
       "2 of 12 prompts (16.7%) were not scored (2 zeroed), more than gate.maxUnscored 10%",
     ];
-    expect(fake.checkRuns[0]?.title).toBe(`❌ Round score 1.50× (gate interval low ≥ 1.00×): ${reasons.join("; ")}`);
+    expect(fake.checkRuns[0]?.title).toBe(`❌ Round score 1.50×, but ${reasons.join("; ")}`);
     expect(fake.checkRuns[0]?.summary).toContain(`| Gate | ❌ does not pass: ${reasons.join("; ")} |`);
   });
 
@@ -89,7 +89,7 @@ describe("postScorecard", () => {
     serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], artifacts: { 8: zipScorecard(JSON.stringify(toVersion1(fresh))) } });
     await receive("workflow_run", workflowRunCompleted({ id: 8, headSha: SHA, headBranch: "topic" }));
     expect(fake.checkRuns).toMatchObject([{ conclusion: "success" }]);
-    expect(fake.checkRuns[0]?.title).toMatch(/^✅ Round score 1\.2\d× \(gate interval low ≥ 1\.00×\)$/);
+    expect(fake.checkRuns[0]?.title).toMatch(/^✅ Round score 1\.2\d×; the interval's low end 1\.\d\d× clears the gate's 1\.00×$/);
     expect(fake.checkRuns[0]?.summary).toContain("converted from a version-1 card");
   });
 
@@ -97,7 +97,7 @@ describe("postScorecard", () => {
     const { metrics: _metrics, gpuState: _gpuState, docsBaseUrl: _docs, ...v1 } = makeTestScorecard({ scores: Array.from({ length: 12 }, () => 1.3) });
     serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], artifacts: { 4: zipScorecard(JSON.stringify({ ...v1, schemaVersion: 1 })) } });
     await receive("workflow_run", workflowRunCompleted({ id: 4, headSha: SHA, headBranch: "topic" }));
-    expect(fake.checkRuns).toMatchObject([{ conclusion: "success", title: "✅ Round score 1.30× (gate interval low ≥ 1.00×)" }]);
+    expect(fake.checkRuns).toMatchObject([{ conclusion: "success", title: expect.stringMatching(/^✅ Round score 1\.30×; the interval's low end 1\.\d\d× clears the gate's 1\.00×$/) }]);
     expect(fake.comments[0]?.body).toContain("## ✅ Round score 1.30×");
     expect(fake.comments[0]?.body).not.toContain("Where the speed came from");
   });

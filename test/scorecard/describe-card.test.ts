@@ -91,11 +91,20 @@ describe("describeVerdict, describeRuns and describeNoise", () => {
     expect(describeVerdict(card).headline).toBe("⚠️ No verdict: the baseline answered none of the prompts, so there is nothing to compare with");
   });
 
+  it("names the number that decided a verdict the rule alone gave: the interval's low end, or the score, against the gate's bar", () => {
+    const passing = makeCard(twelve);
+    expect(describeVerdict(passing).headline).toMatch(/^✅ Round score 1\.\d\d×; the interval's low end 1\.\d\d× clears the gate's 1\.00×$/);
+    const wide = { ...passing, gate: { ...passing.gate, passed: false, reasons: ["interval low 0.91× < 1.00×"], rule: "interval low 0.91× < 1.00×" }, scoreInterval: passing.scoreInterval && { ...passing.scoreInterval, low: 0.91 } };
+    expect(describeVerdict(wide).headline).toBe(`❌ Round score ${passing.roundScore?.toFixed(2)}×, but the interval's low end 0.91× is below the gate's 1.00×`);
+    const slow = makeCard(twelve.map(() => ({ speedup: 0.8 })));
+    expect(describeVerdict(slow).headline).toBe("❌ Round score 0.80× is below the gate's 1.00×");
+  });
+
   it("puts what other than the score keeps the gate closed into the headline", () => {
     const card = makeCard([...twelve.slice(0, 10), { candidateTokens: 10 }, { candidateTokens: 10 }]);
     expect(card.roundScore).toBeGreaterThan(1);
     expect(describeVerdict(card).headline).toBe(
-      `❌ Round score ${card.roundScore?.toFixed(2)}× (gate interval low ≥ 1.00×): 2 of 12 prompts (16.7%) were not scored (2 below tolerance), more than gate.maxUnscored 10%; 2 of 12 prompts (16.7%) were cut short or parted where the baseline's own answers are not (below tolerance: prompt-011, prompt-012), more than gate.maxUnexplained 0%`,
+      `❌ Round score ${card.roundScore?.toFixed(2)}×, but 2 of 12 prompts (16.7%) were not scored (2 below tolerance), more than gate.maxUnscored 10%; 2 of 12 prompts (16.7%) were cut short or parted where the baseline's own answers are not (below tolerance: prompt-011, prompt-012), more than gate.maxUnexplained 0%`,
     );
   });
 

@@ -13,7 +13,7 @@ describe("renderMarkdown", () => {
     expect(scorecardSchema.parse(card)).toEqual(card);
     const markdown = renderMarkdown(card);
     expect(markdown.startsWith(`${CARD_MARKER}\n`)).toBe(true);
-    expect(markdown).toContain("## ✅ Round score 1.25× (gate interval low ≥ 1.00×)");
+    expect(markdown).toContain("## ✅ Round score 1.25×; the interval's low end 1.21× clears the gate's 1.00×");
     // First the verdict and why, in a short table: no count that is zero, no rule text, no settings.
     const firstScreen = markdown.slice(0, markdown.indexOf("```mermaid"));
     expect(firstScreen).toContain("| Round score | **1.25×** median end-to-end speedup at equal length, 95% interval ");
@@ -38,9 +38,9 @@ describe("renderMarkdown", () => {
       { candidateTokens: 250 },
     ]);
     const markdown = renderMarkdown(card);
-    // Every reason is in the headline and the gate row: the truncated answers as much as the score.
+    // The headline names the first reason and how many more; the gate row says every one: the truncated answers as much as the score.
     expect(markdown).toContain(
-      "## ❌ Round score 0.97× (gate interval low ≥ 1.00×): 2 of 6 prompts (33.3%) were not scored (1 below tolerance, 1 zeroed), more than gate.maxUnscored 10% (and 2 more in the gate row)\n",
+      "## ❌ Round score 0.97×, but 2 of 6 prompts were not scored (and 3 more in the gate row)\n",
     );
     expect(markdown).toContain("| Gate | ❌ does not pass: 2 of 6 prompts (33.3%) were not scored");
     expect(markdown).toContain("answered 40 of 256 tokens (tolerance 90%)");
