@@ -7,6 +7,7 @@ import { createRecordingLogger } from "../../src/logger.js";
 import { runRound } from "../../src/round/run-round.js";
 import { detectQueueBound } from "../../src/scorecard/detect-queue-bound.js";
 import { renderMarkdown } from "../../src/scorecard/render-markdown.js";
+import { runCli } from "../cli/support/sim-round.js";
 import { getFreePort } from "../support/get-free-port.js";
 import { llamaCppTestContext } from "../support/llama-cpp/llama-cpp-test-context.js";
 import { QWEN3_TOKENIZER } from "../support/llama-cpp/make-llama-cpp-round.js";
@@ -38,7 +39,7 @@ function withFlag(command: readonly string[], flag: string, value: string): stri
 }
 
 describe.skipIf(!context)("examples/rounds/llama-cpp-process.yaml against llama.cpp's CPU server (real engine)", () => {
-  it("runs a real round: both engines start where the config says, listen on the {host} it fills, and every prompt is scored", async () => {
+  it("runs a real round (both engines start where the config says and listen on the {host} it fills), and names a queue-bound one on the card and in calibrate", async () => {
     const { dir, model } = context ?? { dir: "", model: "" };
     const config = parse(await readFile(EXAMPLE, "utf8")) as ExampleConfig;
     expect(config.baseline.command).toEqual(expect.arrayContaining(["--host", "{host}"]));
@@ -72,5 +73,10 @@ describe.skipIf(!context)("examples/rounds/llama-cpp-process.yaml against llama.
     expect(queued.failure, JSON.stringify(queued.failure)).toBeNull();
     expect(detectQueueBound(queued)?.why, JSON.stringify({ metrics: queued.metrics?.baseline.ttftMs, times: queued.engineTimes })).toMatch(/of which its own prompt processing was .*% was waiting in its queue$/);
     expect(renderMarkdown(queued)).toMatch(/> \*\*Queue-bound round\*\*: .* set bench\.requestIntervalMs to at least [\d,]+ ms \(it is 0 ms\)/);
+
+    // calibrate names it too: a floor measured on a queue is the queue's.
+    const calibrated = await runCli(["calibrate", "--config", configPath, "--runs", "5", "--out", join(roundDir, "calibration.json")]);
+    expect(calibrated.code, calibrated.logger.lines.map((line) => line.message).join("\n")).toBe(0);
+    expect(calibrated.stdout).toMatch(/warning: [1-5] of 5 A\/A rounds were queue-bound \(in the first, the baseline's median time to first token was .*\): this floor measures how the baseline's queue drains, not its speed; set bench\.requestIntervalMs to at least/);
   }, 300_000);
 });
