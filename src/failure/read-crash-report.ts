@@ -1,5 +1,5 @@
 import type { EngineExit } from "../vocabulary/engine-exit.js";
-import { EXCEPTION_LINE, TRACEBACK_FRAME } from "./failure-patterns.js";
+import { EXCEPTION_LINE, TRACEBACK_FRAME, WRAPPER_EXCEPTION } from "./failure-patterns.js";
 
 /*
  * How engines crash: an assertion or an abort that says what broke and where (ggml's GGML_ASSERT and
@@ -60,10 +60,13 @@ const SYSTEM_LIBRARY = /(?:^|\/)(?:libc|libpthread|libstdc\+\+|libgcc_s|ld-linux
 /** Python frames outside the engine: the interpreter's own modules, PyTorch's internals, frozen importlib. */
 const NOT_ENGINE_PYTHON = /^<frozen |\/lib\/python3\.\d+\/(?!site-packages|dist-packages)|\/torch\/(?!_inductor\/)|^<string>$/;
 
-function lastIndex(lines: readonly string[], test: (line: string) => boolean): number {
-  for (let index = lines.length - 1; index >= 0; index--) if (test(lines[index] ?? "")) return index;
+function lastIndex(lines: readonly string[], test: (line: string) => boolean, from = 0): number {
+  for (let index = lines.length - 1; index >= from; index--) if (test(lines[index] ?? "")) return index;
   return -1;
 }
+
+/** How many last lines may hold a signal's report: a handler's frames (up to 32) and a launcher's lines after it. */
+const SIGNAL_REPORT_WINDOW = 60;
 
 /** A path from where the engine's own tree starts, not the builder's checkout: "src/llama-context.cpp". */
 export function shortenSourcePath(path: string): string {
@@ -210,8 +213,9 @@ function readAssertion(lines: readonly string[], exit: EngineExit | null): Crash
     return { kind: "assertion_failed", source: "c_assert", label: "assertion failed (C assert)", line: cAt, summary: null, location: readCAssert(lines, cAt)?.location ?? null, frames: nativeFrames(lines, cAt + 1) };
   }
 
-  const pythonAt = lastIndex(lines, (line) => EXCEPTION_LINE.exec(line)?.[1]?.split(".").pop() === "AssertionError");
-  if (pythonAt >= 0) {
+  // Only the engine's last exception: an AssertionError it caught, logged and served on after is not why it ended.
+  const pythonAt = lastIndex(lines, (line) => EXCEPTION_LINE.test(line) && !WRAPPER_EXCEPTION.test(line));
+  if (pythonAt >= 0 && EXCEPTION_LINE.exec(lines[pythonAt] ?? "")?.[1]?.split(".").pop() === "AssertionError") {
     const frameAt = lastIndex(lines.slice(0, pythonAt), (line) => TRACEBACK_FRAME.test(line));
     const frame = frameAt >= 0 ? TRACEBACK_FRAME.exec(lines[frameAt] ?? "") : null;
     const location = frame ? `${shortenSourcePath(frame[1] ?? "")}:${frame[2]}` : null;
@@ -266,7 +270,9 @@ function readFatalSignal(lines: readonly string[], exit: EngineExit | null): Cra
   if (pythonAt >= 0) {
     return { kind: "fatal_signal", source: "python_fatal", label: `${(PYTHON_FATAL.exec(lines[pythonAt] ?? "")?.[1] ?? "fatal signal").toLowerCase()} (fatal Python error)`, line: pythonAt, summary: null, location: null, frames: faulthandlerFrames(lines, pythonAt) };
   }
-  const reportAt = lastIndex(lines, (line) => SIGNAL_REPORT.test(line));
+  // Near the end only: a signal's report is the last thing printed, and the words alone can appear in any warning.
+  const reportFrom = Math.max(0, lines.length - SIGNAL_REPORT_WINDOW);
+  const reportAt = lastIndex(lines, (line) => SIGNAL_REPORT.test(line), reportFrom);
   const signal = fatalSignalOf(exit);
   if (reportAt < 0 && !signal) return null;
   const report = reportAt >= 0 ? SIGNAL_REPORT.exec(lines[reportAt] ?? "") : null;

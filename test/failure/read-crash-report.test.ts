@@ -147,6 +147,13 @@ describe("readCrashReport on shapes the corpus cannot make here", () => {
     expect(readCrashReport(["serving"], abort)).toMatchObject({ kind: "fatal_signal", label: "aborted (SIGABRT) without an assertion message" });
   });
 
+  it("an AssertionError the engine caught and served on after, or a warning that names a segfault, is not why it ended", () => {
+    const exit1: EngineExit = { exitCode: 1, signal: null, oomKilled: false };
+    expect(readCrashReport(["AssertionError: retrying the batch", "served 40 requests", "ValueError: bad config"], exit1)).toBeNull();
+    const warning = ["WARNING: a Segmentation fault was seen with this driver; upgrade it", ...Array.from({ length: 80 }, (_, index) => `loading shard ${index}`), "OSError: [Errno 98] Address already in use"];
+    expect(readCrashReport(warning, exit1)).toBeNull();
+  });
+
   it("no crash in an ordinary exit", () => {
     expect(readCrashReport(["ValueError: bad config"], { exitCode: 1, signal: null, oomKilled: false })).toBeNull();
     expect(readCrashReport(["Killed"], { exitCode: null, signal: "SIGKILL", oomKilled: false })).toBeNull();
