@@ -5,9 +5,13 @@ import type { Probot } from "probot";
  * The app listens before its database is open: opening and migrating the embedded PGlite took 45 s
  * on a loaded machine, and until the port answered nothing could tell a slow start from a dead one.
  * Now GET /ping answers at once (the process serves HTTP), GET /ready says "starting" with 503 until
- * the database is open and migrated and the app takes deliveries, and a delivery meanwhile gets 503
- * without being read: GitHub records it as failed, and the app asks for it again once it is ready
- * (bot/store/redeliver-on-start.ts).
+ * the database is open and migrated and the app takes deliveries. A delivery that arrives meanwhile is
+ * held, unread, until the store is open (about 1.5 s for PGlite on an idle machine), then handled as
+ * any other: GitHub does not send a delivery again by itself after a 5xx, so one answered 503 in the
+ * first seconds after a start was late for no reason. The hold is bounded, in time (GitHub gives up
+ * on a delivery after 10 s) and in count; past either the delivery
+ * gets 503 without being read, GitHub records it as failed, and the app asks for it again once it is
+ * ready (bot/store/redeliver-on-start.ts).
  */
 
 export const READY_PATH = "/ready";
@@ -17,9 +21,22 @@ export type ReadinessState = "starting" | "ready" | "failed";
 export class AppReadiness {
   #state: ReadinessState = "starting";
   readonly #startedAt = Date.now();
+  readonly #settled: Promise<void>;
+  #settle: () => void = () => undefined;
+
+  constructor() {
+    this.#settled = new Promise((resolve) => {
+      this.#settle = resolve;
+    });
+  }
 
   get state(): ReadinessState {
     return this.#state;
+  }
+
+  /** Resolves once the app is ready or has failed to start. */
+  settled(): Promise<void> {
+    return this.#settled;
   }
 
   /** Seconds since the process began starting, for the log line that says it is ready. */
@@ -29,10 +46,12 @@ export class AppReadiness {
 
   markReady(): void {
     this.#state = "ready";
+    this.#settle();
   }
 
   markFailed(): void {
     this.#state = "failed";
+    this.#settle();
   }
 }
 
@@ -53,22 +72,74 @@ export function serveReadiness(readiness: AppReadiness): (request: IncomingMessa
 
 type Middleware = (request: IncomingMessage, response: ServerResponse, next?: (error?: Error) => void) => boolean | void | Promise<boolean | void>;
 
+/** How long a delivery waits for the store to open, and how many wait at once. */
+export interface DeliveryHold {
+  maxMs: number;
+  maxHeld: number;
+}
+
 /**
- * Deliveries before the store is open are answered 503 "starting" and never read, so none is
- * acknowledged that could not be stored. Wraps Probot's webhook middleware like the body guard does.
+ * 8 s: GitHub waits 10 s for an answer, and a delivery into a store that has just opened is stored in
+ * milliseconds. PGlite opened and migrated in 4.1 s on a 2-core machine at load 7 (1.5 s idle), so a
+ * shorter hold still refused the first deliveries after a start there. Should storing one take the
+ * intake's full 5 s after a long hold, GitHub records it as failed although it is stored, and the
+ * redelivery it then gets is de-duplicated by its work key. 64 at once: a start after an outage meets
+ * a burst, but each held delivery is an open connection with its body unread in the socket.
  */
-export function holdDeliveriesUntilReady(app: Probot, readiness: AppReadiness): void {
+export const DEFAULT_DELIVERY_HOLD: DeliveryHold = { maxMs: 8_000, maxHeld: 64 };
+
+/** SPEEDGATE_DELIVERY_HOLD_MS: how long a delivery arriving before the store is open waits for it, 0 to answer 503 at once. */
+export function readDeliveryHold(env: NodeJS.ProcessEnv): DeliveryHold {
+  const raw = env.SPEEDGATE_DELIVERY_HOLD_MS?.trim();
+  if (!raw) return DEFAULT_DELIVERY_HOLD;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`SPEEDGATE_DELIVERY_HOLD_MS: expected a whole number of milliseconds, 0 to answer 503 at once while the store opens, got ${JSON.stringify(raw)}`);
+  return { ...DEFAULT_DELIVERY_HOLD, maxMs: value };
+}
+
+/** Resolves true once the app is ready, false when it failed or `maxMs` passed first. */
+async function waitUntilReady(readiness: AppReadiness, maxMs: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const gaveUp = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, maxMs);
+  });
+  try {
+    await Promise.race([readiness.settled(), gaveUp]);
+  } finally {
+    clearTimeout(timer);
+  }
+  return readiness.state === "ready";
+}
+
+/**
+ * Deliveries before the store is open wait for it, unread, within `hold`; one it does not open in
+ * time for (or one past the count) is answered 503 "starting" and never read, so none is acknowledged
+ * that could not be stored. Wraps Probot's webhook middleware like the body guard does.
+ */
+export function holdDeliveriesUntilReady(app: Probot, readiness: AppReadiness, hold: DeliveryHold = DEFAULT_DELIVERY_HOLD): void {
   const createMiddleware = app.getNodeMiddleware.bind(app);
+  let held = 0;
   app.getNodeMiddleware = async (options) => {
     const middleware: Middleware = await createMiddleware(options);
     const path = options?.path ?? app.webhookPath;
-    const held: Middleware = async (request, response, next) => {
+    const refuse = (response: ServerResponse): boolean => {
+      answer(response, 503, { status: readiness.state, message: "the app's database is not open yet; GitHub's delivery is asked for again once it is" });
+      return true;
+    };
+    const guarded: Middleware = async (request, response, next) => {
       if (readiness.state !== "ready" && request.method === "POST" && request.url?.split("?")[0] === path) {
-        answer(response, 503, { status: readiness.state, message: "the app's database is not open yet; GitHub's delivery is asked for again once it is" });
-        return true;
+        if (readiness.state === "failed" || held >= hold.maxHeld || hold.maxMs === 0) return refuse(response);
+        held++;
+        let ready: boolean;
+        try {
+          ready = await waitUntilReady(readiness, hold.maxMs);
+        } finally {
+          held--;
+        }
+        if (!ready) return refuse(response);
       }
       return await middleware(request, response, next);
     };
-    return held as Awaited<ReturnType<Probot["getNodeMiddleware"]>>;
+    return guarded as Awaited<ReturnType<Probot["getNodeMiddleware"]>>;
   };
 }

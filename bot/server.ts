@@ -1,6 +1,6 @@
 import { type Probot, run } from "probot";
 import { AppOctokit } from "./app-octokit.js";
-import { AppReadiness, READY_PATH, holdDeliveriesUntilReady, serveReadiness } from "./app-readiness.js";
+import { AppReadiness, READY_PATH, holdDeliveriesUntilReady, readDeliveryHold, serveReadiness } from "./app-readiness.js";
 import { guardWebhookBodies, readWebhookBodyLimits } from "./guard-webhook-body.js";
 import { createSpeedgateApp } from "./index.js";
 import { pointSetupAtWebhookPath } from "./point-setup-at-webhook-path.js";
@@ -15,13 +15,14 @@ import { redeliverHours, redeliverOnStart } from "./store/redeliver-on-start.js"
  * WEBHOOK_MAX_BUFFERED_BYTES, WEBHOOK_RESERVED_BYTES, WEBHOOK_SMALL_BODY_BYTES,
  * WEBHOOK_MAX_PEER_BUFFERED_BYTES, WEBHOOK_BODY_GRACE_MS; and the store (docs/deploying-the-app.md):
  * DATABASE_URL or SPEEDGATE_DATA_DIR, SPEEDGATE_WORKERS, SPEEDGATE_REDELIVER_HOURS,
- * SPEEDGATE_REDELIVER_AFTER_MS. Without APP_ID Probot serves its setup flow, which registers the app
+ * SPEEDGATE_REDELIVER_AFTER_MS, SPEEDGATE_DELIVERY_HOLD_MS. Without APP_ID Probot serves its setup flow, which registers the app
  * from app.yml with the webhook path, and no database is opened. Run it as
  * `node --import tsx bot/server.ts` (or `npm run bot`, which execs that): the signal must reach this
  * process, not a shell or a loader's parent that would leave it running.
  */
 const limits = readWebhookBodyLimits();
 const hours = redeliverHours(process.env);
+const deliveryHold = readDeliveryHold(process.env);
 
 let opened: OpenedAppStore | null = null;
 let probot: Probot | null = null;
@@ -52,10 +53,10 @@ const server = await run(
     probot = app;
     // A delivery the app answers 5xx or 408 is asked for again once the store is open (bot/store/redeliver-after-refusal.ts).
     guardWebhookBodies(app, limits, (status) => opened?.refused.notice(status));
-    holdDeliveriesUntilReady(app, readiness);
+    holdDeliveriesUntilReady(app, readiness, deliveryHold);
     addHandler(serveReadiness(readiness));
     // Not awaited: the server listens first, so a slow database start (PGlite on a busy machine) shows as
-    // 503 "starting" on /ready instead of a port that does not answer; deliveries wait for it (503).
+    // 503 "starting" on /ready instead of a port that does not answer; deliveries wait for it, within a bound.
     opening = openApp(app);
   },
   { Octokit: AppOctokit },

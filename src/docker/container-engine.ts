@@ -2,7 +2,7 @@ import { constants } from "node:os";
 import type Dockerode from "dockerode";
 import type { RunningEngine } from "../engine/engine-runtime.js";
 import type { EngineExit } from "../vocabulary/engine-exit.js";
-import { LogRingBuffer } from "../engine/log-ring-buffer.js";
+import { DEFAULT_LOG_LIMITS, LogRingBuffer } from "../engine/log-ring-buffer.js";
 import { cleanLogLine } from "../safe-text/sanitize-log-tail.js";
 import type { EngineRole } from "../vocabulary/engine-failure.js";
 import type { Logger } from "../logger.js";
@@ -61,6 +61,8 @@ export class ContainerEngine implements RunningEngine {
   private readonly log: LogRingBuffer;
   /** Settles when the log follow ends: null when it ended with the container, else the daemon's socket error. */
   private readonly logsEnded: Promise<string | null>;
+  /** The container's whole log as the daemon kept it, read once it has exited; the tail from then on. */
+  private finalLog: string[] | null = null;
   private stopping: Promise<void> | null = null;
 
   constructor(
@@ -78,7 +80,7 @@ export class ContainerEngine implements RunningEngine {
   }
 
   logTail(): string[] {
-    return this.log.snapshot();
+    return this.finalLog ?? this.log.snapshot();
   }
 
   stop(): Promise<void> {
@@ -127,7 +129,33 @@ export class ContainerEngine implements RunningEngine {
       // Removed already (stop() ran): the wait's status code is all there is.
     }
     await Promise.race([this.logsEnded, new Promise((resolve) => setTimeout(resolve, LOG_DRAIN_MS).unref())]);
+    await this.readWholeLog();
     return { exitCode, signal: signalName(exitCode), oomKilled };
+  }
+
+  /**
+   * Reads the exited container's log once more, whole, from the daemon's record: the follow can end
+   * before the last lines of a container that dies within milliseconds reach it (under load, a taken
+   * port's "couldn't bind" was missing and the card said "exited"), while by the time the wait returns
+   * the daemon has written everything the container printed. The followed tail stays when the read
+   * fails (the container was removed by stop(), the daemon went away) or holds less.
+   */
+  private async readWholeLog(): Promise<void> {
+    try {
+      const whole = await this.container.logs({ follow: false, stdout: true, stderr: true, tail: DEFAULT_LOG_LIMITS.maxLines });
+      const lines = new LogRingBuffer();
+      const demuxer = new DockerStreamDemuxer((stream, payload) => lines.write(stream, payload));
+      demuxer.push(Buffer.isBuffer(whole) ? whole : Buffer.from(String(whole)));
+      lines.end();
+      const read = lines.snapshot();
+      const followed = this.log.snapshot();
+      if (read.length < followed.length || read.join("\n") === followed.join("\n")) return;
+      // At debug, as the followed lines were, so --verbose shows every line the card may quote.
+      for (const line of read.slice(followed.length)) this.logger.debug(`[${this.role}] ${cleanLogLine(line)}`);
+      this.finalLog = read;
+    } catch (error) {
+      this.logger.debug(`${this.role} container: could not read its whole log after it exited: ${(error as Error).message}`);
+    }
   }
 
   private async stopAndRemove(): Promise<void> {

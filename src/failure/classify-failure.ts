@@ -32,6 +32,7 @@ import {
   TRACEBACK_START,
   WRAPPER_EXCEPTION,
 } from "./failure-patterns.js";
+import { readCrashReport } from "./read-crash-report.js";
 import { firstLlamaCppError, looksLikeLlamaCpp } from "./read-llama-cpp-log.js";
 import { stripLogPrefix } from "./strip-log-prefix.js";
 
@@ -58,6 +59,10 @@ interface Diagnosis {
   line: number | null;
   /** Said after the decisive line, when another line of the log adds what it lacks (the size of a refused allocation). */
   detail: string | null;
+  /** The whole summary, when it is not one line of the log (a Python assertion with its file, line and statement). */
+  summary?: string | null;
+  /** A crash's frames of the engine's own code. */
+  frames?: string[];
 }
 
 /** An exception named mid-line ("Scheduler hit an exception: torch.OutOfMemoryError: …"). */
@@ -265,6 +270,22 @@ function diagnose(input: ClassifyInput, lines: readonly string[], rawLines: read
     };
   }
 
+  // An assertion names what broke and where; a fatal signal is the exit itself. Both before the launch
+  // checks: a crash is the cause whatever else the log said on its way there.
+  const crash = readCrashReport(lines, exit);
+  if (crash) {
+    const hintInput = { role: input.role, location: crash.location, deviceAssert: crash.source === "cuda_device_assert" };
+    return {
+      kind: crash.kind,
+      label: crash.label,
+      hint: crash.kind === "assertion_failed" ? hints.assertion(hintInput) : hints.fatalSignal(hintInput),
+      line: crash.line,
+      detail: null,
+      summary: crash.summary,
+      frames: crash.frames,
+    };
+  }
+
   const portAt = Math.max(find(PORT_IN_USE), find(LLAMA_CPP_PORT_IN_USE));
   if (portAt >= 0) {
     return { kind: "port_in_use", label: "port already in use", hint: hints.portInUse(portFrom(lines, portAt), input.runtime ?? null), line: portAt, detail: null };
@@ -293,6 +314,7 @@ function diagnose(input: ClassifyInput, lines: readonly string[], rawLines: read
 }
 
 function summaryFor(diagnosis: Diagnosis, lines: readonly string[], input: ClassifyInput): string {
+  if (diagnosis.summary) return capSummary(diagnosis.summary);
   let summary: string | undefined;
   if (diagnosis.line !== null) summary = lines[diagnosis.line];
   if (!summary) {
@@ -341,5 +363,6 @@ export function classifyFailure(input: ClassifyInput): EngineFailure {
     exitCode: input.exit?.exitCode ?? null,
     signal: input.exit?.signal ?? null,
     logTail: input.logLines.slice(-FAILURE_LOG_TAIL_LINES).map(cleanLogLine),
+    ...(diagnosis.frames && diagnosis.frames.length > 0 ? { frames: diagnosis.frames.map(cleanLogLine) } : {}),
   };
 }

@@ -5,8 +5,11 @@ import {
   INVALID_ARGUMENT_HINT,
   MODEL_LOAD_ERROR_HINT,
   MODEL_NOT_FOUND_HINT,
+  type CrashHintInput,
   type PythonHintFamily,
+  assertionHint,
   cudaOomHint,
+  fatalSignalHint,
   hostOomHint,
   importErrorHint,
   portInUseHint,
@@ -22,6 +25,8 @@ import {
   LLAMA_CPP_INVALID_ARGUMENT_HINT,
   LLAMA_CPP_MODEL_LOAD_ERROR_HINT,
   LLAMA_CPP_MODEL_NOT_FOUND_HINT,
+  llamaCppAssertionHint,
+  llamaCppFatalSignalHint,
   llamaCppPortInUseHint,
   llamaCppStartupTimeoutHint,
 } from "./llama-cpp-hints.js";
@@ -42,6 +47,10 @@ export interface FailureHintBook {
   exited: string;
   /** A Python traceback at import: where it broke, and how to reproduce it without a GPU. */
   importError(location: string | null): string;
+  /** The engine's own assertion or abort: an invariant the patch broke there, or for a baseline its configuration. */
+  assertion(crash: CrashHintInput): string;
+  /** A segmentation fault or another fatal signal. */
+  fatalSignal(crash: CrashHintInput): string;
 }
 
 /** SGLang's or vLLM's hints, or both engines' flags side by side for an engine speedgate does not know. */
@@ -58,6 +67,8 @@ function pythonEngineHints(family: PythonHintFamily): FailureHintBook {
     modelLoadError: MODEL_LOAD_ERROR_HINT,
     exited: EXITED_HINT,
     importError: (location) => importErrorHint(location, family),
+    assertion: (crash) => assertionHint(crash, family),
+    fatalSignal: fatalSignalHint,
   };
 }
 
@@ -80,6 +91,8 @@ const LLAMA_CPP: FailureHintBook = {
   exited: LLAMA_CPP_EXITED_HINT,
   // llama.cpp is C++: a Python import error is not its own, so the generic hint.
   importError: (location) => importErrorHint(location),
+  assertion: llamaCppAssertionHint,
+  fatalSignal: llamaCppFatalSignalHint,
 };
 
 /** The hints in the words of the engine that failed. */

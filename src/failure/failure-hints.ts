@@ -178,3 +178,34 @@ export const MODEL_LOAD_ERROR_HINT =
 
 export const GPU_OOM_HINT =
   "A GPU backend other than CUDA (Metal, Vulkan) could not allocate a buffer: lower the context and the number of parallel sequences, or keep part of the model on the CPU.";
+
+/** What a crash's hint needs: who crashed, where (a file and line, or the first frame), and how. */
+export interface CrashHintInput {
+  role: "baseline" | "candidate";
+  location: string | null;
+  /** A CUDA kernel's assertion reaches Python late: CUDA_LAUNCH_BLOCKING=1 makes its stack true. */
+  deviceAssert: boolean;
+}
+
+/** A candidate's crash with nowhere named: what a hint says when the log gave it nothing more. */
+export const UNPLACED_CRASH: CrashHintInput = { role: "candidate", location: null, deviceAssert: false };
+
+export function assertionHint({ role, location, deviceAssert }: CrashHintInput = UNPLACED_CRASH, family: PythonHintFamily = "any"): string {
+  const at = location ? ` at ${literalForCodeSpans(location)}` : "";
+  const launch = family === "vllm" ? "`vllm serve …`" : family === "sglang" ? "`python -m sglang.launch_server …`" : "the round's command";
+  const blocking = deviceAssert
+    ? " A CUDA kernel's assertion is reported at a later call: run once with `CUDA_LAUNCH_BLOCKING=1` (and `TORCH_USE_CUDA_DSA` builds) in the engine's env so the traceback points at the kernel that failed."
+    : "";
+  if (role === "baseline") {
+    return `The unpatched baseline stopped on its own assertion${at}: the round's configuration (flags, model, batch and context sizes) is what the engine rejects, not the patch. Run ${launch} by hand with the baseline's flags and change the setting the assertion names.${blocking}`;
+  }
+  return `The engine stopped on its own assertion${at}: an invariant there no longer holds with the patch (a shape, a batch size, an index or a state the changed code now produces). Read the assertion and the frames below, run ${launch} by hand with the patched code, and send the prompt it failed on.${blocking}`;
+}
+
+export function fatalSignalHint({ role, location }: CrashHintInput = UNPLACED_CRASH): string {
+  const at = location ? ` (first frame of its own: ${literalForCodeSpans(location)})` : "";
+  if (role === "baseline") {
+    return `The unpatched baseline died of a fatal signal${at}: the image, the driver or the round's configuration crashes it without the patch. Run the baseline's command by hand in the same image; \`python -X faulthandler\` or \`gdb -batch -ex run -ex bt --args …\` prints the stack.`;
+  }
+  return `The engine died of a fatal signal${at}. A segmentation fault is a read or write through a bad pointer: most often an index, a size or a stride the patched code computes wrongly, or a kernel launched with shapes it does not handle. Run it by hand with the patched code under \`gdb -batch -ex run -ex bt --args …\` (native code) or with \`python -X faulthandler\` (both stacks) to see where.`;
+}

@@ -1,3 +1,5 @@
+import { literalForCodeSpans } from "../safe-text/render-inline-code.js";
+import { type CrashHintInput, UNPLACED_CRASH } from "./failure-hints.js";
 import type { OomPhase } from "./failure-patterns.js";
 import { leftoverEngineAdvice } from "./failure-hints.js";
 
@@ -70,3 +72,20 @@ export function llamaCppStartupTimeoutHint(afterS: number): string {
 
 export const LLAMA_CPP_EXITED_HINT =
   "llama-server stopped without an error speedgate recognises. Its first `E` line in the log tail is usually the cause; run the same command by hand (add `-v` for more) to reproduce.";
+
+/** llama.cpp's words for its own assertions (ggml's GGML_ASSERT and GGML_ABORT) and its crashes. */
+export function llamaCppAssertionHint({ role, location }: CrashHintInput = UNPLACED_CRASH): string {
+  const at = location ? ` at ${literalForCodeSpans(location)}` : "";
+  if (role === "baseline") {
+    return `The unpatched llama-server stopped on its own GGML_ASSERT${at}: the round's flags are what it rejects, not the patch. The batch must hold what one decode takes (\`-b\` / \`--batch-size\` at least \`-ub\` and the slots \`-np\`), the context \`-c\` must hold \`-np\` slots; run the baseline's command by hand and change the flag the assertion names.`;
+  }
+  return `llama-server stopped on its own GGML_ASSERT${at}: an invariant there no longer holds with the patch (a tensor shape, a batch or output count, a buffer size the changed code now produces). Read the expression and the frames below; build the patched tree with \`-DCMAKE_BUILD_TYPE=RelWithDebInfo\` and run the same command by hand (with gdb installed ggml prints a backtrace with files and lines) to see which caller broke it.`;
+}
+
+export function llamaCppFatalSignalHint({ role, location }: CrashHintInput = UNPLACED_CRASH): string {
+  const at = location ? ` (first frame of its own: ${literalForCodeSpans(location)})` : "";
+  if (role === "baseline") {
+    return `The unpatched llama-server died of a fatal signal${at}: the build, the machine (an instruction its CPU lacks: a build for another CPU) or the round's flags crash it without the patch. Run the baseline's command by hand under \`gdb -batch -ex run -ex bt --args …\`.`;
+  }
+  return `llama-server died of a fatal signal${at}. A segmentation fault is a read or write through a bad pointer: an index, a size or a tensor stride the patched code computes wrongly, or a kernel given a shape it does not handle. Build the patched tree with \`-DCMAKE_BUILD_TYPE=RelWithDebInfo\` and run the same command under \`gdb -batch -ex run -ex bt --args …\` to see where.`;
+}

@@ -33,6 +33,7 @@ import { describeGpus } from "../scorecard/read-gpu-snapshot.js";
 import { type GpuStateRecorder, createGpuStateRecorder } from "./record-gpu-state.js";
 import { createTokenCounterSource } from "./resolve-token-counter.js";
 import { describeUnchangedCandidate } from "./describe-unchanged-candidate.js";
+import { findPromptInFlight } from "./find-prompt-in-flight.js";
 import { orderEngineTurns } from "./order-engine-turns.js";
 import { RoundCancelledError } from "./round-cancelled-error.js";
 import type { RoundProgressEvent } from "./round-progress.js";
@@ -162,7 +163,7 @@ async function runEngine(role: EngineRole, run: number, runtime: EngineRuntime, 
     }
     benchmarkOver = true;
     if (death) {
-      const failure = mark(death);
+      const failure = mark({ ...death, prompt: findPromptInFlight(round.prompts, records) });
       emit({ type: "failed", role, failure });
       return { records, failure, reportedTimes };
     }

@@ -26,6 +26,9 @@ const INFRASTRUCTURE_WHEN: Record<Failure["stage"], string> = {
   benchmark: "during the {who}'s benchmark",
 };
 
+/** How a crash ended the engine, where "died" would hide that it stopped on its own assertion. */
+const CRASH_VERBS: Partial<Record<Failure["kind"], string>> = { assertion_failed: "aborted", fatal_signal: "crashed" };
+
 /** What went wrong, in the words of the stage it went wrong at. */
 export function describeFailureEvent(failure: Failure): string {
   const who = `${failure.engine} engine`;
@@ -49,9 +52,12 @@ export function describeFailureEvent(failure: Failure): string {
       if (failure.kind === "gpu_unavailable" || failure.kind === "image_missing" || failure.kind === "container_refused") {
         return `${who} could not be started`;
       }
-      return `${who} died before becoming healthy`;
-    case "benchmark":
-      return failure.kind === "cancelled" ? `${who} run was cancelled` : `${who} died during the benchmark`;
+      return `${who} ${CRASH_VERBS[failure.kind] ?? "died"} before becoming healthy`;
+    case "benchmark": {
+      if (failure.kind === "cancelled") return `${who} run was cancelled`;
+      const during = failure.prompt ? `during prompt ${failure.prompt.number} of the benchmark` : "during the benchmark";
+      return `${who} ${CRASH_VERBS[failure.kind] ?? "died"} ${during}`;
+    }
   }
 }
 

@@ -2,7 +2,7 @@ import { decideVerdict } from "./decide-verdict.js";
 import { describeFailureEvent } from "./describe-card.js";
 import { escapeCodeLine, escapeInline } from "../safe-text/escape-engine-text.js";
 import { explainCudaOom } from "./explain-cuda-oom.js";
-import { renderWithCodeSpans } from "../safe-text/render-inline-code.js";
+import { codeSpan, renderWithCodeSpans } from "../safe-text/render-inline-code.js";
 import { renderFold, renderKeyValueTable } from "./render-key-value-table.js";
 import { fenceFor } from "../safe-text/sanitize-log-tail.js";
 import type { Scorecard } from "./scorecard-schema.js";
@@ -37,10 +37,13 @@ export function renderFailureSection(card: Scorecard, options: { logLines: numbe
   const failure = card.failure;
   if (!failure) return "";
   const exit = failure.exitCode !== null ? `exit ${failure.exitCode}` : failure.signal ? `signal ${failure.signal}` : null;
-  const where = `${failure.engine} engine at ${failure.stage}${failure.run ? `, run ${failure.run} of ${card.settings.runs}` : ""}`;
+  const prompt = failure.prompt ? `, prompt ${failure.prompt.number} (${failure.prompt.id})` : "";
+  const where = `${failure.engine} engine at ${failure.stage}${failure.run ? `, run ${failure.run} of ${card.settings.runs}` : ""}${prompt}`;
   const rows = [
     ["Failure", `\`${failure.kind}\`: ${escapeInline(failure.label)}; ${[where, exit].filter((part) => part !== null).map((part) => escapeInline(part)).join(", ")}`],
     ["Error", escapeInline(failure.summary)],
+    // A crash's own frames, innermost first, one a line: where the broken invariant was called from.
+    ...(failure.frames && failure.frames.length > 0 ? [["Frames", failure.frames.map(codeSpan).join("<br>")]] : []),
     // When the runner is at fault the engine's own hint is for a failure that repeats on a free GPU.
     [decideVerdict(card).cause === "runner" ? "If it fails on a free GPU" : "What to try", `${failure.hint ? `${renderWithCodeSpans(failure.hint, escapeInline)} ` : ""}(${troubleshootingLink(card, failure.kind)})`],
   ];

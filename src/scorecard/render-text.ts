@@ -50,6 +50,7 @@ function failureLines(card: Scorecard, maxLogLines: number): string[] {
       ["  kind", `${failure.kind} (${failure.label})`],
       ["  exit", failure.exitCode !== null ? String(failure.exitCode) : (failure.signal ?? "—")],
       ["  error", failure.summary],
+      ...(failure.frames && failure.frames.length > 0 ? [["  frames", failure.frames.join(" ← ")]] : []),
       [runnerAtFault ? "  if it fails on a free GPU" : "  what to try", failure.hint],
     ]),
   ];

@@ -147,6 +147,10 @@ export const failureSchema = z.object({
   signal: text(32).nullable(),
   logTail: z.array(text(4_000)).max(2_000),
   run: z.number().int().min(1).nullable().optional(),
+  /** A crash's first frames of the engine's own code, innermost first (assertion_failed, fatal_signal). */
+  frames: z.array(text(1_000)).max(20).optional(),
+  /** The prompt the engine was serving when it died mid-benchmark: its place in the benchmark (1-based) and its id. */
+  prompt: z.object({ number: z.number().int().min(1), id: text(256) }).nullable().optional(),
 });
 
 const sha = z.string().regex(/^[0-9a-f]{40}$/);

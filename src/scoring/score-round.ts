@@ -129,9 +129,10 @@ export function runSpeedup(run: RunTimes): number | null {
   return Math.min(atK, speedupFromTimes(agreedB, agreedC));
 }
 
-export function describeEngineFailure(failure: Pick<EngineFailure, "engine" | "stage" | "label"> & { run?: number | null }, runs = 1): string {
+export function describeEngineFailure(failure: Pick<EngineFailure, "engine" | "stage" | "label" | "prompt"> & { run?: number | null }, runs = 1): string {
   const where = runs > 1 && failure.run ? ` in run ${failure.run} of ${runs}` : "";
-  return `${failure.engine} engine failed at ${failure.stage}${where} (${failure.label})`;
+  const prompt = failure.prompt ? `, during prompt ${failure.prompt.number}` : "";
+  return `${failure.engine} engine failed at ${failure.stage}${where}${prompt} (${failure.label})`;
 }
 
 /** A prompt an engine never answered because the engine had already failed gets that failure as its reason. */

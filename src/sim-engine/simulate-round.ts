@@ -50,6 +50,8 @@ export function simulateBenchmark(
         exitCode: profile.faults.dieExitCode,
         signal: null,
         logTail: [],
+        // As a real death's card names it: the first prompt it did not answer.
+        prompt: { number: promptIds.indexOf(id) + 1, id },
       };
       records.set(id, { ok: false, kind: "engine_died", reason: `${options.role} engine exited with code ${profile.faults.dieExitCode} during the benchmark` });
       continue;

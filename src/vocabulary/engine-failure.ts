@@ -14,6 +14,10 @@ export const FAILURE_KINDS = [
   "model_not_found",
   "model_load_error",
   "startup_timeout",
+  // The engine's own assertion or abort (GGML_ASSERT, assert, a CUDA device-side assert, Python's AssertionError).
+  "assertion_failed",
+  // A segmentation fault or another fatal signal (bus error, illegal instruction, an abort without a message).
+  "fatal_signal",
   "exited",
   "patch_conflict",
   "patch_tool_missing",
@@ -47,6 +51,15 @@ export interface EngineFailure {
   logTail: string[];
   /** The run (1-based) it failed in, when the round repeats its runs (bench.runs); the round runner sets it. */
   run?: number | null;
+  /** A crash's first frames that name the engine's own code, innermost first (assertion_failed, fatal_signal). */
+  frames?: string[];
+  /** The prompt the engine was serving when it died mid-benchmark: its place in the benchmark's order (1-based) and its id. */
+  prompt?: FailedPrompt | null;
+}
+
+export interface FailedPrompt {
+  number: number;
+  id: string;
 }
 
 /** Thrown by runtimes and the round runner; carries the classified failure up to the card. */

@@ -8,11 +8,12 @@ import { sendWebhook } from "../support/fake-github/send-webhook.js";
 import { startBotProcess } from "../support/fake-github/start-bot-process.js";
 
 /*
- * Issue #23: the app with its embedded database took ~45 s to answer /ping under load, because it
- * opened and migrated the database before listening; and `kill` of `npm run bot` left the server
- * running under a new parent. Now the server listens first, GET /ready says "starting" with 503 until
- * the database is open and migrated (a delivery meanwhile gets 503, unread), one log line says when it
- * is ready, and SIGTERM to the started process reaches the app.
+ * The app with its embedded database took ~45 s to answer /ping under load, because it opened and
+ * migrated the database before listening; and `kill` of `npm run bot` left the server running under a
+ * new parent. Now the server listens first, GET /ready says "starting" with 503 until the database is
+ * open and migrated, one log line says when it is ready, and SIGTERM to the started process reaches
+ * the app. A delivery that arrives while the store opens waits for it (unread, within
+ * SPEEDGATE_DELIVERY_HOLD_MS) and is answered as any other, instead of 503.
  */
 
 async function get(port: number, path: string): Promise<{ status: number; body: string }> {
@@ -53,6 +54,20 @@ describe("the app's readiness and its stop", () => {
     expect(await refused(bot.port)).toBe(true);
   });
 
+  it("answers a signed delivery sent 100 ms after it starts listening with 200, once its store is open (PGlite)", async () => {
+    const bot = await startBotProcess({ gheHost: fake.host, until: "listening" });
+    try {
+      // The moment the issue names: the port answers, the store is still opening (about 1.5 s for PGlite).
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const status = await sendWebhook(bot.webhookUrl, { event: "ping", payload: { zen: "right after the start" }, secret: bot.secret });
+      expect(status, bot.output()).toBe(200);
+      // Answered by the app with its store open, not by a shortcut around it.
+      expect(bot.output()).toMatch(/taking deliveries/);
+    } finally {
+      await bot.stop();
+    }
+  });
+
   const postgres = testBackends().find((backend) => backend.name === "postgres");
   describe.skipIf(!postgres?.available)("while the database is still being migrated (PostgreSQL: the test holds the migration lock)", () => {
     let handle: TestDatabaseHandle;
@@ -70,18 +85,37 @@ describe("the app's readiness and its stop", () => {
       await handle.destroy();
     });
 
-    it("answers /ping at once, /ready and deliveries 503 'starting', then 200 once migrated", async () => {
+    it("answers a delivery 503 without reading it once it has waited SPEEDGATE_DELIVERY_HOLD_MS for the store", async () => {
       const url = handle.target.kind === "postgres" ? handle.target.url : "";
-      const bot = await startBotProcess({ gheHost: fake.host, env: { DATABASE_URL: url }, until: "listening" });
+      const bot = await startBotProcess({ gheHost: fake.host, env: { DATABASE_URL: url, SPEEDGATE_DELIVERY_HOLD_MS: "300" }, until: "listening" });
+      try {
+        // The migration lock is held for the whole test: the hold ends by its bound, not by the store.
+        expect(await sendWebhook(bot.webhookUrl, { event: "ping", payload: { zen: "too early" }, secret: bot.secret })).toBe(503);
+        expect(await get(bot.port, "/ready")).toEqual({ status: 503, body: '{"status":"starting"}\n' });
+      } finally {
+        // Killed: a stop waits for the store to finish opening, which the held lock does not let it.
+        await bot.kill();
+      }
+    });
+
+    it("answers /ping at once and /ready 503 'starting' while migrating, holds a delivery unread meanwhile, and answers it 200 once migrated", async () => {
+      const url = handle.target.kind === "postgres" ? handle.target.url : "";
+      // A hold longer than any migration here: the delivery's answer waits for the lock's release, not for a clock.
+      const bot = await startBotProcess({ gheHost: fake.host, env: { DATABASE_URL: url, SPEEDGATE_DELIVERY_HOLD_MS: "120000" }, until: "listening" });
       try {
         expect((await get(bot.port, "/ping")).status).toBe(200);
         expect(await get(bot.port, "/ready")).toEqual({ status: 503, body: '{"status":"starting"}\n' });
-        const early = await sendWebhook(bot.webhookUrl, { event: "ping", payload: { zen: "early" }, secret: bot.secret });
-        expect(early).toBe(503);
+        let answered: number | null = null;
+        const early = sendWebhook(bot.webhookUrl, { event: "ping", payload: { zen: "early" }, secret: bot.secret }).then((status) => (answered = status));
+        // Requests after it are answered while it waits: it is held, not queued behind a stalled server.
+        expect(await get(bot.port, "/ready")).toEqual({ status: 503, body: '{"status":"starting"}\n' });
+        expect((await get(bot.port, "/ping")).status).toBe(200);
+        expect(answered).toBeNull();
         expect(bot.output()).not.toContain("taking deliveries");
 
         await holder.query("COMMIT");
-        await bot.waitFor(/taking deliveries/);
+        expect(await early).toBe(200);
+        expect(bot.output()).toContain("taking deliveries");
         expect(await get(bot.port, "/ready")).toEqual({ status: 200, body: '{"status":"ready"}\n' });
         expect(await sendWebhook(bot.webhookUrl, { event: "ping", payload: { zen: "late" }, secret: bot.secret })).toBe(200);
       } finally {

@@ -151,7 +151,13 @@ describe("classifyFailure", () => {
   it("falls back to exited with the exit code, the last exception and timestamps removed", () => {
     const failure = classify(["2026-09-17T14:11:47.123456789Z INFO starting", "2026-09-17T14:11:48.000000001Z KeyError: 'rope_scaling'"], { exit: exited(2) });
     expect(failure).toMatchObject({ kind: "exited", label: "exited with code 2", summary: "KeyError: 'rope_scaling'" });
-    expect(classify([], { exit: exited(null, "SIGSEGV") })).toMatchObject({ kind: "exited", label: "killed by SIGSEGV", summary: "the engine was killed by SIGSEGV without printing anything" });
+    expect(classify([], { exit: exited(null, "SIGTERM") })).toMatchObject({ kind: "exited", label: "killed by SIGTERM", summary: "the engine was killed by SIGTERM without printing anything" });
+    // A fatal signal is a crash of its own, even with nothing printed.
+    expect(classify([], { exit: exited(null, "SIGSEGV") })).toMatchObject({
+      kind: "fatal_signal",
+      label: "segmentation fault (SIGSEGV)",
+      summary: "the engine was killed by SIGSEGV (segmentation fault) without printing why",
+    });
   });
 
   it("blames the infrastructure the runtime lost, whatever the log or the exit says", () => {

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRecordingLogger } from "../../src/logger.js";
 import { runRound } from "../../src/round/run-round.js";
 import { describeFailureEvent } from "../../src/scorecard/describe-card.js";
+import { renderMarkdown } from "../../src/scorecard/render-markdown.js";
 import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
 import { getFreePort } from "../support/get-free-port.js";
 import { llamaCppTestContext } from "../support/llama-cpp/llama-cpp-test-context.js";
@@ -175,6 +176,53 @@ describe.skipIf(!context)("llama.cpp's server through the process runtime (real 
       // The tail keeps what llama.cpp printed, prefixes and all.
       expect(card.failure?.logTail.length).toBeGreaterThan(0);
     });
+  });
+});
+
+describe.skipIf(!context)("crashes of the real binary: its own assertion and a segmentation fault, at startup and mid-benchmark", () => {
+  const { server, model } = context ?? { server: "", model: "" };
+  const crashAfter = (mode: "assert" | "segv", answers: number) => ["bash", join(launcher, "crash-after-answers.sh"), mode, server, model, "{port}", String(answers)];
+  /** llama.cpp's assertion line as ggml prints it, from wherever the binary was built. */
+  const BATCH_ASSERTION = /(?:^|\/)src\/llama-context\.cpp:1722: GGML_ASSERT\(n_tokens_all <= cparams\.n_batch\) failed$/;
+
+  it("a candidate whose batch is smaller than a decode trips GGML_ASSERT at startup: assertion_failed, the assertion with its file and line, the frames", async () => {
+    const card = await playRound({ baseline: { command: llamaServerCommand(server, model) }, candidate: { command: llamaServerCommand(server, model, ["-b", "1", "-fit", "off"]) }, prompts: 2 });
+    const failure = card.failure ?? fail();
+    expect(failure, JSON.stringify(failure)).toMatchObject({ engine: "candidate", stage: "startup", kind: "assertion_failed", label: "assertion failed (GGML_ASSERT)" });
+    expect(failure.summary).toMatch(BATCH_ASSERTION);
+    expect(failure.hint).toContain("GGML_ASSERT at src/llama-context.cpp:1722");
+    // gdb's frames when ggml could attach it, glibc's otherwise: never gdb's bookkeeping.
+    expect(failure.frames?.length).toBeGreaterThan(0);
+    for (const frame of failure.frames ?? []) expect(frame).not.toMatch(/Inferior|LWP|libthread_db|ggml_abort|wait4/);
+    expect(describeFailureEvent(failure)).toBe("candidate engine aborted before becoming healthy");
+  });
+
+  it("a candidate that aborts on GGML_ASSERT after two answers: the card names the prompt it was serving and shows the assertion", async () => {
+    const card = await playRound({
+      baseline: { command: llamaServerCommand(server, model) },
+      candidate: { command: crashAfter("assert", 2) },
+      bench: { requestIntervalMs: 150 },
+    });
+    const failure = card.failure ?? fail();
+    expect(failure, JSON.stringify(failure)).toMatchObject({ engine: "candidate", stage: "benchmark", kind: "assertion_failed", signal: "SIGABRT" });
+    expect(failure.summary).toMatch(BATCH_ASSERTION);
+    // The prompt it died on is the first it did not answer; the answers before it count.
+    const prompt = failure.prompt ?? fail();
+    expect(card.prompts[prompt.number - 1]?.id).toBe(prompt.id);
+    expect(card.prompts.slice(0, prompt.number - 1).every((entry) => entry.candidate !== null && entry.score !== null && entry.score > 0)).toBe(true);
+    expect(card.prompts.filter((entry) => entry.candidate !== null).length).toBeGreaterThanOrEqual(1);
+    expect(describeFailureEvent(failure)).toBe(`candidate engine aborted during prompt ${prompt.number} of the benchmark`);
+    const markdown = renderMarkdown(card);
+    expect(markdown).toContain(`Candidate engine aborted during prompt ${prompt.number} of the benchmark`);
+    expect(markdown).toMatch(/\| Error \| \S*src\/llama-context\.cpp:1722: GGML_ASSERT\(n_tokens_all &lt;= cparams\.n_batch\) failed \|/);
+  });
+
+  it("a candidate whose server dies of SIGSEGV mid-benchmark: fatal_signal, not exited", async () => {
+    const card = await playRound({ baseline: { command: llamaServerCommand(server, model) }, candidate: { command: crashAfter("segv", 2) }, bench: { requestIntervalMs: 150 } });
+    const failure = card.failure ?? fail();
+    expect(failure, JSON.stringify(failure)).toMatchObject({ engine: "candidate", stage: "benchmark", kind: "fatal_signal", label: "segmentation fault (SIGSEGV)", signal: "SIGSEGV" });
+    expect(failure.summary).toMatch(/Segmentation fault/);
+    expect(describeFailureEvent(failure)).toMatch(/^candidate engine crashed during (?:prompt \d+ of )?the benchmark$/);
   });
 });
 

@@ -28,6 +28,14 @@ describe("describeFailureEvent", () => {
   it("still blames the engine for its own death", () => {
     expect(describeFailureEvent({ ...daemonGone, kind: "exited", label: "exited with code 1" })).toBe("baseline engine died during the benchmark");
   });
+
+  it("says a crashed engine aborted or crashed, and during which prompt of the benchmark", () => {
+    const assertion: Failure = { ...daemonGone, engine: "candidate", kind: "assertion_failed", label: "assertion failed (GGML_ASSERT)", prompt: { number: 3, id: "p3" } };
+    expect(describeFailureEvent(assertion)).toBe("candidate engine aborted during prompt 3 of the benchmark");
+    expect(describeFailureEvent({ ...assertion, kind: "fatal_signal", prompt: null })).toBe("candidate engine crashed during the benchmark");
+    expect(describeFailureEvent({ ...assertion, stage: "startup", prompt: null })).toBe("candidate engine aborted before becoming healthy");
+    expect(describeFailureEvent({ ...assertion, kind: "exited" })).toBe("candidate engine died during prompt 3 of the benchmark");
+  });
 });
 
 describe("describeFailureCause", () => {

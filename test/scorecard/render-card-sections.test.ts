@@ -246,3 +246,29 @@ describe("the GPU state", () => {
     expect(renderMarkdown(makeCard(passing, { gpuSnapshots: { baseline: IDLE, candidate: IDLE } }))).not.toContain("[!WARNING]");
   });
 });
+
+describe("the card for an engine that stopped on its own assertion mid-benchmark", () => {
+  const assertion: EngineFailure = {
+    engine: "candidate",
+    stage: "benchmark",
+    kind: "assertion_failed",
+    label: "assertion failed (GGML_ASSERT)",
+    summary: "/src/llama.cpp/src/llama-context.cpp:1722: GGML_ASSERT(n_tokens_all <= cparams.n_batch) failed",
+    hint: "llama-server stopped on its own GGML_ASSERT at src/llama-context.cpp:1722: an invariant there no longer holds with the patch.",
+    exitCode: null,
+    signal: "SIGABRT",
+    logTail: ["/src/llama.cpp/src/llama-context.cpp:1722: GGML_ASSERT(n_tokens_all <= cparams.n_batch) failed", "[Inferior 1 (process 8) detached]"],
+    frames: ["#3 llama_context::decode(llama_batch const&)", "#4 llama_decode"],
+    prompt: { number: 3, id: "p3" },
+  };
+
+  it("heads with the prompt it aborted during, shows the assertion as its error and the engine's frames, one a line", () => {
+    const markdown = renderMarkdown(makeCard(passing, { failure: assertion }));
+    expect(markdown).toContain("Candidate engine aborted during prompt 3 of the benchmark");
+    expect(markdown).toContain("| Failure | `assertion_failed`: assertion failed (GGML_ASSERT); candidate engine at benchmark, prompt 3 (p3), signal SIGABRT |");
+    expect(markdown).toContain("| Error | /src/llama.cpp/src/llama-context.cpp:1722: GGML_ASSERT(n_tokens_all &lt;= cparams.n_batch) failed |");
+    expect(markdown).toContain("candidate engine failed at benchmark, during prompt 3 (assertion failed (GGML_ASSERT))");
+    expect(markdown).toContain("| Frames | `#3 llama_context::decode(llama_batch const&)`<br>`#4 llama_decode` |");
+    expect(markdown).not.toMatch(/\| Error \| \[Inferior/);
+  });
+});

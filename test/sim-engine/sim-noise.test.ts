@@ -63,6 +63,6 @@ describe("simulateBenchmark", () => {
     const { records, failure } = simulateBenchmark(dying, ["a", "b"], { start: 0, maxTokens: 64, thinking: false, role: "candidate" });
     expect(records.get("a")?.ok).toBe(true);
     expect(records.get("b")).toMatchObject({ ok: false, kind: "engine_died" });
-    expect(failure).toMatchObject({ engine: "candidate", stage: "benchmark", kind: "exited" });
+    expect(failure).toMatchObject({ engine: "candidate", stage: "benchmark", kind: "exited", prompt: { number: 2, id: "b" } });
   });
 });
