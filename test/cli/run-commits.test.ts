@@ -1,7 +1,9 @@
+import { readdirSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
+import { roundRecordsDir } from "../../src/engine/record-round-leftovers.js";
 import { readScorecard } from "../../src/scorecard/read-scorecard.js";
 import { type GitRepository, makeGitRepository } from "../support/git/make-git-repository.js";
 import { getFreePort } from "../support/get-free-port.js";
@@ -77,6 +79,8 @@ describe("speedgate run --base --head with runtime: process", () => {
     expect(card.metrics?.baseline.ttftMs.median).toBeLessThan(400);
     expect(card.metrics?.candidate.ttftMs.median).toBeLessThan(400);
     expect(await worktrees()).toHaveLength(1);
+    // The round cleaned up after itself: no record of leftovers for a later sweep.
+    expect(readdirSync(await roundRecordsDir(repo.dir))).toEqual([]);
     expect(await repo.git("rev-parse", "HEAD")).toBe(c.old);
   });
 
