@@ -39,7 +39,7 @@ describe("isRunGone", () => {
 });
 
 describe("speedgate cleanup arguments", () => {
-  it.each([[[]], [["--run-id", "r1", "--stale"]], [["--stale", "--older-than-hours", "soon"]]])("rejects %j with a usage error", async (args) => {
+  it.each([[["--stale", "--repo", "."]], [["--run-id", "r1", "--stale"]], [["--stale", "--older-than-hours", "soon"]], [["--repo", "/"]]])("rejects %j with a usage error", async (args) => {
     const logger = createRecordingLogger();
     const code = await main(["cleanup", ...args], { stdout: captureStream(), logger, signal: new AbortController().signal });
     expect(code).toBe(2);
