@@ -22,6 +22,7 @@ import { createRunId } from "./create-run-id.js";
 import { INPUTS } from "./input-helper.js";
 import { readCardSource } from "./read-card-source.js";
 import { refuseUntrustedProcessRound } from "./refuse-untrusted-process-round.js";
+import { refuseUnreachableHead } from "./refuse-unreachable-head.js";
 import { resolveRunCommits, scoresCommits } from "./resolve-run-commits.js";
 import { writePullRequestPatch } from "./write-pull-request-patch.js";
 
@@ -73,6 +74,8 @@ async function runMode(settings: RunSettings, context: ActionContext, deps: Acti
   const scoringCommits = settings.patch.kind === "config" && scoresCommits(settings, context, await configNamesPatch(settings.config));
   await refuseUntrustedProcessRound(settings, context, { commits: scoringCommits });
   const commits = scoringCommits ? await resolveRunCommits(settings, context, { createClient: deps.createClient, logger: deps.logger }) : null;
+  // Once fetched, the head itself says whether it is the repository's own, whatever the event said.
+  if (commits) await refuseUnreachableHead(settings, context, commits, deps.logger);
   let source = readCardSource(context);
   if (commits && source.headSha === null) source = { ...source, headSha: commits.head };
   let patchPath: string | undefined = settings.patch.kind === "file" ? settings.patch.path : undefined;

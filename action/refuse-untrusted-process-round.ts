@@ -40,6 +40,13 @@ export function pullRequestPatchOrigin(settings: RunSettings, context: ActionCon
   return `${event}, which can carry a pull request's code; only push, schedule and a workflow_dispatch naming no pull request are the repository's own`;
 }
 
+/** The round config's path when it runs the candidate with runtime: process and does not say its authors are trusted, else null. */
+export async function untrustedProcessConfig(settings: RunSettings): Promise<string | null> {
+  const path = resolve(settings.config);
+  const config = parseRoundConfigYaml(await readFile(path, "utf8"), path);
+  return config.runtime === "process" && !config.candidate.trusted ? path : null;
+}
+
 /**
  * runtime: process runs the candidate as a process of the runner's user, with that user's files and
  * sockets; namespaces only keep it from outliving the round and from other processes' environments.
@@ -49,9 +56,8 @@ export function pullRequestPatchOrigin(settings: RunSettings, context: ActionCon
 export async function refuseUntrustedProcessRound(settings: RunSettings, context: ActionContext, options: { commits?: boolean } = {}): Promise<void> {
   const origin = pullRequestPatchOrigin(settings, context);
   if (origin === null) return;
-  const path = resolve(settings.config);
-  const config = parseRoundConfigYaml(await readFile(path, "utf8"), path);
-  if (config.runtime !== "process" || config.candidate.trusted) return;
+  const path = await untrustedProcessConfig(settings);
+  if (path === null) return;
   throw new ConfigError(
     `${path}: runtime: process runs the candidate's code as the runner's own user (its files, its sockets, what later steps run), ` +
       `so it is for trusted code only, and this round's ${options.commits ? "candidate is a pull request's head commit" : "patch comes from a pull request"} (${origin}). ` +

@@ -3,6 +3,7 @@ import type { GitHubClient } from "../src/github/github-client.js";
 import { type PublishCheckRunOptions, publishCheckRun } from "../src/github/publish-check-run.js";
 import { APP_CONFIG_PATH, type LoadedRepoConfig, type RepoConfigSource, describeConfigSource, readRepoConfig } from "./read-repo-config.js";
 import type { AppStore } from "./app-store.js";
+import type { CollaboratorRoleCache } from "./collaborator-role-cache.js";
 import type { CardReader } from "./read-cards-off-thread.js";
 import type { UnpinnedCheckWarnings } from "./warn-unpinned-check.js";
 
@@ -23,6 +24,8 @@ export interface AppDeps {
   commandMaxAgeMs: number;
   /** Where the posted cards link their troubleshooting pages: the app's own, never the artifact's (bot/resolve-app-docs-url.ts). */
   docsBaseUrl: string;
+  /** Each account's permission on a repository, read once a minute at most (a `/rescore` flood from one account). */
+  roles: CollaboratorRoleCache;
   /** Whether branch protection counts only this app's `speedgate` check, said on the check when not. */
   requiredCheck: UnpinnedCheckWarnings;
   now: () => number;

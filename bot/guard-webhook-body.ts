@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Probot } from "probot";
-import { type BodyBudgetLimits, type HeldBody, WebhookBodyBudget } from "./webhook-body-budget.js";
+import { type BodyBudgetLimits, type HeldBody, MIN_CHARGE, WebhookBodyBudget } from "./webhook-body-budget.js";
 
 /*
  * Probot's webhook middleware reads a delivery's whole body before it can check the signature, so
@@ -31,6 +31,11 @@ export const DEFAULT_WEBHOOK_BODY_LIMITS: WebhookBodyLimits = {
   smallBodyBytes: 1 * MiB,
   maxPeerBufferedBytes: 50 * MiB,
   graceMs: 1_000,
+  // 256 connections held at MIN_CHARGE are 4 MiB; one address may hold a quarter of them.
+  maxIncompleteBodies: 256,
+  maxPeerIncompleteBodies: 64,
+  // A 25 MiB delivery arriving at this rate would already miss the 10 s timeout many times over.
+  minBytesPerSecond: 64 * 1024,
 };
 
 /**
@@ -54,6 +59,9 @@ const ENV: Record<keyof WebhookBodyLimits, string> = {
   smallBodyBytes: "WEBHOOK_SMALL_BODY_BYTES",
   maxPeerBufferedBytes: "WEBHOOK_MAX_PEER_BUFFERED_BYTES",
   graceMs: "WEBHOOK_BODY_GRACE_MS",
+  maxIncompleteBodies: "WEBHOOK_MAX_INCOMPLETE_BODIES",
+  maxPeerIncompleteBodies: "WEBHOOK_MAX_PEER_INCOMPLETE_BODIES",
+  minBytesPerSecond: "WEBHOOK_MIN_BODY_BYTES_PER_SECOND",
 };
 
 /** The limits from the environment, each a positive integer, else the default; a wrong value stops the app saying which. */
@@ -66,17 +74,22 @@ export function readWebhookBodyLimits(env: NodeJS.ProcessEnv = process.env): Web
     if (!Number.isInteger(value) || value <= 0) throw new Error(`${ENV[key]}: expected a positive whole number, got ${JSON.stringify(raw)}`);
     limits[key] = value;
   }
+  // A body is charged its bytes and its connection's MIN_CHARGE: the largest must fit with it.
+  const largest = limits.maxBytes + MIN_CHARGE;
   const shared = limits.maxBufferedBytes - limits.reservedBytes;
-  if (shared < limits.maxBytes) {
+  if (shared < largest) {
     throw new Error(
-      `${ENV.reservedBytes} (${limits.reservedBytes}) leaves ${shared} bytes of ${ENV.maxBufferedBytes} (${limits.maxBufferedBytes}) for large bodies, less than one body of ${ENV.maxBytes} (${limits.maxBytes}); raise ${ENV.maxBufferedBytes} or lower the others`,
+      `${ENV.reservedBytes} (${limits.reservedBytes}) leaves ${shared} bytes of ${ENV.maxBufferedBytes} (${limits.maxBufferedBytes}) for large bodies, less than one body of ${ENV.maxBytes} (${limits.maxBytes}) and its connection (${MIN_CHARGE}); raise ${ENV.maxBufferedBytes} or lower the others`,
     );
   }
-  if (limits.maxPeerBufferedBytes < limits.maxBytes) {
-    throw new Error(`${ENV.maxPeerBufferedBytes} (${limits.maxPeerBufferedBytes}) must hold at least one body of ${ENV.maxBytes} (${limits.maxBytes})`);
+  if (limits.maxPeerBufferedBytes < largest) {
+    throw new Error(`${ENV.maxPeerBufferedBytes} (${limits.maxPeerBufferedBytes}) must hold at least one body of ${ENV.maxBytes} (${limits.maxBytes}) and its connection (${MIN_CHARGE})`);
   }
-  if (limits.smallBodyBytes > limits.reservedBytes) {
-    throw new Error(`${ENV.smallBodyBytes} (${limits.smallBodyBytes}) must fit in ${ENV.reservedBytes} (${limits.reservedBytes})`);
+  if (limits.maxPeerIncompleteBodies > limits.maxIncompleteBodies) {
+    throw new Error(`${ENV.maxPeerIncompleteBodies} (${limits.maxPeerIncompleteBodies}) must be at most ${ENV.maxIncompleteBodies} (${limits.maxIncompleteBodies})`);
+  }
+  if (limits.smallBodyBytes + MIN_CHARGE > limits.reservedBytes) {
+    throw new Error(`${ENV.smallBodyBytes} (${limits.smallBodyBytes}) and its connection (${MIN_CHARGE}) must fit in ${ENV.reservedBytes} (${limits.reservedBytes})`);
   }
   return limits;
 }
@@ -96,6 +109,8 @@ export interface BodyGuardOptions extends WebhookBodyLimits {
    */
   onRetryableAnswer?: (status: number) => void;
   now?: () => number;
+  /** The budget to account bodies in (tests read its usage); a new one by default. */
+  budget?: WebhookBodyBudget;
 }
 
 /** Puts the guard in front of the webhook middleware Probot's server asks the app for. */
@@ -109,7 +124,7 @@ export function guardWebhookBodies(app: Probot, limits: WebhookBodyLimits, onRet
 }
 
 export function createBodyGuard(middleware: Middleware, options: BodyGuardOptions): Middleware {
-  const budget = new WebhookBodyBudget(options, options.now);
+  const budget = options.budget ?? new WebhookBodyBudget(options, options.now);
   return async (request, response, next) => {
     const path = (request.url ?? "/").split("?", 1)[0];
     const hasBody = request.headers["transfer-encoding"] !== undefined || Number(request.headers["content-length"] ?? 0) > 0;
@@ -157,7 +172,7 @@ export function createBodyGuard(middleware: Middleware, options: BodyGuardOption
     if ("refused" in admission) return refuse(503, admission.refused, 0);
     const { held } = admission;
     try {
-      const body = await readBody(request, held, options, refuse, (cut) => {
+      const body = await readBody(request, held, budget, options, refuse, (cut) => {
         cutOff = cut;
       });
       if (!body) return true;
@@ -175,6 +190,7 @@ export function createBodyGuard(middleware: Middleware, options: BodyGuardOption
 async function readBody(
   request: IncomingMessage,
   held: HeldBody,
+  budget: WebhookBodyBudget,
   options: BodyGuardOptions,
   refuse: (status: number, message: string, read: number) => true,
   onCut: (cut: () => void) => void,
@@ -198,10 +214,17 @@ async function readBody(
     };
     const timer = setTimeout(() => fail(408, `body not received within ${options.timeoutMs} ms`), options.timeoutMs);
     onCut(() => fail(503, `cut after ${(options.now ?? Date.now)() - held.since} ms to make room for another delivery: too many webhook bodies are being read at once; try again`));
+    const declared = Number(request.headers["content-length"] ?? Number.NaN);
+    const limit = Number.isFinite(declared) ? Math.min(options.maxBytes, declared) : options.maxBytes;
     request.on("data", (chunk: Buffer) => {
       if (settled) return;
-      if (read + chunk.length > Math.min(options.maxBytes, held.charge)) {
-        fail(413, `body is over the ${options.maxBytes}-byte limit`);
+      if (read + chunk.length > limit) {
+        fail(413, limit < options.maxBytes ? `body is longer than its content-length of ${limit} bytes` : `body is over the ${options.maxBytes}-byte limit`);
+        return;
+      }
+      // Charged before it is kept: what bodies hold never exceeds the budget.
+      if (!budget.charge(held, chunk.length)) {
+        fail(503, `cut after ${read} bytes: ${chunk.length} more do not fit: too many webhook bodies are being read at once; try again`);
         return;
       }
       read += chunk.length;

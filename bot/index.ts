@@ -2,6 +2,7 @@ import type { Probot } from "probot";
 import type { AppDeps, InstallationOctokit } from "./app-deps.js";
 import { type AppStore, memoryAppStore } from "./app-store.js";
 import type { DeliveryLedger } from "./delivery-ledger.js";
+import { CollaboratorRoleCache } from "./collaborator-role-cache.js";
 import { intakeWorkflowRun, postCardJob, publishCardJob } from "./handlers/post-scorecard.js";
 import { intakePullRequest, pullRequestJob } from "./handlers/queue-pull-request-check.js";
 import { intakeComment, rescoreCommentJob } from "./handlers/rescore-on-comment.js";
@@ -74,6 +75,7 @@ async function loadSpeedgateApp(app: Probot, options: SpeedgateAppOptions): Prom
     cards: options.cards ?? new WorkerCardReader(),
     commandMaxAgeMs: options.commandMaxAgeMs ?? COMMAND_MAX_AGE_MS,
     docsBaseUrl: options.docsBaseUrl ?? resolveAppDocsUrl(process.env),
+    roles: new CollaboratorRoleCache(undefined, options.now),
     requiredCheck: new UnpinnedCheckWarnings(options.now),
     now: options.now ?? Date.now,
     appId: async () => (await appInfo()).id,

@@ -1,7 +1,7 @@
 import { formatDispatchBinding } from "../src/github/dispatch-binding.js";
 import { dispatchScoringWorkflow } from "../src/github/dispatch-scoring-workflow.js";
 import type { PullRequestInfo } from "../src/github/find-pull-request-for-commit.js";
-import { getCollaboratorRole } from "../src/github/get-collaborator-role.js";
+import type { CollaboratorRoleCache } from "./collaborator-role-cache.js";
 import { type GitHubClient, type RepoRef, statusOf } from "../src/github/github-client.js";
 import { publishCheckRun } from "../src/github/publish-check-run.js";
 import { DEFAULT_REPO_CONFIG, type PermissionLevel, type RepoConfig, permissionReaches } from "../src/github/repo-config-schema.js";
@@ -46,9 +46,9 @@ export function whoMayRescore(config: RepoConfig | null): string {
  * config the default bar applies: the file's own bar cannot be trusted, and its problems are told
  * only to people who pass it.
  */
-export async function mayRescore(client: GitHubClient, repo: RepoRef, actor: string, config: RepoConfig | null): Promise<boolean> {
+export async function mayRescore(roles: CollaboratorRoleCache, client: GitHubClient, repo: RepoRef, actor: string, config: RepoConfig | null): Promise<boolean> {
   const lowest: PermissionLevel = (config ?? DEFAULT_REPO_CONFIG).rescore.permission;
-  return permissionReaches(await getCollaboratorRole(client, { ...repo, username: actor }), lowest);
+  return permissionReaches(await roles.read(client, repo, actor), lowest);
 }
 
 /** GitHub's answer to a dispatch that cannot work as configured, in the words of what to fix. */

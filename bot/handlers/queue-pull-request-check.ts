@@ -102,7 +102,7 @@ export function pullRequestJob(deps: AppDeps) {
     // A push is judged by whoever pushed it, not by the author of the pull request; a reopen runs
     // nobody's new code, so it is judged by the author, as the opening was.
     const actor = payload.action === "reopened" ? (pull.author ?? "") : payload.sender.login;
-    const allowed = payload.sender.type !== "Bot" && actor !== "" && (await mayRescore(client, repo, actor, config.config));
+    const allowed = payload.sender.type !== "Bot" && actor !== "" && (await mayRescore(deps.roles, client, repo, actor, config.config));
     // A replayed or late delivery must not start a run of a commit that is no longer the head.
     const current = allowed ? await getPullRequest(client, { ...repo, pullNumber: pull.number }) : null;
     if (!allowed || !current || current.headSha !== pull.headSha) {

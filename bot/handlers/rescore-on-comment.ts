@@ -1,7 +1,6 @@
 import type { Context } from "probot";
 import { z } from "zod";
 import { findHeadPushedAt, latestTime } from "../../src/github/find-head-pushed-at.js";
-import { getCollaboratorRole } from "../../src/github/get-collaborator-role.js";
 import { type PullRequestInfo, getPullRequest } from "../../src/github/find-pull-request-for-commit.js";
 import type { GitHubClient, RepoRef } from "../../src/github/github-client.js";
 import { parseRescoreCommand } from "../../src/github/parse-rescore-command.js";
@@ -142,7 +141,7 @@ export function rescoreCommentJob(deps: AppDeps) {
       await refuse("`/rescore` was not run: only the repository's owner and its collaborators may start scoring.");
       return;
     }
-    const role = await getCollaboratorRole(client, { ...repo, username: payload.login });
+    const role = await deps.roles.read(client, repo, payload.login);
     if (!permissionReaches(role, LOWEST_RESCORE_PERMISSION)) {
       await refuse(`\`/rescore\` was not run: only people with ${whoMayRescore(null)} on this repository may start scoring.`);
       return;

@@ -75,7 +75,7 @@ export function rescoreRerequestJob(deps: AppDeps) {
       return;
     }
     const config = await loadRepoConfig(client, repo);
-    if (!(await mayRescore(client, repo, payload.presser, config.ok ? config.config : null))) {
+    if (!(await mayRescore(deps.roles, client, repo, payload.presser, config.ok ? config.config : null))) {
       await answerRefusal(deps, {
         ...repo,
         client,

@@ -98,6 +98,7 @@ export function updateLeaderboardJob(deps: AppDeps) {
       runUrl: card.runUrl,
       recordedAt: card.recordedAt,
       runs: card.runs,
+      commits: card.commits,
     }));
     const body = renderLeaderboard({ repository, entries, updatedAt: new Date(deps.now()) });
     const known = await history.leaderboardIssue(repository);

@@ -38,7 +38,7 @@ export async function openAppStore(app: Probot, env: NodeJS.ProcessEnv): Promise
   const concurrency = workerConcurrency(env);
   const database = await openAppDatabase(env, logger, concurrency);
   const outage = new OutageRedelivery(app, database, logger);
-  const refused = new RedeliverAfterRefusal(async (since) => await redeliverSince(app, database, { since, logger }), logger, redeliverAfterMs(env));
+  const refused = new RedeliverAfterRefusal(async (since, maxAsks) => await redeliverSince(app, database, { since, logger, maxAsks }), logger, redeliverAfterMs(env));
   const store = databaseAppStore({
     database,
     log: app.log,

@@ -27,8 +27,11 @@ export async function redeliverOnStart(app: Probot, database: Database, options:
   return await redeliverSince(app, database, { since, logger: options.logger });
 }
 
-/** Asks GitHub to send again what failed since `since` (at start, and after a database outage). Never throws. */
-export async function redeliverSince(app: Probot, database: Database, options: { since: Date; logger: Logger }): Promise<RedeliveryReport | null> {
+/**
+ * Asks GitHub to send again what failed since `since` (at start, after a database outage, after the
+ * app's own 5xx answers), each delivery at most `maxAsks` times in all. Never throws.
+ */
+export async function redeliverSince(app: Probot, database: Database, options: { since: Date; logger: Logger; maxAsks?: number }): Promise<RedeliveryReport | null> {
   const { since } = options;
   try {
     const client = await app.auth();
@@ -36,7 +39,7 @@ export async function redeliverSince(app: Probot, database: Database, options: {
       client,
       since,
       logger: options.logger,
-      claim: (candidate) => claimRedelivery(database.pool, candidate),
+      claim: (candidate) => claimRedelivery(database.pool, candidate, options.maxAsks),
     });
   } catch (error) {
     options.logger.warn(`redelivery: could not read or redeliver the failed deliveries since ${since.toISOString()}: ${(error as Error).message}`);

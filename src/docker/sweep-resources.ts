@@ -8,8 +8,8 @@ import {
   LABEL_PID_START,
   LABEL_ROLE,
   LABEL_RUN_ID,
-  readProcessStartTime,
 } from "./resource-labels.js";
+import { readProcessStartTime } from "../read-process-start-time.js";
 import { dockerStatusCode } from "./docker-status-code.js";
 
 /** The role of a baseline overlay built for one run only (source.cacheBaseline: false): swept with the run. */

@@ -31,6 +31,8 @@ export class CommitWorktrees {
     private readonly commits: RoundCommits,
     private readonly logger: Logger,
     private readonly runStep: RunHostStep,
+    /** Told each worktree's folder before it is made, so a killed round's worktrees can be found (record-round-leftovers.ts). */
+    private readonly beforeWorktree: (dir: string) => Promise<void> = () => Promise.resolve(),
   ) {}
 
   sourceReport(): SourceReport {
@@ -55,6 +57,7 @@ export class CommitWorktrees {
     const dir = join(root, role);
     // Up to date with its base, the head's own tree is the candidate; otherwise the base, with the pull request applied below.
     const checkout = role === "baseline" || commits.mergeBase !== commits.base ? commits.base : commits.head;
+    await this.beforeWorktree(dir);
     await addWorktree(commits.repoDir, dir, checkout, signal);
     this.dirs.set(role, dir);
     this.logger.info(`runtime process: ${role} runs in a worktree of ${checkout.slice(0, 12)} (${dir})`);

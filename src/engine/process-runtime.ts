@@ -19,6 +19,9 @@ import { resolveProgram } from "./resolve-program.js";
 import { runTool } from "./run-tool.js";
 import { type ProcessEngine, spawnProcessEngine } from "./spawn-process-engine.js";
 import { PROCESS_ENGINE_HOST, substituteCommand } from "./substitute-command.js";
+import { type EngineKeeper, startEngineKeeper } from "./start-engine-keeper.js";
+import { RoundLeftoversRecord } from "./record-round-leftovers.js";
+import { sweepLeftRounds } from "./sweep-left-rounds.js";
 
 export interface ProcessRuntimeOptions {
   /** How engines are contained; probed on this machine when not given (tests force one). */
@@ -40,6 +43,10 @@ export class ProcessRuntime implements EngineRuntime {
   private isolation: Promise<ProcessIsolation> | null = null;
   /** Base/head mode: each engine in a worktree of its commit. */
   private readonly worktrees: CommitWorktrees | null;
+  /** Kills this round's engines and steps if the round's process dies without stopping them. */
+  private keeper: Promise<EngineKeeper> | null = null;
+  /** Base/head mode: what a killed round would leave in the repository, written down as it is made. */
+  private leftovers: Promise<RoundLeftoversRecord> | null = null;
 
   constructor(
     private readonly round: LoadedRound,
@@ -48,7 +55,13 @@ export class ProcessRuntime implements EngineRuntime {
   ) {
     const commits = round.commits ?? null;
     this.worktrees = commits
-      ? new CommitWorktrees(round, commits, context.logger, (role, command, cwd, signal) => this.runStep(role, command, cwd, signal, "a source.build step"))
+      ? new CommitWorktrees(
+          round,
+          commits,
+          context.logger,
+          (role, command, cwd, signal) => this.runStep(role, command, cwd, signal, "a source.build step"),
+          async (dir) => await (await this.leftoversRecord())?.addWorktree(dir),
+        )
       : null;
   }
 
@@ -57,8 +70,41 @@ export class ProcessRuntime implements EngineRuntime {
   }
 
   private async ensureTempRoot(): Promise<string> {
-    this.tempRoot ??= await mkdtemp(join(tmpdir(), `speedgate-${this.context.runId}-`));
+    if (this.tempRoot) return this.tempRoot;
+    this.tempRoot = await mkdtemp(join(tmpdir(), `speedgate-${this.context.runId}-`));
+    await (await this.leftoversRecord())?.setTempRoot(this.tempRoot);
     return this.tempRoot;
+  }
+
+  /**
+   * Base/head mode: first removes what earlier rounds in the repository left when they were killed
+   * (their worktrees would pile up on a persistent runner, their engines hold the GPU and the port),
+   * then writes this round's record. Null in the other modes, which make nothing in a repository.
+   */
+  private leftoversRecord(): Promise<RoundLeftoversRecord | null> {
+    const commits = this.round.commits;
+    if (!commits) return Promise.resolve(null);
+    this.leftovers ??= (async () => {
+      await sweepLeftRounds(commits.repoDir, this.context.logger);
+      return await RoundLeftoversRecord.open(commits.repoDir, this.context.runId);
+    })();
+    return this.leftovers;
+  }
+
+  /** Started with the first engine or step; a process group is watched for as long as it runs. */
+  private engineKeeper(): Promise<EngineKeeper> {
+    this.keeper ??= startEngineKeeper();
+    return this.keeper;
+  }
+
+  private async watchGroup(pgid: number): Promise<void> {
+    (await this.engineKeeper()).watch(pgid);
+    await (await this.leftoversRecord())?.addProcessGroup(pgid);
+  }
+
+  private async unwatchGroup(pgid: number): Promise<void> {
+    (await this.engineKeeper()).unwatch(pgid);
+    await (await this.leftoversRecord())?.removeProcessGroup(pgid);
   }
 
   /** Probed at the first process this round starts, and said once: in the job log, the fallback is a warning. */
@@ -95,11 +141,19 @@ export class ProcessRuntime implements EngineRuntime {
     const argv = substituteCommand(command, this.commandValues());
     const env = this.envFor(role);
     const isolation = await this.isolated();
+    const keeper = await this.engineKeeper();
     // The patch's own code runs here: in the engine's isolation, so nothing it starts outlives the step.
     const missing = isolation.kind !== "none" && !resolveProgram(argv[0] ?? "", { cwd, path: env.PATH });
     const result = missing
       ? { exitCode: null, signal: null, output: `${argv[0] ?? ""}: not found\n`, missing: true, timedOut: false }
-      : await runTool(isolateCommand(isolation, argv), { cwd, env, signal, timeoutMs: timeoutS * 1000 });
+      : await runTool(isolateCommand(isolation, argv), {
+          cwd,
+          env,
+          signal,
+          timeoutMs: timeoutS * 1000,
+          // The keeper alone: a step lasts one call, and a record of it would be stale by the next.
+          onGroup: (pgid, running) => (running ? keeper.watch(pgid) : keeper.unwatch(pgid)),
+        });
     if (signal.aborted) throw signal.reason;
     if (result.exitCode === 0) return;
     // Paths in the patched copy read as the source's own: "kernels/gemm.cpp:12:5: error: …", not a temporary folder.
@@ -130,7 +184,8 @@ export class ProcessRuntime implements EngineRuntime {
     const argv = substituteCommand(command, this.commandValues());
     const cwd = this.cwdFor(role);
     this.context.logger.debug(`${role}: starting ${argv.join(" ")} in ${cwd}`);
-    const engine = await spawnProcessEngine({
+    await this.engineKeeper();
+    const spawned = await spawnProcessEngine({
       role,
       argv,
       cwd,
@@ -140,6 +195,14 @@ export class ProcessRuntime implements EngineRuntime {
       stopGraceMs: config.docker.stopTimeoutS * 1000,
       onLine: (line) => this.context.logger.debug(`[${role}] ${cleanLogLine(line)}`),
     });
+    await this.watchGroup(spawned.pid);
+    const engine: ProcessEngine = {
+      ...spawned,
+      stop: async () => {
+        await spawned.stop();
+        await this.unwatchGroup(spawned.pid);
+      },
+    };
     this.engines.add(engine);
     return engine;
   }
@@ -151,6 +214,13 @@ export class ProcessRuntime implements EngineRuntime {
     if (this.tempRoot) await rm(this.tempRoot, { recursive: true, force: true });
     this.tempRoot = null;
     this.patchedDir = null;
+    const leftovers = this.leftovers;
+    this.leftovers = null;
+    // A record that could not be written has nothing to remove; the round's own failure says why.
+    await (await leftovers?.catch(() => null))?.remove();
+    const keeper = this.keeper;
+    this.keeper = null;
+    (await keeper?.catch(() => null))?.close();
   }
 
   private commandValues() {

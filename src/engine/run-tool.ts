@@ -19,7 +19,15 @@ const MAX_OUTPUT_CHARS = 256 * 1024;
  */
 export async function runTool(
   argv: readonly string[],
-  options: { cwd: string; env?: NodeJS.ProcessEnv; signal?: AbortSignal; timeoutMs?: number; input?: Buffer },
+  options: {
+    cwd: string;
+    env?: NodeJS.ProcessEnv;
+    signal?: AbortSignal;
+    timeoutMs?: number;
+    input?: Buffer;
+    /** Told the tool's process group once it runs (the round's keeper watches it), and again once it is over. */
+    onGroup?: (pgid: number, running: boolean) => void;
+  },
 ): Promise<ToolResult> {
   const [program, ...args] = argv;
   if (!program) throw new Error("runTool: expected a program to run");
@@ -35,6 +43,9 @@ export async function runTool(
     const append = (chunk: Buffer): void => {
       if (output.length < MAX_OUTPUT_CHARS) output += chunk.toString("utf8");
     };
+    child.once("spawn", () => {
+      if (child.pid !== undefined) options.onGroup?.(child.pid, true);
+    });
     child.stdout?.on("data", append);
     child.stderr?.on("data", append);
     const killGroup = (): void => {
@@ -57,6 +68,7 @@ export async function runTool(
       settled = true;
       if (timer) clearTimeout(timer);
       options.signal?.removeEventListener("abort", onAbort);
+      if (child.pid !== undefined) options.onGroup?.(child.pid, false);
       resolve({ ...result, output, timedOut });
     };
     child.once("error", (error: NodeJS.ErrnoException) => {

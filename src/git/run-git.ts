@@ -17,7 +17,12 @@ const MAX_GIT_OUTPUT_BYTES = 512 * 1024 * 1024;
 
 export interface GitOptions {
   signal?: AbortSignal;
-  /** Extra `-c key=value` settings for this one command (an auth header for a fetch), never written to the repository. */
+  /**
+   * Extra settings for this one command (an auth header for a fetch), never written to the repository.
+   * They reach git through its environment (GIT_CONFIG_COUNT, GIT_CONFIG_KEY_n, GIT_CONFIG_VALUE_n),
+   * not `-c` on its command line: any local process can read a command line from /proc/<pid>/cmdline,
+   * while a process's environment is readable only by its own user.
+   */
   config?: Record<string, string>;
   /** Exit codes that are answers rather than failures (`merge-base --is-ancestor` answers 1 for "no"). */
   okExitCodes?: readonly number[];
@@ -28,8 +33,7 @@ export interface GitOptions {
  * pager), no external diff or text conversion drivers, and C locale output so messages can be read.
  */
 export async function runGit(repoDir: string, args: readonly string[], options: GitOptions = {}): Promise<{ stdout: Buffer; exitCode: number }> {
-  const config = Object.entries(options.config ?? {}).flatMap(([key, value]) => ["-c", `${key}=${value}`]);
-  const argv = ["-C", repoDir, ...config, ...args];
+  const argv = ["-C", repoDir, ...args];
   return await new Promise((resolve, reject) => {
     execFile(
       "git",
@@ -37,7 +41,7 @@ export async function runGit(repoDir: string, args: readonly string[], options: 
       {
         encoding: "buffer",
         maxBuffer: MAX_GIT_OUTPUT_BYTES,
-        env: { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_PAGER: "cat", LC_ALL: "C", GIT_OPTIONAL_LOCKS: "0" },
+        env: { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_PAGER: "cat", LC_ALL: "C", GIT_OPTIONAL_LOCKS: "0", ...configEnvironment(options.config ?? {}) },
         ...(options.signal ? { signal: options.signal } : {}),
       },
       (error, stdout, stderr) => {
@@ -55,6 +59,23 @@ export async function runGit(repoDir: string, args: readonly string[], options: 
       },
     );
   });
+}
+
+/**
+ * Settings as git reads them from the environment (git 2.31 or newer), numbered after any the runner
+ * already passes this way so that those still apply.
+ */
+function configEnvironment(config: Record<string, string>, inherited: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const entries = Object.entries(config);
+  if (entries.length === 0) return {};
+  const first = Number.parseInt(inherited.GIT_CONFIG_COUNT ?? "0", 10);
+  const start = Number.isInteger(first) && first > 0 ? first : 0;
+  const environment: Record<string, string> = { GIT_CONFIG_COUNT: String(start + entries.length) };
+  entries.forEach(([key, value], index) => {
+    environment[`GIT_CONFIG_KEY_${start + index}`] = key;
+    environment[`GIT_CONFIG_VALUE_${start + index}`] = value;
+  });
+  return environment;
 }
 
 /** stdout as trimmed text. */

@@ -54,7 +54,7 @@ export const repoConfigSchema = z.strictObject(
       )
       .default({ permission: "write" }),
     // For competitions where every pull request is a submission: each open pull request's round score (the
-    // median of its newest commit's runs), kept up to date by the app in one pinned issue.
+    // median of all its runs, every commit's), kept up to date by the app in one pinned issue.
     leaderboard: z.boolean({ error: "expected true or false" }).default(false),
   },
   { error: "expected a YAML mapping with workflow, gate, trigger, rescore and leaderboard" },

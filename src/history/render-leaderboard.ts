@@ -1,7 +1,7 @@
 import { markdownTable } from "markdown-table";
 import { formatTimes } from "../scorecard/describe-card.js";
 
-/** The card that stands for a pull request (the lower median of its newest commit's runs), as the leaderboard shows it. */
+/** The card that stands for a pull request (the lower median of all its commits' runs), as the leaderboard shows it. */
 export interface LeaderboardEntry {
   pullRequest: number;
   headSha: string;
@@ -11,15 +11,16 @@ export interface LeaderboardEntry {
   failureKind: string | null;
   runUrl: string | null;
   recordedAt: Date;
-  /** Runs of that commit the card was chosen from. */
+  /** Runs of the pull request the card was chosen from, and the commits they scored. */
   runs: number;
+  commits: number;
 }
 
 /** Marks the issue body as the app's, so the app finds and edits its own leaderboard. */
 export const LEADERBOARD_MARKER = "<!-- speedgate-leaderboard -->";
 
 function scoreCell(entry: LeaderboardEntry): string {
-  const of = entry.runs > 1 ? ` (median of ${entry.runs} runs)` : "";
+  const of = entry.runs > 1 ? ` (median of ${entry.runs} runs${entry.commits > 1 ? ` of ${entry.commits} commits` : ""})` : "";
   if (entry.failureKind !== null) return `✗ ${entry.failureKind.replace(/_/g, " ")}${of}`;
   const score = formatTimes(entry.roundScore);
   return `${entry.runUrl ? `[${score}](${entry.runUrl})` : score}${of}`;
@@ -32,9 +33,9 @@ function intervalCell(entry: LeaderboardEntry): string {
 
 /**
  * The body of a repository's pinned leaderboard issue: for each open pull request, the median round
- * score of its newest commit's runs (the lower median, a real run: re-running the same code does not
- * fish the noise upward), best first (ties: the one scored first), with its gate and commit. Pure: the
- * caller passes the time.
+ * score of all its runs, every commit's (the lower median, a real run: neither re-running the same
+ * code nor pushing no-op commits fishes the noise upward), best first (ties: the one scored first),
+ * with its gate and the commit of the run that stands. Pure: the caller passes the time.
  */
 export function renderLeaderboard(input: { repository: string; entries: readonly LeaderboardEntry[]; updatedAt: Date }): string {
   const ranked = [...input.entries].sort(
@@ -45,7 +46,7 @@ export function renderLeaderboard(input: { repository: string; entries: readonly
     lines.push("No open pull request has been scored yet.");
   } else {
     lines.push(
-      "Each open pull request's round score, measured by speedgate against the unpatched baseline: of its newest commit's runs, the median (the lower one when they are even), so re-running the same code does not raise it.",
+      "Each open pull request's round score, measured by speedgate against the unpatched baseline: of all its runs, every commit's, the median (the lower one when they are even), so neither re-running the same code nor pushing commits that change nothing raises it; a real speed-up shows once its runs are most of the pull request's.",
       "",
       markdownTable(
         [

@@ -217,37 +217,40 @@ export async function listCommitTrend(queryable: Queryable, repository: string, 
   return rows.map(fromRow);
 }
 
-/** A leaderboard row: the card whose score stands for its pull request, and how many runs it was chosen from. */
-export type LeaderboardCard = StoredCard & { runs: number };
+/** A leaderboard row: the card whose score stands for its pull request, and the runs and commits it was chosen from. */
+export type LeaderboardCard = StoredCard & { runs: number; commits: number };
 
 /**
- * One row per open pull request (one with no recorded state counts as open), best first: of the runs of
- * the pull request's newest scored commit, the card with the lower median round score (a failed run
+ * One row per open pull request (one with no recorded state counts as open), best first: of all the
+ * runs of the pull request, every commit's, the card with the lower median round score (a failed run
  * counts as the lowest). Keeping each pull request's best score ever let re-runs of the same code fish
- * the noise upward (issue #24 point 6); the lower median of a commit's runs moves only when most of its
- * runs do. A new commit starts a new sample, and runs only when a maintainer approves it. Commits are
- * told apart by the SHA the app resolved through the API, never by anything the artifact says.
+ * the noise upward; ranking by the newest commit's runs alone let an author whose commits are scored
+ * automatically push no-op commits, each a fresh draw, until one was lucky. Pooled, each such commit
+ * adds one more run to the median, which moves only when most of the pull request's runs do: a real
+ * speed-up shows once its commits' runs are most of them. Commits are told apart by the SHA the app
+ * resolved through the API, never by anything the artifact says.
  */
 export async function listLeaderboard(queryable: Queryable, repository: string): Promise<LeaderboardCard[]> {
-  const { rows } = await queryable.query<CardRow & { runs: string }>(
+  const { rows } = await queryable.query<CardRow & { runs: string; commits: string }>(
     `WITH open_cards AS (
        SELECT c.* FROM speedgate.cards c
        LEFT JOIN speedgate.pull_requests p ON p.repository = c.repository AND p.number = c.pull_request
        WHERE c.repository = $1 AND coalesce(p.state, 'open') = 'open'
-     ), newest AS (
-       SELECT DISTINCT ON (pull_request) pull_request, head_sha FROM open_cards ORDER BY pull_request, recorded_at DESC, id DESC
+     ), commits AS (
+       SELECT pull_request, count(DISTINCT head_sha) AS commits FROM open_cards GROUP BY pull_request
      ), ranked AS (
        SELECT o.*,
          row_number() OVER (PARTITION BY o.pull_request ORDER BY o.round_score ASC NULLS FIRST, o.recorded_at, o.id) AS position,
          count(*) OVER (PARTITION BY o.pull_request) AS runs
-       FROM open_cards o JOIN newest n ON n.pull_request = o.pull_request AND n.head_sha = o.head_sha
+       FROM open_cards o
      )
-     SELECT ${COLUMNS}, runs FROM ranked
-     WHERE position = (runs + 1) / 2
-     ORDER BY round_score DESC NULLS LAST, recorded_at, id`,
+     SELECT ${COLUMNS.split(",").map((column) => `ranked.${column.trim()}`).join(", ")}, ranked.runs, commits.commits FROM ranked
+     JOIN commits ON commits.pull_request = ranked.pull_request
+     WHERE ranked.position = (ranked.runs + 1) / 2
+     ORDER BY ranked.round_score DESC NULLS LAST, ranked.recorded_at, ranked.id`,
     [repository.toLowerCase()],
   );
-  return rows.map((row) => ({ ...fromRow(row), runs: Number(row.runs) }));
+  return rows.map((row) => ({ ...fromRow(row), runs: Number(row.runs), commits: Number(row.commits) }));
 }
 
 export async function recordPullRequestState(

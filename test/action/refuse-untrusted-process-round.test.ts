@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -7,6 +7,7 @@ import type { PatchSource, RunSettings } from "../../action/action-settings.js";
 import { pullRequestPatchOrigin, refuseUntrustedProcessRound } from "../../action/refuse-untrusted-process-round.js";
 import { ConfigError } from "../../src/vocabulary/config-error.js";
 import { pullRequestEvent } from "./support/webhook-payloads.js";
+import { writeFenceConfig } from "./support/write-fence-config.js";
 
 function context(eventName: string, payload: Record<string, unknown> = {}): ActionContext {
   return { eventName, payload, repository: { owner: "o", repo: "r" }, runId: "1", runAttempt: "1", serverUrl: "https://github.com", sha: null, runnerTemp: "/tmp" };
@@ -47,12 +48,7 @@ describe("pullRequestPatchOrigin", () => {
 
 describe("refuseUntrustedProcessRound", () => {
   let dir: string;
-  const write = async (name: string, runtime: string, trusted?: boolean): Promise<string> => {
-    const path = join(dir, name);
-    const candidate = trusted === undefined ? "" : `candidate:\n  trusted: ${trusted}\n`;
-    await writeFile(path, `engine: e\nruntime: ${runtime}\nport: 1\nbaseline:\n  image: i\n  command: [run]\n${candidate}bench:\n  prompts: p.jsonl\n  maxTokens: 1\n  requestIntervalMs: 0\n  contextLimit: 1\n  tolerance: 1\ngate:\n  minRoundScore: 1\n`);
-    return path;
-  };
+  const write = (name: string, runtime: string, trusted?: boolean): Promise<string> => writeFenceConfig(dir, name, runtime, trusted);
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), "speedgate-trusted-"));
   });

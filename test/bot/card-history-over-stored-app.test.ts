@@ -14,7 +14,7 @@ import { type StoredApp, startStoredApp } from "../support/database/start-stored
 /*
  * #14 part 3 through the deployed store: every card the app posts is recorded, a pull request's card
  * shows its earlier commits' scores, and a repository with `leaderboard: true` gets one pinned issue
- * holding each open pull request's round score (the median of its newest commit's runs), kept up to date as cards land and pull
+ * holding each open pull request's round score (the median of all its runs), kept up to date as cards land and pull
  * requests close.
  */
 
@@ -74,12 +74,13 @@ describeEachBackend("the card history on the card and in the leaderboard issue",
     expect(fake.checkRuns.find((check) => check.headSha === B)?.summary).toContain(trend);
 
     await deliver("workflow_run", workflowRunCompleted({ id: 1003, headSha: C, headBranch: second.headBranch }));
-    // Still the one issue, pinned once: one row per open pull request, best first.
+    // Still the one issue, pinned once: one row per open pull request, best first; #31 at the lower
+    // median of its two commits' runs (1.05× and 1.12×), the run of A.
     expect(repo.issues).toHaveLength(1);
     expect(fake.calls("POST", "/api/graphql")).toHaveLength(1);
     expect(boardRows()).toHaveLength(2);
     expect(boardRows()[0]).toMatch(/\| #32 .*1\.20×.*`cccccccccccc`/);
-    expect(boardRows()[1]).toMatch(/\| #31 .*1\.12×.*`bbbbbbbbbbbb`/);
+    expect(boardRows()[1]).toMatch(/\| #31 .*1\.05×.*median of 2 runs of 2 commits.*`aaaaaaaaaaaa`/);
 
     const stored = await listCards(app.database.pool, { repository: `${OWNER}/${REPO}` });
     expect(stored.map((card) => [card.pullRequest, card.headSha, card.runId, card.roundScore])).toEqual(

@@ -40,13 +40,17 @@ describe("what drive-by /rescore comments cost the installation (`npm run bot`)"
     bot = running();
   });
 
+  /** Delivers `count` `/rescore` comments on `pull`, the n-th from `author(n)`, each answered 200 and settled. */
+  async function commentRescores(pull: FakePull, count: number, author: (index: number) => { login: string; association: string; ownerType: "User" | "Organization" }): Promise<void> {
+    for (let index = 0; index < count; index++) {
+      expect(await deliverAndSettle(bot, "issue_comment", issueCommentCreated({ number: pull.number, body: "/rescore", ...author(index) }))).toBe(200);
+    }
+  }
+
   it("refuses 100 comments of someone with no association to a personal repository from the payload: one reply, capped reactions, no other call", async () => {
     const pull = newPull();
     const repo = serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, pulls: [pull], roles: { maintainer: "admin" } });
-    for (let index = 0; index < 100; index++) {
-      const comment = issueCommentCreated({ number: pull.number, body: "/rescore", login: "drive-by", association: "NONE", ownerType: "User" });
-      expect(await deliverAndSettle(bot, "issue_comment", comment)).toBe(200);
-    }
+    await commentRescores(pull, 100, () => ({ login: "drive-by", association: "NONE", ownerType: "User" }));
     const calls = apiCalls(fake);
     expect(calls).toEqual({
       "POST /repos/{owner}/{repo}/issues/{issue_number}/comments": 1,
@@ -62,11 +66,8 @@ describe("what drive-by /rescore comments cost the installation (`npm run bot`)"
   it("answers 100 accounts on an organisation's repository with a few replies, asking only for each one's permission", async () => {
     const pull = newPull();
     const repo = serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, pulls: [pull], roles: { maintainer: "admin" } });
-    for (let index = 0; index < 100; index++) {
-      // A private member of the organisation would show as CONTRIBUTOR too: the payload cannot settle it.
-      const comment = issueCommentCreated({ number: pull.number, body: "/rescore", login: `account-${index}`, association: "CONTRIBUTOR", ownerType: "Organization" });
-      expect(await deliverAndSettle(bot, "issue_comment", comment)).toBe(200);
-    }
+    // A private member of the organisation would show as CONTRIBUTOR too: the payload cannot settle it.
+    await commentRescores(pull, 100, (index) => ({ login: `account-${index}`, association: "CONTRIBUTOR", ownerType: "Organization" }));
     const calls = apiCalls(fake);
     expect(calls).toEqual({
       "GET /repos/{owner}/{repo}/collaborators/{username}/permission": 100,
@@ -75,6 +76,15 @@ describe("what drive-by /rescore comments cost the installation (`npm run bot`)"
     });
     // 401 calls and 100 replies before; the config is never read for someone the permission already refuses.
     expect(total(calls)).toBeLessThanOrEqual(100 + MAX_REFUSAL_REPLIES_PER_PULL + MAX_REFUSAL_REACTIONS_PER_PULL);
+    expect(repo.dispatches).toEqual([]);
+  }, 180_000);
+
+  it("reads one account's permission once however many /rescore comments it writes on an organisation's repository", async () => {
+    const pull = newPull();
+    const repo = serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, pulls: [pull], roles: { maintainer: "admin" } });
+    await commentRescores(pull, 50, () => ({ login: "one-account", association: "CONTRIBUTOR", ownerType: "Organization" }));
+    // Once a minute at most (bot/collaborator-role-cache.ts): 50 before.
+    expect(apiCalls(fake)["GET /repos/{owner}/{repo}/collaborators/{username}/permission"]).toBe(1);
     expect(repo.dispatches).toEqual([]);
   }, 180_000);
 });

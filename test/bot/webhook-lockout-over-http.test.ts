@@ -6,6 +6,7 @@ import { deliverAndSettle, sendWebhook } from "../support/fake-github/send-webho
 import { type FakePull, serveRepository } from "../support/fake-github/serve-repository.js";
 import type { BotProcess } from "../support/fake-github/start-bot-process.js";
 import { useBotProcess } from "../support/fake-github/use-bot-process.js";
+import { MIN_CHARGE } from "../../bot/webhook-body-budget.js";
 import { type HeldUploads, holdWebhookUploads } from "../support/hold-webhook-uploads.js";
 import { findListeningProcess, readProcessMemory, resetPeakMemory } from "../support/read-process-memory.js";
 
@@ -88,10 +89,13 @@ describe("a delivery the app answered 503 itself is asked for again (`npm run bo
     env: {
       WEBHOOK_MAX_BODY_BYTES: String(MiB),
       WEBHOOK_MAX_BUFFERED_BYTES: String(2 * MiB),
-      WEBHOOK_RESERVED_BYTES: String(256 * 1024),
+      // Three small uploads, each charged its bytes and its connection, fill it to the last bytes.
+      WEBHOOK_RESERVED_BYTES: String(3 * (64 * 1024 + MIN_CHARGE)),
       WEBHOOK_SMALL_BODY_BYTES: String(64 * 1024),
-      WEBHOOK_MAX_PEER_BUFFERED_BYTES: String(MiB),
+      WEBHOOK_MAX_PEER_BUFFERED_BYTES: String(MiB + MIN_CHARGE),
       WEBHOOK_BODY_GRACE_MS: "60000",
+      // The uploads are held open, not starved: this is about asking again, not about cutting.
+      WEBHOOK_MIN_BODY_BYTES_PER_SECOND: "1",
       WEBHOOK_BODY_TIMEOUT_MS: "60000",
       SPEEDGATE_REDELIVER_AFTER_MS: "300",
     },
@@ -108,9 +112,9 @@ describe("a delivery the app answered 503 itself is asked for again (`npm run bo
   it("answers a signed delivery 503 while everything is held, then asks GitHub to send it again and handles it", async () => {
     const pull = newPull();
     const repo = serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, pulls: [pull], roles: ROLES });
-    // The attacker holds the whole shared pool (a 1 MiB upload: its address's share) and the reserve (four of 64 KiB).
+    // The attacker holds its address's share of the shared pool (a 1 MiB upload) and the reserve (three of 64 KiB).
     const large = holdWebhookUploads({ port: bot.port, count: 1, declaredBytes: MiB, headers: UNSIGNED });
-    const small = holdWebhookUploads({ port: bot.port, count: 4, declaredBytes: 64 * 1024, headers: UNSIGNED });
+    const small = holdWebhookUploads({ port: bot.port, count: 3, declaredBytes: 64 * 1024, headers: UNSIGNED });
     attacks.push(large, small);
     await Promise.all([large.inPlace, small.inPlace]);
 

@@ -1,7 +1,12 @@
-import { writeFile } from "node:fs/promises";
+import { spawn } from "node:child_process";
+import { readdirSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
+import { roundRecordsDir } from "../../src/engine/record-round-leftovers.js";
+import { addWorktree } from "../../src/git/git-worktree.js";
 import { readScorecard } from "../../src/scorecard/read-scorecard.js";
 import { type GitRepository, makeGitRepository } from "../support/git/make-git-repository.js";
 import { getFreePort } from "../support/get-free-port.js";
@@ -77,6 +82,8 @@ describe("speedgate run --base --head with runtime: process", () => {
     expect(card.metrics?.baseline.ttftMs.median).toBeLessThan(400);
     expect(card.metrics?.candidate.ttftMs.median).toBeLessThan(400);
     expect(await worktrees()).toHaveLength(1);
+    // The round cleaned up after itself: no record of leftovers for a later sweep.
+    expect(readdirSync(await roundRecordsDir(repo.dir))).toEqual([]);
     expect(await repo.git("rev-parse", "HEAD")).toBe(c.old);
   });
 
@@ -104,6 +111,26 @@ describe("speedgate run --base --head with runtime: process", () => {
     expect(card.commits).toMatchObject({ base: c.movedBase, head: c.head, mergeBase: c.base });
     expect(card.commits?.candidate).toMatchObject({ overlayFiles: 1, overlayPaths: ["engine/profile.json"] });
     expect(await worktrees()).toHaveLength(1);
+  });
+
+  it("first removes the worktrees a killed round left in the repository", async () => {
+    // What a round SIGKILLed mid-benchmark leaves: a worktree registered and on disk, and its record.
+    const left = join(await makeTempDir("speedgate-killed-round-"), "baseline");
+    await addWorktree(repo.dir, left, c.base);
+    const records = await roundRecordsDir(repo.dir);
+    await mkdir(records, { recursive: true });
+    const exited = spawn("true");
+    await new Promise((resolve) => exited.once("exit", resolve));
+    await writeFile(
+      join(records, "killed.json"),
+      JSON.stringify({ version: 1, runId: "killed", pid: exited.pid, pidStart: null, host: hostname(), tempRoot: null, worktrees: [left], processGroups: [] }),
+    );
+    expect(await worktrees()).toHaveLength(2);
+    const { code, logger } = await runCli(["run", "--config", await writeConfig(), "--out", await makeTempDir("speedgate-commits-out-"), "--base", c.base, "--head", c.head, "--repo", repo.dir]);
+    expect(code, logger.lines.map((line) => line.message).join("\n")).toBe(0);
+    expect(logger.lines.map((line) => line.message).join("\n")).toContain("left rounds: removed what run killed");
+    expect(await worktrees()).toHaveLength(1);
+    expect(readdirSync(records)).toEqual([]);
   });
 
   it("refuses a patch with --base, and a revision the repository does not have, before anything starts", async () => {

@@ -2,7 +2,8 @@ import { spawnSync } from "node:child_process";
 import { hostname } from "node:os";
 import { describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
-import { LABEL_CREATED, LABEL_HOST, LABEL_PID, LABEL_PID_START, makeResourceLabels, readProcessStartTime } from "../../src/docker/resource-labels.js";
+import { LABEL_CREATED, LABEL_HOST, LABEL_PID, LABEL_PID_START, makeResourceLabels } from "../../src/docker/resource-labels.js";
+import { readProcessStartTime } from "../../src/read-process-start-time.js";
 import { isRunGone } from "../../src/docker/sweep-resources.js";
 import { createRecordingLogger } from "../../src/logger.js";
 import { captureStream } from "../support/capture-stream.js";
@@ -38,7 +39,7 @@ describe("isRunGone", () => {
 });
 
 describe("speedgate cleanup arguments", () => {
-  it.each([[[]], [["--run-id", "r1", "--stale"]], [["--stale", "--older-than-hours", "soon"]]])("rejects %j with a usage error", async (args) => {
+  it.each([[["--stale", "--repo", "."]], [["--run-id", "r1", "--stale"]], [["--stale", "--older-than-hours", "soon"]], [["--repo", "/"]]])("rejects %j with a usage error", async (args) => {
     const logger = createRecordingLogger();
     const code = await main(["cleanup", ...args], { stdout: captureStream(), logger, signal: new AbortController().signal });
     expect(code).toBe(2);

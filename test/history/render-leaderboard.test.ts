@@ -11,6 +11,7 @@ const entry = (pullRequest: number, roundScore: number | null, minute: number, e
   runUrl: null,
   recordedAt: new Date(Date.UTC(2026, 10, 29, 12, minute)),
   runs: 1,
+  commits: 1,
   ...extra,
 });
 
@@ -22,7 +23,7 @@ describe("renderLeaderboard", () => {
       entries: [
         entry(3, null, 1, { failureKind: "build_failed" }),
         entry(7, 1.21, 5),
-        entry(2, 1.21, 2, { runUrl: "https://github.com/octo/engine/actions/runs/9", runs: 3 }),
+        entry(2, 1.21, 2, { runUrl: "https://github.com/octo/engine/actions/runs/9", runs: 3, commits: 2 }),
         entry(5, 0.98, 3),
       ],
     });

@@ -95,8 +95,8 @@ describeEachBackend("the card history", (backend) => {
     ]);
   });
 
-  it("ranks each open pull request by its newest commit's lower-median run, and drops closed ones", async () => {
-    // Pull request 1 moved on from a lucky 1.2× to a new commit: that commit's runs are what count.
+  it("ranks each open pull request by the lower-median run of all its commits, and drops closed ones", async () => {
+    // Pull request 1 had a lucky 1.2× and moved on to a commit that scored 1.1×: of the two runs, the lower stands.
     await recordCard(database.pool, makeCardRecord({ pullRequest: 1, headSha: sha("1"), roundScore: 1.2 }));
     await recordCard(database.pool, makeCardRecord({ pullRequest: 1, headSha: sha("2"), roundScore: 1.1 }));
     await recordCard(database.pool, makeCardRecord({ pullRequest: 2, headSha: sha("3"), roundScore: 1.4 }));
@@ -105,13 +105,22 @@ describeEachBackend("the card history", (backend) => {
     await recordPullRequestState(database.pool, { repository: "octo/engine", number: 4, state: "closed", headSha: sha("5") });
     await recordPullRequestState(database.pool, { repository: "octo/engine", number: 2, state: "open", headSha: null });
     const board = await listLeaderboard(database.pool, "octo/engine");
-    expect(board.map((card) => [card.pullRequest, card.roundScore, card.headSha[0], card.runs])).toEqual([
-      [2, 1.4, "3", 1],
-      [1, 1.1, "2", 1],
-      [3, null, "4", 1],
+    expect(board.map((card) => [card.pullRequest, card.roundScore, card.headSha[0], card.runs, card.commits])).toEqual([
+      [2, 1.4, "3", 1, 1],
+      [1, 1.1, "2", 2, 2],
+      [3, null, "4", 1, 1],
     ]);
     await recordPullRequestState(database.pool, { repository: "octo/engine", number: 4, state: "open", headSha: null });
     expect((await listLeaderboard(database.pool, "octo/engine"))[0]?.pullRequest).toBe(4);
+  });
+
+  it("does not let no-op commits, each scored once, buy a lucky draw: every commit's run counts", async () => {
+    // Nine commits that change nothing, scored automatically: noise around 1.0×, the last one lucky.
+    const scores = [0.99, 1.01, 0.98, 1.02, 1.0, 0.97, 1.03, 1.0, 1.35];
+    for (const [index, score] of scores.entries()) await recordCard(database.pool, makeCardRecord({ pullRequest: 11, headSha: sha(String.fromCharCode(97 + index)), roundScore: score }));
+    const [eleven] = await listLeaderboard(database.pool, "octo/engine");
+    // The newest commit's own run would have stood at 1.35×.
+    expect([eleven?.roundScore, eleven?.runs, eleven?.commits]).toEqual([1.0, 9, 9]);
   });
 
   it("does not let re-runs of one commit fish its score upward: the lower median of its runs stands", async () => {
