@@ -11,8 +11,10 @@ import {
   ConfigError,
   DEFAULT_REVISION_LABEL,
   GATE_MODES,
+  GitError,
   LABEL_BASELINE_BASE,
   MIN_CALIBRATION_ROUNDS,
+  PROCESS_ENGINE_HOST,
   RoundCancelledError,
   SPEEDGATE_VERSION,
   calibrationSettingsOf,
@@ -26,18 +28,21 @@ import {
   describeFailureCause,
   describeGate,
   describeHolders,
+  describeInconclusive,
   describeInterval,
   describeIntervalBriefly,
   describeMemoryInUse,
   describeNextStep,
   describeNoise,
   describePromptCounts,
+  describeQueueBound,
   describeRuns,
   describeScore,
   describeSpeedLead,
   describeTimeChange,
   describeUnscored,
   describeVerdict,
+  detectQueueBound,
   engineFamily,
   explainCudaOom,
   findCardFiles,
@@ -51,6 +56,7 @@ import {
   formatRunScores,
   formatScoreAgainstBar,
   formatTimes,
+  gitText,
   hashBaseline,
   integrityRows,
   isAncestor,
@@ -66,13 +72,15 @@ import {
   renderEngineTimes,
   renderMarkdown,
   resolveCommit,
+  resolveRoundEngines,
   runRound,
   selfAgreementOf,
   simProfileSchema,
   startSimEngine,
+  sweepLeftRounds,
   writeAtomically,
   writeScorecard
-} from "./chunks/chunk-I3AOFQNN.js";
+} from "./chunks/chunk-I2YRPFUF.js";
 import {
   require_docker
 } from "./chunks/chunk-TM3QZYC6.js";
@@ -83,7 +91,7 @@ import {
   dockerStatusCode,
   isProcessAlive,
   sweepResources
-} from "./chunks/chunk-BULMUVK6.js";
+} from "./chunks/chunk-VN7B5FJJ.js";
 import {
   __commonJS,
   __require,
@@ -3148,7 +3156,7 @@ var require_dist = __commonJS({
     function parse(stream, callback) {
       const parser = new parser_1.Parser();
       stream.on("data", (buffer) => parser.parse(buffer, callback));
-      return new Promise((resolve5) => stream.on("end", () => resolve5()));
+      return new Promise((resolve6) => stream.on("end", () => resolve6()));
     }
   }
 });
@@ -3917,12 +3925,12 @@ var require_client = __commonJS({
           this._connect(callback);
           return;
         }
-        return new this._Promise((resolve5, reject) => {
+        return new this._Promise((resolve6, reject) => {
           this._connect((error) => {
             if (error) {
               reject(error);
             } else {
-              resolve5(this);
+              resolve6(this);
             }
           });
         });
@@ -4304,8 +4312,8 @@ var require_client = __commonJS({
         } else {
           query = new Query2(config, values, callback);
           if (!query.callback) {
-            result = new this._Promise((resolve5, reject) => {
-              query.callback = (err, res) => err ? reject(err) : resolve5(res);
+            result = new this._Promise((resolve6, reject) => {
+              query.callback = (err, res) => err ? reject(err) : resolve6(res);
             }).catch((err) => {
               Error.captureStackTrace(err);
               throw err;
@@ -4405,8 +4413,8 @@ var require_client = __commonJS({
         if (cb) {
           this.connection.once("end", cb);
         } else {
-          return new this._Promise((resolve5) => {
-            this.connection.once("end", resolve5);
+          return new this._Promise((resolve6) => {
+            this.connection.once("end", resolve6);
           });
         }
       }
@@ -4455,8 +4463,8 @@ var require_pg_pool = __commonJS({
       const cb = function(err, client) {
         err ? rej(err) : res(client);
       };
-      const result = new Promise2(function(resolve5, reject) {
-        res = resolve5;
+      const result = new Promise2(function(resolve6, reject) {
+        res = resolve6;
         rej = reject;
       }).catch((err) => {
         Error.captureStackTrace(err);
@@ -4517,7 +4525,7 @@ var require_pg_pool = __commonJS({
         if (typeof Promise2.try === "function") {
           return Promise2.try(f);
         }
-        return new Promise2((resolve5) => resolve5(f()));
+        return new Promise2((resolve6) => resolve6(f()));
       }
       _isFull() {
         return this._clients.length >= this.options.max;
@@ -4912,8 +4920,8 @@ var require_query2 = __commonJS({
     NativeQuery.prototype._getPromise = function() {
       if (this._promise) return this._promise;
       this._promise = new Promise(
-        function(resolve5, reject) {
-          this._once("end", resolve5);
+        function(resolve6, reject) {
+          this._once("end", resolve6);
           this._once("error", reject);
         }.bind(this)
       );
@@ -5092,12 +5100,12 @@ var require_client2 = __commonJS({
         this._connect(callback);
         return;
       }
-      return new this._Promise((resolve5, reject) => {
+      return new this._Promise((resolve6, reject) => {
         this._connect((error) => {
           if (error) {
             reject(error);
           } else {
-            resolve5(this);
+            resolve6(this);
           }
         });
       });
@@ -5121,8 +5129,8 @@ var require_client2 = __commonJS({
         query = new NativeQuery(config, values, callback);
         if (!query.callback) {
           let resolveOut, rejectOut;
-          result = new this._Promise((resolve5, reject) => {
-            resolveOut = resolve5;
+          result = new this._Promise((resolve6, reject) => {
+            resolveOut = resolve6;
             rejectOut = reject;
           }).catch((err) => {
             Error.captureStackTrace(err);
@@ -5185,8 +5193,8 @@ var require_client2 = __commonJS({
       }
       let result;
       if (!cb) {
-        result = new this._Promise(function(resolve5, reject) {
-          cb = (err) => err ? reject(err) : resolve5();
+        result = new this._Promise(function(resolve6, reject) {
+          cb = (err) => err ? reject(err) : resolve6();
         });
       }
       const doEnd = function() {
@@ -5443,9 +5451,11 @@ var CalibrationRoundError = class extends Error {
 };
 function aaRound(round) {
   const { calibration: _calibration, ...gate } = round.config.gate;
+  const { cwd } = resolveRoundEngines(round.config, round.configPath, { commits: round.commits != null }).baseline;
+  const baseline = cwd === null ? round.config.baseline : { ...round.config.baseline, cwd };
   return {
     ...round,
-    config: { ...round.config, candidate: { postPatch: [], trusted: round.config.candidate.trusted }, gate: { ...gate, use: "round-score" } },
+    config: { ...round.config, baseline, candidate: { postPatch: [], trusted: round.config.candidate.trusted }, gate: { ...gate, use: "round-score" } },
     patch: null,
     calibration: null
   };
@@ -5518,7 +5528,7 @@ function parseCommandArgs(command, args, options, allowPositionals = false) {
 // src/cli/commands/calibrate-command.ts
 var DEFAULT_CALIBRATION_ROUNDS = 20;
 var DEFAULT_CALIBRATION_FILE = "speedgate-calibration.json";
-function describeCalibration(file, maxUnscored) {
+function describeCalibration(file, maxUnscored, queueBound = null) {
   const scores = file.rounds.map((round) => round.roundScore);
   const shares = file.rounds.map((round) => round.promptsCompared > 0 ? round.unscored / round.promptsCompared : 0);
   const worstShare = Math.max(...shares);
@@ -5539,6 +5549,11 @@ function describeCalibration(file, maxUnscored) {
   if (worstShare > maxUnscored) {
     lines.push(
       `  warning: the unchanged engine left up to ${formatPercent(worstShare)} of the prompts unscored in one round, more than gate.maxUnscored ${formatPercent(maxUnscored)}: its answers are not repeatable, so patches will fail the gate; check bench.tolerance and the engine's determinism`
+    );
+  }
+  if (queueBound) {
+    lines.push(
+      `  warning: ${queueBound.rounds} of ${file.rounds.length} A/A rounds were queue-bound (in the first, ${queueBound.first.why}): this floor measures how the baseline's queue drains, not its speed; ${queueBound.first.fix}`
     );
   }
   return `${lines.join("\n")}
@@ -5577,6 +5592,7 @@ usage: ${this.usage}`);
     const progress = createProgressRenderer(process.stderr);
     context.logger.info(`speedgate calibrate: ${rounds} A/A rounds of ${round.prompts.length} prompts (bench.runs ${round.config.bench.runs}), the baseline against itself`);
     let file;
+    const queueBound = [];
     try {
       file = await runCalibration({
         round,
@@ -5587,7 +5603,9 @@ usage: ${this.usage}`);
         onProgress: (_index, event) => progress.onProgress(event),
         onRoundDone: (index, card) => {
           progress.finish();
-          context.logger.info(`A/A round ${index + 1} of ${rounds}: ${formatTimes(card.roundScore)}`);
+          const queued = detectQueueBound(card);
+          if (queued) queueBound.push(queued);
+          context.logger.info(`A/A round ${index + 1} of ${rounds}: ${formatTimes(card.roundScore)}${queued ? " (queue-bound)" : ""}`);
         }
       });
     } catch (error) {
@@ -5606,7 +5624,8 @@ usage: ${this.usage}`);
     await mkdir(dirname2(out), { recursive: true });
     await writeAtomically(out, `${JSON.stringify(file, null, 2)}
 `);
-    context.stdout.write(describeCalibration(file, round.config.gate.maxUnscored));
+    const first = queueBound[0];
+    context.stdout.write(describeCalibration(file, round.config.gate.maxUnscored, first ? { rounds: queueBound.length, first } : null));
     const named = relative(dirname2(round.configPath), out) || basename(out);
     context.logger.info(`wrote ${out}; gate on it with gate.calibration: ${named} in ${round.configPath}`);
     return 0;
@@ -5615,6 +5634,7 @@ usage: ${this.usage}`);
 
 // src/cli/commands/cleanup-command.ts
 var import_dockerode = __toESM(require_docker(), 1);
+import { resolve as resolve2 } from "node:path";
 
 // src/docker/sweep-baseline-images.ts
 var DEFAULT_BASELINE_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1e3;
@@ -5645,8 +5665,14 @@ async function sweepBaselineImages(docker, options, logger) {
 }
 
 // src/cli/commands/cleanup-command.ts
-var USAGE = "speedgate cleanup (--run-id ID | --stale | --baselines) [--older-than-hours H] [--keep-images]";
-var DETAILS = `Options:
+var USAGE = "speedgate cleanup [--repo DIR] | (--run-id ID | --stale | --baselines) [--older-than-hours H] [--keep-images]";
+var DETAILS = `Without a mode: in the git repository around DIR (--repo, default the current folder), remove what
+base/head rounds with runtime: process left there when their process was killed (a cancelled or
+timed-out job): their worktrees, temporary folders and engine processes. A round still running is
+left alone, and every new round in the repository does the same first. Needs no Docker.
+
+Options:
+  --repo DIR    the repository whose killed rounds to clean up (default: the current folder)
   --run-id ID   remove the containers, networks and candidate images of one run
   --stale       remove those of every run whose speedgate process is gone: on this host, its pid
                 (with the process's start time, so a reused pid does not count) no longer runs;
@@ -5657,10 +5683,11 @@ var DETAILS = `Options:
 Otherwise baseline images are kept: runs share them and they are slow to rebuild. The build cache
 volumes (speedgate-build-cache-<engine>) are never removed: docker volume rm clears one.
 
-Exit codes: 0 removed (or nothing to remove); 1 no Docker daemon answers; 2 bad usage`;
+Exit codes: 0 removed (or nothing to remove); 1 no Docker daemon answers; 2 bad usage, or DIR is not
+in a git repository`;
 var cleanupCommand = {
   name: "cleanup",
-  summary: "remove the Docker containers, networks and images a run left behind",
+  summary: "remove the worktrees, engine processes, Docker containers, networks and images a run left behind",
   usage: USAGE,
   details: DETAILS,
   async run(args, context) {
@@ -5669,11 +5696,29 @@ var cleanupCommand = {
       stale: { type: "boolean", default: false },
       baselines: { type: "boolean", default: false },
       "older-than-hours": { type: "string" },
-      "keep-images": { type: "boolean", default: false }
+      "keep-images": { type: "boolean", default: false },
+      repo: { type: "string" }
     });
     const runId = values["run-id"];
-    if ([runId !== void 0, values.stale, values.baselines].filter(Boolean).length !== 1) {
-      throw new UsageError(`speedgate cleanup: expected exactly one of --run-id, --stale or --baselines
+    const modes = [runId !== void 0, values.stale, values.baselines].filter(Boolean).length;
+    if (modes === 0) {
+      const from = resolve2(values.repo ?? process.cwd());
+      let repoDir;
+      try {
+        repoDir = await gitText(from, ["rev-parse", "--show-toplevel"]);
+      } catch (error) {
+        if (!(error instanceof GitError)) throw error;
+        throw new UsageError(`speedgate cleanup: ${from} is not in a git repository; run it in the engine's repository or name it with --repo
+usage: ${USAGE}`);
+      }
+      const sweep = await sweepLeftRounds(repoDir, context.logger);
+      context.stdout.write(
+        `removed what ${sweep.rounds} killed round(s) left in ${repoDir}: ${sweep.worktrees} worktree(s), ${sweep.processGroups} process group(s) still running` + (sweep.live > 0 ? `; ${sweep.live} round(s) still running left alone` : "") + "\n"
+      );
+      return 0;
+    }
+    if (modes !== 1 || values.repo !== void 0) {
+      throw new UsageError(`speedgate cleanup: expected at most one of --run-id, --stale or --baselines, and --repo only without them
 usage: ${USAGE}`);
     }
     let staleAfterMs = values.baselines ? DEFAULT_BASELINE_MAX_AGE_MS : DEFAULT_STALE_AFTER_MS;
@@ -5720,20 +5765,20 @@ import { join as join2 } from "node:path";
 // src/engine/find-free-port.ts
 import { createServer } from "node:net";
 async function findFreePort() {
-  return await new Promise((resolve5, reject) => {
+  return await new Promise((resolve6, reject) => {
     const server = createServer();
     server.unref();
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => {
       const address = server.address();
       const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve5(port));
+      server.close(() => resolve6(port));
     });
   });
 }
 
 // src/cli/commands/run-command.ts
-import { resolve as resolve2 } from "node:path";
+import { resolve as resolve3 } from "node:path";
 
 // src/scorecard/render-text.ts
 function pad(text, width) {
@@ -5759,6 +5804,7 @@ function failureLines(card, maxLogLines) {
       ["  kind", `${failure.kind} (${failure.label})`],
       ["  exit", failure.exitCode !== null ? String(failure.exitCode) : failure.signal ?? "\u2014"],
       ["  error", failure.summary],
+      ...failure.frames && failure.frames.length > 0 ? [["  frames", failure.frames.join(" \u2190 ")]] : [],
       [runnerAtFault ? "  if it fails on a free GPU" : "  what to try", failure.hint]
     ])
   ];
@@ -5772,22 +5818,26 @@ function renderText(card, options = {}) {
   const maxRows = options.maxPromptRows ?? 50;
   const maxLogLines = options.maxLogLines ?? 60;
   const out = [];
-  out.push(describeVerdict(card).headline, "");
+  out.push(describeVerdict(card, { firstReasonOnly: true }).headline, "");
   const score = describeScore(card);
   if (score) {
     const gate = describeGate(card);
     const speed = describeSpeedLead(card);
     const next = describeNextStep(card);
+    const inconclusive = describeInconclusive(card);
     out.push(
       ...columns([
         ["Round score", `${score.score} ${score.rest}`],
         ["Prompts", describePromptCounts(card)],
         ...speed === "" ? [] : [["Speed", speed]],
         ["Gate", gate.text],
-        ...next ? [["What now", next]] : []
+        ...next ? [["What now", next]] : [],
+        ...inconclusive ? [["For the author", inconclusive.author], ["For maintainers", inconclusive.maintainers]] : []
       ])
     );
   }
+  const queueBound = describeQueueBound(card);
+  if (queueBound) out.push("", queueBound);
   if (card.unchanged) out.push("", `No change was scored: ${card.unchanged}.`);
   const failure = failureLines(card, maxLogLines);
   if (score) out.push(...failure);
@@ -5806,7 +5856,8 @@ function renderText(card, options = {}) {
       ["  Zeroed", `${card.zeroedTotal} (the candidate failed on them, so each counts as 0)`],
       ["  Unscored", describeUnscored(card)],
       ...card.excluded > 0 ? [["  Excluded", `${card.excluded} (baseline failed on them or answered nothing)`]] : [],
-      ["  Gate", describeGate(card).text]
+      // A scored card's gate is in its first rows already; one with no score says it only here.
+      ...score ? [] : [["  Gate", describeGate(card).text]]
     ])
   );
   const s = card.settings;
@@ -5883,9 +5934,9 @@ function renderText(card, options = {}) {
 // src/cli/render-round-plan.ts
 import { isAbsolute, relative as relative2 } from "node:path";
 function showCommand(command, config) {
-  const host = config.docker.network === "host" ? "127.0.0.1" : "0.0.0.0";
+  const host = config.runtime === "process" || config.docker.network === "host" ? PROCESS_ENGINE_HOST : "0.0.0.0";
   return command.map(
-    (argument) => argument.replaceAll("{port}", String(config.port)).replaceAll("{contextLimit}", String(config.bench.contextLimit)).replaceAll("{model}", config.bench.model).replaceAll("{host}", config.runtime === "docker" ? host : "{host}").replaceAll("{node}", "node").replaceAll("{speedgate}", "speedgate")
+    (argument) => argument.replaceAll("{port}", String(config.port)).replaceAll("{contextLimit}", String(config.bench.contextLimit)).replaceAll("{model}", config.bench.model).replaceAll("{host}", host).replaceAll("{node}", "node").replaceAll("{speedgate}", "speedgate")
   ).map((argument) => argument === "" || /[\s"'\\$`]/.test(argument) ? JSON.stringify(argument) : argument).join(" ");
 }
 function showBuild(build) {
@@ -5899,9 +5950,9 @@ function showEnv(env) {
 function engineLines(role, check) {
   const { config, configPath, patch } = check.round;
   const lines = [];
-  const command = role === "candidate" ? config.candidate.command ?? config.baseline.command : config.baseline.command;
+  const launch = resolveRoundEngines(config, configPath, { commits: check.round.commits != null })[role];
+  const { command, cwd } = launch;
   if (check.round.commits) {
-    const cwd = role === "candidate" ? config.candidate.cwd ?? config.baseline.cwd : config.baseline.cwd;
     if (config.runtime === "docker") {
       lines.push(
         role === "baseline" ? `the engine image ${config.baseline.image ?? "(baseline.build)"} with its source (${config.candidate.sourceDir ?? "?"}) brought to the base` : `the baseline with the pull request applied in ${config.candidate.sourceDir ?? "?"}`
@@ -5910,8 +5961,7 @@ function engineLines(role, check) {
     } else {
       lines.push(`runs: ${command ? showCommand(command, config) : "?"}`, `in: ${cwd ?? "the root"} of its worktree of the ${role === "baseline" ? "base" : "head"}`);
     }
-    const env2 = role === "candidate" ? { ...config.baseline.env, ...config.candidate.env } : config.baseline.env;
-    lines.push(`environment: ${showEnv(env2)}`);
+    lines.push(`environment: ${showEnv(launch.env)}`);
     return lines;
   }
   if (config.runtime === "docker") {
@@ -5930,20 +5980,18 @@ function engineLines(role, check) {
     const entrypoint = config.docker.entrypoint;
     const through = entrypoint === void 0 ? " (after the image's ENTRYPOINT, if it has one)" : entrypoint.length === 0 ? " (the image's ENTRYPOINT cleared)" : ` (after the ENTRYPOINT ${showCommand(entrypoint, config)})`;
     lines.push(`runs: ${command ? `${showCommand(command, config)}${through}` : "the image's own CMD"}`);
-    const cwd = role === "candidate" ? config.candidate.cwd ?? config.baseline.cwd : config.baseline.cwd;
     lines.push(`in: ${cwd ?? "the image's WORKDIR"}`);
   } else {
     const patched = role === "candidate" && config.candidate.sourceDir && (patch || config.candidate.patch);
     if (patched) lines.push(`a copy of ${config.candidate.sourceDir} with the patch applied`);
     lines.push(`runs: ${command ? showCommand(command, config) : "?"}`);
     const marker = "<copy>";
-    const cwd = processEngineCwd(role, config, configPath, patched ? marker : null);
-    const offset = cwd.slice(marker.length + 1);
-    const shown = !cwd.startsWith(marker) ? cwd : offset === "" ? `the root of its patched copy of ${config.candidate.sourceDir ?? "?"}` : `${offset}/ in its patched copy of ${config.candidate.sourceDir ?? "?"}`;
+    const folder = processEngineCwd(role, config, configPath, patched ? marker : null);
+    const offset = folder.slice(marker.length + 1);
+    const shown = !folder.startsWith(marker) ? folder : offset === "" ? `the root of its patched copy of ${config.candidate.sourceDir ?? "?"}` : `${offset}/ in its patched copy of ${config.candidate.sourceDir ?? "?"}`;
     lines.push(`in: ${shown}`);
   }
-  const env = role === "candidate" ? { ...config.baseline.env, ...config.candidate.env } : config.baseline.env;
-  lines.push(`environment: ${showEnv(env)}`);
+  lines.push(`environment: ${showEnv(launch.env)}`);
   return lines;
 }
 function containerLines(config) {
@@ -6147,7 +6195,7 @@ usage: ${usage}`);
     throw new UsageError(`speedgate run: --patch and --base score two different ways (a fixed baseline with a patch, or a pull request's base against its head): give one
 usage: ${usage}`);
   }
-  return { commits: { base: values.base, head: values.head ?? "HEAD", ...values.repo !== void 0 ? { repoDir: resolve2(values.repo) } : {} } };
+  return { commits: { base: values.base, head: values.head ?? "HEAD", ...values.repo !== void 0 ? { repoDir: resolve3(values.repo) } : {} } };
 }
 var runCommand = {
   name: "run",
@@ -6430,7 +6478,7 @@ async function lockDataFolder(dataDir) {
 }
 
 // src/store/parse-database-target.ts
-import { resolve as resolve3 } from "node:path";
+import { resolve as resolve4 } from "node:path";
 function parseDatabaseTarget(value, cwd = process.cwd()) {
   const trimmed = value.trim();
   if (trimmed === "") throw new Error("the database is empty: give a postgres:// URL or a PGlite data folder");
@@ -6445,7 +6493,7 @@ function parseDatabaseTarget(value, cwd = process.cwd()) {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed)) {
     throw new Error(`unsupported database URL scheme in ${redactDatabaseUrl(trimmed)}: expected postgres:// or postgresql://, or a PGlite data folder`);
   }
-  return { kind: "pglite", dataDir: resolve3(cwd, trimmed) };
+  return { kind: "pglite", dataDir: resolve4(cwd, trimmed) };
 }
 function redactDatabaseUrl(url) {
   try {
@@ -6701,7 +6749,7 @@ Exit codes: 0 printed; 2 not a readable score card, or bad usage`,
 
 // src/cli/commands/sim-engine-command.ts
 import { readFile as readFile2, writeFile as writeFile2 } from "node:fs/promises";
-import { dirname as dirname3, resolve as resolve4 } from "node:path";
+import { dirname as dirname3, resolve as resolve5 } from "node:path";
 var USAGE2 = `speedgate sim-engine [--port N] [--host 127.0.0.1] [--profile profile.json]
     [--model NAME] [--flavour sglang|vllm] [--ttft-ms MS] [--itl-ms MS] [--output-tokens N]
     [--reasoning-tokens N] [--tokens-per-chunk N] [--usage-per-chunk] [--chunk-log out.jsonl]
@@ -6772,7 +6820,7 @@ async function readProfile(path) {
   try {
     const parsed = JSON.parse(text);
     if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error("expected a JSON object");
-    return { profile: parsed, dir: dirname3(resolve4(path)) };
+    return { profile: parsed, dir: dirname3(resolve5(path)) };
   } catch (error) {
     throw new ConfigError(`speedgate sim-engine: the profile ${path} is not valid JSON: ${error.message}`);
   }
@@ -6852,8 +6900,8 @@ the --die-exit-code after --die-after-requests, or the --crash-exit-code with --
     const loaded = values.profile ? await readProfile(values.profile) : { profile: {}, dir: process.cwd() };
     const fileProfile = loaded.profile;
     const profilePath = (flag, inFile) => {
-      if (flag !== void 0) return resolve4(process.cwd(), flag);
-      return typeof inFile === "string" ? resolve4(loaded.dir, inFile) : void 0;
+      if (flag !== void 0) return resolve5(process.cwd(), flag);
+      return typeof inFile === "string" ? resolve5(loaded.dir, inFile) : void 0;
     };
     const fillerAfter = parseFillerAfter(values["cheat-filler-after"]);
     const crashFlag = values["crash-log"] !== void 0 || values["crash-exit-code"] !== void 0;
@@ -6936,7 +6984,7 @@ the --die-exit-code after --die-after-requests, or the --crash-exit-code with --
     const crash = profile.faults.crashAtStart;
     if (crash) {
       if (crash.logFile) {
-        const logPath = resolve4(values["crash-log"] !== void 0 ? process.cwd() : loaded.dir, crash.logFile);
+        const logPath = resolve5(values["crash-log"] !== void 0 ? process.cwd() : loaded.dir, crash.logFile);
         try {
           process.stderr.write(await readFile2(logPath));
         } catch (error) {

@@ -46,9 +46,9 @@ import {
   runGit,
   runRound,
   writeScorecard
-} from "./chunks/chunk-I3AOFQNN.js";
+} from "./chunks/chunk-I2YRPFUF.js";
 import "./chunks/chunk-TM3QZYC6.js";
-import "./chunks/chunk-BULMUVK6.js";
+import "./chunks/chunk-VN7B5FJJ.js";
 import {
   __commonJS,
   __require,
@@ -25822,14 +25822,41 @@ function pullRequestPatchOrigin(settings, context3) {
   const event = context3.eventName === "" ? "the run names no event" : `the run is ${/^[aeiou]/i.test(context3.eventName) ? "an" : "a"} ${context3.eventName} event`;
   return `${event}, which can carry a pull request's code; only push, schedule and a workflow_dispatch naming no pull request are the repository's own`;
 }
+async function untrustedProcessConfig(settings) {
+  const path = resolve(settings.config);
+  const config = parseRoundConfigYaml(await readFile(path, "utf8"), path);
+  return config.runtime === "process" && !config.candidate.trusted ? path : null;
+}
 async function refuseUntrustedProcessRound(settings, context3, options = {}) {
   const origin = pullRequestPatchOrigin(settings, context3);
   if (origin === null) return;
-  const path = resolve(settings.config);
-  const config = parseRoundConfigYaml(await readFile(path, "utf8"), path);
-  if (config.runtime !== "process" || config.candidate.trusted) return;
+  const path = await untrustedProcessConfig(settings);
+  if (path === null) return;
   throw new ConfigError(
     `${path}: runtime: process runs the candidate's code as the runner's own user (its files, its sockets, what later steps run), so it is for trusted code only, and this round's ${options.commits ? "candidate is a pull request's head commit" : "patch comes from a pull request"} (${origin}). Score pull requests with runtime: docker, or set candidate.trusted: true in the round config if everyone who can open a pull request that reaches this workflow is trusted.`
+  );
+}
+
+// src/git/list-branches-containing.ts
+async function listBranchesContaining(repoDir, commit, remote = "origin") {
+  const prefix = `refs/remotes/${remote}/`;
+  const refs = await gitText(repoDir, ["for-each-ref", `--contains=${commit}`, "--format=%(refname)", prefix]);
+  return refs.split("\n").filter((ref) => ref !== "" && ref !== `${prefix}HEAD` && !ref.startsWith(`${prefix}pull/`)).map((ref) => ref.slice("refs/remotes/".length));
+}
+
+// action/refuse-unreachable-head.ts
+async function refuseUnreachableHead(settings, context3, commits, logger) {
+  if (pullRequestPatchOrigin(settings, context3) !== null) return;
+  const path = await untrustedProcessConfig(settings);
+  if (path === null) return;
+  const repoDir = commits.repoDir ?? process.cwd();
+  const branches = await listBranchesContaining(repoDir, commits.head);
+  if (branches.length > 0) {
+    logger.info(`The head ${commits.head} is on the repository's branch ${branches[0] ?? ""}${branches.length > 1 ? ` and ${branches.length - 1} more` : ""}: the repository's own code`);
+    return;
+  }
+  throw new ConfigError(
+    `${path}: runtime: process runs the candidate's code as the runner's own user (its files, its sockets, what later steps run), so it is for trusted code only, and this round's head ${commits.head} is on none of the repository's branches (git for-each-ref --contains against refs/remotes/origin/ in ${repoDir}): it may be a pull request's code, a fork's included, whatever the event and its inputs are named. Score it with runtime: docker, or set candidate.trusted: true in the round config if everyone who can open a pull request that reaches this workflow is trusted (a head that is on a branch, with actions/checkout's fetch-depth: 0, runs as before).`
   );
 }
 
@@ -26111,6 +26138,7 @@ async function runMode(settings, context3, deps) {
   const scoringCommits = settings.patch.kind === "config" && scoresCommits(settings, context3, await configNamesPatch(settings.config));
   await refuseUntrustedProcessRound(settings, context3, { commits: scoringCommits });
   const commits = scoringCommits ? await resolveRunCommits(settings, context3, { createClient: deps.createClient, logger: deps.logger }) : null;
+  if (commits) await refuseUnreachableHead(settings, context3, commits, deps.logger);
   let source = readCardSource(context3);
   if (commits && source.headSha === null) source = { ...source, headSha: commits.head };
   let patchPath = settings.patch.kind === "file" ? settings.patch.path : void 0;

@@ -10,14 +10,10 @@ const __dirname = __speedgateDirname(__filename);
 import { hostname as hostname2 } from "node:os";
 
 // src/docker/resource-labels.ts
-import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
-var LABEL_RUN_ID = "speedgate.run-id";
-var LABEL_ROLE = "speedgate.role";
-var LABEL_PID = "speedgate.pid";
-var LABEL_PID_START = "speedgate.pid-start";
-var LABEL_HOST = "speedgate.host";
-var LABEL_CREATED = "speedgate.created";
+
+// src/read-process-start-time.ts
+import { readFileSync } from "node:fs";
 function readProcessStartTime(pid) {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
@@ -27,6 +23,14 @@ function readProcessStartTime(pid) {
     return null;
   }
 }
+
+// src/docker/resource-labels.ts
+var LABEL_RUN_ID = "speedgate.run-id";
+var LABEL_ROLE = "speedgate.role";
+var LABEL_PID = "speedgate.pid";
+var LABEL_PID_START = "speedgate.pid-start";
+var LABEL_HOST = "speedgate.host";
+var LABEL_CREATED = "speedgate.created";
 function makeResourceLabels(runId, role) {
   return {
     [LABEL_RUN_ID]: runId,
@@ -128,6 +132,7 @@ async function sweepResources(docker, filter, logger, options = {}) {
 
 export {
   dockerStatusCode,
+  readProcessStartTime,
   LABEL_RUN_ID,
   LABEL_ROLE,
   LABEL_CREATED,

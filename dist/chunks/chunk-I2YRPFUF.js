@@ -14,9 +14,11 @@ import {
   LABEL_RUN_ID,
   ROLE_RUN_BASELINE,
   dockerStatusCode,
+  isProcessAlive,
   makeResourceLabels,
+  readProcessStartTime,
   sweepResources
-} from "./chunk-BULMUVK6.js";
+} from "./chunk-VN7B5FJJ.js";
 import {
   __commonJS,
   __export,
@@ -2770,9 +2772,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve6, reject) => {
+          return new Promise((resolve7, reject) => {
             this.close((err, data) => {
-              return err ? reject(err) : resolve6(data);
+              return err ? reject(err) : resolve7(data);
             });
           });
         }
@@ -2810,9 +2812,9 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve6, reject) => {
+          return new Promise((resolve7, reject) => {
             this.destroy(err, (err2, data) => {
-              return err2 ? reject(err2) : resolve6(data);
+              return err2 ? reject(err2) : resolve7(data);
             });
           });
         }
@@ -2932,14 +2934,14 @@ var require_connect = __commonJS({
       const sessionCache = new SessionCache(maxCachedSessions == null ? 100 : maxCachedSessions);
       timeout = timeout == null ? 1e4 : timeout;
       allowH2 = allowH2 != null ? allowH2 : false;
-      return function connect({ hostname: hostname4, host, protocol, port, servername, localAddress, httpSocket }, callback) {
+      return function connect({ hostname: hostname6, host, protocol, port, servername, localAddress, httpSocket }, callback) {
         let socket;
         if (protocol === "https:") {
           if (!tls) {
             tls = __require("node:tls");
           }
           servername = servername || options.servername || util.getServerName(host) || null;
-          const sessionKey = servername || hostname4;
+          const sessionKey = servername || hostname6;
           assert2(sessionKey);
           const session = customSession || sessionCache.get(sessionKey) || null;
           port = port || 443;
@@ -2954,7 +2956,7 @@ var require_connect = __commonJS({
             socket: httpSocket,
             // upgrade socket connection
             port,
-            host: hostname4
+            host: hostname6
           });
           socket.on("session", function(session2) {
             sessionCache.set(sessionKey, session2);
@@ -2968,7 +2970,7 @@ var require_connect = __commonJS({
             ...options,
             localAddress,
             port,
-            host: hostname4
+            host: hostname6
           });
           if (useH2c === true) {
             socket.alpnProtocol = "h2";
@@ -2978,7 +2980,7 @@ var require_connect = __commonJS({
           const keepAliveInitialDelay = options.keepAliveInitialDelay === void 0 ? 6e4 : options.keepAliveInitialDelay;
           socket.setKeepAlive(true, keepAliveInitialDelay);
         }
-        const clearConnectTimeout = util.setupConnectTimeout(new WeakRef(socket), { timeout, hostname: hostname4, port });
+        const clearConnectTimeout = util.setupConnectTimeout(new WeakRef(socket), { timeout, hostname: hostname6, port });
         socket.setNoDelay(true).once(protocol === "https:" ? "secureConnect" : "connect", function() {
           queueMicrotask(clearConnectTimeout);
           if (callback) {
@@ -6318,8 +6320,8 @@ var require_promise = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise2 = new Promise((resolve6, reject) => {
-        res = resolve6;
+      const promise2 = new Promise((resolve7, reject) => {
+        res = resolve7;
         rej = reject;
       });
       return { promise: promise2, resolve: res, reject: rej };
@@ -7745,12 +7747,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve6, reject) => {
+      const waitForDrain = () => new Promise((resolve7, reject) => {
         assert2(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve6;
+          callback = resolve7;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -8268,8 +8270,8 @@ var require_client_h2 = __commonJS({
         }
       }
       let stream = null;
-      const { hostname: hostname4, port } = client[kUrl];
-      headers[HTTP2_HEADER_AUTHORITY] = host || `${hostname4}${port ? `:${port}` : ""}`;
+      const { hostname: hostname6, port } = client[kUrl];
+      headers[HTTP2_HEADER_AUTHORITY] = host || `${hostname6}${port ? `:${port}` : ""}`;
       headers[HTTP2_HEADER_METHOD] = method;
       const abort = (err) => {
         if (request3.aborted || request3.completed) {
@@ -8634,12 +8636,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve6, reject) => {
+      const waitForDrain = () => new Promise((resolve7, reject) => {
         assert2(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve6;
+          callback = resolve7;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -8956,16 +8958,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       [kClose]() {
-        return new Promise((resolve6) => {
+        return new Promise((resolve7) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve6;
+            this[kClosedResolve] = resolve7;
           } else {
-            resolve6(null);
+            resolve7(null);
           }
         });
       }
       [kDestroy](err) {
-        return new Promise((resolve6) => {
+        return new Promise((resolve7) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request3 = requests[i];
@@ -8978,7 +8980,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve6(null);
+            resolve7(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -9006,20 +9008,20 @@ var require_client = __commonJS({
     function connect(client) {
       assert2(!client[kConnecting]);
       assert2(!client[kHTTPContext]);
-      let { host, hostname: hostname4, protocol, port } = client[kUrl];
-      if (hostname4[0] === "[") {
-        const idx = hostname4.indexOf("]");
+      let { host, hostname: hostname6, protocol, port } = client[kUrl];
+      if (hostname6[0] === "[") {
+        const idx = hostname6.indexOf("]");
         assert2(idx !== -1);
-        const ip = hostname4.substring(1, idx);
+        const ip = hostname6.substring(1, idx);
         assert2(net.isIPv6(ip));
-        hostname4 = ip;
+        hostname6 = ip;
       }
       client[kConnecting] = true;
       if (channels.beforeConnect.hasSubscribers) {
         channels.beforeConnect.publish({
           connectParams: {
             host,
-            hostname: hostname4,
+            hostname: hostname6,
             protocol,
             port,
             version: client[kHTTPContext]?.version,
@@ -9032,14 +9034,14 @@ var require_client = __commonJS({
       try {
         client[kConnector]({
           host,
-          hostname: hostname4,
+          hostname: hostname6,
           protocol,
           port,
           servername: client[kServerName],
           localAddress: client[kLocalAddress]
         }, (err, socket) => {
           if (err) {
-            handleConnectError(client, err, { host, hostname: hostname4, protocol, port });
+            handleConnectError(client, err, { host, hostname: hostname6, protocol, port });
             client[kResume]();
             return;
           }
@@ -9053,7 +9055,7 @@ var require_client = __commonJS({
             client[kHTTPContext] = socket.alpnProtocol === "h2" ? connectH2(client, socket) : connectH1(client, socket);
           } catch (err2) {
             socket.destroy().on("error", noop);
-            handleConnectError(client, err2, { host, hostname: hostname4, protocol, port });
+            handleConnectError(client, err2, { host, hostname: hostname6, protocol, port });
             client[kResume]();
             return;
           }
@@ -9066,7 +9068,7 @@ var require_client = __commonJS({
             channels.connected.publish({
               connectParams: {
                 host,
-                hostname: hostname4,
+                hostname: hostname6,
                 protocol,
                 port,
                 version: client[kHTTPContext]?.version,
@@ -9081,11 +9083,11 @@ var require_client = __commonJS({
           client[kResume]();
         });
       } catch (err) {
-        handleConnectError(client, err, { host, hostname: hostname4, protocol, port });
+        handleConnectError(client, err, { host, hostname: hostname6, protocol, port });
         client[kResume]();
       }
     }
-    function handleConnectError(client, err, { host, hostname: hostname4, protocol, port }) {
+    function handleConnectError(client, err, { host, hostname: hostname6, protocol, port }) {
       if (client.destroyed) {
         return;
       }
@@ -9094,7 +9096,7 @@ var require_client = __commonJS({
         channels.connectError.publish({
           connectParams: {
             host,
-            hostname: hostname4,
+            hostname: hostname6,
             protocol,
             port,
             version: client[kHTTPContext]?.version,
@@ -9385,8 +9387,8 @@ var require_pool_base = __commonJS({
           }
           return Promise.all(closeAll);
         } else {
-          return new Promise((resolve6) => {
-            this[kClosedResolve] = resolve6;
+          return new Promise((resolve7) => {
+            this[kClosedResolve] = resolve7;
           });
         }
       }
@@ -10508,7 +10510,7 @@ var require_socks5_proxy_agent = __commonJS({
         const proxyHost = this[kProxyUrl].hostname;
         const proxyPort = parseInt(this[kProxyUrl].port) || 1080;
         debug("creating SOCKS5 connection to", proxyHost, proxyPort);
-        const socket = await new Promise((resolve6, reject) => {
+        const socket = await new Promise((resolve7, reject) => {
           this[kConnector]({
             hostname: proxyHost,
             host: proxyHost,
@@ -10518,7 +10520,7 @@ var require_socks5_proxy_agent = __commonJS({
             if (err) {
               reject(err);
             } else {
-              resolve6(socket2);
+              resolve7(socket2);
             }
           });
         });
@@ -10528,14 +10530,14 @@ var require_socks5_proxy_agent = __commonJS({
           socket.destroy();
         });
         await socks5Client.handshake();
-        await new Promise((resolve6, reject) => {
+        await new Promise((resolve7, reject) => {
           const timeout = setTimeout(() => {
             reject(new Error("SOCKS5 authentication timeout"));
           }, 5e3);
           const onAuthenticated = () => {
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve6();
+            resolve7();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -10544,14 +10546,14 @@ var require_socks5_proxy_agent = __commonJS({
           };
           if (socks5Client.state === STATES.AUTHENTICATED) {
             clearTimeout(timeout);
-            resolve6();
+            resolve7();
           } else {
             socks5Client.once("authenticated", onAuthenticated);
             socks5Client.once("error", onError);
           }
         });
         await socks5Client.connect(targetHost, targetPort);
-        await new Promise((resolve6, reject) => {
+        await new Promise((resolve7, reject) => {
           const timeout = setTimeout(() => {
             reject(new Error("SOCKS5 connection timeout"));
           }, 5e3);
@@ -10559,7 +10561,7 @@ var require_socks5_proxy_agent = __commonJS({
             debug("SOCKS5 tunnel established to", targetHost, targetPort, "via", info);
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve6();
+            resolve7();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -10602,8 +10604,8 @@ var require_socks5_proxy_agent = __commonJS({
                       socket,
                       servername: this[kRequestTls]?.servername || targetHost
                     });
-                    await new Promise((resolve6, reject) => {
-                      finalSocket.once("secureConnect", resolve6);
+                    await new Promise((resolve7, reject) => {
+                      finalSocket.once("secureConnect", resolve7);
                       finalSocket.once("error", reject);
                     });
                   }
@@ -10963,10 +10965,10 @@ var require_env_http_proxy_agent = __commonJS({
         ]);
       }
       #getProxyAgentForUrl(url2) {
-        let { protocol, host: hostname4, port } = url2;
-        hostname4 = hostname4.replace(/:\d*$/, "").toLowerCase();
+        let { protocol, host: hostname6, port } = url2;
+        hostname6 = hostname6.replace(/:\d*$/, "").toLowerCase();
         port = Number.parseInt(port, 10) || DEFAULT_PORTS[protocol] || 0;
-        if (!this.#shouldProxy(hostname4, port)) {
+        if (!this.#shouldProxy(hostname6, port)) {
           return this[kNoProxyAgent];
         }
         if (protocol === "https:") {
@@ -10974,7 +10976,7 @@ var require_env_http_proxy_agent = __commonJS({
         }
         return this[kHttpProxyAgent];
       }
-      #shouldProxy(hostname4, port) {
+      #shouldProxy(hostname6, port) {
         if (this.#noProxyChanged) {
           this.#parseNoProxy();
         }
@@ -10989,10 +10991,10 @@ var require_env_http_proxy_agent = __commonJS({
           if (entry.port && entry.port !== port) {
             continue;
           }
-          if (hostname4 === entry.hostname) {
+          if (hostname6 === entry.hostname) {
             return false;
           }
-          if (hostname4.slice(-(entry.hostname.length + 1)) === `.${entry.hostname}`) {
+          if (hostname6.slice(-(entry.hostname.length + 1)) === `.${entry.hostname}`) {
             return false;
           }
         }
@@ -11736,7 +11738,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return Promise.resolve(null);
         }
-        return new Promise((resolve6, reject) => {
+        return new Promise((resolve7, reject) => {
           if (this[kContentLength] && this[kContentLength] > limit || this[kBytesRead] > limit) {
             this.destroy(new AbortError());
           }
@@ -11750,11 +11752,11 @@ var require_readable = __commonJS({
               if (signal.aborted) {
                 reject(signal.reason ?? new AbortError());
               } else {
-                resolve6(null);
+                resolve7(null);
               }
             });
           } else {
-            this.on("close", resolve6);
+            this.on("close", resolve7);
           }
           this.on("error", noop).on("data", () => {
             if (this[kBytesRead] > limit) {
@@ -11782,7 +11784,7 @@ var require_readable = __commonJS({
     }
     function consume(stream, type) {
       assert2(!stream[kConsume]);
-      return new Promise((resolve6, reject) => {
+      return new Promise((resolve7, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -11797,7 +11799,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve6,
+              resolve: resolve7,
               reject,
               length: 0,
               body: []
@@ -11871,18 +11873,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2, encoding) {
-      const { type, body, resolve: resolve6, stream, length } = consume2;
+      const { type, body, resolve: resolve7, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve6(chunksDecode(body, length, encoding));
+          resolve7(chunksDecode(body, length, encoding));
         } else if (type === "json") {
-          resolve6(JSON.parse(chunksDecode(body, length, encoding)));
+          resolve7(JSON.parse(chunksDecode(body, length, encoding)));
         } else if (type === "arrayBuffer") {
-          resolve6(chunksConcat(body, length).buffer);
+          resolve7(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve6(new Blob(body, { type: stream[kContentType] }));
+          resolve7(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve6(chunksConcat(body, length));
+          resolve7(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -12072,9 +12074,9 @@ var require_api_request = __commonJS({
     };
     function request3(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve6, reject) => {
+        return new Promise((resolve7, reject) => {
           request3.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve6(data);
+            return err ? reject(err) : resolve7(data);
           });
         });
       }
@@ -12286,9 +12288,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve6, reject) => {
+        return new Promise((resolve7, reject) => {
           stream.call(this, opts, factory, (err, data) => {
-            return err ? reject(err) : resolve6(data);
+            return err ? reject(err) : resolve7(data);
           });
         });
       }
@@ -12576,9 +12578,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve6, reject) => {
+        return new Promise((resolve7, reject) => {
           upgrade.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve6(data);
+            return err ? reject(err) : resolve7(data);
           });
         });
       }
@@ -12671,9 +12673,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve6, reject) => {
+        return new Promise((resolve7, reject) => {
           connect.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve6(data);
+            return err ? reject(err) : resolve7(data);
           });
         });
       }
@@ -13946,8 +13948,8 @@ var require_snapshot_utils = __commonJS({
 var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
-    var { writeFile: writeFile3, readFile: readFile7, mkdir: mkdir2 } = __require("node:fs/promises");
-    var { dirname: dirname6, resolve: resolve6 } = __require("node:path");
+    var { writeFile: writeFile4, readFile: readFile8, mkdir: mkdir3 } = __require("node:fs/promises");
+    var { dirname: dirname6, resolve: resolve7 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError, UndiciError } = require_errors();
     var { hashId, isUrlExcludedFactory, normalizeHeaders, createHeaderFilters } = require_snapshot_utils();
@@ -14148,7 +14150,7 @@ var require_snapshot_recorder = __commonJS({
           throw new InvalidArgumentError("Snapshot path is required");
         }
         try {
-          const data = await readFile7(resolve6(path), "utf8");
+          const data = await readFile8(resolve7(path), "utf8");
           const parsed = JSON.parse(data);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
@@ -14177,13 +14179,13 @@ var require_snapshot_recorder = __commonJS({
         if (!path) {
           throw new InvalidArgumentError("Snapshot path is required");
         }
-        const resolvedPath = resolve6(path);
-        await mkdir2(dirname6(resolvedPath), { recursive: true });
+        const resolvedPath = resolve7(path);
+        await mkdir3(dirname6(resolvedPath), { recursive: true });
         const data = Array.from(this.#snapshots.entries()).map(([hash2, snapshot]) => ({
           hash: hash2,
           snapshot
         }));
-        await writeFile3(resolvedPath, JSON.stringify(data, null, 2), { flush: true });
+        await writeFile4(resolvedPath, JSON.stringify(data, null, 2), { flush: true });
       }
       /**
        * Clears all recorded snapshots
@@ -15194,14 +15196,14 @@ var require_dns = __commonJS({
       get size() {
         return this.#records.size;
       }
-      get(hostname4) {
-        return this.#records.get(hostname4) ?? null;
+      get(hostname6) {
+        return this.#records.get(hostname6) ?? null;
       }
-      set(hostname4, records) {
-        this.#records.set(hostname4, records);
+      set(hostname6, records) {
+        this.#records.set(hostname6, records);
       }
-      delete(hostname4) {
-        this.#records.delete(hostname4);
+      delete(hostname6) {
+        this.#records.delete(hostname6);
       }
       // Delegate to storage decide can we do more lookups or not
       full() {
@@ -22157,7 +22159,7 @@ var require_fetch = __commonJS({
         const agent = fetchParams.controller.dispatcher;
         const path = url2.pathname + url2.search;
         const hasTrailingQuestionMark = url2.search.length === 0 && url2.href[url2.href.length - url2.hash.length - 1] === "?";
-        return new Promise((resolve6, reject) => agent.dispatch(
+        return new Promise((resolve7, reject) => agent.dispatch(
           {
             path: hasTrailingQuestionMark ? `${path}?` : path,
             origin: url2.origin,
@@ -22245,7 +22247,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
-              resolve6({
+              resolve7({
                 status,
                 statusText,
                 headersList,
@@ -22298,7 +22300,7 @@ var require_fetch = __commonJS({
                   headersList.append(headerName, String(value), true);
                 }
               }
-              resolve6({
+              resolve7({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -22322,7 +22324,7 @@ var require_fetch = __commonJS({
                   headersList.append(nameStr, value.toString("latin1"), true);
                 }
               }
-              resolve6({
+              resolve7({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -34019,7 +34021,7 @@ var SPEEDGATE_VERSION = "0.1.0";
 
 // src/round/run-round.ts
 import { randomUUID } from "node:crypto";
-import { hostname as hostname3 } from "node:os";
+import { hostname as hostname5 } from "node:os";
 import { dirname as dirname4 } from "node:path";
 
 // src/bench/run-benchmark.ts
@@ -34749,7 +34751,7 @@ async function sendStreamingRequest(options) {
   const { path, body } = buildRequestBody(prompt, settings);
   const dispatcher = options.dispatcher ?? getSharedBenchAgent();
   const arrivedAt = stampsReads(dispatcher) ? arrivalTimeMs : () => performance5.now();
-  return await new Promise((resolve6) => {
+  return await new Promise((resolve7) => {
     const state = new CompletionStreamState();
     let sendTime = 0;
     let settled = false;
@@ -34778,7 +34780,7 @@ async function sendStreamingRequest(options) {
       settled = true;
       clearTimeout(timer);
       signal?.removeEventListener("abort", onAbort);
-      resolve6(record2);
+      resolve7(record2);
     };
     const fail = (kind, reason, endMs) => {
       const record2 = { ok: false, kind, reason, endMs };
@@ -37797,9 +37799,9 @@ var asciiTabOrNewline = /[\t\n\r]/g;
 function stripTabAndNewline(value) {
   return value.replace(asciiTabOrNewline, "");
 }
-function urlHostnameOk(url2, hostname4) {
-  hostname4.lastIndex = 0;
-  return hostname4.test(url2.hostname);
+function urlHostnameOk(url2, hostname6) {
+  hostname6.lastIndex = 0;
+  return hostname6.test(url2.hostname);
 }
 function urlProtocolOk(url2, protocol) {
   protocol.lastIndex = 0;
@@ -40038,7 +40040,7 @@ var recursive = /* @__PURE__ */ new WeakMap();
 var NONE = 0;
 var ASSUMED = 1;
 var PROVEN = 2;
-function isRecursive(inst, stack, resolve6) {
+function isRecursive(inst, stack, resolve7) {
   const cached2 = recursive.get(inst);
   if (cached2 !== void 0)
     return cached2 ? PROVEN : NONE;
@@ -40048,7 +40050,7 @@ function isRecursive(inst, stack, resolve6) {
   let result = NONE;
   const check2 = (child) => {
     if (result !== PROVEN && child?._zod) {
-      const answer = isRecursive(child, stack, resolve6);
+      const answer = isRecursive(child, stack, resolve7);
       if (answer > result)
         result = answer;
     }
@@ -40059,7 +40061,7 @@ function isRecursive(inst, stack, resolve6) {
       const desc = Object.getOwnPropertyDescriptor(sh, key);
       if (spread && !desc.enumerable)
         continue;
-      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve6) : NONE;
+      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve7) : NONE;
       if (child > answer)
         answer = child;
     }
@@ -40123,7 +40125,7 @@ function isRecursive(inst, stack, resolve6) {
       break;
     // `$ZodLazy` caches its inner on the def, so a resolved edge is followed exactly
     case "lazy": {
-      const inner = def._cachedInner ?? (resolve6 ? inst._zod.innerType : void 0);
+      const inner = def._cachedInner ?? (resolve7 ? inst._zod.innerType : void 0);
       merge2(inner ? isRecursive(inner, stack, false) : ASSUMED);
       break;
     }
@@ -54688,6 +54690,44 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 
+// src/vocabulary/find-closest-name.ts
+function editDistance(a, b) {
+  const x = a.toLowerCase();
+  const y = b.toLowerCase();
+  const rows = Array.from({ length: x.length + 1 }, (_, i) => Array.from({ length: y.length + 1 }, (_2, j) => i === 0 ? j : j === 0 ? i : 0));
+  const at = (i, j) => rows[i]?.[j] ?? Number.POSITIVE_INFINITY;
+  for (let i = 1; i <= x.length; i++) {
+    for (let j = 1; j <= y.length; j++) {
+      const replace = at(i - 1, j - 1) + (x[i - 1] === y[j - 1] ? 0 : 1);
+      let best = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, replace);
+      if (i > 1 && j > 1 && x[i - 1] === y[j - 2] && x[i - 2] === y[j - 1]) best = Math.min(best, at(i - 2, j - 2) + 1);
+      const row = rows[i];
+      if (row) row[j] = best;
+    }
+  }
+  return at(x.length, y.length);
+}
+function findClosestName(word2, names) {
+  const limit = Math.max(1, Math.floor(word2.length / 4));
+  let best = null;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  let tied = false;
+  for (const name of names) {
+    if (name === word2) continue;
+    const distance = editDistance(word2, name);
+    if (distance === 0) return name;
+    if (distance > limit) continue;
+    if (distance < bestDistance) {
+      best = name;
+      bestDistance = distance;
+      tied = false;
+    } else if (distance === bestDistance && name !== best) {
+      tied = true;
+    }
+  }
+  return tied ? null : best;
+}
+
 // src/vocabulary/format-config-issues.ts
 function valueAt(root, path) {
   let current = root;
@@ -54734,18 +54774,23 @@ function knownKeysAt(schema, path) {
 }
 function formatConfigIssues(issues, input2, schema) {
   const lines2 = [];
+  const meant = /* @__PURE__ */ new Set();
   for (const issue2 of issues) {
-    if (issue2.code === "unrecognized_keys") {
-      const known = knownKeysAt(schema, issue2.path);
-      for (const key of issue2.keys) {
-        const field4 = formatPath([...issue2.path, key]);
-        const expected = known.length > 0 ? `expected one of ${known.join(", ")}` : "expected no such field";
-        lines2.push(`${field4}: unknown field, ${expected}`);
-      }
-      continue;
+    if (issue2.code !== "unrecognized_keys") continue;
+    const known = knownKeysAt(schema, issue2.path);
+    for (const key of issue2.keys) {
+      const field3 = formatPath([...issue2.path, key]);
+      const closest = findClosestName(key, known.filter((name) => valueAt(input2, [...issue2.path, name]) === void 0));
+      if (closest !== null) meant.add(formatPath([...issue2.path, closest]));
+      const expected = closest !== null ? `did you mean \`${closest}\`?` : known.length > 0 ? `expected one of ${known.join(", ")}` : "expected no such field";
+      lines2.push(`${field3}: unknown field, ${expected}`);
     }
+  }
+  for (const issue2 of issues) {
+    if (issue2.code === "unrecognized_keys") continue;
     const given = valueAt(input2, issue2.path);
     const field3 = formatPath(issue2.path);
+    if (given === void 0 && meant.has(field3)) continue;
     lines2.push(
       given === void 0 ? `${field3}: ${issue2.message}, but it is missing` : `${field3}: ${issue2.message}, got ${describeValue(given)}`
     );
@@ -58382,8 +58427,8 @@ async function startSimEngine(options = {}) {
   };
   const { cheats } = profile;
   let markHealthy = () => void 0;
-  const healthyPromise = new Promise((resolve6) => {
-    markHealthy = resolve6;
+  const healthyPromise = new Promise((resolve7) => {
+    markHealthy = resolve7;
   });
   let startupTimer = null;
   const die = () => {
@@ -58476,7 +58521,7 @@ async function startSimEngine(options = {}) {
     engine.sockets.add(socket);
     socket.on("close", () => engine.sockets.delete(socket));
   });
-  await new Promise((resolve6, reject) => {
+  await new Promise((resolve7, reject) => {
     const fail = (error62) => {
       if (engine.chunkLog) engine.chunkLog.end(() => reject(error62));
       else reject(error62);
@@ -58484,7 +58529,7 @@ async function startSimEngine(options = {}) {
     server.once("error", fail);
     server.listen(options.port ?? 0, host, () => {
       server.off("error", fail);
-      resolve6();
+      resolve7();
     });
   });
   const address = server.address();
@@ -58514,11 +58559,11 @@ async function startSimEngine(options = {}) {
       if (startupTimer) clearTimeout(startupTimer);
       abandonStreams(engine);
       engine.dead = true;
-      const closed = new Promise((resolve6) => server.close(() => resolve6()));
+      const closed = new Promise((resolve7) => server.close(() => resolve7()));
       for (const socket of engine.sockets) socket.destroy();
       await closed;
       const { chunkLog } = engine;
-      if (chunkLog) await new Promise((resolve6) => chunkLog.end(() => resolve6()));
+      if (chunkLog) await new Promise((resolve7) => chunkLog.end(() => resolve7()));
     }
   };
 }
@@ -58573,14 +58618,14 @@ function describeAbort(signal) {
 async function waitUntil(target, signal) {
   const delay2 = target - performance11.now();
   if (delay2 <= 0 || signal.aborted) return;
-  await new Promise((resolve6) => {
+  await new Promise((resolve7) => {
     const onAbort = () => {
       clearTimeout(timer);
-      resolve6();
+      resolve7();
     };
     const timer = setTimeout(() => {
       signal.removeEventListener("abort", onAbort);
-      resolve6();
+      resolve7();
     }, delay2);
     signal.addEventListener("abort", onAbort, { once: true });
   });
@@ -59020,6 +59065,98 @@ var import_dockerode = __toESM(require_docker(), 1);
 
 // src/docker/docker-runtime.ts
 import { createHash as createHash4 } from "node:crypto";
+
+// src/git/run-git.ts
+import { execFile } from "node:child_process";
+var GitError = class extends Error {
+  constructor(args, exitCode, stderr) {
+    super(`git ${args.join(" ")} failed${exitCode === null ? "" : ` (exit ${exitCode})`}: ${stderr.trim().split("\n").slice(-3).join(" ") || "no output"}`);
+    this.args = args;
+    this.exitCode = exitCode;
+    this.stderr = stderr;
+    this.name = "GitError";
+  }
+  args;
+  exitCode;
+  stderr;
+};
+var MAX_GIT_OUTPUT_BYTES = 512 * 1024 * 1024;
+async function runGit(repoDir, args, options = {}) {
+  const argv = ["-C", repoDir, ...args];
+  return await new Promise((resolve7, reject) => {
+    execFile(
+      "git",
+      argv,
+      {
+        encoding: "buffer",
+        maxBuffer: MAX_GIT_OUTPUT_BYTES,
+        env: { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_PAGER: "cat", LC_ALL: "C", GIT_OPTIONAL_LOCKS: "0", ...configEnvironment(options.config ?? {}) },
+        ...options.signal ? { signal: options.signal } : {}
+      },
+      (error62, stdout, stderr) => {
+        if (!error62) return resolve7({ stdout, exitCode: 0 });
+        const code = typeof error62.code === "number" ? error62.code : null;
+        if (code !== null && options.okExitCodes?.includes(code)) return resolve7({ stdout, exitCode: code });
+        if (error62.code === "ENOENT") {
+          return reject(new GitError(args, null, "git is not installed (the command git was not found on PATH)"));
+        }
+        if (options.signal?.aborted) {
+          const reason = options.signal.reason;
+          return reject(reason instanceof Error ? reason : new Error("git was cancelled"));
+        }
+        reject(new GitError(args, code, stderr.toString("utf8")));
+      }
+    );
+  });
+}
+function configEnvironment(config2, inherited = process.env) {
+  const entries = Object.entries(config2);
+  if (entries.length === 0) return {};
+  const first = Number.parseInt(inherited.GIT_CONFIG_COUNT ?? "0", 10);
+  const start = Number.isInteger(first) && first > 0 ? first : 0;
+  const environment = { GIT_CONFIG_COUNT: String(start + entries.length) };
+  entries.forEach(([key, value], index) => {
+    environment[`GIT_CONFIG_KEY_${start + index}`] = key;
+    environment[`GIT_CONFIG_VALUE_${start + index}`] = value;
+  });
+  return environment;
+}
+async function gitText(repoDir, args, options = {}) {
+  return (await runGit(repoDir, args, options)).stdout.toString("utf8").trim();
+}
+
+// src/git/resolve-commit.ts
+async function findRepositoryRoot(dir) {
+  try {
+    return await gitText(dir, ["rev-parse", "--show-toplevel"]);
+  } catch (error62) {
+    if (error62 instanceof GitError && error62.exitCode !== null) return null;
+    throw error62;
+  }
+}
+async function resolveCommit(repoDir, revision, signal) {
+  if (revision.trim() === "" || revision.startsWith("-")) return null;
+  const { stdout, exitCode } = await runGit(repoDir, ["rev-parse", "--quiet", "--verify", "--end-of-options", `${revision}^{commit}`], {
+    okExitCodes: [1, 128],
+    ...signal ? { signal } : {}
+  });
+  const sha2 = stdout.toString("utf8").trim();
+  return exitCode === 0 && /^[0-9a-f]{40}$/.test(sha2) ? sha2 : null;
+}
+
+// src/git/read-checkout-commit.ts
+async function readCheckoutCommit(dir, signal) {
+  const root = await findRepositoryRoot(dir);
+  if (root === null) return { none: `${dir} is not in a git checkout` };
+  const commit = await resolveCommit(dir, "HEAD", signal);
+  if (commit === null) return { none: `the checkout at ${root} has no commit yet` };
+  const { stdout } = await runGit(dir, ["status", "--porcelain", "--untracked-files=no", "--", "."], signal ? { signal } : {});
+  const changed = stdout.toString("utf8").split("\n").filter((line) => line.trim() !== "");
+  if (changed.length > 0) return { none: `${changed.length} tracked file${changed.length === 1 ? "" : "s"} under ${dir} differ${changed.length === 1 ? "s" : ""} from its commit ${commit.slice(0, 12)} (${changed[0]?.slice(3) ?? ""}${changed.length > 1 ? ", \u2026" : ""})` };
+  return { commit };
+}
+
+// src/docker/docker-runtime.ts
 import { readdir } from "node:fs/promises";
 
 // src/engine/check-port-free.ts
@@ -59246,9 +59383,13 @@ function importErrorHint(location, family = "any") {
   const where = location ? `Look at ${literalForCodeSpans(location)}: ` : "";
   return `${where}the engine's Python code does not import, most often because the patch left a syntax error, a missing import or a renamed symbol. ${ENGINE_HINTS[family].importCheck}`;
 }
-function portInUseHint(port) {
+function leftoverEngineAdvice(runtime) {
+  if (runtime === "process") return "stop it (an engine left by a speedgate that was killed outright keeps its port: `ss -ltnp` names its process)";
+  return "stop it (`speedgate cleanup --stale` removes the containers of interrupted runs)";
+}
+function portInUseHint(port, runtime = null) {
   const which = port === null ? "the configured port" : `port ${port}`;
-  return `Something else is listening on ${which}: a previous engine that was not stopped, or another service. Find it with \`ss -ltnp\` (or \`lsof -i :${port ?? "PORT"}\`), stop it (\`speedgate cleanup --stale\` removes the containers of interrupted runs), or choose another port in the round config.`;
+  return `Something else is listening on ${which}: a previous engine that was not stopped, or another service. Find it with \`ss -ltnp\` (or \`lsof -i :${port ?? "PORT"}\`), ${leftoverEngineAdvice(runtime)}, or choose another port in the round config.`;
 }
 function startupTimeoutHint(afterS) {
   return `The engine printed no fatal error but did not answer the health check within ${afterS} s. First runs download weights and compile kernels (torch.compile, DeepGEMM/FlashInfer JIT, CUDA graph capture of many sizes): raise \`health.timeoutS\`, serve the weights from the runner's disk (\`docker.mounts\`, read-only) or bake them into the image, or check the log tail for where it stalled.`;
@@ -59262,47 +59403,61 @@ var INVALID_ARGUMENT_HINT = "The engine refused its command line: a flag this ve
 var MODEL_NOT_FOUND_HINT = "The engine found no model where its command points. Check the path inside the engine (with `runtime: docker`, mount the weights with `docker.mounts`, read-only); with `HF_HUB_OFFLINE=1` a model id must already be in the cache the engine sees.";
 var MODEL_LOAD_ERROR_HINT = "The model files are there but do not load: a truncated download, a format or architecture this engine version does not support, or a mismatched config. Compare the files' sizes and checksums with the source, and load the same files with the unpatched engine.";
 var GPU_OOM_HINT = "A GPU backend other than CUDA (Metal, Vulkan) could not allocate a buffer: lower the context and the number of parallel sequences, or keep part of the model on the CPU.";
+var UNPLACED_CRASH = { role: "candidate", location: null, deviceAssert: false };
+function assertionHint({ role, location, deviceAssert } = UNPLACED_CRASH, family = "any") {
+  const at = location ? ` at ${literalForCodeSpans(location)}` : "";
+  const launch = family === "vllm" ? "`vllm serve \u2026`" : family === "sglang" ? "`python -m sglang.launch_server \u2026`" : "the round's command";
+  const blocking = deviceAssert ? " A CUDA kernel's assertion is reported at a later call: run once with `CUDA_LAUNCH_BLOCKING=1` (and `TORCH_USE_CUDA_DSA` builds) in the engine's env so the traceback points at the kernel that failed." : "";
+  if (role === "baseline") {
+    return `The unpatched baseline stopped on its own assertion${at}: the round's configuration (flags, model, batch and context sizes) is what the engine rejects, not the patch. Run ${launch} by hand with the baseline's flags and change the setting the assertion names.${blocking}`;
+  }
+  return `The engine stopped on its own assertion${at}: an invariant there no longer holds with the patch (a shape, a batch size, an index or a state the changed code now produces). Read the assertion and the frames below, run ${launch} by hand with the patched code, and send the prompt it failed on.${blocking}`;
+}
+function fatalSignalHint({ role, location } = UNPLACED_CRASH) {
+  const at = location ? ` (first frame of its own: ${literalForCodeSpans(location)})` : "";
+  if (role === "baseline") {
+    return `The unpatched baseline died of a fatal signal${at}: the image, the driver or the round's configuration crashes it without the patch. Run the baseline's command by hand in the same image; \`python -X faulthandler\` or \`gdb -batch -ex run -ex bt --args \u2026\` prints the stack.`;
+  }
+  return `The engine died of a fatal signal${at}. A segmentation fault is a read or write through a bad pointer: most often an index, a size or a stride the patched code computes wrongly, or a kernel launched with shapes it does not handle. Run it by hand with the patched code under \`gdb -batch -ex run -ex bt --args \u2026\` (native code) or with \`python -X faulthandler\` (both stacks) to see where.`;
+}
 
 // src/engine/check-port-free.ts
 async function isPortFree(port) {
-  return await new Promise((resolve6) => {
+  return await new Promise((resolve7) => {
     const server = createServer2();
     server.unref();
-    server.once("error", () => resolve6(false));
-    server.listen({ port, host: "127.0.0.1", exclusive: true }, () => server.close(() => resolve6(true)));
+    server.once("error", () => resolve7(false));
+    server.listen({ port, host: "127.0.0.1", exclusive: true }, () => server.close(() => resolve7(true)));
   });
 }
-function portTakenFailure(role, port) {
+function portTakenFailure(role, port, runtime) {
   return {
     engine: role,
     stage: "startup",
     kind: "port_in_use",
     label: "port already in use",
     summary: `port ${port} on 127.0.0.1 is already in use before the ${role} engine started`,
-    hint: portInUseHint(port),
+    hint: portInUseHint(port, runtime),
     exitCode: null,
     signal: null,
     logTail: []
   };
 }
 
-// src/engine/resolve-engine-cwd.ts
-import { dirname, isAbsolute as isAbsolute3, join, relative as relative3 } from "node:path";
-function inside(root, folder) {
-  const path = relative3(root, folder);
-  return path.startsWith("..") || isAbsolute3(path) ? null : path;
-}
-function processEngineCwd(role, config2, configPath, patchedCopy) {
-  const baselineCwd = config2.baseline.cwd ?? config2.candidate.sourceDir ?? dirname(configPath);
-  if (role === "baseline") return baselineCwd;
-  const wanted = config2.candidate.cwd ?? baselineCwd;
-  const sourceDir = config2.candidate.sourceDir;
-  if (!patchedCopy || !sourceDir) return wanted;
-  const offset = inside(sourceDir, wanted);
-  return offset === null ? patchedCopy : join(patchedCopy, offset);
-}
-function containerWorkingDir(role, config2) {
-  return role === "candidate" ? config2.candidate.cwd ?? config2.baseline.cwd : config2.baseline.cwd;
+// src/config/resolve-round-engines.ts
+import { dirname } from "node:path";
+function resolveRoundEngines(config2, configPath, options = {}) {
+  const onHost = config2.runtime === "process" && !options.commits;
+  const baselineCwd = config2.baseline.cwd ?? (onHost ? config2.candidate.sourceDir ?? dirname(configPath) : null);
+  const baseline = { command: config2.baseline.command ?? null, cwd: baselineCwd, env: config2.baseline.env };
+  return {
+    baseline,
+    candidate: {
+      command: config2.candidate.command ?? baseline.command,
+      cwd: config2.candidate.cwd ?? baselineCwd,
+      env: { ...config2.baseline.env, ...config2.candidate.env }
+    }
+  };
 }
 
 // src/vocabulary/engine-failure.ts
@@ -59317,6 +59472,10 @@ var FAILURE_KINDS = [
   "model_not_found",
   "model_load_error",
   "startup_timeout",
+  // The engine's own assertion or abort (GGML_ASSERT, assert, a CUDA device-side assert, Python's AssertionError).
+  "assertion_failed",
+  // A segmentation fault or another fatal signal (bus error, illegal instruction, an abort without a message).
+  "fatal_signal",
   "exited",
   "patch_conflict",
   "patch_tool_missing",
@@ -59716,9 +59875,11 @@ var ContainerEngine = class {
   log;
   /** Settles when the log follow ends: null when it ended with the container, else the daemon's socket error. */
   logsEnded;
+  /** The container's whole log as the daemon kept it, read once it has exited; the tail from then on. */
+  finalLog = null;
   stopping = null;
   logTail() {
-    return this.log.snapshot();
+    return this.finalLog ?? this.log.snapshot();
   }
   stop() {
     this.stopping ??= this.stopAndRemove();
@@ -59761,8 +59922,32 @@ var ContainerEngine = class {
       exitCode ??= state.ExitCode;
     } catch {
     }
-    await Promise.race([this.logsEnded, new Promise((resolve6) => setTimeout(resolve6, LOG_DRAIN_MS).unref())]);
+    await Promise.race([this.logsEnded, new Promise((resolve7) => setTimeout(resolve7, LOG_DRAIN_MS).unref())]);
+    await this.readWholeLog();
     return { exitCode, signal: signalName(exitCode), oomKilled };
+  }
+  /**
+   * Reads the exited container's log once more, whole, from the daemon's record: the follow can end
+   * before the last lines of a container that dies within milliseconds reach it (under load, a taken
+   * port's "couldn't bind" was missing and the card said "exited"), while by the time the wait returns
+   * the daemon has written everything the container printed. The followed tail stays when the read
+   * fails (the container was removed by stop(), the daemon went away) or holds less.
+   */
+  async readWholeLog() {
+    try {
+      const whole = await this.container.logs({ follow: false, stdout: true, stderr: true, tail: DEFAULT_LOG_LIMITS.maxLines });
+      const lines2 = new LogRingBuffer();
+      const demuxer = new DockerStreamDemuxer((stream, payload) => lines2.write(stream, payload));
+      demuxer.push(Buffer.isBuffer(whole) ? whole : Buffer.from(String(whole)));
+      lines2.end();
+      const read = lines2.snapshot();
+      const followed = this.log.snapshot();
+      if (read.length < followed.length || read.join("\n") === followed.join("\n")) return;
+      for (const line of read.slice(followed.length)) this.logger.debug(`[${this.role}] ${cleanLogLine(line)}`);
+      this.finalLog = read;
+    } catch (error62) {
+      this.logger.debug(`${this.role} container: could not read its whole log after it exited: ${error62.message}`);
+    }
   }
   async stopAndRemove() {
     try {
@@ -60339,54 +60524,6 @@ function createOverlayContext(plan) {
 // src/docker/prepare-commit-images.ts
 import { createHash as createHash3 } from "node:crypto";
 
-// src/git/run-git.ts
-import { execFile } from "node:child_process";
-var GitError = class extends Error {
-  constructor(args, exitCode, stderr) {
-    super(`git ${args.join(" ")} failed${exitCode === null ? "" : ` (exit ${exitCode})`}: ${stderr.trim().split("\n").slice(-3).join(" ") || "no output"}`);
-    this.args = args;
-    this.exitCode = exitCode;
-    this.stderr = stderr;
-    this.name = "GitError";
-  }
-  args;
-  exitCode;
-  stderr;
-};
-var MAX_GIT_OUTPUT_BYTES = 512 * 1024 * 1024;
-async function runGit(repoDir, args, options = {}) {
-  const config2 = Object.entries(options.config ?? {}).flatMap(([key, value]) => ["-c", `${key}=${value}`]);
-  const argv = ["-C", repoDir, ...config2, ...args];
-  return await new Promise((resolve6, reject) => {
-    execFile(
-      "git",
-      argv,
-      {
-        encoding: "buffer",
-        maxBuffer: MAX_GIT_OUTPUT_BYTES,
-        env: { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_PAGER: "cat", LC_ALL: "C", GIT_OPTIONAL_LOCKS: "0" },
-        ...options.signal ? { signal: options.signal } : {}
-      },
-      (error62, stdout, stderr) => {
-        if (!error62) return resolve6({ stdout, exitCode: 0 });
-        const code = typeof error62.code === "number" ? error62.code : null;
-        if (code !== null && options.okExitCodes?.includes(code)) return resolve6({ stdout, exitCode: code });
-        if (error62.code === "ENOENT") {
-          return reject(new GitError(args, null, "git is not installed (the command git was not found on PATH)"));
-        }
-        if (options.signal?.aborted) {
-          const reason = options.signal.reason;
-          return reject(reason instanceof Error ? reason : new Error("git was cancelled"));
-        }
-        reject(new GitError(args, code, stderr.toString("utf8")));
-      }
-    );
-  });
-}
-async function gitText(repoDir, args, options = {}) {
-  return (await runGit(repoDir, args, options)).stdout.toString("utf8").trim();
-}
-
 // src/git/compare-commits.ts
 async function isAncestor(repoDir, ancestor, descendant, signal) {
   const { exitCode } = await runGit(repoDir, ["merge-base", "--is-ancestor", ancestor, descendant], { okExitCodes: [1], ...signal ? { signal } : {} });
@@ -60804,7 +60941,11 @@ var failureSchema = external_exports.object({
   exitCode: external_exports.number().int().nullable(),
   signal: text3(32).nullable(),
   logTail: external_exports.array(text3(4e3)).max(2e3),
-  run: external_exports.number().int().min(1).nullable().optional()
+  run: external_exports.number().int().min(1).nullable().optional(),
+  /** A crash's first frames of the engine's own code, innermost first (assertion_failed, fatal_signal). */
+  frames: external_exports.array(text3(1e3)).max(20).optional(),
+  /** The prompt the engine was serving when it died mid-benchmark: its place in the benchmark (1-based) and its id. */
+  prompt: external_exports.object({ number: external_exports.number().int().min(1), id: text3(256) }).nullable().optional()
 });
 var sha = external_exports.string().regex(/^[0-9a-f]{40}$/);
 var cardCommitSideSchema = external_exports.object({
@@ -61019,27 +61160,6 @@ function imageBaseMismatch(facts) {
 
 // src/docker/read-image-revision.ts
 import { posix as posix2 } from "node:path";
-
-// src/git/resolve-commit.ts
-async function findRepositoryRoot(dir) {
-  try {
-    return await gitText(dir, ["rev-parse", "--show-toplevel"]);
-  } catch (error62) {
-    if (error62 instanceof GitError && error62.exitCode !== null) return null;
-    throw error62;
-  }
-}
-async function resolveCommit(repoDir, revision, signal) {
-  if (revision.trim() === "" || revision.startsWith("-")) return null;
-  const { stdout, exitCode } = await runGit(repoDir, ["rev-parse", "--quiet", "--verify", "--end-of-options", `${revision}^{commit}`], {
-    okExitCodes: [1, 128],
-    ...signal ? { signal } : {}
-  });
-  const sha2 = stdout.toString("utf8").trim();
-  return exitCode === 0 && /^[0-9a-f]{40}$/.test(sha2) ? sha2 : null;
-}
-
-// src/docker/read-image-revision.ts
 var MAX_REVISION_FILE_BYTES = 1024 * 1024;
 function describeSource(source) {
   if ("label" in source) return `label ${source.label}`;
@@ -61190,7 +61310,7 @@ async function runBuildContainer(docker, request3) {
     if (result.StatusCode !== 0) return { status: "failed", exitCode: result.StatusCode ?? null, lines: lines2 };
     const config2 = { ...image.Config, Entrypoint: image.Config.Entrypoint ?? [], Cmd: image.Config.Cmd ?? [], Labels: { ...image.Config.Labels, ...request3.imageLabels } };
     const [repo, tag] = splitTag(request3.tag);
-    const committed = await new Promise((resolve6, reject) => {
+    const committed = await new Promise((resolve7, reject) => {
       docker.modem.dial(
         {
           path: "/commit?",
@@ -61201,7 +61321,7 @@ async function runBuildContainer(docker, request3) {
         (error62, data) => {
           if (error62) return reject(error62 instanceof Error ? error62 : new Error(`docker: commit failed: ${JSON.stringify(error62)}`));
           const id = typeof data === "object" && data !== null ? data.Id : void 0;
-          resolve6(typeof id === "string" ? { Id: id } : {});
+          resolve7(typeof id === "string" ? { Id: id } : {});
         }
       );
     });
@@ -61231,7 +61351,7 @@ async function waitUntilGone(container, timeoutMs) {
     } catch {
       return true;
     }
-    await new Promise((resolve6) => setTimeout(resolve6, 50));
+    await new Promise((resolve7) => setTimeout(resolve7, 50));
   }
   return false;
 }
@@ -61590,7 +61710,7 @@ async function retryWhileDaemonAway(action, options) {
       const left = deadline - performance.now();
       if (!lost || left <= 0) throw error62;
       options.logger.warn(`docker: the daemon does not answer (${lost}); ${options.what} again in ${pause} ms`);
-      await new Promise((resolve6) => setTimeout(resolve6, Math.min(pause, left)));
+      await new Promise((resolve7) => setTimeout(resolve7, Math.min(pause, left)));
       pause = Math.min(pause * 2, MAX_PAUSE_MS);
     }
   }
@@ -61685,13 +61805,12 @@ var DockerRuntime = class {
     if (!imageId) throw new Error(`docker runtime: no image for the ${role} engine`);
     this.daemonChecked ??= checkDaemonVersion(this.docker, this.context.logger);
     await this.daemonChecked;
-    if (config2.docker.network === "host" && !await isPortFree(config2.port)) throw new EngineFailureError(portTakenFailure(role, config2.port));
+    if (config2.docker.network === "host" && !await isPortFree(config2.port)) throw new EngineFailureError(portTakenFailure(role, config2.port, "docker"));
     const networkMode = config2.docker.network === "host" ? "host" : await this.ensureNetwork().catch((error62) => {
       if (describeDaemonConnectionLoss(error62)) throw error62;
       throw new EngineFailureError(describeContainerRefusal(role, "create", errorMessage(error62), config2.docker));
     });
-    const command = role === "candidate" ? config2.candidate.command ?? config2.baseline.command : config2.baseline.command;
-    const env = role === "candidate" ? { ...config2.baseline.env, ...config2.candidate.env } : config2.baseline.env;
+    const { command, env, cwd } = resolveRoundEngines(config2, this.round.configPath)[role];
     const limits = await this.resourceLimits();
     const spec = createContainerSpec({
       name: `speedgate-${dockerSafeName(this.context.runId)}-${role}-${Date.now().toString(36)}`,
@@ -61707,7 +61826,7 @@ var DockerRuntime = class {
       docker: config2.docker,
       limits: this.diskLimitRefused ? { ...limits, diskBytes: null } : limits,
       networkMode,
-      workingDir: containerWorkingDir(role, config2)
+      workingDir: cwd ?? void 0
     });
     signal.throwIfAborted();
     let container;
@@ -61844,13 +61963,29 @@ var DockerRuntime = class {
     if (config2.baseline.build) {
       const spec = config2.baseline.build;
       const key = createHash4("sha256").update(JSON.stringify([spec.context, spec.dockerfile, spec.args])).digest("hex").slice(0, 16);
-      const labels = { [LABEL_RUN_ID]: `baseline-${key}`, [LABEL_ROLE]: "baseline" };
+      const labels = { [LABEL_RUN_ID]: `baseline-${key}`, [LABEL_ROLE]: "baseline", ...await this.revisionLabel(spec.context, signal) };
       const imageId2 = await this.buildFromContext("baseline", spec, `speedgate-baseline:${key}`, labels, signal);
       return { role: "baseline", imageId: imageId2, patchHash: null };
     }
     if (!config2.baseline.image) throw new Error("docker runtime: baseline.image or baseline.build is required");
     const imageId = await ensureImage(this.docker, config2.baseline.image, this.context.logger, signal);
     return { role: "baseline", imageId, patchHash: null };
+  }
+  /**
+   * The commit the baseline is built from, as the label source.revision reads (by default
+   * org.opencontainers.image.revision): a base/head round reads the image's commit there, and a
+   * Dockerfile that sets no such label would leave it unknown. None when the context is no clean checkout.
+   */
+  async revisionLabel(context, signal) {
+    const { revision } = this.round.config.source;
+    if (!("label" in revision)) return {};
+    const checkout = await readCheckoutCommit(context, signal);
+    if ("none" in checkout) {
+      this.context.logger.warn(`docker: the baseline image is not labelled ${revision.label} with its commit: ${checkout.none}`);
+      return {};
+    }
+    this.context.logger.info(`docker: labelling the baseline image ${revision.label}=${checkout.commit.slice(0, 12)} (the commit of ${context})`);
+    return { [revision.label]: checkout.commit };
   }
   async prepareCandidate(signal) {
     const { config: config2, patch } = this.round;
@@ -61946,9 +62081,9 @@ var DockerRuntime = class {
 };
 
 // src/engine/process-runtime.ts
-import { cp, mkdtemp, rm } from "node:fs/promises";
+import { cp, mkdtemp, rm as rm3 } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { basename, join as join4 } from "node:path";
+import { basename as basename2, join as join6 } from "node:path";
 
 // src/engine/apply-patch.ts
 import { dirname as dirname2 } from "node:path";
@@ -61959,7 +62094,7 @@ var MAX_OUTPUT_CHARS = 256 * 1024;
 async function runTool(argv, options) {
   const [program, ...args] = argv;
   if (!program) throw new Error("runTool: expected a program to run");
-  return await new Promise((resolve6) => {
+  return await new Promise((resolve7) => {
     let output2 = "";
     let timedOut = false;
     const child = spawn(program, args, {
@@ -61971,6 +62106,9 @@ async function runTool(argv, options) {
     const append = (chunk) => {
       if (output2.length < MAX_OUTPUT_CHARS) output2 += chunk.toString("utf8");
     };
+    child.once("spawn", () => {
+      if (child.pid !== void 0) options.onGroup?.(child.pid, true);
+    });
     child.stdout?.on("data", append);
     child.stderr?.on("data", append);
     const killGroup = () => {
@@ -61992,7 +62130,8 @@ async function runTool(argv, options) {
       settled = true;
       if (timer) clearTimeout(timer);
       options.signal?.removeEventListener("abort", onAbort);
-      resolve6({ ...result, output: output2, timedOut });
+      if (child.pid !== void 0) options.onGroup?.(child.pid, false);
+      resolve7({ ...result, output: output2, timedOut });
     };
     child.once("error", (error62) => {
       output2 += `${error62.message}
@@ -62085,6 +62224,21 @@ async function applyPatch(options) {
   throw patchFailure(options.role, "patch_tool_missing", "neither git nor patch is installed", null);
 }
 
+// src/engine/resolve-engine-cwd.ts
+import { isAbsolute as isAbsolute3, join, relative as relative3 } from "node:path";
+function inside(root, folder) {
+  const path = relative3(root, folder);
+  return path.startsWith("..") || isAbsolute3(path) ? null : path;
+}
+function processEngineCwd(role, config2, configPath, patchedCopy) {
+  const wanted = resolveRoundEngines(config2, configPath)[role].cwd;
+  if (wanted === null) throw new Error("runtime process: the engine has no folder; expected one from resolveRoundEngines outside base/head mode");
+  const sourceDir = config2.candidate.sourceDir;
+  if (role === "baseline" || !patchedCopy || !sourceDir) return wanted;
+  const offset = inside(sourceDir, wanted);
+  return offset === null ? patchedCopy : join(patchedCopy, offset);
+}
+
 // src/engine/prepare-commit-worktrees.ts
 import { writeFile } from "node:fs/promises";
 import { join as join2 } from "node:path";
@@ -62100,16 +62254,18 @@ async function removeWorktree(repoDir, dir) {
 
 // src/engine/prepare-commit-worktrees.ts
 var CommitWorktrees = class {
-  constructor(round, commits, logger, runStep) {
+  constructor(round, commits, logger, runStep, beforeWorktree = () => Promise.resolve()) {
     this.round = round;
     this.commits = commits;
     this.logger = logger;
     this.runStep = runStep;
+    this.beforeWorktree = beforeWorktree;
   }
   round;
   commits;
   logger;
   runStep;
+  beforeWorktree;
   dirs = /* @__PURE__ */ new Map();
   report = { image: null, imageId: null, imageRevision: null, imageRevisionFrom: null, baseline: null, candidate: null };
   builds = null;
@@ -62121,8 +62277,7 @@ var CommitWorktrees = class {
   cwdFor(role) {
     const dir = this.dirs.get(role);
     if (!dir) throw new Error(`runtime process: the ${role} worktree was not prepared`);
-    const { config: config2 } = this.round;
-    const cwd = role === "candidate" ? config2.candidate.cwd ?? config2.baseline.cwd : config2.baseline.cwd;
+    const { cwd } = resolveRoundEngines(this.round.config, this.round.configPath, { commits: true })[role];
     return cwd ? join2(dir, cwd) : dir;
   }
   async prepare(role, root, signal) {
@@ -62134,6 +62289,7 @@ var CommitWorktrees = class {
     const builds = this.builds ?? decideBuilds(null, this.head);
     const dir = join2(root, role);
     const checkout = role === "baseline" || commits.mergeBase !== commits.base ? commits.base : commits.head;
+    await this.beforeWorktree(dir);
     await addWorktree(commits.repoDir, dir, checkout, signal);
     this.dirs.set(role, dir);
     this.logger.info(`runtime process: ${role} runs in a worktree of ${checkout.slice(0, 12)} (${dir})`);
@@ -62352,7 +62508,7 @@ async function waitForProcessGroupExit(pgid, timeoutMs) {
   for (; ; ) {
     if (!processGroupAlive(pgid)) return true;
     if (performance.now() >= deadline) return false;
-    await new Promise((resolve6) => setTimeout(resolve6, 25));
+    await new Promise((resolve7) => setTimeout(resolve7, 25));
   }
 }
 var liveGroups = /* @__PURE__ */ new Set();
@@ -62370,9 +62526,9 @@ function trackProcessGroup(pgid) {
 
 // src/engine/wait-for-pipes-to-drain.ts
 function waitForPipesToDrain(pipes, bounds) {
-  return new Promise((resolve6) => {
+  return new Promise((resolve7) => {
     if (pipes.every((pipe2) => pipe2.closed)) {
-      resolve6();
+      resolve7();
       return;
     }
     const started = performance.now();
@@ -62390,7 +62546,7 @@ function waitForPipesToDrain(pipes, bounds) {
         pipe2.off("data", onData);
         pipe2.off("close", onClose);
       }
-      resolve6();
+      resolve7();
     };
     function onClose() {
       if (pipes.every((pipe2) => pipe2.closed)) finish();
@@ -62445,18 +62601,18 @@ async function spawnProcessEngine(options) {
   const child = spawn2(program, args, { cwd: options.cwd, env: options.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   child.stdout.on("data", (chunk) => log.write("stdout", chunk));
   child.stderr.on("data", (chunk) => log.write("stderr", chunk));
-  await new Promise((resolve6, reject) => {
-    child.once("spawn", resolve6);
+  await new Promise((resolve7, reject) => {
+    child.once("spawn", resolve7);
     child.once("error", (error62) => reject(cannotStart(options, engineProgram, error62.code ?? error62.message, error62.message)));
   });
   const pgid = child.pid;
   if (pgid === void 0) throw new Error("spawned engine has no pid");
   const untrack = trackProcessGroup(pgid);
-  const exited = new Promise((resolve6) => {
+  const exited = new Promise((resolve7) => {
     child.once("exit", (exitCode, signal) => {
       void waitForPipesToDrain([child.stdout, child.stderr], options.isolation.kind === "none" ? DRAIN_AFTER_EXIT_MS.processGroup : DRAIN_AFTER_EXIT_MS.isolated).then(() => {
         log.end();
-        resolve6({ ...exitOf(options.isolation, exitCode, signal), oomKilled: false });
+        resolve7({ ...exitOf(options.isolation, exitCode, signal), oomKilled: false });
       });
     });
   });
@@ -62511,13 +62667,207 @@ function speedgateEntryArgs() {
 }
 
 // src/engine/substitute-command.ts
+var PROCESS_ENGINE_HOST = "127.0.0.1";
 function substituteCommand(command, values) {
   return command.flatMap((argument) => {
     if (argument === "{speedgate}") return speedgateEntryArgs();
     return [
-      argument.replaceAll("{port}", String(values.port)).replaceAll("{contextLimit}", String(values.contextLimit)).replaceAll("{model}", values.model).replaceAll("{node}", process.execPath)
+      argument.replaceAll("{port}", String(values.port)).replaceAll("{host}", values.host).replaceAll("{contextLimit}", String(values.contextLimit)).replaceAll("{model}", values.model).replaceAll("{node}", process.execPath)
     ];
   });
+}
+
+// src/engine/start-engine-keeper.ts
+import { spawn as spawn3 } from "node:child_process";
+
+// src/engine/engine-keeper-script.ts
+var ENGINE_KEEPER_SCRIPT = String.raw`"use strict";
+const groups = new Set();
+let pending = "";
+const killAll = () => {
+  for (const group of groups) {
+    try {
+      process.kill(-group, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  }
+  process.exit(0);
+};
+process.stdin.setEncoding("utf8");
+process.stdin.on("data", (text) => {
+  pending += text;
+  for (let end = pending.indexOf("\n"); end >= 0; end = pending.indexOf("\n")) {
+    const line = pending.slice(0, end);
+    pending = pending.slice(end + 1);
+    const group = Number(line.slice(1));
+    if (!Number.isInteger(group) || group <= 1) continue;
+    if (line[0] === "+") groups.add(group);
+    else if (line[0] === "-") groups.delete(group);
+  }
+});
+process.stdin.on("end", killAll);
+process.stdin.on("error", killAll);
+// A terminal's Ctrl-C or a hang-up is the round's to handle; the keeper waits for the pipe.
+process.on("SIGINT", () => undefined);
+process.on("SIGHUP", () => undefined);
+`;
+
+// src/engine/start-engine-keeper.ts
+async function startEngineKeeper() {
+  const child = spawn3(process.execPath, ["-e", ENGINE_KEEPER_SCRIPT], {
+    cwd: "/",
+    env: { PATH: process.env.PATH ?? "" },
+    detached: true,
+    stdio: ["pipe", "ignore", "ignore"]
+  });
+  await new Promise((resolve7, reject) => {
+    child.once("spawn", resolve7);
+    child.once("error", (error62) => reject(new Error(`could not start the engine keeper (${process.execPath} -e): ${error62.message}`)));
+  });
+  const { pid, stdin } = child;
+  if (pid === void 0 || !stdin) throw new Error("the engine keeper started without a pid or a stdin pipe");
+  stdin.on("error", () => void 0);
+  child.unref();
+  stdin.unref?.();
+  const say = (line) => {
+    if (!stdin.destroyed && stdin.writable) stdin.write(`${line}
+`);
+  };
+  return {
+    pid,
+    watch: (pgid) => say(`+${pgid}`),
+    unwatch: (pgid) => say(`-${pgid}`),
+    close: () => {
+      stdin.end();
+    }
+  };
+}
+
+// src/engine/record-round-leftovers.ts
+import { mkdir, rename, rm, writeFile as writeFile2 } from "node:fs/promises";
+import { hostname as hostname3 } from "node:os";
+import { isAbsolute as isAbsolute5, join as join4, resolve as resolve3 } from "node:path";
+async function roundRecordsDir(repoDir) {
+  const common = await gitText(repoDir, ["rev-parse", "--git-common-dir"]);
+  return join4(isAbsolute5(common) ? common : resolve3(repoDir, common), "speedgate", "rounds");
+}
+var RoundLeftoversRecord = class _RoundLeftoversRecord {
+  constructor(path, record2) {
+    this.path = path;
+    this.record = record2;
+  }
+  path;
+  record;
+  /** Writes are chained: each one replaces the file with the whole record as it is then. */
+  #writing = Promise.resolve();
+  static async open(repoDir, runId) {
+    const dir = await roundRecordsDir(repoDir);
+    await mkdir(dir, { recursive: true });
+    const record2 = new _RoundLeftoversRecord(join4(dir, `${runId.replace(/[^A-Za-z0-9._-]/g, "_")}.json`), {
+      version: 1,
+      runId,
+      pid: process.pid,
+      pidStart: readProcessStartTime(process.pid),
+      host: hostname3(),
+      tempRoot: null,
+      worktrees: [],
+      processGroups: []
+    });
+    await record2.#write();
+    return record2;
+  }
+  async setTempRoot(dir) {
+    this.record.tempRoot = dir;
+    await this.#write();
+  }
+  /** Called before the worktree is added: a round killed while git makes it still has it written down. */
+  async addWorktree(dir) {
+    this.record.worktrees.push(dir);
+    await this.#write();
+  }
+  async addProcessGroup(pgid) {
+    this.record.processGroups.push({ pgid, start: readProcessStartTime(pgid) });
+    await this.#write();
+  }
+  async removeProcessGroup(pgid) {
+    this.record.processGroups = this.record.processGroups.filter((group) => group.pgid !== pgid);
+    await this.#write();
+  }
+  /** The round cleaned up after itself: nothing is left to sweep. */
+  async remove() {
+    await this.#writing;
+    await rm(this.path, { force: true });
+  }
+  #write() {
+    const text5 = `${JSON.stringify(this.record, null, 2)}
+`;
+    this.#writing = this.#writing.then(async () => {
+      const partial2 = `${this.path}.${process.pid}.partial`;
+      await writeFile2(partial2, text5);
+      await rename(partial2, this.path);
+    });
+    return this.#writing;
+  }
+};
+
+// src/engine/sweep-left-rounds.ts
+import { readFile as readFile3, readdir as readdir2, rm as rm2 } from "node:fs/promises";
+import { hostname as hostname4 } from "node:os";
+import { basename, join as join5 } from "node:path";
+function isRoundLeftovers(value) {
+  if (typeof value !== "object" || value === null) return false;
+  const record2 = value;
+  return record2.version === 1 && typeof record2.pid === "number" && typeof record2.host === "string" && Array.isArray(record2.worktrees) && record2.worktrees.every((dir) => typeof dir === "string") && Array.isArray(record2.processGroups) && record2.processGroups.every((group) => typeof group === "object" && group !== null && typeof group.pgid === "number");
+}
+function roundRuns(record2) {
+  if (!isProcessAlive(record2.pid)) return false;
+  return record2.pidStart === null || readProcessStartTime(record2.pid) === record2.pidStart;
+}
+async function sweepLeftRounds(repoDir, logger) {
+  const sweep = { rounds: 0, worktrees: 0, processGroups: 0, live: 0 };
+  const dir = await roundRecordsDir(repoDir);
+  let names;
+  try {
+    names = (await readdir2(dir)).filter((name) => name.endsWith(".json"));
+  } catch {
+    return sweep;
+  }
+  for (const name of names) {
+    const path = join5(dir, name);
+    let record2;
+    try {
+      record2 = JSON.parse(await readFile3(path, "utf8"));
+    } catch (error62) {
+      logger.warn(`left rounds: could not read ${path} (${error62.message}); delete it if no round is running`);
+      continue;
+    }
+    if (!isRoundLeftovers(record2)) {
+      logger.warn(`left rounds: ${path} is not a round record speedgate wrote; delete it if no round is running`);
+      continue;
+    }
+    if (record2.host !== hostname4() || roundRuns(record2)) {
+      sweep.live++;
+      continue;
+    }
+    for (const group of record2.processGroups) {
+      const leaderStart = readProcessStartTime(group.pgid);
+      if (leaderStart !== null && group.start !== null && leaderStart !== group.start) continue;
+      if (!processGroupAlive(group.pgid)) continue;
+      signalProcessGroup(group.pgid, "SIGKILL");
+      if (!await waitForProcessGroupExit(group.pgid, 5e3)) logger.warn(`left rounds: process group ${group.pgid} of run ${record2.runId} is still alive after SIGKILL`);
+      sweep.processGroups++;
+    }
+    for (const worktree of record2.worktrees) {
+      await removeWorktree(repoDir, worktree);
+      sweep.worktrees++;
+    }
+    if (record2.tempRoot && basename(record2.tempRoot).startsWith("speedgate-")) await rm2(record2.tempRoot, { recursive: true, force: true });
+    await rm2(path, { force: true });
+    sweep.rounds++;
+    logger.info(`left rounds: removed what run ${record2.runId} (pid ${record2.pid}, gone) left: ${record2.worktrees.length} worktree(s), ${record2.processGroups.length} process group(s) recorded`);
+  }
+  return sweep;
 }
 
 // src/engine/process-runtime.ts
@@ -62527,7 +62877,13 @@ var ProcessRuntime = class {
     this.context = context;
     this.options = options;
     const commits = round.commits ?? null;
-    this.worktrees = commits ? new CommitWorktrees(round, commits, context.logger, (role, command, cwd, signal) => this.runStep(role, command, cwd, signal, "a source.build step")) : null;
+    this.worktrees = commits ? new CommitWorktrees(
+      round,
+      commits,
+      context.logger,
+      (role, command, cwd, signal) => this.runStep(role, command, cwd, signal, "a source.build step"),
+      async (dir) => await (await this.leftoversRecord())?.addWorktree(dir)
+    ) : null;
   }
   round;
   context;
@@ -62539,12 +62895,45 @@ var ProcessRuntime = class {
   isolation = null;
   /** Base/head mode: each engine in a worktree of its commit. */
   worktrees;
+  /** Kills this round's engines and steps if the round's process dies without stopping them. */
+  keeper = null;
+  /** Base/head mode: what a killed round would leave in the repository, written down as it is made. */
+  leftovers = null;
   sourceReport() {
     return this.worktrees?.sourceReport() ?? null;
   }
   async ensureTempRoot() {
-    this.tempRoot ??= await mkdtemp(join4(tmpdir(), `speedgate-${this.context.runId}-`));
+    if (this.tempRoot) return this.tempRoot;
+    this.tempRoot = await mkdtemp(join6(tmpdir(), `speedgate-${this.context.runId}-`));
+    await (await this.leftoversRecord())?.setTempRoot(this.tempRoot);
     return this.tempRoot;
+  }
+  /**
+   * Base/head mode: first removes what earlier rounds in the repository left when they were killed
+   * (their worktrees would pile up on a persistent runner, their engines hold the GPU and the port),
+   * then writes this round's record. Null in the other modes, which make nothing in a repository.
+   */
+  leftoversRecord() {
+    const commits = this.round.commits;
+    if (!commits) return Promise.resolve(null);
+    this.leftovers ??= (async () => {
+      await sweepLeftRounds(commits.repoDir, this.context.logger);
+      return await RoundLeftoversRecord.open(commits.repoDir, this.context.runId);
+    })();
+    return this.leftovers;
+  }
+  /** Started with the first engine or step; a process group is watched for as long as it runs. */
+  engineKeeper() {
+    this.keeper ??= startEngineKeeper();
+    return this.keeper;
+  }
+  async watchGroup(pgid) {
+    (await this.engineKeeper()).watch(pgid);
+    await (await this.leftoversRecord())?.addProcessGroup(pgid);
+  }
+  async unwatchGroup(pgid) {
+    (await this.engineKeeper()).unwatch(pgid);
+    await (await this.leftoversRecord())?.removeProcessGroup(pgid);
   }
   /** Probed at the first process this round starts, and said once: in the job log, the fallback is a warning. */
   isolated() {
@@ -62563,11 +62952,11 @@ var ProcessRuntime = class {
     const patch = this.round.patch;
     const sourceDir = this.round.config.candidate.sourceDir;
     if (role === "baseline" || !patch || !sourceDir) return { role, imageId: null, patchHash: role === "candidate" ? patch?.sha256 ?? null : null };
-    const copy = join4(await this.ensureTempRoot(), basename(sourceDir));
+    const copy = join6(await this.ensureTempRoot(), basename2(sourceDir));
     await cp(sourceDir, copy, { recursive: true, verbatimSymlinks: true });
     this.context.logger.debug(`copied ${sourceDir} to ${copy} for the candidate`);
     const { tool } = await applyPatch({ dir: copy, patchPath: patch.path, patchText: patch.bytes.toString("utf8"), role, signal });
-    this.context.logger.info(`candidate: applied ${basename(patch.path)} with ${tool}`);
+    this.context.logger.info(`candidate: applied ${basename2(patch.path)} with ${tool}`);
     this.patchedDir = copy;
     for (const command of this.round.config.candidate.postPatch) await this.runStep("candidate", command, copy, signal, "a postPatch step");
     return { role, imageId: null, patchHash: patch.sha256 };
@@ -62578,9 +62967,17 @@ var ProcessRuntime = class {
     const argv = substituteCommand(command, this.commandValues());
     const env = this.envFor(role);
     const isolation = await this.isolated();
+    const keeper = await this.engineKeeper();
     const missing2 = isolation.kind !== "none" && !resolveProgram(argv[0] ?? "", { cwd, path: env.PATH });
     const result = missing2 ? { exitCode: null, signal: null, output: `${argv[0] ?? ""}: not found
-`, missing: true, timedOut: false } : await runTool(isolateCommand(isolation, argv), { cwd, env, signal, timeoutMs: timeoutS * 1e3 });
+`, missing: true, timedOut: false } : await runTool(isolateCommand(isolation, argv), {
+      cwd,
+      env,
+      signal,
+      timeoutMs: timeoutS * 1e3,
+      // The keeper alone: a step lasts one call, and a record of it would be stale by the next.
+      onGroup: (pgid, running) => running ? keeper.watch(pgid) : keeper.unwatch(pgid)
+    });
     if (signal.aborted) throw signal.reason;
     if (result.exitCode === 0) return;
     const lines2 = result.output.split("\n").filter((line) => line.trim() !== "").map((line) => cleanLogLine(line.replaceAll(`${cwd}/`, "")));
@@ -62601,22 +62998,31 @@ var ProcessRuntime = class {
   async start(role, signal) {
     if (signal.aborted) throw signal.reason;
     const { config: config2 } = this.round;
-    const command = role === "candidate" ? config2.candidate.command ?? config2.baseline.command : config2.baseline.command;
+    const { command } = this.launches()[role];
     if (!command) throw new Error("runtime process: the round config has no baseline.command");
-    if (!await isPortFree(config2.port)) throw new EngineFailureError(portTakenFailure(role, config2.port));
+    if (!await isPortFree(config2.port)) throw new EngineFailureError(portTakenFailure(role, config2.port, "process"));
     const argv = substituteCommand(command, this.commandValues());
     const cwd = this.cwdFor(role);
     this.context.logger.debug(`${role}: starting ${argv.join(" ")} in ${cwd}`);
-    const engine = await spawnProcessEngine({
+    await this.engineKeeper();
+    const spawned = await spawnProcessEngine({
       role,
       argv,
       cwd,
       env: this.envFor(role),
       isolation: await this.isolated(),
-      baseUrl: `http://127.0.0.1:${config2.port}`,
+      baseUrl: `http://${PROCESS_ENGINE_HOST}:${config2.port}`,
       stopGraceMs: config2.docker.stopTimeoutS * 1e3,
       onLine: (line) => this.context.logger.debug(`[${role}] ${cleanLogLine(line)}`)
     });
+    await this.watchGroup(spawned.pid);
+    const engine = {
+      ...spawned,
+      stop: async () => {
+        await spawned.stop();
+        await this.unwatchGroup(spawned.pid);
+      }
+    };
     this.engines.add(engine);
     return engine;
   }
@@ -62624,18 +63030,27 @@ var ProcessRuntime = class {
     await Promise.all([...this.engines].map((engine) => engine.stop()));
     this.engines.clear();
     await this.worktrees?.dispose();
-    if (this.tempRoot) await rm(this.tempRoot, { recursive: true, force: true });
+    if (this.tempRoot) await rm3(this.tempRoot, { recursive: true, force: true });
     this.tempRoot = null;
     this.patchedDir = null;
+    const leftovers = this.leftovers;
+    this.leftovers = null;
+    await (await leftovers?.catch(() => null))?.remove();
+    const keeper = this.keeper;
+    this.keeper = null;
+    (await keeper?.catch(() => null))?.close();
   }
   commandValues() {
     const { config: config2 } = this.round;
-    return { port: config2.port, contextLimit: config2.bench.contextLimit, model: config2.bench.model };
+    return { port: config2.port, host: PROCESS_ENGINE_HOST, contextLimit: config2.bench.contextLimit, model: config2.bench.model };
   }
   /** The allowed part of the host's environment (PATH, HOME, locale, CUDA…), then the config's. */
   envFor(role) {
-    const { config: config2 } = this.round;
-    return { ...allowedHostEnvironment(process.env), ...config2.baseline.env, ...role === "candidate" ? config2.candidate.env ?? {} : {} };
+    return { ...allowedHostEnvironment(process.env), ...this.launches()[role].env };
+  }
+  /** Both engines as every command reads the config (the defaults filled in one place). */
+  launches() {
+    return resolveRoundEngines(this.round.config, this.round.configPath, { commits: this.worktrees !== null });
   }
   cwdFor(role) {
     if (this.worktrees) return this.worktrees.cwdFor(role);
@@ -62844,9 +63259,9 @@ var LLAMA_CPP_HOST_OOM_KILLED_HINT = [
   "The kernel's OOM killer ended the engine: the host (or `docker.memory`) ran out of RAM.",
   "Lower `-c` and `-np`, quantize the KV cache (`--cache-type-k q8_0`), offload more layers to the GPU (`-ngl`), and check `dmesg` for the OOM report."
 ].join(" ");
-function llamaCppPortInUseHint(port) {
+function llamaCppPortInUseHint(port, runtime = null) {
   const which = port === null ? "the port" : `port ${port}`;
-  return `llama-server could not bind ${which} (\`--host\`, \`--port\`): a previous engine that was not stopped, or another service, holds it. Find it with \`ss -ltnp\`, stop it, run \`speedgate cleanup --stale\` for leftovers of an interrupted run, or give the command \`--port {port}\` so it listens where the round config says.`;
+  return `llama-server could not bind ${which} (\`--host\`, \`--port\`): a previous engine that was not stopped, or another service, holds it. Find it with \`ss -ltnp\`, ${leftoverEngineAdvice(runtime)}, or give the command \`--host {host} --port {port}\` so it listens where the round config says.`;
 }
 var LLAMA_CPP_INVALID_ARGUMENT_HINT = "llama-server refused its command line: a flag this build does not know (flags are renamed and removed between releases: `--ctx-size` is `-c`, `-np` is `--parallel`) or a bad value. Run `llama-server --help` from the same build; a patch that removes or renames a flag needs the round's command changed with it (`candidate.command`).";
 var LLAMA_CPP_MODEL_NOT_FOUND_HINT = "There is no GGUF file at the path `-m` names. Check the path inside the engine (with `runtime: docker`, mount the model folder with `docker.mounts`), or let the round's command name the file the runner has; llama-server downloads nothing unless built with network support (`-hf`).";
@@ -62855,6 +63270,20 @@ function llamaCppStartupTimeoutHint(afterS) {
   return `llama-server printed no fatal error but \`/health\` did not answer 200 within ${afterS} s (it answers 503 while the model loads). Large models read from a slow disk take a while: raise \`health.timeoutS\`, serve the GGUF from the runner's disk (\`docker.mounts\`), or check the log tail for where it stalled (\`--fit\` tries contexts before loading; \`-fit off\` skips it).`;
 }
 var LLAMA_CPP_EXITED_HINT = "llama-server stopped without an error speedgate recognises. Its first `E` line in the log tail is usually the cause; run the same command by hand (add `-v` for more) to reproduce.";
+function llamaCppAssertionHint({ role, location } = UNPLACED_CRASH) {
+  const at = location ? ` at ${literalForCodeSpans(location)}` : "";
+  if (role === "baseline") {
+    return `The unpatched llama-server stopped on its own GGML_ASSERT${at}: the round's flags are what it rejects, not the patch. The batch must hold what one decode takes (\`-b\` / \`--batch-size\` at least \`-ub\` and the slots \`-np\`), the context \`-c\` must hold \`-np\` slots; run the baseline's command by hand and change the flag the assertion names.`;
+  }
+  return `llama-server stopped on its own GGML_ASSERT${at}: an invariant there no longer holds with the patch (a tensor shape, a batch or output count, a buffer size the changed code now produces). Read the expression and the frames below; build the patched tree with \`-DCMAKE_BUILD_TYPE=RelWithDebInfo\` and run the same command by hand (with gdb installed ggml prints a backtrace with files and lines) to see which caller broke it.`;
+}
+function llamaCppFatalSignalHint({ role, location } = UNPLACED_CRASH) {
+  const at = location ? ` (first frame of its own: ${literalForCodeSpans(location)})` : "";
+  if (role === "baseline") {
+    return `The unpatched llama-server died of a fatal signal${at}: the build, the machine (an instruction its CPU lacks: a build for another CPU) or the round's flags crash it without the patch. Run the baseline's command by hand under \`gdb -batch -ex run -ex bt --args \u2026\`.`;
+  }
+  return `llama-server died of a fatal signal${at}. A segmentation fault is a read or write through a bad pointer: an index, a size or a tensor stride the patched code computes wrongly, or a kernel given a shape it does not handle. Build the patched tree with \`-DCMAKE_BUILD_TYPE=RelWithDebInfo\` and run the same command under \`gdb -batch -ex run -ex bt --args \u2026\` to see where.`;
+}
 
 // src/failure/failure-hint-book.ts
 function pythonEngineHints(family) {
@@ -62869,7 +63298,9 @@ function pythonEngineHints(family) {
     modelNotFound: MODEL_NOT_FOUND_HINT,
     modelLoadError: MODEL_LOAD_ERROR_HINT,
     exited: EXITED_HINT,
-    importError: (location) => importErrorHint(location, family)
+    importError: (location) => importErrorHint(location, family),
+    assertion: (crash) => assertionHint(crash, family),
+    fatalSignal: fatalSignalHint
   };
 }
 var BOOKS = {
@@ -62889,7 +63320,9 @@ var LLAMA_CPP = {
   modelLoadError: LLAMA_CPP_MODEL_LOAD_ERROR_HINT,
   exited: LLAMA_CPP_EXITED_HINT,
   // llama.cpp is C++: a Python import error is not its own, so the generic hint.
-  importError: (location) => importErrorHint(location)
+  importError: (location) => importErrorHint(location),
+  assertion: llamaCppAssertionHint,
+  fatalSignal: llamaCppFatalSignalHint
 };
 function failureHintBook(family) {
   if (family === "llama.cpp") return LLAMA_CPP;
@@ -62935,6 +63368,214 @@ var LLAMA_CPP_MODEL_NOT_FOUND = /failed to open GGUF file '.*' \((?:No such file
 var HF_MODEL_NOT_FOUND = /is not a local folder and is not a valid model identifier|Repo id must be in the form|does not appear to have a file named config\.json/;
 var LLAMA_CPP_GGUF_ERROR = /gguf_init_from_\w+: (?:invalid magic|failed to read|bad GGUF version|this GGUF file is version|GGUFv1 is no longer|tensor '.*' (?:has|of|with)|number of (?:tensors|key value)|key '.*' has invalid|duplicate (?:key|tensor)|string length)|gguf_init_from_file_impl: /;
 var LLAMA_CPP_MODEL_LOAD_ERROR = /error loading model: |unknown model architecture|wrong number of tensors|key not found in model|data is not within the file bounds|failed to load model from/;
+
+// src/failure/read-crash-report.ts
+var MAX_CRASH_FRAMES = 5;
+var GGML_ASSERT = /^(\S+?):(\d+): GGML_ASSERT\((.*)\) failed$/;
+var SOURCE_LINE_MESSAGE = /^(\S+\.(?:c|cc|cpp|cxx|cu|cuh|h|hpp|m|mm|metal)):(\d+): (.+)$/;
+var C_ASSERT = /(?:^|: )(\S+?):(\d+): .*?Assertion [`'](.*)[`'] failed\.?$/;
+var DEVICE_SIDE_ASSERT = /^(?:[\w.]+(?:Error|Exception)): CUDA error: device-side assert triggered/;
+var CPP_TERMINATE = /^terminate called after throwing an instance of '([^']+)'$/;
+var CPP_WHAT = /^\s*what\(\):\s+(.*)$/;
+var PYTHON_FATAL = /^Fatal Python error: (Segmentation fault|Bus error|Illegal instruction|Floating point exception|Aborted)\b/;
+var SIGNAL_REPORT = /\b(Segmentation fault|Bus error|Illegal instruction|Floating point exception)(?: \(core dumped\))?|\*\*\* (SIG[A-Z]+) received\b|Caught signal \d+ \((Segmentation fault|Bus error|Illegal instruction|Floating point exception)\)/;
+var GDB_BOOKKEEPING = /^\[New LWP \d+\]$|^\[New Thread |^\[Thread debugging using libthread_db|^Using host libthread_db library|^\[Inferior \d+ \(process \d+\) detached\]$|^\d+\t/;
+var GDB_FRAME = /^#(\d+)\s+(?:0x[0-9a-f]+ in )?(.+?)(?: \(.*\))?(?: at (\S+:\d+))?$/;
+var SYMBOL_FRAME = /^(\S+?)\(([^)]*)\)\s*\[0x[0-9a-f]+\]$/;
+var FAULTHANDLER_FRAME = /^\s*File "([^"]+)", line (\d+) in (.+)$/;
+var MACHINERY = /^(?:__GI_|__libc_|__pthread_|__restore_rt|__assert|__cxa_|__gnu_cxx::|std::terminate|raise|abort|_start|__wait4|wait4|waitpid|start_thread|clone3?)\b|ggml_print_backtrace|ggml_abort|backtrace|fatal_signal|signal_handler|^\?\?$/;
+var SYSTEM_LIBRARY = /(?:^|\/)(?:libc|libpthread|libstdc\+\+|libgcc_s|ld-linux[\w-]*)\.so|sysdeps\//;
+var NOT_ENGINE_PYTHON = /^<frozen |\/lib\/python3\.\d+\/(?!site-packages|dist-packages)|\/torch\/(?!_inductor\/)|^<string>$/;
+function lastIndex(lines2, test, from = 0) {
+  for (let index = lines2.length - 1; index >= from; index--) if (test(lines2[index] ?? "")) return index;
+  return -1;
+}
+var SIGNAL_REPORT_WINDOW = 60;
+function shortenSourcePath(path) {
+  const packaged = /\/(?:site|dist)-packages\/(.+)$/.exec(path);
+  if (packaged?.[1]) return packaged[1];
+  const tree = /^\/.+?\/((?:src|ggml|tools|common|include|csrc|sgl-kernel|sglang|vllm|aten|c10)\/.+)$/.exec(path);
+  return tree?.[1] ?? path;
+}
+function nativeFrames(lines2, from) {
+  const frames = [];
+  for (let index = from; index < lines2.length && frames.length < MAX_CRASH_FRAMES; index++) {
+    const line = (lines2[index] ?? "").trim();
+    if (line === "" || GDB_BOOKKEEPING.test(line)) continue;
+    const gdb = GDB_FRAME.exec(line);
+    if (gdb) {
+      const [, number5, name = "", at] = gdb;
+      if (MACHINERY.test(name) || at && SYSTEM_LIBRARY.test(at)) continue;
+      frames.push(`#${number5} ${name}${at ? ` at ${shortenSourcePath(at)}` : ""}`);
+      continue;
+    }
+    const symbol2 = SYMBOL_FRAME.exec(line);
+    if (symbol2) {
+      const [, binary = "", place = ""] = symbol2;
+      if (SYSTEM_LIBRARY.test(binary) || MACHINERY.test(place.replace(/\+0x[0-9a-f]+$/, ""))) continue;
+      frames.push(`${binary.split("/").pop() ?? binary}(${place})`);
+      continue;
+    }
+    if (frames.length > 0) break;
+  }
+  return frames;
+}
+function tracebackFrames(lines2, at) {
+  const frames = [];
+  for (let index = at - 1; index >= 0 && frames.length < MAX_CRASH_FRAMES; index--) {
+    const line = lines2[index] ?? "";
+    if (/Traceback \(most recent call last\)/.test(line)) break;
+    const frame = TRACEBACK_FRAME.exec(line);
+    if (!frame) continue;
+    const [, path = "", number5, name] = frame;
+    if (!NOT_ENGINE_PYTHON.test(path)) frames.push(`${shortenSourcePath(path)}:${number5}${name ? ` in ${name}` : ""}`);
+  }
+  return frames;
+}
+function faulthandlerFrames(lines2, from) {
+  const frames = [];
+  for (let index = from + 1; index < lines2.length && frames.length < MAX_CRASH_FRAMES; index++) {
+    const frame = FAULTHANDLER_FRAME.exec(lines2[index] ?? "");
+    if (!frame) continue;
+    const [, path = "", number5, name] = frame;
+    if (!NOT_ENGINE_PYTHON.test(path)) frames.push(`${shortenSourcePath(path)}:${number5} in ${name}`);
+  }
+  return frames;
+}
+function readCAssert(lines2, at) {
+  const match = C_ASSERT.exec(lines2[at] ?? "");
+  return match ? { location: `${shortenSourcePath(match[1] ?? "")}:${match[2]}`, expression: match[3] ?? "" } : null;
+}
+function isAbort(exit) {
+  return exit?.signal === "SIGABRT" || exit?.exitCode === 134;
+}
+function ggmlFrames(lines2, from) {
+  const start = firstFrameIndex(lines2, from);
+  const unnamed = (line) => /^\S+\(\+0x[0-9a-f]+\)\s*\[0x[0-9a-f]+\]$/.test(line.trim());
+  const machinery = start >= 0 && lines2.slice(start, start + GGML_ABORT_FRAMES).filter(unnamed).length === GGML_ABORT_FRAMES;
+  return nativeFrames(lines2, machinery ? start + GGML_ABORT_FRAMES : from);
+}
+var GGML_ABORT_FRAMES = 3;
+function firstFrameIndex(lines2, from) {
+  for (let index = from; index < lines2.length; index++) {
+    const line = (lines2[index] ?? "").trim();
+    if (GDB_FRAME.test(line) || SYMBOL_FRAME.test(line)) return index;
+    if (line !== "" && !GDB_BOOKKEEPING.test(line)) return -1;
+  }
+  return -1;
+}
+function readGgmlAbort(lines2, exit) {
+  let at = lastIndex(lines2, (line) => GGML_ASSERT.test(line));
+  const asserted = at >= 0;
+  if (!asserted) {
+    at = lastIndex(lines2, (line) => SOURCE_LINE_MESSAGE.test(line));
+    if (at < 0) return null;
+    const next = lines2.slice(at + 1, at + 4).join("\n");
+    if (!isAbort(exit) && !/ggml_print_backtrace|ggml_abort|\[New LWP|^#\d|\(\+0x[0-9a-f]+\)\[/m.test(next)) return null;
+  }
+  const match = (asserted ? GGML_ASSERT : SOURCE_LINE_MESSAGE).exec(lines2[at] ?? "");
+  const location = match ? `${shortenSourcePath(match[1] ?? "")}:${match[2]}` : null;
+  return {
+    kind: "assertion_failed",
+    source: "ggml",
+    label: asserted ? "assertion failed (GGML_ASSERT)" : "aborted (GGML_ABORT)",
+    line: at,
+    summary: null,
+    location,
+    frames: ggmlFrames(lines2, at + 1)
+  };
+}
+function readAssertion(lines2, exit) {
+  const ggml = readGgmlAbort(lines2, exit);
+  if (ggml) return ggml;
+  const deviceAt = lastIndex(lines2, (line) => DEVICE_SIDE_ASSERT.test(line));
+  if (deviceAt >= 0) {
+    const kernelAt = lastIndex(lines2.slice(0, deviceAt), (line) => C_ASSERT.test(line));
+    const kernel = kernelAt >= 0 ? readCAssert(lines2, kernelAt) : null;
+    return {
+      kind: "assertion_failed",
+      source: "cuda_device_assert",
+      label: "CUDA device-side assert triggered",
+      line: kernel ? kernelAt : deviceAt,
+      summary: null,
+      location: kernel?.location ?? null,
+      frames: tracebackFrames(lines2, deviceAt)
+    };
+  }
+  const cAt = lastIndex(lines2, (line) => C_ASSERT.test(line));
+  if (cAt >= 0) {
+    return { kind: "assertion_failed", source: "c_assert", label: "assertion failed (C assert)", line: cAt, summary: null, location: readCAssert(lines2, cAt)?.location ?? null, frames: nativeFrames(lines2, cAt + 1) };
+  }
+  const pythonAt = lastIndex(lines2, (line) => EXCEPTION_LINE.test(line) && !WRAPPER_EXCEPTION.test(line));
+  if (pythonAt >= 0 && EXCEPTION_LINE.exec(lines2[pythonAt] ?? "")?.[1]?.split(".").pop() === "AssertionError") {
+    const frameAt = lastIndex(lines2.slice(0, pythonAt), (line) => TRACEBACK_FRAME.test(line));
+    const frame = frameAt >= 0 ? TRACEBACK_FRAME.exec(lines2[frameAt] ?? "") : null;
+    const location = frame ? `${shortenSourcePath(frame[1] ?? "")}:${frame[2]}` : null;
+    const statement = frameAt >= 0 ? (lines2[frameAt + 1] ?? "").trim() : "";
+    const where = location ? ` (${location}${statement.startsWith("assert") ? `: ${statement}` : ""})` : "";
+    return {
+      kind: "assertion_failed",
+      source: "python_assert",
+      label: "Python AssertionError",
+      line: pythonAt,
+      summary: `${(lines2[pythonAt] ?? "").trim()}${where}`,
+      location,
+      frames: tracebackFrames(lines2, pythonAt)
+    };
+  }
+  const terminateAt = lastIndex(lines2, (line) => CPP_TERMINATE.test(line));
+  if (terminateAt >= 0) {
+    const what = CPP_WHAT.exec(lines2[terminateAt + 1] ?? "")?.[1];
+    const type = CPP_TERMINATE.exec(lines2[terminateAt] ?? "")?.[1] ?? "an exception";
+    return {
+      kind: "assertion_failed",
+      source: "cpp_terminate",
+      label: "aborted: an uncaught C++ exception",
+      line: terminateAt,
+      summary: what ? `${type}: ${what}` : null,
+      location: null,
+      frames: nativeFrames(lines2, terminateAt + 2)
+    };
+  }
+  return null;
+}
+var SIGNAL_WORDS = {
+  SIGSEGV: "segmentation fault",
+  SIGBUS: "bus error",
+  SIGILL: "illegal instruction",
+  SIGFPE: "floating point exception",
+  SIGABRT: "abort"
+};
+var SIGNAL_EXIT_CODES = { 139: "SIGSEGV", 135: "SIGBUS", 132: "SIGILL", 136: "SIGFPE", 134: "SIGABRT" };
+function fatalSignalOf(exit) {
+  if (exit?.signal && SIGNAL_WORDS[exit.signal]) return exit.signal;
+  return exit?.exitCode != null ? SIGNAL_EXIT_CODES[exit.exitCode] ?? null : null;
+}
+function readFatalSignal(lines2, exit) {
+  const pythonAt = lastIndex(lines2, (line) => PYTHON_FATAL.test(line));
+  if (pythonAt >= 0) {
+    return { kind: "fatal_signal", source: "python_fatal", label: `${(PYTHON_FATAL.exec(lines2[pythonAt] ?? "")?.[1] ?? "fatal signal").toLowerCase()} (fatal Python error)`, line: pythonAt, summary: null, location: null, frames: faulthandlerFrames(lines2, pythonAt) };
+  }
+  const reportFrom = Math.max(0, lines2.length - SIGNAL_REPORT_WINDOW);
+  const reportAt = lastIndex(lines2, (line) => SIGNAL_REPORT.test(line), reportFrom);
+  const signal = fatalSignalOf(exit);
+  if (reportAt < 0 && !signal) return null;
+  const report = reportAt >= 0 ? SIGNAL_REPORT.exec(lines2[reportAt] ?? "") : null;
+  const words = (report?.[1] ?? report?.[3] ?? (report?.[2] ? SIGNAL_WORDS[report[2]] : void 0) ?? (signal ? SIGNAL_WORDS[signal] : void 0) ?? "fatal signal").toLowerCase();
+  const frames = reportAt >= 0 ? nativeFrames(lines2, reportAt + 1) : [];
+  return {
+    kind: "fatal_signal",
+    source: "signal",
+    label: signal === "SIGABRT" && reportAt < 0 ? "aborted (SIGABRT) without an assertion message" : `${words}${signal ? ` (${signal})` : ""}`,
+    line: reportAt >= 0 ? reportAt : null,
+    summary: reportAt >= 0 ? null : `the engine was killed by ${signal ?? "a fatal signal"} (${words}) without printing why`,
+    location: frames[0] ?? null,
+    frames
+  };
+}
+function readCrashReport(lines2, exit) {
+  return readAssertion(lines2, exit) ?? readFatalSignal(lines2, exit);
+}
 
 // src/failure/read-llama-cpp-log.ts
 var LLAMA_CPP_LINE_PREFIX = /^\d+\.\d{2}\.\d{3}\.\d{3} ([DIWE]) /;
@@ -63152,9 +63793,22 @@ function diagnose(input2, lines2, rawLines, family) {
       detail: null
     };
   }
+  const crash = readCrashReport(lines2, exit);
+  if (crash) {
+    const hintInput = { role: input2.role, location: crash.location, deviceAssert: crash.source === "cuda_device_assert" };
+    return {
+      kind: crash.kind,
+      label: crash.label,
+      hint: crash.kind === "assertion_failed" ? hints.assertion(hintInput) : hints.fatalSignal(hintInput),
+      line: crash.line,
+      detail: null,
+      summary: crash.summary,
+      frames: crash.frames
+    };
+  }
   const portAt = Math.max(find(PORT_IN_USE), find(LLAMA_CPP_PORT_IN_USE));
   if (portAt >= 0) {
-    return { kind: "port_in_use", label: "port already in use", hint: hints.portInUse(portFrom(lines2, portAt)), line: portAt, detail: null };
+    return { kind: "port_in_use", label: "port already in use", hint: hints.portInUse(portFrom(lines2, portAt), input2.runtime ?? null), line: portAt, detail: null };
   }
   const launch = diagnoseLaunch(lines2, hints);
   if (launch) return launch;
@@ -63176,6 +63830,7 @@ function diagnose(input2, lines2, rawLines, family) {
   };
 }
 function summaryFor(diagnosis, lines2, input2) {
+  if (diagnosis.summary) return capSummary(diagnosis.summary);
   let summary;
   if (diagnosis.line !== null) summary = lines2[diagnosis.line];
   if (!summary) {
@@ -63217,7 +63872,8 @@ function classifyFailure(input2) {
     hint: diagnosis.hint,
     exitCode: input2.exit?.exitCode ?? null,
     signal: input2.exit?.signal ?? null,
-    logTail: input2.logLines.slice(-FAILURE_LOG_TAIL_LINES).map(cleanLogLine)
+    logTail: input2.logLines.slice(-FAILURE_LOG_TAIL_LINES).map(cleanLogLine),
+    ...diagnosis.frames && diagnosis.frames.length > 0 ? { frames: diagnosis.frames.map(cleanLogLine) } : {}
   };
 }
 
@@ -63253,7 +63909,7 @@ async function waitUntilHealthy(options) {
   try {
     for (; ; ) {
       if (signal.aborted) throw cancelledFailure(engine, "startup", signal.reason);
-      if (exit) throw new EngineFailureError(classifyFailure({ role: engine.role, stage: "startup", exit, logLines: engine.logTail(), engine: options.engineFamily ?? null }));
+      if (exit) throw new EngineFailureError(classifyFailure({ role: engine.role, stage: "startup", exit, logLines: engine.logTail(), engine: options.engineFamily ?? null, runtime: options.runtime ?? null }));
       const now = performance.now();
       if (now >= deadline) {
         throw new EngineFailureError(
@@ -63263,7 +63919,8 @@ async function waitUntilHealthy(options) {
             exit: null,
             logLines: engine.logTail(),
             timedOut: { afterS: options.timeoutS },
-            engine: options.engineFamily ?? null
+            engine: options.engineFamily ?? null,
+            runtime: options.runtime ?? null
           })
         );
       }
@@ -63283,12 +63940,12 @@ async function waitUntilHealthy(options) {
 }
 async function sleepUnless(ms2, signal) {
   if (signal.aborted || ms2 <= 0) return;
-  await new Promise((resolve6) => {
+  await new Promise((resolve7) => {
     const timer = setTimeout(done, ms2);
     function done() {
       clearTimeout(timer);
       signal.removeEventListener("abort", done);
-      resolve6();
+      resolve7();
     }
     signal.addEventListener("abort", done, { once: true });
   });
@@ -64366,7 +65023,8 @@ function runSpeedup(run2) {
 }
 function describeEngineFailure(failure2, runs = 1) {
   const where = runs > 1 && failure2.run ? ` in run ${failure2.run} of ${runs}` : "";
-  return `${failure2.engine} engine failed at ${failure2.stage}${where} (${failure2.label})`;
+  const prompt = failure2.prompt ? `, during prompt ${failure2.prompt.number}` : "";
+  return `${failure2.engine} engine failed at ${failure2.stage}${where}${prompt} (${failure2.label})`;
 }
 function notSent(failure2) {
   if (!failure2) return void 0;
@@ -64798,17 +65456,17 @@ var DEFAULT_TIMEOUT_MS = 1e4;
 var GPU_FIELDS = ["index", "uuid", "memory.total", "memory.used", "driver_version", "cuda_version", "name"];
 var APP_FIELDS = ["gpu_uuid", "pid", "used_memory", "process_name"];
 function run(args, timeoutMs) {
-  return new Promise((resolve6) => {
+  return new Promise((resolve7) => {
     execFile2("nvidia-smi", args, { timeout: timeoutMs, killSignal: "SIGKILL", maxBuffer: 4 * 1024 * 1024 }, (error62, stdout, stderr) => {
-      if (!error62) return resolve6({ ok: true, stdout });
+      if (!error62) return resolve7({ ok: true, stdout });
       const output2 = `${stdout}
 ${stderr}`;
       const failure2 = error62;
-      if (failure2.code === "ENOENT") return resolve6({ ok: false, error: "nvidia-smi is not on the runner's PATH", output: output2 });
-      if (failure2.killed) return resolve6({ ok: false, error: `nvidia-smi did not answer within ${Math.round(timeoutMs / 100) / 10} s`, output: output2 });
+      if (failure2.code === "ENOENT") return resolve7({ ok: false, error: "nvidia-smi is not on the runner's PATH", output: output2 });
+      if (failure2.killed) return resolve7({ ok: false, error: `nvidia-smi did not answer within ${Math.round(timeoutMs / 100) / 10} s`, output: output2 });
       const firstLine = output2.split("\n").map((line) => cleanLogLine(line).trim()).find((line) => line !== "") ?? "no output";
       const how = typeof failure2.code === "number" ? `exited with code ${failure2.code}` : typeof failure2.signal === "string" ? `was killed by ${failure2.signal}` : `failed (${typeof failure2.code === "string" ? failure2.code : failure2.message})`;
-      resolve6({ ok: false, error: `nvidia-smi ${how}: ${firstLine}`.slice(0, 1e3), output: output2 });
+      resolve7({ ok: false, error: `nvidia-smi ${how}: ${firstLine}`.slice(0, 1e3), output: output2 });
     });
   });
 }
@@ -64959,6 +65617,32 @@ function createGpuStateRecorder(probe = () => probeGpuState()) {
 
 // src/config/round-config-schema.ts
 import { posix as posix3 } from "node:path";
+
+// src/config/find-unknown-placeholders.ts
+var COMMAND_PLACEHOLDERS = {
+  process: ["port", "host", "contextLimit", "model", "node", "speedgate"],
+  docker: ["port", "host", "contextLimit", "model"]
+};
+var PLACEHOLDER = /(?<!\$)\{([A-Za-z][A-Za-z0-9_]*)\}/g;
+function findUnknownPlaceholders(command, runtime) {
+  const known = COMMAND_PLACEHOLDERS[runtime];
+  const problems = [];
+  command.forEach((argument, index) => {
+    for (const match of argument.matchAll(PLACEHOLDER)) {
+      const name = match[1] ?? "";
+      if (known.includes(name)) continue;
+      const meant = findClosestName(name, known);
+      const other = runtime === "docker" && COMMAND_PLACEHOLDERS.process.includes(name) ? ` ({${name}} is the process runtime's: a path on the host means nothing inside an image)` : "";
+      problems.push({
+        index,
+        problem: `expected only the placeholders runtime: ${runtime} fills (${known.map((entry) => `{${entry}}`).join(", ")}); {${name}} is none of them${other}${meant ? ` (did you mean {${meant}}?)` : ""}`
+      });
+    }
+  });
+  return problems;
+}
+
+// src/config/round-config-schema.ts
 var nonEmptyString = (expected = "a non-empty string") => external_exports.string({ error: expected }).min(1, { error: expected });
 var integerIn = (min2, max, expected) => external_exports.number({ error: expected }).int({ error: expected }).min(min2, { error: expected }).max(max, { error: expected });
 var positiveNumber = (expected) => external_exports.number({ error: expected }).gt(0, { error: expected });
@@ -65261,6 +65945,11 @@ var roundConfigSchema = external_exports.strictObject(
       message: "expected the folder the patch applies in (a copy of it is patched)"
     });
   }
+  for (const role of ["baseline", "candidate"]) {
+    const command = config2[role].command;
+    if (!command) continue;
+    for (const { index, problem } of findUnknownPlaceholders(command, config2.runtime)) ctx.addIssue({ code: "custom", path: [role, "command", index], message: problem });
+  }
   refineRuntimePaths(config2, ctx);
   if (config2.bench.contextLimit >= 1 && config2.bench.maxTokens > config2.bench.contextLimit) {
     ctx.addIssue({
@@ -65449,7 +66138,7 @@ function parseTokenizer(bytes, source) {
 }
 
 // src/tokens/read-tokenizer-file.ts
-import { readFile as readFile3, stat } from "node:fs/promises";
+import { readFile as readFile4, stat } from "node:fs/promises";
 async function readTokenizerFile(path) {
   let bytes;
   try {
@@ -65458,7 +66147,7 @@ async function readTokenizerFile(path) {
     if (info.size > MAX_TOKENIZER_BYTES) {
       throw new ConfigError(`bench.tokenizer: ${path}: expected a tokenizer.json of at most ${MAX_TOKENIZER_BYTES / 2 ** 20} MiB, got ${(info.size / 2 ** 20).toFixed(1)} MiB`);
     }
-    bytes = await readFile3(path);
+    bytes = await readFile4(path);
   } catch (error62) {
     if (error62 instanceof ConfigError) throw error62;
     throw new ConfigError(`bench.tokenizer: expected a readable tokenizer.json on the runner, could not read ${path} (${error62.code ?? error62.message})`);
@@ -65497,10 +66186,18 @@ function describeUnchangedCandidate(round) {
   if (round.patch && round.patch.bytes.toString("utf8").trim() !== "") return null;
   if (round.commits && round.commits.head !== round.commits.base && round.commits.head !== round.commits.mergeBase) return null;
   if (candidate.postPatch.length > 0 || candidate.build !== void 0) return null;
-  if (candidate.cwd !== void 0 && candidate.cwd !== config2.baseline.cwd) return null;
+  const engines = resolveRoundEngines(config2, round.configPath, { commits: round.commits != null });
+  if (engines.candidate.cwd !== engines.baseline.cwd) return null;
   if (!startsLikeBaseline(config2)) return null;
   const what = round.commits ? `the pull request's head (${round.commits.head.slice(0, 12)}) adds nothing to its base` : round.patch ? "the patch is empty" : "the round has no patch";
   return `${what}, and the candidate runs the baseline's image, command and environment: both seats ran the same engine, so the score is this runner's noise, not a speedup`;
+}
+
+// src/round/find-prompt-in-flight.ts
+function findPromptInFlight(prompts, records) {
+  const index = prompts.findIndex((prompt2) => records.get(prompt2.id)?.ok !== true);
+  const prompt = prompts[index];
+  return prompt ? { number: index + 1, id: prompt.id } : null;
 }
 
 // src/round/order-engine-turns.ts
@@ -65510,7 +66207,7 @@ function orderEngineTurns(run2, order) {
 
 // src/round/run-round.ts
 var EXIT_GRACE_MS = 500;
-var delay = (ms2) => new Promise((resolve6) => setTimeout(resolve6, ms2));
+var delay = (ms2) => new Promise((resolve7) => setTimeout(resolve7, ms2));
 function describeExitForReason(role, exit) {
   if (exit.infrastructure) return `${exit.infrastructure.label}, during the ${role} engine's benchmark`;
   const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.exitCode ?? "unknown"}`;
@@ -65556,7 +66253,8 @@ async function runEngine(role, run2, runtime, options, context) {
       timeoutS: config2.health.timeoutS,
       intervalMs: config2.health.intervalMs,
       signal,
-      engineFamily: engineFamily(config2.engine)
+      engineFamily: engineFamily(config2.engine),
+      runtime: config2.runtime
     });
     emit({ type: "healthy", role, afterMs: healthyAfterMs });
     const died = new AbortController();
@@ -65565,7 +66263,7 @@ async function runEngine(role, run2, runtime, options, context) {
     const running = engine;
     void running.exited.then((exit) => {
       if (benchmarkOver) return;
-      death = classifyFailure({ role, stage: "benchmark", exit, logLines: running.logTail(), engine: engineFamily(config2.engine) });
+      death = classifyFailure({ role, stage: "benchmark", exit, logLines: running.logTail(), engine: engineFamily(config2.engine), runtime: config2.runtime });
       died.abort(new Error(`${describeExitForReason(role, exit)}: ${death.summary}`));
     });
     const family = engineFamily(config2.engine);
@@ -65586,11 +66284,11 @@ async function runEngine(role, run2, runtime, options, context) {
     if (signal.aborted) throw new RoundCancelledError(signal.reason);
     if (!death && [...records.values()].some((record2) => !record2.ok)) {
       const exit = await Promise.race([running.exited, delay(EXIT_GRACE_MS).then(() => null)]);
-      if (exit && !death) death = classifyFailure({ role, stage: "benchmark", exit, logLines: running.logTail(), engine: engineFamily(config2.engine) });
+      if (exit && !death) death = classifyFailure({ role, stage: "benchmark", exit, logLines: running.logTail(), engine: engineFamily(config2.engine), runtime: config2.runtime });
     }
     benchmarkOver = true;
     if (death) {
-      const failure2 = mark(death);
+      const failure2 = mark({ ...death, prompt: findPromptInFlight(round.prompts, records) });
       emit({ type: "failed", role, failure: failure2 });
       return { records, failure: failure2, reportedTimes };
     }
@@ -65667,7 +66365,7 @@ async function runRound(options) {
     baselineImageId: (commits ? sourceReport?.imageId : prepared.get("baseline")?.imageId) ?? null,
     patchHash: prepared.get("candidate")?.patchHash ?? round.patch?.sha256 ?? null,
     ...round.fingerprint ?? fingerprintRound(config2, dirname4(round.configPath), round.prompts),
-    runner: (process.env.RUNNER_NAME ?? hostname3()).slice(0, 256) || null,
+    runner: (process.env.RUNNER_NAME ?? hostname5()).slice(0, 256) || null,
     gpu
   };
   const calibration = round.calibration ? fitCalibration(calibrationSourceOf(round.calibration), calibrationFacts({ engine: config2.engine, provenance, settings: cardSettings(config2) })) : null;
@@ -65705,8 +66403,8 @@ async function runRound(options) {
 }
 
 // src/round/write-scorecard.ts
-import { mkdir, rename, writeFile as writeFile2 } from "node:fs/promises";
-import { join as join5 } from "node:path";
+import { mkdir as mkdir2, rename as rename2, writeFile as writeFile3 } from "node:fs/promises";
+import { join as join7 } from "node:path";
 
 // src/scorecard/find-runner-fault.ts
 function findRunnerFault(card) {
@@ -65760,6 +66458,7 @@ var INFRASTRUCTURE_WHEN = {
   startup: "while the {who} was starting",
   benchmark: "during the {who}'s benchmark"
 };
+var CRASH_VERBS = { assertion_failed: "aborted", fatal_signal: "crashed" };
 function describeFailureEvent(failure2) {
   const who = `${failure2.engine} engine`;
   if (failure2.kind === "infrastructure") {
@@ -65778,9 +66477,12 @@ function describeFailureEvent(failure2) {
       if (failure2.kind === "gpu_unavailable" || failure2.kind === "image_missing" || failure2.kind === "container_refused") {
         return `${who} could not be started`;
       }
-      return `${who} died before becoming healthy`;
-    case "benchmark":
-      return failure2.kind === "cancelled" ? `${who} run was cancelled` : `${who} died during the benchmark`;
+      return `${who} ${CRASH_VERBS[failure2.kind] ?? "died"} before becoming healthy`;
+    case "benchmark": {
+      if (failure2.kind === "cancelled") return `${who} run was cancelled`;
+      const during = failure2.prompt ? `during prompt ${failure2.prompt.number} of the benchmark` : "during the benchmark";
+      return `${who} ${CRASH_VERBS[failure2.kind] ?? "died"} ${during}`;
+    }
   }
 }
 function describeBar(gate) {
@@ -65808,7 +66510,7 @@ function describeRunnerFaultBriefly(fault) {
 }
 function describeVerdict(card, options = {}) {
   const verdict = decideVerdict(card);
-  const none = (headline2) => ({ passed: false, outcome: "none", headline: `\u26A0\uFE0F No verdict: ${headline2}` });
+  const none = (headline) => ({ passed: false, outcome: "none", headline: `\u26A0\uFE0F No verdict: ${headline}` });
   switch (verdict.cause) {
     case "infrastructure":
       return none(`the infrastructure failed, not the patch (${describeFailureEvent(card.failure)})`);
@@ -65829,12 +66531,29 @@ function describeVerdict(card, options = {}) {
     const why = card.failure ? describeFailureCause(card.failure) : card.gate.reason.replace(/^no round score: /, "");
     return { passed: false, outcome: "fail", headline: `\u274C No prompt scores: ${why}` };
   }
-  const score = formatScoreAgainstBar(card.roundScore, card.gate.bar);
-  const headline = `${card.gate.passed ? "\u2705" : "\u274C"} Round score ${score} (${describeBar(card.gate)})`;
+  const score = `Round score ${formatScoreAgainstBar(card.roundScore, card.gate.bar)}`;
   const others = card.gate.reasons.filter((reason) => reason !== card.gate.rule);
-  if (others.length === 0) return { passed: card.gate.passed, outcome: verdict.outcome, headline };
-  const shown = options.firstReasonOnly && others.length > 1 ? `${others[0]} (and ${others.length - 1} more in the gate row)` : others.join("; ");
-  return { passed: card.gate.passed, outcome: verdict.outcome, headline: `${headline}: ${shown}` };
+  if (others.length === 0) return { passed: card.gate.passed, outcome: verdict.outcome, headline: `${card.gate.passed ? "\u2705" : "\u274C"} ${score}${describeDecider(card)}` };
+  const more = others.length - 1 + (card.gate.reasons.includes(card.gate.rule ?? "") ? 1 : 0);
+  const shown = options.firstReasonOnly ? `${firstClause(others[0] ?? "")}${more > 0 ? ` (and ${more} more in the gate row)` : ""}` : others.join("; ");
+  return { passed: card.gate.passed, outcome: verdict.outcome, headline: `\u274C ${score}, but ${shown}` };
+}
+function firstClause(reason) {
+  const plain2 = reason.replace(/ \([^()]*\)/g, "");
+  return plain2.split(/[,;:] /)[0] ?? plain2;
+}
+function describeDecider(card) {
+  const { gate } = card;
+  const score = card.roundScore ?? 0;
+  const bar2 = `the gate's ${formatBar(gate.bar)}${gate.use === "noise-floor" && gate.calibration && gate.calibration.problems.length === 0 ? ` (${formatBar(gate.minRoundScore)} + noise floor ${formatPercent(gate.calibration.noiseFloor)})` : ""}`;
+  const low = card.scoreInterval?.low ?? null;
+  if (gate.use === "interval-low" && low !== null) {
+    const lowShown = formatScoreAgainstBar(low, gate.bar);
+    if (gate.passed) return `; the interval's low end ${lowShown} clears ${bar2}`;
+    return score >= gate.bar ? `, but the interval's low end ${lowShown} is below ${bar2}` : ` is below ${bar2}`;
+  }
+  if (gate.passed) return ` clears ${bar2}`;
+  return score >= gate.bar ? ` (${describeBar(gate)})` : ` is below ${bar2}`;
 }
 function runScoreOnCard(run2, prompt) {
   if (run2.status === "excluded") return null;
@@ -66129,7 +66848,7 @@ function renderKeyValueTable(rows) {
   return markdownTable(rows, { alignDelimiters: false, align: ["l", "l"] });
 }
 function renderFold(summary, body) {
-  return `<details><summary>${summary}</summary>
+  return `<details><summary>${summary.replaceAll("`", "")}</summary>
 
 ${body}
 
@@ -66157,10 +66876,13 @@ function renderFailureSection(card, options) {
   const failure2 = card.failure;
   if (!failure2) return "";
   const exit = failure2.exitCode !== null ? `exit ${failure2.exitCode}` : failure2.signal ? `signal ${failure2.signal}` : null;
-  const where = `${failure2.engine} engine at ${failure2.stage}${failure2.run ? `, run ${failure2.run} of ${card.settings.runs}` : ""}`;
+  const prompt = failure2.prompt ? `, prompt ${failure2.prompt.number} (${failure2.prompt.id})` : "";
+  const where = `${failure2.engine} engine at ${failure2.stage}${failure2.run ? `, run ${failure2.run} of ${card.settings.runs}` : ""}${prompt}`;
   const rows = [
     ["Failure", `\`${failure2.kind}\`: ${escapeInline(failure2.label)}; ${[where, exit].filter((part) => part !== null).map((part) => escapeInline(part)).join(", ")}`],
     ["Error", escapeInline(failure2.summary)],
+    // A crash's own frames, innermost first, one a line: where the broken invariant was called from.
+    ...failure2.frames && failure2.frames.length > 0 ? [["Frames", failure2.frames.map(codeSpan2).join("<br>")]] : [],
     // When the runner is at fault the engine's own hint is for a failure that repeats on a free GPU.
     [decideVerdict(card).cause === "runner" ? "If it fails on a free GPU" : "What to try", `${failure2.hint ? `${renderWithCodeSpans(failure2.hint, escapeInline)} ` : ""}(${troubleshootingLink(card, failure2.kind)})`]
   ];
@@ -66352,10 +67074,25 @@ function describePromptCounts(card) {
   if (card.excluded > 0) parts.push(`${card.excluded} more excluded (the baseline failed on them or answered nothing: they count nowhere)`);
   return parts.join("; ");
 }
+var UNEXPLAINED_REASON = /^(\d+) of \d+ (answers|prompts) \([^)]*\) (are none the baseline gave|were cut short or parted where the baseline's own answers are not) \(([^()]*)\)/;
+function gateReasons(card) {
+  const reasons = card.gate.reasons;
+  if (!reasons.some((reason) => / were not scored \(/.test(reason))) return reasons;
+  return reasons.map((reason) => {
+    const match = UNEXPLAINED_REASON.exec(reason);
+    if (!match) return reason;
+    const count6 = Number(match[1]);
+    const perPrompt = match[2] === "prompts" || card.settings.runs === 1;
+    const unscoredOnly = (match[4] ?? "").split("; ").every((part) => /^(below tolerance|diverged)\b/.test(part));
+    if (!perPrompt || !unscoredOnly || count6 > card.unscored) return reason;
+    const said = count6 === 1 ? `the same prompt ${(match[3] ?? "").replace(/^are /, "is ").replace(/^were /, "was ")}` : `the same ${count6} prompts ${match[3] ?? ""}`;
+    return `${said} (${match[4]})${reason.slice(match[0].length)}`;
+  });
+}
 function describeGate(card) {
   if (decideVerdict(card).outcome === "none") return { mark: "\u26A0\uFE0F", text: `no verdict: ${card.gate.reasons.join("; ")}` };
   if (card.gate.passed) return { mark: "\u2705", text: `passes: ${card.gate.reason}` };
-  return { mark: "\u274C", text: `does not pass: ${card.gate.reasons.join("; ")}` };
+  return { mark: "\u274C", text: `does not pass: ${gateReasons(card).join("; ")}` };
 }
 function describeNextStep(card) {
   if (card.gate.passed || card.roundScore === null || decideVerdict(card).outcome !== "fail") return null;
@@ -66369,11 +67106,18 @@ function describeNextStep(card) {
   if (tooManyUnscored && card.zeroedTotal > 0 && !card.failure) steps.push(`Find why the candidate failed on ${prompts(card.zeroedTotal)}: each reason is in the per-prompt results.`);
   if (compared < card.gate.minPrompts) steps.push(`Score more prompts: gate.minPrompts is ${card.gate.minPrompts}.`);
   const rule = card.gate.rule;
-  if (rule && card.gate.reasons.includes(rule)) {
-    if (card.roundScore < card.gate.bar) steps.push("By this measure the candidate is not faster than the bar.");
-    else if (card.gate.use === "interval-low" && card.unscored === 0) steps.push("The score clears the bar but the interval's low end does not: more prompts or bench.runs narrow the interval.");
-  }
+  if (rule && card.gate.reasons.includes(rule) && card.roundScore < card.gate.bar) steps.push("By this measure the candidate is not faster than the bar.");
   return steps.length > 0 ? steps.join(" ") : null;
+}
+function describeInconclusive(card) {
+  const rule = card.gate.rule;
+  if (card.gate.passed || card.roundScore === null || card.gate.use !== "interval-low" || card.roundScore < card.gate.bar) return null;
+  if (!rule || card.gate.reasons.length !== 1 || card.gate.reasons[0] !== rule || card.unscored > 0) return null;
+  const compared = card.promptsTotal - card.excluded;
+  return {
+    author: "No measurable speedup at this runner's noise: nothing to fix in the patch.",
+    maintainers: `The interval is too wide to decide: more bench.runs (${card.settings.runs} now), more prompts (${compared} compared), a calibration of this runner (speedgate calibrate, gate.calibration) or a pace the baseline keeps up with (bench.requestIntervalMs) narrows it.`
+  };
 }
 
 // src/scorecard/render-method-section.ts
@@ -66730,6 +67474,8 @@ function renderSummaryTable(card) {
   rows.push(["Gate", `${gate.mark} ${escapeInline(gate.text)}`]);
   const next = describeNextStep(card);
   if (next) rows.push(["What now", escapeInline(next)]);
+  const inconclusive = describeInconclusive(card);
+  if (inconclusive) rows.push(["For the author", escapeInline(inconclusive.author)], ["For maintainers", escapeInline(inconclusive.maintainers)]);
   return renderKeyValueTable(rows);
 }
 
@@ -66765,6 +67511,59 @@ function describeBranches(card) {
   const answers = card.unexplainedAnswers;
   const weighed = answers && none > 0 ? ` The gate weighs those against shuffling which answers came from which engine: as many came up in ${Math.round(answers.pValue * 1e3) / 10}% of shuffles.` : "";
   return `${listed ? `The engine answers ${listed}${more} more than one way. ` : ""}Each candidate answer is held to every answer the baseline gave and timed against the one it follows: ${other} of ${runs.length} prompt-runs gave an answer the baseline gave in another run (scored as usual), ${none} gave one no baseline answer explains (timed only up to where it parts or stops).${weighed}`;
+}
+
+// src/scorecard/detect-queue-bound.ts
+var WAIT_OVER_OWN = 2;
+var MIN_WAIT_MS = 20;
+var GROWTH = 3;
+var MIN_QUARTER = 3;
+function intervalFix(card) {
+  const now = card.settings.requestIntervalMs;
+  const served = card.metrics && card.promptsTotal > 0 ? card.metrics.baseline.durationMs / Math.max(1, card.settings.runs) / card.promptsTotal : null;
+  const wanted = served === null ? null : Math.max(now + 50, Math.ceil(served * 1.5 / 50) * 50);
+  const at = wanted === null ? "a slower bench.requestIntervalMs" : `bench.requestIntervalMs to at least ${wanted.toLocaleString("en-US")} ms`;
+  return `set ${at} (it is ${now.toLocaleString("en-US")} ms), or give the engine more parallel slots, then calibrate again`;
+}
+function detectQueueBound(card) {
+  const ttft = card.metrics?.baseline.ttftMs.median ?? null;
+  const own2 = card.engineTimes?.baseline?.promptMs ?? null;
+  if (ttft !== null && own2 !== null) {
+    const first = own2 + (card.engineTimes?.baseline?.decodeMsPerToken ?? 0);
+    const wait = ttft - first;
+    if (wait >= MIN_WAIT_MS && wait >= WAIT_OVER_OWN * first) {
+      return {
+        why: `the baseline's median time to first token was ${formatMs(ttft)} ms, of which its own prompt processing was ${formatMs(own2)} ms: ${Math.round(wait / ttft * 100)}% was waiting in its queue`,
+        fix: intervalFix(card)
+      };
+    }
+  }
+  const ttfts = card.prompts.map((prompt) => prompt.baseline?.ttftMs ?? null).filter((value) => value !== null);
+  const quarter = Math.floor(ttfts.length / 4);
+  if (quarter < MIN_QUARTER) return null;
+  const early = median(ttfts.slice(0, quarter)) ?? 0;
+  const late = median(ttfts.slice(-quarter)) ?? 0;
+  if (late - early >= MIN_WAIT_MS && late >= GROWTH * early) {
+    return {
+      why: `the baseline's first token came ${formatMs(early)} ms after the request for the first quarter of the prompts and ${formatMs(late)} ms for the last: requests arrived faster than it served them`,
+      fix: intervalFix(card)
+    };
+  }
+  return null;
+}
+
+// src/scorecard/render-queue-bound-notice.ts
+function describeQueueBound(card) {
+  const found = detectQueueBound(card);
+  if (!found) return null;
+  return `Queue-bound round: ${found.why}. The score measures how the queue drains, which a small change in speed swings widely, not the patch; ${found.fix}.`;
+}
+function renderQueueBoundNotice(card) {
+  const sentence = describeQueueBound(card);
+  if (!sentence) return "";
+  const [lead, ...rest] = sentence.split(": ");
+  return `> [!WARNING]
+> **${escapeInline(lead ?? "")}**: ${escapeInline(rest.join(": "))}`;
 }
 
 // src/scorecard/render-unchanged-notice.ts
@@ -66825,7 +67624,7 @@ function renderCommitsSection(card) {
   }
   const table = ["| | |", "| --- | --- |", ...rows.map(([key, value]) => `| ${key} | ${(value ?? "").replace(/\|/g, "\\|").replace(/\n/g, " ")} |`)].join("\n");
   const built = ["baseline", "candidate"].filter((role) => commits[role]?.build.ran);
-  const summary = `Commits, baseline cache and build: the base ${short(commits.base)} against the head ${short(commits.head)}${built.length > 0 ? `; built: ${built.join(" and ")}` : "; no build"}`;
+  const summary = `Commits, baseline cache and build: the base ${commits.base.slice(0, 12)} against the head ${commits.head.slice(0, 12)}${built.length > 0 ? `; built: ${built.join(" and ")}` : "; no build"}`;
   return renderFold(summary, table);
 }
 function renderCommitsText(card) {
@@ -66876,6 +67675,7 @@ function renderWith(card, limits) {
     `## ${escapeInline(headline)}`,
     renderFactsLine(card),
     summary === "" ? failure2 : summary,
+    renderQueueBoundNotice(card),
     renderUnchangedNotice(card),
     renderGpuBusyWarning(card),
     renderLeftOutFiles(card),
@@ -66938,13 +67738,13 @@ function renderMarkdown(card, options = {}) {
 // src/round/write-scorecard.ts
 async function writeAtomically(path, text5) {
   const temporary = `${path}.${process.pid}.${Date.now()}.tmp`;
-  await writeFile2(temporary, text5, "utf8");
-  await rename(temporary, path);
+  await writeFile3(temporary, text5, "utf8");
+  await rename2(temporary, path);
 }
 async function writeScorecard(outDir, card) {
-  await mkdir(outDir, { recursive: true });
-  const jsonPath = join5(outDir, "scorecard.json");
-  const markdownPath = join5(outDir, "scorecard.md");
+  await mkdir2(outDir, { recursive: true });
+  const jsonPath = join7(outDir, "scorecard.json");
+  const markdownPath = join7(outDir, "scorecard.md");
   await writeAtomically(jsonPath, `${JSON.stringify(card, null, 2)}
 `);
   await writeAtomically(markdownPath, renderMarkdown(card));
@@ -66970,26 +67770,26 @@ function formatShard(shard) {
 
 // src/config/load-round-config.ts
 var import_yaml = __toESM(require_dist(), 1);
-import { readFile as readFile5 } from "node:fs/promises";
-import { dirname as dirname5, resolve as resolve4 } from "node:path";
+import { readFile as readFile6 } from "node:fs/promises";
+import { dirname as dirname5, resolve as resolve5 } from "node:path";
 
 // src/config/check-config-paths.ts
 import { constants as constants4 } from "node:fs";
 import { access, stat as stat2 } from "node:fs/promises";
-import { isAbsolute as isAbsolute5, join as join6, relative as relative4, resolve as resolve3 } from "node:path";
-var resolveAgainst = (baseDir) => (path) => isAbsolute5(path) ? path : resolve3(baseDir, path);
+import { isAbsolute as isAbsolute6, join as join8, relative as relative4, resolve as resolve4 } from "node:path";
+var resolveAgainst = (baseDir) => (path) => isAbsolute6(path) ? path : resolve4(baseDir, path);
 function listConfigPaths(config2, baseDir, patchPath, options = {}) {
   const at = resolveAgainst(baseDir);
   const paths = [];
   const add = (field3, written, kind, purpose, mount = false) => {
     if (written === void 0) return;
-    paths.push({ field: field3, written, path: at(written), kind, purpose, onRunner: mount || isAbsolute5(written) });
+    paths.push({ field: field3, written, path: at(written), kind, purpose, onRunner: mount || isAbsolute6(written) });
   };
   add("bench.prompts", config2.bench.prompts, "file", "the JSONL prompts");
   const tokenizer = tokenizerLocation(config2);
   if (tokenizer?.from === "runner") add("bench.tokenizer", tokenizer.path, "file", "the model's tokenizer.json");
   if (patchPath !== void 0) {
-    paths.push({ field: "patch", written: patchPath, path: resolve3(patchPath), kind: "file", purpose: "the candidate's patch", onRunner: false });
+    paths.push({ field: "patch", written: patchPath, path: resolve4(patchPath), kind: "file", purpose: "the candidate's patch", onRunner: false });
   } else {
     add("candidate.patch", config2.candidate.patch, "file", "the candidate's patch");
   }
@@ -66997,14 +67797,14 @@ function listConfigPaths(config2, baseDir, patchPath, options = {}) {
     const build = config2[role].build;
     if (!build) continue;
     add(`${role}.build.context`, build.context, "folder", `the ${role} image's build context`);
-    const dockerfile = join6(at(build.context), build.dockerfile);
+    const dockerfile = join8(at(build.context), build.dockerfile);
     paths.push({
       field: `${role}.build.dockerfile`,
       written: build.dockerfile,
       path: dockerfile,
       kind: "file",
       purpose: "inside the build context",
-      onRunner: isAbsolute5(build.context)
+      onRunner: isAbsolute6(build.context)
     });
   }
   if (config2.runtime === "process" && !options.commits) {
@@ -67044,7 +67844,7 @@ function describePathProblem(entry) {
 function findCwdProblems(config2, patched) {
   if (config2.runtime !== "process" || !patched || !config2.candidate.cwd || !config2.candidate.sourceDir) return [];
   const inside2 = relative4(config2.candidate.sourceDir, config2.candidate.cwd);
-  if (inside2 === "" || !inside2.startsWith("..") && !isAbsolute5(inside2)) return [];
+  if (inside2 === "" || !inside2.startsWith("..") && !isAbsolute6(inside2)) return [];
   return [
     `candidate.cwd: expected a folder inside candidate.sourceDir (${config2.candidate.sourceDir}): the candidate runs in its patched copy of that folder, got ${describeValue(config2.candidate.cwd, 200)}`
   ];
@@ -67052,7 +67852,7 @@ function findCwdProblems(config2, patched) {
 
 // src/config/load-patch.ts
 import { createHash as createHash6 } from "node:crypto";
-import { readFile as readFile4 } from "node:fs/promises";
+import { readFile as readFile5 } from "node:fs/promises";
 
 // src/patch/find-diff-corruption.ts
 var HUNK_HEADER = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
@@ -67137,7 +67937,7 @@ function checkPatchBytes(bytes, label) {
 async function loadPatch(path, label = "candidate.patch") {
   let bytes;
   try {
-    bytes = await readFile4(path);
+    bytes = await readFile5(path);
   } catch (error62) {
     throw new ConfigError(`${label}: expected a readable patch file, could not read ${path} (${error62.code ?? error62.message})`);
   }
@@ -67146,7 +67946,7 @@ async function loadPatch(path, label = "candidate.patch") {
 }
 
 // src/config/resolve-round-commits.ts
-import { isAbsolute as isAbsolute6 } from "node:path";
+import { isAbsolute as isAbsolute7 } from "node:path";
 var DEFAULT_LABELS = { base: "--base", head: "--head", repo: "--repo" };
 function checkProcessFolders(config2) {
   const problems = [];
@@ -67154,7 +67954,7 @@ function checkProcessFolders(config2) {
     ["baseline.cwd", config2.baseline.cwd],
     ["candidate.cwd", config2.candidate.cwd]
   ]) {
-    if (value !== void 0 && isAbsolute6(value)) {
+    if (value !== void 0 && isAbsolute7(value)) {
       problems.push(`${field3}: expected a folder relative to the repository's root (each engine runs in a worktree of its commit), got ${describeValue(value, 200)}`);
     }
   }
@@ -67282,10 +68082,10 @@ function resolvedTokenizer(config2, at) {
 }
 var errorCode = (error62) => error62.code ?? error62.message;
 async function readRound(configPath, options, purpose) {
-  const absolutePath2 = resolve4(configPath);
+  const absolutePath2 = resolve5(configPath);
   let text5;
   try {
-    text5 = await readFile5(absolutePath2, "utf8");
+    text5 = await readFile6(absolutePath2, "utf8");
   } catch (error62) {
     throw new ConfigError(`config: expected a readable round config file, could not read ${absolutePath2} (${errorCode(error62)})`);
   }
@@ -67297,7 +68097,7 @@ async function readRound(configPath, options, purpose) {
     if (problems2.length > 0) throw ConfigError.fromProblems(problems2, absolutePath2);
   }
   const config2 = resolveConfigPaths(written, baseDir, { commits: scoringCommits });
-  const patchPath = options.patchPath ? resolve4(options.patchPath) : config2.candidate.patch;
+  const patchPath = options.patchPath ? resolve5(options.patchPath) : config2.candidate.patch;
   if (options.patchPath && config2.runtime === "process" && !config2.candidate.sourceDir) {
     throw new ConfigError(`${absolutePath2}: candidate.sourceDir: expected the folder the patch applies in, but it is missing`);
   }
@@ -67312,7 +68112,7 @@ async function readRound(configPath, options, purpose) {
   if (!absent("bench.prompts")) {
     let promptText;
     try {
-      promptText = await readFile5(config2.bench.prompts, "utf8");
+      promptText = await readFile6(config2.bench.prompts, "utf8");
     } catch (error62) {
       throw new ConfigError(`bench.prompts: expected a readable JSONL file, could not read ${config2.bench.prompts} (${errorCode(error62)})`);
     }
@@ -67421,7 +68221,7 @@ function createProgressRenderer(stream) {
 }
 
 // src/scorecard/read-scorecard.ts
-import { readFile as readFile6 } from "node:fs/promises";
+import { readFile as readFile7 } from "node:fs/promises";
 
 // src/scorecard/convert-scorecard-v1.ts
 function convertScorecardV1(card) {
@@ -67594,7 +68394,7 @@ function parseScorecardJson(text5, source) {
 async function readScorecard(path) {
   let text5;
   try {
-    text5 = await readFile6(path, "utf8");
+    text5 = await readFile7(path, "utf8");
   } catch (error62) {
     throw new ConfigError(`${path}: expected a readable scorecard.json (${error62.code ?? error62.message})`);
   }
@@ -67602,13 +68402,13 @@ async function readScorecard(path) {
 }
 
 // src/shard/find-card-files.ts
-import { readdir as readdir2, stat as stat3 } from "node:fs/promises";
-import { join as join7, relative as relative5, resolve as resolve5, sep } from "node:path";
+import { readdir as readdir3, stat as stat3 } from "node:fs/promises";
+import { join as join9, relative as relative5, resolve as resolve6, sep } from "node:path";
 var CARD_FILE = "scorecard.json";
 async function walk(folder, found) {
-  const entries = await readdir2(folder, { withFileTypes: true });
+  const entries = await readdir3(folder, { withFileTypes: true });
   for (const entry of entries) {
-    const path = join7(folder, entry.name);
+    const path = join9(folder, entry.name);
     if (entry.isDirectory()) await walk(path, found);
     else if (entry.isFile()) found.push(path);
   }
@@ -67629,7 +68429,7 @@ function globBase(pattern) {
 async function findCardFiles(specs, label, cwd = process.cwd()) {
   const files = /* @__PURE__ */ new Set();
   for (const spec of specs) {
-    const path = resolve5(cwd, spec);
+    const path = resolve6(cwd, spec);
     const kind = await kindOf(path);
     const matched = [];
     if (kind === "file") {
@@ -67639,7 +68439,7 @@ async function findCardFiles(specs, label, cwd = process.cwd()) {
       await walk(path, found);
       matched.push(...found.filter((file2) => file2.endsWith(`${sep}${CARD_FILE}`)));
     } else if (/[*?{]/.test(spec)) {
-      const base = resolve5(cwd, globBase(spec));
+      const base = resolve6(cwd, globBase(spec));
       const matcher = globToRegExp(relative5(cwd, path).split(sep).join("/"));
       const found = [];
       if (await kindOf(base) === "folder") await walk(base, found);
@@ -67846,11 +68646,12 @@ export {
   CALIBRATION_SCHEMA_VERSION,
   selfAgreementOf,
   fingerprintRound,
-  cleanLogLine,
-  processEngineCwd,
   GitError,
   runGit,
   gitText,
+  resolveCommit,
+  cleanLogLine,
+  resolveRoundEngines,
   isAncestor,
   createPathFilter,
   formatTimes,
@@ -67860,9 +68661,11 @@ export {
   MAX_LISTED_LEFT_OUT,
   planCommitChange,
   decideBuilds,
-  resolveCommit,
   LABEL_BASELINE_BASE,
+  processEngineCwd,
   findPackageRoot,
+  PROCESS_ENGINE_HOST,
+  sweepLeftRounds,
   engineFamily,
   compareIds,
   SPEEDGATE_VERSION,
@@ -67891,12 +68694,15 @@ export {
   describePromptCounts,
   describeGate,
   describeNextStep,
+  describeInconclusive,
   findSameOutcome,
   renderEngineTimes,
   formatRate,
   formatRatio,
   describeTimeChange,
   describeSpeedLead,
+  detectQueueBound,
+  describeQueueBound,
   renderCommitsText,
   CARD_MARKER,
   renderMarkdown,
