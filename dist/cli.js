@@ -80,7 +80,7 @@ import {
   sweepLeftRounds,
   writeAtomically,
   writeScorecard
-} from "./chunks/chunk-I2YRPFUF.js";
+} from "./chunks/chunk-A5DAZSMG.js";
 import {
   require_docker
 } from "./chunks/chunk-TM3QZYC6.js";

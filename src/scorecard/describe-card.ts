@@ -130,7 +130,7 @@ export function describeVerdict(card: Scorecard, options: { firstReasonOnly?: bo
   // The card's heading gives the first such reason only, in its first clause: its gate row lists them
   // all, and a heading of every reason (a cut is often both unscored and unexplained) filled the first screen.
   const more = others.length - 1 + (card.gate.reasons.includes(card.gate.rule ?? "") ? 1 : 0);
-  const shown = options.firstReasonOnly ? `${firstClause(others[0] ?? "")}${more > 0 ? ` (and ${more} more in the gate row)` : ""}` : others.join("; ");
+  const shown = options.firstReasonOnly ? `${firstClause(others[0] ?? "")}${more > 0 ? ` (+${more} more reason${more === 1 ? "" : "s"})` : ""}` : others.join("; ");
   return { passed: card.gate.passed, outcome: verdict.outcome, headline: `❌ ${score}, but ${shown}` };
 }
 

@@ -19,7 +19,7 @@ describe("speedgate demo", () => {
     for (const prompt of below) expect(prompt.reason).toMatch(/^answered \d+ of \d+ tokens \(tolerance 90%\)$/);
     expect(card.gate.passed).toBe(false);
     expect(card.gate.reasons).toContain("2 of 10 prompts (20%) were not scored (2 below tolerance), more than gate.maxUnscored 10%");
-    expect(stdout.split("\n")[0]).toMatch(/^❌ Round score \d\.\d+×, but 2 of 10 prompts were not scored \(and 2 more in the gate row\)$/);
+    expect(stdout.split("\n")[0]).toMatch(/^❌ Round score \d\.\d+×, but 2 of 10 prompts were not scored \(\+2 more reasons\)$/);
     expect(stdout).toContain("not calibrated");
     expect(stdout).toContain("below_tolerance");
   });

@@ -40,7 +40,7 @@ describe("renderMarkdown", () => {
     const markdown = renderMarkdown(card);
     // The headline names the first reason and how many more; the gate row says every one: the truncated answers as much as the score.
     expect(markdown).toContain(
-      "## ❌ Round score 0.97×, but 2 of 6 prompts were not scored (and 3 more in the gate row)\n",
+      "## ❌ Round score 0.97×, but 2 of 6 prompts were not scored (+3 more reasons)\n",
     );
     expect(markdown).toContain("| Gate | ❌ does not pass: 2 of 6 prompts (33.3%) were not scored");
     expect(markdown).toContain("answered 40 of 256 tokens (tolerance 90%)");

@@ -28,7 +28,7 @@ describe("speedgate render", () => {
   it("prints the text card by default", async () => {
     const { code, out } = await render([await cardFile(JSON.stringify(card))]);
     expect(code).toBe(0);
-    expect(out).toMatch(/^❌ Round score 0\.60×, but 1 of 2 prompts were not scored \(and 3 more in the gate row\)\n/);
+    expect(out).toMatch(/^❌ Round score 0\.60×, but 1 of 2 prompts were not scored \(\+3 more reasons\)\n/);
     expect(out).toContain("answered 12 of 256 tokens (tolerance 90%)");
   });
 

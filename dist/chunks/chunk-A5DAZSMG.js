@@ -66535,7 +66535,7 @@ function describeVerdict(card, options = {}) {
   const others = card.gate.reasons.filter((reason) => reason !== card.gate.rule);
   if (others.length === 0) return { passed: card.gate.passed, outcome: verdict.outcome, headline: `${card.gate.passed ? "\u2705" : "\u274C"} ${score}${describeDecider(card)}` };
   const more = others.length - 1 + (card.gate.reasons.includes(card.gate.rule ?? "") ? 1 : 0);
-  const shown = options.firstReasonOnly ? `${firstClause(others[0] ?? "")}${more > 0 ? ` (and ${more} more in the gate row)` : ""}` : others.join("; ");
+  const shown = options.firstReasonOnly ? `${firstClause(others[0] ?? "")}${more > 0 ? ` (+${more} more reason${more === 1 ? "" : "s"})` : ""}` : others.join("; ");
   return { passed: card.gate.passed, outcome: verdict.outcome, headline: `\u274C ${score}, but ${shown}` };
 }
 function firstClause(reason) {
