@@ -90,7 +90,7 @@ describe("the bundled action", () => {
     expect(failing.exitCode).toBe(1);
     expect(failing.outputs["gate-passed"]).toBe("false");
     expect(Number(failing.outputs["round-score"])).toBeLessThan(1);
-    expect(failing.stdout).toMatch(/^::error::❌ Round score 0\.\d+× \(gate interval low ≥ 1\.00×\)$/m);
+    expect(failing.stdout).toMatch(/^::error::❌ Round score 0\.\d+× is below the gate's 1\.00×$/m);
     expect(failing.summary).toContain("| Gate | ❌ does not pass");
 
     const lenient = await runStep({
