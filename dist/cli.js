@@ -80,7 +80,7 @@ import {
   sweepLeftRounds,
   writeAtomically,
   writeScorecard
-} from "./chunks/chunk-A5DAZSMG.js";
+} from "./chunks/chunk-S7L7AJ4C.js";
 import {
   require_docker
 } from "./chunks/chunk-TM3QZYC6.js";

@@ -7,6 +7,7 @@ import { applyPatch } from "../../src/engine/apply-patch.js";
 import type { RoundConfig } from "../../src/config/round-config-schema.js";
 import { classifyFailure } from "../../src/failure/classify-failure.js";
 import type { EngineFailure } from "../../src/vocabulary/engine-failure.js";
+import type { EngineExit } from "../../src/vocabulary/engine-exit.js";
 import type { GpuSnapshot } from "../../src/vocabulary/gpu-state-schema.js";
 import { describeGpus } from "../../src/scorecard/read-gpu-snapshot.js";
 import { calibrationSettingsOf } from "../../src/config/calibration-settings.js";
@@ -42,13 +43,19 @@ const CANDIDATE_IMAGE_ID = "sha256:3f1c0a8d9e2b4f6a7c5d1e0f9a8b7c6d5e4f3a2b1c0d9
 const PROMPTS_HASH = "0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9";
 const PATCH_HASH = "9b74c9897bac770ffc029102a200c5de4d0b0b3a6b1a5c3f5d2e1f0a9b8c7d6e";
 
-function config(overrides: { requestIntervalMs?: number; minRoundScore?: number; runs?: number; calibration?: string } = {}): RoundConfig {
+/** A llama.cpp server round in place of the SGLang one the other examples use. */
+const LLAMA_CPP_ENGINE = { engine: "llama.cpp", port: 8080, image: "ghcr.io/ggml-org/llama.cpp:server-cuda", sourceDir: "/app" };
+
+function config(
+  overrides: { requestIntervalMs?: number; minRoundScore?: number; runs?: number; calibration?: string; engine?: typeof LLAMA_CPP_ENGINE } = {},
+): RoundConfig {
+  const engine = overrides.engine ?? { engine: "sglang", port: 30000, image: "lmsysorg/sglang:v0.5.5", sourceDir: "/sgl-workspace/sglang" };
   return parseRoundConfig({
-    engine: "sglang",
+    engine: engine.engine,
     runtime: "docker",
-    port: 30000,
-    baseline: { image: "lmsysorg/sglang:v0.5.5" },
-    candidate: { patch: "./submission.patch", sourceDir: "/sgl-workspace/sglang" },
+    port: engine.port,
+    baseline: { image: engine.image },
+    candidate: { patch: "./submission.patch", sourceDir: engine.sourceDir },
     bench: {
       prompts: "./prompts.jsonl",
       maxTokens: 512,
@@ -240,9 +247,13 @@ function plans(count: number, seed: number, intervalMs: number, candidateShape: 
 }
 
 /** An engine that died at startup with this log beside its card, classified as a round classifies it. */
-async function startupFailure(logName: string, role: EngineFailure["engine"] = "candidate"): Promise<EngineFailure> {
+async function startupFailure(
+  logName: string,
+  role: EngineFailure["engine"] = "candidate",
+  how: { engine: string; exit: EngineExit } = { engine: "sglang", exit: { exitCode: 1, signal: null, oomKilled: false } },
+): Promise<EngineFailure> {
   const log = await readFile(new URL(logName, EXAMPLES_DIR), "utf8");
-  return classifyFailure({ role, stage: "startup", exit: { exitCode: 1, signal: null, oomKilled: false }, logLines: toLogTail(log), engine: "sglang" });
+  return classifyFailure({ role, stage: "startup", exit: how.exit, logLines: toLogTail(log), engine: how.engine });
 }
 
 const DEMO_DIR = new URL("../../examples/demo/", import.meta.url);
@@ -384,6 +395,17 @@ export async function buildExampleCards(): Promise<ExampleCard[]> {
     gpu: { baseline: idle5090("2026-11-28T16:02:09.000Z"), candidate: null },
   });
 
+  // A llama.cpp kernel patch trips one of ggml's own assertions at startup: the log beside the card is
+  // test/failure/fixtures/crashes/llama-cpp-ggml-assert-gdb.log, a real llama-server's (with gdb's backtrace).
+  const assertConfig = config({ engine: LLAMA_CPP_ENGINE });
+  const assertion = card({
+    config: assertConfig,
+    seed: 43,
+    failure: await startupFailure("candidate-ggml-assert.log", "candidate", { engine: "llama.cpp", exit: { exitCode: null, signal: "SIGABRT", oomKilled: false } }),
+    plans: plans(12, 7, 500, () => null),
+    gpu: { baseline: idleH100("2026-12-03T10:12:40.000Z"), candidate: idleH100("2026-12-03T10:14:02.000Z") },
+  });
+
   return [
     { name: "demo", card: await demoCard() },
     { name: "passing-round", card: passing },
@@ -392,5 +414,6 @@ export async function buildExampleCards(): Promise<ExampleCard[]> {
     { name: "candidate-cuda-oom", card: oom },
     { name: "candidate-cuda-oom-busy-runner", card: busy },
     { name: "baseline-nccl-error", card: baselineFailed },
+    { name: "candidate-ggml-assert", card: assertion },
   ];
 }

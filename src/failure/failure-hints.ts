@@ -199,7 +199,7 @@ export function assertionHint({ role, location, deviceAssert }: CrashHintInput =
   if (role === "baseline") {
     return `The unpatched baseline stopped on its own assertion${at}: the round's configuration (flags, model, batch and context sizes) is what the engine rejects, not the patch. Run ${launch} by hand with the baseline's flags and change the setting the assertion names.${blocking}`;
   }
-  return `The engine stopped on its own assertion${at}: an invariant there no longer holds with the patch (a shape, a batch size, an index or a state the changed code now produces). Read the assertion and the frames below, run ${launch} by hand with the patched code, and send the prompt it failed on.${blocking}`;
+  return `The engine stopped on its own assertion${at}: an invariant there no longer holds with the patch (a shape, a batch size, an index or a state the changed code now produces). Read the assertion and the frames above, run ${launch} by hand with the patched code, and send the prompt it failed on.${blocking}`;
 }
 
 export function fatalSignalHint({ role, location }: CrashHintInput = UNPLACED_CRASH): string {

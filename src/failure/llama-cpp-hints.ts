@@ -79,7 +79,7 @@ export function llamaCppAssertionHint({ role, location }: CrashHintInput = UNPLA
   if (role === "baseline") {
     return `The unpatched llama-server stopped on its own GGML_ASSERT${at}: the round's flags are what it rejects, not the patch. The batch must hold what one decode takes (\`-b\` / \`--batch-size\` at least \`-ub\` and the slots \`-np\`), the context \`-c\` must hold \`-np\` slots; run the baseline's command by hand and change the flag the assertion names.`;
   }
-  return `llama-server stopped on its own GGML_ASSERT${at}: an invariant there no longer holds with the patch (a tensor shape, a batch or output count, a buffer size the changed code now produces). Read the expression and the frames below; build the patched tree with \`-DCMAKE_BUILD_TYPE=RelWithDebInfo\` and run the same command by hand (with gdb installed ggml prints a backtrace with files and lines) to see which caller broke it.`;
+  return `llama-server stopped on its own GGML_ASSERT${at}: an invariant there no longer holds with the patch (a tensor shape, a batch or output count, a buffer size the changed code now produces). Read the expression and the frames above; build the patched tree with \`-DCMAKE_BUILD_TYPE=RelWithDebInfo\` and run the same command by hand (with gdb installed ggml prints a backtrace with files and lines) to see which caller broke it.`;
 }
 
 export function llamaCppFatalSignalHint({ role, location }: CrashHintInput = UNPLACED_CRASH): string {

@@ -85,9 +85,20 @@ const HEADLINE_DETAIL_CHARS = 160;
 export function describeFailureCause(failure: Failure): string {
   const event = describeFailureEvent(failure);
   const summary = failure.summary.length > HEADLINE_DETAIL_CHARS ? `${failure.summary.slice(0, HEADLINE_DETAIL_CHARS - 1)}…` : failure.summary;
-  const detail = failure.kind === "patch_conflict" && summary !== "" ? summary : failure.label;
+  // A conflict's summary and an assertion's line are what a reader needs first; a kind's label says less.
+  const detail = failure.kind === "patch_conflict" && summary !== "" ? summary : failure.kind === "assertion_failed" && summary !== "" ? placeAssertion(summary) : failure.label;
   const restates = (a: string, b: string): boolean => a.toLowerCase().includes(b.toLowerCase().replace(/^the /, ""));
   return detail === "" || restates(event, detail) || (failure.stage === "patch" && failure.kind !== "patch_conflict") ? event : `${event} (${detail})`;
+}
+
+/**
+ * An assertion line with its place moved after it, the folders dropped: "/src/llama.cpp/src/llama-context.cpp:1722:
+ * GGML_ASSERT(n <= b) failed" reads "GGML_ASSERT(n <= b) failed at llama-context.cpp:1722". Lines of other shapes
+ * (Python's AssertionError, a C++ exception) are kept as they are.
+ */
+function placeAssertion(summary: string): string {
+  const placed = /^(?:\S*\/)?([^/\s:]+:\d+): (.+)$/.exec(summary);
+  return placed ? `${placed[2]} at ${placed[1]}` : summary;
 }
 
 /** The runner's fault in a headline's words: what held which GPU before the candidate started. */

@@ -41,6 +41,13 @@ describe("describeFailureEvent", () => {
 describe("describeFailureCause", () => {
   const patch: Failure = { ...daemonGone, engine: "candidate", stage: "patch", kind: "patch_conflict", label: "the patch does not apply", summary: "profile.json: hunk #1 (at line 4) does not apply" };
 
+  it("gives an assertion's own line, its place after it, instead of the kind's label", () => {
+    const assertion: Failure = { ...daemonGone, engine: "candidate", stage: "startup", kind: "assertion_failed", label: "assertion failed (GGML_ASSERT)", summary: "/src/llama.cpp/src/llama-context.cpp:1722: GGML_ASSERT(n_tokens_all <= cparams.n_batch) failed" };
+    expect(describeFailureCause(assertion)).toBe("candidate engine aborted before becoming healthy (GGML_ASSERT(n_tokens_all <= cparams.n_batch) failed at llama-context.cpp:1722)");
+    const python = { ...assertion, summary: "AssertionError: req b2 has nothing to extend" };
+    expect(describeFailureCause(python)).toBe("candidate engine aborted before becoming healthy (AssertionError: req b2 has nothing to extend)");
+  });
+
   it("names the file and hunk of a patch that does not apply instead of saying twice that it does not apply", () => {
     expect(describeFailureCause(patch)).toBe("candidate patch does not apply (profile.json: hunk #1 (at line 4) does not apply)");
     expect(describeFailureCause({ ...patch, label: "the patch does not apply to the baseline's source", summary: "" })).toBe(

@@ -59411,7 +59411,7 @@ function assertionHint({ role, location, deviceAssert } = UNPLACED_CRASH, family
   if (role === "baseline") {
     return `The unpatched baseline stopped on its own assertion${at}: the round's configuration (flags, model, batch and context sizes) is what the engine rejects, not the patch. Run ${launch} by hand with the baseline's flags and change the setting the assertion names.${blocking}`;
   }
-  return `The engine stopped on its own assertion${at}: an invariant there no longer holds with the patch (a shape, a batch size, an index or a state the changed code now produces). Read the assertion and the frames below, run ${launch} by hand with the patched code, and send the prompt it failed on.${blocking}`;
+  return `The engine stopped on its own assertion${at}: an invariant there no longer holds with the patch (a shape, a batch size, an index or a state the changed code now produces). Read the assertion and the frames above, run ${launch} by hand with the patched code, and send the prompt it failed on.${blocking}`;
 }
 function fatalSignalHint({ role, location } = UNPLACED_CRASH) {
   const at = location ? ` (first frame of its own: ${literalForCodeSpans(location)})` : "";
@@ -63275,7 +63275,7 @@ function llamaCppAssertionHint({ role, location } = UNPLACED_CRASH) {
   if (role === "baseline") {
     return `The unpatched llama-server stopped on its own GGML_ASSERT${at}: the round's flags are what it rejects, not the patch. The batch must hold what one decode takes (\`-b\` / \`--batch-size\` at least \`-ub\` and the slots \`-np\`), the context \`-c\` must hold \`-np\` slots; run the baseline's command by hand and change the flag the assertion names.`;
   }
-  return `llama-server stopped on its own GGML_ASSERT${at}: an invariant there no longer holds with the patch (a tensor shape, a batch or output count, a buffer size the changed code now produces). Read the expression and the frames below; build the patched tree with \`-DCMAKE_BUILD_TYPE=RelWithDebInfo\` and run the same command by hand (with gdb installed ggml prints a backtrace with files and lines) to see which caller broke it.`;
+  return `llama-server stopped on its own GGML_ASSERT${at}: an invariant there no longer holds with the patch (a tensor shape, a batch or output count, a buffer size the changed code now produces). Read the expression and the frames above; build the patched tree with \`-DCMAKE_BUILD_TYPE=RelWithDebInfo\` and run the same command by hand (with gdb installed ggml prints a backtrace with files and lines) to see which caller broke it.`;
 }
 function llamaCppFatalSignalHint({ role, location } = UNPLACED_CRASH) {
   const at = location ? ` (first frame of its own: ${literalForCodeSpans(location)})` : "";
@@ -66499,9 +66499,13 @@ var HEADLINE_DETAIL_CHARS = 160;
 function describeFailureCause(failure2) {
   const event = describeFailureEvent(failure2);
   const summary = failure2.summary.length > HEADLINE_DETAIL_CHARS ? `${failure2.summary.slice(0, HEADLINE_DETAIL_CHARS - 1)}\u2026` : failure2.summary;
-  const detail = failure2.kind === "patch_conflict" && summary !== "" ? summary : failure2.label;
+  const detail = failure2.kind === "patch_conflict" && summary !== "" ? summary : failure2.kind === "assertion_failed" && summary !== "" ? placeAssertion(summary) : failure2.label;
   const restates = (a, b) => a.toLowerCase().includes(b.toLowerCase().replace(/^the /, ""));
   return detail === "" || restates(event, detail) || failure2.stage === "patch" && failure2.kind !== "patch_conflict" ? event : `${event} (${detail})`;
+}
+function placeAssertion(summary) {
+  const placed = /^(?:\S*\/)?([^/\s:]+:\d+): (.+)$/.exec(summary);
+  return placed ? `${placed[2]} at ${placed[1]}` : summary;
 }
 function describeRunnerFaultBriefly(fault) {
   const gpu = fault.gpu === null ? "the GPU" : `GPU ${fault.gpu}`;
