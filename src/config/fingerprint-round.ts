@@ -37,7 +37,7 @@ export function fingerprintRound(config: RoundConfig, configDir: string, prompts
     },
     bench: {
       ...bench,
-      prompts: portable(config.bench.prompts) ?? "",
+      prompts: typeof config.bench.prompts === "string" ? (portable(config.bench.prompts) ?? "") : config.bench.prompts,
       ...(typeof config.bench.tokenizer === "object" && config.bench.tokenizer.from === "runner"
         ? { tokenizer: { ...config.bench.tokenizer, path: portable(config.bench.tokenizer.path) ?? "" } }
         : {}),
