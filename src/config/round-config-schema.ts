@@ -141,7 +141,8 @@ const benchFields = z.strictObject(
       .min(0, { error: "expected a number of milliseconds, 0 or more" })
       .optional(),
     arrival: enumOf(["fixed", "poisson"] as const).optional(),
-    concurrency: concurrencySchema.optional(),
+    // null: the open loop, as a parsed config says it, so such a config parses again to itself.
+    concurrency: concurrencySchema.nullable().optional(),
     seed: integerIn(0, 2 ** 31 - 1, "expected a whole number from 0 to 2147483647").default(1),
     thinking: boolean().default(false),
     contextLimit: integerIn(1, 10_000_000, "expected a whole number of tokens from 1 to 10000000"),
@@ -175,14 +176,14 @@ const benchFields = z.strictObject(
  */
 const benchSchema = benchFields
   .superRefine((bench, ctx) => {
-    if (bench.concurrency === undefined && bench.requestIntervalMs === undefined) {
+    if (bench.concurrency == null && bench.requestIntervalMs === undefined) {
       ctx.addIssue({
         code: "custom",
         path: ["requestIntervalMs"],
         message: "expected a number of milliseconds, 0 or more (or bench.concurrency, the requests kept in flight)",
       });
     }
-    if (bench.concurrency === undefined) return;
+    if (bench.concurrency == null) return;
     for (const field of ["requestIntervalMs", "arrival"] as const) {
       if (bench[field] === undefined) continue;
       ctx.addIssue({
