@@ -1,10 +1,27 @@
 import type { Prompt } from "../prompts/prompt.js";
+import type { EngineFamily } from "../vocabulary/engine-family.js";
 
 export interface RequestSettings {
   model: string;
   maxTokens: number;
   thinking: boolean;
   requestTimeoutS: number;
+  /**
+   * Asks the engine to write every answer to its limit, past the end-of-sequence token (synthetic
+   * prompts of fixed lengths): the comparison then measures speed alone. Absent: false.
+   */
+  ignoreEos?: boolean;
+  /** Whose words to ask in: llama.cpp's server reads its own `n_predict` beside the OpenAI limit. Absent or null: unknown. */
+  engineFamily?: EngineFamily | null;
+}
+
+/*
+ * SGLang, vLLM and llama.cpp's server all read `ignore_eos` from an OpenAI-compatible request; an
+ * engine that does not is found out on the card, which counts the answers that kept the length.
+ */
+function fixedLengthFields(settings: RequestSettings, maxTokens: number): Record<string, unknown> {
+  if (!settings.ignoreEos) return {};
+  return { ignore_eos: true, ...(settings.engineFamily === "llama.cpp" ? { n_predict: maxTokens } : {}) };
 }
 
 /**
@@ -24,6 +41,7 @@ export function buildRequestBody(prompt: Prompt, settings: RequestSettings): { p
     stream: true,
     stream_options: { include_usage: true },
     chat_template_kwargs: { enable_thinking: settings.thinking },
+    ...fixedLengthFields(settings, maxTokens),
   };
   if (prompt.messages) {
     return { path: "/v1/chat/completions", body: JSON.stringify({ ...common, messages: prompt.messages }) };

@@ -6,6 +6,7 @@ import type { RequestRecord } from "../scoring/request-record.js";
 import { buildArrivalSchedule } from "./build-arrival-schedule.js";
 import { buildWarmupPrompts } from "./build-warmup-prompts.js";
 import type { TokenCounter } from "../tokens/token-counter.js";
+import type { EngineFamily } from "../vocabulary/engine-family.js";
 import { createBenchAgent } from "./create-bench-agent.js";
 import { finalizeRecords } from "./finalize-records.js";
 import { keepEventLoopAwake, resolveBusyPoll } from "./keep-event-loop-awake.js";
@@ -22,6 +23,8 @@ export interface RunBenchmarkOptions {
   baseUrl: string;
   prompts: Prompt[];
   bench: BenchSettings;
+  /** Whose request fields to use where engines differ (llama.cpp's n_predict for synthetic prompts); absent or null: unknown. */
+  engineFamily?: EngineFamily | null;
   signal: AbortSignal;
   onProgress?: (p: BenchmarkProgress) => void;
   /** speedgate's own token counting (bench.tokenizer); null or absent: the engine's counts, bounded by its bytes. */
@@ -65,12 +68,17 @@ async function waitUntil(target: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** Sends one prompt, timed from the run's start. */
+type SendPrompt = (prompt: Prompt, runStart: number) => Promise<RequestRecord>;
+/** Keeps one prompt's record as it comes back. */
+type KeepRecord = (prompt: Prompt, record: RequestRecord) => void;
+
 async function runOpenLoop(
   prompts: Prompt[],
   offsets: number[],
   signal: AbortSignal,
-  send: (prompt: Prompt, runStart: number) => Promise<RequestRecord>,
-  onRecord: (prompt: Prompt, record: RequestRecord) => void,
+  send: SendPrompt,
+  onRecord: KeepRecord,
 ): Promise<void> {
   const inFlight: Array<Promise<void>> = [];
   const startAt = performance.now();
@@ -86,11 +94,47 @@ async function runOpenLoop(
 }
 
 /**
+ * A closed loop: `concurrency` requests in flight from the start, and each answer's end (or failure)
+ * sends the next prompt in order, so the engine is never asked to hold more than that many at once.
+ */
+async function runClosedLoop(
+  prompts: Prompt[],
+  concurrency: number,
+  signal: AbortSignal,
+  send: SendPrompt,
+  onRecord: KeepRecord,
+): Promise<void> {
+  const startAt = performance.now();
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (!signal.aborted && next < prompts.length) {
+      const prompt = prompts[next++];
+      if (!prompt) continue;
+      onRecord(prompt, await send(prompt, startAt));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, prompts.length) }, worker));
+}
+
+/** The run's load: an open loop on the arrival schedule, or a closed loop of bench.concurrency. */
+function runLoad(
+  prompts: Prompt[],
+  bench: BenchSettings,
+  signal: AbortSignal,
+  send: SendPrompt,
+  onRecord: KeepRecord,
+): Promise<void> {
+  if (bench.concurrency !== null) return runClosedLoop(prompts, bench.concurrency, signal, send, onRecord);
+  const offsets = buildArrivalSchedule(prompts.length, bench.requestIntervalMs, bench.arrival, bench.seed);
+  return runOpenLoop(prompts, offsets, signal, send, onRecord);
+}
+
+/**
  * Benchmarks one engine: optional warm-up requests (prompts shaped like the measured ones in turn but
  * sharing none of their text, see buildWarmupPrompts, on the same schedule; their answers are dropped
  * and the scored run starts once they are all back), then every
- * prompt on an open-loop schedule in the given order, each request started at its absolute time
- * whether or not earlier ones finished. Never throws for engine behaviour; on abort every prompt not
+ * prompt in the given order: on an open-loop schedule, each request started at its absolute time
+ * whether or not earlier ones finished, or in a closed loop of bench.concurrency requests in flight. Never throws for engine behaviour; on abort every prompt not
  * yet answered is recorded as engine_died with the abort's reason.
  */
 export async function runBenchmark(options: RunBenchmarkOptions): Promise<Map<string, RequestRecord>> {
@@ -117,6 +161,9 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<Map<st
     maxTokens: bench.maxTokens,
     thinking: bench.thinking,
     requestTimeoutS: bench.requestTimeoutS,
+    // Synthetic prompts ask for a fixed answer length; a prompt file's answers end where the model ends them.
+    ignoreEos: typeof bench.prompts === "object",
+    engineFamily: options.engineFamily ?? null,
   };
   const records = new Map<string, RequestRecord>();
   const total = prompts.length;
@@ -144,14 +191,10 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<Map<st
   try {
     if (bench.clientWarmup) await warmBenchClient();
     const warmups = buildWarmupPrompts(prompts, bench.warmupRequests);
-    if (warmups.length > 0) {
-      const warmupOffsets = buildArrivalSchedule(warmups.length, bench.requestIntervalMs, bench.arrival, bench.seed);
-      await runOpenLoop(warmups, warmupOffsets, stopped, send, () => undefined);
-    }
+    if (warmups.length > 0) await runLoad(warmups, bench, stopped, send, () => undefined);
     await options.beforeMeasured?.();
     options.onProgress?.({ done: 0, total, failed: 0 });
-    const offsets = buildArrivalSchedule(total, bench.requestIntervalMs, bench.arrival, bench.seed);
-    await runOpenLoop(prompts, offsets, stopped, send, (prompt, record) => {
+    await runLoad(prompts, bench, stopped, send, (prompt, record) => {
       records.set(prompt.id, record);
       if (!record.ok) failed++;
       options.onProgress?.({ done: records.size, total, failed });

@@ -18,6 +18,8 @@ const count = z.number().int().min(0).max(10_000_000);
 export const calibrationSettingsSchema = z.object({
   requestIntervalMs: z.number().min(0),
   arrival: z.enum(["fixed", "poisson"]),
+  // Files from before bench.concurrency measured an open loop.
+  concurrency: z.number().int().min(1).nullable().default(null),
   seed: z.number().int().min(0),
   thinking: z.boolean(),
   contextLimit: count,

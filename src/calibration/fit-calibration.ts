@@ -19,6 +19,7 @@ export type CalibrationSource = Omit<CardCalibration, "noiseFloor" | "detectable
 const SETTING_NAMES: Record<keyof CalibrationSettings, string> = {
   requestIntervalMs: "bench.requestIntervalMs",
   arrival: "bench.arrival",
+  concurrency: "bench.concurrency",
   seed: "bench.seed",
   thinking: "bench.thinking",
   contextLimit: "bench.contextLimit",

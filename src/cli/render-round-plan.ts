@@ -7,6 +7,7 @@ import { resolveRoundEngines } from "../config/resolve-round-engines.js";
 import { PROCESS_ENGINE_HOST } from "../engine/substitute-command.js";
 import { processEngineCwd } from "../engine/resolve-engine-cwd.js";
 import type { EngineRole } from "../vocabulary/engine-failure.js";
+import { describeLoad } from "../scorecard/describe-load.js";
 
 /** A command as a reader would type it, placeholders filled as the round will fill them. */
 function showCommand(command: readonly string[], config: RoundConfig): string {
@@ -142,7 +143,7 @@ function notes(check: RoundCheck): string[] {
   }
   const promptsPath = check.paths.find((entry) => entry.field === "bench.prompts");
   if (promptsPath?.problem) found.push(`the prompts (${promptsPath.path}) are on the runner only: not validated here`);
-  else if (prompts.length === 0) found.push("the prompts file has no prompts");
+  else if (prompts.length === 0) found.push(typeof config.bench.prompts === "string" ? "the prompts file has no prompts" : "the synthetic prompts wait for bench.tokenizer, which is on the runner only");
   return found;
 }
 
@@ -156,9 +157,11 @@ export function renderRoundPlan(check: RoundCheck, commitsPlan: readonly string[
     `speedgate run --check: ${configPath} is valid; nothing was started.`,
     section("Round", [
       `engine ${config.engine}, runtime ${config.runtime}, port ${config.port}`,
-      promptsPath?.problem
-        ? `prompts: ${bench.prompts} (on the runner)`
-        : `prompts: ${prompts.length} from ${bench.prompts}, up to ${bench.maxTokens} tokens each, one every ${bench.requestIntervalMs} ms (${bench.arrival}), ${bench.warmupRequests} warm-up`,
+      typeof bench.prompts === "object"
+        ? `prompts: ${bench.prompts.synthetic.count} synthetic, each ${bench.prompts.synthetic.inputTokens} tokens asking for exactly ${bench.prompts.synthetic.outputTokens} (seed ${bench.prompts.synthetic.seed}), ${describeLoad(bench)}, ${bench.warmupRequests} warm-up`
+        : promptsPath?.problem
+          ? `prompts: ${bench.prompts} (on the runner)`
+          : `prompts: ${prompts.length} from ${bench.prompts}, up to ${bench.maxTokens} tokens each, ${describeLoad(bench)}, ${bench.warmupRequests} warm-up`,
       check.round.commits
         ? "candidate: the head commit (no patch)"
         : patch

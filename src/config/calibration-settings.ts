@@ -9,6 +9,7 @@ export function calibrationSettingsOf(config: RoundConfig, promptCount: number):
   return {
     requestIntervalMs: bench.requestIntervalMs,
     arrival: bench.arrival,
+    concurrency: bench.concurrency,
     seed: bench.seed,
     thinking: bench.thinking,
     contextLimit: bench.contextLimit,

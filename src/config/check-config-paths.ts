@@ -45,7 +45,8 @@ export function listConfigPaths(config: RoundConfig, baseDir: string, patchPath?
     if (written === undefined) return;
     paths.push({ field, written, path: at(written), kind, purpose, onRunner: mount || isAbsolute(written) });
   };
-  add("bench.prompts", config.bench.prompts, "file", "the JSONL prompts");
+  // Synthetic prompts are made from the tokenizer, not read from a file.
+  if (typeof config.bench.prompts === "string") add("bench.prompts", config.bench.prompts, "file", "the JSONL prompts");
   // A tokenizer inside the baseline image is read from the image once it is there, not from this machine.
   const tokenizer = tokenizerLocation(config);
   if (tokenizer?.from === "runner") add("bench.tokenizer", tokenizer.path, "file", "the model's tokenizer.json");

@@ -20,8 +20,10 @@ export function fingerprintRound(config: RoundConfig, configDir: string, prompts
     path === undefined || !isAbsolute(path) ? path : relative(configDir, path) || ".";
   // How the client waits for bytes (bench.busyPoll) moves when a chunk is stamped by a fraction of a
   // millisecond, not what is measured: a calibration stays valid on a runner where `auto` turns it on.
-  const { busyPoll: _clientWait, ...bench } = config.bench;
-  const comparable: Omit<RoundConfig, "bench"> & { bench: Omit<RoundConfig["bench"], "busyPoll"> } = {
+  // An open loop hashes as it did before bench.concurrency existed: the same config, the same hash.
+  const { busyPoll: _clientWait, concurrency, ...openLoop } = config.bench;
+  const bench = concurrency === null ? openLoop : { ...openLoop, concurrency };
+  const comparable: Omit<RoundConfig, "bench"> & { bench: Omit<RoundConfig["bench"], "busyPoll" | "concurrency"> & { concurrency?: number } } = {
     ...config,
     baseline: {
       ...config.baseline,
@@ -37,7 +39,7 @@ export function fingerprintRound(config: RoundConfig, configDir: string, prompts
     },
     bench: {
       ...bench,
-      prompts: portable(config.bench.prompts) ?? "",
+      prompts: typeof config.bench.prompts === "string" ? (portable(config.bench.prompts) ?? "") : config.bench.prompts,
       ...(typeof config.bench.tokenizer === "object" && config.bench.tokenizer.from === "runner"
         ? { tokenizer: { ...config.bench.tokenizer, path: portable(config.bench.tokenizer.path) ?? "" } }
         : {}),

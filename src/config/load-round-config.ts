@@ -4,6 +4,7 @@ import { type YAMLError, parseDocument } from "yaml";
 import type { CalibrationFile } from "../calibration/calibration-schema.js";
 import { loadRoundCalibration } from "./load-round-calibration.js";
 import { parsePrompts } from "../prompts/parse-prompts.js";
+import { buildSyntheticPrompts } from "./build-synthetic-prompts.js";
 import { readTokenizerFile } from "../tokens/read-tokenizer-file.js";
 import type { TokenCounter } from "../tokens/token-counter.js";
 import type { Prompt } from "../prompts/prompt.js";
@@ -101,7 +102,7 @@ export function resolveConfigPaths(config: RoundConfig, baseDir: string, options
       ...(config.candidate.cwd && onHost ? { cwd: at(config.candidate.cwd) } : {}),
       ...(config.candidate.build ? { build: { ...config.candidate.build, context: at(config.candidate.build.context) } } : {}),
     },
-    bench: { ...config.bench, prompts: at(config.bench.prompts), ...resolvedTokenizer(config, at) },
+    bench: { ...config.bench, prompts: typeof config.bench.prompts === "string" ? at(config.bench.prompts) : config.bench.prompts, ...resolvedTokenizer(config, at) },
     docker: { ...config.docker, mounts: config.docker.mounts.map((mount) => ({ ...mount, source: at(mount.source) })) },
     gate: { ...config.gate, ...(config.gate.calibration ? { calibration: at(config.gate.calibration) } : {}) },
   };
@@ -131,6 +132,25 @@ export interface RoundCheck {
 }
 
 const errorCode = (error: unknown): string => (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+
+/** A JSONL prompt set, each prompt's own maxTokens held to the context it is answered in. */
+async function readPromptsFile(path: string, contextLimit: number): Promise<Prompt[]> {
+  let promptText: string;
+  try {
+    promptText = await readFile(path, "utf8");
+  } catch (error) {
+    throw new ConfigError(`bench.prompts: expected a readable JSONL file, could not read ${path} (${errorCode(error)})`);
+  }
+  const prompts = parsePrompts(promptText, path);
+  const tooLong = prompts.filter((prompt) => (prompt.maxTokens ?? 0) > contextLimit);
+  if (tooLong.length > 0) {
+    throw ConfigError.fromProblems(
+      tooLong.slice(0, 20).map((prompt) => `prompt ${JSON.stringify(prompt.id)}: maxTokens ${prompt.maxTokens ?? 0} is above bench.contextLimit (${contextLimit}); lower one of them`),
+      path,
+    );
+  }
+  return prompts;
+}
 
 /**
  * Reads and checks everything a round needs from the user's files. For a run, every path must be
@@ -165,28 +185,19 @@ async function readRound(configPath: string, options: LoadRoundOptions, purpose:
   ];
   if (problems.length > 0) throw ConfigError.fromProblems(problems, absolutePath);
 
-  // In a check, a runner-only prompts file or patch that is not here is listed by the caller, not read.
+  const tokenizer = tokenizerLocation(config);
+  const tokenCounter = tokenizer?.from === "runner" && !absent("bench.tokenizer") ? await readTokenizerFile(tokenizer.path) : undefined;
+  // In a check, a runner-only prompts file, tokenizer or patch that is not here is listed by the caller, not read.
+  const promptSource = config.bench.prompts;
   let prompts: Prompt[] = [];
-  if (!absent("bench.prompts")) {
-    let promptText: string;
-    try {
-      promptText = await readFile(config.bench.prompts, "utf8");
-    } catch (error) {
-      throw new ConfigError(`bench.prompts: expected a readable JSONL file, could not read ${config.bench.prompts} (${errorCode(error)})`);
-    }
-    prompts = parsePrompts(promptText, config.bench.prompts);
-    const tooLong = prompts.filter((prompt) => (prompt.maxTokens ?? 0) > config.bench.contextLimit);
-    if (tooLong.length > 0) {
-      throw ConfigError.fromProblems(
-        tooLong.slice(0, 20).map((prompt) => `prompt ${JSON.stringify(prompt.id)}: maxTokens ${prompt.maxTokens ?? 0} is above bench.contextLimit (${config.bench.contextLimit}); lower one of them`),
-        config.bench.prompts,
-      );
-    }
+  if (typeof promptSource === "object") {
+    // The schema holds a synthetic set to a tokenizer on the runner: it is here unless a check found it missing.
+    if (tokenCounter) prompts = buildSyntheticPrompts(promptSource.synthetic, tokenCounter);
+  } else if (!absent("bench.prompts")) {
+    prompts = await readPromptsFile(promptSource, config.bench.contextLimit);
   }
   const patchField = options.patchPath ? "patch" : "candidate.patch";
   const patch = patchPath && !absent(patchField) ? await loadPatch(patchPath, patchField) : null;
-  const tokenizer = tokenizerLocation(config);
-  const tokenCounter = tokenizer?.from === "runner" && !absent("bench.tokenizer") ? await readTokenizerFile(tokenizer.path) : undefined;
   const finalConfig = patch ? { ...config, candidate: { ...config.candidate, patch: patch.path } } : config;
   const fingerprint = fingerprintRound(finalConfig, baseDir, prompts);
   const commits = options.commits ? await resolveRoundCommits(finalConfig, options.commits) : null;

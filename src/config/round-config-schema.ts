@@ -106,15 +106,43 @@ const tokenizerSchema = z.union(
   },
 );
 
-const benchSchema = z.strictObject(
+const syntheticPromptsSchema = z.strictObject(
   {
-    prompts: nonEmptyString("expected the path of a JSONL prompts file"),
+    synthetic: z.strictObject(
+      {
+        inputTokens: integerIn(1, 10_000_000, "expected a whole number of prompt tokens from 1 to 10000000"),
+        outputTokens: integerIn(1, 1_000_000, "expected a whole number of answer tokens from 1 to 1000000"),
+        count: integerIn(1, 100_000, "expected a whole number of prompts from 1 to 100000"),
+        // Another seed is another prompt set, so a round can be repeated on other text of the same shape.
+        seed: integerIn(0, 2 ** 31 - 1, "expected a whole number from 0 to 2147483647").default(1),
+      },
+      { error: "expected an object with inputTokens, outputTokens, count and optionally seed" },
+    ),
+  },
+  { error: "expected { synthetic: { inputTokens, outputTokens, count, seed } }" },
+);
+
+export type SyntheticPromptsSpec = z.infer<typeof syntheticPromptsSchema>["synthetic"];
+
+const promptSourceSchema = z.union([nonEmptyString(), syntheticPromptsSchema], {
+  error: "expected the path of a JSONL prompts file, or { synthetic: { inputTokens, outputTokens, count, seed } }",
+});
+
+/** The requests in flight of a closed loop: each answer's end sends the next prompt. */
+const concurrencySchema = integerIn(1, 100_000, "expected a whole number of requests in flight from 1 to 100000");
+
+const benchFields = z.strictObject(
+  {
+    prompts: promptSourceSchema,
     model: nonEmptyString("expected the served model name").default("default"),
     maxTokens: integerIn(1, 1_000_000, "expected a whole number of tokens from 1 to 1000000"),
     requestIntervalMs: z
       .number({ error: "expected a number of milliseconds, 0 or more" })
-      .min(0, { error: "expected a number of milliseconds, 0 or more" }),
-    arrival: enumOf(["fixed", "poisson"] as const).default("fixed"),
+      .min(0, { error: "expected a number of milliseconds, 0 or more" })
+      .optional(),
+    arrival: enumOf(["fixed", "poisson"] as const).optional(),
+    // null: the open loop, as a parsed config says it, so such a config parses again to itself.
+    concurrency: concurrencySchema.nullable().optional(),
     seed: integerIn(0, 2 ** 31 - 1, "expected a whole number from 0 to 2147483647").default(1),
     thinking: boolean().default(false),
     contextLimit: integerIn(1, 10_000_000, "expected a whole number of tokens from 1 to 10000000"),
@@ -137,8 +165,40 @@ const benchSchema = z.strictObject(
     // Spinning costs a core for the benchmark's length, so `auto` spins only where cores are plenty.
     busyPoll: enumOf(["auto", "on", "off"] as const).default("auto"),
   },
-  { error: "expected an object with prompts, maxTokens, requestIntervalMs, contextLimit and tolerance" },
+  { error: "expected an object with prompts, maxTokens, requestIntervalMs (or concurrency), contextLimit and tolerance" },
 );
+
+/*
+ * The load is one of two shapes: an open loop (requests sent at their times, requestIntervalMs and
+ * arrival) or a closed loop (concurrency: N in flight). Both at once would leave one of them ignored,
+ * so the config must choose. The parsed settings keep requestIntervalMs and arrival as numbers every
+ * reader has (0 and fixed under a closed loop) and concurrency null under an open one.
+ */
+const benchSchema = benchFields
+  .superRefine((bench, ctx) => {
+    if (bench.concurrency == null && bench.requestIntervalMs === undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["requestIntervalMs"],
+        message: "expected a number of milliseconds, 0 or more (or bench.concurrency, the requests kept in flight)",
+      });
+    }
+    if (bench.concurrency == null) return;
+    for (const field of ["requestIntervalMs", "arrival"] as const) {
+      if (bench[field] === undefined) continue;
+      ctx.addIssue({
+        code: "custom",
+        path: [field],
+        message: `expected either bench.concurrency (a closed loop: the next prompt is sent when an answer ends) or bench.${field} (an open loop: prompts sent on a schedule), not both; remove one`,
+      });
+    }
+  })
+  .transform(({ requestIntervalMs, arrival, concurrency, ...bench }) => ({
+    ...bench,
+    requestIntervalMs: requestIntervalMs ?? 0,
+    arrival: arrival ?? "fixed",
+    concurrency: concurrency ?? null,
+  }));
 
 /** The gate's limits, shared with the repository config (.github/speedgate.yml), which sets them for the app's re-gate. */
 export const maxUnscoredSchema = shareSchema("expected a share of prompts in [0, 1), such as 0.1").default(DEFAULT_MAX_UNSCORED);
@@ -380,6 +440,32 @@ function refineRuntimePaths(config: RuntimePaths, ctx: z.RefinementCtx): void {
   });
 }
 
+/*
+ * Synthetic prompts are made with the round's tokenizer when the round is loaded, before any image
+ * exists, so the tokenizer must be a file on the runner; and a prompt and its fixed answer must fit
+ * the context together.
+ */
+function refineSyntheticPrompts(config: Pick<RoundConfig, "bench" | "runtime">, ctx: z.RefinementCtx): void {
+  const prompts = config.bench.prompts;
+  if (typeof prompts === "string") return;
+  const { inputTokens, outputTokens } = prompts.synthetic;
+  if (tokenizerLocation(config)?.from !== "runner") {
+    ctx.addIssue({
+      code: "custom",
+      path: ["bench", "tokenizer"],
+      message:
+        "expected the model's tokenizer.json on the runner ({ path, from: runner }) with bench.prompts.synthetic: the prompts are built to an exact token length with it when the round is loaded",
+    });
+  }
+  if (inputTokens + outputTokens > config.bench.contextLimit) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["bench", "prompts", "synthetic"],
+      message: `expected inputTokens + outputTokens (${inputTokens + outputTokens}) at most bench.contextLimit (${config.bench.contextLimit}); lower one of them`,
+    });
+  }
+}
+
 export const roundConfigSchema = z
   .strictObject(
     {
@@ -435,6 +521,7 @@ export const roundConfigSchema = z
         message: `expected at most bench.contextLimit (${config.bench.contextLimit}): an answer cannot be longer than the context it is written in`,
       });
     }
+    refineSyntheticPrompts(config, ctx);
     const tokenizer = config.bench.tokenizer;
     const from = typeof tokenizer === "object" ? tokenizer.from : undefined;
     if (from === "image" && config.runtime === "process") {

@@ -138,6 +138,9 @@ export function cardSettings(config: RoundConfig): Scorecard["settings"] {
   return {
     requestIntervalMs: config.bench.requestIntervalMs,
     arrival: config.bench.arrival,
+    // Only when set: a card of an open loop on a prompt file reads as it did before either existed.
+    ...(config.bench.concurrency !== null ? { concurrency: config.bench.concurrency } : {}),
+    ...(typeof config.bench.prompts === "object" ? { synthetic: config.bench.prompts.synthetic } : {}),
     thinking: config.bench.thinking,
     contextLimit: config.bench.contextLimit,
     maxTokens: config.bench.maxTokens,

@@ -19,8 +19,13 @@ const GROWTH = 3;
 /** Quarters of at least this many prompts, so that one slow answer is not a trend. */
 const MIN_QUARTER = 3;
 
-/** An interval the baseline keeps up with: its served pace in this round with half again as margin, in 50 ms steps. */
-function intervalFix(card: Pick<Scorecard, "metrics" | "settings" | "promptsTotal">): string {
+/** A load the baseline keeps up with: fewer in flight for a closed loop, else its served pace in this round with half again as margin, in 50 ms steps. */
+function loadFix(card: Pick<Scorecard, "metrics" | "settings" | "promptsTotal">): string {
+  // A closed loop queues only what it keeps in flight beyond the engine's slots.
+  const concurrency = card.settings.concurrency;
+  if (concurrency !== null && concurrency !== undefined) {
+    return `lower bench.concurrency (it is ${concurrency.toLocaleString("en-US")}) to the engine's parallel slots, or give the engine more, then calibrate again`;
+  }
   const now = card.settings.requestIntervalMs;
   const served = card.metrics && card.promptsTotal > 0 ? card.metrics.baseline.durationMs / Math.max(1, card.settings.runs) / card.promptsTotal : null;
   const wanted = served === null ? null : Math.max(now + 50, Math.ceil((served * 1.5) / 50) * 50);
@@ -44,10 +49,12 @@ export function detectQueueBound(card: Pick<Scorecard, "metrics" | "engineTimes"
     if (wait >= MIN_WAIT_MS && wait >= WAIT_OVER_OWN * first) {
       return {
         why: `the baseline's median time to first token was ${formatMs(ttft)} ms, of which its own prompt processing was ${formatMs(own)} ms: ${Math.round((wait / ttft) * 100)}% was waiting in its queue`,
-        fix: intervalFix(card),
+        fix: loadFix(card),
       };
     }
   }
+  // A closed loop sends a prompt only when an answer ends: its queue cannot grow over the round.
+  if (card.settings.concurrency !== null && card.settings.concurrency !== undefined) return null;
   const ttfts = card.prompts.map((prompt) => prompt.baseline?.ttftMs ?? null).filter((value): value is number => value !== null);
   const quarter = Math.floor(ttfts.length / 4);
   if (quarter < MIN_QUARTER) return null;
@@ -57,7 +64,7 @@ export function detectQueueBound(card: Pick<Scorecard, "metrics" | "engineTimes"
   if (late - early >= MIN_WAIT_MS && late >= GROWTH * early) {
     return {
       why: `the baseline's first token came ${formatMs(early)} ms after the request for the first quarter of the prompts and ${formatMs(late)} ms for the last: requests arrived faster than it served them`,
-      fix: intervalFix(card),
+      fix: loadFix(card),
     };
   }
   return null;

@@ -5,6 +5,7 @@ import { describeCaveats, describeGate, describeIntervalBriefly } from "./descri
 import { escapeInline } from "../safe-text/escape-engine-text.js";
 import { renderFold, renderKeyValueTable } from "./render-key-value-table.js";
 import type { Scorecard } from "./scorecard-schema.js";
+import { describeSyntheticPrompts } from "./describe-synthetic-prompts.js";
 
 export const SCORING_RULE_SENTENCE =
   "The round score is the median, over prompts, of the candidate's end-to-end speedup against the baseline. " +
@@ -46,11 +47,13 @@ function countsTable(card: Scorecard): string {
 
 function settingsTable(card: Scorecard): string {
   const s = card.settings;
+  // A closed loop has no pace: its load is how many requests it keeps in flight.
+  const closedLoop = s.concurrency !== null && s.concurrency !== undefined;
   return markdownTable(
     [
-      ["Request interval", "Runs", "Thinking", "Context limit", "Max tokens", "Tolerance", "Model"],
+      [closedLoop ? "Load" : "Request interval", "Runs", "Thinking", "Context limit", "Max tokens", "Tolerance", "Model"],
       [
-        `${s.requestIntervalMs} ms${s.arrival === "poisson" ? " (Poisson mean)" : ""}`,
+        closedLoop ? `concurrency ${s.concurrency}` : `${s.requestIntervalMs} ms${s.arrival === "poisson" ? " (Poisson mean)" : ""}`,
         String(s.runs),
         s.thinking ? "on" : "off",
         s.contextLimit.toLocaleString("en-US"),
@@ -72,6 +75,6 @@ export function renderMethodSection(card: Scorecard): string {
   const estimate = card.tokenCountsEstimated
     ? "Token counts are estimates (one token a streamed delta, spread to the final usage): the server did not report them per chunk."
     : "";
-  const parts = [countsTable(card), settingsTable(card), SCORING_RULE_SENTENCE, estimate, countingSentence(card)].filter((part) => part !== "");
+  const parts = [countsTable(card), settingsTable(card), describeSyntheticPrompts(card), SCORING_RULE_SENTENCE, estimate, countingSentence(card)].filter((part) => part !== "");
   return renderFold(`How the score was measured: every count, the settings and the rule (${escapeInline(describeCaveats(card))})`, parts.join("\n\n"));
 }

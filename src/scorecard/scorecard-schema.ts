@@ -244,6 +244,13 @@ export const scorecardSchema = z.object({
   settings: z.object({
     requestIntervalMs: z.number().min(0),
     arrival: z.enum(["fixed", "poisson"]),
+    /** bench.concurrency: a closed loop of this many requests in flight (requestIntervalMs and arrival then unused); null or absent: the open loop. */
+    concurrency: z.number().int().min(1).max(100_000).nullable().optional(),
+    /** bench.prompts.synthetic: prompts made to exact token lengths, sent with ignore_eos; null or absent: a prompt file. */
+    synthetic: z
+      .object({ inputTokens: count, outputTokens: count, count, seed: z.number().int().min(0) })
+      .nullable()
+      .optional(),
     thinking: z.boolean(),
     contextLimit: count,
     maxTokens: count,

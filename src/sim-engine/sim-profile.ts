@@ -118,20 +118,34 @@ export interface ResponsePlan {
 
 /**
  * Output length is min(profile length, max_tokens), reasoning tokens counting toward the limit
- * first; a stop-early prompt answers a fraction of its length with finish_reason "stop".
+ * first; with `ignoreEos` (a request's ignore_eos, as SGLang, vLLM and llama.cpp honour it) the
+ * answer runs on past its own end to max_tokens. A stop-early prompt answers a fraction of its
+ * length with finish_reason "stop" even then: it stands for a patch that ends answers early
+ * whatever the request asked, which a fixed-length round must catch.
  */
-export function planResponse(profile: SimProfile, promptId: string | null, maxTokens: number, thinking: boolean, timeFactor = 1, start = 0): ResponsePlan {
+export function planResponse(
+  profile: SimProfile,
+  promptId: string | null,
+  maxTokens: number,
+  thinking: boolean,
+  timeFactor = 1,
+  start = 0,
+  ignoreEos = false,
+): ResponsePlan {
   const override = promptId !== null ? profile.prompts[promptId] : undefined;
   const timing: SimTiming = { ...DEFAULT_TIMING, ...profile.defaults, ...override };
   const faults = profile.faults;
   const reasoningWanted = thinking ? timing.reasoningTokens : 0;
-  let wanted = reasoningWanted + timing.outputTokens;
+  // Without a limit there is no length to run on to: the answer ends where it would.
+  const fixedLength = ignoreEos && maxTokens < Number.MAX_SAFE_INTEGER;
+  let wanted = fixedLength ? Math.max(maxTokens, reasoningWanted + timing.outputTokens) : reasoningWanted + timing.outputTokens;
   let finishReason: "stop" | "length" = "stop";
   const stopsThisStart = faults.stopEarlyOnStarts === null || faults.stopEarlyOnStarts.includes(start);
   if (promptId !== null && faults.stopEarly.includes(promptId) && stopsThisStart) {
     wanted = Math.max(1, Math.floor(wanted * faults.stopEarlyFraction));
   }
-  if (wanted > maxTokens) {
+  // An answer that ran on to the limit ends there, as an engine reports a length-capped answer.
+  if (wanted > maxTokens || (fixedLength && wanted === maxTokens)) {
     wanted = maxTokens;
     finishReason = "length";
   }

@@ -72,6 +72,11 @@ function readMaxTokens(body: Record<string, unknown>): number {
   return Number.MAX_SAFE_INTEGER;
 }
 
+/** A request's ignore_eos, as SGLang, vLLM and llama.cpp's server read it: only a JSON true asks. */
+function readIgnoreEos(body: Record<string, unknown>): boolean {
+  return body.ignore_eos === true;
+}
+
 function readThinking(body: Record<string, unknown>): boolean {
   const kwargs = body.chat_template_kwargs;
   if (kwargs && typeof kwargs === "object" && "enable_thinking" in kwargs) return (kwargs).enable_thinking !== false;
@@ -165,7 +170,7 @@ export async function startSimEngine(options: SimEngineOptions = {}): Promise<Si
       const hint = findPromptIdHint(req.headers, body);
       const record = newRecord(engine, promptId, req.url ?? "", t0 + engine.clockOffsetMs, hint);
       const maxTokens = readMaxTokens(body);
-      const plan = planResponse(profile, promptId, maxTokens, readThinking(body), noise.requestFactor(noiseKey(promptId, body)), options.start ?? 0);
+      const plan = planResponse(profile, promptId, maxTokens, readThinking(body), noise.requestFactor(noiseKey(promptId, body)), options.start ?? 0, readIgnoreEos(body));
       // Before any speed-up below: which continuation a request takes does not depend on how fast it is served.
       const fullLength = plan.reasoningTokens + plan.contentTokens;
       const branchAt = takeBranch(profile.answer, plan, indexOf(promptId), maxTokens, () => noise.branchDraw(noiseKey(promptId, body)));

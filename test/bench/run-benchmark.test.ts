@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { ServerResponse } from "node:http";
 import { buildArrivalSchedule } from "../../src/bench/build-arrival-schedule.js";
 import { eventLoopAwakeHolders } from "../../src/bench/keep-event-loop-awake.js";
 import { type BenchmarkProgress, runBenchmark } from "../../src/bench/run-benchmark.js";
@@ -13,6 +14,7 @@ const bench: BenchSettings = {
   model: "sim-model",
   maxTokens: 1000,
   requestIntervalMs: 10,
+  concurrency: null,
   arrival: "fixed",
   seed: 1,
   thinking: false,
@@ -170,6 +172,83 @@ describe("runBenchmark", () => {
     expect(cut?.ok === false && cut.reason).toMatch(/^the engine exited with code 1/);
     expect(cut?.ok === false && (cut.chunks?.length ?? 0)).toBeGreaterThan(0);
     expect(records.get("p4")).toMatchObject({ ok: false, kind: "engine_died" });
+  });
+
+  describe("a closed loop (bench.concurrency)", () => {
+    /** A finished chat answer of one token, with usage. */
+    const finishedAnswer = (): string =>
+      `data: {"id":"x","object":"chat.completion.chunk","created":0,"model":"sim-model","choices":[{"index":0,"delta":{"content":"ok"},"finish_reason":null}]}\n\n` +
+      `data: {"id":"x","object":"chat.completion.chunk","created":0,"model":"sim-model","choices":[{"index":0,"delta":{},"finish_reason":"stop"}],"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}\n\n` +
+      "data: [DONE]\n\n";
+
+    /*
+     * A server that holds every request until `concurrency` are open at once (or every prompt not yet
+     * answered is), then answers the one that came first: the client must fill each slot an answer
+     * frees, and no timing decides anything.
+     */
+    async function startGatedServer(concurrency: number, total: number) {
+      const held: Array<{ res: ServerResponse; content: string }> = [];
+      let answered = 0;
+      let mostOpen = 0;
+      const server = await startScriptedServer((_req, res) => {
+        const body = JSON.parse(server.received.at(-1)?.body ?? "{}") as { messages?: Array<{ content: string }> };
+        held.push({ res, content: body.messages?.[0]?.content ?? "" });
+        mostOpen = Math.max(mostOpen, held.length);
+        // Near the end fewer than `concurrency` prompts are left, and no new request comes to set off the next answer.
+        while (held.length > 0 && held.length >= Math.min(concurrency, total - answered)) {
+          const first = held.shift();
+          answered++;
+          first?.res.writeHead(200, { "content-type": "text/event-stream" });
+          first?.res.end(finishedAnswer());
+        }
+      });
+      return { server, mostOpen: () => mostOpen, stillHeld: () => held.length };
+    }
+
+    it.each([1, 2, 3])("keeps exactly %i requests in flight until the prompts run out, and sends every prompt once, in order", async (concurrency) => {
+      const gated = await startGatedServer(concurrency, prompts.length);
+      try {
+        const records = await runBenchmark({ baseUrl: gated.server.url, prompts, bench: { ...bench, concurrency }, signal: new AbortController().signal });
+        expect([...records.values()].every((record) => record.ok)).toBe(true);
+        expect([...records.keys()].sort()).toEqual(["p0", "p1", "p2", "p3", "p4"]);
+        const sent = gated.server.received.map((request) => (JSON.parse(request.body) as { messages: Array<{ content: string }> }).messages[0]?.content);
+        expect(sent).toEqual(["p0", "p1", "p2", "p3", "p4"]);
+        // The server answers only once `concurrency` wait: had the client kept fewer open, the round would never end.
+        expect(gated.mostOpen()).toBe(concurrency);
+        expect(gated.stillHeld()).toBe(0);
+      } finally {
+        await gated.server.close();
+      }
+    });
+
+    it("never opens more requests than there are prompts", async () => {
+      const gated = await startGatedServer(prompts.length, prompts.length);
+      try {
+        const records = await runBenchmark({ baseUrl: gated.server.url, prompts, bench: { ...bench, concurrency: 64 }, signal: new AbortController().signal });
+        expect([...records.values()].every((record) => record.ok)).toBe(true);
+        expect(gated.server.received).toHaveLength(5);
+        expect(gated.mostOpen()).toBe(5);
+      } finally {
+        await gated.server.close();
+      }
+    });
+
+    it("sends nothing more once the engine is gone, and records the prompts it never sent", async () => {
+      const gone = new AbortController();
+      const server = await startScriptedServer((_req, res) => {
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        // The first answer ends, then the engine is gone before the loop can send the next prompt.
+        res.end(finishedAnswer(), () => gone.abort(new Error("the engine exited with code 1")));
+      });
+      try {
+        const records = await runBenchmark({ baseUrl: server.url, prompts, bench: { ...bench, concurrency: 1 }, signal: new AbortController().signal, engineGone: gone.signal });
+        expect(server.received).toHaveLength(1);
+        expect(records.get("p0")?.ok).toBe(true);
+        for (const id of ["p1", "p2", "p3", "p4"]) expect(records.get(id)).toMatchObject({ ok: false, kind: "engine_died" });
+      } finally {
+        await server.close();
+      }
+    });
   });
 
   it("keeps an answer the engine finished before it died, though the client hears of the death before it reads the answer", async () => {

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { runCli } from "./support/sim-round.js";
 import { makeTempDir } from "../support/make-temp-dir.js";
+import { TEST_TOKENIZER_PATH } from "../fixtures/tokenizer/generate-tokenizer.js";
 
 const examples = fileURLToPath(new URL("../../examples/", import.meta.url));
 const engineRepository = join(examples, "engine-repository");
@@ -174,5 +175,41 @@ describe("speedgate run --check on a process round", () => {
     const { code, errors } = await check(configPath);
     expect(code).toBe(2);
     expect(errors).toEqual([expect.stringMatching(/round\.yml: bench\.tolerence: unknown field, did you mean `tolerance`\?$/)]);
+  });
+});
+
+describe("speedgate run --check on synthetic prompts in a closed loop", () => {
+  async function writeConfig(tokenizer: string): Promise<string> {
+    const dir = await makeTempDir("speedgate-check-synthetic-");
+    const config = {
+      engine: "sim-engine",
+      runtime: "process",
+      port: 18_999,
+      baseline: { command: ["engine", "--port", "{port}"] },
+      bench: {
+        prompts: { synthetic: { inputTokens: 12, outputTokens: 8, count: 3 } },
+        tokenizer: { path: tokenizer, from: "runner" },
+        maxTokens: 8,
+        concurrency: 4,
+        contextLimit: 4096,
+        tolerance: 0.9,
+      },
+      gate: { minRoundScore: 1 },
+    };
+    await writeFile(join(dir, "round.yaml"), JSON.stringify(config));
+    return join(dir, "round.yaml");
+  }
+
+  it("plans the synthetic prompts and the load, made with the tokenizer here", async () => {
+    const { code, stdout, errors } = await check(await writeConfig(TEST_TOKENIZER_PATH));
+    expect(errors).toEqual([]);
+    expect(code).toBe(0);
+    expect(stdout).toContain("prompts: 3 synthetic, each 12 tokens asking for exactly 8 (seed 1), concurrency 4, 0 warm-up");
+  });
+
+  it("says the prompts wait for a tokenizer that only the runner has", async () => {
+    const { code, stdout } = await check(await writeConfig("/srv/models/absent/tokenizer.json"));
+    expect(code).toBe(0);
+    expect(stdout).toContain("the synthetic prompts wait for bench.tokenizer, which is on the runner only");
   });
 });

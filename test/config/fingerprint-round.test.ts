@@ -29,6 +29,14 @@ describe("fingerprintRound", () => {
     expect(fingerprintRound(config, "/w", [{ id: "a", prompt: "hello" }]).promptsHash).not.toBe(base.promptsHash);
   });
 
+  it("changes with bench.concurrency, and hashes an open loop as a config from before the field existed", () => {
+    const config = resolveConfigPaths(parseRoundConfig(raw), "/w");
+    const base = fingerprintRound(config, "/w", prompts).configHash;
+    expect(fingerprintRound({ ...config, bench: { ...config.bench, concurrency: 4 } }, "/w", prompts).configHash).not.toBe(base);
+    const { concurrency: _openLoop, ...before } = config.bench;
+    expect(fingerprintRound({ ...config, bench: before as typeof config.bench }, "/w", prompts).configHash).toBe(base);
+  });
+
   it("does not change with how the client waits for bytes (bench.busyPoll), so a calibration holds on a runner where auto turns it on", () => {
     const config = resolveConfigPaths(parseRoundConfig(raw), "/w");
     expect(config.bench.busyPoll).toBe("auto");

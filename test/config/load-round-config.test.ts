@@ -67,7 +67,8 @@ describe("parseRoundConfig", () => {
     [["bench", "requestIntervalMs"], -5, "round.yml: bench.requestIntervalMs: expected a number of milliseconds, 0 or more, got -5"],
     [["bench", "thinking"], "yes", 'round.yml: bench.thinking: expected true or false, got "yes"'],
     [["bench", "contextLimit"], 0, "round.yml: bench.contextLimit: expected a whole number of tokens from 1 to 10000000, got 0"],
-    [["bench", "prompts"], undefined, "round.yml: bench.prompts: expected the path of a JSONL prompts file, but it is missing"],
+    [["bench", "prompts"], undefined, "round.yml: bench.prompts: expected the path of a JSONL prompts file, or { synthetic: { inputTokens, outputTokens, count, seed } }, but it is missing"],
+    [["bench", "requestIntervalMs"], undefined, "round.yml: bench.requestIntervalMs: expected a number of milliseconds, 0 or more (or bench.concurrency, the requests kept in flight), but it is missing"],
     [["bench", "arrival"], "burst", 'round.yml: bench.arrival: expected one of "fixed", "poisson", got "burst"'],
     [["gate", "minRoundScore"], "1.0x", 'round.yml: gate.minRoundScore: expected a speedup greater than 0, such as 1.0, got "1.0x"'],
     [["gate", "use"], "mean", 'round.yml: gate.use: expected one of "interval-low", "noise-floor", "round-score", got "mean"'],
@@ -101,7 +102,7 @@ describe("parseRoundConfig", () => {
 
   it("names an unknown field and the fields that are allowed there", () => {
     expect(messageFor(withField(["bench", "tolerence"], 0.9))).toBe(
-      "round.yml: bench.tolerence: unknown field, expected one of prompts, model, maxTokens, requestIntervalMs, arrival, seed, thinking, contextLimit, tolerance, warmupRequests, runs, order, clientWarmup, requestTimeoutS, tokenizer, agreementTokens, minPromptAgreement, busyPoll",
+      "round.yml: bench.tolerence: unknown field, expected one of prompts, model, maxTokens, requestIntervalMs, arrival, concurrency, seed, thinking, contextLimit, tolerance, warmupRequests, runs, order, clientWarmup, requestTimeoutS, tokenizer, agreementTokens, minPromptAgreement, busyPoll",
     );
   });
 
@@ -109,6 +110,42 @@ describe("parseRoundConfig", () => {
     expect(messageFor(withField(["docker"], { shm: "1g" }))).toBe(
       "round.yml: docker.shm: unknown field, expected one of gpus, shmSize, ipc, memory, pidsLimit, cpus, capAdd, logMaxSize, logMaxFiles, ulimits, network, diskSize, mounts, entrypoint, stopTimeoutS, keepCandidateImage",
     );
+  });
+
+  it("refuses bench.concurrency beside either field of the open loop, naming both", () => {
+    const both = withField(["bench", "concurrency"], 8) as { bench: Record<string, unknown> };
+    expect(messageFor(both)).toBe(
+      "round.yml: bench.requestIntervalMs: expected either bench.concurrency (a closed loop: the next prompt is sent when an answer ends) or bench.requestIntervalMs (an open loop: prompts sent on a schedule), not both; remove one, got 500",
+    );
+    delete both.bench.requestIntervalMs;
+    both.bench.arrival = "poisson";
+    expect(messageFor(both)).toContain("bench.arrival: expected either bench.concurrency (a closed loop: the next prompt is sent when an answer ends) or bench.arrival");
+    both.bench.concurrency = 0;
+    expect(messageFor(both)).toContain("bench.concurrency: expected a whole number of requests in flight from 1 to 100000, got 0");
+  });
+
+  it("reads bench.concurrency as a closed loop, and an open loop's settings as before", () => {
+    const closed = withField(["bench", "concurrency"], 8) as { bench: Record<string, unknown> };
+    delete closed.bench.requestIntervalMs;
+    const config = parseRoundConfig(closed);
+    expect(config.bench.concurrency).toBe(8);
+    // The open loop's fields stay numbers every reader has; nothing schedules by them.
+    expect(config.bench.requestIntervalMs).toBe(0);
+    expect(config.bench.arrival).toBe("fixed");
+    expect(parseRoundConfig(valid).bench.concurrency).toBeNull();
+  });
+
+  it("holds synthetic prompts to a tokenizer on the runner and to the context", () => {
+    const synthetic = { synthetic: { inputTokens: 30_000, outputTokens: 4_000, count: 3 } };
+    const message = messageFor(withField(["bench", "prompts"], synthetic));
+    expect(message).toContain("bench.tokenizer: expected the model's tokenizer.json on the runner ({ path, from: runner }) with bench.prompts.synthetic");
+    expect(message).toContain("bench.prompts.synthetic: expected inputTokens + outputTokens (34000) at most bench.contextLimit (32768); lower one of them");
+    expect(messageFor(withField(["bench", "prompts"], { synthetic: { inputTokens: 16, outputTokens: 0, count: 3 } }))).toContain(
+      "bench.prompts.synthetic.outputTokens: expected a whole number of answer tokens from 1 to 1000000, got 0",
+    );
+    const fits = withField(["bench", "prompts"], { synthetic: { inputTokens: 16, outputTokens: 8, count: 3 } }) as { bench: Record<string, unknown> };
+    fits.bench.tokenizer = { path: "tokenizer.json", from: "runner" };
+    expect(parseRoundConfig(fits).bench.prompts).toEqual({ synthetic: { inputTokens: 16, outputTokens: 8, count: 3, seed: 1 } });
   });
 
   it("requires a command for the process runtime and an image for Docker", () => {
@@ -263,6 +300,24 @@ describe("loadRound", () => {
     const round = await loadRound(join(dir, "round.yml"));
     expect(round.config.bench.tokenizer).toEqual({ path: join(dir, "tok", "tokenizer.json"), from: "runner" });
     expect(round.tokenCounter?.count(" The engine").ids).toHaveLength(2);
+  });
+
+  it("builds synthetic prompts with the runner's tokenizer when the round is loaded, with no prompts file", async () => {
+    const config = {
+      ...valid,
+      bench: { ...valid.bench, prompts: { synthetic: { inputTokens: 12, outputTokens: 5, count: 3, seed: 7 } }, tokenizer: { path: "tokenizer.json", from: "runner" } },
+    };
+    const dir = await writeRound({ "round.yml": stringify(config), "submission.patch": patch, "tokenizer.json": await readFile(TEST_TOKENIZER_PATH, "utf8") });
+    const round = await loadRound(join(dir, "round.yml"));
+    expect(round.prompts.map((prompt) => prompt.id)).toEqual(["synthetic-1", "synthetic-2", "synthetic-3"]);
+    for (const prompt of round.prompts) {
+      expect(round.tokenCounter?.count(prompt.prompt ?? "").ids).toHaveLength(12);
+      expect(prompt.maxTokens).toBe(5);
+    }
+    // The prompts are in the fingerprint: another seed is another round.
+    const reseeded = { ...config, bench: { ...config.bench, prompts: { synthetic: { inputTokens: 12, outputTokens: 5, count: 3, seed: 8 } } } };
+    await writeFile(join(dir, "round.yml"), stringify(reseeded));
+    expect((await loadRound(join(dir, "round.yml"))).fingerprint?.promptsHash).not.toBe(round.fingerprint?.promptsHash);
   });
 
   it("leaves a tokenizer inside the image for the round to read, and has none without bench.tokenizer", async () => {

@@ -149,7 +149,7 @@ describe("regateScorecard and the calibration on a card", () => {
           baselineImage: card.provenance.baselineImage,
           baselineImageId: card.provenance.baselineImageId,
           promptsHash: "q".repeat(64),
-          settings: { ...card.settings, order: "counterbalanced" as const, clientWarmup: true, seed: 1, warmupRequests: 0, prompts: 12 },
+          settings: { ...card.settings, concurrency: card.settings.concurrency ?? null, order: "counterbalanced" as const, clientWarmup: true, seed: 1, warmupRequests: 0, prompts: 12 },
           scores,
           noiseFloor: 0,
           detectableSpeedup: 0,

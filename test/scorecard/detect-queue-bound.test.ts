@@ -35,6 +35,16 @@ describe("detectQueueBound", () => {
     );
   });
 
+  it("under a closed loop, asks for fewer requests in flight, and reads no growing queue into later first tokens", () => {
+    const card = withEngineTimes(steadyCard(), 3.9);
+    const closed = { ...card, settings: { ...card.settings, concurrency: 32 } };
+    expect(detectQueueBound(closed)?.fix).toBe("lower bench.concurrency (it is 32) to the engine's parallel slots, or give the engine more, then calibrate again");
+    // A closed loop sends a prompt only as an answer ends: first tokens coming later are not arrivals outrunning the engine.
+    const plain = steadyCard();
+    const growing = { ...plain, settings: { ...plain.settings, concurrency: 4 }, prompts: plain.prompts.map((prompt, index) => ({ ...prompt, baseline: prompt.baseline && { ...prompt.baseline, ttftMs: 40 + index * 60 } })) };
+    expect(detectQueueBound(growing)).toBeNull();
+  });
+
   it("puts it on both cards' first screen, before the details", () => {
     const card = withEngineTimes(steadyCard(), 3.9);
     const markdown = renderMarkdown(card);

@@ -155,6 +155,23 @@ describe("startSimEngine", () => {
     expect(completion.choices[0]?.text).toBe(" The engine answers é 中");
   });
 
+  it("honours ignore_eos: the answer runs on to max_tokens, and without the flag ends where it would", async () => {
+    const engine = await start({ profile: { defaults: { ttftMs: 0, itlMs: 0, outputTokens: 3 } } });
+    const answer = async (extra: object) =>
+      (await (await post(engine, "/v1/completions", { prompt: "x", max_tokens: 12, ...extra })).json()) as {
+        choices: Array<{ finish_reason: string }>;
+        usage: { completion_tokens: number };
+      };
+    const fixed = await answer({ ignore_eos: true });
+    expect(fixed.usage.completion_tokens).toBe(12);
+    expect(fixed.choices[0]?.finish_reason).toBe("length");
+    const natural = await answer({});
+    expect(natural.usage.completion_tokens).toBe(3);
+    expect(natural.choices[0]?.finish_reason).toBe("stop");
+    // Only a JSON true asks, as in the engines' request models.
+    expect((await answer({ ignore_eos: "true" })).usage.completion_tokens).toBe(3);
+  });
+
   it("appends one JSON line per finished request to the chunk log", async () => {
     const dir = await mkdtemp(join(tmpdir(), "sim-chunk-log-"));
     try {
@@ -227,6 +244,15 @@ describe("planResponse", () => {
     expect(planResponse(profile, "a", 30, true)).toMatchObject({ reasoningTokens: 20, contentTokens: 10, finishReason: "length" });
     expect(planResponse(profile, "a", 10, true)).toMatchObject({ reasoningTokens: 10, contentTokens: 0, finishReason: "length" });
     expect(planResponse(profile, "a", 100, false)).toMatchObject({ reasoningTokens: 0, contentTokens: 40, finishReason: "stop" });
+  });
+
+  it("runs an answer on to max_tokens with ignoreEos, except where a stop-early fault ends it anyway", () => {
+    expect(planResponse(profile, "a", 100, true, 1, 0, true)).toMatchObject({ reasoningTokens: 20, contentTokens: 80, finishReason: "length" });
+    expect(planResponse(profile, "a", 30, false, 1, 0, true)).toMatchObject({ contentTokens: 30, finishReason: "length" });
+    // A patch that ends answers early whatever the request asked: the card must see the shorter answer.
+    expect(planResponse(profile, "short", 100, false, 1, 0, true)).toMatchObject({ contentTokens: 25, finishReason: "stop" });
+    // No limit to run on to: the answer ends where it would.
+    expect(planResponse(profile, "a", Number.MAX_SAFE_INTEGER, false, 1, 0, true)).toMatchObject({ contentTokens: 40, finishReason: "stop" });
   });
 
   it("applies per-prompt overrides and faults by prompt id", () => {

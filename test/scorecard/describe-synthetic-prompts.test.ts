@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import { parseRoundConfig } from "../../src/config/load-round-config.js";
+import { describeSyntheticPrompts } from "../../src/scorecard/describe-synthetic-prompts.js";
+import { renderMarkdown } from "../../src/scorecard/render-markdown.js";
+import { renderText } from "../../src/scorecard/render-text.js";
+import { makeCard } from "../support/make-card.js";
+
+/** A round on synthetic prompts of 32 tokens answering exactly 16, in a closed loop of 4. */
+const syntheticConfig = parseRoundConfig({
+  engine: "sglang",
+  runtime: "docker",
+  port: 30000,
+  baseline: { image: "lmsysorg/sglang:v0.5.5" },
+  candidate: { patch: "./submission.patch", sourceDir: "/sgl-workspace/sglang" },
+  bench: {
+    prompts: { synthetic: { inputTokens: 32, outputTokens: 16, count: 5, seed: 4 } },
+    tokenizer: { path: "tokenizer.json", from: "runner" },
+    maxTokens: 16,
+    concurrency: 4,
+    contextLimit: 32768,
+    tolerance: 0.9,
+    runs: 1,
+  },
+  gate: { minRoundScore: 1.0 },
+});
+
+/** The method section: its fold, from the summary to its end. */
+function methodFold(markdown: string): string {
+  const start = markdown.indexOf("<details><summary>How the score was measured");
+  expect(start).toBeGreaterThanOrEqual(0);
+  return markdown.slice(start, markdown.indexOf("</details>", start));
+}
+
+describe("a card of synthetic prompts in a closed loop", () => {
+  it("keeps both settings and says the prompts were synthetic and that every answer kept the fixed length", () => {
+    const card = makeCard([1.2, 1.1, 1.3, 1.25, 1.15].map((speedup) => ({ speedup, tokens: 16 })), { config: syntheticConfig });
+    expect(card.settings.concurrency).toBe(4);
+    expect(card.settings.synthetic).toEqual({ inputTokens: 32, outputTokens: 16, count: 5, seed: 4 });
+    const method = methodFold(renderMarkdown(card));
+    expect(method).toContain("| Load | Runs |");
+    expect(method).toContain("| concurrency 4 | 1 |");
+    expect(method).toContain("Prompts: 5 synthetic prompts of exactly 32 tokens each by the round's tokenizer (seed 4)");
+    expect(method).toContain("the baseline answered exactly 16 tokens in 5 of 5 answers, the candidate answered exactly 16 tokens in 5 of 5 answers");
+    expect(method).toContain("The engines honoured the fixed length: every answer was exactly that long.");
+    expect(renderText(card)).toContain("Settings: concurrency 4, runs 1");
+  });
+
+  it("says when an engine ended answers before the fixed length despite ignore_eos", () => {
+    const card = makeCard([{ speedup: 1.2, tokens: 16 }, { candidateTokens: 10, tokens: 16 }, { speedup: 1.1, tokens: 16 }], { config: syntheticConfig });
+    const sentence = describeSyntheticPrompts(card);
+    expect(sentence).toContain("the candidate answered exactly 16 tokens in 2 of 3 answers");
+    expect(sentence).toContain("The fixed length was not honoured throughout: an engine ended answers early despite ignore_eos");
+  });
+
+  it("says nothing of synthetic prompts or concurrency on a card of a prompt file on a schedule", () => {
+    const card = makeCard([{ speedup: 1.2 }]);
+    expect(card.settings).not.toHaveProperty("concurrency");
+    expect(card.settings).not.toHaveProperty("synthetic");
+    expect(describeSyntheticPrompts(card)).toBe("");
+    const method = methodFold(renderMarkdown(card));
+    expect(method).toContain("| Request interval | Runs |");
+    expect(method).not.toContain("synthetic");
+  });
+});
