@@ -80,7 +80,7 @@ import {
   sweepLeftRounds,
   writeAtomically,
   writeScorecard
-} from "./chunks/chunk-S7L7AJ4C.js";
+} from "./chunks/chunk-JIFAPGF2.js";
 import {
   require_docker
 } from "./chunks/chunk-TM3QZYC6.js";
@@ -5862,7 +5862,7 @@ function renderText(card, options = {}) {
   );
   const s = card.settings;
   out.push(
-    `  Settings: request interval ${s.requestIntervalMs} ms${s.arrival === "poisson" ? " (Poisson)" : ""}, runs ${s.runs}, thinking ${s.thinking ? "on" : "off"}, context limit ${s.contextLimit}, max tokens ${s.maxTokens}, tolerance ${formatPercent(s.tolerance)}`
+    `  Settings: ${s.concurrency ? `concurrency ${s.concurrency}` : `request interval ${s.requestIntervalMs} ms${s.arrival === "poisson" ? " (Poisson)" : ""}`}, runs ${s.runs}, thinking ${s.thinking ? "on" : "off"}, context limit ${s.contextLimit}, max tokens ${s.maxTokens}, tolerance ${formatPercent(s.tolerance)}`
   );
   if (card.tokenCountsEstimated) out.push("  Token counts are estimates: the server did not report them per chunk.");
   const counting = countingSentence(card);
@@ -5933,6 +5933,14 @@ function renderText(card, options = {}) {
 
 // src/cli/render-round-plan.ts
 import { isAbsolute, relative as relative2 } from "node:path";
+
+// src/scorecard/describe-load.ts
+function describeLoad(load) {
+  if (load.concurrency !== null && load.concurrency !== void 0) return `concurrency ${load.concurrency}`;
+  return `one every ${load.requestIntervalMs} ms${load.arrival === "poisson" ? " on average (Poisson)" : ""}`;
+}
+
+// src/cli/render-round-plan.ts
 function showCommand(command, config) {
   const host = config.runtime === "process" || config.docker.network === "host" ? PROCESS_ENGINE_HOST : "0.0.0.0";
   return command.map(
@@ -6040,7 +6048,7 @@ function notes(check) {
   }
   const promptsPath = check.paths.find((entry) => entry.field === "bench.prompts");
   if (promptsPath?.problem) found.push(`the prompts (${promptsPath.path}) are on the runner only: not validated here`);
-  else if (prompts.length === 0) found.push("the prompts file has no prompts");
+  else if (prompts.length === 0) found.push(typeof config.bench.prompts === "string" ? "the prompts file has no prompts" : "the synthetic prompts wait for bench.tokenizer, which is on the runner only");
   return found;
 }
 function renderRoundPlan(check, commitsPlan = []) {
@@ -6052,7 +6060,7 @@ function renderRoundPlan(check, commitsPlan = []) {
     `speedgate run --check: ${configPath} is valid; nothing was started.`,
     section("Round", [
       `engine ${config.engine}, runtime ${config.runtime}, port ${config.port}`,
-      promptsPath?.problem ? `prompts: ${bench.prompts} (on the runner)` : `prompts: ${prompts.length} from ${bench.prompts}, up to ${bench.maxTokens} tokens each, one every ${bench.requestIntervalMs} ms (${bench.arrival}), ${bench.warmupRequests} warm-up`,
+      typeof bench.prompts === "object" ? `prompts: ${bench.prompts.synthetic.count} synthetic, each ${bench.prompts.synthetic.inputTokens} tokens asking for exactly ${bench.prompts.synthetic.outputTokens} (seed ${bench.prompts.synthetic.seed}), ${describeLoad(bench)}, ${bench.warmupRequests} warm-up` : promptsPath?.problem ? `prompts: ${bench.prompts} (on the runner)` : `prompts: ${prompts.length} from ${bench.prompts}, up to ${bench.maxTokens} tokens each, ${describeLoad(bench)}, ${bench.warmupRequests} warm-up`,
       check.round.commits ? "candidate: the head commit (no patch)" : patch ? `patch: ${patch.path} (${patch.bytes.length} bytes, sha256 ${patch.sha256.slice(0, 16)}\u2026)` : config.candidate.patch ? `patch: ${config.candidate.patch} (on the runner)` : "patch: none here (--patch or the action's patch input supplies it, or --base and --head score a pull request's commits)",
       `gate: ${gate.use === "interval-low" ? "the 95% interval's low end" : "the round score"} at least ${gate.minRoundScore}\xD7; a prompt scores only with at least ${Math.round(bench.tolerance * 1e3) / 10}% of the baseline's tokens`,
       `health: GET ${health.path} every ${health.intervalMs} ms until 200, for up to ${health.timeoutS} s`

@@ -8,6 +8,7 @@ import type { RoundConfig } from "../../src/config/round-config-schema.js";
 import { classifyFailure } from "../../src/failure/classify-failure.js";
 import type { EngineFailure } from "../../src/vocabulary/engine-failure.js";
 import type { EngineExit } from "../../src/vocabulary/engine-exit.js";
+import type { EngineFamily } from "../../src/vocabulary/engine-family.js";
 import type { GpuSnapshot } from "../../src/vocabulary/gpu-state-schema.js";
 import { describeGpus } from "../../src/scorecard/read-gpu-snapshot.js";
 import { calibrationSettingsOf } from "../../src/config/calibration-settings.js";
@@ -250,7 +251,7 @@ function plans(count: number, seed: number, intervalMs: number, candidateShape: 
 async function startupFailure(
   logName: string,
   role: EngineFailure["engine"] = "candidate",
-  how: { engine: string; exit: EngineExit } = { engine: "sglang", exit: { exitCode: 1, signal: null, oomKilled: false } },
+  how: { engine: EngineFamily; exit: EngineExit } = { engine: "sglang", exit: { exitCode: 1, signal: null, oomKilled: false } },
 ): Promise<EngineFailure> {
   const log = await readFile(new URL(logName, EXAMPLES_DIR), "utf8");
   return classifyFailure({ role, stage: "startup", exit: how.exit, logLines: toLogTail(log), engine: how.engine });

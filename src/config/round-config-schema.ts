@@ -193,10 +193,15 @@ const benchSchema = benchFields
       });
     }
   })
-  .transform(({ requestIntervalMs, arrival, concurrency, ...bench }) => ({
-    ...bench,
+  // The fields keep the order they had before bench.concurrency existed (the config's fingerprint is
+  // its JSON, so an open loop's config keeps its hash and the calibrations made for it), concurrency last.
+  .transform(({ prompts, model, maxTokens, requestIntervalMs, arrival, concurrency, ...bench }) => ({
+    prompts,
+    model,
+    maxTokens,
     requestIntervalMs: requestIntervalMs ?? 0,
     arrival: arrival ?? "fixed",
+    ...bench,
     concurrency: concurrency ?? null,
   }));
 

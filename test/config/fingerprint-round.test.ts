@@ -37,6 +37,12 @@ describe("fingerprintRound", () => {
     expect(fingerprintRound({ ...config, bench: before as typeof config.bench }, "/w", prompts).configHash).toBe(base);
   });
 
+  it("hashes a config as the code before bench.concurrency did, so calibrations made for it still match", () => {
+    // Computed by the code before the closed loop existed: reordering the parsed bench fields changed it.
+    const config = resolveConfigPaths(parseRoundConfig(raw), "/w");
+    expect(fingerprintRound(config, "/w", prompts).configHash).toBe("91e75fd365855d3794f111a32994df985da5fcdec67b2c782a3e40749f477259");
+  });
+
   it("does not change with how the client waits for bytes (bench.busyPoll), so a calibration holds on a runner where auto turns it on", () => {
     const config = resolveConfigPaths(parseRoundConfig(raw), "/w");
     expect(config.bench.busyPoll).toBe("auto");

@@ -34315,6 +34315,10 @@ function keepEventLoopAwake() {
 import { performance as performance5 } from "node:perf_hooks";
 
 // src/bench/build-request-body.ts
+function fixedLengthFields(settings, maxTokens) {
+  if (!settings.ignoreEos) return {};
+  return { ignore_eos: true, ...settings.engineFamily === "llama.cpp" ? { n_predict: maxTokens } : {} };
+}
 function buildRequestBody(prompt, settings) {
   const maxTokens = prompt.maxTokens ?? settings.maxTokens;
   const common = {
@@ -34324,7 +34328,8 @@ function buildRequestBody(prompt, settings) {
     temperature: 0,
     stream: true,
     stream_options: { include_usage: true },
-    chat_template_kwargs: { enable_thinking: settings.thinking }
+    chat_template_kwargs: { enable_thinking: settings.thinking },
+    ...fixedLengthFields(settings, maxTokens)
   };
   if (prompt.messages) {
     return { path: "/v1/chat/completions", body: JSON.stringify({ ...common, messages: prompt.messages }) };
@@ -58071,18 +58076,19 @@ var simProfileSchema = external_exports.strictObject(
   { error: "expected a JSON object with model, flavour, defaults, prompts and faults" }
 );
 var DEFAULT_TIMING = { ttftMs: 20, itlMs: 5, outputTokens: 32, reasoningTokens: 0, tokensPerChunk: 1 };
-function planResponse(profile, promptId, maxTokens, thinking, timeFactor = 1, start = 0) {
+function planResponse(profile, promptId, maxTokens, thinking, timeFactor = 1, start = 0, ignoreEos = false) {
   const override = promptId !== null ? profile.prompts[promptId] : void 0;
   const timing = { ...DEFAULT_TIMING, ...profile.defaults, ...override };
   const faults = profile.faults;
   const reasoningWanted = thinking ? timing.reasoningTokens : 0;
-  let wanted = reasoningWanted + timing.outputTokens;
+  const fixedLength = ignoreEos && maxTokens < Number.MAX_SAFE_INTEGER;
+  let wanted = fixedLength ? Math.max(maxTokens, reasoningWanted + timing.outputTokens) : reasoningWanted + timing.outputTokens;
   let finishReason = "stop";
   const stopsThisStart = faults.stopEarlyOnStarts === null || faults.stopEarlyOnStarts.includes(start);
   if (promptId !== null && faults.stopEarly.includes(promptId) && stopsThisStart) {
     wanted = Math.max(1, Math.floor(wanted * faults.stopEarlyFraction));
   }
-  if (wanted > maxTokens) {
+  if (wanted > maxTokens || fixedLength && wanted === maxTokens) {
     wanted = maxTokens;
     finishReason = "length";
   }
@@ -58385,6 +58391,9 @@ function readMaxTokens(body) {
   }
   return Number.MAX_SAFE_INTEGER;
 }
+function readIgnoreEos(body) {
+  return body.ignore_eos === true;
+}
 function readThinking(body) {
   const kwargs = body.chat_template_kwargs;
   if (kwargs && typeof kwargs === "object" && "enable_thinking" in kwargs) return kwargs.enable_thinking !== false;
@@ -58468,7 +58477,7 @@ async function startSimEngine(options = {}) {
       const hint = findPromptIdHint(req.headers, body);
       const record2 = newRecord(engine, promptId, req.url ?? "", t0 + engine.clockOffsetMs, hint);
       const maxTokens = readMaxTokens(body);
-      const plan = planResponse(profile, promptId, maxTokens, readThinking(body), noise.requestFactor(noiseKey(promptId, body)), options.start ?? 0);
+      const plan = planResponse(profile, promptId, maxTokens, readThinking(body), noise.requestFactor(noiseKey(promptId, body)), options.start ?? 0, readIgnoreEos(body));
       const fullLength = plan.reasoningTokens + plan.contentTokens;
       const branchAt = takeBranch(profile.answer, plan, indexOf(promptId), maxTokens, () => noise.branchDraw(noiseKey(promptId, body)));
       if (hint !== null && cheats.promptIdSpeedup !== null) {
@@ -58642,6 +58651,23 @@ async function runOpenLoop(prompts, offsets, signal, send, onRecord) {
   }
   await Promise.all(inFlight);
 }
+async function runClosedLoop(prompts, concurrency, signal, send, onRecord) {
+  const startAt = performance11.now();
+  let next = 0;
+  const worker = async () => {
+    while (!signal.aborted && next < prompts.length) {
+      const prompt = prompts[next++];
+      if (!prompt) continue;
+      onRecord(prompt, await send(prompt, startAt));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, prompts.length) }, worker));
+}
+function runLoad(prompts, bench, signal, send, onRecord) {
+  if (bench.concurrency !== null) return runClosedLoop(prompts, bench.concurrency, signal, send, onRecord);
+  const offsets = buildArrivalSchedule(prompts.length, bench.requestIntervalMs, bench.arrival, bench.seed);
+  return runOpenLoop(prompts, offsets, signal, send, onRecord);
+}
 async function runBenchmark(options) {
   const { prompts, bench, baseUrl } = options;
   const linked = new AbortController();
@@ -58661,7 +58687,10 @@ async function runBenchmark(options) {
     model: bench.model,
     maxTokens: bench.maxTokens,
     thinking: bench.thinking,
-    requestTimeoutS: bench.requestTimeoutS
+    requestTimeoutS: bench.requestTimeoutS,
+    // Synthetic prompts ask for a fixed answer length; a prompt file's answers end where the model ends them.
+    ignoreEos: typeof bench.prompts === "object",
+    engineFamily: options.engineFamily ?? null
   };
   const records = /* @__PURE__ */ new Map();
   const total = prompts.length;
@@ -58683,14 +58712,10 @@ async function runBenchmark(options) {
   try {
     if (bench.clientWarmup) await warmBenchClient();
     const warmups = buildWarmupPrompts(prompts, bench.warmupRequests);
-    if (warmups.length > 0) {
-      const warmupOffsets = buildArrivalSchedule(warmups.length, bench.requestIntervalMs, bench.arrival, bench.seed);
-      await runOpenLoop(warmups, warmupOffsets, stopped, send, () => void 0);
-    }
+    if (warmups.length > 0) await runLoad(warmups, bench, stopped, send, () => void 0);
     await options.beforeMeasured?.();
     options.onProgress?.({ done: 0, total, failed: 0 });
-    const offsets = buildArrivalSchedule(total, bench.requestIntervalMs, bench.arrival, bench.seed);
-    await runOpenLoop(prompts, offsets, stopped, send, (prompt, record2) => {
+    await runLoad(prompts, bench, stopped, send, (prompt, record2) => {
       records.set(prompt.id, record2);
       if (!record2.ok) failed++;
       options.onProgress?.({ done: records.size, total, failed });
@@ -58807,6 +58832,7 @@ function computeNoiseFloor(scores) {
 var SETTING_NAMES = {
   requestIntervalMs: "bench.requestIntervalMs",
   arrival: "bench.arrival",
+  concurrency: "bench.concurrency",
   seed: "bench.seed",
   thinking: "bench.thinking",
   contextLimit: "bench.contextLimit",
@@ -58856,6 +58882,7 @@ function calibrationSettingsOf(config2, promptCount) {
   return {
     requestIntervalMs: bench.requestIntervalMs,
     arrival: bench.arrival,
+    concurrency: bench.concurrency,
     seed: bench.seed,
     thinking: bench.thinking,
     contextLimit: bench.contextLimit,
@@ -58894,6 +58921,8 @@ var count = external_exports.number().int().min(0).max(1e7);
 var calibrationSettingsSchema = external_exports.object({
   requestIntervalMs: external_exports.number().min(0),
   arrival: external_exports.enum(["fixed", "poisson"]),
+  // Files from before bench.concurrency measured an open loop.
+  concurrency: external_exports.number().int().min(1).nullable().default(null),
   seed: external_exports.number().int().min(0),
   thinking: external_exports.boolean(),
   contextLimit: count,
@@ -59034,7 +59063,8 @@ import { isAbsolute as isAbsolute2, relative as relative2 } from "node:path";
 var sha256 = (text5) => createHash2("sha256").update(text5).digest("hex");
 function fingerprintRound(config2, configDir, prompts) {
   const portable = (path) => path === void 0 || !isAbsolute2(path) ? path : relative2(configDir, path) || ".";
-  const { busyPoll: _clientWait, ...bench } = config2.bench;
+  const { busyPoll: _clientWait, concurrency, ...openLoop } = config2.bench;
+  const bench = concurrency === null ? openLoop : { ...openLoop, concurrency };
   const comparable2 = {
     ...config2,
     baseline: {
@@ -59051,7 +59081,7 @@ function fingerprintRound(config2, configDir, prompts) {
     },
     bench: {
       ...bench,
-      prompts: portable(config2.bench.prompts) ?? "",
+      prompts: typeof config2.bench.prompts === "string" ? portable(config2.bench.prompts) ?? "" : config2.bench.prompts,
       ...typeof config2.bench.tokenizer === "object" && config2.bench.tokenizer.from === "runner" ? { tokenizer: { ...config2.bench.tokenizer, path: portable(config2.bench.tokenizer.path) ?? "" } } : {}
     },
     docker: { ...config2.docker, mounts: config2.docker.mounts.map((mount) => ({ ...mount, source: portable(mount.source) ?? "" })) },
@@ -61023,6 +61053,10 @@ var scorecardSchema = external_exports.object({
   settings: external_exports.object({
     requestIntervalMs: external_exports.number().min(0),
     arrival: external_exports.enum(["fixed", "poisson"]),
+    /** bench.concurrency: a closed loop of this many requests in flight (requestIntervalMs and arrival then unused); null or absent: the open loop. */
+    concurrency: external_exports.number().int().min(1).max(1e5).nullable().optional(),
+    /** bench.prompts.synthetic: prompts made to exact token lengths, sent with ignore_eos; null or absent: a prompt file. */
+    synthetic: external_exports.object({ inputTokens: count4, outputTokens: count4, count: count4, seed: external_exports.number().int().min(0) }).nullable().optional(),
     thinking: external_exports.boolean(),
     contextLimit: count4,
     maxTokens: count4,
@@ -63121,10 +63155,10 @@ var round32 = (value) => Math.round(value * 1e3) / 1e3;
 function poolMeans(parts) {
   const requests = parts.reduce((total, part) => total + part.requests, 0);
   if (parts.length === 0 || requests === 0) return null;
-  const pool = (pick2) => {
-    const known = parts.filter((part) => pick2(part) !== null && part.requests > 0);
+  const pool = (pick3) => {
+    const known = parts.filter((part) => pick3(part) !== null && part.requests > 0);
     const weight = known.reduce((total, part) => total + part.requests, 0);
-    return weight === 0 ? null : round32(known.reduce((total, part) => total + (pick2(part) ?? 0) * part.requests, 0) / weight);
+    return weight === 0 ? null : round32(known.reduce((total, part) => total + (pick3(part) ?? 0) * part.requests, 0) / weight);
   };
   return { requests, promptMs: pool((part) => part.promptMs), decodeMsPerToken: pool((part) => part.decodeMsPerToken), statistic: "mean" };
 }
@@ -65209,6 +65243,9 @@ function cardSettings(config2) {
   return {
     requestIntervalMs: config2.bench.requestIntervalMs,
     arrival: config2.bench.arrival,
+    // Only when set: a card of an open loop on a prompt file reads as it did before either existed.
+    ...config2.bench.concurrency !== null ? { concurrency: config2.bench.concurrency } : {},
+    ...typeof config2.bench.prompts === "object" ? { synthetic: config2.bench.prompts.synthetic } : {},
     thinking: config2.bench.thinking,
     contextLimit: config2.bench.contextLimit,
     maxTokens: config2.bench.maxTokens,
@@ -65709,13 +65746,34 @@ var tokenizerSchema = external_exports.union(
     error: "expected the path of the model's tokenizer.json, or { path, from: runner | image } (default: inside the baseline image with runtime: docker, on the runner with runtime: process)"
   }
 );
-var benchSchema = external_exports.strictObject(
+var syntheticPromptsSchema = external_exports.strictObject(
   {
-    prompts: nonEmptyString("expected the path of a JSONL prompts file"),
+    synthetic: external_exports.strictObject(
+      {
+        inputTokens: integerIn(1, 1e7, "expected a whole number of prompt tokens from 1 to 10000000"),
+        outputTokens: integerIn(1, 1e6, "expected a whole number of answer tokens from 1 to 1000000"),
+        count: integerIn(1, 1e5, "expected a whole number of prompts from 1 to 100000"),
+        // Another seed is another prompt set, so a round can be repeated on other text of the same shape.
+        seed: integerIn(0, 2 ** 31 - 1, "expected a whole number from 0 to 2147483647").default(1)
+      },
+      { error: "expected an object with inputTokens, outputTokens, count and optionally seed" }
+    )
+  },
+  { error: "expected { synthetic: { inputTokens, outputTokens, count, seed } }" }
+);
+var promptSourceSchema = external_exports.union([nonEmptyString(), syntheticPromptsSchema], {
+  error: "expected the path of a JSONL prompts file, or { synthetic: { inputTokens, outputTokens, count, seed } }"
+});
+var concurrencySchema = integerIn(1, 1e5, "expected a whole number of requests in flight from 1 to 100000");
+var benchFields = external_exports.strictObject(
+  {
+    prompts: promptSourceSchema,
     model: nonEmptyString("expected the served model name").default("default"),
     maxTokens: integerIn(1, 1e6, "expected a whole number of tokens from 1 to 1000000"),
-    requestIntervalMs: external_exports.number({ error: "expected a number of milliseconds, 0 or more" }).min(0, { error: "expected a number of milliseconds, 0 or more" }),
-    arrival: enumOf(["fixed", "poisson"]).default("fixed"),
+    requestIntervalMs: external_exports.number({ error: "expected a number of milliseconds, 0 or more" }).min(0, { error: "expected a number of milliseconds, 0 or more" }).optional(),
+    arrival: enumOf(["fixed", "poisson"]).optional(),
+    // null: the open loop, as a parsed config says it, so such a config parses again to itself.
+    concurrency: concurrencySchema.nullable().optional(),
     seed: integerIn(0, 2 ** 31 - 1, "expected a whole number from 0 to 2147483647").default(1),
     thinking: boolean4().default(false),
     contextLimit: integerIn(1, 1e7, "expected a whole number of tokens from 1 to 10000000"),
@@ -65735,8 +65793,34 @@ var benchSchema = external_exports.strictObject(
     // Spinning costs a core for the benchmark's length, so `auto` spins only where cores are plenty.
     busyPoll: enumOf(["auto", "on", "off"]).default("auto")
   },
-  { error: "expected an object with prompts, maxTokens, requestIntervalMs, contextLimit and tolerance" }
+  { error: "expected an object with prompts, maxTokens, requestIntervalMs (or concurrency), contextLimit and tolerance" }
 );
+var benchSchema = benchFields.superRefine((bench, ctx) => {
+  if (bench.concurrency == null && bench.requestIntervalMs === void 0) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["requestIntervalMs"],
+      message: "expected a number of milliseconds, 0 or more (or bench.concurrency, the requests kept in flight)"
+    });
+  }
+  if (bench.concurrency == null) return;
+  for (const field3 of ["requestIntervalMs", "arrival"]) {
+    if (bench[field3] === void 0) continue;
+    ctx.addIssue({
+      code: "custom",
+      path: [field3],
+      message: `expected either bench.concurrency (a closed loop: the next prompt is sent when an answer ends) or bench.${field3} (an open loop: prompts sent on a schedule), not both; remove one`
+    });
+  }
+}).transform(({ prompts, model, maxTokens, requestIntervalMs, arrival, concurrency, ...bench }) => ({
+  prompts,
+  model,
+  maxTokens,
+  requestIntervalMs: requestIntervalMs ?? 0,
+  arrival: arrival ?? "fixed",
+  ...bench,
+  concurrency: concurrency ?? null
+}));
 var maxUnscoredSchema = shareSchema("expected a share of prompts in [0, 1), such as 0.1").default(DEFAULT_MAX_UNSCORED);
 var minPromptsSchema = integerIn(1, 1e7, "expected a whole number of prompts, 1 or more").default(DEFAULT_MIN_PROMPTS);
 var minAgreementSchema = wholeShareSchema("expected a share of the compared length in [0, 1], such as 1 or 0.9 (0: off)").default(DEFAULT_MIN_AGREEMENT);
@@ -65907,6 +65991,25 @@ function refineRuntimePaths(config2, ctx) {
     }
   });
 }
+function refineSyntheticPrompts(config2, ctx) {
+  const prompts = config2.bench.prompts;
+  if (typeof prompts === "string") return;
+  const { inputTokens, outputTokens } = prompts.synthetic;
+  if (tokenizerLocation(config2)?.from !== "runner") {
+    ctx.addIssue({
+      code: "custom",
+      path: ["bench", "tokenizer"],
+      message: "expected the model's tokenizer.json on the runner ({ path, from: runner }) with bench.prompts.synthetic: the prompts are built to an exact token length with it when the round is loaded"
+    });
+  }
+  if (inputTokens + outputTokens > config2.bench.contextLimit) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["bench", "prompts", "synthetic"],
+      message: `expected inputTokens + outputTokens (${inputTokens + outputTokens}) at most bench.contextLimit (${config2.bench.contextLimit}); lower one of them`
+    });
+  }
+}
 var roundConfigSchema = external_exports.strictObject(
   {
     // A known engine's other spellings (llama-cpp, LlamaCpp, vLLM) become its one name, so calibrations and cards agree.
@@ -65958,6 +66061,7 @@ var roundConfigSchema = external_exports.strictObject(
       message: `expected at most bench.contextLimit (${config2.bench.contextLimit}): an answer cannot be longer than the context it is written in`
     });
   }
+  refineSyntheticPrompts(config2, ctx);
   const tokenizer = config2.bench.tokenizer;
   const from = typeof tokenizer === "object" ? tokenizer.from : void 0;
   if (from === "image" && config2.runtime === "process") {
@@ -66273,6 +66377,7 @@ async function runEngine(role, run2, runtime, options, context) {
       baseUrl: engine.baseUrl,
       prompts: round.prompts,
       bench: config2.bench,
+      engineFamily: family,
       tokenCounter: context.tokenCounter,
       signal,
       engineGone: died.signal,
@@ -67124,6 +67229,32 @@ function describeInconclusive(card) {
   };
 }
 
+// src/scorecard/describe-synthetic-prompts.ts
+function tallyFixedLength(card, outputTokens) {
+  const baseline = { exact: 0, answers: 0 };
+  const candidate = { exact: 0, answers: 0 };
+  for (const prompt of card.prompts) {
+    for (const run2 of prompt.runs) {
+      for (const [tally, tokens] of [[baseline, run2.baselineTokens], [candidate, run2.candidateTokens]]) {
+        if (tokens === null) continue;
+        tally.answers++;
+        if (tokens === outputTokens) tally.exact++;
+      }
+    }
+  }
+  return { baseline, candidate };
+}
+function describeSyntheticPrompts(card) {
+  const synthetic = card.settings.synthetic;
+  if (!synthetic) return "";
+  const { inputTokens, outputTokens, count: count6, seed } = synthetic;
+  const tally = tallyFixedLength(card, outputTokens);
+  const held = (name, { exact, answers }) => answers === 0 ? `the ${name} gave no answer` : `the ${name} answered exactly ${outputTokens} tokens in ${exact} of ${answers} answers`;
+  const honoured = [tally.baseline, tally.candidate].every(({ exact, answers }) => answers > 0 && exact === answers);
+  const verdict = honoured ? "The engines honoured the fixed length: every answer was exactly that long." : "The fixed length was not honoured throughout: an engine ended answers early despite ignore_eos, so those prompts were compared at the shorter length.";
+  return `Prompts: ${count6} synthetic prompts of exactly ${inputTokens} tokens each by the round's tokenizer (seed ${seed}), each asking for exactly ${outputTokens} tokens with the engine's ignore_eos, so every answer should be that long and the comparison measures speed alone; ${held("baseline", tally.baseline)}, ${held("candidate", tally.candidate)}. ${verdict}`;
+}
+
 // src/scorecard/render-method-section.ts
 var SCORING_RULE_SENTENCE = "The round score is the median, over prompts, of the candidate's end-to-end speedup against the baseline. Both engines are compared at the same output token count, so a candidate that stops early cannot buy speed by answering less: a prompt under the tolerance bar scores nothing and shows its gate reason. Each answer is held to every answer the baseline gave the prompt over the round's runs (a batching engine answers some prompts more than one way at temperature 0): one the baseline gave in any run is timed against that answer; one that parts from all of them is timed only up to where it parts and counts as unexplained, and scores nothing (diverged) when it parts within its first bench.agreementTokens tokens, or agrees on no more than bench.minPromptAgreement of the compared length, on a prompt whose answers never vary. With several runs, each prompt's speedups combine by their geometric mean, and a prompt left unscored in any run scores nothing. The gate never passes when the candidate engine failed, when more than gate.maxUnscored of the prompts went unscored, when the median agreement is under gate.minAgreement, when more unexplained answers than gate.maxUnexplained allows come up than shuffling the two engines' answers gives (or any, where the baseline never varied), or with fewer than gate.minPrompts prompts; otherwise the interval's low end (not calibrated) or the round score (against the bar raised by the calibrated noise floor) must clear the bar. The same inputs and output limits apply to every engine; actual concurrency depends on response duration and engine scheduling.";
 function countsTable(card) {
@@ -67147,11 +67278,12 @@ function countsTable(card) {
 }
 function settingsTable(card) {
   const s = card.settings;
+  const closedLoop = s.concurrency !== null && s.concurrency !== void 0;
   return markdownTable(
     [
-      ["Request interval", "Runs", "Thinking", "Context limit", "Max tokens", "Tolerance", "Model"],
+      [closedLoop ? "Load" : "Request interval", "Runs", "Thinking", "Context limit", "Max tokens", "Tolerance", "Model"],
       [
-        `${s.requestIntervalMs} ms${s.arrival === "poisson" ? " (Poisson mean)" : ""}`,
+        closedLoop ? `concurrency ${s.concurrency}` : `${s.requestIntervalMs} ms${s.arrival === "poisson" ? " (Poisson mean)" : ""}`,
         String(s.runs),
         s.thinking ? "on" : "off",
         s.contextLimit.toLocaleString("en-US"),
@@ -67165,7 +67297,7 @@ function settingsTable(card) {
 }
 function renderMethodSection(card) {
   const estimate = card.tokenCountsEstimated ? "Token counts are estimates (one token a streamed delta, spread to the final usage): the server did not report them per chunk." : "";
-  const parts = [countsTable(card), settingsTable(card), SCORING_RULE_SENTENCE, estimate, countingSentence(card)].filter((part) => part !== "");
+  const parts = [countsTable(card), settingsTable(card), describeSyntheticPrompts(card), SCORING_RULE_SENTENCE, estimate, countingSentence(card)].filter((part) => part !== "");
   return renderFold(`How the score was measured: every count, the settings and the rule (${escapeInline(describeCaveats(card))})`, parts.join("\n\n"));
 }
 
@@ -67210,9 +67342,9 @@ var STATUS_LABEL2 = {
   diverged: "\u274C diverged",
   implausible: "\u274C implausible"
 };
-function side(prompt, pick2) {
-  const b = prompt.baseline ? pick2(prompt.baseline) : "\u2014";
-  const c = prompt.candidate ? pick2(prompt.candidate) : "\u2014";
+function side(prompt, pick3) {
+  const b = prompt.baseline ? pick3(prompt.baseline) : "\u2014";
+  const c = prompt.candidate ? pick3(prompt.candidate) : "\u2014";
   return `${b} / ${c}`;
 }
 function findSameOutcome(card) {
@@ -67376,12 +67508,12 @@ var SOURCES = {
   "sglang metrics": "SGLang's `/metrics` (time to first token less queueing, inter-token latency)",
   "vllm metrics": "vLLM's `/metrics` (prefill and decode time per request)"
 };
-function figure(side2, pick2) {
-  const value = side2 ? pick2(side2) : null;
+function figure(side2, pick3) {
+  const value = side2 ? pick3(side2) : null;
   return value === null ? "\u2014" : formatMs(value);
 }
-function pair(times, pick2) {
-  return `${figure(times.baseline, pick2)} \u2192 ${figure(times.candidate, pick2)} ms`;
+function pair(times, pick3) {
+  return `${figure(times.baseline, pick3)} \u2192 ${figure(times.candidate, pick3)} ms`;
 }
 function renderEngineTimes(card) {
   const times = card.engineTimes;
@@ -67522,7 +67654,11 @@ var WAIT_OVER_OWN = 2;
 var MIN_WAIT_MS = 20;
 var GROWTH = 3;
 var MIN_QUARTER = 3;
-function intervalFix(card) {
+function loadFix(card) {
+  const concurrency = card.settings.concurrency;
+  if (concurrency !== null && concurrency !== void 0) {
+    return `lower bench.concurrency (it is ${concurrency.toLocaleString("en-US")}) to the engine's parallel slots, or give the engine more, then calibrate again`;
+  }
   const now = card.settings.requestIntervalMs;
   const served = card.metrics && card.promptsTotal > 0 ? card.metrics.baseline.durationMs / Math.max(1, card.settings.runs) / card.promptsTotal : null;
   const wanted = served === null ? null : Math.max(now + 50, Math.ceil(served * 1.5 / 50) * 50);
@@ -67538,10 +67674,11 @@ function detectQueueBound(card) {
     if (wait >= MIN_WAIT_MS && wait >= WAIT_OVER_OWN * first) {
       return {
         why: `the baseline's median time to first token was ${formatMs(ttft)} ms, of which its own prompt processing was ${formatMs(own2)} ms: ${Math.round(wait / ttft * 100)}% was waiting in its queue`,
-        fix: intervalFix(card)
+        fix: loadFix(card)
       };
     }
   }
+  if (card.settings.concurrency !== null && card.settings.concurrency !== void 0) return null;
   const ttfts = card.prompts.map((prompt) => prompt.baseline?.ttftMs ?? null).filter((value) => value !== null);
   const quarter = Math.floor(ttfts.length / 4);
   if (quarter < MIN_QUARTER) return null;
@@ -67550,7 +67687,7 @@ function detectQueueBound(card) {
   if (late - early >= MIN_WAIT_MS && late >= GROWTH * early) {
     return {
       why: `the baseline's first token came ${formatMs(early)} ms after the request for the first quarter of the prompts and ${formatMs(late)} ms for the last: requests arrived faster than it served them`,
-      fix: intervalFix(card)
+      fix: loadFix(card)
     };
   }
   return null;
@@ -67777,6 +67914,62 @@ var import_yaml = __toESM(require_dist(), 1);
 import { readFile as readFile6 } from "node:fs/promises";
 import { dirname as dirname5, resolve as resolve5 } from "node:path";
 
+// src/config/build-synthetic-prompts.ts
+var WORDS = "the of and to in is that it for was on are as with his they at be this from have or by one had not but what all were when we there can an your which their said if do will each about how up out them then she many some so these would other into has more her two like him see time could no make than first been its who now people my made over did down only way find use may water long little very after words called just where most know get through back much before go good new write our used me man too any day same right look think also around another came come work three word must because does part even place well such here take why things help put years different away again off went old number great tell men say small every found still between name should home big give air line set own under read last never us left end along while might next sound below saw something thought both few those always looked show large often together asked house world going want school important until form food keep children feet land side without boy once animals life enough took".split(" ");
+var MAX_REDRAWS = 50;
+var pick2 = (random) => WORDS[Math.floor(random() * WORDS.length)] ?? "the";
+function measureWords(counter) {
+  const lengths = /* @__PURE__ */ new Map();
+  for (const word2 of WORDS) lengths.set(word2, counter.count(` ${word2}`).ids.length);
+  return lengths;
+}
+function drawPromptText(counter, lengths, inputTokens, random) {
+  const oneToken = WORDS.filter((word2) => lengths.get(word2) === 1);
+  const words = [];
+  let planned = 0;
+  for (let tries = 0; planned < inputTokens && tries < 100 * inputTokens + 1e3; tries++) {
+    const room = inputTokens - planned;
+    const word2 = room > 4 ? pick2(random) : oneToken[Math.floor(random() * oneToken.length)] ?? pick2(random);
+    const length = lengths.get(word2) ?? 1;
+    if (length > room) continue;
+    words.push(word2);
+    planned += length;
+  }
+  for (let attempt = 0; attempt < 4 * inputTokens + 16; attempt++) {
+    const text5 = words.join(" ");
+    const counted = counter.count(text5).ids.length;
+    if (counted === inputTokens) return text5;
+    if (counted > inputTokens) words.pop();
+    else words.push(oneToken[Math.floor(random() * oneToken.length)] ?? pick2(random));
+    if (words.length === 0) return null;
+  }
+  return null;
+}
+function buildSyntheticPrompts(spec, counter) {
+  const random = createSeededRandom(spec.seed);
+  const lengths = measureWords(counter);
+  const width = String(spec.count).length;
+  const seen = /* @__PURE__ */ new Set();
+  const prompts = [];
+  for (let index = 0; index < spec.count; index++) {
+    let text5 = null;
+    for (let draw = 0; draw < MAX_REDRAWS && (text5 === null || seen.has(text5)); draw++) text5 = drawPromptText(counter, lengths, spec.inputTokens, random);
+    if (text5 === null) {
+      throw new ConfigError(
+        `bench.prompts.synthetic: could not make a prompt of exactly ${spec.inputTokens} tokens with the tokenizer ${counter.source}; try another inputTokens`
+      );
+    }
+    if (seen.has(text5)) {
+      throw new ConfigError(
+        `bench.prompts.synthetic: ${spec.count} different prompts of ${spec.inputTokens} tokens could not be drawn (only ${seen.size} were); raise inputTokens or lower count`
+      );
+    }
+    seen.add(text5);
+    prompts.push({ id: `synthetic-${String(index + 1).padStart(width, "0")}`, prompt: text5, maxTokens: spec.outputTokens });
+  }
+  return prompts;
+}
+
 // src/config/check-config-paths.ts
 import { constants as constants4 } from "node:fs";
 import { access, stat as stat2 } from "node:fs/promises";
@@ -67789,7 +67982,7 @@ function listConfigPaths(config2, baseDir, patchPath, options = {}) {
     if (written === void 0) return;
     paths.push({ field: field3, written, path: at(written), kind, purpose, onRunner: mount || isAbsolute6(written) });
   };
-  add("bench.prompts", config2.bench.prompts, "file", "the JSONL prompts");
+  if (typeof config2.bench.prompts === "string") add("bench.prompts", config2.bench.prompts, "file", "the JSONL prompts");
   const tokenizer = tokenizerLocation(config2);
   if (tokenizer?.from === "runner") add("bench.tokenizer", tokenizer.path, "file", "the model's tokenizer.json");
   if (patchPath !== void 0) {
@@ -68074,7 +68267,7 @@ function resolveConfigPaths(config2, baseDir, options = {}) {
       ...config2.candidate.cwd && onHost ? { cwd: at(config2.candidate.cwd) } : {},
       ...config2.candidate.build ? { build: { ...config2.candidate.build, context: at(config2.candidate.build.context) } } : {}
     },
-    bench: { ...config2.bench, prompts: at(config2.bench.prompts), ...resolvedTokenizer(config2, at) },
+    bench: { ...config2.bench, prompts: typeof config2.bench.prompts === "string" ? at(config2.bench.prompts) : config2.bench.prompts, ...resolvedTokenizer(config2, at) },
     docker: { ...config2.docker, mounts: config2.docker.mounts.map((mount) => ({ ...mount, source: at(mount.source) })) },
     gate: { ...config2.gate, ...config2.gate.calibration ? { calibration: at(config2.gate.calibration) } : {} }
   };
@@ -68085,6 +68278,23 @@ function resolvedTokenizer(config2, at) {
   return { tokenizer: location.from === "runner" ? { path: at(location.path), from: "runner" } : location };
 }
 var errorCode = (error62) => error62.code ?? error62.message;
+async function readPromptsFile(path, contextLimit) {
+  let promptText;
+  try {
+    promptText = await readFile6(path, "utf8");
+  } catch (error62) {
+    throw new ConfigError(`bench.prompts: expected a readable JSONL file, could not read ${path} (${errorCode(error62)})`);
+  }
+  const prompts = parsePrompts(promptText, path);
+  const tooLong = prompts.filter((prompt) => (prompt.maxTokens ?? 0) > contextLimit);
+  if (tooLong.length > 0) {
+    throw ConfigError.fromProblems(
+      tooLong.slice(0, 20).map((prompt) => `prompt ${JSON.stringify(prompt.id)}: maxTokens ${prompt.maxTokens ?? 0} is above bench.contextLimit (${contextLimit}); lower one of them`),
+      path
+    );
+  }
+  return prompts;
+}
 async function readRound(configPath, options, purpose) {
   const absolutePath2 = resolve5(configPath);
   let text5;
@@ -68112,27 +68322,17 @@ async function readRound(configPath, options, purpose) {
     ...findCwdProblems(config2, patchPath !== void 0)
   ];
   if (problems.length > 0) throw ConfigError.fromProblems(problems, absolutePath2);
+  const tokenizer = tokenizerLocation(config2);
+  const tokenCounter = tokenizer?.from === "runner" && !absent("bench.tokenizer") ? await readTokenizerFile(tokenizer.path) : void 0;
+  const promptSource = config2.bench.prompts;
   let prompts = [];
-  if (!absent("bench.prompts")) {
-    let promptText;
-    try {
-      promptText = await readFile6(config2.bench.prompts, "utf8");
-    } catch (error62) {
-      throw new ConfigError(`bench.prompts: expected a readable JSONL file, could not read ${config2.bench.prompts} (${errorCode(error62)})`);
-    }
-    prompts = parsePrompts(promptText, config2.bench.prompts);
-    const tooLong = prompts.filter((prompt) => (prompt.maxTokens ?? 0) > config2.bench.contextLimit);
-    if (tooLong.length > 0) {
-      throw ConfigError.fromProblems(
-        tooLong.slice(0, 20).map((prompt) => `prompt ${JSON.stringify(prompt.id)}: maxTokens ${prompt.maxTokens ?? 0} is above bench.contextLimit (${config2.bench.contextLimit}); lower one of them`),
-        config2.bench.prompts
-      );
-    }
+  if (typeof promptSource === "object") {
+    if (tokenCounter) prompts = buildSyntheticPrompts(promptSource.synthetic, tokenCounter);
+  } else if (!absent("bench.prompts")) {
+    prompts = await readPromptsFile(promptSource, config2.bench.contextLimit);
   }
   const patchField = options.patchPath ? "patch" : "candidate.patch";
   const patch = patchPath && !absent(patchField) ? await loadPatch(patchPath, patchField) : null;
-  const tokenizer = tokenizerLocation(config2);
-  const tokenCounter = tokenizer?.from === "runner" && !absent("bench.tokenizer") ? await readTokenizerFile(tokenizer.path) : void 0;
   const finalConfig = patch ? { ...config2, candidate: { ...config2.candidate, patch: patch.path } } : config2;
   const fingerprint = fingerprintRound(finalConfig, baseDir, prompts);
   const commits = options.commits ? await resolveRoundCommits(finalConfig, options.commits) : null;
@@ -68535,14 +68735,14 @@ function findShardProblems(cards, labels) {
   const first = cards[0];
   const versionOneOnly = cards.some((card) => card.convertedFrom === 1);
   for (const { what, pick: pickFull } of MUST_AGREE) {
-    const pick2 = (card) => pickFull(card, versionOneOnly);
-    const expected = canonical(pick2(first));
+    const pick3 = (card) => pickFull(card, versionOneOnly);
+    const expected = canonical(pick3(first));
     cards.forEach((card, position) => {
       if (position === 0) return;
-      const actual = canonical(pick2(card));
+      const actual = canonical(pick3(card));
       if (actual !== expected) {
         problems.push(
-          `${labelOf(position)}: ${what} is ${describeValue(pick2(card), 120)} but ${labelOf(0)} has ${describeValue(pick2(first), 120)}; shards of one round must share it`
+          `${labelOf(position)}: ${what} is ${describeValue(pick3(card), 120)} but ${labelOf(0)} has ${describeValue(pick3(first), 120)}; shards of one round must share it`
         );
       }
     });
