@@ -52,6 +52,7 @@ export const WRONG_FIELD_VALUES: Record<string, unknown[]> = {
   "bench.maxTokens": [0, 2_000_000, 16.5, "many", MISSING],
   "bench.requestIntervalMs": [-1, "100ms", MISSING],
   "bench.arrival": ["burst"],
+  "bench.concurrency": [0, 2.5, "four"],
   "bench.seed": [-1, 1.5, 2 ** 40],
   "bench.thinking": ["yes", 1],
   "bench.contextLimit": [0, 20_000_000, MISSING],
