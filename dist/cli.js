@@ -80,7 +80,7 @@ import {
   sweepLeftRounds,
   writeAtomically,
   writeScorecard
-} from "./chunks/chunk-JIFAPGF2.js";
+} from "./chunks/chunk-IBDZHSYG.js";
 import {
   require_docker
 } from "./chunks/chunk-TM3QZYC6.js";

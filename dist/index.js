@@ -46,7 +46,7 @@ import {
   runGit,
   runRound,
   writeScorecard
-} from "./chunks/chunk-JIFAPGF2.js";
+} from "./chunks/chunk-IBDZHSYG.js";
 import "./chunks/chunk-TM3QZYC6.js";
 import "./chunks/chunk-VN7B5FJJ.js";
 import {

@@ -12,8 +12,13 @@ export interface QueueBound {
 
 /** Waiting counts when it is at least this many times the engine's own time to a first token… */
 const WAIT_OVER_OWN = 2;
-/** …and at least this long: a few milliseconds of HTTP and scheduling are no queue. */
-const MIN_WAIT_MS = 20;
+/**
+ * …and at least this long: HTTP, tokenizing and handing the request between an engine's processes are no
+ * queue, and cost SGLang and vLLM tens of milliseconds on an idle GPU beside a prompt time of a few.
+ */
+const MIN_WAIT_MS = 50;
+/** The first token coming this much later over the round, beside the growth below: one slow answer is no trend. */
+const MIN_GROWTH_MS = 20;
 /** The last quarter of arrivals waiting this many times longer for a first token than the first quarter: a queue that grew. */
 const GROWTH = 3;
 /** Quarters of at least this many prompts, so that one slow answer is not a trend. */
@@ -61,7 +66,7 @@ export function detectQueueBound(card: Pick<Scorecard, "metrics" | "engineTimes"
   // Quarters are never empty here.
   const early = median(ttfts.slice(0, quarter)) ?? 0;
   const late = median(ttfts.slice(-quarter)) ?? 0;
-  if (late - early >= MIN_WAIT_MS && late >= GROWTH * early) {
+  if (late - early >= MIN_GROWTH_MS && late >= GROWTH * early) {
     return {
       why: `the baseline's first token came ${formatMs(early)} ms after the request for the first quarter of the prompts and ${formatMs(late)} ms for the last: requests arrived faster than it served them`,
       fix: loadFix(card),

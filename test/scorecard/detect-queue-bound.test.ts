@@ -21,6 +21,16 @@ describe("detectQueueBound", () => {
     expect(detectQueueBound(withEngineTimes(steadyCard(), 100))).toBeNull();
   });
 
+  it("reads tens of milliseconds beyond the engine's prompt time as a request's way in, not a queue", () => {
+    // An idle SGLang on a GPU: 8 ms of prefill, 45 ms to a first token at the client (HTTP, tokenizer, IPC).
+    const card = withEngineTimes(steadyCard(), 8);
+    const metrics = card.metrics as NonNullable<Scorecard["metrics"]>;
+    const idle = { ...card, metrics: { ...metrics, baseline: { ...metrics.baseline, ttftMs: { ...metrics.baseline.ttftMs, median: 45 } } } };
+    expect(detectQueueBound(idle)).toBeNull();
+    const queued = { ...idle, metrics: { ...idle.metrics, baseline: { ...idle.metrics.baseline, ttftMs: { ...idle.metrics.baseline.ttftMs, median: 80 } } } };
+    expect(detectQueueBound(queued)?.why).toBe("the baseline's median time to first token was 80.0 ms, of which its own prompt processing was 8.0 ms: 88% was waiting in its queue");
+  });
+
   it("names a round whose client TTFT is mostly waiting for the engine's own prompt time, and the interval that fixes it", () => {
     const found = detectQueueBound(withEngineTimes(steadyCard(), 3.9));
     expect(found?.why).toBe("the baseline's median time to first token was 120 ms, of which its own prompt processing was 3.9 ms: 95% was waiting in its queue");

@@ -67651,7 +67651,8 @@ function describeBranches(card) {
 
 // src/scorecard/detect-queue-bound.ts
 var WAIT_OVER_OWN = 2;
-var MIN_WAIT_MS = 20;
+var MIN_WAIT_MS = 50;
+var MIN_GROWTH_MS = 20;
 var GROWTH = 3;
 var MIN_QUARTER = 3;
 function loadFix(card) {
@@ -67684,7 +67685,7 @@ function detectQueueBound(card) {
   if (quarter < MIN_QUARTER) return null;
   const early = median(ttfts.slice(0, quarter)) ?? 0;
   const late = median(ttfts.slice(-quarter)) ?? 0;
-  if (late - early >= MIN_WAIT_MS && late >= GROWTH * early) {
+  if (late - early >= MIN_GROWTH_MS && late >= GROWTH * early) {
     return {
       why: `the baseline's first token came ${formatMs(early)} ms after the request for the first quarter of the prompts and ${formatMs(late)} ms for the last: requests arrived faster than it served them`,
       fix: loadFix(card)
