@@ -151,6 +151,8 @@ export const failureSchema = z.object({
   frames: z.array(text(1_000)).max(20).optional(),
   /** The prompt the engine was serving when it died mid-benchmark: its place in the benchmark (1-based) and its id. */
   prompt: z.object({ number: z.number().int().min(1), id: text(256) }).nullable().optional(),
+  /** In a round with scenarios: the scenario the engine was serving when it failed; absent or null otherwise. */
+  scenario: text(64).nullable().optional(),
 });
 
 const sha = z.string().regex(/^[0-9a-f]{40}$/);
@@ -210,7 +212,36 @@ export const docsBaseUrlSchema = z
     error: "expected an https URL ending in /docs/troubleshooting/",
   });
 
-export const scorecardSchema = z.object({
+/** Where one engine's share of a round's time went, summed over the round's runs (milliseconds). */
+export const engineTimeSpentSchema = z.object({
+  /** How many times the engine was started: once per run, whatever the number of scenarios. */
+  starts: count,
+  /** From each start until the engine answered its health check. */
+  startMs: z.number().finite().min(0),
+  /** Warm-up requests, not measured. */
+  warmupMs: z.number().finite().min(0),
+  /** The measured requests, every scenario's together. */
+  benchmarkMs: z.number().finite().min(0),
+  /** Stopping the engine and waiting for it to be gone. */
+  stopMs: z.number().finite().min(0),
+});
+
+/** Where the round's wall-clock time went: preparing (patch, build), and each engine's starts, warm-up and benchmark. */
+export const timeSpentSchema = z.object({
+  /** From the round's start to its last engine stopped. */
+  totalMs: z.number().finite().min(0),
+  /** Patching and building both engines before any started (prepare). */
+  prepareMs: z.number().finite().min(0),
+  baseline: engineTimeSpentSchema,
+  candidate: engineTimeSpentSchema,
+});
+
+/** A scenario's name: what the card's table and a config's `scenarios[].name` call it. */
+export const SCENARIO_NAME = /^[A-Za-z0-9][A-Za-z0-9 ._+-]{0,63}$/;
+/** Most scenarios one round may have: each costs a benchmark per engine per run. */
+export const MAX_SCENARIOS = 32;
+
+const scorecardFields = {
   schemaVersion: z.literal(SCORECARD_SCHEMA_VERSION),
   speedgateVersion: text(64),
   createdAt: text(64),
@@ -291,6 +322,11 @@ export const scorecardSchema = z.object({
     reasons: z.array(text(4_000)).max(20),
     rule: text(4_000).nullable(),
     calibration: cardCalibrationSchema.nullable(),
+    /**
+     * gate.maxRegression: with scenarios, no scenario's interval may lie wholly below this speedup
+     * (its high end, or its score without an interval, must reach it). Absent: no such limit.
+     */
+    maxRegression: z.number().gt(0).lte(1).nullable().optional(),
   }),
   failure: failureSchema.nullable(),
   /** Where the round came from; filled by the action, informative only (the app never trusts it). */
@@ -329,9 +365,45 @@ export const scorecardSchema = z.object({
   /** nvidia-smi's view before each engine started. */
   gpuState: gpuStateSchema.nullable(),
   docsBaseUrl: docsBaseUrlSchema.nullable(),
+  /** Where the round's time went; absent on older cards and on merged shards (each shard spent its own). */
+  timeSpent: timeSpentSchema.nullable().optional(),
+};
+
+/**
+ * One scenario of a round (config `scenarios`): a card of its own, with the scenario's settings,
+ * prompts, summary and gate, sharing the round's engine, provenance, failure and GPU state. Each is
+ * re-derivable on its own by rescoreCard, as a card of a round without scenarios is.
+ */
+export const scenarioCardSchema = z.object(scorecardFields);
+
+export const scenarioResultSchema = z.object({
+  name: z.string().regex(SCENARIO_NAME),
+  card: scenarioCardSchema,
+});
+
+/**
+ * A round's card. With scenarios, its top-level figures (roundScore, prompts, settings, metrics) are
+ * the first scenario's, the headline scenario, so every reader that knows no scenarios still shows a
+ * real measurement; its gate is the whole round's (combineScenarioGates), and `scenarios` holds every
+ * scenario, the first included. A reader never trusts the top level of such a card: it rederives it
+ * from `scenarios` (rescoreScenarioCard).
+ */
+export const scorecardSchema = z.object({
+  ...scorecardFields,
+  scenarios: z
+    .array(scenarioResultSchema)
+    .min(1)
+    .max(MAX_SCENARIOS)
+    .refine((scenarios) => new Set(scenarios.map((scenario) => scenario.name)).size === scenarios.length, { error: "expected scenarios with distinct names" })
+    .nullable()
+    .optional(),
 });
 
 export type Scorecard = z.infer<typeof scorecardSchema>;
+export type ScenarioCard = z.infer<typeof scenarioCardSchema>;
+export type ScenarioResult = z.infer<typeof scenarioResultSchema>;
+export type TimeSpent = z.infer<typeof timeSpentSchema>;
+export type EngineTimeSpent = z.infer<typeof engineTimeSpentSchema>;
 export type PromptResult = z.infer<typeof promptResultSchema>;
 export type EngineSide = z.infer<typeof engineSideSchema>;
 export type PromptRun = z.infer<typeof promptRunSchema>;
