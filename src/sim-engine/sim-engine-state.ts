@@ -35,6 +35,8 @@ export interface SimEngineState {
   readonly answered: Set<string>;
   seq: number;
   completed: number;
+  /** Streamed answers whose end has been sent (counted when it is written, before the flush): what holdAfterRequests counts. */
+  ended: number;
   healthy: boolean;
   dead: boolean;
 }

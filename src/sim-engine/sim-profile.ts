@@ -33,6 +33,12 @@ const faultsSchema = z.strictObject(
     startupDelayMs: nonNegative("expected milliseconds, 0 or more").default(0),
     dieAfterRequests: wholeAtLeast(1, "expected a whole number of requests, 1 or more").nullable().default(null),
     dieExitCode: wholeAtLeast(0, "expected an exit code, 0 or more").default(1),
+    /**
+     * After this many answers, every other answer streams its tokens but never its end: it hangs
+     * until the engine goes away. A test that cuts the engine once the first answers are in knows the
+     * rest are still in flight when the cut lands, however late a loaded machine runs it.
+     */
+    holdAfterRequests: wholeAtLeast(1, "expected a whole number of requests, 1 or more").nullable().default(null),
     stopEarly: promptIds.default([]),
     stopEarlyFraction: z.number({ error: "expected a fraction in [0, 1)" }).min(0).lt(1).default(0.25),
     /**
@@ -86,6 +92,7 @@ export const simProfileSchema = z.strictObject(
       startupDelayMs: 0,
       dieAfterRequests: null,
       dieExitCode: 1,
+      holdAfterRequests: null,
       stopEarly: [],
       stopEarlyFraction: 0.25,
       stopEarlyOnStarts: null,

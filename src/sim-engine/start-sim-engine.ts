@@ -121,6 +121,7 @@ export async function startSimEngine(options: SimEngineOptions = {}): Promise<Si
     answered: new Set(),
     seq: 0,
     completed: 0,
+    ended: 0,
     healthy: false,
     dead: false,
   };

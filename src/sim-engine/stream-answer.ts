@@ -121,6 +121,10 @@ const { res, record, plan, chat, body, t0, style, onSent } = request;
   };
 
   const finishStream = (): void => {
+    const holdAfter = engine.profile.faults.holdAfterRequests;
+    // The hold fault: every token is out, the end never is; the stream stays in flight until the engine goes.
+    if (holdAfter !== null && engine.ended >= holdAfter) return;
+    engine.ended++;
     engine.active.delete(stream);
     member.leave();
     const finalDelta = chat ? `"delta":{},` : `"text":"",`;

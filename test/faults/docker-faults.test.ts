@@ -125,10 +125,10 @@ describe.skipIf(!context)("the Docker daemon goes away mid-round (real daemon be
       port: await getFreePort(),
       patch: null,
       prompts: 40,
-      // 200 tokens 20 ms apart: every answer still streams seconds after the first is done, so the cut
-      // lands mid-benchmark however late a loaded machine runs it (at the profile's pace, two CPU-bound
-      // processes beside the suite let the baseline finish every prompt before the cut).
-      baseline: { command: simEngineCommand("--output-tokens", "200", "--itl-ms", "20") },
+      // Every answer after the first hangs before its end until the engine goes: the cut is set off by
+      // the first answer, so the rest are in flight when it lands however late a loaded machine runs it
+      // (a pace alone, even 200 tokens 20 ms apart, let the baseline finish every prompt first under load).
+      baseline: { command: simEngineCommand("--hold-after-requests", "1") },
     });
     const runtimeLog = createRecordingLogger();
     const restored: { done: Promise<void> | null } = { done: null };

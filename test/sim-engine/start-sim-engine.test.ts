@@ -223,6 +223,28 @@ describe("startSimEngine", () => {
     expect(bad.status).toBe(400);
   });
 
+  it("holds every answer after the first N (holdAfterRequests): all its tokens arrive, its end never does, until the engine goes", async () => {
+    const engine = await start({ profile: { defaults: { ttftMs: 0, itlMs: 0, outputTokens: 3 }, faults: { holdAfterRequests: 1 } } });
+    expect(await (await post(engine, "/v1/chat/completions", { messages, stream: true })).text()).toContain("data: [DONE]");
+    const held = await post(engine, "/v1/chat/completions", { messages, stream: true });
+    const reader = (held.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    let text = "";
+    // Read until the answer's three tokens are in (after the chat role's empty content): the hold starts only after the last one.
+    while ((text.match(/"content":/g) ?? []).length < 4) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`the held answer ended: ${text}`);
+      text += decoder.decode(value, { stream: true });
+    }
+    await engine.close();
+    const rest = await reader.read().then(
+      ({ value }) => (value ? decoder.decode(value) : ""),
+      () => "",
+    );
+    expect(text + rest).not.toContain("[DONE]");
+    expect(text + rest).not.toMatch(/"finish_reason":"(stop|length)"/);
+  });
+
   it("reports the death to onDie and drops the connections in process", async () => {
     let diedWith: number | null = null;
     const engine = await start({ profile: { defaults: { ttftMs: 0, itlMs: 0, outputTokens: 1 }, faults: { dieAfterRequests: 1, dieExitCode: 9 } }, onDie: (code) => (diedWith = code) });

@@ -15,7 +15,7 @@ const USAGE = `speedgate sim-engine [--port N] [--host 127.0.0.1] [--profile pro
     nondeterminism: [--branch-every N] [--branch-at-fraction F] [--branch-probability P] [--branch-length-factor F]
     noise: [--jitter SD] [--run-variance SD] [--seed N] [--start-counter FILE]
     faults: [--crash-log FILE] [--crash-exit-code N] [--never-healthy] [--startup-delay-ms MS]
-    [--die-after-requests N] [--die-exit-code N] [--stop-early id,id] [--stop-early-fraction F] [--stop-early-on-starts N,N]
+    [--die-after-requests N] [--die-exit-code N] [--hold-after-requests N] [--stop-early id,id] [--stop-early-fraction F] [--stop-early-on-starts N,N]
     [--http-500 id,id] [--malformed-sse id,id]
     cheats: [--cheat-claim-tokens] [--cheat-usage-factor F] [--cheat-filler-text] [--cheat-filler-after-tokens N]
     [--cheat-filler-after N|P%] [--cheat-prompt-id-speedup F] [--cheat-answer-cache-speedup F]
@@ -137,6 +137,7 @@ the --die-exit-code after --die-after-requests, or the --crash-exit-code with --
       "never-healthy": { type: "boolean" },
       "startup-delay-ms": { type: "string" },
       "die-after-requests": { type: "string" },
+      "hold-after-requests": { type: "string" },
       "die-exit-code": { type: "string" },
       "stop-early": { type: "string" },
       "stop-early-fraction": { type: "string" },
@@ -246,6 +247,7 @@ the --die-exit-code after --die-after-requests, or the --crash-exit-code with --
           startupDelayMs: parseNumber("startup-delay-ms", values["startup-delay-ms"]),
           dieAfterRequests: parseNumber("die-after-requests", values["die-after-requests"]),
           dieExitCode: parseNumber("die-exit-code", values["die-exit-code"]),
+          holdAfterRequests: parseNumber("hold-after-requests", values["hold-after-requests"]),
           stopEarly: parseIds(values["stop-early"]),
           stopEarlyFraction: parseNumber("stop-early-fraction", values["stop-early-fraction"]),
           stopEarlyOnStarts: parseIds(values["stop-early-on-starts"])?.map((start) => parseNumber("stop-early-on-starts", start)),
