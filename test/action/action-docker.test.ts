@@ -9,6 +9,7 @@ import { SPEEDUP_PATCH, makeDockerRound } from "../support/docker/make-docker-ro
 import { getFreePort } from "../support/get-free-port.js";
 import { runStep, startStep } from "./support/action-step.js";
 import { pullRequestEvent } from "./support/webhook-payloads.js";
+import { withStaleSweepLock } from "../support/docker/with-stale-sweep-lock.js";
 
 /*
  * The bundled action with the Docker runtime on the local daemon and the test engine image: the
@@ -80,16 +81,19 @@ describe.skipIf(!context)("the bundled action with Docker", () => {
     const workDir = join(dir, "killed-step");
     const step = await startStep({ entry: "index", workDir, event, inputs: { config: configPath, patch: patchPath } });
     await step.waitForLine(/^baseline: \d+\/400 prompts done/);
-    // The runner's last resort after SIGINT and SIGTERM: nothing in main gets to clean up.
-    step.child.kill("SIGKILL");
-    const result = await step.finished;
-    const runId = result.state["run-id"] ?? "";
-    expect(runId).not.toBe("");
-    expect((await listRunResources(context.docker, runId)).containers).toHaveLength(1);
+    // From the kill to the post step the run's container is stale: no other test's --stale sweep may take it.
+    await withStaleSweepLock(async () => {
+      // The runner's last resort after SIGINT and SIGTERM: nothing in main gets to clean up.
+      step.child.kill("SIGKILL");
+      const result = await step.finished;
+      const runId = result.state["run-id"] ?? "";
+      expect(runId).not.toBe("");
+      expect((await listRunResources(context.docker, runId)).containers).toHaveLength(1);
 
-    const post = await runStep({ entry: "post", workDir, event, state: result.state });
-    expect(post.exitCode).toBe(0);
-    expect(post.stdout).toMatch(new RegExp(`Swept run ${runId}: 1 containers`));
-    expect(await listRunResources(context.docker, runId)).toEqual({ containers: [], networks: [] });
+      const post = await runStep({ entry: "post", workDir, event, state: result.state });
+      expect(post.exitCode).toBe(0);
+      expect(post.stdout).toMatch(new RegExp(`Swept run ${runId}: 1 containers`));
+      expect(await listRunResources(context.docker, runId)).toEqual({ containers: [], networks: [] });
+    });
   });
 });

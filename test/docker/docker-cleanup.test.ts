@@ -6,6 +6,7 @@ import { createRecordingLogger } from "../../src/logger.js";
 import { captureStream } from "../support/capture-stream.js";
 import { dockerTestContext } from "../support/docker/docker-test-context.js";
 import { listRunResources } from "../support/docker/list-run-resources.js";
+import { withStaleSweepLock } from "../support/docker/with-stale-sweep-lock.js";
 
 const context = dockerTestContext();
 
@@ -24,8 +25,8 @@ describe.skipIf(!context)("speedgate cleanup --run-id (real daemon)", () => {
         const code = await main(["cleanup", ...args], { stdout, logger: createRecordingLogger(), signal: new AbortController().signal });
         return { code, text: stdout.text() };
       };
-      // Made by this (live) process: --stale leaves both runs alone.
-      await run(["--stale"]);
+      // Made by this (live) process: --stale leaves both runs alone (and, run daemon-wide, must not take another test's killed run).
+      await withStaleSweepLock(() => run(["--stale"]));
       expect((await listRunResources(docker, target)).containers).toHaveLength(1);
       expect(await run(["--run-id", target])).toEqual({ code: 0, text: `removed 1 container(s), 1 network(s), 0 image(s) of run ${target}\n` });
       expect(await listRunResources(docker, target)).toEqual({ containers: [], networks: [] });

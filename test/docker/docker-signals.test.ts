@@ -14,6 +14,7 @@ import { listRunResources } from "../support/docker/list-run-resources.js";
 import { writeDockerRound } from "../support/docker/write-docker-round.js";
 import { getFreePort } from "../support/get-free-port.js";
 import { speedgateEntryArgs } from "../../src/engine/locate-speedgate.js";
+import { withStaleSweepLock } from "../support/docker/with-stale-sweep-lock.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const context = dockerTestContext();
@@ -92,14 +93,17 @@ describe.skipIf(!context)("speedgate run with Docker under signals (real daemon)
     const { docker } = context;
     const { child, runId, exited, sinceS } = await startRun("sigkill");
     await containerStarted(docker, runId, child, sinceS);
-    child.kill("SIGKILL");
-    await exited;
-    expect((await listRunResources(docker, runId)).containers).toHaveLength(1);
+    // The sweep takes every stale run's containers, another test's killed run's too: not while one waits for its own sweep.
+    await withStaleSweepLock(async () => {
+      child.kill("SIGKILL");
+      await exited;
+      expect((await listRunResources(docker, runId)).containers).toHaveLength(1);
 
-    const stdout = captureStream();
-    const code = await main(["cleanup", "--stale"], { stdout, logger: createRecordingLogger(), signal: new AbortController().signal });
-    expect(code).toBe(0);
-    expect(stdout.text()).toMatch(/removed [1-9]\d* container\(s\)/);
-    expect(await listRunResources(docker, runId)).toEqual({ containers: [], networks: [] });
+      const stdout = captureStream();
+      const code = await main(["cleanup", "--stale"], { stdout, logger: createRecordingLogger(), signal: new AbortController().signal });
+      expect(code).toBe(0);
+      expect(stdout.text()).toMatch(/removed [1-9]\d* container\(s\)/);
+      expect(await listRunResources(docker, runId)).toEqual({ containers: [], networks: [] });
+    });
   });
 });
