@@ -3,7 +3,7 @@ import { rescoreCard } from "../../src/scorecard/rescore-card.js";
 import { recordedGateSettings, rescoreScenarioCard } from "../../src/scorecard/rescore-scenario-card.js";
 import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
 import { makeCard } from "../support/make-card.js";
-import { makeScenarioRound } from "../support/make-scenario-round.js";
+import { SAMPLE_TIME_SPENT, makeScenarioRound } from "../support/make-scenario-round.js";
 
 const plain = makeCard([{ speedup: 1.3 }, { speedup: 1.1 }, { candidateTokens: 10 }, { speedup: 1.2 }, { baselineError: "HTTP 500" }]);
 
@@ -78,12 +78,7 @@ describe("rescoreScenarioCard", () => {
   });
 
   it("keeps the card's record of where the time went", () => {
-    const timeSpent = {
-      totalMs: 90_000,
-      prepareMs: 10_000,
-      baseline: { starts: 1, startMs: 20_000, warmupMs: 1_000, benchmarkMs: 15_000, stopMs: 500 },
-      candidate: { starts: 1, startMs: 20_000, warmupMs: 1_000, benchmarkMs: 12_000, stopMs: 500 },
-    };
+    const timeSpent = SAMPLE_TIME_SPENT;
     const card = { ...makeScenarioRound([{ name: "decode-c1", speedup: 1.2 }]), timeSpent };
     expect(rescoreScenarioCard(card).timeSpent).toEqual(timeSpent);
   });

@@ -1,5 +1,5 @@
 import { assembleScenarioCard } from "../../src/scorecard/combine-scenario-gates.js";
-import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
+import type { Scorecard, TimeSpent } from "../../src/scorecard/scorecard-schema.js";
 import { type PromptPlan, makeCard, testConfig } from "./make-card.js";
 
 export interface ScenarioPlan {
@@ -23,3 +23,11 @@ export function makeScenarioRound(plans: readonly ScenarioPlan[], maxRegression:
   });
   return assembleScenarioCard(scenarios, maxRegression);
 }
+
+/** Where a round's time went, as a card records it: a record every reader keeps or drops whole. */
+export const SAMPLE_TIME_SPENT: TimeSpent = {
+  totalMs: 90_000,
+  prepareMs: 10_000,
+  baseline: { starts: 1, startMs: 20_000, warmupMs: 1_000, benchmarkMs: 15_000, stopMs: 500 },
+  candidate: { starts: 1, startMs: 20_000, warmupMs: 1_000, benchmarkMs: 12_000, stopMs: 500 },
+};
