@@ -3,6 +3,7 @@ import { describeVerdict } from "../scorecard/describe-card.js";
 import { type CardFacts, cardFactsFrom } from "../store/card-history.js";
 import { renderMarkdown } from "../scorecard/render-markdown.js";
 import { renderMarkdownWithinBytes } from "../scorecard/render-markdown-within-bytes.js";
+import { describeCheckTitle } from "./describe-check-title.js";
 import { MAX_CHECK_SUMMARY_BYTES } from "./publish-check-run.js";
 import { ArtifactError, type ZipLimits, readScorecardZip } from "./read-scorecard-zip.js";
 import { type RepoGateSettings, regateScorecard } from "./regate-scorecard.js";
@@ -27,6 +28,7 @@ export type ScorecardZipResult =
       passed: boolean;
       /** The verdict on the patch: `none` when the runner, the baseline or the infrastructure failed instead. */
       outcome: VerdictOutcome;
+      /** The check run's title: the verdict's headline, or a round's scenarios in one line. */
       headline: string;
       /** Changed files the workflow's patch-paths left out: scored is only the rest. */
       filesLeftOut: number;
@@ -60,7 +62,7 @@ export function processScorecardZip(job: ScorecardZipJob): ScorecardZipResult {
     checkSummary: renderMarkdownWithinBytes(regated, MAX_CHECK_SUMMARY_BYTES - CHECK_NOTE_BYTES, comment),
     passed: verdict.passed,
     outcome: verdict.outcome,
-    headline: verdict.headline,
+    headline: describeCheckTitle(regated, verdict),
     filesLeftOut: regated.source?.patchFilter?.leftOutTotal ?? 0,
     facts: cardFactsFrom(regated),
   };

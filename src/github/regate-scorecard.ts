@@ -1,18 +1,27 @@
-import { rescoreCard } from "../scorecard/rescore-card.js";
-import type { Scorecard } from "../scorecard/scorecard-schema.js";
+import { rescoreScenarioCard } from "../scorecard/rescore-scenario-card.js";
+import type { ScenarioCard, Scorecard } from "../scorecard/scorecard-schema.js";
 import type { GateMode, GateSettings } from "../scoring/evaluate-gate.js";
 
-/** The repository's gate; without `use`, the round's own rule: noise-floor when the card names a calibration, else interval-low. */
-export type RepoGateSettings = Omit<GateSettings, "use"> & { use?: GateMode | undefined };
+/**
+ * The repository's gate; without `use`, the round's own rule. `maxRegression` (rounds with scenarios):
+ * no scenario's interval may lie wholly below it; without it, the limit the card records, if any (a
+ * card can only tighten the gate with it, and leaving it out gives what the repository asked for).
+ */
+export type RepoGateSettings = Omit<GateSettings, "use"> & { use?: GateMode | undefined; maxRegression?: number | undefined };
 
 /**
  * The card with its prompt scores, summary and gate recomputed from its per-run tokens and times
  * under the repository's gate, exactly as a fresh round would compute them: the scores, counts and
- * verdict in an artifact are the submitter's word, the threshold is the maintainers'. Its
+ * verdict in an artifact are the submitter's word, the threshold is the maintainers'. A card with
+ * scenarios is recomputed scenario by scenario, each under the repository's gate (a scenario's own bar
+ * is the submitter's word too, as a round's is), and its top level assembled again from them. Its
  * troubleshooting links point where the reader (the app) says, never where the artifact says: a
  * candidate's workflow could aim them at any page it likes.
  */
 export function regateScorecard(card: Scorecard, gate: RepoGateSettings, docsBaseUrl: string | null): Scorecard {
-  const use = gate.use ?? (card.gate.calibration ? "noise-floor" : "interval-low");
-  return { ...rescoreCard(card, { gate: { ...gate, use } }), docsBaseUrl };
+  const { maxRegression, use, ...bar } = gate;
+  const gateFor = (one: ScenarioCard): GateSettings => ({ ...bar, use: use ?? (one.gate.calibration ? "noise-floor" : "interval-low") });
+  const rescored = rescoreScenarioCard(card, { gateFor, ...(maxRegression === undefined ? {} : { maxRegression }) });
+  const scenarios = rescored.scenarios?.map((scenario) => ({ ...scenario, card: { ...scenario.card, docsBaseUrl } }));
+  return { ...rescored, docsBaseUrl, ...(scenarios ? { scenarios } : {}) };
 }

@@ -35,6 +35,12 @@ export const repoConfigSchema = z.strictObject(
           minPrompts: minPromptsSchema,
           minAgreement: minAgreementSchema,
           maxUnexplained: maxUnexplainedSchema,
+          // Left out: the limit the card's round config set, if any (rounds with scenarios only).
+          maxRegression: z
+            .number({ error: "expected a speedup in (0, 1], such as 0.97" })
+            .gt(0, { error: "expected a speedup in (0, 1], such as 0.97" })
+            .lte(1, { error: "expected a speedup in (0, 1], such as 0.97" })
+            .optional(),
         },
         { error: "expected an object such as { minRoundScore: 1.05 }" },
       )

@@ -5,6 +5,7 @@ import { formatTimes } from "../scorecard/describe-card.js";
  * `speedgate history` output: an aligned table for people, CSV for spreadsheets and scripts. CSV cells
  * are quoted per RFC 4180, and a cell that a spreadsheet would run as a formula (=, +, -, @, tab, CR)
  * is prefixed with ' : runner and GPU names come from the runner, which a pull request may influence.
+ * The score is the headline scenario's in a round with scenarios; the scenarios column says how many passed.
  */
 
 export const HISTORY_COLUMNS = [
@@ -18,6 +19,8 @@ export const HISTORY_COLUMNS = [
   "interval_high",
   "gate",
   "min_round_score",
+  "scenarios_total",
+  "scenarios_passed",
   "failure_kind",
   "image_digest",
   "patch_hash",
@@ -37,6 +40,8 @@ function cells(card: StoredCard): Record<(typeof HISTORY_COLUMNS)[number], strin
     interval_high: card.interval ? String(card.interval.high) : "",
     gate: card.gate.passed ? "passed" : "failed",
     min_round_score: String(card.gate.minRoundScore),
+    scenarios_total: card.scenarios ? String(card.scenarios.total) : "",
+    scenarios_passed: card.scenarios ? String(card.scenarios.passed) : "",
     failure_kind: card.failure?.kind ?? "",
     image_digest: card.imageDigest ?? "",
     patch_hash: card.patchHash ?? "",
@@ -67,7 +72,7 @@ function printable(value: string): string {
 
 export function formatHistoryTable(cards: readonly StoredCard[]): string {
   if (cards.length === 0) return "no cards recorded\n";
-  const header = ["recorded (UTC)", "PR", "commit", "run", "score", "interval", "gate", "failure", "runner", "GPU"];
+  const header = ["recorded (UTC)", "PR", "commit", "run", "score", "interval", "gate", "scenarios", "failure", "runner", "GPU"];
   const rows = cards.map((card) => [
     card.recordedAt.toISOString().replace("T", " ").replace(/\.\d{3}Z$/, ""),
     `#${card.pullRequest}`,
@@ -76,6 +81,7 @@ export function formatHistoryTable(cards: readonly StoredCard[]): string {
     formatTimes(card.roundScore),
     card.interval ? `${formatTimes(card.interval.low)}–${formatTimes(card.interval.high)}` : "—",
     card.gate.passed ? "passed" : "failed",
+    card.scenarios ? `${card.scenarios.total} (${card.scenarios.passed} passed)` : "",
     card.failure?.kind ?? "",
     printable(card.runner ?? ""),
     printable(card.gpu ?? ""),

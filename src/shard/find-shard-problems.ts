@@ -1,6 +1,7 @@
 import { describeValue } from "../vocabulary/describe-value.js";
 import type { Scorecard } from "../scorecard/scorecard-schema.js";
 import { compareIds } from "../scoring/compare-ids.js";
+import { pickScenarioCards } from "./pick-scenario-cards.js";
 import { formatShard } from "./shard-spec.js";
 
 /**
@@ -55,9 +56,71 @@ function canonical(value: unknown): string {
   return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonical(item)}`).join(",")}}`;
 }
 
+/** The scenarios a card ran, by name in config order; null for a round without scenarios. */
+function scenarioNames(card: Scorecard): string[] | null {
+  return card.scenarios ? card.scenarios.map((scenario) => scenario.name) : null;
+}
+
+function describeScenarios(names: readonly string[] | null): string {
+  return names === null ? "no scenarios" : `scenarios ${describeValue(names, 200)}`;
+}
+
+/** Shards whose scenario lists differ (or one with and one without): they ran different round configs. */
+function findScenarioListProblems(cards: readonly Scorecard[], labelOf: (position: number) => string): string[] {
+  const expected = scenarioNames(cards[0] as Scorecard);
+  const problems: string[] = [];
+  cards.forEach((card, position) => {
+    const actual = scenarioNames(card);
+    if (position === 0 || canonical(actual) === canonical(expected)) return;
+    problems.push(
+      `${labelOf(position)}: has ${describeScenarios(actual)} but ${labelOf(0)} has ${describeScenarios(expected)}; ` +
+        "shards of one round must run the same scenarios in the same order: run every shard with the same round config",
+    );
+  });
+  return problems;
+}
+
+/** What must agree, compared between the first card and each other one; `scope` names the scenario, if any. */
+function findDisagreements(cards: readonly Scorecard[], labelOf: (position: number) => string, scope: string): string[] {
+  const first = cards[0] as Scorecard;
+  const versionOneOnly = cards.some((card) => card.convertedFrom === 1);
+  const problems: string[] = [];
+  for (const { what, pick: pickFull } of MUST_AGREE) {
+    const pick = (card: Scorecard): unknown => pickFull(card, versionOneOnly);
+    const expected = canonical(pick(first));
+    cards.forEach((card, position) => {
+      if (position === 0) return;
+      const actual = canonical(pick(card));
+      if (actual !== expected) {
+        problems.push(
+          `${labelOf(position)}: ${scope}${what} is ${describeValue(pick(card), 120)} but ${labelOf(0)} has ${describeValue(pick(first), 120)}; shards of one round must share it`,
+        );
+      }
+    });
+  }
+  return problems;
+}
+
+/** Prompts that two shards both ran (within one scenario: scenarios may share prompt ids). */
+function findOverlaps(cards: readonly Scorecard[], labelOf: (position: number) => string, scope: string): string[] {
+  const problems: string[] = [];
+  const owner = new Map<string, number>();
+  cards.forEach((card, position) => {
+    for (const prompt of card.prompts) {
+      const earlier = owner.get(prompt.id);
+      if (earlier !== undefined && earlier !== position) {
+        problems.push(`${scope}prompt ${describeValue(prompt.id)} is in both ${labelOf(earlier)} and ${labelOf(position)}; shards must not overlap`);
+      }
+      owner.set(prompt.id, position);
+    }
+  });
+  return problems;
+}
+
 /**
  * Every reason these cards are not the shards of one round, each naming the card (by its label,
- * such as its file path) and what is wrong. Empty when they can be merged.
+ * such as its file path) and what is wrong. Empty when they can be merged. Shards of a round with
+ * scenarios must hold the same scenarios, and each scenario's cards must agree as a round's do.
  */
 export function findShardProblems(cards: readonly Scorecard[], labels: readonly string[]): string[] {
   const labelOf = (position: number): string => {
@@ -71,23 +134,24 @@ export function findShardProblems(cards: readonly Scorecard[], labels: readonly 
     if (!card.shard) problems.push(`${labelOf(position)}: expected a shard's card (written with shard: i/n), got an unsharded or merged card`);
   });
   if (problems.length > 0) return problems;
+  const listProblems = findScenarioListProblems(cards, labelOf);
+  if (listProblems.length > 0) return listProblems.slice(0, 20);
 
   const first = cards[0] as Scorecard;
-  const versionOneOnly = cards.some((card) => card.convertedFrom === 1);
-  for (const { what, pick: pickFull } of MUST_AGREE) {
-    const pick = (card: Scorecard): unknown => pickFull(card, versionOneOnly);
-    const expected = canonical(pick(first));
+  // Each scenario's cards are what is merged: the top level is only the first scenario's copy.
+  const scopes = (scenarioNames(first) ?? [null]).map((name) =>
+    name === null ? { scope: "", cards } : { scope: `scenario ${describeValue(name)}: `, cards: pickScenarioCards(cards, name) },
+  );
+  for (const { scope, cards: scoped } of scopes) problems.push(...findDisagreements(scoped, labelOf, scope));
+  if (first.scenarios) {
+    const limit = (card: Scorecard): number | null => card.gate.maxRegression ?? null;
     cards.forEach((card, position) => {
-      if (position === 0) return;
-      const actual = canonical(pick(card));
-      if (actual !== expected) {
-        problems.push(
-          `${labelOf(position)}: ${what} is ${describeValue(pick(card), 120)} but ${labelOf(0)} has ${describeValue(pick(first), 120)}; shards of one round must share it`,
-        );
+      if (position > 0 && limit(card) !== limit(first)) {
+        problems.push(`${labelOf(position)}: gate.maxRegression is ${describeValue(limit(card))} but ${labelOf(0)} has ${describeValue(limit(first))}; shards of one round must share it`);
       }
     });
   }
-  if (problems.length > 0) return problems;
+  if (problems.length > 0) return problems.slice(0, 20);
 
   const count = first.shard?.count ?? 0;
   const holders = new Map<number, number[]>();
@@ -103,16 +167,6 @@ export function findShardProblems(cards: readonly Scorecard[], labels: readonly 
   for (let index = 1; index <= count; index++) {
     if (!holders.has(index)) problems.push(`shard ${index} of ${count} is missing; expected one card for each of shards 1 to ${count}`);
   }
-
-  const owner = new Map<string, number>();
-  cards.forEach((card, position) => {
-    for (const prompt of card.prompts) {
-      const earlier = owner.get(prompt.id);
-      if (earlier !== undefined && earlier !== position) {
-        problems.push(`prompt ${describeValue(prompt.id)} is in both ${labelOf(earlier)} and ${labelOf(position)}; shards must not overlap`);
-      }
-      owner.set(prompt.id, position);
-    }
-  });
+  for (const { scope, cards: scoped } of scopes) problems.push(...findOverlaps(scoped, labelOf, scope));
   return problems.slice(0, 20);
 }

@@ -1,10 +1,13 @@
 import { ConfigError } from "../vocabulary/config-error.js";
 import { mergeRoundMetrics } from "../metrics/merge-round-metrics.js";
+import { assembleScenarioCard } from "../scorecard/combine-scenario-gates.js";
 import { rescoreCard } from "../scorecard/rescore-card.js";
+import { recordedGateSettings } from "../scorecard/rescore-scenario-card.js";
 import type { Scorecard } from "../scorecard/scorecard-schema.js";
 import { describeEngineFailure } from "../scoring/score-round.js";
 import { compareIds } from "../scoring/compare-ids.js";
 import { findShardProblems } from "./find-shard-problems.js";
+import { pickScenarioCards } from "./pick-scenario-cards.js";
 import { type ShardSpec, formatShard } from "./shard-spec.js";
 
 export interface MergeOptions {
@@ -50,11 +53,25 @@ function pickFailure(cards: readonly ShardCard[]): { failure: Failure; descripti
  * Combines the cards of a sharded round into the card of the whole round. Every prompt's score,
  * the round score, its interval and the gate are recomputed from every prompt's per-run tokens and
  * times with the same summary as an unsharded round (a median of shard medians is not the median). Prompts are listed by id: the prompts file's
- * order is not on the cards. Refuses (ConfigError) shards that do not belong to one round.
+ * order is not on the cards. A round with scenarios is merged scenario by scenario and assembled
+ * again, as a fresh round's card is. Refuses (ConfigError) shards that do not belong to one round.
  */
 export function mergeScorecards(cards: Scorecard[], options: MergeOptions = {}): Scorecard {
   const problems = findShardProblems(cards, options.labels ?? []);
   if (problems.length > 0) throw ConfigError.fromProblems(problems, options.source ?? "cannot merge these shard cards");
+  const now = options.now ?? new Date();
+  const first = cards[0];
+  if (!first?.scenarios) return mergeShardCards(cards, { ...options, now });
+  const scenarios = first.scenarios.map(({ name }) => {
+    const { scenarios: _none, ...card } = mergeShardCards(pickScenarioCards(cards, name), { ...options, now });
+    return { name, card };
+  });
+  // findShardProblems saw every shard name the same gate.maxRegression.
+  return assembleScenarioCard(scenarios, first.gate.maxRegression ?? null);
+}
+
+/** The merge of shard cards that findShardProblems found to be one round's (of one scenario, in a round with scenarios). */
+function mergeShardCards(cards: readonly Scorecard[], options: MergeOptions & { now: Date }): Scorecard {
   const shards = (cards as ShardCard[]).slice().sort((a, b) => a.shard.index - b.shard.index);
   const first = shards[0];
   if (!first) throw new ConfigError("cards: expected at least one shard scorecard.json, got none");
@@ -63,10 +80,13 @@ export function mergeScorecards(cards: Scorecard[], options: MergeOptions = {}):
 
   const prompts = shards.flatMap((card) => card.prompts).sort((a, b) => compareIds(a.id, b.id));
   const picked = pickFailure(shards);
+  // Each shard spent its own time on its own runner, side by side: neither a sum (runner time, not the
+  // round's) nor any one shard's says where the round's time went, so the merged card has none.
+  const { timeSpent: _timeSpent, ...firstCard } = first;
   const combined: Scorecard = {
-    ...first,
+    ...firstCard,
     settings: current.settings,
-    createdAt: (options.now ?? new Date()).toISOString(),
+    createdAt: options.now.toISOString(),
     tokenCountsEstimated: shards.some((card) => card.tokenCountsEstimated),
     provenance: {
       ...first.provenance,
@@ -86,9 +106,8 @@ export function mergeScorecards(cards: Scorecard[], options: MergeOptions = {}):
     convertedFrom: shards.some((card) => card.convertedFrom === 1) ? 1 : null,
     prompts,
   };
-  const { minRoundScore, use, maxUnscored, minPrompts, minAgreement, maxUnexplained } = current.gate;
   return rescoreCard(combined, {
-    gate: { minRoundScore, use, maxUnscored, minPrompts, minAgreement, maxUnexplained },
+    gate: recordedGateSettings(current),
     failureDescription: picked?.description ?? null,
     bootstrapSeed: options.bootstrapSeed,
   });

@@ -1,14 +1,15 @@
 import type { Scorecard } from "../scorecard/scorecard-schema.js";
 import type { Queryable } from "./database.js";
 import { GATE_MODES, type GateMode } from "../scoring/evaluate-gate.js";
+import { combineScenarioGates } from "../scorecard/combine-scenario-gates.js";
 
 /*
  * speedgate.cards: one row per card the app posted (a run's attempt), for the trend of a pull
  * request's commits, the leaderboard and `speedgate history`. Repositories are kept lower-cased.
  */
 
-/** The schema version that added speedgate.cards (migration 0002): a reader needs at least this. */
-export const CARD_HISTORY_SCHEMA_VERSION = 2;
+/** The schema version of speedgate.cards as this reads it (migration 0004 added the scenario counts): a reader needs at least this. */
+export const CARD_HISTORY_SCHEMA_VERSION = 4;
 
 export interface CardOrigin {
   repository: string;
@@ -23,6 +24,8 @@ export interface CardRecord extends CardOrigin {
   roundScore: number | null;
   interval: { low: number; high: number; confidence: number } | null;
   gate: { passed: boolean; minRoundScore: number; use: GateMode };
+  /** A round with scenarios: how many it had and how many passed (their own bar and gate.maxRegression); null without scenarios. */
+  scenarios: { total: number; passed: number } | null;
   failure: { kind: string; engine: string; stage: string } | null;
   imageDigest: string | null;
   patchHash: string | null;
@@ -53,6 +56,12 @@ export function cardRecordFrom(card: Scorecard, origin: CardOrigin): CardRecord 
   return { ...cardFactsFrom(card), ...origin, repository: origin.repository.toLowerCase() };
 }
 
+/** How many of a round's scenarios there were and how many passed, as the combined gate judged them. */
+function countPassedScenarios(scenarios: NonNullable<Scorecard["scenarios"]>, maxRegression: number | null): { total: number; passed: number } {
+  const { judgements } = combineScenarioGates(scenarios, maxRegression);
+  return { total: judgements.length, passed: judgements.filter((judgement) => judgement.passed).length };
+}
+
 /** The facts of a re-gated card (computed where the card is read, off the app's event loop). */
 export function cardFactsFrom(card: Scorecard): CardFacts {
   const createdAt = Date.parse(card.createdAt);
@@ -60,6 +69,7 @@ export function cardFactsFrom(card: Scorecard): CardFacts {
     roundScore: card.roundScore,
     interval: card.scoreInterval,
     gate: { passed: card.gate.passed, minRoundScore: card.gate.minRoundScore, use: card.gate.use },
+    scenarios: card.scenarios ? countPassedScenarios(card.scenarios, card.gate.maxRegression ?? null) : null,
     failure: card.failure ? { kind: card.failure.kind, engine: card.failure.engine, stage: card.failure.stage } : null,
     imageDigest: card.provenance.imageDigest,
     patchHash: card.provenance.patchHash,
@@ -79,8 +89,9 @@ export async function recordCard(queryable: Queryable, record: CardRecord): Prom
        round_score, interval_low, interval_high, interval_confidence,
        gate_passed, gate_min_round_score, gate_use,
        failure_kind, failure_engine, failure_stage,
-       image_digest, patch_hash, runner, gpu, engine, speedgate_version, card_created_at
-     ) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23)
+       image_digest, patch_hash, runner, gpu, engine, speedgate_version, card_created_at,
+       scenarios_total, scenarios_passed
+     ) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25)
      ON CONFLICT (repository, run_id, run_attempt) DO UPDATE SET
        pull_request = EXCLUDED.pull_request, head_sha = EXCLUDED.head_sha, run_url = EXCLUDED.run_url,
        round_score = EXCLUDED.round_score, interval_low = EXCLUDED.interval_low, interval_high = EXCLUDED.interval_high,
@@ -88,7 +99,8 @@ export async function recordCard(queryable: Queryable, record: CardRecord): Prom
        gate_min_round_score = EXCLUDED.gate_min_round_score, gate_use = EXCLUDED.gate_use,
        failure_kind = EXCLUDED.failure_kind, failure_engine = EXCLUDED.failure_engine, failure_stage = EXCLUDED.failure_stage,
        image_digest = EXCLUDED.image_digest, patch_hash = EXCLUDED.patch_hash, runner = EXCLUDED.runner, gpu = EXCLUDED.gpu,
-       engine = EXCLUDED.engine, speedgate_version = EXCLUDED.speedgate_version, card_created_at = EXCLUDED.card_created_at`,
+       engine = EXCLUDED.engine, speedgate_version = EXCLUDED.speedgate_version, card_created_at = EXCLUDED.card_created_at,
+       scenarios_total = EXCLUDED.scenarios_total, scenarios_passed = EXCLUDED.scenarios_passed`,
     [
       record.repository.toLowerCase(),
       record.pullRequest,
@@ -113,6 +125,8 @@ export async function recordCard(queryable: Queryable, record: CardRecord): Prom
       record.engine,
       record.speedgateVersion,
       record.cardCreatedAt,
+      record.scenarios?.total ?? null,
+      record.scenarios?.passed ?? null,
     ],
   );
 }
@@ -142,12 +156,14 @@ interface CardRow {
   engine: string | null;
   speedgate_version: string | null;
   card_created_at: Date | null;
+  scenarios_total: number | null;
+  scenarios_passed: number | null;
   recorded_at: Date;
 }
 
 const COLUMNS = `id, repository, pull_request, head_sha, run_id, run_attempt, run_url, round_score, interval_low, interval_high,
   interval_confidence, gate_passed, gate_min_round_score, gate_use, failure_kind, failure_engine, failure_stage,
-  image_digest, patch_hash, runner, gpu, engine, speedgate_version, card_created_at, recorded_at`;
+  image_digest, patch_hash, runner, gpu, engine, speedgate_version, card_created_at, scenarios_total, scenarios_passed, recorded_at`;
 
 function fromRow(row: CardRow): StoredCard {
   return {
@@ -164,6 +180,7 @@ function fromRow(row: CardRow): StoredCard {
         ? { low: row.interval_low, high: row.interval_high, confidence: row.interval_confidence }
         : null,
     gate: { passed: row.gate_passed, minRoundScore: row.gate_min_round_score, use: parseGateMode(row.gate_use) },
+    scenarios: row.scenarios_total !== null && row.scenarios_passed !== null ? { total: row.scenarios_total, passed: row.scenarios_passed } : null,
     failure: row.failure_kind !== null ? { kind: row.failure_kind, engine: row.failure_engine ?? "", stage: row.failure_stage ?? "" } : null,
     imageDigest: row.image_digest,
     patchHash: row.patch_hash,

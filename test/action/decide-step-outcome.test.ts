@@ -4,6 +4,7 @@ import { cardOutputs } from "../../action/card-outputs.js";
 import { type PromptPlan, makeCard, seedOomFailure } from "../support/make-card.js";
 import { IDLE_GPU, LEFTOVER_GPU } from "../support/make-gpu-snapshot.js";
 import { imageBaseMismatch } from "../../src/failure/image-base-mismatch.js";
+import { makeScenarioRound } from "../support/make-scenario-round.js";
 
 const twelve: PromptPlan[] = Array.from({ length: 12 }, () => ({ speedup: 1.3 }));
 const busyRunner = makeCard(twelve, { failure: seedOomFailure(), gpuSnapshots: { baseline: IDLE_GPU, candidate: LEFTOVER_GPU } });
@@ -52,5 +53,30 @@ describe("the action's outcome, from the same verdict as the card and the check"
       expect(outcome.annotation?.message).toContain("lmsysorg/sglang:dev (source at c0e50f9ebc60) cannot be brought to the base 9e3d2763dbd5");
     }
     expect(output(card)).toMatchObject({ verdict: "none", "gate-passed": "false", "failure-kind": "image_base_mismatch" });
+  });
+});
+
+describe("the action's outputs of a round with scenarios", () => {
+  it("keeps round-score the headline's and lists every scenario's name, score and pass as JSON", () => {
+    const card = makeScenarioRound(
+      [
+        { name: "decode-c1", speedup: 1.2 },
+        { name: "chat-rate16", speedup: 0.95, minRoundScore: 0.9 },
+      ],
+      0.97,
+    );
+    const outputs = output(card);
+    const headline = card.scenarios?.[0]?.card.roundScore;
+    expect(outputs["round-score"]).toBe(String(headline));
+    expect(outputs["gate-passed"]).toBe("false");
+    // chat-rate16 passes its own bar (0.9) but lies below gate.maxRegression.
+    expect(JSON.parse(outputs.scenarios ?? "")).toEqual([
+      { name: "decode-c1", score: headline, passed: true },
+      { name: "chat-rate16", score: card.scenarios?.[1]?.card.roundScore, passed: false },
+    ]);
+  });
+
+  it("gives an empty list for a round without scenarios", () => {
+    expect(output(makeCard(twelve)).scenarios).toBe("[]");
   });
 });

@@ -10,6 +10,7 @@ import { type FakePull, serveRepository } from "../support/fake-github/serve-rep
 import { DEFAULT_APP_DOCS_URL } from "../../bot/resolve-app-docs-url.js";
 import type { EngineFailure } from "../../src/vocabulary/engine-failure.js";
 import { makeCard, seedOomFailure } from "../support/make-card.js";
+import { makeScenarioRound } from "../support/make-scenario-round.js";
 import { toVersion1 } from "../support/version-one-card.js";
 
 const SHA = "1".repeat(40);
@@ -82,6 +83,36 @@ describe("postScorecard", () => {
       expect(text).toContain("Free GPU 3 on gpu-runner-3: stop what holds it (python3, pid 48211, 11.0 GiB), then comment `/rescore`.");
       expect(text).not.toContain("does not pass");
     }
+  });
+
+  it("concludes a round with scenarios by every scenario under the repository's gate, and titles the check with how many passed", async () => {
+    // 0.95× passes the bar its scenario records (0.9); the repository's bar (1.0) is the one that holds.
+    const card = makeScenarioRound([
+      { name: "decode-c1", speedup: 1.2 },
+      { name: "prefill-c32", speedup: 0.95, minRoundScore: 0.9 },
+    ]);
+    const forged = { ...card, gate: { ...card.gate, passed: true, reason: "2 of 2 scenarios passed", reasons: [] } };
+    serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], artifacts: { 23: zipScorecard(forged) } });
+    await receive("workflow_run", workflowRunCompleted({ id: 23, headSha: SHA, headBranch: "topic" }));
+    expect(fake.checkRuns).toMatchObject([{ conclusion: "failure" }]);
+    expect(fake.checkRuns[0]?.title).toBe("❌ 1 of 2 scenarios passed; improved: decode-c1; regressed: prefill-c32; failed: prefill-c32");
+  });
+
+  it("passes a round with scenarios only within the repository's gate.maxRegression", async () => {
+    const card = makeScenarioRound([
+      { name: "decode-c1", speedup: 1.2 },
+      { name: "prefill-c32", speedup: 0.95 },
+    ]);
+    serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], config: "gate:\n  minRoundScore: 0.9\n", artifacts: { 24: zipScorecard(card) } });
+    await receive("workflow_run", workflowRunCompleted({ id: 24, headSha: SHA, headBranch: "topic" }));
+    expect(fake.checkRuns).toMatchObject([{ conclusion: "success" }]);
+    expect(fake.checkRuns[0]?.title).toBe("✅ 2 of 2 scenarios passed; improved: decode-c1; regressed: prefill-c32");
+    fake.reset();
+    const config = "gate:\n  minRoundScore: 0.9\n  maxRegression: 0.97\n";
+    serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], config, artifacts: { 25: zipScorecard(card) } });
+    await receive("workflow_run", workflowRunCompleted({ id: 25, headSha: SHA, headBranch: "topic" }));
+    expect(fake.checkRuns).toMatchObject([{ conclusion: "failure" }]);
+    expect(fake.checkRuns[0]?.title).toBe("❌ 1 of 2 scenarios passed; improved: decode-c1; regressed: prefill-c32; failed: prefill-c32");
   });
 
   it("re-gates a version-1 card from an older action: converted on read, scored under today's rule", async () => {

@@ -3,6 +3,7 @@ import { regateScorecard } from "../../src/github/regate-scorecard.js";
 import { parseScorecardJson } from "../../src/scorecard/read-scorecard.js";
 import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
 import { TEST_DOCS_BASE_URL, makeCard, seedOomFailure, testConfig } from "../support/make-card.js";
+import { makeScenarioRound } from "../support/make-scenario-round.js";
 import { toVersion1 } from "../support/version-one-card.js";
 
 const plans = [{ speedup: 1.3 }, { speedup: 1.1 }, { candidateTokens: 10 }, { speedup: 1.2 }, { baselineError: "HTTP 500" }];
@@ -232,5 +233,72 @@ describe("regateScorecard: the agreement rules, from the card's per-run data", (
     // Without a sign of parting, an older card is read as agreeing, and re-gates as before.
     const unmarked = withRuns(card, ({ agreedTokens: _agreed, ...run }) => run);
     expect(regateScorecard(unmarked, testConfig.gate, null).gate.passed).toBe(card.gate.passed);
+  });
+});
+
+describe("regateScorecard: a card with scenarios", () => {
+  const repoGate = { minRoundScore: 1, maxUnscored: 0.1, minPrompts: 10 };
+
+  it("applies the repository's bar to every scenario, over the bar a scenario records", () => {
+    // 0.95× passes the bar the scenario records (0.9), which is the submitter's word: the repository's 1.0 holds.
+    const card = makeScenarioRound([
+      { name: "decode-c1", speedup: 1.2 },
+      { name: "prefill-c32", speedup: 0.95, minRoundScore: 0.9 },
+    ]);
+    expect(card.gate.passed).toBe(true);
+    const regated = regateScorecard(card, repoGate, TEST_DOCS_BASE_URL);
+    expect(regated.gate.passed).toBe(false);
+    expect(regated.scenarios?.map((scenario) => [scenario.name, scenario.card.gate.minRoundScore, scenario.card.gate.passed])).toEqual([
+      ["decode-c1", 1, true],
+      ["prefill-c32", 1, false],
+    ]);
+    expect(regated.gate.reason).toBe("1 of 2 scenarios passed; improved: decode-c1; regressed: prefill-c32; failed: prefill-c32");
+    expect(regateScorecard(card, { ...repoGate, minRoundScore: 0.9 }, TEST_DOCS_BASE_URL).gate.passed).toBe(true);
+  });
+
+  it("fails a top level forged to pass while a scenario fails", () => {
+    const card = makeScenarioRound([
+      { name: "decode-c1", speedup: 1.2 },
+      { name: "chat-rate16", speedup: 0.8 },
+    ]);
+    const forged: Scorecard = { ...card, gate: { ...card.gate, passed: true, reason: "2 of 2 scenarios passed", reasons: [] } };
+    expect(regateScorecard(forged, repoGate, TEST_DOCS_BASE_URL)).toEqual(card);
+  });
+
+  it("holds every scenario to the repository's gate.maxRegression, else to the card's own", () => {
+    const card = makeScenarioRound([
+      { name: "decode-c1", speedup: 1.2 },
+      { name: "prefill-c32", speedup: 0.95 },
+    ]);
+    const lenient = { ...repoGate, minRoundScore: 0.9 };
+    expect(regateScorecard(card, lenient, null).gate.passed).toBe(true);
+    const held = regateScorecard(card, { ...lenient, maxRegression: 0.97 }, null);
+    expect(held.gate).toMatchObject({ passed: false, maxRegression: 0.97 });
+    expect(held.gate.reasons).toEqual([expect.stringMatching(/^prefill-c32: regressed beyond gate\.maxRegression/) as string]);
+    const recorded = makeScenarioRound(
+      [
+        { name: "decode-c1", speedup: 1.2 },
+        { name: "prefill-c32", speedup: 0.95 },
+      ],
+      0.97,
+    );
+    expect(regateScorecard(recorded, lenient, null).gate.passed).toBe(false);
+  });
+
+  it("gives the rule each scenario's own calibration calls for when the repository names none", () => {
+    const card = makeScenarioRound([{ name: "decode-c1", speedup: 1.2 }]);
+    expect(regateScorecard(card, repoGate, null).scenarios?.[0]?.card.gate.use).toBe("interval-low");
+    expect(regateScorecard(card, { ...repoGate, use: "round-score" }, null).scenarios?.[0]?.card.gate.use).toBe("round-score");
+  });
+
+  it("links every scenario's troubleshooting pages where the reader says", () => {
+    const card = makeScenarioRound([
+      { name: "decode-c1", speedup: 1.2 },
+      { name: "chat-rate4", speedup: 1.1 },
+    ]);
+    const phish = "https://attacker.example/phish/docs/troubleshooting/";
+    const forged: Scorecard = { ...card, docsBaseUrl: phish, scenarios: card.scenarios?.map((scenario) => ({ ...scenario, card: { ...scenario.card, docsBaseUrl: phish } })) };
+    const regated = regateScorecard(forged, repoGate, null);
+    expect([regated.docsBaseUrl, ...(regated.scenarios ?? []).map((scenario) => scenario.card.docsBaseUrl)]).toEqual([null, null, null]);
   });
 });

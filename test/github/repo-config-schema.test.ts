@@ -26,6 +26,16 @@ describe("parseRepoConfig", () => {
     expect(result).toEqual({ ok: true, config: { ...DEFAULT_REPO_CONFIG, gate: { minRoundScore: 1.05, maxUnscored: 0.1, minPrompts: 10, minAgreement: 1, maxUnexplained: 0 }, trigger: "auto" } });
   });
 
+  it("takes gate.maxRegression in (0, 1] and leaves it out when the file does", () => {
+    const result = parseRepoConfig({ gate: { maxRegression: 0.97 } });
+    expect(result.ok && result.config.gate.maxRegression).toBe(0.97);
+    expect(DEFAULT_REPO_CONFIG.gate.maxRegression).toBeUndefined();
+    for (const wrong of [0, 1.2, "0.9"]) {
+      const refused = parseRepoConfig({ gate: { maxRegression: wrong } });
+      expect(refused.ok ? [] : refused.problems).toEqual([expect.stringMatching(/^gate\.maxRegression: expected a speedup in \(0, 1\], such as 0\.97/) as string]);
+    }
+  });
+
   it("names each wrong field and what it expects", () => {
     const result = parseRepoConfig({ gate: { minRoundScore: 0, maxUnscored: 1, minPrompts: 0 }, trigger: "always", rescore: { permission: "read" }, extra: 1 });
     expect(result.ok).toBe(false);

@@ -3,8 +3,10 @@ import { ConfigError } from "../../src/vocabulary/config-error.js";
 import { parseScorecard } from "../../src/scorecard/read-scorecard.js";
 import type { EngineMetrics } from "../../src/metrics/metrics-schema.js";
 import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
+import { assembleScenarioCard } from "../../src/scorecard/combine-scenario-gates.js";
 import { mergeScorecards } from "../../src/shard/merge-scorecards.js";
 import { selectShard } from "../../src/shard/select-shard.js";
+import { SAMPLE_TIME_SPENT } from "../support/make-scenario-round.js";
 import { toVersion1 } from "../support/version-one-card.js";
 import { type RecordedRound, candidateOom, cardFor, recordRound } from "./synthetic-round.js";
 
@@ -233,6 +235,109 @@ describe("mergeScorecards", () => {
 
     it("when there is nothing to merge", () => {
       expect(refusal(() => mergeScorecards([]))).toContain("expected at least one shard scorecard.json, got none");
+    });
+  });
+});
+
+describe("mergeScorecards: a round with scenarios", () => {
+  const chat = recordRound(61);
+  // The same prompt ids, the candidate slower: scenarios may share ids, and this one regresses.
+  const prefill: RecordedRound = { promptIds: chat.promptIds.slice(0, 40), baseline: chat.candidate, candidate: chat.baseline };
+  const rounds = [
+    { name: "chat-rate4", recorded: chat },
+    { name: "prefill-c32", recorded: prefill },
+  ];
+
+  function scenarioShards(count: number, maxRegression: number | null = 0.97): Scorecard[] {
+    return Array.from({ length: count }, (_, position) => {
+      const shard = { index: position + 1, count };
+      const scenarios = rounds.map(({ name, recorded }) => {
+        const ids = selectShard(recorded.promptIds.map((id) => ({ id })), shard).map((prompt) => prompt.id);
+        return { name, card: cardFor(recorded, ids, { shard }) };
+      });
+      return assembleScenarioCard(scenarios, maxRegression);
+    });
+  }
+  const wholeRound = assembleScenarioCard(
+    rounds.map(({ name, recorded }) => ({ name, card: cardFor(recorded, recorded.promptIds) })),
+    0.97,
+  );
+  const comparableRound = (card: Scorecard): unknown => ({
+    ...(comparable({ ...card, scenarios: null }) as object),
+    scenarios: card.scenarios?.map(({ name, card: one }) => ({ name, card: comparable(one) })),
+  });
+
+  it.each([1, 2, 3])("merges %i shards scenario by scenario into the card of the unsharded round", (count) => {
+    const merged = mergeScorecards(scenarioShards(count));
+    expect(comparableRound(merged)).toEqual(comparableRound(wholeRound));
+    expect(merged.scenarios?.map((scenario) => [scenario.name, scenario.card.promptsTotal, scenario.card.shard])).toEqual([
+      ["chat-rate4", 61, null],
+      ["prefill-c32", 40, null],
+    ]);
+    expect(merged.gate).toMatchObject({ passed: false, maxRegression: 0.97 });
+    // The synthetic chat round leaves more prompts unscored than gate.maxUnscored allows; the swapped one is slower.
+    expect(merged.gate.reason).toBe("0 of 2 scenarios passed; failed: chat-rate4, prefill-c32");
+    expect(() => parseScorecard(merged, "merged")).not.toThrow();
+  });
+
+  it("re-derives the combined gate, whatever the shards' top levels say", () => {
+    const forged = scenarioShards(2).map((card) => ({ ...card, roundScore: 9, gate: { ...card.gate, passed: true, reason: "2 of 2 scenarios passed", reasons: [] } }));
+    expect(comparableRound(mergeScorecards(forged))).toEqual(comparableRound(wholeRound));
+  });
+
+  it("gives the merged card no record of where the time went: each shard spent its own, side by side", () => {
+    const timeSpent = SAMPLE_TIME_SPENT;
+    expect(mergeScorecards(scenarioShards(2).map((card) => ({ ...card, timeSpent }))).timeSpent).toBeUndefined();
+    expect(mergeScorecards(shardCards(chat, 2).map((card) => ({ ...card, timeSpent }))).timeSpent).toBeUndefined();
+  });
+
+  describe("refuses shards", () => {
+    const labels = ["a/scorecard.json", "b/scorecard.json"];
+
+    it("one with scenarios and one without, saying to run both with the same round config", () => {
+      const shards = [scenarioShards(2)[0] as Scorecard, shardCards(chat, 2)[1] as Scorecard];
+      expect(refusal(() => mergeScorecards(shards, { labels }))).toContain(
+        'b/scorecard.json (shard 2 of 2): has no scenarios but a/scorecard.json (shard 1 of 2) has scenarios ["chat-rate4","prefill-c32"]; ' +
+          "shards of one round must run the same scenarios in the same order: run every shard with the same round config",
+      );
+    });
+
+    it("whose scenario lists differ", () => {
+      const shards = scenarioShards(2);
+      const second = shards[1] as Scorecard;
+      shards[1] = { ...second, scenarios: second.scenarios?.slice(0, 1) };
+      expect(refusal(() => mergeScorecards(shards, { labels }))).toContain(
+        'b/scorecard.json (shard 2 of 2): has scenarios ["chat-rate4"] but a/scorecard.json (shard 1 of 2) has scenarios ["chat-rate4","prefill-c32"]',
+      );
+    });
+
+    it("whose scenario (not only the headline) was run with other settings, naming the scenario", () => {
+      const shards = scenarioShards(2);
+      const second = shards[1] as Scorecard;
+      const scenarios = second.scenarios?.map((scenario, index) =>
+        index === 1 ? { ...scenario, card: { ...scenario.card, settings: { ...scenario.card.settings, requestIntervalMs: 10 } } } : scenario,
+      );
+      expect(refusal(() => mergeScorecards([shards[0] as Scorecard, { ...second, scenarios }], { labels }))).toContain(
+        'b/scorecard.json (shard 2 of 2): scenario "prefill-c32": settings is',
+      );
+    });
+
+    it("with another gate.maxRegression", () => {
+      const shards = [scenarioShards(2)[0] as Scorecard, scenarioShards(2, 0.9)[1] as Scorecard];
+      expect(refusal(() => mergeScorecards(shards, { labels }))).toContain(
+        "b/scorecard.json (shard 2 of 2): gate.maxRegression is 0.9 but a/scorecard.json (shard 1 of 2) has 0.97; shards of one round must share it",
+      );
+    });
+
+    it("whose shares of one scenario overlap", () => {
+      const shards = scenarioShards(2);
+      const [first, second] = shards as [Scorecard, Scorecard];
+      const overlapping = second.scenarios?.map((scenario, index) =>
+        index === 1 ? { ...scenario, card: { ...scenario.card, prompts: [...scenario.card.prompts, first.scenarios?.[1]?.card.prompts[0] as Scorecard["prompts"][number]] } } : scenario,
+      );
+      expect(refusal(() => mergeScorecards([first, { ...second, scenarios: overlapping }]))).toMatch(
+        /scenario "prefill-c32": prompt "p-\d+" is in both card 1 \(shard 1 of 2\) and card 2 \(shard 2 of 2\); shards must not overlap/,
+      );
     });
   });
 });

@@ -13,6 +13,7 @@ import type { Database } from "../../src/store/database.js";
 import { describeEachBackend, useTestDatabase } from "../support/database/database-backends.js";
 import { makeCardRecord } from "../support/database/make-card-record.js";
 import { makeCard, seedOomFailure } from "../support/make-card.js";
+import { makeScenarioRound } from "../support/make-scenario-round.js";
 import { GATE_MODES } from "../../src/scoring/evaluate-gate.js";
 
 const sha = (digit: string): string => digit.repeat(40);
@@ -48,6 +49,23 @@ describeEachBackend("the card history", (backend) => {
       engine: "sglang",
     });
     expect(stored?.recordedAt).toBeInstanceOf(Date);
+  });
+
+  it("records a round with scenarios by its headline scenario's score and combined gate, with how many scenarios passed", async () => {
+    const card = makeScenarioRound(
+      [
+        { name: "decode-c1", speedup: 1.2 },
+        { name: "chat-rate4", speedup: 1.1 },
+        { name: "prefill-c32", speedup: 0.95, minRoundScore: 0.9 },
+      ],
+      0.97,
+    );
+    const origin = { repository: "octo/engine", pullRequest: 31, headSha: sha("d"), runId: 310, runAttempt: 1, runUrl: null };
+    await recordCard(database.pool, cardRecordFrom(card, origin));
+    await recordCard(database.pool, cardRecordFrom(makeCard([{ speedup: 1.2 }]), { ...origin, runId: 311 }));
+    const [scenarios, plain] = await listCards(database.pool, { repository: "octo/engine", pullRequest: 31 });
+    expect(scenarios).toMatchObject({ roundScore: card.scenarios?.[0]?.card.roundScore, gate: { passed: false }, scenarios: { total: 3, passed: 2 } });
+    expect(plain?.scenarios).toBeNull();
   });
 
   it("reads back every gate rule a card can carry, the calibrated noise floor included", async () => {

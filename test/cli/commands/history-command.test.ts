@@ -36,6 +36,7 @@ describeEachBackend("speedgate history", (backend) => {
         makeCardRecord({ pullRequest: 4, headSha: "3".repeat(40), runId: 103, roundScore: null, failure: { kind: "cuda_oom", engine: "candidate", stage: "startup" } }),
       );
       await recordCard(database.pool, makeCardRecord({ repository: "someone/else", runId: 104 }));
+      await recordCard(database.pool, makeCardRecord({ pullRequest: 5, headSha: "5".repeat(40), runId: 105, roundScore: 1.1, scenarios: { total: 3, passed: 2 } }));
     } finally {
       // PGlite serves one process: the command opens the folder itself.
       await database.close();
@@ -49,10 +50,12 @@ describeEachBackend("speedgate history", (backend) => {
     const { code, out } = await history(["--database", databaseArgument(handle), "--repo", "Octo/Engine"]);
     expect(code).toBe(0);
     const lines = out.trimEnd().split("\n");
-    expect(lines[0]).toMatch(/^recorded \(UTC\)\s+PR\s+commit\s+run\s+score\s+interval\s+gate\s+failure\s+runner\s+GPU$/);
-    expect(lines).toHaveLength(5);
+    expect(lines[0]).toMatch(/^recorded \(UTC\)\s+PR\s+commit\s+run\s+score\s+interval\s+gate\s+scenarios\s+failure\s+runner\s+GPU$/);
+    expect(lines).toHaveLength(6);
     expect(lines[2]).toMatch(/#3 {2}111111111111 {2}101 {2}1\.05× {2}1\.03×–1\.08× {2}passed/);
-    expect(lines[4]).toMatch(/#4 {2}333333333333 {2}103 +— {2}— +failed {2}cuda_oom/);
+    expect(lines[4]).toMatch(/#4 {2}333333333333 {2}103 +— {2}— +failed {2}\s+cuda_oom/);
+    // A round with scenarios: the headline scenario's score, and how many scenarios passed.
+    expect(lines[5]).toMatch(/#5 {2}555555555555 {2}105 {2}1\.10× {2}1\.08×–1\.13× {2}passed {2}3 \(2 passed\) {2}/);
   });
 
   it("prints CSV with one pull request, and keeps a formula out of spreadsheets", async () => {
@@ -60,10 +63,13 @@ describeEachBackend("speedgate history", (backend) => {
     expect(code).toBe(0);
     const rows = out.split("\r\n");
     expect(rows[0]).toBe(
-      "recorded_at,pull_request,head_sha,run_id,run_attempt,round_score,interval_low,interval_high,gate,min_round_score,failure_kind,image_digest,patch_hash,runner,gpu",
+      "recorded_at,pull_request,head_sha,run_id,run_attempt,round_score,interval_low,interval_high,gate,min_round_score,scenarios_total,scenarios_passed,failure_kind,image_digest,patch_hash,runner,gpu",
     );
     expect(rows).toHaveLength(4);
     expect(rows[1]).toContain(`,3,${"1".repeat(40)},101,1,1.05,`);
+    expect(rows[1]).toContain(",passed,1.05,,,");
+    const scenarios = await history(["--database", databaseArgument(handle), "--repo", "octo/engine", "--pr", "5", "--format", "csv"]);
+    expect(scenarios.out.split("\r\n")[1]).toContain(",passed,1.05,3,2,");
     expect(rows[2]).toContain(`,"'=HYPERLINK(""x"")",`);
   });
 

@@ -15,6 +15,7 @@ export function makeCardRecord(overrides: Partial<CardRecord> = {}): CardRecord 
     roundScore,
     interval: roundScore === null ? null : { low: roundScore - 0.02, high: roundScore + 0.03, confidence: 0.95 },
     gate: { passed: (roundScore ?? 0) >= 1.05, minRoundScore: 1.05, use: "round-score" },
+    scenarios: null,
     failure: null,
     imageDigest: "sha256:abc",
     patchHash: "9b74c989",
