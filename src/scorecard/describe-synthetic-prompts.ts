@@ -21,6 +21,13 @@ function tallyFixedLength(card: Pick<Scorecard, "prompts">, outputTokens: number
   return { baseline, candidate };
 }
 
+/** The prompts of a card in a few words, for a table of scenarios: "16 synthetic, 128→256 tokens", "24 from a prompt file". */
+export function describePromptSource(card: Pick<Scorecard, "settings" | "promptsTotal">): string {
+  const synthetic = card.settings.synthetic;
+  if (synthetic) return `${synthetic.count} synthetic, ${synthetic.inputTokens}→${synthetic.outputTokens} tokens`;
+  return `${card.promptsTotal} from a prompt file`;
+}
+
 /**
  * For a round on synthetic prompts, the method section's sentence: what the prompts were, and
  * whether each engine honoured the fixed answer length (ignore_eos). An engine that ended answers
