@@ -45,7 +45,10 @@ const HEADLINE_ITEMS = 4;
 function describeShortWhy(card: ScenarioCard, maxRegression: number | null): string {
   if (card.gate.passed) return `regressed beyond gate.maxRegression ${formatBar(maxRegression ?? 1)}`;
   const [first, ...rest] = card.gate.reasons;
-  const why = firstClause(first ?? card.gate.reason);
+  const reason = first ?? card.gate.reason;
+  // "no round score: candidate engine failed at startup (…)": the cause after the colon is the news.
+  const noScore = /^no round score: (.+)$/.exec(reason);
+  const why = noScore ? `no score: ${firstClause(noScore[1] ?? "")}` : firstClause(reason);
   return rest.length > 0 ? `${why} (+${rest.length} more)` : why;
 }
 
