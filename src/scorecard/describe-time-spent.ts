@@ -1,8 +1,9 @@
 import { formatPercent } from "../scoring/format-speedup.js";
 import type { EngineTimeSpent, TimeSpent } from "./scorecard-schema.js";
 
-/** A span as people say it: "0.4 s", "12 s", "4 min 12 s", "5 min", "1 h 3 min". */
+/** A span as people say it: "40 ms", "1.4 s", "12 s", "4 min 12 s", "5 min", "1 h 3 min". */
 export function formatDuration(ms: number): string {
+  if (ms < 1_000) return `${Math.round(ms)} ms`;
   if (ms < 10_000) return `${(ms / 1000).toFixed(1)} s`;
   const seconds = Math.round(ms / 1000);
   if (seconds < 60) return `${seconds} s`;

@@ -9,8 +9,9 @@ const twelve = Array.from({ length: 12 }, () => ({ speedup: 1.3 }));
 
 describe("formatDuration", () => {
   it("says a span as people do, seconds to hours", () => {
-    expect([400, 9_950, 12_400, 59_600, 60_000, 252_000, 3_599_000, 3_780_000].map(formatDuration)).toEqual([
-      "0.4 s",
+    expect([40.4, 1_400, 9_950, 12_400, 59_600, 60_000, 252_000, 3_599_000, 3_780_000].map(formatDuration)).toEqual([
+      "40 ms",
+      "1.4 s",
       "9.9 s",
       "12 s",
       "1 min",
@@ -40,10 +41,10 @@ describe("describeTimeSpent", () => {
   it("says what one run gives up, and no share of a round that took no time", () => {
     const once = { starts: 1, startMs: 0, warmupMs: 0, benchmarkMs: 0, stopMs: 0 };
     const { rows, sentence, brief } = describeTimeSpent({ totalMs: 0, prepareMs: 0, baseline: once, candidate: once });
-    expect(rows[1]).toEqual(["Baseline", "1", "0.0 s", "0.0 s", "0.0 s", "0.0 s", "0.0 s"]);
+    expect(rows[1]).toEqual(["Baseline", "1", "0 ms", "0 ms", "0 ms", "0 ms", "0 ms"]);
     expect(sentence).toContain("Each engine started once: one run sees nothing of how much engine starts differ in speed.");
     expect(sentence).not.toContain("%");
-    expect(brief).toBe("engine starts 0.0 s");
+    expect(brief).toBe("engine starts 0 ms");
   });
 });
 
