@@ -39,15 +39,17 @@ export function describeSyntheticPrompts(card: Pick<Scorecard, "settings" | "pro
   if (!synthetic) return "";
   const { inputTokens, outputTokens, count, seed } = synthetic;
   const tally = tallyFixedLength(card, outputTokens);
+  // A prompt-processing round asks for a single token.
+  const answerLength = `${outputTokens} token${outputTokens === 1 ? "" : "s"}`;
   const held = (name: string, { exact, answers }: LengthTally): string =>
-    answers === 0 ? `the ${name} gave no answer` : `the ${name} answered exactly ${outputTokens} tokens in ${exact} of ${answers} answers`;
+    answers === 0 ? `the ${name} gave no answer` : `the ${name} answered exactly ${answerLength} in ${exact} of ${answers} answers`;
   const honoured = [tally.baseline, tally.candidate].every(({ exact, answers }) => answers > 0 && exact === answers);
   const verdict = honoured
     ? "The engines honoured the fixed length: every answer was exactly that long."
     : "The fixed length was not honoured throughout: an engine ended answers early despite ignore_eos, so those prompts were compared at the shorter length.";
   return (
     `Prompts: ${count} synthetic prompts of exactly ${inputTokens} tokens each by the round's tokenizer (seed ${seed}), ` +
-    `each asking for exactly ${outputTokens} tokens with the engine's ignore_eos, so every answer should be that long and the comparison measures speed alone; ` +
+    `each asking for exactly ${answerLength} with the engine's ignore_eos, so every answer should be that long and the comparison measures speed alone; ` +
     `${held("baseline", tally.baseline)}, ${held("candidate", tally.candidate)}. ${verdict}`
   );
 }
