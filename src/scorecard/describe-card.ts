@@ -35,7 +35,8 @@ export function describeFailureEvent(failure: Failure): string {
   if (failure.kind === "infrastructure") {
     // The label names what went away ("the Docker daemon went away (infrastructure, not the patch)"); the engine only was running.
     const what = failure.label.replace(/\s*\([^)]*\)\s*$/, "");
-    return `${what} ${INFRASTRUCTURE_WHEN[failure.stage].replace("{who}", who)}`;
+    const when = INFRASTRUCTURE_WHEN[failure.stage].replace("{who}", who);
+    return `${what} ${when}${failure.stage === "benchmark" && failure.scenario ? ` (scenario ${failure.scenario})` : ""}`;
   }
   if (failure.kind === "image_base_mismatch") return "the engine image could not be brought to the base commit";
   switch (failure.stage) {
@@ -55,7 +56,9 @@ export function describeFailureEvent(failure: Failure): string {
       return `${who} ${CRASH_VERBS[failure.kind] ?? "died"} before becoming healthy`;
     case "benchmark": {
       if (failure.kind === "cancelled") return `${who} run was cancelled`;
-      const during = failure.prompt ? `during prompt ${failure.prompt.number} of the benchmark` : "during the benchmark";
+      // A round with scenarios benchmarks each engine once per scenario: which one it was serving is where to look.
+      const benchmark = failure.scenario ? `scenario ${failure.scenario}'s benchmark` : "the benchmark";
+      const during = failure.prompt ? `during prompt ${failure.prompt.number} of ${benchmark}` : `during ${benchmark}`;
       return `${who} ${CRASH_VERBS[failure.kind] ?? "died"} ${during}`;
     }
   }
@@ -146,7 +149,7 @@ export function describeVerdict(card: Scorecard, options: { firstReasonOnly?: bo
 }
 
 /** A reason's first clause, without its parentheses: "2 of 10 prompts were not scored". */
-function firstClause(reason: string): string {
+export function firstClause(reason: string): string {
   const plain = reason.replace(/ \([^()]*\)/g, "");
   return plain.split(/[,;:] /)[0] ?? plain;
 }

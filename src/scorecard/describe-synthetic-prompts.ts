@@ -21,6 +21,13 @@ function tallyFixedLength(card: Pick<Scorecard, "prompts">, outputTokens: number
   return { baseline, candidate };
 }
 
+/** The prompts of a card in a few words, for a table of scenarios: "16 synthetic, 128→256 tokens", "24 from a prompt file". */
+export function describePromptSource(card: Pick<Scorecard, "settings" | "promptsTotal">): string {
+  const synthetic = card.settings.synthetic;
+  if (synthetic) return `${synthetic.count} synthetic, ${synthetic.inputTokens}→${synthetic.outputTokens} tokens`;
+  return `${card.promptsTotal} from a prompt file`;
+}
+
 /**
  * For a round on synthetic prompts, the method section's sentence: what the prompts were, and
  * whether each engine honoured the fixed answer length (ignore_eos). An engine that ended answers
@@ -32,15 +39,17 @@ export function describeSyntheticPrompts(card: Pick<Scorecard, "settings" | "pro
   if (!synthetic) return "";
   const { inputTokens, outputTokens, count, seed } = synthetic;
   const tally = tallyFixedLength(card, outputTokens);
+  // A prompt-processing round asks for a single token.
+  const answerLength = `${outputTokens} token${outputTokens === 1 ? "" : "s"}`;
   const held = (name: string, { exact, answers }: LengthTally): string =>
-    answers === 0 ? `the ${name} gave no answer` : `the ${name} answered exactly ${outputTokens} tokens in ${exact} of ${answers} answers`;
+    answers === 0 ? `the ${name} gave no answer` : `the ${name} answered exactly ${answerLength} in ${exact} of ${answers} answers`;
   const honoured = [tally.baseline, tally.candidate].every(({ exact, answers }) => answers > 0 && exact === answers);
   const verdict = honoured
     ? "The engines honoured the fixed length: every answer was exactly that long."
     : "The fixed length was not honoured throughout: an engine ended answers early despite ignore_eos, so those prompts were compared at the shorter length.";
   return (
     `Prompts: ${count} synthetic prompts of exactly ${inputTokens} tokens each by the round's tokenizer (seed ${seed}), ` +
-    `each asking for exactly ${outputTokens} tokens with the engine's ignore_eos, so every answer should be that long and the comparison measures speed alone; ` +
+    `each asking for exactly ${answerLength} with the engine's ignore_eos, so every answer should be that long and the comparison measures speed alone; ` +
     `${held("baseline", tally.baseline)}, ${held("candidate", tally.candidate)}. ${verdict}`
   );
 }

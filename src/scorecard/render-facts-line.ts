@@ -15,9 +15,13 @@ export function renderFactsLine(card: Scorecard): string {
     : null;
   const commit = commits ?? (card.source?.headSha ? `commit ${card.source.headSha.slice(0, 7)}` : null);
   const shard = card.shard ? `shard ${card.shard.index} of ${card.shard.count}` : null;
+  // With scenarios the top level is the first scenario's: the round's prompts are every scenario's together.
+  const scenarios = card.scenarios ?? [];
+  const prompts = scenarios.length > 0 ? scenarios.reduce((sum, scenario) => sum + scenario.card.promptsTotal, 0) : card.promptsTotal;
   const parts = [
     card.engine,
-    `${card.promptsTotal} prompt${card.promptsTotal === 1 ? "" : "s"}`,
+    scenarios.length > 0 ? `${scenarios.length} scenario${scenarios.length === 1 ? "" : "s"}` : null,
+    `${prompts} prompt${prompts === 1 ? "" : "s"}`,
     shard,
     where === "" ? null : `on ${where}`,
     commit,

@@ -14,6 +14,11 @@ export function troubleshootingLink(card: Scorecard, kind: string): string {
   return `troubleshooting: \`docs/troubleshooting/${page}\` in speedgate's repository`;
 }
 
+/** The round's runs: with scenarios, the most any scenario had (a scenario with fewer runs is benchmarked in the first ones only). */
+export function roundRuns(card: Scorecard): number {
+  return Math.max(card.settings.runs, ...(card.scenarios ?? []).map((scenario) => scenario.card.settings.runs));
+}
+
 function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
@@ -38,7 +43,8 @@ export function renderFailureSection(card: Scorecard, options: { logLines: numbe
   if (!failure) return "";
   const exit = failure.exitCode !== null ? `exit ${failure.exitCode}` : failure.signal ? `signal ${failure.signal}` : null;
   const prompt = failure.prompt ? `, prompt ${failure.prompt.number} (${failure.prompt.id})` : "";
-  const where = `${failure.engine} engine at ${failure.stage}${failure.run ? `, run ${failure.run} of ${card.settings.runs}` : ""}${prompt}`;
+  const scenario = failure.scenario ? `, scenario ${failure.scenario}` : "";
+  const where = `${failure.engine} engine at ${failure.stage}${failure.run ? `, run ${failure.run} of ${roundRuns(card)}` : ""}${scenario}${prompt}`;
   const rows = [
     ["Failure", `\`${failure.kind}\`: ${escapeInline(failure.label)}; ${[where, exit].filter((part) => part !== null).map((part) => escapeInline(part)).join(", ")}`],
     ["Error", escapeInline(failure.summary)],

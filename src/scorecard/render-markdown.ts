@@ -15,6 +15,8 @@ import { renderAnswerVariation } from "./render-answer-variation.js";
 import { renderQueueBoundNotice } from "./render-queue-bound-notice.js";
 import { renderUnchangedNotice } from "./render-unchanged-notice.js";
 import { renderCommitsSection } from "./render-commits-section.js";
+import { type ScenarioDetail, renderScenarioFolds, renderScenarioQueueNotice, renderScenarioTable } from "./render-scenario-sections.js";
+import { type ScenariosDescription, describeScenarios } from "./describe-scenarios.js";
 import type { Scorecard } from "./scorecard-schema.js";
 
 export const CARD_MARKER = "<!-- speedgate -->";
@@ -90,6 +92,65 @@ function renderWith(card: Scorecard, limits: RenderLimits): string {
   return `${sections.filter((section) => section !== "").join("\n\n")}\n`;
 }
 
+interface ScenarioLimits {
+  logLines: number;
+  detail: ScenarioDetail;
+}
+
+/*
+ * The layout of a card with scenarios. The first screen holds the verdict over every scenario: the
+ * headline naming which passed, improved and regressed, the facts line, then a table of the scenarios
+ * (or, when nothing was scored or someone else failed, the failure first, as on any card). The round's
+ * warnings follow, then each scenario's own card folded under its name and score, and what the
+ * scenarios share once: how the round was measured and where its time went, commits, provenance.
+ */
+function renderScenariosWith(card: Scorecard, scenarios: ScenariosDescription, limits: ScenarioLimits): string {
+  const failure = renderFailureSection(card, { logLines: limits.logLines, heading: !scenarios.leadsWithFailure });
+  const sections = [
+    CARD_MARKER,
+    `## ${escapeCell(scenarios.headline)}`,
+    renderFactsLine(card),
+    scenarios.leadsWithFailure ? failure : "",
+    renderScenarioTable(scenarios),
+    renderScenarioQueueNotice(scenarios),
+    renderUnchangedNotice(card),
+    renderGpuBusyWarning(card),
+    renderLeftOutFiles(card),
+    scenarios.leadsWithFailure ? "" : failure,
+    renderScenarioFolds(scenarios, limits.detail),
+    renderMethodSection(card),
+    renderCommitsSection(card),
+    provenanceSection(card),
+  ];
+  return `${sections.filter((section) => section !== "").join("\n\n")}\n`;
+}
+
+/**
+ * A card with scenarios within `maxChars`: each scenario's fold gives way first (its prompt rows, then
+ * its chart, then all but its score table, then the fold itself), then the oldest log lines of a
+ * failure, which the scenarios share and a reader needs more than any one scenario's details.
+ */
+function renderScenariosWithin(card: Scorecard, scenarios: ScenariosDescription, maxChars: number): string {
+  const most = Math.max(...scenarios.rows.map((row) => row.card.prompts.length));
+  const allRows = Math.min(most, Math.floor(maxChars / MIN_PROMPT_ROW_CHARS));
+  const allLines = card.failure?.logTail.length ?? 0;
+  const render = (detail: ScenarioDetail, logLines = allLines): string => renderScenariosWith(card, scenarios, { logLines, detail });
+  const fits = (detail: ScenarioDetail, logLines = allLines): boolean => render(detail, logLines).length <= maxChars;
+  if (most === allRows && fits({ level: "full", charts: true, promptRows: allRows })) return render({ level: "full", charts: true, promptRows: allRows });
+  for (const charts of [true, false]) {
+    if (!fits({ level: "full", charts, promptRows: 0 })) continue;
+    const rows = largestFitting(0, allRows, (n) => fits({ level: "full", charts, promptRows: n }));
+    return render({ level: "full", charts, promptRows: rows });
+  }
+  for (const level of ["brief", "none"] as const) {
+    if (fits({ level, charts: false, promptRows: 0 })) return render({ level, charts: false, promptRows: 0 });
+  }
+  const none: ScenarioDetail = { level: "none", charts: false, promptRows: 0 };
+  const lines = largestFitting(0, allLines, (n) => fits(none, n));
+  const rendered = render(none, lines);
+  return rendered.length <= maxChars ? rendered : `${rendered.slice(0, maxChars - 80)}\n\n…card cut to fit GitHub's size limit; see scorecard.json.\n`;
+}
+
 /** Largest n in [low, high] for which fits(n) holds, given that fits is monotone and fits(low) holds. */
 function largestFitting(low: number, high: number, fits: (n: number) => boolean): number {
   let best = low;
@@ -114,6 +175,8 @@ function largestFitting(low: number, high: number, fits: (n: number) => boolean)
  */
 export function renderMarkdown(card: Scorecard, options: { maxChars?: number } = {}): string {
   const maxChars = options.maxChars ?? MAX_CARD_CHARS;
+  const scenarios = describeScenarios(card);
+  if (scenarios) return renderScenariosWithin(card, scenarios, maxChars);
   // No more rows than could ever fit are rendered: a card of 20,000 prompts would otherwise render its
   // whole table at every step of the search below, minutes of work for the app.
   const allRows = Math.min(card.prompts.length, Math.floor(maxChars / MIN_PROMPT_ROW_CHARS));

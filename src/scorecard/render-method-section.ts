@@ -6,6 +6,9 @@ import { escapeInline } from "../safe-text/escape-engine-text.js";
 import { renderFold, renderKeyValueTable } from "./render-key-value-table.js";
 import type { Scorecard } from "./scorecard-schema.js";
 import { describeSyntheticPrompts } from "./describe-synthetic-prompts.js";
+import { describeTimeSpent } from "./describe-time-spent.js";
+import { renderTimeSpent } from "./render-time-spent.js";
+import { formatBar } from "../scoring/format-speedup.js";
 
 export const SCORING_RULE_SENTENCE =
   "The round score is the median, over prompts, of the candidate's end-to-end speedup against the baseline. " +
@@ -66,15 +69,48 @@ function settingsTable(card: Scorecard): string {
   );
 }
 
+/** What a round with scenarios adds to the rule: each scenario scored alone, and the round's gate over them all. */
+function scenariosSentence(card: Scorecard): string {
+  const maxRegression = card.gate.maxRegression ?? null;
+  const limit =
+    maxRegression === null
+      ? "(gate.maxRegression is not set: no further limit on how far a scenario may regress within its own gate)"
+      : `and no scenario's interval lies wholly below gate.maxRegression ${formatBar(maxRegression)} (its high end, or its score without an interval, must reach it)`;
+  return (
+    `Each of the ${card.scenarios?.length ?? 0} scenarios is scored as a round of its own, on its own prompts and load and against its own gate, by the rule below; ` +
+    `each engine is started once a run and serves every scenario of that run in turn. The round passes when every scenario passes its gate ${limit}.`
+  );
+}
+
 /**
- * How the score was measured, folded: every count, the round's settings, the scoring rule and who
- * counted the tokens. The place for what a reader checks once, not on every card: the rule's text,
- * what an uncalibrated verdict gives up, how agreement is judged.
+ * One scenario's counts and settings, folded inside its own section of a card with scenarios: the
+ * rule and who counted the tokens are the round's, said once in the round's method section.
+ */
+export function renderScenarioMethod(card: Scorecard): string {
+  const parts = [countsTable(card), settingsTable(card), describeSyntheticPrompts(card)].filter((part) => part !== "");
+  return renderFold(`How this scenario was measured: every count and its settings (${escapeInline(describeCaveats(card))})`, parts.join("\n\n"));
+}
+
+/**
+ * How the score was measured, folded: every count, the round's settings, where the round's time
+ * went, the scoring rule and who counted the tokens. The place for what a reader checks once, not
+ * on every card: the rule's text, what an uncalibrated verdict gives up, how agreement is judged.
+ * With scenarios, each one's counts and settings are in its own section: this one holds the round's
+ * gate over them all instead.
  */
 export function renderMethodSection(card: Scorecard): string {
   const estimate = card.tokenCountsEstimated
     ? "Token counts are estimates (one token a streamed delta, spread to the final usage): the server did not report them per chunk."
     : "";
-  const parts = [countsTable(card), settingsTable(card), describeSyntheticPrompts(card), SCORING_RULE_SENTENCE, estimate, countingSentence(card)].filter((part) => part !== "");
-  return renderFold(`How the score was measured: every count, the settings and the rule (${escapeInline(describeCaveats(card))})`, parts.join("\n\n"));
+  const time = card.timeSpent ? describeTimeSpent(card.timeSpent) : null;
+  const timeSection = renderTimeSpent(card);
+  if (card.scenarios && card.scenarios.length > 0) {
+    const gate = describeGate(card);
+    const parts = [renderKeyValueTable([["Gate", `${gate.mark} ${escapeInline(gate.text)}`]]), scenariosSentence(card), timeSection, SCORING_RULE_SENTENCE, estimate, countingSentence(card)];
+    const summary = `How the score was measured: the round's gate, where the time went and the rule${time ? ` (${time.brief})` : ""}`;
+    return renderFold(summary, parts.filter((part) => part !== "").join("\n\n"));
+  }
+  const parts = [countsTable(card), settingsTable(card), describeSyntheticPrompts(card), timeSection, SCORING_RULE_SENTENCE, estimate, countingSentence(card)].filter((part) => part !== "");
+  const caveats = `${describeCaveats(card)}${time ? `, ${time.brief}` : ""}`;
+  return renderFold(`How the score was measured: every count, the settings and the rule (${escapeInline(caveats)})`, parts.join("\n\n"));
 }

@@ -37,6 +37,8 @@ export function describeTimeChange(ratio: number | null): string {
 function phase(name: string, metric: LatencyMetric, label: string, metrics: RoundMetrics, per = ""): { name: string; change: string } {
   const before = metrics.baseline[metric].median;
   const after = metrics.candidate[metric].median;
+  // TPOT needs a second token: a prompt-processing round (answers of one token) has no decode to compare.
+  if (metric === "tpotMs" && before === null && after === null) return { name, change: "not measured (no answer compared beyond its first token)" };
   const change = describeTimeChange(metrics.ratio[metric].median);
   const unit = per !== "" && change.endsWith(" time") ? ` ${per}` : "";
   return { name, change: `${change}${unit} (median ${label} ${formatMs(before)} → ${formatMs(after)} ms)` };

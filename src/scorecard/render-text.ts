@@ -22,6 +22,10 @@ import { findSameOutcome } from "./render-prompts-section.js";
 import { describeSpeedLead, describeTimeChange, formatRate, formatRatio } from "./render-speed-section.js";
 import { cleanLogLine } from "../safe-text/sanitize-log-tail.js";
 import { renderCommitsText } from "./render-commits-section.js";
+import { describeScenarioScore } from "./combine-scenario-gates.js";
+import { type ScenariosDescription, describeScenarios } from "./describe-scenarios.js";
+import { describeTimeSpent } from "./describe-time-spent.js";
+import { roundRuns } from "./render-failure-section.js";
 import type { Scorecard } from "./scorecard-schema.js";
 
 function pad(text: string, width: number): string {
@@ -46,7 +50,7 @@ function failureLines(card: Scorecard, maxLogLines: number): string[] {
     ...(oom ? [`${oom.lead} ${oom.text}`] : []),
     ...columns([
       ["  engine", failure.engine],
-      ["  stage", failure.run ? `${failure.stage}, run ${failure.run} of ${card.settings.runs}` : failure.stage],
+      ["  stage", `${failure.stage}${failure.run ? `, run ${failure.run} of ${roundRuns(card)}` : ""}${failure.scenario ? `, scenario ${failure.scenario}` : ""}`],
       ["  kind", `${failure.kind} (${failure.label})`],
       ["  exit", failure.exitCode !== null ? String(failure.exitCode) : (failure.signal ?? "—")],
       ["  error", failure.summary],
@@ -61,6 +65,91 @@ function failureLines(card: Scorecard, maxLogLines: number): string[] {
   return out;
 }
 
+/** The score table of the first screen, as the Markdown card's: none without a score. */
+function summaryRows(card: Scorecard, indent = ""): string[][] {
+  const score = describeScore(card);
+  if (!score) return [];
+  const gate = describeGate(card);
+  const speed = describeSpeedLead(card);
+  const next = describeNextStep(card);
+  const inconclusive = describeInconclusive(card);
+  const rows = [
+    ["Round score", `${score.score} ${score.rest}`],
+    ["Prompts", describePromptCounts(card)],
+    ...(speed === "" ? [] : [["Speed", speed]]),
+    ["Gate", gate.text],
+    ...(next ? [["What now", next]] : []),
+    ...(inconclusive ? [["For the author", inconclusive.author], ["For maintainers", inconclusive.maintainers]] : []),
+  ];
+  return rows.map(([label, text]) => [`${indent}${label ?? ""}`, text ?? ""]);
+}
+
+/** The load and limits a round ran with, on one line. */
+function settingsLine(card: Scorecard): string {
+  const s = card.settings;
+  return `Settings: ${s.concurrency ? `concurrency ${s.concurrency}` : `request interval ${s.requestIntervalMs} ms${s.arrival === "poisson" ? " (Poisson)" : ""}`}, runs ${s.runs}, thinking ${s.thinking ? "on" : "off"}, context limit ${s.contextLimit}, max tokens ${s.maxTokens}, tolerance ${formatPercent(s.tolerance)}`;
+}
+
+/** Where the round's time went, as the method section's table; none on a card that did not record it. */
+function timeSpentLines(card: Scorecard): string[] {
+  if (!card.timeSpent) return [];
+  const { rows, sentence } = describeTimeSpent(card.timeSpent);
+  return ["", "Where the time went:", ...columns(rows.map(([label, ...rest]) => [`  ${label ?? ""}`, ...rest])), `  ${sentence}`];
+}
+
+/** What the GPU looked like before each engine started, the commits and the provenance: the card's last lines. */
+function provenanceLines(card: Scorecard): string[] {
+  const out: string[] = [];
+  for (const role of ["baseline", "candidate"] as const) {
+    const snapshot = card.gpuState?.[role];
+    if (snapshot === undefined) continue;
+    const reading = readGpuSnapshot(snapshot);
+    const state = reading.readable
+      ? `${describeMemoryInUse(reading)}; ${reading.processes.length === 0 ? "no process listed" : describeHolders(reading.processes)}`
+      : `not read (${snapshot?.error ?? "the engine did not start"})`;
+    out.push(`GPU before the ${role} started: ${state}`);
+  }
+  const p = card.provenance;
+  out.push(...renderCommitsText(card));
+  out.push(`Engine ${card.engine}; image digest ${p.imageDigest ?? "—"}; patch hash ${p.patchHash ?? "—"}; runner ${p.runner ?? "—"}; GPU ${p.gpu ?? "—"}`);
+  return out;
+}
+
+/**
+ * A card with scenarios for a terminal, in the Markdown card's order: the headline over every
+ * scenario and their table (the failure first when nothing was scored or someone else failed), each
+ * scenario's score table, then how the round was measured and where its time went.
+ */
+function renderScenariosText(card: Scorecard, scenarios: ScenariosDescription, maxLogLines: number): string {
+  const out: string[] = [scenarios.headline, ""];
+  const failure = failureLines(card, maxLogLines);
+  if (scenarios.leadsWithFailure) out.push(...failure.slice(1), "");
+  out.push(
+    ...columns([
+      ["scenario", "load", "prompts", "score", "interval", "verdict"],
+      ...scenarios.rows.map((row) => [row.name, row.load, row.prompts, row.score, row.interval, `${row.mark} ${row.verdict}`]),
+    ]),
+  );
+  for (const row of scenarios.rows) {
+    const queueBound = describeQueueBound(row.card);
+    if (queueBound) out.push("", `${row.name}: ${queueBound}`);
+  }
+  if (card.unchanged) out.push("", `No change was scored: ${card.unchanged}.`);
+  if (!scenarios.leadsWithFailure) out.push(...failure);
+  for (const row of scenarios.rows) {
+    out.push("", `Scenario ${row.name}: ${describeScenarioScore(row.card)} ${row.mark}`);
+    const rows = summaryRows(row.card, "  ");
+    out.push(...(rows.length > 0 ? columns(rows) : [`  No score: ${row.card.gate.reason}`]));
+    if (!row.judgement.passed && row.card.gate.passed && row.judgement.reason) out.push(`  Not passed in this round: ${row.judgement.reason.slice(row.name.length + 2)}`);
+    out.push(`  ${settingsLine(row.card)}`);
+  }
+  out.push("", "How the round was measured:", `  Gate: ${describeGate(card).text}`);
+  const counting = countingSentence(card);
+  if (counting) out.push(`  ${counting}`);
+  out.push(...timeSpentLines(card), "", ...provenanceLines(card));
+  return `${out.join("\n")}\n`;
+}
+
 /**
  * The card for a terminal, in the Markdown card's order: the verdict and why first (the score table,
  * or the failure of a card with no score), then the details the Markdown card folds.
@@ -68,26 +157,13 @@ function failureLines(card: Scorecard, maxLogLines: number): string[] {
 export function renderText(card: Scorecard, options: { maxPromptRows?: number; maxLogLines?: number } = {}): string {
   const maxRows = options.maxPromptRows ?? 50;
   const maxLogLines = options.maxLogLines ?? 60;
+  const scenarios = describeScenarios(card);
+  if (scenarios) return renderScenariosText(card, scenarios, maxLogLines);
   const out: string[] = [];
   // The gate's sentence is said once, in the Gate row: the headline names its first reason only.
   out.push(describeVerdict(card, { firstReasonOnly: true }).headline, "");
   const score = describeScore(card);
-  if (score) {
-    const gate = describeGate(card);
-    const speed = describeSpeedLead(card);
-    const next = describeNextStep(card);
-    const inconclusive = describeInconclusive(card);
-    out.push(
-      ...columns([
-        ["Round score", `${score.score} ${score.rest}`],
-        ["Prompts", describePromptCounts(card)],
-        ...(speed === "" ? [] : [["Speed", speed]]),
-        ["Gate", gate.text],
-        ...(next ? [["What now", next]] : []),
-        ...(inconclusive ? [["For the author", inconclusive.author], ["For maintainers", inconclusive.maintainers]] : []),
-      ]),
-    );
-  }
+  out.push(...columns(summaryRows(card)));
   const queueBound = describeQueueBound(card);
   if (queueBound) out.push("", queueBound);
   if (card.unchanged) out.push("", `No change was scored: ${card.unchanged}.`);
@@ -113,10 +189,7 @@ export function renderText(card: Scorecard, options: { maxPromptRows?: number; m
       ...(score ? [] : [["  Gate", describeGate(card).text]]),
     ]),
   );
-  const s = card.settings;
-  out.push(
-    `  Settings: ${s.concurrency ? `concurrency ${s.concurrency}` : `request interval ${s.requestIntervalMs} ms${s.arrival === "poisson" ? " (Poisson)" : ""}`}, runs ${s.runs}, thinking ${s.thinking ? "on" : "off"}, context limit ${s.contextLimit}, max tokens ${s.maxTokens}, tolerance ${formatPercent(s.tolerance)}`,
-  );
+  out.push(`  ${settingsLine(card)}`);
   if (card.tokenCountsEstimated) out.push("  Token counts are estimates: the server did not report them per chunk.");
   const counting = countingSentence(card);
   if (counting) out.push(`  ${counting}`);
@@ -168,19 +241,6 @@ export function renderText(card: Scorecard, options: { maxPromptRows?: number; m
     );
     if (card.prompts.length > shown.length) out.push(`… ${card.prompts.length - shown.length} more prompts in scorecard.json`);
   }
-  out.push("");
-  for (const role of ["baseline", "candidate"] as const) {
-    const snapshot = card.gpuState?.[role];
-    if (snapshot === undefined) continue;
-    const reading = readGpuSnapshot(snapshot);
-    const state = reading.readable
-      ? `${describeMemoryInUse(reading)}; ${reading.processes.length === 0 ? "no process listed" : describeHolders(reading.processes)}`
-      : `not read (${snapshot?.error ?? "the engine did not start"})`;
-    out.push(`GPU before the ${role} started: ${state}`);
-  }
-  const p = card.provenance;
-  const commits = renderCommitsText(card);
-  if (commits.length > 0) out.push(...commits);
-  out.push(`Engine ${card.engine}; image digest ${p.imageDigest ?? "—"}; patch hash ${p.patchHash ?? "—"}; runner ${p.runner ?? "—"}; GPU ${p.gpu ?? "—"}`);
+  out.push(...timeSpentLines(card), "", ...provenanceLines(card));
   return `${out.join("\n")}\n`;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseRoundConfig } from "../../src/config/load-round-config.js";
-import { describeSyntheticPrompts } from "../../src/scorecard/describe-synthetic-prompts.js";
+import { describePromptSource, describeSyntheticPrompts } from "../../src/scorecard/describe-synthetic-prompts.js";
 import { renderMarkdown } from "../../src/scorecard/render-markdown.js";
 import { renderText } from "../../src/scorecard/render-text.js";
 import { makeCard } from "../support/make-card.js";
@@ -50,6 +50,18 @@ describe("a card of synthetic prompts in a closed loop", () => {
     const sentence = describeSyntheticPrompts(card);
     expect(sentence).toContain("the candidate answered exactly 16 tokens in 2 of 3 answers");
     expect(sentence).toContain("The fixed length was not honoured throughout: an engine ended answers early despite ignore_eos");
+  });
+
+  it("speaks of one token as one, for a prompt-processing round answering a single token", () => {
+    const card = makeCard([1.2, 1.1, 1.3].map((speedup) => ({ speedup, tokens: 1 })), { config: syntheticConfig });
+    const oneToken = { ...card, settings: { ...card.settings, synthetic: { inputTokens: 512, outputTokens: 1, count: 3, seed: 1 } } };
+    const sentence = describeSyntheticPrompts(oneToken);
+    expect(sentence).toContain("each asking for exactly 1 token with the engine's ignore_eos");
+    expect(sentence).toContain("the baseline answered exactly 1 token in 3 of 3 answers");
+    expect(describePromptSource(oneToken)).toBe("3 synthetic, 512→1 tokens");
+    // Nothing to time after the first token: the speed line says decode was not measured rather than not comparable.
+    expect(renderText(oneToken)).toContain("Decode: not measured (no answer compared beyond its first token)");
+    expect(describePromptSource(makeCard([{ speedup: 1.2 }, { speedup: 1.1 }]))).toBe("2 from a prompt file");
   });
 
   it("says nothing of synthetic prompts or concurrency on a card of a prompt file on a schedule", () => {
