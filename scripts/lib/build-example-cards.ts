@@ -15,7 +15,8 @@ import { calibrationSettingsOf } from "../../src/config/calibration-settings.js"
 import { fitCalibration } from "../../src/calibration/fit-calibration.js";
 import { buildScorecard, cardSettings, emptyProvenance } from "../../src/scorecard/build-scorecard.js";
 import { calibrationFacts } from "../../src/scorecard/rescore-card.js";
-import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
+import type { ScenarioResult, Scorecard, TimeSpent } from "../../src/scorecard/scorecard-schema.js";
+import { assembleScenarioCard } from "../../src/scorecard/combine-scenario-gates.js";
 import { toLogTail } from "../../src/safe-text/sanitize-log-tail.js";
 import type { ChunkArrival, CompletedRequest, RequestRecord } from "../../src/scoring/request-record.js";
 import { type RoundRun, scoreRound } from "../../src/scoring/score-round.js";
@@ -315,6 +316,73 @@ async function demoCard(): Promise<Scorecard> {
   });
 }
 
+/** Synthetic prompts of one shape (bench.prompts.synthetic): every answer runs to its length (ignore_eos). */
+function syntheticPlans(
+  count: number,
+  shape: { inputTokens: number; outputTokens: number },
+  sentMs: (index: number) => number,
+  itlMs: number,
+  candidateShape: (base: StreamShape) => PromptPlan["candidate"],
+): PromptPlan[] {
+  return Array.from({ length: count }, (_, index) => {
+    const base: StreamShape = { sentMs: sentMs(index), tokens: shape.outputTokens, ttftMs: 45 + shape.inputTokens * 0.05, itlMs, finishReason: "length" };
+    return { id: `synthetic-${String(index + 1).padStart(2, "0")}`, baseline: base, candidate: candidateShape(base) };
+  });
+}
+
+/**
+ * A decode kernel patch scored on three workloads of one round (examples/rounds/sglang-scenarios.yaml's
+ * kind): faster on chat traffic and on a lone fixed-length decode, slower once 32 streams share the
+ * batch. Each engine started once per run for all three; the starts are most of the round, as an 8B
+ * model's are on a GPU.
+ */
+function scenariosCard(gpu: { baseline: GpuSnapshot; candidate: GpuSnapshot }): Scorecard {
+  const synthetic = { inputTokens: 128, outputTokens: 256, count: 16 };
+  const scenario = (name: string, bench: Record<string, unknown>, gate: { minRoundScore: number }, plansOf: PromptPlan[], seed: number): ScenarioResult => {
+    const base = config({ runs: DEFAULT_BENCH_RUNS });
+    const scenarioConfig = parseRoundConfig({
+      ...base,
+      bench: {
+        ...base.bench,
+        ...bench,
+        ...("concurrency" in bench ? { requestIntervalMs: undefined, arrival: undefined } : {}),
+        ...("prompts" in bench ? { tokenizer: { path: "/models/Qwen3-8B/tokenizer.json", from: "runner" } } : {}),
+      },
+      gate: { ...base.gate, ...gate },
+    });
+    return { name, card: card({ config: scenarioConfig, seed, plans: plansOf, startSpread: 0.01, gpu }) };
+  };
+  const chat = scenario("chat-rate4", { requestIntervalMs: 250, arrival: "poisson" }, { minRoundScore: 1.0 }, plans(12, 7, 250, (base) => ({ ...base, itlMs: base.itlMs / 1.1 })), 47);
+  const lone = scenario(
+    "decode-c1",
+    { prompts: { synthetic: { ...synthetic, seed: 1 } }, maxTokens: 256, concurrency: 1 },
+    { minRoundScore: 0.95 },
+    syntheticPlans(16, synthetic, (index) => index * 5_400, 21, (base) => ({ ...base, itlMs: base.itlMs / 1.2 })),
+    53,
+  );
+  const batched = scenario(
+    "decode-c32",
+    { prompts: { synthetic: { ...synthetic, seed: 2 } }, maxTokens: 256, concurrency: 32 },
+    { minRoundScore: 0.95 },
+    syntheticPlans(16, synthetic, () => 0, 34, (base) => ({ ...base, itlMs: base.itlMs * 1.08 })),
+    59,
+  );
+  const benchmarkMs = (role: "baseline" | "candidate"): number =>
+    [chat, lone, batched].reduce((sum, { card: scenarioCard }) => {
+      const ends = scenarioCard.prompts.map((prompt) => (prompt[role]?.e2eMs ?? 0));
+      return sum + DEFAULT_BENCH_RUNS * Math.max(0, ...ends) * (scenarioCard.settings.concurrency === 1 ? scenarioCard.prompts.length : 1);
+    }, 0);
+  const timeSpent: TimeSpent = {
+    prepareMs: 171_000,
+    baseline: { starts: DEFAULT_BENCH_RUNS, startMs: 4 * 96_400, warmupMs: 4 * 3 * 2_100, benchmarkMs: Math.round(benchmarkMs("baseline")), stopMs: 4 * 2_300 },
+    candidate: { starts: DEFAULT_BENCH_RUNS, startMs: 4 * 98_100, warmupMs: 4 * 3 * 2_000, benchmarkMs: Math.round(benchmarkMs("candidate")), stopMs: 4 * 2_400 },
+    totalMs: 0,
+  };
+  const sides = [timeSpent.baseline, timeSpent.candidate];
+  timeSpent.totalMs = timeSpent.prepareMs + sides.reduce((sum, side) => sum + side.startMs + side.warmupMs + side.benchmarkMs + side.stopMs, 0) + 4_000;
+  return assembleScenarioCard([chat, lone, batched], 0.97, { timeSpent });
+}
+
 export async function buildExampleCards(): Promise<ExampleCard[]> {
   const idleH100 = (takenAt: string): GpuSnapshot => snapshot({ ...H100, usedMiB: [1], takenAt });
   const idle5090 = (takenAt: string): GpuSnapshot => snapshot({ ...RTX_5090, usedMiB: [1, 1, 1, 1], takenAt });
@@ -416,5 +484,6 @@ export async function buildExampleCards(): Promise<ExampleCard[]> {
     { name: "candidate-cuda-oom-busy-runner", card: busy },
     { name: "baseline-nccl-error", card: baselineFailed },
     { name: "candidate-ggml-assert", card: assertion },
+    { name: "scenarios-decode-regression", card: scenariosCard({ baseline: idleH100("2026-12-04T09:12:40.000Z"), candidate: idleH100("2026-12-04T09:14:31.000Z") }) },
   ];
 }
