@@ -30,7 +30,7 @@ export type RepoGateSettings = Omit<GateSettings, "use"> & {
 export function regateScorecard(card: Scorecard, gate: RepoGateSettings, docsBaseUrl: string | null): Scorecard {
   const { maxRegression, use, scenarios: declared = {}, ...bar } = gate;
   const gateFor = (one: ScenarioCard, name: string | null): GateSettings => {
-    // Own entries only: a card's scenario may be called "constructor", which every object inherits.
+    // Own entries only: a scenario named "constructor" or "toString" must not find what every object inherits.
     const { use: scenarioUse, ...scenarioBar } = name !== null && Object.hasOwn(declared, name) ? (declared[name] ?? {}) : {};
     return { ...bar, ...scenarioBar, use: scenarioUse ?? use ?? (one.gate.calibration ? "noise-floor" : "interval-low") };
   };
