@@ -2,6 +2,7 @@ import { z } from "zod";
 import { formatConfigIssues } from "../vocabulary/format-config-issues.js";
 import { maxUnexplainedSchema, maxUnscoredSchema, minAgreementSchema, minPromptsSchema } from "../config/round-config-schema.js";
 import { DEFAULT_MAX_UNEXPLAINED, DEFAULT_MAX_UNSCORED, DEFAULT_MIN_AGREEMENT, DEFAULT_MIN_PROMPTS, GATE_MODES } from "../scoring/evaluate-gate.js";
+import { MAX_SCENARIOS, SCENARIO_NAME } from "../scorecard/scorecard-schema.js";
 
 /*
  * `.github/speedgate.yml` on the repository's default branch: how the app gates and who may start
@@ -16,6 +17,49 @@ export const LOWEST_RESCORE_PERMISSION = "triage" satisfies PermissionLevel;
 const enumOf = <const T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { error: `expected one of ${values.map((v) => JSON.stringify(v)).join(", ")}` });
 
+const minRoundScoreSchema = z
+  .number({ error: "expected a speedup greater than 0, such as 1.0" })
+  .gt(0, { error: "expected a speedup greater than 0, such as 1.0" });
+
+/**
+ * One scenario's bar, over the repository's `gate` for that scenario only: the fields a round config's
+ * scenario may override (calibration aside, which a card carries), each optional, none defaulted, so a
+ * field left out is the repository's `gate` value.
+ */
+const scenarioGateSchema = z.strictObject(
+  {
+    minRoundScore: minRoundScoreSchema.optional(),
+    use: enumOf(GATE_MODES).optional(),
+    maxUnscored: maxUnscoredSchema.unwrap().optional(),
+    minPrompts: minPromptsSchema.unwrap().optional(),
+    minAgreement: minAgreementSchema.unwrap().optional(),
+    maxUnexplained: maxUnexplainedSchema.unwrap().optional(),
+  },
+  { error: "expected an object such as { minRoundScore: 0.98 }" },
+);
+
+export type RepoScenarioGate = z.infer<typeof scenarioGateSchema>;
+
+/*
+ * Keyed by scenario name, as the round config's `scenarios[].name` spells it. A repository that lists
+ * scenarios here requires each of them in every card: a card is the pull request's artifact, so one
+ * that left out a failing scenario (or all of them) must not pass for lacking it.
+ */
+const scenarioGatesSchema = z
+  .record(
+    z.string().regex(SCENARIO_NAME),
+    scenarioGateSchema,
+    {
+      // A bad name is reported at its own path, with its bar as the value given: the message says it is the name.
+      error: (issue) =>
+        issue.code === "invalid_key"
+          ? "not a scenario name: a key must be spelled as a round config's scenarios[].name (a letter or digit, then up to 63 letters, digits, spaces or ._+-)"
+          : "expected a mapping of scenario names to bars, such as { decode-c1: { minRoundScore: 1.0 } }",
+    },
+  )
+  .refine((scenarios) => Object.keys(scenarios).length > 0, { error: "expected at least one scenario, such as { decode-c1: { minRoundScore: 1.0 } } (leave scenarios out for none)" })
+  .refine((scenarios) => Object.keys(scenarios).length <= MAX_SCENARIOS, { error: `expected at most ${MAX_SCENARIOS} scenarios, as many as a round may have` });
+
 export const repoConfigSchema = z.strictObject(
   {
     workflow: z
@@ -25,10 +69,7 @@ export const repoConfigSchema = z.strictObject(
     gate: z
       .strictObject(
         {
-          minRoundScore: z
-            .number({ error: "expected a speedup greater than 0, such as 1.0" })
-            .gt(0, { error: "expected a speedup greater than 0, such as 1.0" })
-            .default(1.0),
+          minRoundScore: minRoundScoreSchema.default(1.0),
           // Left out: the round's rule (noise-floor with a calibration on the card, else interval-low).
           use: enumOf(GATE_MODES).optional(),
           maxUnscored: maxUnscoredSchema,
@@ -41,6 +82,8 @@ export const repoConfigSchema = z.strictObject(
             .gt(0, { error: "expected a speedup in (0, 1], such as 0.97" })
             .lte(1, { error: "expected a speedup in (0, 1], such as 0.97" })
             .optional(),
+          // Left out: every scenario under the gate above, and no scenario required.
+          scenarios: scenarioGatesSchema.optional(),
         },
         { error: "expected an object such as { minRoundScore: 1.05 }" },
       )

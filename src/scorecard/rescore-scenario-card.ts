@@ -10,8 +10,11 @@ export function recordedGateSettings(card: Pick<ScenarioCard, "gate">): GateSett
 }
 
 export interface ScenarioRescoreOptions extends Omit<RescoreOptions, "gate"> {
-  /** The gate each card is rescored under: by default the settings that card records (a scenario's own). */
-  gateFor?: (card: ScenarioCard) => GateSettings;
+  /**
+   * The gate each card is rescored under: by default the settings that card records (a scenario's own).
+   * `name` is the scenario's (null for a card without scenarios), for a reader that sets a bar per scenario.
+   */
+  gateFor?: (card: ScenarioCard, name: string | null) => GateSettings;
   /** gate.maxRegression the scenarios are combined under: by default the card's own (absent: no such limit). */
   maxRegression?: number | null;
 }
@@ -30,9 +33,9 @@ function asScenarioCard(card: Scorecard): ScenarioCard {
  */
 export function rescoreScenarioCard(card: Scorecard, options: ScenarioRescoreOptions = {}): Scorecard {
   const { gateFor = recordedGateSettings, maxRegression, ...rest } = options;
-  const rescore = (one: ScenarioCard): Scorecard => rescoreCard(one, { ...rest, gate: gateFor(one) });
-  if (!card.scenarios) return rescore(card);
-  const scenarios: ScenarioResult[] = card.scenarios.map(({ name, card: one }) => ({ name, card: asScenarioCard(rescore(one)) }));
+  const rescore = (one: ScenarioCard, name: string | null): Scorecard => rescoreCard(one, { ...rest, gate: gateFor(one, name) });
+  if (!card.scenarios) return rescore(card, null);
+  const scenarios: ScenarioResult[] = card.scenarios.map(({ name, card: one }) => ({ name, card: asScenarioCard(rescore(one, name)) }));
   // Where the time went is informative only: nothing the gate decides reads it.
   return assembleScenarioCard(scenarios, maxRegression === undefined ? (card.gate.maxRegression ?? null) : maxRegression, card.timeSpent ? { timeSpent: card.timeSpent } : {});
 }

@@ -44,6 +44,9 @@ function knownKeysAt(schema: z.ZodType, path: ReadonlyArray<PropertyKey>): strin
       current = unwrap(next);
     } else if (current instanceof z.ZodArray && typeof key === "number") {
       current = unwrap(current.element as z.ZodType);
+    } else if (current instanceof z.ZodRecord && typeof key === "string") {
+      // A mapping keyed by name (the app config's gate.scenarios): every entry takes the same fields.
+      current = unwrap(current.valueType as z.ZodType);
     } else {
       return [];
     }

@@ -115,6 +115,25 @@ describe("postScorecard", () => {
     expect(fake.checkRuns[0]?.title).toBe("❌ 1 of 2 scenarios passed; improved: decode-c1; regressed: prefill-c32; failed: prefill-c32");
   });
 
+  it("holds each scenario to the repository's bar for it, and fails the check of a card that dropped a declared scenario", async () => {
+    const config = ["gate:", "  minRoundScore: 1.0", "  scenarios:", "    decode-c1: { minRoundScore: 1.0 }", "    chat-rate16: { minRoundScore: 0.98 }", ""].join("\n");
+    const card = makeScenarioRound([
+      { name: "decode-c1", speedup: 1.2 },
+      { name: "chat-rate16", speedup: 0.99 },
+    ]);
+    serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], config, artifacts: { 26: zipScorecard(card) } });
+    await receive("workflow_run", workflowRunCompleted({ id: 26, headSha: SHA, headBranch: "topic" }));
+    expect(fake.checkRuns).toMatchObject([{ conclusion: "success" }]);
+    expect(fake.checkRuns[0]?.title).toBe("✅ 2 of 2 scenarios passed; improved: decode-c1");
+    fake.reset();
+    const dropped = { ...card, scenarios: card.scenarios?.slice(0, 1) };
+    serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], config, artifacts: { 27: zipScorecard(dropped) } });
+    await receive("workflow_run", workflowRunCompleted({ id: 27, headSha: SHA, headBranch: "topic" }));
+    expect(fake.checkRuns).toMatchObject([{ conclusion: "failure" }]);
+    expect(fake.checkRuns[0]?.title).toBe("❌ 1 of 2 scenarios passed; improved: decode-c1; missing: chat-rate16");
+    expect(fake.checkRuns[0]?.summary).toContain("the card has no scenario chat-rate16, which the repository's app config declares (gate.scenarios): add it to the round config's scenarios");
+  });
+
   it("re-gates a version-1 card from an older action: converted on read, scored under today's rule", async () => {
     const fresh = makeCard(Array.from({ length: 12 }, (_, index) => ({ speedup: 1.2 + index * 0.01 })));
     serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], artifacts: { 8: zipScorecard(JSON.stringify(toVersion1(fresh))) } });

@@ -302,3 +302,94 @@ describe("regateScorecard: a card with scenarios", () => {
     expect([regated.docsBaseUrl, ...(regated.scenarios ?? []).map((scenario) => scenario.card.docsBaseUrl)]).toEqual([null, null, null]);
   });
 });
+
+describe("regateScorecard: the repository's bar per scenario (gate.scenarios)", () => {
+  const repoGate = { minRoundScore: 1, maxUnscored: 0.1, minPrompts: 10 };
+  const declared = { ...repoGate, scenarios: { "decode-c1": { minRoundScore: 1 }, "chat-rate16": { minRoundScore: 0.98 } } };
+  /** A "must not regress" scenario at 0.99× beside a "must improve" one at 1.2×. */
+  const card = makeScenarioRound([
+    { name: "decode-c1", speedup: 1.2 },
+    { name: "chat-rate16", speedup: 0.99 },
+  ]);
+  const bars = (regated: Scorecard) => regated.scenarios?.map((scenario) => [scenario.name, scenario.card.gate.minRoundScore, scenario.card.gate.passed]);
+
+  it("holds each scenario to the repository's entry for its name, over the repository's gate", () => {
+    expect(regateScorecard(card, repoGate, null).gate.passed).toBe(false);
+    const regated = regateScorecard(card, declared, null);
+    expect(bars(regated)).toEqual([
+      ["decode-c1", 1, true],
+      ["chat-rate16", 0.98, true],
+    ]);
+    expect(regated.gate).toMatchObject({ passed: true, reason: "2 of 2 scenarios passed; improved: decode-c1", reasons: [] });
+  });
+
+  it("never takes the bar a scenario records: a forged card that lowers its own still meets the repository's entry", () => {
+    const lowered = makeScenarioRound([
+      { name: "decode-c1", speedup: 0.95, minRoundScore: 0.5 },
+      { name: "chat-rate16", speedup: 0.95, minRoundScore: 0.5 },
+    ]);
+    expect(lowered.gate.passed).toBe(true);
+    const regated = regateScorecard(lowered, declared, null);
+    expect(bars(regated)).toEqual([
+      ["decode-c1", 1, false],
+      ["chat-rate16", 0.98, false],
+    ]);
+  });
+
+  it("takes from an entry only the fields it sets, the rest (and the rule) from the repository's gate", () => {
+    const regated = regateScorecard(card, { ...declared, use: "round-score", scenarios: { "chat-rate16": { minPrompts: 12 }, "decode-c1": { use: "interval-low" } } }, null);
+    const [decode, chat] = regated.scenarios ?? [];
+    expect(chat?.card.gate).toMatchObject({ minRoundScore: 1, minPrompts: 12, maxUnscored: 0.1, use: "round-score" });
+    expect(decode?.card.gate).toMatchObject({ minRoundScore: 1, minPrompts: 10, use: "interval-low" });
+    expect(regateScorecard(card, { ...declared, scenarios: { "chat-rate16": { minPrompts: 13 } } }, null).scenarios?.[1]?.card.gate.reasons).toContain(
+      "too few prompts for a verdict: 12 compared, gate.minPrompts is 13",
+    );
+  });
+
+  it("gates a scenario the repository does not name under the repository's gate alone, and does not require it", () => {
+    const three = makeScenarioRound([
+      { name: "decode-c1", speedup: 1.2 },
+      { name: "chat-rate16", speedup: 0.99 },
+      { name: "prefill-c32", speedup: 0.99, minRoundScore: 0.9 },
+    ]);
+    const regated = regateScorecard(three, declared, null);
+    expect(bars(regated)?.[2]).toEqual(["prefill-c32", 1, false]);
+    expect(regated.gate.reason).toBe("2 of 3 scenarios passed; improved: decode-c1; failed: prefill-c32");
+  });
+
+  it("fails a card that dropped a declared scenario, naming it and what to fix, and counts it among the scenarios", () => {
+    // The failing scenario left out of the artifact: what remains passes, the round does not.
+    const failing = makeScenarioRound([
+      { name: "decode-c1", speedup: 1.2 },
+      { name: "chat-rate16", speedup: 0.8 },
+    ]);
+    const dropped: Scorecard = { ...failing, scenarios: failing.scenarios?.slice(0, 1) };
+    const regated = regateScorecard(dropped, declared, null);
+    expect(regated.gate.passed).toBe(false);
+    expect(regated.gate.reason).toBe("1 of 2 scenarios passed; improved: decode-c1; missing: chat-rate16");
+    expect(regated.gate.reasons).toEqual([
+      "the card has no scenario chat-rate16, which the repository's app config declares (gate.scenarios): add it to the round config's scenarios under the same name; if the round config has it, this card is not the one the round made",
+    ]);
+    expect(regateScorecard(dropped, { ...declared, scenarios: { "decode-c1": {} } }, null).gate.passed).toBe(true);
+  });
+
+  it("fails a card without scenarios, or with scenarios null, when the repository declares some", () => {
+    const reason =
+      "the repository's app config declares scenarios decode-c1, chat-rate16 (gate.scenarios) and the card has none: add them to the round config's scenarios under the same names; if the round config has them, this card is not the one the round made";
+    const { scenarios: _scenarios, ...stripped } = card;
+    for (const forged of [stripped, { ...card, scenarios: null }, makeCard(Array.from({ length: 12 }, () => ({ speedup: 1.3 })))]) {
+      const regated = regateScorecard(forged, declared, null);
+      expect(regated.gate).toMatchObject({ passed: false, reason, reasons: [reason] });
+    }
+  });
+
+  it("keeps the card's own reasons beside the missing scenario's", () => {
+    const failing = makeScenarioRound([
+      { name: "decode-c1", speedup: 0.8 },
+      { name: "prefill-c32", speedup: 1.2 },
+    ]);
+    const regated = regateScorecard(failing, declared, null);
+    expect(regated.gate.reason).toBe("1 of 3 scenarios passed; improved: prefill-c32; regressed: decode-c1; failed: decode-c1; missing: chat-rate16");
+    expect(regated.gate.reasons).toEqual([expect.stringMatching(/^the card has no scenario chat-rate16/) as string, expect.stringMatching(/^decode-c1: /) as string]);
+  });
+});

@@ -36,6 +36,33 @@ describe("parseRepoConfig", () => {
     }
   });
 
+  it("takes a bar per scenario name under gate.scenarios, filling nothing an entry leaves out", () => {
+    const scenarios = { "decode-c1": { minRoundScore: 1 }, "chat-rate16": { minRoundScore: 0.98, use: "round-score", maxUnscored: 0.2 }, "prefill c32+fp8": {} };
+    const result = parseRepoConfig({ gate: { minRoundScore: 1.0, maxRegression: 0.97, scenarios } });
+    expect(result.ok && result.config.gate).toEqual({ ...DEFAULT_REPO_CONFIG.gate, maxRegression: 0.97, scenarios });
+    expect(DEFAULT_REPO_CONFIG.gate.scenarios).toBeUndefined();
+  });
+
+  it("names a bad scenario name, a misspelt or wrong scenario field, and an empty or oversized list", () => {
+    const problems = (value: unknown): string[] => {
+      const result = parseRepoConfig({ gate: { scenarios: value } });
+      return result.ok ? [] : result.problems;
+    };
+    expect(problems({ "-decode": { minRoundScore: 1 } })).toEqual([expect.stringMatching(/^gate\.scenarios\.-decode: not a scenario name: a key must be spelled as a round config's scenarios\[\]\.name/) as string]);
+    expect(problems({ "decode-c1": { minRoundScor: 1 } })).toEqual(["gate.scenarios.decode-c1.minRoundScor: unknown field, did you mean `minRoundScore`?"]);
+    expect(problems({ "decode-c1": { calibration: "noise.json" } })).toEqual([expect.stringMatching(/^gate\.scenarios\.decode-c1\.calibration: unknown field, expected one of minRoundScore, use, /) as string]);
+    expect(problems({ "decode-c1": { minRoundScore: 0, maxUnscored: 1 } })).toEqual([
+      "gate.scenarios.decode-c1.minRoundScore: expected a speedup greater than 0, such as 1.0, got 0",
+      "gate.scenarios.decode-c1.maxUnscored: expected a share of prompts in [0, 1), such as 0.1, got 1",
+    ]);
+    expect(problems({ "decode-c1": 0.98 })).toEqual(["gate.scenarios.decode-c1: expected an object such as { minRoundScore: 0.98 }, got 0.98"]);
+    expect(problems(["decode-c1"])).toEqual([expect.stringMatching(/^gate\.scenarios: expected a mapping of scenario names to bars/) as string]);
+    expect(problems({})).toEqual([expect.stringMatching(/^gate\.scenarios: expected at least one scenario/) as string]);
+    const many = Object.fromEntries(Array.from({ length: 33 }, (_, index) => [`s${index}`, {}]));
+    expect(problems(many)).toEqual([expect.stringMatching(/^gate\.scenarios: expected at most 32 scenarios/) as string]);
+    expect(problems(Object.fromEntries(Object.entries(many).slice(0, 32)))).toEqual([]);
+  });
+
   it("names each wrong field and what it expects", () => {
     const result = parseRepoConfig({ gate: { minRoundScore: 0, maxUnscored: 1, minPrompts: 0 }, trigger: "always", rescore: { permission: "read" }, extra: 1 });
     expect(result.ok).toBe(false);

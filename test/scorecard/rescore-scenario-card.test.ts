@@ -59,6 +59,21 @@ describe("rescoreScenarioCard", () => {
     expect(imposed.scenarios?.map((scenario) => scenario.card.gate.minRoundScore)).toEqual([1, 1]);
   });
 
+  it("tells the caller's gate which scenario it is for (null for a card without scenarios)", () => {
+    const card = makeScenarioRound([
+      { name: "decode-c1", speedup: 0.99 },
+      { name: "chat-rate16", speedup: 0.99 },
+    ]);
+    const byName = rescoreScenarioCard(card, { gateFor: (one, name) => ({ ...recordedGateSettings(one), minRoundScore: name === "chat-rate16" ? 0.98 : 1 }) });
+    expect(byName.scenarios?.map((scenario) => [scenario.name, scenario.card.gate.minRoundScore, scenario.card.gate.passed])).toEqual([
+      ["decode-c1", 1, false],
+      ["chat-rate16", 0.98, true],
+    ]);
+    const names: Array<string | null> = [];
+    rescoreScenarioCard(plain, { gateFor: (one, name) => (names.push(name), recordedGateSettings(one)) });
+    expect(names).toEqual([null]);
+  });
+
   it("combines under the card's gate.maxRegression, or the one the caller imposes", () => {
     const card = makeScenarioRound(
       [

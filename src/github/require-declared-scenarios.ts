@@ -1,0 +1,35 @@
+import type { Scorecard } from "../scorecard/scorecard-schema.js";
+
+/** The gate's reasons as many as a card may hold (the scorecard schema's limit). */
+const MAX_REASONS = 20;
+
+/** The count the combined gate's reason opens with: "2 of 3 scenarios passed". */
+const PASSED_COUNT = /^(\d+) of (\d+) scenarios passed/;
+
+/** Why the card fails for lacking them, and what to fix. */
+function describeMissing(card: Scorecard, missing: readonly string[]): string {
+  const one = missing.length === 1;
+  const names = missing.join(", ");
+  const lacks = card.scenarios
+    ? `the card has no scenario${one ? "" : "s"} ${names}, which the repository's app config declares (gate.scenarios)`
+    : `the repository's app config declares scenario${one ? "" : "s"} ${names} (gate.scenarios) and the card has none`;
+  const them = one ? "it" : "them";
+  return `${lacks}: add ${them} to the round config's scenarios under the same name${one ? "" : "s"}; if the round config has ${them}, this card is not the one the round made`;
+}
+
+/**
+ * The re-gated card, failed when it lacks a scenario the repository declares. A card is the pull
+ * request's artifact, which the pull request's own code could have written: leaving out the scenario
+ * that fails, or every scenario, must not pass the check. The combined gate's one-line reason (the
+ * check's title) counts the missing ones among the scenarios and names them.
+ */
+export function requireDeclaredScenarios(card: Scorecard, declared: readonly string[]): Scorecard {
+  const present = new Set((card.scenarios ?? []).map((scenario) => scenario.name));
+  const missing = declared.filter((name) => !present.has(name));
+  if (missing.length === 0) return card;
+  const reasons = [describeMissing(card, missing), ...card.gate.reasons].slice(0, MAX_REASONS);
+  const reason = card.scenarios
+    ? `${card.gate.reason.replace(PASSED_COUNT, (_count, passed: string, total: string) => `${passed} of ${Number(total) + missing.length} scenarios passed`)}; missing: ${missing.join(", ")}`
+    : reasons.join("; ");
+  return { ...card, gate: { ...card.gate, passed: false, reason, reasons } };
+}
