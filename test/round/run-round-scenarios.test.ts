@@ -15,24 +15,26 @@ import { SimRuntime } from "./support/sim-runtime.js";
 const promptSet = (prefix: string, count: number): Prompt[] =>
   Array.from({ length: count }, (_, index) => ({ id: `${prefix}${index + 1}`, prompt: `${prefix} prompt number ${index + 1}` }));
 
-const DECODE = promptSet("d", 6);
+const DECODE = promptSet("d", 5);
 const CHAT = promptSet("u", 5);
 const BATCH = promptSet("b", 8);
 
 /*
- * The candidate decodes twice as fast alone (itlMs 10 against 20) but pays for every other stream in
- * its batch (batchCost 1: 80 ms a step with 8 streams against the baseline's 20), so it is faster at
- * concurrency 1 and 4× slower at 8. The chat prompts are slower on two, as fast on one and faster on
- * two, so their interval spans 1× whatever the machine's load. No noise: every difference is 2× or
- * more, in steps long enough that a loaded machine's timer delays stay small beside them.
+ * The candidate decodes four times as fast alone (itlMs 5 against 20) but pays for every other stream
+ * in its batch (batchCost 2: 75 ms a step with 8 streams against the baseline's 20), so it is faster
+ * at concurrency 1 and slower at 8. The chat prompts are slower on two, as fast on one and faster on
+ * two, so their interval spans 1× whatever the machine's load. No noise, and every difference is
+ * large enough that a loaded machine's late timers (which add the same delay to both engines' answers)
+ * cannot close it.
  */
-const BASELINE: SimProfileInput = { defaults: { ttftMs: 5, itlMs: 20, outputTokens: 5 } };
+const BASELINE: SimProfileInput = { defaults: { ttftMs: 5, itlMs: 20, outputTokens: 8 } };
 const CANDIDATE: SimProfileInput = {
-  defaults: { ttftMs: 5, itlMs: 10, outputTokens: 5 },
-  batchCost: 1,
+  defaults: { ttftMs: 5, itlMs: 5, outputTokens: 8 },
+  batchCost: 2,
   prompts: { u1: { itlMs: 40 }, u2: { itlMs: 40 }, u3: { itlMs: 20 } },
 };
 
+/** A round folder with the three prompt sets; `scenarios` null leaves the field out. */
 async function writeRound(scenarios: unknown[] | null, extra: Record<string, unknown> = {}): Promise<string> {
   const dir = await makeTempDir("speedgate-scenarios-");
   const jsonl = (prompts: Prompt[]): string => prompts.map((prompt) => JSON.stringify(prompt)).join("\n");
@@ -96,7 +98,7 @@ describe("runRound with scenarios", () => {
     expect(scenarios.map((scenario) => scenario.name)).toEqual(["decode-c1", "chat-c1", "batch-c8"]);
     const outcomes = scenarios.map((scenario) => judgeScenario(scenario, 0.9).outcome);
     expect(outcomes).toEqual(["improved", "unchanged", "regressed"]);
-    expect(scenarios.map((scenario) => scenario.card.promptsTotal)).toEqual([6, 5, 8]);
+    expect(scenarios.map((scenario) => scenario.card.promptsTotal)).toEqual([5, 5, 8]);
     // chat-c1 ran in the first run only; the others in both.
     expect(scenarios.map((scenario) => scenario.card.settings.runs)).toEqual([2, 1, 2]);
     expect(scenarios[1]?.card.prompts.every((prompt) => prompt.runs.length === 1)).toBe(true);
@@ -119,7 +121,7 @@ describe("runRound with scenarios", () => {
   });
 
   it("names the scenario an engine died in, and fails every scenario of the round", async () => {
-    // 6 decode prompts, then the chat scenario: the candidate dies on its 8th request, inside chat-c1.
+    // 5 decode prompts, then the 5 of the chat scenario: the candidate dies on its 8th request, inside chat-c1.
     const dying: SimProfileInput = { ...BASELINE, faults: { dieAfterRequests: 8 } };
     const round = await loadRound(await writeRound(THREE_SCENARIOS, { bench: { prompts: "decode.jsonl", maxTokens: 16, requestIntervalMs: 0, contextLimit: 4096, tolerance: 0.9, runs: 1 } }));
     const { card, events, runtime } = await runScenarioRound(round, { baseline: BASELINE, candidate: dying });
@@ -139,7 +141,7 @@ describe("runRound with scenarios", () => {
     expect(scorecardSchema.parse(card)).toBeTruthy();
     expect(card).not.toHaveProperty("scenarios");
     expect(card.failure).toBeNull();
-    expect(card.promptsTotal).toBe(6);
+    expect(card.promptsTotal).toBe(5);
     expect(card.gate.reason).not.toContain("scenarios");
     expect(events.some((event) => event.type === "benchmark" && "scenario" in event)).toBe(false);
     expectAccountedTime(card.timeSpent, 2);

@@ -5,6 +5,12 @@ import { startSimEngine } from "../../../src/sim-engine/start-sim-engine.js";
 import type { EngineExit } from "../../../src/vocabulary/engine-exit.js";
 import type { EngineRole } from "../../../src/vocabulary/engine-failure.js";
 
+/** What a test may do as the round runner calls the runtime: fail a preparation, act on a started engine. */
+export interface SimRuntimeHooks {
+  prepare?: (role: EngineRole) => void;
+  afterStart?: (role: EngineRole, engine: RunningEngine) => void;
+}
+
 /**
  * A runtime whose engines are in-process reference engines on the given profiles, answering every
  * prompt the round may send (matched by content), and recording each start and stop it was asked for.
@@ -15,10 +21,12 @@ export class SimRuntime implements EngineRuntime {
   constructor(
     private readonly profiles: Record<EngineRole, SimProfileInput>,
     private readonly prompts: readonly Prompt[],
+    private readonly hooks: SimRuntimeHooks = {},
   ) {}
 
   prepare(role: EngineRole): Promise<PreparedEngine> {
     this.calls.push(`prepare ${role}`);
+    this.hooks.prepare?.(role);
     return Promise.resolve({ role, imageId: `sha256:${role}`, patchHash: role === "candidate" ? "f".repeat(64) : null });
   }
 
@@ -27,7 +35,7 @@ export class SimRuntime implements EngineRuntime {
     let settleExit: (exit: EngineExit) => void = () => undefined;
     const exited = new Promise<EngineExit>((resolve) => (settleExit = resolve));
     const sim = await startSimEngine({ profile: this.profiles[role], prompts: this.prompts, onDie: (exitCode) => settleExit({ exitCode, signal: null, oomKilled: false }) });
-    return {
+    const engine: RunningEngine = {
       role,
       baseUrl: sim.url,
       exited,
@@ -38,6 +46,8 @@ export class SimRuntime implements EngineRuntime {
         settleExit({ exitCode: null, signal: "SIGTERM", oomKilled: false });
       },
     };
+    this.hooks.afterStart?.(role, engine);
+    return engine;
   }
 
   dispose(): Promise<void> {
