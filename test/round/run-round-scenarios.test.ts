@@ -9,6 +9,7 @@ import { type RoundProgressEvent, runRound } from "../../src/round/run-round.js"
 import { type Scorecard, type TimeSpent, scorecardSchema } from "../../src/scorecard/scorecard-schema.js";
 import type { SimProfileInput } from "../../src/sim-engine/sim-profile.js";
 import { judgeScenario } from "../../src/scorecard/combine-scenario-gates.js";
+import { rescoreCard } from "../../src/scorecard/rescore-card.js";
 import { makeTempDir } from "../support/make-temp-dir.js";
 import { SimRuntime } from "./support/sim-runtime.js";
 
@@ -104,6 +105,12 @@ describe("runRound with scenarios", () => {
     expect(scenarios[1]?.card.prompts.every((prompt) => prompt.runs.length === 1)).toBe(true);
     expect(scenarios[2]?.card.settings.concurrency).toBe(8);
     expect(scenarios[1]?.card.gate.minRoundScore).toBe(0.25);
+    // Each scenario's card is re-derivable alone, as a card of a round without scenarios is.
+    for (const { card: own } of scenarios) {
+      const { minRoundScore, use, maxUnscored, minPrompts, minAgreement, maxUnexplained } = own.gate;
+      const again = rescoreCard(own, { gate: { minRoundScore, use, maxUnscored, minPrompts, minAgreement, maxUnexplained } });
+      expect({ score: again.roundScore, interval: again.scoreInterval, passed: again.gate.passed }).toEqual({ score: own.roundScore, interval: own.scoreInterval, passed: own.gate.passed });
+    }
     // Each scenario is fingerprinted by its own prompts; the config is the round's.
     expect(new Set(scenarios.map((scenario) => scenario.card.provenance.promptsHash)).size).toBe(3);
     expect(new Set(scenarios.map((scenario) => scenario.card.provenance.configHash)).size).toBe(1);
