@@ -13,7 +13,7 @@ import { renderMarkdown } from "../src/scorecard/render-markdown.js";
 import type { Scorecard } from "../src/scorecard/scorecard-schema.js";
 import { findCardFiles } from "../src/shard/find-card-files.js";
 import { mergeScorecards } from "../src/shard/merge-scorecards.js";
-import { selectShard } from "../src/shard/select-shard.js";
+import { selectRoundShard } from "../src/shard/select-round-shard.js";
 import { type ShardSpec, formatShard } from "../src/shard/shard-spec.js";
 import type { ActionContext } from "./action-context.js";
 import type { ActionSettings, MergeSettings, RunSettings } from "./action-settings.js";
@@ -88,14 +88,18 @@ async function runMode(settings: RunSettings, context: ActionContext, deps: Acti
   const loaded = await loadRound(settings.config, patchPath ? { patchPath } : commits ? { commits } : {});
   let round = loaded;
   if (settings.shard) {
-    const prompts = selectShard(loaded.prompts, settings.shard);
-    if (prompts.length === 0) {
-      throw new ConfigError(
-        `input "${INPUTS.shard}": ${formatShard(settings.shard)} has no prompts, the round has only ${loaded.prompts.length}; expected at most that many shards`,
+    const sharded = selectRoundShard(loaded, settings.shard);
+    const shard = settings.shard;
+    if (sharded.empty.length > 0) {
+      const problems = sharded.empty.map(({ scenario, total }) =>
+        scenario === null
+          ? `input "${INPUTS.shard}": ${formatShard(shard)} has no prompts, the round has only ${total}; expected at most that many shards`
+          : `input "${INPUTS.shard}": ${formatShard(shard)} has no prompts of scenario ${scenario}, which has only ${total}; expected at most that many shards`,
       );
+      throw new ConfigError(problems.join("; "));
     }
-    deps.logger.info(`${formatShard(settings.shard)}: ${prompts.length} of ${loaded.prompts.length} prompts`);
-    round = { ...loaded, prompts };
+    deps.logger.info(`${formatShard(shard)}: ${sharded.round.prompts.length} of ${loaded.prompts.length} prompts`);
+    round = sharded.round;
   }
   const runId = createRunId(context);
   deps.onRunStarted({ runId, runtime: round.config.runtime });

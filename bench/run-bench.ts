@@ -26,6 +26,7 @@ import { measureTokenizing } from "./tokenizing-cost.js";
 import { type GateRate, measureDefaultGateEndToEnd } from "./default-gate-end-to-end.js";
 import { measureBistableCheats, measureGateStatistics } from "./gate-statistics.js";
 import { measurePatchConflictToCard } from "./patch-conflict-to-card.js";
+import { SCENARIO_RATIO_GOAL, describeScenarioRoundCost, measureScenarioRoundCost } from "./scenario-round-cost.js";
 import { benchWebhookThroughput } from "./webhook-throughput.js";
 
 interface Row {
@@ -333,6 +334,20 @@ rows.push(
         measured: `${figure.roundScore === null ? "—" : `${figure.roundScore.toFixed(2)}×`} over ${figure.promptsScored} prompts`,
         goal: "(reference)",
         met: null,
+      },
+    ];
+  })),
+);
+
+rows.push(
+  ...(await section("scenarios", async () => {
+    const figure = await measureScenarioRoundCost();
+    return [
+      {
+        figure: `16. A round of ${figure.scenarios} scenarios on the reference engine (${figure.runs} runs, engine starts of 1 s) against its scenarios' benchmarks apart plus one set of engine starts`,
+        measured: describeScenarioRoundCost(figure),
+        goal: `≤ ${SCENARIO_RATIO_GOAL}×`,
+        met: figure.ratio <= SCENARIO_RATIO_GOAL,
       },
     ];
   })),

@@ -38,6 +38,16 @@ export interface RunBenchmarkOptions {
    * were not read yet: a busy client learns of the exit before it reads its sockets.
    */
   engineGone?: AbortSignal;
+  /** Told, once the benchmark is over, how long its warm-up took and how long its measured part. */
+  onTimeSpent?: (spent: BenchmarkTimeSpent) => void;
+}
+
+/** Where one benchmark's time went: the round's timeSpent adds these up per engine. */
+export interface BenchmarkTimeSpent {
+  /** From the call to the first measured request: client and engine warm-up, and beforeMeasured. */
+  warmupMs: number;
+  /** From the first measured request until every record is final (tokenized). */
+  benchmarkMs: number;
 }
 
 /** How long a connection error waits for the engine's death to be reported before it stands as is. */
@@ -188,11 +198,14 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<Map<st
     return died;
   };
 
+  const calledAt = performance.now();
+  let measuredAt: number | null = null;
   try {
     if (bench.clientWarmup) await warmBenchClient();
     const warmups = buildWarmupPrompts(prompts, bench.warmupRequests);
     if (warmups.length > 0) await runLoad(warmups, bench, stopped, send, () => undefined);
     await options.beforeMeasured?.();
+    measuredAt = performance.now();
     options.onProgress?.({ done: 0, total, failed: 0 });
     await runLoad(prompts, bench, stopped, send, (prompt, record) => {
       records.set(prompt.id, record);
@@ -209,6 +222,10 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<Map<st
 
   // Only now, with no stream left in flight, is any text tokenized: the timing never waits for it.
   finalizeRecords(records.values(), options.tokenCounter ?? null);
+  const endedAt = performance.now();
+  // A benchmark cut off during its warm-up measured nothing: its whole time was warm-up.
+  const split = measuredAt ?? endedAt;
+  options.onTimeSpent?.({ warmupMs: split - calledAt, benchmarkMs: endedAt - split });
   if (stopped.aborted) {
     const reason = describeAbort(stopped);
     for (const prompt of prompts) {

@@ -147,6 +147,26 @@ function notes(check: RoundCheck): string[] {
   return found;
 }
 
+/** A prompt set and the load it is sent at, as the plan shows it. */
+function describePlanPrompts(bench: RoundConfig["bench"], count: number, onRunnerOnly: boolean): string {
+  if (typeof bench.prompts === "object") {
+    const { synthetic } = bench.prompts;
+    return `${synthetic.count} synthetic, each ${synthetic.inputTokens} tokens asking for exactly ${synthetic.outputTokens} (seed ${synthetic.seed}), ${describeLoad(bench)}, ${bench.warmupRequests} warm-up`;
+  }
+  if (onRunnerOnly) return `${bench.prompts} (on the runner)`;
+  return `${count} from ${bench.prompts}, up to ${bench.maxTokens} tokens each, ${describeLoad(bench)}, ${bench.warmupRequests} warm-up`;
+}
+
+/** Each scenario on one line: its prompts and load, its runs and its bar. */
+function scenarioLines(check: RoundCheck): string[] {
+  return (check.round.scenarios ?? []).map((scenario, index) => {
+    const { bench, gate } = scenario.config;
+    const onRunnerOnly = check.paths.some((entry) => entry.field === `scenarios[${index}].prompts` && entry.problem !== null);
+    const runs = `${bench.runs} run${bench.runs === 1 ? "" : "s"}`;
+    return `${scenario.name}: ${describePlanPrompts(bench, scenario.prompts.length, onRunnerOnly)}; ${runs}; gate at least ${gate.minRoundScore}×`;
+  });
+}
+
 /** The plan `speedgate run --check` prints: what would run, where, and what the runner must have. */
 export function renderRoundPlan(check: RoundCheck, commitsPlan: readonly string[] = []): string {
   const { config, configPath, prompts, patch } = check.round;
@@ -157,11 +177,7 @@ export function renderRoundPlan(check: RoundCheck, commitsPlan: readonly string[
     `speedgate run --check: ${configPath} is valid; nothing was started.`,
     section("Round", [
       `engine ${config.engine}, runtime ${config.runtime}, port ${config.port}`,
-      typeof bench.prompts === "object"
-        ? `prompts: ${bench.prompts.synthetic.count} synthetic, each ${bench.prompts.synthetic.inputTokens} tokens asking for exactly ${bench.prompts.synthetic.outputTokens} (seed ${bench.prompts.synthetic.seed}), ${describeLoad(bench)}, ${bench.warmupRequests} warm-up`
-        : promptsPath?.problem
-          ? `prompts: ${bench.prompts} (on the runner)`
-          : `prompts: ${prompts.length} from ${bench.prompts}, up to ${bench.maxTokens} tokens each, ${describeLoad(bench)}, ${bench.warmupRequests} warm-up`,
+      `prompts: ${describePlanPrompts(bench, prompts.length, promptsPath?.problem != null)}`,
       check.round.commits
         ? "candidate: the head commit (no patch)"
         : patch
@@ -170,8 +186,10 @@ export function renderRoundPlan(check: RoundCheck, commitsPlan: readonly string[
             ? `patch: ${config.candidate.patch} (on the runner)`
             : "patch: none here (--patch or the action's patch input supplies it, or --base and --head score a pull request's commits)",
       `gate: ${gate.use === "interval-low" ? "the 95% interval's low end" : "the round score"} at least ${gate.minRoundScore}×; a prompt scores only with at least ${Math.round(bench.tolerance * 1000) / 10}% of the baseline's tokens`,
+      ...(gate.maxRegression !== undefined ? [`gate.maxRegression: no scenario's interval may lie wholly below ${gate.maxRegression}×`] : []),
       `health: GET ${health.path} every ${health.intervalMs} ms until 200, for up to ${health.timeoutS} s`,
     ]),
+    ...(check.round.scenarios ? [section(`Scenarios (each engine start serves all ${check.round.scenarios.length}, in this order)`, scenarioLines(check))] : []),
     ...(commitsPlan.length > 0 ? [section("Commits (the pull request's base against its head)", [...commitsPlan])] : []),
     section("Baseline", engineLines("baseline", check)),
     section("Candidate", engineLines("candidate", check)),

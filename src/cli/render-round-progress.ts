@@ -46,9 +46,11 @@ export function createProgressRenderer(stream: ProgressStream): { onProgress: (e
         return;
       case "benchmark": {
         const failed = event.failed > 0 ? ` (${event.failed} failed)` : "";
+        // One engine start serves every scenario: the scenario tells its prompts from the next one's.
+        const serving = event.scenario !== undefined ? `${who}, ${event.scenario}` : who;
         if (tty) {
-          if (event.done === event.total) return line(`${who}: ${event.done}/${event.total} prompts done${failed}`);
-          const text = `${who}: ${bar(event.done, event.total)} ${event.done}/${event.total} prompts${failed}`;
+          if (event.done === event.total) return line(`${serving}: ${event.done}/${event.total} prompts done${failed}`);
+          const text = `${serving}: ${bar(event.done, event.total)} ${event.done}/${event.total} prompts${failed}`;
           // A pseudo-terminal may report 0 columns; never cut the bar to nothing.
           const width = stream.columns !== undefined && stream.columns > 20 ? stream.columns - 1 : 100;
           stream.write(`\r\u001b[K${text.slice(0, width)}`);
@@ -57,9 +59,9 @@ export function createProgressRenderer(stream: ProgressStream): { onProgress: (e
         }
         const step = Math.max(1, Math.ceil(event.total / 10));
         const reached = Math.floor(event.done / step);
-        if (event.done === event.total || reached > (lastPlainStep.get(who) ?? 0)) {
-          lastPlainStep.set(who, reached);
-          line(`${who}: ${event.done}/${event.total} prompts done${failed}`);
+        if (event.done === event.total || reached > (lastPlainStep.get(serving) ?? 0)) {
+          lastPlainStep.set(serving, reached);
+          line(`${serving}: ${event.done}/${event.total} prompts done${failed}`);
         }
         return;
       }

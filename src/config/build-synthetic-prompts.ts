@@ -71,7 +71,7 @@ function drawPromptText(counter: TokenCounter, lengths: Map<string, number>, inp
  * for exactly `outputTokens`. The same seed gives the same prompts; no two send the same text, since
  * an engine that caches answers could answer a repeat from memory.
  */
-export function buildSyntheticPrompts(spec: SyntheticPromptsSpec, counter: TokenCounter): Prompt[] {
+export function buildSyntheticPrompts(spec: SyntheticPromptsSpec, counter: TokenCounter, field = "bench.prompts.synthetic"): Prompt[] {
   const random = createSeededRandom(spec.seed);
   const lengths = measureWords(counter);
   const width = String(spec.count).length;
@@ -82,12 +82,12 @@ export function buildSyntheticPrompts(spec: SyntheticPromptsSpec, counter: Token
     for (let draw = 0; draw < MAX_REDRAWS && (text === null || seen.has(text)); draw++) text = drawPromptText(counter, lengths, spec.inputTokens, random);
     if (text === null) {
       throw new ConfigError(
-        `bench.prompts.synthetic: could not make a prompt of exactly ${spec.inputTokens} tokens with the tokenizer ${counter.source}; try another inputTokens`,
+        `${field}: could not make a prompt of exactly ${spec.inputTokens} tokens with the tokenizer ${counter.source}; try another inputTokens`,
       );
     }
     if (seen.has(text)) {
       throw new ConfigError(
-        `bench.prompts.synthetic: ${spec.count} different prompts of ${spec.inputTokens} tokens could not be drawn (only ${seen.size} were); raise inputTokens or lower count`,
+        `${field}: ${spec.count} different prompts of ${spec.inputTokens} tokens could not be drawn (only ${seen.size} were); raise inputTokens or lower count`,
       );
     }
     seen.add(text);

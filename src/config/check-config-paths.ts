@@ -47,6 +47,9 @@ export function listConfigPaths(config: RoundConfig, baseDir: string, patchPath?
   };
   // Synthetic prompts are made from the tokenizer, not read from a file.
   if (typeof config.bench.prompts === "string") add("bench.prompts", config.bench.prompts, "file", "the JSONL prompts");
+  config.scenarios?.forEach((scenario, index) => {
+    if (typeof scenario.prompts === "string") add(`scenarios[${index}].prompts`, scenario.prompts, "file", `scenario ${scenario.name}'s JSONL prompts`);
+  });
   // A tokenizer inside the baseline image is read from the image once it is there, not from this machine.
   const tokenizer = tokenizerLocation(config);
   if (tokenizer?.from === "runner") add("bench.tokenizer", tokenizer.path, "file", "the model's tokenizer.json");

@@ -46,6 +46,10 @@ export function fingerprintRound(config: RoundConfig, configDir: string, prompts
     },
     docker: { ...config.docker, mounts: config.docker.mounts.map((mount) => ({ ...mount, source: portable(mount.source) ?? "" })) },
     gate: { ...config.gate, calibration: portable(config.gate.calibration) },
+    // Only when there are scenarios: a config without them hashes as it did before they existed.
+    ...(config.scenarios
+      ? { scenarios: config.scenarios.map((scenario) => (typeof scenario.prompts === "string" ? { ...scenario, prompts: portable(scenario.prompts) } : scenario)) }
+      : {}),
   };
   return { configHash: sha256(JSON.stringify(comparable)), promptsHash: sha256(JSON.stringify(prompts)) };
 }

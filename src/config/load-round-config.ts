@@ -3,8 +3,9 @@ import { dirname, resolve } from "node:path";
 import { type YAMLError, parseDocument } from "yaml";
 import type { CalibrationFile } from "../calibration/calibration-schema.js";
 import { loadRoundCalibration } from "./load-round-calibration.js";
-import { parsePrompts } from "../prompts/parse-prompts.js";
 import { buildSyntheticPrompts } from "./build-synthetic-prompts.js";
+import { readPromptsFile } from "./read-prompts-file.js";
+import { type LoadedScenario, loadRoundScenarios } from "./load-round-scenarios.js";
 import { readTokenizerFile } from "../tokens/read-tokenizer-file.js";
 import type { TokenCounter } from "../tokens/token-counter.js";
 import type { Prompt } from "../prompts/prompt.js";
@@ -21,6 +22,11 @@ export interface LoadedRound {
   config: RoundConfig;
   configPath: string;
   prompts: Prompt[];
+  /**
+   * The config's scenarios, each with its merged settings and its own prompts, in config order;
+   * absent when the config has none (the round is the one workload bench describes).
+   */
+  scenarios?: LoadedScenario[];
   patch: LoadedPatch | null;
   /** Of the whole round as loaded: a shard keeps the fingerprint of the full prompt set. */
   fingerprint?: RoundFingerprint;
@@ -105,6 +111,9 @@ export function resolveConfigPaths(config: RoundConfig, baseDir: string, options
     bench: { ...config.bench, prompts: typeof config.bench.prompts === "string" ? at(config.bench.prompts) : config.bench.prompts, ...resolvedTokenizer(config, at) },
     docker: { ...config.docker, mounts: config.docker.mounts.map((mount) => ({ ...mount, source: at(mount.source) })) },
     gate: { ...config.gate, ...(config.gate.calibration ? { calibration: at(config.gate.calibration) } : {}) },
+    ...(config.scenarios
+      ? { scenarios: config.scenarios.map((scenario) => (typeof scenario.prompts === "string" ? { ...scenario, prompts: at(scenario.prompts) } : scenario)) }
+      : {}),
   };
 }
 
@@ -132,25 +141,6 @@ export interface RoundCheck {
 }
 
 const errorCode = (error: unknown): string => (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-
-/** A JSONL prompt set, each prompt's own maxTokens held to the context it is answered in. */
-async function readPromptsFile(path: string, contextLimit: number): Promise<Prompt[]> {
-  let promptText: string;
-  try {
-    promptText = await readFile(path, "utf8");
-  } catch (error) {
-    throw new ConfigError(`bench.prompts: expected a readable JSONL file, could not read ${path} (${errorCode(error)})`);
-  }
-  const prompts = parsePrompts(promptText, path);
-  const tooLong = prompts.filter((prompt) => (prompt.maxTokens ?? 0) > contextLimit);
-  if (tooLong.length > 0) {
-    throw ConfigError.fromProblems(
-      tooLong.slice(0, 20).map((prompt) => `prompt ${JSON.stringify(prompt.id)}: maxTokens ${prompt.maxTokens ?? 0} is above bench.contextLimit (${contextLimit}); lower one of them`),
-      path,
-    );
-  }
-  return prompts;
-}
 
 /**
  * Reads and checks everything a round needs from the user's files. For a run, every path must be
@@ -194,18 +184,22 @@ async function readRound(configPath: string, options: LoadRoundOptions, purpose:
     // The schema holds a synthetic set to a tokenizer on the runner: it is here unless a check found it missing.
     if (tokenCounter) prompts = buildSyntheticPrompts(promptSource.synthetic, tokenCounter);
   } else if (!absent("bench.prompts")) {
-    prompts = await readPromptsFile(promptSource, config.bench.contextLimit);
+    prompts = await readPromptsFile(promptSource, config.bench.contextLimit, "bench.prompts");
   }
   const patchField = options.patchPath ? "patch" : "candidate.patch";
   const patch = patchPath && !absent(patchField) ? await loadPatch(patchPath, patchField) : null;
   const finalConfig = patch ? { ...config, candidate: { ...config.candidate, patch: patch.path } } : config;
   const fingerprint = fingerprintRound(finalConfig, baseDir, prompts);
+  const scenarios = finalConfig.scenarios
+    ? await loadRoundScenarios({ config: finalConfig, configDir: baseDir, benchPrompts: prompts, tokenCounter: tokenCounter ?? null, absent })
+    : undefined;
   const commits = options.commits ? await resolveRoundCommits(finalConfig, options.commits) : null;
   return {
     round: {
       config: finalConfig,
       configPath: absolutePath,
       prompts,
+      ...(scenarios ? { scenarios } : {}),
       patch,
       fingerprint,
       ...(tokenCounter !== undefined ? { tokenCounter } : tokenizer ? {} : { tokenCounter: null }),

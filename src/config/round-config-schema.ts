@@ -4,6 +4,7 @@ import { z } from "zod";
 import { canonicalEngineName } from "../vocabulary/engine-family.js";
 import { DEFAULT_BENCH_RUNS, DEFAULT_MAX_UNEXPLAINED, DEFAULT_MAX_UNSCORED, DEFAULT_MIN_AGREEMENT, DEFAULT_MIN_PROMPTS, GATE_MODES } from "../scoring/evaluate-gate.js";
 import { DEFAULT_MIN_PROMPT_AGREEMENT } from "../scoring/judge-agreement.js";
+import { MAX_SCENARIOS, SCENARIO_NAME } from "../vocabulary/scenario-name.js";
 
 /*
  * Every field carries the sentence a user reads when it is wrong ("expected …"); the formatter adds
@@ -222,10 +223,63 @@ const gateSchema = z
       minAgreement: minAgreementSchema,
       maxUnexplained: maxUnexplainedSchema,
       calibration: nonEmptyString("expected the path of a calibration file written by speedgate calibrate").optional(),
+      // With scenarios: the floor no scenario's interval may lie wholly below, whatever each scenario's own bar says.
+      maxRegression: z
+        .number({ error: "expected a speedup in (0, 1], such as 0.97" })
+        .gt(0, { error: "expected a speedup in (0, 1], such as 0.97" })
+        .lte(1, { error: "expected a speedup in (0, 1], such as 0.97" })
+        .optional(),
     },
     { error: "expected an object such as { minRoundScore: 1.0 }" },
   )
   .transform((gate) => ({ ...gate, use: gate.use ?? (gate.calibration ? "noise-floor" : "interval-low") }) as const);
+
+/*
+ * A scenario's gate overrides some of the round's bar: the limits that judge its own prompts. The
+ * calibration is the round's (an A/A study of one config), and maxRegression is the whole round's.
+ */
+const scenarioGateSchema = z.strictObject(
+  {
+    minRoundScore: positiveNumber("expected a speedup greater than 0, such as 1.0").optional(),
+    use: enumOf(GATE_MODES).optional(),
+    maxUnscored: maxUnscoredSchema.unwrap().optional(),
+    minPrompts: minPromptsSchema.unwrap().optional(),
+    minAgreement: minAgreementSchema.unwrap().optional(),
+    maxUnexplained: maxUnexplainedSchema.unwrap().optional(),
+  },
+  { error: "expected an object with some of minRoundScore, use, maxUnscored, minPrompts, minAgreement and maxUnexplained" },
+);
+
+const scenarioNameExpectation = "expected a name of 1 to 64 letters, digits, spaces or . _ + -, starting with a letter or digit, such as chat-rate4";
+
+/**
+ * One workload of the round: the bench settings it changes (everything else is `bench`'s) and a
+ * partial gate. Parsed as written; mergeScenarioConfig makes the round config it is benchmarked with.
+ */
+const scenarioSchema = z.strictObject(
+  {
+    name: z.string({ error: scenarioNameExpectation }).regex(SCENARIO_NAME, { error: scenarioNameExpectation }),
+    prompts: promptSourceSchema.optional(),
+    maxTokens: integerIn(1, 1_000_000, "expected a whole number of tokens from 1 to 1000000").optional(),
+    requestIntervalMs: z
+      .number({ error: "expected a number of milliseconds, 0 or more" })
+      .min(0, { error: "expected a number of milliseconds, 0 or more" })
+      .optional(),
+    arrival: enumOf(["fixed", "poisson"] as const).optional(),
+    concurrency: concurrencySchema.optional(),
+    runs: integerIn(1, 100, "expected a whole number of runs from 1 to 100").optional(),
+    warmupRequests: integerIn(0, 10_000, "expected a whole number from 0 to 10000").optional(),
+    gate: scenarioGateSchema.optional(),
+  },
+  { error: "expected an object with name and some of prompts, maxTokens, requestIntervalMs, arrival, concurrency, runs, warmupRequests and gate" },
+);
+
+export type ScenarioSettings = z.infer<typeof scenarioSchema>;
+
+const scenariosSchema = z
+  .array(scenarioSchema, { error: "expected a list of scenarios, each { name, … }" })
+  .min(1, { error: "expected at least one scenario (or no scenarios field)" })
+  .max(MAX_SCENARIOS, { error: `expected at most ${MAX_SCENARIOS} scenarios: each costs a benchmark per engine per run` });
 
 const gpusSchema = z.union(
   [
@@ -448,27 +502,101 @@ function refineRuntimePaths(config: RuntimePaths, ctx: z.RefinementCtx): void {
 /*
  * Synthetic prompts are made with the round's tokenizer when the round is loaded, before any image
  * exists, so the tokenizer must be a file on the runner; and a prompt and its fixed answer must fit
- * the context together.
+ * the context together. `at` is where the prompts were written: bench, or a scenario.
  */
-function refineSyntheticPrompts(config: Pick<RoundConfig, "bench" | "runtime">, ctx: z.RefinementCtx): void {
-  const prompts = config.bench.prompts;
+function refineSyntheticPrompts(
+  prompts: RoundConfig["bench"]["prompts"],
+  config: Pick<RoundConfig, "bench" | "runtime">,
+  ctx: z.RefinementCtx,
+  at: ReadonlyArray<string | number>,
+): void {
   if (typeof prompts === "string") return;
   const { inputTokens, outputTokens } = prompts.synthetic;
   if (tokenizerLocation(config)?.from !== "runner") {
+    const inBench = at[0] === "bench";
     ctx.addIssue({
       code: "custom",
-      path: ["bench", "tokenizer"],
-      message:
-        "expected the model's tokenizer.json on the runner ({ path, from: runner }) with bench.prompts.synthetic: the prompts are built to an exact token length with it when the round is loaded",
+      path: inBench ? ["bench", "tokenizer"] : [...at, "prompts"],
+      message: `expected the model's tokenizer.json on the runner (${inBench ? "" : "bench.tokenizer: "}{ path, from: runner }) with ${inBench ? "bench.prompts.synthetic" : "synthetic prompts"}: the prompts are built to an exact token length with it when the round is loaded`,
     });
   }
   if (inputTokens + outputTokens > config.bench.contextLimit) {
     ctx.addIssue({
       code: "custom",
-      path: ["bench", "prompts", "synthetic"],
+      path: [...at, "prompts", "synthetic"],
       message: `expected inputTokens + outputTokens (${inputTokens + outputTokens}) at most bench.contextLimit (${config.bench.contextLimit}); lower one of them`,
     });
   }
+}
+
+/** The parsed config's fields a scenario merges into. */
+type ScenarioBase = Pick<RoundConfig, "bench" | "gate">;
+
+/**
+ * The settings a scenario is benchmarked and gated with: `bench` and `gate` with the scenario's own
+ * fields over them. Its load is one shape: concurrency makes it a closed loop (the inherited interval
+ * and arrival dropped), an interval or arrival an open loop (the inherited concurrency dropped).
+ */
+export function mergeScenarioConfig<T extends ScenarioBase>(config: T, scenario: ScenarioSettings): T {
+  const { name: _name, gate, concurrency, requestIntervalMs, arrival, ...overrides } = scenario;
+  const bench = config.bench;
+  const inheritedOpen = bench.concurrency === null;
+  const load =
+    concurrency !== undefined
+      ? { requestIntervalMs: 0, arrival: "fixed" as const, concurrency }
+      : requestIntervalMs !== undefined || arrival !== undefined
+        ? {
+            requestIntervalMs: requestIntervalMs ?? (inheritedOpen ? bench.requestIntervalMs : 0),
+            arrival: arrival ?? (inheritedOpen ? bench.arrival : "fixed"),
+            concurrency: null,
+          }
+        : {};
+  const defined = Object.fromEntries(Object.entries(overrides).filter(([, value]) => value !== undefined)) as Partial<RoundConfig["bench"]>;
+  return { ...config, bench: { ...bench, ...defined, ...load }, gate: { ...config.gate, ...gate } };
+}
+
+/** Each scenario's merged settings must hold what bench's do; every problem names the scenario's field. */
+function refineScenarios(config: RoundConfig, ctx: z.RefinementCtx): void {
+  const seen = new Set<string>();
+  config.scenarios?.forEach((scenario, index) => {
+    const at = ["scenarios", index] as const;
+    if (seen.has(scenario.name)) {
+      ctx.addIssue({ code: "custom", path: [...at, "name"], message: `expected distinct scenario names, but ${JSON.stringify(scenario.name)} is already used` });
+    }
+    seen.add(scenario.name);
+    if (scenario.concurrency !== undefined) {
+      for (const field of ["requestIntervalMs", "arrival"] as const) {
+        if (scenario[field] === undefined) continue;
+        ctx.addIssue({
+          code: "custom",
+          path: [...at, field],
+          message: `expected either concurrency (a closed loop) or ${field} (an open loop) in one scenario, not both; remove one`,
+        });
+      }
+    } else if (scenario.requestIntervalMs === undefined && scenario.arrival !== undefined && config.bench.concurrency !== null) {
+      ctx.addIssue({
+        code: "custom",
+        path: [...at, "requestIntervalMs"],
+        message: "expected a number of milliseconds, 0 or more, with arrival: bench is a closed loop (bench.concurrency), so it has no interval to inherit",
+      });
+    }
+    const merged = mergeScenarioConfig(config, scenario);
+    if (scenario.maxTokens !== undefined && merged.bench.maxTokens > merged.bench.contextLimit) {
+      ctx.addIssue({
+        code: "custom",
+        path: [...at, "maxTokens"],
+        message: `expected at most bench.contextLimit (${merged.bench.contextLimit}): an answer cannot be longer than the context it is written in`,
+      });
+    }
+    if (scenario.prompts !== undefined) refineSyntheticPrompts(scenario.prompts, merged, ctx, at);
+    if (scenario.gate?.use === "noise-floor" && !merged.gate.calibration) {
+      ctx.addIssue({
+        code: "custom",
+        path: [...at, "gate", "use"],
+        message: "expected the calibration file gate.use: noise-floor gates on, in the round's gate.calibration (write one with speedgate calibrate)",
+      });
+    }
+  });
 }
 
 export const roundConfigSchema = z
@@ -486,6 +614,8 @@ export const roundConfigSchema = z
       docker: dockerSchema.prefault({}),
       build: buildSchema.prefault({}),
       source: sourceSchema.prefault({}),
+      // Absent: the round is the one workload bench describes, as before scenarios existed (same fingerprint).
+      scenarios: scenariosSchema.optional(),
     },
     { error: "expected a YAML mapping with engine, runtime, port, baseline, candidate, bench and gate" },
   )
@@ -526,7 +656,8 @@ export const roundConfigSchema = z
         message: `expected at most bench.contextLimit (${config.bench.contextLimit}): an answer cannot be longer than the context it is written in`,
       });
     }
-    refineSyntheticPrompts(config, ctx);
+    refineSyntheticPrompts(config.bench.prompts, config, ctx, ["bench"]);
+    refineScenarios(config, ctx);
     const tokenizer = config.bench.tokenizer;
     const from = typeof tokenizer === "object" ? tokenizer.from : undefined;
     if (from === "image" && config.runtime === "process") {

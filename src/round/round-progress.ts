@@ -6,12 +6,17 @@ interface InRun {
   runs?: number;
 }
 
+/** In a round with scenarios: the scenario the engine is serving. */
+interface InScenario {
+  scenario?: string;
+}
+
 /** What the round runner reports while it works, for a progress bar or plain log lines. */
 export type RoundProgressEvent =
   | { type: "preparing"; role: EngineRole }
   | ({ type: "starting"; role: EngineRole } & InRun)
   | ({ type: "healthy"; role: EngineRole; afterMs: number } & InRun)
-  | ({ type: "benchmark"; role: EngineRole; done: number; total: number; failed: number } & InRun)
+  | ({ type: "benchmark"; role: EngineRole; done: number; total: number; failed: number } & InRun & InScenario)
   | ({ type: "stopped"; role: EngineRole } & InRun)
-  | ({ type: "failed"; role: EngineRole; failure: EngineFailure } & InRun)
+  | ({ type: "failed"; role: EngineRole; failure: EngineFailure } & InRun & InScenario)
   | { type: "skipped"; role: EngineRole; reason: string };

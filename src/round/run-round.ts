@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import { dirname } from "node:path";
+import { performance } from "node:perf_hooks";
 import { runBenchmark } from "../bench/run-benchmark.js";
 import { fitCalibration } from "../calibration/fit-calibration.js";
 import { calibrationSourceOf } from "../config/load-round-calibration.js";
@@ -23,7 +24,7 @@ import { warmBenchClient } from "../bench/warm-bench-client.js";
 import { type CardSource, buildScorecard, cardSettings } from "../scorecard/build-scorecard.js";
 import { calibrationFacts } from "../scorecard/rescore-card.js";
 import { resolveDocsBaseUrl } from "../scorecard/resolve-docs-base-url.js";
-import type { Scorecard } from "../scorecard/scorecard-schema.js";
+import type { Scorecard, TimeSpent } from "../scorecard/scorecard-schema.js";
 import type { RequestRecord } from "../scoring/request-record.js";
 import { findBaselineVariation } from "../scoring/find-baseline-variation.js";
 import { type EngineRoundResult, type RoundRun, scoreRound } from "../scoring/score-round.js";
@@ -37,6 +38,9 @@ import { findPromptInFlight } from "./find-prompt-in-flight.js";
 import { orderEngineTurns } from "./order-engine-turns.js";
 import { RoundCancelledError } from "./round-cancelled-error.js";
 import type { RoundProgressEvent } from "./round-progress.js";
+import { type RoundWorkload, listRoundWorkloads } from "./list-round-workloads.js";
+import { type TimeSpentTracker, trackTimeSpent } from "./track-time-spent.js";
+import { assembleScenarioCard } from "../scorecard/combine-scenario-gates.js";
 
 export type { RoundProgressEvent } from "./round-progress.js";
 
@@ -95,93 +99,131 @@ async function prepareEngine(
   }
 }
 
-/** What every engine turn shares: the round's token counter and the GPU state recorder. */
+/** What every engine turn shares: the round's workloads, token counter, GPU state recorder and time. */
 interface EngineTurnContext {
+  workloads: readonly RoundWorkload[];
+  /** The round's runs: the most any workload has. */
+  runs: number;
   tokenCounter: TokenCounter | null;
   gpuState: GpuStateRecorder;
+  timeSpent: TimeSpentTracker;
 }
 
-/** One engine's turn in one run: start, wait for health, benchmark; the engine is stopped whatever happens. */
-async function runEngine(role: EngineRole, run: number, runtime: EngineRuntime, options: RunRoundOptions, context: EngineTurnContext): Promise<EngineRoundResult> {
+/** One engine's turn in one run: what each workload it served measured (by index), and the failure that ended it. */
+interface EngineTurn {
+  results: Map<number, EngineRoundResult>;
+  failure: EngineFailure | null;
+}
+
+/**
+ * One engine's turn in one run: start, wait for health, then each workload of this run in order (its
+ * warm-up and its benchmark) on that one start; the engine is stopped whatever happens.
+ */
+async function runEngine(role: EngineRole, run: number, runtime: EngineRuntime, options: RunRoundOptions, context: EngineTurnContext): Promise<EngineTurn> {
   const { round, signal, logger } = options;
-  const runs = round.config.bench.runs;
+  const { runs, timeSpent } = context;
   const emit = (event: RoundProgressEvent): void => options.onProgress?.({ ...event, ...(runs > 1 ? { run, runs } : {}) });
-  const mark = (failure: EngineFailure): EngineFailure => inRun(failure, runs > 1 ? run : null);
+  const mark = (failure: EngineFailure, scenario: string | null): EngineFailure => ({ ...inRun(failure, runs > 1 ? run : null), ...(scenario !== null ? { scenario } : {}) });
+  const named = (scenario: string | null): { scenario?: string } => (scenario !== null ? { scenario } : {});
   const { config } = round;
+  const family = engineFamily(config.engine);
+  const workloads = context.workloads.flatMap((workload, index) => (run <= workload.config.bench.runs ? [{ workload, index }] : []));
+  const results = new Map<number, EngineRoundResult>();
+  let serving: { workload: RoundWorkload; index: number } | null = null;
   let engine: RunningEngine | null = null;
   try {
     if (signal.aborted) throw new RoundCancelledError(signal.reason);
     emit({ type: "starting", role });
-    await context.gpuState.beforeStart(role);
-    if (signal.aborted) throw new RoundCancelledError(signal.reason);
-    engine = await runtime.start(role, signal);
-    const { healthyAfterMs } = await waitUntilHealthy({
-      engine,
-      path: config.health.path,
-      timeoutS: config.health.timeoutS,
-      intervalMs: config.health.intervalMs,
-      signal,
-      engineFamily: engineFamily(config.engine),
-      runtime: config.runtime,
-    });
-    emit({ type: "healthy", role, afterMs: healthyAfterMs });
+    const startAsked = performance.now();
+    timeSpent.started(role);
+    try {
+      await context.gpuState.beforeStart(role);
+      if (signal.aborted) throw new RoundCancelledError(signal.reason);
+      engine = await runtime.start(role, signal);
+      const { healthyAfterMs } = await waitUntilHealthy({
+        engine,
+        path: config.health.path,
+        timeoutS: config.health.timeoutS,
+        intervalMs: config.health.intervalMs,
+        signal,
+        engineFamily: family,
+        runtime: config.runtime,
+      });
+      emit({ type: "healthy", role, afterMs: healthyAfterMs });
+    } finally {
+      timeSpent.add(role, "startMs", performance.now() - startAsked);
+    }
 
     // An engine that dies mid-benchmark ends the benchmark: no prompt is sent after it, the answers it
     // had finished still count, and the prompts it never answered are recorded with the reason, instead
-    // of each waiting for its own timeout.
+    // of each waiting for its own timeout. It is watched across every workload of this start.
     const died = new AbortController();
     let benchmarkOver = false;
     let death: EngineFailure | null = null;
     const running = engine;
     void running.exited.then((exit) => {
       if (benchmarkOver) return;
-      death = classifyFailure({ role, stage: "benchmark", exit, logLines: running.logTail(), engine: engineFamily(config.engine), runtime: config.runtime });
+      death = classifyFailure({ role, stage: "benchmark", exit, logLines: running.logTail(), engine: family, runtime: config.runtime });
       died.abort(new Error(`${describeExitForReason(role, exit)}: ${death.summary}`));
     });
     // SGLang and vLLM keep their own prompt and decode times in /metrics: read it around the measured requests.
-    const family = engineFamily(config.engine);
     const scrapesMetrics = family === "sglang" || family === "vllm";
-    let metricsBefore: MetricTotals | null = null;
-    const records: Map<string, RequestRecord> = await runBenchmark({
-      baseUrl: engine.baseUrl,
-      prompts: round.prompts,
-      bench: config.bench,
-      engineFamily: family,
-      tokenCounter: context.tokenCounter,
-      signal,
-      engineGone: died.signal,
-      onProgress: (progress) => emit({ type: "benchmark", role, ...progress }),
-      ...(scrapesMetrics ? { beforeMeasured: async () => void (metricsBefore = await scrapeEngineMetrics(running.baseUrl, signal)) } : {}),
-    });
-    const metricsAfter = metricsBefore ? await scrapeEngineMetrics(running.baseUrl, signal) : null;
-    const reportedTimes = metricsBefore && metricsAfter ? reportedTimesFromMetrics(family, metricsBefore, metricsAfter) : null;
-    if (signal.aborted) throw new RoundCancelledError(signal.reason);
-    if (!death && [...records.values()].some((record) => !record.ok)) {
-      // Requests cut off by a dying engine can all fail before its exit is known (the pipes drain
-      // first); give the exit a moment to arrive so the card blames the death, not the network.
-      const exit = await Promise.race([running.exited, delay(EXIT_GRACE_MS).then(() => null)]);
-      if (exit && !death) death = classifyFailure({ role, stage: "benchmark", exit, logLines: running.logTail(), engine: engineFamily(config.engine), runtime: config.runtime });
+    for (const entry of workloads) {
+      serving = entry;
+      const { workload } = entry;
+      let metricsBefore: MetricTotals | null = null;
+      const records: Map<string, RequestRecord> = await runBenchmark({
+        baseUrl: running.baseUrl,
+        prompts: workload.prompts,
+        bench: workload.config.bench,
+        engineFamily: family,
+        tokenCounter: context.tokenCounter,
+        signal,
+        engineGone: died.signal,
+        onProgress: (progress) => emit({ type: "benchmark", role, ...named(workload.name), ...progress }),
+        onTimeSpent: (spent) => {
+          timeSpent.add(role, "warmupMs", spent.warmupMs);
+          timeSpent.add(role, "benchmarkMs", spent.benchmarkMs);
+        },
+        ...(scrapesMetrics ? { beforeMeasured: async () => void (metricsBefore = await scrapeEngineMetrics(running.baseUrl, signal)) } : {}),
+      });
+      const metricsAfter = metricsBefore ? await scrapeEngineMetrics(running.baseUrl, signal) : null;
+      const reportedTimes = metricsBefore && metricsAfter ? reportedTimesFromMetrics(family, metricsBefore, metricsAfter) : null;
+      if (signal.aborted) throw new RoundCancelledError(signal.reason);
+      if (!death && [...records.values()].some((record) => !record.ok)) {
+        // Requests cut off by a dying engine can all fail before its exit is known (the pipes drain
+        // first); give the exit a moment to arrive so the card blames the death, not the network.
+        const exit = await Promise.race([running.exited, delay(EXIT_GRACE_MS).then(() => null)]);
+        if (exit && !death) death = classifyFailure({ role, stage: "benchmark", exit, logLines: running.logTail(), engine: family, runtime: config.runtime });
+      }
+      if (death) {
+        benchmarkOver = true;
+        const failure = mark({ ...death, prompt: findPromptInFlight(workload.prompts, records) }, workload.name);
+        results.set(entry.index, { records, failure, reportedTimes });
+        emit({ type: "failed", role, ...named(workload.name), failure });
+        return { results, failure };
+      }
+      results.set(entry.index, { records, failure: null, reportedTimes });
     }
     benchmarkOver = true;
-    if (death) {
-      const failure = mark({ ...death, prompt: findPromptInFlight(round.prompts, records) });
-      emit({ type: "failed", role, failure });
-      return { records, failure, reportedTimes };
-    }
-    return { records, failure: null, reportedTimes };
+    return { results, failure: null };
   } catch (error) {
     if (error instanceof RoundCancelledError) throw error;
     if (signal.aborted) throw new RoundCancelledError(signal.reason);
     if (error instanceof EngineFailureError) {
       logger.debug(`${role} engine failed: ${error.message}`);
-      const failure = mark(error.failure);
-      emit({ type: "failed", role, failure });
-      return { records: new Map(), failure };
+      const scenario = serving?.workload.name ?? null;
+      const failure = mark(error.failure, scenario);
+      if (serving) results.set(serving.index, { records: new Map(), failure });
+      emit({ type: "failed", role, ...named(scenario), failure });
+      return { results, failure };
     }
     throw error;
   } finally {
     if (engine) {
+      const stopAsked = performance.now();
       await engine.stop();
+      timeSpent.add(role, "stopMs", performance.now() - stopAsked);
       emit({ type: "stopped", role });
     }
   }
@@ -199,36 +241,51 @@ async function runEngine(role: EngineRole, run: number, runtime: EngineRuntime, 
 export async function runRound(options: RunRoundOptions): Promise<Scorecard> {
   const { round, logger, signal } = options;
   const runId = options.runId ?? randomUUID().slice(0, 12);
+  const timeSpent = trackTimeSpent(() => performance.now());
   const runtime = options.runtime ?? createRuntime(round, { logger, runId });
   const prepared = new Map<EngineRole, PreparedEngine>();
   const gpuState = createGpuStateRecorder();
   const tokenCounter = createTokenCounterSource(round, runtime);
-  const runs: RoundRun[] = [];
+  const workloads = listRoundWorkloads(round);
+  const roundRuns = Math.max(...workloads.map((workload) => workload.config.bench.runs));
+  // Each workload's runs: a workload with fewer runs than the round's is benchmarked in the first ones only.
+  const workloadRuns: RoundRun[][] = workloads.map(() => []);
   let failure: EngineFailure | null = null;
+  let spent: TimeSpent | null = null;
   logger.info(describeBusyPoll(round.config.bench.busyPoll));
   try {
     if (signal.aborted) throw new RoundCancelledError(signal.reason);
     // Before any engine: its cost must not fall on the first engine measured (warm-bench-client.ts).
     if (round.config.bench.clientWarmup) await warmBenchClient();
+    const prepareAsked = performance.now();
     failure = await prepareEngine("baseline", runtime, options, prepared);
-    if (failure) options.onProgress?.({ type: "skipped", role: "candidate", reason: "the baseline could not be prepared" });
-    else {
+    if (failure) {
+      timeSpent.addPrepare(performance.now() - prepareAsked);
+      options.onProgress?.({ type: "skipped", role: "candidate", reason: "the baseline could not be prepared" });
+    } else {
       // Read before any engine is built or serves (from the baseline image with Docker), so a wrong path stops the round early.
       const counter = await tokenCounter.get(signal);
       if (signal.aborted) throw new RoundCancelledError(signal.reason);
       failure = await prepareEngine("candidate", runtime, options, prepared);
+      timeSpent.addPrepare(performance.now() - prepareAsked);
       if (failure?.engine === "candidate") options.onProgress?.({ type: "skipped", role: "baseline", reason: "the candidate could not be prepared, so no engine was started" });
-      const context: EngineTurnContext = { tokenCounter: counter, gpuState };
-      for (let run = 1; run <= round.config.bench.runs && !failure; run++) {
+      const context: EngineTurnContext = { workloads, runs: roundRuns, tokenCounter: counter, gpuState, timeSpent };
+      for (let run = 1; run <= roundRuns && !failure; run++) {
         const [first, second] = orderEngineTurns(run, round.config.bench.order);
-        const firstResult = await runEngine(first, run, runtime, options, context);
-        const secondResult: EngineRoundResult = firstResult.failure ? { records: new Map(), failure: null } : await runEngine(second, run, runtime, options, context);
-        if (firstResult.failure) options.onProgress?.({ type: "skipped", role: second, reason: `the ${first} failed` });
-        const turns = { [first]: firstResult, [second]: secondResult } as Record<EngineRole, EngineRoundResult>;
-        runs.push({ baseline: turns.baseline, candidate: turns.candidate });
-        failure = firstResult.failure ?? secondResult.failure;
+        const firstTurn = await runEngine(first, run, runtime, options, context);
+        const secondTurn: EngineTurn = firstTurn.failure ? { results: new Map(), failure: null } : await runEngine(second, run, runtime, options, context);
+        if (firstTurn.failure) options.onProgress?.({ type: "skipped", role: second, reason: `the ${first} failed` });
+        const turns = { [first]: firstTurn, [second]: secondTurn } as Record<EngineRole, EngineTurn>;
+        // A workload an engine never reached in this run was not sent because of that engine's failure.
+        const resultOf = (turn: EngineTurn, index: number): EngineRoundResult => turn.results.get(index) ?? { records: new Map(), failure: turn.failure };
+        workloads.forEach((workload, index) => {
+          if (run > workload.config.bench.runs) return;
+          workloadRuns[index]?.push({ baseline: resultOf(turns.baseline, index), candidate: resultOf(turns.candidate, index) });
+        });
+        failure = firstTurn.failure ?? secondTurn.failure;
       }
     }
+    spent = timeSpent.finish();
   } finally {
     await runtime.dispose();
   }
@@ -259,39 +316,58 @@ export async function runRound(options: RunRoundOptions): Promise<Scorecard> {
     runner: (process.env.RUNNER_NAME ?? hostname()).slice(0, 256) || null,
     gpu,
   };
-  // Fitted from the same facts the card keeps, so the app's re-gate decides the fit the same way.
-  const calibration = round.calibration
-    ? fitCalibration(calibrationSourceOf(round.calibration), calibrationFacts({ engine: config.engine, provenance, settings: cardSettings(config) }))
-    : null;
-  const result = scoreRound({
-    promptIds: round.prompts.map((prompt) => prompt.id),
-    runs,
-    failure,
-    plannedRuns: config.bench.runs,
-    tolerance: config.bench.tolerance,
-    gate: config.gate,
-    agreementTokens: config.bench.agreementTokens,
-    minPromptAgreement: config.bench.minPromptAgreement,
-    noise: calibration ? { floor: calibration.noiseFloor, problems: calibration.problems, selfAgreement: calibration.selfAgreement ?? null } : null,
+  const family = engineFamily(config.engine);
+  // Each workload is scored and carded on its own, with its own settings, prompts and bar.
+  const cards = workloads.map((workload, index) => {
+    const settings = workload.config;
+    const runs = workloadRuns[index] ?? [];
+    const ownProvenance = workload.fingerprint ? { ...provenance, ...workload.fingerprint } : provenance;
+    // Fitted from the same facts the card keeps, so the app's re-gate decides the fit the same way.
+    const calibration = round.calibration
+      ? fitCalibration(calibrationSourceOf(round.calibration), calibrationFacts({ engine: settings.engine, provenance: ownProvenance, settings: cardSettings(settings) }))
+      : null;
+    const result = scoreRound({
+      promptIds: workload.prompts.map((prompt) => prompt.id),
+      runs,
+      failure,
+      plannedRuns: settings.bench.runs,
+      tolerance: settings.bench.tolerance,
+      gate: settings.gate,
+      agreementTokens: settings.bench.agreementTokens,
+      minPromptAgreement: settings.bench.minPromptAgreement,
+      noise: calibration ? { floor: calibration.noiseFloor, problems: calibration.problems, selfAgreement: calibration.selfAgreement ?? null } : null,
+    });
+    return buildScorecard({
+      config: settings,
+      result,
+      gpuSnapshots: snapshots,
+      docsBaseUrl: resolveDocsBaseUrl(process.env),
+      failure,
+      calibration,
+      provenance: ownProvenance,
+      source: options.source ?? null,
+      shard: options.shard ?? null,
+      tokenizerSha256: tokenCounter.loaded()?.sha256 ?? null,
+      engineTimes: collectEngineTimes(family, runs, result),
+      answerVariation: findBaselineVariation(result.prompts, {
+        tolerance: settings.bench.tolerance,
+        agreementTokens: settings.bench.agreementTokens,
+        minPromptAgreement: settings.bench.minPromptAgreement,
+      }),
+      commits,
+      unchanged: describeUnchangedCandidate(round),
+      // A round's time is the round's: on its card, not on each scenario's.
+      timeSpent: workload.name === null ? spent : null,
+    });
   });
-  return buildScorecard({
-    config,
-    result,
-    gpuSnapshots: snapshots,
-    docsBaseUrl: resolveDocsBaseUrl(process.env),
-    failure,
-    calibration,
-    provenance,
-    source: options.source ?? null,
-    shard: options.shard ?? null,
-    tokenizerSha256: tokenCounter.loaded()?.sha256 ?? null,
-    engineTimes: collectEngineTimes(engineFamily(config.engine), runs, result),
-    answerVariation: findBaselineVariation(result.prompts, {
-      tolerance: config.bench.tolerance,
-      agreementTokens: config.bench.agreementTokens,
-      minPromptAgreement: config.bench.minPromptAgreement,
-    }),
-    commits,
-    unchanged: describeUnchangedCandidate(round),
+  if (!round.scenarios) return cards[0] ?? failWithoutWorkload();
+  const scenarios = workloads.flatMap((workload, index) => {
+    const card = cards[index];
+    return workload.name !== null && card ? [{ name: workload.name, card }] : [];
   });
+  return assembleScenarioCard(scenarios, config.gate.maxRegression ?? null, spent ? { timeSpent: spent } : {});
+}
+
+function failWithoutWorkload(): never {
+  throw new Error("a round has at least one workload");
 }

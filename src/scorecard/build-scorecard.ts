@@ -38,6 +38,8 @@ export interface BuildScorecardInput {
   commits?: Scorecard["commits"];
   /** Why the candidate was the baseline engine itself (describeUnchangedCandidate); null or absent when something differed. */
   unchanged?: string | null;
+  /** Where the round's time went (engine starts, warm-up, benchmark); null or absent when not measured. */
+  timeSpent?: Scorecard["timeSpent"];
 }
 
 const round3 = (value: number): number => Math.round(value * 1000) / 1000;
@@ -210,6 +212,7 @@ export function buildScorecard(input: BuildScorecardInput): Scorecard {
     shard: input.shard ?? null,
     ...(input.commits ? { commits: input.commits } : {}),
     ...(input.unchanged ? { unchanged: input.unchanged } : {}),
+    ...(input.timeSpent ? { timeSpent: input.timeSpent } : {}),
     convertedFrom: null,
     prompts: result.prompts.map((prompt) => ({
       id: prompt.id,

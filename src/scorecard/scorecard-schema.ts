@@ -5,6 +5,7 @@ import { roundMetricsSchema } from "../metrics/metrics-schema.js";
 import { engineReportedTimesSchema } from "../vocabulary/engine-reported-times.js";
 import { gpuStateSchema } from "../vocabulary/gpu-state-schema.js";
 import { GATE_MODES } from "../scoring/evaluate-gate.js";
+import { MAX_SCENARIOS, SCENARIO_NAME } from "../vocabulary/scenario-name.js";
 
 /*
  * scorecard.json is the contract between the action, the app and the CLI. The app reads it from an
@@ -236,10 +237,7 @@ export const timeSpentSchema = z.object({
   candidate: engineTimeSpentSchema,
 });
 
-/** A scenario's name: what the card's table and a config's `scenarios[].name` call it. */
-export const SCENARIO_NAME = /^[A-Za-z0-9][A-Za-z0-9 ._+-]{0,63}$/;
-/** Most scenarios one round may have: each costs a benchmark per engine per run. */
-export const MAX_SCENARIOS = 32;
+export { MAX_SCENARIOS, SCENARIO_NAME };
 
 const scorecardFields = {
   schemaVersion: z.literal(SCORECARD_SCHEMA_VERSION),

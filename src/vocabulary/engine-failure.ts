@@ -51,6 +51,8 @@ export interface EngineFailure {
   logTail: string[];
   /** The run (1-based) it failed in, when the round repeats its runs (bench.runs); the round runner sets it. */
   run?: number | null;
+  /** In a round with scenarios: the scenario the engine was serving when it failed; the round runner sets it. */
+  scenario?: string | null;
   /** A crash's first frames that name the engine's own code, innermost first (assertion_failed, fatal_signal). */
   frames?: string[];
   /** The prompt the engine was serving when it died mid-benchmark: its place in the benchmark's order (1-based) and its id. */

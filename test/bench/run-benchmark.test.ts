@@ -55,6 +55,22 @@ describe("runBenchmark", () => {
     expect(Math.max(...log.map((request) => request.finishedAtMs ?? 0))).toBe(p0?.finishedAtMs);
   });
 
+  it("tells how long its warm-up and its measured part took, each at least what the engine spent on them", async () => {
+    // A closed loop of one: the warm-up request is answered in at least 60 ms, the measured five in at least 5 × 60.
+    const engine = await start({ defaults: { ttftMs: 20, itlMs: 10, outputTokens: 5 } });
+    const told: Array<{ warmupMs: number; benchmarkMs: number }> = [];
+    await runBenchmark({
+      baseUrl: engine.url,
+      prompts,
+      bench: { ...bench, concurrency: 1, warmupRequests: 1 },
+      signal: new AbortController().signal,
+      onTimeSpent: (spent) => told.push(spent),
+    });
+    expect(told).toHaveLength(1);
+    expect(told[0]?.warmupMs).toBeGreaterThanOrEqual(60);
+    expect(told[0]?.benchmarkMs).toBeGreaterThanOrEqual(5 * 60);
+  });
+
   it("runs warm-up requests first, none of them a measured prompt, and does not score them", async () => {
     // An engine that caches whole answers: anything it answered before comes back 50 times faster.
     const engine = await start({ defaults: { ttftMs: 1, itlMs: 0, outputTokens: 2 }, cheats: { answerCacheSpeedup: 50 } });

@@ -21,6 +21,16 @@ describe("round progress on stderr", () => {
     expect(text).toContain("baseline: 100/100 prompts done (1 failed)\n");
   });
 
+  it("names the scenario each benchmark line is for, counting each scenario's tenths apart", () => {
+    const { writes, renderer } = capture(false);
+    for (const scenario of ["chat-rate4", "decode-c1"]) {
+      for (let done = 0; done <= 10; done++) renderer.onProgress({ type: "benchmark", role: "baseline", scenario, done, total: 10, failed: 0, run: 1, runs: 2 });
+    }
+    const text = writes.join("");
+    expect(text.match(/baseline \(run 1 of 2\), chat-rate4: \d+\/10 prompts done/g)?.length).toBe(10);
+    expect(text.match(/baseline \(run 1 of 2\), decode-c1: \d+\/10 prompts done/g)?.length).toBe(10);
+  });
+
   it("redraws one bar on a terminal and clears it before the next line", () => {
     const { writes, renderer } = capture(true);
     renderer.onProgress({ type: "benchmark", role: "candidate", done: 3, total: 10, failed: 0 });

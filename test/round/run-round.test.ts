@@ -1,8 +1,6 @@
 import { readFile, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { EngineRuntime, PreparedEngine, RunningEngine } from "../../src/engine/engine-runtime.js";
-import type { EngineExit } from "../../src/vocabulary/engine-exit.js";
 import { EngineFailureError, type EngineRole } from "../../src/vocabulary/engine-failure.js";
 import { silentLogger } from "../../src/logger.js";
 import { RoundCancelledError } from "../../src/round/round-cancelled-error.js";
@@ -14,53 +12,16 @@ import { aaRound, runCalibration } from "../../src/round/run-calibration.js";
 import { renderMarkdown } from "../../src/scorecard/render-markdown.js";
 import { scorecardSchema } from "../../src/scorecard/scorecard-schema.js";
 import { type SimProfileInput } from "../../src/sim-engine/sim-profile.js";
-import { startSimEngine } from "../../src/sim-engine/start-sim-engine.js";
 import { makeProcessRound } from "./support/make-round.js";
+import { SimRuntime, type SimRuntimeHooks } from "./support/sim-runtime.js";
 import { makeTempDir } from "../support/make-temp-dir.js";
 
 const PROMPTS = ["a", "b", "c"].map((id) => ({ id, prompt: `say ${id}` }));
 
-/**
- * A runtime whose engines are in-process reference engines, recording what the round runner asked
- * of it, so the runner's order of operations and its cleanup can be checked without processes.
- */
-class InProcessRuntime implements EngineRuntime {
-  readonly name = "process" as const;
-  readonly calls: string[] = [];
-  constructor(
-    private readonly profiles: Record<EngineRole, SimProfileInput>,
-    private readonly hooks: { prepare?: (role: EngineRole) => void; afterStart?: (role: EngineRole, engine: RunningEngine) => void } = {},
-  ) {}
-
-  prepare(role: EngineRole): Promise<PreparedEngine> {
-    this.calls.push(`prepare ${role}`);
-    this.hooks.prepare?.(role);
-    return Promise.resolve({ role, imageId: `sha256:${role}`, patchHash: role === "candidate" ? "f".repeat(64) : null });
-  }
-
-  async start(role: EngineRole): Promise<RunningEngine> {
-    this.calls.push(`start ${role}`);
-    let settleExit: (exit: EngineExit) => void = () => undefined;
-    const exited = new Promise<EngineExit>((resolve) => (settleExit = resolve));
-    const sim = await startSimEngine({ profile: this.profiles[role], prompts: PROMPTS, onDie: (exitCode) => settleExit({ exitCode, signal: null, oomKilled: false }) });
-    const engine: RunningEngine = {
-      role,
-      baseUrl: sim.url,
-      exited,
-      logTail: () => ["RuntimeError: the simulated engine died"],
-      stop: async () => {
-        this.calls.push(`stop ${role}`);
-        await sim.close();
-        settleExit({ exitCode: null, signal: "SIGTERM", oomKilled: false });
-      },
-    };
-    this.hooks.afterStart?.(role, engine);
-    return engine;
-  }
-
-  dispose(): Promise<void> {
-    this.calls.push("dispose");
-    return Promise.resolve();
+/** The reference-engine runtime on this file's prompts, recording what the round runner asked of it. */
+class InProcessRuntime extends SimRuntime {
+  constructor(profiles: Record<EngineRole, SimProfileInput>, hooks: SimRuntimeHooks = {}) {
+    super(profiles, PROMPTS, hooks);
   }
 }
 

@@ -1,0 +1,35 @@
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { stringify } from "yaml";
+import { renderRoundPlan } from "../../src/cli/render-round-plan.js";
+import { checkRound } from "../../src/config/load-round-config.js";
+import { makeTempDir } from "../support/make-temp-dir.js";
+
+describe("renderRoundPlan", () => {
+  it("lists the scenarios in the order one engine start serves them, each with its prompts, load, runs and bar", async () => {
+    const dir = await makeTempDir("speedgate-plan-");
+    await writeFile(join(dir, "chat.jsonl"), '{"id":"c1","prompt":"hi"}\n{"id":"c2","prompt":"hello"}\n');
+    const config = {
+      engine: "sglang",
+      runtime: "process",
+      port: 30000,
+      baseline: { command: ["serve"] },
+      bench: { prompts: "chat.jsonl", maxTokens: 64, requestIntervalMs: 250, contextLimit: 4096, tolerance: 0.9, runs: 3 },
+      gate: { minRoundScore: 1, maxRegression: 0.97 },
+      scenarios: [
+        { name: "chat-rate4", arrival: "poisson" },
+        { name: "decode-c8", concurrency: 8, runs: 1, gate: { minRoundScore: 0.98 } },
+        { name: "private", prompts: "/runner/only.jsonl" },
+      ],
+    };
+    await writeFile(join(dir, "round.yml"), stringify(config));
+    const plan = renderRoundPlan(await checkRound(join(dir, "round.yml")));
+    expect(plan).toContain("gate.maxRegression: no scenario's interval may lie wholly below 0.97×");
+    expect(plan).toContain("Scenarios (each engine start serves all 3, in this order)");
+    expect(plan).toContain("  chat-rate4: 2 from ");
+    expect(plan).toMatch(/chat-rate4: 2 from \S+chat\.jsonl, up to 64 tokens each, one every 250 ms on average \(Poisson\), 0 warm-up; 3 runs; gate at least 1×/);
+    expect(plan).toMatch(/decode-c8: 2 from \S+, up to 64 tokens each, concurrency 8, 0 warm-up; 1 run; gate at least 0\.98×/);
+    expect(plan).toContain("private: /runner/only.jsonl (on the runner); 3 runs");
+  });
+});

@@ -1,0 +1,156 @@
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { stringify } from "yaml";
+import { type LoadedRound, loadRound } from "../../src/config/load-round-config.js";
+import { silentLogger } from "../../src/logger.js";
+import type { Prompt } from "../../src/prompts/prompt.js";
+import { type RoundProgressEvent, runRound } from "../../src/round/run-round.js";
+import { type Scorecard, type TimeSpent, scorecardSchema } from "../../src/scorecard/scorecard-schema.js";
+import type { SimProfileInput } from "../../src/sim-engine/sim-profile.js";
+import { judgeScenario } from "../../src/scorecard/combine-scenario-gates.js";
+import { rescoreCard } from "../../src/scorecard/rescore-card.js";
+import { makeTempDir } from "../support/make-temp-dir.js";
+import { SimRuntime } from "./support/sim-runtime.js";
+
+const promptSet = (prefix: string, count: number): Prompt[] =>
+  Array.from({ length: count }, (_, index) => ({ id: `${prefix}${index + 1}`, prompt: `${prefix} prompt number ${index + 1}` }));
+
+const DECODE = promptSet("d", 5);
+const CHAT = promptSet("u", 5);
+const BATCH = promptSet("b", 8);
+
+/*
+ * The candidate decodes four times as fast alone (itlMs 5 against 20) but pays for every other stream
+ * in its batch (batchCost 2: 75 ms a step with 8 streams against the baseline's 20), so it is faster
+ * at concurrency 1 and slower at 8. The chat prompts are slower on two, as fast on one and faster on
+ * two, so their interval spans 1× whatever the machine's load. No noise, and every difference is
+ * large enough that a loaded machine's late timers (which add the same delay to both engines' answers)
+ * cannot close it.
+ */
+const BASELINE: SimProfileInput = { defaults: { ttftMs: 5, itlMs: 20, outputTokens: 8 } };
+const CANDIDATE: SimProfileInput = {
+  defaults: { ttftMs: 5, itlMs: 5, outputTokens: 8 },
+  batchCost: 2,
+  prompts: { u1: { itlMs: 40 }, u2: { itlMs: 40 }, u3: { itlMs: 20 } },
+};
+
+/** A round folder with the three prompt sets; `scenarios` null leaves the field out. */
+async function writeRound(scenarios: unknown[] | null, extra: Record<string, unknown> = {}): Promise<string> {
+  const dir = await makeTempDir("speedgate-scenarios-");
+  const jsonl = (prompts: Prompt[]): string => prompts.map((prompt) => JSON.stringify(prompt)).join("\n");
+  await writeFile(join(dir, "decode.jsonl"), jsonl(DECODE));
+  await writeFile(join(dir, "chat.jsonl"), jsonl(CHAT));
+  await writeFile(join(dir, "batch.jsonl"), jsonl(BATCH));
+  const config = {
+    engine: "test",
+    runtime: "process",
+    port: 1,
+    health: { path: "/health", timeoutS: 30, intervalMs: 20 },
+    baseline: { command: ["unused"] },
+    bench: { prompts: "decode.jsonl", maxTokens: 16, requestIntervalMs: 0, contextLimit: 4096, tolerance: 0.9, runs: 2, warmupRequests: 1 },
+    gate: { minRoundScore: 0.4, minPrompts: 1, maxRegression: 0.9 },
+    ...(scenarios ? { scenarios } : {}),
+    ...extra,
+  };
+  await writeFile(join(dir, "round.yml"), stringify(config));
+  return join(dir, "round.yml");
+}
+
+const THREE_SCENARIOS = [
+  { name: "decode-c1", concurrency: 1 },
+  // A looser bar of its own, and one run of the round's two.
+  { name: "chat-c1", prompts: "chat.jsonl", concurrency: 1, runs: 1, gate: { minRoundScore: 0.25 } },
+  { name: "batch-c8", prompts: "batch.jsonl", concurrency: 8, warmupRequests: 2 },
+];
+
+async function runScenarioRound(round: LoadedRound, profiles = { baseline: BASELINE, candidate: CANDIDATE }): Promise<{ card: Scorecard; events: RoundProgressEvent[]; runtime: SimRuntime }> {
+  const runtime = new SimRuntime(profiles, [...DECODE, ...CHAT, ...BATCH]);
+  const events: RoundProgressEvent[] = [];
+  const card = await runRound({ round, logger: silentLogger, signal: new AbortController().signal, runtime, onProgress: (event) => events.push(event) });
+  return { card, events, runtime };
+}
+
+/** What timeSpent must be whatever the machine's speed: every start counted, and no part longer than the whole. */
+function expectAccountedTime(spent: TimeSpent | null | undefined, startsPerEngine: number): void {
+  if (!spent) throw new Error("expected the card to say where the round's time went");
+  let parts = spent.prepareMs;
+  for (const engine of [spent.baseline, spent.candidate]) {
+    expect(engine.starts).toBe(startsPerEngine);
+    for (const part of [engine.startMs, engine.warmupMs, engine.benchmarkMs, engine.stopMs]) expect(part).toBeGreaterThanOrEqual(0);
+    parts += engine.startMs + engine.warmupMs + engine.benchmarkMs + engine.stopMs;
+  }
+  expect(parts).toBeLessThanOrEqual(spent.totalMs);
+}
+
+describe("runRound with scenarios", () => {
+  it("serves every scenario on one engine start per run and gates on each: improved, unchanged and regressed under concurrency", async () => {
+    const { card, events, runtime } = await runScenarioRound(await loadRound(await writeRound(THREE_SCENARIOS)));
+    expect(scorecardSchema.parse(card)).toBeTruthy();
+    for (const role of ["baseline", "candidate"] as const) {
+      expect(events.filter((event) => event.type === "starting" && event.role === role)).toHaveLength(2);
+      expect(runtime.calls.filter((call) => call === `start ${role}`)).toHaveLength(2);
+    }
+    // Within one start, the scenarios are served in config order.
+    const served = events.flatMap((event) => (event.type === "benchmark" && event.role === "baseline" && event.run === 1 && event.done === 0 ? [event.scenario] : []));
+    expect(served).toEqual(["decode-c1", "chat-c1", "batch-c8"]);
+
+    const scenarios = card.scenarios ?? [];
+    expect(scenarios.map((scenario) => scenario.name)).toEqual(["decode-c1", "chat-c1", "batch-c8"]);
+    const outcomes = scenarios.map((scenario) => judgeScenario(scenario, 0.9).outcome);
+    expect(outcomes).toEqual(["improved", "unchanged", "regressed"]);
+    expect(scenarios.map((scenario) => scenario.card.promptsTotal)).toEqual([5, 5, 8]);
+    // chat-c1 ran in the first run only; the others in both.
+    expect(scenarios.map((scenario) => scenario.card.settings.runs)).toEqual([2, 1, 2]);
+    expect(scenarios[1]?.card.prompts.every((prompt) => prompt.runs.length === 1)).toBe(true);
+    expect(scenarios[2]?.card.settings.concurrency).toBe(8);
+    expect(scenarios[1]?.card.gate.minRoundScore).toBe(0.25);
+    // Each scenario's card is re-derivable alone, as a card of a round without scenarios is.
+    for (const { card: own } of scenarios) {
+      const { minRoundScore, use, maxUnscored, minPrompts, minAgreement, maxUnexplained } = own.gate;
+      const again = rescoreCard(own, { gate: { minRoundScore, use, maxUnscored, minPrompts, minAgreement, maxUnexplained } });
+      expect({ score: again.roundScore, interval: again.scoreInterval, passed: again.gate.passed }).toEqual({ score: own.roundScore, interval: own.scoreInterval, passed: own.gate.passed });
+    }
+    // Each scenario is fingerprinted by its own prompts; the config is the round's.
+    expect(new Set(scenarios.map((scenario) => scenario.card.provenance.promptsHash)).size).toBe(3);
+    expect(new Set(scenarios.map((scenario) => scenario.card.provenance.configHash)).size).toBe(1);
+
+    // The headline is the first scenario; the gate is the round's, failed by the regression.
+    expect(card.roundScore).toBe(scenarios[0]?.card.roundScore);
+    expect(card.gate.passed).toBe(false);
+    expect(card.gate.maxRegression).toBe(0.9);
+    expect(card.gate.reason).toContain("2 of 3 scenarios passed");
+    expect(card.gate.reason).toContain("improved: decode-c1");
+    expect(card.gate.reason).toContain("regressed: batch-c8");
+    expect(card.gate.reason).toContain("failed: batch-c8");
+    expect(card.gate.reasons.every((reason) => reason.startsWith("batch-c8: "))).toBe(true);
+    expectAccountedTime(card.timeSpent, 2);
+  });
+
+  it("names the scenario an engine died in, and fails every scenario of the round", async () => {
+    // 5 decode prompts, then the 5 of the chat scenario: the candidate dies on its 8th request, inside chat-c1.
+    const dying: SimProfileInput = { ...BASELINE, faults: { dieAfterRequests: 8 } };
+    const round = await loadRound(await writeRound(THREE_SCENARIOS, { bench: { prompts: "decode.jsonl", maxTokens: 16, requestIntervalMs: 0, contextLimit: 4096, tolerance: 0.9, runs: 1 } }));
+    const { card, events, runtime } = await runScenarioRound(round, { baseline: BASELINE, candidate: dying });
+    expect(card.failure).toMatchObject({ engine: "candidate", stage: "benchmark", scenario: "chat-c1" });
+    expect(events.find((event) => event.type === "failed")).toMatchObject({ scenario: "chat-c1" });
+    expect(card.scenarios?.every((scenario) => !scenario.card.gate.passed)).toBe(true);
+    expect(card.gate.passed).toBe(false);
+    expect(runtime.calls.filter((call) => call.startsWith("start "))).toEqual(["start baseline", "start candidate"]);
+    expect(runtime.calls.at(-1)).toBe("dispose");
+  });
+
+  it("keeps a round without scenarios as it was, with where its time went", async () => {
+    const round = await loadRound(await writeRound(null));
+    expect(round.scenarios).toBeUndefined();
+    expect(round.config).not.toHaveProperty("scenarios");
+    const { card, events } = await runScenarioRound(round);
+    expect(scorecardSchema.parse(card)).toBeTruthy();
+    expect(card).not.toHaveProperty("scenarios");
+    expect(card.failure).toBeNull();
+    expect(card.promptsTotal).toBe(5);
+    expect(card.gate.reason).not.toContain("scenarios");
+    expect(events.some((event) => event.type === "benchmark" && "scenario" in event)).toBe(false);
+    expectAccountedTime(card.timeSpent, 2);
+  });
+});
