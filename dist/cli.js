@@ -31,15 +31,19 @@ import {
   describeInconclusive,
   describeInterval,
   describeIntervalBriefly,
+  describeLoad,
   describeMemoryInUse,
   describeNextStep,
   describeNoise,
   describePromptCounts,
   describeQueueBound,
   describeRuns,
+  describeScenarioScore,
+  describeScenarios,
   describeScore,
   describeSpeedLead,
   describeTimeChange,
+  describeTimeSpent,
   describeUnscored,
   describeVerdict,
   detectQueueBound,
@@ -73,6 +77,7 @@ import {
   renderMarkdown,
   resolveCommit,
   resolveRoundEngines,
+  roundRuns,
   runRound,
   selfAgreementOf,
   simProfileSchema,
@@ -80,7 +85,7 @@ import {
   sweepLeftRounds,
   writeAtomically,
   writeScorecard
-} from "./chunks/chunk-IBDZHSYG.js";
+} from "./chunks/chunk-NQEKTJDK.js";
 import {
   require_docker
 } from "./chunks/chunk-TM3QZYC6.js";
@@ -5800,7 +5805,7 @@ function failureLines(card, maxLogLines) {
     ...oom ? [`${oom.lead} ${oom.text}`] : [],
     ...columns([
       ["  engine", failure.engine],
-      ["  stage", failure.run ? `${failure.stage}, run ${failure.run} of ${card.settings.runs}` : failure.stage],
+      ["  stage", `${failure.stage}${failure.run ? `, run ${failure.run} of ${roundRuns(card)}` : ""}${failure.scenario ? `, scenario ${failure.scenario}` : ""}`],
       ["  kind", `${failure.kind} (${failure.label})`],
       ["  exit", failure.exitCode !== null ? String(failure.exitCode) : failure.signal ?? "\u2014"],
       ["  error", failure.summary],
@@ -5814,28 +5819,85 @@ function failureLines(card, maxLogLines) {
   }
   return out;
 }
+function summaryRows(card, indent = "") {
+  const score = describeScore(card);
+  if (!score) return [];
+  const gate = describeGate(card);
+  const speed = describeSpeedLead(card);
+  const next = describeNextStep(card);
+  const inconclusive = describeInconclusive(card);
+  const rows = [
+    ["Round score", `${score.score} ${score.rest}`],
+    ["Prompts", describePromptCounts(card)],
+    ...speed === "" ? [] : [["Speed", speed]],
+    ["Gate", gate.text],
+    ...next ? [["What now", next]] : [],
+    ...inconclusive ? [["For the author", inconclusive.author], ["For maintainers", inconclusive.maintainers]] : []
+  ];
+  return rows.map(([label, text]) => [`${indent}${label ?? ""}`, text ?? ""]);
+}
+function settingsLine(card) {
+  const s = card.settings;
+  return `Settings: ${s.concurrency ? `concurrency ${s.concurrency}` : `request interval ${s.requestIntervalMs} ms${s.arrival === "poisson" ? " (Poisson)" : ""}`}, runs ${s.runs}, thinking ${s.thinking ? "on" : "off"}, context limit ${s.contextLimit}, max tokens ${s.maxTokens}, tolerance ${formatPercent(s.tolerance)}`;
+}
+function timeSpentLines(card) {
+  if (!card.timeSpent) return [];
+  const { rows, sentence } = describeTimeSpent(card.timeSpent);
+  return ["", "Where the time went:", ...columns(rows.map(([label, ...rest]) => [`  ${label ?? ""}`, ...rest])), `  ${sentence}`];
+}
+function provenanceLines(card) {
+  const out = [];
+  for (const role of ["baseline", "candidate"]) {
+    const snapshot = card.gpuState?.[role];
+    if (snapshot === void 0) continue;
+    const reading = readGpuSnapshot(snapshot);
+    const state = reading.readable ? `${describeMemoryInUse(reading)}; ${reading.processes.length === 0 ? "no process listed" : describeHolders(reading.processes)}` : `not read (${snapshot?.error ?? "the engine did not start"})`;
+    out.push(`GPU before the ${role} started: ${state}`);
+  }
+  const p = card.provenance;
+  out.push(...renderCommitsText(card));
+  out.push(`Engine ${card.engine}; image digest ${p.imageDigest ?? "\u2014"}; patch hash ${p.patchHash ?? "\u2014"}; runner ${p.runner ?? "\u2014"}; GPU ${p.gpu ?? "\u2014"}`);
+  return out;
+}
+function renderScenariosText(card, scenarios, maxLogLines) {
+  const out = [scenarios.headline, ""];
+  const failure = failureLines(card, maxLogLines);
+  if (scenarios.leadsWithFailure) out.push(...failure.slice(1), "");
+  out.push(
+    ...columns([
+      ["scenario", "load", "prompts", "score", "interval", "verdict"],
+      ...scenarios.rows.map((row) => [row.name, row.load, row.prompts, row.score, row.interval, `${row.mark} ${row.verdict}`])
+    ])
+  );
+  for (const row of scenarios.rows) {
+    const queueBound = describeQueueBound(row.card);
+    if (queueBound) out.push("", `${row.name}: ${queueBound}`);
+  }
+  if (card.unchanged) out.push("", `No change was scored: ${card.unchanged}.`);
+  if (!scenarios.leadsWithFailure) out.push(...failure);
+  for (const row of scenarios.rows) {
+    out.push("", `Scenario ${row.name}: ${describeScenarioScore(row.card)} ${row.mark}`);
+    const rows = summaryRows(row.card, "  ");
+    out.push(...rows.length > 0 ? columns(rows) : [`  No score: ${row.card.gate.reason}`]);
+    if (!row.judgement.passed && row.card.gate.passed && row.judgement.reason) out.push(`  Not passed in this round: ${row.judgement.reason.slice(row.name.length + 2)}`);
+    out.push(`  ${settingsLine(row.card)}`);
+  }
+  out.push("", "How the round was measured:", `  Gate: ${describeGate(card).text}`);
+  const counting = countingSentence(card);
+  if (counting) out.push(`  ${counting}`);
+  out.push(...timeSpentLines(card), "", ...provenanceLines(card));
+  return `${out.join("\n")}
+`;
+}
 function renderText(card, options = {}) {
   const maxRows = options.maxPromptRows ?? 50;
   const maxLogLines = options.maxLogLines ?? 60;
+  const scenarios = describeScenarios(card);
+  if (scenarios) return renderScenariosText(card, scenarios, maxLogLines);
   const out = [];
   out.push(describeVerdict(card, { firstReasonOnly: true }).headline, "");
   const score = describeScore(card);
-  if (score) {
-    const gate = describeGate(card);
-    const speed = describeSpeedLead(card);
-    const next = describeNextStep(card);
-    const inconclusive = describeInconclusive(card);
-    out.push(
-      ...columns([
-        ["Round score", `${score.score} ${score.rest}`],
-        ["Prompts", describePromptCounts(card)],
-        ...speed === "" ? [] : [["Speed", speed]],
-        ["Gate", gate.text],
-        ...next ? [["What now", next]] : [],
-        ...inconclusive ? [["For the author", inconclusive.author], ["For maintainers", inconclusive.maintainers]] : []
-      ])
-    );
-  }
+  out.push(...columns(summaryRows(card)));
   const queueBound = describeQueueBound(card);
   if (queueBound) out.push("", queueBound);
   if (card.unchanged) out.push("", `No change was scored: ${card.unchanged}.`);
@@ -5860,10 +5922,7 @@ function renderText(card, options = {}) {
       ...score ? [] : [["  Gate", describeGate(card).text]]
     ])
   );
-  const s = card.settings;
-  out.push(
-    `  Settings: ${s.concurrency ? `concurrency ${s.concurrency}` : `request interval ${s.requestIntervalMs} ms${s.arrival === "poisson" ? " (Poisson)" : ""}`}, runs ${s.runs}, thinking ${s.thinking ? "on" : "off"}, context limit ${s.contextLimit}, max tokens ${s.maxTokens}, tolerance ${formatPercent(s.tolerance)}`
-  );
+  out.push(`  ${settingsLine(card)}`);
   if (card.tokenCountsEstimated) out.push("  Token counts are estimates: the server did not report them per chunk.");
   const counting = countingSentence(card);
   if (counting) out.push(`  ${counting}`);
@@ -5915,32 +5974,13 @@ function renderText(card, options = {}) {
     );
     if (card.prompts.length > shown.length) out.push(`\u2026 ${card.prompts.length - shown.length} more prompts in scorecard.json`);
   }
-  out.push("");
-  for (const role of ["baseline", "candidate"]) {
-    const snapshot = card.gpuState?.[role];
-    if (snapshot === void 0) continue;
-    const reading = readGpuSnapshot(snapshot);
-    const state = reading.readable ? `${describeMemoryInUse(reading)}; ${reading.processes.length === 0 ? "no process listed" : describeHolders(reading.processes)}` : `not read (${snapshot?.error ?? "the engine did not start"})`;
-    out.push(`GPU before the ${role} started: ${state}`);
-  }
-  const p = card.provenance;
-  const commits = renderCommitsText(card);
-  if (commits.length > 0) out.push(...commits);
-  out.push(`Engine ${card.engine}; image digest ${p.imageDigest ?? "\u2014"}; patch hash ${p.patchHash ?? "\u2014"}; runner ${p.runner ?? "\u2014"}; GPU ${p.gpu ?? "\u2014"}`);
+  out.push(...timeSpentLines(card), "", ...provenanceLines(card));
   return `${out.join("\n")}
 `;
 }
 
 // src/cli/render-round-plan.ts
 import { isAbsolute, relative as relative2 } from "node:path";
-
-// src/scorecard/describe-load.ts
-function describeLoad(load) {
-  if (load.concurrency !== null && load.concurrency !== void 0) return `concurrency ${load.concurrency}`;
-  return `one every ${load.requestIntervalMs} ms${load.arrival === "poisson" ? " on average (Poisson)" : ""}`;
-}
-
-// src/cli/render-round-plan.ts
 function showCommand(command, config) {
   const host = config.runtime === "process" || config.docker.network === "host" ? PROCESS_ENGINE_HOST : "0.0.0.0";
   return command.map(
@@ -6051,6 +6091,22 @@ function notes(check) {
   else if (prompts.length === 0) found.push(typeof config.bench.prompts === "string" ? "the prompts file has no prompts" : "the synthetic prompts wait for bench.tokenizer, which is on the runner only");
   return found;
 }
+function describePlanPrompts(bench, count, onRunnerOnly) {
+  if (typeof bench.prompts === "object") {
+    const { synthetic } = bench.prompts;
+    return `${synthetic.count} synthetic, each ${synthetic.inputTokens} tokens asking for exactly ${synthetic.outputTokens} (seed ${synthetic.seed}), ${describeLoad(bench)}, ${bench.warmupRequests} warm-up`;
+  }
+  if (onRunnerOnly) return `${bench.prompts} (on the runner)`;
+  return `${count} from ${bench.prompts}, up to ${bench.maxTokens} tokens each, ${describeLoad(bench)}, ${bench.warmupRequests} warm-up`;
+}
+function scenarioLines(check) {
+  return (check.round.scenarios ?? []).map((scenario, index) => {
+    const { bench, gate } = scenario.config;
+    const onRunnerOnly = check.paths.some((entry) => entry.field === `scenarios[${index}].prompts` && entry.problem !== null);
+    const runs = `${bench.runs} run${bench.runs === 1 ? "" : "s"}`;
+    return `${scenario.name}: ${describePlanPrompts(bench, scenario.prompts.length, onRunnerOnly)}; ${runs}; gate at least ${gate.minRoundScore}\xD7`;
+  });
+}
 function renderRoundPlan(check, commitsPlan = []) {
   const { config, configPath, prompts, patch } = check.round;
   const { bench, gate, health } = config;
@@ -6060,11 +6116,13 @@ function renderRoundPlan(check, commitsPlan = []) {
     `speedgate run --check: ${configPath} is valid; nothing was started.`,
     section("Round", [
       `engine ${config.engine}, runtime ${config.runtime}, port ${config.port}`,
-      typeof bench.prompts === "object" ? `prompts: ${bench.prompts.synthetic.count} synthetic, each ${bench.prompts.synthetic.inputTokens} tokens asking for exactly ${bench.prompts.synthetic.outputTokens} (seed ${bench.prompts.synthetic.seed}), ${describeLoad(bench)}, ${bench.warmupRequests} warm-up` : promptsPath?.problem ? `prompts: ${bench.prompts} (on the runner)` : `prompts: ${prompts.length} from ${bench.prompts}, up to ${bench.maxTokens} tokens each, ${describeLoad(bench)}, ${bench.warmupRequests} warm-up`,
+      `prompts: ${describePlanPrompts(bench, prompts.length, promptsPath?.problem != null)}`,
       check.round.commits ? "candidate: the head commit (no patch)" : patch ? `patch: ${patch.path} (${patch.bytes.length} bytes, sha256 ${patch.sha256.slice(0, 16)}\u2026)` : config.candidate.patch ? `patch: ${config.candidate.patch} (on the runner)` : "patch: none here (--patch or the action's patch input supplies it, or --base and --head score a pull request's commits)",
       `gate: ${gate.use === "interval-low" ? "the 95% interval's low end" : "the round score"} at least ${gate.minRoundScore}\xD7; a prompt scores only with at least ${Math.round(bench.tolerance * 1e3) / 10}% of the baseline's tokens`,
+      ...gate.maxRegression !== void 0 ? [`gate.maxRegression: no scenario's interval may lie wholly below ${gate.maxRegression}\xD7`] : [],
       `health: GET ${health.path} every ${health.intervalMs} ms until 200, for up to ${health.timeoutS} s`
     ]),
+    ...check.round.scenarios ? [section(`Scenarios (each engine start serves all ${check.round.scenarios.length}, in this order)`, scenarioLines(check))] : [],
     ...commitsPlan.length > 0 ? [section("Commits (the pull request's base against its head)", [...commitsPlan])] : [],
     section("Baseline", engineLines("baseline", check)),
     section("Candidate", engineLines("candidate", check)),
@@ -6305,6 +6363,8 @@ var HISTORY_COLUMNS = [
   "interval_high",
   "gate",
   "min_round_score",
+  "scenarios_total",
+  "scenarios_passed",
   "failure_kind",
   "image_digest",
   "patch_hash",
@@ -6323,6 +6383,8 @@ function cells(card) {
     interval_high: card.interval ? String(card.interval.high) : "",
     gate: card.gate.passed ? "passed" : "failed",
     min_round_score: String(card.gate.minRoundScore),
+    scenarios_total: card.scenarios ? String(card.scenarios.total) : "",
+    scenarios_passed: card.scenarios ? String(card.scenarios.passed) : "",
     failure_kind: card.failure?.kind ?? "",
     image_digest: card.imageDigest ?? "",
     patch_hash: card.patchHash ?? "",
@@ -6348,7 +6410,7 @@ function printable(value) {
 }
 function formatHistoryTable(cards) {
   if (cards.length === 0) return "no cards recorded\n";
-  const header = ["recorded (UTC)", "PR", "commit", "run", "score", "interval", "gate", "failure", "runner", "GPU"];
+  const header = ["recorded (UTC)", "PR", "commit", "run", "score", "interval", "gate", "scenarios", "failure", "runner", "GPU"];
   const rows = cards.map((card) => [
     card.recordedAt.toISOString().replace("T", " ").replace(/\.\d{3}Z$/, ""),
     `#${card.pullRequest}`,
@@ -6357,6 +6419,7 @@ function formatHistoryTable(cards) {
     formatTimes(card.roundScore),
     card.interval ? `${formatTimes(card.interval.low)}\u2013${formatTimes(card.interval.high)}` : "\u2014",
     card.gate.passed ? "passed" : "failed",
+    card.scenarios ? `${card.scenarios.total} (${card.scenarios.passed} passed)` : "",
     card.failure?.kind ?? "",
     printable(card.runner ?? ""),
     printable(card.gpu ?? "")
@@ -6368,13 +6431,13 @@ function formatHistoryTable(cards) {
 }
 
 // src/store/card-history.ts
-var CARD_HISTORY_SCHEMA_VERSION = 2;
+var CARD_HISTORY_SCHEMA_VERSION = 4;
 function parseGateMode(stored) {
   return GATE_MODES.find((mode) => mode === stored) ?? "round-score";
 }
 var COLUMNS = `id, repository, pull_request, head_sha, run_id, run_attempt, run_url, round_score, interval_low, interval_high,
   interval_confidence, gate_passed, gate_min_round_score, gate_use, failure_kind, failure_engine, failure_stage,
-  image_digest, patch_hash, runner, gpu, engine, speedgate_version, card_created_at, recorded_at`;
+  image_digest, patch_hash, runner, gpu, engine, speedgate_version, card_created_at, scenarios_total, scenarios_passed, recorded_at`;
 function fromRow(row) {
   return {
     id: Number(row.id),
@@ -6387,6 +6450,7 @@ function fromRow(row) {
     roundScore: row.round_score,
     interval: row.interval_low !== null && row.interval_high !== null && row.interval_confidence !== null ? { low: row.interval_low, high: row.interval_high, confidence: row.interval_confidence } : null,
     gate: { passed: row.gate_passed, minRoundScore: row.gate_min_round_score, use: parseGateMode(row.gate_use) },
+    scenarios: row.scenarios_total !== null && row.scenarios_passed !== null ? { total: row.scenarios_total, passed: row.scenarios_passed } : null,
     failure: row.failure_kind !== null ? { kind: row.failure_kind, engine: row.failure_engine ?? "", stage: row.failure_stage ?? "" } : null,
     imageDigest: row.image_digest,
     patchHash: row.patch_hash,
@@ -6672,7 +6736,7 @@ Exit codes: 0 printed (also when no card was recorded); 2 a database that cannot
       const version = await readSchemaVersion(opened.pool);
       if (version < CARD_HISTORY_SCHEMA_VERSION) {
         throw new UsageError(
-          version === 0 ? `speedgate history: ${opened.description} holds no speedgate data: the app has not run on it` : `speedgate history: ${opened.description} is at schema version ${version}, before the card history (${CARD_HISTORY_SCHEMA_VERSION}): start the app once to migrate it`
+          version === 0 ? `speedgate history: ${opened.description} holds no speedgate data: the app has not run on it` : `speedgate history: ${opened.description} is at schema version ${version}, older than the card history needs (${CARD_HISTORY_SCHEMA_VERSION}): start the app once to migrate it`
         );
       }
       const cards = await listCards(opened.pool, { repository: values.repo, ...pullRequest ? { pullRequest } : {}, ...limit ? { limit } : {} });
@@ -6766,7 +6830,7 @@ var USAGE2 = `speedgate sim-engine [--port N] [--host 127.0.0.1] [--profile prof
     nondeterminism: [--branch-every N] [--branch-at-fraction F] [--branch-probability P] [--branch-length-factor F]
     noise: [--jitter SD] [--run-variance SD] [--seed N] [--start-counter FILE]
     faults: [--crash-log FILE] [--crash-exit-code N] [--never-healthy] [--startup-delay-ms MS]
-    [--die-after-requests N] [--die-exit-code N] [--stop-early id,id] [--stop-early-fraction F] [--stop-early-on-starts N,N]
+    [--die-after-requests N] [--die-exit-code N] [--hold-after-requests N] [--stop-early id,id] [--stop-early-fraction F] [--stop-early-on-starts N,N]
     [--http-500 id,id] [--malformed-sse id,id]
     cheats: [--cheat-claim-tokens] [--cheat-usage-factor F] [--cheat-filler-text] [--cheat-filler-after-tokens N]
     [--cheat-filler-after N|P%] [--cheat-prompt-id-speedup F] [--cheat-answer-cache-speedup F]
@@ -6874,6 +6938,7 @@ the --die-exit-code after --die-after-requests, or the --crash-exit-code with --
       "never-healthy": { type: "boolean" },
       "startup-delay-ms": { type: "string" },
       "die-after-requests": { type: "string" },
+      "hold-after-requests": { type: "string" },
       "die-exit-code": { type: "string" },
       "stop-early": { type: "string" },
       "stop-early-fraction": { type: "string" },
@@ -6971,6 +7036,7 @@ the --die-exit-code after --die-after-requests, or the --crash-exit-code with --
           startupDelayMs: parseNumber("startup-delay-ms", values["startup-delay-ms"]),
           dieAfterRequests: parseNumber("die-after-requests", values["die-after-requests"]),
           dieExitCode: parseNumber("die-exit-code", values["die-exit-code"]),
+          holdAfterRequests: parseNumber("hold-after-requests", values["hold-after-requests"]),
           stopEarly: parseIds(values["stop-early"]),
           stopEarlyFraction: parseNumber("stop-early-fraction", values["stop-early-fraction"]),
           stopEarlyOnStarts: parseIds(values["stop-early-on-starts"])?.map((start2) => parseNumber("stop-early-on-starts", start2)),

@@ -36,6 +36,7 @@ import {
   findCardFiles,
   formatShard,
   gitText,
+  judgeScenario,
   loadRound,
   mergeScorecards,
   parseRoundConfigYaml,
@@ -46,7 +47,7 @@ import {
   runGit,
   runRound,
   writeScorecard
-} from "./chunks/chunk-IBDZHSYG.js";
+} from "./chunks/chunk-NQEKTJDK.js";
 import "./chunks/chunk-TM3QZYC6.js";
 import "./chunks/chunk-VN7B5FJJ.js";
 import {
@@ -21190,6 +21191,15 @@ function readActionContext(env) {
 }
 
 // action/card-outputs.ts
+function scenarioOutput(card) {
+  const maxRegression = card.gate.maxRegression ?? null;
+  const scenarios = (card.scenarios ?? []).map((scenario) => ({
+    name: scenario.name,
+    score: scenario.card.roundScore,
+    passed: judgeScenario(scenario, maxRegression).passed
+  }));
+  return JSON.stringify(scenarios);
+}
 function cardOutputs(result) {
   const { card } = result;
   return {
@@ -21199,6 +21209,7 @@ function cardOutputs(result) {
     "prompts-scored": String(card.promptsScored),
     "prompts-total": String(card.promptsTotal),
     "failure-kind": card.failure?.kind ?? "",
+    scenarios: scenarioOutput(card),
     "scorecard-json": result.jsonPath,
     "scorecard-md": result.markdownPath
   };
@@ -25644,6 +25655,18 @@ function selectShard(prompts, shard) {
   return prompts.filter((prompt) => chosen.has(prompt.id));
 }
 
+// src/shard/select-round-shard.ts
+function selectRoundShard(round, shard) {
+  const prompts = selectShard(round.prompts, shard);
+  const empty = prompts.length === 0 ? [{ scenario: null, total: round.prompts.length }] : [];
+  const scenarios = round.scenarios?.map((scenario) => {
+    const own = selectShard(scenario.prompts, shard);
+    if (own.length === 0) empty.push({ scenario: scenario.name, total: scenario.prompts.length });
+    return { ...scenario, prompts: own };
+  });
+  return { round: { ...round, prompts, ...scenarios ? { scenarios } : {} }, empty };
+}
+
 // src/github/github-client.ts
 function statusOf(error2) {
   if (typeof error2 === "object" && error2 !== null && "status" in error2 && typeof error2.status === "number") return error2.status;
@@ -26150,14 +26173,16 @@ async function runMode(settings, context3, deps) {
   const loaded = await loadRound(settings.config, patchPath ? { patchPath } : commits ? { commits } : {});
   let round = loaded;
   if (settings.shard) {
-    const prompts = selectShard(loaded.prompts, settings.shard);
-    if (prompts.length === 0) {
-      throw new ConfigError(
-        `input "${INPUTS.shard}": ${formatShard(settings.shard)} has no prompts, the round has only ${loaded.prompts.length}; expected at most that many shards`
+    const sharded = selectRoundShard(loaded, settings.shard);
+    const shard = settings.shard;
+    if (sharded.empty.length > 0) {
+      const problems = sharded.empty.map(
+        ({ scenario, total }) => scenario === null ? `input "${INPUTS.shard}": ${formatShard(shard)} has no prompts, the round has only ${total}; expected at most that many shards` : `input "${INPUTS.shard}": ${formatShard(shard)} has no prompts of scenario ${scenario}, which has only ${total}; expected at most that many shards`
       );
+      throw new ConfigError(problems.join("; "));
     }
-    deps.logger.info(`${formatShard(settings.shard)}: ${prompts.length} of ${loaded.prompts.length} prompts`);
-    round = { ...loaded, prompts };
+    deps.logger.info(`${formatShard(shard)}: ${sharded.round.prompts.length} of ${loaded.prompts.length} prompts`);
+    round = sharded.round;
   }
   const runId = createRunId(context3);
   deps.onRunStarted({ runId, runtime: round.config.runtime });

@@ -5063,7 +5063,7 @@ var require_util2 = __commonJS({
     var { redirectStatusSet, referrerPolicyTokens, badPortsSet } = require_constants3();
     var { getGlobalOrigin } = require_global();
     var { collectAnHTTPQuotedString, parseMIMEType } = require_data_url();
-    var { performance: performance12 } = __require("node:perf_hooks");
+    var { performance: performance13 } = __require("node:perf_hooks");
     var { ReadableStreamFrom, isValidHTTPToken, normalizedMethodRecordsBase } = require_util();
     var assert2 = __require("node:assert");
     var { isUint8Array } = __require("node:util/types");
@@ -5218,7 +5218,7 @@ var require_util2 = __commonJS({
       };
     }
     function coarsenedSharedCurrentTime(crossOriginIsolatedCapability) {
-      return coarsenTime(performance12.now(), crossOriginIsolatedCapability);
+      return coarsenTime(performance13.now(), crossOriginIsolatedCapability);
     }
     function createOpaqueTimingInfo(timingInfo) {
       return {
@@ -13948,7 +13948,7 @@ var require_snapshot_utils = __commonJS({
 var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
-    var { writeFile: writeFile4, readFile: readFile8, mkdir: mkdir3 } = __require("node:fs/promises");
+    var { writeFile: writeFile4, readFile: readFile9, mkdir: mkdir3 } = __require("node:fs/promises");
     var { dirname: dirname6, resolve: resolve7 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError, UndiciError } = require_errors();
@@ -14150,7 +14150,7 @@ var require_snapshot_recorder = __commonJS({
           throw new InvalidArgumentError("Snapshot path is required");
         }
         try {
-          const data = await readFile8(resolve7(path), "utf8");
+          const data = await readFile9(resolve7(path), "utf8");
           const parsed = JSON.parse(data);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
@@ -34023,6 +34023,7 @@ var SPEEDGATE_VERSION = "0.1.0";
 import { randomUUID } from "node:crypto";
 import { hostname as hostname5 } from "node:os";
 import { dirname as dirname4 } from "node:path";
+import { performance as performance12 } from "node:perf_hooks";
 
 // src/bench/run-benchmark.ts
 import { setMaxListeners } from "node:events";
@@ -54771,6 +54772,8 @@ function knownKeysAt(schema, path) {
       current = unwrap(next);
     } else if (current instanceof external_exports.ZodArray && typeof key === "number") {
       current = unwrap(current.element);
+    } else if (current instanceof external_exports.ZodRecord && typeof key === "string") {
+      current = unwrap(current.valueType);
     } else {
       return [];
     }
@@ -58020,6 +58023,12 @@ var faultsSchema = external_exports.strictObject(
     startupDelayMs: nonNegative("expected milliseconds, 0 or more").default(0),
     dieAfterRequests: wholeAtLeast(1, "expected a whole number of requests, 1 or more").nullable().default(null),
     dieExitCode: wholeAtLeast(0, "expected an exit code, 0 or more").default(1),
+    /**
+     * After this many answers, every other answer streams its tokens but never its end: it hangs
+     * until the engine goes away. A test that cuts the engine once the first answers are in knows the
+     * rest are still in flight when the cut lands, however late a loaded machine runs it.
+     */
+    holdAfterRequests: wholeAtLeast(1, "expected a whole number of requests, 1 or more").nullable().default(null),
     stopEarly: promptIds.default([]),
     stopEarlyFraction: external_exports.number({ error: "expected a fraction in [0, 1)" }).min(0).lt(1).default(0.25),
     /**
@@ -58066,6 +58075,7 @@ var simProfileSchema = external_exports.strictObject(
       startupDelayMs: 0,
       dieAfterRequests: null,
       dieExitCode: 1,
+      holdAfterRequests: null,
       stopEarly: [],
       stopEarlyFraction: 0.25,
       stopEarlyOnStarts: null,
@@ -58283,6 +58293,9 @@ function streamAnswer(engine, request3) {
     writeEvent(res, line, () => record2.chunkWritesMs.push(stampNow(engine)));
   };
   const finishStream = () => {
+    const holdAfter = engine.profile.faults.holdAfterRequests;
+    if (holdAfter !== null && engine.ended >= holdAfter) return;
+    engine.ended++;
     engine.active.delete(stream);
     member.leave();
     const finalDelta = chat ? `"delta":{},` : `"text":"",`;
@@ -58431,6 +58444,7 @@ async function startSimEngine(options = {}) {
     answered: /* @__PURE__ */ new Set(),
     seq: 0,
     completed: 0,
+    ended: 0,
     healthy: false,
     dead: false
   };
@@ -58709,11 +58723,14 @@ async function runBenchmark(options) {
     if (record2.endMs !== void 0) died.endMs = record2.endMs;
     return died;
   };
+  const calledAt = performance11.now();
+  let measuredAt = null;
   try {
     if (bench.clientWarmup) await warmBenchClient();
     const warmups = buildWarmupPrompts(prompts, bench.warmupRequests);
     if (warmups.length > 0) await runLoad(warmups, bench, stopped, send, () => void 0);
     await options.beforeMeasured?.();
+    measuredAt = performance11.now();
     options.onProgress?.({ done: 0, total, failed: 0 });
     await runLoad(prompts, bench, stopped, send, (prompt, record2) => {
       records.set(prompt.id, record2);
@@ -58728,6 +58745,9 @@ async function runBenchmark(options) {
     void dispatcher.destroy().catch(() => void 0);
   }
   finalizeRecords(records.values(), options.tokenCounter ?? null);
+  const endedAt = performance11.now();
+  const split = measuredAt ?? endedAt;
+  options.onTimeSpent?.({ warmupMs: split - calledAt, benchmarkMs: endedAt - split });
   if (stopped.aborted) {
     const reason = describeAbort(stopped);
     for (const prompt of prompts) {
@@ -59085,7 +59105,9 @@ function fingerprintRound(config2, configDir, prompts) {
       ...typeof config2.bench.tokenizer === "object" && config2.bench.tokenizer.from === "runner" ? { tokenizer: { ...config2.bench.tokenizer, path: portable(config2.bench.tokenizer.path) ?? "" } } : {}
     },
     docker: { ...config2.docker, mounts: config2.docker.mounts.map((mount) => ({ ...mount, source: portable(mount.source) ?? "" })) },
-    gate: { ...config2.gate, calibration: portable(config2.gate.calibration) }
+    gate: { ...config2.gate, calibration: portable(config2.gate.calibration) },
+    // Only when there are scenarios: a config without them hashes as it did before they existed.
+    ...config2.scenarios ? { scenarios: config2.scenarios.map((scenario) => typeof scenario.prompts === "string" ? { ...scenario, prompts: portable(scenario.prompts) } : scenario) } : {}
   };
   return { configHash: sha256(JSON.stringify(comparable2)), promptsHash: sha256(JSON.stringify(prompts)) };
 }
@@ -60861,6 +60883,10 @@ function evaluateGate(input2, settings) {
   return { ...base, passed: true, reason: rule.statement, reasons: [], rule: rule.statement };
 }
 
+// src/vocabulary/scenario-name.ts
+var SCENARIO_NAME = /^[A-Za-z0-9][A-Za-z0-9 ._+-]{0,63}$/;
+var MAX_SCENARIOS = 32;
+
 // src/scorecard/scorecard-schema.ts
 var SCORECARD_SCHEMA_VERSION = 2;
 var PROMPT_STATUSES = ["scored", "below_tolerance", "diverged", "implausible", "zeroed", "excluded"];
@@ -60975,7 +61001,9 @@ var failureSchema = external_exports.object({
   /** A crash's first frames of the engine's own code, innermost first (assertion_failed, fatal_signal). */
   frames: external_exports.array(text3(1e3)).max(20).optional(),
   /** The prompt the engine was serving when it died mid-benchmark: its place in the benchmark (1-based) and its id. */
-  prompt: external_exports.object({ number: external_exports.number().int().min(1), id: text3(256) }).nullable().optional()
+  prompt: external_exports.object({ number: external_exports.number().int().min(1), id: text3(256) }).nullable().optional(),
+  /** In a round with scenarios: the scenario the engine was serving when it failed; absent or null otherwise. */
+  scenario: text3(64).nullable().optional()
 });
 var sha = external_exports.string().regex(/^[0-9a-f]{40}$/);
 var cardCommitSideSchema = external_exports.object({
@@ -61021,7 +61049,27 @@ var cardCommitsSchema = external_exports.object({
 var docsBaseUrlSchema = external_exports.string().max(512).regex(/^https:\/\/[A-Za-z0-9.-]+(?::\d+)?\/[A-Za-z0-9._~%/+-]*\/docs\/troubleshooting\/$/, {
   error: "expected an https URL ending in /docs/troubleshooting/"
 });
-var scorecardSchema = external_exports.object({
+var engineTimeSpentSchema = external_exports.object({
+  /** How many times the engine was started: once per run, whatever the number of scenarios. */
+  starts: count4,
+  /** From each start until the engine answered its health check. */
+  startMs: external_exports.number().finite().min(0),
+  /** Warm-up requests, not measured. */
+  warmupMs: external_exports.number().finite().min(0),
+  /** The measured requests, every scenario's together. */
+  benchmarkMs: external_exports.number().finite().min(0),
+  /** Stopping the engine and waiting for it to be gone. */
+  stopMs: external_exports.number().finite().min(0)
+});
+var timeSpentSchema = external_exports.object({
+  /** From the round's start to its last engine stopped. */
+  totalMs: external_exports.number().finite().min(0),
+  /** Patching and building both engines before any started (prepare). */
+  prepareMs: external_exports.number().finite().min(0),
+  baseline: engineTimeSpentSchema,
+  candidate: engineTimeSpentSchema
+});
+var scorecardFields = {
   schemaVersion: external_exports.literal(SCORECARD_SCHEMA_VERSION),
   speedgateVersion: text3(64),
   createdAt: text3(64),
@@ -61096,7 +61144,12 @@ var scorecardSchema = external_exports.object({
     reason: text3(8e3),
     reasons: external_exports.array(text3(4e3)).max(20),
     rule: text3(4e3).nullable(),
-    calibration: cardCalibrationSchema.nullable()
+    calibration: cardCalibrationSchema.nullable(),
+    /**
+     * gate.maxRegression: with scenarios, no scenario's interval may lie wholly below this speedup
+     * (its high end, or its score without an interval, must reach it). Absent: no such limit.
+     */
+    maxRegression: external_exports.number().gt(0).lte(1).nullable().optional()
   }),
   failure: failureSchema.nullable(),
   /** Where the round came from; filled by the action, informative only (the app never trusts it). */
@@ -61129,7 +61182,18 @@ var scorecardSchema = external_exports.object({
   answerVariation: answerVariationSchema.nullable().optional(),
   /** nvidia-smi's view before each engine started. */
   gpuState: gpuStateSchema.nullable(),
-  docsBaseUrl: docsBaseUrlSchema.nullable()
+  docsBaseUrl: docsBaseUrlSchema.nullable(),
+  /** Where the round's time went; absent on older cards and on merged shards (each shard spent its own). */
+  timeSpent: timeSpentSchema.nullable().optional()
+};
+var scenarioCardSchema = external_exports.object(scorecardFields);
+var scenarioResultSchema = external_exports.object({
+  name: external_exports.string().regex(SCENARIO_NAME),
+  card: scenarioCardSchema
+});
+var scorecardSchema = external_exports.object({
+  ...scorecardFields,
+  scenarios: external_exports.array(scenarioResultSchema).min(1).max(MAX_SCENARIOS).refine((scenarios) => new Set(scenarios.map((scenario) => scenario.name)).size === scenarios.length, { error: "expected scenarios with distinct names" }).nullable().optional()
 });
 
 // src/commits/plan-commit-change.ts
@@ -65308,6 +65372,7 @@ function buildScorecard(input2) {
     shard: input2.shard ?? null,
     ...input2.commits ? { commits: input2.commits } : {},
     ...input2.unchanged ? { unchanged: input2.unchanged } : {},
+    ...input2.timeSpent ? { timeSpent: input2.timeSpent } : {},
     convertedFrom: null,
     prompts: result.prompts.map((prompt) => ({
       id: prompt.id,
@@ -65834,10 +65899,39 @@ var gateSchema = external_exports.strictObject(
     minPrompts: minPromptsSchema,
     minAgreement: minAgreementSchema,
     maxUnexplained: maxUnexplainedSchema,
-    calibration: nonEmptyString("expected the path of a calibration file written by speedgate calibrate").optional()
+    calibration: nonEmptyString("expected the path of a calibration file written by speedgate calibrate").optional(),
+    // With scenarios: the floor no scenario's interval may lie wholly below, whatever each scenario's own bar says.
+    maxRegression: external_exports.number({ error: "expected a speedup in (0, 1], such as 0.97" }).gt(0, { error: "expected a speedup in (0, 1], such as 0.97" }).lte(1, { error: "expected a speedup in (0, 1], such as 0.97" }).optional()
   },
   { error: "expected an object such as { minRoundScore: 1.0 }" }
 ).transform((gate) => ({ ...gate, use: gate.use ?? (gate.calibration ? "noise-floor" : "interval-low") }));
+var scenarioGateSchema = external_exports.strictObject(
+  {
+    minRoundScore: positiveNumber("expected a speedup greater than 0, such as 1.0").optional(),
+    use: enumOf(GATE_MODES).optional(),
+    maxUnscored: maxUnscoredSchema.unwrap().optional(),
+    minPrompts: minPromptsSchema.unwrap().optional(),
+    minAgreement: minAgreementSchema.unwrap().optional(),
+    maxUnexplained: maxUnexplainedSchema.unwrap().optional()
+  },
+  { error: "expected an object with some of minRoundScore, use, maxUnscored, minPrompts, minAgreement and maxUnexplained" }
+);
+var scenarioNameExpectation = "expected a name of 1 to 64 letters, digits, spaces or . _ + -, starting with a letter or digit, such as chat-rate4";
+var scenarioSchema = external_exports.strictObject(
+  {
+    name: external_exports.string({ error: scenarioNameExpectation }).regex(SCENARIO_NAME, { error: scenarioNameExpectation }),
+    prompts: promptSourceSchema.optional(),
+    maxTokens: integerIn(1, 1e6, "expected a whole number of tokens from 1 to 1000000").optional(),
+    requestIntervalMs: external_exports.number({ error: "expected a number of milliseconds, 0 or more" }).min(0, { error: "expected a number of milliseconds, 0 or more" }).optional(),
+    arrival: enumOf(["fixed", "poisson"]).optional(),
+    concurrency: concurrencySchema.optional(),
+    runs: integerIn(1, 100, "expected a whole number of runs from 1 to 100").optional(),
+    warmupRequests: integerIn(0, 1e4, "expected a whole number from 0 to 10000").optional(),
+    gate: scenarioGateSchema.optional()
+  },
+  { error: "expected an object with name and some of prompts, maxTokens, requestIntervalMs, arrival, concurrency, runs, warmupRequests and gate" }
+);
+var scenariosSchema = external_exports.array(scenarioSchema, { error: "expected a list of scenarios, each { name, \u2026 }" }).min(1, { error: "expected at least one scenario (or no scenarios field)" }).max(MAX_SCENARIOS, { error: `expected at most ${MAX_SCENARIOS} scenarios: each costs a benchmark per engine per run` });
 var gpusSchema = external_exports.union(
   [
     external_exports.literal("all"),
@@ -65991,24 +66085,78 @@ function refineRuntimePaths(config2, ctx) {
     }
   });
 }
-function refineSyntheticPrompts(config2, ctx) {
-  const prompts = config2.bench.prompts;
+function refineSyntheticPrompts(prompts, config2, ctx, at) {
   if (typeof prompts === "string") return;
   const { inputTokens, outputTokens } = prompts.synthetic;
   if (tokenizerLocation(config2)?.from !== "runner") {
+    const inBench = at[0] === "bench";
     ctx.addIssue({
       code: "custom",
-      path: ["bench", "tokenizer"],
-      message: "expected the model's tokenizer.json on the runner ({ path, from: runner }) with bench.prompts.synthetic: the prompts are built to an exact token length with it when the round is loaded"
+      path: inBench ? ["bench", "tokenizer"] : [...at, "prompts"],
+      message: `expected the model's tokenizer.json on the runner (${inBench ? "" : "bench.tokenizer: "}{ path, from: runner }) with ${inBench ? "bench.prompts.synthetic" : "synthetic prompts"}: the prompts are built to an exact token length with it when the round is loaded`
     });
   }
   if (inputTokens + outputTokens > config2.bench.contextLimit) {
     ctx.addIssue({
       code: "custom",
-      path: ["bench", "prompts", "synthetic"],
+      path: [...at, "prompts", "synthetic"],
       message: `expected inputTokens + outputTokens (${inputTokens + outputTokens}) at most bench.contextLimit (${config2.bench.contextLimit}); lower one of them`
     });
   }
+}
+function mergeScenarioConfig(config2, scenario) {
+  const { name: _name, gate, concurrency, requestIntervalMs, arrival, ...overrides } = scenario;
+  const bench = config2.bench;
+  const inheritedOpen = bench.concurrency === null;
+  const load = concurrency !== void 0 ? { requestIntervalMs: 0, arrival: "fixed", concurrency } : requestIntervalMs !== void 0 || arrival !== void 0 ? {
+    requestIntervalMs: requestIntervalMs ?? (inheritedOpen ? bench.requestIntervalMs : 0),
+    arrival: arrival ?? (inheritedOpen ? bench.arrival : "fixed"),
+    concurrency: null
+  } : {};
+  const defined = Object.fromEntries(Object.entries(overrides).filter(([, value]) => value !== void 0));
+  return { ...config2, bench: { ...bench, ...defined, ...load }, gate: { ...config2.gate, ...gate } };
+}
+function refineScenarios(config2, ctx) {
+  const seen = /* @__PURE__ */ new Set();
+  config2.scenarios?.forEach((scenario, index) => {
+    const at = ["scenarios", index];
+    if (seen.has(scenario.name)) {
+      ctx.addIssue({ code: "custom", path: [...at, "name"], message: `expected distinct scenario names, but ${JSON.stringify(scenario.name)} is already used` });
+    }
+    seen.add(scenario.name);
+    if (scenario.concurrency !== void 0) {
+      for (const field3 of ["requestIntervalMs", "arrival"]) {
+        if (scenario[field3] === void 0) continue;
+        ctx.addIssue({
+          code: "custom",
+          path: [...at, field3],
+          message: `expected either concurrency (a closed loop) or ${field3} (an open loop) in one scenario, not both; remove one`
+        });
+      }
+    } else if (scenario.requestIntervalMs === void 0 && scenario.arrival !== void 0 && config2.bench.concurrency !== null) {
+      ctx.addIssue({
+        code: "custom",
+        path: [...at, "requestIntervalMs"],
+        message: "expected a number of milliseconds, 0 or more, with arrival: bench is a closed loop (bench.concurrency), so it has no interval to inherit"
+      });
+    }
+    const merged = mergeScenarioConfig(config2, scenario);
+    if (scenario.maxTokens !== void 0 && merged.bench.maxTokens > merged.bench.contextLimit) {
+      ctx.addIssue({
+        code: "custom",
+        path: [...at, "maxTokens"],
+        message: `expected at most bench.contextLimit (${merged.bench.contextLimit}): an answer cannot be longer than the context it is written in`
+      });
+    }
+    if (scenario.prompts !== void 0) refineSyntheticPrompts(scenario.prompts, merged, ctx, at);
+    if (scenario.gate?.use === "noise-floor" && !merged.gate.calibration) {
+      ctx.addIssue({
+        code: "custom",
+        path: [...at, "gate", "use"],
+        message: "expected the calibration file gate.use: noise-floor gates on, in the round's gate.calibration (write one with speedgate calibrate)"
+      });
+    }
+  });
 }
 var roundConfigSchema = external_exports.strictObject(
   {
@@ -66023,7 +66171,9 @@ var roundConfigSchema = external_exports.strictObject(
     gate: gateSchema,
     docker: dockerSchema.prefault({}),
     build: buildSchema.prefault({}),
-    source: sourceSchema.prefault({})
+    source: sourceSchema.prefault({}),
+    // Absent: the round is the one workload bench describes, as before scenarios existed (same fingerprint).
+    scenarios: scenariosSchema.optional()
   },
   { error: "expected a YAML mapping with engine, runtime, port, baseline, candidate, bench and gate" }
 ).superRefine((config2, ctx) => {
@@ -66061,7 +66211,8 @@ var roundConfigSchema = external_exports.strictObject(
       message: `expected at most bench.contextLimit (${config2.bench.contextLimit}): an answer cannot be longer than the context it is written in`
     });
   }
-  refineSyntheticPrompts(config2, ctx);
+  refineSyntheticPrompts(config2.bench.prompts, config2, ctx, ["bench"]);
+  refineScenarios(config2, ctx);
   const tokenizer = config2.bench.tokenizer;
   const from = typeof tokenizer === "object" ? tokenizer.from : void 0;
   if (from === "image" && config2.runtime === "process") {
@@ -66309,6 +66460,96 @@ function orderEngineTurns(run2, order) {
   return order === "counterbalanced" && run2 % 2 === 0 ? ["candidate", "baseline"] : ["baseline", "candidate"];
 }
 
+// src/round/list-round-workloads.ts
+function listRoundWorkloads(round) {
+  if (!round.scenarios) return [{ name: null, config: round.config, prompts: round.prompts }];
+  return round.scenarios.map((scenario) => ({ name: scenario.name, config: scenario.config, prompts: scenario.prompts, fingerprint: scenario.fingerprint }));
+}
+
+// src/round/track-time-spent.ts
+var floor1 = (ms2) => Math.floor(Math.max(0, ms2) * 10) / 10;
+function trackTimeSpent(now) {
+  const startedAt = now();
+  let prepareMs = 0;
+  const empty = () => ({ starts: 0, startMs: 0, warmupMs: 0, benchmarkMs: 0, stopMs: 0 });
+  const engines = { baseline: empty(), candidate: empty() };
+  const rounded = (spent) => ({
+    starts: spent.starts,
+    startMs: floor1(spent.startMs),
+    warmupMs: floor1(spent.warmupMs),
+    benchmarkMs: floor1(spent.benchmarkMs),
+    stopMs: floor1(spent.stopMs)
+  });
+  return {
+    started: (role) => void engines[role].starts++,
+    add: (role, part, ms2) => void (engines[role][part] += Math.max(0, ms2)),
+    addPrepare: (ms2) => void (prepareMs += Math.max(0, ms2)),
+    // Rounded down for the parts, the total up: rounding cannot make the parts add up past the total.
+    finish: () => ({
+      totalMs: Math.ceil((now() - startedAt) * 10) / 10,
+      prepareMs: floor1(prepareMs),
+      baseline: rounded(engines.baseline),
+      candidate: rounded(engines.candidate)
+    })
+  };
+}
+
+// src/scorecard/combine-scenario-gates.ts
+function scoreRange(card) {
+  if (card.roundScore === null) return null;
+  return card.scoreInterval ? { low: card.scoreInterval.low, high: card.scoreInterval.high } : { low: card.roundScore, high: card.roundScore };
+}
+function judgeScenario(scenario, maxRegression) {
+  const { name, card } = scenario;
+  const range = scoreRange(card);
+  const outcome = range === null ? "none" : range.low > 1 ? "improved" : range.high < 1 ? "regressed" : "unchanged";
+  if (!card.gate.passed) return { name, outcome, passed: false, reason: `${name}: ${card.gate.reason}` };
+  if (maxRegression !== null && range !== null && range.high < maxRegression) {
+    const what = card.scoreInterval ? `its interval's high end ${formatScoreAgainstBar(range.high, maxRegression)}` : `its score ${formatScoreAgainstBar(range.high, maxRegression)}`;
+    return { name, outcome, passed: false, reason: `${name}: regressed beyond gate.maxRegression, ${what} < ${formatBar(maxRegression)}` };
+  }
+  return { name, outcome, passed: true, reason: null };
+}
+function listNames(judgements) {
+  return judgements.map((judgement) => judgement.name).join(", ");
+}
+function combineScenarioGates(scenarios, maxRegression) {
+  const judgements = scenarios.map((scenario) => judgeScenario(scenario, maxRegression));
+  const failed = judgements.filter((judgement) => !judgement.passed);
+  const passed = failed.length === 0;
+  const parts = [`${judgements.length - failed.length} of ${judgements.length} scenarios passed`];
+  for (const outcome of ["improved", "regressed"]) {
+    const these = judgements.filter((judgement) => judgement.outcome === outcome);
+    if (these.length > 0) parts.push(`${outcome}: ${listNames(these)}`);
+  }
+  if (failed.length > 0) parts.push(`failed: ${listNames(failed)}`);
+  return { passed, reason: parts.join("; "), reasons: failed.map((judgement) => judgement.reason ?? judgement.name), judgements };
+}
+function assembleScenarioCard(scenarios, maxRegression, extra = {}) {
+  const headline = scenarios[0];
+  if (!headline) throw new Error("a round with scenarios needs at least one scenario");
+  const combined = combineScenarioGates(scenarios, maxRegression);
+  return {
+    ...headline.card,
+    ...extra,
+    gate: {
+      ...headline.card.gate,
+      maxRegression,
+      passed: combined.passed,
+      reason: combined.reason,
+      reasons: combined.reasons.slice(0, 20),
+      // The headline's rule is one scenario's; the combined gate has none of its own.
+      rule: null
+    },
+    scenarios: [...scenarios]
+  };
+}
+function describeScenarioScore(card) {
+  if (card.roundScore === null) return "\u2014";
+  const interval = card.scoreInterval ? ` [${formatTimes(card.scoreInterval.low)}, ${formatTimes(card.scoreInterval.high)}]` : "";
+  return `${formatTimes(card.roundScore)}${interval}`;
+}
+
 // src/round/run-round.ts
 var EXIT_GRACE_MS = 500;
 var delay = (ms2) => new Promise((resolve7) => setTimeout(resolve7, ms2));
@@ -66340,77 +66581,102 @@ async function prepareEngine(role, runtime, options, prepared) {
 }
 async function runEngine(role, run2, runtime, options, context) {
   const { round, signal, logger } = options;
-  const runs = round.config.bench.runs;
+  const { runs, timeSpent } = context;
   const emit = (event) => options.onProgress?.({ ...event, ...runs > 1 ? { run: run2, runs } : {} });
-  const mark = (failure2) => inRun(failure2, runs > 1 ? run2 : null);
+  const mark = (failure2, scenario) => ({ ...inRun(failure2, runs > 1 ? run2 : null), ...scenario !== null ? { scenario } : {} });
+  const named2 = (scenario) => scenario !== null ? { scenario } : {};
   const { config: config2 } = round;
+  const family = engineFamily(config2.engine);
+  const workloads = context.workloads.flatMap((workload, index) => run2 <= workload.config.bench.runs ? [{ workload, index }] : []);
+  const results = /* @__PURE__ */ new Map();
+  let serving = null;
   let engine = null;
   try {
     if (signal.aborted) throw new RoundCancelledError(signal.reason);
     emit({ type: "starting", role });
-    await context.gpuState.beforeStart(role);
-    if (signal.aborted) throw new RoundCancelledError(signal.reason);
-    engine = await runtime.start(role, signal);
-    const { healthyAfterMs } = await waitUntilHealthy({
-      engine,
-      path: config2.health.path,
-      timeoutS: config2.health.timeoutS,
-      intervalMs: config2.health.intervalMs,
-      signal,
-      engineFamily: engineFamily(config2.engine),
-      runtime: config2.runtime
-    });
-    emit({ type: "healthy", role, afterMs: healthyAfterMs });
+    const startAsked = performance12.now();
+    timeSpent.started(role);
+    try {
+      await context.gpuState.beforeStart(role);
+      if (signal.aborted) throw new RoundCancelledError(signal.reason);
+      engine = await runtime.start(role, signal);
+      const { healthyAfterMs } = await waitUntilHealthy({
+        engine,
+        path: config2.health.path,
+        timeoutS: config2.health.timeoutS,
+        intervalMs: config2.health.intervalMs,
+        signal,
+        engineFamily: family,
+        runtime: config2.runtime
+      });
+      emit({ type: "healthy", role, afterMs: healthyAfterMs });
+    } finally {
+      timeSpent.add(role, "startMs", performance12.now() - startAsked);
+    }
     const died = new AbortController();
     let benchmarkOver = false;
     let death = null;
     const running = engine;
     void running.exited.then((exit) => {
       if (benchmarkOver) return;
-      death = classifyFailure({ role, stage: "benchmark", exit, logLines: running.logTail(), engine: engineFamily(config2.engine), runtime: config2.runtime });
+      death = classifyFailure({ role, stage: "benchmark", exit, logLines: running.logTail(), engine: family, runtime: config2.runtime });
       died.abort(new Error(`${describeExitForReason(role, exit)}: ${death.summary}`));
     });
-    const family = engineFamily(config2.engine);
     const scrapesMetrics = family === "sglang" || family === "vllm";
-    let metricsBefore = null;
-    const records = await runBenchmark({
-      baseUrl: engine.baseUrl,
-      prompts: round.prompts,
-      bench: config2.bench,
-      engineFamily: family,
-      tokenCounter: context.tokenCounter,
-      signal,
-      engineGone: died.signal,
-      onProgress: (progress) => emit({ type: "benchmark", role, ...progress }),
-      ...scrapesMetrics ? { beforeMeasured: async () => void (metricsBefore = await scrapeEngineMetrics(running.baseUrl, signal)) } : {}
-    });
-    const metricsAfter = metricsBefore ? await scrapeEngineMetrics(running.baseUrl, signal) : null;
-    const reportedTimes = metricsBefore && metricsAfter ? reportedTimesFromMetrics(family, metricsBefore, metricsAfter) : null;
-    if (signal.aborted) throw new RoundCancelledError(signal.reason);
-    if (!death && [...records.values()].some((record2) => !record2.ok)) {
-      const exit = await Promise.race([running.exited, delay(EXIT_GRACE_MS).then(() => null)]);
-      if (exit && !death) death = classifyFailure({ role, stage: "benchmark", exit, logLines: running.logTail(), engine: engineFamily(config2.engine), runtime: config2.runtime });
+    for (const entry of workloads) {
+      serving = entry;
+      const { workload } = entry;
+      let metricsBefore = null;
+      const records = await runBenchmark({
+        baseUrl: running.baseUrl,
+        prompts: workload.prompts,
+        bench: workload.config.bench,
+        engineFamily: family,
+        tokenCounter: context.tokenCounter,
+        signal,
+        engineGone: died.signal,
+        onProgress: (progress) => emit({ type: "benchmark", role, ...named2(workload.name), ...progress }),
+        onTimeSpent: (spent) => {
+          timeSpent.add(role, "warmupMs", spent.warmupMs);
+          timeSpent.add(role, "benchmarkMs", spent.benchmarkMs);
+        },
+        ...scrapesMetrics ? { beforeMeasured: async () => void (metricsBefore = await scrapeEngineMetrics(running.baseUrl, signal)) } : {}
+      });
+      const metricsAfter = metricsBefore ? await scrapeEngineMetrics(running.baseUrl, signal) : null;
+      const reportedTimes = metricsBefore && metricsAfter ? reportedTimesFromMetrics(family, metricsBefore, metricsAfter) : null;
+      if (signal.aborted) throw new RoundCancelledError(signal.reason);
+      if (!death && [...records.values()].some((record2) => !record2.ok)) {
+        const exit = await Promise.race([running.exited, delay(EXIT_GRACE_MS).then(() => null)]);
+        if (exit && !death) death = classifyFailure({ role, stage: "benchmark", exit, logLines: running.logTail(), engine: family, runtime: config2.runtime });
+      }
+      if (death) {
+        benchmarkOver = true;
+        const failure2 = mark({ ...death, prompt: findPromptInFlight(workload.prompts, records) }, workload.name);
+        results.set(entry.index, { records, failure: failure2, reportedTimes });
+        emit({ type: "failed", role, ...named2(workload.name), failure: failure2 });
+        return { results, failure: failure2 };
+      }
+      results.set(entry.index, { records, failure: null, reportedTimes });
     }
     benchmarkOver = true;
-    if (death) {
-      const failure2 = mark({ ...death, prompt: findPromptInFlight(round.prompts, records) });
-      emit({ type: "failed", role, failure: failure2 });
-      return { records, failure: failure2, reportedTimes };
-    }
-    return { records, failure: null, reportedTimes };
+    return { results, failure: null };
   } catch (error62) {
     if (error62 instanceof RoundCancelledError) throw error62;
     if (signal.aborted) throw new RoundCancelledError(signal.reason);
     if (error62 instanceof EngineFailureError) {
       logger.debug(`${role} engine failed: ${error62.message}`);
-      const failure2 = mark(error62.failure);
-      emit({ type: "failed", role, failure: failure2 });
-      return { records: /* @__PURE__ */ new Map(), failure: failure2 };
+      const scenario = serving?.workload.name ?? null;
+      const failure2 = mark(error62.failure, scenario);
+      if (serving) results.set(serving.index, { records: /* @__PURE__ */ new Map(), failure: failure2 });
+      emit({ type: "failed", role, ...named2(scenario), failure: failure2 });
+      return { results, failure: failure2 };
     }
     throw error62;
   } finally {
     if (engine) {
+      const stopAsked = performance12.now();
       await engine.stop();
+      timeSpent.add(role, "stopMs", performance12.now() - stopAsked);
       emit({ type: "stopped", role });
     }
   }
@@ -66418,34 +66684,47 @@ async function runEngine(role, run2, runtime, options, context) {
 async function runRound(options) {
   const { round, logger, signal } = options;
   const runId = options.runId ?? randomUUID().slice(0, 12);
+  const timeSpent = trackTimeSpent(() => performance12.now());
   const runtime = options.runtime ?? createRuntime(round, { logger, runId });
   const prepared = /* @__PURE__ */ new Map();
   const gpuState2 = createGpuStateRecorder();
   const tokenCounter = createTokenCounterSource(round, runtime);
-  const runs = [];
+  const workloads = listRoundWorkloads(round);
+  const roundRuns3 = Math.max(...workloads.map((workload) => workload.config.bench.runs));
+  const workloadRuns = workloads.map(() => []);
   let failure2 = null;
+  let spent = null;
   logger.info(describeBusyPoll(round.config.bench.busyPoll));
   try {
     if (signal.aborted) throw new RoundCancelledError(signal.reason);
     if (round.config.bench.clientWarmup) await warmBenchClient();
+    const prepareAsked = performance12.now();
     failure2 = await prepareEngine("baseline", runtime, options, prepared);
-    if (failure2) options.onProgress?.({ type: "skipped", role: "candidate", reason: "the baseline could not be prepared" });
-    else {
+    if (failure2) {
+      timeSpent.addPrepare(performance12.now() - prepareAsked);
+      options.onProgress?.({ type: "skipped", role: "candidate", reason: "the baseline could not be prepared" });
+    } else {
       const counter = await tokenCounter.get(signal);
       if (signal.aborted) throw new RoundCancelledError(signal.reason);
       failure2 = await prepareEngine("candidate", runtime, options, prepared);
+      timeSpent.addPrepare(performance12.now() - prepareAsked);
       if (failure2?.engine === "candidate") options.onProgress?.({ type: "skipped", role: "baseline", reason: "the candidate could not be prepared, so no engine was started" });
-      const context = { tokenCounter: counter, gpuState: gpuState2 };
-      for (let run2 = 1; run2 <= round.config.bench.runs && !failure2; run2++) {
+      const context = { workloads, runs: roundRuns3, tokenCounter: counter, gpuState: gpuState2, timeSpent };
+      for (let run2 = 1; run2 <= roundRuns3 && !failure2; run2++) {
         const [first, second] = orderEngineTurns(run2, round.config.bench.order);
-        const firstResult = await runEngine(first, run2, runtime, options, context);
-        const secondResult = firstResult.failure ? { records: /* @__PURE__ */ new Map(), failure: null } : await runEngine(second, run2, runtime, options, context);
-        if (firstResult.failure) options.onProgress?.({ type: "skipped", role: second, reason: `the ${first} failed` });
-        const turns = { [first]: firstResult, [second]: secondResult };
-        runs.push({ baseline: turns.baseline, candidate: turns.candidate });
-        failure2 = firstResult.failure ?? secondResult.failure;
+        const firstTurn = await runEngine(first, run2, runtime, options, context);
+        const secondTurn = firstTurn.failure ? { results: /* @__PURE__ */ new Map(), failure: null } : await runEngine(second, run2, runtime, options, context);
+        if (firstTurn.failure) options.onProgress?.({ type: "skipped", role: second, reason: `the ${first} failed` });
+        const turns = { [first]: firstTurn, [second]: secondTurn };
+        const resultOf = (turn, index) => turn.results.get(index) ?? { records: /* @__PURE__ */ new Map(), failure: turn.failure };
+        workloads.forEach((workload, index) => {
+          if (run2 > workload.config.bench.runs) return;
+          workloadRuns[index]?.push({ baseline: resultOf(turns.baseline, index), candidate: resultOf(turns.candidate, index) });
+        });
+        failure2 = firstTurn.failure ?? secondTurn.failure;
       }
     }
+    spent = timeSpent.finish();
   } finally {
     await runtime.dispose();
   }
@@ -66473,38 +66752,55 @@ async function runRound(options) {
     runner: (process.env.RUNNER_NAME ?? hostname5()).slice(0, 256) || null,
     gpu
   };
-  const calibration = round.calibration ? fitCalibration(calibrationSourceOf(round.calibration), calibrationFacts({ engine: config2.engine, provenance, settings: cardSettings(config2) })) : null;
-  const result = scoreRound({
-    promptIds: round.prompts.map((prompt) => prompt.id),
-    runs,
-    failure: failure2,
-    plannedRuns: config2.bench.runs,
-    tolerance: config2.bench.tolerance,
-    gate: config2.gate,
-    agreementTokens: config2.bench.agreementTokens,
-    minPromptAgreement: config2.bench.minPromptAgreement,
-    noise: calibration ? { floor: calibration.noiseFloor, problems: calibration.problems, selfAgreement: calibration.selfAgreement ?? null } : null
+  const family = engineFamily(config2.engine);
+  const cards = workloads.map((workload, index) => {
+    const settings = workload.config;
+    const runs = workloadRuns[index] ?? [];
+    const ownProvenance = workload.fingerprint ? { ...provenance, ...workload.fingerprint } : provenance;
+    const calibration = round.calibration ? fitCalibration(calibrationSourceOf(round.calibration), calibrationFacts({ engine: settings.engine, provenance: ownProvenance, settings: cardSettings(settings) })) : null;
+    const result = scoreRound({
+      promptIds: workload.prompts.map((prompt) => prompt.id),
+      runs,
+      failure: failure2,
+      plannedRuns: settings.bench.runs,
+      tolerance: settings.bench.tolerance,
+      gate: settings.gate,
+      agreementTokens: settings.bench.agreementTokens,
+      minPromptAgreement: settings.bench.minPromptAgreement,
+      noise: calibration ? { floor: calibration.noiseFloor, problems: calibration.problems, selfAgreement: calibration.selfAgreement ?? null } : null
+    });
+    return buildScorecard({
+      config: settings,
+      result,
+      gpuSnapshots: snapshots,
+      docsBaseUrl: resolveDocsBaseUrl(process.env),
+      failure: failure2,
+      calibration,
+      provenance: ownProvenance,
+      source: options.source ?? null,
+      shard: options.shard ?? null,
+      tokenizerSha256: tokenCounter.loaded()?.sha256 ?? null,
+      engineTimes: collectEngineTimes(family, runs, result),
+      answerVariation: findBaselineVariation(result.prompts, {
+        tolerance: settings.bench.tolerance,
+        agreementTokens: settings.bench.agreementTokens,
+        minPromptAgreement: settings.bench.minPromptAgreement
+      }),
+      commits,
+      unchanged: describeUnchangedCandidate(round),
+      // A round's time is the round's: on its card, not on each scenario's.
+      timeSpent: workload.name === null ? spent : null
+    });
   });
-  return buildScorecard({
-    config: config2,
-    result,
-    gpuSnapshots: snapshots,
-    docsBaseUrl: resolveDocsBaseUrl(process.env),
-    failure: failure2,
-    calibration,
-    provenance,
-    source: options.source ?? null,
-    shard: options.shard ?? null,
-    tokenizerSha256: tokenCounter.loaded()?.sha256 ?? null,
-    engineTimes: collectEngineTimes(engineFamily(config2.engine), runs, result),
-    answerVariation: findBaselineVariation(result.prompts, {
-      tolerance: config2.bench.tolerance,
-      agreementTokens: config2.bench.agreementTokens,
-      minPromptAgreement: config2.bench.minPromptAgreement
-    }),
-    commits,
-    unchanged: describeUnchangedCandidate(round)
+  if (!round.scenarios) return cards[0] ?? failWithoutWorkload();
+  const scenarios = workloads.flatMap((workload, index) => {
+    const card = cards[index];
+    return workload.name !== null && card ? [{ name: workload.name, card }] : [];
   });
+  return assembleScenarioCard(scenarios, config2.gate.maxRegression ?? null, spent ? { timeSpent: spent } : {});
+}
+function failWithoutWorkload() {
+  throw new Error("a round has at least one workload");
 }
 
 // src/round/write-scorecard.ts
@@ -66568,7 +66864,8 @@ function describeFailureEvent(failure2) {
   const who = `${failure2.engine} engine`;
   if (failure2.kind === "infrastructure") {
     const what = failure2.label.replace(/\s*\([^)]*\)\s*$/, "");
-    return `${what} ${INFRASTRUCTURE_WHEN[failure2.stage].replace("{who}", who)}`;
+    const when = INFRASTRUCTURE_WHEN[failure2.stage].replace("{who}", who);
+    return `${what} ${when}${failure2.stage === "benchmark" && failure2.scenario ? ` (scenario ${failure2.scenario})` : ""}`;
   }
   if (failure2.kind === "image_base_mismatch") return "the engine image could not be brought to the base commit";
   switch (failure2.stage) {
@@ -66585,7 +66882,8 @@ function describeFailureEvent(failure2) {
       return `${who} ${CRASH_VERBS[failure2.kind] ?? "died"} before becoming healthy`;
     case "benchmark": {
       if (failure2.kind === "cancelled") return `${who} run was cancelled`;
-      const during = failure2.prompt ? `during prompt ${failure2.prompt.number} of the benchmark` : "during the benchmark";
+      const benchmark = failure2.scenario ? `scenario ${failure2.scenario}'s benchmark` : "the benchmark";
+      const during = failure2.prompt ? `during prompt ${failure2.prompt.number} of ${benchmark}` : `during ${benchmark}`;
       return `${who} ${CRASH_VERBS[failure2.kind] ?? "died"} ${during}`;
     }
   }
@@ -66733,9 +67031,12 @@ function renderFactsLine(card) {
   const commits = card.commits ? `base ${card.commits.base.slice(0, 7)} \u2192 head ${card.commits.head.slice(0, 7)}${card.commits.baseline?.cache === "hit" ? " (baseline cached)" : ""}` : null;
   const commit = commits ?? (card.source?.headSha ? `commit ${card.source.headSha.slice(0, 7)}` : null);
   const shard = card.shard ? `shard ${card.shard.index} of ${card.shard.count}` : null;
+  const scenarios = card.scenarios ?? [];
+  const prompts = scenarios.length > 0 ? scenarios.reduce((sum, scenario) => sum + scenario.card.promptsTotal, 0) : card.promptsTotal;
   const parts = [
     card.engine,
-    `${card.promptsTotal} prompt${card.promptsTotal === 1 ? "" : "s"}`,
+    scenarios.length > 0 ? `${scenarios.length} scenario${scenarios.length === 1 ? "" : "s"}` : null,
+    `${prompts} prompt${prompts === 1 ? "" : "s"}`,
     shard,
     where === "" ? null : `on ${where}`,
     commit,
@@ -66970,6 +67271,9 @@ function troubleshootingLink(card, kind) {
   if (card.docsBaseUrl) return `[troubleshooting: ${kind}](${card.docsBaseUrl}${page})`;
   return `troubleshooting: \`docs/troubleshooting/${page}\` in speedgate's repository`;
 }
+function roundRuns2(card) {
+  return Math.max(card.settings.runs, ...(card.scenarios ?? []).map((scenario) => scenario.card.settings.runs));
+}
 function capitalize(text5) {
   return text5.charAt(0).toUpperCase() + text5.slice(1);
 }
@@ -66986,7 +67290,8 @@ function renderFailureSection(card, options) {
   if (!failure2) return "";
   const exit = failure2.exitCode !== null ? `exit ${failure2.exitCode}` : failure2.signal ? `signal ${failure2.signal}` : null;
   const prompt = failure2.prompt ? `, prompt ${failure2.prompt.number} (${failure2.prompt.id})` : "";
-  const where = `${failure2.engine} engine at ${failure2.stage}${failure2.run ? `, run ${failure2.run} of ${card.settings.runs}` : ""}${prompt}`;
+  const scenario = failure2.scenario ? `, scenario ${failure2.scenario}` : "";
+  const where = `${failure2.engine} engine at ${failure2.stage}${failure2.run ? `, run ${failure2.run} of ${roundRuns2(card)}` : ""}${scenario}${prompt}`;
   const rows = [
     ["Failure", `\`${failure2.kind}\`: ${escapeInline(failure2.label)}; ${[where, exit].filter((part) => part !== null).map((part) => escapeInline(part)).join(", ")}`],
     ["Error", escapeInline(failure2.summary)],
@@ -67244,15 +67549,79 @@ function tallyFixedLength(card, outputTokens) {
   }
   return { baseline, candidate };
 }
+function describePromptSource(card) {
+  const synthetic = card.settings.synthetic;
+  if (synthetic) return `${synthetic.count} synthetic, ${synthetic.inputTokens}\u2192${synthetic.outputTokens} tokens`;
+  return `${card.promptsTotal} from a prompt file`;
+}
 function describeSyntheticPrompts(card) {
   const synthetic = card.settings.synthetic;
   if (!synthetic) return "";
   const { inputTokens, outputTokens, count: count6, seed } = synthetic;
   const tally = tallyFixedLength(card, outputTokens);
-  const held = (name, { exact, answers }) => answers === 0 ? `the ${name} gave no answer` : `the ${name} answered exactly ${outputTokens} tokens in ${exact} of ${answers} answers`;
+  const answerLength = `${outputTokens} token${outputTokens === 1 ? "" : "s"}`;
+  const held = (name, { exact, answers }) => answers === 0 ? `the ${name} gave no answer` : `the ${name} answered exactly ${answerLength} in ${exact} of ${answers} answers`;
   const honoured = [tally.baseline, tally.candidate].every(({ exact, answers }) => answers > 0 && exact === answers);
   const verdict = honoured ? "The engines honoured the fixed length: every answer was exactly that long." : "The fixed length was not honoured throughout: an engine ended answers early despite ignore_eos, so those prompts were compared at the shorter length.";
-  return `Prompts: ${count6} synthetic prompts of exactly ${inputTokens} tokens each by the round's tokenizer (seed ${seed}), each asking for exactly ${outputTokens} tokens with the engine's ignore_eos, so every answer should be that long and the comparison measures speed alone; ${held("baseline", tally.baseline)}, ${held("candidate", tally.candidate)}. ${verdict}`;
+  return `Prompts: ${count6} synthetic prompts of exactly ${inputTokens} tokens each by the round's tokenizer (seed ${seed}), each asking for exactly ${answerLength} with the engine's ignore_eos, so every answer should be that long and the comparison measures speed alone; ${held("baseline", tally.baseline)}, ${held("candidate", tally.candidate)}. ${verdict}`;
+}
+
+// src/scorecard/describe-time-spent.ts
+function formatDuration(ms2) {
+  if (ms2 < 1e3) return `${Math.round(ms2)} ms`;
+  if (ms2 < 1e4) return `${(ms2 / 1e3).toFixed(1)} s`;
+  const seconds2 = Math.round(ms2 / 1e3);
+  if (seconds2 < 60) return `${seconds2} s`;
+  if (seconds2 < 3600) return seconds2 % 60 === 0 ? `${seconds2 / 60} min` : `${Math.floor(seconds2 / 60)} min ${seconds2 % 60} s`;
+  const minutes = Math.round(seconds2 / 60);
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+function engineTotalMs(engine) {
+  return engine.startMs + engine.warmupMs + engine.benchmarkMs + engine.stopMs;
+}
+function withShare(ms2, totalMs) {
+  return totalMs > 0 ? `${formatDuration(ms2)} (${formatPercent(ms2 / totalMs)})` : formatDuration(ms2);
+}
+function describeTimeSpent(timeSpent) {
+  const { baseline, candidate, totalMs, prepareMs } = timeSpent;
+  const engineRow = (name, engine) => [
+    name,
+    String(engine.starts),
+    engine.starts > 1 ? `${formatDuration(engine.startMs)} (${formatDuration(engine.startMs / engine.starts)} each)` : formatDuration(engine.startMs),
+    formatDuration(engine.warmupMs),
+    formatDuration(engine.benchmarkMs),
+    formatDuration(engine.stopMs),
+    formatDuration(engineTotalMs(engine))
+  ];
+  const rows = [
+    ["Engine", "Starts", "Starting (until healthy)", "Warm-up", "Benchmark", "Stopping", "In all"],
+    engineRow("Baseline", baseline),
+    engineRow("Candidate", candidate)
+  ];
+  const starts = baseline.startMs + candidate.startMs;
+  const parts = [
+    `preparing (patch and build) ${withShare(prepareMs, totalMs)}`,
+    `engine starts ${withShare(starts, totalMs)}`,
+    `warm-up ${formatDuration(baseline.warmupMs + candidate.warmupMs)}`,
+    `benchmarking ${withShare(baseline.benchmarkMs + candidate.benchmarkMs, totalMs)}`,
+    `stopping ${formatDuration(baseline.stopMs + candidate.stopMs)}`
+  ];
+  const most = Math.max(baseline.starts, candidate.starts);
+  const why = most > 1 ? `Each run starts each engine once, whatever the number of scenarios: ${most} runs cost ${most} starts of each engine, and buy an interval that sees how much engine starts differ in speed (with a calibration of the runner, fewer runs hold).` : "Each engine started once: one run sees nothing of how much engine starts differ in speed.";
+  const brief = totalMs > 0 ? `engine starts ${formatPercent(starts / totalMs)} of ${formatDuration(totalMs)}` : `engine starts ${formatDuration(starts)}`;
+  return { rows, sentence: `The round took ${formatDuration(totalMs)}: ${parts.join(", ")}. ${why}`, brief };
+}
+
+// src/scorecard/render-time-spent.ts
+function renderTimeSpent(card) {
+  if (!card.timeSpent) return "";
+  const { rows, sentence } = describeTimeSpent(card.timeSpent);
+  const table = markdownTable(rows, { alignDelimiters: false, align: ["l", "r", "r", "r", "r", "r", "r"] });
+  return `**Where the time went**
+
+${table}
+
+${sentence}`;
 }
 
 // src/scorecard/render-method-section.ts
@@ -67295,10 +67664,28 @@ function settingsTable(card) {
     { alignDelimiters: false }
   );
 }
+function scenariosSentence(card) {
+  const maxRegression = card.gate.maxRegression ?? null;
+  const limit = maxRegression === null ? "(gate.maxRegression is not set: no further limit on how far a scenario may regress within its own gate)" : `and no scenario's interval lies wholly below gate.maxRegression ${formatBar(maxRegression)} (its high end, or its score without an interval, must reach it)`;
+  return `Each of the ${card.scenarios?.length ?? 0} scenarios is scored as a round of its own, on its own prompts and load and against its own gate, by the rule below; each engine is started once a run and serves every scenario of that run in turn. The round passes when every scenario passes its gate ${limit}.`;
+}
+function renderScenarioMethod(card) {
+  const parts = [countsTable(card), settingsTable(card), describeSyntheticPrompts(card)].filter((part) => part !== "");
+  return renderFold(`How this scenario was measured: every count and its settings (${escapeInline(describeCaveats(card))})`, parts.join("\n\n"));
+}
 function renderMethodSection(card) {
   const estimate = card.tokenCountsEstimated ? "Token counts are estimates (one token a streamed delta, spread to the final usage): the server did not report them per chunk." : "";
-  const parts = [countsTable(card), settingsTable(card), describeSyntheticPrompts(card), SCORING_RULE_SENTENCE, estimate, countingSentence(card)].filter((part) => part !== "");
-  return renderFold(`How the score was measured: every count, the settings and the rule (${escapeInline(describeCaveats(card))})`, parts.join("\n\n"));
+  const time3 = card.timeSpent ? describeTimeSpent(card.timeSpent) : null;
+  const timeSection = renderTimeSpent(card);
+  if (card.scenarios && card.scenarios.length > 0) {
+    const gate = describeGate(card);
+    const parts2 = [renderKeyValueTable([["Gate", `${gate.mark} ${escapeInline(gate.text)}`]]), scenariosSentence(card), timeSection, SCORING_RULE_SENTENCE, estimate, countingSentence(card)];
+    const summary = `How the score was measured: the round's gate, where the time went and the rule${time3 ? ` (${time3.brief})` : ""}`;
+    return renderFold(summary, parts2.filter((part) => part !== "").join("\n\n"));
+  }
+  const parts = [countsTable(card), settingsTable(card), describeSyntheticPrompts(card), timeSection, SCORING_RULE_SENTENCE, estimate, countingSentence(card)].filter((part) => part !== "");
+  const caveats = `${describeCaveats(card)}${time3 ? `, ${time3.brief}` : ""}`;
+  return renderFold(`How the score was measured: every count, the settings and the rule (${escapeInline(caveats)})`, parts.join("\n\n"));
 }
 
 // src/scorecard/render-parting-evidence.ts
@@ -67550,6 +67937,7 @@ function describeTimeChange(ratio2) {
 function phase(name, metric, label, metrics, per = "") {
   const before = metrics.baseline[metric].median;
   const after = metrics.candidate[metric].median;
+  if (metric === "tpotMs" && before === null && after === null) return { name, change: "not measured (no answer compared beyond its first token)" };
   const change = describeTimeChange(metrics.ratio[metric].median);
   const unit = per !== "" && change.endsWith(" time") ? ` ${per}` : "";
   return { name, change: `${change}${unit} (median ${label} ${formatMs(before)} \u2192 ${formatMs(after)} ms)` };
@@ -67783,6 +68171,121 @@ function renderCommitsText(card) {
   return lines2;
 }
 
+// src/scorecard/render-scenario-sections.ts
+function renderScenarioTable(description) {
+  return markdownTable(
+    [
+      ["Scenario", "Load", "Prompts", "Score", "Interval", "Verdict"],
+      ...description.rows.map((row) => [
+        `**${escapeInline(row.name)}**`,
+        escapeInline(row.load),
+        escapeInline(row.prompts),
+        row.score,
+        row.interval,
+        `${row.mark} ${escapeInline(row.verdict)}`
+      ])
+    ],
+    { alignDelimiters: false, align: ["l", "l", "l", "r", "l", "l"] }
+  );
+}
+function renderScenarioQueueNotice(description) {
+  const bound = description.rows.filter((row) => describeQueueBound(row.card) !== null).map((row) => escapeInline(row.name));
+  if (bound.length === 0) return "";
+  const which = bound.length === 1 ? `Scenario ${bound[0]} was` : `Scenarios ${bound.join(", ")} were`;
+  return `> [!WARNING]
+> **Queue-bound**: ${which} queue-bound: ${bound.length === 1 ? "its" : "their"} score measures how the queue drains, which a small change in speed swings widely, not the patch. ${bound.length === 1 ? "Its section" : "Each one's section"} below says why and the setting that fixes it.`;
+}
+function roundGateLine(row) {
+  if (row.judgement.passed || !row.card.gate.passed || row.judgement.reason === null) return "";
+  return `\u274C **Not passed in this round**: ${escapeInline(row.judgement.reason.slice(row.name.length + 2))}.`;
+}
+function renderScenarioFold(row, detail) {
+  const card = row.card;
+  const summary = `${row.mark} ${escapeInline(row.name)} \u2014 ${describeScenarioScore(card)}`;
+  const table = renderSummaryTable(card);
+  const lead = [table === "" ? `No score: ${escapeInline(card.gate.reason)}` : table, roundGateLine(row), renderQueueBoundNotice(card)];
+  const rest = detail.level === "full" ? [
+    detail.charts ? renderScoreChart(card) : "",
+    renderAnswerVariation(card),
+    renderSpeedSection(card),
+    renderPartingEvidence(card),
+    renderPromptsSection(card, detail.promptRows),
+    renderScenarioMethod(card)
+  ] : ["Its speed table, per-prompt results and counts are left out to fit GitHub's size limit: scorecard.json has them under `scenarios`."];
+  return renderFold(summary, [...lead, ...rest].filter((part) => part !== "").join("\n\n"));
+}
+function renderScenarioFolds(description, detail) {
+  if (detail.level === "none") {
+    return "Each scenario's details are left out to fit GitHub's size limit: scorecard.json has them under `scenarios`.";
+  }
+  return description.rows.map((row) => renderScenarioFold(row, detail)).join("\n\n");
+}
+
+// src/scorecard/describe-load.ts
+function describeLoad(load) {
+  if (load.concurrency !== null && load.concurrency !== void 0) return `concurrency ${load.concurrency}`;
+  return `one every ${load.requestIntervalMs} ms${load.arrival === "poisson" ? " on average (Poisson)" : ""}`;
+}
+
+// src/scorecard/describe-scenarios.ts
+var HEADLINE_FAILING = 3;
+var HEADLINE_ITEMS = 4;
+function describeShortWhy(card, maxRegression) {
+  if (card.gate.passed) return `regressed beyond gate.maxRegression ${formatBar(maxRegression ?? 1)}`;
+  const [first, ...rest] = card.gate.reasons;
+  const reason = first ?? card.gate.reason;
+  const noScore = /^no round score: (.+)$/.exec(reason);
+  const why = noScore ? `no score: ${firstClause(noScore[1] ?? "")}` : firstClause(reason);
+  return rest.length > 0 ? `${why} (+${rest.length} more)` : why;
+}
+function describeRow(scenario, judgement, maxRegression, noVerdict) {
+  const { card } = scenario;
+  const interval = card.scoreInterval ? `[${formatTimes(card.scoreInterval.low)}, ${formatTimes(card.scoreInterval.high)}]` : card.roundScore === null ? "\u2014" : "none (too few prompts)";
+  const mark = noVerdict ? "\u26A0\uFE0F" : judgement.passed ? "\u2705" : "\u274C";
+  const verdict = noVerdict ? "no verdict" : judgement.passed ? "passed" : describeShortWhy(card, maxRegression);
+  return {
+    name: scenario.name,
+    load: describeLoad(card.settings),
+    prompts: describePromptSource(card),
+    score: formatTimes(card.roundScore),
+    interval,
+    mark,
+    verdict,
+    card,
+    judgement
+  };
+}
+function describeOutcomes(rows) {
+  const failing = [];
+  const improved = [];
+  for (const { name, card, judgement } of rows) {
+    if (judgement.outcome === "regressed") failing.push(`${name} regressed ${describeScenarioScore(card)}`);
+    else if (!judgement.passed) failing.push(`${name} failed (${describeShortWhy(card, null)})`);
+    else if (judgement.outcome === "improved") improved.push(`${name} ${formatTimes(card.roundScore)} faster`);
+  }
+  const shownFailing = failing.slice(0, HEADLINE_FAILING);
+  const shownImproved = improved.slice(0, Math.max(1, HEADLINE_ITEMS - shownFailing.length));
+  const hidden = failing.length + improved.length - shownFailing.length - shownImproved.length;
+  const items = [...shownImproved, ...shownFailing];
+  if (items.length === 0) return "none faster or slower beyond its interval";
+  return `${items.join("; ")}${hidden > 0 ? `; +${hidden} more in the table` : ""}`;
+}
+function describeScenarios(card) {
+  const scenarios = card.scenarios;
+  if (!scenarios || scenarios.length === 0) return null;
+  const maxRegression = card.gate.maxRegression ?? null;
+  const { judgements } = combineScenarioGates(scenarios, maxRegression);
+  const noVerdict = decideVerdict(card).outcome === "none";
+  const rows = scenarios.map((scenario, index) => describeRow(scenario, judgements[index], maxRegression, noVerdict));
+  const nothingScored = scenarios.every((scenario) => scenario.card.roundScore === null);
+  const leadsWithFailure = card.failure !== null && (noVerdict || nothingScored);
+  if (leadsWithFailure) return { headline: describeVerdict(card, { firstReasonOnly: true }).headline, leadsWithFailure, rows };
+  const passed = rows.filter((row) => row.judgement.passed).length;
+  const mark = noVerdict ? "\u26A0\uFE0F" : card.gate.passed ? "\u2705" : "\u274C";
+  const news = card.failure ? describeFailureCause(card.failure) : describeOutcomes(rows);
+  return { headline: `${mark} ${passed} of ${rows.length} scenarios passed \u2014 ${news}`, leadsWithFailure, rows };
+}
+
 // src/scorecard/render-markdown.ts
 var CARD_MARKER = "<!-- speedgate -->";
 var MAX_CARD_CHARS = 6e4;
@@ -67836,6 +68339,50 @@ function renderWith(card, limits) {
   return `${sections.filter((section) => section !== "").join("\n\n")}
 `;
 }
+function renderScenariosWith(card, scenarios, limits) {
+  const failure2 = renderFailureSection(card, { logLines: limits.logLines, heading: !scenarios.leadsWithFailure });
+  const sections = [
+    CARD_MARKER,
+    `## ${escapeInline(scenarios.headline)}`,
+    renderFactsLine(card),
+    scenarios.leadsWithFailure ? failure2 : "",
+    renderScenarioTable(scenarios),
+    renderScenarioQueueNotice(scenarios),
+    renderUnchangedNotice(card),
+    renderGpuBusyWarning(card),
+    renderLeftOutFiles(card),
+    scenarios.leadsWithFailure ? "" : failure2,
+    renderScenarioFolds(scenarios, limits.detail),
+    renderMethodSection(card),
+    renderCommitsSection(card),
+    provenanceSection(card)
+  ];
+  return `${sections.filter((section) => section !== "").join("\n\n")}
+`;
+}
+function renderScenariosWithin(card, scenarios, maxChars) {
+  const most = Math.max(...scenarios.rows.map((row) => row.card.prompts.length));
+  const allRows = Math.min(most, Math.floor(maxChars / MIN_PROMPT_ROW_CHARS));
+  const allLines = card.failure?.logTail.length ?? 0;
+  const render = (detail, logLines = allLines) => renderScenariosWith(card, scenarios, { logLines, detail });
+  const fits = (detail, logLines = allLines) => render(detail, logLines).length <= maxChars;
+  if (most === allRows && fits({ level: "full", charts: true, promptRows: allRows })) return render({ level: "full", charts: true, promptRows: allRows });
+  for (const charts of [true, false]) {
+    if (!fits({ level: "full", charts, promptRows: 0 })) continue;
+    const rows = largestFitting(0, allRows, (n) => fits({ level: "full", charts, promptRows: n }));
+    return render({ level: "full", charts, promptRows: rows });
+  }
+  for (const level of ["brief", "none"]) {
+    if (fits({ level, charts: false, promptRows: 0 })) return render({ level, charts: false, promptRows: 0 });
+  }
+  const none = { level: "none", charts: false, promptRows: 0 };
+  const lines2 = largestFitting(0, allLines, (n) => fits(none, n));
+  const rendered = render(none, lines2);
+  return rendered.length <= maxChars ? rendered : `${rendered.slice(0, maxChars - 80)}
+
+\u2026card cut to fit GitHub's size limit; see scorecard.json.
+`;
+}
 function largestFitting(low, high, fits) {
   let best = low;
   let lo = low;
@@ -67853,6 +68400,8 @@ function largestFitting(low, high, fits) {
 }
 function renderMarkdown(card, options = {}) {
   const maxChars = options.maxChars ?? MAX_CARD_CHARS;
+  const scenarios = describeScenarios(card);
+  if (scenarios) return renderScenariosWithin(card, scenarios, maxChars);
   const allRows = Math.min(card.prompts.length, Math.floor(maxChars / MIN_PROMPT_ROW_CHARS));
   const allLines = card.failure?.logTail.length ?? 0;
   if (allRows === card.prompts.length) {
@@ -67912,7 +68461,7 @@ function formatShard(shard) {
 
 // src/config/load-round-config.ts
 var import_yaml = __toESM(require_dist(), 1);
-import { readFile as readFile6 } from "node:fs/promises";
+import { readFile as readFile7 } from "node:fs/promises";
 import { dirname as dirname5, resolve as resolve5 } from "node:path";
 
 // src/config/build-synthetic-prompts.ts
@@ -67946,7 +68495,7 @@ function drawPromptText(counter, lengths, inputTokens, random) {
   }
   return null;
 }
-function buildSyntheticPrompts(spec, counter) {
+function buildSyntheticPrompts(spec, counter, field3 = "bench.prompts.synthetic") {
   const random = createSeededRandom(spec.seed);
   const lengths = measureWords(counter);
   const width = String(spec.count).length;
@@ -67957,18 +68506,64 @@ function buildSyntheticPrompts(spec, counter) {
     for (let draw = 0; draw < MAX_REDRAWS && (text5 === null || seen.has(text5)); draw++) text5 = drawPromptText(counter, lengths, spec.inputTokens, random);
     if (text5 === null) {
       throw new ConfigError(
-        `bench.prompts.synthetic: could not make a prompt of exactly ${spec.inputTokens} tokens with the tokenizer ${counter.source}; try another inputTokens`
+        `${field3}: could not make a prompt of exactly ${spec.inputTokens} tokens with the tokenizer ${counter.source}; try another inputTokens`
       );
     }
     if (seen.has(text5)) {
       throw new ConfigError(
-        `bench.prompts.synthetic: ${spec.count} different prompts of ${spec.inputTokens} tokens could not be drawn (only ${seen.size} were); raise inputTokens or lower count`
+        `${field3}: ${spec.count} different prompts of ${spec.inputTokens} tokens could not be drawn (only ${seen.size} were); raise inputTokens or lower count`
       );
     }
     seen.add(text5);
     prompts.push({ id: `synthetic-${String(index + 1).padStart(width, "0")}`, prompt: text5, maxTokens: spec.outputTokens });
   }
   return prompts;
+}
+
+// src/config/read-prompts-file.ts
+import { readFile as readFile5 } from "node:fs/promises";
+async function readPromptsFile(path, contextLimit, field3) {
+  let promptText;
+  try {
+    promptText = await readFile5(path, "utf8");
+  } catch (error62) {
+    const code = error62.code ?? error62.message;
+    throw new ConfigError(`${field3}: expected a readable JSONL file, could not read ${path} (${code})`);
+  }
+  const prompts = parsePrompts(promptText, path);
+  const tooLong = prompts.filter((prompt) => (prompt.maxTokens ?? 0) > contextLimit);
+  if (tooLong.length > 0) {
+    throw ConfigError.fromProblems(
+      tooLong.slice(0, 20).map((prompt) => `prompt ${JSON.stringify(prompt.id)}: maxTokens ${prompt.maxTokens ?? 0} is above bench.contextLimit (${contextLimit}); lower one of them`),
+      path
+    );
+  }
+  return prompts;
+}
+
+// src/config/load-round-scenarios.ts
+async function loadRoundScenarios(input2) {
+  const { config: config2 } = input2;
+  const loaded = /* @__PURE__ */ new Map();
+  const scenarios = [];
+  for (const [index, scenario] of (config2.scenarios ?? []).entries()) {
+    const merged = mergeScenarioConfig(config2, scenario);
+    const source = scenario.prompts;
+    let prompts = input2.benchPrompts;
+    if (source !== void 0) {
+      const key = JSON.stringify(source);
+      const known = loaded.get(key);
+      if (known) prompts = known;
+      else {
+        const field3 = `scenarios[${index}].prompts`;
+        if (typeof source === "object") prompts = input2.tokenCounter ? buildSyntheticPrompts(source.synthetic, input2.tokenCounter, `${field3}.synthetic`) : [];
+        else prompts = input2.absent(field3) ? [] : await readPromptsFile(source, config2.bench.contextLimit, field3);
+        loaded.set(key, prompts);
+      }
+    }
+    scenarios.push({ name: scenario.name, config: merged, prompts, fingerprint: fingerprintRound(config2, input2.configDir, prompts) });
+  }
+  return scenarios;
 }
 
 // src/config/check-config-paths.ts
@@ -67984,6 +68579,9 @@ function listConfigPaths(config2, baseDir, patchPath, options = {}) {
     paths.push({ field: field3, written, path: at(written), kind, purpose, onRunner: mount || isAbsolute6(written) });
   };
   if (typeof config2.bench.prompts === "string") add("bench.prompts", config2.bench.prompts, "file", "the JSONL prompts");
+  config2.scenarios?.forEach((scenario, index) => {
+    if (typeof scenario.prompts === "string") add(`scenarios[${index}].prompts`, scenario.prompts, "file", `scenario ${scenario.name}'s JSONL prompts`);
+  });
   const tokenizer = tokenizerLocation(config2);
   if (tokenizer?.from === "runner") add("bench.tokenizer", tokenizer.path, "file", "the model's tokenizer.json");
   if (patchPath !== void 0) {
@@ -68050,7 +68648,7 @@ function findCwdProblems(config2, patched) {
 
 // src/config/load-patch.ts
 import { createHash as createHash6 } from "node:crypto";
-import { readFile as readFile5 } from "node:fs/promises";
+import { readFile as readFile6 } from "node:fs/promises";
 
 // src/patch/find-diff-corruption.ts
 var HUNK_HEADER = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
@@ -68135,7 +68733,7 @@ function checkPatchBytes(bytes, label) {
 async function loadPatch(path, label = "candidate.patch") {
   let bytes;
   try {
-    bytes = await readFile5(path);
+    bytes = await readFile6(path);
   } catch (error62) {
     throw new ConfigError(`${label}: expected a readable patch file, could not read ${path} (${error62.code ?? error62.message})`);
   }
@@ -68270,7 +68868,8 @@ function resolveConfigPaths(config2, baseDir, options = {}) {
     },
     bench: { ...config2.bench, prompts: typeof config2.bench.prompts === "string" ? at(config2.bench.prompts) : config2.bench.prompts, ...resolvedTokenizer(config2, at) },
     docker: { ...config2.docker, mounts: config2.docker.mounts.map((mount) => ({ ...mount, source: at(mount.source) })) },
-    gate: { ...config2.gate, ...config2.gate.calibration ? { calibration: at(config2.gate.calibration) } : {} }
+    gate: { ...config2.gate, ...config2.gate.calibration ? { calibration: at(config2.gate.calibration) } : {} },
+    ...config2.scenarios ? { scenarios: config2.scenarios.map((scenario) => typeof scenario.prompts === "string" ? { ...scenario, prompts: at(scenario.prompts) } : scenario) } : {}
   };
 }
 function resolvedTokenizer(config2, at) {
@@ -68279,28 +68878,11 @@ function resolvedTokenizer(config2, at) {
   return { tokenizer: location.from === "runner" ? { path: at(location.path), from: "runner" } : location };
 }
 var errorCode = (error62) => error62.code ?? error62.message;
-async function readPromptsFile(path, contextLimit) {
-  let promptText;
-  try {
-    promptText = await readFile6(path, "utf8");
-  } catch (error62) {
-    throw new ConfigError(`bench.prompts: expected a readable JSONL file, could not read ${path} (${errorCode(error62)})`);
-  }
-  const prompts = parsePrompts(promptText, path);
-  const tooLong = prompts.filter((prompt) => (prompt.maxTokens ?? 0) > contextLimit);
-  if (tooLong.length > 0) {
-    throw ConfigError.fromProblems(
-      tooLong.slice(0, 20).map((prompt) => `prompt ${JSON.stringify(prompt.id)}: maxTokens ${prompt.maxTokens ?? 0} is above bench.contextLimit (${contextLimit}); lower one of them`),
-      path
-    );
-  }
-  return prompts;
-}
 async function readRound(configPath, options, purpose) {
   const absolutePath2 = resolve5(configPath);
   let text5;
   try {
-    text5 = await readFile6(absolutePath2, "utf8");
+    text5 = await readFile7(absolutePath2, "utf8");
   } catch (error62) {
     throw new ConfigError(`config: expected a readable round config file, could not read ${absolutePath2} (${errorCode(error62)})`);
   }
@@ -68330,18 +68912,20 @@ async function readRound(configPath, options, purpose) {
   if (typeof promptSource === "object") {
     if (tokenCounter) prompts = buildSyntheticPrompts(promptSource.synthetic, tokenCounter);
   } else if (!absent("bench.prompts")) {
-    prompts = await readPromptsFile(promptSource, config2.bench.contextLimit);
+    prompts = await readPromptsFile(promptSource, config2.bench.contextLimit, "bench.prompts");
   }
   const patchField = options.patchPath ? "patch" : "candidate.patch";
   const patch = patchPath && !absent(patchField) ? await loadPatch(patchPath, patchField) : null;
   const finalConfig = patch ? { ...config2, candidate: { ...config2.candidate, patch: patch.path } } : config2;
   const fingerprint = fingerprintRound(finalConfig, baseDir, prompts);
+  const scenarios = finalConfig.scenarios ? await loadRoundScenarios({ config: finalConfig, configDir: baseDir, benchPrompts: prompts, tokenCounter: tokenCounter ?? null, absent }) : void 0;
   const commits = options.commits ? await resolveRoundCommits(finalConfig, options.commits) : null;
   return {
     round: {
       config: finalConfig,
       configPath: absolutePath2,
       prompts,
+      ...scenarios ? { scenarios } : {},
       patch,
       fingerprint,
       ...tokenCounter !== void 0 ? { tokenCounter } : tokenizer ? {} : { tokenCounter: null },
@@ -68392,9 +68976,10 @@ function createProgressRenderer(stream) {
         return;
       case "benchmark": {
         const failed = event.failed > 0 ? ` (${event.failed} failed)` : "";
+        const serving = event.scenario !== void 0 ? `${who}, ${event.scenario}` : who;
         if (tty) {
-          if (event.done === event.total) return line(`${who}: ${event.done}/${event.total} prompts done${failed}`);
-          const text5 = `${who}: ${bar(event.done, event.total)} ${event.done}/${event.total} prompts${failed}`;
+          if (event.done === event.total) return line(`${serving}: ${event.done}/${event.total} prompts done${failed}`);
+          const text5 = `${serving}: ${bar(event.done, event.total)} ${event.done}/${event.total} prompts${failed}`;
           const width = stream.columns !== void 0 && stream.columns > 20 ? stream.columns - 1 : 100;
           stream.write(`\r\x1B[K${text5.slice(0, width)}`);
           barShown = true;
@@ -68402,9 +68987,9 @@ function createProgressRenderer(stream) {
         }
         const step = Math.max(1, Math.ceil(event.total / 10));
         const reached = Math.floor(event.done / step);
-        if (event.done === event.total || reached > (lastPlainStep.get(who) ?? 0)) {
-          lastPlainStep.set(who, reached);
-          line(`${who}: ${event.done}/${event.total} prompts done${failed}`);
+        if (event.done === event.total || reached > (lastPlainStep.get(serving) ?? 0)) {
+          lastPlainStep.set(serving, reached);
+          line(`${serving}: ${event.done}/${event.total} prompts done${failed}`);
         }
         return;
       }
@@ -68426,7 +69011,7 @@ function createProgressRenderer(stream) {
 }
 
 // src/scorecard/read-scorecard.ts
-import { readFile as readFile7 } from "node:fs/promises";
+import { readFile as readFile8 } from "node:fs/promises";
 
 // src/scorecard/convert-scorecard-v1.ts
 function convertScorecardV1(card) {
@@ -68599,7 +69184,7 @@ function parseScorecardJson(text5, source) {
 async function readScorecard(path) {
   let text5;
   try {
-    text5 = await readFile7(path, "utf8");
+    text5 = await readFile8(path, "utf8");
   } catch (error62) {
     throw new ConfigError(`${path}: expected a readable scorecard.json (${error62.code ?? error62.message})`);
   }
@@ -68685,6 +69270,20 @@ function mergeRoundMetrics(parts) {
   };
 }
 
+// src/scorecard/rescore-scenario-card.ts
+function recordedGateSettings(card) {
+  const { minRoundScore, use, maxUnscored, minPrompts, minAgreement, maxUnexplained } = card.gate;
+  return { minRoundScore, use, maxUnscored, minPrompts, minAgreement, maxUnexplained };
+}
+
+// src/shard/pick-scenario-cards.ts
+function pickScenarioCards(cards, name) {
+  return cards.flatMap((card) => {
+    const scenario = card.scenarios?.find((one) => one.name === name);
+    return scenario ? [{ ...scenario.card, shard: card.shard }] : [];
+  });
+}
+
 // src/shard/find-shard-problems.ts
 function comparedSettings(card, versionOneOnly) {
   if (!versionOneOnly) return card.settings;
@@ -68721,6 +69320,57 @@ function canonical(value) {
   const entries = Object.entries(value).sort(([a], [b]) => compareIds(a, b));
   return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonical(item)}`).join(",")}}`;
 }
+function scenarioNames(card) {
+  return card.scenarios ? card.scenarios.map((scenario) => scenario.name) : null;
+}
+function describeScenarios2(names) {
+  return names === null ? "no scenarios" : `scenarios ${describeValue(names, 200)}`;
+}
+function findScenarioListProblems(cards, labelOf) {
+  const expected = scenarioNames(cards[0]);
+  const problems = [];
+  cards.forEach((card, position) => {
+    const actual = scenarioNames(card);
+    if (position === 0 || canonical(actual) === canonical(expected)) return;
+    problems.push(
+      `${labelOf(position)}: has ${describeScenarios2(actual)} but ${labelOf(0)} has ${describeScenarios2(expected)}; shards of one round must run the same scenarios in the same order: run every shard with the same round config`
+    );
+  });
+  return problems;
+}
+function findDisagreements(cards, labelOf, scope) {
+  const first = cards[0];
+  const versionOneOnly = cards.some((card) => card.convertedFrom === 1);
+  const problems = [];
+  for (const { what, pick: pickFull } of MUST_AGREE) {
+    const pick3 = (card) => pickFull(card, versionOneOnly);
+    const expected = canonical(pick3(first));
+    cards.forEach((card, position) => {
+      if (position === 0) return;
+      const actual = canonical(pick3(card));
+      if (actual !== expected) {
+        problems.push(
+          `${labelOf(position)}: ${scope}${what} is ${describeValue(pick3(card), 120)} but ${labelOf(0)} has ${describeValue(pick3(first), 120)}; shards of one round must share it`
+        );
+      }
+    });
+  }
+  return problems;
+}
+function findOverlaps(cards, labelOf, scope) {
+  const problems = [];
+  const owner = /* @__PURE__ */ new Map();
+  cards.forEach((card, position) => {
+    for (const prompt of card.prompts) {
+      const earlier = owner.get(prompt.id);
+      if (earlier !== void 0 && earlier !== position) {
+        problems.push(`${scope}prompt ${describeValue(prompt.id)} is in both ${labelOf(earlier)} and ${labelOf(position)}; shards must not overlap`);
+      }
+      owner.set(prompt.id, position);
+    }
+  });
+  return problems;
+}
 function findShardProblems(cards, labels) {
   const labelOf = (position) => {
     const card = cards[position];
@@ -68733,22 +69383,22 @@ function findShardProblems(cards, labels) {
     if (!card.shard) problems.push(`${labelOf(position)}: expected a shard's card (written with shard: i/n), got an unsharded or merged card`);
   });
   if (problems.length > 0) return problems;
+  const listProblems = findScenarioListProblems(cards, labelOf);
+  if (listProblems.length > 0) return listProblems.slice(0, 20);
   const first = cards[0];
-  const versionOneOnly = cards.some((card) => card.convertedFrom === 1);
-  for (const { what, pick: pickFull } of MUST_AGREE) {
-    const pick3 = (card) => pickFull(card, versionOneOnly);
-    const expected = canonical(pick3(first));
+  const scopes = (scenarioNames(first) ?? [null]).map(
+    (name) => name === null ? { scope: "", cards } : { scope: `scenario ${describeValue(name)}: `, cards: pickScenarioCards(cards, name) }
+  );
+  for (const { scope, cards: scoped } of scopes) problems.push(...findDisagreements(scoped, labelOf, scope));
+  if (first.scenarios) {
+    const limit = (card) => card.gate.maxRegression ?? null;
     cards.forEach((card, position) => {
-      if (position === 0) return;
-      const actual = canonical(pick3(card));
-      if (actual !== expected) {
-        problems.push(
-          `${labelOf(position)}: ${what} is ${describeValue(pick3(card), 120)} but ${labelOf(0)} has ${describeValue(pick3(first), 120)}; shards of one round must share it`
-        );
+      if (position > 0 && limit(card) !== limit(first)) {
+        problems.push(`${labelOf(position)}: gate.maxRegression is ${describeValue(limit(card))} but ${labelOf(0)} has ${describeValue(limit(first))}; shards of one round must share it`);
       }
     });
   }
-  if (problems.length > 0) return problems;
+  if (problems.length > 0) return problems.slice(0, 20);
   const count6 = first.shard?.count ?? 0;
   const holders2 = /* @__PURE__ */ new Map();
   cards.forEach((card, position) => {
@@ -68763,16 +69413,7 @@ function findShardProblems(cards, labels) {
   for (let index = 1; index <= count6; index++) {
     if (!holders2.has(index)) problems.push(`shard ${index} of ${count6} is missing; expected one card for each of shards 1 to ${count6}`);
   }
-  const owner = /* @__PURE__ */ new Map();
-  cards.forEach((card, position) => {
-    for (const prompt of card.prompts) {
-      const earlier = owner.get(prompt.id);
-      if (earlier !== void 0 && earlier !== position) {
-        problems.push(`prompt ${describeValue(prompt.id)} is in both ${labelOf(earlier)} and ${labelOf(position)}; shards must not overlap`);
-      }
-      owner.set(prompt.id, position);
-    }
-  });
+  for (const { scope, cards: scoped } of scopes) problems.push(...findOverlaps(scoped, labelOf, scope));
   return problems.slice(0, 20);
 }
 
@@ -68799,16 +69440,27 @@ function pickFailure(cards) {
 function mergeScorecards(cards, options = {}) {
   const problems = findShardProblems(cards, options.labels ?? []);
   if (problems.length > 0) throw ConfigError.fromProblems(problems, options.source ?? "cannot merge these shard cards");
+  const now = options.now ?? /* @__PURE__ */ new Date();
+  const first = cards[0];
+  if (!first?.scenarios) return mergeShardCards(cards, { ...options, now });
+  const scenarios = first.scenarios.map(({ name }) => {
+    const { scenarios: _none, ...card } = mergeShardCards(pickScenarioCards(cards, name), { ...options, now });
+    return { name, card };
+  });
+  return assembleScenarioCard(scenarios, first.gate.maxRegression ?? null);
+}
+function mergeShardCards(cards, options) {
   const shards = cards.slice().sort((a, b) => a.shard.index - b.shard.index);
   const first = shards[0];
   if (!first) throw new ConfigError("cards: expected at least one shard scorecard.json, got none");
   const current = shards.find((card) => card.convertedFrom === null) ?? first;
   const prompts = shards.flatMap((card) => card.prompts).sort((a, b) => compareIds(a.id, b.id));
   const picked = pickFailure(shards);
+  const { timeSpent: _timeSpent, ...firstCard } = first;
   const combined = {
-    ...first,
+    ...firstCard,
     settings: current.settings,
-    createdAt: (options.now ?? /* @__PURE__ */ new Date()).toISOString(),
+    createdAt: options.now.toISOString(),
     tokenCountsEstimated: shards.some((card) => card.tokenCountsEstimated),
     provenance: {
       ...first.provenance,
@@ -68828,9 +69480,8 @@ function mergeScorecards(cards, options = {}) {
     convertedFrom: shards.some((card) => card.convertedFrom === 1) ? 1 : null,
     prompts
   };
-  const { minRoundScore, use, maxUnscored, minPrompts, minAgreement, maxUnexplained } = current.gate;
   return rescoreCard(combined, {
-    gate: { minRoundScore, use, maxUnscored, minPrompts, minAgreement, maxUnexplained },
+    gate: recordedGateSettings(current),
     failureDescription: picked?.description ?? null,
     bootstrapSeed: options.bootstrapSeed
   });
@@ -68878,6 +69529,8 @@ export {
   describeMemoryInUse,
   describeHolders,
   DEFAULT_REVISION_LABEL,
+  judgeScenario,
+  describeScenarioScore,
   runRound,
   describeRunnerFix,
   decideVerdict,
@@ -68891,6 +69544,7 @@ export {
   describeNoise,
   describeUnscored,
   explainCudaOom,
+  roundRuns2 as roundRuns,
   integrityRows,
   countingSentence,
   promptReason,
@@ -68900,6 +69554,7 @@ export {
   describeGate,
   describeNextStep,
   describeInconclusive,
+  describeTimeSpent,
   findSameOutcome,
   renderEngineTimes,
   formatRate,
@@ -68909,6 +69564,8 @@ export {
   detectQueueBound,
   describeQueueBound,
   renderCommitsText,
+  describeLoad,
+  describeScenarios,
   CARD_MARKER,
   renderMarkdown,
   writeAtomically,
