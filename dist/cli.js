@@ -41,6 +41,7 @@ import {
   describeScenarioScore,
   describeScenarios,
   describeScore,
+  describeSharedPrompts,
   describeSpeedLead,
   describeTimeChange,
   describeTimeSpent,
@@ -52,6 +53,7 @@ import {
   findCardFiles,
   findPackageRoot,
   findSameOutcome,
+  findSharedPrompts,
   fingerprintRound,
   formatMs,
   formatPercent,
@@ -85,7 +87,7 @@ import {
   sweepLeftRounds,
   writeAtomically,
   writeScorecard
-} from "./chunks/chunk-NQEKTJDK.js";
+} from "./chunks/chunk-HDJYZGNW.js";
 import {
   require_docker
 } from "./chunks/chunk-TM3QZYC6.js";
@@ -6099,6 +6101,11 @@ function describePlanPrompts(bench, count, onRunnerOnly) {
   if (onRunnerOnly) return `${bench.prompts} (on the runner)`;
   return `${count} from ${bench.prompts}, up to ${bench.maxTokens} tokens each, ${describeLoad(bench)}, ${bench.warmupRequests} warm-up`;
 }
+function sharedPromptsLines(check) {
+  const scenarios = (check.round.scenarios ?? []).map((scenario) => ({ name: scenario.name, promptsHash: scenario.prompts.length > 0 ? scenario.fingerprint.promptsHash : null }));
+  const note = describeSharedPrompts(findSharedPrompts(scenarios));
+  return note ? [`note: ${note}`] : [];
+}
 function scenarioLines(check) {
   return (check.round.scenarios ?? []).map((scenario, index) => {
     const { bench, gate } = scenario.config;
@@ -6122,7 +6129,7 @@ function renderRoundPlan(check, commitsPlan = []) {
       ...gate.maxRegression !== void 0 ? [`gate.maxRegression: no scenario's interval may lie wholly below ${gate.maxRegression}\xD7`] : [],
       `health: GET ${health.path} every ${health.intervalMs} ms until 200, for up to ${health.timeoutS} s`
     ]),
-    ...check.round.scenarios ? [section(`Scenarios (each engine start serves all ${check.round.scenarios.length}, in this order)`, scenarioLines(check))] : [],
+    ...check.round.scenarios ? [section(`Scenarios (each engine start serves all ${check.round.scenarios.length}, in this order)`, [...scenarioLines(check), ...sharedPromptsLines(check)])] : [],
     ...commitsPlan.length > 0 ? [section("Commits (the pull request's base against its head)", [...commitsPlan])] : [],
     section("Baseline", engineLines("baseline", check)),
     section("Candidate", engineLines("candidate", check)),

@@ -47,7 +47,7 @@ import {
   runGit,
   runRound,
   writeScorecard
-} from "./chunks/chunk-NQEKTJDK.js";
+} from "./chunks/chunk-HDJYZGNW.js";
 import "./chunks/chunk-TM3QZYC6.js";
 import "./chunks/chunk-VN7B5FJJ.js";
 import {

@@ -8,6 +8,7 @@ import { PROCESS_ENGINE_HOST } from "../engine/substitute-command.js";
 import { processEngineCwd } from "../engine/resolve-engine-cwd.js";
 import type { EngineRole } from "../vocabulary/engine-failure.js";
 import { describeLoad } from "../scorecard/describe-load.js";
+import { describeSharedPrompts, findSharedPrompts } from "../vocabulary/find-shared-prompts.js";
 
 /** A command as a reader would type it, placeholders filled as the round will fill them. */
 function showCommand(command: readonly string[], config: RoundConfig): string {
@@ -157,6 +158,13 @@ function describePlanPrompts(bench: RoundConfig["bench"], count: number, onRunne
   return `${count} from ${bench.prompts}, up to ${bench.maxTokens} tokens each, ${describeLoad(bench)}, ${bench.warmupRequests} warm-up`;
 }
 
+/** A note when scenarios send the same prompts (prompts not found here are not compared). */
+function sharedPromptsLines(check: RoundCheck): string[] {
+  const scenarios = (check.round.scenarios ?? []).map((scenario) => ({ name: scenario.name, promptsHash: scenario.prompts.length > 0 ? scenario.fingerprint.promptsHash : null }));
+  const note = describeSharedPrompts(findSharedPrompts(scenarios));
+  return note ? [`note: ${note}`] : [];
+}
+
 /** Each scenario on one line: its prompts and load, its runs and its bar. */
 function scenarioLines(check: RoundCheck): string[] {
   return (check.round.scenarios ?? []).map((scenario, index) => {
@@ -189,7 +197,7 @@ export function renderRoundPlan(check: RoundCheck, commitsPlan: readonly string[
       ...(gate.maxRegression !== undefined ? [`gate.maxRegression: no scenario's interval may lie wholly below ${gate.maxRegression}×`] : []),
       `health: GET ${health.path} every ${health.intervalMs} ms until 200, for up to ${health.timeoutS} s`,
     ]),
-    ...(check.round.scenarios ? [section(`Scenarios (each engine start serves all ${check.round.scenarios.length}, in this order)`, scenarioLines(check))] : []),
+    ...(check.round.scenarios ? [section(`Scenarios (each engine start serves all ${check.round.scenarios.length}, in this order)`, [...scenarioLines(check), ...sharedPromptsLines(check)])] : []),
     ...(commitsPlan.length > 0 ? [section("Commits (the pull request's base against its head)", [...commitsPlan])] : []),
     section("Baseline", engineLines("baseline", check)),
     section("Candidate", engineLines("candidate", check)),

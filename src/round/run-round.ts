@@ -41,6 +41,7 @@ import type { RoundProgressEvent } from "./round-progress.js";
 import { type RoundWorkload, listRoundWorkloads } from "./list-round-workloads.js";
 import { type TimeSpentTracker, trackTimeSpent } from "./track-time-spent.js";
 import { assembleScenarioCard } from "../scorecard/combine-scenario-gates.js";
+import { describeSharedPrompts, findSharedPrompts } from "../vocabulary/find-shared-prompts.js";
 
 export type { RoundProgressEvent } from "./round-progress.js";
 
@@ -253,6 +254,8 @@ export async function runRound(options: RunRoundOptions): Promise<Scorecard> {
   let failure: EngineFailure | null = null;
   let spent: TimeSpent | null = null;
   logger.info(describeBusyPoll(round.config.bench.busyPoll));
+  const sharedPrompts = describeSharedPrompts(findSharedPrompts((round.scenarios ?? []).map((scenario) => ({ name: scenario.name, promptsHash: scenario.fingerprint.promptsHash }))));
+  if (sharedPrompts) logger.warn(sharedPrompts);
   try {
     if (signal.aborted) throw new RoundCancelledError(signal.reason);
     // Before any engine: its cost must not fall on the first engine measured (warm-bench-client.ts).

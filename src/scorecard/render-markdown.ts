@@ -15,7 +15,7 @@ import { renderAnswerVariation } from "./render-answer-variation.js";
 import { renderQueueBoundNotice } from "./render-queue-bound-notice.js";
 import { renderUnchangedNotice } from "./render-unchanged-notice.js";
 import { renderCommitsSection } from "./render-commits-section.js";
-import { type ScenarioDetail, renderScenarioFolds, renderScenarioQueueNotice, renderScenarioTable } from "./render-scenario-sections.js";
+import { type ScenarioDetail, renderScenarioFolds, renderScenarioQueueNotice, renderScenarioSharedPromptsNotice, renderScenarioTable } from "./render-scenario-sections.js";
 import { type ScenariosDescription, describeScenarios } from "./describe-scenarios.js";
 import type { Scorecard } from "./scorecard-schema.js";
 
@@ -113,6 +113,7 @@ function renderScenariosWith(card: Scorecard, scenarios: ScenariosDescription, l
     scenarios.leadsWithFailure ? failure : "",
     renderScenarioTable(scenarios),
     renderScenarioQueueNotice(scenarios),
+    renderScenarioSharedPromptsNotice(scenarios),
     renderUnchangedNotice(card),
     renderGpuBusyWarning(card),
     renderLeftOutFiles(card),

@@ -11,6 +11,7 @@ import { describeQueueBound, renderQueueBoundNotice } from "./render-queue-bound
 import { renderScoreChart } from "./render-score-chart.js";
 import { renderSpeedSection } from "./render-speed-section.js";
 import { renderSummaryTable } from "./render-summary-table.js";
+import { describeSharedPrompts, findSharedPrompts } from "../vocabulary/find-shared-prompts.js";
 
 /**
  * How much of each scenario's own card its fold holds, from everything down to nothing: a card of 32
@@ -53,6 +54,12 @@ export function renderScenarioQueueNotice(description: ScenariosDescription): st
   if (bound.length === 0) return "";
   const which = bound.length === 1 ? `Scenario ${bound[0]} was` : `Scenarios ${bound.join(", ")} were`;
   return `> [!WARNING]\n> **Queue-bound**: ${which} queue-bound: ${bound.length === 1 ? "its" : "their"} score measures how the queue drains, which a small change in speed swings widely, not the patch. ${bound.length === 1 ? "Its section" : "Each one's section"} below says why and the setting that fixes it.`;
+}
+
+/** Scenarios that sent the same prompts to one engine start: the later ones timed prompts the engine had cached. */
+export function renderScenarioSharedPromptsNotice(description: ScenariosDescription): string {
+  const note = describeSharedPrompts(findSharedPrompts(description.rows.map((row) => ({ name: escapeInline(row.name), promptsHash: row.card.provenance.promptsHash }))));
+  return note ? `> [!NOTE]\n> ${note.charAt(0).toUpperCase()}${note.slice(1)}.` : "";
 }
 
 /** A scenario that passed its own gate and failed the round's: its score table says it passes, so the card says why it does not. */

@@ -31,5 +31,7 @@ describe("renderRoundPlan", () => {
     expect(plan).toMatch(/chat-rate4: 2 from \S+chat\.jsonl, up to 64 tokens each, one every 250 ms on average \(Poisson\), 0 warm-up; 3 runs; gate at least 1×/);
     expect(plan).toMatch(/decode-c8: 2 from \S+, up to 64 tokens each, concurrency 8, 0 warm-up; 1 run; gate at least 0\.98×/);
     expect(plan).toContain("private: /runner/only.jsonl (on the runner); 3 runs");
+    // Both send bench.prompts to one engine start; the prompts not found here are not compared.
+    expect(plan).toMatch(/note: scenarios chat-rate4 and decode-c8 send the same prompts, .*prefix cache/);
   });
 });

@@ -36,6 +36,20 @@ function firstScreen(markdown: string): string {
 }
 
 describe("renderMarkdown with scenarios", () => {
+  it("notes on the first screen the scenarios that sent the same prompts to one engine start, and nothing when each had its own", () => {
+    const withHash = (card: Scorecard, promptsHash: string): Scorecard => ({ ...card, provenance: { ...card.provenance, promptsHash } });
+    const shared = assembleScenarioCard(
+      [
+        { name: "chat-rate4", card: withHash(underLoad(passing, { requestIntervalMs: 250 }), "aa") },
+        { name: "chat-rate16", card: withHash(underLoad(passing, { requestIntervalMs: 62.5 }), "aa") },
+        { name: "decode-c1", card: withHash(underLoad(passing, { concurrency: 1 }), "bb") },
+      ],
+      null,
+    );
+    expect(firstScreen(renderMarkdown(shared))).toMatch(/> \[!NOTE\]\n> Scenarios chat-rate4 and chat-rate16 send the same prompts, .*prefix cache/);
+    expect(renderMarkdown(threeScenarios())).not.toMatch(/send the same prompts/);
+  });
+
   it("opens on the verdict over every scenario and a table of them, before any fold", () => {
     const card = threeScenarios();
     expect(scorecardSchema.parse(card)).toEqual(card);

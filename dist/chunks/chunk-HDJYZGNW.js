@@ -66550,6 +66550,21 @@ function describeScenarioScore(card) {
   return `${formatTimes(card.roundScore)}${interval}`;
 }
 
+// src/vocabulary/find-shared-prompts.ts
+function findSharedPrompts(scenarios) {
+  const groups = /* @__PURE__ */ new Map();
+  for (const { name, promptsHash } of scenarios) {
+    if (promptsHash === null) continue;
+    groups.set(promptsHash, [...groups.get(promptsHash) ?? [], name]);
+  }
+  return [...groups.values()].filter((names) => names.length > 1);
+}
+function describeSharedPrompts(groups) {
+  if (groups.length === 0) return null;
+  const listed = groups.map((names) => `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`).join("; ");
+  return `scenarios ${listed} send the same prompts, and one engine start serves them all: after the first, each meets those prompts in the engine's prefix cache (SGLang's radix cache, vLLM's prefix caching, llama.cpp's prompt cache), on both engines alike, so its time to first token is that of cached prompts; to measure each cold, give it prompts of its own (another file, or synthetic prompts with another seed)`;
+}
+
 // src/round/run-round.ts
 var EXIT_GRACE_MS = 500;
 var delay = (ms2) => new Promise((resolve7) => setTimeout(resolve7, ms2));
@@ -66695,6 +66710,8 @@ async function runRound(options) {
   let failure2 = null;
   let spent = null;
   logger.info(describeBusyPoll(round.config.bench.busyPoll));
+  const sharedPrompts = describeSharedPrompts(findSharedPrompts((round.scenarios ?? []).map((scenario) => ({ name: scenario.name, promptsHash: scenario.fingerprint.promptsHash }))));
+  if (sharedPrompts) logger.warn(sharedPrompts);
   try {
     if (signal.aborted) throw new RoundCancelledError(signal.reason);
     if (round.config.bench.clientWarmup) await warmBenchClient();
@@ -68195,6 +68212,11 @@ function renderScenarioQueueNotice(description) {
   return `> [!WARNING]
 > **Queue-bound**: ${which} queue-bound: ${bound.length === 1 ? "its" : "their"} score measures how the queue drains, which a small change in speed swings widely, not the patch. ${bound.length === 1 ? "Its section" : "Each one's section"} below says why and the setting that fixes it.`;
 }
+function renderScenarioSharedPromptsNotice(description) {
+  const note = describeSharedPrompts(findSharedPrompts(description.rows.map((row) => ({ name: escapeInline(row.name), promptsHash: row.card.provenance.promptsHash }))));
+  return note ? `> [!NOTE]
+> ${note.charAt(0).toUpperCase()}${note.slice(1)}.` : "";
+}
 function roundGateLine(row) {
   if (row.judgement.passed || !row.card.gate.passed || row.judgement.reason === null) return "";
   return `\u274C **Not passed in this round**: ${escapeInline(row.judgement.reason.slice(row.name.length + 2))}.`;
@@ -68348,6 +68370,7 @@ function renderScenariosWith(card, scenarios, limits) {
     scenarios.leadsWithFailure ? failure2 : "",
     renderScenarioTable(scenarios),
     renderScenarioQueueNotice(scenarios),
+    renderScenarioSharedPromptsNotice(scenarios),
     renderUnchangedNotice(card),
     renderGpuBusyWarning(card),
     renderLeftOutFiles(card),
@@ -69531,6 +69554,8 @@ export {
   DEFAULT_REVISION_LABEL,
   judgeScenario,
   describeScenarioScore,
+  findSharedPrompts,
+  describeSharedPrompts,
   runRound,
   describeRunnerFix,
   decideVerdict,
