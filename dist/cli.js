@@ -87,7 +87,7 @@ import {
   sweepLeftRounds,
   writeAtomically,
   writeScorecard
-} from "./chunks/chunk-HDJYZGNW.js";
+} from "./chunks/chunk-D5PHEKBB.js";
 import {
   require_docker
 } from "./chunks/chunk-TM3QZYC6.js";

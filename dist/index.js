@@ -47,7 +47,7 @@ import {
   runGit,
   runRound,
   writeScorecard
-} from "./chunks/chunk-HDJYZGNW.js";
+} from "./chunks/chunk-D5PHEKBB.js";
 import "./chunks/chunk-TM3QZYC6.js";
 import "./chunks/chunk-VN7B5FJJ.js";
 import {

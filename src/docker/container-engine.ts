@@ -19,6 +19,14 @@ import { dockerStatusCode } from "./docker-status-code.js";
  */
 const LOG_DRAIN_MS = 10_000;
 /**
+ * The daemon marks a container stopped once its log copier is done or after 2 s, whichever comes
+ * first (moby's StreamConfig.Wait): under load its last lines reach the daemon's record later still,
+ * and llama.cpp's missing-model line was missing from both the follow and one read after the exit.
+ * So the record is read until two reads this far apart agree, at most LOG_READS times.
+ */
+const LOG_SETTLE_MS = 250;
+const LOG_READS = 12;
+/**
  * A cancelled run (the runner's SIGINT, then SIGKILL 7.5 s later) gives the engine this long to
  * stop before Docker kills it, so containers are gone well within the runner's window.
  */
@@ -142,12 +150,13 @@ export class ContainerEngine implements RunningEngine {
    */
   private async readWholeLog(): Promise<void> {
     try {
-      const whole = await this.container.logs({ follow: false, stdout: true, stderr: true, tail: DEFAULT_LOG_LIMITS.maxLines });
-      const lines = new LogRingBuffer();
-      const demuxer = new DockerStreamDemuxer((stream, payload) => lines.write(stream, payload));
-      demuxer.push(Buffer.isBuffer(whole) ? whole : Buffer.from(String(whole)));
-      lines.end();
-      const read = lines.snapshot();
+      let read = await this.readLogRecord();
+      for (let reads = 1; reads < LOG_READS; reads++) {
+        await new Promise((resolve) => setTimeout(resolve, LOG_SETTLE_MS));
+        const again = await this.readLogRecord();
+        if (again.join("\n") === read.join("\n")) break;
+        read = again;
+      }
       const followed = this.log.snapshot();
       if (read.length < followed.length || read.join("\n") === followed.join("\n")) return;
       // At debug, as the followed lines were, so --verbose shows every line the card may quote.
@@ -156,6 +165,16 @@ export class ContainerEngine implements RunningEngine {
     } catch (error) {
       this.logger.debug(`${this.role} container: could not read its whole log after it exited: ${(error as Error).message}`);
     }
+  }
+
+  /** The container's log as the daemon has recorded it so far, its last lines. */
+  private async readLogRecord(): Promise<string[]> {
+    const whole = await this.container.logs({ follow: false, stdout: true, stderr: true, tail: DEFAULT_LOG_LIMITS.maxLines });
+    const lines = new LogRingBuffer();
+    const demuxer = new DockerStreamDemuxer((stream, payload) => lines.write(stream, payload));
+    demuxer.push(Buffer.isBuffer(whole) ? whole : Buffer.from(String(whole)));
+    lines.end();
+    return lines.snapshot();
   }
 
   private async stopAndRemove(): Promise<void> {

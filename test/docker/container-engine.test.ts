@@ -27,8 +27,11 @@ const LINES = [
   "0.00.009.801 E srv  llama_server: exiting due to HTTP server error",
 ];
 
-/** A container as dockerode shows it, whose follow ends before its last `followed` lines arrive. */
-function dyingContainer(followed: number): { container: Dockerode.Container; wholeLogReads: () => number } {
+/**
+ * A container as dockerode shows it, whose follow ends before its last lines arrive (it holds the first
+ * `followed`), and whose record of the log holds only the first `recorded` lines at the first `lateReads` reads.
+ */
+function dyingContainer(followed: number, late: { recorded: number; lateReads: number } = { recorded: LINES.length, lateReads: 0 }): { container: Dockerode.Container; wholeLogReads: () => number } {
   let wholeLogReads = 0;
   const follow = new PassThrough();
   let exited: () => void = () => undefined;
@@ -46,7 +49,8 @@ function dyingContainer(followed: number): { container: Dockerode.Container; who
         return Promise.resolve(follow);
       }
       wholeLogReads++;
-      return Promise.resolve(Buffer.concat(LINES.map((line) => frame(2, `${line}\n`))));
+      const recorded = wholeLogReads <= late.lateReads ? LINES.slice(0, late.recorded) : LINES;
+      return Promise.resolve(Buffer.concat(recorded.map((line) => frame(2, `${line}\n`))));
     },
     wait: async () => await waited,
     inspect: () => Promise.resolve({ State: { OOMKilled: false, ExitCode: 1 } }),
@@ -62,12 +66,23 @@ describe("ContainerEngine: a container that dies", () => {
     const logger = createRecordingLogger();
     const engine = new ContainerEngine("baseline", "http://127.0.0.1:18481", container, logger, 2, new AbortController().signal);
     const exit = await engine.exited;
-    expect(wholeLogReads()).toBe(1);
+    // Read until two reads agree.
+    expect(wholeLogReads()).toBe(2);
     expect(engine.logTail()).toEqual(LINES);
     const failure = classifyFailure({ role: "baseline", stage: "startup", exit, logLines: engine.logTail(), engine: "llama.cpp" });
     expect(failure).toMatchObject({ kind: "port_in_use", summary: "start: couldn't bind HTTP server socket, hostname: 127.0.0.1, port: 18481" });
     // The lines the follow missed are at debug too, where --verbose shows the engine's log.
     expect(logger.lines.some((line) => line.level === "debug" && line.message.includes("couldn't bind HTTP server socket"))).toBe(true);
+    await engine.stop();
+  });
+
+  it("reads the record again while it grows: the daemon wrote the last lines after it said the container stopped", async () => {
+    const { container, wholeLogReads } = dyingContainer(1, { recorded: 1, lateReads: 1 });
+    const engine = new ContainerEngine("baseline", "http://127.0.0.1:18481", container, createRecordingLogger(), 2, new AbortController().signal);
+    const exit = await engine.exited;
+    expect(wholeLogReads()).toBe(3);
+    expect(engine.logTail()).toEqual(LINES);
+    expect(classifyFailure({ role: "baseline", stage: "startup", exit, logLines: engine.logTail(), engine: "llama.cpp" }).kind).toBe("port_in_use");
     await engine.stop();
   });
 

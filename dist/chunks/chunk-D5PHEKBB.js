@@ -59889,6 +59889,8 @@ function describeDaemonConnectionLoss(error62) {
 
 // src/docker/container-engine.ts
 var LOG_DRAIN_MS = 1e4;
+var LOG_SETTLE_MS = 250;
+var LOG_READS = 12;
 var CANCELLED_STOP_TIMEOUT_S = 1;
 function signalName(exitCode) {
   if (exitCode === null || exitCode <= 128 || exitCode > 128 + 64) return null;
@@ -59987,12 +59989,13 @@ var ContainerEngine = class {
    */
   async readWholeLog() {
     try {
-      const whole = await this.container.logs({ follow: false, stdout: true, stderr: true, tail: DEFAULT_LOG_LIMITS.maxLines });
-      const lines2 = new LogRingBuffer();
-      const demuxer = new DockerStreamDemuxer((stream, payload) => lines2.write(stream, payload));
-      demuxer.push(Buffer.isBuffer(whole) ? whole : Buffer.from(String(whole)));
-      lines2.end();
-      const read = lines2.snapshot();
+      let read = await this.readLogRecord();
+      for (let reads = 1; reads < LOG_READS; reads++) {
+        await new Promise((resolve7) => setTimeout(resolve7, LOG_SETTLE_MS));
+        const again = await this.readLogRecord();
+        if (again.join("\n") === read.join("\n")) break;
+        read = again;
+      }
       const followed = this.log.snapshot();
       if (read.length < followed.length || read.join("\n") === followed.join("\n")) return;
       for (const line of read.slice(followed.length)) this.logger.debug(`[${this.role}] ${cleanLogLine(line)}`);
@@ -60000,6 +60003,15 @@ var ContainerEngine = class {
     } catch (error62) {
       this.logger.debug(`${this.role} container: could not read its whole log after it exited: ${error62.message}`);
     }
+  }
+  /** The container's log as the daemon has recorded it so far, its last lines. */
+  async readLogRecord() {
+    const whole = await this.container.logs({ follow: false, stdout: true, stderr: true, tail: DEFAULT_LOG_LIMITS.maxLines });
+    const lines2 = new LogRingBuffer();
+    const demuxer = new DockerStreamDemuxer((stream, payload) => lines2.write(stream, payload));
+    demuxer.push(Buffer.isBuffer(whole) ? whole : Buffer.from(String(whole)));
+    lines2.end();
+    return lines2.snapshot();
   }
   async stopAndRemove() {
     try {
