@@ -21,18 +21,19 @@ const CHAT = promptSet("u", 5);
 const BATCH = promptSet("b", 8);
 
 /*
- * The candidate decodes four times as fast alone (itlMs 5 against 20) but pays for every other stream
- * in its batch (batchCost 2: 75 ms a step with 8 streams against the baseline's 20), so it is faster
+ * The candidate decodes eight times as fast alone (itlMs 5 against 40) but pays for every other stream
+ * in its batch (batchCost 4: 145 ms a step with 8 streams against the baseline's 40), so it is faster
  * at concurrency 1 and slower at 8. The chat prompts are slower on two, as fast on one and faster on
  * two, so their interval spans 1× whatever the machine's load. No noise, and every difference is
- * large enough that a loaded machine's late timers (which add the same delay to both engines' answers)
- * cannot close it.
+ * large enough that a loaded machine's late timers cannot close it: at 4× and 2.7× (itlMs 20, batchCost
+ * 2), a suite run with two CPU-bound processes beside it slowed one engine's whole run enough that both
+ * intervals held 1×.
  */
-const BASELINE: SimProfileInput = { defaults: { ttftMs: 5, itlMs: 20, outputTokens: 8 } };
+const BASELINE: SimProfileInput = { defaults: { ttftMs: 5, itlMs: 40, outputTokens: 8 } };
 const CANDIDATE: SimProfileInput = {
   defaults: { ttftMs: 5, itlMs: 5, outputTokens: 8 },
-  batchCost: 2,
-  prompts: { u1: { itlMs: 40 }, u2: { itlMs: 40 }, u3: { itlMs: 20 } },
+  batchCost: 4,
+  prompts: { u1: { itlMs: 80 }, u2: { itlMs: 80 }, u3: { itlMs: 40 } },
 };
 
 /** A round folder with the three prompt sets; `scenarios` null leaves the field out. */
