@@ -237,8 +237,9 @@ const gateSchema = z
 /*
  * A scenario's gate overrides some of the round's bar: the limits that judge its own prompts. The
  * calibration is the round's (an A/A study of one config), and maxRegression is the whole round's.
+ * The app's repository config takes the same fields per scenario name (repo-config-schema.ts).
  */
-const scenarioGateSchema = z.strictObject(
+export const scenarioGateSchema = z.strictObject(
   {
     minRoundScore: positiveNumber("expected a speedup greater than 0, such as 1.0").optional(),
     use: enumOf(GATE_MODES).optional(),

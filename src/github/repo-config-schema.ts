@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { formatConfigIssues } from "../vocabulary/format-config-issues.js";
-import { maxUnexplainedSchema, maxUnscoredSchema, minAgreementSchema, minPromptsSchema } from "../config/round-config-schema.js";
+import { maxUnexplainedSchema, maxUnscoredSchema, minAgreementSchema, minPromptsSchema, scenarioGateSchema } from "../config/round-config-schema.js";
 import { DEFAULT_MAX_UNEXPLAINED, DEFAULT_MAX_UNSCORED, DEFAULT_MIN_AGREEMENT, DEFAULT_MIN_PROMPTS, GATE_MODES } from "../scoring/evaluate-gate.js";
 import { MAX_SCENARIOS, SCENARIO_NAME } from "../scorecard/scorecard-schema.js";
 
@@ -21,23 +21,10 @@ const minRoundScoreSchema = z
   .number({ error: "expected a speedup greater than 0, such as 1.0" })
   .gt(0, { error: "expected a speedup greater than 0, such as 1.0" });
 
-/**
+/*
  * One scenario's bar, over the repository's `gate` for that scenario only: the fields a round config's
- * scenario may override (calibration aside, which a card carries), each optional, none defaulted, so a
- * field left out is the repository's `gate` value.
+ * scenario may override, each optional, none defaulted, so a field left out is the repository's `gate` value.
  */
-const scenarioGateSchema = z.strictObject(
-  {
-    minRoundScore: minRoundScoreSchema.optional(),
-    use: enumOf(GATE_MODES).optional(),
-    maxUnscored: maxUnscoredSchema.unwrap().optional(),
-    minPrompts: minPromptsSchema.unwrap().optional(),
-    minAgreement: minAgreementSchema.unwrap().optional(),
-    maxUnexplained: maxUnexplainedSchema.unwrap().optional(),
-  },
-  { error: "expected an object such as { minRoundScore: 0.98 }" },
-);
-
 export type RepoScenarioGate = z.infer<typeof scenarioGateSchema>;
 
 /*
