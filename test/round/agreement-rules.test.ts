@@ -17,7 +17,11 @@ import { makeTempDir } from "../support/make-temp-dir.js";
 /** 48 tokens at 10 ms each after a 40 ms first token; in a batch that costs 30% more per other stream. */
 const BATCH = ["--batch-cost", "0.3"];
 const BASELINE = ["--ttft-ms", "40", "--itl-ms", "10", "--output-tokens", "48", ...BATCH];
-const FASTER = ["--ttft-ms", "32", "--itl-ms", "8", "--output-tokens", "48", ...BATCH];
+/**
+ * 1.6× faster. At 1.25× (8 ms a token), a loaded machine's few milliseconds of overhead on every token
+ * of both engines pull the measured ratio toward 1, close to the 1.1× and 1× these tests need.
+ */
+const FASTER = ["--ttft-ms", "24", "--itl-ms", "6", "--output-tokens", "48", ...BATCH];
 
 const withTokenizer = { tokenizer: { path: TEST_TOKENIZER_PATH, from: "runner" } };
 /** Requests 15 ms apart: the six answers of a run are all in flight together. */
@@ -88,7 +92,7 @@ describe("the verdict holds to the last token (speedgate run, reference engine u
     expect((run?.baselineMs ?? 0) / (run?.candidateMs ?? 1)).toBeGreaterThan(1.3);
   });
 
-  it("an honest 1.25× engine whose every third answer parts after 60% of its tokens is the maintainers' call: it fails by default, timed over the shared tokens, and passes once they allow it", async () => {
+  it("an honest 1.6× engine whose every third answer parts after 60% of its tokens is the maintainers' call: it fails by default, timed over the shared tokens, and passes once they allow it", async () => {
     const card = await playRound(BASELINE, [...FASTER, "--diverge-after-fraction", "0.6", "--diverge-every", "3"]);
     expect(card.promptsScored).toBe(PROMPT_IDS.length);
     expect(card.roundScore).toBeGreaterThan(1.1);

@@ -16,7 +16,7 @@ import { SimRuntime } from "./support/sim-runtime.js";
 const promptSet = (prefix: string, count: number): Prompt[] =>
   Array.from({ length: count }, (_, index) => ({ id: `${prefix}${index + 1}`, prompt: `${prefix} prompt number ${index + 1}` }));
 
-const DECODE = promptSet("d", 5);
+const DECODE = promptSet("d", 7);
 const CHAT = promptSet("u", 5);
 const BATCH = promptSet("b", 8);
 
@@ -28,6 +28,11 @@ const BATCH = promptSet("b", 8);
  * large enough that a loaded machine's late timers cannot close it: at 4× and 2.7× (itlMs 20, batchCost
  * 2), a suite run with two CPU-bound processes beside it slowed one engine's whole run enough that both
  * intervals held 1×.
+ *
+ * Three runs, not two, and seven decode prompts, not five: with two runs the interval pushes each run's
+ * level out by t(1)'s 12.7 (about 9× the run's own shift), so a loaded CI machine that slowed one engine's
+ * run by half put decode-c1's 7× interval over 1×; three runs push by 2.7×. With five prompts one answer
+ * stalled for a second is the bootstrap median's low end; with seven it takes three.
  */
 const BASELINE: SimProfileInput = { defaults: { ttftMs: 5, itlMs: 40, outputTokens: 8 } };
 const CANDIDATE: SimProfileInput = {
@@ -49,7 +54,7 @@ async function writeRound(scenarios: unknown[] | null, extra: Record<string, unk
     port: 1,
     health: { path: "/health", timeoutS: 30, intervalMs: 20 },
     baseline: { command: ["unused"] },
-    bench: { prompts: "decode.jsonl", maxTokens: 16, requestIntervalMs: 0, contextLimit: 4096, tolerance: 0.9, runs: 2, warmupRequests: 1 },
+    bench: { prompts: "decode.jsonl", maxTokens: 16, requestIntervalMs: 0, contextLimit: 4096, tolerance: 0.9, runs: 3, warmupRequests: 1 },
     gate: { minRoundScore: 0.4, minPrompts: 1, maxRegression: 0.9 },
     ...(scenarios ? { scenarios } : {}),
     ...extra,
@@ -60,7 +65,7 @@ async function writeRound(scenarios: unknown[] | null, extra: Record<string, unk
 
 const THREE_SCENARIOS = [
   { name: "decode-c1", concurrency: 1 },
-  // A looser bar of its own, and one run of the round's two.
+  // A looser bar of its own, and one run of the round's three.
   { name: "chat-c1", prompts: "chat.jsonl", concurrency: 1, runs: 1, gate: { minRoundScore: 0.25 } },
   { name: "batch-c8", prompts: "batch.jsonl", concurrency: 8, warmupRequests: 2 },
 ];
@@ -70,6 +75,14 @@ async function runScenarioRound(round: LoadedRound, profiles = { baseline: BASEL
   const events: RoundProgressEvent[] = [];
   const card = await runRound({ round, logger: silentLogger, signal: new AbortController().signal, runtime, onProgress: (event) => events.push(event) });
   return { card, events, runtime };
+}
+
+/** Each scenario's score, interval and prompt scores, for the message of an outcome that was not as planned. */
+function describeScores(scenarios: readonly { name: string; card: Scorecard }[]): string {
+  const format = (value: number | null | undefined): string => (typeof value === "number" ? value.toFixed(2) : "-");
+  return scenarios
+    .map(({ name, card }) => `${name}: ${format(card.roundScore)} [${format(card.scoreInterval?.low)}, ${format(card.scoreInterval?.high)}] prompts ${card.prompts.map((prompt) => `${prompt.id} ${prompt.status} ${prompt.runs.map((run) => format(run.baselineMs !== null && run.candidateMs ? run.baselineMs / run.candidateMs : null)).join("/")}`).join(", ")}`)
+    .join("\n");
 }
 
 /** What timeSpent must be whatever the machine's speed: every start counted, and no part longer than the whole. */
@@ -89,8 +102,8 @@ describe("runRound with scenarios", () => {
     const { card, events, runtime } = await runScenarioRound(await loadRound(await writeRound(THREE_SCENARIOS)));
     expect(scorecardSchema.parse(card)).toBeTruthy();
     for (const role of ["baseline", "candidate"] as const) {
-      expect(events.filter((event) => event.type === "starting" && event.role === role)).toHaveLength(2);
-      expect(runtime.calls.filter((call) => call === `start ${role}`)).toHaveLength(2);
+      expect(events.filter((event) => event.type === "starting" && event.role === role)).toHaveLength(3);
+      expect(runtime.calls.filter((call) => call === `start ${role}`)).toHaveLength(3);
     }
     // Within one start, the scenarios are served in config order.
     const served = events.flatMap((event) => (event.type === "benchmark" && event.role === "baseline" && event.run === 1 && event.done === 0 ? [event.scenario] : []));
@@ -99,10 +112,10 @@ describe("runRound with scenarios", () => {
     const scenarios = card.scenarios ?? [];
     expect(scenarios.map((scenario) => scenario.name)).toEqual(["decode-c1", "chat-c1", "batch-c8"]);
     const outcomes = scenarios.map((scenario) => judgeScenario(scenario, 0.9).outcome);
-    expect(outcomes).toEqual(["improved", "unchanged", "regressed"]);
-    expect(scenarios.map((scenario) => scenario.card.promptsTotal)).toEqual([5, 5, 8]);
-    // chat-c1 ran in the first run only; the others in both.
-    expect(scenarios.map((scenario) => scenario.card.settings.runs)).toEqual([2, 1, 2]);
+    expect(outcomes, describeScores(scenarios)).toEqual(["improved", "unchanged", "regressed"]);
+    expect(scenarios.map((scenario) => scenario.card.promptsTotal)).toEqual([7, 5, 8]);
+    // chat-c1 ran in the first run only; the others in all three.
+    expect(scenarios.map((scenario) => scenario.card.settings.runs)).toEqual([3, 1, 3]);
     expect(scenarios[1]?.card.prompts.every((prompt) => prompt.runs.length === 1)).toBe(true);
     expect(scenarios[2]?.card.settings.concurrency).toBe(8);
     expect(scenarios[1]?.card.gate.minRoundScore).toBe(0.25);
@@ -125,12 +138,12 @@ describe("runRound with scenarios", () => {
     expect(card.gate.reason).toContain("regressed: batch-c8");
     expect(card.gate.reason).toContain("failed: batch-c8");
     expect(card.gate.reasons.every((reason) => reason.startsWith("batch-c8: "))).toBe(true);
-    expectAccountedTime(card.timeSpent, 2);
+    expectAccountedTime(card.timeSpent, 3);
   });
 
   it("names the scenario an engine died in, and fails every scenario of the round", async () => {
-    // 5 decode prompts, then the 5 of the chat scenario: the candidate dies on its 8th request, inside chat-c1.
-    const dying: SimProfileInput = { ...BASELINE, faults: { dieAfterRequests: 8 } };
+    // 7 decode prompts (after any warm-up), then the 5 of the chat scenario: the candidate dies on its 10th request, inside chat-c1.
+    const dying: SimProfileInput = { ...BASELINE, faults: { dieAfterRequests: 10 } };
     const round = await loadRound(await writeRound(THREE_SCENARIOS, { bench: { prompts: "decode.jsonl", maxTokens: 16, requestIntervalMs: 0, contextLimit: 4096, tolerance: 0.9, runs: 1 } }));
     const { card, events, runtime } = await runScenarioRound(round, { baseline: BASELINE, candidate: dying });
     expect(card.failure).toMatchObject({ engine: "candidate", stage: "benchmark", scenario: "chat-c1" });
@@ -149,9 +162,9 @@ describe("runRound with scenarios", () => {
     expect(scorecardSchema.parse(card)).toBeTruthy();
     expect(card).not.toHaveProperty("scenarios");
     expect(card.failure).toBeNull();
-    expect(card.promptsTotal).toBe(5);
+    expect(card.promptsTotal).toBe(7);
     expect(card.gate.reason).not.toContain("scenarios");
     expect(events.some((event) => event.type === "benchmark" && "scenario" in event)).toBe(false);
-    expectAccountedTime(card.timeSpent, 2);
+    expectAccountedTime(card.timeSpent, 3);
   });
 });
