@@ -17,8 +17,11 @@ import { makeTempDir } from "../support/make-temp-dir.js";
 
 const BATCH = ["--batch-cost", "0.3"];
 const BASELINE = ["--ttft-ms", "40", "--itl-ms", "10", "--output-tokens", "48", ...BATCH];
-/** 20% faster. */
-const FASTER = ["--ttft-ms", "33", "--itl-ms", "8.3", "--output-tokens", "48", ...BATCH];
+/**
+ * 1.5× faster. At 20% (8.3 ms a token), a loaded machine's few milliseconds of overhead on every token of
+ * both engines leave little between the measured ratio and the 1× bar the honest candidate must pass.
+ */
+const FASTER = ["--ttft-ms", "27", "--itl-ms", "6.7", "--output-tokens", "48", ...BATCH];
 /** Every prompt is bistable: a quarter of the way in, each request takes the second continuation half of the time. */
 const BISTABLE = ["--branch-every", "1", "--branch-at-fraction", "0.25", "--branch-probability", "0.5"];
 /** Each seat draws its own continuations, as two processes of a real engine do. */
@@ -41,7 +44,7 @@ async function playRound(baseline: string[], candidate: string[], gate: Record<s
 }
 
 describe("a nondeterministic engine (speedgate run, every prompt answered either of two ways, 4 runs)", () => {
-  it("passes an honest 20% faster candidate whose answers vary the same way, every prompt scored against the answer it gives", async () => {
+  it("passes an honest 1.5× faster candidate whose answers vary the same way, every prompt scored against the answer it gives", async () => {
     const card = await playRound([...BASELINE, ...BISTABLE], [...FASTER, ...BISTABLE]);
     expect(card.promptsScored).toBe(PROMPT_IDS.length);
     expect(card.unscored).toBe(0);
@@ -69,7 +72,7 @@ describe("a nondeterministic engine (speedgate run, every prompt answered either
     expect(regateScorecard(card, { minRoundScore: 1, maxUnscored: 0.1, minPrompts: PROMPT_IDS.length }, null).gate.passed).toBe(false);
   });
 
-  it("fails a 20% faster candidate that stops at 95% of half its answers where every baseline run ran on, though 95% is within the tolerance", async () => {
+  it("fails a 1.5× faster candidate that stops at 95% of half its answers where every baseline run ran on, though 95% is within the tolerance", async () => {
     const stops = ["--stop-early", "p1,p3,p5", "--stop-early-fraction", "0.95"];
     const card = await playRound(BASELINE, [...FASTER, ...stops]);
     const cut = card.prompts.find((prompt) => prompt.id === "p1");
