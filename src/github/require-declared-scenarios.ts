@@ -1,10 +1,8 @@
+import { combineScenarioGates } from "../scorecard/combine-scenario-gates.js";
 import type { Scorecard } from "../scorecard/scorecard-schema.js";
 
 /** The gate's reasons as many as a card may hold (the scorecard schema's limit). */
 const MAX_REASONS = 20;
-
-/** The count the combined gate's reason opens with: "2 of 3 scenarios passed". */
-const PASSED_COUNT = /^(\d+) of (\d+) scenarios passed/;
 
 /** Why the card fails for lacking them, and what to fix. */
 function describeMissing(card: Scorecard, missing: readonly string[]): string {
@@ -21,15 +19,14 @@ function describeMissing(card: Scorecard, missing: readonly string[]): string {
  * The re-gated card, failed when it lacks a scenario the repository declares. A card is the pull
  * request's artifact, which the pull request's own code could have written: leaving out the scenario
  * that fails, or every scenario, must not pass the check. The combined gate's one-line reason (the
- * check's title) counts the missing ones among the scenarios and names them.
+ * check's title) is made again with the missing ones counted among the scenarios and named, under the
+ * limit the card was re-gated with.
  */
 export function requireDeclaredScenarios(card: Scorecard, declared: readonly string[]): Scorecard {
   const present = new Set((card.scenarios ?? []).map((scenario) => scenario.name));
   const missing = declared.filter((name) => !present.has(name));
   if (missing.length === 0) return card;
   const reasons = [describeMissing(card, missing), ...card.gate.reasons].slice(0, MAX_REASONS);
-  const reason = card.scenarios
-    ? `${card.gate.reason.replace(PASSED_COUNT, (_count, passed: string, total: string) => `${passed} of ${Number(total) + missing.length} scenarios passed`)}; missing: ${missing.join(", ")}`
-    : reasons.join("; ");
+  const reason = card.scenarios ? combineScenarioGates(card.scenarios, card.gate.maxRegression ?? null, missing).reason : reasons.join("; ");
   return { ...card, gate: { ...card.gate, passed: false, reason, reasons } };
 }

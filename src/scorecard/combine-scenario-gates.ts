@@ -53,18 +53,20 @@ function listNames(judgements: readonly ScenarioJudgement[]): string {
 /**
  * The gate of a round with scenarios: every scenario passes its own bar, and none regresses beyond
  * gate.maxRegression. A scenario's own gate already fails it when an engine failed, so one failure
- * fails (or, for the baseline, voids) every scenario it touched.
+ * fails (or, for the baseline, voids) every scenario it touched. `missing` names scenarios the reader
+ * requires that the card lacks: each counts as one that did not pass, and the line names them.
  */
-export function combineScenarioGates(scenarios: readonly ScenarioResult[], maxRegression: number | null): CombinedGate {
+export function combineScenarioGates(scenarios: readonly ScenarioResult[], maxRegression: number | null, missing: readonly string[] = []): CombinedGate {
   const judgements = scenarios.map((scenario) => judgeScenario(scenario, maxRegression));
   const failed = judgements.filter((judgement) => !judgement.passed);
-  const passed = failed.length === 0;
-  const parts = [`${judgements.length - failed.length} of ${judgements.length} scenarios passed`];
+  const passed = failed.length === 0 && missing.length === 0;
+  const parts = [`${judgements.length - failed.length} of ${judgements.length + missing.length} scenarios passed`];
   for (const outcome of ["improved", "regressed"] as const) {
     const these = judgements.filter((judgement) => judgement.outcome === outcome);
     if (these.length > 0) parts.push(`${outcome}: ${listNames(these)}`);
   }
   if (failed.length > 0) parts.push(`failed: ${listNames(failed)}`);
+  if (missing.length > 0) parts.push(`missing: ${missing.join(", ")}`);
   return { passed, reason: parts.join("; "), reasons: failed.map((judgement) => judgement.reason ?? judgement.name), judgements };
 }
 
