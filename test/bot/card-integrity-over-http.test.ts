@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
 import { OWNER, REPO, issueCommentCreated, workflowRunCompleted } from "../support/fake-github/adjust-payloads.js";
 import { makeTestScorecard, zipScorecard } from "../support/fake-github/make-test-scorecard.js";
+import { makeScenarioRound } from "../support/make-scenario-round.js";
 import { deliverAndSettle, sendWebhook } from "../support/fake-github/send-webhook.js";
 import { type FakePull, serveRepository } from "../support/fake-github/serve-repository.js";
 import type { BotProcess } from "../support/fake-github/start-bot-process.js";
@@ -129,6 +130,38 @@ describe("score cards against the comment and the check (`npm run bot`)", () => 
       expect(text).toContain("- python/engine.py -&gt; docs/engine.py");
     }
     expect(fake.checkRuns[0]?.title).toMatch(/^✅ Round score 1\.30×; the interval's low end 1\.\d\d× clears the gate's 1\.00×; 2 changed files not scored \(patch-paths\)$/);
+  });
+
+  it("a card whose top level says every scenario passed over one that failed: the check is the scenarios' verdict, not the card's", async () => {
+    const card = makeScenarioRound([
+      { name: "decode-c1", speedup: 1.2 },
+      { name: "prefill-c32", speedup: 0.9, minRoundScore: 0.8 },
+    ]);
+    // Written as the pull request's own workflow could write it: the failing scenario's bar lowered, the top level "passed".
+    const forged: Scorecard = { ...card, gate: { ...card.gate, passed: true, reason: "2 of 2 scenarios passed", reasons: [] } };
+    serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, pulls: [PULL], artifacts: { 651: zipScorecard(forged) } });
+    expect(await deliver("workflow_run", run(651, "2026-01-01T00:00:00Z"))).toBe(200);
+    expect(fake.checkRuns).toMatchObject([{ status: "completed", conclusion: "failure" }]);
+    expect(fake.checkRuns[0]?.title).toBe("❌ 1 of 2 scenarios passed; improved: decode-c1; regressed: prefill-c32; failed: prefill-c32");
+    expect(fake.comments[0]?.body).toContain("1 of 2 scenarios passed");
+    expect(fake.comments[0]?.body).not.toContain("2 of 2 scenarios passed");
+  });
+
+  it("a card that leaves out the scenario the repository declares, or every scenario: the check fails and names it", async () => {
+    const config = ["gate:", "  scenarios:", "    decode-c1: { minRoundScore: 1.0 }", "    prefill-c32: { minRoundScore: 0.8 }", ""].join("\n");
+    const card = makeScenarioRound([
+      { name: "decode-c1", speedup: 1.2 },
+      { name: "prefill-c32", speedup: 0.9 },
+    ]);
+    const { scenarios: _all, ...withoutScenarios } = card;
+    const dropped: Scorecard = { ...card, scenarios: card.scenarios?.slice(0, 1) };
+    serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, pulls: [PULL], config, artifacts: { 661: zipScorecard(dropped), 662: zipScorecard(withoutScenarios) } });
+    expect(await deliver("workflow_run", run(661, "2026-01-01T00:00:00Z"))).toBe(200);
+    expect(fake.checkRuns[0]).toMatchObject({ status: "completed", conclusion: "failure", title: "❌ 1 of 2 scenarios passed; improved: decode-c1; missing: prefill-c32" });
+    expect(fake.checkRuns[0]?.summary).toContain("the card has no scenario prefill-c32, which the repository's app config declares (gate.scenarios)");
+    expect(await deliver("workflow_run", run(662, "2026-01-01T00:10:00Z"))).toBe(200);
+    expect(fake.checkRuns[1]).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(fake.checkRuns[1]?.summary).toContain("the repository's app config declares scenarios decode-c1, prefill-c32 (gate.scenarios) and the card has none");
   });
 
   it("point 13: while a card at the app's limits is being read, the app answers /ping and handles another delivery", async () => {
