@@ -11,8 +11,8 @@ import { describe, expect, it } from "vitest";
  */
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
-/** The labels the docs tell GPU runners to carry (docs/gpu-runner-checklist.md). */
-const CUSTOM_RUNNER_LABELS = ["gpu", "ephemeral"];
+/** The labels the docs tell self-hosted runners to carry (docs/gpu-runner-checklist.md; cpu for llama.cpp, docs/score-your-engine.md). */
+const CUSTOM_RUNNER_LABELS = ["gpu", "cpu", "ephemeral"];
 
 async function workflowFiles(): Promise<string[]> {
   const files: string[] = [];
