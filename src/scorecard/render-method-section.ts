@@ -1,7 +1,7 @@
 import { markdownTable } from "markdown-table";
 import { describeInterval, describeNoise, describeRuns, describeUnscored, formatPercent, formatScoreAgainstBar } from "./describe-card.js";
 import { countingSentence, integrityRows } from "./describe-integrity.js";
-import { describeCaveats, describeGate, describeIntervalBriefly } from "./describe-summary.js";
+import { describeCaveats, describeGate, describeIntervalBriefly, describeScore } from "./describe-summary.js";
 import { escapeInline } from "../safe-text/escape-engine-text.js";
 import { renderFold, renderKeyValueTable } from "./render-key-value-table.js";
 import type { Scorecard } from "./scorecard-schema.js";
@@ -43,8 +43,12 @@ function countsTable(card: Scorecard): string {
     ["Unscored", escapeInline(describeUnscored(card))],
   );
   if (card.excluded > 0) rows.push(["Excluded", `${card.excluded}: the baseline failed on them or answered nothing, so they count nowhere`]);
-  const gate = describeGate(card);
-  rows.push(["Gate", `${gate.mark} ${escapeInline(gate.text)}`]);
+  // The gate once: a scored card (or scenario) states it in the summary table above the fold; a card
+  // without a score leads with its failure instead, and states the gate only here.
+  if (!describeScore(card)) {
+    const gate = describeGate(card);
+    rows.push(["Gate", `${gate.mark} ${escapeInline(gate.text)}`]);
+  }
   return renderKeyValueTable(rows);
 }
 
@@ -95,8 +99,8 @@ export function renderScenarioMethod(card: Scorecard): string {
  * How the score was measured, folded: every count, the round's settings, where the round's time
  * went, the scoring rule and who counted the tokens. The place for what a reader checks once, not
  * on every card: the rule's text, what an uncalibrated verdict gives up, how agreement is judged.
- * With scenarios, each one's counts and settings are in its own section: this one holds the round's
- * gate over them all instead.
+ * With scenarios, each one's counts and settings are in its own section: this one says how the
+ * round's gate combines them. The verdict itself is on the first screen, never repeated here.
  */
 export function renderMethodSection(card: Scorecard): string {
   const estimate = card.tokenCountsEstimated
@@ -105,9 +109,8 @@ export function renderMethodSection(card: Scorecard): string {
   const time = card.timeSpent ? describeTimeSpent(card.timeSpent) : null;
   const timeSection = renderTimeSpent(card);
   if (card.scenarios && card.scenarios.length > 0) {
-    const gate = describeGate(card);
-    const parts = [renderKeyValueTable([["Gate", `${gate.mark} ${escapeInline(gate.text)}`]]), scenariosSentence(card), timeSection, SCORING_RULE_SENTENCE, estimate, countingSentence(card)];
-    const summary = `How the score was measured: the round's gate, where the time went and the rule${time ? ` (${time.brief})` : ""}`;
+    const parts = [scenariosSentence(card), timeSection, SCORING_RULE_SENTENCE, estimate, countingSentence(card)];
+    const summary = `How the score was measured: how the scenarios combine, where the time went and the rule${time ? ` (${time.brief})` : ""}`;
     return renderFold(summary, parts.filter((part) => part !== "").join("\n\n"));
   }
   const parts = [countsTable(card), settingsTable(card), describeSyntheticPrompts(card), timeSection, SCORING_RULE_SENTENCE, estimate, countingSentence(card)].filter((part) => part !== "");

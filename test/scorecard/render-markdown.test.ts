@@ -20,6 +20,8 @@ describe("renderMarkdown", () => {
     expect(firstScreen).toContain("(1 run of each engine, noise not calibrated) |");
     expect(firstScreen).toContain("| Prompts | 12 of 12 scored |");
     expect(firstScreen).toContain("| Gate | ✅ passes: interval low ");
+    // Stated once: the folded counts do not repeat it.
+    expect(markdown.split("| Gate |").length - 1).toBe(1);
     expect(firstScreen).not.toMatch(/Below tolerance|Diverged|Zeroed|median_e2e_speedup|The round score is the median|Request interval/);
     // The rest is folded.
     expect(markdown).toContain("| Noise | not calibrated: this runner's noise was never measured");
