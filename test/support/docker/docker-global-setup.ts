@@ -3,6 +3,7 @@ import type { TestProject } from "vitest/node";
 import { type MissingPrerequisite, failRunAtTeardown, refuseSkipWhenRequired, reportMissingPrerequisite } from "../prerequisites/missing-prerequisites.js";
 import { type TestEngineImage, acquireTestEngineImage } from "./acquire-test-engine-image.js";
 import { findRunLeftovers } from "./find-run-leftovers.js";
+import { withStaleSweepLock } from "./with-stale-sweep-lock.js";
 
 const SKIPPED = "the Docker tests (the Docker runtime, the action and app end to end with containers, the Docker faults)";
 
@@ -51,8 +52,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
   return async () => {
     if (!held) return;
     await held.release();
-    const leftovers = await findRunLeftovers(docker, startedAt);
-    await Promise.allSettled(leftovers.map((leftover) => leftover.remove()));
+    // A sweep of resources whose maker is gone, like cleanup --stale: another test run on this machine
+    // may be holding a killed run's container for its own sweep to find (the action's post step).
+    const leftovers = await withStaleSweepLock(async () => {
+      const found = await findRunLeftovers(docker, startedAt);
+      await Promise.allSettled(found.map((leftover) => leftover.remove()));
+      return found;
+    });
     if (leftovers.length > 0) {
       failRunAtTeardown(`speedgate: the test run left ${leftovers.length} Docker resource(s) behind (removed now): ${leftovers.map((leftover) => `${leftover.kind} ${leftover.name}`).join(", ")}`);
     }

@@ -28,7 +28,9 @@ async function tryAcquire(): Promise<boolean> {
  * A test that kills a run and leaves its containers for something else to sweep (the action's post
  * step, the cleanup command), and a test that sweeps stale runs, hold this lock for that span: with
  * test files in parallel, one's stale sweep took the other's killed run's container before its own
- * sweep could (the post step then swept 0 containers, not 1).
+ * sweep could (the post step then swept 0 containers, not 1). A test run's closing sweep of what its
+ * tests left (docker-global-setup) takes it too: another run on the same machine, finishing while a
+ * killed run's container waited for its post step, removed it as a leftover whose maker was gone.
  */
 export async function withStaleSweepLock<T>(body: () => Promise<T>): Promise<T> {
   while (!(await tryAcquire())) await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
