@@ -5,6 +5,7 @@ import { stringify } from "yaml";
 import { type CalibrationFile, calibrationFileSchema } from "../../src/calibration/calibration-schema.js";
 import { describeMissingScenario } from "../../src/calibration/fit-calibration.js";
 import { describeCalibration } from "../../src/cli/commands/calibrate-command.js";
+import { regateScorecard } from "../../src/github/regate-scorecard.js";
 import { calibrationSettingsOf } from "../../src/config/calibration-settings.js";
 import { loadRound } from "../../src/config/load-round-config.js";
 import { silentLogger } from "../../src/logger.js";
@@ -91,12 +92,19 @@ async function gatedRound(dir: string, name: string): Promise<Scorecard> {
 const calibrationsOf = (card: Scorecard) =>
   (card.scenarios ?? []).map(({ name, card: one }) => ({ name, use: one.gate.use, scenario: one.gate.calibration?.scenario, problems: one.gate.calibration?.problems }));
 
-/** A card's per-scenario gate and calibration, which the app's re-gate must derive again from the card alone. */
+/**
+ * A card's per-scenario gate and calibration, which a rescore and the app's re-gate (under the round's
+ * own bar, without a rule of their own) must derive again from the card alone.
+ */
 function expectRederivable(card: Scorecard): void {
   const again = rescoreScenarioCard(card);
   expect(calibrationsOf(again)).toEqual(calibrationsOf(card));
   expect(again.scenarios?.map(({ card: one }) => one.gate)).toEqual(card.scenarios?.map(({ card: one }) => one.gate));
   expect(again.gate).toEqual(card.gate);
+  const { minRoundScore, maxUnscored, minPrompts, minAgreement, maxUnexplained } = card.gate;
+  const regated = regateScorecard(card, { minRoundScore, maxUnscored, minPrompts, minAgreement, maxUnexplained }, null);
+  expect(calibrationsOf(regated)).toEqual(calibrationsOf(card));
+  expect(regated.scenarios?.map(({ card: one }) => one.gate.passed)).toEqual(card.scenarios?.map(({ card: one }) => one.gate.passed));
 }
 
 describe("speedgate calibrate on a round with scenarios", () => {
