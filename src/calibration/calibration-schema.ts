@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { MIN_CALIBRATION_ROUNDS } from "../scoring/noise-floor.js";
+import { MAX_SCENARIOS, SCENARIO_NAME } from "../vocabulary/scenario-name.js";
 
 /*
  * A calibration file is the record of an A/A study (`speedgate calibrate`): the baseline scored
@@ -57,6 +58,24 @@ export const calibrationSelfAgreementSchema = z.object({
   mostDisagreed: z.number().min(0).max(1),
 });
 
+const noiseSchema = z.object({ meanLog: z.number(), sdLog: z.number(), floor: z.number(), detectableSpeedup: z.number() });
+const roundsSchema = z.array(calibrationRoundSchema).min(MIN_CALIBRATION_ROUNDS).max(1_000);
+const scenarioNameSchema = z.string().regex(SCENARIO_NAME);
+
+/**
+ * One scenario's A/A study, from the same A/A rounds as the file's: its prompts, its merged settings,
+ * its round scores. A round with scenarios gates each scenario on the study of its name, since each
+ * workload (its pace, its batch, its place on the engine's one start) has a noise of its own.
+ */
+export const calibrationScenarioSchema = z.object({
+  name: scenarioNameSchema,
+  promptsHash: text(128),
+  settings: calibrationSettingsSchema,
+  rounds: roundsSchema,
+  /** Derived from the round scores when the file was written; readers recompute it and never trust this copy. */
+  noise: noiseSchema,
+});
+
 export const calibrationFileSchema = z.object({
   kind: z.literal(CALIBRATION_KIND),
   schemaVersion: z.literal(CALIBRATION_SCHEMA_VERSION),
@@ -72,13 +91,27 @@ export const calibrationFileSchema = z.object({
   baselineHash: text(128),
   promptsHash: text(128),
   settings: calibrationSettingsSchema,
-  rounds: z.array(calibrationRoundSchema).min(MIN_CALIBRATION_ROUNDS).max(1_000),
+  rounds: roundsSchema,
   /** Derived from the round scores when the file was written; readers recompute it and never trust this copy. */
-  noise: z.object({ meanLog: z.number(), sdLog: z.number(), floor: z.number(), detectableSpeedup: z.number() }),
+  noise: noiseSchema,
+  /**
+   * A study per scenario, in the round config's order, when the calibrated round had scenarios; the top
+   * level is then the first scenario's (the card's headline), so a reader of the top level alone still
+   * reads one whole study. Absent in files of rounds without scenarios and files from before scenarios.
+   */
+  scenarios: z
+    .array(calibrationScenarioSchema)
+    .min(1)
+    .max(MAX_SCENARIOS)
+    .refine((scenarios) => new Set(scenarios.map((scenario) => scenario.name)).size === scenarios.length, {
+      error: "expected one study per scenario name; calibrate again with speedgate calibrate",
+    })
+    .optional(),
 });
 
 export type CalibrationFile = z.infer<typeof calibrationFileSchema>;
 export type CalibrationSettings = z.infer<typeof calibrationSettingsSchema>;
+export type CalibrationScenario = z.infer<typeof calibrationScenarioSchema>;
 
 /** The A/A study the gate used, copied from the calibration file; the floor and the fit are recomputed by every reader. */
 export const cardCalibrationSchema = z.object({
@@ -96,6 +129,12 @@ export const cardCalibrationSchema = z.object({
   detectableSpeedup: z.number().finite(),
   /** The baseline's agreement with itself in the A/A rounds; absent in calibrations from before it was measured. */
   selfAgreement: calibrationSelfAgreementSchema.nullable().optional(),
+  /**
+   * On a scenario's card: the scenario, and whether the file held a study of that name. Without one the
+   * copy is the file's top-level study, which is not this scenario's, and the fit keeps the gate closed.
+   * Absent on cards of rounds without scenarios and cards from before scenarios had studies of their own.
+   */
+  scenario: z.object({ name: scenarioNameSchema, studied: z.boolean() }).optional(),
   /** Why it does not fit this round; any one keeps the gate closed. */
   problems: z.array(text(1_000)).max(20),
   /** Differences that do not keep the gate closed, such as another runner with the same GPU. */

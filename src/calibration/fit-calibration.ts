@@ -44,6 +44,11 @@ export function describeSettingDifferences(calibrated: CalibrationSettings, roun
   return differences;
 }
 
+/** Why a scenario the calibration holds no study of cannot gate on it, and what fixes that. */
+export function describeMissingScenario(name: string): string {
+  return `the calibration has no scenario ${name}: run speedgate calibrate again with this round config`;
+}
+
 /**
  * The calibration as the card shows it, with its noise floor recomputed from the A/A scores and
  * its fit to this round decided from the card's own facts, so the app's re-gate reaches the same
@@ -56,8 +61,13 @@ export function fitCalibration(source: CalibrationSource, facts: CalibrationFact
   const problems: string[] = [];
   const notes: string[] = [];
   if (source.engine !== facts.engine) problems.push(`it is for engine ${describeValue(source.engine)}, this round's is ${describeValue(facts.engine)}`);
-  if (facts.promptsHash !== null && source.promptsHash !== facts.promptsHash) problems.push("it was measured on another prompt set");
-  problems.push(...describeSettingDifferences(source.settings, facts.settings));
+  if (source.scenario && !source.scenario.studied) {
+    // The copy is another workload's study: its prompts and settings say nothing of this one's, so they are not compared.
+    problems.push(describeMissingScenario(source.scenario.name));
+  } else {
+    if (facts.promptsHash !== null && source.promptsHash !== facts.promptsHash) problems.push("it was measured on another prompt set");
+    problems.push(...describeSettingDifferences(source.settings, facts.settings));
+  }
   if (source.gpu !== facts.gpu) problems.push(`it was measured on GPU ${describeValue(source.gpu)}, this round ran on ${describeValue(facts.gpu)}`);
   if (source.baselineImage !== facts.baselineImage) {
     problems.push(`it was measured with baseline image ${describeValue(source.baselineImage)}, this round's is ${describeValue(facts.baselineImage)}`);

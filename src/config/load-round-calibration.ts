@@ -3,7 +3,8 @@ import type { RoundFingerprint } from "./fingerprint-round.js";
 import type { RoundConfig } from "./round-config-schema.js";
 import { describeValue } from "../vocabulary/describe-value.js";
 import type { CardCalibration } from "../calibration/calibration-schema.js";
-import type { CalibrationFile } from "../calibration/calibration-schema.js";
+import type { CalibrationFile, CalibrationSettings } from "../calibration/calibration-schema.js";
+import type { LoadedScenario } from "./load-round-scenarios.js";
 import { calibrationSettingsOf, hashBaseline } from "./calibration-settings.js";
 import type { CalibrationSource } from "../calibration/fit-calibration.js";
 import { describeSettingDifferences } from "../calibration/fit-calibration.js";
@@ -22,8 +23,14 @@ export function selfAgreementOf(rounds: CalibrationFile["rounds"]): CardCalibrat
   };
 }
 
-/** The part of a calibration file a card carries. */
-export function calibrationSourceOf(file: CalibrationFile): CalibrationSource {
+/**
+ * The part of a calibration file a card carries. A scenario's card (`scenario` is its name) carries the
+ * study of that name; a scenario the file has none of carries the top-level study marked unstudied,
+ * which the fit turns into a problem that keeps its gate closed, on the runner and on every re-gate.
+ */
+export function calibrationSourceOf(file: CalibrationFile, scenario: string | null = null): CalibrationSource {
+  const own = scenario === null ? undefined : file.scenarios?.find((entry) => entry.name === scenario);
+  const study = own ?? file;
   return {
     measuredAt: file.measuredAt,
     engine: file.engine,
@@ -31,18 +38,29 @@ export function calibrationSourceOf(file: CalibrationFile): CalibrationSource {
     gpu: file.gpu,
     baselineImage: file.baselineImage,
     baselineImageId: file.baselineImageId,
-    promptsHash: file.promptsHash,
-    settings: file.settings,
-    scores: file.rounds.map((round) => round.roundScore),
-    selfAgreement: selfAgreementOf(file.rounds),
+    promptsHash: study.promptsHash,
+    settings: study.settings,
+    scores: study.rounds.map((round) => round.roundScore),
+    selfAgreement: selfAgreementOf(study.rounds),
+    ...(scenario === null ? {} : { scenario: { name: scenario, studied: own !== undefined } }),
   };
+}
+
+/** Why a study does not fit the workload it would gate: another prompt set, other settings. */
+function describeStudyMisfit(study: Pick<CalibrationFile, "promptsHash" | "settings">, promptsHash: string, settings: CalibrationSettings): string[] {
+  const problems: string[] = [];
+  if (study.promptsHash !== promptsHash) problems.push("it was measured on another prompt set");
+  problems.push(...describeSettingDifferences(study.settings, settings));
+  return problems;
 }
 
 /**
  * The calibration a round names, read and checked against the round before anything starts: a
  * calibration of other settings, prompts or another baseline engine measured another noise, and
  * gating on it would promise what it cannot keep. What only the run knows (the GPU, the pulled
- * image's ID, the runner) is checked on the card, where the app can check it again.
+ * image's ID, the runner) is checked on the card, where the app can check it again. In a round with
+ * scenarios each scenario's study is checked against that scenario's prompts and merged settings; a
+ * scenario the file has no study of is not refused here but on its card, so the others are judged.
  */
 export async function loadRoundCalibration(
   config: RoundConfig,
@@ -50,6 +68,7 @@ export async function loadRoundCalibration(
   configDir: string,
   promptCount: number,
   fingerprint: RoundFingerprint,
+  scenarios?: readonly LoadedScenario[],
 ): Promise<CalibrationFile | null> {
   const path = config.gate.calibration;
   if (!path) return null;
@@ -60,8 +79,14 @@ export async function loadRoundCalibration(
   if (file.baselineHash !== hashBaseline(config, configDir)) {
     problems.push("the baseline changed since it was measured (its image or build, command, folder or environment)");
   }
-  if (file.promptsHash !== fingerprint.promptsHash) problems.push("it was measured on another prompt set");
-  problems.push(...describeSettingDifferences(file.settings, calibrationSettingsOf(config, promptCount)));
+  if (!scenarios) problems.push(...describeStudyMisfit(file, fingerprint.promptsHash, calibrationSettingsOf(config, promptCount)));
+  // With scenarios each is gated on the study of its name; one the file has none of is left to its card, whose gate it keeps closed.
+  for (const scenario of scenarios ?? []) {
+    const study = file.scenarios?.find((entry) => entry.name === scenario.name);
+    if (!study) continue;
+    const misfit = describeStudyMisfit(study, scenario.fingerprint.promptsHash, calibrationSettingsOf(scenario.config, scenario.prompts.length));
+    problems.push(...misfit.map((problem) => `scenario ${scenario.name}: ${problem}`));
+  }
   if (problems.length > 0) {
     throw ConfigError.fromProblems(
       problems,

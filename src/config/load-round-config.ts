@@ -206,7 +206,7 @@ async function readRound(configPath: string, options: LoadRoundOptions, purpose:
       commits,
       // A check may run where the runner's prompts are not: the calibration's fit is decided when the round runs.
       calibration:
-        options.skipCalibration || purpose === "check" ? null : await loadRoundCalibration(finalConfig, absolutePath, baseDir, prompts.length, fingerprint),
+        options.skipCalibration || purpose === "check" ? null : await loadRoundCalibration(finalConfig, absolutePath, baseDir, prompts.length, fingerprint, scenarios),
     },
     paths,
   };

@@ -327,7 +327,7 @@ export async function runRound(options: RunRoundOptions): Promise<Scorecard> {
     const ownProvenance = workload.fingerprint ? { ...provenance, ...workload.fingerprint } : provenance;
     // Fitted from the same facts the card keeps, so the app's re-gate decides the fit the same way.
     const calibration = round.calibration
-      ? fitCalibration(calibrationSourceOf(round.calibration), calibrationFacts({ engine: settings.engine, provenance: ownProvenance, settings: cardSettings(settings) }))
+      ? fitCalibration(calibrationSourceOf(round.calibration, workload.name), calibrationFacts({ engine: settings.engine, provenance: ownProvenance, settings: cardSettings(settings) }))
       : null;
     const result = scoreRound({
       promptIds: workload.prompts.map((prompt) => prompt.id),

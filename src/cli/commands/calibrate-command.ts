@@ -3,6 +3,7 @@ import { mkdir } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { CalibrationRoundError, runCalibration } from "../../round/run-calibration.js";
 import type { CalibrationFile } from "../../calibration/calibration-schema.js";
+import type { Scorecard } from "../../scorecard/scorecard-schema.js";
 import { selfAgreementOf } from "../../config/load-round-calibration.js";
 import { loadRound } from "../../config/load-round-config.js";
 import { RoundCancelledError } from "../../round/round-cancelled-error.js";
@@ -17,13 +18,32 @@ import { createProgressRenderer } from "../render-round-progress.js";
 export const DEFAULT_CALIBRATION_ROUNDS = 20;
 export const DEFAULT_CALIBRATION_FILE = "speedgate-calibration.json";
 
-/** What the study found, for a person deciding whether to trust it. */
-export function describeCalibration(file: CalibrationFile, maxUnscored: number, queueBound: { rounds: number; first: QueueBound } | null = null): string {
+/** The largest share of compared prompts one A/A round of a study left unscored. */
+function worstUnscoredShare(rounds: CalibrationFile["rounds"]): number {
+  return Math.max(...rounds.map((round) => (round.promptsCompared > 0 ? round.unscored / round.promptsCompared : 0)));
+}
+
+/** The warning for a study whose unchanged engine left more prompts unscored than the gate allows; `where` names a scenario's. */
+function describeUnrepeatable(share: number, maxUnscored: number, where: string): string {
+  return `  warning: the unchanged engine left up to ${formatPercent(share)} of the prompts${where} unscored in one round, more than gate.maxUnscored ${formatPercent(maxUnscored)}: its answers are not repeatable, so patches will fail the gate; check bench.tolerance and the engine's determinism`;
+}
+
+/**
+ * What the study found, for a person deciding whether to trust it. With scenarios the lines above are
+ * the first scenario's (the file's top level), and each scenario's floor follows, since a round holds
+ * each scenario to its own.
+ */
+export function describeCalibration(
+  file: CalibrationFile,
+  maxUnscored: number,
+  queueBound: { rounds: number; first: QueueBound } | null = null,
+  /** A scenario's own gate.maxUnscored, where it sets one. */
+  scenarioMaxUnscored: ReadonlyMap<string, number> = new Map(),
+): string {
   const scores = file.rounds.map((round) => round.roundScore);
-  const shares = file.rounds.map((round) => (round.promptsCompared > 0 ? round.unscored / round.promptsCompared : 0));
-  const worstShare = Math.max(...shares);
+  const headline = file.scenarios?.[0];
   const lines = [
-    `A/A study of ${file.engine} on ${file.runner ?? "this machine"}${file.gpu ? ` (${file.gpu})` : ""}, ${file.rounds.length} rounds of ${file.settings.prompts} prompts, bench.runs ${file.settings.runs}:`,
+    `A/A study of ${file.engine} on ${file.runner ?? "this machine"}${file.gpu ? ` (${file.gpu})` : ""}, ${file.rounds.length} rounds of ${file.settings.prompts} prompts, bench.runs ${file.settings.runs}${headline ? `, scenario ${headline.name} (the headline; every scenario's floor is below)` : ""}:`,
     `  round scores of the baseline against itself: ${scores.map((score) => formatTimes(score)).join(", ")}`,
     `  spread: ${formatTimes(Math.min(...scores))}–${formatTimes(Math.max(...scores))}, ${formatPercent(file.noise.sdLog)} standard deviation (log scale)`,
     `  noise floor: +${formatPercent(file.noise.floor)}: an unchanged engine stays below it in 97.5% of rounds, so a round must score at least gate.minRoundScore × ${(1 + file.noise.floor).toFixed(4)} to pass`,
@@ -36,17 +56,32 @@ export function describeCalibration(file: CalibrationFile, maxUnscored: number, 
       `  the baseline against itself: ${median}; at most ${formatPercent(self.mostDisagreed)} of the prompts cut short or parted in one round (rounds gating on this file allow the same)`,
     );
   }
-  if (worstShare > maxUnscored) {
-    lines.push(
-      `  warning: the unchanged engine left up to ${formatPercent(worstShare)} of the prompts unscored in one round, more than gate.maxUnscored ${formatPercent(maxUnscored)}: its answers are not repeatable, so patches will fail the gate; check bench.tolerance and the engine's determinism`,
-    );
+  if (file.scenarios) {
+    lines.push(`  each scenario, gated on its own floor (${file.scenarios.length}):`);
+    for (const scenario of file.scenarios) {
+      lines.push(
+        `    ${scenario.name}: noise floor +${formatPercent(scenario.noise.floor)}, a speedup of ${formatPercent(scenario.noise.detectableSpeedup)} over the bar passes 95% of the time (${scenario.settings.prompts} prompts, bench.runs ${scenario.settings.runs})`,
+      );
+    }
   }
+  const studies = file.scenarios?.map((scenario) => ({
+    where: ` of scenario ${scenario.name}`,
+    share: worstUnscoredShare(scenario.rounds),
+    limit: scenarioMaxUnscored.get(scenario.name) ?? maxUnscored,
+  })) ?? [{ where: "", share: worstUnscoredShare(file.rounds), limit: maxUnscored }];
+  for (const { where, share, limit } of studies) if (share > limit) lines.push(describeUnrepeatable(share, limit, where));
   if (queueBound) {
     lines.push(
       `  warning: ${queueBound.rounds} of ${file.rounds.length} A/A rounds were queue-bound (in the first, ${queueBound.first.why}): this floor measures how the baseline's queue drains, not its speed; ${queueBound.first.fix}`,
     );
   }
   return `${lines.join("\n")}\n`;
+}
+
+/** An A/A round's score as the log line gives it: each scenario's, named, in a round with scenarios. */
+function describeAaScore(card: Scorecard): string {
+  if (!card.scenarios) return formatTimes(card.roundScore);
+  return card.scenarios.map(({ name, card: one }) => `${name} ${formatTimes(one.roundScore)}`).join(", ");
 }
 
 export const calibrateCommand: Command = {
@@ -80,7 +115,8 @@ Exit codes:
     const round = await loadRound(values.config, { skipCalibration: true });
     const out = resolve(values.out ?? join(dirname(round.configPath), DEFAULT_CALIBRATION_FILE));
     const progress = createProgressRenderer(process.stderr);
-    context.logger.info(`speedgate calibrate: ${rounds} A/A rounds of ${round.prompts.length} prompts (bench.runs ${round.config.bench.runs}), the baseline against itself`);
+    const workloads = round.scenarios ? `${round.scenarios.length} scenarios (${round.scenarios.map((scenario) => scenario.name).join(", ")})` : `${round.prompts.length} prompts`;
+    context.logger.info(`speedgate calibrate: ${rounds} A/A rounds of ${workloads} (bench.runs ${round.config.bench.runs}), the baseline against itself`);
     let file: CalibrationFile;
     const queueBound: QueueBound[] = [];
     try {
@@ -95,7 +131,7 @@ Exit codes:
           progress.finish();
           const queued = detectQueueBound(card);
           if (queued) queueBound.push(queued);
-          context.logger.info(`A/A round ${index + 1} of ${rounds}: ${formatTimes(card.roundScore)}${queued ? " (queue-bound)" : ""}`);
+          context.logger.info(`A/A round ${index + 1} of ${rounds}: ${describeAaScore(card)}${queued ? " (queue-bound)" : ""}`);
         },
       });
     } catch (error) {
@@ -114,7 +150,8 @@ Exit codes:
     await mkdir(dirname(out), { recursive: true });
     await writeAtomically(out, `${JSON.stringify(file, null, 2)}\n`);
     const first = queueBound[0];
-    context.stdout.write(describeCalibration(file, round.config.gate.maxUnscored, first ? { rounds: queueBound.length, first } : null));
+    const scenarioMaxUnscored = new Map(round.scenarios?.map((scenario) => [scenario.name, scenario.config.gate.maxUnscored]));
+    context.stdout.write(describeCalibration(file, round.config.gate.maxUnscored, first ? { rounds: queueBound.length, first } : null, scenarioMaxUnscored));
     const named = relative(dirname(round.configPath), out) || basename(out);
     context.logger.info(`wrote ${out}; gate on it with gate.calibration: ${named} in ${round.configPath}`);
     return 0;
