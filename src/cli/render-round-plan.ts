@@ -9,6 +9,7 @@ import { processEngineCwd } from "../engine/resolve-engine-cwd.js";
 import type { EngineRole } from "../vocabulary/engine-failure.js";
 import { describeLoad } from "../scorecard/describe-load.js";
 import { describeSharedPrompts, findSharedPrompts } from "../vocabulary/find-shared-prompts.js";
+import { describeRoundTwoRuns } from "../round/describe-round-two-runs.js";
 
 /** A command as a reader would type it, placeholders filled as the round will fill them. */
 function showCommand(command: readonly string[], config: RoundConfig): string {
@@ -133,6 +134,7 @@ function notes(check: RoundCheck): string[] {
         : "docker.gpus is not set: the engines start without a GPU (set it to all, a count or device ids)",
     );
   }
+  found.push(...describeRoundTwoRuns(check.round));
   config.docker.mounts.forEach((mount, index) => {
     if (!mount.readOnly) found.push(`docker.mounts[${index}] is writable: the candidate can change what the next round's engines read there`);
   });

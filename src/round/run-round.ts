@@ -42,6 +42,7 @@ import { type RoundWorkload, listRoundWorkloads } from "./list-round-workloads.j
 import { type TimeSpentTracker, trackTimeSpent } from "./track-time-spent.js";
 import { assembleScenarioCard } from "../scorecard/combine-scenario-gates.js";
 import { describeSharedPrompts, findSharedPrompts } from "../vocabulary/find-shared-prompts.js";
+import { describeRoundTwoRuns } from "./describe-round-two-runs.js";
 
 export type { RoundProgressEvent } from "./round-progress.js";
 
@@ -256,6 +257,7 @@ export async function runRound(options: RunRoundOptions): Promise<Scorecard> {
   logger.info(describeBusyPoll(round.config.bench.busyPoll));
   const sharedPrompts = describeSharedPrompts(findSharedPrompts((round.scenarios ?? []).map((scenario) => ({ name: scenario.name, promptsHash: scenario.fingerprint.promptsHash }))));
   if (sharedPrompts) logger.warn(sharedPrompts);
+  for (const note of describeRoundTwoRuns(round)) logger.warn(note);
   try {
     if (signal.aborted) throw new RoundCancelledError(signal.reason);
     // Before any engine: its cost must not fall on the first engine measured (warm-bench-client.ts).

@@ -1,4 +1,5 @@
 import { describeFailureEvent, formatScoreAgainstBar, formatTimes } from "./describe-card.js";
+import { runLevelFactor } from "../scoring/bootstrap-interval.js";
 import { decideVerdict } from "./decide-verdict.js";
 import type { Scorecard } from "./scorecard-schema.js";
 import { MIN_PROMPTS_FOR_INTERVAL } from "../scoring/evaluate-gate.js";
@@ -120,10 +121,15 @@ export function describeInconclusive(card: Scorecard): { author: string; maintai
   // With unscored prompts the low end is low because of their zeros: those are the patch's to explain.
   if (!rule || card.gate.reasons.length !== 1 || card.gate.reasons[0] !== rule || card.unscored > 0) return null;
   const compared = card.promptsTotal - card.excluded;
+  // Two runs widen the interval most of all (Student's t with one degree of freedom): say so first.
+  const runs =
+    card.settings.runs === 2
+      ? `bench.runs 3 or more (2 now: with two runs the interval pushes each run's level out ${runLevelFactor(2).toFixed(1)}×, with 3 ${runLevelFactor(3).toFixed(1)}×)`
+      : `more bench.runs (${card.settings.runs} now)`;
   return {
     author: "No measurable speedup at this runner's noise: nothing to fix in the patch.",
     maintainers:
-      `The interval is too wide to decide: more bench.runs (${card.settings.runs} now), more prompts (${compared} compared), ` +
+      `The interval is too wide to decide: ${runs}, more prompts (${compared} compared), ` +
       "a calibration of this runner (speedgate calibrate, gate.calibration) or a pace the baseline keeps up with (bench.requestIntervalMs) narrows it.",
   };
 }

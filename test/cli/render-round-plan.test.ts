@@ -33,5 +33,25 @@ describe("renderRoundPlan", () => {
     expect(plan).toContain("private: /runner/only.jsonl (on the runner); 3 runs");
     // Both send bench.prompts to one engine start; the prompts not found here are not compared.
     expect(plan).toMatch(/note: scenarios chat-rate4 and decode-c8 send the same prompts, .*prefix cache/);
+    // Three runs and one: nothing about two.
+    expect(plan).not.toContain("runs is 2");
+  });
+
+  it("says, under Notes, which setting asks for two runs and why that interval seldom gives a verdict", async () => {
+    const dir = await makeTempDir("speedgate-plan-");
+    await writeFile(join(dir, "chat.jsonl"), '{"id":"c1","prompt":"hi"}\n');
+    const bench = { prompts: "chat.jsonl", maxTokens: 64, requestIntervalMs: 250, contextLimit: 4096, tolerance: 0.9 };
+    const plain = { engine: "sglang", runtime: "process", port: 30000, baseline: { command: ["serve"] }, bench: { ...bench, runs: 2 }, gate: { minRoundScore: 1 } };
+    await writeFile(join(dir, "plain.yml"), stringify(plain));
+    const plan = renderRoundPlan(await checkRound(join(dir, "plain.yml")));
+    expect(plan.slice(plan.indexOf("\nNotes\n"))).toContain("  bench.runs is 2: with two runs the interval pushes each run's level out 9.2× its difference from the other");
+    // Under a calibrated noise floor the interval does not decide: no note.
+    await writeFile(join(dir, "score.yml"), stringify({ ...plain, gate: { minRoundScore: 1, use: "round-score" } }));
+    expect(renderRoundPlan(await checkRound(join(dir, "score.yml")))).not.toContain("runs is 2");
+    // With scenarios: the one whose own runs say 2, named; bench's 3 gives none.
+    const scenarios = { ...plain, bench: { ...bench, runs: 3 }, scenarios: [{ name: "chat" }, { name: "decode-c1", concurrency: 1, runs: 2 }] };
+    await writeFile(join(dir, "scenarios.yml"), stringify(scenarios));
+    const notes = renderRoundPlan(await checkRound(join(dir, "scenarios.yml"))).split("\n").filter((line) => line.includes("runs") && line.includes(" is 2: "));
+    expect(notes).toEqual([expect.stringMatching(/^ {2}scenarios\[1\]\.runs \(decode-c1\) is 2: /)]);
   });
 });

@@ -25,6 +25,12 @@ describe("describeInconclusive", () => {
     expect(renderText(inconclusive())).toContain("For the author   No measurable speedup");
   });
 
+  it("tells the maintainers of a two-run round to run three or more first: two runs widen the interval most", () => {
+    const card = inconclusive();
+    const lines = describeInconclusive({ ...card, settings: { ...card.settings, runs: 2 } });
+    expect(lines?.maintainers).toMatch(/^The interval is too wide to decide: bench\.runs 3 or more \(2 now: with two runs the interval pushes each run's level out 9\.2×, with 3 2\.7×\), more prompts/);
+  });
+
   it("says nothing for a pass, a slower candidate, or a round that failed for another reason too", () => {
     expect(describeInconclusive(makeCard(twelve))).toBeNull();
     expect(describeInconclusive(makeCard(twelve.map(() => ({ speedup: 0.8 }))))).toBeNull();
