@@ -616,10 +616,10 @@ function refineBenchPrompts(input: unknown, ctx: z.RefinementCtx): void {
     ctx.addIssue({ code: "custom", path: ["bench", "prompts"], message: expected });
     return;
   }
-  const named = input.scenarios.filter(isRecord).map((scenario, index) => ({
-    name: typeof scenario.name === "string" ? scenario.name : `scenarios[${index}]`,
-    prompts: scenario.prompts,
-  }));
+  // A scenario that is not even an object has its own error; one without a name is named by its place.
+  const named = input.scenarios.flatMap((scenario: unknown, index) =>
+    isRecord(scenario) ? [{ name: typeof scenario.name === "string" ? scenario.name : `at scenarios[${index}]`, prompts: scenario.prompts }] : [],
+  );
   const needing = listScenariosOnBenchPrompts(named);
   if (needing.length === 0) return;
   const which = needing.length === 1 ? `scenario ${needing[0]}` : `scenarios ${needing.slice(0, -1).join(", ")} and ${needing.at(-1)}`;

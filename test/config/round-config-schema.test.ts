@@ -121,6 +121,8 @@ describe("round config scenarios", () => {
       expect(messageFor(withoutBenchPrompts([{ name: "chat-rate4" }]))).toBe(
         `round.yml: ${expected}, since scenario chat-rate4 sets no prompts of its own (or give it prompts), but it is missing`,
       );
+      // A scenario without a name is named by its place; one that is no object has only its own error.
+      expect(messageFor(withoutBenchPrompts([5, { concurrency: 1 }]))).toContain(`${expected}, since scenario at scenarios[1] sets no prompts of its own`);
     });
 
     it("stays required without scenarios, and is named beside the other fields' problems", () => {
