@@ -6,6 +6,7 @@ import { type LoadedRound, loadRound, parseRoundConfigYaml } from "../src/config
 import type { GitHubClient } from "../src/github/github-client.js";
 import { createProgressRenderer } from "../src/cli/render-round-progress.js";
 import type { Logger } from "../src/logger.js";
+import { listRoundWorkloads } from "../src/round/list-round-workloads.js";
 import type { RoundProgressEvent } from "../src/round/round-progress.js";
 import type { CardSource } from "../src/scorecard/build-scorecard.js";
 import { readScorecard } from "../src/scorecard/read-scorecard.js";
@@ -98,7 +99,9 @@ async function runMode(settings: RunSettings, context: ActionContext, deps: Acti
       );
       throw new ConfigError(problems.join("; "));
     }
-    deps.logger.info(`${formatShard(shard)}: ${sharded.round.prompts.length} of ${loaded.prompts.length} prompts`);
+    // Counted over what is sent: a round with scenarios may have no bench.prompts of its own.
+    const sent = (part: LoadedRound): number => listRoundWorkloads(part).reduce((sum, workload) => sum + workload.prompts.length, 0);
+    deps.logger.info(`${formatShard(shard)}: ${sent(sharded.round)} of ${sent(loaded)} prompts`);
     round = sharded.round;
   }
   const runId = createRunId(context);

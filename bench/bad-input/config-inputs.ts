@@ -209,6 +209,15 @@ function configCases(): CliCase[] {
   cases.push(
     { category: "round config field", input: "unknown field bench.maxToken (typo)", configText: withBase((c) => setPath(c, "bench.maxToken", 16)), mentions: "bench.maxToken" },
     { category: "round config field", input: "bench.maxTokens above bench.contextLimit", configText: withBase((c) => setPath(c, "bench.maxTokens", 8192)), mentions: "bench.contextLimit" },
+    {
+      category: "round config field",
+      input: "bench.prompts missing while a scenario sets no prompts of its own",
+      configText: withBase((c) => {
+        setPath(c, "bench.prompts", MISSING);
+        setPath(c, "scenarios", [{ name: "chat" }, { name: "own", prompts: "prompts.jsonl" }]);
+      }),
+      mentions: "scenario chat",
+    },
     { category: "round config field", input: "runtime: process without baseline.command", configText: withBase((c) => setPath(c, "baseline.command", MISSING)), mentions: "baseline.command" },
     {
       category: "round config field",

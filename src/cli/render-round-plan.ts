@@ -4,6 +4,7 @@ import { engineFamily } from "../vocabulary/engine-family.js";
 import type { RoundCheck } from "../config/load-round-config.js";
 import type { BuildSpec, RoundConfig } from "../config/round-config-schema.js";
 import { resolveRoundEngines } from "../config/resolve-round-engines.js";
+import { sendsBenchPrompts } from "../config/sends-bench-prompts.js";
 import { PROCESS_ENGINE_HOST } from "../engine/substitute-command.js";
 import { processEngineCwd } from "../engine/resolve-engine-cwd.js";
 import type { EngineRole } from "../vocabulary/engine-failure.js";
@@ -146,7 +147,7 @@ function notes(check: RoundCheck): string[] {
   }
   const promptsPath = check.paths.find((entry) => entry.field === "bench.prompts");
   if (promptsPath?.problem) found.push(`the prompts (${promptsPath.path}) are on the runner only: not validated here`);
-  else if (prompts.length === 0) found.push(typeof config.bench.prompts === "string" ? "the prompts file has no prompts" : "the synthetic prompts wait for bench.tokenizer, which is on the runner only");
+  else if (prompts.length === 0 && sendsBenchPrompts(config)) found.push(typeof config.bench.prompts === "string" ? "the prompts file has no prompts" : "the synthetic prompts wait for bench.tokenizer, which is on the runner only");
   return found;
 }
 
@@ -187,7 +188,9 @@ export function renderRoundPlan(check: RoundCheck, commitsPlan: readonly string[
     `speedgate run --check: ${configPath} is valid; nothing was started.`,
     section("Round", [
       `engine ${config.engine}, runtime ${config.runtime}, port ${config.port}`,
-      `prompts: ${describePlanPrompts(bench, prompts.length, promptsPath?.problem != null)}`,
+      sendsBenchPrompts(config)
+        ? `prompts: ${describePlanPrompts(bench, prompts.length, promptsPath?.problem != null)}`
+        : `prompts: each scenario sends its own${bench.prompts === undefined ? "" : " (bench.prompts is not read)"}`,
       check.round.commits
         ? "candidate: the head commit (no patch)"
         : patch

@@ -2,6 +2,7 @@ import { constants } from "node:fs";
 import { access, stat } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { describeValue } from "../vocabulary/describe-value.js";
+import { sendsBenchPrompts } from "./sends-bench-prompts.js";
 import { type RoundConfig, tokenizerLocation } from "./round-config-schema.js";
 
 export type PathKind = "file" | "folder" | "file or folder";
@@ -45,8 +46,8 @@ export function listConfigPaths(config: RoundConfig, baseDir: string, patchPath?
     if (written === undefined) return;
     paths.push({ field, written, path: at(written), kind, purpose, onRunner: mount || isAbsolute(written) });
   };
-  // Synthetic prompts are made from the tokenizer, not read from a file.
-  if (typeof config.bench.prompts === "string") add("bench.prompts", config.bench.prompts, "file", "the JSONL prompts");
+  // Synthetic prompts are made from the tokenizer, not read from a file; bench.prompts that no scenario sends is never read.
+  if (typeof config.bench.prompts === "string" && sendsBenchPrompts(config)) add("bench.prompts", config.bench.prompts, "file", "the JSONL prompts");
   config.scenarios?.forEach((scenario, index) => {
     if (typeof scenario.prompts === "string") add(`scenarios[${index}].prompts`, scenario.prompts, "file", `scenario ${scenario.name}'s JSONL prompts`);
   });

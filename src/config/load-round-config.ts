@@ -6,6 +6,7 @@ import { loadRoundCalibration } from "./load-round-calibration.js";
 import { buildSyntheticPrompts } from "./build-synthetic-prompts.js";
 import { readPromptsFile } from "./read-prompts-file.js";
 import { type LoadedScenario, loadRoundScenarios } from "./load-round-scenarios.js";
+import { sendsBenchPrompts } from "./sends-bench-prompts.js";
 import { readTokenizerFile } from "../tokens/read-tokenizer-file.js";
 import type { TokenCounter } from "../tokens/token-counter.js";
 import type { Prompt } from "../prompts/prompt.js";
@@ -21,6 +22,7 @@ import { type CommitsRequest, type RoundCommits, findCommitsConfigProblems, reso
 export interface LoadedRound {
   config: RoundConfig;
   configPath: string;
+  /** bench.prompts as loaded; empty in a round whose every scenario sends its own (bench.prompts is then not read). */
   prompts: Prompt[];
   /**
    * The config's scenarios, each with its merged settings and its own prompts, in config order;
@@ -178,12 +180,13 @@ async function readRound(configPath: string, options: LoadRoundOptions, purpose:
   const tokenizer = tokenizerLocation(config);
   const tokenCounter = tokenizer?.from === "runner" && !absent("bench.tokenizer") ? await readTokenizerFile(tokenizer.path) : undefined;
   // In a check, a runner-only prompts file, tokenizer or patch that is not here is listed by the caller, not read.
-  const promptSource = config.bench.prompts;
+  // bench.prompts that no scenario sends (each names its own) is not read either: the round has none of its own.
+  const promptSource = sendsBenchPrompts(config) ? config.bench.prompts : undefined;
   let prompts: Prompt[] = [];
   if (typeof promptSource === "object") {
     // The schema holds a synthetic set to a tokenizer on the runner: it is here unless a check found it missing.
     if (tokenCounter) prompts = buildSyntheticPrompts(promptSource.synthetic, tokenCounter);
-  } else if (!absent("bench.prompts")) {
+  } else if (promptSource !== undefined && !absent("bench.prompts")) {
     prompts = await readPromptsFile(promptSource, config.bench.contextLimit, "bench.prompts");
   }
   const patchField = options.patchPath ? "patch" : "candidate.patch";
@@ -191,7 +194,7 @@ async function readRound(configPath: string, options: LoadRoundOptions, purpose:
   const finalConfig = patch ? { ...config, candidate: { ...config.candidate, patch: patch.path } } : config;
   const fingerprint = fingerprintRound(finalConfig, baseDir, prompts);
   const scenarios = finalConfig.scenarios
-    ? await loadRoundScenarios({ config: finalConfig, configDir: baseDir, benchPrompts: prompts, tokenCounter: tokenCounter ?? null, absent })
+    ? await loadRoundScenarios({ config: finalConfig, written, configDir: baseDir, benchPrompts: prompts, tokenCounter: tokenCounter ?? null, absent })
     : undefined;
   const commits = options.commits ? await resolveRoundCommits(finalConfig, options.commits) : null;
   return {

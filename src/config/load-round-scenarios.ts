@@ -11,6 +11,11 @@ export interface LoadedScenario {
   /** The round's config with the scenario's bench and gate fields merged in (mergeScenarioConfig). */
   config: RoundConfig;
   prompts: Prompt[];
+  /**
+   * The prompts file the scenario sends (its own, or bench.prompts it inherits) as the config writes
+   * it, for its card to name; absent for synthetic prompts, which the card describes by their shape.
+   */
+  promptsSource?: string;
   /** The round's configHash, and the hash of this scenario's own prompts. */
   fingerprint: RoundFingerprint;
 }
@@ -18,6 +23,8 @@ export interface LoadedScenario {
 export interface LoadRoundScenariosInput {
   /** The round's config, its paths resolved. */
   config: RoundConfig;
+  /** The same config with its paths as written, relative to the config's folder: what a card names. */
+  written: Pick<RoundConfig, "bench" | "scenarios">;
   configDir: string;
   /** bench.prompts as loaded: a scenario that names no prompts of its own sends these. */
   benchPrompts: Prompt[];
@@ -51,7 +58,14 @@ export async function loadRoundScenarios(input: LoadRoundScenariosInput): Promis
         loaded.set(key, prompts);
       }
     }
-    scenarios.push({ name: scenario.name, config: merged, prompts, fingerprint: fingerprintRound(config, input.configDir, prompts) });
+    const writtenSource = input.written.scenarios?.[index]?.prompts ?? input.written.bench.prompts;
+    scenarios.push({
+      name: scenario.name,
+      config: merged,
+      prompts,
+      ...(typeof writtenSource === "string" ? { promptsSource: writtenSource } : {}),
+      fingerprint: fingerprintRound(config, input.configDir, prompts),
+    });
   }
   return scenarios;
 }

@@ -1,5 +1,6 @@
 import { posix } from "node:path";
 import { findUnknownPlaceholders } from "./find-unknown-placeholders.js";
+import { listScenariosOnBenchPrompts } from "./list-scenarios-on-bench-prompts.js";
 import { z } from "zod";
 import { canonicalEngineName } from "../vocabulary/engine-family.js";
 import { DEFAULT_BENCH_RUNS, DEFAULT_MAX_UNEXPLAINED, DEFAULT_MAX_UNSCORED, DEFAULT_MIN_AGREEMENT, DEFAULT_MIN_PROMPTS, GATE_MODES } from "../scoring/evaluate-gate.js";
@@ -134,7 +135,8 @@ const concurrencySchema = integerIn(1, 100_000, "expected a whole number of requ
 
 const benchFields = z.strictObject(
   {
-    prompts: promptSourceSchema,
+    // Optional here, required by the round: a round whose every scenario brings its own prompts needs none (refineBenchPrompts).
+    prompts: promptSourceSchema.optional(),
     model: nonEmptyString("expected the served model name").default("default"),
     maxTokens: integerIn(1, 1_000_000, "expected a whole number of tokens from 1 to 1000000"),
     requestIntervalMs: z
@@ -511,7 +513,7 @@ function refineSyntheticPrompts(
   ctx: z.RefinementCtx,
   at: ReadonlyArray<string | number>,
 ): void {
-  if (typeof prompts === "string") return;
+  if (prompts === undefined || typeof prompts === "string") return;
   const { inputTokens, outputTokens } = prompts.synthetic;
   if (tokenizerLocation(config)?.from !== "runner") {
     const inBench = at[0] === "bench";
@@ -597,6 +599,37 @@ function refineScenarios(config: RoundConfig, ctx: z.RefinementCtx): void {
         message: "expected the calibration file gate.use: noise-floor gates on, in the round's gate.calibration (write one with speedgate calibrate)",
       });
     }
+  });
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/*
+ * bench.prompts is the whole round's prompts without scenarios, and what a scenario without prompts
+ * of its own sends: it may be left out only when every scenario names its own. Read from the config
+ * as given, so a missing bench.prompts is reported beside any other field's problem.
+ */
+function refineBenchPrompts(input: unknown, ctx: z.RefinementCtx): void {
+  if (!isRecord(input) || !isRecord(input.bench) || input.bench.prompts !== undefined) return;
+  const expected = "expected the path of a JSONL prompts file, or { synthetic: { inputTokens, outputTokens, count, seed } }";
+  if (!Array.isArray(input.scenarios)) {
+    ctx.addIssue({ code: "custom", path: ["bench", "prompts"], message: expected });
+    return;
+  }
+  // A scenario that is not even an object has its own error; one without a name is named by its place.
+  const named = input.scenarios.flatMap((scenario: unknown, index) =>
+    isRecord(scenario) ? [{ name: typeof scenario.name === "string" ? scenario.name : `at scenarios[${index}]`, prompts: scenario.prompts }] : [],
+  );
+  const needing = listScenariosOnBenchPrompts(named);
+  if (needing.length === 0) return;
+  const which = needing.length === 1 ? `scenario ${needing[0]}` : `scenarios ${needing.slice(0, -1).join(", ")} and ${needing.at(-1)}`;
+  ctx.addIssue({
+    code: "custom",
+    path: ["bench", "prompts"],
+    message:
+      needing.length === 1
+        ? `${expected}, since ${which} sets no prompts of its own (or give it prompts)`
+        : `${expected}, since ${which} set no prompts of their own (or give each of them prompts)`,
   });
 }
 
@@ -690,7 +723,9 @@ export const roundConfigSchema = z
         message: "expected either candidate.build (a full build) or candidate.patch (an overlay), not both",
       });
     }
-  });
+  })
+  // Runs even when other fields are wrong (when: always), which is why it reads the input as unknown.
+  .superRefine(refineBenchPrompts, { when: () => true });
 
 export type RoundConfig = z.infer<typeof roundConfigSchema>;
 export type BuildSpec = z.infer<typeof buildSpecSchema>;

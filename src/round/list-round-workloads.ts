@@ -9,6 +9,8 @@ export interface RoundWorkload {
   name: string | null;
   config: RoundConfig;
   prompts: Prompt[];
+  /** The scenario's prompts file as the config writes it, for its card; absent for synthetic prompts and a round without scenarios. */
+  promptsSource?: string;
   /** The scenario's own fingerprint; absent for a round without scenarios (the round's is used). */
   fingerprint?: RoundFingerprint;
 }
@@ -19,5 +21,11 @@ export interface RoundWorkload {
  */
 export function listRoundWorkloads(round: LoadedRound): RoundWorkload[] {
   if (!round.scenarios) return [{ name: null, config: round.config, prompts: round.prompts }];
-  return round.scenarios.map((scenario) => ({ name: scenario.name, config: scenario.config, prompts: scenario.prompts, fingerprint: scenario.fingerprint }));
+  return round.scenarios.map((scenario) => ({
+    name: scenario.name,
+    config: scenario.config,
+    prompts: scenario.prompts,
+    ...(scenario.promptsSource !== undefined ? { promptsSource: scenario.promptsSource } : {}),
+    fingerprint: scenario.fingerprint,
+  }));
 }

@@ -363,6 +363,7 @@ export async function runRound(options: RunRoundOptions): Promise<Scorecard> {
       unchanged: describeUnchangedCandidate(round),
       // A round's time is the round's: on its card, not on each scenario's.
       timeSpent: workload.name === null ? spent : null,
+      ...(workload.promptsSource !== undefined ? { promptsSource: workload.promptsSource } : {}),
     });
   });
   if (!round.scenarios) return cards[0] ?? failWithoutWorkload();

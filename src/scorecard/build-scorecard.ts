@@ -8,7 +8,7 @@ import { type PromptRunResult, type RoundResult, wasAttempted } from "../scoring
 import { DEFAULT_AGREEMENT_TOKENS } from "../scoring/score-prompt.js";
 import type { RoundSummary } from "../scoring/summarize-round.js";
 import { SPEEDGATE_VERSION } from "../version.js";
-import { type AnswerVariation, type EngineSide, type PromptRun, SCORECARD_SCHEMA_VERSION, type Scorecard } from "./scorecard-schema.js";
+import { type AnswerVariation, type EngineSide, MAX_PROMPTS_SOURCE_CHARS, type PromptRun, SCORECARD_SCHEMA_VERSION, type Scorecard } from "./scorecard-schema.js";
 import type { CardCalibration } from "../calibration/calibration-schema.js";
 
 export type Provenance = Scorecard["provenance"];
@@ -40,6 +40,13 @@ export interface BuildScorecardInput {
   unchanged?: string | null;
   /** Where the round's time went (engine starts, warm-up, benchmark); null or absent when not measured. */
   timeSpent?: Scorecard["timeSpent"];
+  /** A scenario's prompts file as its config writes it; absent for synthetic prompts and a round without scenarios. */
+  promptsSource?: string;
+}
+
+/** A path past the card's bound keeps its end: the file's name and folders nearest it tell which set it was. */
+function fitPromptsSource(path: string): string {
+  return path.length <= MAX_PROMPTS_SOURCE_CHARS ? path : `…${path.slice(path.length - MAX_PROMPTS_SOURCE_CHARS + 1)}`;
 }
 
 const round3 = (value: number): number => Math.round(value * 1000) / 1000;
@@ -197,6 +204,7 @@ export function buildScorecard(input: BuildScorecardInput): Scorecard {
     tokenCountsEstimated: estimated,
     settings: {
       ...cardSettings(config),
+      ...(input.promptsSource ? { promptsSource: fitPromptsSource(input.promptsSource) } : {}),
       agreementTokens: config.bench.agreementTokens ?? DEFAULT_AGREEMENT_TOKENS,
       minPromptAgreement: config.bench.minPromptAgreement,
       tokenizer: input.tokenizerSha256 ?? null,

@@ -18,7 +18,7 @@ export interface ScenarioRow {
   name: string;
   /** "one every 250 ms on average (Poisson)", "concurrency 32". */
   load: string;
-  /** "24 from a prompt file", "16 synthetic, 128→256 tokens". */
+  /** "24 from prompts/chat.jsonl", "16 synthetic, 128→256 tokens". */
   prompts: string;
   score: string;
   /** "[0.88×, 0.94×]", or why there is none. */

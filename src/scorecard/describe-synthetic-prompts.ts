@@ -1,3 +1,4 @@
+import { cleanLogLine } from "../safe-text/sanitize-log-tail.js";
 import type { Scorecard } from "./scorecard-schema.js";
 
 interface LengthTally {
@@ -21,11 +22,17 @@ function tallyFixedLength(card: Pick<Scorecard, "prompts">, outputTokens: number
   return { baseline, candidate };
 }
 
-/** The prompts of a card in a few words, for a table of scenarios: "16 synthetic, 128→256 tokens", "24 from a prompt file". */
+/**
+ * The prompts of a card in a few words, for a table of scenarios: "16 synthetic, 128→256 tokens",
+ * "24 from prompts/chat.jsonl", or "24 from a prompt file" on a card that does not name its file.
+ * Plain text with no control characters (the card may be read back from an artifact); the Markdown
+ * card escapes it further.
+ */
 export function describePromptSource(card: Pick<Scorecard, "settings" | "promptsTotal">): string {
   const synthetic = card.settings.synthetic;
   if (synthetic) return `${synthetic.count} synthetic, ${synthetic.inputTokens}→${synthetic.outputTokens} tokens`;
-  return `${card.promptsTotal} from a prompt file`;
+  const file = card.settings.promptsSource ? cleanLogLine(card.settings.promptsSource) : "";
+  return `${card.promptsTotal} from ${file || "a prompt file"}`;
 }
 
 /**

@@ -17,6 +17,9 @@ export const SCORECARD_SCHEMA_VERSION = 2;
 export const PROMPT_STATUSES = ["scored", "below_tolerance", "diverged", "implausible", "zeroed", "excluded"] as const;
 
 const text = (max: number) => z.string().max(max);
+
+/** The longest prompts file path a scenario's card keeps (settings.promptsSource). */
+export const MAX_PROMPTS_SOURCE_CHARS = 256;
 /** Files left out by patch-paths that a card lists by name; past this many it gives the count. */
 export const MAX_LISTED_LEFT_OUT = 1_000;
 const count = z.number().int().min(0).max(10_000_000);
@@ -280,6 +283,11 @@ const scorecardFields = {
       .object({ inputTokens: count, outputTokens: count, count, seed: z.number().int().min(0) })
       .nullable()
       .optional(),
+    /**
+     * A scenario's prompts file as its round config writes it (relative to the config), its end kept
+     * when longer than the bound; absent for synthetic prompts, on a round without scenarios and on older cards.
+     */
+    promptsSource: text(MAX_PROMPTS_SOURCE_CHARS).min(1).optional(),
     thinking: z.boolean(),
     contextLimit: count,
     maxTokens: count,

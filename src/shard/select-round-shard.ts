@@ -21,7 +21,8 @@ export interface RoundShard {
  */
 export function selectRoundShard(round: LoadedRound, shard: ShardSpec): RoundShard {
   const prompts = selectShard(round.prompts, shard);
-  const empty: EmptyShardPart[] = prompts.length === 0 ? [{ scenario: null, total: round.prompts.length }] : [];
+  // With scenarios, bench.prompts are sent only as a scenario's (each checked below), and may be none at all.
+  const empty: EmptyShardPart[] = prompts.length === 0 && !round.scenarios ? [{ scenario: null, total: round.prompts.length }] : [];
   const scenarios = round.scenarios?.map((scenario) => {
     const own = selectShard(scenario.prompts, shard);
     if (own.length === 0) empty.push({ scenario: scenario.name, total: scenario.prompts.length });

@@ -54,4 +54,23 @@ describe("renderRoundPlan", () => {
     const notes = renderRoundPlan(await checkRound(join(dir, "scenarios.yml"))).split("\n").filter((line) => line.includes("runs") && line.includes(" is 2: "));
     expect(notes).toEqual([expect.stringMatching(/^ {2}scenarios\[1\]\.runs \(decode-c1\) is 2: /)]);
   });
+
+  it("says each scenario sends its own prompts when bench names none, with no note of a missing prompt set", async () => {
+    const dir = await makeTempDir("speedgate-plan-");
+    await writeFile(join(dir, "chat.jsonl"), '{"id":"c1","prompt":"hi"}\n{"id":"c2","prompt":"hello"}\n{"id":"c3","prompt":"hey"}\n');
+    const config = {
+      engine: "sglang",
+      runtime: "process",
+      port: 30000,
+      baseline: { command: ["serve"] },
+      bench: { maxTokens: 64, requestIntervalMs: 250, contextLimit: 4096, tolerance: 0.9, runs: 2 },
+      gate: { minRoundScore: 1 },
+      scenarios: [{ name: "chat", prompts: "chat.jsonl" }],
+    };
+    await writeFile(join(dir, "round.yml"), stringify(config));
+    const plan = renderRoundPlan(await checkRound(join(dir, "round.yml")));
+    expect(plan).toContain("  prompts: each scenario sends its own\n");
+    expect(plan).toMatch(/chat: 3 from \S+chat\.jsonl, up to 64 tokens each/);
+    expect(plan).not.toContain("the prompts file has no prompts");
+  });
 });

@@ -1,4 +1,4 @@
-import { readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { stringify } from "yaml";
@@ -7,22 +7,24 @@ import { ConfigError } from "../../src/vocabulary/config-error.js";
 import { makeTempDir } from "../support/make-temp-dir.js";
 import { TEST_TOKENIZER_PATH } from "../fixtures/tokenizer/generate-tokenizer.js";
 
-const config = (scenarios: unknown[]): Record<string, unknown> => ({
+/** benchPrompts: what bench.prompts says; null leaves the field out. */
+const config = (scenarios: unknown[], benchPrompts: unknown = "chat.jsonl"): Record<string, unknown> => ({
   engine: "sglang",
   runtime: "process",
   port: 30000,
   baseline: { command: ["serve"] },
-  bench: { prompts: "chat.jsonl", maxTokens: 64, requestIntervalMs: 250, contextLimit: 4096, tolerance: 0.9, tokenizer: { path: "tokenizer.json", from: "runner" } },
+  bench: { ...(benchPrompts === null ? {} : { prompts: benchPrompts }), maxTokens: 64, requestIntervalMs: 250, contextLimit: 4096, tolerance: 0.9, tokenizer: { path: "tokenizer.json", from: "runner" } },
   gate: { minRoundScore: 1 },
   scenarios,
 });
 
-async function writeRound(scenarios: unknown[], files: Record<string, string> = {}): Promise<string> {
+async function writeRound(scenarios: unknown[], files: Record<string, string> = {}, benchPrompts: unknown = "chat.jsonl"): Promise<string> {
   const dir = await makeTempDir("speedgate-scenarios-");
+  await mkdir(join(dir, "prompts"));
   await writeFile(join(dir, "chat.jsonl"), '{"id":"c1","prompt":"hi"}\n{"id":"c2","prompt":"hello"}\n');
   await writeFile(join(dir, "tokenizer.json"), await readFile(TEST_TOKENIZER_PATH, "utf8"));
   for (const [name, content] of Object.entries(files)) await writeFile(join(dir, name), content);
-  await writeFile(join(dir, "round.yml"), stringify(config(scenarios)));
+  await writeFile(join(dir, "round.yml"), stringify(config(scenarios, benchPrompts)));
   return join(dir, "round.yml");
 }
 
@@ -76,5 +78,44 @@ describe("loadRound with scenarios", () => {
     const first = await loadRound(await writeRound(scenarios, files));
     const second = await loadRound(await writeRound(scenarios, files));
     expect(first.fingerprint?.configHash).toBe(second.fingerprint?.configHash);
+  });
+
+  it("loads a round whose bench names no prompts when every scenario brings its own, and each scenario keeps its file as written", async () => {
+    const synthetic = { synthetic: { inputTokens: 12, outputTokens: 5, count: 2, seed: 3 } };
+    const path = await writeRound(
+      [
+        { name: "chat", prompts: "prompts/chat.jsonl" },
+        { name: "decode-c1", prompts: synthetic, concurrency: 1 },
+      ],
+      { "prompts/chat.jsonl": '{"id":"p1","prompt":"a"}\n{"id":"p2","prompt":"b"}\n{"id":"p3","prompt":"c"}\n' },
+      null,
+    );
+    const round = await loadRound(path);
+    expect(round.config.bench.prompts).toBeUndefined();
+    expect(round.prompts).toEqual([]);
+    expect(round.scenarios?.map((scenario) => scenario.prompts.length)).toEqual([3, 2]);
+    expect(round.scenarios?.map((scenario) => scenario.promptsSource)).toEqual(["prompts/chat.jsonl", undefined]);
+    expect(round.scenarios?.[0]?.config.bench.prompts).toBe(join(path, "..", "prompts", "chat.jsonl"));
+  });
+
+  it("names bench's file as written for a scenario that sends bench.prompts", async () => {
+    const round = await loadRound(await writeRound([{ name: "inherits" }, { name: "own", prompts: "./long.jsonl" }], { "long.jsonl": '{"id":"l1","prompt":"x"}\n' }));
+    expect(round.scenarios?.map((scenario) => scenario.promptsSource)).toEqual(["chat.jsonl", "./long.jsonl"]);
+  });
+
+  it("neither checks nor reads bench.prompts that no scenario sends", async () => {
+    const path = await writeRound([{ name: "own", prompts: "long.jsonl" }], { "long.jsonl": '{"id":"l1","prompt":"x"}\n', "broken.jsonl": "not json\n" }, "broken.jsonl");
+    const round = await loadRound(path);
+    expect(round.prompts).toEqual([]);
+    expect(round.scenarios?.[0]?.prompts.map((prompt) => prompt.id)).toEqual(["l1"]);
+    const check = await checkRound(await writeRound([{ name: "own", prompts: "long.jsonl" }], { "long.jsonl": '{"id":"l1","prompt":"x"}\n' }, "no-such.jsonl"));
+    expect(check.paths.map((entry) => entry.field)).not.toContain("bench.prompts");
+  });
+
+  it("reads bench.prompts as before when one scenario sends it", async () => {
+    const path = await writeRound([{ name: "inherits" }, { name: "own", prompts: "long.jsonl" }], { "long.jsonl": '{"id":"l1","prompt":"x"}\n', "broken.jsonl": "not json\n" }, "broken.jsonl");
+    const error = await loadRound(path).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).message).toContain('broken.jsonl: line 1: expected a JSON object, got "not json"');
   });
 });

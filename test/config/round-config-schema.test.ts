@@ -97,4 +97,46 @@ describe("round config scenarios", () => {
     expect(messageFor(withScenarios(Array.from({ length: 33 }, (_, index) => ({ name: `s${index}` }))))).toContain("scenarios: expected at most 32 scenarios");
     expect(messageFor(withScenarios([], { gate: { minRoundScore: 1, maxRegression: 1.2 } }))).toContain("gate.maxRegression: expected a speedup in (0, 1], such as 0.97, got 1.2");
   });
+
+  describe("bench.prompts with scenarios", () => {
+    const { prompts: _prompts, ...benchWithout } = base.bench;
+    const withoutBenchPrompts = (scenarios: unknown): Record<string, unknown> => ({ ...withScenarios(scenarios), bench: { ...benchWithout } });
+    const expected = "bench.prompts: expected the path of a JSONL prompts file, or { synthetic: { inputTokens, outputTokens, count, seed } }";
+
+    it("may be left out when every scenario sets its own prompts, which each scenario's merged bench then sends", () => {
+      const config = parseRoundConfig(
+        withoutBenchPrompts([
+          { name: "chat", prompts: "prompts/chat.jsonl" },
+          { name: "long", prompts: "prompts/long.jsonl", concurrency: 2 },
+        ]),
+      );
+      expect(config.bench.prompts).toBeUndefined();
+      expect((config.scenarios ?? []).map((scenario) => mergeScenarioConfig(config, scenario).bench.prompts)).toEqual(["prompts/chat.jsonl", "prompts/long.jsonl"]);
+    });
+
+    it("is asked for by name when scenarios lack prompts, naming each of them", () => {
+      expect(messageFor(withoutBenchPrompts([{ name: "chat-rate4" }, { name: "own", prompts: "own.jsonl" }, { name: "decode-c1", concurrency: 1 }]))).toBe(
+        `round.yml: ${expected}, since scenarios chat-rate4 and decode-c1 set no prompts of their own (or give each of them prompts), but it is missing`,
+      );
+      expect(messageFor(withoutBenchPrompts([{ name: "chat-rate4" }]))).toBe(
+        `round.yml: ${expected}, since scenario chat-rate4 sets no prompts of its own (or give it prompts), but it is missing`,
+      );
+      // A scenario without a name is named by its place; one that is no object has only its own error.
+      expect(messageFor(withoutBenchPrompts([5, { concurrency: 1 }]))).toContain(`${expected}, since scenario at scenarios[1] sets no prompts of its own`);
+    });
+
+    it("stays required without scenarios, and is named beside the other fields' problems", () => {
+      const message = messageFor({ ...structuredClone(base), bench: { ...benchWithout, maxTokens: "many" } });
+      expect(message).toContain(`${expected}, but it is missing`);
+      expect(message).toContain('bench.maxTokens: expected a whole number of tokens from 1 to 1000000, got "many"');
+    });
+
+    it("fingerprints a config without bench.prompts apart from the same one with it", () => {
+      const scenarios = [{ name: "chat", prompts: "chat.jsonl" }];
+      const without = fingerprintRound(parseRoundConfig(withoutBenchPrompts(scenarios)), "/round", []);
+      const withIt = fingerprintRound(parseRoundConfig(withScenarios(scenarios)), "/round", []);
+      expect(without.configHash).toMatch(/^[0-9a-f]{64}$/);
+      expect(without.configHash).not.toBe(withIt.configHash);
+    });
+  });
 });

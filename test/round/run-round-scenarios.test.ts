@@ -10,6 +10,7 @@ import { type Scorecard, type TimeSpent, scorecardSchema } from "../../src/score
 import type { SimProfileInput } from "../../src/sim-engine/sim-profile.js";
 import { judgeScenario } from "../../src/scorecard/combine-scenario-gates.js";
 import { rescoreCard } from "../../src/scorecard/rescore-card.js";
+import { renderMarkdown } from "../../src/scorecard/render-markdown.js";
 import { makeTempDir } from "../support/make-temp-dir.js";
 import { SimRuntime } from "./support/sim-runtime.js";
 
@@ -166,5 +167,30 @@ describe("runRound with scenarios", () => {
     expect(card.gate.reason).not.toContain("scenarios");
     expect(events.some((event) => event.type === "benchmark" && "scenario" in event)).toBe(false);
     expectAccountedTime(card.timeSpent, 3);
+  });
+
+  it("runs a round whose bench names no prompts, every scenario sending its own, and each card names its file", async () => {
+    const bench = { maxTokens: 16, requestIntervalMs: 0, contextLimit: 4096, tolerance: 0.9, runs: 1 };
+    const scenarios = [
+      { name: "chat-c1", prompts: "chat.jsonl", concurrency: 1 },
+      { name: "batch-c8", prompts: "./batch.jsonl", concurrency: 8 },
+    ];
+    const round = await loadRound(await writeRound(scenarios, { bench }));
+    expect(round.prompts).toEqual([]);
+    const { card } = await runScenarioRound(round);
+    expect(scorecardSchema.parse(card)).toBeTruthy();
+    expect(card.failure).toBeNull();
+    const own = card.scenarios ?? [];
+    expect(own.map((scenario) => scenario.card.promptsTotal)).toEqual([5, 8]);
+    expect(own.map((scenario) => scenario.card.settings.promptsSource)).toEqual(["chat.jsonl", "./batch.jsonl"]);
+    // Rescored from the card alone, a scenario's card keeps the file it names.
+    const rescored = own.map(({ card: scenarioCard }) => {
+      const { minRoundScore, use, maxUnscored, minPrompts, minAgreement, maxUnexplained } = scenarioCard.gate;
+      return rescoreCard(scenarioCard, { gate: { minRoundScore, use, maxUnscored, minPrompts, minAgreement, maxUnexplained } });
+    });
+    expect(rescored.map((again) => again.settings.promptsSource)).toEqual(["chat.jsonl", "./batch.jsonl"]);
+    const markdown = renderMarkdown(card);
+    expect(markdown).toContain("| **chat-c1** | concurrency 1 | 5 from chat.jsonl |");
+    expect(markdown).toContain("| **batch-c8** | concurrency 8 | 8 from ./batch.jsonl |");
   });
 });

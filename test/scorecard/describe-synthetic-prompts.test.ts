@@ -3,6 +3,7 @@ import { parseRoundConfig } from "../../src/config/load-round-config.js";
 import { describePromptSource, describeSyntheticPrompts } from "../../src/scorecard/describe-synthetic-prompts.js";
 import { renderMarkdown } from "../../src/scorecard/render-markdown.js";
 import { renderText } from "../../src/scorecard/render-text.js";
+import { MAX_PROMPTS_SOURCE_CHARS, scorecardSchema } from "../../src/scorecard/scorecard-schema.js";
 import { makeCard } from "../support/make-card.js";
 
 /** A round on synthetic prompts of 32 tokens answering exactly 16, in a closed loop of 4. */
@@ -72,5 +73,28 @@ describe("a card of synthetic prompts in a closed loop", () => {
     const method = methodFold(renderMarkdown(card));
     expect(method).toContain("| Request interval | Runs |");
     expect(method).not.toContain("synthetic");
+  });
+
+  it("names a scenario's prompts file as its config writes it, without the control characters a forged card could carry", () => {
+    expect(describePromptSource(makeCard([{ speedup: 1.2 }, { speedup: 1.1 }], { promptsSource: "prompts/chat.jsonl" }))).toBe("2 from prompts/chat.jsonl");
+    const forged = makeCard([{ speedup: 1.2 }], { promptsSource: "\u001b[31mchat\u0007.jsonl" });
+    expect(describePromptSource(forged)).toBe("1 from chat.jsonl");
+    // Synthetic prompts say what they are; a file name would add nothing.
+    const synthetic = makeCard([{ speedup: 1.2 }], { config: syntheticConfig });
+    expect(describePromptSource({ ...synthetic, settings: { ...synthetic.settings, promptsSource: "unused.jsonl" } })).toMatch(/synthetic/);
+  });
+
+  it("keeps the end of a prompts file path past the card's bound, and the card's schema holds that bound", () => {
+    const long = `${"deep/".repeat(60)}prompts/chat.jsonl`;
+    const card = makeCard([{ speedup: 1.2 }], { promptsSource: long });
+    const kept = card.settings.promptsSource ?? "";
+    expect(kept).toHaveLength(MAX_PROMPTS_SOURCE_CHARS);
+    expect(kept.startsWith("…")).toBe(true);
+    expect(long.endsWith(kept.slice(1))).toBe(true);
+    expect(scorecardSchema.parse(card)).toEqual(card);
+    const withSource = (promptsSource: string): unknown => ({ ...card, settings: { ...card.settings, promptsSource } });
+    expect(scorecardSchema.safeParse(withSource(long)).success).toBe(false);
+    expect(scorecardSchema.safeParse(withSource("")).success).toBe(false);
+    expect(makeCard([{ speedup: 1.2 }]).settings).not.toHaveProperty("promptsSource");
   });
 });

@@ -50,6 +50,21 @@ describe("renderMarkdown with scenarios", () => {
     expect(renderMarkdown(threeScenarios())).not.toMatch(/send the same prompts/);
   });
 
+  it("names each scenario's prompts file in its row, escaped as every text the card did not write", () => {
+    const card = assembleScenarioCard(
+      [
+        { name: "chat", card: underLoad(passing, { requestIntervalMs: 250, promptsSource: "prompts/chat.jsonl" }) },
+        { name: "odd", card: underLoad(passing, { requestIntervalMs: 250, promptsSource: "p/@team_#12|<b>.jsonl" }) },
+      ],
+      null,
+    );
+    const screen = firstScreen(renderMarkdown(card));
+    const total = passing.promptsTotal;
+    expect(screen).toContain(`| **chat** | one every 250 ms | ${total} from prompts/chat.jsonl | `);
+    // No mention, no issue reference, no table break, no HTML.
+    expect(screen).toContain(`| **odd** | one every 250 ms | ${total} from p/@\u200bteam_#\u200b12\\|&lt;b&gt;.jsonl | `);
+  });
+
   it("opens on the verdict over every scenario and a table of them, before any fold", () => {
     const card = threeScenarios();
     expect(scorecardSchema.parse(card)).toEqual(card);

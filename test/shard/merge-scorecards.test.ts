@@ -285,6 +285,16 @@ describe("mergeScorecards: a round with scenarios", () => {
     expect(comparableRound(mergeScorecards(forged))).toEqual(comparableRound(wholeRound));
   });
 
+  it("keeps the prompts file each scenario's card names through the merge", () => {
+    const named = (card: Scorecard): Scorecard => ({
+      ...card,
+      scenarios: card.scenarios?.map(({ name, card: one }) => ({ name, card: { ...one, settings: { ...one.settings, promptsSource: `prompts/${name}.jsonl` } } })),
+    });
+    const merged = mergeScorecards(scenarioShards(2).map(named));
+    expect(merged.scenarios?.map((scenario) => scenario.card.settings.promptsSource)).toEqual(["prompts/chat-rate4.jsonl", "prompts/prefill-c32.jsonl"]);
+    expect(() => parseScorecard(merged, "merged")).not.toThrow();
+  });
+
   it("gives the merged card no record of where the time went: each shard spent its own, side by side", () => {
     const timeSpent = SAMPLE_TIME_SPENT;
     expect(mergeScorecards(scenarioShards(2).map((card) => ({ ...card, timeSpent }))).timeSpent).toBeUndefined();

@@ -36,12 +36,23 @@ describe("selectRoundShard", () => {
     expect(decodeIds.sort()).toEqual(["d1", "d2", "d3"]);
   });
 
-  it("names each prompt set a shard would run nothing of", () => {
+  it("names each scenario a shard would run nothing of", () => {
     const round = roundWith([{ name: "chat", prompts: prompts("c", 7) }, { name: "tiny", prompts: prompts("t", 1) }]);
     expect(selectRoundShard(round, { index: 2, count: 2 }).empty).toEqual([{ scenario: "tiny", total: 1 }]);
-    expect(selectRoundShard(round, { index: 5, count: 5 }).empty).toEqual([
-      { scenario: null, total: 4 },
-      { scenario: "tiny", total: 1 },
-    ]);
+    // bench.prompts' 4 are sent only as a scenario's: a shard with none of them is judged by its scenarios.
+    expect(selectRoundShard(round, { index: 5, count: 5 }).empty).toEqual([{ scenario: "tiny", total: 1 }]);
+  });
+
+  it("shards a round whose scenarios all bring their own prompts and bench has none", () => {
+    const round = { ...roundWith([{ name: "chat", prompts: prompts("c", 4) }, { name: "decode", prompts: prompts("d", 2) }]), prompts: [] };
+    const shard = selectRoundShard(round, { index: 2, count: 2 });
+    expect(shard.empty).toEqual([]);
+    expect(shard.round.prompts).toEqual([]);
+    expect(shard.round.scenarios?.map((scenario) => scenario.prompts.length)).toEqual([2, 1]);
+  });
+
+  it("names bench's prompts in a round without scenarios", () => {
+    const { scenarios: _scenarios, ...round } = roundWith([{ name: "chat", prompts: prompts("c", 1) }]);
+    expect(selectRoundShard(round, { index: 5, count: 5 }).empty).toEqual([{ scenario: null, total: 4 }]);
   });
 });

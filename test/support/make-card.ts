@@ -41,6 +41,8 @@ export interface MakeCardOptions {
   config?: typeof testConfig;
   gpuSnapshots?: { baseline: GpuSnapshot | null; candidate: GpuSnapshot | null };
   docsBaseUrl?: string | null;
+  /** A scenario's prompts file as its config writes it. */
+  promptsSource?: string;
 }
 
 /** A card made the way a round makes it: hand-made timelines through the real scoring rule. */
@@ -89,6 +91,7 @@ export function makeCard(plans: PromptPlan[], options: MakeCardOptions = {}): Sc
     now: FIXED_NOW,
     gpuSnapshots: options.gpuSnapshots,
     docsBaseUrl: options.docsBaseUrl === undefined ? TEST_DOCS_BASE_URL : options.docsBaseUrl,
+    ...(options.promptsSource !== undefined ? { promptsSource: options.promptsSource } : {}),
   });
 }
 
