@@ -37,6 +37,7 @@ import {
   describeNoise,
   describePromptCounts,
   describeQueueBound,
+  describeRoundTwoRuns,
   describeRuns,
   describeScenarioScore,
   describeScenarios,
@@ -82,12 +83,13 @@ import {
   roundRuns,
   runRound,
   selfAgreementOf,
+  sendsBenchPrompts,
   simProfileSchema,
   startSimEngine,
   sweepLeftRounds,
   writeAtomically,
   writeScorecard
-} from "./chunks/chunk-D5PHEKBB.js";
+} from "./chunks/chunk-HONYR2B2.js";
 import {
   require_docker
 } from "./chunks/chunk-TM3QZYC6.js";
@@ -5457,12 +5459,16 @@ var CalibrationRoundError = class extends Error {
   card;
 };
 function aaRound(round) {
-  const { calibration: _calibration, ...gate } = round.config.gate;
   const { cwd } = resolveRoundEngines(round.config, round.configPath, { commits: round.commits != null }).baseline;
-  const baseline = cwd === null ? round.config.baseline : { ...round.config.baseline, cwd };
+  const aaConfig = (config) => {
+    const { calibration: _calibration, ...gate } = config.gate;
+    const baseline = cwd === null ? config.baseline : { ...config.baseline, cwd };
+    return { ...config, baseline, candidate: { postPatch: [], trusted: config.candidate.trusted }, gate: { ...gate, use: "round-score" } };
+  };
   return {
     ...round,
-    config: { ...round.config, baseline, candidate: { postPatch: [], trusted: round.config.candidate.trusted }, gate: { ...gate, use: "round-score" } },
+    config: aaConfig(round.config),
+    ...round.scenarios ? { scenarios: round.scenarios.map((scenario) => ({ ...scenario, config: aaConfig(scenario.config) })) } : {},
     patch: null,
     calibration: null
   };
@@ -5471,6 +5477,28 @@ function agreed(cards, pick, what) {
   const values = [...new Set(cards.map(pick))];
   if (values.length > 1) throw new Error(`the A/A rounds of one calibration ran on different ${what}s (${values.join(", ")}); calibrate again on one runner`);
   return values[0] ?? null;
+}
+function studyOf(cards) {
+  return {
+    rounds: cards.map((card) => ({
+      roundScore: card.roundScore,
+      runScores: card.runs.scores,
+      promptsCompared: card.promptsTotal - card.excluded,
+      unscored: card.unscored,
+      // The baseline against itself: what its own batch nondeterminism cuts short or parts, which a round's agreement rules allow.
+      disagreed: card.belowTolerance + card.diverged,
+      medianAgreement: card.medianAgreement ?? null
+    })),
+    noise: computeNoiseFloor(cards.map((card) => card.roundScore))
+  };
+}
+function findUnscored(card) {
+  if (card.failure) {
+    const failedIn = card.scenarios?.find(({ name }) => name === card.failure?.scenario);
+    return { card: failedIn?.card ?? card, scenario: failedIn?.name ?? null };
+  }
+  const unscored = (card.scenarios ?? [{ name: null, card }]).find(({ card: one }) => one.roundScore === null || one.roundScore <= 0);
+  return unscored ? { card: unscored.card, scenario: unscored.name } : null;
 }
 async function runCalibration(options) {
   const { round } = options;
@@ -5485,15 +5513,30 @@ async function runCalibration(options) {
       ...options.runtimeFor ? { runtime: options.runtimeFor(aa) } : {},
       onProgress: (event) => options.onProgress?.(index, event)
     });
-    if (card.failure || card.roundScore === null || card.roundScore <= 0) {
-      throw new CalibrationRoundError(`A/A round ${index + 1} of ${options.rounds} has no score, so the runner's noise cannot be measured: ${describeVerdict(card).headline}`, card);
+    const unscored = findUnscored(card);
+    if (unscored) {
+      const where = unscored.scenario === null ? "" : ` in scenario ${unscored.scenario}`;
+      throw new CalibrationRoundError(
+        `A/A round ${index + 1} of ${options.rounds} has no score${where}, so the runner's noise cannot be measured: ${describeVerdict(unscored.card).headline}`,
+        card
+      );
     }
     cards.push(card);
     options.onRoundDone?.(index, card);
   }
-  const scores = cards.map((card) => card.roundScore);
   const { config } = round;
   const configDir = dirname(round.configPath);
+  const scenarios = (round.scenarios ?? []).map((scenario, index) => ({
+    name: scenario.name,
+    promptsHash: scenario.fingerprint.promptsHash,
+    settings: calibrationSettingsOf(scenario.config, scenario.prompts.length),
+    ...studyOf(cards.map((card) => card.scenarios?.[index]?.card ?? missingScenarioCard(scenario.name)))
+  }));
+  const headline = scenarios[0] ?? {
+    promptsHash: (round.fingerprint ?? fingerprintRound(config, configDir, round.prompts)).promptsHash,
+    settings: calibrationSettingsOf(config, round.prompts.length),
+    ...studyOf(cards)
+  };
   return {
     kind: CALIBRATION_KIND,
     schemaVersion: CALIBRATION_SCHEMA_VERSION,
@@ -5507,19 +5550,15 @@ async function runCalibration(options) {
     // A pulled tag must not move during the study; a locally built baseline may get a new ID per build.
     baselineImageId: config.baseline.image ? agreed(cards, (card) => card.provenance.baselineImageId, "baseline image") : cards[0]?.provenance.baselineImageId ?? null,
     baselineHash: hashBaseline(config, configDir),
-    promptsHash: (round.fingerprint ?? fingerprintRound(config, configDir, round.prompts)).promptsHash,
-    settings: calibrationSettingsOf(config, round.prompts.length),
-    rounds: cards.map((card) => ({
-      roundScore: card.roundScore,
-      runScores: card.runs.scores,
-      promptsCompared: card.promptsTotal - card.excluded,
-      unscored: card.unscored,
-      // The baseline against itself: what its own batch nondeterminism cuts short or parts, which a round's agreement rules allow.
-      disagreed: card.belowTolerance + card.diverged,
-      medianAgreement: card.medianAgreement ?? null
-    })),
-    noise: computeNoiseFloor(scores)
+    promptsHash: headline.promptsHash,
+    settings: headline.settings,
+    rounds: headline.rounds,
+    noise: headline.noise,
+    ...scenarios.length > 0 ? { scenarios } : {}
   };
+}
+function missingScenarioCard(name) {
+  throw new Error(`an A/A round's card lacks scenario ${name}, which every round with that config serves`);
 }
 
 // src/cli/parse-command-args.ts
@@ -5535,12 +5574,17 @@ function parseCommandArgs(command, args, options, allowPositionals = false) {
 // src/cli/commands/calibrate-command.ts
 var DEFAULT_CALIBRATION_ROUNDS = 20;
 var DEFAULT_CALIBRATION_FILE = "speedgate-calibration.json";
-function describeCalibration(file, maxUnscored, queueBound = null) {
+function worstUnscoredShare(rounds) {
+  return Math.max(...rounds.map((round) => round.promptsCompared > 0 ? round.unscored / round.promptsCompared : 0));
+}
+function describeUnrepeatable(share, maxUnscored, where) {
+  return `  warning: the unchanged engine left up to ${formatPercent(share)} of the prompts${where} unscored in one round, more than gate.maxUnscored ${formatPercent(maxUnscored)}: its answers are not repeatable, so patches will fail the gate; check bench.tolerance and the engine's determinism`;
+}
+function describeCalibration(file, maxUnscored, queueBound = null, scenarioMaxUnscored = /* @__PURE__ */ new Map()) {
   const scores = file.rounds.map((round) => round.roundScore);
-  const shares = file.rounds.map((round) => round.promptsCompared > 0 ? round.unscored / round.promptsCompared : 0);
-  const worstShare = Math.max(...shares);
+  const headline = file.scenarios?.[0];
   const lines = [
-    `A/A study of ${file.engine} on ${file.runner ?? "this machine"}${file.gpu ? ` (${file.gpu})` : ""}, ${file.rounds.length} rounds of ${file.settings.prompts} prompts, bench.runs ${file.settings.runs}:`,
+    `A/A study of ${file.engine} on ${file.runner ?? "this machine"}${file.gpu ? ` (${file.gpu})` : ""}, ${file.rounds.length} rounds of ${file.settings.prompts} prompts, bench.runs ${file.settings.runs}${headline ? `, scenario ${headline.name} (the headline; every scenario's floor is below)` : ""}:`,
     `  round scores of the baseline against itself: ${scores.map((score) => formatTimes(score)).join(", ")}`,
     `  spread: ${formatTimes(Math.min(...scores))}\u2013${formatTimes(Math.max(...scores))}, ${formatPercent(file.noise.sdLog)} standard deviation (log scale)`,
     `  noise floor: +${formatPercent(file.noise.floor)}: an unchanged engine stays below it in 97.5% of rounds, so a round must score at least gate.minRoundScore \xD7 ${(1 + file.noise.floor).toFixed(4)} to pass`,
@@ -5553,11 +5597,20 @@ function describeCalibration(file, maxUnscored, queueBound = null) {
       `  the baseline against itself: ${median}; at most ${formatPercent(self.mostDisagreed)} of the prompts cut short or parted in one round (rounds gating on this file allow the same)`
     );
   }
-  if (worstShare > maxUnscored) {
-    lines.push(
-      `  warning: the unchanged engine left up to ${formatPercent(worstShare)} of the prompts unscored in one round, more than gate.maxUnscored ${formatPercent(maxUnscored)}: its answers are not repeatable, so patches will fail the gate; check bench.tolerance and the engine's determinism`
-    );
+  if (file.scenarios) {
+    lines.push(`  each scenario, gated on its own floor (${file.scenarios.length}):`);
+    for (const scenario of file.scenarios) {
+      lines.push(
+        `    ${scenario.name}: noise floor +${formatPercent(scenario.noise.floor)}, a speedup of ${formatPercent(scenario.noise.detectableSpeedup)} over the bar passes 95% of the time (${scenario.settings.prompts} prompts, bench.runs ${scenario.settings.runs})`
+      );
+    }
   }
+  const studies = file.scenarios?.map((scenario) => ({
+    where: ` of scenario ${scenario.name}`,
+    share: worstUnscoredShare(scenario.rounds),
+    limit: scenarioMaxUnscored.get(scenario.name) ?? maxUnscored
+  })) ?? [{ where: "", share: worstUnscoredShare(file.rounds), limit: maxUnscored }];
+  for (const { where, share, limit } of studies) if (share > limit) lines.push(describeUnrepeatable(share, limit, where));
   if (queueBound) {
     lines.push(
       `  warning: ${queueBound.rounds} of ${file.rounds.length} A/A rounds were queue-bound (in the first, ${queueBound.first.why}): this floor measures how the baseline's queue drains, not its speed; ${queueBound.first.fix}`
@@ -5565,6 +5618,10 @@ function describeCalibration(file, maxUnscored, queueBound = null) {
   }
   return `${lines.join("\n")}
 `;
+}
+function describeAaScore(card) {
+  if (!card.scenarios) return formatTimes(card.roundScore);
+  return card.scenarios.map(({ name, card: one }) => `${name} ${formatTimes(one.roundScore)}`).join(", ");
 }
 var calibrateCommand = {
   name: "calibrate",
@@ -5597,7 +5654,8 @@ usage: ${this.usage}`);
     const round = await loadRound(values.config, { skipCalibration: true });
     const out = resolve(values.out ?? join(dirname2(round.configPath), DEFAULT_CALIBRATION_FILE));
     const progress = createProgressRenderer(process.stderr);
-    context.logger.info(`speedgate calibrate: ${rounds} A/A rounds of ${round.prompts.length} prompts (bench.runs ${round.config.bench.runs}), the baseline against itself`);
+    const workloads = round.scenarios ? `${round.scenarios.length} scenarios (${round.scenarios.map((scenario) => scenario.name).join(", ")})` : `${round.prompts.length} prompts`;
+    context.logger.info(`speedgate calibrate: ${rounds} A/A rounds of ${workloads} (bench.runs ${round.config.bench.runs}), the baseline against itself`);
     let file;
     const queueBound = [];
     try {
@@ -5612,7 +5670,7 @@ usage: ${this.usage}`);
           progress.finish();
           const queued = detectQueueBound(card);
           if (queued) queueBound.push(queued);
-          context.logger.info(`A/A round ${index + 1} of ${rounds}: ${formatTimes(card.roundScore)}${queued ? " (queue-bound)" : ""}`);
+          context.logger.info(`A/A round ${index + 1} of ${rounds}: ${describeAaScore(card)}${queued ? " (queue-bound)" : ""}`);
         }
       });
     } catch (error) {
@@ -5632,7 +5690,8 @@ usage: ${this.usage}`);
     await writeAtomically(out, `${JSON.stringify(file, null, 2)}
 `);
     const first = queueBound[0];
-    context.stdout.write(describeCalibration(file, round.config.gate.maxUnscored, first ? { rounds: queueBound.length, first } : null));
+    const scenarioMaxUnscored = new Map(round.scenarios?.map((scenario) => [scenario.name, scenario.config.gate.maxUnscored]));
+    context.stdout.write(describeCalibration(file, round.config.gate.maxUnscored, first ? { rounds: queueBound.length, first } : null, scenarioMaxUnscored));
     const named = relative(dirname2(round.configPath), out) || basename(out);
     context.logger.info(`wrote ${out}; gate on it with gate.calibration: ${named} in ${round.configPath}`);
     return 0;
@@ -6079,6 +6138,7 @@ function notes(check) {
       engineFamily(config.engine) === "llama.cpp" ? "docker.gpus is not set: llama.cpp runs on the CPU (set docker.gpus and build it with CUDA to use GPUs)" : "docker.gpus is not set: the engines start without a GPU (set it to all, a count or device ids)"
     );
   }
+  found.push(...describeRoundTwoRuns(check.round));
   config.docker.mounts.forEach((mount, index) => {
     if (!mount.readOnly) found.push(`docker.mounts[${index}] is writable: the candidate can change what the next round's engines read there`);
   });
@@ -6090,7 +6150,7 @@ function notes(check) {
   }
   const promptsPath = check.paths.find((entry) => entry.field === "bench.prompts");
   if (promptsPath?.problem) found.push(`the prompts (${promptsPath.path}) are on the runner only: not validated here`);
-  else if (prompts.length === 0) found.push(typeof config.bench.prompts === "string" ? "the prompts file has no prompts" : "the synthetic prompts wait for bench.tokenizer, which is on the runner only");
+  else if (prompts.length === 0 && sendsBenchPrompts(config)) found.push(typeof config.bench.prompts === "string" ? "the prompts file has no prompts" : "the synthetic prompts wait for bench.tokenizer, which is on the runner only");
   return found;
 }
 function describePlanPrompts(bench, count, onRunnerOnly) {
@@ -6123,7 +6183,7 @@ function renderRoundPlan(check, commitsPlan = []) {
     `speedgate run --check: ${configPath} is valid; nothing was started.`,
     section("Round", [
       `engine ${config.engine}, runtime ${config.runtime}, port ${config.port}`,
-      `prompts: ${describePlanPrompts(bench, prompts.length, promptsPath?.problem != null)}`,
+      sendsBenchPrompts(config) ? `prompts: ${describePlanPrompts(bench, prompts.length, promptsPath?.problem != null)}` : `prompts: each scenario sends its own${bench.prompts === void 0 ? "" : " (bench.prompts is not read)"}`,
       check.round.commits ? "candidate: the head commit (no patch)" : patch ? `patch: ${patch.path} (${patch.bytes.length} bytes, sha256 ${patch.sha256.slice(0, 16)}\u2026)` : config.candidate.patch ? `patch: ${config.candidate.patch} (on the runner)` : "patch: none here (--patch or the action's patch input supplies it, or --base and --head score a pull request's commits)",
       `gate: ${gate.use === "interval-low" ? "the 95% interval's low end" : "the round score"} at least ${gate.minRoundScore}\xD7; a prompt scores only with at least ${Math.round(bench.tolerance * 1e3) / 10}% of the baseline's tokens`,
       ...gate.maxRegression !== void 0 ? [`gate.maxRegression: no scenario's interval may lie wholly below ${gate.maxRegression}\xD7`] : [],

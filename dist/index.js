@@ -37,6 +37,7 @@ import {
   formatShard,
   gitText,
   judgeScenario,
+  listRoundWorkloads,
   loadRound,
   mergeScorecards,
   parseRoundConfigYaml,
@@ -47,7 +48,7 @@ import {
   runGit,
   runRound,
   writeScorecard
-} from "./chunks/chunk-D5PHEKBB.js";
+} from "./chunks/chunk-HONYR2B2.js";
 import "./chunks/chunk-TM3QZYC6.js";
 import "./chunks/chunk-VN7B5FJJ.js";
 import {
@@ -25658,7 +25659,7 @@ function selectShard(prompts, shard) {
 // src/shard/select-round-shard.ts
 function selectRoundShard(round, shard) {
   const prompts = selectShard(round.prompts, shard);
-  const empty = prompts.length === 0 ? [{ scenario: null, total: round.prompts.length }] : [];
+  const empty = prompts.length === 0 && !round.scenarios ? [{ scenario: null, total: round.prompts.length }] : [];
   const scenarios = round.scenarios?.map((scenario) => {
     const own = selectShard(scenario.prompts, shard);
     if (own.length === 0) empty.push({ scenario: scenario.name, total: scenario.prompts.length });
@@ -26181,7 +26182,8 @@ async function runMode(settings, context3, deps) {
       );
       throw new ConfigError(problems.join("; "));
     }
-    deps.logger.info(`${formatShard(shard)}: ${sharded.round.prompts.length} of ${loaded.prompts.length} prompts`);
+    const sent = (part) => listRoundWorkloads(part).reduce((sum, workload) => sum + workload.prompts.length, 0);
+    deps.logger.info(`${formatShard(shard)}: ${sent(sharded.round)} of ${sent(loaded)} prompts`);
     round = sharded.round;
   }
   const runId = createRunId(context3);

@@ -166,6 +166,8 @@ function card(options: {
   /** How much a whole engine start runs faster or slower (±, uniform), when bench.runs repeats the round. */
   startSpread?: number;
   calibration?: ExampleCalibration;
+  /** The prompts file as the round config writes it, for a scenario's card. */
+  promptsSource?: string;
 }): Scorecard {
   const random = createSeededRandom(options.seed);
   const runCount = options.config.bench.runs;
@@ -234,6 +236,7 @@ function card(options: {
     docsBaseUrl: DOCS_BASE_URL,
     now: NOW,
     provenance,
+    ...(options.promptsSource ? { promptsSource: options.promptsSource } : {}),
   });
 }
 
@@ -350,7 +353,9 @@ function scenariosCard(gpu: { baseline: GpuSnapshot; candidate: GpuSnapshot }): 
       },
       gate: { ...base.gate, ...gate },
     });
-    return { name, card: card({ config: scenarioConfig, seed, plans: plansOf, startSpread: 0.01, gpu }) };
+    // A scenario without prompts of its own sends bench's file (examples/rounds/sglang-scenarios.yaml's).
+    const promptsSource = "prompts" in bench ? {} : { promptsSource: "./prompts.jsonl" };
+    return { name, card: card({ config: scenarioConfig, seed, plans: plansOf, startSpread: 0.01, gpu, ...promptsSource }) };
   };
   const chat = scenario("chat-rate4", { requestIntervalMs: 250, arrival: "poisson" }, { minRoundScore: 1.0 }, plans(12, 7, 250, (base) => ({ ...base, itlMs: base.itlMs / 1.1 })), 47);
   const lone = scenario(

@@ -58874,13 +58874,20 @@ function describeSettingDifferences(calibrated, round) {
   }
   return differences;
 }
+function describeMissingScenario(name) {
+  return `the calibration has no scenario ${name}: run speedgate calibrate again with this round config`;
+}
 function fitCalibration(source, facts) {
   const noise = computeNoiseFloor(source.scores);
   const problems = [];
   const notes = [];
   if (source.engine !== facts.engine) problems.push(`it is for engine ${describeValue(source.engine)}, this round's is ${describeValue(facts.engine)}`);
-  if (facts.promptsHash !== null && source.promptsHash !== facts.promptsHash) problems.push("it was measured on another prompt set");
-  problems.push(...describeSettingDifferences(source.settings, facts.settings));
+  if (source.scenario && !source.scenario.studied) {
+    problems.push(describeMissingScenario(source.scenario.name));
+  } else {
+    if (facts.promptsHash !== null && source.promptsHash !== facts.promptsHash) problems.push("it was measured on another prompt set");
+    problems.push(...describeSettingDifferences(source.settings, facts.settings));
+  }
   if (source.gpu !== facts.gpu) problems.push(`it was measured on GPU ${describeValue(source.gpu)}, this round ran on ${describeValue(facts.gpu)}`);
   if (source.baselineImage !== facts.baselineImage) {
     problems.push(`it was measured with baseline image ${describeValue(source.baselineImage)}, this round's is ${describeValue(facts.baselineImage)}`);
@@ -58933,6 +58940,10 @@ function hashBaseline(config2, configDir) {
 // src/calibration/read-calibration.ts
 import { readFile as readFile2 } from "node:fs/promises";
 
+// src/vocabulary/scenario-name.ts
+var SCENARIO_NAME = /^[A-Za-z0-9][A-Za-z0-9 ._+-]{0,63}$/;
+var MAX_SCENARIOS = 32;
+
 // src/calibration/calibration-schema.ts
 var CALIBRATION_KIND = "speedgate-calibration";
 var CALIBRATION_SCHEMA_VERSION = 1;
@@ -58972,6 +58983,17 @@ var calibrationSelfAgreementSchema = external_exports.object({
   lowestMedianAgreement: external_exports.number().min(0).max(1).nullable(),
   mostDisagreed: external_exports.number().min(0).max(1)
 });
+var noiseSchema2 = external_exports.object({ meanLog: external_exports.number(), sdLog: external_exports.number(), floor: external_exports.number(), detectableSpeedup: external_exports.number() });
+var roundsSchema = external_exports.array(calibrationRoundSchema).min(MIN_CALIBRATION_ROUNDS).max(1e3);
+var scenarioNameSchema = external_exports.string().regex(SCENARIO_NAME);
+var calibrationScenarioSchema = external_exports.object({
+  name: scenarioNameSchema,
+  promptsHash: text(128),
+  settings: calibrationSettingsSchema,
+  rounds: roundsSchema,
+  /** Derived from the round scores when the file was written; readers recompute it and never trust this copy. */
+  noise: noiseSchema2
+});
 var calibrationFileSchema = external_exports.object({
   kind: external_exports.literal(CALIBRATION_KIND),
   schemaVersion: external_exports.literal(CALIBRATION_SCHEMA_VERSION),
@@ -58987,9 +59009,17 @@ var calibrationFileSchema = external_exports.object({
   baselineHash: text(128),
   promptsHash: text(128),
   settings: calibrationSettingsSchema,
-  rounds: external_exports.array(calibrationRoundSchema).min(MIN_CALIBRATION_ROUNDS).max(1e3),
+  rounds: roundsSchema,
   /** Derived from the round scores when the file was written; readers recompute it and never trust this copy. */
-  noise: external_exports.object({ meanLog: external_exports.number(), sdLog: external_exports.number(), floor: external_exports.number(), detectableSpeedup: external_exports.number() })
+  noise: noiseSchema2,
+  /**
+   * A study per scenario, in the round config's order, when the calibrated round had scenarios; the top
+   * level is then the first scenario's (the card's headline), so a reader of the top level alone still
+   * reads one whole study. Absent in files of rounds without scenarios and files from before scenarios.
+   */
+  scenarios: external_exports.array(calibrationScenarioSchema).min(1).max(MAX_SCENARIOS).refine((scenarios) => new Set(scenarios.map((scenario) => scenario.name)).size === scenarios.length, {
+    error: "expected one study per scenario name; calibrate again with speedgate calibrate"
+  }).optional()
 });
 var cardCalibrationSchema = external_exports.object({
   measuredAt: text(64),
@@ -59006,6 +59036,12 @@ var cardCalibrationSchema = external_exports.object({
   detectableSpeedup: external_exports.number().finite(),
   /** The baseline's agreement with itself in the A/A rounds; absent in calibrations from before it was measured. */
   selfAgreement: calibrationSelfAgreementSchema.nullable().optional(),
+  /**
+   * On a scenario's card: the scenario, and whether the file held a study of that name. Without one the
+   * copy is the file's top-level study, which is not this scenario's, and the fit keeps the gate closed.
+   * Absent on cards of rounds without scenarios and cards from before scenarios had studies of their own.
+   */
+  scenario: external_exports.object({ name: scenarioNameSchema, studied: external_exports.boolean() }).optional(),
   /** Why it does not fit this round; any one keeps the gate closed. */
   problems: external_exports.array(text(1e3)).max(20),
   /** Differences that do not keep the gate closed, such as another runner with the same GPU. */
@@ -59042,7 +59078,9 @@ function selfAgreementOf(rounds) {
     mostDisagreed: Math.max(0, ...rounds.map((round) => round.promptsCompared > 0 ? (round.disagreed ?? 0) / round.promptsCompared : 0))
   };
 }
-function calibrationSourceOf(file2) {
+function calibrationSourceOf(file2, scenario = null) {
+  const own2 = scenario === null ? void 0 : file2.scenarios?.find((entry) => entry.name === scenario);
+  const study = own2 ?? file2;
   return {
     measuredAt: file2.measuredAt,
     engine: file2.engine,
@@ -59050,13 +59088,20 @@ function calibrationSourceOf(file2) {
     gpu: file2.gpu,
     baselineImage: file2.baselineImage,
     baselineImageId: file2.baselineImageId,
-    promptsHash: file2.promptsHash,
-    settings: file2.settings,
-    scores: file2.rounds.map((round) => round.roundScore),
-    selfAgreement: selfAgreementOf(file2.rounds)
+    promptsHash: study.promptsHash,
+    settings: study.settings,
+    scores: study.rounds.map((round) => round.roundScore),
+    selfAgreement: selfAgreementOf(study.rounds),
+    ...scenario === null ? {} : { scenario: { name: scenario, studied: own2 !== void 0 } }
   };
 }
-async function loadRoundCalibration(config2, configPath, configDir, promptCount, fingerprint) {
+function describeStudyMisfit(study, promptsHash, settings) {
+  const problems = [];
+  if (study.promptsHash !== promptsHash) problems.push("it was measured on another prompt set");
+  problems.push(...describeSettingDifferences(study.settings, settings));
+  return problems;
+}
+async function loadRoundCalibration(config2, configPath, configDir, promptCount, fingerprint, scenarios) {
   const path = config2.gate.calibration;
   if (!path) return null;
   const file2 = await readCalibration(path);
@@ -59066,8 +59111,13 @@ async function loadRoundCalibration(config2, configPath, configDir, promptCount,
   if (file2.baselineHash !== hashBaseline(config2, configDir)) {
     problems.push("the baseline changed since it was measured (its image or build, command, folder or environment)");
   }
-  if (file2.promptsHash !== fingerprint.promptsHash) problems.push("it was measured on another prompt set");
-  problems.push(...describeSettingDifferences(file2.settings, calibrationSettingsOf(config2, promptCount)));
+  if (!scenarios) problems.push(...describeStudyMisfit(file2, fingerprint.promptsHash, calibrationSettingsOf(config2, promptCount)));
+  for (const scenario of scenarios ?? []) {
+    const study = file2.scenarios?.find((entry) => entry.name === scenario.name);
+    if (!study) continue;
+    const misfit = describeStudyMisfit(study, scenario.fingerprint.promptsHash, calibrationSettingsOf(scenario.config, scenario.prompts.length));
+    problems.push(...misfit.map((problem) => `scenario ${scenario.name}: ${problem}`));
+  }
   if (problems.length > 0) {
     throw ConfigError.fromProblems(
       problems,
@@ -60895,14 +60945,11 @@ function evaluateGate(input2, settings) {
   return { ...base, passed: true, reason: rule.statement, reasons: [], rule: rule.statement };
 }
 
-// src/vocabulary/scenario-name.ts
-var SCENARIO_NAME = /^[A-Za-z0-9][A-Za-z0-9 ._+-]{0,63}$/;
-var MAX_SCENARIOS = 32;
-
 // src/scorecard/scorecard-schema.ts
 var SCORECARD_SCHEMA_VERSION = 2;
 var PROMPT_STATUSES = ["scored", "below_tolerance", "diverged", "implausible", "zeroed", "excluded"];
 var text3 = (max) => external_exports.string().max(max);
+var MAX_PROMPTS_SOURCE_CHARS = 256;
 var MAX_LISTED_LEFT_OUT = 1e3;
 var count4 = external_exports.number().int().min(0).max(1e7);
 var finiteOrNull = external_exports.number().finite().nullable();
@@ -61117,6 +61164,11 @@ var scorecardFields = {
     concurrency: external_exports.number().int().min(1).max(1e5).nullable().optional(),
     /** bench.prompts.synthetic: prompts made to exact token lengths, sent with ignore_eos; null or absent: a prompt file. */
     synthetic: external_exports.object({ inputTokens: count4, outputTokens: count4, count: count4, seed: external_exports.number().int().min(0) }).nullable().optional(),
+    /**
+     * A scenario's prompts file as its round config writes it (relative to the config), its end kept
+     * when longer than the bound; absent for synthetic prompts, on a round without scenarios and on older cards.
+     */
+    promptsSource: text3(MAX_PROMPTS_SOURCE_CHARS).min(1).optional(),
     thinking: external_exports.boolean(),
     contextLimit: count4,
     maxTokens: count4,
@@ -64758,6 +64810,11 @@ function runEffects(matrix) {
   for (let run2 = 0; run2 < runs; run2++) effects[run2] /= used;
   return effects;
 }
+function runLevelFactor(runs, confidence = 0.95) {
+  if (runs < 2) return 1;
+  const tail = (1 - confidence) / 2;
+  return Math.sqrt(runs / (runs - 1)) * (studentTQuantile(1 - tail, runs - 1) / Z_975);
+}
 function bootstrapRunsAndPrompts(given, options = {}) {
   const { runs, prompts } = given;
   if (runs === 1) {
@@ -64774,7 +64831,7 @@ function bootstrapRunsAndPrompts(given, options = {}) {
   const matrix = inCanonicalOrder(given);
   const effects = runEffects(matrix);
   const tail = (1 - confidence) / 2;
-  const inflate = Math.sqrt(runs / (runs - 1)) * (studentTQuantile(1 - tail, runs - 1) / Z_975) - 1;
+  const inflate = runLevelFactor(runs, confidence) - 1;
   const shift = new Float64Array(runs);
   if (effects) for (let run2 = 0; run2 < runs; run2++) shift[run2] = inflate * effects[run2];
   const weights = new Uint32Array(runs);
@@ -65252,6 +65309,9 @@ function scoreRound(input2) {
 }
 
 // src/scorecard/build-scorecard.ts
+function fitPromptsSource(path) {
+  return path.length <= MAX_PROMPTS_SOURCE_CHARS ? path : `\u2026${path.slice(path.length - MAX_PROMPTS_SOURCE_CHARS + 1)}`;
+}
 var round35 = (value) => Math.round(value * 1e3) / 1e3;
 function engineSide(record2) {
   if (!record2 || !wasAttempted(record2)) return null;
@@ -65369,6 +65429,7 @@ function buildScorecard(input2) {
     tokenCountsEstimated: estimated,
     settings: {
       ...cardSettings(config2),
+      ...input2.promptsSource ? { promptsSource: fitPromptsSource(input2.promptsSource) } : {},
       agreementTokens: config2.bench.agreementTokens ?? DEFAULT_AGREEMENT_TOKENS,
       minPromptAgreement: config2.bench.minPromptAgreement,
       tokenizer: input2.tokenizerSha256 ?? null
@@ -65756,6 +65817,11 @@ function findUnknownPlaceholders(command, runtime) {
   return problems;
 }
 
+// src/config/list-scenarios-on-bench-prompts.ts
+function listScenariosOnBenchPrompts(scenarios) {
+  return scenarios.filter((scenario) => scenario.prompts === void 0).map((scenario) => scenario.name);
+}
+
 // src/config/round-config-schema.ts
 var nonEmptyString = (expected = "a non-empty string") => external_exports.string({ error: expected }).min(1, { error: expected });
 var integerIn = (min2, max, expected) => external_exports.number({ error: expected }).int({ error: expected }).min(min2, { error: expected }).max(max, { error: expected });
@@ -65844,7 +65910,8 @@ var promptSourceSchema = external_exports.union([nonEmptyString(), syntheticProm
 var concurrencySchema = integerIn(1, 1e5, "expected a whole number of requests in flight from 1 to 100000");
 var benchFields = external_exports.strictObject(
   {
-    prompts: promptSourceSchema,
+    // Optional here, required by the round: a round whose every scenario brings its own prompts needs none (refineBenchPrompts).
+    prompts: promptSourceSchema.optional(),
     model: nonEmptyString("expected the served model name").default("default"),
     maxTokens: integerIn(1, 1e6, "expected a whole number of tokens from 1 to 1000000"),
     requestIntervalMs: external_exports.number({ error: "expected a number of milliseconds, 0 or more" }).min(0, { error: "expected a number of milliseconds, 0 or more" }).optional(),
@@ -66098,7 +66165,7 @@ function refineRuntimePaths(config2, ctx) {
   });
 }
 function refineSyntheticPrompts(prompts, config2, ctx, at) {
-  if (typeof prompts === "string") return;
+  if (prompts === void 0 || typeof prompts === "string") return;
   const { inputTokens, outputTokens } = prompts.synthetic;
   if (tokenizerLocation(config2)?.from !== "runner") {
     const inBench = at[0] === "bench";
@@ -66168,6 +66235,26 @@ function refineScenarios(config2, ctx) {
         message: "expected the calibration file gate.use: noise-floor gates on, in the round's gate.calibration (write one with speedgate calibrate)"
       });
     }
+  });
+}
+var isRecord = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
+function refineBenchPrompts(input2, ctx) {
+  if (!isRecord(input2) || !isRecord(input2.bench) || input2.bench.prompts !== void 0) return;
+  const expected = "expected the path of a JSONL prompts file, or { synthetic: { inputTokens, outputTokens, count, seed } }";
+  if (!Array.isArray(input2.scenarios)) {
+    ctx.addIssue({ code: "custom", path: ["bench", "prompts"], message: expected });
+    return;
+  }
+  const named2 = input2.scenarios.flatMap(
+    (scenario, index) => isRecord(scenario) ? [{ name: typeof scenario.name === "string" ? scenario.name : `at scenarios[${index}]`, prompts: scenario.prompts }] : []
+  );
+  const needing = listScenariosOnBenchPrompts(named2);
+  if (needing.length === 0) return;
+  const which = needing.length === 1 ? `scenario ${needing[0]}` : `scenarios ${needing.slice(0, -1).join(", ")} and ${needing.at(-1)}`;
+  ctx.addIssue({
+    code: "custom",
+    path: ["bench", "prompts"],
+    message: needing.length === 1 ? `${expected}, since ${which} sets no prompts of its own (or give it prompts)` : `${expected}, since ${which} set no prompts of their own (or give each of them prompts)`
   });
 }
 var roundConfigSchema = external_exports.strictObject(
@@ -66256,7 +66343,7 @@ var roundConfigSchema = external_exports.strictObject(
       message: "expected either candidate.build (a full build) or candidate.patch (an overlay), not both"
     });
   }
-});
+}).superRefine(refineBenchPrompts, { when: () => true });
 function tokenizerLocation(config2) {
   const tokenizer = config2.bench.tokenizer;
   if (tokenizer === void 0) return null;
@@ -66475,7 +66562,13 @@ function orderEngineTurns(run2, order) {
 // src/round/list-round-workloads.ts
 function listRoundWorkloads(round) {
   if (!round.scenarios) return [{ name: null, config: round.config, prompts: round.prompts }];
-  return round.scenarios.map((scenario) => ({ name: scenario.name, config: scenario.config, prompts: scenario.prompts, fingerprint: scenario.fingerprint }));
+  return round.scenarios.map((scenario) => ({
+    name: scenario.name,
+    config: scenario.config,
+    prompts: scenario.prompts,
+    ...scenario.promptsSource !== void 0 ? { promptsSource: scenario.promptsSource } : {},
+    fingerprint: scenario.fingerprint
+  }));
 }
 
 // src/round/track-time-spent.ts
@@ -66525,16 +66618,17 @@ function judgeScenario(scenario, maxRegression) {
 function listNames(judgements) {
   return judgements.map((judgement) => judgement.name).join(", ");
 }
-function combineScenarioGates(scenarios, maxRegression) {
+function combineScenarioGates(scenarios, maxRegression, missing2 = []) {
   const judgements = scenarios.map((scenario) => judgeScenario(scenario, maxRegression));
   const failed = judgements.filter((judgement) => !judgement.passed);
-  const passed = failed.length === 0;
-  const parts = [`${judgements.length - failed.length} of ${judgements.length} scenarios passed`];
+  const passed = failed.length === 0 && missing2.length === 0;
+  const parts = [`${judgements.length - failed.length} of ${judgements.length + missing2.length} scenarios passed`];
   for (const outcome of ["improved", "regressed"]) {
     const these = judgements.filter((judgement) => judgement.outcome === outcome);
     if (these.length > 0) parts.push(`${outcome}: ${listNames(these)}`);
   }
   if (failed.length > 0) parts.push(`failed: ${listNames(failed)}`);
+  if (missing2.length > 0) parts.push(`missing: ${missing2.join(", ")}`);
   return { passed, reason: parts.join("; "), reasons: failed.map((judgement) => judgement.reason ?? judgement.name), judgements };
 }
 function assembleScenarioCard(scenarios, maxRegression, extra = {}) {
@@ -66575,6 +66669,25 @@ function describeSharedPrompts(groups) {
   if (groups.length === 0) return null;
   const listed = groups.map((names) => `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`).join("; ");
   return `scenarios ${listed} send the same prompts, and one engine start serves them all: after the first, each meets those prompts in the engine's prefix cache (SGLang's radix cache, vLLM's prefix caching, llama.cpp's prompt cache), on both engines alike, so its time to first token is that of cached prompts; to measure each cold, give it prompts of its own (another file, or synthetic prompts with another seed)`;
+}
+
+// src/scoring/describe-two-runs.ts
+function describeTwoRuns(runs, use, where = "bench.runs") {
+  if (runs !== 2 || use !== "interval-low") return null;
+  const two = runLevelFactor(2).toFixed(1);
+  const three = runLevelFactor(3).toFixed(1);
+  return `${where} is 2: with two runs the interval pushes each run's level out ${two}\xD7 its difference from the other (Student's t with one degree of freedom), so runs that differ by a few percent give an interval that holds 1\xD7 whatever the patch does; use 3 runs or more (${three}\xD7 with 3), or 1`;
+}
+
+// src/round/describe-round-two-runs.ts
+function describeRoundTwoRuns(round) {
+  const { config: config2, scenarios } = round;
+  if (!scenarios) return [describeTwoRuns(config2.bench.runs, config2.gate.use)].filter((note) => note !== null);
+  const notes = scenarios.map((scenario, index) => {
+    const own2 = config2.scenarios?.[index]?.runs !== void 0;
+    return describeTwoRuns(scenario.config.bench.runs, scenario.config.gate.use, own2 ? `scenarios[${index}].runs (${scenario.name})` : "bench.runs");
+  });
+  return [...new Set(notes.filter((note) => note !== null))];
 }
 
 // src/round/run-round.ts
@@ -66724,6 +66837,7 @@ async function runRound(options) {
   logger.info(describeBusyPoll(round.config.bench.busyPoll));
   const sharedPrompts = describeSharedPrompts(findSharedPrompts((round.scenarios ?? []).map((scenario) => ({ name: scenario.name, promptsHash: scenario.fingerprint.promptsHash }))));
   if (sharedPrompts) logger.warn(sharedPrompts);
+  for (const note of describeRoundTwoRuns(round)) logger.warn(note);
   try {
     if (signal.aborted) throw new RoundCancelledError(signal.reason);
     if (round.config.bench.clientWarmup) await warmBenchClient();
@@ -66786,7 +66900,7 @@ async function runRound(options) {
     const settings = workload.config;
     const runs = workloadRuns[index] ?? [];
     const ownProvenance = workload.fingerprint ? { ...provenance, ...workload.fingerprint } : provenance;
-    const calibration = round.calibration ? fitCalibration(calibrationSourceOf(round.calibration), calibrationFacts({ engine: settings.engine, provenance: ownProvenance, settings: cardSettings(settings) })) : null;
+    const calibration = round.calibration ? fitCalibration(calibrationSourceOf(round.calibration, workload.name), calibrationFacts({ engine: settings.engine, provenance: ownProvenance, settings: cardSettings(settings) })) : null;
     const result = scoreRound({
       promptIds: workload.prompts.map((prompt) => prompt.id),
       runs,
@@ -66818,7 +66932,8 @@ async function runRound(options) {
       commits,
       unchanged: describeUnchangedCandidate(round),
       // A round's time is the round's: on its card, not on each scenario's.
-      timeSpent: workload.name === null ? spent : null
+      timeSpent: workload.name === null ? spent : null,
+      ...workload.promptsSource !== void 0 ? { promptsSource: workload.promptsSource } : {}
     });
   });
   if (!round.scenarios) return cards[0] ?? failWithoutWorkload();
@@ -67557,9 +67672,10 @@ function describeInconclusive(card) {
   if (card.gate.passed || card.roundScore === null || card.gate.use !== "interval-low" || card.roundScore < card.gate.bar) return null;
   if (!rule || card.gate.reasons.length !== 1 || card.gate.reasons[0] !== rule || card.unscored > 0) return null;
   const compared = card.promptsTotal - card.excluded;
+  const runs = card.settings.runs === 2 ? `bench.runs 3 or more (2 now: with two runs the interval pushes each run's level out ${runLevelFactor(2).toFixed(1)}\xD7, with 3 ${runLevelFactor(3).toFixed(1)}\xD7)` : `more bench.runs (${card.settings.runs} now)`;
   return {
     author: "No measurable speedup at this runner's noise: nothing to fix in the patch.",
-    maintainers: `The interval is too wide to decide: more bench.runs (${card.settings.runs} now), more prompts (${compared} compared), a calibration of this runner (speedgate calibrate, gate.calibration) or a pace the baseline keeps up with (bench.requestIntervalMs) narrows it.`
+    maintainers: `The interval is too wide to decide: ${runs}, more prompts (${compared} compared), a calibration of this runner (speedgate calibrate, gate.calibration) or a pace the baseline keeps up with (bench.requestIntervalMs) narrows it.`
   };
 }
 
@@ -67581,7 +67697,8 @@ function tallyFixedLength(card, outputTokens) {
 function describePromptSource(card) {
   const synthetic = card.settings.synthetic;
   if (synthetic) return `${synthetic.count} synthetic, ${synthetic.inputTokens}\u2192${synthetic.outputTokens} tokens`;
-  return `${card.promptsTotal} from a prompt file`;
+  const file2 = card.settings.promptsSource ? cleanLogLine(card.settings.promptsSource) : "";
+  return `${card.promptsTotal} from ${file2 || "a prompt file"}`;
 }
 function describeSyntheticPrompts(card) {
   const synthetic = card.settings.synthetic;
@@ -67670,8 +67787,10 @@ function countsTable(card) {
     ["Unscored", escapeInline(describeUnscored(card))]
   );
   if (card.excluded > 0) rows.push(["Excluded", `${card.excluded}: the baseline failed on them or answered nothing, so they count nowhere`]);
-  const gate = describeGate(card);
-  rows.push(["Gate", `${gate.mark} ${escapeInline(gate.text)}`]);
+  if (!describeScore(card)) {
+    const gate = describeGate(card);
+    rows.push(["Gate", `${gate.mark} ${escapeInline(gate.text)}`]);
+  }
   return renderKeyValueTable(rows);
 }
 function settingsTable(card) {
@@ -67707,9 +67826,8 @@ function renderMethodSection(card) {
   const time3 = card.timeSpent ? describeTimeSpent(card.timeSpent) : null;
   const timeSection = renderTimeSpent(card);
   if (card.scenarios && card.scenarios.length > 0) {
-    const gate = describeGate(card);
-    const parts2 = [renderKeyValueTable([["Gate", `${gate.mark} ${escapeInline(gate.text)}`]]), scenariosSentence(card), timeSection, SCORING_RULE_SENTENCE, estimate, countingSentence(card)];
-    const summary = `How the score was measured: the round's gate, where the time went and the rule${time3 ? ` (${time3.brief})` : ""}`;
+    const parts2 = [scenariosSentence(card), timeSection, SCORING_RULE_SENTENCE, estimate, countingSentence(card)];
+    const summary = `How the score was measured: how the scenarios combine, where the time went and the rule${time3 ? ` (${time3.brief})` : ""}`;
     return renderFold(summary, parts2.filter((part) => part !== "").join("\n\n"));
   }
   const parts = [countsTable(card), settingsTable(card), describeSyntheticPrompts(card), timeSection, SCORING_RULE_SENTENCE, estimate, countingSentence(card)].filter((part) => part !== "");
@@ -68596,9 +68714,21 @@ async function loadRoundScenarios(input2) {
         loaded.set(key, prompts);
       }
     }
-    scenarios.push({ name: scenario.name, config: merged, prompts, fingerprint: fingerprintRound(config2, input2.configDir, prompts) });
+    const writtenSource = input2.written.scenarios?.[index]?.prompts ?? input2.written.bench.prompts;
+    scenarios.push({
+      name: scenario.name,
+      config: merged,
+      prompts,
+      ...typeof writtenSource === "string" ? { promptsSource: writtenSource } : {},
+      fingerprint: fingerprintRound(config2, input2.configDir, prompts)
+    });
   }
   return scenarios;
+}
+
+// src/config/sends-bench-prompts.ts
+function sendsBenchPrompts(config2) {
+  return !config2.scenarios || listScenariosOnBenchPrompts(config2.scenarios).length > 0;
 }
 
 // src/config/check-config-paths.ts
@@ -68613,7 +68743,7 @@ function listConfigPaths(config2, baseDir, patchPath, options = {}) {
     if (written === void 0) return;
     paths.push({ field: field3, written, path: at(written), kind, purpose, onRunner: mount || isAbsolute6(written) });
   };
-  if (typeof config2.bench.prompts === "string") add("bench.prompts", config2.bench.prompts, "file", "the JSONL prompts");
+  if (typeof config2.bench.prompts === "string" && sendsBenchPrompts(config2)) add("bench.prompts", config2.bench.prompts, "file", "the JSONL prompts");
   config2.scenarios?.forEach((scenario, index) => {
     if (typeof scenario.prompts === "string") add(`scenarios[${index}].prompts`, scenario.prompts, "file", `scenario ${scenario.name}'s JSONL prompts`);
   });
@@ -68942,18 +69072,18 @@ async function readRound(configPath, options, purpose) {
   if (problems.length > 0) throw ConfigError.fromProblems(problems, absolutePath2);
   const tokenizer = tokenizerLocation(config2);
   const tokenCounter = tokenizer?.from === "runner" && !absent("bench.tokenizer") ? await readTokenizerFile(tokenizer.path) : void 0;
-  const promptSource = config2.bench.prompts;
+  const promptSource = sendsBenchPrompts(config2) ? config2.bench.prompts : void 0;
   let prompts = [];
   if (typeof promptSource === "object") {
     if (tokenCounter) prompts = buildSyntheticPrompts(promptSource.synthetic, tokenCounter);
-  } else if (!absent("bench.prompts")) {
+  } else if (promptSource !== void 0 && !absent("bench.prompts")) {
     prompts = await readPromptsFile(promptSource, config2.bench.contextLimit, "bench.prompts");
   }
   const patchField = options.patchPath ? "patch" : "candidate.patch";
   const patch = patchPath && !absent(patchField) ? await loadPatch(patchPath, patchField) : null;
   const finalConfig = patch ? { ...config2, candidate: { ...config2.candidate, patch: patch.path } } : config2;
   const fingerprint = fingerprintRound(finalConfig, baseDir, prompts);
-  const scenarios = finalConfig.scenarios ? await loadRoundScenarios({ config: finalConfig, configDir: baseDir, benchPrompts: prompts, tokenCounter: tokenCounter ?? null, absent }) : void 0;
+  const scenarios = finalConfig.scenarios ? await loadRoundScenarios({ config: finalConfig, written, configDir: baseDir, benchPrompts: prompts, tokenCounter: tokenCounter ?? null, absent }) : void 0;
   const commits = options.commits ? await resolveRoundCommits(finalConfig, options.commits) : null;
   return {
     round: {
@@ -68966,7 +69096,7 @@ async function readRound(configPath, options, purpose) {
       ...tokenCounter !== void 0 ? { tokenCounter } : tokenizer ? {} : { tokenCounter: null },
       commits,
       // A check may run where the runner's prompts are not: the calibration's fit is decided when the round runs.
-      calibration: options.skipCalibration || purpose === "check" ? null : await loadRoundCalibration(finalConfig, absolutePath2, baseDir, prompts.length, fingerprint)
+      calibration: options.skipCalibration || purpose === "check" ? null : await loadRoundCalibration(finalConfig, absolutePath2, baseDir, prompts.length, fingerprint, scenarios)
     },
     paths
   };
@@ -69564,10 +69694,12 @@ export {
   describeMemoryInUse,
   describeHolders,
   DEFAULT_REVISION_LABEL,
+  listRoundWorkloads,
   judgeScenario,
   describeScenarioScore,
   findSharedPrompts,
   describeSharedPrompts,
+  describeRoundTwoRuns,
   runRound,
   describeRunnerFix,
   decideVerdict,
@@ -69609,6 +69741,7 @@ export {
   writeScorecard,
   parseShardSpec,
   formatShard,
+  sendsBenchPrompts,
   checkPatchBytes,
   parseRoundConfigYaml,
   loadRound,
