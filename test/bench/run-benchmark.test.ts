@@ -113,7 +113,8 @@ describe("runBenchmark", () => {
     const pending = runBenchmark({
       baseUrl: engine.url,
       prompts,
-      bench: { ...bench, requestIntervalMs: 200 },
+      // A second between sends: p2 must stay unsent until the abort, even when a busy machine holds the poll back.
+      bench: { ...bench, requestIntervalMs: 1000 },
       signal: controller.signal,
       onProgress: (p) => {
         if (p.done !== 1) return;
