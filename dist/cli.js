@@ -89,7 +89,7 @@ import {
   sweepLeftRounds,
   writeAtomically,
   writeScorecard
-} from "./chunks/chunk-HONYR2B2.js";
+} from "./chunks/chunk-FFT6IPXS.js";
 import {
   require_docker
 } from "./chunks/chunk-TM3QZYC6.js";
@@ -5930,6 +5930,7 @@ function renderScenariosText(card, scenarios, maxLogLines) {
       ...scenarios.rows.map((row) => [row.name, row.load, row.prompts, row.score, row.interval, `${row.mark} ${row.verdict}`])
     ])
   );
+  for (const reason of scenarios.roundReasons) out.push("", `Not passed: ${reason}.`);
   for (const row of scenarios.rows) {
     const queueBound = describeQueueBound(row.card);
     if (queueBound) out.push("", `${row.name}: ${queueBound}`);

@@ -48,7 +48,7 @@ import {
   runGit,
   runRound,
   writeScorecard
-} from "./chunks/chunk-HONYR2B2.js";
+} from "./chunks/chunk-FFT6IPXS.js";
 import "./chunks/chunk-TM3QZYC6.js";
 import "./chunks/chunk-VN7B5FJJ.js";
 import {

@@ -35,6 +35,12 @@ export interface ScenariosDescription {
   /** The card leads with its failure, as a card without scenarios does when nothing was scored or someone else failed. */
   leadsWithFailure: boolean;
   rows: ScenarioRow[];
+  /**
+   * Why the round failed beyond its scenarios' own verdicts: the gate's reasons that name no scenario
+   * of the card, such as a scenario the repository requires and the card lacks. The table cannot show
+   * them, so the first screen states them.
+   */
+  roundReasons: string[];
 }
 
 /** Failing scenarios a headline names before it counts the rest; improved ones fill it up to HEADLINE_ITEMS. */
@@ -98,12 +104,15 @@ export function describeScenarios(card: Scorecard): ScenariosDescription | null 
   const { judgements } = combineScenarioGates(scenarios, maxRegression);
   const noVerdict = decideVerdict(card).outcome === "none";
   const rows = scenarios.map((scenario, index) => describeRow(scenario, judgements[index] as ScenarioJudgement, maxRegression, noVerdict));
+  const roundReasons = card.gate.passed ? [] : card.gate.reasons.filter((reason) => !scenarios.some((scenario) => reason.startsWith(`${scenario.name}: `)));
   const nothingScored = scenarios.every((scenario) => scenario.card.roundScore === null);
   const leadsWithFailure = card.failure !== null && (noVerdict || nothingScored);
-  if (leadsWithFailure) return { headline: describeVerdict(card, { firstReasonOnly: true }).headline, leadsWithFailure, rows };
+  if (leadsWithFailure) return { headline: describeVerdict(card, { firstReasonOnly: true }).headline, leadsWithFailure, rows, roundReasons };
   const passed = rows.filter((row) => row.judgement.passed).length;
   const mark: VerdictMark = noVerdict ? "⚠️" : card.gate.passed ? "✅" : "❌";
   // A failed candidate fails every scenario it touched for the same reason: the failure is the headline's news.
   const news = card.failure ? describeFailureCause(card.failure) : describeOutcomes(rows);
-  return { headline: `${mark} ${passed} of ${rows.length} scenarios passed — ${news}`, leadsWithFailure, rows };
+  // "1 of 1 scenarios passed" under ❌ needs its but: the first round-level reason, up to where it says what to do.
+  const but = roundReasons[0] ? `, but ${roundReasons[0].split(": ")[0]}` : "";
+  return { headline: `${mark} ${passed} of ${rows.length} scenarios passed${but} — ${news}`, leadsWithFailure, rows, roundReasons };
 }

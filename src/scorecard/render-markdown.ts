@@ -15,7 +15,7 @@ import { renderAnswerVariation } from "./render-answer-variation.js";
 import { renderQueueBoundNotice } from "./render-queue-bound-notice.js";
 import { renderUnchangedNotice } from "./render-unchanged-notice.js";
 import { renderCommitsSection } from "./render-commits-section.js";
-import { type ScenarioDetail, renderScenarioFolds, renderScenarioQueueNotice, renderScenarioSharedPromptsNotice, renderScenarioTable } from "./render-scenario-sections.js";
+import { type ScenarioDetail, renderScenarioFolds, renderScenarioQueueNotice, renderScenarioRoundReasons, renderScenarioSharedPromptsNotice, renderScenarioTable } from "./render-scenario-sections.js";
 import { type ScenariosDescription, describeScenarios } from "./describe-scenarios.js";
 import type { Scorecard } from "./scorecard-schema.js";
 
@@ -112,6 +112,7 @@ function renderScenariosWith(card: Scorecard, scenarios: ScenariosDescription, l
     renderFactsLine(card),
     scenarios.leadsWithFailure ? failure : "",
     renderScenarioTable(scenarios),
+    renderScenarioRoundReasons(scenarios),
     renderScenarioQueueNotice(scenarios),
     renderScenarioSharedPromptsNotice(scenarios),
     renderUnchangedNotice(card),

@@ -56,6 +56,11 @@ export function renderScenarioQueueNotice(description: ScenariosDescription): st
   return `> [!WARNING]\n> **Queue-bound**: ${which} queue-bound: ${bound.length === 1 ? "its" : "their"} score measures how the queue drains, which a small change in speed swings widely, not the patch. ${bound.length === 1 ? "Its section" : "Each one's section"} below says why and the setting that fixes it.`;
 }
 
+/** The round's reasons that no row of the table shows (a scenario the repository requires and the card lacks), each in full. */
+export function renderScenarioRoundReasons(description: ScenariosDescription): string {
+  return description.roundReasons.map((reason) => `❌ **Not passed**: ${escapeInline(reason)}.`).join("\n\n");
+}
+
 /** Scenarios that sent the same prompts to one engine start: the later ones timed prompts the engine had cached. */
 export function renderScenarioSharedPromptsNotice(description: ScenariosDescription): string {
   const note = describeSharedPrompts(findSharedPrompts(description.rows.map((row) => ({ name: escapeInline(row.name), promptsHash: row.card.provenance.promptsHash }))));

@@ -130,6 +130,7 @@ function renderScenariosText(card: Scorecard, scenarios: ScenariosDescription, m
       ...scenarios.rows.map((row) => [row.name, row.load, row.prompts, row.score, row.interval, `${row.mark} ${row.verdict}`]),
     ]),
   );
+  for (const reason of scenarios.roundReasons) out.push("", `Not passed: ${reason}.`);
   for (const row of scenarios.rows) {
     const queueBound = describeQueueBound(row.card);
     if (queueBound) out.push("", `${row.name}: ${queueBound}`);

@@ -6,6 +6,8 @@ import { renderMarkdownWithinBytes } from "../../src/scorecard/render-markdown-w
 import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
 import { scorecardSchema } from "../../src/scorecard/scorecard-schema.js";
 import { makeCard, seedOomFailure } from "../support/make-card.js";
+import { requireDeclaredScenarios } from "../../src/github/require-declared-scenarios.js";
+import { renderText } from "../../src/scorecard/render-text.js";
 import { FOUR_RUNS_TIME, readExampleCard, slowerCard, underLoad } from "../support/make-scenario-card.js";
 
 const passing = await readExampleCard("passing-round");
@@ -36,6 +38,17 @@ function firstScreen(markdown: string): string {
 }
 
 describe("renderMarkdown with scenarios", () => {
+  it("says on the first screen, and in the headline, why a card whose every scenario passed still fails: a required scenario it lacks", () => {
+    const card = assembleScenarioCard([{ name: "chat", card: passing }], null);
+    const lacking = requireDeclaredScenarios(card, ["chat", "decode-c32"]);
+    const markdown = renderMarkdown(lacking);
+    expect(markdown).toContain("## ❌ 1 of 1 scenarios passed, but the card has no scenario decode-c32, which the repository's app config declares (gate.scenarios) — chat ");
+    expect(firstScreen(markdown)).toContain("❌ **Not passed**: the card has no scenario decode-c32, which the repository's app config declares (gate.scenarios): add it to the round config's scenarios");
+    expect(renderText(lacking)).toContain("\nNot passed: the card has no scenario decode-c32");
+    // A scenario's own failure is its row's to show: no round-level line for it.
+    expect(firstScreen(renderMarkdown(threeScenarios()))).not.toContain("**Not passed**");
+  });
+
   it("notes on the first screen the scenarios that sent the same prompts to one engine start, and nothing when each had its own", () => {
     const withHash = (card: Scorecard, promptsHash: string): Scorecard => ({ ...card, provenance: { ...card.provenance, promptsHash } });
     const shared = assembleScenarioCard(

@@ -68342,6 +68342,9 @@ function renderScenarioQueueNotice(description) {
   return `> [!WARNING]
 > **Queue-bound**: ${which} queue-bound: ${bound.length === 1 ? "its" : "their"} score measures how the queue drains, which a small change in speed swings widely, not the patch. ${bound.length === 1 ? "Its section" : "Each one's section"} below says why and the setting that fixes it.`;
 }
+function renderScenarioRoundReasons(description) {
+  return description.roundReasons.map((reason) => `\u274C **Not passed**: ${escapeInline(reason)}.`).join("\n\n");
+}
 function renderScenarioSharedPromptsNotice(description) {
   const note = describeSharedPrompts(findSharedPrompts(description.rows.map((row) => ({ name: escapeInline(row.name), promptsHash: row.card.provenance.promptsHash }))));
   return note ? `> [!NOTE]
@@ -68429,13 +68432,15 @@ function describeScenarios(card) {
   const { judgements } = combineScenarioGates(scenarios, maxRegression);
   const noVerdict = decideVerdict(card).outcome === "none";
   const rows = scenarios.map((scenario, index) => describeRow(scenario, judgements[index], maxRegression, noVerdict));
+  const roundReasons = card.gate.passed ? [] : card.gate.reasons.filter((reason) => !scenarios.some((scenario) => reason.startsWith(`${scenario.name}: `)));
   const nothingScored = scenarios.every((scenario) => scenario.card.roundScore === null);
   const leadsWithFailure = card.failure !== null && (noVerdict || nothingScored);
-  if (leadsWithFailure) return { headline: describeVerdict(card, { firstReasonOnly: true }).headline, leadsWithFailure, rows };
+  if (leadsWithFailure) return { headline: describeVerdict(card, { firstReasonOnly: true }).headline, leadsWithFailure, rows, roundReasons };
   const passed = rows.filter((row) => row.judgement.passed).length;
   const mark = noVerdict ? "\u26A0\uFE0F" : card.gate.passed ? "\u2705" : "\u274C";
   const news = card.failure ? describeFailureCause(card.failure) : describeOutcomes(rows);
-  return { headline: `${mark} ${passed} of ${rows.length} scenarios passed \u2014 ${news}`, leadsWithFailure, rows };
+  const but = roundReasons[0] ? `, but ${roundReasons[0].split(": ")[0]}` : "";
+  return { headline: `${mark} ${passed} of ${rows.length} scenarios passed${but} \u2014 ${news}`, leadsWithFailure, rows, roundReasons };
 }
 
 // src/scorecard/render-markdown.ts
@@ -68499,6 +68504,7 @@ function renderScenariosWith(card, scenarios, limits) {
     renderFactsLine(card),
     scenarios.leadsWithFailure ? failure2 : "",
     renderScenarioTable(scenarios),
+    renderScenarioRoundReasons(scenarios),
     renderScenarioQueueNotice(scenarios),
     renderScenarioSharedPromptsNotice(scenarios),
     renderUnchangedNotice(card),
