@@ -18,10 +18,13 @@ import { makeTempDir } from "../support/make-temp-dir.js";
 const BATCH = ["--batch-cost", "0.3"];
 const BASELINE = ["--ttft-ms", "40", "--itl-ms", "10", "--output-tokens", "48", ...BATCH];
 /**
- * 1.6× faster. At 1.25× (8 ms a token), a loaded machine's few milliseconds of overhead on every token
- * of both engines pull the measured ratio toward 1, close to the 1.1× and 1× these tests need.
+ * 2.5× faster. At 1.25× (8 ms a token), a loaded machine's few milliseconds of overhead on every token
+ * of both engines pulled the measured ratio toward 1, close to the 1.1× and 1× these tests need. At 1.6×,
+ * one run of six answers in flight together can be held back by a fifth of a second, lengthening their
+ * shared start by half (seen beside four CPU-bound processes): that puts a 1.6× run's interval at about
+ * 1×, and the honest candidate's card gains a reason it should not have. 2.5× leaves it well above.
  */
-const FASTER = ["--ttft-ms", "24", "--itl-ms", "6", "--output-tokens", "48", ...BATCH];
+const FASTER = ["--ttft-ms", "16", "--itl-ms", "4", "--output-tokens", "48", ...BATCH];
 
 const withTokenizer = { tokenizer: { path: TEST_TOKENIZER_PATH, from: "runner" } };
 /** Requests 15 ms apart: the six answers of a run are all in flight together. */
@@ -96,7 +99,7 @@ describe("the verdict holds to the last token (speedgate run, reference engine u
     expect(atK[Math.floor(atK.length / 2)]).toBeGreaterThan(1.3);
   });
 
-  it("an honest 1.6× engine whose every third answer parts after 60% of its tokens is the maintainers' call: it fails by default, timed over the shared tokens, and passes once they allow it", async () => {
+  it("an honest 2.5× engine whose every third answer parts after 60% of its tokens is the maintainers' call: it fails by default, timed over the shared tokens, and passes once they allow it", async () => {
     const card = await playRound(BASELINE, [...FASTER, "--diverge-after-fraction", "0.6", "--diverge-every", "3"]);
     expect(card.promptsScored).toBe(PROMPT_IDS.length);
     expect(card.roundScore).toBeGreaterThan(1.1);
