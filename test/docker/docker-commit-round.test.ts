@@ -25,7 +25,7 @@ import { writeFile } from "node:fs/promises";
 
 const context = dockerTestContext();
 
-/** The reference engine's profile as the test image has it (ttft 30 ms, itl 6 ms), with some defaults changed. */
+/** The reference engine's profile as the test image has it (ttft 30 ms, itl 48 ms), with some defaults changed. */
 function profile(defaults: Partial<(typeof BASELINE_PROFILE)["defaults"]> = {}): string {
   return `${JSON.stringify({ ...BASELINE_PROFILE, defaults: { ...BASELINE_PROFILE.defaults, ...defaults } }, null, 2)}\n`;
 }
