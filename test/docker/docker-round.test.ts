@@ -145,9 +145,9 @@ describe.skipIf(!context)("runRound with runtime: docker (real daemon)", () => {
   });
 
   it("gives a startup_timeout card for a candidate that never becomes healthy", async () => {
-    // health.timeoutS holds for the baseline too, which starts first: its container took up to 1.7 s to answer
-    // with the load at 12 on 2 cores, too near 3 s; 10 s costs the candidate's wait 7 s more.
-    const card = await playRound({ health: { timeoutS: 10 }, candidate: { command: simEngineCommand("--never-healthy") } });
+    // health.timeoutS holds for the baseline too, which starts first: containers took up to 5.5 s to answer in
+    // suite runs beside two CPU-bound processes, over 3 s; 15 s costs the candidate's wait 12 s more.
+    const card = await playRound({ health: { timeoutS: 15 }, candidate: { command: simEngineCommand("--never-healthy") } });
     expect(card.failure).toMatchObject({ engine: "candidate", stage: "startup", kind: "startup_timeout" });
   });
 
