@@ -5,6 +5,7 @@ import { eventLoopAwakeHolders } from "../../src/bench/keep-event-loop-awake.js"
 import { type BenchmarkProgress, runBenchmark } from "../../src/bench/run-benchmark.js";
 import type { BenchSettings } from "../../src/config/round-config-schema.js";
 import type { Prompt } from "../../src/prompts/prompt.js";
+import type { SimRequestRecord } from "../../src/sim-engine/chunk-write-log.js";
 import { startSimEngine } from "../../src/sim-engine/start-sim-engine.js";
 import { startScriptedServer } from "./start-scripted-server.js";
 import { useSimEngines } from "./support/use-sim-engines.js";
@@ -31,6 +32,16 @@ const bench: BenchSettings = {
 };
 
 const prompts: Prompt[] = ["p0", "p1", "p2", "p3", "p4"].map((id) => ({ id, messages: [{ role: "user", content: id }] }));
+
+/** The prompts recorded as answered, in prompt order. */
+function answeredPromptIds(records: ReadonlyMap<string, { ok: boolean }>): string[] {
+  return prompts.filter((prompt) => records.get(prompt.id)?.ok === true).map((prompt) => prompt.id);
+}
+
+/** The prompts whose answers the engine handed to the socket in full, by its own log. */
+function completedPromptIds(engine: { writeLog: { requests: readonly SimRequestRecord[] } }): string[] {
+  return engine.writeLog.requests.filter((request) => request.outcome === "completed").map((request) => request.promptId ?? "");
+}
 
 describe("runBenchmark", () => {
   // The engines find a prompt's profile entry by its content: requests do not name their prompt.
@@ -196,7 +207,12 @@ describe("runBenchmark", () => {
     expect(cut).toMatchObject({ ok: false, kind: "engine_died" });
     expect(cut?.ok === false && cut.reason).toMatch(/^the engine exited with code 1/);
     expect(cut?.ok === false && (cut.chunks?.length ?? 0)).toBeGreaterThan(0);
-    expect(records.get("p4")).toMatchObject({ ok: false, kind: "engine_died" });
+    // Which quick prompt was its third answer is the engine's to say: sends a busy machine held back go out
+    // together (p3 and p4, 100 ms apart) and can reach it in either order. Every one it did not answer died with it.
+    const answered = answeredPromptIds(records);
+    expect(answered.length).toBeGreaterThanOrEqual(3);
+    expect(completedPromptIds(engine)).toEqual(expect.arrayContaining(answered));
+    for (const prompt of prompts.filter((one) => !answered.includes(one.id))) expect(records.get(prompt.id), prompt.id).toMatchObject({ ok: false, kind: "engine_died" });
   });
 
   describe("a closed loop (bench.concurrency)", () => {
@@ -308,7 +324,11 @@ describe("runBenchmark", () => {
     const engine = await start({ defaults: { ttftMs: 1, itlMs: 0, outputTokens: 2 }, faults: { dieAfterRequests: 2 } });
     const records = await runBenchmark({ baseUrl: engine.url, prompts, bench: { ...bench, requestIntervalMs: 100 }, signal: new AbortController().signal });
     expect(records.get("p0")?.ok).toBe(true);
-    expect(records.get("p1")?.ok).toBe(true);
+    // Which prompt was its second answer is the engine's to say: sends a busy machine held back go out together
+    // (p1 and p2, 100 ms apart) and can reach it in either order. Only answers it completed are recorded as answers.
+    const answered = answeredPromptIds(records);
+    expect(answered.length).toBeGreaterThanOrEqual(2);
+    expect(completedPromptIds(engine)).toEqual(expect.arrayContaining(answered));
     expect(records.get("p4")).toMatchObject({ ok: false, kind: "connection_error" });
   });
 });

@@ -18,10 +18,13 @@ import { makeTempDir } from "../support/make-temp-dir.js";
 const BATCH = ["--batch-cost", "0.3"];
 const BASELINE = ["--ttft-ms", "40", "--itl-ms", "10", "--output-tokens", "48", ...BATCH];
 /**
- * 1.6× faster. At 1.25× (8 ms a token), a loaded machine's few milliseconds of overhead on every token
- * of both engines pull the measured ratio toward 1, close to the 1.1× and 1× these tests need.
+ * 2.5× faster. At 1.25× (8 ms a token), a loaded machine's few milliseconds of overhead on every token
+ * of both engines pulled the measured ratio toward 1, close to the 1.1× and 1× these tests need. At 1.6×,
+ * one run of six answers in flight together can be held back by a fifth of a second, lengthening their
+ * shared start by half (seen beside four CPU-bound processes): that puts a 1.6× run's interval at about
+ * 1×, and the honest candidate's card gains a reason it should not have. 2.5× leaves it well above.
  */
-const FASTER = ["--ttft-ms", "24", "--itl-ms", "6", "--output-tokens", "48", ...BATCH];
+const FASTER = ["--ttft-ms", "16", "--itl-ms", "4", "--output-tokens", "48", ...BATCH];
 
 const withTokenizer = { tokenizer: { path: TEST_TOKENIZER_PATH, from: "runner" } };
 /** Requests 15 ms apart: the six answers of a run are all in flight together. */
@@ -82,17 +85,21 @@ describe("the verdict holds to the last token (speedgate run, reference engine u
   );
 
   it("with the agreement rules off, the filler's own speed is still not credited: a parting answer scores no faster than over its shared start", async () => {
-    // Timed at k alone, this cheat scored 1.80× here (2.37× filler after 17 tokens, 3.15× after 25%).
-    const card = await playRound(BASELINE, [...BASELINE, "--cheat-filler-after", "50%"], RULES_OFF);
+    // Timed at k alone, this cheat scored 1.80× here (2.37× filler after 17 tokens, 3.15× after 25%); over the shared
+    // start both engines are the same, about 1×. Three runs, and a bar between the two: with one run, a busy machine
+    // that held the baseline's six answers in flight back by a tenth of a second scored the shared start 1.15×.
+    const card = await playRound(BASELINE, [...BASELINE, "--cheat-filler-after", "50%"], { ...RULES_OFF, bench: { ...RULES_OFF.bench, runs: 3 } });
     expect(card.promptsScored).toBe(PROMPT_IDS.length);
-    expect(card.roundScore).toBeLessThan(1.15);
-    const run = card.prompts[0]?.runs[0];
-    expect(run).toMatchObject({ comparedTokens: 48, agreedTokens: 24 });
-    // At k the filler is fast; over the shared start it is not.
-    expect((run?.baselineMs ?? 0) / (run?.candidateMs ?? 1)).toBeGreaterThan(1.3);
+    expect(card.roundScore).toBeLessThan(1.3);
+    const runs = card.prompts.flatMap((prompt) => prompt.runs);
+    expect(runs).toHaveLength(3 * PROMPT_IDS.length);
+    expect(runs.every((run) => run.comparedTokens === 48 && run.agreedTokens === 24)).toBe(true);
+    // At k the filler is fast; over the shared start it is not. The median answer's, not one answer's a stall may have hit.
+    const atK = runs.map((run) => (run.baselineMs ?? 0) / (run.candidateMs ?? Infinity)).sort((a, b) => a - b);
+    expect(atK[Math.floor(atK.length / 2)]).toBeGreaterThan(1.3);
   });
 
-  it("an honest 1.6× engine whose every third answer parts after 60% of its tokens is the maintainers' call: it fails by default, timed over the shared tokens, and passes once they allow it", async () => {
+  it("an honest 2.5× engine whose every third answer parts after 60% of its tokens is the maintainers' call: it fails by default, timed over the shared tokens, and passes once they allow it", async () => {
     const card = await playRound(BASELINE, [...FASTER, "--diverge-after-fraction", "0.6", "--diverge-every", "3"]);
     expect(card.promptsScored).toBe(PROMPT_IDS.length);
     expect(card.roundScore).toBeGreaterThan(1.1);

@@ -15,10 +15,16 @@ import { PROMPT_IDS, runSimRound, simCommand, writeSimRound } from "../cli/suppo
  * honest 2× candidate still scores about 2× and passes.
  */
 
-/** 24 tokens at 20 ms each after a 40 ms first token: long enough for a loaded machine's timer noise not to matter. */
-const BASELINE = ["--ttft-ms", "40", "--itl-ms", "20", "--output-tokens", "24"];
-const TWICE_AS_FAST = ["--ttft-ms", "20", "--itl-ms", "10", "--output-tokens", "24"];
-const FOUR_TIMES_AS_FAST = ["--ttft-ms", "10", "--itl-ms", "5", "--output-tokens", "24"];
+/**
+ * 24 tokens at 40 ms each after an 80 ms first token, about a second an answer: long enough for a loaded
+ * machine's timer noise not to matter. The six answers of a run are in flight together, so a stall of the
+ * test process lengthens all of them at once; at 20 ms a token (the honest candidate's answers a quarter of
+ * a second), one of an eighth of a second would take the honest 2× candidate's interval under its bar of
+ * 1.35×, and one of a sixth the same-speed cheats' scores out of 0.7–1.3×; at 40 ms it takes twice that.
+ */
+const BASELINE = ["--ttft-ms", "80", "--itl-ms", "40", "--output-tokens", "24"];
+const TWICE_AS_FAST = ["--ttft-ms", "40", "--itl-ms", "20", "--output-tokens", "24"];
+const FOUR_TIMES_AS_FAST = ["--ttft-ms", "20", "--itl-ms", "10", "--output-tokens", "24"];
 
 const withTokenizer = { tokenizer: { path: TEST_TOKENIZER_PATH, from: "runner" } };
 

@@ -18,10 +18,14 @@ import { makeTempDir } from "../support/make-temp-dir.js";
 const BATCH = ["--batch-cost", "0.3"];
 const BASELINE = ["--ttft-ms", "40", "--itl-ms", "10", "--output-tokens", "48", ...BATCH];
 /**
- * 1.5× faster. At 20% (8.3 ms a token), a loaded machine's few milliseconds of overhead on every token of
- * both engines leave little between the measured ratio and the 1× bar the honest candidate must pass.
+ * 2.5× faster. At 20% (8.3 ms a token), a loaded machine's few milliseconds of overhead on every token of
+ * both engines left little between the measured ratio and the 1× bar the honest candidate must pass. At 1.5×,
+ * one run of the candidate's held back by a third of a second (its six answers in flight together) scores
+ * about 1×, and four runs push each run's level out by 1.8× around their mean: the interval then holds 1×
+ * and the honest candidate fails. At 2.5× that run still scores about 1.4× and the interval's low end stays
+ * above 1.2×.
  */
-const FASTER = ["--ttft-ms", "27", "--itl-ms", "6.7", "--output-tokens", "48", ...BATCH];
+const FASTER = ["--ttft-ms", "16", "--itl-ms", "4", "--output-tokens", "48", ...BATCH];
 /** Every prompt is bistable: a quarter of the way in, each request takes the second continuation half of the time. */
 const BISTABLE = ["--branch-every", "1", "--branch-at-fraction", "0.25", "--branch-probability", "0.5"];
 /** Each seat draws its own continuations, as two processes of a real engine do. */
@@ -44,7 +48,7 @@ async function playRound(baseline: string[], candidate: string[], gate: Record<s
 }
 
 describe("a nondeterministic engine (speedgate run, every prompt answered either of two ways, 4 runs)", () => {
-  it("passes an honest 1.5× faster candidate whose answers vary the same way, every prompt scored against the answer it gives", async () => {
+  it("passes an honest 2.5× faster candidate whose answers vary the same way, every prompt scored against the answer it gives", async () => {
     const card = await playRound([...BASELINE, ...BISTABLE], [...FASTER, ...BISTABLE]);
     expect(card.promptsScored).toBe(PROMPT_IDS.length);
     expect(card.unscored).toBe(0);
@@ -72,7 +76,7 @@ describe("a nondeterministic engine (speedgate run, every prompt answered either
     expect(regateScorecard(card, { minRoundScore: 1, maxUnscored: 0.1, minPrompts: PROMPT_IDS.length }, null).gate.passed).toBe(false);
   });
 
-  it("fails a 1.5× faster candidate that stops at 95% of half its answers where every baseline run ran on, though 95% is within the tolerance", async () => {
+  it("fails a 2.5× faster candidate that stops at 95% of half its answers where every baseline run ran on, though 95% is within the tolerance", async () => {
     const stops = ["--stop-early", "p1,p3,p5", "--stop-early-fraction", "0.95"];
     const card = await playRound(BASELINE, [...FASTER, ...stops]);
     const cut = card.prompts.find((prompt) => prompt.id === "p1");

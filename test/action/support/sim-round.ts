@@ -15,8 +15,11 @@ import { makeTempDir } from "../../support/make-temp-dir.js";
  */
 
 /*
- * Answers of 300 ms against 80 ms (and 600 ms for the slower patch): a busy machine adds tens of
- * milliseconds to a request, which turned 92 ms against 34 ms into a 0.67x "faster" round.
+ * Answers of 540 ms against 80 ms (and 1,080 ms for the slower patch): a busy machine adds tens of
+ * milliseconds to a request, which turned 92 ms against 34 ms into a 0.67x "faster" round. A round's
+ * twelve answers are in flight together, so a stall of the test process lengthens all of them: at
+ * 300 ms against 80 ms a stall of 220 ms would take the candidate's interval under the 1x bar; at
+ * 540 ms it takes 460 ms.
  */
 const PROFILE = (ttftMs: number, itlMs: number): string => `{\n  "defaults": { "ttftMs": ${ttftMs}, "itlMs": ${itlMs}, "outputTokens": 12 }\n}\n`;
 
@@ -26,14 +29,14 @@ export const FASTER_PATCH = [
   "+++ b/profile.json",
   "@@ -1,3 +1,3 @@",
   " {",
-  '-  "defaults": { "ttftMs": 60, "itlMs": 20, "outputTokens": 12 }',
+  '-  "defaults": { "ttftMs": 60, "itlMs": 40, "outputTokens": 12 }',
   '+  "defaults": { "ttftMs": 20, "itlMs": 5, "outputTokens": 12 }',
   " }",
   "",
 ].join("\n");
 
 /** The other way round: the candidate is slower than the baseline. */
-export const SLOWER_PATCH = FASTER_PATCH.replace('+  "defaults": { "ttftMs": 20, "itlMs": 5', '+  "defaults": { "ttftMs": 120, "itlMs": 40');
+export const SLOWER_PATCH = FASTER_PATCH.replace('+  "defaults": { "ttftMs": 20, "itlMs": 5', '+  "defaults": { "ttftMs": 120, "itlMs": 80');
 
 export interface SimRound {
   dir: string;
@@ -58,7 +61,7 @@ export async function writeSimRound(
   const mark = newMark();
   const snoop = `{ env; cat /proc/$PPID/environ; for f in /proc/[0-9]*/environ; do cat "$f"; echo; done; } 2>/dev/null | tr '\\000' '\\n' >> '${envFile}'`;
   await mkdir(join(dir, "engine"));
-  await writeFile(join(dir, "engine", "profile.json"), PROFILE(60, 20));
+  await writeFile(join(dir, "engine", "profile.json"), PROFILE(60, 40));
   await writeFile(join(dir, "faster.patch"), FASTER_PATCH);
   const count = options.prompts ?? 12;
   const prompts = Array.from({ length: count }, (_, index) => JSON.stringify({ id: `p${index}`, prompt: `Count to ${index + 3}.` }));

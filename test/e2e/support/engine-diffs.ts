@@ -15,7 +15,7 @@ function itlDiff(itlMs: number): string {
     "@@ -3,5 +3,5 @@",
     '   "defaults": {',
     '     "ttftMs": 30,',
-    '-    "itlMs": 24,',
+    '-    "itlMs": 48,',
     `+    "itlMs": ${itlMs},`,
     '     "outputTokens": 12,',
     '     "reasoningTokens": 0,',
@@ -23,11 +23,11 @@ function itlDiff(itlMs: number): string {
   ].join("\n");
 }
 
-/** Streams tokens six times faster (24 ms -> 4 ms between tokens): the gate passes, however loaded the runner. */
+/** Streams tokens twelve times faster (48 ms -> 4 ms between tokens): the gate passes, however loaded the runner. */
 export const SPEEDUP_DIFF = itlDiff(4);
 
 /** Twice as slow between tokens: the gate fails. */
-export const SLOWDOWN_DIFF = itlDiff(48);
+export const SLOWDOWN_DIFF = itlDiff(96);
 
 /** A real SGLang log: CUDA OOM while capturing the prefill CUDA graphs, then the scheduler's teardown. */
 export const SGLANG_OOM_LOG_LINES = readFileSync(new URL("../../fixtures/sglang-cuda-graph-oom.log", import.meta.url), "utf8").trimEnd().split("\n");
@@ -45,7 +45,7 @@ export const CUDA_OOM_DIFF = [
   '+  "faults": { "crashAtStart": { "logFile": "sglang-cuda-graph-oom.log", "exitCode": 1 } },',
   '   "defaults": {',
   '     "ttftMs": 30,',
-  '     "itlMs": 24,',
+  '     "itlMs": 48,',
   "diff --git a/sglang-cuda-graph-oom.log b/sglang-cuda-graph-oom.log",
   "new file mode 100644",
   "index 0000000..c0ffee1",

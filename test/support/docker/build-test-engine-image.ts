@@ -41,10 +41,13 @@ const IMAGE_PROMPTS = 500;
 /**
  * A slow baseline: each test round patches it to be faster. Requests do not name their prompt: the
  * engine finds p3 of a `--http-500 p3` fault by its content, through the prompts file in the image.
+ * 48 ms a token, answers of about 600 ms: a round's requests are in flight together, so a stall of the
+ * test process lengthens every one of them, and at 24 ms (about 320 ms against the patched 80 ms) a
+ * stall of 240 ms would have taken a faster candidate's interval under the 1x bar; now it takes 520 ms.
  */
 export const BASELINE_PROFILE = {
   model: "sim-model",
-  defaults: { ttftMs: 30, itlMs: 24, outputTokens: 12, reasoningTokens: 0, tokensPerChunk: 1 },
+  defaults: { ttftMs: 30, itlMs: 48, outputTokens: 12, reasoningTokens: 0, tokensPerChunk: 1 },
   promptsFile: "prompts.jsonl",
 };
 
