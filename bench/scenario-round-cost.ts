@@ -1,16 +1,15 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
-import { stringify } from "yaml";
 import { type LoadedRound, loadRound } from "../src/config/load-round-config.js";
 import { silentLogger } from "../src/logger.js";
-import type { Prompt } from "../src/prompts/prompt.js";
 import { runRound } from "../src/round/run-round.js";
 import type { TimeSpent } from "../src/scorecard/scorecard-schema.js";
 import type { SimProfileInput } from "../src/sim-engine/sim-profile.js";
 import { SimRuntime } from "../test/round/support/sim-runtime.js";
+import { makePromptSet, writeSimRoundConfig } from "../test/round/support/write-sim-round-config.js";
 
 /*
  * Figure 16: what scenarios cost. A round of three scenarios (an open loop, one request at a time,
@@ -42,26 +41,16 @@ export const SCENARIO_RATIO_GOAL = 1.2;
 const START_MS = 1000;
 const RUNS = 2;
 
-const promptSet = (prefix: string, count: number): Prompt[] =>
-  Array.from({ length: count }, (_, index) => ({ id: `${prefix}${index + 1}`, prompt: `${prefix} prompt number ${index + 1}` }));
-
-const CHAT = promptSet("chat", 16);
-const DECODE = promptSet("decode", 8);
-const BATCH = promptSet("batch", 16);
+const CHAT = makePromptSet("chat", 16);
+const DECODE = makePromptSet("decode", 8);
+const BATCH = makePromptSet("batch", 16);
 
 const PROFILE: SimProfileInput = { defaults: { ttftMs: 10, itlMs: 5, outputTokens: 20 }, batchCost: 0.2, faults: { startupDelayMs: START_MS } };
 
 async function writeRound(dir: string): Promise<string> {
-  const jsonl = (prompts: Prompt[]): string => prompts.map((prompt) => JSON.stringify(prompt)).join("\n");
-  await writeFile(join(dir, "chat.jsonl"), jsonl(CHAT));
-  await writeFile(join(dir, "decode.jsonl"), jsonl(DECODE));
-  await writeFile(join(dir, "batch.jsonl"), jsonl(BATCH));
-  const config = {
+  return await writeSimRoundConfig(dir, {
     engine: "sim",
-    runtime: "process",
-    port: 1,
-    health: { path: "/health", timeoutS: 30, intervalMs: 20 },
-    baseline: { command: ["unused"] },
+    promptFiles: { "chat.jsonl": CHAT, "decode.jsonl": DECODE, "batch.jsonl": BATCH },
     bench: { prompts: "chat.jsonl", maxTokens: 32, requestIntervalMs: 20, contextLimit: 4096, tolerance: 0.9, runs: RUNS, warmupRequests: 2 },
     gate: { minRoundScore: 0.9, minPrompts: 1, maxRegression: 0.9 },
     scenarios: [
@@ -69,9 +58,7 @@ async function writeRound(dir: string): Promise<string> {
       { name: "decode-c1", prompts: "decode.jsonl", concurrency: 1 },
       { name: "batch-c8", prompts: "batch.jsonl", concurrency: 8 },
     ],
-  };
-  await writeFile(join(dir, "round.yml"), stringify(config));
-  return join(dir, "round.yml");
+  });
 }
 
 async function timeRound(round: LoadedRound): Promise<{ wallMs: number; spent: TimeSpent }> {

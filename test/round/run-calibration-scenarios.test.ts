@@ -1,7 +1,6 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { stringify } from "yaml";
 import { type CalibrationFile, calibrationFileSchema } from "../../src/calibration/calibration-schema.js";
 import { describeMissingScenario } from "../../src/calibration/fit-calibration.js";
 import { describeCalibration } from "../../src/cli/commands/calibrate-command.js";
@@ -9,7 +8,6 @@ import { regateScorecard } from "../../src/github/regate-scorecard.js";
 import { calibrationSettingsOf } from "../../src/config/calibration-settings.js";
 import { loadRound } from "../../src/config/load-round-config.js";
 import { silentLogger } from "../../src/logger.js";
-import type { Prompt } from "../../src/prompts/prompt.js";
 import { CalibrationRoundError, runCalibration } from "../../src/round/run-calibration.js";
 import { runRound } from "../../src/round/run-round.js";
 import { rescoreScenarioCard } from "../../src/scorecard/rescore-scenario-card.js";
@@ -18,6 +16,7 @@ import type { SimProfileInput } from "../../src/sim-engine/sim-profile.js";
 import { MIN_CALIBRATION_ROUNDS } from "../../src/scoring/noise-floor.js";
 import { makeTempDir } from "../support/make-temp-dir.js";
 import { SimRuntime } from "./support/sim-runtime.js";
+import { makePromptSet, writeSimRoundConfig } from "./support/write-sim-round-config.js";
 
 /*
  * `speedgate calibrate` on a round with scenarios, on in-process reference engines: one A/A study per
@@ -25,11 +24,8 @@ import { SimRuntime } from "./support/sim-runtime.js";
  * Nothing here depends on how fast the machine is: only names, counts, settings and problems.
  */
 
-const promptSet = (prefix: string, count: number): Prompt[] =>
-  Array.from({ length: count }, (_, index) => ({ id: `${prefix}${index + 1}`, prompt: `${prefix} prompt number ${index + 1}` }));
-
-const DECODE = promptSet("d", 5);
-const CHAT = promptSet("u", 4);
+const DECODE = makePromptSet("d", 5);
+const CHAT = makePromptSet("u", 4);
 const ENGINE: SimProfileInput = { defaults: { ttftMs: 2, itlMs: 2, outputTokens: 6 } };
 const FASTER: SimProfileInput = { defaults: { ttftMs: 1, itlMs: 1, outputTokens: 6 } };
 
@@ -41,23 +37,14 @@ const SCENARIOS = [
 
 /** A round folder with both prompt sets and round.yml; `gate` is merged into the round's gate. */
 async function writeRound(dir: string, gate: Record<string, unknown> = {}): Promise<string> {
-  const jsonl = (prompts: Prompt[]): string => prompts.map((prompt) => JSON.stringify(prompt)).join("\n");
-  await writeFile(join(dir, "decode.jsonl"), jsonl(DECODE));
-  await writeFile(join(dir, "chat.jsonl"), jsonl(CHAT));
-  const config = {
-    engine: "test",
-    runtime: "process",
-    port: 1,
-    health: { path: "/health", timeoutS: 30, intervalMs: 20 },
-    baseline: { command: ["unused"] },
+  return await writeSimRoundConfig(dir, {
+    promptFiles: { "decode.jsonl": DECODE, "chat.jsonl": CHAT },
     bench: { prompts: "decode.jsonl", maxTokens: 16, requestIntervalMs: 0, contextLimit: 4096, tolerance: 0.9, runs: 1, warmupRequests: 0 },
     gate: { minRoundScore: 1, minPrompts: 1, ...gate },
     scenarios: SCENARIOS,
-  };
-  // One config per calibration file named, so the rounds of one test do not overwrite the one calibrate read.
-  const path = join(dir, typeof gate.calibration === "string" ? `round-${gate.calibration.replace(/\.json$/, "")}.yml` : "round.yml");
-  await writeFile(path, stringify(config));
-  return path;
+    // One config per calibration file named, so the rounds of one test do not overwrite the one calibrate read.
+    fileName: typeof gate.calibration === "string" ? `round-${gate.calibration.replace(/\.json$/, "")}.yml` : "round.yml",
+  });
 }
 
 const runtimeOf = (baseline: SimProfileInput, candidate: SimProfileInput) => new SimRuntime({ baseline, candidate }, [...DECODE, ...CHAT]);

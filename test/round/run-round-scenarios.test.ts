@@ -1,10 +1,6 @@
-import { writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { stringify } from "yaml";
 import { type LoadedRound, loadRound } from "../../src/config/load-round-config.js";
 import { silentLogger } from "../../src/logger.js";
-import type { Prompt } from "../../src/prompts/prompt.js";
 import { type RoundProgressEvent, runRound } from "../../src/round/run-round.js";
 import { type Scorecard, type TimeSpent, scorecardSchema } from "../../src/scorecard/scorecard-schema.js";
 import type { SimProfileInput } from "../../src/sim-engine/sim-profile.js";
@@ -13,13 +9,11 @@ import { rescoreCard } from "../../src/scorecard/rescore-card.js";
 import { renderMarkdown } from "../../src/scorecard/render-markdown.js";
 import { makeTempDir } from "../support/make-temp-dir.js";
 import { SimRuntime } from "./support/sim-runtime.js";
+import { makePromptSet, writeSimRoundConfig } from "./support/write-sim-round-config.js";
 
-const promptSet = (prefix: string, count: number): Prompt[] =>
-  Array.from({ length: count }, (_, index) => ({ id: `${prefix}${index + 1}`, prompt: `${prefix} prompt number ${index + 1}` }));
-
-const DECODE = promptSet("d", 7);
-const CHAT = promptSet("u", 5);
-const BATCH = promptSet("b", 8);
+const DECODE = makePromptSet("d", 7);
+const CHAT = makePromptSet("u", 5);
+const BATCH = makePromptSet("b", 8);
 
 /*
  * The candidate decodes eight times as fast alone (itlMs 5 against 40) but pays for every other stream
@@ -44,24 +38,13 @@ const CANDIDATE: SimProfileInput = {
 
 /** A round folder with the three prompt sets; `scenarios` null leaves the field out. */
 async function writeRound(scenarios: unknown[] | null, extra: Record<string, unknown> = {}): Promise<string> {
-  const dir = await makeTempDir("speedgate-scenarios-");
-  const jsonl = (prompts: Prompt[]): string => prompts.map((prompt) => JSON.stringify(prompt)).join("\n");
-  await writeFile(join(dir, "decode.jsonl"), jsonl(DECODE));
-  await writeFile(join(dir, "chat.jsonl"), jsonl(CHAT));
-  await writeFile(join(dir, "batch.jsonl"), jsonl(BATCH));
-  const config = {
-    engine: "test",
-    runtime: "process",
-    port: 1,
-    health: { path: "/health", timeoutS: 30, intervalMs: 20 },
-    baseline: { command: ["unused"] },
+  return await writeSimRoundConfig(await makeTempDir("speedgate-scenarios-"), {
+    promptFiles: { "decode.jsonl": DECODE, "chat.jsonl": CHAT, "batch.jsonl": BATCH },
     bench: { prompts: "decode.jsonl", maxTokens: 16, requestIntervalMs: 0, contextLimit: 4096, tolerance: 0.9, runs: 3, warmupRequests: 1 },
     gate: { minRoundScore: 0.4, minPrompts: 1, maxRegression: 0.9 },
     ...(scenarios ? { scenarios } : {}),
-    ...extra,
-  };
-  await writeFile(join(dir, "round.yml"), stringify(config));
-  return join(dir, "round.yml");
+    extra,
+  });
 }
 
 const THREE_SCENARIOS = [
