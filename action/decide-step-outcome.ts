@@ -1,4 +1,4 @@
-import { describeFailureEvent, describeVerdict } from "../src/scorecard/describe-card.js";
+import { describeFailureEvent, describeVerdict } from "../src/scorecard/render/describe-card.js";
 import { decideVerdict } from "../src/scorecard/decide-verdict.js";
 import { describeRunnerFix } from "../src/scorecard/find-runner-fault.js";
 import type { Scorecard } from "../src/scorecard/scorecard-schema.js";

@@ -10,7 +10,7 @@ import { listRoundWorkloads } from "../src/round/list-round-workloads.js";
 import type { RoundProgressEvent } from "../src/round/round-progress.js";
 import type { CardSource } from "../src/scorecard/build-scorecard.js";
 import { readScorecard } from "../src/scorecard/read-scorecard.js";
-import { renderMarkdown } from "../src/scorecard/render-markdown.js";
+import { renderMarkdown } from "../src/scorecard/render/render-markdown.js";
 import type { Scorecard } from "../src/scorecard/scorecard-schema.js";
 import { findCardFiles } from "../src/shard/find-card-files.js";
 import { mergeScorecards } from "../src/shard/merge-scorecards.js";

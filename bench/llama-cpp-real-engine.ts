@@ -3,7 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { runBenchmark } from "../src/bench/run-benchmark.js";
+import { runBenchmark } from "../src/client/run-benchmark.js";
 import { parseRoundConfig } from "../src/config/load-round-config.js";
 import { findFreePort } from "../src/engine/find-free-port.js";
 import { silentLogger } from "../src/logger.js";

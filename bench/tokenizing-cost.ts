@@ -19,7 +19,7 @@ export interface TokenizingFigure {
 
 function answers(root: string): string[] {
   const texts: string[] = [readFileSync(join(root, "README.md"), "utf8")];
-  for (const dir of ["docs", "src/bench", "src/scoring"]) {
+  for (const dir of ["docs", "src/client", "src/scoring"]) {
     for (const name of readdirSync(join(root, dir))) if (/\.(md|ts)$/.test(name)) texts.push(readFileSync(join(root, dir, name), "utf8"));
   }
   const joined = texts.join("\n");

@@ -1,4 +1,4 @@
-import { CARD_MARKER } from "../src/scorecard/render-markdown.js";
+import { CARD_MARKER } from "../src/scorecard/render/render-markdown.js";
 
 /*
  * The card comment carries which run it shows, so that when runs finish out of order an older run's

@@ -1,5 +1,5 @@
 import { writeFile } from "node:fs/promises";
-import { renderMarkdown } from "../src/scorecard/render-markdown.js";
+import { renderMarkdown } from "../src/scorecard/render/render-markdown.js";
 import { EXAMPLES_DIR, buildExampleCards } from "./lib/build-example-cards.js";
 
 /** Regenerates examples/cards/*.json and *.md from the current code; test/scripts checks they are current. */

@@ -1,8 +1,8 @@
-import { createBenchAgent } from "../../src/bench/create-bench-agent.js";
-import { finalizeRecords } from "../../src/bench/finalize-records.js";
-import { keepEventLoopAwake } from "../../src/bench/keep-event-loop-awake.js";
+import { createBenchAgent } from "../../src/client/create-bench-agent.js";
+import { finalizeRecords } from "../../src/client/finalize-records.js";
+import { keepEventLoopAwake } from "../../src/client/keep-event-loop-awake.js";
 import { monotonicOffsetMs } from "../../src/monotonic-clock.js";
-import { sendStreamingRequest } from "../../src/bench/send-streaming-request.js";
+import { sendStreamingRequest } from "../../src/client/send-streaming-request.js";
 import type { Prompt } from "../../src/prompts/prompt.js";
 import type { RequestRecord } from "../../src/scoring/request-record.js";
 import { median } from "../../src/scoring/median.js";

@@ -14,7 +14,7 @@ export const FLOORS: ReadonlyArray<{ name: string; folders: readonly string[] }>
   { name: "rules", folders: ["scoring", "failure"] },
   { name: "measurements", folders: ["metrics", "calibration", "sim-engine"] },
   { name: "round config", folders: ["config"] },
-  { name: "card and client", folders: ["scorecard", "bench"] },
+  { name: "card and client", folders: ["scorecard", "client"] },
   { name: "changes and stored cards", folders: ["commits", "shard", "store"] },
   { name: "runtimes and GitHub", folders: ["engine", "github", "history"] },
   { name: "containers", folders: ["docker"] },

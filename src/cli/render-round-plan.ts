@@ -8,7 +8,7 @@ import { sendsBenchPrompts } from "../config/sends-bench-prompts.js";
 import { PROCESS_ENGINE_HOST } from "../engine/substitute-command.js";
 import { processEngineCwd } from "../engine/resolve-engine-cwd.js";
 import type { EngineRole } from "../vocabulary/engine-failure.js";
-import { describeLoad } from "../scorecard/describe-load.js";
+import { describeLoad } from "../scorecard/render/describe-load.js";
 import { describeSharedPrompts, findSharedPrompts } from "../vocabulary/find-shared-prompts.js";
 import { describeRoundTwoRuns } from "../round/describe-round-two-runs.js";
 

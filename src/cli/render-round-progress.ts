@@ -1,4 +1,4 @@
-import { describeFailureEvent } from "../scorecard/describe-card.js";
+import { describeFailureEvent } from "../scorecard/render/describe-card.js";
 import type { RoundProgressEvent } from "../round/round-progress.js";
 
 export interface ProgressStream {

@@ -1,4 +1,4 @@
-import type { describeVerdict } from "../scorecard/describe-card.js";
+import type { describeVerdict } from "../scorecard/render/describe-card.js";
 import type { Scorecard } from "../scorecard/scorecard-schema.js";
 
 /**

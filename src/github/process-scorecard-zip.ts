@@ -1,8 +1,8 @@
 import type { VerdictOutcome } from "../scorecard/decide-verdict.js";
-import { describeVerdict } from "../scorecard/describe-card.js";
+import { describeVerdict } from "../scorecard/render/describe-card.js";
 import { type CardFacts, cardFactsFrom } from "../store/card-history.js";
-import { renderMarkdown } from "../scorecard/render-markdown.js";
-import { renderMarkdownWithinBytes } from "../scorecard/render-markdown-within-bytes.js";
+import { renderMarkdown } from "../scorecard/render/render-markdown.js";
+import { renderMarkdownWithinBytes } from "../scorecard/render/render-markdown-within-bytes.js";
 import { describeCheckTitle } from "./describe-check-title.js";
 import { MAX_CHECK_SUMMARY_BYTES } from "./publish-check-run.js";
 import { ArtifactError, type ZipLimits, readScorecardZip } from "./read-scorecard-zip.js";

@@ -1,5 +1,5 @@
 import type { VerdictOutcome } from "../scorecard/decide-verdict.js";
-import { fitUtf8 } from "../scorecard/fit-utf8-bytes.js";
+import { fitUtf8 } from "../scorecard/render/fit-utf8-bytes.js";
 import type { GitHubClient, RepoRef } from "./github-client.js";
 
 export const CHECK_NAME = "speedgate";

@@ -1,4 +1,4 @@
-import { CARD_MARKER } from "../scorecard/render-markdown.js";
+import { CARD_MARKER } from "../scorecard/render/render-markdown.js";
 import { type GitHubClient, type RepoRef, statusOf } from "./github-client.js";
 
 /** GitHub refuses issue comments longer than this. */

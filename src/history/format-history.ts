@@ -1,5 +1,5 @@
 import type { StoredCard } from "../store/card-history.js";
-import { formatTimes } from "../scorecard/describe-card.js";
+import { formatTimes } from "../scorecard/render/describe-card.js";
 
 /*
  * `speedgate history` output: an aligned table for people, CSV for spreadsheets and scripts. CSV cells

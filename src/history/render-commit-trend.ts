@@ -1,4 +1,4 @@
-import { formatTimes } from "../scorecard/describe-card.js";
+import { formatTimes } from "../scorecard/render/describe-card.js";
 
 /** What the trend needs of a commit's card. */
 export interface TrendPoint {

@@ -1,5 +1,5 @@
 import { markdownTable } from "markdown-table";
-import { formatTimes } from "../scorecard/describe-card.js";
+import { formatTimes } from "../scorecard/render/describe-card.js";
 
 /** The card that stands for a pull request (the lower median of all its commits' runs), as the leaderboard shows it. */
 export interface LeaderboardEntry {

@@ -7,7 +7,7 @@ import { resolveRoundEngines } from "../config/resolve-round-engines.js";
 import { fingerprintRound } from "../config/fingerprint-round.js";
 import type { RoundProgressEvent } from "./round-progress.js";
 import { runRound } from "./run-round.js";
-import { describeVerdict } from "../scorecard/describe-card.js";
+import { describeVerdict } from "../scorecard/render/describe-card.js";
 import type { ScenarioCard, Scorecard } from "../scorecard/scorecard-schema.js";
 import { computeNoiseFloor } from "../scoring/noise-floor.js";
 import { SPEEDGATE_VERSION } from "../version.js";

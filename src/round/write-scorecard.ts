@@ -1,6 +1,6 @@
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { renderMarkdown } from "../scorecard/render-markdown.js";
+import { renderMarkdown } from "../scorecard/render/render-markdown.js";
 import type { Scorecard } from "../scorecard/scorecard-schema.js";
 
 export async function writeAtomically(path: string, text: string): Promise<void> {

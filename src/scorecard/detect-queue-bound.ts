@@ -1,5 +1,5 @@
 import { median } from "../scoring/median.js";
-import { formatMs } from "./describe-card.js";
+import { formatMs } from "./render/describe-card.js";
 import type { Scorecard } from "./scorecard-schema.js";
 
 /** Why a round measured the engines' queue rather than their speed, and the setting that fixes it. */

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashPatch } from "../../src/config/load-patch.js";
 import { parseScorecardJson } from "../../src/scorecard/read-scorecard.js";
-import { CARD_MARKER } from "../../src/scorecard/render-markdown.js";
+import { CARD_MARKER } from "../../src/scorecard/render/render-markdown.js";
 import { selectShard } from "../../src/shard/select-shard.js";
 import { candidateOom, cardFor, recordRound } from "../shard/synthetic-round.js";
 import { markedProcesses } from "../support/find-marked-processes.js";

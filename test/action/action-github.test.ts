@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { hashPatch } from "../../src/config/load-patch.js";
 import { parseScorecardJson } from "../../src/scorecard/read-scorecard.js";
-import { CARD_MARKER } from "../../src/scorecard/render-markdown.js";
+import { CARD_MARKER } from "../../src/scorecard/render/render-markdown.js";
 import { FakeGitHub } from "../support/fake-github/fake-github-server.js";
 import { serveRepository } from "../support/fake-github/serve-repository.js";
 import { runStep } from "./support/action-step.js";

@@ -2,7 +2,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { calibrationFileSchema } from "../../src/calibration/calibration-schema.js";
-import { renderMarkdown } from "../../src/scorecard/render-markdown.js";
+import { renderMarkdown } from "../../src/scorecard/render/render-markdown.js";
 import { runCli, runSimRound, simCommand, withPromptsFile, writeSimRound } from "./support/sim-round.js";
 
 /*

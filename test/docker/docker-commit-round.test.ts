@@ -19,7 +19,7 @@ import { writeDockerRound } from "../support/docker/write-docker-round.js";
 import { runCli } from "../cli/support/sim-round.js";
 import { EXIT_IMAGE_BASE_MISMATCH } from "../../src/cli/commands/run-command.js";
 import { readScorecard } from "../../src/scorecard/read-scorecard.js";
-import { describeVerdict } from "../../src/scorecard/describe-card.js";
+import { describeVerdict } from "../../src/scorecard/render/describe-card.js";
 import { join } from "node:path";
 import { writeFile } from "node:fs/promises";
 

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { LABEL_RUN_ID } from "../../src/docker/resource-labels.js";
 import { renderWithCodeSpans } from "../../src/safe-text/render-inline-code.js";
-import { escapeCell } from "../../src/scorecard/render-markdown.js";
+import { escapeCell } from "../../src/scorecard/render/render-markdown.js";
 import { ENGINE_SOURCE_DIR } from "../support/docker/build-test-engine-image.js";
 import { dockerTestContext } from "../support/docker/docker-test-context.js";
 import { listRunResources } from "../support/docker/list-run-resources.js";

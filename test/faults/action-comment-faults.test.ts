@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { upsertCardComment } from "../../src/github/upsert-card-comment.js";
-import { CARD_MARKER } from "../../src/scorecard/render-markdown.js";
+import { CARD_MARKER } from "../../src/scorecard/render/render-markdown.js";
 import { OWNER, REPO } from "../support/fake-github/adjust-payloads.js";
 import { type FakePull, serveRepository } from "../support/fake-github/serve-repository.js";
 import { runStep } from "../action/support/action-step.js";

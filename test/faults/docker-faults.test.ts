@@ -5,7 +5,7 @@ import { DockerRuntime } from "../../src/docker/docker-runtime.js";
 import { sweepResources } from "../../src/docker/sweep-resources.js";
 import { type Logger, createRecordingLogger, silentLogger } from "../../src/logger.js";
 import { runRound } from "../../src/round/run-round.js";
-import { describeVerdict } from "../../src/scorecard/describe-card.js";
+import { describeVerdict } from "../../src/scorecard/render/describe-card.js";
 import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
 import { dockerTestContext } from "../support/docker/docker-test-context.js";
 import { listRunResources } from "../support/docker/list-run-resources.js";

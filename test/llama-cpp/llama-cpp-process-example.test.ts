@@ -6,7 +6,7 @@ import { loadRound } from "../../src/config/load-round-config.js";
 import { createRecordingLogger } from "../../src/logger.js";
 import { runRound } from "../../src/round/run-round.js";
 import { detectQueueBound } from "../../src/scorecard/detect-queue-bound.js";
-import { renderMarkdown } from "../../src/scorecard/render-markdown.js";
+import { renderMarkdown } from "../../src/scorecard/render/render-markdown.js";
 import { runCli } from "../cli/support/sim-round.js";
 import { getFreePort } from "../support/get-free-port.js";
 import { llamaCppTestContext } from "../support/llama-cpp/llama-cpp-test-context.js";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { buildSyntheticPrompts } from "../../src/config/build-synthetic-prompts.js";
 import { createRecordingLogger } from "../../src/logger.js";
 import { runRound } from "../../src/round/run-round.js";
-import { renderMarkdown } from "../../src/scorecard/render-markdown.js";
+import { renderMarkdown } from "../../src/scorecard/render/render-markdown.js";
 import { readTokenizerFile } from "../../src/tokens/read-tokenizer-file.js";
 import { getFreePort } from "../support/get-free-port.js";
 import { llamaCppTestContext } from "../support/llama-cpp/llama-cpp-test-context.js";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { parsePrometheusText, reportedTimesFromMetrics } from "../../src/metrics/read-engine-metrics.js";
 import { summarizeReportedTimes } from "../../src/metrics/summarize-reported-times.js";
 import type { CompletedRequest } from "../../src/scoring/request-record.js";
-import { renderEngineTimes } from "../../src/scorecard/render-engine-times.js";
+import { renderEngineTimes } from "../../src/scorecard/render/render-engine-times.js";
 
 const labels = '{model_name="qwen3-8b",engine="0"}';
 

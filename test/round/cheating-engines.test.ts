@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { regateScorecard } from "../../src/github/regate-scorecard.js";
-import { renderMarkdown } from "../../src/scorecard/render-markdown.js";
+import { renderMarkdown } from "../../src/scorecard/render/render-markdown.js";
 import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
 import type { SimRequestRecord } from "../../src/sim-engine/chunk-write-log.js";
 import { TEST_TOKENIZER_PATH } from "../fixtures/tokenizer/generate-tokenizer.js";

@@ -6,7 +6,7 @@ import { type Scorecard, type TimeSpent, scorecardSchema } from "../../src/score
 import type { SimProfileInput } from "../../src/sim-engine/sim-profile.js";
 import { judgeScenario } from "../../src/scorecard/combine-scenario-gates.js";
 import { rescoreCard } from "../../src/scorecard/rescore-card.js";
-import { renderMarkdown } from "../../src/scorecard/render-markdown.js";
+import { renderMarkdown } from "../../src/scorecard/render/render-markdown.js";
 import { makeTempDir } from "../support/make-temp-dir.js";
 import { SimRuntime } from "./support/sim-runtime.js";
 import { makePromptSet, writeSimRoundConfig } from "./support/write-sim-round-config.js";

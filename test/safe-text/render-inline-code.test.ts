@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { codeSpan, literalForCodeSpans, renderWithCodeSpans } from "../../src/safe-text/render-inline-code.js";
-import { escapeCell } from "../../src/scorecard/render-markdown.js";
+import { escapeCell } from "../../src/scorecard/render/render-markdown.js";
 
 const render = (text: string): string => renderWithCodeSpans(text, escapeCell);
 

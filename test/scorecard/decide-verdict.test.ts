@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { EngineFailure } from "../../src/vocabulary/engine-failure.js";
 import { checkConclusionFor } from "../../src/github/publish-check-run.js";
 import { decideVerdict } from "../../src/scorecard/decide-verdict.js";
-import { describeVerdict } from "../../src/scorecard/describe-card.js";
+import { describeVerdict } from "../../src/scorecard/render/describe-card.js";
 import { describeRunnerFix, findRunnerFault } from "../../src/scorecard/find-runner-fault.js";
 import { type PromptPlan, makeCard, seedOomFailure } from "../support/make-card.js";
 import { IDLE_GPU, LEFTOVER_GPU, UNLISTED_BUSY_GPU } from "../support/make-gpu-snapshot.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { detectQueueBound } from "../../src/scorecard/detect-queue-bound.js";
-import { renderMarkdown } from "../../src/scorecard/render-markdown.js";
-import { renderText } from "../../src/scorecard/render-text.js";
+import { renderMarkdown } from "../../src/scorecard/render/render-markdown.js";
+import { renderText } from "../../src/scorecard/render/render-text.js";
 import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
 import { makeCard } from "../support/make-card.js";
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { findBaselineVariation } from "../../src/scoring/find-baseline-variation.js";
 import type { CompletedRequest } from "../../src/scoring/request-record.js";
 import { scoreRound } from "../../src/scoring/score-round.js";
-import { renderAnswerVariation } from "../../src/scorecard/render-answer-variation.js";
+import { renderAnswerVariation } from "../../src/scorecard/render/render-answer-variation.js";
 
 /** An answer of `words` words, one token each, streamed one a chunk, 10 ms apart. */
 function answer(words: string[], finish = "stop"): CompletedRequest {

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { boundClaimsByBytes, countWithTokenizer } from "../../src/bench/finalize-records.js";
+import { boundClaimsByBytes, countWithTokenizer } from "../../src/client/finalize-records.js";
 import { contentToken } from "../../src/sim-engine/token-text.js";
 import { parseTokenizer } from "../../src/tokens/parse-tokenizer.js";
 import { TEST_TOKENIZER_PATH } from "../fixtures/tokenizer/generate-tokenizer.js";

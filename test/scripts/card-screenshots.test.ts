@@ -1,10 +1,10 @@
 import { readFile, readdir } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
-import { describeVerdict } from "../../src/scorecard/describe-card.js";
-import { describeIntervalBriefly, describePromptCounts } from "../../src/scorecard/describe-summary.js";
-import { explainCudaOom } from "../../src/scorecard/explain-cuda-oom.js";
+import { describeVerdict } from "../../src/scorecard/render/describe-card.js";
+import { describeIntervalBriefly, describePromptCounts } from "../../src/scorecard/render/describe-summary.js";
+import { explainCudaOom } from "../../src/scorecard/render/explain-cuda-oom.js";
 import { parseScorecardJson } from "../../src/scorecard/read-scorecard.js";
-import { describeSpeedLead } from "../../src/scorecard/render-speed-section.js";
+import { describeSpeedLead } from "../../src/scorecard/render/render-speed-section.js";
 import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
 import { EXPANDED_CARDS, SCREENSHOT_KEYS, markdownSha256, screenshotFile } from "../../scripts/lib/card-screenshots.js";
 import { readPngSize, readPngText, writePngText } from "../../scripts/lib/png-text-chunks.js";

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { engineFamily } from "../../src/vocabulary/engine-family.js";
 import { classifyFailure } from "../../src/failure/classify-failure.js";
 import { parseScorecardJson } from "../../src/scorecard/read-scorecard.js";
-import { renderMarkdown } from "../../src/scorecard/render-markdown.js";
+import { renderMarkdown } from "../../src/scorecard/render/render-markdown.js";
 import { toLogTail } from "../../src/safe-text/sanitize-log-tail.js";
 import { EXAMPLES_DIR, buildExampleCards } from "../../scripts/lib/build-example-cards.js";
 import { renderCardHtml } from "../../scripts/lib/render-card-html.js";

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { classifyFailure } from "../../src/failure/classify-failure.js";
-import { sendStreamingRequest } from "../../src/bench/send-streaming-request.js";
+import { sendStreamingRequest } from "../../src/client/send-streaming-request.js";
 import { createSimNoise } from "../../src/sim-engine/sim-noise.js";
 import { READY_LINE } from "../../src/sim-engine/start-sim-engine.js";
 import { TEST_TOKENIZER_PATH } from "../fixtures/tokenizer/generate-tokenizer.js";

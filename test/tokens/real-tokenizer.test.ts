@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
-import { countWithTokenizer } from "../../src/bench/finalize-records.js";
+import { countWithTokenizer } from "../../src/client/finalize-records.js";
 import { HONEST, answerRun } from "../../src/sim-engine/answer-text.js";
 import { pickTokenizerWords } from "../../src/sim-engine/pick-tokenizer-words.js";
 import { createHfTokenizer } from "../../src/tokens/hf-tokenizer.js";

@@ -1,7 +1,7 @@
-import { describeVerdict } from "../../scorecard/describe-card.js";
+import { describeVerdict } from "../../scorecard/render/describe-card.js";
 import { readScorecard } from "../../scorecard/read-scorecard.js";
-import { renderMarkdown } from "../../scorecard/render-markdown.js";
-import { renderText } from "../../scorecard/render-text.js";
+import { renderMarkdown } from "../../scorecard/render/render-markdown.js";
+import { renderText } from "../../scorecard/render/render-text.js";
 import { writeScorecard } from "../../round/write-scorecard.js";
 import { findCardFiles } from "../../shard/find-card-files.js";
 import { mergeScorecards } from "../../shard/merge-scorecards.js";

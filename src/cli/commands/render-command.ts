@@ -1,6 +1,6 @@
 import { readScorecard } from "../../scorecard/read-scorecard.js";
-import { renderMarkdown } from "../../scorecard/render-markdown.js";
-import { renderText } from "../../scorecard/render-text.js";
+import { renderMarkdown } from "../../scorecard/render/render-markdown.js";
+import { renderText } from "../../scorecard/render/render-text.js";
 import { type Command, UsageError } from "../command.js";
 import { parseCommandArgs } from "../parse-command-args.js";
 

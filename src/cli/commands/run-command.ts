@@ -3,9 +3,9 @@ import { type LoadRoundOptions, checkRound, loadRound } from "../../config/load-
 import { RoundCancelledError } from "../../round/round-cancelled-error.js";
 import { runRound } from "../../round/run-round.js";
 import { writeScorecard } from "../../round/write-scorecard.js";
-import { describeVerdict } from "../../scorecard/describe-card.js";
-import { renderMarkdown } from "../../scorecard/render-markdown.js";
-import { renderText } from "../../scorecard/render-text.js";
+import { describeVerdict } from "../../scorecard/render/describe-card.js";
+import { renderMarkdown } from "../../scorecard/render/render-markdown.js";
+import { renderText } from "../../scorecard/render/render-text.js";
 import type { Scorecard } from "../../scorecard/scorecard-schema.js";
 import { type Command, type CommandContext, UsageError } from "../command.js";
 import { parseCommandArgs } from "../parse-command-args.js";

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../../../src/cli/main.js";
 import { createRecordingLogger } from "../../../src/logger.js";
-import { CARD_MARKER } from "../../../src/scorecard/render-markdown.js";
+import { CARD_MARKER } from "../../../src/scorecard/render/render-markdown.js";
 import { captureStream } from "../../support/capture-stream.js";
 import { makeCard, seedOomFailure } from "../../support/make-card.js";
 import { makeTempDir } from "../../support/make-temp-dir.js";
