@@ -88,7 +88,7 @@ describe("renderMarkdown", () => {
     expect(markdown).toContain("<details><summary>Log tail: last 66 lines</summary>");
     expect(markdown).not.toContain("<details open>");
     // Each traceback line stands on its own line, as the engine printed it.
-    const log = readFileSync(new URL("../fixtures/sglang-cuda-graph-oom.log", import.meta.url), "utf8");
+    const log = readFileSync(new URL("../../fixtures/sglang-cuda-graph-oom.log", import.meta.url), "utf8");
     for (const line of log.trimEnd().split("\n")) expect(markdown).toContain(`\n${line}\n`);
     expect(markdown).toContain("| Round score | — (no prompt was scored) |");
     // Nothing was scored: no chart of zeros, no metrics table, and one line for the prompts that all failed alike.
