@@ -1,10 +1,7 @@
 import type { ShardSpec } from "../src/shard/shard-spec.js";
 
 /** Where the candidate's patch comes from: the config, a file, or the pull request's own diff. */
-export type PatchSource =
-  | { kind: "config" }
-  | { kind: "file"; path: string }
-  | { kind: "pull-request"; paths: string[] };
+export type PatchSource = { kind: "config" } | { kind: "file"; path: string } | { kind: "pull-request"; paths: string[] };
 
 interface CommonSettings {
   outDir: string;

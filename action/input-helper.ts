@@ -70,12 +70,17 @@ function readPatchSource(read: InputReader): PatchSource {
 function readRevision(read: InputReader, name: string): string | null {
   const value = read(name).trim();
   if (value === "") return null;
-  if (value.startsWith("-") || /\s/.test(value)) throw new ConfigError(`${label(name)}: expected a commit SHA or another git revision, got ${describeValue(value)}`);
+  if (value.startsWith("-") || /\s/.test(value))
+    throw new ConfigError(`${label(name)}: expected a commit SHA or another git revision, got ${describeValue(value)}`);
   return value;
 }
 
 function readCommitInputs(read: InputReader, patch: PatchSource): CommitInputs {
-  const commits = { base: readRevision(read, INPUTS.baseSha), head: readRevision(read, INPUTS.headSha), repositoryPath: read(INPUTS.repositoryPath).trim() || null };
+  const commits = {
+    base: readRevision(read, INPUTS.baseSha),
+    head: readRevision(read, INPUTS.headSha),
+    repositoryPath: read(INPUTS.repositoryPath).trim() || null,
+  };
   if ((commits.base !== null || commits.head !== null) && patch.kind !== "config") {
     const given = commits.base !== null ? INPUTS.baseSha : INPUTS.headSha;
     throw new ConfigError(
@@ -98,11 +103,17 @@ export function readSettings(read: InputReader, env: NodeJS.ProcessEnv): ActionS
     githubToken: read(INPUTS.githubToken).trim(),
   };
   if (mode === "merge") {
-    rejectForMode(read, [INPUTS.config, INPUTS.patch, INPUTS.patchPaths, INPUTS.shard, INPUTS.baseSha, INPUTS.headSha, INPUTS.repositoryPath], mode);
+    rejectForMode(
+      read,
+      [INPUTS.config, INPUTS.patch, INPUTS.patchPaths, INPUTS.shard, INPUTS.baseSha, INPUTS.headSha, INPUTS.repositoryPath],
+      mode,
+    );
     if (readBoolean(read, INPUTS.patchFromPr, false)) rejectForMode(read, [INPUTS.patchFromPr], mode);
     const cards = readList(read, INPUTS.cards);
     if (cards.length === 0) {
-      throw new ConfigError(`${label(INPUTS.cards)}: expected a folder, file or glob of shard scorecard.json files (mode: merge), got nothing`);
+      throw new ConfigError(
+        `${label(INPUTS.cards)}: expected a folder, file or glob of shard scorecard.json files (mode: merge), got nothing`,
+      );
     }
     return { mode, cards, ...common };
   }

@@ -58,7 +58,9 @@ async function requireReadableFile(path: string, input: string, what: string): P
   try {
     await access(path, constants.R_OK);
   } catch (error) {
-    throw new ConfigError(`input "${input}": expected ${what}, could not read ${resolve(path)} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new ConfigError(
+      `input "${input}": expected ${what}, could not read ${resolve(path)} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
   }
 }
 
@@ -74,14 +76,23 @@ async function runMode(settings: RunSettings, context: ActionContext, deps: Acti
   // Decided before anything is fetched: which mode the round is in, and whether its candidate is a pull request's code.
   const scoringCommits = settings.patch.kind === "config" && scoresCommits(settings, context, await configNamesPatch(settings.config));
   await refuseUntrustedProcessRound(settings, context, { commits: scoringCommits });
-  const commits = scoringCommits ? await resolveRunCommits(settings, context, { createClient: deps.createClient, logger: deps.logger }) : null;
+  const commits = scoringCommits
+    ? await resolveRunCommits(settings, context, { createClient: deps.createClient, logger: deps.logger })
+    : null;
   // Once fetched, the head itself says whether it is the repository's own, whatever the event said.
   if (commits) await refuseUnreachableHead(settings, context, commits, deps.logger);
   let source = readCardSource(context);
   if (commits && source.headSha === null) source = { ...source, headSha: commits.head };
   let patchPath: string | undefined = settings.patch.kind === "file" ? settings.patch.path : undefined;
   if (settings.patch.kind === "pull-request") {
-    const written = await writePullRequestPatch({ settings, paths: settings.patch.paths, source, context, createClient: deps.createClient, logger: deps.logger });
+    const written = await writePullRequestPatch({
+      settings,
+      paths: settings.patch.paths,
+      source,
+      context,
+      createClient: deps.createClient,
+      logger: deps.logger,
+    });
     patchPath = written.path;
     // The card says what patch-paths left out, so a check passing for the commit never hides it.
     if (written.patchFilter) source = { ...source, patchFilter: written.patchFilter };

@@ -14,7 +14,12 @@ import { pullRequestPatchOrigin, untrustedProcessConfig } from "./refuse-untrust
  * branch of the repository holds (checked after the fetch, against the remote's branches) is a pull
  * request's code whatever the event, and runs as a process only with candidate.trusted.
  */
-export async function refuseUnreachableHead(settings: RunSettings, context: ActionContext, commits: CommitsRequest, logger: Logger): Promise<void> {
+export async function refuseUnreachableHead(
+  settings: RunSettings,
+  context: ActionContext,
+  commits: CommitsRequest,
+  logger: Logger,
+): Promise<void> {
   // Already judged a pull request's by its event: refused before the fetch, or trusted by the config.
   if (pullRequestPatchOrigin(settings, context) !== null) return;
   const path = await untrustedProcessConfig(settings);
@@ -22,7 +27,9 @@ export async function refuseUnreachableHead(settings: RunSettings, context: Acti
   const repoDir = commits.repoDir ?? process.cwd();
   const branches = await listBranchesContaining(repoDir, commits.head);
   if (branches.length > 0) {
-    logger.info(`The head ${commits.head} is on the repository's branch ${branches[0] ?? ""}${branches.length > 1 ? ` and ${branches.length - 1} more` : ""}: the repository's own code`);
+    logger.info(
+      `The head ${commits.head} is on the repository's branch ${branches[0] ?? ""}${branches.length > 1 ? ` and ${branches.length - 1} more` : ""}: the repository's own code`,
+    );
     return;
   }
   throw new ConfigError(

@@ -32,11 +32,19 @@ export function pullRequestPatchOrigin(settings: RunSettings, context: ActionCon
   if (settings.patch.kind === "pull-request") return `input "${INPUTS.patchFromPr}" is true`;
   if (context.eventName === "workflow_dispatch") {
     const inputs = field(context.payload, "inputs");
-    const named = typeof inputs === "object" && inputs !== null ? Object.entries(inputs).find(([name, value]) => PULL_REQUEST_INPUT.test(name) && value !== undefined && value !== null && value !== "") : undefined;
+    const named =
+      typeof inputs === "object" && inputs !== null
+        ? Object.entries(inputs).find(
+            ([name, value]) => PULL_REQUEST_INPUT.test(name) && value !== undefined && value !== null && value !== "",
+          )
+        : undefined;
     return named ? `the run was dispatched for pull request ${JSON.stringify(named[1])} (workflow_dispatch input "${named[0]}")` : null;
   }
   if (REPOSITORY_EVENTS.has(context.eventName)) return null;
-  const event = context.eventName === "" ? "the run names no event" : `the run is ${/^[aeiou]/i.test(context.eventName) ? "an" : "a"} ${context.eventName} event`;
+  const event =
+    context.eventName === ""
+      ? "the run names no event"
+      : `the run is ${/^[aeiou]/i.test(context.eventName) ? "an" : "a"} ${context.eventName} event`;
   return `${event}, which can carry a pull request's code; only push, schedule and a workflow_dispatch naming no pull request are the repository's own`;
 }
 
@@ -53,7 +61,11 @@ export async function untrustedProcessConfig(settings: RunSettings): Promise<str
  * So a pull request's patch runs there only when the config says its authors are trusted. Checked
  * before anything is fetched or started.
  */
-export async function refuseUntrustedProcessRound(settings: RunSettings, context: ActionContext, options: { commits?: boolean } = {}): Promise<void> {
+export async function refuseUntrustedProcessRound(
+  settings: RunSettings,
+  context: ActionContext,
+  options: { commits?: boolean } = {},
+): Promise<void> {
   const origin = pullRequestPatchOrigin(settings, context);
   if (origin === null) return;
   const path = await untrustedProcessConfig(settings);

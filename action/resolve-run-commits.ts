@@ -37,7 +37,12 @@ export function readEventCommits(context: ActionContext): EventCommits | null {
   const payload = context.payload;
   const pull = field(payload, "pull_request");
   if (pull !== undefined) {
-    return { base: sha(field(field(pull, "base"), "sha")), head: sha(field(field(pull, "head"), "sha")), pullRequest: null, from: `the ${context.eventName} event's pull request` };
+    return {
+      base: sha(field(field(pull, "base"), "sha")),
+      head: sha(field(field(pull, "head"), "sha")),
+      pullRequest: null,
+      from: `the ${context.eventName} event's pull request`,
+    };
   }
   if (context.eventName === "workflow_dispatch") {
     const inputs = field(payload, "inputs");
@@ -51,7 +56,12 @@ export function readEventCommits(context: ActionContext): EventCommits | null {
     const pulls = field(field(payload, "workflow_run"), "pull_requests");
     const first: unknown = Array.isArray(pulls) ? pulls[0] : undefined;
     if (first === undefined) return null;
-    return { base: sha(field(field(first, "base"), "sha")), head: sha(field(field(first, "head"), "sha")), pullRequest: null, from: "the workflow_run's pull request" };
+    return {
+      base: sha(field(field(first, "base"), "sha")),
+      head: sha(field(field(first, "head"), "sha")),
+      pullRequest: null,
+      from: "the workflow_run's pull request",
+    };
   }
   return null;
 }
@@ -96,7 +106,10 @@ export async function resolveRunCommits(settings: RunSettings, context: ActionCo
   const head = given.head ?? event?.head ?? null;
   if (base === null && event?.pullRequest && context.repository) {
     // A dispatch from a workflow that declares no `base` input: the pull request's base as GitHub has it now.
-    const pull = await getPullRequest(deps.createClient(requireToken(settings, "that may read the pull request")), { ...context.repository, pullNumber: event.pullRequest });
+    const pull = await getPullRequest(deps.createClient(requireToken(settings, "that may read the pull request")), {
+      ...context.repository,
+      pullNumber: event.pullRequest,
+    });
     base = pull?.baseSha ?? null;
     if (base) deps.logger.info(`The base of #${event.pullRequest} is ${base} (read from the pull request)`);
   }
@@ -107,7 +120,9 @@ export async function resolveRunCommits(settings: RunSettings, context: ActionCo
     );
   }
   const repoDir = given.repositoryPath ?? context.workspace ?? process.cwd();
-  deps.logger.info(`Scoring ${head} against its base ${base} (${given.base !== null || given.head !== null ? "inputs base-sha/head-sha" : (event?.from ?? "")}) in ${repoDir}`);
+  deps.logger.info(
+    `Scoring ${head} against its base ${base} (${given.base !== null || given.head !== null ? "inputs base-sha/head-sha" : (event?.from ?? "")}) in ${repoDir}`,
+  );
   try {
     await fetchMissingCommits(repoDir, [base, head], { token: settings.githubToken, serverUrl: context.serverUrl, logger: deps.logger });
   } catch (error) {
@@ -116,5 +131,10 @@ export async function resolveRunCommits(settings: RunSettings, context: ActionCo
       `input "${INPUTS.repositoryPath}": expected a clone of the repository holding ${base.slice(0, 12)} and ${head.slice(0, 12)} (actions/checkout with fetch-depth: 0) at ${repoDir}: ${error.message}`,
     );
   }
-  return { base, head, repoDir, labels: { base: `input "${INPUTS.baseSha}"`, head: `input "${INPUTS.headSha}"`, repo: `input "${INPUTS.repositoryPath}"` } };
+  return {
+    base,
+    head,
+    repoDir,
+    labels: { base: `input "${INPUTS.baseSha}"`, head: `input "${INPUTS.headSha}"`, repo: `input "${INPUTS.repositoryPath}"` },
+  };
 }

@@ -64,7 +64,10 @@ export async function run(): Promise<void> {
     if (outcome.warning) core.warning(outcome.warning);
     failure = outcome.failure;
   } catch (error) {
-    failure = error instanceof ConfigError || error instanceof RoundCancelledError ? error.message : `speedgate failed: ${(error as Error).stack ?? String(error)}`;
+    failure =
+      error instanceof ConfigError || error instanceof RoundCancelledError
+        ? error.message
+        : `speedgate failed: ${(error as Error).stack ?? String(error)}`;
   }
   if (failure !== null) core.setFailed(failure);
 }

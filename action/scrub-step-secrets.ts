@@ -4,7 +4,13 @@
  * or a shell put in the environment. Engines never see them (their environment is an allow-list); this
  * keeps them from the step's other children too (git, patch).
  */
-const SECRET_VARIABLES = [/^INPUT_/i, /^ACTIONS_RUNTIME_TOKEN$/, /^ACTIONS_ID_TOKEN_REQUEST_(TOKEN|URL)$/, /^(GITHUB|GH)_TOKEN$/, /^GH_ENTERPRISE_TOKEN$/];
+const SECRET_VARIABLES = [
+  /^INPUT_/i,
+  /^ACTIONS_RUNTIME_TOKEN$/,
+  /^ACTIONS_ID_TOKEN_REQUEST_(TOKEN|URL)$/,
+  /^(GITHUB|GH)_TOKEN$/,
+  /^GH_ENTERPRISE_TOKEN$/,
+];
 
 export function isSecretVariable(name: string): boolean {
   return SECRET_VARIABLES.some((pattern) => pattern.test(name));

@@ -49,8 +49,13 @@ export async function writePullRequestPatch(request: PullRequestPatchRequest): P
   await mkdir(folder, { recursive: true });
   const path = join(folder, `pull-request-${source.pullRequest}-${source.headSha}.patch`);
   await writeFile(path, patch.bytes);
-  logger.info(`Fetched the diff of #${source.pullRequest} at ${source.headSha} (${patch.files.length} files, ${patch.bytes.length} bytes) to ${path}`);
-  if (patch.leftOut.length > 0) logger.warn(`patch-paths left out ${patch.leftOut.length} changed files, which are not scored: ${patch.leftOut.slice(0, 20).join(", ")}`);
+  logger.info(
+    `Fetched the diff of #${source.pullRequest} at ${source.headSha} (${patch.files.length} files, ${patch.bytes.length} bytes) to ${path}`,
+  );
+  if (patch.leftOut.length > 0)
+    logger.warn(
+      `patch-paths left out ${patch.leftOut.length} changed files, which are not scored: ${patch.leftOut.slice(0, 20).join(", ")}`,
+    );
   const patchFilter =
     request.paths.length > 0
       ? { globs: request.paths, leftOut: patch.leftOut.slice(0, MAX_LISTED_LEFT_OUT), leftOutTotal: patch.leftOut.length }

@@ -23,7 +23,13 @@ export interface BadInputCorpusResult {
  * pull request's patch as a host process (bench/bad-input/fence-inputs.ts). Goal: crashes 0, accepted 0.
  */
 export async function runBadInputCorpus(): Promise<BadInputCorpusResult> {
-  const rows = [...(await runConfigInputs()), ...runArtifactInputs(), ...(await runWebhookInputs()), ...(await runAppAttackInputs()), ...runFenceInputs()];
+  const rows = [
+    ...(await runConfigInputs()),
+    ...runArtifactInputs(),
+    ...(await runWebhookInputs()),
+    ...(await runAppAttackInputs()),
+    ...runFenceInputs(),
+  ];
   return {
     tried: rows.length,
     clearErrors: rows.filter((row) => row.outcome === "clear").length,
@@ -33,7 +39,9 @@ export async function runBadInputCorpus(): Promise<BadInputCorpusResult> {
 }
 
 /** Per category: tried, clear, crash, accepted; for the report. */
-export function countByCategory(rows: readonly CorpusRow[]): Array<{ category: string; tried: number; clear: number; crash: number; accepted: number }> {
+export function countByCategory(
+  rows: readonly CorpusRow[],
+): Array<{ category: string; tried: number; clear: number; crash: number; accepted: number }> {
   const counts = new Map<string, { category: string; tried: number; clear: number; crash: number; accepted: number }>();
   for (const row of rows) {
     const entry = counts.get(row.category) ?? { category: row.category, tried: 0, clear: 0, crash: 0, accepted: 0 };
@@ -48,9 +56,13 @@ export function countByCategory(rows: readonly CorpusRow[]): Array<{ category: s
 if (import.meta.url === `file://${process.argv[1] ?? ""}`) {
   const result = await runBadInputCorpus();
   for (const entry of countByCategory(result.rows)) {
-    process.stdout.write(`${entry.category}: ${entry.tried} tried, ${entry.clear} clear, ${entry.crash} crashes, ${entry.accepted} accepted\n`);
+    process.stdout.write(
+      `${entry.category}: ${entry.tried} tried, ${entry.clear} clear, ${entry.crash} crashes, ${entry.accepted} accepted\n`,
+    );
   }
-  process.stdout.write(`total: ${result.tried} tried, ${result.clearErrors} clear errors, ${result.crashes} crashes, ${result.tried - result.clearErrors - result.crashes} accepted\n`);
+  process.stdout.write(
+    `total: ${result.tried} tried, ${result.clearErrors} clear errors, ${result.crashes} crashes, ${result.tried - result.clearErrors - result.crashes} accepted\n`,
+  );
   for (const row of result.rows.filter((entry) => entry.outcome !== "clear")) {
     process.stdout.write(`  ${row.outcome}: [${row.category}] ${row.input}: ${row.message}\n`);
   }

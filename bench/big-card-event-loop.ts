@@ -25,12 +25,28 @@ export async function measureBigCard(): Promise<BigCardResult> {
   const card: Scorecard = {
     ...base,
     prompts: base.prompts.map((prompt) => ({ ...prompt, reason: `note ${"r".repeat(1_000)}` })),
-    failure: { engine: "candidate", stage: "benchmark", kind: "cuda_oom", label: "oom", summary: "oom", hint: "h", exitCode: 1, signal: null, logTail: Array.from({ length: 2_000 }, (_, index) => `${index} ${"x".repeat(3_990)}`) },
+    failure: {
+      engine: "candidate",
+      stage: "benchmark",
+      kind: "cuda_oom",
+      label: "oom",
+      summary: "oom",
+      hint: "h",
+      exitCode: 1,
+      signal: null,
+      logTail: Array.from({ length: 2_000 }, (_, index) => `${index} ${"x".repeat(3_990)}`),
+    },
   };
   const jsonBytes = Buffer.byteLength(JSON.stringify(card));
   const zip = zipScorecard(card);
   const reader = new WorkerCardReader();
-  const job = { zip, source: "bench", limits: DEFAULT_ZIP_LIMITS, gate: { minRoundScore: 1, use: "round-score" as const, maxUnscored: DEFAULT_MAX_UNSCORED, minPrompts: DEFAULT_MIN_PROMPTS }, docsBaseUrl: null };
+  const job = {
+    zip,
+    source: "bench",
+    limits: DEFAULT_ZIP_LIMITS,
+    gate: { minRoundScore: 1, use: "round-score" as const, maxUnscored: DEFAULT_MAX_UNSCORED, minPrompts: DEFAULT_MIN_PROMPTS },
+    docsBaseUrl: null,
+  };
   try {
     // The first read also starts the worker; the figure is a warm one, as for every card after the first.
     await reader.read({ ...job, zip: zipScorecard(makeTestScorecard()) });

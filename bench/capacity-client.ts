@@ -32,14 +32,24 @@ export async function measureCapacity(options: { log?: (line: string) => void } 
   let best: StreamErrorResult | null = null;
   for (const itlMs of ITL_STEPS_MS) {
     // With busy poll on, as the timing goals are judged.
-    const result = await measureStreamErrors({ streams: STREAMS, ttftMs: 20, itlMs, outputTokens: Math.round(RUN_MS / itlMs) }, { busyPoll: true });
+    const result = await measureStreamErrors(
+      { streams: STREAMS, ttftMs: 20, itlMs, outputTokens: Math.round(RUN_MS / itlMs) },
+      { busyPoll: true },
+    );
     options.log?.(describeLevel(result));
     levels.push(result);
     if (result.medianMs > goal.errorMs || result.failedRequests > 0) break;
     if (!best || result.chunksPerSecond > best.chunksPerSecond) best = result;
   }
   const chunksPerSecond = best?.chunksPerSecond ?? 0;
-  return { levels, chunksPerSecond, p99MsAtCapacity: best?.p99Ms ?? Number.NaN, goal, met: chunksPerSecond >= goal.chunksPerSecond, loadAverage: loadavg()[0] ?? 0 };
+  return {
+    levels,
+    chunksPerSecond,
+    p99MsAtCapacity: best?.p99Ms ?? Number.NaN,
+    goal,
+    met: chunksPerSecond >= goal.chunksPerSecond,
+    loadAverage: loadavg()[0] ?? 0,
+  };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

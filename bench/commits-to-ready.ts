@@ -40,11 +40,14 @@ export interface CommitsToReadyFigure {
 }
 
 const SOURCE_FILES = 40;
-const module = (index: number, version: number): string => `# module ${index}\n${"def f():\n    return 1\n".repeat(40)}# version ${version}\n`;
-const profile = (ttftMs: number): string => `${JSON.stringify({ ...BASELINE_PROFILE, defaults: { ...BASELINE_PROFILE.defaults, ttftMs } }, null, 2)}\n`;
+const module = (index: number, version: number): string =>
+  `# module ${index}\n${"def f():\n    return 1\n".repeat(40)}# version ${version}\n`;
+const profile = (ttftMs: number): string =>
+  `${JSON.stringify({ ...BASELINE_PROFILE, defaults: { ...BASELINE_PROFILE.defaults, ttftMs } }, null, 2)}\n`;
 
 /** The engine's source files at one version, by path in the repository. */
-const sourceFiles = (version: number): Record<string, string> => Object.fromEntries(Array.from({ length: SOURCE_FILES }, (_, index) => [`python/module_${index}.py`, module(index, version)]));
+const sourceFiles = (version: number): Record<string, string> =>
+  Object.fromEntries(Array.from({ length: SOURCE_FILES }, (_, index) => [`python/module_${index}.py`, module(index, version)]));
 
 async function makeHistory(repo: GitRepository): Promise<{ image: string; base: string; head: string }> {
   const files = sourceFiles;
@@ -56,8 +59,21 @@ async function makeHistory(repo: GitRepository): Promise<{ image: string; base: 
 }
 
 /** From the round's start to the second engine healthy: prepare both, then start each in turn and wait for its health check. */
-async function timeToReady(docker: Dockerode, image: string, repo: GitRepository, commits: { base: string; head: string }, engine: string): Promise<{ totalMs: number; prepareMs: number }> {
-  const { round, runId } = makeDockerRound({ image, port: 30000 + Math.floor(Math.random() * 20000), patch: null, engine, candidate: { sourceDir: ENGINE_SOURCE_DIR }, prompts: 2 });
+async function timeToReady(
+  docker: Dockerode,
+  image: string,
+  repo: GitRepository,
+  commits: { base: string; head: string },
+  engine: string,
+): Promise<{ totalMs: number; prepareMs: number }> {
+  const { round, runId } = makeDockerRound({
+    image,
+    port: 30000 + Math.floor(Math.random() * 20000),
+    patch: null,
+    engine,
+    candidate: { sourceDir: ENGINE_SOURCE_DIR },
+    prompts: 2,
+  });
   const signal = new AbortController().signal;
   const started = performance.now();
   const resolved = await resolveRoundCommits(round.config, { repoDir: repo.dir, base: commits.base, head: commits.head });
@@ -83,16 +99,44 @@ async function timeOverlayKinds(docker: Dockerode, image: string): Promise<{ dif
   const count = 200;
   const names = Array.from({ length: count }, (_, index) => `python/generated_${index}.py`);
   const content = (index: number): string => `# ${unique} ${index}\n${"x = 1\n".repeat(600)}`;
-  const diff = names.map((name, index) => `--- /dev/null\n+++ b/${name}\n@@ -0,0 +1,${601} @@\n${content(index).split("\n").slice(0, -1).map((line) => `+${line}`).join("\n")}\n`).join("");
+  const diff = names
+    .map(
+      (name, index) =>
+        `--- /dev/null\n+++ b/${name}\n@@ -0,0 +1,${601} @@\n${content(index)
+          .split("\n")
+          .slice(0, -1)
+          .map((line) => `+${line}`)
+          .join("\n")}\n`,
+    )
+    .join("");
   const build = async (archive: Buffer, tag: string): Promise<number> => {
     const started = performance.now();
-    const outcome = await runImageBuild(docker, { context: { archive }, dockerfile: "Dockerfile", buildArgs: {}, labels: {}, tag, networkMode: "none", limits: {}, timeoutS: 600, signal: new AbortController().signal, logger: silentLogger, label: "bench overlay" });
+    const outcome = await runImageBuild(docker, {
+      context: { archive },
+      dockerfile: "Dockerfile",
+      buildArgs: {},
+      labels: {},
+      tag,
+      networkMode: "none",
+      limits: {},
+      timeoutS: 600,
+      signal: new AbortController().signal,
+      logger: silentLogger,
+      label: "bench overlay",
+    });
     if (outcome.status !== "built") throw new Error(`the ${tag} overlay did not build`);
     const ms = performance.now() - started;
     await docker.getImage(tag).remove({ force: true });
     return ms;
   };
-  const diffOverlay = createOverlayContext({ baseImageId: image, patch: Buffer.from(diff), patchName: "base.patch", sourceDir: ENGINE_SOURCE_DIR, postPatch: [], labels: {} });
+  const diffOverlay = createOverlayContext({
+    baseImageId: image,
+    patch: Buffer.from(diff),
+    patchName: "base.patch",
+    sourceDir: ENGINE_SOURCE_DIR,
+    postPatch: [],
+    labels: {},
+  });
   const diffMs = await build(diffOverlay.archive, `speedgate-bench-overlay:diff-${unique.slice(0, 8)}`);
   const copyArchive = createTarArchive([
     { name: "Dockerfile", content: Buffer.from(`FROM ${image}\nCOPY files/ ${ENGINE_SOURCE_DIR}/\n`) },
@@ -114,7 +158,12 @@ export async function measureCommitsToReady(options: { runs?: number } = {}): Pr
     const repo = await createGitRepository(dir);
     const commits = await makeHistory(repo);
     // The image holds its commit's checkout: the profile and every source file at version 1.
-    const checkout = Object.fromEntries(Object.entries({ ...sourceFiles(1), "profile.json": profile(30) }).map(([path, content]) => [`${ENGINE_SOURCE_DIR}/${path}`, content]));
+    const checkout = Object.fromEntries(
+      Object.entries({ ...sourceFiles(1), "profile.json": profile(30) }).map(([path, content]) => [
+        `${ENGINE_SOURCE_DIR}/${path}`,
+        content,
+      ]),
+    );
     labelled = await labelTestImage(docker, testImage, { "org.opencontainers.image.revision": commits.image }, checkout);
     const uncached: Array<{ totalMs: number; prepareMs: number }> = [];
     const cached: Array<{ totalMs: number; prepareMs: number }> = [];
@@ -143,7 +192,11 @@ export async function measureCommitsToReady(options: { runs?: number } = {}): Pr
   } finally {
     for (const engine of engines) {
       const images = await docker.listImages({ filters: { reference: [`speedgate-baseline:${engine}-*`] } });
-      for (const info of images) await docker.getImage(info.Id).remove({ force: true }).catch(() => undefined);
+      for (const info of images)
+        await docker
+          .getImage(info.Id)
+          .remove({ force: true })
+          .catch(() => undefined);
     }
     await labelled?.remove();
     await rm(dir, { recursive: true, force: true });

@@ -79,11 +79,14 @@ function runCli(bundle: string, args: string[]): Promise<{ code: number | null; 
   return new Promise((resolve) => child.on("close", (code) => resolve({ code, stderr })));
 }
 
-const geometricMean = (values: readonly number[]): number => Math.exp(values.reduce((sum, value) => sum + Math.log(value), 0) / values.length);
+const geometricMean = (values: readonly number[]): number =>
+  Math.exp(values.reduce((sum, value) => sum + Math.log(value), 0) / values.length);
 
 function positionMeans(cards: readonly Scorecard[]): number[] {
   return Array.from({ length: RUNS }, (_, position) =>
-    geometricMean(cards.map((card) => card.runs.scores[position]).filter((score): score is number => typeof score === "number" && score > 0)),
+    geometricMean(
+      cards.map((card) => card.runs.scores[position]).filter((score): score is number => typeof score === "number" && score > 0),
+    ),
   );
 }
 
@@ -97,7 +100,9 @@ function firstRunOnly(card: Scorecard, gate: GateSettings): Scorecard {
   return rescoreCard(oneRun, { gate });
 }
 
-export async function measureDefaultGateEndToEnd(options: { rounds?: number; beforeRounds?: number; calibrationRounds?: number; log?: (line: string) => void } = {}): Promise<DefaultGateEndToEndFigure> {
+export async function measureDefaultGateEndToEnd(
+  options: { rounds?: number; beforeRounds?: number; calibrationRounds?: number; log?: (line: string) => void } = {},
+): Promise<DefaultGateEndToEndFigure> {
   const rounds = options.rounds ?? 40;
   const beforeRounds = options.beforeRounds ?? 10;
   // Half the CLI's default: the bench measures whether calibrated rounds hold, not the luck of one long study.
@@ -109,12 +114,26 @@ export async function measureDefaultGateEndToEnd(options: { rounds?: number; bef
   const dir = await mkdtemp(join(tmpdir(), "speedgate-bench-default-gate-"));
   try {
     const ids = Array.from({ length: PROMPTS }, (_, index) => `q${String(index + 1).padStart(2, "0")}`);
-    await writeFile(join(dir, "prompts.jsonl"), `${ids.map((id) => JSON.stringify({ id, messages: [{ role: "user", content: `Question ${id}: say something about ${id}.` }] })).join("\n")}\n`);
+    await writeFile(
+      join(dir, "prompts.jsonl"),
+      `${ids.map((id) => JSON.stringify({ id, messages: [{ role: "user", content: `Question ${id}: say something about ${id}.` }] })).join("\n")}\n`,
+    );
     await writeFile(join(dir, "baseline.json"), JSON.stringify(writeProfile(1)));
     await writeFile(join(dir, "faster.json"), JSON.stringify(writeProfile(1.1)));
     const engine = (profile: string): string[] => [
-      "{node}", "{speedgate}", "sim-engine", "--port", "{port}", "--profile", join(dir, profile), "--prompts", join(dir, "prompts.jsonl"),
-      "--jitter", "0.03", "--run-variance", "0.0141",
+      "{node}",
+      "{speedgate}",
+      "sim-engine",
+      "--port",
+      "{port}",
+      "--profile",
+      join(dir, profile),
+      "--prompts",
+      join(dir, "prompts.jsonl"),
+      "--jitter",
+      "0.03",
+      "--run-variance",
+      "0.0141",
     ];
     // Written again before each round with a port free at that moment: a fixed one was taken now and then on a busy machine.
     const writeConfig = async (name: string, candidateProfile: string, bench: Record<string, unknown> = {}): Promise<string> => {
@@ -134,7 +153,8 @@ export async function measureDefaultGateEndToEnd(options: { rounds?: number; bef
     };
     const aa = (): Promise<string> => writeConfig("aa.yml", "baseline.json");
     const faster = (): Promise<string> => writeConfig("faster.yml", "faster.json");
-    const before = (): Promise<string> => writeConfig("before.yml", "baseline.json", { runs: RUNS, order: "baseline-first", clientWarmup: false });
+    const before = (): Promise<string> =>
+      writeConfig("before.yml", "baseline.json", { runs: RUNS, order: "baseline-first", clientWarmup: false });
     let count = 0;
     const round = async (write: () => Promise<string>, label: string): Promise<Scorecard> => {
       const config = await write();
@@ -143,7 +163,9 @@ export async function measureDefaultGateEndToEnd(options: { rounds?: number; bef
       if (result.code !== 0 && result.code !== 1) throw new Error(`speedgate run exited ${result.code}: ${result.stderr}`);
       const card = await readScorecard(join(out, "scorecard.json"));
       if (card.failure) log(`${label}: ${card.failure.engine} failed at ${card.failure.stage}: ${card.failure.label}`);
-      log(`${label}: ${card.roundScore?.toFixed(4)} [${card.scoreInterval?.low.toFixed(4)}, ${card.scoreInterval?.high.toFixed(4)}] runs ${card.runs.scores.map((score) => score?.toFixed(3)).join(" ")} ${card.gate.passed ? "PASS" : "fail"}`);
+      log(
+        `${label}: ${card.roundScore?.toFixed(4)} [${card.scoreInterval?.low.toFixed(4)}, ${card.scoreInterval?.high.toFixed(4)}] runs ${card.runs.scores.map((score) => score?.toFixed(3)).join(" ")} ${card.gate.passed ? "PASS" : "fail"}`,
+      );
       return card;
     };
     // Interleaved, so a change in the machine's load falls on every kind of round alike.
@@ -159,15 +181,25 @@ export async function measureDefaultGateEndToEnd(options: { rounds?: number; bef
     // One A/A round the machine breaks ends a calibration; a second try is what a user would do.
     let calibrated = { code: null as number | null, stderr: "" };
     for (let attempt = 0; attempt < 2 && calibrated.code !== 0; attempt++) {
-      calibrated = await runCli(bundle, ["calibrate", "--config", await aa(), "--runs", String(calibrationRounds), "--out", calibrationPath]);
+      calibrated = await runCli(bundle, [
+        "calibrate",
+        "--config",
+        await aa(),
+        "--runs",
+        String(calibrationRounds),
+        "--out",
+        calibrationPath,
+      ]);
       if (calibrated.code !== 0) log(`speedgate calibrate exited ${calibrated.code}: ${calibrated.stderr.slice(-400)}`);
     }
     const file = calibrated.code === 0 ? calibrationFileSchema.parse(JSON.parse(await readFile(calibrationPath, "utf8"))) : null;
     const gate = { minRoundScore: 1, maxUnscored: DEFAULT_MAX_UNSCORED, minPrompts: DEFAULT_MIN_PROMPTS };
-    const regateCalibrated = (calibrationFile: NonNullable<typeof file>) => (card: Scorecard): boolean => {
-      const calibration = fitCalibration(calibrationSourceOf(calibrationFile), calibrationFacts(card));
-      return rescoreCard({ ...card, gate: { ...card.gate, calibration } }, { gate: { ...gate, use: "noise-floor" } }).gate.passed;
-    };
+    const regateCalibrated =
+      (calibrationFile: NonNullable<typeof file>) =>
+      (card: Scorecard): boolean => {
+        const calibration = fitCalibration(calibrationSourceOf(calibrationFile), calibrationFacts(card));
+        return rescoreCard({ ...card, gate: { ...card.gate, calibration } }, { gate: { ...gate, use: "noise-floor" } }).gate.passed;
+      };
     // A round the machine broke (a port taken, an engine that missed its health deadline) measured nothing: it is counted apart.
     const measured = (cards: readonly Scorecard[]): Scorecard[] => cards.filter((card) => card.failure === null);
     const rate = (setup: string, cards: readonly Scorecard[], passes: (card: Scorecard) => boolean): GateRate => ({
@@ -180,7 +212,11 @@ export async function measureDefaultGateEndToEnd(options: { rounds?: number; bef
       aaDefault: rate("A/A, defaults", aaCards, (card) => card.gate.passed),
       fasterDefault: rate("10% faster, defaults", fasterCards, (card) => card.gate.passed),
       aaOneRun: rate("A/A, first run alone", aaCards, (card) => firstRunOnly(card, { ...gate, use: "interval-low" }).gate.passed),
-      fasterOneRun: rate("10% faster, first run alone", fasterCards, (card) => firstRunOnly(card, { ...gate, use: "interval-low" }).gate.passed),
+      fasterOneRun: rate(
+        "10% faster, first run alone",
+        fasterCards,
+        (card) => firstRunOnly(card, { ...gate, use: "interval-low" }).gate.passed,
+      ),
       aaCalibrated: file ? rate("A/A, calibrated", aaCards, regateCalibrated(file)) : null,
       fasterCalibrated: file ? rate("10% faster, calibrated", fasterCards, regateCalibrated(file)) : null,
       positionsBefore: positionMeans(measured(beforeCards)),
@@ -200,6 +236,11 @@ export async function measureDefaultGateEndToEnd(options: { rounds?: number; bef
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const rounds = Number(process.env.ROUNDS ?? 40);
-  const figure = await measureDefaultGateEndToEnd({ rounds, beforeRounds: Number(process.env.BEFORE_ROUNDS ?? 10), calibrationRounds: Number(process.env.CALIBRATION_ROUNDS ?? 10), log: (line) => console.error(line) });
+  const figure = await measureDefaultGateEndToEnd({
+    rounds,
+    beforeRounds: Number(process.env.BEFORE_ROUNDS ?? 10),
+    calibrationRounds: Number(process.env.CALIBRATION_ROUNDS ?? 10),
+    log: (line) => console.error(line),
+  });
   console.log(JSON.stringify(figure, null, 2));
 }

@@ -26,7 +26,13 @@ export interface DockerExitToCardFigure {
 }
 
 async function measureOnce(docker: Dockerode, image: string, dir: string, command: string[]): Promise<number> {
-  const { round, runId } = makeDockerRound({ image, port: 30000 + Math.floor(Math.random() * 20000), patch: null, prompts: 8, baseline: { command } });
+  const { round, runId } = makeDockerRound({
+    image,
+    port: 30000 + Math.floor(Math.random() * 20000),
+    patch: null,
+    prompts: 8,
+    baseline: { command },
+  });
   const events = await docker.getEvents({ filters: { type: ["container"], event: ["die"], label: [`${LABEL_RUN_ID}=${runId}`] } });
   const died = (async () => {
     for await (const chunk of events) return (JSON.parse(String(chunk)) as { timeNano: number }).timeNano / 1e6;

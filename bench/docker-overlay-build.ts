@@ -22,7 +22,12 @@ export interface OverlayBuildFigure {
   warmGoalMs: number;
 }
 
-async function timeCandidateBuild(docker: Dockerode, image: string, patch: string, keep: boolean): Promise<{ ms: number; runtime: DockerRuntime; runId: string }> {
+async function timeCandidateBuild(
+  docker: Dockerode,
+  image: string,
+  patch: string,
+  keep: boolean,
+): Promise<{ ms: number; runtime: DockerRuntime; runId: string }> {
   const { round, runId } = makeDockerRound({ image, port: 30000, patch, docker: { keepCandidateImage: keep } });
   const runtime = new DockerRuntime(docker, round, { logger: silentLogger, runId });
   const signal = new AbortController().signal;

@@ -58,7 +58,15 @@ async function measureOnce(dir: string, script: string, mode: "benchmark" | "sta
     docker: { stopTimeoutS: 2 },
   });
   const card = await runRound({
-    round: { config, configPath: join(dir, "round.yml"), prompts: [{ id: "a", prompt: "x" }, { id: "b", prompt: "y" }], patch: null },
+    round: {
+      config,
+      configPath: join(dir, "round.yml"),
+      prompts: [
+        { id: "a", prompt: "x" },
+        { id: "b", prompt: "y" },
+      ],
+      patch: null,
+    },
     logger: silentLogger,
     signal: new AbortController().signal,
   });

@@ -40,7 +40,11 @@ export interface FidelityFigure {
 const LEVEL = { ttftMs: 20, itlMs: 20, outputTokens: 100 };
 /** A 1-stream round of 100 chunks has no p99 to speak of (it is its second-worst chunk); 500 give one. */
 const ONE_STREAM_TOKENS = 500;
-const levelOf = (streams: number): StreamLevel => ({ streams, ...LEVEL, outputTokens: streams === 1 ? ONE_STREAM_TOKENS : LEVEL.outputTokens });
+const levelOf = (streams: number): StreamLevel => ({
+  streams,
+  ...LEVEL,
+  outputTokens: streams === 1 ? ONE_STREAM_TOKENS : LEVEL.outputTokens,
+});
 
 export async function measureFidelity(options: { log?: (line: string) => void } = {}): Promise<FidelityFigure> {
   const tokenCounter = loadBenchTokenizer();

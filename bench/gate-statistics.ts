@@ -55,20 +55,77 @@ interface Setup {
 
 const SETUPS: Setup[] = [
   // The defaults: nothing set but the bar.
-  { setup: "defaults (not calibrated, bench.runs 4), engine starts differ by 2%", noise: HARSH_RUNNER, runs: DEFAULT_BENCH_RUNS, calibrated: false, promised: true },
-  { setup: "defaults (not calibrated, bench.runs 4), engine starts differ by 1.4%", noise: DOCUMENTED_RUNNER, runs: DEFAULT_BENCH_RUNS, calibrated: false, promised: true },
-  { setup: "defaults (not calibrated, bench.runs 4), engine starts differ by 3%", noise: NOISY_RUNNER, runs: DEFAULT_BENCH_RUNS, calibrated: false, promised: false },
-  { setup: "calibrated, bench.runs 4, engine starts differ by 2%", noise: HARSH_RUNNER, runs: DEFAULT_BENCH_RUNS, calibrated: true, promised: true },
+  {
+    setup: "defaults (not calibrated, bench.runs 4), engine starts differ by 2%",
+    noise: HARSH_RUNNER,
+    runs: DEFAULT_BENCH_RUNS,
+    calibrated: false,
+    promised: true,
+  },
+  {
+    setup: "defaults (not calibrated, bench.runs 4), engine starts differ by 1.4%",
+    noise: DOCUMENTED_RUNNER,
+    runs: DEFAULT_BENCH_RUNS,
+    calibrated: false,
+    promised: true,
+  },
+  {
+    setup: "defaults (not calibrated, bench.runs 4), engine starts differ by 3%",
+    noise: NOISY_RUNNER,
+    runs: DEFAULT_BENCH_RUNS,
+    calibrated: false,
+    promised: false,
+  },
+  {
+    setup: "calibrated, bench.runs 4, engine starts differ by 2%",
+    noise: HARSH_RUNNER,
+    runs: DEFAULT_BENCH_RUNS,
+    calibrated: true,
+    promised: true,
+  },
   { setup: "calibrated, bench.runs 1, engine starts differ by 1.4%", noise: DOCUMENTED_RUNNER, runs: 1, calibrated: true, promised: true },
   { setup: "calibrated, bench.runs 1, engine starts differ by 2%", noise: HARSH_RUNNER, runs: 1, calibrated: true, promised: true },
   { setup: "calibrated, bench.runs 3, engine starts differ by 2%", noise: HARSH_RUNNER, runs: 3, calibrated: true, promised: true },
-  { setup: "not calibrated, bench.runs 1, engine starts differ by 1.4%", noise: DOCUMENTED_RUNNER, runs: 1, calibrated: false, promised: false },
-  { setup: "not calibrated, bench.runs 1, engine starts differ by 2% (the default before)", noise: HARSH_RUNNER, runs: 1, calibrated: false, promised: false },
+  {
+    setup: "not calibrated, bench.runs 1, engine starts differ by 1.4%",
+    noise: DOCUMENTED_RUNNER,
+    runs: 1,
+    calibrated: false,
+    promised: false,
+  },
+  {
+    setup: "not calibrated, bench.runs 1, engine starts differ by 2% (the default before)",
+    noise: HARSH_RUNNER,
+    runs: 1,
+    calibrated: false,
+    promised: false,
+  },
   { setup: "not calibrated, bench.runs 3, engine starts differ by 2%", noise: HARSH_RUNNER, runs: 3, calibrated: false, promised: false },
   // A batching engine's own nondeterminism (#28): a quarter of the prompts answered either of two ways from run to run.
-  { setup: "defaults, a quarter of the prompts bistable (50/50), engine starts differ by 1.4%", noise: DOCUMENTED_RUNNER, runs: DEFAULT_BENCH_RUNS, calibrated: false, promised: true, bistable: 0.5 },
-  { setup: "defaults, a quarter of the prompts bistable (20/80), engine starts differ by 1.4%", noise: DOCUMENTED_RUNNER, runs: DEFAULT_BENCH_RUNS, calibrated: false, promised: true, bistable: 0.2 },
-  { setup: "defaults, a quarter of the prompts bistable (50/50), engine starts differ by 2%", noise: HARSH_RUNNER, runs: DEFAULT_BENCH_RUNS, calibrated: false, promised: true, bistable: 0.5 },
+  {
+    setup: "defaults, a quarter of the prompts bistable (50/50), engine starts differ by 1.4%",
+    noise: DOCUMENTED_RUNNER,
+    runs: DEFAULT_BENCH_RUNS,
+    calibrated: false,
+    promised: true,
+    bistable: 0.5,
+  },
+  {
+    setup: "defaults, a quarter of the prompts bistable (20/80), engine starts differ by 1.4%",
+    noise: DOCUMENTED_RUNNER,
+    runs: DEFAULT_BENCH_RUNS,
+    calibrated: false,
+    promised: true,
+    bistable: 0.2,
+  },
+  {
+    setup: "defaults, a quarter of the prompts bistable (50/50), engine starts differ by 2%",
+    noise: HARSH_RUNNER,
+    runs: DEFAULT_BENCH_RUNS,
+    calibrated: false,
+    promised: true,
+    bistable: 0.5,
+  },
 ];
 
 export interface BistableCheatRow {
@@ -89,18 +146,26 @@ export function measureBistableCheats(rounds: number): BistableCheatRow[] {
   const engine = bistableEngine(scenario.engine, 0.5);
   const cases: Array<[string, SimProfileInput]> = [
     ["10% faster, filler where it would take the second continuation (50/50)", { ...engine, cheats: { fillerAtBranch: true } }],
-    ["10% faster, filler where it would take the second continuation, the engine at 80/20", { ...bistableEngine(scenario.engine, 0.8), cheats: { fillerAtBranch: true } }],
+    [
+      "10% faster, filler where it would take the second continuation, the engine at 80/20",
+      { ...bistableEngine(scenario.engine, 0.8), cheats: { fillerAtBranch: true } },
+    ],
     ["10% faster, honest, its odds moved from 50/50 to 20/80", bistableEngine(scenario.engine, 0.2)],
   ];
   return cases.map(([candidate, profile], index) => {
     const baseline = candidate.includes("80/20") ? bistableEngine(scenario.engine, 0.8) : engine;
-    const study = studyGate({ ...scenario, engine: baseline }, { candidate: fasterProfile(profile, 1.1), rounds, firstRound: 100_000 * (index + 1), keepReasons: true });
+    const study = studyGate(
+      { ...scenario, engine: baseline },
+      { candidate: fasterProfile(profile, 1.1), rounds, firstRound: 100_000 * (index + 1), keepReasons: true },
+    );
     const unexplained = study.reasons.filter((reasons) => reasons.some((reason) => reason.includes("none the baseline gave"))).length;
     return { candidate, passRate: study.passRate, unexplainedRate: unexplained / rounds };
   });
 }
 
-export async function measureGateStatistics(options: { rounds?: number; log?: (line: string) => void } = {}): Promise<GateStatisticsFigure> {
+export async function measureGateStatistics(
+  options: { rounds?: number; log?: (line: string) => void } = {},
+): Promise<GateStatisticsFigure> {
   const rounds = options.rounds ?? 400;
   const rows: GateStatisticsRow[] = [];
   for (const setup of SETUPS) {
@@ -116,7 +181,9 @@ export async function measureGateStatistics(options: { rounds?: number; log?: (l
       detectableSpeedup: quantile(study.margins, 0.95) - 1,
     };
     rows.push(row);
-    options.log?.(`${row.setup}: false pass ${(row.falsePassRate * 100).toFixed(1)}%, 10% passes ${(row.powerAt10 * 100).toFixed(1)}%, detects ${(row.detectableSpeedup * 100).toFixed(1)}%`);
+    options.log?.(
+      `${row.setup}: false pass ${(row.falsePassRate * 100).toFixed(1)}%, 10% passes ${(row.powerAt10 * 100).toFixed(1)}%, detects ${(row.detectableSpeedup * 100).toFixed(1)}%`,
+    );
     // Let the event loop breathe between setups (progress lines, signals).
     await new Promise((resolve) => setImmediate(resolve));
   }
@@ -127,6 +194,8 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const figure = await measureGateStatistics({ log: (line) => console.log(line) });
   console.log(`${figure.rounds} rounds per setup, ${figure.prompts} prompts, calibrations of ${figure.calibrationRounds} A/A rounds`);
   for (const row of measureBistableCheats(figure.rounds)) {
-    console.log(`${row.candidate}: passes ${(row.passRate * 100).toFixed(1)}%, unexplained rule ${(row.unexplainedRate * 100).toFixed(1)}%`);
+    console.log(
+      `${row.candidate}: passes ${(row.passRate * 100).toFixed(1)}%, unexplained rule ${(row.unexplainedRate * 100).toFixed(1)}%`,
+    );
   }
 }

@@ -49,31 +49,59 @@ const PROMPTS = 8;
 const MAX_TOKENS = 64;
 
 /** The round: A/A, the same server twice, as a calibration round would be; requests spaced so they rarely overlap. */
-async function measureRoundCpu(server: string, model: string, dir: string): Promise<Pick<RealEngineFigure, "cpuMsPerRound" | "roundWallMs" | "requests" | "tokens">> {
+async function measureRoundCpu(
+  server: string,
+  model: string,
+  dir: string,
+): Promise<Pick<RealEngineFigure, "cpuMsPerRound" | "roundWallMs" | "requests" | "tokens">> {
   const config = parseRoundConfig({
     engine: "llama.cpp",
     runtime: "process",
     port: await findFreePort(),
     health: { path: "/health", timeoutS: 120, intervalMs: 50 },
     baseline: { command: llamaServerCommand(server, model), cwd: dir },
-    bench: { prompts: "prompts.jsonl", model: "tiny", maxTokens: MAX_TOKENS, requestIntervalMs: 250, contextLimit: 2048, tolerance: 0.9, tokenizer: QWEN3_TOKENIZER },
+    bench: {
+      prompts: "prompts.jsonl",
+      model: "tiny",
+      maxTokens: MAX_TOKENS,
+      requestIntervalMs: 250,
+      contextLimit: 2048,
+      tolerance: 0.9,
+      tokenizer: QWEN3_TOKENIZER,
+    },
     gate: { minRoundScore: 1, minPrompts: 1 },
     docker: { stopTimeoutS: 2 },
   });
   const round = { config, configPath: join(dir, "round.yaml"), prompts: llamaCppPrompts(PROMPTS), patch: null };
   const started = performance.now();
   const before = process.cpuUsage();
-  const card = await runRound({ round, logger: silentLogger, signal: new AbortController().signal, runId: `bench-llama-${Date.now().toString(36)}` });
+  const card = await runRound({
+    round,
+    logger: silentLogger,
+    signal: new AbortController().signal,
+    runId: `bench-llama-${Date.now().toString(36)}`,
+  });
   const used = process.cpuUsage(before);
   if (card.failure) throw new Error(`the round failed: ${card.failure.summary}`);
-  const tokens = card.prompts.reduce((total, prompt) => total + (prompt.baseline?.outputTokens ?? 0) + (prompt.candidate?.outputTokens ?? 0), 0);
-  return { cpuMsPerRound: (used.user + used.system) / 1000, roundWallMs: performance.now() - started, requests: card.prompts.length * 2, tokens };
+  const tokens = card.prompts.reduce(
+    (total, prompt) => total + (prompt.baseline?.outputTokens ?? 0) + (prompt.candidate?.outputTokens ?? 0),
+    0,
+  );
+  return {
+    cpuMsPerRound: (used.user + used.system) / 1000,
+    roundWallMs: performance.now() - started,
+    requests: card.prompts.length * 2,
+    tokens,
+  };
 }
 
 /** llama-server's print_timing line for decoding: "… eval time = 111.38 ms / 40 tokens (2.78 ms per token, …". */
 const EVAL_LINE = /\s eval time =\s+([\d.]+) ms \/\s+(\d+) tokens/;
 
-async function measureTimingError(server: string, model: string): Promise<Omit<RealEngineFigure, "cpuMsPerRound" | "roundWallMs" | "requests" | "tokens">> {
+async function measureTimingError(
+  server: string,
+  model: string,
+): Promise<Omit<RealEngineFigure, "cpuMsPerRound" | "roundWallMs" | "requests" | "tokens">> {
   const port = await findFreePort();
   const argv = llamaServerCommand(server, model).map((arg) => (arg === "{port}" ? String(port) : arg));
   const child = spawn(argv[0] ?? server, argv.slice(1), { stdio: ["ignore", "pipe", "pipe"] });
@@ -82,7 +110,10 @@ async function measureTimingError(server: string, model: string): Promise<Omit<R
   child.stderr.on("data", (chunk: Buffer) => (log += chunk.toString("utf8")));
   try {
     for (let attempt = 0; ; attempt++) {
-      const ok = await fetch(`http://127.0.0.1:${port}/health`).then((response) => response.status === 200, () => false);
+      const ok = await fetch(`http://127.0.0.1:${port}/health`).then(
+        (response) => response.status === 200,
+        () => false,
+      );
       if (ok) break;
       if (attempt > 600 || child.exitCode !== null) throw new Error(`llama-server did not become healthy: ${log.slice(-500)}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -97,7 +128,13 @@ async function measureTimingError(server: string, model: string): Promise<Omit<R
       gate: { minRoundScore: 1 },
     });
     const prompts = llamaCppPrompts(PROMPTS);
-    const records = await runBenchmark({ baseUrl: `http://127.0.0.1:${port}`, prompts, bench: config.bench, signal: new AbortController().signal, tokenCounter: loadBenchTokenizer() });
+    const records = await runBenchmark({
+      baseUrl: `http://127.0.0.1:${port}`,
+      prompts,
+      bench: config.bench,
+      signal: new AbortController().signal,
+      tokenCounter: loadBenchTokenizer(),
+    });
     const logged = [...log.matchAll(new RegExp(EVAL_LINE, "g"))].map((match) => ({ ms: Number(match[1]), tokens: Number(match[2]) }));
     const answers = prompts.map((prompt) => records.get(prompt.id)).filter((record): record is CompletedRequest => record?.ok === true);
     if (logged.length !== answers.length) throw new Error(`${answers.length} answers but ${logged.length} eval lines in the log`);

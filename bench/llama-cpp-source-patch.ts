@@ -44,7 +44,9 @@ function treeOf(env: NodeJS.ProcessEnv): string {
 
 async function rebuild(tree: string): Promise<number> {
   const started = performance.now();
-  await run("cmake", ["--build", join(tree, "build"), "--target", "llama-server", "-j", String(cpus().length)], { maxBuffer: 64 * 1024 * 1024 });
+  await run("cmake", ["--build", join(tree, "build"), "--target", "llama-server", "-j", String(cpus().length)], {
+    maxBuffer: 64 * 1024 * 1024,
+  });
   return performance.now() - started;
 }
 
@@ -52,7 +54,9 @@ export async function measureSourcePatch(): Promise<SourcePatchFigure> {
   const tree = treeOf(process.env);
   const server = join(tree, "build", "bin", "llama-server");
   if (!existsSync(server)) {
-    throw new Error(`no built llama.cpp tree at ${tree} (LLAMA_CPP_WORK=DIR scripts/build-llama-server.sh keeps one; SPEEDGATE_LLAMA_CPP_TREE=DIR/llama.cpp names it)`);
+    throw new Error(
+      `no built llama.cpp tree at ${tree} (LLAMA_CPP_WORK=DIR scripts/build-llama-server.sh keeps one; SPEEDGATE_LLAMA_CPP_TREE=DIR/llama.cpp names it)`,
+    );
   }
   const found = locateLlamaCpp();
   if ("missing" in found) throw new Error(`no model: ${found.missing}`);

@@ -50,9 +50,15 @@ async function timeRound(round: LoadedRound, out: string, runId: string): Promis
 /** A process round on the reference engine whose patch cannot apply to its source. */
 async function writeProcessRound(dir: string): Promise<string> {
   await mkdir(join(dir, "engine"), { recursive: true });
-  await writeFile(join(dir, "engine", "profile.json"), `${JSON.stringify({ defaults: { ttftMs: 30, itlMs: 6, outputTokens: 12, reasoningTokens: 0 } }, null, 2)}\n`);
+  await writeFile(
+    join(dir, "engine", "profile.json"),
+    `${JSON.stringify({ defaults: { ttftMs: 30, itlMs: 6, outputTokens: 12, reasoningTokens: 0 } }, null, 2)}\n`,
+  );
   await writeFile(join(dir, "conflict.patch"), CONFLICTING_PATCH);
-  await writeFile(join(dir, "prompts.jsonl"), Array.from({ length: 10 }, (_, index) => JSON.stringify({ id: `p${index}`, prompt: `count to ${index}` })).join("\n"));
+  await writeFile(
+    join(dir, "prompts.jsonl"),
+    Array.from({ length: 10 }, (_, index) => JSON.stringify({ id: `p${index}`, prompt: `count to ${index}` })).join("\n"),
+  );
   const configPath = join(dir, "round.yaml");
   await writeFile(
     configPath,
@@ -111,5 +117,7 @@ export async function measurePatchConflictToCard(options: { runs?: number } = {}
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const figure = await measurePatchConflictToCard();
-  console.log(`start → patch_conflict card (median of ${figure.runs}): process ${figure.processMs.toFixed(0)} ms, docker ${figure.dockerMs === null ? "not measured (no daemon)" : `${figure.dockerMs.toFixed(0)} ms`}; engines started: ${figure.enginesStarted}`);
+  console.log(
+    `start → patch_conflict card (median of ${figure.runs}): process ${figure.processMs.toFixed(0)} ms, docker ${figure.dockerMs === null ? "not measured (no daemon)" : `${figure.dockerMs.toFixed(0)} ms`}; engines started: ${figure.enginesStarted}`,
+  );
 }

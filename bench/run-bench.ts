@@ -73,7 +73,13 @@ rows.push(
       };
     });
     const off = figure.withoutTokenizing;
-    if (off) rows.push({ figure: "1. Timing fidelity, 256 streams, tokenizing off, busy poll on (median / p99)", measured: `${ms(off.medianMs)} / ${ms(off.p99Ms)}`, goal: "(reference)", met: null });
+    if (off)
+      rows.push({
+        figure: "1. Timing fidelity, 256 streams, tokenizing off, busy poll on (median / p99)",
+        measured: `${ms(off.medianMs)} / ${ms(off.p99Ms)}`,
+        goal: "(reference)",
+        met: null,
+      });
     for (const level of figure.asleep) {
       rows.push({
         figure: `1. Timing fidelity, ${level.streams} stream${level.streams === 1 ? "" : "s"}, busy poll off (what auto gives under 4 CPUs; median / p99)`,
@@ -118,8 +124,18 @@ rows.push(
   ...(await section("failure detection (process)", async () => {
     const figure = await measureFailureDetection();
     return [
-      { figure: "4. Failure detection, process: engine died at startup → card written", measured: ms(figure.duringStartupMs), goal: `< ${figure.goalMs} ms`, met: figure.duringStartupMs < figure.goalMs },
-      { figure: "4. Failure detection, process: engine died mid-benchmark → card written", measured: ms(figure.duringBenchmarkMs), goal: `< ${figure.goalMs} ms`, met: figure.duringBenchmarkMs < figure.goalMs },
+      {
+        figure: "4. Failure detection, process: engine died at startup → card written",
+        measured: ms(figure.duringStartupMs),
+        goal: `< ${figure.goalMs} ms`,
+        met: figure.duringStartupMs < figure.goalMs,
+      },
+      {
+        figure: "4. Failure detection, process: engine died mid-benchmark → card written",
+        measured: ms(figure.duringBenchmarkMs),
+        goal: `< ${figure.goalMs} ms`,
+        met: figure.duringBenchmarkMs < figure.goalMs,
+      },
     ];
   })),
 );
@@ -129,8 +145,18 @@ if (await dockerAnswers()) {
     ...(await section("overlay build", async () => {
       const figure = await measureOverlayBuild();
       return [
-        { figure: "5. Overlay build of a small patch, cold", measured: ms(figure.coldMs), goal: `< ${figure.coldGoalMs} ms`, met: figure.coldMs < figure.coldGoalMs },
-        { figure: "5. Overlay build of a small patch, cache warm", measured: ms(figure.warmMs), goal: `< ${figure.warmGoalMs} ms`, met: figure.warmMs < figure.warmGoalMs },
+        {
+          figure: "5. Overlay build of a small patch, cold",
+          measured: ms(figure.coldMs),
+          goal: `< ${figure.coldGoalMs} ms`,
+          met: figure.coldMs < figure.coldGoalMs,
+        },
+        {
+          figure: "5. Overlay build of a small patch, cache warm",
+          measured: ms(figure.warmMs),
+          goal: `< ${figure.warmGoalMs} ms`,
+          met: figure.warmMs < figure.warmGoalMs,
+        },
       ];
     })),
   );
@@ -138,8 +164,18 @@ if (await dockerAnswers()) {
     ...(await section("failure detection (container)", async () => {
       const figure = await measureDockerExitToCard();
       return [
-        { figure: "6. Failure detection, container: died at startup → card written", measured: ms(figure.duringStartupMs), goal: `< ${figure.goalMs} ms`, met: figure.duringStartupMs < figure.goalMs },
-        { figure: "6. Failure detection, container: died mid-benchmark → card written", measured: ms(figure.duringBenchmarkMs), goal: `< ${figure.goalMs} ms`, met: figure.duringBenchmarkMs < figure.goalMs },
+        {
+          figure: "6. Failure detection, container: died at startup → card written",
+          measured: ms(figure.duringStartupMs),
+          goal: `< ${figure.goalMs} ms`,
+          met: figure.duringStartupMs < figure.goalMs,
+        },
+        {
+          figure: "6. Failure detection, container: died mid-benchmark → card written",
+          measured: ms(figure.duringBenchmarkMs),
+          goal: `< ${figure.goalMs} ms`,
+          met: figure.duringBenchmarkMs < figure.goalMs,
+        },
       ];
     })),
   );
@@ -148,35 +184,89 @@ if (await dockerAnswers()) {
       const figure = await measureCommitsToReady();
       const s = (value: number): string => `${(value / 1000).toFixed(1)} s`;
       return [
-        { figure: "14. Base/head mode, Python-only pull request, reference image: start → both engines healthy, baseline not cached (preparing both)", measured: `${s(figure.uncachedMs)} (${s(figure.uncachedPrepareMs)})`, goal: "(reference)", met: null },
-        { figure: "14. Base/head mode, the same with the baseline cached for its base (preparing both)", measured: `${s(figure.cachedMs)} (${s(figure.cachedPrepareMs)})`, goal: "< uncached", met: figure.cachedMs < figure.uncachedMs },
-        { figure: "14. Base/head mode: a 200-file change into the image as a diff applied in a RUN step / as the files COPYed", measured: `${s(figure.diffOverlayMs)} / ${s(figure.copyOverlayMs)}`, goal: "(reference)", met: null },
+        {
+          figure:
+            "14. Base/head mode, Python-only pull request, reference image: start → both engines healthy, baseline not cached (preparing both)",
+          measured: `${s(figure.uncachedMs)} (${s(figure.uncachedPrepareMs)})`,
+          goal: "(reference)",
+          met: null,
+        },
+        {
+          figure: "14. Base/head mode, the same with the baseline cached for its base (preparing both)",
+          measured: `${s(figure.cachedMs)} (${s(figure.cachedPrepareMs)})`,
+          goal: "< uncached",
+          met: figure.cachedMs < figure.uncachedMs,
+        },
+        {
+          figure: "14. Base/head mode: a 200-file change into the image as a diff applied in a RUN step / as the files COPYed",
+          measured: `${s(figure.diffOverlayMs)} / ${s(figure.copyOverlayMs)}`,
+          goal: "(reference)",
+          met: null,
+        },
       ];
     })),
   );
 } else {
-  rows.push({ figure: "4–5, 14. Overlay build, container failure detection, base/head mode", measured: "not measured: no Docker daemon answers", goal: "", met: false });
+  rows.push({
+    figure: "4–5, 14. Overlay build, container failure detection, base/head mode",
+    measured: "not measured: no Docker daemon answers",
+    goal: "",
+    met: false,
+  });
 }
 
-for (const database of [{ kind: "pglite" as const }, ...(process.env.SPEEDGATE_TEST_DATABASE_URL ? [{ kind: "postgres" as const, serverUrl: process.env.SPEEDGATE_TEST_DATABASE_URL }] : [])]) {
+for (const database of [
+  { kind: "pglite" as const },
+  ...(process.env.SPEEDGATE_TEST_DATABASE_URL ? [{ kind: "postgres" as const, serverUrl: process.env.SPEEDGATE_TEST_DATABASE_URL }] : []),
+]) {
   rows.push(
     ...(await section(`webhook throughput (${database.kind})`, async () => {
       const result = await benchWebhookThroughput({ database });
       const f = result.figures;
       const on = database.kind === "pglite" ? "PGlite" : "PostgreSQL";
       return [
-        { figure: `7. App on ${on}: webhook → stored, answered (${f.deliveries} concurrent deliveries, median / p99)`, measured: `${ms(f.ackMedianMs)} / ${ms(f.ackP99Ms)}`, goal: "< 9 s (Probot's answer limit)", met: f.ackP99Ms < 9_000 },
-        { figure: `7. App on ${on}: webhook → comment latency (median / p99)`, measured: `${ms(f.latencyMedianMs)} / ${ms(f.latencyP99Ms)}`, goal: "(reference)", met: null },
+        {
+          figure: `7. App on ${on}: webhook → stored, answered (${f.deliveries} concurrent deliveries, median / p99)`,
+          measured: `${ms(f.ackMedianMs)} / ${ms(f.ackP99Ms)}`,
+          goal: "< 9 s (Probot's answer limit)",
+          met: f.ackP99Ms < 9_000,
+        },
+        {
+          figure: `7. App on ${on}: webhook → comment latency (median / p99)`,
+          measured: `${ms(f.latencyMedianMs)} / ${ms(f.latencyP99Ms)}`,
+          goal: "(reference)",
+          met: null,
+        },
         { figure: `7. App on ${on}: throughput`, measured: `${f.throughputPerS.toFixed(1)} deliveries/s`, goal: "(reference)", met: null },
-        { figure: `7. App on ${on}: deliveries handled`, measured: `${f.handled} / ${f.deliveries}`, goal: "all", met: result.goals.everyDeliveryHandled },
-        { figure: `7. App on ${on}: duplicate comments`, measured: String(f.duplicateComments), goal: "0", met: result.goals.zeroDuplicateComments },
-        { figure: `7. App on ${on}: requests the OpenAPI description does not allow`, measured: String(f.apiViolations), goal: "0", met: result.goals.noApiViolations },
+        {
+          figure: `7. App on ${on}: deliveries handled`,
+          measured: `${f.handled} / ${f.deliveries}`,
+          goal: "all",
+          met: result.goals.everyDeliveryHandled,
+        },
+        {
+          figure: `7. App on ${on}: duplicate comments`,
+          measured: String(f.duplicateComments),
+          goal: "0",
+          met: result.goals.zeroDuplicateComments,
+        },
+        {
+          figure: `7. App on ${on}: requests the OpenAPI description does not allow`,
+          measured: String(f.apiViolations),
+          goal: "0",
+          met: result.goals.noApiViolations,
+        },
       ];
     })),
   );
 }
 if (!process.env.SPEEDGATE_TEST_DATABASE_URL) {
-  rows.push({ figure: "7. App on PostgreSQL: webhook → comment latency", measured: "not measured: no server (set SPEEDGATE_TEST_DATABASE_URL, as `.ci/start-postgres.sh` prints)", goal: "", met: null });
+  rows.push({
+    figure: "7. App on PostgreSQL: webhook → comment latency",
+    measured: "not measured: no server (set SPEEDGATE_TEST_DATABASE_URL, as `.ci/start-postgres.sh` prints)",
+    goal: "",
+    met: null,
+  });
 }
 
 rows.push(
@@ -184,8 +274,18 @@ rows.push(
     const result = await measureBigCard();
     const size = `${result.prompts.toLocaleString("en-US")} prompts, ${(result.jsonBytes / 2 ** 20).toFixed(0)} MiB`;
     return [
-      { figure: `7. App: a card at the app's limits (${size}) read, re-gated and rendered in the worker`, measured: ms(result.workerMs), goal: "< 120 s (the worker's limit)", met: result.workerMs < 120_000 },
-      { figure: "7. App: longest event-loop stall meanwhile", measured: ms(result.loopMaxStallMs), goal: "< 100 ms", met: result.loopMaxStallMs < 100 },
+      {
+        figure: `7. App: a card at the app's limits (${size}) read, re-gated and rendered in the worker`,
+        measured: ms(result.workerMs),
+        goal: "< 120 s (the worker's limit)",
+        met: result.workerMs < 120_000,
+      },
+      {
+        figure: "7. App: longest event-loop stall meanwhile",
+        measured: ms(result.loopMaxStallMs),
+        goal: "< 100 ms",
+        met: result.loopMaxStallMs < 100,
+      },
     ];
   })),
 );
@@ -221,7 +321,12 @@ rows.push(
         goal: `< ${figure.goalMs} ms, linear`,
         met: figure.ms32MiB < figure.goalMs,
       },
-      { figure: "9. Log tail: 1 MiB written one character at a time", measured: ms(figure.msOneCharWrites), goal: `< ${figure.goalMs} ms`, met: figure.msOneCharWrites < figure.goalMs },
+      {
+        figure: "9. Log tail: 1 MiB written one character at a time",
+        measured: ms(figure.msOneCharWrites),
+        goal: `< ${figure.goalMs} ms`,
+        met: figure.msOneCharWrites < figure.goalMs,
+      },
     ]);
   })),
 );
@@ -254,7 +359,9 @@ rows.push(
   ...(await section("default gate end to end", async () => {
     const figure = await measureDefaultGateEndToEnd({ log: (line) => process.stderr.write(`  ${line}\n`) });
     const rate = (value: GateRate | null): string =>
-      value === null ? "not measured (the calibration failed)" : `${value.passed} of ${value.rounds} (${((100 * value.passed) / Math.max(1, value.rounds)).toFixed(1)}%)${value.failed > 0 ? `, ${value.failed} more rounds broken by the machine` : ""}`;
+      value === null
+        ? "not measured (the calibration failed)"
+        : `${value.passed} of ${value.rounds} (${((100 * value.passed) / Math.max(1, value.rounds)).toFixed(1)}%)${value.failed > 0 ? `, ${value.failed} more rounds broken by the machine` : ""}`;
     const positions = (means: number[]): string => means.map((mean, index) => `run ${index + 1} ${mean.toFixed(3)}×`).join(", ");
     const what = `${figure.prompts} prompts, \`speedgate run\` per round against \`speedgate sim-engine --run-variance 0.0141 --jitter 0.03\`; ${(figure.elapsedS / 60).toFixed(0)} min`;
     return [
@@ -264,13 +371,28 @@ rows.push(
         goal: "≤ 5%",
         met: figure.aaDefault.passed <= 0.05 * figure.aaDefault.rounds,
       },
-      { figure: "15. Default gate end to end: a 10% faster engine passes", measured: rate(figure.fasterDefault), goal: "≥ 95%", met: figure.fasterDefault.passed >= 0.95 * figure.fasterDefault.rounds },
-      { figure: "15. The same rounds as one run each (their first run alone, not calibrated: the default before): unchanged / 10% faster pass", measured: `${rate(figure.aaOneRun)} / ${rate(figure.fasterOneRun)}`, goal: "(reference)", met: null },
+      {
+        figure: "15. Default gate end to end: a 10% faster engine passes",
+        measured: rate(figure.fasterDefault),
+        goal: "≥ 95%",
+        met: figure.fasterDefault.passed >= 0.95 * figure.fasterDefault.rounds,
+      },
+      {
+        figure:
+          "15. The same rounds as one run each (their first run alone, not calibrated: the default before): unchanged / 10% faster pass",
+        measured: `${rate(figure.aaOneRun)} / ${rate(figure.fasterOneRun)}`,
+        goal: "(reference)",
+        met: null,
+      },
       {
         figure: `15. The same rounds calibrated (\`speedgate calibrate\` on this machine, noise floor ${figure.noiseFloor === null ? "—" : `+${(100 * figure.noiseFloor).toFixed(1)}%`}): unchanged / 10% faster pass`,
         measured: `${rate(figure.aaCalibrated)} / ${rate(figure.fasterCalibrated)}`,
         goal: "≤ 5% / ≥ 95%",
-        met: figure.aaCalibrated !== null && figure.fasterCalibrated !== null && figure.aaCalibrated.passed <= 0.05 * figure.aaCalibrated.rounds && figure.fasterCalibrated.passed >= 0.95 * figure.fasterCalibrated.rounds,
+        met:
+          figure.aaCalibrated !== null &&
+          figure.fasterCalibrated !== null &&
+          figure.aaCalibrated.passed <= 0.05 * figure.aaCalibrated.rounds &&
+          figure.fasterCalibrated.passed >= 0.95 * figure.fasterCalibrated.rounds,
       },
       {
         figure: "15. Calibration against scoring: mean A/A round score of `speedgate calibrate`'s rounds / of fresh `speedgate run` rounds",
@@ -278,8 +400,18 @@ rows.push(
         goal: "(reference: equal within noise)",
         met: null,
       },
-      { figure: "15. Order: A/A run score by run position, before (baseline first in every run, cold client)", measured: positions(figure.positionsBefore), goal: "(reference)", met: null },
-      { figure: "15. Order: A/A run score by run position, after (counterbalanced, client warmed in-process)", measured: positions(figure.positionsAfter), goal: "(reference)", met: null },
+      {
+        figure: "15. Order: A/A run score by run position, before (baseline first in every run, cold client)",
+        measured: positions(figure.positionsBefore),
+        goal: "(reference)",
+        met: null,
+      },
+      {
+        figure: "15. Order: A/A run score by run position, after (counterbalanced, client warmed in-process)",
+        measured: positions(figure.positionsAfter),
+        goal: "(reference)",
+        met: null,
+      },
     ];
   })),
 );
@@ -324,7 +456,8 @@ rows.push(
     const figure = await measureSourcePatch();
     return [
       {
-        figure: "13. A one-line patch to llama.cpp's server source (tools/server/server-schema.cpp): incremental rebuild of llama-server in the kept build tree / putting it back",
+        figure:
+          "13. A one-line patch to llama.cpp's server source (tools/server/server-schema.cpp): incremental rebuild of llama-server in the kept build tree / putting it back",
         measured: `${(figure.rebuildMs / 1000).toFixed(1)} s / ${(figure.restoreMs / 1000).toFixed(1)} s`,
         goal: "< 120 s (the full build: 25-45 min on 2 cores)",
         met: figure.rebuildMs < 120_000,
@@ -360,7 +493,10 @@ const report = [
   `Measured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} cores (${cpu}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, 1-minute load average at the end ${(loadavg()[0] ?? 0).toFixed(2)}.`,
   "",
   markdownTable(
-    [["Figure", "Measured", "Goal", "Met"], ...rows.map((row) => [row.figure, row.measured, row.goal, row.met === null ? "" : row.met ? "✅" : "❌"])],
+    [
+      ["Figure", "Measured", "Goal", "Met"],
+      ...rows.map((row) => [row.figure, row.measured, row.goal, row.met === null ? "" : row.met ? "✅" : "❌"]),
+    ],
     { align: ["l", "r", "r", "c"] },
   ),
   "",

@@ -45,13 +45,25 @@ const CHAT = makePromptSet("chat", 16);
 const DECODE = makePromptSet("decode", 8);
 const BATCH = makePromptSet("batch", 16);
 
-const PROFILE: SimProfileInput = { defaults: { ttftMs: 10, itlMs: 5, outputTokens: 20 }, batchCost: 0.2, faults: { startupDelayMs: START_MS } };
+const PROFILE: SimProfileInput = {
+  defaults: { ttftMs: 10, itlMs: 5, outputTokens: 20 },
+  batchCost: 0.2,
+  faults: { startupDelayMs: START_MS },
+};
 
 async function writeRound(dir: string): Promise<string> {
   return await writeSimRoundConfig(dir, {
     engine: "sim",
     promptFiles: { "chat.jsonl": CHAT, "decode.jsonl": DECODE, "batch.jsonl": BATCH },
-    bench: { prompts: "chat.jsonl", maxTokens: 32, requestIntervalMs: 20, contextLimit: 4096, tolerance: 0.9, runs: RUNS, warmupRequests: 2 },
+    bench: {
+      prompts: "chat.jsonl",
+      maxTokens: 32,
+      requestIntervalMs: 20,
+      contextLimit: 4096,
+      tolerance: 0.9,
+      runs: RUNS,
+      warmupRequests: 2,
+    },
     gate: { minRoundScore: 0.9, minPrompts: 1, maxRegression: 0.9 },
     scenarios: [
       { name: "chat-rate50", arrival: "poisson" },
@@ -83,7 +95,13 @@ export async function measureScenarioRoundCost(): Promise<ScenarioRoundCostFigur
     const starts: number[] = [];
     for (const scenario of scenarios) {
       const { scenarios: _all, ...config } = scenario.config;
-      const alone = await timeRound({ ...round, config, prompts: scenario.prompts, scenarios: undefined, fingerprint: scenario.fingerprint });
+      const alone = await timeRound({
+        ...round,
+        config,
+        prompts: scenario.prompts,
+        scenarios: undefined,
+        fingerprint: scenario.fingerprint,
+      });
       apartMs += alone.wallMs;
       benchmarksMs += engines(alone.spent).reduce((sum, engine) => sum + engine.warmupMs + engine.benchmarkMs, 0);
       starts.push(engines(alone.spent).reduce((sum, engine) => sum + engine.startMs + engine.stopMs, 0));

@@ -166,7 +166,8 @@ export async function benchWebhookThroughput(
         const status = await sendWebhook(url, { event: "workflow_run", payload, secret });
         const acked = performance.now() - sent;
         // The card's job on the pull request's lane (bot/handlers/post-scorecard.ts).
-        const posted = status === 200 ? (await ended(`run:${`${OWNER}/${REPO}`.toLowerCase()}:${10_000 + index}:1:publish`)) - sent : Number.NaN;
+        const posted =
+          status === 200 ? (await ended(`run:${`${OWNER}/${REPO}`.toLowerCase()}:${10_000 + index}:1:publish`)) - sent : Number.NaN;
         return { ok: status === 200, ackMs: acked, ms: posted };
       }),
     );

@@ -36,10 +36,21 @@ export async function answerRefusal(deps: AppDeps, refusal: Refusal): Promise<"r
     (await refusals.allowWithin(`replies:${pull}`, MAX_REFUSAL_REPLIES_PER_PULL)) &&
     (await refusals.allowWithin(`replies:${owner}/${repo}`, MAX_REFUSAL_REPLIES_PER_REPOSITORY))
   ) {
-    await client.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { owner, repo, issue_number: refusal.issueNumber, body: refusal.body });
+    await client.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", {
+      owner,
+      repo,
+      issue_number: refusal.issueNumber,
+      body: refusal.body,
+    });
     return "replied";
   }
-  if (refusal.commentId === undefined || !(await refusals.allowWithin(`reactions:${pull}`, MAX_REFUSAL_REACTIONS_PER_PULL))) return "silent";
-  await client.request("POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions", { owner, repo, comment_id: refusal.commentId, content: "confused" });
+  if (refusal.commentId === undefined || !(await refusals.allowWithin(`reactions:${pull}`, MAX_REFUSAL_REACTIONS_PER_PULL)))
+    return "silent";
+  await client.request("POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions", {
+    owner,
+    repo,
+    comment_id: refusal.commentId,
+    content: "confused",
+  });
   return "reacted";
 }

@@ -31,7 +31,6 @@ export interface AppDeps {
   now: () => number;
 }
 
-
 /** One pull request's key for the head push log and the refusal limiter. */
 export function pullKey(repo: { owner: string; repo: string }, number: number): string {
   return `${repo.owner}/${repo.repo}#${number}`.toLowerCase();

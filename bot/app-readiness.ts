@@ -56,7 +56,11 @@ export class AppReadiness {
 }
 
 const answer = (response: ServerResponse, status: number, body: Record<string, string>): void => {
-  response.writeHead(status, { "content-type": "application/json", "cache-control": "no-store", ...(status === 503 ? { "retry-after": "5" } : {}) });
+  response.writeHead(status, {
+    "content-type": "application/json",
+    "cache-control": "no-store",
+    ...(status === 503 ? { "retry-after": "5" } : {}),
+  });
   response.end(`${JSON.stringify(body)}\n`);
 };
 
@@ -70,7 +74,11 @@ export function serveReadiness(readiness: AppReadiness): (request: IncomingMessa
   };
 }
 
-type Middleware = (request: IncomingMessage, response: ServerResponse, next?: (error?: Error) => void) => boolean | void | Promise<boolean | void>;
+type Middleware = (
+  request: IncomingMessage,
+  response: ServerResponse,
+  next?: (error?: Error) => void,
+) => boolean | void | Promise<boolean | void>;
 
 /** How long a delivery waits for the store to open, and how many wait at once. */
 export interface DeliveryHold {
@@ -93,7 +101,10 @@ export function readDeliveryHold(env: NodeJS.ProcessEnv): DeliveryHold {
   const raw = env.SPEEDGATE_DELIVERY_HOLD_MS?.trim();
   if (!raw) return DEFAULT_DELIVERY_HOLD;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`SPEEDGATE_DELIVERY_HOLD_MS: expected a whole number of milliseconds, 0 to answer 503 at once while the store opens, got ${JSON.stringify(raw)}`);
+  if (!Number.isInteger(value) || value < 0)
+    throw new Error(
+      `SPEEDGATE_DELIVERY_HOLD_MS: expected a whole number of milliseconds, 0 to answer 503 at once while the store opens, got ${JSON.stringify(raw)}`,
+    );
   return { ...DEFAULT_DELIVERY_HOLD, maxMs: value };
 }
 
@@ -123,7 +134,10 @@ export function holdDeliveriesUntilReady(app: Probot, readiness: AppReadiness, h
     const middleware: Middleware = await createMiddleware(options);
     const path = options?.path ?? app.webhookPath;
     const refuse = (response: ServerResponse): boolean => {
-      answer(response, 503, { status: readiness.state, message: "the app's database is not open yet; GitHub's delivery is asked for again once it is" });
+      answer(response, 503, {
+        status: readiness.state,
+        message: "the app's database is not open yet; GitHub's delivery is asked for again once it is",
+      });
       return true;
     };
     const guarded: Middleware = async (request, response, next) => {

@@ -52,7 +52,10 @@ class MemorySideEffects implements SideEffects {
 }
 
 /** The store of unit tests: in memory, work done inline in the delivery (one attempt), no history. */
-export function memoryAppStore(log: AppLog, parts: { deliveries?: DeliveryLedger; refusals?: RefusalLimiter; heads?: HeadPushLog } = {}): AppStore {
+export function memoryAppStore(
+  log: AppLog,
+  parts: { deliveries?: DeliveryLedger; refusals?: RefusalLimiter; heads?: HeadPushLog } = {},
+): AppStore {
   return {
     work: new InlineWork(parts.deliveries ?? new MemoryDeliveryLedger(), log),
     refusals: parts.refusals ?? new MemoryRefusalLimiter(),

@@ -71,7 +71,8 @@ export function readWebhookBodyLimits(env: NodeJS.ProcessEnv = process.env): Web
     const raw = env[ENV[key]];
     if (raw === undefined || raw === "") continue;
     const value = Number(raw);
-    if (!Number.isInteger(value) || value <= 0) throw new Error(`${ENV[key]}: expected a positive whole number, got ${JSON.stringify(raw)}`);
+    if (!Number.isInteger(value) || value <= 0)
+      throw new Error(`${ENV[key]}: expected a positive whole number, got ${JSON.stringify(raw)}`);
     limits[key] = value;
   }
   // A body is charged its bytes and its connection's MIN_CHARGE: the largest must fit with it.
@@ -83,13 +84,19 @@ export function readWebhookBodyLimits(env: NodeJS.ProcessEnv = process.env): Web
     );
   }
   if (limits.maxPeerBufferedBytes < largest) {
-    throw new Error(`${ENV.maxPeerBufferedBytes} (${limits.maxPeerBufferedBytes}) must hold at least one body of ${ENV.maxBytes} (${limits.maxBytes}) and its connection (${MIN_CHARGE})`);
+    throw new Error(
+      `${ENV.maxPeerBufferedBytes} (${limits.maxPeerBufferedBytes}) must hold at least one body of ${ENV.maxBytes} (${limits.maxBytes}) and its connection (${MIN_CHARGE})`,
+    );
   }
   if (limits.maxPeerIncompleteBodies > limits.maxIncompleteBodies) {
-    throw new Error(`${ENV.maxPeerIncompleteBodies} (${limits.maxPeerIncompleteBodies}) must be at most ${ENV.maxIncompleteBodies} (${limits.maxIncompleteBodies})`);
+    throw new Error(
+      `${ENV.maxPeerIncompleteBodies} (${limits.maxPeerIncompleteBodies}) must be at most ${ENV.maxIncompleteBodies} (${limits.maxIncompleteBodies})`,
+    );
   }
   if (limits.smallBodyBytes + MIN_CHARGE > limits.reservedBytes) {
-    throw new Error(`${ENV.smallBodyBytes} (${limits.smallBodyBytes}) and its connection (${MIN_CHARGE}) must fit in ${ENV.reservedBytes} (${limits.reservedBytes})`);
+    throw new Error(
+      `${ENV.smallBodyBytes} (${limits.smallBodyBytes}) and its connection (${MIN_CHARGE}) must fit in ${ENV.reservedBytes} (${limits.reservedBytes})`,
+    );
   }
   return limits;
 }
@@ -118,7 +125,12 @@ export function guardWebhookBodies(app: Probot, limits: WebhookBodyLimits, onRet
   const createMiddleware = app.getNodeMiddleware.bind(app);
   app.getNodeMiddleware = async (options) => {
     const middleware = (await createMiddleware(options)) as Middleware;
-    const guard = createBodyGuard(middleware, { ...limits, path: options?.path ?? app.webhookPath, log: app.log, ...(onRetryableAnswer ? { onRetryableAnswer } : {}) });
+    const guard = createBodyGuard(middleware, {
+      ...limits,
+      path: options?.path ?? app.webhookPath,
+      log: app.log,
+      ...(onRetryableAnswer ? { onRetryableAnswer } : {}),
+    });
     return guard as Awaited<ReturnType<Probot["getNodeMiddleware"]>>;
   };
 }
@@ -133,7 +145,10 @@ export function createBodyGuard(middleware: Middleware, options: BodyGuardOption
 
     const refuse = (status: number, message: string, read: number): true => {
       const lingerBytes = status === 503 ? FLOOD_LINGER_BYTES : LINGER_BYTES;
-      options.log.warn({ status, bytesRead: read, limit: options.maxBytes, path, peer }, `webhook request refused with ${status} after reading ${read} bytes: ${message}`);
+      options.log.warn(
+        { status, bytesRead: read, limit: options.maxBytes, path, peer },
+        `webhook request refused with ${status} after reading ${read} bytes: ${message}`,
+      );
       // No `connection: close`: Node would close at once with the body still arriving, and the reset can
       // reach the client before the answer does. The connection is cut below instead, once it lingered.
       if (!response.headersSent) response.writeHead(status, { "content-type": "text/plain; charset=utf-8" });
@@ -213,13 +228,23 @@ async function readBody(
       refuse(status, message, read);
     };
     const timer = setTimeout(() => fail(408, `body not received within ${options.timeoutMs} ms`), options.timeoutMs);
-    onCut(() => fail(503, `cut after ${(options.now ?? Date.now)() - held.since} ms to make room for another delivery: too many webhook bodies are being read at once; try again`));
+    onCut(() =>
+      fail(
+        503,
+        `cut after ${(options.now ?? Date.now)() - held.since} ms to make room for another delivery: too many webhook bodies are being read at once; try again`,
+      ),
+    );
     const declared = Number(request.headers["content-length"] ?? Number.NaN);
     const limit = Number.isFinite(declared) ? Math.min(options.maxBytes, declared) : options.maxBytes;
     request.on("data", (chunk: Buffer) => {
       if (settled) return;
       if (read + chunk.length > limit) {
-        fail(413, limit < options.maxBytes ? `body is longer than its content-length of ${limit} bytes` : `body is over the ${options.maxBytes}-byte limit`);
+        fail(
+          413,
+          limit < options.maxBytes
+            ? `body is longer than its content-length of ${limit} bytes`
+            : `body is over the ${options.maxBytes}-byte limit`,
+        );
         return;
       }
       // Charged before it is kept: what bodies hold never exceeds the budget.

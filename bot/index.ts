@@ -92,7 +92,10 @@ async function loadSpeedgateApp(app: Probot, options: SpeedgateAppOptions): Prom
   };
   await store.work.start(handlers);
   app.on("workflow_run.completed", intakeDelivery(deps, intakeWorkflowRun));
-  app.on(["pull_request.opened", "pull_request.synchronize", "pull_request.reopened", "pull_request.closed"], intakeDelivery(deps, intakePullRequest(deps)));
+  app.on(
+    ["pull_request.opened", "pull_request.synchronize", "pull_request.reopened", "pull_request.closed"],
+    intakeDelivery(deps, intakePullRequest(deps)),
+  );
   app.on("issue_comment.created", intakeDelivery(deps, intakeComment(deps)));
   app.on("check_run.rerequested", intakeDelivery(deps, intakeRerequest));
 }

@@ -8,7 +8,10 @@ import type { WorkRequest } from "./work/app-work.js";
  * (500): the delivery is acknowledged only once its work is stored. Each delivery gets one log line
  * naming its work (`work`, `stored`) or none, which operators and the tests follow.
  */
-export function intakeDelivery<C extends Context>(deps: AppDeps, decide: (context: C) => Promise<WorkRequest | string> | WorkRequest | string): (context: C) => Promise<void> {
+export function intakeDelivery<C extends Context>(
+  deps: AppDeps,
+  decide: (context: C) => Promise<WorkRequest | string> | WorkRequest | string,
+): (context: C) => Promise<void> {
   return async (context) => {
     const decision = await decide(context);
     if (typeof decision === "string") {

@@ -129,7 +129,10 @@ export class WorkerCardReader implements CardReader {
     if (!current) return;
     this.#finish();
     if ((error as NodeJS.ErrnoException).code === "ERR_WORKER_OUT_OF_MEMORY") {
-      current.resolve({ ok: false, problem: `${current.message.job.source}: reading the card needs more than the ${this.#limits.heapMb} MB the app allows` });
+      current.resolve({
+        ok: false,
+        problem: `${current.message.job.source}: reading the card needs more than the ${this.#limits.heapMb} MB the app allows`,
+      });
     } else {
       current.reject(error);
     }

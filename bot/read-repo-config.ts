@@ -24,14 +24,19 @@ export type RepoConfigSource = { repository: string; path: string; ownersDefault
 /** The file as a sentence names it: "`.github/speedgate-app.yml` on the default branch". */
 export function describeConfigSource(source: RepoConfigSource): string {
   if (!source) return `\`${APP_CONFIG_PATH}\``;
-  return source.ownersDefaults ? `\`${source.path}\` in ${source.repository} (the owner's defaults)` : `\`${source.path}\` on the default branch`;
+  return source.ownersDefaults
+    ? `\`${source.path}\` in ${source.repository} (the owner's defaults)`
+    : `\`${source.path}\` on the default branch`;
 }
 
 export type LoadedRepoConfig = RepoConfigResult & { source: RepoConfigSource };
 
 /** The installation's Octokit as far as this needs it: one REST request. */
 export interface ContentsClient {
-  request(route: "GET /repos/{owner}/{repo}/contents/{path}", parameters: { owner: string; repo: string; path: string; mediaType: { format: string } }): Promise<{ data: unknown }>;
+  request(
+    route: "GET /repos/{owner}/{repo}/contents/{path}",
+    parameters: { owner: string; repo: string; path: string; mediaType: { format: string } },
+  ): Promise<{ data: unknown }>;
 }
 
 async function readRaw(client: ContentsClient, owner: string, repo: string, path: string): Promise<string | null> {

@@ -48,7 +48,12 @@ export async function resolveRunTarget(client: GitHubClient, repo: RepoRef, run:
     if (!pull) return null;
     return { pull, headSha: hint.headSha, externalId: bound.externalId, trusted: true };
   }
-  const pull = await findPullRequestForCommit(client, { ...repo, headSha: run.headSha, headRepo: run.headRepo, headBranch: run.headBranch });
+  const pull = await findPullRequestForCommit(client, {
+    ...repo,
+    headSha: run.headSha,
+    headRepo: run.headRepo,
+    headBranch: run.headBranch,
+  });
   if (!pull) return null;
   const sameRepository = run.headRepo !== null && run.headRepo.toLowerCase() === `${repo.owner}/${repo.repo}`.toLowerCase();
   return { pull, headSha: run.headSha, externalId: undefined, trusted: sameRepository };

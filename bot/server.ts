@@ -43,7 +43,9 @@ async function openApp(app: Probot): Promise<void> {
     process.exit(1);
   }
   readiness.markReady();
-  log.info(`ready: ${opened.database.description} open and migrated ${readiness.secondsSinceStart().toFixed(1)} s after start; taking deliveries (GET ${READY_PATH} answers 200)`);
+  log.info(
+    `ready: ${opened.database.description} open and migrated ${readiness.secondsSinceStart().toFixed(1)} s after start; taking deliveries (GET ${READY_PATH} answers 200)`,
+  );
   // Deliveries GitHub could not make while the app was away (or starting) can be sent again.
   void redeliverOnStart(app, opened.database, { hours, logger: log });
 }

@@ -46,7 +46,13 @@ export function whoMayRescore(config: RepoConfig | null): string {
  * config the default bar applies: the file's own bar cannot be trusted, and its problems are told
  * only to people who pass it.
  */
-export async function mayRescore(roles: CollaboratorRoleCache, client: GitHubClient, repo: RepoRef, actor: string, config: RepoConfig | null): Promise<boolean> {
+export async function mayRescore(
+  roles: CollaboratorRoleCache,
+  client: GitHubClient,
+  repo: RepoRef,
+  actor: string,
+  config: RepoConfig | null,
+): Promise<boolean> {
   const lowest: PermissionLevel = (config ?? DEFAULT_REPO_CONFIG).rescore.permission;
   return permissionReaches(await roles.read(client, repo, actor), lowest);
 }
@@ -93,7 +99,12 @@ export async function startRescore(request: RescoreRequest): Promise<RescoreOutc
   } catch (error) {
     const status = statusOf(error);
     if (status !== 403 && status !== 404 && status !== 422) throw error;
-    const refusal = describeRefusedDispatch(status, error instanceof Error ? error.message : "", request.config.workflow, request.defaultBranch);
+    const refusal = describeRefusedDispatch(
+      status,
+      error instanceof Error ? error.message : "",
+      request.config.workflow,
+      request.defaultBranch,
+    );
     await publishCheckRun(client, {
       owner,
       repo,
@@ -122,7 +133,10 @@ async function publishQueued(request: RescoreRequest, runId: number | null, runU
 }
 
 /** The queued `speedgate` check of a dispatch, bound to its pull request and, when known, its run. */
-async function publishQueuedCheck(request: RescoreRequest, check: { title: string; summary: string; runId: number | null; detailsUrl: string | null }): Promise<void> {
+async function publishQueuedCheck(
+  request: RescoreRequest,
+  check: { title: string; summary: string; runId: number | null; detailsUrl: string | null },
+): Promise<void> {
   const { client, owner, repo, pull, headSha } = request;
   await publishCheckRun(client, {
     owner,

@@ -25,7 +25,11 @@ export class UnpinnedCheckWarnings {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  async warningFor(client: GitHubClient, repo: RepoRef & { branch: string; appId: number; docsUrl: string }, log: Log): Promise<string | null> {
+  async warningFor(
+    client: GitHubClient,
+    repo: RepoRef & { branch: string; appId: number; docsUrl: string },
+    log: Log,
+  ): Promise<string | null> {
     const key = `${repo.owner}/${repo.repo}:${repo.branch}`.toLowerCase();
     const known = this.#memo.get(key);
     if (known && known.until > this.now()) return known.warning;
@@ -34,7 +38,10 @@ export class UnpinnedCheckWarnings {
       const sources = await readRequiredCheckSources(client, { owner: repo.owner, repo: repo.repo, branch: repo.branch, name: CHECK_NAME });
       warning = describeUnpinnedCheck(sources, { appId: repo.appId, branch: repo.branch, name: CHECK_NAME, docsUrl: repo.docsUrl });
     } catch (error) {
-      log.warn({ repository: key }, `could not read which source the required ${CHECK_NAME} check of ${key} expects: ${(error as Error).message}`);
+      log.warn(
+        { repository: key },
+        `could not read which source the required ${CHECK_NAME} check of ${key} expects: ${(error as Error).message}`,
+      );
     }
     this.#memo.set(key, { until: this.now() + REQUIRED_CHECK_MEMO_MS, warning });
     if (warning) log.warn({ repository: key }, warning);

@@ -126,12 +126,20 @@ export class WebhookBodyBudget {
     const incomplete = [...this.#bodies].filter((body) => !body.complete);
     // Over the count caps: one body of the peer (its own cap), then one of anyone's (the total), makes room.
     if (incomplete.filter((body) => body.peer === peer).length >= this.limits.maxPeerIncompleteBodies) {
-      const victim = this.#pickVictim(incomplete.filter((body) => body.peer === peer), now, "count");
+      const victim = this.#pickVictim(
+        incomplete.filter((body) => body.peer === peer),
+        now,
+        "count",
+      );
       if (!victim) return { refused: REFUSED };
       victims.push(victim);
     }
     if (incomplete.length - victims.length >= this.limits.maxIncompleteBodies) {
-      const victim = this.#pickVictim(incomplete.filter((body) => !victims.includes(body)), now, "count");
+      const victim = this.#pickVictim(
+        incomplete.filter((body) => !victims.includes(body)),
+        now,
+        "count",
+      );
       if (!victim) return { refused: REFUSED };
       victims.push(victim);
     }
@@ -191,7 +199,8 @@ export class WebhookBodyBudget {
 
   #held(pool: Pool, taken: ReadonlySet<Entry>, peer?: string): number {
     let total = 0;
-    for (const body of this.#bodies) if (body.pool === pool && !taken.has(body) && (peer === undefined || body.peer === peer)) total += body.charge;
+    for (const body of this.#bodies)
+      if (body.pool === pool && !taken.has(body) && (peer === undefined || body.peer === peer)) total += body.charge;
     return total;
   }
 
@@ -220,7 +229,11 @@ export class WebhookBodyBudget {
   #victimsFreeing(bytes: number, eligible: (body: Entry) => boolean, now: number, victims: Entry[], chosen: Set<Entry>): boolean {
     let freed = 0;
     while (freed < bytes) {
-      const victim = this.#pickVictim([...this.#bodies].filter((body) => eligible(body) && !chosen.has(body)), now, "bytes");
+      const victim = this.#pickVictim(
+        [...this.#bodies].filter((body) => eligible(body) && !chosen.has(body)),
+        now,
+        "bytes",
+      );
       if (!victim) return false;
       victims.push(victim);
       chosen.add(victim);
@@ -240,7 +253,8 @@ export class WebhookBodyBudget {
     const starved = cuttable.filter((body) => this.#starved(body, now));
     const pool = starved.length > 0 ? starved : cuttable;
     const holding = new Map<string, number>();
-    for (const body of this.#bodies) if (!body.complete) holding.set(body.peer, (holding.get(body.peer) ?? 0) + (short === "bytes" ? body.charge : 1));
+    for (const body of this.#bodies)
+      if (!body.complete) holding.set(body.peer, (holding.get(body.peer) ?? 0) + (short === "bytes" ? body.charge : 1));
     let pick: Entry | undefined;
     for (const body of pool) {
       if (!pick) {

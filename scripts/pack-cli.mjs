@@ -42,7 +42,9 @@ try {
   };
   await writeFile(join(staging, "package.json"), `${JSON.stringify(packed, null, 2)}\n`);
   await mkdir(out, { recursive: true });
-  const [result] = JSON.parse(execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", out], { cwd: staging, encoding: "utf8" }));
+  const [result] = JSON.parse(
+    execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", out], { cwd: staging, encoding: "utf8" }),
+  );
   process.stdout.write(`${join(out, result.filename)}\n`);
 } finally {
   await rm(staging, { recursive: true, force: true });

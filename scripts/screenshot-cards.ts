@@ -16,9 +16,15 @@ import { screenshotHtml } from "./lib/screenshot-html.js";
 const examples = new URL("../examples/cards/", import.meta.url);
 const images = new URL("../docs/images/", import.meta.url);
 
-const names = (await readdir(examples)).filter((file) => file.endsWith(".md")).map((file) => file.slice(0, -3)).sort();
+const names = (await readdir(examples))
+  .filter((file) => file.endsWith(".md"))
+  .map((file) => file.slice(0, -3))
+  .sort();
 await mkdir(images, { recursive: true });
-const shots = [...names.map((name) => ({ name, folds: "closed" as const })), ...EXPANDED_CARDS.map((name) => ({ name, folds: "open" as const }))];
+const shots = [
+  ...names.map((name) => ({ name, folds: "closed" as const })),
+  ...EXPANDED_CARDS.map((name) => ({ name, folds: "open" as const })),
+];
 for (const { name, folds } of shots) {
   const markdown = await readFile(new URL(`${name}.md`, examples));
   const file = screenshotFile(name, folds);
@@ -37,6 +43,8 @@ for (const { name, folds } of shots) {
   process.stdout.write(`docs/images/${file}: ${measure.heightPx} px\n`);
   for (const block of measure.blocks) {
     const mark = block.top < FIRST_SCREEN_PX ? (block.bottom <= FIRST_SCREEN_PX ? "*" : "~") : " ";
-    process.stdout.write(`  ${mark} ${String(block.top).padStart(5)}–${String(block.bottom).padEnd(5)} ${block.tag.padEnd(7)} ${block.text}\n`);
+    process.stdout.write(
+      `  ${mark} ${String(block.top).padStart(5)}–${String(block.bottom).padEnd(5)} ${block.tag.padEnd(7)} ${block.text}\n`,
+    );
   }
 }

@@ -8,7 +8,13 @@ import { filterDiffByPaths } from "../../src/patch/filter-diff-by-paths.js";
 import { holdWebhookUploads } from "../../test/support/hold-webhook-uploads.js";
 import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
 import { createTestProbot } from "../../test/support/fake-github/create-test-probot.js";
-import { OWNER, REPO, issueCommentCreated, pullRequestEvent, workflowRunCompleted } from "../../test/support/fake-github/adjust-payloads.js";
+import {
+  OWNER,
+  REPO,
+  issueCommentCreated,
+  pullRequestEvent,
+  workflowRunCompleted,
+} from "../../test/support/fake-github/adjust-payloads.js";
 import { FakeGitHub } from "../../test/support/fake-github/fake-github-server.js";
 import { makeTestScorecard, zipScorecard } from "../../test/support/fake-github/make-test-scorecard.js";
 import { type FakePull, type FakeRepository, serveRepository } from "../../test/support/fake-github/serve-repository.js";
@@ -33,20 +39,38 @@ interface Attack {
 }
 
 /** One request to the guard on a local server: the status, and what the guard says it read. */
-async function againstGuard(headers: Record<string, string>, body: { bytes: number; trickle?: boolean }): Promise<{ status: number | null; logged: string }> {
+async function againstGuard(
+  headers: Record<string, string>,
+  body: { bytes: number; trickle?: boolean },
+): Promise<{ status: number | null; logged: string }> {
   let logged = "";
   const guard = createBodyGuard(
     (_request, response) => {
       response.writeHead(200).end();
       return Promise.resolve(true);
     },
-    { ...DEFAULT_WEBHOOK_BODY_LIMITS, maxBytes: 64 * 1024, timeoutMs: 200, maxBufferedBytes: 1024 * 1024, reservedBytes: 256 * 1024, smallBodyBytes: 16 * 1024, path: "/api/github/webhooks", log: { warn: (_fields, message) => (logged = message) } },
+    {
+      ...DEFAULT_WEBHOOK_BODY_LIMITS,
+      maxBytes: 64 * 1024,
+      timeoutMs: 200,
+      maxBufferedBytes: 1024 * 1024,
+      reservedBytes: 256 * 1024,
+      smallBodyBytes: 16 * 1024,
+      path: "/api/github/webhooks",
+      log: { warn: (_fields, message) => (logged = message) },
+    },
   );
   const server = createServer((req, res) => void guard(req, res));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   try {
     const status = await new Promise<number | null>((resolve) => {
-      const client = request({ host: "127.0.0.1", port: (server.address() as AddressInfo).port, path: "/api/github/webhooks", method: "POST", headers });
+      const client = request({
+        host: "127.0.0.1",
+        port: (server.address() as AddressInfo).port,
+        path: "/api/github/webhooks",
+        method: "POST",
+        headers,
+      });
       client.on("response", (response: IncomingMessage) => {
         response.resume();
         resolve(response.statusCode ?? null);
@@ -77,7 +101,12 @@ async function againstGuard(headers: Record<string, string>, body: { bytes: numb
   }
 }
 
-const SIGNED = { "content-type": "application/json", "x-github-event": "ping", "x-github-delivery": "x", "x-hub-signature-256": "sha256=00" };
+const SIGNED = {
+  "content-type": "application/json",
+  "x-github-event": "ping",
+  "x-github-delivery": "x",
+  "x-hub-signature-256": "sha256=00",
+};
 
 /**
  * Issue #24 point 1 at a small scale: six uploads declaring the largest body, sent but for a byte and
@@ -86,7 +115,16 @@ const SIGNED = { "content-type": "application/json", "x-github-event": "ping", "
  */
 async function smallDeliveryUnderHeldUploads(): Promise<{ status: number | null; held: string }> {
   const KiB = 1024;
-  const limits = { ...DEFAULT_WEBHOOK_BODY_LIMITS, maxBytes: 64 * KiB, maxBufferedBytes: 256 * KiB, reservedBytes: 64 * KiB, smallBodyBytes: 8 * KiB, maxPeerBufferedBytes: 128 * KiB, timeoutMs: 10_000, graceMs: 50 };
+  const limits = {
+    ...DEFAULT_WEBHOOK_BODY_LIMITS,
+    maxBytes: 64 * KiB,
+    maxBufferedBytes: 256 * KiB,
+    reservedBytes: 64 * KiB,
+    smallBodyBytes: 8 * KiB,
+    maxPeerBufferedBytes: 128 * KiB,
+    timeoutMs: 10_000,
+    graceMs: 50,
+  };
   let refused = 0;
   const guard = createBodyGuard(
     (_request, response) => {
@@ -103,7 +141,13 @@ async function smallDeliveryUnderHeldUploads(): Promise<{ status: number | null;
     await uploads.inPlace;
     const status = await new Promise<number | null>((resolve) => {
       const body = JSON.stringify({ zen: "x".repeat(1000) });
-      const client = request({ host: "127.0.0.1", port, path: "/api/github/webhooks", method: "POST", headers: { ...SIGNED, "content-length": String(Buffer.byteLength(body)) } });
+      const client = request({
+        host: "127.0.0.1",
+        port,
+        path: "/api/github/webhooks",
+        method: "POST",
+        headers: { ...SIGNED, "content-length": String(Buffer.byteLength(body)) },
+      });
       client.on("response", (response: IncomingMessage) => {
         response.resume();
         resolve(response.statusCode ?? null);
@@ -126,10 +170,20 @@ export async function runAppAttackInputs(): Promise<CorpusRow[]> {
   try {
     const probot = await createTestProbot({ fakeUrl: fake.url, appId: APP_ID, logLevel: "fatal" });
     let number = 500;
-    const setUp = (extra: { pull?: Partial<FakePull>; config?: string; artifacts?: Record<number, Uint8Array> } = {}): { repo: FakeRepository; pull: FakePull } => {
+    const setUp = (
+      extra: { pull?: Partial<FakePull>; config?: string; artifacts?: Record<number, Uint8Array> } = {},
+    ): { repo: FakeRepository; pull: FakePull } => {
       fake.reset();
       number++;
-      const pull: FakePull = { number, headSha: SHA, headRepo: `${OWNER}/${REPO}`, headBranch: `b${number}`, author: "writer", pushedAt: minutesAgo(30), ...extra.pull };
+      const pull: FakePull = {
+        number,
+        headSha: SHA,
+        headRepo: `${OWNER}/${REPO}`,
+        headBranch: `b${number}`,
+        author: "writer",
+        pushedAt: minutesAgo(30),
+        ...extra.pull,
+      };
       const repo = serveRepository(fake, {
         owner: OWNER,
         repo: REPO,
@@ -146,14 +200,27 @@ export async function runAppAttackInputs(): Promise<CorpusRow[]> {
     };
     const runOf = (id: number, pull: FakePull, startedAt = "2026-01-01T00:00:00Z") =>
       workflowRunCompleted({ id, headSha: pull.headSha, headBranch: pull.headBranch, headRepo: pull.headRepo, startedAt });
-    const failureWith = (logTail: string[]): Scorecard["failure"] => ({ engine: "candidate", stage: "benchmark", kind: "cuda_oom", label: "oom", summary: "oom", hint: "h", exitCode: 1, signal: null, logTail });
+    const failureWith = (logTail: string[]): Scorecard["failure"] => ({
+      engine: "candidate",
+      stage: "benchmark",
+      kind: "cuda_oom",
+      label: "oom",
+      summary: "oom",
+      hint: "h",
+      exitCode: 1,
+      signal: null,
+      logTail,
+    });
     let runId = 8_000;
 
     const attacks: Attack[] = [
       {
         input: "unsigned body declaring 64 MiB (content-length) against a 64 KiB limit",
         run: async () => {
-          const { status, logged } = await againstGuard({ "content-type": "application/json", "content-length": String(64 * 1024 * 1024) }, { bytes: 0 });
+          const { status, logged } = await againstGuard(
+            { "content-type": "application/json", "content-length": String(64 * 1024 * 1024) },
+            { bytes: 0 },
+          );
           return { through: status === 413 ? null : `answered ${status}`, message: logged };
         },
       },
@@ -162,7 +229,10 @@ export async function runAppAttackInputs(): Promise<CorpusRow[]> {
         run: async () => {
           const { status, logged } = await againstGuard({ ...SIGNED, "transfer-encoding": "chunked" }, { bytes: 4 * 1024 * 1024 });
           const read = Number(/after reading (\d+) bytes/.exec(logged)?.[1] ?? Number.NaN);
-          return { through: status === 413 && read <= 64 * 1024 ? null : `answered ${status} after buffering ${read} bytes`, message: logged };
+          return {
+            through: status === 413 && read <= 64 * 1024 ? null : `answered ${status} after buffering ${read} bytes`,
+            message: logged,
+          };
         },
       },
       {
@@ -179,13 +249,19 @@ export async function runAppAttackInputs(): Promise<CorpusRow[]> {
           const first = ++runId;
           const second = ++runId;
           const { pull } = setUp({
-            artifacts: { [first]: zipScorecard(makeTestScorecard({ failure: failureWith([forged]) })), [second]: zipScorecard(makeTestScorecard({ scores: [1.4, 1.4, 1.4] })) },
+            artifacts: {
+              [first]: zipScorecard(makeTestScorecard({ failure: failureWith([forged]) })),
+              [second]: zipScorecard(makeTestScorecard({ scores: [1.4, 1.4, 1.4] })),
+            },
           });
           await deliver("workflow_run", runOf(first, pull, "2026-01-01T00:00:00Z"));
           await deliver("workflow_run", runOf(second, pull, "2026-01-01T01:00:00Z"));
           const stamp = readRunStamp(fake.comments[0]?.body ?? "");
           const open = fake.checkRuns.filter((check) => check.status !== "completed").length;
-          return { through: stamp?.runId === second && open === 0 ? null : `comment stamp ${JSON.stringify(stamp)}, ${open} checks open`, message: `the newer card replaced it; stamp read from the app's line: run ${stamp?.runId}` };
+          return {
+            through: stamp?.runId === second && open === 0 ? null : `comment stamp ${JSON.stringify(stamp)}, ${open} checks open`,
+            message: `the newer card replaced it; stamp read from the app's line: run ${stamp?.runId}`,
+          };
         },
       },
       {
@@ -193,11 +269,21 @@ export async function runAppAttackInputs(): Promise<CorpusRow[]> {
         run: async () => {
           const hostile = "@octocat #12 octo/repo#34 GH-56 https://github.com/octo/repo/issues/7";
           const id = ++runId;
-          const card = makeTestScorecard({ failure: { ...(failureWith([hostile]) as NonNullable<Scorecard["failure"]>), summary: hostile, hint: hostile } });
-          const { pull } = setUp({ artifacts: { [id]: zipScorecard({ ...card, prompts: card.prompts.map((prompt) => ({ ...prompt, reason: hostile })) }) } });
+          const card = makeTestScorecard({
+            failure: { ...(failureWith([hostile]) as NonNullable<Scorecard["failure"]>), summary: hostile, hint: hostile },
+          });
+          const { pull } = setUp({
+            artifacts: { [id]: zipScorecard({ ...card, prompts: card.prompts.map((prompt) => ({ ...prompt, reason: hostile })) }) },
+          });
           await deliver("workflow_run", runOf(id, pull));
-          const found = [...findRenderedReferences(fake.comments[0]?.body ?? ""), ...findRenderedReferences(fake.checkRuns[0]?.summary ?? "")];
-          return { through: found.length > 0 ? found.join("; ") : null, message: "rendered with CommonMark + GFM: no mention, reference or issue link" };
+          const found = [
+            ...findRenderedReferences(fake.comments[0]?.body ?? ""),
+            ...findRenderedReferences(fake.checkRuns[0]?.summary ?? ""),
+          ];
+          return {
+            through: found.length > 0 ? found.join("; ") : null,
+            message: "rendered with CommonMark + GFM: no mention, reference or issue link",
+          };
         },
       },
       {
@@ -209,37 +295,58 @@ export async function runAppAttackInputs(): Promise<CorpusRow[]> {
           await deliver("workflow_run", runOf(id, pull));
           const check = fake.checkRuns[0];
           const bytes = Buffer.byteLength(check?.summary ?? "", "utf8");
-          return { through: check?.title === "The card could not be posted" || bytes > 65_535 || bytes === 0 ? `check ${JSON.stringify(check?.title)} of ${bytes} bytes` : null, message: `check posted, summary ${bytes} bytes` };
+          return {
+            through:
+              check?.title === "The card could not be posted" || bytes > 65_535 || bytes === 0
+                ? `check ${JSON.stringify(check?.title)} of ${bytes} bytes`
+                : null,
+            message: `check posted, summary ${bytes} bytes`,
+          };
         },
       },
       {
         input: "copycat pull request opened with a scored commit as its head",
         run: async () => {
           const { repo, pull } = setUp();
-          fake.checkRuns.push({ id: fake.nextId(), name: "speedgate", headSha: SHA, status: "completed", conclusion: "success", title: "✅", summary: "", externalId: null, detailsUrl: null, appId: APP_ID });
+          fake.checkRuns.push({
+            id: fake.nextId(),
+            name: "speedgate",
+            headSha: SHA,
+            status: "completed",
+            conclusion: "success",
+            title: "✅",
+            summary: "",
+            externalId: null,
+            detailsUrl: null,
+            appId: APP_ID,
+          });
           repo.pulls.push({ ...pull, number: pull.number + 1000, headRepo: "outsider/Hello-World", author: "outsider" });
           await deliver("pull_request", pullRequestEvent("opened", { number: pull.number + 1000, headSha: SHA, author: "outsider" }));
-          return { through: fake.checkRuns.length === 1 ? null : `${fake.checkRuns.length - 1} newer checks`, message: "the concluded check stays the newest" };
+          return {
+            through: fake.checkRuns.length === 1 ? null : `${fake.checkRuns.length - 1} newer checks`,
+            message: "the concluded check stays the newest",
+          };
         },
       },
       {
         input: "/rescore written before the head it would score was pushed",
         run: async () => {
           const { repo, pull } = setUp({ pull: { pushedAt: minutesAgo(1) } });
-          await deliver("issue_comment", issueCommentCreated({ number: pull.number, body: "/rescore", login: "maintainer", createdAt: minutesAgo(2) }));
+          await deliver(
+            "issue_comment",
+            issueCommentCreated({ number: pull.number, body: "/rescore", login: "maintainer", createdAt: minutesAgo(2) }),
+          );
           return { through: repo.dispatches.length > 0 ? "dispatched" : null, message: firstLine(fake.comments[0]?.body ?? "no reply") };
         },
       },
-      ...["    /rescore", "```\n/rescore\n```", "> /rescore"].map(
-        (body): Attack => ({
-          input: `/rescore as GitHub shows code or a quote: ${JSON.stringify(body)}`,
-          run: async () => {
-            const { repo, pull } = setUp();
-            await deliver("issue_comment", issueCommentCreated({ number: pull.number, body, login: "maintainer" }));
-            return { through: repo.dispatches.length > 0 ? "dispatched" : null, message: "not a command: ignored, no API call" };
-          },
-        }),
-      ),
+      ...["    /rescore", "```\n/rescore\n```", "> /rescore"].map((body): Attack => ({
+        input: `/rescore as GitHub shows code or a quote: ${JSON.stringify(body)}`,
+        run: async () => {
+          const { repo, pull } = setUp();
+          await deliver("issue_comment", issueCommentCreated({ number: pull.number, body, login: "maintainer" }));
+          return { through: repo.dispatches.length > 0 ? "dispatched" : null, message: "not a command: ignored, no API call" };
+        },
+      })),
       {
         input: "a /rescore delivery replayed under a new delivery id",
         run: async () => {
@@ -247,30 +354,46 @@ export async function runAppAttackInputs(): Promise<CorpusRow[]> {
           const payload = issueCommentCreated({ number: pull.number, body: "/rescore", login: "maintainer" });
           await deliver("issue_comment", payload);
           await deliver("issue_comment", payload);
-          return { through: repo.dispatches.length === 1 ? null : `${repo.dispatches.length} dispatches`, message: "dispatched once: the comment id was already handled" };
+          return {
+            through: repo.dispatches.length === 1 ? null : `${repo.dispatches.length} dispatches`,
+            message: "dispatched once: the comment id was already handled",
+          };
         },
       },
       {
         input: "a /rescore written an hour ago",
         run: async () => {
           const { repo, pull } = setUp();
-          await deliver("issue_comment", issueCommentCreated({ number: pull.number, body: "/rescore", login: "maintainer", createdAt: minutesAgo(60) }));
-          return { through: repo.dispatches.length > 0 ? "dispatched" : null, message: "ignored: older than the 10 minutes a command stays valid" };
+          await deliver(
+            "issue_comment",
+            issueCommentCreated({ number: pull.number, body: "/rescore", login: "maintainer", createdAt: minutesAgo(60) }),
+          );
+          return {
+            through: repo.dispatches.length > 0 ? "dispatched" : null,
+            message: "ignored: older than the 10 minutes a command stays valid",
+          };
         },
       },
       {
         input: "20 /rescore comments from someone without permission",
         run: async () => {
           const { repo, pull } = setUp();
-          for (let index = 0; index < 20; index++) await deliver("issue_comment", issueCommentCreated({ number: pull.number, body: "/rescore", login: "stranger" }));
-          return { through: fake.comments.length === 1 && repo.dispatches.length === 0 ? null : `${fake.comments.length} replies`, message: `1 reply, ${repo.reactions.length} reactions` };
+          for (let index = 0; index < 20; index++)
+            await deliver("issue_comment", issueCommentCreated({ number: pull.number, body: "/rescore", login: "stranger" }));
+          return {
+            through: fake.comments.length === 1 && repo.dispatches.length === 0 ? null : `${fake.comments.length} replies`,
+            message: `1 reply, ${repo.reactions.length} reactions`,
+          };
         },
       },
       {
         input: "six uploads of the largest body held open, then a small signed delivery (issue #24)",
         run: async () => {
           const { status, held } = await smallDeliveryUnderHeldUploads();
-          return { through: status === 200 ? null : `the small delivery got ${status}`, message: `the small delivery was answered 200 (${held})` };
+          return {
+            through: status === 200 ? null : `the small delivery got ${status}`,
+            message: `the small delivery was answered 200 (${held})`,
+          };
         },
       },
       {
@@ -278,18 +401,30 @@ export async function runAppAttackInputs(): Promise<CorpusRow[]> {
         run: async () => {
           const { repo, pull } = setUp();
           for (let index = 0; index < 100; index++) {
-            await deliver("issue_comment", issueCommentCreated({ number: pull.number, body: "/rescore", login: "drive-by", association: "NONE", ownerType: "User" }));
+            await deliver(
+              "issue_comment",
+              issueCommentCreated({ number: pull.number, body: "/rescore", login: "drive-by", association: "NONE", ownerType: "User" }),
+            );
           }
           const calls = fake.requests.filter((request) => request.template !== "/app/installations/{installation_id}/access_tokens").length;
-          return { through: calls <= 11 && repo.dispatches.length === 0 ? null : `${calls} API calls, ${repo.dispatches.length} dispatches`, message: `${calls} API calls: refused from the payload, replies and reactions capped` };
+          return {
+            through: calls <= 11 && repo.dispatches.length === 0 ? null : `${calls} API calls, ${repo.dispatches.length} dispatches`,
+            message: `${calls} API calls: refused from the payload, replies and reactions capped`,
+          };
         },
       },
       {
         input: "/rescore <sha> of the reviewed commit after the author pushed another one (issue #24)",
         run: async () => {
           const { repo, pull } = setUp({ pull: { headSha: "d5".repeat(20), pushedAt: minutesAgo(0.3) } });
-          await deliver("issue_comment", issueCommentCreated({ number: pull.number, body: `/rescore ${SHA.slice(0, 10)}`, login: "maintainer" }));
-          return { through: repo.dispatches.length > 0 ? `dispatched ${JSON.stringify(repo.dispatches[0]?.inputs)}` : null, message: firstLine(fake.comments[0]?.body ?? "no reply") };
+          await deliver(
+            "issue_comment",
+            issueCommentCreated({ number: pull.number, body: `/rescore ${SHA.slice(0, 10)}`, login: "maintainer" }),
+          );
+          return {
+            through: repo.dispatches.length > 0 ? `dispatched ${JSON.stringify(repo.dispatches[0]?.inputs)}` : null,
+            message: firstLine(fake.comments[0]?.body ?? "no reply"),
+          };
         },
       },
       {
@@ -316,9 +451,18 @@ export async function runAppAttackInputs(): Promise<CorpusRow[]> {
       {
         input: "patch-paths: an engine file renamed out of the globs",
         run: () => {
-          const diff = ["diff --git a/python/engine.py b/docs/engine.py", "similarity index 90%", "rename from python/engine.py", "rename to docs/engine.py", ""].join("\n");
+          const diff = [
+            "diff --git a/python/engine.py b/docs/engine.py",
+            "similarity index 90%",
+            "rename from python/engine.py",
+            "rename to docs/engine.py",
+            "",
+          ].join("\n");
           const filtered = filterDiffByPaths(diff, ["python/**"]);
-          return Promise.resolve({ through: filtered.kept.length > 0 ? `kept ${filtered.kept.join(", ")}` : null, message: `left out, and listed on the card: ${filtered.dropped.join(", ")}` });
+          return Promise.resolve({
+            through: filtered.kept.length > 0 ? `kept ${filtered.kept.join(", ")}` : null,
+            message: `left out, and listed on the card: ${filtered.dropped.join(", ")}`,
+          });
         },
       },
     ];
@@ -327,7 +471,11 @@ export async function runAppAttackInputs(): Promise<CorpusRow[]> {
       const base = { category: CATEGORY, input: attack.input };
       try {
         const { through, message } = await attack.run();
-        rows.push(through === null ? { ...base, outcome: "clear", message: firstLine(message) } : { ...base, outcome: "accepted", message: firstLine(through) });
+        rows.push(
+          through === null
+            ? { ...base, outcome: "clear", message: firstLine(message) }
+            : { ...base, outcome: "accepted", message: firstLine(through) },
+        );
       } catch (error) {
         rows.push({ ...base, outcome: "crash", message: firstLine(describeError(error)) });
       }

@@ -60,8 +60,19 @@ const CASES: ArtifactCase[] = [
   { input: "not a zip: a text file", zip: () => encode("this is not a zip\n"), mentions: "scorecard.json" },
   { input: "not a zip: 4 KiB of random bytes", zip: () => randomBytes(4096), mentions: "scorecard.json" },
   { input: "not a zip: an empty file", zip: () => new Uint8Array(0), mentions: "scorecard.json" },
-  { input: "not a zip: scorecard.json gzipped", zip: () => gzipSync(encode(JSON.stringify(makeTestScorecard()))), mentions: "scorecard.json" },
-  { input: "a zip cut in half", zip: () => { const whole = zipScorecard(makeTestScorecard()); return whole.subarray(0, Math.floor(whole.length / 2)); }, mentions: "zip" },
+  {
+    input: "not a zip: scorecard.json gzipped",
+    zip: () => gzipSync(encode(JSON.stringify(makeTestScorecard()))),
+    mentions: "scorecard.json",
+  },
+  {
+    input: "a zip cut in half",
+    zip: () => {
+      const whole = zipScorecard(makeTestScorecard());
+      return whole.subarray(0, Math.floor(whole.length / 2));
+    },
+    mentions: "zip",
+  },
   { input: "a zip with no scorecard.json", zip: () => zipSync({ "readme.txt": encode("hi") }), mentions: "no scorecard.json" },
   {
     input: "a card of 20,001 prompts, over what the app reads per card",
@@ -78,14 +89,38 @@ const CASES: ArtifactCase[] = [
     zip: () => zipScorecard(JSON.stringify({ ...card(), padding: "x".repeat(70 * 1024 * 1024) })),
     mentions: "limit",
   },
-  { input: "oversized zip: 17 MiB stored", zip: () => zipSync({ "scorecard.json": randomBytes(17 * 1024 * 1024) }, { level: 0 }), mentions: "limit" },
-  { input: "path traversal: ../scorecard.json only", zip: () => zipEntries([["../scorecard.json", encode(JSON.stringify(makeTestScorecard()))]]), mentions: "no scorecard.json" },
-  { input: "path traversal: /etc/scorecard.json only", zip: () => zipEntries([["/etc/scorecard.json", encode(JSON.stringify(makeTestScorecard()))]]), mentions: "no scorecard.json" },
-  { input: "path traversal: sub/../scorecard.json only", zip: () => zipEntries([["sub/../scorecard.json", encode(JSON.stringify(makeTestScorecard()))]]), mentions: "no scorecard.json" },
-  { input: "path traversal: ..\\scorecard.json only", zip: () => zipEntries([["..\\scorecard.json", encode(JSON.stringify(makeTestScorecard()))]]), mentions: "no scorecard.json" },
+  {
+    input: "oversized zip: 17 MiB stored",
+    zip: () => zipSync({ "scorecard.json": randomBytes(17 * 1024 * 1024) }, { level: 0 }),
+    mentions: "limit",
+  },
+  {
+    input: "path traversal: ../scorecard.json only",
+    zip: () => zipEntries([["../scorecard.json", encode(JSON.stringify(makeTestScorecard()))]]),
+    mentions: "no scorecard.json",
+  },
+  {
+    input: "path traversal: /etc/scorecard.json only",
+    zip: () => zipEntries([["/etc/scorecard.json", encode(JSON.stringify(makeTestScorecard()))]]),
+    mentions: "no scorecard.json",
+  },
+  {
+    input: "path traversal: sub/../scorecard.json only",
+    zip: () => zipEntries([["sub/../scorecard.json", encode(JSON.stringify(makeTestScorecard()))]]),
+    mentions: "no scorecard.json",
+  },
+  {
+    input: "path traversal: ..\\scorecard.json only",
+    zip: () => zipEntries([["..\\scorecard.json", encode(JSON.stringify(makeTestScorecard()))]]),
+    mentions: "no scorecard.json",
+  },
   {
     input: "scorecard.json twice, the second a different card",
-    zip: () => zipEntries([["scorecard.json", encode(JSON.stringify(makeTestScorecard()))], ["scorecard.json", encode(JSON.stringify(makeTestScorecard({ scores: [9, 9, 9] })))]]),
+    zip: () =>
+      zipEntries([
+        ["scorecard.json", encode(JSON.stringify(makeTestScorecard()))],
+        ["scorecard.json", encode(JSON.stringify(makeTestScorecard({ scores: [9, 9, 9] })))],
+      ]),
     mentions: "more than once",
   },
   { input: "scorecard.json compressed with bzip2 (method 12)", zip: () => withCompressionMethod(12), mentions: "compression" },
@@ -96,8 +131,31 @@ const CASES: ArtifactCase[] = [
   { input: "schema: roundScore is a string", zip: () => cardWith((value) => (value.roundScore = "fast")), mentions: "roundScore" },
   { input: "schema: schemaVersion 99", zip: () => cardWith((value) => (value.schemaVersion = 99)), mentions: "schemaVersion" },
   { input: "schema: gate missing", zip: () => cardWith((value) => delete value.gate), mentions: "gate" },
-  { input: "schema: a prompt's score is negative", zip: () => cardWith((value) => (value.prompts = (value.prompts as Array<Record<string, unknown>>).map((prompt) => ({ ...prompt, score: -1 })))), mentions: "prompts" },
-  { input: "schema: failure with an unknown kind", zip: () => cardWith((value) => (value.failure = { engine: "candidate", stage: "startup", kind: "rm -rf", label: "x", summary: "x", hint: "x", exitCode: 1, signal: null, logTail: [] })), mentions: "failure" },
+  {
+    input: "schema: a prompt's score is negative",
+    zip: () =>
+      cardWith((value) => (value.prompts = (value.prompts as Array<Record<string, unknown>>).map((prompt) => ({ ...prompt, score: -1 })))),
+    mentions: "prompts",
+  },
+  {
+    input: "schema: failure with an unknown kind",
+    zip: () =>
+      cardWith(
+        (value) =>
+          (value.failure = {
+            engine: "candidate",
+            stage: "startup",
+            kind: "rm -rf",
+            label: "x",
+            summary: "x",
+            hint: "x",
+            exitCode: 1,
+            signal: null,
+            logTail: [],
+          }),
+      ),
+    mentions: "failure",
+  },
   {
     input: "schema: docsBaseUrl a javascript: link dressed as the docs folder",
     zip: () => cardWith((value) => (value.docsBaseUrl = "javascript:alert(1)//docs/troubleshooting/")),
@@ -116,7 +174,16 @@ const CASES: ArtifactCase[] = [
   {
     input: "schema: a metrics histogram of 100,000 bins",
     zip: () =>
-      cardWith((value) => (value.metrics = forgedMetrics((engine) => (engine.distributions = { ...(engine.distributions as object), itlMs: { resolutionMs: 0.01, bins: Array.from({ length: 100_000 }, (_, index) => [index, 1]) } })))),
+      cardWith(
+        (value) =>
+          (value.metrics = forgedMetrics(
+            (engine) =>
+              (engine.distributions = {
+                ...(engine.distributions as object),
+                itlMs: { resolutionMs: 0.01, bins: Array.from({ length: 100_000 }, (_, index) => [index, 1]) },
+              }),
+          )),
+      ),
     mentions: "metrics",
   },
   {
@@ -127,7 +194,15 @@ const CASES: ArtifactCase[] = [
           (value.gpuState = {
             sameLaunch: true,
             baseline: null,
-            candidate: { takenAt: "x", error: null, driverVersion: null, cudaVersion: null, gpus: [], processesError: null, processes: Array.from({ length: 10_000 }, (_, pid) => ({ gpuUuid: null, pid, name: "x", usedMemoryMiB: 1 })) },
+            candidate: {
+              takenAt: "x",
+              error: null,
+              driverVersion: null,
+              cudaVersion: null,
+              gpus: [],
+              processesError: null,
+              processes: Array.from({ length: 10_000 }, (_, pid) => ({ gpuUuid: null, pid, name: "x", usedMemoryMiB: 1 })),
+            },
           }),
       ),
     mentions: "gpuState",
@@ -138,7 +213,8 @@ const CASES: ArtifactCase[] = [
     mentions: "__proto__",
     // JSON.parse makes "__proto__" an own key, not the prototype; the schema then drops unknown keys.
     safeIfRead: (read) =>
-      (Object.prototype as Record<string, unknown>).polluted !== undefined || (read as unknown as Record<string, unknown>).polluted !== undefined
+      (Object.prototype as Record<string, unknown>).polluted !== undefined ||
+      (read as unknown as Record<string, unknown>).polluted !== undefined
         ? "Object.prototype or the card was polluted"
         : null,
   },
@@ -158,7 +234,9 @@ export function runArtifactInputs(): CorpusRow[] {
       const read = readScorecardZip(zip, "artifact speedgate-scorecard");
       if (!item.safeIfRead) return { ...base, outcome: "accepted", message: "read as a valid card" };
       const problem = item.safeIfRead(read);
-      return problem ? { ...base, outcome: "accepted", message: problem } : { ...base, outcome: "clear", message: "read safely: the unknown key was dropped, Object.prototype untouched" };
+      return problem
+        ? { ...base, outcome: "accepted", message: problem }
+        : { ...base, outcome: "clear", message: "read safely: the unknown key was dropped, Object.prototype untouched" };
     } catch (error) {
       const full = describeError(error);
       const message = firstLine(full.replace(/: \d+ problems\n\s*- /, ": "));

@@ -60,7 +60,14 @@ export const WRONG_FIELD_VALUES: Record<string, unknown[]> = {
   "bench.warmupRequests": [-1, 100_000],
   "bench.requestTimeoutS": [0, "10s"],
   // The round folder holds prompts.jsonl: a file that is there but is no tokenizer.
-  "bench.tokenizer": ["", 5, "no-such-tokenizer.json", "prompts.jsonl", { path: "t.json", from: "hub" }, { path: "/m/tokenizer.json", from: "image" }],
+  "bench.tokenizer": [
+    "",
+    5,
+    "no-such-tokenizer.json",
+    "prompts.jsonl",
+    { path: "t.json", from: "hub" },
+    { path: "/m/tokenizer.json", from: "image" },
+  ],
   "bench.agreementTokens": [-1, 1.5, "16"],
   "bench.busyPoll": ["sometimes", true, 1],
   "bench.runs": [0, 2.5, 101, "three"],
@@ -75,7 +82,7 @@ export const WRONG_FIELD_VALUES: Record<string, unknown[]> = {
   "gate.maxUnexplained": [1, -0.1, "none"],
   "gate.calibration": ["", 5, "no-such-calibration.json"],
   "gate.maxRegression": [0, 1.5, "97%"],
-  "scenarios": [
+  scenarios: [
     [],
     "decode-c1",
     [{ concurrency: 1 }],
@@ -98,14 +105,27 @@ export const WRONG_FIELD_VALUES: Record<string, unknown[]> = {
   "docker.ulimits": ["memlock=-1", [{ name: "memlock" }], [{ name: "", soft: 1, hard: 1 }]],
   "docker.network": ["bridge"],
   "docker.diskSize": ["lots", 100, "-1g", "10%"],
-  "docker.mounts": ["/srv/models:/models", ["/srv/models"], ["/srv/models:models"], [{ source: "/srv/models" }], [{ source: "/srv/models", target: "/models", readOnly: "yes" }]],
+  "docker.mounts": [
+    "/srv/models:/models",
+    ["/srv/models"],
+    ["/srv/models:models"],
+    [{ source: "/srv/models" }],
+    [{ source: "/srv/models", target: "/models", readOnly: "yes" }],
+  ],
   "docker.ipc": ["none", true],
   "docker.entrypoint": ["vllm serve", [""]],
   "docker.stopTimeoutS": [0, "3s"],
   "docker.keepCandidateImage": ["no"],
   "build.timeoutS": [0, "1h"],
   "build.network": ["bridge", false],
-  "source.revision": ["org.opencontainers.image.revision", { label: "" }, { file: "HEAD" }, { file: "/x/HEAD", pattern: "([0-9a-f" }, { commit: "main" }, { sha: "abc1234" }],
+  "source.revision": [
+    "org.opencontainers.image.revision",
+    { label: "" },
+    { file: "HEAD" },
+    { file: "/x/HEAD", pattern: "([0-9a-f" },
+    { commit: "main" },
+    { sha: "abc1234" },
+  ],
   "source.paths": ["python/**", [""]],
   "source.compiledPaths": ["csrc/**", [42]],
   "source.build": ["pip install .", [[]]],
@@ -172,10 +192,14 @@ async function runCliCase(root: string, index: number, item: CliCase): Promise<C
   } catch (error) {
     return { category: item.category, input: item.input, outcome: "crash", message: `main threw: ${String(error)}` };
   }
-  const message = logger.lines.filter((line) => line.level === "error").map((line) => line.message).join("\n");
+  const message = logger.lines
+    .filter((line) => line.level === "error")
+    .map((line) => line.message)
+    .join("\n");
   const written = await listFiles(out);
   const base = { category: item.category, input: item.input, message: firstLine(message) };
-  if (written.length > 0) return { ...base, outcome: "accepted", message: `exit ${code}, wrote ${written.join(", ")} in --out; ${base.message}` };
+  if (written.length > 0)
+    return { ...base, outcome: "accepted", message: `exit ${code}, wrote ${written.join(", ")} in --out; ${base.message}` };
   if (code === 0) return { ...base, outcome: "accepted", message: `exit 0; ${base.message}` };
   if (code !== 2) return { ...base, outcome: "crash", message: `exit ${code}: ${base.message}` };
   if (!message.toLowerCase().includes(item.mentions.toLowerCase())) {
@@ -191,7 +215,12 @@ function configCases(): CliCase[] {
       const config = baseConfig();
       setPath(config, path, value);
       const shown = value === MISSING ? "missing" : JSON.stringify(value);
-      cases.push({ category: "round config field", input: `${path}: ${shown}`, configText: JSON.stringify(config, null, 2), mentions: path });
+      cases.push({
+        category: "round config field",
+        input: `${path}: ${shown}`,
+        configText: JSON.stringify(config, null, 2),
+        mentions: path,
+      });
     }
   }
   const withBase = (change: (config: Record<string, unknown>) => void): string => {
@@ -207,8 +236,18 @@ function configCases(): CliCase[] {
       change(c);
     });
   cases.push(
-    { category: "round config field", input: "unknown field bench.maxToken (typo)", configText: withBase((c) => setPath(c, "bench.maxToken", 16)), mentions: "bench.maxToken" },
-    { category: "round config field", input: "bench.maxTokens above bench.contextLimit", configText: withBase((c) => setPath(c, "bench.maxTokens", 8192)), mentions: "bench.contextLimit" },
+    {
+      category: "round config field",
+      input: "unknown field bench.maxToken (typo)",
+      configText: withBase((c) => setPath(c, "bench.maxToken", 16)),
+      mentions: "bench.maxToken",
+    },
+    {
+      category: "round config field",
+      input: "bench.maxTokens above bench.contextLimit",
+      configText: withBase((c) => setPath(c, "bench.maxTokens", 8192)),
+      mentions: "bench.contextLimit",
+    },
     {
       category: "round config field",
       input: "bench.prompts missing while a scenario sets no prompts of its own",
@@ -218,7 +257,12 @@ function configCases(): CliCase[] {
       }),
       mentions: "scenario chat",
     },
-    { category: "round config field", input: "runtime: process without baseline.command", configText: withBase((c) => setPath(c, "baseline.command", MISSING)), mentions: "baseline.command" },
+    {
+      category: "round config field",
+      input: "runtime: process without baseline.command",
+      configText: withBase((c) => setPath(c, "baseline.command", MISSING)),
+      mentions: "baseline.command",
+    },
     {
       category: "round config field",
       input: "runtime: docker without baseline.image or build",
@@ -279,21 +323,50 @@ function configCases(): CliCase[] {
       configText: withBase((c) => setPath(c, "docker.mounts", ["/srv/models:/models"])),
       mentions: "docker.mounts",
     },
-    { category: "round config file", input: "not YAML (unclosed bracket)", configText: "engine: [sglang\nruntime: process\n", mentions: "YAML" },
+    {
+      category: "round config file",
+      input: "not YAML (unclosed bracket)",
+      configText: "engine: [sglang\nruntime: process\n",
+      mentions: "YAML",
+    },
     { category: "round config file", input: "a key given twice", configText: "engine: a\nengine: b\n", mentions: "line 2" },
-    { category: "round config file", input: "a key indented under a value", configText: "engine: sim\nruntime: process\n  port: 1\n", mentions: "indentation" },
-    { category: "round config file", input: "a list instead of a mapping", configText: "- engine: sglang\n", mentions: "expected a YAML mapping" },
+    {
+      category: "round config file",
+      input: "a key indented under a value",
+      configText: "engine: sim\nruntime: process\n  port: 1\n",
+      mentions: "indentation",
+    },
+    {
+      category: "round config file",
+      input: "a list instead of a mapping",
+      configText: "- engine: sglang\n",
+      mentions: "expected a YAML mapping",
+    },
     { category: "round config file", input: "an empty file", configText: "", mentions: "expected a YAML mapping" },
     { category: "round config file", input: "binary bytes", configText: "\u0000\u0001\u0002\u00ff\u00fe", mentions: "round.yml" },
   );
   const validConfig = JSON.stringify(baseConfig(), null, 2);
-  const prompts = (input: string, text: string | Buffer, mentions: string): CliCase => ({ category: "prompts file", input, configText: validConfig, prompts: text, mentions });
+  const prompts = (input: string, text: string | Buffer, mentions: string): CliCase => ({
+    category: "prompts file",
+    input,
+    configText: validConfig,
+    prompts: text,
+    mentions,
+  });
   cases.push(
     prompts("line 3 is not JSON", `${VALID_PROMPTS}\n{"id": "p3", "prompt": "unterminated}\n`, "line 3"),
     prompts("line 2 has no id", '{"id": "p1", "prompt": "a"}\n{"prompt": "b"}\n', "line 2"),
     prompts("line 2 repeats line 1's id", '{"id": "p1", "prompt": "a"}\n{"id": "p1", "prompt": "b"}\n', "line 2"),
-    prompts("line 2 sends line 1's messages again under another id", '{"id": "p1", "messages": [{"role": "user", "content": "a"}]}\n{"id": "p2", "messages": [{"role": "user", "content": "a"}], "maxTokens": 8}\n', "line 2"),
-    prompts("line 2 has both messages and prompt", `{"id": "p1", "prompt": "a"}\n{"id": "p2", "prompt": "b", "messages": [{"role": "user", "content": "c"}]}\n`, "line 2"),
+    prompts(
+      "line 2 sends line 1's messages again under another id",
+      '{"id": "p1", "messages": [{"role": "user", "content": "a"}]}\n{"id": "p2", "messages": [{"role": "user", "content": "a"}], "maxTokens": 8}\n',
+      "line 2",
+    ),
+    prompts(
+      "line 2 has both messages and prompt",
+      `{"id": "p1", "prompt": "a"}\n{"id": "p2", "prompt": "b", "messages": [{"role": "user", "content": "c"}]}\n`,
+      "line 2",
+    ),
     prompts("line 1 is a JSON array", '["p1", "hello"]\n', "line 1"),
     prompts("line 2 has maxTokens: 0", '{"id": "p1", "prompt": "a"}\n{"id": "p2", "prompt": "b", "maxTokens": 0}\n', "line 2"),
     prompts("line 2 has messages as a string", '{"id": "p1", "prompt": "a"}\n{"id": "p2", "messages": "hi"}\n', "line 2"),
@@ -308,7 +381,9 @@ function configCases(): CliCase[] {
     mentions,
   });
   const diffLine = "+x = 1  # padding to make the patch large\n";
-  const huge = Buffer.from(`--- a/big.py\n+++ b/big.py\n@@ -0,0 +1,1250000 @@\n${diffLine.repeat(Math.ceil((50 * 1024 * 1024) / diffLine.length))}`);
+  const huge = Buffer.from(
+    `--- a/big.py\n+++ b/big.py\n@@ -0,0 +1,1250000 @@\n${diffLine.repeat(Math.ceil((50 * 1024 * 1024) / diffLine.length))}`,
+  );
   cases.push(
     patch("an empty patch", Buffer.alloc(0), "empty"),
     patch("a binary patch (NUL bytes)", Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00, 0x10, 0x00])),
@@ -318,7 +393,11 @@ function configCases(): CliCase[] {
     patch("a hunk cut short (the last lines lost)", Buffer.from("--- a/src/x.py\n+++ b/src/x.py\n@@ -1,3 +1,3 @@\n a\n-b\n"), "cut short"),
     patch("a hunk with a line that is no hunk line", Buffer.from("--- a/src/x.py\n+++ b/src/x.py\n@@ -1,2 +1,2 @@\n a\nb\n+c\n"), "line 5"),
     patch("a hunk without a file header", Buffer.from("diff --git a/src/x.py b/src/x.py\n@@ -1 +1 @@\n-a\n+b\n"), "file header"),
-    patch("a hunk holding more lines than its header counts", Buffer.from("--- a/src/x.py\n+++ b/src/x.py\n@@ -1 +1 @@\n-a\n+b\n+c\n"), "line 6"),
+    patch(
+      "a hunk holding more lines than its header counts",
+      Buffer.from("--- a/src/x.py\n+++ b/src/x.py\n@@ -1 +1 @@\n-a\n+b\n+c\n"),
+      "line 6",
+    ),
     patch("a folder instead of a file", "directory"),
   );
   return cases;

@@ -26,9 +26,28 @@ const EVENTS: Array<{ name: string; payload: Record<string, unknown> }> = [
 ];
 
 export function runFenceInputs(): CorpusRow[] {
-  const settings: RunSettings = { mode: "run", config: "round.yml", patch: { kind: "file", path: "pr.patch" }, commits: { base: null, head: null, repositoryPath: null }, shard: null, outDir: "out", failOnGate: true, comment: false, githubToken: "" };
+  const settings: RunSettings = {
+    mode: "run",
+    config: "round.yml",
+    patch: { kind: "file", path: "pr.patch" },
+    commits: { base: null, head: null, repositoryPath: null },
+    shard: null,
+    outDir: "out",
+    failOnGate: true,
+    comment: false,
+    githubToken: "",
+  };
   return EVENTS.map((event) => {
-    const context: ActionContext = { eventName: event.name, payload: event.payload, repository: { owner: "o", repo: "r" }, runId: "1", runAttempt: "1", serverUrl: "https://github.com", sha: null, runnerTemp: "/tmp" };
+    const context: ActionContext = {
+      eventName: event.name,
+      payload: event.payload,
+      repository: { owner: "o", repo: "r" },
+      runId: "1",
+      runAttempt: "1",
+      serverUrl: "https://github.com",
+      sha: null,
+      runnerTemp: "/tmp",
+    };
     const input = `runtime: process, patch file, ${event.name} ${JSON.stringify(event.payload)}`;
     const origin = pullRequestPatchOrigin(settings, context);
     return origin === null

@@ -4,7 +4,12 @@ import { roundConfigSchema } from "../../src/config/round-config-schema.js";
 function unwrap(schema: z.ZodType): z.ZodType {
   let current = schema;
   for (;;) {
-    if (current instanceof z.ZodDefault || current instanceof z.ZodPrefault || current instanceof z.ZodOptional || current instanceof z.ZodNullable) {
+    if (
+      current instanceof z.ZodDefault ||
+      current instanceof z.ZodPrefault ||
+      current instanceof z.ZodOptional ||
+      current instanceof z.ZodNullable
+    ) {
       current = current.unwrap() as z.ZodType;
     } else if (current instanceof z.ZodPipe) current = current.in as z.ZodType;
     else break;

@@ -1,6 +1,13 @@
 import { randomUUID } from "node:crypto";
 import type { Probot } from "probot";
-import { OWNER, REPO, checkRunRerequested, issueCommentCreated, pullRequestEvent, workflowRunCompleted } from "../../test/support/fake-github/adjust-payloads.js";
+import {
+  OWNER,
+  REPO,
+  checkRunRerequested,
+  issueCommentCreated,
+  pullRequestEvent,
+  workflowRunCompleted,
+} from "../../test/support/fake-github/adjust-payloads.js";
 import { FakeGitHub } from "../../test/support/fake-github/fake-github-server.js";
 import { makeTestScorecard, zipScorecard } from "../../test/support/fake-github/make-test-scorecard.js";
 import { DEFAULT_BASE_SHA, type FakePull, type FakeRepository, serveRepository } from "../../test/support/fake-github/serve-repository.js";
@@ -48,25 +55,57 @@ const rerun = (): Payload => checkRunRerequested({ headSha: SHA, login: "maintai
  * the app-authenticated calls GitHub refuses; GitHub never sends such a delivery to an installed app.
  */
 const MISSING_FIELDS: WebhookCase[] = [
-  ...["workflow_run", "repository", "workflow_run.path", "workflow_run.head_sha", "workflow_run.id", "workflow_run.head_repository", "repository.owner"].map(
-    (path): WebhookCase => ({ input: `workflow_run.completed without ${path}`, event: "workflow_run", payload: () => without(run(), path) }),
-  ),
-  ...["workflow_run.html_url", "workflow_run.event", "workflow_run.run_started_at"].map(
-    (path): WebhookCase => ({ input: `workflow_run.completed without ${path}`, event: "workflow_run", payload: () => without(run(), path), actingIsFine: true }),
-  ),
-  { input: "workflow_run.completed with workflow_run.head_sha: null", event: "workflow_run", payload: () => without(run(), "workflow_run.head_sha", null) },
+  ...[
+    "workflow_run",
+    "repository",
+    "workflow_run.path",
+    "workflow_run.head_sha",
+    "workflow_run.id",
+    "workflow_run.head_repository",
+    "repository.owner",
+  ].map((path): WebhookCase => ({
+    input: `workflow_run.completed without ${path}`,
+    event: "workflow_run",
+    payload: () => without(run(), path),
+  })),
+  ...["workflow_run.html_url", "workflow_run.event", "workflow_run.run_started_at"].map((path): WebhookCase => ({
+    input: `workflow_run.completed without ${path}`,
+    event: "workflow_run",
+    payload: () => without(run(), path),
+    actingIsFine: true,
+  })),
+  {
+    input: "workflow_run.completed with workflow_run.head_sha: null",
+    event: "workflow_run",
+    payload: () => without(run(), "workflow_run.head_sha", null),
+  },
   { input: "workflow_run.completed as an empty object", event: "workflow_run", payload: () => ({ action: "completed" }) },
-  ...["comment", "comment.body", "comment.user", "issue", "issue.number", "repository"].map(
-    (path): WebhookCase => ({ input: `issue_comment.created (/rescore) without ${path}`, event: "issue_comment", payload: () => without(comment(), path) }),
-  ),
-  { input: "issue_comment.created (/rescore) without sender", event: "issue_comment", payload: () => without(comment(), "sender"), actingIsFine: true },
-  { input: "issue_comment.created with comment.body: null", event: "issue_comment", payload: () => without(comment(), "comment.body", null) },
-  ...["pull_request", "pull_request.head", "pull_request.head.sha", "pull_request.number", "repository"].map(
-    (path): WebhookCase => ({ input: `pull_request.opened without ${path}`, event: "pull_request", payload: () => without(opened(), path) }),
-  ),
-  ...["check_run", "check_run.head_sha", "check_run.name", "check_run.pull_requests", "sender"].map(
-    (path): WebhookCase => ({ input: `check_run.rerequested without ${path}`, event: "check_run", payload: () => without(rerun(), path) }),
-  ),
+  ...["comment", "comment.body", "comment.user", "issue", "issue.number", "repository"].map((path): WebhookCase => ({
+    input: `issue_comment.created (/rescore) without ${path}`,
+    event: "issue_comment",
+    payload: () => without(comment(), path),
+  })),
+  {
+    input: "issue_comment.created (/rescore) without sender",
+    event: "issue_comment",
+    payload: () => without(comment(), "sender"),
+    actingIsFine: true,
+  },
+  {
+    input: "issue_comment.created with comment.body: null",
+    event: "issue_comment",
+    payload: () => without(comment(), "comment.body", null),
+  },
+  ...["pull_request", "pull_request.head", "pull_request.head.sha", "pull_request.number", "repository"].map((path): WebhookCase => ({
+    input: `pull_request.opened without ${path}`,
+    event: "pull_request",
+    payload: () => without(opened(), path),
+  })),
+  ...["check_run", "check_run.head_sha", "check_run.name", "check_run.pull_requests", "sender"].map((path): WebhookCase => ({
+    input: `check_run.rerequested without ${path}`,
+    event: "check_run",
+    payload: () => without(rerun(), path),
+  })),
 ];
 
 /** Comment bodies trying to smuggle something into a shell or the dispatch. */
@@ -126,9 +165,17 @@ export async function runWebhookInputs(): Promise<CorpusRow[]> {
       } else if (error instanceof TypeError || error instanceof RangeError || error instanceof ReferenceError) {
         rows.push({ ...base, outcome: "crash", message: firstLine(describeError(error)) });
       } else if (!item.actingIsFine && (fake.comments.length > 0 || repository.dispatches.length > 0)) {
-        rows.push({ ...base, outcome: "accepted", message: `acted on it: ${wrote.map((request) => `${request.method} ${request.template ?? request.path}`).join(", ")}` });
+        rows.push({
+          ...base,
+          outcome: "accepted",
+          message: `acted on it: ${wrote.map((request) => `${request.method} ${request.template ?? request.path}`).join(", ")}`,
+        });
       } else {
-        const said = error ? `refused: ${firstLine(describeError(error))}` : wrote.length > 0 ? `answered: ${wrote.map((request) => `${request.method} ${request.template ?? request.path}`).join(", ")}` : "ignored, no API write";
+        const said = error
+          ? `refused: ${firstLine(describeError(error))}`
+          : wrote.length > 0
+            ? `answered: ${wrote.map((request) => `${request.method} ${request.template ?? request.path}`).join(", ")}`
+            : "ignored, no API write";
         rows.push({ ...base, outcome: "clear", message: said });
       }
     }
@@ -152,9 +199,13 @@ export async function runWebhookInputs(): Promise<CorpusRow[]> {
         );
         if (spawned.length > 0) rows.push({ ...base, outcome: "accepted", message: `started a process: ${spawned.join("; ")}` });
         else if (foreign.length > 0) rows.push({ ...base, outcome: "accepted", message: `dispatched with ${JSON.stringify(foreign[0])}` });
-        else if (error || fake.violations.length > 0) rows.push({ ...base, outcome: "crash", message: firstLine(error ? describeError(error) : (fake.violations[0] ?? "")) });
+        else if (error || fake.violations.length > 0)
+          rows.push({ ...base, outcome: "crash", message: firstLine(error ? describeError(error) : (fake.violations[0] ?? "")) });
         else {
-          const what = repository.dispatches.length > 0 ? `dispatched once with only pr=${PULL.number}, the head sha and the pull request's base sha` : "ignored (not the /rescore command)";
+          const what =
+            repository.dispatches.length > 0
+              ? `dispatched once with only pr=${PULL.number}, the head sha and the pull request's base sha`
+              : "ignored (not the /rescore command)";
           rows.push({ ...base, outcome: "clear", message: `${what}; no process started` });
         }
       }

@@ -85,7 +85,12 @@ async function sendEach(url: string, ids: string[], dispatcher: ReturnType<typeo
   );
 }
 
-function roundErrors(sent: Arrivals, writesById: Map<string, number[]>, clientCpuMs: number, tokenizing: { tokens: number; ms: number }): RoundErrors {
+function roundErrors(
+  sent: Arrivals,
+  writesById: Map<string, number[]>,
+  clientCpuMs: number,
+  tokenizing: { tokens: number; ms: number },
+): RoundErrors {
   const errors: number[] = [];
   let firstArrival = Number.POSITIVE_INFINITY;
   let lastArrival = Number.NEGATIVE_INFINITY;
@@ -158,8 +163,12 @@ export async function measureStreamErrors(
   const roundCount = options.rounds ?? 3;
   const busyPoll = options.busyPoll ?? false;
   const warmRounds = Math.max(1, Math.ceil(WARM_UP_CHUNKS / (level.streams * level.outputTokens)));
-  const warmIds = Array.from({ length: warmRounds }, (_, round) => Array.from({ length: level.streams }, (_, index) => `warm${round}-${index}`));
-  const roundIds = Array.from({ length: roundCount }, (_, round) => Array.from({ length: level.streams }, (_, index) => `run${round}-${index}`));
+  const warmIds = Array.from({ length: warmRounds }, (_, round) =>
+    Array.from({ length: level.streams }, (_, index) => `warm${round}-${index}`),
+  );
+  const roundIds = Array.from({ length: roundCount }, (_, round) =>
+    Array.from({ length: level.streams }, (_, index) => `run${round}-${index}`),
+  );
   const engine = await startSimEngineProcess(
     ["--ttft-ms", String(level.ttftMs), "--itl-ms", String(level.itlMs), "--output-tokens", String(level.outputTokens)],
     [...warmIds.flat(), ...roundIds.flat()].map(promptFor),

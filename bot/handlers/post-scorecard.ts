@@ -107,7 +107,13 @@ export function postCardJob(deps: AppDeps) {
 }
 
 /** The visible trace of a card the app gave up on; if GitHub refuses this too, the log keeps it. */
-async function leaveFailureOnCheck(job: JobContext, client: GitHubClient, check: CheckTarget, runId: number, reason: string): Promise<void> {
+async function leaveFailureOnCheck(
+  job: JobContext,
+  client: GitHubClient,
+  check: CheckTarget,
+  runId: number,
+  reason: string,
+): Promise<void> {
   try {
     await publishCheckRun(client, {
       ...check,
@@ -143,13 +149,22 @@ export function publishCardJob(deps: AppDeps) {
     const { payload, repo, client } = opened;
     const run = payload.workflow_run;
     const { headSha, externalId } = payload.target;
-    const check: CheckTarget = { ...repo, appId: await deps.appId(), headSha, ...(run.html_url ? { detailsUrl: run.html_url } : {}), ...(externalId ? { externalId } : {}) };
+    const check: CheckTarget = {
+      ...repo,
+      appId: await deps.appId(),
+      headSha,
+      ...(run.html_url ? { detailsUrl: run.html_url } : {}),
+      ...(externalId ? { externalId } : {}),
+    };
     try {
       await publishCard(deps, job, client, repo, payload, check);
     } catch (error) {
       const reason = describeError(error);
       if (job.isFinalAttempt) {
-        job.log.error({ work: job.key, run: run.id }, `the card of run ${run.id} could not be posted: ${reason}; redeliver delivery ${job.deliveryId ?? "?"} or comment /rescore`);
+        job.log.error(
+          { work: job.key, run: run.id },
+          `the card of run ${run.id} could not be posted: ${reason}; redeliver delivery ${job.deliveryId ?? "?"} or comment /rescore`,
+        );
         await leaveFailureOnCheck(job, client, check, run.id, reason);
       }
       throw error;
@@ -157,7 +172,14 @@ export function publishCardJob(deps: AppDeps) {
   };
 }
 
-async function publishCard(deps: AppDeps, job: JobContext, client: GitHubClient, repo: RepoRef, payload: PublishCardPayload, check: CheckTarget): Promise<void> {
+async function publishCard(
+  deps: AppDeps,
+  job: JobContext,
+  client: GitHubClient,
+  repo: RepoRef,
+  payload: PublishCardPayload,
+  check: CheckTarget,
+): Promise<void> {
   const run = payload.workflow_run;
   const { pull, headSha, trusted } = payload.target;
   const config: LoadedRepoConfig = payload.config;
@@ -198,7 +220,13 @@ async function publishCard(deps: AppDeps, job: JobContext, client: GitHubClient,
     return;
   }
   job.log.info({ work: job.key, run: run.id, bytes: downloaded.zip.byteLength }, `reading the card of run ${run.id} off the event loop`);
-  const card = await deps.cards.read({ zip: downloaded.zip, source: downloaded.source, limits: DEFAULT_ZIP_LIMITS, gate: config.config.gate, docsBaseUrl: deps.docsBaseUrl });
+  const card = await deps.cards.read({
+    zip: downloaded.zip,
+    source: downloaded.source,
+    limits: DEFAULT_ZIP_LIMITS,
+    gate: config.config.gate,
+    docsBaseUrl: deps.docsBaseUrl,
+  });
   job.log.info({ work: job.key, run: run.id, ok: card.ok }, `read the card of run ${run.id}`);
   if (!card.ok) {
     await refuseArtifact(client, check, card.problem, runPage);
@@ -220,7 +248,12 @@ async function publishCard(deps: AppDeps, job: JobContext, client: GitHubClient,
     });
     const points = await history.trend(repository, pull.number);
     trend = renderCommitTrend(
-      points.map((point) => ({ headSha: point.headSha, roundScore: point.roundScore, gatePassed: point.gate.passed, failureKind: point.failure?.kind ?? null })),
+      points.map((point) => ({
+        headSha: point.headSha,
+        roundScore: point.roundScore,
+        gatePassed: point.gate.passed,
+        failureKind: point.failure?.kind ?? null,
+      })),
       { currentSha: headSha },
     );
   }
@@ -251,7 +284,10 @@ async function publishCard(deps: AppDeps, job: JobContext, client: GitHubClient,
       published = true;
     }
   } else {
-    job.log.info({ pull: pull.number, run: run.id }, "the pull request moved on from the scored commit; the card goes to that commit's check only");
+    job.log.info(
+      { pull: pull.number, run: run.id },
+      "the pull request moved on from the scored commit; the card goes to that commit's check only",
+    );
   }
   // A job run again (its end was not recorded before a crash or an outage) leaves the one check it published.
   if (!published) {
@@ -261,7 +297,14 @@ async function publishCard(deps: AppDeps, job: JobContext, client: GitHubClient,
       { ...repo, branch: payload.repository.default_branch, appId: await deps.appId(), docsUrl: requiredCheckDocsUrl(deps.docsBaseUrl) },
       job.log,
     );
-    await publishCheckRun(client, { ...check, state: { status: "completed", conclusion }, title, summary, ...(warning ? { text: warning } : {}), unlessSame: true });
+    await publishCheckRun(client, {
+      ...check,
+      state: { status: "completed", conclusion },
+      title,
+      summary,
+      ...(warning ? { text: warning } : {}),
+      unlessSame: true,
+    });
   }
   if (history && config.config.leaderboard) {
     await job.submit({

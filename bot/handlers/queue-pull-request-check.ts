@@ -106,7 +106,11 @@ export function pullRequestJob(deps: AppDeps) {
     // A replayed or late delivery must not start a run of a commit that is no longer the head.
     const current = allowed ? await getPullRequest(client, { ...repo, pullNumber: pull.number }) : null;
     if (!allowed || !current || current.headSha !== pull.headSha) {
-      if (allowed) job.log.info({ pull: pull.number, sha: pull.headSha }, "the pull request's head has moved on since this delivery; nothing to start");
+      if (allowed)
+        job.log.info(
+          { pull: pull.number, sha: pull.headSha },
+          "the pull request's head has moved on since this delivery; nothing to start",
+        );
       else await publishCheckRun(client, { ...waitForMaintainer, state: { status: "completed", conclusion: "action_required" } });
       return;
     }
@@ -122,7 +126,11 @@ export function pullRequestJob(deps: AppDeps) {
       dispatch: { sideEffects: deps.store.sideEffects, key: `dispatch:${job.key}` },
     });
     if (!outcome.started) {
-      await client.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { ...repo, issue_number: pull.number, body: outcome.refusal });
+      await client.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", {
+        ...repo,
+        issue_number: pull.number,
+        body: outcome.refusal,
+      });
     }
   };
 }

@@ -47,19 +47,28 @@ async function approvedCommit(
   const named = `\`/rescore ${short(head)}\``;
   if (command.sha !== null) {
     if (head.startsWith(command.sha)) return { sha: head, why: "the commit you named" };
-    return { refusal: `\`/rescore ${command.sha}\` names a commit that is not the head of this pull request (the head is ${short(head)}); nothing was started. To score the head, comment ${named}.` };
+    return {
+      refusal: `\`/rescore ${command.sha}\` names a commit that is not the head of this pull request (the head is ${short(head)}); nothing was started. To score the head, comment ${named}.`,
+    };
   }
   const pushedAt = latestTime([await findHeadPushedAt(client, pull), await deps.store.heads.lookup(pullKey(repo, pull.number), head)]);
   if (pushedAt === null) {
-    return { refusal: `\`/rescore\` was not run: GitHub has no record the app can read of when ${short(head)} became the head, so it cannot tell whether you saw it. Comment ${named} to score exactly that commit.` };
+    return {
+      refusal: `\`/rescore\` was not run: GitHub has no record the app can read of when ${short(head)} became the head, so it cannot tell whether you saw it. Comment ${named} to score exactly that commit.`,
+    };
   }
   if (Date.parse(pushedAt) >= Date.parse(command.writtenAt)) {
-    return { refusal: `\`/rescore\` was not run: the head moved to ${short(head)} at ${pushedAt}, after your comment (${command.writtenAt}), so it is not the code you approved. Comment ${named} to score it.` };
+    return {
+      refusal: `\`/rescore\` was not run: the head moved to ${short(head)} at ${pushedAt}, after your comment (${command.writtenAt}), so it is not the code you approved. Comment ${named} to score it.`,
+    };
   }
   const before = Date.parse(command.writtenAt) - Date.parse(pushedAt);
   // The approval is bound to the head at comment time, not to what the approver reviewed: a push just
   // before the comment is what runs. Said in the reply, with the way to be exact.
-  const recent = before < RECENT_HEAD_MS ? `; if you reviewed an earlier commit, that is not what runs: \`/rescore <sha>\` approves exactly the commit it names` : "";
+  const recent =
+    before < RECENT_HEAD_MS
+      ? `; if you reviewed an earlier commit, that is not what runs: \`/rescore <sha>\` approves exactly the commit it names`
+      : "";
   return { sha: head, why: `the head when you commented: it became the head ${describeInterval(before)} before your comment${recent}` };
 }
 
@@ -128,11 +137,26 @@ export function rescoreCommentJob(deps: AppDeps) {
     if (!opened) return;
     const { payload, repo, client } = opened;
     const reply = async (body: string): Promise<void> => {
-      await client.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { ...repo, issue_number: payload.issueNumber, body });
+      await client.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", {
+        ...repo,
+        issue_number: payload.issueNumber,
+        body,
+      });
     };
     const refuse = async (body: string): Promise<void> => {
-      const answered = await answerRefusal(deps, { ...repo, client, issueNumber: payload.issueNumber, actor: payload.login, commentId: payload.commentId, claimant: job.key, body });
-      if (answered === "silent") job.log.info(`/rescore by ${payload.login} in comment ${payload.commentId} refused without a reply or reaction: this pull request had its share of them this hour`);
+      const answered = await answerRefusal(deps, {
+        ...repo,
+        client,
+        issueNumber: payload.issueNumber,
+        actor: payload.login,
+        commentId: payload.commentId,
+        claimant: job.key,
+        body,
+      });
+      if (answered === "silent")
+        job.log.info(
+          `/rescore by ${payload.login} in comment ${payload.commentId} refused without a reply or reaction: this pull request had its share of them this hour`,
+        );
     };
     // Permission first: nothing about the config, the head or the run is said to someone who may not
     // start one, and a drive-by costs as few API calls as can be: none from the payload alone, else the
@@ -148,7 +172,9 @@ export function rescoreCommentJob(deps: AppDeps) {
     }
     const config = await loadRepoConfig(client, repo);
     if (!permissionReaches(role, (config.ok ? config.config : DEFAULT_REPO_CONFIG).rescore.permission)) {
-      await refuse(`\`/rescore\` was not run: only people with ${whoMayRescore(config.ok ? config.config : null)} on this repository may start scoring.`);
+      await refuse(
+        `\`/rescore\` was not run: only people with ${whoMayRescore(config.ok ? config.config : null)} on this repository may start scoring.`,
+      );
       return;
     }
     if (!config.ok) {
@@ -172,7 +198,11 @@ export function rescoreCommentJob(deps: AppDeps) {
       appId: await deps.appId(),
       actor: payload.login,
       onAccepted: async () => {
-        await client.request("POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions", { ...repo, comment_id: payload.commentId, content: "eyes" });
+        await client.request("POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions", {
+          ...repo,
+          comment_id: payload.commentId,
+          content: "eyes",
+        });
       },
       dispatch: { sideEffects: deps.store.sideEffects, key: `dispatch:${job.key}` },
     });

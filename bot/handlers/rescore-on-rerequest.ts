@@ -34,7 +34,13 @@ export function intakeRerequest(context: Context<"check_run.rerequested">): Work
   if (installationId === null) return "the delivery names no installation";
   const listed = checkRun.pull_requests.find((pull) => pull.head.sha === checkRun.head_sha);
   const repositoryName = `${repo.owner}/${repo.repo}`;
-  const payload: RerequestPayload = { installationId, repository, headSha: checkRun.head_sha, presser: sender.login, pullNumber: listed?.number ?? null };
+  const payload: RerequestPayload = {
+    installationId,
+    repository,
+    headSha: checkRun.head_sha,
+    presser: sender.login,
+    pullNumber: listed?.number ?? null,
+  };
   return {
     task: "rescore-rerequest",
     payload,

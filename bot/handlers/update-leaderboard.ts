@@ -33,7 +33,8 @@ async function reconcilePullStates(history: CardHistory, client: GitHubClient, r
   const repository = `${repo.owner}/${repo.repo}`;
   const open = await listOpenPullNumbers(client, repo);
   for (const pull of await history.scoredPulls(repository)) {
-    if (pull.open !== open.has(pull.number)) await history.setPullState({ repository, number: pull.number, state: open.has(pull.number) ? "open" : "closed", headSha: null });
+    if (pull.open !== open.has(pull.number))
+      await history.setPullState({ repository, number: pull.number, state: open.has(pull.number) ? "open" : "closed", headSha: null });
   }
 }
 
@@ -41,9 +42,15 @@ async function reconcilePullStates(history: CardHistory, client: GitHubClient, r
 async function findBoardIssue(deps: AppDeps, client: GitHubClient, repo: RepoRef): Promise<{ number: number; nodeId: string } | null> {
   const creator = `${await deps.appSlug()}[bot]`;
   const response = await client.request("GET /repos/{owner}/{repo}/issues", { ...repo, state: "all", creator, per_page: 100 });
-  const items = Array.isArray(response.data) ? (response.data as Array<{ number?: unknown; node_id?: unknown; body?: unknown; pull_request?: unknown }>) : [];
-  const found = items.find((item) => item.pull_request === undefined && typeof item.body === "string" && item.body.startsWith(LEADERBOARD_MARKER));
-  return found && typeof found.number === "number" && typeof found.node_id === "string" ? { number: found.number, nodeId: found.node_id } : null;
+  const items = Array.isArray(response.data)
+    ? (response.data as Array<{ number?: unknown; node_id?: unknown; body?: unknown; pull_request?: unknown }>)
+    : [];
+  const found = items.find(
+    (item) => item.pull_request === undefined && typeof item.body === "string" && item.body.startsWith(LEADERBOARD_MARKER),
+  );
+  return found && typeof found.number === "number" && typeof found.node_id === "string"
+    ? { number: found.number, nodeId: found.node_id }
+    : null;
 }
 
 async function editBoardIssue(client: GitHubClient, repo: RepoRef, number: number, body: string): Promise<{ nodeId: string } | null> {
@@ -67,7 +74,10 @@ async function pinBoardIssue(octokit: InstallationOctokit, job: JobContext, node
     const result = await octokit.graphql<{ pinIssue?: { issue?: { isPinned?: boolean } | null } | null }>(PIN_ISSUE, { issueId: nodeId });
     return result.pinIssue?.issue?.isPinned === true;
   } catch (error) {
-    job.log.warn({ work: job.key }, `the leaderboard issue could not be pinned: ${(error instanceof Error ? error.message : String(error)).split("\n")[0] ?? ""}`);
+    job.log.warn(
+      { work: job.key },
+      `the leaderboard issue could not be pinned: ${(error instanceof Error ? error.message : String(error)).split("\n")[0] ?? ""}`,
+    );
     return false;
   }
 }

@@ -18,7 +18,10 @@ export const issueCommentPayloadSchema = z.object({
   ),
   issue: z.object(
     {
-      number: z.number({ error: "expected the issue's number" }).int({ error: "expected the issue's number" }).positive({ error: "expected the issue's number" }),
+      number: z
+        .number({ error: "expected the issue's number" })
+        .int({ error: "expected the issue's number" })
+        .positive({ error: "expected the issue's number" }),
       // Present only on a pull request's conversation.
       pull_request: z.unknown().optional(),
     },

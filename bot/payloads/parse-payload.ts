@@ -26,11 +26,18 @@ export const repositorySchema = z.object(
 );
 
 /** A commit SHA as GitHub writes it (40 hex digits, 64 for SHA-256 repositories). */
-export const shaSchema = (field: string) => z.string({ error: `expected ${field}` }).regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/, { error: `expected ${field}` });
+export const shaSchema = (field: string) =>
+  z.string({ error: `expected ${field}` }).regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/, { error: `expected ${field}` });
 
 /** A user as the payload names them: who commented, who pressed Re-run. */
 export const userSchema = (who: string) =>
-  z.object({ login: z.string({ error: "expected a login" }).min(1, { error: "expected a login" }), type: z.string({ error: "expected User or Bot" }) }, { error: `expected ${who}` });
+  z.object(
+    {
+      login: z.string({ error: "expected a login" }).min(1, { error: "expected a login" }),
+      type: z.string({ error: "expected User or Bot" }),
+    },
+    { error: `expected ${who}` },
+  );
 
 export interface ParsedPayload<T> {
   payload: T;
@@ -41,9 +48,13 @@ export interface ParsedPayload<T> {
  * The delivery's payload checked against the fields its handler needs, or null after one log line
  * naming what is missing; an invalid delivery is ignored, with no API call.
  */
-export function parsePayload<S extends z.ZodType<{ repository: z.output<typeof repositorySchema> }>>(context: Context, schema: S): ParsedPayload<z.output<S>> | null {
+export function parsePayload<S extends z.ZodType<{ repository: z.output<typeof repositorySchema> }>>(
+  context: Context,
+  schema: S,
+): ParsedPayload<z.output<S>> | null {
   const parsed = schema.safeParse(context.payload);
-  if (parsed.success) return { payload: parsed.data, repo: { owner: parsed.data.repository.owner.login, repo: parsed.data.repository.name } };
+  if (parsed.success)
+    return { payload: parsed.data, repo: { owner: parsed.data.repository.owner.login, repo: parsed.data.repository.name } };
   const action = (context.payload as { action?: unknown }).action;
   const event = typeof action === "string" ? `${context.name}.${action}` : context.name;
   const problems = formatConfigIssues(parsed.error.issues, context.payload, schema);

@@ -8,7 +8,10 @@ import { repositorySchema, shaSchema, userSchema } from "./parse-payload.js";
 export const pullRequestPayloadSchema = z.object({
   pull_request: z.looseObject(
     {
-      number: z.number({ error: "expected the pull request's number" }).int({ error: "expected the pull request's number" }).positive({ error: "expected the pull request's number" }),
+      number: z
+        .number({ error: "expected the pull request's number" })
+        .int({ error: "expected the pull request's number" })
+        .positive({ error: "expected the pull request's number" }),
       head: z.looseObject({ sha: shaSchema("the head commit") }, { error: "expected the pull request's head" }),
       // GitHub's clock when this head became the pull request's head (bot/head-push-log.ts).
       updated_at: z.iso.datetime({ error: "expected when the pull request was updated (an ISO time)", offset: true }).optional(),

@@ -59,7 +59,10 @@ export function databaseAppStore(options: DatabaseAppStoreOptions): AppStore {
     sideEffects: { once: async (request) => await runSideEffectOnce(database.pool, request) },
     history: databaseHistory(database),
     firstDeliveredAt: async (deliveryId) => {
-      const { rows } = await database.pool.query<{ at: Date | null }>("SELECT first_delivered_at AS at FROM speedgate.redeliveries WHERE guid = $1", [deliveryId]);
+      const { rows } = await database.pool.query<{ at: Date | null }>(
+        "SELECT first_delivered_at AS at FROM speedgate.redeliveries WHERE guid = $1",
+        [deliveryId],
+      );
       const at = rows[0]?.at;
       return at ? at.getTime() : null;
     },

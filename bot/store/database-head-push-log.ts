@@ -14,7 +14,10 @@ export class DatabaseHeadPushLog implements HeadPushLog {
   }
 
   async lookup(pull: string, headSha: string): Promise<string | null> {
-    const { rows } = await this.database.query<{ pushed_at: Date }>("SELECT pushed_at FROM speedgate.head_pushes WHERE pull = $1 AND head_sha = $2", [pull, headSha]);
+    const { rows } = await this.database.query<{ pushed_at: Date }>(
+      "SELECT pushed_at FROM speedgate.head_pushes WHERE pull = $1 AND head_sha = $2",
+      [pull, headSha],
+    );
     const at = rows[0]?.pushed_at;
     return at ? at.toISOString() : null;
   }

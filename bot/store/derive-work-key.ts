@@ -26,7 +26,13 @@ export function workflowRunWorkKey(repository: string, runId: number, runAttempt
  * conclusion time is part of the key: the same click replayed is one job, a click after the next
  * conclusion is another.
  */
-export function checkRunWorkKey(repository: string, checkRunId: number, requested: string, presser: string, concludedAt: string | null): string {
+export function checkRunWorkKey(
+  repository: string,
+  checkRunId: number,
+  requested: string,
+  presser: string,
+  concludedAt: string | null,
+): string {
   return `check-run:${repository.toLowerCase()}:${checkRunId}:${requested}:${presser.toLowerCase()}:${concludedAt ?? "running"}`;
 }
 
@@ -34,7 +40,13 @@ export function checkRunWorkKey(repository: string, checkRunId: number, requeste
  * pull_request events: the action, the head and GitHub's updated_at at that moment (#12's key): a
  * replay is one job, while a head pushed back later (A, B, A again) is new work.
  */
-export function pullRequestWorkKey(repository: string, pullNumber: number, action: string, headSha: string, updatedAt: string | null): string {
+export function pullRequestWorkKey(
+  repository: string,
+  pullNumber: number,
+  action: string,
+  headSha: string,
+  updatedAt: string | null,
+): string {
   return `pull:${repository.toLowerCase()}#${pullNumber}:${action}:${headSha}:${updatedAt ?? "?"}`;
 }
 

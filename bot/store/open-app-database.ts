@@ -17,7 +17,10 @@ export function appDatabaseTarget(env: NodeJS.ProcessEnv, cwd = process.cwd()): 
   const url = env.DATABASE_URL?.trim();
   if (url) {
     const target = parseDatabaseTarget(url, cwd);
-    if (target.kind !== "postgres") throw new Error("DATABASE_URL must be a postgres:// or postgresql:// URL; for an embedded database set SPEEDGATE_DATA_DIR to a folder");
+    if (target.kind !== "postgres")
+      throw new Error(
+        "DATABASE_URL must be a postgres:// or postgresql:// URL; for an embedded database set SPEEDGATE_DATA_DIR to a folder",
+      );
     return target;
   }
   return { kind: "pglite", dataDir: resolve(cwd, env.SPEEDGATE_DATA_DIR?.trim() || DEFAULT_DATA_DIR) };
@@ -25,7 +28,11 @@ export function appDatabaseTarget(env: NodeJS.ProcessEnv, cwd = process.cwd()): 
 
 /** Opens the app's database and migrates it (speedgate's schema and the job queue's) before any delivery is accepted. */
 export async function openAppDatabase(env: NodeJS.ProcessEnv, logger: Logger, concurrency = DEFAULT_CONCURRENCY): Promise<Database> {
-  const database = await openDatabase(appDatabaseTarget(env), { logger, maxConnections: concurrency + 4, applicationName: "speedgate app" });
+  const database = await openDatabase(appDatabaseTarget(env), {
+    logger,
+    maxConnections: concurrency + 4,
+    applicationName: "speedgate app",
+  });
   try {
     const migrated = await prepareDatabase(database, logger);
     logger.info(`database: ${database.description}, schema version ${migrated.to}`);

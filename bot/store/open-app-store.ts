@@ -24,7 +24,8 @@ export function workerConcurrency(env: NodeJS.ProcessEnv): number {
   const raw = env.SPEEDGATE_WORKERS?.trim();
   if (!raw) return DEFAULT_CONCURRENCY;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1 || value > 64) throw new Error(`SPEEDGATE_WORKERS: expected a whole number from 1 to 64, got ${JSON.stringify(raw)}`);
+  if (!Number.isInteger(value) || value < 1 || value > 64)
+    throw new Error(`SPEEDGATE_WORKERS: expected a whole number from 1 to 64, got ${JSON.stringify(raw)}`);
   return value;
 }
 
@@ -38,7 +39,11 @@ export async function openAppStore(app: Probot, env: NodeJS.ProcessEnv): Promise
   const concurrency = workerConcurrency(env);
   const database = await openAppDatabase(env, logger, concurrency);
   const outage = new OutageRedelivery(app, database, logger);
-  const refused = new RedeliverAfterRefusal(async (since, maxAsks) => await redeliverSince(app, database, { since, logger, maxAsks }), logger, redeliverAfterMs(env));
+  const refused = new RedeliverAfterRefusal(
+    async (since, maxAsks) => await redeliverSince(app, database, { since, logger, maxAsks }),
+    logger,
+    redeliverAfterMs(env),
+  );
   const store = databaseAppStore({
     database,
     log: app.log,

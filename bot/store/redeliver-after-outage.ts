@@ -35,7 +35,9 @@ export class OutageRedelivery {
   }
 
   async #watch(): Promise<void> {
-    this.logger.warn("database: a delivery's work could not be stored (answered 5xx); failed deliveries will be asked for again once the database answers");
+    this.logger.warn(
+      "database: a delivery's work could not be stored (answered 5xx); failed deliveries will be asked for again once the database answers",
+    );
     for (;;) {
       try {
         await delay(this.probeMs, undefined, { signal: this.#stop.signal });

@@ -17,7 +17,8 @@ export function redeliverAfterMs(env: NodeJS.ProcessEnv): number {
   const raw = env.SPEEDGATE_REDELIVER_AFTER_MS?.trim();
   if (!raw) return DEFAULT_REDELIVER_AFTER_MS;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`SPEEDGATE_REDELIVER_AFTER_MS: expected a whole number of milliseconds, 0 to turn it off, got ${JSON.stringify(raw)}`);
+  if (!Number.isInteger(value) || value < 0)
+    throw new Error(`SPEEDGATE_REDELIVER_AFTER_MS: expected a whole number of milliseconds, 0 to turn it off, got ${JSON.stringify(raw)}`);
   return value;
 }
 
@@ -56,7 +57,9 @@ export class RedeliverAfterRefusal {
   notice(status: number): void {
     if (this.periodMs === 0 || this.#stopped) return;
     if (this.#streakSince === null) {
-      this.logger.warn(`the app answered a delivery ${status}; deliveries that failed will be asked for again in ${this.periodMs} ms, and every ${this.periodMs} ms while such answers go on`);
+      this.logger.warn(
+        `the app answered a delivery ${status}; deliveries that failed will be asked for again in ${this.periodMs} ms, and every ${this.periodMs} ms while such answers go on`,
+      );
       this.#streakSince = this.now();
     }
     this.#pending = true;
@@ -81,7 +84,9 @@ export class RedeliverAfterRefusal {
     this.#streak++;
     const maxAsks = Math.min(MAX_REDELIVERY_REQUESTS + this.#streak - 1, MAX_ASKS_WHILE_REFUSED);
     const since = new Date(first - MARGIN_MS);
-    this.logger.info(`asking GitHub for the deliveries that failed since ${since.toISOString()} (the app answered some 5xx or 408; period ${this.#streak} in a row, up to ${maxAsks} asks a delivery)`);
+    this.logger.info(
+      `asking GitHub for the deliveries that failed since ${since.toISOString()} (the app answered some 5xx or 408; period ${this.#streak} in a row, up to ${maxAsks} asks a delivery)`,
+    );
     this.#sweeping = this.sweep(since, maxAsks)
       .then(
         () => undefined,

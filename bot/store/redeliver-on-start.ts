@@ -12,7 +12,9 @@ export function redeliverHours(env: NodeJS.ProcessEnv): number {
   if (!raw) return DEFAULT_REDELIVER_HOURS;
   const hours = Number(raw);
   if (!Number.isFinite(hours) || hours < 0 || hours > 72) {
-    throw new Error(`SPEEDGATE_REDELIVER_HOURS: expected a number of hours from 0 (off) to 72 (GitHub keeps deliveries three days), got ${JSON.stringify(raw)}`);
+    throw new Error(
+      `SPEEDGATE_REDELIVER_HOURS: expected a number of hours from 0 (off) to 72 (GitHub keeps deliveries three days), got ${JSON.stringify(raw)}`,
+    );
   }
   return hours;
 }
@@ -21,7 +23,11 @@ export function redeliverHours(env: NodeJS.ProcessEnv): number {
  * Asks GitHub to send again the deliveries that failed while the app was away (authenticated as the
  * App, which the delivery log requires). A failure here is logged, never fatal: the app serves anyway.
  */
-export async function redeliverOnStart(app: Probot, database: Database, options: { hours: number; logger: Logger; now?: Date }): Promise<RedeliveryReport | null> {
+export async function redeliverOnStart(
+  app: Probot,
+  database: Database,
+  options: { hours: number; logger: Logger; now?: Date },
+): Promise<RedeliveryReport | null> {
   if (options.hours === 0) return null;
   const since = new Date((options.now ?? new Date()).getTime() - options.hours * 3_600_000);
   return await redeliverSince(app, database, { since, logger: options.logger });
@@ -31,7 +37,11 @@ export async function redeliverOnStart(app: Probot, database: Database, options:
  * Asks GitHub to send again what failed since `since` (at start, after a database outage, after the
  * app's own 5xx answers), each delivery at most `maxAsks` times in all. Never throws.
  */
-export async function redeliverSince(app: Probot, database: Database, options: { since: Date; logger: Logger; maxAsks?: number }): Promise<RedeliveryReport | null> {
+export async function redeliverSince(
+  app: Probot,
+  database: Database,
+  options: { since: Date; logger: Logger; maxAsks?: number },
+): Promise<RedeliveryReport | null> {
   const { since } = options;
   try {
     const client = await app.auth();
@@ -42,7 +52,9 @@ export async function redeliverSince(app: Probot, database: Database, options: {
       claim: (candidate) => claimRedelivery(database.pool, candidate, options.maxAsks),
     });
   } catch (error) {
-    options.logger.warn(`redelivery: could not read or redeliver the failed deliveries since ${since.toISOString()}: ${(error as Error).message}`);
+    options.logger.warn(
+      `redelivery: could not read or redeliver the failed deliveries since ${since.toISOString()}: ${(error as Error).message}`,
+    );
     return null;
   }
 }

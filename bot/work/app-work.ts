@@ -107,6 +107,9 @@ export async function runJob(
     events.emit("ended", { key: job.key, outcome, followUps, error: reason });
     throw error;
   }
-  log.info({ work: job.key, task, delivery: job.deliveryId, attempt: job.attempt, outcome: "done", followUps }, `${task} ${job.key} done${job.attempt > 1 ? ` on attempt ${job.attempt}` : ""}`);
+  log.info(
+    { work: job.key, task, delivery: job.deliveryId, attempt: job.attempt, outcome: "done", followUps },
+    `${task} ${job.key} done${job.attempt > 1 ? ` on attempt ${job.attempt}` : ""}`,
+  );
   events.emit("ended", { key: job.key, outcome: "done", followUps, error: null });
 }

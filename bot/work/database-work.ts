@@ -66,7 +66,9 @@ export class DatabaseWork implements WorkStore {
           log,
           // Given up: the delivery's work is forgotten, so that its redelivery is done again, not refused as a copy.
           async () => {
-            await database.pool.query("DELETE FROM speedgate.work_receipts WHERE job_key = ANY($1)", [[key, envelope.origin ?? key]]).catch(() => undefined);
+            await database.pool
+              .query("DELETE FROM speedgate.work_receipts WHERE job_key = ANY($1)", [[key, envelope.origin ?? key]])
+              .catch(() => undefined);
           },
         );
       };

@@ -18,7 +18,12 @@ type JobPayloadSchema = z.ZodType<{ installationId: number; repository: z.output
  * Reads a stored job's payload (null, logged, for one this version does not read) and authenticates as
  * the installation the delivery came from again: a job runs after its delivery, maybe in another process.
  */
-export async function openJob<S extends JobPayloadSchema>(deps: AppDeps, schema: S, raw: unknown, job: JobContext): Promise<OpenedJob<z.output<S>> | null> {
+export async function openJob<S extends JobPayloadSchema>(
+  deps: AppDeps,
+  schema: S,
+  raw: unknown,
+  job: JobContext,
+): Promise<OpenedJob<z.output<S>> | null> {
   const payload = readJobPayload(schema, raw, job);
   if (!payload) return null;
   const repo: RepoRef = { owner: payload.repository.owner.login, repo: payload.repository.name };

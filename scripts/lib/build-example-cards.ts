@@ -49,7 +49,13 @@ const PATCH_HASH = "9b74c9897bac770ffc029102a200c5de4d0b0b3a6b1a5c3f5d2e1f0a9b8c
 const LLAMA_CPP_ENGINE = { engine: "llama.cpp", port: 8080, image: "ghcr.io/ggml-org/llama.cpp:server-cuda", sourceDir: "/app" };
 
 function config(
-  overrides: { requestIntervalMs?: number; minRoundScore?: number; runs?: number; calibration?: string; engine?: typeof LLAMA_CPP_ENGINE } = {},
+  overrides: {
+    requestIntervalMs?: number;
+    minRoundScore?: number;
+    runs?: number;
+    calibration?: string;
+    engine?: typeof LLAMA_CPP_ENGINE;
+  } = {},
 ): RoundConfig {
   const engine = overrides.engine ?? { engine: "sglang", port: 30000, image: "lmsysorg/sglang:v0.5.5", sourceDir: "/sgl-workspace/sglang" };
   return parseRoundConfig({
@@ -174,7 +180,11 @@ function card(options: {
   const failure = options.failure ?? null;
   // One run draws exactly what a single-run card always drew, so adding runs to one example leaves the others as they were.
   const startFactor = (): number => (runCount === 1 ? 1 : 1 + (options.startSpread ?? 0) * (random() * 2 - 1));
-  const scaled = (shape: StreamShape, factor: number): StreamShape => ({ ...shape, ttftMs: shape.ttftMs * factor, itlMs: shape.itlMs * factor });
+  const scaled = (shape: StreamShape, factor: number): StreamShape => ({
+    ...shape,
+    ttftMs: shape.ttftMs * factor,
+    itlMs: shape.itlMs * factor,
+  });
   const runs: RoundRun[] = Array.from({ length: runCount }, (_, index) => {
     const baselineFactor = startFactor();
     const candidateFactor = startFactor();
@@ -185,12 +195,15 @@ function card(options: {
       if (plan.candidate === null) continue;
       candidate.set(
         plan.id,
-        "error" in plan.candidate ? { ok: false, kind: "http_error", reason: plan.candidate.error } : stream(random, scaled(plan.candidate, candidateFactor)),
+        "error" in plan.candidate
+          ? { ok: false, kind: "http_error", reason: plan.candidate.error }
+          : stream(random, scaled(plan.candidate, candidateFactor)),
       );
     }
     const last = index === runCount - 1;
     // A baseline that failed at startup answered nothing, and the candidate never started.
-    if (failure?.engine === "baseline") return { baseline: { records: new Map(), failure: last ? failure : null }, candidate: { records: new Map(), failure: null } };
+    if (failure?.engine === "baseline")
+      return { baseline: { records: new Map(), failure: last ? failure : null }, candidate: { records: new Map(), failure: null } };
     return { baseline: { records: baseline, failure: null }, candidate: { records: candidate, failure: last ? failure : null } };
   });
   const provenance = {
@@ -216,7 +229,11 @@ function card(options: {
           settings: calibrationSettingsOf(options.config, options.plans.length),
           scores: options.calibration.scores,
         },
-        calibrationFacts({ engine: options.config.engine, provenance: { ...emptyProvenance(), ...provenance }, settings: cardSettings(options.config) }),
+        calibrationFacts({
+          engine: options.config.engine,
+          provenance: { ...emptyProvenance(), ...provenance },
+          settings: cardSettings(options.config),
+        }),
       )
     : null;
   const result = scoreRound({
@@ -241,7 +258,12 @@ function card(options: {
 }
 
 /** Prompts of varied length: prefill grows with the prompt, decode with the answer. */
-function plans(count: number, seed: number, intervalMs: number, candidateShape: (base: StreamShape, index: number) => PromptPlan["candidate"]): PromptPlan[] {
+function plans(
+  count: number,
+  seed: number,
+  intervalMs: number,
+  candidateShape: (base: StreamShape, index: number) => PromptPlan["candidate"],
+): PromptPlan[] {
   const random = createSeededRandom(seed);
   return Array.from({ length: count }, (_, index) => {
     const promptTokens = 200 + Math.floor(random() * 2800);
@@ -293,17 +315,40 @@ async function demoCard(): Promise<Scorecard> {
   const baselineProfile = JSON.parse(await readFile(new URL("engine/profile.json", DEMO_DIR), "utf8")) as SimProfileInput;
   const candidateProfile = await patchedDemoProfile(loaded.patch?.bytes.toString("utf8") ?? "");
   const promptIds = loaded.prompts.map((prompt) => prompt.id);
-  const [run] = simulateRound({ baseline: baselineProfile, candidate: candidateProfile, promptIds, runs: 1, maxTokens: config.bench.maxTokens, round: 0 });
+  const [run] = simulateRound({
+    baseline: baselineProfile,
+    candidate: candidateProfile,
+    promptIds,
+    runs: 1,
+    maxTokens: config.bench.maxTokens,
+    round: 0,
+  });
   if (!run) throw new Error("the demo round simulated no run");
   // The benchmark client sends on the round's schedule and keeps each answer's text.
   const asSent = (records: ReadonlyMap<string, RequestRecord>): Map<string, RequestRecord> =>
     new Map(
-      [...records].map(([id, record], index) => [id, record.ok ? withAnswerText({ ...record, sentMs: index * config.bench.requestIntervalMs }) : record]),
+      [...records].map(([id, record], index) => [
+        id,
+        record.ok ? withAnswerText({ ...record, sentMs: index * config.bench.requestIntervalMs }) : record,
+      ]),
     );
-  const noGpu = (takenAt: string): GpuSnapshot => ({ takenAt, error: "nvidia-smi is not on the runner's PATH", driverVersion: null, cudaVersion: null, gpus: [], processes: [], processesError: null });
+  const noGpu = (takenAt: string): GpuSnapshot => ({
+    takenAt,
+    error: "nvidia-smi is not on the runner's PATH",
+    driverVersion: null,
+    cudaVersion: null,
+    gpus: [],
+    processes: [],
+    processesError: null,
+  });
   const result = scoreRound({
     promptIds,
-    runs: [{ baseline: { ...run.baseline, records: asSent(run.baseline.records) }, candidate: { ...run.candidate, records: asSent(run.candidate.records) } }],
+    runs: [
+      {
+        baseline: { ...run.baseline, records: asSent(run.baseline.records) },
+        candidate: { ...run.candidate, records: asSent(run.candidate.records) },
+      },
+    ],
     tolerance: config.bench.tolerance,
     gate: config.gate,
     agreementTokens: config.bench.agreementTokens,
@@ -328,7 +373,13 @@ function syntheticPlans(
   candidateShape: (base: StreamShape) => PromptPlan["candidate"],
 ): PromptPlan[] {
   return Array.from({ length: count }, (_, index) => {
-    const base: StreamShape = { sentMs: sentMs(index), tokens: shape.outputTokens, ttftMs: 45 + shape.inputTokens * 0.05, itlMs, finishReason: "length" };
+    const base: StreamShape = {
+      sentMs: sentMs(index),
+      tokens: shape.outputTokens,
+      ttftMs: 45 + shape.inputTokens * 0.05,
+      itlMs,
+      finishReason: "length",
+    };
     return { id: `synthetic-${String(index + 1).padStart(2, "0")}`, baseline: base, candidate: candidateShape(base) };
   });
 }
@@ -341,7 +392,13 @@ function syntheticPlans(
  */
 function scenariosCard(gpu: { baseline: GpuSnapshot; candidate: GpuSnapshot }): Scorecard {
   const synthetic = { inputTokens: 128, outputTokens: 256, count: 16 };
-  const scenario = (name: string, bench: Record<string, unknown>, gate: { minRoundScore: number }, plansOf: PromptPlan[], seed: number): ScenarioResult => {
+  const scenario = (
+    name: string,
+    bench: Record<string, unknown>,
+    gate: { minRoundScore: number },
+    plansOf: PromptPlan[],
+    seed: number,
+  ): ScenarioResult => {
     const base = config({ runs: DEFAULT_BENCH_RUNS });
     const scenarioConfig = parseRoundConfig({
       ...base,
@@ -357,34 +414,65 @@ function scenariosCard(gpu: { baseline: GpuSnapshot; candidate: GpuSnapshot }): 
     const promptsSource = "prompts" in bench ? {} : { promptsSource: "./prompts.jsonl" };
     return { name, card: card({ config: scenarioConfig, seed, plans: plansOf, startSpread: 0.01, gpu, ...promptsSource }) };
   };
-  const chat = scenario("chat-rate4", { requestIntervalMs: 250, arrival: "poisson" }, { minRoundScore: 1.0 }, plans(12, 7, 250, (base) => ({ ...base, itlMs: base.itlMs / 1.1 })), 47);
+  const chat = scenario(
+    "chat-rate4",
+    { requestIntervalMs: 250, arrival: "poisson" },
+    { minRoundScore: 1.0 },
+    plans(12, 7, 250, (base) => ({ ...base, itlMs: base.itlMs / 1.1 })),
+    47,
+  );
   const lone = scenario(
     "decode-c1",
     { prompts: { synthetic: { ...synthetic, seed: 1 } }, maxTokens: 256, concurrency: 1 },
     { minRoundScore: 0.95 },
-    syntheticPlans(16, synthetic, (index) => index * 5_400, 21, (base) => ({ ...base, itlMs: base.itlMs / 1.2 })),
+    syntheticPlans(
+      16,
+      synthetic,
+      (index) => index * 5_400,
+      21,
+      (base) => ({ ...base, itlMs: base.itlMs / 1.2 }),
+    ),
     53,
   );
   const batched = scenario(
     "decode-c32",
     { prompts: { synthetic: { ...synthetic, seed: 2 } }, maxTokens: 256, concurrency: 32 },
     { minRoundScore: 0.95 },
-    syntheticPlans(16, synthetic, () => 0, 34, (base) => ({ ...base, itlMs: base.itlMs * 1.08 })),
+    syntheticPlans(
+      16,
+      synthetic,
+      () => 0,
+      34,
+      (base) => ({ ...base, itlMs: base.itlMs * 1.08 }),
+    ),
     59,
   );
   const benchmarkMs = (role: "baseline" | "candidate"): number =>
     [chat, lone, batched].reduce((sum, { card: scenarioCard }) => {
-      const ends = scenarioCard.prompts.map((prompt) => (prompt[role]?.e2eMs ?? 0));
+      const ends = scenarioCard.prompts.map((prompt) => prompt[role]?.e2eMs ?? 0);
       return sum + DEFAULT_BENCH_RUNS * Math.max(0, ...ends) * (scenarioCard.settings.concurrency === 1 ? scenarioCard.prompts.length : 1);
     }, 0);
   const timeSpent: TimeSpent = {
     prepareMs: 171_000,
-    baseline: { starts: DEFAULT_BENCH_RUNS, startMs: 4 * 96_400, warmupMs: 4 * 3 * 2_100, benchmarkMs: Math.round(benchmarkMs("baseline")), stopMs: 4 * 2_300 },
-    candidate: { starts: DEFAULT_BENCH_RUNS, startMs: 4 * 98_100, warmupMs: 4 * 3 * 2_000, benchmarkMs: Math.round(benchmarkMs("candidate")), stopMs: 4 * 2_400 },
+    baseline: {
+      starts: DEFAULT_BENCH_RUNS,
+      startMs: 4 * 96_400,
+      warmupMs: 4 * 3 * 2_100,
+      benchmarkMs: Math.round(benchmarkMs("baseline")),
+      stopMs: 4 * 2_300,
+    },
+    candidate: {
+      starts: DEFAULT_BENCH_RUNS,
+      startMs: 4 * 98_100,
+      warmupMs: 4 * 3 * 2_000,
+      benchmarkMs: Math.round(benchmarkMs("candidate")),
+      stopMs: 4 * 2_400,
+    },
     totalMs: 0,
   };
   const sides = [timeSpent.baseline, timeSpent.candidate];
-  timeSpent.totalMs = timeSpent.prepareMs + sides.reduce((sum, side) => sum + side.startMs + side.warmupMs + side.benchmarkMs + side.stopMs, 0) + 4_000;
+  timeSpent.totalMs =
+    timeSpent.prepareMs + sides.reduce((sum, side) => sum + side.startMs + side.warmupMs + side.benchmarkMs + side.stopMs, 0) + 4_000;
   return assembleScenarioCard([chat, lone, batched], 0.97, { timeSpent });
 }
 
@@ -454,7 +542,10 @@ export async function buildExampleCards(): Promise<ExampleCard[]> {
     startSpread: 0.01,
     calibration: {
       measuredAt: "2026-11-20T08:30:00.000Z",
-      scores: [0.998, 1.004, 0.991, 1.012, 1.001, 0.987, 1.006, 0.995, 1.009, 1.0, 0.993, 1.015, 0.998, 1.003, 0.989, 1.007, 0.996, 1.002, 1.01, 0.994],
+      scores: [
+        0.998, 1.004, 0.991, 1.012, 1.001, 0.987, 1.006, 0.995, 1.009, 1.0, 0.993, 1.015, 0.998, 1.003, 0.989, 1.007, 0.996, 1.002, 1.01,
+        0.994,
+      ],
     },
     gpu: { baseline: idleH100("2026-11-29T11:31:10.000Z"), candidate: idleH100("2026-11-29T11:35:47.000Z") },
   });
@@ -475,7 +566,10 @@ export async function buildExampleCards(): Promise<ExampleCard[]> {
   const assertion = card({
     config: assertConfig,
     seed: 43,
-    failure: await startupFailure("candidate-ggml-assert.log", "candidate", { engine: "llama.cpp", exit: { exitCode: null, signal: "SIGABRT", oomKilled: false } }),
+    failure: await startupFailure("candidate-ggml-assert.log", "candidate", {
+      engine: "llama.cpp",
+      exit: { exitCode: null, signal: "SIGABRT", oomKilled: false },
+    }),
     plans: plans(12, 7, 500, () => null),
     gpu: { baseline: idleH100("2026-12-03T10:12:40.000Z"), candidate: idleH100("2026-12-03T10:14:02.000Z") },
   });
@@ -489,6 +583,9 @@ export async function buildExampleCards(): Promise<ExampleCard[]> {
     { name: "candidate-cuda-oom-busy-runner", card: busy },
     { name: "baseline-nccl-error", card: baselineFailed },
     { name: "candidate-ggml-assert", card: assertion },
-    { name: "scenarios-decode-regression", card: scenariosCard({ baseline: idleH100("2026-12-04T09:12:40.000Z"), candidate: idleH100("2026-12-04T09:14:31.000Z") }) },
+    {
+      name: "scenarios-decode-regression",
+      card: scenariosCard({ baseline: idleH100("2026-12-04T09:12:40.000Z"), candidate: idleH100("2026-12-04T09:14:31.000Z") }),
+    },
   ];
 }

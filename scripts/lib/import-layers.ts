@@ -126,7 +126,11 @@ export function checkImportLayers(root: string): LayerReport {
     const from = placeOf(root, file);
     const name = relative(root, file);
     if (from.folder !== null && floorOf(from.folder) < 0) {
-      violations.push({ from: name, to: name, why: `src/${from.folder}/ is on no floor: add it to FLOORS in scripts/lib/import-layers.ts` });
+      violations.push({
+        from: name,
+        to: name,
+        why: `src/${from.folder}/ is on no floor: add it to FLOORS in scripts/lib/import-layers.ts`,
+      });
     }
     const targets: string[] = [];
     for (const target of readImports(file)) {
@@ -146,7 +150,8 @@ export function checkImportLayers(root: string): LayerReport {
       const fromFloor = floorOf(from.folder);
       const toFloor = floorOf(to.folder);
       if (fromFloor < 0 || toFloor < 0) continue;
-      if (toFloor > fromFloor) fail(`src/${from.folder}/ (floor ${fromFloor}) imports from a higher floor, src/${to.folder}/ (floor ${toFloor})`);
+      if (toFloor > fromFloor)
+        fail(`src/${from.folder}/ (floor ${fromFloor}) imports from a higher floor, src/${to.folder}/ (floor ${toFloor})`);
       else if (toFloor === fromFloor) fail(`src/${from.folder}/ and src/${to.folder}/ share floor ${fromFloor}: neither imports the other`);
     }
     graph.set(file, targets);
@@ -162,6 +167,8 @@ export function describeLayerReport(report: LayerReport): string {
     ...report.circles.map((circle) => `circle of imports: ${circle.join(" <-> ")}`),
   ];
   const problems = report.violations.length + report.circles.length;
-  lines.push(`${report.files} files, ${report.imports} relative imports: ${problems === 0 ? "every import runs down, no circle" : `${problems} problem(s)`}`);
+  lines.push(
+    `${report.files} files, ${report.imports} relative imports: ${problems === 0 ? "every import runs down, no circle" : `${problems} problem(s)`}`,
+  );
   return lines.join("\n");
 }

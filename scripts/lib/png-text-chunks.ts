@@ -14,7 +14,8 @@ interface Chunk {
 }
 
 function readChunks(png: Buffer): Chunk[] {
-  if (png.length < SIGNATURE.length || !png.subarray(0, SIGNATURE.length).equals(SIGNATURE)) throw new Error("not a PNG: the file does not start with the PNG signature");
+  if (png.length < SIGNATURE.length || !png.subarray(0, SIGNATURE.length).equals(SIGNATURE))
+    throw new Error("not a PNG: the file does not start with the PNG signature");
   const chunks: Chunk[] = [];
   let offset = SIGNATURE.length;
   while (offset + 12 <= png.length) {
@@ -42,7 +43,8 @@ export function writePngText(png: Buffer, entries: Record<string, string>): Buff
   const chunks = readChunks(png);
   const keys = new Set(Object.keys(entries));
   for (const key of keys) {
-    if (!/^[\x20-\x7e]{1,79}$/.test(key)) throw new Error(`PNG text keyword ${JSON.stringify(key)}: expected 1 to 79 printable Latin-1 characters`);
+    if (!/^[\x20-\x7e]{1,79}$/.test(key))
+      throw new Error(`PNG text keyword ${JSON.stringify(key)}: expected 1 to 79 printable Latin-1 characters`);
   }
   const kept = chunks.filter((chunk) => chunk.type !== "iTXt" || !keys.has(chunk.data.toString("latin1", 0, chunk.data.indexOf(0))));
   const end = kept.findIndex((chunk) => chunk.type === "IEND");

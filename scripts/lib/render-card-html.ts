@@ -97,7 +97,10 @@ function measureCard(limit) {
  * comment frame as wide as GitHub's. When the charts are drawn the page records its height and what
  * its first screen holds on <body>, so a screenshot can be cut to fit and checked.
  */
-export function renderCardHtml(markdown: string, options: { widthPx?: number; openDetails?: boolean; firstScreenPx?: number } = {}): string {
+export function renderCardHtml(
+  markdown: string,
+  options: { widthPx?: number; openDetails?: boolean; firstScreenPx?: number } = {},
+): string {
   const md = new MarkdownIt({ html: true, linkify: false });
   const fence = md.renderer.rules.fence;
   md.renderer.rules.fence = (tokens, index, settings, env, self) => {

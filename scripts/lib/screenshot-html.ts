@@ -50,7 +50,11 @@ function readMeasure(dom: string): CardMeasure {
  * height (and the card's measure) the page recorded once its charts were drawn, the second takes the
  * shot at that size. Without `outPath` only the measure is taken.
  */
-export async function screenshotHtml(html: string, outPath: string | null, options: { chromium?: string; widthPx?: number } = {}): Promise<CardMeasure> {
+export async function screenshotHtml(
+  html: string,
+  outPath: string | null,
+  options: { chromium?: string; widthPx?: number } = {},
+): Promise<CardMeasure> {
   const chromium = options.chromium ?? process.env.CHROMIUM ?? "chromium";
   const dir = await mkdtemp(join(tmpdir(), "speedgate-shot-"));
   try {

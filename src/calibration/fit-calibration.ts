@@ -60,7 +60,8 @@ export function fitCalibration(source: CalibrationSource, facts: CalibrationFact
   const noise = computeNoiseFloor(source.scores);
   const problems: string[] = [];
   const notes: string[] = [];
-  if (source.engine !== facts.engine) problems.push(`it is for engine ${describeValue(source.engine)}, this round's is ${describeValue(facts.engine)}`);
+  if (source.engine !== facts.engine)
+    problems.push(`it is for engine ${describeValue(source.engine)}, this round's is ${describeValue(facts.engine)}`);
   if (source.scenario && !source.scenario.studied) {
     // The copy is another workload's study: its prompts and settings say nothing of this one's, so they are not compared.
     problems.push(describeMissingScenario(source.scenario.name));
@@ -68,12 +69,17 @@ export function fitCalibration(source: CalibrationSource, facts: CalibrationFact
     if (facts.promptsHash !== null && source.promptsHash !== facts.promptsHash) problems.push("it was measured on another prompt set");
     problems.push(...describeSettingDifferences(source.settings, facts.settings));
   }
-  if (source.gpu !== facts.gpu) problems.push(`it was measured on GPU ${describeValue(source.gpu)}, this round ran on ${describeValue(facts.gpu)}`);
+  if (source.gpu !== facts.gpu)
+    problems.push(`it was measured on GPU ${describeValue(source.gpu)}, this round ran on ${describeValue(facts.gpu)}`);
   if (source.baselineImage !== facts.baselineImage) {
-    problems.push(`it was measured with baseline image ${describeValue(source.baselineImage)}, this round's is ${describeValue(facts.baselineImage)}`);
+    problems.push(
+      `it was measured with baseline image ${describeValue(source.baselineImage)}, this round's is ${describeValue(facts.baselineImage)}`,
+    );
   } else if (source.baselineImage !== null && source.baselineImageId !== facts.baselineImageId) {
     // A pulled tag that moved is another engine build; a locally built baseline's ID changes with every build and is not compared.
-    problems.push(`the baseline image ${source.baselineImage} changed since the calibration (${describeValue(source.baselineImageId)} then, ${describeValue(facts.baselineImageId)} now)`);
+    problems.push(
+      `the baseline image ${source.baselineImage} changed since the calibration (${describeValue(source.baselineImageId)} then, ${describeValue(facts.baselineImageId)} now)`,
+    );
   }
   if (source.runner !== facts.runner) {
     const same = source.gpu === facts.gpu ? " (the same GPU)" : "";

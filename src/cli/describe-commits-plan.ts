@@ -9,9 +9,15 @@ const short = (sha: string): string => sha.slice(0, 12);
 
 function listed(change: CommitChange): string {
   if (change.files.length === 0) return "no file";
-  const names = change.files.slice(0, 5).map((file) => file.path).join(", ");
+  const names = change.files
+    .slice(0, 5)
+    .map((file) => file.path)
+    .join(", ");
   const more = change.files.length > 5 ? `, … ${change.files.length - 5} more` : "";
-  const left = change.leftOut.length > 0 ? `; ${change.leftOut.length} changed file${change.leftOut.length === 1 ? "" : "s"} outside source.paths left out` : "";
+  const left =
+    change.leftOut.length > 0
+      ? `; ${change.leftOut.length} changed file${change.leftOut.length === 1 ? "" : "s"} outside source.paths left out`
+      : "";
   return `${change.files.length} file${change.files.length === 1 ? "" : "s"} (${names}${more})${left}`;
 }
 
@@ -36,9 +42,15 @@ async function readRevisionForCheck(round: LoadedRound): Promise<{ written: stri
     const value = info.Config.Labels?.[source.label];
     return value
       ? { written: value.trim(), why: `label ${source.label}` }
-      : { written: null, why: `the image on this machine has no label ${source.label}${source.label === DEFAULT_REVISION_LABEL ? " (set source.revision to where its commit is written)" : ""}: the round would end with image_base_mismatch` };
+      : {
+          written: null,
+          why: `the image on this machine has no label ${source.label}${source.label === DEFAULT_REVISION_LABEL ? " (set source.revision to where its commit is written)" : ""}: the round would end with image_base_mismatch`,
+        };
   } catch {
-    return { written: null, why: `read from label ${source.label} when the round runs (the image is not on this machine, or no Docker daemon answers)` };
+    return {
+      written: null,
+      why: `read from label ${source.label} when the round runs (the image is not on this machine, or no Docker daemon answers)`,
+    };
   }
 }
 
@@ -80,7 +92,9 @@ export async function describeCommitsPlan(round: LoadedRound): Promise<string[]>
   }
   const imageCommit = await resolveCommit(commits.repoDir, revision.written.toLowerCase());
   if (!imageCommit) {
-    lines.push(`engine image ${image} at ${revision.written} (${revision.why}): that commit is not in the repository, so the round would end with image_base_mismatch (fetch it, or the full history)`);
+    lines.push(
+      `engine image ${image} at ${revision.written} (${revision.why}): that commit is not in the repository, so the round would end with image_base_mismatch (fetch it, or the full history)`,
+    );
     return lines;
   }
   lines.push(`engine image ${image} at ${short(imageCommit)} (${revision.why}), its source in ${config.candidate.sourceDir ?? "?"}`);

@@ -53,7 +53,10 @@ function engineLines(role: EngineRole, check: RoundCheck): string[] {
       );
       lines.push(`runs: ${command ? showCommand(command, config) : "the image's own CMD"}`, `in: ${cwd ?? "the image's WORKDIR"}`);
     } else {
-      lines.push(`runs: ${command ? showCommand(command, config) : "?"}`, `in: ${cwd ?? "the root"} of its worktree of the ${role === "baseline" ? "base" : "head"}`);
+      lines.push(
+        `runs: ${command ? showCommand(command, config) : "?"}`,
+        `in: ${cwd ?? "the root"} of its worktree of the ${role === "baseline" ? "base" : "head"}`,
+      );
     }
     lines.push(`environment: ${showEnv(launch.env)}`);
     return lines;
@@ -76,7 +79,12 @@ function engineLines(role: EngineRole, check: RoundCheck): string[] {
       );
     }
     const entrypoint = config.docker.entrypoint;
-    const through = entrypoint === undefined ? " (after the image's ENTRYPOINT, if it has one)" : entrypoint.length === 0 ? " (the image's ENTRYPOINT cleared)" : ` (after the ENTRYPOINT ${showCommand(entrypoint, config)})`;
+    const through =
+      entrypoint === undefined
+        ? " (after the image's ENTRYPOINT, if it has one)"
+        : entrypoint.length === 0
+          ? " (the image's ENTRYPOINT cleared)"
+          : ` (after the ENTRYPOINT ${showCommand(entrypoint, config)})`;
     lines.push(`runs: ${command ? `${showCommand(command, config)}${through}` : "the image's own CMD"}`);
     lines.push(`in: ${cwd ?? "the image's WORKDIR"}`);
   } else {
@@ -86,7 +94,11 @@ function engineLines(role: EngineRole, check: RoundCheck): string[] {
     const marker = "<copy>";
     const folder = processEngineCwd(role, config, configPath, patched ? marker : null);
     const offset = folder.slice(marker.length + 1);
-    const shown = !folder.startsWith(marker) ? folder : offset === "" ? `the root of its patched copy of ${config.candidate.sourceDir ?? "?"}` : `${offset}/ in its patched copy of ${config.candidate.sourceDir ?? "?"}`;
+    const shown = !folder.startsWith(marker)
+      ? folder
+      : offset === ""
+        ? `the root of its patched copy of ${config.candidate.sourceDir ?? "?"}`
+        : `${offset}/ in its patched copy of ${config.candidate.sourceDir ?? "?"}`;
     lines.push(`in: ${shown}`);
   }
   lines.push(`environment: ${showEnv(launch.env)}`);
@@ -95,8 +107,16 @@ function engineLines(role: EngineRole, check: RoundCheck): string[] {
 
 function containerLines(config: RoundConfig): string[] {
   const { docker } = config;
-  const gpus = docker.gpus === undefined ? "none (docker.gpus is not set)" : Array.isArray(docker.gpus) ? `devices ${docker.gpus.join(", ")}` : String(docker.gpus);
-  const shm = docker.ipc === "host" ? "the host's /dev/shm (ipc: host)" : (docker.shmSize ?? "16g, or half the memory limit if smaller (docker.shmSize is not set)");
+  const gpus =
+    docker.gpus === undefined
+      ? "none (docker.gpus is not set)"
+      : Array.isArray(docker.gpus)
+        ? `devices ${docker.gpus.join(", ")}`
+        : String(docker.gpus);
+  const shm =
+    docker.ipc === "host"
+      ? "the host's /dev/shm (ipc: host)"
+      : (docker.shmSize ?? "16g, or half the memory limit if smaller (docker.shmSize is not set)");
   const lines = [
     `GPUs: ${gpus}; shared memory: ${shm}; IPC: ${docker.ipc ?? "the daemon's default (private)"}`,
     `network: ${docker.network === "isolated" ? "isolated (a per-run internal network, no internet)" : "host"}`,
@@ -111,7 +131,10 @@ function runnerPrerequisites(check: RoundCheck): string[] {
   const needs: string[] = [];
   if (config.runtime === "docker") {
     needs.push("a Docker daemon the runner's user can reach");
-    if (config.docker.gpus !== undefined) needs.push(`GPUs for containers (the NVIDIA Container Toolkit): docker.gpus: ${Array.isArray(config.docker.gpus) ? config.docker.gpus.join(", ") : config.docker.gpus}`);
+    if (config.docker.gpus !== undefined)
+      needs.push(
+        `GPUs for containers (the NVIDIA Container Toolkit): docker.gpus: ${Array.isArray(config.docker.gpus) ? config.docker.gpus.join(", ") : config.docker.gpus}`,
+      );
     if (config.baseline.image && !config.baseline.build) needs.push(`the image ${config.baseline.image}, or access to pull it`);
   }
   for (const entry of check.paths.filter((path) => path.onRunner)) needs.push(describeRunnerPath(entry));
@@ -119,7 +142,10 @@ function runnerPrerequisites(check: RoundCheck): string[] {
 }
 
 function describeRunnerPath(entry: CheckedPath): string {
-  const state = entry.problem === null ? "present on this machine" : `not on this machine (${entry.problem === "does not exist" ? "checked when the round runs" : entry.problem})`;
+  const state =
+    entry.problem === null
+      ? "present on this machine"
+      : `not on this machine (${entry.problem === "does not exist" ? "checked when the round runs" : entry.problem})`;
   return `${entry.path} (${entry.field}, ${entry.purpose}): ${state}`;
 }
 
@@ -137,17 +163,25 @@ function notes(check: RoundCheck): string[] {
   }
   found.push(...describeRoundTwoRuns(check.round));
   config.docker.mounts.forEach((mount, index) => {
-    if (!mount.readOnly) found.push(`docker.mounts[${index}] is writable: the candidate can change what the next round's engines read there`);
+    if (!mount.readOnly)
+      found.push(`docker.mounts[${index}] is writable: the candidate can change what the next round's engines read there`);
   });
   if (config.runtime === "process" && config.candidate.sourceDir && !config.candidate.cwd && config.baseline.cwd) {
     const offset = relative(config.candidate.sourceDir, config.baseline.cwd);
     if (offset.startsWith("..") || isAbsolute(offset)) {
-      found.push("baseline.cwd is outside candidate.sourceDir: the candidate runs at the root of its patched copy; set candidate.cwd if it should run elsewhere in it");
+      found.push(
+        "baseline.cwd is outside candidate.sourceDir: the candidate runs at the root of its patched copy; set candidate.cwd if it should run elsewhere in it",
+      );
     }
   }
   const promptsPath = check.paths.find((entry) => entry.field === "bench.prompts");
   if (promptsPath?.problem) found.push(`the prompts (${promptsPath.path}) are on the runner only: not validated here`);
-  else if (prompts.length === 0 && sendsBenchPrompts(config)) found.push(typeof config.bench.prompts === "string" ? "the prompts file has no prompts" : "the synthetic prompts wait for bench.tokenizer, which is on the runner only");
+  else if (prompts.length === 0 && sendsBenchPrompts(config))
+    found.push(
+      typeof config.bench.prompts === "string"
+        ? "the prompts file has no prompts"
+        : "the synthetic prompts wait for bench.tokenizer, which is on the runner only",
+    );
   return found;
 }
 
@@ -163,7 +197,10 @@ function describePlanPrompts(bench: RoundConfig["bench"], count: number, onRunne
 
 /** A note when scenarios send the same prompts (prompts not found here are not compared). */
 function sharedPromptsLines(check: RoundCheck): string[] {
-  const scenarios = (check.round.scenarios ?? []).map((scenario) => ({ name: scenario.name, promptsHash: scenario.prompts.length > 0 ? scenario.fingerprint.promptsHash : null }));
+  const scenarios = (check.round.scenarios ?? []).map((scenario) => ({
+    name: scenario.name,
+    promptsHash: scenario.prompts.length > 0 ? scenario.fingerprint.promptsHash : null,
+  }));
   const note = describeSharedPrompts(findSharedPrompts(scenarios));
   return note ? [`note: ${note}`] : [];
 }
@@ -199,10 +236,19 @@ export function renderRoundPlan(check: RoundCheck, commitsPlan: readonly string[
             ? `patch: ${config.candidate.patch} (on the runner)`
             : "patch: none here (--patch or the action's patch input supplies it, or --base and --head score a pull request's commits)",
       `gate: ${gate.use === "interval-low" ? "the 95% interval's low end" : "the round score"} at least ${gate.minRoundScore}×; a prompt scores only with at least ${Math.round(bench.tolerance * 1000) / 10}% of the baseline's tokens`,
-      ...(gate.maxRegression !== undefined ? [`gate.maxRegression: no scenario's interval may lie wholly below ${gate.maxRegression}×`] : []),
+      ...(gate.maxRegression !== undefined
+        ? [`gate.maxRegression: no scenario's interval may lie wholly below ${gate.maxRegression}×`]
+        : []),
       `health: GET ${health.path} every ${health.intervalMs} ms until 200, for up to ${health.timeoutS} s`,
     ]),
-    ...(check.round.scenarios ? [section(`Scenarios (each engine start serves all ${check.round.scenarios.length}, in this order)`, [...scenarioLines(check), ...sharedPromptsLines(check)])] : []),
+    ...(check.round.scenarios
+      ? [
+          section(`Scenarios (each engine start serves all ${check.round.scenarios.length}, in this order)`, [
+            ...scenarioLines(check),
+            ...sharedPromptsLines(check),
+          ]),
+        ]
+      : []),
     ...(commitsPlan.length > 0 ? [section("Commits (the pull request's base against its head)", [...commitsPlan])] : []),
     section("Baseline", engineLines("baseline", check)),
     section("Candidate", engineLines("candidate", check)),

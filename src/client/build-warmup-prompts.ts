@@ -21,7 +21,12 @@ function wordsOf(prompts: readonly Prompt[]): string[] {
 }
 
 function isTextPart(part: unknown): part is { type: "text"; text: string } {
-  return typeof part === "object" && part !== null && (part as { type?: unknown }).type === "text" && typeof (part as { text?: unknown }).text === "string";
+  return (
+    typeof part === "object" &&
+    part !== null &&
+    (part as { type?: unknown }).type === "text" &&
+    typeof (part as { text?: unknown }).text === "string"
+  );
 }
 
 /** Words drawn at random until the text is about as long as `like`: the same prefill size, none of its content. */
@@ -69,7 +74,8 @@ export function buildWarmupPrompts(prompts: readonly Prompt[], count: number): P
     if (measured.has(promptContentKey(warmup))) {
       const filler = FALLBACK_WORDS.join(" ");
       const messages = warmup.messages;
-      if (messages) warmup.messages = messages.map((message, at) => (at === messages.length - 1 ? { ...message, content: filler } : message));
+      if (messages)
+        warmup.messages = messages.map((message, at) => (at === messages.length - 1 ? { ...message, content: filler } : message));
       else warmup.prompt = filler;
     }
     warmups.push(warmup);

@@ -51,7 +51,8 @@ const finiteAtLeastZero = (value: unknown): value is number => typeof value === 
 function readTimings(timings: TimingsLike | null | undefined): EngineRequestTimes | null {
   if (!timings || typeof timings !== "object") return null;
   const { prompt_n: promptTokens, prompt_ms: promptMs, predicted_n: decodeTokens, predicted_ms: decodeMs } = timings;
-  if (!finiteAtLeastZero(promptTokens) || !finiteAtLeastZero(promptMs) || !finiteAtLeastZero(decodeTokens) || !finiteAtLeastZero(decodeMs)) return null;
+  if (!finiteAtLeastZero(promptTokens) || !finiteAtLeastZero(promptMs) || !finiteAtLeastZero(decodeTokens) || !finiteAtLeastZero(decodeMs))
+    return null;
   return { promptMs, promptTokens, decodeMs, decodeTokens };
 }
 
@@ -98,7 +99,7 @@ export class CompletionStreamState {
     let text = data;
     try {
       const parsed: unknown = JSON.parse(data);
-      const inner = parsed && typeof parsed === "object" && "error" in parsed ? (parsed).error : parsed;
+      const inner = parsed && typeof parsed === "object" && "error" in parsed ? parsed.error : parsed;
       text = describeStreamError(inner);
     } catch {
       // Not JSON: the text itself is the message.

@@ -16,7 +16,10 @@ export function resolveBusyPoll(setting: BusyPollSetting, cpus: number = availab
 /** One line for the round's log: what the client will do and why, so a timing figure can be read against it. */
 export function describeBusyPoll(setting: BusyPollSetting, cpus: number = availableParallelism()): string {
   const on = resolveBusyPoll(setting, cpus);
-  const why = setting === "auto" ? `bench.busyPoll auto, ${cpus} CPU${cpus === 1 ? "" : "s"}${on ? "" : `, under ${BUSY_POLL_MIN_CPUS}`}` : `bench.busyPoll ${setting}`;
+  const why =
+    setting === "auto"
+      ? `bench.busyPoll auto, ${cpus} CPU${cpus === 1 ? "" : "s"}${on ? "" : `, under ${BUSY_POLL_MIN_CPUS}`}`
+      : `bench.busyPoll ${setting}`;
   return `client busy poll ${on ? "on: the event loop stays awake while streams are in flight" : "off"} (${why})`;
 }
 

@@ -57,7 +57,7 @@ const DEATH_DRAIN_MS = 2000;
 
 function describeAbort(signal: AbortSignal): string {
   const reason: unknown = signal.reason;
-  if (reason && typeof reason === "object" && "message" in reason) return String((reason).message);
+  if (reason && typeof reason === "object" && "message" in reason) return String(reason.message);
   return String(reason);
 }
 
@@ -127,13 +127,7 @@ async function runClosedLoop(
 }
 
 /** The run's load: an open loop on the arrival schedule, or a closed loop of bench.concurrency. */
-function runLoad(
-  prompts: Prompt[],
-  bench: BenchSettings,
-  signal: AbortSignal,
-  send: SendPrompt,
-  onRecord: KeepRecord,
-): Promise<void> {
+function runLoad(prompts: Prompt[], bench: BenchSettings, signal: AbortSignal, send: SendPrompt, onRecord: KeepRecord): Promise<void> {
   if (bench.concurrency !== null) return runClosedLoop(prompts, bench.concurrency, signal, send, onRecord);
   const offsets = buildArrivalSchedule(prompts.length, bench.requestIntervalMs, bench.arrival, bench.seed);
   return runOpenLoop(prompts, offsets, signal, send, onRecord);

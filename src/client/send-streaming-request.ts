@@ -59,7 +59,7 @@ function describeError(error: unknown): { kind: RequestErrorKind; reason: string
 function abortReasonText(signal: AbortSignal): string {
   const reason: unknown = signal.reason;
   if (reason instanceof Error) return reason.message;
-  if (reason && typeof reason === "object" && "message" in reason) return String((reason).message);
+  if (reason && typeof reason === "object" && "message" in reason) return String(reason.message);
   return String(reason);
 }
 
@@ -152,7 +152,8 @@ export async function sendStreamingRequest(options: SendStreamingRequestOptions)
       else if (state.finishReason !== null && state.sawUsageChunk) complete(endMs);
       else {
         const leftover = parser.end();
-        const what = state.finishReason !== null ? `after finish_reason "${state.finishReason}" but before the usage chunk` : "before a finish_reason";
+        const what =
+          state.finishReason !== null ? `after finish_reason "${state.finishReason}" but before the usage chunk` : "before a finish_reason";
         fail("stream_error", `stream ended without data: [DONE], ${what}${leftover ? " (with an incomplete event)" : ""}`, endMs);
       }
     };
@@ -236,7 +237,12 @@ export async function sendStreamingRequest(options: SendStreamingRequestOptions)
           fail(state.problem.kind, state.problem.reason, endMs);
           return;
         }
-        const stage = statusCode === 0 ? "before a response" : state.chunks.length > 0 ? `after ${state.chunks.length} chunks` : "before the first chunk";
+        const stage =
+          statusCode === 0
+            ? "before a response"
+            : state.chunks.length > 0
+              ? `after ${state.chunks.length} chunks`
+              : "before the first chunk";
         fail(kind, `${reason} (${stage})`, endMs);
       },
     };

@@ -31,10 +31,12 @@ export function isBenchClientWarm(): boolean {
  * benchmark, the first run still favoured the candidate by 2% end to end.
  */
 export function warmBenchClient(): Promise<void> {
-  warmed ??= runWarmup().then(() => void (warm = true)).catch(() => {
-    // A warm-up that cannot run (no loopback port) costs only the evenness it was for: the round goes on.
-    warmed = null;
-  });
+  warmed ??= runWarmup()
+    .then(() => void (warm = true))
+    .catch(() => {
+      // A warm-up that cannot run (no loopback port) costs only the evenness it was for: the round goes on.
+      warmed = null;
+    });
   return warmed;
 }
 

@@ -16,7 +16,13 @@ export interface CommitChange {
 }
 
 /** The files that differ between two commits, sorted into applied, left out and compiled. */
-export async function planCommitChange(repoDir: string, from: string, to: string, source: Pick<SourceSettings, "paths" | "compiledPaths">, signal?: AbortSignal): Promise<CommitChange> {
+export async function planCommitChange(
+  repoDir: string,
+  from: string,
+  to: string,
+  source: Pick<SourceSettings, "paths" | "compiledPaths">,
+  signal?: AbortSignal,
+): Promise<CommitChange> {
   const changed = from === to ? [] : await listChangedFiles(repoDir, from, to, signal);
   const applied = createPathFilter(source.paths);
   const compiled = source.compiledPaths.length > 0 ? createPathFilter(source.compiledPaths) : () => false;
@@ -32,7 +38,13 @@ export async function planCommitChange(repoDir: string, from: string, to: string
 /** The diff of exactly the files the overlay applies (every changed file when source.paths leaves none out). */
 export async function diffOfChange(repoDir: string, change: CommitChange, signal?: AbortSignal): Promise<Buffer> {
   if (change.files.length === 0) return Buffer.alloc(0);
-  return await diffCommits(repoDir, change.from, change.to, change.files.map((file) => file.path), signal);
+  return await diffCommits(
+    repoDir,
+    change.from,
+    change.to,
+    change.files.map((file) => file.path),
+    signal,
+  );
 }
 
 /** Whether an engine runs the round's build commands, and why, in the card's words. */
@@ -54,11 +66,20 @@ function named(paths: readonly string[]): string {
  */
 export function decideBuilds(base: CommitChange | null, head: CommitChange): { baseline: BuildDecision; candidate: BuildDecision } {
   const candidate: BuildDecision =
-    head.compiled.length > 0 ? { run: true, reason: `the pull request changes compiled code (${named(head.compiled)})` } : { run: false, reason: "the pull request changes no compiled path" };
+    head.compiled.length > 0
+      ? { run: true, reason: `the pull request changes compiled code (${named(head.compiled)})` }
+      : { run: false, reason: "the pull request changes no compiled path" };
   let baseline: BuildDecision;
-  if (base && base.compiled.length > 0) baseline = { run: true, reason: `compiled code changed between the image's commit and the base (${named(base.compiled)})` };
+  if (base && base.compiled.length > 0)
+    baseline = { run: true, reason: `compiled code changed between the image's commit and the base (${named(base.compiled)})` };
   else if (candidate.run) baseline = { run: true, reason: "the candidate builds, so the baseline is built by the same commands" };
-  else baseline = { run: false, reason: base ? "no compiled path changed between the image's commit and the base, and the pull request changes none" : "the pull request changes no compiled path" };
+  else
+    baseline = {
+      run: false,
+      reason: base
+        ? "no compiled path changed between the image's commit and the base, and the pull request changes none"
+        : "the pull request changes no compiled path",
+    };
   return { baseline, candidate };
 }
 

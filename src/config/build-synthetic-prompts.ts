@@ -79,7 +79,8 @@ export function buildSyntheticPrompts(spec: SyntheticPromptsSpec, counter: Token
   const prompts: Prompt[] = [];
   for (let index = 0; index < spec.count; index++) {
     let text: string | null = null;
-    for (let draw = 0; draw < MAX_REDRAWS && (text === null || seen.has(text)); draw++) text = drawPromptText(counter, lengths, spec.inputTokens, random);
+    for (let draw = 0; draw < MAX_REDRAWS && (text === null || seen.has(text)); draw++)
+      text = drawPromptText(counter, lengths, spec.inputTokens, random);
     if (text === null) {
       throw new ConfigError(
         `${field}: could not make a prompt of exactly ${spec.inputTokens} tokens with the tokenizer ${counter.source}; try another inputTokens`,

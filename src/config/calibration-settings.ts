@@ -30,7 +30,8 @@ export function calibrationSettingsOf(config: RoundConfig, promptCount: number):
  * A change to any of them (a new flag, another image) is another engine with another noise.
  */
 export function hashBaseline(config: RoundConfig, configDir: string): string {
-  const portable = (path: string | undefined): string | null => (path === undefined ? null : isAbsolute(path) ? relative(configDir, path) || "." : path);
+  const portable = (path: string | undefined): string | null =>
+    path === undefined ? null : isAbsolute(path) ? relative(configDir, path) || "." : path;
   const { baseline } = config;
   const definition = {
     runtime: config.runtime,

@@ -39,7 +39,12 @@ export const resolveAgainst =
  * Every path of a config (as parsed, before its paths are resolved) that must exist on the machine
  * that runs the round. With Docker, `cwd` and `candidate.sourceDir` are paths inside the image, not here.
  */
-export function listConfigPaths(config: RoundConfig, baseDir: string, patchPath?: string, options: { commits?: boolean } = {}): ConfigPath[] {
+export function listConfigPaths(
+  config: RoundConfig,
+  baseDir: string,
+  patchPath?: string,
+  options: { commits?: boolean } = {},
+): ConfigPath[] {
   const at = resolveAgainst(baseDir);
   const paths: ConfigPath[] = [];
   const add = (field: string, written: string | undefined, kind: PathKind, purpose: string, mount = false): void => {
@@ -47,16 +52,25 @@ export function listConfigPaths(config: RoundConfig, baseDir: string, patchPath?
     paths.push({ field, written, path: at(written), kind, purpose, onRunner: mount || isAbsolute(written) });
   };
   // Synthetic prompts are made from the tokenizer, not read from a file; bench.prompts that no scenario sends is never read.
-  if (typeof config.bench.prompts === "string" && sendsBenchPrompts(config)) add("bench.prompts", config.bench.prompts, "file", "the JSONL prompts");
+  if (typeof config.bench.prompts === "string" && sendsBenchPrompts(config))
+    add("bench.prompts", config.bench.prompts, "file", "the JSONL prompts");
   config.scenarios?.forEach((scenario, index) => {
-    if (typeof scenario.prompts === "string") add(`scenarios[${index}].prompts`, scenario.prompts, "file", `scenario ${scenario.name}'s JSONL prompts`);
+    if (typeof scenario.prompts === "string")
+      add(`scenarios[${index}].prompts`, scenario.prompts, "file", `scenario ${scenario.name}'s JSONL prompts`);
   });
   // A tokenizer inside the baseline image is read from the image once it is there, not from this machine.
   const tokenizer = tokenizerLocation(config);
   if (tokenizer?.from === "runner") add("bench.tokenizer", tokenizer.path, "file", "the model's tokenizer.json");
   if (patchPath !== undefined) {
     // Given outside the config (--patch, the action's patch input): it replaces candidate.patch and is never the runner's.
-    paths.push({ field: "patch", written: patchPath, path: resolve(patchPath), kind: "file", purpose: "the candidate's patch", onRunner: false });
+    paths.push({
+      field: "patch",
+      written: patchPath,
+      path: resolve(patchPath),
+      kind: "file",
+      purpose: "the candidate's patch",
+      onRunner: false,
+    });
   } else {
     add("candidate.patch", config.candidate.patch, "file", "the candidate's patch");
   }
@@ -81,7 +95,13 @@ export function listConfigPaths(config: RoundConfig, baseDir: string, patchPath?
     add("candidate.cwd", config.candidate.cwd, "folder", "where the candidate engine runs");
   }
   config.docker.mounts.forEach((mount, index) => {
-    add(`docker.mounts[${index}].source`, mount.source, "file or folder", `mounted at ${mount.target}${mount.readOnly ? ", read-only" : ""}`, true);
+    add(
+      `docker.mounts[${index}].source`,
+      mount.source,
+      "file or folder",
+      `mounted at ${mount.target}${mount.readOnly ? ", read-only" : ""}`,
+      true,
+    );
   });
   return paths;
 }

@@ -21,7 +21,10 @@ export function findUnknownPlaceholders(command: readonly string[], runtime: "pr
       const name = match[1] ?? "";
       if (known.includes(name)) continue;
       const meant = findClosestName(name, known);
-      const other = runtime === "docker" && (COMMAND_PLACEHOLDERS.process as readonly string[]).includes(name) ? ` ({${name}} is the process runtime's: a path on the host means nothing inside an image)` : "";
+      const other =
+        runtime === "docker" && (COMMAND_PLACEHOLDERS.process as readonly string[]).includes(name)
+          ? ` ({${name}} is the process runtime's: a path on the host means nothing inside an image)`
+          : "";
       problems.push({
         index,
         problem: `expected only the placeholders runtime: ${runtime} fills (${known.map((entry) => `{${entry}}`).join(", ")}); {${name}} is none of them${other}${meant ? ` (did you mean {${meant}}?)` : ""}`,

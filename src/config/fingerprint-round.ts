@@ -23,7 +23,9 @@ export function fingerprintRound(config: RoundConfig, configDir: string, prompts
   // An open loop hashes as it did before bench.concurrency existed: the same config, the same hash.
   const { busyPoll: _clientWait, concurrency, ...openLoop } = config.bench;
   const bench = concurrency === null ? openLoop : { ...openLoop, concurrency };
-  const comparable: Omit<RoundConfig, "bench"> & { bench: Omit<RoundConfig["bench"], "busyPoll" | "concurrency"> & { concurrency?: number } } = {
+  const comparable: Omit<RoundConfig, "bench"> & {
+    bench: Omit<RoundConfig["bench"], "busyPoll" | "concurrency"> & { concurrency?: number };
+  } = {
     ...config,
     baseline: {
       ...config.baseline,
@@ -48,7 +50,11 @@ export function fingerprintRound(config: RoundConfig, configDir: string, prompts
     gate: { ...config.gate, calibration: portable(config.gate.calibration) },
     // Only when there are scenarios: a config without them hashes as it did before they existed.
     ...(config.scenarios
-      ? { scenarios: config.scenarios.map((scenario) => (typeof scenario.prompts === "string" ? { ...scenario, prompts: portable(scenario.prompts) } : scenario)) }
+      ? {
+          scenarios: config.scenarios.map((scenario) =>
+            typeof scenario.prompts === "string" ? { ...scenario, prompts: portable(scenario.prompts) } : scenario,
+          ),
+        }
       : {}),
   };
   return { configHash: sha256(JSON.stringify(comparable)), promptsHash: sha256(JSON.stringify(prompts)) };

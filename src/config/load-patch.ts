@@ -41,7 +41,9 @@ export async function loadPatch(path: string, label = "candidate.patch"): Promis
   try {
     bytes = await readFile(path);
   } catch (error) {
-    throw new ConfigError(`${label}: expected a readable patch file, could not read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new ConfigError(
+      `${label}: expected a readable patch file, could not read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
   }
   checkPatchBytes(bytes, `${label} (${path})`);
   return { path, bytes, sha256: hashPatch(bytes) };

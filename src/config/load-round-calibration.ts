@@ -47,7 +47,11 @@ export function calibrationSourceOf(file: CalibrationFile, scenario: string | nu
 }
 
 /** Why a study does not fit the workload it would gate: another prompt set, other settings. */
-function describeStudyMisfit(study: Pick<CalibrationFile, "promptsHash" | "settings">, promptsHash: string, settings: CalibrationSettings): string[] {
+function describeStudyMisfit(
+  study: Pick<CalibrationFile, "promptsHash" | "settings">,
+  promptsHash: string,
+  settings: CalibrationSettings,
+): string[] {
   const problems: string[] = [];
   if (study.promptsHash !== promptsHash) problems.push("it was measured on another prompt set");
   problems.push(...describeSettingDifferences(study.settings, settings));
@@ -74,7 +78,8 @@ export async function loadRoundCalibration(
   if (!path) return null;
   const file = await readCalibration(path);
   const problems: string[] = [];
-  if (file.engine !== config.engine) problems.push(`it is for engine ${describeValue(file.engine)}, this round's is ${describeValue(config.engine)}`);
+  if (file.engine !== config.engine)
+    problems.push(`it is for engine ${describeValue(file.engine)}, this round's is ${describeValue(config.engine)}`);
   if (file.runtime !== config.runtime) problems.push(`it was measured with runtime ${file.runtime}, this round uses ${config.runtime}`);
   if (file.baselineHash !== hashBaseline(config, configDir)) {
     problems.push("the baseline changed since it was measured (its image or build, command, folder or environment)");
@@ -84,7 +89,11 @@ export async function loadRoundCalibration(
   for (const scenario of scenarios ?? []) {
     const study = file.scenarios?.find((entry) => entry.name === scenario.name);
     if (!study) continue;
-    const misfit = describeStudyMisfit(study, scenario.fingerprint.promptsHash, calibrationSettingsOf(scenario.config, scenario.prompts.length));
+    const misfit = describeStudyMisfit(
+      study,
+      scenario.fingerprint.promptsHash,
+      calibrationSettingsOf(scenario.config, scenario.prompts.length),
+    );
     problems.push(...misfit.map((problem) => `scenario ${scenario.name}: ${problem}`));
   }
   if (problems.length > 0) {

@@ -10,7 +10,14 @@ import { sendsBenchPrompts } from "./sends-bench-prompts.js";
 import { readTokenizerFile } from "../tokens/read-tokenizer-file.js";
 import type { TokenCounter } from "../tokens/token-counter.js";
 import type { Prompt } from "../prompts/prompt.js";
-import { type CheckedPath, checkConfigPaths, describePathProblem, findCwdProblems, listConfigPaths, resolveAgainst } from "./check-config-paths.js";
+import {
+  type CheckedPath,
+  checkConfigPaths,
+  describePathProblem,
+  findCwdProblems,
+  listConfigPaths,
+  resolveAgainst,
+} from "./check-config-paths.js";
 import { ConfigError } from "../vocabulary/config-error.js";
 import { formatConfigIssues } from "../vocabulary/format-config-issues.js";
 import { type RoundFingerprint, fingerprintRound } from "./fingerprint-round.js";
@@ -110,11 +117,19 @@ export function resolveConfigPaths(config: RoundConfig, baseDir: string, options
       ...(config.candidate.cwd && onHost ? { cwd: at(config.candidate.cwd) } : {}),
       ...(config.candidate.build ? { build: { ...config.candidate.build, context: at(config.candidate.build.context) } } : {}),
     },
-    bench: { ...config.bench, prompts: typeof config.bench.prompts === "string" ? at(config.bench.prompts) : config.bench.prompts, ...resolvedTokenizer(config, at) },
+    bench: {
+      ...config.bench,
+      prompts: typeof config.bench.prompts === "string" ? at(config.bench.prompts) : config.bench.prompts,
+      ...resolvedTokenizer(config, at),
+    },
     docker: { ...config.docker, mounts: config.docker.mounts.map((mount) => ({ ...mount, source: at(mount.source) })) },
     gate: { ...config.gate, ...(config.gate.calibration ? { calibration: at(config.gate.calibration) } : {}) },
     ...(config.scenarios
-      ? { scenarios: config.scenarios.map((scenario) => (typeof scenario.prompts === "string" ? { ...scenario, prompts: at(scenario.prompts) } : scenario)) }
+      ? {
+          scenarios: config.scenarios.map((scenario) =>
+            typeof scenario.prompts === "string" ? { ...scenario, prompts: at(scenario.prompts) } : scenario,
+          ),
+        }
       : {}),
   };
 }
@@ -194,7 +209,14 @@ async function readRound(configPath: string, options: LoadRoundOptions, purpose:
   const finalConfig = patch ? { ...config, candidate: { ...config.candidate, patch: patch.path } } : config;
   const fingerprint = fingerprintRound(finalConfig, baseDir, prompts);
   const scenarios = finalConfig.scenarios
-    ? await loadRoundScenarios({ config: finalConfig, written, configDir: baseDir, benchPrompts: prompts, tokenCounter: tokenCounter ?? null, absent })
+    ? await loadRoundScenarios({
+        config: finalConfig,
+        written,
+        configDir: baseDir,
+        benchPrompts: prompts,
+        tokenCounter: tokenCounter ?? null,
+        absent,
+      })
     : undefined;
   const commits = options.commits ? await resolveRoundCommits(finalConfig, options.commits) : null;
   return {
@@ -209,7 +231,9 @@ async function readRound(configPath: string, options: LoadRoundOptions, purpose:
       commits,
       // A check may run where the runner's prompts are not: the calibration's fit is decided when the round runs.
       calibration:
-        options.skipCalibration || purpose === "check" ? null : await loadRoundCalibration(finalConfig, absolutePath, baseDir, prompts.length, fingerprint, scenarios),
+        options.skipCalibration || purpose === "check"
+          ? null
+          : await loadRoundCalibration(finalConfig, absolutePath, baseDir, prompts.length, fingerprint, scenarios),
     },
     paths,
   };

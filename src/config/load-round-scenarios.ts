@@ -53,7 +53,8 @@ export async function loadRoundScenarios(input: LoadRoundScenariosInput): Promis
       else {
         const field = `scenarios[${index}].prompts`;
         // The schema holds synthetic prompts to a tokenizer on the runner: it is here unless a check found it missing.
-        if (typeof source === "object") prompts = input.tokenCounter ? buildSyntheticPrompts(source.synthetic, input.tokenCounter, `${field}.synthetic`) : [];
+        if (typeof source === "object")
+          prompts = input.tokenCounter ? buildSyntheticPrompts(source.synthetic, input.tokenCounter, `${field}.synthetic`) : [];
         else prompts = input.absent(field) ? [] : await readPromptsFile(source, config.bench.contextLimit, field);
         loaded.set(key, prompts);
       }

@@ -19,7 +19,12 @@ export async function readPromptsFile(path: string, contextLimit: number, field:
   const tooLong = prompts.filter((prompt) => (prompt.maxTokens ?? 0) > contextLimit);
   if (tooLong.length > 0) {
     throw ConfigError.fromProblems(
-      tooLong.slice(0, 20).map((prompt) => `prompt ${JSON.stringify(prompt.id)}: maxTokens ${prompt.maxTokens ?? 0} is above bench.contextLimit (${contextLimit}); lower one of them`),
+      tooLong
+        .slice(0, 20)
+        .map(
+          (prompt) =>
+            `prompt ${JSON.stringify(prompt.id)}: maxTokens ${prompt.maxTokens ?? 0} is above bench.contextLimit (${contextLimit}); lower one of them`,
+        ),
       path,
     );
   }

@@ -42,7 +42,9 @@ function checkProcessFolders(config: RoundConfig): string[] {
     ["candidate.cwd", config.candidate.cwd],
   ] as const) {
     if (value !== undefined && isAbsolute(value)) {
-      problems.push(`${field}: expected a folder relative to the repository's root (each engine runs in a worktree of its commit), got ${describeValue(value, 200)}`);
+      problems.push(
+        `${field}: expected a folder relative to the repository's root (each engine runs in a worktree of its commit), got ${describeValue(value, 200)}`,
+      );
     }
   }
   return problems;
@@ -56,9 +58,14 @@ export function findCommitsConfigProblems(config: RoundConfig, patchGiven: boole
       "candidate.patch: expected no patch when scoring commits (--base and --head, or the action's base-sha and head-sha): the candidate is the head commit; a fixed baseline with a patch is the other mode (--patch), use one or the other",
     );
   }
-  if (config.candidate.build) problems.push("candidate.build: expected no candidate build when scoring commits: both engines are made from one image, brought to each commit");
+  if (config.candidate.build)
+    problems.push(
+      "candidate.build: expected no candidate build when scoring commits: both engines are made from one image, brought to each commit",
+    );
   if (config.runtime === "docker" && !config.candidate.sourceDir) {
-    problems.push("candidate.sourceDir: expected the folder of the engine's source checkout inside the image (such as /sgl-workspace/sglang), which is brought to each commit");
+    problems.push(
+      "candidate.sourceDir: expected the folder of the engine's source checkout inside the image (such as /sgl-workspace/sglang), which is brought to each commit",
+    );
   }
   if (config.runtime === "process") problems.push(...checkProcessFolders(config));
   return problems;
@@ -74,9 +81,15 @@ async function checkFoldersAtCommits(config: RoundConfig, commits: RoundCommits)
   ] as const;
   for (const [field, folder, commit] of folders) {
     if (folder === undefined || folder === "." || folder === "") continue;
-    const { stdout, exitCode } = await runGit(commits.repoDir, ["cat-file", "-t", `${commit}:${folder.replace(/^\.\//, "").replace(/\/$/, "")}`], { okExitCodes: [1, 128] });
+    const { stdout, exitCode } = await runGit(
+      commits.repoDir,
+      ["cat-file", "-t", `${commit}:${folder.replace(/^\.\//, "").replace(/\/$/, "")}`],
+      { okExitCodes: [1, 128] },
+    );
     if (exitCode !== 0 || stdout.toString("utf8").trim() !== "tree") {
-      problems.push(`${field}: expected a folder of the repository at ${commit.slice(0, 12)}, got ${describeValue(folder, 200)}: there is no such folder in that commit`);
+      problems.push(
+        `${field}: expected a folder of the repository at ${commit.slice(0, 12)}, got ${describeValue(folder, 200)}: there is no such folder in that commit`,
+      );
     }
   }
   return problems;
@@ -109,9 +122,18 @@ export async function resolveRoundCommits(config: RoundConfig, request: CommitsR
   }
   const mergeBase = await findMergeBase(repoDir, resolved.base, resolved.head);
   if (!mergeBase) {
-    throw new ConfigError(`${labels.head}: expected a commit that shares history with the base ${resolved.base.slice(0, 12)}, but ${resolved.head.slice(0, 12)} has no common ancestor with it`);
+    throw new ConfigError(
+      `${labels.head}: expected a commit that shares history with the base ${resolved.base.slice(0, 12)}, but ${resolved.head.slice(0, 12)} has no common ancestor with it`,
+    );
   }
-  const commits: RoundCommits = { repoDir, base: resolved.base, head: resolved.head, mergeBase, baseRef: request.base, headRef: request.head };
+  const commits: RoundCommits = {
+    repoDir,
+    base: resolved.base,
+    head: resolved.head,
+    mergeBase,
+    baseRef: request.base,
+    headRef: request.head,
+  };
   const problems = await checkFoldersAtCommits(config, commits);
   if (problems.length > 0) throw ConfigError.fromProblems(problems, labels.repo);
   return commits;

@@ -3,7 +3,14 @@ import { findUnknownPlaceholders } from "./find-unknown-placeholders.js";
 import { listScenariosOnBenchPrompts } from "./list-scenarios-on-bench-prompts.js";
 import { z } from "zod";
 import { canonicalEngineName } from "../vocabulary/engine-family.js";
-import { DEFAULT_BENCH_RUNS, DEFAULT_MAX_UNEXPLAINED, DEFAULT_MAX_UNSCORED, DEFAULT_MIN_AGREEMENT, DEFAULT_MIN_PROMPTS, GATE_MODES } from "../scoring/evaluate-gate.js";
+import {
+  DEFAULT_BENCH_RUNS,
+  DEFAULT_MAX_UNEXPLAINED,
+  DEFAULT_MAX_UNSCORED,
+  DEFAULT_MIN_AGREEMENT,
+  DEFAULT_MIN_PROMPTS,
+  GATE_MODES,
+} from "../scoring/evaluate-gate.js";
 import { DEFAULT_MIN_PROMPT_AGREEMENT } from "../scoring/judge-agreement.js";
 import { MAX_SCENARIOS, SCENARIO_NAME } from "../vocabulary/scenario-name.js";
 
@@ -13,15 +20,10 @@ import { MAX_SCENARIOS, SCENARIO_NAME } from "../vocabulary/scenario-name.js";
  * new field cannot be added without saying what it accepts.
  */
 
-const nonEmptyString = (expected = "a non-empty string") =>
-  z.string({ error: expected }).min(1, { error: expected });
+const nonEmptyString = (expected = "a non-empty string") => z.string({ error: expected }).min(1, { error: expected });
 
 const integerIn = (min: number, max: number, expected: string) =>
-  z
-    .number({ error: expected })
-    .int({ error: expected })
-    .min(min, { error: expected })
-    .max(max, { error: expected });
+  z.number({ error: expected }).int({ error: expected }).min(min, { error: expected }).max(max, { error: expected });
 
 const positiveNumber = (expected: string) => z.number({ error: expected }).gt(0, { error: expected });
 
@@ -81,9 +83,7 @@ const candidateSchema = z.strictObject(
     patch: nonEmptyString("expected the path of a patch file").optional(),
     sourceDir: nonEmptyString("expected the folder the patch applies in").optional(),
     command: commandSchema.optional(),
-    postPatch: z
-      .array(commandSchema, { error: "expected a list of commands, each a list of arguments" })
-      .default([]),
+    postPatch: z.array(commandSchema, { error: "expected a list of commands, each a list of arguments" }).default([]),
     build: buildSpecSchema.optional(),
     env: envSchema.optional(),
     cwd: nonEmptyString("expected a folder path").optional(),
@@ -164,7 +164,9 @@ const benchFields = z.strictObject(
     tokenizer: tokenizerSchema.optional(),
     agreementTokens: integerIn(0, 1_000_000, "expected a whole number of tokens, 0 (off) to 1000000").default(16),
     // An answer that parts from the baseline's must agree on more than this share of the compared length, or it is diverged.
-    minPromptAgreement: shareSchema("expected a share of the compared length in [0, 1), such as 0.5 (0: off)").default(DEFAULT_MIN_PROMPT_AGREEMENT),
+    minPromptAgreement: shareSchema("expected a share of the compared length in [0, 1), such as 0.5 (0: off)").default(
+      DEFAULT_MIN_PROMPT_AGREEMENT,
+    ),
     // Spinning costs a core for the benchmark's length, so `auto` spins only where cores are plenty.
     busyPoll: enumOf(["auto", "on", "off"] as const).default("auto"),
   },
@@ -211,8 +213,12 @@ const benchSchema = benchFields
 /** The gate's limits, shared with the repository config (.github/speedgate.yml), which sets them for the app's re-gate. */
 export const maxUnscoredSchema = shareSchema("expected a share of prompts in [0, 1), such as 0.1").default(DEFAULT_MAX_UNSCORED);
 export const minPromptsSchema = integerIn(1, 10_000_000, "expected a whole number of prompts, 1 or more").default(DEFAULT_MIN_PROMPTS);
-export const minAgreementSchema = wholeShareSchema("expected a share of the compared length in [0, 1], such as 1 or 0.9 (0: off)").default(DEFAULT_MIN_AGREEMENT);
-export const maxUnexplainedSchema = shareSchema("expected a share of prompts in [0, 1), such as 0 or 0.05").default(DEFAULT_MAX_UNEXPLAINED);
+export const minAgreementSchema = wholeShareSchema("expected a share of the compared length in [0, 1], such as 1 or 0.9 (0: off)").default(
+  DEFAULT_MIN_AGREEMENT,
+);
+export const maxUnexplainedSchema = shareSchema("expected a share of prompts in [0, 1), such as 0 or 0.05").default(
+  DEFAULT_MAX_UNEXPLAINED,
+);
 
 const gateSchema = z
   .strictObject(
@@ -253,7 +259,8 @@ export const scenarioGateSchema = z.strictObject(
   { error: "expected an object with some of minRoundScore, use, maxUnscored, minPrompts, minAgreement and maxUnexplained" },
 );
 
-const scenarioNameExpectation = "expected a name of 1 to 64 letters, digits, spaces or . _ + -, starting with a letter or digit, such as chat-rate4";
+const scenarioNameExpectation =
+  "expected a name of 1 to 64 letters, digits, spaces or . _ + -, starting with a letter or digit, such as chat-rate4";
 
 /**
  * One workload of the round: the bench settings it changes (everything else is `bench`'s) and a
@@ -274,7 +281,10 @@ const scenarioSchema = z.strictObject(
     warmupRequests: integerIn(0, 10_000, "expected a whole number from 0 to 10000").optional(),
     gate: scenarioGateSchema.optional(),
   },
-  { error: "expected an object with name and some of prompts, maxTokens, requestIntervalMs, arrival, concurrency, runs, warmupRequests and gate" },
+  {
+    error:
+      "expected an object with name and some of prompts, maxTokens, requestIntervalMs, arrival, concurrency, runs, warmupRequests and gate",
+  },
 );
 
 export type ScenarioSettings = z.infer<typeof scenarioSchema>;
@@ -284,14 +294,9 @@ const scenariosSchema = z
   .min(1, { error: "expected at least one scenario (or no scenarios field)" })
   .max(MAX_SCENARIOS, { error: `expected at most ${MAX_SCENARIOS} scenarios: each costs a benchmark per engine per run` });
 
-const gpusSchema = z.union(
-  [
-    z.literal("all"),
-    z.number().int().min(1),
-    z.array(z.string().min(1)).min(1),
-  ],
-  { error: 'expected "all", a GPU count such as 2, or a list of device ids such as ["0", "1"]' },
-);
+const gpusSchema = z.union([z.literal("all"), z.number().int().min(1), z.array(z.string().min(1)).min(1)], {
+  error: 'expected "all", a GPU count such as 2, or a list of device ids such as ["0", "1"]',
+});
 
 const ulimitSchema = z.strictObject(
   {
@@ -309,7 +314,8 @@ function mountFromShortForm(value: unknown): unknown {
   if (typeof value !== "string") return value;
   const parts = value.split(":");
   const mode = parts.length === 3 ? parts[2] : undefined;
-  const valid = (parts.length === 2 || parts.length === 3) && parts[1]?.startsWith("/") && (mode === undefined || mode === "ro" || mode === "rw");
+  const valid =
+    (parts.length === 2 || parts.length === 3) && parts[1]?.startsWith("/") && (mode === undefined || mode === "ro" || mode === "rw");
   if (!valid) return value;
   return { source: parts[0], target: parts[1], readOnly: mode !== "rw" };
 }
@@ -362,12 +368,10 @@ const dockerSchema = z.strictObject(
     capAdd: z.array(capabilitySchema, { error: "expected a list of capability names, such as [SYS_PTRACE]" }).default([]),
     logMaxSize: sizeString('expected a size such as "64m"').default("64m"),
     logMaxFiles: integerIn(1, 100, "expected a whole number of files from 1 to 100").default(2),
-    ulimits: z
-      .array(ulimitSchema, { error: "expected a list of { name, soft, hard }" })
-      .default([
-        { name: "memlock", soft: -1, hard: -1 },
-        { name: "stack", soft: 67_108_864, hard: 67_108_864 },
-      ]),
+    ulimits: z.array(ulimitSchema, { error: "expected a list of { name, soft, hard }" }).default([
+      { name: "memlock", soft: -1, hard: -1 },
+      { name: "stack", soft: 67_108_864, hard: 67_108_864 },
+    ]),
     network: enumOf(["isolated", "host"] as const).default("isolated"),
     // The engine container's writable layer (what it writes outside its mounts): past it, writes fail
     // with ENOSPC instead of filling the daemon's disk. Enforced where the storage driver can (overlay2
@@ -379,7 +383,9 @@ const dockerSchema = z.strictObject(
     mounts: z.array(mountSchema, { error: `expected a list of mounts, each ${mountExpectation.replace(/^expected /, "")}` }).default([]),
     // Replaces the image's ENTRYPOINT; [] clears it, so `command` is the whole command (vllm/vllm-openai's is `vllm serve`).
     entrypoint: z
-      .array(nonEmptyString("expected each argument to be a non-empty string"), { error: "expected a list of arguments, or [] to clear the image's ENTRYPOINT" })
+      .array(nonEmptyString("expected each argument to be a non-empty string"), {
+        error: "expected a list of arguments, or [] to clear the image's ENTRYPOINT",
+      })
       .optional(),
     stopTimeoutS: positiveNumber("expected a number of seconds greater than 0").default(3),
     // The overlay image is removed after the round unless kept: a rebuild from cache is cheap, a
@@ -453,10 +459,16 @@ const sourceSchema = z.strictObject(
     revision: revisionSchema.default({ label: DEFAULT_REVISION_LABEL }),
     // vLLM's images install a wheel: only vllm/** has a place to go in site-packages.
     paths: globList("expected a list of globs of the files the overlay brings to each commit, such as [vllm/**]").default([]),
-    compiledPaths: globList("expected a list of globs of compiled code, such as [sgl-kernel/**, csrc/**, CMakeLists.txt, setup.py]").default([]),
+    compiledPaths: globList(
+      "expected a list of globs of compiled code, such as [sgl-kernel/**, csrc/**, CMakeLists.txt, setup.py]",
+    ).default([]),
     build: z.array(commandSchema, { error: "expected a list of commands, each a list of arguments" }).default([]),
-    buildCache: absolutePath("expected the absolute path inside the image where the runner's build cache volume is mounted, such as /root/.cache/ccache").optional(),
-    buildCacheHit: regexString("expected a regular expression matched against the build's output, such as \"cache hit rate\\s+100\"").optional(),
+    buildCache: absolutePath(
+      "expected the absolute path inside the image where the runner's build cache volume is mounted, such as /root/.cache/ccache",
+    ).optional(),
+    buildCacheHit: regexString(
+      'expected a regular expression matched against the build\'s output, such as "cache hit rate\\s+100"',
+    ).optional(),
     cacheBaseline: boolean().default(true),
   },
   { error: "expected an object with revision, paths, compiledPaths, build, buildCache, buildCacheHit or cacheBaseline" },
@@ -476,12 +488,20 @@ function refineRuntimePaths(config: RuntimePaths, ctx: z.RefinementCtx): void {
     for (const role of ["baseline", "candidate"] as const) {
       const cwd = config[role].cwd;
       if (cwd !== undefined && !posix.isAbsolute(cwd)) {
-        ctx.addIssue({ code: "custom", path: [role, "cwd"], message: "expected an absolute path inside the image (the container's working folder)" });
+        ctx.addIssue({
+          code: "custom",
+          path: [role, "cwd"],
+          message: "expected an absolute path inside the image (the container's working folder)",
+        });
       }
     }
   }
   if (config.runtime === "process" && config.docker.mounts.length > 0) {
-    ctx.addIssue({ code: "custom", path: ["docker", "mounts"], message: "expected no mounts with runtime: process (engines on the host see its folders directly)" });
+    ctx.addIssue({
+      code: "custom",
+      path: ["docker", "mounts"],
+      message: "expected no mounts with runtime: process (engines on the host see its folders directly)",
+    });
   }
   const sourceDir = config.runtime === "docker" ? config.candidate.sourceDir : undefined;
   const seen = new Set<string>();
@@ -489,7 +509,11 @@ function refineRuntimePaths(config: RuntimePaths, ctx: z.RefinementCtx): void {
     const target = posix.normalize(mount.target).replace(/\/$/, "");
     // The path is the whole mount: the formatter then shows it as written, short form included.
     if (seen.has(target)) {
-      ctx.addIssue({ code: "custom", path: ["docker", "mounts", index], message: `expected each container path mounted once, but ${target} is already mounted` });
+      ctx.addIssue({
+        code: "custom",
+        path: ["docker", "mounts", index],
+        message: `expected each container path mounted once, but ${target} is already mounted`,
+      });
     }
     seen.add(target);
     if (sourceDir && `${posix.normalize(sourceDir)}/`.startsWith(`${target}/`)) {
@@ -564,7 +588,11 @@ function refineScenarios(config: RoundConfig, ctx: z.RefinementCtx): void {
   config.scenarios?.forEach((scenario, index) => {
     const at = ["scenarios", index] as const;
     if (seen.has(scenario.name)) {
-      ctx.addIssue({ code: "custom", path: [...at, "name"], message: `expected distinct scenario names, but ${JSON.stringify(scenario.name)} is already used` });
+      ctx.addIssue({
+        code: "custom",
+        path: [...at, "name"],
+        message: `expected distinct scenario names, but ${JSON.stringify(scenario.name)} is already used`,
+      });
     }
     seen.add(scenario.name);
     if (scenario.concurrency !== undefined) {
@@ -580,7 +608,8 @@ function refineScenarios(config: RoundConfig, ctx: z.RefinementCtx): void {
       ctx.addIssue({
         code: "custom",
         path: [...at, "requestIntervalMs"],
-        message: "expected a number of milliseconds, 0 or more, with arrival: bench is a closed loop (bench.concurrency), so it has no interval to inherit",
+        message:
+          "expected a number of milliseconds, 0 or more, with arrival: bench is a closed loop (bench.concurrency), so it has no interval to inherit",
       });
     }
     const merged = mergeScenarioConfig(config, scenario);
@@ -596,7 +625,8 @@ function refineScenarios(config: RoundConfig, ctx: z.RefinementCtx): void {
       ctx.addIssue({
         code: "custom",
         path: [...at, "gate", "use"],
-        message: "expected the calibration file gate.use: noise-floor gates on, in the round's gate.calibration (write one with speedgate calibrate)",
+        message:
+          "expected the calibration file gate.use: noise-floor gates on, in the round's gate.calibration (write one with speedgate calibrate)",
       });
     }
   });
@@ -618,7 +648,9 @@ function refineBenchPrompts(input: unknown, ctx: z.RefinementCtx): void {
   }
   // A scenario that is not even an object has its own error; one without a name is named by its place.
   const named = input.scenarios.flatMap((scenario: unknown, index) =>
-    isRecord(scenario) ? [{ name: typeof scenario.name === "string" ? scenario.name : `at scenarios[${index}]`, prompts: scenario.prompts }] : [],
+    isRecord(scenario)
+      ? [{ name: typeof scenario.name === "string" ? scenario.name : `at scenarios[${index}]`, prompts: scenario.prompts }]
+      : [],
   );
   const needing = listScenariosOnBenchPrompts(named);
   if (needing.length === 0) return;
@@ -678,7 +710,8 @@ export const roundConfigSchema = z
     for (const role of ["baseline", "candidate"] as const) {
       const command = config[role].command;
       if (!command) continue;
-      for (const { index, problem } of findUnknownPlaceholders(command, config.runtime)) ctx.addIssue({ code: "custom", path: [role, "command", index], message: problem });
+      for (const { index, problem } of findUnknownPlaceholders(command, config.runtime))
+        ctx.addIssue({ code: "custom", path: [role, "command", index], message: problem });
     }
     refineRuntimePaths(config, ctx);
     // Only between two valid limits: a wrong contextLimit has its own message.
@@ -706,7 +739,8 @@ export const roundConfigSchema = z
       ctx.addIssue({
         code: "custom",
         path: ["bench", "tokenizer"],
-        message: "expected an absolute path inside the baseline image, such as /models/m/tokenizer.json (or { path, from: runner } for a file on the runner)",
+        message:
+          "expected an absolute path inside the baseline image, such as /models/m/tokenizer.json (or { path, from: runner } for a file on the runner)",
       });
     }
     if (config.gate.use === "noise-floor" && !config.gate.calibration) {

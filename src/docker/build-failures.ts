@@ -7,7 +7,8 @@ const HINTS: Partial<Record<FailureKind, string>> = {
   patch_conflict:
     "Rebase the pull request on the baseline the config names (baseline.image or baseline.build), or point baseline at the commit the patch was made against.",
   patch_tool_missing: "Install git or patch in the baseline image, or build the candidate with candidate.build instead of an overlay.",
-  build_error: "Read the last build lines: a postPatch command or a Dockerfile step failed. Run the same build locally with `docker build` to reproduce.",
+  build_error:
+    "Read the last build lines: a postPatch command or a Dockerfile step failed. Run the same build locally with `docker build` to reproduce.",
   build_timeout: "Raise build.timeoutS, or make the build faster (cache the heavy layers in the baseline image).",
   image_missing:
     "Pull or build the image on this runner first (`docker pull` / `docker build -t`), or check the reference for typos and registry credentials.",
@@ -39,7 +40,8 @@ function nonZeroCode(error: string): number | null {
   return match?.[1] ? Number(match[1]) : null;
 }
 
-const stripMarker = (line: string): string => line.replace(new RegExp(`^${PATCH_MARKER} ?\\| ?`), "").replace(new RegExp(`^${PATCH_MARKER} ?`), "");
+const stripMarker = (line: string): string =>
+  line.replace(new RegExp(`^${PATCH_MARKER} ?\\| ?`), "").replace(new RegExp(`^${PATCH_MARKER} ?`), "");
 
 /**
  * What a failed build means for the card. The patch step is recognised by its step number and its

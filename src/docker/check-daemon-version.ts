@@ -32,7 +32,9 @@ export async function checkDaemonVersion(docker: Dockerode, logger: Logger): Pro
     const reported = ((await docker.version()) as { Version?: unknown }).Version;
     version = typeof reported === "string" ? reported : "";
   } catch (error) {
-    logger.warn(`docker: could not read the daemon's version (${(error as Error).message}); CVE-2024-29018 needs Docker ${DNS_LEAK_FIXED_IN.join(", ")} or newer`);
+    logger.warn(
+      `docker: could not read the daemon's version (${(error as Error).message}); CVE-2024-29018 needs Docker ${DNS_LEAK_FIXED_IN.join(", ")} or newer`,
+    );
     return null;
   }
   const fixed = hasDnsLeakFix(version);

@@ -45,7 +45,6 @@ function signalName(exitCode: number | null): string | null {
   return entry ? entry[0] : null;
 }
 
-
 /** Ignores "already stopped" (304) and "no such container" (404): stopping is idempotent. */
 async function ignoreGone(action: Promise<unknown>): Promise<void> {
   try {
@@ -98,7 +97,7 @@ export class ContainerEngine implements RunningEngine {
 
   private async followLogs(): Promise<string | null> {
     try {
-      const stream = (await this.container.logs({ follow: true, stdout: true, stderr: true }));
+      const stream = await this.container.logs({ follow: true, stdout: true, stderr: true });
       const demuxer = new DockerStreamDemuxer((stream, payload) => this.log.write(stream, payload));
       for await (const chunk of stream) demuxer.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
       return null;
@@ -114,7 +113,10 @@ export class ContainerEngine implements RunningEngine {
   private async waitForExit(): Promise<EngineExit> {
     const abandonWait = new AbortController();
     const waited = this.container.wait({ condition: "not-running", abortSignal: abandonWait.signal }).then(
-      (result: { StatusCode?: unknown }): WaitOutcome => ({ exitCode: typeof result.StatusCode === "number" ? result.StatusCode : null, lost: null }),
+      (result: { StatusCode?: unknown }): WaitOutcome => ({
+        exitCode: typeof result.StatusCode === "number" ? result.StatusCode : null,
+        lost: null,
+      }),
       (error: unknown): WaitOutcome => {
         this.logger.debug(`${this.role} container: wait failed: ${(error as Error).message}`);
         return { exitCode: null, lost: abandonWait.signal.aborted ? null : describeDaemonConnectionLoss(error) };

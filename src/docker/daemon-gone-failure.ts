@@ -18,7 +18,12 @@ export function daemonGoneLoss(role: EngineRole, socketError: string): Infrastru
   };
 }
 
-const DOING: Record<FailureStage, string> = { patch: "was being patched", build: "was being built", startup: "was starting", benchmark: "ran" };
+const DOING: Record<FailureStage, string> = {
+  patch: "was being patched",
+  build: "was being built",
+  startup: "was starting",
+  benchmark: "ran",
+};
 
 /** The failure for a Docker API call that found no daemon (creating, starting or inspecting a container). */
 export function daemonGoneFailure(role: EngineRole, stage: FailureStage, socketError: string, logTail: string[] = []): EngineFailure {

@@ -2,7 +2,24 @@ import type { DockerSettings } from "../config/round-config-schema.js";
 import type { EngineFailure, EngineRole } from "../vocabulary/engine-failure.js";
 
 /** Linux's RLIMIT_* numbers (asm-generic/resource.h), as runc names a limit it could not set: "error setting rlimit type 8". */
-const RLIMIT_NAMES = ["cpu", "fsize", "data", "stack", "core", "rss", "nproc", "nofile", "memlock", "as", "locks", "sigpending", "msgqueue", "nice", "rtprio", "rttime"];
+const RLIMIT_NAMES = [
+  "cpu",
+  "fsize",
+  "data",
+  "stack",
+  "core",
+  "rss",
+  "nproc",
+  "nofile",
+  "memlock",
+  "as",
+  "locks",
+  "sigpending",
+  "msgqueue",
+  "nice",
+  "rtprio",
+  "rttime",
+];
 
 /** A program the container's command names that its image does not have: the command's fault, as a missing program is for a process. */
 const MISSING_PROGRAM = /executable file not found|exec: "[^"]*": (?:stat .*: )?no such file or directory|exec format error/i;
@@ -56,8 +73,16 @@ function hintFor(setting: Setting | null): string {
  * The card's failure for a container the daemon would not create or start: the setting it names (a
  * ulimit it may not raise, a CPU count above the host's), or the command's missing program.
  */
-export function describeContainerRefusal(role: EngineRole, action: "create" | "start", message: string, docker: DockerSettings): EngineFailure {
-  const summary = message.trim().replace(/^\(HTTP code \d+\) [\w ]+ - /, "").slice(0, 1_000);
+export function describeContainerRefusal(
+  role: EngineRole,
+  action: "create" | "start",
+  message: string,
+  docker: DockerSettings,
+): EngineFailure {
+  const summary = message
+    .trim()
+    .replace(/^\(HTTP code \d+\) [\w ]+ - /, "")
+    .slice(0, 1_000);
   if (MISSING_PROGRAM.test(message)) {
     return {
       engine: role,

@@ -29,7 +29,10 @@ import { type SweepCounts, sweepResources } from "./sweep-resources.js";
 
 /** Docker names allow [a-zA-Z0-9_.-]; image repositories and tags also want lowercase. */
 export function dockerSafeName(text: string): string {
-  const safe = text.toLowerCase().replace(/[^a-z0-9_.-]+/g, "-").replace(/^[.-]+/, "");
+  const safe = text
+    .toLowerCase()
+    .replace(/[^a-z0-9_.-]+/g, "-")
+    .replace(/^[.-]+/, "");
   return (safe || "run").slice(0, 100);
 }
 
@@ -135,7 +138,9 @@ export class DockerRuntime implements EngineRuntime {
     const lost = describeDaemonConnectionLoss(error);
     if (!lost) return error;
     this.daemonLost = true;
-    this.context.logger.error(`docker: the Docker daemon does not answer (${lost}) while the ${role} engine ${stage === "build" ? "was being prepared" : "was starting"}`);
+    this.context.logger.error(
+      `docker: the Docker daemon does not answer (${lost}) while the ${role} engine ${stage === "build" ? "was being prepared" : "was starting"}`,
+    );
     return new EngineFailureError(daemonGoneFailure(role, stage, lost));
   }
 
@@ -147,11 +152,15 @@ export class DockerRuntime implements EngineRuntime {
     await this.daemonChecked;
     // On the host network, something already on the port (an engine left by an interrupted run) would answer
     // the health check while this engine loads, and be benchmarked in its place: refuse, as the process runtime does.
-    if (config.docker.network === "host" && !(await isPortFree(config.port))) throw new EngineFailureError(portTakenFailure(role, config.port, "docker"));
-    const networkMode = config.docker.network === "host" ? "host" : await this.ensureNetwork().catch((error: unknown) => {
-      if (describeDaemonConnectionLoss(error)) throw error;
-      throw new EngineFailureError(describeContainerRefusal(role, "create", errorMessage(error), config.docker));
-    });
+    if (config.docker.network === "host" && !(await isPortFree(config.port)))
+      throw new EngineFailureError(portTakenFailure(role, config.port, "docker"));
+    const networkMode =
+      config.docker.network === "host"
+        ? "host"
+        : await this.ensureNetwork().catch((error: unknown) => {
+            if (describeDaemonConnectionLoss(error)) throw error;
+            throw new EngineFailureError(describeContainerRefusal(role, "create", errorMessage(error), config.docker));
+          });
     // As in the process runtime, the candidate's variables add to the baseline's; nothing comes from this process.
     const { command, env, cwd } = resolveRoundEngines(config, this.round.configPath)[role];
     const limits = await this.resourceLimits();
@@ -198,7 +207,14 @@ export class DockerRuntime implements EngineRuntime {
       else if (!info.State.Running) host = `${role}-exited.invalid`;
       else throw new Error(`docker: the ${role} container has no address on network ${networkMode}`);
     }
-    const engine = new ContainerEngine(role, `http://${host}:${config.port}`, container, this.context.logger, config.docker.stopTimeoutS, signal);
+    const engine = new ContainerEngine(
+      role,
+      `http://${host}:${config.port}`,
+      container,
+      this.context.logger,
+      config.docker.stopTimeoutS,
+      signal,
+    );
     this.engines.add(engine);
     void engine.exited.then((exit) => {
       if (exit.infrastructure) this.daemonLost = true;
@@ -247,7 +263,10 @@ export class DockerRuntime implements EngineRuntime {
     let removed: SweepCounts;
     try {
       removed = await retryWhileDaemonAway(
-        () => sweepResources(this.docker, { runId: this.context.runId }, this.context.logger, { keepCandidateImages: this.round.config.docker.keepCandidateImage }),
+        () =>
+          sweepResources(this.docker, { runId: this.context.runId }, this.context.logger, {
+            keepCandidateImages: this.round.config.docker.keepCandidateImage,
+          }),
         { budgetMs: DISPOSE_DAEMON_WAIT_MS, logger: this.context.logger, what: "removing the run's containers and network" },
       );
     } catch (error) {
@@ -280,7 +299,8 @@ export class DockerRuntime implements EngineRuntime {
       });
     }
     this.context.logger.error(`docker: could not start the ${role} container: ${message}`);
-    if (describeDaemonConnectionLoss(error)) return new Error(`docker: could not start the ${role} container: ${message}`, { cause: error });
+    if (describeDaemonConnectionLoss(error))
+      return new Error(`docker: could not start the ${role} container: ${message}`, { cause: error });
     // runc refused what the spec asks (a ulimit the daemon may not raise) or the image lacks the command's program.
     return new EngineFailureError(describeContainerRefusal(role, "start", message, this.round.config.docker));
   }
@@ -325,7 +345,10 @@ export class DockerRuntime implements EngineRuntime {
     const { config } = this.round;
     if (config.baseline.build) {
       const spec = config.baseline.build;
-      const key = createHash("sha256").update(JSON.stringify([spec.context, spec.dockerfile, spec.args])).digest("hex").slice(0, 16);
+      const key = createHash("sha256")
+        .update(JSON.stringify([spec.context, spec.dockerfile, spec.args]))
+        .digest("hex")
+        .slice(0, 16);
       // Stable labels, not this run's: a baseline image is shared by runs and kept, and labels that
       // changed every run would make every build's last steps, and so every overlay, miss the cache.
       const labels = { [LABEL_RUN_ID]: `baseline-${key}`, [LABEL_ROLE]: "baseline", ...(await this.revisionLabel(spec.context, signal)) };
@@ -350,7 +373,9 @@ export class DockerRuntime implements EngineRuntime {
       this.context.logger.warn(`docker: the baseline image is not labelled ${revision.label} with its commit: ${checkout.none}`);
       return {};
     }
-    this.context.logger.info(`docker: labelling the baseline image ${revision.label}=${checkout.commit.slice(0, 12)} (the commit of ${context})`);
+    this.context.logger.info(
+      `docker: labelling the baseline image ${revision.label}=${checkout.commit.slice(0, 12)} (the commit of ${context})`,
+    );
     return { [revision.label]: checkout.commit };
   }
 
@@ -363,7 +388,13 @@ export class DockerRuntime implements EngineRuntime {
     }
     const tag = `speedgate-candidate:${dockerSafeName(this.context.runId)}`;
     if (config.candidate.build) {
-      const imageId = await this.buildFromContext("candidate", config.candidate.build, tag, makeResourceLabels(this.context.runId, "candidate"), signal);
+      const imageId = await this.buildFromContext(
+        "candidate",
+        config.candidate.build,
+        tag,
+        makeResourceLabels(this.context.runId, "candidate"),
+        signal,
+      );
       return { role: "candidate", imageId, patchHash: patch?.sha256 ?? null };
     }
     const baseline = await this.prepare("baseline", signal);
@@ -395,11 +426,19 @@ export class DockerRuntime implements EngineRuntime {
       label: "candidate overlay",
     });
     const imageId = this.builtImageOrThrow("candidate", outcome, overlay.patchStep);
-    this.context.logger.info(`docker: candidate overlay built in ${((performance.now() - started) / 1000).toFixed(1)} s: ${imageId.slice(0, 19)}`);
+    this.context.logger.info(
+      `docker: candidate overlay built in ${((performance.now() - started) / 1000).toFixed(1)} s: ${imageId.slice(0, 19)}`,
+    );
     return { role: "candidate", imageId, patchHash: patch?.sha256 ?? null };
   }
 
-  private async buildFromContext(role: EngineRole, spec: BuildSpec, tag: string, labels: Record<string, string>, signal: AbortSignal): Promise<string> {
+  private async buildFromContext(
+    role: EngineRole,
+    spec: BuildSpec,
+    tag: string,
+    labels: Record<string, string>,
+    signal: AbortSignal,
+  ): Promise<string> {
     let entries: string[];
     try {
       entries = await readdir(spec.context);
@@ -443,7 +482,14 @@ export class DockerRuntime implements EngineRuntime {
         );
       case "cancelled":
         throw new EngineFailureError(
-          buildFailure({ role, stage: "build", kind: "cancelled", label: "cancelled", summary: `the ${role} image build was cancelled`, logTail: [] }),
+          buildFailure({
+            role,
+            stage: "build",
+            kind: "cancelled",
+            label: "cancelled",
+            summary: `the ${role} image build was cancelled`,
+            logTail: [],
+          }),
         );
     }
   }

@@ -5,7 +5,6 @@ import { buildFailure } from "./build-failures.js";
 import { followBuildStream } from "./follow-build-stream.js";
 import { dockerStatusCode } from "./docker-status-code.js";
 
-
 function missing(reference: string, reason: string, logTail: string[]): EngineFailureError {
   return new EngineFailureError(
     buildFailure({
@@ -46,12 +45,13 @@ export async function ensureImage(docker: Dockerode, reference: string, logger: 
   try {
     return (await docker.getImage(reference).inspect()).Id;
   } catch (error) {
-    if (dockerStatusCode(error) !== 404) throw new Error(`docker: could not inspect image ${reference}: ${(error as Error).message}`, { cause: error });
+    if (dockerStatusCode(error) !== 404)
+      throw new Error(`docker: could not inspect image ${reference}: ${(error as Error).message}`, { cause: error });
   }
   logger.info(`docker: ${reference} is not on this machine, pulling it`);
   let stream: NodeJS.ReadableStream;
   try {
-    stream = (await docker.pull(reference, { abortSignal: signal }));
+    stream = await docker.pull(reference, { abortSignal: signal });
   } catch (error) {
     throw missing(reference, (error as Error).message, []);
   }

@@ -12,7 +12,9 @@ import type { DockerSettings } from "../config/round-config-schema.js";
  * engine). Its log is capped on disk: speedgate follows it live through the API, so rotation loses
  * nothing of the tail, and an engine that prints without end cannot fill the runner's disk.
  */
-export function hardenContainer(docker: DockerSettings): Pick<Dockerode.HostConfig, "Privileged" | "SecurityOpt" | "CapDrop" | "CapAdd" | "IpcMode" | "LogConfig"> {
+export function hardenContainer(
+  docker: DockerSettings,
+): Pick<Dockerode.HostConfig, "Privileged" | "SecurityOpt" | "CapDrop" | "CapAdd" | "IpcMode" | "LogConfig"> {
   return {
     Privileged: false,
     SecurityOpt: ["no-new-privileges"],

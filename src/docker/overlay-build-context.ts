@@ -38,19 +38,16 @@ export function createOverlayContext(plan: OverlayPlan): OverlayContext {
   if (plan.patch) {
     if (!plan.sourceDir) throw new Error("an overlay build with a patch needs candidate.sourceDir");
     const name = plan.patchName ?? "candidate.patch";
-    entries.push(
-      { name, content: plan.patch },
-      { name: "apply-patch.sh", content: Buffer.from(APPLY_PATCH_SCRIPT), mode: 0o755 },
-    );
+    entries.push({ name, content: plan.patch }, { name: "apply-patch.sh", content: Buffer.from(APPLY_PATCH_SCRIPT), mode: 0o755 });
     lines.push(`COPY ${name} apply-patch.sh /speedgate/`);
-    lines.push(`RUN ${execForm(["/bin/sh", "/speedgate/apply-patch.sh", plan.sourceDir, ...(name === "candidate.patch" ? [] : [`/speedgate/${name}`])])}`);
+    lines.push(
+      `RUN ${execForm(["/bin/sh", "/speedgate/apply-patch.sh", plan.sourceDir, ...(name === "candidate.patch" ? [] : [`/speedgate/${name}`])])}`,
+    );
     patchStep = lines.length;
   }
   for (const command of plan.postPatch) {
     // Not WORKDIR: that would also change the engine's working folder in the candidate container.
-    const inSourceDir = plan.sourceDir
-      ? ["/bin/sh", "-c", 'cd "$0" && exec "$@"', plan.sourceDir, ...command]
-      : command;
+    const inSourceDir = plan.sourceDir ? ["/bin/sh", "-c", 'cd "$0" && exec "$@"', plan.sourceDir, ...command] : command;
     lines.push(`RUN ${execForm(inSourceDir)}`);
   }
   const labels = Object.entries(plan.labels).map(([key, value]) => `${JSON.stringify(key)}=${JSON.stringify(value)}`);

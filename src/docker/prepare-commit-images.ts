@@ -1,6 +1,13 @@
 import { createHash } from "node:crypto";
 import type Dockerode from "dockerode";
-import { type BuildDecision, type CommitChange, decideBuilds, describeCommitSide, diffOfChange, planCommitChange } from "../commits/plan-commit-change.js";
+import {
+  type BuildDecision,
+  type CommitChange,
+  decideBuilds,
+  describeCommitSide,
+  diffOfChange,
+  planCommitChange,
+} from "../commits/plan-commit-change.js";
 import type { LoadedRound } from "../config/load-round-config.js";
 import type { RoundCommits } from "../config/resolve-round-commits.js";
 import type { PreparedEngine, RuntimeContext, SourceReport } from "../engine/engine-runtime.js";
@@ -43,15 +50,34 @@ interface CommitPlan {
 
 const sha256 = (text: string | Buffer): string => createHash("sha256").update(text).digest("hex");
 
-
 /** A build of the round's commands that did not finish, as the card says it. */
-function buildStepFailure(role: EngineRole, outcome: Exclude<BuildContainerOutcome, { status: "built" }>, timeoutS: number): EngineFailureError {
+function buildStepFailure(
+  role: EngineRole,
+  outcome: Exclude<BuildContainerOutcome, { status: "built" }>,
+  timeoutS: number,
+): EngineFailureError {
   if (outcome.status === "cancelled") {
-    return new EngineFailureError(buildFailure({ role, stage: "build", kind: "cancelled", label: "cancelled", summary: `the ${role} build was cancelled`, logTail: [] }));
+    return new EngineFailureError(
+      buildFailure({
+        role,
+        stage: "build",
+        kind: "cancelled",
+        label: "cancelled",
+        summary: `the ${role} build was cancelled`,
+        logTail: [],
+      }),
+    );
   }
   if (outcome.status === "timed_out") {
     return new EngineFailureError(
-      buildFailure({ role, stage: "build", kind: "build_timeout", label: `the build did not finish within ${timeoutS} s`, summary: `build.timeoutS (${timeoutS} s) ended the ${role} build (source.build)`, logTail: outcome.lines }),
+      buildFailure({
+        role,
+        stage: "build",
+        kind: "build_timeout",
+        label: `the build did not finish within ${timeoutS} s`,
+        summary: `build.timeoutS (${timeoutS} s) ended the ${role} build (source.build)`,
+        logTail: outcome.lines,
+      }),
     );
   }
   const last = outcome.lines.filter((line) => line.trim() !== "").pop();
@@ -82,7 +108,14 @@ export class CommitImages {
 
   constructor(private readonly host: CommitImagesHost) {
     const { config } = host.round;
-    this.report = { image: config.baseline.image ?? null, imageId: null, imageRevision: null, imageRevisionFrom: null, baseline: null, candidate: null };
+    this.report = {
+      image: config.baseline.image ?? null,
+      imageId: null,
+      imageRevision: null,
+      imageRevisionFrom: null,
+      baseline: null,
+      candidate: null,
+    };
   }
 
   sourceReport(): SourceReport {
@@ -132,7 +165,9 @@ export class CommitImages {
     const report = describeCommitSide(commits.base, baseChange, builds.baseline);
     this.report.baseline = report;
     if (baseChange.files.length === 0 && !builds.baseline.run) {
-      context.logger.info(`docker: the image's source is at the base ${commits.base.slice(0, 12)} already; the baseline is the image itself`);
+      context.logger.info(
+        `docker: the image's source is at the base ${commits.base.slice(0, 12)} already; the baseline is the image itself`,
+      );
       report.cache = "none";
       report.imageId = engineImageId;
       return { role: "baseline", imageId: engineImageId, patchHash: null };
@@ -148,14 +183,20 @@ export class CommitImages {
         build: builds.baseline.run ? { commands: this.source.build, cache: this.source.buildCache ?? null } : null,
       }),
     );
-    const tag = `speedgate-baseline:${this.host.round.config.engine.toLowerCase().replace(/[^a-z0-9_.-]+/g, "-").slice(0, 40) || "engine"}-${commits.base.slice(0, 12)}-${key.slice(0, 12)}`;
+    const tag = `speedgate-baseline:${
+      this.host.round.config.engine
+        .toLowerCase()
+        .replace(/[^a-z0-9_.-]+/g, "-")
+        .slice(0, 40) || "engine"
+    }-${commits.base.slice(0, 12)}-${key.slice(0, 12)}`;
     const cached = this.source.cacheBaseline ? await this.findCached(tag, key) : null;
     if (cached) {
       context.logger.info(`docker: baseline for the base ${commits.base.slice(0, 12)} found in the cache: ${tag} (${cached.slice(0, 19)})`);
       report.cache = "hit";
       report.overlayFiles = null;
       report.imageId = cached;
-      if (builds.baseline.run) report.build = { ...report.build, ran: false, reason: `${builds.baseline.reason}; built by an earlier round (cached baseline)` };
+      if (builds.baseline.run)
+        report.build = { ...report.build, ran: false, reason: `${builds.baseline.reason}; built by an earlier round (cached baseline)` };
       return { role: "baseline", imageId: cached, patchHash: null };
     }
     // Without source.cacheBaseline the baseline is the run's own: neither found nor kept.
@@ -170,13 +211,26 @@ export class CommitImages {
           [LABEL_BASELINE_ENGINE_IMAGE]: engineImageId,
           "org.opencontainers.image.revision": commits.base,
         }
-      : { ...makeResourceLabels(context.runId, "baseline"), [LABEL_ROLE]: ROLE_RUN_BASELINE, "org.opencontainers.image.revision": commits.base };
-    const finalTag = this.source.cacheBaseline ? tag : `speedgate-baseline-run:${context.runId.toLowerCase().replace(/[^a-z0-9_.-]+/g, "-")}`;
+      : {
+          ...makeResourceLabels(context.runId, "baseline"),
+          [LABEL_ROLE]: ROLE_RUN_BASELINE,
+          "org.opencontainers.image.revision": commits.base,
+        };
+    const finalTag = this.source.cacheBaseline
+      ? tag
+      : `speedgate-baseline-run:${context.runId.toLowerCase().replace(/[^a-z0-9_.-]+/g, "-")}`;
     let imageId = engineImageId;
     if (baseChange.files.length > 0) {
       // Before a build, the overlay alone is not the cached baseline: without the key, a later lookup cannot take it for one.
       const { [LABEL_BASELINE_KEY]: _key, ...overlayLabels } = labels;
-      imageId = await this.buildBaseOverlay(engineImageId, baseChange, revision.commit, finalTag, builds.baseline.run ? overlayLabels : labels, signal);
+      imageId = await this.buildBaseOverlay(
+        engineImageId,
+        baseChange,
+        revision.commit,
+        finalTag,
+        builds.baseline.run ? overlayLabels : labels,
+        signal,
+      );
     }
     if (builds.baseline.run) imageId = await this.runBuild("baseline", imageId, finalTag, labels, false, signal);
     report.imageId = imageId;
@@ -197,19 +251,32 @@ export class CommitImages {
       report.imageId = baselineImageId;
       return { role: "candidate", imageId: baselineImageId, patchHash };
     }
-    const tag = `speedgate-candidate:${context.runId.toLowerCase().replace(/[^a-z0-9_.-]+/g, "-").slice(0, 100)}`;
+    const tag = `speedgate-candidate:${context.runId
+      .toLowerCase()
+      .replace(/[^a-z0-9_.-]+/g, "-")
+      .slice(0, 100)}`;
     const labels = { ...makeResourceLabels(context.runId, "candidate"), "org.opencontainers.image.revision": commits.head };
     let imageId = baselineImageId;
     if (patch.length > 0 || postPatch.length > 0) {
-      const overlay = createOverlayContext({ baseImageId: baselineImageId, patch: patch.length > 0 ? patch : null, sourceDir: this.sourceDir, postPatch, labels });
-      context.logger.info(`docker: applying the pull request (${plan.head.files.length} files, ${commits.mergeBase.slice(0, 12)}..${commits.head.slice(0, 12)}) on the baseline ${baselineImageId.slice(0, 19)}`);
+      const overlay = createOverlayContext({
+        baseImageId: baselineImageId,
+        patch: patch.length > 0 ? patch : null,
+        sourceDir: this.sourceDir,
+        postPatch,
+        labels,
+      });
+      context.logger.info(
+        `docker: applying the pull request (${plan.head.files.length} files, ${commits.mergeBase.slice(0, 12)}..${commits.head.slice(0, 12)}) on the baseline ${baselineImageId.slice(0, 19)}`,
+      );
       const started = performance.now();
       // postPatch steps run the pull request's code: build.network decides (none by default).
       const outcome = await this.buildOverlay(overlay.archive, tag, round.config.build.network, "candidate overlay", signal);
       try {
         imageId = this.host.builtImageOrThrow("candidate", outcome, overlay.patchStep);
       } catch (error) {
-        throw error instanceof EngineFailureError && error.failure.kind === "patch_conflict" ? new EngineFailureError(this.headConflict(error.failure)) : error;
+        throw error instanceof EngineFailureError && error.failure.kind === "patch_conflict"
+          ? new EngineFailureError(this.headConflict(error.failure))
+          : error;
       }
       report.overlayMs = performance.now() - started;
     }
@@ -224,12 +291,22 @@ export class CommitImages {
     return {
       ...failure,
       label: "the pull request does not apply to its base",
-      summary: `the pull request's changes (${commits.mergeBase.slice(0, 12)}..${commits.head.slice(0, 12)}) do not apply to its base ${commits.base.slice(0, 12)}: ${failure.summary}`.slice(0, 2_000),
+      summary:
+        `the pull request's changes (${commits.mergeBase.slice(0, 12)}..${commits.head.slice(0, 12)}) do not apply to its base ${commits.base.slice(0, 12)}: ${failure.summary}`.slice(
+          0,
+          2_000,
+        ),
       hint: "The base branch changed the same lines since the pull request branched off: rebase the pull request on its base (or merge the base into it) and push again.",
     };
   }
 
-  private async buildOverlay(archive: Buffer, tag: string, networkMode: "none" | "default" | "host", label: string, signal: AbortSignal): Promise<ImageBuildOutcome> {
+  private async buildOverlay(
+    archive: Buffer,
+    tag: string,
+    networkMode: "none" | "default" | "host",
+    label: string,
+    signal: AbortSignal,
+  ): Promise<ImageBuildOutcome> {
     const { round, context } = this.host;
     return await runImageBuild(this.host.docker, {
       context: { archive },
@@ -257,12 +334,28 @@ export class CommitImages {
   }
 
   /** The diff from the image's commit to the base, applied in the image's checkout; a diff that does not apply is the image's mismatch. */
-  private async buildBaseOverlay(engineImageId: string, change: CommitChange, imageRevision: string, tag: string, labels: Record<string, string>, signal: AbortSignal): Promise<string> {
+  private async buildBaseOverlay(
+    engineImageId: string,
+    change: CommitChange,
+    imageRevision: string,
+    tag: string,
+    labels: Record<string, string>,
+    signal: AbortSignal,
+  ): Promise<string> {
     const { commits, context } = this.host;
     const report = this.report.baseline;
     const diff = await diffOfChange(commits.repoDir, change, signal);
-    const overlay = createOverlayContext({ baseImageId: engineImageId, patch: diff, patchName: "base.patch", sourceDir: this.sourceDir, postPatch: [], labels });
-    context.logger.info(`docker: bringing the image's source from ${imageRevision.slice(0, 12)} to the base ${commits.base.slice(0, 12)} (${change.files.length} files)`);
+    const overlay = createOverlayContext({
+      baseImageId: engineImageId,
+      patch: diff,
+      patchName: "base.patch",
+      sourceDir: this.sourceDir,
+      postPatch: [],
+      labels,
+    });
+    context.logger.info(
+      `docker: bringing the image's source from ${imageRevision.slice(0, 12)} to the base ${commits.base.slice(0, 12)} (${change.files.length} files)`,
+    );
     const started = performance.now();
     // Only a diff is applied: nothing needs a network.
     const outcome = await this.buildOverlay(overlay.archive, tag, "none", "baseline overlay", signal);
@@ -271,7 +364,11 @@ export class CommitImages {
       if (report) report.overlayMs = performance.now() - started;
       return imageId;
     } catch (error) {
-      if (!(error instanceof EngineFailureError) || (error.failure.kind !== "patch_conflict" && error.failure.kind !== "patch_tool_missing")) throw error;
+      if (
+        !(error instanceof EngineFailureError) ||
+        (error.failure.kind !== "patch_conflict" && error.failure.kind !== "patch_tool_missing")
+      )
+        throw error;
       throw new EngineFailureError(
         imageBaseMismatch({
           image: this.report.image ?? engineImageId,
@@ -285,7 +382,14 @@ export class CommitImages {
   }
 
   /** source.build in a container of the image with the runner's build cache, committed as the engine's image. */
-  private async runBuild(role: EngineRole, imageId: string, tag: string, labels: Record<string, string>, readOnlyCache: boolean, signal: AbortSignal): Promise<string> {
+  private async runBuild(
+    role: EngineRole,
+    imageId: string,
+    tag: string,
+    labels: Record<string, string>,
+    readOnlyCache: boolean,
+    signal: AbortSignal,
+  ): Promise<string> {
     const { docker, context, round } = this.host;
     const report = role === "baseline" ? this.report.baseline : this.report.candidate;
     if (this.source.build.length === 0) {
@@ -302,8 +406,15 @@ export class CommitImages {
       });
     }
     const buildCache = this.source.buildCache;
-    const volume = `speedgate-build-cache-${round.config.engine.toLowerCase().replace(/[^a-z0-9_.-]+/g, "-").slice(0, 60) || "engine"}`;
-    context.logger.info(`docker: building the ${role}'s compiled code (${this.source.build.length} command${this.source.build.length === 1 ? "" : "s"})${buildCache ? ` with the build cache volume ${volume}${readOnlyCache ? " (read-only)" : ""}` : ""}`);
+    const volume = `speedgate-build-cache-${
+      round.config.engine
+        .toLowerCase()
+        .replace(/[^a-z0-9_.-]+/g, "-")
+        .slice(0, 60) || "engine"
+    }`;
+    context.logger.info(
+      `docker: building the ${role}'s compiled code (${this.source.build.length} command${this.source.build.length === 1 ? "" : "s"})${buildCache ? ` with the build cache volume ${volume}${readOnlyCache ? " (read-only)" : ""}` : ""}`,
+    );
     const outcome = await runBuildContainer(docker, {
       imageId,
       sourceDir: this.sourceDir,
@@ -323,7 +434,9 @@ export class CommitImages {
       label: `${role} build`,
     });
     if (outcome.status !== "built") throw buildStepFailure(role, outcome, round.config.build.timeoutS);
-    context.logger.info(`docker: ${role} build done in ${(outcome.ms / 1000).toFixed(1)} s${outcome.cache ? ` (cache ${outcome.cache})` : ""}`);
+    context.logger.info(
+      `docker: ${role} build done in ${(outcome.ms / 1000).toFixed(1)} s${outcome.cache ? ` (cache ${outcome.cache})` : ""}`,
+    );
     if (report) report.build = { ran: true, reason: report.build.reason, ms: outcome.ms, cache: outcome.cache, hit: outcome.hit };
     return outcome.imageId;
   }

@@ -50,7 +50,9 @@ export async function readImageFile(docker: Dockerode, options: ReadImageFileOpt
       HostConfig: { NetworkMode: "none", AutoRemove: false },
     });
   } catch (error) {
-    throw new Error(`${what}: could not create a container of ${options.imageId} to read the file from: ${(error as Error).message}`, { cause: error });
+    throw new Error(`${what}: could not create a container of ${options.imageId} to read the file from: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
   try {
     let path = options.path;

@@ -38,7 +38,15 @@ async function followGitRef(docker: Dockerode, request: ReadRevisionRequest, hea
   const gitDir = posix.dirname(headPath);
   const read = async (path: string): Promise<string | null> => {
     try {
-      return (await readImageFile(docker, { imageId: request.imageId, path, labels: request.labels, maxBytes: MAX_REVISION_FILE_BYTES, what: `source.revision: ${path}` })).toString("utf8");
+      return (
+        await readImageFile(docker, {
+          imageId: request.imageId,
+          path,
+          labels: request.labels,
+          maxBytes: MAX_REVISION_FILE_BYTES,
+          what: `source.revision: ${path}`,
+        })
+      ).toString("utf8");
     } catch {
       return null;
     }
@@ -61,7 +69,13 @@ async function readWritten(docker: Dockerode, request: ReadRevisionRequest): Pro
     return value.trim();
   }
   const text = (
-    await readImageFile(docker, { imageId: request.imageId, path: source.file, labels: request.labels, maxBytes: MAX_REVISION_FILE_BYTES, what: `source.revision: ${source.file}` })
+    await readImageFile(docker, {
+      imageId: request.imageId,
+      path: source.file,
+      labels: request.labels,
+      maxBytes: MAX_REVISION_FILE_BYTES,
+      what: `source.revision: ${source.file}`,
+    })
   ).toString("utf8");
   if (source.pattern) {
     const match = new RegExp(source.pattern, "m").exec(text);

@@ -40,7 +40,15 @@ function paxRecords(body: Buffer): Map<string, string> {
   return records;
 }
 
-const KINDS: Record<string, TarEntryKind> = { "0": "file", "\0": "file", "": "file", "7": "file", "2": "symlink", "1": "hardlink", "5": "directory" };
+const KINDS: Record<string, TarEntryKind> = {
+  "0": "file",
+  "\0": "file",
+  "": "file",
+  "7": "file",
+  "2": "symlink",
+  "1": "hardlink",
+  "5": "directory",
+};
 
 /**
  * The first real entry of a tar archive (Docker's archive endpoint answers one path as a tar whose

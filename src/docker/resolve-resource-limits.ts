@@ -36,7 +36,9 @@ export function memoryLimitBytes(memory: string, hostMemoryBytes: number | null)
 export function resolveResourceLimits(docker: DockerSettings, hostMemoryBytes: number | null): ResourceLimits {
   const memoryBytes = memoryLimitBytes(docker.memory, hostMemoryBytes);
   // Shared memory is charged to the container's memory: past half of it, /dev/shm could starve the engine itself.
-  const shmBytes = docker.shmSize ? parseDockerSize(docker.shmSize) : Math.min(SHM_CEILING_BYTES, memoryBytes === null ? SHM_CEILING_BYTES : Math.floor(memoryBytes / 2));
+  const shmBytes = docker.shmSize
+    ? parseDockerSize(docker.shmSize)
+    : Math.min(SHM_CEILING_BYTES, memoryBytes === null ? SHM_CEILING_BYTES : Math.floor(memoryBytes / 2));
   return {
     memoryBytes,
     shmBytes,

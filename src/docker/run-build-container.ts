@@ -118,22 +118,39 @@ export async function runBuildContainer(docker: Dockerode, request: BuildContain
   });
   if (request.cache) await ensureVolume(docker, request.cache.volume);
   const image = await docker.getImage(request.imageId).inspect();
-  const container = await createContainerWithinDiskLimit(docker, {
-    Image: request.imageId,
-    Entrypoint: ["/bin/sh", "-c", buildScript(request.commands), "speedgate-build", request.sourceDir, request.cache?.target ?? "", request.cache?.readOnly ? "1" : "0"],
-    Cmd: [],
-    Labels: request.containerLabels,
-    Tty: false,
-    HostConfig: {
-      NetworkMode: request.networkMode,
-      ...hardenContainer(request.docker),
-      // A build has its own IPC namespace whatever the engines share.
-      IpcMode: "private",
-      ...containerResourceLimits(request.limits),
-      AutoRemove: false,
-      ...(request.cache ? { Mounts: [{ Type: "volume", Source: request.cache.volume, Target: request.cache.target, ReadOnly: request.cache.readOnly }] } : {}),
+  const container = await createContainerWithinDiskLimit(
+    docker,
+    {
+      Image: request.imageId,
+      Entrypoint: [
+        "/bin/sh",
+        "-c",
+        buildScript(request.commands),
+        "speedgate-build",
+        request.sourceDir,
+        request.cache?.target ?? "",
+        request.cache?.readOnly ? "1" : "0",
+      ],
+      Cmd: [],
+      Labels: request.containerLabels,
+      Tty: false,
+      HostConfig: {
+        NetworkMode: request.networkMode,
+        ...hardenContainer(request.docker),
+        // A build has its own IPC namespace whatever the engines share.
+        IpcMode: "private",
+        ...containerResourceLimits(request.limits),
+        AutoRemove: false,
+        ...(request.cache
+          ? { Mounts: [{ Type: "volume", Source: request.cache.volume, Target: request.cache.target, ReadOnly: request.cache.readOnly }] }
+          : {}),
+      },
     },
-  }, (error) => request.logger.debug(`docker: ${request.label}: the daemon cannot limit the build's writable layer (${(error as Error).message}); building without the limit`));
+    (error) =>
+      request.logger.debug(
+        `docker: ${request.label}: the daemon cannot limit the build's writable layer (${(error as Error).message}); building without the limit`,
+      ),
+  );
   let timedOut = false;
   const kill = (): void => {
     void container.kill().catch(() => undefined);
@@ -147,7 +164,8 @@ export async function runBuildContainer(docker: Dockerode, request: BuildContain
     const stream = await container.attach({ stream: true, stdout: true, stderr: true });
     const demuxer = new DockerStreamDemuxer((name, payload) => log.write(name, payload));
     const drained = (async () => {
-      for await (const chunk of stream as AsyncIterable<Buffer | string>) demuxer.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+      for await (const chunk of stream as AsyncIterable<Buffer | string>)
+        demuxer.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
     })().catch(() => undefined);
     if (request.signal.aborted) return { status: "cancelled" };
     await container.start();
@@ -159,7 +177,12 @@ export async function runBuildContainer(docker: Dockerode, request: BuildContain
     if (timedOut) return { status: "timed_out", lines };
     if (result.StatusCode !== 0) return { status: "failed", exitCode: result.StatusCode ?? null, lines };
     // The container ran the build as its entrypoint: the committed image gets the image's own config back.
-    const config = { ...image.Config, Entrypoint: image.Config.Entrypoint ?? [], Cmd: image.Config.Cmd ?? [], Labels: { ...image.Config.Labels, ...request.imageLabels } };
+    const config = {
+      ...image.Config,
+      Entrypoint: image.Config.Entrypoint ?? [],
+      Cmd: image.Config.Cmd ?? [],
+      Labels: { ...image.Config.Labels, ...request.imageLabels },
+    };
     const [repo, tag] = splitTag(request.tag);
     // dockerode's commit() sends its options as the query only; the image config goes in the body.
     const committed = await new Promise<{ Id?: string }>((resolve, reject) => {
@@ -178,12 +201,20 @@ export async function runBuildContainer(docker: Dockerode, request: BuildContain
       );
     });
     if (!committed.Id) throw new Error(`docker: committing the ${request.label} returned no image ID`);
-    return { status: "built", imageId: committed.Id, ms: performance.now() - started, cache: request.cache ? cacheState : null, hit, lines };
+    return {
+      status: "built",
+      imageId: committed.Id,
+      ms: performance.now() - started,
+      cache: request.cache ? cacheState : null,
+      hit,
+      lines,
+    };
   } finally {
     clearTimeout(timer);
     request.signal.removeEventListener("abort", kill);
     await container.remove({ force: true, v: false }).catch((error: unknown) => {
-      if (dockerStatusCode(error) !== 404) request.logger.warn(`docker: could not remove the ${request.label} container: ${(error as Error).message}`);
+      if (dockerStatusCode(error) !== 404)
+        request.logger.warn(`docker: could not remove the ${request.label} container: ${(error as Error).message}`);
     });
   }
 }

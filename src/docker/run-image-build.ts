@@ -57,7 +57,9 @@ async function removeBuildLeftovers(docker: Dockerode, result: BuildStreamResult
     if (!(await waitUntilGone(container, STEP_CONTAINER_WAIT_MS))) await container.remove({ force: true }).catch(() => undefined);
     if (result.lastStepImage) {
       const parent = result.lastStepImage;
-      const children = (await docker.listImages({ all: true })).filter((image) => image.ParentId.replace(/^sha256:/, "").startsWith(parent));
+      const children = (await docker.listImages({ all: true })).filter((image) =>
+        image.ParentId.replace(/^sha256:/, "").startsWith(parent),
+      );
       for (const child of children) {
         const details = (await docker.getImage(child.Id).inspect()) as { Container?: string };
         if (details.Container?.startsWith(result.stepContainer)) created.push(child.Id);
@@ -86,7 +88,9 @@ export function isVanishedCacheError(error: string): boolean {
 export async function runImageBuild(docker: Dockerode, request: ImageBuildRequest): Promise<ImageBuildOutcome> {
   const first = await runImageBuildOnce(docker, request);
   if (first.status !== "failed" || first.stream.error === null || !isVanishedCacheError(first.stream.error)) return first;
-  request.logger.info(`docker: ${request.label}: a cached build step was removed by another build meanwhile (${first.stream.error}); building again`);
+  request.logger.info(
+    `docker: ${request.label}: a cached build step was removed by another build meanwhile (${first.stream.error}); building again`,
+  );
   return await runImageBuildOnce(docker, request);
 }
 

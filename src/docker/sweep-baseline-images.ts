@@ -21,7 +21,11 @@ export interface BaselineSweep {
  * own cached baseline). An image still used (by a container, or as the parent of another image) is
  * not forced out: it is listed and kept.
  */
-export async function sweepBaselineImages(docker: Dockerode, options: { maxAgeMs: number; now?: number }, logger: Logger): Promise<BaselineSweep> {
+export async function sweepBaselineImages(
+  docker: Dockerode,
+  options: { maxAgeMs: number; now?: number },
+  logger: Logger,
+): Promise<BaselineSweep> {
   const now = options.now ?? Date.now();
   const images = await docker.listImages({ filters: { label: [`${LABEL_ROLE}=baseline`, LABEL_BASELINE_BASE] } });
   const sweep: BaselineSweep = { removed: [], inUse: [], kept: 0 };

@@ -1,14 +1,7 @@
 import { hostname } from "node:os";
 import type Dockerode from "dockerode";
 import type { Logger } from "../logger.js";
-import {
-  LABEL_CREATED,
-  LABEL_HOST,
-  LABEL_PID,
-  LABEL_PID_START,
-  LABEL_ROLE,
-  LABEL_RUN_ID,
-} from "./resource-labels.js";
+import { LABEL_CREATED, LABEL_HOST, LABEL_PID, LABEL_PID_START, LABEL_ROLE, LABEL_RUN_ID } from "./resource-labels.js";
 import { readProcessStartTime } from "../read-process-start-time.js";
 import { dockerStatusCode } from "./docker-status-code.js";
 
@@ -49,7 +42,6 @@ export function isRunGone(labels: Record<string, string>, now: number, staleAfte
   return Number.isFinite(created) && now - created > staleAfterMs;
 }
 
-
 /**
  * Removes the containers (stopped first, then by force), networks and candidate images labelled
  * with a run: one run by id, or every run whose process is gone (`stale`). Baseline images are
@@ -64,8 +56,7 @@ export async function sweepResources(
   const labelFilter = "runId" in filter ? [`${LABEL_RUN_ID}=${filter.runId}`] : [LABEL_RUN_ID];
   const now = Date.now();
   const staleAfterMs = options.staleAfterMs ?? DEFAULT_STALE_AFTER_MS;
-  const selected = (labels: Record<string, string> | undefined): boolean =>
-    "runId" in filter || isRunGone(labels ?? {}, now, staleAfterMs);
+  const selected = (labels: Record<string, string> | undefined): boolean => "runId" in filter || isRunGone(labels ?? {}, now, staleAfterMs);
   const counts: SweepCounts = { containers: 0, networks: 0, images: 0 };
   const problems: string[] = [];
 

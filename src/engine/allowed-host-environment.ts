@@ -6,7 +6,18 @@
  * tokens, GITHUB_ENV and GITHUB_OUTPUT, a cloud credential someone exported) stays out; an engine
  * that needs more gets it from the round config's `env`.
  */
-const ALLOWED_NAMES = new Set(["PATH", "HOME", "USER", "LOGNAME", "TMPDIR", "TZ", "LANG", "LANGUAGE", "LD_LIBRARY_PATH", "RUNNER_TRACKING_ID"]);
+const ALLOWED_NAMES = new Set([
+  "PATH",
+  "HOME",
+  "USER",
+  "LOGNAME",
+  "TMPDIR",
+  "TZ",
+  "LANG",
+  "LANGUAGE",
+  "LD_LIBRARY_PATH",
+  "RUNNER_TRACKING_ID",
+]);
 const ALLOWED_PREFIXES = ["LC_", "CUDA_", "NVIDIA_", "NCCL_"];
 
 export function isAllowedHostVariable(name: string): boolean {

@@ -35,7 +35,9 @@ export function describePatchFailure(output: string, patchText: string): string 
   if (patchFile?.[1] && patchFile[2] && patchFile[3]) {
     return `${patchFile[1]}: hunk #${patchFile[2]} (at line ${patchFile[3]}) does not apply`;
   }
-  const missing = /error: (.+?): (?:No such file or directory|does not exist in index)/.exec(output) ?? /can't find file to patch[\s\S]*?\+\+\+ (?:b\/)?(\S+)/.exec(output);
+  const missing =
+    /error: (.+?): (?:No such file or directory|does not exist in index)/.exec(output) ??
+    /can't find file to patch[\s\S]*?\+\+\+ (?:b\/)?(\S+)/.exec(output);
   if (missing?.[1]) return `${missing[1]}: the file the patch changes does not exist in the source`;
   const exists = /error: (.+?): already exists in working directory/.exec(output);
   if (exists?.[1]) return `${exists[1]}: the file the patch creates already exists`;
@@ -46,7 +48,10 @@ export function describePatchFailure(output: string, patchText: string): string 
 }
 
 function patchFailure(role: EngineRole, kind: EngineFailure["kind"], summary: string, result: ToolResult | null): EngineFailureError {
-  const logTail = (result?.output ?? "").split("\n").filter((line, index, all) => line !== "" || index < all.length - 1).map(cleanLogLine);
+  const logTail = (result?.output ?? "")
+    .split("\n")
+    .filter((line, index, all) => line !== "" || index < all.length - 1)
+    .map(cleanLogLine);
   return new EngineFailureError({
     engine: role,
     stage: "patch",
@@ -64,7 +69,13 @@ function patchFailure(role: EngineRole, kind: EngineFailure["kind"], summary: st
  * Applies a unified diff to a folder for real: checks first so a conflict leaves the folder as it
  * was, with git when it exists (it understands renames and binary headers), else GNU patch.
  */
-export async function applyPatch(options: { dir: string; patchPath: string; patchText: string; role: EngineRole; signal: AbortSignal }): Promise<{ tool: "git" | "patch" }> {
+export async function applyPatch(options: {
+  dir: string;
+  patchPath: string;
+  patchText: string;
+  role: EngineRole;
+  signal: AbortSignal;
+}): Promise<{ tool: "git" | "patch" }> {
   // Keeps git from treating an enclosing repository as the one to patch.
   const env = { ...process.env, GIT_CEILING_DIRECTORIES: dirname(options.dir) };
   const run = (argv: string[]) => runTool(argv, { cwd: options.dir, env, signal: options.signal, timeoutMs: 120_000 });
@@ -84,9 +95,11 @@ export async function applyPatch(options: { dir: string; patchPath: string; patc
     const checked = await run(check);
     if (checked.missing) continue;
     if (options.signal.aborted) throw options.signal.reason;
-    if (checked.exitCode !== 0) throw patchFailure(options.role, "patch_conflict", describePatchFailure(checked.output, options.patchText), checked);
+    if (checked.exitCode !== 0)
+      throw patchFailure(options.role, "patch_conflict", describePatchFailure(checked.output, options.patchText), checked);
     const applied = await run(apply);
-    if (applied.exitCode !== 0) throw patchFailure(options.role, "patch_conflict", describePatchFailure(applied.output, options.patchText), applied);
+    if (applied.exitCode !== 0)
+      throw patchFailure(options.role, "patch_conflict", describePatchFailure(applied.output, options.patchText), applied);
     return { tool };
   }
   throw patchFailure(options.role, "patch_tool_missing", "neither git nor patch is installed", null);

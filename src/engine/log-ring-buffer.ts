@@ -160,7 +160,10 @@ export class LogRingBuffer {
     this.onLine?.(line);
     this.lines.push(line);
     this.bytes += Buffer.byteLength(line) + 1;
-    while (this.lines.length - this.head > this.limits.maxLines || (this.bytes > this.limits.maxBytes && this.lines.length - this.head > 1)) {
+    while (
+      this.lines.length - this.head > this.limits.maxLines ||
+      (this.bytes > this.limits.maxBytes && this.lines.length - this.head > 1)
+    ) {
       const dropped = this.lines[this.head] ?? "";
       this.bytes -= Buffer.byteLength(dropped) + 1;
       // Released now, not at the next compaction: a dropped slot must not hold a long line.

@@ -1,7 +1,14 @@
 import { writeFile } from "node:fs/promises";
 import { resolveRoundEngines } from "../config/resolve-round-engines.js";
 import { join } from "node:path";
-import { type BuildDecision, type CommitChange, decideBuilds, describeCommitSide, diffOfChange, planCommitChange } from "../commits/plan-commit-change.js";
+import {
+  type BuildDecision,
+  type CommitChange,
+  decideBuilds,
+  describeCommitSide,
+  diffOfChange,
+  planCommitChange,
+} from "../commits/plan-commit-change.js";
 import type { LoadedRound } from "../config/load-round-config.js";
 import type { RoundCommits } from "../config/resolve-round-commits.js";
 import { EngineFailureError, type EngineRole } from "../vocabulary/engine-failure.js";
@@ -13,7 +20,6 @@ import type { SourceReport } from "./engine-runtime.js";
 /** Runs one host command for an engine (a build step), failing with the engine's build failure. */
 export type RunHostStep = (role: EngineRole, command: string[], cwd: string, signal: AbortSignal) => Promise<void>;
 
-
 /**
  * Base/head mode with runtime: process: each engine runs in a git worktree of its commit, made in a
  * folder of the round and removed with it. The candidate's worktree is the head when the head is up
@@ -22,7 +28,14 @@ export type RunHostStep = (role: EngineRole, command: string[], cwd: string, sig
  */
 export class CommitWorktrees {
   private readonly dirs = new Map<EngineRole, string>();
-  private readonly report: SourceReport = { image: null, imageId: null, imageRevision: null, imageRevisionFrom: null, baseline: null, candidate: null };
+  private readonly report: SourceReport = {
+    image: null,
+    imageId: null,
+    imageRevision: null,
+    imageRevisionFrom: null,
+    baseline: null,
+    candidate: null,
+  };
   private builds: { baseline: BuildDecision; candidate: BuildDecision } | null = null;
   private head: CommitChange | null = null;
 
@@ -61,7 +74,11 @@ export class CommitWorktrees {
     await addWorktree(commits.repoDir, dir, checkout, signal);
     this.dirs.set(role, dir);
     this.logger.info(`runtime process: ${role} runs in a worktree of ${checkout.slice(0, 12)} (${dir})`);
-    const report = describeCommitSide(role === "baseline" ? commits.base : commits.head, role === "baseline" ? null : this.head, builds[role]);
+    const report = describeCommitSide(
+      role === "baseline" ? commits.base : commits.head,
+      role === "baseline" ? null : this.head,
+      builds[role],
+    );
     this.report[role] = report;
     if (role === "candidate" && checkout !== commits.head) {
       const patch = await diffOfChange(commits.repoDir, this.head, signal);
@@ -107,7 +124,9 @@ export class CommitWorktrees {
 
   async dispose(): Promise<void> {
     for (const dir of this.dirs.values()) {
-      await removeWorktree(this.commits.repoDir, dir).catch((error: unknown) => this.logger.warn(`runtime process: could not remove the worktree ${dir}: ${(error as Error).message}`));
+      await removeWorktree(this.commits.repoDir, dir).catch((error: unknown) =>
+        this.logger.warn(`runtime process: could not remove the worktree ${dir}: ${(error as Error).message}`),
+      );
     }
     this.dirs.clear();
   }

@@ -68,7 +68,8 @@ function probeProblem(output: string, exitCode: number | null): string | null {
   }
   if (seen.pid !== 1) return `the engine would not be the namespace's first process (pid ${String(seen.pid)})`;
   if (!Array.isArray(seen.visible) || seen.visible.length !== 1) return "/proc still shows processes outside the namespace";
-  if (typeof seen.capabilities !== "string" || !/^0+$/.test(seen.capabilities)) return `the engine would keep capabilities (${String(seen.capabilities)})`;
+  if (typeof seen.capabilities !== "string" || !/^0+$/.test(seen.capabilities))
+    return `the engine would keep capabilities (${String(seen.capabilities)})`;
   return null;
 }
 
@@ -87,13 +88,19 @@ export async function probeProcessIsolation(options: ProbeOptions = {}): Promise
   const setpriv = resolveProgram(tools.setpriv ?? "setpriv", { cwd, path: hostPath });
   const node = tools.node ?? process.execPath;
   if (!unshare || !setpriv) {
-    const missing = [unshare ? null : (tools.unshare ?? "unshare"), setpriv ? null : (tools.setpriv ?? "setpriv")].filter((name) => name !== null);
+    const missing = [unshare ? null : (tools.unshare ?? "unshare"), setpriv ? null : (tools.setpriv ?? "setpriv")].filter(
+      (name) => name !== null,
+    );
     return { kind: "none", reason: `${missing.join(" and ")} not found on PATH (util-linux)` };
   }
   const problems: string[] = [];
   for (const variant of VARIANTS.filter((candidate) => !options.kinds || options.kinds.includes(candidate.kind))) {
     const prefix = [unshare, ...variant.flags, "--", setpriv, ...DROP_CAPABILITIES, "--", node];
-    const result = await runTool([...prefix, "-e", PROBE_SCRIPT], { cwd, env: allowedHostEnvironment(process.env), timeoutMs: PROBE_TIMEOUT_MS });
+    const result = await runTool([...prefix, "-e", PROBE_SCRIPT], {
+      cwd,
+      env: allowedHostEnvironment(process.env),
+      timeoutMs: PROBE_TIMEOUT_MS,
+    });
     const problem = result.timedOut ? `no answer within ${PROBE_TIMEOUT_MS / 1000} s` : probeProblem(result.output, result.exitCode);
     const spelled = `unshare ${variant.flags.join(" ")}`;
     if (problem === null) {

@@ -124,7 +124,8 @@ export class ProcessRuntime implements EngineRuntime {
     }
     const patch = this.round.patch;
     const sourceDir = this.round.config.candidate.sourceDir;
-    if (role === "baseline" || !patch || !sourceDir) return { role, imageId: null, patchHash: role === "candidate" ? (patch?.sha256 ?? null) : null };
+    if (role === "baseline" || !patch || !sourceDir)
+      return { role, imageId: null, patchHash: role === "candidate" ? (patch?.sha256 ?? null) : null };
     const copy = join(await this.ensureTempRoot(), basename(sourceDir));
     await cp(sourceDir, copy, { recursive: true, verbatimSymlinks: true });
     this.context.logger.debug(`copied ${sourceDir} to ${copy} for the candidate`);
@@ -157,16 +158,26 @@ export class ProcessRuntime implements EngineRuntime {
     if (signal.aborted) throw signal.reason;
     if (result.exitCode === 0) return;
     // Paths in the patched copy read as the source's own: "kernels/gemm.cpp:12:5: error: …", not a temporary folder.
-    const lines = result.output.split("\n").filter((line) => line.trim() !== "").map((line) => cleanLogLine(line.replaceAll(`${cwd}/`, "")));
+    const lines = result.output
+      .split("\n")
+      .filter((line) => line.trim() !== "")
+      .map((line) => cleanLogLine(line.replaceAll(`${cwd}/`, "")));
     const step = `${what === "a postPatch step" ? "postPatch" : "source.build"} step \`${argv.join(" ")}\``;
-    const said = result.missing ? `${step}: program not found` : result.timedOut ? `${step}: timed out` : (findCompilerError(lines) ?? `${step}: ${lines[lines.length - 1] ?? `exited with code ${result.exitCode}`}`);
+    const said = result.missing
+      ? `${step}: program not found`
+      : result.timedOut
+        ? `${step}: timed out`
+        : (findCompilerError(lines) ?? `${step}: ${lines[lines.length - 1] ?? `exited with code ${result.exitCode}`}`);
     throw new EngineFailureError({
       engine: role,
       stage: "build",
       kind: result.timedOut ? "build_timeout" : "build_error",
       label: result.timedOut ? `${what} timed out after ${timeoutS} s` : `${what} failed`,
       summary: said.slice(0, 1_000),
-      hint: what === "a postPatch step" ? BUILD_ERROR_HINT : "A source.build step failed in the worktree of the engine's commit. Run the same command by hand at the root of a checkout of that commit; its output is in the log tail below.",
+      hint:
+        what === "a postPatch step"
+          ? BUILD_ERROR_HINT
+          : "A source.build step failed in the worktree of the engine's commit. Run the same command by hand at the root of a checkout of that commit; its output is in the log tail below.",
       exitCode: result.exitCode,
       signal: result.signal,
       logTail: lines.slice(-200),
@@ -243,4 +254,3 @@ export class ProcessRuntime implements EngineRuntime {
     return processEngineCwd(role, this.round.config, this.round.configPath, this.patchedDir);
   }
 }
-

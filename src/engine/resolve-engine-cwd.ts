@@ -18,11 +18,11 @@ function inside(root: string, folder: string): string | null {
  */
 export function processEngineCwd(role: EngineRole, config: RoundConfig, configPath: string, patchedCopy: string | null): string {
   const wanted = resolveRoundEngines(config, configPath)[role].cwd;
-  if (wanted === null) throw new Error("runtime process: the engine has no folder; expected one from resolveRoundEngines outside base/head mode");
+  if (wanted === null)
+    throw new Error("runtime process: the engine has no folder; expected one from resolveRoundEngines outside base/head mode");
   const sourceDir = config.candidate.sourceDir;
   if (role === "baseline" || !patchedCopy || !sourceDir) return wanted;
   const offset = inside(sourceDir, wanted);
   // Outside the source (a baseline run from elsewhere), the copy's root is the only patched place.
   return offset === null ? patchedCopy : join(patchedCopy, offset);
 }
-

@@ -56,10 +56,13 @@ export async function runTool(
         // Already gone.
       }
     };
-    const timer = options.timeoutMs === undefined ? undefined : setTimeout(() => {
-      timedOut = true;
-      killGroup();
-    }, options.timeoutMs);
+    const timer =
+      options.timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            timedOut = true;
+            killGroup();
+          }, options.timeoutMs);
     const onAbort = (): void => killGroup();
     options.signal?.addEventListener("abort", onAbort, { once: true });
     let settled = false;

@@ -62,7 +62,11 @@ function cannotStart(options: SpawnEngineOptions, program: string, reason: strin
 }
 
 /** The namespace's init exits with 128 + n for an engine killed by signal n, as a shell or Docker says it. */
-function exitOf(isolation: ProcessIsolation, exitCode: number | null, signal: NodeJS.Signals | null): { exitCode: number | null; signal: string | null } {
+function exitOf(
+  isolation: ProcessIsolation,
+  exitCode: number | null,
+  signal: NodeJS.Signals | null,
+): { exitCode: number | null; signal: string | null } {
   if (isolation.kind === "none" || exitCode === null || exitCode <= 128 || exitCode > 128 + 64) return { exitCode, signal };
   const name = Object.entries(constants.signals).find(([, number]) => number === exitCode - 128)?.[0];
   return { exitCode, signal: name ?? signal };
@@ -73,7 +77,12 @@ export async function spawnProcessEngine(options: SpawnEngineOptions): Promise<P
   if (!engineProgram) throw new Error("spawnProcessEngine: expected a command");
   // Inside the namespace, only the init would learn that the program is missing: say it here, at once.
   if (options.isolation.kind !== "none" && !resolveProgram(engineProgram, { cwd: options.cwd, path: options.env.PATH })) {
-    throw cannotStart(options, engineProgram, "ENOENT (not found, or not executable)", `${engineProgram}: not found on PATH=${options.env.PATH ?? ""}`);
+    throw cannotStart(
+      options,
+      engineProgram,
+      "ENOENT (not found, or not executable)",
+      `${engineProgram}: not found on PATH=${options.env.PATH ?? ""}`,
+    );
   }
   const [program, ...args] = isolateCommand(options.isolation, options.argv);
   if (!program) throw new Error("spawnProcessEngine: expected a command");
@@ -84,7 +93,9 @@ export async function spawnProcessEngine(options: SpawnEngineOptions): Promise<P
 
   await new Promise<void>((resolve, reject) => {
     child.once("spawn", resolve);
-    child.once("error", (error: NodeJS.ErrnoException) => reject(cannotStart(options, engineProgram, error.code ?? error.message, error.message)));
+    child.once("error", (error: NodeJS.ErrnoException) =>
+      reject(cannotStart(options, engineProgram, error.code ?? error.message, error.message)),
+    );
   });
   const pgid = child.pid;
   if (pgid === undefined) throw new Error("spawned engine has no pid");
@@ -92,7 +103,10 @@ export async function spawnProcessEngine(options: SpawnEngineOptions): Promise<P
 
   const exited = new Promise<EngineExit>((resolve) => {
     child.once("exit", (exitCode, signal) => {
-      void waitForPipesToDrain([child.stdout, child.stderr], options.isolation.kind === "none" ? DRAIN_AFTER_EXIT_MS.processGroup : DRAIN_AFTER_EXIT_MS.isolated).then(() => {
+      void waitForPipesToDrain(
+        [child.stdout, child.stderr],
+        options.isolation.kind === "none" ? DRAIN_AFTER_EXIT_MS.processGroup : DRAIN_AFTER_EXIT_MS.isolated,
+      ).then(() => {
         log.end();
         resolve({ ...exitOf(options.isolation, exitCode, signal), oomKilled: false });
       });

@@ -27,7 +27,9 @@ function isRoundLeftovers(value: unknown): value is RoundLeftovers {
     Array.isArray(record.worktrees) &&
     record.worktrees.every((dir) => typeof dir === "string") &&
     Array.isArray(record.processGroups) &&
-    record.processGroups.every((group) => typeof group === "object" && group !== null && typeof (group as { pgid?: unknown }).pgid === "number")
+    record.processGroups.every(
+      (group) => typeof group === "object" && group !== null && typeof (group as { pgid?: unknown }).pgid === "number",
+    )
   );
 }
 
@@ -78,7 +80,8 @@ export async function sweepLeftRounds(repoDir: string, logger: Logger): Promise<
       if (leaderStart !== null && group.start !== null && leaderStart !== group.start) continue;
       if (!processGroupAlive(group.pgid)) continue;
       signalProcessGroup(group.pgid, "SIGKILL");
-      if (!(await waitForProcessGroupExit(group.pgid, 5_000))) logger.warn(`left rounds: process group ${group.pgid} of run ${record.runId} is still alive after SIGKILL`);
+      if (!(await waitForProcessGroupExit(group.pgid, 5_000)))
+        logger.warn(`left rounds: process group ${group.pgid} of run ${record.runId} is still alive after SIGKILL`);
       sweep.processGroups++;
     }
     for (const worktree of record.worktrees) {
@@ -89,7 +92,9 @@ export async function sweepLeftRounds(repoDir: string, logger: Logger): Promise<
     if (record.tempRoot && basename(record.tempRoot).startsWith("speedgate-")) await rm(record.tempRoot, { recursive: true, force: true });
     await rm(path, { force: true });
     sweep.rounds++;
-    logger.info(`left rounds: removed what run ${record.runId} (pid ${record.pid}, gone) left: ${record.worktrees.length} worktree(s), ${record.processGroups.length} process group(s) recorded`);
+    logger.info(
+      `left rounds: removed what run ${record.runId} (pid ${record.pid}, gone) left: ${record.worktrees.length} worktree(s), ${record.processGroups.length} process group(s) recorded`,
+    );
   }
   return sweep;
 }

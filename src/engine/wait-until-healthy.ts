@@ -57,7 +57,17 @@ export async function waitUntilHealthy(options: WaitUntilHealthyOptions): Promis
   try {
     for (;;) {
       if (signal.aborted) throw cancelledFailure(engine, "startup", signal.reason);
-      if (exit) throw new EngineFailureError(classifyFailure({ role: engine.role, stage: "startup", exit, logLines: engine.logTail(), engine: options.engineFamily ?? null, runtime: options.runtime ?? null }));
+      if (exit)
+        throw new EngineFailureError(
+          classifyFailure({
+            role: engine.role,
+            stage: "startup",
+            exit,
+            logLines: engine.logTail(),
+            engine: options.engineFamily ?? null,
+            runtime: options.runtime ?? null,
+          }),
+        );
       const now = performance.now();
       if (now >= deadline) {
         throw new EngineFailureError(

@@ -96,7 +96,13 @@ function oomPhase(lines: readonly string[], at: number): OomPhase {
   // A log flattened onto one line (some CI log collectors do that) carries its frames before the error.
   const ownLine = lines[at] ?? "";
   const errorStart = ownLine.search(CUDA_OOM);
-  const ownFrames = errorStart > 0 ? ownLine.slice(0, errorStart).split(/(?=File ")/).reverse() : [];
+  const ownFrames =
+    errorStart > 0
+      ? ownLine
+          .slice(0, errorStart)
+          .split(/(?=File ")/)
+          .reverse()
+      : [];
   const inTraceback = [...ownFrames, ...lines.slice(scanFrom, at).reverse()];
   const before = lines.slice(Math.max(0, scanFrom - 40), scanFrom).reverse();
   for (const candidates of [inTraceback, before]) {
@@ -153,7 +159,10 @@ function llamaCppOomPhase(lines: readonly string[], at: number): OomPhase {
 }
 
 /** llama.cpp captures no CUDA graphs at start: its "graph" phase is the compute buffers a batch needs. */
-const LLAMA_CPP_OOM_LABELS: Record<OomPhase, string> = { ...OOM_LABELS, graph_capture: "CUDA out of memory while reserving compute buffers" };
+const LLAMA_CPP_OOM_LABELS: Record<OomPhase, string> = {
+  ...OOM_LABELS,
+  graph_capture: "CUDA out of memory while reserving compute buffers",
+};
 
 /** The line that says what the allocation was for, after the allocator's own, when there is one. */
 function allocationVerdict(lines: readonly string[], at: number): number {
@@ -179,7 +188,13 @@ function diagnoseAllocation(input: ClassifyInput, lines: readonly string[], hint
   const gpuAt = firstIndexMatching(lines, LLAMA_CPP_OTHER_GPU_OOM);
   if (gpuAt >= 0) {
     const kv = allocationVerdict(lines, gpuAt) !== gpuAt;
-    return { kind: "gpu_oom", label: kv ? "GPU out of memory while allocating the KV cache" : "GPU out of memory (Metal or Vulkan)", hint: hints.gpuOom, line: gpuAt, detail: null };
+    return {
+      kind: "gpu_oom",
+      label: kv ? "GPU out of memory while allocating the KV cache" : "GPU out of memory (Metal or Vulkan)",
+      hint: hints.gpuOom,
+      line: gpuAt,
+      detail: null,
+    };
   }
   const hostAt = firstIndexMatching(lines, LLAMA_CPP_HOST_ALLOC);
   if (hostAt >= 0) {
@@ -203,12 +218,24 @@ function diagnoseLaunch(lines: readonly string[], hints: FailureHintBook): Diagn
   const argumentAt = firstIndexMatching(lines, LLAMA_CPP_INVALID_ARGUMENT);
   const argparseAt = argumentAt >= 0 ? -1 : firstIndexMatching(lines, ARGPARSE_INVALID_ARGUMENT);
   if (argumentAt >= 0 || argparseAt >= 0) {
-    return { kind: "invalid_argument", label: "the engine refused its command line", hint: hints.invalidArgument, line: Math.max(argumentAt, argparseAt), detail: null };
+    return {
+      kind: "invalid_argument",
+      label: "the engine refused its command line",
+      hint: hints.invalidArgument,
+      line: Math.max(argumentAt, argparseAt),
+      detail: null,
+    };
   }
   const missingAt = firstIndexMatching(lines, LLAMA_CPP_MODEL_NOT_FOUND);
   const hfMissingAt = missingAt >= 0 ? -1 : lastIndexMatching(lines, (line) => HF_MODEL_NOT_FOUND.test(line));
   if (missingAt >= 0 || hfMissingAt >= 0) {
-    return { kind: "model_not_found", label: "the model file is not there", hint: hints.modelNotFound, line: Math.max(missingAt, hfMissingAt), detail: null };
+    return {
+      kind: "model_not_found",
+      label: "the model file is not there",
+      hint: hints.modelNotFound,
+      line: Math.max(missingAt, hfMissingAt),
+      detail: null,
+    };
   }
   // The GGUF reader says why (bad magic, truncated); the loader's own line only that it failed.
   const ggufAt = firstIndexMatching(lines, LLAMA_CPP_GGUF_ERROR);
@@ -244,7 +271,13 @@ function diagnose(input: ClassifyInput, lines: readonly string[], rawLines: read
   const killed = exit?.exitCode === 137 || exit?.signal === "SIGKILL";
   const hostOomAt = find(HOST_OOM);
   if (exit?.oomKilled || hostOomAt >= 0 || (killed && /^Killed$/.test(lines[lines.length - 1]?.trim() ?? ""))) {
-    return { kind: "host_oom", label: "host out of memory (killed by the OOM killer)", hint: hints.hostOomKilled, line: hostOomAt >= 0 ? hostOomAt : null, detail: null };
+    return {
+      kind: "host_oom",
+      label: "host out of memory (killed by the OOM killer)",
+      hint: hints.hostOomKilled,
+      line: hostOomAt >= 0 ? hostOomAt : null,
+      detail: null,
+    };
   }
   if (allocation) return allocation;
 
@@ -288,7 +321,13 @@ function diagnose(input: ClassifyInput, lines: readonly string[], rawLines: read
 
   const portAt = Math.max(find(PORT_IN_USE), find(LLAMA_CPP_PORT_IN_USE));
   if (portAt >= 0) {
-    return { kind: "port_in_use", label: "port already in use", hint: hints.portInUse(portFrom(lines, portAt), input.runtime ?? null), line: portAt, detail: null };
+    return {
+      kind: "port_in_use",
+      label: "port already in use",
+      hint: hints.portInUse(portFrom(lines, portAt), input.runtime ?? null),
+      line: portAt,
+      detail: null,
+    };
   }
 
   const launch = diagnoseLaunch(lines, hints);
@@ -321,7 +360,11 @@ function summaryFor(diagnosis: Diagnosis, lines: readonly string[], input: Class
     const lastWords = lastIndexMatching(lines, (line) => line.trim() !== "");
     summary = lastWords >= 0 ? lines[lastWords] : undefined;
   }
-  const base = summary ?? (input.timedOut ? `no HTTP 200 from the health check within ${input.timedOut.afterS} s` : `the engine ${input.exit?.signal ? "was " : ""}${describeExit(input.exit)} without printing anything`);
+  const base =
+    summary ??
+    (input.timedOut
+      ? `no HTTP 200 from the health check within ${input.timedOut.afterS} s`
+      : `the engine ${input.exit?.signal ? "was " : ""}${describeExit(input.exit)} without printing anything`);
   if (diagnosis.detail !== null) return capSummary(`${base} (${diagnosis.detail})`);
   if (diagnosis.kind === "import_error" && diagnosis.line !== null) {
     const location = frameLocation(lines, diagnosis.line);

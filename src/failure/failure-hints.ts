@@ -107,7 +107,8 @@ export const ENGINE_HINTS: Record<PythonHintFamily, EngineHints> = {
         SAME_GPU,
       ].join(" "),
     },
-    hostOomLoading: "load weights with fewer CPU copies (SGLang `--load-format` / vLLM `--load-format`, no `--enable-torch-compile` duplicates)",
+    hostOomLoading:
+      "load weights with fewer CPU copies (SGLang `--load-format` / vLLM `--load-format`, no `--enable-torch-compile` duplicates)",
     importCheck: 'Run `python -c "import sglang"` (or `import vllm`) in the patched tree to reproduce it without a GPU.',
   },
 };
@@ -141,7 +142,8 @@ export function importErrorHint(location: string | null, family: PythonHintFamil
  * a process round is pointed at the process itself (an engine of a speedgate that was killed outright).
  */
 export function leftoverEngineAdvice(runtime: "process" | "docker" | null): string {
-  if (runtime === "process") return "stop it (an engine left by a speedgate that was killed outright keeps its port: `ss -ltnp` names its process)";
+  if (runtime === "process")
+    return "stop it (an engine left by a speedgate that was killed outright keeps its port: `ss -ltnp` names its process)";
   return "stop it (`speedgate cleanup --stale` removes the containers of interrupted runs)";
 }
 

@@ -20,7 +20,8 @@ export const CUDA_OOM =
 export const KV_CACHE_OOM_MESSAGE =
   /No available memory for the cache blocks|stored in KV cache|Not enough memory\. Please try to increase --mem-fraction-static|KV cache/i;
 
-export const HOST_OOM = /Out of memory: Kill(?:ed)? process|oom-kill|oom_reaper|std::bad_alloc|^MemoryError\b|Cannot allocate memory(?!.*CUDA)/i;
+export const HOST_OOM =
+  /Out of memory: Kill(?:ed)? process|oom-kill|oom_reaper|std::bad_alloc|^MemoryError\b|Cannot allocate memory(?!.*CUDA)/i;
 
 export const NCCL_ERROR =
   /NCCL error|ncclInternalError|ncclSystemError|ncclUnhandledCudaError|ncclInvalidUsage|ncclInvalidArgument|ncclRemoteError|DistBackendError|ProcessGroupNCCL.*(?:timeout|timed out|error)|Watchdog caught collective operation timeout|NCCL (?:communicator|operation).*(?:failed|timed out|aborted)/i;
@@ -49,7 +50,8 @@ export const OOM_PHASES: ReadonlyArray<{ phase: Exclude<OomPhase, "other">; patt
   },
   {
     phase: "weights",
-    pattern: /load_model|load_weights|weight_loader|model_loader|Load weight begin|Loading weights|Loading safetensors|safetensors|checkpoint shards|weight_utils|initialize_model|ModelRunner.__init__/i,
+    pattern:
+      /load_model|load_weights|weight_loader|model_loader|Load weight begin|Loading weights|Loading safetensors|safetensors|checkpoint shards|weight_utils|initialize_model|ModelRunner.__init__/i,
   },
 ];
 
@@ -81,15 +83,18 @@ export const LLAMA_CPP_COMPUTE_ALLOC = /failed to allocate compute|ggml_gallocr_
 export const LLAMA_CPP_INVALID_ARGUMENT = /^error: (?:invalid|unknown) argument: |^error while handling argument /;
 
 /** argparse, as SGLang's and vLLM's launchers use it: "launch_server.py: error: unrecognized arguments: --bogus". */
-export const ARGPARSE_INVALID_ARGUMENT = /: error: (?:unrecognized arguments: |argument -[-\w]+: (?:invalid|expected)|the following arguments are required)/;
+export const ARGPARSE_INVALID_ARGUMENT =
+  /: error: (?:unrecognized arguments: |argument -[-\w]+: (?:invalid|expected)|the following arguments are required)/;
 
 /** gguf.cpp: "gguf_init_from_file: failed to open GGUF file '/models/m.gguf' (No such file or directory)". */
 export const LLAMA_CPP_MODEL_NOT_FOUND = /failed to open GGUF file '.*' \((?:No such file or directory|Is a directory)\)/;
 
 /** Hugging Face's loader, as SGLang and vLLM hit it offline or with a wrong path. */
-export const HF_MODEL_NOT_FOUND = /is not a local folder and is not a valid model identifier|Repo id must be in the form|does not appear to have a file named config\.json/;
+export const HF_MODEL_NOT_FOUND =
+  /is not a local folder and is not a valid model identifier|Repo id must be in the form|does not appear to have a file named config\.json/;
 
 /** The GGUF reader's own reason (bad magic, a truncated file, an unknown version) and the loader's verdict. */
 export const LLAMA_CPP_GGUF_ERROR =
   /gguf_init_from_\w+: (?:invalid magic|failed to read|bad GGUF version|this GGUF file is version|GGUFv1 is no longer|tensor '.*' (?:has|of|with)|number of (?:tensors|key value)|key '.*' has invalid|duplicate (?:key|tensor)|string length)|gguf_init_from_file_impl: /;
-export const LLAMA_CPP_MODEL_LOAD_ERROR = /error loading model: |unknown model architecture|wrong number of tensors|key not found in model|data is not within the file bounds|failed to load model from/;
+export const LLAMA_CPP_MODEL_LOAD_ERROR =
+  /error loading model: |unknown model architecture|wrong number of tensors|key not found in model|data is not within the file bounds|failed to load model from/;

@@ -27,7 +27,10 @@ export function imageBaseMismatch(facts: MismatchFacts): EngineFailure {
     stage: "patch",
     kind: "image_base_mismatch",
     label: IMAGE_BASE_MISMATCH_LABEL,
-    summary: `${facts.image} (source at ${revision}) cannot be brought to the base ${facts.base.slice(0, 12)}: ${facts.reason}`.slice(0, 2_000),
+    summary: `${facts.image} (source at ${revision}) cannot be brought to the base ${facts.base.slice(0, 12)}: ${facts.reason}`.slice(
+      0,
+      2_000,
+    ),
     hint: IMAGE_BASE_MISMATCH_HINT,
     exitCode: null,
     signal: null,

@@ -45,7 +45,8 @@ const SIGNAL_REPORT =
   /\b(Segmentation fault|Bus error|Illegal instruction|Floating point exception)(?: \(core dumped\))?|\*\*\* (SIG[A-Z]+) received\b|Caught signal \d+ \((Segmentation fault|Bus error|Illegal instruction|Floating point exception)\)/;
 
 /** Lines of gdb's that only say what gdb did, between ggml's assertion and its frames. */
-const GDB_BOOKKEEPING = /^\[New LWP \d+\]$|^\[New Thread |^\[Thread debugging using libthread_db|^Using host libthread_db library|^\[Inferior \d+ \(process \d+\) detached\]$|^\d+\t/;
+const GDB_BOOKKEEPING =
+  /^\[New LWP \d+\]$|^\[New Thread |^\[Thread debugging using libthread_db|^Using host libthread_db library|^\[Inferior \d+ \(process \d+\) detached\]$|^\d+\t/;
 /** A gdb frame: "#3  0x000055af726304f6 in llama_context::output_reserve(int) ()" or "#0  f (x=1) at a.cpp:12". */
 const GDB_FRAME = /^#(\d+)\s+(?:0x[0-9a-f]+ in )?(.+?)(?: \(.*\))?(?: at (\S+:\d+))?$/;
 /** glibc's backtrace_symbols_fd: "/path/llama-server(+0x865618)[0x562c1a05a618]" or "./crash(main+0xe2)[0x…]". */
@@ -210,12 +211,25 @@ function readAssertion(lines: readonly string[], exit: EngineExit | null): Crash
 
   const cAt = lastIndex(lines, (line) => C_ASSERT.test(line));
   if (cAt >= 0) {
-    return { kind: "assertion_failed", source: "c_assert", label: "assertion failed (C assert)", line: cAt, summary: null, location: readCAssert(lines, cAt)?.location ?? null, frames: nativeFrames(lines, cAt + 1) };
+    return {
+      kind: "assertion_failed",
+      source: "c_assert",
+      label: "assertion failed (C assert)",
+      line: cAt,
+      summary: null,
+      location: readCAssert(lines, cAt)?.location ?? null,
+      frames: nativeFrames(lines, cAt + 1),
+    };
   }
 
   // Only the engine's last exception: an AssertionError it caught, logged and served on after is not why it ended.
   const pythonAt = lastIndex(lines, (line) => EXCEPTION_LINE.test(line) && !WRAPPER_EXCEPTION.test(line));
-  if (pythonAt >= 0 && EXCEPTION_LINE.exec(lines[pythonAt] ?? "")?.[1]?.split(".").pop() === "AssertionError") {
+  if (
+    pythonAt >= 0 &&
+    EXCEPTION_LINE.exec(lines[pythonAt] ?? "")?.[1]
+      ?.split(".")
+      .pop() === "AssertionError"
+  ) {
     const frameAt = lastIndex(lines.slice(0, pythonAt), (line) => TRACEBACK_FRAME.test(line));
     const frame = frameAt >= 0 ? TRACEBACK_FRAME.exec(lines[frameAt] ?? "") : null;
     const location = frame ? `${shortenSourcePath(frame[1] ?? "")}:${frame[2]}` : null;
@@ -268,7 +282,15 @@ function fatalSignalOf(exit: EngineExit | null): string | null {
 function readFatalSignal(lines: readonly string[], exit: EngineExit | null): CrashReport | null {
   const pythonAt = lastIndex(lines, (line) => PYTHON_FATAL.test(line));
   if (pythonAt >= 0) {
-    return { kind: "fatal_signal", source: "python_fatal", label: `${(PYTHON_FATAL.exec(lines[pythonAt] ?? "")?.[1] ?? "fatal signal").toLowerCase()} (fatal Python error)`, line: pythonAt, summary: null, location: null, frames: faulthandlerFrames(lines, pythonAt) };
+    return {
+      kind: "fatal_signal",
+      source: "python_fatal",
+      label: `${(PYTHON_FATAL.exec(lines[pythonAt] ?? "")?.[1] ?? "fatal signal").toLowerCase()} (fatal Python error)`,
+      line: pythonAt,
+      summary: null,
+      location: null,
+      frames: faulthandlerFrames(lines, pythonAt),
+    };
   }
   // Near the end only: a signal's report is the last thing printed, and the words alone can appear in any warning.
   const reportFrom = Math.max(0, lines.length - SIGNAL_REPORT_WINDOW);
@@ -276,12 +298,19 @@ function readFatalSignal(lines: readonly string[], exit: EngineExit | null): Cra
   const signal = fatalSignalOf(exit);
   if (reportAt < 0 && !signal) return null;
   const report = reportAt >= 0 ? SIGNAL_REPORT.exec(lines[reportAt] ?? "") : null;
-  const words = (report?.[1] ?? report?.[3] ?? (report?.[2] ? SIGNAL_WORDS[report[2]] : undefined) ?? (signal ? SIGNAL_WORDS[signal] : undefined) ?? "fatal signal").toLowerCase();
+  const words = (
+    report?.[1] ??
+    report?.[3] ??
+    (report?.[2] ? SIGNAL_WORDS[report[2]] : undefined) ??
+    (signal ? SIGNAL_WORDS[signal] : undefined) ??
+    "fatal signal"
+  ).toLowerCase();
   const frames = reportAt >= 0 ? nativeFrames(lines, reportAt + 1) : [];
   return {
     kind: "fatal_signal",
     source: "signal",
-    label: signal === "SIGABRT" && reportAt < 0 ? "aborted (SIGABRT) without an assertion message" : `${words}${signal ? ` (${signal})` : ""}`,
+    label:
+      signal === "SIGABRT" && reportAt < 0 ? "aborted (SIGABRT) without an assertion message" : `${words}${signal ? ` (${signal})` : ""}`,
     line: reportAt >= 0 ? reportAt : null,
     summary: reportAt >= 0 ? null : `the engine was killed by ${signal ?? "a fatal signal"} (${words}) without printing why`,
     location: frames[0] ?? null,

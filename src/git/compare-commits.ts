@@ -2,7 +2,10 @@ import { runGit } from "./run-git.js";
 
 /** Whether `ancestor` is `descendant` or one of its ancestors. */
 export async function isAncestor(repoDir: string, ancestor: string, descendant: string, signal?: AbortSignal): Promise<boolean> {
-  const { exitCode } = await runGit(repoDir, ["merge-base", "--is-ancestor", ancestor, descendant], { okExitCodes: [1], ...(signal ? { signal } : {}) });
+  const { exitCode } = await runGit(repoDir, ["merge-base", "--is-ancestor", ancestor, descendant], {
+    okExitCodes: [1],
+    ...(signal ? { signal } : {}),
+  });
   return exitCode === 0;
 }
 
@@ -40,11 +43,28 @@ export async function listChangedFiles(repoDir: string, from: string, to: string
  * The diff from one commit to another of exactly `paths`, as `git apply` takes it: binary files
  * included (--binary), full blob IDs, paths relative to the repository root (a/ b/ prefixes).
  */
-export async function diffCommits(repoDir: string, from: string, to: string, paths: readonly string[], signal?: AbortSignal): Promise<Buffer> {
+export async function diffCommits(
+  repoDir: string,
+  from: string,
+  to: string,
+  paths: readonly string[],
+  signal?: AbortSignal,
+): Promise<Buffer> {
   if (paths.length === 0) return Buffer.alloc(0);
   const { stdout } = await runGit(
     repoDir,
-    ["-c", "core.quotePath=false", "diff", "--binary", "--full-index", ...DIFF_OPTIONS, from, to, "--", ...paths.map((path) => `:(literal)${path}`)],
+    [
+      "-c",
+      "core.quotePath=false",
+      "diff",
+      "--binary",
+      "--full-index",
+      ...DIFF_OPTIONS,
+      from,
+      to,
+      "--",
+      ...paths.map((path) => `:(literal)${path}`),
+    ],
     signal ? { signal } : {},
   );
   return stdout;

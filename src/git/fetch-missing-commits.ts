@@ -27,7 +27,10 @@ export async function fetchMissingCommits(repoDir: string, commits: readonly str
     config[`http.${server}/.extraheader`] = `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${options.token}`).toString("base64")}`;
   }
   const fetch = async (args: string[]): Promise<void> => {
-    await runGit(repoDir, ["fetch", "--no-tags", "--no-recurse-submodules", "--quiet", ...args], { config, ...(options.signal ? { signal: options.signal } : {}) });
+    await runGit(repoDir, ["fetch", "--no-tags", "--no-recurse-submodules", "--quiet", ...args], {
+      config,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
   };
   if ((await gitText(repoDir, ["rev-parse", "--is-shallow-repository"])) === "true") {
     options.logger.warn(`${repoDir} is a shallow clone: fetching its full history (actions/checkout with fetch-depth: 0 saves this step)`);

@@ -16,7 +16,13 @@ export async function readCheckoutCommit(dir: string, signal?: AbortSignal): Pro
   const commit = await resolveCommit(dir, "HEAD", signal);
   if (commit === null) return { none: `the checkout at ${root} has no commit yet` };
   const { stdout } = await runGit(dir, ["status", "--porcelain", "--untracked-files=no", "--", "."], signal ? { signal } : {});
-  const changed = stdout.toString("utf8").split("\n").filter((line) => line.trim() !== "");
-  if (changed.length > 0) return { none: `${changed.length} tracked file${changed.length === 1 ? "" : "s"} under ${dir} differ${changed.length === 1 ? "s" : ""} from its commit ${commit.slice(0, 12)} (${changed[0]?.slice(3) ?? ""}${changed.length > 1 ? ", …" : ""})` };
+  const changed = stdout
+    .toString("utf8")
+    .split("\n")
+    .filter((line) => line.trim() !== "");
+  if (changed.length > 0)
+    return {
+      none: `${changed.length} tracked file${changed.length === 1 ? "" : "s"} under ${dir} differ${changed.length === 1 ? "s" : ""} from its commit ${commit.slice(0, 12)} (${changed[0]?.slice(3) ?? ""}${changed.length > 1 ? ", …" : ""})`,
+    };
   return { commit };
 }

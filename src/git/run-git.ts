@@ -7,7 +7,9 @@ export class GitError extends Error {
     readonly exitCode: number | null,
     readonly stderr: string,
   ) {
-    super(`git ${args.join(" ")} failed${exitCode === null ? "" : ` (exit ${exitCode})`}: ${stderr.trim().split("\n").slice(-3).join(" ") || "no output"}`);
+    super(
+      `git ${args.join(" ")} failed${exitCode === null ? "" : ` (exit ${exitCode})`}: ${stderr.trim().split("\n").slice(-3).join(" ") || "no output"}`,
+    );
     this.name = "GitError";
   }
 }
@@ -32,7 +34,11 @@ export interface GitOptions {
  * Runs git in a repository and returns its stdout as bytes. Nothing interactive (no prompt, no
  * pager), no external diff or text conversion drivers, and C locale output so messages can be read.
  */
-export async function runGit(repoDir: string, args: readonly string[], options: GitOptions = {}): Promise<{ stdout: Buffer; exitCode: number }> {
+export async function runGit(
+  repoDir: string,
+  args: readonly string[],
+  options: GitOptions = {},
+): Promise<{ stdout: Buffer; exitCode: number }> {
   const argv = ["-C", repoDir, ...args];
   return await new Promise((resolve, reject) => {
     execFile(
@@ -41,7 +47,14 @@ export async function runGit(repoDir: string, args: readonly string[], options: 
       {
         encoding: "buffer",
         maxBuffer: MAX_GIT_OUTPUT_BYTES,
-        env: { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_PAGER: "cat", LC_ALL: "C", GIT_OPTIONAL_LOCKS: "0", ...configEnvironment(options.config ?? {}) },
+        env: {
+          ...process.env,
+          GIT_TERMINAL_PROMPT: "0",
+          GIT_PAGER: "cat",
+          LC_ALL: "C",
+          GIT_OPTIONAL_LOCKS: "0",
+          ...configEnvironment(options.config ?? {}),
+        },
         ...(options.signal ? { signal: options.signal } : {}),
       },
       (error, stdout, stderr) => {

@@ -26,7 +26,10 @@ function refusesInput(error: unknown, input: string): boolean {
  * `base` and the action reads the base from the pull request. Returns the run id when GitHub reports it
  * (return_run_details), else null.
  */
-export async function dispatchScoringWorkflow(client: GitHubClient, options: DispatchScoringOptions): Promise<{ runId: number | null; runUrl: string | null }> {
+export async function dispatchScoringWorkflow(
+  client: GitHubClient,
+  options: DispatchScoringOptions,
+): Promise<{ runId: number | null; runUrl: string | null }> {
   const send = async (inputs: Record<string, string>) =>
     await client.request("POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches", {
       owner: options.owner,

@@ -51,7 +51,10 @@ export interface DownloadedZip {
  * The zip of the run's card artifact, not yet read: the app reads it off its event loop
  * (bot/card-worker.ts), since a large card costs seconds of work. Null when the run uploaded none.
  */
-export async function downloadScorecardZip(client: GitHubClient, options: RepoRef & { runId: number; limits?: ZipLimits }): Promise<DownloadedZip | null> {
+export async function downloadScorecardZip(
+  client: GitHubClient,
+  options: RepoRef & { runId: number; limits?: ZipLimits },
+): Promise<DownloadedZip | null> {
   const limits = options.limits ?? DEFAULT_ZIP_LIMITS;
   const listed = await client.request("GET /repos/{owner}/{repo}/actions/runs/{run_id}/artifacts", {
     owner: options.owner,

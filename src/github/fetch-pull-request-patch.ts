@@ -25,8 +25,10 @@ export interface PullRequestPatch {
 
 function describeHttpFailure(error: unknown, what: string): string {
   const status = statusOf(error);
-  if (status === 404) return `${what} was not found (HTTP 404): check the number and that the token may read pull requests (permissions: pull-requests: read)`;
-  if (status === 403) return `${what} is not readable with this token (HTTP 403); grant permissions: pull-requests: read and contents: read`;
+  if (status === 404)
+    return `${what} was not found (HTTP 404): check the number and that the token may read pull requests (permissions: pull-requests: read)`;
+  if (status === 403)
+    return `${what} is not readable with this token (HTTP 403); grant permissions: pull-requests: read and contents: read`;
   return `${what} could not be fetched (${status === null ? (error as Error).message : `HTTP ${status}`})`;
 }
 
@@ -72,7 +74,9 @@ export async function fetchPullRequestPatch(client: GitHubClient, options: PullR
     options.logger.info(`${label}: kept ${filtered.kept.length} files matching patch-paths, left out ${filtered.dropped.length}`);
     if (filtered.kept.length === 0) {
       const seen = filtered.dropped.slice(0, 10).join(", ");
-      throw new ConfigError(`input "patch-paths": expected globs matching at least one changed file, matched none of ${filtered.dropped.length} (${seen})`);
+      throw new ConfigError(
+        `input "patch-paths": expected globs matching at least one changed file, matched none of ${filtered.dropped.length} (${seen})`,
+      );
     }
   }
   const bytes = Buffer.from(filtered ? filtered.text : diff, "utf8");

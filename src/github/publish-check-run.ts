@@ -15,8 +15,7 @@ const MAX_CHECK_TITLE_BYTES = 1_000;
  * a required check counts neutral and skipped as passing, so "no score" must never look like either.
  */
 export type CheckState =
-  | { status: "queued" | "in_progress" }
-  | { status: "completed"; conclusion: "success" | "failure" | "action_required" };
+  { status: "queued" | "in_progress" } | { status: "completed"; conclusion: "success" | "failure" | "action_required" };
 
 export interface PublishCheckRunOptions extends RepoRef {
   headSha: string;
@@ -79,7 +78,13 @@ export function isConcluded(run: CheckRunInfo): boolean {
 
 function toCheckRun(value: unknown): CheckRunInfo | null {
   if (typeof value !== "object" || value === null) return null;
-  const record = value as { id?: unknown; status?: unknown; conclusion?: unknown; external_id?: unknown; output?: { title?: unknown } | null };
+  const record = value as {
+    id?: unknown;
+    status?: unknown;
+    conclusion?: unknown;
+    external_id?: unknown;
+    output?: { title?: unknown } | null;
+  };
   if (typeof record.id !== "number") return null;
   return {
     id: record.id,
@@ -106,7 +111,10 @@ export async function listCheckRuns(
   });
   const data = response.data as { check_runs?: unknown };
   const runs = Array.isArray(data.check_runs) ? data.check_runs : [];
-  return runs.map(toCheckRun).filter((run): run is CheckRunInfo => run !== null).sort((a, b) => b.id - a.id);
+  return runs
+    .map(toCheckRun)
+    .filter((run): run is CheckRunInfo => run !== null)
+    .sort((a, b) => b.id - a.id);
 }
 
 /**
@@ -129,9 +137,7 @@ export async function publishCheckRun(
   const fields: Record<string, unknown> = {
     status: options.state.status,
     output,
-    ...(options.state.status === "completed"
-      ? { conclusion: options.state.conclusion, completed_at: new Date().toISOString() }
-      : {}),
+    ...(options.state.status === "completed" ? { conclusion: options.state.conclusion, completed_at: new Date().toISOString() } : {}),
     ...(options.detailsUrl ? { details_url: options.detailsUrl } : {}),
     ...(options.externalId ? { external_id: options.externalId } : {}),
   };
@@ -157,7 +163,8 @@ export async function publishCheckRun(
     ? open.find((run) => options.externalId !== undefined && run.externalId === options.externalId)
     : options.externalId === undefined
       ? open[0]
-      : (open.find((run) => run.externalId === options.externalId) ?? open.find((run) => run.externalId === null || options.state.status !== "completed"));
+      : (open.find((run) => run.externalId === options.externalId) ??
+        open.find((run) => run.externalId === null || options.state.status !== "completed"));
   if (target) {
     await client.request("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", { owner, repo, check_run_id: target.id, ...fields });
     return { id: target.id, action: "updated" };

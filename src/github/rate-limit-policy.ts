@@ -30,6 +30,8 @@ export function onSecondaryRateLimit(retryAfter: number, request: LimitedRequest
 /** plugin-throttling's onRateLimit: one retry when the limit resets soon enough to wait for. */
 export function onPrimaryRateLimit(retryAfter: number, request: LimitedRequest, octokit: LoggingOctokit, retryCount: number): boolean {
   const retry = retryCount < 1 && retryAfter <= MAX_PRIMARY_LIMIT_WAIT_S;
-  octokit.log.warn(`Rate limit on ${request.method} ${request.url}; ${retry ? `retrying in ${retryAfter} s` : "giving up"} (resets in ${retryAfter} s)`);
+  octokit.log.warn(
+    `Rate limit on ${request.method} ${request.url}; ${retry ? `retrying in ${retryAfter} s` : "giving up"} (resets in ${retryAfter} s)`,
+  );
   return retry;
 }

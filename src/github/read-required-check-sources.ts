@@ -25,7 +25,8 @@ function fromProtection(data: unknown, name: string): RequiredCheckSource[] {
   const checks = record(record(record(data)?.protection)?.required_status_checks);
   if (!checks) return [];
   const listed = Array.isArray(checks.checks) ? checks.checks.map(record).filter((check) => check?.context === name) : [];
-  if (listed.length > 0) return listed.map((check) => ({ where: "branch protection", appId: typeof check?.app_id === "number" ? check.app_id : null }));
+  if (listed.length > 0)
+    return listed.map((check) => ({ where: "branch protection", appId: typeof check?.app_id === "number" ? check.app_id : null }));
   const contexts = Array.isArray(checks.contexts) ? checks.contexts : [];
   return contexts.includes(name) ? [{ where: "branch protection", appId: null }] : [];
 }
@@ -53,15 +54,25 @@ async function readOrNone(read: () => Promise<unknown>): Promise<unknown> {
 }
 
 /** Every requirement of the check `name` on `branch`, with the source each expects. */
-export async function readRequiredCheckSources(client: GitHubClient, options: RepoRef & { branch: string; name: string }): Promise<RequiredCheckSource[]> {
+export async function readRequiredCheckSources(
+  client: GitHubClient,
+  options: RepoRef & { branch: string; name: string },
+): Promise<RequiredCheckSource[]> {
   const { owner, repo, branch, name } = options;
-  const branchData = await readOrNone(async () => (await client.request("GET /repos/{owner}/{repo}/branches/{branch}", { owner, repo, branch })).data);
-  const rulesData = await readOrNone(async () => (await client.request("GET /repos/{owner}/{repo}/rules/branches/{branch}", { owner, repo, branch, per_page: 100 })).data);
+  const branchData = await readOrNone(
+    async () => (await client.request("GET /repos/{owner}/{repo}/branches/{branch}", { owner, repo, branch })).data,
+  );
+  const rulesData = await readOrNone(
+    async () => (await client.request("GET /repos/{owner}/{repo}/rules/branches/{branch}", { owner, repo, branch, per_page: 100 })).data,
+  );
   return [...fromProtection(branchData, name), ...fromRules(rulesData, name)];
 }
 
 /** What to tell the repository when a requirement of the check does not name this app as its source, else null. */
-export function describeUnpinnedCheck(sources: readonly RequiredCheckSource[], options: { appId: number; branch: string; name: string; docsUrl: string }): string | null {
+export function describeUnpinnedCheck(
+  sources: readonly RequiredCheckSource[],
+  options: { appId: number; branch: string; name: string; docsUrl: string },
+): string | null {
   const unpinned = sources.filter((source) => source.appId !== options.appId);
   if (unpinned.length === 0) return null;
   const where = [...new Set(unpinned.map((source) => source.where))].join(" and ");

@@ -91,7 +91,9 @@ export function readScorecardZip(zip: Uint8Array, source: string, limits: ZipLim
   }
   const prompts = typeof value === "object" && value !== null ? (value as { prompts?: unknown }).prompts : undefined;
   if (Array.isArray(prompts) && prompts.length > limits.maxPrompts) {
-    throw new ArtifactError(`${source} ${SCORECARD_ENTRY}: the card has ${prompts.length} prompts, over the app's limit of ${limits.maxPrompts} per card`);
+    throw new ArtifactError(
+      `${source} ${SCORECARD_ENTRY}: the card has ${prompts.length} prompts, over the app's limit of ${limits.maxPrompts} per card`,
+    );
   }
   try {
     return parseScorecard(value, `${source} ${SCORECARD_ENTRY}`);

@@ -70,7 +70,13 @@ function nextCursor(link: string | number | undefined): string | null {
 function isHookDelivery(value: unknown): value is HookDelivery {
   if (typeof value !== "object" || value === null) return false;
   const item = value as Record<string, unknown>;
-  return typeof item.id === "number" && typeof item.guid === "string" && typeof item.delivered_at === "string" && typeof item.status_code === "number" && typeof item.event === "string";
+  return (
+    typeof item.id === "number" &&
+    typeof item.guid === "string" &&
+    typeof item.delivered_at === "string" &&
+    typeof item.status_code === "number" &&
+    typeof item.event === "string"
+  );
 }
 
 export async function listRecentDeliveries(client: GitHubClient, since: Date, maxPages: number): Promise<HookDelivery[]> {
@@ -99,7 +105,9 @@ export function findFailedDeliveries(deliveries: readonly HookDelivery[]): Faile
   const failed: FailedDelivery[] = [];
   for (const attempts of byGuid.values()) {
     if (attempts.some(succeeded)) continue;
-    const newest = attempts.reduce((a, b) => (Date.parse(b.delivered_at) > Date.parse(a.delivered_at) || (b.delivered_at === a.delivered_at && b.id > a.id) ? b : a));
+    const newest = attempts.reduce((a, b) =>
+      Date.parse(b.delivered_at) > Date.parse(a.delivered_at) || (b.delivered_at === a.delivered_at && b.id > a.id) ? b : a,
+    );
     const oldest = attempts.reduce((a, b) => (Date.parse(b.delivered_at) < Date.parse(a.delivered_at) ? b : a));
     if (worthAnotherAttempt(newest)) failed.push({ ...newest, firstDeliveredAt: oldest.delivered_at });
   }
@@ -112,7 +120,12 @@ export async function redeliverFailedDeliveries(options: RedeliverOptions): Prom
   const failed = findFailedDeliveries(deliveries);
   const report: RedeliveryReport = { examined: deliveries.length, failed: failed.length, requested: [], refused: [] };
   for (const delivery of failed) {
-    const claimed = await options.claim({ guid: delivery.guid, deliveryId: delivery.id, event: delivery.event, firstDeliveredAt: delivery.firstDeliveredAt });
+    const claimed = await options.claim({
+      guid: delivery.guid,
+      deliveryId: delivery.id,
+      event: delivery.event,
+      firstDeliveredAt: delivery.firstDeliveredAt,
+    });
     if (!claimed) continue;
     try {
       await options.client.request("POST /app/hook/deliveries/{delivery_id}/attempts", { delivery_id: delivery.id });

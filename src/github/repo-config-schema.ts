@@ -1,7 +1,19 @@
 import { z } from "zod";
 import { formatConfigIssues } from "../vocabulary/format-config-issues.js";
-import { maxUnexplainedSchema, maxUnscoredSchema, minAgreementSchema, minPromptsSchema, scenarioGateSchema } from "../config/round-config-schema.js";
-import { DEFAULT_MAX_UNEXPLAINED, DEFAULT_MAX_UNSCORED, DEFAULT_MIN_AGREEMENT, DEFAULT_MIN_PROMPTS, GATE_MODES } from "../scoring/evaluate-gate.js";
+import {
+  maxUnexplainedSchema,
+  maxUnscoredSchema,
+  minAgreementSchema,
+  minPromptsSchema,
+  scenarioGateSchema,
+} from "../config/round-config-schema.js";
+import {
+  DEFAULT_MAX_UNEXPLAINED,
+  DEFAULT_MAX_UNSCORED,
+  DEFAULT_MIN_AGREEMENT,
+  DEFAULT_MIN_PROMPTS,
+  GATE_MODES,
+} from "../scoring/evaluate-gate.js";
 import { MAX_SCENARIOS, SCENARIO_NAME } from "../scorecard/scorecard-schema.js";
 
 /*
@@ -33,19 +45,19 @@ export type RepoScenarioGate = z.infer<typeof scenarioGateSchema>;
  * that left out a failing scenario (or all of them) must not pass for lacking it.
  */
 const scenarioGatesSchema = z
-  .record(
-    z.string().regex(SCENARIO_NAME),
-    scenarioGateSchema,
-    {
-      // A bad name is reported at its own path, with its bar as the value given: the message says it is the name.
-      error: (issue) =>
-        issue.code === "invalid_key"
-          ? "not a scenario name: a key must be spelled as a round config's scenarios[].name (a letter or digit, then up to 63 letters, digits, spaces or ._+-)"
-          : "expected a mapping of scenario names to bars, such as { decode-c1: { minRoundScore: 1.0 } }",
-    },
-  )
-  .refine((scenarios) => Object.keys(scenarios).length > 0, { error: "expected at least one scenario, such as { decode-c1: { minRoundScore: 1.0 } } (leave scenarios out for none)" })
-  .refine((scenarios) => Object.keys(scenarios).length <= MAX_SCENARIOS, { error: `expected at most ${MAX_SCENARIOS} scenarios, as many as a round may have` });
+  .record(z.string().regex(SCENARIO_NAME), scenarioGateSchema, {
+    // A bad name is reported at its own path, with its bar as the value given: the message says it is the name.
+    error: (issue) =>
+      issue.code === "invalid_key"
+        ? "not a scenario name: a key must be spelled as a round config's scenarios[].name (a letter or digit, then up to 63 letters, digits, spaces or ._+-)"
+        : "expected a mapping of scenario names to bars, such as { decode-c1: { minRoundScore: 1.0 } }",
+  })
+  .refine((scenarios) => Object.keys(scenarios).length > 0, {
+    error: "expected at least one scenario, such as { decode-c1: { minRoundScore: 1.0 } } (leave scenarios out for none)",
+  })
+  .refine((scenarios) => Object.keys(scenarios).length <= MAX_SCENARIOS, {
+    error: `expected at most ${MAX_SCENARIOS} scenarios, as many as a round may have`,
+  });
 
 export const repoConfigSchema = z.strictObject(
   {

@@ -27,6 +27,8 @@ export function requireDeclaredScenarios(card: Scorecard, declared: readonly str
   const missing = declared.filter((name) => !present.has(name));
   if (missing.length === 0) return card;
   const reasons = [describeMissing(card, missing), ...card.gate.reasons].slice(0, MAX_REASONS);
-  const reason = card.scenarios ? combineScenarioGates(card.scenarios, card.gate.maxRegression ?? null, missing).reason : reasons.join("; ");
+  const reason = card.scenarios
+    ? combineScenarioGates(card.scenarios, card.gate.maxRegression ?? null, missing).reason
+    : reasons.join("; ");
   return { ...card, gate: { ...card.gate, passed: false, reason, reasons } };
 }

@@ -82,13 +82,21 @@ function fitComment(body: string): string {
 }
 
 /** Deletes every marked comment but the oldest, which it returns; a comment already gone counts as removed. */
-async function foldIntoOldest(client: GitHubClient, options: RepoRef, marked: IssueComment[]): Promise<{ keep: IssueComment | undefined; removed: number }> {
+async function foldIntoOldest(
+  client: GitHubClient,
+  options: RepoRef,
+  marked: IssueComment[],
+): Promise<{ keep: IssueComment | undefined; removed: number }> {
   const sorted = [...marked].sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id - b.id);
   const [keep, ...extra] = sorted;
   let removed = 0;
   for (const comment of extra) {
     try {
-      await client.request("DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}", { owner: options.owner, repo: options.repo, comment_id: comment.id });
+      await client.request("DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}", {
+        owner: options.owner,
+        repo: options.repo,
+        comment_id: comment.id,
+      });
     } catch (error) {
       // Another process folding the same duplicates deleted it first.
       if (statusOf(error) !== 404) throw error;
@@ -120,7 +128,8 @@ export async function upsertCardComment(client: GitHubClient, options: UpsertCar
     const survivor = after.keep;
     if (survivor && survivor.id !== createdId && survivor.body !== body) {
       // Another process's card came first; it is replaced by this one only if this one is not older.
-      if (options.shouldReplace && !options.shouldReplace(survivor.body)) return { commentId: survivor.id, action: "kept", removed: removed + after.removed };
+      if (options.shouldReplace && !options.shouldReplace(survivor.body))
+        return { commentId: survivor.id, action: "kept", removed: removed + after.removed };
       await client.request("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", { owner, repo, comment_id: survivor.id, body });
     }
     return { commentId: survivor?.id ?? createdId, action: "created", removed: removed + after.removed };

@@ -74,7 +74,10 @@ export function formatHistoryTable(cards: readonly StoredCard[]): string {
   if (cards.length === 0) return "no cards recorded\n";
   const header = ["recorded (UTC)", "PR", "commit", "run", "score", "interval", "gate", "scenarios", "failure", "runner", "GPU"];
   const rows = cards.map((card) => [
-    card.recordedAt.toISOString().replace("T", " ").replace(/\.\d{3}Z$/, ""),
+    card.recordedAt
+      .toISOString()
+      .replace("T", " ")
+      .replace(/\.\d{3}Z$/, ""),
     `#${card.pullRequest}`,
     card.headSha.slice(0, 12),
     card.runAttempt > 1 ? `${card.runId}/${card.runAttempt}` : String(card.runId),

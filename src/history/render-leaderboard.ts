@@ -39,7 +39,9 @@ function intervalCell(entry: LeaderboardEntry): string {
  */
 export function renderLeaderboard(input: { repository: string; entries: readonly LeaderboardEntry[]; updatedAt: Date }): string {
   const ranked = [...input.entries].sort(
-    (a, b) => (b.roundScore ?? Number.NEGATIVE_INFINITY) - (a.roundScore ?? Number.NEGATIVE_INFINITY) || a.recordedAt.getTime() - b.recordedAt.getTime(),
+    (a, b) =>
+      (b.roundScore ?? Number.NEGATIVE_INFINITY) - (a.roundScore ?? Number.NEGATIVE_INFINITY) ||
+      a.recordedAt.getTime() - b.recordedAt.getTime(),
   );
   const lines = [LEADERBOARD_MARKER, `## speedgate leaderboard`, ""];
   if (ranked.length === 0) {
@@ -65,6 +67,10 @@ export function renderLeaderboard(input: { repository: string; entries: readonly
       ),
     );
   }
-  lines.push("", `_Updated ${input.updatedAt.toISOString().replace(/\.\d{3}Z$/, "Z")} by speedgate. Closed pull requests leave the board._`, "");
+  lines.push(
+    "",
+    `_Updated ${input.updatedAt.toISOString().replace(/\.\d{3}Z$/, "Z")} by speedgate. Closed pull requests leave the board._`,
+    "",
+  );
   return lines.join("\n");
 }

@@ -23,9 +23,14 @@ function poolMeans(parts: readonly ReportedEngineTimes[]): ReportedEngineTimes |
  * run when its answers carried them, else what SGLang's or vLLM's metrics said over each run's
  * measured requests; null when the engines reported neither.
  */
-export function collectEngineTimes(family: EngineFamily | null, runs: readonly RoundRun[], result: RoundResult): EngineReportedTimes | null {
+export function collectEngineTimes(
+  family: EngineFamily | null,
+  runs: readonly RoundRun[],
+  result: RoundResult,
+): EngineReportedTimes | null {
   const scored = result.prompts.flatMap((prompt) => prompt.runs.filter((run) => run.status === "scored"));
-  const fromTimings = (role: EngineRole) => summarizeReportedTimes(scored.map((run) => (role === "baseline" ? run.baselineRecord : run.candidateRecord)));
+  const fromTimings = (role: EngineRole) =>
+    summarizeReportedTimes(scored.map((run) => (role === "baseline" ? run.baselineRecord : run.candidateRecord)));
   const baselineTimings = fromTimings("baseline");
   const candidateTimings = fromTimings("candidate");
   if (baselineTimings || candidateTimings) return { source: "llama.cpp timings", baseline: baselineTimings, candidate: candidateTimings };

@@ -46,8 +46,14 @@ function vllmTimes(before: MetricTotals, after: MetricTotals): ReportedEngineTim
   const perToken = firstGained(before, after, ["vllm:inter_token_latency_seconds", "vllm:time_per_output_token_seconds"]);
   if (!prefill && !decode) return null;
   const decodedAfterFirst = generated && decode ? generated.sum - decode.count : 0;
-  const decodeMsPerToken = decode && decodedAfterFirst > 0 ? ms(decode.sum / decodedAfterFirst) : perToken ? ms(perToken.sum / perToken.count) : null;
-  return { requests: (prefill ?? decode)?.count ?? 0, promptMs: prefill ? ms(prefill.sum / prefill.count) : null, decodeMsPerToken, statistic: "mean" };
+  const decodeMsPerToken =
+    decode && decodedAfterFirst > 0 ? ms(decode.sum / decodedAfterFirst) : perToken ? ms(perToken.sum / perToken.count) : null;
+  return {
+    requests: (prefill ?? decode)?.count ?? 0,
+    promptMs: prefill ? ms(prefill.sum / prefill.count) : null,
+    decodeMsPerToken,
+    statistic: "mean",
+  };
 }
 
 /** SGLang: its time to first token less its queueing (both from the server's side), and its time between tokens. */
@@ -57,14 +63,23 @@ function sglangTimes(before: MetricTotals, after: MetricTotals): ReportedEngineT
   const perToken = firstGained(before, after, ["sglang:inter_token_latency_seconds", "sglang:time_per_output_token_seconds"]);
   if (!ttft && !perToken) return null;
   const promptMs = ttft && queue ? ms(Math.max(0, ttft.sum / ttft.count - queue.sum / queue.count)) : null;
-  return { requests: ttft?.count ?? perToken?.count ?? 0, promptMs, decodeMsPerToken: perToken ? ms(perToken.sum / perToken.count) : null, statistic: "mean" };
+  return {
+    requests: ttft?.count ?? perToken?.count ?? 0,
+    promptMs,
+    decodeMsPerToken: perToken ? ms(perToken.sum / perToken.count) : null,
+    statistic: "mean",
+  };
 }
 
 /**
  * The engine's own prompt and decode times over the requests between two scrapes of its /metrics
  * (SGLang with --enable-metrics, vLLM by default); null for other engines or when the names are absent.
  */
-export function reportedTimesFromMetrics(family: EngineFamily | null, before: MetricTotals, after: MetricTotals): ReportedEngineTimes | null {
+export function reportedTimesFromMetrics(
+  family: EngineFamily | null,
+  before: MetricTotals,
+  after: MetricTotals,
+): ReportedEngineTimes | null {
   if (family === "vllm") return vllmTimes(before, after);
   if (family === "sglang") return sglangTimes(before, after);
   return null;

@@ -11,7 +11,10 @@ const SCRAPE_TIMEOUT_MS = 3_000;
  */
 export async function scrapeEngineMetrics(baseUrl: string, signal: AbortSignal): Promise<MetricTotals | null> {
   try {
-    const response = await request(new URL("/metrics", baseUrl), { method: "GET", signal: AbortSignal.any([signal, AbortSignal.timeout(SCRAPE_TIMEOUT_MS)]) });
+    const response = await request(new URL("/metrics", baseUrl), {
+      method: "GET",
+      signal: AbortSignal.any([signal, AbortSignal.timeout(SCRAPE_TIMEOUT_MS)]),
+    });
     if (response.statusCode !== 200) {
       await response.body.dump();
       return null;

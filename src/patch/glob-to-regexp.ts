@@ -42,6 +42,5 @@ export function globToRegExp(pattern: string): RegExp {
 export function createPathFilter(patterns: readonly string[]): (path: string) => boolean {
   const include = patterns.filter((pattern) => !pattern.startsWith("!")).map(globToRegExp);
   const exclude = patterns.filter((pattern) => pattern.startsWith("!")).map((pattern) => globToRegExp(pattern.slice(1)));
-  return (path) =>
-    (include.length === 0 || include.some((regexp) => regexp.test(path))) && !exclude.some((regexp) => regexp.test(path));
+  return (path) => (include.length === 0 || include.some((regexp) => regexp.test(path))) && !exclude.some((regexp) => regexp.test(path));
 }

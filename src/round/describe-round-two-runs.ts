@@ -10,7 +10,11 @@ export function describeRoundTwoRuns(round: Pick<LoadedRound, "config" | "scenar
   if (!scenarios) return [describeTwoRuns(config.bench.runs, config.gate.use)].filter((note) => note !== null);
   const notes = scenarios.map((scenario, index) => {
     const own = config.scenarios?.[index]?.runs !== undefined;
-    return describeTwoRuns(scenario.config.bench.runs, scenario.config.gate.use, own ? `scenarios[${index}].runs (${scenario.name})` : "bench.runs");
+    return describeTwoRuns(
+      scenario.config.bench.runs,
+      scenario.config.gate.use,
+      own ? `scenarios[${index}].runs (${scenario.name})` : "bench.runs",
+    );
   });
   return [...new Set(notes.filter((note) => note !== null))];
 }

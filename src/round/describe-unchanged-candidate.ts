@@ -17,6 +17,10 @@ export function describeUnchangedCandidate(round: LoadedRound): string | null {
   const engines = resolveRoundEngines(config, round.configPath, { commits: round.commits != null });
   if (engines.candidate.cwd !== engines.baseline.cwd) return null;
   if (!startsLikeBaseline(config)) return null;
-  const what = round.commits ? `the pull request's head (${round.commits.head.slice(0, 12)}) adds nothing to its base` : round.patch ? "the patch is empty" : "the round has no patch";
+  const what = round.commits
+    ? `the pull request's head (${round.commits.head.slice(0, 12)}) adds nothing to its base`
+    : round.patch
+      ? "the patch is empty"
+      : "the round has no patch";
   return `${what}, and the candidate runs the baseline's image, command and environment: both seats ran the same engine, so the score is this runner's noise, not a speedup`;
 }

@@ -21,8 +21,13 @@ function run(args: string[], timeoutMs: number): Promise<Outcome> {
       const output = `${stdout}\n${stderr}`;
       const failure = error as { code?: unknown; killed?: boolean; signal?: unknown; message: string };
       if (failure.code === "ENOENT") return resolve({ ok: false, error: "nvidia-smi is not on the runner's PATH", output });
-      if (failure.killed) return resolve({ ok: false, error: `nvidia-smi did not answer within ${Math.round(timeoutMs / 100) / 10} s`, output });
-      const firstLine = output.split("\n").map((line) => cleanLogLine(line).trim()).find((line) => line !== "") ?? "no output";
+      if (failure.killed)
+        return resolve({ ok: false, error: `nvidia-smi did not answer within ${Math.round(timeoutMs / 100) / 10} s`, output });
+      const firstLine =
+        output
+          .split("\n")
+          .map((line) => cleanLogLine(line).trim())
+          .find((line) => line !== "") ?? "no output";
       const how =
         typeof failure.code === "number"
           ? `exited with code ${failure.code}`
@@ -48,7 +53,10 @@ function mebibytes(value: string | undefined): number | null {
 }
 
 function lines(stdout: string): string[] {
-  return stdout.split("\n").map((line) => line.trim()).filter((line) => line !== "");
+  return stdout
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "");
 }
 
 /** The comma-separated fields of a line, the last `fields` − 1 being fixed and the rest (a name may hold commas) joined. */
@@ -62,8 +70,11 @@ function emptySnapshot(takenAt: string, error: string): GpuSnapshot {
   return { takenAt, error, driverVersion: null, cudaVersion: null, gpus: [], processes: [], processesError: null };
 }
 
-async function queryGpus(timeoutMs: number): Promise<{ ok: true; rows: string[][]; cudaFromHeader: string | null } | { ok: false; error: string }> {
-  const query = (fields: string[]): Promise<Outcome> => run([`--query-gpu=${fields.join(",")}`, "--format=csv,noheader,nounits"], timeoutMs);
+async function queryGpus(
+  timeoutMs: number,
+): Promise<{ ok: true; rows: string[][]; cudaFromHeader: string | null } | { ok: false; error: string }> {
+  const query = (fields: string[]): Promise<Outcome> =>
+    run([`--query-gpu=${fields.join(",")}`, "--format=csv,noheader,nounits"], timeoutMs);
   const first = await query(GPU_FIELDS);
   if (first.ok) return { ok: true, rows: lines(first.stdout).map((line) => splitFields(line, GPU_FIELDS.length)), cudaFromHeader: null };
   // Drivers before the cuda_version field refuse the whole query; ask without it, then read the version from the banner.

@@ -24,7 +24,8 @@ export function createTokenCounterSource(round: LoadedRound, runtime: EngineRunt
     const location = tokenizerLocation(round.config);
     if (!location) return null;
     if (location.from === "runner") return await readTokenizerFile(location.path);
-    if (!runtime.readBaselineFile) throw new Error(`bench.tokenizer: the ${runtime.name} runtime cannot read files from an image; use { path, from: runner }`);
+    if (!runtime.readBaselineFile)
+      throw new Error(`bench.tokenizer: the ${runtime.name} runtime cannot read files from an image; use { path, from: runner }`);
     const what = `bench.tokenizer: ${location.path}`;
     const bytes = await runtime.readBaselineFile(location.path, { maxBytes: MAX_TOKENIZER_BYTES, what }, signal);
     return parseTokenizer(bytes, `${location.path} in the baseline image`);

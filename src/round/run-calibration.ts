@@ -66,7 +66,8 @@ export function aaRound(round: LoadedRound): LoadedRound {
 /** The one value every A/A round must agree on (the GPU, the baseline image), or why they do not. */
 function agreed(cards: readonly Scorecard[], pick: (card: Scorecard) => string | null, what: string): string | null {
   const values = [...new Set(cards.map(pick))];
-  if (values.length > 1) throw new Error(`the A/A rounds of one calibration ran on different ${what}s (${values.join(", ")}); calibrate again on one runner`);
+  if (values.length > 1)
+    throw new Error(`the A/A rounds of one calibration ran on different ${what}s (${values.join(", ")}); calibrate again on one runner`);
   return values[0] ?? null;
 }
 
@@ -156,7 +157,9 @@ export async function runCalibration(options: RunCalibrationOptions): Promise<Ca
     gpu: agreed(cards, (card) => card.provenance.gpu, "GPU"),
     baselineImage: config.baseline.image ?? null,
     // A pulled tag must not move during the study; a locally built baseline may get a new ID per build.
-    baselineImageId: config.baseline.image ? agreed(cards, (card) => card.provenance.baselineImageId, "baseline image") : (cards[0]?.provenance.baselineImageId ?? null),
+    baselineImageId: config.baseline.image
+      ? agreed(cards, (card) => card.provenance.baselineImageId, "baseline image")
+      : (cards[0]?.provenance.baselineImageId ?? null),
     baselineHash: hashBaseline(config, configDir),
     promptsHash: headline.promptsHash,
     settings: headline.settings,

@@ -121,11 +121,20 @@ interface EngineTurn {
  * One engine's turn in one run: start, wait for health, then each workload of this run in order (its
  * warm-up and its benchmark) on that one start; the engine is stopped whatever happens.
  */
-async function runEngine(role: EngineRole, run: number, runtime: EngineRuntime, options: RunRoundOptions, context: EngineTurnContext): Promise<EngineTurn> {
+async function runEngine(
+  role: EngineRole,
+  run: number,
+  runtime: EngineRuntime,
+  options: RunRoundOptions,
+  context: EngineTurnContext,
+): Promise<EngineTurn> {
   const { round, signal, logger } = options;
   const { runs, timeSpent } = context;
   const emit = (event: RoundProgressEvent): void => options.onProgress?.({ ...event, ...(runs > 1 ? { run, runs } : {}) });
-  const mark = (failure: EngineFailure, scenario: string | null): EngineFailure => ({ ...inRun(failure, runs > 1 ? run : null), ...(scenario !== null ? { scenario } : {}) });
+  const mark = (failure: EngineFailure, scenario: string | null): EngineFailure => ({
+    ...inRun(failure, runs > 1 ? run : null),
+    ...(scenario !== null ? { scenario } : {}),
+  });
   const named = (scenario: string | null): { scenario?: string } => (scenario !== null ? { scenario } : {});
   const { config } = round;
   const family = engineFamily(config.engine);
@@ -187,7 +196,9 @@ async function runEngine(role: EngineRole, run: number, runtime: EngineRuntime, 
           timeSpent.add(role, "warmupMs", spent.warmupMs);
           timeSpent.add(role, "benchmarkMs", spent.benchmarkMs);
         },
-        ...(scrapesMetrics ? { beforeMeasured: async () => void (metricsBefore = await scrapeEngineMetrics(running.baseUrl, signal)) } : {}),
+        ...(scrapesMetrics
+          ? { beforeMeasured: async () => void (metricsBefore = await scrapeEngineMetrics(running.baseUrl, signal)) }
+          : {}),
       });
       const metricsAfter = metricsBefore ? await scrapeEngineMetrics(running.baseUrl, signal) : null;
       const reportedTimes = metricsBefore && metricsAfter ? reportedTimesFromMetrics(family, metricsBefore, metricsAfter) : null;
@@ -196,7 +207,8 @@ async function runEngine(role: EngineRole, run: number, runtime: EngineRuntime, 
         // Requests cut off by a dying engine can all fail before its exit is known (the pipes drain
         // first); give the exit a moment to arrive so the card blames the death, not the network.
         const exit = await Promise.race([running.exited, delay(EXIT_GRACE_MS).then(() => null)]);
-        if (exit && !death) death = classifyFailure({ role, stage: "benchmark", exit, logLines: running.logTail(), engine: family, runtime: config.runtime });
+        if (exit && !death)
+          death = classifyFailure({ role, stage: "benchmark", exit, logLines: running.logTail(), engine: family, runtime: config.runtime });
       }
       if (death) {
         benchmarkOver = true;
@@ -255,7 +267,9 @@ export async function runRound(options: RunRoundOptions): Promise<Scorecard> {
   let failure: EngineFailure | null = null;
   let spent: TimeSpent | null = null;
   logger.info(describeBusyPoll(round.config.bench.busyPoll));
-  const sharedPrompts = describeSharedPrompts(findSharedPrompts((round.scenarios ?? []).map((scenario) => ({ name: scenario.name, promptsHash: scenario.fingerprint.promptsHash }))));
+  const sharedPrompts = describeSharedPrompts(
+    findSharedPrompts((round.scenarios ?? []).map((scenario) => ({ name: scenario.name, promptsHash: scenario.fingerprint.promptsHash }))),
+  );
   if (sharedPrompts) logger.warn(sharedPrompts);
   for (const note of describeRoundTwoRuns(round)) logger.warn(note);
   try {
@@ -273,16 +287,24 @@ export async function runRound(options: RunRoundOptions): Promise<Scorecard> {
       if (signal.aborted) throw new RoundCancelledError(signal.reason);
       failure = await prepareEngine("candidate", runtime, options, prepared);
       timeSpent.addPrepare(performance.now() - prepareAsked);
-      if (failure?.engine === "candidate") options.onProgress?.({ type: "skipped", role: "baseline", reason: "the candidate could not be prepared, so no engine was started" });
+      if (failure?.engine === "candidate")
+        options.onProgress?.({
+          type: "skipped",
+          role: "baseline",
+          reason: "the candidate could not be prepared, so no engine was started",
+        });
       const context: EngineTurnContext = { workloads, runs: roundRuns, tokenCounter: counter, gpuState, timeSpent };
       for (let run = 1; run <= roundRuns && !failure; run++) {
         const [first, second] = orderEngineTurns(run, round.config.bench.order);
         const firstTurn = await runEngine(first, run, runtime, options, context);
-        const secondTurn: EngineTurn = firstTurn.failure ? { results: new Map(), failure: null } : await runEngine(second, run, runtime, options, context);
+        const secondTurn: EngineTurn = firstTurn.failure
+          ? { results: new Map(), failure: null }
+          : await runEngine(second, run, runtime, options, context);
         if (firstTurn.failure) options.onProgress?.({ type: "skipped", role: second, reason: `the ${first} failed` });
         const turns = { [first]: firstTurn, [second]: secondTurn } as Record<EngineRole, EngineTurn>;
         // A workload an engine never reached in this run was not sent because of that engine's failure.
-        const resultOf = (turn: EngineTurn, index: number): EngineRoundResult => turn.results.get(index) ?? { records: new Map(), failure: turn.failure };
+        const resultOf = (turn: EngineTurn, index: number): EngineRoundResult =>
+          turn.results.get(index) ?? { records: new Map(), failure: turn.failure };
         workloads.forEach((workload, index) => {
           if (run > workload.config.bench.runs) return;
           workloadRuns[index]?.push({ baseline: resultOf(turns.baseline, index), candidate: resultOf(turns.candidate, index) });
@@ -329,7 +351,10 @@ export async function runRound(options: RunRoundOptions): Promise<Scorecard> {
     const ownProvenance = workload.fingerprint ? { ...provenance, ...workload.fingerprint } : provenance;
     // Fitted from the same facts the card keeps, so the app's re-gate decides the fit the same way.
     const calibration = round.calibration
-      ? fitCalibration(calibrationSourceOf(round.calibration, workload.name), calibrationFacts({ engine: settings.engine, provenance: ownProvenance, settings: cardSettings(settings) }))
+      ? fitCalibration(
+          calibrationSourceOf(round.calibration, workload.name),
+          calibrationFacts({ engine: settings.engine, provenance: ownProvenance, settings: cardSettings(settings) }),
+        )
       : null;
     const result = scoreRound({
       promptIds: workload.prompts.map((prompt) => prompt.id),
@@ -340,7 +365,9 @@ export async function runRound(options: RunRoundOptions): Promise<Scorecard> {
       gate: settings.gate,
       agreementTokens: settings.bench.agreementTokens,
       minPromptAgreement: settings.bench.minPromptAgreement,
-      noise: calibration ? { floor: calibration.noiseFloor, problems: calibration.problems, selfAgreement: calibration.selfAgreement ?? null } : null,
+      noise: calibration
+        ? { floor: calibration.noiseFloor, problems: calibration.problems, selfAgreement: calibration.selfAgreement ?? null }
+        : null,
     });
     return buildScorecard({
       config: settings,

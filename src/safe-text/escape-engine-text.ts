@@ -16,7 +16,8 @@ export const ZERO_WIDTH_SPACE = "\u200b";
  * A link to an issue, pull request, discussion or commit makes a cross-reference on the target as
  * `#N` does; with or without its scheme, on any host (GitHub Enterprise too). Other URLs stay links.
  */
-const REFERENCE_URL = /(?:\bhttps?:\/\/|\bwww\.)?[\w.-]+\.[a-z]{2,}(?::\d+)?\/[^\s/]+\/[^\s/]+\/(?:issues|pull|pulls|discussions|commit|commits)\/\S*/gi;
+const REFERENCE_URL =
+  /(?:\bhttps?:\/\/|\bwww\.)?[\w.-]+\.[a-z]{2,}(?::\d+)?\/[^\s/]+\/[^\s/]+\/(?:issues|pull|pulls|discussions|commit|commits)\/\S*/gi;
 
 /**
  * Breaks what GitHub would turn into a notification or a cross-reference in text outside code:
@@ -34,16 +35,18 @@ export function neutralizeReferences(text: string): string {
 
 function escapeInlineText(text: string): string {
   // References first: the entities added below carry a `#` of their own.
-  return neutralizeReferences(text)
-    // A backslash would otherwise escape what follows it, and `\&lt;` shows "&lt;" instead of "\<".
-    .replace(/\\/g, "\\\\")
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/\|/g, "\\|")
-    .replace(/`/g, "&#96;")
-    .replace(/\[/g, "&#91;")
-    .replace(/\n/g, " ");
+  return (
+    neutralizeReferences(text)
+      // A backslash would otherwise escape what follows it, and `\&lt;` shows "&lt;" instead of "\<".
+      .replace(/\\/g, "\\\\")
+      .replace(/&/g, "&amp;")
+      .replace(/</g, "&lt;")
+      .replace(/>/g, "&gt;")
+      .replace(/\|/g, "\\|")
+      .replace(/`/g, "&#96;")
+      .replace(/\[/g, "&#91;")
+      .replace(/\n/g, " ")
+  );
 }
 
 /** An issue or pull request URL shown as code: readable and copyable, never a link, never a reference. */

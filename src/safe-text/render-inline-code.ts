@@ -71,7 +71,9 @@ export function renderWithCodeSpans(text: string, escapeText: (plain: string) =>
   while (index < tokens.length) {
     const token = tokens[index];
     if (!token) break;
-    const close = token.fence ? tokens.findIndex((other, at) => at > index && other.fence && other.value.length === token.value.length) : -1;
+    const close = token.fence
+      ? tokens.findIndex((other, at) => at > index && other.fence && other.value.length === token.value.length)
+      : -1;
     if (close === -1) {
       plain += token.value;
       index++;

@@ -13,7 +13,12 @@ export function stripAnsi(text: string): string {
 
 /** One printed line as a reader saw it last: colours gone, progress-bar redraws collapsed. */
 export function cleanLogLine(line: string): string {
-  const lastFrame = line.includes("\r") ? (line.split("\r").filter((frame) => frame !== "").pop() ?? "") : line;
+  const lastFrame = line.includes("\r")
+    ? (line
+        .split("\r")
+        .filter((frame) => frame !== "")
+        .pop() ?? "")
+    : line;
   const clean = stripAnsi(lastFrame).replace(CONTROL_PATTERN, "");
   if (clean.length <= MAX_LOG_LINE_CHARS) return clean;
   return `${clean.slice(0, MAX_LOG_LINE_CHARS)}… (${clean.length - MAX_LOG_LINE_CHARS} more characters)`;

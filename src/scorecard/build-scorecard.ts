@@ -8,7 +8,14 @@ import { type PromptRunResult, type RoundResult, wasAttempted } from "../scoring
 import { DEFAULT_AGREEMENT_TOKENS } from "../scoring/score-prompt.js";
 import type { RoundSummary } from "../scoring/summarize-round.js";
 import { SPEEDGATE_VERSION } from "../version.js";
-import { type AnswerVariation, type EngineSide, MAX_PROMPTS_SOURCE_CHARS, type PromptRun, SCORECARD_SCHEMA_VERSION, type Scorecard } from "./scorecard-schema.js";
+import {
+  type AnswerVariation,
+  type EngineSide,
+  MAX_PROMPTS_SOURCE_CHARS,
+  type PromptRun,
+  SCORECARD_SCHEMA_VERSION,
+  type Scorecard,
+} from "./scorecard-schema.js";
 import type { CardCalibration } from "../calibration/calibration-schema.js";
 
 export type Provenance = Scorecard["provenance"];
@@ -54,7 +61,13 @@ const round3 = (value: number): number => Math.round(value * 1000) / 1000;
 function engineSide(record: RequestRecord | null): EngineSide | null {
   if (!record || !wasAttempted(record)) return null;
   if (!record.ok) {
-    return { outputTokens: null, ttftMs: null, e2eMs: record.endMs === undefined ? null : round3(record.endMs), finishReason: null, error: record.reason };
+    return {
+      outputTokens: null,
+      ttftMs: null,
+      e2eMs: record.endMs === undefined ? null : round3(record.endMs),
+      finishReason: null,
+      error: record.reason,
+    };
   }
   const ttft = timeToFirstTokenMs(record);
   return {
@@ -184,7 +197,9 @@ function metricsRuns(result: RoundResult): PairedRequest[][] {
   return Array.from({ length: runCount }, (_, index) =>
     result.prompts.flatMap((prompt) => {
       const run = prompt.runs[index];
-      return run ? [{ status: run.status, comparedTokens: run.comparedTokens, baseline: run.baselineRecord, candidate: run.candidateRecord }] : [];
+      return run
+        ? [{ status: run.status, comparedTokens: run.comparedTokens, baseline: run.baselineRecord, candidate: run.candidateRecord }]
+        : [];
     }),
   );
 }

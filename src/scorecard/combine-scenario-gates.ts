@@ -31,7 +31,9 @@ export interface CombinedGate {
 /** The interval's ends, or the score at both ends when the round had too few prompts for one. */
 function scoreRange(card: ScenarioCard): { low: number; high: number } | null {
   if (card.roundScore === null) return null;
-  return card.scoreInterval ? { low: card.scoreInterval.low, high: card.scoreInterval.high } : { low: card.roundScore, high: card.roundScore };
+  return card.scoreInterval
+    ? { low: card.scoreInterval.low, high: card.scoreInterval.high }
+    : { low: card.roundScore, high: card.roundScore };
 }
 
 export function judgeScenario(scenario: ScenarioResult, maxRegression: number | null): ScenarioJudgement {
@@ -40,7 +42,9 @@ export function judgeScenario(scenario: ScenarioResult, maxRegression: number | 
   const outcome: ScenarioOutcome = range === null ? "none" : range.low > 1 ? "improved" : range.high < 1 ? "regressed" : "unchanged";
   if (!card.gate.passed) return { name, outcome, passed: false, reason: `${name}: ${card.gate.reason}` };
   if (maxRegression !== null && range !== null && range.high < maxRegression) {
-    const what = card.scoreInterval ? `its interval's high end ${formatScoreAgainstBar(range.high, maxRegression)}` : `its score ${formatScoreAgainstBar(range.high, maxRegression)}`;
+    const what = card.scoreInterval
+      ? `its interval's high end ${formatScoreAgainstBar(range.high, maxRegression)}`
+      : `its score ${formatScoreAgainstBar(range.high, maxRegression)}`;
     return { name, outcome, passed: false, reason: `${name}: regressed beyond gate.maxRegression, ${what} < ${formatBar(maxRegression)}` };
   }
   return { name, outcome, passed: true, reason: null };
@@ -56,7 +60,11 @@ function listNames(judgements: readonly ScenarioJudgement[]): string {
  * fails (or, for the baseline, voids) every scenario it touched. `missing` names scenarios the reader
  * requires that the card lacks: each counts as one that did not pass, and the line names them.
  */
-export function combineScenarioGates(scenarios: readonly ScenarioResult[], maxRegression: number | null, missing: readonly string[] = []): CombinedGate {
+export function combineScenarioGates(
+  scenarios: readonly ScenarioResult[],
+  maxRegression: number | null,
+  missing: readonly string[] = [],
+): CombinedGate {
   const judgements = scenarios.map((scenario) => judgeScenario(scenario, maxRegression));
   const failed = judgements.filter((judgement) => !judgement.passed);
   const passed = failed.length === 0 && missing.length === 0;
@@ -75,7 +83,11 @@ export function combineScenarioGates(scenarios: readonly ScenarioResult[], maxRe
  * top (the headline), the combined gate, and every scenario below. A fresh round, a shard merge and the
  * app's re-gate all build it here, so what the top level says can always be derived again.
  */
-export function assembleScenarioCard(scenarios: readonly ScenarioResult[], maxRegression: number | null, extra: Pick<Scorecard, "timeSpent"> = {}): Scorecard {
+export function assembleScenarioCard(
+  scenarios: readonly ScenarioResult[],
+  maxRegression: number | null,
+  extra: Pick<Scorecard, "timeSpent"> = {},
+): Scorecard {
   const headline = scenarios[0];
   if (!headline) throw new Error("a round with scenarios needs at least one scenario");
   const combined = combineScenarioGates(scenarios, maxRegression);

@@ -53,6 +53,11 @@ export function convertScorecardV1(card: ScorecardV1): Scorecard {
     })),
   };
   return rescoreCard(converted, {
-    gate: { minRoundScore: card.gate.minRoundScore, use: card.gate.use, maxUnscored: DEFAULT_MAX_UNSCORED, minPrompts: DEFAULT_MIN_PROMPTS },
+    gate: {
+      minRoundScore: card.gate.minRoundScore,
+      use: card.gate.use,
+      maxUnscored: DEFAULT_MAX_UNSCORED,
+      minPrompts: DEFAULT_MIN_PROMPTS,
+    },
   });
 }

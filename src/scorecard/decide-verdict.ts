@@ -32,6 +32,7 @@ export function decideVerdict(card: Scorecard): Verdict {
   if (card.failure?.engine === "baseline") return none("baseline");
   const runnerFault = findRunnerFault(card);
   if (runnerFault) return none("runner", runnerFault);
-  if (card.roundScore === null && !card.failure && card.promptsTotal > 0 && card.excluded === card.promptsTotal) return none("nothing_compared");
+  if (card.roundScore === null && !card.failure && card.promptsTotal > 0 && card.excluded === card.promptsTotal)
+    return none("nothing_compared");
   return { outcome: card.gate.passed ? "pass" : "fail", cause: null, runnerFault: null };
 }

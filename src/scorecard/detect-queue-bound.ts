@@ -32,9 +32,11 @@ function loadFix(card: Pick<Scorecard, "metrics" | "settings" | "promptsTotal">)
     return `lower bench.concurrency (it is ${concurrency.toLocaleString("en-US")}) to the engine's parallel slots, or give the engine more, then calibrate again`;
   }
   const now = card.settings.requestIntervalMs;
-  const served = card.metrics && card.promptsTotal > 0 ? card.metrics.baseline.durationMs / Math.max(1, card.settings.runs) / card.promptsTotal : null;
+  const served =
+    card.metrics && card.promptsTotal > 0 ? card.metrics.baseline.durationMs / Math.max(1, card.settings.runs) / card.promptsTotal : null;
   const wanted = served === null ? null : Math.max(now + 50, Math.ceil((served * 1.5) / 50) * 50);
-  const at = wanted === null ? "a slower bench.requestIntervalMs" : `bench.requestIntervalMs to at least ${wanted.toLocaleString("en-US")} ms`;
+  const at =
+    wanted === null ? "a slower bench.requestIntervalMs" : `bench.requestIntervalMs to at least ${wanted.toLocaleString("en-US")} ms`;
   return `set ${at} (it is ${now.toLocaleString("en-US")} ms), or give the engine more parallel slots, then calibrate again`;
 }
 
@@ -45,7 +47,9 @@ function loadFix(card: Pick<Scorecard, "metrics" | "settings" | "promptsTotal">)
  * (llama.cpp, SGLang and vLLM report theirs), or, from the client alone, the first token coming ever
  * later as the round went on (arrivals faster than the baseline serves). Null when neither shows.
  */
-export function detectQueueBound(card: Pick<Scorecard, "metrics" | "engineTimes" | "prompts" | "settings" | "promptsTotal">): QueueBound | null {
+export function detectQueueBound(
+  card: Pick<Scorecard, "metrics" | "engineTimes" | "prompts" | "settings" | "promptsTotal">,
+): QueueBound | null {
   const ttft = card.metrics?.baseline.ttftMs.median ?? null;
   const own = card.engineTimes?.baseline?.promptMs ?? null;
   if (ttft !== null && own !== null) {

@@ -1,5 +1,13 @@
 import { literalForCodeSpans } from "../safe-text/render-inline-code.js";
-import { SAME_MEMORY_MIB, describeHolders, describeMemoryInUse, describeUseOn, formatGiB, largestIncreaseMiB, readGpuSnapshot } from "./read-gpu-snapshot.js";
+import {
+  SAME_MEMORY_MIB,
+  describeHolders,
+  describeMemoryInUse,
+  describeUseOn,
+  formatGiB,
+  largestIncreaseMiB,
+  readGpuSnapshot,
+} from "./read-gpu-snapshot.js";
 import type { Scorecard } from "./scorecard-schema.js";
 
 /**

@@ -33,7 +33,8 @@ export function readGpuSnapshot(snapshot: GpuSnapshot | null): GpuReading {
   let busiest: GpuReading["busiest"] = null;
   for (const gpu of snapshot.gpus) {
     if (gpu.memoryUsedMiB === null) continue;
-    if (!busiest || gpu.memoryUsedMiB > busiest.usedMiB) busiest = { index: gpu.index, usedMiB: gpu.memoryUsedMiB, totalMiB: gpu.memoryTotalMiB };
+    if (!busiest || gpu.memoryUsedMiB > busiest.usedMiB)
+      busiest = { index: gpu.index, usedMiB: gpu.memoryUsedMiB, totalMiB: gpu.memoryTotalMiB };
   }
   const aboveIdle = snapshot.gpus.some((gpu) => gpu.memoryUsedMiB !== null && isAboveIdle(gpu.memoryUsedMiB, gpu.memoryTotalMiB));
   return { readable: true, error: null, busiest, held: aboveIdle || snapshot.processes.length > 0, processes: snapshot.processes };
@@ -66,7 +67,9 @@ export function describeMemoryInUse(reading: GpuReading): string {
 /** "0.0 GiB on GPU 3": the same GPU in another snapshot, for a before-and-after. */
 export function describeUseOn(snapshot: GpuSnapshot, index: number): string {
   const gpu = snapshot.gpus.find((candidate) => candidate.index === index);
-  return gpu?.memoryUsedMiB === null || gpu === undefined ? `no reading for GPU ${index}` : `${formatGiB(gpu.memoryUsedMiB)} on GPU ${index}`;
+  return gpu?.memoryUsedMiB === null || gpu === undefined
+    ? `no reading for GPU ${index}`
+    : `${formatGiB(gpu.memoryUsedMiB)} on GPU ${index}`;
 }
 
 /** "python3, pid 4242, 22.0 GiB; …" for the largest holders, plain text. */
@@ -90,5 +93,8 @@ export function describeGpus(snapshot: GpuSnapshot | null): string | null {
     const key = gpu.memoryTotalMiB === null ? gpu.name : `${gpu.name}, ${gpu.memoryTotalMiB} MiB`;
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
-  return [...counts].map(([gpu, count]) => (count > 1 ? `${count}× ${gpu}` : gpu)).join(", ").slice(0, 512);
+  return [...counts]
+    .map(([gpu, count]) => (count > 1 ? `${count}× ${gpu}` : gpu))
+    .join(", ")
+    .slice(0, 512);
 }

@@ -20,7 +20,9 @@ export function parseScorecard(value: unknown, source: string): Scorecard {
     return convertScorecardV1(parsed.data);
   }
   if (version !== SCORECARD_SCHEMA_VERSION) {
-    throw new ConfigError(`${source}: schemaVersion: expected 1 or ${SCORECARD_SCHEMA_VERSION}, got ${JSON.stringify(version) ?? "nothing"}`);
+    throw new ConfigError(
+      `${source}: schemaVersion: expected 1 or ${SCORECARD_SCHEMA_VERSION}, got ${JSON.stringify(version) ?? "nothing"}`,
+    );
   }
   const parsed = scorecardSchema.safeParse(value);
   if (!parsed.success) {
@@ -44,7 +46,9 @@ export async function readScorecard(path: string): Promise<Scorecard> {
   try {
     text = await readFile(path, "utf8");
   } catch (error) {
-    throw new ConfigError(`${path}: expected a readable scorecard.json (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new ConfigError(
+      `${path}: expected a readable scorecard.json (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
   }
   return parseScorecardJson(text, path);
 }

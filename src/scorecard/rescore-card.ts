@@ -67,10 +67,20 @@ export function cardRules(settings: Scorecard["settings"]): ExplainRules {
  * little or parted early, an "excluded" one that was timed) is corrected, so a card cannot score or
  * drop a prompt by relabelling it.
  */
-export function rederiveRun(run: PromptRun, rules: ExplainRules, legacySpeedup: number | null, pooled: PooledRun | null = null): PromptRun & RunOutcome {
+export function rederiveRun(
+  run: PromptRun,
+  rules: ExplainRules,
+  legacySpeedup: number | null,
+  pooled: PooledRun | null = null,
+): PromptRun & RunOutcome {
   const tolerance = rules.tolerance;
   const keepReason = (status: PromptStatus, fallback: string): string => (run.status === status && run.reason ? run.reason : fallback);
-  const as = (status: PromptStatus, score: number | null, reason: string | null): PromptRun & RunOutcome => ({ ...run, status, score, reason });
+  const as = (status: PromptStatus, score: number | null, reason: string | null): PromptRun & RunOutcome => ({
+    ...run,
+    status,
+    score,
+    reason,
+  });
   const b = run.baselineTokens;
   const c = run.candidateTokens;
   const timed = run.baselineMs !== null && run.candidateMs !== null;
@@ -81,7 +91,8 @@ export function rederiveRun(run: PromptRun, rules: ExplainRules, legacySpeedup: 
   if (c === null) return as("zeroed", 0, keepReason("zeroed", "the candidate gave no answer"));
   if (KEPT_STATUSES.has(run.status)) return as(run.status, 0, run.reason);
   if (run.match !== undefined && pooled) return rederiveBranchRun(run, rules, pooled, as);
-  if (c < tolerance * b) return as("below_tolerance", 0, keepReason("below_tolerance", `answered ${c} of ${b} tokens (tolerance ${formatPercent(tolerance)})`));
+  if (c < tolerance * b)
+    return as("below_tolerance", 0, keepReason("below_tolerance", `answered ${c} of ${b} tokens (tolerance ${formatPercent(tolerance)})`));
   const agreed = agreedTokensOf(run, Math.min(b, c));
   const parting = agreed === null ? null : judgeAgreement(agreed, Math.min(b, c), rules);
   if (parting !== null) return { ...as("diverged", 0, parting), agreedTokens: agreed };
@@ -116,16 +127,22 @@ function rederiveBranchRun(
   const match = explained ? (run.baselineRun === pooled.run + 1 ? "same" : "other") : "none";
   const timed = run.baselineMs !== null && run.candidateMs !== null;
   const scored = (reason: string | null): PromptRun & RunOutcome =>
-    timed ? { ...as("scored", runSpeedup({ ...run, match }), reason), match } : { ...as("zeroed", 0, "the card keeps no times at the compared length for this run"), match };
+    timed
+      ? { ...as("scored", runSpeedup({ ...run, match }), reason), match }
+      : { ...as("zeroed", 0, "the card keeps no times at the compared length for this run"), match };
   if (explained) return { ...scored(run.reason), agreedTokens: k };
   const agreed = Math.min(run.agreedTokens ?? k, k);
   if (agreed >= k && c < rules.tolerance * b) {
-    return { ...as("below_tolerance", 0, run.reason ?? `answered ${c} of ${b} tokens (tolerance ${formatPercent(rules.tolerance)})`), match };
+    return {
+      ...as("below_tolerance", 0, run.reason ?? `answered ${c} of ${b} tokens (tolerance ${formatPercent(rules.tolerance)})`),
+      match,
+    };
   }
   const runs = pooled.prefixes.length / 2;
   const answersVary = distinctAnswers(pooled.prefixes, 0, runs) >= 2 || distinctAnswers(pooled.prefixes, runs, 2 * runs) >= 2;
   const early = agreed < k ? judgeAgreement(agreed, k, rules) : null;
-  if (early !== null && run.baselinePartsHere !== true && !answersVary) return { ...as("diverged", 0, run.reason ?? early), match, agreedTokens: agreed };
+  if (early !== null && run.baselinePartsHere !== true && !answersVary)
+    return { ...as("diverged", 0, run.reason ?? early), match, agreedTokens: agreed };
   return { ...scored(run.reason), agreedTokens: agreed };
 }
 
@@ -139,7 +156,12 @@ export function rescoreCard(card: Scorecard, options: RescoreOptions): Scorecard
   const legacy = card.convertedFrom === 1;
   const runs = card.prompts.map((prompt) =>
     prompt.runs.map((run, index) =>
-      rederiveRun(run, rules, legacy && prompt.status === "scored" ? prompt.speedup : null, prompt.answerPrefixes ? { prefixes: prompt.answerPrefixes, run: index } : null),
+      rederiveRun(
+        run,
+        rules,
+        legacy && prompt.status === "scored" ? prompt.speedup : null,
+        prompt.answerPrefixes ? { prefixes: prompt.answerPrefixes, run: index } : null,
+      ),
     ),
   );
   const source = calibrationSource(card.gate.calibration);
@@ -157,7 +179,9 @@ export function rescoreCard(card: Scorecard, options: RescoreOptions): Scorecard
       rules,
       gate: options.gate,
       ...failureContext(failure, description),
-      noise: calibration ? { floor: calibration.noiseFloor, problems: calibration.problems, selfAgreement: calibration.selfAgreement ?? null } : null,
+      noise: calibration
+        ? { floor: calibration.noiseFloor, problems: calibration.problems, selfAgreement: calibration.selfAgreement ?? null }
+        : null,
       bootstrapSeed: options.bootstrapSeed,
     },
   );

@@ -37,5 +37,9 @@ export function rescoreScenarioCard(card: Scorecard, options: ScenarioRescoreOpt
   if (!card.scenarios) return rescore(card, null);
   const scenarios: ScenarioResult[] = card.scenarios.map(({ name, card: one }) => ({ name, card: asScenarioCard(rescore(one, name)) }));
   // Where the time went is informative only: nothing the gate decides reads it.
-  return assembleScenarioCard(scenarios, maxRegression === undefined ? (card.gate.maxRegression ?? null) : maxRegression, card.timeSpent ? { timeSpent: card.timeSpent } : {});
+  return assembleScenarioCard(
+    scenarios,
+    maxRegression === undefined ? (card.gate.maxRegression ?? null) : maxRegression,
+    card.timeSpent ? { timeSpent: card.timeSpent } : {},
+  );
 }

@@ -58,9 +58,7 @@ export const scorecardSchemaV1 = z.object({
   createdAt: text(64),
   engine: text(128),
   roundScore: finiteOrNull,
-  scoreInterval: z
-    .object({ low: z.number().finite(), high: z.number().finite(), confidence: z.number().gt(0).lt(1) })
-    .nullable(),
+  scoreInterval: z.object({ low: z.number().finite(), high: z.number().finite(), confidence: z.number().gt(0).lt(1) }).nullable(),
   promptsScored: count,
   promptsTotal: count,
   belowTolerance: count,

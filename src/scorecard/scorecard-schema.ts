@@ -111,7 +111,9 @@ export const promptResultSchema = z.object({
   answerPrefixes: z
     .array(z.array(z.number().int().min(0).max(199)).max(200).nullable())
     .max(200)
-    .refine((answers) => answers.length % 2 === 0, { error: "expected the baseline's and the candidate's answers of every run: an even count" })
+    .refine((answers) => answers.length % 2 === 0, {
+      error: "expected the baseline's and the candidate's answers of every run: an even count",
+    })
     .optional(),
   /** Distinct answers the baseline gave the prompt over the runs: 2 or more on a prompt where the engine's answers vary. */
   baselineAnswers: count.nullable().optional(),
@@ -154,7 +156,10 @@ export const failureSchema = z.object({
   /** A crash's first frames of the engine's own code, innermost first (assertion_failed, fatal_signal). */
   frames: z.array(text(1_000)).max(20).optional(),
   /** The prompt the engine was serving when it died mid-benchmark: its place in the benchmark (1-based) and its id. */
-  prompt: z.object({ number: z.number().int().min(1), id: text(256) }).nullable().optional(),
+  prompt: z
+    .object({ number: z.number().int().min(1), id: text(256) })
+    .nullable()
+    .optional(),
   /** In a round with scenarios: the scenario the engine was serving when it failed; absent or null otherwise. */
   scenario: text(64).nullable().optional(),
 });
@@ -248,9 +253,7 @@ const scorecardFields = {
   createdAt: text(64),
   engine: text(128),
   roundScore: finiteOrNull,
-  scoreInterval: z
-    .object({ low: z.number().finite(), high: z.number().finite(), confidence: z.number().gt(0).lt(1) })
-    .nullable(),
+  scoreInterval: z.object({ low: z.number().finite(), high: z.number().finite(), confidence: z.number().gt(0).lt(1) }).nullable(),
   runs: z.object({
     completed: z.number().int().min(0).max(100),
     scores: z.array(ratioOrNull).max(100),
@@ -400,7 +403,9 @@ export const scorecardSchema = z.object({
     .array(scenarioResultSchema)
     .min(1)
     .max(MAX_SCENARIOS)
-    .refine((scenarios) => new Set(scenarios.map((scenario) => scenario.name)).size === scenarios.length, { error: "expected scenarios with distinct names" })
+    .refine((scenarios) => new Set(scenarios.map((scenario) => scenario.name)).size === scenarios.length, {
+      error: "expected scenarios with distinct names",
+    })
     .nullable()
     .optional(),
 });

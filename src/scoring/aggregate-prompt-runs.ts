@@ -63,8 +63,12 @@ export function aggregatePromptRuns(runs: readonly RunOutcome[]): AggregatedProm
   }
   const agreement = leastAgreement(runs);
   const unscored = counted.find(({ run }) => UNSCORED_STATUSES.has(run.status));
-  if (unscored) return { status: unscored.run.status, score: 0, speedup: null, reason: label(unscored.index, unscored.run.reason), ...agreement };
+  if (unscored)
+    return { status: unscored.run.status, score: 0, speedup: null, reason: label(unscored.index, unscored.run.reason), ...agreement };
   // One run is its own score: exp(log(x)) can be an ulp off, and a one-run card must read as measured.
-  const speedup = counted.length === 1 ? (counted[0]?.run.score as number) : Math.exp(counted.reduce((sum, { run }) => sum + Math.log(run.score as number), 0) / counted.length);
+  const speedup =
+    counted.length === 1
+      ? (counted[0]?.run.score as number)
+      : Math.exp(counted.reduce((sum, { run }) => sum + Math.log(run.score as number), 0) / counted.length);
   return { status: "scored", score: speedup, speedup, reason: null, ...agreement };
 }

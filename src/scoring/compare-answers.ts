@@ -97,7 +97,8 @@ export function baselineTokensAt(record: CompletedRequest, text: StreamedText, r
     const reasoningStart = index > 0 ? (text.reasoningEnds[index - 1] ?? 0) : 0;
     const contentStart = index > 0 ? (text.contentEnds[index - 1] ?? 0) : 0;
     const added = reasoningEnd - reasoningStart + (contentEnd - contentStart);
-    const covered = Math.max(0, Math.min(reasoning, reasoningEnd) - reasoningStart) + Math.max(0, Math.min(content, contentEnd) - contentStart);
+    const covered =
+      Math.max(0, Math.min(reasoning, reasoningEnd) - reasoningStart) + Math.max(0, Math.min(content, contentEnd) - contentStart);
     if (added > 0) tokens += Math.floor(((chunkTokens - tokens) * covered) / added);
     break;
   }
@@ -118,13 +119,15 @@ export function compareAnswers(baseline: CompletedRequest, candidate: CompletedR
     const commonTokens = parting.reasoning + parting.content;
     // Token ids without texts come from the reference engine's offline model (simulate-round.ts): no quotes to show.
     const textParting = baselineText && candidateText ? findParting(baselineText, candidateText) : null;
-    const quoted = parting.parted && baselineText && candidateText && textParting?.parted ? excerpts(baselineText, candidateText, textParting) : null;
+    const quoted =
+      parting.parted && baselineText && candidateText && textParting?.parted ? excerpts(baselineText, candidateText, textParting) : null;
     return { commonTokens, parted: parting.parted, excerpts: quoted, by: "tokens" };
   }
   if (!baselineText || !candidateText) return null;
   const textParting = findParting(baselineText, candidateText);
   const quoted = textParting.parted ? excerpts(baselineText, candidateText, textParting) : null;
-  if (!textParting.parted) return { commonTokens: Math.min(baseline.outputTokens, candidate.outputTokens), parted: false, excerpts: null, by: "text" };
+  if (!textParting.parted)
+    return { commonTokens: Math.min(baseline.outputTokens, candidate.outputTokens), parted: false, excerpts: null, by: "text" };
   const commonTokens = baselineTokensAt(baseline, baselineText, textParting.reasoning, textParting.content);
   return { commonTokens, parted: true, excerpts: quoted, by: "text" };
 }

@@ -133,13 +133,17 @@ function ruleOutcome(input: GateInput, settings: GateSettings, bar: number): { p
     }
     case "interval-low": {
       if (!input.interval) {
-        return { passed: false, statement: `no interval to gate on with fewer than ${MIN_PROMPTS_FOR_INTERVAL} prompts (gate.use is interval-low)` };
+        return {
+          passed: false,
+          statement: `no interval to gate on with fewer than ${MIN_PROMPTS_FOR_INTERVAL} prompts (gate.use is interval-low)`,
+        };
       }
       const passed = input.interval.low >= bar;
       return { passed, statement: `interval low ${formatScoreAgainstBar(input.interval.low, bar)} ${passed ? "≥" : "<"} ${shownBar}` };
     }
     case "noise-floor": {
-      if (!input.noise) return { passed: false, statement: "gate.use is noise-floor but the round names no calibration (gate.calibration)" };
+      if (!input.noise)
+        return { passed: false, statement: "gate.use is noise-floor but the round names no calibration (gate.calibration)" };
       if (input.noise.problems.length > 0) {
         return { passed: false, statement: `the calibration does not fit this round: ${input.noise.problems.join("; ")}` };
       }
@@ -164,8 +168,14 @@ function agreementReasons(input: GateInput, limits: { minAgreement: number; maxU
     const own = calibrated?.lowestMedianAgreement ?? null;
     const floor = own !== null && own < limits.minAgreement ? own : limits.minAgreement;
     if (median < floor) {
-      const lowered = floor < limits.minAgreement ? ` (lowered from ${formatPercent(limits.minAgreement)} to the baseline's own lowest in calibration)` : "";
-      const explained = measured !== null && measured !== undefined && median > measured ? " (counting partings the baseline's own runs show as agreement)" : "";
+      const lowered =
+        floor < limits.minAgreement
+          ? ` (lowered from ${formatPercent(limits.minAgreement)} to the baseline's own lowest in calibration)`
+          : "";
+      const explained =
+        measured !== null && measured !== undefined && median > measured
+          ? " (counting partings the baseline's own runs show as agreement)"
+          : "";
       reasons.push(
         `median agreement ${formatPercentAgainst(median, floor)}${explained} < gate.minAgreement ${formatPercent(floor)}${lowered}: most answers are not the baseline's over the compared length`,
       );
@@ -181,7 +191,10 @@ function agreementReasons(input: GateInput, limits: { minAgreement: number; maxU
     return reasons;
   }
   if (compared > 0 && unexplained / compared > allowed) {
-    const limit = allowed > limits.maxUnexplained ? `the ${formatPercent(allowed)} the baseline showed against itself in calibration` : `gate.maxUnexplained ${formatPercent(allowed)}`;
+    const limit =
+      allowed > limits.maxUnexplained
+        ? `the ${formatPercent(allowed)} the baseline showed against itself in calibration`
+        : `gate.maxUnexplained ${formatPercent(allowed)}`;
     reasons.push(
       `${unexplained} of ${compared} prompts (${formatPercentAgainst(unexplained / compared, allowed)}) were cut short or parted where the baseline's own answers are not (${input.unexplainedBreakdown ?? "no detail"}), more than ${limit}`,
     );
@@ -214,7 +227,10 @@ function unexplainedAnswersReason(
     : steady
       ? "while the baseline answered every prompt the same way in every run"
       : `more than the engine's own answers show: shuffling which answers came from which engine gave as many in ${formatPValue(answers.pValue)} of shuffles, under ${formatPercent(UNEXPLAINED_SIGNIFICANCE)}`;
-  const limit = allowed > maxUnexplained ? `the ${formatPercent(allowed)} the baseline showed against itself in calibration` : `gate.maxUnexplained ${formatPercent(allowed)}`;
+  const limit =
+    allowed > maxUnexplained
+      ? `the ${formatPercent(allowed)} the baseline showed against itself in calibration`
+      : `gate.maxUnexplained ${formatPercent(allowed)}`;
   return `${answers.count} of ${answers.compared} answers (${formatPercentAgainst(share, allowed)}) are none the baseline gave${which}, ${beyond}, and above ${limit}`;
 }
 
@@ -233,7 +249,13 @@ export function evaluateGate(input: GateInput, settings: GateSettings): GateResu
   const minAgreement = settings.minAgreement ?? DEFAULT_MIN_AGREEMENT;
   const maxUnexplained = settings.maxUnexplained ?? DEFAULT_MAX_UNEXPLAINED;
   const base = { ...settings, minAgreement, maxUnexplained, bar };
-  const fail = (reasons: string[], rule: string | null = null): GateResult => ({ ...base, passed: false, reason: reasons.join("; "), reasons, rule });
+  const fail = (reasons: string[], rule: string | null = null): GateResult => ({
+    ...base,
+    passed: false,
+    reason: reasons.join("; "),
+    reasons,
+    rule,
+  });
   if (input.infrastructureFailure) return fail([`the infrastructure failed, not the patch: ${input.infrastructureFailure}`]);
   if (input.baselineFailure) return fail([`the baseline engine failed, not the patch: ${input.baselineFailure}`]);
   if (input.roundScore === null) return fail([`no round score: ${input.noScoreReason ?? "no prompt was measured"}`]);

@@ -30,7 +30,12 @@ export interface UnscoredRun {
  * the baseline never shows is the patch's doing, and such answers leave the batch early and speed up
  * the rest, so they are not free.
  */
-export function isExplainedRun(run: UnscoredRun, baselineLengths: readonly number[], self: BaselineSelf | null, rules: ExplainRules): boolean {
+export function isExplainedRun(
+  run: UnscoredRun,
+  baselineLengths: readonly number[],
+  self: BaselineSelf | null,
+  rules: ExplainRules,
+): boolean {
   if (run.status === "below_tolerance") {
     if (baselineLengths.length < 2 || run.candidateTokens === null || run.candidateTokens === undefined) return false;
     const shortest = Math.min(...baselineLengths);

@@ -62,7 +62,15 @@ export function findBaselineVariation(prompts: readonly ScoredPrompt[], rules: E
     prompt.runs.forEach((run, index) => {
       if (run.status !== "below_tolerance" && run.status !== "diverged") return;
       if (isExplainedRun(run, lengths, self, rules)) {
-        explained.push({ id: prompt.id, run: index + 1, status: run.status, candidateTokens: run.candidateTokens, baselineMin, baselineMax, baselinePartsAt: firstParting });
+        explained.push({
+          id: prompt.id,
+          run: index + 1,
+          status: run.status,
+          candidateTokens: run.candidateTokens,
+          baselineMin,
+          baselineMax,
+          baselinePartsAt: firstParting,
+        });
       }
     });
   }

@@ -147,7 +147,14 @@ export function matchBranches(answers: PromptAnswers): BranchAnalysis {
         explaining.find((entry) => entry.run === run) ??
         explaining.reduce((best, entry) => (entry.record.outputTokens > best.record.outputTokens ? entry : best));
       const agreedTokens = Math.min(reference.record.outputTokens, answer.outputTokens);
-      return { match: reference.run === run ? "same" : "other", referenceRun: reference.run, agreedTokens, cut: false, baselinePartsHere: false, answersVary };
+      return {
+        match: reference.run === run ? "same" : "other",
+        referenceRun: reference.run,
+        agreedTokens,
+        cut: false,
+        baselinePartsHere: false,
+        answersVary,
+      };
     }
     // Unexplained: timed against the answer it follows longest (the same run's on a tie).
     const longest = related.reduce((best, entry) => {

@@ -32,7 +32,8 @@ export interface NoiseFloor {
 export function computeNoiseFloor(scores: readonly number[]): NoiseFloor {
   const n = scores.length;
   if (n < MIN_CALIBRATION_ROUNDS) throw new RangeError(`expected at least ${MIN_CALIBRATION_ROUNDS} A/A round scores, got ${n}`);
-  if (scores.some((score) => !(score > 0) || !Number.isFinite(score))) throw new RangeError("expected every A/A round score to be a positive number");
+  if (scores.some((score) => !(score > 0) || !Number.isFinite(score)))
+    throw new RangeError("expected every A/A round score to be a positive number");
   const logs = scores.map((score) => Math.log(score));
   const meanLog = logs.reduce((sum, value) => sum + value, 0) / n;
   const sdLog = Math.sqrt(logs.reduce((sum, value) => sum + (value - meanLog) ** 2, 0) / (n - 1));

@@ -109,7 +109,10 @@ export function scorePrompt(
   tolerance: number,
   options: ScorePromptOptions = {},
 ): PromptScore {
-  const rules = { agreementTokens: options.agreementTokens ?? DEFAULT_AGREEMENT_TOKENS, minPromptAgreement: options.minPromptAgreement ?? DEFAULT_MIN_PROMPT_AGREEMENT };
+  const rules = {
+    agreementTokens: options.agreementTokens ?? DEFAULT_AGREEMENT_TOKENS,
+    minPromptAgreement: options.minPromptAgreement ?? DEFAULT_MIN_PROMPT_AGREEMENT,
+  };
   if (!baseline || !baseline.ok) {
     const why = baseline ? baseline.reason : "the baseline engine was not measured on this prompt";
     return { status: "excluded", score: null, speedup: null, comparedTokens: null, reason: `baseline failed: ${why}` };
@@ -126,7 +129,13 @@ export function scorePrompt(
   const baselineTokens = baseline.outputTokens;
   if (baselineTokens === 0) {
     // Equal length would be zero tokens: there is no speed to compare, only how long each took to say nothing.
-    return { status: "excluded", score: null, speedup: null, comparedTokens: null, reason: "the baseline answered 0 tokens: nothing to compare at equal length" };
+    return {
+      status: "excluded",
+      score: null,
+      speedup: null,
+      comparedTokens: null,
+      reason: "the baseline answered 0 tokens: nothing to compare at equal length",
+    };
   }
   if (!candidate || !candidate.ok) {
     const why = candidate ? candidate.reason : "the candidate engine was not measured on this prompt";
@@ -135,7 +144,14 @@ export function scorePrompt(
   const inflated = candidate.implausible ?? findInflatedClaims(baseline, candidate);
   if (inflated) {
     const evidence = evidenceOf(baseline, candidate, compareAnswers(baseline, candidate));
-    return { status: "implausible", score: 0, speedup: null, comparedTokens: null, reason: `token counts cannot be true: ${inflated}`, evidence };
+    return {
+      status: "implausible",
+      score: 0,
+      speedup: null,
+      comparedTokens: null,
+      reason: `token counts cannot be true: ${inflated}`,
+      evidence,
+    };
   }
   if (options.branch) return scoreOnBranch(baseline, candidate, options.branch, tolerance, rules);
   const candidateTokens = candidate.outputTokens;
@@ -189,7 +205,13 @@ export function scorePrompt(
  * zero for that would be noise in the interval, not evidence. The gate's unexplained rule and its
  * median agreement weigh those partings over the whole round.
  */
-function scoreOnBranch(baseline: CompletedRequest, candidate: CompletedRequest, branch: CandidateBranch, tolerance: number, rules: AgreementRules): PromptScore {
+function scoreOnBranch(
+  baseline: CompletedRequest,
+  candidate: CompletedRequest,
+  branch: CandidateBranch,
+  tolerance: number,
+  rules: AgreementRules,
+): PromptScore {
   const speedupAt = (tokens: number): number => timeToTokens(baseline, tokens) / Math.max(timeToTokens(candidate, tokens), 1e-6);
   const n = { baseline: baseline.outputTokens, candidate: candidate.outputTokens };
   const k = Math.min(n.baseline, n.candidate);
@@ -199,10 +221,24 @@ function scoreOnBranch(baseline: CompletedRequest, candidate: CompletedRequest, 
   }
   if (branch.cut) {
     if (n.candidate < tolerance * n.baseline) {
-      return { status: "below_tolerance", score: 0, speedup: null, comparedTokens: null, reason: `answered ${n.candidate} of ${n.baseline} tokens (tolerance ${percent(tolerance)})${claimNote(candidate)}` };
+      return {
+        status: "below_tolerance",
+        score: 0,
+        speedup: null,
+        comparedTokens: null,
+        reason: `answered ${n.candidate} of ${n.baseline} tokens (tolerance ${percent(tolerance)})${claimNote(candidate)}`,
+      };
     }
     const stopped = `stopped at token ${n.candidate} where every baseline answer it follows ran on (to ${n.baseline}): an end the baseline never gives`;
-    return { status: "scored", score: speedupAt(k), speedup: speedupAt(k), comparedTokens: k, reason: stopped, agreement: 1, agreedTokens: k };
+    return {
+      status: "scored",
+      score: speedupAt(k),
+      speedup: speedupAt(k),
+      comparedTokens: k,
+      reason: stopped,
+      agreement: 1,
+      agreedTokens: k,
+    };
   }
   const comparison = compareAnswers(baseline, candidate);
   const agreed = Math.min(branch.agreedTokens, k);
@@ -210,7 +246,16 @@ function scoreOnBranch(baseline: CompletedRequest, candidate: CompletedRequest, 
   const where = comparison?.excerpts ? `: baseline ${comparison.excerpts.baseline}, candidate ${comparison.excerpts.candidate}` : "";
   const early = judgeAgreement(agreed, k, rules);
   if (early !== null && !branch.baselinePartsHere && !branch.answersVary) {
-    return { status: "diverged", score: 0, speedup: null, comparedTokens: k, reason: `${early}${where}`, agreement: agreed / k, agreedTokens: agreed, evidence };
+    return {
+      status: "diverged",
+      score: 0,
+      speedup: null,
+      comparedTokens: k,
+      reason: `${early}${where}`,
+      agreement: agreed / k,
+      agreedTokens: agreed,
+      evidence,
+    };
   }
   const speedup = speedupAt(Math.max(1, agreed));
   const own = branch.baselinePartsHere ? ", where the baseline's own answers part too," : "";

@@ -129,7 +129,10 @@ export function runSpeedup(run: RunTimes): number | null {
   return Math.min(atK, speedupFromTimes(agreedB, agreedC));
 }
 
-export function describeEngineFailure(failure: Pick<EngineFailure, "engine" | "stage" | "label" | "prompt"> & { run?: number | null }, runs = 1): string {
+export function describeEngineFailure(
+  failure: Pick<EngineFailure, "engine" | "stage" | "label" | "prompt"> & { run?: number | null },
+  runs = 1,
+): string {
   const where = runs > 1 && failure.run ? ` in run ${failure.run} of ${runs}` : "";
   const prompt = failure.prompt ? `, during prompt ${failure.prompt.number}` : "";
   return `${failure.engine} engine failed at ${failure.stage}${where}${prompt} (${failure.label})`;
@@ -139,7 +142,11 @@ export function describeEngineFailure(failure: Pick<EngineFailure, "engine" | "s
 function notSent(failure: EngineFailure | null): RequestRecord | undefined {
   if (!failure) return undefined;
   const when =
-    failure.kind === "infrastructure" ? `was not measured at ${failure.stage}` : failure.stage === "benchmark" ? "died during the benchmark" : `failed at ${failure.stage}`;
+    failure.kind === "infrastructure"
+      ? `was not measured at ${failure.stage}`
+      : failure.stage === "benchmark"
+        ? "died during the benchmark"
+        : `failed at ${failure.stage}`;
   return { ok: false, kind: "not_sent", reason: `${failure.engine} engine ${when} (${failure.label})` };
 }
 
@@ -232,7 +239,10 @@ export function scoreRound(input: ScoreRoundInput): RoundResult {
     const scored = own.map((records, index) => {
       const branch = branches.candidate[index] ?? null;
       const reference = branch ? own[branch.referenceRun]?.baseline : undefined;
-      return scoreRun(records, reference, branch, input.tolerance, { agreementTokens: input.agreementTokens, minPromptAgreement: input.minPromptAgreement });
+      return scoreRun(records, reference, branch, input.tolerance, {
+        agreementTokens: input.agreementTokens,
+        minPromptAgreement: input.minPromptAgreement,
+      });
     });
     return {
       id,
@@ -244,7 +254,12 @@ export function scoreRound(input: ScoreRoundInput): RoundResult {
   });
   const failure = input.failure === undefined ? roundFailure(input.runs) : input.failure;
   const summary = summarizeRound(
-    perPrompt.map(({ id, scored, baselineSelf, answerPrefixes }) => ({ id, runs: scored.map(({ run }) => run), baselineSelf, answerPrefixes })),
+    perPrompt.map(({ id, scored, baselineSelf, answerPrefixes }) => ({
+      id,
+      runs: scored.map(({ run }) => run),
+      baselineSelf,
+      answerPrefixes,
+    })),
     {
       rules: { tolerance: input.tolerance, agreementTokens: input.agreementTokens, minPromptAgreement: input.minPromptAgreement },
       gate: input.gate,

@@ -84,7 +84,8 @@ const STATUS_WORDS: ReadonlyArray<[PromptStatus, string]> = [
 function describeNoScore(prompts: readonly AggregatedPrompt[], failure: string | null): string {
   if (failure) return failure;
   if (prompts.length === 0) return "the round has no prompts";
-  if (prompts.every((prompt) => prompt.status === "excluded")) return "the baseline answered none of the prompts, so there is nothing to compare with";
+  if (prompts.every((prompt) => prompt.status === "excluded"))
+    return "the baseline answered none of the prompts, so there is nothing to compare with";
   return "the candidate was not sent any prompt";
 }
 
@@ -100,7 +101,11 @@ function agreementBeyondBaseline(agreement: number, self: BaselineSelf | null): 
   return agreement >= self.agreedTokens / self.comparedTokens ? 1 : agreement;
 }
 
-const STATUS_LABEL: Partial<Record<PromptStatus | "parted", string>> = { below_tolerance: "below tolerance", diverged: "diverged", parted: "parted or stopped, timed to there" };
+const STATUS_LABEL: Partial<Record<PromptStatus | "parted", string>> = {
+  below_tolerance: "below tolerance",
+  diverged: "diverged",
+  parted: "parted or stopped, timed to there",
+};
 
 /** Whether no baseline answer is the start of the candidate's answer in `run` (0-based), by the pooled prefix relation. */
 export function isUnexplainedAnswer(prefixes: ReadonlyArray<readonly number[] | null>, run: number): boolean {
@@ -114,15 +119,23 @@ const MAX_NAMED_UNEXPLAINED = 5;
  * The compared prompts whose cuts or partings the baseline's own answers do not explain, and a short
  * list of them ("p3 (run 1, below tolerance)") for the gate's reason.
  */
-function findUnexplained(prompts: readonly PromptOutcome[], served: readonly number[], rules: ExplainRules): { count: number; breakdown: string } {
+function findUnexplained(
+  prompts: readonly PromptOutcome[],
+  served: readonly number[],
+  rules: ExplainRules,
+): { count: number; breakdown: string } {
   const found: Array<{ id: string; status: PromptStatus | "parted"; where: string }> = [];
   prompts.forEach((prompt, index) => {
     const lengths = prompt.runs.map((run) => run.baselineTokens).filter((value): value is number => typeof value === "number");
     const self = prompt.baselineSelf ?? null;
     const prefixes = prompt.answerPrefixes;
     const unexplained = (run: number, outcome: RunOutcome): boolean =>
-      prefixes ? isUnexplainedAnswer(prefixes, run) : STATUS_LABEL[outcome.status] !== undefined && !isExplainedRun(outcome, lengths, self, rules);
-    const first = served.map((run) => ({ run, outcome: prompt.runs[run] })).find(({ run, outcome }) => outcome !== undefined && unexplained(run, outcome));
+      prefixes
+        ? isUnexplainedAnswer(prefixes, run)
+        : STATUS_LABEL[outcome.status] !== undefined && !isExplainedRun(outcome, lengths, self, rules);
+    const first = served
+      .map((run) => ({ run, outcome: prompt.runs[run] }))
+      .find(({ run, outcome }) => outcome !== undefined && unexplained(run, outcome));
     if (!first?.outcome) return;
     const id = prompt.id ?? `prompt ${index + 1}`;
     const status = prefixes && first.outcome.status === "scored" ? "parted" : first.outcome.status;
@@ -142,7 +155,9 @@ function findUnexplained(prompts: readonly PromptOutcome[], served: readonly num
  * The shuffle test (shuffleUnexplained) over the prompts that keep the pooled relation. A run the
  * candidate never served has no candidate answer in it; the baseline's answers of every run count.
  */
-function shuffleAnswers(prompts: readonly PromptOutcome[]): { count: number; compared: number; pValue: number; baselineVaries: boolean } | null {
+function shuffleAnswers(
+  prompts: readonly PromptOutcome[],
+): { count: number; compared: number; pValue: number; baselineVaries: boolean } | null {
   const pooled = prompts.flatMap((prompt) => (prompt.answerPrefixes ? [{ prefixes: prompt.answerPrefixes }] : []));
   if (pooled.length === 0) return null;
   const result = shuffleUnexplained(pooled);
@@ -170,7 +185,9 @@ export function summarizeRound(prompts: readonly PromptOutcome[], options: Summa
     if (prompt.runs.length === 0) {
       // The round ended before any engine ran (a patch that does not apply, a failed build): the failure is every prompt's reason.
       const reason = options.failure ?? "no engine was run";
-      return options.baselineFailure ? { status: "excluded" as const, score: null, speedup: null, reason } : { status: "zeroed" as const, score: 0, speedup: null, reason };
+      return options.baselineFailure
+        ? { status: "excluded" as const, score: null, speedup: null, reason }
+        : { status: "zeroed" as const, score: 0, speedup: null, reason };
     }
     // Unmeasured: the first run's status and reason still say what happened to the prompt.
     const shown = aggregatePromptRuns(prompt.runs);
@@ -180,11 +197,16 @@ export function summarizeRound(prompts: readonly PromptOutcome[], options: Summa
   const scores = servedRuns.length > 0 ? counted.map((prompt) => prompt.score ?? 0) : [];
   const roundScore = median(scores);
 
-  const matrix: RunPromptScores = { runs: servedRuns.length, prompts: prompts.length, values: new Float64Array(servedRuns.length * prompts.length) };
+  const matrix: RunPromptScores = {
+    runs: servedRuns.length,
+    prompts: prompts.length,
+    values: new Float64Array(servedRuns.length * prompts.length),
+  };
   servedRuns.forEach((run, row) => {
     prompts.forEach((prompt, column) => {
       const outcome = prompt.runs[run];
-      matrix.values[row * prompts.length + column] = !outcome || outcome.status === "excluded" ? Number.NaN : UNSCORED_STATUSES.has(outcome.status) ? 0 : (outcome.score ?? 0);
+      matrix.values[row * prompts.length + column] =
+        !outcome || outcome.status === "excluded" ? Number.NaN : UNSCORED_STATUSES.has(outcome.status) ? 0 : (outcome.score ?? 0);
     });
   });
   const interval =
@@ -214,7 +236,9 @@ export function summarizeRound(prompts: readonly PromptOutcome[], options: Summa
   const comparedPrompts = prompts.filter((_, index) => aggregated[index]?.status !== "excluded");
   const unexplained = findUnexplained(comparedPrompts, servedRuns, rules);
   const medianAgreement = median(
-    aggregated.filter((prompt) => prompt.status !== "excluded").flatMap((prompt) => (typeof prompt.agreement === "number" ? [prompt.agreement] : [])),
+    aggregated
+      .filter((prompt) => prompt.status !== "excluded")
+      .flatMap((prompt) => (typeof prompt.agreement === "number" ? [prompt.agreement] : [])),
   );
   const medianAgreementExplained = median(
     aggregated.flatMap((prompt, index) => {

@@ -34,7 +34,10 @@ const MUST_AGREE: ReadonlyArray<{ what: string; pick: (card: Scorecard, versionO
   { what: "settings", pick: comparedSettings },
   { what: "gate", pick: comparedGate },
   // The same A/A study, by when it was measured and what it measured; its fit to each shard is recomputed.
-  { what: "gate.calibration", pick: (card) => (card.gate.calibration ? { measuredAt: card.gate.calibration.measuredAt, scores: card.gate.calibration.scores } : null) },
+  {
+    what: "gate.calibration",
+    pick: (card) => (card.gate.calibration ? { measuredAt: card.gate.calibration.measuredAt, scores: card.gate.calibration.scores } : null),
+  },
   { what: "provenance.baselineImage", pick: (card) => card.provenance.baselineImage },
   { what: "provenance.baselineImageId", pick: (card) => (card.provenance.baselineImage === null ? null : card.provenance.baselineImageId) },
   { what: "provenance.patchHash", pick: (card) => card.provenance.patchHash },
@@ -45,7 +48,10 @@ const MUST_AGREE: ReadonlyArray<{ what: string; pick: (card: Scorecard, versionO
   { what: "source.headSha", pick: (card) => card.source?.headSha ?? null },
   { what: "shard count", pick: (card) => card.shard?.count ?? null },
   // Base/head mode: the same base, head and image commit (each runner's cache and build may differ).
-  { what: "commits", pick: (card) => (card.commits ? { base: card.commits.base, head: card.commits.head, imageRevision: card.commits.imageRevision } : null) },
+  {
+    what: "commits",
+    pick: (card) => (card.commits ? { base: card.commits.base, head: card.commits.head, imageRevision: card.commits.imageRevision } : null),
+  },
 ];
 
 /** Object keys in a fixed order, so two equal settings objects compare equal whatever their key order. */
@@ -109,7 +115,9 @@ function findOverlaps(cards: readonly Scorecard[], labelOf: (position: number) =
     for (const prompt of card.prompts) {
       const earlier = owner.get(prompt.id);
       if (earlier !== undefined && earlier !== position) {
-        problems.push(`${scope}prompt ${describeValue(prompt.id)} is in both ${labelOf(earlier)} and ${labelOf(position)}; shards must not overlap`);
+        problems.push(
+          `${scope}prompt ${describeValue(prompt.id)} is in both ${labelOf(earlier)} and ${labelOf(position)}; shards must not overlap`,
+        );
       }
       owner.set(prompt.id, position);
     }
@@ -131,7 +139,8 @@ export function findShardProblems(cards: readonly Scorecard[], labels: readonly 
   if (cards.length === 0) return ["expected at least one shard scorecard.json, got none"];
   const problems: string[] = [];
   cards.forEach((card, position) => {
-    if (!card.shard) problems.push(`${labelOf(position)}: expected a shard's card (written with shard: i/n), got an unsharded or merged card`);
+    if (!card.shard)
+      problems.push(`${labelOf(position)}: expected a shard's card (written with shard: i/n), got an unsharded or merged card`);
   });
   if (problems.length > 0) return problems;
   const listProblems = findScenarioListProblems(cards, labelOf);
@@ -147,7 +156,9 @@ export function findShardProblems(cards: readonly Scorecard[], labels: readonly 
     const limit = (card: Scorecard): number | null => card.gate.maxRegression ?? null;
     cards.forEach((card, position) => {
       if (position > 0 && limit(card) !== limit(first)) {
-        problems.push(`${labelOf(position)}: gate.maxRegression is ${describeValue(limit(card))} but ${labelOf(0)} has ${describeValue(limit(first))}; shards of one round must share it`);
+        problems.push(
+          `${labelOf(position)}: gate.maxRegression is ${describeValue(limit(card))} but ${labelOf(0)} has ${describeValue(limit(first))}; shards of one round must share it`,
+        );
       }
     });
   }
@@ -161,7 +172,9 @@ export function findShardProblems(cards: readonly Scorecard[], labels: readonly 
   });
   for (const [index, positions] of holders) {
     if (positions.length > 1) {
-      problems.push(`shard ${index} of ${count} is given ${positions.length} times: ${positions.map((position) => labels[position] ?? `card ${position + 1}`).join(", ")}`);
+      problems.push(
+        `shard ${index} of ${count} is given ${positions.length} times: ${positions.map((position) => labels[position] ?? `card ${position + 1}`).join(", ")}`,
+      );
     }
   }
   for (let index = 1; index <= count; index++) {

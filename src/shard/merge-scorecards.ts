@@ -90,10 +90,22 @@ function mergeShardCards(cards: readonly Scorecard[], options: MergeOptions & { 
     tokenCountsEstimated: shards.some((card) => card.tokenCountsEstimated),
     provenance: {
       ...first.provenance,
-      imageDigest: joinDistinct(shards.map((card) => card.provenance.imageDigest), 256),
-      baselineImageId: joinDistinct(shards.map((card) => card.provenance.baselineImageId), 256),
-      runner: joinDistinct(shards.map((card) => card.provenance.runner), 256),
-      gpu: joinDistinct(shards.map((card) => card.provenance.gpu), 512),
+      imageDigest: joinDistinct(
+        shards.map((card) => card.provenance.imageDigest),
+        256,
+      ),
+      baselineImageId: joinDistinct(
+        shards.map((card) => card.provenance.baselineImageId),
+        256,
+      ),
+      runner: joinDistinct(
+        shards.map((card) => card.provenance.runner),
+        256,
+      ),
+      gpu: joinDistinct(
+        shards.map((card) => card.provenance.gpu),
+        512,
+      ),
     },
     metrics: mergeRoundMetrics(shards.map((card) => card.metrics)),
     // The GPU state that explains a failure is the failing shard's runner's; otherwise the first shard's.

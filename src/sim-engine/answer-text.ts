@@ -30,7 +30,13 @@ function word(list: readonly string[], index: number): string {
  * Token `index` (0-based, counted over the whole answer) of one kind. The honest answer cycles
  * through the words; a diverging one continues one word ahead, which differs at every position.
  */
-export function answerToken(words: AnswerWords, style: AnswerStyle, kind: "content" | "reasoning", index: number, answerIndex: number): string {
+export function answerToken(
+  words: AnswerWords,
+  style: AnswerStyle,
+  kind: "content" | "reasoning",
+  index: number,
+  answerIndex: number,
+): string {
   const list = kind === "content" ? words.content : words.reasoning;
   // The filler word differs from the answer's first word, so the answers part at once.
   if (style.filler || (style.fillerAfterTokens != null && answerIndex >= style.fillerAfterTokens)) return word(list, 1);
@@ -55,7 +61,14 @@ export function answerTokenId(style: AnswerStyle, index: number, answerIndex: nu
  * The text of tokens [from, to) of one kind as one streamed delta. `offset` is where this kind
  * starts in the whole answer (the reasoning comes first), for the divergence point.
  */
-export function answerRun(words: AnswerWords, style: AnswerStyle, kind: "content" | "reasoning", from: number, to: number, offset: number): string {
+export function answerRun(
+  words: AnswerWords,
+  style: AnswerStyle,
+  kind: "content" | "reasoning",
+  from: number,
+  to: number,
+  offset: number,
+): string {
   let text = "";
   for (let index = from; index < to; index++) text += answerToken(words, style, kind, index, offset + index);
   return text;

@@ -8,7 +8,13 @@ import type { ResponsePlan } from "./sim-profile.js";
  * for `lengthFactor` times the first's tokens after the point, ending on its own ("stop") or at the
  * request's max_tokens ("length").
  */
-export function takeBranch(answer: SimAnswer, plan: ResponsePlan, promptIndex: number | null, maxTokens: number, draw: () => number): number | null {
+export function takeBranch(
+  answer: SimAnswer,
+  plan: ResponsePlan,
+  promptIndex: number | null,
+  maxTokens: number,
+  draw: () => number,
+): number | null {
   const branches = answer.branches;
   if (!branches || promptIndex === null || (promptIndex + 1) % branches.every !== 0) return null;
   // Drawn for every request of a bistable prompt, whichever way it goes, so the draws of the next requests do not shift.

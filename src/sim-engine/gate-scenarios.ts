@@ -28,7 +28,10 @@ export const DOCUMENTED_CALIBRATION_ROUNDS = 20;
  * tolerance 0.9) on the reference engine: prompts of 64 to 255 output tokens, seeded noise.
  */
 export function referenceScenario(options: { noise: RunnerNoise; prompts?: number; runs?: number; seed?: number }): GateScenario {
-  const promptIds = Array.from({ length: options.prompts ?? DOCUMENTED_PROMPTS }, (_, index) => `prompt-${String(index + 1).padStart(3, "0")}`);
+  const promptIds = Array.from(
+    { length: options.prompts ?? DOCUMENTED_PROMPTS },
+    (_, index) => `prompt-${String(index + 1).padStart(3, "0")}`,
+  );
   const engine: SimProfileInput = {
     defaults: { ttftMs: 40, itlMs: 8, outputTokens: 128 },
     prompts: Object.fromEntries(promptIds.map((id, index) => [id, { outputTokens: 64 + ((index * 37) % 192) }])),

@@ -46,7 +46,13 @@ export function stampNow(engine: SimEngineState): number {
   return performance.now() + engine.clockOffsetMs;
 }
 
-export function newRecord(engine: SimEngineState, promptId: string | null, path: string, receivedAtMs: number, promptIdHint: string | null = null): SimRequestRecord {
+export function newRecord(
+  engine: SimEngineState,
+  promptId: string | null,
+  path: string,
+  receivedAtMs: number,
+  promptIdHint: string | null = null,
+): SimRequestRecord {
   const record: SimRequestRecord = {
     seq: ++engine.seq,
     promptId,

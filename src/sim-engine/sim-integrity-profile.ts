@@ -65,7 +65,10 @@ export const cheatsSchema = z.strictObject(
     /** Where a request takes the second continuation (answer.branches), streams filler from that point at no decode cost instead. */
     fillerAtBranch: z.boolean({ error: "expected true or false" }).default(false),
   },
-  { error: "expected an object of cheats: claimTokens, usageFactor, fillerText, fillerAfterTokens, fillerAfterFraction, promptIdSpeedup, answerCacheSpeedup, fillerAtBranch" },
+  {
+    error:
+      "expected an object of cheats: claimTokens, usageFactor, fillerText, fillerAfterTokens, fillerAfterFraction, promptIdSpeedup, answerCacheSpeedup, fillerAtBranch",
+  },
 );
 
 export const DEFAULT_ANSWER = { divergeAfterTokens: null, divergeAfterFraction: null, divergeEvery: 1, branches: null };
@@ -91,13 +94,26 @@ export type SimAnswer = z.infer<typeof answerSchema>;
  * prompt's place in the prompts file (0-based), null for a request no prompt matches (a warm-up),
  * which never drifts, as drift that depends on the prompt would not.
  */
-export function answerStyle(answer: SimAnswer, cheats: SimCheats, total: number, promptIndex: number | null, branchAt: number | null = null): AnswerStyle {
+export function answerStyle(
+  answer: SimAnswer,
+  cheats: SimCheats,
+  total: number,
+  promptIndex: number | null,
+  branchAt: number | null = null,
+): AnswerStyle {
   const drifts = promptIndex !== null && (promptIndex + 1) % answer.divergeEvery === 0;
   const fraction = drifts && answer.divergeAfterFraction !== null ? Math.floor(answer.divergeAfterFraction * total) : null;
   const divergeAfterTokens = answer.divergeEvery > 1 && !drifts ? null : (answer.divergeAfterTokens ?? fraction);
-  const fillerAfterTokens = cheats.fillerAfterTokens ?? (cheats.fillerAfterFraction !== null ? Math.floor(cheats.fillerAfterFraction * total) : null);
+  const fillerAfterTokens =
+    cheats.fillerAfterTokens ?? (cheats.fillerAfterFraction !== null ? Math.floor(cheats.fillerAfterFraction * total) : null);
   // The filler-at-branch cheat replaces the second continuation with filler; otherwise the answer takes it.
-  if (branchAt !== null && cheats.fillerAtBranch) return { filler: cheats.fillerText, divergeAfterTokens, fillerAfterTokens: Math.min(branchAt, fillerAfterTokens ?? branchAt), branchAfterTokens: null };
+  if (branchAt !== null && cheats.fillerAtBranch)
+    return {
+      filler: cheats.fillerText,
+      divergeAfterTokens,
+      fillerAfterTokens: Math.min(branchAt, fillerAfterTokens ?? branchAt),
+      branchAfterTokens: null,
+    };
   return { filler: cheats.fillerText, divergeAfterTokens, fillerAfterTokens, branchAfterTokens: branchAt };
 }
 

@@ -53,7 +53,11 @@ export function simulateBenchmark(
         // As a real death's card names it: the first prompt it did not answer.
         prompt: { number: promptIds.indexOf(id) + 1, id },
       };
-      records.set(id, { ok: false, kind: "engine_died", reason: `${options.role} engine exited with code ${profile.faults.dieExitCode} during the benchmark` });
+      records.set(id, {
+        ok: false,
+        kind: "engine_died",
+        reason: `${options.role} engine exited with code ${profile.faults.dieExitCode} during the benchmark`,
+      });
       continue;
     }
     const plan = planResponse(profile, id, options.maxTokens, options.thinking, noise.requestFactor(id));
@@ -70,9 +74,11 @@ export function simulateBenchmark(
     // after an honest start comes LATE_FILLER_SPEEDUP times faster (the batch it leaves is not modelled).
     const honest = style.fillerAfterTokens ?? Number.POSITIVE_INFINITY;
     const dueAt = (tokens: number): number =>
-      tokens - 1 < honest ? plan.ttftMs + (tokens - 1) * plan.itlMs : plan.ttftMs + honest * plan.itlMs + (tokens - 1 - honest) * (plan.itlMs / LATE_FILLER_SPEEDUP);
+      tokens - 1 < honest
+        ? plan.ttftMs + (tokens - 1) * plan.itlMs
+        : plan.ttftMs + honest * plan.itlMs + (tokens - 1 - honest) * (plan.itlMs / LATE_FILLER_SPEEDUP);
     const chunks: ChunkArrival[] = [];
-    for (let reached = 0; reached < total; ) {
+    for (let reached = 0; reached < total;) {
       reached = Math.min(reached + plan.tokensPerChunk, total);
       chunks.push({ tMs: dueAt(reached), tokens: reached });
     }
@@ -81,10 +87,25 @@ export function simulateBenchmark(
     const tokenIds = { reasoning: ids.subarray(0, plan.reasoningTokens), content: ids.subarray(plan.reasoningTokens) };
     const endMs = chunks.at(-1)?.tMs ?? plan.ttftMs;
     if (plan.fault === "malformed_sse") {
-      records.set(id, { ok: false, kind: "stream_error", reason: "malformed SSE event", chunks: chunks.slice(0, chunks.length >>> 1), endMs });
+      records.set(id, {
+        ok: false,
+        kind: "stream_error",
+        reason: "malformed SSE event",
+        chunks: chunks.slice(0, chunks.length >>> 1),
+        endMs,
+      });
       continue;
     }
-    records.set(id, { ok: true, chunks, outputTokens: total, finishReason: plan.finishReason, endMs, tokensEstimated: false, tokenIds, countedBy: "tokenizer" });
+    records.set(id, {
+      ok: true,
+      chunks,
+      outputTokens: total,
+      finishReason: plan.finishReason,
+      endMs,
+      tokensEstimated: false,
+      tokenIds,
+      countedBy: "tokenizer",
+    });
     completed++;
   }
   return { records, failure };
@@ -100,7 +121,12 @@ export function simulateRound(options: SimulateRoundOptions): RoundRun[] {
     const start = (options.round * options.runs + run) * 2;
     runs.push({
       baseline: simulateBenchmark(baseline, options.promptIds, { start, maxTokens: options.maxTokens, thinking, role: "baseline" }),
-      candidate: simulateBenchmark(candidate, options.promptIds, { start: start + 1, maxTokens: options.maxTokens, thinking, role: "candidate" }),
+      candidate: simulateBenchmark(candidate, options.promptIds, {
+        start: start + 1,
+        maxTokens: options.maxTokens,
+        thinking,
+        role: "candidate",
+      }),
     });
   }
   return runs;

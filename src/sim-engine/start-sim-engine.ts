@@ -79,7 +79,7 @@ function readIgnoreEos(body: Record<string, unknown>): boolean {
 
 function readThinking(body: Record<string, unknown>): boolean {
   const kwargs = body.chat_template_kwargs;
-  if (kwargs && typeof kwargs === "object" && "enable_thinking" in kwargs) return (kwargs).enable_thinking !== false;
+  if (kwargs && typeof kwargs === "object" && "enable_thinking" in kwargs) return kwargs.enable_thinking !== false;
   return true;
 }
 
@@ -105,7 +105,8 @@ export async function startSimEngine(options: SimEngineOptions = {}): Promise<Si
   const indexOf = (promptId: string | null): number | null => (promptId === null ? null : (promptIndex.get(promptId) ?? null));
   const styleFor = (plan: ResponsePlan, promptId: string | null, branchAt: number | null) =>
     answerStyle(profile.answer, profile.cheats, plan.reasoningTokens + plan.contentTokens, indexOf(promptId), branchAt);
-  if (prompts.duplicates.length > 0) log(`sim-engine: prompts ${prompts.duplicates.join(", ")} repeat an earlier prompt's content and get its profile entry`);
+  if (prompts.duplicates.length > 0)
+    log(`sim-engine: prompts ${prompts.duplicates.join(", ")} repeat an earlier prompt's content and get its profile entry`);
   const startedAt = performance.now();
   const engine: SimEngineState = {
     profile,
@@ -164,14 +165,27 @@ export async function startSimEngine(options: SimEngineOptions = {}): Promise<Si
       } catch (error) {
         const record = newRecord(engine, null, req.url ?? "", t0 + engine.clockOffsetMs);
         finishRecord(engine, record, "bad_request");
-        sendJson(res, 400, { object: "error", message: `invalid JSON body: ${(error as Error).message}`, type: "BadRequestError", code: 400 });
+        sendJson(res, 400, {
+          object: "error",
+          message: `invalid JSON body: ${(error as Error).message}`,
+          type: "BadRequestError",
+          code: 400,
+        });
         return;
       }
       const promptId = prompts.match(body);
       const hint = findPromptIdHint(req.headers, body);
       const record = newRecord(engine, promptId, req.url ?? "", t0 + engine.clockOffsetMs, hint);
       const maxTokens = readMaxTokens(body);
-      const plan = planResponse(profile, promptId, maxTokens, readThinking(body), noise.requestFactor(noiseKey(promptId, body)), options.start ?? 0, readIgnoreEos(body));
+      const plan = planResponse(
+        profile,
+        promptId,
+        maxTokens,
+        readThinking(body),
+        noise.requestFactor(noiseKey(promptId, body)),
+        options.start ?? 0,
+        readIgnoreEos(body),
+      );
       // Before any speed-up below: which continuation a request takes does not depend on how fast it is served.
       const fullLength = plan.reasoningTokens + plan.contentTokens;
       const branchAt = takeBranch(profile.answer, plan, indexOf(promptId), maxTokens, () => noise.branchDraw(noiseKey(promptId, body)));
@@ -189,7 +203,12 @@ export async function startSimEngine(options: SimEngineOptions = {}): Promise<Si
       }
       if (plan.fault === "http500") {
         finishRecord(engine, record, "http500");
-        sendJson(res, 500, { object: "error", message: "Internal server error (sim-engine fault: http500)", type: "InternalServerError", code: 500 });
+        sendJson(res, 500, {
+          object: "error",
+          message: "Internal server error (sim-engine fault: http500)",
+          type: "InternalServerError",
+          code: 500,
+        });
         return;
       }
       const style = styleFor({ ...plan, contentTokens: fullLength - plan.reasoningTokens }, promptId, branchAt);
@@ -209,7 +228,10 @@ export async function startSimEngine(options: SimEngineOptions = {}): Promise<Si
       return;
     }
     if (req.method === "GET" && path === "/v1/models") {
-      sendJson(res, 200, { object: "list", data: [{ id: profile.model, object: "model", created: engine.created, owned_by: "speedgate-sim" }] });
+      sendJson(res, 200, {
+        object: "list",
+        data: [{ id: profile.model, object: "model", created: engine.created, owned_by: "speedgate-sim" }],
+      });
       return;
     }
     if (req.method === "POST" && (path === "/v1/chat/completions" || path === "/v1/completions")) {
@@ -244,7 +266,9 @@ export async function startSimEngine(options: SimEngineOptions = {}): Promise<Si
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
   log(`sim-engine listening on ${url} (model ${profile.model}, ${profile.flavour} flavour)`);
   if (profile.noise.jitter > 0 || profile.noise.runVariance > 0) {
-    log(`sim-engine noise: jitter ${profile.noise.jitter}, run variance ${profile.noise.runVariance}, seed ${profile.noise.seed ?? "none"}, start ${options.start ?? 0}, speed factor ${noise.runFactor.toFixed(4)}`);
+    log(
+      `sim-engine noise: jitter ${profile.noise.jitter}, run variance ${profile.noise.runVariance}, seed ${profile.noise.seed ?? "none"}, start ${options.start ?? 0}, speed factor ${noise.runFactor.toFixed(4)}`,
+    );
   }
 
   const becomeHealthy = (): void => {

@@ -60,7 +60,7 @@ function writeEvent(res: ServerResponse, event: string, stamp: () => void): void
  * at ttft + i·itl from the request's arrival), so timer lateness never accumulates over a long answer.
  */
 export function streamAnswer(engine: SimEngineState, request: AnswerRequest): void {
-const { res, record, plan, chat, body, t0, style, onSent } = request;
+  const { res, record, plan, chat, body, t0, style, onSent } = request;
   const id = `${chat ? "chatcmpl" : "cmpl"}-sim${record.seq}`;
   const head = `data: {"id":"${id}","object":"${chat ? "chat.completion.chunk" : "text_completion"}","created":${engine.created},"model":${JSON.stringify(engine.profile.model)},"choices":[{"index":0,`;
   const reasoningField = engine.profile.flavour === "vllm" ? "reasoning" : "reasoning_content";
@@ -70,7 +70,8 @@ const { res, record, plan, chat, body, t0, style, onSent } = request;
   const usagePerChunk = includeUsage && (engine.profile.usagePerChunk || streamOptions?.continuous_usage_stats === true);
   const total = plan.reasoningTokens + plan.contentTokens;
   // The claim cheat reports the full length whatever it streamed; the usage factor inflates every count.
-  const claimed = (completion: number): number => (engine.profile.cheats.claimTokens ? total : Math.ceil(completion * engine.profile.cheats.usageFactor));
+  const claimed = (completion: number): number =>
+    engine.profile.cheats.claimTokens ? total : Math.ceil(completion * engine.profile.cheats.usageFactor);
   const usageJson = (completion: number): string =>
     `{"prompt_tokens":${promptTokens},"completion_tokens":${claimed(completion)},"total_tokens":${promptTokens + claimed(completion)}}`;
   const k = plan.tokensPerChunk;
@@ -112,7 +113,9 @@ const { res, record, plan, chat, body, t0, style, onSent } = request;
     const isReasoning = index < reasoningChunks;
     const from = isReasoning ? index * k : reasoning + (index - reasoningChunks) * k;
     const to = chunkEnd(index);
-    const text = isReasoning ? answerRun(engine.words, style, "reasoning", from, to, 0) : answerRun(engine.words, style, "content", from - reasoning, to - reasoning, reasoning);
+    const text = isReasoning
+      ? answerRun(engine.words, style, "reasoning", from, to, 0)
+      : answerRun(engine.words, style, "content", from - reasoning, to - reasoning, reasoning);
     const field = !chat ? "text" : isReasoning ? reasoningField : "content";
     const payload = chat ? `"delta":{"${field}":${JSON.stringify(text)}},` : `"text":${JSON.stringify(text)},`;
     const usage = usagePerChunk ? `,"usage":${usageJson(to)}` : "";
@@ -185,7 +188,7 @@ const { res, record, plan, chat, body, t0, style, onSent } = request;
 
 /** Answers a request that did not ask to stream with one JSON body, once its last token is due. */
 export function answerWhole(engine: SimEngineState, request: AnswerRequest): void {
-const { res, record, plan, chat, body, t0, style, onSent } = request;
+  const { res, record, plan, chat, body, t0, style, onSent } = request;
   const total = plan.reasoningTokens + plan.contentTokens;
   const reasoning = chat ? plan.reasoningTokens : 0;
   const doneAt = t0 + plan.ttftMs + Math.max(0, total - 1) * plan.itlMs;
@@ -193,33 +196,46 @@ const { res, record, plan, chat, body, t0, style, onSent } = request;
   const usage = { prompt_tokens: promptTokens, completion_tokens: total, total_tokens: promptTokens + total };
   const stream: ActiveStream = { res, record, timer: null };
   engine.active.add(stream);
-  stream.timer = setTimeout(() => {
-    engine.active.delete(stream);
-    if (engine.dead) return;
-    if (res.destroyed) {
-      finishRecord(engine, record, "client_closed");
-      return;
-    }
-    if (plan.fault === "malformed_sse") {
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end('{"id": "broken", "choices": [');
-      finishRecord(engine, record, "malformed_sse");
-      return;
-    }
-    const content = answerRun(engine.words, style, "content", 0, total - reasoning, reasoning);
-    const reasoningText = reasoning > 0 ? answerRun(engine.words, style, "reasoning", 0, reasoning, 0) : null;
-    const reasoningField = engine.profile.flavour === "vllm" ? "reasoning" : "reasoning_content";
-    const choice = chat
-      ? { index: 0, message: { role: "assistant", content, [reasoningField]: reasoningText }, logprobs: null, finish_reason: plan.finishReason }
-      : { index: 0, text: content, logprobs: null, finish_reason: plan.finishReason };
-    sendJson(res, 200, {
-      id: `${chat ? "chatcmpl" : "cmpl"}-sim${record.seq}`,
-      object: chat ? "chat.completion" : "text_completion",
-      created: engine.created,
-      model: engine.profile.model,
-      choices: [choice],
-      usage,
-    }, onSent);
-    finishRecord(engine, record, "completed");
-  }, Math.max(0, doneAt - performance.now()));
+  stream.timer = setTimeout(
+    () => {
+      engine.active.delete(stream);
+      if (engine.dead) return;
+      if (res.destroyed) {
+        finishRecord(engine, record, "client_closed");
+        return;
+      }
+      if (plan.fault === "malformed_sse") {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end('{"id": "broken", "choices": [');
+        finishRecord(engine, record, "malformed_sse");
+        return;
+      }
+      const content = answerRun(engine.words, style, "content", 0, total - reasoning, reasoning);
+      const reasoningText = reasoning > 0 ? answerRun(engine.words, style, "reasoning", 0, reasoning, 0) : null;
+      const reasoningField = engine.profile.flavour === "vllm" ? "reasoning" : "reasoning_content";
+      const choice = chat
+        ? {
+            index: 0,
+            message: { role: "assistant", content, [reasoningField]: reasoningText },
+            logprobs: null,
+            finish_reason: plan.finishReason,
+          }
+        : { index: 0, text: content, logprobs: null, finish_reason: plan.finishReason };
+      sendJson(
+        res,
+        200,
+        {
+          id: `${chat ? "chatcmpl" : "cmpl"}-sim${record.seq}`,
+          object: chat ? "chat.completion" : "text_completion",
+          created: engine.created,
+          model: engine.profile.model,
+          choices: [choice],
+          usage,
+        },
+        onSent,
+      );
+      finishRecord(engine, record, "completed");
+    },
+    Math.max(0, doneAt - performance.now()),
+  );
 }

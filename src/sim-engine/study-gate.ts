@@ -64,7 +64,14 @@ export function studyGate(scenario: GateScenario, options: GateStudyOptions): Ga
   const score = (candidate: SimProfileInput, gate: GateSettings, noise: { floor: number; problems: string[] } | null) =>
     scoreRound({
       promptIds: scenario.promptIds,
-      runs: simulateRound({ baseline: scenario.engine, candidate, promptIds: scenario.promptIds, runs: scenario.runs, maxTokens: scenario.maxTokens, round: round++ }),
+      runs: simulateRound({
+        baseline: scenario.engine,
+        candidate,
+        promptIds: scenario.promptIds,
+        runs: scenario.runs,
+        maxTokens: scenario.maxTokens,
+        round: round++,
+      }),
       tolerance: scenario.tolerance,
       gate,
       noise,
@@ -82,7 +89,8 @@ export function studyGate(scenario: GateScenario, options: GateStudyOptions): Ga
       const scores: number[] = [];
       for (let aa = 0; aa < (options.calibrationRounds as number); aa++) {
         const result = score(scenario.engine, { ...gate, use: "round-score" }, null);
-        if (result.roundScore === null || result.roundScore <= 0) throw new Error("an A/A round of the scenario has no score: the scenario's engine fails on its own");
+        if (result.roundScore === null || result.roundScore <= 0)
+          throw new Error("an A/A round of the scenario has no score: the scenario's engine fails on its own");
         scores.push(result.roundScore);
       }
       const floor = computeNoiseFloor(scores).floor;

@@ -57,7 +57,10 @@ export function cardRecordFrom(card: Scorecard, origin: CardOrigin): CardRecord 
 }
 
 /** How many of a round's scenarios there were and how many passed, as the combined gate judged them. */
-function countPassedScenarios(scenarios: NonNullable<Scorecard["scenarios"]>, maxRegression: number | null): { total: number; passed: number } {
+function countPassedScenarios(
+  scenarios: NonNullable<Scorecard["scenarios"]>,
+  maxRegression: number | null,
+): { total: number; passed: number } {
   const { judgements } = combineScenarioGates(scenarios, maxRegression);
   return { total: judgements.length, passed: judgements.filter((judgement) => judgement.passed).length };
 }
@@ -180,8 +183,10 @@ function fromRow(row: CardRow): StoredCard {
         ? { low: row.interval_low, high: row.interval_high, confidence: row.interval_confidence }
         : null,
     gate: { passed: row.gate_passed, minRoundScore: row.gate_min_round_score, use: parseGateMode(row.gate_use) },
-    scenarios: row.scenarios_total !== null && row.scenarios_passed !== null ? { total: row.scenarios_total, passed: row.scenarios_passed } : null,
-    failure: row.failure_kind !== null ? { kind: row.failure_kind, engine: row.failure_engine ?? "", stage: row.failure_stage ?? "" } : null,
+    scenarios:
+      row.scenarios_total !== null && row.scenarios_passed !== null ? { total: row.scenarios_total, passed: row.scenarios_passed } : null,
+    failure:
+      row.failure_kind !== null ? { kind: row.failure_kind, engine: row.failure_engine ?? "", stage: row.failure_stage ?? "" } : null,
     imageDigest: row.image_digest,
     patchHash: row.patch_hash,
     runner: row.runner,
@@ -220,7 +225,9 @@ export async function listCards(queryable: Queryable, query: CardQuery): Promise
  */
 export async function listCommitTrend(queryable: Queryable, repository: string, pullRequest: number): Promise<StoredCard[]> {
   const { rows } = await queryable.query<CardRow>(
-    `SELECT ${COLUMNS.split(",").map((column) => `newest.${column.trim()}`).join(", ")}
+    `SELECT ${COLUMNS.split(",")
+      .map((column) => `newest.${column.trim()}`)
+      .join(", ")}
      FROM (
        SELECT DISTINCT ON (head_sha) ${COLUMNS},
          min(recorded_at) OVER (PARTITION BY head_sha) AS first_scored
@@ -261,7 +268,9 @@ export async function listLeaderboard(queryable: Queryable, repository: string):
          count(*) OVER (PARTITION BY o.pull_request) AS runs
        FROM open_cards o
      )
-     SELECT ${COLUMNS.split(",").map((column) => `ranked.${column.trim()}`).join(", ")}, ranked.runs, commits.commits FROM ranked
+     SELECT ${COLUMNS.split(",")
+       .map((column) => `ranked.${column.trim()}`)
+       .join(", ")}, ranked.runs, commits.commits FROM ranked
      JOIN commits ON commits.pull_request = ranked.pull_request
      WHERE ranked.position = (ranked.runs + 1) / 2
      ORDER BY ranked.round_score DESC NULLS LAST, ranked.recorded_at, ranked.id`,
@@ -283,14 +292,19 @@ export async function recordPullRequestState(
 
 /** The issue that holds a repository's leaderboard and whether it was pinned, or null before the first one was opened. */
 export async function readLeaderboardIssue(queryable: Queryable, repository: string): Promise<{ number: number; pinned: boolean } | null> {
-  const { rows } = await queryable.query<{ issue_number: number; pinned: boolean }>("SELECT issue_number, pinned FROM speedgate.leaderboards WHERE repository = $1", [
-    repository.toLowerCase(),
-  ]);
+  const { rows } = await queryable.query<{ issue_number: number; pinned: boolean }>(
+    "SELECT issue_number, pinned FROM speedgate.leaderboards WHERE repository = $1",
+    [repository.toLowerCase()],
+  );
   const row = rows[0];
   return row ? { number: row.issue_number, pinned: row.pinned } : null;
 }
 
-export async function recordLeaderboardIssue(queryable: Queryable, repository: string, issue: { number: number; pinned: boolean }): Promise<void> {
+export async function recordLeaderboardIssue(
+  queryable: Queryable,
+  repository: string,
+  issue: { number: number; pinned: boolean },
+): Promise<void> {
   await queryable.query(
     `INSERT INTO speedgate.leaderboards (repository, issue_number, pinned) VALUES ($1, $2, $3)
      ON CONFLICT (repository) DO UPDATE SET issue_number = EXCLUDED.issue_number, pinned = EXCLUDED.pinned, updated_at = now()`,

@@ -17,7 +17,11 @@ export const MAX_REDELIVERY_REQUESTS = 3;
  * own id, so no clock is compared), and fewer than `maxRequests` were made. Replicas starting together
  * race on one row, so each failed delivery is asked for once per round.
  */
-export async function claimRedelivery(queryable: Queryable, candidate: RedeliveryCandidate, maxRequests = MAX_REDELIVERY_REQUESTS): Promise<boolean> {
+export async function claimRedelivery(
+  queryable: Queryable,
+  candidate: RedeliveryCandidate,
+  maxRequests = MAX_REDELIVERY_REQUESTS,
+): Promise<boolean> {
   const { rowCount } = await queryable.query(
     `INSERT INTO speedgate.redeliveries AS r (guid, delivery_id, event, first_delivered_at) VALUES ($1, $2, $3, $5)
      ON CONFLICT (guid) DO UPDATE SET requests = r.requests + 1, delivery_id = EXCLUDED.delivery_id, last_requested_at = now(),

@@ -35,7 +35,8 @@ const KEY_LIMIT = 512;
  * atomic by itself) or on a transaction's client (it commits with the caller's other writes).
  */
 export async function enqueueWork(queryable: Queryable, item: WorkItem): Promise<EnqueueResult> {
-  if (item.key === "" || item.key.length > KEY_LIMIT) throw new Error(`work key must be 1 to ${KEY_LIMIT} characters, got ${item.key.length}`);
+  if (item.key === "" || item.key.length > KEY_LIMIT)
+    throw new Error(`work key must be 1 to ${KEY_LIMIT} characters, got ${item.key.length}`);
   const maxAttempts = item.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
   if (!Number.isInteger(maxAttempts) || maxAttempts < 1) throw new Error(`maxAttempts must be a positive integer, got ${maxAttempts}`);
   const { rows } = await queryable.query<{ id: string }>(

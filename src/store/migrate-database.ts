@@ -39,7 +39,8 @@ export async function loadMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]>
     if (!match?.[1] || !match[2]) throw new Error(`migration file ${file} in ${dir} is not named NNNN-name.sql`);
     const version = Number(match[1]);
     const expected = migrations.length + 1;
-    if (version !== expected) throw new Error(`migration ${file} in ${dir}: expected version ${expected} next (numbers start at 1 with no gaps)`);
+    if (version !== expected)
+      throw new Error(`migration ${file} in ${dir}: expected version ${expected} next (numbers start at 1 with no gaps)`);
     const sql = await readFile(`${dir}/${file}`, "utf8");
     migrations.push({ version, name: match[2], sql, checksum: createHash("sha256").update(sql).digest("hex") });
   }

@@ -82,7 +82,9 @@ async function openServer(url: string, options: OpenDatabaseOptions): Promise<Da
 
 async function openPglite(dataDir: string, options: OpenDatabaseOptions): Promise<Database> {
   if (options.create === false && !(await stat(join(dataDir, PGLITE_SUBFOLDER)).catch(() => null))) {
-    throw new Error(`no speedgate database in ${dataDir}: the folder holds no PGlite data (${PGLITE_SUBFOLDER}/); give the folder the app was started with`);
+    throw new Error(
+      `no speedgate database in ${dataDir}: the folder holds no PGlite data (${PGLITE_SUBFOLDER}/); give the folder the app was started with`,
+    );
   }
   await mkdir(dataDir, { recursive: true });
   const unlock = await lockDataFolder(dataDir);
@@ -106,7 +108,11 @@ async function openPglite(dataDir: string, options: OpenDatabaseOptions): Promis
     const maxConnections = options.maxConnections ?? 10;
     // The server multiplexes its connections onto PGlite's one session, so they are cheap; room for
     // more than this pool lets a tool (or a test's second pool) connect beside the app.
-    const server = new PGLiteSocketServer({ db, path: join(socketDir, `.s.PGSQL.${SOCKET_PORT}`), maxConnections: Math.max(64, maxConnections * 4) });
+    const server = new PGLiteSocketServer({
+      db,
+      path: join(socketDir, `.s.PGSQL.${SOCKET_PORT}`),
+      maxConnections: Math.max(64, maxConnections * 4),
+    });
     await server.start();
     cleanups.push(async () => {
       await server.stop();

@@ -15,7 +15,9 @@ export function parseDatabaseTarget(value: string, cwd = process.cwd()): Databas
     return { kind: "postgres", url: trimmed };
   }
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed)) {
-    throw new Error(`unsupported database URL scheme in ${redactDatabaseUrl(trimmed)}: expected postgres:// or postgresql://, or a PGlite data folder`);
+    throw new Error(
+      `unsupported database URL scheme in ${redactDatabaseUrl(trimmed)}: expected postgres:// or postgresql://, or a PGlite data folder`,
+    );
   }
   return { kind: "pglite", dataDir: resolve(cwd, trimmed) };
 }

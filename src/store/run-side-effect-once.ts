@@ -38,21 +38,23 @@ function messageOf(error: unknown): string {
 }
 
 export async function runSideEffectOnce<R>(queryable: Queryable, request: SideEffectRequest<R>): Promise<SideEffectOutcome<R>> {
-  await queryable.query("INSERT INTO speedgate.side_effects (effect_key, kind, state, sends) VALUES ($1, $2, 'pending', 0) ON CONFLICT (effect_key) DO NOTHING", [
+  await queryable.query(
+    "INSERT INTO speedgate.side_effects (effect_key, kind, state, sends) VALUES ($1, $2, 'pending', 0) ON CONFLICT (effect_key) DO NOTHING",
+    [request.key, request.kind],
+  );
+  const { rows } = await queryable.query<Row>("SELECT state, sends, result, error FROM speedgate.side_effects WHERE effect_key = $1", [
     request.key,
-    request.kind,
   ]);
-  const { rows } = await queryable.query<Row>("SELECT state, sends, result, error FROM speedgate.side_effects WHERE effect_key = $1", [request.key]);
   const row = rows[0];
   if (!row) throw new Error(`side effect ${request.key} vanished while it was being claimed`);
   if (row.state === "done") return { state: "done", result: row.result as R, sentNow: false };
   if (row.state === "uncertain") return { state: "uncertain", reason: row.error ?? "an earlier attempt may have sent it" };
   if (row.state === "pending" && row.sends > 0) {
     const reason = "an earlier attempt started sending it and never recorded the answer (the app stopped, or the database went away)";
-    await queryable.query("UPDATE speedgate.side_effects SET state = 'uncertain', error = $2, updated_at = now() WHERE effect_key = $1 AND state = 'pending'", [
-      request.key,
-      reason,
-    ]);
+    await queryable.query(
+      "UPDATE speedgate.side_effects SET state = 'uncertain', error = $2, updated_at = now() WHERE effect_key = $1 AND state = 'pending'",
+      [request.key, reason],
+    );
     return { state: "uncertain", reason };
   }
   // Claim it: only the attempt whose update matches the sends it read goes on to send.
@@ -67,11 +69,17 @@ export async function runSideEffectOnce<R>(queryable: Queryable, request: SideEf
     result = await request.send();
   } catch (error) {
     if (request.isDefiniteRefusal(error)) {
-      await queryable.query("UPDATE speedgate.side_effects SET state = 'failed', error = $2, updated_at = now() WHERE effect_key = $1", [request.key, messageOf(error)]);
+      await queryable.query("UPDATE speedgate.side_effects SET state = 'failed', error = $2, updated_at = now() WHERE effect_key = $1", [
+        request.key,
+        messageOf(error),
+      ]);
       throw error;
     }
     const reason = `sending it failed without a definite answer: ${messageOf(error)}`;
-    await queryable.query("UPDATE speedgate.side_effects SET state = 'uncertain', error = $2, updated_at = now() WHERE effect_key = $1", [request.key, reason]);
+    await queryable.query("UPDATE speedgate.side_effects SET state = 'uncertain', error = $2, updated_at = now() WHERE effect_key = $1", [
+      request.key,
+      reason,
+    ]);
     return { state: "uncertain", reason };
   }
   await queryable.query("UPDATE speedgate.side_effects SET state = 'done', result = $2::jsonb, updated_at = now() WHERE effect_key = $1", [

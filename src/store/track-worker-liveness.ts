@@ -53,7 +53,13 @@ export async function findDeadOwners(queryable: Queryable, staleAfterMs: number)
 }
 
 /** Hands the jobs (and lanes) of `ownerIds` back to the queue: their pools are gone. */
-export async function releaseOwners(queryable: Queryable, utils: WorkerUtils, ownerIds: readonly string[], why: string, logger: Logger): Promise<void> {
+export async function releaseOwners(
+  queryable: Queryable,
+  utils: WorkerUtils,
+  ownerIds: readonly string[],
+  why: string,
+  logger: Logger,
+): Promise<void> {
   if (ownerIds.length === 0) return;
   await utils.forceUnlockWorkers([...ownerIds]);
   await forgetOwners(queryable, ownerIds);

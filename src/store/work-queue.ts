@@ -1,6 +1,15 @@
 import { EventEmitter } from "node:events";
 import { setTimeout as delay } from "node:timers/promises";
-import { type Job, type JobHelpers, type Runner, type TaskList, type WorkerEvents, type WorkerUtils, makeWorkerUtils, run } from "graphile-worker";
+import {
+  type Job,
+  type JobHelpers,
+  type Runner,
+  type TaskList,
+  type WorkerEvents,
+  type WorkerUtils,
+  makeWorkerUtils,
+  run,
+} from "graphile-worker";
 import type { Logger } from "../logger.js";
 import type { Database } from "./database.js";
 import { type EnqueueResult, type WorkItem, enqueueWork } from "./enqueue-work.js";
@@ -172,7 +181,9 @@ export async function startWorkQueue(options: WorkQueueOptions): Promise<WorkQue
           const ended = endedPools.splice(0);
           await releaseOwners(database.pool, utils, ended, "ended with the runner", logger).catch((releaseError: unknown) => {
             endedPools.push(...ended);
-            logger.warn(`job queue: could not release the ended pool's jobs yet (${(releaseError as Error).message}); the heartbeat sweep will`);
+            logger.warn(
+              `job queue: could not release the ended pool's jobs yet (${(releaseError as Error).message}); the heartbeat sweep will`,
+            );
           });
           return;
         } catch (launchError) {

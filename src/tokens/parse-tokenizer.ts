@@ -12,7 +12,9 @@ export const MAX_TOKENIZER_BYTES = 64 * 1024 * 1024;
 export function parseTokenizer(bytes: Uint8Array, source: string): TokenCounter {
   const where = `bench.tokenizer: ${source}`;
   if (bytes.length > MAX_TOKENIZER_BYTES) {
-    throw new ConfigError(`${where}: expected a tokenizer.json of at most ${MAX_TOKENIZER_BYTES / 2 ** 20} MiB, got ${(bytes.length / 2 ** 20).toFixed(1)} MiB`);
+    throw new ConfigError(
+      `${where}: expected a tokenizer.json of at most ${MAX_TOKENIZER_BYTES / 2 ** 20} MiB, got ${(bytes.length / 2 ** 20).toFixed(1)} MiB`,
+    );
   }
   let json: unknown;
   try {
@@ -20,8 +22,17 @@ export function parseTokenizer(bytes: Uint8Array, source: string): TokenCounter 
   } catch (error) {
     throw new ConfigError(`${where}: expected a Hugging Face tokenizer.json, but it is not JSON (${(error as Error).message})`);
   }
-  if (!json || typeof json !== "object" || Array.isArray(json) || !("model" in json) || typeof json.model !== "object" || json.model === null) {
-    throw new ConfigError(`${where}: expected a Hugging Face tokenizer.json with a "model" object (the file next to the model's weights), got something else`);
+  if (
+    !json ||
+    typeof json !== "object" ||
+    Array.isArray(json) ||
+    !("model" in json) ||
+    typeof json.model !== "object" ||
+    json.model === null
+  ) {
+    throw new ConfigError(
+      `${where}: expected a Hugging Face tokenizer.json with a "model" object (the file next to the model's weights), got something else`,
+    );
   }
   let counter: TokenCounter;
   try {

@@ -23,7 +23,12 @@ export function formatPath(path: ReadonlyArray<PropertyKey>): string {
 function unwrap(schema: z.ZodType): z.ZodType {
   let current: z.ZodType = schema;
   for (;;) {
-    if (current instanceof z.ZodDefault || current instanceof z.ZodPrefault || current instanceof z.ZodOptional || current instanceof z.ZodNullable) {
+    if (
+      current instanceof z.ZodDefault ||
+      current instanceof z.ZodPrefault ||
+      current instanceof z.ZodOptional ||
+      current instanceof z.ZodNullable
+    ) {
       current = current.unwrap() as z.ZodType;
     } else if (current instanceof z.ZodPipe) {
       // A transformed object (gate fills its default rule): the fields are the input side's.
@@ -67,9 +72,17 @@ export function formatConfigIssues(issues: readonly z.core.$ZodIssue[], input: u
     const known = knownKeysAt(schema, issue.path);
     for (const key of issue.keys) {
       const field = formatPath([...issue.path, key]);
-      const closest = findClosestName(key, known.filter((name) => valueAt(input, [...issue.path, name]) === undefined));
+      const closest = findClosestName(
+        key,
+        known.filter((name) => valueAt(input, [...issue.path, name]) === undefined),
+      );
       if (closest !== null) meant.add(formatPath([...issue.path, closest]));
-      const expected = closest !== null ? `did you mean \`${closest}\`?` : known.length > 0 ? `expected one of ${known.join(", ")}` : "expected no such field";
+      const expected =
+        closest !== null
+          ? `did you mean \`${closest}\`?`
+          : known.length > 0
+            ? `expected one of ${known.join(", ")}`
+            : "expected no such field";
       lines.push(`${field}: unknown field, ${expected}`);
     }
   }

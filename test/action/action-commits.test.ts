@@ -36,7 +36,10 @@ describe("the action scores a pull request's head against its base (bundled acti
     c.head = await origin.commit("pull request: faster tokens", { "engine/profile.json": profile(5, 0.5) });
     await origin.git("checkout", "--quiet", "main");
     configDir = await makeTempDir("speedgate-action-commits-");
-    await writeFile(join(configDir, "prompts.jsonl"), ["p1", "p2", "p3", "p4"].map((id) => JSON.stringify({ id, prompt: `prompt ${id}` })).join("\n"));
+    await writeFile(
+      join(configDir, "prompts.jsonl"),
+      ["p1", "p2", "p3", "p4"].map((id) => JSON.stringify({ id, prompt: `prompt ${id}` })).join("\n"),
+    );
   });
 
   /** What actions/checkout leaves by default: the default branch, one commit deep; the pull request's head is not there. */
@@ -54,7 +57,15 @@ describe("the action scores a pull request's head against its base (bundled acti
       health: { path: "/health", timeoutS: 60, intervalMs: 50 },
       baseline: { command: ["{node}", "{speedgate}", "sim-engine", "--port", "{port}", "--profile", "profile.json"], cwd: "engine" },
       candidate,
-      bench: { prompts: "prompts.jsonl", model: "sim-model", maxTokens: 16, requestIntervalMs: 10, contextLimit: 4096, tolerance: 0.9, runs: 1 },
+      bench: {
+        prompts: "prompts.jsonl",
+        model: "sim-model",
+        maxTokens: 16,
+        requestIntervalMs: 10,
+        contextLimit: 4096,
+        tolerance: 0.9,
+        runs: 1,
+      },
       gate: { minRoundScore: 0.5, minPrompts: 1 },
       docker: { stopTimeoutS: 2 },
     };
@@ -67,12 +78,20 @@ describe("the action scores a pull request's head against its base (bundled acti
   async function runJob(event: { name: string; payload: unknown }, config: string, inputs: Record<string, string> = {}) {
     const checkout = await shallowCheckout();
     const workDir = await makeTempDir("speedgate-action-commits-job-");
-    const step = await runStep({ entry: "index", workDir, event, inputs: { config, "github-token": "", ...inputs }, env: { GITHUB_WORKSPACE: checkout } });
+    const step = await runStep({
+      entry: "index",
+      workDir,
+      event,
+      inputs: { config, "github-token": "", ...inputs },
+      env: { GITHUB_WORKSPACE: checkout },
+    });
     return { checkout, step };
   }
 
   function eventFor(base: string, head: string): { name: string; payload: unknown } {
-    const payload = structuredClone(pullRequestEvent("opened")) as unknown as { pull_request: { base: { sha: string }; head: { sha: string } } };
+    const payload = structuredClone(pullRequestEvent("opened")) as unknown as {
+      pull_request: { base: { sha: string }; head: { sha: string } };
+    };
     payload.pull_request.base.sha = base;
     payload.pull_request.head.sha = head;
     return { name: "pull_request", payload };
@@ -96,7 +115,10 @@ describe("the action scores a pull request's head against its base (bundled acti
   });
 
   it("refuses to run a pull request's head commit as a host process (runtime: process) for a dispatched run, before fetching or starting anything", async () => {
-    const { checkout, step } = await runJob({ name: "workflow_dispatch", payload: { inputs: { pr: "7", sha: c.head, base: c.base } } }, await writeConfig());
+    const { checkout, step } = await runJob(
+      { name: "workflow_dispatch", payload: { inputs: { pr: "7", sha: c.head, base: c.base } } },
+      await writeConfig(),
+    );
     expect(step.exitCode).not.toBe(0);
     expect(step.stdout).toContain("runtime: process runs the candidate's code as the runner's own user");
     expect(step.stdout).toContain("this round's candidate is a pull request's head commit");
@@ -110,7 +132,11 @@ describe("the action scores a pull request's head against its base (bundled acti
   });
 
   it("scores the dispatched head when the round config vouches for its authors (candidate.trusted: true)", async () => {
-    const { step } = await runJob({ name: "workflow_dispatch", payload: { inputs: { pr: "7", sha: c.head, base: c.base } } }, await writeConfig({ trusted: true }), { "fail-on-gate": "false" });
+    const { step } = await runJob(
+      { name: "workflow_dispatch", payload: { inputs: { pr: "7", sha: c.head, base: c.base } } },
+      await writeConfig({ trusted: true }),
+      { "fail-on-gate": "false" },
+    );
     expect(step.exitCode, `${step.stdout}\n${step.stderr}`).toBe(0);
     const card = parseScorecardJson(await readFile(step.outputs["scorecard-json"] ?? "", "utf8"), "card");
     expect(card.failure).toBeNull();

@@ -86,7 +86,12 @@ describe("the bundled action", () => {
   it("fails the step when the gate does not pass, and only warns with fail-on-gate: false", async () => {
     const slower = join(round.dir, "slower.patch");
     await writeFile(slower, SLOWER_PATCH);
-    const failing = await runStep({ entry: "index", workDir, event, inputs: { config: round.configPath, patch: slower, "out-dir": join(workDir, "slower") } });
+    const failing = await runStep({
+      entry: "index",
+      workDir,
+      event,
+      inputs: { config: round.configPath, patch: slower, "out-dir": join(workDir, "slower") },
+    });
     expect(failing.exitCode).toBe(1);
     expect(failing.outputs["gate-passed"]).toBe("false");
     expect(Number(failing.outputs["round-score"])).toBeLessThan(1);
@@ -106,7 +111,12 @@ describe("the bundled action", () => {
   it("annotates an engine failure with its summary line and sets failure-kind", async () => {
     const broken = join(round.dir, "broken.patch");
     await writeFile(broken, FASTER_PATCH.replace('"ttftMs": 20', '"ttftMs": "twenty"'));
-    const step = await runStep({ entry: "index", workDir, event, inputs: { config: round.configPath, patch: broken, "out-dir": join(workDir, "broken") } });
+    const step = await runStep({
+      entry: "index",
+      workDir,
+      event,
+      inputs: { config: round.configPath, patch: broken, "out-dir": join(workDir, "broken") },
+    });
     expect(step.exitCode).toBe(1);
     expect(step.outputs["failure-kind"]).not.toBe("");
     expect(step.outputs["gate-passed"]).toBe("false");
@@ -119,14 +129,38 @@ describe("the bundled action", () => {
     const fake = await installFakeNvidiaSmi([{ gpus: IDLE_H100 }, { gpus: BUSY_H100, apps: LEFTOVER_ENGINE }]);
     try {
       const busy = await writeSimRound({
-        candidate: { ...TRUSTED, command: ["{node}", "{speedgate}", "sim-engine", "--port", "{port}", "--profile", "profile.json", "--crash-log", OOM_LOG, "--crash-exit-code", "1"] },
+        candidate: {
+          ...TRUSTED,
+          command: [
+            "{node}",
+            "{speedgate}",
+            "sim-engine",
+            "--port",
+            "{port}",
+            "--profile",
+            "profile.json",
+            "--crash-log",
+            OOM_LOG,
+            "--crash-exit-code",
+            "1",
+          ],
+        },
       });
       try {
-        const step = await runStep({ entry: "index", workDir, event, inputs: { config: busy.configPath, patch: busy.patchPath, "out-dir": join(workDir, "busy") }, env: { PATH: fake.path } });
+        const step = await runStep({
+          entry: "index",
+          workDir,
+          event,
+          inputs: { config: busy.configPath, patch: busy.patchPath, "out-dir": join(workDir, "busy") },
+          env: { PATH: fake.path },
+        });
         expect(step.exitCode).toBe(1);
         expect(step.outputs).toMatchObject({ verdict: "none", "gate-passed": "false", "failure-kind": "cuda_oom" });
-        const headline = "⚠️ No verdict: the runner's GPU was busy, not the patch (GPU 0 was held by python3 -m sglang.launch_server, tp0, pid 4242, 22.5 GiB, when the candidate started)";
-        expect(step.stdout).toMatch(/^::warning title=speedgate%3A no verdict%2C not the patch%3A candidate engine died before becoming healthy.*::.*Free GPU 0 on test-runner: stop what holds it /m);
+        const headline =
+          "⚠️ No verdict: the runner's GPU was busy, not the patch (GPU 0 was held by python3 -m sglang.launch_server, tp0, pid 4242, 22.5 GiB, when the candidate started)";
+        expect(step.stdout).toMatch(
+          /^::warning title=speedgate%3A no verdict%2C not the patch%3A candidate engine died before becoming healthy.*::.*Free GPU 0 on test-runner: stop what holds it /m,
+        );
         expect(step.stdout).not.toMatch(/^::error title=/m);
         expect(step.stdout).toContain(`::error::${headline} Free GPU 0 on `);
         expect(step.summary).toContain(`## ${headline}`);
@@ -171,7 +205,12 @@ describe("the bundled action, sharded", () => {
   });
 
   it("scores each shard's share, then merges the shard cards into the round's card", async () => {
-    const unsharded = await runStep({ entry: "index", workDir, event, inputs: { config: round.configPath, patch: round.patchPath, "out-dir": join(workDir, "unsharded") } });
+    const unsharded = await runStep({
+      entry: "index",
+      workDir,
+      event,
+      inputs: { config: round.configPath, patch: round.patchPath, "out-dir": join(workDir, "unsharded") },
+    });
     expect(unsharded.exitCode, unsharded.stdout).toBe(0);
     const whole = parseScorecardJson(await readFile(unsharded.outputs["scorecard-json"] ?? "", "utf8"), "unsharded card");
     const shardIds: string[][] = [];
@@ -181,7 +220,13 @@ describe("the bundled action, sharded", () => {
         workDir,
         event,
         // As the sharded workflow runs them: a shard's own verdict (here too few prompts for one) is not the round's; the merge gates.
-        inputs: { config: round.configPath, patch: round.patchPath, shard: `${index}/2`, "out-dir": join(workDir, "shards", `speedgate-shard-${index}`), "fail-on-gate": "false" },
+        inputs: {
+          config: round.configPath,
+          patch: round.patchPath,
+          shard: `${index}/2`,
+          "out-dir": join(workDir, "shards", `speedgate-shard-${index}`),
+          "fail-on-gate": "false",
+        },
       });
       expect(step.exitCode, step.stdout).toBe(0);
       expect(step.stdout).toContain(`shard ${index} of 2: ${index === 1 ? 6 : 5} of 11 prompts`);
@@ -191,7 +236,12 @@ describe("the bundled action, sharded", () => {
     }
     expect(shardIds.flat().sort()).toEqual(Array.from({ length: 11 }, (_, index) => `p${index}`).sort());
 
-    const merge = await runStep({ entry: "index", workDir, event, inputs: { mode: "merge", cards: join(workDir, "shards"), "out-dir": join(workDir, "merged") } });
+    const merge = await runStep({
+      entry: "index",
+      workDir,
+      event,
+      inputs: { mode: "merge", cards: join(workDir, "shards"), "out-dir": join(workDir, "merged") },
+    });
     expect(merge.exitCode, merge.stdout).toBe(0);
     expect(merge.outputs).toMatchObject({ "prompts-total": "11", "gate-passed": "true" });
     const merged = parseScorecardJson(await readFile(merge.outputs["scorecard-json"] ?? "", "utf8"), "merged card");
@@ -228,7 +278,21 @@ describe("the bundled action, against a candidate that tampers with the card", (
     // group) that waits for the card and then rewrites it: a score the patch did not earn.
     const forge = `while [ ! -s '${join(workDir, "out", "scorecard.json")}' ]; do sleep 0.02; done; echo '{"forged": true}' > '${join(workDir, "out", "scorecard.json")}'`;
     round = await writeSimRound({
-      candidate: { ...TRUSTED, command: ["sh", "-c", `setsid sh -c "${forge}" & exec "$0" "$@"`, "{node}", "{speedgate}", "sim-engine", "--port", "{port}", "--profile", "profile.json"] },
+      candidate: {
+        ...TRUSTED,
+        command: [
+          "sh",
+          "-c",
+          `setsid sh -c "${forge}" & exec "$0" "$@"`,
+          "{node}",
+          "{speedgate}",
+          "sim-engine",
+          "--port",
+          "{port}",
+          "--profile",
+          "profile.json",
+        ],
+      },
     });
   });
   afterAll(async () => {
@@ -237,7 +301,12 @@ describe("the bundled action, against a candidate that tampers with the card", (
   });
 
   it("its setsid child is dead before the card is written, and the card stays the one the action wrote", async () => {
-    const step = await runStep({ entry: "index", workDir, event, inputs: { config: round.configPath, patch: round.patchPath, "out-dir": outDir() } });
+    const step = await runStep({
+      entry: "index",
+      workDir,
+      event,
+      inputs: { config: round.configPath, patch: round.patchPath, "out-dir": outDir() },
+    });
     expect(step.exitCode, step.stdout + step.stderr).toBe(0);
     // Nothing either engine started is alive now, so nothing can change the card after this point.
     expect(markedProcesses(round.mark)).toEqual([]);
@@ -297,7 +366,9 @@ describe("the bundled action, merging", () => {
     const step = await runStep({ entry: "index", workDir, event, inputs: { mode: "merge", cards: "cards/*/scorecard.json" } });
     expect(step.exitCode).toBe(1);
     expect(step.outputs).toMatchObject({ "failure-kind": "cuda_oom", "gate-passed": "false", "prompts-total": "12" });
-    expect(step.stdout).toMatch(/^::error title=speedgate%3A candidate engine died before becoming healthy \(CUDA out of memory\)::shard 2 of 3: torch\.OutOfMemoryError/m);
+    expect(step.stdout).toMatch(
+      /^::error title=speedgate%3A candidate engine died before becoming healthy \(CUDA out of memory\)::shard 2 of 3: torch\.OutOfMemoryError/m,
+    );
     expect(step.summary).toContain("shard 2 of 3: torch.OutOfMemoryError");
     await rm(workDir, { recursive: true, force: true });
   });

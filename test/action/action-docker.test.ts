@@ -66,7 +66,12 @@ describe.skipIf(!context)("the bundled action with Docker", () => {
   it("stops the containers on SIGINT", async () => {
     if (!context) return;
     const { configPath, patchPath } = await writeRound("cancelled", 400, 25);
-    const step = await startStep({ entry: "index", workDir: join(dir, "cancelled-step"), event, inputs: { config: configPath, patch: patchPath } });
+    const step = await startStep({
+      entry: "index",
+      workDir: join(dir, "cancelled-step"),
+      event,
+      inputs: { config: configPath, patch: patchPath },
+    });
     await step.waitForLine(/^baseline: \d+\/400 prompts done/);
     step.child.kill("SIGINT");
     const result = await step.finished;

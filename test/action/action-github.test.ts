@@ -69,7 +69,13 @@ describe("the bundled action with GitHub", () => {
   const env = () => ({ GITHUB_API_URL: fake.apiUrl });
 
   it("scores the diff of exactly the dispatched SHA, limited to patch-paths, and comments the card once", async () => {
-    const inputs = { config: round.configPath, "patch-from-pr": "true", "patch-paths": "*.json", comment: "true", "github-token": "ghs_test" };
+    const inputs = {
+      config: round.configPath,
+      "patch-from-pr": "true",
+      "patch-paths": "*.json",
+      comment: "true",
+      "github-token": "ghs_test",
+    };
     const first = await runStep({ entry: "index", workDir, event: dispatch("17", HEAD_SHA), inputs, env: env() });
     expect(first.exitCode, first.stdout + first.stderr).toBe(0);
     expect(fake.violations).toEqual([]);
@@ -89,7 +95,13 @@ describe("the bundled action with GitHub", () => {
     expect(first.stdout).toContain("Card comment created on #17");
 
     // Another out-dir, as each shard of a matrix may have: the config, and so its hash, stay the same.
-    const second = await runStep({ entry: "index", workDir, event: dispatch("17", HEAD_SHA), inputs: { ...inputs, "out-dir": join(workDir, "second") }, env: env() });
+    const second = await runStep({
+      entry: "index",
+      workDir,
+      event: dispatch("17", HEAD_SHA),
+      inputs: { ...inputs, "out-dir": join(workDir, "second") },
+      env: env(),
+    });
     expect(second.exitCode).toBe(0);
     const secondCard = parseScorecardJson(await readFile(second.outputs["scorecard-json"] ?? "", "utf8"), "second scorecard.json");
     expect(secondCard.provenance.configHash).toBe(card.provenance.configHash);
@@ -101,26 +113,37 @@ describe("the bundled action with GitHub", () => {
   it.each([
     { how: "patch-from-pr", inputs: { "patch-from-pr": "true" }, origin: 'input "patch-from-pr" is true' },
     // The fork-safe workflow could also check the pull request out and pass a file: the dispatch says whose code it is.
-    { how: "a dispatched run with a patch file", inputs: { patch: "PATCH" }, origin: 'dispatched for pull request "17" (workflow_dispatch input "pr")' },
-  ])("refuses runtime: process for a pull request's patch ($how) unless the config says candidate.trusted, before fetching or starting anything", async ({ inputs, origin }) => {
-    const step = await runStep({
-      entry: "index",
-      workDir,
-      event: dispatch("17", HEAD_SHA),
-      inputs: { config: untrusted.configPath, "github-token": "ghs_test", ...Object.fromEntries(Object.entries(inputs).map(([name, value]) => [name, value === "PATCH" ? untrusted.patchPath : value])) },
-      env: env(),
-    });
-    expect(step.exitCode).toBe(1);
-    const errors = step.stdout.split("\n").filter((line) => line.startsWith("::error::"));
-    expect(errors).toHaveLength(1);
-    expect(errors[0]).toContain("runtime: process runs the candidate's code as the runner's own user");
-    expect(errors[0]).toContain(origin);
-    expect(errors[0]).toContain("candidate.trusted: true");
-    expect(errors[0]).toContain("runtime: docker");
-    expect(fake.requests).toEqual([]);
-    expect(existsSync(untrusted.pidFile)).toBe(false);
-    expect(step.state).toEqual({});
-  });
+    {
+      how: "a dispatched run with a patch file",
+      inputs: { patch: "PATCH" },
+      origin: 'dispatched for pull request "17" (workflow_dispatch input "pr")',
+    },
+  ])(
+    "refuses runtime: process for a pull request's patch ($how) unless the config says candidate.trusted, before fetching or starting anything",
+    async ({ inputs, origin }) => {
+      const step = await runStep({
+        entry: "index",
+        workDir,
+        event: dispatch("17", HEAD_SHA),
+        inputs: {
+          config: untrusted.configPath,
+          "github-token": "ghs_test",
+          ...Object.fromEntries(Object.entries(inputs).map(([name, value]) => [name, value === "PATCH" ? untrusted.patchPath : value])),
+        },
+        env: env(),
+      });
+      expect(step.exitCode).toBe(1);
+      const errors = step.stdout.split("\n").filter((line) => line.startsWith("::error::"));
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toContain("runtime: process runs the candidate's code as the runner's own user");
+      expect(errors[0]).toContain(origin);
+      expect(errors[0]).toContain("candidate.trusted: true");
+      expect(errors[0]).toContain("runtime: docker");
+      expect(fake.requests).toEqual([]);
+      expect(existsSync(untrusted.pidFile)).toBe(false);
+      expect(step.state).toEqual({});
+    },
+  );
 
   it("fails naming the input when the pull request cannot be read", async () => {
     const step = await runStep({
@@ -144,7 +167,9 @@ describe("the bundled action with GitHub", () => {
       env: env(),
     });
     expect(step.exitCode).toBe(1);
-    expect(step.stdout).toContain('::error::input "patch-from-pr": expected a pull_request event or workflow_dispatch inputs pr and sha, got a push event without them');
+    expect(step.stdout).toContain(
+      '::error::input "patch-from-pr": expected a pull_request event or workflow_dispatch inputs pr and sha, got a push event without them',
+    );
     expect(fake.requests).toEqual([]);
   });
 

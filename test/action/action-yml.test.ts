@@ -26,7 +26,8 @@ describe("action.yml", () => {
     const recorded = recordRound(3);
     const outputs = cardOutputs({ card: cardFor(recorded, recorded.promptIds), jsonPath: "a.json", markdownPath: "a.md", markdown: "" });
     expect(Object.keys(action.outputs).sort()).toEqual(Object.keys(outputs).sort());
-    for (const entry of [...Object.values(action.inputs), ...Object.values(action.outputs)]) expect(entry.description.length).toBeGreaterThan(20);
+    for (const entry of [...Object.values(action.inputs), ...Object.values(action.outputs)])
+      expect(entry.description.length).toBeGreaterThan(20);
     expect(action.runs).toEqual({ using: "node24", main: "dist/index.js", post: "dist/post.js", "post-if": "always()" });
     expect(action.inputs["github-token"]?.default).toBe("${{ github.token }}");
     expect(action.branding.icon).not.toBe("");

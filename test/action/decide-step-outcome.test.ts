@@ -13,14 +13,23 @@ const output = (card: typeof busyRunner) => cardOutputs({ card, jsonPath: "score
 
 describe("the action's outcome, from the same verdict as the card and the check", () => {
   it("passes a card that passed, with no annotation", () => {
-    expect(decideStepOutcome(makeCard(twelve), { failOnGate: true, cancelled: false })).toEqual({ failure: null, warning: null, annotation: null });
+    expect(decideStepOutcome(makeCard(twelve), { failOnGate: true, cancelled: false })).toEqual({
+      failure: null,
+      warning: null,
+      annotation: null,
+    });
     expect(output(makeCard(twelve))).toMatchObject({ verdict: "pass", "gate-passed": "true" });
   });
 
   it("fails the step with the patch's failure as an error when the patch is at fault", () => {
     const outcome = decideStepOutcome(patchNeedsMemory, { failOnGate: true, cancelled: false });
-    expect(outcome.failure).toBe("❌ No prompt scores: candidate engine died before becoming healthy (CUDA out of memory during CUDA graph capture)");
-    expect(outcome.annotation).toMatchObject({ level: "error", title: "speedgate: candidate engine died before becoming healthy (CUDA out of memory during CUDA graph capture)" });
+    expect(outcome.failure).toBe(
+      "❌ No prompt scores: candidate engine died before becoming healthy (CUDA out of memory during CUDA graph capture)",
+    );
+    expect(outcome.annotation).toMatchObject({
+      level: "error",
+      title: "speedgate: candidate engine died before becoming healthy (CUDA out of memory during CUDA graph capture)",
+    });
     expect(output(patchNeedsMemory)).toMatchObject({ verdict: "fail", "gate-passed": "false", "failure-kind": "cuda_oom" });
   });
 
@@ -30,7 +39,11 @@ describe("the action's outcome, from the same verdict as the card and the check"
       "⚠️ No verdict: the runner's GPU was busy, not the patch (GPU 0 was held by python3, pid 4242, 22.5 GiB, when the candidate started) " +
         "Free GPU 0 on gpu-runner-3: stop what holds it (python3, pid 4242, 22.5 GiB), then comment `/rescore`.",
     );
-    expect(outcome.annotation).toMatchObject({ level: "warning", title: "speedgate: no verdict, not the patch: candidate engine died before becoming healthy (CUDA out of memory during CUDA graph capture)" });
+    expect(outcome.annotation).toMatchObject({
+      level: "warning",
+      title:
+        "speedgate: no verdict, not the patch: candidate engine died before becoming healthy (CUDA out of memory during CUDA graph capture)",
+    });
     expect(outcome.annotation?.message).toContain("Free GPU 0 on gpu-runner-3");
     expect(output(busyRunner)).toMatchObject({ verdict: "none", "gate-passed": "false" });
   });
@@ -39,18 +52,29 @@ describe("the action's outcome, from the same verdict as the card and the check"
     const lenient = decideStepOutcome(busyRunner, { failOnGate: false, cancelled: false });
     expect(lenient.failure).toBeNull();
     expect(lenient.warning).toMatch(/^⚠️ No verdict: .*\(fail-on-gate is false, so the step passes\)$/);
-    expect(decideStepOutcome(makeCard(twelve), { failOnGate: true, cancelled: true }).failure).toMatch(/^speedgate was cancelled: ✅ Round score/);
+    expect(decideStepOutcome(makeCard(twelve), { failOnGate: true, cancelled: true }).failure).toMatch(
+      /^speedgate was cancelled: ✅ Round score/,
+    );
   });
 
   it("fails the step when the engine image cannot be brought to the base, whatever fail-on-gate says: a setup to fix, not a verdict on the patch", () => {
-    const failure = imageBaseMismatch({ image: "lmsysorg/sglang:dev", imageRevision: "c0e50f9ebc60aa11", base: "9e3d2763dbd5bb22", reason: "the image's commit c0e50f9ebc60 is not an ancestor of the base 9e3d2763dbd5" });
+    const failure = imageBaseMismatch({
+      image: "lmsysorg/sglang:dev",
+      imageRevision: "c0e50f9ebc60aa11",
+      base: "9e3d2763dbd5bb22",
+      reason: "the image's commit c0e50f9ebc60 is not an ancestor of the base 9e3d2763dbd5",
+    });
     const card = makeCard([], { failure });
     for (const failOnGate of [true, false]) {
       const outcome = decideStepOutcome(card, { failOnGate, cancelled: false });
-      expect(outcome.failure).toBe("⚠️ No verdict: the engine image does not fit the base commit, neither engine nor the patch failed (lmsysorg/sglang:dev (source at c0e50f9ebc60) cannot be brought to the base 9e3d2763dbd5)");
+      expect(outcome.failure).toBe(
+        "⚠️ No verdict: the engine image does not fit the base commit, neither engine nor the patch failed (lmsysorg/sglang:dev (source at c0e50f9ebc60) cannot be brought to the base 9e3d2763dbd5)",
+      );
       expect(outcome.warning).toBeNull();
       expect(outcome.annotation).toMatchObject({ level: "warning" });
-      expect(outcome.annotation?.message).toContain("lmsysorg/sglang:dev (source at c0e50f9ebc60) cannot be brought to the base 9e3d2763dbd5");
+      expect(outcome.annotation?.message).toContain(
+        "lmsysorg/sglang:dev (source at c0e50f9ebc60) cannot be brought to the base 9e3d2763dbd5",
+      );
     }
     expect(output(card)).toMatchObject({ verdict: "none", "gate-passed": "false", "failure-kind": "image_base_mismatch" });
   });

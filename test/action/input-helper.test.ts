@@ -51,8 +51,14 @@ describe("readSettings", () => {
   });
 
   it("reads the commits of base/head mode", () => {
-    const settings = readSettings(reader({ config: "round.yaml", "base-sha": " origin/main ", "head-sha": "a".repeat(40), "repository-path": "engine" }), env);
-    expect(settings).toMatchObject({ patch: { kind: "config" }, commits: { base: "origin/main", head: "a".repeat(40), repositoryPath: "engine" } });
+    const settings = readSettings(
+      reader({ config: "round.yaml", "base-sha": " origin/main ", "head-sha": "a".repeat(40), "repository-path": "engine" }),
+      env,
+    );
+    expect(settings).toMatchObject({
+      patch: { kind: "config" },
+      commits: { base: "origin/main", head: "a".repeat(40), repositoryPath: "engine" },
+    });
   });
 
   it("reads a merge", () => {
@@ -67,14 +73,23 @@ describe("readSettings", () => {
     [{ config: "r.yaml", shard: "5/4" }, 'input "shard": expected "i/n" with whole numbers 1 <= i <= n <= 1000, such as "2/4", got "5/4"'],
     [{}, 'input "config": expected the path of a round config file (mode: run), got nothing'],
     [{ config: "r.yaml", "fail-on-gate": "yes please" }, 'input "fail-on-gate": expected true or false, got "yes please"'],
-    [{ config: "r.yaml", patch: "a.patch", "patch-from-pr": "true" }, 'input "patch": expected either a patch file or patch-from-pr: true, not both'],
+    [
+      { config: "r.yaml", patch: "a.patch", "patch-from-pr": "true" },
+      'input "patch": expected either a patch file or patch-from-pr: true, not both',
+    ],
     [{ config: "r.yaml", "patch-paths": "python/**" }, 'input "patch-paths": expected only with patch-from-pr: true'],
     [{ mode: "merge" }, 'input "cards": expected a folder, file or glob of shard scorecard.json files (mode: merge), got nothing'],
     [{ mode: "merge", cards: "x", shard: "1/2" }, 'input "shard": expected only with mode: run, but mode is merge'],
     [{ config: "r.yaml", cards: "x" }, 'input "cards": expected only with mode: merge, but mode is run'],
-    [{ config: "r.yaml", "base-sha": "main", "patch-from-pr": "true" }, 'input "base-sha": expected either base-sha/head-sha (score the pull request\'s head against its base) or patch-from-pr (a fixed baseline and a patch), not both'],
+    [
+      { config: "r.yaml", "base-sha": "main", "patch-from-pr": "true" },
+      'input "base-sha": expected either base-sha/head-sha (score the pull request\'s head against its base) or patch-from-pr (a fixed baseline and a patch), not both',
+    ],
     [{ config: "r.yaml", "head-sha": "abc", patch: "a.patch" }, 'input "head-sha": expected either base-sha/head-sha'],
-    [{ config: "r.yaml", "head-sha": "--upload-pack=evil" }, 'input "head-sha": expected a commit SHA or another git revision, got "--upload-pack=evil"'],
+    [
+      { config: "r.yaml", "head-sha": "--upload-pack=evil" },
+      'input "head-sha": expected a commit SHA or another git revision, got "--upload-pack=evil"',
+    ],
     [{ mode: "merge", cards: "x", "base-sha": "main" }, 'input "base-sha": expected only with mode: run, but mode is merge'],
   ])("refuses %j naming the input", (inputs, message) => {
     expect(() => readSettings(reader(inputs), env)).toThrow(ConfigError);

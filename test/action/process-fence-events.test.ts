@@ -59,7 +59,11 @@ describe("runtime: process without candidate.trusted, event by event (the bundle
   });
 
   /** Runs the step with a fresh GITHUB_ENV file; returns the step and what the file holds after it. */
-  async function stepUnder(event: { name: string; payload: unknown }, config: SimRound, patch: string): Promise<{ step: StepResult; githubEnv: string }> {
+  async function stepUnder(
+    event: { name: string; payload: unknown },
+    config: SimRound,
+    patch: string,
+  ): Promise<{ step: StepResult; githubEnv: string }> {
     const githubEnv = join(commandFiles, `set_env_${randomUUID()}`);
     await writeFile(githubEnv, "");
     await rm(config.pidFile, { force: true });
@@ -76,7 +80,11 @@ describe("runtime: process without candidate.trusted, event by event (the bundle
   }
 
   it("refuses a pull request's patch under workflow_run before its build step can write the step's GITHUB_ENV", async () => {
-    const { step, githubEnv } = await stepUnder({ name: "workflow_run", payload: { action: "completed", workflow_run: { event: "pull_request", head_sha: "a".repeat(40) } } }, round, patchPath);
+    const { step, githubEnv } = await stepUnder(
+      { name: "workflow_run", payload: { action: "completed", workflow_run: { event: "pull_request", head_sha: "a".repeat(40) } } },
+      round,
+      patchPath,
+    );
     expect(githubEnv).toBe("");
     expect(step.exitCode).toBe(1);
     const errors = step.stdout.split("\n").filter((line) => line.startsWith("::error::"));
@@ -101,7 +109,9 @@ describe("runtime: process without candidate.trusted, event by event (the bundle
     const { step, githubEnv } = await stepUnder(event, round, patchPath);
     expect(githubEnv).toBe("");
     expect(step.exitCode).toBe(1);
-    expect(step.stdout).toMatch(/^::error::.*runtime: process runs the candidate's code as the runner's own user.*candidate\.trusted: true/m);
+    expect(step.stdout).toMatch(
+      /^::error::.*runtime: process runs the candidate's code as the runner's own user.*candidate\.trusted: true/m,
+    );
     expect(existsSync(round.pidFile)).toBe(false);
   });
 
@@ -117,7 +127,11 @@ describe("runtime: process without candidate.trusted, event by event (the bundle
   });
 
   it("runs it under workflow_run when the config vouches for the authors (candidate.trusted), and then the build step is the authors' to trust", async () => {
-    const { step, githubEnv } = await stepUnder({ name: "workflow_run", payload: { action: "completed", workflow_run: { event: "pull_request" } } }, trusted, patchPath);
+    const { step, githubEnv } = await stepUnder(
+      { name: "workflow_run", payload: { action: "completed", workflow_run: { event: "pull_request" } } },
+      trusted,
+      patchPath,
+    );
     expect(step.exitCode, step.stdout + step.stderr).toBe(0);
     // What the refusal above prevents: the patch's build step wrote the env file that later steps load.
     expect(githubEnv).toBe(`${POISON}\n`);

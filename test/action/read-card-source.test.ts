@@ -3,7 +3,6 @@ import type { ActionContext } from "../../action/action-context.js";
 import { readCardSource } from "../../action/read-card-source.js";
 import { pullRequestEvent } from "./support/webhook-payloads.js";
 
-
 function context(eventName: string, payload: Record<string, unknown>): ActionContext {
   return {
     eventName,

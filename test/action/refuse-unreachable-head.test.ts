@@ -23,11 +23,31 @@ const run = promisify(execFile);
  */
 
 function context(eventName: string, payload: Record<string, unknown>): ActionContext {
-  return { eventName, payload, repository: { owner: "o", repo: "r" }, runId: "1", runAttempt: "1", serverUrl: "https://github.com", sha: null, runnerTemp: "/tmp", workspace: null };
+  return {
+    eventName,
+    payload,
+    repository: { owner: "o", repo: "r" },
+    runId: "1",
+    runAttempt: "1",
+    serverUrl: "https://github.com",
+    sha: null,
+    runnerTemp: "/tmp",
+    workspace: null,
+  };
 }
 
 function settings(config: string): RunSettings {
-  return { mode: "run", config, patch: { kind: "config" }, commits: { base: null, head: null, repositoryPath: null }, shard: null, outDir: "/tmp/out", failOnGate: true, comment: false, githubToken: "" };
+  return {
+    mode: "run",
+    config,
+    patch: { kind: "config" },
+    commits: { base: null, head: null, repositoryPath: null },
+    shard: null,
+    outDir: "/tmp/out",
+    failOnGate: true,
+    comment: false,
+    githubToken: "",
+  };
 }
 
 describe("refuseUnreachableHead", () => {
@@ -36,7 +56,8 @@ describe("refuseUnreachableHead", () => {
   let configDir = "";
   const c = { base: "", branchHead: "", forkHead: "" };
 
-  const writeConfig = (name: string, runtime: string, trusted?: boolean): Promise<string> => writeFenceConfig(configDir, name, runtime, trusted);
+  const writeConfig = (name: string, runtime: string, trusted?: boolean): Promise<string> =>
+    writeFenceConfig(configDir, name, runtime, trusted);
 
   beforeAll(async () => {
     server = await makeGitRepository();
@@ -65,7 +86,12 @@ describe("refuseUnreachableHead", () => {
     ["{ref: refs/pull/5/head}", { ref: "refs/pull/5/head" }],
   ])("refuses a fork's head dispatched with inputs %s under runtime: process without candidate.trusted", async (_name, inputs) => {
     const config = await writeConfig("process.yml", "process");
-    const error = await refuseUnreachableHead(settings(config), dispatch(inputs), { base: c.base, head: c.forkHead, repoDir: clone }, createRecordingLogger()).catch((caught: unknown) => caught);
+    const error = await refuseUnreachableHead(
+      settings(config),
+      dispatch(inputs),
+      { base: c.base, head: c.forkHead, repoDir: clone },
+      createRecordingLogger(),
+    ).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as Error).message).toContain(`head ${c.forkHead} is on none of the repository's branches`);
     expect((error as Error).message).toContain("candidate.trusted: true");
@@ -74,7 +100,14 @@ describe("refuseUnreachableHead", () => {
   it("refuses it under a push or a schedule too: the event does not decide, the head does", async () => {
     const config = await writeConfig("process.yml", "process");
     for (const event of ["push", "schedule"]) {
-      await expect(refuseUnreachableHead(settings(config), context(event, {}), { base: c.base, head: c.forkHead, repoDir: clone }, createRecordingLogger())).rejects.toBeInstanceOf(ConfigError);
+      await expect(
+        refuseUnreachableHead(
+          settings(config),
+          context(event, {}),
+          { base: c.base, head: c.forkHead, repoDir: clone },
+          createRecordingLogger(),
+        ),
+      ).rejects.toBeInstanceOf(ConfigError);
     }
   });
 
@@ -82,7 +115,14 @@ describe("refuseUnreachableHead", () => {
     const config = await writeConfig("process.yml", "process");
     await run("git", ["-C", clone, "update-ref", "refs/remotes/origin/pull/5/head", c.forkHead]);
     try {
-      await expect(refuseUnreachableHead(settings(config), dispatch({ sha: "x" }), { base: c.base, head: c.forkHead, repoDir: clone }, createRecordingLogger())).rejects.toBeInstanceOf(ConfigError);
+      await expect(
+        refuseUnreachableHead(
+          settings(config),
+          dispatch({ sha: "x" }),
+          { base: c.base, head: c.forkHead, repoDir: clone },
+          createRecordingLogger(),
+        ),
+      ).rejects.toBeInstanceOf(ConfigError);
     } finally {
       await run("git", ["-C", clone, "update-ref", "-d", "refs/remotes/origin/pull/5/head"]);
     }
@@ -91,13 +131,29 @@ describe("refuseUnreachableHead", () => {
   it("lets through a head on one of the repository's branches, saying which", async () => {
     const config = await writeConfig("process.yml", "process");
     const logger = createRecordingLogger();
-    await expect(refuseUnreachableHead(settings(config), dispatch({ sha: "x", base: "y" }), { base: c.base, head: c.branchHead, repoDir: clone }, logger)).resolves.toBeUndefined();
-    expect(logger.lines.map((line) => line.message)).toContain(`The head ${c.branchHead} is on the repository's branch origin/feature: the repository's own code`);
+    await expect(
+      refuseUnreachableHead(
+        settings(config),
+        dispatch({ sha: "x", base: "y" }),
+        { base: c.base, head: c.branchHead, repoDir: clone },
+        logger,
+      ),
+    ).resolves.toBeUndefined();
+    expect(logger.lines.map((line) => line.message)).toContain(
+      `The head ${c.branchHead} is on the repository's branch origin/feature: the repository's own code`,
+    );
   });
 
   it("lets a fork's head through with candidate.trusted: true, and under runtime: docker", async () => {
     for (const config of [await writeConfig("trusted.yml", "process", true), await writeConfig("docker.yml", "docker")]) {
-      await expect(refuseUnreachableHead(settings(config), dispatch({ sha: "x" }), { base: c.base, head: c.forkHead, repoDir: clone }, createRecordingLogger())).resolves.toBeUndefined();
+      await expect(
+        refuseUnreachableHead(
+          settings(config),
+          dispatch({ sha: "x" }),
+          { base: c.base, head: c.forkHead, repoDir: clone },
+          createRecordingLogger(),
+        ),
+      ).resolves.toBeUndefined();
     }
   });
 });

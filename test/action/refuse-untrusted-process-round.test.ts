@@ -10,20 +10,54 @@ import { pullRequestEvent } from "./support/webhook-payloads.js";
 import { writeFenceConfig } from "./support/write-fence-config.js";
 
 function context(eventName: string, payload: Record<string, unknown> = {}): ActionContext {
-  return { eventName, payload, repository: { owner: "o", repo: "r" }, runId: "1", runAttempt: "1", serverUrl: "https://github.com", sha: null, runnerTemp: "/tmp" };
+  return {
+    eventName,
+    payload,
+    repository: { owner: "o", repo: "r" },
+    runId: "1",
+    runAttempt: "1",
+    serverUrl: "https://github.com",
+    sha: null,
+    runnerTemp: "/tmp",
+  };
 }
 
 function settings(patch: PatchSource, config = "round.yml"): RunSettings {
-  return { mode: "run", config, patch, commits: { base: null, head: null, repositoryPath: null }, shard: null, outDir: "/tmp/out", failOnGate: true, comment: false, githubToken: "" };
+  return {
+    mode: "run",
+    config,
+    patch,
+    commits: { base: null, head: null, repositoryPath: null },
+    shard: null,
+    outDir: "/tmp/out",
+    failOnGate: true,
+    comment: false,
+    githubToken: "",
+  };
 }
 
 describe("pullRequestPatchOrigin", () => {
   const file = settings({ kind: "file", path: "p.patch" });
   it.each([
-    ["patch-from-pr", settings({ kind: "pull-request", paths: [] }), context("pull_request", pullRequestEvent("opened")), 'input "patch-from-pr" is true'],
+    [
+      "patch-from-pr",
+      settings({ kind: "pull-request", paths: [] }),
+      context("pull_request", pullRequestEvent("opened")),
+      'input "patch-from-pr" is true',
+    ],
     ["patch-from-pr on a push", settings({ kind: "pull-request", paths: [] }), context("push"), 'input "patch-from-pr" is true'],
-    ["a dispatch for a pull request", file, context("workflow_dispatch", { inputs: { pr: "17", sha: "a".repeat(40) } }), 'workflow_dispatch input "pr"'],
-    ["a dispatch naming it otherwise", file, context("workflow_dispatch", { inputs: { pull_request: "17" } }), 'workflow_dispatch input "pull_request"'],
+    [
+      "a dispatch for a pull request",
+      file,
+      context("workflow_dispatch", { inputs: { pr: "17", sha: "a".repeat(40) } }),
+      'workflow_dispatch input "pr"',
+    ],
+    [
+      "a dispatch naming it otherwise",
+      file,
+      context("workflow_dispatch", { inputs: { pull_request: "17" } }),
+      'workflow_dispatch input "pull_request"',
+    ],
     ["pull_request_target", file, context("pull_request_target", pullRequestEvent("opened")), "a pull_request_target event"],
     // A pull request's branch: a fork's workflow may pass anything to the patch input.
     ["a pull_request run with a patch file", file, context("pull_request", pullRequestEvent("opened")), "a pull_request event"],
@@ -56,12 +90,18 @@ describe("refuseUntrustedProcessRound", () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  const fromPr = (config: string) => refuseUntrustedProcessRound(settings({ kind: "pull-request", paths: [] }, config), context("workflow_dispatch", { inputs: { pr: "3" } }));
+  const fromPr = (config: string) =>
+    refuseUntrustedProcessRound(
+      settings({ kind: "pull-request", paths: [] }, config),
+      context("workflow_dispatch", { inputs: { pr: "3" } }),
+    );
 
   it("refuses runtime: process for a pull request's patch, naming the runtime, the origin and candidate.trusted", async () => {
     const error = await fromPr(await write("process.yml", "process")).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ConfigError);
-    expect((error as Error).message).toMatch(/process\.yml: runtime: process runs the candidate's code as the runner's own user.*\(input "patch-from-pr" is true\).*candidate\.trusted: true/);
+    expect((error as Error).message).toMatch(
+      /process\.yml: runtime: process runs the candidate's code as the runner's own user.*\(input "patch-from-pr" is true\).*candidate\.trusted: true/,
+    );
   });
 
   it("lets it through with candidate.trusted: true, and never stands in the way of runtime: docker", async () => {

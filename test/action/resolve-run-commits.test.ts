@@ -13,7 +13,17 @@ const A = "a".repeat(40);
 const B = "b".repeat(40);
 
 function context(eventName: string, payload: Record<string, unknown> = {}, workspace: string | null = null): ActionContext {
-  return { eventName, payload, repository: { owner: "o", repo: "r" }, runId: "1", runAttempt: "1", serverUrl: "https://github.com", sha: null, runnerTemp: "/tmp", workspace };
+  return {
+    eventName,
+    payload,
+    repository: { owner: "o", repo: "r" },
+    runId: "1",
+    runAttempt: "1",
+    serverUrl: "https://github.com",
+    sha: null,
+    runnerTemp: "/tmp",
+    workspace,
+  };
 }
 
 function settings(commits: Partial<RunSettings["commits"]> = {}, patch: RunSettings["patch"] = { kind: "config" }): RunSettings {
@@ -32,7 +42,10 @@ function settings(commits: Partial<RunSettings["commits"]> = {}, patch: RunSetti
 
 describe("readEventCommits", () => {
   it("reads a pull_request event's base and head", () => {
-    const payload = structuredClone(pullRequestEvent("opened")) as unknown as Record<string, { base: { sha: string }; head: { sha: string } }>;
+    const payload = structuredClone(pullRequestEvent("opened")) as unknown as Record<
+      string,
+      { base: { sha: string }; head: { sha: string } }
+    >;
     const pull = payload.pull_request;
     if (!pull) throw new Error("no pull_request in the example");
     pull.base.sha = A;
@@ -41,8 +54,16 @@ describe("readEventCommits", () => {
   });
 
   it("reads the app's dispatch inputs, with or without base", () => {
-    expect(readEventCommits(context("workflow_dispatch", { inputs: { pr: "12", sha: B, base: A } }))).toMatchObject({ base: A, head: B, pullRequest: 12 });
-    expect(readEventCommits(context("workflow_dispatch", { inputs: { pr: "12", sha: B } }))).toMatchObject({ base: null, head: B, pullRequest: 12 });
+    expect(readEventCommits(context("workflow_dispatch", { inputs: { pr: "12", sha: B, base: A } }))).toMatchObject({
+      base: A,
+      head: B,
+      pullRequest: 12,
+    });
+    expect(readEventCommits(context("workflow_dispatch", { inputs: { pr: "12", sha: B } }))).toMatchObject({
+      base: null,
+      head: B,
+      pullRequest: 12,
+    });
     expect(readEventCommits(context("workflow_dispatch", { inputs: {} }))).toBeNull();
   });
 
@@ -64,20 +85,30 @@ describe("scoresCommits", () => {
     expect(scoresCommits(settings(), context("push"), false)).toBe(false);
     // A pull_request payload without its base (never GitHub's) keeps the fixed-baseline mode.
     expect(scoresCommits(settings(), context("pull_request", { pull_request: { number: 1, head: { sha: B } } }), false)).toBe(false);
-    expect(scoresCommits(settings({}, { kind: "pull-request", paths: [] }), context("workflow_dispatch", { inputs: { pr: "1", sha: B } }), false)).toBe(false);
+    expect(
+      scoresCommits(
+        settings({}, { kind: "pull-request", paths: [] }),
+        context("workflow_dispatch", { inputs: { pr: "1", sha: B } }),
+        false,
+      ),
+    ).toBe(false);
     // A competition's config names its patch: the event's commits are not the candidate.
     expect(scoresCommits(settings(), context("workflow_dispatch", { inputs: { pr: "1", sha: B } }), true)).toBe(false);
   });
 
   it("refuses base-sha with a config that names its own patch", () => {
     expect(() => scoresCommits(settings({ base: A }), context("push"), true)).toThrow(ConfigError);
-    expect(() => scoresCommits(settings({ base: A }), context("push"), true)).toThrow('input "base-sha": expected no candidate.patch in the round config');
+    expect(() => scoresCommits(settings({ base: A }), context("push"), true)).toThrow(
+      'input "base-sha": expected no candidate.patch in the round config',
+    );
   });
 });
 
 describe("the untrusted-code fence in base/head mode", () => {
   it("treats the head of a pull request as a pull request's code, like its patch, under every event that can carry one", () => {
-    expect(pullRequestPatchOrigin(settings(), context("workflow_dispatch", { inputs: { pr: "4", sha: B } }))).toContain('workflow_dispatch input "pr"');
+    expect(pullRequestPatchOrigin(settings(), context("workflow_dispatch", { inputs: { pr: "4", sha: B } }))).toContain(
+      'workflow_dispatch input "pr"',
+    );
     expect(pullRequestPatchOrigin(settings(), context("pull_request_target", {}))).toContain("pull_request_target");
     expect(pullRequestPatchOrigin(settings(), context("workflow_run", {}))).toContain("workflow_run");
     // A workflow_run can hand a pull request's patch over as an artifact: a patch file there is refused too (#24).
@@ -100,7 +131,11 @@ describe("resolveRunCommits", () => {
     const client: GitHubClient = {
       request: (route, parameters) => {
         requests.push({ route, parameters });
-        return Promise.resolve({ status: 200, headers: {}, data: { number: 9, head: { sha: c.head }, base: { sha: c.base }, state: "open" } });
+        return Promise.resolve({
+          status: 200,
+          headers: {},
+          data: { number: 9, head: { sha: c.head }, base: { sha: c.base }, state: "open" },
+        });
       },
     };
     const resolved = await resolveRunCommits(settings(), context("workflow_dispatch", { inputs: { pr: "9", sha: c.head } }, repo.dir), {
@@ -108,18 +143,34 @@ describe("resolveRunCommits", () => {
       logger: createRecordingLogger(),
     });
     expect(resolved).toMatchObject({ base: c.base, head: c.head, repoDir: repo.dir });
-    expect(requests).toEqual([{ route: "GET /repos/{owner}/{repo}/pulls/{pull_number}", parameters: { owner: "o", repo: "r", pull_number: 9 } }]);
+    expect(requests).toEqual([
+      { route: "GET /repos/{owner}/{repo}/pulls/{pull_number}", parameters: { owner: "o", repo: "r", pull_number: 9 } },
+    ]);
   });
 
   it("prefers the inputs to the event, and names the input a missing commit needs", async () => {
-    const deps = { createClient: (): GitHubClient => ({ request: () => Promise.reject(new Error("no API here")) }), logger: createRecordingLogger() };
-    const resolved = await resolveRunCommits(settings({ base: c.base, repositoryPath: repo.dir }), context("workflow_dispatch", { inputs: { pr: "9", sha: c.head, base: A } }), deps);
+    const deps = {
+      createClient: (): GitHubClient => ({ request: () => Promise.reject(new Error("no API here")) }),
+      logger: createRecordingLogger(),
+    };
+    const resolved = await resolveRunCommits(
+      settings({ base: c.base, repositoryPath: repo.dir }),
+      context("workflow_dispatch", { inputs: { pr: "9", sha: c.head, base: A } }),
+      deps,
+    );
     expect(resolved).toMatchObject({ base: c.base, head: c.head });
-    await expect(resolveRunCommits(settings({ head: c.head, repositoryPath: repo.dir }), context("push"), deps)).rejects.toThrow('input "base-sha": expected the base commit to score');
+    await expect(resolveRunCommits(settings({ head: c.head, repositoryPath: repo.dir }), context("push"), deps)).rejects.toThrow(
+      'input "base-sha": expected the base commit to score',
+    );
   });
 
   it("says which input names the repository when the folder is no clone", async () => {
-    const deps = { createClient: (): GitHubClient => ({ request: () => Promise.reject(new Error("no API here")) }), logger: createRecordingLogger() };
-    await expect(resolveRunCommits(settings({ base: c.base, head: c.head, repositoryPath: "/" }), context("push"), deps)).rejects.toThrow('input "repository-path": expected a clone of the repository');
+    const deps = {
+      createClient: (): GitHubClient => ({ request: () => Promise.reject(new Error("no API here")) }),
+      logger: createRecordingLogger(),
+    };
+    await expect(resolveRunCommits(settings({ base: c.base, head: c.head, repositoryPath: "/" }), context("push"), deps)).rejects.toThrow(
+      'input "repository-path": expected a clone of the repository',
+    );
   });
 });

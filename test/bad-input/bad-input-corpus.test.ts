@@ -8,7 +8,8 @@ import { main } from "../../src/cli/main.js";
 import { createRecordingLogger } from "../../src/logger.js";
 import { makeTempDir } from "../support/make-temp-dir.js";
 
-const show = (rows: readonly CorpusRow[]): string => rows.map((row) => `${row.outcome} [${row.category}] ${row.input}: ${row.message}`).join("\n");
+const show = (rows: readonly CorpusRow[]): string =>
+  rows.map((row) => `${row.outcome} [${row.category}] ${row.input}: ${row.message}`).join("\n");
 
 describe("bad input: a clear error, nothing half-written (bench/bad-input-corpus.ts)", () => {
   let result: BadInputCorpusResult;
@@ -27,15 +28,22 @@ describe("bad input: a clear error, nothing half-written (bench/bad-input-corpus
     expect(accepted.length, show(accepted)).toBe(0);
   });
 
-  it.each(["round config field", "round config path", "round config file", "prompts file", "patch", "artifact", "/rescore comment", "app attack", "process fence"])(
-    "answers every %s input with a clear error naming the field, line or problem",
-    (category) => {
-      const rows = result.rows.filter((row) => row.category === category);
-      expect(rows.length).toBeGreaterThan(0);
-      const unclear = rows.filter((row) => row.outcome !== "clear");
-      expect(unclear.length, show(unclear)).toBe(0);
-    },
-  );
+  it.each([
+    "round config field",
+    "round config path",
+    "round config file",
+    "prompts file",
+    "patch",
+    "artifact",
+    "/rescore comment",
+    "app attack",
+    "process fence",
+  ])("answers every %s input with a clear error naming the field, line or problem", (category) => {
+    const rows = result.rows.filter((row) => row.category === category);
+    expect(rows.length).toBeGreaterThan(0);
+    const unclear = rows.filter((row) => row.outcome !== "clear");
+    expect(unclear.length, show(unclear)).toBe(0);
+  });
 
   it("names the line of a bad prompts file", () => {
     const line3 = result.rows.find((row) => row.input === "line 3 is not JSON");
@@ -57,7 +65,10 @@ describe("bad input: a clear error, nothing half-written (bench/bad-input-corpus
     // Those the handlers cannot act on are ignored outright. A missing decoration (a link, the sender of
     // a comment) still posts; a run without its head repository is answered as untrusted, never scored.
     const acted = rows.filter((row) => row.message !== "ignored, no API write").map((row) => row.input);
-    expect(acted.every((input) => /html_url|\.event|run_started_at|head_repository|without sender/.test(input)), acted.join("\n")).toBe(true);
+    expect(
+      acted.every((input) => /html_url|\.event|run_started_at|head_repository|without sender/.test(input)),
+      acted.join("\n"),
+    ).toBe(true);
     expect(rows.find((row) => row.input.endsWith("without workflow_run.head_repository"))?.message).not.toContain("comments");
   });
 
@@ -74,7 +85,10 @@ describe("speedgate run on bad input writes nothing into --out", () => {
     await mkdir(out);
     const logger = createRecordingLogger();
     const stdout = new Writable({ write: (_chunk, _encoding, callback) => callback() });
-    const code = await main(["run", "--config", join(dir, "round.yml"), "--out", out, ...extra.map((arg) => arg.replace("{dir}", dir))], { logger, stdout });
+    const code = await main(["run", "--config", join(dir, "round.yml"), "--out", out, ...extra.map((arg) => arg.replace("{dir}", dir))], {
+      logger,
+      stdout,
+    });
     return { code, written: await readdir(out), error: logger.lines.map((line) => line.message).join("\n") };
   }
   const prompts = '{"id": "p1", "prompt": "hi"}\n';
@@ -83,7 +97,10 @@ describe("speedgate run on bad input writes nothing into --out", () => {
   const goodBench = "  prompts: prompts.jsonl\n  maxTokens: 16\n  requestIntervalMs: 0\n  contextLimit: 4096\n  tolerance: 0.9";
 
   it("leaves the --out folder empty for a config with a bad field", async () => {
-    const { code, written, error } = await runInto({ "round.yml": config(goodBench.replace("tolerance: 0.9", "tolerance: 90%")), "prompts.jsonl": prompts });
+    const { code, written, error } = await runInto({
+      "round.yml": config(goodBench.replace("tolerance: 0.9", "tolerance: 90%")),
+      "prompts.jsonl": prompts,
+    });
     expect(code).toBe(2);
     expect(error).toContain("bench.tolerance");
     expect(written).toEqual([]);
@@ -97,7 +114,10 @@ describe("speedgate run on bad input writes nothing into --out", () => {
   });
 
   it("leaves the --out folder empty for an empty patch", async () => {
-    const { code, written, error } = await runInto({ "round.yml": config(goodBench), "prompts.jsonl": prompts, "empty.patch": "" }, ["--patch", "{dir}/empty.patch"]);
+    const { code, written, error } = await runInto({ "round.yml": config(goodBench), "prompts.jsonl": prompts, "empty.patch": "" }, [
+      "--patch",
+      "{dir}/empty.patch",
+    ]);
     expect(code).toBe(2);
     expect(error).toContain("empty");
     expect(written).toEqual([]);

@@ -18,7 +18,14 @@ describe("Probot's setup flow with app.yml", () => {
   let port = 0;
   beforeAll(async () => {
     port = await getFreePort();
-    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port), HOST: "127.0.0.1", NODE_ENV: "test", LOG_FORMAT: "json" };
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      NODE_ENV: "test",
+      LOG_FORMAT: "json",
+    };
     child = spawn("npm", ["run", "--silent", "bot"], { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     await new Promise<void>((resolve, reject) => {
@@ -43,7 +50,12 @@ describe("Probot's setup flow with app.yml", () => {
     // The setup page's "Register GitHub App" button posts the manifest as its value.
     const value = /name="manifest" id="manifest" value='([^']*)'/.exec(page);
     expect(value, page.slice(0, 2000)).not.toBeNull();
-    const manifest = JSON.parse((value?.[1] ?? "").replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, "&")) as {
+    const manifest = JSON.parse(
+      (value?.[1] ?? "")
+        .replace(/&quot;/g, '"')
+        .replace(/&#39;/g, "'")
+        .replace(/&amp;/g, "&"),
+    ) as {
       hook_attributes: { url: string };
       default_events: string[];
       default_permissions: Record<string, string>;
@@ -51,7 +63,11 @@ describe("Probot's setup flow with app.yml", () => {
     };
     expect(manifest.hook_attributes.url).toBe(`http://127.0.0.1:${port}/api/github/webhooks`);
     // Opened at another address (a proxy's), the page registers that one, as Probot's flow does.
-    const proxied = await (await fetch(`http://127.0.0.1:${port}/probot`, { headers: { "x-forwarded-host": "speedgate.example.com", "x-forwarded-proto": "https" } })).text();
+    const proxied = await (
+      await fetch(`http://127.0.0.1:${port}/probot`, {
+        headers: { "x-forwarded-host": "speedgate.example.com", "x-forwarded-proto": "https" },
+      })
+    ).text();
     expect(proxied).toContain("https://speedgate.example.com/api/github/webhooks");
     expect(manifest.name).toBe("speedgate");
     expect(manifest.default_events).toEqual(["check_run", "issue_comment", "pull_request", "workflow_run"]);

@@ -31,7 +31,12 @@ describe("AppOctokit", () => {
       refusals-- > 0 ? SECONDARY_LIMIT : { status: 201, body: { id: 1, body: "ok" } },
     );
     const octokit = await probot.auth(1);
-    const response = await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", { owner: "o", repo: "r", issue_number: 1, body: "ok" });
+    const response = await octokit.request("POST /repos/{owner}/{repo}/issues/{issue_number}/comments", {
+      owner: "o",
+      repo: "r",
+      issue_number: 1,
+      body: "ok",
+    });
     expect(response.status).toBe(201);
     expect(fake.calls("POST", "/repos/{owner}/{repo}/issues/{issue_number}/comments")).toHaveLength(2);
   });

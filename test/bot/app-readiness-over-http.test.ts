@@ -72,59 +72,72 @@ describe("the app's readiness and its stop", () => {
   });
 
   const postgres = testBackends().find((backend) => backend.name === "postgres");
-  describe.skipIf(!postgres?.available)("while the database is still being migrated (PostgreSQL: the test holds the migration lock)", () => {
-    let handle: TestDatabaseHandle;
-    let holder: pg.Client;
-    beforeAll(async () => {
-      handle = await (postgres as NonNullable<typeof postgres>).create();
-      holder = new pg.Client({ connectionString: handle.target.kind === "postgres" ? handle.target.url : "" });
-      await holder.connect();
-      // The app migrates under this lock (several replicas take turns): held here, it waits as behind a slow start.
-      await holder.query("BEGIN");
-      await holder.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
-    });
-    afterAll(async () => {
-      await holder.end().catch(() => undefined);
-      await handle.destroy();
-    });
+  describe.skipIf(!postgres?.available)(
+    "while the database is still being migrated (PostgreSQL: the test holds the migration lock)",
+    () => {
+      let handle: TestDatabaseHandle;
+      let holder: pg.Client;
+      beforeAll(async () => {
+        handle = await (postgres as NonNullable<typeof postgres>).create();
+        holder = new pg.Client({ connectionString: handle.target.kind === "postgres" ? handle.target.url : "" });
+        await holder.connect();
+        // The app migrates under this lock (several replicas take turns): held here, it waits as behind a slow start.
+        await holder.query("BEGIN");
+        await holder.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
+      });
+      afterAll(async () => {
+        await holder.end().catch(() => undefined);
+        await handle.destroy();
+      });
 
-    it("answers a delivery 503 without reading it once it has waited SPEEDGATE_DELIVERY_HOLD_MS for the store", async () => {
-      const url = handle.target.kind === "postgres" ? handle.target.url : "";
-      const bot = await startBotProcess({ gheHost: fake.host, env: { DATABASE_URL: url, SPEEDGATE_DELIVERY_HOLD_MS: "300" }, until: "listening" });
-      try {
-        // The migration lock is held for the whole test: the hold ends by its bound, not by the store.
-        expect(await sendWebhook(bot.webhookUrl, { event: "ping", payload: { zen: "too early" }, secret: bot.secret })).toBe(503);
-        expect(await get(bot.port, "/ready")).toEqual({ status: 503, body: '{"status":"starting"}\n' });
-      } finally {
-        // Killed: a stop waits for the store to finish opening, which the held lock does not let it.
-        await bot.kill();
-      }
-    });
+      it("answers a delivery 503 without reading it once it has waited SPEEDGATE_DELIVERY_HOLD_MS for the store", async () => {
+        const url = handle.target.kind === "postgres" ? handle.target.url : "";
+        const bot = await startBotProcess({
+          gheHost: fake.host,
+          env: { DATABASE_URL: url, SPEEDGATE_DELIVERY_HOLD_MS: "300" },
+          until: "listening",
+        });
+        try {
+          // The migration lock is held for the whole test: the hold ends by its bound, not by the store.
+          expect(await sendWebhook(bot.webhookUrl, { event: "ping", payload: { zen: "too early" }, secret: bot.secret })).toBe(503);
+          expect(await get(bot.port, "/ready")).toEqual({ status: 503, body: '{"status":"starting"}\n' });
+        } finally {
+          // Killed: a stop waits for the store to finish opening, which the held lock does not let it.
+          await bot.kill();
+        }
+      });
 
-    it("answers /ping at once and /ready 503 'starting' while migrating, holds a delivery unread meanwhile, and answers it 200 once migrated", async () => {
-      const url = handle.target.kind === "postgres" ? handle.target.url : "";
-      // A hold longer than any migration here: the delivery's answer waits for the lock's release, not for a clock.
-      const bot = await startBotProcess({ gheHost: fake.host, env: { DATABASE_URL: url, SPEEDGATE_DELIVERY_HOLD_MS: "120000" }, until: "listening" });
-      try {
-        expect((await get(bot.port, "/ping")).status).toBe(200);
-        expect(await get(bot.port, "/ready")).toEqual({ status: 503, body: '{"status":"starting"}\n' });
-        let answered: number | null = null;
-        const early = sendWebhook(bot.webhookUrl, { event: "ping", payload: { zen: "early" }, secret: bot.secret }).then((status) => (answered = status));
-        // Requests after it are answered while it waits: it is held, not queued behind a stalled server.
-        expect(await get(bot.port, "/ready")).toEqual({ status: 503, body: '{"status":"starting"}\n' });
-        expect((await get(bot.port, "/ping")).status).toBe(200);
-        expect(answered).toBeNull();
-        expect(bot.output()).not.toContain("taking deliveries");
+      it("answers /ping at once and /ready 503 'starting' while migrating, holds a delivery unread meanwhile, and answers it 200 once migrated", async () => {
+        const url = handle.target.kind === "postgres" ? handle.target.url : "";
+        // A hold longer than any migration here: the delivery's answer waits for the lock's release, not for a clock.
+        const bot = await startBotProcess({
+          gheHost: fake.host,
+          env: { DATABASE_URL: url, SPEEDGATE_DELIVERY_HOLD_MS: "120000" },
+          until: "listening",
+        });
+        try {
+          expect((await get(bot.port, "/ping")).status).toBe(200);
+          expect(await get(bot.port, "/ready")).toEqual({ status: 503, body: '{"status":"starting"}\n' });
+          let answered: number | null = null;
+          const early = sendWebhook(bot.webhookUrl, { event: "ping", payload: { zen: "early" }, secret: bot.secret }).then(
+            (status) => (answered = status),
+          );
+          // Requests after it are answered while it waits: it is held, not queued behind a stalled server.
+          expect(await get(bot.port, "/ready")).toEqual({ status: 503, body: '{"status":"starting"}\n' });
+          expect((await get(bot.port, "/ping")).status).toBe(200);
+          expect(answered).toBeNull();
+          expect(bot.output()).not.toContain("taking deliveries");
 
-        await holder.query("COMMIT");
-        expect(await early).toBe(200);
-        // Its log line comes on another pipe than the answer, and may arrive after it.
-        expect((await bot.waitFor(/taking deliveries/))[0]).toBeTruthy();
-        expect(await get(bot.port, "/ready")).toEqual({ status: 200, body: '{"status":"ready"}\n' });
-        expect(await sendWebhook(bot.webhookUrl, { event: "ping", payload: { zen: "late" }, secret: bot.secret })).toBe(200);
-      } finally {
-        await bot.stop();
-      }
-    });
-  });
+          await holder.query("COMMIT");
+          expect(await early).toBe(200);
+          // Its log line comes on another pipe than the answer, and may arrive after it.
+          expect((await bot.waitFor(/taking deliveries/))[0]).toBeTruthy();
+          expect(await get(bot.port, "/ready")).toEqual({ status: 200, body: '{"status":"ready"}\n' });
+          expect(await sendWebhook(bot.webhookUrl, { event: "ping", payload: { zen: "late" }, secret: bot.secret })).toBe(200);
+        } finally {
+          await bot.stop();
+        }
+      });
+    },
+  );
 });

@@ -7,6 +7,8 @@ describe("SPEEDGATE_DELIVERY_HOLD_MS", () => {
     expect(DEFAULT_DELIVERY_HOLD.maxMs).toBeLessThan(10_000);
     expect(readDeliveryHold({ SPEEDGATE_DELIVERY_HOLD_MS: "0" }).maxMs).toBe(0);
     expect(readDeliveryHold({ SPEEDGATE_DELIVERY_HOLD_MS: " 2500 " }).maxMs).toBe(2_500);
-    expect(() => readDeliveryHold({ SPEEDGATE_DELIVERY_HOLD_MS: "8s" })).toThrow(/SPEEDGATE_DELIVERY_HOLD_MS: expected a whole number of milliseconds.* got "8s"/);
+    expect(() => readDeliveryHold({ SPEEDGATE_DELIVERY_HOLD_MS: "8s" })).toThrow(
+      /SPEEDGATE_DELIVERY_HOLD_MS: expected a whole number of milliseconds.* got "8s"/,
+    );
   });
 });

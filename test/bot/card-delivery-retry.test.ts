@@ -36,7 +36,13 @@ describeEachBackend("a card whose posting fails is retried by the queue, and a g
   beforeEach(() => {
     fake.reset();
     runId++;
-    serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], artifacts: { [runId]: zipScorecard(makeTestScorecard()) } });
+    serveRepository(fake, {
+      owner: OWNER,
+      repo: REPO,
+      appId: APP_ID,
+      pulls: [PULL],
+      artifacts: { [runId]: zipScorecard(makeTestScorecard()) },
+    });
   });
   afterEach(() => expect(fake.violations).toEqual([]));
 
@@ -65,7 +71,12 @@ describeEachBackend("a card whose posting fails is retried by the queue, and a g
     expect(fake.served).toHaveLength(3);
     expect(fake.comments).toEqual([]);
     expect(fake.checkRuns).toHaveLength(1);
-    expect(fake.checkRuns[0]).toMatchObject({ headSha: SHA, status: "completed", conclusion: "failure", title: "The card could not be posted" });
+    expect(fake.checkRuns[0]).toMatchObject({
+      headSha: SHA,
+      status: "completed",
+      conclusion: "failure",
+      title: "The card could not be posted",
+    });
     expect(fake.checkRuns[0]?.summary).toContain("The card could not be posted: GitHub answered 500");
     expect(fake.checkRuns[0]?.summary).toContain(`Redeliver the workflow_run delivery \`${id}\``);
     expect(fake.checkRuns[0]?.summary).toContain("/rescore");
@@ -79,7 +90,13 @@ describeEachBackend("a card whose posting fails is retried by the queue, and a g
   });
 
   it("does not retry an answer that will not change (422) beyond its attempts, and still leaves the failure on the check", async () => {
-    fake.failNext("POST", COMMENTS, { response: { status: 422, body: { message: "Validation Failed" } } }, { response: { status: 422, body: { message: "Validation Failed" } } }, { response: { status: 422, body: { message: "Validation Failed" } } });
+    fake.failNext(
+      "POST",
+      COMMENTS,
+      { response: { status: 422, body: { message: "Validation Failed" } } },
+      { response: { status: 422, body: { message: "Validation Failed" } } },
+      { response: { status: 422, body: { message: "Validation Failed" } } },
+    );
     await deliver(randomUUID());
     await app.settled();
     expect(fake.calls("POST", COMMENTS)).toHaveLength(3);

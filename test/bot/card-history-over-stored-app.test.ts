@@ -48,7 +48,8 @@ describeEachBackend("the card history on the card and in the leaderboard issue",
     await app.probot.receive({ id: randomUUID(), name, payload } as Parameters<Probot["receive"]>[0]);
     await app.settled();
   };
-  const cardComment = (number: number): string => fake.comments.find((comment) => comment.issueNumber === number && comment.body.startsWith(CARD_MARKER))?.body ?? "";
+  const cardComment = (number: number): string =>
+    fake.comments.find((comment) => comment.issueNumber === number && comment.body.startsWith(CARD_MARKER))?.body ?? "";
   const boardRows = (): string[] => (repo.issues[0]?.body ?? "").split("\n").filter((line) => /^\|\s+\d+ \|/.test(line));
 
   it("records each card, shows the earlier commits on the card, and keeps one pinned leaderboard issue up to date", async () => {
@@ -57,7 +58,14 @@ describeEachBackend("the card history on the card and in the leaderboard issue",
       1002: zipScorecard(makeTestScorecard({ scores: [1.12, 1.12, 1.12] })),
       1003: zipScorecard(makeTestScorecard({ scores: [1.2, 1.2, 1.2] })),
     };
-    repo = serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [first, second], config: "leaderboard: true\n", artifacts });
+    repo = serveRepository(fake, {
+      owner: OWNER,
+      repo: REPO,
+      appId: APP_ID,
+      pulls: [first, second],
+      config: "leaderboard: true\n",
+      artifacts,
+    });
 
     await deliver("workflow_run", workflowRunCompleted({ id: 1001, headSha: A, headBranch: first.headBranch }));
     expect(cardComment(31)).toContain("Round score 1.05×");
@@ -102,7 +110,14 @@ describeEachBackend("the card history on the card and in the leaderboard issue",
 
   it("opens no issue for a repository that did not turn the leaderboard on, and still records the card", async () => {
     const other: FakePull = { number: 33, headSha: "d".repeat(40), headRepo: `${OWNER}/${REPO}`, headBranch: "no-board", author: "carol" };
-    repo = serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [other], config: null, artifacts: { 1004: zipScorecard(makeTestScorecard({ scores: [1.3, 1.3, 1.3] })) } });
+    repo = serveRepository(fake, {
+      owner: OWNER,
+      repo: REPO,
+      appId: APP_ID,
+      pulls: [other],
+      config: null,
+      artifacts: { 1004: zipScorecard(makeTestScorecard({ scores: [1.3, 1.3, 1.3] })) },
+    });
     await deliver("workflow_run", workflowRunCompleted({ id: 1004, headSha: other.headSha, headBranch: other.headBranch }));
     expect(cardComment(33)).toContain("Round score 1.30×");
     expect(repo.issues).toEqual([]);

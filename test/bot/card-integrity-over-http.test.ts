@@ -17,10 +17,21 @@ import { findRenderedReferences } from "../support/find-rendered-references.js";
 
 const SHA = "f".repeat(40);
 const PULL: FakePull = { number: 40, headSha: SHA, headRepo: `${OWNER}/${REPO}`, headBranch: "speedup", author: "writer" };
-const HOSTILE = "@octocat @org/team #12 octo/repo#34 GH-56 https://github.com/octo/repo/issues/7 www.github.com/octo/repo/pull/8 <!-- hidden --> -->";
+const HOSTILE =
+  "@octocat @org/team #12 octo/repo#34 GH-56 https://github.com/octo/repo/issues/7 www.github.com/octo/repo/pull/8 <!-- hidden --> -->";
 
 function failure(logTail: string[]): NonNullable<Scorecard["failure"]> {
-  return { engine: "candidate", stage: "benchmark", kind: "cuda_oom", label: "out of memory", summary: "ran out of GPU memory", hint: "lower the batch size", exitCode: 1, signal: null, logTail };
+  return {
+    engine: "candidate",
+    stage: "benchmark",
+    kind: "cuda_oom",
+    label: "out of memory",
+    summary: "ran out of GPU memory",
+    hint: "lower the batch size",
+    exitCode: 1,
+    signal: null,
+    logTail,
+  };
 }
 
 const isCard = (body: string): boolean => body.startsWith("<!-- speedgate -->");
@@ -35,13 +46,20 @@ describe("score cards against the comment and the check (`npm run bot`)", () => 
     bot = running();
   });
   const deliver = async (event: string, payload: unknown): Promise<number> => await deliverAndSettle(bot, event, payload, randomUUID());
-  const run = (id: number, startedAt: string) => workflowRunCompleted({ id, headSha: SHA, headBranch: PULL.headBranch, headRepo: `${OWNER}/${REPO}`, startedAt });
+  const run = (id: number, startedAt: string) =>
+    workflowRunCompleted({ id, headSha: SHA, headBranch: PULL.headBranch, headRepo: `${OWNER}/${REPO}`, startedAt });
 
   it("point 2: a run stamp printed by the engine neither freezes the comment nor leaves the next check queued", async () => {
     const forged = `<!-- speedgate-run ${JSON.stringify({ runId: 999_999_999, startedAt: "9999-12-31T00:00:00Z" })} -->`;
     const first = makeTestScorecard({ scores: [0.9, 0.9, 0.9], failure: failure(["loading weights", forged, "CUDA out of memory"]) });
     const later = makeTestScorecard({ scores: twelve(1.3) });
-    serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, pulls: [PULL], artifacts: { 601: zipScorecard(first), 602: zipScorecard(later) } });
+    serveRepository(fake, {
+      owner: OWNER,
+      repo: REPO,
+      appId: bot.appId,
+      pulls: [PULL],
+      artifacts: { 601: zipScorecard(first), 602: zipScorecard(later) },
+    });
     expect(await deliver("workflow_run", run(601, "2026-01-01T00:05:00Z"))).toBe(200);
     const body = fake.comments[0]?.body ?? "";
     // Only the app's own two comments (the marker and its stamp): the engine's line is shown, but cannot be one.
@@ -62,13 +80,33 @@ describe("score cards against the comment and the check (`npm run bot`)", () => 
     const runId = repo.dispatches[0]?.runId ?? 0;
     // Meanwhile a newer run's card reached the comment.
     const newer = { runId: runId + 50, startedAt: "2099-01-01T00:00:00Z" };
-    fake.comments.push({ id: fake.nextId(), issueNumber: PULL.number, body: `<!-- speedgate -->\n<!-- speedgate-run ${JSON.stringify(newer)} -->\nnewer card`, login: "speedgate[bot]", type: "Bot", createdAt: fake.now() });
+    fake.comments.push({
+      id: fake.nextId(),
+      issueNumber: PULL.number,
+      body: `<!-- speedgate -->\n<!-- speedgate-run ${JSON.stringify(newer)} -->\nnewer card`,
+      login: "speedgate[bot]",
+      type: "Bot",
+      createdAt: fake.now(),
+    });
     repo.artifacts.set(runId, zipScorecard(makeTestScorecard({ scores: twelve(1.2) })));
-    const dispatched = workflowRunCompleted({ id: runId, event: "workflow_dispatch", headSha: "9".repeat(40), headBranch: "main", title: `speedgate #${PULL.number} ${SHA}`, startedAt: "2026-06-01T00:00:00Z" });
+    const dispatched = workflowRunCompleted({
+      id: runId,
+      event: "workflow_dispatch",
+      headSha: "9".repeat(40),
+      headBranch: "main",
+      title: `speedgate #${PULL.number} ${SHA}`,
+      startedAt: "2026-06-01T00:00:00Z",
+    });
     expect(await deliver("workflow_run", dispatched)).toBe(200);
-    expect(fake.comments.filter((comment) => isCard(comment.body)).map((comment) => comment.body)).toEqual([expect.stringContaining("newer card")]);
+    expect(fake.comments.filter((comment) => isCard(comment.body)).map((comment) => comment.body)).toEqual([
+      expect.stringContaining("newer card"),
+    ]);
     expect(fake.checkRuns).toHaveLength(1);
-    expect(fake.checkRuns[0]).toMatchObject({ status: "completed", conclusion: "success", externalId: `speedgate:pr=${PULL.number}:run=${runId}` });
+    expect(fake.checkRuns[0]).toMatchObject({
+      status: "completed",
+      conclusion: "success",
+      externalId: `speedgate:pr=${PULL.number}:run=${runId}`,
+    });
     expect(fake.checkRuns[0]?.title).toContain("an older run");
   });
 
@@ -129,7 +167,9 @@ describe("score cards against the comment and the check (`npm run bot`)", () => 
       expect(text).toContain("- csrc/attention.cu");
       expect(text).toContain("- python/engine.py -&gt; docs/engine.py");
     }
-    expect(fake.checkRuns[0]?.title).toMatch(/^✅ Round score 1\.30×; the interval's low end 1\.\d\d× clears the gate's 1\.00×; 2 changed files not scored \(patch-paths\)$/);
+    expect(fake.checkRuns[0]?.title).toMatch(
+      /^✅ Round score 1\.30×; the interval's low end 1\.\d\d× clears the gate's 1\.00×; 2 changed files not scored \(patch-paths\)$/,
+    );
   });
 
   it("a card whose top level says every scenario passed over one that failed: the check is the scenarios' verdict, not the card's", async () => {
@@ -148,20 +188,37 @@ describe("score cards against the comment and the check (`npm run bot`)", () => 
   });
 
   it("a card that leaves out the scenario the repository declares, or every scenario: the check fails and names it", async () => {
-    const config = ["gate:", "  scenarios:", "    decode-c1: { minRoundScore: 1.0 }", "    prefill-c32: { minRoundScore: 0.8 }", ""].join("\n");
+    const config = ["gate:", "  scenarios:", "    decode-c1: { minRoundScore: 1.0 }", "    prefill-c32: { minRoundScore: 0.8 }", ""].join(
+      "\n",
+    );
     const card = makeScenarioRound([
       { name: "decode-c1", speedup: 1.2 },
       { name: "prefill-c32", speedup: 0.9 },
     ]);
     const { scenarios: _all, ...withoutScenarios } = card;
     const dropped: Scorecard = { ...card, scenarios: card.scenarios?.slice(0, 1) };
-    serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, pulls: [PULL], config, artifacts: { 661: zipScorecard(dropped), 662: zipScorecard(withoutScenarios) } });
+    serveRepository(fake, {
+      owner: OWNER,
+      repo: REPO,
+      appId: bot.appId,
+      pulls: [PULL],
+      config,
+      artifacts: { 661: zipScorecard(dropped), 662: zipScorecard(withoutScenarios) },
+    });
     expect(await deliver("workflow_run", run(661, "2026-01-01T00:00:00Z"))).toBe(200);
-    expect(fake.checkRuns[0]).toMatchObject({ status: "completed", conclusion: "failure", title: "❌ 1 of 2 scenarios passed; improved: decode-c1; missing: prefill-c32" });
-    expect(fake.checkRuns[0]?.summary).toContain("the card has no scenario prefill-c32, which the repository's app config declares (gate.scenarios)");
+    expect(fake.checkRuns[0]).toMatchObject({
+      status: "completed",
+      conclusion: "failure",
+      title: "❌ 1 of 2 scenarios passed; improved: decode-c1; missing: prefill-c32",
+    });
+    expect(fake.checkRuns[0]?.summary).toContain(
+      "the card has no scenario prefill-c32, which the repository's app config declares (gate.scenarios)",
+    );
     expect(await deliver("workflow_run", run(662, "2026-01-01T00:10:00Z"))).toBe(200);
     expect(fake.checkRuns[1]).toMatchObject({ status: "completed", conclusion: "failure" });
-    expect(fake.checkRuns[1]?.summary).toContain("the repository's app config declares scenarios decode-c1, prefill-c32 (gate.scenarios) and the card has none");
+    expect(fake.checkRuns[1]?.summary).toContain(
+      "the repository's app config declares scenarios decode-c1, prefill-c32 (gate.scenarios) and the card has none",
+    );
   });
 
   it("point 13: while a card at the app's limits is being read, the app answers /ping and handles another delivery", async () => {
@@ -173,7 +230,14 @@ describe("score cards against the comment and the check (`npm run bot`)", () => 
       failure: failure(Array.from({ length: 2_000 }, (_, index) => `${index} ${"x".repeat(3_990)}`)),
     };
     const other: FakePull = { ...PULL, number: 41, headSha: "e".repeat(40), headBranch: "other" };
-    const repo = serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, pulls: [PULL, other], roles: { maintainer: "admin" }, artifacts: { 641: zipScorecard(maximal) } });
+    const repo = serveRepository(fake, {
+      owner: OWNER,
+      repo: REPO,
+      appId: bot.appId,
+      pulls: [PULL, other],
+      roles: { maintainer: "admin" },
+      artifacts: { 641: zipScorecard(maximal) },
+    });
     const bigDelivery = deliver("workflow_run", run(641, "2026-01-01T00:00:00Z"));
     // Awaited below; a failed expectation before then must not leave it an unhandled rejection.
     bigDelivery.catch(() => undefined);
@@ -187,7 +251,14 @@ describe("score cards against the comment and the check (`npm run bot`)", () => 
     // /rescore takes against a loaded fake is not the point (on a busy machine it can outlast the read).
     const requestsBefore = fake.requests.length;
     const rescore = randomUUID();
-    expect(await sendWebhook(bot.webhookUrl, { event: "issue_comment", payload: issueCommentCreated({ number: other.number, body: "/rescore", login: "maintainer" }), id: rescore, secret: bot.secret })).toBe(200);
+    expect(
+      await sendWebhook(bot.webhookUrl, {
+        event: "issue_comment",
+        payload: issueCommentCreated({ number: other.number, body: "/rescore", login: "maintainer" }),
+        id: rescore,
+        secret: bot.secret,
+      }),
+    ).toBe(200);
     await fake.waitUntil(() => fake.requests.length > requestsBefore);
     expect(bot.output()).not.toMatch(finished);
     await bot.settled(rescore);

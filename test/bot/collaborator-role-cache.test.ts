@@ -10,7 +10,11 @@ function permissionClient(roles: Record<string, string>, failing: Set<string> = 
       const username = String(parameters?.username);
       reads.push(`${String(parameters?.repo)}:${username}`);
       if (failing.has(username)) return Promise.reject(Object.assign(new Error("bad gateway"), { status: 502 }));
-      return Promise.resolve({ status: 200, headers: {}, data: { role_name: roles[username.toLowerCase()] ?? "read", permission: "read" } });
+      return Promise.resolve({
+        status: 200,
+        headers: {},
+        data: { role_name: roles[username.toLowerCase()] ?? "read", permission: "read" },
+      });
     },
   };
   return { client, reads };

@@ -101,14 +101,20 @@ async function deliverDuring(count: number, localAddress: string): Promise<numbe
  * Starts the attack, waits until `held` of its connections are held at once (read from the budget, not
  * slept for), then sends `count` signed deliveries from 127.0.0.1 and expects at least 90% answered 200.
  */
-async function deliverUnderAttack(attackOptions: Omit<HeldHeadersOptions, "port" | "headers">, held: number, count: number): Promise<HeldHeaders> {
+async function deliverUnderAttack(
+  attackOptions: Omit<HeldHeadersOptions, "port" | "headers">,
+  held: number,
+  count: number,
+): Promise<HeldHeaders> {
   const attack = holdWebhookHeaders({ ...attackOptions, port, headers: ATTACK_HEADERS });
   attacks.push(attack);
   while (budget.usage().incomplete < held) await new Promise((resolve) => setTimeout(resolve, 10));
   const statuses = await deliverDuring(count, "127.0.0.1");
   const answered = statuses.filter((status) => status === 200).length;
   // For the report: how many got through, and what the attack and the budget came to.
-  console.info(`${answered} of ${statuses.length} signed deliveries answered 200; ${attack.opened()} attack connections opened, ${attack.endedByApp()} ended by the app; budget peak ${JSON.stringify(budget.peak())}`);
+  console.info(
+    `${answered} of ${statuses.length} signed deliveries answered 200; ${attack.opened()} attack connections opened, ${attack.endedByApp()} ended by the app; budget peak ${JSON.stringify(budget.peak())}`,
+  );
   expect(answered, `statuses: ${statuses.join(" ")}`).toBeGreaterThanOrEqual(Math.ceil(0.9 * statuses.length));
   return attack;
 }
@@ -117,7 +123,12 @@ describe("the webhook endpoint under connections that send headers and no body",
   it("answers at least 90% of signed deliveries 200 during the reported attack, the budget holding what arrived, not what was declared", async () => {
     expect(await deliver("127.0.0.1")).toBe(200);
     const attack = await deliverUnderAttack(
-      { localAddresses: ["127.0.0.1", "127.0.0.2"], declaredBytes: REPORTED, holdMs: DEFAULT_WEBHOOK_BODY_LIMITS.graceMs + 50, reopenMs: 10 },
+      {
+        localAddresses: ["127.0.0.1", "127.0.0.2"],
+        declaredBytes: REPORTED,
+        holdMs: DEFAULT_WEBHOOK_BODY_LIMITS.graceMs + 50,
+        reopenMs: 10,
+      },
       REPORTED.length,
       60,
     );

@@ -28,13 +28,27 @@ describe("the leaderboard under re-runs of one commit (`npm run bot`)", () => {
   it("shows the median of the pull request's runs, not the lucky one, and a new commit adds to them", async () => {
     const pull: FakePull = { number: 61, headSha: SHA, headRepo: `${OWNER}/${REPO}`, headBranch: "lucky", author: "writer" };
     const scores = [1.0, 1.3, 1.01, 0.99, 1.02];
-    const artifacts = Object.fromEntries(scores.map((score, index) => [7001 + index, zipScorecard(makeTestScorecard({ scores: [score, score, score] }))]));
+    const artifacts = Object.fromEntries(
+      scores.map((score, index) => [7001 + index, zipScorecard(makeTestScorecard({ scores: [score, score, score] }))]),
+    );
     artifacts[7100] = zipScorecard(makeTestScorecard({ scores: [1.15, 1.15, 1.15] }));
-    const repo = serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, pulls: [pull], config: "leaderboard: true\n", artifacts });
+    const repo = serveRepository(fake, {
+      owner: OWNER,
+      repo: REPO,
+      appId: bot.appId,
+      pulls: [pull],
+      config: "leaderboard: true\n",
+      artifacts,
+    });
     const rows = (): string[] => (repo.issues[0]?.body ?? "").split("\n").filter((line) => /^\|\s+\d+ \|/.test(line));
 
     for (const [index] of scores.entries()) {
-      const run = workflowRunCompleted({ id: 7001 + index, headSha: SHA, headBranch: pull.headBranch, startedAt: `2026-01-01T0${index}:00:00Z` });
+      const run = workflowRunCompleted({
+        id: 7001 + index,
+        headSha: SHA,
+        headBranch: pull.headBranch,
+        startedAt: `2026-01-01T0${index}:00:00Z`,
+      });
       expect(await deliverAndSettle(bot, "workflow_run", run)).toBe(200);
       if (index === 1) expect(rows()[0]).toMatch(/\[1\.00×\]\([^)]+\/runs\/7001\) \(median of 2 runs\)/);
     }
@@ -44,7 +58,13 @@ describe("the leaderboard under re-runs of one commit (`npm run bot`)", () => {
 
     // The author pushes a new commit scored 1.15×: one more run of six, which leaves the median where it was.
     pull.headSha = NEXT;
-    expect(await deliverAndSettle(bot, "workflow_run", workflowRunCompleted({ id: 7100, headSha: NEXT, headBranch: pull.headBranch, startedAt: "2026-01-01T09:00:00Z" }))).toBe(200);
+    expect(
+      await deliverAndSettle(
+        bot,
+        "workflow_run",
+        workflowRunCompleted({ id: 7100, headSha: NEXT, headBranch: pull.headBranch, startedAt: "2026-01-01T09:00:00Z" }),
+      ),
+    ).toBe(200);
     expect(rows()[0]).toMatch(/\[1\.01×\]\([^)]+\/runs\/7003\) \(median of 6 runs of 2 commits\)/);
     expect(repo.issues[0]?.body).not.toContain("1.15×");
   }, 120_000);

@@ -34,7 +34,9 @@ describe("parsePayload", () => {
     delete (payload.workflow_run as Record<string, unknown>).path;
     expect(parsePayload(contextOf("workflow_run", payload, logged), workflowRunPayloadSchema)).toBeNull();
     expect(logged).toHaveLength(1);
-    expect(logged[0]?.message).toBe("ignoring the workflow_run.completed delivery delivery-1: workflow_run.path: expected the workflow file's path, but it is missing");
+    expect(logged[0]?.message).toBe(
+      "ignoring the workflow_run.completed delivery delivery-1: workflow_run.path: expected the workflow file's path, but it is missing",
+    );
     expect(logged[0]?.fields).toMatchObject({ delivery: "delivery-1", event: "workflow_run.completed" });
   });
 

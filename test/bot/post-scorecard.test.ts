@@ -34,7 +34,14 @@ describe("postScorecard", () => {
     await probot.receive({ id: randomUUID(), name, payload } as Parameters<Probot["receive"]>[0]);
 
   it("ignores runs of other workflows after reading the repository config", async () => {
-    serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], groups: ["app", "config"], config: "workflow: score.yml\n" });
+    serveRepository(fake, {
+      owner: OWNER,
+      repo: REPO,
+      appId: APP_ID,
+      pulls: [PULL],
+      groups: ["app", "config"],
+      config: "workflow: score.yml\n",
+    });
     await receive("workflow_run", workflowRunCompleted({ id: 1, headSha: SHA, workflowFile: "speedgate.yml" }));
     expect(fake.requests.map((request) => request.template)).toEqual([
       "/app/installations/{installation_id}/access_tokens",
@@ -44,7 +51,14 @@ describe("postScorecard", () => {
 
   it("uses the repository's threshold, not the one in the card", async () => {
     const card = makeTestScorecard({ scores: Array.from({ length: 12 }, () => 1.1), minRoundScore: 1.0 });
-    serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], config: "gate:\n  minRoundScore: 1.25\n", artifacts: { 2: zipScorecard(card) } });
+    serveRepository(fake, {
+      owner: OWNER,
+      repo: REPO,
+      appId: APP_ID,
+      pulls: [PULL],
+      config: "gate:\n  minRoundScore: 1.25\n",
+      artifacts: { 2: zipScorecard(card) },
+    });
     await receive("workflow_run", workflowRunCompleted({ id: 2, headSha: SHA, headBranch: "topic" }));
     expect(fake.checkRuns).toMatchObject([{ conclusion: "failure" }]);
     expect(fake.checkRuns[0]?.title).toBe("❌ Round score 1.10× is below the gate's 1.25×");
@@ -59,9 +73,25 @@ describe("postScorecard", () => {
   });
 
   it("fails the check of a candidate that crashed mid-benchmark, giving both reasons in its title and summary", async () => {
-    const crashed: EngineFailure = { ...seedOomFailure(), stage: "benchmark", kind: "exited", label: "exited with code 1", logTail: ["RuntimeError: boom"] };
-    const plans = [...Array.from({ length: 10 }, () => ({ speedup: 1.5 })), { candidateError: "engine died" }, { candidateError: "engine died" }];
-    serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], artifacts: { 7: zipScorecard(makeCard(plans, { failure: crashed })) } });
+    const crashed: EngineFailure = {
+      ...seedOomFailure(),
+      stage: "benchmark",
+      kind: "exited",
+      label: "exited with code 1",
+      logTail: ["RuntimeError: boom"],
+    };
+    const plans = [
+      ...Array.from({ length: 10 }, () => ({ speedup: 1.5 })),
+      { candidateError: "engine died" },
+      { candidateError: "engine died" },
+    ];
+    serveRepository(fake, {
+      owner: OWNER,
+      repo: REPO,
+      appId: APP_ID,
+      pulls: [PULL],
+      artifacts: { 7: zipScorecard(makeCard(plans, { failure: crashed })) },
+    });
     await receive("workflow_run", workflowRunCompleted({ id: 7, headSha: SHA, headBranch: "topic" }));
     expect(fake.checkRuns).toMatchObject([{ conclusion: "failure" }]);
     const reasons = [
@@ -78,7 +108,9 @@ describe("postScorecard", () => {
     await receive("workflow_run", workflowRunCompleted({ id: 19, headSha: SHA, headBranch: "topic" }));
     // Not a pass: a required check must not let an unmeasured patch through; but not the patch's ❌ either.
     expect(fake.checkRuns).toMatchObject([{ conclusion: "failure" }]);
-    expect(fake.checkRuns[0]?.title).toBe("⚠️ No verdict: the runner's GPU was busy, not the patch (GPU 3 was held by python3, pid 48211, 11.0 GiB, when the candidate started)");
+    expect(fake.checkRuns[0]?.title).toBe(
+      "⚠️ No verdict: the runner's GPU was busy, not the patch (GPU 3 was held by python3, pid 48211, 11.0 GiB, when the candidate started)",
+    );
     for (const text of [fake.comments[0]?.body ?? "", fake.checkRuns[0]?.summary ?? ""]) {
       expect(text).toContain("Free GPU 3 on gpu-runner-3: stop what holds it (python3, pid 48211, 11.0 GiB), then comment `/rescore`.");
       expect(text).not.toContain("does not pass");
@@ -103,7 +135,14 @@ describe("postScorecard", () => {
       { name: "decode-c1", speedup: 1.2 },
       { name: "prefill-c32", speedup: 0.95 },
     ]);
-    serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], config: "gate:\n  minRoundScore: 0.9\n", artifacts: { 24: zipScorecard(card) } });
+    serveRepository(fake, {
+      owner: OWNER,
+      repo: REPO,
+      appId: APP_ID,
+      pulls: [PULL],
+      config: "gate:\n  minRoundScore: 0.9\n",
+      artifacts: { 24: zipScorecard(card) },
+    });
     await receive("workflow_run", workflowRunCompleted({ id: 24, headSha: SHA, headBranch: "topic" }));
     expect(fake.checkRuns).toMatchObject([{ conclusion: "success" }]);
     expect(fake.checkRuns[0]?.title).toBe("✅ 2 of 2 scenarios passed; improved: decode-c1; regressed: prefill-c32");
@@ -116,7 +155,14 @@ describe("postScorecard", () => {
   });
 
   it("holds each scenario to the repository's bar for it, and fails the check of a card that dropped a declared scenario", async () => {
-    const config = ["gate:", "  minRoundScore: 1.0", "  scenarios:", "    decode-c1: { minRoundScore: 1.0 }", "    chat-rate16: { minRoundScore: 0.98 }", ""].join("\n");
+    const config = [
+      "gate:",
+      "  minRoundScore: 1.0",
+      "  scenarios:",
+      "    decode-c1: { minRoundScore: 1.0 }",
+      "    chat-rate16: { minRoundScore: 0.98 }",
+      "",
+    ].join("\n");
     const card = makeScenarioRound([
       { name: "decode-c1", speedup: 1.2 },
       { name: "chat-rate16", speedup: 0.99 },
@@ -131,12 +177,20 @@ describe("postScorecard", () => {
     await receive("workflow_run", workflowRunCompleted({ id: 27, headSha: SHA, headBranch: "topic" }));
     expect(fake.checkRuns).toMatchObject([{ conclusion: "failure" }]);
     expect(fake.checkRuns[0]?.title).toBe("❌ 1 of 2 scenarios passed; improved: decode-c1; missing: chat-rate16");
-    expect(fake.checkRuns[0]?.summary).toContain("the card has no scenario chat-rate16, which the repository's app config declares (gate.scenarios): add it to the round config's scenarios");
+    expect(fake.checkRuns[0]?.summary).toContain(
+      "the card has no scenario chat-rate16, which the repository's app config declares (gate.scenarios): add it to the round config's scenarios",
+    );
   });
 
   it("re-gates a version-1 card from an older action: converted on read, scored under today's rule", async () => {
     const fresh = makeCard(Array.from({ length: 12 }, (_, index) => ({ speedup: 1.2 + index * 0.01 })));
-    serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], artifacts: { 8: zipScorecard(JSON.stringify(toVersion1(fresh))) } });
+    serveRepository(fake, {
+      owner: OWNER,
+      repo: REPO,
+      appId: APP_ID,
+      pulls: [PULL],
+      artifacts: { 8: zipScorecard(JSON.stringify(toVersion1(fresh))) },
+    });
     await receive("workflow_run", workflowRunCompleted({ id: 8, headSha: SHA, headBranch: "topic" }));
     expect(fake.checkRuns).toMatchObject([{ conclusion: "success" }]);
     expect(fake.checkRuns[0]?.title).toMatch(/^✅ Round score 1\.2\d×; the interval's low end 1\.\d\d× clears the gate's 1\.00×$/);
@@ -144,8 +198,19 @@ describe("postScorecard", () => {
   });
 
   it("posts a card from a runner on an older speedgate (schema 1), re-gated, without the sections it does not have", async () => {
-    const { metrics: _metrics, gpuState: _gpuState, docsBaseUrl: _docs, ...v1 } = makeTestScorecard({ scores: Array.from({ length: 12 }, () => 1.3) });
-    serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], artifacts: { 4: zipScorecard(JSON.stringify({ ...v1, schemaVersion: 1 })) } });
+    const {
+      metrics: _metrics,
+      gpuState: _gpuState,
+      docsBaseUrl: _docs,
+      ...v1
+    } = makeTestScorecard({ scores: Array.from({ length: 12 }, () => 1.3) });
+    serveRepository(fake, {
+      owner: OWNER,
+      repo: REPO,
+      appId: APP_ID,
+      pulls: [PULL],
+      artifacts: { 4: zipScorecard(JSON.stringify({ ...v1, schemaVersion: 1 })) },
+    });
     await receive("workflow_run", workflowRunCompleted({ id: 4, headSha: SHA, headBranch: "topic" }));
     expect(fake.checkRuns).toMatchObject([{ conclusion: "success" }]);
     expect(fake.checkRuns[0]?.title).toMatch(/^✅ Round score 1\.30×; the interval's low end 1\.\d\d× clears the gate's 1\.00×$/);
@@ -163,7 +228,10 @@ describe("postScorecard", () => {
   });
 
   it("links the app's own troubleshooting pages, never the ones the artifact names", async () => {
-    const forged = { ...makeTestScorecard({ scores: [1.3, 1.3, 1.3], failure: seedOomFailure() }), docsBaseUrl: "https://attacker.example/phish/docs/troubleshooting/" };
+    const forged = {
+      ...makeTestScorecard({ scores: [1.3, 1.3, 1.3], failure: seedOomFailure() }),
+      docsBaseUrl: "https://attacker.example/phish/docs/troubleshooting/",
+    };
     serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], artifacts: { 17: zipScorecard(forged) } });
     await receive("workflow_run", workflowRunCompleted({ id: 17, headSha: SHA, headBranch: "topic" }));
     const body = fake.comments[0]?.body ?? "";
@@ -196,7 +264,16 @@ describe("postScorecard", () => {
     expect(fake.checkRuns).toMatchObject([{ status: "queued", externalId: "speedgate:pr=21:run=unknown" }]);
     // A run id of its own: the app handles a run's attempt once, and run 4 was another test's.
     repo.artifacts.set(6, zipScorecard(makeTestScorecard()));
-    await receive("workflow_run", workflowRunCompleted({ id: 6, event: "workflow_dispatch", headSha: "9".repeat(40), headBranch: "main", title: `speedgate #21 ${SHA}` }));
+    await receive(
+      "workflow_run",
+      workflowRunCompleted({
+        id: 6,
+        event: "workflow_dispatch",
+        headSha: "9".repeat(40),
+        headBranch: "main",
+        title: `speedgate #21 ${SHA}`,
+      }),
+    );
     expect(fake.comments.filter((comment) => comment.body.startsWith("<!-- speedgate -->"))).toMatchObject([{ issueNumber: 21 }]);
     expect(fake.checkRuns).toMatchObject([{ headSha: SHA, status: "completed", conclusion: "success" }]);
   });
@@ -208,7 +285,16 @@ describe("postScorecard", () => {
     repo.artifacts.set(runId, zipScorecard(makeTestScorecard()));
     const moved = "2".repeat(40);
     (repo.pulls[0] as FakePull).headSha = moved;
-    await receive("workflow_run", workflowRunCompleted({ id: runId, event: "workflow_dispatch", headSha: "9".repeat(40), headBranch: "main", title: `speedgate #21 ${SHA}` }));
+    await receive(
+      "workflow_run",
+      workflowRunCompleted({
+        id: runId,
+        event: "workflow_dispatch",
+        headSha: "9".repeat(40),
+        headBranch: "main",
+        title: `speedgate #21 ${SHA}`,
+      }),
+    );
     // Only the reply naming the SHA the /rescore scored: no card comment.
     expect(fake.comments.map((comment) => comment.body)).toEqual([expect.stringMatching(/^Scoring 1{40} /)]);
     expect(fake.checkRuns).toMatchObject([{ headSha: SHA, status: "completed", conclusion: "success" }]);

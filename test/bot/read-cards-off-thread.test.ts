@@ -4,7 +4,13 @@ import { type CardReader, WorkerCardReader } from "../../bot/read-cards-off-thre
 import { makeTestScorecard, zipScorecard } from "../support/fake-github/make-test-scorecard.js";
 
 const GATE = { minRoundScore: 1, use: "round-score" as const, maxUnscored: 0.1, minPrompts: 10 };
-const job = (zip: Uint8Array) => ({ zip, source: "artifact speedgate-scorecard of run 1", limits: DEFAULT_ZIP_LIMITS, gate: GATE, docsBaseUrl: null });
+const job = (zip: Uint8Array) => ({
+  zip,
+  source: "artifact speedgate-scorecard of run 1",
+  limits: DEFAULT_ZIP_LIMITS,
+  gate: GATE,
+  docsBaseUrl: null,
+});
 
 describe("WorkerCardReader: an artifact's card read in a worker thread", () => {
   let reader: CardReader | undefined;

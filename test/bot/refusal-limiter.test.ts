@@ -18,7 +18,12 @@ describe("the app's in-memory stores (the interfaces a database-backed store wil
   it("MemoryRefusalLimiter caps the answers of a scope per window", async () => {
     let now = 0;
     const limiter = new MemoryRefusalLimiter(60_000, () => now);
-    expect(await Promise.all([1, 2, 3, 4].map(async () => await limiter.allowWithin("replies:o/r#1", 3)))).toEqual([true, true, true, false]);
+    expect(await Promise.all([1, 2, 3, 4].map(async () => await limiter.allowWithin("replies:o/r#1", 3)))).toEqual([
+      true,
+      true,
+      true,
+      false,
+    ]);
     expect(await limiter.allowWithin("replies:o/r#2", 3)).toBe(true);
     now = 60_000;
     expect(await limiter.allowWithin("replies:o/r#1", 3)).toBe(true);
@@ -57,13 +62,25 @@ describe("the app's in-memory stores (the interfaces a database-backed store wil
       minBytesPerSecond: 64 * 1024,
     });
     expect(readWebhookBodyLimits({ WEBHOOK_MAX_BODY_BYTES: "1024" }).maxBytes).toBe(1024);
-    expect(() => readWebhookBodyLimits({ WEBHOOK_BODY_TIMEOUT_MS: "30s" })).toThrow('WEBHOOK_BODY_TIMEOUT_MS: expected a positive whole number, got "30s"');
+    expect(() => readWebhookBodyLimits({ WEBHOOK_BODY_TIMEOUT_MS: "30s" })).toThrow(
+      'WEBHOOK_BODY_TIMEOUT_MS: expected a positive whole number, got "30s"',
+    );
     // Limits that contradict each other stop the app, saying which to change.
-    expect(() => readWebhookBodyLimits({ WEBHOOK_RESERVED_BYTES: String(90 * MiB) })).toThrow(/WEBHOOK_RESERVED_BYTES \(94371840\) leaves 10485760 bytes .* less than one body of WEBHOOK_MAX_BODY_BYTES/);
-    expect(() => readWebhookBodyLimits({ WEBHOOK_MAX_PEER_BUFFERED_BYTES: String(MiB) })).toThrow(/WEBHOOK_MAX_PEER_BUFFERED_BYTES \(1048576\) must hold at least one body/);
-    expect(() => readWebhookBodyLimits({ WEBHOOK_SMALL_BODY_BYTES: String(20 * MiB) })).toThrow(/WEBHOOK_SMALL_BODY_BYTES \(20971520\) and its connection \(16384\) must fit in WEBHOOK_RESERVED_BYTES/);
+    expect(() => readWebhookBodyLimits({ WEBHOOK_RESERVED_BYTES: String(90 * MiB) })).toThrow(
+      /WEBHOOK_RESERVED_BYTES \(94371840\) leaves 10485760 bytes .* less than one body of WEBHOOK_MAX_BODY_BYTES/,
+    );
+    expect(() => readWebhookBodyLimits({ WEBHOOK_MAX_PEER_BUFFERED_BYTES: String(MiB) })).toThrow(
+      /WEBHOOK_MAX_PEER_BUFFERED_BYTES \(1048576\) must hold at least one body/,
+    );
+    expect(() => readWebhookBodyLimits({ WEBHOOK_SMALL_BODY_BYTES: String(20 * MiB) })).toThrow(
+      /WEBHOOK_SMALL_BODY_BYTES \(20971520\) and its connection \(16384\) must fit in WEBHOOK_RESERVED_BYTES/,
+    );
     // A body of the largest size is charged its connection too: a peer's share of exactly that is too small.
-    expect(() => readWebhookBodyLimits({ WEBHOOK_MAX_PEER_BUFFERED_BYTES: String(25 * MiB) })).toThrow(/must hold at least one body of WEBHOOK_MAX_BODY_BYTES \(26214400\) and its connection/);
-    expect(() => readWebhookBodyLimits({ WEBHOOK_MAX_PEER_INCOMPLETE_BODIES: "300" })).toThrow("WEBHOOK_MAX_PEER_INCOMPLETE_BODIES (300) must be at most WEBHOOK_MAX_INCOMPLETE_BODIES (256)");
+    expect(() => readWebhookBodyLimits({ WEBHOOK_MAX_PEER_BUFFERED_BYTES: String(25 * MiB) })).toThrow(
+      /must hold at least one body of WEBHOOK_MAX_BODY_BYTES \(26214400\) and its connection/,
+    );
+    expect(() => readWebhookBodyLimits({ WEBHOOK_MAX_PEER_INCOMPLETE_BODIES: "300" })).toThrow(
+      "WEBHOOK_MAX_PEER_INCOMPLETE_BODIES (300) must be at most WEBHOOK_MAX_INCOMPLETE_BODIES (256)",
+    );
   });
 });

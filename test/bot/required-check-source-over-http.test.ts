@@ -56,9 +56,14 @@ describe("the required check's source, read by `npm run bot`", () => {
 
   it("warns when a ruleset expects another app, and says nothing when every requirement names this app", async () => {
     await postCard("OtherApp", { rulesets: [{ context: "speedgate", integrationId: 15368 }] });
-    expect(fake.checkRuns[0]?.text).toContain(`The ruleset of \`main\` requires the \`speedgate\` check from another app (id 15368), not from this one (id ${bot.appId})`);
+    expect(fake.checkRuns[0]?.text).toContain(
+      `The ruleset of \`main\` requires the \`speedgate\` check from another app (id 15368), not from this one (id ${bot.appId})`,
+    );
     fake.reset();
-    await postCard("Pinned", { protection: [{ context: "speedgate", appId: bot.appId }], rulesets: [{ context: "speedgate", integrationId: bot.appId }] });
+    await postCard("Pinned", {
+      protection: [{ context: "speedgate", appId: bot.appId }],
+      rulesets: [{ context: "speedgate", integrationId: bot.appId }],
+    });
     expect(fake.checkRuns).toMatchObject([{ conclusion: "success" }]);
     expect(fake.checkRuns[0]?.text).toBeUndefined();
   });

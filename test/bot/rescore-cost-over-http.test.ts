@@ -18,7 +18,14 @@ const SHA = "e5".repeat(20);
 let nextPull = 1200;
 function newPull(): FakePull {
   nextPull++;
-  return { number: nextPull, headSha: SHA, headRepo: `${OWNER}/${REPO}`, headBranch: `topic-${nextPull}`, author: "outsider", pushedAt: new Date(Date.now() - 30 * 60_000).toISOString() };
+  return {
+    number: nextPull,
+    headSha: SHA,
+    headRepo: `${OWNER}/${REPO}`,
+    headBranch: `topic-${nextPull}`,
+    author: "outsider",
+    pushedAt: new Date(Date.now() - 30 * 60_000).toISOString(),
+  };
 }
 
 /** The requests the app made, by route, leaving out installation tokens (one an hour, not per comment). */
@@ -41,9 +48,15 @@ describe("what drive-by /rescore comments cost the installation (`npm run bot`)"
   });
 
   /** Delivers `count` `/rescore` comments on `pull`, the n-th from `author(n)`, each answered 200 and settled. */
-  async function commentRescores(pull: FakePull, count: number, author: (index: number) => { login: string; association: string; ownerType: "User" | "Organization" }): Promise<void> {
+  async function commentRescores(
+    pull: FakePull,
+    count: number,
+    author: (index: number) => { login: string; association: string; ownerType: "User" | "Organization" },
+  ): Promise<void> {
     for (let index = 0; index < count; index++) {
-      expect(await deliverAndSettle(bot, "issue_comment", issueCommentCreated({ number: pull.number, body: "/rescore", ...author(index) }))).toBe(200);
+      expect(
+        await deliverAndSettle(bot, "issue_comment", issueCommentCreated({ number: pull.number, body: "/rescore", ...author(index) })),
+      ).toBe(200);
     }
   }
 
@@ -59,7 +72,13 @@ describe("what drive-by /rescore comments cost the installation (`npm run bot`)"
     expect(fake.comments[0]?.body).toBe("`/rescore` was not run: only the repository's owner and its collaborators may start scoring.");
     expect(repo.dispatches).toEqual([]);
     // The owner (OWNER on the payload) is still asked about and served as before.
-    expect(await deliverAndSettle(bot, "issue_comment", issueCommentCreated({ number: pull.number, body: "/rescore", login: "maintainer", association: "OWNER", ownerType: "User" }))).toBe(200);
+    expect(
+      await deliverAndSettle(
+        bot,
+        "issue_comment",
+        issueCommentCreated({ number: pull.number, body: "/rescore", login: "maintainer", association: "OWNER", ownerType: "User" }),
+      ),
+    ).toBe(200);
     expect(repo.dispatches).toHaveLength(1);
   }, 180_000);
 

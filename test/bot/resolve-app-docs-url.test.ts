@@ -11,6 +11,8 @@ describe("resolveAppDocsUrl", () => {
   });
 
   it("refuses a setting that is not an https docs/troubleshooting/ URL, naming it", () => {
-    expect(() => resolveAppDocsUrl({ SPEEDGATE_DOCS_URL: "javascript:alert(1)" })).toThrow("SPEEDGATE_DOCS_URL: expected an https URL ending in /docs/troubleshooting/");
+    expect(() => resolveAppDocsUrl({ SPEEDGATE_DOCS_URL: "javascript:alert(1)" })).toThrow(
+      "SPEEDGATE_DOCS_URL: expected an https URL ending in /docs/troubleshooting/",
+    );
   });
 });

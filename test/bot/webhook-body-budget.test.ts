@@ -140,7 +140,8 @@ describe("WebhookBodyBudget", () => {
     const { admit, budget } = budgetAt();
     for (let index = 0; index < LIMITS.maxPeerIncompleteBodies; index++) expect(admit(`a${index}`, "a", 10 * KiB)).not.toBe("refused");
     expect(admit("a-over", "a", 10 * KiB)).toBe("refused");
-    for (let index = 0; index < LIMITS.maxIncompleteBodies - LIMITS.maxPeerIncompleteBodies; index++) expect(admit(`b${index}`, `b${index}`, 10 * KiB)).not.toBe("refused");
+    for (let index = 0; index < LIMITS.maxIncompleteBodies - LIMITS.maxPeerIncompleteBodies; index++)
+      expect(admit(`b${index}`, `b${index}`, 10 * KiB)).not.toBe("refused");
     expect(admit("c-over", "c", 10 * KiB)).toBe("refused");
     expect(budget.usage().incomplete).toBe(LIMITS.maxIncompleteBodies);
   });

@@ -30,7 +30,13 @@ async function attack(bot: BotProcess, options: { headers: Record<string, string
       done = true;
       resolve({ status, written });
     };
-    const client: ClientRequest = request({ host: "127.0.0.1", port: bot.port, path: "/api/github/webhooks", method: "POST", headers: options.headers });
+    const client: ClientRequest = request({
+      host: "127.0.0.1",
+      port: bot.port,
+      path: "/api/github/webhooks",
+      method: "POST",
+      headers: options.headers,
+    });
     client.on("response", (response: IncomingMessage) => {
       status = response.statusCode ?? null;
       response.resume();
@@ -100,7 +106,9 @@ describe("the webhook endpoint under an unauthenticated body attack (`npm run bo
     const result = await attack(bot, { headers: { "content-type": "application/json", "transfer-encoding": "chunked" }, total: HUGE });
     expect(result.status).toBe(400);
     expect(result.written).toBeLessThan(HUGE);
-    await bot.waitFor(/refused with 400 after reading 0 bytes: required headers missing: x-github-event, x-github-delivery, x-hub-signature-256/);
+    await bot.waitFor(
+      /refused with 400 after reading 0 bytes: required headers missing: x-github-event, x-github-delivery, x-hub-signature-256/,
+    );
   });
 
   it("answers 408 to a body that trickles", async () => {

@@ -35,7 +35,14 @@ const UNSIGNED = {
 let nextPull = 900;
 function newPull(): FakePull {
   nextPull++;
-  return { number: nextPull, headSha: SHA, headRepo: `${OWNER}/${REPO}`, headBranch: `topic-${nextPull}`, author: "outsider", pushedAt: new Date(Date.now() - 30 * 60_000).toISOString() };
+  return {
+    number: nextPull,
+    headSha: SHA,
+    headRepo: `${OWNER}/${REPO}`,
+    headBranch: `topic-${nextPull}`,
+    author: "outsider",
+    pushedAt: new Date(Date.now() - 30 * 60_000).toISOString(),
+  };
 }
 
 describe("the webhook endpoint cannot be locked out by unsigned uploads held open (`npm run bot`, default limits)", () => {
@@ -55,7 +62,9 @@ describe("the webhook endpoint cannot be locked out by unsigned uploads held ope
     // A delivery before the attack, so what the first one loads (the job runner, the fake's routes) is not counted as the attack's.
     const warm = newPull();
     const repo = serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, pulls: [warm], roles: ROLES });
-    expect(await deliverAndSettle(bot, "issue_comment", issueCommentCreated({ number: warm.number, body: "/rescore", login: "maintainer" }))).toBe(200);
+    expect(
+      await deliverAndSettle(bot, "issue_comment", issueCommentCreated({ number: warm.number, body: "/rescore", login: "maintainer" })),
+    ).toBe(200);
     resetPeakMemory(pid);
     const before = readProcessMemory(pid).rssBytes;
 
@@ -68,7 +77,14 @@ describe("the webhook endpoint cannot be locked out by unsigned uploads held ope
     repo.pulls.push(...pulls);
     for (const pull of pulls) {
       const id = randomUUID();
-      expect(await deliverAndSettle(bot, "issue_comment", issueCommentCreated({ number: pull.number, body: "/rescore", login: "maintainer" }), id)).toBe(200);
+      expect(
+        await deliverAndSettle(
+          bot,
+          "issue_comment",
+          issueCommentCreated({ number: pull.number, body: "/rescore", login: "maintainer" }),
+          id,
+        ),
+      ).toBe(200);
     }
     // Handled, not only acknowledged: each was dispatched for its own pull request.
     expect(repo.dispatches.map((dispatch) => dispatch.inputs.pr)).toEqual([warm, ...pulls].map((pull) => String(pull.number)));
@@ -129,7 +145,15 @@ describe("a delivery the app answered 503 itself is asked for again (`npm run bo
       },
     });
     // What GitHub records of the attempt below, in the App's delivery log (there before the app can look).
-    log.deliveries.push({ id: fake.nextId(), guid: id, deliveredAt: new Date().toISOString(), redelivery: false, statusCode: 503, event: "issue_comment", action: "created" });
+    log.deliveries.push({
+      id: fake.nextId(),
+      guid: id,
+      deliveredAt: new Date().toISOString(),
+      redelivery: false,
+      statusCode: 503,
+      event: "issue_comment",
+      action: "created",
+    });
     const status = await sendWebhook(bot.webhookUrl, { event: "issue_comment", payload, id, secret: bot.secret });
     expect(status).toBe(503);
     expect(repo.dispatches).toEqual([]);

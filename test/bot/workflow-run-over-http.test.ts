@@ -10,7 +10,13 @@ import { useBotProcess } from "../support/fake-github/use-bot-process.js";
 const SHA = "a".repeat(40);
 const PULL: FakePull = { number: 7, headSha: SHA, headRepo: `${OWNER}/${REPO}`, headBranch: "fast-path", author: "writer" };
 const FORK_PULL: FakePull = { ...PULL, headRepo: "forker/Hello-World", author: "forker" };
-const OTHER_PULL: FakePull = { number: 99, headSha: "b".repeat(40), headRepo: `${OWNER}/${REPO}`, headBranch: "other", author: "maintainer" };
+const OTHER_PULL: FakePull = {
+  number: 99,
+  headSha: "b".repeat(40),
+  headRepo: `${OWNER}/${REPO}`,
+  headBranch: "other",
+  author: "maintainer",
+};
 
 describe("workflow_run.completed delivered over HTTP to `npm run bot`", () => {
   const { fake, bot: running } = useBotProcess();
@@ -19,12 +25,19 @@ describe("workflow_run.completed delivered over HTTP to `npm run bot`", () => {
     bot = running();
   });
 
-  const deliver = async (payload: unknown, id: string = randomUUID()): Promise<number> => await deliverAndSettle(bot, "workflow_run", payload, id);
+  const deliver = async (payload: unknown, id: string = randomUUID()): Promise<number> =>
+    await deliverAndSettle(bot, "workflow_run", payload, id);
   const run = (id: number, extra: Partial<Parameters<typeof workflowRunCompleted>[0]> = {}) =>
     workflowRunCompleted({ id, headSha: SHA, headBranch: "fast-path", headRepo: `${OWNER}/${REPO}`, ...extra });
 
   it("posts the card on the pull request found by head SHA, and a success check on that SHA", async () => {
-    serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, pulls: [PULL], artifacts: { 501: zipScorecard(makeTestScorecard()) } });
+    serveRepository(fake, {
+      owner: OWNER,
+      repo: REPO,
+      appId: bot.appId,
+      pulls: [PULL],
+      artifacts: { 501: zipScorecard(makeTestScorecard()) },
+    });
     expect(await deliver(run(501))).toBe(200);
     expect(fake.comments).toHaveLength(1);
     expect(fake.comments[0]?.issueNumber).toBe(7);
@@ -34,17 +47,31 @@ describe("workflow_run.completed delivered over HTTP to `npm run bot`", () => {
   });
 
   it("does not read a card from a fork's own pull_request run: the check asks a maintainer to /rescore", async () => {
-    serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, pulls: [FORK_PULL], artifacts: { 509: zipScorecard(makeTestScorecard()) } });
+    serveRepository(fake, {
+      owner: OWNER,
+      repo: REPO,
+      appId: bot.appId,
+      pulls: [FORK_PULL],
+      artifacts: { 509: zipScorecard(makeTestScorecard()) },
+    });
     expect(await deliver(run(509, { headRepo: "forker/Hello-World" }))).toBe(200);
     expect(fake.comments).toEqual([]);
-    expect(fake.checkRuns).toMatchObject([{ headSha: SHA, status: "completed", conclusion: "action_required", title: "A maintainer must /rescore" }]);
+    expect(fake.checkRuns).toMatchObject([
+      { headSha: SHA, status: "completed", conclusion: "action_required", title: "A maintainer must /rescore" },
+    ]);
     expect(fake.calls("GET", "/repos/{owner}/{repo}/actions/runs/{run_id}/artifacts")).toEqual([]);
     // Found through the fork's branch: workflow_run.pull_requests is empty for forks.
     expect(fake.calls("GET", "/repos/{owner}/{repo}/pulls")).toHaveLength(1);
   });
 
   it("answers a wrong or missing signature with 4xx and makes no API call", async () => {
-    serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, pulls: [PULL], artifacts: { 502: zipScorecard(makeTestScorecard()) } });
+    serveRepository(fake, {
+      owner: OWNER,
+      repo: REPO,
+      appId: bot.appId,
+      pulls: [PULL],
+      artifacts: { 502: zipScorecard(makeTestScorecard()) },
+    });
     const wrong = await sendWebhook(bot.webhookUrl, { event: "workflow_run", payload: run(502), secret: "not-the-secret" });
     const missing = await sendWebhook(bot.webhookUrl, { event: "workflow_run", payload: run(502), secret: null });
     expect(wrong).toBeGreaterThanOrEqual(400);
@@ -55,7 +82,13 @@ describe("workflow_run.completed delivered over HTTP to `npm run bot`", () => {
   });
 
   it("handles the same delivery id once: one comment, one check", async () => {
-    serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, pulls: [PULL], artifacts: { 503: zipScorecard(makeTestScorecard()) } });
+    serveRepository(fake, {
+      owner: OWNER,
+      repo: REPO,
+      appId: bot.appId,
+      pulls: [PULL],
+      artifacts: { 503: zipScorecard(makeTestScorecard()) },
+    });
     const id = randomUUID();
     const statuses = await Promise.all([deliver(run(503), id), deliver(run(503), id)]);
     expect(statuses).toEqual([200, 200]);
@@ -65,8 +98,16 @@ describe("workflow_run.completed delivered over HTTP to `npm run bot`", () => {
   });
 
   it("posts nothing on the pull request a forged artifact names; only on the one found by head SHA", async () => {
-    const forged = makeTestScorecard({ source: { repository: `${OWNER}/${REPO}`, pullRequest: 99, headSha: OTHER_PULL.headSha, runId: "504", runUrl: null } });
-    serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, pulls: [PULL, OTHER_PULL], artifacts: { 504: zipScorecard(forged) } });
+    const forged = makeTestScorecard({
+      source: { repository: `${OWNER}/${REPO}`, pullRequest: 99, headSha: OTHER_PULL.headSha, runId: "504", runUrl: null },
+    });
+    serveRepository(fake, {
+      owner: OWNER,
+      repo: REPO,
+      appId: bot.appId,
+      pulls: [PULL, OTHER_PULL],
+      artifacts: { 504: zipScorecard(forged) },
+    });
     expect(await deliver(run(504))).toBe(200);
     expect(fake.comments.map((comment) => comment.issueNumber)).toEqual([7]);
     expect(fake.checkRuns.map((check) => check.headSha)).toEqual([SHA]);
@@ -76,12 +117,15 @@ describe("workflow_run.completed delivered over HTTP to `npm run bot`", () => {
   it("keeps one comment holding the later run's card when two runs for one pull request finish together", async () => {
     const earlier = makeTestScorecard({ scores: [1.11, 1.11, 1.11] });
     const later = makeTestScorecard({ scores: [1.44, 1.44, 1.44] });
-    serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, pulls: [PULL], artifacts: { 505: zipScorecard(earlier), 506: zipScorecard(later) } });
+    serveRepository(fake, {
+      owner: OWNER,
+      repo: REPO,
+      appId: bot.appId,
+      pulls: [PULL],
+      artifacts: { 505: zipScorecard(earlier), 506: zipScorecard(later) },
+    });
     // The later run's delivery arrives first: arrival order must not decide which card stays.
-    await Promise.all([
-      deliver(run(506, { startedAt: "2026-01-01T00:10:00Z" })),
-      deliver(run(505, { startedAt: "2026-01-01T00:05:00Z" })),
-    ]);
+    await Promise.all([deliver(run(506, { startedAt: "2026-01-01T00:10:00Z" })), deliver(run(505, { startedAt: "2026-01-01T00:05:00Z" }))]);
     expect(fake.comments).toHaveLength(1);
     expect(fake.comments[0]?.body).toContain("1.44×");
     expect(fake.comments[0]?.body).not.toContain("1.11×");
@@ -104,18 +148,52 @@ describe("workflow_run.completed delivered over HTTP to `npm run bot`", () => {
   const PASSES = "gate:\n  minRoundScore: 1.0\n";
   it.each([
     { id: 520, case: "the repository's .github/speedgate-app.yml", files: { config: FAILS }, conclusion: "failure" },
-    { id: 521, case: ".github/speedgate.yml, the name before #23, when there is no .github/speedgate-app.yml", files: { legacyConfig: FAILS }, conclusion: "failure" },
-    { id: 522, case: ".github/speedgate-app.yml over .github/speedgate.yml", files: { config: PASSES, legacyConfig: FAILS }, conclusion: "success" },
-    { id: 523, case: "the owner's .github repository when the repository has no file", files: { ownerFiles: { ".github/speedgate-app.yml": FAILS } }, conclusion: "failure" },
-    { id: 524, case: "the repository's own file (even under the old name) over the owner's", files: { legacyConfig: PASSES, ownerFiles: { ".github/speedgate-app.yml": FAILS } }, conclusion: "success" },
+    {
+      id: 521,
+      case: ".github/speedgate.yml, the name before #23, when there is no .github/speedgate-app.yml",
+      files: { legacyConfig: FAILS },
+      conclusion: "failure",
+    },
+    {
+      id: 522,
+      case: ".github/speedgate-app.yml over .github/speedgate.yml",
+      files: { config: PASSES, legacyConfig: FAILS },
+      conclusion: "success",
+    },
+    {
+      id: 523,
+      case: "the owner's .github repository when the repository has no file",
+      files: { ownerFiles: { ".github/speedgate-app.yml": FAILS } },
+      conclusion: "failure",
+    },
+    {
+      id: 524,
+      case: "the repository's own file (even under the old name) over the owner's",
+      files: { legacyConfig: PASSES, ownerFiles: { ".github/speedgate-app.yml": FAILS } },
+      conclusion: "success",
+    },
   ])("gates with $case", async ({ id, files, conclusion }) => {
-    serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, pulls: [PULL], artifacts: { [id]: zipScorecard(makeTestScorecard()) }, ...files });
+    serveRepository(fake, {
+      owner: OWNER,
+      repo: REPO,
+      appId: bot.appId,
+      pulls: [PULL],
+      artifacts: { [id]: zipScorecard(makeTestScorecard()) },
+      ...files,
+    });
     expect(await deliver(run(id))).toBe(200);
     expect(fake.checkRuns).toMatchObject([{ status: "completed", conclusion }]);
   });
 
   it("names the owner's file when it is the invalid one, and refuses _extends (settings from another repository)", async () => {
-    serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, pulls: [PULL], artifacts: { 518: zipScorecard(makeTestScorecard()) }, ownerFiles: { ".github/speedgate-app.yml": "_extends: someone/else\n" } });
+    serveRepository(fake, {
+      owner: OWNER,
+      repo: REPO,
+      appId: bot.appId,
+      pulls: [PULL],
+      artifacts: { 518: zipScorecard(makeTestScorecard()) },
+      ownerFiles: { ".github/speedgate-app.yml": "_extends: someone/else\n" },
+    });
     expect(await deliver(run(518))).toBe(200);
     expect(fake.checkRuns).toMatchObject([{ conclusion: "failure", title: "Invalid .github/speedgate-app.yml" }]);
     expect(fake.checkRuns[0]?.summary).toContain(`\`.github/speedgate-app.yml\` in ${OWNER}/.github (the owner's defaults) is invalid`);

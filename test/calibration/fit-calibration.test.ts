@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { type CalibrationFacts, type CalibrationSource, describeMissingScenario, fitCalibration } from "../../src/calibration/fit-calibration.js";
+import {
+  type CalibrationFacts,
+  type CalibrationSource,
+  describeMissingScenario,
+  fitCalibration,
+} from "../../src/calibration/fit-calibration.js";
 import { makeCalibrationStudy } from "../support/make-calibration-file.js";
 
 const study = makeCalibrationStudy([1.01, 0.99, 1.02, 0.98, 1.0], 12);
@@ -22,7 +27,10 @@ describe("fitCalibration on a scenario's card", () => {
     const fitted = fitCalibration({ ...source, scenario: { name: "chat-c1", studied: false } }, facts);
     expect(fitted.problems).toEqual([describeMissingScenario("chat-c1")]);
     // What the whole file was measured on still counts: another GPU is another noise for every scenario.
-    const otherGpu = fitCalibration({ ...source, scenario: { name: "chat-c1", studied: false } }, { ...facts, gpu: "NVIDIA H200" }).problems;
+    const otherGpu = fitCalibration(
+      { ...source, scenario: { name: "chat-c1", studied: false } },
+      { ...facts, gpu: "NVIDIA H200" },
+    ).problems;
     expect(otherGpu).toHaveLength(2);
     expect(otherGpu[0]).toBe(describeMissingScenario("chat-c1"));
     expect(otherGpu[1]).toMatch(/^it was measured on GPU .*, this round ran on "?NVIDIA H200"?$/);

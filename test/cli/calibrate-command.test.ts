@@ -14,16 +14,43 @@ import { runCli, runSimRound, simCommand, withPromptsFile, writeSimRound } from 
 const PROMPTS = Array.from({ length: 12 }, (_, index) => `c${index + 1}`);
 
 /** A round on the noisy engine; rounds of one calibration share the start counter, since the baseline's command must not change. */
-async function noisyRound(counter: string | null, options: { candidate?: string[]; gateExtra?: Record<string, unknown>; benchExtra?: Record<string, unknown> } = {}) {
-  const round = await writeSimRound({ promptIds: PROMPTS, minRoundScore: 1, benchExtra: { requestIntervalMs: 15, warmupRequests: 2, ...options.benchExtra }, gateExtra: options.gateExtra });
+async function noisyRound(
+  counter: string | null,
+  options: { candidate?: string[]; gateExtra?: Record<string, unknown>; benchExtra?: Record<string, unknown> } = {},
+) {
+  const round = await writeSimRound({
+    promptIds: PROMPTS,
+    minRoundScore: 1,
+    benchExtra: { requestIntervalMs: 15, warmupRequests: 2, ...options.benchExtra },
+    gateExtra: options.gateExtra,
+  });
   // Requests of about a third of a second, so that a loaded test machine's own hiccups (a garbage
   // collection, a late timer) stay small against the engine's timing and its injected noise.
-  const noise = ["--ttft-ms", "40", "--itl-ms", "15", "--jitter", "0.03", "--run-variance", "0.02", "--seed", "3", "--start-counter", counter ?? join(round.dir, "starts.txt")];
-  const config = JSON.parse(await readFile(round.configPath, "utf8")) as { baseline: { command: string[] }; candidate: { command?: string[] } };
+  const noise = [
+    "--ttft-ms",
+    "40",
+    "--itl-ms",
+    "15",
+    "--jitter",
+    "0.03",
+    "--run-variance",
+    "0.02",
+    "--seed",
+    "3",
+    "--start-counter",
+    counter ?? join(round.dir, "starts.txt"),
+  ];
+  const config = JSON.parse(await readFile(round.configPath, "utf8")) as {
+    baseline: { command: string[] };
+    candidate: { command?: string[] };
+  };
   // The engine finds prompts through a prompts file: the first round's, the same text, so the baseline's command stays the same.
   const promptsDir = counter ? dirname(counter) : round.dir;
   config.baseline.command = withPromptsFile(simCommand(...noise), promptsDir);
-  config.candidate.command = withPromptsFile(options.candidate ? simCommand(...noise, ...options.candidate) : simCommand(...noise), promptsDir);
+  config.candidate.command = withPromptsFile(
+    options.candidate ? simCommand(...noise, ...options.candidate) : simCommand(...noise),
+    promptsDir,
+  );
   await writeFile(round.configPath, JSON.stringify(config, null, 2));
   return round;
 }
@@ -46,7 +73,9 @@ describe("speedgate calibrate against the reference engine", () => {
     expect(file.rounds.map((entry) => [entry.disagreed, entry.medianAgreement])).toEqual(Array.from({ length: 5 }, () => [0, 1]));
     expect(calibrated.stdout).toContain(`noise floor: +`);
     expect(calibrated.stdout).toContain("A/A study of sim-engine");
-    expect(calibrated.stdout).toContain("the baseline against itself: lowest median agreement 100%; at most 0% of the prompts cut short or parted in one round");
+    expect(calibrated.stdout).toContain(
+      "the baseline against itself: lowest median agreement 100%; at most 0% of the prompts cut short or parted in one round",
+    );
     // Ten engine starts, each counted.
     expect(await readFile(counter, "utf8")).toBe("10\n");
 
@@ -56,7 +85,10 @@ describe("speedgate calibrate against the reference engine", () => {
     const fast = await noisyRound(counter, { candidate: ["--itl-ms", "2"], gateExtra: { calibration: out } });
     const { code, card } = await runSimRound(fast.configPath, fast.dir);
     expect(code).toBe(0);
-    expect(card?.gate, JSON.stringify({ reasons: card?.gate.reasons, calibration: card?.gate.calibration, score: card?.roundScore })).toMatchObject({ use: "noise-floor", passed: true });
+    expect(
+      card?.gate,
+      JSON.stringify({ reasons: card?.gate.reasons, calibration: card?.gate.calibration, score: card?.roundScore }),
+    ).toMatchObject({ use: "noise-floor", passed: true });
     expect(card?.gate.calibration?.scores).toEqual(file.rounds.map((entry) => entry.roundScore));
     expect(card?.gate.calibration?.noiseFloor).toBeCloseTo(file.noise.floor, 12);
     expect(card?.gate.calibration?.problems).toEqual([]);
@@ -84,7 +116,9 @@ describe("speedgate calibrate against the reference engine", () => {
     const out = join(broken.dir, "calibration.json");
     const failed = await runCli(["calibrate", "--config", broken.configPath, "--runs", "5", "--out", out]);
     expect(failed.code).toBe(1);
-    expect(failed.logger.lines.map((line) => line.message).join("\n")).toMatch(/A\/A round 1 of 5 has no score.*no calibration was written/s);
+    expect(failed.logger.lines.map((line) => line.message).join("\n")).toMatch(
+      /A\/A round 1 of 5 has no score.*no calibration was written/s,
+    );
     await expect(readFile(out, "utf8")).rejects.toThrow(/ENOENT/);
   }, 120_000);
 
@@ -93,7 +127,10 @@ describe("speedgate calibrate against the reference engine", () => {
     const round = await writeSimRound({ promptIds: ["a", "b", "c", "d"], gateExtra: { minPrompts: 4, use: "round-score" } });
     const source = join(round.dir, "engine");
     await mkdir(source);
-    await writeFile(join(source, "profile.json"), JSON.stringify({ model: "m", defaults: { ttftMs: 5, itlMs: 1, outputTokens: 12, reasoningTokens: 0, tokensPerChunk: 1 } }));
+    await writeFile(
+      join(source, "profile.json"),
+      JSON.stringify({ model: "m", defaults: { ttftMs: 5, itlMs: 1, outputTokens: 12, reasoningTokens: 0, tokensPerChunk: 1 } }),
+    );
     const config = JSON.parse(await readFile(round.configPath, "utf8")) as Record<string, unknown>;
     const command = ["{node}", "{speedgate}", "sim-engine", "--host", "{host}", "--port", "{port}", "--profile", "profile.json"];
     await writeFile(round.configPath, JSON.stringify({ ...config, baseline: { command }, candidate: { sourceDir: "engine" } }));

@@ -12,7 +12,8 @@ describe("round progress on stderr", () => {
     const { writes, renderer } = capture(false);
     renderer.onProgress({ type: "starting", role: "baseline" });
     renderer.onProgress({ type: "healthy", role: "baseline", afterMs: 12_345 });
-    for (let done = 1; done <= 100; done++) renderer.onProgress({ type: "benchmark", role: "baseline", done, total: 100, failed: done > 50 ? 1 : 0 });
+    for (let done = 1; done <= 100; done++)
+      renderer.onProgress({ type: "benchmark", role: "baseline", done, total: 100, failed: done > 50 ? 1 : 0 });
     renderer.finish();
     const text = writes.join("");
     expect(text).not.toContain("\r");
@@ -24,7 +25,8 @@ describe("round progress on stderr", () => {
   it("names the scenario each benchmark line is for, counting each scenario's tenths apart", () => {
     const { writes, renderer } = capture(false);
     for (const scenario of ["chat-rate4", "decode-c1"]) {
-      for (let done = 0; done <= 10; done++) renderer.onProgress({ type: "benchmark", role: "baseline", scenario, done, total: 10, failed: 0, run: 1, runs: 2 });
+      for (let done = 0; done <= 10; done++)
+        renderer.onProgress({ type: "benchmark", role: "baseline", scenario, done, total: 10, failed: 0, run: 1, runs: 2 });
     }
     const text = writes.join("");
     expect(text.match(/baseline \(run 1 of 2\), chat-rate4: \d+\/10 prompts done/g)?.length).toBe(10);

@@ -57,7 +57,10 @@ describe("the shipped round configs with scenarios", () => {
   );
 
   it("measures llama.cpp's prompt processing and generation apart, one request at a time, as llama-bench's pp and tg", async () => {
-    const [pp, tg] = (await readScenarios("llama-cpp-scenarios.yaml")).scenarios.map((scenario) => ({ scenario, spec: synthetic(scenario) }));
+    const [pp, tg] = (await readScenarios("llama-cpp-scenarios.yaml")).scenarios.map((scenario) => ({
+      scenario,
+      spec: synthetic(scenario),
+    }));
     expect(pp?.spec?.outputTokens).toBeLessThanOrEqual(16);
     expect(pp?.spec?.inputTokens).toBeGreaterThanOrEqual(512);
     expect(tg?.spec?.outputTokens).toBe(128);

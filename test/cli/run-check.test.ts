@@ -19,8 +19,14 @@ async function check(configPath: string, ...extra: string[]) {
 
 describe("speedgate run --check on the shipped engine configs", () => {
   it.each([
-    ["examples/rounds/sglang.yaml", "python3 -m sglang.launch_server --model-path /models/Qwen3-8B --served-model-name qwen3-8b --host 0.0.0.0 --port 30000 --context-length 32768 --mem-fraction-static 0.85"],
-    ["examples/rounds/vllm.yaml", "vllm serve /models/Qwen3-8B --served-model-name qwen3-8b --host 0.0.0.0 --port 8000 --max-model-len 32768 --gpu-memory-utilization 0.90 (the image's ENTRYPOINT cleared)"],
+    [
+      "examples/rounds/sglang.yaml",
+      "python3 -m sglang.launch_server --model-path /models/Qwen3-8B --served-model-name qwen3-8b --host 0.0.0.0 --port 30000 --context-length 32768 --mem-fraction-static 0.85",
+    ],
+    [
+      "examples/rounds/vllm.yaml",
+      "vllm serve /models/Qwen3-8B --served-model-name qwen3-8b --host 0.0.0.0 --port 8000 --max-model-len 32768 --gpu-memory-utilization 0.90 (the image's ENTRYPOINT cleared)",
+    ],
     ["examples/engine-repository/.github/speedgate/round.yaml", "python3 -m sglang.launch_server --model-path /models/Qwen3-8B"],
   ])("%s passes on a machine without GPUs, images or weights, and lists them as the runner's", async (file, command) => {
     const { code, stdout, errors } = await check(join(examples, "..", file));
@@ -40,20 +46,25 @@ describe("speedgate run --check on the shipped engine configs", () => {
   it.each([
     ["llama-cpp.yaml", "-np 4 -t 8", null],
     ["llama-cpp-cuda.yaml", "-np 4 -ngl 99", "GPUs for containers (the NVIDIA Container Toolkit): docker.gpus: all"],
-  ])("examples/rounds/%s builds llama.cpp from the checkout, rebuilds the patched tree incrementally, and passes --check", async (file, flags, gpus) => {
-    const { code, stdout, errors } = await check(join(examples, "rounds", file));
-    expect(errors).toEqual([]);
-    expect(code).toBe(0);
-    expect(stdout).toContain("is valid; nothing was started.");
-    expect(stdout).toContain(`runs: llama-server -m /models/qwen3-0.6b/Qwen3-0.6B-Q8_0.gguf --alias qwen3-0.6b --host 0.0.0.0 --port 8080 -c 32768 ${flags}`);
-    expect(stdout).toContain("the baseline image with the patch applied in /src/llama.cpp (an overlay build, then 1 postPatch command)");
-    expect(stdout).toContain("health: GET /health every 500 ms until 200, for up to 600 s");
-    const runnerSection = stdout.slice(stdout.indexOf("The runner must have"));
-    expect(runnerSection).toContain("/srv/models/qwen3-0.6b (docker.mounts[0].source, mounted at /models/qwen3-0.6b, read-only)");
-    if (gpus) expect(runnerSection).toContain(gpus);
-    // The CPU round needs no GPU, and says so rather than warn about it.
-    else expect(stdout).toContain("docker.gpus is not set: llama.cpp runs on the CPU");
-  });
+  ])(
+    "examples/rounds/%s builds llama.cpp from the checkout, rebuilds the patched tree incrementally, and passes --check",
+    async (file, flags, gpus) => {
+      const { code, stdout, errors } = await check(join(examples, "rounds", file));
+      expect(errors).toEqual([]);
+      expect(code).toBe(0);
+      expect(stdout).toContain("is valid; nothing was started.");
+      expect(stdout).toContain(
+        `runs: llama-server -m /models/qwen3-0.6b/Qwen3-0.6B-Q8_0.gguf --alias qwen3-0.6b --host 0.0.0.0 --port 8080 -c 32768 ${flags}`,
+      );
+      expect(stdout).toContain("the baseline image with the patch applied in /src/llama.cpp (an overlay build, then 1 postPatch command)");
+      expect(stdout).toContain("health: GET /health every 500 ms until 200, for up to 600 s");
+      const runnerSection = stdout.slice(stdout.indexOf("The runner must have"));
+      expect(runnerSection).toContain("/srv/models/qwen3-0.6b (docker.mounts[0].source, mounted at /models/qwen3-0.6b, read-only)");
+      if (gpus) expect(runnerSection).toContain(gpus);
+      // The CPU round needs no GPU, and says so rather than warn about it.
+      else expect(stdout).toContain("docker.gpus is not set: llama.cpp runs on the CPU");
+    },
+  );
 
   it("gives SGLang the shared memory its docs run with and vLLM a large one, both in a private IPC namespace", async () => {
     const sglang = (await check(join(examples, "rounds", "sglang.yaml"))).stdout;
@@ -93,13 +104,20 @@ describe("speedgate run --check on the shipped engine configs", () => {
       for (const match of text.matchAll(/^\s+config: (\S+)$/gm)) named.add(match[1] ?? "");
     }
     expect([...named]).toEqual([".github/speedgate/round.yaml"]);
-    expect(await readFile(join(engineRepository, ".github", "speedgate", "round.yaml"), "utf8")).toBe(await readFile(join(examples, "rounds", "sglang.yaml"), "utf8"));
-    expect(await readFile(join(engineRepository, ".github", "speedgate", "prompts.jsonl"), "utf8")).toBe(await readFile(join(examples, "rounds", "prompts.jsonl"), "utf8"));
+    expect(await readFile(join(engineRepository, ".github", "speedgate", "round.yaml"), "utf8")).toBe(
+      await readFile(join(examples, "rounds", "sglang.yaml"), "utf8"),
+    );
+    expect(await readFile(join(engineRepository, ".github", "speedgate", "prompts.jsonl"), "utf8")).toBe(
+      await readFile(join(examples, "rounds", "prompts.jsonl"), "utf8"),
+    );
   });
 
   it("validates a patch given with --patch, and refuses one that is no diff", async () => {
     const dir = await makeTempDir("speedgate-check-");
-    await writeFile(join(dir, "good.patch"), "--- a/python/sglang/srt/server_args.py\n+++ b/python/sglang/srt/server_args.py\n@@ -1 +1 @@\n-a\n+b\n");
+    await writeFile(
+      join(dir, "good.patch"),
+      "--- a/python/sglang/srt/server_args.py\n+++ b/python/sglang/srt/server_args.py\n@@ -1 +1 @@\n-a\n+b\n",
+    );
     await writeFile(join(dir, "bad.patch"), "I made it faster, trust me\n");
     const good = await check(join(examples, "rounds", "sglang.yaml"), "--patch", join(dir, "good.patch"));
     expect(good.code).toBe(0);
@@ -109,10 +127,15 @@ describe("speedgate run --check on the shipped engine configs", () => {
     expect(bad.code).toBe(2);
     expect(bad.errors.join("\n")).toMatch(/^patch \(.*bad\.patch\): expected a unified diff/);
     // A diff cut short is a broken file, refused here as the run refuses it: exit 2, before anything starts.
-    await writeFile(join(dir, "cut.patch"), "--- a/python/sglang/srt/server_args.py\n+++ b/python/sglang/srt/server_args.py\n@@ -1,3 +1,3 @@\n a\n-b\n");
+    await writeFile(
+      join(dir, "cut.patch"),
+      "--- a/python/sglang/srt/server_args.py\n+++ b/python/sglang/srt/server_args.py\n@@ -1,3 +1,3 @@\n a\n-b\n",
+    );
     const cut = await check(join(examples, "rounds", "sglang.yaml"), "--patch", join(dir, "cut.patch"));
     expect(cut.code).toBe(2);
-    expect(cut.errors.join("\n")).toMatch(/^patch \(.*cut\.patch\): expected a well-formed unified diff, but the hunk at line 3 is cut short/);
+    expect(cut.errors.join("\n")).toMatch(
+      /^patch \(.*cut\.patch\): expected a well-formed unified diff, but the hunk at line 3 is cut short/,
+    );
   });
 });
 
@@ -155,23 +178,35 @@ describe("speedgate run --check on a process round", () => {
     const { configPath, marker } = await writeProcessRound({ candidate: { patch: "fix.patch", sourceDir: "sglang" } });
     const { code, errors } = await check(configPath);
     expect(code).toBe(2);
-    expect(errors).toEqual([expect.stringMatching(/round\.yml: candidate\.sourceDir: expected an existing folder .*, got "sglang": .*sglang does not exist$/)]);
+    expect(errors).toEqual([
+      expect.stringMatching(/round\.yml: candidate\.sourceDir: expected an existing folder .*, got "sglang": .*sglang does not exist$/),
+    ]);
     expect(existsSync(marker)).toBe(false);
   });
 
   it("shows {host} as the loopback address the process runtime fills, and refuses a placeholder no runtime fills", async () => {
-    const filled = await writeProcessRound({ baseline: { command: ["./serve", "--host", "{host}", "--port", "{port}"], cwd: "engine/python" } });
+    const filled = await writeProcessRound({
+      baseline: { command: ["./serve", "--host", "{host}", "--port", "{port}"], cwd: "engine/python" },
+    });
     const shown = await check(filled.configPath);
     expect(shown.code).toBe(0);
     expect(shown.stdout).toContain("runs: ./serve --host 127.0.0.1 --port 30000");
-    const typo = await writeProcessRound({ baseline: { command: ["./serve", "--host", "{hots}", "--port", "{port}"], cwd: "engine/python" } });
+    const typo = await writeProcessRound({
+      baseline: { command: ["./serve", "--host", "{hots}", "--port", "{port}"], cwd: "engine/python" },
+    });
     const refused = await check(typo.configPath);
     expect(refused.code).toBe(2);
-    expect(refused.errors).toEqual([expect.stringMatching(/round\.yml: baseline\.command\[2\]: expected only the placeholders runtime: process fills \(\{port\}, \{host\}.*\); \{hots\} is none of them \(did you mean \{host\}\?\), got "\{hots\}"$/)]);
+    expect(refused.errors).toEqual([
+      expect.stringMatching(
+        /round\.yml: baseline\.command\[2\]: expected only the placeholders runtime: process fills \(\{port\}, \{host\}.*\); \{hots\} is none of them \(did you mean \{host\}\?\), got "\{hots\}"$/,
+      ),
+    ]);
   });
 
   it("names the field a misspelled one meant, once, instead of reporting it missing and unknown", async () => {
-    const { configPath } = await writeProcessRound({ bench: { prompts: "prompts.jsonl", maxTokens: 16, requestIntervalMs: 10, contextLimit: 1024, tolerence: 0.9 } });
+    const { configPath } = await writeProcessRound({
+      bench: { prompts: "prompts.jsonl", maxTokens: 16, requestIntervalMs: 10, contextLimit: 1024, tolerence: 0.9 },
+    });
     const { code, errors } = await check(configPath);
     expect(code).toBe(2);
     expect(errors).toEqual([expect.stringMatching(/round\.yml: bench\.tolerence: unknown field, did you mean `tolerance`\?$/)]);

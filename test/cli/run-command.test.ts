@@ -130,10 +130,7 @@ describe("speedgate run against the reference engine", () => {
     const { dir, configPath } = await writeSimRound({ candidateExtra: { sourceDir: "src", patch: "change.patch" } });
     await mkdir(join(dir, "src"));
     await writeFile(join(dir, "src", "settings.txt"), "alpha\nbeta\ngamma\n");
-    await writeFile(
-      join(dir, "change.patch"),
-      "--- a/settings.txt\n+++ b/settings.txt\n@@ -1,3 +1,3 @@\n alpha\n-BETA\n+delta\n gamma\n",
-    );
+    await writeFile(join(dir, "change.patch"), "--- a/settings.txt\n+++ b/settings.txt\n@@ -1,3 +1,3 @@\n alpha\n-BETA\n+delta\n gamma\n");
     const { card } = await runSimRound(configPath, dir);
     expect(card?.failure).toMatchObject({ engine: "candidate", stage: "patch", kind: "patch_conflict" });
     expect(card?.failure?.summary).toBe("settings.txt: hunk #1 (at line 1) does not apply");
@@ -151,7 +148,8 @@ describe("speedgate run against the reference engine", () => {
     });
     await mkdir(join(dir, "engine"));
     await writeFile(join(dir, "engine", "profile.json"), '{\n  "faults": {\n    "stopEarly": []\n  }\n}\n');
-    const patch = '--- a/profile.json\n+++ b/profile.json\n@@ -1,5 +1,5 @@\n {\n   "faults": {\n-    "stopEarly": []\n+    "stopEarly": ["p2"]\n   }\n }\n';
+    const patch =
+      '--- a/profile.json\n+++ b/profile.json\n@@ -1,5 +1,5 @@\n {\n   "faults": {\n-    "stopEarly": []\n+    "stopEarly": ["p2"]\n   }\n }\n';
     await writeFile(join(dir, "stop-early.patch"), patch);
     const { card } = await runSimRound(configPath, dir, ["--patch", join(dir, "stop-early.patch")]);
     expect(card?.failure).toBeNull();
@@ -171,7 +169,9 @@ describe("speedgate run against the reference engine", () => {
     const out = join(dir, "out");
     const { code, logger } = await runCli(["run", "--config", configPath, "--patch", join(dir, "cut.patch"), "--out", out]);
     expect(code).toBe(2);
-    expect(logger.lines.map((line) => line.message).join("\n")).toMatch(/cut\.patch\): expected a well-formed unified diff, but the hunk at line 3 is cut short/);
+    expect(logger.lines.map((line) => line.message).join("\n")).toMatch(
+      /cut\.patch\): expected a well-formed unified diff, but the hunk at line 3 is cut short/,
+    );
     await expect(readFile(join(out, "scorecard.json"), "utf8")).rejects.toThrow(/ENOENT/);
     expect(logger.lines.some((line) => line.message.includes("starting engine"))).toBe(false);
   });

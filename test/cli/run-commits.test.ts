@@ -56,7 +56,15 @@ describe("speedgate run --base --head with runtime: process", () => {
       port: await getFreePort(),
       health: { path: "/health", timeoutS: 60, intervalMs: 25 },
       baseline: { command: ["{node}", "{speedgate}", "sim-engine", "--port", "{port}", "--profile", "profile.json"], cwd: "engine" },
-      bench: { prompts: "prompts.jsonl", model: "sim-model", maxTokens: 16, requestIntervalMs: 10, contextLimit: 4096, tolerance: 0.9, runs: 1 },
+      bench: {
+        prompts: "prompts.jsonl",
+        model: "sim-model",
+        maxTokens: 16,
+        requestIntervalMs: 10,
+        contextLimit: 4096,
+        tolerance: 0.9,
+        runs: 1,
+      },
       gate: { minRoundScore: 0.5, minPrompts: 1 },
       docker: { stopTimeoutS: 2 },
       ...extra,
@@ -73,7 +81,19 @@ describe("speedgate run --base --head with runtime: process", () => {
   it("scores the head against the base, each from its own worktree, and removes both worktrees after", async () => {
     const configPath = await writeConfig();
     const out = await makeTempDir("speedgate-commits-out-");
-    const { code, logger } = await runCli(["run", "--config", configPath, "--out", out, "--base", c.base, "--head", c.head, "--repo", repo.dir]);
+    const { code, logger } = await runCli([
+      "run",
+      "--config",
+      configPath,
+      "--out",
+      out,
+      "--base",
+      c.base,
+      "--head",
+      c.head,
+      "--repo",
+      repo.dir,
+    ]);
     expect(code, logger.lines.map((line) => line.message).join("\n")).toBe(0);
     const card = await readScorecard(join(out, "scorecard.json"));
     expect(card.failure).toBeNull();
@@ -93,7 +113,10 @@ describe("speedgate run --base --head with runtime: process", () => {
     const diffPath = join(configDir, "pull-request.patch");
     await writeFile(diffPath, `${await repo.git("diff", c.base, c.head)}\n`);
     const configPath = await writeConfig({
-      baseline: { command: ["{node}", "{speedgate}", "sim-engine", "--port", "{port}", "--profile", "profile.json"], cwd: join(repo.dir, "engine") },
+      baseline: {
+        command: ["{node}", "{speedgate}", "sim-engine", "--port", "{port}", "--profile", "profile.json"],
+        cwd: join(repo.dir, "engine"),
+      },
       candidate: { sourceDir: join(repo.dir, "engine") },
     });
     const out = await makeTempDir("speedgate-commits-out-");
@@ -106,7 +129,19 @@ describe("speedgate run --base --head with runtime: process", () => {
   it("applies a pull request that is behind its base onto the base, so only the pull request differs", async () => {
     const configPath = await writeConfig();
     const out = await makeTempDir("speedgate-commits-out-");
-    const { code, logger } = await runCli(["run", "--config", configPath, "--out", out, "--base", c.movedBase, "--head", c.head, "--repo", repo.dir]);
+    const { code, logger } = await runCli([
+      "run",
+      "--config",
+      configPath,
+      "--out",
+      out,
+      "--base",
+      c.movedBase,
+      "--head",
+      c.head,
+      "--repo",
+      repo.dir,
+    ]);
     expect(code, logger.lines.map((line) => line.message).join("\n")).toBe(0);
     const card = await readScorecard(join(out, "scorecard.json"));
     expect(card.failure).toBeNull();
@@ -125,10 +160,31 @@ describe("speedgate run --base --head with runtime: process", () => {
     await new Promise((resolve) => exited.once("exit", resolve));
     await writeFile(
       join(records, "killed.json"),
-      JSON.stringify({ version: 1, runId: "killed", pid: exited.pid, pidStart: null, host: hostname(), tempRoot: null, worktrees: [left], processGroups: [] }),
+      JSON.stringify({
+        version: 1,
+        runId: "killed",
+        pid: exited.pid,
+        pidStart: null,
+        host: hostname(),
+        tempRoot: null,
+        worktrees: [left],
+        processGroups: [],
+      }),
     );
     expect(await worktrees()).toHaveLength(2);
-    const { code, logger } = await runCli(["run", "--config", await writeConfig(), "--out", await makeTempDir("speedgate-commits-out-"), "--base", c.base, "--head", c.head, "--repo", repo.dir]);
+    const { code, logger } = await runCli([
+      "run",
+      "--config",
+      await writeConfig(),
+      "--out",
+      await makeTempDir("speedgate-commits-out-"),
+      "--base",
+      c.base,
+      "--head",
+      c.head,
+      "--repo",
+      repo.dir,
+    ]);
     expect(code, logger.lines.map((line) => line.message).join("\n")).toBe(0);
     expect(logger.lines.map((line) => line.message).join("\n")).toContain("left rounds: removed what run killed");
     expect(await worktrees()).toHaveLength(1);
@@ -141,7 +197,19 @@ describe("speedgate run --base --head with runtime: process", () => {
     const both = await runCli(["run", "--config", configPath, "--out", out, "--base", c.base, "--patch", join(configDir, "x.patch")]);
     expect(both.code).toBe(2);
     expect(both.logger.lines.map((line) => line.message).join("\n")).toContain("--patch and --base");
-    const unknown = await runCli(["run", "--config", configPath, "--out", out, "--base", "0123456789abcdef0123456789abcdef01234567", "--head", c.head, "--repo", repo.dir]);
+    const unknown = await runCli([
+      "run",
+      "--config",
+      configPath,
+      "--out",
+      out,
+      "--base",
+      "0123456789abcdef0123456789abcdef01234567",
+      "--head",
+      c.head,
+      "--repo",
+      repo.dir,
+    ]);
     expect(unknown.code).toBe(2);
     expect(unknown.logger.lines.map((line) => line.message).join("\n")).toContain("--base: expected a commit of the repository");
     const unrelated = await runCli(["run", "--config", configPath, "--out", out, "--base", c.base, "--head", c.head, "--repo", configDir]);
@@ -156,14 +224,30 @@ describe("speedgate run --base --head with runtime: process", () => {
     const { code } = await runCli(["run", "--config", configPath, "--out", out, "--base", c.side, "--head", c.head, "--repo", repo.dir]);
     expect(code).toBe(0);
     const card = await readScorecard(join(out, "scorecard.json"));
-    expect(card.failure).toMatchObject({ engine: "candidate", stage: "patch", kind: "patch_conflict", label: "the pull request does not apply to its base" });
+    expect(card.failure).toMatchObject({
+      engine: "candidate",
+      stage: "patch",
+      kind: "patch_conflict",
+      label: "the pull request does not apply to its base",
+    });
     expect(card.runs.completed).toBe(0);
     expect(await worktrees()).toHaveLength(1);
   });
 
   it("--check prints the commits, what each overlay changes and whether a build runs, starting nothing", async () => {
     const processConfig = await writeConfig();
-    const processPlan = await runCli(["run", "--config", processConfig, "--check", "--base", c.movedBase, "--head", c.head, "--repo", repo.dir]);
+    const processPlan = await runCli([
+      "run",
+      "--config",
+      processConfig,
+      "--check",
+      "--base",
+      c.movedBase,
+      "--head",
+      c.head,
+      "--repo",
+      repo.dir,
+    ]);
     expect(processPlan.code).toBe(0);
     expect(processPlan.stdout).toContain(`base ${c.movedBase.slice(0, 12)} (${c.movedBase}), head ${c.head.slice(0, 12)} (${c.head})`);
     expect(processPlan.stdout).toContain(`the head branched off at ${c.base.slice(0, 12)}`);
@@ -177,18 +261,46 @@ describe("speedgate run --base --head with runtime: process", () => {
       candidate: { sourceDir: "/opt/engine" },
       source: { revision: { commit: c.old.slice(0, 10) }, compiledPaths: ["kernel/**"], build: [["make"]] },
     });
-    const dockerPlan = await runCli(["run", "--config", dockerConfig, "--check", "--base", c.movedBase, "--head", c.head, "--repo", repo.dir]);
+    const dockerPlan = await runCli([
+      "run",
+      "--config",
+      dockerConfig,
+      "--check",
+      "--base",
+      c.movedBase,
+      "--head",
+      c.head,
+      "--repo",
+      repo.dir,
+    ]);
     expect(dockerPlan.code).toBe(0);
-    expect(dockerPlan.stdout).toContain(`engine image example/engine:nightly at ${c.old.slice(0, 12)} (source.revision.commit), its source in /opt/engine`);
-    expect(dockerPlan.stdout).toContain("baseline overlay (image's commit to the base): 2 files (docs/notes.md, engine/profile.json); the result is cached for every pull request on this base");
+    expect(dockerPlan.stdout).toContain(
+      `engine image example/engine:nightly at ${c.old.slice(0, 12)} (source.revision.commit), its source in /opt/engine`,
+    );
+    expect(dockerPlan.stdout).toContain(
+      "baseline overlay (image's commit to the base): 2 files (docs/notes.md, engine/profile.json); the result is cached for every pull request on this base",
+    );
     expect(dockerPlan.stdout).toContain("candidate overlay (the pull request): 1 file (engine/profile.json)");
     expect(dockerPlan.stdout).toContain("build (source.build): baseline none");
     expect(dockerPlan.stdout).toContain("candidate none (the pull request changes no compiled path)");
 
     // The shipped SGLang config: the image's commit is its checkout's git HEAD, read when the round runs.
-    const sglang = await runCli(["run", "--config", fileURLToPath(new URL("../../examples/rounds/sglang.yaml", import.meta.url)), "--check", "--base", c.base, "--head", c.head, "--repo", repo.dir]);
+    const sglang = await runCli([
+      "run",
+      "--config",
+      fileURLToPath(new URL("../../examples/rounds/sglang.yaml", import.meta.url)),
+      "--check",
+      "--base",
+      c.base,
+      "--head",
+      c.head,
+      "--repo",
+      repo.dir,
+    ]);
     expect(sglang.code).toBe(0);
-    expect(sglang.stdout).toContain("engine image lmsysorg/sglang:dev, its source in /sgl-workspace/sglang; its commit: read from file /sgl-workspace/sglang/.git/HEAD in the image when the round runs");
+    expect(sglang.stdout).toContain(
+      "engine image lmsysorg/sglang:dev, its source in /sgl-workspace/sglang; its commit: read from file /sgl-workspace/sglang/.git/HEAD in the image when the round runs",
+    );
     expect(sglang.stdout).toContain("the engine image lmsysorg/sglang:dev with its source (/sgl-workspace/sglang) brought to the base");
 
     // An image newer than the base (main, after the pull request's base) cannot be brought back to it.

@@ -43,7 +43,9 @@ describe("speedgate run checks every path before anything starts", () => {
     const { configPath, marker, out } = await writeRound((m) => ({ ...base(m), candidate: { patch: "fix.patch", sourceDir: "sglang" } }));
     const { code, errors } = await run(configPath, out);
     expect(code).toBe(2);
-    expect(errors).toEqual([`${configPath}: candidate.sourceDir: expected an existing folder (the source copied and patched for the candidate), got "sglang": ${join(configPath, "..", "sglang")} does not exist`]);
+    expect(errors).toEqual([
+      `${configPath}: candidate.sourceDir: expected an existing folder (the source copied and patched for the candidate), got "sglang": ${join(configPath, "..", "sglang")} does not exist`,
+    ]);
     expect(existsSync(marker)).toBe(false);
     expect(existsSync(out)).toBe(false);
   });
@@ -52,7 +54,9 @@ describe("speedgate run checks every path before anything starts", () => {
     const { configPath, marker, out } = await writeRound((m) => ({ ...base(m), baseline: { ...base(m).baseline, cwd: "engine/python" } }));
     const { code, errors } = await run(configPath, out);
     expect(code).toBe(2);
-    expect(errors).toEqual([expect.stringContaining('baseline.cwd: expected an existing folder (where the baseline engine runs), got "engine/python"')]);
+    expect(errors).toEqual([
+      expect.stringContaining('baseline.cwd: expected an existing folder (where the baseline engine runs), got "engine/python"'),
+    ]);
     expect(existsSync(marker)).toBe(false);
   });
 

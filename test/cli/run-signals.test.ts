@@ -38,10 +38,14 @@ describe("speedgate run under SIGINT and SIGTERM", () => {
         env: { [MARK_VARIABLE]: mark },
         benchExtra: { requestIntervalMs: 50 },
       });
-      const child = spawn(process.execPath, [...speedgateEntryArgs(), "run", "--verbose", "--config", configPath, "--out", join(dir, "out")], {
-        cwd: root,
-        stdio: ["ignore", "ignore", "pipe"],
-      });
+      const child = spawn(
+        process.execPath,
+        [...speedgateEntryArgs(), "run", "--verbose", "--config", configPath, "--out", join(dir, "out")],
+        {
+          cwd: root,
+          stdio: ["ignore", "ignore", "pipe"],
+        },
+      );
       const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
       const started = waitForStderr(child, /engine pid (\d+) grandchild pid (\d+)/);
       await waitForStderr(child, /baseline: 1\/\d+ prompts done|baseline: engine healthy/);

@@ -9,7 +9,13 @@ describe("buildRequestBody", () => {
   it("asks a prompt's own length, on the completions endpoint for a plain prompt", () => {
     const built = buildRequestBody({ id: "p", prompt: "hello", maxTokens: 8 }, settings);
     expect(built.path).toBe("/v1/completions");
-    expect(JSON.parse(built.body)).toMatchObject({ prompt: "hello", max_tokens: 8, max_completion_tokens: 8, temperature: 0, stream: true });
+    expect(JSON.parse(built.body)).toMatchObject({
+      prompt: "hello",
+      max_tokens: 8,
+      max_completion_tokens: 8,
+      temperature: 0,
+      stream: true,
+    });
   });
 
   it("sends ignore_eos only for a fixed answer length, and llama.cpp's n_predict beside it", () => {

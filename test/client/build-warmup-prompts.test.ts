@@ -13,7 +13,18 @@ const prompts: Prompt[] = [
     ],
   },
   { id: "completion", prompt: "The three laws of thermodynamics state that" },
-  { id: "parts", messages: [{ role: "user", content: [{ type: "text", text: "Describe this picture in detail." }, { type: "image_url", image_url: { url: "data:," } }] }] },
+  {
+    id: "parts",
+    messages: [
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "Describe this picture in detail." },
+          { type: "image_url", image_url: { url: "data:," } },
+        ],
+      },
+    ],
+  },
 ];
 
 const measured = new Set(prompts.map((prompt) => promptContentKey(prompt)));
@@ -21,7 +32,15 @@ const measured = new Set(prompts.map((prompt) => promptContentKey(prompt)));
 describe("buildWarmupPrompts", () => {
   it("shapes each warm-up like a measured prompt in turn, with none of its text", () => {
     const warmups = buildWarmupPrompts(prompts, 7);
-    expect(warmups.map((warmup) => warmup.id)).toEqual(["warmup-1", "warmup-2", "warmup-3", "warmup-4", "warmup-5", "warmup-6", "warmup-7"]);
+    expect(warmups.map((warmup) => warmup.id)).toEqual([
+      "warmup-1",
+      "warmup-2",
+      "warmup-3",
+      "warmup-4",
+      "warmup-5",
+      "warmup-6",
+      "warmup-7",
+    ]);
     for (const [index, warmup] of warmups.entries()) {
       const template = prompts[index % prompts.length] as Prompt;
       expect(measured.has(promptContentKey(warmup))).toBe(false);
@@ -49,7 +68,10 @@ describe("buildWarmupPrompts", () => {
   });
 
   it("never repeats a measured prompt, even when the set has only one word to draw from", () => {
-    const oneWord: Prompt[] = [{ id: "a", prompt: "hello" }, { id: "b", messages: [{ role: "user", content: "" }] }];
+    const oneWord: Prompt[] = [
+      { id: "a", prompt: "hello" },
+      { id: "b", messages: [{ role: "user", content: "" }] },
+    ];
     const keys = new Set(oneWord.map((prompt) => promptContentKey(prompt)));
     for (const warmup of buildWarmupPrompts(oneWord, 6)) expect(keys.has(promptContentKey(warmup))).toBe(false);
   });

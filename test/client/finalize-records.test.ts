@@ -43,7 +43,9 @@ describe("boundClaimsByBytes", () => {
   it("flags a chunk claiming more tokens than its bytes, saying where", () => {
     const record = textStream(["t0 ", " b"], { claims: [24, 24] });
     boundClaimsByBytes(record);
-    expect(record.implausible).toBe("claimed 24 tokens by chunk 1 of 2, which had streamed 3 bytes of text (a token is at least one byte; at most 11 with 8 unstreamed)");
+    expect(record.implausible).toBe(
+      "claimed 24 tokens by chunk 1 of 2, which had streamed 3 bytes of text (a token is at least one byte; at most 11 with 8 unstreamed)",
+    );
   });
 
   it("flags a final usage beyond the whole stream's bytes", () => {

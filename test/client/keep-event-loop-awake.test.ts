@@ -30,7 +30,9 @@ describe("resolveBusyPoll", () => {
 
 describe("describeBusyPoll", () => {
   it("says whether the client spins and which setting and machine decided it", () => {
-    expect(describeBusyPoll("auto", 16)).toBe("client busy poll on: the event loop stays awake while streams are in flight (bench.busyPoll auto, 16 CPUs)");
+    expect(describeBusyPoll("auto", 16)).toBe(
+      "client busy poll on: the event loop stays awake while streams are in flight (bench.busyPoll auto, 16 CPUs)",
+    );
     expect(describeBusyPoll("auto", 2)).toBe("client busy poll off (bench.busyPoll auto, 2 CPUs, under 4)");
     expect(describeBusyPoll("on", 1)).toMatch(/^client busy poll on: .*\(bench\.busyPoll on\)$/);
     expect(describeBusyPoll("off", 64)).toBe("client busy poll off (bench.busyPoll off)");

@@ -4,7 +4,9 @@ import { NOTES_MARKER, keepWrittenNotes } from "../../bench/lib/keep-written-not
 describe("keepWrittenNotes (docs/bench-report.md's notes survive a new bench run)", () => {
   it("replaces the figures and keeps everything from the marker on", () => {
     const previous = `# report\n\n| old | table |\n\n${NOTES_MARKER}\n\n## How to read the figures\n\nBusy poll…\n`;
-    expect(keepWrittenNotes("# report\n\n| new | table |\n", previous)).toBe(`# report\n\n| new | table |\n\n${NOTES_MARKER}\n\n## How to read the figures\n\nBusy poll…\n`);
+    expect(keepWrittenNotes("# report\n\n| new | table |\n", previous)).toBe(
+      `# report\n\n| new | table |\n\n${NOTES_MARKER}\n\n## How to read the figures\n\nBusy poll…\n`,
+    );
   });
 
   it("writes the figures alone when there is no previous file or no marker in it", () => {

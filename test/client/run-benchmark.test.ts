@@ -51,7 +51,13 @@ describe("runBenchmark", () => {
     // p0 streams for about a second; the others are quick and start every 10 ms regardless.
     const engine = await start({ defaults: { ttftMs: 1, itlMs: 0, outputTokens: 5 }, prompts: { p0: { itlMs: 5, outputTokens: 200 } } });
     const progress: BenchmarkProgress[] = [];
-    const records = await runBenchmark({ baseUrl: engine.url, prompts, bench, signal: new AbortController().signal, onProgress: (p) => progress.push(p) });
+    const records = await runBenchmark({
+      baseUrl: engine.url,
+      prompts,
+      bench,
+      signal: new AbortController().signal,
+      onProgress: (p) => progress.push(p),
+    });
     expect([...records.keys()].sort()).toEqual(["p0", "p1", "p2", "p3", "p4"]);
     expect([...records.values()].every((record) => record.ok)).toBe(true);
     const log = engine.writeLog.requests;
@@ -93,7 +99,12 @@ describe("runBenchmark", () => {
   it("runs warm-up requests first, none of them a measured prompt, and does not score them", async () => {
     // An engine that caches whole answers: anything it answered before comes back 50 times faster.
     const engine = await start({ defaults: { ttftMs: 1, itlMs: 0, outputTokens: 2 }, cheats: { answerCacheSpeedup: 50 } });
-    const records = await runBenchmark({ baseUrl: engine.url, prompts: prompts.slice(0, 3), bench: { ...bench, warmupRequests: 4 }, signal: new AbortController().signal });
+    const records = await runBenchmark({
+      baseUrl: engine.url,
+      prompts: prompts.slice(0, 3),
+      bench: { ...bench, warmupRequests: 4 },
+      signal: new AbortController().signal,
+    });
     // The warm-ups carry no prompt's content (null: the engine matched none), so no scored request was answered before.
     // What the client controls: every warm-up before any scored request. The order in which the engine
     // accepted the scored ones is the kernel's (a loaded machine accepted p1 before p0, sent first).
@@ -111,7 +122,13 @@ describe("runBenchmark", () => {
   it("records failed prompts with their reasons and counts them in progress", async () => {
     const engine = await start({ defaults: { ttftMs: 1, itlMs: 0, outputTokens: 4 }, faults: { http500: ["p1"], malformedSse: ["p3"] } });
     const progress: BenchmarkProgress[] = [];
-    const records = await runBenchmark({ baseUrl: engine.url, prompts, bench, signal: new AbortController().signal, onProgress: (p) => progress.push(p) });
+    const records = await runBenchmark({
+      baseUrl: engine.url,
+      prompts,
+      bench,
+      signal: new AbortController().signal,
+      onProgress: (p) => progress.push(p),
+    });
     expect(records.get("p1")).toMatchObject({ ok: false, kind: "http_error" });
     expect(records.get("p3")).toMatchObject({ ok: false, kind: "stream_error" });
     expect(records.get("p0")?.ok).toBe(true);
@@ -162,7 +179,13 @@ describe("runBenchmark", () => {
     expect(eventLoopAwakeHolders()).toBe(0);
 
     const off: number[] = [];
-    await runBenchmark({ baseUrl: engine.url, prompts, bench, signal: new AbortController().signal, onProgress: () => off.push(eventLoopAwakeHolders()) });
+    await runBenchmark({
+      baseUrl: engine.url,
+      prompts,
+      bench,
+      signal: new AbortController().signal,
+      onProgress: () => off.push(eventLoopAwakeHolders()),
+    });
     expect(off.every((holders) => holders === 0)).toBe(true);
 
     const aborted = new AbortController();
@@ -180,7 +203,12 @@ describe("runBenchmark", () => {
     process.on("warning", onWarning);
     try {
       const many: Prompt[] = Array.from({ length: 300 }, (_, index) => ({ id: `m${index}`, prompt: "x" }));
-      const records = await runBenchmark({ baseUrl: engine.url, prompts: many, bench: { ...bench, requestIntervalMs: 0 }, signal: new AbortController().signal });
+      const records = await runBenchmark({
+        baseUrl: engine.url,
+        prompts: many,
+        bench: { ...bench, requestIntervalMs: 0 },
+        signal: new AbortController().signal,
+      });
       expect([...records.values()].filter((record) => record.ok)).toHaveLength(300);
     } finally {
       process.off("warning", onWarning);
@@ -191,7 +219,11 @@ describe("runBenchmark", () => {
   it("records the connections an engine drops as it dies as engine_died once its death is reported", async () => {
     const gone = new AbortController();
     const engine = await start(
-      { defaults: { ttftMs: 1, itlMs: 0, outputTokens: 2 }, prompts: { p1: { itlMs: 20, outputTokens: 1000 } }, faults: { dieAfterRequests: 3 } },
+      {
+        defaults: { ttftMs: 1, itlMs: 0, outputTokens: 2 },
+        prompts: { p1: { itlMs: 20, outputTokens: 1000 } },
+        faults: { dieAfterRequests: 3 },
+      },
       // As the round runner does when the engine process exits.
       { onDie: (code) => gone.abort(new Error(`the engine exited with code ${code}`)) },
     );
@@ -212,7 +244,8 @@ describe("runBenchmark", () => {
     const answered = answeredPromptIds(records);
     expect(answered.length).toBeGreaterThanOrEqual(3);
     expect(completedPromptIds(engine)).toEqual(expect.arrayContaining(answered));
-    for (const prompt of prompts.filter((one) => !answered.includes(one.id))) expect(records.get(prompt.id), prompt.id).toMatchObject({ ok: false, kind: "engine_died" });
+    for (const prompt of prompts.filter((one) => !answered.includes(one.id)))
+      expect(records.get(prompt.id), prompt.id).toMatchObject({ ok: false, kind: "engine_died" });
   });
 
   describe("a closed loop (bench.concurrency)", () => {
@@ -246,26 +279,41 @@ describe("runBenchmark", () => {
       return { server, mostOpen: () => mostOpen, stillHeld: () => held.length };
     }
 
-    it.each([1, 2, 3])("keeps exactly %i requests in flight until the prompts run out, and sends every prompt once, in order", async (concurrency) => {
-      const gated = await startGatedServer(concurrency, prompts.length);
-      try {
-        const records = await runBenchmark({ baseUrl: gated.server.url, prompts, bench: { ...bench, concurrency }, signal: new AbortController().signal });
-        expect([...records.values()].every((record) => record.ok)).toBe(true);
-        expect([...records.keys()].sort()).toEqual(["p0", "p1", "p2", "p3", "p4"]);
-        const sent = gated.server.received.map((request) => (JSON.parse(request.body) as { messages: Array<{ content: string }> }).messages[0]?.content);
-        expect(sent).toEqual(["p0", "p1", "p2", "p3", "p4"]);
-        // The server answers only once `concurrency` wait: had the client kept fewer open, the round would never end.
-        expect(gated.mostOpen()).toBe(concurrency);
-        expect(gated.stillHeld()).toBe(0);
-      } finally {
-        await gated.server.close();
-      }
-    });
+    it.each([1, 2, 3])(
+      "keeps exactly %i requests in flight until the prompts run out, and sends every prompt once, in order",
+      async (concurrency) => {
+        const gated = await startGatedServer(concurrency, prompts.length);
+        try {
+          const records = await runBenchmark({
+            baseUrl: gated.server.url,
+            prompts,
+            bench: { ...bench, concurrency },
+            signal: new AbortController().signal,
+          });
+          expect([...records.values()].every((record) => record.ok)).toBe(true);
+          expect([...records.keys()].sort()).toEqual(["p0", "p1", "p2", "p3", "p4"]);
+          const sent = gated.server.received.map(
+            (request) => (JSON.parse(request.body) as { messages: Array<{ content: string }> }).messages[0]?.content,
+          );
+          expect(sent).toEqual(["p0", "p1", "p2", "p3", "p4"]);
+          // The server answers only once `concurrency` wait: had the client kept fewer open, the round would never end.
+          expect(gated.mostOpen()).toBe(concurrency);
+          expect(gated.stillHeld()).toBe(0);
+        } finally {
+          await gated.server.close();
+        }
+      },
+    );
 
     it("never opens more requests than there are prompts", async () => {
       const gated = await startGatedServer(prompts.length, prompts.length);
       try {
-        const records = await runBenchmark({ baseUrl: gated.server.url, prompts, bench: { ...bench, concurrency: 64 }, signal: new AbortController().signal });
+        const records = await runBenchmark({
+          baseUrl: gated.server.url,
+          prompts,
+          bench: { ...bench, concurrency: 64 },
+          signal: new AbortController().signal,
+        });
         expect([...records.values()].every((record) => record.ok)).toBe(true);
         expect(gated.server.received).toHaveLength(5);
         expect(gated.mostOpen()).toBe(5);
@@ -282,7 +330,13 @@ describe("runBenchmark", () => {
         res.end(finishedAnswer(), () => gone.abort(new Error("the engine exited with code 1")));
       });
       try {
-        const records = await runBenchmark({ baseUrl: server.url, prompts, bench: { ...bench, concurrency: 1 }, signal: new AbortController().signal, engineGone: gone.signal });
+        const records = await runBenchmark({
+          baseUrl: server.url,
+          prompts,
+          bench: { ...bench, concurrency: 1 },
+          signal: new AbortController().signal,
+          engineGone: gone.signal,
+        });
         expect(server.received).toHaveLength(1);
         expect(records.get("p0")?.ok).toBe(true);
         for (const id of ["p1", "p2", "p3", "p4"]) expect(records.get(id)).toMatchObject({ ok: false, kind: "engine_died" });
@@ -294,7 +348,8 @@ describe("runBenchmark", () => {
 
   it("keeps an answer the engine finished before it died, though the client hears of the death before it reads the answer", async () => {
     const gone = new AbortController();
-    const chunk = (body: string): string => `data: {"id":"x","object":"chat.completion.chunk","created":0,"model":"sim-model","choices":[${body}]}\n\n`;
+    const chunk = (body: string): string =>
+      `data: {"id":"x","object":"chat.completion.chunk","created":0,"model":"sim-model","choices":[${body}]}\n\n`;
     const server = await startScriptedServer((_req, res, socket) => {
       res.writeHead(200, { "content-type": "text/event-stream" });
       const answer =
@@ -310,7 +365,13 @@ describe("runBenchmark", () => {
     });
     try {
       const two = prompts.slice(0, 2);
-      const records = await runBenchmark({ baseUrl: server.url, prompts: two, bench: { ...bench, requestIntervalMs: 500 }, signal: new AbortController().signal, engineGone: gone.signal });
+      const records = await runBenchmark({
+        baseUrl: server.url,
+        prompts: two,
+        bench: { ...bench, requestIntervalMs: 500 },
+        signal: new AbortController().signal,
+        engineGone: gone.signal,
+      });
       expect(records.get("p0")).toMatchObject({ ok: true, text: { content: "hello there" } });
       // Nothing is sent to an engine known to be gone.
       expect(records.get("p1")).toMatchObject({ ok: false, kind: "engine_died", reason: "the engine exited with code 1" });
@@ -322,7 +383,12 @@ describe("runBenchmark", () => {
 
   it("records the prompts after an engine death by the die-after-requests fault as failures", async () => {
     const engine = await start({ defaults: { ttftMs: 1, itlMs: 0, outputTokens: 2 }, faults: { dieAfterRequests: 2 } });
-    const records = await runBenchmark({ baseUrl: engine.url, prompts, bench: { ...bench, requestIntervalMs: 100 }, signal: new AbortController().signal });
+    const records = await runBenchmark({
+      baseUrl: engine.url,
+      prompts,
+      bench: { ...bench, requestIntervalMs: 100 },
+      signal: new AbortController().signal,
+    });
     expect(records.get("p0")?.ok).toBe(true);
     // Which prompt was its second answer is the engine's to say: sends a busy machine held back go out together
     // (p1 and p2, 100 ms apart) and can reach it in either order. Only answers it completed are recorded as answers.
@@ -353,7 +419,12 @@ describe("buildArrivalSchedule", () => {
   it("sends Poisson arrivals in prompt order, each at its place in the schedule", async () => {
     const engine = await startSimEngine({ prompts, profile: { defaults: { ttftMs: 1, itlMs: 0, outputTokens: 1 } } });
     try {
-      const records = await runBenchmark({ baseUrl: engine.url, prompts, bench: { ...bench, arrival: "poisson", seed: 3 }, signal: new AbortController().signal });
+      const records = await runBenchmark({
+        baseUrl: engine.url,
+        prompts,
+        bench: { ...bench, arrival: "poisson", seed: 3 },
+        signal: new AbortController().signal,
+      });
       const schedule = buildArrivalSchedule(prompts.length, bench.requestIntervalMs, "poisson", 3);
       const sent = prompts.map((prompt) => {
         const record = records.get(prompt.id);

@@ -21,7 +21,10 @@ function expectFailed(record: RequestRecord): FailedRequest {
 }
 
 function isMonotone(record: CompletedRequest): boolean {
-  return record.chunks.every((chunk, index) => index === 0 || (chunk.tokens >= (record.chunks[index - 1]?.tokens ?? 0) && chunk.tMs >= (record.chunks[index - 1]?.tMs ?? 0)));
+  return record.chunks.every(
+    (chunk, index) =>
+      index === 0 || (chunk.tokens >= (record.chunks[index - 1]?.tokens ?? 0) && chunk.tMs >= (record.chunks[index - 1]?.tMs ?? 0)),
+  );
 }
 
 describe("sendStreamingRequest against the sim-engine", () => {
@@ -54,7 +57,9 @@ describe("sendStreamingRequest against the sim-engine", () => {
 
   it("skips reasoning when thinking is off, as the engines' chat templates do", async () => {
     const engine = await start({ defaults: { ttftMs: 1, itlMs: 0, outputTokens: 3, reasoningTokens: 4 } });
-    const record = expectCompleted(await sendStreamingRequest({ baseUrl: engine.url, prompt: chat("a"), settings: { ...settings, thinking: false } }));
+    const record = expectCompleted(
+      await sendStreamingRequest({ baseUrl: engine.url, prompt: chat("a"), settings: { ...settings, thinking: false } }),
+    );
     expect(record.outputTokens).toBe(3);
   });
 
@@ -77,9 +82,13 @@ describe("sendStreamingRequest against the sim-engine", () => {
 
   it("caps the answer at max_tokens (the prompt's own limit first) with finish_reason length", async () => {
     const engine = await start({ defaults: { ttftMs: 1, itlMs: 0, outputTokens: 50 } });
-    const capped = expectCompleted(await sendStreamingRequest({ baseUrl: engine.url, prompt: chat("a"), settings: { ...settings, maxTokens: 20 } }));
+    const capped = expectCompleted(
+      await sendStreamingRequest({ baseUrl: engine.url, prompt: chat("a"), settings: { ...settings, maxTokens: 20 } }),
+    );
     expect([capped.outputTokens, capped.finishReason]).toEqual([20, "length"]);
-    const own = expectCompleted(await sendStreamingRequest({ baseUrl: engine.url, prompt: { ...chat("b"), maxTokens: 5 }, settings: { ...settings, maxTokens: 20 } }));
+    const own = expectCompleted(
+      await sendStreamingRequest({ baseUrl: engine.url, prompt: { ...chat("b"), maxTokens: 5 }, settings: { ...settings, maxTokens: 20 } }),
+    );
     expect([own.outputTokens, own.finishReason]).toEqual([5, "length"]);
   });
 
@@ -128,7 +137,9 @@ describe("sendStreamingRequest against the sim-engine", () => {
     const record = expectFailed(await pending);
     expect(record.kind).toBe("engine_died");
     expect(record.reason).toBe("baseline engine exited with code 1");
-    const already = expectFailed(await sendStreamingRequest({ baseUrl: engine.url, prompt: chat("b"), settings, signal: controller.signal }));
+    const already = expectFailed(
+      await sendStreamingRequest({ baseUrl: engine.url, prompt: chat("b"), settings, signal: controller.signal }),
+    );
     expect(already.kind).toBe("engine_died");
   });
 });
@@ -159,7 +170,11 @@ describe("sendStreamingRequest against misbehaving servers", () => {
     const request = server?.received.at(-1);
     expect(request?.path).toBe("/v1/chat/completions");
     // Exactly what a client of the engine sends: no header or field carries the prompt's id.
-    expect(Object.keys(request?.headers ?? {}).filter((name) => !["host", "connection", "content-length", "content-type", "accept"].includes(name))).toEqual([]);
+    expect(
+      Object.keys(request?.headers ?? {}).filter(
+        (name) => !["host", "connection", "content-length", "content-type", "accept"].includes(name),
+      ),
+    ).toEqual([]);
     expect(JSON.stringify(request?.headers)).not.toContain(encodeURIComponent("id/é"));
     expect(JSON.parse(request?.body ?? "{}")).toEqual({
       model: "sim-model",
@@ -178,7 +193,9 @@ describe("sendStreamingRequest against misbehaving servers", () => {
       sse(res);
       res.write(`${deltaEvent("a", "stop")}${usageEvent}data: [DONE]\n\n`);
     };
-    const record = expectCompleted(await sendStreamingRequest({ baseUrl: url(), prompt: chat("a"), settings: { ...settings, requestTimeoutS: 5 } }));
+    const record = expectCompleted(
+      await sendStreamingRequest({ baseUrl: url(), prompt: chat("a"), settings: { ...settings, requestTimeoutS: 5 } }),
+    );
     // One delta, usage 2 and "stop": the second token is the end of sequence, which is never streamed.
     expect([record.outputTokens, record.claimedTokens, record.finishReason, record.tokensEstimated]).toEqual([1, 2, "stop", false]);
   });
@@ -256,7 +273,9 @@ describe("sendStreamingRequest against misbehaving servers", () => {
       sse(res);
       res.write(deltaEvent("a"));
     };
-    const record = expectFailed(await sendStreamingRequest({ baseUrl: url(), prompt: chat("a"), settings: { ...settings, requestTimeoutS: 0.3 } }));
+    const record = expectFailed(
+      await sendStreamingRequest({ baseUrl: url(), prompt: chat("a"), settings: { ...settings, requestTimeoutS: 0.3 } }),
+    );
     expect(record.kind).toBe("timeout");
     expect(record.reason).toMatch(/0.3 s/);
     expect(record.chunks).toHaveLength(1);

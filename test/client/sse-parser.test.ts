@@ -23,7 +23,15 @@ function parsePackets(packets: Uint8Array[]): Parsed {
   for (const packet of packets) parser.feed(packet);
   const leftover = parser.end();
   const settled = state.settle();
-  return { events, chunks: state.chunks, settled, finishReason: state.finishReason, promptTokens: state.promptTokens, done: state.done, leftover };
+  return {
+    events,
+    chunks: state.chunks,
+    settled,
+    finishReason: state.finishReason,
+    promptTokens: state.promptTokens,
+    done: state.done,
+    leftover,
+  };
 }
 
 const bytes = new TextEncoder().encode(SGLANG_CHAT_STREAM);

@@ -9,7 +9,9 @@ export interface ScriptedServer {
 }
 
 /** A loopback HTTP server whose answer a test writes by hand, for what a well-behaved engine never does. */
-export async function startScriptedServer(answer: (req: IncomingMessage, res: ServerResponse, socket: Socket) => void): Promise<ScriptedServer> {
+export async function startScriptedServer(
+  answer: (req: IncomingMessage, res: ServerResponse, socket: Socket) => void,
+): Promise<ScriptedServer> {
   const received: ScriptedServer["received"] = [];
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => {

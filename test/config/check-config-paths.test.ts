@@ -27,7 +27,9 @@ async function writeRound(config: Record<string, unknown>, files: Record<string,
 const bench = { prompts: "prompts.jsonl", maxTokens: 16, requestIntervalMs: 10, contextLimit: 1024, tolerance: 0.9 };
 const gate = { minRoundScore: 1 };
 
-function processRound(overrides: { baseline?: Record<string, unknown>; candidate?: Record<string, unknown>; bench?: Record<string, unknown> } = {}) {
+function processRound(
+  overrides: { baseline?: Record<string, unknown>; candidate?: Record<string, unknown>; bench?: Record<string, unknown> } = {},
+) {
   return {
     engine: "sim",
     runtime: "process",
@@ -55,7 +57,10 @@ async function problemsOf(promise: Promise<unknown>): Promise<readonly string[]>
 
 describe("every path of a round config is checked before anything starts", () => {
   it("lists each missing path of a process round at once, with the field, what was written and where it points", async () => {
-    const path = await writeRound(processRound({ baseline: { cwd: "engine/python" }, candidate: { cwd: "engine/python" } }), { "prompts.jsonl": PROMPTS, "fix.patch": PATCH });
+    const path = await writeRound(processRound({ baseline: { cwd: "engine/python" }, candidate: { cwd: "engine/python" } }), {
+      "prompts.jsonl": PROMPTS,
+      "fix.patch": PATCH,
+    });
     const problems = await problemsOf(loadRound(path));
     const dir = join(path, "..");
     expect(problems).toEqual([
@@ -85,43 +90,68 @@ describe("every path of a round config is checked before anything starts", () =>
       baseline: { build: { context: "baseline-build" } },
       candidate: { build: { context: "candidate-build", dockerfile: "docker/Dockerfile.gpu" } },
     };
-    const path = await writeRound(config, { "prompts.jsonl": PROMPTS, "baseline-build/Dockerfile": "FROM scratch\n", "candidate-build/": "" });
+    const path = await writeRound(config, {
+      "prompts.jsonl": PROMPTS,
+      "baseline-build/Dockerfile": "FROM scratch\n",
+      "candidate-build/": "",
+    });
     const problems = await problemsOf(loadRound(path));
     expect(problems).toEqual([
-      expect.stringMatching(/^candidate\.build\.dockerfile: expected an existing file \(inside the build context\), got "docker\/Dockerfile\.gpu": .*candidate-build\/docker\/Dockerfile\.gpu does not exist$/),
+      expect.stringMatching(
+        /^candidate\.build\.dockerfile: expected an existing file \(inside the build context\), got "docker\/Dockerfile\.gpu": .*candidate-build\/docker\/Dockerfile\.gpu does not exist$/,
+      ),
     ]);
   });
 
   it("refuses a real run whose mount source is missing, naming the mount", async () => {
-    const path = await writeRound(dockerRound({ mounts: ["/nonexistent/speedgate-models/Qwen3-8B:/models/Qwen3-8B"] }), { "prompts.jsonl": PROMPTS });
+    const path = await writeRound(dockerRound({ mounts: ["/nonexistent/speedgate-models/Qwen3-8B:/models/Qwen3-8B"] }), {
+      "prompts.jsonl": PROMPTS,
+    });
     expect(await problemsOf(loadRound(path))).toEqual([
       'docker.mounts[0].source: expected an existing file or folder (mounted at /models/Qwen3-8B, read-only), got "/nonexistent/speedgate-models/Qwen3-8B": it does not exist',
     ]);
   });
 
   it("resolves a relative mount source against the config's folder", async () => {
-    const path = await writeRound(dockerRound({ mounts: [{ source: "cache", target: "/root/.cache/huggingface", readOnly: false }] }), { "prompts.jsonl": PROMPTS, "cache/": "" });
+    const path = await writeRound(dockerRound({ mounts: [{ source: "cache", target: "/root/.cache/huggingface", readOnly: false }] }), {
+      "prompts.jsonl": PROMPTS,
+      "cache/": "",
+    });
     const round = await loadRound(path);
-    expect(round.config.docker.mounts).toEqual([{ source: join(path, "..", "cache"), target: "/root/.cache/huggingface", readOnly: false }]);
+    expect(round.config.docker.mounts).toEqual([
+      { source: join(path, "..", "cache"), target: "/root/.cache/huggingface", readOnly: false },
+    ]);
   });
 
   it("refuses a candidate.cwd outside candidate.sourceDir, where the candidate would run unpatched code", async () => {
-    const path = await writeRound(processRound({ candidate: { cwd: "elsewhere" } }), { "prompts.jsonl": PROMPTS, "fix.patch": PATCH, "engine/": "", "elsewhere/": "" });
+    const path = await writeRound(processRound({ candidate: { cwd: "elsewhere" } }), {
+      "prompts.jsonl": PROMPTS,
+      "fix.patch": PATCH,
+      "engine/": "",
+      "elsewhere/": "",
+    });
     expect(await problemsOf(loadRound(path))).toEqual([
-      expect.stringMatching(/^candidate\.cwd: expected a folder inside candidate\.sourceDir \(.*\/engine\): the candidate runs in its patched copy of that folder, got ".*\/elsewhere"$/),
+      expect.stringMatching(
+        /^candidate\.cwd: expected a folder inside candidate\.sourceDir \(.*\/engine\): the candidate runs in its patched copy of that folder, got ".*\/elsewhere"$/,
+      ),
     ]);
   });
 
   it("checks a patch given outside the config (--patch) as well", async () => {
     const path = await writeRound(processRound({ candidate: { patch: undefined } }), { "prompts.jsonl": PROMPTS, "engine/": "" });
     const problems = await problemsOf(loadRound(path, { patchPath: join(path, "..", "missing.patch") }));
-    expect(problems).toEqual([expect.stringMatching(/^patch: expected an existing file \(the candidate's patch\), got ".*missing\.patch": it does not exist$/)]);
+    expect(problems).toEqual([
+      expect.stringMatching(/^patch: expected an existing file \(the candidate's patch\), got ".*missing\.patch": it does not exist$/),
+    ]);
   });
 });
 
 describe("checkRound (speedgate run --check)", () => {
   it("lists what only the runner has instead of refusing: absolute paths and mount sources", async () => {
-    const config = dockerRound({ mounts: ["/nonexistent/speedgate-models:/models"] }, { bench: { ...bench, prompts: "/nonexistent/speedgate-private/prompts.jsonl" } });
+    const config = dockerRound(
+      { mounts: ["/nonexistent/speedgate-models:/models"] },
+      { bench: { ...bench, prompts: "/nonexistent/speedgate-private/prompts.jsonl" } },
+    );
     const path = await writeRound(config);
     const { round, paths } = await checkRound(path);
     expect(round.prompts).toEqual([]);

@@ -3,7 +3,12 @@ import { findUnknownPlaceholders } from "../../src/config/find-unknown-placehold
 
 describe("findUnknownPlaceholders", () => {
   it("accepts what each runtime fills, {host} in a process round included", () => {
-    expect(findUnknownPlaceholders(["llama-server", "--host", "{host}", "--port", "{port}", "-c", "{contextLimit}", "--alias", "{model}"], "process")).toEqual([]);
+    expect(
+      findUnknownPlaceholders(
+        ["llama-server", "--host", "{host}", "--port", "{port}", "-c", "{contextLimit}", "--alias", "{model}"],
+        "process",
+      ),
+    ).toEqual([]);
     expect(findUnknownPlaceholders(["{node}", "{speedgate}", "sim-engine"], "process")).toEqual([]);
     expect(findUnknownPlaceholders(["serve", "--host={host}"], "docker")).toEqual([]);
   });

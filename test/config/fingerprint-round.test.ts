@@ -16,7 +16,10 @@ const prompts = [{ id: "a", prompt: "hi" }];
 describe("fingerprintRound", () => {
   it("is the same for one round checked out in two workspaces, whatever the patch's path", () => {
     const here = resolveConfigPaths(parseRoundConfig(raw), "/runner-1/work/repo");
-    const there = resolveConfigPaths(parseRoundConfig({ ...raw, candidate: { ...raw.candidate, patch: "/tmp/pr-7.patch" } }), "/runner-2/_work/repo");
+    const there = resolveConfigPaths(
+      parseRoundConfig({ ...raw, candidate: { ...raw.candidate, patch: "/tmp/pr-7.patch" } }),
+      "/runner-2/_work/repo",
+    );
     expect(fingerprintRound(here, "/runner-1/work/repo", prompts)).toEqual(fingerprintRound(there, "/runner-2/_work/repo", prompts));
   });
 
@@ -46,7 +49,9 @@ describe("fingerprintRound", () => {
   it("does not change with how the client waits for bytes (bench.busyPoll), so a calibration holds on a runner where auto turns it on", () => {
     const config = resolveConfigPaths(parseRoundConfig(raw), "/w");
     expect(config.bench.busyPoll).toBe("auto");
-    const hashes = (["auto", "on", "off"] as const).map((busyPoll) => fingerprintRound({ ...config, bench: { ...config.bench, busyPoll } }, "/w", prompts).configHash);
+    const hashes = (["auto", "on", "off"] as const).map(
+      (busyPoll) => fingerprintRound({ ...config, bench: { ...config.bench, busyPoll } }, "/w", prompts).configHash,
+    );
     expect(new Set(hashes).size).toBe(1);
   });
 });

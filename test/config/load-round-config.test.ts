@@ -14,7 +14,15 @@ const valid = {
   health: { path: "/health", timeoutS: 1200 },
   baseline: { image: "lmsysorg/sglang:v0.5.5", command: ["python3", "-m", "sglang.launch_server", "--port", "{port}"] },
   candidate: { patch: "./submission.patch", sourceDir: "/sgl-workspace/sglang" },
-  bench: { prompts: "./prompts.jsonl", model: "default", maxTokens: 512, requestIntervalMs: 500, thinking: false, contextLimit: 32768, tolerance: 0.9 },
+  bench: {
+    prompts: "./prompts.jsonl",
+    model: "default",
+    maxTokens: 512,
+    requestIntervalMs: 500,
+    thinking: false,
+    contextLimit: 32768,
+    tolerance: 0.9,
+  },
   gate: { minRoundScore: 1.0 },
 };
 
@@ -44,7 +52,14 @@ describe("parseRoundConfig", () => {
     const config = parseRoundConfig(valid);
     expect(config.bench.arrival).toBe("fixed");
     expect(config.bench.warmupRequests).toBe(0);
-    expect(config.gate).toEqual({ minRoundScore: 1, use: "interval-low", maxUnscored: 0.1, minPrompts: 10, minAgreement: 1, maxUnexplained: 0 });
+    expect(config.gate).toEqual({
+      minRoundScore: 1,
+      use: "interval-low",
+      maxUnscored: 0.1,
+      minPrompts: 10,
+      minAgreement: 1,
+      maxUnexplained: 0,
+    });
     // The uncalibrated default holds with four runs in counterbalanced order (docs/scoring-statistics.md).
     expect(config.bench.runs).toBe(4);
     expect(config.bench.order).toBe("counterbalanced");
@@ -67,22 +82,50 @@ describe("parseRoundConfig", () => {
     [["bench", "requestIntervalMs"], -5, "round.yml: bench.requestIntervalMs: expected a number of milliseconds, 0 or more, got -5"],
     [["bench", "thinking"], "yes", 'round.yml: bench.thinking: expected true or false, got "yes"'],
     [["bench", "contextLimit"], 0, "round.yml: bench.contextLimit: expected a whole number of tokens from 1 to 10000000, got 0"],
-    [["bench", "prompts"], undefined, "round.yml: bench.prompts: expected the path of a JSONL prompts file, or { synthetic: { inputTokens, outputTokens, count, seed } }, but it is missing"],
-    [["bench", "requestIntervalMs"], undefined, "round.yml: bench.requestIntervalMs: expected a number of milliseconds, 0 or more (or bench.concurrency, the requests kept in flight), but it is missing"],
+    [
+      ["bench", "prompts"],
+      undefined,
+      "round.yml: bench.prompts: expected the path of a JSONL prompts file, or { synthetic: { inputTokens, outputTokens, count, seed } }, but it is missing",
+    ],
+    [
+      ["bench", "requestIntervalMs"],
+      undefined,
+      "round.yml: bench.requestIntervalMs: expected a number of milliseconds, 0 or more (or bench.concurrency, the requests kept in flight), but it is missing",
+    ],
     [["bench", "arrival"], "burst", 'round.yml: bench.arrival: expected one of "fixed", "poisson", got "burst"'],
     [["gate", "minRoundScore"], "1.0x", 'round.yml: gate.minRoundScore: expected a speedup greater than 0, such as 1.0, got "1.0x"'],
     [["gate", "use"], "mean", 'round.yml: gate.use: expected one of "interval-low", "noise-floor", "round-score", got "mean"'],
-    [["gate", "use"], "noise-floor", "round.yml: gate.calibration: expected the calibration file gate.use: noise-floor gates on (write one with speedgate calibrate), but it is missing"],
+    [
+      ["gate", "use"],
+      "noise-floor",
+      "round.yml: gate.calibration: expected the calibration file gate.use: noise-floor gates on (write one with speedgate calibrate), but it is missing",
+    ],
     [["gate", "maxUnscored"], 1, "round.yml: gate.maxUnscored: expected a share of prompts in [0, 1), such as 0.1, got 1"],
     [["gate", "minPrompts"], 0, "round.yml: gate.minPrompts: expected a whole number of prompts, 1 or more, got 0"],
     [["bench", "runs"], 0, "round.yml: bench.runs: expected a whole number of runs from 1 to 100, got 0"],
-    [["baseline", "command"], "python3 -m sglang", 'round.yml: baseline.command: expected a list of arguments, such as [python3, -m, sglang.launch_server, --port, "{port}"], got "python3 -m sglang"'],
+    [
+      ["baseline", "command"],
+      "python3 -m sglang",
+      'round.yml: baseline.command: expected a list of arguments, such as [python3, -m, sglang.launch_server, --port, "{port}"], got "python3 -m sglang"',
+    ],
     [["candidate", "patch"], 42, "round.yml: candidate.patch: expected the path of a patch file, got 42"],
-    [["docker"], { gpus: "some" }, 'round.yml: docker.gpus: expected "all", a GPU count such as 2, or a list of device ids such as ["0", "1"], got "some"'],
+    [
+      ["docker"],
+      { gpus: "some" },
+      'round.yml: docker.gpus: expected "all", a GPU count such as 2, or a list of device ids such as ["0", "1"], got "some"',
+    ],
     [["docker"], { network: "bridge" }, 'round.yml: docker.network: expected one of "isolated", "host", got "bridge"'],
     [["docker"], { shmSize: "lots" }, 'round.yml: docker.shmSize: expected a size such as "16g", "512m", got "lots"'],
-    [["docker"], { memory: "150%" }, 'round.yml: docker.memory: expected a size such as "64g", a share of the host\'s memory such as "90%", or "unlimited", got "150%"'],
-    [["docker"], { capAdd: ["ALL"] }, "round.yml: docker.capAdd[0]: expected a single capability, not ALL (that is privileged mode), got \"ALL\""],
+    [
+      ["docker"],
+      { memory: "150%" },
+      'round.yml: docker.memory: expected a size such as "64g", a share of the host\'s memory such as "90%", or "unlimited", got "150%"',
+    ],
+    [
+      ["docker"],
+      { capAdd: ["ALL"] },
+      'round.yml: docker.capAdd[0]: expected a single capability, not ALL (that is privileged mode), got "ALL"',
+    ],
     [["build"], { network: "bridge" }, 'round.yml: build.network: expected one of "none", "default", "host", got "bridge"'],
     [["bench", "agreementTokens"], -1, "round.yml: bench.agreementTokens: expected a whole number of tokens, 0 (off) to 1000000, got -1"],
     [["bench", "busyPoll"], true, 'round.yml: bench.busyPoll: expected one of "auto", "on", "off", got true'],
@@ -119,7 +162,9 @@ describe("parseRoundConfig", () => {
     );
     delete both.bench.requestIntervalMs;
     both.bench.arrival = "poisson";
-    expect(messageFor(both)).toContain("bench.arrival: expected either bench.concurrency (a closed loop: the next prompt is sent when an answer ends) or bench.arrival");
+    expect(messageFor(both)).toContain(
+      "bench.arrival: expected either bench.concurrency (a closed loop: the next prompt is sent when an answer ends) or bench.arrival",
+    );
     both.bench.concurrency = 0;
     expect(messageFor(both)).toContain("bench.concurrency: expected a whole number of requests in flight from 1 to 100000, got 0");
   });
@@ -138,12 +183,18 @@ describe("parseRoundConfig", () => {
   it("holds synthetic prompts to a tokenizer on the runner and to the context", () => {
     const synthetic = { synthetic: { inputTokens: 30_000, outputTokens: 4_000, count: 3 } };
     const message = messageFor(withField(["bench", "prompts"], synthetic));
-    expect(message).toContain("bench.tokenizer: expected the model's tokenizer.json on the runner ({ path, from: runner }) with bench.prompts.synthetic");
-    expect(message).toContain("bench.prompts.synthetic: expected inputTokens + outputTokens (34000) at most bench.contextLimit (32768); lower one of them");
+    expect(message).toContain(
+      "bench.tokenizer: expected the model's tokenizer.json on the runner ({ path, from: runner }) with bench.prompts.synthetic",
+    );
+    expect(message).toContain(
+      "bench.prompts.synthetic: expected inputTokens + outputTokens (34000) at most bench.contextLimit (32768); lower one of them",
+    );
     expect(messageFor(withField(["bench", "prompts"], { synthetic: { inputTokens: 16, outputTokens: 0, count: 3 } }))).toContain(
       "bench.prompts.synthetic.outputTokens: expected a whole number of answer tokens from 1 to 1000000, got 0",
     );
-    const fits = withField(["bench", "prompts"], { synthetic: { inputTokens: 16, outputTokens: 8, count: 3 } }) as { bench: Record<string, unknown> };
+    const fits = withField(["bench", "prompts"], { synthetic: { inputTokens: 16, outputTokens: 8, count: 3 } }) as {
+      bench: Record<string, unknown>;
+    };
     fits.bench.tokenizer = { path: "tokenizer.json", from: "runner" };
     expect(parseRoundConfig(fits).bench.prompts).toEqual({ synthetic: { inputTokens: 16, outputTokens: 8, count: 3, seed: 1 } });
   });
@@ -152,7 +203,9 @@ describe("parseRoundConfig", () => {
     const processWithout = withField(["runtime"], "process") as Record<string, Record<string, unknown>>;
     delete processWithout.baseline?.command;
     expect(messageFor(processWithout)).toContain("baseline.command: expected the command that starts the engine");
-    expect(messageFor(withField(["baseline", "image"], undefined))).toContain("baseline.image: expected an image reference or baseline.build");
+    expect(messageFor(withField(["baseline", "image"], undefined))).toContain(
+      "baseline.image: expected an image reference or baseline.build",
+    );
   });
 
   it("lists every problem of a config at once", () => {
@@ -179,8 +232,16 @@ describe("parseRoundConfigYaml", () => {
   });
 
   it.each([
-    ["a key indented under a value", "engine: sim\nruntime: process\n  port: 1\n", 'at line 2, column 10 ("runtime: process"); check the indentation of lines 2 and 3'],
-    ["a key indented less than its neighbours", "bench:\n  prompts: a\n maxTokens: 3\n", 'at line 3, column 1 ("maxTokens: 3"); check the indentation of line 3'],
+    [
+      "a key indented under a value",
+      "engine: sim\nruntime: process\n  port: 1\n",
+      'at line 2, column 10 ("runtime: process"); check the indentation of lines 2 and 3',
+    ],
+    [
+      "a key indented less than its neighbours",
+      "bench:\n  prompts: a\n maxTokens: 3\n",
+      'at line 3, column 1 ("maxTokens: 3"); check the indentation of line 3',
+    ],
   ])("says where %s is, in one line that does not end in a colon", (_name, text, where) => {
     const message = (() => {
       try {
@@ -199,7 +260,9 @@ describe("parseRoundConfigYaml", () => {
 describe("bench.maxTokens and bench.contextLimit", () => {
   it("refuses a maxTokens above the context limit, naming both", () => {
     const message = messageFor(withField(["bench", "maxTokens"], 40_000));
-    expect(message).toBe("round.yml: bench.maxTokens: expected at most bench.contextLimit (32768): an answer cannot be longer than the context it is written in, got 40000");
+    expect(message).toBe(
+      "round.yml: bench.maxTokens: expected at most bench.contextLimit (32768): an answer cannot be longer than the context it is written in, got 40000",
+    );
   });
 });
 
@@ -237,7 +300,9 @@ describe("loadRound", () => {
     expect(message).toContain("line 4: expected a JSON object, got");
     expect(message).toContain('line 5: id "p1" is already used on line 1; ids must be unique');
     // The same request twice is one a cache of whole answers would serve from memory the second time.
-    expect(message).toContain('line 6: prompt "p6" sends the same prompt as line 2; an engine that caches answers would answer it from memory');
+    expect(message).toContain(
+      'line 6: prompt "p6" sends the same prompt as line 2; an engine that caches answers would answer it from memory',
+    );
   });
 
   it.each([
@@ -258,13 +323,21 @@ describe("loadRound", () => {
   });
 
   it("refuses a prompt whose own maxTokens is above bench.contextLimit, naming it and both limits", async () => {
-    const dir = await writeRound({ "round.yml": stringify(valid), "prompts.jsonl": `${prompts}{"id":"long","prompt":"write","maxTokens":40000}\n`, "submission.patch": patch });
+    const dir = await writeRound({
+      "round.yml": stringify(valid),
+      "prompts.jsonl": `${prompts}{"id":"long","prompt":"write","maxTokens":40000}\n`,
+      "submission.patch": patch,
+    });
     await expect(loadRound(join(dir, "round.yml"))).rejects.toThrow('prompt "long": maxTokens 40000 is above bench.contextLimit (32768)');
   });
 
   it.each([
     ["a hunk cut short", "--- a/x.py\n+++ b/x.py\n@@ -1,3 +1,3 @@\n a\n-b\n", "the hunk at line 3 is cut short"],
-    ["a hunk with a stray line", "--- a/x.py\n+++ b/x.py\n@@ -1,2 +1,2 @@\n a\nb\n+c\n", 'line 5: expected a line of the hunk at line 3 (starting with a space, "+" or "-"; 1 old and 1 new lines still to come), got "b"'],
+    [
+      "a hunk with a stray line",
+      "--- a/x.py\n+++ b/x.py\n@@ -1,2 +1,2 @@\n a\nb\n+c\n",
+      'line 5: expected a line of the hunk at line 3 (starting with a space, "+" or "-"; 1 old and 1 new lines still to come), got "b"',
+    ],
   ])("refuses %s as a config error naming the line, not as a patch that does not apply", async (_name, content, message) => {
     const dir = await writeRound({ "round.yml": stringify(valid), "prompts.jsonl": prompts, "submission.patch": content });
     const error = await loadRound(join(dir, "round.yml")).catch((e: unknown) => e);
@@ -295,7 +368,9 @@ describe("loadRound", () => {
     );
     await mkdir(join(dir, "tok"));
     await writeFile(join(dir, "tok", "tokenizer.json"), "not json");
-    await expect(loadRound(join(dir, "round.yml"))).rejects.toThrow(/tok\/tokenizer\.json: expected a Hugging Face tokenizer\.json, but it is not JSON/);
+    await expect(loadRound(join(dir, "round.yml"))).rejects.toThrow(
+      /tok\/tokenizer\.json: expected a Hugging Face tokenizer\.json, but it is not JSON/,
+    );
     await writeFile(join(dir, "tok", "tokenizer.json"), tokenizer);
     const round = await loadRound(join(dir, "round.yml"));
     expect(round.config.bench.tokenizer).toEqual({ path: join(dir, "tok", "tokenizer.json"), from: "runner" });
@@ -305,9 +380,17 @@ describe("loadRound", () => {
   it("builds synthetic prompts with the runner's tokenizer when the round is loaded, with no prompts file", async () => {
     const config = {
       ...valid,
-      bench: { ...valid.bench, prompts: { synthetic: { inputTokens: 12, outputTokens: 5, count: 3, seed: 7 } }, tokenizer: { path: "tokenizer.json", from: "runner" } },
+      bench: {
+        ...valid.bench,
+        prompts: { synthetic: { inputTokens: 12, outputTokens: 5, count: 3, seed: 7 } },
+        tokenizer: { path: "tokenizer.json", from: "runner" },
+      },
     };
-    const dir = await writeRound({ "round.yml": stringify(config), "submission.patch": patch, "tokenizer.json": await readFile(TEST_TOKENIZER_PATH, "utf8") });
+    const dir = await writeRound({
+      "round.yml": stringify(config),
+      "submission.patch": patch,
+      "tokenizer.json": await readFile(TEST_TOKENIZER_PATH, "utf8"),
+    });
     const round = await loadRound(join(dir, "round.yml"));
     expect(round.prompts.map((prompt) => prompt.id)).toEqual(["synthetic-1", "synthetic-2", "synthetic-3"]);
     for (const prompt of round.prompts) {
@@ -315,7 +398,10 @@ describe("loadRound", () => {
       expect(prompt.maxTokens).toBe(5);
     }
     // The prompts are in the fingerprint: another seed is another round.
-    const reseeded = { ...config, bench: { ...config.bench, prompts: { synthetic: { inputTokens: 12, outputTokens: 5, count: 3, seed: 8 } } } };
+    const reseeded = {
+      ...config,
+      bench: { ...config.bench, prompts: { synthetic: { inputTokens: 12, outputTokens: 5, count: 3, seed: 8 } } },
+    };
     await writeFile(join(dir, "round.yml"), stringify(reseeded));
     expect((await loadRound(join(dir, "round.yml"))).fingerprint?.promptsHash).not.toBe(round.fingerprint?.promptsHash);
   });
@@ -332,7 +418,9 @@ describe("loadRound", () => {
 
   it("says which file it could not read", async () => {
     const dir = await writeRound({ "round.yml": stringify(valid), "submission.patch": patch });
-    await expect(loadRound(join(dir, "round.yml"))).rejects.toThrow(/bench\.prompts: expected an existing file \(the JSONL prompts\), got "\.\/prompts\.jsonl": .*prompts\.jsonl does not exist/);
+    await expect(loadRound(join(dir, "round.yml"))).rejects.toThrow(
+      /bench\.prompts: expected an existing file \(the JSONL prompts\), got "\.\/prompts\.jsonl": .*prompts\.jsonl does not exist/,
+    );
     await expect(loadRound(join(dir, "missing.yml"))).rejects.toThrow(/config: expected a readable round config file/);
   });
 });

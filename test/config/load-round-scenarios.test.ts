@@ -13,7 +13,14 @@ const config = (scenarios: unknown[], benchPrompts: unknown = "chat.jsonl"): Rec
   runtime: "process",
   port: 30000,
   baseline: { command: ["serve"] },
-  bench: { ...(benchPrompts === null ? {} : { prompts: benchPrompts }), maxTokens: 64, requestIntervalMs: 250, contextLimit: 4096, tolerance: 0.9, tokenizer: { path: "tokenizer.json", from: "runner" } },
+  bench: {
+    ...(benchPrompts === null ? {} : { prompts: benchPrompts }),
+    maxTokens: 64,
+    requestIntervalMs: 250,
+    contextLimit: 4096,
+    tolerance: 0.9,
+    tokenizer: { path: "tokenizer.json", from: "runner" },
+  },
   gate: { minRoundScore: 1 },
   scenarios,
 });
@@ -62,7 +69,9 @@ describe("loadRound with scenarios", () => {
     const path = await writeRound([{ name: "long", prompts: "no-such.jsonl" }]);
     const error = await loadRound(path).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ConfigError);
-    expect((error as ConfigError).message).toContain('scenarios[0].prompts: expected an existing file (scenario long\'s JSONL prompts), got "no-such.jsonl"');
+    expect((error as ConfigError).message).toContain(
+      'scenarios[0].prompts: expected an existing file (scenario long\'s JSONL prompts), got "no-such.jsonl"',
+    );
   });
 
   it("lets a check go on without a scenario's prompts that only the runner has", async () => {
@@ -99,21 +108,33 @@ describe("loadRound with scenarios", () => {
   });
 
   it("names bench's file as written for a scenario that sends bench.prompts", async () => {
-    const round = await loadRound(await writeRound([{ name: "inherits" }, { name: "own", prompts: "./long.jsonl" }], { "long.jsonl": '{"id":"l1","prompt":"x"}\n' }));
+    const round = await loadRound(
+      await writeRound([{ name: "inherits" }, { name: "own", prompts: "./long.jsonl" }], { "long.jsonl": '{"id":"l1","prompt":"x"}\n' }),
+    );
     expect(round.scenarios?.map((scenario) => scenario.promptsSource)).toEqual(["chat.jsonl", "./long.jsonl"]);
   });
 
   it("neither checks nor reads bench.prompts that no scenario sends", async () => {
-    const path = await writeRound([{ name: "own", prompts: "long.jsonl" }], { "long.jsonl": '{"id":"l1","prompt":"x"}\n', "broken.jsonl": "not json\n" }, "broken.jsonl");
+    const path = await writeRound(
+      [{ name: "own", prompts: "long.jsonl" }],
+      { "long.jsonl": '{"id":"l1","prompt":"x"}\n', "broken.jsonl": "not json\n" },
+      "broken.jsonl",
+    );
     const round = await loadRound(path);
     expect(round.prompts).toEqual([]);
     expect(round.scenarios?.[0]?.prompts.map((prompt) => prompt.id)).toEqual(["l1"]);
-    const check = await checkRound(await writeRound([{ name: "own", prompts: "long.jsonl" }], { "long.jsonl": '{"id":"l1","prompt":"x"}\n' }, "no-such.jsonl"));
+    const check = await checkRound(
+      await writeRound([{ name: "own", prompts: "long.jsonl" }], { "long.jsonl": '{"id":"l1","prompt":"x"}\n' }, "no-such.jsonl"),
+    );
     expect(check.paths.map((entry) => entry.field)).not.toContain("bench.prompts");
   });
 
   it("reads bench.prompts as before when one scenario sends it", async () => {
-    const path = await writeRound([{ name: "inherits" }, { name: "own", prompts: "long.jsonl" }], { "long.jsonl": '{"id":"l1","prompt":"x"}\n', "broken.jsonl": "not json\n" }, "broken.jsonl");
+    const path = await writeRound(
+      [{ name: "inherits" }, { name: "own", prompts: "long.jsonl" }],
+      { "long.jsonl": '{"id":"l1","prompt":"x"}\n', "broken.jsonl": "not json\n" },
+      "broken.jsonl",
+    );
     const error = await loadRound(path).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).message).toContain('broken.jsonl: line 1: expected a JSON object, got "not json"');

@@ -41,10 +41,19 @@ describe("loading a round that scores commits", () => {
   });
 
   it.each([
-    [{ runtime: "process", baseline: { command: ["serve"], cwd: "/srv/engine" } }, "baseline.cwd: expected a folder relative to the repository's root"],
+    [
+      { runtime: "process", baseline: { command: ["serve"], cwd: "/srv/engine" } },
+      "baseline.cwd: expected a folder relative to the repository's root",
+    ],
     [{ runtime: "process", baseline: { command: ["serve"], cwd: "python" } }, "baseline.cwd: expected a folder of the repository at"],
-    [{ runtime: "docker", baseline: { image: "engine:dev" } }, "candidate.sourceDir: expected the folder of the engine's source checkout inside the image"],
-    [{ runtime: "docker", baseline: { image: "engine:dev" }, candidate: { sourceDir: "/src", patch: "x.patch" } }, "candidate.patch: expected no patch when scoring commits"],
+    [
+      { runtime: "docker", baseline: { image: "engine:dev" } },
+      "candidate.sourceDir: expected the folder of the engine's source checkout inside the image",
+    ],
+    [
+      { runtime: "docker", baseline: { image: "engine:dev" }, candidate: { sourceDir: "/src", patch: "x.patch" } },
+      "candidate.patch: expected no patch when scoring commits",
+    ],
   ])("refuses %j before anything starts", async (config, message) => {
     const path = await write(config);
     const error = await loadRound(path, { commits: { base: c.base, head: c.head, repoDir: repo.dir } }).catch((caught: unknown) => caught);
@@ -54,7 +63,15 @@ describe("loading a round that scores commits", () => {
 
   it("validates the source section", () => {
     const parse = (source: unknown) => () => parseRoundConfig({ ...BASE_CONFIG, runtime: "docker", baseline: { image: "i" }, source });
-    expect(parse({ revision: { file: "/x/.git/HEAD" }, paths: ["python/**"], compiledPaths: ["csrc/**"], build: [["make"]], buildCache: "/cache" })).not.toThrow();
+    expect(
+      parse({
+        revision: { file: "/x/.git/HEAD" },
+        paths: ["python/**"],
+        compiledPaths: ["csrc/**"],
+        build: [["make"]],
+        buildCache: "/cache",
+      }),
+    ).not.toThrow();
     expect(parse({ revision: { commit: "main" } })).toThrow(/source\.revision/);
     expect(parse({ buildCache: "cache" })).toThrow(/source\.buildCache: expected the absolute path inside the image/);
     expect(parse({ buildCacheHit: "(" })).toThrow(/source\.buildCacheHit: expected a regular expression/);
@@ -83,7 +100,10 @@ describe("the build rule", () => {
   const source = { paths: ["python/**", "sgl-kernel/**"], compiledPaths: ["sgl-kernel/**"] };
 
   it("builds neither engine for a Python-only pull request on a base whose compiled code did not change", async () => {
-    const builds = decideBuilds(await planCommitChange(repo.dir, c.image, c.base, source), await planCommitChange(repo.dir, c.base, c.python, source));
+    const builds = decideBuilds(
+      await planCommitChange(repo.dir, c.image, c.base, source),
+      await planCommitChange(repo.dir, c.base, c.python, source),
+    );
     expect(builds.baseline.run).toBe(false);
     expect(builds.candidate.run).toBe(false);
   });
@@ -99,7 +119,10 @@ describe("the build rule", () => {
   });
 
   it("builds the baseline alone when compiled code changed between the image's commit and the base", async () => {
-    const builds = decideBuilds(await planCommitChange(repo.dir, c.image, c.kernel, source), await planCommitChange(repo.dir, c.kernel, c.kernel, source));
+    const builds = decideBuilds(
+      await planCommitChange(repo.dir, c.image, c.kernel, source),
+      await planCommitChange(repo.dir, c.kernel, c.kernel, source),
+    );
     expect(builds.baseline.run).toBe(true);
     expect(builds.baseline.reason).toContain("between the image's commit and the base (sgl-kernel/gemm.cu)");
     expect(builds.candidate.run).toBe(false);

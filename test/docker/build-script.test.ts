@@ -79,7 +79,14 @@ describe("the build container's script", () => {
   });
 
   it("stops at the first command that fails, with its exit code", async () => {
-    const failure = playBuild([["sh", "-c", "exit 7"], ["ccache", "cc"]], false, await makeTempDir("speedgate-build-cache-"));
+    const failure = playBuild(
+      [
+        ["sh", "-c", "exit 7"],
+        ["ccache", "cc"],
+      ],
+      false,
+      await makeTempDir("speedgate-build-cache-"),
+    );
     await expect(failure).rejects.toMatchObject({ code: 7 });
   });
 });

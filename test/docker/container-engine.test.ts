@@ -31,7 +31,10 @@ const LINES = [
  * A container as dockerode shows it, whose follow ends before its last lines arrive (it holds the first
  * `followed`), and whose record of the log holds only the first `recorded` lines at the first `lateReads` reads.
  */
-function dyingContainer(followed: number, late: { recorded: number; lateReads: number } = { recorded: LINES.length, lateReads: 0 }): { container: Dockerode.Container; wholeLogReads: () => number } {
+function dyingContainer(
+  followed: number,
+  late: { recorded: number; lateReads: number } = { recorded: LINES.length, lateReads: 0 },
+): { container: Dockerode.Container; wholeLogReads: () => number } {
   let wholeLogReads = 0;
   const follow = new PassThrough();
   let exited: () => void = () => undefined;
@@ -70,7 +73,10 @@ describe("ContainerEngine: a container that dies", () => {
     expect(wholeLogReads()).toBe(2);
     expect(engine.logTail()).toEqual(LINES);
     const failure = classifyFailure({ role: "baseline", stage: "startup", exit, logLines: engine.logTail(), engine: "llama.cpp" });
-    expect(failure).toMatchObject({ kind: "port_in_use", summary: "start: couldn't bind HTTP server socket, hostname: 127.0.0.1, port: 18481" });
+    expect(failure).toMatchObject({
+      kind: "port_in_use",
+      summary: "start: couldn't bind HTTP server socket, hostname: 127.0.0.1, port: 18481",
+    });
     // The lines the follow missed are at debug too, where --verbose shows the engine's log.
     expect(logger.lines.some((line) => line.level === "debug" && line.message.includes("couldn't bind HTTP server socket"))).toBe(true);
     await engine.stop();
@@ -78,17 +84,33 @@ describe("ContainerEngine: a container that dies", () => {
 
   it("reads the record again while it grows: the daemon wrote the last lines after it said the container stopped", async () => {
     const { container, wholeLogReads } = dyingContainer(1, { recorded: 1, lateReads: 1 });
-    const engine = new ContainerEngine("baseline", "http://127.0.0.1:18481", container, createRecordingLogger(), 2, new AbortController().signal);
+    const engine = new ContainerEngine(
+      "baseline",
+      "http://127.0.0.1:18481",
+      container,
+      createRecordingLogger(),
+      2,
+      new AbortController().signal,
+    );
     const exit = await engine.exited;
     expect(wholeLogReads()).toBe(3);
     expect(engine.logTail()).toEqual(LINES);
-    expect(classifyFailure({ role: "baseline", stage: "startup", exit, logLines: engine.logTail(), engine: "llama.cpp" }).kind).toBe("port_in_use");
+    expect(classifyFailure({ role: "baseline", stage: "startup", exit, logLines: engine.logTail(), engine: "llama.cpp" }).kind).toBe(
+      "port_in_use",
+    );
     await engine.stop();
   });
 
   it("keeps the followed tail when it already holds every line", async () => {
     const { container } = dyingContainer(LINES.length);
-    const engine = new ContainerEngine("candidate", "http://127.0.0.1:18481", container, createRecordingLogger(), 2, new AbortController().signal);
+    const engine = new ContainerEngine(
+      "candidate",
+      "http://127.0.0.1:18481",
+      container,
+      createRecordingLogger(),
+      2,
+      new AbortController().signal,
+    );
     await engine.exited;
     expect(engine.logTail()).toEqual(LINES);
     await engine.stop();

@@ -55,7 +55,16 @@ describe("createContainerSpec", () => {
 
   it("leaves the DNS alone on the host network, and the writable layer unlimited when the config says so", () => {
     const docker = { ...dockerDefaults, diskSize: "unlimited" };
-    const spec = createContainerSpec({ name: "n", imageId: "i", command: ["serve"], env: {}, labels: {}, docker, limits: resolveResourceLimits(docker, 100 * GiB), networkMode: "host" });
+    const spec = createContainerSpec({
+      name: "n",
+      imageId: "i",
+      command: ["serve"],
+      env: {},
+      labels: {},
+      docker,
+      limits: resolveResourceLimits(docker, 100 * GiB),
+      networkMode: "host",
+    });
     expect(spec.HostConfig).not.toHaveProperty("Dns");
     expect(spec.HostConfig).not.toHaveProperty("StorageOpt");
     const sized = { ...dockerDefaults, diskSize: "20g" };
@@ -63,8 +72,25 @@ describe("createContainerSpec", () => {
   });
 
   it("takes what the config raises or adds: capabilities, host IPC, a bigger log, CPUs, no memory limit", () => {
-    const docker = { ...dockerDefaults, capAdd: ["SYS_PTRACE", "CAP_IPC_LOCK"], ipc: "host" as const, logMaxSize: "1g", logMaxFiles: 5, memory: "unlimited", cpus: 7.5 };
-    const spec = createContainerSpec({ name: "n", imageId: "i", command: ["serve"], env: {}, labels: {}, docker, limits: resolveResourceLimits(docker, 100 * GiB), networkMode: "host" });
+    const docker = {
+      ...dockerDefaults,
+      capAdd: ["SYS_PTRACE", "CAP_IPC_LOCK"],
+      ipc: "host" as const,
+      logMaxSize: "1g",
+      logMaxFiles: 5,
+      memory: "unlimited",
+      cpus: 7.5,
+    };
+    const spec = createContainerSpec({
+      name: "n",
+      imageId: "i",
+      command: ["serve"],
+      env: {},
+      labels: {},
+      docker,
+      limits: resolveResourceLimits(docker, 100 * GiB),
+      networkMode: "host",
+    });
     expect(spec.HostConfig).toMatchObject({
       CapDrop: ["ALL"],
       CapAdd: ["SYS_PTRACE", "IPC_LOCK"],

@@ -16,7 +16,13 @@ describe("describeContainerRefusal", () => {
     const message =
       "(HTTP code 500) server error - failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: error setting rlimits for ready process: error setting rlimit type 8: operation not permitted: unknown";
     const failure = describeContainerRefusal("baseline", "start", message, docker);
-    expect(failure).toMatchObject({ engine: "baseline", stage: "startup", kind: "container_refused", label: "Docker refused to start the baseline container (docker.ulimits)", logTail: [] });
+    expect(failure).toMatchObject({
+      engine: "baseline",
+      stage: "startup",
+      kind: "container_refused",
+      label: "Docker refused to start the baseline container (docker.ulimits)",
+      logTail: [],
+    });
     expect(failure.summary).toMatch(/^failed to create shim task: .*rlimit type 8: operation not permitted: unknown$/);
     expect(failure.hint).toContain("memlock unlimited (rlimit type 8)");
     expect(failure.hint).toContain("says nothing about the engine or the patch");
@@ -28,16 +34,26 @@ describe("describeContainerRefusal", () => {
     ["(HTTP code 400) bad parameter - invalid ulimit type: bogus", "docker.ulimits"],
     ["(HTTP code 500) server error - network speedgate-x not found", "docker.network"],
   ])("%s names %s", (message, field) => {
-    expect(describeContainerRefusal("candidate", "create", message, docker).label).toBe(`Docker refused to create the candidate container (${field})`);
+    expect(describeContainerRefusal("candidate", "create", message, docker).label).toBe(
+      `Docker refused to create the candidate container (${field})`,
+    );
   });
 
   it("blames the command, not a setting, for a program the image does not have", () => {
-    const message = '(HTTP code 400) bad parameter - failed to create task for container: OCI runtime create failed: runc create failed: unable to start container process: exec: "llama-server": executable file not found in $PATH: unknown';
-    expect(describeContainerRefusal("baseline", "start", message, docker)).toMatchObject({ kind: "exited", label: "the engine command could not be started" });
+    const message =
+      '(HTTP code 400) bad parameter - failed to create task for container: OCI runtime create failed: runc create failed: unable to start container process: exec: "llama-server": executable file not found in $PATH: unknown';
+    expect(describeContainerRefusal("baseline", "start", message, docker)).toMatchObject({
+      kind: "exited",
+      label: "the engine command could not be started",
+    });
   });
 
   it("says what it can for a refusal it cannot place", () => {
     const failure = describeContainerRefusal("baseline", "create", "(HTTP code 500) server error - something new", docker);
-    expect(failure).toMatchObject({ kind: "container_refused", label: "Docker refused to create the baseline container", summary: "something new" });
+    expect(failure).toMatchObject({
+      kind: "container_refused",
+      label: "Docker refused to create the baseline container",
+      summary: "something new",
+    });
   });
 });

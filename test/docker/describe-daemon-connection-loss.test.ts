@@ -10,7 +10,9 @@ describe("describeDaemonConnectionLoss", () => {
     expect(describeDaemonConnectionLoss(socketError("connect ECONNREFUSED /var/run/docker.sock", "ECONNREFUSED", "connect"))).toBe(
       "connect ECONNREFUSED /var/run/docker.sock",
     );
-    expect(describeDaemonConnectionLoss(socketError("connect ENOENT /var/run/docker.sock", "ENOENT", "connect"))).toBe("connect ENOENT /var/run/docker.sock");
+    expect(describeDaemonConnectionLoss(socketError("connect ENOENT /var/run/docker.sock", "ENOENT", "connect"))).toBe(
+      "connect ENOENT /var/run/docker.sock",
+    );
     expect(describeDaemonConnectionLoss(socketError("aborted", "ECONNRESET"))).toBe("aborted (ECONNRESET)");
     expect(describeDaemonConnectionLoss(new Error("socket hang up"))).toBe("socket hang up");
   });
@@ -18,7 +20,9 @@ describe("describeDaemonConnectionLoss", () => {
   it("finds the socket error behind a wrapping error's cause and inside an aggregated message", () => {
     const wrapped = new Error("docker: could not create the baseline container: aborted", { cause: socketError("aborted", "ECONNRESET") });
     expect(describeDaemonConnectionLoss(wrapped)).toBe("aborted (ECONNRESET)");
-    expect(describeDaemonConnectionLoss(new Error("docker: could not remove 1 resource(s): container abc: connect ECONNREFUSED /x.sock"))).toMatch(/ECONNREFUSED/);
+    expect(
+      describeDaemonConnectionLoss(new Error("docker: could not remove 1 resource(s): container abc: connect ECONNREFUSED /x.sock")),
+    ).toMatch(/ECONNREFUSED/);
   });
 
   it("does not mistake what the daemon answered, or a missing file, for a lost daemon", () => {

@@ -17,7 +17,12 @@ describe.skipIf(!context)("speedgate cleanup --run-id (real daemon)", () => {
     const [target, other] = [`cleanup-${randomUUID().slice(0, 8)}`, `cleanup-${randomUUID().slice(0, 8)}`];
     for (const runId of [target, other]) {
       await docker.createNetwork({ Name: `speedgate-${runId}`, Internal: true, Labels: makeResourceLabels(runId, "network") });
-      await docker.createContainer({ Image: image, Cmd: ["true"], Labels: makeResourceLabels(runId, "baseline"), HostConfig: { NetworkMode: `speedgate-${runId}` } });
+      await docker.createContainer({
+        Image: image,
+        Cmd: ["true"],
+        Labels: makeResourceLabels(runId, "baseline"),
+        HostConfig: { NetworkMode: `speedgate-${runId}` },
+      });
     }
     try {
       const run = async (args: string[]) => {
@@ -28,11 +33,18 @@ describe.skipIf(!context)("speedgate cleanup --run-id (real daemon)", () => {
       // Made by this (live) process: --stale leaves both runs alone (and, run daemon-wide, must not take another test's killed run).
       await withStaleSweepLock(() => run(["--stale"]));
       expect((await listRunResources(docker, target)).containers).toHaveLength(1);
-      expect(await run(["--run-id", target])).toEqual({ code: 0, text: `removed 1 container(s), 1 network(s), 0 image(s) of run ${target}\n` });
+      expect(await run(["--run-id", target])).toEqual({
+        code: 0,
+        text: `removed 1 container(s), 1 network(s), 0 image(s) of run ${target}\n`,
+      });
       expect(await listRunResources(docker, target)).toEqual({ containers: [], networks: [] });
       expect(await listRunResources(docker, other)).toEqual({ containers: [expect.any(String)], networks: [`speedgate-${other}`] });
     } finally {
-      await main(["cleanup", "--run-id", other], { stdout: captureStream(), logger: createRecordingLogger(), signal: new AbortController().signal });
+      await main(["cleanup", "--run-id", other], {
+        stdout: captureStream(),
+        logger: createRecordingLogger(),
+        signal: new AbortController().signal,
+      });
     }
   });
 });

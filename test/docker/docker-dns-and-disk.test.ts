@@ -48,7 +48,8 @@ async function waitForLog(engine: RunningEngine, pattern: RegExp): Promise<strin
   for (let line = find(); ; line = find()) {
     if (line !== undefined) return line;
     const state = await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 20))]);
-    if (state === "exited" && find() === undefined) throw new Error(`the engine exited before printing ${pattern}:\n${engine.logTail().join("\n")}`);
+    if (state === "exited" && find() === undefined)
+      throw new Error(`the engine exited before printing ${pattern}:\n${engine.logTail().join("\n")}`);
   }
 }
 
@@ -59,7 +60,10 @@ describe.skipIf(!context)("the Docker runtime's DNS, daemon version and disk lim
     await Promise.all(runtimes.splice(0).map((runtime) => runtime.dispose()));
   });
 
-  async function start(options: { script: string; docker?: Record<string, unknown> }): Promise<{ engine: RunningEngine; logger: RecordingLogger; runId: string }> {
+  async function start(options: {
+    script: string;
+    docker?: Record<string, unknown>;
+  }): Promise<{ engine: RunningEngine; logger: RecordingLogger; runId: string }> {
     if (!docker) throw new Error("no docker");
     const { round, runId } = makeDockerRound({
       image,
@@ -83,7 +87,10 @@ describe.skipIf(!context)("the Docker runtime's DNS, daemon version and disk lim
     const version = String(((await docker.version()) as { Version?: unknown }).Version);
     const warnings = logger.lines.filter((line) => line.level === "warn" && line.message.includes("CVE-2024-29018"));
     if (hasDnsLeakFix(version) === true) expect(warnings).toEqual([]);
-    else expect(warnings.map((line) => line.message)).toEqual([expect.stringContaining(`the daemon is Docker ${version}, older than the fix for CVE-2024-29018 (26.0.0, 25.0.5, 23.0.11)`)]);
+    else
+      expect(warnings.map((line) => line.message)).toEqual([
+        expect.stringContaining(`the daemon is Docker ${version}, older than the fix for CVE-2024-29018 (26.0.0, 25.0.5, 23.0.11)`),
+      ]);
   });
 
   it("limits the writable layer where the storage driver can, and says so where it cannot", async () => {
@@ -92,7 +99,10 @@ describe.skipIf(!context)("the Docker runtime's DNS, daemon version and disk lim
     const filled = await waitForLog(engine, /^fill: /);
     const [info] = await docker.listContainers({ all: true, filters: { label: [`${LABEL_RUN_ID}=${runId}`] } });
     const inspected = await docker.getContainer(info?.Id ?? "").inspect();
-    const refused = logger.lines.filter((line) => line.level === "warn" && line.message.includes("cannot limit the baseline container's writable layer to docker.diskSize (32m)"));
+    const refused = logger.lines.filter(
+      (line) =>
+        line.level === "warn" && line.message.includes("cannot limit the baseline container's writable layer to docker.diskSize (32m)"),
+    );
     if (refused.length === 0) {
       // A driver that enforces it (overlay2 on xfs with pquota, btrfs, zfs): 64 MiB do not fit in 32.
       expect(inspected.HostConfig.StorageOpt).toEqual({ size: String(32 * 1024 * 1024) });

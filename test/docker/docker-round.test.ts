@@ -25,7 +25,10 @@ describe.skipIf(!context)("runRound with runtime: docker (real daemon)", () => {
     }
   });
 
-  async function playRound(options: Omit<Parameters<typeof makeDockerRound>[0], "image" | "port">, during?: (runId: string, sinceS: number) => Promise<void>): Promise<Scorecard> {
+  async function playRound(
+    options: Omit<Parameters<typeof makeDockerRound>[0], "image" | "port">,
+    during?: (runId: string, sinceS: number) => Promise<void>,
+  ): Promise<Scorecard> {
     const { round, runId } = makeDockerRound({ image, port: await getFreePort(), ...options });
     runIds.push(runId);
     const sinceS = Math.floor(Date.now() / 1000) - 1;
@@ -53,7 +56,12 @@ describe.skipIf(!context)("runRound with runtime: docker (real daemon)", () => {
     // Above the kernel's nr_open (1048576 by default), so no daemon can set it, privileged or not; an unlimited
     // memlock, speedgate's default, is refused the same way by a daemon without CAP_SYS_RESOURCE.
     const card = await playRound({ patch: null, docker: { ulimits: [{ name: "nofile", soft: 2 ** 30, hard: 2 ** 30 }] } });
-    expect(card.failure).toMatchObject({ engine: "baseline", stage: "startup", kind: "container_refused", label: "Docker refused to start the baseline container (docker.ulimits)" });
+    expect(card.failure).toMatchObject({
+      engine: "baseline",
+      stage: "startup",
+      kind: "container_refused",
+      label: "Docker refused to start the baseline container (docker.ulimits)",
+    });
     expect(card.failure?.summary).toMatch(/rlimit type 7/);
     expect(card.failure?.hint).toContain("nofile 1073741824 (rlimit type 7)");
     expect(card.failure?.hint).toContain("`docker.ulimits`");
@@ -68,7 +76,12 @@ describe.skipIf(!context)("runRound with runtime: docker (real daemon)", () => {
       const { round, runId } = makeDockerRound({ image, port, patch: null });
       runIds.push(runId);
       const card = await runRound({ round, logger: createRecordingLogger(), signal: new AbortController().signal, runId });
-      expect(card.failure).toMatchObject({ engine: "baseline", stage: "startup", kind: "port_in_use", summary: `port ${port} on 127.0.0.1 is already in use before the baseline engine started` });
+      expect(card.failure).toMatchObject({
+        engine: "baseline",
+        stage: "startup",
+        kind: "port_in_use",
+        summary: `port ${port} on 127.0.0.1 is already in use before the baseline engine started`,
+      });
       expect(card.promptsScored).toBe(0);
     } finally {
       other.closeAllConnections();
@@ -94,7 +107,12 @@ describe.skipIf(!context)("runRound with runtime: docker (real daemon)", () => {
       filters: { type: ["container"], event: ["create"], label: [`${LABEL_RUN_ID}=${window.runId}`] },
     });
     const created: string[] = [];
-    for await (const chunk of events as AsyncIterable<Buffer>) created.push(...String(chunk).split("\n").filter((line) => line.trim() !== ""));
+    for await (const chunk of events as AsyncIterable<Buffer>)
+      created.push(
+        ...String(chunk)
+          .split("\n")
+          .filter((line) => line.trim() !== ""),
+      );
     expect(created).toEqual([]);
   });
 
@@ -112,34 +130,37 @@ describe.skipIf(!context)("runRound with runtime: docker (real daemon)", () => {
 
   it("gives a SIGKILL card for a candidate container killed with exit 137", async () => {
     if (!docker) return;
-    const card = await playRound({ candidate: { command: ["sh", "-c", "echo loading weights; exec sleep 600"] } }, async (runId, sinceS) => {
-      const events = await docker.getEvents({
-        since: sinceS,
-        filters: { type: ["container"], event: ["start"], label: [`${LABEL_RUN_ID}=${runId}`, `${LABEL_ROLE}=candidate`] },
-      });
-      try {
-        for await (const chunk of events) {
-          const event = JSON.parse(String(chunk)) as { id: string };
-          const container = docker.getContainer(event.id);
-          // Killed once it has said what it was doing, as the OOM killer takes an engine loading weights:
-          // killed at its start event, a loaded daemon had not yet run the echo the card must show.
-          const logs = await container.logs({ follow: true, stdout: true, stderr: true });
-          try {
-            let seen = "";
-            for await (const part of logs) {
-              seen += String(part);
-              if (seen.includes("loading weights")) break;
+    const card = await playRound(
+      { candidate: { command: ["sh", "-c", "echo loading weights; exec sleep 600"] } },
+      async (runId, sinceS) => {
+        const events = await docker.getEvents({
+          since: sinceS,
+          filters: { type: ["container"], event: ["start"], label: [`${LABEL_RUN_ID}=${runId}`, `${LABEL_ROLE}=candidate`] },
+        });
+        try {
+          for await (const chunk of events) {
+            const event = JSON.parse(String(chunk)) as { id: string };
+            const container = docker.getContainer(event.id);
+            // Killed once it has said what it was doing, as the OOM killer takes an engine loading weights:
+            // killed at its start event, a loaded daemon had not yet run the echo the card must show.
+            const logs = await container.logs({ follow: true, stdout: true, stderr: true });
+            try {
+              let seen = "";
+              for await (const part of logs) {
+                seen += String(part);
+                if (seen.includes("loading weights")) break;
+              }
+            } finally {
+              (logs as NodeJS.ReadableStream & { destroy(): void }).destroy();
             }
-          } finally {
-            (logs as NodeJS.ReadableStream & { destroy(): void }).destroy();
+            await container.kill({ signal: "SIGKILL" });
+            break;
           }
-          await container.kill({ signal: "SIGKILL" });
-          break;
+        } finally {
+          (events as NodeJS.ReadableStream & { destroy(): void }).destroy();
         }
-      } finally {
-        (events as NodeJS.ReadableStream & { destroy(): void }).destroy();
-      }
-    });
+      },
+    );
     expect(card.failure).toMatchObject({ engine: "candidate", stage: "startup", kind: "host_oom", exitCode: 137, signal: "SIGKILL" });
     expect(card.failure?.logTail).toContain("loading weights");
   });
@@ -152,7 +173,10 @@ describe.skipIf(!context)("runRound with runtime: docker (real daemon)", () => {
   });
 
   it("gives a benchmark-stage card for a candidate that dies halfway through the benchmark", async () => {
-    const card = await playRound({ prompts: 10, candidate: { command: simEngineCommand("--die-after-requests", "4", "--die-exit-code", "3") } });
+    const card = await playRound({
+      prompts: 10,
+      candidate: { command: simEngineCommand("--die-after-requests", "4", "--die-exit-code", "3") },
+    });
     expect(card.failure).toMatchObject({ engine: "candidate", stage: "benchmark", kind: "exited", exitCode: 3 });
     expect(card.failure?.logTail.join("\n")).toMatch(/dieAfterRequests/);
   });

@@ -128,7 +128,13 @@ describe.skipIf(!context)("DockerRuntime image preparation (real daemon)", () =>
       expect(failure.logTail.join("\n")).toMatch(/no network: E(CONNREFUSED|NETUNREACH)/);
       expect(connections()).toBe(0);
       const memory = Math.floor((((await docker.info()) as { MemTotal: number }).MemTotal * 90) / 100);
-      expect(requests[0]).toMatchObject({ networkmode: "none", memory, memswap: memory, shmsize: 64 * 1024 * 1024, ulimits: '[{"Name":"nofile","Soft":4096,"Hard":4096}]' });
+      expect(requests[0]).toMatchObject({
+        networkmode: "none",
+        memory,
+        memswap: memory,
+        shmsize: 64 * 1024 * 1024,
+        ulimits: '[{"Name":"nofile","Soft":4096,"Hard":4096}]',
+      });
 
       const open = await at("host");
       await open.prepare("candidate", new AbortController().signal);

@@ -25,7 +25,8 @@ async function startupFailure(engine: RunningEngine, timeoutS = 30): Promise<Eng
 
 async function waitForLogMatch(engine: RunningEngine, pattern: RegExp): Promise<RegExpExecArray> {
   const exited = engine.exited.then(() => "exited" as const);
-  const find = (): RegExpExecArray | null => engine.logTail().reduce<RegExpExecArray | null>((found, line) => found ?? pattern.exec(line), null);
+  const find = (): RegExpExecArray | null =>
+    engine.logTail().reduce<RegExpExecArray | null>((found, line) => found ?? pattern.exec(line), null);
   for (let match = find(); ; match = find()) {
     if (match) return match;
     const state = await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 20))]);
@@ -78,15 +79,20 @@ describe.skipIf(!context)("DockerRuntime engines (real daemon)", () => {
   it("echoes the engine's log at debug as [role] lines, as the process runtime does, so --verbose shows it", async () => {
     if (!docker) return;
     const logger = createRecordingLogger();
-    const { round, runId } = makeDockerRound({ image, port: await getFreePort(), patch: null, baseline: { command: ["sh", "-c", "echo loading weights; echo '\u001b[31mready\u001b[0m'; sleep 30"] } });
+    const { round, runId } = makeDockerRound({
+      image,
+      port: await getFreePort(),
+      patch: null,
+      baseline: { command: ["sh", "-c", "echo loading weights; echo '\u001b[31mready\u001b[0m'; sleep 30"] },
+    });
     const runtime = new DockerRuntime(docker, round, { logger, runId });
     runtimes.push(runtime);
     const engine = await runtime.start("baseline", new AbortController().signal);
     await waitForLogMatch(engine, /ready/);
     // The echo is cleaned as the card's tail is: no colours.
-    expect(logger.lines.filter((line) => line.level === "debug" && line.message.startsWith("[baseline] ")).map((line) => line.message)).toEqual(
-      expect.arrayContaining(["[baseline] loading weights", "[baseline] ready"]),
-    );
+    expect(
+      logger.lines.filter((line) => line.level === "debug" && line.message.startsWith("[baseline] ")).map((line) => line.message),
+    ).toEqual(expect.arrayContaining(["[baseline] loading weights", "[baseline] ready"]));
   });
 
   it("takes 32 MiB printed without a newline into a bounded tail, and the lines after it still arrive", async () => {
@@ -155,7 +161,11 @@ describe.skipIf(!context)("DockerRuntime engines (real daemon)", () => {
     await waitForLogLine(engine, "listed");
 
     const networkName = `speedgate-${runId}`;
-    const network = (await docker.getNetwork(networkName).inspect()) as { Internal: boolean; Labels: Record<string, string>; Options: Record<string, string> };
+    const network = (await docker.getNetwork(networkName).inspect()) as {
+      Internal: boolean;
+      Labels: Record<string, string>;
+      Options: Record<string, string>;
+    };
     expect(network.Internal).toBe(true);
     // The host's side of the network has the name the runner's one firewall rule matches (sgb-+), and the host has that interface.
     const bridge = network.Options["com.docker.network.bridge.name"] ?? "";
@@ -170,11 +180,19 @@ describe.skipIf(!context)("DockerRuntime engines (real daemon)", () => {
     // /proc/net/route (little-endian hex): every route leaves through the internal network's one
     // interface, and a default route, if the daemon sets one, points at that network's own gateway,
     // where the daemon's isolation rules drop anything bound elsewhere. Nothing is sent to check.
-    const routes = engine.logTail().filter((line) => /^\S+\t[0-9A-F]{8}\t/.test(line)).map((line) => line.split("\t"));
+    const routes = engine
+      .logTail()
+      .filter((line) => /^\S+\t[0-9A-F]{8}\t/.test(line))
+      .map((line) => line.split("\t"));
     expect(routes.length).toBeGreaterThan(0);
     expect(new Set(routes.map((fields) => fields[0]))).toEqual(new Set(["eth0"]));
     const gateway = (network as unknown as { IPAM: { Config: Array<{ Gateway?: string }> } }).IPAM.Config[0]?.Gateway ?? "";
-    const gatewayHex = gateway.split(".").reverse().map((part) => Number(part).toString(16).padStart(2, "0")).join("").toUpperCase();
+    const gatewayHex = gateway
+      .split(".")
+      .reverse()
+      .map((part) => Number(part).toString(16).padStart(2, "0"))
+      .join("")
+      .toUpperCase();
     for (const fields of routes.filter((route) => route[1] === "00000000")) expect(fields[2]).toBe(gatewayHex);
 
     expect(inspected.HostConfig.Privileged).toBe(false);

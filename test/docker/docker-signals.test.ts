@@ -22,8 +22,13 @@ const context = dockerTestContext();
 /** Resolves when the daemon reports a container of the run started (an event, not a poll). */
 async function containerStarted(docker: Dockerode, runId: string, child: ChildProcess, sinceS: number): Promise<string> {
   // `since` replays events from before the subscription, so a container that started first is not missed.
-  const events = await docker.getEvents({ since: sinceS, filters: { type: ["container"], event: ["start"], label: [`${LABEL_RUN_ID}=${runId}`] } });
-  const exited = new Promise<never>((_, reject) => child.once("exit", (code) => reject(new Error(`speedgate run exited (${code}) before starting a container`))));
+  const events = await docker.getEvents({
+    since: sinceS,
+    filters: { type: ["container"], event: ["start"], label: [`${LABEL_RUN_ID}=${runId}`] },
+  });
+  const exited = new Promise<never>((_, reject) =>
+    child.once("exit", (code) => reject(new Error(`speedgate run exited (${code}) before starting a container`))),
+  );
   try {
     const first = (async () => {
       for await (const chunk of events) return (JSON.parse(String(chunk)) as { id: string }).id;
@@ -64,10 +69,14 @@ describe.skipIf(!context)("speedgate run with Docker under signals (real daemon)
       docker: { stopTimeoutS: 3 },
     });
     const sinceS = Math.floor(Date.now() / 1000) - 1;
-    const child = spawn(process.execPath, [...speedgateEntryArgs(), "run", "--config", configPath, "--out", join(dir, name, "out"), "--run-id", runId], {
-      cwd: root,
-      stdio: ["ignore", "ignore", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      [...speedgateEntryArgs(), "run", "--config", configPath, "--out", join(dir, name, "out"), "--run-id", runId],
+      {
+        cwd: root,
+        stdio: ["ignore", "ignore", "pipe"],
+      },
+    );
     child.stderr?.resume();
     const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
     return { child, runId, exited, sinceS };

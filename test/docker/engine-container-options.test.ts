@@ -29,13 +29,26 @@ function dockerSettings(docker: Record<string, unknown>) {
 }
 
 describe("the container spec of an engine", () => {
-  const plan = { name: "speedgate-r1-baseline", imageId: "sha256:abc", command: ["vllm", "serve", "/models/m"], env: {}, labels: {}, networkMode: "host" };
+  const plan = {
+    name: "speedgate-r1-baseline",
+    imageId: "sha256:abc",
+    command: ["vllm", "serve", "/models/m"],
+    env: {},
+    labels: {},
+    networkMode: "host",
+  };
 
-  const planFor = (docker: ReturnType<typeof dockerSettings>) => ({ ...plan, docker, limits: resolveResourceLimits(docker, 64 * 1024 ** 3) });
+  const planFor = (docker: ReturnType<typeof dockerSettings>) => ({
+    ...plan,
+    docker,
+    limits: resolveResourceLimits(docker, 64 * 1024 ** 3),
+  });
 
   it("mounts docker.mounts read-only unless a mount opts into writes, as bind mounts that refuse a missing source", () => {
     const spec = createContainerSpec(
-      planFor(dockerSettings({ mounts: ["/srv/models/m:/models/m", { source: "/srv/hf", target: "/root/.cache/huggingface", readOnly: false }] })),
+      planFor(
+        dockerSettings({ mounts: ["/srv/models/m:/models/m", { source: "/srv/hf", target: "/root/.cache/huggingface", readOnly: false }] }),
+      ),
     );
     expect(spec.HostConfig?.Mounts).toEqual([
       { Type: "bind", Source: "/srv/models/m", Target: "/models/m", ReadOnly: true },
@@ -113,7 +126,8 @@ describe.skipIf(!context)("engine containers with mounts, a working folder, IPC 
       await writeFile(join(weights, "config.json"), "{}");
       // Owned by someone other than the container's root (nobody, when the tests run as root), mode 0700.
       if (process.getuid?.() === 0) await chown(weights, 65534, 65534);
-      const probe = (name: string) => `if cat ${name}/config.json >/dev/null 2>&1; then echo "${name}: readable"; else echo "${name}: closed"; fi`;
+      const probe = (name: string) =>
+        `if cat ${name}/config.json >/dev/null 2>&1; then echo "${name}: readable"; else echo "${name}: closed"; fi`;
       const closed = await startBaseline({
         baseline: { command: probingCommand(probe("/weights")), cwd: "/models" },
         docker: { mounts: [`${models}:/models`, `${weights}:/weights`] },
@@ -145,9 +159,15 @@ describe.skipIf(!context)("engine containers with mounts, a working folder, IPC 
     await writeFile(join("/dev/shm", marker), "");
     try {
       const probe = `if [ -e /dev/shm/${marker} ]; then echo "ipc: host"; else echo "ipc: own"; fi`;
-      const shared = await startBaseline({ baseline: { command: probingCommand(probe), cwd: "/models" }, docker: { mounts: [`${models}:/models`], ipc: "host" } });
+      const shared = await startBaseline({
+        baseline: { command: probingCommand(probe), cwd: "/models" },
+        docker: { mounts: [`${models}:/models`], ipc: "host" },
+      });
       expect(shared.logTail()).toContain("ipc: host");
-      const own = await startBaseline({ baseline: { command: probingCommand(probe), cwd: "/models" }, docker: { mounts: [`${models}:/models`], ipc: "private" } });
+      const own = await startBaseline({
+        baseline: { command: probingCommand(probe), cwd: "/models" },
+        docker: { mounts: [`${models}:/models`], ipc: "private" },
+      });
       expect(own.logTail()).toContain("ipc: own");
     } finally {
       await rm(join("/dev/shm", marker), { force: true });
@@ -159,7 +179,10 @@ describe.skipIf(!context)("engine containers with mounts, a working folder, IPC 
     let baselineImage = "";
     beforeAll(async () => {
       buildContext = await mkdtemp(join(tmpdir(), "speedgate-entrypoint-"));
-      await writeFile(join(buildContext, "Dockerfile"), 'ARG BASE\nFROM ${BASE}\nENTRYPOINT ["sh", "-c", "echo the image entrypoint ran: $*; exit 3", "--"]\n');
+      await writeFile(
+        join(buildContext, "Dockerfile"),
+        'ARG BASE\nFROM ${BASE}\nENTRYPOINT ["sh", "-c", "echo the image entrypoint ran: $*; exit 3", "--"]\n',
+      );
     });
     afterAll(async () => {
       await rm(buildContext, { recursive: true, force: true });
@@ -173,7 +196,12 @@ describe.skipIf(!context)("engine containers with mounts, a working folder, IPC 
         image,
         port: await getFreePort(),
         patch: null,
-        baseline: { image: undefined, build: { context: buildContext, dockerfile: "Dockerfile", args: { BASE: image } }, command: probingCommand("echo started"), cwd: "/opt/engine" },
+        baseline: {
+          image: undefined,
+          build: { context: buildContext, dockerfile: "Dockerfile", args: { BASE: image } },
+          command: probingCommand("echo started"),
+          cwd: "/opt/engine",
+        },
         docker: dockerOptions,
       });
       const runtime = new DockerRuntime(docker, round, { logger: createRecordingLogger(), runId });

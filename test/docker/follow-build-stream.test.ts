@@ -16,10 +16,13 @@ const conflictBuild = [
   { stream: " ---> abc123abc123\n" },
   { stream: "Step 2/4 : COPY candidate.patch apply-patch.sh /speedgate/\n" },
   { stream: " ---> 0123456789ab\n" },
-  { stream: "Step 3/4 : RUN [\"/bin/sh\",\"/speedgate/apply-patch.sh\",\"/opt/engine\"]\n" },
+  { stream: 'Step 3/4 : RUN ["/bin/sh","/speedgate/apply-patch.sh","/opt/engine"]\n' },
   { stream: " ---> Running in fedcba987654\n" },
   { stream: "speedgate-patch: applying the patch in /opt/engine with patch -p1\n" },
-  { stream: "speedgate-patch: patch -p1 failed with status 1: the patch does not apply to this source tree\nspeedgate-patch: rejected-begin\n" },
+  {
+    stream:
+      "speedgate-patch: patch -p1 failed with status 1: the patch does not apply to this source tree\nspeedgate-patch: rejected-begin\n",
+  },
   { stream: "speedgate-patch: | Hunk 1 FAILED 1/1.\nspeedgate-patch: |  one\nspeedgate-patch: | -zwei\n" },
   { stream: "speedgate-patch: rejected-end\n" },
   {

@@ -20,11 +20,17 @@ describe.skipIf(!context)("bench.tokenizer inside the baseline image (real daemo
   const runIds: string[] = [];
   afterEach(async () => {
     // The container the file was read from is gone whatever happened, as is everything else of the run.
-    for (const runId of runIds.splice(0)) if (docker) expect(await listRunResources(docker, runId)).toEqual({ containers: [], networks: [] });
+    for (const runId of runIds.splice(0))
+      if (docker) expect(await listRunResources(docker, runId)).toEqual({ containers: [], networks: [] });
   });
 
   it("reads the tokenizer through the model folder's symlink and counts every answer with it", async () => {
-    const { round, runId } = makeDockerRound({ image, port: await getFreePort(), prompts: 4, bench: { tokenizer: `${TEST_MODEL_DIR}/tokenizer.json` } });
+    const { round, runId } = makeDockerRound({
+      image,
+      port: await getFreePort(),
+      prompts: 4,
+      bench: { tokenizer: `${TEST_MODEL_DIR}/tokenizer.json` },
+    });
     runIds.push(runId);
     const card = await runRound({ round, logger: createRecordingLogger(), signal: new AbortController().signal, runId });
     expect(card.failure).toBeNull();
@@ -39,12 +45,19 @@ describe.skipIf(!context)("bench.tokenizer inside the baseline image (real daemo
   });
 
   it("stops the round before any engine starts when the path is not in the image, naming bench.tokenizer", async () => {
-    const { round, runId } = makeDockerRound({ image, port: await getFreePort(), prompts: 2, bench: { tokenizer: "/models/missing/tokenizer.json" } });
+    const { round, runId } = makeDockerRound({
+      image,
+      port: await getFreePort(),
+      prompts: 2,
+      bench: { tokenizer: "/models/missing/tokenizer.json" },
+    });
     runIds.push(runId);
     const logger = createRecordingLogger();
     const error = await runRound({ round, logger, signal: new AbortController().signal, runId }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ConfigError);
-    expect((error as Error).message).toMatch(/^bench\.tokenizer: \/models\/missing\/tokenizer\.json: \/models\/missing\/tokenizer\.json is not in the baseline image sha256:/);
+    expect((error as Error).message).toMatch(
+      /^bench\.tokenizer: \/models\/missing\/tokenizer\.json: \/models\/missing\/tokenizer\.json is not in the baseline image sha256:/,
+    );
     expect(logger.lines.some((line) => /started in container/.test(line.message))).toBe(false);
   });
 
@@ -52,7 +65,13 @@ describe.skipIf(!context)("bench.tokenizer inside the baseline image (real daemo
     if (!docker) return;
     const imageId = (await docker.getImage(image).inspect()).Id;
     const runId = `test-read-${Date.now().toString(36)}`;
-    const read = readImageFile(docker, { imageId, path: TEST_MODEL_DIR, labels: { [LABEL_RUN_ID]: runId }, maxBytes: 1024, what: "bench.tokenizer" });
+    const read = readImageFile(docker, {
+      imageId,
+      path: TEST_MODEL_DIR,
+      labels: { [LABEL_RUN_ID]: runId },
+      maxBytes: 1024,
+      what: "bench.tokenizer",
+    });
     await expect(read).rejects.toThrow(`bench.tokenizer: ${TEST_MODEL_DIR} in the baseline image is a directory, not a file`);
     const left = await docker.listContainers({ all: true, filters: { label: [`${LABEL_RUN_ID}=${runId}`] } });
     expect(left).toEqual([]);

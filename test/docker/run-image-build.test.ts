@@ -44,8 +44,16 @@ const request = () => ({
 describe("runImageBuild when a cached step vanishes under it", () => {
   it("builds once more, and the second build's image is the result", async () => {
     const { docker, builds } = daemonAnswering([
-      [{ stream: "Step 2/4 : COPY candidate.patch apply-patch.sh /speedgate/\n" }, { stream: " ---> Using cache\n" }, { errorDetail: { message: VANISHED }, error: VANISHED }],
-      [{ stream: "Step 2/4 : COPY candidate.patch apply-patch.sh /speedgate/\n" }, { stream: " ---> 0123456789ab\n" }, { stream: "Successfully built 0123456789ab\n" }],
+      [
+        { stream: "Step 2/4 : COPY candidate.patch apply-patch.sh /speedgate/\n" },
+        { stream: " ---> Using cache\n" },
+        { errorDetail: { message: VANISHED }, error: VANISHED },
+      ],
+      [
+        { stream: "Step 2/4 : COPY candidate.patch apply-patch.sh /speedgate/\n" },
+        { stream: " ---> 0123456789ab\n" },
+        { stream: "Successfully built 0123456789ab\n" },
+      ],
     ]);
     const outcome = await runImageBuild(docker, request());
     expect(outcome).toMatchObject({ status: "built", imageId: "sha256:built" });
@@ -53,7 +61,14 @@ describe("runImageBuild when a cached step vanishes under it", () => {
   });
 
   it("does not build again after a failure of the build itself", async () => {
-    const { docker, builds } = daemonAnswering([[{ errorDetail: { message: "The command '/bin/sh -c make' returned a non-zero code: 2" }, error: "The command '/bin/sh -c make' returned a non-zero code: 2" }]]);
+    const { docker, builds } = daemonAnswering([
+      [
+        {
+          errorDetail: { message: "The command '/bin/sh -c make' returned a non-zero code: 2" },
+          error: "The command '/bin/sh -c make' returned a non-zero code: 2",
+        },
+      ],
+    ]);
     expect(await runImageBuild(docker, request())).toMatchObject({ status: "failed" });
     expect(builds()).toBe(1);
   });

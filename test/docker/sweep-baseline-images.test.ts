@@ -41,7 +41,14 @@ describe.skipIf(!context)("speedgate cleanup --baselines (real daemon)", () => {
     expect(stdout).toContain(`removed ${old}`);
     expect(stdout).toContain(`kept ${used}: still in use`);
     expect(stdout).not.toContain(fresh);
-    const exists = async (reference: string): Promise<boolean> => await docker.getImage(reference).inspect().then(() => true, () => false);
+    const exists = async (reference: string): Promise<boolean> =>
+      await docker
+        .getImage(reference)
+        .inspect()
+        .then(
+          () => true,
+          () => false,
+        );
     expect(await exists(old)).toBe(false);
     expect(await exists(fresh)).toBe(true);
     expect(await exists(used)).toBe(true);

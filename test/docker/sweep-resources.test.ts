@@ -39,10 +39,13 @@ describe("isRunGone", () => {
 });
 
 describe("speedgate cleanup arguments", () => {
-  it.each([[["--stale", "--repo", "."]], [["--run-id", "r1", "--stale"]], [["--stale", "--older-than-hours", "soon"]], [["--repo", "/"]]])("rejects %j with a usage error", async (args) => {
-    const logger = createRecordingLogger();
-    const code = await main(["cleanup", ...args], { stdout: captureStream(), logger, signal: new AbortController().signal });
-    expect(code).toBe(2);
-    expect(logger.lines.at(-1)?.message).toMatch(/^speedgate cleanup: /);
-  });
+  it.each([[["--stale", "--repo", "."]], [["--run-id", "r1", "--stale"]], [["--stale", "--older-than-hours", "soon"]], [["--repo", "/"]]])(
+    "rejects %j with a usage error",
+    async (args) => {
+      const logger = createRecordingLogger();
+      const code = await main(["cleanup", ...args], { stdout: captureStream(), logger, signal: new AbortController().signal });
+      expect(code).toBe(2);
+      expect(logger.lines.at(-1)?.message).toMatch(/^speedgate cleanup: /);
+    },
+  );
 });

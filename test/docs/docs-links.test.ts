@@ -76,16 +76,28 @@ describe("the README and docs/", () => {
   });
 
   it("would catch a link to a moved section (the checker is live)", () => {
-    expect(headingIds("# The round config\n## Keeping the prompt set private (competitions)\n## `docker.ipc`: host\n## Same\n## Same\n")).toEqual(
-      new Set(["the-round-config", "keeping-the-prompt-set-private-competitions", "dockeripc-host", "same", "same-1"]),
-    );
+    expect(
+      headingIds("# The round config\n## Keeping the prompt set private (competitions)\n## `docker.ipc`: host\n## Same\n## Same\n"),
+    ).toEqual(new Set(["the-round-config", "keeping-the-prompt-set-private-competitions", "dockeripc-host", "same", "same-1"]));
   });
 
   it(`keep the README a landing page of at most ${README_MAX_WORDS} words that links each reference page`, async () => {
     const readme = await readFile(join(root, "README.md"), "utf8");
-    const words = prose(readme).split(/\s+/).filter((word) => /\w/.test(word)).length;
+    const words = prose(readme)
+      .split(/\s+/)
+      .filter((word) => /\w/.test(word)).length;
     expect(words).toBeLessThanOrEqual(README_MAX_WORDS);
-    for (const page of ["score-your-engine.md", "config-reference.md", "cli.md", "action.md", "app.md", "scoring-statistics.md", "security-model.md", "bench-report.md", "engines.md"]) {
+    for (const page of [
+      "score-your-engine.md",
+      "config-reference.md",
+      "cli.md",
+      "action.md",
+      "app.md",
+      "scoring-statistics.md",
+      "security-model.md",
+      "bench-report.md",
+      "engines.md",
+    ]) {
       expect(readme).toContain(`](docs/${page})`);
     }
     expect(readme).toContain("![A passing card");

@@ -60,10 +60,15 @@ describe("docs/score-your-engine.md", () => {
   });
 
   it("gives `speedgate run --check` commands that pass on the example repository", async () => {
-    const commands = blocks("sh").flatMap((text) => text.split("\n")).filter((line) => /^speedgate run .*--check$/.test(line));
+    const commands = blocks("sh")
+      .flatMap((text) => text.split("\n"))
+      .filter((line) => /^speedgate run .*--check$/.test(line));
     expect(commands.length).toBeGreaterThan(0);
     for (const command of commands) {
-      const args = command.split(/\s+/).slice(1).map((arg) => (arg.startsWith(".github/") ? join(example, arg) : arg));
+      const args = command
+        .split(/\s+/)
+        .slice(1)
+        .map((arg) => (arg.startsWith(".github/") ? join(example, arg) : arg));
       const { code, stdout } = await runCli(args);
       expect({ command, code }).toEqual({ command, code: 0 });
       expect(stdout).toContain("is valid; nothing was started.");

@@ -63,11 +63,22 @@ describe.skipIf(!context)("a pull request scored end to end: action on Docker, a
   /** The pull_request workflow's run on the pull request's branch, as GitHub reports it when it completes. */
   const pullRequestRun = (id: number, conclusion: string) => {
     const { head } = served;
-    return workflowRunCompleted({ id, headSha: head.headSha, headBranch: head.headBranch, headRepo: head.headRepo, event: "pull_request", conclusion });
+    return workflowRunCompleted({
+      id,
+      headSha: head.headSha,
+      headBranch: head.headBranch,
+      headRepo: head.headRepo,
+      event: "pull_request",
+      conclusion,
+    });
   };
 
   /** Plays the job, checks the runner is left clean, and uploads the artifact for the run. */
-  async function scoringJob(name: string, runId: number, options: { event?: ScoringJobEvent; failOnGate?: boolean } = {}): Promise<ScoringJob> {
+  async function scoringJob(
+    name: string,
+    runId: number,
+    options: { event?: ScoringJobEvent; failOnGate?: boolean } = {},
+  ): Promise<ScoringJob> {
     const job = await playScoringJob({
       workDir: join(dir, name),
       runId,
@@ -92,7 +103,11 @@ describe.skipIf(!context)("a pull request scored end to end: action on Docker, a
     const job = await scoringJob("passing", 7001);
     expect(job.main.exitCode, job.main.stdout + job.main.stderr).toBe(0);
     expect(served.compared).toEqual([`${head.baseSha}...${head.headSha}`]);
-    expect(job.card).toMatchObject({ failure: null, promptsScored: 10, source: { pullRequest: head.number, headSha: head.headSha, runId: "7001" } });
+    expect(job.card).toMatchObject({
+      failure: null,
+      promptsScored: 10,
+      source: { pullRequest: head.number, headSha: head.headSha, runId: "7001" },
+    });
     expect(job.card.gate.passed).toBe(true);
 
     expect(await deliver("workflow_run", pullRequestRun(7001, "success"))).toBe(200);
@@ -107,7 +122,13 @@ describe.skipIf(!context)("a pull request scored end to end: action on Docker, a
     expect(job.main.exitCode).toBe(1);
     expect(job.main.outputs).toMatchObject({ "failure-kind": "cuda_oom", "gate-passed": "false" });
     const failure = job.card.failure;
-    expect(failure).toMatchObject({ engine: "candidate", stage: "startup", kind: "cuda_oom", label: "CUDA out of memory during CUDA graph capture", exitCode: 1 });
+    expect(failure).toMatchObject({
+      engine: "candidate",
+      stage: "startup",
+      kind: "cuda_oom",
+      label: "CUDA out of memory during CUDA graph capture",
+      exitCode: 1,
+    });
     expect(failure?.summary).toMatch(/^torch\.OutOfMemoryError: CUDA out of memory\. Tried to allocate 136\.00 MiB/);
     expect(failure?.hint).toContain("--mem-fraction-static");
     // The engine's whole output, in order, down to the teardown lines after the error.
@@ -140,18 +161,30 @@ describe.skipIf(!context)("a pull request scored end to end: action on Docker, a
     const pushed = "5eed".repeat(10);
     served.pull.headSha = pushed;
     served.diffs.set(`${head.baseSha}...${pushed}`, SLOWDOWN_DIFF);
-    expect(await deliver("pull_request", pullRequestEvent("synchronize", { number: head.number, headSha: pushed, author: head.author }))).toBe(200);
+    expect(
+      await deliver("pull_request", pullRequestEvent("synchronize", { number: head.number, headSha: pushed, author: head.author })),
+    ).toBe(200);
 
     // A maintainer asks for scoring of the new head: the app reads their permission and dispatches it.
-    expect(await deliver("issue_comment", issueCommentCreated({ number: head.number, body: "/rescore", login: "maintainer", commentId: 9901 }))).toBe(200);
+    expect(
+      await deliver("issue_comment", issueCommentCreated({ number: head.number, body: "/rescore", login: "maintainer", commentId: 9901 })),
+    ).toBe(200);
     expect(fake.calls("GET", "/repos/{owner}/{repo}/collaborators/{username}/permission").map((call) => call.path)).toEqual([
       `/repos/${OWNER}/${REPO}/collaborators/maintainer/permission`,
     ]);
     expect(served.repo.dispatches).toEqual([
-      { workflow: "speedgate.yml", ref: "main", inputs: { pr: String(head.number), sha: pushed, base: head.baseSha }, runId: expect.any(Number) as number },
+      {
+        workflow: "speedgate.yml",
+        ref: "main",
+        inputs: { pr: String(head.number), sha: pushed, base: head.baseSha },
+        runId: expect.any(Number) as number,
+      },
     ]);
     expect(fake.calls("POST", "/repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches")).toMatchObject([
-      { path: `/repos/${OWNER}/${REPO}/actions/workflows/speedgate.yml/dispatches`, body: { ref: "main", inputs: { pr: String(head.number), sha: pushed, base: head.baseSha } } },
+      {
+        path: `/repos/${OWNER}/${REPO}/actions/workflows/speedgate.yml/dispatches`,
+        body: { ref: "main", inputs: { pr: String(head.number), sha: pushed, base: head.baseSha } },
+      },
     ]);
     expect(served.repo.reactions).toEqual([{ commentId: 9901, content: "eyes" }]);
     const dispatched = served.repo.dispatches[0] ?? missing();
@@ -178,13 +211,19 @@ describe.skipIf(!context)("a pull request scored end to end: action on Docker, a
     expectCardPosted(fake, { pullRequest: head.number, headSha: pushed, job: second });
     expect(card()?.body).not.toContain(first.markdown.trimEnd());
     // The card shows the pull request's earlier commit, from the app's history.
-    expect(card()?.body).toMatch(new RegExp(`Earlier commits: [0-9.]+× \\(\`${head.headSha.slice(0, 7)}\`\\) → \\*\\*[0-9.]+×\\*\\* \\(this commit\\)`));
+    expect(card()?.body).toMatch(
+      new RegExp(`Earlier commits: [0-9.]+× \\(\`${head.headSha.slice(0, 7)}\`\\) → \\*\\*[0-9.]+×\\*\\* \\(this commit\\)`),
+    );
     // The maintainer was told which commit is being scored.
-    expect(fake.comments.filter((comment) => comment.id !== commentId).map((comment) => comment.body)).toEqual([expect.stringMatching(new RegExp(`^Scoring ${pushed} `))]);
+    expect(fake.comments.filter((comment) => comment.id !== commentId).map((comment) => comment.body)).toEqual([
+      expect.stringMatching(new RegExp(`^Scoring ${pushed} `)),
+    ]);
     // The check the app queued on the new head is the one concluded, in place; the old head keeps its own.
     expect(fake.checkRuns.find((check) => check.headSha === pushed)?.id).toBe(queued[0]?.id);
     expect(fake.checkRuns.find((check) => check.headSha === pushed)?.conclusion).toBe("failure");
-    expect(fake.checkRuns.filter((check) => check.headSha === head.headSha)).toMatchObject([{ status: "completed", conclusion: "success" }]);
+    expect(fake.checkRuns.filter((check) => check.headSha === head.headSha)).toMatchObject([
+      { status: "completed", conclusion: "success" },
+    ]);
   });
 });
 

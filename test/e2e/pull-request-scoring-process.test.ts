@@ -35,17 +35,34 @@ describe("a pull request scored end to end: action on the process runtime, artif
     const served = serveExamplePullRequest(fake, appId);
     const { head } = served;
     served.diffs.set(`${head.baseSha}...${head.headSha}`, FASTER_PATCH);
-    const job = await playScoringJob({ workDir: join(round.dir, "job"), runId: 7101, event: served.event, configPath: round.configPath, apiUrl: fake.apiUrl, failOnGate: true });
+    const job = await playScoringJob({
+      workDir: join(round.dir, "job"),
+      runId: 7101,
+      event: served.event,
+      configPath: round.configPath,
+      apiUrl: fake.apiUrl,
+      failOnGate: true,
+    });
     expect(job.main.exitCode, job.main.stdout + job.main.stderr).toBe(0);
     expect(job.main.state.runtime).toBe("process");
     expect(job.post.exitCode).toBe(0);
-    expect(job.card).toMatchObject({ failure: null, promptsScored: 10, source: { pullRequest: head.number, headSha: head.headSha, runId: "7101" } });
+    expect(job.card).toMatchObject({
+      failure: null,
+      promptsScored: 10,
+      source: { pullRequest: head.number, headSha: head.headSha, runId: "7101" },
+    });
     expect(job.card.gate.passed).toBe(true);
     expect((await readFile(round.pidFile, "utf8")).trim().split("\n")).toHaveLength(2);
     expect(markedProcesses(round.mark)).toEqual([]);
 
     served.repo.artifacts.set(7101, job.artifact);
-    const run = workflowRunCompleted({ id: 7101, headSha: head.headSha, headBranch: head.headBranch, headRepo: head.headRepo, event: "pull_request" });
+    const run = workflowRunCompleted({
+      id: 7101,
+      headSha: head.headSha,
+      headBranch: head.headBranch,
+      headRepo: head.headRepo,
+      event: "pull_request",
+    });
     expect(await deliverAndSettle(app, "workflow_run", run, randomUUID())).toBe(200);
     expectCardPosted(fake, { pullRequest: head.number, headSha: head.headSha, job });
     expect(fake.checkRuns[0]?.conclusion).toBe("success");

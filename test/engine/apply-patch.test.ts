@@ -46,9 +46,13 @@ describe("applyPatch", () => {
   it("names the file and the hunk that does not apply, and leaves the tree as it was", async () => {
     const drifted = original.replace("y = 2", "y = 20");
     const { src, patchPath } = await tree(drifted);
-    const error = await applyPatch({ dir: src, patchPath, patchText: PATCH, role: "candidate", signal: new AbortController().signal }).catch(
-      (caught: unknown) => caught,
-    );
+    const error = await applyPatch({
+      dir: src,
+      patchPath,
+      patchText: PATCH,
+      role: "candidate",
+      signal: new AbortController().signal,
+    }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(EngineFailureError);
     const failure = (error as EngineFailureError).failure;
     expect(failure).toMatchObject({ stage: "patch", kind: "patch_conflict", summary: "pkg/sched.py: hunk #2 (at line 10) does not apply" });

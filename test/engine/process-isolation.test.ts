@@ -33,14 +33,17 @@ afterEach(async () => {
 
 async function startUnder(isolation: ProcessIsolation, mode: string): Promise<{ engine: RunningEngine; mark: string }> {
   const mark = newMark();
-  const round = makeProcessRound({ port: await getFreePort(), command: ["{node}", fakeEngine, mode, "{port}"], env: { [MARK_VARIABLE]: mark } });
+  const round = makeProcessRound({
+    port: await getFreePort(),
+    command: ["{node}", fakeEngine, mode, "{port}"],
+    env: { [MARK_VARIABLE]: mark },
+  });
   const runtime = new ProcessRuntime(round, { logger: silentLogger, runId: "isolation" }, { isolation: Promise.resolve(isolation) });
   runtimes.push(runtime);
   const engine = await runtime.start("baseline", new AbortController().signal);
   await waitUntilHealthy({ engine, path: "/health", timeoutS: 30, intervalMs: 20, signal: new AbortController().signal });
   return { engine, mark };
 }
-
 
 describe.each(["pid-namespace", "user-namespace"] as const)("isolation by %s", (kind) => {
   let isolation: ProcessIsolation;
@@ -54,7 +57,11 @@ describe.each(["pid-namespace", "user-namespace"] as const)("isolation by %s", (
 
   it("confines the engine: its parent is the namespace's init, /proc shows only its namespace, and it cannot unmount /proc", async () => {
     const { engine } = await startUnder(isolation, "look-around");
-    const seen = JSON.parse((await waitForLogMatch(engine, /^look-around (.*)$/))[1] ?? "{}") as { ppid: number; visible: string[]; umountStatus: number | null };
+    const seen = JSON.parse((await waitForLogMatch(engine, /^look-around (.*)$/))[1] ?? "{}") as {
+      ppid: number;
+      visible: string[];
+      umountStatus: number | null;
+    };
     expect(seen.ppid).toBe(1);
     expect(seen.visible.length).toBeLessThan(10);
     expect(seen.visible).not.toContain(String(process.pid));
@@ -75,7 +82,10 @@ describe.skipIf(process.getuid?.() !== 0)("isolation chosen for an unprivileged 
     const dir = await mkdtemp(join(tmpdir(), "speedgate-nobody-"));
     try {
       const script = join(dir, "probe.mts");
-      await writeFile(script, `import { probeProcessIsolation } from ${JSON.stringify(pathToFileURL(join(root, "src/engine/process-isolation.ts")).href)};\nconsole.log(JSON.stringify(await probeProcessIsolation()));\n`);
+      await writeFile(
+        script,
+        `import { probeProcessIsolation } from ${JSON.stringify(pathToFileURL(join(root, "src/engine/process-isolation.ts")).href)};\nconsole.log(JSON.stringify(await probeProcessIsolation()));\n`,
+      );
       await chmod(dir, 0o755);
       // The test run's own temporary folders are private to root (mkdtemp): let the unprivileged
       // user pass through them to reach the probe, without letting it list them.
@@ -126,7 +136,9 @@ describe("the fallback where engines cannot be isolated", () => {
     expect(isolation.kind).toBe("none");
     const reason = isolation.kind === "none" ? isolation.reason : "";
     expect(reason.match(/Operation not permitted/g)).toHaveLength(3);
-    expect(reason).toContain("unshare --user --map-current-user --pid --fork --kill-child --mount-proc: unshare: unshare failed: Operation not permitted");
+    expect(reason).toContain(
+      "unshare --user --map-current-user --pid --fork --kill-child --mount-proc: unshare: unshare failed: Operation not permitted",
+    );
   });
 
   it("still scores the round with `speedgate run`, after a warning that names the risk", async () => {
@@ -144,7 +156,9 @@ describe("the fallback where engines cannot be isolated", () => {
       child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
       const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
       expect(code, stderr).toBe(0);
-      expect(stderr).toMatch(/runtime process: engines are NOT isolated on this machine, only put in process groups.*Use runtime: docker for code you do not trust\. Why: .*Operation not permitted/);
+      expect(stderr).toMatch(
+        /runtime process: engines are NOT isolated on this machine, only put in process groups.*Use runtime: docker for code you do not trust\. Why: .*Operation not permitted/,
+      );
       const card = parseScorecardJson(await readFile(join(out, "scorecard.json"), "utf8"), "scorecard.json");
       expect(card.failure).toBeNull();
       expect(card.promptsScored).toBe(card.promptsTotal);

@@ -21,11 +21,21 @@ const runtimes: ProcessRuntime[] = [];
 
 async function startFake(
   mode: string,
-  options: { health?: { timeoutS?: number }; env?: Record<string, string>; isolation?: ProcessIsolation; logger?: typeof silentLogger } = {},
+  options: {
+    health?: { timeoutS?: number };
+    env?: Record<string, string>;
+    isolation?: ProcessIsolation;
+    logger?: typeof silentLogger;
+  } = {},
 ) {
   const port = await getFreePort();
   const mark = newMark();
-  const round = makeProcessRound({ port, command: ["{node}", fakeEngine, mode, "{port}"], health: options.health, env: { [MARK_VARIABLE]: mark, ...options.env } });
+  const round = makeProcessRound({
+    port,
+    command: ["{node}", fakeEngine, mode, "{port}"],
+    health: options.health,
+    env: { [MARK_VARIABLE]: mark, ...options.env },
+  });
   const isolation = options.isolation ? { isolation: Promise.resolve(options.isolation) } : {};
   const runtime = new ProcessRuntime(round, { logger: options.logger ?? silentLogger, runId: "test" }, isolation);
   runtimes.push(runtime);
@@ -45,7 +55,6 @@ async function failureOf(promise: Promise<unknown>) {
   expect(error).toBeInstanceOf(EngineFailureError);
   return (error as EngineFailureError).failure;
 }
-
 
 afterEach(async () => {
   await Promise.all(runtimes.splice(0).map((runtime) => runtime.dispose()));
@@ -68,9 +77,18 @@ describe("process runtime", () => {
       const { engine, mark } = await startFake("print-env", { env: { MODEL_DIR: "/models/m" } });
       const [, json] = await waitForLogMatch(engine, /^env (.*)$/);
       const env = JSON.parse(json ?? "{}") as Record<string, string>;
-      expect(env).toMatchObject({ CUDA_VISIBLE_DEVICES: "3", NCCL_DEBUG: "INFO", LC_ALL: "C.UTF-8", MODEL_DIR: "/models/m", [MARK_VARIABLE]: mark, PATH: process.env.PATH });
-      for (const name of ["GITHUB_TOKEN", "INPUT_GITHUB-TOKEN", "ACTIONS_RUNTIME_TOKEN", "AWS_SECRET_ACCESS_KEY", "GITHUB_ENV"]) expect(env).not.toHaveProperty(name);
-      const allowed = /^(PATH|HOME|USER|LOGNAME|TMPDIR|TZ|LANG|LANGUAGE|LD_LIBRARY_PATH|RUNNER_TRACKING_ID|LC_.*|CUDA_.*|NVIDIA_.*|NCCL_.*|MODEL_DIR|SPEEDGATE_TEST_MARK)$/;
+      expect(env).toMatchObject({
+        CUDA_VISIBLE_DEVICES: "3",
+        NCCL_DEBUG: "INFO",
+        LC_ALL: "C.UTF-8",
+        MODEL_DIR: "/models/m",
+        [MARK_VARIABLE]: mark,
+        PATH: process.env.PATH,
+      });
+      for (const name of ["GITHUB_TOKEN", "INPUT_GITHUB-TOKEN", "ACTIONS_RUNTIME_TOKEN", "AWS_SECRET_ACCESS_KEY", "GITHUB_ENV"])
+        expect(env).not.toHaveProperty(name);
+      const allowed =
+        /^(PATH|HOME|USER|LOGNAME|TMPDIR|TZ|LANG|LANGUAGE|LD_LIBRARY_PATH|RUNNER_TRACKING_ID|LC_.*|CUDA_.*|NVIDIA_.*|NCCL_.*|MODEL_DIR|SPEEDGATE_TEST_MARK)$/;
       expect(Object.keys(env).filter((name) => !allowed.test(name))).toEqual([]);
     } finally {
       for (const name of Object.keys(host)) delete process.env[name];
@@ -102,7 +120,9 @@ describe("process runtime", () => {
     const { engine } = await startFake("exit-later");
     await waitForLogMatch(engine, /listening/);
     // With a 60 s interval, only the exit can end this wait before the test's own timeout.
-    const failure = await failureOf(waitUntilHealthy({ engine, path: "/health", timeoutS: 600, intervalMs: 60_000, signal: new AbortController().signal }));
+    const failure = await failureOf(
+      waitUntilHealthy({ engine, path: "/health", timeoutS: 600, intervalMs: 60_000, signal: new AbortController().signal }),
+    );
     expect(failure).toMatchObject({ stage: "startup", kind: "nccl_error", exitCode: 3 });
   });
 
@@ -180,7 +200,10 @@ describe("process runtime", () => {
 
   it("reports a command that does not exist as a startup failure", async () => {
     const port = await getFreePort();
-    const runtime = new ProcessRuntime(makeProcessRound({ port, command: ["speedgate-no-such-program-x"] }), { logger: silentLogger, runId: "t" });
+    const runtime = new ProcessRuntime(makeProcessRound({ port, command: ["speedgate-no-such-program-x"] }), {
+      logger: silentLogger,
+      runId: "t",
+    });
     runtimes.push(runtime);
     const failure = await failureOf(runtime.start("baseline", new AbortController().signal));
     expect(failure).toMatchObject({ stage: "startup", kind: "exited" });
@@ -201,7 +224,9 @@ describe("process runtime where namespaces are not allowed (the fallback)", () =
     expect(isRunning(grandchild)).toBe(false);
     const warnings = logger.lines.filter((line) => line.level === "warn").map((line) => line.message);
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/^runtime process: engines are NOT isolated on this machine.*setsid can outlive it.*Use runtime: docker.*Operation not permitted$/);
+    expect(warnings[0]).toMatch(
+      /^runtime process: engines are NOT isolated on this machine.*setsid can outlive it.*Use runtime: docker.*Operation not permitted$/,
+    );
   });
 
   it("reports a leader that dies while its worker holds the pipes, and stop() ends the orphaned worker", async () => {
@@ -266,7 +291,12 @@ describe("process runtime: the candidate's patched copy", () => {
       ...base,
       config: {
         ...base.config,
-        candidate: { ...base.config.candidate, sourceDir: dir, patch: patchPath, postPatch: [["{node}", "-e", "console.error('error: kernel build failed'); process.exit(2)"]] },
+        candidate: {
+          ...base.config.candidate,
+          sourceDir: dir,
+          patch: patchPath,
+          postPatch: [["{node}", "-e", "console.error('error: kernel build failed'); process.exit(2)"]],
+        },
       },
       patch: { path: patchPath, bytes: Buffer.from(patchText), sha256: "b".repeat(64) },
     };

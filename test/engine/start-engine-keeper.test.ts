@@ -73,17 +73,47 @@ describe("a base/head process round killed with SIGKILL", () => {
         runtime: "process",
         port: await getFreePort(),
         health: { path: "/health", timeoutS: 60, intervalMs: 25 },
-        baseline: { command: ["{node}", "{speedgate}", "sim-engine", "--port", "{port}", "--profile", "profile.json"], cwd: "engine", env: { [MARK_VARIABLE]: mark } },
-        bench: { prompts: "prompts.jsonl", model: "sim-model", maxTokens: 400, requestIntervalMs: 10, contextLimit: 4096, tolerance: 0.9, runs: 1 },
+        baseline: {
+          command: ["{node}", "{speedgate}", "sim-engine", "--port", "{port}", "--profile", "profile.json"],
+          cwd: "engine",
+          env: { [MARK_VARIABLE]: mark },
+        },
+        bench: {
+          prompts: "prompts.jsonl",
+          model: "sim-model",
+          maxTokens: 400,
+          requestIntervalMs: 10,
+          contextLimit: 4096,
+          tolerance: 0.9,
+          runs: 1,
+        },
         gate: { minRoundScore: 0.5, minPrompts: 1 },
         docker: { stopTimeoutS: 2 },
       }),
     );
     const out = await makeTempDir("speedgate-killed-round-out-");
-    const round = spawn(process.execPath, [...speedgateEntryArgs(), "run", "--verbose", "--config", configPath, "--out", out, "--base", base, "--head", head, "--repo", repo.dir], {
-      cwd: root,
-      stdio: ["ignore", "ignore", "pipe"],
-    });
+    const round = spawn(
+      process.execPath,
+      [
+        ...speedgateEntryArgs(),
+        "run",
+        "--verbose",
+        "--config",
+        configPath,
+        "--out",
+        out,
+        "--base",
+        base,
+        "--head",
+        head,
+        "--repo",
+        repo.dir,
+      ],
+      {
+        cwd: root,
+        stdio: ["ignore", "ignore", "pipe"],
+      },
+    );
     const exited = new Promise<void>((resolve) => round.once("exit", () => resolve()));
     await waitForStderr(round, /baseline: engine healthy|baseline: 1\/\d+ prompts done/);
     expect(markedProcesses(mark).length).toBeGreaterThan(0);
@@ -102,7 +132,9 @@ describe("a base/head process round killed with SIGKILL", () => {
     expect(code).toBe(0);
     expect(stdout).toContain("removed what 1 killed round(s) left");
     expect(stdout).toContain("2 worktree(s)");
-    expect((await repo.git("worktree", "list", "--porcelain")).split("\n").filter((line) => line.startsWith("worktree "))).toEqual([`worktree ${repo.dir}`]);
+    expect((await repo.git("worktree", "list", "--porcelain")).split("\n").filter((line) => line.startsWith("worktree "))).toEqual([
+      `worktree ${repo.dir}`,
+    ]);
     for (const dir of worktreesDuring.slice(1)) expect(existsSync(dir.slice("worktree ".length))).toBe(false);
     expect(readdirSync(await roundRecordsDir(repo.dir))).toEqual([]);
     // Nothing more to do the second time.

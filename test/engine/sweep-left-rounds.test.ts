@@ -73,7 +73,16 @@ describe("sweepLeftRounds", () => {
     try {
       const dir = await roundRecordsDir(repo.dir);
       await mkdir(dir, { recursive: true });
-      const record: RoundLeftovers = { version: 1, runId: "old", pid: await goneProcess(), pidStart: null, host: hostname(), tempRoot: null, worktrees: [], processGroups: [{ pgid, start: "1" }] };
+      const record: RoundLeftovers = {
+        version: 1,
+        runId: "old",
+        pid: await goneProcess(),
+        pidStart: null,
+        host: hostname(),
+        tempRoot: null,
+        worktrees: [],
+        processGroups: [{ pgid, start: "1" }],
+      };
       await writeFile(join(dir, "old.json"), JSON.stringify(record));
       expect(await sweepLeftRounds(repo.dir, createRecordingLogger())).toMatchObject({ rounds: 1, processGroups: 0 });
       expect(processGroupAlive(pgid)).toBe(true);

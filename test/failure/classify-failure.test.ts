@@ -19,7 +19,9 @@ describe("classifyFailure", () => {
     const failure = classify(lines);
     expect(failure.kind).toBe("cuda_oom");
     expect(failure.label).toBe("CUDA out of memory during CUDA graph capture");
-    expect(failure.summary).toMatch(/^torch\.OutOfMemoryError: CUDA out of memory\. Tried to allocate 136\.00 MiB\. GPU 3 has a total capacity/);
+    expect(failure.summary).toMatch(
+      /^torch\.OutOfMemoryError: CUDA out of memory\. Tried to allocate 136\.00 MiB\. GPU 3 has a total capacity/,
+    );
     expect(failure.hint).toContain("--mem-fraction-static");
     expect(failure.hint).toContain("--cuda-graph-max-bs");
     expect(failure.hint).toContain("--gpu-memory-utilization");
@@ -68,8 +70,15 @@ describe("classifyFailure", () => {
   });
 
   it("calls an OOM without a telling frame plain CUDA out of memory", () => {
-    const failure = classify(["Traceback (most recent call last):", '  File "x.py", line 1, in f', "RuntimeError: CUDA error: out of memory"], { stage: "benchmark" });
-    expect(failure).toMatchObject({ kind: "cuda_oom", label: "CUDA out of memory while serving", summary: "RuntimeError: CUDA error: out of memory" });
+    const failure = classify(
+      ["Traceback (most recent call last):", '  File "x.py", line 1, in f', "RuntimeError: CUDA error: out of memory"],
+      { stage: "benchmark" },
+    );
+    expect(failure).toMatchObject({
+      kind: "cuda_oom",
+      label: "CUDA out of memory while serving",
+      summary: "RuntimeError: CUDA error: out of memory",
+    });
   });
 
   it("classifies NCCL failures from torch.distributed workers", () => {
@@ -96,7 +105,9 @@ describe("classifyFailure", () => {
     ["ModuleNotFoundError: No module named 'sgl_kernel'"],
     ["IndentationError: unexpected indent"],
     ["NameError: name 'torch' is not defined"],
-    ["AttributeError: partially initialized module 'sglang.srt.layers.moe' has no attribute 'FusedMoE' (most likely due to a circular import)"],
+    [
+      "AttributeError: partially initialized module 'sglang.srt.layers.moe' has no attribute 'FusedMoE' (most likely due to a circular import)",
+    ],
     ["AttributeError: module 'vllm.model_executor.layers.quantization' has no attribute 'get_quant_config'"],
   ])("treats %s as an import error", (line) => {
     expect(classify(["Traceback (most recent call last):", '  File "/src/m.py", line 3, in <module>', line]).kind).toBe("import_error");
@@ -142,16 +153,25 @@ describe("classifyFailure", () => {
   });
 
   it("reports a startup timeout with the last words as the summary", () => {
-    const failure = classify(["[2026-09-17 14:10:10 TP0] Load weight begin. avail mem=78.52 GB"], { exit: null, timedOut: { afterS: 1200 } });
+    const failure = classify(["[2026-09-17 14:10:10 TP0] Load weight begin. avail mem=78.52 GB"], {
+      exit: null,
+      timedOut: { afterS: 1200 },
+    });
     expect(failure).toMatchObject({ kind: "startup_timeout", exitCode: null, summary: "Load weight begin. avail mem=78.52 GB" });
     expect(failure.label).toContain("1200 s");
     expect(failure.hint).toContain("health.timeoutS");
   });
 
   it("falls back to exited with the exit code, the last exception and timestamps removed", () => {
-    const failure = classify(["2026-09-17T14:11:47.123456789Z INFO starting", "2026-09-17T14:11:48.000000001Z KeyError: 'rope_scaling'"], { exit: exited(2) });
+    const failure = classify(["2026-09-17T14:11:47.123456789Z INFO starting", "2026-09-17T14:11:48.000000001Z KeyError: 'rope_scaling'"], {
+      exit: exited(2),
+    });
     expect(failure).toMatchObject({ kind: "exited", label: "exited with code 2", summary: "KeyError: 'rope_scaling'" });
-    expect(classify([], { exit: exited(null, "SIGTERM") })).toMatchObject({ kind: "exited", label: "killed by SIGTERM", summary: "the engine was killed by SIGTERM without printing anything" });
+    expect(classify([], { exit: exited(null, "SIGTERM") })).toMatchObject({
+      kind: "exited",
+      label: "killed by SIGTERM",
+      summary: "the engine was killed by SIGTERM without printing anything",
+    });
     // A fatal signal is a crash of its own, even with nothing printed.
     expect(classify([], { exit: exited(null, "SIGSEGV") })).toMatchObject({
       kind: "fatal_signal",
@@ -161,10 +181,24 @@ describe("classifyFailure", () => {
   });
 
   it("blames the infrastructure the runtime lost, whatever the log or the exit says", () => {
-    const infrastructure = { label: "the Docker daemon went away (infrastructure, not the patch)", summary: "lost the connection: aborted", hint: "check the daemon" };
+    const infrastructure = {
+      label: "the Docker daemon went away (infrastructure, not the patch)",
+      summary: "lost the connection: aborted",
+      hint: "check the daemon",
+    };
     // A CUDA OOM in the tail and a SIGKILL would otherwise decide it; a lost daemon overrides both.
-    const failure = classify(["torch.OutOfMemoryError: CUDA out of memory.", "Killed"], { stage: "benchmark", exit: { ...exited(null, "SIGKILL"), infrastructure } });
-    expect(failure).toMatchObject({ kind: "infrastructure", stage: "benchmark", label: infrastructure.label, summary: infrastructure.summary, hint: "check the daemon", signal: "SIGKILL" });
+    const failure = classify(["torch.OutOfMemoryError: CUDA out of memory.", "Killed"], {
+      stage: "benchmark",
+      exit: { ...exited(null, "SIGKILL"), infrastructure },
+    });
+    expect(failure).toMatchObject({
+      kind: "infrastructure",
+      stage: "benchmark",
+      label: infrastructure.label,
+      summary: infrastructure.summary,
+      hint: "check the daemon",
+      signal: "SIGKILL",
+    });
     expect(failure.logTail).toEqual(["torch.OutOfMemoryError: CUDA out of memory.", "Killed"]);
   });
 

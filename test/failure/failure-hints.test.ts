@@ -39,13 +39,16 @@ describe("the failure hints and troubleshooting pages", () => {
     const fields = new Set(listConfigFields());
     const named = new Set((await hintTexts()).flatMap((text) => text.match(FIELD) ?? []));
     // docker.sock is the daemon's socket, not a field.
-    const unknown = [...named].filter((field) => field !== "docker.sock" && !fields.has(field) && ![...fields].some((known) => known.startsWith(`${field}.`)));
+    const unknown = [...named].filter(
+      (field) => field !== "docker.sock" && !fields.has(field) && ![...fields].some((known) => known.startsWith(`${field}.`)),
+    );
     expect(unknown).toEqual([]);
   });
 
   it("are complete for every engine family: each names a hint for every OOM phase", () => {
     for (const family of ["sglang", "vllm", "llama.cpp", null] as const) {
-      for (const phase of ["graph_capture", "weights", "kv_cache", "other"] as const) expect(failureHintBook(family).cudaOom(phase).length).toBeGreaterThan(80);
+      for (const phase of ["graph_capture", "weights", "kv_cache", "other"] as const)
+        expect(failureHintBook(family).cudaOom(phase).length).toBeGreaterThan(80);
     }
   });
 
@@ -56,7 +59,9 @@ describe("the failure hints and troubleshooting pages", () => {
 
   it("name speedgate commands that run as written (the port hint once said `speedgate cleanup`, which needs a flag)", async () => {
     // Every cleanup the hints and pages name, as written (a page's `speedgate run` needs the reader's config).
-    const named = new Set((await hintTexts()).flatMap((text) => [...text.matchAll(/`(speedgate cleanup[^`]*)`/g)].map((match) => match[1] ?? "")));
+    const named = new Set(
+      (await hintTexts()).flatMap((text) => [...text.matchAll(/`(speedgate cleanup[^`]*)`/g)].map((match) => match[1] ?? "")),
+    );
     expect(named).toContain("speedgate cleanup --stale");
     // No daemon answers here: a command that parsed exits 1 after trying; a usage error is exit 2.
     vi.stubEnv("DOCKER_HOST", "unix:///nonexistent/docker.sock");
@@ -72,11 +77,31 @@ describe("the failure hints and troubleshooting pages", () => {
 });
 
 describe("hints in the engine's own flags", () => {
-  const VLLM_ONLY = ["--gpu-memory-utilization", "--enforce-eager", "--max-model-len", "--max-num-seqs", "--tensor-parallel-size", "import vllm", "vLLM"];
-  const SGLANG_ONLY = ["--mem-fraction-static", "--cuda-graph-max-bs", "--max-total-tokens", "--context-length", "--max-running-requests", "import sglang", "SGLang"];
+  const VLLM_ONLY = [
+    "--gpu-memory-utilization",
+    "--enforce-eager",
+    "--max-model-len",
+    "--max-num-seqs",
+    "--tensor-parallel-size",
+    "import vllm",
+    "vLLM",
+  ];
+  const SGLANG_ONLY = [
+    "--mem-fraction-static",
+    "--cuda-graph-max-bs",
+    "--max-total-tokens",
+    "--context-length",
+    "--max-running-requests",
+    "import sglang",
+    "SGLang",
+  ];
   const texts = (engine: string): string => {
     const book = failureHintBook(engineFamily(engine));
-    return [...(["graph_capture", "weights", "kv_cache", "other"] as const).map((phase) => book.cudaOom(phase)), book.hostOomKilled, book.importError(null)].join("\n");
+    return [
+      ...(["graph_capture", "weights", "kv_cache", "other"] as const).map((phase) => book.cudaOom(phase)),
+      book.hostOomKilled,
+      book.importError(null),
+    ].join("\n");
   };
 
   it("pick the family from the round config's engine name, forks included; an unknown engine gets every family's flags", () => {

@@ -20,17 +20,24 @@ describe("findCompilerError", () => {
   });
 
   it.each([
-    ["tools/server/server.cpp:42:1: fatal error: missing.h: No such file or directory", "tools/server/server.cpp:42:1: fatal error: missing.h: No such file or directory"],
-    ["src/kernel.cu(88): error: identifier \"half3\" is undefined", "src/kernel.cu(88): error: identifier \"half3\" is undefined"],
+    [
+      "tools/server/server.cpp:42:1: fatal error: missing.h: No such file or directory",
+      "tools/server/server.cpp:42:1: fatal error: missing.h: No such file or directory",
+    ],
+    ['src/kernel.cu(88): error: identifier "half3" is undefined', 'src/kernel.cu(88): error: identifier "half3" is undefined'],
     ["C:\\src\\a.cpp(7,3): error C2065: 'y': undeclared identifier", "C:\\src\\a.cpp(7,3): error C2065: 'y': undeclared identifier"],
   ])("%s", (line, expected) => {
     expect(findCompilerError(["make[2]: entering", line, "make: *** [all] Error 2"])).toBe(expected);
   });
 
   it("puts rustc's location before its error", () => {
-    expect(findCompilerError(["error[E0425]: cannot find value `y` in this scope", " --> src/main.rs:3:12", "error: aborting due to 1 previous error"])).toBe(
-      "src/main.rs:3:12: error[E0425]: cannot find value `y` in this scope",
-    );
+    expect(
+      findCompilerError([
+        "error[E0425]: cannot find value `y` in this scope",
+        " --> src/main.rs:3:12",
+        "error: aborting due to 1 previous error",
+      ]),
+    ).toBe("src/main.rs:3:12: error[E0425]: cannot find value `y` in this scope");
   });
 
   it("finds nothing in output without a compiler error", () => {

@@ -15,9 +15,16 @@ import type { EngineFamily } from "../../src/vocabulary/engine-family.js";
 const CORPUS = new URL("./fixtures/crashes/", import.meta.url);
 
 function corpus(name: string): { lines: string[]; exit: EngineExit } {
-  const lines = readFileSync(new URL(`${name}.log`, CORPUS), "utf8").replace(/\n$/, "").split("\n");
-  const [how, value] = readFileSync(new URL(`${name}.exit`, CORPUS), "utf8").trim().split(" ");
-  const exit = how === "signal" ? { exitCode: null, signal: value ?? null, oomKilled: false } : { exitCode: Number(value), signal: null, oomKilled: false };
+  const lines = readFileSync(new URL(`${name}.log`, CORPUS), "utf8")
+    .replace(/\n$/, "")
+    .split("\n");
+  const [how, value] = readFileSync(new URL(`${name}.exit`, CORPUS), "utf8")
+    .trim()
+    .split(" ");
+  const exit =
+    how === "signal"
+      ? { exitCode: null, signal: value ?? null, oomKilled: false }
+      : { exitCode: Number(value), signal: null, oomKilled: false };
   return { lines, exit };
 }
 
@@ -27,18 +34,22 @@ function classifyCorpus(name: string, engine: EngineFamily | null, overrides: Pa
 }
 
 describe("the crash corpus, classified", () => {
-  it.each(["llama-cpp-ggml-assert-gdb", "llama-cpp-ggml-assert-no-gdb"])("%s: llama-server's GGML_ASSERT is the error line, with its file and line, not gdb's last words", (name) => {
-    const failure = classifyCorpus(name, "llama.cpp");
-    expect(failure.kind).toBe("assertion_failed");
-    expect(failure.label).toBe("assertion failed (GGML_ASSERT)");
-    expect(failure.summary).toMatch(/\bsrc\/llama-context\.cpp:1722: GGML_ASSERT\(n_tokens_all <= cparams\.n_batch\) failed$/);
-    expect(failure.signal).toBe("SIGABRT");
-    expect(failure.hint).toContain("GGML_ASSERT at src/llama-context.cpp:1722");
-    expect(failure.hint).toMatch(/patch/);
-    // No gdb bookkeeping and none of the abort machinery among the frames.
-    for (const frame of failure.frames ?? []) expect(frame).not.toMatch(/Inferior|LWP|libthread_db|ggml_abort|ggml_print_backtrace|wait4|libc\.so/);
-    expect(failure.frames?.length).toBeGreaterThan(0);
-  });
+  it.each(["llama-cpp-ggml-assert-gdb", "llama-cpp-ggml-assert-no-gdb"])(
+    "%s: llama-server's GGML_ASSERT is the error line, with its file and line, not gdb's last words",
+    (name) => {
+      const failure = classifyCorpus(name, "llama.cpp");
+      expect(failure.kind).toBe("assertion_failed");
+      expect(failure.label).toBe("assertion failed (GGML_ASSERT)");
+      expect(failure.summary).toMatch(/\bsrc\/llama-context\.cpp:1722: GGML_ASSERT\(n_tokens_all <= cparams\.n_batch\) failed$/);
+      expect(failure.signal).toBe("SIGABRT");
+      expect(failure.hint).toContain("GGML_ASSERT at src/llama-context.cpp:1722");
+      expect(failure.hint).toMatch(/patch/);
+      // No gdb bookkeeping and none of the abort machinery among the frames.
+      for (const frame of failure.frames ?? [])
+        expect(frame).not.toMatch(/Inferior|LWP|libthread_db|ggml_abort|ggml_print_backtrace|wait4|libc\.so/);
+      expect(failure.frames?.length).toBeGreaterThan(0);
+    },
+  );
 
   it("with gdb, the frames start at the function whose assertion failed, named", () => {
     const failure = classifyCorpus("llama-cpp-ggml-assert-gdb", "llama.cpp");
@@ -48,7 +59,9 @@ describe("the crash corpus, classified", () => {
 
   it("without gdb, glibc's unnamed frames skip ggml's three of its own", () => {
     const { lines } = corpus("llama-cpp-ggml-assert-no-gdb");
-    const frames = lines.filter((line) => /llama-server\(\+0x[0-9a-f]+\)/.test(line)).map((line) => line.replace(/^.*\//, "").replace(/\[0x[0-9a-f]+\]$/, ""));
+    const frames = lines
+      .filter((line) => /llama-server\(\+0x[0-9a-f]+\)/.test(line))
+      .map((line) => line.replace(/^.*\//, "").replace(/\[0x[0-9a-f]+\]$/, ""));
     expect(classifyCorpus("llama-cpp-ggml-assert-no-gdb", "llama.cpp").frames).toEqual(frames.slice(3, 8));
   });
 
@@ -75,7 +88,9 @@ describe("the crash corpus, classified", () => {
   it("SGLang's scheduler AssertionError: the assertion, where it is and its statement, the scheduler's frames innermost first", () => {
     const failure = classifyCorpus("sglang-scheduler-assertion", "sglang", { stage: "benchmark" });
     expect(failure).toMatchObject({ kind: "assertion_failed", label: "Python AssertionError" });
-    expect(failure.summary).toMatch(/^AssertionError: req b2 has nothing to extend \(.*sglang\/srt\/managers\/scheduler\.py:24: assert req\.extend_input_len > 0, /);
+    expect(failure.summary).toMatch(
+      /^AssertionError: req b2 has nothing to extend \(.*sglang\/srt\/managers\/scheduler\.py:24: assert req\.extend_input_len > 0, /,
+    );
     expect(failure.frames).toEqual([
       expect.stringMatching(/sglang\/srt\/managers\/scheduler\.py:24 in get_new_batch_prefill$/),
       expect.stringMatching(/scheduler\.py:30 in event_loop_overlap$/),
@@ -88,7 +103,9 @@ describe("the crash corpus, classified", () => {
   it("PyTorch's device-side assert: the kernel's own assertion line, vLLM's frames, and CUDA_LAUNCH_BLOCKING in the hint", () => {
     const failure = classifyCorpus("vllm-device-side-assert", "vllm", { stage: "benchmark" });
     expect(failure).toMatchObject({ kind: "assertion_failed", label: "CUDA device-side assert triggered" });
-    expect(failure.summary).toMatch(/IndexKernel\.cu:92: .*Assertion `-sizes\[i\] <= index && index < sizes\[i\] && "index out of bounds"` failed\.$/);
+    expect(failure.summary).toMatch(
+      /IndexKernel\.cu:92: .*Assertion `-sizes\[i\] <= index && index < sizes\[i\] && "index out of bounds"` failed\.$/,
+    );
     expect(failure.frames?.[0]).toMatch(/vllm\/v1\/worker\/gpu_model_runner\.py:25 in gather_logits$/);
     expect(failure.frames?.every((frame) => !frame.includes("frozen"))).toBe(true);
     expect(failure.hint).toContain("CUDA_LAUNCH_BLOCKING=1");
@@ -112,7 +129,9 @@ describe("the crash corpus, classified", () => {
       expect.stringMatching(/^crash\(_Z12decode_batchi\+0x[0-9a-f]+\)$/),
       expect.stringMatching(/^crash\(main\+0x[0-9a-f]+\)$/),
     ]);
-    expect(classifyCorpus("vllm-faulthandler-segfault", "vllm").frames?.[1]).toMatch(/vllm\/v1\/worker\/block_table\.py:13 in copy_block_ids$/);
+    expect(classifyCorpus("vllm-faulthandler-segfault", "vllm").frames?.[1]).toMatch(
+      /vllm\/v1\/worker\/block_table\.py:13 in copy_block_ids$/,
+    );
   });
 });
 
@@ -120,8 +139,22 @@ describe("readCrashReport on shapes the corpus cannot make here", () => {
   const abort: EngineExit = { exitCode: null, signal: "SIGABRT", oomKilled: false };
 
   it("GGML_ABORT's free-text message, known by the backtrace after it", () => {
-    const report = readCrashReport(["/src/llama.cpp/ggml/src/ggml-cuda/ggml-cuda.cu:88: CUDA error", "[New LWP 12]", "#0  0x1 in ggml_abort ()", "#1  0x2 in ggml_cuda_op_mul_mat(ggml_tensor*) ()"], abort);
-    expect(report).toMatchObject({ kind: "assertion_failed", label: "aborted (GGML_ABORT)", line: 0, location: "ggml/src/ggml-cuda/ggml-cuda.cu:88", frames: ["#1 ggml_cuda_op_mul_mat(ggml_tensor*)"] });
+    const report = readCrashReport(
+      [
+        "/src/llama.cpp/ggml/src/ggml-cuda/ggml-cuda.cu:88: CUDA error",
+        "[New LWP 12]",
+        "#0  0x1 in ggml_abort ()",
+        "#1  0x2 in ggml_cuda_op_mul_mat(ggml_tensor*) ()",
+      ],
+      abort,
+    );
+    expect(report).toMatchObject({
+      kind: "assertion_failed",
+      label: "aborted (GGML_ABORT)",
+      line: 0,
+      location: "ggml/src/ggml-cuda/ggml-cuda.cu:88",
+      frames: ["#1 ggml_cuda_op_mul_mat(ggml_tensor*)"],
+    });
   });
 
   it("a source location in an ordinary log line is no abort when the engine exited by itself", () => {
@@ -129,28 +162,67 @@ describe("readCrashReport on shapes the corpus cannot make here", () => {
   });
 
   it("a device-side assert without the kernel's line: the RuntimeError is the summary line", () => {
-    const report = readCrashReport(["Traceback (most recent call last):", '  File "/sgl/python/sglang/srt/layers/sampler.py", line 80, in forward', "    probs = torch.softmax(logits, -1)", "RuntimeError: CUDA error: device-side assert triggered"], null);
-    expect(report).toMatchObject({ kind: "assertion_failed", line: 3, location: null, frames: ["sglang/srt/layers/sampler.py:80 in forward"] });
+    const report = readCrashReport(
+      [
+        "Traceback (most recent call last):",
+        '  File "/sgl/python/sglang/srt/layers/sampler.py", line 80, in forward',
+        "    probs = torch.softmax(logits, -1)",
+        "RuntimeError: CUDA error: device-side assert triggered",
+      ],
+      null,
+    );
+    expect(report).toMatchObject({
+      kind: "assertion_failed",
+      line: 3,
+      location: null,
+      frames: ["sglang/srt/layers/sampler.py:80 in forward"],
+    });
   });
 
   it("an uncaught C++ exception: its type and what()", () => {
-    const report = readCrashReport(["terminate called after throwing an instance of 'std::out_of_range'", "  what():  vector::_M_range_check: __n (which is 9) >= this->size() (which is 4)"], abort);
-    expect(report).toMatchObject({ kind: "assertion_failed", summary: "std::out_of_range: vector::_M_range_check: __n (which is 9) >= this->size() (which is 4)" });
+    const report = readCrashReport(
+      [
+        "terminate called after throwing an instance of 'std::out_of_range'",
+        "  what():  vector::_M_range_check: __n (which is 9) >= this->size() (which is 4)",
+      ],
+      abort,
+    );
+    expect(report).toMatchObject({
+      kind: "assertion_failed",
+      summary: "std::out_of_range: vector::_M_range_check: __n (which is 9) >= this->size() (which is 4)",
+    });
   });
 
   it("a container's shell reporting a core dump, and an exit code of 139 with nothing printed", () => {
-    expect(readCrashReport(["bash: line 1:    7 Segmentation fault      (core dumped) python3 -m sglang.launch_server"], { exitCode: 139, signal: null, oomKilled: false })).toMatchObject({ kind: "fatal_signal", line: 0 });
-    expect(readCrashReport([], { exitCode: 139, signal: null, oomKilled: false })).toMatchObject({ kind: "fatal_signal", label: "segmentation fault (SIGSEGV)", line: null });
+    expect(
+      readCrashReport(["bash: line 1:    7 Segmentation fault      (core dumped) python3 -m sglang.launch_server"], {
+        exitCode: 139,
+        signal: null,
+        oomKilled: false,
+      }),
+    ).toMatchObject({ kind: "fatal_signal", line: 0 });
+    expect(readCrashReport([], { exitCode: 139, signal: null, oomKilled: false })).toMatchObject({
+      kind: "fatal_signal",
+      label: "segmentation fault (SIGSEGV)",
+      line: null,
+    });
   });
 
   it("an abort with no message is a fatal signal, saying so", () => {
-    expect(readCrashReport(["serving"], abort)).toMatchObject({ kind: "fatal_signal", label: "aborted (SIGABRT) without an assertion message" });
+    expect(readCrashReport(["serving"], abort)).toMatchObject({
+      kind: "fatal_signal",
+      label: "aborted (SIGABRT) without an assertion message",
+    });
   });
 
   it("an AssertionError the engine caught and served on after, or a warning that names a segfault, is not why it ended", () => {
     const exit1: EngineExit = { exitCode: 1, signal: null, oomKilled: false };
     expect(readCrashReport(["AssertionError: retrying the batch", "served 40 requests", "ValueError: bad config"], exit1)).toBeNull();
-    const warning = ["WARNING: a Segmentation fault was seen with this driver; upgrade it", ...Array.from({ length: 80 }, (_, index) => `loading shard ${index}`), "OSError: [Errno 98] Address already in use"];
+    const warning = [
+      "WARNING: a Segmentation fault was seen with this driver; upgrade it",
+      ...Array.from({ length: 80 }, (_, index) => `loading shard ${index}`),
+      "OSError: [Errno 98] Address already in use",
+    ];
     expect(readCrashReport(warning, exit1)).toBeNull();
   });
 

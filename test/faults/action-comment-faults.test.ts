@@ -31,7 +31,13 @@ describe("faults in the GitHub API for the action's card comment", () => {
   });
   afterEach(() => expect(fake.violations).toEqual([]));
 
-  const post = async () => await upsertCardComment(createActionOctokit("ghs_token", { baseUrl: fake.apiUrl }), { owner: OWNER, repo: REPO, issueNumber: PULL.number, body: BODY });
+  const post = async () =>
+    await upsertCardComment(createActionOctokit("ghs_token", { baseUrl: fake.apiUrl }), {
+      owner: OWNER,
+      repo: REPO,
+      issueNumber: PULL.number,
+      body: BODY,
+    });
 
   it("lands the comment once when the API answers normally, and edits it on the next run", async () => {
     await post();
@@ -69,7 +75,10 @@ describe("faults in the GitHub API for the action's card comment", () => {
       const step = await runStep({
         entry: "index",
         workDir,
-        event: { name: "pull_request", payload: { pull_request: { number: PULL.number, head: { sha: PULL.headSha } }, number: PULL.number } },
+        event: {
+          name: "pull_request",
+          payload: { pull_request: { number: PULL.number, head: { sha: PULL.headSha } }, number: PULL.number },
+        },
         // The verdict is not what this row is about: with no patch, the two engines tie within noise.
         inputs: { config: round.configPath, comment: "true", "github-token": "ghs_test", "fail-on-gate": "false" },
         env: { GITHUB_API_URL: fake.apiUrl, GITHUB_REPOSITORY: `${OWNER}/${REPO}` },

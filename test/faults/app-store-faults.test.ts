@@ -25,7 +25,8 @@ const DELIVERIES = 30;
 
 const sha = (n: number): string => n.toString(16).padStart(40, "0");
 const pullFor = (n: number): FakePull => ({ number: n, headSha: sha(n), headRepo: REPOSITORY, headBranch: `topic-${n}`, author: "writer" });
-const runOf = (pull: FakePull, runId: number): Record<string, unknown> => workflowRunCompleted({ id: runId, headSha: pull.headSha, headBranch: pull.headBranch, headRepo: REPOSITORY });
+const runOf = (pull: FakePull, runId: number): Record<string, unknown> =>
+  workflowRunCompleted({ id: runId, headSha: pull.headSha, headBranch: pull.headBranch, headRepo: REPOSITORY });
 /** The key of the job that posts a run's card on its pull request's lane (bot/handlers/post-scorecard.ts). */
 const publishKey = (runId: number): string => `${workflowRunWorkKey(REPOSITORY, runId, 1)}:publish`;
 
@@ -101,16 +102,23 @@ describe.skipIf(!postgres?.available)("two replicas of the app on one PostgreSQL
     const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
     const key = privateKey.export({ type: "pkcs1", format: "pem" }).toString();
     // Replicas of one app: the same key, the same database; they start together, each migrating under the lock.
-    replicas = await Promise.all([0, 1].map(async () => await startBotProcess({ gheHost: fake.host, privateKey: key, env: databaseEnv(handle) })));
+    replicas = await Promise.all(
+      [0, 1].map(async () => await startBotProcess({ gheHost: fake.host, privateKey: key, env: databaseEnv(handle) })),
+    );
     const statuses = await Promise.all(
       pulls.flatMap((pull) => {
         const id = randomUUID();
         // A load balancer and GitHub's redelivery can both hand one delivery to two replicas.
-        return replicas.map(async (bot) => await sendWebhook(bot.webhookUrl, { event: "workflow_run", payload: runOf(pull, pull.number * 10), id, secret: bot.secret }));
+        return replicas.map(
+          async (bot) =>
+            await sendWebhook(bot.webhookUrl, { event: "workflow_run", payload: runOf(pull, pull.number * 10), id, secret: bot.secret }),
+        );
       }),
     );
     expect(statuses.filter((status) => status !== 200)).toEqual([]);
-    await Promise.all(pulls.map(async (pull) => await Promise.race(replicas.map(async (bot) => await bot.workEnded(publishKey(pull.number * 10))))));
+    await Promise.all(
+      pulls.map(async (pull) => await Promise.race(replicas.map(async (bot) => await bot.workEnded(publishKey(pull.number * 10))))),
+    );
 
     expect(fake.violations).toEqual([]);
     const lost = pulls.filter((pull) => cardsOn(fake, pull.number) === 0).map((pull) => pull.number);
@@ -159,14 +167,27 @@ describe.skipIf(!postgres?.available)("the app's database goes away and comes ba
       redeliver: async (delivery: FakeDelivery) => {
         const original = sent.get(delivery.guid);
         if (!original || !bot) return 0;
-        return await sendWebhook(bot.webhookUrl, { event: original.event, payload: original.payload, id: delivery.guid, secret: bot.secret });
+        return await sendWebhook(bot.webhookUrl, {
+          event: original.event,
+          payload: original.payload,
+          id: delivery.guid,
+          secret: bot.secret,
+        });
       },
     });
     const deliver = async (payload: unknown): Promise<{ id: string; status: number }> => {
       const id = randomUUID();
       sent.set(id, { event: "workflow_run", payload });
       const status = bot ? await sendWebhook(bot.webhookUrl, { event: "workflow_run", payload, id, secret: bot.secret }) : 0;
-      deliveries.deliveries.push({ id: fake.nextId(), guid: id, deliveredAt: new Date().toISOString(), redelivery: false, statusCode: status, event: "workflow_run", action: "completed" });
+      deliveries.deliveries.push({
+        id: fake.nextId(),
+        guid: id,
+        deliveredAt: new Date().toISOString(),
+        redelivery: false,
+        statusCode: status,
+        event: "workflow_run",
+        action: "completed",
+      });
       return { id, status };
     };
     const through = new URL(handle.target.url);

@@ -34,7 +34,8 @@ function watchStderr(child: ChildProcess): { seen: () => string; waitFor: (patte
     check();
   });
   child.once("exit", () => {
-    for (const waiter of waiters.splice(0)) waiter.reject(new Error(`speedgate exited before printing ${waiter.pattern}; stderr:\n${text}`));
+    for (const waiter of waiters.splice(0))
+      waiter.reject(new Error(`speedgate exited before printing ${waiter.pattern}; stderr:\n${text}`));
   });
   return {
     seen: () => text,
@@ -55,10 +56,14 @@ describe("the runner cancels speedgate run while the candidate is benchmarked", 
       candidate: ["{node}", withWorker, ...simCommand("--itl-ms", "200")],
       benchExtra: { requestIntervalMs: 50 },
     });
-    const child = spawn(process.execPath, [...speedgateEntryArgs(), "run", "--verbose", "--config", configPath, "--out", join(dir, "out")], {
-      cwd: root,
-      stdio: ["ignore", "ignore", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      [...speedgateEntryArgs(), "run", "--verbose", "--config", configPath, "--out", join(dir, "out")],
+      {
+        cwd: root,
+        stdio: ["ignore", "ignore", "pipe"],
+      },
+    );
     const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
     const stderr = watchStderr(child);
     await stderr.waitFor(/\[candidate\] engine leader pid (\d+) worker pid (\d+)/);

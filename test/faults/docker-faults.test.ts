@@ -114,120 +114,133 @@ describe.skipIf(!context)("the Docker daemon goes away mid-round (real daemon be
    * settles: the engine's exit must come from the lost connection, as an infrastructure failure
    * that names the daemon, and the candidate must never start on what is left.
    */
-  it.each([
-    { back: "at once" },
-    { back: "only once the runtime's cleanup retries" },
-  ])("ends in a clear infrastructure error about the daemon, never a card blaming the engine or scoring without it (daemon back $back)", async ({ back }) => {
-    if (!docker) return;
-    const backAtOnce = back === "at once";
-    const { round, runId } = makeDockerRound({
-      image,
-      port: await getFreePort(),
-      patch: null,
-      prompts: 40,
-      // Every answer after the first hangs before its end until the engine goes: the cut is set off by
-      // the first answer, so the rest are in flight when it lands however late a loaded machine runs it
-      // (a pace alone, even 200 tokens 20 ms apart, let the baseline finish every prompt first under load).
-      baseline: { command: simEngineCommand("--hold-after-requests", "1") },
-    });
-    const runtimeLog = createRecordingLogger();
-    const restored: { done: Promise<void> | null } = { done: null };
-    const logger: Logger = {
-      ...runtimeLog,
-      warn: (message) => {
-        runtimeLog.warn(message);
-        // The daemon returns when dispose finds it away and retries, which proves the retry sweeps.
-        if (!backAtOnce && /removing the run's containers and network again/.test(message)) restored.done ??= proxy.restore();
-      },
-    };
-    const runtime = new DockerRuntime(new Dockerode({ socketPath: proxy.path }), round, { logger, runId });
-    // An object, so the callback's assignment is visible to the checks after the round.
-    const cut: { done: Promise<void> | null } = { done: null };
-    const outcome = await runRound({
-      round,
-      runtime,
-      runId,
-      logger: createRecordingLogger(),
-      signal: new AbortController().signal,
-      onProgress: (event) => {
-        if (cut.done || event.type !== "benchmark" || event.role !== "baseline" || event.done < 1) return;
-        // A daemon restart: connections drop, the API is away, and its containers are stopped with it.
-        cut.done = (async () => {
-          await proxy.cut();
-          for (const info of await docker.listContainers({ all: true, filters: { label: [`speedgate.run-id=${runId}`] } })) {
-            await docker.getContainer(info.Id).kill().catch(() => undefined);
-          }
-          if (backAtOnce) await proxy.restore();
-        })();
-      },
-    }).then(
-      (card) => ({ card, error: null }),
-      (error: unknown) => ({ card: null, error: error as Error }),
-    );
-    await cut.done;
-    try {
-      if (!backAtOnce) expect(restored.done, "dispose never retried while the daemon was away").not.toBeNull();
-      expect(cut.done, "the round never reached the baseline's benchmark").not.toBeNull();
-      expect(outcome.error, outcome.error?.stack).toBeNull();
-      const card = outcome.card;
-      if (!card) return;
-      expect(card.failure, JSON.stringify(runtimeLog.lines)).toMatchObject({ engine: "baseline", stage: "benchmark", kind: "infrastructure" });
-      expect(`${card.failure?.label} ${card.failure?.summary}`).toMatch(/docker daemon/i);
-      expect(card.failure?.hint).toMatch(/systemctl status docker/);
-      expect(card.failure?.hint).toMatch(/speedgate cleanup --stale/);
-      expect(card.gate.passed).toBe(false);
-      expect(describeVerdict(card)).toEqual({
-        passed: false,
-        outcome: "none",
-        headline: "⚠️ No verdict: the infrastructure failed, not the patch (the Docker daemon went away during the baseline engine's benchmark)",
+  it.each([{ back: "at once" }, { back: "only once the runtime's cleanup retries" }])(
+    "ends in a clear infrastructure error about the daemon, never a card blaming the engine or scoring without it (daemon back $back)",
+    async ({ back }) => {
+      if (!docker) return;
+      const backAtOnce = back === "at once";
+      const { round, runId } = makeDockerRound({
+        image,
+        port: await getFreePort(),
+        patch: null,
+        prompts: 40,
+        // Every answer after the first hangs before its end until the engine goes: the cut is set off by
+        // the first answer, so the rest are in flight when it lands however late a loaded machine runs it
+        // (a pace alone, even 200 tokens 20 ms apart, let the baseline finish every prompt first under load).
+        baseline: { command: simEngineCommand("--hold-after-requests", "1") },
       });
-      // Nothing is scored on a measurement the daemon cut, and the candidate never ran.
-      expect(card.promptsScored).toBe(0);
-      expect(card.prompts.filter((prompt) => prompt.candidate !== null)).toEqual([]);
-      expect(card.roundScore).toBeNull();
-      const cutOff = card.prompts.filter((prompt) => prompt.status === "excluded");
-      expect(cutOff.length, "no prompt was cut off by the daemon going away").toBeGreaterThan(0);
-      expect(cutOff.filter((prompt) => !/docker daemon went away/i.test(prompt.reason ?? ""))).toEqual([]);
-      expect(await listRunResources(docker, runId)).toEqual({ containers: [], networks: [] });
-    } finally {
-      await proxy.restore();
-      await sweepResources(docker, { runId }, silentLogger);
-    }
-  });
+      const runtimeLog = createRecordingLogger();
+      const restored: { done: Promise<void> | null } = { done: null };
+      const logger: Logger = {
+        ...runtimeLog,
+        warn: (message) => {
+          runtimeLog.warn(message);
+          // The daemon returns when dispose finds it away and retries, which proves the retry sweeps.
+          if (!backAtOnce && /removing the run's containers and network again/.test(message)) restored.done ??= proxy.restore();
+        },
+      };
+      const runtime = new DockerRuntime(new Dockerode({ socketPath: proxy.path }), round, { logger, runId });
+      // An object, so the callback's assignment is visible to the checks after the round.
+      const cut: { done: Promise<void> | null } = { done: null };
+      const outcome = await runRound({
+        round,
+        runtime,
+        runId,
+        logger: createRecordingLogger(),
+        signal: new AbortController().signal,
+        onProgress: (event) => {
+          if (cut.done || event.type !== "benchmark" || event.role !== "baseline" || event.done < 1) return;
+          // A daemon restart: connections drop, the API is away, and its containers are stopped with it.
+          cut.done = (async () => {
+            await proxy.cut();
+            for (const info of await docker.listContainers({ all: true, filters: { label: [`speedgate.run-id=${runId}`] } })) {
+              await docker
+                .getContainer(info.Id)
+                .kill()
+                .catch(() => undefined);
+            }
+            if (backAtOnce) await proxy.restore();
+          })();
+        },
+      }).then(
+        (card) => ({ card, error: null }),
+        (error: unknown) => ({ card: null, error: error as Error }),
+      );
+      await cut.done;
+      try {
+        if (!backAtOnce) expect(restored.done, "dispose never retried while the daemon was away").not.toBeNull();
+        expect(cut.done, "the round never reached the baseline's benchmark").not.toBeNull();
+        expect(outcome.error, outcome.error?.stack).toBeNull();
+        const card = outcome.card;
+        if (!card) return;
+        expect(card.failure, JSON.stringify(runtimeLog.lines)).toMatchObject({
+          engine: "baseline",
+          stage: "benchmark",
+          kind: "infrastructure",
+        });
+        expect(`${card.failure?.label} ${card.failure?.summary}`).toMatch(/docker daemon/i);
+        expect(card.failure?.hint).toMatch(/systemctl status docker/);
+        expect(card.failure?.hint).toMatch(/speedgate cleanup --stale/);
+        expect(card.gate.passed).toBe(false);
+        expect(describeVerdict(card)).toEqual({
+          passed: false,
+          outcome: "none",
+          headline:
+            "⚠️ No verdict: the infrastructure failed, not the patch (the Docker daemon went away during the baseline engine's benchmark)",
+        });
+        // Nothing is scored on a measurement the daemon cut, and the candidate never ran.
+        expect(card.promptsScored).toBe(0);
+        expect(card.prompts.filter((prompt) => prompt.candidate !== null)).toEqual([]);
+        expect(card.roundScore).toBeNull();
+        const cutOff = card.prompts.filter((prompt) => prompt.status === "excluded");
+        expect(cutOff.length, "no prompt was cut off by the daemon going away").toBeGreaterThan(0);
+        expect(cutOff.filter((prompt) => !/docker daemon went away/i.test(prompt.reason ?? ""))).toEqual([]);
+        expect(await listRunResources(docker, runId)).toEqual({ containers: [], networks: [] });
+      } finally {
+        await proxy.restore();
+        await sweepResources(docker, { runId }, silentLogger);
+      }
+    },
+  );
 
   it.each([
     { cutAt: "preparing", stage: "build" },
     { cutAt: "starting", stage: "startup" },
-  ] as const)("the daemon is away when the baseline is $cutAt: infrastructure at $stage, the candidate never starts, nothing left", async ({ cutAt, stage }) => {
-    if (!docker) return;
-    const { round, runId } = makeDockerRound({ image, port: await getFreePort(), patch: null, prompts: 2 });
-    const runtime = new DockerRuntime(new Dockerode({ socketPath: proxy.path }), round, { logger: createRecordingLogger(), runId });
-    const events: string[] = [];
-    let back: Promise<void> = Promise.resolve();
-    const card = await runRound({
-      round,
-      runtime,
-      runId,
-      logger: createRecordingLogger(),
-      signal: new AbortController().signal,
-      onProgress: (event) => {
-        events.push(`${event.type} ${event.role}`);
-        if (event.type === cutAt && event.role === "baseline") void proxy.cut();
-        // The daemon comes back after the failure, so the runtime's dispose can sweep the run.
-        if (event.type === "failed") back = proxy.restore();
-      },
-    });
-    await back;
-    try {
-      expect(card.failure).toMatchObject({ engine: "baseline", stage, kind: "infrastructure" });
-      expect(card.failure?.label).toMatch(/docker daemon went away/i);
-      expect(card.gate.passed).toBe(false);
-      // The candidate is prepared before any engine starts (once the baseline's image is there), and is never started.
-      expect(events.filter((event) => event.endsWith("candidate"))).toEqual(cutAt === "preparing" ? ["skipped candidate"] : ["preparing candidate", "skipped candidate"]);
-      expect(await listRunResources(docker, runId)).toEqual({ containers: [], networks: [] });
-    } finally {
-      await proxy.restore();
-      await sweepResources(docker, { runId }, silentLogger);
-    }
-  });
+  ] as const)(
+    "the daemon is away when the baseline is $cutAt: infrastructure at $stage, the candidate never starts, nothing left",
+    async ({ cutAt, stage }) => {
+      if (!docker) return;
+      const { round, runId } = makeDockerRound({ image, port: await getFreePort(), patch: null, prompts: 2 });
+      const runtime = new DockerRuntime(new Dockerode({ socketPath: proxy.path }), round, { logger: createRecordingLogger(), runId });
+      const events: string[] = [];
+      let back: Promise<void> = Promise.resolve();
+      const card = await runRound({
+        round,
+        runtime,
+        runId,
+        logger: createRecordingLogger(),
+        signal: new AbortController().signal,
+        onProgress: (event) => {
+          events.push(`${event.type} ${event.role}`);
+          if (event.type === cutAt && event.role === "baseline") void proxy.cut();
+          // The daemon comes back after the failure, so the runtime's dispose can sweep the run.
+          if (event.type === "failed") back = proxy.restore();
+        },
+      });
+      await back;
+      try {
+        expect(card.failure).toMatchObject({ engine: "baseline", stage, kind: "infrastructure" });
+        expect(card.failure?.label).toMatch(/docker daemon went away/i);
+        expect(card.gate.passed).toBe(false);
+        // The candidate is prepared before any engine starts (once the baseline's image is there), and is never started.
+        expect(events.filter((event) => event.endsWith("candidate"))).toEqual(
+          cutAt === "preparing" ? ["skipped candidate"] : ["preparing candidate", "skipped candidate"],
+        );
+        expect(await listRunResources(docker, runId)).toEqual({ containers: [], networks: [] });
+      } finally {
+        await proxy.restore();
+        await sweepResources(docker, { runId }, silentLogger);
+      }
+    },
+  );
 });

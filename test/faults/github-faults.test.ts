@@ -37,9 +37,18 @@ const rows: GitHubFaultRow[] = [
   { name: "creating the comment answers 500 once", faults: [{ method: "POST", template: COMMENTS, fault: SERVER_ERROR }] },
   { name: "listing the comments answers 500 once", faults: [{ method: "GET", template: COMMENTS, fault: SERVER_ERROR }] },
   { name: "creating the check run answers 500 once", faults: [{ method: "POST", template: CHECK_RUNS, fault: SERVER_ERROR }] },
-  { name: "creating the comment hits a secondary rate limit as 429 with retry-after: 1", faults: [{ method: "POST", template: COMMENTS, fault: secondaryRateLimit(429) }] },
-  { name: "creating the comment hits a secondary rate limit as 403 with retry-after: 1", faults: [{ method: "POST", template: COMMENTS, fault: secondaryRateLimit(403) }] },
-  { name: "listing the comments hits a secondary rate limit as 403 with retry-after: 1", faults: [{ method: "GET", template: COMMENTS, fault: secondaryRateLimit(403) }] },
+  {
+    name: "creating the comment hits a secondary rate limit as 429 with retry-after: 1",
+    faults: [{ method: "POST", template: COMMENTS, fault: secondaryRateLimit(429) }],
+  },
+  {
+    name: "creating the comment hits a secondary rate limit as 403 with retry-after: 1",
+    faults: [{ method: "POST", template: COMMENTS, fault: secondaryRateLimit(403) }],
+  },
+  {
+    name: "listing the comments hits a secondary rate limit as 403 with retry-after: 1",
+    faults: [{ method: "GET", template: COMMENTS, fault: secondaryRateLimit(403) }],
+  },
   {
     name: "creating the check run hits a secondary rate limit twice (403, retry-after: 1)",
     faults: [
@@ -48,8 +57,6 @@ const rows: GitHubFaultRow[] = [
     ],
   },
 ];
-
-
 
 describe("faults in the GitHub API: the app's card comment lands once", () => {
   const fake = new FaultyFakeGitHub();
@@ -83,7 +90,13 @@ describe("faults in the GitHub API: the app's card comment lands once", () => {
   let rowRun = 7_100;
   async function playRow(row: GitHubFaultRow): Promise<void> {
     const runId = ++rowRun;
-    serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], artifacts: { [runId]: zipScorecard(makeTestScorecard()) } });
+    serveRepository(fake, {
+      owner: OWNER,
+      repo: REPO,
+      appId: APP_ID,
+      pulls: [PULL],
+      artifacts: { [runId]: zipScorecard(makeTestScorecard()) },
+    });
     for (const { method, template, fault } of row.faults) fake.failNext(method, template, fault);
     await deliver(run(runId));
     expect(fake.served).toHaveLength(row.faults.length);
@@ -95,7 +108,13 @@ describe("faults in the GitHub API: the app's card comment lands once", () => {
   // plugin-retry repeats the POST whose response was lost; upsertCardComment lists again after a
   // create and folds the second comment into the first.
   it("answers 502 after it created the comment (a lost response): still one comment, the first one", async () => {
-    serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], artifacts: { 703: zipScorecard(makeTestScorecard()) } });
+    serveRepository(fake, {
+      owner: OWNER,
+      repo: REPO,
+      appId: APP_ID,
+      pulls: [PULL],
+      artifacts: { 703: zipScorecard(makeTestScorecard()) },
+    });
     fake.failNext("POST", COMMENTS, { response: { status: 502, body: { message: "Bad Gateway" } }, afterEffect: true });
     await deliver(run(703));
     expect(fake.served).toEqual([`POST ${COMMENTS} -> 502`]);
@@ -105,7 +124,13 @@ describe("faults in the GitHub API: the app's card comment lands once", () => {
   });
 
   it("delivers the same webhook twice while the API answers 500: one comment, one check", async () => {
-    serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], artifacts: { 704: zipScorecard(makeTestScorecard()) } });
+    serveRepository(fake, {
+      owner: OWNER,
+      repo: REPO,
+      appId: APP_ID,
+      pulls: [PULL],
+      artifacts: { 704: zipScorecard(makeTestScorecard()) },
+    });
     fake.failNext("POST", COMMENTS, SERVER_ERROR);
     const id = randomUUID();
     await Promise.all([deliver(run(704), id), deliver(run(704), id)]);
@@ -115,7 +140,13 @@ describe("faults in the GitHub API: the app's card comment lands once", () => {
   it("finishes two runs for one pull request together while the API answers 500: one comment with the later card", async () => {
     const earlier = makeTestScorecard({ scores: Array.from({ length: 12 }, () => 1.11) });
     const later = makeTestScorecard({ scores: Array.from({ length: 12 }, () => 1.44) });
-    serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], artifacts: { 705: zipScorecard(earlier), 706: zipScorecard(later) } });
+    serveRepository(fake, {
+      owner: OWNER,
+      repo: REPO,
+      appId: APP_ID,
+      pulls: [PULL],
+      artifacts: { 705: zipScorecard(earlier), 706: zipScorecard(later) },
+    });
     fake.failNext("POST", COMMENTS, SERVER_ERROR);
     fake.failNext("GET", COMMENTS, SERVER_ERROR);
     await Promise.all([deliver(run(706, "2026-01-01T00:10:00Z")), deliver(run(705, "2026-01-01T00:05:00Z"))]);
@@ -143,7 +174,13 @@ describe("faults in the GitHub API longer than Octokit's retries: the queue trie
   });
 
   it("is down through every retry of one attempt: the job runs again and the card lands once; a redelivery then writes nothing", async () => {
-    serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], artifacts: { 702: zipScorecard(makeTestScorecard()) } });
+    serveRepository(fake, {
+      owner: OWNER,
+      repo: REPO,
+      appId: APP_ID,
+      pulls: [PULL],
+      artifacts: { 702: zipScorecard(makeTestScorecard()) },
+    });
     // One try and three retries (plugin-retry's default) all fail: the job's first attempt fails.
     fake.failNext("POST", COMMENTS, SERVER_ERROR, SERVER_ERROR, SERVER_ERROR, SERVER_ERROR);
     const id = randomUUID();

@@ -31,7 +31,13 @@ describe("faults in the GitHub API seen over HTTP by `npm run bot`", () => {
   });
 
   it("the API is down longer than Octokit's retries: the delivery is answered 200 at once, and the queue retries until the card lands once", async () => {
-    serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, pulls: [PULL], artifacts: { 801: zipScorecard(makeTestScorecard()) } });
+    serveRepository(fake, {
+      owner: OWNER,
+      repo: REPO,
+      appId: bot.appId,
+      pulls: [PULL],
+      artifacts: { 801: zipScorecard(makeTestScorecard()) },
+    });
     // Octokit's own try and three retries (about 14 s) all fail: the first attempt of the job fails.
     fake.failNext("POST", COMMENTS, SERVER_ERROR, SERVER_ERROR, SERVER_ERROR, SERVER_ERROR);
     const id = randomUUID();

@@ -27,12 +27,16 @@ describe("the GitHub fake", () => {
 
   it("records an unknown query parameter", async () => {
     fake.on("GET", "/repos/{owner}/{repo}/pulls", () => ({ status: 200, body: [] }));
-    await client().request("GET /repos/{owner}/{repo}/pulls", { owner: "o", repo: "r", author: "x" }).catch(() => undefined);
+    await client()
+      .request("GET /repos/{owner}/{repo}/pulls", { owner: "o", repo: "r", author: "x" })
+      .catch(() => undefined);
     expect(fake.violations).toEqual(["GET /repos/{owner}/{repo}/pulls: unknown query parameter author"]);
   });
 
   it("records a valid request the test did not expect", async () => {
-    await client().request("GET /repos/{owner}/{repo}/pulls", { owner: "o", repo: "r" }).catch(() => undefined);
+    await client()
+      .request("GET /repos/{owner}/{repo}/pulls", { owner: "o", repo: "r" })
+      .catch(() => undefined);
     expect(fake.violations).toEqual(["request the test did not expect: GET /repos/{owner}/{repo}/pulls (/repos/o/r/pulls)"]);
   });
 

@@ -24,10 +24,18 @@ function fakeClient(answer: (call: Call) => unknown): GitHubClient & { calls: Ca
   };
 }
 
-const base = { owner: "Codertocat", repo: "Hello-World", pullNumber: 2, headSha: "e".repeat(40), label: 'input "patch-from-pr"', logger: silentLogger };
+const base = {
+  owner: "Codertocat",
+  repo: "Hello-World",
+  pullNumber: 2,
+  headSha: "e".repeat(40),
+  label: 'input "patch-from-pr"',
+  logger: silentLogger,
+};
 
 function answerWith(diff: string) {
-  return (call: Call): unknown => (call.route.includes("/pulls/") ? { base: { sha: "b".repeat(40) }, head: { sha: "f".repeat(40) } } : diff);
+  return (call: Call): unknown =>
+    call.route.includes("/pulls/") ? { base: { sha: "b".repeat(40) }, head: { sha: "f".repeat(40) } } : diff;
 }
 
 describe("fetchPullRequestPatch", () => {
@@ -38,7 +46,12 @@ describe("fetchPullRequestPatch", () => {
     expect(patch.baseSha).toBe("b".repeat(40));
     expect(client.calls[1]).toEqual({
       route: "GET /repos/{owner}/{repo}/compare/{basehead}",
-      parameters: { owner: "Codertocat", repo: "Hello-World", basehead: `${"b".repeat(40)}...${"e".repeat(40)}`, mediaType: { format: "diff" } },
+      parameters: {
+        owner: "Codertocat",
+        repo: "Hello-World",
+        basehead: `${"b".repeat(40)}...${"e".repeat(40)}`,
+        mediaType: { format: "diff" },
+      },
     });
   });
 

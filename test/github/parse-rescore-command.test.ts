@@ -14,10 +14,21 @@ describe("parseRescoreCommand: /rescore as GitHub renders the comment", () => {
     expect(parseRescoreCommand(body)).toEqual({ sha });
   });
 
-  it.each(["    /rescore", "\t/rescore", "```\n/rescore\n```", "~~~\n/rescore\n~~~", "> /rescore", "`/rescore`", "*/rescore*", "- /rescore", "# /rescore", "<!-- x -->\n/rescore", "looks good\n/rescore", "/rescorex", "/rescore;id"])(
-    "does not read %j as the command",
-    (body) => {
-      expect(parseRescoreCommand(body)).toBeNull();
-    },
-  );
+  it.each([
+    "    /rescore",
+    "\t/rescore",
+    "```\n/rescore\n```",
+    "~~~\n/rescore\n~~~",
+    "> /rescore",
+    "`/rescore`",
+    "*/rescore*",
+    "- /rescore",
+    "# /rescore",
+    "<!-- x -->\n/rescore",
+    "looks good\n/rescore",
+    "/rescorex",
+    "/rescore;id",
+  ])("does not read %j as the command", (body) => {
+    expect(parseRescoreCommand(body)).toBeNull();
+  });
 });

@@ -37,7 +37,13 @@ describe("publishCheckRun", () => {
   });
 
   it("publishes a card's verdict once when the same work runs again, and a different verdict anew", async () => {
-    const verdict = { ...target, state: { status: "completed" as const, conclusion: "success" as const }, title: "✅ Round score 1.20×", summary: "card", unlessSame: true };
+    const verdict = {
+      ...target,
+      state: { status: "completed" as const, conclusion: "success" as const },
+      title: "✅ Round score 1.20×",
+      summary: "card",
+      unlessSame: true,
+    };
     const first = await publishCheckRun(client(), verdict);
     expect(await publishCheckRun(client(), verdict)).toEqual({ id: first.id, action: "kept" });
     expect(fake.checkRuns).toHaveLength(1);
@@ -46,13 +52,28 @@ describe("publishCheckRun", () => {
   });
 
   it("re-queues an open check in place instead of stacking queued checks", async () => {
-    await publishCheckRun(client(), { ...target, state: { status: "queued" }, title: "waiting", summary: "", externalId: "speedgate:pr=1:run=5" });
-    await publishCheckRun(client(), { ...target, state: { status: "queued" }, title: "rescored", summary: "", externalId: "speedgate:pr=1:run=6" });
+    await publishCheckRun(client(), {
+      ...target,
+      state: { status: "queued" },
+      title: "waiting",
+      summary: "",
+      externalId: "speedgate:pr=1:run=5",
+    });
+    await publishCheckRun(client(), {
+      ...target,
+      state: { status: "queued" },
+      title: "rescored",
+      summary: "",
+      externalId: "speedgate:pr=1:run=6",
+    });
     expect(fake.checkRuns.map((check) => [check.title, check.externalId])).toEqual([["rescored", "speedgate:pr=1:run=6"]]);
   });
 
   it("concludes the check carrying the same external id when several are open", async () => {
-    for (const [id, run] of [[1, 5], [2, 6]] as const) {
+    for (const [id, run] of [
+      [1, 5],
+      [2, 6],
+    ] as const) {
       fake.checkRuns.push({
         id,
         name: "speedgate",
@@ -92,16 +113,29 @@ describe("publishCheckRun", () => {
       detailsUrl: null,
       appId: 15368,
     });
-    await publishCheckRun(client(), { ...target, appId: 1, state: { status: "completed", conclusion: "success" }, title: "ok", summary: "" });
+    await publishCheckRun(client(), {
+      ...target,
+      appId: 1,
+      state: { status: "completed", conclusion: "success" },
+      title: "ok",
+      summary: "",
+    });
     expect(fake.checkRuns.map((check) => [check.appId, check.status])).toEqual([
       [15368, "in_progress"],
       [1, "completed"],
     ]);
-    expect(fake.calls("GET", "/repos/{owner}/{repo}/commits/{ref}/check-runs")[0]?.path).toBe(`/repos/o/r/commits/${target.headSha}/check-runs`);
+    expect(fake.calls("GET", "/repos/{owner}/{repo}/commits/{ref}/check-runs")[0]?.path).toBe(
+      `/repos/o/r/commits/${target.headSha}/check-runs`,
+    );
   });
 
   it("cuts a summary over 65,535 characters", async () => {
-    await publishCheckRun(client(), { ...target, state: { status: "completed", conclusion: "failure" }, title: "t", summary: "y".repeat(80_000) });
+    await publishCheckRun(client(), {
+      ...target,
+      state: { status: "completed", conclusion: "failure" },
+      title: "t",
+      summary: "y".repeat(80_000),
+    });
     expect(fake.checkRuns[0]?.summary?.length).toBeLessThanOrEqual(65_535);
   });
 });

@@ -59,6 +59,8 @@ describe("readScorecardZip", () => {
     const card = makeTestScorecard({ scores: Array.from({ length: 1_001 }, () => 1.1) });
     expect(() => read(zipScorecard(card))).toThrow(/the card has 1001 prompts, over the app's limit of 1000 per card/);
     // The count is taken before the schema: a card whose prompts are not even valid is refused for their number.
-    expect(() => read(zipScorecard({ ...card, prompts: Array.from({ length: 1_001 }, () => "x") } as unknown as typeof card))).toThrow(/1001 prompts/);
+    expect(() => read(zipScorecard({ ...card, prompts: Array.from({ length: 1_001 }, () => "x") } as unknown as typeof card))).toThrow(
+      /1001 prompts/,
+    );
   });
 });

@@ -76,7 +76,9 @@ describeEachBackend("redeliverFailedDeliveries against the GitHub fake", (backen
   const claim = (candidate: Parameters<typeof claimRedelivery>[1]) => claimRedelivery(database.pool, candidate);
 
   it("asks again, oldest first, for each event whose attempts all failed in the window, across pages", async () => {
-    const successes = Array.from({ length: 140 }, (_, index) => delivery(`ok-${index}`, new Date(Date.parse("2025-12-31T23:00:00Z") + index * 1000).toISOString(), 200));
+    const successes = Array.from({ length: 140 }, (_, index) =>
+      delivery(`ok-${index}`, new Date(Date.parse("2025-12-31T23:00:00Z") + index * 1000).toISOString(), 200),
+    );
     const log = serveAppDeliveries(fake, {
       deliveries: [
         delivery("old", "2025-12-31T10:00:00Z", 502),
@@ -96,9 +98,14 @@ describeEachBackend("redeliverFailedDeliveries against the GitHub fake", (backen
     expect(fake.calls("GET", "/app/hook/deliveries")).toHaveLength(2);
     const byGuid = (guid: string) => log.deliveries.find((entry) => entry.guid === guid && !entry.redelivery)?.id;
     expect(log.attempts).toEqual([byGuid("while-down"), byGuid("outage")]);
-    expect(logger.lines).toContainEqual({ level: "info", message: `redelivery: 2 failed deliveries since ${SINCE.toISOString()}, asked GitHub for 2` });
+    expect(logger.lines).toContainEqual({
+      level: "info",
+      message: `redelivery: 2 failed deliveries since ${SINCE.toISOString()}, asked GitHub for 2`,
+    });
     // What the app judges a redelivered command's age by: when GitHub first tried to send it.
-    const first = await database.pool.query<{ guid: string; at: Date }>("SELECT guid, first_delivered_at AS at FROM speedgate.redeliveries ORDER BY guid");
+    const first = await database.pool.query<{ guid: string; at: Date }>(
+      "SELECT guid, first_delivered_at AS at FROM speedgate.redeliveries ORDER BY guid",
+    );
     expect(first.rows.map((row) => [row.guid, row.at.toISOString()])).toEqual([
       ["outage", "2025-12-31T21:30:00.000Z"],
       ["while-down", "2025-12-31T21:00:00.000Z"],
@@ -106,7 +113,9 @@ describeEachBackend("redeliverFailedDeliveries against the GitHub fake", (backen
   });
 
   it("asks once when two replicas start together", async () => {
-    const log = serveAppDeliveries(fake, { deliveries: [delivery("a", "2025-12-31T21:00:00Z", 502), delivery("b", "2025-12-31T21:01:00Z", 0)] });
+    const log = serveAppDeliveries(fake, {
+      deliveries: [delivery("a", "2025-12-31T21:00:00Z", 502), delivery("b", "2025-12-31T21:01:00Z", 0)],
+    });
     const reports = await Promise.all([
       redeliverFailedDeliveries({ client: appClient, since: SINCE, claim, logger: silentLogger }),
       redeliverFailedDeliveries({ client: appClient, since: SINCE, claim, logger: silentLogger }),
@@ -127,8 +136,13 @@ describeEachBackend("redeliverFailedDeliveries against the GitHub fake", (backen
 
   it("does not ask again while its last ask has not been answered by a new attempt", async () => {
     // GitHub accepted the ask but has not tried yet (no new delivery in the log).
-    const log = serveAppDeliveries(fake, { deliveries: [delivery("pending", "2025-12-31T21:00:00Z", 502)], refuseAttempt: () => ({ status: 202, body: {} }) });
-    expect((await redeliverFailedDeliveries({ client: appClient, since: SINCE, claim, logger: silentLogger })).requested).toEqual(["pending"]);
+    const log = serveAppDeliveries(fake, {
+      deliveries: [delivery("pending", "2025-12-31T21:00:00Z", 502)],
+      refuseAttempt: () => ({ status: 202, body: {} }),
+    });
+    expect((await redeliverFailedDeliveries({ client: appClient, since: SINCE, claim, logger: silentLogger })).requested).toEqual([
+      "pending",
+    ]);
     expect((await redeliverFailedDeliveries({ client: appClient, since: SINCE, claim, logger: silentLogger })).requested).toEqual([]);
     expect(log.attempts).toEqual([]);
   });
@@ -141,13 +155,17 @@ describeEachBackend("redeliverFailedDeliveries against the GitHub fake", (backen
     const logger = createRecordingLogger();
     const report = await redeliverFailedDeliveries({ client: appClient, since: SINCE, claim, logger });
     expect(report).toMatchObject({ requested: ["next"], refused: ["gone"] });
-    expect(logger.lines.some((line) => line.level === "warn" && line.message.startsWith("GitHub refused to redeliver workflow_run delivery"))).toBe(true);
+    expect(
+      logger.lines.some((line) => line.level === "warn" && line.message.startsWith("GitHub refused to redeliver workflow_run delivery")),
+    ).toBe(true);
   });
 
   it("is refused by the fake with an installation token, as by GitHub", async () => {
     serveAppDeliveries(fake, { deliveries: [] });
     const installation = getOctokit("ghs_installation", { baseUrl: fake.apiUrl, request: { retries: 0 } });
-    await expect(redeliverFailedDeliveries({ client: installation, since: SINCE, claim, logger: silentLogger })).rejects.toThrow(/JSON web token/);
+    await expect(redeliverFailedDeliveries({ client: installation, since: SINCE, claim, logger: silentLogger })).rejects.toThrow(
+      /JSON web token/,
+    );
     expect(fake.violations).toEqual(["GET /app/hook/deliveries without the App's JWT (authorization: token)"]);
     fake.violations.length = 0;
   });

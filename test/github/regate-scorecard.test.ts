@@ -34,7 +34,14 @@ describe("regateScorecard", () => {
     const diverged = (prompt: (typeof honest.prompts)[number]) => ({
       ...prompt,
       agreement: 1,
-      runs: prompt.runs.map((run) => ({ ...run, status: "diverged" as const, reason: "answers part at token 2 of 256", agreedTokens: 1, baselineMs: null, candidateMs: null })),
+      runs: prompt.runs.map((run) => ({
+        ...run,
+        status: "diverged" as const,
+        reason: "answers part at token 2 of 256",
+        agreedTokens: 1,
+        baselineMs: null,
+        candidateMs: null,
+      })),
     });
     const agreeing = (prompt: (typeof honest.prompts)[number]) => ({
       ...prompt,
@@ -94,7 +101,13 @@ describe("regateScorecard recomputes from the times at k, never from a card's ow
 
   it("scores a prompt by the times at k the card keeps", () => {
     const card = makeCard(twelve);
-    const faster = { ...card, prompts: card.prompts.map((prompt) => ({ ...prompt, runs: prompt.runs.map((run) => ({ ...run, candidateMs: (run.candidateMs ?? 0) / 2 })) })) };
+    const faster = {
+      ...card,
+      prompts: card.prompts.map((prompt) => ({
+        ...prompt,
+        runs: prompt.runs.map((run) => ({ ...run, candidateMs: (run.candidateMs ?? 0) / 2 })),
+      })),
+    };
     expect(regateScorecard(faster, gate, TEST_DOCS_BASE_URL).roundScore).toBeCloseTo(2 * (card.roundScore as number), 5);
   });
 
@@ -105,14 +118,28 @@ describe("regateScorecard recomputes from the times at k, never from a card's ow
       ...honest,
       prompts: honest.prompts.map((prompt, index) =>
         index === truncated
-          ? { ...prompt, status: "scored" as const, runs: prompt.runs.map((run) => ({ ...run, status: "scored" as const, comparedTokens: 40, baselineMs: 900, candidateMs: 100 })) }
+          ? {
+              ...prompt,
+              status: "scored" as const,
+              runs: prompt.runs.map((run) => ({
+                ...run,
+                status: "scored" as const,
+                comparedTokens: 40,
+                baselineMs: 900,
+                candidateMs: 100,
+              })),
+            }
           : index === 0
             ? { ...prompt, status: "excluded" as const, runs: prompt.runs.map((run) => ({ ...run, status: "excluded" as const })) }
             : prompt,
       ),
     };
     const regated = regateScorecard(relabelled, gate, TEST_DOCS_BASE_URL);
-    expect(regated.prompts[truncated]).toMatchObject({ status: "below_tolerance", score: 0, reason: "answered 40 of 256 tokens (tolerance 90%)" });
+    expect(regated.prompts[truncated]).toMatchObject({
+      status: "below_tolerance",
+      score: 0,
+      reason: "answered 40 of 256 tokens (tolerance 90%)",
+    });
     expect(regated.prompts[0]?.status).toBe("scored");
     expect(regated.excluded).toBe(0);
   });
@@ -127,7 +154,9 @@ describe("regateScorecard recomputes from the times at k, never from a card's ow
     expect(regated.prompts.every((prompt) => prompt.runs.length === 1)).toBe(true);
     // Version 1 had no minimum: three prompts that passed then do not pass now.
     const small = parseScorecardJson(JSON.stringify(toVersion1(makeCard(twelve.slice(0, 3)))), "scorecard.json");
-    expect(regateScorecard(small, gate, TEST_DOCS_BASE_URL).gate.reasons).toContain("too few prompts for a verdict: 3 compared, gate.minPrompts is 10");
+    expect(regateScorecard(small, gate, TEST_DOCS_BASE_URL).gate.reasons).toContain(
+      "too few prompts for a verdict: 3 compared, gate.minPrompts is 10",
+    );
   });
 });
 
@@ -150,7 +179,15 @@ describe("regateScorecard and the calibration on a card", () => {
           baselineImage: card.provenance.baselineImage,
           baselineImageId: card.provenance.baselineImageId,
           promptsHash: "q".repeat(64),
-          settings: { ...card.settings, concurrency: card.settings.concurrency ?? null, order: "counterbalanced" as const, clientWarmup: true, seed: 1, warmupRequests: 0, prompts: 12 },
+          settings: {
+            ...card.settings,
+            concurrency: card.settings.concurrency ?? null,
+            order: "counterbalanced" as const,
+            clientWarmup: true,
+            seed: 1,
+            warmupRequests: 0,
+            prompts: 12,
+          },
           scores,
           noiseFloor: 0,
           detectableSpeedup: 0,
@@ -175,7 +212,9 @@ describe("regateScorecard and the calibration on a card", () => {
   it("keeps the gate closed when the calibration was measured on another GPU, whatever the card says", () => {
     const regated = regateScorecard(calibrated({ gpu: "NVIDIA A100-SXM4-80GB" }), gate, TEST_DOCS_BASE_URL);
     expect(regated.gate.passed).toBe(false);
-    expect(regated.gate.calibration?.problems).toEqual(['it was measured on GPU "NVIDIA A100-SXM4-80GB", this round ran on "NVIDIA H100 80GB HBM3"']);
+    expect(regated.gate.calibration?.problems).toEqual([
+      'it was measured on GPU "NVIDIA A100-SXM4-80GB", this round ran on "NVIDIA H100 80GB HBM3"',
+    ]);
     expect(regated.gate.reason).toContain("the calibration does not fit this round");
   });
 
@@ -209,9 +248,15 @@ describe("regateScorecard: the agreement rules, from the card's per-run data", (
 
   it("re-derives a parting the card calls scored, and the median agreement, from agreedTokens and the times at k", () => {
     const card = makeCard(twenty);
-    const regated = regateScorecard(withRuns(card, (run) => ({ ...run, agreedTokens: 64 })), testConfig.gate, null);
+    const regated = regateScorecard(
+      withRuns(card, (run) => ({ ...run, agreedTokens: 64 })),
+      testConfig.gate,
+      null,
+    );
     expect(regated.diverged).toBe(20);
-    expect(regated.prompts[0]?.reason).toBe("answers part at token 65 of 256: they agree on 25% of it, no more than bench.minPromptAgreement 50%");
+    expect(regated.prompts[0]?.reason).toBe(
+      "answers part at token 65 of 256: they agree on 25% of it, no more than bench.minPromptAgreement 50%",
+    );
     expect(regated.medianAgreement).toBe(0.25);
     expect(regated.gate.passed).toBe(false);
     const halfway = withRuns(card, (run) => ({ ...run, agreedTokens: 160 }));
@@ -224,7 +269,10 @@ describe("regateScorecard: the agreement rules, from the card's per-run data", (
   it("reads an older card, which timed a parting answer over its shared start, as parting there", () => {
     const card = makeCard(twenty);
     // Written before agreedTokens: comparedTokens below min(n_b, n_c) is the shared start it was timed over.
-    const older = withRuns(card, ({ agreedTokens: _agreed, ...run }, index) => ({ ...run, comparedTokens: index < 12 ? 17 : run.comparedTokens }));
+    const older = withRuns(card, ({ agreedTokens: _agreed, ...run }, index) => ({
+      ...run,
+      comparedTokens: index < 12 ? 17 : run.comparedTokens,
+    }));
     const regated = regateScorecard(older, testConfig.gate, null);
     expect(regated.diverged).toBe(12);
     expect(regated.prompts[0]?.status).toBe("diverged");
@@ -297,7 +345,11 @@ describe("regateScorecard: a card with scenarios", () => {
       { name: "chat-rate4", speedup: 1.1 },
     ]);
     const phish = "https://attacker.example/phish/docs/troubleshooting/";
-    const forged: Scorecard = { ...card, docsBaseUrl: phish, scenarios: card.scenarios?.map((scenario) => ({ ...scenario, card: { ...scenario.card, docsBaseUrl: phish } })) };
+    const forged: Scorecard = {
+      ...card,
+      docsBaseUrl: phish,
+      scenarios: card.scenarios?.map((scenario) => ({ ...scenario, card: { ...scenario.card, docsBaseUrl: phish } })),
+    };
     const regated = regateScorecard(forged, repoGate, null);
     expect([regated.docsBaseUrl, ...(regated.scenarios ?? []).map((scenario) => scenario.card.docsBaseUrl)]).toEqual([null, null, null]);
   });
@@ -311,7 +363,8 @@ describe("regateScorecard: the repository's bar per scenario (gate.scenarios)", 
     { name: "decode-c1", speedup: 1.2 },
     { name: "chat-rate16", speedup: 0.99 },
   ]);
-  const bars = (regated: Scorecard) => regated.scenarios?.map((scenario) => [scenario.name, scenario.card.gate.minRoundScore, scenario.card.gate.passed]);
+  const bars = (regated: Scorecard) =>
+    regated.scenarios?.map((scenario) => [scenario.name, scenario.card.gate.minRoundScore, scenario.card.gate.passed]);
 
   it("holds each scenario to the repository's entry for its name, over the repository's gate", () => {
     expect(regateScorecard(card, repoGate, null).gate.passed).toBe(false);
@@ -337,13 +390,17 @@ describe("regateScorecard: the repository's bar per scenario (gate.scenarios)", 
   });
 
   it("takes from an entry only the fields it sets, the rest (and the rule) from the repository's gate", () => {
-    const regated = regateScorecard(card, { ...declared, use: "round-score", scenarios: { "chat-rate16": { minPrompts: 12 }, "decode-c1": { use: "interval-low" } } }, null);
+    const regated = regateScorecard(
+      card,
+      { ...declared, use: "round-score", scenarios: { "chat-rate16": { minPrompts: 12 }, "decode-c1": { use: "interval-low" } } },
+      null,
+    );
     const [decode, chat] = regated.scenarios ?? [];
     expect(chat?.card.gate).toMatchObject({ minRoundScore: 1, minPrompts: 12, maxUnscored: 0.1, use: "round-score" });
     expect(decode?.card.gate).toMatchObject({ minRoundScore: 1, minPrompts: 10, use: "interval-low" });
-    expect(regateScorecard(card, { ...declared, scenarios: { "chat-rate16": { minPrompts: 13 } } }, null).scenarios?.[1]?.card.gate.reasons).toContain(
-      "too few prompts for a verdict: 12 compared, gate.minPrompts is 13",
-    );
+    expect(
+      regateScorecard(card, { ...declared, scenarios: { "chat-rate16": { minPrompts: 13 } } }, null).scenarios?.[1]?.card.gate.reasons,
+    ).toContain("too few prompts for a verdict: 12 compared, gate.minPrompts is 13");
   });
 
   it("gates a scenario the repository does not name under the repository's gate alone, and does not require it", () => {
@@ -389,7 +446,12 @@ describe("regateScorecard: the repository's bar per scenario (gate.scenarios)", 
       { name: "prefill-c32", speedup: 1.2 },
     ]);
     const regated = regateScorecard(failing, declared, null);
-    expect(regated.gate.reason).toBe("1 of 3 scenarios passed; improved: prefill-c32; regressed: decode-c1; failed: decode-c1; missing: chat-rate16");
-    expect(regated.gate.reasons).toEqual([expect.stringMatching(/^the card has no scenario chat-rate16/) as string, expect.stringMatching(/^decode-c1: /) as string]);
+    expect(regated.gate.reason).toBe(
+      "1 of 3 scenarios passed; improved: prefill-c32; regressed: decode-c1; failed: decode-c1; missing: chat-rate16",
+    );
+    expect(regated.gate.reasons).toEqual([
+      expect.stringMatching(/^the card has no scenario chat-rate16/) as string,
+      expect.stringMatching(/^decode-c1: /) as string,
+    ]);
   });
 });

@@ -23,7 +23,14 @@ describe("parseRepoConfig", () => {
 
   it("fills what a partial file leaves out", () => {
     const result = parseRepoConfig({ gate: { minRoundScore: 1.05 }, trigger: "auto" });
-    expect(result).toEqual({ ok: true, config: { ...DEFAULT_REPO_CONFIG, gate: { minRoundScore: 1.05, maxUnscored: 0.1, minPrompts: 10, minAgreement: 1, maxUnexplained: 0 }, trigger: "auto" } });
+    expect(result).toEqual({
+      ok: true,
+      config: {
+        ...DEFAULT_REPO_CONFIG,
+        gate: { minRoundScore: 1.05, maxUnscored: 0.1, minPrompts: 10, minAgreement: 1, maxUnexplained: 0 },
+        trigger: "auto",
+      },
+    });
   });
 
   it("takes gate.maxRegression in (0, 1] and leaves it out when the file does", () => {
@@ -32,12 +39,18 @@ describe("parseRepoConfig", () => {
     expect(DEFAULT_REPO_CONFIG.gate.maxRegression).toBeUndefined();
     for (const wrong of [0, 1.2, "0.9"]) {
       const refused = parseRepoConfig({ gate: { maxRegression: wrong } });
-      expect(refused.ok ? [] : refused.problems).toEqual([expect.stringMatching(/^gate\.maxRegression: expected a speedup in \(0, 1\], such as 0\.97/) as string]);
+      expect(refused.ok ? [] : refused.problems).toEqual([
+        expect.stringMatching(/^gate\.maxRegression: expected a speedup in \(0, 1\], such as 0\.97/) as string,
+      ]);
     }
   });
 
   it("takes a bar per scenario name under gate.scenarios, filling nothing an entry leaves out", () => {
-    const scenarios = { "decode-c1": { minRoundScore: 1 }, "chat-rate16": { minRoundScore: 0.98, use: "round-score", maxUnscored: 0.2 }, "prefill c32+fp8": {} };
+    const scenarios = {
+      "decode-c1": { minRoundScore: 1 },
+      "chat-rate16": { minRoundScore: 0.98, use: "round-score", maxUnscored: 0.2 },
+      "prefill c32+fp8": {},
+    };
     const result = parseRepoConfig({ gate: { minRoundScore: 1.0, maxRegression: 0.97, scenarios } });
     expect(result.ok && result.config.gate).toEqual({ ...DEFAULT_REPO_CONFIG.gate, maxRegression: 0.97, scenarios });
     expect(DEFAULT_REPO_CONFIG.gate.scenarios).toBeUndefined();
@@ -48,15 +61,27 @@ describe("parseRepoConfig", () => {
       const result = parseRepoConfig({ gate: { scenarios: value } });
       return result.ok ? [] : result.problems;
     };
-    expect(problems({ "-decode": { minRoundScore: 1 } })).toEqual([expect.stringMatching(/^gate\.scenarios\.-decode: not a scenario name: a key must be spelled as a round config's scenarios\[\]\.name/) as string]);
-    expect(problems({ "decode-c1": { minRoundScor: 1 } })).toEqual(["gate.scenarios.decode-c1.minRoundScor: unknown field, did you mean `minRoundScore`?"]);
-    expect(problems({ "decode-c1": { calibration: "noise.json" } })).toEqual([expect.stringMatching(/^gate\.scenarios\.decode-c1\.calibration: unknown field, expected one of minRoundScore, use, /) as string]);
+    expect(problems({ "-decode": { minRoundScore: 1 } })).toEqual([
+      expect.stringMatching(
+        /^gate\.scenarios\.-decode: not a scenario name: a key must be spelled as a round config's scenarios\[\]\.name/,
+      ) as string,
+    ]);
+    expect(problems({ "decode-c1": { minRoundScor: 1 } })).toEqual([
+      "gate.scenarios.decode-c1.minRoundScor: unknown field, did you mean `minRoundScore`?",
+    ]);
+    expect(problems({ "decode-c1": { calibration: "noise.json" } })).toEqual([
+      expect.stringMatching(/^gate\.scenarios\.decode-c1\.calibration: unknown field, expected one of minRoundScore, use, /) as string,
+    ]);
     expect(problems({ "decode-c1": { minRoundScore: 0, maxUnscored: 1 } })).toEqual([
       "gate.scenarios.decode-c1.minRoundScore: expected a speedup greater than 0, such as 1.0, got 0",
       "gate.scenarios.decode-c1.maxUnscored: expected a share of prompts in [0, 1), such as 0.1, got 1",
     ]);
-    expect(problems({ "decode-c1": 0.98 })).toEqual(["gate.scenarios.decode-c1: expected an object with some of minRoundScore, use, maxUnscored, minPrompts, minAgreement and maxUnexplained, got 0.98"]);
-    expect(problems(["decode-c1"])).toEqual([expect.stringMatching(/^gate\.scenarios: expected a mapping of scenario names to bars/) as string]);
+    expect(problems({ "decode-c1": 0.98 })).toEqual([
+      "gate.scenarios.decode-c1: expected an object with some of minRoundScore, use, maxUnscored, minPrompts, minAgreement and maxUnexplained, got 0.98",
+    ]);
+    expect(problems(["decode-c1"])).toEqual([
+      expect.stringMatching(/^gate\.scenarios: expected a mapping of scenario names to bars/) as string,
+    ]);
     expect(problems({})).toEqual([expect.stringMatching(/^gate\.scenarios: expected at least one scenario/) as string]);
     const many = Object.fromEntries(Array.from({ length: 33 }, (_, index) => [`s${index}`, {}]));
     expect(problems(many)).toEqual([expect.stringMatching(/^gate\.scenarios: expected at most 32 scenarios/) as string]);
@@ -64,13 +89,18 @@ describe("parseRepoConfig", () => {
   });
 
   it("names each wrong field and what it expects", () => {
-    const result = parseRepoConfig({ gate: { minRoundScore: 0, maxUnscored: 1, minPrompts: 0 }, trigger: "always", rescore: { permission: "read" }, extra: 1 });
+    const result = parseRepoConfig({
+      gate: { minRoundScore: 0, maxUnscored: 1, minPrompts: 0 },
+      trigger: "always",
+      rescore: { permission: "read" },
+      extra: 1,
+    });
     expect(result.ok).toBe(false);
     const problems = result.ok ? [] : result.problems.join("\n");
     expect(problems).toContain("gate.minRoundScore");
     expect(problems).toContain("gate.maxUnscored: expected a share of prompts in [0, 1), such as 0.1, got 1");
     expect(problems).toContain("gate.minPrompts: expected a whole number of prompts, 1 or more, got 0");
-    expect(problems).toContain('trigger');
+    expect(problems).toContain("trigger");
     expect(problems).toContain('"command", "auto"');
     expect(problems).toContain("rescore.permission");
     expect(problems).toContain("extra");

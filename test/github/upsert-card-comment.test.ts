@@ -59,7 +59,8 @@ describe("upsertCardComment (with the action's Octokit, as `comment: true` uses 
     const inner = client();
     return {
       request: async (route, parameters) => {
-        if (route.startsWith("POST ")) fake.comments.push({ id: 50, issueNumber: 5, body: otherBody, login: "speedgate[bot]", type: "Bot", createdAt: fake.now() });
+        if (route.startsWith("POST "))
+          fake.comments.push({ id: 50, issueNumber: 5, body: otherBody, login: "speedgate[bot]", type: "Bot", createdAt: fake.now() });
         return await inner.request(route, parameters);
       },
     };
@@ -72,7 +73,12 @@ describe("upsertCardComment (with the action's Octokit, as `comment: true` uses 
   });
 
   it("after a create, keeps the other process's card when shouldReplace says it is newer", async () => {
-    const result = await upsertCardComment(racedBy(card("newer")), { ...repo, issueNumber: 5, body: card("older"), shouldReplace: () => false });
+    const result = await upsertCardComment(racedBy(card("newer")), {
+      ...repo,
+      issueNumber: 5,
+      body: card("older"),
+      shouldReplace: () => false,
+    });
     expect(result).toEqual({ commentId: 50, action: "kept", removed: 1 });
     expect(fake.comments.map((comment) => [comment.id, comment.body])).toEqual([[50, card("newer")]]);
   });

@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { LEADERBOARD_MARKER, type LeaderboardEntry, renderLeaderboard } from "../../src/history/render-leaderboard.js";
 
-const entry = (pullRequest: number, roundScore: number | null, minute: number, extra: Partial<LeaderboardEntry> = {}): LeaderboardEntry => ({
+const entry = (
+  pullRequest: number,
+  roundScore: number | null,
+  minute: number,
+  extra: Partial<LeaderboardEntry> = {},
+): LeaderboardEntry => ({
   pullRequest,
   headSha: String(pullRequest).repeat(40).slice(0, 40),
   roundScore,

@@ -8,7 +8,13 @@ import { listRunResources } from "../support/docker/list-run-resources.js";
 import { getFreePort } from "../support/get-free-port.js";
 import { IMAGE_MODEL, IMAGE_SERVER } from "../support/llama-cpp/build-llama-cpp-image.js";
 import { llamaCppImage } from "../support/llama-cpp/llama-cpp-test-context.js";
-import { type LlamaCppRoundOptions, QWEN3_TOKENIZER, SLOW_SAMPLER, llamaServerCommand, makeLlamaCppRound } from "../support/llama-cpp/make-llama-cpp-round.js";
+import {
+  type LlamaCppRoundOptions,
+  QWEN3_TOKENIZER,
+  SLOW_SAMPLER,
+  llamaServerCommand,
+  makeLlamaCppRound,
+} from "../support/llama-cpp/make-llama-cpp-round.js";
 import { makeTempDir } from "../support/make-temp-dir.js";
 
 /*
@@ -25,8 +31,15 @@ describe.skipIf(!image)("llama.cpp's server through the Docker runtime (real eng
     for (const runId of runIds.splice(0)) expect(await listRunResources(docker, runId)).toEqual({ containers: [], networks: [] });
   });
 
-  async function playRound(options: Omit<LlamaCppRoundOptions, "runtime" | "port" | "dir">): Promise<{ card: Scorecard; logger: ReturnType<typeof createRecordingLogger> }> {
-    const round = makeLlamaCppRound({ runtime: "docker", port: await getFreePort(), dir: await makeTempDir("speedgate-llama-docker-"), ...options });
+  async function playRound(
+    options: Omit<LlamaCppRoundOptions, "runtime" | "port" | "dir">,
+  ): Promise<{ card: Scorecard; logger: ReturnType<typeof createRecordingLogger> }> {
+    const round = makeLlamaCppRound({
+      runtime: "docker",
+      port: await getFreePort(),
+      dir: await makeTempDir("speedgate-llama-docker-"),
+      ...options,
+    });
     const runId = `llama-docker-${Date.now().toString(36)}`;
     runIds.push(runId);
     const logger = createRecordingLogger();
@@ -55,7 +68,8 @@ describe.skipIf(!image)("llama.cpp's server through the Docker runtime (real eng
     expect(card.engineTimes?.source).toBe("llama.cpp timings");
     expect(card.engineTimes?.baseline?.decodeMsPerToken).toBeGreaterThan(card.engineTimes?.candidate?.decodeMsPerToken ?? Infinity);
     const debug = logger.lines.filter((line) => line.level === "debug").map((line) => line.message);
-    for (const role of ["baseline", "candidate"]) expect(debug.some((line) => line.startsWith(`[${role}] `) && line.includes("llama_server: model loaded"))).toBe(true);
+    for (const role of ["baseline", "candidate"])
+      expect(debug.some((line) => line.startsWith(`[${role}] `) && line.includes("llama_server: model loaded"))).toBe(true);
   });
 
   it("A/A in containers: the same image twice agrees on every answer, counts every token exactly, and finds no speedup", async () => {
@@ -95,22 +109,39 @@ describe.skipIf(!image)("llama.cpp's server through the Docker runtime (real eng
       // before it wrote anything (the card then rightly says so). Such a start is started again, at most twice.
       let { card } = await playRound(taken);
       for (let retry = 0; retry < 2 && card.failure?.logTail.length === 0; retry++) ({ card } = await playRound(taken));
-      expect(card.failure).toMatchObject({ engine: "baseline", stage: "startup", kind: "port_in_use", summary: `start: couldn't bind HTTP server socket, hostname: 127.0.0.1, port: ${takenPort}` });
+      expect(card.failure).toMatchObject({
+        engine: "baseline",
+        stage: "startup",
+        kind: "port_in_use",
+        summary: `start: couldn't bind HTTP server socket, hostname: 127.0.0.1, port: ${takenPort}`,
+      });
       expect(card.failure?.hint).toContain(`port ${takenPort}`);
     });
 
     it("a KV cache the container's address space cannot hold: host_oom with llama.cpp's verdict and the size", async () => {
       const limited = ["sh", "-c", 'ulimit -v 2000000 && exec "$@"', "sh", ...command(["-c", "4000000", "-fit", "off"])];
       const { card } = await playRound({ baseline: { image, command: limited }, prompts: 1 });
-      expect(card.failure).toMatchObject({ engine: "baseline", stage: "startup", kind: "host_oom", label: "host memory refused the KV cache" });
-      expect(card.failure?.summary).toMatch(/^llama_init_from_model: .*failed to allocate buffer for kv cache \(attempted to allocate [\d.]+ MB\)$/);
+      expect(card.failure).toMatchObject({
+        engine: "baseline",
+        stage: "startup",
+        kind: "host_oom",
+        label: "host memory refused the KV cache",
+      });
+      expect(card.failure?.summary).toMatch(
+        /^llama_init_from_model: .*failed to allocate buffer for kv cache \(attempted to allocate [\d.]+ MB\)$/,
+      );
       expect(card.failure?.hint).toContain("--cache-type-k q8_0");
     });
 
     it("a baseline whose batch is smaller than a decode (-np 1 -b 1): its GGML_ASSERT as the error line, the frames glibc prints without gdb, a hint about its flags", async () => {
       const { card } = await playRound({ baseline: { image, command: command(["-b", "1", "-fit", "off"]) }, prompts: 1 });
       const failure = card.failure;
-      expect(failure, JSON.stringify(failure)).toMatchObject({ engine: "baseline", stage: "startup", kind: "assertion_failed", label: "assertion failed (GGML_ASSERT)" });
+      expect(failure, JSON.stringify(failure)).toMatchObject({
+        engine: "baseline",
+        stage: "startup",
+        kind: "assertion_failed",
+        label: "assertion failed (GGML_ASSERT)",
+      });
       expect(failure?.summary).toMatch(/(?:^|\/)src\/llama-context\.cpp:1722: GGML_ASSERT\(n_tokens_all <= cparams\.n_batch\) failed$/);
       // The image has no gdb: glibc's frames of llama-server, ggml's own three left out.
       expect(failure?.frames?.[0]).toMatch(/^llama-server\(\+0x[0-9a-f]+\)$/);

@@ -11,7 +11,12 @@ import { renderMarkdown } from "../../src/scorecard/render/render-markdown.js";
 import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
 import { getFreePort } from "../support/get-free-port.js";
 import { llamaCppTestContext } from "../support/llama-cpp/llama-cpp-test-context.js";
-import { type LlamaCppRoundOptions, QWEN3_TOKENIZER, llamaServerCommand, makeLlamaCppRound } from "../support/llama-cpp/make-llama-cpp-round.js";
+import {
+  type LlamaCppRoundOptions,
+  QWEN3_TOKENIZER,
+  llamaServerCommand,
+  makeLlamaCppRound,
+} from "../support/llama-cpp/make-llama-cpp-round.js";
 import { makeTempDir } from "../support/make-temp-dir.js";
 
 /*
@@ -32,7 +37,12 @@ const PYTHON_ENGINE_FLAGS = /--mem-fraction-static|--gpu-memory-utilization|--ma
 async function playRound(options: Omit<LlamaCppRoundOptions, "runtime" | "port" | "dir"> & { dir?: string }): Promise<Scorecard> {
   const dir = options.dir ?? (await makeTempDir("speedgate-llama-"));
   const round = makeLlamaCppRound({ runtime: "process", port: await getFreePort(), dir, ...options });
-  return await runRound({ round, logger: createRecordingLogger(), signal: new AbortController().signal, runId: `llama-${Date.now().toString(36)}` });
+  return await runRound({
+    round,
+    logger: createRecordingLogger(),
+    signal: new AbortController().signal,
+    runId: `llama-${Date.now().toString(36)}`,
+  });
 }
 
 describe.skipIf(!context)("llama.cpp's server through the process runtime (real engine)", () => {
@@ -139,12 +149,25 @@ describe.skipIf(!context)("llama.cpp's server through the process runtime (real 
       {
         what: "a context whose KV cache the host will not allocate",
         // ulimit -v caps the address space, so the refusal is the same on any machine whatever its RAM.
-        command: () => ["sh", "-c", 'ulimit -v 2000000 && exec "$@"', "sh", ...llamaServerCommand(server, model, ["-c", "4000000", "-fit", "off"])],
+        command: () => [
+          "sh",
+          "-c",
+          'ulimit -v 2000000 && exec "$@"',
+          "sh",
+          ...llamaServerCommand(server, model, ["-c", "4000000", "-fit", "off"]),
+        ],
         kind: "host_oom",
-        summary: () => /^llama_init_from_model: failed to initialize the context: failed to allocate buffer for kv cache \(attempted to allocate [\d.]+ MB\)$/,
+        summary: () =>
+          /^llama_init_from_model: failed to initialize the context: failed to allocate buffer for kv cache \(attempted to allocate [\d.]+ MB\)$/,
         hint: /`-c`.*`-np`.*--cache-type-k q8_0/,
       },
-      { what: "an unknown flag", command: () => llamaServerCommand(server, model, ["--bogus-flag"]), kind: "invalid_argument", summary: () => "error: invalid argument: --bogus-flag", hint: /llama-server --help/ },
+      {
+        what: "an unknown flag",
+        command: () => llamaServerCommand(server, model, ["--bogus-flag"]),
+        kind: "invalid_argument",
+        summary: () => "error: invalid argument: --bogus-flag",
+        hint: /llama-server --help/,
+      },
       {
         what: "a missing model",
         command: () => llamaServerCommand(server, "/nonexistent/model.gguf"),
@@ -165,7 +188,8 @@ describe.skipIf(!context)("llama.cpp's server through the process runtime (real 
       // rightly says it printed nothing (1 start in about 6 full suites here). Such a start says nothing
       // about speedgate's classification, so it is started again, at most twice.
       let card = await playRound({ baseline: { command: command() }, prompts: 1 });
-      for (let retry = 0; retry < 2 && card.failure?.logTail.length === 0; retry++) card = await playRound({ baseline: { command: command() }, prompts: 1 });
+      for (let retry = 0; retry < 2 && card.failure?.logTail.length === 0; retry++)
+        card = await playRound({ baseline: { command: command() }, prompts: 1 });
       expect(card.failure, JSON.stringify(card.failure)).toMatchObject({ engine: "baseline", stage: "startup", kind });
       const expected = summary();
       if (typeof expected === "string") expect(card.failure?.summary).toBe(expected);
@@ -181,14 +205,31 @@ describe.skipIf(!context)("llama.cpp's server through the process runtime (real 
 
 describe.skipIf(!context)("crashes of the real binary: its own assertion and a segmentation fault, at startup and mid-benchmark", () => {
   const { server, model } = context ?? { server: "", model: "" };
-  const crashAfter = (mode: "assert" | "segv", answers: number) => ["bash", join(launcher, "crash-after-answers.sh"), mode, server, model, "{port}", String(answers)];
+  const crashAfter = (mode: "assert" | "segv", answers: number) => [
+    "bash",
+    join(launcher, "crash-after-answers.sh"),
+    mode,
+    server,
+    model,
+    "{port}",
+    String(answers),
+  ];
   /** llama.cpp's assertion line as ggml prints it, from wherever the binary was built. */
   const BATCH_ASSERTION = /(?:^|\/)src\/llama-context\.cpp:1722: GGML_ASSERT\(n_tokens_all <= cparams\.n_batch\) failed$/;
 
   it("a candidate whose batch is smaller than a decode trips GGML_ASSERT at startup: assertion_failed, the assertion with its file and line, the frames", async () => {
-    const card = await playRound({ baseline: { command: llamaServerCommand(server, model) }, candidate: { command: llamaServerCommand(server, model, ["-b", "1", "-fit", "off"]) }, prompts: 2 });
+    const card = await playRound({
+      baseline: { command: llamaServerCommand(server, model) },
+      candidate: { command: llamaServerCommand(server, model, ["-b", "1", "-fit", "off"]) },
+      prompts: 2,
+    });
     const failure = card.failure ?? fail();
-    expect(failure, JSON.stringify(failure)).toMatchObject({ engine: "candidate", stage: "startup", kind: "assertion_failed", label: "assertion failed (GGML_ASSERT)" });
+    expect(failure, JSON.stringify(failure)).toMatchObject({
+      engine: "candidate",
+      stage: "startup",
+      kind: "assertion_failed",
+      label: "assertion failed (GGML_ASSERT)",
+    });
     expect(failure.summary).toMatch(BATCH_ASSERTION);
     expect(failure.hint).toContain("GGML_ASSERT at src/llama-context.cpp:1722");
     // gdb's frames when ggml could attach it, glibc's otherwise: never gdb's bookkeeping.
@@ -204,12 +245,19 @@ describe.skipIf(!context)("crashes of the real binary: its own assertion and a s
       bench: { requestIntervalMs: 150 },
     });
     const failure = card.failure ?? fail();
-    expect(failure, JSON.stringify(failure)).toMatchObject({ engine: "candidate", stage: "benchmark", kind: "assertion_failed", signal: "SIGABRT" });
+    expect(failure, JSON.stringify(failure)).toMatchObject({
+      engine: "candidate",
+      stage: "benchmark",
+      kind: "assertion_failed",
+      signal: "SIGABRT",
+    });
     expect(failure.summary).toMatch(BATCH_ASSERTION);
     // The prompt it died on is the first it did not answer; the answers before it count.
     const prompt = failure.prompt ?? fail();
     expect(card.prompts[prompt.number - 1]?.id).toBe(prompt.id);
-    expect(card.prompts.slice(0, prompt.number - 1).every((entry) => entry.candidate !== null && entry.score !== null && entry.score > 0)).toBe(true);
+    expect(
+      card.prompts.slice(0, prompt.number - 1).every((entry) => entry.candidate !== null && entry.score !== null && entry.score > 0),
+    ).toBe(true);
     expect(card.prompts.filter((entry) => entry.candidate !== null).length).toBeGreaterThanOrEqual(1);
     expect(describeFailureEvent(failure)).toBe(`candidate engine aborted during prompt ${prompt.number} of the benchmark`);
     const markdown = renderMarkdown(card);
@@ -218,9 +266,19 @@ describe.skipIf(!context)("crashes of the real binary: its own assertion and a s
   });
 
   it("a candidate whose server dies of SIGSEGV mid-benchmark: fatal_signal, not exited", async () => {
-    const card = await playRound({ baseline: { command: llamaServerCommand(server, model) }, candidate: { command: crashAfter("segv", 2) }, bench: { requestIntervalMs: 150 } });
+    const card = await playRound({
+      baseline: { command: llamaServerCommand(server, model) },
+      candidate: { command: crashAfter("segv", 2) },
+      bench: { requestIntervalMs: 150 },
+    });
     const failure = card.failure ?? fail();
-    expect(failure, JSON.stringify(failure)).toMatchObject({ engine: "candidate", stage: "benchmark", kind: "fatal_signal", label: "segmentation fault (SIGSEGV)", signal: "SIGSEGV" });
+    expect(failure, JSON.stringify(failure)).toMatchObject({
+      engine: "candidate",
+      stage: "benchmark",
+      kind: "fatal_signal",
+      label: "segmentation fault (SIGSEGV)",
+      signal: "SIGSEGV",
+    });
     expect(failure.summary).toMatch(/Segmentation fault/);
     expect(describeFailureEvent(failure)).toMatch(/^candidate engine crashed during (?:prompt \d+ of )?the benchmark$/);
   });

@@ -33,7 +33,13 @@ describe.skipIf(!context)("synthetic prompts on llama.cpp's server (real engine)
       port: await getFreePort(),
       dir,
       baseline: { command: llamaServerCommand(server, model, ["-np", "2"]) },
-      bench: { prompts: { synthetic: SYNTHETIC }, tokenizer: { path: QWEN3_TOKENIZER, from: "runner" }, requestIntervalMs: undefined, concurrency: 2, maxTokens: 64 },
+      bench: {
+        prompts: { synthetic: SYNTHETIC },
+        tokenizer: { path: QWEN3_TOKENIZER, from: "runner" },
+        requestIntervalMs: undefined,
+        concurrency: 2,
+        maxTokens: 64,
+      },
     });
     const counter = await readTokenizerFile(QWEN3_TOKENIZER);
     // As loadRound builds them: the round's tokenizer, the config's seed.

@@ -77,7 +77,9 @@ describe("computeRoundMetrics", () => {
   });
 
   it("fits the card's schema", () => {
-    const metrics = computeRoundMetrics([[pair(steadyStream({ tokens: 30, ttftMs: 40, itlMs: 10 }), steadyStream({ tokens: 30, ttftMs: 30, itlMs: 9 }))]]);
+    const metrics = computeRoundMetrics([
+      [pair(steadyStream({ tokens: 30, ttftMs: 40, itlMs: 10 }), steadyStream({ tokens: 30, ttftMs: 30, itlMs: 9 }))],
+    ]);
     expect(roundMetricsSchema.parse(metrics)).toEqual(metrics);
   });
 });

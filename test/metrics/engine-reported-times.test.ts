@@ -26,7 +26,12 @@ describe("the engines' own times", () => {
     const before = parsePrometheusText(vllmPage(2, 0.1, 1, 40));
     const after = parsePrometheusText(vllmPage(6, 0.5, 3, 144));
     // 4 requests: 0.4 s of prefill (100 ms each), 2 s of decode over 104 − 4 tokens (20 ms each).
-    expect(reportedTimesFromMetrics("vllm", before, after)).toEqual({ requests: 4, promptMs: 100, decodeMsPerToken: 20, statistic: "mean" });
+    expect(reportedTimesFromMetrics("vllm", before, after)).toEqual({
+      requests: 4,
+      promptMs: 100,
+      decodeMsPerToken: 20,
+      statistic: "mean",
+    });
   });
 
   it("reads SGLang's time to first token less its queueing, and its inter-token latency, summed over workers", () => {
@@ -39,7 +44,11 @@ describe("the engines' own times", () => {
         `sglang:inter_token_latency_seconds_sum{model_name="m"} ${itl}`,
         `sglang:inter_token_latency_seconds_count{model_name="m"} ${itlCount}`,
       ].join("\n");
-    const times = reportedTimesFromMetrics("sglang", parsePrometheusText(page(0, 0, 0, 0, 0)), parsePrometheusText(page(10, 3, 1, 1.5, 100)));
+    const times = reportedTimesFromMetrics(
+      "sglang",
+      parsePrometheusText(page(0, 0, 0, 0, 0)),
+      parsePrometheusText(page(10, 3, 1, 1.5, 100)),
+    );
     expect(times).toEqual({ requests: 10, promptMs: 200, decodeMsPerToken: 15, statistic: "mean" });
   });
 

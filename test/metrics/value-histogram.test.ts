@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { MAX_HISTOGRAM_BINS, buildHistogram, histogramCount, histogramPercentile, mergeHistograms } from "../../src/metrics/value-histogram.js";
+import {
+  MAX_HISTOGRAM_BINS,
+  buildHistogram,
+  histogramCount,
+  histogramPercentile,
+  mergeHistograms,
+} from "../../src/metrics/value-histogram.js";
 
 describe("value histograms", () => {
   it("gives numpy.percentile's linear interpolation between closest ranks", () => {

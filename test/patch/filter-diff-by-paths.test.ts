@@ -27,7 +27,18 @@ describe("filterDiffByPaths", () => {
 
   it("decides a rename by its destination: out of the globs is left out, into them is kept", () => {
     const renamed = (from: string, to: string): string =>
-      [`diff --git a/${from} b/${to}`, "similarity index 90%", `rename from ${from}`, `rename to ${to}`, `--- a/${from}`, `+++ b/${to}`, "@@ -1 +1 @@", "-a", "+b", ""].join("\n");
+      [
+        `diff --git a/${from} b/${to}`,
+        "similarity index 90%",
+        `rename from ${from}`,
+        `rename to ${to}`,
+        `--- a/${from}`,
+        `+++ b/${to}`,
+        "@@ -1 +1 @@",
+        "-a",
+        "+b",
+        "",
+      ].join("\n");
     // Before: a rename was kept when either side matched, so moving an engine file to docs/ still got it built.
     const out = filterDiffByPaths(renamed("python/engine.py", "docs/engine.py"), ["python/**"]);
     expect(out.kept).toEqual([]);

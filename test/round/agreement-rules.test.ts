@@ -30,7 +30,11 @@ const withTokenizer = { tokenizer: { path: TEST_TOKENIZER_PATH, from: "runner" }
 /** Requests 15 ms apart: the six answers of a run are all in flight together. */
 const BENCH = { maxTokens: 64, requestIntervalMs: 15, warmupRequests: 4, ...withTokenizer };
 
-async function playRound(baseline: string[], candidate: string[], extra: { gate?: Record<string, unknown>; bench?: Record<string, unknown> } = {}): Promise<Scorecard> {
+async function playRound(
+  baseline: string[],
+  candidate: string[],
+  extra: { gate?: Record<string, unknown>; bench?: Record<string, unknown> } = {},
+): Promise<Scorecard> {
   const { dir, configPath } = await writeSimRound({
     baseline: simCommand(...baseline),
     candidate: simCommand(...candidate),
@@ -44,31 +48,37 @@ async function playRound(baseline: string[], candidate: string[], extra: { gate?
 }
 
 /** The rules turned off: what the cheat would score timed at k with nothing judging its answers. */
-const RULES_OFF = { bench: { agreementTokens: 0, minPromptAgreement: 0 }, gate: { minAgreement: 0, maxUnexplained: 0.99, maxUnscored: 0.99 } };
+const RULES_OFF = {
+  bench: { agreementTokens: 0, minPromptAgreement: 0 },
+  gate: { minAgreement: 0, maxUnexplained: 0.99, maxUnscored: 0.99 },
+};
 
 describe("the verdict holds to the last token (speedgate run, reference engine under concurrent load)", () => {
   it.each([
     ["17", "17 tokens"],
     ["25%", "25% of the answer"],
     ["50%", "50% of the answer"],
-  ])("the baseline's first %s tokens then free filler (%s) never passes, though it leaves the batch and speeds up the rest", async (after) => {
-    const cheat = [...BASELINE, "--cheat-filler-after", after];
-    const card = await playRound(BASELINE, cheat);
-    expect(card.gate.passed).toBe(false);
-    expect(card.diverged).toBe(PROMPT_IDS.length);
-    expect(card.roundScore).toBe(0);
-    const first = card.prompts[0];
-    expect(first?.status).toBe("diverged");
-    expect(first?.reason).toMatch(/^answers part at token \d+ of 48/);
-    // The card keeps what the status rests on.
-    expect(first?.runs[0]?.evidence).toMatchObject({ baselineClaimed: 48, candidateClaimed: 48 });
-    expect(first?.runs[0]?.evidence?.partsAt).toBe((first?.runs[0]?.agreedTokens ?? 0) + 1);
-    expect(first?.runs[0]?.evidence?.candidateExcerpt).toMatch(/engine engine/);
-    // The app's re-gate of the artifact, from its per-run data alone, agrees.
-    const regated = regateScorecard(card, { minRoundScore: 1, maxUnscored: 0.1, minPrompts: PROMPT_IDS.length }, null);
-    expect(regated.gate.passed).toBe(false);
-    expect(regated.diverged).toBe(PROMPT_IDS.length);
-  });
+  ])(
+    "the baseline's first %s tokens then free filler (%s) never passes, though it leaves the batch and speeds up the rest",
+    async (after) => {
+      const cheat = [...BASELINE, "--cheat-filler-after", after];
+      const card = await playRound(BASELINE, cheat);
+      expect(card.gate.passed).toBe(false);
+      expect(card.diverged).toBe(PROMPT_IDS.length);
+      expect(card.roundScore).toBe(0);
+      const first = card.prompts[0];
+      expect(first?.status).toBe("diverged");
+      expect(first?.reason).toMatch(/^answers part at token \d+ of 48/);
+      // The card keeps what the status rests on.
+      expect(first?.runs[0]?.evidence).toMatchObject({ baselineClaimed: 48, candidateClaimed: 48 });
+      expect(first?.runs[0]?.evidence?.partsAt).toBe((first?.runs[0]?.agreedTokens ?? 0) + 1);
+      expect(first?.runs[0]?.evidence?.candidateExcerpt).toMatch(/engine engine/);
+      // The app's re-gate of the artifact, from its per-run data alone, agrees.
+      const regated = regateScorecard(card, { minRoundScore: 1, maxUnscored: 0.1, minPrompts: PROMPT_IDS.length }, null);
+      expect(regated.gate.passed).toBe(false);
+      expect(regated.diverged).toBe(PROMPT_IDS.length);
+    },
+  );
 
   it.each(["75%", "90%"])(
     "the baseline's first %s of every answer then free filler never passes: each prompt scores, but the median answer is not the baseline's",
@@ -88,7 +98,10 @@ describe("the verdict holds to the last token (speedgate run, reference engine u
     // Timed at k alone, this cheat scored 1.80× here (2.37× filler after 17 tokens, 3.15× after 25%); over the shared
     // start both engines are the same, about 1×. Three runs, and a bar between the two: with one run, a busy machine
     // that held the baseline's six answers in flight back by a tenth of a second scored the shared start 1.15×.
-    const card = await playRound(BASELINE, [...BASELINE, "--cheat-filler-after", "50%"], { ...RULES_OFF, bench: { ...RULES_OFF.bench, runs: 3 } });
+    const card = await playRound(BASELINE, [...BASELINE, "--cheat-filler-after", "50%"], {
+      ...RULES_OFF,
+      bench: { ...RULES_OFF.bench, runs: 3 },
+    });
     expect(card.promptsScored).toBe(PROMPT_IDS.length);
     expect(card.roundScore).toBeLessThan(1.3);
     const runs = card.prompts.flatMap((prompt) => prompt.runs);
@@ -115,7 +128,9 @@ describe("the verdict holds to the last token (speedgate run, reference engine u
       "2 of 6 answers (33.3%) are none the baseline gave (parted or stopped, timed to there: p3, p6), with one run the baseline's own answers show nothing of its variation, and above gate.maxUnexplained 0%",
     ]);
     // A repository that accepts a numerics change says so (gate.maxUnexplained), and the app's re-gate passes it.
-    expect(regateScorecard(card, { minRoundScore: 1, maxUnscored: 0.1, minPrompts: PROMPT_IDS.length, maxUnexplained: 0.34 }, null).gate.passed).toBe(true);
+    expect(
+      regateScorecard(card, { minRoundScore: 1, maxUnscored: 0.1, minPrompts: PROMPT_IDS.length, maxUnexplained: 0.34 }, null).gate.passed,
+    ).toBe(true);
   });
 });
 
@@ -123,14 +138,25 @@ describe("a cut the baseline shows itself is not the patch's fault (bench.runs 2
   /** p3 stops at a quarter of its length in the given start of the engine (0-based), as a batch-dependent early stop would in some runs. */
   // One prompt in six scores 0 here whoever is at fault: the round score, not the interval, and an unscored allowance that holds it.
   const TWO_RUNS_GATE = { use: "round-score", maxUnscored: 0.2 };
-  const stopsInStart = (counter: string, start: number) => ["--stop-early", "p3", "--stop-early-on-starts", String(start), "--start-counter", counter];
+  const stopsInStart = (counter: string, start: number) => [
+    "--stop-early",
+    "p3",
+    "--stop-early-on-starts",
+    String(start),
+    "--start-counter",
+    counter,
+  ];
 
   it("explains the candidate's cut of p3 in run 1 by the baseline's own cut of p3 in run 2: scored against that answer, and passes", async () => {
     const counters = await makeTempDir("speedgate-starts-");
-    const card = await playRound([...BASELINE, ...stopsInStart(join(counters, "baseline"), 1)], [...FASTER, ...stopsInStart(join(counters, "candidate"), 0)], {
-      bench: { runs: 2 },
-      gate: TWO_RUNS_GATE,
-    });
+    const card = await playRound(
+      [...BASELINE, ...stopsInStart(join(counters, "baseline"), 1)],
+      [...FASTER, ...stopsInStart(join(counters, "candidate"), 0)],
+      {
+        bench: { runs: 2 },
+        gate: TWO_RUNS_GATE,
+      },
+    );
     const p3 = card.prompts.find((prompt) => prompt.id === "p3");
     expect(p3?.status).toBe("scored");
     expect(p3?.runs[0]).toMatchObject({ status: "scored", match: "other", baselineRun: 2, comparedTokens: 12 });
@@ -141,7 +167,10 @@ describe("a cut the baseline shows itself is not the patch's fault (bench.runs 2
 
   it("fails the same candidate against a baseline that never cuts p3: that cut is unexplained", async () => {
     const counters = await makeTempDir("speedgate-starts-");
-    const card = await playRound(BASELINE, [...FASTER, ...stopsInStart(join(counters, "candidate"), 0)], { bench: { runs: 2 }, gate: TWO_RUNS_GATE });
+    const card = await playRound(BASELINE, [...FASTER, ...stopsInStart(join(counters, "candidate"), 0)], {
+      bench: { runs: 2 },
+      gate: TWO_RUNS_GATE,
+    });
     expect(card.unexplained).toBe(1);
     expect(card.prompts.find((prompt) => prompt.id === "p3")?.runs[0]).toMatchObject({ status: "below_tolerance", match: "none" });
     expect(card.gate.passed).toBe(false);

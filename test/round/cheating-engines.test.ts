@@ -36,7 +36,12 @@ async function playRound(
     baseline: simCommand(...BASELINE),
     candidate: simCommand(...candidate, ...(options.chunkLog ? ["--chunk-log", "candidate-chunks.jsonl"] : [])),
     // Warm-up requests first: a fresh engine process answers its very first requests late, both engines alike.
-    benchExtra: { maxTokens: 64, requestIntervalMs: 30, warmupRequests: options.warmupRequests ?? 4, ...(options.tokenizer === false ? {} : withTokenizer) },
+    benchExtra: {
+      maxTokens: 64,
+      requestIntervalMs: 30,
+      warmupRequests: options.warmupRequests ?? 4,
+      ...(options.tokenizer === false ? {} : withTokenizer),
+    },
     // Well under the honest candidate's 2x: with one run over six prompts, a burst of other work on a loaded machine
     // that slows one of its prompts must not close the gate (a bar of 1.5 did, in CI); every cheat below scores 1.3 or less.
     minRoundScore: 1.35,
@@ -145,7 +150,10 @@ describe("cheating engines get a card that does not pass (speedgate run, referen
   });
 
   it("an answer cache (a request seen before comes back 50× faster), warmed on every prompt: no scored prompt was seen before, so no faster", async () => {
-    const { card, dir } = await playRound([...BASELINE, "--cheat-answer-cache-speedup", "50"], { chunkLog: true, warmupRequests: 2 * PROMPT_IDS.length });
+    const { card, dir } = await playRound([...BASELINE, "--cheat-answer-cache-speedup", "50"], {
+      chunkLog: true,
+      warmupRequests: 2 * PROMPT_IDS.length,
+    });
     expect(card.gate.passed).toBe(false);
     expect(card.roundScore).toBeGreaterThan(0.7);
     expect(card.roundScore).toBeLessThan(1.3);
@@ -170,7 +178,13 @@ describe("cheating engines get a card that does not pass (speedgate run, referen
       "6 of 6 answers (100%) are none the baseline gave (parted or stopped, timed to there: p1, p2, p3, p4, p5; 1 more), with one run the baseline's own answers show nothing of its variation, and above gate.maxUnexplained 0%",
     ]);
     // ...but a repository that accepts the numerics change says so, and the app's re-gate passes it.
-    expect(regateScorecard(card, { minRoundScore: 1.35, maxUnscored: 0.1, minPrompts: PROMPT_IDS.length, minAgreement: 0.8, maxUnexplained: 1 }, null).gate.passed).toBe(true);
+    expect(
+      regateScorecard(
+        card,
+        { minRoundScore: 1.35, maxUnscored: 0.1, minPrompts: PROMPT_IDS.length, minAgreement: 0.8, maxUnexplained: 1 },
+        null,
+      ).gate.passed,
+    ).toBe(true);
   });
 
   it("the baseline's first 16 tokens, then filler ten times as fast: diverged, agreeing on no more than half the answer", async () => {
@@ -185,7 +199,11 @@ describe("cheating engines get a card that does not pass (speedgate run, referen
     // Timed on its filler it would score about 3×.
     expect(card?.gate.passed).toBe(false);
     expect(card?.roundScore).toBe(0);
-    expect(card?.prompts.every((prompt) => prompt.status === "diverged" && prompt.comparedTokens === 64 && prompt.agreedTokens === 16)).toBe(true);
-    expect(card?.prompts[0]?.reason).toMatch(/^answers part at token 17 of 64: they agree on 25% of it, no more than bench.minPromptAgreement 50%: baseline /);
+    expect(
+      card?.prompts.every((prompt) => prompt.status === "diverged" && prompt.comparedTokens === 64 && prompt.agreedTokens === 16),
+    ).toBe(true);
+    expect(card?.prompts[0]?.reason).toMatch(
+      /^answers part at token 17 of 64: they agree on 25% of it, no more than bench.minPromptAgreement 50%: baseline /,
+    );
   });
 });

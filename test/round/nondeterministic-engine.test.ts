@@ -30,9 +30,19 @@ const FASTER = ["--ttft-ms", "16", "--itl-ms", "4", "--output-tokens", "48", ...
 const BISTABLE = ["--branch-every", "1", "--branch-at-fraction", "0.25", "--branch-probability", "0.5"];
 /** Each seat draws its own continuations, as two processes of a real engine do. */
 const SEED = { baseline: ["--seed", "11"], candidate: ["--seed", "12"] };
-const BENCH = { maxTokens: 64, requestIntervalMs: 15, warmupRequests: 4, runs: 4, tokenizer: { path: TEST_TOKENIZER_PATH, from: "runner" } };
+const BENCH = {
+  maxTokens: 64,
+  requestIntervalMs: 15,
+  warmupRequests: 4,
+  runs: 4,
+  tokenizer: { path: TEST_TOKENIZER_PATH, from: "runner" },
+};
 
-async function playRound(baseline: string[], candidate: string[], gate: Record<string, unknown> = {}): Promise<Scorecard & { markdown: string }> {
+async function playRound(
+  baseline: string[],
+  candidate: string[],
+  gate: Record<string, unknown> = {},
+): Promise<Scorecard & { markdown: string }> {
   // Each engine counts its own starts, so every start draws its own continuations.
   const counters = await makeTempDir("speedgate-starts-");
   const { dir, configPath } = await writeSimRound({
@@ -67,7 +77,11 @@ describe("a nondeterministic engine (speedgate run, every prompt answered either
   it("fails a candidate that streams filler wherever it would take the second continuation, at the very token the baseline's own answers part", async () => {
     const card = await playRound([...BASELINE, ...BISTABLE], [...BASELINE, ...BISTABLE, "--cheat-filler-at-branch"]);
     expect(card.gate.passed).toBe(false);
-    expect(card.gate.reasons).toContainEqual(expect.stringMatching(/^\d+ of 24 answers \([\d.]+%\) are none the baseline gave \(.*\), more than the engine's own answers show: shuffling which answers came from which engine gave as many in .* of shuffles, under 1%/));
+    expect(card.gate.reasons).toContainEqual(
+      expect.stringMatching(
+        /^\d+ of 24 answers \([\d.]+%\) are none the baseline gave \(.*\), more than the engine's own answers show: shuffling which answers came from which engine gave as many in .* of shuffles, under 1%/,
+      ),
+    );
     // The filler answers are timed only up to where they part, and said to part where the baseline's own do.
     const parted = card.prompts.flatMap((prompt) => prompt.runs).filter((run) => run.match === "none");
     expect(parted.length).toBeGreaterThan(0);
@@ -81,8 +95,14 @@ describe("a nondeterministic engine (speedgate run, every prompt answered either
     const card = await playRound(BASELINE, [...FASTER, ...stops]);
     const cut = card.prompts.find((prompt) => prompt.id === "p1");
     expect(cut?.runs[0]).toMatchObject({ status: "scored", match: "none", comparedTokens: 45 });
-    expect(cut?.runs[0]?.reason).toBe("stopped at token 45 where every baseline answer it follows ran on (to 48): an end the baseline never gives");
+    expect(cut?.runs[0]?.reason).toBe(
+      "stopped at token 45 where every baseline answer it follows ran on (to 48): an end the baseline never gives",
+    );
     expect(card.gate.passed).toBe(false);
-    expect(card.gate.reasons).toContainEqual(expect.stringMatching(/^12 of 24 answers \(50%\) are none the baseline gave \(parted or stopped, timed to there: p1 run 1, p3 run 1, p5 run 1\), while the baseline answered every prompt the same way in every run/));
+    expect(card.gate.reasons).toContainEqual(
+      expect.stringMatching(
+        /^12 of 24 answers \(50%\) are none the baseline gave \(parted or stopped, timed to there: p1 run 1, p3 run 1, p5 run 1\), while the baseline answered every prompt the same way in every run/,
+      ),
+    );
   });
 });

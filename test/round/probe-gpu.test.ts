@@ -33,12 +33,23 @@ describe("probeGpuState with an nvidia-smi stand-in on PATH", () => {
       driverVersion: "570.124.06",
       cudaVersion: "12.8",
       gpus: [
-        { index: 0, uuid: "GPU-0f6c1d2e-aaaa-bbbb-cccc-000000000000", name: "NVIDIA H100 80GB HBM3", memoryTotalMiB: 81559, memoryUsedMiB: 23046 },
+        {
+          index: 0,
+          uuid: "GPU-0f6c1d2e-aaaa-bbbb-cccc-000000000000",
+          name: "NVIDIA H100 80GB HBM3",
+          memoryTotalMiB: 81559,
+          memoryUsedMiB: 23046,
+        },
         { index: 1, uuid: null, name: "NVIDIA H100 80GB HBM3", memoryTotalMiB: 81559, memoryUsedMiB: null },
       ],
       processes: [
         // A process name with a comma stays whole.
-        { gpuUuid: "GPU-0f6c1d2e-aaaa-bbbb-cccc-000000000000", pid: 4242, name: "python3 -m sglang.launch_server, tp0", usedMemoryMiB: 23040 },
+        {
+          gpuUuid: "GPU-0f6c1d2e-aaaa-bbbb-cccc-000000000000",
+          pid: 4242,
+          name: "python3 -m sglang.launch_server, tp0",
+          usedMemoryMiB: 23040,
+        },
         { gpuUuid: "GPU-0f6c1d2e-aaaa-bbbb-cccc-000000000000", pid: 977, name: "/usr/bin/Xorg", usedMemoryMiB: 512 },
       ],
       processesError: null,
@@ -61,7 +72,11 @@ describe("probeGpuState with an nvidia-smi stand-in on PATH", () => {
   });
 
   it("keeps nvidia-smi's own words when it fails, as it does when the driver is gone", async () => {
-    await install({ exitCode: 9, message: "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running." });
+    await install({
+      exitCode: 9,
+      message:
+        "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running.",
+    });
     const snapshot = await probeGpuState();
     expect(snapshot.error).toBe(
       "nvidia-smi exited with code 9: NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running.",

@@ -77,7 +77,12 @@ async function gatedRound(dir: string, name: string): Promise<Scorecard> {
 
 /** Each scenario's calibration as its card has it: which study, and why it does not fit. */
 const calibrationsOf = (card: Scorecard) =>
-  (card.scenarios ?? []).map(({ name, card: one }) => ({ name, use: one.gate.use, scenario: one.gate.calibration?.scenario, problems: one.gate.calibration?.problems }));
+  (card.scenarios ?? []).map(({ name, card: one }) => ({
+    name,
+    use: one.gate.use,
+    scenario: one.gate.calibration?.scenario,
+    problems: one.gate.calibration?.problems,
+  }));
 
 /**
  * A card's per-scenario gate and calibration, which a rescore and the app's re-gate (under the round's
@@ -113,10 +118,16 @@ describe("speedgate calibrate on a round with scenarios", () => {
     expect({ promptsHash: file.promptsHash, settings: file.settings, rounds: file.rounds, noise: file.noise }).toEqual(headline);
 
     const summary = describeCalibration(file, 0.1);
-    expect(summary).toContain(`${MIN_CALIBRATION_ROUNDS} rounds of 5 prompts, bench.runs 1, scenario decode-c1 (the headline; every scenario's floor is below):`);
+    expect(summary).toContain(
+      `${MIN_CALIBRATION_ROUNDS} rounds of 5 prompts, bench.runs 1, scenario decode-c1 (the headline; every scenario's floor is below):`,
+    );
     expect(summary).toContain("  each scenario, gated on its own floor (2):\n");
-    expect(summary).toMatch(/\n {4}decode-c1: noise floor \+[\d.]+%, a speedup of -?[\d.]+% over the bar passes 95% of the time \(5 prompts, bench\.runs 1\)\n/);
-    expect(summary).toMatch(/\n {4}chat-c1: noise floor \+[\d.]+%, a speedup of -?[\d.]+% over the bar passes 95% of the time \(4 prompts, bench\.runs 1\)\n/);
+    expect(summary).toMatch(
+      /\n {4}decode-c1: noise floor \+[\d.]+%, a speedup of -?[\d.]+% over the bar passes 95% of the time \(5 prompts, bench\.runs 1\)\n/,
+    );
+    expect(summary).toMatch(
+      /\n {4}chat-c1: noise floor \+[\d.]+%, a speedup of -?[\d.]+% over the bar passes 95% of the time \(4 prompts, bench\.runs 1\)\n/,
+    );
 
     const card = await gatedRound(dir, "calibration.json");
     expect(scorecardSchema.parse(card)).toBeTruthy();
@@ -165,7 +176,9 @@ describe("speedgate calibrate on a round with scenarios", () => {
   it("refuses, before anything starts, a scenario's study measured with other settings, naming the scenario", async () => {
     const dir = await makeTempDir("speedgate-calibrate-scenarios-");
     const file = await calibrate(dir);
-    const scenarios = file.scenarios?.map((study) => (study.name === "chat-c1" ? { ...study, settings: { ...study.settings, maxTokens: 8 } } : study));
+    const scenarios = file.scenarios?.map((study) =>
+      study.name === "chat-c1" ? { ...study, settings: { ...study.settings, maxTokens: 8 } } : study,
+    );
     await writeFile(join(dir, "stale.json"), JSON.stringify({ ...file, scenarios }));
     const path = await writeRound(dir, { calibration: "stale.json", use: "noise-floor" });
     await expect(loadRound(path)).rejects.toMatchObject({ problems: ["scenario chat-c1: bench.maxTokens is 12, the calibration used 8"] });

@@ -30,7 +30,14 @@ describe("aaRound: calibrate runs the baseline that run runs, in both seats", ()
 
   it("keeps a process baseline in candidate.sourceDir when baseline.cwd is not set, though the A/A candidate names no source", async () => {
     const demo = (await checkRound(join(REPO, "examples", "demo", "round.yml"))).round;
-    const round = { ...demo, config: { ...demo.config, baseline: { ...demo.config.baseline, cwd: undefined }, candidate: { ...demo.config.candidate, sourceDir: "/src/engine" } } };
+    const round = {
+      ...demo,
+      config: {
+        ...demo.config,
+        baseline: { ...demo.config.baseline, cwd: undefined },
+        candidate: { ...demo.config.candidate, sourceDir: "/src/engine" },
+      },
+    };
     const aa = aaRound(round);
     expect(aa.config.baseline.cwd).toBe("/src/engine");
     expect(resolveRoundEngines(aa.config, aa.configPath).candidate.cwd).toBe("/src/engine");

@@ -54,10 +54,19 @@ const THREE_SCENARIOS = [
   { name: "batch-c8", prompts: "batch.jsonl", concurrency: 8, warmupRequests: 2 },
 ];
 
-async function runScenarioRound(round: LoadedRound, profiles = { baseline: BASELINE, candidate: CANDIDATE }): Promise<{ card: Scorecard; events: RoundProgressEvent[]; runtime: SimRuntime }> {
+async function runScenarioRound(
+  round: LoadedRound,
+  profiles = { baseline: BASELINE, candidate: CANDIDATE },
+): Promise<{ card: Scorecard; events: RoundProgressEvent[]; runtime: SimRuntime }> {
   const runtime = new SimRuntime(profiles, [...DECODE, ...CHAT, ...BATCH]);
   const events: RoundProgressEvent[] = [];
-  const card = await runRound({ round, logger: silentLogger, signal: new AbortController().signal, runtime, onProgress: (event) => events.push(event) });
+  const card = await runRound({
+    round,
+    logger: silentLogger,
+    signal: new AbortController().signal,
+    runtime,
+    onProgress: (event) => events.push(event),
+  });
   return { card, events, runtime };
 }
 
@@ -65,7 +74,10 @@ async function runScenarioRound(round: LoadedRound, profiles = { baseline: BASEL
 function describeScores(scenarios: readonly { name: string; card: Scorecard }[]): string {
   const format = (value: number | null | undefined): string => (typeof value === "number" ? value.toFixed(2) : "-");
   return scenarios
-    .map(({ name, card }) => `${name}: ${format(card.roundScore)} [${format(card.scoreInterval?.low)}, ${format(card.scoreInterval?.high)}] prompts ${card.prompts.map((prompt) => `${prompt.id} ${prompt.status} ${prompt.runs.map((run) => format(run.baselineMs !== null && run.candidateMs ? run.baselineMs / run.candidateMs : null)).join("/")}`).join(", ")}`)
+    .map(
+      ({ name, card }) =>
+        `${name}: ${format(card.roundScore)} [${format(card.scoreInterval?.low)}, ${format(card.scoreInterval?.high)}] prompts ${card.prompts.map((prompt) => `${prompt.id} ${prompt.status} ${prompt.runs.map((run) => format(run.baselineMs !== null && run.candidateMs ? run.baselineMs / run.candidateMs : null)).join("/")}`).join(", ")}`,
+    )
     .join("\n");
 }
 
@@ -90,7 +102,9 @@ describe("runRound with scenarios", () => {
       expect(runtime.calls.filter((call) => call === `start ${role}`)).toHaveLength(3);
     }
     // Within one start, the scenarios are served in config order.
-    const served = events.flatMap((event) => (event.type === "benchmark" && event.role === "baseline" && event.run === 1 && event.done === 0 ? [event.scenario] : []));
+    const served = events.flatMap((event) =>
+      event.type === "benchmark" && event.role === "baseline" && event.run === 1 && event.done === 0 ? [event.scenario] : [],
+    );
     expect(served).toEqual(["decode-c1", "chat-c1", "batch-c8"]);
 
     const scenarios = card.scenarios ?? [];
@@ -107,7 +121,11 @@ describe("runRound with scenarios", () => {
     for (const { card: own } of scenarios) {
       const { minRoundScore, use, maxUnscored, minPrompts, minAgreement, maxUnexplained } = own.gate;
       const again = rescoreCard(own, { gate: { minRoundScore, use, maxUnscored, minPrompts, minAgreement, maxUnexplained } });
-      expect({ score: again.roundScore, interval: again.scoreInterval, passed: again.gate.passed }).toEqual({ score: own.roundScore, interval: own.scoreInterval, passed: own.gate.passed });
+      expect({ score: again.roundScore, interval: again.scoreInterval, passed: again.gate.passed }).toEqual({
+        score: own.roundScore,
+        interval: own.scoreInterval,
+        passed: own.gate.passed,
+      });
     }
     // Each scenario is fingerprinted by its own prompts; the config is the round's.
     expect(new Set(scenarios.map((scenario) => scenario.card.provenance.promptsHash)).size).toBe(3);
@@ -128,7 +146,11 @@ describe("runRound with scenarios", () => {
   it("names the scenario an engine died in, and fails every scenario of the round", async () => {
     // 7 decode prompts (after any warm-up), then the 5 of the chat scenario: the candidate dies on its 10th request, inside chat-c1.
     const dying: SimProfileInput = { ...BASELINE, faults: { dieAfterRequests: 10 } };
-    const round = await loadRound(await writeRound(THREE_SCENARIOS, { bench: { prompts: "decode.jsonl", maxTokens: 16, requestIntervalMs: 0, contextLimit: 4096, tolerance: 0.9, runs: 1 } }));
+    const round = await loadRound(
+      await writeRound(THREE_SCENARIOS, {
+        bench: { prompts: "decode.jsonl", maxTokens: 16, requestIntervalMs: 0, contextLimit: 4096, tolerance: 0.9, runs: 1 },
+      }),
+    );
     const { card, events, runtime } = await runScenarioRound(round, { baseline: BASELINE, candidate: dying });
     expect(card.failure).toMatchObject({ engine: "candidate", stage: "benchmark", scenario: "chat-c1" });
     expect(events.find((event) => event.type === "failed")).toMatchObject({ scenario: "chat-c1" });

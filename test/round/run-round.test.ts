@@ -33,7 +33,10 @@ describe("runRound", () => {
   it("warms the benchmark client before it prepares or starts any engine", async () => {
     expect(isBenchClientWarm()).toBe(false);
     const warmAtPrepare: boolean[] = [];
-    const runtime = new InProcessRuntime({ baseline: fast, candidate: fast }, { prepare: () => void warmAtPrepare.push(isBenchClientWarm()) });
+    const runtime = new InProcessRuntime(
+      { baseline: fast, candidate: fast },
+      { prepare: () => void warmAtPrepare.push(isBenchClientWarm()) },
+    );
     await runRound({ round: round(), logger: silentLogger, signal: new AbortController().signal, runtime });
     expect(warmAtPrepare).toEqual([true, true]);
   });
@@ -43,28 +46,56 @@ describe("runRound", () => {
     const events: RoundProgressEvent[] = [];
     const info: string[] = [];
     const logger = { ...silentLogger, info: (message: string) => info.push(message) };
-    const card = await runRound({ round: round(), logger, signal: new AbortController().signal, runtime, onProgress: (event) => events.push(event) });
-    expect(runtime.calls).toEqual(["prepare baseline", "prepare candidate", "start baseline", "stop baseline", "start candidate", "stop candidate", "dispose"]);
+    const card = await runRound({
+      round: round(),
+      logger,
+      signal: new AbortController().signal,
+      runtime,
+      onProgress: (event) => events.push(event),
+    });
+    expect(runtime.calls).toEqual([
+      "prepare baseline",
+      "prepare candidate",
+      "start baseline",
+      "stop baseline",
+      "start candidate",
+      "stop candidate",
+      "dispose",
+    ]);
     // The round's log says how the client waited for bytes, so its timing can be read against it.
     expect(info.filter((line) => line.startsWith("client busy poll "))).toHaveLength(1);
     expect(scorecardSchema.parse(card)).toBeTruthy();
     expect(card.promptsScored).toBe(3);
-    expect(card.provenance).toMatchObject({ imageDigest: "sha256:candidate", baselineImageId: "sha256:baseline", patchHash: "f".repeat(64) });
+    expect(card.provenance).toMatchObject({
+      imageDigest: "sha256:candidate",
+      baselineImageId: "sha256:baseline",
+      patchHash: "f".repeat(64),
+    });
     expect(card.provenance.runner).toBeTruthy();
     expect(events.filter((event) => event.type === "benchmark" && event.role === "candidate").at(-1)).toMatchObject({ done: 3, total: 3 });
     expect(events.some((event) => event.type === "healthy" && event.role === "baseline")).toBe(true);
   });
 
   it("skips the candidate entirely when the baseline fails to prepare, and still writes a card", async () => {
-    const runtime = new InProcessRuntime({ baseline: fast, candidate: fast }, {
-      prepare: (role) => {
-        if (role !== "baseline") return;
-        throw new EngineFailureError({
-          engine: "baseline", stage: "build", kind: "build_error", label: "image build failed", summary: "pip install failed",
-          hint: "", exitCode: 1, signal: null, logTail: ["pip install failed"],
-        });
+    const runtime = new InProcessRuntime(
+      { baseline: fast, candidate: fast },
+      {
+        prepare: (role) => {
+          if (role !== "baseline") return;
+          throw new EngineFailureError({
+            engine: "baseline",
+            stage: "build",
+            kind: "build_error",
+            label: "image build failed",
+            summary: "pip install failed",
+            hint: "",
+            exitCode: 1,
+            signal: null,
+            logTail: ["pip install failed"],
+          });
+        },
       },
-    });
+    );
     const card = await runRound({ round: round(), logger: silentLogger, signal: new AbortController().signal, runtime });
     expect(runtime.calls).toEqual(["prepare baseline", "dispose"]);
     expect(card.failure).toMatchObject({ engine: "baseline", stage: "build" });
@@ -79,7 +110,12 @@ describe("runRound", () => {
       candidate: { ...fast, prompts: { b: slow, c: slow }, faults: { dieAfterRequests: 1, dieExitCode: 7 } },
     });
     const card = await runRound({ round: round(), logger: silentLogger, signal: new AbortController().signal, runtime });
-    expect(card.failure).toMatchObject({ engine: "candidate", stage: "benchmark", exitCode: 7, summary: "RuntimeError: the simulated engine died" });
+    expect(card.failure).toMatchObject({
+      engine: "candidate",
+      stage: "benchmark",
+      exitCode: 7,
+      summary: "RuntimeError: the simulated engine died",
+    });
     expect(card.prompts.find((prompt) => prompt.id === "a")?.status).toBe("scored");
     expect(card.prompts.find((prompt) => prompt.id === "b")?.status).toBe("zeroed");
     expect(runtime.calls.at(-1)).toBe("dispose");
@@ -87,34 +123,63 @@ describe("runRound", () => {
 
   it("stops the engine, disposes and throws a cancellation error (no card) when cancelled mid-benchmark", async () => {
     const controller = new AbortController();
-    const runtime = new InProcessRuntime({ baseline: { defaults: { ttftMs: 10_000, outputTokens: 5 } }, candidate: fast }, {
-      afterStart: () => setImmediate(() => controller.abort(new Error("received SIGINT"))),
-    });
-    const error = await runRound({ round: round(), logger: silentLogger, signal: controller.signal, runtime }).catch((caught: unknown) => caught);
+    const runtime = new InProcessRuntime(
+      { baseline: { defaults: { ttftMs: 10_000, outputTokens: 5 } }, candidate: fast },
+      {
+        afterStart: () => setImmediate(() => controller.abort(new Error("received SIGINT"))),
+      },
+    );
+    const error = await runRound({ round: round(), logger: silentLogger, signal: controller.signal, runtime }).catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(RoundCancelledError);
     expect((error as Error).message).toContain("received SIGINT");
     expect(runtime.calls).toEqual(["prepare baseline", "prepare candidate", "start baseline", "stop baseline", "dispose"]);
   });
 
   it("ends the round before any engine starts when the candidate's patch does not apply", async () => {
-    const runtime = new InProcessRuntime({ baseline: fast, candidate: fast }, {
-      prepare: (role) => {
-        if (role !== "candidate") return;
-        throw new EngineFailureError({
-          engine: "candidate", stage: "patch", kind: "patch_conflict", label: "patch does not apply", summary: "error: patch failed: profile.json:3",
-          hint: "", exitCode: 1, signal: null, logTail: ["error: patch failed: profile.json:3"],
-        });
+    const runtime = new InProcessRuntime(
+      { baseline: fast, candidate: fast },
+      {
+        prepare: (role) => {
+          if (role !== "candidate") return;
+          throw new EngineFailureError({
+            engine: "candidate",
+            stage: "patch",
+            kind: "patch_conflict",
+            label: "patch does not apply",
+            summary: "error: patch failed: profile.json:3",
+            hint: "",
+            exitCode: 1,
+            signal: null,
+            logTail: ["error: patch failed: profile.json:3"],
+          });
+        },
       },
-    });
+    );
     const events: RoundProgressEvent[] = [];
-    const card = await runRound({ round: round(), logger: silentLogger, signal: new AbortController().signal, runtime, onProgress: (event) => events.push(event) });
+    const card = await runRound({
+      round: round(),
+      logger: silentLogger,
+      signal: new AbortController().signal,
+      runtime,
+      onProgress: (event) => events.push(event),
+    });
     expect(runtime.calls).toEqual(["prepare baseline", "prepare candidate", "dispose"]);
     expect(card.failure).toMatchObject({ engine: "candidate", stage: "patch", kind: "patch_conflict" });
     expect(card.runs).toEqual({ completed: 0, scores: [] });
     expect(card.roundScore).toBeNull();
     expect(card.gate.passed).toBe(false);
-    expect(card.prompts.every((prompt) => prompt.status === "zeroed" && prompt.reason === "candidate engine failed at patch (patch does not apply)")).toBe(true);
-    expect(events).toContainEqual({ type: "skipped", role: "baseline", reason: "the candidate could not be prepared, so no engine was started" });
+    expect(
+      card.prompts.every(
+        (prompt) => prompt.status === "zeroed" && prompt.reason === "candidate engine failed at patch (patch does not apply)",
+      ),
+    ).toBe(true);
+    expect(events).toContainEqual({
+      type: "skipped",
+      role: "baseline",
+      reason: "the candidate could not be prepared, so no engine was started",
+    });
   });
 
   it("runs in counterbalanced order (baseline, candidate, then candidate, baseline), restarting each engine every run and preparing each once", async () => {
@@ -129,32 +194,55 @@ describe("runRound", () => {
       onProgress: (event) => events.push(event),
     });
     expect(runtime.calls).toEqual([
-      "prepare baseline", "prepare candidate",
-      "start baseline", "stop baseline", "start candidate", "stop candidate",
-      "start candidate", "stop candidate", "start baseline", "stop baseline",
+      "prepare baseline",
+      "prepare candidate",
+      "start baseline",
+      "stop baseline",
+      "start candidate",
+      "stop candidate",
+      "start candidate",
+      "stop candidate",
+      "start baseline",
+      "stop baseline",
       "dispose",
     ]);
     expect(card.settings.order).toBe("counterbalanced");
     expect(card.runs.completed).toBe(2);
     expect(card.runs.scores).toHaveLength(2);
     expect(card.settings.runs).toBe(2);
-    expect(card.prompts.every((prompt) => prompt.runs.length === 2 && prompt.runs.every((run) => run.status === "scored" && run.baselineMs !== null))).toBe(true);
-    expect(events.filter((event) => event.type === "starting").map((event) => `${event.role} ${"run" in event ? event.run : ""}/${"runs" in event ? event.runs : ""}`)).toEqual([
-      "baseline 1/2", "candidate 1/2", "candidate 2/2", "baseline 2/2",
-    ]);
+    expect(
+      card.prompts.every(
+        (prompt) => prompt.runs.length === 2 && prompt.runs.every((run) => run.status === "scored" && run.baselineMs !== null),
+      ),
+    ).toBe(true);
+    expect(
+      events
+        .filter((event) => event.type === "starting")
+        .map((event) => `${event.role} ${"run" in event ? event.run : ""}/${"runs" in event ? event.runs : ""}`),
+    ).toEqual(["baseline 1/2", "candidate 1/2", "candidate 2/2", "baseline 2/2"]);
     // Each run pairs its own two engine starts, whichever went first: run 2 has both sides' times, as run 1 does.
     expect(card.runs.scores.every((score) => score !== null)).toBe(true);
   });
 
   it("says on the card, near the top, that nothing was changed when the round has no patch and one engine in both seats", async () => {
-    const card = await runRound({ round: round(), logger: silentLogger, signal: new AbortController().signal, runtime: new InProcessRuntime({ baseline: fast, candidate: fast }) });
+    const card = await runRound({
+      round: round(),
+      logger: silentLogger,
+      signal: new AbortController().signal,
+      runtime: new InProcessRuntime({ baseline: fast, candidate: fast }),
+    });
     expect(card.unchanged).toMatch(/^the round has no patch, and the candidate runs the baseline's image, command and environment/);
     const markdown = renderMarkdown(card);
     const notice = markdown.indexOf("**No change was scored**");
     expect(notice).toBeGreaterThan(0);
     expect(notice).toBeLessThan(markdown.indexOf("<details>"));
     const other = makeProcessRound({ port: 1, command: ["unused"], candidateCommand: ["other"], prompts: PROMPTS });
-    const changed = await runRound({ round: other, logger: silentLogger, signal: new AbortController().signal, runtime: new InProcessRuntime({ baseline: fast, candidate: fast }) });
+    const changed = await runRound({
+      round: other,
+      logger: silentLogger,
+      signal: new AbortController().signal,
+      runtime: new InProcessRuntime({ baseline: fast, candidate: fast }),
+    });
     expect(changed.unchanged).toBeUndefined();
     expect(renderMarkdown(changed)).not.toContain("No change was scored");
   });
@@ -165,7 +253,12 @@ describe("runRound", () => {
     const aa = aaRound(scoring);
     expect(aa.config.bench).toEqual(scoring.config.bench);
     expect(calibrationSettingsOf(aa.config, PROMPTS.length)).toEqual(calibrationSettingsOf(scoring.config, PROMPTS.length));
-    expect(calibrationSettingsOf(aa.config, PROMPTS.length)).toMatchObject({ runs: 2, order: "counterbalanced", clientWarmup: true, warmupRequests: 1 });
+    expect(calibrationSettingsOf(aa.config, PROMPTS.length)).toMatchObject({
+      runs: 2,
+      order: "counterbalanced",
+      clientWarmup: true,
+      warmupRequests: 1,
+    });
 
     const scoringRuntime = new InProcessRuntime({ baseline: fast, candidate: fast });
     await runRound({ round: scoring, logger: silentLogger, signal: new AbortController().signal, runtime: scoringRuntime });
@@ -196,17 +289,25 @@ describe("runRound", () => {
       signal: new AbortController().signal,
       runtime,
     });
-    expect(runtime.calls.filter((call) => call.startsWith("start"))).toEqual(["start baseline", "start candidate", "start baseline", "start candidate"]);
+    expect(runtime.calls.filter((call) => call.startsWith("start"))).toEqual([
+      "start baseline",
+      "start candidate",
+      "start baseline",
+      "start candidate",
+    ]);
     expect(card.settings.order).toBe("baseline-first");
   });
 
   it("ends the round at the first failure and says in which run it happened", async () => {
     let starts = 0;
-    const runtime = new InProcessRuntime({ baseline: fast, candidate: fast }, {
-      afterStart: (role, engine) => {
-        if (role === "candidate" && ++starts === 2) void engine.stop();
+    const runtime = new InProcessRuntime(
+      { baseline: fast, candidate: fast },
+      {
+        afterStart: (role, engine) => {
+          if (role === "candidate" && ++starts === 2) void engine.stop();
+        },
       },
-    });
+    );
     const three = round();
     const card = await runRound({
       round: { ...three, config: { ...three.config, bench: { ...three.config.bench, runs: 3 } } },
@@ -223,12 +324,17 @@ describe("runRound", () => {
   });
 
   it("disposes the runtime when infrastructure throws", async () => {
-    const runtime = new InProcessRuntime({ baseline: fast, candidate: fast }, {
-      prepare: (role) => {
-        if (role === "candidate") throw new Error("docker daemon went away");
+    const runtime = new InProcessRuntime(
+      { baseline: fast, candidate: fast },
+      {
+        prepare: (role) => {
+          if (role === "candidate") throw new Error("docker daemon went away");
+        },
       },
-    });
-    await expect(runRound({ round: round(), logger: silentLogger, signal: new AbortController().signal, runtime })).rejects.toThrow("docker daemon went away");
+    );
+    await expect(runRound({ round: round(), logger: silentLogger, signal: new AbortController().signal, runtime })).rejects.toThrow(
+      "docker daemon went away",
+    );
     expect(runtime.calls.at(-1)).toBe("dispose");
   });
 });

@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { escapeCodeLine, escapeInline, neutralizeReferences } from "../../src/safe-text/escape-engine-text.js";
 import { findRenderedReferences } from "../support/find-rendered-references.js";
 
-const HOSTILE = "@octocat @org/team #12 octo/repo#34 GH-56 gh-7 https://github.com/octo/repo/issues/7 www.github.com/o/r/pull/8 https://ghe.example.com/o/r/discussions/9";
+const HOSTILE =
+  "@octocat @org/team #12 octo/repo#34 GH-56 gh-7 https://github.com/octo/repo/issues/7 www.github.com/o/r/pull/8 https://ghe.example.com/o/r/discussions/9";
 
 describe("escape-engine-text: engine text on a card", () => {
   it("leaves no mention, reference or issue link in a CommonMark + GFM rendering, as text or in a table cell", () => {
@@ -15,7 +16,9 @@ describe("escape-engine-text: engine text on a card", () => {
   });
 
   it("keeps the text readable: ordinary links, anchors and e-mail addresses stay as they were", () => {
-    expect(neutralizeReferences("see https://docs.pytorch.org/notes.html#optimizing and a@b.c")).toBe("see https://docs.pytorch.org/notes.html#optimizing and a@\u200bb.c");
+    expect(neutralizeReferences("see https://docs.pytorch.org/notes.html#optimizing and a@b.c")).toBe(
+      "see https://docs.pytorch.org/notes.html#optimizing and a@\u200bb.c",
+    );
     expect(escapeInline("issue https://github.com/o/r/issues/7")).toBe("issue `https://github.com/o/r/issues/7`");
   });
 

@@ -26,7 +26,9 @@ describe("renderWithCodeSpans", () => {
 
   it("keeps untrusted text literal inside hint-like text: its backticks open no code span, even across the text's own spans", () => {
     const name = "evil` \\`x`";
-    expect(render(`held by ${literalForCodeSpans(name)}: comment \`/rescore\``)).toBe("held by evil&#96; \\\\&#96;x&#96;: comment `/rescore`");
+    expect(render(`held by ${literalForCodeSpans(name)}: comment \`/rescore\``)).toBe(
+      "held by evil&#96; \\\\&#96;x&#96;: comment `/rescore`",
+    );
     // A lone backtick of the text does not pair with one in the untrusted part.
     expect(render(`a lone \` then ${literalForCodeSpans("`x")}`)).toBe("a lone &#96; then &#96;x");
   });

@@ -21,11 +21,17 @@ describe("combineScenarioGates", () => {
   });
 
   it("passes when every scenario passes its own bar, and fails one that lies wholly below gate.maxRegression", () => {
-    expect(combineScenarioGates(scenarios, null)).toMatchObject({ passed: true, reason: "3 of 3 scenarios passed; improved: decode-c1; regressed: prefill-c32", reasons: [] });
+    expect(combineScenarioGates(scenarios, null)).toMatchObject({
+      passed: true,
+      reason: "3 of 3 scenarios passed; improved: decode-c1; regressed: prefill-c32",
+      reasons: [],
+    });
     const held = combineScenarioGates(scenarios, 0.97);
     expect(held.passed).toBe(false);
     expect(held.reason).toBe("2 of 3 scenarios passed; improved: decode-c1; regressed: prefill-c32; failed: prefill-c32");
-    expect(held.reasons).toEqual([expect.stringMatching(/^prefill-c32: regressed beyond gate\.maxRegression, its interval's high end 0\.9\d×/)]);
+    expect(held.reasons).toEqual([
+      expect.stringMatching(/^prefill-c32: regressed beyond gate\.maxRegression, its interval's high end 0\.9\d×/),
+    ]);
   });
 
   it("counts a required scenario the card lacks as one that did not pass, and names it", () => {
@@ -35,6 +41,8 @@ describe("combineScenarioGates", () => {
     // The lacking scenario's own words are the reader's to give: the judged ones have no reason to fail.
     expect(combined.reasons).toEqual([]);
     const both = combineScenarioGates(scenarios, 0.97, ["batch-c8", "chat-rate16"]);
-    expect(both.reason).toBe("2 of 5 scenarios passed; improved: decode-c1; regressed: prefill-c32; failed: prefill-c32; missing: batch-c8, chat-rate16");
+    expect(both.reason).toBe(
+      "2 of 5 scenarios passed; improved: decode-c1; regressed: prefill-c32; failed: prefill-c32; missing: batch-c8, chat-rate16",
+    );
   });
 });

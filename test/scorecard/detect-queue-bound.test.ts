@@ -25,21 +25,37 @@ describe("detectQueueBound", () => {
     // An idle SGLang on a GPU: 8 ms of prefill, 45 ms to a first token at the client (HTTP, tokenizer, IPC).
     const card = withEngineTimes(steadyCard(), 8);
     const metrics = card.metrics as NonNullable<Scorecard["metrics"]>;
-    const idle = { ...card, metrics: { ...metrics, baseline: { ...metrics.baseline, ttftMs: { ...metrics.baseline.ttftMs, median: 45 } } } };
+    const idle = {
+      ...card,
+      metrics: { ...metrics, baseline: { ...metrics.baseline, ttftMs: { ...metrics.baseline.ttftMs, median: 45 } } },
+    };
     expect(detectQueueBound(idle)).toBeNull();
-    const queued = { ...idle, metrics: { ...idle.metrics, baseline: { ...idle.metrics.baseline, ttftMs: { ...idle.metrics.baseline.ttftMs, median: 80 } } } };
-    expect(detectQueueBound(queued)?.why).toBe("the baseline's median time to first token was 80.0 ms, of which its own prompt processing was 8.0 ms: 88% was waiting in its queue");
+    const queued = {
+      ...idle,
+      metrics: { ...idle.metrics, baseline: { ...idle.metrics.baseline, ttftMs: { ...idle.metrics.baseline.ttftMs, median: 80 } } },
+    };
+    expect(detectQueueBound(queued)?.why).toBe(
+      "the baseline's median time to first token was 80.0 ms, of which its own prompt processing was 8.0 ms: 88% was waiting in its queue",
+    );
   });
 
   it("names a round whose client TTFT is mostly waiting for the engine's own prompt time, and the interval that fixes it", () => {
     const found = detectQueueBound(withEngineTimes(steadyCard(), 3.9));
-    expect(found?.why).toBe("the baseline's median time to first token was 120 ms, of which its own prompt processing was 3.9 ms: 95% was waiting in its queue");
+    expect(found?.why).toBe(
+      "the baseline's median time to first token was 120 ms, of which its own prompt processing was 3.9 ms: 95% was waiting in its queue",
+    );
     expect(found?.fix).toMatch(/^set bench\.requestIntervalMs to at least [\d,]+ ms \(it is 500 ms\)/);
   });
 
   it("names a round whose first tokens came ever later from the client's clock alone: arrivals faster than the baseline serves", () => {
     const card = steadyCard();
-    const growing = { ...card, prompts: card.prompts.map((prompt, index) => ({ ...prompt, baseline: prompt.baseline && { ...prompt.baseline, ttftMs: 40 + index * 60 } })) };
+    const growing = {
+      ...card,
+      prompts: card.prompts.map((prompt, index) => ({
+        ...prompt,
+        baseline: prompt.baseline && { ...prompt.baseline, ttftMs: 40 + index * 60 },
+      })),
+    };
     expect(detectQueueBound(growing)?.why).toBe(
       "the baseline's first token came 100 ms after the request for the first quarter of the prompts and 640 ms for the last: requests arrived faster than it served them",
     );
@@ -48,10 +64,19 @@ describe("detectQueueBound", () => {
   it("under a closed loop, asks for fewer requests in flight, and reads no growing queue into later first tokens", () => {
     const card = withEngineTimes(steadyCard(), 3.9);
     const closed = { ...card, settings: { ...card.settings, concurrency: 32 } };
-    expect(detectQueueBound(closed)?.fix).toBe("lower bench.concurrency (it is 32) to the engine's parallel slots, or give the engine more, then calibrate again");
+    expect(detectQueueBound(closed)?.fix).toBe(
+      "lower bench.concurrency (it is 32) to the engine's parallel slots, or give the engine more, then calibrate again",
+    );
     // A closed loop sends a prompt only as an answer ends: first tokens coming later are not arrivals outrunning the engine.
     const plain = steadyCard();
-    const growing = { ...plain, settings: { ...plain.settings, concurrency: 4 }, prompts: plain.prompts.map((prompt, index) => ({ ...prompt, baseline: prompt.baseline && { ...prompt.baseline, ttftMs: 40 + index * 60 } })) };
+    const growing = {
+      ...plain,
+      settings: { ...plain.settings, concurrency: 4 },
+      prompts: plain.prompts.map((prompt, index) => ({
+        ...prompt,
+        baseline: prompt.baseline && { ...prompt.baseline, ttftMs: 40 + index * 60 },
+      })),
+    };
     expect(detectQueueBound(growing)).toBeNull();
   });
 

@@ -14,7 +14,11 @@ describe("rescoreScenarioCard", () => {
       { name: "chat-rate16", speedup: 0.8 },
     ]);
     expect(honest.gate.passed).toBe(false);
-    const forged: Scorecard = { ...honest, roundScore: 9, gate: { ...honest.gate, passed: true, reason: "2 of 2 scenarios passed", reasons: [] } };
+    const forged: Scorecard = {
+      ...honest,
+      roundScore: 9,
+      gate: { ...honest.gate, passed: true, reason: "2 of 2 scenarios passed", reasons: [] },
+    };
     const rescored = rescoreScenarioCard(forged);
     expect(rescored).toEqual(honest);
     expect(rescored.gate.passed).toBe(false);
@@ -39,8 +43,16 @@ describe("rescoreScenarioCard", () => {
       { name: "chat-rate16", speedup: 0.8 },
     ]);
     const slow = honest.scenarios?.[1]?.card as NonNullable<Scorecard["scenarios"]>[number]["card"];
-    const forgedSlow = { ...slow, roundScore: 1.5, promptsScored: 12, gate: { ...slow.gate, passed: true, reason: "trust me", reasons: [] } };
-    const forged: Scorecard = { ...honest, scenarios: [honest.scenarios?.[0] as NonNullable<Scorecard["scenarios"]>[number], { name: "chat-rate16", card: forgedSlow }] };
+    const forgedSlow = {
+      ...slow,
+      roundScore: 1.5,
+      promptsScored: 12,
+      gate: { ...slow.gate, passed: true, reason: "trust me", reasons: [] },
+    };
+    const forged: Scorecard = {
+      ...honest,
+      scenarios: [honest.scenarios?.[0] as NonNullable<Scorecard["scenarios"]>[number], { name: "chat-rate16", card: forgedSlow }],
+    };
     const rescored = rescoreScenarioCard(forged);
     expect(rescored.scenarios?.[1]?.card).toEqual(rescoreCard(forgedSlow, { gate: recordedGateSettings(forgedSlow) }));
     expect(rescored.scenarios?.[1]?.card).toEqual(slow);
@@ -64,7 +76,9 @@ describe("rescoreScenarioCard", () => {
       { name: "decode-c1", speedup: 0.99 },
       { name: "chat-rate16", speedup: 0.99 },
     ]);
-    const byName = rescoreScenarioCard(card, { gateFor: (one, name) => ({ ...recordedGateSettings(one), minRoundScore: name === "chat-rate16" ? 0.98 : 1 }) });
+    const byName = rescoreScenarioCard(card, {
+      gateFor: (one, name) => ({ ...recordedGateSettings(one), minRoundScore: name === "chat-rate16" ? 0.98 : 1 }),
+    });
     expect(byName.scenarios?.map((scenario) => [scenario.name, scenario.card.gate.minRoundScore, scenario.card.gate.passed])).toEqual([
       ["decode-c1", 1, false],
       ["chat-rate16", 0.98, true],
@@ -102,6 +116,9 @@ describe("rescoreScenarioCard", () => {
     const gate = { minRoundScore: 1.15, use: "interval-low" as const, maxUnscored: 0.5, minPrompts: 1 };
     expect(rescoreScenarioCard(plain, { gateFor: () => gate })).toEqual(rescoreCard(plain, { gate }));
     expect(rescoreScenarioCard(plain)).toEqual(rescoreCard(plain, { gate: recordedGateSettings(plain) }));
-    expect(rescoreScenarioCard({ ...plain, scenarios: null })).toEqual({ ...rescoreCard(plain, { gate: recordedGateSettings(plain) }), scenarios: null });
+    expect(rescoreScenarioCard({ ...plain, scenarios: null })).toEqual({
+      ...rescoreCard(plain, { gate: recordedGateSettings(plain) }),
+      scenarios: null,
+    });
   });
 });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { type RunPromptScores, bootstrapMedianInterval, bootstrapRunsAndPrompts, combineRuns } from "../../src/scoring/bootstrap-interval.js";
+import {
+  type RunPromptScores,
+  bootstrapMedianInterval,
+  bootstrapRunsAndPrompts,
+  combineRuns,
+} from "../../src/scoring/bootstrap-interval.js";
 import { median } from "../../src/scoring/median.js";
 import { createSeededRandom } from "../../src/scoring/seeded-random.js";
 
@@ -14,7 +19,9 @@ describe("bootstrapMedianInterval", () => {
     const scores = Array.from({ length: 101 }, () => 0.5 + random());
     const shuffled = [...scores].reverse();
     expect(bootstrapMedianInterval(shuffled)).toEqual(bootstrapMedianInterval(scores));
-    const bySeed = new Set([1, 2, 3, 4, 5, 6, 7, 8].map((seed) => JSON.stringify(bootstrapMedianInterval(scores, { seed, resamples: 200 }))));
+    const bySeed = new Set(
+      [1, 2, 3, 4, 5, 6, 7, 8].map((seed) => JSON.stringify(bootstrapMedianInterval(scores, { seed, resamples: 200 }))),
+    );
     expect(bySeed.size).toBeGreaterThan(1);
   });
 

@@ -17,11 +17,22 @@ function input(overrides: Partial<GateInput> = {}): GateInput {
   };
 }
 
-const settings = (overrides: Partial<GateSettings> = {}): GateSettings => ({ minRoundScore: 1, use: "interval-low", maxUnscored: 0.1, minPrompts: 10, ...overrides });
+const settings = (overrides: Partial<GateSettings> = {}): GateSettings => ({
+  minRoundScore: 1,
+  use: "interval-low",
+  maxUnscored: 0.1,
+  minPrompts: 10,
+  ...overrides,
+});
 
 describe("evaluateGate: the rule", () => {
   it("passes on the round score at the bar in round-score mode", () => {
-    expect(evaluateGate(input({ roundScore: 1 }), settings({ use: "round-score" }))).toMatchObject({ passed: true, reason: "round score 1.00× ≥ 1.00×", reasons: [], bar: 1 });
+    expect(evaluateGate(input({ roundScore: 1 }), settings({ use: "round-score" }))).toMatchObject({
+      passed: true,
+      reason: "round score 1.00× ≥ 1.00×",
+      reasons: [],
+      bar: 1,
+    });
   });
 
   it("shows as many digits as it takes to tell a score just under the bar from it", () => {
@@ -49,7 +60,10 @@ describe("evaluateGate: the rule", () => {
   });
 
   it("never passes on a calibration that does not fit the round", () => {
-    const result = evaluateGate(input({ roundScore: 3, noise: { floor: 0.01, problems: ["it was measured on GPU \"A100\", this round ran on \"H100\""] } }), settings({ use: "noise-floor" }));
+    const result = evaluateGate(
+      input({ roundScore: 3, noise: { floor: 0.01, problems: ['it was measured on GPU "A100", this round ran on "H100"'] } }),
+      settings({ use: "noise-floor" }),
+    );
     expect(result.passed).toBe(false);
     expect(result.reason).toContain("the calibration does not fit this round: it was measured on GPU");
   });
@@ -57,7 +71,14 @@ describe("evaluateGate: the rule", () => {
 
 describe("evaluateGate: failures fail", () => {
   it("never passes when the candidate failed, whatever the score, and still says what the rule found", () => {
-    const result = evaluateGate(input({ roundScore: 1.34, interval: { ...interval, low: 1.3 }, candidateFailure: "candidate engine failed at benchmark (exited with code 1)" }), settings());
+    const result = evaluateGate(
+      input({
+        roundScore: 1.34,
+        interval: { ...interval, low: 1.3 },
+        candidateFailure: "candidate engine failed at benchmark (exited with code 1)",
+      }),
+      settings(),
+    );
     expect(result.passed).toBe(false);
     expect(result.reasons).toEqual(["the candidate engine failed: candidate engine failed at benchmark (exited with code 1)"]);
     expect(result.rule).toBe("interval low 1.30× ≥ 1.00×");
@@ -65,7 +86,13 @@ describe("evaluateGate: failures fail", () => {
 
   it("never passes with more than maxUnscored of the prompts unscored, and gives both reasons when the candidate also failed", () => {
     const result = evaluateGate(
-      input({ roundScore: 1.13, interval: { ...interval, low: 1.05 }, unscored: 9, unscoredBreakdown: "9 below tolerance", candidateFailure: "candidate engine failed at benchmark (exited with code 1)" }),
+      input({
+        roundScore: 1.13,
+        interval: { ...interval, low: 1.05 },
+        unscored: 9,
+        unscoredBreakdown: "9 below tolerance",
+        candidateFailure: "candidate engine failed at benchmark (exited with code 1)",
+      }),
       settings(),
     );
     expect(result.passed).toBe(false);
@@ -74,13 +101,20 @@ describe("evaluateGate: failures fail", () => {
   });
 
   it("shows a share just over maxUnscored with the digits that tell it from the limit", () => {
-    const result = evaluateGate(input({ promptsCompared: 2500, unscored: 251, unscoredBreakdown: "251 zeroed", interval: { ...interval, low: 1.02 } }), settings());
+    const result = evaluateGate(
+      input({ promptsCompared: 2500, unscored: 251, unscoredBreakdown: "251 zeroed", interval: { ...interval, low: 1.02 } }),
+      settings(),
+    );
     expect(result.reason).toBe("251 of 2500 prompts (10.04%) were not scored (251 zeroed), more than gate.maxUnscored 10%");
   });
 
   it("lets exactly maxUnscored of the prompts go unscored", () => {
-    expect(evaluateGate(input({ interval: { ...interval, low: 1.02 }, unscored: 2, unscoredBreakdown: "2 zeroed" }), settings()).passed).toBe(true);
-    expect(evaluateGate(input({ interval: { ...interval, low: 1.02 }, unscored: 3, unscoredBreakdown: "3 zeroed" }), settings()).passed).toBe(false);
+    expect(
+      evaluateGate(input({ interval: { ...interval, low: 1.02 }, unscored: 2, unscoredBreakdown: "2 zeroed" }), settings()).passed,
+    ).toBe(true);
+    expect(
+      evaluateGate(input({ interval: { ...interval, low: 1.02 }, unscored: 3, unscoredBreakdown: "3 zeroed" }), settings()).passed,
+    ).toBe(false);
   });
 
   it("does not give a verdict on too few prompts", () => {
@@ -89,16 +123,27 @@ describe("evaluateGate: failures fail", () => {
   });
 
   it("never passes on an infrastructure failure, even above the bar, and says it was not the patch", () => {
-    const result = evaluateGate(input({ roundScore: 3, infrastructureFailure: "the Docker daemon went away" }), settings({ minRoundScore: 0.5, use: "round-score" }));
-    expect(result).toMatchObject({ passed: false, reason: "the infrastructure failed, not the patch: the Docker daemon went away", rule: null });
+    const result = evaluateGate(
+      input({ roundScore: 3, infrastructureFailure: "the Docker daemon went away" }),
+      settings({ minRoundScore: 0.5, use: "round-score" }),
+    );
+    expect(result).toMatchObject({
+      passed: false,
+      reason: "the infrastructure failed, not the patch: the Docker daemon went away",
+      rule: null,
+    });
   });
 
   it("never passes without a score or with a failed baseline", () => {
-    expect(evaluateGate(input({ roundScore: null, interval: null, noScoreReason: "candidate died" }), settings({ minRoundScore: 0.5 }))).toMatchObject({
+    expect(
+      evaluateGate(input({ roundScore: null, interval: null, noScoreReason: "candidate died" }), settings({ minRoundScore: 0.5 })),
+    ).toMatchObject({
       passed: false,
       reason: "no round score: candidate died",
     });
-    expect(evaluateGate(input({ roundScore: 3, baselineFailure: "baseline engine exited" }), settings({ minRoundScore: 0.5 })).passed).toBe(false);
+    expect(evaluateGate(input({ roundScore: 3, baselineFailure: "baseline engine exited" }), settings({ minRoundScore: 0.5 })).passed).toBe(
+      false,
+    );
   });
 });
 
@@ -108,7 +153,9 @@ describe("evaluateGate: the agreement rules", () => {
   it("fails a round whose median answer is not wholly the baseline's (gate.minAgreement 100% by default), naming the key, and passes at it", () => {
     const result = evaluateGate(input({ ...passing, medianAgreement: 0.9 }), settings());
     expect(result).toMatchObject({ passed: false, minAgreement: 1 });
-    expect(result.reasons).toEqual(["median agreement 90% < gate.minAgreement 100%: most answers are not the baseline's over the compared length"]);
+    expect(result.reasons).toEqual([
+      "median agreement 90% < gate.minAgreement 100%: most answers are not the baseline's over the compared length",
+    ]);
     expect(evaluateGate(input({ ...passing, medianAgreement: 1 }), settings()).passed).toBe(true);
     // A repository that accepts a numerics-changing patch lowers it; 0 turns the rule off; a round whose answers were not compared by text has no median to hold.
     expect(evaluateGate(input({ ...passing, medianAgreement: 0.75 }), settings({ minAgreement: 0.75 })).passed).toBe(true);
@@ -125,7 +172,10 @@ describe("evaluateGate: the agreement rules", () => {
   });
 
   it("fails a round with a cut or parting the baseline does not explain (gate.maxUnexplained 0 by default), within gate.maxUnscored or not", () => {
-    const result = evaluateGate(input({ ...passing, unscored: 2, unexplained: 2, unexplainedBreakdown: "below tolerance: p3, p9" }), settings());
+    const result = evaluateGate(
+      input({ ...passing, unscored: 2, unexplained: 2, unexplainedBreakdown: "below tolerance: p3, p9" }),
+      settings(),
+    );
     expect(result.passed).toBe(false);
     expect(result.reasons).toEqual([
       "2 of 20 prompts (10%) were cut short or parted where the baseline's own answers are not (below tolerance: p3, p9), more than gate.maxUnexplained 0%",
@@ -137,14 +187,25 @@ describe("evaluateGate: the agreement rules", () => {
   it("relaxes both rules to what the baseline showed against itself in a calibration that fits, and only then", () => {
     const selfAgreement = { lowestMedianAgreement: 0.7, mostDisagreed: 0.1 };
     const noise = { floor: 0, problems: [], selfAgreement };
-    const calibrated = evaluateGate(input({ roundScore: 1.1, noise, medianAgreement: 0.72, unexplained: 2, unexplainedBreakdown: "diverged: p1, p2" }), settings({ use: "noise-floor" }));
+    const calibrated = evaluateGate(
+      input({ roundScore: 1.1, noise, medianAgreement: 0.72, unexplained: 2, unexplainedBreakdown: "diverged: p1, p2" }),
+      settings({ use: "noise-floor" }),
+    );
     expect(calibrated.passed).toBe(true);
-    const lower = evaluateGate(input({ roundScore: 1.1, noise, medianAgreement: 0.65, unexplained: 3, unexplainedBreakdown: "diverged: p1, p2, p3" }), settings({ use: "noise-floor" }));
+    const lower = evaluateGate(
+      input({ roundScore: 1.1, noise, medianAgreement: 0.65, unexplained: 3, unexplainedBreakdown: "diverged: p1, p2, p3" }),
+      settings({ use: "noise-floor" }),
+    );
     expect(lower.reasons).toEqual([
       "median agreement 65% < gate.minAgreement 70% (lowered from 100% to the baseline's own lowest in calibration): most answers are not the baseline's over the compared length",
       "3 of 20 prompts (15%) were cut short or parted where the baseline's own answers are not (diverged: p1, p2, p3), more than the 10% the baseline showed against itself in calibration",
     ]);
-    const misfit = evaluateGate(input({ roundScore: 1.1, noise: { ...noise, problems: ["another GPU"] }, medianAgreement: 0.72 }), settings({ use: "noise-floor" }));
-    expect(misfit.reasons).toContain("median agreement 72% < gate.minAgreement 100%: most answers are not the baseline's over the compared length");
+    const misfit = evaluateGate(
+      input({ roundScore: 1.1, noise: { ...noise, problems: ["another GPU"] }, medianAgreement: 0.72 }),
+      settings({ use: "noise-floor" }),
+    );
+    expect(misfit.reasons).toContain(
+      "median agreement 72% < gate.minAgreement 100%: most answers are not the baseline's over the compared length",
+    );
   });
 });

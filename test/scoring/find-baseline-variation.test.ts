@@ -47,7 +47,13 @@ describe("findBaselineVariation", () => {
       { p1: [answer(short), answer(short)], p2: [answer(words(30)), answer(words(30))] },
     ]);
     // Not below tolerance: the baseline itself stopped there in run 2, and the answer is timed against that one.
-    expect(result.prompts[0]?.runs[0]).toMatchObject({ status: "scored", match: "other", baselineRun: 2, comparedTokens: 79, baselineTokens: 79 });
+    expect(result.prompts[0]?.runs[0]).toMatchObject({
+      status: "scored",
+      match: "other",
+      baselineRun: 2,
+      comparedTokens: 79,
+      baselineTokens: 79,
+    });
     const variation = findBaselineVariation(result.prompts, RULES);
     expect(variation).toEqual({ promptsCompared: 2, promptsVaried: 1, explained: [] });
     const card = {
@@ -61,10 +67,7 @@ describe("findBaselineVariation", () => {
   });
 
   it("does not explain a candidate shorter than anything the baseline answered, nor a baseline that never varied", () => {
-    const result = round([
-      { p1: [answer(words(94)), answer(words(40))] },
-      { p1: [answer(words(79)), answer(words(79))] },
-    ]);
+    const result = round([{ p1: [answer(words(94)), answer(words(40))] }, { p1: [answer(words(79)), answer(words(79))] }]);
     expect(findBaselineVariation(result.prompts, RULES)?.explained).toEqual([]);
     const steady = round([{ p1: [answer(words(50)), answer(words(20))] }, { p1: [answer(words(50)), answer(words(20))] }]);
     expect(findBaselineVariation(steady.prompts, RULES)).toEqual({ promptsCompared: 1, promptsVaried: 0, explained: [] });
@@ -87,9 +90,13 @@ describe("findBaselineVariation", () => {
     ]);
     // The baseline's own answers part at token 4: the candidate's early partings are timed, not zeroed, and counted as unexplained.
     expect(varied.prompts[0]?.runs[0]).toMatchObject({ status: "scored", match: "none", agreedTokens: 5, baselinePartsHere: false });
-    expect(varied.prompts[0]?.runs[0]?.reason).toMatch(/^parted from every answer the baseline gave at token 6 of 40 and is timed over the 5 tokens they share/);
+    expect(varied.prompts[0]?.runs[0]?.reason).toMatch(
+      /^parted from every answer the baseline gave at token 6 of 40 and is timed over the 5 tokens they share/,
+    );
     expect(varied.prompts[0]?.runs[1]).toMatchObject({ status: "scored", match: "none", agreedTokens: 3, baselinePartsHere: true });
-    expect(varied.prompts[0]?.runs[1]?.reason).toMatch(/^parted from every answer the baseline gave at token 4 of 40, where the baseline's own answers part too,/);
+    expect(varied.prompts[0]?.runs[1]?.reason).toMatch(
+      /^parted from every answer the baseline gave at token 4 of 40, where the baseline's own answers part too,/,
+    );
     expect(varied.unexplainedAnswers).toMatchObject({ count: 2, compared: 2 });
     expect(findBaselineVariation(varied.prompts, RULES)?.explained).toEqual([]);
   });

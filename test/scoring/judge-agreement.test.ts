@@ -7,7 +7,9 @@ const RULES = { agreementTokens: 16, minPromptAgreement: 0.5 };
 describe("judgeAgreement", () => {
   it("holds the first agreementTokens and more than minPromptAgreement of k, and nothing for answers that do not part", () => {
     expect(judgeAgreement(10, 100, RULES)).toBe("answers part at token 11 of 100, within the first 16 that must match");
-    expect(judgeAgreement(17, 100, RULES)).toBe("answers part at token 18 of 100: they agree on 17% of it, no more than bench.minPromptAgreement 50%");
+    expect(judgeAgreement(17, 100, RULES)).toBe(
+      "answers part at token 18 of 100: they agree on 17% of it, no more than bench.minPromptAgreement 50%",
+    );
     expect(judgeAgreement(50, 100, RULES)).toMatch(/agree on 50% of it/);
     expect(judgeAgreement(51, 100, RULES)).toBeNull();
     expect(judgeAgreement(100, 100, RULES)).toBeNull();

@@ -39,13 +39,23 @@ describe("matchBranches: a candidate answer held to every answer the baseline ga
   });
 
   it("keeps the pooled prefix relation, baseline runs first, with null where an engine gave no answer", () => {
-    const analysis = matchBranches({ baseline: [answer(words(20)), { ok: false, kind: "http_error", reason: "HTTP 500" }], candidate: [answer(words(25)), answer(words(20, 5))] });
+    const analysis = matchBranches({
+      baseline: [answer(words(20)), { ok: false, kind: "http_error", reason: "HTTP 500" }],
+      candidate: [answer(words(25)), answer(words(20, 5))],
+    });
     // Candidate run 1 (index 2) starts with the baseline's run-1 answer (index 0); run 2's answer (index 3) with nothing.
     expect(analysis.prefixes).toEqual([[], null, [0], []]);
   });
 
   it("compares nothing where the records keep no text, so the plain length rules apply", () => {
-    const bare = { ok: true as const, chunks: [{ tMs: 5, tokens: 10 }], outputTokens: 10, finishReason: "stop", endMs: 6, tokensEstimated: false };
+    const bare = {
+      ok: true as const,
+      chunks: [{ tMs: 5, tokens: 10 }],
+      outputTokens: 10,
+      finishReason: "stop",
+      endMs: 6,
+      tokensEstimated: false,
+    };
     const analysis = matchBranches({ baseline: [bare], candidate: [bare] });
     expect(analysis.candidate).toEqual([null]);
     expect(analysis.baselineAnswers).toBe(0);

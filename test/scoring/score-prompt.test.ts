@@ -36,7 +36,11 @@ describe("scorePrompt", () => {
   });
 
   it("zeroes a prompt the candidate failed on and says why", () => {
-    const result = scorePrompt(steadyStream({ tokens: 10, ttftMs: 5, itlMs: 1 }), failedRequest("stream ended without [DONE]", "stream_error"), 0.9);
+    const result = scorePrompt(
+      steadyStream({ tokens: 10, ttftMs: 5, itlMs: 1 }),
+      failedRequest("stream ended without [DONE]", "stream_error"),
+      0.9,
+    );
     expect(result).toEqual({ status: "zeroed", score: 0, speedup: null, comparedTokens: null, reason: "stream ended without [DONE]" });
   });
 
@@ -107,7 +111,9 @@ describe("scorePrompt holds the candidate to the baseline's answer", () => {
     expect(result.agreement).toBeCloseTo(5 / 40, 10);
     expect(result.reason).toContain("answers part at token 6 of 40, within the first 16 that must match");
     // JSON escapes keep quotes and newlines visible and on one line.
-    expect(result.reason).toContain('baseline …"answers é 中 🙂 fast. The engine answers "…, candidate …"answers é 中 \\"quoted\\"\\n|x fast. The engine"…');
+    expect(result.reason).toContain(
+      'baseline …"answers é 中 🙂 fast. The engine answers "…, candidate …"answers é 中 \\"quoted\\"\\n|x fast. The engine"…',
+    );
   });
 
   it("scores a candidate that parts after more than half of k, timed at the full k, with its partial agreement", () => {
@@ -137,18 +143,33 @@ describe("scorePrompt holds the candidate to the baseline's answer", () => {
     [17, 40, "17 tokens"],
     [10, 40, "25%"],
     [20, 40, "exactly 50%"],
-  ])("calls an answer that parts after %i of %i tokens (%s) diverged: it agrees on no more than bench.minPromptAgreement 0.5", (agreed, total, _what) => {
-    const result = scorePrompt(counted(words(total)), counted([...words(agreed), ...words(total - agreed, agreed + 1)]), 0.9, { agreementTokens: 8 });
-    expect(result).toMatchObject({ status: "diverged", score: 0, speedup: null, comparedTokens: total, agreedTokens: agreed });
-    expect(result.reason).toMatch(new RegExp(`^answers part at token ${agreed + 1} of ${total}: they agree on [0-9.]+% of it, no more than bench.minPromptAgreement 50%: baseline `));
-    expect(result.evidence).toMatchObject({ partsAt: agreed + 1, baselineClaimed: total, candidateClaimed: total });
-    expect(result.evidence?.baselineExcerpt).toMatch(/^…"/);
-    expect(result.evidence?.candidateExcerpt).toMatch(/^…"/);
-  });
+  ])(
+    "calls an answer that parts after %i of %i tokens (%s) diverged: it agrees on no more than bench.minPromptAgreement 0.5",
+    (agreed, total, _what) => {
+      const result = scorePrompt(counted(words(total)), counted([...words(agreed), ...words(total - agreed, agreed + 1)]), 0.9, {
+        agreementTokens: 8,
+      });
+      expect(result).toMatchObject({ status: "diverged", score: 0, speedup: null, comparedTokens: total, agreedTokens: agreed });
+      expect(result.reason).toMatch(
+        new RegExp(
+          `^answers part at token ${agreed + 1} of ${total}: they agree on [0-9.]+% of it, no more than bench.minPromptAgreement 50%: baseline `,
+        ),
+      );
+      expect(result.evidence).toMatchObject({ partsAt: agreed + 1, baselineClaimed: total, candidateClaimed: total });
+      expect(result.evidence?.baselineExcerpt).toMatch(/^…"/);
+      expect(result.evidence?.candidateExcerpt).toMatch(/^…"/);
+    },
+  );
 
   it("scores an answer that agrees on just over half of k, and lets bench.minPromptAgreement 0 turn the share rule off", () => {
-    expect(scorePrompt(counted(words(40)), counted([...words(21), ...words(19, 22)]), 0.9)).toMatchObject({ status: "scored", agreedTokens: 21 });
-    expect(scorePrompt(counted(words(40)), counted([...words(17), ...words(23, 18)]), 0.9, { minPromptAgreement: 0 })).toMatchObject({ status: "scored", agreedTokens: 17 });
+    expect(scorePrompt(counted(words(40)), counted([...words(21), ...words(19, 22)]), 0.9)).toMatchObject({
+      status: "scored",
+      agreedTokens: 21,
+    });
+    expect(scorePrompt(counted(words(40)), counted([...words(17), ...words(23, 18)]), 0.9, { minPromptAgreement: 0 })).toMatchObject({
+      status: "scored",
+      agreedTokens: 17,
+    });
   });
 
   it("checks neither rule with both set to 0, but still measures the agreement", () => {

@@ -39,7 +39,12 @@ const startupOom: EngineFailure = {
 describe("scoreRound", () => {
   it("takes the median of an odd count of scores", () => {
     const { ids, baseline, candidate } = withSpeedups([1.5, 0.8, 1.2]);
-    const result = scoreRound({ promptIds: ids, runs: [{ baseline: { records: baseline, failure: null }, candidate: { records: candidate, failure: null } }], tolerance: 0.9, gate });
+    const result = scoreRound({
+      promptIds: ids,
+      runs: [{ baseline: { records: baseline, failure: null }, candidate: { records: candidate, failure: null } }],
+      tolerance: 0.9,
+      gate,
+    });
     expect(result.roundScore).toBeCloseTo(1.2, 5);
     expect(result.promptsScored).toBe(3);
     expect(result.gate.passed).toBe(true);
@@ -48,7 +53,12 @@ describe("scoreRound", () => {
   it("takes the mean of the middle two for an even count, zeros included", () => {
     const { ids, baseline, candidate } = withSpeedups([2, 1.2, 1.4, 1]);
     candidate.set("p1", steadyStream({ tokens: 10, ttftMs: 1, itlMs: 1 })); // below tolerance: 0
-    const result = scoreRound({ promptIds: ids, runs: [{ baseline: { records: baseline, failure: null }, candidate: { records: candidate, failure: null } }], tolerance: 0.9, gate });
+    const result = scoreRound({
+      promptIds: ids,
+      runs: [{ baseline: { records: baseline, failure: null }, candidate: { records: candidate, failure: null } }],
+      tolerance: 0.9,
+      gate,
+    });
     // scores: 0, 1.2, 1.4, 1 -> sorted 0, 1, 1.2, 1.4 -> (1 + 1.2) / 2
     expect(result.roundScore).toBeCloseTo(1.1, 5);
     expect(result.belowTolerance).toBe(1);
@@ -58,7 +68,12 @@ describe("scoreRound", () => {
   it("leaves excluded prompts out of the median and the counts that score", () => {
     const { ids, baseline, candidate } = withSpeedups([3, 1.1, 1.2]);
     baseline.set("p1", failedRequest("HTTP 500: boom"));
-    const result = scoreRound({ promptIds: ids, runs: [{ baseline: { records: baseline, failure: null }, candidate: { records: candidate, failure: null } }], tolerance: 0.9, gate });
+    const result = scoreRound({
+      promptIds: ids,
+      runs: [{ baseline: { records: baseline, failure: null }, candidate: { records: candidate, failure: null } }],
+      tolerance: 0.9,
+      gate,
+    });
     expect(result.excluded).toBe(1);
     expect(result.roundScore).toBeCloseTo(1.15, 5);
     expect(result.promptsTotal).toBe(3);
@@ -67,7 +82,12 @@ describe("scoreRound", () => {
   it("gives every prompt zero when all are below tolerance, and fails the gate on the score and the unscored share", () => {
     const { ids, baseline } = withSpeedups([1, 1, 1]);
     const candidate = records(ids.map((id) => [id, steadyStream({ tokens: 5, ttftMs: 1, itlMs: 1 })]));
-    const result = scoreRound({ promptIds: ids, runs: [{ baseline: { records: baseline, failure: null }, candidate: { records: candidate, failure: null } }], tolerance: 0.9, gate });
+    const result = scoreRound({
+      promptIds: ids,
+      runs: [{ baseline: { records: baseline, failure: null }, candidate: { records: candidate, failure: null } }],
+      tolerance: 0.9,
+      gate,
+    });
     expect(result.roundScore).toBe(0);
     expect(result.belowTolerance).toBe(3);
     expect(result.gate.passed).toBe(false);
@@ -80,7 +100,12 @@ describe("scoreRound", () => {
   });
 
   it("has no round score for no prompts", () => {
-    const result = scoreRound({ promptIds: [], runs: [{ baseline: { records: new Map(), failure: null }, candidate: { records: new Map(), failure: null } }], tolerance: 0.9, gate });
+    const result = scoreRound({
+      promptIds: [],
+      runs: [{ baseline: { records: new Map(), failure: null }, candidate: { records: new Map(), failure: null } }],
+      tolerance: 0.9,
+      gate,
+    });
     expect(result.roundScore).toBeNull();
     expect(result.interval).toBeNull();
     expect(result.gate.passed).toBe(false);
@@ -89,7 +114,12 @@ describe("scoreRound", () => {
 
   it("has no round score when the candidate died before serving, and zeroes each prompt with the reason", () => {
     const { ids, baseline } = withSpeedups([1, 1]);
-    const result = scoreRound({ promptIds: ids, runs: [{ baseline: { records: baseline, failure: null }, candidate: { records: new Map(), failure: startupOom } }], tolerance: 0.9, gate });
+    const result = scoreRound({
+      promptIds: ids,
+      runs: [{ baseline: { records: baseline, failure: null }, candidate: { records: new Map(), failure: startupOom } }],
+      tolerance: 0.9,
+      gate,
+    });
     expect(result.roundScore).toBeNull();
     expect(result.zeroedTotal).toBe(2);
     expect(result.prompts[0]?.reason).toBe("candidate engine failed at startup (CUDA out of memory during CUDA graph capture)");
@@ -101,7 +131,12 @@ describe("scoreRound", () => {
     candidate.delete("p2");
     candidate.delete("p3");
     const died: EngineFailure = { ...startupOom, stage: "benchmark", kind: "exited", label: "exited with code 1" };
-    const result = scoreRound({ promptIds: ids, runs: [{ baseline: { records: baseline, failure: null }, candidate: { records: candidate, failure: died } }], tolerance: 0.9, gate });
+    const result = scoreRound({
+      promptIds: ids,
+      runs: [{ baseline: { records: baseline, failure: null }, candidate: { records: candidate, failure: died } }],
+      tolerance: 0.9,
+      gate,
+    });
     expect(result.roundScore).toBe(0);
     expect(result.zeroedTotal).toBe(2);
     expect(result.prompts[2]?.reason).toBe("candidate engine died during the benchmark (exited with code 1)");
@@ -112,7 +147,12 @@ describe("scoreRound", () => {
     const { ids, baseline, candidate } = withSpeedups(Array.from({ length: 20 }, () => 1.5));
     for (const id of ids.slice(17)) candidate.delete(id);
     const died: EngineFailure = { ...startupOom, stage: "benchmark", kind: "exited", label: "exited with code 1" };
-    const result = scoreRound({ promptIds: ids, runs: [{ baseline: { records: baseline, failure: null }, candidate: { records: candidate, failure: died } }], tolerance: 0.9, gate });
+    const result = scoreRound({
+      promptIds: ids,
+      runs: [{ baseline: { records: baseline, failure: null }, candidate: { records: candidate, failure: died } }],
+      tolerance: 0.9,
+      gate,
+    });
     expect(result.roundScore).toBeCloseTo(1.5, 5);
     expect(result.gate.passed).toBe(false);
     expect(result.gate.reasons).toEqual([
@@ -123,9 +163,20 @@ describe("scoreRound", () => {
 
   it("never passes the gate when the baseline failed, and says the baseline, not the patch, failed", () => {
     const { ids, baseline, candidate } = withSpeedups([2, 2, 2]);
-    const baselineFailure: EngineFailure = { ...startupOom, engine: "baseline", stage: "benchmark", kind: "exited", label: "exited with code 1" };
+    const baselineFailure: EngineFailure = {
+      ...startupOom,
+      engine: "baseline",
+      stage: "benchmark",
+      kind: "exited",
+      label: "exited with code 1",
+    };
     baseline.delete("p3");
-    const result = scoreRound({ promptIds: ids, runs: [{ baseline: { records: baseline, failure: baselineFailure }, candidate: { records: candidate, failure: null } }], tolerance: 0.9, gate });
+    const result = scoreRound({
+      promptIds: ids,
+      runs: [{ baseline: { records: baseline, failure: baselineFailure }, candidate: { records: candidate, failure: null } }],
+      tolerance: 0.9,
+      gate,
+    });
     expect(result.roundScore).toBeCloseTo(2, 5);
     expect(result.excluded).toBe(1);
     expect(result.gate.passed).toBe(false);
@@ -135,17 +186,34 @@ describe("scoreRound", () => {
   it("never passes the gate when the candidate's runtime went away mid-benchmark, however fast the measured prompts were", () => {
     const { ids, baseline, candidate } = withSpeedups([2, 2, 2]);
     candidate.delete("p3");
-    const lost: EngineFailure = { ...startupOom, stage: "benchmark", kind: "infrastructure", label: "the Docker daemon went away (infrastructure, not the patch)" };
-    const result = scoreRound({ promptIds: ids, runs: [{ baseline: { records: baseline, failure: null }, candidate: { records: candidate, failure: lost } }], tolerance: 0.9, gate });
+    const lost: EngineFailure = {
+      ...startupOom,
+      stage: "benchmark",
+      kind: "infrastructure",
+      label: "the Docker daemon went away (infrastructure, not the patch)",
+    };
+    const result = scoreRound({
+      promptIds: ids,
+      runs: [{ baseline: { records: baseline, failure: null }, candidate: { records: candidate, failure: lost } }],
+      tolerance: 0.9,
+      gate,
+    });
     expect(result.roundScore).toBeCloseTo(2, 5);
     expect(result.gate.passed).toBe(false);
     expect(result.gate.reason).toMatch(/^the infrastructure failed, not the patch: .*Docker daemon went away/);
-    expect(result.prompts[2]?.reason).toBe("candidate engine was not measured at benchmark (the Docker daemon went away (infrastructure, not the patch))");
+    expect(result.prompts[2]?.reason).toBe(
+      "candidate engine was not measured at benchmark (the Docker daemon went away (infrastructure, not the patch))",
+    );
   });
 
   it("gives the same interval for the same data", () => {
     const { ids, baseline, candidate } = withSpeedups([0.9, 1.1, 1.3, 1.2, 1.05, 0.95, 1.4, 1.15]);
-    const input = { promptIds: ids, runs: [{ baseline: { records: baseline, failure: null }, candidate: { records: candidate, failure: null } }], tolerance: 0.9, gate };
+    const input = {
+      promptIds: ids,
+      runs: [{ baseline: { records: baseline, failure: null }, candidate: { records: candidate, failure: null } }],
+      tolerance: 0.9,
+      gate,
+    };
     const first = scoreRound(input);
     const second = scoreRound(input);
     expect(first.interval).not.toBeNull();
@@ -159,8 +227,17 @@ describe("scoreRound: edges", () => {
   it("excludes a prompt whose baseline answered 0 tokens, with that reason, instead of scoring the candidate against nothing", () => {
     const { ids, baseline, candidate } = withSpeedups([1.2, 1.2]);
     baseline.set("p1", { ok: true, chunks: [], outputTokens: 0, finishReason: "stop", endMs: 40, tokensEstimated: false });
-    const result = scoreRound({ promptIds: ids, runs: [{ baseline: { records: baseline, failure: null }, candidate: { records: candidate, failure: null } }], tolerance: 0.9, gate });
-    expect(result.prompts[0]).toMatchObject({ status: "excluded", score: null, reason: "the baseline answered 0 tokens: nothing to compare at equal length" });
+    const result = scoreRound({
+      promptIds: ids,
+      runs: [{ baseline: { records: baseline, failure: null }, candidate: { records: candidate, failure: null } }],
+      tolerance: 0.9,
+      gate,
+    });
+    expect(result.prompts[0]).toMatchObject({
+      status: "excluded",
+      score: null,
+      reason: "the baseline answered 0 tokens: nothing to compare at equal length",
+    });
     expect(result.excluded).toBe(1);
     expect(result.roundScore).toBeCloseTo(1.2, 5);
   });
@@ -168,7 +245,12 @@ describe("scoreRound: edges", () => {
   it("says the baseline answered nothing when it failed every prompt, not that no prompt was attempted", () => {
     const { ids, candidate } = withSpeedups([1, 1, 1]);
     const baseline = records(ids.map((id) => [id, failedRequest("HTTP 500: boom")]));
-    const result = scoreRound({ promptIds: ids, runs: [{ baseline: { records: baseline, failure: null }, candidate: { records: candidate, failure: null } }], tolerance: 0.9, gate });
+    const result = scoreRound({
+      promptIds: ids,
+      runs: [{ baseline: { records: baseline, failure: null }, candidate: { records: candidate, failure: null } }],
+      tolerance: 0.9,
+      gate,
+    });
     expect(result.roundScore).toBeNull();
     expect(result.gate.reason).toBe("no round score: the baseline answered none of the prompts, so there is nothing to compare with");
   });
@@ -176,7 +258,13 @@ describe("scoreRound: edges", () => {
   it("shows no interval below five prompts", () => {
     const four = withSpeedups([1.1, 1.2, 1.3, 1.4]);
     const five = withSpeedups([1.1, 1.2, 1.3, 1.4, 1.5]);
-    const score = (round: typeof four) => scoreRound({ promptIds: round.ids, runs: [{ baseline: { records: round.baseline, failure: null }, candidate: { records: round.candidate, failure: null } }], tolerance: 0.9, gate });
+    const score = (round: typeof four) =>
+      scoreRound({
+        promptIds: round.ids,
+        runs: [{ baseline: { records: round.baseline, failure: null }, candidate: { records: round.candidate, failure: null } }],
+        tolerance: 0.9,
+        gate,
+      });
     expect(score(four).interval).toBeNull();
     expect(score(five).interval).not.toBeNull();
   });
@@ -244,7 +332,11 @@ describe("scoreRound: several runs", () => {
     second.set("p2", steadyStream({ tokens: 40, ttftMs: 10, itlMs: 1 }));
     runs[1] = { ...runs[1]!, candidate: { records: second, failure: null } };
     const result = scoreRound({ promptIds: ids, runs, tolerance: 0.9, gate });
-    expect(result.prompts[1]).toMatchObject({ status: "below_tolerance", score: 0, reason: "run 2: answered 40 of 100 tokens (tolerance 90%)" });
+    expect(result.prompts[1]).toMatchObject({
+      status: "below_tolerance",
+      score: 0,
+      reason: "run 2: answered 40 of 100 tokens (tolerance 90%)",
+    });
     expect(result.belowTolerance).toBe(1);
   });
 
@@ -268,7 +360,9 @@ describe("scoreRound: several runs", () => {
     expect(result.roundScore).toBeCloseTo(1.5, 5);
     expect(result.runs.scores).toEqual([expect.closeTo(1.5, 5), null]);
     expect(result.gate.passed).toBe(false);
-    expect(result.gate.reasons[0]).toBe("the candidate engine failed: candidate engine failed at startup in run 2 of 3 (CUDA out of memory during CUDA graph capture)");
+    expect(result.gate.reasons[0]).toBe(
+      "the candidate engine failed: candidate engine failed at startup in run 2 of 3 (CUDA out of memory during CUDA graph capture)",
+    );
   });
 });
 
@@ -279,8 +373,16 @@ describe("scoreRound: the median agreement the gate holds", () => {
   function round(baselinePartsInRun2: number | null) {
     const ids = ["p1", "p2", "p3"];
     const runs: RoundRun[] = [0, 1].map((run) => ({
-      baseline: { records: records(ids.map((id) => [id, textStream(words(40, run === 1 && id !== "p3" ? baselinePartsInRun2 : null, "b"), { itlMs: 10 })])), failure: null },
-      candidate: { records: records(ids.map((id) => [id, textStream(words(40, id === "p3" ? null : 32, "c"), { itlMs: 5 })])), failure: null },
+      baseline: {
+        records: records(
+          ids.map((id) => [id, textStream(words(40, run === 1 && id !== "p3" ? baselinePartsInRun2 : null, "b"), { itlMs: 10 })]),
+        ),
+        failure: null,
+      },
+      candidate: {
+        records: records(ids.map((id) => [id, textStream(words(40, id === "p3" ? null : 32, "c"), { itlMs: 5 })])),
+        failure: null,
+      },
     }));
     return scoreRound({ promptIds: ids, runs, tolerance: 0.9, gate: { ...gate, minAgreement: 1 } });
   }
@@ -294,7 +396,9 @@ describe("scoreRound: the median agreement the gate holds", () => {
       expect(result.medianAgreement).toBeCloseTo(0.8, 10);
       expect(result.prompts[0]?.runs.map((run) => run.match)).toEqual(["none", "none"]);
       expect(result.gate.passed).toBe(false);
-      expect(result.gate.reasons[0]).toBe("median agreement 80% < gate.minAgreement 100%: most answers are not the baseline's over the compared length");
+      expect(result.gate.reasons[0]).toBe(
+        "median agreement 80% < gate.minAgreement 100%: most answers are not the baseline's over the compared length",
+      );
     }
   });
 
@@ -302,7 +406,10 @@ describe("scoreRound: the median agreement the gate holds", () => {
     // The candidate gives the baseline's run-2 answer in both runs: the engine's own variation.
     const ids = ["p1", "p2", "p3"];
     const runs: RoundRun[] = [0, 1].map((run) => ({
-      baseline: { records: records(ids.map((id) => [id, textStream(words(40, run === 1 ? 30 : null, "b"), { itlMs: 10 })])), failure: null },
+      baseline: {
+        records: records(ids.map((id) => [id, textStream(words(40, run === 1 ? 30 : null, "b"), { itlMs: 10 })])),
+        failure: null,
+      },
       candidate: { records: records(ids.map((id) => [id, textStream(words(40, 30, "b"), { itlMs: 5 })])), failure: null },
     }));
     const result = scoreRound({ promptIds: ids, runs, tolerance: 0.9, gate: { ...gate, minAgreement: 1 } });

@@ -18,7 +18,16 @@ describe("shuffleUnexplained: the candidate's unexplained answers against shuffl
 
   it("does not hold an honest mix of the engine's own two continuations against the candidate, even where it took one the baseline did not", () => {
     // Eight bistable prompts: the candidate took B where the baseline's four runs all gave A, and the reverse, as chance has it.
-    const prompts = [prompt("AAAA", "AABA"), prompt("BBBB", "BABB"), prompt("ABAB", "AABB"), prompt("AABB", "ABBA"), prompt("AAAB", "BBAA"), prompt("ABBB", "AAAB"), prompt("AAAA", "AAAA"), prompt("BBAB", "ABAB")];
+    const prompts = [
+      prompt("AAAA", "AABA"),
+      prompt("BBBB", "BABB"),
+      prompt("ABAB", "AABB"),
+      prompt("AABB", "ABBA"),
+      prompt("AAAB", "BBAA"),
+      prompt("ABBB", "AAAB"),
+      prompt("AAAA", "AAAA"),
+      prompt("BBAB", "ABAB"),
+    ];
     const result = shuffleUnexplained(prompts);
     expect(result.observed).toBe(2);
     expect(result.pValue).toBeGreaterThan(0.2);
@@ -32,7 +41,10 @@ describe("shuffleUnexplained: the candidate's unexplained answers against shuffl
   });
 
   it("finds a deterministic engine's answer changed on a few prompts in every run, and gives the same p-value every time", () => {
-    const prompts = [...Array.from({ length: 3 }, () => prompt("AAAA", "DDDD")), ...Array.from({ length: 20 }, () => prompt("AAAA", "AAAA"))];
+    const prompts = [
+      ...Array.from({ length: 3 }, () => prompt("AAAA", "DDDD")),
+      ...Array.from({ length: 20 }, () => prompt("AAAA", "AAAA")),
+    ];
     const first = shuffleUnexplained(prompts);
     expect(first.observed).toBe(12);
     expect(first.pValue).toBeLessThan(0.001);
@@ -46,7 +58,13 @@ describe("shuffleUnexplained: the candidate's unexplained answers against shuffl
 
 describe("shuffleUnexplained in any order", () => {
   it("gives the same p-value for the same prompts listed in another order, as a merge of shard cards lists them", () => {
-    const prompts = [prompt("AABB", "AFAF"), prompt("AAAA", "AAAD"), prompt("ABAB", "AFBF"), prompt("AAAB", "BAAA"), prompt("AAAA", "DDDA")];
+    const prompts = [
+      prompt("AABB", "AFAF"),
+      prompt("AAAA", "AAAD"),
+      prompt("ABAB", "AFBF"),
+      prompt("AAAB", "BAAA"),
+      prompt("AAAA", "DDDA"),
+    ];
     expect(shuffleUnexplained([...prompts].reverse())).toEqual(shuffleUnexplained(prompts));
     expect(shuffleUnexplained([prompts[2]!, prompts[0]!, prompts[4]!, prompts[1]!, prompts[3]!])).toEqual(shuffleUnexplained(prompts));
   });

@@ -20,8 +20,14 @@ import { COMMENT_WIDTH_PX, FIRST_SCREEN_PX } from "../../scripts/lib/render-card
 const EXAMPLES = new URL("../../examples/cards/", import.meta.url);
 const IMAGES = new URL("../../docs/images/", import.meta.url);
 
-const names = (await readdir(EXAMPLES)).filter((file) => file.endsWith(".md")).map((file) => file.slice(0, -3)).sort();
-const shots = [...names.map((name) => ({ name, folds: "closed" as const })), ...EXPANDED_CARDS.map((name) => ({ name, folds: "open" as const }))];
+const names = (await readdir(EXAMPLES))
+  .filter((file) => file.endsWith(".md"))
+  .map((file) => file.slice(0, -3))
+  .sort();
+const shots = [
+  ...names.map((name) => ({ name, folds: "closed" as const })),
+  ...EXPANDED_CARDS.map((name) => ({ name, folds: "open" as const })),
+];
 
 async function screenshot(name: string, folds: "closed" | "open"): Promise<{ png: Buffer; text: Record<string, string> }> {
   const png = await readFile(new URL(screenshotFile(name, folds), IMAGES));
@@ -40,7 +46,9 @@ async function firstScreen(name: string): Promise<{ card: Scorecard; text: strin
 
 describe("the screenshots of the example cards", () => {
   it("include the demo, passing, OOM, busy-runner and baseline-failure cards", () => {
-    expect(names).toEqual(expect.arrayContaining(["demo", "passing-round", "candidate-cuda-oom", "candidate-cuda-oom-busy-runner", "baseline-nccl-error"]));
+    expect(names).toEqual(
+      expect.arrayContaining(["demo", "passing-round", "candidate-cuda-oom", "candidate-cuda-oom-busy-runner", "baseline-nccl-error"]),
+    );
   });
 
   it.each(shots.map((shot) => [screenshotFile(shot.name, shot.folds), shot] as const))(
@@ -49,9 +57,10 @@ describe("the screenshots of the example cards", () => {
       const markdown = await readFile(new URL(`${name}.md`, EXAMPLES));
       const { png, text } = await screenshot(name, folds);
       expect(text[SCREENSHOT_KEYS.source]).toBe(`examples/cards/${name}.md`);
-      expect(text[SCREENSHOT_KEYS.markdownSha256], `examples/cards/${name}.md changed since docs/images/${screenshotFile(name, folds)} was taken: run npm run screenshots`).toBe(
-        markdownSha256(markdown),
-      );
+      expect(
+        text[SCREENSHOT_KEYS.markdownSha256],
+        `examples/cards/${name}.md changed since docs/images/${screenshotFile(name, folds)} was taken: run npm run screenshots`,
+      ).toBe(markdownSha256(markdown));
       expect(text[SCREENSHOT_KEYS.folds]).toBe(folds);
       expect(text[SCREENSHOT_KEYS.widthPx]).toBe(String(COMMENT_WIDTH_PX));
       expect(text[SCREENSHOT_KEYS.firstScreenPx]).toBe(String(FIRST_SCREEN_PX));
@@ -86,7 +95,9 @@ describe("the screenshots of the example cards", () => {
       const { card, text } = await firstScreen(name);
       expect(text).toContain(shown(describeVerdict(card, { firstReasonOnly: true }).headline));
       const oom = explainCudaOom(card);
-      const lead = oom ? `${oom.lead} ${oom.text}` : "Not the patch: the unpatched baseline failed, so the round measured nothing about the patch.";
+      const lead = oom
+        ? `${oom.lead} ${oom.text}`
+        : "Not the patch: the unpatched baseline failed, so the round measured nothing about the patch.";
       expect(text).toContain(shown(lead));
       expect(text).toContain(`Error ${collapse(card.failure?.summary ?? "")}`);
       // No row of zero counts stands between the headline and the cause.
@@ -97,7 +108,10 @@ describe("the screenshots of the example cards", () => {
 
 describe("PNG text chunks", () => {
   // The smallest PNG there is: 1×1, one grey pixel.
-  const tiny = Buffer.from("89504e470d0a1a0a0000000d49484452000000010000000108000000003a7e9b550000000a49444154789c636800000082008177cd72b60000000049454e44ae426082", "hex");
+  const tiny = Buffer.from(
+    "89504e470d0a1a0a0000000d49484452000000010000000108000000003a7e9b550000000a49444154789c636800000082008177cd72b60000000049454e44ae426082",
+    "hex",
+  );
 
   it("round-trip UTF-8 text, replace an entry of the same keyword, and keep the image readable", () => {
     const once = writePngText(tiny, { "speedgate:a": "✅ 1.24× — 中", "speedgate:b": "x" });

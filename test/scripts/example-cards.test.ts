@@ -13,10 +13,13 @@ const read = (name: string): Promise<string> => readFile(new URL(name, EXAMPLES_
 describe("examples/cards", async () => {
   const examples = await buildExampleCards();
 
-  it.each(examples.map((example) => [example.name, example] as const))("%s is what the current code makes (npm run examples regenerates it)", async (name, { card }) => {
-    expect(parseScorecardJson(await read(`${name}.json`), name)).toEqual(card);
-    expect(await read(`${name}.md`)).toBe(renderMarkdown(card));
-  });
+  it.each(examples.map((example) => [example.name, example] as const))(
+    "%s is what the current code makes (npm run examples regenerates it)",
+    async (name, { card }) => {
+      expect(parseScorecardJson(await read(`${name}.json`), name)).toEqual(card);
+      expect(await read(`${name}.md`)).toBe(renderMarkdown(card));
+    },
+  );
 
   it.each(examples.filter((example) => example.card.promptsScored > 0).map((example) => [example.name, example] as const))(
     "%s compares the answers, as a real round does: its records carry their text, so it has a median agreement",
@@ -26,33 +29,48 @@ describe("examples/cards", async () => {
     },
   );
 
-  it.each(["candidate-cuda-oom", "candidate-cuda-oom-busy-runner"])("%s agrees with its own log: failure, hint and summary come from classifying it", async (name) => {
-    const card = parseScorecardJson(await read(`${name}.json`), name);
-    const log = toLogTail(await read(`${name}.log`));
-    // A round of one run names no run for its failure.
-    expect(card.failure).toEqual({
-      ...classifyFailure({ role: "candidate", stage: "startup", exit: { exitCode: 1, signal: null, oomKilled: false }, logLines: log, engine: engineFamily(card.engine) }),
-      run: null,
-    });
-    expect(log).toContain(card.failure?.summary);
-    // The GPU the log ran out of memory on is the one nvidia-smi showed.
-    const gpuIndex = Number(/GPU (\d+) has a total capacity/.exec(card.failure?.summary ?? "")?.[1]);
-    expect(card.gpuState?.candidate?.gpus.some((gpu) => gpu.index === gpuIndex)).toBe(true);
-    const holder = /Process (\d+) has ([\d.]+) GiB memory in use/.exec(card.failure?.summary ?? "");
-    const listed = card.gpuState?.candidate?.processes ?? [];
-    if (holder) {
-      expect(listed.map((process) => process.pid)).toEqual([Number(holder[1])]);
-      expect(((listed[0]?.usedMemoryMiB ?? 0) / 1024).toFixed(2)).toBe(holder[2]);
-    } else {
-      expect(listed).toEqual([]);
-    }
-  });
+  it.each(["candidate-cuda-oom", "candidate-cuda-oom-busy-runner"])(
+    "%s agrees with its own log: failure, hint and summary come from classifying it",
+    async (name) => {
+      const card = parseScorecardJson(await read(`${name}.json`), name);
+      const log = toLogTail(await read(`${name}.log`));
+      // A round of one run names no run for its failure.
+      expect(card.failure).toEqual({
+        ...classifyFailure({
+          role: "candidate",
+          stage: "startup",
+          exit: { exitCode: 1, signal: null, oomKilled: false },
+          logLines: log,
+          engine: engineFamily(card.engine),
+        }),
+        run: null,
+      });
+      expect(log).toContain(card.failure?.summary);
+      // The GPU the log ran out of memory on is the one nvidia-smi showed.
+      const gpuIndex = Number(/GPU (\d+) has a total capacity/.exec(card.failure?.summary ?? "")?.[1]);
+      expect(card.gpuState?.candidate?.gpus.some((gpu) => gpu.index === gpuIndex)).toBe(true);
+      const holder = /Process (\d+) has ([\d.]+) GiB memory in use/.exec(card.failure?.summary ?? "");
+      const listed = card.gpuState?.candidate?.processes ?? [];
+      if (holder) {
+        expect(listed.map((process) => process.pid)).toEqual([Number(holder[1])]);
+        expect(((listed[0]?.usedMemoryMiB ?? 0) / 1024).toFixed(2)).toBe(holder[2]);
+      } else {
+        expect(listed).toEqual([]);
+      }
+    },
+  );
 
   it("baseline-nccl-error agrees with its own log, and its candidate never started", async () => {
     const card = parseScorecardJson(await read("baseline-nccl-error.json"), "baseline-nccl-error");
     const log = toLogTail(await read("baseline-nccl-error.log"));
     expect(card.failure).toEqual({
-      ...classifyFailure({ role: "baseline", stage: "startup", exit: { exitCode: 1, signal: null, oomKilled: false }, logLines: log, engine: engineFamily(card.engine) }),
+      ...classifyFailure({
+        role: "baseline",
+        stage: "startup",
+        exit: { exitCode: 1, signal: null, oomKilled: false },
+        logLines: log,
+        engine: engineFamily(card.engine),
+      }),
       run: null,
     });
     expect(card.failure?.kind).toBe("nccl_error");
@@ -63,7 +81,12 @@ describe("examples/cards", async () => {
   it("the demo card is what the demo round gives: the patch is faster, but two answers stop early", () => {
     const demo = examples.find((example) => example.name === "demo")?.card;
     expect(demo?.engine).toBe("sim-engine");
-    expect(demo?.prompts.filter((prompt) => prompt.status === "below_tolerance").map((prompt) => prompt.id).sort()).toEqual(["story-lighthouse", "summarize-contract"]);
+    expect(
+      demo?.prompts
+        .filter((prompt) => prompt.status === "below_tolerance")
+        .map((prompt) => prompt.id)
+        .sort(),
+    ).toEqual(["story-lighthouse", "summarize-contract"]);
     expect(demo?.roundScore).toBeGreaterThan(1.4);
     expect(demo?.gate.passed).toBe(false);
   });

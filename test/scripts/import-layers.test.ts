@@ -61,7 +61,9 @@ describe("the import layers", () => {
     });
     const report = checkImportLayers(root);
     expect(report.circles).toEqual([["src/scoring/a.ts", "src/scoring/b.ts", "src/scoring/c.ts"]]);
-    expect(report.violations.map((violation) => [violation.from, violation.why])).toEqual([["src/newfolder/x.ts", "src/newfolder/ is on no floor: add it to FLOORS in scripts/lib/import-layers.ts"]]);
+    expect(report.violations.map((violation) => [violation.from, violation.why])).toEqual([
+      ["src/newfolder/x.ts", "src/newfolder/ is on no floor: add it to FLOORS in scripts/lib/import-layers.ts"],
+    ]);
     expect(describeLayerReport(report)).toMatch(/2 problem\(s\)$/);
   });
 

@@ -50,13 +50,24 @@ describe("the packed CLI", () => {
       ]),
     );
     expect(files.some((file) => file.startsWith("package/dist/chunks/"))).toBe(true);
-    expect(files.filter((file) => /^package\/(src|test|bot)\//.test(file) || (file.includes("/node_modules/") && !file.startsWith("package/node_modules/@electric-sql/pglite")))).toEqual([]);
+    expect(
+      files.filter(
+        (file) =>
+          /^package\/(src|test|bot)\//.test(file) ||
+          (file.includes("/node_modules/") && !file.startsWith("package/node_modules/@electric-sql/pglite")),
+      ),
+    ).toEqual([]);
     const packed = JSON.parse((await run("tar", ["-xzOf", tarball, "package/package.json"])).stdout) as Record<string, unknown>;
     expect(packed).toMatchObject({ name: "speedgate", version: manifest.version, bin: { speedgate: "dist/cli.js" } });
     // Only what the bundle cannot hold, and it travels inside the tarball: installing downloads nothing.
     expect(packed).toMatchObject({ bundleDependencies: ["@electric-sql/pglite", "@electric-sql/pglite-socket"] });
     expect(Object.keys(packed.dependencies as Record<string, string>)).toEqual(packed.bundleDependencies);
-    expect(files).toEqual(expect.arrayContaining(["package/node_modules/@electric-sql/pglite/package.json", "package/node_modules/@electric-sql/pglite-socket/package.json"]));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        "package/node_modules/@electric-sql/pglite/package.json",
+        "package/node_modules/@electric-sql/pglite-socket/package.json",
+      ]),
+    );
   });
 
   it("installs offline into an empty npm cache and runs the demo and run --check from anywhere", async () => {

@@ -9,7 +9,12 @@ import { makeTempDir } from "../support/make-temp-dir.js";
 
 const run = promisify(execFile);
 const scripts = fileURLToPath(new URL("../../scripts/", import.meta.url));
-const identity = { GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.invalid", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.invalid" };
+const identity = {
+  GIT_AUTHOR_NAME: "t",
+  GIT_AUTHOR_EMAIL: "t@example.invalid",
+  GIT_COMMITTER_NAME: "t",
+  GIT_COMMITTER_EMAIL: "t@example.invalid",
+};
 
 async function git(cwd: string, ...args: string[]): Promise<string> {
   return (await run("git", args, { cwd, env: { ...process.env, ...identity } })).stdout.trim();
@@ -40,7 +45,10 @@ async function commitVersion(clone: string, version: string): Promise<string> {
 async function script(name: string, cwd: string, env: Record<string, string>) {
   const output = join(cwd, "..", "github-output");
   try {
-    const { stdout } = await run("bash", [join(scripts, name)], { cwd, env: { ...process.env, ...identity, ...env, GITHUB_OUTPUT: output } });
+    const { stdout } = await run("bash", [join(scripts, name)], {
+      cwd,
+      env: { ...process.env, ...identity, ...env, GITHUB_OUTPUT: output },
+    });
     return { code: 0, stdout, stderr: "", output: await readFile(output, "utf8").catch(() => "") };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -49,12 +57,16 @@ async function script(name: string, cwd: string, env: Record<string, string>) {
 }
 
 async function remoteTags(remote: string): Promise<Record<string, string>> {
-  const lines = (await git(remote, "for-each-ref", "--format=%(refname:short) %(objectname) %(*objectname)", "refs/tags")).split("\n").filter(Boolean);
+  const lines = (await git(remote, "for-each-ref", "--format=%(refname:short) %(objectname) %(*objectname)", "refs/tags"))
+    .split("\n")
+    .filter(Boolean);
   // An annotated tag's commit is its peeled object; a lightweight tag's is the object itself.
-  return Object.fromEntries(lines.map((line) => {
-    const [name, object, peeled] = line.split(" ");
-    return [name ?? "", peeled || object || ""];
-  }));
+  return Object.fromEntries(
+    lines.map((line) => {
+      const [name, object, peeled] = line.split(" ");
+      return [name ?? "", peeled || object || ""];
+    }),
+  );
 }
 
 describe("scripts/check-release-version.sh", () => {

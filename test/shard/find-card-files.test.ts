@@ -25,7 +25,11 @@ describe("findCardFiles", () => {
   });
 
   it("takes globs and files, and names each file once", async () => {
-    const files = await findCardFiles(["shards/*-1*/scorecard.json", join(dir, "shards", "speedgate-shard-1", "scorecard.json")], "cards", dir);
+    const files = await findCardFiles(
+      ["shards/*-1*/scorecard.json", join(dir, "shards", "speedgate-shard-1", "scorecard.json")],
+      "cards",
+      dir,
+    );
     expect(files).toEqual([1, 10].map((index) => join(dir, "shards", `speedgate-shard-${index}`, "scorecard.json")));
   });
 

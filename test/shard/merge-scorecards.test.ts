@@ -14,7 +14,11 @@ function shardCards(recorded: RecordedRound, count: number, runs = 1): Scorecard
   const prompts = recorded.promptIds.map((id) => ({ id }));
   return Array.from({ length: count }, (_, position) => {
     const shard = { index: position + 1, count };
-    return cardFor(recorded, selectShard(prompts, shard).map((prompt) => prompt.id), { shard, runs });
+    return cardFor(
+      recorded,
+      selectShard(prompts, shard).map((prompt) => prompt.id),
+      { shard, runs },
+    );
   });
 }
 
@@ -95,7 +99,10 @@ describe("mergeScorecards", () => {
   });
 
   it("recomputes every prompt from its times at k, never from a shard card's own scores", () => {
-    const shards = shardCards(recorded, 2).map((card) => ({ ...card, prompts: card.prompts.map((prompt) => ({ ...prompt, score: 9, speedup: 9 })) }));
+    const shards = shardCards(recorded, 2).map((card) => ({
+      ...card,
+      prompts: card.prompts.map((prompt) => ({ ...prompt, score: 9, speedup: 9 })),
+    }));
     expect(comparable(mergeScorecards(shards))).toEqual(comparable(whole));
   });
 
@@ -130,7 +137,12 @@ describe("mergeScorecards", () => {
   it("accepts images each runner built itself, whose IDs differ for the same inputs", () => {
     const shards = shardCards(recorded, 2).map((card, position) => ({
       ...card,
-      provenance: { ...card.provenance, baselineImage: null, baselineImageId: `sha256:built-base-${position}`, imageDigest: `sha256:built-${position}` },
+      provenance: {
+        ...card.provenance,
+        baselineImage: null,
+        baselineImageId: `sha256:built-base-${position}`,
+        imageDigest: `sha256:built-${position}`,
+      },
     }));
     const merged = mergeScorecards(shards);
     expect(merged.provenance.imageDigest).toBe("sha256:built-0; sha256:built-1");
@@ -141,10 +153,14 @@ describe("mergeScorecards", () => {
     const prompts = recorded.promptIds.map((id) => ({ id }));
     const shards = shardCards(recorded, 3);
     const failedShard = { index: 2, count: 3 };
-    shards[1] = cardFor(recorded, selectShard(prompts, failedShard).map((prompt) => prompt.id), {
-      shard: failedShard,
-      candidateFailure: candidateOom,
-    });
+    shards[1] = cardFor(
+      recorded,
+      selectShard(prompts, failedShard).map((prompt) => prompt.id),
+      {
+        shard: failedShard,
+        candidateFailure: candidateOom,
+      },
+    );
     const merged = mergeScorecards(shards);
     expect(merged.failure?.kind).toBe("cuda_oom");
     expect(merged.failure?.summary).toMatch(/^shard 2 of 3: torch\.OutOfMemoryError/);
@@ -157,14 +173,22 @@ describe("mergeScorecards", () => {
   it("puts a baseline failure first, whichever shard it was on", () => {
     const prompts = recorded.promptIds.map((id) => ({ id }));
     const shards = shardCards(recorded, 3);
-    shards[0] = cardFor(recorded, selectShard(prompts, { index: 1, count: 3 }).map((prompt) => prompt.id), {
-      shard: { index: 1, count: 3 },
-      candidateFailure: candidateOom,
-    });
-    shards[2] = cardFor(recorded, selectShard(prompts, { index: 3, count: 3 }).map((prompt) => prompt.id), {
-      shard: { index: 3, count: 3 },
-      baselineFailure: { ...candidateOom, engine: "baseline", summary: "baseline died" },
-    });
+    shards[0] = cardFor(
+      recorded,
+      selectShard(prompts, { index: 1, count: 3 }).map((prompt) => prompt.id),
+      {
+        shard: { index: 1, count: 3 },
+        candidateFailure: candidateOom,
+      },
+    );
+    shards[2] = cardFor(
+      recorded,
+      selectShard(prompts, { index: 3, count: 3 }).map((prompt) => prompt.id),
+      {
+        shard: { index: 3, count: 3 },
+        baselineFailure: { ...candidateOom, engine: "baseline", summary: "baseline died" },
+      },
+    );
     const merged = mergeScorecards(shards);
     expect(merged.failure?.engine).toBe("baseline");
     expect(merged.failure?.summary).toBe("shard 3 of 3: baseline died (shard 1 of 3 also failed)");
@@ -187,13 +211,37 @@ describe("mergeScorecards", () => {
       ["settings", (card: Scorecard): Scorecard => ({ ...card, settings: { ...card.settings, requestIntervalMs: 10 } })],
       ["gate", (card: Scorecard): Scorecard => ({ ...card, gate: { ...card.gate, minRoundScore: 1.1 } })],
       ["engine", (card: Scorecard): Scorecard => ({ ...card, engine: "vllm" })],
-      ["provenance.baselineImageId", (card: Scorecard): Scorecard => ({ ...card, provenance: { ...card.provenance, baselineImageId: "sha256:other" } })],
+      [
+        "provenance.baselineImageId",
+        (card: Scorecard): Scorecard => ({ ...card, provenance: { ...card.provenance, baselineImageId: "sha256:other" } }),
+      ],
       ["provenance.configHash", (card: Scorecard): Scorecard => ({ ...card, provenance: { ...card.provenance, configHash: "x" } })],
       ["provenance.promptsHash", (card: Scorecard): Scorecard => ({ ...card, provenance: { ...card.provenance, promptsHash: "x" } })],
       ["speedgateVersion", (card: Scorecard): Scorecard => ({ ...card, speedgateVersion: "9.9.9" })],
-      ["source.headSha", (card: Scorecard): Scorecard => ({ ...card, source: { repository: null, pullRequest: null, runId: null, runUrl: null, headSha: "a".repeat(40) } })],
+      [
+        "source.headSha",
+        (card: Scorecard): Scorecard => ({
+          ...card,
+          source: { repository: null, pullRequest: null, runId: null, runUrl: null, headSha: "a".repeat(40) },
+        }),
+      ],
       // Base/head mode: a shard scored against another base measured another baseline.
-      ["commits", (card: Scorecard): Scorecard => ({ ...card, commits: { base: "b".repeat(40), head: "c".repeat(40), mergeBase: "b".repeat(40), image: null, imageRevision: null, imageRevisionFrom: null, baseline: null, candidate: null } })],
+      [
+        "commits",
+        (card: Scorecard): Scorecard => ({
+          ...card,
+          commits: {
+            base: "b".repeat(40),
+            head: "c".repeat(40),
+            mergeBase: "b".repeat(40),
+            image: null,
+            imageRevision: null,
+            imageRevisionFrom: null,
+            baseline: null,
+            candidate: null,
+          },
+        }),
+      ],
     ])("with a different %s", (what, change) => {
       const shards = shardCards(recorded, 3);
       shards[1] = change(shards[1] as Scorecard);
@@ -230,7 +278,9 @@ describe("mergeScorecards", () => {
       const first = shards[0] as Scorecard;
       const second = shards[1] as Scorecard;
       shards[1] = { ...second, prompts: [...second.prompts, first.prompts[0] as Scorecard["prompts"][number]] };
-      expect(refusal(() => mergeScorecards(shards))).toMatch(/prompt "p-\d+" is in both card 1 \(shard 1 of 2\) and card 2 \(shard 2 of 2\); shards must not overlap/);
+      expect(refusal(() => mergeScorecards(shards))).toMatch(
+        /prompt "p-\d+" is in both card 1 \(shard 1 of 2\) and card 2 \(shard 2 of 2\); shards must not overlap/,
+      );
     });
 
     it("when there is nothing to merge", () => {
@@ -252,7 +302,10 @@ describe("mergeScorecards: a round with scenarios", () => {
     return Array.from({ length: count }, (_, position) => {
       const shard = { index: position + 1, count };
       const scenarios = rounds.map(({ name, recorded }) => {
-        const ids = selectShard(recorded.promptIds.map((id) => ({ id })), shard).map((prompt) => prompt.id);
+        const ids = selectShard(
+          recorded.promptIds.map((id) => ({ id })),
+          shard,
+        ).map((prompt) => prompt.id);
         return { name, card: cardFor(recorded, ids, { shard }) };
       });
       return assembleScenarioCard(scenarios, maxRegression);
@@ -281,17 +334,27 @@ describe("mergeScorecards: a round with scenarios", () => {
   });
 
   it("re-derives the combined gate, whatever the shards' top levels say", () => {
-    const forged = scenarioShards(2).map((card) => ({ ...card, roundScore: 9, gate: { ...card.gate, passed: true, reason: "2 of 2 scenarios passed", reasons: [] } }));
+    const forged = scenarioShards(2).map((card) => ({
+      ...card,
+      roundScore: 9,
+      gate: { ...card.gate, passed: true, reason: "2 of 2 scenarios passed", reasons: [] },
+    }));
     expect(comparableRound(mergeScorecards(forged))).toEqual(comparableRound(wholeRound));
   });
 
   it("keeps the prompts file each scenario's card names through the merge", () => {
     const named = (card: Scorecard): Scorecard => ({
       ...card,
-      scenarios: card.scenarios?.map(({ name, card: one }) => ({ name, card: { ...one, settings: { ...one.settings, promptsSource: `prompts/${name}.jsonl` } } })),
+      scenarios: card.scenarios?.map(({ name, card: one }) => ({
+        name,
+        card: { ...one, settings: { ...one.settings, promptsSource: `prompts/${name}.jsonl` } },
+      })),
     });
     const merged = mergeScorecards(scenarioShards(2).map(named));
-    expect(merged.scenarios?.map((scenario) => scenario.card.settings.promptsSource)).toEqual(["prompts/chat-rate4.jsonl", "prompts/prefill-c32.jsonl"]);
+    expect(merged.scenarios?.map((scenario) => scenario.card.settings.promptsSource)).toEqual([
+      "prompts/chat-rate4.jsonl",
+      "prompts/prefill-c32.jsonl",
+    ]);
     expect(() => parseScorecard(merged, "merged")).not.toThrow();
   });
 
@@ -325,7 +388,9 @@ describe("mergeScorecards: a round with scenarios", () => {
       const shards = scenarioShards(2);
       const second = shards[1] as Scorecard;
       const scenarios = second.scenarios?.map((scenario, index) =>
-        index === 1 ? { ...scenario, card: { ...scenario.card, settings: { ...scenario.card.settings, requestIntervalMs: 10 } } } : scenario,
+        index === 1
+          ? { ...scenario, card: { ...scenario.card, settings: { ...scenario.card.settings, requestIntervalMs: 10 } } }
+          : scenario,
       );
       expect(refusal(() => mergeScorecards([shards[0] as Scorecard, { ...second, scenarios }], { labels }))).toContain(
         'b/scorecard.json (shard 2 of 2): scenario "prefill-c32": settings is',
@@ -343,7 +408,15 @@ describe("mergeScorecards: a round with scenarios", () => {
       const shards = scenarioShards(2);
       const [first, second] = shards as [Scorecard, Scorecard];
       const overlapping = second.scenarios?.map((scenario, index) =>
-        index === 1 ? { ...scenario, card: { ...scenario.card, prompts: [...scenario.card.prompts, first.scenarios?.[1]?.card.prompts[0] as Scorecard["prompts"][number]] } } : scenario,
+        index === 1
+          ? {
+              ...scenario,
+              card: {
+                ...scenario.card,
+                prompts: [...scenario.card.prompts, first.scenarios?.[1]?.card.prompts[0] as Scorecard["prompts"][number]],
+              },
+            }
+          : scenario,
       );
       expect(refusal(() => mergeScorecards([first, { ...second, scenarios: overlapping }]))).toMatch(
         /scenario "prefill-c32": prompt "p-\d+" is in both card 1 \(shard 1 of 2\) and card 2 \(shard 2 of 2\); shards must not overlap/,

@@ -23,8 +23,12 @@ describe("selectShard", () => {
   it("chooses the same prompts whatever order the file lists them in", () => {
     const reversed = prompts.slice().reverse();
     for (let index = 1; index <= 3; index++) {
-      const a = selectShard(prompts, { index, count: 3 }).map((prompt) => prompt.id).sort();
-      const b = selectShard(reversed, { index, count: 3 }).map((prompt) => prompt.id).sort();
+      const a = selectShard(prompts, { index, count: 3 })
+        .map((prompt) => prompt.id)
+        .sort();
+      const b = selectShard(reversed, { index, count: 3 })
+        .map((prompt) => prompt.id)
+        .sort();
       expect(b).toEqual(a);
     }
   });

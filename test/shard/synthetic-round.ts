@@ -60,7 +60,9 @@ function slower(records: Map<string, RequestRecord>, factor: number): Map<string
   return new Map(
     [...records].map(([id, record]) => [
       id,
-      record.ok ? { ...record, chunks: record.chunks.map((chunk) => ({ ...chunk, tMs: chunk.tMs * factor })), endMs: record.endMs * factor } : record,
+      record.ok
+        ? { ...record, chunks: record.chunks.map((chunk) => ({ ...chunk, tMs: chunk.tMs * factor })), endMs: record.endMs * factor }
+        : record,
     ]),
   );
 }
@@ -72,7 +74,12 @@ function slower(records: Map<string, RequestRecord>, factor: number): Map<string
 export function cardFor(
   recorded: RecordedRound,
   promptIds: readonly string[],
-  options: { shard?: ShardSpec | null; candidateFailure?: EngineFailure | null; baselineFailure?: EngineFailure | null; runs?: number } = {},
+  options: {
+    shard?: ShardSpec | null;
+    candidateFailure?: EngineFailure | null;
+    baselineFailure?: EngineFailure | null;
+    runs?: number;
+  } = {},
 ): Scorecard {
   const runs = options.runs ?? 1;
   const config = { ...syntheticConfig, bench: { ...syntheticConfig.bench, runs } };
@@ -80,7 +87,10 @@ export function cardFor(
     promptIds,
     runs: Array.from({ length: runs }, (_, run) => ({
       baseline: { records: pick(recorded.baseline, promptIds), failure: options.baselineFailure ?? null },
-      candidate: { records: options.candidateFailure ? new Map() : slower(pick(recorded.candidate, promptIds), 1 + 0.03 * run), failure: options.candidateFailure ?? null },
+      candidate: {
+        records: options.candidateFailure ? new Map() : slower(pick(recorded.candidate, promptIds), 1 + 0.03 * run),
+        failure: options.candidateFailure ?? null,
+      },
     })),
     tolerance: config.bench.tolerance,
     gate: config.gate,

@@ -45,7 +45,9 @@ describe("the gate a user gets without setting anything", () => {
   });
 
   it("passes a 10% speedup at least 95% of the time when engine starts differ by 2%", () => {
-    expect(studyGate(scenario, { candidate: fasterProfile(scenario.engine, 1.1), rounds: ROUNDS, firstRound: 2_000_000 }).passRate).toBeGreaterThanOrEqual(0.95);
+    expect(
+      studyGate(scenario, { candidate: fasterProfile(scenario.engine, 1.1), rounds: ROUNDS, firstRound: 2_000_000 }).passRate,
+    ).toBeGreaterThanOrEqual(0.95);
   });
 
   it("would not hold with one run fewer: three runs pass a 10% speedup less than 95% of the time", () => {
@@ -69,7 +71,12 @@ describe("the calibrated gate (bench.runs 1, gate.calibration)", () => {
 
   it("passes a 10% speedup at least 95% of the time on the documented runner", () => {
     const scenario = referenceScenario({ noise: DOCUMENTED_RUNNER });
-    const study = studyGate(scenario, { candidate: fasterProfile(scenario.engine, 1.1), rounds: ROUNDS, ...calibrated, firstRound: 1_000_000 });
+    const study = studyGate(scenario, {
+      candidate: fasterProfile(scenario.engine, 1.1),
+      rounds: ROUNDS,
+      ...calibrated,
+      firstRound: 1_000_000,
+    });
     expect(study.passRate).toBeGreaterThanOrEqual(0.95);
   });
 
@@ -149,7 +156,9 @@ describe("the default gate on a nondeterministic engine: a quarter of the prompt
       const study = studyGate(scenario, { candidate: scenario.engine, rounds: ROUNDS_BISTABLE, keepReasons: true });
       expect(study.passRate).toBeLessThanOrEqual(0.05);
       // Failing for speed alone: no round is held back by unscored prompts or unexplained answers.
-      expect(study.reasons.filter((reasons) => reasons.some((reason) => /not scored|none the baseline gave/.test(reason))).length).toBeLessThanOrEqual(0.05 * ROUNDS_BISTABLE);
+      expect(
+        study.reasons.filter((reasons) => reasons.some((reason) => /not scored|none the baseline gave/.test(reason))).length,
+      ).toBeLessThanOrEqual(0.05 * ROUNDS_BISTABLE);
     });
 
     it(`passes a 10% speedup at least 95% of the time (${probability * 100}% take the second continuation)`, () => {
@@ -160,11 +169,22 @@ describe("the default gate on a nondeterministic engine: a quarter of the prompt
 
   it("never passes a 10% faster candidate that streams filler where it would take the second continuation, nor one with other words after token 8", () => {
     const scenario = { ...reference, engine: bistableEngine(reference.engine, 0.5) };
-    const filler = studyGate(scenario, { candidate: fasterProfile({ ...scenario.engine, cheats: { fillerAtBranch: true } }, 1.1), rounds: 40, firstRound: 4_000_000, keepReasons: true });
+    const filler = studyGate(scenario, {
+      candidate: fasterProfile({ ...scenario.engine, cheats: { fillerAtBranch: true } }, 1.1),
+      rounds: 40,
+      firstRound: 4_000_000,
+      keepReasons: true,
+    });
     expect(filler.passRate).toBeLessThanOrEqual(0.05);
     // The unexplained rule is what stops it (96.8% of 400 rounds in bench/gate-statistics.ts), not its speed alone.
-    expect(filler.reasons.filter((reasons) => reasons.some((reason) => reason.includes("none the baseline gave"))).length).toBeGreaterThanOrEqual(0.9 * 40);
-    const early = studyGate(scenario, { candidate: fasterProfile({ ...scenario.engine, cheats: { fillerAfterTokens: 8 } }, 1.5), rounds: 20, firstRound: 5_000_000 });
+    expect(
+      filler.reasons.filter((reasons) => reasons.some((reason) => reason.includes("none the baseline gave"))).length,
+    ).toBeGreaterThanOrEqual(0.9 * 40);
+    const early = studyGate(scenario, {
+      candidate: fasterProfile({ ...scenario.engine, cheats: { fillerAfterTokens: 8 } }, 1.5),
+      rounds: 20,
+      firstRound: 5_000_000,
+    });
     expect(early.passRate).toBe(0);
   });
 });

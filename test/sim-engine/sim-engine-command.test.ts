@@ -38,7 +38,14 @@ describe("speedgate sim-engine (as a process)", () => {
     const profile = join(dir, "profile.json");
     // The profile names prompts by id; its prompts file (relative to it) says which content each id is.
     await writeFile(join(dir, "profile-prompts.jsonl"), `${JSON.stringify(chat("long"))}\n`);
-    await writeFile(profile, JSON.stringify({ promptsFile: "profile-prompts.jsonl", defaults: { ttftMs: 1, itlMs: 0, outputTokens: 3 }, prompts: { long: { outputTokens: 9 } } }));
+    await writeFile(
+      profile,
+      JSON.stringify({
+        promptsFile: "profile-prompts.jsonl",
+        defaults: { ttftMs: 1, itlMs: 0, outputTokens: 3 },
+        prompts: { long: { outputTokens: 9 } },
+      }),
+    );
     const cli = start(["--port", String(port), "--profile", profile]);
     await cli.waitForLine(READY_LINE);
     const baseUrl = `http://127.0.0.1:${port}`;
@@ -114,7 +121,18 @@ describe("speedgate sim-engine (as a process)", () => {
 
   it("exits with the given code after N answered requests", async () => {
     const port = await getFreePort();
-    const cli = start(["--port", String(port), "--die-after-requests", "2", "--die-exit-code", "7", "--output-tokens", "2", "--ttft-ms", "1"]);
+    const cli = start([
+      "--port",
+      String(port),
+      "--die-after-requests",
+      "2",
+      "--die-exit-code",
+      "7",
+      "--output-tokens",
+      "2",
+      "--ttft-ms",
+      "1",
+    ]);
     await cli.waitForLine(READY_LINE);
     const baseUrl = `http://127.0.0.1:${port}`;
     expect((await sendStreamingRequest({ baseUrl, prompt: chat("a"), settings })).ok).toBe(true);
@@ -128,17 +146,50 @@ describe("speedgate sim-engine (as a process)", () => {
     const port = await getFreePort();
     const prompts = join(dir, "fault-prompts.jsonl");
     await writeFile(prompts, ["x", "y", "z"].map((id) => JSON.stringify(chat(id))).join("\n"));
-    const cli = start(["--port", String(port), "--prompts", prompts, "--http-500", "x", "--malformed-sse", "y", "--stop-early", "z", "--output-tokens", "8", "--ttft-ms", "0", "--itl-ms", "0"]);
+    const cli = start([
+      "--port",
+      String(port),
+      "--prompts",
+      prompts,
+      "--http-500",
+      "x",
+      "--malformed-sse",
+      "y",
+      "--stop-early",
+      "z",
+      "--output-tokens",
+      "8",
+      "--ttft-ms",
+      "0",
+      "--itl-ms",
+      "0",
+    ]);
     await cli.waitForLine(READY_LINE);
     const baseUrl = `http://127.0.0.1:${port}`;
     expect(await sendStreamingRequest({ baseUrl, prompt: chat("x"), settings })).toMatchObject({ ok: false, kind: "http_error" });
     expect(await sendStreamingRequest({ baseUrl, prompt: chat("y"), settings })).toMatchObject({ ok: false, kind: "stream_error" });
-    expect(await sendStreamingRequest({ baseUrl, prompt: chat("z"), settings })).toMatchObject({ ok: true, outputTokens: 2, finishReason: "stop" });
+    expect(await sendStreamingRequest({ baseUrl, prompt: chat("z"), settings })).toMatchObject({
+      ok: true,
+      outputTokens: 2,
+      finishReason: "stop",
+    });
   });
 
   it("streams whole-word tokens of --tokenizer, and cheats as the cheat flags say", async () => {
     const port = await getFreePort();
-    const cli = start(["--port", String(port), "--tokenizer", TEST_TOKENIZER_PATH, "--output-tokens", "6", "--ttft-ms", "0", "--itl-ms", "0", "--cheat-claim-tokens"]);
+    const cli = start([
+      "--port",
+      String(port),
+      "--tokenizer",
+      TEST_TOKENIZER_PATH,
+      "--output-tokens",
+      "6",
+      "--ttft-ms",
+      "0",
+      "--itl-ms",
+      "0",
+      "--cheat-claim-tokens",
+    ]);
     await cli.waitForLine(READY_LINE);
     const record = await sendStreamingRequest({ baseUrl: `http://127.0.0.1:${port}`, prompt: chat("a"), settings });
     if (!record.ok) expect.fail(record.reason);
@@ -161,8 +212,13 @@ describe("speedgate sim-engine (as a process)", () => {
       const cli = start(["--port", String(port)]);
       expect(await cli.exited).toEqual({ code: 1, signal: null });
       const lines = cli.stderr().trim().split("\n");
-      expect(lines).toEqual([`error: speedgate sim-engine: cannot listen on 127.0.0.1:${port}: address already in use (EADDRINUSE): another process listens there`]);
-      expect(classifyFailure({ role: "candidate", stage: "startup", exit: { exitCode: 1, signal: null, oomKilled: false }, logLines: lines }).kind).toBe("port_in_use");
+      expect(lines).toEqual([
+        `error: speedgate sim-engine: cannot listen on 127.0.0.1:${port}: address already in use (EADDRINUSE): another process listens there`,
+      ]);
+      expect(
+        classifyFailure({ role: "candidate", stage: "startup", exit: { exitCode: 1, signal: null, oomKilled: false }, logLines: lines })
+          .kind,
+      ).toBe("port_in_use");
     } finally {
       await new Promise<void>((resolve) => holder.close(() => resolve()));
     }
@@ -184,12 +240,18 @@ describe("speedgate sim-engine (as a process)", () => {
       await cli.waitForLine(READY_LINE);
       cli.child.kill("SIGTERM");
       await cli.exited;
-      const line = cli.stderr().split("\n").find((text) => text.startsWith("sim-engine noise:")) ?? "";
+      const line =
+        cli
+          .stderr()
+          .split("\n")
+          .find((text) => text.startsWith("sim-engine noise:")) ?? "";
       return /start (\d+), speed factor ([\d.]+)/.exec(line)?.slice(1).join(" ") ?? line;
     };
     const first = await factorOf();
     const second = await factorOf();
-    const expected = [0, 1].map((index) => `${index} ${createSimNoise({ jitter: 0.02, runVariance: 0.05, seed: 11 }, index).runFactor.toFixed(4)}`);
+    const expected = [0, 1].map(
+      (index) => `${index} ${createSimNoise({ jitter: 0.02, runVariance: 0.05, seed: 11 }, index).runFactor.toFixed(4)}`,
+    );
     expect([first, second]).toEqual(expected);
     expect(expected[0]).not.toBe(expected[1]);
     expect(await readFile(counter, "utf8")).toBe("2\n");

@@ -17,7 +17,11 @@ describe("createSimNoise", () => {
     const a = createSimNoise(settings, 3);
     const b = createSimNoise(settings, 3);
     expect(a.runFactor).toBe(b.runFactor);
-    expect([a.requestFactor("p1"), a.requestFactor("p1"), a.requestFactor("p2")]).toEqual([b.requestFactor("p1"), b.requestFactor("p1"), b.requestFactor("p2")]);
+    expect([a.requestFactor("p1"), a.requestFactor("p1"), a.requestFactor("p2")]).toEqual([
+      b.requestFactor("p1"),
+      b.requestFactor("p1"),
+      b.requestFactor("p2"),
+    ]);
     expect(createSimNoise(settings, 4).runFactor).not.toBe(a.runFactor);
   });
 
@@ -38,7 +42,10 @@ describe("createSimNoise", () => {
 });
 
 describe("simulateBenchmark", () => {
-  const profile = simProfileSchema.parse({ defaults: { ttftMs: 30, itlMs: 6, outputTokens: 50, tokensPerChunk: 4 }, prompts: { long: { outputTokens: 90 } } });
+  const profile = simProfileSchema.parse({
+    defaults: { ttftMs: 30, itlMs: 6, outputTokens: 50, tokensPerChunk: 4 },
+    prompts: { long: { outputTokens: 90 } },
+  });
 
   it("schedules chunks as the engine does: the chunk reaching token n at ttft + (n − 1)·itl", () => {
     const { records } = simulateBenchmark(profile, ["short", "long"], { start: 0, maxTokens: 64, thinking: false, role: "baseline" });

@@ -1,7 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { speedgateEntryArgs } from "../../src/engine/locate-speedgate.js";
 
-
 export interface CliProcess {
   child: ChildProcess;
   stderr: () => string;
@@ -31,7 +30,8 @@ export function spawnSpeedgateCli(args: string[]): CliProcess {
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     // "close" comes after the exit and after stdio ended, so stderr is complete by then.
     child.on("close", (code, signal) => {
-      for (const waiter of waiters.splice(0)) waiter.reject(new Error(`exited (${code ?? signal}) before "${waiter.text}"; stderr:\n${stderr}`));
+      for (const waiter of waiters.splice(0))
+        waiter.reject(new Error(`exited (${code ?? signal}) before "${waiter.text}"; stderr:\n${stderr}`));
       resolve({ code, signal });
     });
   });

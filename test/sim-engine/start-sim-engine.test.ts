@@ -55,12 +55,22 @@ describe("startSimEngine", () => {
 
   it("streams SGLang-shaped SSE: role first, deltas, finish chunk, usage chunk, [DONE]", async () => {
     const engine = await start({ profile: { defaults: { ttftMs: 0, itlMs: 0, outputTokens: 2, reasoningTokens: 1 } } });
-    const text = await (await post(engine, "/v1/chat/completions", { messages, stream: true, stream_options: { include_usage: true } })).text();
+    const text = await (
+      await post(engine, "/v1/chat/completions", { messages, stream: true, stream_options: { include_usage: true } })
+    ).text();
     const events = text.split("\n\n").filter((event) => event.length > 0);
     expect(events.every((event) => event.startsWith("data: "))).toBe(true);
     const payloads = events.map((event) => event.slice(6));
     expect(payloads.at(-1)).toBe("[DONE]");
-    const chunks = payloads.slice(0, -1).map((payload) => JSON.parse(payload) as { choices: Array<{ delta: Record<string, unknown>; finish_reason: string | null }>; usage?: { completion_tokens: number } });
+    const chunks = payloads
+      .slice(0, -1)
+      .map(
+        (payload) =>
+          JSON.parse(payload) as {
+            choices: Array<{ delta: Record<string, unknown>; finish_reason: string | null }>;
+            usage?: { completion_tokens: number };
+          },
+      );
     expect(chunks[0]?.choices[0]?.delta.role).toBe("assistant");
     expect(chunks[1]?.choices[0]?.delta.reasoning_content).toBe(" Let");
     expect(chunks[2]?.choices[0]?.delta.content).toBe(" The");
@@ -177,10 +187,18 @@ describe("startSimEngine", () => {
     try {
       const path = join(dir, "chunks.jsonl");
       const prompts = [{ id: "q1", messages }];
-      const engine = await startSimEngine({ chunkLogPath: path, keepRecords: false, prompts, profile: { defaults: { ttftMs: 0, itlMs: 0, outputTokens: 2 } } });
+      const engine = await startSimEngine({
+        chunkLogPath: path,
+        keepRecords: false,
+        prompts,
+        profile: { defaults: { ttftMs: 0, itlMs: 0, outputTokens: 2 } },
+      });
       await (await post(engine, "/v1/chat/completions", { messages, stream: true })).text();
       await engine.close();
-      const lines = (await readFile(path, "utf8")).trim().split("\n").map((line) => JSON.parse(line) as { promptId: string; chunkWritesMs: number[]; outcome: string });
+      const lines = (await readFile(path, "utf8"))
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line) as { promptId: string; chunkWritesMs: number[]; outcome: string });
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatchObject({ promptId: "q1", outcome: "completed" });
       expect(lines[0]?.chunkWritesMs).toHaveLength(2);
@@ -206,7 +224,12 @@ describe("startSimEngine", () => {
 
   it("ignores a header or field naming the prompt: only the content identifies it", async () => {
     const engine = await start({ prompts: [{ id: "u1", messages }], profile: { faults: { http500: ["u1"] } } });
-    const named = await post(engine, "/v1/chat/completions", { messages: [{ role: "user", content: "other" }], stream: true, user: "u1" }, { "x-speedgate-prompt-id": "u1" });
+    const named = await post(
+      engine,
+      "/v1/chat/completions",
+      { messages: [{ role: "user", content: "other" }], stream: true, user: "u1" },
+      { "x-speedgate-prompt-id": "u1" },
+    );
     expect(named.status).toBe(200);
     await named.text();
     expect(engine.writeLog.requests[0]).toMatchObject({ promptId: null, promptIdHint: "x-speedgate-prompt-id: u1" });
@@ -247,7 +270,10 @@ describe("startSimEngine", () => {
 
   it("reports the death to onDie and drops the connections in process", async () => {
     let diedWith: number | null = null;
-    const engine = await start({ profile: { defaults: { ttftMs: 0, itlMs: 0, outputTokens: 1 }, faults: { dieAfterRequests: 1, dieExitCode: 9 } }, onDie: (code) => (diedWith = code) });
+    const engine = await start({
+      profile: { defaults: { ttftMs: 0, itlMs: 0, outputTokens: 1 }, faults: { dieAfterRequests: 1, dieExitCode: 9 } },
+      onDie: (code) => (diedWith = code),
+    });
     await (await post(engine, "/v1/chat/completions", { messages, stream: true })).text();
     await new Promise((resolve) => setImmediate(resolve));
     expect(diedWith).toBe(9);
@@ -269,12 +295,19 @@ describe("planResponse", () => {
   });
 
   it("runs an answer on to max_tokens with ignoreEos, except where a stop-early fault ends it anyway", () => {
-    expect(planResponse(profile, "a", 100, true, 1, 0, true)).toMatchObject({ reasoningTokens: 20, contentTokens: 80, finishReason: "length" });
+    expect(planResponse(profile, "a", 100, true, 1, 0, true)).toMatchObject({
+      reasoningTokens: 20,
+      contentTokens: 80,
+      finishReason: "length",
+    });
     expect(planResponse(profile, "a", 30, false, 1, 0, true)).toMatchObject({ contentTokens: 30, finishReason: "length" });
     // A patch that ends answers early whatever the request asked: the card must see the shorter answer.
     expect(planResponse(profile, "short", 100, false, 1, 0, true)).toMatchObject({ contentTokens: 25, finishReason: "stop" });
     // No limit to run on to: the answer ends where it would.
-    expect(planResponse(profile, "a", Number.MAX_SAFE_INTEGER, false, 1, 0, true)).toMatchObject({ contentTokens: 40, finishReason: "stop" });
+    expect(planResponse(profile, "a", Number.MAX_SAFE_INTEGER, false, 1, 0, true)).toMatchObject({
+      contentTokens: 40,
+      finishReason: "stop",
+    });
   });
 
   it("applies per-prompt overrides and faults by prompt id", () => {

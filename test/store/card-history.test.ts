@@ -29,7 +29,14 @@ describeEachBackend("the card history", (backend) => {
 
   it("stores every field of a card the app posts, and reads it back", async () => {
     const card = makeCard([{ speedup: 1.2 }, { speedup: 1.1 }], { failure: seedOomFailure() });
-    const record = cardRecordFrom(card, { repository: "Octo/Engine", pullRequest: 12, headSha: sha("b"), runId: 9_007_199_254, runAttempt: 2, runUrl: "https://github.com/octo/engine/actions/runs/9007199254" });
+    const record = cardRecordFrom(card, {
+      repository: "Octo/Engine",
+      pullRequest: 12,
+      headSha: sha("b"),
+      runId: 9_007_199_254,
+      runAttempt: 2,
+      runUrl: "https://github.com/octo/engine/actions/runs/9007199254",
+    });
     await recordCard(database.pool, record);
     const [stored, ...rest] = await listCards(database.pool, { repository: "octo/ENGINE" });
     expect(rest).toEqual([]);
@@ -64,14 +71,28 @@ describeEachBackend("the card history", (backend) => {
     await recordCard(database.pool, cardRecordFrom(card, origin));
     await recordCard(database.pool, cardRecordFrom(makeCard([{ speedup: 1.2 }]), { ...origin, runId: 311 }));
     const [scenarios, plain] = await listCards(database.pool, { repository: "octo/engine", pullRequest: 31 });
-    expect(scenarios).toMatchObject({ roundScore: card.scenarios?.[0]?.card.roundScore, gate: { passed: false }, scenarios: { total: 3, passed: 2 } });
+    expect(scenarios).toMatchObject({
+      roundScore: card.scenarios?.[0]?.card.roundScore,
+      gate: { passed: false },
+      scenarios: { total: 3, passed: 2 },
+    });
     expect(plain?.scenarios).toBeNull();
   });
 
   it("reads back every gate rule a card can carry, the calibrated noise floor included", async () => {
     const card = makeCard([{ speedup: 1.2 }]);
     for (const [index, use] of GATE_MODES.entries()) {
-      const record = cardRecordFrom({ ...card, gate: { ...card.gate, use } }, { repository: "octo/engine", pullRequest: 30, headSha: sha("c"), runId: 300 + index, runAttempt: 1, runUrl: "https://github.com/octo/engine/actions/runs/300" });
+      const record = cardRecordFrom(
+        { ...card, gate: { ...card.gate, use } },
+        {
+          repository: "octo/engine",
+          pullRequest: 30,
+          headSha: sha("c"),
+          runId: 300 + index,
+          runAttempt: 1,
+          runUrl: "https://github.com/octo/engine/actions/runs/300",
+        },
+      );
       await recordCard(database.pool, record);
     }
     const cards = await listCards(database.pool, { repository: "octo/engine", pullRequest: 30 });
@@ -90,10 +111,17 @@ describeEachBackend("the card history", (backend) => {
   });
 
   it("lists one pull request, or the newest N oldest first", async () => {
-    for (const [pullRequest, score] of [[1, 1.0], [2, 1.1], [1, 1.2], [1, 1.3]] as const) {
+    for (const [pullRequest, score] of [
+      [1, 1.0],
+      [2, 1.1],
+      [1, 1.2],
+      [1, 1.3],
+    ] as const) {
       await recordCard(database.pool, makeCardRecord({ pullRequest, roundScore: score }));
     }
-    expect((await listCards(database.pool, { repository: "octo/engine", pullRequest: 1 })).map((card) => card.roundScore)).toEqual([1.0, 1.2, 1.3]);
+    expect((await listCards(database.pool, { repository: "octo/engine", pullRequest: 1 })).map((card) => card.roundScore)).toEqual([
+      1.0, 1.2, 1.3,
+    ]);
     expect((await listCards(database.pool, { repository: "octo/engine", limit: 2 })).map((card) => card.roundScore)).toEqual([1.2, 1.3]);
     expect(await listCards(database.pool, { repository: "other/repo" })).toEqual([]);
   });
@@ -118,7 +146,15 @@ describeEachBackend("the card history", (backend) => {
     await recordCard(database.pool, makeCardRecord({ pullRequest: 1, headSha: sha("1"), roundScore: 1.2 }));
     await recordCard(database.pool, makeCardRecord({ pullRequest: 1, headSha: sha("2"), roundScore: 1.1 }));
     await recordCard(database.pool, makeCardRecord({ pullRequest: 2, headSha: sha("3"), roundScore: 1.4 }));
-    await recordCard(database.pool, makeCardRecord({ pullRequest: 3, headSha: sha("4"), roundScore: null, failure: { kind: "cuda_oom", engine: "candidate", stage: "startup" } }));
+    await recordCard(
+      database.pool,
+      makeCardRecord({
+        pullRequest: 3,
+        headSha: sha("4"),
+        roundScore: null,
+        failure: { kind: "cuda_oom", engine: "candidate", stage: "startup" },
+      }),
+    );
     await recordCard(database.pool, makeCardRecord({ pullRequest: 4, headSha: sha("5"), roundScore: 1.9 }));
     await recordPullRequestState(database.pool, { repository: "octo/engine", number: 4, state: "closed", headSha: sha("5") });
     await recordPullRequestState(database.pool, { repository: "octo/engine", number: 2, state: "open", headSha: null });
@@ -135,7 +171,11 @@ describeEachBackend("the card history", (backend) => {
   it("does not let no-op commits, each scored once, buy a lucky draw: every commit's run counts", async () => {
     // Nine commits that change nothing, scored automatically: noise around 1.0×, the last one lucky.
     const scores = [0.99, 1.01, 0.98, 1.02, 1.0, 0.97, 1.03, 1.0, 1.35];
-    for (const [index, score] of scores.entries()) await recordCard(database.pool, makeCardRecord({ pullRequest: 11, headSha: sha(String.fromCharCode(97 + index)), roundScore: score }));
+    for (const [index, score] of scores.entries())
+      await recordCard(
+        database.pool,
+        makeCardRecord({ pullRequest: 11, headSha: sha(String.fromCharCode(97 + index)), roundScore: score }),
+      );
     const [eleven] = await listLeaderboard(database.pool, "octo/engine");
     // The newest commit's own run would have stood at 1.35×.
     expect([eleven?.roundScore, eleven?.runs, eleven?.commits]).toEqual([1.0, 9, 9]);
@@ -143,11 +183,20 @@ describeEachBackend("the card history", (backend) => {
 
   it("does not let re-runs of one commit fish its score upward: the lower median of its runs stands", async () => {
     // Five runs of the same code: noise around 1.0×, one lucky 1.3×. Best-ever would show 1.3×.
-    for (const score of [0.98, 1.3, 1.01, 0.99, 1.02]) await recordCard(database.pool, makeCardRecord({ pullRequest: 8, headSha: sha("8"), roundScore: score }));
+    for (const score of [0.98, 1.3, 1.01, 0.99, 1.02])
+      await recordCard(database.pool, makeCardRecord({ pullRequest: 8, headSha: sha("8"), roundScore: score }));
     expect((await listLeaderboard(database.pool, "octo/engine")).map((card) => [card.roundScore, card.runs])).toEqual([[1.01, 5]]);
     // Two runs: the lower one; a failed run counts as the lowest.
     await recordCard(database.pool, makeCardRecord({ pullRequest: 9, headSha: sha("9"), roundScore: 1.4 }));
-    await recordCard(database.pool, makeCardRecord({ pullRequest: 9, headSha: sha("9"), roundScore: null, failure: { kind: "cuda_oom", engine: "candidate", stage: "startup" } }));
+    await recordCard(
+      database.pool,
+      makeCardRecord({
+        pullRequest: 9,
+        headSha: sha("9"),
+        roundScore: null,
+        failure: { kind: "cuda_oom", engine: "candidate", stage: "startup" },
+      }),
+    );
     const nine = (await listLeaderboard(database.pool, "octo/engine")).find((card) => card.pullRequest === 9);
     expect([nine?.roundScore, nine?.failure?.kind, nine?.runs]).toEqual([null, "cuda_oom", 2]);
   });

@@ -69,7 +69,16 @@ describeEachBackend("migrateDatabase", (backend) => {
     expect(first).toEqual({ from: 0, to: newest, applied: Array.from({ length: newest }, (_, index) => index + 1) });
     expect(logger.lines).toContainEqual({ level: "info", message: `database schema migrated from version 0 to ${newest}` });
     expect(await tables(database)).toEqual(
-      expect.arrayContaining(["cards", "leaderboards", "pull_requests", "redeliveries", "schema_migrations", "side_effects", "work_receipts", "worker_heartbeats"]),
+      expect.arrayContaining([
+        "cards",
+        "leaderboards",
+        "pull_requests",
+        "redeliveries",
+        "schema_migrations",
+        "side_effects",
+        "work_receipts",
+        "worker_heartbeats",
+      ]),
     );
     const second = await migrateDatabase(database.pool, { logger: silentLogger });
     expect(second).toEqual({ from: newest, to: newest, applied: [] });
@@ -96,7 +105,9 @@ describeEachBackend("migrating from the previous schema", (backend) => {
     expect(await readSchemaVersion(database.pool)).toBe(previous);
     // What the previous version holds: accepted work, a dispatch's record, a card, a redelivery asked for and a leaderboard issue.
     await database.pool.query("INSERT INTO speedgate.work_receipts (job_key, task, lane) VALUES ('comment:1', 'rescore', 'o/r#1')");
-    await database.pool.query("INSERT INTO speedgate.side_effects (effect_key, kind, state, sends) VALUES ('dispatch:comment:1', 'dispatch', 'done', 1)");
+    await database.pool.query(
+      "INSERT INTO speedgate.side_effects (effect_key, kind, state, sends) VALUES ('dispatch:comment:1', 'dispatch', 'done', 1)",
+    );
     await database.pool.query(
       "INSERT INTO speedgate.cards (repository, pull_request, head_sha, run_id, gate_passed, gate_min_round_score, gate_use) VALUES ('o/r', 1, 'abc', 7, true, 1.05, 'round-score')",
     );
@@ -114,10 +125,16 @@ describeEachBackend("migrating from the previous schema", (backend) => {
     const effects = await database.pool.query("SELECT effect_key, state FROM speedgate.side_effects");
     expect(effects.rows).toEqual([{ effect_key: "dispatch:comment:1", state: "done" }]);
     expect((await database.pool.query("SELECT count(*)::int AS n FROM speedgate.cards")).rows[0]).toEqual({ n: 1 });
-    expect((await database.pool.query("SELECT guid, first_delivered_at FROM speedgate.redeliveries")).rows).toEqual([{ guid: "guid-1", first_delivered_at: null }]);
-    expect((await database.pool.query("SELECT issue_number, pinned FROM speedgate.leaderboards")).rows).toEqual([{ issue_number: 5, pinned: false }]);
+    expect((await database.pool.query("SELECT guid, first_delivered_at FROM speedgate.redeliveries")).rows).toEqual([
+      { guid: "guid-1", first_delivered_at: null },
+    ]);
+    expect((await database.pool.query("SELECT issue_number, pinned FROM speedgate.leaderboards")).rows).toEqual([
+      { issue_number: 5, pinned: false },
+    ]);
     // Version N's columns: a card from before scenarios has none.
-    expect((await database.pool.query("SELECT run_id, scenarios_total, scenarios_passed FROM speedgate.cards")).rows).toEqual([{ run_id: "7", scenarios_total: null, scenarios_passed: null }]);
+    expect((await database.pool.query("SELECT run_id, scenarios_total, scenarios_passed FROM speedgate.cards")).rows).toEqual([
+      { run_id: "7", scenarios_total: null, scenarios_passed: null },
+    ]);
   });
 });
 
@@ -131,7 +148,9 @@ describeEachBackend("refusing a schema it does not know", (backend) => {
 
   it("refuses a database a newer speedgate migrated, and leaves it as it was", async () => {
     const newest = (await loadMigrations()).length;
-    await database.pool.query("INSERT INTO speedgate.schema_migrations (version, name, checksum) VALUES ($1, 'from-the-future', 'x')", [newest + 1]);
+    await database.pool.query("INSERT INTO speedgate.schema_migrations (version, name, checksum) VALUES ($1, 'from-the-future', 'x')", [
+      newest + 1,
+    ]);
     const attempt = migrateDatabase(database.pool, { logger: silentLogger });
     await expect(attempt).rejects.toBeInstanceOf(SchemaVersionError);
     await expect(attempt).rejects.toThrow(`the database's schema is at version ${newest + 1}, newer than this speedgate knows (${newest})`);
@@ -163,7 +182,10 @@ describeEachBackend("replicas starting together", (backend) => {
     // Two pools: two replicas (on PGlite, two pools on the one process's server).
     const second = { ...first, pool: new (await import("pg")).default.Pool({ ...first.connection, max: 2 }) };
     try {
-      const results = await Promise.all([migrateDatabase(first.pool, { logger: silentLogger }), migrateDatabase(second.pool, { logger: silentLogger })]);
+      const results = await Promise.all([
+        migrateDatabase(first.pool, { logger: silentLogger }),
+        migrateDatabase(second.pool, { logger: silentLogger }),
+      ]);
       const newest = (await loadMigrations()).length;
       expect(results.flatMap((result) => result.applied).sort()).toEqual(Array.from({ length: newest }, (_, index) => index + 1));
       const { rows } = await first.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM speedgate.schema_migrations");

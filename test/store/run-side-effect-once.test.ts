@@ -20,9 +20,14 @@ describeEachBackend("a dispatch recorded before it is sent", (backend) => {
 
   // No Octokit retries: a guarded dispatch is sent once per attempt, or the record means nothing.
   const client = () => getOctokit("ghs_installation", { baseUrl: fake.apiUrl, request: { retries: 0 } });
-  const dispatch = () => dispatchScoringWorkflow(client(), { owner: "o", repo: "r", workflow: "speedgate.yml", ref: "main", pullRequest: 7, headSha: SHA });
+  const dispatch = () =>
+    dispatchScoringWorkflow(client(), { owner: "o", repo: "r", workflow: "speedgate.yml", ref: "main", pullRequest: 7, headSha: SHA });
   const state = async (effectKey: string) =>
-    (await database.pool.query<{ state: string; sends: number }>("SELECT state, sends FROM speedgate.side_effects WHERE effect_key = $1", [effectKey])).rows[0];
+    (
+      await database.pool.query<{ state: string; sends: number }>("SELECT state, sends FROM speedgate.side_effects WHERE effect_key = $1", [
+        effectKey,
+      ])
+    ).rows[0];
 
   beforeAll(async () => {
     await fake.start();
@@ -83,7 +88,9 @@ describeEachBackend("a dispatch recorded before it is sent", (backend) => {
       repository.dispatches.push({ workflow: "speedgate.yml", ref: "main", inputs: {}, runId: 77 });
       return { status: 200, body: { workflow_run_id: 77, run_url: "", html_url: "https://github.com/o/r/actions/runs/77" } };
     });
-    await expect(runSideEffectOnce(database.pool, { key: effectKey, kind: "dispatch", send: dispatch, isDefiniteRefusal })).rejects.toThrow(/workflow_dispatch/);
+    await expect(runSideEffectOnce(database.pool, { key: effectKey, kind: "dispatch", send: dispatch, isDefiniteRefusal })).rejects.toThrow(
+      /workflow_dispatch/,
+    );
     expect(await state(effectKey)).toEqual({ state: "failed", sends: 1 });
     refuse = false;
     const retried = await runSideEffectOnce(database.pool, { key: effectKey, kind: "dispatch", send: dispatch, isDefiniteRefusal });

@@ -187,6 +187,10 @@ describe.skipIf(!server?.available)("a replica killed in the middle of a job (po
     expect(probe.order).toEqual(["card", "next"]);
     // The killed replica's run counted as the first attempt.
     expect(attempts).toEqual([2]);
-    expect(logger.lines.some((line) => line.level === "warn" && /released the jobs of 1 worker pool\(s\) that stopped beating/.test(line.message))).toBe(true);
+    expect(
+      logger.lines.some(
+        (line) => line.level === "warn" && /released the jobs of 1 worker pool\(s\) that stopped beating/.test(line.message),
+      ),
+    ).toBe(true);
   });
 });

@@ -130,7 +130,12 @@ describeEachBackend("the work queue", (backend) => {
     expect(waiting.rows[0]?.backoff_s).toBeGreaterThan(2.7);
     const after = new QueueProbe();
     const attempts: number[] = [];
-    await start({ post: after.handler((_key, context) => { attempts.push(context.attempt); return Promise.resolve(); }) });
+    await start({
+      post: after.handler((_key, context) => {
+        attempts.push(context.attempt);
+        return Promise.resolve();
+      }),
+    });
     await after.until(() => after.totalSuccesses === 1);
     expect(Object.fromEntries(after.runs)).toEqual({ card: 1 });
     // The new process continued the stored retry: its run is the second attempt, not a fresh first one.

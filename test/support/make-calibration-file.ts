@@ -1,4 +1,9 @@
-import { CALIBRATION_KIND, CALIBRATION_SCHEMA_VERSION, type CalibrationFile, type CalibrationScenario } from "../../src/calibration/calibration-schema.js";
+import {
+  CALIBRATION_KIND,
+  CALIBRATION_SCHEMA_VERSION,
+  type CalibrationFile,
+  type CalibrationScenario,
+} from "../../src/calibration/calibration-schema.js";
 import { calibrationSettingsOf } from "../../src/config/calibration-settings.js";
 import { computeNoiseFloor } from "../../src/scoring/noise-floor.js";
 import { testConfig } from "./make-card.js";
@@ -11,7 +16,14 @@ export function makeCalibrationStudy(scores: readonly number[], prompts: number)
   const { rounds: _rounds, ...noise } = computeNoiseFloor(scores);
   return {
     settings: calibrationSettingsOf(testConfig, prompts),
-    rounds: scores.map((roundScore) => ({ roundScore, runScores: [roundScore], promptsCompared: prompts, unscored: 0, disagreed: 0, medianAgreement: 1 })),
+    rounds: scores.map((roundScore) => ({
+      roundScore,
+      runScores: [roundScore],
+      promptsCompared: prompts,
+      unscored: 0,
+      disagreed: 0,
+      medianAgreement: 1,
+    })),
     noise,
   };
 }

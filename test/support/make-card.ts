@@ -60,7 +60,8 @@ export function makeCard(plans: PromptPlan[], options: MakeCardOptions = {}): Sc
     if ("baselineError" in plan) baseline.set(id, failedRequest(plan.baselineError));
     else baseline.set(id, { ...reference, sentMs });
     if ("speedup" in plan) candidate.set(id, { ...steadyStream({ tokens, ttftMs: 120 / plan.speedup, itlMs: 20 / plan.speedup }), sentMs });
-    else if ("candidateTokens" in plan) candidate.set(id, { ...steadyStream({ tokens: plan.candidateTokens, ttftMs: 60, itlMs: 10, finishReason: "stop" }), sentMs });
+    else if ("candidateTokens" in plan)
+      candidate.set(id, { ...steadyStream({ tokens: plan.candidateTokens, ttftMs: 60, itlMs: 10, finishReason: "stop" }), sentMs });
     else if ("candidateError" in plan) candidate.set(id, failedRequest(plan.candidateError));
     else candidate.set(id, { ...steadyStream({ tokens, ttftMs: 100, itlMs: 18 }), sentMs });
   });
@@ -76,7 +77,10 @@ export function makeCard(plans: PromptPlan[], options: MakeCardOptions = {}): Sc
       : [
           {
             baseline: { records: baselineFailed ? new Map() : baseline, failure: failure?.engine === "baseline" ? failure : null },
-            candidate: { records: candidateFailed || baselineFailed ? new Map() : candidate, failure: failure?.engine === "candidate" ? failure : null },
+            candidate: {
+              records: candidateFailed || baselineFailed ? new Map() : candidate,
+              failure: failure?.engine === "candidate" ? failure : null,
+            },
           },
         ],
     failure,

@@ -16,7 +16,10 @@ export function underLoad(card: ScenarioCard, load: Partial<ScenarioCard["settin
 
 /** Twelve prompts about 9% slower through the real scoring rule: an interval wholly below 1×. */
 export function slowerCard(options: { minRoundScore?: number; failure?: EngineFailure | null } = {}): Scorecard {
-  const config = options.minRoundScore === undefined ? testConfig : { ...testConfig, gate: { ...testConfig.gate, minRoundScore: options.minRoundScore } };
+  const config =
+    options.minRoundScore === undefined
+      ? testConfig
+      : { ...testConfig, gate: { ...testConfig.gate, minRoundScore: options.minRoundScore } };
   return makeCard(
     [0.9, 0.92, 0.91, 0.89, 0.93, 0.9, 0.91, 0.92, 0.9, 0.91, 0.9, 0.92].map((speedup) => ({ speedup })),
     { config, failure: options.failure ?? null },

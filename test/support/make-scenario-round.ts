@@ -16,7 +16,8 @@ const PROMPTS = 12;
 /** A round's card with scenarios, each scenario's card made as makeCard makes one, assembled as a round assembles them. */
 export function makeScenarioRound(plans: readonly ScenarioPlan[], maxRegression: number | null = null): Scorecard {
   const scenarios = plans.map((plan) => {
-    const config = plan.minRoundScore === undefined ? testConfig : { ...testConfig, gate: { ...testConfig.gate, minRoundScore: plan.minRoundScore } };
+    const config =
+      plan.minRoundScore === undefined ? testConfig : { ...testConfig, gate: { ...testConfig.gate, minRoundScore: plan.minRoundScore } };
     const prompts: PromptPlan[] = Array.from({ length: PROMPTS }, (_, index) => ({ speedup: plan.speedup * (1 + (index % 3) * 0.01) }));
     const { scenarios: _none, ...card } = makeCard(prompts, { config });
     return { name: plan.name, card };

@@ -5,7 +5,10 @@ import type { ChunkArrival, CompletedRequest } from "../../src/scoring/request-r
  * `ttftMs`), with the engine's claimed cumulative counts per chunk (default: one a chunk), as
  * sendStreamingRequest records it before speedgate counts.
  */
-export function textStream(pieces: string[], options: { ttftMs?: number; itlMs?: number; claims?: number[]; reasoning?: string[] } = {}): CompletedRequest {
+export function textStream(
+  pieces: string[],
+  options: { ttftMs?: number; itlMs?: number; claims?: number[]; reasoning?: string[] } = {},
+): CompletedRequest {
   const reasoningPieces = options.reasoning ?? [];
   const all = [...reasoningPieces.map((text) => ({ text, reasoning: true })), ...pieces.map((text) => ({ text, reasoning: false }))];
   const chunks: ChunkArrival[] = [];

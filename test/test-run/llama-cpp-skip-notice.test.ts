@@ -7,7 +7,10 @@ import { runFixture } from "./run-fixture.js";
  */
 describe("npm test without llama.cpp's server", () => {
   it("skips the llama.cpp tests and says after the summary where the server goes and how to build it", async () => {
-    const { code, output } = await runFixture("needs-llama-cpp", { SPEEDGATE_LLAMA_CPP_DIR: "/nonexistent/llama-cpp", SPEEDGATE_REQUIRE_LLAMA_CPP: undefined });
+    const { code, output } = await runFixture("needs-llama-cpp", {
+      SPEEDGATE_LLAMA_CPP_DIR: "/nonexistent/llama-cpp",
+      SPEEDGATE_REQUIRE_LLAMA_CPP: undefined,
+    });
     expect(code, output).toBe(0);
     expect(output).toMatch(/1 skipped/);
     const afterSummary = output.slice(output.lastIndexOf("Duration"));
@@ -18,7 +21,10 @@ describe("npm test without llama.cpp's server", () => {
   }, 120_000);
 
   it("refuses to skip with SPEEDGATE_REQUIRE_LLAMA_CPP=1, as in CI", async () => {
-    const { code, output } = await runFixture("needs-llama-cpp", { SPEEDGATE_LLAMA_CPP_DIR: "/nonexistent/llama-cpp", SPEEDGATE_REQUIRE_LLAMA_CPP: "1" });
+    const { code, output } = await runFixture("needs-llama-cpp", {
+      SPEEDGATE_LLAMA_CPP_DIR: "/nonexistent/llama-cpp",
+      SPEEDGATE_REQUIRE_LLAMA_CPP: "1",
+    });
     expect(code).not.toBe(0);
     expect(output).toContain("SPEEDGATE_REQUIRE_LLAMA_CPP=1 but the llama.cpp tests");
     expect(output).toContain("no llama-server and tiny-words.gguf in SPEEDGATE_LLAMA_CPP_DIR=/nonexistent/llama-cpp");

@@ -10,14 +10,20 @@ describe("locateLlamaCpp", () => {
     await writeFile(join(dir, "llama-server"), "#!/bin/sh\n");
     await chmod(join(dir, "llama-server"), 0o755);
     await writeFile(join(dir, "tiny-words.gguf"), "GGUF");
-    expect(locateLlamaCpp({ SPEEDGATE_LLAMA_CPP_DIR: dir })).toEqual({ dir, server: join(dir, "llama-server"), model: join(dir, "tiny-words.gguf") });
+    expect(locateLlamaCpp({ SPEEDGATE_LLAMA_CPP_DIR: dir })).toEqual({
+      dir,
+      server: join(dir, "llama-server"),
+      model: join(dir, "tiny-words.gguf"),
+    });
   });
 
   it("says which file is missing", async () => {
     const dir = await makeTempDir("speedgate-llama-dir-");
     await mkdir(dir, { recursive: true });
     await writeFile(join(dir, "tiny-words.gguf"), "GGUF");
-    expect(locateLlamaCpp({ SPEEDGATE_LLAMA_CPP_DIR: dir })).toEqual({ missing: `${join(dir, "llama-server")} is missing or not executable` });
+    expect(locateLlamaCpp({ SPEEDGATE_LLAMA_CPP_DIR: dir })).toEqual({
+      missing: `${join(dir, "llama-server")} is missing or not executable`,
+    });
   });
 
   it("finds shared/engines/llama-cpp beside the repository or a folder above it, as CI and worktrees have it", () => {

@@ -17,12 +17,16 @@ describe("a test run that leaves something behind", () => {
     expect(readProcStat(Number(match?.[1]))?.state ?? "gone").toMatch(/^(gone|Z|X)$/);
   }, 120_000);
 
-  it.skipIf(!dockerTestContext())("fails when a test leaves a labelled container, names it, and removes it", async () => {
-    const { code, output } = await runFixture("leaves-container", { SPEEDGATE_REQUIRE_DOCKER: "1" });
-    expect(code, output).not.toBe(0);
-    expect(output).toMatch(/the test run left 1 Docker resource\(s\) behind \(removed now\): container \/\S+/);
-    const context = dockerTestContext();
-    const left = await context?.docker.listContainers({ all: true, filters: { label: ["speedgate.run-id=forgotten-run"] } });
-    expect(left).toEqual([]);
-  }, 180_000);
+  it.skipIf(!dockerTestContext())(
+    "fails when a test leaves a labelled container, names it, and removes it",
+    async () => {
+      const { code, output } = await runFixture("leaves-container", { SPEEDGATE_REQUIRE_DOCKER: "1" });
+      expect(code, output).not.toBe(0);
+      expect(output).toMatch(/the test run left 1 Docker resource\(s\) behind \(removed now\): container \/\S+/);
+      const context = dockerTestContext();
+      const left = await context?.docker.listContainers({ all: true, filters: { label: ["speedgate.run-id=forgotten-run"] } });
+      expect(left).toEqual([]);
+    },
+    180_000,
+  );
 });

@@ -15,7 +15,10 @@ function afterSummary(output: string): string {
  */
 describe.skipIf(!dockerTestContext())("npm test on a machine without busybox", () => {
   it("skips the Docker tests and says after the summary which package to install", async () => {
-    const { code, output } = await runFixture("needs-docker", { SPEEDGATE_TEST_BUSYBOX: "/nonexistent/busybox", SPEEDGATE_REQUIRE_DOCKER: undefined });
+    const { code, output } = await runFixture("needs-docker", {
+      SPEEDGATE_TEST_BUSYBOX: "/nonexistent/busybox",
+      SPEEDGATE_REQUIRE_DOCKER: undefined,
+    });
     expect(code, output).toBe(0);
     expect(output).toMatch(/1 skipped/);
     const summary = afterSummary(output);
@@ -27,7 +30,10 @@ describe.skipIf(!dockerTestContext())("npm test on a machine without busybox", (
   }, 120_000);
 
   it("refuses to skip with SPEEDGATE_REQUIRE_DOCKER=1, as in CI, naming the package", async () => {
-    const { code, output } = await runFixture("needs-docker", { SPEEDGATE_TEST_BUSYBOX: "/nonexistent/busybox", SPEEDGATE_REQUIRE_DOCKER: "1" });
+    const { code, output } = await runFixture("needs-docker", {
+      SPEEDGATE_TEST_BUSYBOX: "/nonexistent/busybox",
+      SPEEDGATE_REQUIRE_DOCKER: "1",
+    });
     expect(code).not.toBe(0);
     expect(output).toContain("SPEEDGATE_REQUIRE_DOCKER=1 but the Docker tests");
     expect(output).toContain("/nonexistent/busybox is missing");
@@ -37,7 +43,11 @@ describe.skipIf(!dockerTestContext())("npm test on a machine without busybox", (
 
 describe("npm test and the PostgreSQL server tests", () => {
   it("skips them on a machine without PostgreSQL and says after the summary how to get it", async () => {
-    const { code, output } = await runFixture("needs-postgres", { SPEEDGATE_TEST_DATABASE_URL: undefined, SPEEDGATE_TEST_POSTGRES_ROOT: "/nonexistent/postgresql", SPEEDGATE_REQUIRE_POSTGRES: undefined });
+    const { code, output } = await runFixture("needs-postgres", {
+      SPEEDGATE_TEST_DATABASE_URL: undefined,
+      SPEEDGATE_TEST_POSTGRES_ROOT: "/nonexistent/postgresql",
+      SPEEDGATE_REQUIRE_POSTGRES: undefined,
+    });
     expect(code, output).toBe(0);
     expect(output).toMatch(/1 skipped/);
     const summary = afterSummary(output);
@@ -45,10 +55,17 @@ describe("npm test and the PostgreSQL server tests", () => {
     expect(summary).toContain("sudo apt-get install postgresql");
   }, 120_000);
 
-  it.skipIf(!findPostgresBinaries())("starts a throwaway server of its own when the binaries are installed and no URL is given, and stops it", async () => {
-    const { code, output } = await runFixture("needs-postgres", { SPEEDGATE_TEST_DATABASE_URL: undefined, SPEEDGATE_REQUIRE_POSTGRES: "1" });
-    expect(code, output).toBe(0);
-    expect(output).toMatch(/1 passed/);
-    expect(afterSummary(output)).not.toContain("SKIPPED");
-  }, 120_000);
+  it.skipIf(!findPostgresBinaries())(
+    "starts a throwaway server of its own when the binaries are installed and no URL is given, and stops it",
+    async () => {
+      const { code, output } = await runFixture("needs-postgres", {
+        SPEEDGATE_TEST_DATABASE_URL: undefined,
+        SPEEDGATE_REQUIRE_POSTGRES: "1",
+      });
+      expect(code, output).toBe(0);
+      expect(output).toMatch(/1 passed/);
+      expect(afterSummary(output)).not.toContain("SKIPPED");
+    },
+    120_000,
+  );
 });

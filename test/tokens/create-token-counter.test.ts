@@ -71,8 +71,16 @@ describe("parseTokenizer", () => {
 
   it.each([
     ["not JSON", Buffer.from("{"), /bench\.tokenizer: t\.json: expected a Hugging Face tokenizer\.json, but it is not JSON/],
-    ["JSON without a model", Buffer.from('{"version":"1.0"}'), /bench\.tokenizer: t\.json: expected a Hugging Face tokenizer\.json with a "model" object/],
-    ["a model the library cannot load", Buffer.from('{"model":{"type":"Nope"}}'), /bench\.tokenizer: t\.json: the tokenizer could not be loaded/],
+    [
+      "JSON without a model",
+      Buffer.from('{"version":"1.0"}'),
+      /bench\.tokenizer: t\.json: expected a Hugging Face tokenizer\.json with a "model" object/,
+    ],
+    [
+      "a model the library cannot load",
+      Buffer.from('{"model":{"type":"Nope"}}'),
+      /bench\.tokenizer: t\.json: the tokenizer could not be loaded/,
+    ],
   ])("refuses %s with a message naming bench.tokenizer", (_name, input, message) => {
     expect(() => parseTokenizer(input, "t.json")).toThrow(message);
   });

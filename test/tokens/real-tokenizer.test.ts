@@ -26,7 +26,10 @@ describe("a real model's tokenizer (Qwen3)", () => {
     // ending in a partial character (U+FFFD), which completes with the character.
     const tokenizer = createHfTokenizer(json);
     const expected = Array.from(ids, (_, index) => {
-      const decoded = tokenizer.decode(Array.from(ids.slice(0, index + 1)), { skip_special_tokens: false, clean_up_tokenization_spaces: false });
+      const decoded = tokenizer.decode(Array.from(ids.slice(0, index + 1)), {
+        skip_special_tokens: false,
+        clean_up_tokenization_spaces: false,
+      });
       if (!decoded.endsWith("\uFFFD")) return decoded.length;
       const whole = decoded.length - 1;
       return whole + ((text.codePointAt(whole) ?? 0) > 0xffff ? 2 : 1);

@@ -17,7 +17,10 @@ describe("findSharedPrompts", () => {
 
   it("says what a shared prompt set does to the later scenarios and how to measure them cold; nothing when none share", () => {
     expect(describeSharedPrompts([])).toBeNull();
-    const note = describeSharedPrompts([["chat-rate4", "chat-rate16"], ["pp", "pp-c4", "pp-c8"]]);
+    const note = describeSharedPrompts([
+      ["chat-rate4", "chat-rate16"],
+      ["pp", "pp-c4", "pp-c8"],
+    ]);
     expect(note).toContain("scenarios chat-rate4 and chat-rate16; pp, pp-c4 and pp-c8 send the same prompts");
     expect(note).toMatch(/prefix cache/);
     expect(note).toMatch(/another seed/);

@@ -30,13 +30,16 @@ interface Workflow {
   jobs: Record<string, { steps: Step[] }>;
 }
 
-const readYaml = async <T,>(path: string): Promise<T> => parse(await readFile(path, "utf8")) as T;
-const speedgateSteps = (workflow: Workflow): Step[] => Object.values(workflow.jobs).flatMap((job) => job.steps.filter((step) => /\/speedgate@/.test(step.uses ?? "")));
+const readYaml = async <T>(path: string): Promise<T> => parse(await readFile(path, "utf8")) as T;
+const speedgateSteps = (workflow: Workflow): Step[] =>
+  Object.values(workflow.jobs).flatMap((job) => job.steps.filter((step) => /\/speedgate@/.test(step.uses ?? "")));
 
 describe("the example engine repository (examples/engine-repository/.github)", () => {
   it("holds the app's settings under their own name, the workflow the app dispatches, and the round config with its prompts", async () => {
     const files = (await readdir(join(repository, ".github"), { recursive: true })).sort();
-    expect(files).toEqual(expect.arrayContaining(["speedgate-app.yml", "speedgate/prompts.jsonl", "speedgate/round.yaml", "workflows/speedgate.yml"]));
+    expect(files).toEqual(
+      expect.arrayContaining(["speedgate-app.yml", "speedgate/prompts.jsonl", "speedgate/round.yaml", "workflows/speedgate.yml"]),
+    );
     // The app's file is not the round config's namesake any more: no .github/speedgate.yml beside .github/speedgate/.
     expect(existsSync(join(repository, LEGACY_APP_CONFIG_PATH))).toBe(false);
   });
@@ -54,17 +57,26 @@ describe("the example engine repository (examples/engine-repository/.github)", (
     expect(Object.keys(workflow.on)).toEqual(["workflow_dispatch"]);
     expect(Object.keys(workflow.on.workflow_dispatch?.inputs ?? {}).sort()).toEqual(["base", "pr", "sha"]);
     const sha = "c".repeat(40);
-    expect(parseRunTitle((workflow["run-name"] ?? "").replace("${{ inputs.pr }}", "12").replace("${{ inputs.sha }}", sha))).toEqual({ pullRequest: 12, headSha: sha });
+    expect(parseRunTitle((workflow["run-name"] ?? "").replace("${{ inputs.pr }}", "12").replace("${{ inputs.sha }}", sha))).toEqual({
+      pullRequest: 12,
+      headSha: sha,
+    });
     // A job named speedgate would post a check run of the same name as the app's required one.
     expect(Object.keys(workflow.jobs)).not.toContain("speedgate");
-    const uploads = Object.values(workflow.jobs).flatMap((job) => job.steps.filter((step) => step.uses?.startsWith("actions/upload-artifact@")));
+    const uploads = Object.values(workflow.jobs).flatMap((job) =>
+      job.steps.filter((step) => step.uses?.startsWith("actions/upload-artifact@")),
+    );
     expect(uploads.map((step) => step.with?.name)).toEqual(["speedgate-scorecard"]);
     expect(workflow.permissions).toEqual({ contents: "read", "pull-requests": "read" });
   });
 
   it("is the shipped fork-safe workflow and SGLang round, so the examples cannot drift apart", async () => {
-    expect(await readFile(join(repository, ".github", "workflows", "speedgate.yml"), "utf8")).toBe(await readFile(join(root, "examples", "workflows", "speedgate-fork-safe.yml"), "utf8"));
-    expect(await readFile(join(repository, ".github", "speedgate", "round.yaml"), "utf8")).toBe(await readFile(join(root, "examples", "rounds", "sglang.yaml"), "utf8"));
+    expect(await readFile(join(repository, ".github", "workflows", "speedgate.yml"), "utf8")).toBe(
+      await readFile(join(root, "examples", "workflows", "speedgate-fork-safe.yml"), "utf8"),
+    );
+    expect(await readFile(join(repository, ".github", "speedgate", "round.yaml"), "utf8")).toBe(
+      await readFile(join(root, "examples", "rounds", "sglang.yaml"), "utf8"),
+    );
   });
 
   it("names a round config that passes speedgate run --check from the repository's root", async () => {
@@ -98,7 +110,8 @@ describe("where every shipped workflow reads the round config from", () => {
         const checkout = job.steps.slice(0, reads).find((step) => step.uses?.startsWith("actions/checkout@"));
         const ref = String(checkout?.with?.ref ?? "");
         // A pull_request run checks out the merge commit by default: the pull request's own round config.
-        if (!/^\$\{\{ github\.event\.(pull_request\.base\.ref|repository\.default_branch) \}\}$/.test(ref)) problems.push(`${file} job ${name}: checkout ref ${JSON.stringify(ref)}`);
+        if (!/^\$\{\{ github\.event\.(pull_request\.base\.ref|repository\.default_branch) \}\}$/.test(ref))
+          problems.push(`${file} job ${name}: checkout ref ${JSON.stringify(ref)}`);
       }
     }
     expect(checked).toBeGreaterThanOrEqual(4);

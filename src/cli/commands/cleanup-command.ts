@@ -51,7 +51,9 @@ export const cleanupCommand: Command = {
         repoDir = await gitText(from, ["rev-parse", "--show-toplevel"]);
       } catch (error) {
         if (!(error instanceof GitError)) throw error;
-        throw new UsageError(`speedgate cleanup: ${from} is not in a git repository; run it in the engine's repository or name it with --repo\nusage: ${USAGE}`);
+        throw new UsageError(
+          `speedgate cleanup: ${from} is not in a git repository; run it in the engine's repository or name it with --repo\nusage: ${USAGE}`,
+        );
       }
       const sweep = await sweepLeftRounds(repoDir, context.logger);
       context.stdout.write(
@@ -62,13 +64,17 @@ export const cleanupCommand: Command = {
       return 0;
     }
     if (modes !== 1 || values.repo !== undefined) {
-      throw new UsageError(`speedgate cleanup: expected at most one of --run-id, --stale or --baselines, and --repo only without them\nusage: ${USAGE}`);
+      throw new UsageError(
+        `speedgate cleanup: expected at most one of --run-id, --stale or --baselines, and --repo only without them\nusage: ${USAGE}`,
+      );
     }
     let staleAfterMs = values.baselines ? DEFAULT_BASELINE_MAX_AGE_MS : DEFAULT_STALE_AFTER_MS;
     if (values["older-than-hours"] !== undefined) {
       const hours = Number(values["older-than-hours"]);
       if (!Number.isFinite(hours) || hours < 0) {
-        throw new UsageError(`speedgate cleanup: --older-than-hours: expected a number of hours, 0 or more, got ${JSON.stringify(values["older-than-hours"])}`);
+        throw new UsageError(
+          `speedgate cleanup: --older-than-hours: expected a number of hours, 0 or more, got ${JSON.stringify(values["older-than-hours"])}`,
+        );
       }
       staleAfterMs = hours * 3_600_000;
     }
@@ -83,7 +89,9 @@ export const cleanupCommand: Command = {
       const sweep = await sweepBaselineImages(docker, { maxAgeMs: staleAfterMs }, context.logger);
       for (const name of sweep.removed) context.stdout.write(`removed ${name}\n`);
       for (const name of sweep.inUse) context.stdout.write(`kept ${name}: still in use\n`);
-      context.stdout.write(`removed ${sweep.removed.length} cached baseline image(s) older than ${staleAfterMs / 3_600_000} hours; kept ${sweep.kept + sweep.inUse.length}\n`);
+      context.stdout.write(
+        `removed ${sweep.removed.length} cached baseline image(s) older than ${staleAfterMs / 3_600_000} hours; kept ${sweep.kept + sweep.inUse.length}\n`,
+      );
       return 0;
     }
     const counts = await sweepResources(docker, runId !== undefined ? { runId } : { stale: true }, context.logger, {
@@ -91,7 +99,9 @@ export const cleanupCommand: Command = {
       staleAfterMs,
     });
     const what = runId !== undefined ? `run ${runId}` : "stale runs";
-    context.stdout.write(`removed ${counts.containers} container(s), ${counts.networks} network(s), ${counts.images} image(s) of ${what}\n`);
+    context.stdout.write(
+      `removed ${counts.containers} container(s), ${counts.networks} network(s), ${counts.images} image(s) of ${what}\n`,
+    );
     return 0;
   },
 };

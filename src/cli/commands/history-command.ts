@@ -10,7 +10,8 @@ const REPOSITORY = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
 
 function positiveInteger(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`speedgate history: --${name}: expected a positive whole number, got ${JSON.stringify(value)}`);
+  if (!/^\d+$/.test(value) || Number(value) < 1)
+    throw new UsageError(`speedgate history: --${name}: expected a positive whole number, got ${JSON.stringify(value)}`);
   return Number(value);
 }
 
@@ -36,9 +37,12 @@ Exit codes: 0 printed (also when no card was recorded); 2 a database that cannot
       format: { type: "string", default: "table" },
     });
     const database = values.database ?? context.env.DATABASE_URL;
-    if (!database) throw new UsageError("speedgate history: --database is required (a postgres:// URL or the app's PGlite folder), or set DATABASE_URL");
+    if (!database)
+      throw new UsageError("speedgate history: --database is required (a postgres:// URL or the app's PGlite folder), or set DATABASE_URL");
     if (!values.repo || !REPOSITORY.test(values.repo)) {
-      throw new UsageError(`speedgate history: --repo: expected owner/repo, got ${values.repo === undefined ? "nothing" : JSON.stringify(values.repo)}`);
+      throw new UsageError(
+        `speedgate history: --repo: expected owner/repo, got ${values.repo === undefined ? "nothing" : JSON.stringify(values.repo)}`,
+      );
     }
     if (values.format !== "table" && values.format !== "csv") {
       throw new UsageError(`speedgate history: --format: expected table or csv, got ${JSON.stringify(values.format)}`);
@@ -53,7 +57,12 @@ Exit codes: 0 printed (also when no card was recorded); 2 a database that cannot
     }
     let opened;
     try {
-      opened = await openDatabase(target, { logger: context.logger, maxConnections: 1, applicationName: "speedgate history", create: false });
+      opened = await openDatabase(target, {
+        logger: context.logger,
+        maxConnections: 1,
+        applicationName: "speedgate history",
+        create: false,
+      });
     } catch (error) {
       throw new UsageError(`speedgate history: --database: ${(error as Error).message}`);
     }
@@ -66,10 +75,15 @@ Exit codes: 0 printed (also when no card was recorded); 2 a database that cannot
             : `speedgate history: ${opened.description} is at schema version ${version}, older than the card history needs (${CARD_HISTORY_SCHEMA_VERSION}): start the app once to migrate it`,
         );
       }
-      const cards = await listCards(opened.pool, { repository: values.repo, ...(pullRequest ? { pullRequest } : {}), ...(limit ? { limit } : {}) });
+      const cards = await listCards(opened.pool, {
+        repository: values.repo,
+        ...(pullRequest ? { pullRequest } : {}),
+        ...(limit ? { limit } : {}),
+      });
       context.stdout.write(values.format === "csv" ? formatHistoryCsv(cards) : formatHistoryTable(cards));
       // The table says so itself; CSV stays machine-readable (a header alone), so stderr tells the person.
-      if (cards.length === 0 && values.format === "csv") context.logger.info(`no cards recorded for ${values.repo}${pullRequest ? `#${pullRequest}` : ""} in ${opened.description}`);
+      if (cards.length === 0 && values.format === "csv")
+        context.logger.info(`no cards recorded for ${values.repo}${pullRequest ? `#${pullRequest}` : ""} in ${opened.description}`);
       return 0;
     } finally {
       await opened.close();

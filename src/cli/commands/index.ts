@@ -9,4 +9,13 @@ import { runCommand } from "./run-command.js";
 import { simEngineCommand } from "./sim-engine-command.js";
 
 /** Every CLI command, in the order `speedgate --help` lists them. */
-export const commands: readonly Command[] = [runCommand, calibrateCommand, demoCommand, mergeCommand, renderCommand, historyCommand, simEngineCommand, cleanupCommand];
+export const commands: readonly Command[] = [
+  runCommand,
+  calibrateCommand,
+  demoCommand,
+  mergeCommand,
+  renderCommand,
+  historyCommand,
+  simEngineCommand,
+  cleanupCommand,
+];

@@ -13,12 +13,7 @@ export const renderCommand: Command = {
 
 Exit codes: 0 printed; 2 not a readable score card, or bad usage`,
   async run(args, context) {
-    const { values, positionals } = parseCommandArgs(
-      "render",
-      args,
-      { format: { type: "string", default: "text" } },
-      true,
-    );
+    const { values, positionals } = parseCommandArgs("render", args, { format: { type: "string", default: "text" } }, true);
     const path = positionals[0];
     if (!path || positionals.length > 1) throw new UsageError(`usage: ${this.usage}`);
     const card = await readScorecard(path);

@@ -25,7 +25,8 @@ export function renderCard(card: Scorecard, format: string): string {
 export const EXIT_IMAGE_BASE_MISMATCH = 3;
 
 export function checkFormat(command: string, format: string): void {
-  if (format !== "md" && format !== "text") throw new UsageError(`speedgate ${command}: --format: expected md or text, got ${JSON.stringify(format)}`);
+  if (format !== "md" && format !== "text")
+    throw new UsageError(`speedgate ${command}: --format: expected md or text, got ${JSON.stringify(format)}`);
 }
 
 /** Runs a loaded round with progress on stderr, writes the card, prints it; shared by run and demo. */
@@ -61,17 +62,26 @@ export async function runAndReport(
 }
 
 /** --patch (a fixed baseline and a patch) or --base/--head (a pull request's own commits): one mode or the other. */
-function roundOptions(values: { patch?: string | undefined; base?: string | undefined; head?: string | undefined; repo?: string | undefined }, usage: string): LoadRoundOptions {
+function roundOptions(
+  values: { patch?: string | undefined; base?: string | undefined; head?: string | undefined; repo?: string | undefined },
+  usage: string,
+): LoadRoundOptions {
   if (values.base === undefined) {
     if (values.head !== undefined || values.repo !== undefined) {
-      throw new UsageError(`speedgate run: ${values.head !== undefined ? "--head" : "--repo"} needs --base (the commit the candidate is scored against)\nusage: ${usage}`);
+      throw new UsageError(
+        `speedgate run: ${values.head !== undefined ? "--head" : "--repo"} needs --base (the commit the candidate is scored against)\nusage: ${usage}`,
+      );
     }
     return values.patch ? { patchPath: values.patch } : {};
   }
   if (values.patch !== undefined) {
-    throw new UsageError(`speedgate run: --patch and --base score two different ways (a fixed baseline with a patch, or a pull request's base against its head): give one\nusage: ${usage}`);
+    throw new UsageError(
+      `speedgate run: --patch and --base score two different ways (a fixed baseline with a patch, or a pull request's base against its head): give one\nusage: ${usage}`,
+    );
   }
-  return { commits: { base: values.base, head: values.head ?? "HEAD", ...(values.repo !== undefined ? { repoDir: resolve(values.repo) } : {}) } };
+  return {
+    commits: { base: values.base, head: values.head ?? "HEAD", ...(values.repo !== undefined ? { repoDir: resolve(values.repo) } : {}) },
+  };
 }
 
 export const runCommand: Command = {
@@ -129,7 +139,12 @@ Exit codes:
     const round = await loadRound(values.config, loadOptions);
     return await runAndReport(
       round,
-      { outDir: values.out, format: values.format, failOnGate: values["fail-on-gate"], ...(values["run-id"] ? { runId: values["run-id"] } : {}) },
+      {
+        outDir: values.out,
+        format: values.format,
+        failOnGate: values["fail-on-gate"],
+        ...(values["run-id"] ? { runId: values["run-id"] } : {}),
+      },
       context,
     );
   },

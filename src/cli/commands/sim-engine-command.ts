@@ -68,7 +68,12 @@ function branchFlags(values: Record<string, string | boolean | undefined>, fromF
 }
 
 function parseIds(value: string | undefined): string[] | undefined {
-  return value === undefined ? undefined : value.split(",").map((id) => id.trim()).filter((id) => id.length > 0);
+  return value === undefined
+    ? undefined
+    : value
+        .split(",")
+        .map((id) => id.trim())
+        .filter((id) => id.length > 0);
 }
 
 function dropUndefined<T extends object>(value: T): Partial<T> {
@@ -97,9 +102,11 @@ async function countStart(path: string): Promise<number> {
   try {
     start = Number.parseInt(await readFile(path, "utf8"), 10);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw new ConfigError(`speedgate sim-engine: --start-counter: cannot read ${path}: ${(error as Error).message}`);
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT")
+      throw new ConfigError(`speedgate sim-engine: --start-counter: cannot read ${path}: ${(error as Error).message}`);
   }
-  if (!Number.isInteger(start) || start < 0) throw new ConfigError(`speedgate sim-engine: --start-counter: ${path} does not hold a start count`);
+  if (!Number.isInteger(start) || start < 0)
+    throw new ConfigError(`speedgate sim-engine: --start-counter: ${path} does not hold a start count`);
   try {
     await writeFile(path, `${start + 1}\n`);
   } catch (error) {
@@ -168,7 +175,8 @@ the --die-exit-code after --die-after-requests, or the --crash-exit-code with --
       "start-counter": { type: "string" },
     });
     const port = parseNumber("port", values.port) ?? 30000;
-    if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new UsageError(`speedgate sim-engine: --port: expected a TCP port, got ${values.port}`);
+    if (!Number.isInteger(port) || port < 0 || port > 65_535)
+      throw new UsageError(`speedgate sim-engine: --port: expected a TCP port, got ${values.port}`);
 
     const loaded = values.profile ? await readProfile(values.profile) : { profile: {}, dir: process.cwd() };
     const fileProfile = loaded.profile as {

@@ -87,11 +87,19 @@ const HEADLINE_DETAIL_CHARS = 160;
  */
 export function describeFailureCause(failure: Failure): string {
   const event = describeFailureEvent(failure);
-  const summary = failure.summary.length > HEADLINE_DETAIL_CHARS ? `${failure.summary.slice(0, HEADLINE_DETAIL_CHARS - 1)}…` : failure.summary;
+  const summary =
+    failure.summary.length > HEADLINE_DETAIL_CHARS ? `${failure.summary.slice(0, HEADLINE_DETAIL_CHARS - 1)}…` : failure.summary;
   // A conflict's summary and an assertion's line are what a reader needs first; a kind's label says less.
-  const detail = failure.kind === "patch_conflict" && summary !== "" ? summary : failure.kind === "assertion_failed" && summary !== "" ? placeAssertion(summary) : failure.label;
+  const detail =
+    failure.kind === "patch_conflict" && summary !== ""
+      ? summary
+      : failure.kind === "assertion_failed" && summary !== ""
+        ? placeAssertion(summary)
+        : failure.label;
   const restates = (a: string, b: string): boolean => a.toLowerCase().includes(b.toLowerCase().replace(/^the /, ""));
-  return detail === "" || restates(event, detail) || (failure.stage === "patch" && failure.kind !== "patch_conflict") ? event : `${event} (${detail})`;
+  return detail === "" || restates(event, detail) || (failure.stage === "patch" && failure.kind !== "patch_conflict")
+    ? event
+    : `${event} (${detail})`;
 }
 
 /**
@@ -112,7 +120,10 @@ function describeRunnerFaultBriefly(fault: RunnerFault): string {
 }
 
 /** One line for a headline, a check title or an annotation, and the verdict it states. */
-export function describeVerdict(card: Scorecard, options: { firstReasonOnly?: boolean } = {}): { passed: boolean; outcome: VerdictOutcome; headline: string } {
+export function describeVerdict(
+  card: Scorecard,
+  options: { firstReasonOnly?: boolean } = {},
+): { passed: boolean; outcome: VerdictOutcome; headline: string } {
   const verdict = decideVerdict(card);
   const none = (headline: string) => ({ passed: false, outcome: "none" as const, headline: `⚠️ No verdict: ${headline}` });
   switch (verdict.cause) {
@@ -121,10 +132,14 @@ export function describeVerdict(card: Scorecard, options: { firstReasonOnly?: bo
     case "image": {
       // The summary's first clause names the image and both commits; the reason after it is the card's to give.
       const summary = (card.failure as Failure).summary;
-      return none(`the engine image does not fit the base commit, neither engine nor the patch failed (${summary.split(": ")[0] ?? summary})`);
+      return none(
+        `the engine image does not fit the base commit, neither engine nor the patch failed (${summary.split(": ")[0] ?? summary})`,
+      );
     }
     case "baseline":
-      return none(`the baseline failed, not the patch (${describeFailureEvent(card.failure as Failure)}: ${(card.failure as Failure).label})`);
+      return none(
+        `the baseline failed, not the patch (${describeFailureEvent(card.failure as Failure)}: ${(card.failure as Failure).label})`,
+      );
     case "runner":
       return none(`the runner's GPU was busy, not the patch (${describeRunnerFaultBriefly(verdict.runnerFault as RunnerFault)})`);
     case "nothing_compared":
@@ -140,11 +155,18 @@ export function describeVerdict(card: Scorecard, options: { firstReasonOnly?: bo
   // When something other than the rule keeps the gate closed (a crash, truncated answers, too few
   // prompts), the headline says so: a score above the bar with a ❌ must not look like a mistake.
   const others = card.gate.reasons.filter((reason) => reason !== card.gate.rule);
-  if (others.length === 0) return { passed: card.gate.passed, outcome: verdict.outcome, headline: `${card.gate.passed ? "✅" : "❌"} ${score}${describeDecider(card)}` };
+  if (others.length === 0)
+    return {
+      passed: card.gate.passed,
+      outcome: verdict.outcome,
+      headline: `${card.gate.passed ? "✅" : "❌"} ${score}${describeDecider(card)}`,
+    };
   // The card's heading gives the first such reason only, in its first clause: its gate row lists them
   // all, and a heading of every reason (a cut is often both unscored and unexplained) filled the first screen.
   const more = others.length - 1 + (card.gate.reasons.includes(card.gate.rule ?? "") ? 1 : 0);
-  const shown = options.firstReasonOnly ? `${firstClause(others[0] ?? "")}${more > 0 ? ` (+${more} more reason${more === 1 ? "" : "s"})` : ""}` : others.join("; ");
+  const shown = options.firstReasonOnly
+    ? `${firstClause(others[0] ?? "")}${more > 0 ? ` (+${more} more reason${more === 1 ? "" : "s"})` : ""}`
+    : others.join("; ");
   return { passed: card.gate.passed, outcome: verdict.outcome, headline: `❌ ${score}, but ${shown}` };
 }
 
@@ -196,7 +218,8 @@ export function describeInterval(card: Scorecard): string | null {
     const compared = card.promptsTotal - card.excluded;
     return compared < MIN_PROMPTS_FOR_INTERVAL ? `none: fewer than ${MIN_PROMPTS_FOR_INTERVAL} prompts compared (${compared})` : "none";
   }
-  if (card.runs.completed > 1) return `a bootstrap over the ${card.runs.completed} runs and the prompts: it includes how much engine starts differ in speed`;
+  if (card.runs.completed > 1)
+    return `a bootstrap over the ${card.runs.completed} runs and the prompts: it includes how much engine starts differ in speed`;
   return "a bootstrap over prompts: it covers prompt-to-prompt variation only, not how much engine starts differ in speed (one run of each engine)";
 }
 
@@ -209,7 +232,9 @@ export function describeRuns(card: Scorecard): string {
   const each = card.runs.scores.map((score) => formatTimes(score)).join(", ");
   const spread = scores.length > 1 ? ` (spread ${formatTimes(Math.min(...scores))}–${formatTimes(Math.max(...scores))})` : "";
   const order =
-    card.settings.order === "counterbalanced" ? "counterbalanced (the baseline first in odd runs, the candidate first in even ones)" : "interleaved, the baseline first in every run";
+    card.settings.order === "counterbalanced"
+      ? "counterbalanced (the baseline first in odd runs, the candidate first in even ones)"
+      : "interleaved, the baseline first in every run";
   return `${done}, ${order}, each engine restarted every run; run scores ${each}${spread}`;
 }
 
@@ -245,7 +270,8 @@ export function describeNoise(card: Scorecard): string {
   }
   const measured = calibration.measuredAt.slice(0, 10);
   const age = Math.floor((Date.parse(card.createdAt) - Date.parse(calibration.measuredAt)) / DAY_MS);
-  const ago = Number.isFinite(age) && age >= 0 ? ` (${age === 0 ? "the same day as" : `${age} day${age === 1 ? "" : "s"} before`} this round)` : "";
+  const ago =
+    Number.isFinite(age) && age >= 0 ? ` (${age === 0 ? "the same day as" : `${age} day${age === 1 ? "" : "s"} before`} this round)` : "";
   const where = [calibration.runner ? `runner ${calibration.runner}` : null, calibration.gpu].filter((part) => part !== null).join(", ");
   const parts = [
     `noise floor +${formatPercent(calibration.noiseFloor)} from ${calibration.scores.length} A/A rounds${where ? ` on ${where}` : ""}, measured ${measured}${ago}; a speedup of ${formatPercent(calibration.detectableSpeedup)} over the bar passes 95% of the time`,

@@ -12,8 +12,12 @@ export function integrityRows(card: Scorecard): string[][] {
   const rows: string[][] = [];
   const settings = card.settings;
   if (card.diverged !== undefined) {
-    const within = settings.agreementTokens ? `within the first ${settings.agreementTokens} tokens` : "(check off: bench.agreementTokens is 0)";
-    const share = settings.minPromptAgreement ? `, or agreed on no more than ${formatPercent(settings.minPromptAgreement)} of the compared length` : "";
+    const within = settings.agreementTokens
+      ? `within the first ${settings.agreementTokens} tokens`
+      : "(check off: bench.agreementTokens is 0)";
+    const share = settings.minPromptAgreement
+      ? `, or agreed on no more than ${formatPercent(settings.minPromptAgreement)} of the compared length`
+      : "";
     rows.push(["Diverged", `${card.diverged}: answered differently from the baseline ${within}${share}`]);
   }
   if (card.implausible !== undefined && (card.implausible > 0 || settings.tokenizer === null)) {
@@ -21,7 +25,12 @@ export function integrityRows(card: Scorecard): string[][] {
   }
   if (card.medianAgreement !== undefined) {
     const bar = card.gate.minAgreement ? ` (gate.minAgreement ${formatPercent(card.gate.minAgreement)})` : "";
-    rows.push(["Median agreement", card.medianAgreement === null ? "— (no answers compared)" : `${formatPercent(card.medianAgreement)} of the compared tokens are the baseline's answer${bar}`]);
+    rows.push([
+      "Median agreement",
+      card.medianAgreement === null
+        ? "— (no answers compared)"
+        : `${formatPercent(card.medianAgreement)} of the compared tokens are the baseline's answer${bar}`,
+    ]);
   }
   if (card.unexplained !== undefined) {
     const limit = card.gate.maxUnexplained !== undefined ? ` (gate.maxUnexplained ${formatPercent(card.gate.maxUnexplained)})` : "";
@@ -44,18 +53,24 @@ export function countingSentence(card: Scorecard): string {
 export function promptNotes(prompt: PromptResult, card: Scorecard): string[] {
   const notes: string[] = [];
   if (card.settings.tokenizer) {
-    for (const [role, side] of [["baseline", prompt.baseline], ["candidate", prompt.candidate]] as const) {
+    for (const [role, side] of [
+      ["baseline", prompt.baseline],
+      ["candidate", prompt.candidate],
+    ] as const) {
       const claimed = side?.claimedTokens;
       const counted = side?.outputTokens;
       if (claimed === null || claimed === undefined || counted === null || counted === undefined) continue;
-      if (Math.abs(claimed - counted) > countSlack(counted)) notes.push(`${role} engine claimed ${claimed} tokens, speedgate counted ${counted}`);
+      if (Math.abs(claimed - counted) > countSlack(counted))
+        notes.push(`${role} engine claimed ${claimed} tokens, speedgate counted ${counted}`);
     }
   }
   const branches = describePromptBranches(prompt);
   if (branches) notes.push(branches);
   if (prompt.status === "scored" && typeof prompt.agreement === "number" && prompt.agreement < 1) {
     // Held to every baseline answer (a card with answerPrefixes), an answer that parts from all is timed up to the parting only.
-    const timing = prompt.answerPrefixes ? "timed only over those, and none the baseline gave" : "timed at the full length, scored no faster than over those";
+    const timing = prompt.answerPrefixes
+      ? "timed only over those, and none the baseline gave"
+      : "timed at the full length, scored no faster than over those";
     notes.push(`agreement ${formatPercent(prompt.agreement)}: the answers part after ${prompt.agreedTokens ?? 0} tokens; ${timing}`);
   }
   return notes;
@@ -73,7 +88,8 @@ function describePromptBranches(prompt: PromptResult): string | null {
   prompt.runs.forEach((run, index) => {
     if (run.match === "other" && run.baselineRun) parts.push(`run ${index + 1} against run ${run.baselineRun}'s answer`);
     // An unscored run already says why; a scored one that no baseline answer explains is timed to its parting, and counted.
-    if (run.match === "none" && run.status === "scored") parts.push(several ? `run ${index + 1}: none the baseline gave` : "none the baseline gave");
+    if (run.match === "none" && run.status === "scored")
+      parts.push(several ? `run ${index + 1}: none the baseline gave` : "none the baseline gave");
   });
   return parts.length > 0 ? parts.join("; ") : null;
 }

@@ -58,9 +58,18 @@ function describeShortWhy(card: ScenarioCard, maxRegression: number | null): str
   return rest.length > 0 ? `${why} (+${rest.length} more)` : why;
 }
 
-function describeRow(scenario: ScenarioResult, judgement: ScenarioJudgement, maxRegression: number | null, noVerdict: boolean): ScenarioRow {
+function describeRow(
+  scenario: ScenarioResult,
+  judgement: ScenarioJudgement,
+  maxRegression: number | null,
+  noVerdict: boolean,
+): ScenarioRow {
   const { card } = scenario;
-  const interval = card.scoreInterval ? `[${formatTimes(card.scoreInterval.low)}, ${formatTimes(card.scoreInterval.high)}]` : card.roundScore === null ? "—" : "none (too few prompts)";
+  const interval = card.scoreInterval
+    ? `[${formatTimes(card.scoreInterval.low)}, ${formatTimes(card.scoreInterval.high)}]`
+    : card.roundScore === null
+      ? "—"
+      : "none (too few prompts)";
   const mark: VerdictMark = noVerdict ? "⚠️" : judgement.passed ? "✅" : "❌";
   const verdict = noVerdict ? "no verdict" : judgement.passed ? "passed" : describeShortWhy(card, maxRegression);
   return {
@@ -104,10 +113,13 @@ export function describeScenarios(card: Scorecard): ScenariosDescription | null 
   const { judgements } = combineScenarioGates(scenarios, maxRegression);
   const noVerdict = decideVerdict(card).outcome === "none";
   const rows = scenarios.map((scenario, index) => describeRow(scenario, judgements[index] as ScenarioJudgement, maxRegression, noVerdict));
-  const roundReasons = card.gate.passed ? [] : card.gate.reasons.filter((reason) => !scenarios.some((scenario) => reason.startsWith(`${scenario.name}: `)));
+  const roundReasons = card.gate.passed
+    ? []
+    : card.gate.reasons.filter((reason) => !scenarios.some((scenario) => reason.startsWith(`${scenario.name}: `)));
   const nothingScored = scenarios.every((scenario) => scenario.card.roundScore === null);
   const leadsWithFailure = card.failure !== null && (noVerdict || nothingScored);
-  if (leadsWithFailure) return { headline: describeVerdict(card, { firstReasonOnly: true }).headline, leadsWithFailure, rows, roundReasons };
+  if (leadsWithFailure)
+    return { headline: describeVerdict(card, { firstReasonOnly: true }).headline, leadsWithFailure, rows, roundReasons };
   const passed = rows.filter((row) => row.judgement.passed).length;
   const mark: VerdictMark = noVerdict ? "⚠️" : card.gate.passed ? "✅" : "❌";
   // A failed candidate fails every scenario it touched for the same reason: the failure is the headline's news.

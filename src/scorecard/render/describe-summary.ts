@@ -21,7 +21,10 @@ export function describeIntervalBriefly(card: Scorecard): string {
 
 /** How far the verdict can be trusted, in a few words: runs, and whether the runner's noise was measured. */
 export function describeCaveats(card: Scorecard): string {
-  const runs = card.settings.runs === 1 ? "1 run of each engine" : `${card.runs.completed < card.settings.runs ? `${card.runs.completed} of ${card.settings.runs}` : card.settings.runs} runs of each engine`;
+  const runs =
+    card.settings.runs === 1
+      ? "1 run of each engine"
+      : `${card.runs.completed < card.settings.runs ? `${card.runs.completed} of ${card.settings.runs}` : card.settings.runs} runs of each engine`;
   const calibration = card.gate.calibration;
   const noise = !calibration
     ? "noise not calibrated"
@@ -60,7 +63,8 @@ export function describePromptCounts(card: Scorecard): string {
 }
 
 /** "2 of 10 answers (20%) are none the baseline gave (below tolerance: a, b)…": the count, its noun, and what follows the share. */
-const UNEXPLAINED_REASON = /^(\d+) of \d+ (answers|prompts) \([^)]*\) (are none the baseline gave|were cut short or parted where the baseline's own answers are not) \(([^()]*)\)/;
+const UNEXPLAINED_REASON =
+  /^(\d+) of \d+ (answers|prompts) \([^)]*\) (are none the baseline gave|were cut short or parted where the baseline's own answers are not) \(([^()]*)\)/;
 
 /**
  * The gate's reasons as its row says them, each prompt counted once: prompts that were not scored
@@ -77,7 +81,10 @@ function gateReasons(card: Scorecard): string[] {
     const perPrompt = match[2] === "prompts" || card.settings.runs === 1;
     const unscoredOnly = (match[4] ?? "").split("; ").every((part) => /^(below tolerance|diverged)\b/.test(part));
     if (!perPrompt || !unscoredOnly || count > card.unscored) return reason;
-    const said = count === 1 ? `the same prompt ${(match[3] ?? "").replace(/^are /, "is ").replace(/^were /, "was ")}` : `the same ${count} prompts ${match[3] ?? ""}`;
+    const said =
+      count === 1
+        ? `the same prompt ${(match[3] ?? "").replace(/^are /, "is ").replace(/^were /, "was ")}`
+        : `the same ${count} prompts ${match[3] ?? ""}`;
     return `${said} (${match[4]})${reason.slice(match[0].length)}`;
   });
 }
@@ -96,16 +103,21 @@ export function describeGate(card: Scorecard): { mark: "✅" | "❌" | "⚠️";
 export function describeNextStep(card: Scorecard): string | null {
   if (card.gate.passed || card.roundScore === null || decideVerdict(card).outcome !== "fail") return null;
   const steps: string[] = [];
-  if (card.failure) steps.push(`A candidate that fails never passes: the ${describeFailureEvent(card.failure)}; why, and what to try, is below.`);
+  if (card.failure)
+    steps.push(`A candidate that fails never passes: the ${describeFailureEvent(card.failure)}; why, and what to try, is below.`);
   const compared = card.promptsTotal - card.excluded;
   const tooManyUnscored = compared > 0 && card.unscored / compared > card.gate.maxUnscored;
   const prompts = (count: number): string => `${count} prompt${count === 1 ? "" : "s"}`;
-  if (tooManyUnscored && card.belowTolerance > 0) steps.push(`Find why the candidate stops early on ${prompts(card.belowTolerance)}: speed from answering less does not count.`);
-  if (tooManyUnscored && (card.diverged ?? 0) > 0) steps.push(`Find why the candidate's answer differs from the baseline's on ${prompts(card.diverged)}.`);
-  if (tooManyUnscored && card.zeroedTotal > 0 && !card.failure) steps.push(`Find why the candidate failed on ${prompts(card.zeroedTotal)}: each reason is in the per-prompt results.`);
+  if (tooManyUnscored && card.belowTolerance > 0)
+    steps.push(`Find why the candidate stops early on ${prompts(card.belowTolerance)}: speed from answering less does not count.`);
+  if (tooManyUnscored && (card.diverged ?? 0) > 0)
+    steps.push(`Find why the candidate's answer differs from the baseline's on ${prompts(card.diverged)}.`);
+  if (tooManyUnscored && card.zeroedTotal > 0 && !card.failure)
+    steps.push(`Find why the candidate failed on ${prompts(card.zeroedTotal)}: each reason is in the per-prompt results.`);
   if (compared < card.gate.minPrompts) steps.push(`Score more prompts: gate.minPrompts is ${card.gate.minPrompts}.`);
   const rule = card.gate.rule;
-  if (rule && card.gate.reasons.includes(rule) && card.roundScore < card.gate.bar) steps.push("By this measure the candidate is not faster than the bar.");
+  if (rule && card.gate.reasons.includes(rule) && card.roundScore < card.gate.bar)
+    steps.push("By this measure the candidate is not faster than the bar.");
   return steps.length > 0 ? steps.join(" ") : null;
 }
 

@@ -12,7 +12,10 @@ function tallyFixedLength(card: Pick<Scorecard, "prompts">, outputTokens: number
   const candidate: LengthTally = { exact: 0, answers: 0 };
   for (const prompt of card.prompts) {
     for (const run of prompt.runs) {
-      for (const [tally, tokens] of [[baseline, run.baselineTokens], [candidate, run.candidateTokens]] as const) {
+      for (const [tally, tokens] of [
+        [baseline, run.baselineTokens],
+        [candidate, run.candidateTokens],
+      ] as const) {
         if (tokens === null) continue;
         tally.answers++;
         if (tokens === outputTokens) tally.exact++;

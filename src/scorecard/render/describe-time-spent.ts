@@ -41,7 +41,9 @@ export function describeTimeSpent(timeSpent: TimeSpent): TimeSpentDescription {
   const engineRow = (name: string, engine: EngineTimeSpent): string[] => [
     name,
     String(engine.starts),
-    engine.starts > 1 ? `${formatDuration(engine.startMs)} (${formatDuration(engine.startMs / engine.starts)} each)` : formatDuration(engine.startMs),
+    engine.starts > 1
+      ? `${formatDuration(engine.startMs)} (${formatDuration(engine.startMs / engine.starts)} each)`
+      : formatDuration(engine.startMs),
     formatDuration(engine.warmupMs),
     formatDuration(engine.benchmarkMs),
     formatDuration(engine.stopMs),
@@ -65,6 +67,9 @@ export function describeTimeSpent(timeSpent: TimeSpent): TimeSpentDescription {
     most > 1
       ? `Each run starts each engine once, whatever the number of scenarios: ${most} runs cost ${most} starts of each engine, and buy an interval that sees how much engine starts differ in speed (with a calibration of the runner, fewer runs hold).`
       : "Each engine started once: one run sees nothing of how much engine starts differ in speed.";
-  const brief = totalMs > 0 ? `engine starts ${formatPercent(starts / totalMs)} of ${formatDuration(totalMs)}` : `engine starts ${formatDuration(starts)}`;
+  const brief =
+    totalMs > 0
+      ? `engine starts ${formatPercent(starts / totalMs)} of ${formatDuration(totalMs)}`
+      : `engine starts ${formatDuration(starts)}`;
   return { rows, sentence: `The round took ${formatDuration(totalMs)}: ${parts.join(", ")}. ${why}`, brief };
 }

@@ -5,7 +5,8 @@ import { literalForCodeSpans } from "../../safe-text/render-inline-code.js";
 import type { Scorecard } from "../scorecard-schema.js";
 
 /** Who has to act on a CUDA out-of-memory, as the card puts it first. */
-export type OomVerdict = "runner_busy" | "patch_needs_memory" | "patch_needs_memory_shared_runner" | "flags_differ" | "gpu_state_unknown" | "baseline_oom";
+export type OomVerdict =
+  "runner_busy" | "patch_needs_memory" | "patch_needs_memory_shared_runner" | "flags_differ" | "gpu_state_unknown" | "baseline_oom";
 
 export interface OomExplanation {
   verdict: OomVerdict;
@@ -43,11 +44,12 @@ export function explainCudaOom(card: Scorecard): OomExplanation | null {
 
   if (failure.engine === "baseline") {
     const reading = readGpuSnapshot(state?.baseline ?? null);
-    const held = reading.readable && reading.held
-      ? ` Before it started, ${describeMemoryInUse(reading)}${heldBy(reading.processes)}: free the runner's GPU first.`
-      : reading.readable
-        ? ` The GPU was idle before it started (${describeMemoryInUse(reading)}), so the round's memory settings do not fit this GPU.`
-        : ` speedgate could not read the GPU state before it started (${gpuStateUnknownReason(state?.baseline ?? null)}).`;
+    const held =
+      reading.readable && reading.held
+        ? ` Before it started, ${describeMemoryInUse(reading)}${heldBy(reading.processes)}: free the runner's GPU first.`
+        : reading.readable
+          ? ` The GPU was idle before it started (${describeMemoryInUse(reading)}), so the round's memory settings do not fit this GPU.`
+          : ` speedgate could not read the GPU state before it started (${gpuStateUnknownReason(state?.baseline ?? null)}).`;
     return {
       verdict: "baseline_oom",
       lead: "Not the patch:",

@@ -18,7 +18,9 @@ function describeZero(zero: NonNullable<Scorecard["answerVariation"]>["explained
  * candidate's zeros lie within that variation, so they are not read as the patch's fault. "" when the
  * round had one run or the baseline never varied.
  */
-export function renderAnswerVariation(card: Pick<Scorecard, "answerVariation"> & Partial<Pick<Scorecard, "prompts" | "unexplainedAnswers">>): string {
+export function renderAnswerVariation(
+  card: Pick<Scorecard, "answerVariation"> & Partial<Pick<Scorecard, "prompts" | "unexplainedAnswers">>,
+): string {
   const variation = card.answerVariation;
   if (!variation || variation.promptsVaried === 0) return "";
   const { explained } = variation;
@@ -53,7 +55,10 @@ function describeBranches(card: Partial<Pick<Scorecard, "prompts" | "unexplained
   const none = runs.filter((run) => run.match === "none").length;
   const more = varied.length > LISTED ? ` and ${varied.length - LISTED} more` : "";
   const answers = card.unexplainedAnswers;
-  const weighed = answers && none > 0 ? ` The gate weighs those against shuffling which answers came from which engine: as many came up in ${Math.round(answers.pValue * 1000) / 10}% of shuffles.` : "";
+  const weighed =
+    answers && none > 0
+      ? ` The gate weighs those against shuffling which answers came from which engine: as many came up in ${Math.round(answers.pValue * 1000) / 10}% of shuffles.`
+      : "";
   return (
     `${listed ? `The engine answers ${listed}${more} more than one way. ` : ""}` +
     "Each candidate answer is held to every answer the baseline gave and timed against the one it follows: " +

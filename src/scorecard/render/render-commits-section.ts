@@ -52,9 +52,15 @@ export function renderCommitsSection(card: Scorecard): string {
   if (!commits) return "";
   const rows: string[][] = [];
   if (commits.image) {
-    rows.push(["Engine image", `${escapeInline(commits.image)} at ${short(commits.imageRevision)}${commits.imageRevisionFrom ? ` (${escapeInline(commits.imageRevisionFrom)})` : ""}`]);
+    rows.push([
+      "Engine image",
+      `${escapeInline(commits.image)} at ${short(commits.imageRevision)}${commits.imageRevisionFrom ? ` (${escapeInline(commits.imageRevisionFrom)})` : ""}`,
+    ]);
   }
-  const behind = commits.mergeBase === commits.base ? "" : ` (branched off at ${short(commits.mergeBase)}; its changes since then are applied on the base)`;
+  const behind =
+    commits.mergeBase === commits.base
+      ? ""
+      : ` (branched off at ${short(commits.mergeBase)}; its changes since then are applied on the base)`;
   rows.push(["Baseline", `the base ${short(commits.base)}`], ["Candidate", `the head ${short(commits.head)}${behind}`]);
   for (const role of ["baseline", "candidate"] as const) {
     const side = commits[role];
@@ -63,9 +69,14 @@ export function renderCommitsSection(card: Scorecard): string {
     if (role === "baseline" && side.cache !== null) rows.push([`${name} image`, describeCache(side)]);
     rows.push([`${name} overlay`, describeOverlay(side, role, escapeInline)]);
     rows.push([`${name} build`, describeBuild(side, escapeInline)]);
-    if (side.leftOut > 0) rows.push([`${name} files left out`, `${side.leftOut} changed file${side.leftOut === 1 ? "" : "s"} outside \`source.paths\``]);
+    if (side.leftOut > 0)
+      rows.push([`${name} files left out`, `${side.leftOut} changed file${side.leftOut === 1 ? "" : "s"} outside \`source.paths\``]);
   }
-  const table = ["| | |", "| --- | --- |", ...rows.map(([key, value]) => `| ${key} | ${(value ?? "").replace(/\|/g, "\\|").replace(/\n/g, " ")} |`)].join("\n");
+  const table = [
+    "| | |",
+    "| --- | --- |",
+    ...rows.map(([key, value]) => `| ${key} | ${(value ?? "").replace(/\|/g, "\\|").replace(/\n/g, " ")} |`),
+  ].join("\n");
   const built = (["baseline", "candidate"] as const).filter((role) => commits[role]?.build.ran);
   const summary = `Commits, baseline cache and build: the base ${commits.base.slice(0, 12)} against the head ${commits.head.slice(0, 12)}${built.length > 0 ? `; built: ${built.join(" and ")}` : "; no build"}`;
   return renderFold(summary, table);
@@ -75,8 +86,13 @@ export function renderCommitsSection(card: Scorecard): string {
 export function renderCommitsText(card: Scorecard): string[] {
   const commits = card.commits;
   if (!commits) return [];
-  const lines = [`Commits: baseline = base ${commits.base.slice(0, 12)}, candidate = head ${commits.head.slice(0, 12)}${commits.mergeBase === commits.base ? "" : ` (merged onto the base from ${commits.mergeBase.slice(0, 12)})`}`];
-  if (commits.image) lines.push(`  engine image ${plain(commits.image)} at ${commits.imageRevision?.slice(0, 12) ?? "?"}${commits.imageRevisionFrom ? ` (${plain(commits.imageRevisionFrom)})` : ""}`);
+  const lines = [
+    `Commits: baseline = base ${commits.base.slice(0, 12)}, candidate = head ${commits.head.slice(0, 12)}${commits.mergeBase === commits.base ? "" : ` (merged onto the base from ${commits.mergeBase.slice(0, 12)})`}`,
+  ];
+  if (commits.image)
+    lines.push(
+      `  engine image ${plain(commits.image)} at ${commits.imageRevision?.slice(0, 12) ?? "?"}${commits.imageRevisionFrom ? ` (${plain(commits.imageRevisionFrom)})` : ""}`,
+    );
   for (const role of ["baseline", "candidate"] as const) {
     const side = commits[role];
     if (!side) continue;

@@ -46,12 +46,21 @@ export function renderFailureSection(card: Scorecard, options: { logLines: numbe
   const scenario = failure.scenario ? `, scenario ${failure.scenario}` : "";
   const where = `${failure.engine} engine at ${failure.stage}${failure.run ? `, run ${failure.run} of ${roundRuns(card)}` : ""}${scenario}${prompt}`;
   const rows = [
-    ["Failure", `\`${failure.kind}\`: ${escapeInline(failure.label)}; ${[where, exit].filter((part) => part !== null).map((part) => escapeInline(part)).join(", ")}`],
+    [
+      "Failure",
+      `\`${failure.kind}\`: ${escapeInline(failure.label)}; ${[where, exit]
+        .filter((part) => part !== null)
+        .map((part) => escapeInline(part))
+        .join(", ")}`,
+    ],
     ["Error", escapeInline(failure.summary)],
     // A crash's own frames, innermost first, one a line: where the broken invariant was called from.
     ...(failure.frames && failure.frames.length > 0 ? [["Frames", failure.frames.map(codeSpan).join("<br>")]] : []),
     // When the runner is at fault the engine's own hint is for a failure that repeats on a free GPU.
-    [decideVerdict(card).cause === "runner" ? "If it fails on a free GPU" : "What to try", `${failure.hint ? `${renderWithCodeSpans(failure.hint, escapeInline)} ` : ""}(${troubleshootingLink(card, failure.kind)})`],
+    [
+      decideVerdict(card).cause === "runner" ? "If it fails on a free GPU" : "What to try",
+      `${failure.hint ? `${renderWithCodeSpans(failure.hint, escapeInline)} ` : ""}(${troubleshootingLink(card, failure.kind)})`,
+    ],
   ];
   const parts: string[] = [];
   if (options.heading) parts.push(`### ${failure.engine === "baseline" ? "⚠️" : "❌"} ${capitalize(describeFailureEvent(failure))}`);

@@ -18,8 +18,14 @@ function memoryInUse(snapshot: GpuSnapshot): string {
 
 function column(snapshot: GpuSnapshot | null): string[] {
   if (!snapshot) return ["not recorded (the engine did not start)", "—", "—", "—"];
-  if (snapshot.error !== null || snapshot.gpus.length === 0) return [`not read: ${escapeCell(snapshot.error ?? "nvidia-smi listed no GPU")}`, "—", "—", "—"];
-  const processes = snapshot.processesError !== null ? `not listed: ${snapshot.processesError}` : snapshot.processes.length === 0 ? "none listed" : describeHolders(snapshot.processes, 5);
+  if (snapshot.error !== null || snapshot.gpus.length === 0)
+    return [`not read: ${escapeCell(snapshot.error ?? "nvidia-smi listed no GPU")}`, "—", "—", "—"];
+  const processes =
+    snapshot.processesError !== null
+      ? `not listed: ${snapshot.processesError}`
+      : snapshot.processes.length === 0
+        ? "none listed"
+        : describeHolders(snapshot.processes, 5);
   return [
     escapeCell(describeGpus(snapshot) ?? "—"),
     `${escapeCell(snapshot.driverVersion ?? "—")} / ${escapeCell(snapshot.cudaVersion ?? "—")}`,
@@ -39,7 +45,11 @@ export function renderGpuStateTable(card: Scorecard): string {
     [
       ["GPU state", "Before the baseline started", "Before the candidate started"],
       ...labels.map((label, index) => [label, baseline[index] ?? "—", candidate[index] ?? "—"]),
-      ["Command and environment", "the round config's", state.sameLaunch ? "the same as the baseline's" : "different from the baseline's (candidate.command or candidate.env)"],
+      [
+        "Command and environment",
+        "the round config's",
+        state.sameLaunch ? "the same as the baseline's" : "different from the baseline's (candidate.command or candidate.env)",
+      ],
     ],
     { alignDelimiters: false, align: ["l", "l", "l"] },
   );

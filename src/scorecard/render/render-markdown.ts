@@ -15,7 +15,14 @@ import { renderAnswerVariation } from "./render-answer-variation.js";
 import { renderQueueBoundNotice } from "./render-queue-bound-notice.js";
 import { renderUnchangedNotice } from "./render-unchanged-notice.js";
 import { renderCommitsSection } from "./render-commits-section.js";
-import { type ScenarioDetail, renderScenarioFolds, renderScenarioQueueNotice, renderScenarioRoundReasons, renderScenarioSharedPromptsNotice, renderScenarioTable } from "./render-scenario-sections.js";
+import {
+  type ScenarioDetail,
+  renderScenarioFolds,
+  renderScenarioQueueNotice,
+  renderScenarioRoundReasons,
+  renderScenarioSharedPromptsNotice,
+  renderScenarioTable,
+} from "./render-scenario-sections.js";
 import { type ScenariosDescription, describeScenarios } from "./describe-scenarios.js";
 import type { Scorecard } from "../scorecard-schema.js";
 
@@ -49,7 +56,10 @@ function provenanceSection(card: Scorecard): string {
     ["Patch hash", code(p.patchHash)],
     ["Runner", p.runner ? escapeCell(p.runner) : "—"],
     ["GPU", p.gpu ? escapeCell(p.gpu) : "—"],
-    ["Scorer", `speedgate ${escapeCell(card.speedgateVersion)}, card schema ${card.schemaVersion}${card.convertedFrom ? ` (converted from a version-${card.convertedFrom} card, which kept no times at the compared length: its prompt scores are that card's)` : ""}`],
+    [
+      "Scorer",
+      `speedgate ${escapeCell(card.speedgateVersion)}, card schema ${card.schemaVersion}${card.convertedFrom ? ` (converted from a version-${card.convertedFrom} card, which kept no times at the compared length: its prompt scores are that card's)` : ""}`,
+    ],
   ];
   if (card.shard) rows.push(["Shard", `${card.shard.index} of ${card.shard.count}`]);
   if (card.source?.runUrl) rows.push(["Run", escapeCell(card.source.runUrl)]);
@@ -138,7 +148,8 @@ function renderScenariosWithin(card: Scorecard, scenarios: ScenariosDescription,
   const allLines = card.failure?.logTail.length ?? 0;
   const render = (detail: ScenarioDetail, logLines = allLines): string => renderScenariosWith(card, scenarios, { logLines, detail });
   const fits = (detail: ScenarioDetail, logLines = allLines): boolean => render(detail, logLines).length <= maxChars;
-  if (most === allRows && fits({ level: "full", charts: true, promptRows: allRows })) return render({ level: "full", charts: true, promptRows: allRows });
+  if (most === allRows && fits({ level: "full", charts: true, promptRows: allRows }))
+    return render({ level: "full", charts: true, promptRows: allRows });
   for (const charts of [true, false]) {
     if (!fits({ level: "full", charts, promptRows: 0 })) continue;
     const rows = largestFitting(0, allRows, (n) => fits({ level: "full", charts, promptRows: n }));
@@ -150,7 +161,9 @@ function renderScenariosWithin(card: Scorecard, scenarios: ScenariosDescription,
   const none: ScenarioDetail = { level: "none", charts: false, promptRows: 0 };
   const lines = largestFitting(0, allLines, (n) => fits(none, n));
   const rendered = render(none, lines);
-  return rendered.length <= maxChars ? rendered : `${rendered.slice(0, maxChars - 80)}\n\n…card cut to fit GitHub's size limit; see scorecard.json.\n`;
+  return rendered.length <= maxChars
+    ? rendered
+    : `${rendered.slice(0, maxChars - 80)}\n\n…card cut to fit GitHub's size limit; see scorecard.json.\n`;
 }
 
 /** Largest n in [low, high] for which fits(n) holds, given that fits is monotone and fits(low) holds. */
@@ -201,5 +214,7 @@ export function renderMarkdown(card: Scorecard, options: { maxChars?: number } =
   const rows = largestFitting(0, keepRows, (n) => fits({ promptRows: n, logLines: 0 }));
   const rendered = renderWith(card, { promptRows: rows, logLines: 0 });
   // Only absurd single fields (schema-capped) can still overflow; cut hard rather than be refused by GitHub.
-  return rendered.length <= maxChars ? rendered : `${rendered.slice(0, maxChars - 80)}\n\n…card cut to fit GitHub's size limit; see scorecard.json.\n`;
+  return rendered.length <= maxChars
+    ? rendered
+    : `${rendered.slice(0, maxChars - 80)}\n\n…card cut to fit GitHub's size limit; see scorecard.json.\n`;
 }

@@ -39,10 +39,14 @@ function countsTable(card: Scorecard): string {
     ["Prompts scored", `${card.promptsScored} / ${card.promptsTotal}`],
     ["Below tolerance", `${card.belowTolerance}: answered too little to score`],
     ...integrityRows(card),
-    ["Zeroed", `${card.zeroedTotal}: the candidate failed on them (an error, a broken stream, or the engine had died), so each counts as 0`],
+    [
+      "Zeroed",
+      `${card.zeroedTotal}: the candidate failed on them (an error, a broken stream, or the engine had died), so each counts as 0`,
+    ],
     ["Unscored", escapeInline(describeUnscored(card))],
   );
-  if (card.excluded > 0) rows.push(["Excluded", `${card.excluded}: the baseline failed on them or answered nothing, so they count nowhere`]);
+  if (card.excluded > 0)
+    rows.push(["Excluded", `${card.excluded}: the baseline failed on them or answered nothing, so they count nowhere`]);
   // The gate once: a scored card (or scenario) states it in the summary table above the fold; a card
   // without a score leads with its failure instead, and states the gate only here.
   if (!describeScore(card)) {
@@ -92,7 +96,10 @@ function scenariosSentence(card: Scorecard): string {
  */
 export function renderScenarioMethod(card: Scorecard): string {
   const parts = [countsTable(card), settingsTable(card), describeSyntheticPrompts(card)].filter((part) => part !== "");
-  return renderFold(`How this scenario was measured: every count and its settings (${escapeInline(describeCaveats(card))})`, parts.join("\n\n"));
+  return renderFold(
+    `How this scenario was measured: every count and its settings (${escapeInline(describeCaveats(card))})`,
+    parts.join("\n\n"),
+  );
 }
 
 /**
@@ -113,7 +120,15 @@ export function renderMethodSection(card: Scorecard): string {
     const summary = `How the score was measured: how the scenarios combine, where the time went and the rule${time ? ` (${time.brief})` : ""}`;
     return renderFold(summary, parts.filter((part) => part !== "").join("\n\n"));
   }
-  const parts = [countsTable(card), settingsTable(card), describeSyntheticPrompts(card), timeSection, SCORING_RULE_SENTENCE, estimate, countingSentence(card)].filter((part) => part !== "");
+  const parts = [
+    countsTable(card),
+    settingsTable(card),
+    describeSyntheticPrompts(card),
+    timeSection,
+    SCORING_RULE_SENTENCE,
+    estimate,
+    countingSentence(card),
+  ].filter((part) => part !== "");
   const caveats = `${describeCaveats(card)}${time ? `, ${time.brief}` : ""}`;
   return renderFold(`How the score was measured: every count, the settings and the rule (${escapeInline(caveats)})`, parts.join("\n\n"));
 }

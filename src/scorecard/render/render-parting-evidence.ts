@@ -16,7 +16,10 @@ function describeRun(id: string, index: number, runs: number, run: PromptRun): s
   const where = runs > 1 ? `${escapeCell(id)} (run ${index + 1})` : escapeCell(id);
   const evidence = run.evidence;
   const parts = evidence?.partsAt ? `parts at token ${evidence.partsAt} of ${run.comparedTokens ?? "—"}` : run.status;
-  const quotes = evidence?.baselineExcerpt && evidence.candidateExcerpt ? `: baseline ${escapeCell(evidence.baselineExcerpt)}, candidate ${escapeCell(evidence.candidateExcerpt)}` : "";
+  const quotes =
+    evidence?.baselineExcerpt && evidence.candidateExcerpt
+      ? `: baseline ${escapeCell(evidence.baselineExcerpt)}, candidate ${escapeCell(evidence.candidateExcerpt)}`
+      : "";
   return `- ${where}, ${run.status}: ${parts}${quotes}${claims(run)}`;
 }
 

@@ -76,6 +76,9 @@ export function renderPromptsSection(card: Scorecard, rows: number): string {
     { alignDelimiters: false, align: ["r", "l", "l", "r", ...(manyRuns ? ["r"] : []), "r", "r", "r", "l"] },
   );
   const left = card.prompts.length - shown.length;
-  const leftNote = left > 0 ? `\n\n${left} more prompts are not shown here to fit GitHub's size limit; all ${card.prompts.length} are in scorecard.json.` : "";
+  const leftNote =
+    left > 0
+      ? `\n\n${left} more prompts are not shown here to fit GitHub's size limit; all ${card.prompts.length} are in scorecard.json.`
+      : "";
   return renderFold(summary, `${table}${leftNote}`);
 }

@@ -63,7 +63,9 @@ export function renderScenarioRoundReasons(description: ScenariosDescription): s
 
 /** Scenarios that sent the same prompts to one engine start: the later ones timed prompts the engine had cached. */
 export function renderScenarioSharedPromptsNotice(description: ScenariosDescription): string {
-  const note = describeSharedPrompts(findSharedPrompts(description.rows.map((row) => ({ name: escapeInline(row.name), promptsHash: row.card.provenance.promptsHash }))));
+  const note = describeSharedPrompts(
+    findSharedPrompts(description.rows.map((row) => ({ name: escapeInline(row.name), promptsHash: row.card.provenance.promptsHash }))),
+  );
   return note ? `> [!NOTE]\n> ${note.charAt(0).toUpperCase()}${note.slice(1)}.` : "";
 }
 
@@ -88,7 +90,9 @@ function renderScenarioFold(row: ScenarioRow, detail: ScenarioDetail): string {
           renderPromptsSection(card, detail.promptRows),
           renderScenarioMethod(card),
         ]
-      : ["Its speed table, per-prompt results and counts are left out to fit GitHub's size limit: scorecard.json has them under `scenarios`."];
+      : [
+          "Its speed table, per-prompt results and counts are left out to fit GitHub's size limit: scorecard.json has them under `scenarios`.",
+        ];
   return renderFold(summary, [...lead, ...rest].filter((part) => part !== "").join("\n\n"));
 }
 

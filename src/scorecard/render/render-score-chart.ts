@@ -59,7 +59,9 @@ interface Chart {
 function describeGateLine(card: Scorecard): string {
   const bar = card.gate.bar;
   const clears = card.gate.use === "interval-low" ? "the interval's low end" : "the round score";
-  return bar === 1 ? `Grey line: 1.00×, the gate, which ${clears} must clear.` : `Grey line: 1.00×; yellow line: the gate, ${formatBar(bar)}, which ${clears} must clear.`;
+  return bar === 1
+    ? `Grey line: 1.00×, the gate, which ${clears} must clear.`
+    : `Grey line: 1.00×; yellow line: the gate, ${formatBar(bar)}, which ${clears} must clear.`;
 }
 
 /**
@@ -149,6 +151,12 @@ export function renderScoreChart(card: Scorecard): string {
   const counted = card.prompts
     .map((prompt, index) => ({ number: index + 1, status: prompt.status, scored: prompt.status === "scored", score: prompt.score ?? 0 }))
     .filter((prompt) => prompt.status !== "excluded");
-  const chart = counted.length <= CHART_MAX_BARS ? perPromptChart(card, counted) : histogramChart(card, counted.map((prompt) => prompt.score));
+  const chart =
+    counted.length <= CHART_MAX_BARS
+      ? perPromptChart(card, counted)
+      : histogramChart(
+          card,
+          counted.map((prompt) => prompt.score),
+        );
   return [["```mermaid", ...chart.lines, "```"].join("\n"), `<sub>${chart.caption}</sub>`].join("\n\n");
 }

@@ -38,7 +38,8 @@ function phase(name: string, metric: LatencyMetric, label: string, metrics: Roun
   const before = metrics.baseline[metric].median;
   const after = metrics.candidate[metric].median;
   // TPOT needs a second token: a prompt-processing round (answers of one token) has no decode to compare.
-  if (metric === "tpotMs" && before === null && after === null) return { name, change: "not measured (no answer compared beyond its first token)" };
+  if (metric === "tpotMs" && before === null && after === null)
+    return { name, change: "not measured (no answer compared beyond its first token)" };
   const change = describeTimeChange(metrics.ratio[metric].median);
   const unit = per !== "" && change.endsWith(" time") ? ` ${per}` : "";
   return { name, change: `${change}${unit} (median ${label} ${formatMs(before)} → ${formatMs(after)} ms)` };
@@ -90,8 +91,18 @@ export function renderSpeedSection(card: Scorecard): string {
       triple(metrics.candidate[metric], formatMs),
       triple(metrics.ratio[metric], formatRatio),
     ]),
-    ["Output tokens/s", formatRate(metrics.baseline.outputTokensPerS), formatRate(metrics.candidate.outputTokensPerS), formatRatio(metrics.ratio.outputTokensPerS)],
-    ["Requests/s", formatRate(metrics.baseline.requestsPerS), formatRate(metrics.candidate.requestsPerS), formatRatio(metrics.ratio.requestsPerS)],
+    [
+      "Output tokens/s",
+      formatRate(metrics.baseline.outputTokensPerS),
+      formatRate(metrics.candidate.outputTokensPerS),
+      formatRatio(metrics.ratio.outputTokensPerS),
+    ],
+    [
+      "Requests/s",
+      formatRate(metrics.baseline.requestsPerS),
+      formatRate(metrics.candidate.requestsPerS),
+      formatRatio(metrics.ratio.requestsPerS),
+    ],
   ];
   const table = markdownTable(rows, { alignDelimiters: false, align: ["l", "r", "r", "r"] });
   // With several runs the metrics pool every run: one request per scored prompt and run.
@@ -108,5 +119,8 @@ export function renderSpeedSection(card: Scorecard): string {
     "as `vllm bench serve` and SGLang's `bench_serving` define them; rates are over the span from the first request sent to the last token at k. " +
     "For times a ratio below 1.00× is faster, for rates above.";
   const own = renderEngineTimes(card);
-  return renderFold("Where the speed came from: TTFT, TPOT, ITL, end to end and throughput of both engines", `${table}\n\n${basis}${own ? `\n\n${own}` : ""}`);
+  return renderFold(
+    "Where the speed came from: TTFT, TPOT, ITL, end to end and throughput of both engines",
+    `${table}\n\n${basis}${own ? `\n\n${own}` : ""}`,
+  );
 }

@@ -24,6 +24,7 @@ export function renderSummaryTable(card: Scorecard): string {
   const next = describeNextStep(card);
   if (next) rows.push(["What now", escapeInline(next)]);
   const inconclusive = describeInconclusive(card);
-  if (inconclusive) rows.push(["For the author", escapeInline(inconclusive.author)], ["For maintainers", escapeInline(inconclusive.maintainers)]);
+  if (inconclusive)
+    rows.push(["For the author", escapeInline(inconclusive.author)], ["For maintainers", escapeInline(inconclusive.maintainers)]);
   return renderKeyValueTable(rows);
 }

@@ -12,7 +12,14 @@ import {
   formatTimes,
   formatRunScores,
 } from "./describe-card.js";
-import { describeGate, describeInconclusive, describeIntervalBriefly, describeNextStep, describePromptCounts, describeScore } from "./describe-summary.js";
+import {
+  describeGate,
+  describeInconclusive,
+  describeIntervalBriefly,
+  describeNextStep,
+  describePromptCounts,
+  describeScore,
+} from "./describe-summary.js";
 import { countingSentence, integrityRows, promptReason } from "./describe-integrity.js";
 import { describeQueueBound } from "./render-queue-bound-notice.js";
 import { renderEngineTimes } from "./render-engine-times.js";
@@ -35,7 +42,12 @@ function pad(text: string, width: number): string {
 function columns(rows: string[][]): string[] {
   const widths: number[] = [];
   for (const row of rows) row.forEach((cell, index) => (widths[index] = Math.max(widths[index] ?? 0, cell.length)));
-  return rows.map((row) => row.map((cell, index) => pad(cell, widths[index] ?? 0)).join("  ").trimEnd());
+  return rows.map((row) =>
+    row
+      .map((cell, index) => pad(cell, widths[index] ?? 0))
+      .join("  ")
+      .trimEnd(),
+  );
 }
 
 /** The failed engine, cause first, as the Markdown card puts it. */
@@ -50,7 +62,10 @@ function failureLines(card: Scorecard, maxLogLines: number): string[] {
     ...(oom ? [`${oom.lead} ${oom.text}`] : []),
     ...columns([
       ["  engine", failure.engine],
-      ["  stage", `${failure.stage}${failure.run ? `, run ${failure.run} of ${roundRuns(card)}` : ""}${failure.scenario ? `, scenario ${failure.scenario}` : ""}`],
+      [
+        "  stage",
+        `${failure.stage}${failure.run ? `, run ${failure.run} of ${roundRuns(card)}` : ""}${failure.scenario ? `, scenario ${failure.scenario}` : ""}`,
+      ],
       ["  kind", `${failure.kind} (${failure.label})`],
       ["  exit", failure.exitCode !== null ? String(failure.exitCode) : (failure.signal ?? "—")],
       ["  error", failure.summary],
@@ -60,7 +75,11 @@ function failureLines(card: Scorecard, maxLogLines: number): string[] {
   ];
   if (failure.logTail.length > 0) {
     const shown = failure.logTail.slice(-maxLogLines);
-    out.push("", `Log tail (last ${shown.length} of ${failure.logTail.length} lines):`, ...shown.map((line) => `  | ${cleanLogLine(line)}`));
+    out.push(
+      "",
+      `Log tail (last ${shown.length} of ${failure.logTail.length} lines):`,
+      ...shown.map((line) => `  | ${cleanLogLine(line)}`),
+    );
   }
   return out;
 }
@@ -79,7 +98,12 @@ function summaryRows(card: Scorecard, indent = ""): string[][] {
     ...(speed === "" ? [] : [["Speed", speed]]),
     ["Gate", gate.text],
     ...(next ? [["What now", next]] : []),
-    ...(inconclusive ? [["For the author", inconclusive.author], ["For maintainers", inconclusive.maintainers]] : []),
+    ...(inconclusive
+      ? [
+          ["For the author", inconclusive.author],
+          ["For maintainers", inconclusive.maintainers],
+        ]
+      : []),
   ];
   return rows.map(([label, text]) => [`${indent}${label ?? ""}`, text ?? ""]);
 }
@@ -111,7 +135,9 @@ function provenanceLines(card: Scorecard): string[] {
   }
   const p = card.provenance;
   out.push(...renderCommitsText(card));
-  out.push(`Engine ${card.engine}; image digest ${p.imageDigest ?? "—"}; patch hash ${p.patchHash ?? "—"}; runner ${p.runner ?? "—"}; GPU ${p.gpu ?? "—"}`);
+  out.push(
+    `Engine ${card.engine}; image digest ${p.imageDigest ?? "—"}; patch hash ${p.patchHash ?? "—"}; runner ${p.runner ?? "—"}; GPU ${p.gpu ?? "—"}`,
+  );
   return out;
 }
 
@@ -141,7 +167,8 @@ function renderScenariosText(card: Scorecard, scenarios: ScenariosDescription, m
     out.push("", `Scenario ${row.name}: ${describeScenarioScore(row.card)} ${row.mark}`);
     const rows = summaryRows(row.card, "  ");
     out.push(...(rows.length > 0 ? columns(rows) : [`  No score: ${row.card.gate.reason}`]));
-    if (!row.judgement.passed && row.card.gate.passed && row.judgement.reason) out.push(`  Not passed in this round: ${row.judgement.reason.slice(row.name.length + 2)}`);
+    if (!row.judgement.passed && row.card.gate.passed && row.judgement.reason)
+      out.push(`  Not passed in this round: ${row.judgement.reason.slice(row.name.length + 2)}`);
     out.push(`  ${settingsLine(row.card)}`);
   }
   out.push("", "How the round was measured:", `  Gate: ${describeGate(card).text}`);
@@ -176,7 +203,10 @@ export function renderText(card: Scorecard, options: { maxPromptRows?: number; m
   const intervalWords = describeInterval(card);
   out.push(
     ...columns([
-      ["  Round score", card.roundScore === null ? "—" : `${formatScoreAgainstBar(card.roundScore, card.gate.bar)} (${describeIntervalBriefly(card)})`],
+      [
+        "  Round score",
+        card.roundScore === null ? "—" : `${formatScoreAgainstBar(card.roundScore, card.gate.bar)} (${describeIntervalBriefly(card)})`,
+      ],
       ...(intervalWords ? [["  Interval", intervalWords]] : []),
       ["  Runs", describeRuns(card)],
       ["  Noise", describeNoise(card)],
@@ -211,8 +241,18 @@ export function renderText(card: Scorecard, options: { maxPromptRows?: number; m
         row("TPOT", "tpotMs"),
         row("ITL", "itlMs"),
         row("E2E at k", "e2eMs"),
-        ["  output tok/s", formatRate(metrics.baseline.outputTokensPerS), formatRate(metrics.candidate.outputTokensPerS), formatRatio(metrics.ratio.outputTokensPerS)],
-        ["  requests/s", formatRate(metrics.baseline.requestsPerS), formatRate(metrics.candidate.requestsPerS), formatRatio(metrics.ratio.requestsPerS)],
+        [
+          "  output tok/s",
+          formatRate(metrics.baseline.outputTokensPerS),
+          formatRate(metrics.candidate.outputTokensPerS),
+          formatRatio(metrics.ratio.outputTokensPerS),
+        ],
+        [
+          "  requests/s",
+          formatRate(metrics.baseline.requestsPerS),
+          formatRate(metrics.candidate.requestsPerS),
+          formatRatio(metrics.ratio.requestsPerS),
+        ],
       ]),
     );
     const own = renderEngineTimes(card).replace(/\*\*|`/g, "");
@@ -228,7 +268,15 @@ export function renderText(card: Scorecard, options: { maxPromptRows?: number; m
     out.push(
       "",
       ...columns([
-        ["prompt", "status", "score", ...(manyRuns ? ["runs"] : []), manyRuns ? "tokens b/c (run 1)" : "tokens b/c", "e2e ms b/c", "reason"],
+        [
+          "prompt",
+          "status",
+          "score",
+          ...(manyRuns ? ["runs"] : []),
+          manyRuns ? "tokens b/c (run 1)" : "tokens b/c",
+          "e2e ms b/c",
+          "reason",
+        ],
         ...shown.map((prompt) => [
           prompt.id,
           prompt.status,

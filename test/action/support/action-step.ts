@@ -100,9 +100,7 @@ async function readOrEmpty(path: string): Promise<string> {
 
 /** The parent's environment without anything a real runner (if the tests run in one) set for this step. */
 function baseEnv(): NodeJS.ProcessEnv {
-  return Object.fromEntries(
-    Object.entries(process.env).filter(([key]) => !/^(INPUT_|STATE_|GITHUB_|RUNNER_|ACTIONS_)/.test(key)),
-  );
+  return Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(INPUT_|STATE_|GITHUB_|RUNNER_|ACTIONS_)/.test(key)));
 }
 
 export async function startStep(options: StepOptions): Promise<RunningStep> {

@@ -21,7 +21,8 @@ import { makeTempDir } from "../../support/make-temp-dir.js";
  * 300 ms against 80 ms a stall of 220 ms would take the candidate's interval under the 1x bar; at
  * 540 ms it takes 460 ms.
  */
-const PROFILE = (ttftMs: number, itlMs: number): string => `{\n  "defaults": { "ttftMs": ${ttftMs}, "itlMs": ${itlMs}, "outputTokens": 12 }\n}\n`;
+const PROFILE = (ttftMs: number, itlMs: number): string =>
+  `{\n  "defaults": { "ttftMs": ${ttftMs}, "itlMs": ${itlMs}, "outputTokens": 12 }\n}\n`;
 
 export const FASTER_PATCH = [
   "diff --git a/profile.json b/profile.json",
@@ -36,7 +37,10 @@ export const FASTER_PATCH = [
 ].join("\n");
 
 /** The other way round: the candidate is slower than the baseline. */
-export const SLOWER_PATCH = FASTER_PATCH.replace('+  "defaults": { "ttftMs": 20, "itlMs": 5', '+  "defaults": { "ttftMs": 120, "itlMs": 80');
+export const SLOWER_PATCH = FASTER_PATCH.replace(
+  '+  "defaults": { "ttftMs": 20, "itlMs": 5',
+  '+  "defaults": { "ttftMs": 120, "itlMs": 80',
+);
 
 export interface SimRound {
   dir: string;

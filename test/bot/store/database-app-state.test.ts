@@ -43,7 +43,12 @@ describeEachBackend("the app's shared state in the database", (backend) => {
 
   it("gives one reply when ten replicas ask for the same key at the same moment", async () => {
     const now = (): number => Date.parse("2026-01-01T00:00:00Z");
-    const answers = await Promise.all(Array.from({ length: 10 }, async (_, i) => await new DatabaseRefusalLimiter(database.pool, 60_000, now).allowReply("o/r#2:mallory", `comment:o/r:${i}`)));
+    const answers = await Promise.all(
+      Array.from(
+        { length: 10 },
+        async (_, i) => await new DatabaseRefusalLimiter(database.pool, 60_000, now).allowReply("o/r#2:mallory", `comment:o/r:${i}`),
+      ),
+    );
     expect(answers.filter(Boolean)).toHaveLength(1);
   });
 

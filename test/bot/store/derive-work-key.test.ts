@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { checkRunWorkKey, commentWorkKey, pullRequestLane, pullRequestWorkKey, workflowRunWorkKey } from "../../../bot/store/derive-work-key.js";
+import {
+  checkRunWorkKey,
+  commentWorkKey,
+  pullRequestLane,
+  pullRequestWorkKey,
+  workflowRunWorkKey,
+} from "../../../bot/store/derive-work-key.js";
 
 describe("work keys", () => {
   it("name what the payload identifies, whatever the delivery id and the repository's case", () => {

@@ -16,7 +16,9 @@ describe("the app's database", () => {
   });
 
   it("refuses a DATABASE_URL that is not a PostgreSQL URL, saying what to set instead", () => {
-    expect(() => appDatabaseTarget({ DATABASE_URL: "/var/lib/speedgate" })).toThrow(/DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ URL; for an embedded database set SPEEDGATE_DATA_DIR/);
+    expect(() => appDatabaseTarget({ DATABASE_URL: "/var/lib/speedgate" })).toThrow(
+      /DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ URL; for an embedded database set SPEEDGATE_DATA_DIR/,
+    );
   });
 
   it("is migrated before the app takes a delivery, and says where it is", async () => {
@@ -28,7 +30,13 @@ describe("the app's database", () => {
       expect(await readSchemaVersion(database.pool)).toBeGreaterThanOrEqual(CARD_HISTORY_SCHEMA_VERSION);
       const queue = await database.pool.query("SELECT to_regproc('graphile_worker.add_job') IS NOT NULL AS ready");
       expect(queue.rows[0]).toEqual({ ready: true });
-      expect(logger.lines.some((line) => line.level === "info" && line.message.startsWith(`database: PGlite in ${handle.target.kind === "pglite" ? handle.target.dataDir : ""}, schema version`))).toBe(true);
+      expect(
+        logger.lines.some(
+          (line) =>
+            line.level === "info" &&
+            line.message.startsWith(`database: PGlite in ${handle.target.kind === "pglite" ? handle.target.dataDir : ""}, schema version`),
+        ),
+      ).toBe(true);
     } finally {
       await database.close();
       await handle.destroy();

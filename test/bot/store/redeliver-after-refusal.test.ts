@@ -1,5 +1,10 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { DEFAULT_REDELIVER_AFTER_MS, MAX_ASKS_WHILE_REFUSED, RedeliverAfterRefusal, redeliverAfterMs } from "../../../bot/store/redeliver-after-refusal.js";
+import {
+  DEFAULT_REDELIVER_AFTER_MS,
+  MAX_ASKS_WHILE_REFUSED,
+  RedeliverAfterRefusal,
+  redeliverAfterMs,
+} from "../../../bot/store/redeliver-after-refusal.js";
 import { MAX_REDELIVERY_REQUESTS } from "../../../src/store/claim-redelivery.js";
 import { silentLogger } from "../../../src/logger.js";
 
@@ -39,7 +44,11 @@ describe("RedeliverAfterRefusal", () => {
   it("asks every period while refusals go on, allowing each delivery one more ask per period, up to the cap", async () => {
     vi.useFakeTimers({ now: 0 });
     const asks: Array<{ since: number; maxAsks: number }> = [];
-    const redeliver = new RedeliverAfterRefusal((since, maxAsks) => Promise.resolve(void asks.push({ since: since.getTime(), maxAsks })), silentLogger, 1_000);
+    const redeliver = new RedeliverAfterRefusal(
+      (since, maxAsks) => Promise.resolve(void asks.push({ since: since.getTime(), maxAsks })),
+      silentLogger,
+      1_000,
+    );
     // Forty periods of an attack that keeps the app answering 503.
     for (let elapsed = 0; elapsed < 40_000; elapsed += 250) {
       redeliver.notice(503);
@@ -48,7 +57,11 @@ describe("RedeliverAfterRefusal", () => {
     expect(asks).toHaveLength(40);
     // Always from the first refusal of the attack, so a delivery refused early is still in the window.
     expect(new Set(asks.map((ask) => ask.since))).toEqual(new Set([-60_000]));
-    expect(asks.slice(0, 3).map((ask) => ask.maxAsks)).toEqual([MAX_REDELIVERY_REQUESTS, MAX_REDELIVERY_REQUESTS + 1, MAX_REDELIVERY_REQUESTS + 2]);
+    expect(asks.slice(0, 3).map((ask) => ask.maxAsks)).toEqual([
+      MAX_REDELIVERY_REQUESTS,
+      MAX_REDELIVERY_REQUESTS + 1,
+      MAX_REDELIVERY_REQUESTS + 2,
+    ]);
     expect(asks.at(-1)?.maxAsks).toBe(MAX_ASKS_WHILE_REFUSED);
     await redeliver.stop();
   });

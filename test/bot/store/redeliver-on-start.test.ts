@@ -40,8 +40,24 @@ describe("redelivering at start", () => {
   it("asks GitHub, as the App, for the deliveries that failed in the window", async () => {
     const log = serveAppDeliveries(fake, {
       deliveries: [
-        { id: 1, guid: "recent", deliveredAt: "2026-01-01T05:00:00Z", redelivery: false, statusCode: 502, event: "issue_comment", action: "created" },
-        { id: 2, guid: "ancient", deliveredAt: "2025-12-31T20:00:00Z", redelivery: false, statusCode: 502, event: "issue_comment", action: "created" },
+        {
+          id: 1,
+          guid: "recent",
+          deliveredAt: "2026-01-01T05:00:00Z",
+          redelivery: false,
+          statusCode: 502,
+          event: "issue_comment",
+          action: "created",
+        },
+        {
+          id: 2,
+          guid: "ancient",
+          deliveredAt: "2025-12-31T20:00:00Z",
+          redelivery: false,
+          statusCode: 502,
+          event: "issue_comment",
+          action: "created",
+        },
       ],
     });
     const report = await redeliverOnStart(probot, database, { hours: 6, logger: silentLogger, now });
@@ -59,6 +75,13 @@ describe("redelivering at start", () => {
     fake.on("GET", "/app/hook/deliveries", () => ({ status: 503, body: { message: "Service Unavailable" } }));
     const logger = createRecordingLogger();
     expect(await redeliverOnStart(probot, database, { hours: 6, logger, now })).toBeNull();
-    expect(logger.lines).toEqual([{ level: "warn", message: expect.stringMatching(/^redelivery: could not read or redeliver the failed deliveries since 2026-01-01T00:00:00.000Z: /) as string }]);
+    expect(logger.lines).toEqual([
+      {
+        level: "warn",
+        message: expect.stringMatching(
+          /^redelivery: could not read or redeliver the failed deliveries since 2026-01-01T00:00:00.000Z: /,
+        ) as string,
+      },
+    ]);
   });
 });

@@ -17,17 +17,23 @@ describe("describeCalibration", () => {
       { name: "chat-c1", promptsHash: "2".repeat(64), settings: file.settings, rounds: unrepeatable, noise: file.noise },
     ];
     const text = describeCalibration({ ...file, scenarios }, 0.1);
-    expect(text).toContain("warning: the unchanged engine left up to 25% of the prompts of scenario chat-c1 unscored in one round, more than gate.maxUnscored 10%");
+    expect(text).toContain(
+      "warning: the unchanged engine left up to 25% of the prompts of scenario chat-c1 unscored in one round, more than gate.maxUnscored 10%",
+    );
     expect(text).not.toContain("of scenario decode-c1 unscored");
     // A scenario that allows more is held to its own limit.
     expect(describeCalibration({ ...file, scenarios }, 0.1, null, new Map([["chat-c1", 0.3]]))).not.toContain("warning");
   });
 
   it("says when the A/A rounds were queue-bound, why, and the setting that fixes it", () => {
-    const why = "the baseline's median time to first token was 183 ms, of which its own prompt processing was 3.9 ms: 97% was waiting in its queue";
-    const fix = "set bench.requestIntervalMs to at least 1,200 ms (it is 250 ms), or give the engine more parallel slots, then calibrate again";
+    const why =
+      "the baseline's median time to first token was 183 ms, of which its own prompt processing was 3.9 ms: 97% was waiting in its queue";
+    const fix =
+      "set bench.requestIntervalMs to at least 1,200 ms (it is 250 ms), or give the engine more parallel slots, then calibrate again";
     const text = describeCalibration(study(), 0.1, { rounds: 5, first: { why, fix } });
-    expect(text).toContain(`warning: 5 of 5 A/A rounds were queue-bound (in the first, ${why}): this floor measures how the baseline's queue drains, not its speed; ${fix}`);
+    expect(text).toContain(
+      `warning: 5 of 5 A/A rounds were queue-bound (in the first, ${why}): this floor measures how the baseline's queue drains, not its speed; ${fix}`,
+    );
     expect(describeCalibration(study(), 0.1)).not.toContain("queue-bound");
   });
 });

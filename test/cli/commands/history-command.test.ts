@@ -30,13 +30,25 @@ describeEachBackend("speedgate history", (backend) => {
     try {
       await migrateDatabase(database.pool, { logger: silentLogger });
       await recordCard(database.pool, makeCardRecord({ pullRequest: 3, headSha: "1".repeat(40), runId: 101, roundScore: 1.05 }));
-      await recordCard(database.pool, makeCardRecord({ pullRequest: 3, headSha: "2".repeat(40), runId: 102, roundScore: 1.12, runner: '=HYPERLINK("x")' }));
       await recordCard(
         database.pool,
-        makeCardRecord({ pullRequest: 4, headSha: "3".repeat(40), runId: 103, roundScore: null, failure: { kind: "cuda_oom", engine: "candidate", stage: "startup" } }),
+        makeCardRecord({ pullRequest: 3, headSha: "2".repeat(40), runId: 102, roundScore: 1.12, runner: '=HYPERLINK("x")' }),
+      );
+      await recordCard(
+        database.pool,
+        makeCardRecord({
+          pullRequest: 4,
+          headSha: "3".repeat(40),
+          runId: 103,
+          roundScore: null,
+          failure: { kind: "cuda_oom", engine: "candidate", stage: "startup" },
+        }),
       );
       await recordCard(database.pool, makeCardRecord({ repository: "someone/else", runId: 104 }));
-      await recordCard(database.pool, makeCardRecord({ pullRequest: 5, headSha: "5".repeat(40), runId: 105, roundScore: 1.1, scenarios: { total: 3, passed: 2 } }));
+      await recordCard(
+        database.pool,
+        makeCardRecord({ pullRequest: 5, headSha: "5".repeat(40), runId: 105, roundScore: 1.1, scenarios: { total: 3, passed: 2 } }),
+      );
     } finally {
       // PGlite serves one process: the command opens the folder itself.
       await database.close();
@@ -114,7 +126,9 @@ describe("speedgate history refuses what it cannot read", () => {
   it("does not print a server's password when it cannot connect", async () => {
     const { code, lines } = await history(["--database", "postgres://reader:s3cret@127.0.0.1:1/speedgate", "--repo", "o/r"]);
     expect(code).toBe(2);
-    expect(lines[0]?.message).toMatch(/^speedgate history: --database: the database postgres:\/\/reader:\*\*\*@127\.0\.0\.1:1\/speedgate does not answer/);
+    expect(lines[0]?.message).toMatch(
+      /^speedgate history: --database: the database postgres:\/\/reader:\*\*\*@127\.0\.0\.1:1\/speedgate does not answer/,
+    );
     expect(JSON.stringify(lines)).not.toContain("s3cret");
   });
 });

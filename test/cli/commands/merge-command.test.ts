@@ -26,7 +26,11 @@ describe("speedgate merge", () => {
     const prompts = recorded.promptIds.map((id) => ({ id }));
     for (const index of [1, 2, 3]) {
       const shard = { index, count: 3 };
-      const scored = cardFor(recorded, selectShard(prompts, shard).map((prompt) => prompt.id), { shard });
+      const scored = cardFor(
+        recorded,
+        selectShard(prompts, shard).map((prompt) => prompt.id),
+        { shard },
+      );
       // The synthetic round leaves 2 of its 19 compared prompts unscored on purpose; this bar lets that through.
       const card = { ...scored, gate: { ...scored.gate, maxUnscored: 0.2, maxUnexplained: 0.2, use: "round-score" as const } };
       // The layout actions/download-artifact leaves: one folder per artifact.
@@ -37,7 +41,10 @@ describe("speedgate merge", () => {
       // The same shards from runners on an older speedgate: the first one's card in schema 1.
       const { metrics: _metrics, gpuState: _gpuState, docsBaseUrl: _docs, ...v1 } = card;
       await mkdir(join(dir, "mixed-versions", `speedgate-shard-${index}`), { recursive: true });
-      await writeFile(join(dir, "mixed-versions", `speedgate-shard-${index}`, "scorecard.json"), JSON.stringify(index === 1 ? { ...v1, schemaVersion: 1 } : card));
+      await writeFile(
+        join(dir, "mixed-versions", `speedgate-shard-${index}`, "scorecard.json"),
+        JSON.stringify(index === 1 ? { ...v1, schemaVersion: 1 } : card),
+      );
       await writeFile(join(dir, "high-bar", `shard-${index}.json`), JSON.stringify({ ...card, gate: { ...card.gate, minRoundScore: 5 } }));
     }
   });
@@ -78,7 +85,10 @@ describe("speedgate merge", () => {
   });
 
   it("refuses a missing shard with exit code 2, naming it", async () => {
-    const { code, errors } = await merge([join(dir, "shards", "speedgate-shard-1", "scorecard.json"), join(dir, "shards", "speedgate-shard-3", "scorecard.json")]);
+    const { code, errors } = await merge([
+      join(dir, "shards", "speedgate-shard-1", "scorecard.json"),
+      join(dir, "shards", "speedgate-shard-3", "scorecard.json"),
+    ]);
     expect(code).toBe(2);
     expect(errors[0]).toContain("shard 2 of 3 is missing");
   });

@@ -55,7 +55,15 @@ export async function writeSimRound(options: {
     health: { path: "/health", timeoutS: options.health?.timeoutS ?? 60, intervalMs: 25 },
     baseline: { command: withPrompts(options.baseline ?? simCommand()), ...(options.env ? { env: options.env } : {}) },
     candidate: { command: withPrompts(options.candidate ?? simCommand()), ...options.candidateExtra },
-    bench: { prompts: "prompts.jsonl", maxTokens: 64, requestIntervalMs: 20, contextLimit: 4096, tolerance: 0.9, runs: 1, ...options.benchExtra },
+    bench: {
+      prompts: "prompts.jsonl",
+      maxTokens: 64,
+      requestIntervalMs: 20,
+      contextLimit: 4096,
+      tolerance: 0.9,
+      runs: 1,
+      ...options.benchExtra,
+    },
     gate: { minRoundScore: options.minRoundScore ?? 0.5, ...options.gateExtra },
     docker: { stopTimeoutS: 2 },
   };

@@ -30,7 +30,9 @@ export const SPEEDUP_DIFF = itlDiff(4);
 export const SLOWDOWN_DIFF = itlDiff(96);
 
 /** A real SGLang log: CUDA OOM while capturing the prefill CUDA graphs, then the scheduler's teardown. */
-export const SGLANG_OOM_LOG_LINES = readFileSync(new URL("../../fixtures/sglang-cuda-graph-oom.log", import.meta.url), "utf8").trimEnd().split("\n");
+export const SGLANG_OOM_LOG_LINES = readFileSync(new URL("../../fixtures/sglang-cuda-graph-oom.log", import.meta.url), "utf8")
+  .trimEnd()
+  .split("\n");
 
 /**
  * Makes the engine print that log and exit 1 at startup instead of serving, as a pull request

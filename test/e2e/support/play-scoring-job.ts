@@ -51,7 +51,8 @@ export async function playScoringJob(options: ScoringJobOptions): Promise<Scorin
   const jsonPath = main.outputs["scorecard-json"] ?? "";
   const markdownPath = main.outputs["scorecard-md"] ?? "";
   // The upload step's condition in the example workflows: no card, no artifact.
-  if (jsonPath === "" || markdownPath === "") throw new Error(`the action wrote no card (exit ${main.exitCode}):\n${main.stdout}\n${main.stderr}`);
+  if (jsonPath === "" || markdownPath === "")
+    throw new Error(`the action wrote no card (exit ${main.exitCode}):\n${main.stdout}\n${main.stderr}`);
   // Files given to upload-artifact keep their paths below the least common ancestor: here, none.
   if (dirname(jsonPath) !== dirname(markdownPath)) throw new Error(`the card files are in different folders: ${jsonPath}, ${markdownPath}`);
   const json = await readFile(jsonPath);

@@ -10,7 +10,9 @@ import { parse } from "yaml";
 const FORK_SAFE_WORKFLOW = new URL("../../../examples/workflows/speedgate-fork-safe.yml", import.meta.url);
 
 function example(event: string, pick: (payload: Record<string, unknown>) => boolean): Record<string, unknown> {
-  const group = (examples as unknown as Array<{ name: string; examples: Array<Record<string, unknown>> }>).find((entry) => entry.name === event);
+  const group = (examples as unknown as Array<{ name: string; examples: Array<Record<string, unknown>> }>).find(
+    (entry) => entry.name === event,
+  );
   const found = group?.examples.find(pick);
   if (!found) throw new Error(`no matching ${event} example in @octokit/webhooks-examples`);
   return structuredClone(found);
@@ -38,7 +40,14 @@ export function headOf(payload: Record<string, unknown>): PullRequestHead {
     head: { sha: string; ref: string; repo: { full_name: string } };
     base: { sha: string };
   };
-  return { number: pull.number, headSha: pull.head.sha, headBranch: pull.head.ref, headRepo: pull.head.repo.full_name, baseSha: pull.base.sha, author: pull.user.login };
+  return {
+    number: pull.number,
+    headSha: pull.head.sha,
+    headBranch: pull.head.ref,
+    headRepo: pull.head.repo.full_name,
+    baseSha: pull.base.sha,
+    author: pull.user.login,
+  };
 }
 
 /** The event of a run the app dispatched: workflow_dispatch with the inputs it sent. */
@@ -54,5 +63,7 @@ export function dispatchedRunTitle(inputs: { pr: string; sha: string }): string 
   const workflow = parse(readFileSync(FORK_SAFE_WORKFLOW, "utf8")) as { "run-name"?: unknown };
   const runName = workflow["run-name"];
   if (typeof runName !== "string") throw new Error("examples/workflows/speedgate-fork-safe.yml has no run-name");
-  return runName.replace(/\$\{\{\s*inputs\.(\w+)\s*\}\}/g, (_, name: string) => (name === "pr" ? inputs.pr : name === "sha" ? inputs.sha : ""));
+  return runName.replace(/\$\{\{\s*inputs\.(\w+)\s*\}\}/g, (_, name: string) =>
+    name === "pr" ? inputs.pr : name === "sha" ? inputs.sha : "",
+  );
 }

@@ -24,7 +24,14 @@ export interface ExamplePullRequest {
 export function serveExamplePullRequest(fake: FakeGitHub, appId: number): ExamplePullRequest {
   const event = pullRequestSynchronize();
   const head = headOf(event.payload);
-  const pull: FakePull = { number: head.number, headSha: head.headSha, headBranch: head.headBranch, headRepo: head.headRepo, baseSha: head.baseSha, author: head.author };
+  const pull: FakePull = {
+    number: head.number,
+    headSha: head.headSha,
+    headBranch: head.headBranch,
+    headRepo: head.headRepo,
+    baseSha: head.baseSha,
+    author: head.author,
+  };
   const repo = serveRepository(fake, { owner: OWNER, repo: REPO, appId, pulls: [pull], roles: { maintainer: "write" } });
   const diffs = new Map<string, string>();
   const { compared } = servePullRequestDiffs(fake, diffs);

@@ -27,5 +27,10 @@ export function makeProcessRound(options: {
     docker: { stopTimeoutS: 1 },
     ...options.overrides,
   });
-  return { config, configPath: join(options.cwd ?? process.cwd(), "round.yml"), prompts: options.prompts ?? [{ id: "p1", prompt: "hi" }], patch: null };
+  return {
+    config,
+    configPath: join(options.cwd ?? process.cwd(), "round.yml"),
+    prompts: options.prompts ?? [{ id: "p1", prompt: "hi" }],
+    patch: null,
+  };
 }

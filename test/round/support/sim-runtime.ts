@@ -34,7 +34,11 @@ export class SimRuntime implements EngineRuntime {
     this.calls.push(`start ${role}`);
     let settleExit: (exit: EngineExit) => void = () => undefined;
     const exited = new Promise<EngineExit>((resolve) => (settleExit = resolve));
-    const sim = await startSimEngine({ profile: this.profiles[role], prompts: this.prompts, onDie: (exitCode) => settleExit({ exitCode, signal: null, oomKilled: false }) });
+    const sim = await startSimEngine({
+      profile: this.profiles[role],
+      prompts: this.prompts,
+      onDie: (exitCode) => settleExit({ exitCode, signal: null, oomKilled: false }),
+    });
     const engine: RunningEngine = {
       role,
       baseUrl: sim.url,

@@ -4,7 +4,11 @@ import type { Scorecard } from "../../../src/scorecard/scorecard-schema.js";
 import { makeCard } from "../../support/make-card.js";
 
 function withInterval(card: Scorecard, roundScore: number, low: number): Scorecard {
-  return { ...card, roundScore, scoreInterval: { ...(card.scoreInterval ?? { high: roundScore * 1.05, level: 0.95, resamples: 2000 }), low } } as Scorecard;
+  return {
+    ...card,
+    roundScore,
+    scoreInterval: { ...(card.scoreInterval ?? { high: roundScore * 1.05, level: 0.95, resamples: 2000 }), low },
+  } as Scorecard;
 }
 
 describe("describeReach: the smallest score this round's own noise lets pass", () => {

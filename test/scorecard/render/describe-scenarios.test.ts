@@ -17,16 +17,39 @@ describe("describeScenarios", () => {
       [
         { name: "chat-rate4", card: underLoad(calibrated, { requestIntervalMs: 250, arrival: "poisson" }) },
         { name: "chat-rate16", card: underLoad(slowerCard(), { requestIntervalMs: 62.5, arrival: "poisson" }) },
-        { name: "decode-c1", card: underLoad(passing, { concurrency: 1, synthetic: { inputTokens: 128, outputTokens: 256, count: 12, seed: 1 } }) },
+        {
+          name: "decode-c1",
+          card: underLoad(passing, { concurrency: 1, synthetic: { inputTokens: 128, outputTokens: 256, count: 12, seed: 1 } }),
+        },
       ],
       0.97,
     );
     const described = describeScenarios(card);
     expect(described?.leadsWithFailure).toBe(false);
-    expect(described?.headline).toBe("❌ 2 of 3 scenarios passed — chat-rate4 1.12× faster; decode-c1 1.26× faster; chat-rate16 regressed 0.91× [0.90×, 0.92×]");
-    expect(described?.rows.map(({ name, load, prompts, score, interval, mark, verdict }) => [name, load, prompts, score, interval, mark, verdict])).toEqual([
+    expect(described?.headline).toBe(
+      "❌ 2 of 3 scenarios passed — chat-rate4 1.12× faster; decode-c1 1.26× faster; chat-rate16 regressed 0.91× [0.90×, 0.92×]",
+    );
+    expect(
+      described?.rows.map(({ name, load, prompts, score, interval, mark, verdict }) => [
+        name,
+        load,
+        prompts,
+        score,
+        interval,
+        mark,
+        verdict,
+      ]),
+    ).toEqual([
       ["chat-rate4", "one every 250 ms on average (Poisson)", "12 from a prompt file", "1.12×", "[1.09×, 1.15×]", "✅", "passed"],
-      ["chat-rate16", "one every 62.5 ms on average (Poisson)", "12 from a prompt file", "0.91×", "[0.90×, 0.92×]", "❌", "interval low 0.90× < 1.00×"],
+      [
+        "chat-rate16",
+        "one every 62.5 ms on average (Poisson)",
+        "12 from a prompt file",
+        "0.91×",
+        "[0.90×, 0.92×]",
+        "❌",
+        "interval low 0.90× < 1.00×",
+      ],
       ["decode-c1", "concurrency 1", "12 synthetic, 128→256 tokens", "1.26×", "[1.23×, 1.29×]", "✅", "passed"],
     ]);
   });
@@ -46,29 +69,67 @@ describe("describeScenarios", () => {
   });
 
   it("passes with no scenario faster or slower when every interval holds 1×, and counts past a few names", () => {
-    const unchanged = makeCard([1.02, 0.98, 1.01, 0.99, 1.0, 1.03, 0.97, 1.0, 1.01, 0.99, 1.02, 0.98].map((speedup) => ({ speedup })), {
-      config: { ...testConfig, gate: { ...testConfig.gate, minRoundScore: 0.9 } },
-    });
-    const quiet = describeScenarios(assembleScenarioCard([{ name: "a", card: unchanged }, { name: "b", card: unchanged }], null));
+    const unchanged = makeCard(
+      [1.02, 0.98, 1.01, 0.99, 1.0, 1.03, 0.97, 1.0, 1.01, 0.99, 1.02, 0.98].map((speedup) => ({ speedup })),
+      {
+        config: { ...testConfig, gate: { ...testConfig.gate, minRoundScore: 0.9 } },
+      },
+    );
+    const quiet = describeScenarios(
+      assembleScenarioCard(
+        [
+          { name: "a", card: unchanged },
+          { name: "b", card: unchanged },
+        ],
+        null,
+      ),
+    );
     expect(quiet?.headline).toBe("✅ 2 of 2 scenarios passed — none faster or slower beyond its interval");
 
-    const many = describeScenarios(assembleScenarioCard(Array.from({ length: 8 }, (_, index) => ({ name: `s${index + 1}`, card: index < 5 ? slowerCard() : passing })), null));
+    const many = describeScenarios(
+      assembleScenarioCard(
+        Array.from({ length: 8 }, (_, index) => ({ name: `s${index + 1}`, card: index < 5 ? slowerCard() : passing })),
+        null,
+      ),
+    );
     // The failures first, three of them; one faster one; the rest counted.
-    expect(many?.headline).toBe("❌ 3 of 8 scenarios passed — s6 1.26× faster; s1 regressed 0.91× [0.90×, 0.92×]; s2 regressed 0.91× [0.90×, 0.92×]; s3 regressed 0.91× [0.90×, 0.92×]; +4 more in the table");
+    expect(many?.headline).toBe(
+      "❌ 3 of 8 scenarios passed — s6 1.26× faster; s1 regressed 0.91× [0.90×, 0.92×]; s2 regressed 0.91× [0.90×, 0.92×]; s3 regressed 0.91× [0.90×, 0.92×]; +4 more in the table",
+    );
   });
 
   it("leads with the failure when nothing was scored, and otherwise names the candidate's failure as the headline's news", () => {
     const failure = seedOomFailure();
-    const dead = describeScenarios(assembleScenarioCard([{ name: "chat", card: makeCard(passingPlans(), { failure }) }, { name: "decode", card: makeCard(passingPlans(), { failure }) }], null));
+    const dead = describeScenarios(
+      assembleScenarioCard(
+        [
+          { name: "chat", card: makeCard(passingPlans(), { failure }) },
+          { name: "decode", card: makeCard(passingPlans(), { failure }) },
+        ],
+        null,
+      ),
+    );
     expect(dead?.leadsWithFailure).toBe(true);
-    expect(dead?.headline).toBe("❌ No prompt scores: candidate engine died before becoming healthy (CUDA out of memory during CUDA graph capture)");
+    expect(dead?.headline).toBe(
+      "❌ No prompt scores: candidate engine died before becoming healthy (CUDA out of memory during CUDA graph capture)",
+    );
 
     const midway = { ...failure, stage: "benchmark" as const, prompt: { number: 3, id: "prompt-003" } };
     const scored = makeCard(passingPlans(), { failure: midway });
     const named = { ...scored, failure: { ...midway, scenario: "decode" } };
-    const described = describeScenarios(assembleScenarioCard([{ name: "chat", card: named }, { name: "decode", card: named }], null));
+    const described = describeScenarios(
+      assembleScenarioCard(
+        [
+          { name: "chat", card: named },
+          { name: "decode", card: named },
+        ],
+        null,
+      ),
+    );
     expect(described?.leadsWithFailure).toBe(false);
-    expect(described?.headline).toBe("❌ 0 of 2 scenarios passed — candidate engine died during prompt 3 of scenario decode's benchmark (CUDA out of memory during CUDA graph capture)");
+    expect(described?.headline).toBe(
+      "❌ 0 of 2 scenarios passed — candidate engine died during prompt 3 of scenario decode's benchmark (CUDA out of memory during CUDA graph capture)",
+    );
     expect(described?.rows.map((row) => row.verdict)).toEqual(["the candidate engine failed", "the candidate engine failed"]);
   });
 
@@ -76,9 +137,19 @@ describe("describeScenarios", () => {
     const failure = { ...seedOomFailure(), engine: "baseline" as const, stage: "benchmark" as const };
     const card = makeCard(passingPlans(), { failure });
     const named = { ...card, failure: { ...failure, scenario: "decode" } };
-    const described = describeScenarios(assembleScenarioCard([{ name: "chat", card: named }, { name: "decode", card: named }], null));
+    const described = describeScenarios(
+      assembleScenarioCard(
+        [
+          { name: "chat", card: named },
+          { name: "decode", card: named },
+        ],
+        null,
+      ),
+    );
     expect(described?.leadsWithFailure).toBe(true);
-    expect(described?.headline).toMatch(/^⚠️ No verdict: the baseline failed, not the patch \(baseline engine died during scenario decode's benchmark: /);
+    expect(described?.headline).toMatch(
+      /^⚠️ No verdict: the baseline failed, not the patch \(baseline engine died during scenario decode's benchmark: /,
+    );
     expect(described?.rows.map((row) => `${row.mark} ${row.verdict}`)).toEqual(["⚠️ no verdict", "⚠️ no verdict"]);
   });
 });

@@ -34,27 +34,42 @@ function methodFold(markdown: string): string {
 
 describe("a card of synthetic prompts in a closed loop", () => {
   it("keeps both settings and says the prompts were synthetic and that every answer kept the fixed length", () => {
-    const card = makeCard([1.2, 1.1, 1.3, 1.25, 1.15].map((speedup) => ({ speedup, tokens: 16 })), { config: syntheticConfig });
+    const card = makeCard(
+      [1.2, 1.1, 1.3, 1.25, 1.15].map((speedup) => ({ speedup, tokens: 16 })),
+      { config: syntheticConfig },
+    );
     expect(card.settings.concurrency).toBe(4);
     expect(card.settings.synthetic).toEqual({ inputTokens: 32, outputTokens: 16, count: 5, seed: 4 });
     const method = methodFold(renderMarkdown(card));
     expect(method).toContain("| Load | Runs |");
     expect(method).toContain("| concurrency 4 | 1 |");
     expect(method).toContain("Prompts: 5 synthetic prompts of exactly 32 tokens each by the round's tokenizer (seed 4)");
-    expect(method).toContain("the baseline answered exactly 16 tokens in 5 of 5 answers, the candidate answered exactly 16 tokens in 5 of 5 answers");
+    expect(method).toContain(
+      "the baseline answered exactly 16 tokens in 5 of 5 answers, the candidate answered exactly 16 tokens in 5 of 5 answers",
+    );
     expect(method).toContain("The engines honoured the fixed length: every answer was exactly that long.");
     expect(renderText(card)).toContain("Settings: concurrency 4, runs 1");
   });
 
   it("says when an engine ended answers before the fixed length despite ignore_eos", () => {
-    const card = makeCard([{ speedup: 1.2, tokens: 16 }, { candidateTokens: 10, tokens: 16 }, { speedup: 1.1, tokens: 16 }], { config: syntheticConfig });
+    const card = makeCard(
+      [
+        { speedup: 1.2, tokens: 16 },
+        { candidateTokens: 10, tokens: 16 },
+        { speedup: 1.1, tokens: 16 },
+      ],
+      { config: syntheticConfig },
+    );
     const sentence = describeSyntheticPrompts(card);
     expect(sentence).toContain("the candidate answered exactly 16 tokens in 2 of 3 answers");
     expect(sentence).toContain("The fixed length was not honoured throughout: an engine ended answers early despite ignore_eos");
   });
 
   it("speaks of one token as one, for a prompt-processing round answering a single token", () => {
-    const card = makeCard([1.2, 1.1, 1.3].map((speedup) => ({ speedup, tokens: 1 })), { config: syntheticConfig });
+    const card = makeCard(
+      [1.2, 1.1, 1.3].map((speedup) => ({ speedup, tokens: 1 })),
+      { config: syntheticConfig },
+    );
     const oneToken = { ...card, settings: { ...card.settings, synthetic: { inputTokens: 512, outputTokens: 1, count: 3, seed: 1 } } };
     const sentence = describeSyntheticPrompts(oneToken);
     expect(sentence).toContain("each asking for exactly 1 token with the engine's ignore_eos");
@@ -76,7 +91,9 @@ describe("a card of synthetic prompts in a closed loop", () => {
   });
 
   it("names a scenario's prompts file as its config writes it, without the control characters a forged card could carry", () => {
-    expect(describePromptSource(makeCard([{ speedup: 1.2 }, { speedup: 1.1 }], { promptsSource: "prompts/chat.jsonl" }))).toBe("2 from prompts/chat.jsonl");
+    expect(describePromptSource(makeCard([{ speedup: 1.2 }, { speedup: 1.1 }], { promptsSource: "prompts/chat.jsonl" }))).toBe(
+      "2 from prompts/chat.jsonl",
+    );
     const forged = makeCard([{ speedup: 1.2 }], { promptsSource: "\u001b[31mchat\u0007.jsonl" });
     expect(describePromptSource(forged)).toBe("1 from chat.jsonl");
     // Synthetic prompts say what they are; a file name would add nothing.

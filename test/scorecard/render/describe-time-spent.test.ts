@@ -54,14 +54,18 @@ describe("where the time went on a card without scenarios", () => {
     const without = renderMarkdown(card);
     expect(without).not.toContain("Where the time went");
     const markdown = renderMarkdown({ ...card, timeSpent: FOUR_RUNS_TIME });
-    expect(markdown).toContain("How the score was measured: every count, the settings and the rule (1 run of each engine, noise not calibrated, engine starts 39% of 32 min 10 s)");
+    expect(markdown).toContain(
+      "How the score was measured: every count, the settings and the rule (1 run of each engine, noise not calibrated, engine starts 39% of 32 min 10 s)",
+    );
     const method = markdown.slice(markdown.indexOf("<summary>How the score was measured"));
     expect(method.indexOf("**Where the time went**")).toBeLessThan(method.indexOf("The round score is the median"));
     expect(method).toContain("| Candidate | 4 | 6 min 20 s (1 min 35 s each) | 41 s | 4 min 50 s | 9.0 s | 12 min |");
 
     expect(renderText(card)).not.toContain("Where the time went");
     const text = renderText({ ...card, timeSpent: FOUR_RUNS_TIME });
-    expect(text).toContain("Where the time went:\n  Engine     Starts  Starting (until healthy)      Warm-up  Benchmark   Stopping  In all\n  Baseline   4       6 min 12 s (1 min 33 s each)  40 s     5 min       8.0 s     12 min\n");
+    expect(text).toContain(
+      "Where the time went:\n  Engine     Starts  Starting (until healthy)      Warm-up  Benchmark   Stopping  In all\n  Baseline   4       6 min 12 s (1 min 33 s each)  40 s     5 min       8.0 s     12 min\n",
+    );
     expect(text).toContain("  The round took 32 min 10 s: preparing (patch and build) 3 min 2 s (9.4%), engine starts 12 min 32 s (39%)");
   });
 });

@@ -11,9 +11,18 @@ import { IDLE_GPU, LEFTOVER_GPU, h100Snapshot } from "../../support/make-gpu-sna
 const gpu = h100Snapshot;
 const IDLE = IDLE_GPU;
 const LEFTOVER = LEFTOVER_GPU;
-const NO_NVIDIA_SMI: GpuSnapshot = { ...gpu(0), error: "nvidia-smi is not on the runner's PATH", driverVersion: null, cudaVersion: null, gpus: [] };
+const NO_NVIDIA_SMI: GpuSnapshot = {
+  ...gpu(0),
+  error: "nvidia-smi is not on the runner's PATH",
+  driverVersion: null,
+  cudaVersion: null,
+  gpus: [],
+};
 const passing: PromptPlan[] = [{ speedup: 1.31 }, { speedup: 1.18 }, { speedup: 1.25 }, { speedup: 1.12 }, { speedup: 1.4 }];
-const gate = (minRoundScore: number): typeof testConfig => ({ ...testConfig, gate: { ...testConfig.gate, minRoundScore, use: "round-score" } });
+const gate = (minRoundScore: number): typeof testConfig => ({
+  ...testConfig,
+  gate: { ...testConfig.gate, minRoundScore, use: "round-score" },
+});
 
 /** A folded section of the card, from its <details> to its </details>. */
 function fold(markdown: string, summary: string): string {
@@ -32,7 +41,9 @@ describe("the card: where the speed came from", () => {
     const decode = makeCard(passing);
     const markdown = renderMarkdown(decode);
     // The one-line lead is in the first screen's table; the table of every percentile is folded.
-    expect(unfolded(markdown)).toContain("| Speed | **First token:** 20% less time (median TTFT 120 → 96.0 ms) · **Decode:** 20% less time per token (median TPOT 20.0 → 16.0 ms) |");
+    expect(unfolded(markdown)).toContain(
+      "| Speed | **First token:** 20% less time (median TTFT 120 → 96.0 ms) · **Decode:** 20% less time per token (median TPOT 20.0 → 16.0 ms) |",
+    );
     const speed = fold(markdown, "Where the speed came from");
     expect(speed).toContain("| TTFT ms (first token, incl. queueing) | 120 / 120 / 120 | 96.0 / 105 / 107 | 0.80× / 0.87× / 0.89× |");
     expect(speed).toContain("| TPOT ms (decode) |");
@@ -48,7 +59,9 @@ describe("the card: where the speed came from", () => {
     if (!metrics) throw new Error("the test card has metrics");
     const threeRuns = { ...card, settings: { ...card.settings, runs: 3 }, metrics: { ...metrics, prompts: card.promptsScored * 3 } };
     const pooled = fold(renderMarkdown(threeRuns), "Where the speed came from");
-    expect(pooled).toContain(`Over ${card.promptsScored * 3} requests to each engine, the scored prompts of all 3 runs, each request cut at k`);
+    expect(pooled).toContain(
+      `Over ${card.promptsScored * 3} requests to each engine, the scored prompts of all 3 runs, each request cut at k`,
+    );
     const partial = { ...threeRuns, metrics: { ...metrics, prompts: card.promptsScored } };
     expect(fold(renderMarkdown(partial), "Where the speed came from")).toContain(
       `(${card.promptsScored} of ${card.promptsScored * 3}: the other shards' cards carried no metrics)`,
@@ -57,7 +70,9 @@ describe("the card: where the speed came from", () => {
 
   it("says prefill is unchanged when only decode moved", () => {
     const card = makeCard([{ speedup: 1 }, { speedup: 1 }]);
-    expect(renderMarkdown(card)).toContain("| Speed | **First token:** unchanged (median TTFT 120 → 120 ms) · **Decode:** unchanged (median TPOT 20.0 → 20.0 ms) |");
+    expect(renderMarkdown(card)).toContain(
+      "| Speed | **First token:** unchanged (median TTFT 120 → 120 ms) · **Decode:** unchanged (median TPOT 20.0 → 20.0 ms) |",
+    );
   });
 
   it("has no metrics table when nothing was scored", () => {
@@ -76,7 +91,9 @@ describe("the card for a CUDA out-of-memory", () => {
     // A card without a score leads with its failure: nothing but the headline and the facts line above it.
     const failure = unfolded(markdown);
     expect(failure).not.toContain("| Round score |");
-    const author = failure.indexOf("**For the author of the pull request:** the baseline started with the same command and flags on this runner");
+    const author = failure.indexOf(
+      "**For the author of the pull request:** the baseline started with the same command and flags on this runner",
+    );
     const table = failure.indexOf("| Failure |");
     expect(author).toBeGreaterThan(0);
     expect(author).toBeLessThan(table);
@@ -90,16 +107,22 @@ describe("the card for a CUDA out-of-memory", () => {
 
   it("gives no verdict when memory was held before the candidate started and not before the baseline, and tells the maintainers what to free", async () => {
     const markdown = renderMarkdown(makeCard(passing, { failure: oom, gpuSnapshots: { baseline: IDLE, candidate: LEFTOVER } }));
-    expect(markdown).toContain("\n## ⚠️ No verdict: the runner's GPU was busy, not the patch (GPU 0 was held by python3, pid 4242, 22.5 GiB, when the candidate started)\n");
+    expect(markdown).toContain(
+      "\n## ⚠️ No verdict: the runner's GPU was busy, not the patch (GPU 0 was held by python3, pid 4242, 22.5 GiB, when the candidate started)\n",
+    );
     const failure = unfolded(markdown);
     expect(failure).toContain(
       "**For the maintainers:** before the candidate started, 22.5 of 79.6 GiB were in use on GPU 0, against 0.0 GiB on GPU 0 before the baseline started: another job or a leftover engine held the memory the candidate needed, so this round says nothing about the patch.",
     );
-    expect(failure).toContain("Free GPU 0 on gpu-runner-3: stop what holds it (python3, pid 4242, 22.5 GiB), then comment `/rescore`. Nothing to change in the patch.");
+    expect(failure).toContain(
+      "Free GPU 0 on gpu-runner-3: stop what holds it (python3, pid 4242, 22.5 GiB), then comment `/rescore`. Nothing to change in the patch.",
+    );
     // The engine's own hint is for a failure that repeats on a free GPU.
     expect(failure).toContain("| If it fails on a free GPU | Lower --mem-fraction-static");
     expect(failure).not.toContain("For the author");
-    expect(fold(markdown, "How the score was measured")).toContain("| Gate | ⚠️ no verdict: no round score: candidate engine failed at startup");
+    expect(fold(markdown, "How the score was measured")).toContain(
+      "| Gate | ⚠️ no verdict: no round score: candidate engine failed at startup",
+    );
     expect(markdown).not.toContain("does not pass");
     await expect(failure).toMatchFileSnapshot("__snapshots__/cuda-oom-runner-busy.md");
     expect(markdown).toContain("| Memory in use | GPU 0: 0.0 / 79.6 GiB | GPU 0: 22.5 / 79.6 GiB |");
@@ -114,28 +137,40 @@ describe("the card for a CUDA out-of-memory", () => {
   });
 
   it("says it could not check the GPU when nvidia-smi was missing", () => {
-    const markdown = renderMarkdown(makeCard(passing, { failure: oom, gpuSnapshots: { baseline: NO_NVIDIA_SMI, candidate: NO_NVIDIA_SMI } }));
+    const markdown = renderMarkdown(
+      makeCard(passing, { failure: oom, gpuSnapshots: { baseline: NO_NVIDIA_SMI, candidate: NO_NVIDIA_SMI } }),
+    );
     expect(markdown).toContain(
       "speedgate could not read the GPU state before the candidate started (nvidia-smi is not on the runner's PATH), so memory held by another process cannot be ruled out.",
     );
-    expect(markdown).toContain("| GPUs | not read: nvidia-smi is not on the runner's PATH | not read: nvidia-smi is not on the runner's PATH |");
+    expect(markdown).toContain(
+      "| GPUs | not read: nvidia-smi is not on the runner's PATH | not read: nvidia-smi is not on the runner's PATH |",
+    );
   });
 
   it("points at the changed flags when the candidate started with another command", () => {
     const config = parseRoundConfig({
       ...(JSON.parse(JSON.stringify(testConfig)) as object),
       baseline: { image: "lmsysorg/sglang:v0.5.5", command: ["python3", "-m", "sglang.launch_server", "--mem-fraction-static", "0.8"] },
-      candidate: { patch: "./submission.patch", sourceDir: "/sgl-workspace/sglang", command: ["python3", "-m", "sglang.launch_server", "--mem-fraction-static", "0.95"] },
+      candidate: {
+        patch: "./submission.patch",
+        sourceDir: "/sgl-workspace/sglang",
+        command: ["python3", "-m", "sglang.launch_server", "--mem-fraction-static", "0.95"],
+      },
     });
     const markdown = renderMarkdown(makeCard(passing, { config, failure: oom, gpuSnapshots: { baseline: IDLE, candidate: IDLE } }));
-    expect(markdown).toContain("the candidate was started with a different command or environment than the baseline (`candidate.command` or `candidate.env` in the round config)");
+    expect(markdown).toContain(
+      "the candidate was started with a different command or environment than the baseline (`candidate.command` or `candidate.env` in the round config)",
+    );
   });
 
   it("says the baseline, not the patch, ran out of memory", () => {
     const failure: EngineFailure = { ...oom, engine: "baseline" };
     const markdown = renderMarkdown(makeCard(passing, { failure, gpuSnapshots: { baseline: LEFTOVER, candidate: null } }));
     expect(markdown).toContain("**Not the patch:** the unpatched baseline itself ran out of GPU memory");
-    expect(markdown).toContain("Before it started, 22.5 of 79.6 GiB were in use on GPU 0 (held by python3, pid 4242, 22.5 GiB): free the runner's GPU first.");
+    expect(markdown).toContain(
+      "Before it started, 22.5 of 79.6 GiB were in use on GPU 0 (held by python3, pid 4242, 22.5 GiB): free the runner's GPU first.",
+    );
   });
 
   it("names the troubleshooting page without a link when the card does not say where the docs are", () => {
@@ -154,7 +189,9 @@ describe("the card for a CUDA out-of-memory", () => {
     expect(markdown).toContain("| @\u200boctocat &lt;img src=x&gt; \\| &#96;x&#96; &lt;!-- hidden, pid 1, 22.5 GiB |");
     expect(markdown).toContain("stop what holds it (@\u200boctocat &lt;img src=x&gt; \\| &#96;x&#96; &lt;!-- hidden, pid 1, 22.5 GiB)");
     // The headline names the holder too, escaped the same way.
-    expect(markdown).toContain("## ⚠️ No verdict: the runner's GPU was busy, not the patch (GPU 0 was held by @\u200boctocat &lt;img src=x&gt; \\| &#96;x&#96; &lt;!-- hidden, pid 1, 22.5 GiB, when the candidate started)");
+    expect(markdown).toContain(
+      "## ⚠️ No verdict: the runner's GPU was busy, not the patch (GPU 0 was held by @\u200boctocat &lt;img src=x&gt; \\| &#96;x&#96; &lt;!-- hidden, pid 1, 22.5 GiB, when the candidate started)",
+    );
     expect(findRenderedReferences(markdown)).toEqual([]);
   });
 });
@@ -175,9 +212,16 @@ describe("hints as code", () => {
   });
 
   it("keeps the engine's own words in a hint literal: a traceback path with backticks opens no code span", () => {
-    const failure: EngineFailure = { ...seedOomFailure(), kind: "import_error", label: "Python ImportError", hint: importErrorHint("/src/`@octocat`/x.py, line 3") };
+    const failure: EngineFailure = {
+      ...seedOomFailure(),
+      kind: "import_error",
+      label: "Python ImportError",
+      hint: importErrorHint("/src/`@octocat`/x.py, line 3"),
+    };
     const markdown = renderMarkdown(makeCard(passing, { failure }));
-    expect(markdown).toContain("| What to try | Look at /src/&#96;@\u200boctocat&#96;/x.py, line 3: the engine's Python code does not import");
+    expect(markdown).toContain(
+      "| What to try | Look at /src/&#96;@\u200boctocat&#96;/x.py, line 3: the engine's Python code does not import",
+    );
     expect(markdown).toContain('Run `python -c "import sglang"` (or `import vllm`)');
   });
 });
@@ -193,7 +237,9 @@ describe("key/value tables", () => {
 
 describe("the score chart", () => {
   it("draws lines at 1.0× and at the gate, numbering the prompts as the table does, and a prompt that was not scored apart from the scored", async () => {
-    const markdown = renderMarkdown(makeCard([{ speedup: 1.2 }, { baselineError: "HTTP 500" }, { speedup: 0.9 }, { candidateTokens: 10 }], { config: gate(1.1) }));
+    const markdown = renderMarkdown(
+      makeCard([{ speedup: 1.2 }, { baselineError: "HTTP 500" }, { speedup: 0.9 }, { candidateTokens: 10 }], { config: gate(1.1) }),
+    );
     const chart = markdown.slice(markdown.indexOf("```mermaid"), markdown.indexOf("```\n", markdown.indexOf("```mermaid") + 3) + 3);
     // The excluded prompt 2 has no bar; the others keep their table numbers.
     expect(chart).toContain('  x-axis "prompt # (as in the table)" ["1", "3", "4"]');
@@ -220,19 +266,39 @@ describe("the score chart", () => {
     const labels = JSON.parse(`[${axis}]`) as string[];
     expect(labels).toHaveLength(60);
     expect(new Set(labels).size).toBe(60);
-    expect(labels.filter((label) => label.trim().replace(/\u200b/g, "") !== "")).toEqual(["1", "5", "10", "15", "20", "25", "30", "35", "40", "45", "50", "55", "60"]);
+    expect(labels.filter((label) => label.trim().replace(/\u200b/g, "") !== "")).toEqual([
+      "1",
+      "5",
+      "10",
+      "15",
+      "20",
+      "25",
+      "30",
+      "35",
+      "40",
+      "45",
+      "50",
+      "55",
+      "60",
+    ]);
   });
 
   it("puts a 0.24× prompt in its own bucket past 60 prompts, and colours buckets by the gate", async () => {
-    const plans: PromptPlan[] = Array.from({ length: 70 }, (_, index) => (index === 3 ? { speedup: 0.24 } : index < 10 ? { candidateTokens: 10 } : { speedup: 1.12 }));
+    const plans: PromptPlan[] = Array.from({ length: 70 }, (_, index) =>
+      index === 3 ? { speedup: 0.24 } : index < 10 ? { candidateTokens: 10 } : { speedup: 1.12 },
+    );
     const markdown = renderMarkdown(makeCard(plans, { config: gate(1.05) }));
     const chart = markdown.slice(markdown.indexOf("```mermaid"));
-    expect(chart).toContain('  x-axis "score × (0: no score)" ["0", "0–0.5", "0.5–0.8", "0.8–0.9", "0.9–1", "1–1.05", "1.05–1.1", "1.1–1.25", "1.25–1.5", "1.5–2", "≥2"]');
+    expect(chart).toContain(
+      '  x-axis "score × (0: no score)" ["0", "0–0.5", "0.5–0.8", "0.8–0.9", "0.9–1", "1–1.05", "1.05–1.1", "1.1–1.25", "1.25–1.5", "1.5–2", "≥2"]',
+    );
     // An empty bucket draws nothing: its value is far under the axis (-1 still showed as a sliver).
     expect(chart).toContain("  bar [9, 1, -132, -132, -132, -132, -132, -132, -132, -132, -132]");
     expect(chart).toContain("  bar [-132, -132, -132, -132, -132, -132, -132, 60, -132, -132, -132]");
     expect(chart).toContain('  title "Prompts by score"');
-    expect(chart).toContain("<sub>70 prompts by score. Red: under the gate 1.05× (the 0 bucket: not scored, counts as 0); green: at or above it.</sub>");
+    expect(chart).toContain(
+      "<sub>70 prompts by score. Red: under the gate 1.05× (the 0 bucket: not scored, counts as 0); green: at or above it.</sub>",
+    );
     await expect(chart.slice(0, chart.indexOf("```\n", 3) + 3)).toMatchFileSnapshot("__snapshots__/chart-histogram.md");
   });
 });
@@ -257,7 +323,10 @@ describe("the card for an engine that stopped on its own assertion mid-benchmark
     hint: "llama-server stopped on its own GGML_ASSERT at src/llama-context.cpp:1722: an invariant there no longer holds with the patch.",
     exitCode: null,
     signal: "SIGABRT",
-    logTail: ["/src/llama.cpp/src/llama-context.cpp:1722: GGML_ASSERT(n_tokens_all <= cparams.n_batch) failed", "[Inferior 1 (process 8) detached]"],
+    logTail: [
+      "/src/llama.cpp/src/llama-context.cpp:1722: GGML_ASSERT(n_tokens_all <= cparams.n_batch) failed",
+      "[Inferior 1 (process 8) detached]",
+    ],
     frames: ["#3 llama_context::decode(llama_batch const&)", "#4 llama_decode"],
     prompt: { number: 3, id: "p3" },
   };
@@ -265,8 +334,12 @@ describe("the card for an engine that stopped on its own assertion mid-benchmark
   it("heads with the prompt it aborted during, shows the assertion as its error and the engine's frames, one a line", () => {
     const markdown = renderMarkdown(makeCard(passing, { failure: assertion }));
     expect(markdown).toContain("Candidate engine aborted during prompt 3 of the benchmark");
-    expect(markdown).toContain("| Failure | `assertion_failed`: assertion failed (GGML_ASSERT); candidate engine at benchmark, prompt 3 (p3), signal SIGABRT |");
-    expect(markdown).toContain("| Error | /src/llama.cpp/src/llama-context.cpp:1722: GGML_ASSERT(n_tokens_all &lt;= cparams.n_batch) failed |");
+    expect(markdown).toContain(
+      "| Failure | `assertion_failed`: assertion failed (GGML_ASSERT); candidate engine at benchmark, prompt 3 (p3), signal SIGABRT |",
+    );
+    expect(markdown).toContain(
+      "| Error | /src/llama.cpp/src/llama-context.cpp:1722: GGML_ASSERT(n_tokens_all &lt;= cparams.n_batch) failed |",
+    );
     expect(markdown).toContain("candidate engine failed at benchmark, during prompt 3 (assertion failed (GGML_ASSERT))");
     expect(markdown).toContain("| Frames | `#3 llama_context::decode(llama_batch const&)`<br>`#4 llama_decode` |");
     expect(markdown).not.toMatch(/\| Error \| \[Inferior/);

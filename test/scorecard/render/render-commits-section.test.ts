@@ -27,7 +27,13 @@ const commits: CardCommits = {
     overlayMs: 4200,
     cache: "miss",
     leftOut: 0,
-    build: { ran: true, reason: "the candidate builds, so the baseline is built by the same commands", ms: 61_000, cache: "warm", hit: true },
+    build: {
+      ran: true,
+      reason: "the candidate builds, so the baseline is built by the same commands",
+      ms: 61_000,
+      cache: "warm",
+      hit: true,
+    },
   },
   candidate: {
     commit: HEAD,
@@ -49,11 +55,15 @@ describe("the card's commits section (base/head mode)", () => {
   it("names the image, both commits, the cache and each engine's overlay and build", () => {
     const section = renderCommitsSection(withCommits(makeCard([{ speedup: 1.2 }]), commits));
     // Folded, its summary saying what was compared and what was built; the facts line has the commits in short.
-    expect(section).toContain("<details><summary>Commits, baseline cache and build: the base bbbbbbbbbbbb against the head cccccccccccc; built: baseline and candidate</summary>");
+    expect(section).toContain(
+      "<details><summary>Commits, baseline cache and build: the base bbbbbbbbbbbb against the head cccccccccccc; built: baseline and candidate</summary>",
+    );
     expect(section).toContain("| Engine image | lmsysorg/sglang:dev at `aaaaaaaaaaaa` (file /sgl-workspace/sglang/.git/HEAD) |");
     expect(section).toContain("| Baseline | the base `bbbbbbbbbbbb` |");
     expect(section).toContain("| Baseline image | built for this base in 4.2 s and cached for the next pull request on it |");
-    expect(section).toContain("| Candidate build | ran in 95.0 s; build cache warm, missed: the pull request changes compiled code (sgl-kernel/csrc/gemm.cu) |");
+    expect(section).toContain(
+      "| Candidate build | ran in 95.0 s; build cache warm, missed: the pull request changes compiled code (sgl-kernel/csrc/gemm.cu) |",
+    );
     expect(section).toContain("| Baseline build | ran in 61.0 s; build cache warm, hit: the candidate builds");
     expect(section).toContain("| Candidate files left out | 2 changed files outside `source.paths` |");
   });
@@ -62,12 +72,20 @@ describe("the card's commits section (base/head mode)", () => {
     const cached: CardCommits = {
       ...commits,
       mergeBase: "d".repeat(40),
-      baseline: { ...commits.baseline!, cache: "hit", overlayFiles: null, overlayMs: null, build: { ran: false, reason: "built by an earlier round", ms: null, cache: null, hit: null } },
+      baseline: {
+        ...commits.baseline!,
+        cache: "hit",
+        overlayFiles: null,
+        overlayMs: null,
+        build: { ran: false, reason: "built by an earlier round", ms: null, cache: null, hit: null },
+      },
     };
     const section = renderCommitsSection(withCommits(makeCard([{ speedup: 1.2 }]), cached));
     expect(section).toContain("| Baseline image | cached baseline for this base, reused (no overlay build) |");
     expect(section).toContain("(branched off at `dddddddddddd`; its changes since then are applied on the base)");
-    expect(renderCommitsText(withCommits(makeCard([{ speedup: 1.2 }]), cached)).join("\n")).toContain("merged onto the base from dddddddddddd");
+    expect(renderCommitsText(withCommits(makeCard([{ speedup: 1.2 }]), cached)).join("\n")).toContain(
+      "merged onto the base from dddddddddddd",
+    );
   });
 
   it("is absent from a fixed-baseline card, and both renderers carry it for a base/head card", () => {
@@ -82,7 +100,10 @@ describe("the card's commits section (base/head mode)", () => {
   });
 
   it("escapes what an artifact could forge in its paths", () => {
-    const forged: CardCommits = { ...commits, candidate: { ...commits.candidate!, overlayPaths: ["x.py | <img src=x> [a](https://evil.invalid)"] } };
+    const forged: CardCommits = {
+      ...commits,
+      candidate: { ...commits.candidate!, overlayPaths: ["x.py | <img src=x> [a](https://evil.invalid)"] },
+    };
     const section = renderCommitsSection(withCommits(makeCard([{ speedup: 1.2 }]), forged));
     expect(section).not.toContain("<img");
     expect(section).not.toMatch(/\[a\]\(https:/);
@@ -97,7 +118,12 @@ describe("the card's commits section (base/head mode)", () => {
   });
 
   it("gives an image_base_mismatch card a headline blaming the image, not the engine or the patch", () => {
-    const failure = imageBaseMismatch({ image: "lmsysorg/sglang:dev", imageRevision: IMAGE_COMMIT, base: BASE, reason: "the image's commit is not an ancestor of the base" });
+    const failure = imageBaseMismatch({
+      image: "lmsysorg/sglang:dev",
+      imageRevision: IMAGE_COMMIT,
+      base: BASE,
+      reason: "the image's commit is not an ancestor of the base",
+    });
     const card = { ...makeCard([{ speedup: 1.2 }]), failure: { ...failure, run: null } };
     expect(describeVerdict(card)).toEqual({
       passed: false,

@@ -41,9 +41,7 @@ describe("renderMarkdown", () => {
     ]);
     const markdown = renderMarkdown(card);
     // The headline names the first reason and how many more; the gate row says every one: the truncated answers as much as the score.
-    expect(markdown).toContain(
-      "## ❌ Round score 0.97×, but 2 of 6 prompts were not scored (+3 more reasons)\n",
-    );
+    expect(markdown).toContain("## ❌ Round score 0.97×, but 2 of 6 prompts were not scored (+3 more reasons)\n");
     expect(markdown).toContain("| Gate | ❌ does not pass: 2 of 6 prompts (33.3%) were not scored");
     expect(markdown).toContain("answered 40 of 256 tokens (tolerance 90%)");
     expect(markdown).toContain("HTTP 500: Internal Server Error");
@@ -59,18 +57,29 @@ describe("renderMarkdown", () => {
     card.medianAgreement = 0.5;
     const [first, second, third] = card.prompts;
     if (!first || !second || !third) throw new Error("expected prompts");
-    Object.assign(first, { status: "diverged", score: 0, agreement: 0, reason: 'answers part at token 1 of 256: baseline " The|x", candidate "<b>@team [x](y)"' });
+    Object.assign(first, {
+      status: "diverged",
+      score: 0,
+      agreement: 0,
+      reason: 'answers part at token 1 of 256: baseline " The|x", candidate "<b>@team [x](y)"',
+    });
     Object.assign(second, { status: "implausible", score: 0, reason: "token counts cannot be true: claimed 256 tokens" });
     Object.assign(third, { agreement: 0.75, agreedTokens: 192 });
     third.candidate = third.candidate ? { ...third.candidate, claimedTokens: 900 } : null;
     const markdown = renderMarkdown(card);
-    expect(markdown).toContain("| Diverged | 1: answered differently from the baseline within the first 16 tokens, or agreed on no more than 50% of the compared length |");
+    expect(markdown).toContain(
+      "| Diverged | 1: answered differently from the baseline within the first 16 tokens, or agreed on no more than 50% of the compared length |",
+    );
     expect(markdown).toContain("| Implausible | 1: claimed more tokens than the stream held |");
     expect(markdown).toContain("| Median agreement | 50% of the compared tokens are the baseline's answer (gate.minAgreement 100%) |");
     expect(markdown).toContain("❌ diverged");
     expect(markdown).toContain('baseline " The\\|x", candidate "&lt;b&gt;@\u200bteam &#91;x](y)"');
-    expect(markdown).toContain("candidate engine claimed 900 tokens, speedgate counted 256; agreement 75%: the answers part after 192 tokens");
-    expect(markdown).toContain("Token counts are speedgate's own: it tokenized each streamed answer with the model's tokenizer (sha256 abababababab…)");
+    expect(markdown).toContain(
+      "candidate engine claimed 900 tokens, speedgate counted 256; agreement 75%: the answers part after 192 tokens",
+    );
+    expect(markdown).toContain(
+      "Token counts are speedgate's own: it tokenized each streamed answer with the model's tokenizer (sha256 abababababab…)",
+    );
   });
 
   it("shows a candidate that died at startup: engine, stage, kind, summary, hint and the traceback with its lines kept", async () => {
@@ -81,8 +90,12 @@ describe("renderMarkdown", () => {
       "## ❌ No prompt scores: candidate engine died before becoming healthy (CUDA out of memory during CUDA graph capture)",
     );
     // The cause comes right under the headline and the facts line, the author's paragraph first: no table of counts before it.
-    expect(markdown).toMatch(/^<!-- speedgate -->\n\n## [^\n]+\n\n<sub>[^\n]+<\/sub>\n\n\*\*For the author of the pull request:\*\* [^\n]+\n\n\| Failure \| /);
-    expect(markdown).toContain("| Failure | `cuda_oom`: CUDA out of memory during CUDA graph capture; candidate engine at startup, exit 1 |\n| :- | :- |\n| Error | ");
+    expect(markdown).toMatch(
+      /^<!-- speedgate -->\n\n## [^\n]+\n\n<sub>[^\n]+<\/sub>\n\n\*\*For the author of the pull request:\*\* [^\n]+\n\n\| Failure \| /,
+    );
+    expect(markdown).toContain(
+      "| Failure | `cuda_oom`: CUDA out of memory during CUDA graph capture; candidate engine at startup, exit 1 |\n| :- | :- |\n| Error | ",
+    );
     expect(markdown).toContain("| Error | torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 136.00 MiB.");
     // Collapsed: the summary row already holds the exception line.
     expect(markdown).toContain("<details><summary>Log tail: last 66 lines</summary>");
@@ -101,9 +114,19 @@ describe("renderMarkdown", () => {
   });
 
   it("says the baseline, not the patch, failed", async () => {
-    const failure: EngineFailure = { ...seedOomFailure(), engine: "baseline", logTail: ["RuntimeError: NCCL error: unhandled system error"], kind: "nccl_error", label: "NCCL error", summary: "RuntimeError: NCCL error: unhandled system error", hint: "Set NCCL_DEBUG=INFO." };
+    const failure: EngineFailure = {
+      ...seedOomFailure(),
+      engine: "baseline",
+      logTail: ["RuntimeError: NCCL error: unhandled system error"],
+      kind: "nccl_error",
+      label: "NCCL error",
+      summary: "RuntimeError: NCCL error: unhandled system error",
+      hint: "Set NCCL_DEBUG=INFO.",
+    };
     const markdown = renderMarkdown(makeCard(passingPlans, { failure }));
-    expect(markdown).toContain("## ⚠️ No verdict: the baseline failed, not the patch (baseline engine died before becoming healthy: NCCL error)");
+    expect(markdown).toContain(
+      "## ⚠️ No verdict: the baseline failed, not the patch (baseline engine died before becoming healthy: NCCL error)",
+    );
     // No verdict is not a ❌: the gate row says so too.
     expect(markdown).toContain("| Gate | ⚠️ no verdict: the baseline engine failed, not the patch");
     expect(markdown).not.toContain("does not pass");
@@ -150,7 +173,9 @@ describe("renderMarkdown", () => {
     const line = (index: number): string => `[rank0] step ${index} ${"x".repeat(90)}`;
     const logTail = Array.from({ length: 100_000 }, (_, index) => line(index));
     expect(logTail.join("\n").length).toBeGreaterThan(10_000_000);
-    const plans: PromptPlan[] = Array.from({ length: 5_000 }, (_, i) => (i % 7 === 0 ? { candidateTokens: 10 } : { speedup: 0.8 + (i % 50) / 100 }));
+    const plans: PromptPlan[] = Array.from({ length: 5_000 }, (_, i) =>
+      i % 7 === 0 ? { candidateTokens: 10 } : { speedup: 0.8 + (i % 50) / 100 },
+    );
     const failure: EngineFailure = { ...seedOomFailure(), stage: "benchmark", kind: "exited", label: "exited with code 1", logTail };
     const markdown = renderMarkdown(makeCard(plans, { failure }));
     expect(markdown.length).toBeLessThanOrEqual(MAX_CARD_CHARS);
@@ -159,7 +184,9 @@ describe("renderMarkdown", () => {
     expect(markdown).toMatch(/older lines left out to fit GitHub's size limit/);
     expect(markdown).toMatch(/\d+ more prompts are not shown here to fit GitHub's size limit; all 5000 are in scorecard.json\./);
     expect(markdown).toContain('title "Prompts by score"');
-    expect(markdown).toContain("<sub>5000 prompts by score. Red: under the gate 1.00× (the 0 bucket: not scored, counts as 0); green: at or above it.</sub>");
+    expect(markdown).toContain(
+      "<sub>5000 prompts by score. Red: under the gate 1.00× (the 0 bucket: not scored, counts as 0); green: at or above it.</sub>",
+    );
   });
 
   it("keeps every prompt row when 5,000 prompts alone fit only in part", () => {

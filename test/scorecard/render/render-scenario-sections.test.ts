@@ -25,7 +25,10 @@ function threeScenarios(): Scorecard {
     [
       { name: "chat-rate4", card: underLoad(calibrated, { requestIntervalMs: 250, arrival: "poisson" }) },
       { name: "chat-rate16", card: queueBound(underLoad(slowerCard(), { requestIntervalMs: 62.5, arrival: "poisson" })) },
-      { name: "decode-c1", card: underLoad(passing, { concurrency: 1, synthetic: { inputTokens: 128, outputTokens: 256, count: 12, seed: 1 } }) },
+      {
+        name: "decode-c1",
+        card: underLoad(passing, { concurrency: 1, synthetic: { inputTokens: 128, outputTokens: 256, count: 12, seed: 1 } }),
+      },
     ],
     0.97,
     { timeSpent: FOUR_RUNS_TIME },
@@ -42,8 +45,12 @@ describe("renderMarkdown with scenarios", () => {
     const card = assembleScenarioCard([{ name: "chat", card: passing }], null);
     const lacking = requireDeclaredScenarios(card, ["chat", "decode-c32"]);
     const markdown = renderMarkdown(lacking);
-    expect(markdown).toContain("## ❌ 1 of 1 scenarios passed, but the card has no scenario decode-c32, which the repository's app config declares (gate.scenarios) — chat ");
-    expect(firstScreen(markdown)).toContain("❌ **Not passed**: the card has no scenario decode-c32, which the repository's app config declares (gate.scenarios): add it to the round config's scenarios");
+    expect(markdown).toContain(
+      "## ❌ 1 of 1 scenarios passed, but the card has no scenario decode-c32, which the repository's app config declares (gate.scenarios) — chat ",
+    );
+    expect(firstScreen(markdown)).toContain(
+      "❌ **Not passed**: the card has no scenario decode-c32, which the repository's app config declares (gate.scenarios): add it to the round config's scenarios",
+    );
     expect(renderText(lacking)).toContain("\nNot passed: the card has no scenario decode-c32");
     // A scenario's own failure is its row's to show: no round-level line for it.
     expect(firstScreen(renderMarkdown(threeScenarios()))).not.toContain("**Not passed**");
@@ -59,7 +66,9 @@ describe("renderMarkdown with scenarios", () => {
       ],
       null,
     );
-    expect(firstScreen(renderMarkdown(shared))).toMatch(/> \[!NOTE\]\n> Scenarios chat-rate4 and chat-rate16 send the same prompts, .*prefix cache/);
+    expect(firstScreen(renderMarkdown(shared))).toMatch(
+      /> \[!NOTE\]\n> Scenarios chat-rate4 and chat-rate16 send the same prompts, .*prefix cache/,
+    );
     expect(renderMarkdown(threeScenarios())).not.toMatch(/send the same prompts/);
   });
 
@@ -82,7 +91,9 @@ describe("renderMarkdown with scenarios", () => {
     const card = threeScenarios();
     expect(scorecardSchema.parse(card)).toEqual(card);
     const screen = firstScreen(renderMarkdown(card));
-    expect(screen).toContain("## ❌ 2 of 3 scenarios passed — chat-rate4 1.12× faster; decode-c1 1.26× faster; chat-rate16 regressed 0.91× &#91;0.90×, 0.92×]\n");
+    expect(screen).toContain(
+      "## ❌ 2 of 3 scenarios passed — chat-rate4 1.12× faster; decode-c1 1.26× faster; chat-rate16 regressed 0.91× &#91;0.90×, 0.92×]\n",
+    );
     expect(screen).toContain("<sub>sglang · 3 scenarios · 36 prompts · on gpu-runner-3");
     expect(screen).toContain(
       [
@@ -102,7 +113,11 @@ describe("renderMarkdown with scenarios", () => {
   it("folds each scenario's own card under its name, mark and score: score table, chart, speed, prompts and counts", () => {
     const markdown = renderMarkdown(threeScenarios());
     const summaries = [...markdown.matchAll(/<details><summary>([^<]*)<\/summary>/g)].map((match) => match[1]);
-    expect(summaries.filter((summary) => / — /.test(summary ?? ""))).toEqual(["✅ chat-rate4 — 1.12× [1.09×, 1.15×]", "❌ chat-rate16 — 0.91× [0.90×, 0.92×]", "✅ decode-c1 — 1.26× [1.23×, 1.29×]"]);
+    expect(summaries.filter((summary) => / — /.test(summary ?? ""))).toEqual([
+      "✅ chat-rate4 — 1.12× [1.09×, 1.15×]",
+      "❌ chat-rate16 — 0.91× [0.90×, 0.92×]",
+      "✅ decode-c1 — 1.26× [1.23×, 1.29×]",
+    ]);
     const fold = markdown.slice(markdown.indexOf("<summary>❌ chat-rate16"), markdown.indexOf("<summary>✅ decode-c1"));
     expect(fold).toContain("| Round score | **0.91×** median end-to-end speedup at equal length, 95% interval 0.90×–0.92×");
     expect(fold).toContain("| Gate | ❌ does not pass: interval low 0.90× &lt; 1.00× |");
@@ -122,7 +137,9 @@ describe("renderMarkdown with scenarios", () => {
     expect(markdown.split("The round score is the median, over prompts").length - 1).toBe(1);
     expect(markdown.split("<summary>Provenance and GPU state</summary>").length - 1).toBe(1);
     const method = markdown.slice(markdown.indexOf("<summary>How the score was measured: how the scenarios combine"));
-    expect(method).toMatch(/^<summary>How the score was measured: how the scenarios combine, where the time went and the rule \(engine starts 39% of 32 min 10 s\)<\/summary>/);
+    expect(method).toMatch(
+      /^<summary>How the score was measured: how the scenarios combine, where the time went and the rule \(engine starts 39% of 32 min 10 s\)<\/summary>/,
+    );
     // The verdict is the first screen's (the headline and the scenario table), not repeated in the fold.
     expect(method).not.toContain("| Gate |");
     expect(markdown.split("chat-rate16: interval low 0.90×").length - 1).toBe(0);
@@ -131,45 +148,93 @@ describe("renderMarkdown with scenarios", () => {
   });
 
   it("shows why a scenario that passed its own gate failed the round's gate.maxRegression", () => {
-    const markdown = renderMarkdown(assembleScenarioCard([{ name: "chat", card: passing }, { name: "prefill", card: slowerCard({ minRoundScore: 0.85 }) }], 0.97));
-    expect(firstScreen(markdown)).toContain("| **prefill** | one every 500 ms | 12 from a prompt file | 0.91× | [0.90×, 0.92×] | ❌ regressed beyond gate.maxRegression 0.97× |");
+    const markdown = renderMarkdown(
+      assembleScenarioCard(
+        [
+          { name: "chat", card: passing },
+          { name: "prefill", card: slowerCard({ minRoundScore: 0.85 }) },
+        ],
+        0.97,
+      ),
+    );
+    expect(firstScreen(markdown)).toContain(
+      "| **prefill** | one every 500 ms | 12 from a prompt file | 0.91× | [0.90×, 0.92×] | ❌ regressed beyond gate.maxRegression 0.97× |",
+    );
     const fold = markdown.slice(markdown.indexOf("<summary>❌ prefill"));
     expect(fold).toContain("| Gate | ✅ passes: interval low 0.90× ≥ 0.85× |");
-    expect(fold).toContain("❌ **Not passed in this round**: regressed beyond gate.maxRegression, its interval's high end 0.92× &lt; 0.97×.");
+    expect(fold).toContain(
+      "❌ **Not passed in this round**: regressed beyond gate.maxRegression, its interval's high end 0.92× &lt; 0.97×.",
+    );
   });
 
   it("leads a card whose candidate never started with the failure, as any card, then the table", () => {
     const failure = seedOomFailure();
     const dead = makeCard([{ speedup: 1.2 }, { speedup: 1.1 }], { failure });
-    const markdown = renderMarkdown(assembleScenarioCard([{ name: "chat", card: dead }, { name: "decode", card: dead }], null));
-    expect(markdown).toContain("## ❌ No prompt scores: candidate engine died before becoming healthy (CUDA out of memory during CUDA graph capture)\n");
+    const markdown = renderMarkdown(
+      assembleScenarioCard(
+        [
+          { name: "chat", card: dead },
+          { name: "decode", card: dead },
+        ],
+        null,
+      ),
+    );
+    expect(markdown).toContain(
+      "## ❌ No prompt scores: candidate engine died before becoming healthy (CUDA out of memory during CUDA graph capture)\n",
+    );
     const failureAt = markdown.indexOf("| Failure | `cuda_oom`");
     const tableAt = markdown.indexOf("| Scenario | Load |");
     expect(failureAt).toBeGreaterThan(0);
     expect(tableAt).toBeGreaterThan(failureAt);
-    expect(markdown).toContain("| **chat** | one every 500 ms | 2 from a prompt file | — | — | ❌ no score: candidate engine failed at startup |");
+    expect(markdown).toContain(
+      "| **chat** | one every 500 ms | 2 from a prompt file | — | — | ❌ no score: candidate engine failed at startup |",
+    );
   });
 
   it("names the scenario a candidate died in, under the table of the scenarios that were scored", () => {
     const midway = { ...seedOomFailure(), stage: "benchmark" as const, prompt: { number: 3, id: "prompt-003" } };
-    const scored = makeCard([1.2, 1.1, 1.3, 1.2, 1.1, 1.3, 1.2, 1.1, 1.3, 1.2].map((speedup) => ({ speedup })), { failure: midway });
+    const scored = makeCard(
+      [1.2, 1.1, 1.3, 1.2, 1.1, 1.3, 1.2, 1.1, 1.3, 1.2].map((speedup) => ({ speedup })),
+      { failure: midway },
+    );
     const named = { ...scored, failure: { ...midway, scenario: "decode-c32" } };
-    const markdown = renderMarkdown(assembleScenarioCard([{ name: "chat", card: named }, { name: "decode-c32", card: named }], null));
-    expect(markdown).toContain("## ❌ 0 of 2 scenarios passed — candidate engine died during prompt 3 of scenario decode-c32's benchmark (CUDA out of memory during CUDA graph capture)\n");
-    expect(markdown.indexOf("| Scenario | Load |")).toBeLessThan(markdown.indexOf("### ❌ Candidate engine died during prompt 3 of scenario decode-c32's benchmark"));
+    const markdown = renderMarkdown(
+      assembleScenarioCard(
+        [
+          { name: "chat", card: named },
+          { name: "decode-c32", card: named },
+        ],
+        null,
+      ),
+    );
+    expect(markdown).toContain(
+      "## ❌ 0 of 2 scenarios passed — candidate engine died during prompt 3 of scenario decode-c32's benchmark (CUDA out of memory during CUDA graph capture)\n",
+    );
+    expect(markdown.indexOf("| Scenario | Load |")).toBeLessThan(
+      markdown.indexOf("### ❌ Candidate engine died during prompt 3 of scenario decode-c32's benchmark"),
+    );
     expect(markdown).toContain("candidate engine at benchmark, scenario decode-c32, prompt 3 (prompt-003)");
   });
 
   it("fits 32 scenarios of 80 prompts and a long log in GitHub's limits: the folds give way first, the table and the log tail stay", () => {
-    const failure = { ...seedOomFailure(), stage: "benchmark" as const, logTail: Array.from({ length: 2_000 }, (_, index) => `engine log line ${index + 1} ${"x".repeat(60)}`) };
-    const scenarios = Array.from({ length: 32 }, (_, index) => ({ name: `scenario-${index + 1}`, card: { ...large, failure: { ...failure, scenario: "scenario-3" } } }));
+    const failure = {
+      ...seedOomFailure(),
+      stage: "benchmark" as const,
+      logTail: Array.from({ length: 2_000 }, (_, index) => `engine log line ${index + 1} ${"x".repeat(60)}`),
+    };
+    const scenarios = Array.from({ length: 32 }, (_, index) => ({
+      name: `scenario-${index + 1}`,
+      card: { ...large, failure: { ...failure, scenario: "scenario-3" } },
+    }));
     const card = assembleScenarioCard(scenarios, 0.97, { timeSpent: FOUR_RUNS_TIME });
     const markdown = renderMarkdown(card);
     expect(markdown.length).toBeLessThanOrEqual(MAX_CARD_CHARS);
     expect(markdown).not.toContain("card cut to fit");
     for (const { name } of scenarios) expect(markdown).toContain(`| **${name}** | one every 250 ms | 80 from a prompt file | 1.10× |`);
     // The log tail, which every scenario shares, lost its oldest lines only after every scenario's fold went.
-    expect(markdown).toContain("Each scenario's details are left out to fit GitHub's size limit: scorecard.json has them under `scenarios`.");
+    expect(markdown).toContain(
+      "Each scenario's details are left out to fit GitHub's size limit: scorecard.json has them under `scenarios`.",
+    );
     expect(markdown).not.toContain("<summary>❌ scenario-1 —");
     expect(markdown).toMatch(/Log tail: last \d+ lines \(\d+ older lines left out to fit GitHub's size limit\)/);
     expect(markdown).toContain("engine log line 2000");
@@ -181,7 +246,12 @@ describe("renderMarkdown with scenarios", () => {
   });
 
   it("gives 32 scenarios of 80 prompts their score tables, without their charts, speed tables and prompt rows, when nothing else must give", () => {
-    const markdown = renderMarkdown(assembleScenarioCard(Array.from({ length: 32 }, (_, index) => ({ name: `s${index + 1}`, card: large })), null));
+    const markdown = renderMarkdown(
+      assembleScenarioCard(
+        Array.from({ length: 32 }, (_, index) => ({ name: `s${index + 1}`, card: large })),
+        null,
+      ),
+    );
     expect(markdown.length).toBeLessThanOrEqual(MAX_CARD_CHARS);
     expect(markdown.split("Its speed table, per-prompt results and counts are left out to fit GitHub's size limit").length - 1).toBe(32);
     const last = markdown.slice(markdown.indexOf("<summary>❌ s32 — 1.10× [1.09×, 1.11×]</summary>"));
@@ -190,7 +260,10 @@ describe("renderMarkdown with scenarios", () => {
   });
 
   it("gives up each scenario's prompt rows before its chart", () => {
-    const card = assembleScenarioCard(["a", "b", "c"].map((name) => ({ name, card: large })), null);
+    const card = assembleScenarioCard(
+      ["a", "b", "c"].map((name) => ({ name, card: large })),
+      null,
+    );
     const whole = renderMarkdown(card);
     expect(whole).not.toContain("more prompts are not shown");
     const markdown = renderMarkdown(card, { maxChars: whole.length - 2_000 });

@@ -45,7 +45,9 @@ const repoRoot = join(import.meta.dirname, "..", "..", "..");
  */
 async function pgliteTemplate(): Promise<string> {
   const { PGlite } = await import("@electric-sql/pglite");
-  const manifest = JSON.parse(await readFile(join(repoRoot, "node_modules", "@electric-sql", "pglite", "package.json"), "utf8")) as { version: string };
+  const manifest = JSON.parse(await readFile(join(repoRoot, "node_modules", "@electric-sql", "pglite", "package.json"), "utf8")) as {
+    version: string;
+  };
   const version = manifest.version;
   const cache = join(repoRoot, "node_modules", ".cache", "speedgate-test", `pglite-template-${version}`);
   if (await stat(cache).catch(() => null)) return cache;
@@ -127,7 +129,10 @@ export function describeEachBackend(title: string, body: (backend: TestBackend) 
  * A fresh database for a describe block: made and opened before its tests (migrated to speedgate's
  * newest schema unless `migrate` is false), closed and removed after them.
  */
-export function useTestDatabase(backend: TestBackend | (() => TestBackend), options: { migrate?: boolean } = {}): { handle: () => TestDatabaseHandle; database: () => Database } {
+export function useTestDatabase(
+  backend: TestBackend | (() => TestBackend),
+  options: { migrate?: boolean } = {},
+): { handle: () => TestDatabaseHandle; database: () => Database } {
   let handle: TestDatabaseHandle | null = null;
   let database: Database | null = null;
   beforeAll(async () => {

@@ -37,7 +37,13 @@ export interface StoredAppOptions {
  * store's events. Logs nothing below fatal.
  */
 export async function startStoredApp(options: StoredAppOptions): Promise<StoredApp> {
-  const probot = await createTestProbot({ fakeUrl: options.fakeUrl, appId: options.appId, octokit: options.octokit, logLevel: "fatal", app: false });
+  const probot = await createTestProbot({
+    fakeUrl: options.fakeUrl,
+    appId: options.appId,
+    octokit: options.octokit,
+    logLevel: "fatal",
+    app: false,
+  });
   const handle: TestDatabaseHandle = await options.backend.create();
   const database = await handle.open({ maxConnections: 10 });
   await prepareDatabase(database, silentLogger);

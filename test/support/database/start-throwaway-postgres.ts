@@ -62,13 +62,45 @@ export async function startThrowawayPostgres(bin: string): Promise<ThrowawayPost
   const log = join(root, "server.log");
   try {
     const port = await getFreePort();
-    await exec(await asServerUser([join(bin, "initdb"), "--pgdata", data, "--username", "speedgate_test", "--auth", "trust", "--encoding", "UTF8", "--no-sync", "--no-instructions"], root));
-    const options = [`-p ${port}`, `-k ${root}`, "-c listen_addresses=127.0.0.1", "-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off", "-c max_connections=300"].join(" ");
-    await exec(await asServerUser([join(bin, "pg_ctl"), "--pgdata", data, "--log", log, "--options", options, "--wait", "--timeout", "60", "start"], root));
+    await exec(
+      await asServerUser(
+        [
+          join(bin, "initdb"),
+          "--pgdata",
+          data,
+          "--username",
+          "speedgate_test",
+          "--auth",
+          "trust",
+          "--encoding",
+          "UTF8",
+          "--no-sync",
+          "--no-instructions",
+        ],
+        root,
+      ),
+    );
+    const options = [
+      `-p ${port}`,
+      `-k ${root}`,
+      "-c listen_addresses=127.0.0.1",
+      "-c fsync=off",
+      "-c synchronous_commit=off",
+      "-c full_page_writes=off",
+      "-c max_connections=300",
+    ].join(" ");
+    await exec(
+      await asServerUser(
+        [join(bin, "pg_ctl"), "--pgdata", data, "--log", log, "--options", options, "--wait", "--timeout", "60", "start"],
+        root,
+      ),
+    );
     return {
       url: `postgres://speedgate_test@127.0.0.1:${port}/postgres`,
       async stop() {
-        await exec(await asServerUser([join(bin, "pg_ctl"), "--pgdata", data, "--mode", "immediate", "--wait", "stop"], root)).catch(() => undefined);
+        await exec(await asServerUser([join(bin, "pg_ctl"), "--pgdata", data, "--mode", "immediate", "--wait", "stop"], root)).catch(
+          () => undefined,
+        );
         await rm(root, { recursive: true, force: true });
       },
     };
@@ -76,6 +108,9 @@ export async function startThrowawayPostgres(bin: string): Promise<ThrowawayPost
     const serverLog = await readFile(log, "utf8").catch(() => "");
     await rm(root, { recursive: true, force: true });
     const detail = error instanceof Error ? error.message : String(error);
-    throw new Error(`could not start a throwaway PostgreSQL server with ${bin}: ${detail}${serverLog ? `\n${serverLog.slice(-2_000)}` : ""}`, { cause: error });
+    throw new Error(
+      `could not start a throwaway PostgreSQL server with ${bin}: ${detail}${serverLog ? `\n${serverLog.slice(-2_000)}` : ""}`,
+      { cause: error },
+    );
   }
 }

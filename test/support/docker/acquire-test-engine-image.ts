@@ -67,7 +67,10 @@ export async function holdImage(docker: Dockerode, image: string): Promise<() =>
 }
 
 /** An image built (or found) and held for this run: the reference engine's by default, or another test image's builder. */
-export async function acquireTestEngineImage(docker: Dockerode, build: (docker: Dockerode) => Promise<string> = buildTestEngineImage): Promise<TestEngineImage> {
+export async function acquireTestEngineImage(
+  docker: Dockerode,
+  build: (docker: Dockerode) => Promise<string> = buildTestEngineImage,
+): Promise<TestEngineImage> {
   await removeStaleHolders(docker);
   for (let attempt = 1; ; attempt++) {
     const image = await build(docker);

@@ -17,7 +17,6 @@ export const CUDA_OOM_LOG = `${ENGINE_SOURCE_DIR}/cuda-oom.log`;
 /** A model folder in the test image; its tokenizer.json links to the test tokenizer fixture. */
 export const TEST_MODEL_DIR = "/models/sim";
 
-
 /** Why the image cannot be built here, said so that the reader knows what to install. */
 export class MissingBusyboxError extends Error {
   constructor(readonly path: string) {
@@ -28,7 +27,25 @@ export class MissingBusyboxError extends Error {
   }
 }
 /** The applets the engine commands and the patch step use; no git, so the overlay uses `patch -p1`. */
-const APPLETS = ["sh", "patch", "ip", "cat", "ls", "sleep", "kill", "rm", "mkdir", "find", "sed", "grep", "echo", "env", "ps", "true", "false"];
+const APPLETS = [
+  "sh",
+  "patch",
+  "ip",
+  "cat",
+  "ls",
+  "sleep",
+  "kill",
+  "rm",
+  "mkdir",
+  "find",
+  "sed",
+  "grep",
+  "echo",
+  "env",
+  "ps",
+  "true",
+  "false",
+];
 
 /** The test rounds' prompts: p1, p2… ("prompt number 1"…). */
 export function testPrompt(index: number): { id: string; prompt: string } {
@@ -87,7 +104,10 @@ function nodeLibraries(): Promise<string[]> {
 
 async function fingerprint(bundle: Buffer, libraries: string[]): Promise<string> {
   const hash = createHash("sha256").update(bundle).update(JSON.stringify(BASELINE_PROFILE)).update(CUDA_OOM_TRACEBACK);
-  hash.update(JSON.stringify(testPrompt(0))).update(String(IMAGE_PROMPTS)).update(await readFile(TEST_TOKENIZER_PATH));
+  hash
+    .update(JSON.stringify(testPrompt(0)))
+    .update(String(IMAGE_PROMPTS))
+    .update(await readFile(TEST_TOKENIZER_PATH));
   for (const path of [process.execPath, BUSYBOX, ...libraries]) {
     const info = await stat(path);
     hash.update(`${path}:${info.size}:${info.mtimeMs}`);

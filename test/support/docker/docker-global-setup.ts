@@ -1,6 +1,11 @@
 import Dockerode from "dockerode";
 import type { TestProject } from "vitest/node";
-import { type MissingPrerequisite, failRunAtTeardown, refuseSkipWhenRequired, reportMissingPrerequisite } from "../prerequisites/missing-prerequisites.js";
+import {
+  type MissingPrerequisite,
+  failRunAtTeardown,
+  refuseSkipWhenRequired,
+  reportMissingPrerequisite,
+} from "../prerequisites/missing-prerequisites.js";
 import { type TestEngineImage, acquireTestEngineImage } from "./acquire-test-engine-image.js";
 import { findRunLeftovers } from "./find-run-leftovers.js";
 import { withStaleSweepLock } from "./with-stale-sweep-lock.js";
@@ -60,7 +65,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
       return found;
     });
     if (leftovers.length > 0) {
-      failRunAtTeardown(`speedgate: the test run left ${leftovers.length} Docker resource(s) behind (removed now): ${leftovers.map((leftover) => `${leftover.kind} ${leftover.name}`).join(", ")}`);
+      failRunAtTeardown(
+        `speedgate: the test run left ${leftovers.length} Docker resource(s) behind (removed now): ${leftovers.map((leftover) => `${leftover.kind} ${leftover.name}`).join(", ")}`,
+      );
     }
   };
 }

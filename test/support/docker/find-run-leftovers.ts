@@ -32,15 +32,30 @@ export async function findRunLeftovers(docker: Dockerode, sinceMs: number): Prom
   return [
     ...containers
       .filter((info) => ours(info.Labels, info.Created))
-      .map((info) => ({ kind: "container" as const, id: info.Id, name: info.Names[0] ?? info.Id, remove: () => docker.getContainer(info.Id).remove({ force: true, v: true }) })),
+      .map((info) => ({
+        kind: "container" as const,
+        id: info.Id,
+        name: info.Names[0] ?? info.Id,
+        remove: () => docker.getContainer(info.Id).remove({ force: true, v: true }),
+      })),
     ...networks
       .filter((info) => ours(info.Labels, Date.parse(info.Created) / 1000))
       .map((info) => ({ kind: "network" as const, id: info.Id, name: info.Name, remove: () => docker.getNetwork(info.Id).remove() })),
     ...images
       .filter((info) => ours(info.Labels, info.Created))
-      .map((info) => ({ kind: "image" as const, id: info.Id, name: info.RepoTags?.[0] ?? info.Id, remove: () => docker.getImage(info.Id).remove({ force: true }) })),
+      .map((info) => ({
+        kind: "image" as const,
+        id: info.Id,
+        name: info.RepoTags?.[0] ?? info.Id,
+        remove: () => docker.getImage(info.Id).remove({ force: true }),
+      })),
     ...(volumes.Volumes ?? [])
       .filter((info) => ours(info.Labels, Date.parse((info as { CreatedAt?: string }).CreatedAt ?? "") / 1000))
-      .map((info) => ({ kind: "volume" as const, id: info.Name, name: info.Name, remove: () => docker.getVolume(info.Name).remove({ force: true }) })),
+      .map((info) => ({
+        kind: "volume" as const,
+        id: info.Name,
+        name: info.Name,
+        remove: () => docker.getVolume(info.Name).remove({ force: true }),
+      })),
   ].map((leftover) => ({ ...leftover, remove: async () => void (await leftover.remove()) }));
 }

@@ -79,7 +79,11 @@ export async function importRootfsImage(docker: Dockerode, image: RootfsImage): 
   try {
     await image.assemble(root);
     const tar = spawn("tar", ["-C", root, "-c", "."], { stdio: ["ignore", "pipe", "inherit"] });
-    const stream = await docker.importImage(tar.stdout, { repo, tag, changes: [...image.changes, `LABEL ${TEST_IMAGE_LABEL}=${image.kind}`] });
+    const stream = await docker.importImage(tar.stdout, {
+      repo,
+      tag,
+      changes: [...image.changes, `LABEL ${TEST_IMAGE_LABEL}=${image.kind}`],
+    });
     const output = await new Promise<string>((resolveOutput, reject) => {
       const chunks: Buffer[] = [];
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));

@@ -20,7 +20,13 @@ export async function labelTestImage(
   const tag = `speedgate-test-engine-labelled:${randomUUID().slice(0, 12)}`;
   // One COPY of a tree: every layer is a full copy of the image on a vfs daemon.
   const copies = Object.keys(files).length > 0 ? ["COPY files/ /"] : [];
-  const lines = [`FROM ${image}`, ...copies, `LABEL ${Object.entries(labels).map(([key, value]) => `${JSON.stringify(key)}=${JSON.stringify(value)}`).join(" ")}`];
+  const lines = [
+    `FROM ${image}`,
+    ...copies,
+    `LABEL ${Object.entries(labels)
+      .map(([key, value]) => `${JSON.stringify(key)}=${JSON.stringify(value)}`)
+      .join(" ")}`,
+  ];
   const entries = Object.entries(files).map(([path, content]) => ({ name: `files${path}`, content: Buffer.from(content) }));
   const outcome = await runImageBuild(docker, {
     context: { archive: createTarArchive([{ name: "Dockerfile", content: Buffer.from(`${lines.join("\n")}\n`) }, ...entries]) },

@@ -32,7 +32,18 @@ export const CONFLICTING_PATCH = `--- a/profile.json
 
 /** `speedgate sim-engine` inside the test image, with extra flags (faults) appended. */
 export function simEngineCommand(...extra: string[]): string[] {
-  return ["node", "/opt/speedgate/cli.mjs", "sim-engine", "--port", "{port}", "--host", "{host}", "--profile", `${ENGINE_SOURCE_DIR}/profile.json`, ...extra];
+  return [
+    "node",
+    "/opt/speedgate/cli.mjs",
+    "sim-engine",
+    "--port",
+    "{port}",
+    "--host",
+    "{host}",
+    "--profile",
+    `${ENGINE_SOURCE_DIR}/profile.json`,
+    ...extra,
+  ];
 }
 
 export function makePrompts(count: number): Prompt[] {

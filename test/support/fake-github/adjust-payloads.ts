@@ -59,7 +59,16 @@ export function workflowRunCompleted(fields: RunFields): Payload {
 
 export function pullRequestEvent(
   action: "opened" | "synchronize" | "reopened" | "closed",
-  fields: { number: number; headSha: string; author: string; sender?: string; updatedAt?: string; headBranch?: string; headRepo?: string; baseSha?: string },
+  fields: {
+    number: number;
+    headSha: string;
+    author: string;
+    sender?: string;
+    updatedAt?: string;
+    headBranch?: string;
+    headRepo?: string;
+    baseSha?: string;
+  },
 ): Payload {
   const payload = withRepository(webhookExample("pull_request", action));
   payload.number = fields.number;
@@ -122,7 +131,15 @@ export function checkRunRerequested(fields: { headSha: string; login: string; pu
   check.pull_requests =
     fields.pullNumber === undefined
       ? []
-      : [{ url: "", id: fields.pullNumber * 10, number: fields.pullNumber, head: { ref: "topic", sha: fields.headSha, repo: { id: 1, url: "", name: REPO } }, base: { ref: "main", sha: "0".repeat(40), repo: { id: 1, url: "", name: REPO } } }];
+      : [
+          {
+            url: "",
+            id: fields.pullNumber * 10,
+            number: fields.pullNumber,
+            head: { ref: "topic", sha: fields.headSha, repo: { id: 1, url: "", name: REPO } },
+            base: { ref: "main", sha: "0".repeat(40), repo: { id: 1, url: "", name: REPO } },
+          },
+        ];
   const sender = payload.sender as Payload;
   sender.login = fields.login;
   sender.type = "User";

@@ -235,7 +235,8 @@ export class FakeGitHub {
     let request: FakeGraphqlRequest | null = null;
     try {
       const parsed = JSON.parse(raw) as { query?: unknown; variables?: unknown };
-      if (typeof parsed.query === "string") request = { query: parsed.query, variables: (parsed.variables ?? {}) as Record<string, unknown> };
+      if (typeof parsed.query === "string")
+        request = { query: parsed.query, variables: (parsed.variables ?? {}) as Record<string, unknown> };
     } catch {
       request = null;
     }

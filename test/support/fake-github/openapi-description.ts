@@ -112,9 +112,7 @@ export function validateRequest(
 ): { ok: true; operation: MatchedOperation } | { ok: false; problem: string } {
   const { routes, ajv } = load();
   const rawSegments = path.split("/");
-  const candidates = routes
-    .filter((route) => route.method === method && route.pattern.test(path))
-    .sort((a, b) => b.literals - a.literals);
+  const candidates = routes.filter((route) => route.method === method && route.pattern.test(path)).sort((a, b) => b.literals - a.literals);
   const route = candidates[0];
   if (!route) {
     const anyMethod = routes.some((candidate) => candidate.pattern.test(path));

@@ -44,7 +44,12 @@ function asItem(delivery: FakeDelivery): Record<string, unknown> {
     delivered_at: delivery.deliveredAt,
     redelivery: delivery.redelivery,
     duration: 0.1,
-    status: delivery.statusCode === 0 ? "failed to connect" : delivery.statusCode < 400 ? "OK" : "Invalid HTTP Response: " + String(delivery.statusCode),
+    status:
+      delivery.statusCode === 0
+        ? "failed to connect"
+        : delivery.statusCode < 400
+          ? "OK"
+          : "Invalid HTTP Response: " + String(delivery.statusCode),
     status_code: delivery.statusCode,
     event: delivery.event,
     action: delivery.action,
@@ -61,7 +66,8 @@ export function serveAppDeliveries(fake: FakeGitHub, options: FakeDeliveryLogOpt
     fake.violations.push(`${request.method} ${request.template} without the App's JWT (authorization: ${header.split(" ")[0] ?? ""})`);
     return { status: 401, body: { message: "A JSON web token could not be decoded" } };
   };
-  const newestFirst = (): FakeDelivery[] => [...log.deliveries].sort((a, b) => Date.parse(b.deliveredAt) - Date.parse(a.deliveredAt) || b.id - a.id);
+  const newestFirst = (): FakeDelivery[] =>
+    [...log.deliveries].sort((a, b) => Date.parse(b.deliveredAt) - Date.parse(a.deliveredAt) || b.id - a.id);
 
   fake.on("GET", "/app/hook/deliveries", (request) => {
     const refused = unauthorized(request);
@@ -73,7 +79,9 @@ export function serveAppDeliveries(fake: FakeGitHub, options: FakeDeliveryLogOpt
     if (start < 0) return { status: 422, body: { message: "invalid cursor" } };
     const page = ordered.slice(start, start + perPage);
     const next = ordered[start + perPage];
-    const headers: Record<string, string> = next ? { link: `<${fake.apiUrl}/app/hook/deliveries?per_page=${perPage}&cursor=${next.id}>; rel="next"` } : {};
+    const headers: Record<string, string> = next
+      ? { link: `<${fake.apiUrl}/app/hook/deliveries?per_page=${perPage}&cursor=${next.id}>; rel="next"` }
+      : {};
     return { status: 200, body: page.map(asItem), headers };
   });
 

@@ -18,7 +18,8 @@ export interface FakePull {
   pushedAt?: string;
 }
 
-export type RouteGroup = "app" | "config" | "pulls" | "comments" | "checks" | "permissions" | "dispatch" | "reactions" | "artifacts" | "issues";
+export type RouteGroup =
+  "app" | "config" | "pulls" | "comments" | "checks" | "permissions" | "dispatch" | "reactions" | "artifacts" | "issues";
 
 export interface FakeRepositoryOptions {
   owner: string;
@@ -41,7 +42,10 @@ export interface FakeRepositoryOptions {
    * What the default branch requires (group "checks"): branch protection's required checks, each with the
    * app it must come from (null: any), and rulesets' (integration_id left out: any). Nothing by default.
    */
-  requiredChecks?: { protection?: Array<{ context: string; appId: number | null }>; rulesets?: Array<{ context: string; integrationId?: number }> };
+  requiredChecks?: {
+    protection?: Array<{ context: string; appId: number | null }>;
+    rulesets?: Array<{ context: string; integrationId?: number }>;
+  };
   /**
    * The workflow_dispatch inputs the workflow declares; GitHub refuses a dispatch with any other (422,
    * "Unexpected inputs provided"). Any input is accepted when not given.
@@ -70,7 +74,18 @@ export interface FakeIssue {
   writes: number;
 }
 
-const ALL_GROUPS: RouteGroup[] = ["app", "config", "pulls", "comments", "checks", "permissions", "dispatch", "reactions", "artifacts", "issues"];
+const ALL_GROUPS: RouteGroup[] = [
+  "app",
+  "config",
+  "pulls",
+  "comments",
+  "checks",
+  "permissions",
+  "dispatch",
+  "reactions",
+  "artifacts",
+  "issues",
+];
 export const DEFAULT_BASE_SHA = "ba5e".repeat(10);
 const notFound: FakeResponse = { status: 404, body: { message: "Not Found" } };
 const COMMENT_TOO_LONG: FakeResponse = { status: 422, body: { message: "body is too long (maximum is 65536 characters)" } };
@@ -141,14 +156,18 @@ export function serveRepository(fake: FakeGitHub, options: FakeRepositoryOptions
       const repository = `${request.pathParams.owner ?? ""}/${request.pathParams.repo ?? ""}`.toLowerCase();
       const files = repository === fullName.toLowerCase() ? own : repository === ownersRepository ? (options.ownerFiles ?? {}) : {};
       const text = files[request.pathParams.path ?? ""];
-      return text === undefined ? notFound : { status: 200, body: text, headers: { "content-type": "application/vnd.github.raw; charset=utf-8" } };
+      return text === undefined
+        ? notFound
+        : { status: 200, body: text, headers: { "content-type": "application/vnd.github.raw; charset=utf-8" } };
     });
   }
   if (groups.has("pulls")) {
     on("GET", "/repos/{owner}/{repo}/pulls", (request) => {
       const head = request.query.get("head");
       const listed = state.pulls.filter(
-        (pull) => (pull.state ?? "open") === (request.query.get("state") ?? "open") && (!head || head === `${pull.headRepo.split("/")[0]}:${pull.headBranch}`),
+        (pull) =>
+          (pull.state ?? "open") === (request.query.get("state") ?? "open") &&
+          (!head || head === `${pull.headRepo.split("/")[0]}:${pull.headBranch}`),
       );
       return { status: 200, body: listed.map(pullJson) };
     });
@@ -161,7 +180,8 @@ export function serveRepository(fake: FakeGitHub, options: FakeRepositoryOptions
       const repository = `${request.pathParams.owner ?? ""}/${request.pathParams.repo ?? ""}`.toLowerCase();
       const ref = request.query.get("ref") ?? "";
       const pushes = state.pulls.filter(
-        (pull) => pull.headRepo.toLowerCase() === repository && (ref === "" || ref === `refs/heads/${pull.headBranch}` || ref === pull.headBranch),
+        (pull) =>
+          pull.headRepo.toLowerCase() === repository && (ref === "" || ref === `refs/heads/${pull.headBranch}` || ref === pull.headBranch),
       );
       if (pushes.length === 0 && repository !== fullName.toLowerCase()) return notFound;
       return {
@@ -276,12 +296,26 @@ export function serveRepository(fake: FakeGitHub, options: FakeRepositoryOptions
       const checks = options.requiredChecks?.protection ?? [];
       const protection =
         checks.length > 0
-          ? { enabled: true, required_status_checks: { enforcement_level: "non_admins", contexts: checks.map((check) => check.context), checks: checks.map((check) => ({ context: check.context, app_id: check.appId })) } }
+          ? {
+              enabled: true,
+              required_status_checks: {
+                enforcement_level: "non_admins",
+                contexts: checks.map((check) => check.context),
+                checks: checks.map((check) => ({ context: check.context, app_id: check.appId })),
+              },
+            }
           : { enabled: false, required_status_checks: { enforcement_level: "off", contexts: [], checks: [] } };
       const branch = request.pathParams.branch ?? "";
       return {
         status: 200,
-        body: { name: branch, commit: { sha: DEFAULT_BASE_SHA }, _links: { html: "", self: "" }, protected: checks.length > 0, protection, protection_url: "" },
+        body: {
+          name: branch,
+          commit: { sha: DEFAULT_BASE_SHA },
+          _links: { html: "", self: "" },
+          protected: checks.length > 0,
+          protection,
+          protection_url: "",
+        },
       };
     });
     on("GET", "/repos/{owner}/{repo}/rules/branches/{branch}", () => {
@@ -296,7 +330,10 @@ export function serveRepository(fake: FakeGitHub, options: FakeRepositoryOptions
                 ruleset_id: 42,
                 parameters: {
                   strict_required_status_checks_policy: false,
-                  required_status_checks: checks.map((check) => ({ context: check.context, ...(check.integrationId !== undefined ? { integration_id: check.integrationId } : {}) })),
+                  required_status_checks: checks.map((check) => ({
+                    context: check.context,
+                    ...(check.integrationId !== undefined ? { integration_id: check.integrationId } : {}),
+                  })),
                 },
               },
             ]
@@ -321,7 +358,9 @@ export function serveRepository(fake: FakeGitHub, options: FakeRepositoryOptions
     on("POST", "/repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches", (request) => {
       const fields = body(request) as { ref: string; inputs?: Record<string, string> };
       if (options.workflows && !options.workflows.includes(request.pathParams.workflow_id ?? "")) return notFound;
-      const unexpected = Object.keys(fields.inputs ?? {}).filter((name) => options.workflowInputs && !options.workflowInputs.includes(name));
+      const unexpected = Object.keys(fields.inputs ?? {}).filter(
+        (name) => options.workflowInputs && !options.workflowInputs.includes(name),
+      );
       if (unexpected.length > 0) return { status: 422, body: { message: `Unexpected inputs provided: ${JSON.stringify(unexpected)}` } };
       const runId = fake.nextId();
       state.dispatches.push({ workflow: request.pathParams.workflow_id ?? "", ref: fields.ref, inputs: fields.inputs ?? {}, runId });
@@ -377,7 +416,15 @@ export function serveRepository(fake: FakeGitHub, options: FakeRepositoryOptions
     });
     on("POST", "/repos/{owner}/{repo}/issues", (request) => {
       const number = 500 + state.issues.length;
-      const issue: FakeIssue = { number, nodeId: `I_${number}`, title: String(body(request).title), body: typeof body(request).body === "string" ? String(body(request).body) : "", login: "speedgate[bot]", pinned: false, writes: 1 };
+      const issue: FakeIssue = {
+        number,
+        nodeId: `I_${number}`,
+        title: String(body(request).title),
+        body: typeof body(request).body === "string" ? String(body(request).body) : "",
+        login: "speedgate[bot]",
+        pinned: false,
+        writes: 1,
+      };
       state.issues.push(issue);
       return { status: 201, body: issueJson(issue) };
     });
@@ -391,7 +438,8 @@ export function serveRepository(fake: FakeGitHub, options: FakeRepositoryOptions
     // GitHub pins an issue only through GraphQL.
     fake.onGraphql((request) => {
       const issue = state.issues.find((candidate) => candidate.nodeId === request.variables.issueId);
-      if (!/\bpinIssue\b/.test(request.query) || !issue) return { status: 200, body: { data: null, errors: [{ message: "Could not resolve to a node with the global id" }] } };
+      if (!/\bpinIssue\b/.test(request.query) || !issue)
+        return { status: 200, body: { data: null, errors: [{ message: "Could not resolve to a node with the global id" }] } };
       issue.pinned = true;
       return { status: 200, body: { data: { pinIssue: { issue: { number: issue.number, isPinned: true } } } } };
     });

@@ -64,7 +64,9 @@ export async function startBotProcess(options: BotProcessOptions): Promise<BotPr
   const port = await getFreePort();
   const appId = options.appId ?? 4242;
   const secret = options.secret ?? "test-webhook-secret";
-  const privateKey = options.privateKey ?? generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ type: "pkcs1", format: "pem" }).toString();
+  const privateKey =
+    options.privateKey ??
+    generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ type: "pkcs1", format: "pem" }).toString();
   let ownDatabase: TestDatabaseHandle | null = null;
   const storeEnv: Record<string, string> = {};
   if (!options.env?.DATABASE_URL && !options.env?.SPEEDGATE_DATA_DIR) {
@@ -93,7 +95,12 @@ export async function startBotProcess(options: BotProcessOptions): Promise<BotPr
     ...options.env,
   };
   // Its own process group, so that kill() (SIGKILL, which npm cannot pass on) takes the app with npm.
-  const child: ChildProcess = spawn("npm", ["run", "--silent", "bot"], { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  const child: ChildProcess = spawn("npm", ["run", "--silent", "bot"], {
+    cwd: ROOT,
+    env,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   let pending = "";
   const lines: LogLine[] = [];
@@ -162,12 +169,28 @@ export async function startBotProcess(options: BotProcessOptions): Promise<BotPr
     });
   const waitFor = async (pattern: RegExp): Promise<RegExpExecArray> => await until(() => pattern.exec(output));
   const workEnded = async (key: string): Promise<void> => {
-    const end = await until(() => lines.find((line) => line.work === key && (line.outcome === "done" || line.outcome === "given-up")) ?? null);
+    const end = await until(
+      () => lines.find((line) => line.work === key && (line.outcome === "done" || line.outcome === "given-up")) ?? null,
+    );
     for (const next of end.followUps ?? []) await workEnded(next);
   };
   const settled = async (deliveryId: string): Promise<void> => {
-    const intake = await until(() => lines.find((line) => line.delivery === deliveryId && line.work !== undefined && line.outcome === undefined) ?? null);
+    const intake = await until(
+      () => lines.find((line) => line.delivery === deliveryId && line.work !== undefined && line.outcome === undefined) ?? null,
+    );
     if (typeof intake.work === "string") await workEnded(intake.work);
   };
-  return { waitFor, settled, workEnded, webhookUrl: `http://127.0.0.1:${port}/api/github/webhooks`, port, processGroup: child.pid ?? 0, secret, appId, output: () => output, stop, kill };
+  return {
+    waitFor,
+    settled,
+    workEnded,
+    webhookUrl: `http://127.0.0.1:${port}/api/github/webhooks`,
+    port,
+    processGroup: child.pid ?? 0,
+    secret,
+    appId,
+    output: () => output,
+    stop,
+    kill,
+  };
 }

@@ -29,7 +29,9 @@ export async function createGitRepository(dir: string): Promise<GitRepository> {
   let tick = 0;
   const git = async (...args: string[]): Promise<string> => {
     const date = `2026-01-01T00:${String(Math.floor(tick / 60)).padStart(2, "0")}:${String(tick % 60).padStart(2, "0")}Z`;
-    const { stdout } = await run("git", ["-C", dir, ...args], { env: { ...process.env, ...IDENTITY, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date } });
+    const { stdout } = await run("git", ["-C", dir, ...args], {
+      env: { ...process.env, ...IDENTITY, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date },
+    });
     return stdout.trim();
   };
   await git("init", "--quiet", "--initial-branch=main");

@@ -31,7 +31,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }
   if (reason !== null || "missing" in located) {
     const why = reason ?? "llama.cpp was not found";
-    const prerequisite = { what: "llama.cpp server", skipped: SKIPPED, reason: why, fix: FIX, requireVariable: "SPEEDGATE_REQUIRE_LLAMA_CPP" };
+    const prerequisite = {
+      what: "llama.cpp server",
+      skipped: SKIPPED,
+      reason: why,
+      fix: FIX,
+      requireVariable: "SPEEDGATE_REQUIRE_LLAMA_CPP",
+    };
     refuseSkipWhenRequired(prerequisite);
     reportMissingPrerequisite(prerequisite);
     project.provide("speedgateLlamaCpp", { available: false, reason: why });
@@ -46,7 +52,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   } catch (error) {
     // No daemon or no busybox: the Docker setup skips (or, required, fails) the Docker tests and says why.
     imageProblem = (error as Error).message;
-    if (process.env.SPEEDGATE_REQUIRE_LLAMA_CPP === "1" && process.env.SPEEDGATE_REQUIRE_DOCKER === "1") throw new Error(`SPEEDGATE_REQUIRE_LLAMA_CPP=1 but its image could not be built: ${imageProblem}`);
+    if (process.env.SPEEDGATE_REQUIRE_LLAMA_CPP === "1" && process.env.SPEEDGATE_REQUIRE_DOCKER === "1")
+      throw new Error(`SPEEDGATE_REQUIRE_LLAMA_CPP=1 but its image could not be built: ${imageProblem}`);
   }
   project.provide("speedgateLlamaCpp", { available: true, ...located, image: held?.image ?? null, imageProblem });
   return async () => {

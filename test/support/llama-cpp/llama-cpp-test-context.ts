@@ -4,7 +4,8 @@ import type { LlamaCppFiles } from "./locate-llama-cpp.js";
 declare module "vitest" {
   export interface ProvidedContext {
     /** Set by the global setup: llama.cpp's server, the model and their image when they are here, else why not. */
-    speedgateLlamaCpp: ({ available: true; image: string | null; imageProblem: string | null } & LlamaCppFiles) | { available: false; reason: string };
+    speedgateLlamaCpp:
+      ({ available: true; image: string | null; imageProblem: string | null } & LlamaCppFiles) | { available: false; reason: string };
   }
 }
 

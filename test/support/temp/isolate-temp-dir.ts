@@ -14,7 +14,11 @@ const parent = tmpdir();
 const testPath = expect.getState().testPath;
 const testFile = testPath ? relative(process.cwd(), testPath) : "this test file";
 // At most 32 characters of it: tests put Unix sockets in here, and their paths are limited to 107 bytes.
-const fileTag = testFile.replace(/^test\//, "").replace(/\.test\.ts$/, "").replace(/[^\w.-]+/g, "_").slice(-32);
+const fileTag = testFile
+  .replace(/^test\//, "")
+  .replace(/\.test\.ts$/, "")
+  .replace(/[^\w.-]+/g, "_")
+  .slice(-32);
 const own = mkdtempSync(join(parent, `f-${fileTag}-`));
 process.env.TMPDIR = own;
 

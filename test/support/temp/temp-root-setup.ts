@@ -10,7 +10,8 @@ import { findRunProcesses } from "./find-run-processes.js";
  */
 async function leftEntries(root: string): Promise<string[]> {
   const entries = await readdir(root).catch(() => []);
-  const isEmptyFileFolder = async (name: string): Promise<boolean> => name.startsWith("f-") && (await readdir(join(root, name)).catch(() => ["?"])).length === 0;
+  const isEmptyFileFolder = async (name: string): Promise<boolean> =>
+    name.startsWith("f-") && (await readdir(join(root, name)).catch(() => ["?"])).length === 0;
   const empty = await Promise.all(entries.map(isEmptyFileFolder));
   return entries.filter((_, index) => !empty[index]);
 }
@@ -44,11 +45,16 @@ export default async function setup(): Promise<() => Promise<void>> {
     await rm(root, { recursive: true, force: true });
     const problems: string[] = [];
     if (running.length > 0) {
-      problems.push(`the test run left ${running.length} process${running.length === 1 ? "" : "es"} running (killed now): ${running.map((entry) => `${entry.pid} ${entry.command}`).join("; ")}`);
+      problems.push(
+        `the test run left ${running.length} process${running.length === 1 ? "" : "es"} running (killed now): ${running.map((entry) => `${entry.pid} ${entry.command}`).join("; ")}`,
+      );
     }
     // Only a file that crashed before its own check (or a process that outlived its test) gets here;
     // a file's folder is f-<its path under test/>-XXXXXX.
-    if (left.length > 0) problems.push(`the test run left ${left.length} temporary entr${left.length === 1 ? "y" : "ies"} in ${root} (removed now): ${left.join(", ")}`);
+    if (left.length > 0)
+      problems.push(
+        `the test run left ${left.length} temporary entr${left.length === 1 ? "y" : "ies"} in ${root} (removed now): ${left.join(", ")}`,
+      );
     if (problems.length > 0) failRunAtTeardown(`speedgate: ${problems.join("\nspeedgate: ")}`);
   };
 }
