@@ -1,5 +1,9 @@
 import js from "@eslint/js";
+import stylistic from "@stylistic/eslint-plugin";
 import tseslint from "typescript-eslint";
+
+/** Prettier's print width (.prettierrc.json): the lines it cannot break (strings, comments) are held to it here. */
+const PRINT_WIDTH = 140;
 
 export default tseslint.config(
   { ignores: ["dist/**", "node_modules/**", "coverage/**", "examples/demo/engine/**"] },
@@ -19,5 +23,11 @@ export default tseslint.config(
   {
     files: ["**/*.js", "**/*.mjs"],
     ...tseslint.configs.disableTypeChecked,
+  },
+  {
+    files: ["{src,bot,action,test,bench,scripts}/**/*.{ts,mjs}", "*.{ts,js}"],
+    ignores: ["**/fixtures/**"],
+    plugins: { "@stylistic": stylistic },
+    rules: { "@stylistic/max-len": ["error", { code: PRINT_WIDTH, tabWidth: 2 }] },
   },
 );

@@ -3,7 +3,9 @@ import { decideVerdict } from "../src/scorecard/decide-verdict.js";
 import type { Scorecard } from "../src/scorecard/scorecard-schema.js";
 import type { ActionResult } from "./main.js";
 
-/** Each scenario's name, score and whether it passed (its own bar and gate.maxRegression), as JSON for fromJSON(); "[]" without scenarios. */
+/**
+ * Each scenario's name, score and whether it passed (its own bar and gate.maxRegression), as JSON for fromJSON(); "[]" without scenarios.
+ */
 function scenarioOutput(card: Scorecard): string {
   const maxRegression = card.gate.maxRegression ?? null;
   const scenarios = (card.scenarios ?? []).map((scenario) => ({

@@ -33,7 +33,8 @@ export async function commentCard(request: CommentRequest): Promise<void> {
   } catch (error) {
     // A fork's pull request gets a read-only token.
     logger.warn(
-      `Could not comment the card on #${number} (${(error as Error).message}); a fork's pull request gets a read-only token, the app can comment instead`,
+      `Could not comment the card on #${number} (${(error as Error).message}); a fork's pull request gets a read-only token, the app ` +
+        `can comment instead`,
     );
   }
 }

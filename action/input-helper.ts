@@ -84,7 +84,8 @@ function readCommitInputs(read: InputReader, patch: PatchSource): CommitInputs {
   if ((commits.base !== null || commits.head !== null) && patch.kind !== "config") {
     const given = commits.base !== null ? INPUTS.baseSha : INPUTS.headSha;
     throw new ConfigError(
-      `${label(given)}: expected either base-sha/head-sha (score the pull request's head against its base) or ${patch.kind === "file" ? INPUTS.patch : INPUTS.patchFromPr} (a fixed baseline and a patch), not both`,
+      `${label(given)}: expected either base-sha/head-sha (score the pull request's head against its base) or ` +
+        `${patch.kind === "file" ? INPUTS.patch : INPUTS.patchFromPr} (a fixed baseline and a patch), not both`,
     );
   }
   return commits;

@@ -59,7 +59,8 @@ async function requireReadableFile(path: string, input: string, what: string): P
     await access(path, constants.R_OK);
   } catch (error) {
     throw new ConfigError(
-      `input "${input}": expected ${what}, could not read ${resolve(path)} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      `input "${input}": expected ${what}, could not read ${resolve(path)} ` +
+        `(${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
     );
   }
 }
@@ -106,7 +107,8 @@ async function runMode(settings: RunSettings, context: ActionContext, deps: Acti
       const problems = sharded.empty.map(({ scenario, total }) =>
         scenario === null
           ? `input "${INPUTS.shard}": ${formatShard(shard)} has no prompts, the round has only ${total}; expected at most that many shards`
-          : `input "${INPUTS.shard}": ${formatShard(shard)} has no prompts of scenario ${scenario}, which has only ${total}; expected at most that many shards`,
+          : `input "${INPUTS.shard}": ${formatShard(shard)} has no prompts of scenario ${scenario}, which has only ${total}; expected ` +
+            `at most that many shards`,
       );
       throw new ConfigError(problems.join("; "));
     }

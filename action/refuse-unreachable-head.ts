@@ -28,15 +28,18 @@ export async function refuseUnreachableHead(
   const branches = await listBranchesContaining(repoDir, commits.head);
   if (branches.length > 0) {
     logger.info(
-      `The head ${commits.head} is on the repository's branch ${branches[0] ?? ""}${branches.length > 1 ? ` and ${branches.length - 1} more` : ""}: the repository's own code`,
+      `The head ${commits.head} is on the repository's branch ` +
+        `${branches[0] ?? ""}${branches.length > 1 ? ` and ${branches.length - 1} more` : ""}: the repository's own code`,
     );
     return;
   }
   throw new ConfigError(
     `${path}: runtime: process runs the candidate's code as the runner's own user (its files, its sockets, what later steps run), ` +
-      `so it is for trusted code only, and this round's head ${commits.head} is on none of the repository's branches (git for-each-ref --contains against refs/remotes/origin/ in ${repoDir}): ` +
+      `so it is for trusted code only, and this round's head ${commits.head} is on none of the repository's branches (git ` +
+      `for-each-ref --contains against refs/remotes/origin/ in ${repoDir}): ` +
       "it may be a pull request's code, a fork's included, whatever the event and its inputs are named. " +
-      "Score it with runtime: docker, or set candidate.trusted: true in the round config if everyone who can open a pull request that reaches this workflow is trusted " +
+      "Score it with runtime: docker, or set candidate.trusted: true in the round config if everyone who can open a pull request " +
+      "that reaches this workflow is trusted " +
       "(a head that is on a branch, with actions/checkout's fetch-depth: 0, runs as before).",
   );
 }

@@ -45,7 +45,10 @@ export function pullRequestPatchOrigin(settings: RunSettings, context: ActionCon
     context.eventName === ""
       ? "the run names no event"
       : `the run is ${/^[aeiou]/i.test(context.eventName) ? "an" : "a"} ${context.eventName} event`;
-  return `${event}, which can carry a pull request's code; only push, schedule and a workflow_dispatch naming no pull request are the repository's own`;
+  return (
+    `${event}, which can carry a pull request's code; only push, schedule and a workflow_dispatch naming no pull request are the ` +
+    `repository's own`
+  );
 }
 
 /** The round config's path when it runs the candidate with runtime: process and does not say its authors are trusted, else null. */
@@ -72,7 +75,9 @@ export async function refuseUntrustedProcessRound(
   if (path === null) return;
   throw new ConfigError(
     `${path}: runtime: process runs the candidate's code as the runner's own user (its files, its sockets, what later steps run), ` +
-      `so it is for trusted code only, and this round's ${options.commits ? "candidate is a pull request's head commit" : "patch comes from a pull request"} (${origin}). ` +
-      "Score pull requests with runtime: docker, or set candidate.trusted: true in the round config if everyone who can open a pull request that reaches this workflow is trusted.",
+      `so it is for trusted code only, and this round's ` +
+      `${options.commits ? "candidate is a pull request's head commit" : "patch comes from a pull request"} (${origin}). ` +
+      "Score pull requests with runtime: docker, or set candidate.trusted: true in the round config if everyone who can open a pull " +
+      "request that reaches this workflow is trusted.",
   );
 }

@@ -83,7 +83,8 @@ export function scoresCommits(settings: RunSettings, context: ActionContext, con
   if (configHasPatch) {
     if (given.base !== null || given.head !== null) {
       throw new ConfigError(
-        `input "${given.base !== null ? INPUTS.baseSha : INPUTS.headSha}": expected no candidate.patch in the round config with base-sha/head-sha: the candidate is the head commit, a fixed baseline with a patch is the other mode; use one or the other`,
+        `input "${given.base !== null ? INPUTS.baseSha : INPUTS.headSha}": expected no candidate.patch in the round config with ` +
+          `base-sha/head-sha: the candidate is the head commit, a fixed baseline with a patch is the other mode; use one or the other`,
       );
     }
     return false;
@@ -116,19 +117,23 @@ export async function resolveRunCommits(settings: RunSettings, context: ActionCo
   if (base === null || head === null) {
     const missing = base === null ? INPUTS.baseSha : INPUTS.headSha;
     throw new ConfigError(
-      `input "${missing}": expected the ${base === null ? "base" : "head"} commit to score${event ? `, which ${event.from} does not name` : ""}; set base-sha and head-sha (or use patch-from-pr for a fixed baseline)`,
+      `input "${missing}": expected the ${base === null ? "base" : "head"} commit to ` +
+        `score${event ? `, which ${event.from} does not name` : ""}; set base-sha and head-sha (or use patch-from-pr for a fixed ` +
+        `baseline)`,
     );
   }
   const repoDir = given.repositoryPath ?? context.workspace ?? process.cwd();
   deps.logger.info(
-    `Scoring ${head} against its base ${base} (${given.base !== null || given.head !== null ? "inputs base-sha/head-sha" : (event?.from ?? "")}) in ${repoDir}`,
+    `Scoring ${head} against its base ${base} ` +
+      `(${given.base !== null || given.head !== null ? "inputs base-sha/head-sha" : (event?.from ?? "")}) in ${repoDir}`,
   );
   try {
     await fetchMissingCommits(repoDir, [base, head], { token: settings.githubToken, serverUrl: context.serverUrl, logger: deps.logger });
   } catch (error) {
     if (!(error instanceof GitError)) throw error;
     throw new ConfigError(
-      `input "${INPUTS.repositoryPath}": expected a clone of the repository holding ${base.slice(0, 12)} and ${head.slice(0, 12)} (actions/checkout with fetch-depth: 0) at ${repoDir}: ${error.message}`,
+      `input "${INPUTS.repositoryPath}": expected a clone of the repository holding ${base.slice(0, 12)} and ${head.slice(0, 12)} ` +
+        `(actions/checkout with fetch-depth: 0) at ${repoDir}: ${error.message}`,
     );
   }
   return {

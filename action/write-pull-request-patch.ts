@@ -32,7 +32,8 @@ export async function writePullRequestPatch(request: PullRequestPatchRequest): P
   const label = `input "${INPUTS.patchFromPr}"`;
   if (!context.repository || source.pullRequest === null || source.headSha === null) {
     throw new ConfigError(
-      `${label}: expected a pull_request event or workflow_dispatch inputs pr and sha, got a ${context.eventName || "unknown"} event without them`,
+      `${label}: expected a pull_request event or workflow_dispatch inputs pr and sha, got a ${context.eventName || "unknown"} event ` +
+        `without them`,
     );
   }
   const patch = await fetchPullRequestPatch(request.createClient(requireToken(settings, "that may read the pull request")), {

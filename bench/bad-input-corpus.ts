@@ -61,7 +61,8 @@ if (import.meta.url === `file://${process.argv[1] ?? ""}`) {
     );
   }
   process.stdout.write(
-    `total: ${result.tried} tried, ${result.clearErrors} clear errors, ${result.crashes} crashes, ${result.tried - result.clearErrors - result.crashes} accepted\n`,
+    `total: ${result.tried} tried, ${result.clearErrors} clear errors, ${result.crashes} crashes, ` +
+      `${result.tried - result.clearErrors - result.crashes} accepted\n`,
   );
   for (const row of result.rows.filter((entry) => entry.outcome !== "clear")) {
     process.stdout.write(`  ${row.outcome}: [${row.category}] ${row.input}: ${row.message}\n`);

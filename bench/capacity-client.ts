@@ -55,6 +55,8 @@ export async function measureCapacity(options: { log?: (line: string) => void } 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const figure = await measureCapacity({ log: (line) => console.log(line) });
   console.log(
-    `client capacity: ${Math.round(figure.chunksPerSecond)} chunks/s with median error <= ${figure.goal.errorMs} ms (p99 there ${figure.p99MsAtCapacity.toFixed(3)} ms; goal >= ${figure.goal.chunksPerSecond}): ${figure.met ? "met" : "NOT met"} (load average ${figure.loadAverage.toFixed(2)})`,
+    `client capacity: ${Math.round(figure.chunksPerSecond)} chunks/s with median error <= ${figure.goal.errorMs} ms (p99 there ` +
+      `${figure.p99MsAtCapacity.toFixed(3)} ms; goal >= ${figure.goal.chunksPerSecond}): ${figure.met ? "met" : "NOT met"} (load ` +
+      `average ${figure.loadAverage.toFixed(2)})`,
   );
 }

@@ -114,10 +114,10 @@ export async function measureDefaultGateEndToEnd(
   const dir = await mkdtemp(join(tmpdir(), "speedgate-bench-default-gate-"));
   try {
     const ids = Array.from({ length: PROMPTS }, (_, index) => `q${String(index + 1).padStart(2, "0")}`);
-    await writeFile(
-      join(dir, "prompts.jsonl"),
-      `${ids.map((id) => JSON.stringify({ id, messages: [{ role: "user", content: `Question ${id}: say something about ${id}.` }] })).join("\n")}\n`,
+    const prompts = ids.map((id) =>
+      JSON.stringify({ id, messages: [{ role: "user", content: `Question ${id}: say something about ${id}.` }] }),
     );
+    await writeFile(join(dir, "prompts.jsonl"), `${prompts.join("\n")}\n`);
     await writeFile(join(dir, "baseline.json"), JSON.stringify(writeProfile(1)));
     await writeFile(join(dir, "faster.json"), JSON.stringify(writeProfile(1.1)));
     const engine = (profile: string): string[] => [
@@ -164,7 +164,8 @@ export async function measureDefaultGateEndToEnd(
       const card = await readScorecard(join(out, "scorecard.json"));
       if (card.failure) log(`${label}: ${card.failure.engine} failed at ${card.failure.stage}: ${card.failure.label}`);
       log(
-        `${label}: ${card.roundScore?.toFixed(4)} [${card.scoreInterval?.low.toFixed(4)}, ${card.scoreInterval?.high.toFixed(4)}] runs ${card.runs.scores.map((score) => score?.toFixed(3)).join(" ")} ${card.gate.passed ? "PASS" : "fail"}`,
+        `${label}: ${card.roundScore?.toFixed(4)} [${card.scoreInterval?.low.toFixed(4)}, ${card.scoreInterval?.high.toFixed(4)}] ` +
+          `runs ${card.runs.scores.map((score) => score?.toFixed(3)).join(" ")} ${card.gate.passed ? "PASS" : "fail"}`,
       );
       return card;
     };

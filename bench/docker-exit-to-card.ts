@@ -73,7 +73,8 @@ export async function measureDockerExitToCard(options: { runs?: number } = {}): 
 export function formatDockerExitToCard(figure: DockerExitToCardFigure): string {
   const verdict = (ms: number) => (ms < figure.goalMs ? "meets" : "MISSES");
   return [
-    `Docker failure detection (container die event -> card written, containers removed; median of ${figure.runs}; goal < ${figure.goalMs} ms)`,
+    `Docker failure detection (container die event -> card written, containers removed; median of ${figure.runs}; goal < ` +
+      `${figure.goalMs} ms)`,
     `   died while starting:       ${figure.duringStartupMs.toFixed(0)} ms (${verdict(figure.duringStartupMs)} the goal)`,
     `   died during the benchmark: ${figure.duringBenchmarkMs.toFixed(0)} ms (${verdict(figure.duringBenchmarkMs)} the goal)`,
   ].join("\n");

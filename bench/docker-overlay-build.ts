@@ -69,8 +69,10 @@ export function formatOverlayBuild(figure: OverlayBuildFigure): string {
   const verdict = (ms: number, goal: number) => (ms < goal ? "meets" : "MISSES");
   return [
     `Docker overlay build of a one-line patch (median of ${figure.runs}, busybox+node test image on this daemon)`,
-    `   cold (patch never built): ${figure.coldMs.toFixed(0)} ms (${verdict(figure.coldMs, figure.coldGoalMs)} the goal < ${figure.coldGoalMs} ms)`,
-    `   warm (every step cached): ${figure.warmMs.toFixed(0)} ms (${verdict(figure.warmMs, figure.warmGoalMs)} the goal < ${figure.warmGoalMs} ms)`,
+    `   cold (patch never built): ${figure.coldMs.toFixed(0)} ms (${verdict(figure.coldMs, figure.coldGoalMs)} the goal < ` +
+      `${figure.coldGoalMs} ms)`,
+    `   warm (every step cached): ${figure.warmMs.toFixed(0)} ms (${verdict(figure.warmMs, figure.warmGoalMs)} the goal < ` +
+      `${figure.warmGoalMs} ms)`,
   ].join("\n");
 }
 

@@ -80,6 +80,8 @@ export async function measureFidelity(options: { log?: (line: string) => void } 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const figure = await measureFidelity({ log: (line) => console.log(line) });
   console.log(
-    `timing fidelity, tokenizing and busy poll on: median ${figure.medianMs.toFixed(3)} ms at 256 streams (goal ≤ ${figure.goal.medianAt256Ms}), p99 ${figure.p99At1Ms.toFixed(3)} ms at 1 stream (goal ≤ ${figure.goal.p99At1Ms}): ${figure.met ? "met" : "NOT met"} (load average ${figure.loadAverage.toFixed(2)})`,
+    `timing fidelity, tokenizing and busy poll on: median ${figure.medianMs.toFixed(3)} ms at 256 streams (goal ≤ ` +
+      `${figure.goal.medianAt256Ms}), p99 ${figure.p99At1Ms.toFixed(3)} ms at 1 stream (goal ≤ ${figure.goal.p99At1Ms}): ` +
+      `${figure.met ? "met" : "NOT met"} (load average ${figure.loadAverage.toFixed(2)})`,
   );
 }

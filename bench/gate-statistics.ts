@@ -29,7 +29,9 @@ import { quantile, studyGate } from "../src/sim-engine/study-gate.js";
 
 export interface GateStatisticsRow {
   setup: string;
-  /** A setup speedgate promises the bars for (at most 5% of unchanged engines pass, at least 95% of 10% speedups); the rest are references. */
+  /**
+   * A setup speedgate promises the bars for (at most 5% of unchanged engines pass, at least 95% of 10% speedups); the rest are references.
+   */
   promised: boolean;
   falsePassRate: number;
   powerAt10: number;
@@ -182,7 +184,8 @@ export async function measureGateStatistics(
     };
     rows.push(row);
     options.log?.(
-      `${row.setup}: false pass ${(row.falsePassRate * 100).toFixed(1)}%, 10% passes ${(row.powerAt10 * 100).toFixed(1)}%, detects ${(row.detectableSpeedup * 100).toFixed(1)}%`,
+      `${row.setup}: false pass ${(row.falsePassRate * 100).toFixed(1)}%, 10% passes ${(row.powerAt10 * 100).toFixed(1)}%, detects ` +
+        `${(row.detectableSpeedup * 100).toFixed(1)}%`,
     );
     // Let the event loop breathe between setups (progress lines, signals).
     await new Promise((resolve) => setImmediate(resolve));

@@ -55,7 +55,8 @@ export async function measureSourcePatch(): Promise<SourcePatchFigure> {
   const server = join(tree, "build", "bin", "llama-server");
   if (!existsSync(server)) {
     throw new Error(
-      `no built llama.cpp tree at ${tree} (LLAMA_CPP_WORK=DIR scripts/build-llama-server.sh keeps one; SPEEDGATE_LLAMA_CPP_TREE=DIR/llama.cpp names it)`,
+      `no built llama.cpp tree at ${tree} (LLAMA_CPP_WORK=DIR scripts/build-llama-server.sh keeps one; ` +
+        `SPEEDGATE_LLAMA_CPP_TREE=DIR/llama.cpp names it)`,
     );
   }
   const found = locateLlamaCpp();

@@ -118,6 +118,8 @@ export async function measurePatchConflictToCard(options: { runs?: number } = {}
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const figure = await measurePatchConflictToCard();
   console.log(
-    `start → patch_conflict card (median of ${figure.runs}): process ${figure.processMs.toFixed(0)} ms, docker ${figure.dockerMs === null ? "not measured (no daemon)" : `${figure.dockerMs.toFixed(0)} ms`}; engines started: ${figure.enginesStarted}`,
+    `start → patch_conflict card (median of ${figure.runs}): process ${figure.processMs.toFixed(0)} ms, docker ` +
+      `${figure.dockerMs === null ? "not measured (no daemon)" : `${figure.dockerMs.toFixed(0)} ms`}; engines started: ` +
+      `${figure.enginesStarted}`,
   );
 }

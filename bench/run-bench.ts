@@ -66,7 +66,9 @@ rows.push(
       const at256 = level.streams === 256;
       const at1 = level.streams === 1;
       return {
-        figure: `1. Timing fidelity, ${level.streams} stream${level.streams === 1 ? "" : "s"}, tokenizing and busy poll on (arrival − engine write, median / p99)`,
+        figure:
+          `1. Timing fidelity, ${level.streams} stream${level.streams === 1 ? "" : "s"}, tokenizing and busy poll on (arrival − engine ` +
+          `write, median / p99)`,
         measured: `${ms(level.medianMs)} / ${ms(level.p99Ms)}`,
         goal: at256 ? `median ≤ ${figure.goal.medianAt256Ms} ms` : at1 ? `p99 ≤ ${figure.goal.p99At1Ms} ms` : "(reference)",
         met: at256 ? level.medianMs <= figure.goal.medianAt256Ms : at1 ? level.p99Ms <= figure.goal.p99At1Ms : null,
@@ -82,7 +84,9 @@ rows.push(
       });
     for (const level of figure.asleep) {
       rows.push({
-        figure: `1. Timing fidelity, ${level.streams} stream${level.streams === 1 ? "" : "s"}, busy poll off (what auto gives under 4 CPUs; median / p99)`,
+        figure:
+          `1. Timing fidelity, ${level.streams} stream${level.streams === 1 ? "" : "s"}, busy poll off (what auto gives under 4 CPUs; ` +
+          `median / p99)`,
         measured: `${ms(level.medianMs)} / ${ms(level.p99Ms)}`,
         goal: "(reference)",
         met: null,
@@ -111,7 +115,9 @@ rows.push(
     const figure = await Promise.resolve().then(measureTokenizing);
     return [
       {
-        figure: `3. Tokenizing answers after the benchmark, Qwen3's tokenizer (${figure.tokens.toLocaleString("en-US")} tokens of prose and code)`,
+        figure:
+          `3. Tokenizing answers after the benchmark, Qwen3's tokenizer (${figure.tokens.toLocaleString("en-US")} tokens of prose and ` +
+          `code)`,
         measured: `${figure.usPerToken.toFixed(2)} µs/token (${figure.secondsPer5000x512.toFixed(1)} s for 5,000 answers of 512 tokens)`,
         goal: "(reference)",
         met: null,
@@ -186,7 +192,8 @@ if (await dockerAnswers()) {
       return [
         {
           figure:
-            "14. Base/head mode, Python-only pull request, reference image: start → both engines healthy, baseline not cached (preparing both)",
+            "14. Base/head mode, Python-only pull request, reference image: start → both engines healthy, baseline not cached " +
+            "(preparing both)",
           measured: `${s(figure.uncachedMs)} (${s(figure.uncachedPrepareMs)})`,
           goal: "(reference)",
           met: null,
@@ -336,7 +343,9 @@ rows.push(
     const figure = await measureGateStatistics({ log: (line) => process.stderr.write(`  ${line}\n`) });
     const percent = (value: number): string => `${(value * 100).toFixed(1)}%`;
     const cheats = measureBistableCheats(figure.rounds).map((row) => ({
-      figure: `10. Gate, defaults, a quarter of the prompts bistable: ${row.candidate} passes (the unexplained rule fired) (${figure.rounds} rounds)`,
+      figure:
+        `10. Gate, defaults, a quarter of the prompts bistable: ${row.candidate} passes (the unexplained rule fired) (${figure.rounds} ` +
+        `rounds)`,
       measured: `${percent(row.passRate)} (${percent(row.unexplainedRate)})`,
       // A cheat should not pass; an honest engine whose odds moved is a reference for what the rule costs.
       goal: row.candidate.includes("honest") ? "(reference)" : "≤ 5%",
@@ -344,9 +353,12 @@ rows.push(
     }));
     return [
       ...figure.rows.map((row) => ({
-        figure: `10. Gate, ${row.setup}: unchanged engine passes / a 10% speedup passes / speedup detected 95% of the time (${figure.rounds} rounds, ${figure.prompts} prompts)`,
+        figure:
+          `10. Gate, ${row.setup}: unchanged engine passes / a 10% speedup passes / speedup detected 95% of the time (${figure.rounds} ` +
+          `rounds, ${figure.prompts} prompts)`,
         measured: `${percent(row.falsePassRate)} / ${percent(row.powerAt10)} / ${percent(row.detectableSpeedup)}`,
-        // Promised for the defaults and for calibrated gates; one run without a calibration cannot see how much engine starts differ, and the card says so.
+        // Promised for the defaults and for calibrated gates; one run without a calibration cannot see how much engine starts differ, and
+        // the card says so.
         goal: row.promised ? "≤ 5% / ≥ 95% / —" : "(reference)",
         met: row.promised ? row.falsePassRate <= 0.05 && row.powerAt10 >= 0.95 : null,
       })),
@@ -361,9 +373,12 @@ rows.push(
     const rate = (value: GateRate | null): string =>
       value === null
         ? "not measured (the calibration failed)"
-        : `${value.passed} of ${value.rounds} (${((100 * value.passed) / Math.max(1, value.rounds)).toFixed(1)}%)${value.failed > 0 ? `, ${value.failed} more rounds broken by the machine` : ""}`;
+        : `${value.passed} of ${value.rounds} (${((100 * value.passed) / Math.max(1, value.rounds)).toFixed(1)}%)` +
+          (value.failed > 0 ? `, ${value.failed} more rounds broken by the machine` : "");
     const positions = (means: number[]): string => means.map((mean, index) => `run ${index + 1} ${mean.toFixed(3)}×`).join(", ");
-    const what = `${figure.prompts} prompts, \`speedgate run\` per round against \`speedgate sim-engine --run-variance 0.0141 --jitter 0.03\`; ${(figure.elapsedS / 60).toFixed(0)} min`;
+    const what =
+      `${figure.prompts} prompts, \`speedgate run\` per round against \`speedgate sim-engine --run-variance 0.0141 --jitter 0.03\`; ` +
+      `${(figure.elapsedS / 60).toFixed(0)} min`;
     return [
       {
         figure: `15. Default gate end to end (bench.runs ${figure.runs}, not calibrated; ${what}): unchanged engine passes`,
@@ -385,7 +400,9 @@ rows.push(
         met: null,
       },
       {
-        figure: `15. The same rounds calibrated (\`speedgate calibrate\` on this machine, noise floor ${figure.noiseFloor === null ? "—" : `+${(100 * figure.noiseFloor).toFixed(1)}%`}): unchanged / 10% faster pass`,
+        figure:
+          `15. The same rounds calibrated (\`speedgate calibrate\` on this machine, noise floor ` +
+          `${figure.noiseFloor === null ? "—" : `+${(100 * figure.noiseFloor).toFixed(1)}%`}): unchanged / 10% faster pass`,
         measured: `${rate(figure.aaCalibrated)} / ${rate(figure.fasterCalibrated)}`,
         goal: "≤ 5% / ≥ 95%",
         met:
@@ -436,14 +453,23 @@ rows.push(
     const figure = await measureRealEngine();
     return [
       {
-        figure: `12. Real engine, llama.cpp's server on the CPU: speedgate's own CPU for one round (A/A, ${figure.requests} requests, ${figure.tokens.toLocaleString("en-US")} tokens, Qwen3's tokenizer loaded and run; engines not counted)`,
-        measured: `${ms(figure.cpuMsPerRound)} (${(figure.cpuMsPerRound / figure.requests).toFixed(1)} ms a request; round ${(figure.roundWallMs / 1000).toFixed(1)} s)`,
+        figure:
+          `12. Real engine, llama.cpp's server on the CPU: speedgate's own CPU for one round (A/A, ${figure.requests} requests, ` +
+          `${figure.tokens.toLocaleString("en-US")} tokens, Qwen3's tokenizer loaded and run; engines not counted)`,
+        measured:
+          `${ms(figure.cpuMsPerRound)} (${(figure.cpuMsPerRound / figure.requests).toFixed(1)} ms a request; round ` +
+          `${(figure.roundWallMs / 1000).toFixed(1)} s)`,
         goal: "(reference)",
         met: null,
       },
       {
-        figure: `12. Real engine: the client's time per token against llama-server's logged one, one request at a time (signed median / p90 of the absolute error, ${figure.compared} answers at ${figure.engineMsPerToken.toFixed(2)} ms a token)`,
-        measured: `${figure.timingErrorMedianPct >= 0 ? "+" : ""}${figure.timingErrorMedianPct.toFixed(1)}% / ${figure.timingErrorP90AbsPct.toFixed(1)}%${figure.timingsMismatches > 0 ? ` (${figure.timingsMismatches} answers' timings differ from the log)` : ""}`,
+        figure:
+          `12. Real engine: the client's time per token against llama-server's logged one, one request at a time (signed median / p90 ` +
+          `of the absolute error, ${figure.compared} answers at ${figure.engineMsPerToken.toFixed(2)} ms a token)`,
+        measured:
+          `${figure.timingErrorMedianPct >= 0 ? "+" : ""}${figure.timingErrorMedianPct.toFixed(1)}% / ` +
+          `${figure.timingErrorP90AbsPct.toFixed(1)}%` +
+          (figure.timingsMismatches > 0 ? ` (${figure.timingsMismatches} answers' timings differ from the log)` : ""),
         goal: "median within ±4%",
         met: Math.abs(figure.timingErrorMedianPct) <= 4 && figure.timingsMismatches === 0,
       },
@@ -457,7 +483,8 @@ rows.push(
     return [
       {
         figure:
-          "13. A one-line patch to llama.cpp's server source (tools/server/server-schema.cpp): incremental rebuild of llama-server in the kept build tree / putting it back",
+          "13. A one-line patch to llama.cpp's server source (tools/server/server-schema.cpp): incremental rebuild of llama-server " +
+          "in the kept build tree / putting it back",
         measured: `${(figure.rebuildMs / 1000).toFixed(1)} s / ${(figure.restoreMs / 1000).toFixed(1)} s`,
         goal: "< 120 s (the full build: 25-45 min on 2 cores)",
         met: figure.rebuildMs < 120_000,
@@ -477,7 +504,9 @@ rows.push(
     const figure = await measureScenarioRoundCost();
     return [
       {
-        figure: `16. A round of ${figure.scenarios} scenarios on the reference engine (${figure.runs} runs, engine starts of 1 s) against its scenarios' benchmarks apart plus one set of engine starts`,
+        figure:
+          `16. A round of ${figure.scenarios} scenarios on the reference engine (${figure.runs} runs, engine starts of 1 s) against ` +
+          `its scenarios' benchmarks apart plus one set of engine starts`,
         measured: describeScenarioRoundCost(figure),
         goal: `≤ ${SCENARIO_RATIO_GOAL}×`,
         met: figure.ratio <= SCENARIO_RATIO_GOAL,
@@ -490,7 +519,9 @@ const cpu = cpus()[0]?.model ?? "unknown CPU";
 const report = [
   "# speedgate performance report",
   "",
-  `Measured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} cores (${cpu}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, 1-minute load average at the end ${(loadavg()[0] ?? 0).toFixed(2)}.`,
+  `Measured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} cores (${cpu}), ` +
+    `${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, 1-minute load average at the end ` +
+    `${(loadavg()[0] ?? 0).toFixed(2)}.`,
   "",
   markdownTable(
     [

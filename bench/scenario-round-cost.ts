@@ -126,7 +126,8 @@ export async function measureScenarioRoundCost(): Promise<ScenarioRoundCostFigur
 export function describeScenarioRoundCost(figure: ScenarioRoundCostFigure): string {
   const s = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
   return (
-    `${figure.ratio.toFixed(3)}× (round ${s(figure.roundMs)}; the scenarios' benchmarks ${s(figure.benchmarksMs)} + one set of starts ${s(figure.startsMs)}; ` +
+    `${figure.ratio.toFixed(3)}× (round ${s(figure.roundMs)}; the scenarios' benchmarks ${s(figure.benchmarksMs)} + one set of ` +
+    `starts ${s(figure.startsMs)}; ` +
     `${figure.startsPerEngine} starts per engine; as ${figure.scenarios} rounds apart ${s(figure.apartMs)})`
   );
 }

@@ -43,6 +43,7 @@ export function measureTokenizing(): TokenizingFigure {
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const figure = measureTokenizing();
   console.log(
-    `tokenizing: ${figure.tokens} tokens at ${figure.usPerToken.toFixed(2)} µs/token (${figure.secondsPer5000x512.toFixed(1)} s for 5,000 answers of 512 tokens)`,
+    `tokenizing: ${figure.tokens} tokens at ${figure.usPerToken.toFixed(2)} µs/token (${figure.secondsPer5000x512.toFixed(1)} s for ` +
+      `5,000 answers of 512 tokens)`,
   );
 }

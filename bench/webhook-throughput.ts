@@ -205,8 +205,11 @@ export async function benchWebhookThroughput(
       goals,
       met: Object.values(goals).every(Boolean),
       notes: [
-        `In-process app behind Probot's HTTP middleware with signature checks, its work in ${choice.kind === "pglite" ? "PGlite (a fresh folder)" : "a fresh database on a PostgreSQL server"}; Octokit retries and throttling off.`,
-        "Deployed with `npm run bot`, Probot's throttling paces writes to about one per second per installation, as GitHub asks; that, not the app, then bounds throughput.",
+        `In-process app behind Probot's HTTP middleware with signature checks, its work in ` +
+          `${choice.kind === "pglite" ? "PGlite (a fresh folder)" : "a fresh database on a PostgreSQL server"}; Octokit retries and ` +
+          `throttling off.`,
+        "Deployed with `npm run bot`, Probot's throttling paces writes to about one per second per installation, as GitHub asks; " +
+          "that, not the app, then bounds throughput.",
       ],
     };
   } finally {

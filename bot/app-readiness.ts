@@ -103,7 +103,8 @@ export function readDeliveryHold(env: NodeJS.ProcessEnv): DeliveryHold {
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0)
     throw new Error(
-      `SPEEDGATE_DELIVERY_HOLD_MS: expected a whole number of milliseconds, 0 to answer 503 at once while the store opens, got ${JSON.stringify(raw)}`,
+      `SPEEDGATE_DELIVERY_HOLD_MS: expected a whole number of milliseconds, 0 to answer 503 at once while the store opens, got ` +
+        `${JSON.stringify(raw)}`,
     );
   return { ...DEFAULT_DELIVERY_HOLD, maxMs: value };
 }

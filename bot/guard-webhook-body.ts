@@ -80,22 +80,27 @@ export function readWebhookBodyLimits(env: NodeJS.ProcessEnv = process.env): Web
   const shared = limits.maxBufferedBytes - limits.reservedBytes;
   if (shared < largest) {
     throw new Error(
-      `${ENV.reservedBytes} (${limits.reservedBytes}) leaves ${shared} bytes of ${ENV.maxBufferedBytes} (${limits.maxBufferedBytes}) for large bodies, less than one body of ${ENV.maxBytes} (${limits.maxBytes}) and its connection (${MIN_CHARGE}); raise ${ENV.maxBufferedBytes} or lower the others`,
+      `${ENV.reservedBytes} (${limits.reservedBytes}) leaves ${shared} bytes of ${ENV.maxBufferedBytes} (${limits.maxBufferedBytes}) ` +
+        `for large bodies, less than one body of ${ENV.maxBytes} (${limits.maxBytes}) and its connection (${MIN_CHARGE}); raise ` +
+        `${ENV.maxBufferedBytes} or lower the others`,
     );
   }
   if (limits.maxPeerBufferedBytes < largest) {
     throw new Error(
-      `${ENV.maxPeerBufferedBytes} (${limits.maxPeerBufferedBytes}) must hold at least one body of ${ENV.maxBytes} (${limits.maxBytes}) and its connection (${MIN_CHARGE})`,
+      `${ENV.maxPeerBufferedBytes} (${limits.maxPeerBufferedBytes}) must hold at least one body of ${ENV.maxBytes} ` +
+        `(${limits.maxBytes}) and its connection (${MIN_CHARGE})`,
     );
   }
   if (limits.maxPeerIncompleteBodies > limits.maxIncompleteBodies) {
     throw new Error(
-      `${ENV.maxPeerIncompleteBodies} (${limits.maxPeerIncompleteBodies}) must be at most ${ENV.maxIncompleteBodies} (${limits.maxIncompleteBodies})`,
+      `${ENV.maxPeerIncompleteBodies} (${limits.maxPeerIncompleteBodies}) must be at most ${ENV.maxIncompleteBodies} ` +
+        `(${limits.maxIncompleteBodies})`,
     );
   }
   if (limits.smallBodyBytes + MIN_CHARGE > limits.reservedBytes) {
     throw new Error(
-      `${ENV.smallBodyBytes} (${limits.smallBodyBytes}) and its connection (${MIN_CHARGE}) must fit in ${ENV.reservedBytes} (${limits.reservedBytes})`,
+      `${ENV.smallBodyBytes} (${limits.smallBodyBytes}) and its connection (${MIN_CHARGE}) must fit in ${ENV.reservedBytes} ` +
+        `(${limits.reservedBytes})`,
     );
   }
   return limits;
@@ -231,7 +236,8 @@ async function readBody(
     onCut(() =>
       fail(
         503,
-        `cut after ${(options.now ?? Date.now)() - held.since} ms to make room for another delivery: too many webhook bodies are being read at once; try again`,
+        `cut after ${(options.now ?? Date.now)() - held.since} ms to make room for another delivery: too many webhook bodies are ` +
+          `being read at once; try again`,
       ),
     );
     const declared = Number(request.headers["content-length"] ?? Number.NaN);

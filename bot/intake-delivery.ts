@@ -23,7 +23,8 @@ export function intakeDelivery<C extends Context>(
       { delivery: context.id, work: decision.key, stored },
       stored
         ? `delivery ${context.id}: stored ${decision.task} ${decision.key}`
-        : `delivery ${context.id}: ${decision.key} was stored before (the same delivery, or the same payload under another id); ignoring the copy`,
+        : `delivery ${context.id}: ${decision.key} was stored before (the same delivery, or the same payload under another id); ` +
+            `ignoring the copy`,
     );
   };
 }

@@ -44,7 +44,8 @@ async function openApp(app: Probot): Promise<void> {
   }
   readiness.markReady();
   log.info(
-    `ready: ${opened.database.description} open and migrated ${readiness.secondsSinceStart().toFixed(1)} s after start; taking deliveries (GET ${READY_PATH} answers 200)`,
+    `ready: ${opened.database.description} open and migrated ${readiness.secondsSinceStart().toFixed(1)} s after start; taking ` +
+      `deliveries (GET ${READY_PATH} answers 200)`,
   );
   // Deliveries GitHub could not make while the app was away (or starting) can be sent again.
   void redeliverOnStart(app, opened.database, { hours, logger: log });

@@ -63,7 +63,8 @@ function describeRefusedDispatch(status: number, message: string, workflow: stri
   const fix =
     status === 404
       ? `there is no such workflow. Set \`workflow:\` in \`${APP_CONFIG_PATH}\` on the default branch to the scoring workflow's file name.`
-      : `the workflow must run on \`workflow_dispatch\` with the inputs \`pr\` and \`sha\`, and optionally \`base\` (see examples/workflows/speedgate-fork-safe.yml).`;
+      : `the workflow must run on \`workflow_dispatch\` with the inputs \`pr\` and \`sha\`, and optionally \`base\` (see ` +
+        `examples/workflows/speedgate-fork-safe.yml).`;
   return `The scoring workflow could not be started: GitHub answered ${status} (${message.split("\n")[0] ?? ""}) for ${where}: ${fix}`;
 }
 
@@ -155,7 +156,8 @@ async function publishQueuedCheck(
 export function describeUncertainDispatch(headSha: string, reason: string): string {
   return (
     `speedgate cannot tell whether the scoring workflow was started for ${headSha.slice(0, 12)}: ${reason}. ` +
-    `It is not sent again, so no second GPU run starts. If no run of the scoring workflow for this commit appears in the Actions tab within a few minutes, comment \`/rescore ${headSha.slice(0, 12)}\`.`
+    `It is not sent again, so no second GPU run starts. If no run of the scoring workflow for this commit appears in the Actions tab ` +
+    `within a few minutes, comment \`/rescore ${headSha.slice(0, 12)}\`.`
   );
 }
 

@@ -89,7 +89,7 @@ import {
   sweepLeftRounds,
   writeAtomically,
   writeScorecard
-} from "./chunks/chunk-FFT6IPXS.js";
+} from "./chunks/chunk-OW4RPU4Q.js";
 import {
   require_docker
 } from "./chunks/chunk-TM3QZYC6.js";
@@ -5475,7 +5475,8 @@ function aaRound(round) {
 }
 function agreed(cards, pick, what) {
   const values = [...new Set(cards.map(pick))];
-  if (values.length > 1) throw new Error(`the A/A rounds of one calibration ran on different ${what}s (${values.join(", ")}); calibrate again on one runner`);
+  if (values.length > 1)
+    throw new Error(`the A/A rounds of one calibration ran on different ${what}s (${values.join(", ")}); calibrate again on one runner`);
   return values[0] ?? null;
 }
 function studyOf(cards) {
@@ -5649,13 +5650,17 @@ Exit codes:
 usage: ${this.usage}`);
     const rounds = Number(values.runs);
     if (!Number.isInteger(rounds) || rounds < MIN_CALIBRATION_ROUNDS || rounds > 1e3) {
-      throw new UsageError(`speedgate calibrate: --runs: expected a whole number of A/A rounds from ${MIN_CALIBRATION_ROUNDS} to 1000, got ${JSON.stringify(values.runs)}`);
+      throw new UsageError(
+        `speedgate calibrate: --runs: expected a whole number of A/A rounds from ${MIN_CALIBRATION_ROUNDS} to 1000, got ${JSON.stringify(values.runs)}`
+      );
     }
     const round = await loadRound(values.config, { skipCalibration: true });
     const out = resolve(values.out ?? join(dirname2(round.configPath), DEFAULT_CALIBRATION_FILE));
     const progress = createProgressRenderer(process.stderr);
     const workloads = round.scenarios ? `${round.scenarios.length} scenarios (${round.scenarios.map((scenario) => scenario.name).join(", ")})` : `${round.prompts.length} prompts`;
-    context.logger.info(`speedgate calibrate: ${rounds} A/A rounds of ${workloads} (bench.runs ${round.config.bench.runs}), the baseline against itself`);
+    context.logger.info(
+      `speedgate calibrate: ${rounds} A/A rounds of ${workloads} (bench.runs ${round.config.bench.runs}), the baseline against itself`
+    );
     let file;
     const queueBound = [];
     try {
@@ -5691,7 +5696,9 @@ usage: ${this.usage}`);
 `);
     const first = queueBound[0];
     const scenarioMaxUnscored = new Map(round.scenarios?.map((scenario) => [scenario.name, scenario.config.gate.maxUnscored]));
-    context.stdout.write(describeCalibration(file, round.config.gate.maxUnscored, first ? { rounds: queueBound.length, first } : null, scenarioMaxUnscored));
+    context.stdout.write(
+      describeCalibration(file, round.config.gate.maxUnscored, first ? { rounds: queueBound.length, first } : null, scenarioMaxUnscored)
+    );
     const named = relative(dirname2(round.configPath), out) || basename(out);
     context.logger.info(`wrote ${out}; gate on it with gate.calibration: ${named} in ${round.configPath}`);
     return 0;
@@ -5774,8 +5781,10 @@ var cleanupCommand = {
         repoDir = await gitText(from, ["rev-parse", "--show-toplevel"]);
       } catch (error) {
         if (!(error instanceof GitError)) throw error;
-        throw new UsageError(`speedgate cleanup: ${from} is not in a git repository; run it in the engine's repository or name it with --repo
-usage: ${USAGE}`);
+        throw new UsageError(
+          `speedgate cleanup: ${from} is not in a git repository; run it in the engine's repository or name it with --repo
+usage: ${USAGE}`
+        );
       }
       const sweep = await sweepLeftRounds(repoDir, context.logger);
       context.stdout.write(
@@ -5784,14 +5793,18 @@ usage: ${USAGE}`);
       return 0;
     }
     if (modes !== 1 || values.repo !== void 0) {
-      throw new UsageError(`speedgate cleanup: expected at most one of --run-id, --stale or --baselines, and --repo only without them
-usage: ${USAGE}`);
+      throw new UsageError(
+        `speedgate cleanup: expected at most one of --run-id, --stale or --baselines, and --repo only without them
+usage: ${USAGE}`
+      );
     }
     let staleAfterMs = values.baselines ? DEFAULT_BASELINE_MAX_AGE_MS : DEFAULT_STALE_AFTER_MS;
     if (values["older-than-hours"] !== void 0) {
       const hours = Number(values["older-than-hours"]);
       if (!Number.isFinite(hours) || hours < 0) {
-        throw new UsageError(`speedgate cleanup: --older-than-hours: expected a number of hours, 0 or more, got ${JSON.stringify(values["older-than-hours"])}`);
+        throw new UsageError(
+          `speedgate cleanup: --older-than-hours: expected a number of hours, 0 or more, got ${JSON.stringify(values["older-than-hours"])}`
+        );
       }
       staleAfterMs = hours * 36e5;
     }
@@ -5808,8 +5821,10 @@ usage: ${USAGE}`);
 `);
       for (const name of sweep.inUse) context.stdout.write(`kept ${name}: still in use
 `);
-      context.stdout.write(`removed ${sweep.removed.length} cached baseline image(s) older than ${staleAfterMs / 36e5} hours; kept ${sweep.kept + sweep.inUse.length}
-`);
+      context.stdout.write(
+        `removed ${sweep.removed.length} cached baseline image(s) older than ${staleAfterMs / 36e5} hours; kept ${sweep.kept + sweep.inUse.length}
+`
+      );
       return 0;
     }
     const counts = await sweepResources(docker, runId !== void 0 ? { runId } : { stale: true }, context.logger, {
@@ -5817,8 +5832,10 @@ usage: ${USAGE}`);
       staleAfterMs
     });
     const what = runId !== void 0 ? `run ${runId}` : "stale runs";
-    context.stdout.write(`removed ${counts.containers} container(s), ${counts.networks} network(s), ${counts.images} image(s) of ${what}
-`);
+    context.stdout.write(
+      `removed ${counts.containers} container(s), ${counts.networks} network(s), ${counts.images} image(s) of ${what}
+`
+    );
     return 0;
   }
 };
@@ -5846,27 +5863,30 @@ async function findFreePort() {
 // src/cli/commands/run-command.ts
 import { resolve as resolve3 } from "node:path";
 
-// src/scorecard/render-text.ts
+// src/scorecard/render/render-text.ts
 function pad(text, width) {
   return text.length >= width ? text : text + " ".repeat(width - text.length);
 }
 function columns(rows) {
   const widths = [];
   for (const row of rows) row.forEach((cell, index) => widths[index] = Math.max(widths[index] ?? 0, cell.length));
-  return rows.map((row) => row.map((cell, index) => pad(cell, widths[index] ?? 0)).join("  ").trimEnd());
+  return rows.map(
+    (row) => row.map((cell, index) => pad(cell, widths[index] ?? 0)).join("  ").trimEnd()
+  );
 }
 function failureLines(card, maxLogLines) {
   const failure = card.failure;
   if (!failure) return [];
   const oom = explainCudaOom(card);
   const runnerAtFault = decideVerdict(card).cause === "runner";
+  const scenarioNote = failure.scenario ? `, scenario ${failure.scenario}` : "";
   const out = [
     "",
     describeFailureCause(failure),
     ...oom ? [`${oom.lead} ${oom.text}`] : [],
     ...columns([
       ["  engine", failure.engine],
-      ["  stage", `${failure.stage}${failure.run ? `, run ${failure.run} of ${roundRuns(card)}` : ""}${failure.scenario ? `, scenario ${failure.scenario}` : ""}`],
+      ["  stage", `${failure.stage}${failure.run ? `, run ${failure.run} of ${roundRuns(card)}` : ""}${scenarioNote}`],
       ["  kind", `${failure.kind} (${failure.label})`],
       ["  exit", failure.exitCode !== null ? String(failure.exitCode) : failure.signal ?? "\u2014"],
       ["  error", failure.summary],
@@ -5876,7 +5896,11 @@ function failureLines(card, maxLogLines) {
   ];
   if (failure.logTail.length > 0) {
     const shown = failure.logTail.slice(-maxLogLines);
-    out.push("", `Log tail (last ${shown.length} of ${failure.logTail.length} lines):`, ...shown.map((line) => `  | ${cleanLogLine(line)}`));
+    out.push(
+      "",
+      `Log tail (last ${shown.length} of ${failure.logTail.length} lines):`,
+      ...shown.map((line) => `  | ${cleanLogLine(line)}`)
+    );
   }
   return out;
 }
@@ -5893,13 +5917,17 @@ function summaryRows(card, indent = "") {
     ...speed === "" ? [] : [["Speed", speed]],
     ["Gate", gate.text],
     ...next ? [["What now", next]] : [],
-    ...inconclusive ? [["For the author", inconclusive.author], ["For maintainers", inconclusive.maintainers]] : []
+    ...inconclusive ? [
+      ["For the author", inconclusive.author],
+      ["For maintainers", inconclusive.maintainers]
+    ] : []
   ];
   return rows.map(([label, text]) => [`${indent}${label ?? ""}`, text ?? ""]);
 }
 function settingsLine(card) {
   const s = card.settings;
-  return `Settings: ${s.concurrency ? `concurrency ${s.concurrency}` : `request interval ${s.requestIntervalMs} ms${s.arrival === "poisson" ? " (Poisson)" : ""}`}, runs ${s.runs}, thinking ${s.thinking ? "on" : "off"}, context limit ${s.contextLimit}, max tokens ${s.maxTokens}, tolerance ${formatPercent(s.tolerance)}`;
+  const load = s.concurrency ? `concurrency ${s.concurrency}` : `request interval ${s.requestIntervalMs} ms${s.arrival === "poisson" ? " (Poisson)" : ""}`;
+  return `Settings: ${load}, runs ${s.runs}, thinking ${s.thinking ? "on" : "off"}, context limit ${s.contextLimit}, max tokens ${s.maxTokens}, tolerance ${formatPercent(s.tolerance)}`;
 }
 function timeSpentLines(card) {
   if (!card.timeSpent) return [];
@@ -5917,7 +5945,9 @@ function provenanceLines(card) {
   }
   const p = card.provenance;
   out.push(...renderCommitsText(card));
-  out.push(`Engine ${card.engine}; image digest ${p.imageDigest ?? "\u2014"}; patch hash ${p.patchHash ?? "\u2014"}; runner ${p.runner ?? "\u2014"}; GPU ${p.gpu ?? "\u2014"}`);
+  out.push(
+    `Engine ${card.engine}; image digest ${p.imageDigest ?? "\u2014"}; patch hash ${p.patchHash ?? "\u2014"}; runner ${p.runner ?? "\u2014"}; GPU ${p.gpu ?? "\u2014"}`
+  );
   return out;
 }
 function renderScenariosText(card, scenarios, maxLogLines) {
@@ -5941,7 +5971,8 @@ function renderScenariosText(card, scenarios, maxLogLines) {
     out.push("", `Scenario ${row.name}: ${describeScenarioScore(row.card)} ${row.mark}`);
     const rows = summaryRows(row.card, "  ");
     out.push(...rows.length > 0 ? columns(rows) : [`  No score: ${row.card.gate.reason}`]);
-    if (!row.judgement.passed && row.card.gate.passed && row.judgement.reason) out.push(`  Not passed in this round: ${row.judgement.reason.slice(row.name.length + 2)}`);
+    if (!row.judgement.passed && row.card.gate.passed && row.judgement.reason)
+      out.push(`  Not passed in this round: ${row.judgement.reason.slice(row.name.length + 2)}`);
     out.push(`  ${settingsLine(row.card)}`);
   }
   out.push("", "How the round was measured:", `  Gate: ${describeGate(card).text}`);
@@ -5970,7 +6001,10 @@ function renderText(card, options = {}) {
   const intervalWords = describeInterval(card);
   out.push(
     ...columns([
-      ["  Round score", card.roundScore === null ? "\u2014" : `${formatScoreAgainstBar(card.roundScore, card.gate.bar)} (${describeIntervalBriefly(card)})`],
+      [
+        "  Round score",
+        card.roundScore === null ? "\u2014" : `${formatScoreAgainstBar(card.roundScore, card.gate.bar)} (${describeIntervalBriefly(card)})`
+      ],
       ...intervalWords ? [["  Interval", intervalWords]] : [],
       ["  Runs", describeRuns(card)],
       ["  Noise", describeNoise(card)],
@@ -6005,8 +6039,18 @@ function renderText(card, options = {}) {
         row("TPOT", "tpotMs"),
         row("ITL", "itlMs"),
         row("E2E at k", "e2eMs"),
-        ["  output tok/s", formatRate(metrics.baseline.outputTokensPerS), formatRate(metrics.candidate.outputTokensPerS), formatRatio(metrics.ratio.outputTokensPerS)],
-        ["  requests/s", formatRate(metrics.baseline.requestsPerS), formatRate(metrics.candidate.requestsPerS), formatRatio(metrics.ratio.requestsPerS)]
+        [
+          "  output tok/s",
+          formatRate(metrics.baseline.outputTokensPerS),
+          formatRate(metrics.candidate.outputTokensPerS),
+          formatRatio(metrics.ratio.outputTokensPerS)
+        ],
+        [
+          "  requests/s",
+          formatRate(metrics.baseline.requestsPerS),
+          formatRate(metrics.candidate.requestsPerS),
+          formatRatio(metrics.ratio.requestsPerS)
+        ]
       ])
     );
     const own = renderEngineTimes(card).replace(/\*\*|`/g, "");
@@ -6022,7 +6066,15 @@ function renderText(card, options = {}) {
     out.push(
       "",
       ...columns([
-        ["prompt", "status", "score", ...manyRuns ? ["runs"] : [], manyRuns ? "tokens b/c (run 1)" : "tokens b/c", "e2e ms b/c", "reason"],
+        [
+          "prompt",
+          "status",
+          "score",
+          ...manyRuns ? ["runs"] : [],
+          manyRuns ? "tokens b/c (run 1)" : "tokens b/c",
+          "e2e ms b/c",
+          "reason"
+        ],
         ...shown.map((prompt) => [
           prompt.id,
           prompt.status,
@@ -6069,7 +6121,10 @@ function engineLines(role, check) {
       );
       lines.push(`runs: ${command ? showCommand(command, config) : "the image's own CMD"}`, `in: ${cwd ?? "the image's WORKDIR"}`);
     } else {
-      lines.push(`runs: ${command ? showCommand(command, config) : "?"}`, `in: ${cwd ?? "the root"} of its worktree of the ${role === "baseline" ? "base" : "head"}`);
+      lines.push(
+        `runs: ${command ? showCommand(command, config) : "?"}`,
+        `in: ${cwd ?? "the root"} of its worktree of the ${role === "baseline" ? "base" : "head"}`
+      );
     }
     lines.push(`environment: ${showEnv(launch.env)}`);
     return lines;
@@ -6121,7 +6176,10 @@ function runnerPrerequisites(check) {
   const needs = [];
   if (config.runtime === "docker") {
     needs.push("a Docker daemon the runner's user can reach");
-    if (config.docker.gpus !== void 0) needs.push(`GPUs for containers (the NVIDIA Container Toolkit): docker.gpus: ${Array.isArray(config.docker.gpus) ? config.docker.gpus.join(", ") : config.docker.gpus}`);
+    if (config.docker.gpus !== void 0)
+      needs.push(
+        `GPUs for containers (the NVIDIA Container Toolkit): docker.gpus: ${Array.isArray(config.docker.gpus) ? config.docker.gpus.join(", ") : config.docker.gpus}`
+      );
     if (config.baseline.image && !config.baseline.build) needs.push(`the image ${config.baseline.image}, or access to pull it`);
   }
   for (const entry of check.paths.filter((path) => path.onRunner)) needs.push(describeRunnerPath(entry));
@@ -6141,17 +6199,23 @@ function notes(check) {
   }
   found.push(...describeRoundTwoRuns(check.round));
   config.docker.mounts.forEach((mount, index) => {
-    if (!mount.readOnly) found.push(`docker.mounts[${index}] is writable: the candidate can change what the next round's engines read there`);
+    if (!mount.readOnly)
+      found.push(`docker.mounts[${index}] is writable: the candidate can change what the next round's engines read there`);
   });
   if (config.runtime === "process" && config.candidate.sourceDir && !config.candidate.cwd && config.baseline.cwd) {
     const offset = relative2(config.candidate.sourceDir, config.baseline.cwd);
     if (offset.startsWith("..") || isAbsolute(offset)) {
-      found.push("baseline.cwd is outside candidate.sourceDir: the candidate runs at the root of its patched copy; set candidate.cwd if it should run elsewhere in it");
+      found.push(
+        "baseline.cwd is outside candidate.sourceDir: the candidate runs at the root of its patched copy; set candidate.cwd if it should run elsewhere in it"
+      );
     }
   }
   const promptsPath = check.paths.find((entry) => entry.field === "bench.prompts");
   if (promptsPath?.problem) found.push(`the prompts (${promptsPath.path}) are on the runner only: not validated here`);
-  else if (prompts.length === 0 && sendsBenchPrompts(config)) found.push(typeof config.bench.prompts === "string" ? "the prompts file has no prompts" : "the synthetic prompts wait for bench.tokenizer, which is on the runner only");
+  else if (prompts.length === 0 && sendsBenchPrompts(config))
+    found.push(
+      typeof config.bench.prompts === "string" ? "the prompts file has no prompts" : "the synthetic prompts wait for bench.tokenizer, which is on the runner only"
+    );
   return found;
 }
 function describePlanPrompts(bench, count, onRunnerOnly) {
@@ -6163,7 +6227,10 @@ function describePlanPrompts(bench, count, onRunnerOnly) {
   return `${count} from ${bench.prompts}, up to ${bench.maxTokens} tokens each, ${describeLoad(bench)}, ${bench.warmupRequests} warm-up`;
 }
 function sharedPromptsLines(check) {
-  const scenarios = (check.round.scenarios ?? []).map((scenario) => ({ name: scenario.name, promptsHash: scenario.prompts.length > 0 ? scenario.fingerprint.promptsHash : null }));
+  const scenarios = (check.round.scenarios ?? []).map((scenario) => ({
+    name: scenario.name,
+    promptsHash: scenario.prompts.length > 0 ? scenario.fingerprint.promptsHash : null
+  }));
   const note = describeSharedPrompts(findSharedPrompts(scenarios));
   return note ? [`note: ${note}`] : [];
 }
@@ -6190,7 +6257,12 @@ function renderRoundPlan(check, commitsPlan = []) {
       ...gate.maxRegression !== void 0 ? [`gate.maxRegression: no scenario's interval may lie wholly below ${gate.maxRegression}\xD7`] : [],
       `health: GET ${health.path} every ${health.intervalMs} ms until 200, for up to ${health.timeoutS} s`
     ]),
-    ...check.round.scenarios ? [section(`Scenarios (each engine start serves all ${check.round.scenarios.length}, in this order)`, [...scenarioLines(check), ...sharedPromptsLines(check)])] : [],
+    ...check.round.scenarios ? [
+      section(`Scenarios (each engine start serves all ${check.round.scenarios.length}, in this order)`, [
+        ...scenarioLines(check),
+        ...sharedPromptsLines(check)
+      ])
+    ] : [],
     ...commitsPlan.length > 0 ? [section("Commits (the pull request's base against its head)", [...commitsPlan])] : [],
     section("Baseline", engineLines("baseline", check)),
     section("Candidate", engineLines("candidate", check)),
@@ -6228,9 +6300,15 @@ async function readRevisionForCheck(round) {
   try {
     const info = await new import_dockerode2.default().getImage(config.baseline.image).inspect();
     const value = info.Config.Labels?.[source.label];
-    return value ? { written: value.trim(), why: `label ${source.label}` } : { written: null, why: `the image on this machine has no label ${source.label}${source.label === DEFAULT_REVISION_LABEL ? " (set source.revision to where its commit is written)" : ""}: the round would end with image_base_mismatch` };
+    return value ? { written: value.trim(), why: `label ${source.label}` } : {
+      written: null,
+      why: `the image on this machine has no label ${source.label}${source.label === DEFAULT_REVISION_LABEL ? " (set source.revision to where its commit is written)" : ""}: the round would end with image_base_mismatch`
+    };
   } catch {
-    return { written: null, why: `read from label ${source.label} when the round runs (the image is not on this machine, or no Docker daemon answers)` };
+    return {
+      written: null,
+      why: `read from label ${source.label} when the round runs (the image is not on this machine, or no Docker daemon answers)`
+    };
   }
 }
 async function describeCommitsPlan(round) {
@@ -6255,16 +6333,19 @@ async function describeCommitsPlan(round) {
   const image = config.baseline.image ?? "the image baseline.build makes";
   if (!revision.written) {
     const builds2 = decideBuilds(null, head);
+    const build = builds2.candidate.run ? `runs in both engines: ${builds2.candidate.reason}` : `${builds2.candidate.reason}; the baseline builds too if compiled code changed between the image's commit and the base`;
     lines.push(
       `engine image ${image}, its source in ${config.candidate.sourceDir ?? "?"}; its commit: ${revision.why}`,
       `candidate overlay: ${listed(head)}`,
-      `build (source.build): ${builds2.candidate.run ? `runs in both engines: ${builds2.candidate.reason}` : `${builds2.candidate.reason}; the baseline builds too if compiled code changed between the image's commit and the base`}`
+      `build (source.build): ${build}`
     );
     return lines;
   }
   const imageCommit = await resolveCommit(commits.repoDir, revision.written.toLowerCase());
   if (!imageCommit) {
-    lines.push(`engine image ${image} at ${revision.written} (${revision.why}): that commit is not in the repository, so the round would end with image_base_mismatch (fetch it, or the full history)`);
+    lines.push(
+      `engine image ${image} at ${revision.written} (${revision.why}): that commit is not in the repository, so the round would end with image_base_mismatch (fetch it, or the full history)`
+    );
     return lines;
   }
   lines.push(`engine image ${image} at ${short(imageCommit)} (${revision.why}), its source in ${config.candidate.sourceDir ?? "?"}`);
@@ -6289,7 +6370,8 @@ function renderCard(card, format) {
 }
 var EXIT_IMAGE_BASE_MISMATCH = 3;
 function checkFormat(command, format) {
-  if (format !== "md" && format !== "text") throw new UsageError(`speedgate ${command}: --format: expected md or text, got ${JSON.stringify(format)}`);
+  if (format !== "md" && format !== "text")
+    throw new UsageError(`speedgate ${command}: --format: expected md or text, got ${JSON.stringify(format)}`);
 }
 async function runAndReport(round, options, context) {
   const progress = createProgressRenderer(process.stderr);
@@ -6320,16 +6402,22 @@ async function runAndReport(round, options, context) {
 function roundOptions(values, usage) {
   if (values.base === void 0) {
     if (values.head !== void 0 || values.repo !== void 0) {
-      throw new UsageError(`speedgate run: ${values.head !== void 0 ? "--head" : "--repo"} needs --base (the commit the candidate is scored against)
-usage: ${usage}`);
+      throw new UsageError(
+        `speedgate run: ${values.head !== void 0 ? "--head" : "--repo"} needs --base (the commit the candidate is scored against)
+usage: ${usage}`
+      );
     }
     return values.patch ? { patchPath: values.patch } : {};
   }
   if (values.patch !== void 0) {
-    throw new UsageError(`speedgate run: --patch and --base score two different ways (a fixed baseline with a patch, or a pull request's base against its head): give one
-usage: ${usage}`);
+    throw new UsageError(
+      `speedgate run: --patch and --base score two different ways (a fixed baseline with a patch, or a pull request's base against its head): give one
+usage: ${usage}`
+    );
   }
-  return { commits: { base: values.base, head: values.head ?? "HEAD", ...values.repo !== void 0 ? { repoDir: resolve3(values.repo) } : {} } };
+  return {
+    commits: { base: values.base, head: values.head ?? "HEAD", ...values.repo !== void 0 ? { repoDir: resolve3(values.repo) } : {} }
+  };
 }
 var runCommand = {
   name: "run",
@@ -6386,7 +6474,12 @@ usage: ${this.usage}`);
     const round = await loadRound(values.config, loadOptions);
     return await runAndReport(
       round,
-      { outDir: values.out, format: values.format, failOnGate: values["fail-on-gate"], ...values["run-id"] ? { runId: values["run-id"] } : {} },
+      {
+        outDir: values.out,
+        format: values.format,
+        failOnGate: values["fail-on-gate"],
+        ...values["run-id"] ? { runId: values["run-id"] } : {}
+      },
       context
     );
   }
@@ -6631,7 +6724,9 @@ function parseDatabaseTarget(value, cwd = process.cwd()) {
     return { kind: "postgres", url: trimmed };
   }
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed)) {
-    throw new Error(`unsupported database URL scheme in ${redactDatabaseUrl(trimmed)}: expected postgres:// or postgresql://, or a PGlite data folder`);
+    throw new Error(
+      `unsupported database URL scheme in ${redactDatabaseUrl(trimmed)}: expected postgres:// or postgresql://, or a PGlite data folder`
+    );
   }
   return { kind: "pglite", dataDir: resolve4(cwd, trimmed) };
 }
@@ -6699,7 +6794,9 @@ async function openServer(url, options) {
 }
 async function openPglite(dataDir, options) {
   if (options.create === false && !await stat(join4(dataDir, PGLITE_SUBFOLDER)).catch(() => null)) {
-    throw new Error(`no speedgate database in ${dataDir}: the folder holds no PGlite data (${PGLITE_SUBFOLDER}/); give the folder the app was started with`);
+    throw new Error(
+      `no speedgate database in ${dataDir}: the folder holds no PGlite data (${PGLITE_SUBFOLDER}/); give the folder the app was started with`
+    );
   }
   await mkdir2(dataDir, { recursive: true });
   const unlock = await lockDataFolder(dataDir);
@@ -6719,7 +6816,11 @@ async function openPglite(dataDir, options) {
       await rm2(socketDir, { recursive: true, force: true });
     });
     const maxConnections = options.maxConnections ?? 10;
-    const server = new PGLiteSocketServer({ db, path: join4(socketDir, `.s.PGSQL.${SOCKET_PORT}`), maxConnections: Math.max(64, maxConnections * 4) });
+    const server = new PGLiteSocketServer({
+      db,
+      path: join4(socketDir, `.s.PGSQL.${SOCKET_PORT}`),
+      maxConnections: Math.max(64, maxConnections * 4)
+    });
     await server.start();
     cleanups.push(async () => {
       await server.stop();
@@ -6754,7 +6855,8 @@ async function openPglite(dataDir, options) {
 var REPOSITORY = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
 function positiveInteger(name, value) {
   if (value === void 0) return void 0;
-  if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`speedgate history: --${name}: expected a positive whole number, got ${JSON.stringify(value)}`);
+  if (!/^\d+$/.test(value) || Number(value) < 1)
+    throw new UsageError(`speedgate history: --${name}: expected a positive whole number, got ${JSON.stringify(value)}`);
   return Number(value);
 }
 var historyCommand = {
@@ -6779,9 +6881,12 @@ Exit codes: 0 printed (also when no card was recorded); 2 a database that cannot
       format: { type: "string", default: "table" }
     });
     const database = values.database ?? context.env.DATABASE_URL;
-    if (!database) throw new UsageError("speedgate history: --database is required (a postgres:// URL or the app's PGlite folder), or set DATABASE_URL");
+    if (!database)
+      throw new UsageError("speedgate history: --database is required (a postgres:// URL or the app's PGlite folder), or set DATABASE_URL");
     if (!values.repo || !REPOSITORY.test(values.repo)) {
-      throw new UsageError(`speedgate history: --repo: expected owner/repo, got ${values.repo === void 0 ? "nothing" : JSON.stringify(values.repo)}`);
+      throw new UsageError(
+        `speedgate history: --repo: expected owner/repo, got ${values.repo === void 0 ? "nothing" : JSON.stringify(values.repo)}`
+      );
     }
     if (values.format !== "table" && values.format !== "csv") {
       throw new UsageError(`speedgate history: --format: expected table or csv, got ${JSON.stringify(values.format)}`);
@@ -6796,7 +6901,12 @@ Exit codes: 0 printed (also when no card was recorded); 2 a database that cannot
     }
     let opened;
     try {
-      opened = await openDatabase(target, { logger: context.logger, maxConnections: 1, applicationName: "speedgate history", create: false });
+      opened = await openDatabase(target, {
+        logger: context.logger,
+        maxConnections: 1,
+        applicationName: "speedgate history",
+        create: false
+      });
     } catch (error) {
       throw new UsageError(`speedgate history: --database: ${error.message}`);
     }
@@ -6807,9 +6917,14 @@ Exit codes: 0 printed (also when no card was recorded); 2 a database that cannot
           version === 0 ? `speedgate history: ${opened.description} holds no speedgate data: the app has not run on it` : `speedgate history: ${opened.description} is at schema version ${version}, older than the card history needs (${CARD_HISTORY_SCHEMA_VERSION}): start the app once to migrate it`
         );
       }
-      const cards = await listCards(opened.pool, { repository: values.repo, ...pullRequest ? { pullRequest } : {}, ...limit ? { limit } : {} });
+      const cards = await listCards(opened.pool, {
+        repository: values.repo,
+        ...pullRequest ? { pullRequest } : {},
+        ...limit ? { limit } : {}
+      });
       context.stdout.write(values.format === "csv" ? formatHistoryCsv(cards) : formatHistoryTable(cards));
-      if (cards.length === 0 && values.format === "csv") context.logger.info(`no cards recorded for ${values.repo}${pullRequest ? `#${pullRequest}` : ""} in ${opened.description}`);
+      if (cards.length === 0 && values.format === "csv")
+        context.logger.info(`no cards recorded for ${values.repo}${pullRequest ? `#${pullRequest}` : ""} in ${opened.description}`);
       return 0;
     } finally {
       await opened.close();
@@ -6868,12 +6983,7 @@ var renderCommand = {
 
 Exit codes: 0 printed; 2 not a readable score card, or bad usage`,
   async run(args, context) {
-    const { values, positionals } = parseCommandArgs(
-      "render",
-      args,
-      { format: { type: "string", default: "text" } },
-      true
-    );
+    const { values, positionals } = parseCommandArgs("render", args, { format: { type: "string", default: "text" } }, true);
     const path = positionals[0];
     if (!path || positionals.length > 1) throw new UsageError(`usage: ${this.usage}`);
     const card = await readScorecard(path);
@@ -6898,7 +7008,8 @@ var USAGE2 = `speedgate sim-engine [--port N] [--host 127.0.0.1] [--profile prof
     nondeterminism: [--branch-every N] [--branch-at-fraction F] [--branch-probability P] [--branch-length-factor F]
     noise: [--jitter SD] [--run-variance SD] [--seed N] [--start-counter FILE]
     faults: [--crash-log FILE] [--crash-exit-code N] [--never-healthy] [--startup-delay-ms MS]
-    [--die-after-requests N] [--die-exit-code N] [--hold-after-requests N] [--stop-early id,id] [--stop-early-fraction F] [--stop-early-on-starts N,N]
+    [--die-after-requests N] [--die-exit-code N] [--hold-after-requests N]
+    [--stop-early id,id] [--stop-early-fraction F] [--stop-early-on-starts N,N]
     [--http-500 id,id] [--malformed-sse id,id]
     cheats: [--cheat-claim-tokens] [--cheat-usage-factor F] [--cheat-filler-text] [--cheat-filler-after-tokens N]
     [--cheat-filler-after N|P%] [--cheat-prompt-id-speedup F] [--cheat-answer-cache-speedup F]
@@ -6970,9 +7081,11 @@ async function countStart(path) {
   try {
     start = Number.parseInt(await readFile2(path, "utf8"), 10);
   } catch (error) {
-    if (error.code !== "ENOENT") throw new ConfigError(`speedgate sim-engine: --start-counter: cannot read ${path}: ${error.message}`);
+    if (error.code !== "ENOENT")
+      throw new ConfigError(`speedgate sim-engine: --start-counter: cannot read ${path}: ${error.message}`);
   }
-  if (!Number.isInteger(start) || start < 0) throw new ConfigError(`speedgate sim-engine: --start-counter: ${path} does not hold a start count`);
+  if (!Number.isInteger(start) || start < 0)
+    throw new ConfigError(`speedgate sim-engine: --start-counter: ${path} does not hold a start count`);
   try {
     await writeFile2(path, `${start + 1}
 `);
@@ -7037,7 +7150,8 @@ the --die-exit-code after --die-after-requests, or the --crash-exit-code with --
       "start-counter": { type: "string" }
     });
     const port = parseNumber("port", values.port) ?? 3e4;
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`speedgate sim-engine: --port: expected a TCP port, got ${values.port}`);
+    if (!Number.isInteger(port) || port < 0 || port > 65535)
+      throw new UsageError(`speedgate sim-engine: --port: expected a TCP port, got ${values.port}`);
     const loaded = values.profile ? await readProfile(values.profile) : { profile: {}, dir: process.cwd() };
     const fileProfile = loaded.profile;
     const profilePath = (flag, inFile) => {
@@ -7174,7 +7288,16 @@ the --die-exit-code after --die-after-requests, or the --crash-exit-code with --
 };
 
 // src/cli/commands/index.ts
-var commands = [runCommand, calibrateCommand, demoCommand, mergeCommand, renderCommand, historyCommand, simEngineCommand, cleanupCommand];
+var commands = [
+  runCommand,
+  calibrateCommand,
+  demoCommand,
+  mergeCommand,
+  renderCommand,
+  historyCommand,
+  simEngineCommand,
+  cleanupCommand
+];
 
 // src/cli/main.ts
 var GLOBAL_OPTIONS = `Options for every command:

@@ -48,7 +48,7 @@ import {
   runGit,
   runRound,
   writeScorecard
-} from "./chunks/chunk-FFT6IPXS.js";
+} from "./chunks/chunk-OW4RPU4Q.js";
 import "./chunks/chunk-TM3QZYC6.js";
 import "./chunks/chunk-VN7B5FJJ.js";
 import {
@@ -25516,7 +25516,9 @@ function onSecondaryRateLimit(retryAfter, request2, octokit, retryCount) {
 }
 function onPrimaryRateLimit(retryAfter, request2, octokit, retryCount) {
   const retry2 = retryCount < 1 && retryAfter <= MAX_PRIMARY_LIMIT_WAIT_S;
-  octokit.log.warn(`Rate limit on ${request2.method} ${request2.url}; ${retry2 ? `retrying in ${retryAfter} s` : "giving up"} (resets in ${retryAfter} s)`);
+  octokit.log.warn(
+    `Rate limit on ${request2.method} ${request2.url}; ${retry2 ? `retrying in ${retryAfter} s` : "giving up"} (resets in ${retryAfter} s)`
+  );
   return retry2;
 }
 
@@ -25595,11 +25597,16 @@ function readPatchSource(read) {
 function readRevision(read, name) {
   const value = read(name).trim();
   if (value === "") return null;
-  if (value.startsWith("-") || /\s/.test(value)) throw new ConfigError(`${label(name)}: expected a commit SHA or another git revision, got ${describeValue(value)}`);
+  if (value.startsWith("-") || /\s/.test(value))
+    throw new ConfigError(`${label(name)}: expected a commit SHA or another git revision, got ${describeValue(value)}`);
   return value;
 }
 function readCommitInputs(read, patch) {
-  const commits = { base: readRevision(read, INPUTS.baseSha), head: readRevision(read, INPUTS.headSha), repositoryPath: read(INPUTS.repositoryPath).trim() || null };
+  const commits = {
+    base: readRevision(read, INPUTS.baseSha),
+    head: readRevision(read, INPUTS.headSha),
+    repositoryPath: read(INPUTS.repositoryPath).trim() || null
+  };
   if ((commits.base !== null || commits.head !== null) && patch.kind !== "config") {
     const given = commits.base !== null ? INPUTS.baseSha : INPUTS.headSha;
     throw new ConfigError(
@@ -25617,11 +25624,17 @@ function readSettings(read, env) {
     githubToken: read(INPUTS.githubToken).trim()
   };
   if (mode === "merge") {
-    rejectForMode(read, [INPUTS.config, INPUTS.patch, INPUTS.patchPaths, INPUTS.shard, INPUTS.baseSha, INPUTS.headSha, INPUTS.repositoryPath], mode);
+    rejectForMode(
+      read,
+      [INPUTS.config, INPUTS.patch, INPUTS.patchPaths, INPUTS.shard, INPUTS.baseSha, INPUTS.headSha, INPUTS.repositoryPath],
+      mode
+    );
     if (readBoolean(read, INPUTS.patchFromPr, false)) rejectForMode(read, [INPUTS.patchFromPr], mode);
     const cards = readList(read, INPUTS.cards);
     if (cards.length === 0) {
-      throw new ConfigError(`${label(INPUTS.cards)}: expected a folder, file or glob of shard scorecard.json files (mode: merge), got nothing`);
+      throw new ConfigError(
+        `${label(INPUTS.cards)}: expected a folder, file or glob of shard scorecard.json files (mode: merge), got nothing`
+      );
     }
     return { mode, cards, ...common };
   }
@@ -25719,7 +25732,11 @@ async function foldIntoOldest(client, options, marked) {
   let removed = 0;
   for (const comment of extra) {
     try {
-      await client.request("DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}", { owner: options.owner, repo: options.repo, comment_id: comment.id });
+      await client.request("DELETE /repos/{owner}/{repo}/issues/comments/{comment_id}", {
+        owner: options.owner,
+        repo: options.repo,
+        comment_id: comment.id
+      });
     } catch (error2) {
       if (statusOf(error2) !== 404) throw error2;
     }
@@ -25742,7 +25759,8 @@ async function upsertCardComment(client, options) {
     const after = await foldIntoOldest(client, options, await listMarkedComments(client, options));
     const survivor = after.keep;
     if (survivor && survivor.id !== createdId && survivor.body !== body) {
-      if (options.shouldReplace && !options.shouldReplace(survivor.body)) return { commentId: survivor.id, action: "kept", removed: removed + after.removed };
+      if (options.shouldReplace && !options.shouldReplace(survivor.body))
+        return { commentId: survivor.id, action: "kept", removed: removed + after.removed };
       await client.request("PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}", { owner, repo, comment_id: survivor.id, body });
     }
     return { commentId: survivor?.id ?? createdId, action: "created", removed: removed + after.removed };
@@ -25773,7 +25791,9 @@ async function commentCard(request2) {
     const result = await upsertCardComment(client, { ...context3.repository, issueNumber: number, body: request2.markdown });
     logger.info(`Card comment ${result.action} on #${number}`);
   } catch (error2) {
-    logger.warn(`Could not comment the card on #${number} (${error2.message}); a fork's pull request gets a read-only token, the app can comment instead`);
+    logger.warn(
+      `Could not comment the card on #${number} (${error2.message}); a fork's pull request gets a read-only token, the app can comment instead`
+    );
   }
 }
 
@@ -25839,7 +25859,9 @@ function pullRequestPatchOrigin(settings, context3) {
   if (settings.patch.kind === "pull-request") return `input "${INPUTS.patchFromPr}" is true`;
   if (context3.eventName === "workflow_dispatch") {
     const inputs = field2(context3.payload, "inputs");
-    const named = typeof inputs === "object" && inputs !== null ? Object.entries(inputs).find(([name, value]) => PULL_REQUEST_INPUT.test(name) && value !== void 0 && value !== null && value !== "") : void 0;
+    const named = typeof inputs === "object" && inputs !== null ? Object.entries(inputs).find(
+      ([name, value]) => PULL_REQUEST_INPUT.test(name) && value !== void 0 && value !== null && value !== ""
+    ) : void 0;
     return named ? `the run was dispatched for pull request ${JSON.stringify(named[1])} (workflow_dispatch input "${named[0]}")` : null;
   }
   if (REPOSITORY_EVENTS.has(context3.eventName)) return null;
@@ -25876,7 +25898,9 @@ async function refuseUnreachableHead(settings, context3, commits, logger) {
   const repoDir = commits.repoDir ?? process.cwd();
   const branches = await listBranchesContaining(repoDir, commits.head);
   if (branches.length > 0) {
-    logger.info(`The head ${commits.head} is on the repository's branch ${branches[0] ?? ""}${branches.length > 1 ? ` and ${branches.length - 1} more` : ""}: the repository's own code`);
+    logger.info(
+      `The head ${commits.head} is on the repository's branch ${branches[0] ?? ""}${branches.length > 1 ? ` and ${branches.length - 1} more` : ""}: the repository's own code`
+    );
     return;
   }
   throw new ConfigError(
@@ -25920,7 +25944,10 @@ async function fetchMissingCommits(repoDir, commits, options) {
     config[`http.${server}/.extraheader`] = `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${options.token}`).toString("base64")}`;
   }
   const fetch2 = async (args) => {
-    await runGit(repoDir, ["fetch", "--no-tags", "--no-recurse-submodules", "--quiet", ...args], { config, ...options.signal ? { signal: options.signal } : {} });
+    await runGit(repoDir, ["fetch", "--no-tags", "--no-recurse-submodules", "--quiet", ...args], {
+      config,
+      ...options.signal ? { signal: options.signal } : {}
+    });
   };
   if (await gitText(repoDir, ["rev-parse", "--is-shallow-repository"]) === "true") {
     options.logger.warn(`${repoDir} is a shallow clone: fetching its full history (actions/checkout with fetch-depth: 0 saves this step)`);
@@ -25945,7 +25972,12 @@ function readEventCommits(context3) {
   const payload = context3.payload;
   const pull = field3(payload, "pull_request");
   if (pull !== void 0) {
-    return { base: sha(field3(field3(pull, "base"), "sha")), head: sha(field3(field3(pull, "head"), "sha")), pullRequest: null, from: `the ${context3.eventName} event's pull request` };
+    return {
+      base: sha(field3(field3(pull, "base"), "sha")),
+      head: sha(field3(field3(pull, "head"), "sha")),
+      pullRequest: null,
+      from: `the ${context3.eventName} event's pull request`
+    };
   }
   if (context3.eventName === "workflow_dispatch") {
     const inputs = field3(payload, "inputs");
@@ -25959,7 +25991,12 @@ function readEventCommits(context3) {
     const pulls = field3(field3(payload, "workflow_run"), "pull_requests");
     const first = Array.isArray(pulls) ? pulls[0] : void 0;
     if (first === void 0) return null;
-    return { base: sha(field3(field3(first, "base"), "sha")), head: sha(field3(field3(first, "head"), "sha")), pullRequest: null, from: "the workflow_run's pull request" };
+    return {
+      base: sha(field3(field3(first, "base"), "sha")),
+      head: sha(field3(field3(first, "head"), "sha")),
+      pullRequest: null,
+      from: "the workflow_run's pull request"
+    };
   }
   return null;
 }
@@ -25984,7 +26021,10 @@ async function resolveRunCommits(settings, context3, deps) {
   let base = given.base ?? event?.base ?? null;
   const head = given.head ?? event?.head ?? null;
   if (base === null && event?.pullRequest && context3.repository) {
-    const pull = await getPullRequest(deps.createClient(requireToken(settings, "that may read the pull request")), { ...context3.repository, pullNumber: event.pullRequest });
+    const pull = await getPullRequest(deps.createClient(requireToken(settings, "that may read the pull request")), {
+      ...context3.repository,
+      pullNumber: event.pullRequest
+    });
     base = pull?.baseSha ?? null;
     if (base) deps.logger.info(`The base of #${event.pullRequest} is ${base} (read from the pull request)`);
   }
@@ -25995,7 +26035,9 @@ async function resolveRunCommits(settings, context3, deps) {
     );
   }
   const repoDir = given.repositoryPath ?? context3.workspace ?? process.cwd();
-  deps.logger.info(`Scoring ${head} against its base ${base} (${given.base !== null || given.head !== null ? "inputs base-sha/head-sha" : event?.from ?? ""}) in ${repoDir}`);
+  deps.logger.info(
+    `Scoring ${head} against its base ${base} (${given.base !== null || given.head !== null ? "inputs base-sha/head-sha" : event?.from ?? ""}) in ${repoDir}`
+  );
   try {
     await fetchMissingCommits(repoDir, [base, head], { token: settings.githubToken, serverUrl: context3.serverUrl, logger: deps.logger });
   } catch (error2) {
@@ -26004,7 +26046,12 @@ async function resolveRunCommits(settings, context3, deps) {
       `input "${INPUTS.repositoryPath}": expected a clone of the repository holding ${base.slice(0, 12)} and ${head.slice(0, 12)} (actions/checkout with fetch-depth: 0) at ${repoDir}: ${error2.message}`
     );
   }
-  return { base, head, repoDir, labels: { base: `input "${INPUTS.baseSha}"`, head: `input "${INPUTS.headSha}"`, repo: `input "${INPUTS.repositoryPath}"` } };
+  return {
+    base,
+    head,
+    repoDir,
+    labels: { base: `input "${INPUTS.baseSha}"`, head: `input "${INPUTS.headSha}"`, repo: `input "${INPUTS.repositoryPath}"` }
+  };
 }
 
 // action/write-pull-request-patch.ts
@@ -26070,8 +26117,10 @@ function filterDiffByPaths(diff, patterns) {
 // src/github/fetch-pull-request-patch.ts
 function describeHttpFailure(error2, what) {
   const status = statusOf(error2);
-  if (status === 404) return `${what} was not found (HTTP 404): check the number and that the token may read pull requests (permissions: pull-requests: read)`;
-  if (status === 403) return `${what} is not readable with this token (HTTP 403); grant permissions: pull-requests: read and contents: read`;
+  if (status === 404)
+    return `${what} was not found (HTTP 404): check the number and that the token may read pull requests (permissions: pull-requests: read)`;
+  if (status === 403)
+    return `${what} is not readable with this token (HTTP 403); grant permissions: pull-requests: read and contents: read`;
   return `${what} could not be fetched (${status === null ? error2.message : `HTTP ${status}`})`;
 }
 function baseShaOf(data) {
@@ -26108,7 +26157,9 @@ async function fetchPullRequestPatch(client, options) {
     options.logger.info(`${label2}: kept ${filtered.kept.length} files matching patch-paths, left out ${filtered.dropped.length}`);
     if (filtered.kept.length === 0) {
       const seen = filtered.dropped.slice(0, 10).join(", ");
-      throw new ConfigError(`input "patch-paths": expected globs matching at least one changed file, matched none of ${filtered.dropped.length} (${seen})`);
+      throw new ConfigError(
+        `input "patch-paths": expected globs matching at least one changed file, matched none of ${filtered.dropped.length} (${seen})`
+      );
     }
   }
   const bytes = Buffer.from(filtered ? filtered.text : diff, "utf8");
@@ -26138,8 +26189,13 @@ async function writePullRequestPatch(request2) {
   await mkdir(folder, { recursive: true });
   const path = join2(folder, `pull-request-${source.pullRequest}-${source.headSha}.patch`);
   await writeFile(path, patch.bytes);
-  logger.info(`Fetched the diff of #${source.pullRequest} at ${source.headSha} (${patch.files.length} files, ${patch.bytes.length} bytes) to ${path}`);
-  if (patch.leftOut.length > 0) logger.warn(`patch-paths left out ${patch.leftOut.length} changed files, which are not scored: ${patch.leftOut.slice(0, 20).join(", ")}`);
+  logger.info(
+    `Fetched the diff of #${source.pullRequest} at ${source.headSha} (${patch.files.length} files, ${patch.bytes.length} bytes) to ${path}`
+  );
+  if (patch.leftOut.length > 0)
+    logger.warn(
+      `patch-paths left out ${patch.leftOut.length} changed files, which are not scored: ${patch.leftOut.slice(0, 20).join(", ")}`
+    );
   const patchFilter = request2.paths.length > 0 ? { globs: request2.paths, leftOut: patch.leftOut.slice(0, MAX_LISTED_LEFT_OUT), leftOutTotal: patch.leftOut.length } : null;
   return { path, patchFilter };
 }
@@ -26149,7 +26205,9 @@ async function requireReadableFile(path, input, what) {
   try {
     await access(path, constants.R_OK);
   } catch (error2) {
-    throw new ConfigError(`input "${input}": expected ${what}, could not read ${resolve2(path)} (${error2.code ?? error2.message})`);
+    throw new ConfigError(
+      `input "${input}": expected ${what}, could not read ${resolve2(path)} (${error2.code ?? error2.message})`
+    );
   }
 }
 async function configNamesPatch(configPath) {
@@ -26167,7 +26225,14 @@ async function runMode(settings, context3, deps) {
   if (commits && source.headSha === null) source = { ...source, headSha: commits.head };
   let patchPath = settings.patch.kind === "file" ? settings.patch.path : void 0;
   if (settings.patch.kind === "pull-request") {
-    const written = await writePullRequestPatch({ settings, paths: settings.patch.paths, source, context: context3, createClient: deps.createClient, logger: deps.logger });
+    const written = await writePullRequestPatch({
+      settings,
+      paths: settings.patch.paths,
+      source,
+      context: context3,
+      createClient: deps.createClient,
+      logger: deps.logger
+    });
     patchPath = written.path;
     if (written.patchFilter) source = { ...source, patchFilter: written.patchFilter };
   }
@@ -26217,7 +26282,13 @@ async function runAction(settings, context3, deps) {
 }
 
 // action/scrub-step-secrets.ts
-var SECRET_VARIABLES = [/^INPUT_/i, /^ACTIONS_RUNTIME_TOKEN$/, /^ACTIONS_ID_TOKEN_REQUEST_(TOKEN|URL)$/, /^(GITHUB|GH)_TOKEN$/, /^GH_ENTERPRISE_TOKEN$/];
+var SECRET_VARIABLES = [
+  /^INPUT_/i,
+  /^ACTIONS_RUNTIME_TOKEN$/,
+  /^ACTIONS_ID_TOKEN_REQUEST_(TOKEN|URL)$/,
+  /^(GITHUB|GH)_TOKEN$/,
+  /^GH_ENTERPRISE_TOKEN$/
+];
 function isSecretVariable(name) {
   return SECRET_VARIABLES.some((pattern) => pattern.test(name));
 }

@@ -14,7 +14,8 @@ describe("monotonicOffsetMs", () => {
       "tsx",
       "--input-type=module",
       "-e",
-      `const { monotonicOffsetMs } = await import(${JSON.stringify(MODULE)}); process.stdout.write(String(performance.now() + monotonicOffsetMs()));`,
+      `const { monotonicOffsetMs } = await import(${JSON.stringify(MODULE)}); process.stdout.write(String(performance.now() + ` +
+        `monotonicOffsetMs()));`,
     ]);
     const after = performance.now() + monotonicOffsetMs();
     const theirs = Number(stdout);

@@ -359,7 +359,8 @@ function configCases(): CliCase[] {
     prompts("line 2 repeats line 1's id", '{"id": "p1", "prompt": "a"}\n{"id": "p1", "prompt": "b"}\n', "line 2"),
     prompts(
       "line 2 sends line 1's messages again under another id",
-      '{"id": "p1", "messages": [{"role": "user", "content": "a"}]}\n{"id": "p2", "messages": [{"role": "user", "content": "a"}], "maxTokens": 8}\n',
+      '{"id": "p1", "messages": [{"role": "user", "content": "a"}]}\n{"id": "p2", "messages": [{"role": "user", "content": "a"}], ' +
+        '"maxTokens": 8}\n',
       "line 2",
     ),
     prompts(

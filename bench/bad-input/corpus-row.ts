@@ -2,7 +2,9 @@
 export interface CorpusRow {
   category: string;
   input: string;
-  /** clear: refused with a message naming the field, line or problem; crash: an unexpected error; accepted: not refused though it should be. */
+  /**
+   * clear: refused with a message naming the field, line or problem; crash: an unexpected error; accepted: not refused though it should be.
+   */
   outcome: "clear" | "crash" | "accepted";
   message: string;
 }

@@ -45,7 +45,10 @@ export interface StreamErrorResult extends StreamLevel, RoundErrors {
 
 type Sent = Array<{ id: string; sendTime: number; record: RequestRecord }>;
 
-/** What a round keeps of its requests: arrival times on the shared clock. The records themselves (and their text) are let go at once, so the next round's garbage collection does not have to walk them. */
+/**
+ * What a round keeps of its requests: arrival times on the shared clock. The records themselves (and their text) are let go at once, so the
+ * next round's garbage collection does not have to walk them.
+ */
 type Arrivals = Array<{ id: string; failed: boolean; times: Float64Array }>;
 
 function keepArrivals(sent: Sent, offset: number): Arrivals {
@@ -212,5 +215,13 @@ export async function measureStreamErrors(
 
 export function describeLevel(result: StreamErrorResult): string {
   const perRound = result.rounds.map((round) => `${round.medianMs.toFixed(2)}/${round.p99Ms.toFixed(2)}`).join(", ");
-  return `${String(result.streams).padStart(4)} streams, itl ${result.itlMs} ms, busy poll ${result.busyPoll ? "on" : "off"}: ${result.chunks} chunks, ${Math.round(result.chunksPerSecond)}/s, error median ${result.medianMs.toFixed(3)} ms, p99 ${result.p99Ms.toFixed(3)} ms (rounds median/p99: ${perRound}), max ${result.maxMs.toFixed(3)} ms, client CPU ${result.clientCpuUsPerChunk.toFixed(1)} µs/chunk, ${result.chunksPerRead.toFixed(2)} chunks/read${result.tokensCounted ? `, tokenized ${result.tokensCounted} tokens at ${result.tokenizeUsPerToken.toFixed(2)} µs/token` : ""}${result.failedRequests ? `, ${result.failedRequests} failed` : ""}${result.unmatchedChunks ? `, ${result.unmatchedChunks} unmatched` : ""}`;
+  return (
+    `${String(result.streams).padStart(4)} streams, itl ${result.itlMs} ms, busy poll ${result.busyPoll ? "on" : "off"}: ` +
+    `${result.chunks} chunks, ${Math.round(result.chunksPerSecond)}/s, error median ${result.medianMs.toFixed(3)} ms, p99 ` +
+    `${result.p99Ms.toFixed(3)} ms (rounds median/p99: ${perRound}), max ${result.maxMs.toFixed(3)} ms, client CPU ` +
+    `${result.clientCpuUsPerChunk.toFixed(1)} µs/chunk, ${result.chunksPerRead.toFixed(2)} chunks/read` +
+    (result.tokensCounted ? `, tokenized ${result.tokensCounted} tokens at ${result.tokenizeUsPerToken.toFixed(2)} µs/token` : "") +
+    (result.failedRequests ? `, ${result.failedRequests} failed` : "") +
+    (result.unmatchedChunks ? `, ${result.unmatchedChunks} unmatched` : "")
+  );
 }

@@ -67,7 +67,10 @@ export function intakeWorkflowRun(context: Context<"workflow_run.completed">): W
   };
 }
 
-/** The first half of a card's work: is this the scoring workflow, and whose pull request is it? Then the card goes to that pull request's lane. */
+/**
+ * The first half of a card's work: is this the scoring workflow, and whose pull request is it? Then the card goes to that pull request's
+ * lane.
+ */
 export function postCardJob(deps: AppDeps) {
   return async (raw: unknown, job: JobContext): Promise<void> => {
     const opened = await openJob(deps, postCardSchema, raw, job);
@@ -121,7 +124,8 @@ async function leaveFailureOnCheck(
       title: "The card could not be posted",
       summary:
         `The card could not be posted: ${reason}.\n\n` +
-        `Redeliver the workflow_run delivery \`${job.deliveryId ?? "?"}\` (the app's settings, Advanced, Recent deliveries) or comment \`/rescore\` on the pull request.`,
+        `Redeliver the workflow_run delivery \`${job.deliveryId ?? "?"}\` (the app's settings, Advanced, Recent deliveries) or ` +
+        `comment \`/rescore\` on the pull request.`,
     });
   } catch (traceError) {
     job.log.error({ work: job.key, run: runId }, `the check could not be marked failed either: ${describeError(traceError)}`);
@@ -215,7 +219,9 @@ async function publishCard(
       ...check,
       state: { status: "completed", conclusion: "failure" },
       title: "Scoring did not finish",
-      summary: `scoring did not finish: the run ended \`${run.conclusion ?? "without a conclusion"}\` without uploading a score card. See ${runPage}`,
+      summary:
+        `scoring did not finish: the run ended \`${run.conclusion ?? "without a conclusion"}\` without uploading a score card. See ` +
+        `${runPage}`,
     });
     return;
   }

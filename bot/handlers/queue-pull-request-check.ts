@@ -92,7 +92,9 @@ export function pullRequestJob(deps: AppDeps) {
     const waitForMaintainer = {
       ...check,
       title: "A maintainer must /rescore",
-      summary: `This commit is not scored yet. Someone with ${whoMayRescore(config.config)} on this repository starts scoring by commenting \`/rescore\`.`,
+      summary:
+        `This commit is not scored yet. Someone with ${whoMayRescore(config.config)} on this repository starts scoring by commenting ` +
+        `\`/rescore\`.`,
       unlessConcluded: true,
     };
     if (config.config.trigger !== "auto") {

@@ -48,18 +48,24 @@ async function approvedCommit(
   if (command.sha !== null) {
     if (head.startsWith(command.sha)) return { sha: head, why: "the commit you named" };
     return {
-      refusal: `\`/rescore ${command.sha}\` names a commit that is not the head of this pull request (the head is ${short(head)}); nothing was started. To score the head, comment ${named}.`,
+      refusal:
+        `\`/rescore ${command.sha}\` names a commit that is not the head of this pull request (the head is ${short(head)}); nothing ` +
+        `was started. To score the head, comment ${named}.`,
     };
   }
   const pushedAt = latestTime([await findHeadPushedAt(client, pull), await deps.store.heads.lookup(pullKey(repo, pull.number), head)]);
   if (pushedAt === null) {
     return {
-      refusal: `\`/rescore\` was not run: GitHub has no record the app can read of when ${short(head)} became the head, so it cannot tell whether you saw it. Comment ${named} to score exactly that commit.`,
+      refusal:
+        `\`/rescore\` was not run: GitHub has no record the app can read of when ${short(head)} became the head, so it cannot tell ` +
+        `whether you saw it. Comment ${named} to score exactly that commit.`,
     };
   }
   if (Date.parse(pushedAt) >= Date.parse(command.writtenAt)) {
     return {
-      refusal: `\`/rescore\` was not run: the head moved to ${short(head)} at ${pushedAt}, after your comment (${command.writtenAt}), so it is not the code you approved. Comment ${named} to score it.`,
+      refusal:
+        `\`/rescore\` was not run: the head moved to ${short(head)} at ${pushedAt}, after your comment (${command.writtenAt}), so it ` +
+        `is not the code you approved. Comment ${named} to score it.`,
     };
   }
   const before = Date.parse(command.writtenAt) - Date.parse(pushedAt);
@@ -107,7 +113,8 @@ export function intakeComment(deps: AppDeps) {
     if (age > deps.commandMaxAgeMs) {
       context.log.info(
         { delivery: context.id, comment: comment.id, ageMs: age },
-        `ignoring /rescore in comment ${comment.id}: written ${Math.round(age / 60_000)} min before GitHub sent it, over the ${Math.round(deps.commandMaxAgeMs / 60_000)} min a command stays valid`,
+        `ignoring /rescore in comment ${comment.id}: written ${Math.round(age / 60_000)} min before GitHub sent it, over the ` +
+          `${Math.round(deps.commandMaxAgeMs / 60_000)} min a command stays valid`,
       );
       return "a /rescore older than a command stays valid";
     }
@@ -155,7 +162,8 @@ export function rescoreCommentJob(deps: AppDeps) {
       });
       if (answered === "silent")
         job.log.info(
-          `/rescore by ${payload.login} in comment ${payload.commentId} refused without a reply or reaction: this pull request had its share of them this hour`,
+          `/rescore by ${payload.login} in comment ${payload.commentId} refused without a reply or reaction: this pull request had ` +
+            `its share of them this hour`,
         );
     };
     // Permission first: nothing about the config, the head or the run is said to someone who may not
@@ -173,7 +181,8 @@ export function rescoreCommentJob(deps: AppDeps) {
     const config = await loadRepoConfig(client, repo);
     if (!permissionReaches(role, (config.ok ? config.config : DEFAULT_REPO_CONFIG).rescore.permission)) {
       await refuse(
-        `\`/rescore\` was not run: only people with ${whoMayRescore(config.ok ? config.config : null)} on this repository may start scoring.`,
+        `\`/rescore\` was not run: only people with ${whoMayRescore(config.ok ? config.config : null)} on this repository may start ` +
+          `scoring.`,
       );
       return;
     }

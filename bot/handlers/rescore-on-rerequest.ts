@@ -88,7 +88,9 @@ export function rescoreRerequestJob(deps: AppDeps) {
         issueNumber: pull.number,
         actor: payload.presser,
         claimant: job.key,
-        body: `The speedgate check was not re-run for ${payload.presser}: only people with ${whoMayRescore(config.ok ? config.config : null)} on this repository may start scoring.`,
+        body:
+          `The speedgate check was not re-run for ${payload.presser}: only people with ` +
+          `${whoMayRescore(config.ok ? config.config : null)} on this repository may start scoring.`,
       });
       return;
     }
@@ -98,7 +100,9 @@ export function rescoreRerequestJob(deps: AppDeps) {
     };
     if (pull.headSha !== payload.headSha) {
       await say(
-        `The speedgate check of ${payload.headSha.slice(0, 12)} was not re-run: the head has moved on to ${pull.headSha.slice(0, 12)}, which has its own check. Re-run that one, or comment \`/rescore ${pull.headSha.slice(0, 12)}\`.`,
+        `The speedgate check of ${payload.headSha.slice(0, 12)} was not re-run: the head has moved on to ` +
+          `${pull.headSha.slice(0, 12)}, which has its own check. Re-run that one, or comment \`/rescore ` +
+          `${pull.headSha.slice(0, 12)}\`.`,
       );
       return;
     }

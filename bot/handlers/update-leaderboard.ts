@@ -84,8 +84,8 @@ async function pinBoardIssue(octokit: InstallationOctokit, job: JobContext, node
 
 /**
  * Keeps a repository's leaderboard issue (`leaderboard: true` in .github/speedgate-app.yml) up to date: the
- * round score of each open pull request (the lower median of its newest commit's runs), from the card history. One job at a time per repository
- * (its own lane), so the issue is opened once however many cards land together.
+ * round score of each open pull request (the lower median of its newest commit's runs), from the card history. One job at a time per
+ * repository (its own lane), so the issue is opened once however many cards land together.
  */
 export function updateLeaderboardJob(deps: AppDeps) {
   return async (raw: unknown, job: JobContext): Promise<void> => {

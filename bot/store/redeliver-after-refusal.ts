@@ -58,7 +58,8 @@ export class RedeliverAfterRefusal {
     if (this.periodMs === 0 || this.#stopped) return;
     if (this.#streakSince === null) {
       this.logger.warn(
-        `the app answered a delivery ${status}; deliveries that failed will be asked for again in ${this.periodMs} ms, and every ${this.periodMs} ms while such answers go on`,
+        `the app answered a delivery ${status}; deliveries that failed will be asked for again in ${this.periodMs} ms, and every ` +
+          `${this.periodMs} ms while such answers go on`,
       );
       this.#streakSince = this.now();
     }
@@ -85,7 +86,8 @@ export class RedeliverAfterRefusal {
     const maxAsks = Math.min(MAX_REDELIVERY_REQUESTS + this.#streak - 1, MAX_ASKS_WHILE_REFUSED);
     const since = new Date(first - MARGIN_MS);
     this.logger.info(
-      `asking GitHub for the deliveries that failed since ${since.toISOString()} (the app answered some 5xx or 408; period ${this.#streak} in a row, up to ${maxAsks} asks a delivery)`,
+      `asking GitHub for the deliveries that failed since ${since.toISOString()} (the app answered some 5xx or 408; period ` +
+        `${this.#streak} in a row, up to ${maxAsks} asks a delivery)`,
     );
     this.#sweeping = this.sweep(since, maxAsks)
       .then(

@@ -13,7 +13,8 @@ export function redeliverHours(env: NodeJS.ProcessEnv): number {
   const hours = Number(raw);
   if (!Number.isFinite(hours) || hours < 0 || hours > 72) {
     throw new Error(
-      `SPEEDGATE_REDELIVER_HOURS: expected a number of hours from 0 (off) to 72 (GitHub keeps deliveries three days), got ${JSON.stringify(raw)}`,
+      `SPEEDGATE_REDELIVER_HOURS: expected a number of hours from 0 (off) to 72 (GitHub keeps deliveries three days), got ` +
+        `${JSON.stringify(raw)}`,
     );
   }
   return hours;

@@ -168,7 +168,8 @@ export function describeLayerReport(report: LayerReport): string {
   ];
   const problems = report.violations.length + report.circles.length;
   lines.push(
-    `${report.files} files, ${report.imports} relative imports: ${problems === 0 ? "every import runs down, no circle" : `${problems} problem(s)`}`,
+    `${report.files} files, ${report.imports} relative imports: ` +
+      `${problems === 0 ? "every import runs down, no circle" : `${problems} problem(s)`}`,
   );
   return lines.join("\n");
 }

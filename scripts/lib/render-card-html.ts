@@ -77,7 +77,12 @@ function measureCard(limit) {
       element.tagName === "DETAILS" ? (element.querySelector("summary")?.textContent ?? "")
       : element.matches("pre.mermaid") ? \`chart: \${element.querySelector("svg text")?.textContent ?? ""}\`
       : (element.textContent ?? "");
-    return { tag: element.tagName.toLowerCase(), top: Math.round(rect.top - top), bottom: Math.round(rect.bottom - top), text: label.replace(/\\s+/g, " ").trim().slice(0, 90) };
+    return {
+      tag: element.tagName.toLowerCase(),
+      top: Math.round(rect.top - top),
+      bottom: Math.round(rect.bottom - top),
+      text: label.replace(/\\s+/g, " ").trim().slice(0, 90),
+    };
   });
   const result = {
     heightPx: Math.ceil(frame.getBoundingClientRect().height),
@@ -120,7 +125,10 @@ export function renderCardHtml(
 <style>
   body { margin: 0; background: #ffffff; }
   .comment { box-sizing: border-box; width: ${width}px; margin: 16px; border: 1px solid #d0d7de; border-radius: 6px; }
-  .comment-header { padding: 8px 16px; background: #f6f8fa; border-bottom: 1px solid #d0d7de; font: 14px -apple-system, "Segoe UI", "Noto Sans", Helvetica, Arial, sans-serif; color: #656d76; border-radius: 6px 6px 0 0; }
+  .comment-header {
+    padding: 8px 16px; background: #f6f8fa; border-bottom: 1px solid #d0d7de; border-radius: 6px 6px 0 0;
+    font: 14px -apple-system, "Segoe UI", "Noto Sans", Helvetica, Arial, sans-serif; color: #656d76;
+  }
   .markdown-body { padding: 16px; }
   pre.mermaid { background: #ffffff; }
 </style>

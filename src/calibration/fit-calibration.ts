@@ -78,7 +78,8 @@ export function fitCalibration(source: CalibrationSource, facts: CalibrationFact
   } else if (source.baselineImage !== null && source.baselineImageId !== facts.baselineImageId) {
     // A pulled tag that moved is another engine build; a locally built baseline's ID changes with every build and is not compared.
     problems.push(
-      `the baseline image ${source.baselineImage} changed since the calibration (${describeValue(source.baselineImageId)} then, ${describeValue(facts.baselineImageId)} now)`,
+      `the baseline image ${source.baselineImage} changed since the calibration (${describeValue(source.baselineImageId)} then, ` +
+        `${describeValue(facts.baselineImageId)} now)`,
     );
   }
   if (source.runner !== facts.runner) {

@@ -10,7 +10,8 @@ export async function readCalibration(path: string, field = "gate.calibration"):
     text = await readFile(path, "utf8");
   } catch (error) {
     throw new ConfigError(
-      `${field}: expected a readable calibration file written by speedgate calibrate, could not read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      `${field}: expected a readable calibration file written by speedgate calibrate, could not read ${path} ` +
+        `(${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
     );
   }
   let value: unknown;

@@ -44,7 +44,10 @@ async function readRevisionForCheck(round: LoadedRound): Promise<{ written: stri
       ? { written: value.trim(), why: `label ${source.label}` }
       : {
           written: null,
-          why: `the image on this machine has no label ${source.label}${source.label === DEFAULT_REVISION_LABEL ? " (set source.revision to where its commit is written)" : ""}: the round would end with image_base_mismatch`,
+          why:
+            `the image on this machine has no label ` +
+            `${source.label}${source.label === DEFAULT_REVISION_LABEL ? " (set source.revision to where its commit is written)" : ""}: ` +
+            `the round would end with image_base_mismatch`,
         };
   } catch {
     return {
@@ -64,18 +67,23 @@ export async function describeCommitsPlan(round: LoadedRound): Promise<string[]>
   if (!commits) return [];
   const { config } = round;
   const lines = [
-    `base ${short(commits.base)} (${commits.baseRef}), head ${short(commits.head)} (${commits.headRef}), in the repository ${commits.repoDir}`,
+    `base ${short(commits.base)} (${commits.baseRef}), head ${short(commits.head)} (${commits.headRef}), in the repository ` +
+      `${commits.repoDir}`,
     commits.mergeBase === commits.base
       ? "the head is up to date with the base: the candidate is the head"
-      : `the head branched off at ${short(commits.mergeBase)}: the candidate is the base with the pull request's changes since then applied`,
+      : `the head branched off at ${short(commits.mergeBase)}: the candidate is the base with the pull request's changes since then ` +
+        `applied`,
   ];
   const head = await planCommitChange(commits.repoDir, commits.mergeBase, commits.head, config.source);
   if (config.runtime === "process") {
     const builds = decideBuilds(null, head);
     lines.push(
-      `each engine runs in a git worktree of its commit, in ${config.baseline.cwd ?? "the repository's root"}${config.candidate.cwd ? ` (candidate: ${config.candidate.cwd})` : ""}; both are removed after the round`,
+      `each engine runs in a git worktree of its commit, in ` +
+        `${config.baseline.cwd ?? "the repository's root"}${config.candidate.cwd ? ` (candidate: ${config.candidate.cwd})` : ""}; both ` +
+        `are removed after the round`,
       `the pull request changes ${listed(head)}`,
-      `build (source.build): ${builds.candidate.run ? `runs in both worktrees: ${builds.candidate.reason}` : `none: ${builds.candidate.reason}`}`,
+      `build (source.build): ` +
+        `${builds.candidate.run ? `runs in both worktrees: ${builds.candidate.reason}` : `none: ${builds.candidate.reason}`}`,
     );
     return lines;
   }
@@ -83,17 +91,21 @@ export async function describeCommitsPlan(round: LoadedRound): Promise<string[]>
   const image = config.baseline.image ?? "the image baseline.build makes";
   if (!revision.written) {
     const builds = decideBuilds(null, head);
+    const build = builds.candidate.run
+      ? `runs in both engines: ${builds.candidate.reason}`
+      : `${builds.candidate.reason}; the baseline builds too if compiled code changed between the image's commit and the base`;
     lines.push(
       `engine image ${image}, its source in ${config.candidate.sourceDir ?? "?"}; its commit: ${revision.why}`,
       `candidate overlay: ${listed(head)}`,
-      `build (source.build): ${builds.candidate.run ? `runs in both engines: ${builds.candidate.reason}` : `${builds.candidate.reason}; the baseline builds too if compiled code changed between the image's commit and the base`}`,
+      `build (source.build): ${build}`,
     );
     return lines;
   }
   const imageCommit = await resolveCommit(commits.repoDir, revision.written.toLowerCase());
   if (!imageCommit) {
     lines.push(
-      `engine image ${image} at ${revision.written} (${revision.why}): that commit is not in the repository, so the round would end with image_base_mismatch (fetch it, or the full history)`,
+      `engine image ${image} at ${revision.written} (${revision.why}): that commit is not in the repository, so the round would end ` +
+        `with image_base_mismatch (fetch it, or the full history)`,
     );
     return lines;
   }
@@ -105,9 +117,11 @@ export async function describeCommitsPlan(round: LoadedRound): Promise<string[]>
   const base = await planCommitChange(commits.repoDir, imageCommit, commits.base, config.source);
   const builds = decideBuilds(base, head);
   lines.push(
-    `baseline overlay (image's commit to the base): ${listed(base)}${config.source.cacheBaseline ? "; the result is cached for every pull request on this base" : ""}`,
+    `baseline overlay (image's commit to the base): ` +
+      `${listed(base)}${config.source.cacheBaseline ? "; the result is cached for every pull request on this base" : ""}`,
     `candidate overlay (the pull request): ${listed(head)}`,
-    `build (source.build): baseline ${builds.baseline.run ? "runs" : "none"} (${builds.baseline.reason}); candidate ${builds.candidate.run ? "runs" : "none"} (${builds.candidate.reason})`,
+    `build (source.build): baseline ${builds.baseline.run ? "runs" : "none"} (${builds.baseline.reason}); candidate ` +
+      `${builds.candidate.run ? "runs" : "none"} (${builds.candidate.reason})`,
   );
   return lines;
 }

@@ -13,7 +13,11 @@ const GLOBAL_OPTIONS = `Options for every command:
 function helpText(all: readonly Command[]): string {
   const width = Math.max(...all.map((command) => command.name.length));
   const lines = all.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`);
-  return `speedgate ${SPEEDGATE_VERSION}: does this patch really make the engine faster?\n\nUsage: speedgate <command> [options]\n\n${lines.join("\n")}\n\n${GLOBAL_OPTIONS}\n\nRun "speedgate <command> --help" or "speedgate help <command>" for a command's options and exit codes.\n`;
+  return (
+    `speedgate ${SPEEDGATE_VERSION}: does this patch really make the engine faster?\n\nUsage: speedgate <command> ` +
+    `[options]\n\n${lines.join("\n")}\n\n${GLOBAL_OPTIONS}\n\nRun "speedgate <command> --help" or "speedgate help <command>" for a ` +
+    `command's options and exit codes.\n`
+  );
 }
 
 export function commandHelpText(command: Command): string {

@@ -48,7 +48,8 @@ function engineLines(role: EngineRole, check: RoundCheck): string[] {
     if (config.runtime === "docker") {
       lines.push(
         role === "baseline"
-          ? `the engine image ${config.baseline.image ?? "(baseline.build)"} with its source (${config.candidate.sourceDir ?? "?"}) brought to the base`
+          ? `the engine image ${config.baseline.image ?? "(baseline.build)"} with its source (${config.candidate.sourceDir ?? "?"}) ` +
+              `brought to the base`
           : `the baseline with the pull request applied in ${config.candidate.sourceDir ?? "?"}`,
       );
       lines.push(`runs: ${command ? showCommand(command, config) : "the image's own CMD"}`, `in: ${cwd ?? "the image's WORKDIR"}`);
@@ -74,7 +75,8 @@ function engineLines(role: EngineRole, check: RoundCheck): string[] {
         patch || config.candidate.patch
           ? `the baseline image with the patch applied in ${where} (an overlay build${steps})`
           : config.candidate.sourceDir
-            ? `the baseline image with the patch applied in ${where} (an overlay build${steps}); the patch comes from --patch or the action's patch input, and without one the candidate is the baseline unpatched`
+            ? `the baseline image with the patch applied in ${where} (an overlay build${steps}); the patch comes from --patch or the ` +
+              `action's patch input, and without one the candidate is the baseline unpatched`
             : "the baseline image, unpatched (no candidate.patch, candidate.sourceDir or candidate.build)",
       );
     }
@@ -133,7 +135,8 @@ function runnerPrerequisites(check: RoundCheck): string[] {
     needs.push("a Docker daemon the runner's user can reach");
     if (config.docker.gpus !== undefined)
       needs.push(
-        `GPUs for containers (the NVIDIA Container Toolkit): docker.gpus: ${Array.isArray(config.docker.gpus) ? config.docker.gpus.join(", ") : config.docker.gpus}`,
+        `GPUs for containers (the NVIDIA Container Toolkit): docker.gpus: ` +
+          `${Array.isArray(config.docker.gpus) ? config.docker.gpus.join(", ") : config.docker.gpus}`,
       );
     if (config.baseline.image && !config.baseline.build) needs.push(`the image ${config.baseline.image}, or access to pull it`);
   }
@@ -170,7 +173,8 @@ function notes(check: RoundCheck): string[] {
     const offset = relative(config.candidate.sourceDir, config.baseline.cwd);
     if (offset.startsWith("..") || isAbsolute(offset)) {
       found.push(
-        "baseline.cwd is outside candidate.sourceDir: the candidate runs at the root of its patched copy; set candidate.cwd if it should run elsewhere in it",
+        "baseline.cwd is outside candidate.sourceDir: the candidate runs at the root of its patched copy; set candidate.cwd if it " +
+          "should run elsewhere in it",
       );
     }
   }
@@ -189,7 +193,10 @@ function notes(check: RoundCheck): string[] {
 function describePlanPrompts(bench: RoundConfig["bench"], count: number, onRunnerOnly: boolean): string {
   if (typeof bench.prompts === "object") {
     const { synthetic } = bench.prompts;
-    return `${synthetic.count} synthetic, each ${synthetic.inputTokens} tokens asking for exactly ${synthetic.outputTokens} (seed ${synthetic.seed}), ${describeLoad(bench)}, ${bench.warmupRequests} warm-up`;
+    return (
+      `${synthetic.count} synthetic, each ${synthetic.inputTokens} tokens asking for exactly ${synthetic.outputTokens} (seed ` +
+      `${synthetic.seed}), ${describeLoad(bench)}, ${bench.warmupRequests} warm-up`
+    );
   }
   if (onRunnerOnly) return `${bench.prompts} (on the runner)`;
   return `${count} from ${bench.prompts}, up to ${bench.maxTokens} tokens each, ${describeLoad(bench)}, ${bench.warmupRequests} warm-up`;
@@ -211,7 +218,10 @@ function scenarioLines(check: RoundCheck): string[] {
     const { bench, gate } = scenario.config;
     const onRunnerOnly = check.paths.some((entry) => entry.field === `scenarios[${index}].prompts` && entry.problem !== null);
     const runs = `${bench.runs} run${bench.runs === 1 ? "" : "s"}`;
-    return `${scenario.name}: ${describePlanPrompts(bench, scenario.prompts.length, onRunnerOnly)}; ${runs}; gate at least ${gate.minRoundScore}×`;
+    return (
+      `${scenario.name}: ${describePlanPrompts(bench, scenario.prompts.length, onRunnerOnly)}; ${runs}; gate at least ` +
+      `${gate.minRoundScore}×`
+    );
   });
 }
 
@@ -235,7 +245,8 @@ export function renderRoundPlan(check: RoundCheck, commitsPlan: readonly string[
           : config.candidate.patch
             ? `patch: ${config.candidate.patch} (on the runner)`
             : "patch: none here (--patch or the action's patch input supplies it, or --base and --head score a pull request's commits)",
-      `gate: ${gate.use === "interval-low" ? "the 95% interval's low end" : "the round score"} at least ${gate.minRoundScore}×; a prompt scores only with at least ${Math.round(bench.tolerance * 1000) / 10}% of the baseline's tokens`,
+      `gate: ${gate.use === "interval-low" ? "the 95% interval's low end" : "the round score"} at least ${gate.minRoundScore}×; a ` +
+        `prompt scores only with at least ${Math.round(bench.tolerance * 1000) / 10}% of the baseline's tokens`,
       ...(gate.maxRegression !== undefined
         ? [`gate.maxRegression: no scenario's interval may lie wholly below ${gate.maxRegression}×`]
         : []),

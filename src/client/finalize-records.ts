@@ -48,14 +48,18 @@ export function boundClaimsByBytes(record: CompletedRequest): void {
     const bytes = (reasoningBytes[index] ?? 0) + (contentBytes[index] ?? 0);
     const claimed = chunks[index]?.tokens ?? 0;
     if (claimed > bytes + UNSTREAMED_TOKEN_SLACK) {
-      record.implausible = `claimed ${claimed} tokens by chunk ${index + 1} of ${chunks.length}, which had streamed ${bytes} bytes of text (a token is at least one byte; at most ${bytes + UNSTREAMED_TOKEN_SLACK} with ${UNSTREAMED_TOKEN_SLACK} unstreamed)`;
+      record.implausible =
+        `claimed ${claimed} tokens by chunk ${index + 1} of ${chunks.length}, which had streamed ${bytes} bytes of text (a token is at ` +
+        `least one byte; at most ${bytes + UNSTREAMED_TOKEN_SLACK} with ${UNSTREAMED_TOKEN_SLACK} unstreamed)`;
       return;
     }
   }
   const total = Buffer.byteLength(text.reasoning) + Buffer.byteLength(text.content);
   const claimed = Math.max(record.outputTokens, record.claimedTokens ?? 0);
   if (claimed > total + UNSTREAMED_TOKEN_SLACK) {
-    record.implausible = `claimed ${claimed} tokens but streamed ${total} bytes of text (a token is at least one byte; at most ${total + UNSTREAMED_TOKEN_SLACK} with ${UNSTREAMED_TOKEN_SLACK} unstreamed)`;
+    record.implausible =
+      `claimed ${claimed} tokens but streamed ${total} bytes of text (a token is at least one byte; at most ` +
+      `${total + UNSTREAMED_TOKEN_SLACK} with ${UNSTREAMED_TOKEN_SLACK} unstreamed)`;
     return;
   }
   record.implausible = null;

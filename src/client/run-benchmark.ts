@@ -138,8 +138,8 @@ function runLoad(prompts: Prompt[], bench: BenchSettings, signal: AbortSignal, s
  * sharing none of their text, see buildWarmupPrompts, on the same schedule; their answers are dropped
  * and the scored run starts once they are all back), then every
  * prompt in the given order: on an open-loop schedule, each request started at its absolute time
- * whether or not earlier ones finished, or in a closed loop of bench.concurrency requests in flight. Never throws for engine behaviour; on abort every prompt not
- * yet answered is recorded as engine_died with the abort's reason.
+ * whether or not earlier ones finished, or in a closed loop of bench.concurrency requests in flight. Never throws for engine behaviour; on
+ * abort every prompt not yet answered is recorded as engine_died with the abort's reason.
  */
 export async function runBenchmark(options: RunBenchmarkOptions): Promise<Map<string, RequestRecord>> {
   const { prompts, bench, baseUrl } = options;

@@ -83,12 +83,14 @@ export function buildSyntheticPrompts(spec: SyntheticPromptsSpec, counter: Token
       text = drawPromptText(counter, lengths, spec.inputTokens, random);
     if (text === null) {
       throw new ConfigError(
-        `${field}: could not make a prompt of exactly ${spec.inputTokens} tokens with the tokenizer ${counter.source}; try another inputTokens`,
+        `${field}: could not make a prompt of exactly ${spec.inputTokens} tokens with the tokenizer ${counter.source}; try another ` +
+          `inputTokens`,
       );
     }
     if (seen.has(text)) {
       throw new ConfigError(
-        `${field}: ${spec.count} different prompts of ${spec.inputTokens} tokens could not be drawn (only ${seen.size} were); raise inputTokens or lower count`,
+        `${field}: ${spec.count} different prompts of ${spec.inputTokens} tokens could not be drawn (only ${seen.size} were); raise ` +
+          `inputTokens or lower count`,
       );
     }
     seen.add(text);

@@ -131,7 +131,10 @@ export async function checkConfigPaths(paths: readonly ConfigPath[]): Promise<Ch
 /** `candidate.sourceDir: expected an existing folder (where the patch applies), got "../sglang": /work/sglang does not exist`. */
 export function describePathProblem(entry: CheckedPath): string {
   const where = entry.written === entry.path ? "it" : entry.path;
-  return `${entry.field}: expected an existing ${entry.kind} (${entry.purpose}), got ${describeValue(entry.written, 200)}: ${where} ${entry.problem ?? "is fine"}`;
+  return (
+    `${entry.field}: expected an existing ${entry.kind} (${entry.purpose}), got ${describeValue(entry.written, 200)}: ${where} ` +
+    `${entry.problem ?? "is fine"}`
+  );
 }
 
 /**
@@ -143,6 +146,7 @@ export function findCwdProblems(config: RoundConfig, patched: boolean): string[]
   const inside = relative(config.candidate.sourceDir, config.candidate.cwd);
   if (inside === "" || (!inside.startsWith("..") && !isAbsolute(inside))) return [];
   return [
-    `candidate.cwd: expected a folder inside candidate.sourceDir (${config.candidate.sourceDir}): the candidate runs in its patched copy of that folder, got ${describeValue(config.candidate.cwd, 200)}`,
+    `candidate.cwd: expected a folder inside candidate.sourceDir (${config.candidate.sourceDir}): the candidate runs in its patched ` +
+      `copy of that folder, got ${describeValue(config.candidate.cwd, 200)}`,
   ];
 }

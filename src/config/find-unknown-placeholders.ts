@@ -27,7 +27,9 @@ export function findUnknownPlaceholders(command: readonly string[], runtime: "pr
           : "";
       problems.push({
         index,
-        problem: `expected only the placeholders runtime: ${runtime} fills (${known.map((entry) => `{${entry}}`).join(", ")}); {${name}} is none of them${other}${meant ? ` (did you mean {${meant}}?)` : ""}`,
+        problem:
+          `expected only the placeholders runtime: ${runtime} fills (${known.map((entry) => `{${entry}}`).join(", ")}); {${name}} is ` +
+          `none of them${other}${meant ? ` (did you mean {${meant}}?)` : ""}`,
       });
     }
   });

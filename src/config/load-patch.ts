@@ -42,7 +42,8 @@ export async function loadPatch(path: string, label = "candidate.patch"): Promis
     bytes = await readFile(path);
   } catch (error) {
     throw new ConfigError(
-      `${label}: expected a readable patch file, could not read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      `${label}: expected a readable patch file, could not read ${path} ` +
+        `(${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
     );
   }
   checkPatchBytes(bytes, `${label} (${path})`);

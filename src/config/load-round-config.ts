@@ -81,7 +81,8 @@ function describeYamlErrors(errors: readonly YAMLError[], text: string): string[
     // A mapping too deep is reported on the key above it (the value that cannot hold it): name both lines.
     const around = error.code === "BAD_INDENT" ? `line ${at}` : `lines ${at} and ${at + 1}`;
     const hint = INDENTATION_ERRORS.has(error.code)
-      ? `; check the indentation of ${around}: the keys of one mapping start in the same column, and a value's own keys go on the lines below it, indented`
+      ? `; check the indentation of ${around}: the keys of one mapping start in the same column, and a value's own keys go on the ` +
+        `lines below it, indented`
       : "";
     byLine.set(at, `expected valid YAML, ${first.charAt(0).toLowerCase()}${first.slice(1)}${shown}${hint}`);
   }

@@ -23,7 +23,8 @@ export async function readPromptsFile(path: string, contextLimit: number, field:
         .slice(0, 20)
         .map(
           (prompt) =>
-            `prompt ${JSON.stringify(prompt.id)}: maxTokens ${prompt.maxTokens ?? 0} is above bench.contextLimit (${contextLimit}); lower one of them`,
+            `prompt ${JSON.stringify(prompt.id)}: maxTokens ${prompt.maxTokens ?? 0} is above bench.contextLimit (${contextLimit}); ` +
+            `lower one of them`,
         ),
       path,
     );

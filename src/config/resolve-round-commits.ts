@@ -43,7 +43,8 @@ function checkProcessFolders(config: RoundConfig): string[] {
   ] as const) {
     if (value !== undefined && isAbsolute(value)) {
       problems.push(
-        `${field}: expected a folder relative to the repository's root (each engine runs in a worktree of its commit), got ${describeValue(value, 200)}`,
+        `${field}: expected a folder relative to the repository's root (each engine runs in a worktree of its commit), got ` +
+          `${describeValue(value, 200)}`,
       );
     }
   }
@@ -55,7 +56,8 @@ export function findCommitsConfigProblems(config: RoundConfig, patchGiven: boole
   const problems: string[] = [];
   if (patchGiven || config.candidate.patch) {
     problems.push(
-      "candidate.patch: expected no patch when scoring commits (--base and --head, or the action's base-sha and head-sha): the candidate is the head commit; a fixed baseline with a patch is the other mode (--patch), use one or the other",
+      "candidate.patch: expected no patch when scoring commits (--base and --head, or the action's base-sha and head-sha): the " +
+        "candidate is the head commit; a fixed baseline with a patch is the other mode (--patch), use one or the other",
     );
   }
   if (config.candidate.build)
@@ -64,7 +66,8 @@ export function findCommitsConfigProblems(config: RoundConfig, patchGiven: boole
     );
   if (config.runtime === "docker" && !config.candidate.sourceDir) {
     problems.push(
-      "candidate.sourceDir: expected the folder of the engine's source checkout inside the image (such as /sgl-workspace/sglang), which is brought to each commit",
+      "candidate.sourceDir: expected the folder of the engine's source checkout inside the image (such as /sgl-workspace/sglang), " +
+        "which is brought to each commit",
     );
   }
   if (config.runtime === "process") problems.push(...checkProcessFolders(config));
@@ -88,7 +91,8 @@ async function checkFoldersAtCommits(config: RoundConfig, commits: RoundCommits)
     );
     if (exitCode !== 0 || stdout.toString("utf8").trim() !== "tree") {
       problems.push(
-        `${field}: expected a folder of the repository at ${commit.slice(0, 12)}, got ${describeValue(folder, 200)}: there is no such folder in that commit`,
+        `${field}: expected a folder of the repository at ${commit.slice(0, 12)}, got ${describeValue(folder, 200)}: there is no ` +
+          `such folder in that commit`,
       );
     }
   }
@@ -107,7 +111,8 @@ export async function resolveRoundCommits(config: RoundConfig, request: CommitsR
   }
   if (!repoDir) {
     throw new ConfigError(
-      `${labels.repo}: expected a git repository holding the commits to score, but ${from} is not in one${request.repoDir ? "" : " (run speedgate in a clone of the engine, or pass --repo DIR)"}`,
+      `${labels.repo}: expected a git repository holding the commits to score, but ${from} is not in ` +
+        `one${request.repoDir ? "" : " (run speedgate in a clone of the engine, or pass --repo DIR)"}`,
     );
   }
   const resolved: Record<"base" | "head", string> = { base: "", head: "" };
@@ -115,7 +120,8 @@ export async function resolveRoundCommits(config: RoundConfig, request: CommitsR
     const sha = await resolveCommit(repoDir, request[which]);
     if (!sha) {
       throw new ConfigError(
-        `${labels[which]}: expected a commit of the repository at ${repoDir}, got ${describeValue(request[which], 200)}, which it does not have (fetch it first, such as git fetch origin ${request[which]})`,
+        `${labels[which]}: expected a commit of the repository at ${repoDir}, got ${describeValue(request[which], 200)}, which it ` +
+          `does not have (fetch it first, such as git fetch origin ${request[which]})`,
       );
     }
     resolved[which] = sha;
@@ -123,7 +129,8 @@ export async function resolveRoundCommits(config: RoundConfig, request: CommitsR
   const mergeBase = await findMergeBase(repoDir, resolved.base, resolved.head);
   if (!mergeBase) {
     throw new ConfigError(
-      `${labels.head}: expected a commit that shares history with the base ${resolved.base.slice(0, 12)}, but ${resolved.head.slice(0, 12)} has no common ancestor with it`,
+      `${labels.head}: expected a commit that shares history with the base ${resolved.base.slice(0, 12)}, but ` +
+        `${resolved.head.slice(0, 12)} has no common ancestor with it`,
     );
   }
   const commits: RoundCommits = {

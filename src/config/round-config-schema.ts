@@ -104,7 +104,8 @@ const tokenizerSchema = z.union(
   ],
   {
     error:
-      "expected the path of the model's tokenizer.json, or { path, from: runner | image } (default: inside the baseline image with runtime: docker, on the runner with runtime: process)",
+      "expected the path of the model's tokenizer.json, or { path, from: runner | image } (default: inside the baseline image with " +
+      "runtime: docker, on the runner with runtime: process)",
   },
 );
 
@@ -158,7 +159,8 @@ const benchFields = z.strictObject(
     runs: integerIn(1, 100, "expected a whole number of runs from 1 to 100").default(DEFAULT_BENCH_RUNS),
     // counterbalanced: odd runs start the baseline first, even runs the candidate, so going first or second favours neither.
     order: enumOf(["counterbalanced", "baseline-first"] as const).default("counterbalanced"),
-    // Runs the client's code over a local stub before the first measured request, so the first engine measured is not the one that pays for a cold client.
+    // Runs the client's code over a local stub before the first measured request, so the first engine measured is not the one that pays for
+    // a cold client.
     clientWarmup: boolean().default(true),
     requestTimeoutS: positiveNumber("expected a number of seconds greater than 0").default(600),
     tokenizer: tokenizerSchema.optional(),
@@ -194,7 +196,9 @@ const benchSchema = benchFields
       ctx.addIssue({
         code: "custom",
         path: [field],
-        message: `expected either bench.concurrency (a closed loop: the next prompt is sent when an answer ends) or bench.${field} (an open loop: prompts sent on a schedule), not both; remove one`,
+        message:
+          `expected either bench.concurrency (a closed loop: the next prompt is sent when an answer ends) or bench.${field} (an open ` +
+          `loop: prompts sent on a schedule), not both; remove one`,
       });
     }
   })
@@ -426,7 +430,8 @@ const globList = (expected: string) =>
 export const DEFAULT_REVISION_LABEL = "org.opencontainers.image.revision";
 
 const revisionExpectation =
-  "expected where the image's commit is written: { label: org.opencontainers.image.revision }, { file: /path/in/image } (optionally with pattern: a regular expression whose first group is the commit), or { commit: <sha> }";
+  "expected where the image's commit is written: { label: org.opencontainers.image.revision }, { file: /path/in/image } (optionally " +
+  "with pattern: a regular expression whose first group is the commit), or { commit: <sha> }";
 
 /*
  * Where the commit of the image's source checkout comes from. A git HEAD file (`.git/HEAD`) is
@@ -544,14 +549,19 @@ function refineSyntheticPrompts(
     ctx.addIssue({
       code: "custom",
       path: inBench ? ["bench", "tokenizer"] : [...at, "prompts"],
-      message: `expected the model's tokenizer.json on the runner (${inBench ? "" : "bench.tokenizer: "}{ path, from: runner }) with ${inBench ? "bench.prompts.synthetic" : "synthetic prompts"}: the prompts are built to an exact token length with it when the round is loaded`,
+      message:
+        `expected the model's tokenizer.json on the runner (${inBench ? "" : "bench.tokenizer: "}{ path, from: runner }) with ` +
+        `${inBench ? "bench.prompts.synthetic" : "synthetic prompts"}: the prompts are built to an exact token length with it when the ` +
+        `round is loaded`,
     });
   }
   if (inputTokens + outputTokens > config.bench.contextLimit) {
     ctx.addIssue({
       code: "custom",
       path: [...at, "prompts", "synthetic"],
-      message: `expected inputTokens + outputTokens (${inputTokens + outputTokens}) at most bench.contextLimit (${config.bench.contextLimit}); lower one of them`,
+      message:
+        `expected inputTokens + outputTokens (${inputTokens + outputTokens}) at most bench.contextLimit ` +
+        `(${config.bench.contextLimit}); lower one of them`,
     });
   }
 }
@@ -609,7 +619,8 @@ function refineScenarios(config: RoundConfig, ctx: z.RefinementCtx): void {
         code: "custom",
         path: [...at, "requestIntervalMs"],
         message:
-          "expected a number of milliseconds, 0 or more, with arrival: bench is a closed loop (bench.concurrency), so it has no interval to inherit",
+          "expected a number of milliseconds, 0 or more, with arrival: bench is a closed loop (bench.concurrency), so it has no " +
+          "interval to inherit",
       });
     }
     const merged = mergeScenarioConfig(config, scenario);
@@ -617,7 +628,9 @@ function refineScenarios(config: RoundConfig, ctx: z.RefinementCtx): void {
       ctx.addIssue({
         code: "custom",
         path: [...at, "maxTokens"],
-        message: `expected at most bench.contextLimit (${merged.bench.contextLimit}): an answer cannot be longer than the context it is written in`,
+        message:
+          `expected at most bench.contextLimit (${merged.bench.contextLimit}): an answer cannot be longer than the context it is ` +
+          `written in`,
       });
     }
     if (scenario.prompts !== undefined) refineSyntheticPrompts(scenario.prompts, merged, ctx, at);
@@ -626,7 +639,8 @@ function refineScenarios(config: RoundConfig, ctx: z.RefinementCtx): void {
         code: "custom",
         path: [...at, "gate", "use"],
         message:
-          "expected the calibration file gate.use: noise-floor gates on, in the round's gate.calibration (write one with speedgate calibrate)",
+          "expected the calibration file gate.use: noise-floor gates on, in the round's gate.calibration (write one with speedgate " +
+          "calibrate)",
       });
     }
   });
@@ -720,7 +734,9 @@ export const roundConfigSchema = z
       ctx.addIssue({
         code: "custom",
         path: ["bench", "maxTokens"],
-        message: `expected at most bench.contextLimit (${config.bench.contextLimit}): an answer cannot be longer than the context it is written in`,
+        message:
+          `expected at most bench.contextLimit (${config.bench.contextLimit}): an answer cannot be longer than the context it is ` +
+          `written in`,
       });
     }
     refineSyntheticPrompts(config.bench.prompts, config, ctx, ["bench"]);
@@ -740,7 +756,8 @@ export const roundConfigSchema = z
         code: "custom",
         path: ["bench", "tokenizer"],
         message:
-          "expected an absolute path inside the baseline image, such as /models/m/tokenizer.json (or { path, from: runner } for a file on the runner)",
+          "expected an absolute path inside the baseline image, such as /models/m/tokenizer.json (or { path, from: runner } for a " +
+          "file on the runner)",
       });
     }
     if (config.gate.use === "noise-floor" && !config.gate.calibration) {

@@ -20,7 +20,10 @@ export const APPLY_PATCH_SCRIPT = `#!/bin/sh
 patch_file=\${2:-/speedgate/candidate.patch}
 log=/tmp/speedgate-patch.log
 say() { echo "${PATCH_MARKER} $*"; }
-cd "$1" 2>/dev/null || { say "the source folder $1 does not exist in the image (candidate.sourceDir)"; exit ${PATCH_EXIT.sourceDirMissing}; }
+if ! cd "$1" 2>/dev/null; then
+  say "the source folder $1 does not exist in the image (candidate.sourceDir)"
+  exit ${PATCH_EXIT.sourceDirMissing}
+fi
 if command -v git >/dev/null 2>&1; then
   tool="git apply"
   say "applying the patch in $1 with git apply"

@@ -5,13 +5,16 @@ import type { BuildStreamResult } from "./follow-build-stream.js";
 
 const HINTS: Partial<Record<FailureKind, string>> = {
   patch_conflict:
-    "Rebase the pull request on the baseline the config names (baseline.image or baseline.build), or point baseline at the commit the patch was made against.",
+    "Rebase the pull request on the baseline the config names (baseline.image or baseline.build), or point baseline at the commit " +
+    "the patch was made against.",
   patch_tool_missing: "Install git or patch in the baseline image, or build the candidate with candidate.build instead of an overlay.",
   build_error:
-    "Read the last build lines: a postPatch command or a Dockerfile step failed. Run the same build locally with `docker build` to reproduce.",
+    "Read the last build lines: a postPatch command or a Dockerfile step failed. Run the same build locally with `docker build` to " +
+    "reproduce.",
   build_timeout: "Raise build.timeoutS, or make the build faster (cache the heavy layers in the baseline image).",
   image_missing:
-    "Pull or build the image on this runner first (`docker pull` / `docker build -t`), or check the reference for typos and registry credentials.",
+    "Pull or build the image on this runner first (`docker pull` / `docker build -t`), or check the reference for typos and registry " +
+    "credentials.",
 };
 
 export function buildFailure(options: {

@@ -33,16 +33,20 @@ export async function checkDaemonVersion(docker: Dockerode, logger: Logger): Pro
     version = typeof reported === "string" ? reported : "";
   } catch (error) {
     logger.warn(
-      `docker: could not read the daemon's version (${(error as Error).message}); CVE-2024-29018 needs Docker ${DNS_LEAK_FIXED_IN.join(", ")} or newer`,
+      `docker: could not read the daemon's version (${(error as Error).message}); CVE-2024-29018 needs Docker ` +
+        `${DNS_LEAK_FIXED_IN.join(", ")} or newer`,
     );
     return null;
   }
   const fixed = hasDnsLeakFix(version);
   if (fixed === true) return version;
   logger.warn(
-    `docker: the daemon is Docker ${version || "of an unknown version"}, ${fixed === false ? "older than" : "not known to have"} the fix for CVE-2024-29018 ` +
-      `(${DNS_LEAK_FIXED_IN.join(", ")}): on its internal networks the embedded DNS server can forward a query through the host's resolver, a way out of docker.network: isolated. ` +
-      "speedgate points each isolated engine's DNS at the engine's own loopback, so its queries for outside names stay in its container; upgrade Docker all the same (docs/gpu-runner-checklist.md)",
+    `docker: the daemon is Docker ${version || "of an unknown version"}, ${fixed === false ? "older than" : "not known to have"} the ` +
+      `fix for CVE-2024-29018 ` +
+      `(${DNS_LEAK_FIXED_IN.join(", ")}): on its internal networks the embedded DNS server can forward a query through the host's ` +
+      `resolver, a way out of docker.network: isolated. ` +
+      "speedgate points each isolated engine's DNS at the engine's own loopback, so its queries for outside names stay in its " +
+      "container; upgrade Docker all the same (docs/gpu-runner-checklist.md)",
   );
   return version;
 }

@@ -4,9 +4,11 @@ import type { EngineFailure, EngineRole, FailureStage } from "../vocabulary/engi
 export const DAEMON_GONE_LABEL = "the Docker daemon went away (infrastructure, not the patch)";
 
 export const DAEMON_GONE_HINT = [
-  "The Docker daemon stopped or restarted while the round ran, so nothing was measured after that; this says nothing about the engine or the patch.",
+  "The Docker daemon stopped or restarted while the round ran, so nothing was measured after that; this says nothing about the " +
+    "engine or the patch.",
   "Check why it went away (`systemctl status docker`, `journalctl -u docker` or the daemon's log), then rerun the round.",
-  "speedgate removes the run's containers and network once the daemon answers again; if any are left, `speedgate cleanup --stale` removes them.",
+  "speedgate removes the run's containers and network once the daemon answers again; if any are left, `speedgate cleanup --stale` " +
+    "removes them.",
 ].join(" ");
 
 /** The loss as an engine's exit carries it, from the socket error the daemon's connection ended with. */

@@ -60,13 +60,23 @@ function refusedSetting(message: string, docker: DockerSettings): Setting | null
 function hintFor(setting: Setting | null): string {
   const tail = "This happened before the engine ran: it says nothing about the engine or the patch.";
   if (!setting) {
-    return `The Docker daemon refused the container speedgate asked for. Its message above names what it would not do; try the same with \`docker run\` on the runner and adjust the round's \`docker\` settings. ${tail}`;
+    return (
+      `The Docker daemon refused the container speedgate asked for. Its message above names what it would not do; try the same with ` +
+      `\`docker run\` on the runner and adjust the round's \`docker\` settings. ${tail}`
+    );
   }
   if (setting.field === "docker.ulimits") {
     const which = setting.what ? ` ${setting.what}` : "";
-    return `The Docker daemon may not set the ulimit${which} that \`docker.ulimits\` asks for (the default is an unlimited memlock, which a daemon without CAP_SYS_RESOURCE, rootless or inside a container, cannot grant). Set \`docker.ulimits\` to what this daemon allows, for example \`[{ name: memlock, soft: 67108864, hard: 67108864 }]\`, or \`[]\` for the daemon's defaults. ${tail}`;
+    return (
+      `The Docker daemon may not set the ulimit${which} that \`docker.ulimits\` asks for (the default is an unlimited memlock, which a ` +
+      `daemon without CAP_SYS_RESOURCE, rootless or inside a container, cannot grant). Set \`docker.ulimits\` to what this daemon ` +
+      `allows, for example \`[{ name: memlock, soft: 67108864, hard: 67108864 }]\`, or \`[]\` for the daemon's defaults. ${tail}`
+    );
   }
-  return `The Docker daemon refused the container's \`${setting.field}\` setting: set it to what this runner allows (the daemon's message above says what it would not do), or remove it to keep the default. ${tail}`;
+  return (
+    `The Docker daemon refused the container's \`${setting.field}\` setting: set it to what this runner allows (the daemon's message ` +
+    `above says what it would not do), or remove it to keep the default. ${tail}`
+  );
 }
 
 /**
@@ -90,7 +100,9 @@ export function describeContainerRefusal(
       kind: "exited",
       label: "the engine command could not be started",
       summary,
-      hint: "The image has no program by the name the command's first argument gives (or it is not executable): check `baseline.command` (and `candidate.command`) against the image, and `docker.entrypoint`, which replaces the image's ENTRYPOINT.",
+      hint:
+        "The image has no program by the name the command's first argument gives (or it is not executable): check `baseline.command` " +
+        "(and `candidate.command`) against the image, and `docker.entrypoint`, which replaces the image's ENTRYPOINT.",
       exitCode: null,
       signal: null,
       logTail: [],

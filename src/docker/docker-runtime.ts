@@ -139,7 +139,8 @@ export class DockerRuntime implements EngineRuntime {
     if (!lost) return error;
     this.daemonLost = true;
     this.context.logger.error(
-      `docker: the Docker daemon does not answer (${lost}) while the ${role} engine ${stage === "build" ? "was being prepared" : "was starting"}`,
+      `docker: the Docker daemon does not answer (${lost}) while the ${role} engine ` +
+        `${stage === "build" ? "was being prepared" : "was starting"}`,
     );
     return new EngineFailureError(daemonGoneFailure(role, stage, lost));
   }
@@ -232,8 +233,10 @@ export class DockerRuntime implements EngineRuntime {
     return await createContainerWithinDiskLimit(this.docker, spec, (error) => {
       this.diskLimitRefused = true;
       this.context.logger.warn(
-        `docker: the daemon cannot limit the ${role} container's writable layer to docker.diskSize (${this.round.config.docker.diskSize}): ${errorMessage(error)}. ` +
-          "The engines' writes outside their mounts are bounded only by the daemon's disk; see docs/gpu-runner-checklist.md for a storage driver that enforces it",
+        `docker: the daemon cannot limit the ${role} container's writable layer to docker.diskSize ` +
+          `(${this.round.config.docker.diskSize}): ${errorMessage(error)}. ` +
+          "The engines' writes outside their mounts are bounded only by the daemon's disk; see docs/gpu-runner-checklist.md for a " +
+          "storage driver that enforces it",
       );
     });
   }
@@ -244,8 +247,10 @@ export class DockerRuntime implements EngineRuntime {
       const limits = resolveResourceLimits(this.round.config.docker, await readHostMemory(this.docker));
       const gib = (bytes: number): string => `${(bytes / 1024 ** 3).toFixed(1)} GiB`;
       this.context.logger.info(
-        `docker: each engine and the candidate's build may use ${limits.memoryBytes === null ? "unlimited memory" : `${gib(limits.memoryBytes)} of memory`}, ` +
-          `${gib(limits.shmBytes)} of /dev/shm, ${limits.pidsLimit} tasks${limits.nanoCpus === null ? "" : `, ${limits.nanoCpus / 1e9} CPUs`}` +
+        `docker: each engine and the candidate's build may use ` +
+          `${limits.memoryBytes === null ? "unlimited memory" : `${gib(limits.memoryBytes)} of memory`}, ` +
+          `${gib(limits.shmBytes)} of /dev/shm, ${limits.pidsLimit} ` +
+          `tasks${limits.nanoCpus === null ? "" : `, ${limits.nanoCpus / 1e9} CPUs`}` +
           `, ${limits.diskBytes === null ? "an unlimited writable layer" : `a writable layer of ${gib(limits.diskBytes)}`}`,
       );
       return limits;
@@ -272,14 +277,17 @@ export class DockerRuntime implements EngineRuntime {
     } catch (error) {
       const lost = describeDaemonConnectionLoss(error);
       if (!lost) throw error;
-      const message = `docker: the Docker daemon did not answer within ${DISPOSE_DAEMON_WAIT_MS / 1000} s (${lost}): containers or the network of run ${this.context.runId} may be left; run \`speedgate cleanup --stale\` once the daemon is back`;
+      const message =
+        `docker: the Docker daemon did not answer within ${DISPOSE_DAEMON_WAIT_MS / 1000} s (${lost}): containers or the network of ` +
+        `run ${this.context.runId} may be left; run \`speedgate cleanup --stale\` once the daemon is back`;
       this.context.logger.error(message);
       // The round's card already names the lost daemon and this fallback; otherwise this is the error.
       if (this.daemonLost) return;
       throw new Error(message, { cause: error });
     }
     this.context.logger.debug(
-      `docker: removed ${removed.containers} container(s), ${removed.networks} network(s), ${removed.images} image(s) of run ${this.context.runId}`,
+      `docker: removed ${removed.containers} container(s), ${removed.networks} network(s), ${removed.images} image(s) of run ` +
+        `${this.context.runId}`,
     );
   }
 
@@ -295,7 +303,9 @@ export class DockerRuntime implements EngineRuntime {
           summary: message.trim(),
           logTail: [],
         }),
-        hint: "The runner's Docker cannot hand out GPUs: install the NVIDIA Container Toolkit and restart dockerd, or use a GPU runner. This says nothing about the patch.",
+        hint:
+          "The runner's Docker cannot hand out GPUs: install the NVIDIA Container Toolkit and restart dockerd, or use a GPU runner. " +
+          "This says nothing about the patch.",
       });
     }
     this.context.logger.error(`docker: could not start the ${role} container: ${message}`);
@@ -340,7 +350,10 @@ export class DockerRuntime implements EngineRuntime {
     return await this.commitImages.prepareBaseline(engine.imageId, signal);
   }
 
-  /** The configured image (baseline.image or baseline.build): the baseline itself, or in base/head mode the image both engines are made from. */
+  /**
+   * The configured image (baseline.image or baseline.build): the baseline itself, or in base/head mode the image both engines are made
+   * from.
+   */
   private async prepareEngineImage(signal: AbortSignal): Promise<PreparedEngine> {
     const { config } = this.round;
     if (config.baseline.build) {

@@ -5,7 +5,9 @@ export interface OverlayPlan {
   /** The baseline image's ID: the overlay starts from exactly the image the baseline ran. */
   baseImageId: string;
   patch: Buffer | null;
-  /** The patch's file name in the image's /speedgate/ (default candidate.patch; the baseline's overlay to its base commit is base.patch). */
+  /**
+   * The patch's file name in the image's /speedgate/ (default candidate.patch; the baseline's overlay to its base commit is base.patch).
+   */
   patchName?: string;
   /** Folder inside the image the patch applies in. */
   sourceDir: string | null;
@@ -40,9 +42,8 @@ export function createOverlayContext(plan: OverlayPlan): OverlayContext {
     const name = plan.patchName ?? "candidate.patch";
     entries.push({ name, content: plan.patch }, { name: "apply-patch.sh", content: Buffer.from(APPLY_PATCH_SCRIPT), mode: 0o755 });
     lines.push(`COPY ${name} apply-patch.sh /speedgate/`);
-    lines.push(
-      `RUN ${execForm(["/bin/sh", "/speedgate/apply-patch.sh", plan.sourceDir, ...(name === "candidate.patch" ? [] : [`/speedgate/${name}`])])}`,
-    );
+    const patchArgument = name === "candidate.patch" ? [] : [`/speedgate/${name}`];
+    lines.push(`RUN ${execForm(["/bin/sh", "/speedgate/apply-patch.sh", plan.sourceDir, ...patchArgument])}`);
     patchStep = lines.length;
   }
   for (const command of plan.postPatch) {

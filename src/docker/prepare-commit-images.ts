@@ -91,7 +91,9 @@ function buildStepFailure(
       logTail: outcome.lines,
     }),
     exitCode: outcome.exitCode,
-    hint: "A source.build command failed in the engine image brought to this commit. Run the same commands in a container of the image (with the cache volume mounted at source.buildCache) to reproduce; the build's last lines are below.",
+    hint:
+      "A source.build command failed in the engine image brought to this commit. Run the same commands in a container of the image " +
+      "(with the cache volume mounted at source.buildCache) to reproduce; the build's last lines are below.",
   });
 }
 
@@ -154,7 +156,9 @@ export class CommitImages {
           image,
           imageRevision: revision.commit,
           base: commits.base,
-          reason: `the image's commit ${revision.commit.slice(0, 12)} is not an ancestor of the base ${commits.base.slice(0, 12)}: the image was built from a commit the base does not contain (a newer main, another branch or a release branch)`,
+          reason:
+            `the image's commit ${revision.commit.slice(0, 12)} is not an ancestor of the base ${commits.base.slice(0, 12)}: the image ` +
+            `was built from a commit the base does not contain (a newer main, another branch or a release branch)`,
         }),
       );
     }
@@ -266,7 +270,8 @@ export class CommitImages {
         labels,
       });
       context.logger.info(
-        `docker: applying the pull request (${plan.head.files.length} files, ${commits.mergeBase.slice(0, 12)}..${commits.head.slice(0, 12)}) on the baseline ${baselineImageId.slice(0, 19)}`,
+        `docker: applying the pull request (${plan.head.files.length} files, ` +
+          `${commits.mergeBase.slice(0, 12)}..${commits.head.slice(0, 12)}) on the baseline ${baselineImageId.slice(0, 19)}`,
       );
       const started = performance.now();
       // postPatch steps run the pull request's code: build.network decides (none by default).
@@ -291,12 +296,13 @@ export class CommitImages {
     return {
       ...failure,
       label: "the pull request does not apply to its base",
-      summary:
-        `the pull request's changes (${commits.mergeBase.slice(0, 12)}..${commits.head.slice(0, 12)}) do not apply to its base ${commits.base.slice(0, 12)}: ${failure.summary}`.slice(
-          0,
-          2_000,
-        ),
-      hint: "The base branch changed the same lines since the pull request branched off: rebase the pull request on its base (or merge the base into it) and push again.",
+      summary: (
+        `the pull request's changes (${commits.mergeBase.slice(0, 12)}..${commits.head.slice(0, 12)}) do not apply to its base ` +
+        `${commits.base.slice(0, 12)}: ${failure.summary}`
+      ).slice(0, 2_000),
+      hint:
+        "The base branch changed the same lines since the pull request branched off: rebase the pull request on its base (or merge the " +
+        "base into it) and push again.",
     };
   }
 
@@ -354,7 +360,8 @@ export class CommitImages {
       labels,
     });
     context.logger.info(
-      `docker: bringing the image's source from ${imageRevision.slice(0, 12)} to the base ${commits.base.slice(0, 12)} (${change.files.length} files)`,
+      `docker: bringing the image's source from ${imageRevision.slice(0, 12)} to the base ${commits.base.slice(0, 12)} ` +
+        `(${change.files.length} files)`,
     );
     const started = performance.now();
     // Only a diff is applied: nothing needs a network.
@@ -374,7 +381,10 @@ export class CommitImages {
           image: this.report.image ?? engineImageId,
           imageRevision,
           base: commits.base,
-          reason: `the diff from the image's commit to the base does not apply to the image's source in ${this.sourceDir} (${error.failure.summary}): the checkout in the image is not at ${imageRevision.slice(0, 12)}, or was changed after it was checked out`,
+          reason:
+            `the diff from the image's commit to the base does not apply to the image's source in ${this.sourceDir} ` +
+            `(${error.failure.summary}): the checkout in the image is not at ${imageRevision.slice(0, 12)}, or was changed after it ` +
+            `was checked out`,
           logTail: error.failure.logTail,
         }),
       );
@@ -399,10 +409,14 @@ export class CommitImages {
           stage: "build",
           kind: "build_error",
           label: "compiled code changed and the round has no build commands",
-          summary: `${report?.build.reason ?? "compiled code changed"}, but source.build is empty: the engine's compiled parts would not match its commit`,
+          summary:
+            `${report?.build.reason ?? "compiled code changed"}, but source.build is empty: the engine's compiled parts would not ` +
+            `match its commit`,
           logTail: [],
         }),
-        hint: "Add the commands that rebuild the engine's compiled parts in the image to source.build (for SGLang: pip install ./sgl-kernel; for vLLM: an editable build of a source checkout), or narrow source.compiledPaths.",
+        hint:
+          "Add the commands that rebuild the engine's compiled parts in the image to source.build (for SGLang: pip install " +
+          "./sgl-kernel; for vLLM: an editable build of a source checkout), or narrow source.compiledPaths.",
       });
     }
     const buildCache = this.source.buildCache;
@@ -412,9 +426,9 @@ export class CommitImages {
         .replace(/[^a-z0-9_.-]+/g, "-")
         .slice(0, 60) || "engine"
     }`;
-    context.logger.info(
-      `docker: building the ${role}'s compiled code (${this.source.build.length} command${this.source.build.length === 1 ? "" : "s"})${buildCache ? ` with the build cache volume ${volume}${readOnlyCache ? " (read-only)" : ""}` : ""}`,
-    );
+    const commands = `${this.source.build.length} command${this.source.build.length === 1 ? "" : "s"}`;
+    const cache = buildCache ? ` with the build cache volume ${volume}${readOnlyCache ? " (read-only)" : ""}` : "";
+    context.logger.info(`docker: building the ${role}'s compiled code (${commands})${cache}`);
     const outcome = await runBuildContainer(docker, {
       imageId,
       sourceDir: this.sourceDir,

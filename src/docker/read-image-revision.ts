@@ -106,7 +106,8 @@ export async function readImageRevision(docker: Dockerode, request: ReadRevision
   const commit = await resolveCommit(request.repoDir, written.toLowerCase(), request.signal);
   if (!commit) {
     throw fail(
-      `the image's commit ${written} (from ${from}) is not in the repository at ${request.repoDir}, so nothing can say how it leads to the base (fetch the full history: actions/checkout with fetch-depth: 0, or git fetch origin ${written})`,
+      `the image's commit ${written} (from ${from}) is not in the repository at ${request.repoDir}, so nothing can say how it leads ` +
+        `to the base (fetch the full history: actions/checkout with fetch-depth: 0, or git fetch origin ${written})`,
       /^[0-9a-f]{40}$/i.test(written) ? written.toLowerCase() : null,
     );
   }

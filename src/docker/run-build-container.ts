@@ -39,7 +39,8 @@ const CCACHE_STATS_LOG = '"${TMPDIR:-/tmp}/speedgate-ccache-stats.log"';
  */
 export function buildScript(commands: readonly (readonly string[])[]): string {
   const lines = [
-    `cd "$1" 2>/dev/null || { echo "${BUILD_MARKER} the source folder $1 does not exist in the image (candidate.sourceDir)"; exit ${BUILD_SOURCE_MISSING_EXIT}; }`,
+    `cd "$1" 2>/dev/null || { echo "${BUILD_MARKER} the source folder $1 does not exist in the image (candidate.sourceDir)"; exit ` +
+      `${BUILD_SOURCE_MISSING_EXIT}; }`,
     'if [ -n "$2" ]; then',
     '  export SPEEDGATE_BUILD_CACHE="$2" SPEEDGATE_BUILD_CACHE_READONLY="$3"',
     `  export CCACHE_DIR="$2" CCACHE_STATSLOG=${CCACHE_STATS_LOG}`,
@@ -148,7 +149,8 @@ export async function runBuildContainer(docker: Dockerode, request: BuildContain
     },
     (error) =>
       request.logger.debug(
-        `docker: ${request.label}: the daemon cannot limit the build's writable layer (${(error as Error).message}); building without the limit`,
+        `docker: ${request.label}: the daemon cannot limit the build's writable layer (${(error as Error).message}); building ` +
+          `without the limit`,
       ),
   );
   let timedOut = false;

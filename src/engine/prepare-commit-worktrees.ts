@@ -93,7 +93,9 @@ export class CommitWorktrees {
           throw new EngineFailureError({
             ...error.failure,
             label: "the pull request does not apply to its base",
-            hint: "The base branch changed the same lines since the pull request branched off: rebase the pull request on its base (or merge the base into it) and push again.",
+            hint:
+              "The base branch changed the same lines since the pull request branched off: rebase the pull request on its base (or " +
+              "merge the base into it) and push again.",
           });
         }
         report.overlayMs = performance.now() - started;
@@ -110,7 +112,9 @@ export class CommitWorktrees {
           kind: "build_error",
           label: "compiled code changed and the round has no build commands",
           summary: `${builds[role].reason}, but source.build is empty: the engine's compiled parts would not match its commit`,
-          hint: "Add the commands that rebuild the engine's compiled parts to source.build (they run at the root of each worktree), or narrow source.compiledPaths.",
+          hint:
+            "Add the commands that rebuild the engine's compiled parts to source.build (they run at the root of each worktree), or " +
+            "narrow source.compiledPaths.",
           exitCode: null,
           signal: null,
           logTail: [],

@@ -177,7 +177,8 @@ export class ProcessRuntime implements EngineRuntime {
       hint:
         what === "a postPatch step"
           ? BUILD_ERROR_HINT
-          : "A source.build step failed in the worktree of the engine's commit. Run the same command by hand at the root of a checkout of that commit; its output is in the log tail below.",
+          : "A source.build step failed in the worktree of the engine's commit. Run the same command by hand at the root of a checkout " +
+            "of that commit; its output is in the log tail below.",
       exitCode: result.exitCode,
       signal: result.signal,
       logTail: lines.slice(-200),

@@ -54,7 +54,9 @@ function cannotStart(options: SpawnEngineOptions, program: string, reason: strin
     kind: "exited",
     label: "the engine command could not be started",
     summary: `could not run ${JSON.stringify(program)} in ${options.cwd}: ${reason}`,
-    hint: `Check that the first argument of the command is a program on PATH (or an absolute path) and that the working folder exists. ${EXITED_HINT}`,
+    hint:
+      `Check that the first argument of the command is a program on PATH (or an absolute path) and that the working folder exists. ` +
+      `${EXITED_HINT}`,
     exitCode: null,
     signal: null,
     logTail: [detail],

@@ -93,7 +93,8 @@ export async function sweepLeftRounds(repoDir: string, logger: Logger): Promise<
     await rm(path, { force: true });
     sweep.rounds++;
     logger.info(
-      `left rounds: removed what run ${record.runId} (pid ${record.pid}, gone) left: ${record.worktrees.length} worktree(s), ${record.processGroups.length} process group(s) recorded`,
+      `left rounds: removed what run ${record.runId} (pid ${record.pid}, gone) left: ${record.worktrees.length} worktree(s), ` +
+        `${record.processGroups.length} process group(s) recorded`,
     );
   }
   return sweep;

@@ -3,7 +3,10 @@ import type { EngineFailure } from "../vocabulary/engine-failure.js";
 export const IMAGE_BASE_MISMATCH_LABEL = "the engine image cannot be brought to the base commit (the image, not the engine or the patch)";
 
 export const IMAGE_BASE_MISMATCH_HINT =
-  "The baseline is the image's source checkout brought to the pull request's base, so the image must be built from a commit at or before the base on the same history: use an image of the base branch (a nightly or per-commit image of main), check source.revision (where the image's commit is read), and make sure the runner's clone has the image's commit (actions/checkout with fetch-depth: 0). Nothing of the pull request was run.";
+  "The baseline is the image's source checkout brought to the pull request's base, so the image must be built from a commit at or " +
+  "before the base on the same history: use an image of the base branch (a nightly or per-commit image of main), check " +
+  "source.revision (where the image's commit is read), and make sure the runner's clone has the image's commit (actions/checkout " +
+  "with fetch-depth: 0). Nothing of the pull request was run.";
 
 /** The facts the card names: which image, which commits. */
 export interface MismatchFacts {

@@ -1,3 +1,4 @@
+import { anyOf } from "./any-of-patterns.js";
 import type { EngineExit } from "../vocabulary/engine-exit.js";
 import { EXCEPTION_LINE, TRACEBACK_FRAME, WRAPPER_EXCEPTION } from "./failure-patterns.js";
 
@@ -41,12 +42,21 @@ const CPP_WHAT = /^\s*what\(\):\s+(.*)$/;
 /** CPython's faulthandler: "Fatal Python error: Segmentation fault", then each thread's frames. */
 const PYTHON_FATAL = /^Fatal Python error: (Segmentation fault|Bus error|Illegal instruction|Floating point exception|Aborted)\b/;
 /** What a shell, a signal handler (absl's, c10's, an engine's own) or a launcher prints when a process dies of a signal. */
-const SIGNAL_REPORT =
-  /\b(Segmentation fault|Bus error|Illegal instruction|Floating point exception)(?: \(core dumped\))?|\*\*\* (SIG[A-Z]+) received\b|Caught signal \d+ \((Segmentation fault|Bus error|Illegal instruction|Floating point exception)\)/;
+const SIGNAL_REPORT = anyOf([
+  /\b(Segmentation fault|Bus error|Illegal instruction|Floating point exception)(?: \(core dumped\))?/,
+  /\*\*\* (SIG[A-Z]+) received\b/,
+  /Caught signal \d+ \((Segmentation fault|Bus error|Illegal instruction|Floating point exception)\)/,
+]);
 
 /** Lines of gdb's that only say what gdb did, between ggml's assertion and its frames. */
-const GDB_BOOKKEEPING =
-  /^\[New LWP \d+\]$|^\[New Thread |^\[Thread debugging using libthread_db|^Using host libthread_db library|^\[Inferior \d+ \(process \d+\) detached\]$|^\d+\t/;
+const GDB_BOOKKEEPING = anyOf([
+  /^\[New LWP \d+\]$/,
+  /^\[New Thread /,
+  /^\[Thread debugging using libthread_db/,
+  /^Using host libthread_db library/,
+  /^\[Inferior \d+ \(process \d+\) detached\]$/,
+  /^\d+\t/,
+]);
 /** A gdb frame: "#3  0x000055af726304f6 in llama_context::output_reserve(int) ()" or "#0  f (x=1) at a.cpp:12". */
 const GDB_FRAME = /^#(\d+)\s+(?:0x[0-9a-f]+ in )?(.+?)(?: \(.*\))?(?: at (\S+:\d+))?$/;
 /** glibc's backtrace_symbols_fd: "/path/llama-server(+0x865618)[0x562c1a05a618]" or "./crash(main+0xe2)[0x…]". */
@@ -55,8 +65,16 @@ const SYMBOL_FRAME = /^(\S+?)\(([^)]*)\)\s*\[0x[0-9a-f]+\]$/;
 const FAULTHANDLER_FRAME = /^\s*File "([^"]+)", line (\d+) in (.+)$/;
 
 /** Frames of the abort and signal machinery, the C library and the runtime, never the engine's own code. */
-const MACHINERY =
-  /^(?:__GI_|__libc_|__pthread_|__restore_rt|__assert|__cxa_|__gnu_cxx::|std::terminate|raise|abort|_start|__wait4|wait4|waitpid|start_thread|clone3?)\b|ggml_print_backtrace|ggml_abort|backtrace|fatal_signal|signal_handler|^\?\?$/;
+const MACHINERY = anyOf([
+  /^(?:__GI_|__libc_|__pthread_|__restore_rt|__assert|__cxa_|__gnu_cxx::|std::terminate)\b/,
+  /^(?:raise|abort|_start|__wait4|wait4|waitpid|start_thread|clone3?)\b/,
+  /ggml_print_backtrace/,
+  /ggml_abort/,
+  /backtrace/,
+  /fatal_signal/,
+  /signal_handler/,
+  /^\?\?$/,
+]);
 const SYSTEM_LIBRARY = /(?:^|\/)(?:libc|libpthread|libstdc\+\+|libgcc_s|ld-linux[\w-]*)\.so|sysdeps\//;
 /** Python frames outside the engine: the interpreter's own modules, PyTorch's internals, frozen importlib. */
 const NOT_ENGINE_PYTHON = /^<frozen |\/lib\/python3\.\d+\/(?!site-packages|dist-packages)|\/torch\/(?!_inductor\/)|^<string>$/;

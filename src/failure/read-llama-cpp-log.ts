@@ -1,3 +1,4 @@
+import { anyOf } from "./any-of-patterns.js";
 import { stripAnsi } from "../safe-text/sanitize-log-tail.js";
 
 /*
@@ -9,8 +10,12 @@ import { stripAnsi } from "../safe-text/sanitize-log-tail.js";
 export const LLAMA_CPP_LINE_PREFIX = /^\d+\.\d{2}\.\d{3}\.\d{3} ([DIWE]) /;
 
 /** What only llama.cpp prints: its own functions' names before a message, its build line, its argument and bind errors. */
-const LLAMA_CPP_SPEAKERS =
-  /^(?:llama_\w+|ggml_\w+|gguf_\w+|common_\w+|llm_load_\w+): |^build: \d+ \(|^error: (?:invalid|unknown) argument: |couldn't bind HTTP server socket/;
+const LLAMA_CPP_SPEAKERS = anyOf([
+  /^(?:llama_\w+|ggml_\w+|gguf_\w+|common_\w+|llm_load_\w+): /,
+  /^build: \d+ \(/,
+  /^error: (?:invalid|unknown) argument: /,
+  /couldn't bind HTTP server socket/,
+]);
 
 /** Whether a log is llama.cpp's, for an engine the round config does not name as llama.cpp. */
 export function looksLikeLlamaCpp(strippedLines: readonly string[]): boolean {

@@ -22,7 +22,9 @@ export async function readCheckoutCommit(dir: string, signal?: AbortSignal): Pro
     .filter((line) => line.trim() !== "");
   if (changed.length > 0)
     return {
-      none: `${changed.length} tracked file${changed.length === 1 ? "" : "s"} under ${dir} differ${changed.length === 1 ? "s" : ""} from its commit ${commit.slice(0, 12)} (${changed[0]?.slice(3) ?? ""}${changed.length > 1 ? ", …" : ""})`,
+      none:
+        `${changed.length} tracked file${changed.length === 1 ? "" : "s"} under ${dir} differ${changed.length === 1 ? "s" : ""} from ` +
+        `its commit ${commit.slice(0, 12)} (${changed[0]?.slice(3) ?? ""}${changed.length > 1 ? ", …" : ""})`,
     };
   return { commit };
 }

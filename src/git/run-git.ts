@@ -8,7 +8,8 @@ export class GitError extends Error {
     readonly stderr: string,
   ) {
     super(
-      `git ${args.join(" ")} failed${exitCode === null ? "" : ` (exit ${exitCode})`}: ${stderr.trim().split("\n").slice(-3).join(" ") || "no output"}`,
+      `git ${args.join(" ")} failed${exitCode === null ? "" : ` (exit ${exitCode})`}: ` +
+        `${stderr.trim().split("\n").slice(-3).join(" ") || "no output"}`,
     );
     this.name = "GitError";
   }

@@ -26,7 +26,9 @@ export interface PullRequestPatch {
 function describeHttpFailure(error: unknown, what: string): string {
   const status = statusOf(error);
   if (status === 404)
-    return `${what} was not found (HTTP 404): check the number and that the token may read pull requests (permissions: pull-requests: read)`;
+    return (
+      `${what} was not found (HTTP 404): check the number and that the token ` + `may read pull requests (permissions: pull-requests: read)`
+    );
   if (status === 403)
     return `${what} is not readable with this token (HTTP 403); grant permissions: pull-requests: read and contents: read`;
   return `${what} could not be fetched (${status === null ? (error as Error).message : `HTTP ${status}`})`;

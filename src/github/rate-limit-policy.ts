@@ -22,7 +22,8 @@ interface LoggingOctokit {
 export function onSecondaryRateLimit(retryAfter: number, request: LimitedRequest, octokit: LoggingOctokit, retryCount: number): boolean {
   const retry = retryCount < SECONDARY_LIMIT_RETRIES;
   octokit.log.warn(
-    `Secondary rate limit on ${request.method} ${request.url}; ${retry ? `retrying in ${retryAfter} s` : "giving up"} (attempt ${retryCount + 1})`,
+    `Secondary rate limit on ${request.method} ${request.url}; ${retry ? `retrying in ${retryAfter} s` : "giving up"} (attempt ` +
+      `${retryCount + 1})`,
   );
   return retry;
 }

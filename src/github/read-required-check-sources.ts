@@ -79,7 +79,8 @@ export function describeUnpinnedCheck(
   const other = unpinned.find((source) => source.appId !== null);
   const source = other ? `from another app (id ${other.appId}), not from this one (id ${options.appId})` : "from any source";
   return (
-    `⚠️ The ${where} of \`${options.branch}\` requires the \`${options.name}\` check ${source}: a pull request's own workflow can post a check ` +
+    `⚠️ The ${where} of \`${options.branch}\` requires the \`${options.name}\` check ${source}: a pull request's own workflow can ` +
+    `post a check ` +
     `or a status named \`${options.name}\` and satisfy it. Set the required check's source to this app ` +
     `(${options.docsUrl}).`
   );

@@ -49,7 +49,8 @@ const scenarioGatesSchema = z
     // A bad name is reported at its own path, with its bar as the value given: the message says it is the name.
     error: (issue) =>
       issue.code === "invalid_key"
-        ? "not a scenario name: a key must be spelled as a round config's scenarios[].name (a letter or digit, then up to 63 letters, digits, spaces or ._+-)"
+        ? "not a scenario name: a key must be spelled as a round config's scenarios[].name (a letter or digit, then up to 63 letters, " +
+          "digits, spaces or ._+-)"
         : "expected a mapping of scenario names to bars, such as { decode-c1: { minRoundScore: 1.0 } }",
   })
   .refine((scenarios) => Object.keys(scenarios).length > 0, {

@@ -12,7 +12,10 @@ function describeMissing(card: Scorecard, missing: readonly string[]): string {
     ? `the card has no scenario${one ? "" : "s"} ${names}, which the repository's app config declares (gate.scenarios)`
     : `the repository's app config declares scenario${one ? "" : "s"} ${names} (gate.scenarios) and the card has none`;
   const them = one ? "it" : "them";
-  return `${lacks}: add ${them} to the round config's scenarios under the same name${one ? "" : "s"}; if the round config has ${them}, this card is not the one the round made`;
+  return (
+    `${lacks}: add ${them} to the round config's scenarios under the same name${one ? "" : "s"}; if the round config has ${them}, this ` +
+    `card is not the one the round made`
+  );
 }
 
 /**

@@ -48,7 +48,9 @@ export function renderLeaderboard(input: { repository: string; entries: readonly
     lines.push("No open pull request has been scored yet.");
   } else {
     lines.push(
-      "Each open pull request's round score, measured by speedgate against the unpatched baseline: of all its runs, every commit's, the median (the lower one when they are even), so neither re-running the same code nor pushing commits that change nothing raises it; a real speed-up shows once its runs are most of the pull request's.",
+      "Each open pull request's round score, measured by speedgate against the unpatched baseline: of all its runs, every commit's, " +
+        "the median (the lower one when they are even), so neither re-running the same code nor pushing commits that change nothing " +
+        "raises it; a real speed-up shows once its runs are most of the pull request's.",
       "",
       markdownTable(
         [

@@ -37,10 +37,16 @@ export function findDiffCorruption(text: string): string | null {
       else if (first === "+") hunk.new -= 1;
       else if (first === "\\") continue;
       else {
-        return `line ${number}: expected a line of the hunk at line ${hunk.line} (starting with a space, "+" or "-"; ${hunk.old} old and ${hunk.new} new lines still to come), got ${quote(line)}`;
+        return (
+          `line ${number}: expected a line of the hunk at line ${hunk.line} (starting with a space, "+" or "-"; ${hunk.old} old and ` +
+          `${hunk.new} new lines still to come), got ${quote(line)}`
+        );
       }
       if (hunk.old < 0 || hunk.new < 0) {
-        return `line ${number}: the hunk at line ${hunk.line} has more ${hunk.old < 0 ? "old (context and -)" : "new (context and +)"} lines than its header counts`;
+        return (
+          `line ${number}: the hunk at line ${hunk.line} has more ${hunk.old < 0 ? "old (context and -)" : "new (context and +)"} ` +
+          `lines than its header counts`
+        );
       }
       if (hunk.old === 0 && hunk.new === 0) {
         justEnded = hunk;
@@ -70,7 +76,10 @@ export function findDiffCorruption(text: string): string | null {
     }
   }
   if (hunk) {
-    return `the hunk at line ${hunk.line} is cut short: ${hunk.old} old and ${hunk.new} new lines its header counts are missing at the end of the patch`;
+    return (
+      `the hunk at line ${hunk.line} is cut short: ${hunk.old} old and ${hunk.new} new lines its header counts are missing at the end ` +
+      `of the patch`
+    );
   }
   return null;
 }

@@ -44,7 +44,8 @@ export function parsePrompts(text: string, source: string): Prompt[] {
     const sameContent = seenContent.get(content);
     if (sameContent !== undefined) {
       problems.push(
-        `line ${lineNumber}: prompt ${describeValue(parsed.data.id)} sends the same ${parsed.data.messages ? "messages" : "prompt"} as line ${sameContent}; an engine that caches answers would answer it from memory, so each prompt must differ`,
+        `line ${lineNumber}: prompt ${describeValue(parsed.data.id)} sends the same ${parsed.data.messages ? "messages" : "prompt"} ` +
+          `as line ${sameContent}; an engine that caches answers would answer it from memory, so each prompt must differ`,
       );
       return;
     }

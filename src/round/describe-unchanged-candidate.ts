@@ -22,5 +22,8 @@ export function describeUnchangedCandidate(round: LoadedRound): string | null {
     : round.patch
       ? "the patch is empty"
       : "the round has no patch";
-  return `${what}, and the candidate runs the baseline's image, command and environment: both seats ran the same engine, so the score is this runner's noise, not a speedup`;
+  return (
+    `${what}, and the candidate runs the baseline's image, command and environment: both seats ran the same engine, so the score is ` +
+    `this runner's noise, not a speedup`
+  );
 }

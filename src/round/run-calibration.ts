@@ -126,7 +126,8 @@ export async function runCalibration(options: RunCalibrationOptions): Promise<Ca
     if (unscored) {
       const where = unscored.scenario === null ? "" : ` in scenario ${unscored.scenario}`;
       throw new CalibrationRoundError(
-        `A/A round ${index + 1} of ${options.rounds} has no score${where}, so the runner's noise cannot be measured: ${describeVerdict(unscored.card).headline}`,
+        `A/A round ${index + 1} of ${options.rounds} has no score${where}, so the runner's noise cannot be measured: ` +
+          `${describeVerdict(unscored.card).headline}`,
         card,
       );
     }

@@ -249,8 +249,8 @@ async function runEngine(
  * does not apply or a build that fails ends the round at once, without a baseline startup and
  * benchmark spent on it. Then bench.runs runs, each restarting both engines, so a slow engine start
  * lands on either side, in counterbalanced order (baseline first in odd runs, candidate first in
- * even ones, see orderEngineTurns); any failure ends the round. An engine failure ends in a card that explains it; only cancellation and broken
- * infrastructure throw. The runtime is always disposed, so nothing the round started survives it.
+ * even ones, see orderEngineTurns); any failure ends the round. An engine failure ends in a card that explains it; only cancellation and
+ * broken infrastructure throw. The runtime is always disposed, so nothing the round started survives it.
  */
 export async function runRound(options: RunRoundOptions): Promise<Scorecard> {
   const { round, logger, signal } = options;
@@ -336,7 +336,8 @@ export async function runRound(options: RunRoundOptions): Promise<Scorecard> {
   const provenance = {
     imageDigest: prepared.get("candidate")?.imageId ?? null,
     baselineImage: config.baseline.image ?? null,
-    // In base/head mode the baseline's own image changes with every base: the engine image both were made from is what a calibration is tied to.
+    // In base/head mode the baseline's own image changes with every base: the engine image both were made from is what a calibration is
+    // tied to.
     baselineImageId: (commits ? sourceReport?.imageId : prepared.get("baseline")?.imageId) ?? null,
     patchHash: prepared.get("candidate")?.patchHash ?? round.patch?.sha256 ?? null,
     ...(round.fingerprint ?? fingerprintRound(config, dirname(round.configPath), round.prompts)),

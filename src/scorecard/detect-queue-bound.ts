@@ -24,12 +24,18 @@ const GROWTH = 3;
 /** Quarters of at least this many prompts, so that one slow answer is not a trend. */
 const MIN_QUARTER = 3;
 
-/** A load the baseline keeps up with: fewer in flight for a closed loop, else its served pace in this round with half again as margin, in 50 ms steps. */
+/**
+ * A load the baseline keeps up with: fewer in flight for a closed loop, else its served pace in this round with half again as margin, in 50
+ * ms steps.
+ */
 function loadFix(card: Pick<Scorecard, "metrics" | "settings" | "promptsTotal">): string {
   // A closed loop queues only what it keeps in flight beyond the engine's slots.
   const concurrency = card.settings.concurrency;
   if (concurrency !== null && concurrency !== undefined) {
-    return `lower bench.concurrency (it is ${concurrency.toLocaleString("en-US")}) to the engine's parallel slots, or give the engine more, then calibrate again`;
+    return (
+      `lower bench.concurrency (it is ${concurrency.toLocaleString("en-US")}) to the engine's parallel slots, or give the engine more, ` +
+      `then calibrate again`
+    );
   }
   const now = card.settings.requestIntervalMs;
   const served =
@@ -57,7 +63,9 @@ export function detectQueueBound(
     const wait = ttft - first;
     if (wait >= MIN_WAIT_MS && wait >= WAIT_OVER_OWN * first) {
       return {
-        why: `the baseline's median time to first token was ${formatMs(ttft)} ms, of which its own prompt processing was ${formatMs(own)} ms: ${Math.round((wait / ttft) * 100)}% was waiting in its queue`,
+        why:
+          `the baseline's median time to first token was ${formatMs(ttft)} ms, of which its own prompt processing was ${formatMs(own)} ` +
+          `ms: ${Math.round((wait / ttft) * 100)}% was waiting in its queue`,
         fix: loadFix(card),
       };
     }
@@ -72,7 +80,9 @@ export function detectQueueBound(
   const late = median(ttfts.slice(-quarter)) ?? 0;
   if (late - early >= MIN_GROWTH_MS && late >= GROWTH * early) {
     return {
-      why: `the baseline's first token came ${formatMs(early)} ms after the request for the first quarter of the prompts and ${formatMs(late)} ms for the last: requests arrived faster than it served them`,
+      why:
+        `the baseline's first token came ${formatMs(early)} ms after the request for the first quarter of the prompts and ` +
+        `${formatMs(late)} ms for the last: requests arrived faster than it served them`,
       fix: loadFix(card),
     };
   }

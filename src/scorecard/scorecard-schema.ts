@@ -178,7 +178,10 @@ export const cardCommitSideSchema = z.object({
   overlayPaths: z.array(text(1_024)).max(MAX_LISTED_OVERLAY_PATHS),
   /** How long the overlay build took; null when none ran (a cache hit, nothing to change). */
   overlayMs: finiteOrNull,
-  /** The baseline image cached per base commit: hit, miss, or none (the image was at the base already); null for the candidate, runtime: process and source.cacheBaseline: false. */
+  /**
+   * The baseline image cached per base commit: hit, miss, or none (the image was at the base already); null for the candidate, runtime:
+   * process and source.cacheBaseline: false.
+   */
   cache: z.enum(["hit", "miss", "none"]).nullable(),
   /** Changed files outside source.paths, never applied. */
   leftOut: count,
@@ -271,15 +274,22 @@ const scorecardFields = {
   excluded: count,
   /** Median over compared prompts of their agreement. */
   medianAgreement: fraction.nullable().optional(),
-  /** Compared prompts cut short or parted where the baseline's own answers do not; gate.maxUnexplained limits them. Absent on older cards. */
+  /**
+   * Compared prompts cut short or parted where the baseline's own answers do not; gate.maxUnexplained limits them. Absent on older cards.
+   */
   unexplained: count.optional(),
-  /** Candidate answers (prompt-runs) no baseline answer explains, of those compared, and the shuffle test's p-value; absent on older cards. */
+  /**
+   * Candidate answers (prompt-runs) no baseline answer explains, of those compared, and the shuffle test's p-value; absent on older cards.
+   */
   unexplainedAnswers: z.object({ count, compared: count, pValue: fraction, baselineVaries: z.boolean() }).nullable().optional(),
   tokenCountsEstimated: z.boolean(),
   settings: z.object({
     requestIntervalMs: z.number().min(0),
     arrival: z.enum(["fixed", "poisson"]),
-    /** bench.concurrency: a closed loop of this many requests in flight (requestIntervalMs and arrival then unused); null or absent: the open loop. */
+    /**
+     * bench.concurrency: a closed loop of this many requests in flight (requestIntervalMs and arrival then unused); null or absent: the
+     * open loop.
+     */
     concurrency: z.number().int().min(1).max(100_000).nullable().optional(),
     /** bench.prompts.synthetic: prompts made to exact token lengths, sent with ignore_eos; null or absent: a prompt file. */
     synthetic: z
@@ -356,7 +366,10 @@ const scorecardFields = {
         .optional(),
     })
     .nullable(),
-  /** Base/head mode (a pull request scored against its own base); absent or null in the fixed-baseline mode. Optional, so older cards still read. */
+  /**
+   * Base/head mode (a pull request scored against its own base); absent or null in the fixed-baseline mode. Optional, so older cards still
+   * read.
+   */
   commits: cardCommitsSchema.nullable().optional(),
   /** Why the candidate was the baseline engine itself (no patch, same image and command); absent or null when something differed. */
   unchanged: text(1_024).nullable().optional(),

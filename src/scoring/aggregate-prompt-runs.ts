@@ -23,7 +23,10 @@ export interface AggregatedPrompt {
   /** The combined speedup when scored. */
   speedup: number | null;
   reason: string | null;
-  /** Its least agreeing run's share of k given as the baseline's answer, and that run's shared tokens; absent when no run was compared by text. */
+  /**
+   * Its least agreeing run's share of k given as the baseline's answer, and that run's shared tokens; absent when no run was compared by
+   * text.
+   */
   agreement?: number | null;
   agreedTokens?: number | null;
 }

@@ -161,7 +161,10 @@ export function findInflatedClaims(baseline: CompletedRequest, candidate: Comple
     const claimed = candidate.chunks[index]?.tokens ?? 0;
     if (claimed > reference + countSlack(reference)) {
       const chars = reasoning + content;
-      return `claimed ${claimed} tokens for the first ${chars} characters of its answer, which are the baseline's too, where the baseline counted at most ${reference}`;
+      return (
+        `claimed ${claimed} tokens for the first ${chars} characters of its answer, which are the baseline's too, where the baseline ` +
+        `counted at most ${reference}`
+      );
     }
   }
   return null;

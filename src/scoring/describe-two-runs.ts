@@ -14,7 +14,9 @@ export function describeTwoRuns(runs: number, use: GateMode, where = "bench.runs
   const two = runLevelFactor(2).toFixed(1);
   const three = runLevelFactor(3).toFixed(1);
   return (
-    `${where} is 2: with two runs the interval pushes each run's level out ${two}× its difference from the other (Student's t with one degree of freedom), ` +
-    `so runs that differ by a few percent give an interval that holds 1× whatever the patch does; use 3 runs or more (${three}× with 3), or 1`
+    `${where} is 2: with two runs the interval pushes each run's level out ${two}× its difference from the other (Student's t with ` +
+    `one degree of freedom), ` +
+    `so runs that differ by a few percent give an interval that holds 1× whatever the patch does; use 3 runs or more (${three}× with ` +
+    `3), or 1`
   );
 }

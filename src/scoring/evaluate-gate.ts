@@ -29,7 +29,10 @@ export const DEFAULT_BENCH_RUNS = 4;
  * cache) is the maintainers' call, made by lowering this, or measured by a calibration.
  */
 export const DEFAULT_MIN_AGREEMENT = 1;
-/** Default of gate.maxUnexplained: no cut or parting the baseline's own answers do not show is free (a calibration may allow what the baseline shows itself). */
+/**
+ * Default of gate.maxUnexplained: no cut or parting the baseline's own answers do not show is free (a calibration may allow what the
+ * baseline shows itself).
+ */
 export const DEFAULT_MAX_UNEXPLAINED = 0;
 /** Below this many prompts a bootstrap interval is mostly the sample itself: none is shown. */
 export const MIN_PROMPTS_FOR_INTERVAL = 5;
@@ -99,7 +102,10 @@ export interface GateInput {
   noise?: NoiseInput | null;
   /** Median over compared prompts of their agreement; null or absent when no answers were compared by text. */
   medianAgreement?: number | null;
-  /** The same median with each prompt that parts no earlier than the baseline's own answers to it do counted as agreeing (the rule's input); absent: medianAgreement. */
+  /**
+   * The same median with each prompt that parts no earlier than the baseline's own answers to it do counted as agreeing (the rule's input);
+   * absent: medianAgreement.
+   */
   medianAgreementExplained?: number | null;
   /** Compared prompts with a cut or parting the baseline's own answers do not explain (isExplainedRun). */
   unexplained?: number;
@@ -177,7 +183,8 @@ function agreementReasons(input: GateInput, limits: { minAgreement: number; maxU
           ? " (counting partings the baseline's own runs show as agreement)"
           : "";
       reasons.push(
-        `median agreement ${formatPercentAgainst(median, floor)}${explained} < gate.minAgreement ${formatPercent(floor)}${lowered}: most answers are not the baseline's over the compared length`,
+        `median agreement ${formatPercentAgainst(median, floor)}${explained} < gate.minAgreement ${formatPercent(floor)}${lowered}: ` +
+          `most answers are not the baseline's over the compared length`,
       );
     }
   }
@@ -196,7 +203,8 @@ function agreementReasons(input: GateInput, limits: { minAgreement: number; maxU
         ? `the ${formatPercent(allowed)} the baseline showed against itself in calibration`
         : `gate.maxUnexplained ${formatPercent(allowed)}`;
     reasons.push(
-      `${unexplained} of ${compared} prompts (${formatPercentAgainst(unexplained / compared, allowed)}) were cut short or parted where the baseline's own answers are not (${input.unexplainedBreakdown ?? "no detail"}), more than ${limit}`,
+      `${unexplained} of ${compared} prompts (${formatPercentAgainst(unexplained / compared, allowed)}) were cut short or parted ` +
+        `where the baseline's own answers are not (${input.unexplainedBreakdown ?? "no detail"}), more than ${limit}`,
     );
   }
   return reasons;
@@ -226,12 +234,16 @@ function unexplainedAnswersReason(
     ? "with one run the baseline's own answers show nothing of its variation"
     : steady
       ? "while the baseline answered every prompt the same way in every run"
-      : `more than the engine's own answers show: shuffling which answers came from which engine gave as many in ${formatPValue(answers.pValue)} of shuffles, under ${formatPercent(UNEXPLAINED_SIGNIFICANCE)}`;
+      : `more than the engine's own answers show: shuffling which answers came from which engine gave as many in ` +
+        `${formatPValue(answers.pValue)} of shuffles, under ${formatPercent(UNEXPLAINED_SIGNIFICANCE)}`;
   const limit =
     allowed > maxUnexplained
       ? `the ${formatPercent(allowed)} the baseline showed against itself in calibration`
       : `gate.maxUnexplained ${formatPercent(allowed)}`;
-  return `${answers.count} of ${answers.compared} answers (${formatPercentAgainst(share, allowed)}) are none the baseline gave${which}, ${beyond}, and above ${limit}`;
+  return (
+    `${answers.count} of ${answers.compared} answers (${formatPercentAgainst(share, allowed)}) are none the baseline gave${which}, ` +
+    `${beyond}, and above ${limit}`
+  );
 }
 
 /** A p-value as a share of shuffles: "0.3%", "under 0.1%". */
@@ -265,7 +277,8 @@ export function evaluateGate(input: GateInput, settings: GateSettings): GateResu
   const compared = input.promptsCompared;
   if (compared > 0 && input.unscored / compared > settings.maxUnscored) {
     reasons.push(
-      `${input.unscored} of ${compared} prompts (${formatPercentAgainst(input.unscored / compared, settings.maxUnscored)}) were not scored (${input.unscoredBreakdown}), more than gate.maxUnscored ${formatPercent(settings.maxUnscored)}`,
+      `${input.unscored} of ${compared} prompts (${formatPercentAgainst(input.unscored / compared, settings.maxUnscored)}) were not ` +
+        `scored (${input.unscoredBreakdown}), more than gate.maxUnscored ${formatPercent(settings.maxUnscored)}`,
     );
   }
   reasons.push(...agreementReasons(input, { minAgreement, maxUnexplained }));

@@ -30,7 +30,10 @@ export function judgeAgreement(agreedTokens: number, k: number, rules: Agreement
   }
   const share = agreedTokens / k;
   if (rules.minPromptAgreement > 0 && share <= rules.minPromptAgreement) {
-    return `${at}: they agree on ${formatPercent(share)} of it, no more than bench.minPromptAgreement ${formatPercent(rules.minPromptAgreement)}`;
+    return (
+      `${at}: they agree on ${formatPercent(share)} of it, no more than bench.minPromptAgreement ` +
+      `${formatPercent(rules.minPromptAgreement)}`
+    );
   }
   return null;
 }

@@ -61,7 +61,9 @@ export interface CompletedRequest {
   tokenIds?: { reasoning: Int32Array; content: Int32Array };
   /** Why the engine's claimed counts cannot be true (more tokens than its stream could hold); null or absent when they can. */
   implausible?: string | null;
-  /** Milliseconds from the start of the benchmark run (its first scheduled send) to sending this request: throughput needs the run's span. */
+  /**
+   * Milliseconds from the start of the benchmark run (its first scheduled send) to sending this request: throughput needs the run's span.
+   */
   sentMs?: number;
   /** The engine's own account of the request's time, when its stream gives one (llama.cpp); absent or null otherwise. */
   engineTimes?: EngineRequestTimes | null;

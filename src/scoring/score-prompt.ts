@@ -229,7 +229,9 @@ function scoreOnBranch(
         reason: `answered ${n.candidate} of ${n.baseline} tokens (tolerance ${percent(tolerance)})${claimNote(candidate)}`,
       };
     }
-    const stopped = `stopped at token ${n.candidate} where every baseline answer it follows ran on (to ${n.baseline}): an end the baseline never gives`;
+    const stopped =
+      `stopped at token ${n.candidate} where every baseline answer it follows ran on (to ${n.baseline}): an end the baseline never ` +
+      `gives`;
     return {
       status: "scored",
       score: speedupAt(k),
@@ -264,7 +266,9 @@ function scoreOnBranch(
     score: speedup,
     speedup,
     comparedTokens: k,
-    reason: `parted from every answer the baseline gave at token ${agreed + 1} of ${k}${own} and is timed over the ${agreed} tokens they share${where}`,
+    reason:
+      `parted from every answer the baseline gave at token ${agreed + 1} of ${k}${own} and is timed over the ${agreed} tokens they ` +
+      `share${where}`,
     agreement: agreed / k,
     agreedTokens: agreed,
     evidence,

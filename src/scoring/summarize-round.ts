@@ -49,7 +49,10 @@ export interface RoundSummary {
   medianAgreement: number | null;
   /** Compared prompts with a cut or parting the baseline's own answers do not explain. */
   unexplained: number;
-  /** Candidate answers (prompt-runs) no baseline answer explains, of those compared, and the shuffle test's p-value; null without compared answers. */
+  /**
+   * Candidate answers (prompt-runs) no baseline answer explains, of those compared, and the shuffle test's p-value; null without compared
+   * answers.
+   */
   unexplainedAnswers: { count: number; compared: number; pValue: number; baselineVaries: boolean } | null;
   /** Each prompt over its runs, in input order. */
   prompts: AggregatedPrompt[];
@@ -69,7 +72,10 @@ export interface SummarizeOptions {
   /** The round's calibrated noise floor, when it names a calibration. */
   noise?: NoiseInput | null;
   bootstrapSeed?: number;
-  /** The round's tolerance and agreement rules, for telling which cuts and partings the baseline explains; default: tolerance 0.9, the rules' defaults. */
+  /**
+   * The round's tolerance and agreement rules, for telling which cuts and partings the baseline explains; default: tolerance 0.9, the
+   * rules' defaults.
+   */
   rules?: Partial<ExplainRules>;
 }
 

@@ -99,7 +99,8 @@ function findDisagreements(cards: readonly Scorecard[], labelOf: (position: numb
       const actual = canonical(pick(card));
       if (actual !== expected) {
         problems.push(
-          `${labelOf(position)}: ${scope}${what} is ${describeValue(pick(card), 120)} but ${labelOf(0)} has ${describeValue(pick(first), 120)}; shards of one round must share it`,
+          `${labelOf(position)}: ${scope}${what} is ${describeValue(pick(card), 120)} but ${labelOf(0)} has ` +
+            `${describeValue(pick(first), 120)}; shards of one round must share it`,
         );
       }
     });
@@ -157,7 +158,8 @@ export function findShardProblems(cards: readonly Scorecard[], labels: readonly 
     cards.forEach((card, position) => {
       if (position > 0 && limit(card) !== limit(first)) {
         problems.push(
-          `${labelOf(position)}: gate.maxRegression is ${describeValue(limit(card))} but ${labelOf(0)} has ${describeValue(limit(first))}; shards of one round must share it`,
+          `${labelOf(position)}: gate.maxRegression is ${describeValue(limit(card))} but ${labelOf(0)} has ` +
+            `${describeValue(limit(first))}; shards of one round must share it`,
         );
       }
     });
@@ -173,7 +175,8 @@ export function findShardProblems(cards: readonly Scorecard[], labels: readonly 
   for (const [index, positions] of holders) {
     if (positions.length > 1) {
       problems.push(
-        `shard ${index} of ${count} is given ${positions.length} times: ${positions.map((position) => labels[position] ?? `card ${position + 1}`).join(", ")}`,
+        `shard ${index} of ${count} is given ${positions.length} times: ` +
+          `${positions.map((position) => labels[position] ?? `card ${position + 1}`).join(", ")}`,
       );
     }
   }

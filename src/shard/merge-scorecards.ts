@@ -52,8 +52,8 @@ function pickFailure(cards: readonly ShardCard[]): { failure: Failure; descripti
 /**
  * Combines the cards of a sharded round into the card of the whole round. Every prompt's score,
  * the round score, its interval and the gate are recomputed from every prompt's per-run tokens and
- * times with the same summary as an unsharded round (a median of shard medians is not the median). Prompts are listed by id: the prompts file's
- * order is not on the cards. A round with scenarios is merged scenario by scenario and assembled
+ * times with the same summary as an unsharded round (a median of shard medians is not the median). Prompts are listed by id: the prompts
+ * file's order is not on the cards. A round with scenarios is merged scenario by scenario and assembled
  * again, as a fresh round's card is. Refuses (ConfigError) shards that do not belong to one round.
  */
 export function mergeScorecards(cards: Scorecard[], options: MergeOptions = {}): Scorecard {

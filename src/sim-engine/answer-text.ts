@@ -16,7 +16,10 @@ export interface AnswerStyle {
   divergeAfterTokens: number | null;
   /** A cheat: from this token on, filler (streamed faster); null: never. */
   fillerAfterTokens?: number | null;
-  /** From this token on the answer is the prompt's second continuation (answer.branches): another answer the same engine gives; null: the first. */
+  /**
+   * From this token on the answer is the prompt's second continuation (answer.branches): another answer the same engine gives; null: the
+   * first.
+   */
   branchAfterTokens?: number | null;
 }
 

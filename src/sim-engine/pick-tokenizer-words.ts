@@ -27,7 +27,8 @@ export function pickTokenizerWords(json: Record<string, unknown>, source: string
   const together = tokenizer.encode(sample.join(""), { add_special_tokens: false }).ids.length;
   if (together !== sample.length) {
     throw new Error(
-      `${source}: ${sample.length} whole-word tokens streamed together re-tokenize to ${together}: the sim-engine cannot stream text of this tokenizer exactly`,
+      `${source}: ${sample.length} whole-word tokens streamed together re-tokenize to ${together}: the sim-engine cannot stream text ` +
+        `of this tokenizer exactly`,
     );
   }
   return { content: words.filter((_, index) => index % 2 === 0), reasoning: words.filter((_, index) => index % 2 === 1) };

@@ -67,7 +67,8 @@ export const cheatsSchema = z.strictObject(
   },
   {
     error:
-      "expected an object of cheats: claimTokens, usageFactor, fillerText, fillerAfterTokens, fillerAfterFraction, promptIdSpeedup, answerCacheSpeedup, fillerAtBranch",
+      "expected an object of cheats: claimTokens, usageFactor, fillerText, fillerAfterTokens, fillerAfterFraction, promptIdSpeedup, " +
+      "answerCacheSpeedup, fillerAtBranch",
   },
 );
 

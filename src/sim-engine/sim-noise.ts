@@ -19,7 +19,9 @@ export interface SimNoise {
   readonly runFactor: number;
   /** The factor of the next request with this key (its prompt): the n-th request of a prompt draws the same in every replay. */
   requestFactor(key: string): number;
-  /** A uniform draw in [0, 1) for the next request with this key, for which continuation it takes (branch-answer.ts); seeded like the rest. */
+  /**
+   * A uniform draw in [0, 1) for the next request with this key, for which continuation it takes (branch-answer.ts); seeded like the rest.
+   */
   branchDraw(key: string): number;
 }
 

@@ -64,8 +64,8 @@ const noiseSchema = z.strictObject(
 
 /**
  * What a sim-engine does, as a JSON file: timings for every prompt (`defaults`), overrides for some
- * prompts by id (a request is matched to its id by its content, through `promptsFile`), and faults. A demo "engine source tree" is just such a file, so a patch to it makes
- * the engine faster, slower or broken in a way a reviewer can read.
+ * prompts by id (a request is matched to its id by its content, through `promptsFile`), and faults. A demo "engine source tree" is just
+ * such a file, so a patch to it makes the engine faster, slower or broken in a way a reviewer can read.
  */
 export const simProfileSchema = z.strictObject(
   {

@@ -267,7 +267,8 @@ export async function startSimEngine(options: SimEngineOptions = {}): Promise<Si
   log(`sim-engine listening on ${url} (model ${profile.model}, ${profile.flavour} flavour)`);
   if (profile.noise.jitter > 0 || profile.noise.runVariance > 0) {
     log(
-      `sim-engine noise: jitter ${profile.noise.jitter}, run variance ${profile.noise.runVariance}, seed ${profile.noise.seed ?? "none"}, start ${options.start ?? 0}, speed factor ${noise.runFactor.toFixed(4)}`,
+      `sim-engine noise: jitter ${profile.noise.jitter}, run variance ${profile.noise.runVariance}, seed ` +
+        `${profile.noise.seed ?? "none"}, start ${options.start ?? 0}, speed factor ${noise.runFactor.toFixed(4)}`,
     );
   }
 

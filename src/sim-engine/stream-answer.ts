@@ -62,7 +62,10 @@ function writeEvent(res: ServerResponse, event: string, stamp: () => void): void
 export function streamAnswer(engine: SimEngineState, request: AnswerRequest): void {
   const { res, record, plan, chat, body, t0, style, onSent } = request;
   const id = `${chat ? "chatcmpl" : "cmpl"}-sim${record.seq}`;
-  const head = `data: {"id":"${id}","object":"${chat ? "chat.completion.chunk" : "text_completion"}","created":${engine.created},"model":${JSON.stringify(engine.profile.model)},"choices":[{"index":0,`;
+  const object = chat ? "chat.completion.chunk" : "text_completion";
+  // Every event's fields before its choices, as the engines write them.
+  const envelope = `{"id":"${id}","object":"${object}","created":${engine.created},"model":${JSON.stringify(engine.profile.model)}`;
+  const head = `data: ${envelope},"choices":[{"index":0,`;
   const reasoningField = engine.profile.flavour === "vllm" ? "reasoning" : "reasoning_content";
   const promptTokens = promptTokenEstimate(body);
   const streamOptions = body.stream_options as { include_usage?: unknown; continuous_usage_stats?: unknown } | undefined;
@@ -134,7 +137,7 @@ export function streamAnswer(engine: SimEngineState, request: AnswerRequest): vo
     const usage = usagePerChunk ? `,"usage":${usageJson(total)}` : "";
     let tail = `${head}${finalDelta}"logprobs":null,"finish_reason":"${plan.finishReason}"}]${usage}}\n\n`;
     if (includeUsage) {
-      tail += `data: {"id":"${id}","object":"${chat ? "chat.completion.chunk" : "text_completion"}","created":${engine.created},"model":${JSON.stringify(engine.profile.model)},"choices":[],"usage":${usageJson(total)}}\n\n`;
+      tail += `data: ${envelope},"choices":[],"usage":${usageJson(total)}}\n\n`;
     }
     tail += "data: [DONE]\n\n";
     finishRecord(engine, record, "completed");

@@ -285,7 +285,8 @@ export async function recordPullRequestState(
 ): Promise<void> {
   await queryable.query(
     `INSERT INTO speedgate.pull_requests (repository, number, state, head_sha) VALUES ($1, $2, $3, $4)
-     ON CONFLICT (repository, number) DO UPDATE SET state = EXCLUDED.state, head_sha = coalesce(EXCLUDED.head_sha, speedgate.pull_requests.head_sha), updated_at = now()`,
+     ON CONFLICT (repository, number) DO UPDATE
+       SET state = EXCLUDED.state, head_sha = coalesce(EXCLUDED.head_sha, speedgate.pull_requests.head_sha), updated_at = now()`,
     [state.repository.toLowerCase(), state.number, state.state, state.headSha],
   );
 }

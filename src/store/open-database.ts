@@ -83,7 +83,8 @@ async function openServer(url: string, options: OpenDatabaseOptions): Promise<Da
 async function openPglite(dataDir: string, options: OpenDatabaseOptions): Promise<Database> {
   if (options.create === false && !(await stat(join(dataDir, PGLITE_SUBFOLDER)).catch(() => null))) {
     throw new Error(
-      `no speedgate database in ${dataDir}: the folder holds no PGlite data (${PGLITE_SUBFOLDER}/); give the folder the app was started with`,
+      `no speedgate database in ${dataDir}: the folder holds no PGlite data (${PGLITE_SUBFOLDER}/); give the folder the app was ` +
+        `started with`,
     );
   }
   await mkdir(dataDir, { recursive: true });

@@ -59,7 +59,8 @@ export async function runSideEffectOnce<R>(queryable: Queryable, request: SideEf
   }
   // Claim it: only the attempt whose update matches the sends it read goes on to send.
   const claimed = await queryable.query(
-    "UPDATE speedgate.side_effects SET state = 'pending', sends = sends + 1, error = NULL, updated_at = now() WHERE effect_key = $1 AND state = $2 AND sends = $3",
+    "UPDATE speedgate.side_effects SET state = 'pending', sends = sends + 1, error = NULL, updated_at = now() WHERE effect_key = $1 " +
+      "AND state = $2 AND sends = $3",
     [request.key, row.state, row.sends],
   );
   if (claimed.rowCount !== 1) return { state: "uncertain", reason: "another attempt is sending it at this moment" };

@@ -81,7 +81,10 @@ function wrapHandlers(handlers: Record<string, WorkHandler>, logger: Logger): Ta
       try {
         await handler(payload, context);
       } catch (error) {
-        const what = `job ${helpers.job.id} (${name}${context.key ? `, ${context.key}` : ""}) attempt ${context.attempt} of ${context.maxAttempts}`;
+        const what =
+          `job ${helpers.job.id} ` +
+          `(${name}${context.key ? `, ${context.key}` : ""}) attempt ` +
+          `${context.attempt} of ${context.maxAttempts}`;
         const reason = error instanceof Error ? error.message : String(error);
         if (context.isFinalAttempt) logger.error(`${what} failed and is given up: ${reason}`);
         else logger.warn(`${what} failed, to be retried: ${reason}`);

@@ -11,14 +11,16 @@ export async function readTokenizerFile(path: string): Promise<TokenCounter> {
     if (!info.isFile()) throw new ConfigError(`bench.tokenizer: ${path}: expected a tokenizer.json file, got a folder or something else`);
     if (info.size > MAX_TOKENIZER_BYTES) {
       throw new ConfigError(
-        `bench.tokenizer: ${path}: expected a tokenizer.json of at most ${MAX_TOKENIZER_BYTES / 2 ** 20} MiB, got ${(info.size / 2 ** 20).toFixed(1)} MiB`,
+        `bench.tokenizer: ${path}: expected a tokenizer.json of at most ${MAX_TOKENIZER_BYTES / 2 ** 20} MiB, got ` +
+          `${(info.size / 2 ** 20).toFixed(1)} MiB`,
       );
     }
     bytes = await readFile(path);
   } catch (error) {
     if (error instanceof ConfigError) throw error;
     throw new ConfigError(
-      `bench.tokenizer: expected a readable tokenizer.json on the runner, could not read ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      `bench.tokenizer: expected a readable tokenizer.json on the runner, could not read ${path} ` +
+        `(${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
     );
   }
   return parseTokenizer(bytes, path);

@@ -29,7 +29,10 @@ export function engineFamily(name: string): EngineFamily | null {
   return null;
 }
 
-/** The config's `engine` as the card shows it: a known engine's alias becomes its one name ("llama-cpp" → "llama.cpp"); anything else is kept. */
+/**
+ * The config's `engine` as the card shows it: a known engine's alias becomes its one name ("llama-cpp" → "llama.cpp"); anything else is
+ * kept.
+ */
 export function canonicalEngineName(name: string): string {
   const family = engineFamily(name);
   return family !== null && ALIASES.some(({ names }) => names.includes(squash(name))) ? family : name;

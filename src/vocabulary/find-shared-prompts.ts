@@ -20,6 +20,7 @@ export function describeSharedPrompts(groups: readonly string[][]): string | nul
   return (
     `scenarios ${listed} send the same prompts, and one engine start serves them all: after the first, each meets those prompts ` +
     "in the engine's prefix cache (SGLang's radix cache, vLLM's prefix caching, llama.cpp's prompt cache), on both engines alike, " +
-    "so its time to first token is that of cached prompts; to measure each cold, give it prompts of its own (another file, or synthetic prompts with another seed)"
+    "so its time to first token is that of cached prompts; to measure each cold, give it prompts of its own (another file, or " +
+    "synthetic prompts with another seed)"
   );
 }

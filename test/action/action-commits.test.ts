@@ -14,7 +14,8 @@ import { pullRequestEvent } from "./support/webhook-payloads.js";
 const run = promisify(execFile);
 
 function profile(ttftMs: number, itlMs = 1): string {
-  return `${JSON.stringify({ model: "sim-model", defaults: { ttftMs, itlMs, outputTokens: 12, reasoningTokens: 0, tokensPerChunk: 1 } }, null, 2)}\n`;
+  const defaults = { ttftMs, itlMs, outputTokens: 12, reasoningTokens: 0, tokensPerChunk: 1 };
+  return `${JSON.stringify({ model: "sim-model", defaults }, null, 2)}\n`;
 }
 
 /**
@@ -97,39 +98,46 @@ describe("the action scores a pull request's head against its base (bundled acti
     return { name: "pull_request", payload };
   }
 
-  it("takes the base and head from a pull_request event, fetches what the shallow checkout lacks, and scores each from its worktree", async () => {
-    const { checkout, step } = await runJob(eventFor(c.base, c.head), await writeConfig({ trusted: true }), { "fail-on-gate": "false" });
-    expect(step.exitCode, `${step.stdout}\n${step.stderr}`).toBe(0);
-    const card = parseScorecardJson(await readFile(step.outputs["scorecard-json"] ?? "", "utf8"), "card");
-    expect(card.failure).toBeNull();
-    expect(card.commits).toMatchObject({ base: c.base, head: c.head, mergeBase: c.base });
-    expect(card.source).toMatchObject({ headSha: c.head });
-    // The engine as released answers after 3 s, the base's after 5 ms: the baseline ran the base. Seconds, not
-    // 600 ms against 400: the four requests are in flight together, and a stall of 400 ms would have crossed that bar.
-    expect(card.metrics?.baseline.ttftMs.median).toBeLessThan(1500);
-    expect(step.stdout).toContain("is a shallow clone: fetching its full history");
-    // Both worktrees are gone; the checkout itself was not moved.
-    const worktrees = (await run("git", ["-C", checkout, "worktree", "list"])).stdout.trim().split("\n");
-    expect(worktrees).toHaveLength(1);
-    expect((await run("git", ["-C", checkout, "rev-parse", "HEAD"])).stdout.trim()).toBe(c.base);
-  });
+  it(
+    "takes the base and head from a pull_request event, fetches what the " + "shallow checkout lacks, and scores each from its worktree",
+    async () => {
+      const { checkout, step } = await runJob(eventFor(c.base, c.head), await writeConfig({ trusted: true }), { "fail-on-gate": "false" });
+      expect(step.exitCode, `${step.stdout}\n${step.stderr}`).toBe(0);
+      const card = parseScorecardJson(await readFile(step.outputs["scorecard-json"] ?? "", "utf8"), "card");
+      expect(card.failure).toBeNull();
+      expect(card.commits).toMatchObject({ base: c.base, head: c.head, mergeBase: c.base });
+      expect(card.source).toMatchObject({ headSha: c.head });
+      // The engine as released answers after 3 s, the base's after 5 ms: the baseline ran the base. Seconds, not
+      // 600 ms against 400: the four requests are in flight together, and a stall of 400 ms would have crossed that bar.
+      expect(card.metrics?.baseline.ttftMs.median).toBeLessThan(1500);
+      expect(step.stdout).toContain("is a shallow clone: fetching its full history");
+      // Both worktrees are gone; the checkout itself was not moved.
+      const worktrees = (await run("git", ["-C", checkout, "worktree", "list"])).stdout.trim().split("\n");
+      expect(worktrees).toHaveLength(1);
+      expect((await run("git", ["-C", checkout, "rev-parse", "HEAD"])).stdout.trim()).toBe(c.base);
+    },
+  );
 
-  it("refuses to run a pull request's head commit as a host process (runtime: process) for a dispatched run, before fetching or starting anything", async () => {
-    const { checkout, step } = await runJob(
-      { name: "workflow_dispatch", payload: { inputs: { pr: "7", sha: c.head, base: c.base } } },
-      await writeConfig(),
-    );
-    expect(step.exitCode).not.toBe(0);
-    expect(step.stdout).toContain("runtime: process runs the candidate's code as the runner's own user");
-    expect(step.stdout).toContain("this round's candidate is a pull request's head commit");
-    expect(step.outputs["scorecard-json"] ?? "").toBe("");
-    // Nothing was fetched: the head the fence refused never reached the runner's clone.
-    const has = await run("git", ["-C", checkout, "cat-file", "-e", `${c.head}^{commit}`]).then(
-      () => true,
-      () => false,
-    );
-    expect(has).toBe(false);
-  });
+  it(
+    "refuses to run a pull request's head commit as a host process (runtime: process) for a dispatched run, before fetching or " +
+      "starting anything",
+    async () => {
+      const { checkout, step } = await runJob(
+        { name: "workflow_dispatch", payload: { inputs: { pr: "7", sha: c.head, base: c.base } } },
+        await writeConfig(),
+      );
+      expect(step.exitCode).not.toBe(0);
+      expect(step.stdout).toContain("runtime: process runs the candidate's code as the runner's own user");
+      expect(step.stdout).toContain("this round's candidate is a pull request's head commit");
+      expect(step.outputs["scorecard-json"] ?? "").toBe("");
+      // Nothing was fetched: the head the fence refused never reached the runner's clone.
+      const has = await run("git", ["-C", checkout, "cat-file", "-e", `${c.head}^{commit}`]).then(
+        () => true,
+        () => false,
+      );
+      expect(has).toBe(false);
+    },
+  );
 
   it("scores the dispatched head when the round config vouches for its authors (candidate.trusted: true)", async () => {
     const { step } = await runJob(

@@ -13,6 +13,7 @@ import { DIST, runStep, startStep } from "./support/action-step.js";
 import { FASTER_PATCH, SLOWER_PATCH, type SimRound, writeSimRound } from "./support/sim-round.js";
 import { pullRequestEvent } from "./support/webhook-payloads.js";
 import { BUSY_H100, IDLE_H100, LEFTOVER_ENGINE, installFakeNvidiaSmi } from "../support/fake-nvidia-smi.js";
+import { concatPatterns } from "../support/concat-patterns.js";
 
 const OOM_LOG = new URL("../fixtures/sglang-cuda-graph-oom.log", import.meta.url).pathname;
 
@@ -125,7 +126,8 @@ describe("the bundled action", () => {
   });
 
   it("says no verdict when the runner's GPU was busy: the step fails, but the annotation is a warning that says what to free", async () => {
-    // nvidia-smi shows an idle GPU before the baseline starts and a leftover engine before the candidate does, which then runs out of memory.
+    // nvidia-smi shows an idle GPU before the baseline starts and a leftover engine before the candidate does, which then runs out of
+    // memory.
     const fake = await installFakeNvidiaSmi([{ gpus: IDLE_H100 }, { gpus: BUSY_H100, apps: LEFTOVER_ENGINE }]);
     try {
       const busy = await writeSimRound({
@@ -157,9 +159,13 @@ describe("the bundled action", () => {
         expect(step.exitCode).toBe(1);
         expect(step.outputs).toMatchObject({ verdict: "none", "gate-passed": "false", "failure-kind": "cuda_oom" });
         const headline =
-          "⚠️ No verdict: the runner's GPU was busy, not the patch (GPU 0 was held by python3 -m sglang.launch_server, tp0, pid 4242, 22.5 GiB, when the candidate started)";
+          "⚠️ No verdict: the runner's GPU was busy, not the patch (GPU 0 was held by python3 -m sglang.launch_server, tp0, pid " +
+          "4242, 22.5 GiB, when the candidate started)";
         expect(step.stdout).toMatch(
-          /^::warning title=speedgate%3A no verdict%2C not the patch%3A candidate engine died before becoming healthy.*::.*Free GPU 0 on test-runner: stop what holds it /m,
+          concatPatterns(
+            /^::warning title=speedgate%3A no verdict%2C not the patch%3A candidate engine died before becoming healthy.*::.*Free GPU /m,
+            /0 on test-runner: stop what holds it /m,
+          ),
         );
         expect(step.stdout).not.toMatch(/^::error title=/m);
         expect(step.stdout).toContain(`::error::${headline} Free GPU 0 on `);
@@ -276,7 +282,9 @@ describe("the bundled action, against a candidate that tampers with the card", (
     workDir = await mkdtemp(join(tmpdir(), "speedgate-tamper-"));
     // The candidate leaves a child in a session of its own (setsid, so out of the engine's process
     // group) that waits for the card and then rewrites it: a score the patch did not earn.
-    const forge = `while [ ! -s '${join(workDir, "out", "scorecard.json")}' ]; do sleep 0.02; done; echo '{"forged": true}' > '${join(workDir, "out", "scorecard.json")}'`;
+    const forge =
+      `while [ ! -s '${join(workDir, "out", "scorecard.json")}' ]; do sleep 0.02; done; echo '{"forged": true}' > ` +
+      `'${join(workDir, "out", "scorecard.json")}'`;
     round = await writeSimRound({
       candidate: {
         ...TRUSTED,
@@ -367,7 +375,10 @@ describe("the bundled action, merging", () => {
     expect(step.exitCode).toBe(1);
     expect(step.outputs).toMatchObject({ "failure-kind": "cuda_oom", "gate-passed": "false", "prompts-total": "12" });
     expect(step.stdout).toMatch(
-      /^::error title=speedgate%3A candidate engine died before becoming healthy \(CUDA out of memory\)::shard 2 of 3: torch\.OutOfMemoryError/m,
+      concatPatterns(
+        /^::error title=speedgate%3A candidate engine died before becoming healthy \(CUDA out of memory\)::shard 2 of 3: /m,
+        /torch\.OutOfMemoryError/m,
+      ),
     );
     expect(step.summary).toContain("shard 2 of 3: torch.OutOfMemoryError");
     await rm(workDir, { recursive: true, force: true });

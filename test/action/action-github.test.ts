@@ -119,7 +119,8 @@ describe("the bundled action with GitHub", () => {
       origin: 'dispatched for pull request "17" (workflow_dispatch input "pr")',
     },
   ])(
-    "refuses runtime: process for a pull request's patch ($how) unless the config says candidate.trusted, before fetching or starting anything",
+    "refuses runtime: process for a pull request's patch ($how) unless the config says candidate.trusted, before fetching or " +
+      "starting anything",
     async ({ inputs, origin }) => {
       const step = await runStep({
         entry: "index",

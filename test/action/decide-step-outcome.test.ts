@@ -33,20 +33,26 @@ describe("the action's outcome, from the same verdict as the card and the check"
     expect(output(patchNeedsMemory)).toMatchObject({ verdict: "fail", "gate-passed": "false", "failure-kind": "cuda_oom" });
   });
 
-  it("says no verdict when the runner's GPU was busy: still a failed step (nothing was measured), a warning on the engine, and what to free", () => {
-    const outcome = decideStepOutcome(busyRunner, { failOnGate: true, cancelled: false });
-    expect(outcome.failure).toBe(
-      "⚠️ No verdict: the runner's GPU was busy, not the patch (GPU 0 was held by python3, pid 4242, 22.5 GiB, when the candidate started) " +
-        "Free GPU 0 on gpu-runner-3: stop what holds it (python3, pid 4242, 22.5 GiB), then comment `/rescore`.",
-    );
-    expect(outcome.annotation).toMatchObject({
-      level: "warning",
-      title:
-        "speedgate: no verdict, not the patch: candidate engine died before becoming healthy (CUDA out of memory during CUDA graph capture)",
-    });
-    expect(outcome.annotation?.message).toContain("Free GPU 0 on gpu-runner-3");
-    expect(output(busyRunner)).toMatchObject({ verdict: "none", "gate-passed": "false" });
-  });
+  it(
+    "says no verdict when the runner's GPU was busy: still a failed step (nothing was measured), a warning on the engine, and what to " +
+      "free",
+    () => {
+      const outcome = decideStepOutcome(busyRunner, { failOnGate: true, cancelled: false });
+      expect(outcome.failure).toBe(
+        "⚠️ No verdict: the runner's GPU was busy, not the patch (GPU 0 was held by python3, pid 4242, 22.5 GiB, when the candidate " +
+          "started) " +
+          "Free GPU 0 on gpu-runner-3: stop what holds it (python3, pid 4242, 22.5 GiB), then comment `/rescore`.",
+      );
+      expect(outcome.annotation).toMatchObject({
+        level: "warning",
+        title:
+          "speedgate: no verdict, not the patch: candidate engine died before becoming healthy (CUDA out of memory during CUDA graph " +
+          "capture)",
+      });
+      expect(outcome.annotation?.message).toContain("Free GPU 0 on gpu-runner-3");
+      expect(output(busyRunner)).toMatchObject({ verdict: "none", "gate-passed": "false" });
+    },
+  );
 
   it("only warns with fail-on-gate: false, and fails a cancelled round whatever it scored", () => {
     const lenient = decideStepOutcome(busyRunner, { failOnGate: false, cancelled: false });
@@ -57,27 +63,32 @@ describe("the action's outcome, from the same verdict as the card and the check"
     );
   });
 
-  it("fails the step when the engine image cannot be brought to the base, whatever fail-on-gate says: a setup to fix, not a verdict on the patch", () => {
-    const failure = imageBaseMismatch({
-      image: "lmsysorg/sglang:dev",
-      imageRevision: "c0e50f9ebc60aa11",
-      base: "9e3d2763dbd5bb22",
-      reason: "the image's commit c0e50f9ebc60 is not an ancestor of the base 9e3d2763dbd5",
-    });
-    const card = makeCard([], { failure });
-    for (const failOnGate of [true, false]) {
-      const outcome = decideStepOutcome(card, { failOnGate, cancelled: false });
-      expect(outcome.failure).toBe(
-        "⚠️ No verdict: the engine image does not fit the base commit, neither engine nor the patch failed (lmsysorg/sglang:dev (source at c0e50f9ebc60) cannot be brought to the base 9e3d2763dbd5)",
-      );
-      expect(outcome.warning).toBeNull();
-      expect(outcome.annotation).toMatchObject({ level: "warning" });
-      expect(outcome.annotation?.message).toContain(
-        "lmsysorg/sglang:dev (source at c0e50f9ebc60) cannot be brought to the base 9e3d2763dbd5",
-      );
-    }
-    expect(output(card)).toMatchObject({ verdict: "none", "gate-passed": "false", "failure-kind": "image_base_mismatch" });
-  });
+  it(
+    "fails the step when the engine image cannot be brought to the base, whatever fail-on-gate says: a setup to fix, not a verdict on " +
+      "the patch",
+    () => {
+      const failure = imageBaseMismatch({
+        image: "lmsysorg/sglang:dev",
+        imageRevision: "c0e50f9ebc60aa11",
+        base: "9e3d2763dbd5bb22",
+        reason: "the image's commit c0e50f9ebc60 is not an ancestor of the base 9e3d2763dbd5",
+      });
+      const card = makeCard([], { failure });
+      for (const failOnGate of [true, false]) {
+        const outcome = decideStepOutcome(card, { failOnGate, cancelled: false });
+        expect(outcome.failure).toBe(
+          "⚠️ No verdict: the engine image does not fit the base commit, neither engine nor the patch failed (lmsysorg/sglang:dev " +
+            "(source at c0e50f9ebc60) cannot be brought to the base 9e3d2763dbd5)",
+        );
+        expect(outcome.warning).toBeNull();
+        expect(outcome.annotation).toMatchObject({ level: "warning" });
+        expect(outcome.annotation?.message).toContain(
+          "lmsysorg/sglang:dev (source at c0e50f9ebc60) cannot be brought to the base 9e3d2763dbd5",
+        );
+      }
+      expect(output(card)).toMatchObject({ verdict: "none", "gate-passed": "false", "failure-kind": "image_base_mismatch" });
+    },
+  );
 });
 
 describe("the action's outputs of a round with scenarios", () => {

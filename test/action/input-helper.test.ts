@@ -83,7 +83,8 @@ describe("readSettings", () => {
     [{ config: "r.yaml", cards: "x" }, 'input "cards": expected only with mode: merge, but mode is run'],
     [
       { config: "r.yaml", "base-sha": "main", "patch-from-pr": "true" },
-      'input "base-sha": expected either base-sha/head-sha (score the pull request\'s head against its base) or patch-from-pr (a fixed baseline and a patch), not both',
+      'input "base-sha": expected either base-sha/head-sha (score the pull request\'s head against its base) or patch-from-pr (a ' +
+        "fixed baseline and a patch), not both",
     ],
     [{ config: "r.yaml", "head-sha": "abc", patch: "a.patch" }, 'input "head-sha": expected either base-sha/head-sha'],
     [

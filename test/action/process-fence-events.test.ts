@@ -126,14 +126,18 @@ describe("runtime: process without candidate.trusted, event by event (the bundle
     expect(step.outputs["round-score"]).toBeDefined();
   });
 
-  it("runs it under workflow_run when the config vouches for the authors (candidate.trusted), and then the build step is the authors' to trust", async () => {
-    const { step, githubEnv } = await stepUnder(
-      { name: "workflow_run", payload: { action: "completed", workflow_run: { event: "pull_request" } } },
-      trusted,
-      patchPath,
-    );
-    expect(step.exitCode, step.stdout + step.stderr).toBe(0);
-    // What the refusal above prevents: the patch's build step wrote the env file that later steps load.
-    expect(githubEnv).toBe(`${POISON}\n`);
-  });
+  it(
+    "runs it under workflow_run when the config vouches for the authors (candidate.trusted), and then the build step is the authors' " +
+      "to trust",
+    async () => {
+      const { step, githubEnv } = await stepUnder(
+        { name: "workflow_run", payload: { action: "completed", workflow_run: { event: "pull_request" } } },
+        trusted,
+        patchPath,
+      );
+      expect(step.exitCode, step.stdout + step.stderr).toBe(0);
+      // What the refusal above prevents: the patch's build step wrote the env file that later steps load.
+      expect(githubEnv).toBe(`${POISON}\n`);
+    },
+  );
 });

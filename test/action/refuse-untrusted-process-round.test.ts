@@ -8,6 +8,7 @@ import { pullRequestPatchOrigin, refuseUntrustedProcessRound } from "../../actio
 import { ConfigError } from "../../src/vocabulary/config-error.js";
 import { pullRequestEvent } from "./support/webhook-payloads.js";
 import { writeFenceConfig } from "./support/write-fence-config.js";
+import { concatPatterns } from "../support/concat-patterns.js";
 
 function context(eventName: string, payload: Record<string, unknown> = {}): ActionContext {
   return {
@@ -100,7 +101,10 @@ describe("refuseUntrustedProcessRound", () => {
     const error = await fromPr(await write("process.yml", "process")).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as Error).message).toMatch(
-      /process\.yml: runtime: process runs the candidate's code as the runner's own user.*\(input "patch-from-pr" is true\).*candidate\.trusted: true/,
+      concatPatterns(
+        /process\.yml: runtime: process runs the candidate's code as the runner's own user.*\(input "patch-from-pr" is /,
+        /true\).*candidate\.trusted: true/,
+      ),
     );
   });
 

@@ -93,7 +93,8 @@ describe("speedgate run on bad input writes nothing into --out", () => {
   }
   const prompts = '{"id": "p1", "prompt": "hi"}\n';
   const config = (bench: string) =>
-    `engine: sim\nruntime: process\nport: 1\nbaseline:\n  command: [node, -e, "process.exit(3)"]\ncandidate:\n  sourceDir: .\nbench:\n${bench}\ngate:\n  minRoundScore: 1\n`;
+    `engine: sim\nruntime: process\nport: 1\nbaseline:\n  command: [node, -e, "process.exit(3)"]\ncandidate:\n  sourceDir: ` +
+    `.\nbench:\n${bench}\ngate:\n  minRoundScore: 1\n`;
   const goodBench = "  prompts: prompts.jsonl\n  maxTokens: 16\n  requestIntervalMs: 0\n  contextLimit: 4096\n  tolerance: 0.9";
 
   it("leaves the --out folder empty for a config with a bad field", async () => {

@@ -107,37 +107,41 @@ describe("the app's readiness and its stop", () => {
         }
       });
 
-      it("answers /ping at once and /ready 503 'starting' while migrating, holds a delivery unread meanwhile, and answers it 200 once migrated", async () => {
-        const url = handle.target.kind === "postgres" ? handle.target.url : "";
-        // A hold longer than any migration here: the delivery's answer waits for the lock's release, not for a clock.
-        const bot = await startBotProcess({
-          gheHost: fake.host,
-          env: { DATABASE_URL: url, SPEEDGATE_DELIVERY_HOLD_MS: "120000" },
-          until: "listening",
-        });
-        try {
-          expect((await get(bot.port, "/ping")).status).toBe(200);
-          expect(await get(bot.port, "/ready")).toEqual({ status: 503, body: '{"status":"starting"}\n' });
-          let answered: number | null = null;
-          const early = sendWebhook(bot.webhookUrl, { event: "ping", payload: { zen: "early" }, secret: bot.secret }).then(
-            (status) => (answered = status),
-          );
-          // Requests after it are answered while it waits: it is held, not queued behind a stalled server.
-          expect(await get(bot.port, "/ready")).toEqual({ status: 503, body: '{"status":"starting"}\n' });
-          expect((await get(bot.port, "/ping")).status).toBe(200);
-          expect(answered).toBeNull();
-          expect(bot.output()).not.toContain("taking deliveries");
+      it(
+        "answers /ping at once and /ready 503 'starting' while migrating, holds a delivery unread meanwhile, and answers it 200 once " +
+          "migrated",
+        async () => {
+          const url = handle.target.kind === "postgres" ? handle.target.url : "";
+          // A hold longer than any migration here: the delivery's answer waits for the lock's release, not for a clock.
+          const bot = await startBotProcess({
+            gheHost: fake.host,
+            env: { DATABASE_URL: url, SPEEDGATE_DELIVERY_HOLD_MS: "120000" },
+            until: "listening",
+          });
+          try {
+            expect((await get(bot.port, "/ping")).status).toBe(200);
+            expect(await get(bot.port, "/ready")).toEqual({ status: 503, body: '{"status":"starting"}\n' });
+            let answered: number | null = null;
+            const early = sendWebhook(bot.webhookUrl, { event: "ping", payload: { zen: "early" }, secret: bot.secret }).then(
+              (status) => (answered = status),
+            );
+            // Requests after it are answered while it waits: it is held, not queued behind a stalled server.
+            expect(await get(bot.port, "/ready")).toEqual({ status: 503, body: '{"status":"starting"}\n' });
+            expect((await get(bot.port, "/ping")).status).toBe(200);
+            expect(answered).toBeNull();
+            expect(bot.output()).not.toContain("taking deliveries");
 
-          await holder.query("COMMIT");
-          expect(await early).toBe(200);
-          // Its log line comes on another pipe than the answer, and may arrive after it.
-          expect((await bot.waitFor(/taking deliveries/))[0]).toBeTruthy();
-          expect(await get(bot.port, "/ready")).toEqual({ status: 200, body: '{"status":"ready"}\n' });
-          expect(await sendWebhook(bot.webhookUrl, { event: "ping", payload: { zen: "late" }, secret: bot.secret })).toBe(200);
-        } finally {
-          await bot.stop();
-        }
-      });
+            await holder.query("COMMIT");
+            expect(await early).toBe(200);
+            // Its log line comes on another pipe than the answer, and may arrive after it.
+            expect((await bot.waitFor(/taking deliveries/))[0]).toBeTruthy();
+            expect(await get(bot.port, "/ready")).toEqual({ status: 200, body: '{"status":"ready"}\n' });
+            expect(await sendWebhook(bot.webhookUrl, { event: "ping", payload: { zen: "late" }, secret: bot.secret })).toBe(200);
+          } finally {
+            await bot.stop();
+          }
+        },
+      );
     },
   );
 });

@@ -172,20 +172,23 @@ describe("score cards against the comment and the check (`npm run bot`)", () => 
     );
   });
 
-  it("a card whose top level says every scenario passed over one that failed: the check is the scenarios' verdict, not the card's", async () => {
-    const card = makeScenarioRound([
-      { name: "decode-c1", speedup: 1.2 },
-      { name: "prefill-c32", speedup: 0.9, minRoundScore: 0.8 },
-    ]);
-    // Written as the pull request's own workflow could write it: the failing scenario's bar lowered, the top level "passed".
-    const forged: Scorecard = { ...card, gate: { ...card.gate, passed: true, reason: "2 of 2 scenarios passed", reasons: [] } };
-    serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, pulls: [PULL], artifacts: { 651: zipScorecard(forged) } });
-    expect(await deliver("workflow_run", run(651, "2026-01-01T00:00:00Z"))).toBe(200);
-    expect(fake.checkRuns).toMatchObject([{ status: "completed", conclusion: "failure" }]);
-    expect(fake.checkRuns[0]?.title).toBe("❌ 1 of 2 scenarios passed; improved: decode-c1; regressed: prefill-c32; failed: prefill-c32");
-    expect(fake.comments[0]?.body).toContain("1 of 2 scenarios passed");
-    expect(fake.comments[0]?.body).not.toContain("2 of 2 scenarios passed");
-  });
+  it(
+    "a card whose top level says every scenario passed over one that " + "failed: the check is the scenarios' verdict, not the card's",
+    async () => {
+      const card = makeScenarioRound([
+        { name: "decode-c1", speedup: 1.2 },
+        { name: "prefill-c32", speedup: 0.9, minRoundScore: 0.8 },
+      ]);
+      // Written as the pull request's own workflow could write it: the failing scenario's bar lowered, the top level "passed".
+      const forged: Scorecard = { ...card, gate: { ...card.gate, passed: true, reason: "2 of 2 scenarios passed", reasons: [] } };
+      serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, pulls: [PULL], artifacts: { 651: zipScorecard(forged) } });
+      expect(await deliver("workflow_run", run(651, "2026-01-01T00:00:00Z"))).toBe(200);
+      expect(fake.checkRuns).toMatchObject([{ status: "completed", conclusion: "failure" }]);
+      expect(fake.checkRuns[0]?.title).toBe("❌ 1 of 2 scenarios passed; improved: decode-c1; regressed: prefill-c32; failed: prefill-c32");
+      expect(fake.comments[0]?.body).toContain("1 of 2 scenarios passed");
+      expect(fake.comments[0]?.body).not.toContain("2 of 2 scenarios passed");
+    },
+  );
 
   it("a card that leaves out the scenario the repository declares, or every scenario: the check fails and names it", async () => {
     const config = ["gate:", "  scenarios:", "    decode-c1: { minRoundScore: 1.0 }", "    prefill-c32: { minRoundScore: 0.8 }", ""].join(

@@ -29,46 +29,52 @@ describe("pull_request, issue_comment and check_run delivered over HTTP to `npm 
 
   const deliver = async (event: string, payload: unknown): Promise<number> => await deliverAndSettle(bot, event, payload, randomUUID());
 
-  it("pull_request.opened with trigger auto dispatches scoring of the head SHA against the base SHA for an author who may write", async () => {
-    const repo = serveRepository(fake, {
-      owner: OWNER,
-      repo: REPO,
-      appId: bot.appId,
-      config: AUTO,
-      pulls: [{ ...PULL, author: "writer", baseSha: BASE }],
-      roles: ROLES,
-    });
-    expect(await deliver("pull_request", pullRequestEvent("opened", { number: 12, headSha: SHA, author: "writer", baseSha: BASE }))).toBe(
-      200,
-    );
-    expect(repo.dispatches).toEqual([
-      { workflow: "speedgate.yml", ref: "main", inputs: { pr: "12", sha: SHA, base: BASE }, runId: expect.any(Number) as number },
-    ]);
-    expect(fake.checkRuns).toMatchObject([
-      { headSha: SHA, status: "queued", externalId: `speedgate:pr=12:run=${repo.dispatches[0]?.runId}` },
-    ]);
-  });
+  it(
+    "pull_request.opened with trigger auto dispatches scoring of the head " + "SHA against the base SHA for an author who may write",
+    async () => {
+      const repo = serveRepository(fake, {
+        owner: OWNER,
+        repo: REPO,
+        appId: bot.appId,
+        config: AUTO,
+        pulls: [{ ...PULL, author: "writer", baseSha: BASE }],
+        roles: ROLES,
+      });
+      expect(await deliver("pull_request", pullRequestEvent("opened", { number: 12, headSha: SHA, author: "writer", baseSha: BASE }))).toBe(
+        200,
+      );
+      expect(repo.dispatches).toEqual([
+        { workflow: "speedgate.yml", ref: "main", inputs: { pr: "12", sha: SHA, base: BASE }, runId: expect.any(Number) as number },
+      ]);
+      expect(fake.checkRuns).toMatchObject([
+        { headSha: SHA, status: "queued", externalId: `speedgate:pr=12:run=${repo.dispatches[0]?.runId}` },
+      ]);
+    },
+  );
 
-  it("dispatches a workflow written before base/head scoring (inputs pr and sha only) again without base when GitHub refuses the input", async () => {
-    const repo = serveRepository(fake, {
-      owner: OWNER,
-      repo: REPO,
-      appId: bot.appId,
-      config: AUTO,
-      pulls: [{ ...PULL, author: "writer" }],
-      roles: ROLES,
-      workflowInputs: ["pr", "sha"],
-    });
-    expect(await deliver("pull_request", pullRequestEvent("opened", { number: 12, headSha: SHA, author: "writer", baseSha: BASE }))).toBe(
-      200,
-    );
-    expect(repo.dispatches).toEqual([
-      { workflow: "speedgate.yml", ref: "main", inputs: { pr: "12", sha: SHA }, runId: expect.any(Number) as number },
-    ]);
-    expect(fake.checkRuns).toMatchObject([
-      { headSha: SHA, status: "queued", externalId: `speedgate:pr=12:run=${repo.dispatches[0]?.runId}` },
-    ]);
-  });
+  it(
+    "dispatches a workflow written before base/head scoring (inputs pr and " + "sha only) again without base when GitHub refuses the input",
+    async () => {
+      const repo = serveRepository(fake, {
+        owner: OWNER,
+        repo: REPO,
+        appId: bot.appId,
+        config: AUTO,
+        pulls: [{ ...PULL, author: "writer" }],
+        roles: ROLES,
+        workflowInputs: ["pr", "sha"],
+      });
+      expect(await deliver("pull_request", pullRequestEvent("opened", { number: 12, headSha: SHA, author: "writer", baseSha: BASE }))).toBe(
+        200,
+      );
+      expect(repo.dispatches).toEqual([
+        { workflow: "speedgate.yml", ref: "main", inputs: { pr: "12", sha: SHA }, runId: expect.any(Number) as number },
+      ]);
+      expect(fake.checkRuns).toMatchObject([
+        { headSha: SHA, status: "queued", externalId: `speedgate:pr=12:run=${repo.dispatches[0]?.runId}` },
+      ]);
+    },
+  );
 
   it("pull_request.opened with trigger auto asks for a maintainer when the author may not write", async () => {
     const repo = serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, config: AUTO, pulls: [PULL], roles: ROLES });
@@ -100,7 +106,8 @@ describe("pull_request, issue_comment and check_run delivered over HTTP to `npm 
       // When the head arrived depends on the deliveries of the tests before (the app records them).
       expect.stringMatching(
         new RegExp(
-          `^Scoring ${SHA} \\(the head when you commented: it became the head [^)]+ before your comment[^)]*\\): https://github.com/${OWNER}/${REPO}/actions/runs/${repo.dispatches[0]?.runId}$`,
+          `^Scoring ${SHA} \\(the head when you commented: it became the head [^)]+ before your comment[^)]*\\): ` +
+            `https://github.com/${OWNER}/${REPO}/actions/runs/${repo.dispatches[0]?.runId}$`,
         ),
       ),
     ]);

@@ -113,31 +113,36 @@ async function deliverUnderAttack(
   const answered = statuses.filter((status) => status === 200).length;
   // For the report: how many got through, and what the attack and the budget came to.
   console.info(
-    `${answered} of ${statuses.length} signed deliveries answered 200; ${attack.opened()} attack connections opened, ${attack.endedByApp()} ended by the app; budget peak ${JSON.stringify(budget.peak())}`,
+    `${answered} of ${statuses.length} signed deliveries answered 200; ${attack.opened()} attack connections opened, ` +
+      `${attack.endedByApp()} ended by the app; budget peak ${JSON.stringify(budget.peak())}`,
   );
   expect(answered, `statuses: ${statuses.join(" ")}`).toBeGreaterThanOrEqual(Math.ceil(0.9 * statuses.length));
   return attack;
 }
 
 describe("the webhook endpoint under connections that send headers and no body", () => {
-  it("answers at least 90% of signed deliveries 200 during the reported attack, the budget holding what arrived, not what was declared", async () => {
-    expect(await deliver("127.0.0.1")).toBe(200);
-    const attack = await deliverUnderAttack(
-      {
-        localAddresses: ["127.0.0.1", "127.0.0.2"],
-        declaredBytes: REPORTED,
-        holdMs: DEFAULT_WEBHOOK_BODY_LIMITS.graceMs + 50,
-        reopenMs: 10,
-      },
-      REPORTED.length,
-      60,
-    );
-    // The attack was in place: its connections were replaced, each past its grace, for the whole time.
-    expect(attack.opened()).toBeGreaterThan(2 * REPORTED.length);
-    // What the budget holds is the connections' cost and the deliveries' bytes: declared, it would have been 141 MiB.
-    const peak = budget.peak();
-    expect(peak.reserve + peak.shared).toBeLessThan((REPORTED.length + 8) * MIN_CHARGE + 4 * 8 * 1024 + MiB);
-  }, 60_000);
+  it(
+    "answers at least 90% of signed deliveries 200 during the reported " + "attack, the budget holding what arrived, not what was declared",
+    async () => {
+      expect(await deliver("127.0.0.1")).toBe(200);
+      const attack = await deliverUnderAttack(
+        {
+          localAddresses: ["127.0.0.1", "127.0.0.2"],
+          declaredBytes: REPORTED,
+          holdMs: DEFAULT_WEBHOOK_BODY_LIMITS.graceMs + 50,
+          reopenMs: 10,
+        },
+        REPORTED.length,
+        60,
+      );
+      // The attack was in place: its connections were replaced, each past its grace, for the whole time.
+      expect(attack.opened()).toBeGreaterThan(2 * REPORTED.length);
+      // What the budget holds is the connections' cost and the deliveries' bytes: declared, it would have been 141 MiB.
+      const peak = budget.peak();
+      expect(peak.reserve + peak.shared).toBeLessThan((REPORTED.length + 8) * MIN_CHARGE + 4 * 8 * 1024 + MiB);
+    },
+    60_000,
+  );
 
   it("keeps answering signed deliveries when the headers-only connections are more than the caps allow", async () => {
     const limits = DEFAULT_WEBHOOK_BODY_LIMITS;

@@ -102,33 +102,40 @@ describe("postScorecard", () => {
     expect(fake.checkRuns[0]?.summary).toContain(`| Gate | ❌ does not pass: ${reasons.join("; ")} |`);
   });
 
-  it("gives no verdict, in the check's title and the comment, when the runner's GPU was busy, and tells the maintainers what to free", async () => {
-    const busy = readFileSync(new URL("../../examples/cards/candidate-cuda-oom-busy-runner.json", import.meta.url), "utf8");
-    serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], artifacts: { 19: zipScorecard(busy) } });
-    await receive("workflow_run", workflowRunCompleted({ id: 19, headSha: SHA, headBranch: "topic" }));
-    // Not a pass: a required check must not let an unmeasured patch through; but not the patch's ❌ either.
-    expect(fake.checkRuns).toMatchObject([{ conclusion: "failure" }]);
-    expect(fake.checkRuns[0]?.title).toBe(
-      "⚠️ No verdict: the runner's GPU was busy, not the patch (GPU 3 was held by python3, pid 48211, 11.0 GiB, when the candidate started)",
-    );
-    for (const text of [fake.comments[0]?.body ?? "", fake.checkRuns[0]?.summary ?? ""]) {
-      expect(text).toContain("Free GPU 3 on gpu-runner-3: stop what holds it (python3, pid 48211, 11.0 GiB), then comment `/rescore`.");
-      expect(text).not.toContain("does not pass");
-    }
-  });
+  it(
+    "gives no verdict, in the check's title and the comment, when the " + "runner's GPU was busy, and tells the maintainers what to free",
+    async () => {
+      const busy = readFileSync(new URL("../../examples/cards/candidate-cuda-oom-busy-runner.json", import.meta.url), "utf8");
+      serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], artifacts: { 19: zipScorecard(busy) } });
+      await receive("workflow_run", workflowRunCompleted({ id: 19, headSha: SHA, headBranch: "topic" }));
+      // Not a pass: a required check must not let an unmeasured patch through; but not the patch's ❌ either.
+      expect(fake.checkRuns).toMatchObject([{ conclusion: "failure" }]);
+      expect(fake.checkRuns[0]?.title).toBe(
+        "⚠️ No verdict: the runner's GPU was busy, not the patch (GPU 3 was held by python3, pid 48211, 11.0 GiB, when the candidate " +
+          "started)",
+      );
+      for (const text of [fake.comments[0]?.body ?? "", fake.checkRuns[0]?.summary ?? ""]) {
+        expect(text).toContain("Free GPU 3 on gpu-runner-3: stop what holds it (python3, pid 48211, 11.0 GiB), then comment `/rescore`.");
+        expect(text).not.toContain("does not pass");
+      }
+    },
+  );
 
-  it("concludes a round with scenarios by every scenario under the repository's gate, and titles the check with how many passed", async () => {
-    // 0.95× passes the bar its scenario records (0.9); the repository's bar (1.0) is the one that holds.
-    const card = makeScenarioRound([
-      { name: "decode-c1", speedup: 1.2 },
-      { name: "prefill-c32", speedup: 0.95, minRoundScore: 0.9 },
-    ]);
-    const forged = { ...card, gate: { ...card.gate, passed: true, reason: "2 of 2 scenarios passed", reasons: [] } };
-    serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], artifacts: { 23: zipScorecard(forged) } });
-    await receive("workflow_run", workflowRunCompleted({ id: 23, headSha: SHA, headBranch: "topic" }));
-    expect(fake.checkRuns).toMatchObject([{ conclusion: "failure" }]);
-    expect(fake.checkRuns[0]?.title).toBe("❌ 1 of 2 scenarios passed; improved: decode-c1; regressed: prefill-c32; failed: prefill-c32");
-  });
+  it(
+    "concludes a round with scenarios by every scenario under the " + "repository's gate, and titles the check with how many passed",
+    async () => {
+      // 0.95× passes the bar its scenario records (0.9); the repository's bar (1.0) is the one that holds.
+      const card = makeScenarioRound([
+        { name: "decode-c1", speedup: 1.2 },
+        { name: "prefill-c32", speedup: 0.95, minRoundScore: 0.9 },
+      ]);
+      const forged = { ...card, gate: { ...card.gate, passed: true, reason: "2 of 2 scenarios passed", reasons: [] } };
+      serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], artifacts: { 23: zipScorecard(forged) } });
+      await receive("workflow_run", workflowRunCompleted({ id: 23, headSha: SHA, headBranch: "topic" }));
+      expect(fake.checkRuns).toMatchObject([{ conclusion: "failure" }]);
+      expect(fake.checkRuns[0]?.title).toBe("❌ 1 of 2 scenarios passed; improved: decode-c1; regressed: prefill-c32; failed: prefill-c32");
+    },
+  );
 
   it("passes a round with scenarios only within the repository's gate.maxRegression", async () => {
     const card = makeScenarioRound([
@@ -178,7 +185,8 @@ describe("postScorecard", () => {
     expect(fake.checkRuns).toMatchObject([{ conclusion: "failure" }]);
     expect(fake.checkRuns[0]?.title).toBe("❌ 1 of 2 scenarios passed; improved: decode-c1; missing: chat-rate16");
     expect(fake.checkRuns[0]?.summary).toContain(
-      "the card has no scenario chat-rate16, which the repository's app config declares (gate.scenarios): add it to the round config's scenarios",
+      "the card has no scenario chat-rate16, which the repository's app config declares (gate.scenarios): add it to the round " +
+        "config's scenarios",
     );
   });
 

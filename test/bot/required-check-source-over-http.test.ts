@@ -5,6 +5,7 @@ import { deliverAndSettle } from "../support/fake-github/send-webhook.js";
 import { type FakeRepositoryOptions, serveRepository } from "../support/fake-github/serve-repository.js";
 import type { BotProcess } from "../support/fake-github/start-bot-process.js";
 import { useBotProcess } from "../support/fake-github/use-bot-process.js";
+import { concatPatterns } from "../support/concat-patterns.js";
 
 /*
  * Issue #24, point 5: branch protection that requires the `speedgate` check by name alone is satisfied
@@ -45,7 +46,11 @@ describe("the required check's source, read by `npm run bot`", () => {
     await postCard("Unpinned", { protection: [{ context: "speedgate", appId: null }] });
     expect(fake.checkRuns).toMatchObject([{ headSha: SHA, status: "completed", conclusion: "success" }]);
     expect(fake.checkRuns[0]?.text).toMatch(
-      /^⚠️ The branch protection of `main` requires the `speedgate` check from any source: a pull request's own workflow can post a check or a status named `speedgate` and satisfy it\. Set the required check's source to this app \(https:\/\/.*\/docs\/deploying-the-app\.md#require-the-speedgate-check-pinned-to-the-app\)\.$/,
+      concatPatterns(
+        /^⚠️ The branch protection of `main` requires the `speedgate` check from any source: a pull request's own workflow can post a /,
+        /check or a status named `speedgate` and satisfy it\. Set the required check's source to this app /,
+        /\(https:\/\/.*\/docs\/deploying-the-app\.md#require-the-speedgate-check-pinned-to-the-app\)\.$/,
+      ),
     );
     // The card itself is unchanged: the warning is the check's text, under it.
     expect(fake.checkRuns[0]?.summary).not.toContain("⚠️ The branch protection");

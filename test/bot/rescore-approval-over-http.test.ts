@@ -63,27 +63,35 @@ describe("what starts a GPU run, and what is said when nothing does (`npm run bo
       expect(fake.comments[0]?.body).toContain(`/rescore ${SHA.slice(0, 12)}`);
     });
 
-    it("issue #24 point 4: scores the head at comment time, B pushed 20 s before a /rescore written for A, and says so; `/rescore <A>` is the exact approval", async () => {
-      const reviewed = SHA;
-      const pushed = LATER;
-      const now = Date.now();
-      const pull = newPull({ headSha: pushed, pushedAt: new Date(now - 20_000).toISOString() });
-      const repo = serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, pulls: [pull], roles: ROLES });
-      // The maintainer reviewed A and writes `/rescore`; the author pushed B 20 s before: B is what the approval binds.
-      expect(await deliver("issue_comment", comment(pull, "/rescore", "maintainer", { createdAt: new Date(now).toISOString() }))).toBe(200);
-      expect(repo.dispatches).toMatchObject([{ inputs: { sha: pushed } }]);
-      expect(fake.comments[0]?.body).toMatch(
-        new RegExp(
-          `^Scoring ${pushed} \\(the head when you commented: it became the head 20 s before your comment; if you reviewed an earlier commit, that is not what runs: \`/rescore <sha>\` approves exactly the commit it names\\)`,
-        ),
-      );
-      // Naming the reviewed commit is exact: B is not run for it.
-      expect(await deliver("issue_comment", comment(pull, `/rescore ${reviewed.slice(0, 7)}`, "maintainer"))).toBe(200);
-      expect(repo.dispatches).toHaveLength(1);
-      expect(fake.comments[1]?.body).toContain(
-        `\`/rescore ${reviewed.slice(0, 7)}\` names a commit that is not the head of this pull request (the head is ${pushed.slice(0, 12)}); nothing was started`,
-      );
-    });
+    it(
+      "issue #24 point 4: scores the head at comment time, B pushed 20 s before a /rescore written for A, and says so; `/rescore <A>` " +
+        "is the exact approval",
+      async () => {
+        const reviewed = SHA;
+        const pushed = LATER;
+        const now = Date.now();
+        const pull = newPull({ headSha: pushed, pushedAt: new Date(now - 20_000).toISOString() });
+        const repo = serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, pulls: [pull], roles: ROLES });
+        // The maintainer reviewed A and writes `/rescore`; the author pushed B 20 s before: B is what the approval binds.
+        expect(await deliver("issue_comment", comment(pull, "/rescore", "maintainer", { createdAt: new Date(now).toISOString() }))).toBe(
+          200,
+        );
+        expect(repo.dispatches).toMatchObject([{ inputs: { sha: pushed } }]);
+        expect(fake.comments[0]?.body).toMatch(
+          new RegExp(
+            `^Scoring ${pushed} \\(the head when you commented: it became the head 20 s before your comment; if you reviewed an ` +
+              `earlier commit, that is not what runs: \`/rescore <sha>\` approves exactly the commit it names\\)`,
+          ),
+        );
+        // Naming the reviewed commit is exact: B is not run for it.
+        expect(await deliver("issue_comment", comment(pull, `/rescore ${reviewed.slice(0, 7)}`, "maintainer"))).toBe(200);
+        expect(repo.dispatches).toHaveLength(1);
+        expect(fake.comments[1]?.body).toContain(
+          `\`/rescore ${reviewed.slice(0, 7)}\` names a commit that is not the head of this pull request (the head is ` +
+            `${pushed.slice(0, 12)}); nothing was started`,
+        );
+      },
+    );
 
     it("scores the commit a `/rescore <sha>` names, and replies with the full SHA", async () => {
       const pull = newPull({ pushedAt: minutesAgo(1) });

@@ -60,27 +60,32 @@ describe("what drive-by /rescore comments cost the installation (`npm run bot`)"
     }
   }
 
-  it("refuses 100 comments of someone with no association to a personal repository from the payload: one reply, capped reactions, no other call", async () => {
-    const pull = newPull();
-    const repo = serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, pulls: [pull], roles: { maintainer: "admin" } });
-    await commentRescores(pull, 100, () => ({ login: "drive-by", association: "NONE", ownerType: "User" }));
-    const calls = apiCalls(fake);
-    expect(calls).toEqual({
-      "POST /repos/{owner}/{repo}/issues/{issue_number}/comments": 1,
-      "POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions": MAX_REFUSAL_REACTIONS_PER_PULL,
-    });
-    expect(fake.comments[0]?.body).toBe("`/rescore` was not run: only the repository's owner and its collaborators may start scoring.");
-    expect(repo.dispatches).toEqual([]);
-    // The owner (OWNER on the payload) is still asked about and served as before.
-    expect(
-      await deliverAndSettle(
-        bot,
-        "issue_comment",
-        issueCommentCreated({ number: pull.number, body: "/rescore", login: "maintainer", association: "OWNER", ownerType: "User" }),
-      ),
-    ).toBe(200);
-    expect(repo.dispatches).toHaveLength(1);
-  }, 180_000);
+  it(
+    "refuses 100 comments of someone with no association to a personal repository from the payload: one reply, capped reactions, no " +
+      "other call",
+    async () => {
+      const pull = newPull();
+      const repo = serveRepository(fake, { owner: OWNER, repo: REPO, appId: bot.appId, pulls: [pull], roles: { maintainer: "admin" } });
+      await commentRescores(pull, 100, () => ({ login: "drive-by", association: "NONE", ownerType: "User" }));
+      const calls = apiCalls(fake);
+      expect(calls).toEqual({
+        "POST /repos/{owner}/{repo}/issues/{issue_number}/comments": 1,
+        "POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions": MAX_REFUSAL_REACTIONS_PER_PULL,
+      });
+      expect(fake.comments[0]?.body).toBe("`/rescore` was not run: only the repository's owner and its collaborators may start scoring.");
+      expect(repo.dispatches).toEqual([]);
+      // The owner (OWNER on the payload) is still asked about and served as before.
+      expect(
+        await deliverAndSettle(
+          bot,
+          "issue_comment",
+          issueCommentCreated({ number: pull.number, body: "/rescore", login: "maintainer", association: "OWNER", ownerType: "User" }),
+        ),
+      ).toBe(200);
+      expect(repo.dispatches).toHaveLength(1);
+    },
+    180_000,
+  );
 
   it("answers 100 accounts on an organisation's repository with a few replies, asking only for each one's permission", async () => {
     const pull = newPull();

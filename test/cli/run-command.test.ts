@@ -149,7 +149,8 @@ describe("speedgate run against the reference engine", () => {
     await mkdir(join(dir, "engine"));
     await writeFile(join(dir, "engine", "profile.json"), '{\n  "faults": {\n    "stopEarly": []\n  }\n}\n');
     const patch =
-      '--- a/profile.json\n+++ b/profile.json\n@@ -1,5 +1,5 @@\n {\n   "faults": {\n-    "stopEarly": []\n+    "stopEarly": ["p2"]\n   }\n }\n';
+      '--- a/profile.json\n+++ b/profile.json\n@@ -1,5 +1,5 @@\n {\n   "faults": {\n-    "stopEarly": []\n+    "stopEarly": ["p2"]\n ' +
+      "  }\n }\n";
     await writeFile(join(dir, "stop-early.patch"), patch);
     const { card } = await runSimRound(configPath, dir, ["--patch", join(dir, "stop-early.patch")]);
     expect(card?.failure).toBeNull();

@@ -15,7 +15,8 @@ import { runCli } from "./support/sim-round.js";
 
 /** The reference engine's profile in the engine repository: its speed is the engine's code. */
 function profile(ttftMs: number, itlMs = 1): string {
-  return `${JSON.stringify({ model: "sim-model", defaults: { ttftMs, itlMs, outputTokens: 12, reasoningTokens: 0, tokensPerChunk: 1 } }, null, 2)}\n`;
+  const defaults = { ttftMs, itlMs, outputTokens: 12, reasoningTokens: 0, tokensPerChunk: 1 };
+  return `${JSON.stringify({ model: "sim-model", defaults }, null, 2)}\n`;
 }
 
 const PROMPTS = ["p1", "p2", "p3", "p4", "p5", "p6"].map((id) => JSON.stringify({ id, prompt: `prompt ${id}` })).join("\n");
@@ -109,22 +110,25 @@ describe("speedgate run --base --head with runtime: process", () => {
     expect(await repo.git("rev-parse", "HEAD")).toBe(c.old);
   });
 
-  it("is what makes the pull request score at all: as a patch against the clone's checkout (the engine as released) it does not apply", async () => {
-    const diffPath = join(configDir, "pull-request.patch");
-    await writeFile(diffPath, `${await repo.git("diff", c.base, c.head)}\n`);
-    const configPath = await writeConfig({
-      baseline: {
-        command: ["{node}", "{speedgate}", "sim-engine", "--port", "{port}", "--profile", "profile.json"],
-        cwd: join(repo.dir, "engine"),
-      },
-      candidate: { sourceDir: join(repo.dir, "engine") },
-    });
-    const out = await makeTempDir("speedgate-commits-out-");
-    const { code } = await runCli(["run", "--config", configPath, "--out", out, "--patch", diffPath]);
-    expect(code).toBe(0);
-    const card = await readScorecard(join(out, "scorecard.json"));
-    expect(card.failure).toMatchObject({ engine: "candidate", stage: "patch", kind: "patch_conflict" });
-  });
+  it(
+    "is what makes the pull request score at all: as a patch against the " + "clone's checkout (the engine as released) it does not apply",
+    async () => {
+      const diffPath = join(configDir, "pull-request.patch");
+      await writeFile(diffPath, `${await repo.git("diff", c.base, c.head)}\n`);
+      const configPath = await writeConfig({
+        baseline: {
+          command: ["{node}", "{speedgate}", "sim-engine", "--port", "{port}", "--profile", "profile.json"],
+          cwd: join(repo.dir, "engine"),
+        },
+        candidate: { sourceDir: join(repo.dir, "engine") },
+      });
+      const out = await makeTempDir("speedgate-commits-out-");
+      const { code } = await runCli(["run", "--config", configPath, "--out", out, "--patch", diffPath]);
+      expect(code).toBe(0);
+      const card = await readScorecard(join(out, "scorecard.json"));
+      expect(card.failure).toMatchObject({ engine: "candidate", stage: "patch", kind: "patch_conflict" });
+    },
+  );
 
   it("applies a pull request that is behind its base onto the base, so only the pull request differs", async () => {
     const configPath = await writeConfig();
@@ -278,7 +282,8 @@ describe("speedgate run --base --head with runtime: process", () => {
       `engine image example/engine:nightly at ${c.old.slice(0, 12)} (source.revision.commit), its source in /opt/engine`,
     );
     expect(dockerPlan.stdout).toContain(
-      "baseline overlay (image's commit to the base): 2 files (docs/notes.md, engine/profile.json); the result is cached for every pull request on this base",
+      "baseline overlay (image's commit to the base): 2 files (docs/notes.md, engine/profile.json); the result is cached for every " +
+        "pull request on this base",
     );
     expect(dockerPlan.stdout).toContain("candidate overlay (the pull request): 1 file (engine/profile.json)");
     expect(dockerPlan.stdout).toContain("build (source.build): baseline none");
@@ -299,7 +304,8 @@ describe("speedgate run --base --head with runtime: process", () => {
     ]);
     expect(sglang.code).toBe(0);
     expect(sglang.stdout).toContain(
-      "engine image lmsysorg/sglang:dev, its source in /sgl-workspace/sglang; its commit: read from file /sgl-workspace/sglang/.git/HEAD in the image when the round runs",
+      "engine image lmsysorg/sglang:dev, its source in /sgl-workspace/sglang; its commit: read from file " +
+        "/sgl-workspace/sglang/.git/HEAD in the image when the round runs",
     );
     expect(sglang.stdout).toContain("the engine image lmsysorg/sglang:dev with its source (/sgl-workspace/sglang) brought to the base");
 

@@ -44,7 +44,8 @@ describe("speedgate run checks every path before anything starts", () => {
     const { code, errors } = await run(configPath, out);
     expect(code).toBe(2);
     expect(errors).toEqual([
-      `${configPath}: candidate.sourceDir: expected an existing folder (the source copied and patched for the candidate), got "sglang": ${join(configPath, "..", "sglang")} does not exist`,
+      `${configPath}: candidate.sourceDir: expected an existing folder (the source copied and patched for the candidate), got ` +
+        `"sglang": ${join(configPath, "..", "sglang")} does not exist`,
     ]);
     expect(existsSync(marker)).toBe(false);
     expect(existsSync(out)).toBe(false);
@@ -70,7 +71,8 @@ describe("speedgate run checks every path before anything starts", () => {
     const { code, errors } = await run(configPath, out);
     expect(code).toBe(2);
     expect(errors).toEqual([
-      `${configPath}: docker.mounts[0].source: expected an existing file or folder (mounted at /models/Qwen3-8B, read-only), got "/nonexistent/speedgate-weights/Qwen3-8B": it does not exist`,
+      `${configPath}: docker.mounts[0].source: expected an existing file or folder (mounted at /models/Qwen3-8B, read-only), got ` +
+        `"/nonexistent/speedgate-weights/Qwen3-8B": it does not exist`,
     ]);
     expect(existsSync(out)).toBe(false);
   });

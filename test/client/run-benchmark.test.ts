@@ -10,6 +10,11 @@ import { startSimEngine } from "../../src/sim-engine/start-sim-engine.js";
 import { startScriptedServer } from "./start-scripted-server.js";
 import { useSimEngines } from "./support/use-sim-engines.js";
 
+/** One SSE event of a chat completion stream, with `fields` after the envelope every chunk carries. */
+function chatEvent(fields: string): string {
+  return `data: {"id":"x","object":"chat.completion.chunk","created":0,"model":"sim-model",${fields}}\n\n`;
+}
+
 const bench: BenchSettings = {
   prompts: "prompts.jsonl",
   model: "sim-model",
@@ -251,8 +256,10 @@ describe("runBenchmark", () => {
   describe("a closed loop (bench.concurrency)", () => {
     /** A finished chat answer of one token, with usage. */
     const finishedAnswer = (): string =>
-      `data: {"id":"x","object":"chat.completion.chunk","created":0,"model":"sim-model","choices":[{"index":0,"delta":{"content":"ok"},"finish_reason":null}]}\n\n` +
-      `data: {"id":"x","object":"chat.completion.chunk","created":0,"model":"sim-model","choices":[{"index":0,"delta":{},"finish_reason":"stop"}],"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}\n\n` +
+      chatEvent(`"choices":[{"index":0,"delta":{"content":"ok"},"finish_reason":null}]`) +
+      chatEvent(
+        `"choices":[{"index":0,"delta":{},"finish_reason":"stop"}],"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}`,
+      ) +
       "data: [DONE]\n\n";
 
     /*
@@ -348,13 +355,14 @@ describe("runBenchmark", () => {
 
   it("keeps an answer the engine finished before it died, though the client hears of the death before it reads the answer", async () => {
     const gone = new AbortController();
-    const chunk = (body: string): string =>
-      `data: {"id":"x","object":"chat.completion.chunk","created":0,"model":"sim-model","choices":[${body}]}\n\n`;
+    const chunk = (body: string): string => chatEvent(`"choices":[${body}]`);
     const server = await startScriptedServer((_req, res, socket) => {
       res.writeHead(200, { "content-type": "text/event-stream" });
       const answer =
         chunk(`{"index":0,"delta":{"content":"hello there"},"finish_reason":null}`) +
-        `data: {"id":"x","object":"chat.completion.chunk","created":0,"model":"sim-model","choices":[{"index":0,"delta":{},"finish_reason":"stop"}],"usage":{"prompt_tokens":1,"completion_tokens":2,"total_tokens":3}}\n\n` +
+        chatEvent(
+          `"choices":[{"index":0,"delta":{},"finish_reason":"stop"}],"usage":{"prompt_tokens":1,"completion_tokens":2,"total_tokens":3}`,
+        ) +
         "data: [DONE]\n\n";
       // The last bytes are in the kernel when the process dies; the client is told of the exit in the
       // same turn, before its loop comes round to read the socket (what a busy runner does).

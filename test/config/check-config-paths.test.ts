@@ -5,6 +5,7 @@ import { stringify } from "yaml";
 import { ConfigError } from "../../src/vocabulary/config-error.js";
 import { checkRound, loadRound } from "../../src/config/load-round-config.js";
 import { makeTempDir } from "../support/make-temp-dir.js";
+import { concatPatterns } from "../support/concat-patterns.js";
 
 const PATCH = "--- a/profile.json\n+++ b/profile.json\n@@ -1 +1 @@\n-{}\n+{ }\n";
 const PROMPTS = '{"id": "p1", "prompt": "hello"}\n';
@@ -64,9 +65,12 @@ describe("every path of a round config is checked before anything starts", () =>
     const problems = await problemsOf(loadRound(path));
     const dir = join(path, "..");
     expect(problems).toEqual([
-      `baseline.cwd: expected an existing folder (where the baseline engine runs), got "engine/python": ${join(dir, "engine/python")} does not exist`,
-      `candidate.sourceDir: expected an existing folder (the source copied and patched for the candidate), got "engine": ${join(dir, "engine")} does not exist`,
-      `candidate.cwd: expected an existing folder (where the candidate engine runs), got "engine/python": ${join(dir, "engine/python")} does not exist`,
+      `baseline.cwd: expected an existing folder (where the baseline engine runs), got "engine/python": ` +
+        `${join(dir, "engine/python")} does not exist`,
+      `candidate.sourceDir: expected an existing folder (the source copied and patched for the candidate), got "engine": ` +
+        `${join(dir, "engine")} does not exist`,
+      `candidate.cwd: expected an existing folder (where the candidate engine runs), got "engine/python": ` +
+        `${join(dir, "engine/python")} does not exist`,
     ]);
   });
 
@@ -98,7 +102,10 @@ describe("every path of a round config is checked before anything starts", () =>
     const problems = await problemsOf(loadRound(path));
     expect(problems).toEqual([
       expect.stringMatching(
-        /^candidate\.build\.dockerfile: expected an existing file \(inside the build context\), got "docker\/Dockerfile\.gpu": .*candidate-build\/docker\/Dockerfile\.gpu does not exist$/,
+        concatPatterns(
+          /^candidate\.build\.dockerfile: expected an existing file \(inside the build context\), got "docker\/Dockerfile\.gpu": /,
+          /.*candidate-build\/docker\/Dockerfile\.gpu does not exist$/,
+        ),
       ),
     ]);
   });
@@ -108,7 +115,8 @@ describe("every path of a round config is checked before anything starts", () =>
       "prompts.jsonl": PROMPTS,
     });
     expect(await problemsOf(loadRound(path))).toEqual([
-      'docker.mounts[0].source: expected an existing file or folder (mounted at /models/Qwen3-8B, read-only), got "/nonexistent/speedgate-models/Qwen3-8B": it does not exist',
+      "docker.mounts[0].source: expected an existing file or folder (mounted at /models/Qwen3-8B, read-only), got " +
+        '"/nonexistent/speedgate-models/Qwen3-8B": it does not exist',
     ]);
   });
 
@@ -132,7 +140,10 @@ describe("every path of a round config is checked before anything starts", () =>
     });
     expect(await problemsOf(loadRound(path))).toEqual([
       expect.stringMatching(
-        /^candidate\.cwd: expected a folder inside candidate\.sourceDir \(.*\/engine\): the candidate runs in its patched copy of that folder, got ".*\/elsewhere"$/,
+        concatPatterns(
+          /^candidate\.cwd: expected a folder inside candidate\.sourceDir \(.*\/engine\): the candidate runs in its patched copy of /,
+          /that folder, got ".*\/elsewhere"$/,
+        ),
       ),
     ]);
   });

@@ -46,12 +46,15 @@ describe("fingerprintRound", () => {
     expect(fingerprintRound(config, "/w", prompts).configHash).toBe("91e75fd365855d3794f111a32994df985da5fcdec67b2c782a3e40749f477259");
   });
 
-  it("does not change with how the client waits for bytes (bench.busyPoll), so a calibration holds on a runner where auto turns it on", () => {
-    const config = resolveConfigPaths(parseRoundConfig(raw), "/w");
-    expect(config.bench.busyPoll).toBe("auto");
-    const hashes = (["auto", "on", "off"] as const).map(
-      (busyPoll) => fingerprintRound({ ...config, bench: { ...config.bench, busyPoll } }, "/w", prompts).configHash,
-    );
-    expect(new Set(hashes).size).toBe(1);
-  });
+  it(
+    "does not change with how the client waits for bytes (bench.busyPoll), " + "so a calibration holds on a runner where auto turns it on",
+    () => {
+      const config = resolveConfigPaths(parseRoundConfig(raw), "/w");
+      expect(config.bench.busyPoll).toBe("auto");
+      const hashes = (["auto", "on", "off"] as const).map(
+        (busyPoll) => fingerprintRound({ ...config, bench: { ...config.bench, busyPoll } }, "/w", prompts).configHash,
+      );
+      expect(new Set(hashes).size).toBe(1);
+    },
+  );
 });

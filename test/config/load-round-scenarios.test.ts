@@ -36,34 +36,38 @@ async function writeRound(scenarios: unknown[], files: Record<string, string> = 
 }
 
 describe("loadRound with scenarios", () => {
-  it("loads each scenario's prompts (bench's, a file of its own relative to the config, or synthetic) with its merged settings and fingerprint", async () => {
-    const synthetic = { synthetic: { inputTokens: 12, outputTokens: 5, count: 3, seed: 7 } };
-    const path = await writeRound(
-      [
-        { name: "chat-rate4" },
-        { name: "long", prompts: "long.jsonl", concurrency: 2 },
-        { name: "decode-c1", prompts: synthetic, concurrency: 1 },
-        { name: "decode-c4", prompts: synthetic, concurrency: 4 },
-      ],
-      { "long.jsonl": '{"id":"l1","prompt":"a long one"}\n' },
-    );
-    const round = await loadRound(path);
-    const scenarios = round.scenarios ?? [];
-    expect(scenarios.map((scenario) => scenario.name)).toEqual(["chat-rate4", "long", "decode-c1", "decode-c4"]);
-    expect(scenarios.map((scenario) => scenario.prompts.map((prompt) => prompt.id))).toEqual([
-      ["c1", "c2"],
-      ["l1"],
-      ["synthetic-1", "synthetic-2", "synthetic-3"],
-      ["synthetic-1", "synthetic-2", "synthetic-3"],
-    ]);
-    // One prompt source, built once: the two synthetic scenarios send the very same prompts.
-    expect(scenarios[2]?.prompts).toBe(scenarios[3]?.prompts);
-    expect(scenarios[1]?.config.bench).toMatchObject({ concurrency: 2, prompts: join(path, "..", "long.jsonl") });
-    expect(scenarios[0]?.fingerprint).toEqual(round.fingerprint);
-    expect(scenarios[1]?.fingerprint.configHash).toBe(round.fingerprint?.configHash);
-    expect(scenarios[1]?.fingerprint.promptsHash).not.toBe(round.fingerprint?.promptsHash);
-    expect(scenarios[2]?.fingerprint.promptsHash).toBe(scenarios[3]?.fingerprint.promptsHash);
-  });
+  it(
+    "loads each scenario's prompts (bench's, a file of its own relative to the config, or synthetic) with its merged settings and " +
+      "fingerprint",
+    async () => {
+      const synthetic = { synthetic: { inputTokens: 12, outputTokens: 5, count: 3, seed: 7 } };
+      const path = await writeRound(
+        [
+          { name: "chat-rate4" },
+          { name: "long", prompts: "long.jsonl", concurrency: 2 },
+          { name: "decode-c1", prompts: synthetic, concurrency: 1 },
+          { name: "decode-c4", prompts: synthetic, concurrency: 4 },
+        ],
+        { "long.jsonl": '{"id":"l1","prompt":"a long one"}\n' },
+      );
+      const round = await loadRound(path);
+      const scenarios = round.scenarios ?? [];
+      expect(scenarios.map((scenario) => scenario.name)).toEqual(["chat-rate4", "long", "decode-c1", "decode-c4"]);
+      expect(scenarios.map((scenario) => scenario.prompts.map((prompt) => prompt.id))).toEqual([
+        ["c1", "c2"],
+        ["l1"],
+        ["synthetic-1", "synthetic-2", "synthetic-3"],
+        ["synthetic-1", "synthetic-2", "synthetic-3"],
+      ]);
+      // One prompt source, built once: the two synthetic scenarios send the very same prompts.
+      expect(scenarios[2]?.prompts).toBe(scenarios[3]?.prompts);
+      expect(scenarios[1]?.config.bench).toMatchObject({ concurrency: 2, prompts: join(path, "..", "long.jsonl") });
+      expect(scenarios[0]?.fingerprint).toEqual(round.fingerprint);
+      expect(scenarios[1]?.fingerprint.configHash).toBe(round.fingerprint?.configHash);
+      expect(scenarios[1]?.fingerprint.promptsHash).not.toBe(round.fingerprint?.promptsHash);
+      expect(scenarios[2]?.fingerprint.promptsHash).toBe(scenarios[3]?.fingerprint.promptsHash);
+    },
+  );
 
   it("names the scenario whose prompts file is missing, before anything starts", async () => {
     const path = await writeRound([{ name: "long", prompts: "no-such.jsonl" }]);
@@ -89,23 +93,26 @@ describe("loadRound with scenarios", () => {
     expect(first.fingerprint?.configHash).toBe(second.fingerprint?.configHash);
   });
 
-  it("loads a round whose bench names no prompts when every scenario brings its own, and each scenario keeps its file as written", async () => {
-    const synthetic = { synthetic: { inputTokens: 12, outputTokens: 5, count: 2, seed: 3 } };
-    const path = await writeRound(
-      [
-        { name: "chat", prompts: "prompts/chat.jsonl" },
-        { name: "decode-c1", prompts: synthetic, concurrency: 1 },
-      ],
-      { "prompts/chat.jsonl": '{"id":"p1","prompt":"a"}\n{"id":"p2","prompt":"b"}\n{"id":"p3","prompt":"c"}\n' },
-      null,
-    );
-    const round = await loadRound(path);
-    expect(round.config.bench.prompts).toBeUndefined();
-    expect(round.prompts).toEqual([]);
-    expect(round.scenarios?.map((scenario) => scenario.prompts.length)).toEqual([3, 2]);
-    expect(round.scenarios?.map((scenario) => scenario.promptsSource)).toEqual(["prompts/chat.jsonl", undefined]);
-    expect(round.scenarios?.[0]?.config.bench.prompts).toBe(join(path, "..", "prompts", "chat.jsonl"));
-  });
+  it(
+    "loads a round whose bench names no prompts when every scenario " + "brings its own, and each scenario keeps its file as written",
+    async () => {
+      const synthetic = { synthetic: { inputTokens: 12, outputTokens: 5, count: 2, seed: 3 } };
+      const path = await writeRound(
+        [
+          { name: "chat", prompts: "prompts/chat.jsonl" },
+          { name: "decode-c1", prompts: synthetic, concurrency: 1 },
+        ],
+        { "prompts/chat.jsonl": '{"id":"p1","prompt":"a"}\n{"id":"p2","prompt":"b"}\n{"id":"p3","prompt":"c"}\n' },
+        null,
+      );
+      const round = await loadRound(path);
+      expect(round.config.bench.prompts).toBeUndefined();
+      expect(round.prompts).toEqual([]);
+      expect(round.scenarios?.map((scenario) => scenario.prompts.length)).toEqual([3, 2]);
+      expect(round.scenarios?.map((scenario) => scenario.promptsSource)).toEqual(["prompts/chat.jsonl", undefined]);
+      expect(round.scenarios?.[0]?.config.bench.prompts).toBe(join(path, "..", "prompts", "chat.jsonl"));
+    },
+  );
 
   it("names bench's file as written for a scenario that sends bench.prompts", async () => {
     const round = await loadRound(

@@ -47,11 +47,15 @@ describe("resolveRoundEngines", () => {
     expect(own.candidate).toMatchObject({ command: ["./fast.sh"], cwd: "/opt" });
   });
 
-  it("keeps a container's folder inside the image: the image's WORKDIR unless a cwd is set, the candidate's the baseline's unless it has its own", () => {
-    expect(resolveRoundEngines(dockerConfig({}, {}), "/cfg/round.yml").baseline).toEqual({ command: null, cwd: null, env: {} });
-    expect(resolveRoundEngines(dockerConfig({ cwd: "/vllm-workspace" }, {}), "/cfg/round.yml").candidate.cwd).toBe("/vllm-workspace");
-    expect(resolveRoundEngines(dockerConfig({ cwd: "/vllm-workspace" }, { cwd: "/opt" }), "/cfg/round.yml").candidate.cwd).toBe("/opt");
-  });
+  it(
+    "keeps a container's folder inside the image: the image's WORKDIR unless a cwd is set, the candidate's the baseline's unless it " +
+      "has its own",
+    () => {
+      expect(resolveRoundEngines(dockerConfig({}, {}), "/cfg/round.yml").baseline).toEqual({ command: null, cwd: null, env: {} });
+      expect(resolveRoundEngines(dockerConfig({ cwd: "/vllm-workspace" }, {}), "/cfg/round.yml").candidate.cwd).toBe("/vllm-workspace");
+      expect(resolveRoundEngines(dockerConfig({ cwd: "/vllm-workspace" }, { cwd: "/opt" }), "/cfg/round.yml").candidate.cwd).toBe("/opt");
+    },
+  );
 
   it("leaves a process round's folders relative to the worktree when it scores commits", () => {
     expect(resolveRoundEngines(processConfig({}, {}), "/cfg/round.yml", { commits: true }).baseline.cwd).toBeNull();

@@ -75,7 +75,8 @@ describe("round config scenarios", () => {
       withScenarios([{ name: "ok" }, { name: "both", concurrency: 4, requestIntervalMs: 10, arrival: "poisson" }]),
     );
     expect(message).toContain(
-      "scenarios[1].requestIntervalMs: expected either concurrency (a closed loop) or requestIntervalMs (an open loop) in one scenario, not both",
+      "scenarios[1].requestIntervalMs: expected either concurrency (a closed loop) or requestIntervalMs (an open loop) in one " +
+        "scenario, not both",
     );
     expect(message).toContain("scenarios[1].arrival: expected either concurrency");
   });
@@ -97,7 +98,8 @@ describe("round config scenarios", () => {
     );
     expect(message).toContain("scenarios[0].maxTokens: expected at most bench.contextLimit (4096)");
     expect(message).toContain(
-      "scenarios[1].prompts: expected the model's tokenizer.json on the runner (bench.tokenizer: { path, from: runner }) with synthetic prompts",
+      "scenarios[1].prompts: expected the model's tokenizer.json on the runner (bench.tokenizer: { path, from: runner }) with " +
+        "synthetic prompts",
     );
     expect(message).toContain(
       "scenarios[1].prompts.synthetic: expected inputTokens + outputTokens (4200) at most bench.contextLimit (4096)",
@@ -108,7 +110,8 @@ describe("round config scenarios", () => {
   it("refuses bad names, repeated names, unknown fields, a gate's calibration and an empty or too long list", () => {
     expect(messageFor(withScenarios([{ name: "-dash" }]))).toContain("scenarios[0].name: expected a name of 1 to 64 letters");
     expect(messageFor(withScenarios([{ concurrency: 2 }]))).toContain(
-      "scenarios[0].name: expected a name of 1 to 64 letters, digits, spaces or . _ + -, starting with a letter or digit, such as chat-rate4, but it is missing",
+      "scenarios[0].name: expected a name of 1 to 64 letters, digits, spaces or . _ + -, starting with a letter or digit, such as " +
+        "chat-rate4, but it is missing",
     );
     expect(messageFor(withScenarios([{ name: "a" }, { name: "a" }]))).toContain(
       'scenarios[1].name: expected distinct scenario names, but "a" is already used',
@@ -158,7 +161,8 @@ describe("round config scenarios", () => {
           withoutBenchPrompts([{ name: "chat-rate4" }, { name: "own", prompts: "own.jsonl" }, { name: "decode-c1", concurrency: 1 }]),
         ),
       ).toBe(
-        `round.yml: ${expected}, since scenarios chat-rate4 and decode-c1 set no prompts of their own (or give each of them prompts), but it is missing`,
+        `round.yml: ${expected}, since scenarios chat-rate4 and decode-c1 set no prompts of their own (or give each of them ` +
+          `prompts), but it is missing`,
       );
       expect(messageFor(withoutBenchPrompts([{ name: "chat-rate4" }]))).toBe(
         `round.yml: ${expected}, since scenario chat-rate4 sets no prompts of its own (or give it prompts), but it is missing`,

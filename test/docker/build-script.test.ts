@@ -25,7 +25,12 @@ if [ "$1" = "--show-log-stats" ]; then
   exit 0
 fi
 echo "ccache: dir=$CCACHE_DIR readonly=\${CCACHE_READONLY-unset} tempdir=\${CCACHE_TEMPDIR-unset}"
-if [ -e "$CCACHE_DIR/object" ]; then echo hit >> "$CCACHE_STATSLOG"; else echo miss >> "$CCACHE_STATSLOG"; [ -n "$CCACHE_READONLY" ] || : > "$CCACHE_DIR/object"; fi
+if [ -e "$CCACHE_DIR/object" ]; then
+  echo hit >> "$CCACHE_STATSLOG"
+else
+  echo miss >> "$CCACHE_STATSLOG"
+  [ -n "$CCACHE_READONLY" ] || : > "$CCACHE_DIR/object"
+fi
 `;
 
 async function playBuild(commands: string[][], readOnly: boolean, cache: string): Promise<string[]> {
@@ -44,14 +49,17 @@ async function playBuild(commands: string[][], readOnly: boolean, cache: string)
 }
 
 describe("the build container's script", () => {
-  it("points ccache at the cache volume, writable for the baseline's build, without the CCACHE_READONLY=0 that ccache refuses", async () => {
-    const cache = await makeTempDir("speedgate-build-cache-");
-    const lines = await playBuild([["ccache", "cc"]], false, cache);
-    expect(lines[0]).toBe(`${BUILD_MARKER} cache cold`);
-    expect(lines).toContain(`ccache: dir=${cache} readonly=unset tempdir=unset`);
-    // The next build finds the volume warm.
-    await expect(stat(join(cache, ".speedgate-build-cache"))).resolves.toBeTruthy();
-  });
+  it(
+    "points ccache at the cache volume, writable for the baseline's " + "build, without the CCACHE_READONLY=0 that ccache refuses",
+    async () => {
+      const cache = await makeTempDir("speedgate-build-cache-");
+      const lines = await playBuild([["ccache", "cc"]], false, cache);
+      expect(lines[0]).toBe(`${BUILD_MARKER} cache cold`);
+      expect(lines).toContain(`ccache: dir=${cache} readonly=unset tempdir=unset`);
+      // The next build finds the volume warm.
+      await expect(stat(join(cache, ".speedgate-build-cache"))).resolves.toBeTruthy();
+    },
+  );
 
   it("makes the candidate's build read-only with a temporary folder outside the volume, and leaves no stamp", async () => {
     const cache = await makeTempDir("speedgate-build-cache-");
@@ -60,18 +68,21 @@ describe("the build container's script", () => {
     await expect(stat(join(cache, ".speedgate-build-cache"))).rejects.toThrow();
   });
 
-  it("prints this build's own ccache counters, so the shipped hit pattern tells a build that compiled nothing from one that did", async () => {
-    const cache = await makeTempDir("speedgate-build-cache-");
-    const round = await readFile(new URL("../../examples/rounds/sglang.yaml", import.meta.url), "utf8");
-    const hitPattern = new RegExp(/buildCacheHit: "(.*)"/.exec(round)?.[1] ?? "no pattern in sglang.yaml");
-    const cold = await playBuild([["ccache", "cc"]], false, cache);
-    expect(cold.filter((line) => hitPattern.test(line))).toEqual([]);
-    expect(cold).toContain("  Misses:         1 / 1");
-    // The volume now holds the object: the next build, read-only as a candidate's, hits; the counters are its own.
-    const warm = await playBuild([["ccache", "cc"]], true, cache);
-    expect(warm[0]).toBe(`${BUILD_MARKER} cache warm`);
-    expect(warm.filter((line) => hitPattern.test(line))).toEqual(["  Misses:         0 / 1"]);
-  });
+  it(
+    "prints this build's own ccache counters, so the shipped hit pattern " + "tells a build that compiled nothing from one that did",
+    async () => {
+      const cache = await makeTempDir("speedgate-build-cache-");
+      const round = await readFile(new URL("../../examples/rounds/sglang.yaml", import.meta.url), "utf8");
+      const hitPattern = new RegExp(/buildCacheHit: "(.*)"/.exec(round)?.[1] ?? "no pattern in sglang.yaml");
+      const cold = await playBuild([["ccache", "cc"]], false, cache);
+      expect(cold.filter((line) => hitPattern.test(line))).toEqual([]);
+      expect(cold).toContain("  Misses:         1 / 1");
+      // The volume now holds the object: the next build, read-only as a candidate's, hits; the counters are its own.
+      const warm = await playBuild([["ccache", "cc"]], true, cache);
+      expect(warm[0]).toBe(`${BUILD_MARKER} cache warm`);
+      expect(warm.filter((line) => hitPattern.test(line))).toEqual(["  Misses:         0 / 1"]);
+    },
+  );
 
   it("prints no counters when nothing went through ccache (ccache 4.7 crashes on a missing stats log)", async () => {
     const lines = await playBuild([["true"]], false, await makeTempDir("speedgate-build-cache-"));

@@ -14,7 +14,9 @@ const docker = parseRoundConfig({
 describe("describeContainerRefusal", () => {
   it("names the unlimited memlock (speedgate's default) that runc could not set, from this machine's daemon's own words", () => {
     const message =
-      "(HTTP code 500) server error - failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: error setting rlimits for ready process: error setting rlimit type 8: operation not permitted: unknown";
+      "(HTTP code 500) server error - failed to create shim task: OCI runtime create failed: runc create failed: unable to start " +
+      "container process: error during container init: error setting rlimits for ready process: error setting rlimit type 8: " +
+      "operation not permitted: unknown";
     const failure = describeContainerRefusal("baseline", "start", message, docker);
     expect(failure).toMatchObject({
       engine: "baseline",
@@ -41,7 +43,8 @@ describe("describeContainerRefusal", () => {
 
   it("blames the command, not a setting, for a program the image does not have", () => {
     const message =
-      '(HTTP code 400) bad parameter - failed to create task for container: OCI runtime create failed: runc create failed: unable to start container process: exec: "llama-server": executable file not found in $PATH: unknown';
+      "(HTTP code 400) bad parameter - failed to create task for container: OCI runtime create failed: runc create failed: unable to " +
+      'start container process: exec: "llama-server": executable file not found in $PATH: unknown';
     expect(describeContainerRefusal("baseline", "start", message, docker)).toMatchObject({
       kind: "exited",
       label: "the engine command could not be started",

@@ -222,7 +222,8 @@ describe.skipIf(!context)("base/head rounds with runtime: docker (real daemon, r
       // Brought to the base: the image's 3 s first token is gone.
       expect(card.metrics?.baseline.ttftMs.median).toBeLessThan(BELOW_IMAGE_TTFT_MS);
 
-      // A changed tracked file: the label would vouch for code the image does not hold, so there is none, and the card says the image's commit is unknown.
+      // A changed tracked file: the label would vouch for code the image does not hold, so there is none, and the card says the image's
+      // commit is unknown.
       await writeFile(join(checkout, "README.md"), "changed\n");
       const changed = await playRound(c.base, c.pr1, { baseline: { image: undefined, build: { context: checkout } } });
       expect(changed.card.failure).toMatchObject({ kind: "image_base_mismatch" });
@@ -268,7 +269,8 @@ describe.skipIf(!context)("base/head rounds with runtime: docker (real daemon, r
   );
 
   it(
-    "gives an image_base_mismatch card and exit code 3 from speedgate run, before any engine starts, for a base the image's commit is not an ancestor of",
+    "gives an image_base_mismatch card and exit code 3 from speedgate run, before any engine starts, for a base the image's commit " +
+      "is not an ancestor of",
     async () => {
       if (!docker) return;
       const dir = await makeTempDir("speedgate-commits-cli-");

@@ -25,7 +25,9 @@ const context = dockerTestContext();
 const DNS_PROBE = `
 const dgram = require("dgram"), dns = require("dns");
 const socket = dgram.createSocket("udp4");
-socket.on("message", (query) => console.log("loopback got a query for", query.subarray(12).toString("latin1").replace(/[^a-z0-9-]+/g, ".")));
+socket.on("message", (query) => {
+  console.log("loopback got a query for", query.subarray(12).toString("latin1").replace(/[^a-z0-9-]+/g, "."));
+});
 socket.bind(53, "127.0.0.1", () => {
   const resolver = new dns.Resolver({ timeout: 2000, tries: 1 });
   resolver.setServers(["127.0.0.11"]);
@@ -78,20 +80,23 @@ describe.skipIf(!context)("the Docker runtime's DNS, daemon version and disk lim
     return { engine: await runtime.start("baseline", new AbortController().signal), logger, runId };
   }
 
-  it("keeps an isolated engine's DNS queries for outside names in its own container, and warns about a daemon without the fix", async () => {
-    if (!docker) return;
-    const { engine, logger } = await start({ script: DNS_PROBE });
-    const reached = await waitForLog(engine, /^loopback got a query for|^resolve ended/);
-    expect(reached).toMatch(/^loopback got a query for .*exfil-run-secret\.example\.com/);
+  it(
+    "keeps an isolated engine's DNS queries for outside names in its own " + "container, and warns about a daemon without the fix",
+    async () => {
+      if (!docker) return;
+      const { engine, logger } = await start({ script: DNS_PROBE });
+      const reached = await waitForLog(engine, /^loopback got a query for|^resolve ended/);
+      expect(reached).toMatch(/^loopback got a query for .*exfil-run-secret\.example\.com/);
 
-    const version = String(((await docker.version()) as { Version?: unknown }).Version);
-    const warnings = logger.lines.filter((line) => line.level === "warn" && line.message.includes("CVE-2024-29018"));
-    if (hasDnsLeakFix(version) === true) expect(warnings).toEqual([]);
-    else
-      expect(warnings.map((line) => line.message)).toEqual([
-        expect.stringContaining(`the daemon is Docker ${version}, older than the fix for CVE-2024-29018 (26.0.0, 25.0.5, 23.0.11)`),
-      ]);
-  });
+      const version = String(((await docker.version()) as { Version?: unknown }).Version);
+      const warnings = logger.lines.filter((line) => line.level === "warn" && line.message.includes("CVE-2024-29018"));
+      if (hasDnsLeakFix(version) === true) expect(warnings).toEqual([]);
+      else
+        expect(warnings.map((line) => line.message)).toEqual([
+          expect.stringContaining(`the daemon is Docker ${version}, older than the fix for CVE-2024-29018 (26.0.0, 25.0.5, 23.0.11)`),
+        ]);
+    },
+  );
 
   it("limits the writable layer where the storage driver can, and says so where it cannot", async () => {
     if (!docker) return;

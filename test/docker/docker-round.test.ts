@@ -51,43 +51,50 @@ describe.skipIf(!context)("runRound with runtime: docker (real daemon)", () => {
     expect(card.provenance.patchHash).toMatch(/^[0-9a-f]{64}$/);
   });
 
-  it("gives a container_refused card naming docker.ulimits when the daemon will not set a ulimit, instead of ending without a card", async () => {
-    if (!docker) return;
-    // Above the kernel's nr_open (1048576 by default), so no daemon can set it, privileged or not; an unlimited
-    // memlock, speedgate's default, is refused the same way by a daemon without CAP_SYS_RESOURCE.
-    const card = await playRound({ patch: null, docker: { ulimits: [{ name: "nofile", soft: 2 ** 30, hard: 2 ** 30 }] } });
-    expect(card.failure).toMatchObject({
-      engine: "baseline",
-      stage: "startup",
-      kind: "container_refused",
-      label: "Docker refused to start the baseline container (docker.ulimits)",
-    });
-    expect(card.failure?.summary).toMatch(/rlimit type 7/);
-    expect(card.failure?.hint).toContain("nofile 1073741824 (rlimit type 7)");
-    expect(card.failure?.hint).toContain("`docker.ulimits`");
-  });
-
-  it("refuses a port already taken on the host network before any container starts: the other server would have answered the health check", async () => {
-    if (!docker) return;
-    const port = await getFreePort();
-    const other = createServer((request, response) => response.end("ok"));
-    await new Promise<void>((resolve) => other.listen(port, "127.0.0.1", resolve));
-    try {
-      const { round, runId } = makeDockerRound({ image, port, patch: null });
-      runIds.push(runId);
-      const card = await runRound({ round, logger: createRecordingLogger(), signal: new AbortController().signal, runId });
+  it(
+    "gives a container_refused card naming docker.ulimits when the daemon " + "will not set a ulimit, instead of ending without a card",
+    async () => {
+      if (!docker) return;
+      // Above the kernel's nr_open (1048576 by default), so no daemon can set it, privileged or not; an unlimited
+      // memlock, speedgate's default, is refused the same way by a daemon without CAP_SYS_RESOURCE.
+      const card = await playRound({ patch: null, docker: { ulimits: [{ name: "nofile", soft: 2 ** 30, hard: 2 ** 30 }] } });
       expect(card.failure).toMatchObject({
         engine: "baseline",
         stage: "startup",
-        kind: "port_in_use",
-        summary: `port ${port} on 127.0.0.1 is already in use before the baseline engine started`,
+        kind: "container_refused",
+        label: "Docker refused to start the baseline container (docker.ulimits)",
       });
-      expect(card.promptsScored).toBe(0);
-    } finally {
-      other.closeAllConnections();
-      await new Promise((resolve) => other.close(resolve));
-    }
-  });
+      expect(card.failure?.summary).toMatch(/rlimit type 7/);
+      expect(card.failure?.hint).toContain("nofile 1073741824 (rlimit type 7)");
+      expect(card.failure?.hint).toContain("`docker.ulimits`");
+    },
+  );
+
+  it(
+    "refuses a port already taken on the host network before any container starts: the other server would have answered the health " +
+      "check",
+    async () => {
+      if (!docker) return;
+      const port = await getFreePort();
+      const other = createServer((request, response) => response.end("ok"));
+      await new Promise<void>((resolve) => other.listen(port, "127.0.0.1", resolve));
+      try {
+        const { round, runId } = makeDockerRound({ image, port, patch: null });
+        runIds.push(runId);
+        const card = await runRound({ round, logger: createRecordingLogger(), signal: new AbortController().signal, runId });
+        expect(card.failure).toMatchObject({
+          engine: "baseline",
+          stage: "startup",
+          kind: "port_in_use",
+          summary: `port ${port} on 127.0.0.1 is already in use before the baseline engine started`,
+        });
+        expect(card.promptsScored).toBe(0);
+      } finally {
+        other.closeAllConnections();
+        await new Promise((resolve) => other.close(resolve));
+      }
+    },
+  );
 
   it("gives a patch_conflict card for a patch that does not apply, without starting any engine", async () => {
     let window = { runId: "", sinceS: 0 };

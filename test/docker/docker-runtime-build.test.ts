@@ -102,7 +102,9 @@ describe.skipIf(!context)("DockerRuntime image preparation (real daemon)", () =>
     const { port, connections, close } = await countConnections();
     try {
       // Unique per run: a cached step would not run again.
-      const reach = `require('net').connect(${port}, '127.0.0.1').on('connect', () => { console.log('reached the runner'); process.exit(0); }).on('error', (error) => { console.log('no network: ' + error.code); process.exit(1); }); // ${randomUUID()}`;
+      const reach =
+        `require('net').connect(${port}, '127.0.0.1').on('connect', () => { console.log('reached the runner'); process.exit(0); ` +
+        `}).on('error', (error) => { console.log('no network: ' + error.code); process.exit(1); }); // ${randomUUID()}`;
       const client = new Dockerode();
       const requests: Array<Record<string, unknown>> = [];
       const build = client.buildImage.bind(client) as (file: unknown, options: Record<string, unknown>) => Promise<NodeJS.ReadableStream>;
@@ -207,38 +209,42 @@ describe.skipIf(!context)("DockerRuntime with baseline.build (real daemon)", () 
     await rm(dir, { recursive: true, force: true });
   });
 
-  it("builds the baseline from a context folder with its args and .dockerignore, overlays the patch on it, and keeps it after the round", async () => {
-    if (!docker) return;
-    await writeFile(join(dir, "Dockerfile"), "ARG BASE\nFROM ${BASE}\nCOPY . /opt/context/\n");
-    await writeFile(join(dir, "note.txt"), "built from a context\n");
-    await writeFile(join(dir, "ignored.bin"), "not sent to the daemon\n");
-    await writeFile(join(dir, ".dockerignore"), "ignored.bin\n");
-    const { round, runId } = makeDockerRound({
-      image,
-      port: await getFreePort(),
-      baseline: { image: undefined, build: { context: dir, dockerfile: "Dockerfile", args: { BASE: image } } },
-      candidate: { command: ["sh", "-c", `ls /opt/context; cat ${ENGINE_SOURCE_DIR}/profile.json`] },
-    });
-    const runtime = new DockerRuntime(docker, round, { logger: createRecordingLogger(), runId });
-    const signal = new AbortController().signal;
-    let baselineImage = "";
-    try {
-      baselineImage = (await runtime.prepare("baseline", signal)).imageId ?? "";
-      const built = await docker.getImage(baselineImage).inspect();
-      // Labels that stay the same from run to run, so the build and the overlays on it hit the cache.
-      expect(built.Config.Labels?.["speedgate.run-id"]).toMatch(/^baseline-[0-9a-f]{16}$/);
-      expect(built.Config.Labels?.["speedgate.role"]).toBe("baseline");
-      await runtime.prepare("candidate", signal);
-      const engine = await runtime.start("candidate", signal);
-      expect(await engine.exited).toMatchObject({ exitCode: 0 });
-      expect(engine.logTail()).toEqual(expect.arrayContaining(["Dockerfile", "note.txt", '    "itlMs": 4,']));
-      expect(engine.logTail()).not.toContain("ignored.bin");
-      await runtime.dispose();
-      expect(await listRunResources(docker, runId)).toEqual({ containers: [], networks: [] });
-      await expect(docker.getImage(baselineImage).inspect()).resolves.toBeTruthy();
-    } finally {
-      await runtime.dispose();
-      if (baselineImage) await docker.getImage(baselineImage).remove({ force: true });
-    }
-  });
+  it(
+    "builds the baseline from a context folder with its args and " +
+      ".dockerignore, overlays the patch on it, and keeps it after the round",
+    async () => {
+      if (!docker) return;
+      await writeFile(join(dir, "Dockerfile"), "ARG BASE\nFROM ${BASE}\nCOPY . /opt/context/\n");
+      await writeFile(join(dir, "note.txt"), "built from a context\n");
+      await writeFile(join(dir, "ignored.bin"), "not sent to the daemon\n");
+      await writeFile(join(dir, ".dockerignore"), "ignored.bin\n");
+      const { round, runId } = makeDockerRound({
+        image,
+        port: await getFreePort(),
+        baseline: { image: undefined, build: { context: dir, dockerfile: "Dockerfile", args: { BASE: image } } },
+        candidate: { command: ["sh", "-c", `ls /opt/context; cat ${ENGINE_SOURCE_DIR}/profile.json`] },
+      });
+      const runtime = new DockerRuntime(docker, round, { logger: createRecordingLogger(), runId });
+      const signal = new AbortController().signal;
+      let baselineImage = "";
+      try {
+        baselineImage = (await runtime.prepare("baseline", signal)).imageId ?? "";
+        const built = await docker.getImage(baselineImage).inspect();
+        // Labels that stay the same from run to run, so the build and the overlays on it hit the cache.
+        expect(built.Config.Labels?.["speedgate.run-id"]).toMatch(/^baseline-[0-9a-f]{16}$/);
+        expect(built.Config.Labels?.["speedgate.role"]).toBe("baseline");
+        await runtime.prepare("candidate", signal);
+        const engine = await runtime.start("candidate", signal);
+        expect(await engine.exited).toMatchObject({ exitCode: 0 });
+        expect(engine.logTail()).toEqual(expect.arrayContaining(["Dockerfile", "note.txt", '    "itlMs": 4,']));
+        expect(engine.logTail()).not.toContain("ignored.bin");
+        await runtime.dispose();
+        expect(await listRunResources(docker, runId)).toEqual({ containers: [], networks: [] });
+        await expect(docker.getImage(baselineImage).inspect()).resolves.toBeTruthy();
+      } finally {
+        await runtime.dispose();
+        if (baselineImage) await docker.getImage(baselineImage).remove({ force: true });
+      }
+    },
+  );
 });

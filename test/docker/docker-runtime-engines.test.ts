@@ -149,63 +149,67 @@ describe.skipIf(!context)("DockerRuntime engines (real daemon)", () => {
     expect(await listRunResources(docker, runId)).toEqual({ containers: [], networks: [] });
   });
 
-  it("runs isolated engines on a labelled internal network, routed only through it, with no privileges and only the config's environment", async () => {
-    if (!docker) return;
-    process.env.SPEEDGATE_TEST_RUNNER_SECRET = "must-not-leak";
-    const { runtime, runId, round } = await setUp({
-      docker: { network: "isolated" },
-      baseline: { command: ["sh", "-c", "cat /proc/net/route; env; echo listed; exec sleep 600"], env: { ENGINE_FLAG: "on" } },
-    });
-    const engine = await runtime.start("baseline", new AbortController().signal);
-    const inspected = await containerOf(runId);
-    await waitForLogLine(engine, "listed");
+  it(
+    "runs isolated engines on a labelled internal network, routed only " +
+      "through it, with no privileges and only the config's environment",
+    async () => {
+      if (!docker) return;
+      process.env.SPEEDGATE_TEST_RUNNER_SECRET = "must-not-leak";
+      const { runtime, runId, round } = await setUp({
+        docker: { network: "isolated" },
+        baseline: { command: ["sh", "-c", "cat /proc/net/route; env; echo listed; exec sleep 600"], env: { ENGINE_FLAG: "on" } },
+      });
+      const engine = await runtime.start("baseline", new AbortController().signal);
+      const inspected = await containerOf(runId);
+      await waitForLogLine(engine, "listed");
 
-    const networkName = `speedgate-${runId}`;
-    const network = (await docker.getNetwork(networkName).inspect()) as {
-      Internal: boolean;
-      Labels: Record<string, string>;
-      Options: Record<string, string>;
-    };
-    expect(network.Internal).toBe(true);
-    // The host's side of the network has the name the runner's one firewall rule matches (sgb-+), and the host has that interface.
-    const bridge = network.Options["com.docker.network.bridge.name"] ?? "";
-    expect(bridge).toBe(isolatedBridgeName(runId));
-    expect(bridge).toMatch(/^sgb-[0-9a-f]{11}$/);
-    expect(existsSync(`/sys/class/net/${bridge}`)).toBe(true);
-    expect(network.Labels).toMatchObject({ [LABEL_RUN_ID]: runId, "speedgate.role": "network" });
-    expect(Object.keys(inspected.NetworkSettings.Networks)).toEqual([networkName]);
-    const address = inspected.NetworkSettings.Networks[networkName]?.IPAddress ?? "";
-    expect(engine.baseUrl).toBe(`http://${address}:${round.config.port}`);
+      const networkName = `speedgate-${runId}`;
+      const network = (await docker.getNetwork(networkName).inspect()) as {
+        Internal: boolean;
+        Labels: Record<string, string>;
+        Options: Record<string, string>;
+      };
+      expect(network.Internal).toBe(true);
+      // The host's side of the network has the name the runner's one firewall rule matches (sgb-+), and the host has that interface.
+      const bridge = network.Options["com.docker.network.bridge.name"] ?? "";
+      expect(bridge).toBe(isolatedBridgeName(runId));
+      expect(bridge).toMatch(/^sgb-[0-9a-f]{11}$/);
+      expect(existsSync(`/sys/class/net/${bridge}`)).toBe(true);
+      expect(network.Labels).toMatchObject({ [LABEL_RUN_ID]: runId, "speedgate.role": "network" });
+      expect(Object.keys(inspected.NetworkSettings.Networks)).toEqual([networkName]);
+      const address = inspected.NetworkSettings.Networks[networkName]?.IPAddress ?? "";
+      expect(engine.baseUrl).toBe(`http://${address}:${round.config.port}`);
 
-    // /proc/net/route (little-endian hex): every route leaves through the internal network's one
-    // interface, and a default route, if the daemon sets one, points at that network's own gateway,
-    // where the daemon's isolation rules drop anything bound elsewhere. Nothing is sent to check.
-    const routes = engine
-      .logTail()
-      .filter((line) => /^\S+\t[0-9A-F]{8}\t/.test(line))
-      .map((line) => line.split("\t"));
-    expect(routes.length).toBeGreaterThan(0);
-    expect(new Set(routes.map((fields) => fields[0]))).toEqual(new Set(["eth0"]));
-    const gateway = (network as unknown as { IPAM: { Config: Array<{ Gateway?: string }> } }).IPAM.Config[0]?.Gateway ?? "";
-    const gatewayHex = gateway
-      .split(".")
-      .reverse()
-      .map((part) => Number(part).toString(16).padStart(2, "0"))
-      .join("")
-      .toUpperCase();
-    for (const fields of routes.filter((route) => route[1] === "00000000")) expect(fields[2]).toBe(gatewayHex);
+      // /proc/net/route (little-endian hex): every route leaves through the internal network's one
+      // interface, and a default route, if the daemon sets one, points at that network's own gateway,
+      // where the daemon's isolation rules drop anything bound elsewhere. Nothing is sent to check.
+      const routes = engine
+        .logTail()
+        .filter((line) => /^\S+\t[0-9A-F]{8}\t/.test(line))
+        .map((line) => line.split("\t"));
+      expect(routes.length).toBeGreaterThan(0);
+      expect(new Set(routes.map((fields) => fields[0]))).toEqual(new Set(["eth0"]));
+      const gateway = (network as unknown as { IPAM: { Config: Array<{ Gateway?: string }> } }).IPAM.Config[0]?.Gateway ?? "";
+      const gatewayHex = gateway
+        .split(".")
+        .reverse()
+        .map((part) => Number(part).toString(16).padStart(2, "0"))
+        .join("")
+        .toUpperCase();
+      for (const fields of routes.filter((route) => route[1] === "00000000")) expect(fields[2]).toBe(gatewayHex);
 
-    expect(inspected.HostConfig.Privileged).toBe(false);
-    expect(inspected.HostConfig.SecurityOpt).toEqual(["no-new-privileges"]);
-    expect(inspected.HostConfig.ShmSize).toBe(64 * 1024 * 1024);
-    expect(inspected.HostConfig.Ulimits).toEqual([{ Name: "nofile", Soft: 4096, Hard: 4096 }]);
-    expect(inspected.Config.Labels).toMatchObject({ [LABEL_RUN_ID]: runId, "speedgate.role": "baseline" });
-    expect(engine.logTail()).toContain("ENGINE_FLAG=on");
-    expect(engine.logTail().join("\n")).not.toContain("must-not-leak");
+      expect(inspected.HostConfig.Privileged).toBe(false);
+      expect(inspected.HostConfig.SecurityOpt).toEqual(["no-new-privileges"]);
+      expect(inspected.HostConfig.ShmSize).toBe(64 * 1024 * 1024);
+      expect(inspected.HostConfig.Ulimits).toEqual([{ Name: "nofile", Soft: 4096, Hard: 4096 }]);
+      expect(inspected.Config.Labels).toMatchObject({ [LABEL_RUN_ID]: runId, "speedgate.role": "baseline" });
+      expect(engine.logTail()).toContain("ENGINE_FLAG=on");
+      expect(engine.logTail().join("\n")).not.toContain("must-not-leak");
 
-    await runtime.dispose();
-    expect(await listRunResources(docker, runId)).toEqual({ containers: [], networks: [] });
-  });
+      await runtime.dispose();
+      expect(await listRunResources(docker, runId)).toEqual({ containers: [], networks: [] });
+    },
+  );
 
   it("creates engines with no capability, private IPC, a capped log and bounded memory, shared memory and tasks by default", async () => {
     if (!docker) return;
@@ -247,7 +251,8 @@ describe.skipIf(!context)("DockerRuntime engines (real daemon)", () => {
     const fork = [
       "const { spawn } = require('child_process'); let started = 0, refused = 0;",
       "const next = (left) => { if (left === 0) return console.log('started ' + started + ' refused ' + refused);",
-      "  const child = spawn('sleep', ['600']); child.on('spawn', () => { started++; next(left - 1); }); child.on('error', () => { refused++; next(left - 1); }); };",
+      "  const child = spawn('sleep', ['600']); child.on('spawn', () => { started++; next(left - 1); }); child.on('error', () => { " +
+        "refused++; next(left - 1); }); };",
       "next(200); setInterval(() => {}, 1000);",
     ].join(" ");
     const { runtime } = await setUp({ baseline: { command: ["node", "-e", fork] }, docker: { pidsLimit: 64 } });

@@ -5,7 +5,9 @@ import { createRecordingLogger } from "../../src/logger.js";
 import { isVanishedCacheError, runImageBuild } from "../../src/docker/run-image-build.js";
 
 const VANISHED =
-  "failed to get digest sha256:b4c4b336b6b04cd89c15299a60d377115ab2955a3e1149b60de03ecf5bb2d186: open /var/lib/docker/image/vfs/imagedb/content/sha256/b4c4b336b6b04cd89c15299a60d377115ab2955a3e1149b60de03ecf5bb2d186: no such file or directory";
+  "failed to get digest sha256:b4c4b336b6b04cd89c15299a60d377115ab2955a3e1149b60de03ecf5bb2d186: open " +
+  "/var/lib/docker/image/vfs/imagedb/content/sha256/b4c4b336b6b04cd89c15299a60d377115ab2955a3e1149b60de03ecf5bb2d186: no such file " +
+  "or directory";
 
 function stream(messages: object[]): Readable {
   return Readable.from([Buffer.from(messages.map((message) => JSON.stringify(message)).join("\r\n") + "\r\n")]);

@@ -42,12 +42,16 @@ function contained(part: unknown, whole: unknown, at = "(root)"): string[] {
 const exampleYaml = async (path: string): Promise<unknown> => parse(await readFile(join(example, ".github", path), "utf8")) as unknown;
 
 describe("docs/score-your-engine.md", () => {
-  it("goes from nothing to a required check in numbered steps: runner, image, round config, calibration, workflow, app, branch protection", () => {
-    const steps = [...guide.matchAll(/^## (\d+)\. (.+)$/gm)].map((match) => `${match[1]}. ${match[2]}`);
-    expect(steps.map((step) => step.split(".")[0])).toEqual(["1", "2", "3", "4", "5", "6", "7", "8"]);
-    const topics = [/runner/i, /image/i, /round config/i, /calibrat/i, /workflow/i, /app/i, /branch protection.*app/i];
-    topics.forEach((topic, index) => expect(steps[index]).toMatch(topic));
-  });
+  it(
+    "goes from nothing to a required check in numbered steps: runner, image, round config, calibration, workflow, app, branch " +
+      "protection",
+    () => {
+      const steps = [...guide.matchAll(/^## (\d+)\. (.+)$/gm)].map((match) => `${match[1]}. ${match[2]}`);
+      expect(steps.map((step) => step.split(".")[0])).toEqual(["1", "2", "3", "4", "5", "6", "7", "8"]);
+      const topics = [/runner/i, /image/i, /round config/i, /calibrat/i, /workflow/i, /app/i, /branch protection.*app/i];
+      topics.forEach((topic, index) => expect(steps[index]).toMatch(topic));
+    },
+  );
 
   it("shows the example's round config, workflow and app settings as they are", async () => {
     const [round, gate, workflow, app] = blocks("yaml").map((text) => parse(text) as Record<string, unknown>);

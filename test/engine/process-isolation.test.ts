@@ -16,6 +16,7 @@ import { MARK_VARIABLE, markedProcesses, newMark } from "../support/find-marked-
 import { getFreePort } from "../support/get-free-port.js";
 import { waitForLogMatch } from "./support/wait-for-log-match.js";
 import { speedgateEntryArgs } from "../../src/engine/locate-speedgate.js";
+import { concatPatterns } from "../support/concat-patterns.js";
 
 /*
  * Each way this machine can isolate host engines, checked with real processes: the root's PID
@@ -84,7 +85,9 @@ describe.skipIf(process.getuid?.() !== 0)("isolation chosen for an unprivileged 
       const script = join(dir, "probe.mts");
       await writeFile(
         script,
-        `import { probeProcessIsolation } from ${JSON.stringify(pathToFileURL(join(root, "src/engine/process-isolation.ts")).href)};\nconsole.log(JSON.stringify(await probeProcessIsolation()));\n`,
+        `import { probeProcessIsolation } from ` +
+          `${JSON.stringify(pathToFileURL(join(root, "src/engine/process-isolation.ts")).href)};\nconsole.log(JSON.stringify(await ` +
+          `probeProcessIsolation()));\n`,
       );
       await chmod(dir, 0o755);
       // The test run's own temporary folders are private to root (mkdtemp): let the unprivileged
@@ -157,7 +160,10 @@ describe("the fallback where engines cannot be isolated", () => {
       const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
       expect(code, stderr).toBe(0);
       expect(stderr).toMatch(
-        /runtime process: engines are NOT isolated on this machine, only put in process groups.*Use runtime: docker for code you do not trust\. Why: .*Operation not permitted/,
+        concatPatterns(
+          /runtime process: engines are NOT isolated on this machine, only put in process groups.*Use runtime: docker for code you do /,
+          /not trust\. Why: .*Operation not permitted/,
+        ),
       );
       const card = parseScorecardJson(await readFile(join(out, "scorecard.json"), "utf8"), "scorecard.json");
       expect(card.failure).toBeNull();

@@ -48,8 +48,10 @@ describe("processEngineCwd", () => {
 });
 
 describe("a process round with the engine's code in a subfolder (SGLang's python/), end to end", () => {
-  const profile = (itlMs: number) =>
-    `${JSON.stringify({ model: "m", defaults: { ttftMs: 20, itlMs, outputTokens: 24, reasoningTokens: 0, tokensPerChunk: 1 } }, null, 2)}\n`;
+  const profile = (itlMs: number) => {
+    const defaults = { ttftMs: 20, itlMs, outputTokens: 24, reasoningTokens: 0, tokensPerChunk: 1 };
+    return `${JSON.stringify({ model: "m", defaults }, null, 2)}\n`;
+  };
   // The reference engine reads profile.json from the folder it runs in, as `python -m sglang…` imports
   // the package beside it: run from the wrong folder, it dies at start.
   const command = ["{node}", "{speedgate}", "sim-engine", "--port", "{port}", "--profile", "profile.json"];
@@ -64,7 +66,8 @@ describe("a process round with the engine's code in a subfolder (SGLang's python
     await writeFile(join(dir, "installed", "profile.json"), profile(40));
     await writeFile(
       join(dir, "faster.patch"),
-      `--- a/python/profile.json\n+++ b/python/profile.json\n@@ -4,3 +4,3 @@\n     "ttftMs": 20,\n-    "itlMs": 40,\n+    "itlMs": 4,\n     "outputTokens": 24,\n`,
+      `--- a/python/profile.json\n+++ b/python/profile.json\n@@ -4,3 +4,3 @@\n     "ttftMs": 20,\n-    "itlMs": 40,\n+    "itlMs": ` +
+        `4,\n     "outputTokens": 24,\n`,
     );
     await writeFile(
       join(dir, "prompts.jsonl"),

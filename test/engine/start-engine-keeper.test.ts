@@ -23,7 +23,10 @@ import { makeTempDir } from "../support/make-temp-dir.js";
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
 /** The reference engine answers slowly (50 ms a token, 400 tokens), so the round is still benchmarking when it is killed. */
-const PROFILE = `${JSON.stringify({ model: "sim-model", defaults: { ttftMs: 5, itlMs: 50, outputTokens: 400, reasoningTokens: 0, tokensPerChunk: 1 } })}\n`;
+const PROFILE = `${JSON.stringify({
+  model: "sim-model",
+  defaults: { ttftMs: 5, itlMs: 50, outputTokens: 400, reasoningTokens: 0, tokensPerChunk: 1 },
+})}\n`;
 const PROMPTS = ["p1", "p2", "p3"].map((id) => JSON.stringify({ id, prompt: `prompt ${id}` })).join("\n");
 
 function waitForStderr(child: ChildProcess, pattern: RegExp): Promise<void> {

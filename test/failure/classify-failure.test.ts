@@ -46,7 +46,8 @@ describe("classifyFailure", () => {
     expect(failure.kind).toBe("cuda_oom");
     expect(failure.label).toBe("CUDA out of memory during CUDA graph capture");
     expect(failure.summary).toBe(
-      "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 224.00 MiB. GPU 0 has a total capacity of 23.55 GiB of which 81.06 MiB is free.",
+      "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 224.00 MiB. GPU 0 has a total capacity of 23.55 GiB of which " +
+        "81.06 MiB is free.",
     );
     expect(failure.logTail.every((line) => !line.includes("\u001b"))).toBe(true);
   });
@@ -106,7 +107,8 @@ describe("classifyFailure", () => {
     ["IndentationError: unexpected indent"],
     ["NameError: name 'torch' is not defined"],
     [
-      "AttributeError: partially initialized module 'sglang.srt.layers.moe' has no attribute 'FusedMoE' (most likely due to a circular import)",
+      "AttributeError: partially initialized module 'sglang.srt.layers.moe' has no attribute 'FusedMoE' (most likely due to a " +
+        "circular import)",
     ],
     ["AttributeError: module 'vllm.model_executor.layers.quantization' has no attribute 'get_quant_config'"],
   ])("treats %s as an import error", (line) => {
@@ -116,7 +118,8 @@ describe("classifyFailure", () => {
   it.each([
     ["RuntimeError: Not enough memory. Please try to increase --mem-fraction-static.", "kv_cache"],
     [
-      "ValueError: The model's max seq len (131072) is larger than the maximum number of tokens that can be stored in KV cache (50000). Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine.",
+      "ValueError: The model's max seq len (131072) is larger than the maximum number of tokens that can be stored in KV cache " +
+        "(50000). Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine.",
       "kv_cache",
     ],
     ["torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB", "other"],

@@ -155,67 +155,71 @@ describe.skipIf(!postgres?.available)("the app's database goes away and comes ba
   });
   beforeEach(() => fake.reset());
 
-  it("a delivery refused during the outage is asked for again once it is back, and deliveries after it are accepted: none lost", async () => {
-    if (handle.target.kind !== "postgres") throw new Error("expected a server database");
-    const pulls = [pullFor(71), pullFor(72), pullFor(73)];
-    const artifacts = Object.fromEntries(pulls.map((pull) => [pull.number * 10, zipScorecard(makeTestScorecard())]));
-    serveRepository(fake, { owner: OWNER, repo: REPO, appId: 4242, pulls, artifacts });
-    // GitHub's side: each delivery it made, with the status the app answered, and its redelivery on request.
-    const sent = new Map<string, { event: string; payload: unknown }>();
-    const deliveries = serveAppDeliveries(fake, {
-      deliveries: [],
-      redeliver: async (delivery: FakeDelivery) => {
-        const original = sent.get(delivery.guid);
-        if (!original || !bot) return 0;
-        return await sendWebhook(bot.webhookUrl, {
-          event: original.event,
-          payload: original.payload,
-          id: delivery.guid,
-          secret: bot.secret,
-        });
-      },
-    });
-    const deliver = async (payload: unknown): Promise<{ id: string; status: number }> => {
-      const id = randomUUID();
-      sent.set(id, { event: "workflow_run", payload });
-      const status = bot ? await sendWebhook(bot.webhookUrl, { event: "workflow_run", payload, id, secret: bot.secret }) : 0;
-      deliveries.deliveries.push({
-        id: fake.nextId(),
-        guid: id,
-        deliveredAt: new Date().toISOString(),
-        redelivery: false,
-        statusCode: status,
-        event: "workflow_run",
-        action: "completed",
+  it(
+    "a delivery refused during the outage is asked for again once it is " + "back, and deliveries after it are accepted: none lost",
+    async () => {
+      if (handle.target.kind !== "postgres") throw new Error("expected a server database");
+      const pulls = [pullFor(71), pullFor(72), pullFor(73)];
+      const artifacts = Object.fromEntries(pulls.map((pull) => [pull.number * 10, zipScorecard(makeTestScorecard())]));
+      serveRepository(fake, { owner: OWNER, repo: REPO, appId: 4242, pulls, artifacts });
+      // GitHub's side: each delivery it made, with the status the app answered, and its redelivery on request.
+      const sent = new Map<string, { event: string; payload: unknown }>();
+      const deliveries = serveAppDeliveries(fake, {
+        deliveries: [],
+        redeliver: async (delivery: FakeDelivery) => {
+          const original = sent.get(delivery.guid);
+          if (!original || !bot) return 0;
+          return await sendWebhook(bot.webhookUrl, {
+            event: original.event,
+            payload: original.payload,
+            id: delivery.guid,
+            secret: bot.secret,
+          });
+        },
       });
-      return { id, status };
-    };
-    const through = new URL(handle.target.url);
-    through.hostname = "127.0.0.1";
-    through.port = String(proxy.port);
-    bot = await startBotProcess({ gheHost: fake.host, env: { DATABASE_URL: through.toString() } });
+      const deliver = async (payload: unknown): Promise<{ id: string; status: number }> => {
+        const id = randomUUID();
+        sent.set(id, { event: "workflow_run", payload });
+        const status = bot ? await sendWebhook(bot.webhookUrl, { event: "workflow_run", payload, id, secret: bot.secret }) : 0;
+        deliveries.deliveries.push({
+          id: fake.nextId(),
+          guid: id,
+          deliveredAt: new Date().toISOString(),
+          redelivery: false,
+          statusCode: status,
+          event: "workflow_run",
+          action: "completed",
+        });
+        return { id, status };
+      };
+      const through = new URL(handle.target.url);
+      through.hostname = "127.0.0.1";
+      through.port = String(proxy.port);
+      bot = await startBotProcess({ gheHost: fake.host, env: { DATABASE_URL: through.toString() } });
 
-    const before = await deliver(runOf(pulls[0] as FakePull, 710));
-    expect(before.status).toBe(200);
-    await bot.settled(before.id);
+      const before = await deliver(runOf(pulls[0] as FakePull, 710));
+      expect(before.status).toBe(200);
+      await bot.settled(before.id);
 
-    await proxy.cut();
-    const during = await deliver(runOf(pulls[1] as FakePull, 720));
-    // Not stored, so not acknowledged: GitHub records a failed delivery.
-    expect(during.status).toBeGreaterThanOrEqual(500);
-    expect(cardsOn(fake, 72)).toBe(0);
+      await proxy.cut();
+      const during = await deliver(runOf(pulls[1] as FakePull, 720));
+      // Not stored, so not acknowledged: GitHub records a failed delivery.
+      expect(during.status).toBeGreaterThanOrEqual(500);
+      expect(cardsOn(fake, 72)).toBe(0);
 
-    await proxy.start();
-    // Once the database answers, the app asks GitHub for what failed meanwhile; GitHub sends it again.
-    await bot.waitFor(/database: answering again; asking GitHub for the deliveries that failed since/);
-    await bot.workEnded(publishKey(720));
-    expect(deliveries.attempts).toHaveLength(1);
-    const after = await deliver(runOf(pulls[2] as FakePull, 730));
-    expect(after.status).toBe(200);
-    await bot.settled(after.id);
+      await proxy.start();
+      // Once the database answers, the app asks GitHub for what failed meanwhile; GitHub sends it again.
+      await bot.waitFor(/database: answering again; asking GitHub for the deliveries that failed since/);
+      await bot.workEnded(publishKey(720));
+      expect(deliveries.attempts).toHaveLength(1);
+      const after = await deliver(runOf(pulls[2] as FakePull, 730));
+      expect(after.status).toBe(200);
+      await bot.settled(after.id);
 
-    expect(fake.violations).toEqual([]);
-    expect(pulls.map((pull) => cardsOn(fake, pull.number))).toEqual([1, 1, 1]);
-    expect(fake.checkRuns.filter((check) => check.conclusion === "success")).toHaveLength(3);
-  }, 180_000);
+      expect(fake.violations).toEqual([]);
+      expect(pulls.map((pull) => cardsOn(fake, pull.number))).toEqual([1, 1, 1]);
+      expect(fake.checkRuns.filter((check) => check.conclusion === "success")).toHaveLength(3);
+    },
+    180_000,
+  );
 });

@@ -69,7 +69,9 @@ describe.skipIf(!context)("faults with runtime: docker (real daemon)", () => {
   it("the candidate's postPatch reaches for a service on the runner: no network in the build, the card says the build failed", async () => {
     const { port, connections, close } = await countConnections();
     try {
-      const reach = `require('net').connect(${port}, '127.0.0.1').on('connect', () => process.exit(0)).on('error', (error) => { console.log('exfiltration failed: ' + error.code); process.exit(1); }); // ${randomUUID()}`;
+      const reach =
+        `require('net').connect(${port}, '127.0.0.1').on('connect', () => process.exit(0)).on('error', (error) => { ` +
+        `console.log('exfiltration failed: ' + error.code); process.exit(1); }); // ${randomUUID()}`;
       const card = await playRound({ candidate: { postPatch: [["node", "-e", reach]] } });
       expect(card.failure).toMatchObject({ engine: "candidate", stage: "build", kind: "build_error" });
       expect(card.failure?.logTail.join("\n")).toMatch(/exfiltration failed: E(CONNREFUSED|NETUNREACH)/);
@@ -83,8 +85,10 @@ describe.skipIf(!context)("faults with runtime: docker (real daemon)", () => {
   it("the candidate forks until refused: held at docker.pidsLimit, it fails at startup and nothing is left", async () => {
     const fork = [
       "const { spawn } = require('child_process'); let started = 0, refused = 0;",
-      "const next = (left) => { if (left === 0) { console.error('RuntimeError: could not start the workers: started ' + started + ', refused ' + refused); process.exit(1); }",
-      "  const child = spawn('sleep', ['600']); child.on('spawn', () => { started++; next(left - 1); }); child.on('error', () => { refused++; next(left - 1); }); };",
+      "const next = (left) => { if (left === 0) { console.error('RuntimeError: could not start the workers: started ' + started + ', " +
+        "refused ' + refused); process.exit(1); }",
+      "  const child = spawn('sleep', ['600']); child.on('spawn', () => { started++; next(left - 1); }); child.on('error', () => { " +
+        "refused++; next(left - 1); }); };",
       "next(500);",
     ].join(" ");
     const card = await playRound({ candidate: { command: ["node", "-e", fork] }, docker: { pidsLimit: 64 } });

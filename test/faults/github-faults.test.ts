@@ -173,28 +173,31 @@ describe("faults in the GitHub API longer than Octokit's retries: the queue trie
     expect(fake.violations).toEqual([]);
   });
 
-  it("is down through every retry of one attempt: the job runs again and the card lands once; a redelivery then writes nothing", async () => {
-    serveRepository(fake, {
-      owner: OWNER,
-      repo: REPO,
-      appId: APP_ID,
-      pulls: [PULL],
-      artifacts: { 702: zipScorecard(makeTestScorecard()) },
-    });
-    // One try and three retries (plugin-retry's default) all fail: the job's first attempt fails.
-    fake.failNext("POST", COMMENTS, SERVER_ERROR, SERVER_ERROR, SERVER_ERROR, SERVER_ERROR);
-    const id = randomUUID();
-    const payload = workflowRunCompleted({ id: 702, headSha: SHA, headBranch: PULL.headBranch, headRepo: `${OWNER}/${REPO}` });
-    await app.probot.receive({ id, name: "workflow_run", payload } as Parameters<Probot["receive"]>[0]);
-    await app.settled();
-    expect(fake.served).toHaveLength(4);
-    expect(fake.comments).toHaveLength(1);
-    expect(fake.checkRuns).toMatchObject([{ headSha: SHA, status: "completed", conclusion: "success" }]);
-    // A redelivery of the handled delivery is a copy: nothing more is written.
-    const before = fake.requests.length;
-    await app.probot.receive({ id, name: "workflow_run", payload } as Parameters<Probot["receive"]>[0]);
-    await app.settled();
-    expect(fake.requests).toHaveLength(before);
-    expect(fake.comments).toHaveLength(1);
-  });
+  it(
+    "is down through every retry of one attempt: the job runs again and " + "the card lands once; a redelivery then writes nothing",
+    async () => {
+      serveRepository(fake, {
+        owner: OWNER,
+        repo: REPO,
+        appId: APP_ID,
+        pulls: [PULL],
+        artifacts: { 702: zipScorecard(makeTestScorecard()) },
+      });
+      // One try and three retries (plugin-retry's default) all fail: the job's first attempt fails.
+      fake.failNext("POST", COMMENTS, SERVER_ERROR, SERVER_ERROR, SERVER_ERROR, SERVER_ERROR);
+      const id = randomUUID();
+      const payload = workflowRunCompleted({ id: 702, headSha: SHA, headBranch: PULL.headBranch, headRepo: `${OWNER}/${REPO}` });
+      await app.probot.receive({ id, name: "workflow_run", payload } as Parameters<Probot["receive"]>[0]);
+      await app.settled();
+      expect(fake.served).toHaveLength(4);
+      expect(fake.comments).toHaveLength(1);
+      expect(fake.checkRuns).toMatchObject([{ headSha: SHA, status: "completed", conclusion: "success" }]);
+      // A redelivery of the handled delivery is a copy: nothing more is written.
+      const before = fake.requests.length;
+      await app.probot.receive({ id, name: "workflow_run", payload } as Parameters<Probot["receive"]>[0]);
+      await app.settled();
+      expect(fake.requests).toHaveLength(before);
+      expect(fake.comments).toHaveLength(1);
+    },
+  );
 });

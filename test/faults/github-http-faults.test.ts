@@ -30,33 +30,37 @@ describe("faults in the GitHub API seen over HTTP by `npm run bot`", () => {
     await fake.stop();
   });
 
-  it("the API is down longer than Octokit's retries: the delivery is answered 200 at once, and the queue retries until the card lands once", async () => {
-    serveRepository(fake, {
-      owner: OWNER,
-      repo: REPO,
-      appId: bot.appId,
-      pulls: [PULL],
-      artifacts: { 801: zipScorecard(makeTestScorecard()) },
-    });
-    // Octokit's own try and three retries (about 14 s) all fail: the first attempt of the job fails.
-    fake.failNext("POST", COMMENTS, SERVER_ERROR, SERVER_ERROR, SERVER_ERROR, SERVER_ERROR);
-    const id = randomUUID();
-    const status = await sendWebhook(bot.webhookUrl, {
-      event: "workflow_run",
-      payload: workflowRunCompleted({ id: 801, headSha: SHA, headBranch: PULL.headBranch, headRepo: `${OWNER}/${REPO}` }),
-      id,
-      secret: bot.secret,
-    });
-    expect(status).toBe(200);
-    expect(fake.comments).toEqual([]);
-    await bot.settled(id);
-    // The failed attempt is logged as a warning naming the work and the delivery, not as an error.
-    expect(bot.output()).toMatch(new RegExp(`"level":40[^\\n]*"delivery":"${id}"[^\\n]*"outcome":"retry"`));
-    expect(bot.output()).toMatch(new RegExp(`"delivery":"${id}"[^\\n]*"outcome":"done"[^\\n]*publish-card [^"]* done on attempt 2`));
-    expect(bot.output()).not.toMatch(new RegExp(`"level":50[^\\n]*${id}|${id}[^\\n]*"level":50`));
-    expect(fake.violations).toEqual([]);
-    expect(fake.comments).toHaveLength(1);
-    expect(fake.checkRuns).toHaveLength(1);
-    expect(fake.checkRuns[0]).toMatchObject({ headSha: SHA, status: "completed", conclusion: "success" });
-  });
+  it(
+    "the API is down longer than Octokit's retries: the delivery is answered 200 at once, and the queue retries until the card lands " +
+      "once",
+    async () => {
+      serveRepository(fake, {
+        owner: OWNER,
+        repo: REPO,
+        appId: bot.appId,
+        pulls: [PULL],
+        artifacts: { 801: zipScorecard(makeTestScorecard()) },
+      });
+      // Octokit's own try and three retries (about 14 s) all fail: the first attempt of the job fails.
+      fake.failNext("POST", COMMENTS, SERVER_ERROR, SERVER_ERROR, SERVER_ERROR, SERVER_ERROR);
+      const id = randomUUID();
+      const status = await sendWebhook(bot.webhookUrl, {
+        event: "workflow_run",
+        payload: workflowRunCompleted({ id: 801, headSha: SHA, headBranch: PULL.headBranch, headRepo: `${OWNER}/${REPO}` }),
+        id,
+        secret: bot.secret,
+      });
+      expect(status).toBe(200);
+      expect(fake.comments).toEqual([]);
+      await bot.settled(id);
+      // The failed attempt is logged as a warning naming the work and the delivery, not as an error.
+      expect(bot.output()).toMatch(new RegExp(`"level":40[^\\n]*"delivery":"${id}"[^\\n]*"outcome":"retry"`));
+      expect(bot.output()).toMatch(new RegExp(`"delivery":"${id}"[^\\n]*"outcome":"done"[^\\n]*publish-card [^"]* done on attempt 2`));
+      expect(bot.output()).not.toMatch(new RegExp(`"level":50[^\\n]*${id}|${id}[^\\n]*"level":50`));
+      expect(fake.violations).toEqual([]);
+      expect(fake.comments).toHaveLength(1);
+      expect(fake.checkRuns).toHaveLength(1);
+      expect(fake.checkRuns[0]).toMatchObject({ headSha: SHA, status: "completed", conclusion: "success" });
+    },
+  );
 });

@@ -36,7 +36,9 @@ async function recordGitArgv(): Promise<{ log: string }> {
   const wrapper = join(dir, "git");
   await writeFile(
     wrapper,
-    `#!/bin/sh\nfor arg in "$@"; do printf '%s\\0' "$arg" >> ${JSON.stringify(log)}; done\nprintf '\\n' >> ${JSON.stringify(log)}\nfor git in ${realGit.map((path) => JSON.stringify(path)).join(" ")}; do if [ -x "$git" ]; then exec "$git" "$@"; fi; done\nexit 127\n`,
+    `#!/bin/sh\nfor arg in "$@"; do printf '%s\\0' "$arg" >> ${JSON.stringify(log)}; done\nprintf '\\n' >> ` +
+      `${JSON.stringify(log)}\nfor git in ${realGit.map((path) => JSON.stringify(path)).join(" ")}; do if [ -x "$git" ]; then exec ` +
+      `"$git" "$@"; fi; done\nexit 127\n`,
   );
   await chmod(wrapper, 0o755);
   await writeFile(log, "");

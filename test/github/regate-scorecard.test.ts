@@ -240,7 +240,8 @@ describe("regateScorecard: the agreement rules, from the card's per-run data", (
     expect(card.unexplained).toBe(2);
     expect(card.gate.passed).toBe(false);
     expect(card.gate.reasons).toEqual([
-      "2 of 20 prompts (10%) were cut short or parted where the baseline's own answers are not (below tolerance: prompt-019, prompt-020), more than gate.maxUnexplained 0%",
+      "2 of 20 prompts (10%) were cut short or parted where the baseline's own answers are not (below tolerance: prompt-019, " +
+        "prompt-020), more than gate.maxUnexplained 0%",
     ]);
     // The repository may allow it; the re-gate applies its setting, and its own minAgreement too.
     expect(regateScorecard(card, { ...testConfig.gate, maxUnexplained: 0.1 }, null).gate.passed).toBe(true);
@@ -425,14 +426,16 @@ describe("regateScorecard: the repository's bar per scenario (gate.scenarios)", 
     expect(regated.gate.passed).toBe(false);
     expect(regated.gate.reason).toBe("1 of 2 scenarios passed; improved: decode-c1; missing: chat-rate16");
     expect(regated.gate.reasons).toEqual([
-      "the card has no scenario chat-rate16, which the repository's app config declares (gate.scenarios): add it to the round config's scenarios under the same name; if the round config has it, this card is not the one the round made",
+      "the card has no scenario chat-rate16, which the repository's app config declares (gate.scenarios): add it to the round " +
+        "config's scenarios under the same name; if the round config has it, this card is not the one the round made",
     ]);
     expect(regateScorecard(dropped, { ...declared, scenarios: { "decode-c1": {} } }, null).gate.passed).toBe(true);
   });
 
   it("fails a card without scenarios, or with scenarios null, when the repository declares some", () => {
     const reason =
-      "the repository's app config declares scenarios decode-c1, chat-rate16 (gate.scenarios) and the card has none: add them to the round config's scenarios under the same names; if the round config has them, this card is not the one the round made";
+      "the repository's app config declares scenarios decode-c1, chat-rate16 (gate.scenarios) and the card has none: add them to the " +
+      "round config's scenarios under the same names; if the round config has them, this card is not the one the round made";
     const { scenarios: _scenarios, ...stripped } = card;
     for (const forged of [stripped, { ...card, scenarios: null }, makeCard(Array.from({ length: 12 }, () => ({ speedup: 1.3 })))]) {
       const regated = regateScorecard(forged, declared, null);

@@ -133,20 +133,24 @@ describe.skipIf(!image)("llama.cpp's server through the Docker runtime (real eng
       expect(card.failure?.hint).toContain("--cache-type-k q8_0");
     });
 
-    it("a baseline whose batch is smaller than a decode (-np 1 -b 1): its GGML_ASSERT as the error line, the frames glibc prints without gdb, a hint about its flags", async () => {
-      const { card } = await playRound({ baseline: { image, command: command(["-b", "1", "-fit", "off"]) }, prompts: 1 });
-      const failure = card.failure;
-      expect(failure, JSON.stringify(failure)).toMatchObject({
-        engine: "baseline",
-        stage: "startup",
-        kind: "assertion_failed",
-        label: "assertion failed (GGML_ASSERT)",
-      });
-      expect(failure?.summary).toMatch(/(?:^|\/)src\/llama-context\.cpp:1722: GGML_ASSERT\(n_tokens_all <= cparams\.n_batch\) failed$/);
-      // The image has no gdb: glibc's frames of llama-server, ggml's own three left out.
-      expect(failure?.frames?.[0]).toMatch(/^llama-server\(\+0x[0-9a-f]+\)$/);
-      expect(failure?.hint).toMatch(/unpatched llama-server .* not the patch/);
-    });
+    it(
+      "a baseline whose batch is smaller than a decode (-np 1 -b 1): its GGML_ASSERT as the error line, the frames glibc prints " +
+        "without gdb, a hint about its flags",
+      async () => {
+        const { card } = await playRound({ baseline: { image, command: command(["-b", "1", "-fit", "off"]) }, prompts: 1 });
+        const failure = card.failure;
+        expect(failure, JSON.stringify(failure)).toMatchObject({
+          engine: "baseline",
+          stage: "startup",
+          kind: "assertion_failed",
+          label: "assertion failed (GGML_ASSERT)",
+        });
+        expect(failure?.summary).toMatch(/(?:^|\/)src\/llama-context\.cpp:1722: GGML_ASSERT\(n_tokens_all <= cparams\.n_batch\) failed$/);
+        // The image has no gdb: glibc's frames of llama-server, ggml's own three left out.
+        expect(failure?.frames?.[0]).toMatch(/^llama-server\(\+0x[0-9a-f]+\)$/);
+        expect(failure?.hint).toMatch(/unpatched llama-server .* not the patch/);
+      },
+    );
 
     it("a model the image does not have: model_not_found", async () => {
       const { card } = await playRound({ baseline: { image, command: command([], "/models/missing.gguf") }, prompts: 1 });

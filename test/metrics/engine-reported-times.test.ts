@@ -87,7 +87,9 @@ describe("the engines' own times", () => {
       },
     });
     expect(text).toBe(
-      "**The engines' own times** (llama.cpp's `timings` of each answer; medians over 8 and 8 requests, baseline → candidate): prompt processing 9.5 → 16.0 ms per request, decoding 2.9 → 2.1 ms per token. They leave out the queueing and the network that the client's TTFT includes.",
+      "**The engines' own times** (llama.cpp's `timings` of each answer; medians over 8 and 8 requests, baseline → candidate): " +
+        "prompt processing 9.5 → 16.0 ms per request, decoding 2.9 → 2.1 ms per token. They leave out the queueing and the network " +
+        "that the client's TTFT includes.",
     );
     expect(renderEngineTimes({})).toBe("");
   });

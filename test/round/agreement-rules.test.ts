@@ -81,7 +81,8 @@ describe("the verdict holds to the last token (speedgate run, reference engine u
   );
 
   it.each(["75%", "90%"])(
-    "the baseline's first %s of every answer then free filler never passes: each prompt scores, but the median answer is not the baseline's",
+    "the baseline's first %s of every answer then free filler never passes: each prompt scores, but the median answer is not the " +
+      "baseline's",
     async (after) => {
       // With gate.minAgreement at 75% (the default before), filler after 75% and 80% passed here at 1.01x and 1.02x.
       const card = await playRound(BASELINE, [...BASELINE, "--cheat-filler-after", after]);
@@ -94,44 +95,54 @@ describe("the verdict holds to the last token (speedgate run, reference engine u
     },
   );
 
-  it("with the agreement rules off, the filler's own speed is still not credited: a parting answer scores no faster than over its shared start", async () => {
-    // Timed at k alone, this cheat scored 1.80× here (2.37× filler after 17 tokens, 3.15× after 25%); over the shared
-    // start both engines are the same, about 1×. Three runs, and a bar between the two: with one run, a busy machine
-    // that held the baseline's six answers in flight back by a tenth of a second scored the shared start 1.15×.
-    const card = await playRound(BASELINE, [...BASELINE, "--cheat-filler-after", "50%"], {
-      ...RULES_OFF,
-      bench: { ...RULES_OFF.bench, runs: 3 },
-    });
-    expect(card.promptsScored).toBe(PROMPT_IDS.length);
-    expect(card.roundScore).toBeLessThan(1.3);
-    const runs = card.prompts.flatMap((prompt) => prompt.runs);
-    expect(runs).toHaveLength(3 * PROMPT_IDS.length);
-    expect(runs.every((run) => run.comparedTokens === 48 && run.agreedTokens === 24)).toBe(true);
-    // At k the filler is fast; over the shared start it is not. The median answer's, not one answer's a stall may have hit.
-    const atK = runs.map((run) => (run.baselineMs ?? 0) / (run.candidateMs ?? Infinity)).sort((a, b) => a - b);
-    expect(atK[Math.floor(atK.length / 2)]).toBeGreaterThan(1.3);
-  });
+  it(
+    "with the agreement rules off, the filler's own speed is still not credited: a parting answer scores no faster than over its " +
+      "shared start",
+    async () => {
+      // Timed at k alone, this cheat scored 1.80× here (2.37× filler after 17 tokens, 3.15× after 25%); over the shared
+      // start both engines are the same, about 1×. Three runs, and a bar between the two: with one run, a busy machine
+      // that held the baseline's six answers in flight back by a tenth of a second scored the shared start 1.15×.
+      const card = await playRound(BASELINE, [...BASELINE, "--cheat-filler-after", "50%"], {
+        ...RULES_OFF,
+        bench: { ...RULES_OFF.bench, runs: 3 },
+      });
+      expect(card.promptsScored).toBe(PROMPT_IDS.length);
+      expect(card.roundScore).toBeLessThan(1.3);
+      const runs = card.prompts.flatMap((prompt) => prompt.runs);
+      expect(runs).toHaveLength(3 * PROMPT_IDS.length);
+      expect(runs.every((run) => run.comparedTokens === 48 && run.agreedTokens === 24)).toBe(true);
+      // At k the filler is fast; over the shared start it is not. The median answer's, not one answer's a stall may have hit.
+      const atK = runs.map((run) => (run.baselineMs ?? 0) / (run.candidateMs ?? Infinity)).sort((a, b) => a - b);
+      expect(atK[Math.floor(atK.length / 2)]).toBeGreaterThan(1.3);
+    },
+  );
 
-  it("an honest 2.5× engine whose every third answer parts after 60% of its tokens is the maintainers' call: it fails by default, timed over the shared tokens, and passes once they allow it", async () => {
-    const card = await playRound(BASELINE, [...FASTER, "--diverge-after-fraction", "0.6", "--diverge-every", "3"]);
-    expect(card.promptsScored).toBe(PROMPT_IDS.length);
-    expect(card.roundScore).toBeGreaterThan(1.1);
-    expect(card.medianAgreement).toBe(1);
-    const third = card.prompts[2];
-    expect(third).toMatchObject({ status: "scored", comparedTokens: 48 });
-    expect(third?.agreement).toBeCloseTo(28 / 48, 10);
-    expect(third?.runs.every((run) => run.match === "none")).toBe(true);
-    expect(card.prompts[0]?.agreement).toBe(1);
-    // Every parting no baseline run explains counts, whatever its share: one run shows nothing of the engine's own variation.
-    expect(card.gate.passed).toBe(false);
-    expect(card.gate.reasons).toEqual([
-      "2 of 6 answers (33.3%) are none the baseline gave (parted or stopped, timed to there: p3, p6), with one run the baseline's own answers show nothing of its variation, and above gate.maxUnexplained 0%",
-    ]);
-    // A repository that accepts a numerics change says so (gate.maxUnexplained), and the app's re-gate passes it.
-    expect(
-      regateScorecard(card, { minRoundScore: 1, maxUnscored: 0.1, minPrompts: PROMPT_IDS.length, maxUnexplained: 0.34 }, null).gate.passed,
-    ).toBe(true);
-  });
+  it(
+    "an honest 2.5× engine whose every third answer parts after 60% of its tokens is the maintainers' call: it fails by default, timed " +
+      "over the shared tokens, and passes once they allow it",
+    async () => {
+      const card = await playRound(BASELINE, [...FASTER, "--diverge-after-fraction", "0.6", "--diverge-every", "3"]);
+      expect(card.promptsScored).toBe(PROMPT_IDS.length);
+      expect(card.roundScore).toBeGreaterThan(1.1);
+      expect(card.medianAgreement).toBe(1);
+      const third = card.prompts[2];
+      expect(third).toMatchObject({ status: "scored", comparedTokens: 48 });
+      expect(third?.agreement).toBeCloseTo(28 / 48, 10);
+      expect(third?.runs.every((run) => run.match === "none")).toBe(true);
+      expect(card.prompts[0]?.agreement).toBe(1);
+      // Every parting no baseline run explains counts, whatever its share: one run shows nothing of the engine's own variation.
+      expect(card.gate.passed).toBe(false);
+      expect(card.gate.reasons).toEqual([
+        "2 of 6 answers (33.3%) are none the baseline gave (parted or stopped, timed to there: p3, p6), with one run the baseline's " +
+          "own answers show nothing of its variation, and above gate.maxUnexplained 0%",
+      ]);
+      // A repository that accepts a numerics change says so (gate.maxUnexplained), and the app's re-gate passes it.
+      expect(
+        regateScorecard(card, { minRoundScore: 1, maxUnscored: 0.1, minPrompts: PROMPT_IDS.length, maxUnexplained: 0.34 }, null).gate
+          .passed,
+      ).toBe(true);
+    },
+  );
 });
 
 describe("a cut the baseline shows itself is not the patch's fault (bench.runs 2)", () => {
@@ -147,23 +158,26 @@ describe("a cut the baseline shows itself is not the patch's fault (bench.runs 2
     counter,
   ];
 
-  it("explains the candidate's cut of p3 in run 1 by the baseline's own cut of p3 in run 2: scored against that answer, and passes", async () => {
-    const counters = await makeTempDir("speedgate-starts-");
-    const card = await playRound(
-      [...BASELINE, ...stopsInStart(join(counters, "baseline"), 1)],
-      [...FASTER, ...stopsInStart(join(counters, "candidate"), 0)],
-      {
-        bench: { runs: 2 },
-        gate: TWO_RUNS_GATE,
-      },
-    );
-    const p3 = card.prompts.find((prompt) => prompt.id === "p3");
-    expect(p3?.status).toBe("scored");
-    expect(p3?.runs[0]).toMatchObject({ status: "scored", match: "other", baselineRun: 2, comparedTokens: 12 });
-    expect(p3?.baselineAnswers).toBe(2);
-    expect(card.unexplained).toBe(0);
-    expect(card.gate.passed).toBe(true);
-  });
+  it(
+    "explains the candidate's cut of p3 in run 1 by the baseline's own cut " + "of p3 in run 2: scored against that answer, and passes",
+    async () => {
+      const counters = await makeTempDir("speedgate-starts-");
+      const card = await playRound(
+        [...BASELINE, ...stopsInStart(join(counters, "baseline"), 1)],
+        [...FASTER, ...stopsInStart(join(counters, "candidate"), 0)],
+        {
+          bench: { runs: 2 },
+          gate: TWO_RUNS_GATE,
+        },
+      );
+      const p3 = card.prompts.find((prompt) => prompt.id === "p3");
+      expect(p3?.status).toBe("scored");
+      expect(p3?.runs[0]).toMatchObject({ status: "scored", match: "other", baselineRun: 2, comparedTokens: 12 });
+      expect(p3?.baselineAnswers).toBe(2);
+      expect(card.unexplained).toBe(0);
+      expect(card.gate.passed).toBe(true);
+    },
+  );
 
   it("fails the same candidate against a baseline that never cuts p3: that cut is unexplained", async () => {
     const counters = await makeTempDir("speedgate-starts-");
@@ -175,7 +189,8 @@ describe("a cut the baseline shows itself is not the patch's fault (bench.runs 2
     expect(card.prompts.find((prompt) => prompt.id === "p3")?.runs[0]).toMatchObject({ status: "below_tolerance", match: "none" });
     expect(card.gate.passed).toBe(false);
     expect(card.gate.reasons).toContain(
-      "1 of 12 answers (8.3%) are none the baseline gave (below tolerance: p3 run 1), while the baseline answered every prompt the same way in every run, and above gate.maxUnexplained 0%",
+      "1 of 12 answers (8.3%) are none the baseline gave (below tolerance: p3 run 1), while the baseline answered every prompt the " +
+        "same way in every run, and above gate.maxUnexplained 0%",
     );
   });
 });

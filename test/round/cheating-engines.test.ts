@@ -77,17 +77,20 @@ describe("cheating engines get a card that does not pass (speedgate run, referen
     expect(markdown).toContain("Token counts are speedgate's own");
   });
 
-  it("claimed tokens (one chunk, usage says the full length): below tolerance with speedgate's count, the claim shown beside it", async () => {
-    const { card, markdown } = await playRound([...TWICE_AS_FAST, "--cheat-claim-tokens"]);
-    expect(card.gate.passed).toBe(false);
-    expect(card.roundScore).toBe(0);
-    for (const prompt of card.prompts) {
-      expect(prompt.status).toBe("below_tolerance");
-      expect(prompt.reason).toBe("answered 1 of 24 tokens (tolerance 90%); the engine claimed 24");
-      expect(prompt.candidate).toMatchObject({ outputTokens: 1, claimedTokens: 24 });
-    }
-    expect(markdown).toContain("candidate engine claimed 24 tokens, speedgate counted 1");
-  });
+  it(
+    "claimed tokens (one chunk, usage says the full length): below " + "tolerance with speedgate's count, the claim shown beside it",
+    async () => {
+      const { card, markdown } = await playRound([...TWICE_AS_FAST, "--cheat-claim-tokens"]);
+      expect(card.gate.passed).toBe(false);
+      expect(card.roundScore).toBe(0);
+      for (const prompt of card.prompts) {
+        expect(prompt.status).toBe("below_tolerance");
+        expect(prompt.reason).toBe("answered 1 of 24 tokens (tolerance 90%); the engine claimed 24");
+        expect(prompt.candidate).toMatchObject({ outputTokens: 1, claimedTokens: 24 });
+      }
+      expect(markdown).toContain("candidate engine claimed 24 tokens, speedgate counted 1");
+    },
+  );
 
   it("claimed tokens without a tokenizer: implausible, saying what was claimed and what was streamed", async () => {
     const { card, markdown } = await playRound([...TWICE_AS_FAST, "--cheat-claim-tokens"], { tokenizer: false });
@@ -117,10 +120,12 @@ describe("cheating engines get a card that does not pass (speedgate run, referen
     const first = card.prompts[0];
     expect(first).toMatchObject({ status: "diverged", score: 0, agreement: 0, agreedTokens: 0 });
     expect(first?.reason).toBe(
-      'answers part at token 1 of 24, within the first 16 that must match: baseline " The engine answers é 中 🙂 fa"…, candidate " engine engine engine engine "…',
+      'answers part at token 1 of 24, within the first 16 that must match: baseline " The engine answers é 中 🙂 fa"…, candidate " ' +
+        'engine engine engine engine "…',
     );
     expect(markdown).toContain(
-      `| Diverged | ${PROMPT_IDS.length}: answered differently from the baseline within the first 16 tokens, or agreed on no more than 50% of the compared length |`,
+      `| Diverged | ${PROMPT_IDS.length}: answered differently from the baseline within the first 16 tokens, or agreed on no more ` +
+        `than 50% of the compared length |`,
     );
     // What each status rests on, folded: where the answers part and both quotes.
     expect(markdown).toContain(`<details><summary>Answers that part from the baseline's (${PROMPT_IDS.length})</summary>`);
@@ -149,43 +154,52 @@ describe("cheating engines get a card that does not pass (speedgate run, referen
     expect(new Set(requests.slice(4).map((request) => request.promptId))).toEqual(new Set(PROMPT_IDS));
   });
 
-  it("an answer cache (a request seen before comes back 50× faster), warmed on every prompt: no scored prompt was seen before, so no faster", async () => {
-    const { card, dir } = await playRound([...BASELINE, "--cheat-answer-cache-speedup", "50"], {
-      chunkLog: true,
-      warmupRequests: 2 * PROMPT_IDS.length,
-    });
-    expect(card.gate.passed).toBe(false);
-    expect(card.roundScore).toBeGreaterThan(0.7);
-    expect(card.roundScore).toBeLessThan(1.3);
-    const requests = await readCandidateRequests(dir);
-    const scored = requests.slice(2 * PROMPT_IDS.length);
-    expect(new Set(scored.map((request) => request.promptId))).toEqual(new Set(PROMPT_IDS));
-    expect(scored.filter((request) => request.answeredBefore)).toEqual([]);
-  });
+  it(
+    "an answer cache (a request seen before comes back 50× faster), warmed on every prompt: no scored prompt was seen before, so no " +
+      "faster",
+    async () => {
+      const { card, dir } = await playRound([...BASELINE, "--cheat-answer-cache-speedup", "50"], {
+        chunkLog: true,
+        warmupRequests: 2 * PROMPT_IDS.length,
+      });
+      expect(card.gate.passed).toBe(false);
+      expect(card.roundScore).toBeGreaterThan(0.7);
+      expect(card.roundScore).toBeLessThan(1.3);
+      const requests = await readCandidateRequests(dir);
+      const scored = requests.slice(2 * PROMPT_IDS.length);
+      expect(new Set(scored.map((request) => request.promptId))).toEqual(new Set(PROMPT_IDS));
+      expect(scored.filter((request) => request.answeredBefore)).toEqual([]);
+    },
+  );
 
-  it("a late divergence (floating-point drift after 20 tokens) of an honest 2× candidate on every prompt still scores; the gate leaves it to the maintainers", async () => {
-    const { card, markdown } = await playRound([...TWICE_AS_FAST, "--diverge-after-tokens", "20"]);
-    expect(card.promptsScored).toBe(PROMPT_IDS.length);
-    expect(card.roundScore).toBeGreaterThan(1.5);
-    expect(card.medianAgreement).toBeCloseTo(20 / 24, 10);
-    // Timed at the full 24 tokens, and no faster than over the 20 both answers share: still about 2×.
-    expect(card.prompts[0]).toMatchObject({ status: "scored", agreedTokens: 20, comparedTokens: 24 });
-    expect(markdown).toContain("agreement 83.3%: the answers part after 20 tokens; timed only over those, and none the baseline gave");
-    // Every answer changed: by default that is not a green check (a filler cheat parts every answer the same way)...
-    expect(card.gate.passed).toBe(false);
-    expect(card.gate.reasons).toEqual([
-      "median agreement 83.3% < gate.minAgreement 100%: most answers are not the baseline's over the compared length",
-      "6 of 6 answers (100%) are none the baseline gave (parted or stopped, timed to there: p1, p2, p3, p4, p5; 1 more), with one run the baseline's own answers show nothing of its variation, and above gate.maxUnexplained 0%",
-    ]);
-    // ...but a repository that accepts the numerics change says so, and the app's re-gate passes it.
-    expect(
-      regateScorecard(
-        card,
-        { minRoundScore: 1.35, maxUnscored: 0.1, minPrompts: PROMPT_IDS.length, minAgreement: 0.8, maxUnexplained: 1 },
-        null,
-      ).gate.passed,
-    ).toBe(true);
-  });
+  it(
+    "a late divergence (floating-point drift after 20 tokens) of an honest 2× candidate on every prompt still scores; the gate leaves " +
+      "it to the maintainers",
+    async () => {
+      const { card, markdown } = await playRound([...TWICE_AS_FAST, "--diverge-after-tokens", "20"]);
+      expect(card.promptsScored).toBe(PROMPT_IDS.length);
+      expect(card.roundScore).toBeGreaterThan(1.5);
+      expect(card.medianAgreement).toBeCloseTo(20 / 24, 10);
+      // Timed at the full 24 tokens, and no faster than over the 20 both answers share: still about 2×.
+      expect(card.prompts[0]).toMatchObject({ status: "scored", agreedTokens: 20, comparedTokens: 24 });
+      expect(markdown).toContain("agreement 83.3%: the answers part after 20 tokens; timed only over those, and none the baseline gave");
+      // Every answer changed: by default that is not a green check (a filler cheat parts every answer the same way)...
+      expect(card.gate.passed).toBe(false);
+      expect(card.gate.reasons).toEqual([
+        "median agreement 83.3% < gate.minAgreement 100%: most answers are not the baseline's over the compared length",
+        "6 of 6 answers (100%) are none the baseline gave (parted or stopped, timed to there: p1, p2, p3, p4, p5; 1 more), with one " +
+          "run the baseline's own answers show nothing of its variation, and above gate.maxUnexplained 0%",
+      ]);
+      // ...but a repository that accepts the numerics change says so, and the app's re-gate passes it.
+      expect(
+        regateScorecard(
+          card,
+          { minRoundScore: 1.35, maxUnscored: 0.1, minPrompts: PROMPT_IDS.length, minAgreement: 0.8, maxUnexplained: 1 },
+          null,
+        ).gate.passed,
+      ).toBe(true);
+    },
+  );
 
   it("the baseline's first 16 tokens, then filler ten times as fast: diverged, agreeing on no more than half the answer", async () => {
     const long = ["--output-tokens", "64"];

@@ -39,22 +39,25 @@ async function playRound(candidateFlags: string[]) {
 }
 
 describe("a round on synthetic prompts of exact lengths (reference engine)", () => {
-  it("gets answers of exactly outputTokens from both engines, and the card says the prompts were synthetic and the length held", async () => {
-    const { card, markdown } = await playRound([]);
-    expect(card.failure).toBeNull();
-    expect(card.settings.concurrency).toBe(2);
-    expect(card.prompts.map((prompt) => prompt.id)).toEqual(["synthetic-1", "synthetic-2", "synthetic-3"]);
-    for (const prompt of card.prompts) {
-      for (const run of prompt.runs) {
-        expect(run.baselineTokens).toBe(24);
-        expect(run.candidateTokens).toBe(24);
+  it(
+    "gets answers of exactly outputTokens from both engines, and the " + "card says the prompts were synthetic and the length held",
+    async () => {
+      const { card, markdown } = await playRound([]);
+      expect(card.failure).toBeNull();
+      expect(card.settings.concurrency).toBe(2);
+      expect(card.prompts.map((prompt) => prompt.id)).toEqual(["synthetic-1", "synthetic-2", "synthetic-3"]);
+      for (const prompt of card.prompts) {
+        for (const run of prompt.runs) {
+          expect(run.baselineTokens).toBe(24);
+          expect(run.candidateTokens).toBe(24);
+        }
+        expect(prompt.baseline?.finishReason).toBe("length");
       }
-      expect(prompt.baseline?.finishReason).toBe("length");
-    }
-    expect(markdown).toContain("| concurrency 2 |");
-    expect(markdown).toContain("Prompts: 3 synthetic prompts of exactly 12 tokens each by the round's tokenizer (seed 5)");
-    expect(markdown).toContain("The engines honoured the fixed length: every answer was exactly that long.");
-  });
+      expect(markdown).toContain("| concurrency 2 |");
+      expect(markdown).toContain("Prompts: 3 synthetic prompts of exactly 12 tokens each by the round's tokenizer (seed 5)");
+      expect(markdown).toContain("The engines honoured the fixed length: every answer was exactly that long.");
+    },
+  );
 
   it("names a candidate that ends answers before the fixed length despite ignore_eos", async () => {
     // The reference engine's stop-early fault ends the answer whatever the request asked.

@@ -6,6 +6,7 @@ import { regateScorecard } from "../../src/github/regate-scorecard.js";
 import { TEST_TOKENIZER_PATH } from "../fixtures/tokenizer/generate-tokenizer.js";
 import { PROMPT_IDS, runSimRound, simCommand, writeSimRound } from "../cli/support/sim-round.js";
 import { makeTempDir } from "../support/make-temp-dir.js";
+import { concatPatterns } from "../support/concat-patterns.js";
 
 /*
  * A batching engine that answers some prompts either of two ways from run to run at temperature 0,
@@ -58,51 +59,68 @@ async function playRound(
 }
 
 describe("a nondeterministic engine (speedgate run, every prompt answered either of two ways, 4 runs)", () => {
-  it("passes an honest 2.5× faster candidate whose answers vary the same way, every prompt scored against the answer it gives", async () => {
-    const card = await playRound([...BASELINE, ...BISTABLE], [...FASTER, ...BISTABLE]);
-    expect(card.promptsScored).toBe(PROMPT_IDS.length);
-    expect(card.unscored).toBe(0);
-    // The baseline itself answers prompts more than one way, and the card says so.
-    expect(card.prompts.some((prompt) => (prompt.baselineAnswers ?? 0) >= 2)).toBe(true);
-    // Some candidate answers are the baseline's from another run: scored against that run, not zeroed.
-    expect(card.prompts.flatMap((prompt) => prompt.runs).some((run) => run.match === "other")).toBe(true);
-    // The card says so per prompt, and in the section on the baseline's own variation.
-    expect(card.markdown).toMatch(/2 answers seen from the baseline; run \d against run \d's answer/);
-    expect(card.markdown).toContain("### The baseline's own answers vary");
-    expect(card.gate.reasons).toEqual([]);
-    expect(card.gate.passed).toBe(true);
-    expect(card.roundScore).toBeGreaterThan(1.1);
-  });
+  it(
+    "passes an honest 2.5× faster candidate whose answers vary the same " + "way, every prompt scored against the answer it gives",
+    async () => {
+      const card = await playRound([...BASELINE, ...BISTABLE], [...FASTER, ...BISTABLE]);
+      expect(card.promptsScored).toBe(PROMPT_IDS.length);
+      expect(card.unscored).toBe(0);
+      // The baseline itself answers prompts more than one way, and the card says so.
+      expect(card.prompts.some((prompt) => (prompt.baselineAnswers ?? 0) >= 2)).toBe(true);
+      // Some candidate answers are the baseline's from another run: scored against that run, not zeroed.
+      expect(card.prompts.flatMap((prompt) => prompt.runs).some((run) => run.match === "other")).toBe(true);
+      // The card says so per prompt, and in the section on the baseline's own variation.
+      expect(card.markdown).toMatch(/2 answers seen from the baseline; run \d against run \d's answer/);
+      expect(card.markdown).toContain("### The baseline's own answers vary");
+      expect(card.gate.reasons).toEqual([]);
+      expect(card.gate.passed).toBe(true);
+      expect(card.roundScore).toBeGreaterThan(1.1);
+    },
+  );
 
-  it("fails a candidate that streams filler wherever it would take the second continuation, at the very token the baseline's own answers part", async () => {
-    const card = await playRound([...BASELINE, ...BISTABLE], [...BASELINE, ...BISTABLE, "--cheat-filler-at-branch"]);
-    expect(card.gate.passed).toBe(false);
-    expect(card.gate.reasons).toContainEqual(
-      expect.stringMatching(
-        /^\d+ of 24 answers \([\d.]+%\) are none the baseline gave \(.*\), more than the engine's own answers show: shuffling which answers came from which engine gave as many in .* of shuffles, under 1%/,
-      ),
-    );
-    // The filler answers are timed only up to where they part, and said to part where the baseline's own do.
-    const parted = card.prompts.flatMap((prompt) => prompt.runs).filter((run) => run.match === "none");
-    expect(parted.length).toBeGreaterThan(0);
-    expect(parted.every((run) => run.baselinePartsHere === true && run.agreedBaselineMs !== null)).toBe(true);
-    // The app's re-gate of the artifact agrees from the card alone.
-    expect(regateScorecard(card, { minRoundScore: 1, maxUnscored: 0.1, minPrompts: PROMPT_IDS.length }, null).gate.passed).toBe(false);
-  });
+  it(
+    "fails a candidate that streams filler wherever it would take the second continuation, at the very token the baseline's own " +
+      "answers part",
+    async () => {
+      const card = await playRound([...BASELINE, ...BISTABLE], [...BASELINE, ...BISTABLE, "--cheat-filler-at-branch"]);
+      expect(card.gate.passed).toBe(false);
+      expect(card.gate.reasons).toContainEqual(
+        expect.stringMatching(
+          concatPatterns(
+            /^\d+ of 24 answers \([\d.]+%\) are none the baseline gave \(.*\), more than the engine's own answers show: shuffling /,
+            /which answers came from which engine gave as many in .* of shuffles, under 1%/,
+          ),
+        ),
+      );
+      // The filler answers are timed only up to where they part, and said to part where the baseline's own do.
+      const parted = card.prompts.flatMap((prompt) => prompt.runs).filter((run) => run.match === "none");
+      expect(parted.length).toBeGreaterThan(0);
+      expect(parted.every((run) => run.baselinePartsHere === true && run.agreedBaselineMs !== null)).toBe(true);
+      // The app's re-gate of the artifact agrees from the card alone.
+      expect(regateScorecard(card, { minRoundScore: 1, maxUnscored: 0.1, minPrompts: PROMPT_IDS.length }, null).gate.passed).toBe(false);
+    },
+  );
 
-  it("fails a 2.5× faster candidate that stops at 95% of half its answers where every baseline run ran on, though 95% is within the tolerance", async () => {
-    const stops = ["--stop-early", "p1,p3,p5", "--stop-early-fraction", "0.95"];
-    const card = await playRound(BASELINE, [...FASTER, ...stops]);
-    const cut = card.prompts.find((prompt) => prompt.id === "p1");
-    expect(cut?.runs[0]).toMatchObject({ status: "scored", match: "none", comparedTokens: 45 });
-    expect(cut?.runs[0]?.reason).toBe(
-      "stopped at token 45 where every baseline answer it follows ran on (to 48): an end the baseline never gives",
-    );
-    expect(card.gate.passed).toBe(false);
-    expect(card.gate.reasons).toContainEqual(
-      expect.stringMatching(
-        /^12 of 24 answers \(50%\) are none the baseline gave \(parted or stopped, timed to there: p1 run 1, p3 run 1, p5 run 1\), while the baseline answered every prompt the same way in every run/,
-      ),
-    );
-  });
+  it(
+    "fails a 2.5× faster candidate that stops at 95% of half its answers where every baseline run ran on, though 95% is within the " +
+      "tolerance",
+    async () => {
+      const stops = ["--stop-early", "p1,p3,p5", "--stop-early-fraction", "0.95"];
+      const card = await playRound(BASELINE, [...FASTER, ...stops]);
+      const cut = card.prompts.find((prompt) => prompt.id === "p1");
+      expect(cut?.runs[0]).toMatchObject({ status: "scored", match: "none", comparedTokens: 45 });
+      expect(cut?.runs[0]?.reason).toBe(
+        "stopped at token 45 where every baseline answer it follows ran on (to 48): an end the baseline never gives",
+      );
+      expect(card.gate.passed).toBe(false);
+      expect(card.gate.reasons).toContainEqual(
+        expect.stringMatching(
+          concatPatterns(
+            /^12 of 24 answers \(50%\) are none the baseline gave \(parted or stopped, timed to there: p1 run 1, p3 run 1, p5 run 1\), /,
+            /while the baseline answered every prompt the same way in every run/,
+          ),
+        ),
+      );
+    },
+  );
 });

@@ -75,11 +75,13 @@ describe("probeGpuState with an nvidia-smi stand-in on PATH", () => {
     await install({
       exitCode: 9,
       message:
-        "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running.",
+        "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is " +
+        "installed and running.",
     });
     const snapshot = await probeGpuState();
     expect(snapshot.error).toBe(
-      "nvidia-smi exited with code 9: NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running.",
+      "nvidia-smi exited with code 9: NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that " +
+        "the latest NVIDIA driver is installed and running.",
     );
     expect(snapshot.gpus).toEqual([]);
   });

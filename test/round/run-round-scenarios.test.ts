@@ -73,10 +73,13 @@ async function runScenarioRound(
 /** Each scenario's score, interval and prompt scores, for the message of an outcome that was not as planned. */
 function describeScores(scenarios: readonly { name: string; card: Scorecard }[]): string {
   const format = (value: number | null | undefined): string => (typeof value === "number" ? value.toFixed(2) : "-");
+  const describeRunRatio = (run: { baselineMs: number | null; candidateMs: number | null }): string =>
+    format(run.baselineMs !== null && run.candidateMs ? run.baselineMs / run.candidateMs : null);
   return scenarios
     .map(
       ({ name, card }) =>
-        `${name}: ${format(card.roundScore)} [${format(card.scoreInterval?.low)}, ${format(card.scoreInterval?.high)}] prompts ${card.prompts.map((prompt) => `${prompt.id} ${prompt.status} ${prompt.runs.map((run) => format(run.baselineMs !== null && run.candidateMs ? run.baselineMs / run.candidateMs : null)).join("/")}`).join(", ")}`,
+        `${name}: ${format(card.roundScore)} [${format(card.scoreInterval?.low)}, ${format(card.scoreInterval?.high)}] prompts ` +
+        card.prompts.map((prompt) => `${prompt.id} ${prompt.status} ${prompt.runs.map(describeRunRatio).join("/")}`).join(", "),
     )
     .join("\n");
 }
@@ -94,54 +97,57 @@ function expectAccountedTime(spent: TimeSpent | null | undefined, startsPerEngin
 }
 
 describe("runRound with scenarios", () => {
-  it("serves every scenario on one engine start per run and gates on each: improved, unchanged and regressed under concurrency", async () => {
-    const { card, events, runtime } = await runScenarioRound(await loadRound(await writeRound(THREE_SCENARIOS)));
-    expect(scorecardSchema.parse(card)).toBeTruthy();
-    for (const role of ["baseline", "candidate"] as const) {
-      expect(events.filter((event) => event.type === "starting" && event.role === role)).toHaveLength(3);
-      expect(runtime.calls.filter((call) => call === `start ${role}`)).toHaveLength(3);
-    }
-    // Within one start, the scenarios are served in config order.
-    const served = events.flatMap((event) =>
-      event.type === "benchmark" && event.role === "baseline" && event.run === 1 && event.done === 0 ? [event.scenario] : [],
-    );
-    expect(served).toEqual(["decode-c1", "chat-c1", "batch-c8"]);
+  it(
+    "serves every scenario on one engine start per run and gates on " + "each: improved, unchanged and regressed under concurrency",
+    async () => {
+      const { card, events, runtime } = await runScenarioRound(await loadRound(await writeRound(THREE_SCENARIOS)));
+      expect(scorecardSchema.parse(card)).toBeTruthy();
+      for (const role of ["baseline", "candidate"] as const) {
+        expect(events.filter((event) => event.type === "starting" && event.role === role)).toHaveLength(3);
+        expect(runtime.calls.filter((call) => call === `start ${role}`)).toHaveLength(3);
+      }
+      // Within one start, the scenarios are served in config order.
+      const served = events.flatMap((event) =>
+        event.type === "benchmark" && event.role === "baseline" && event.run === 1 && event.done === 0 ? [event.scenario] : [],
+      );
+      expect(served).toEqual(["decode-c1", "chat-c1", "batch-c8"]);
 
-    const scenarios = card.scenarios ?? [];
-    expect(scenarios.map((scenario) => scenario.name)).toEqual(["decode-c1", "chat-c1", "batch-c8"]);
-    const outcomes = scenarios.map((scenario) => judgeScenario(scenario, 0.9).outcome);
-    expect(outcomes, describeScores(scenarios)).toEqual(["improved", "unchanged", "regressed"]);
-    expect(scenarios.map((scenario) => scenario.card.promptsTotal)).toEqual([7, 5, 8]);
-    // chat-c1 ran in the first run only; the others in all three.
-    expect(scenarios.map((scenario) => scenario.card.settings.runs)).toEqual([3, 1, 3]);
-    expect(scenarios[1]?.card.prompts.every((prompt) => prompt.runs.length === 1)).toBe(true);
-    expect(scenarios[2]?.card.settings.concurrency).toBe(8);
-    expect(scenarios[1]?.card.gate.minRoundScore).toBe(0.25);
-    // Each scenario's card is re-derivable alone, as a card of a round without scenarios is.
-    for (const { card: own } of scenarios) {
-      const { minRoundScore, use, maxUnscored, minPrompts, minAgreement, maxUnexplained } = own.gate;
-      const again = rescoreCard(own, { gate: { minRoundScore, use, maxUnscored, minPrompts, minAgreement, maxUnexplained } });
-      expect({ score: again.roundScore, interval: again.scoreInterval, passed: again.gate.passed }).toEqual({
-        score: own.roundScore,
-        interval: own.scoreInterval,
-        passed: own.gate.passed,
-      });
-    }
-    // Each scenario is fingerprinted by its own prompts; the config is the round's.
-    expect(new Set(scenarios.map((scenario) => scenario.card.provenance.promptsHash)).size).toBe(3);
-    expect(new Set(scenarios.map((scenario) => scenario.card.provenance.configHash)).size).toBe(1);
+      const scenarios = card.scenarios ?? [];
+      expect(scenarios.map((scenario) => scenario.name)).toEqual(["decode-c1", "chat-c1", "batch-c8"]);
+      const outcomes = scenarios.map((scenario) => judgeScenario(scenario, 0.9).outcome);
+      expect(outcomes, describeScores(scenarios)).toEqual(["improved", "unchanged", "regressed"]);
+      expect(scenarios.map((scenario) => scenario.card.promptsTotal)).toEqual([7, 5, 8]);
+      // chat-c1 ran in the first run only; the others in all three.
+      expect(scenarios.map((scenario) => scenario.card.settings.runs)).toEqual([3, 1, 3]);
+      expect(scenarios[1]?.card.prompts.every((prompt) => prompt.runs.length === 1)).toBe(true);
+      expect(scenarios[2]?.card.settings.concurrency).toBe(8);
+      expect(scenarios[1]?.card.gate.minRoundScore).toBe(0.25);
+      // Each scenario's card is re-derivable alone, as a card of a round without scenarios is.
+      for (const { card: own } of scenarios) {
+        const { minRoundScore, use, maxUnscored, minPrompts, minAgreement, maxUnexplained } = own.gate;
+        const again = rescoreCard(own, { gate: { minRoundScore, use, maxUnscored, minPrompts, minAgreement, maxUnexplained } });
+        expect({ score: again.roundScore, interval: again.scoreInterval, passed: again.gate.passed }).toEqual({
+          score: own.roundScore,
+          interval: own.scoreInterval,
+          passed: own.gate.passed,
+        });
+      }
+      // Each scenario is fingerprinted by its own prompts; the config is the round's.
+      expect(new Set(scenarios.map((scenario) => scenario.card.provenance.promptsHash)).size).toBe(3);
+      expect(new Set(scenarios.map((scenario) => scenario.card.provenance.configHash)).size).toBe(1);
 
-    // The headline is the first scenario; the gate is the round's, failed by the regression.
-    expect(card.roundScore).toBe(scenarios[0]?.card.roundScore);
-    expect(card.gate.passed).toBe(false);
-    expect(card.gate.maxRegression).toBe(0.9);
-    expect(card.gate.reason).toContain("2 of 3 scenarios passed");
-    expect(card.gate.reason).toContain("improved: decode-c1");
-    expect(card.gate.reason).toContain("regressed: batch-c8");
-    expect(card.gate.reason).toContain("failed: batch-c8");
-    expect(card.gate.reasons.every((reason) => reason.startsWith("batch-c8: "))).toBe(true);
-    expectAccountedTime(card.timeSpent, 3);
-  });
+      // The headline is the first scenario; the gate is the round's, failed by the regression.
+      expect(card.roundScore).toBe(scenarios[0]?.card.roundScore);
+      expect(card.gate.passed).toBe(false);
+      expect(card.gate.maxRegression).toBe(0.9);
+      expect(card.gate.reason).toContain("2 of 3 scenarios passed");
+      expect(card.gate.reason).toContain("improved: decode-c1");
+      expect(card.gate.reason).toContain("regressed: batch-c8");
+      expect(card.gate.reason).toContain("failed: batch-c8");
+      expect(card.gate.reasons.every((reason) => reason.startsWith("batch-c8: "))).toBe(true);
+      expectAccountedTime(card.timeSpent, 3);
+    },
+  );
 
   it("names the scenario an engine died in, and fails every scenario of the round", async () => {
     // 7 decode prompts (after any warm-up), then the 5 of the chat scenario: the candidate dies on its 10th request, inside chat-c1.

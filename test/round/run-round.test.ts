@@ -41,40 +41,47 @@ describe("runRound", () => {
     expect(warmAtPrepare).toEqual([true, true]);
   });
 
-  it("prepares both engines first, then runs the baseline and the candidate, stops each, disposes, and fills provenance from the prepared engines", async () => {
-    const runtime = new InProcessRuntime({ baseline: fast, candidate: { defaults: { ...fast.defaults, itlMs: 0 } } });
-    const events: RoundProgressEvent[] = [];
-    const info: string[] = [];
-    const logger = { ...silentLogger, info: (message: string) => info.push(message) };
-    const card = await runRound({
-      round: round(),
-      logger,
-      signal: new AbortController().signal,
-      runtime,
-      onProgress: (event) => events.push(event),
-    });
-    expect(runtime.calls).toEqual([
-      "prepare baseline",
-      "prepare candidate",
-      "start baseline",
-      "stop baseline",
-      "start candidate",
-      "stop candidate",
-      "dispose",
-    ]);
-    // The round's log says how the client waited for bytes, so its timing can be read against it.
-    expect(info.filter((line) => line.startsWith("client busy poll "))).toHaveLength(1);
-    expect(scorecardSchema.parse(card)).toBeTruthy();
-    expect(card.promptsScored).toBe(3);
-    expect(card.provenance).toMatchObject({
-      imageDigest: "sha256:candidate",
-      baselineImageId: "sha256:baseline",
-      patchHash: "f".repeat(64),
-    });
-    expect(card.provenance.runner).toBeTruthy();
-    expect(events.filter((event) => event.type === "benchmark" && event.role === "candidate").at(-1)).toMatchObject({ done: 3, total: 3 });
-    expect(events.some((event) => event.type === "healthy" && event.role === "baseline")).toBe(true);
-  });
+  it(
+    "prepares both engines first, then runs the baseline and the candidate, stops each, disposes, and fills provenance from the " +
+      "prepared engines",
+    async () => {
+      const runtime = new InProcessRuntime({ baseline: fast, candidate: { defaults: { ...fast.defaults, itlMs: 0 } } });
+      const events: RoundProgressEvent[] = [];
+      const info: string[] = [];
+      const logger = { ...silentLogger, info: (message: string) => info.push(message) };
+      const card = await runRound({
+        round: round(),
+        logger,
+        signal: new AbortController().signal,
+        runtime,
+        onProgress: (event) => events.push(event),
+      });
+      expect(runtime.calls).toEqual([
+        "prepare baseline",
+        "prepare candidate",
+        "start baseline",
+        "stop baseline",
+        "start candidate",
+        "stop candidate",
+        "dispose",
+      ]);
+      // The round's log says how the client waited for bytes, so its timing can be read against it.
+      expect(info.filter((line) => line.startsWith("client busy poll "))).toHaveLength(1);
+      expect(scorecardSchema.parse(card)).toBeTruthy();
+      expect(card.promptsScored).toBe(3);
+      expect(card.provenance).toMatchObject({
+        imageDigest: "sha256:candidate",
+        baselineImageId: "sha256:baseline",
+        patchHash: "f".repeat(64),
+      });
+      expect(card.provenance.runner).toBeTruthy();
+      expect(events.filter((event) => event.type === "benchmark" && event.role === "candidate").at(-1)).toMatchObject({
+        done: 3,
+        total: 3,
+      });
+      expect(events.some((event) => event.type === "healthy" && event.role === "baseline")).toBe(true);
+    },
+  );
 
   it("skips the candidate entirely when the baseline fails to prepare, and still writes a card", async () => {
     const runtime = new InProcessRuntime(
@@ -182,47 +189,51 @@ describe("runRound", () => {
     });
   });
 
-  it("runs in counterbalanced order (baseline, candidate, then candidate, baseline), restarting each engine every run and preparing each once", async () => {
-    const runtime = new InProcessRuntime({ baseline: fast, candidate: { defaults: { ...fast.defaults, itlMs: 0 } } });
-    const twice = round();
-    const events: RoundProgressEvent[] = [];
-    const card = await runRound({
-      round: { ...twice, config: { ...twice.config, bench: { ...twice.config.bench, runs: 2 } } },
-      logger: silentLogger,
-      signal: new AbortController().signal,
-      runtime,
-      onProgress: (event) => events.push(event),
-    });
-    expect(runtime.calls).toEqual([
-      "prepare baseline",
-      "prepare candidate",
-      "start baseline",
-      "stop baseline",
-      "start candidate",
-      "stop candidate",
-      "start candidate",
-      "stop candidate",
-      "start baseline",
-      "stop baseline",
-      "dispose",
-    ]);
-    expect(card.settings.order).toBe("counterbalanced");
-    expect(card.runs.completed).toBe(2);
-    expect(card.runs.scores).toHaveLength(2);
-    expect(card.settings.runs).toBe(2);
-    expect(
-      card.prompts.every(
-        (prompt) => prompt.runs.length === 2 && prompt.runs.every((run) => run.status === "scored" && run.baselineMs !== null),
-      ),
-    ).toBe(true);
-    expect(
-      events
-        .filter((event) => event.type === "starting")
-        .map((event) => `${event.role} ${"run" in event ? event.run : ""}/${"runs" in event ? event.runs : ""}`),
-    ).toEqual(["baseline 1/2", "candidate 1/2", "candidate 2/2", "baseline 2/2"]);
-    // Each run pairs its own two engine starts, whichever went first: run 2 has both sides' times, as run 1 does.
-    expect(card.runs.scores.every((score) => score !== null)).toBe(true);
-  });
+  it(
+    "runs in counterbalanced order (baseline, candidate, then candidate, baseline), restarting each engine every run and preparing " +
+      "each once",
+    async () => {
+      const runtime = new InProcessRuntime({ baseline: fast, candidate: { defaults: { ...fast.defaults, itlMs: 0 } } });
+      const twice = round();
+      const events: RoundProgressEvent[] = [];
+      const card = await runRound({
+        round: { ...twice, config: { ...twice.config, bench: { ...twice.config.bench, runs: 2 } } },
+        logger: silentLogger,
+        signal: new AbortController().signal,
+        runtime,
+        onProgress: (event) => events.push(event),
+      });
+      expect(runtime.calls).toEqual([
+        "prepare baseline",
+        "prepare candidate",
+        "start baseline",
+        "stop baseline",
+        "start candidate",
+        "stop candidate",
+        "start candidate",
+        "stop candidate",
+        "start baseline",
+        "stop baseline",
+        "dispose",
+      ]);
+      expect(card.settings.order).toBe("counterbalanced");
+      expect(card.runs.completed).toBe(2);
+      expect(card.runs.scores).toHaveLength(2);
+      expect(card.settings.runs).toBe(2);
+      expect(
+        card.prompts.every(
+          (prompt) => prompt.runs.length === 2 && prompt.runs.every((run) => run.status === "scored" && run.baselineMs !== null),
+        ),
+      ).toBe(true);
+      expect(
+        events
+          .filter((event) => event.type === "starting")
+          .map((event) => `${event.role} ${"run" in event ? event.run : ""}/${"runs" in event ? event.runs : ""}`),
+      ).toEqual(["baseline 1/2", "candidate 1/2", "candidate 2/2", "baseline 2/2"]);
+      // Each run pairs its own two engine starts, whichever went first: run 2 has both sides' times, as run 1 does.
+      expect(card.runs.scores.every((score) => score !== null)).toBe(true);
+    },
+  );
 
   it("says on the card, near the top, that nothing was changed when the round has no patch and one engine in both seats", async () => {
     const card = await runRound({
@@ -247,38 +258,41 @@ describe("runRound", () => {
     expect(renderMarkdown(changed)).not.toContain("No change was scored");
   });
 
-  it("runs a calibration's A/A rounds exactly as a scoring round: the same runs, order, warm-ups and client, only the patch left out", async () => {
-    const base = round();
-    const scoring = { ...base, config: { ...base.config, bench: { ...base.config.bench, runs: 2, warmupRequests: 1 } } };
-    const aa = aaRound(scoring);
-    expect(aa.config.bench).toEqual(scoring.config.bench);
-    expect(calibrationSettingsOf(aa.config, PROMPTS.length)).toEqual(calibrationSettingsOf(scoring.config, PROMPTS.length));
-    expect(calibrationSettingsOf(aa.config, PROMPTS.length)).toMatchObject({
-      runs: 2,
-      order: "counterbalanced",
-      clientWarmup: true,
-      warmupRequests: 1,
-    });
+  it(
+    "runs a calibration's A/A rounds exactly as a scoring round: the same " + "runs, order, warm-ups and client, only the patch left out",
+    async () => {
+      const base = round();
+      const scoring = { ...base, config: { ...base.config, bench: { ...base.config.bench, runs: 2, warmupRequests: 1 } } };
+      const aa = aaRound(scoring);
+      expect(aa.config.bench).toEqual(scoring.config.bench);
+      expect(calibrationSettingsOf(aa.config, PROMPTS.length)).toEqual(calibrationSettingsOf(scoring.config, PROMPTS.length));
+      expect(calibrationSettingsOf(aa.config, PROMPTS.length)).toMatchObject({
+        runs: 2,
+        order: "counterbalanced",
+        clientWarmup: true,
+        warmupRequests: 1,
+      });
 
-    const scoringRuntime = new InProcessRuntime({ baseline: fast, candidate: fast });
-    await runRound({ round: scoring, logger: silentLogger, signal: new AbortController().signal, runtime: scoringRuntime });
-    const calibrationRuntimes: InProcessRuntime[] = [];
-    const file = await runCalibration({
-      round: { ...scoring, configPath: join(await makeTempDir("speedgate-calibration-order-"), "round.yml") },
-      // The fewest a calibration takes.
-      rounds: 5,
-      logger: silentLogger,
-      signal: new AbortController().signal,
-      runId: "aa",
-      runtimeFor: () => {
-        const runtime = new InProcessRuntime({ baseline: fast, candidate: fast });
-        calibrationRuntimes.push(runtime);
-        return runtime;
-      },
-    });
-    expect(file.settings).toMatchObject({ runs: 2, order: "counterbalanced", clientWarmup: true });
-    for (const runtime of calibrationRuntimes) expect(runtime.calls).toEqual(scoringRuntime.calls);
-  });
+      const scoringRuntime = new InProcessRuntime({ baseline: fast, candidate: fast });
+      await runRound({ round: scoring, logger: silentLogger, signal: new AbortController().signal, runtime: scoringRuntime });
+      const calibrationRuntimes: InProcessRuntime[] = [];
+      const file = await runCalibration({
+        round: { ...scoring, configPath: join(await makeTempDir("speedgate-calibration-order-"), "round.yml") },
+        // The fewest a calibration takes.
+        rounds: 5,
+        logger: silentLogger,
+        signal: new AbortController().signal,
+        runId: "aa",
+        runtimeFor: () => {
+          const runtime = new InProcessRuntime({ baseline: fast, candidate: fast });
+          calibrationRuntimes.push(runtime);
+          return runtime;
+        },
+      });
+      expect(file.settings).toMatchObject({ runs: 2, order: "counterbalanced", clientWarmup: true });
+      for (const runtime of calibrationRuntimes) expect(runtime.calls).toEqual(scoringRuntime.calls);
+    },
+  );
 
   it("keeps the baseline first in every run with bench.order: baseline-first", async () => {
     const runtime = new InProcessRuntime({ baseline: fast, candidate: fast });

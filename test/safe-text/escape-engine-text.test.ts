@@ -4,7 +4,8 @@ import { escapeCodeLine, escapeInline, neutralizeReferences } from "../../src/sa
 import { findRenderedReferences } from "../support/find-rendered-references.js";
 
 const HOSTILE =
-  "@octocat @org/team #12 octo/repo#34 GH-56 gh-7 https://github.com/octo/repo/issues/7 www.github.com/o/r/pull/8 https://ghe.example.com/o/r/discussions/9";
+  "@octocat @org/team #12 octo/repo#34 GH-56 gh-7 https://github.com/octo/repo/issues/7 www.github.com/o/r/pull/8 " +
+  "https://ghe.example.com/o/r/discussions/9";
 
 describe("escape-engine-text: engine text on a card", () => {
   it("leaves no mention, reference or issue link in a CommonMark + GFM rendering, as text or in a table cell", () => {

@@ -35,15 +35,19 @@ describe("decideVerdict: one decision for the card, the check and the action", (
     );
   });
 
-  it("still blames the patch when the baseline started as well with the same memory held, when the GPU was idle, or when nvidia-smi could not say", () => {
-    expect(
-      decideVerdict(makeCard(twelve, { failure: oom, gpuSnapshots: { baseline: LEFTOVER_GPU, candidate: LEFTOVER_GPU } })),
-    ).toMatchObject({ outcome: "fail", cause: null });
-    expect(decideVerdict(makeCard(twelve, { failure: oom, gpuSnapshots: { baseline: IDLE_GPU, candidate: IDLE_GPU } }))).toMatchObject({
-      outcome: "fail",
-    });
-    expect(decideVerdict(makeCard(twelve, { failure: oom }))).toMatchObject({ outcome: "fail" });
-  });
+  it(
+    "still blames the patch when the baseline started as well with the same memory held, when the GPU was idle, or when nvidia-smi " +
+      "could not say",
+    () => {
+      expect(
+        decideVerdict(makeCard(twelve, { failure: oom, gpuSnapshots: { baseline: LEFTOVER_GPU, candidate: LEFTOVER_GPU } })),
+      ).toMatchObject({ outcome: "fail", cause: null });
+      expect(decideVerdict(makeCard(twelve, { failure: oom, gpuSnapshots: { baseline: IDLE_GPU, candidate: IDLE_GPU } }))).toMatchObject({
+        outcome: "fail",
+      });
+      expect(decideVerdict(makeCard(twelve, { failure: oom }))).toMatchObject({ outcome: "fail" });
+    },
+  );
 
   it("blames the runner on memory alone when nvidia-smi listed no process, and says how to find it", () => {
     const verdict = decideVerdict(makeCard(twelve, { failure: oom, gpuSnapshots: { baseline: IDLE_GPU, candidate: UNLISTED_BUSY_GPU } }));
@@ -82,7 +86,8 @@ describe("the verdict in the headline and in the check run", () => {
       passed: false,
       outcome: "none",
       headline:
-        "⚠️ No verdict: the runner's GPU was busy, not the patch (GPU 0 was held by python3, pid 4242, 22.5 GiB, when the candidate started)",
+        "⚠️ No verdict: the runner's GPU was busy, not the patch (GPU 0 was held by python3, pid 4242, 22.5 GiB, when the candidate " +
+        "started)",
     });
     const unlisted = makeCard(twelve, { failure: oom, gpuSnapshots: { baseline: IDLE_GPU, candidate: UNLISTED_BUSY_GPU } });
     expect(describeVerdict(unlisted).headline).toBe(

@@ -16,10 +16,14 @@ function withEngineTimes(card: Scorecard, promptMs: number): Scorecard {
 }
 
 describe("detectQueueBound", () => {
-  it("finds none when the engine's own prompt time accounts for its first token, or when nobody reports one and the first token never comes later", () => {
-    expect(detectQueueBound(steadyCard())).toBeNull();
-    expect(detectQueueBound(withEngineTimes(steadyCard(), 100))).toBeNull();
-  });
+  it(
+    "finds none when the engine's own prompt time accounts for its first token, or when nobody reports one and the first token never " +
+      "comes later",
+    () => {
+      expect(detectQueueBound(steadyCard())).toBeNull();
+      expect(detectQueueBound(withEngineTimes(steadyCard(), 100))).toBeNull();
+    },
+  );
 
   it("reads tens of milliseconds beyond the engine's prompt time as a request's way in, not a queue", () => {
     // An idle SGLang on a GPU: 8 ms of prefill, 45 ms to a first token at the client (HTTP, tokenizer, IPC).
@@ -57,7 +61,8 @@ describe("detectQueueBound", () => {
       })),
     };
     expect(detectQueueBound(growing)?.why).toBe(
-      "the baseline's first token came 100 ms after the request for the first quarter of the prompts and 640 ms for the last: requests arrived faster than it served them",
+      "the baseline's first token came 100 ms after the request for the first quarter of the prompts and 640 ms for the last: " +
+        "requests arrived faster than it served them",
     );
   });
 

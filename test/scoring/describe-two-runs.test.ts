@@ -29,7 +29,9 @@ describe("describeTwoRuns", () => {
 
   it("warns only for two runs under the interval rule, naming the setting", () => {
     expect(describeTwoRuns(2, "interval-low")).toBe(
-      "bench.runs is 2: with two runs the interval pushes each run's level out 9.2× its difference from the other (Student's t with one degree of freedom), so runs that differ by a few percent give an interval that holds 1× whatever the patch does; use 3 runs or more (2.7× with 3), or 1",
+      "bench.runs is 2: with two runs the interval pushes each run's level out 9.2× its difference from the other (Student's t with " +
+        "one degree of freedom), so runs that differ by a few percent give an interval that holds 1× whatever the patch does; use 3 " +
+        "runs or more (2.7× with 3), or 1",
     );
     expect(describeTwoRuns(2, "interval-low", "scenarios[1].runs")).toMatch(/^scenarios\[1\]\.runs is 2: /);
     for (const [runs, use] of [

@@ -150,39 +150,50 @@ describe("evaluateGate: failures fail", () => {
 describe("evaluateGate: the agreement rules", () => {
   const passing = { interval: { ...interval, low: 1.05 } };
 
-  it("fails a round whose median answer is not wholly the baseline's (gate.minAgreement 100% by default), naming the key, and passes at it", () => {
-    const result = evaluateGate(input({ ...passing, medianAgreement: 0.9 }), settings());
-    expect(result).toMatchObject({ passed: false, minAgreement: 1 });
-    expect(result.reasons).toEqual([
-      "median agreement 90% < gate.minAgreement 100%: most answers are not the baseline's over the compared length",
-    ]);
-    expect(evaluateGate(input({ ...passing, medianAgreement: 1 }), settings()).passed).toBe(true);
-    // A repository that accepts a numerics-changing patch lowers it; 0 turns the rule off; a round whose answers were not compared by text has no median to hold.
-    expect(evaluateGate(input({ ...passing, medianAgreement: 0.75 }), settings({ minAgreement: 0.75 })).passed).toBe(true);
-    expect(evaluateGate(input({ ...passing, medianAgreement: 0.1 }), settings({ minAgreement: 0 })).passed).toBe(true);
-    expect(evaluateGate(input({ ...passing, medianAgreement: null }), settings()).passed).toBe(true);
-  });
+  it(
+    "fails a round whose median answer is not wholly the baseline's " +
+      "(gate.minAgreement 100% by default), naming the key, and passes at it",
+    () => {
+      const result = evaluateGate(input({ ...passing, medianAgreement: 0.9 }), settings());
+      expect(result).toMatchObject({ passed: false, minAgreement: 1 });
+      expect(result.reasons).toEqual([
+        "median agreement 90% < gate.minAgreement 100%: most answers are not the baseline's over the compared length",
+      ]);
+      expect(evaluateGate(input({ ...passing, medianAgreement: 1 }), settings()).passed).toBe(true);
+      // A repository that accepts a numerics-changing patch lowers it; 0 turns the rule off; a round whose answers were not compared by
+      // text has no median to hold.
+      expect(evaluateGate(input({ ...passing, medianAgreement: 0.75 }), settings({ minAgreement: 0.75 })).passed).toBe(true);
+      expect(evaluateGate(input({ ...passing, medianAgreement: 0.1 }), settings({ minAgreement: 0 })).passed).toBe(true);
+      expect(evaluateGate(input({ ...passing, medianAgreement: null }), settings()).passed).toBe(true);
+    },
+  );
 
   it("holds the median with partings the baseline's own runs show counted as agreeing, and says so when that is what fails", () => {
     expect(evaluateGate(input({ ...passing, medianAgreement: 0.8, medianAgreementExplained: 1 }), settings()).passed).toBe(true);
     const result = evaluateGate(input({ ...passing, medianAgreement: 0.6, medianAgreementExplained: 0.85 }), settings());
     expect(result.reasons).toEqual([
-      "median agreement 85% (counting partings the baseline's own runs show as agreement) < gate.minAgreement 100%: most answers are not the baseline's over the compared length",
+      "median agreement 85% (counting partings the baseline's own runs show as agreement) < gate.minAgreement 100%: most answers are " +
+        "not the baseline's over the compared length",
     ]);
   });
 
-  it("fails a round with a cut or parting the baseline does not explain (gate.maxUnexplained 0 by default), within gate.maxUnscored or not", () => {
-    const result = evaluateGate(
-      input({ ...passing, unscored: 2, unexplained: 2, unexplainedBreakdown: "below tolerance: p3, p9" }),
-      settings(),
-    );
-    expect(result.passed).toBe(false);
-    expect(result.reasons).toEqual([
-      "2 of 20 prompts (10%) were cut short or parted where the baseline's own answers are not (below tolerance: p3, p9), more than gate.maxUnexplained 0%",
-    ]);
-    expect(evaluateGate(input({ ...passing, unscored: 2, unexplained: 2 }), settings({ maxUnexplained: 0.1 })).passed).toBe(true);
-    expect(evaluateGate(input({ ...passing, unscored: 2, unexplained: 0 }), settings()).passed).toBe(true);
-  });
+  it(
+    "fails a round with a cut or parting the baseline does not explain " +
+      "(gate.maxUnexplained 0 by default), within gate.maxUnscored or not",
+    () => {
+      const result = evaluateGate(
+        input({ ...passing, unscored: 2, unexplained: 2, unexplainedBreakdown: "below tolerance: p3, p9" }),
+        settings(),
+      );
+      expect(result.passed).toBe(false);
+      expect(result.reasons).toEqual([
+        "2 of 20 prompts (10%) were cut short or parted where the baseline's own answers are not (below tolerance: p3, p9), more than " +
+          "gate.maxUnexplained 0%",
+      ]);
+      expect(evaluateGate(input({ ...passing, unscored: 2, unexplained: 2 }), settings({ maxUnexplained: 0.1 })).passed).toBe(true);
+      expect(evaluateGate(input({ ...passing, unscored: 2, unexplained: 0 }), settings()).passed).toBe(true);
+    },
+  );
 
   it("relaxes both rules to what the baseline showed against itself in a calibration that fits, and only then", () => {
     const selfAgreement = { lowestMedianAgreement: 0.7, mostDisagreed: 0.1 };
@@ -197,8 +208,10 @@ describe("evaluateGate: the agreement rules", () => {
       settings({ use: "noise-floor" }),
     );
     expect(lower.reasons).toEqual([
-      "median agreement 65% < gate.minAgreement 70% (lowered from 100% to the baseline's own lowest in calibration): most answers are not the baseline's over the compared length",
-      "3 of 20 prompts (15%) were cut short or parted where the baseline's own answers are not (diverged: p1, p2, p3), more than the 10% the baseline showed against itself in calibration",
+      "median agreement 65% < gate.minAgreement 70% (lowered from 100% to the baseline's own lowest in calibration): most answers " +
+        "are not the baseline's over the compared length",
+      "3 of 20 prompts (15%) were cut short or parted where the baseline's own answers are not (diverged: p1, p2, p3), more than the " +
+        "10% the baseline showed against itself in calibration",
     ]);
     const misfit = evaluateGate(
       input({ roundScore: 1.1, noise: { ...noise, problems: ["another GPU"] }, medianAgreement: 0.72 }),

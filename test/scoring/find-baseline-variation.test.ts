@@ -62,7 +62,9 @@ describe("findBaselineVariation", () => {
       unexplainedAnswers: result.unexplainedAnswers,
     } as unknown as Parameters<typeof renderAnswerVariation>[0];
     expect(renderAnswerVariation(card)).toContain(
-      "The engine answers p1 (2 answers seen from the baseline) more than one way. Each candidate answer is held to every answer the baseline gave and timed against the one it follows: 1 of 4 prompt-runs gave an answer the baseline gave in another run (scored as usual), 0 gave one no baseline answer explains",
+      "The engine answers p1 (2 answers seen from the baseline) more than one way. Each candidate answer is held to every answer the " +
+        "baseline gave and timed against the one it follows: 1 of 4 prompt-runs gave an answer the baseline gave in another run " +
+        "(scored as usual), 0 gave one no baseline answer explains",
     );
   });
 

@@ -20,23 +20,39 @@ describe("matchBranches: a candidate answer held to every answer the baseline ga
     expect(analysis.baselineAnswers).toBe(2);
   });
 
-  it("explains a longer answer by a baseline answer that is its start, but calls one that stops where every baseline answer ran on a cut", () => {
-    const analysis = matchBranches({ baseline: [answer(words(30)), answer(words(30))], candidate: [answer(words(36)), answer(words(27))] });
-    expect(analysis.candidate[0]).toMatchObject({ match: "same", agreedTokens: 30, cut: false });
-    expect(analysis.candidate[1]).toMatchObject({ match: "none", agreedTokens: 27, cut: true });
-  });
+  it(
+    "explains a longer answer by a baseline answer that is its start, but " +
+      "calls one that stops where every baseline answer ran on a cut",
+    () => {
+      const analysis = matchBranches({
+        baseline: [answer(words(30)), answer(words(30))],
+        candidate: [answer(words(36)), answer(words(27))],
+      });
+      expect(analysis.candidate[0]).toMatchObject({ match: "same", agreedTokens: 30, cut: false });
+      expect(analysis.candidate[1]).toMatchObject({ match: "none", agreedTokens: 27, cut: true });
+    },
+  );
 
-  it("takes the answer it follows longest for one that parts from all, and tells whether the baseline's own answers part at that token", () => {
-    const analysis = matchBranches({
-      baseline: [answer(words(40)), answer(words(40, 12, "x")), answer(words(40, 20, "y"))],
-      // Parts at token 13 where runs 1 and 2 part from each other; then another that parts at 25, where none do.
-      candidate: [answer(words(40, 12, "z")), answer(words(40, 25, "z")), null],
-    });
-    expect(analysis.candidate[0]).toMatchObject({ match: "none", referenceRun: 0, agreedTokens: 12, cut: false, baselinePartsHere: true });
-    expect(analysis.candidate[1]).toMatchObject({ match: "none", referenceRun: 0, agreedTokens: 25, baselinePartsHere: false });
-    expect(analysis.candidate[2]).toBeNull();
-    expect(analysis.baselineAnswers).toBe(3);
-  });
+  it(
+    "takes the answer it follows longest for one that parts from all, and " + "tells whether the baseline's own answers part at that token",
+    () => {
+      const analysis = matchBranches({
+        baseline: [answer(words(40)), answer(words(40, 12, "x")), answer(words(40, 20, "y"))],
+        // Parts at token 13 where runs 1 and 2 part from each other; then another that parts at 25, where none do.
+        candidate: [answer(words(40, 12, "z")), answer(words(40, 25, "z")), null],
+      });
+      expect(analysis.candidate[0]).toMatchObject({
+        match: "none",
+        referenceRun: 0,
+        agreedTokens: 12,
+        cut: false,
+        baselinePartsHere: true,
+      });
+      expect(analysis.candidate[1]).toMatchObject({ match: "none", referenceRun: 0, agreedTokens: 25, baselinePartsHere: false });
+      expect(analysis.candidate[2]).toBeNull();
+      expect(analysis.baselineAnswers).toBe(3);
+    },
+  );
 
   it("keeps the pooled prefix relation, baseline runs first, with null where an engine gave no answer", () => {
     const analysis = matchBranches({

@@ -152,7 +152,8 @@ describe("scorePrompt holds the candidate to the baseline's answer", () => {
       expect(result).toMatchObject({ status: "diverged", score: 0, speedup: null, comparedTokens: total, agreedTokens: agreed });
       expect(result.reason).toMatch(
         new RegExp(
-          `^answers part at token ${agreed + 1} of ${total}: they agree on [0-9.]+% of it, no more than bench.minPromptAgreement 50%: baseline `,
+          `^answers part at token ${agreed + 1} of ${total}: they agree on [0-9.]+% of it, no more than bench.minPromptAgreement ` +
+            `50%: baseline `,
         ),
       );
       expect(result.evidence).toMatchObject({ partsAt: agreed + 1, baselineClaimed: total, candidateClaimed: total });

@@ -94,7 +94,8 @@ describe("scoreRound", () => {
     expect(result.gate.reasons).toEqual([
       "3 of 3 prompts (100%) were not scored (3 below tolerance), more than gate.maxUnscored 10%",
       // One run: the baseline answered each prompt once, so nothing it did explains the cuts.
-      "3 of 3 prompts (100%) were cut short or parted where the baseline's own answers are not (below tolerance: p1, p2, p3), more than gate.maxUnexplained 0%",
+      "3 of 3 prompts (100%) were cut short or parted where the baseline's own answers are not (below tolerance: p1, p2, p3), more " +
+        "than gate.maxUnexplained 0%",
       "round score 0.00× < 1.00×",
     ]);
   });
@@ -387,20 +388,24 @@ describe("scoreRound: the median agreement the gate holds", () => {
     return scoreRound({ promptIds: ids, runs, tolerance: 0.9, gate: { ...gate, minAgreement: 1 } });
   }
 
-  it("holds an answer that parts from every answer the baseline gave to its measured share, even where the baseline's own answers part earlier", () => {
-    // Before, a parting no earlier than the baseline's own counted as agreement, and filler after such a
-    // point passed (1.17x on a batching engine). Now the candidate's answer is held to each baseline
-    // answer: it follows neither past token 32, so it agrees on 80% whatever the baseline does.
-    for (const baselinePartsAt of [30, 36, null]) {
-      const result = round(baselinePartsAt);
-      expect(result.medianAgreement).toBeCloseTo(0.8, 10);
-      expect(result.prompts[0]?.runs.map((run) => run.match)).toEqual(["none", "none"]);
-      expect(result.gate.passed).toBe(false);
-      expect(result.gate.reasons[0]).toBe(
-        "median agreement 80% < gate.minAgreement 100%: most answers are not the baseline's over the compared length",
-      );
-    }
-  });
+  it(
+    "holds an answer that parts from every answer the baseline gave to its measured share, even where the baseline's own answers part " +
+      "earlier",
+    () => {
+      // Before, a parting no earlier than the baseline's own counted as agreement, and filler after such a
+      // point passed (1.17x on a batching engine). Now the candidate's answer is held to each baseline
+      // answer: it follows neither past token 32, so it agrees on 80% whatever the baseline does.
+      for (const baselinePartsAt of [30, 36, null]) {
+        const result = round(baselinePartsAt);
+        expect(result.medianAgreement).toBeCloseTo(0.8, 10);
+        expect(result.prompts[0]?.runs.map((run) => run.match)).toEqual(["none", "none"]);
+        expect(result.gate.passed).toBe(false);
+        expect(result.gate.reasons[0]).toBe(
+          "median agreement 80% < gate.minAgreement 100%: most answers are not the baseline's over the compared length",
+        );
+      }
+    },
+  );
 
   it("scores an answer the baseline gave in another run as agreeing, timed against that run", () => {
     // The candidate gives the baseline's run-2 answer in both runs: the engine's own variation.

@@ -16,22 +16,26 @@ describe("shuffleUnexplained: the candidate's unexplained answers against shuffl
     expect(shuffleUnexplained([prompt("AAAA", "AAAA"), prompt("AABB", "BABA")])).toEqual({ observed: 0, compared: 8, pValue: 1 });
   });
 
-  it("does not hold an honest mix of the engine's own two continuations against the candidate, even where it took one the baseline did not", () => {
-    // Eight bistable prompts: the candidate took B where the baseline's four runs all gave A, and the reverse, as chance has it.
-    const prompts = [
-      prompt("AAAA", "AABA"),
-      prompt("BBBB", "BABB"),
-      prompt("ABAB", "AABB"),
-      prompt("AABB", "ABBA"),
-      prompt("AAAB", "BBAA"),
-      prompt("ABBB", "AAAB"),
-      prompt("AAAA", "AAAA"),
-      prompt("BBAB", "ABAB"),
-    ];
-    const result = shuffleUnexplained(prompts);
-    expect(result.observed).toBe(2);
-    expect(result.pValue).toBeGreaterThan(0.2);
-  });
+  it(
+    "does not hold an honest mix of the engine's own two continuations against " +
+      "the candidate, even where it took one the baseline did not",
+    () => {
+      // Eight bistable prompts: the candidate took B where the baseline's four runs all gave A, and the reverse, as chance has it.
+      const prompts = [
+        prompt("AAAA", "AABA"),
+        prompt("BBBB", "BABB"),
+        prompt("ABAB", "AABB"),
+        prompt("AABB", "ABBA"),
+        prompt("AAAB", "BBAA"),
+        prompt("ABBB", "AAAB"),
+        prompt("AAAA", "AAAA"),
+        prompt("BBAB", "ABAB"),
+      ];
+      const result = shuffleUnexplained(prompts);
+      expect(result.observed).toBe(2);
+      expect(result.pValue).toBeGreaterThan(0.2);
+    },
+  );
 
   it("finds a continuation replaced on every bistable prompt: the baseline's B never meets the candidate's F", () => {
     const prompts = Array.from({ length: 7 }, () => prompt("AABB", "AFAF"));

@@ -152,14 +152,18 @@ describe("the default gate on a nondeterministic engine: a quarter of the prompt
   for (const probability of [0.5, 0.2]) {
     const scenario = { ...reference, engine: bistableEngine(reference.engine, probability) };
 
-    it(`lets an unchanged engine pass at most 5% of rounds, and scores every prompt in most of them (${probability * 100}% take the second continuation)`, () => {
-      const study = studyGate(scenario, { candidate: scenario.engine, rounds: ROUNDS_BISTABLE, keepReasons: true });
-      expect(study.passRate).toBeLessThanOrEqual(0.05);
-      // Failing for speed alone: no round is held back by unscored prompts or unexplained answers.
-      expect(
-        study.reasons.filter((reasons) => reasons.some((reason) => /not scored|none the baseline gave/.test(reason))).length,
-      ).toBeLessThanOrEqual(0.05 * ROUNDS_BISTABLE);
-    });
+    it(
+      `lets an unchanged engine pass at most 5% of rounds, and scores every prompt in most of them (${probability * 100}% take the ` +
+        `second continuation)`,
+      () => {
+        const study = studyGate(scenario, { candidate: scenario.engine, rounds: ROUNDS_BISTABLE, keepReasons: true });
+        expect(study.passRate).toBeLessThanOrEqual(0.05);
+        // Failing for speed alone: no round is held back by unscored prompts or unexplained answers.
+        expect(
+          study.reasons.filter((reasons) => reasons.some((reason) => /not scored|none the baseline gave/.test(reason))).length,
+        ).toBeLessThanOrEqual(0.05 * ROUNDS_BISTABLE);
+      },
+    );
 
     it(`passes a 10% speedup at least 95% of the time (${probability * 100}% take the second continuation)`, () => {
       const study = studyGate(scenario, { candidate: fasterProfile(scenario.engine, 1.1), rounds: ROUNDS_BISTABLE, firstRound: 3_000_000 });
@@ -167,24 +171,28 @@ describe("the default gate on a nondeterministic engine: a quarter of the prompt
     });
   }
 
-  it("never passes a 10% faster candidate that streams filler where it would take the second continuation, nor one with other words after token 8", () => {
-    const scenario = { ...reference, engine: bistableEngine(reference.engine, 0.5) };
-    const filler = studyGate(scenario, {
-      candidate: fasterProfile({ ...scenario.engine, cheats: { fillerAtBranch: true } }, 1.1),
-      rounds: 40,
-      firstRound: 4_000_000,
-      keepReasons: true,
-    });
-    expect(filler.passRate).toBeLessThanOrEqual(0.05);
-    // The unexplained rule is what stops it (96.8% of 400 rounds in bench/gate-statistics.ts), not its speed alone.
-    expect(
-      filler.reasons.filter((reasons) => reasons.some((reason) => reason.includes("none the baseline gave"))).length,
-    ).toBeGreaterThanOrEqual(0.9 * 40);
-    const early = studyGate(scenario, {
-      candidate: fasterProfile({ ...scenario.engine, cheats: { fillerAfterTokens: 8 } }, 1.5),
-      rounds: 20,
-      firstRound: 5_000_000,
-    });
-    expect(early.passRate).toBe(0);
-  });
+  it(
+    "never passes a 10% faster candidate that streams filler where it would take the second continuation, nor one with other words " +
+      "after token 8",
+    () => {
+      const scenario = { ...reference, engine: bistableEngine(reference.engine, 0.5) };
+      const filler = studyGate(scenario, {
+        candidate: fasterProfile({ ...scenario.engine, cheats: { fillerAtBranch: true } }, 1.1),
+        rounds: 40,
+        firstRound: 4_000_000,
+        keepReasons: true,
+      });
+      expect(filler.passRate).toBeLessThanOrEqual(0.05);
+      // The unexplained rule is what stops it (96.8% of 400 rounds in bench/gate-statistics.ts), not its speed alone.
+      expect(
+        filler.reasons.filter((reasons) => reasons.some((reason) => reason.includes("none the baseline gave"))).length,
+      ).toBeGreaterThanOrEqual(0.9 * 40);
+      const early = studyGate(scenario, {
+        candidate: fasterProfile({ ...scenario.engine, cheats: { fillerAfterTokens: 8 } }, 1.5),
+        rounds: 20,
+        firstRound: 5_000_000,
+      });
+      expect(early.passRate).toBe(0);
+    },
+  );
 });

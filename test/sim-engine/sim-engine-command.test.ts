@@ -213,7 +213,8 @@ describe("speedgate sim-engine (as a process)", () => {
       expect(await cli.exited).toEqual({ code: 1, signal: null });
       const lines = cli.stderr().trim().split("\n");
       expect(lines).toEqual([
-        `error: speedgate sim-engine: cannot listen on 127.0.0.1:${port}: address already in use (EADDRINUSE): another process listens there`,
+        `error: speedgate sim-engine: cannot listen on 127.0.0.1:${port}: address already in use (EADDRINUSE): another process ` +
+          `listens there`,
       ]);
       expect(
         classifyFailure({ role: "candidate", stage: "startup", exit: { exitCode: 1, signal: null, oomKilled: false }, logLines: lines })

@@ -20,7 +20,10 @@ const messages = [{ role: "user", content: "hello" }];
 /** A streaming request written by hand, so the test sees the HTTP framing that fetch would hide. */
 function rawStreamingRequest(version: "1.0" | "1.1"): string {
   const body = JSON.stringify({ messages, stream: true });
-  return `POST /v1/chat/completions HTTP/${version}\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+  return (
+    `POST /v1/chat/completions HTTP/${version}\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: ` +
+    `${Buffer.byteLength(body)}\r\n\r\n${body}`
+  );
 }
 
 /** Splits a chunked body into its chunks, checking each size line against its data; null once the terminator is read. */
@@ -62,15 +65,13 @@ describe("startSimEngine", () => {
     expect(events.every((event) => event.startsWith("data: "))).toBe(true);
     const payloads = events.map((event) => event.slice(6));
     expect(payloads.at(-1)).toBe("[DONE]");
-    const chunks = payloads
-      .slice(0, -1)
-      .map(
-        (payload) =>
-          JSON.parse(payload) as {
-            choices: Array<{ delta: Record<string, unknown>; finish_reason: string | null }>;
-            usage?: { completion_tokens: number };
-          },
-      );
+    const chunks = payloads.slice(0, -1).map(
+      (payload) =>
+        JSON.parse(payload) as {
+          choices: Array<{ delta: Record<string, unknown>; finish_reason: string | null }>;
+          usage?: { completion_tokens: number };
+        },
+    );
     expect(chunks[0]?.choices[0]?.delta.role).toBe("assistant");
     expect(chunks[1]?.choices[0]?.delta.reasoning_content).toBe(" Let");
     expect(chunks[2]?.choices[0]?.delta.content).toBe(" The");
@@ -246,27 +247,30 @@ describe("startSimEngine", () => {
     expect(bad.status).toBe(400);
   });
 
-  it("holds every answer after the first N (holdAfterRequests): all its tokens arrive, its end never does, until the engine goes", async () => {
-    const engine = await start({ profile: { defaults: { ttftMs: 0, itlMs: 0, outputTokens: 3 }, faults: { holdAfterRequests: 1 } } });
-    expect(await (await post(engine, "/v1/chat/completions", { messages, stream: true })).text()).toContain("data: [DONE]");
-    const held = await post(engine, "/v1/chat/completions", { messages, stream: true });
-    const reader = (held.body as ReadableStream<Uint8Array>).getReader();
-    const decoder = new TextDecoder();
-    let text = "";
-    // Read until the answer's three tokens are in (after the chat role's empty content): the hold starts only after the last one.
-    while ((text.match(/"content":/g) ?? []).length < 4) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error(`the held answer ended: ${text}`);
-      text += decoder.decode(value, { stream: true });
-    }
-    await engine.close();
-    const rest = await reader.read().then(
-      ({ value }) => (value ? decoder.decode(value) : ""),
-      () => "",
-    );
-    expect(text + rest).not.toContain("[DONE]");
-    expect(text + rest).not.toMatch(/"finish_reason":"(stop|length)"/);
-  });
+  it(
+    "holds every answer after the first N (holdAfterRequests): all its " + "tokens arrive, its end never does, until the engine goes",
+    async () => {
+      const engine = await start({ profile: { defaults: { ttftMs: 0, itlMs: 0, outputTokens: 3 }, faults: { holdAfterRequests: 1 } } });
+      expect(await (await post(engine, "/v1/chat/completions", { messages, stream: true })).text()).toContain("data: [DONE]");
+      const held = await post(engine, "/v1/chat/completions", { messages, stream: true });
+      const reader = (held.body as ReadableStream<Uint8Array>).getReader();
+      const decoder = new TextDecoder();
+      let text = "";
+      // Read until the answer's three tokens are in (after the chat role's empty content): the hold starts only after the last one.
+      while ((text.match(/"content":/g) ?? []).length < 4) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`the held answer ended: ${text}`);
+        text += decoder.decode(value, { stream: true });
+      }
+      await engine.close();
+      const rest = await reader.read().then(
+        ({ value }) => (value ? decoder.decode(value) : ""),
+        () => "",
+      );
+      expect(text + rest).not.toContain("[DONE]");
+      expect(text + rest).not.toMatch(/"finish_reason":"(stop|length)"/);
+    },
+  );
 
   it("reports the death to onDie and drops the connections in process", async () => {
     let diedWith: number | null = null;

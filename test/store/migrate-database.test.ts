@@ -109,7 +109,8 @@ describeEachBackend("migrating from the previous schema", (backend) => {
       "INSERT INTO speedgate.side_effects (effect_key, kind, state, sends) VALUES ('dispatch:comment:1', 'dispatch', 'done', 1)",
     );
     await database.pool.query(
-      "INSERT INTO speedgate.cards (repository, pull_request, head_sha, run_id, gate_passed, gate_min_round_score, gate_use) VALUES ('o/r', 1, 'abc', 7, true, 1.05, 'round-score')",
+      "INSERT INTO speedgate.cards (repository, pull_request, head_sha, run_id, gate_passed, gate_min_round_score, gate_use) VALUES " +
+        "('o/r', 1, 'abc', 7, true, 1.05, 'round-score')",
     );
     await database.pool.query("INSERT INTO speedgate.redeliveries (guid, delivery_id, event) VALUES ('guid-1', 11, 'issue_comment')");
     await database.pool.query("INSERT INTO speedgate.leaderboards (repository, issue_number) VALUES ('o/r', 5)");

@@ -120,7 +120,8 @@ describeEachBackend("the work queue", (backend) => {
     // What the store kept, read against the job's own timestamps rather than the clock: a loaded machine
     // may take longer to restart than the backoff lasts, and that must change nothing.
     const waiting = await database.pool.query<{ attempts: number; last_error: string; backoff_s: number; locked: boolean }>(
-      "SELECT attempts, last_error, extract(epoch FROM run_at - created_at)::float8 AS backoff_s, locked_at IS NOT NULL AS locked FROM graphile_worker.jobs WHERE key = 'card'",
+      "SELECT attempts, last_error, extract(epoch FROM run_at - created_at)::float8 AS backoff_s, locked_at IS NOT NULL AS locked " +
+        "FROM graphile_worker.jobs WHERE key = 'card'",
     );
     expect(waiting.rows).toHaveLength(1);
     expect(waiting.rows[0]).toMatchObject({ attempts: 1, locked: false });

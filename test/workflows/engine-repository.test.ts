@@ -52,23 +52,26 @@ describe("the example engine repository (examples/engine-repository/.github)", (
     expect(existsSync(join(repository, ".github", "workflows", result.config.workflow))).toBe(true);
   });
 
-  it("has the workflow the app dispatches: workflow_dispatch with pr and sha, the run name the app reads, the artifact it downloads", async () => {
-    const workflow = await readYaml<Workflow>(join(repository, ".github", "workflows", DEFAULT_REPO_CONFIG.workflow));
-    expect(Object.keys(workflow.on)).toEqual(["workflow_dispatch"]);
-    expect(Object.keys(workflow.on.workflow_dispatch?.inputs ?? {}).sort()).toEqual(["base", "pr", "sha"]);
-    const sha = "c".repeat(40);
-    expect(parseRunTitle((workflow["run-name"] ?? "").replace("${{ inputs.pr }}", "12").replace("${{ inputs.sha }}", sha))).toEqual({
-      pullRequest: 12,
-      headSha: sha,
-    });
-    // A job named speedgate would post a check run of the same name as the app's required one.
-    expect(Object.keys(workflow.jobs)).not.toContain("speedgate");
-    const uploads = Object.values(workflow.jobs).flatMap((job) =>
-      job.steps.filter((step) => step.uses?.startsWith("actions/upload-artifact@")),
-    );
-    expect(uploads.map((step) => step.with?.name)).toEqual(["speedgate-scorecard"]);
-    expect(workflow.permissions).toEqual({ contents: "read", "pull-requests": "read" });
-  });
+  it(
+    "has the workflow the app dispatches: workflow_dispatch with pr and " + "sha, the run name the app reads, the artifact it downloads",
+    async () => {
+      const workflow = await readYaml<Workflow>(join(repository, ".github", "workflows", DEFAULT_REPO_CONFIG.workflow));
+      expect(Object.keys(workflow.on)).toEqual(["workflow_dispatch"]);
+      expect(Object.keys(workflow.on.workflow_dispatch?.inputs ?? {}).sort()).toEqual(["base", "pr", "sha"]);
+      const sha = "c".repeat(40);
+      expect(parseRunTitle((workflow["run-name"] ?? "").replace("${{ inputs.pr }}", "12").replace("${{ inputs.sha }}", sha))).toEqual({
+        pullRequest: 12,
+        headSha: sha,
+      });
+      // A job named speedgate would post a check run of the same name as the app's required one.
+      expect(Object.keys(workflow.jobs)).not.toContain("speedgate");
+      const uploads = Object.values(workflow.jobs).flatMap((job) =>
+        job.steps.filter((step) => step.uses?.startsWith("actions/upload-artifact@")),
+      );
+      expect(uploads.map((step) => step.with?.name)).toEqual(["speedgate-scorecard"]);
+      expect(workflow.permissions).toEqual({ contents: "read", "pull-requests": "read" });
+    },
+  );
 
   it("is the shipped fork-safe workflow and SGLang round, so the examples cannot drift apart", async () => {
     expect(await readFile(join(repository, ".github", "workflows", "speedgate.yml"), "utf8")).toBe(

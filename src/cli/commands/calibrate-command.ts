@@ -25,7 +25,11 @@ function worstUnscoredShare(rounds: CalibrationFile["rounds"]): number {
 
 /** The warning for a study whose unchanged engine left more prompts unscored than the gate allows; `where` names a scenario's. */
 function describeUnrepeatable(share: number, maxUnscored: number, where: string): string {
-  return `  warning: the unchanged engine left up to ${formatPercent(share)} of the prompts${where} unscored in one round, more than gate.maxUnscored ${formatPercent(maxUnscored)}: its answers are not repeatable, so patches will fail the gate; check bench.tolerance and the engine's determinism`;
+  return (
+    `  warning: the unchanged engine left up to ${formatPercent(share)} of the prompts${where} unscored in one round, more than ` +
+    `gate.maxUnscored ${formatPercent(maxUnscored)}: its answers are not repeatable, so patches will fail the gate; check ` +
+    `bench.tolerance and the engine's determinism`
+  );
 }
 
 /**
@@ -43,10 +47,14 @@ export function describeCalibration(
   const scores = file.rounds.map((round) => round.roundScore);
   const headline = file.scenarios?.[0];
   const lines = [
-    `A/A study of ${file.engine} on ${file.runner ?? "this machine"}${file.gpu ? ` (${file.gpu})` : ""}, ${file.rounds.length} rounds of ${file.settings.prompts} prompts, bench.runs ${file.settings.runs}${headline ? `, scenario ${headline.name} (the headline; every scenario's floor is below)` : ""}:`,
+    `A/A study of ${file.engine} on ${file.runner ?? "this machine"}${file.gpu ? ` (${file.gpu})` : ""}, ${file.rounds.length} ` +
+      `rounds of ${file.settings.prompts} prompts, bench.runs ` +
+      `${file.settings.runs}${headline ? `, scenario ${headline.name} (the headline; every scenario's floor is below)` : ""}:`,
     `  round scores of the baseline against itself: ${scores.map((score) => formatTimes(score)).join(", ")}`,
-    `  spread: ${formatTimes(Math.min(...scores))}–${formatTimes(Math.max(...scores))}, ${formatPercent(file.noise.sdLog)} standard deviation (log scale)`,
-    `  noise floor: +${formatPercent(file.noise.floor)}: an unchanged engine stays below it in 97.5% of rounds, so a round must score at least gate.minRoundScore × ${(1 + file.noise.floor).toFixed(4)} to pass`,
+    `  spread: ${formatTimes(Math.min(...scores))}–${formatTimes(Math.max(...scores))}, ${formatPercent(file.noise.sdLog)} standard ` +
+      `deviation (log scale)`,
+    `  noise floor: +${formatPercent(file.noise.floor)}: an unchanged engine stays below it in 97.5% of rounds, so a round must ` +
+      `score at least gate.minRoundScore × ${(1 + file.noise.floor).toFixed(4)} to pass`,
     `  a speedup of ${formatPercent(file.noise.detectableSpeedup)} over the bar passes 95% of the time on this runner`,
   ];
   const self = selfAgreementOf(file.rounds);
@@ -54,14 +62,17 @@ export function describeCalibration(
     const median =
       self.lowestMedianAgreement === null ? "not compared by text" : `lowest median agreement ${formatPercent(self.lowestMedianAgreement)}`;
     lines.push(
-      `  the baseline against itself: ${median}; at most ${formatPercent(self.mostDisagreed)} of the prompts cut short or parted in one round (rounds gating on this file allow the same)`,
+      `  the baseline against itself: ${median}; at most ${formatPercent(self.mostDisagreed)} of the prompts cut short or parted in ` +
+        `one round (rounds gating on this file allow the same)`,
     );
   }
   if (file.scenarios) {
     lines.push(`  each scenario, gated on its own floor (${file.scenarios.length}):`);
     for (const scenario of file.scenarios) {
       lines.push(
-        `    ${scenario.name}: noise floor +${formatPercent(scenario.noise.floor)}, a speedup of ${formatPercent(scenario.noise.detectableSpeedup)} over the bar passes 95% of the time (${scenario.settings.prompts} prompts, bench.runs ${scenario.settings.runs})`,
+        `    ${scenario.name}: noise floor +${formatPercent(scenario.noise.floor)}, a speedup of ` +
+          `${formatPercent(scenario.noise.detectableSpeedup)} over the bar passes 95% of the time (${scenario.settings.prompts} ` +
+          `prompts, bench.runs ${scenario.settings.runs})`,
       );
     }
   }
@@ -73,7 +84,8 @@ export function describeCalibration(
   for (const { where, share, limit } of studies) if (share > limit) lines.push(describeUnrepeatable(share, limit, where));
   if (queueBound) {
     lines.push(
-      `  warning: ${queueBound.rounds} of ${file.rounds.length} A/A rounds were queue-bound (in the first, ${queueBound.first.why}): this floor measures how the baseline's queue drains, not its speed; ${queueBound.first.fix}`,
+      `  warning: ${queueBound.rounds} of ${file.rounds.length} A/A rounds were queue-bound (in the first, ${queueBound.first.why}): ` +
+        `this floor measures how the baseline's queue drains, not its speed; ${queueBound.first.fix}`,
     );
   }
   return `${lines.join("\n")}\n`;
@@ -111,7 +123,8 @@ Exit codes:
     const rounds = Number(values.runs);
     if (!Number.isInteger(rounds) || rounds < MIN_CALIBRATION_ROUNDS || rounds > 1_000) {
       throw new UsageError(
-        `speedgate calibrate: --runs: expected a whole number of A/A rounds from ${MIN_CALIBRATION_ROUNDS} to 1000, got ${JSON.stringify(values.runs)}`,
+        `speedgate calibrate: --runs: expected a whole number of A/A rounds from ${MIN_CALIBRATION_ROUNDS} to 1000, got ` +
+          `${JSON.stringify(values.runs)}`,
       );
     }
     // The file gate.calibration names may not exist yet, or no longer fit: this is what measures it again.

@@ -52,12 +52,14 @@ export const cleanupCommand: Command = {
       } catch (error) {
         if (!(error instanceof GitError)) throw error;
         throw new UsageError(
-          `speedgate cleanup: ${from} is not in a git repository; run it in the engine's repository or name it with --repo\nusage: ${USAGE}`,
+          `speedgate cleanup: ${from} is not in a git repository; run it in the engine's repository or name it with --repo\nusage: ` +
+            `${USAGE}`,
         );
       }
       const sweep = await sweepLeftRounds(repoDir, context.logger);
       context.stdout.write(
-        `removed what ${sweep.rounds} killed round(s) left in ${repoDir}: ${sweep.worktrees} worktree(s), ${sweep.processGroups} process group(s) still running` +
+        `removed what ${sweep.rounds} killed round(s) left in ${repoDir}: ${sweep.worktrees} worktree(s), ${sweep.processGroups} ` +
+          `process group(s) still running` +
           (sweep.live > 0 ? `; ${sweep.live} round(s) still running left alone` : "") +
           "\n",
       );
@@ -90,7 +92,8 @@ export const cleanupCommand: Command = {
       for (const name of sweep.removed) context.stdout.write(`removed ${name}\n`);
       for (const name of sweep.inUse) context.stdout.write(`kept ${name}: still in use\n`);
       context.stdout.write(
-        `removed ${sweep.removed.length} cached baseline image(s) older than ${staleAfterMs / 3_600_000} hours; kept ${sweep.kept + sweep.inUse.length}\n`,
+        `removed ${sweep.removed.length} cached baseline image(s) older than ${staleAfterMs / 3_600_000} hours; kept ` +
+          `${sweep.kept + sweep.inUse.length}\n`,
       );
       return 0;
     }

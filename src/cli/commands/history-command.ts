@@ -72,7 +72,8 @@ Exit codes: 0 printed (also when no card was recorded); 2 a database that cannot
         throw new UsageError(
           version === 0
             ? `speedgate history: ${opened.description} holds no speedgate data: the app has not run on it`
-            : `speedgate history: ${opened.description} is at schema version ${version}, older than the card history needs (${CARD_HISTORY_SCHEMA_VERSION}): start the app once to migrate it`,
+            : `speedgate history: ${opened.description} is at schema version ${version}, older than the card history needs ` +
+                `(${CARD_HISTORY_SCHEMA_VERSION}): start the app once to migrate it`,
         );
       }
       const cards = await listCards(opened.pool, {

@@ -69,14 +69,16 @@ function roundOptions(
   if (values.base === undefined) {
     if (values.head !== undefined || values.repo !== undefined) {
       throw new UsageError(
-        `speedgate run: ${values.head !== undefined ? "--head" : "--repo"} needs --base (the commit the candidate is scored against)\nusage: ${usage}`,
+        `speedgate run: ${values.head !== undefined ? "--head" : "--repo"} needs --base (the commit the candidate is scored ` +
+          `against)\nusage: ${usage}`,
       );
     }
     return values.patch ? { patchPath: values.patch } : {};
   }
   if (values.patch !== undefined) {
     throw new UsageError(
-      `speedgate run: --patch and --base score two different ways (a fixed baseline with a patch, or a pull request's base against its head): give one\nusage: ${usage}`,
+      `speedgate run: --patch and --base score two different ways (a fixed baseline with a patch, or a pull request's base against ` +
+        `its head): give one\nusage: ${usage}`,
     );
   }
   return {
@@ -88,7 +90,8 @@ export const runCommand: Command = {
   name: "run",
   summary: "run a round (a pull request's base against its head, or a fixed baseline against a patch) and write the score card",
   usage:
-    "speedgate run --config <round.yml> (--out <dir> | --check) [--base <rev> [--head <rev>] [--repo <dir>] | --patch <file>] [--fail-on-gate] [--format text|md] [--run-id ID]",
+    "speedgate run --config <round.yml> (--out <dir> | --check) [--base <rev> [--head <rev>] [--repo <dir>] | --patch <file>] " +
+    "[--fail-on-gate] [--format text|md] [--run-id ID]",
   details: `Options:
   --config <file>    the round config (YAML); paths in it resolve against its folder
   --out <dir>        where scorecard.json and scorecard.md are written (the card is also printed)

@@ -183,7 +183,10 @@ export function firstClause(reason: string): string {
 function describeDecider(card: Scorecard): string {
   const { gate } = card;
   const score = card.roundScore ?? 0;
-  const bar = `the gate's ${formatBar(gate.bar)}${gate.use === "noise-floor" && gate.calibration && gate.calibration.problems.length === 0 ? ` (${formatBar(gate.minRoundScore)} + noise floor ${formatPercent(gate.calibration.noiseFloor)})` : ""}`;
+  const floor =
+    gate.use === "noise-floor" && gate.calibration && gate.calibration.problems.length === 0 ? gate.calibration.noiseFloor : null;
+  const raised = floor === null ? "" : ` (${formatBar(gate.minRoundScore)} + noise floor ${formatPercent(floor)})`;
+  const bar = `the gate's ${formatBar(gate.bar)}${raised}`;
   const low = card.scoreInterval?.low ?? null;
   if (gate.use === "interval-low" && low !== null) {
     const lowShown = formatScoreAgainstBar(low, gate.bar);
@@ -220,7 +223,10 @@ export function describeInterval(card: Scorecard): string | null {
   }
   if (card.runs.completed > 1)
     return `a bootstrap over the ${card.runs.completed} runs and the prompts: it includes how much engine starts differ in speed`;
-  return "a bootstrap over prompts: it covers prompt-to-prompt variation only, not how much engine starts differ in speed (one run of each engine)";
+  return (
+    "a bootstrap over prompts: it covers prompt-to-prompt variation only, not how much engine starts differ in speed (one run of each " +
+    "engine)"
+  );
 }
 
 /** The runs and their spread, in words. */
@@ -253,7 +259,8 @@ export function describeReach(card: Scorecard): string | null {
   const needed = card.gate.bar * (card.roundScore / interval.low);
   const spread = 1 - interval.low / card.roundScore;
   return (
-    `at this round's noise (its interval reaches ${formatPercent(spread)} below its score) the smallest round score that passes is ${needed.toFixed(3)}×; ` +
+    `at this round's noise (its interval reaches ${formatPercent(spread)} below its score) the smallest round score that passes is ` +
+    `${needed.toFixed(3)}×; ` +
     "more prompts, more runs (bench.runs), a slower pace (bench.requestIntervalMs) or a calibration lower it"
   );
 }
@@ -264,9 +271,14 @@ export function describeNoise(card: Scorecard): string {
     const reach = describeReach(card);
     const givenUp =
       card.settings.runs === 1
-        ? "with one run that interval cannot see how much engine starts differ, so an unchanged engine can pass (about 1 round in 5 where starts differ by 2%)"
-        : `it takes ${card.settings.runs} runs of each engine and a larger speedup to clear the bar than a calibrated gate needs${reach ? "" : ", and the card cannot say which speedup this runner detects"}`;
-    return `not calibrated: this runner's noise was never measured (speedgate calibrate, gate.calibration), so the verdict rests on this round's interval alone; ${givenUp}${reach ? `; ${reach}` : ""}`;
+        ? "with one run that interval cannot see how much engine starts differ, so an unchanged engine can pass (about 1 round in 5 " +
+          "where starts differ by 2%)"
+        : `it takes ${card.settings.runs} runs of each engine and a larger speedup to clear the bar than a calibrated gate ` +
+          `needs${reach ? "" : ", and the card cannot say which speedup this runner detects"}`;
+    return (
+      `not calibrated: this runner's noise was never measured (speedgate calibrate, gate.calibration), so the verdict rests on this ` +
+      `round's interval alone; ${givenUp}${reach ? `; ${reach}` : ""}`
+    );
   }
   const measured = calibration.measuredAt.slice(0, 10);
   const age = Math.floor((Date.parse(card.createdAt) - Date.parse(calibration.measuredAt)) / DAY_MS);
@@ -274,7 +286,9 @@ export function describeNoise(card: Scorecard): string {
     Number.isFinite(age) && age >= 0 ? ` (${age === 0 ? "the same day as" : `${age} day${age === 1 ? "" : "s"} before`} this round)` : "";
   const where = [calibration.runner ? `runner ${calibration.runner}` : null, calibration.gpu].filter((part) => part !== null).join(", ");
   const parts = [
-    `noise floor +${formatPercent(calibration.noiseFloor)} from ${calibration.scores.length} A/A rounds${where ? ` on ${where}` : ""}, measured ${measured}${ago}; a speedup of ${formatPercent(calibration.detectableSpeedup)} over the bar passes 95% of the time`,
+    `noise floor +${formatPercent(calibration.noiseFloor)} from ${calibration.scores.length} A/A ` +
+      `rounds${where ? ` on ${where}` : ""}, measured ${measured}${ago}; a speedup of ${formatPercent(calibration.detectableSpeedup)} ` +
+      `over the bar passes 95% of the time`,
   ];
   if (card.gate.use !== "noise-floor") parts.push(`not used: gate.use is ${card.gate.use}`);
   for (const problem of calibration.problems) parts.push(`does not fit: ${problem}`);
@@ -286,5 +300,8 @@ export function describeNoise(card: Scorecard): string {
 export function describeUnscored(card: Scorecard): string {
   const compared = card.promptsTotal - card.excluded;
   const share = compared > 0 ? card.unscored / compared : 0;
-  return `${card.unscored} of ${compared} compared (${formatPercentAgainst(share, card.gate.maxUnscored)}); gate.maxUnscored allows ${formatPercent(card.gate.maxUnscored)}`;
+  return (
+    `${card.unscored} of ${compared} compared (${formatPercentAgainst(share, card.gate.maxUnscored)}); gate.maxUnscored allows ` +
+    `${formatPercent(card.gate.maxUnscored)}`
+  );
 }

@@ -44,9 +44,15 @@ export function countingSentence(card: Scorecard): string {
   const tokenizer = card.settings.tokenizer;
   if (tokenizer === undefined) return "";
   if (tokenizer) {
-    return `Token counts are speedgate's own: it tokenized each streamed answer with the model's tokenizer (sha256 ${tokenizer.slice(0, 12)}…); the engines' own counts are recorded and shown where they differ.`;
+    return (
+      `Token counts are speedgate's own: it tokenized each streamed answer with the model's tokenizer (sha256 ` +
+      `${tokenizer.slice(0, 12)}…); the engines' own counts are recorded and shown where they differ.`
+    );
   }
-  return "Token counts are the engines' own usage, bounded by the bytes each stream held and, for the candidate, by the baseline's count of the same text: set bench.tokenizer for counts speedgate makes itself.";
+  return (
+    "Token counts are the engines' own usage, bounded by the bytes each stream held and, for the candidate, by the baseline's count of " +
+    "the same text: set bench.tokenizer for counts speedgate makes itself."
+  );
 }
 
 /** Notes that go with a prompt's reason: the engine's claim where it differs from speedgate's count, and a partial agreement. */

@@ -24,7 +24,8 @@ export function describeCaveats(card: Scorecard): string {
   const runs =
     card.settings.runs === 1
       ? "1 run of each engine"
-      : `${card.runs.completed < card.settings.runs ? `${card.runs.completed} of ${card.settings.runs}` : card.settings.runs} runs of each engine`;
+      : `${card.runs.completed < card.settings.runs ? `${card.runs.completed} of ${card.settings.runs}` : card.settings.runs} runs of ` +
+        `each engine`;
   const calibration = card.gate.calibration;
   const noise = !calibration
     ? "noise not calibrated"
@@ -63,8 +64,10 @@ export function describePromptCounts(card: Scorecard): string {
 }
 
 /** "2 of 10 answers (20%) are none the baseline gave (below tolerance: a, b)…": the count, its noun, and what follows the share. */
-const UNEXPLAINED_REASON =
-  /^(\d+) of \d+ (answers|prompts) \([^)]*\) (are none the baseline gave|were cut short or parted where the baseline's own answers are not) \(([^()]*)\)/;
+const UNEXPLAINED_REASON = new RegExp(
+  String.raw`^(\d+) of \d+ (answers|prompts) \([^)]*\) ` +
+    String.raw`(are none the baseline gave|were cut short or parted where the baseline's own answers are not) \(([^()]*)\)`,
+);
 
 /**
  * The gate's reasons as its row says them, each prompt counted once: prompts that were not scored
@@ -136,12 +139,14 @@ export function describeInconclusive(card: Scorecard): { author: string; maintai
   // Two runs widen the interval most of all (Student's t with one degree of freedom): say so first.
   const runs =
     card.settings.runs === 2
-      ? `bench.runs 3 or more (2 now: with two runs the interval pushes each run's level out ${runLevelFactor(2).toFixed(1)}×, with 3 ${runLevelFactor(3).toFixed(1)}×)`
+      ? `bench.runs 3 or more (2 now: with two runs the interval pushes each run's level out ${runLevelFactor(2).toFixed(1)}×, with 3 ` +
+        `${runLevelFactor(3).toFixed(1)}×)`
       : `more bench.runs (${card.settings.runs} now)`;
   return {
     author: "No measurable speedup at this runner's noise: nothing to fix in the patch.",
     maintainers:
       `The interval is too wide to decide: ${runs}, more prompts (${compared} compared), ` +
-      "a calibration of this runner (speedgate calibrate, gate.calibration) or a pace the baseline keeps up with (bench.requestIntervalMs) narrows it.",
+      "a calibration of this runner (speedgate calibrate, gate.calibration) or a pace the baseline keeps up with " +
+      "(bench.requestIntervalMs) narrows it.",
   };
 }

@@ -56,10 +56,12 @@ export function describeSyntheticPrompts(card: Pick<Scorecard, "settings" | "pro
   const honoured = [tally.baseline, tally.candidate].every(({ exact, answers }) => answers > 0 && exact === answers);
   const verdict = honoured
     ? "The engines honoured the fixed length: every answer was exactly that long."
-    : "The fixed length was not honoured throughout: an engine ended answers early despite ignore_eos, so those prompts were compared at the shorter length.";
+    : "The fixed length was not honoured throughout: an engine ended answers early despite ignore_eos, so those prompts were compared " +
+      "at the shorter length.";
   return (
     `Prompts: ${count} synthetic prompts of exactly ${inputTokens} tokens each by the round's tokenizer (seed ${seed}), ` +
-    `each asking for exactly ${answerLength} with the engine's ignore_eos, so every answer should be that long and the comparison measures speed alone; ` +
+    `each asking for exactly ${answerLength} with the engine's ignore_eos, so every answer should be that long and the comparison ` +
+    `measures speed alone; ` +
     `${held("baseline", tally.baseline)}, ${held("candidate", tally.candidate)}. ${verdict}`
   );
 }

@@ -65,7 +65,8 @@ export function describeTimeSpent(timeSpent: TimeSpent): TimeSpentDescription {
   const most = Math.max(baseline.starts, candidate.starts);
   const why =
     most > 1
-      ? `Each run starts each engine once, whatever the number of scenarios: ${most} runs cost ${most} starts of each engine, and buy an interval that sees how much engine starts differ in speed (with a calibration of the runner, fewer runs hold).`
+      ? `Each run starts each engine once, whatever the number of scenarios: ${most} runs cost ${most} starts of each engine, and buy ` +
+        `an interval that sees how much engine starts differ in speed (with a calibration of the runner, fewer runs hold).`
       : "Each engine started once: one run sees nothing of how much engine starts differ in speed.";
   const brief =
     totalMs > 0

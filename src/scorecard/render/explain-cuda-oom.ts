@@ -65,7 +65,8 @@ export function explainCudaOom(card: Scorecard): OomExplanation | null {
       lead: "For the maintainers:",
       text:
         `before the candidate started, ${fault.memoryInUse}${against}: ` +
-        `another job or a leftover engine held the memory the candidate needed, so this round says nothing about the patch. ${describeRunnerFix(fault)} Nothing to change in the patch.`,
+        `another job or a leftover engine held the memory the candidate needed, so this round says nothing about the patch. ` +
+        `${describeRunnerFix(fault)} Nothing to change in the patch.`,
     };
   }
 
@@ -79,14 +80,17 @@ export function explainCudaOom(card: Scorecard): OomExplanation | null {
       verdict: "flags_differ",
       lead: "For the author of the pull request:",
       text:
-        "the candidate was started with a different command or environment than the baseline (`candidate.command` or `candidate.env` in the round config), " +
+        "the candidate was started with a different command or environment than the baseline (`candidate.command` or `candidate.env` " +
+        "in the round config), " +
         `so the changed flags may be why it ran out of GPU memory and the baseline did not: compare them first.${gpu}`,
     };
   }
 
   const needsMore =
-    "So the patch needs more GPU memory than the baseline at these settings: find what it allocates more of (a larger workspace or buffer, " +
-    "one per CUDA-graph batch size, memory kept across requests), or say in the pull request why the memory is worth it, so that the maintainers can change the memory settings for both engines.";
+    "So the patch needs more GPU memory than the baseline at these settings: find what it allocates more of (a larger workspace or " +
+    "buffer, " +
+    "one per CUDA-graph batch size, memory kept across requests), or say in the pull request why the memory is worth it, so that the " +
+    "maintainers can change the memory settings for both engines.";
 
   if (!now.readable) {
     return {
@@ -94,7 +98,8 @@ export function explainCudaOom(card: Scorecard): OomExplanation | null {
       lead: "For the author of the pull request:",
       text:
         `the baseline ${when} with the same command and flags on this runner and did not run out of memory. ${needsMore} ` +
-        `speedgate could not read the GPU state before the candidate started (${gpuStateUnknownReason(candidate)}), so memory held by another process cannot be ruled out.`,
+        `speedgate could not read the GPU state before the candidate started (${gpuStateUnknownReason(candidate)}), so memory held ` +
+        `by another process cannot be ruled out.`,
     };
   }
 
@@ -113,6 +118,8 @@ export function explainCudaOom(card: Scorecard): OomExplanation | null {
   return {
     verdict: "patch_needs_memory",
     lead: "For the author of the pull request:",
-    text: `the baseline ${when} with the same command and flags on this runner and did not run out of memory, and the GPU was ${same} (at most ${formatGiB(now.busiest?.usedMiB ?? 0)} in use on any GPU, no process listed). ${needsMore}`,
+    text:
+      `the baseline ${when} with the same command and flags on this runner and did not run out of memory, and the GPU was ${same} (at ` +
+      `most ${formatGiB(now.busiest?.usedMiB ?? 0)} in use on any GPU, no process listed). ${needsMore}`,
   };
 }

@@ -7,9 +7,17 @@ const LISTED = 10;
 function describeZero(zero: NonNullable<Scorecard["answerVariation"]>["explained"][number]): string {
   const where = `${escapeCell(zero.id)} (run ${zero.run})`;
   if (zero.status === "below_tolerance") {
-    return `${where}: the candidate answered ${zero.candidateTokens ?? "—"} tokens, the baseline itself ${zero.baselineMin}–${zero.baselineMax} over its runs`;
+    return (
+      `${where}: the candidate answered ${zero.candidateTokens ?? "—"} tokens, the baseline itself ` +
+      `${zero.baselineMin}–${zero.baselineMax} over its runs`
+    );
   }
   return `${where}: the answers part early, as the baseline's own did (at token ${(zero.baselinePartsAt ?? 0) + 1})`;
+}
+
+/** "; and 3 more" past the listed ones; "" when all were listed. */
+function andMore(count: number): string {
+  return count > LISTED ? `; and ${count - LISTED} more` : "";
 }
 
 /**
@@ -25,16 +33,21 @@ export function renderAnswerVariation(
   if (!variation || variation.promptsVaried === 0) return "";
   const { explained } = variation;
   const lead =
-    `${variation.promptsVaried} of ${variation.promptsCompared} prompts got a different answer from the unpatched baseline in different runs, at temperature 0: ` +
+    `${variation.promptsVaried} of ${variation.promptsCompared} prompts got a different answer from the unpatched baseline in ` +
+    `different runs, at temperature 0: ` +
     "the requests batched with a prompt differ from run to run, and batching changes the arithmetic.";
   const branched = describeBranches(card);
   const zeros =
     branched ??
     (explained.length === 0
       ? "No unscored prompt of the candidate lies within that variation."
-      : `${explained.length} unscored prompt-run${explained.length === 1 ? " lies" : "s lie"} within it, so ${explained.length === 1 ? "it is" : "they are"} no evidence against the patch: ` +
-        `${explained.slice(0, LISTED).map(describeZero).join("; ")}${explained.length > LISTED ? `; and ${explained.length - LISTED} more` : ""}.`);
-  return `### The baseline's own answers vary\n\n${lead} ${zeros} \`speedgate calibrate\` measures how often the baseline disagrees with itself on this runner.`;
+      : `${explained.length} unscored prompt-run${explained.length === 1 ? " lies" : "s lie"} within it, so ` +
+        `${explained.length === 1 ? "it is" : "they are"} no evidence against the patch: ` +
+        `${explained.slice(0, LISTED).map(describeZero).join("; ")}${andMore(explained.length)}.`);
+  return (
+    `### The baseline's own answers vary\n\n${lead} ${zeros} \`speedgate calibrate\` measures how often the baseline disagrees with ` +
+    `itself on this runner.`
+  );
 }
 
 /**
@@ -57,7 +70,8 @@ function describeBranches(card: Partial<Pick<Scorecard, "prompts" | "unexplained
   const answers = card.unexplainedAnswers;
   const weighed =
     answers && none > 0
-      ? ` The gate weighs those against shuffling which answers came from which engine: as many came up in ${Math.round(answers.pValue * 1000) / 10}% of shuffles.`
+      ? ` The gate weighs those against shuffling which answers came from which engine: as many came up in ` +
+        `${Math.round(answers.pValue * 1000) / 10}% of shuffles.`
       : "";
   return (
     `${listed ? `The engine answers ${listed}${more} more than one way. ` : ""}` +

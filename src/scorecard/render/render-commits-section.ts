@@ -31,7 +31,10 @@ function describeOverlay(side: CardCommitSide, role: "baseline" | "candidate", e
   if (side.overlayFiles === 0) return "no file changed";
   const listed = side.overlayPaths.slice(0, 5).map(esc).join(", ");
   const more = side.overlayFiles - Math.min(5, side.overlayPaths.length);
-  return `${side.overlayFiles} file${side.overlayFiles === 1 ? "" : "s"} (${listed}${more > 0 ? `, … ${more} more` : ""})${seconds(side.overlayMs)}`;
+  return (
+    `${side.overlayFiles} file${side.overlayFiles === 1 ? "" : "s"} ` +
+    `(${listed}${more > 0 ? `, … ${more} more` : ""})${seconds(side.overlayMs)}`
+  );
 }
 
 function describeBuild(side: CardCommitSide, esc: Escape): string {
@@ -54,7 +57,8 @@ export function renderCommitsSection(card: Scorecard): string {
   if (commits.image) {
     rows.push([
       "Engine image",
-      `${escapeInline(commits.image)} at ${short(commits.imageRevision)}${commits.imageRevisionFrom ? ` (${escapeInline(commits.imageRevisionFrom)})` : ""}`,
+      `${escapeInline(commits.image)} at ` +
+        `${short(commits.imageRevision)}${commits.imageRevisionFrom ? ` (${escapeInline(commits.imageRevisionFrom)})` : ""}`,
     ]);
   }
   const behind =
@@ -78,7 +82,9 @@ export function renderCommitsSection(card: Scorecard): string {
     ...rows.map(([key, value]) => `| ${key} | ${(value ?? "").replace(/\|/g, "\\|").replace(/\n/g, " ")} |`),
   ].join("\n");
   const built = (["baseline", "candidate"] as const).filter((role) => commits[role]?.build.ran);
-  const summary = `Commits, baseline cache and build: the base ${commits.base.slice(0, 12)} against the head ${commits.head.slice(0, 12)}${built.length > 0 ? `; built: ${built.join(" and ")}` : "; no build"}`;
+  const summary =
+    `Commits, baseline cache and build: the base ${commits.base.slice(0, 12)} against the head ` +
+    `${commits.head.slice(0, 12)}${built.length > 0 ? `; built: ${built.join(" and ")}` : "; no build"}`;
   return renderFold(summary, table);
 }
 
@@ -86,12 +92,12 @@ export function renderCommitsSection(card: Scorecard): string {
 export function renderCommitsText(card: Scorecard): string[] {
   const commits = card.commits;
   if (!commits) return [];
-  const lines = [
-    `Commits: baseline = base ${commits.base.slice(0, 12)}, candidate = head ${commits.head.slice(0, 12)}${commits.mergeBase === commits.base ? "" : ` (merged onto the base from ${commits.mergeBase.slice(0, 12)})`}`,
-  ];
+  const merged = commits.mergeBase === commits.base ? "" : ` (merged onto the base from ${commits.mergeBase.slice(0, 12)})`;
+  const lines = [`Commits: baseline = base ${commits.base.slice(0, 12)}, candidate = head ${commits.head.slice(0, 12)}${merged}`];
   if (commits.image)
     lines.push(
-      `  engine image ${plain(commits.image)} at ${commits.imageRevision?.slice(0, 12) ?? "?"}${commits.imageRevisionFrom ? ` (${plain(commits.imageRevisionFrom)})` : ""}`,
+      `  engine image ${plain(commits.image)} at ` +
+        `${commits.imageRevision?.slice(0, 12) ?? "?"}${commits.imageRevisionFrom ? ` (${plain(commits.imageRevisionFrom)})` : ""}`,
     );
   for (const role of ["baseline", "candidate"] as const) {
     const side = commits[role];

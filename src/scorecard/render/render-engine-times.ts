@@ -28,8 +28,10 @@ export function renderEngineTimes(card: Pick<Scorecard, "engineTimes">): string 
   const statistic = (times.baseline ?? times.candidate)?.statistic === "mean" ? "means" : "medians";
   const requests = [times.baseline?.requests ?? 0, times.candidate?.requests ?? 0];
   return (
-    `**The engines' own times** (${SOURCES[times.source]}; ${statistic} over ${requests[0]} and ${requests[1]} requests, baseline → candidate): ` +
-    `prompt processing ${pair(times, (side) => side.promptMs)} per request, decoding ${pair(times, (side) => side.decodeMsPerToken)} per token. ` +
+    `**The engines' own times** (${SOURCES[times.source]}; ${statistic} over ${requests[0]} and ${requests[1]} requests, baseline → ` +
+    `candidate): ` +
+    `prompt processing ${pair(times, (side) => side.promptMs)} per request, decoding ${pair(times, (side) => side.decodeMsPerToken)} ` +
+    `per token. ` +
     "They leave out the queueing and the network that the client's TTFT includes."
   );
 }

@@ -11,7 +11,8 @@ export function renderFactsLine(card: Scorecard): string {
   // Base/head mode says what was compared (the base against the head, and whether the baseline came
   // from the cache); otherwise the commit the workflow names, when it names one.
   const commits = card.commits
-    ? `base ${card.commits.base.slice(0, 7)} → head ${card.commits.head.slice(0, 7)}${card.commits.baseline?.cache === "hit" ? " (baseline cached)" : ""}`
+    ? `base ${card.commits.base.slice(0, 7)} → head ` +
+      `${card.commits.head.slice(0, 7)}${card.commits.baseline?.cache === "hit" ? " (baseline cached)" : ""}`
     : null;
   const commit = commits ?? (card.source?.headSha ? `commit ${card.source.headSha.slice(0, 7)}` : null);
   const shard = card.shard ? `shard ${card.shard.index} of ${card.shard.count}` : null;

@@ -30,7 +30,10 @@ function leadParagraph(card: Scorecard): string | null {
   const cause = decideVerdict(card).cause;
   const what = cause === "baseline" ? "the unpatched baseline failed" : cause === "infrastructure" ? "what ran the engines failed" : null;
   if (!what) return null;
-  return `**Not the patch:** ${what}, so the round measured nothing about the patch. For the maintainers: fix it with the hint below, then comment \`/rescore\`.`;
+  return (
+    `**Not the patch:** ${what}, so the round measured nothing about the patch. For the maintainers: fix it with the hint below, then ` +
+    `comment \`/rescore\`.`
+  );
 }
 
 /**
@@ -44,7 +47,9 @@ export function renderFailureSection(card: Scorecard, options: { logLines: numbe
   const exit = failure.exitCode !== null ? `exit ${failure.exitCode}` : failure.signal ? `signal ${failure.signal}` : null;
   const prompt = failure.prompt ? `, prompt ${failure.prompt.number} (${failure.prompt.id})` : "";
   const scenario = failure.scenario ? `, scenario ${failure.scenario}` : "";
-  const where = `${failure.engine} engine at ${failure.stage}${failure.run ? `, run ${failure.run} of ${roundRuns(card)}` : ""}${scenario}${prompt}`;
+  const where =
+    `${failure.engine} engine at ` +
+    `${failure.stage}${failure.run ? `, run ${failure.run} of ${roundRuns(card)}` : ""}${scenario}${prompt}`;
   const rows = [
     [
       "Failure",

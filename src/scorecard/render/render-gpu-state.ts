@@ -71,6 +71,8 @@ export function renderGpuBusyWarning(card: Scorecard): string {
     warnings.push(`before the ${role} started, ${describeMemoryInUse(reading)}${holders}`);
   }
   if (warnings.length === 0) return "";
-  const text = `The GPU was not idle: ${warnings.join("; ")}. The timings may include that other work; a rerun on an idle runner (\`/rescore\`) settles it.`;
+  const text =
+    `The GPU was not idle: ${warnings.join("; ")}. The timings may include that other work; a rerun on an idle runner (\`/rescore\`) ` +
+    `settles it.`;
   return `> [!WARNING]\n> ${renderWithCodeSpans(text, escapeCell)}`;
 }

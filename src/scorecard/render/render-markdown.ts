@@ -44,6 +44,12 @@ interface RenderLimits {
   logLines: number;
 }
 
+/** What a converted card says of where its prompt scores came from; nothing for a card written as it is. */
+function describeConversion(card: Scorecard): string {
+  if (!card.convertedFrom) return "";
+  const why = "which kept no times at the compared length: its prompt scores are that card's";
+  return ` (converted from a version-${card.convertedFrom} card, ${why})`;
+}
 /** Everything that names where the card came from, folded: images, patch, runner, GPU state before each engine started. */
 function provenanceSection(card: Scorecard): string {
   const p = card.provenance;
@@ -56,10 +62,7 @@ function provenanceSection(card: Scorecard): string {
     ["Patch hash", code(p.patchHash)],
     ["Runner", p.runner ? escapeCell(p.runner) : "—"],
     ["GPU", p.gpu ? escapeCell(p.gpu) : "—"],
-    [
-      "Scorer",
-      `speedgate ${escapeCell(card.speedgateVersion)}, card schema ${card.schemaVersion}${card.convertedFrom ? ` (converted from a version-${card.convertedFrom} card, which kept no times at the compared length: its prompt scores are that card's)` : ""}`,
-    ],
+    ["Scorer", `speedgate ${escapeCell(card.speedgateVersion)}, card schema ${card.schemaVersion}${describeConversion(card)}`],
   ];
   if (card.shard) rows.push(["Shard", `${card.shard.index} of ${card.shard.count}`]);
   if (card.source?.runUrl) rows.push(["Run", escapeCell(card.source.runUrl)]);

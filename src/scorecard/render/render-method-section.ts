@@ -14,14 +14,19 @@ export const SCORING_RULE_SENTENCE =
   "The round score is the median, over prompts, of the candidate's end-to-end speedup against the baseline. " +
   "Both engines are compared at the same output token count, so a candidate that stops early cannot buy speed by answering less: " +
   "a prompt under the tolerance bar scores nothing and shows its gate reason. " +
-  "Each answer is held to every answer the baseline gave the prompt over the round's runs (a batching engine answers some prompts more than one way at temperature 0): " +
-  "one the baseline gave in any run is timed against that answer; one that parts from all of them is timed only up to where it parts and counts as unexplained, " +
-  "and scores nothing (diverged) when it parts within its first bench.agreementTokens tokens, or agrees on no more than bench.minPromptAgreement of the compared length, on a prompt whose answers never vary. " +
+  "Each answer is held to every answer the baseline gave the prompt over the round's runs (a batching engine answers some prompts " +
+  "more than one way at temperature 0): " +
+  "one the baseline gave in any run is timed against that answer; one that parts from all of them is timed only up to where it parts " +
+  "and counts as unexplained, " +
+  "and scores nothing (diverged) when it parts within its first bench.agreementTokens tokens, or agrees on no more than " +
+  "bench.minPromptAgreement of the compared length, on a prompt whose answers never vary. " +
   "With several runs, each prompt's speedups combine by their geometric mean, and a prompt left unscored in any run scores nothing. " +
   "The gate never passes when the candidate engine failed, when more than gate.maxUnscored of the prompts went unscored, " +
-  "when the median agreement is under gate.minAgreement, when more unexplained answers than gate.maxUnexplained allows come up than shuffling the two engines' answers gives (or any, where the baseline never varied), " +
+  "when the median agreement is under gate.minAgreement, when more unexplained answers than gate.maxUnexplained allows come up than " +
+  "shuffling the two engines' answers gives (or any, where the baseline never varied), " +
   "or with fewer than gate.minPrompts prompts; " +
-  "otherwise the interval's low end (not calibrated) or the round score (against the bar raised by the calibrated noise floor) must clear the bar. " +
+  "otherwise the interval's low end (not calibrated) or the round score (against the bar raised by the calibrated noise floor) must " +
+  "clear the bar. " +
   "The same inputs and output limits apply to every engine; actual concurrency depends on response duration and engine scheduling.";
 
 /** Every count, zeros included, with what it means: the first screen names only the counts that are not zero. */
@@ -29,7 +34,8 @@ function countsTable(card: Scorecard): string {
   const score =
     card.roundScore === null
       ? "— (no prompt was scored)"
-      : `${formatScoreAgainstBar(card.roundScore, card.gate.bar)} (${describeIntervalBriefly(card)}): the median over prompts of the candidate's end-to-end speedup at equal output length`;
+      : `${formatScoreAgainstBar(card.roundScore, card.gate.bar)} (${describeIntervalBriefly(card)}): the median over prompts of the ` +
+        `candidate's end-to-end speedup at equal output length`;
   const rows: string[][] = [["Round score", score]];
   const intervalWords = describeInterval(card);
   if (intervalWords) rows.push(["Interval", escapeInline(intervalWords)]);
@@ -83,10 +89,13 @@ function scenariosSentence(card: Scorecard): string {
   const limit =
     maxRegression === null
       ? "(gate.maxRegression is not set: no further limit on how far a scenario may regress within its own gate)"
-      : `and no scenario's interval lies wholly below gate.maxRegression ${formatBar(maxRegression)} (its high end, or its score without an interval, must reach it)`;
+      : `and no scenario's interval lies wholly below gate.maxRegression ${formatBar(maxRegression)} (its high end, or its score ` +
+        `without an interval, must reach it)`;
   return (
-    `Each of the ${card.scenarios?.length ?? 0} scenarios is scored as a round of its own, on its own prompts and load and against its own gate, by the rule below; ` +
-    `each engine is started once a run and serves every scenario of that run in turn. The round passes when every scenario passes its gate ${limit}.`
+    `Each of the ${card.scenarios?.length ?? 0} scenarios is scored as a round of its own, on its own prompts and load and against ` +
+    `its own gate, by the rule below; ` +
+    `each engine is started once a run and serves every scenario of that run in turn. The round passes when every scenario passes ` +
+    `its gate ${limit}.`
   );
 }
 
@@ -117,7 +126,8 @@ export function renderMethodSection(card: Scorecard): string {
   const timeSection = renderTimeSpent(card);
   if (card.scenarios && card.scenarios.length > 0) {
     const parts = [scenariosSentence(card), timeSection, SCORING_RULE_SENTENCE, estimate, countingSentence(card)];
-    const summary = `How the score was measured: how the scenarios combine, where the time went and the rule${time ? ` (${time.brief})` : ""}`;
+    const summary =
+      `How the score was measured: how the scenarios combine, where the ` + `time went and the rule${time ? ` (${time.brief})` : ""}`;
     return renderFold(summary, parts.filter((part) => part !== "").join("\n\n"));
   }
   const parts = [

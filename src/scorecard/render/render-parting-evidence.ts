@@ -9,7 +9,10 @@ function claims(run: PromptRun): string {
   const evidence = run.evidence;
   if (!evidence) return "";
   const side = (claimed: number | null, streamed: number | null): string => `${claimed ?? "—"} claimed, ${streamed ?? "—"} counted`;
-  return `; baseline ${side(evidence.baselineClaimed, run.baselineTokens)}, candidate ${side(evidence.candidateClaimed, run.candidateTokens)}`;
+  return (
+    `; baseline ${side(evidence.baselineClaimed, run.baselineTokens)}, candidate ` +
+    `${side(evidence.candidateClaimed, run.candidateTokens)}`
+  );
 }
 
 function describeRun(id: string, index: number, runs: number, run: PromptRun): string {

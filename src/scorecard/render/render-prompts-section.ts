@@ -36,7 +36,10 @@ export function findSameOutcome(card: Scorecard): { status: PromptResult["status
 function sameForAll(card: Scorecard): string | null {
   const same = findSameOutcome(card);
   if (!same) return null;
-  return `All ${card.prompts.length} prompts: ${STATUS_LABEL[same.status]}, ${same.score}${same.reason ? `: ${escapeInline(same.reason)}` : ""}. Each prompt's times are in scorecard.json.`;
+  return (
+    `All ${card.prompts.length} prompts: ${STATUS_LABEL[same.status]}, ` +
+    `${same.score}${same.reason ? `: ${escapeInline(same.reason)}` : ""}. Each prompt's times are in scorecard.json.`
+  );
 }
 
 /** Every prompt's status, score, tokens, times and reason, folded; `rows` bounds the table to fit GitHub's size limit. */

@@ -6,7 +6,10 @@ import type { Scorecard } from "../scorecard-schema.js";
 export function describeQueueBound(card: Scorecard): string | null {
   const found = detectQueueBound(card);
   if (!found) return null;
-  return `Queue-bound round: ${found.why}. The score measures how the queue drains, which a small change in speed swings widely, not the patch; ${found.fix}.`;
+  return (
+    `Queue-bound round: ${found.why}. The score measures how the queue drains, which a small change in speed swings widely, not the ` +
+    `patch; ${found.fix}.`
+  );
 }
 
 /**

@@ -53,7 +53,11 @@ export function renderScenarioQueueNotice(description: ScenariosDescription): st
   const bound = description.rows.filter((row) => describeQueueBound(row.card) !== null).map((row) => escapeInline(row.name));
   if (bound.length === 0) return "";
   const which = bound.length === 1 ? `Scenario ${bound[0]} was` : `Scenarios ${bound.join(", ")} were`;
-  return `> [!WARNING]\n> **Queue-bound**: ${which} queue-bound: ${bound.length === 1 ? "its" : "their"} score measures how the queue drains, which a small change in speed swings widely, not the patch. ${bound.length === 1 ? "Its section" : "Each one's section"} below says why and the setting that fixes it.`;
+  return (
+    `> [!WARNING]\n> **Queue-bound**: ${which} queue-bound: ${bound.length === 1 ? "its" : "their"} score measures how the queue ` +
+    `drains, which a small change in speed swings widely, not the patch. ${bound.length === 1 ? "Its section" : "Each one's section"} ` +
+    `below says why and the setting that fixes it.`
+  );
 }
 
 /** The round's reasons that no row of the table shows (a scenario the repository requires and the card lacks), each in full. */
@@ -91,7 +95,8 @@ function renderScenarioFold(row: ScenarioRow, detail: ScenarioDetail): string {
           renderScenarioMethod(card),
         ]
       : [
-          "Its speed table, per-prompt results and counts are left out to fit GitHub's size limit: scorecard.json has them under `scenarios`.",
+          "Its speed table, per-prompt results and counts are left out to fit GitHub's size limit: scorecard.json has them under " +
+            "`scenarios`.",
         ];
   return renderFold(summary, [...lead, ...rest].filter((part) => part !== "").join("\n\n"));
 }

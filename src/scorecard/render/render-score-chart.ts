@@ -25,7 +25,10 @@ function number(value: number): string {
  * directive; xychart has no legend, so the caption under the chart names the colours.
  */
 function init(palette: string[]): string {
-  return `%%{init: {"xyChart": {"width": ${CHART_WIDTH_PX}, "height": ${CHART_HEIGHT_PX}}, "themeVariables": {"xyChart": {"plotColorPalette": "${palette.join(", ")}"}}}}%%`;
+  return (
+    `%%{init: {"xyChart": {"width": ${CHART_WIDTH_PX}, "height": ${CHART_HEIGHT_PX}}, "themeVariables": {"xyChart": ` +
+    `{"plotColorPalette": "${palette.join(", ")}"}}}}%%`
+  );
 }
 
 function yMax(values: number[]): number {
@@ -88,13 +91,16 @@ function perPromptChart(card: Scorecard, counted: ChartPrompt[]): Chart {
       init(palette),
       "xychart-beta",
       `  title ${quote("Score per prompt")}`,
-      `  x-axis "prompt # (as in the table)" [${counted.map((prompt, index) => quote(axisLabel(prompt.number, index, counted.length))).join(", ")}]`,
+      `  x-axis "prompt # (as in the table)" ` +
+        `[${counted.map((prompt, index) => quote(axisLabel(prompt.number, index, counted.length))).join(", ")}]`,
       `  y-axis "speedup ×" ${number(bottom)} --> ${top}`,
       `  bar [${scoredBars.join(", ")}]`,
       ...(anyUnscored ? [`  bar [${unscoredBars.join(", ")}]`] : []),
       ...lines.map((level) => `  line [${counted.map(() => number(level)).join(", ")}]`),
     ],
-    caption: `Blue: each prompt's score (end-to-end speedup at equal length)${anyUnscored ? "; red, under the 0 line: not scored, counts as 0" : ""}. ${describeGateLine(card)}`,
+    caption:
+      `Blue: each prompt's score (end-to-end speedup at equal ` +
+      `length)${anyUnscored ? "; red, under the 0 line: not scored, counts as 0" : ""}. ${describeGateLine(card)}`,
   };
 }
 
@@ -141,7 +147,9 @@ function histogramChart(card: Scorecard, scores: number[]): Chart {
       `  bar [${below.join(", ")}]`,
       `  bar [${above.join(", ")}]`,
     ],
-    caption: `${scores.length} prompts by score. Red: under the gate ${formatBar(gate)} (the 0 bucket: not scored, counts as 0); green: at or above it.`,
+    caption:
+      `${scores.length} prompts by score. Red: under the gate ${formatBar(gate)} (the 0 bucket: not scored, counts as 0); green: at or ` +
+      `above it.`,
   };
 }
 

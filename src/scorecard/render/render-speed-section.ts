@@ -115,8 +115,10 @@ export function renderSpeedSection(card: Scorecard): string {
       : `${metrics.prompts} requests to each engine, the scored prompts of all ${runs} runs`;
   const basis =
     `Over ${subject}${partial}, each request cut at k, the output length both engines were compared at. ` +
-    "TTFT is the time from sending a request to its first token, waiting in the engine's queue included (not the engine's prompt processing alone), TPOT the time per output token after the first, ITL the time between streamed chunks, " +
-    "as `vllm bench serve` and SGLang's `bench_serving` define them; rates are over the span from the first request sent to the last token at k. " +
+    "TTFT is the time from sending a request to its first token, waiting in the engine's queue included (not the engine's prompt " +
+    "processing alone), TPOT the time per output token after the first, ITL the time between streamed chunks, " +
+    "as `vllm bench serve` and SGLang's `bench_serving` define them; rates are over the span from the first request sent to the last " +
+    "token at k. " +
     "For times a ratio below 1.00× is faster, for rates above.";
   const own = renderEngineTimes(card);
   return renderFold(

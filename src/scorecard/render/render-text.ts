@@ -56,16 +56,14 @@ function failureLines(card: Scorecard, maxLogLines: number): string[] {
   if (!failure) return [];
   const oom = explainCudaOom(card);
   const runnerAtFault = decideVerdict(card).cause === "runner";
+  const scenarioNote = failure.scenario ? `, scenario ${failure.scenario}` : "";
   const out = [
     "",
     describeFailureCause(failure),
     ...(oom ? [`${oom.lead} ${oom.text}`] : []),
     ...columns([
       ["  engine", failure.engine],
-      [
-        "  stage",
-        `${failure.stage}${failure.run ? `, run ${failure.run} of ${roundRuns(card)}` : ""}${failure.scenario ? `, scenario ${failure.scenario}` : ""}`,
-      ],
+      ["  stage", `${failure.stage}${failure.run ? `, run ${failure.run} of ${roundRuns(card)}` : ""}${scenarioNote}`],
       ["  kind", `${failure.kind} (${failure.label})`],
       ["  exit", failure.exitCode !== null ? String(failure.exitCode) : (failure.signal ?? "—")],
       ["  error", failure.summary],
@@ -111,7 +109,14 @@ function summaryRows(card: Scorecard, indent = ""): string[][] {
 /** The load and limits a round ran with, on one line. */
 function settingsLine(card: Scorecard): string {
   const s = card.settings;
-  return `Settings: ${s.concurrency ? `concurrency ${s.concurrency}` : `request interval ${s.requestIntervalMs} ms${s.arrival === "poisson" ? " (Poisson)" : ""}`}, runs ${s.runs}, thinking ${s.thinking ? "on" : "off"}, context limit ${s.contextLimit}, max tokens ${s.maxTokens}, tolerance ${formatPercent(s.tolerance)}`;
+  const load = s.concurrency
+    ? `concurrency ${s.concurrency}`
+    : `request interval ${s.requestIntervalMs} ms${s.arrival === "poisson" ? " (Poisson)" : ""}`;
+  return (
+    `Settings: ${load}, ` +
+    `runs ${s.runs}, thinking ${s.thinking ? "on" : "off"}, context limit ${s.contextLimit}, max tokens ${s.maxTokens}, tolerance ` +
+    `${formatPercent(s.tolerance)}`
+  );
 }
 
 /** Where the round's time went, as the method section's table; none on a card that did not record it. */
@@ -136,7 +141,8 @@ function provenanceLines(card: Scorecard): string[] {
   const p = card.provenance;
   out.push(...renderCommitsText(card));
   out.push(
-    `Engine ${card.engine}; image digest ${p.imageDigest ?? "—"}; patch hash ${p.patchHash ?? "—"}; runner ${p.runner ?? "—"}; GPU ${p.gpu ?? "—"}`,
+    `Engine ${card.engine}; image digest ${p.imageDigest ?? "—"}; patch hash ${p.patchHash ?? "—"}; runner ${p.runner ?? "—"}; GPU ` +
+      `${p.gpu ?? "—"}`,
   );
   return out;
 }
@@ -228,13 +234,17 @@ export function renderText(card: Scorecard, options: { maxPromptRows?: number; m
   if (metrics) {
     const row = (label: string, metric: "ttftMs" | "tpotMs" | "itlMs" | "e2eMs"): string[] => [
       `  ${label}`,
-      `${formatMs(metrics.baseline[metric].median)} / ${formatMs(metrics.baseline[metric].p90)} / ${formatMs(metrics.baseline[metric].p99)}`,
-      `${formatMs(metrics.candidate[metric].median)} / ${formatMs(metrics.candidate[metric].p90)} / ${formatMs(metrics.candidate[metric].p99)}`,
-      `${formatRatio(metrics.ratio[metric].median)} / ${formatRatio(metrics.ratio[metric].p90)} / ${formatRatio(metrics.ratio[metric].p99)}`,
+      `${formatMs(metrics.baseline[metric].median)} / ${formatMs(metrics.baseline[metric].p90)} / ` +
+        `${formatMs(metrics.baseline[metric].p99)}`,
+      `${formatMs(metrics.candidate[metric].median)} / ${formatMs(metrics.candidate[metric].p90)} / ` +
+        `${formatMs(metrics.candidate[metric].p99)}`,
+      `${formatRatio(metrics.ratio[metric].median)} / ${formatRatio(metrics.ratio[metric].p90)} / ` +
+        `${formatRatio(metrics.ratio[metric].p99)}`,
     ];
     out.push(
       "",
-      `Where the speed came from (${metrics.prompts} scored prompts, at equal length): first token (queueing included) ${describeTimeChange(metrics.ratio.ttftMs.median)}, decode ${describeTimeChange(metrics.ratio.tpotMs.median)} per token`,
+      `Where the speed came from (${metrics.prompts} scored prompts, at equal length): first token (queueing included) ` +
+        `${describeTimeChange(metrics.ratio.ttftMs.median)}, decode ${describeTimeChange(metrics.ratio.tpotMs.median)} per token`,
       ...columns([
         ["  ms", "baseline p50/p90/p99", "candidate p50/p90/p99", "candidate ÷ baseline"],
         row("TTFT", "ttftMs"),

@@ -7,5 +7,8 @@ import type { Scorecard } from "../scorecard-schema.js";
  */
 export function renderUnchangedNotice(card: Scorecard): string {
   if (!card.unchanged) return "";
-  return `> [!NOTE]\n> **No change was scored**: ${escapeInline(card.unchanged)}. Give the round a patch (candidate.patch) or a pull request's head to score it.`;
+  return (
+    `> [!NOTE]\n> **No change was scored**: ${escapeInline(card.unchanged)}. Give the round a patch (candidate.patch) or a pull ` +
+    `request's head to score it.`
+  );
 }

@@ -63,7 +63,9 @@ export async function writeSimRound(
   const pidFile = join(dir, "engine-pids.txt");
   const envFile = join(dir, "engine-env.txt");
   const mark = newMark();
-  const snoop = `{ env; cat /proc/$PPID/environ; for f in /proc/[0-9]*/environ; do cat "$f"; echo; done; } 2>/dev/null | tr '\\000' '\\n' >> '${envFile}'`;
+  const snoop =
+    `{ env; cat /proc/$PPID/environ; for f in /proc/[0-9]*/environ; do cat "$f"; echo; done; } 2>/dev/null | tr '\\000' '\\n' >> ` +
+    `'${envFile}'`;
   await mkdir(join(dir, "engine"));
   await writeFile(join(dir, "engine", "profile.json"), PROFILE(60, 40));
   await writeFile(join(dir, "faster.patch"), FASTER_PATCH);

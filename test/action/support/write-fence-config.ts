@@ -7,7 +7,8 @@ export async function writeFenceConfig(dir: string, name: string, runtime: strin
   const candidate = trusted === undefined ? "" : `candidate:\n  trusted: ${trusted}\n`;
   await writeFile(
     path,
-    `engine: e\nruntime: ${runtime}\nport: 1\nbaseline:\n  image: i\n  command: [run]\n${candidate}bench:\n  prompts: p.jsonl\n  maxTokens: 1\n  requestIntervalMs: 0\n  contextLimit: 1\n  tolerance: 1\ngate:\n  minRoundScore: 1\n`,
+    `engine: e\nruntime: ${runtime}\nport: 1\nbaseline:\n  image: i\n  command: [run]\n${candidate}bench:\n  prompts: p.jsonl\n  ` +
+      `maxTokens: 1\n  requestIntervalMs: 0\n  contextLimit: 1\n  tolerance: 1\ngate:\n  minRoundScore: 1\n`,
   );
   return path;
 }

@@ -18,7 +18,8 @@ describe("describeCalibration", () => {
     ];
     const text = describeCalibration({ ...file, scenarios }, 0.1);
     expect(text).toContain(
-      "warning: the unchanged engine left up to 25% of the prompts of scenario chat-c1 unscored in one round, more than gate.maxUnscored 10%",
+      "warning: the unchanged engine left up to 25% of the prompts of scenario chat-c1 unscored in one round, more than " +
+        "gate.maxUnscored 10%",
     );
     expect(text).not.toContain("of scenario decode-c1 unscored");
     // A scenario that allows more is held to its own limit.
@@ -32,7 +33,8 @@ describe("describeCalibration", () => {
       "set bench.requestIntervalMs to at least 1,200 ms (it is 250 ms), or give the engine more parallel slots, then calibrate again";
     const text = describeCalibration(study(), 0.1, { rounds: 5, first: { why, fix } });
     expect(text).toContain(
-      `warning: 5 of 5 A/A rounds were queue-bound (in the first, ${why}): this floor measures how the baseline's queue drains, not its speed; ${fix}`,
+      `warning: 5 of 5 A/A rounds were queue-bound (in the first, ${why}): this floor measures how the baseline's queue drains, not ` +
+        `its speed; ${fix}`,
     );
     expect(describeCalibration(study(), 0.1)).not.toContain("queue-bound");
   });

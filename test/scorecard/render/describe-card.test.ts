@@ -132,7 +132,8 @@ describe("the first screen's words", () => {
     expect(describePromptCounts(makeCard(twelve))).toBe("12 of 12 scored");
     const mixed = makeCard([...twelve.slice(0, 9), { candidateTokens: 10 }, { candidateError: "HTTP 500" }, { baselineError: "HTTP 500" }]);
     expect(describePromptCounts(mixed)).toBe(
-      "9 of 11 scored; 1 below tolerance (answered too little); 1 zeroed (the candidate failed on them); 1 more excluded (the baseline failed on them or answered nothing: they count nowhere)",
+      "9 of 11 scored; 1 below tolerance (answered too little); 1 zeroed (the candidate failed on them); 1 more excluded (the " +
+        "baseline failed on them or answered nothing: they count nowhere)",
     );
     expect(describePromptCounts(mixed)).not.toMatch(/scored 0\.0 without measuring|\b0 (below|diverged|implausible|zeroed)/);
   });
@@ -179,7 +180,9 @@ describe("describeVerdict, describeRuns and describeNoise", () => {
     const card = makeCard([...twelve.slice(0, 10), { candidateTokens: 10 }, { candidateTokens: 10 }]);
     expect(card.roundScore).toBeGreaterThan(1);
     expect(describeVerdict(card).headline).toBe(
-      `❌ Round score ${card.roundScore?.toFixed(2)}×, but 2 of 12 prompts (16.7%) were not scored (2 below tolerance), more than gate.maxUnscored 10%; 2 of 12 prompts (16.7%) were cut short or parted where the baseline's own answers are not (below tolerance: prompt-011, prompt-012), more than gate.maxUnexplained 0%`,
+      `❌ Round score ${card.roundScore?.toFixed(2)}×, but 2 of 12 prompts (16.7%) were not scored (2 below tolerance), more than ` +
+        `gate.maxUnscored 10%; 2 of 12 prompts (16.7%) were cut short or parted where the baseline's own answers are not (below ` +
+        `tolerance: prompt-011, prompt-012), more than gate.maxUnexplained 0%`,
     );
   });
 
@@ -205,7 +208,8 @@ describe("describeVerdict, describeRuns and describeNoise", () => {
     const card = makeCard(twelve);
     const threeRuns = { ...card, settings: { ...card.settings, runs: 3 }, runs: { completed: 3, scores: [1.07, 1.11, 1.09] } };
     expect(describeRuns(threeRuns)).toBe(
-      "3, counterbalanced (the baseline first in odd runs, the candidate first in even ones), each engine restarted every run; run scores 1.07×, 1.11×, 1.09× (spread 1.07×–1.11×)",
+      "3, counterbalanced (the baseline first in odd runs, the candidate first in even ones), each engine restarted every run; run " +
+        "scores 1.07×, 1.11×, 1.09× (spread 1.07×–1.11×)",
     );
     // A card from before bench.order ran the baseline first in every run.
     const { order: _order, ...before } = threeRuns.settings;

@@ -18,7 +18,8 @@ describe("describeReach: the smallest score this round's own noise lets pass", (
     // An interval from 0.95 for a score of 1.02: a candidate needs 1.02/0.95 = 1.074× to clear a bar of 1.
     const reach = describeReach(withInterval(card, 1.02, 0.95));
     expect(reach).toBe(
-      "at this round's noise (its interval reaches 6.9% below its score) the smallest round score that passes is 1.074×; more prompts, more runs (bench.runs), a slower pace (bench.requestIntervalMs) or a calibration lower it",
+      "at this round's noise (its interval reaches 6.9% below its score) the smallest round score that passes is 1.074×; more " +
+        "prompts, more runs (bench.runs), a slower pace (bench.requestIntervalMs) or a calibration lower it",
     );
     expect(describeNoise(withInterval(card, 1.02, 0.95))).toContain("the smallest round score that passes is 1.074×");
   });

@@ -12,47 +12,51 @@ describe("describeScenarios", () => {
     expect(describeScenarios(passing)).toBeNull();
   });
 
-  it("names the faster scenarios and the one that regressed, with its interval, in the headline, and gives each row its load, prompts and verdict", () => {
-    const card = assembleScenarioCard(
-      [
-        { name: "chat-rate4", card: underLoad(calibrated, { requestIntervalMs: 250, arrival: "poisson" }) },
-        { name: "chat-rate16", card: underLoad(slowerCard(), { requestIntervalMs: 62.5, arrival: "poisson" }) },
-        {
-          name: "decode-c1",
-          card: underLoad(passing, { concurrency: 1, synthetic: { inputTokens: 128, outputTokens: 256, count: 12, seed: 1 } }),
-        },
-      ],
-      0.97,
-    );
-    const described = describeScenarios(card);
-    expect(described?.leadsWithFailure).toBe(false);
-    expect(described?.headline).toBe(
-      "❌ 2 of 3 scenarios passed — chat-rate4 1.12× faster; decode-c1 1.26× faster; chat-rate16 regressed 0.91× [0.90×, 0.92×]",
-    );
-    expect(
-      described?.rows.map(({ name, load, prompts, score, interval, mark, verdict }) => [
-        name,
-        load,
-        prompts,
-        score,
-        interval,
-        mark,
-        verdict,
-      ]),
-    ).toEqual([
-      ["chat-rate4", "one every 250 ms on average (Poisson)", "12 from a prompt file", "1.12×", "[1.09×, 1.15×]", "✅", "passed"],
-      [
-        "chat-rate16",
-        "one every 62.5 ms on average (Poisson)",
-        "12 from a prompt file",
-        "0.91×",
-        "[0.90×, 0.92×]",
-        "❌",
-        "interval low 0.90× < 1.00×",
-      ],
-      ["decode-c1", "concurrency 1", "12 synthetic, 128→256 tokens", "1.26×", "[1.23×, 1.29×]", "✅", "passed"],
-    ]);
-  });
+  it(
+    "names the faster scenarios and the one that regressed, with its interval, in the headline, and gives each row its load, prompts " +
+      "and verdict",
+    () => {
+      const card = assembleScenarioCard(
+        [
+          { name: "chat-rate4", card: underLoad(calibrated, { requestIntervalMs: 250, arrival: "poisson" }) },
+          { name: "chat-rate16", card: underLoad(slowerCard(), { requestIntervalMs: 62.5, arrival: "poisson" }) },
+          {
+            name: "decode-c1",
+            card: underLoad(passing, { concurrency: 1, synthetic: { inputTokens: 128, outputTokens: 256, count: 12, seed: 1 } }),
+          },
+        ],
+        0.97,
+      );
+      const described = describeScenarios(card);
+      expect(described?.leadsWithFailure).toBe(false);
+      expect(described?.headline).toBe(
+        "❌ 2 of 3 scenarios passed — chat-rate4 1.12× faster; decode-c1 1.26× faster; chat-rate16 regressed 0.91× [0.90×, 0.92×]",
+      );
+      expect(
+        described?.rows.map(({ name, load, prompts, score, interval, mark, verdict }) => [
+          name,
+          load,
+          prompts,
+          score,
+          interval,
+          mark,
+          verdict,
+        ]),
+      ).toEqual([
+        ["chat-rate4", "one every 250 ms on average (Poisson)", "12 from a prompt file", "1.12×", "[1.09×, 1.15×]", "✅", "passed"],
+        [
+          "chat-rate16",
+          "one every 62.5 ms on average (Poisson)",
+          "12 from a prompt file",
+          "0.91×",
+          "[0.90×, 0.92×]",
+          "❌",
+          "interval low 0.90× < 1.00×",
+        ],
+        ["decode-c1", "concurrency 1", "12 synthetic, 128→256 tokens", "1.26×", "[1.23×, 1.29×]", "✅", "passed"],
+      ]);
+    },
+  );
 
   it("says a scenario that passed its own lower bar failed the round's gate.maxRegression", () => {
     const card = assembleScenarioCard(
@@ -94,7 +98,8 @@ describe("describeScenarios", () => {
     );
     // The failures first, three of them; one faster one; the rest counted.
     expect(many?.headline).toBe(
-      "❌ 3 of 8 scenarios passed — s6 1.26× faster; s1 regressed 0.91× [0.90×, 0.92×]; s2 regressed 0.91× [0.90×, 0.92×]; s3 regressed 0.91× [0.90×, 0.92×]; +4 more in the table",
+      "❌ 3 of 8 scenarios passed — s6 1.26× faster; s1 regressed 0.91× [0.90×, 0.92×]; s2 regressed 0.91× [0.90×, 0.92×]; s3 " +
+        "regressed 0.91× [0.90×, 0.92×]; +4 more in the table",
     );
   });
 
@@ -128,7 +133,8 @@ describe("describeScenarios", () => {
     );
     expect(described?.leadsWithFailure).toBe(false);
     expect(described?.headline).toBe(
-      "❌ 0 of 2 scenarios passed — candidate engine died during prompt 3 of scenario decode's benchmark (CUDA out of memory during CUDA graph capture)",
+      "❌ 0 of 2 scenarios passed — candidate engine died during prompt 3 of scenario decode's benchmark (CUDA out of memory during " +
+        "CUDA graph capture)",
     );
     expect(described?.rows.map((row) => row.verdict)).toEqual(["the candidate engine failed", "the candidate engine failed"]);
   });

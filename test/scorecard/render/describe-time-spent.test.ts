@@ -32,8 +32,10 @@ describe("describeTimeSpent", () => {
       ["Candidate", "4", "6 min 20 s (1 min 35 s each)", "41 s", "4 min 50 s", "9.0 s", "12 min"],
     ]);
     expect(sentence).toBe(
-      "The round took 32 min 10 s: preparing (patch and build) 3 min 2 s (9.4%), engine starts 12 min 32 s (39%), warm-up 1 min 21 s, benchmarking 9 min 50 s (30.6%), stopping 17 s. " +
-        "Each run starts each engine once, whatever the number of scenarios: 4 runs cost 4 starts of each engine, and buy an interval that sees how much engine starts differ in speed (with a calibration of the runner, fewer runs hold).",
+      "The round took 32 min 10 s: preparing (patch and build) 3 min 2 s (9.4%), engine starts 12 min 32 s (39%), warm-up 1 min 21 " +
+        "s, benchmarking 9 min 50 s (30.6%), stopping 17 s. " +
+        "Each run starts each engine once, whatever the number of scenarios: 4 runs cost 4 starts of each engine, and buy an " +
+        "interval that sees how much engine starts differ in speed (with a calibration of the runner, fewer runs hold).",
     );
     expect(brief).toBe("engine starts 39% of 32 min 10 s");
   });
@@ -55,7 +57,8 @@ describe("where the time went on a card without scenarios", () => {
     expect(without).not.toContain("Where the time went");
     const markdown = renderMarkdown({ ...card, timeSpent: FOUR_RUNS_TIME });
     expect(markdown).toContain(
-      "How the score was measured: every count, the settings and the rule (1 run of each engine, noise not calibrated, engine starts 39% of 32 min 10 s)",
+      "How the score was measured: every count, the settings and the rule (1 run of each engine, noise not calibrated, engine starts " +
+        "39% of 32 min 10 s)",
     );
     const method = markdown.slice(markdown.indexOf("<summary>How the score was measured"));
     expect(method.indexOf("**Where the time went**")).toBeLessThan(method.indexOf("The round score is the median"));
@@ -64,7 +67,8 @@ describe("where the time went on a card without scenarios", () => {
     expect(renderText(card)).not.toContain("Where the time went");
     const text = renderText({ ...card, timeSpent: FOUR_RUNS_TIME });
     expect(text).toContain(
-      "Where the time went:\n  Engine     Starts  Starting (until healthy)      Warm-up  Benchmark   Stopping  In all\n  Baseline   4       6 min 12 s (1 min 33 s each)  40 s     5 min       8.0 s     12 min\n",
+      "Where the time went:\n  Engine     Starts  Starting (until healthy)      Warm-up  Benchmark   Stopping  In all\n  Baseline   " +
+        "4       6 min 12 s (1 min 33 s each)  40 s     5 min       8.0 s     12 min\n",
     );
     expect(text).toContain("  The round took 32 min 10 s: preparing (patch and build) 3 min 2 s (9.4%), engine starts 12 min 32 s (39%)");
   });

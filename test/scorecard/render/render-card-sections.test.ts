@@ -42,7 +42,8 @@ describe("the card: where the speed came from", () => {
     const markdown = renderMarkdown(decode);
     // The one-line lead is in the first screen's table; the table of every percentile is folded.
     expect(unfolded(markdown)).toContain(
-      "| Speed | **First token:** 20% less time (median TTFT 120 → 96.0 ms) · **Decode:** 20% less time per token (median TPOT 20.0 → 16.0 ms) |",
+      "| Speed | **First token:** 20% less time (median TTFT 120 → 96.0 ms) · **Decode:** 20% less time per token (median TPOT 20.0 " +
+        "→ 16.0 ms) |",
     );
     const speed = fold(markdown, "Where the speed came from");
     expect(speed).toContain("| TTFT ms (first token, incl. queueing) | 120 / 120 / 120 | 96.0 / 105 / 107 | 0.80× / 0.87× / 0.89× |");
@@ -86,49 +87,62 @@ describe("the card: where the speed came from", () => {
 describe("the card for a CUDA out-of-memory", () => {
   const oom = seedOomFailure();
 
-  it("tells the author first that the patch needs more memory when the GPU was as idle as for the baseline, then the maintainers' hint with its troubleshooting link", async () => {
-    const markdown = renderMarkdown(makeCard(passing, { failure: oom, gpuSnapshots: { baseline: IDLE, candidate: IDLE } }));
-    // A card without a score leads with its failure: nothing but the headline and the facts line above it.
-    const failure = unfolded(markdown);
-    expect(failure).not.toContain("| Round score |");
-    const author = failure.indexOf(
-      "**For the author of the pull request:** the baseline started with the same command and flags on this runner",
-    );
-    const table = failure.indexOf("| Failure |");
-    expect(author).toBeGreaterThan(0);
-    expect(author).toBeLessThan(table);
-    expect(failure).toContain("So the patch needs more GPU memory than the baseline at these settings");
-    expect(failure).toContain("(at most 0.0 GiB in use on any GPU, no process listed)");
-    expect(failure).toContain(
-      "| What to try | Lower --mem-fraction-static (0.8, then 0.7), lower --cuda-graph-max-bs, or disable the prefill CUDA graph. ([troubleshooting: cuda_oom](https://github.com/speedgate-dev/speedgate/blob/v0.1.0/docs/troubleshooting/cuda_oom.md)) |",
-    );
-    await expect(failure).toMatchFileSnapshot("__snapshots__/cuda-oom-patch-needs-memory.md");
-  });
+  it(
+    "tells the author first that the patch needs more memory when the GPU was as idle as for the baseline, then the maintainers' hint " +
+      "with its troubleshooting link",
+    async () => {
+      const markdown = renderMarkdown(makeCard(passing, { failure: oom, gpuSnapshots: { baseline: IDLE, candidate: IDLE } }));
+      // A card without a score leads with its failure: nothing but the headline and the facts line above it.
+      const failure = unfolded(markdown);
+      expect(failure).not.toContain("| Round score |");
+      const author = failure.indexOf(
+        "**For the author of the pull request:** the baseline started with the same command and flags on this runner",
+      );
+      const table = failure.indexOf("| Failure |");
+      expect(author).toBeGreaterThan(0);
+      expect(author).toBeLessThan(table);
+      expect(failure).toContain("So the patch needs more GPU memory than the baseline at these settings");
+      expect(failure).toContain("(at most 0.0 GiB in use on any GPU, no process listed)");
+      expect(failure).toContain(
+        "| What to try | Lower --mem-fraction-static (0.8, then 0.7), lower --cuda-graph-max-bs, or disable the prefill CUDA graph. " +
+          "([troubleshooting: cuda_oom](https://github.com/speedgate-dev/speedgate/blob/v0.1.0/docs/troubleshooting/cuda_oom.md)) |",
+      );
+      await expect(failure).toMatchFileSnapshot("__snapshots__/cuda-oom-patch-needs-memory.md");
+    },
+  );
 
-  it("gives no verdict when memory was held before the candidate started and not before the baseline, and tells the maintainers what to free", async () => {
-    const markdown = renderMarkdown(makeCard(passing, { failure: oom, gpuSnapshots: { baseline: IDLE, candidate: LEFTOVER } }));
-    expect(markdown).toContain(
-      "\n## ⚠️ No verdict: the runner's GPU was busy, not the patch (GPU 0 was held by python3, pid 4242, 22.5 GiB, when the candidate started)\n",
-    );
-    const failure = unfolded(markdown);
-    expect(failure).toContain(
-      "**For the maintainers:** before the candidate started, 22.5 of 79.6 GiB were in use on GPU 0, against 0.0 GiB on GPU 0 before the baseline started: another job or a leftover engine held the memory the candidate needed, so this round says nothing about the patch.",
-    );
-    expect(failure).toContain(
-      "Free GPU 0 on gpu-runner-3: stop what holds it (python3, pid 4242, 22.5 GiB), then comment `/rescore`. Nothing to change in the patch.",
-    );
-    // The engine's own hint is for a failure that repeats on a free GPU.
-    expect(failure).toContain("| If it fails on a free GPU | Lower --mem-fraction-static");
-    expect(failure).not.toContain("For the author");
-    expect(fold(markdown, "How the score was measured")).toContain(
-      "| Gate | ⚠️ no verdict: no round score: candidate engine failed at startup",
-    );
-    expect(markdown).not.toContain("does not pass");
-    await expect(failure).toMatchFileSnapshot("__snapshots__/cuda-oom-runner-busy.md");
-    expect(markdown).toContain("| Memory in use | GPU 0: 0.0 / 79.6 GiB | GPU 0: 22.5 / 79.6 GiB |");
-    // The OOM explanation already says it: no second warning above.
-    expect(markdown).not.toContain("[!WARNING]");
-  });
+  it(
+    "gives no verdict when memory was held before the candidate started and not before the baseline, and tells the maintainers what to " +
+      "free",
+    async () => {
+      const markdown = renderMarkdown(makeCard(passing, { failure: oom, gpuSnapshots: { baseline: IDLE, candidate: LEFTOVER } }));
+      expect(markdown).toContain(
+        "\n## ⚠️ No verdict: the runner's GPU was busy, not the patch (GPU 0 was held by python3, pid 4242, 22.5 GiB, when the " +
+          "candidate started)\n",
+      );
+      const failure = unfolded(markdown);
+      expect(failure).toContain(
+        "**For the maintainers:** before the candidate started, 22.5 of 79.6 GiB were in use on GPU 0, against 0.0 GiB on GPU 0 before " +
+          "the baseline started: another job or a leftover engine held the memory the candidate needed, so this round says nothing about " +
+          "the patch.",
+      );
+      expect(failure).toContain(
+        "Free GPU 0 on gpu-runner-3: stop what holds it (python3, pid 4242, 22.5 GiB), then comment `/rescore`. Nothing to change in " +
+          "the patch.",
+      );
+      // The engine's own hint is for a failure that repeats on a free GPU.
+      expect(failure).toContain("| If it fails on a free GPU | Lower --mem-fraction-static");
+      expect(failure).not.toContain("For the author");
+      expect(fold(markdown, "How the score was measured")).toContain(
+        "| Gate | ⚠️ no verdict: no round score: candidate engine failed at startup",
+      );
+      expect(markdown).not.toContain("does not pass");
+      await expect(failure).toMatchFileSnapshot("__snapshots__/cuda-oom-runner-busy.md");
+      expect(markdown).toContain("| Memory in use | GPU 0: 0.0 / 79.6 GiB | GPU 0: 22.5 / 79.6 GiB |");
+      // The OOM explanation already says it: no second warning above.
+      expect(markdown).not.toContain("[!WARNING]");
+    },
+  );
 
   it("still says the patch needs memory when the same memory was held before both starts, and that the runner is not idle", () => {
     const markdown = renderMarkdown(makeCard(passing, { failure: oom, gpuSnapshots: { baseline: LEFTOVER, candidate: LEFTOVER } }));
@@ -141,7 +155,8 @@ describe("the card for a CUDA out-of-memory", () => {
       makeCard(passing, { failure: oom, gpuSnapshots: { baseline: NO_NVIDIA_SMI, candidate: NO_NVIDIA_SMI } }),
     );
     expect(markdown).toContain(
-      "speedgate could not read the GPU state before the candidate started (nvidia-smi is not on the runner's PATH), so memory held by another process cannot be ruled out.",
+      "speedgate could not read the GPU state before the candidate started (nvidia-smi is not on the runner's PATH), so memory held " +
+        "by another process cannot be ruled out.",
     );
     expect(markdown).toContain(
       "| GPUs | not read: nvidia-smi is not on the runner's PATH | not read: nvidia-smi is not on the runner's PATH |",
@@ -160,7 +175,8 @@ describe("the card for a CUDA out-of-memory", () => {
     });
     const markdown = renderMarkdown(makeCard(passing, { config, failure: oom, gpuSnapshots: { baseline: IDLE, candidate: IDLE } }));
     expect(markdown).toContain(
-      "the candidate was started with a different command or environment than the baseline (`candidate.command` or `candidate.env` in the round config)",
+      "the candidate was started with a different command or environment than the baseline (`candidate.command` or `candidate.env` " +
+        "in the round config)",
     );
   });
 
@@ -190,7 +206,8 @@ describe("the card for a CUDA out-of-memory", () => {
     expect(markdown).toContain("stop what holds it (@\u200boctocat &lt;img src=x&gt; \\| &#96;x&#96; &lt;!-- hidden, pid 1, 22.5 GiB)");
     // The headline names the holder too, escaped the same way.
     expect(markdown).toContain(
-      "## ⚠️ No verdict: the runner's GPU was busy, not the patch (GPU 0 was held by @\u200boctocat &lt;img src=x&gt; \\| &#96;x&#96; &lt;!-- hidden, pid 1, 22.5 GiB, when the candidate started)",
+      "## ⚠️ No verdict: the runner's GPU was busy, not the patch (GPU 0 was held by @\u200boctocat &lt;img src=x&gt; \\| " +
+        "&#96;x&#96; &lt;!-- hidden, pid 1, 22.5 GiB, when the candidate started)",
     );
     expect(findRenderedReferences(markdown)).toEqual([]);
   });
@@ -206,7 +223,8 @@ describe("hints as code", () => {
     };
     const markdown = renderMarkdown(makeCard(passing, { failure }));
     expect(markdown).toContain(
-      "| What to try | Find it with `ss -ltnp \\| grep 30000`, then `kill <pid>`; ask @\u200boctocat. A lone &#96; stays. ([troubleshooting: port_in_use](https://github.com/speedgate-dev/speedgate/blob/v0.1.0/docs/troubleshooting/port_in_use.md)) |",
+      "| What to try | Find it with `ss -ltnp \\| grep 30000`, then `kill <pid>`; ask @\u200boctocat. A lone &#96; stays. " +
+        "([troubleshooting: port_in_use](https://github.com/speedgate-dev/speedgate/blob/v0.1.0/docs/troubleshooting/port_in_use.md)) |",
     );
     expect(markdown).not.toContain("&#96;ss -ltnp");
   });
@@ -236,29 +254,34 @@ describe("key/value tables", () => {
 });
 
 describe("the score chart", () => {
-  it("draws lines at 1.0× and at the gate, numbering the prompts as the table does, and a prompt that was not scored apart from the scored", async () => {
-    const markdown = renderMarkdown(
-      makeCard([{ speedup: 1.2 }, { baselineError: "HTTP 500" }, { speedup: 0.9 }, { candidateTokens: 10 }], { config: gate(1.1) }),
-    );
-    const chart = markdown.slice(markdown.indexOf("```mermaid"), markdown.indexOf("```\n", markdown.indexOf("```mermaid") + 3) + 3);
-    // The excluded prompt 2 has no bar; the others keep their table numbers.
-    expect(chart).toContain('  x-axis "prompt # (as in the table)" ["1", "3", "4"]');
-    // The unscored prompt 4 is not a blue bar of 0: a red stub under the 0 line, its blue value far
-    // under the axis (nothing drawn), and the scored prompts likewise have no red bar.
-    expect(chart).toContain('  y-axis "speedup ×" -0.07 --> 1.32');
-    expect(chart).toContain("  bar [1.2, 0.9, -3]");
-    expect(chart).toContain("  bar [-3, -3, 0]");
-    expect(chart).toContain('"plotColorPalette": "#0969da, #cf222e, #6e7781, #bf8700"');
-    expect(chart).toContain("  line [1, 1, 1]");
-    expect(chart).toContain("  line [1.1, 1.1, 1.1]");
-    // The title is short enough never to be cut off; the caption says what the colours mean.
-    expect(chart).toContain('  title "Score per prompt"');
-    const caption = markdown.slice(markdown.indexOf("```\n\n<sub>", markdown.indexOf("```mermaid")) + 5).split("\n")[0];
-    expect(caption).toBe(
-      "<sub>Blue: each prompt's score (end-to-end speedup at equal length); red, under the 0 line: not scored, counts as 0. Grey line: 1.00×; yellow line: the gate, 1.10×, which the round score must clear.</sub>",
-    );
-    await expect(chart).toMatchFileSnapshot("__snapshots__/chart-per-prompt.md");
-  });
+  it(
+    "draws lines at 1.0× and at the gate, numbering the prompts as the table does, and a prompt that was not scored apart from the " +
+      "scored",
+    async () => {
+      const markdown = renderMarkdown(
+        makeCard([{ speedup: 1.2 }, { baselineError: "HTTP 500" }, { speedup: 0.9 }, { candidateTokens: 10 }], { config: gate(1.1) }),
+      );
+      const chart = markdown.slice(markdown.indexOf("```mermaid"), markdown.indexOf("```\n", markdown.indexOf("```mermaid") + 3) + 3);
+      // The excluded prompt 2 has no bar; the others keep their table numbers.
+      expect(chart).toContain('  x-axis "prompt # (as in the table)" ["1", "3", "4"]');
+      // The unscored prompt 4 is not a blue bar of 0: a red stub under the 0 line, its blue value far
+      // under the axis (nothing drawn), and the scored prompts likewise have no red bar.
+      expect(chart).toContain('  y-axis "speedup ×" -0.07 --> 1.32');
+      expect(chart).toContain("  bar [1.2, 0.9, -3]");
+      expect(chart).toContain("  bar [-3, -3, 0]");
+      expect(chart).toContain('"plotColorPalette": "#0969da, #cf222e, #6e7781, #bf8700"');
+      expect(chart).toContain("  line [1, 1, 1]");
+      expect(chart).toContain("  line [1.1, 1.1, 1.1]");
+      // The title is short enough never to be cut off; the caption says what the colours mean.
+      expect(chart).toContain('  title "Score per prompt"');
+      const caption = markdown.slice(markdown.indexOf("```\n\n<sub>", markdown.indexOf("```mermaid")) + 5).split("\n")[0];
+      expect(caption).toBe(
+        "<sub>Blue: each prompt's score (end-to-end speedup at equal length); red, under the 0 line: not scored, counts as 0. Grey " +
+          "line: 1.00×; yellow line: the gate, 1.10×, which the round score must clear.</sub>",
+      );
+      await expect(chart).toMatchFileSnapshot("__snapshots__/chart-per-prompt.md");
+    },
+  );
 
   it("keeps the x axis readable past 20 prompts: 1 and every fifth are numbered, the rest distinct but blank", () => {
     const markdown = renderMarkdown(makeCard(Array.from({ length: 60 }, () => ({ speedup: 1.1 }))));
@@ -290,7 +313,8 @@ describe("the score chart", () => {
     const markdown = renderMarkdown(makeCard(plans, { config: gate(1.05) }));
     const chart = markdown.slice(markdown.indexOf("```mermaid"));
     expect(chart).toContain(
-      '  x-axis "score × (0: no score)" ["0", "0–0.5", "0.5–0.8", "0.8–0.9", "0.9–1", "1–1.05", "1.05–1.1", "1.1–1.25", "1.25–1.5", "1.5–2", "≥2"]',
+      '  x-axis "score × (0: no score)" ["0", "0–0.5", "0.5–0.8", "0.8–0.9", "0.9–1", "1–1.05", "1.05–1.1", "1.1–1.25", "1.25–1.5", ' +
+        '"1.5–2", "≥2"]',
     );
     // An empty bucket draws nothing: its value is far under the axis (-1 still showed as a sliver).
     expect(chart).toContain("  bar [9, 1, -132, -132, -132, -132, -132, -132, -132, -132, -132]");
@@ -307,7 +331,8 @@ describe("the GPU state", () => {
   it("warns on a scored card when another process held GPU memory before an engine started", () => {
     const markdown = renderMarkdown(makeCard(passing, { gpuSnapshots: { baseline: IDLE, candidate: LEFTOVER } }));
     expect(markdown).toContain(
-      "> [!WARNING]\n> The GPU was not idle: before the candidate started, 22.5 of 79.6 GiB were in use on GPU 0 (held by python3, pid 4242, 22.5 GiB). The timings may include that other work; a rerun on an idle runner (`/rescore`) settles it.",
+      "> [!WARNING]\n> The GPU was not idle: before the candidate started, 22.5 of 79.6 GiB were in use on GPU 0 (held by python3, " +
+        "pid 4242, 22.5 GiB). The timings may include that other work; a rerun on an idle runner (`/rescore`) settles it.",
     );
     expect(renderMarkdown(makeCard(passing, { gpuSnapshots: { baseline: IDLE, candidate: IDLE } }))).not.toContain("[!WARNING]");
   });

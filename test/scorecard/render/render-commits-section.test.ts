@@ -56,7 +56,8 @@ describe("the card's commits section (base/head mode)", () => {
     const section = renderCommitsSection(withCommits(makeCard([{ speedup: 1.2 }]), commits));
     // Folded, its summary saying what was compared and what was built; the facts line has the commits in short.
     expect(section).toContain(
-      "<details><summary>Commits, baseline cache and build: the base bbbbbbbbbbbb against the head cccccccccccc; built: baseline and candidate</summary>",
+      "<details><summary>Commits, baseline cache and build: the base bbbbbbbbbbbb against the head cccccccccccc; built: baseline and " +
+        "candidate</summary>",
     );
     expect(section).toContain("| Engine image | lmsysorg/sglang:dev at `aaaaaaaaaaaa` (file /sgl-workspace/sglang/.git/HEAD) |");
     expect(section).toContain("| Baseline | the base `bbbbbbbbbbbb` |");
@@ -128,7 +129,9 @@ describe("the card's commits section (base/head mode)", () => {
     expect(describeVerdict(card)).toEqual({
       passed: false,
       outcome: "none",
-      headline: `⚠️ No verdict: the engine image does not fit the base commit, neither engine nor the patch failed (lmsysorg/sglang:dev (source at aaaaaaaaaaaa) cannot be brought to the base bbbbbbbbbbbb)`,
+      headline:
+        `⚠️ No verdict: the engine image does not fit the base commit, neither engine nor the patch failed (lmsysorg/sglang:dev ` +
+        `(source at aaaaaaaaaaaa) cannot be brought to the base bbbbbbbbbbbb)`,
     });
     expect(renderMarkdown(card)).toContain("docs/troubleshooting/image_base_mismatch.md");
   });

@@ -68,7 +68,8 @@ describe("renderMarkdown", () => {
     third.candidate = third.candidate ? { ...third.candidate, claimedTokens: 900 } : null;
     const markdown = renderMarkdown(card);
     expect(markdown).toContain(
-      "| Diverged | 1: answered differently from the baseline within the first 16 tokens, or agreed on no more than 50% of the compared length |",
+      "| Diverged | 1: answered differently from the baseline within the first 16 tokens, or agreed on no more than 50% of the " +
+        "compared length |",
     );
     expect(markdown).toContain("| Implausible | 1: claimed more tokens than the stream held |");
     expect(markdown).toContain("| Median agreement | 50% of the compared tokens are the baseline's answer (gate.minAgreement 100%) |");
@@ -94,7 +95,8 @@ describe("renderMarkdown", () => {
       /^<!-- speedgate -->\n\n## [^\n]+\n\n<sub>[^\n]+<\/sub>\n\n\*\*For the author of the pull request:\*\* [^\n]+\n\n\| Failure \| /,
     );
     expect(markdown).toContain(
-      "| Failure | `cuda_oom`: CUDA out of memory during CUDA graph capture; candidate engine at startup, exit 1 |\n| :- | :- |\n| Error | ",
+      "| Failure | `cuda_oom`: CUDA out of memory during CUDA graph capture; candidate engine at startup, exit 1 |\n| :- | :- |\n| " +
+        "Error | ",
     );
     expect(markdown).toContain("| Error | torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 136.00 MiB.");
     // Collapsed: the summary row already holds the exception line.
@@ -108,7 +110,8 @@ describe("renderMarkdown", () => {
     expect(markdown).not.toContain("```mermaid");
     expect(markdown).not.toContain("Where the speed came from");
     expect(markdown).toContain(
-      "<details><summary>Per-prompt results (12 prompts)</summary>\n\nAll 12 prompts: ❌ zeroed, 0.00×: candidate engine failed at startup (CUDA out of memory during CUDA graph capture). Each prompt's times are in scorecard.json.\n\n</details>",
+      "<details><summary>Per-prompt results (12 prompts)</summary>\n\nAll 12 prompts: ❌ zeroed, 0.00×: candidate engine failed at " +
+        "startup (CUDA out of memory during CUDA graph capture). Each prompt's times are in scorecard.json.\n\n</details>",
     );
     await expect(markdown).toMatchFileSnapshot("__snapshots__/candidate-died-at-startup.md");
   });

@@ -53,41 +53,45 @@ describe("renderText: the terminal card in the Markdown card's order", () => {
     );
   });
 
-  it("leads a card with scenarios with the verdict over all of them and their table, then each one's score table, then where the time went", async () => {
-    const passing = await readExampleCard("passing-round");
-    const card = assembleScenarioCard(
-      [
-        { name: "decode-c1", card: underLoad(passing, { concurrency: 1 }) },
-        { name: "chat-rate16", card: underLoad(slowerCard(), { requestIntervalMs: 62.5, arrival: "poisson" }) },
-      ],
-      0.97,
-      { timeSpent: FOUR_RUNS_TIME },
-    );
-    const text = renderText(card);
-    expect(text.split("\n").slice(0, 5)).toEqual([
-      "❌ 1 of 2 scenarios passed — decode-c1 1.26× faster; chat-rate16 regressed 0.91× [0.90×, 0.92×]",
-      "",
-      "scenario     load                                    prompts                score  interval        verdict",
-      "decode-c1    concurrency 1                           12 from a prompt file  1.26×  [1.23×, 1.29×]  ✅ passed",
-      "chat-rate16  one every 62.5 ms on average (Poisson)  12 from a prompt file  0.91×  [0.90×, 0.92×]  ❌ interval low 0.90× < 1.00×",
-    ]);
-    const [decode, chat, round, time] = positions(text, [
-      "Scenario decode-c1: 1.26× [1.23×, 1.29×] ✅",
-      "Scenario chat-rate16: 0.91× [0.90×, 0.92×] ❌",
-      "How the round was measured:",
-      "Where the time went:",
-    ]);
-    expect(decode).toBeGreaterThan(4);
-    expect(chat).toBeGreaterThan(decode as number);
-    expect(round).toBeGreaterThan(chat as number);
-    expect(time).toBeGreaterThan(round as number);
-    const chatLines = text.split("\n").slice(chat, round);
-    expect(chatLines).toContain("  Gate         does not pass: interval low 0.90× < 1.00×");
-    expect(chatLines).toContain(
-      "  Settings: request interval 62.5 ms (Poisson), runs 1, thinking off, context limit 32768, max tokens 512, tolerance 90%",
-    );
-    expect(text).toContain("  Gate: does not pass: chat-rate16: interval low 0.90× < 1.00×");
-    // What the scenarios share is said once.
-    expect(text.split("GPU before the baseline started").length - 1).toBe(1);
-  });
+  it(
+    "leads a card with scenarios with the verdict over all of them and their table, then each one's score table, then where the time " +
+      "went",
+    async () => {
+      const passing = await readExampleCard("passing-round");
+      const card = assembleScenarioCard(
+        [
+          { name: "decode-c1", card: underLoad(passing, { concurrency: 1 }) },
+          { name: "chat-rate16", card: underLoad(slowerCard(), { requestIntervalMs: 62.5, arrival: "poisson" }) },
+        ],
+        0.97,
+        { timeSpent: FOUR_RUNS_TIME },
+      );
+      const text = renderText(card);
+      expect(text.split("\n").slice(0, 5)).toEqual([
+        "❌ 1 of 2 scenarios passed — decode-c1 1.26× faster; chat-rate16 regressed 0.91× [0.90×, 0.92×]",
+        "",
+        "scenario     load                                    prompts                score  interval        verdict",
+        "decode-c1    concurrency 1                           12 from a prompt file  1.26×  [1.23×, 1.29×]  ✅ passed",
+        "chat-rate16  one every 62.5 ms on average (Poisson)  12 from a prompt file  0.91×  [0.90×, 0.92×]  ❌ interval low 0.90× < 1.00×",
+      ]);
+      const [decode, chat, round, time] = positions(text, [
+        "Scenario decode-c1: 1.26× [1.23×, 1.29×] ✅",
+        "Scenario chat-rate16: 0.91× [0.90×, 0.92×] ❌",
+        "How the round was measured:",
+        "Where the time went:",
+      ]);
+      expect(decode).toBeGreaterThan(4);
+      expect(chat).toBeGreaterThan(decode as number);
+      expect(round).toBeGreaterThan(chat as number);
+      expect(time).toBeGreaterThan(round as number);
+      const chatLines = text.split("\n").slice(chat, round);
+      expect(chatLines).toContain("  Gate         does not pass: interval low 0.90× < 1.00×");
+      expect(chatLines).toContain(
+        "  Settings: request interval 62.5 ms (Poisson), runs 1, thinking off, context limit 32768, max tokens 512, tolerance 90%",
+      );
+      expect(text).toContain("  Gate: does not pass: chat-rate16: interval low 0.90× < 1.00×");
+      // What the scenarios share is said once.
+      expect(text.split("GPU before the baseline started").length - 1).toBe(1);
+    },
+  );
 });

@@ -26,9 +26,12 @@ describe("resolveDocsBaseUrl", () => {
     expect(resolveDocsBaseUrl({ SPEEDGATE_DOCS_URL: "http://example.com/" })).toBeNull();
   });
 
-  it("gives null outside the action (a local action, the CLI), so the card names the page instead of linking against the pull request", () => {
-    expect(resolveDocsBaseUrl({})).toBeNull();
-    expect(resolveDocsBaseUrl({ GITHUB_ACTION_REPOSITORY: "", GITHUB_ACTION_REF: "" })).toBeNull();
-    expect(resolveDocsBaseUrl({ GITHUB_ACTION_REPOSITORY: "acme/speedgate", GITHUB_ACTION_REF: "v1) [x](y" })).toBeNull();
-  });
+  it(
+    "gives null outside the action (a local action, the CLI), so the card " + "names the page instead of linking against the pull request",
+    () => {
+      expect(resolveDocsBaseUrl({})).toBeNull();
+      expect(resolveDocsBaseUrl({ GITHUB_ACTION_REPOSITORY: "", GITHUB_ACTION_REF: "" })).toBeNull();
+      expect(resolveDocsBaseUrl({ GITHUB_ACTION_REPOSITORY: "acme/speedgate", GITHUB_ACTION_REF: "v1) [x](y" })).toBeNull();
+    },
+  );
 });

@@ -5,7 +5,8 @@ import { type ThrowawayPostgres, findPostgresBinaries, startThrowawayPostgres } 
 
 const SKIPPED = "the PostgreSQL server half of the store and app tests (the PGlite half always runs)";
 const FIX =
-  "install Debian's PostgreSQL (sudo apt-get install postgresql) and the test run starts a throwaway server itself, or point SPEEDGATE_TEST_DATABASE_URL at a server whose role may create databases (.ci/start-postgres.sh starts one)";
+  "install Debian's PostgreSQL (sudo apt-get install postgresql) and the test run starts a throwaway server itself, or point " +
+  "SPEEDGATE_TEST_DATABASE_URL at a server whose role may create databases (.ci/start-postgres.sh starts one)";
 
 /** Why a server at `url` cannot serve the tests, or null when it can. */
 async function checkServer(url: string): Promise<string | null> {

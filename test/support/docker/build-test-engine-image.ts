@@ -21,7 +21,8 @@ export const TEST_MODEL_DIR = "/models/sim";
 export class MissingBusyboxError extends Error {
   constructor(readonly path: string) {
     super(
-      `${path} is missing: the Docker tests' engine image is built from a static busybox. Install it with \`sudo apt-get install busybox-static\` (Debian and Ubuntu; .ci/run does this), then run npm test again`,
+      `${path} is missing: the Docker tests' engine image is built from a static busybox. Install it with \`sudo apt-get install ` +
+        `busybox-static\` (Debian and Ubuntu; .ci/run does this), then run npm test again`,
     );
     this.name = "MissingBusyboxError";
   }

@@ -66,7 +66,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     });
     if (leftovers.length > 0) {
       failRunAtTeardown(
-        `speedgate: the test run left ${leftovers.length} Docker resource(s) behind (removed now): ${leftovers.map((leftover) => `${leftover.kind} ${leftover.name}`).join(", ")}`,
+        `speedgate: the test run left ${leftovers.length} Docker resource(s) behind (removed now): ` +
+          `${leftovers.map((leftover) => `${leftover.kind} ${leftover.name}`).join(", ")}`,
       );
     }
   };

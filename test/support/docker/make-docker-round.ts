@@ -6,7 +6,10 @@ import type { Prompt } from "../../../src/prompts/prompt.js";
 import type { RoundCommits } from "../../../src/config/resolve-round-commits.js";
 import { ENGINE_SOURCE_DIR, testPrompt } from "./build-test-engine-image.js";
 
-/** The patch every "good" test round applies: the reference engine streams tokens twelve times faster (48 ms -> 4 ms between tokens: a contrast a loaded runner cannot hide). */
+/**
+ * The patch every "good" test round applies: the reference engine streams tokens twelve times faster (48 ms -> 4 ms between tokens: a
+ * contrast a loaded runner cannot hide).
+ */
 export const SPEEDUP_PATCH = `--- a/profile.json
 +++ b/profile.json
 @@ -3,5 +3,5 @@

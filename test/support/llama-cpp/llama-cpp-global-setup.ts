@@ -11,7 +11,9 @@ const run = promisify(execFile);
 
 const SKIPPED = "the llama.cpp tests (a real llama-server scored, failed and diagnosed through both runtimes)";
 const FIX =
-  "set SPEEDGATE_LLAMA_CPP_DIR to a folder with llama-server and tiny-words.gguf (scripts/build-llama-server.sh builds the server from the npm package node-llama-cpp, scripts/make-tiny-model.py makes the model; docs/engines.md says how), or keep the repository beside ../shared/engines/llama-cpp";
+  "set SPEEDGATE_LLAMA_CPP_DIR to a folder with llama-server and tiny-words.gguf (scripts/build-llama-server.sh builds the server " +
+  "from the npm package node-llama-cpp, scripts/make-tiny-model.py makes the model; docs/engines.md says how), or keep the " +
+  "repository beside ../shared/engines/llama-cpp";
 
 /**
  * Finds llama.cpp's server and the tiny model once per test run, checks that the server runs here, and
@@ -26,7 +28,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
     try {
       await run(located.server, ["--version"], { timeout: 30_000 });
     } catch (error) {
-      reason = `${located.server} does not run here (${(error as Error).message.split("\n")[0] ?? ""}); it needs libgomp1 and libstdc++6 and a CPU with AVX2`;
+      reason =
+        `${located.server} does not run here (${(error as Error).message.split("\n")[0] ?? ""}); it needs libgomp1 and libstdc++6 and ` +
+        `a CPU with AVX2`;
     }
   }
   if (reason !== null || "missing" in located) {

@@ -14,7 +14,10 @@ const REPO_ROOT = resolve(import.meta.dirname, "..", "..", "..");
 /** Where CI puts them: a checkout of speedgate beside `shared/`, so `../shared/engines/llama-cpp` from the repository. */
 const SHARED = join("shared", "engines", "llama-cpp");
 
-/** The folders that could hold it, nearest first: SPEEDGATE_LLAMA_CPP_DIR, else `shared/engines/llama-cpp` beside the repository or any folder above it (a worktree sits deeper than a checkout). */
+/**
+ * The folders that could hold it, nearest first: SPEEDGATE_LLAMA_CPP_DIR, else `shared/engines/llama-cpp` beside the repository or any
+ * folder above it (a worktree sits deeper than a checkout).
+ */
 function candidates(env: NodeJS.ProcessEnv): string[] {
   if (env.SPEEDGATE_LLAMA_CPP_DIR) return [resolve(env.SPEEDGATE_LLAMA_CPP_DIR)];
   const found: string[] = [];

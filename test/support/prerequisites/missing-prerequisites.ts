@@ -29,7 +29,8 @@ export function renderMissingPrerequisites(list: readonly MissingPrerequisite[] 
   if (list.length === 0) return "";
   const lines = [
     "",
-    `speedgate: ${list.length} group${list.length === 1 ? " of tests was" : "s of tests were"} SKIPPED for lack of something on this machine:`,
+    `speedgate: ${list.length} group${list.length === 1 ? " of tests was" : "s of tests were"} SKIPPED for lack of something on this ` +
+      `machine:`,
     ...list.flatMap((item, index) => [
       `  ${index + 1}. ${item.skipped}: no ${item.what} (${item.reason}).`,
       `     To run them: ${item.fix}`,

@@ -31,7 +31,9 @@ afterAll(() => {
   rmSync(own, { recursive: true, force: true });
   if (left.length > 0) {
     throw new Error(
-      `${testFile} left ${left.length} temporary entr${left.length === 1 ? "y" : "ies"} behind: ${left.join(", ")}. Remove what its tests create (an afterEach or afterAll that rm()s each folder), and give \`speedgate demo\` and \`run\` an --out inside such a folder.`,
+      `${testFile} left ${left.length} temporary entr${left.length === 1 ? "y" : "ies"} behind: ${left.join(", ")}. Remove what its ` +
+        `tests create (an afterEach or afterAll that rm()s each folder), and give \`speedgate demo\` and \`run\` an --out inside such ` +
+        `a folder.`,
     );
   }
 });

@@ -46,7 +46,8 @@ export default async function setup(): Promise<() => Promise<void>> {
     const problems: string[] = [];
     if (running.length > 0) {
       problems.push(
-        `the test run left ${running.length} process${running.length === 1 ? "" : "es"} running (killed now): ${running.map((entry) => `${entry.pid} ${entry.command}`).join("; ")}`,
+        `the test run left ${running.length} process${running.length === 1 ? "" : "es"} running (killed now): ` +
+          `${running.map((entry) => `${entry.pid} ${entry.command}`).join("; ")}`,
       );
     }
     // Only a file that crashed before its own check (or a process that outlived its test) gets here;

@@ -34025,7 +34025,7 @@ import { hostname as hostname5 } from "node:os";
 import { dirname as dirname4 } from "node:path";
 import { performance as performance12 } from "node:perf_hooks";
 
-// src/bench/run-benchmark.ts
+// src/client/run-benchmark.ts
 import { setMaxListeners } from "node:events";
 import { performance as performance11 } from "node:perf_hooks";
 
@@ -34041,7 +34041,7 @@ function createSeededRandom(seed) {
   };
 }
 
-// src/bench/build-arrival-schedule.ts
+// src/client/build-arrival-schedule.ts
 function buildArrivalSchedule(count6, intervalMs, arrival, seed) {
   const offsets = new Array(count6);
   if (arrival === "fixed") {
@@ -34057,7 +34057,7 @@ function buildArrivalSchedule(count6, intervalMs, arrival, seed) {
   return offsets;
 }
 
-// src/bench/build-warmup-prompts.ts
+// src/client/build-warmup-prompts.ts
 import { randomInt } from "node:crypto";
 
 // src/prompts/prompt-content-key.ts
@@ -34067,7 +34067,7 @@ function promptContentKey(body) {
   return null;
 }
 
-// src/bench/build-warmup-prompts.ts
+// src/client/build-warmup-prompts.ts
 var FALLBACK_WORDS = ["warm", "up", "request", "text"];
 function wordsOf(prompts) {
   const words = [];
@@ -34117,7 +34117,8 @@ function buildWarmupPrompts(prompts, count6) {
     if (measured.has(promptContentKey(warmup))) {
       const filler = FALLBACK_WORDS.join(" ");
       const messages = warmup.messages;
-      if (messages) warmup.messages = messages.map((message, at) => at === messages.length - 1 ? { ...message, content: filler } : message);
+      if (messages)
+        warmup.messages = messages.map((message, at) => at === messages.length - 1 ? { ...message, content: filler } : message);
       else warmup.prompt = filler;
     }
     warmups.push(warmup);
@@ -34125,10 +34126,10 @@ function buildWarmupPrompts(prompts, count6) {
   return warmups;
 }
 
-// src/bench/create-bench-agent.ts
+// src/client/create-bench-agent.ts
 var import_undici = __toESM(require_undici(), 1);
 
-// src/bench/stamp-socket-reads.ts
+// src/client/stamp-socket-reads.ts
 import { performance as performance2 } from "node:perf_hooks";
 var latestReadMs = -1;
 function stampReads(socket) {
@@ -34143,7 +34144,7 @@ function arrivalTimeMs() {
   return latestReadMs >= 0 && latestReadMs <= now ? latestReadMs : now;
 }
 
-// src/bench/create-bench-agent.ts
+// src/client/create-bench-agent.ts
 var stampingAgents = /* @__PURE__ */ new WeakSet();
 function createBenchAgent() {
   const connectSocket = (0, import_undici.buildConnector)({ timeout: 1e4, noDelay: true });
@@ -34204,7 +34205,7 @@ function utf8LengthsAt(text5, offsets) {
   return out;
 }
 
-// src/bench/finalize-records.ts
+// src/client/finalize-records.ts
 function countWithTokenizer(record2, counter) {
   const text5 = record2.text;
   if (!text5) return;
@@ -34257,7 +34258,7 @@ function finalizeRecords(records, counter) {
   }
 }
 
-// src/bench/keep-event-loop-awake.ts
+// src/client/keep-event-loop-awake.ts
 import { availableParallelism } from "node:os";
 import { performance as performance3 } from "node:perf_hooks";
 var BUSY_POLL_MIN_CPUS = 4;
@@ -34312,10 +34313,10 @@ function keepEventLoopAwake() {
   };
 }
 
-// src/bench/send-streaming-request.ts
+// src/client/send-streaming-request.ts
 import { performance as performance5 } from "node:perf_hooks";
 
-// src/bench/build-request-body.ts
+// src/client/build-request-body.ts
 function fixedLengthFields(settings, maxTokens) {
   if (!settings.ignoreEos) return {};
   return { ignore_eos: true, ...settings.engineFamily === "llama.cpp" ? { n_predict: maxTokens } : {} };
@@ -34338,7 +34339,7 @@ function buildRequestBody(prompt, settings) {
   return { path: "/v1/completions", body: JSON.stringify({ ...common, prompt: prompt.prompt ?? "" }) };
 }
 
-// src/bench/spread-token-counts.ts
+// src/client/spread-token-counts.ts
 function spreadTokenCounts(counts, total) {
   const n = counts.length;
   if (n === 0) return;
@@ -34355,7 +34356,7 @@ function spreadTokenCounts(counts, total) {
   counts[n - 1] = total;
 }
 
-// src/bench/completion-stream-state.ts
+// src/client/completion-stream-state.ts
 var EXCERPT_CHARS = 160;
 function excerpt(text5) {
   const flat = text5.replace(/\s+/g, " ").trim();
@@ -34368,7 +34369,8 @@ var finiteAtLeastZero = (value) => typeof value === "number" && Number.isFinite(
 function readTimings(timings) {
   if (!timings || typeof timings !== "object") return null;
   const { prompt_n: promptTokens, prompt_ms: promptMs, predicted_n: decodeTokens, predicted_ms: decodeMs } = timings;
-  if (!finiteAtLeastZero(promptTokens) || !finiteAtLeastZero(promptMs) || !finiteAtLeastZero(decodeTokens) || !finiteAtLeastZero(decodeMs)) return null;
+  if (!finiteAtLeastZero(promptTokens) || !finiteAtLeastZero(promptMs) || !finiteAtLeastZero(decodeTokens) || !finiteAtLeastZero(decodeMs))
+    return null;
   return { promptMs, promptTokens, decodeMs, decodeTokens };
 }
 function describeStreamError(error62) {
@@ -34515,7 +34517,7 @@ var CompletionStreamState = class {
   }
 };
 
-// src/bench/defer-arrivals.ts
+// src/client/defer-arrivals.ts
 import { performance as performance4 } from "node:perf_hooks";
 var SLICE_MS = 0.1;
 var MAX_PENDING_BYTES = 16 * 1024 * 1024;
@@ -34598,7 +34600,7 @@ function sharedArrivalQueue() {
   return shared2;
 }
 
-// src/bench/sse-parser.ts
+// src/client/sse-parser.ts
 var LF = 10;
 var CR = 13;
 var COLON = 58;
@@ -34707,7 +34709,7 @@ function concatBytes(a, b) {
   return Buffer.concat([a, b], a.length + b.length);
 }
 
-// src/bench/send-streaming-request.ts
+// src/client/send-streaming-request.ts
 var BODY_EXCERPT_BYTES = 2048;
 var DONE_GRACE_MS = 2e3;
 var CONNECTION_CODES = /* @__PURE__ */ new Set([
@@ -54700,7 +54702,10 @@ function date4(params) {
 function editDistance(a, b) {
   const x = a.toLowerCase();
   const y = b.toLowerCase();
-  const rows = Array.from({ length: x.length + 1 }, (_, i) => Array.from({ length: y.length + 1 }, (_2, j) => i === 0 ? j : j === 0 ? i : 0));
+  const rows = Array.from(
+    { length: x.length + 1 },
+    (_, i) => Array.from({ length: y.length + 1 }, (_2, j) => i === 0 ? j : j === 0 ? i : 0)
+  );
   const at = (i, j) => rows[i]?.[j] ?? Number.POSITIVE_INFINITY;
   for (let i = 1; i <= x.length; i++) {
     for (let j = 1; j <= y.length; j++) {
@@ -54788,7 +54793,10 @@ function formatConfigIssues(issues, input2, schema) {
     const known = knownKeysAt(schema, issue2.path);
     for (const key of issue2.keys) {
       const field3 = formatPath([...issue2.path, key]);
-      const closest = findClosestName(key, known.filter((name) => valueAt(input2, [...issue2.path, name]) === void 0));
+      const closest = findClosestName(
+        key,
+        known.filter((name) => valueAt(input2, [...issue2.path, name]) === void 0)
+      );
       if (closest !== null) meant.add(formatPath([...issue2.path, closest]));
       const expected = closest !== null ? `did you mean \`${closest}\`?` : known.length > 0 ? `expected one of ${known.join(", ")}` : "expected no such field";
       lines2.push(`${field3}: unknown field, ${expected}`);
@@ -57850,7 +57858,9 @@ function pickTokenizerWords(json2, source) {
   const sample = words.slice(0, 256);
   const together = tokenizer.encode(sample.join(""), { add_special_tokens: false }).ids.length;
   if (together !== sample.length) {
-    throw new Error(`${source}: ${sample.length} whole-word tokens streamed together re-tokenize to ${together}: the sim-engine cannot stream text of this tokenizer exactly`);
+    throw new Error(
+      `${source}: ${sample.length} whole-word tokens streamed together re-tokenize to ${together}: the sim-engine cannot stream text of this tokenizer exactly`
+    );
   }
   return { content: words.filter((_, index) => index % 2 === 0), reasoning: words.filter((_, index) => index % 2 === 1) };
 }
@@ -57961,7 +57971,9 @@ var cheatsSchema = external_exports.strictObject(
     /** Where a request takes the second continuation (answer.branches), streams filler from that point at no decode cost instead. */
     fillerAtBranch: external_exports.boolean({ error: "expected true or false" }).default(false)
   },
-  { error: "expected an object of cheats: claimTokens, usageFactor, fillerText, fillerAfterTokens, fillerAfterFraction, promptIdSpeedup, answerCacheSpeedup, fillerAtBranch" }
+  {
+    error: "expected an object of cheats: claimTokens, usageFactor, fillerText, fillerAfterTokens, fillerAfterFraction, promptIdSpeedup, answerCacheSpeedup, fillerAtBranch"
+  }
 );
 var DEFAULT_ANSWER = { divergeAfterTokens: null, divergeAfterFraction: null, divergeEvery: 1, branches: null };
 var NO_CHEATS = {
@@ -57980,7 +57992,13 @@ function answerStyle(answer, cheats, total, promptIndex, branchAt = null) {
   const fraction3 = drifts && answer.divergeAfterFraction !== null ? Math.floor(answer.divergeAfterFraction * total) : null;
   const divergeAfterTokens = answer.divergeEvery > 1 && !drifts ? null : answer.divergeAfterTokens ?? fraction3;
   const fillerAfterTokens = cheats.fillerAfterTokens ?? (cheats.fillerAfterFraction !== null ? Math.floor(cheats.fillerAfterFraction * total) : null);
-  if (branchAt !== null && cheats.fillerAtBranch) return { filler: cheats.fillerText, divergeAfterTokens, fillerAfterTokens: Math.min(branchAt, fillerAfterTokens ?? branchAt), branchAfterTokens: null };
+  if (branchAt !== null && cheats.fillerAtBranch)
+    return {
+      filler: cheats.fillerText,
+      divergeAfterTokens,
+      fillerAfterTokens: Math.min(branchAt, fillerAfterTokens ?? branchAt),
+      branchAfterTokens: null
+    };
   return { filler: cheats.fillerText, divergeAfterTokens, fillerAfterTokens, branchAfterTokens: branchAt };
 }
 var PROMPT_ID_HINTS = ["x-speedgate-prompt-id", "x-prompt-id", "x-request-id"];
@@ -58242,7 +58260,9 @@ ${event}\r
 function streamAnswer(engine, request3) {
   const { res, record: record2, plan, chat, body, t0, style, onSent } = request3;
   const id = `${chat ? "chatcmpl" : "cmpl"}-sim${record2.seq}`;
-  const head = `data: {"id":"${id}","object":"${chat ? "chat.completion.chunk" : "text_completion"}","created":${engine.created},"model":${JSON.stringify(engine.profile.model)},"choices":[{"index":0,`;
+  const object2 = chat ? "chat.completion.chunk" : "text_completion";
+  const envelope = `{"id":"${id}","object":"${object2}","created":${engine.created},"model":${JSON.stringify(engine.profile.model)}`;
+  const head = `data: ${envelope},"choices":[{"index":0,`;
   const reasoningField = engine.profile.flavour === "vllm" ? "reasoning" : "reasoning_content";
   const promptTokens = promptTokenEstimate(body);
   const streamOptions = body.stream_options;
@@ -58304,7 +58324,7 @@ function streamAnswer(engine, request3) {
 
 `;
     if (includeUsage) {
-      tail += `data: {"id":"${id}","object":"${chat ? "chat.completion.chunk" : "text_completion"}","created":${engine.created},"model":${JSON.stringify(engine.profile.model)},"choices":[],"usage":${usageJson(total)}}
+      tail += `data: ${envelope},"choices":[],"usage":${usageJson(total)}}
 
 `;
     }
@@ -58362,33 +58382,46 @@ function answerWhole(engine, request3) {
   const usage = { prompt_tokens: promptTokens, completion_tokens: total, total_tokens: promptTokens + total };
   const stream = { res, record: record2, timer: null };
   engine.active.add(stream);
-  stream.timer = setTimeout(() => {
-    engine.active.delete(stream);
-    if (engine.dead) return;
-    if (res.destroyed) {
-      finishRecord(engine, record2, "client_closed");
-      return;
-    }
-    if (plan.fault === "malformed_sse") {
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end('{"id": "broken", "choices": [');
-      finishRecord(engine, record2, "malformed_sse");
-      return;
-    }
-    const content = answerRun(engine.words, style, "content", 0, total - reasoning, reasoning);
-    const reasoningText = reasoning > 0 ? answerRun(engine.words, style, "reasoning", 0, reasoning, 0) : null;
-    const reasoningField = engine.profile.flavour === "vllm" ? "reasoning" : "reasoning_content";
-    const choice = chat ? { index: 0, message: { role: "assistant", content, [reasoningField]: reasoningText }, logprobs: null, finish_reason: plan.finishReason } : { index: 0, text: content, logprobs: null, finish_reason: plan.finishReason };
-    sendJson(res, 200, {
-      id: `${chat ? "chatcmpl" : "cmpl"}-sim${record2.seq}`,
-      object: chat ? "chat.completion" : "text_completion",
-      created: engine.created,
-      model: engine.profile.model,
-      choices: [choice],
-      usage
-    }, onSent);
-    finishRecord(engine, record2, "completed");
-  }, Math.max(0, doneAt - performance9.now()));
+  stream.timer = setTimeout(
+    () => {
+      engine.active.delete(stream);
+      if (engine.dead) return;
+      if (res.destroyed) {
+        finishRecord(engine, record2, "client_closed");
+        return;
+      }
+      if (plan.fault === "malformed_sse") {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end('{"id": "broken", "choices": [');
+        finishRecord(engine, record2, "malformed_sse");
+        return;
+      }
+      const content = answerRun(engine.words, style, "content", 0, total - reasoning, reasoning);
+      const reasoningText = reasoning > 0 ? answerRun(engine.words, style, "reasoning", 0, reasoning, 0) : null;
+      const reasoningField = engine.profile.flavour === "vllm" ? "reasoning" : "reasoning_content";
+      const choice = chat ? {
+        index: 0,
+        message: { role: "assistant", content, [reasoningField]: reasoningText },
+        logprobs: null,
+        finish_reason: plan.finishReason
+      } : { index: 0, text: content, logprobs: null, finish_reason: plan.finishReason };
+      sendJson(
+        res,
+        200,
+        {
+          id: `${chat ? "chatcmpl" : "cmpl"}-sim${record2.seq}`,
+          object: chat ? "chat.completion" : "text_completion",
+          created: engine.created,
+          model: engine.profile.model,
+          choices: [choice],
+          usage
+        },
+        onSent
+      );
+      finishRecord(engine, record2, "completed");
+    },
+    Math.max(0, doneAt - performance9.now())
+  );
 }
 
 // src/sim-engine/start-sim-engine.ts
@@ -58428,7 +58461,8 @@ async function startSimEngine(options = {}) {
   });
   const indexOf = (promptId) => promptId === null ? null : promptIndex.get(promptId) ?? null;
   const styleFor = (plan, promptId, branchAt) => answerStyle(profile.answer, profile.cheats, plan.reasoningTokens + plan.contentTokens, indexOf(promptId), branchAt);
-  if (prompts.duplicates.length > 0) log(`sim-engine: prompts ${prompts.duplicates.join(", ")} repeat an earlier prompt's content and get its profile entry`);
+  if (prompts.duplicates.length > 0)
+    log(`sim-engine: prompts ${prompts.duplicates.join(", ")} repeat an earlier prompt's content and get its profile entry`);
   const startedAt = performance10.now();
   const engine = {
     profile,
@@ -58484,14 +58518,27 @@ async function startSimEngine(options = {}) {
       } catch (error62) {
         const record3 = newRecord(engine, null, req.url ?? "", t0 + engine.clockOffsetMs);
         finishRecord(engine, record3, "bad_request");
-        sendJson(res, 400, { object: "error", message: `invalid JSON body: ${error62.message}`, type: "BadRequestError", code: 400 });
+        sendJson(res, 400, {
+          object: "error",
+          message: `invalid JSON body: ${error62.message}`,
+          type: "BadRequestError",
+          code: 400
+        });
         return;
       }
       const promptId = prompts.match(body);
       const hint = findPromptIdHint(req.headers, body);
       const record2 = newRecord(engine, promptId, req.url ?? "", t0 + engine.clockOffsetMs, hint);
       const maxTokens = readMaxTokens(body);
-      const plan = planResponse(profile, promptId, maxTokens, readThinking(body), noise.requestFactor(noiseKey(promptId, body)), options.start ?? 0, readIgnoreEos(body));
+      const plan = planResponse(
+        profile,
+        promptId,
+        maxTokens,
+        readThinking(body),
+        noise.requestFactor(noiseKey(promptId, body)),
+        options.start ?? 0,
+        readIgnoreEos(body)
+      );
       const fullLength = plan.reasoningTokens + plan.contentTokens;
       const branchAt = takeBranch(profile.answer, plan, indexOf(promptId), maxTokens, () => noise.branchDraw(noiseKey(promptId, body)));
       if (hint !== null && cheats.promptIdSpeedup !== null) {
@@ -58508,7 +58555,12 @@ async function startSimEngine(options = {}) {
       }
       if (plan.fault === "http500") {
         finishRecord(engine, record2, "http500");
-        sendJson(res, 500, { object: "error", message: "Internal server error (sim-engine fault: http500)", type: "InternalServerError", code: 500 });
+        sendJson(res, 500, {
+          object: "error",
+          message: "Internal server error (sim-engine fault: http500)",
+          type: "InternalServerError",
+          code: 500
+        });
         return;
       }
       const style = styleFor({ ...plan, contentTokens: fullLength - plan.reasoningTokens }, promptId, branchAt);
@@ -58527,7 +58579,10 @@ async function startSimEngine(options = {}) {
       return;
     }
     if (req.method === "GET" && path === "/v1/models") {
-      sendJson(res, 200, { object: "list", data: [{ id: profile.model, object: "model", created: engine.created, owned_by: "speedgate-sim" }] });
+      sendJson(res, 200, {
+        object: "list",
+        data: [{ id: profile.model, object: "model", created: engine.created, owned_by: "speedgate-sim" }]
+      });
       return;
     }
     if (req.method === "POST" && (path === "/v1/chat/completions" || path === "/v1/completions")) {
@@ -58560,7 +58615,9 @@ async function startSimEngine(options = {}) {
   const url2 = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
   log(`sim-engine listening on ${url2} (model ${profile.model}, ${profile.flavour} flavour)`);
   if (profile.noise.jitter > 0 || profile.noise.runVariance > 0) {
-    log(`sim-engine noise: jitter ${profile.noise.jitter}, run variance ${profile.noise.runVariance}, seed ${profile.noise.seed ?? "none"}, start ${options.start ?? 0}, speed factor ${noise.runFactor.toFixed(4)}`);
+    log(
+      `sim-engine noise: jitter ${profile.noise.jitter}, run variance ${profile.noise.runVariance}, seed ${profile.noise.seed ?? "none"}, start ${options.start ?? 0}, speed factor ${noise.runFactor.toFixed(4)}`
+    );
   }
   const becomeHealthy = () => {
     engine.healthy = true;
@@ -58591,7 +58648,7 @@ async function startSimEngine(options = {}) {
   };
 }
 
-// src/bench/warm-bench-client.ts
+// src/client/warm-bench-client.ts
 var WARMUP_STREAMS = 64;
 var WARMUP_CONCURRENCY = 8;
 var WARMUP_TOKENS = 64;
@@ -58630,7 +58687,7 @@ async function runWarmup() {
   }
 }
 
-// src/bench/run-benchmark.ts
+// src/client/run-benchmark.ts
 var DEATH_GRACE_MS = 1e3;
 var DEATH_DRAIN_MS = 2e3;
 function describeAbort(signal) {
@@ -58838,7 +58895,8 @@ var MIN_CALIBRATION_ROUNDS = 5;
 function computeNoiseFloor(scores) {
   const n = scores.length;
   if (n < MIN_CALIBRATION_ROUNDS) throw new RangeError(`expected at least ${MIN_CALIBRATION_ROUNDS} A/A round scores, got ${n}`);
-  if (scores.some((score) => !(score > 0) || !Number.isFinite(score))) throw new RangeError("expected every A/A round score to be a positive number");
+  if (scores.some((score) => !(score > 0) || !Number.isFinite(score)))
+    throw new RangeError("expected every A/A round score to be a positive number");
   const logs = scores.map((score) => Math.log(score));
   const meanLog = logs.reduce((sum, value) => sum + value, 0) / n;
   const sdLog = Math.sqrt(logs.reduce((sum, value) => sum + (value - meanLog) ** 2, 0) / (n - 1));
@@ -58881,18 +58939,24 @@ function fitCalibration(source, facts) {
   const noise = computeNoiseFloor(source.scores);
   const problems = [];
   const notes = [];
-  if (source.engine !== facts.engine) problems.push(`it is for engine ${describeValue(source.engine)}, this round's is ${describeValue(facts.engine)}`);
+  if (source.engine !== facts.engine)
+    problems.push(`it is for engine ${describeValue(source.engine)}, this round's is ${describeValue(facts.engine)}`);
   if (source.scenario && !source.scenario.studied) {
     problems.push(describeMissingScenario(source.scenario.name));
   } else {
     if (facts.promptsHash !== null && source.promptsHash !== facts.promptsHash) problems.push("it was measured on another prompt set");
     problems.push(...describeSettingDifferences(source.settings, facts.settings));
   }
-  if (source.gpu !== facts.gpu) problems.push(`it was measured on GPU ${describeValue(source.gpu)}, this round ran on ${describeValue(facts.gpu)}`);
+  if (source.gpu !== facts.gpu)
+    problems.push(`it was measured on GPU ${describeValue(source.gpu)}, this round ran on ${describeValue(facts.gpu)}`);
   if (source.baselineImage !== facts.baselineImage) {
-    problems.push(`it was measured with baseline image ${describeValue(source.baselineImage)}, this round's is ${describeValue(facts.baselineImage)}`);
+    problems.push(
+      `it was measured with baseline image ${describeValue(source.baselineImage)}, this round's is ${describeValue(facts.baselineImage)}`
+    );
   } else if (source.baselineImage !== null && source.baselineImageId !== facts.baselineImageId) {
-    problems.push(`the baseline image ${source.baselineImage} changed since the calibration (${describeValue(source.baselineImageId)} then, ${describeValue(facts.baselineImageId)} now)`);
+    problems.push(
+      `the baseline image ${source.baselineImage} changed since the calibration (${describeValue(source.baselineImageId)} then, ${describeValue(facts.baselineImageId)} now)`
+    );
   }
   if (source.runner !== facts.runner) {
     const same = source.gpu === facts.gpu ? " (the same GPU)" : "";
@@ -59054,7 +59118,9 @@ async function readCalibration(path, field3 = "gate.calibration") {
   try {
     text5 = await readFile2(path, "utf8");
   } catch (error62) {
-    throw new ConfigError(`${field3}: expected a readable calibration file written by speedgate calibrate, could not read ${path} (${error62.code ?? error62.message})`);
+    throw new ConfigError(
+      `${field3}: expected a readable calibration file written by speedgate calibrate, could not read ${path} (${error62.code ?? error62.message})`
+    );
   }
   let value;
   try {
@@ -59106,7 +59172,8 @@ async function loadRoundCalibration(config2, configPath, configDir, promptCount,
   if (!path) return null;
   const file2 = await readCalibration(path);
   const problems = [];
-  if (file2.engine !== config2.engine) problems.push(`it is for engine ${describeValue(file2.engine)}, this round's is ${describeValue(config2.engine)}`);
+  if (file2.engine !== config2.engine)
+    problems.push(`it is for engine ${describeValue(file2.engine)}, this round's is ${describeValue(config2.engine)}`);
   if (file2.runtime !== config2.runtime) problems.push(`it was measured with runtime ${file2.runtime}, this round uses ${config2.runtime}`);
   if (file2.baselineHash !== hashBaseline(config2, configDir)) {
     problems.push("the baseline changed since it was measured (its image or build, command, folder or environment)");
@@ -59115,7 +59182,11 @@ async function loadRoundCalibration(config2, configPath, configDir, promptCount,
   for (const scenario of scenarios ?? []) {
     const study = file2.scenarios?.find((entry) => entry.name === scenario.name);
     if (!study) continue;
-    const misfit = describeStudyMisfit(study, scenario.fingerprint.promptsHash, calibrationSettingsOf(scenario.config, scenario.prompts.length));
+    const misfit = describeStudyMisfit(
+      study,
+      scenario.fingerprint.promptsHash,
+      calibrationSettingsOf(scenario.config, scenario.prompts.length)
+    );
     problems.push(...misfit.map((problem) => `scenario ${scenario.name}: ${problem}`));
   }
   if (problems.length > 0) {
@@ -59157,7 +59228,11 @@ function fingerprintRound(config2, configDir, prompts) {
     docker: { ...config2.docker, mounts: config2.docker.mounts.map((mount) => ({ ...mount, source: portable(mount.source) ?? "" })) },
     gate: { ...config2.gate, calibration: portable(config2.gate.calibration) },
     // Only when there are scenarios: a config without them hashes as it did before they existed.
-    ...config2.scenarios ? { scenarios: config2.scenarios.map((scenario) => typeof scenario.prompts === "string" ? { ...scenario, prompts: portable(scenario.prompts) } : scenario) } : {}
+    ...config2.scenarios ? {
+      scenarios: config2.scenarios.map(
+        (scenario) => typeof scenario.prompts === "string" ? { ...scenario, prompts: portable(scenario.prompts) } : scenario
+      )
+    } : {}
   };
   return { configHash: sha256(JSON.stringify(comparable2)), promptsHash: sha256(JSON.stringify(prompts)) };
 }
@@ -59172,7 +59247,9 @@ import { createHash as createHash4 } from "node:crypto";
 import { execFile } from "node:child_process";
 var GitError = class extends Error {
   constructor(args, exitCode, stderr) {
-    super(`git ${args.join(" ")} failed${exitCode === null ? "" : ` (exit ${exitCode})`}: ${stderr.trim().split("\n").slice(-3).join(" ") || "no output"}`);
+    super(
+      `git ${args.join(" ")} failed${exitCode === null ? "" : ` (exit ${exitCode})`}: ${stderr.trim().split("\n").slice(-3).join(" ") || "no output"}`
+    );
     this.args = args;
     this.exitCode = exitCode;
     this.stderr = stderr;
@@ -59192,7 +59269,14 @@ async function runGit(repoDir, args, options = {}) {
       {
         encoding: "buffer",
         maxBuffer: MAX_GIT_OUTPUT_BYTES,
-        env: { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_PAGER: "cat", LC_ALL: "C", GIT_OPTIONAL_LOCKS: "0", ...configEnvironment(options.config ?? {}) },
+        env: {
+          ...process.env,
+          GIT_TERMINAL_PROMPT: "0",
+          GIT_PAGER: "cat",
+          LC_ALL: "C",
+          GIT_OPTIONAL_LOCKS: "0",
+          ...configEnvironment(options.config ?? {})
+        },
         ...options.signal ? { signal: options.signal } : {}
       },
       (error62, stdout, stderr) => {
@@ -59254,7 +59338,10 @@ async function readCheckoutCommit(dir, signal) {
   if (commit === null) return { none: `the checkout at ${root} has no commit yet` };
   const { stdout } = await runGit(dir, ["status", "--porcelain", "--untracked-files=no", "--", "."], signal ? { signal } : {});
   const changed = stdout.toString("utf8").split("\n").filter((line) => line.trim() !== "");
-  if (changed.length > 0) return { none: `${changed.length} tracked file${changed.length === 1 ? "" : "s"} under ${dir} differ${changed.length === 1 ? "s" : ""} from its commit ${commit.slice(0, 12)} (${changed[0]?.slice(3) ?? ""}${changed.length > 1 ? ", \u2026" : ""})` };
+  if (changed.length > 0)
+    return {
+      none: `${changed.length} tracked file${changed.length === 1 ? "" : "s"} under ${dir} differ${changed.length === 1 ? "s" : ""} from its commit ${commit.slice(0, 12)} (${changed[0]?.slice(3) ?? ""}${changed.length > 1 ? ", \u2026" : ""})`
+    };
   return { commit };
 }
 
@@ -59486,7 +59573,8 @@ function importErrorHint(location, family = "any") {
   return `${where}the engine's Python code does not import, most often because the patch left a syntax error, a missing import or a renamed symbol. ${ENGINE_HINTS[family].importCheck}`;
 }
 function leftoverEngineAdvice(runtime) {
-  if (runtime === "process") return "stop it (an engine left by a speedgate that was killed outright keeps its port: `ss -ltnp` names its process)";
+  if (runtime === "process")
+    return "stop it (an engine left by a speedgate that was killed outright keeps its port: `ss -ltnp` names its process)";
   return "stop it (`speedgate cleanup --stale` removes the containers of interrupted runs)";
 }
 function portInUseHint(port, runtime = null) {
@@ -59629,7 +59717,10 @@ var APPLY_PATCH_SCRIPT = `#!/bin/sh
 patch_file=\${2:-/speedgate/candidate.patch}
 log=/tmp/speedgate-patch.log
 say() { echo "${PATCH_MARKER} $*"; }
-cd "$1" 2>/dev/null || { say "the source folder $1 does not exist in the image (candidate.sourceDir)"; exit ${PATCH_EXIT.sourceDirMissing}; }
+if ! cd "$1" 2>/dev/null; then
+  say "the source folder $1 does not exist in the image (candidate.sourceDir)"
+  exit ${PATCH_EXIT.sourceDirMissing}
+fi
 if command -v git >/dev/null 2>&1; then
   tool="git apply"
   say "applying the patch in $1 with git apply"
@@ -59868,7 +59959,12 @@ function daemonGoneLoss(role, socketError) {
     hint: DAEMON_GONE_HINT
   };
 }
-var DOING = { patch: "was being patched", build: "was being built", startup: "was starting", benchmark: "ran" };
+var DOING = {
+  patch: "was being patched",
+  build: "was being built",
+  startup: "was starting",
+  benchmark: "ran"
+};
 function daemonGoneFailure(role, stage, socketError, logTail = []) {
   return {
     engine: role,
@@ -60005,7 +60101,10 @@ var ContainerEngine = class {
   async waitForExit() {
     const abandonWait = new AbortController();
     const waited = this.container.wait({ condition: "not-running", abortSignal: abandonWait.signal }).then(
-      (result) => ({ exitCode: typeof result.StatusCode === "number" ? result.StatusCode : null, lost: null }),
+      (result) => ({
+        exitCode: typeof result.StatusCode === "number" ? result.StatusCode : null,
+        lost: null
+      }),
       (error62) => {
         this.logger.debug(`${this.role} container: wait failed: ${error62.message}`);
         return { exitCode: null, lost: abandonWait.signal.aborted ? null : describeDaemonConnectionLoss(error62) };
@@ -60104,7 +60203,9 @@ async function checkDaemonVersion(docker, logger) {
     const reported = (await docker.version()).Version;
     version2 = typeof reported === "string" ? reported : "";
   } catch (error62) {
-    logger.warn(`docker: could not read the daemon's version (${error62.message}); CVE-2024-29018 needs Docker ${DNS_LEAK_FIXED_IN.join(", ")} or newer`);
+    logger.warn(
+      `docker: could not read the daemon's version (${error62.message}); CVE-2024-29018 needs Docker ${DNS_LEAK_FIXED_IN.join(", ")} or newer`
+    );
     return null;
   }
   const fixed = hasDnsLeakFix(version2);
@@ -60250,7 +60351,24 @@ async function createContainerWithinDiskLimit(docker, spec, onRefused) {
 }
 
 // src/docker/describe-container-refusal.ts
-var RLIMIT_NAMES = ["cpu", "fsize", "data", "stack", "core", "rss", "nproc", "nofile", "memlock", "as", "locks", "sigpending", "msgqueue", "nice", "rtprio", "rttime"];
+var RLIMIT_NAMES = [
+  "cpu",
+  "fsize",
+  "data",
+  "stack",
+  "core",
+  "rss",
+  "nproc",
+  "nofile",
+  "memlock",
+  "as",
+  "locks",
+  "sigpending",
+  "msgqueue",
+  "nice",
+  "rtprio",
+  "rttime"
+];
 var MISSING_PROGRAM = /executable file not found|exec: "[^"]*": (?:stat .*: )?no such file or directory|exec format error/i;
 function refusedSetting(message, docker) {
   const rlimit = /rlimit type (\d+)/i.exec(message);
@@ -60425,7 +60543,8 @@ async function ensureImage(docker, reference, logger, signal) {
   try {
     return (await docker.getImage(reference).inspect()).Id;
   } catch (error62) {
-    if (dockerStatusCode(error62) !== 404) throw new Error(`docker: could not inspect image ${reference}: ${error62.message}`, { cause: error62 });
+    if (dockerStatusCode(error62) !== 404)
+      throw new Error(`docker: could not inspect image ${reference}: ${error62.message}`, { cause: error62 });
   }
   logger.info(`docker: ${reference} is not on this machine, pulling it`);
   let stream;
@@ -60474,7 +60593,15 @@ function paxRecords(body) {
   }
   return records;
 }
-var KINDS = { "0": "file", "\0": "file", "": "file", "7": "file", "2": "symlink", "1": "hardlink", "5": "directory" };
+var KINDS = {
+  "0": "file",
+  "\0": "file",
+  "": "file",
+  "7": "file",
+  "2": "symlink",
+  "1": "hardlink",
+  "5": "directory"
+};
 function readFirstTarEntry(archive) {
   let position = 0;
   let longName = null;
@@ -60544,7 +60671,9 @@ async function readImageFile(docker, options) {
       HostConfig: { NetworkMode: "none", AutoRemove: false }
     });
   } catch (error62) {
-    throw new Error(`${what}: could not create a container of ${options.imageId} to read the file from: ${error62.message}`, { cause: error62 });
+    throw new Error(`${what}: could not create a container of ${options.imageId} to read the file from: ${error62.message}`, {
+      cause: error62
+    });
   }
   try {
     let path = options.path;
@@ -60615,12 +60744,10 @@ function createOverlayContext(plan) {
   if (plan.patch) {
     if (!plan.sourceDir) throw new Error("an overlay build with a patch needs candidate.sourceDir");
     const name = plan.patchName ?? "candidate.patch";
-    entries.push(
-      { name, content: plan.patch },
-      { name: "apply-patch.sh", content: Buffer.from(APPLY_PATCH_SCRIPT), mode: 493 }
-    );
+    entries.push({ name, content: plan.patch }, { name: "apply-patch.sh", content: Buffer.from(APPLY_PATCH_SCRIPT), mode: 493 });
     lines2.push(`COPY ${name} apply-patch.sh /speedgate/`);
-    lines2.push(`RUN ${execForm(["/bin/sh", "/speedgate/apply-patch.sh", plan.sourceDir, ...name === "candidate.patch" ? [] : [`/speedgate/${name}`]])}`);
+    const patchArgument = name === "candidate.patch" ? [] : [`/speedgate/${name}`];
+    lines2.push(`RUN ${execForm(["/bin/sh", "/speedgate/apply-patch.sh", plan.sourceDir, ...patchArgument])}`);
     patchStep = lines2.length;
   }
   for (const command of plan.postPatch) {
@@ -60640,7 +60767,10 @@ import { createHash as createHash3 } from "node:crypto";
 
 // src/git/compare-commits.ts
 async function isAncestor(repoDir, ancestor, descendant, signal) {
-  const { exitCode } = await runGit(repoDir, ["merge-base", "--is-ancestor", ancestor, descendant], { okExitCodes: [1], ...signal ? { signal } : {} });
+  const { exitCode } = await runGit(repoDir, ["merge-base", "--is-ancestor", ancestor, descendant], {
+    okExitCodes: [1],
+    ...signal ? { signal } : {}
+  });
   return exitCode === 0;
 }
 async function findMergeBase(repoDir, a, b, signal) {
@@ -60664,7 +60794,18 @@ async function diffCommits(repoDir, from, to, paths, signal) {
   if (paths.length === 0) return Buffer.alloc(0);
   const { stdout } = await runGit(
     repoDir,
-    ["-c", "core.quotePath=false", "diff", "--binary", "--full-index", ...DIFF_OPTIONS, from, to, "--", ...paths.map((path) => `:(literal)${path}`)],
+    [
+      "-c",
+      "core.quotePath=false",
+      "diff",
+      "--binary",
+      "--full-index",
+      ...DIFF_OPTIONS,
+      from,
+      to,
+      "--",
+      ...paths.map((path) => `:(literal)${path}`)
+    ],
     signal ? { signal } : {}
   );
   return stdout;
@@ -60855,13 +60996,17 @@ function ruleOutcome(input2, settings, bar2) {
     }
     case "interval-low": {
       if (!input2.interval) {
-        return { passed: false, statement: `no interval to gate on with fewer than ${MIN_PROMPTS_FOR_INTERVAL} prompts (gate.use is interval-low)` };
+        return {
+          passed: false,
+          statement: `no interval to gate on with fewer than ${MIN_PROMPTS_FOR_INTERVAL} prompts (gate.use is interval-low)`
+        };
       }
       const passed = input2.interval.low >= bar2;
       return { passed, statement: `interval low ${formatScoreAgainstBar(input2.interval.low, bar2)} ${passed ? "\u2265" : "<"} ${shownBar}` };
     }
     case "noise-floor": {
-      if (!input2.noise) return { passed: false, statement: "gate.use is noise-floor but the round names no calibration (gate.calibration)" };
+      if (!input2.noise)
+        return { passed: false, statement: "gate.use is noise-floor but the round names no calibration (gate.calibration)" };
       if (input2.noise.problems.length > 0) {
         return { passed: false, statement: `the calibration does not fit this round: ${input2.noise.problems.join("; ")}` };
       }
@@ -60923,7 +61068,13 @@ function evaluateGate(input2, settings) {
   const minAgreement = settings.minAgreement ?? DEFAULT_MIN_AGREEMENT;
   const maxUnexplained = settings.maxUnexplained ?? DEFAULT_MAX_UNEXPLAINED;
   const base = { ...settings, minAgreement, maxUnexplained, bar: bar2 };
-  const fail = (reasons2, rule2 = null) => ({ ...base, passed: false, reason: reasons2.join("; "), reasons: reasons2, rule: rule2 });
+  const fail = (reasons2, rule2 = null) => ({
+    ...base,
+    passed: false,
+    reason: reasons2.join("; "),
+    reasons: reasons2,
+    rule: rule2
+  });
   if (input2.infrastructureFailure) return fail([`the infrastructure failed, not the patch: ${input2.infrastructureFailure}`]);
   if (input2.baselineFailure) return fail([`the baseline engine failed, not the patch: ${input2.baselineFailure}`]);
   if (input2.roundScore === null) return fail([`no round score: ${input2.noScoreReason ?? "no prompt was measured"}`]);
@@ -61023,7 +61174,9 @@ var promptResultSchema = external_exports.object({
    * Which pooled answers are the start of each (baseline runs first, then the candidate's; null: no
    * answer): what the shuffle test of the unexplained rule reads. Absent on older cards.
    */
-  answerPrefixes: external_exports.array(external_exports.array(external_exports.number().int().min(0).max(199)).max(200).nullable()).max(200).refine((answers) => answers.length % 2 === 0, { error: "expected the baseline's and the candidate's answers of every run: an even count" }).optional(),
+  answerPrefixes: external_exports.array(external_exports.array(external_exports.number().int().min(0).max(199)).max(200).nullable()).max(200).refine((answers) => answers.length % 2 === 0, {
+    error: "expected the baseline's and the candidate's answers of every run: an even count"
+  }).optional(),
   /** Distinct answers the baseline gave the prompt over the runs: 2 or more on a prompt where the engine's answers vary. */
   baselineAnswers: count4.nullable().optional(),
   /** The first run's answers, for the card's per-prompt columns. */
@@ -61076,7 +61229,10 @@ var cardCommitSideSchema = external_exports.object({
   overlayPaths: external_exports.array(text3(1024)).max(MAX_LISTED_OVERLAY_PATHS),
   /** How long the overlay build took; null when none ran (a cache hit, nothing to change). */
   overlayMs: finiteOrNull,
-  /** The baseline image cached per base commit: hit, miss, or none (the image was at the base already); null for the candidate, runtime: process and source.cacheBaseline: false. */
+  /**
+   * The baseline image cached per base commit: hit, miss, or none (the image was at the base already); null for the candidate, runtime:
+   * process and source.cacheBaseline: false.
+   */
   cache: external_exports.enum(["hit", "miss", "none"]).nullable(),
   /** Changed files outside source.paths, never applied. */
   leftOut: count4,
@@ -61152,15 +61308,22 @@ var scorecardFields = {
   excluded: count4,
   /** Median over compared prompts of their agreement. */
   medianAgreement: fraction.nullable().optional(),
-  /** Compared prompts cut short or parted where the baseline's own answers do not; gate.maxUnexplained limits them. Absent on older cards. */
+  /**
+   * Compared prompts cut short or parted where the baseline's own answers do not; gate.maxUnexplained limits them. Absent on older cards.
+   */
   unexplained: count4.optional(),
-  /** Candidate answers (prompt-runs) no baseline answer explains, of those compared, and the shuffle test's p-value; absent on older cards. */
+  /**
+   * Candidate answers (prompt-runs) no baseline answer explains, of those compared, and the shuffle test's p-value; absent on older cards.
+   */
   unexplainedAnswers: external_exports.object({ count: count4, compared: count4, pValue: fraction, baselineVaries: external_exports.boolean() }).nullable().optional(),
   tokenCountsEstimated: external_exports.boolean(),
   settings: external_exports.object({
     requestIntervalMs: external_exports.number().min(0),
     arrival: external_exports.enum(["fixed", "poisson"]),
-    /** bench.concurrency: a closed loop of this many requests in flight (requestIntervalMs and arrival then unused); null or absent: the open loop. */
+    /**
+     * bench.concurrency: a closed loop of this many requests in flight (requestIntervalMs and arrival then unused); null or absent: the
+     * open loop.
+     */
     concurrency: external_exports.number().int().min(1).max(1e5).nullable().optional(),
     /** bench.prompts.synthetic: prompts made to exact token lengths, sent with ignore_eos; null or absent: a prompt file. */
     synthetic: external_exports.object({ inputTokens: count4, outputTokens: count4, count: count4, seed: external_exports.number().int().min(0) }).nullable().optional(),
@@ -61229,7 +61392,10 @@ var scorecardFields = {
      */
     patchFilter: external_exports.object({ globs: external_exports.array(text3(512)).max(200), leftOut: external_exports.array(text3(1024)).max(MAX_LISTED_LEFT_OUT), leftOutTotal: count4 }).nullable().optional()
   }).nullable(),
-  /** Base/head mode (a pull request scored against its own base); absent or null in the fixed-baseline mode. Optional, so older cards still read. */
+  /**
+   * Base/head mode (a pull request scored against its own base); absent or null in the fixed-baseline mode. Optional, so older cards still
+   * read.
+   */
   commits: cardCommitsSchema.nullable().optional(),
   /** Why the candidate was the baseline engine itself (no patch, same image and command); absent or null when something differed. */
   unchanged: text3(1024).nullable().optional(),
@@ -61257,7 +61423,9 @@ var scenarioResultSchema = external_exports.object({
 });
 var scorecardSchema = external_exports.object({
   ...scorecardFields,
-  scenarios: external_exports.array(scenarioResultSchema).min(1).max(MAX_SCENARIOS).refine((scenarios) => new Set(scenarios.map((scenario) => scenario.name)).size === scenarios.length, { error: "expected scenarios with distinct names" }).nullable().optional()
+  scenarios: external_exports.array(scenarioResultSchema).min(1).max(MAX_SCENARIOS).refine((scenarios) => new Set(scenarios.map((scenario) => scenario.name)).size === scenarios.length, {
+    error: "expected scenarios with distinct names"
+  }).nullable().optional()
 });
 
 // src/commits/plan-commit-change.ts
@@ -61275,7 +61443,13 @@ async function planCommitChange(repoDir, from, to, source, signal) {
 }
 async function diffOfChange(repoDir, change, signal) {
   if (change.files.length === 0) return Buffer.alloc(0);
-  return await diffCommits(repoDir, change.from, change.to, change.files.map((file2) => file2.path), signal);
+  return await diffCommits(
+    repoDir,
+    change.from,
+    change.to,
+    change.files.map((file2) => file2.path),
+    signal
+  );
 }
 function named(paths) {
   const shown = paths.slice(0, 3).join(", ");
@@ -61284,9 +61458,14 @@ function named(paths) {
 function decideBuilds(base, head) {
   const candidate = head.compiled.length > 0 ? { run: true, reason: `the pull request changes compiled code (${named(head.compiled)})` } : { run: false, reason: "the pull request changes no compiled path" };
   let baseline;
-  if (base && base.compiled.length > 0) baseline = { run: true, reason: `compiled code changed between the image's commit and the base (${named(base.compiled)})` };
+  if (base && base.compiled.length > 0)
+    baseline = { run: true, reason: `compiled code changed between the image's commit and the base (${named(base.compiled)})` };
   else if (candidate.run) baseline = { run: true, reason: "the candidate builds, so the baseline is built by the same commands" };
-  else baseline = { run: false, reason: base ? "no compiled path changed between the image's commit and the base, and the pull request changes none" : "the pull request changes no compiled path" };
+  else
+    baseline = {
+      run: false,
+      reason: base ? "no compiled path changed between the image's commit and the base, and the pull request changes none" : "the pull request changes no compiled path"
+    };
   return { baseline, candidate };
 }
 function describeCommitSide(commit, change, build) {
@@ -61312,7 +61491,10 @@ function imageBaseMismatch(facts) {
     stage: "patch",
     kind: "image_base_mismatch",
     label: IMAGE_BASE_MISMATCH_LABEL,
-    summary: `${facts.image} (source at ${revision}) cannot be brought to the base ${facts.base.slice(0, 12)}: ${facts.reason}`.slice(0, 2e3),
+    summary: `${facts.image} (source at ${revision}) cannot be brought to the base ${facts.base.slice(0, 12)}: ${facts.reason}`.slice(
+      0,
+      2e3
+    ),
     hint: IMAGE_BASE_MISMATCH_HINT,
     exitCode: null,
     signal: null,
@@ -61332,7 +61514,13 @@ async function followGitRef(docker, request3, headPath, ref) {
   const gitDir = posix2.dirname(headPath);
   const read = async (path) => {
     try {
-      return (await readImageFile(docker, { imageId: request3.imageId, path, labels: request3.labels, maxBytes: MAX_REVISION_FILE_BYTES, what: `source.revision: ${path}` })).toString("utf8");
+      return (await readImageFile(docker, {
+        imageId: request3.imageId,
+        path,
+        labels: request3.labels,
+        maxBytes: MAX_REVISION_FILE_BYTES,
+        what: `source.revision: ${path}`
+      })).toString("utf8");
     } catch {
       return null;
     }
@@ -61353,7 +61541,13 @@ async function readWritten(docker, request3) {
     if (!value) throw new Error(`the image has no label ${source.label} (set source.revision to where the image's commit is written)`);
     return value.trim();
   }
-  const text5 = (await readImageFile(docker, { imageId: request3.imageId, path: source.file, labels: request3.labels, maxBytes: MAX_REVISION_FILE_BYTES, what: `source.revision: ${source.file}` })).toString("utf8");
+  const text5 = (await readImageFile(docker, {
+    imageId: request3.imageId,
+    path: source.file,
+    labels: request3.labels,
+    maxBytes: MAX_REVISION_FILE_BYTES,
+    what: `source.revision: ${source.file}`
+  })).toString("utf8");
   if (source.pattern) {
     const match = new RegExp(source.pattern, "m").exec(text5);
     if (!match?.[1]) throw new Error(`${source.file} in the image has nothing matching ${source.pattern} (its first group is the commit)`);
@@ -61430,22 +61624,36 @@ async function runBuildContainer(docker, request3) {
   });
   if (request3.cache) await ensureVolume(docker, request3.cache.volume);
   const image = await docker.getImage(request3.imageId).inspect();
-  const container = await createContainerWithinDiskLimit(docker, {
-    Image: request3.imageId,
-    Entrypoint: ["/bin/sh", "-c", buildScript(request3.commands), "speedgate-build", request3.sourceDir, request3.cache?.target ?? "", request3.cache?.readOnly ? "1" : "0"],
-    Cmd: [],
-    Labels: request3.containerLabels,
-    Tty: false,
-    HostConfig: {
-      NetworkMode: request3.networkMode,
-      ...hardenContainer(request3.docker),
-      // A build has its own IPC namespace whatever the engines share.
-      IpcMode: "private",
-      ...containerResourceLimits(request3.limits),
-      AutoRemove: false,
-      ...request3.cache ? { Mounts: [{ Type: "volume", Source: request3.cache.volume, Target: request3.cache.target, ReadOnly: request3.cache.readOnly }] } : {}
-    }
-  }, (error62) => request3.logger.debug(`docker: ${request3.label}: the daemon cannot limit the build's writable layer (${error62.message}); building without the limit`));
+  const container = await createContainerWithinDiskLimit(
+    docker,
+    {
+      Image: request3.imageId,
+      Entrypoint: [
+        "/bin/sh",
+        "-c",
+        buildScript(request3.commands),
+        "speedgate-build",
+        request3.sourceDir,
+        request3.cache?.target ?? "",
+        request3.cache?.readOnly ? "1" : "0"
+      ],
+      Cmd: [],
+      Labels: request3.containerLabels,
+      Tty: false,
+      HostConfig: {
+        NetworkMode: request3.networkMode,
+        ...hardenContainer(request3.docker),
+        // A build has its own IPC namespace whatever the engines share.
+        IpcMode: "private",
+        ...containerResourceLimits(request3.limits),
+        AutoRemove: false,
+        ...request3.cache ? { Mounts: [{ Type: "volume", Source: request3.cache.volume, Target: request3.cache.target, ReadOnly: request3.cache.readOnly }] } : {}
+      }
+    },
+    (error62) => request3.logger.debug(
+      `docker: ${request3.label}: the daemon cannot limit the build's writable layer (${error62.message}); building without the limit`
+    )
+  );
   let timedOut = false;
   const kill = () => {
     void container.kill().catch(() => void 0);
@@ -61459,7 +61667,8 @@ async function runBuildContainer(docker, request3) {
     const stream = await container.attach({ stream: true, stdout: true, stderr: true });
     const demuxer = new DockerStreamDemuxer((name, payload) => log.write(name, payload));
     const drained = (async () => {
-      for await (const chunk of stream) demuxer.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+      for await (const chunk of stream)
+        demuxer.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
     })().catch(() => void 0);
     if (request3.signal.aborted) return { status: "cancelled" };
     await container.start();
@@ -61470,7 +61679,12 @@ async function runBuildContainer(docker, request3) {
     if (request3.signal.aborted) return { status: "cancelled" };
     if (timedOut) return { status: "timed_out", lines: lines2 };
     if (result.StatusCode !== 0) return { status: "failed", exitCode: result.StatusCode ?? null, lines: lines2 };
-    const config2 = { ...image.Config, Entrypoint: image.Config.Entrypoint ?? [], Cmd: image.Config.Cmd ?? [], Labels: { ...image.Config.Labels, ...request3.imageLabels } };
+    const config2 = {
+      ...image.Config,
+      Entrypoint: image.Config.Entrypoint ?? [],
+      Cmd: image.Config.Cmd ?? [],
+      Labels: { ...image.Config.Labels, ...request3.imageLabels }
+    };
     const [repo, tag] = splitTag(request3.tag);
     const committed = await new Promise((resolve7, reject) => {
       docker.modem.dial(
@@ -61488,12 +61702,20 @@ async function runBuildContainer(docker, request3) {
       );
     });
     if (!committed.Id) throw new Error(`docker: committing the ${request3.label} returned no image ID`);
-    return { status: "built", imageId: committed.Id, ms: performance.now() - started, cache: request3.cache ? cacheState : null, hit, lines: lines2 };
+    return {
+      status: "built",
+      imageId: committed.Id,
+      ms: performance.now() - started,
+      cache: request3.cache ? cacheState : null,
+      hit,
+      lines: lines2
+    };
   } finally {
     clearTimeout(timer);
     request3.signal.removeEventListener("abort", kill);
     await container.remove({ force: true, v: false }).catch((error62) => {
-      if (dockerStatusCode(error62) !== 404) request3.logger.warn(`docker: could not remove the ${request3.label} container: ${error62.message}`);
+      if (dockerStatusCode(error62) !== 404)
+        request3.logger.warn(`docker: could not remove the ${request3.label} container: ${error62.message}`);
     });
   }
 }
@@ -61524,7 +61746,9 @@ async function removeBuildLeftovers(docker, result, logger) {
     if (!await waitUntilGone(container, STEP_CONTAINER_WAIT_MS)) await container.remove({ force: true }).catch(() => void 0);
     if (result.lastStepImage) {
       const parent = result.lastStepImage;
-      const children = (await docker.listImages({ all: true })).filter((image) => image.ParentId.replace(/^sha256:/, "").startsWith(parent));
+      const children = (await docker.listImages({ all: true })).filter(
+        (image) => image.ParentId.replace(/^sha256:/, "").startsWith(parent)
+      );
       for (const child of children) {
         const details = await docker.getImage(child.Id).inspect();
         if (details.Container?.startsWith(result.stepContainer)) created.push(child.Id);
@@ -61545,7 +61769,9 @@ function isVanishedCacheError(error62) {
 async function runImageBuild(docker, request3) {
   const first = await runImageBuildOnce(docker, request3);
   if (first.status !== "failed" || first.stream.error === null || !isVanishedCacheError(first.stream.error)) return first;
-  request3.logger.info(`docker: ${request3.label}: a cached build step was removed by another build meanwhile (${first.stream.error}); building again`);
+  request3.logger.info(
+    `docker: ${request3.label}: a cached build step was removed by another build meanwhile (${first.stream.error}); building again`
+  );
   return await runImageBuildOnce(docker, request3);
 }
 async function runImageBuildOnce(docker, request3) {
@@ -61599,11 +61825,27 @@ var BASELINE_FORMAT = 1;
 var sha2562 = (text5) => createHash3("sha256").update(text5).digest("hex");
 function buildStepFailure(role, outcome, timeoutS) {
   if (outcome.status === "cancelled") {
-    return new EngineFailureError(buildFailure({ role, stage: "build", kind: "cancelled", label: "cancelled", summary: `the ${role} build was cancelled`, logTail: [] }));
+    return new EngineFailureError(
+      buildFailure({
+        role,
+        stage: "build",
+        kind: "cancelled",
+        label: "cancelled",
+        summary: `the ${role} build was cancelled`,
+        logTail: []
+      })
+    );
   }
   if (outcome.status === "timed_out") {
     return new EngineFailureError(
-      buildFailure({ role, stage: "build", kind: "build_timeout", label: `the build did not finish within ${timeoutS} s`, summary: `build.timeoutS (${timeoutS} s) ended the ${role} build (source.build)`, logTail: outcome.lines })
+      buildFailure({
+        role,
+        stage: "build",
+        kind: "build_timeout",
+        label: `the build did not finish within ${timeoutS} s`,
+        summary: `build.timeoutS (${timeoutS} s) ended the ${role} build (source.build)`,
+        logTail: outcome.lines
+      })
     );
   }
   const last = outcome.lines.filter((line) => line.trim() !== "").pop();
@@ -61624,7 +61866,14 @@ var CommitImages = class {
   constructor(host) {
     this.host = host;
     const { config: config2 } = host.round;
-    this.report = { image: config2.baseline.image ?? null, imageId: null, imageRevision: null, imageRevisionFrom: null, baseline: null, candidate: null };
+    this.report = {
+      image: config2.baseline.image ?? null,
+      imageId: null,
+      imageRevision: null,
+      imageRevisionFrom: null,
+      baseline: null,
+      candidate: null
+    };
   }
   host;
   plan = null;
@@ -61673,7 +61922,9 @@ var CommitImages = class {
     const report = describeCommitSide(commits.base, baseChange, builds.baseline);
     this.report.baseline = report;
     if (baseChange.files.length === 0 && !builds.baseline.run) {
-      context.logger.info(`docker: the image's source is at the base ${commits.base.slice(0, 12)} already; the baseline is the image itself`);
+      context.logger.info(
+        `docker: the image's source is at the base ${commits.base.slice(0, 12)} already; the baseline is the image itself`
+      );
       report.cache = "none";
       report.imageId = engineImageId;
       return { role: "baseline", imageId: engineImageId, patchHash: null };
@@ -61696,7 +61947,8 @@ var CommitImages = class {
       report.cache = "hit";
       report.overlayFiles = null;
       report.imageId = cached2;
-      if (builds.baseline.run) report.build = { ...report.build, ran: false, reason: `${builds.baseline.reason}; built by an earlier round (cached baseline)` };
+      if (builds.baseline.run)
+        report.build = { ...report.build, ran: false, reason: `${builds.baseline.reason}; built by an earlier round (cached baseline)` };
       return { role: "baseline", imageId: cached2, patchHash: null };
     }
     report.cache = this.source.cacheBaseline ? "miss" : null;
@@ -61708,12 +61960,23 @@ var CommitImages = class {
       [LABEL_BASELINE_BASE]: commits.base,
       [LABEL_BASELINE_ENGINE_IMAGE]: engineImageId,
       "org.opencontainers.image.revision": commits.base
-    } : { ...makeResourceLabels(context.runId, "baseline"), [LABEL_ROLE]: ROLE_RUN_BASELINE, "org.opencontainers.image.revision": commits.base };
+    } : {
+      ...makeResourceLabels(context.runId, "baseline"),
+      [LABEL_ROLE]: ROLE_RUN_BASELINE,
+      "org.opencontainers.image.revision": commits.base
+    };
     const finalTag = this.source.cacheBaseline ? tag : `speedgate-baseline-run:${context.runId.toLowerCase().replace(/[^a-z0-9_.-]+/g, "-")}`;
     let imageId = engineImageId;
     if (baseChange.files.length > 0) {
       const { [LABEL_BASELINE_KEY]: _key, ...overlayLabels } = labels;
-      imageId = await this.buildBaseOverlay(engineImageId, baseChange, revision.commit, finalTag, builds.baseline.run ? overlayLabels : labels, signal);
+      imageId = await this.buildBaseOverlay(
+        engineImageId,
+        baseChange,
+        revision.commit,
+        finalTag,
+        builds.baseline.run ? overlayLabels : labels,
+        signal
+      );
     }
     if (builds.baseline.run) imageId = await this.runBuild("baseline", imageId, finalTag, labels, false, signal);
     report.imageId = imageId;
@@ -61737,8 +62000,16 @@ var CommitImages = class {
     const labels = { ...makeResourceLabels(context.runId, "candidate"), "org.opencontainers.image.revision": commits.head };
     let imageId = baselineImageId;
     if (patch.length > 0 || postPatch.length > 0) {
-      const overlay = createOverlayContext({ baseImageId: baselineImageId, patch: patch.length > 0 ? patch : null, sourceDir: this.sourceDir, postPatch, labels });
-      context.logger.info(`docker: applying the pull request (${plan.head.files.length} files, ${commits.mergeBase.slice(0, 12)}..${commits.head.slice(0, 12)}) on the baseline ${baselineImageId.slice(0, 19)}`);
+      const overlay = createOverlayContext({
+        baseImageId: baselineImageId,
+        patch: patch.length > 0 ? patch : null,
+        sourceDir: this.sourceDir,
+        postPatch,
+        labels
+      });
+      context.logger.info(
+        `docker: applying the pull request (${plan.head.files.length} files, ${commits.mergeBase.slice(0, 12)}..${commits.head.slice(0, 12)}) on the baseline ${baselineImageId.slice(0, 19)}`
+      );
       const started = performance.now();
       const outcome = await this.buildOverlay(overlay.archive, tag, round.config.build.network, "candidate overlay", signal);
       try {
@@ -61792,8 +62063,17 @@ var CommitImages = class {
     const { commits, context } = this.host;
     const report = this.report.baseline;
     const diff = await diffOfChange(commits.repoDir, change, signal);
-    const overlay = createOverlayContext({ baseImageId: engineImageId, patch: diff, patchName: "base.patch", sourceDir: this.sourceDir, postPatch: [], labels });
-    context.logger.info(`docker: bringing the image's source from ${imageRevision.slice(0, 12)} to the base ${commits.base.slice(0, 12)} (${change.files.length} files)`);
+    const overlay = createOverlayContext({
+      baseImageId: engineImageId,
+      patch: diff,
+      patchName: "base.patch",
+      sourceDir: this.sourceDir,
+      postPatch: [],
+      labels
+    });
+    context.logger.info(
+      `docker: bringing the image's source from ${imageRevision.slice(0, 12)} to the base ${commits.base.slice(0, 12)} (${change.files.length} files)`
+    );
     const started = performance.now();
     const outcome = await this.buildOverlay(overlay.archive, tag, "none", "baseline overlay", signal);
     try {
@@ -61801,7 +62081,8 @@ var CommitImages = class {
       if (report) report.overlayMs = performance.now() - started;
       return imageId;
     } catch (error62) {
-      if (!(error62 instanceof EngineFailureError) || error62.failure.kind !== "patch_conflict" && error62.failure.kind !== "patch_tool_missing") throw error62;
+      if (!(error62 instanceof EngineFailureError) || error62.failure.kind !== "patch_conflict" && error62.failure.kind !== "patch_tool_missing")
+        throw error62;
       throw new EngineFailureError(
         imageBaseMismatch({
           image: this.report.image ?? engineImageId,
@@ -61832,7 +62113,9 @@ var CommitImages = class {
     }
     const buildCache = this.source.buildCache;
     const volume = `speedgate-build-cache-${round.config.engine.toLowerCase().replace(/[^a-z0-9_.-]+/g, "-").slice(0, 60) || "engine"}`;
-    context.logger.info(`docker: building the ${role}'s compiled code (${this.source.build.length} command${this.source.build.length === 1 ? "" : "s"})${buildCache ? ` with the build cache volume ${volume}${readOnlyCache ? " (read-only)" : ""}` : ""}`);
+    const commands = `${this.source.build.length} command${this.source.build.length === 1 ? "" : "s"}`;
+    const cache = buildCache ? ` with the build cache volume ${volume}${readOnlyCache ? " (read-only)" : ""}` : "";
+    context.logger.info(`docker: building the ${role}'s compiled code (${commands})${cache}`);
     const outcome = await runBuildContainer(docker, {
       imageId,
       sourceDir: this.sourceDir,
@@ -61852,7 +62135,9 @@ var CommitImages = class {
       label: `${role} build`
     });
     if (outcome.status !== "built") throw buildStepFailure(role, outcome, round.config.build.timeoutS);
-    context.logger.info(`docker: ${role} build done in ${(outcome.ms / 1e3).toFixed(1)} s${outcome.cache ? ` (cache ${outcome.cache})` : ""}`);
+    context.logger.info(
+      `docker: ${role} build done in ${(outcome.ms / 1e3).toFixed(1)} s${outcome.cache ? ` (cache ${outcome.cache})` : ""}`
+    );
     if (report) report.build = { ran: true, reason: report.build.reason, ms: outcome.ms, cache: outcome.cache, hit: outcome.hit };
     return outcome.imageId;
   }
@@ -61958,7 +62243,9 @@ var DockerRuntime = class {
     const lost = describeDaemonConnectionLoss(error62);
     if (!lost) return error62;
     this.daemonLost = true;
-    this.context.logger.error(`docker: the Docker daemon does not answer (${lost}) while the ${role} engine ${stage === "build" ? "was being prepared" : "was starting"}`);
+    this.context.logger.error(
+      `docker: the Docker daemon does not answer (${lost}) while the ${role} engine ${stage === "build" ? "was being prepared" : "was starting"}`
+    );
     return new EngineFailureError(daemonGoneFailure(role, stage, lost));
   }
   async startContainer(role, signal) {
@@ -61967,7 +62254,8 @@ var DockerRuntime = class {
     if (!imageId) throw new Error(`docker runtime: no image for the ${role} engine`);
     this.daemonChecked ??= checkDaemonVersion(this.docker, this.context.logger);
     await this.daemonChecked;
-    if (config2.docker.network === "host" && !await isPortFree(config2.port)) throw new EngineFailureError(portTakenFailure(role, config2.port, "docker"));
+    if (config2.docker.network === "host" && !await isPortFree(config2.port))
+      throw new EngineFailureError(portTakenFailure(role, config2.port, "docker"));
     const networkMode = config2.docker.network === "host" ? "host" : await this.ensureNetwork().catch((error62) => {
       if (describeDaemonConnectionLoss(error62)) throw error62;
       throw new EngineFailureError(describeContainerRefusal(role, "create", errorMessage(error62), config2.docker));
@@ -62012,7 +62300,14 @@ var DockerRuntime = class {
       else if (!info.State.Running) host = `${role}-exited.invalid`;
       else throw new Error(`docker: the ${role} container has no address on network ${networkMode}`);
     }
-    const engine = new ContainerEngine(role, `http://${host}:${config2.port}`, container, this.context.logger, config2.docker.stopTimeoutS, signal);
+    const engine = new ContainerEngine(
+      role,
+      `http://${host}:${config2.port}`,
+      container,
+      this.context.logger,
+      config2.docker.stopTimeoutS,
+      signal
+    );
     this.engines.add(engine);
     void engine.exited.then((exit) => {
       if (exit.infrastructure) this.daemonLost = true;
@@ -62052,7 +62347,9 @@ var DockerRuntime = class {
     let removed;
     try {
       removed = await retryWhileDaemonAway(
-        () => sweepResources(this.docker, { runId: this.context.runId }, this.context.logger, { keepCandidateImages: this.round.config.docker.keepCandidateImage }),
+        () => sweepResources(this.docker, { runId: this.context.runId }, this.context.logger, {
+          keepCandidateImages: this.round.config.docker.keepCandidateImage
+        }),
         { budgetMs: DISPOSE_DAEMON_WAIT_MS, logger: this.context.logger, what: "removing the run's containers and network" }
       );
     } catch (error62) {
@@ -62083,7 +62380,8 @@ var DockerRuntime = class {
       });
     }
     this.context.logger.error(`docker: could not start the ${role} container: ${message}`);
-    if (describeDaemonConnectionLoss(error62)) return new Error(`docker: could not start the ${role} container: ${message}`, { cause: error62 });
+    if (describeDaemonConnectionLoss(error62))
+      return new Error(`docker: could not start the ${role} container: ${message}`, { cause: error62 });
     return new EngineFailureError(describeContainerRefusal(role, "start", message, this.round.config.docker));
   }
   /**
@@ -62119,7 +62417,10 @@ var DockerRuntime = class {
     if (!this.commitImages || !engine.imageId) return engine;
     return await this.commitImages.prepareBaseline(engine.imageId, signal);
   }
-  /** The configured image (baseline.image or baseline.build): the baseline itself, or in base/head mode the image both engines are made from. */
+  /**
+   * The configured image (baseline.image or baseline.build): the baseline itself, or in base/head mode the image both engines are made
+   * from.
+   */
   async prepareEngineImage(signal) {
     const { config: config2 } = this.round;
     if (config2.baseline.build) {
@@ -62146,7 +62447,9 @@ var DockerRuntime = class {
       this.context.logger.warn(`docker: the baseline image is not labelled ${revision.label} with its commit: ${checkout.none}`);
       return {};
     }
-    this.context.logger.info(`docker: labelling the baseline image ${revision.label}=${checkout.commit.slice(0, 12)} (the commit of ${context})`);
+    this.context.logger.info(
+      `docker: labelling the baseline image ${revision.label}=${checkout.commit.slice(0, 12)} (the commit of ${context})`
+    );
     return { [revision.label]: checkout.commit };
   }
   async prepareCandidate(signal) {
@@ -62158,7 +62461,13 @@ var DockerRuntime = class {
     }
     const tag = `speedgate-candidate:${dockerSafeName(this.context.runId)}`;
     if (config2.candidate.build) {
-      const imageId2 = await this.buildFromContext("candidate", config2.candidate.build, tag, makeResourceLabels(this.context.runId, "candidate"), signal);
+      const imageId2 = await this.buildFromContext(
+        "candidate",
+        config2.candidate.build,
+        tag,
+        makeResourceLabels(this.context.runId, "candidate"),
+        signal
+      );
       return { role: "candidate", imageId: imageId2, patchHash: patch?.sha256 ?? null };
     }
     const baseline = await this.prepare("baseline", signal);
@@ -62190,7 +62499,9 @@ var DockerRuntime = class {
       label: "candidate overlay"
     });
     const imageId = this.builtImageOrThrow("candidate", outcome, overlay.patchStep);
-    this.context.logger.info(`docker: candidate overlay built in ${((performance.now() - started) / 1e3).toFixed(1)} s: ${imageId.slice(0, 19)}`);
+    this.context.logger.info(
+      `docker: candidate overlay built in ${((performance.now() - started) / 1e3).toFixed(1)} s: ${imageId.slice(0, 19)}`
+    );
     return { role: "candidate", imageId, patchHash: patch?.sha256 ?? null };
   }
   async buildFromContext(role, spec, tag, labels, signal) {
@@ -62236,7 +62547,14 @@ var DockerRuntime = class {
         );
       case "cancelled":
         throw new EngineFailureError(
-          buildFailure({ role, stage: "build", kind: "cancelled", label: "cancelled", summary: `the ${role} image build was cancelled`, logTail: [] })
+          buildFailure({
+            role,
+            stage: "build",
+            kind: "cancelled",
+            label: "cancelled",
+            summary: `the ${role} image build was cancelled`,
+            logTail: []
+          })
         );
     }
   }
@@ -62378,9 +62696,11 @@ async function applyPatch(options) {
     const checked = await run2(check2);
     if (checked.missing) continue;
     if (options.signal.aborted) throw options.signal.reason;
-    if (checked.exitCode !== 0) throw patchFailure(options.role, "patch_conflict", describePatchFailure(checked.output, options.patchText), checked);
+    if (checked.exitCode !== 0)
+      throw patchFailure(options.role, "patch_conflict", describePatchFailure(checked.output, options.patchText), checked);
     const applied = await run2(apply);
-    if (applied.exitCode !== 0) throw patchFailure(options.role, "patch_conflict", describePatchFailure(applied.output, options.patchText), applied);
+    if (applied.exitCode !== 0)
+      throw patchFailure(options.role, "patch_conflict", describePatchFailure(applied.output, options.patchText), applied);
     return { tool };
   }
   throw patchFailure(options.role, "patch_tool_missing", "neither git nor patch is installed", null);
@@ -62394,7 +62714,8 @@ function inside(root, folder) {
 }
 function processEngineCwd(role, config2, configPath, patchedCopy) {
   const wanted = resolveRoundEngines(config2, configPath)[role].cwd;
-  if (wanted === null) throw new Error("runtime process: the engine has no folder; expected one from resolveRoundEngines outside base/head mode");
+  if (wanted === null)
+    throw new Error("runtime process: the engine has no folder; expected one from resolveRoundEngines outside base/head mode");
   const sourceDir = config2.candidate.sourceDir;
   if (role === "baseline" || !patchedCopy || !sourceDir) return wanted;
   const offset = inside(sourceDir, wanted);
@@ -62429,7 +62750,14 @@ var CommitWorktrees = class {
   runStep;
   beforeWorktree;
   dirs = /* @__PURE__ */ new Map();
-  report = { image: null, imageId: null, imageRevision: null, imageRevisionFrom: null, baseline: null, candidate: null };
+  report = {
+    image: null,
+    imageId: null,
+    imageRevision: null,
+    imageRevisionFrom: null,
+    baseline: null,
+    candidate: null
+  };
   builds = null;
   head = null;
   sourceReport() {
@@ -62455,7 +62783,11 @@ var CommitWorktrees = class {
     await addWorktree(commits.repoDir, dir, checkout, signal);
     this.dirs.set(role, dir);
     this.logger.info(`runtime process: ${role} runs in a worktree of ${checkout.slice(0, 12)} (${dir})`);
-    const report = describeCommitSide(role === "baseline" ? commits.base : commits.head, role === "baseline" ? null : this.head, builds[role]);
+    const report = describeCommitSide(
+      role === "baseline" ? commits.base : commits.head,
+      role === "baseline" ? null : this.head,
+      builds[role]
+    );
     this.report[role] = report;
     if (role === "candidate" && checkout !== commits.head) {
       const patch = await diffOfChange(commits.repoDir, this.head, signal);
@@ -62500,14 +62832,27 @@ var CommitWorktrees = class {
   }
   async dispose() {
     for (const dir of this.dirs.values()) {
-      await removeWorktree(this.commits.repoDir, dir).catch((error62) => this.logger.warn(`runtime process: could not remove the worktree ${dir}: ${error62.message}`));
+      await removeWorktree(this.commits.repoDir, dir).catch(
+        (error62) => this.logger.warn(`runtime process: could not remove the worktree ${dir}: ${error62.message}`)
+      );
     }
     this.dirs.clear();
   }
 };
 
 // src/engine/allowed-host-environment.ts
-var ALLOWED_NAMES = /* @__PURE__ */ new Set(["PATH", "HOME", "USER", "LOGNAME", "TMPDIR", "TZ", "LANG", "LANGUAGE", "LD_LIBRARY_PATH", "RUNNER_TRACKING_ID"]);
+var ALLOWED_NAMES = /* @__PURE__ */ new Set([
+  "PATH",
+  "HOME",
+  "USER",
+  "LOGNAME",
+  "TMPDIR",
+  "TZ",
+  "LANG",
+  "LANGUAGE",
+  "LD_LIBRARY_PATH",
+  "RUNNER_TRACKING_ID"
+]);
 var ALLOWED_PREFIXES = ["LC_", "CUDA_", "NVIDIA_", "NCCL_"];
 function isAllowedHostVariable(name) {
   return ALLOWED_NAMES.has(name) || ALLOWED_PREFIXES.some((prefix) => name.startsWith(prefix));
@@ -62586,7 +62931,8 @@ function probeProblem(output2, exitCode) {
   }
   if (seen.pid !== 1) return `the engine would not be the namespace's first process (pid ${String(seen.pid)})`;
   if (!Array.isArray(seen.visible) || seen.visible.length !== 1) return "/proc still shows processes outside the namespace";
-  if (typeof seen.capabilities !== "string" || !/^0+$/.test(seen.capabilities)) return `the engine would keep capabilities (${String(seen.capabilities)})`;
+  if (typeof seen.capabilities !== "string" || !/^0+$/.test(seen.capabilities))
+    return `the engine would keep capabilities (${String(seen.capabilities)})`;
   return null;
 }
 async function probeProcessIsolation(options = {}) {
@@ -62597,13 +62943,19 @@ async function probeProcessIsolation(options = {}) {
   const setpriv = resolveProgram(tools.setpriv ?? "setpriv", { cwd, path: hostPath });
   const node2 = tools.node ?? process.execPath;
   if (!unshare || !setpriv) {
-    const missing2 = [unshare ? null : tools.unshare ?? "unshare", setpriv ? null : tools.setpriv ?? "setpriv"].filter((name) => name !== null);
+    const missing2 = [unshare ? null : tools.unshare ?? "unshare", setpriv ? null : tools.setpriv ?? "setpriv"].filter(
+      (name) => name !== null
+    );
     return { kind: "none", reason: `${missing2.join(" and ")} not found on PATH (util-linux)` };
   }
   const problems = [];
   for (const variant of VARIANTS.filter((candidate) => !options.kinds || options.kinds.includes(candidate.kind))) {
     const prefix = [unshare, ...variant.flags, "--", setpriv, ...DROP_CAPABILITIES, "--", node2];
-    const result = await runTool([...prefix, "-e", PROBE_SCRIPT], { cwd, env: allowedHostEnvironment(process.env), timeoutMs: PROBE_TIMEOUT_MS });
+    const result = await runTool([...prefix, "-e", PROBE_SCRIPT], {
+      cwd,
+      env: allowedHostEnvironment(process.env),
+      timeoutMs: PROBE_TIMEOUT_MS
+    });
     const problem = result.timedOut ? `no answer within ${PROBE_TIMEOUT_MS / 1e3} s` : probeProblem(result.output, result.exitCode);
     const spelled = `unshare ${variant.flags.join(" ")}`;
     if (problem === null) {
@@ -62755,7 +63107,12 @@ async function spawnProcessEngine(options) {
   const engineProgram = options.argv[0];
   if (!engineProgram) throw new Error("spawnProcessEngine: expected a command");
   if (options.isolation.kind !== "none" && !resolveProgram(engineProgram, { cwd: options.cwd, path: options.env.PATH })) {
-    throw cannotStart(options, engineProgram, "ENOENT (not found, or not executable)", `${engineProgram}: not found on PATH=${options.env.PATH ?? ""}`);
+    throw cannotStart(
+      options,
+      engineProgram,
+      "ENOENT (not found, or not executable)",
+      `${engineProgram}: not found on PATH=${options.env.PATH ?? ""}`
+    );
   }
   const [program, ...args] = isolateCommand(options.isolation, options.argv);
   if (!program) throw new Error("spawnProcessEngine: expected a command");
@@ -62765,14 +63122,20 @@ async function spawnProcessEngine(options) {
   child.stderr.on("data", (chunk) => log.write("stderr", chunk));
   await new Promise((resolve7, reject) => {
     child.once("spawn", resolve7);
-    child.once("error", (error62) => reject(cannotStart(options, engineProgram, error62.code ?? error62.message, error62.message)));
+    child.once(
+      "error",
+      (error62) => reject(cannotStart(options, engineProgram, error62.code ?? error62.message, error62.message))
+    );
   });
   const pgid = child.pid;
   if (pgid === void 0) throw new Error("spawned engine has no pid");
   const untrack = trackProcessGroup(pgid);
   const exited = new Promise((resolve7) => {
     child.once("exit", (exitCode, signal) => {
-      void waitForPipesToDrain([child.stdout, child.stderr], options.isolation.kind === "none" ? DRAIN_AFTER_EXIT_MS.processGroup : DRAIN_AFTER_EXIT_MS.isolated).then(() => {
+      void waitForPipesToDrain(
+        [child.stdout, child.stderr],
+        options.isolation.kind === "none" ? DRAIN_AFTER_EXIT_MS.processGroup : DRAIN_AFTER_EXIT_MS.isolated
+      ).then(() => {
         log.end();
         resolve7({ ...exitOf(options.isolation, exitCode, signal), oomKilled: false });
       });
@@ -62980,7 +63343,9 @@ import { basename, join as join5 } from "node:path";
 function isRoundLeftovers(value) {
   if (typeof value !== "object" || value === null) return false;
   const record2 = value;
-  return record2.version === 1 && typeof record2.pid === "number" && typeof record2.host === "string" && Array.isArray(record2.worktrees) && record2.worktrees.every((dir) => typeof dir === "string") && Array.isArray(record2.processGroups) && record2.processGroups.every((group) => typeof group === "object" && group !== null && typeof group.pgid === "number");
+  return record2.version === 1 && typeof record2.pid === "number" && typeof record2.host === "string" && Array.isArray(record2.worktrees) && record2.worktrees.every((dir) => typeof dir === "string") && Array.isArray(record2.processGroups) && record2.processGroups.every(
+    (group) => typeof group === "object" && group !== null && typeof group.pgid === "number"
+  );
 }
 function roundRuns(record2) {
   if (!isProcessAlive(record2.pid)) return false;
@@ -63017,7 +63382,8 @@ async function sweepLeftRounds(repoDir, logger) {
       if (leaderStart !== null && group.start !== null && leaderStart !== group.start) continue;
       if (!processGroupAlive(group.pgid)) continue;
       signalProcessGroup(group.pgid, "SIGKILL");
-      if (!await waitForProcessGroupExit(group.pgid, 5e3)) logger.warn(`left rounds: process group ${group.pgid} of run ${record2.runId} is still alive after SIGKILL`);
+      if (!await waitForProcessGroupExit(group.pgid, 5e3))
+        logger.warn(`left rounds: process group ${group.pgid} of run ${record2.runId} is still alive after SIGKILL`);
       sweep.processGroups++;
     }
     for (const worktree of record2.worktrees) {
@@ -63027,7 +63393,9 @@ async function sweepLeftRounds(repoDir, logger) {
     if (record2.tempRoot && basename(record2.tempRoot).startsWith("speedgate-")) await rm2(record2.tempRoot, { recursive: true, force: true });
     await rm2(path, { force: true });
     sweep.rounds++;
-    logger.info(`left rounds: removed what run ${record2.runId} (pid ${record2.pid}, gone) left: ${record2.worktrees.length} worktree(s), ${record2.processGroups.length} process group(s) recorded`);
+    logger.info(
+      `left rounds: removed what run ${record2.runId} (pid ${record2.pid}, gone) left: ${record2.worktrees.length} worktree(s), ${record2.processGroups.length} process group(s) recorded`
+    );
   }
   return sweep;
 }
@@ -63113,7 +63481,8 @@ var ProcessRuntime = class {
     }
     const patch = this.round.patch;
     const sourceDir = this.round.config.candidate.sourceDir;
-    if (role === "baseline" || !patch || !sourceDir) return { role, imageId: null, patchHash: role === "candidate" ? patch?.sha256 ?? null : null };
+    if (role === "baseline" || !patch || !sourceDir)
+      return { role, imageId: null, patchHash: role === "candidate" ? patch?.sha256 ?? null : null };
     const copy = join6(await this.ensureTempRoot(), basename2(sourceDir));
     await cp(sourceDir, copy, { recursive: true, verbatimSymlinks: true });
     this.context.logger.debug(`copied ${sourceDir} to ${copy} for the candidate`);
@@ -63337,7 +63706,12 @@ function vllmTimes(before, after) {
   if (!prefill && !decode3) return null;
   const decodedAfterFirst = generated && decode3 ? generated.sum - decode3.count : 0;
   const decodeMsPerToken = decode3 && decodedAfterFirst > 0 ? ms(decode3.sum / decodedAfterFirst) : perToken ? ms(perToken.sum / perToken.count) : null;
-  return { requests: (prefill ?? decode3)?.count ?? 0, promptMs: prefill ? ms(prefill.sum / prefill.count) : null, decodeMsPerToken, statistic: "mean" };
+  return {
+    requests: (prefill ?? decode3)?.count ?? 0,
+    promptMs: prefill ? ms(prefill.sum / prefill.count) : null,
+    decodeMsPerToken,
+    statistic: "mean"
+  };
 }
 function sglangTimes(before, after) {
   const ttft = gained(before, after, "sglang:time_to_first_token_seconds");
@@ -63345,7 +63719,12 @@ function sglangTimes(before, after) {
   const perToken = firstGained(before, after, ["sglang:inter_token_latency_seconds", "sglang:time_per_output_token_seconds"]);
   if (!ttft && !perToken) return null;
   const promptMs = ttft && queue ? ms(Math.max(0, ttft.sum / ttft.count - queue.sum / queue.count)) : null;
-  return { requests: ttft?.count ?? perToken?.count ?? 0, promptMs, decodeMsPerToken: perToken ? ms(perToken.sum / perToken.count) : null, statistic: "mean" };
+  return {
+    requests: ttft?.count ?? perToken?.count ?? 0,
+    promptMs,
+    decodeMsPerToken: perToken ? ms(perToken.sum / perToken.count) : null,
+    statistic: "mean"
+  };
 }
 function reportedTimesFromMetrics(family, before, after) {
   if (family === "vllm") return vllmTimes(before, after);
@@ -63359,7 +63738,10 @@ var MAX_METRICS_BYTES = 8 * 1024 * 1024;
 var SCRAPE_TIMEOUT_MS = 3e3;
 async function scrapeEngineMetrics(baseUrl, signal) {
   try {
-    const response = await (0, import_undici2.request)(new URL("/metrics", baseUrl), { method: "GET", signal: AbortSignal.any([signal, AbortSignal.timeout(SCRAPE_TIMEOUT_MS)]) });
+    const response = await (0, import_undici2.request)(new URL("/metrics", baseUrl), {
+      method: "GET",
+      signal: AbortSignal.any([signal, AbortSignal.timeout(SCRAPE_TIMEOUT_MS)])
+    });
     if (response.statusCode !== 200) {
       await response.body.dump();
       return null;
@@ -63491,36 +63873,156 @@ function failureHintBook(family) {
   return BOOKS[family ?? "any"];
 }
 
+// src/failure/any-of-patterns.ts
+function anyOf(alternatives, flags = "") {
+  return new RegExp(alternatives.map((alternative) => alternative.source).join("|"), flags);
+}
+
 // src/failure/failure-patterns.ts
 var EXCEPTION_LINE = /^((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt|Failure))(?::\s?(.*))?$/;
 var TRACEBACK_START = /Traceback \(most recent call last\):/;
 var TRACEBACK_FRAME = /^\s*File "([^"]+)", line (\d+)(?:, in (.+))?$/;
-var WRAPPER_EXCEPTION = /See root cause above|Engine core initialization failed|core proc\(s\)|Worker failed|child process.*failed|Background process.*failed|died unexpectedly/i;
-var CUDA_OOM = /CUDA out of memory|OutOfMemoryError|CUDA error: out of memory|cudaErrorMemoryAllocation|CUBLAS_STATUS_ALLOC_FAILED|CUDNN_STATUS_ALLOC_FAILED|out of memory on device|No available memory for the cache blocks|larger than the maximum number of tokens that can be stored in KV cache|Not enough memory\. Please try to increase --mem-fraction-static/i;
+var WRAPPER_EXCEPTION = anyOf(
+  [
+    /See root cause above/,
+    /Engine core initialization failed/,
+    /core proc\(s\)/,
+    /Worker failed/,
+    /child process.*failed/,
+    /Background process.*failed/,
+    /died unexpectedly/
+  ],
+  "i"
+);
+var CUDA_OOM = anyOf(
+  [
+    /CUDA out of memory/,
+    /OutOfMemoryError/,
+    /CUDA error: out of memory/,
+    /cudaErrorMemoryAllocation/,
+    /CUBLAS_STATUS_ALLOC_FAILED/,
+    /CUDNN_STATUS_ALLOC_FAILED/,
+    /out of memory on device/,
+    /No available memory for the cache blocks/,
+    /larger than the maximum number of tokens that can be stored in KV cache/,
+    /Not enough memory\. Please try to increase --mem-fraction-static/
+  ],
+  "i"
+);
 var KV_CACHE_OOM_MESSAGE = /No available memory for the cache blocks|stored in KV cache|Not enough memory\. Please try to increase --mem-fraction-static|KV cache/i;
 var HOST_OOM = /Out of memory: Kill(?:ed)? process|oom-kill|oom_reaper|std::bad_alloc|^MemoryError\b|Cannot allocate memory(?!.*CUDA)/i;
-var NCCL_ERROR = /NCCL error|ncclInternalError|ncclSystemError|ncclUnhandledCudaError|ncclInvalidUsage|ncclInvalidArgument|ncclRemoteError|DistBackendError|ProcessGroupNCCL.*(?:timeout|timed out|error)|Watchdog caught collective operation timeout|NCCL (?:communicator|operation).*(?:failed|timed out|aborted)/i;
+var NCCL_ERROR = anyOf(
+  [
+    /NCCL error/,
+    /ncclInternalError/,
+    /ncclSystemError/,
+    /ncclUnhandledCudaError/,
+    /ncclInvalidUsage/,
+    /ncclInvalidArgument/,
+    /ncclRemoteError/,
+    /DistBackendError/,
+    /ProcessGroupNCCL.*(?:timeout|timed out|error)/,
+    /Watchdog caught collective operation timeout/,
+    /NCCL (?:communicator|operation).*(?:failed|timed out|aborted)/
+  ],
+  "i"
+);
 var IMPORT_ERROR_TYPES = /^(?:ImportError|ModuleNotFoundError|SyntaxError|IndentationError|TabError|NameError)$/;
 var MODULE_ATTRIBUTE_ERROR = /^AttributeError: (?:partially initialized )?module '[^']+' has no attribute/;
-var PORT_IN_USE = /EADDRINUSE|Address already in use|address already in use|\[Errno 98\]|port \d+ is (?:already )?in use|is already in use by another process/i;
+var PORT_IN_USE = anyOf(
+  [
+    /EADDRINUSE/,
+    /Address already in use/,
+    /address already in use/,
+    /\[Errno 98\]/,
+    /port \d+ is (?:already )?in use/,
+    /is already in use by another process/
+  ],
+  "i"
+);
 var OOM_PHASES = [
   {
     phase: "graph_capture",
-    pattern: /cuda_graph|cudagraph|CudaGraph|capture_one|capture_model|\bcapture\b|graph_capture|torch\.cuda\.graph|Capture cuda graph|Capturing CUDA graph|Capturing cudagraph|piecewise/i
+    pattern: anyOf(
+      [
+        /cuda_graph/,
+        /cudagraph/,
+        /CudaGraph/,
+        /capture_one/,
+        /capture_model/,
+        /\bcapture\b/,
+        /graph_capture/,
+        /torch\.cuda\.graph/,
+        /Capture cuda graph/,
+        /Capturing CUDA graph/,
+        /Capturing cudagraph/,
+        /piecewise/
+      ],
+      "i"
+    )
   },
   {
     phase: "kv_cache",
-    pattern: /kv_cache|KV cache|kv cache|init_memory_pool|memory_pool|profile_max_num_token|TokenToKVPool|KVPool|_allocate_kv_cache|initialize_kv_cache|initialize_from_config|determine_available_memory|cache blocks|init_cache_engine|CacheEngine|Memory pool/i
+    pattern: anyOf(
+      [
+        /kv_cache/,
+        /KV cache/,
+        /kv cache/,
+        /init_memory_pool/,
+        /memory_pool/,
+        /profile_max_num_token/,
+        /TokenToKVPool/,
+        /KVPool/,
+        /_allocate_kv_cache/,
+        /initialize_kv_cache/,
+        /initialize_from_config/,
+        /determine_available_memory/,
+        /cache blocks/,
+        /init_cache_engine/,
+        /CacheEngine/,
+        /Memory pool/
+      ],
+      "i"
+    )
   },
   {
     phase: "weights",
-    pattern: /load_model|load_weights|weight_loader|model_loader|Load weight begin|Loading weights|Loading safetensors|safetensors|checkpoint shards|weight_utils|initialize_model|ModelRunner.__init__/i
+    pattern: anyOf(
+      [
+        /load_model/,
+        /load_weights/,
+        /weight_loader/,
+        /model_loader/,
+        /Load weight begin/,
+        /Loading weights/,
+        /Loading safetensors/,
+        /safetensors/,
+        /checkpoint shards/,
+        /weight_utils/,
+        /initialize_model/,
+        /ModelRunner.__init__/
+      ],
+      "i"
+    )
   }
 ];
 var LLAMA_CPP_PORT_IN_USE = /couldn't bind HTTP server socket/;
 var LLAMA_CPP_CUDA_OOM = /cudaMalloc failed: out of memory|cudaMallocManaged failed|hipMalloc failed: out of memory/i;
-var LLAMA_CPP_OTHER_GPU_OOM = /ggml_metal\w*: error: failed to allocate buffer|ggml_backend_metal\w*: error: failed to allocate|ErrorOutOfDeviceMemory|vk::Device::allocateMemory|ggml_vk\w*: .*out of (?:device )?memory/i;
-var LLAMA_CPP_HOST_ALLOC = /ggml_aligned_malloc: insufficient memory|failed to allocate CPU buffer|ggml_backend_cpu_buffer_type_alloc_buffer: failed to allocate buffer/;
+var LLAMA_CPP_OTHER_GPU_OOM = anyOf(
+  [
+    /ggml_metal\w*: error: failed to allocate buffer/,
+    /ggml_backend_metal\w*: error: failed to allocate/,
+    /ErrorOutOfDeviceMemory/,
+    /vk::Device::allocateMemory/,
+    /ggml_vk\w*: .*out of (?:device )?memory/
+  ],
+  "i"
+);
+var LLAMA_CPP_HOST_ALLOC = anyOf([
+  /ggml_aligned_malloc: insufficient memory/,
+  /failed to allocate CPU buffer/,
+  /ggml_backend_cpu_buffer_type_alloc_buffer: failed to allocate buffer/
+]);
 var LLAMA_CPP_KV_CACHE_ALLOC = /failed to allocate buffer for kv cache|llama_kv_cache\w*: failed to allocate/i;
 var LLAMA_CPP_WEIGHTS_ALLOC = /unable to allocate \S+ buffer|load_tensors: .*failed|error loading model: .*allocate/i;
 var LLAMA_CPP_COMPUTE_ALLOC = /failed to allocate compute|ggml_gallocr_reserve_n: failed to allocate|graph_reserve: failed/i;
@@ -63528,8 +64030,20 @@ var LLAMA_CPP_INVALID_ARGUMENT = /^error: (?:invalid|unknown) argument: |^error 
 var ARGPARSE_INVALID_ARGUMENT = /: error: (?:unrecognized arguments: |argument -[-\w]+: (?:invalid|expected)|the following arguments are required)/;
 var LLAMA_CPP_MODEL_NOT_FOUND = /failed to open GGUF file '.*' \((?:No such file or directory|Is a directory)\)/;
 var HF_MODEL_NOT_FOUND = /is not a local folder and is not a valid model identifier|Repo id must be in the form|does not appear to have a file named config\.json/;
-var LLAMA_CPP_GGUF_ERROR = /gguf_init_from_\w+: (?:invalid magic|failed to read|bad GGUF version|this GGUF file is version|GGUFv1 is no longer|tensor '.*' (?:has|of|with)|number of (?:tensors|key value)|key '.*' has invalid|duplicate (?:key|tensor)|string length)|gguf_init_from_file_impl: /;
-var LLAMA_CPP_MODEL_LOAD_ERROR = /error loading model: |unknown model architecture|wrong number of tensors|key not found in model|data is not within the file bounds|failed to load model from/;
+var LLAMA_CPP_GGUF_ERROR = anyOf([
+  /gguf_init_from_\w+: (?:invalid magic|failed to read|bad GGUF version|this GGUF file is version|GGUFv1 is no longer)/,
+  /gguf_init_from_\w+: (?:tensor '.*' (?:has|of|with)|number of (?:tensors|key value)|key '.*' has invalid)/,
+  /gguf_init_from_\w+: (?:duplicate (?:key|tensor)|string length)/,
+  /gguf_init_from_file_impl: /
+]);
+var LLAMA_CPP_MODEL_LOAD_ERROR = anyOf([
+  /error loading model: /,
+  /unknown model architecture/,
+  /wrong number of tensors/,
+  /key not found in model/,
+  /data is not within the file bounds/,
+  /failed to load model from/
+]);
 
 // src/failure/read-crash-report.ts
 var MAX_CRASH_FRAMES = 5;
@@ -63540,12 +64054,32 @@ var DEVICE_SIDE_ASSERT = /^(?:[\w.]+(?:Error|Exception)): CUDA error: device-sid
 var CPP_TERMINATE = /^terminate called after throwing an instance of '([^']+)'$/;
 var CPP_WHAT = /^\s*what\(\):\s+(.*)$/;
 var PYTHON_FATAL = /^Fatal Python error: (Segmentation fault|Bus error|Illegal instruction|Floating point exception|Aborted)\b/;
-var SIGNAL_REPORT = /\b(Segmentation fault|Bus error|Illegal instruction|Floating point exception)(?: \(core dumped\))?|\*\*\* (SIG[A-Z]+) received\b|Caught signal \d+ \((Segmentation fault|Bus error|Illegal instruction|Floating point exception)\)/;
-var GDB_BOOKKEEPING = /^\[New LWP \d+\]$|^\[New Thread |^\[Thread debugging using libthread_db|^Using host libthread_db library|^\[Inferior \d+ \(process \d+\) detached\]$|^\d+\t/;
+var SIGNAL_REPORT = anyOf([
+  /\b(Segmentation fault|Bus error|Illegal instruction|Floating point exception)(?: \(core dumped\))?/,
+  /\*\*\* (SIG[A-Z]+) received\b/,
+  /Caught signal \d+ \((Segmentation fault|Bus error|Illegal instruction|Floating point exception)\)/
+]);
+var GDB_BOOKKEEPING = anyOf([
+  /^\[New LWP \d+\]$/,
+  /^\[New Thread /,
+  /^\[Thread debugging using libthread_db/,
+  /^Using host libthread_db library/,
+  /^\[Inferior \d+ \(process \d+\) detached\]$/,
+  /^\d+\t/
+]);
 var GDB_FRAME = /^#(\d+)\s+(?:0x[0-9a-f]+ in )?(.+?)(?: \(.*\))?(?: at (\S+:\d+))?$/;
 var SYMBOL_FRAME = /^(\S+?)\(([^)]*)\)\s*\[0x[0-9a-f]+\]$/;
 var FAULTHANDLER_FRAME = /^\s*File "([^"]+)", line (\d+) in (.+)$/;
-var MACHINERY = /^(?:__GI_|__libc_|__pthread_|__restore_rt|__assert|__cxa_|__gnu_cxx::|std::terminate|raise|abort|_start|__wait4|wait4|waitpid|start_thread|clone3?)\b|ggml_print_backtrace|ggml_abort|backtrace|fatal_signal|signal_handler|^\?\?$/;
+var MACHINERY = anyOf([
+  /^(?:__GI_|__libc_|__pthread_|__restore_rt|__assert|__cxa_|__gnu_cxx::|std::terminate)\b/,
+  /^(?:raise|abort|_start|__wait4|wait4|waitpid|start_thread|clone3?)\b/,
+  /ggml_print_backtrace/,
+  /ggml_abort/,
+  /backtrace/,
+  /fatal_signal/,
+  /signal_handler/,
+  /^\?\?$/
+]);
 var SYSTEM_LIBRARY = /(?:^|\/)(?:libc|libpthread|libstdc\+\+|libgcc_s|ld-linux[\w-]*)\.so|sysdeps\//;
 var NOT_ENGINE_PYTHON = /^<frozen |\/lib\/python3\.\d+\/(?!site-packages|dist-packages)|\/torch\/(?!_inductor\/)|^<string>$/;
 function lastIndex(lines2, test, from = 0) {
@@ -63666,7 +64200,15 @@ function readAssertion(lines2, exit) {
   }
   const cAt = lastIndex(lines2, (line) => C_ASSERT.test(line));
   if (cAt >= 0) {
-    return { kind: "assertion_failed", source: "c_assert", label: "assertion failed (C assert)", line: cAt, summary: null, location: readCAssert(lines2, cAt)?.location ?? null, frames: nativeFrames(lines2, cAt + 1) };
+    return {
+      kind: "assertion_failed",
+      source: "c_assert",
+      label: "assertion failed (C assert)",
+      line: cAt,
+      summary: null,
+      location: readCAssert(lines2, cAt)?.location ?? null,
+      frames: nativeFrames(lines2, cAt + 1)
+    };
   }
   const pythonAt = lastIndex(lines2, (line) => EXCEPTION_LINE.test(line) && !WRAPPER_EXCEPTION.test(line));
   if (pythonAt >= 0 && EXCEPTION_LINE.exec(lines2[pythonAt] ?? "")?.[1]?.split(".").pop() === "AssertionError") {
@@ -63716,7 +64258,15 @@ function fatalSignalOf(exit) {
 function readFatalSignal(lines2, exit) {
   const pythonAt = lastIndex(lines2, (line) => PYTHON_FATAL.test(line));
   if (pythonAt >= 0) {
-    return { kind: "fatal_signal", source: "python_fatal", label: `${(PYTHON_FATAL.exec(lines2[pythonAt] ?? "")?.[1] ?? "fatal signal").toLowerCase()} (fatal Python error)`, line: pythonAt, summary: null, location: null, frames: faulthandlerFrames(lines2, pythonAt) };
+    return {
+      kind: "fatal_signal",
+      source: "python_fatal",
+      label: `${(PYTHON_FATAL.exec(lines2[pythonAt] ?? "")?.[1] ?? "fatal signal").toLowerCase()} (fatal Python error)`,
+      line: pythonAt,
+      summary: null,
+      location: null,
+      frames: faulthandlerFrames(lines2, pythonAt)
+    };
   }
   const reportFrom = Math.max(0, lines2.length - SIGNAL_REPORT_WINDOW);
   const reportAt = lastIndex(lines2, (line) => SIGNAL_REPORT.test(line), reportFrom);
@@ -63741,7 +64291,12 @@ function readCrashReport(lines2, exit) {
 
 // src/failure/read-llama-cpp-log.ts
 var LLAMA_CPP_LINE_PREFIX = /^\d+\.\d{2}\.\d{3}\.\d{3} ([DIWE]) /;
-var LLAMA_CPP_SPEAKERS = /^(?:llama_\w+|ggml_\w+|gguf_\w+|common_\w+|llm_load_\w+): |^build: \d+ \(|^error: (?:invalid|unknown) argument: |couldn't bind HTTP server socket/;
+var LLAMA_CPP_SPEAKERS = anyOf([
+  /^(?:llama_\w+|ggml_\w+|gguf_\w+|common_\w+|llm_load_\w+): /,
+  /^build: \d+ \(/,
+  /^error: (?:invalid|unknown) argument: /,
+  /couldn't bind HTTP server socket/
+]);
 function looksLikeLlamaCpp(strippedLines) {
   return strippedLines.some((line) => LLAMA_CPP_SPEAKERS.test(line));
 }
@@ -63854,7 +64409,10 @@ function llamaCppOomPhase(lines2, at) {
   if (after.some((line) => LLAMA_CPP_COMPUTE_ALLOC.test(line))) return "graph_capture";
   return "other";
 }
-var LLAMA_CPP_OOM_LABELS = { ...OOM_LABELS, graph_capture: "CUDA out of memory while reserving compute buffers" };
+var LLAMA_CPP_OOM_LABELS = {
+  ...OOM_LABELS,
+  graph_capture: "CUDA out of memory while reserving compute buffers"
+};
 function allocationVerdict(lines2, at) {
   const verdict = firstIndexMatching(lines2, LLAMA_CPP_KV_CACHE_ALLOC, at);
   return verdict >= 0 && verdict - at < 12 ? verdict : at;
@@ -63876,7 +64434,13 @@ function diagnoseAllocation(input2, lines2, hints) {
   const gpuAt = firstIndexMatching(lines2, LLAMA_CPP_OTHER_GPU_OOM);
   if (gpuAt >= 0) {
     const kv = allocationVerdict(lines2, gpuAt) !== gpuAt;
-    return { kind: "gpu_oom", label: kv ? "GPU out of memory while allocating the KV cache" : "GPU out of memory (Metal or Vulkan)", hint: hints.gpuOom, line: gpuAt, detail: null };
+    return {
+      kind: "gpu_oom",
+      label: kv ? "GPU out of memory while allocating the KV cache" : "GPU out of memory (Metal or Vulkan)",
+      hint: hints.gpuOom,
+      line: gpuAt,
+      detail: null
+    };
   }
   const hostAt = firstIndexMatching(lines2, LLAMA_CPP_HOST_ALLOC);
   if (hostAt >= 0) {
@@ -63897,12 +64461,24 @@ function diagnoseLaunch(lines2, hints) {
   const argumentAt = firstIndexMatching(lines2, LLAMA_CPP_INVALID_ARGUMENT);
   const argparseAt = argumentAt >= 0 ? -1 : firstIndexMatching(lines2, ARGPARSE_INVALID_ARGUMENT);
   if (argumentAt >= 0 || argparseAt >= 0) {
-    return { kind: "invalid_argument", label: "the engine refused its command line", hint: hints.invalidArgument, line: Math.max(argumentAt, argparseAt), detail: null };
+    return {
+      kind: "invalid_argument",
+      label: "the engine refused its command line",
+      hint: hints.invalidArgument,
+      line: Math.max(argumentAt, argparseAt),
+      detail: null
+    };
   }
   const missingAt = firstIndexMatching(lines2, LLAMA_CPP_MODEL_NOT_FOUND);
   const hfMissingAt = missingAt >= 0 ? -1 : lastIndexMatching(lines2, (line) => HF_MODEL_NOT_FOUND.test(line));
   if (missingAt >= 0 || hfMissingAt >= 0) {
-    return { kind: "model_not_found", label: "the model file is not there", hint: hints.modelNotFound, line: Math.max(missingAt, hfMissingAt), detail: null };
+    return {
+      kind: "model_not_found",
+      label: "the model file is not there",
+      hint: hints.modelNotFound,
+      line: Math.max(missingAt, hfMissingAt),
+      detail: null
+    };
   }
   const ggufAt = firstIndexMatching(lines2, LLAMA_CPP_GGUF_ERROR);
   const loadAt = ggufAt >= 0 ? ggufAt : firstIndexMatching(lines2, LLAMA_CPP_MODEL_LOAD_ERROR);
@@ -63932,7 +64508,13 @@ function diagnose(input2, lines2, rawLines, family) {
   const killed = exit?.exitCode === 137 || exit?.signal === "SIGKILL";
   const hostOomAt = find(HOST_OOM);
   if (exit?.oomKilled || hostOomAt >= 0 || killed && /^Killed$/.test(lines2[lines2.length - 1]?.trim() ?? "")) {
-    return { kind: "host_oom", label: "host out of memory (killed by the OOM killer)", hint: hints.hostOomKilled, line: hostOomAt >= 0 ? hostOomAt : null, detail: null };
+    return {
+      kind: "host_oom",
+      label: "host out of memory (killed by the OOM killer)",
+      hint: hints.hostOomKilled,
+      line: hostOomAt >= 0 ? hostOomAt : null,
+      detail: null
+    };
   }
   if (allocation) return allocation;
   const ncclAt = find(NCCL_ERROR);
@@ -63970,7 +64552,13 @@ function diagnose(input2, lines2, rawLines, family) {
   }
   const portAt = Math.max(find(PORT_IN_USE), find(LLAMA_CPP_PORT_IN_USE));
   if (portAt >= 0) {
-    return { kind: "port_in_use", label: "port already in use", hint: hints.portInUse(portFrom(lines2, portAt), input2.runtime ?? null), line: portAt, detail: null };
+    return {
+      kind: "port_in_use",
+      label: "port already in use",
+      hint: hints.portInUse(portFrom(lines2, portAt), input2.runtime ?? null),
+      line: portAt,
+      detail: null
+    };
   }
   const launch = diagnoseLaunch(lines2, hints);
   if (launch) return launch;
@@ -64071,7 +64659,17 @@ async function waitUntilHealthy(options) {
   try {
     for (; ; ) {
       if (signal.aborted) throw cancelledFailure(engine, "startup", signal.reason);
-      if (exit) throw new EngineFailureError(classifyFailure({ role: engine.role, stage: "startup", exit, logLines: engine.logTail(), engine: options.engineFamily ?? null, runtime: options.runtime ?? null }));
+      if (exit)
+        throw new EngineFailureError(
+          classifyFailure({
+            role: engine.role,
+            stage: "startup",
+            exit,
+            logLines: engine.logTail(),
+            engine: options.engineFamily ?? null,
+            runtime: options.runtime ?? null
+          })
+        );
       const now = performance.now();
       if (now >= deadline) {
         throw new EngineFailureError(
@@ -64410,7 +65008,8 @@ function compareAnswers(baseline, candidate) {
   if (!baselineText || !candidateText) return null;
   const textParting = findParting(baselineText, candidateText);
   const quoted = textParting.parted ? excerpts(baselineText, candidateText, textParting) : null;
-  if (!textParting.parted) return { commonTokens: Math.min(baseline.outputTokens, candidate.outputTokens), parted: false, excerpts: null, by: "text" };
+  if (!textParting.parted)
+    return { commonTokens: Math.min(baseline.outputTokens, candidate.outputTokens), parted: false, excerpts: null, by: "text" };
   const commonTokens = baselineTokensAt(baseline, baselineText, textParting.reasoning, textParting.content);
   return { commonTokens, parted: true, excerpts: quoted, by: "text" };
 }
@@ -64501,7 +65100,14 @@ function matchBranches(answers) {
     if (explaining.length > 0) {
       const reference = explaining.find((entry) => entry.run === run2) ?? explaining.reduce((best, entry) => entry.record.outputTokens > best.record.outputTokens ? entry : best);
       const agreedTokens2 = Math.min(reference.record.outputTokens, answer.outputTokens);
-      return { match: reference.run === run2 ? "same" : "other", referenceRun: reference.run, agreedTokens: agreedTokens2, cut: false, baselinePartsHere: false, answersVary };
+      return {
+        match: reference.run === run2 ? "same" : "other",
+        referenceRun: reference.run,
+        agreedTokens: agreedTokens2,
+        cut: false,
+        baselinePartsHere: false,
+        answersVary
+      };
     }
     const longest = related.reduce((best, entry) => {
       if (entry.relation.common > best.relation.common) return entry;
@@ -64594,7 +65200,10 @@ function evidenceOf(baseline, candidate, comparison) {
   };
 }
 function scorePrompt(baseline, candidate, tolerance, options = {}) {
-  const rules = { agreementTokens: options.agreementTokens ?? DEFAULT_AGREEMENT_TOKENS, minPromptAgreement: options.minPromptAgreement ?? DEFAULT_MIN_PROMPT_AGREEMENT };
+  const rules = {
+    agreementTokens: options.agreementTokens ?? DEFAULT_AGREEMENT_TOKENS,
+    minPromptAgreement: options.minPromptAgreement ?? DEFAULT_MIN_PROMPT_AGREEMENT
+  };
   if (!baseline || !baseline.ok) {
     const why = baseline ? baseline.reason : "the baseline engine was not measured on this prompt";
     return { status: "excluded", score: null, speedup: null, comparedTokens: null, reason: `baseline failed: ${why}` };
@@ -64610,7 +65219,13 @@ function scorePrompt(baseline, candidate, tolerance, options = {}) {
   }
   const baselineTokens = baseline.outputTokens;
   if (baselineTokens === 0) {
-    return { status: "excluded", score: null, speedup: null, comparedTokens: null, reason: "the baseline answered 0 tokens: nothing to compare at equal length" };
+    return {
+      status: "excluded",
+      score: null,
+      speedup: null,
+      comparedTokens: null,
+      reason: "the baseline answered 0 tokens: nothing to compare at equal length"
+    };
   }
   if (!candidate || !candidate.ok) {
     const why = candidate ? candidate.reason : "the candidate engine was not measured on this prompt";
@@ -64619,7 +65234,14 @@ function scorePrompt(baseline, candidate, tolerance, options = {}) {
   const inflated = candidate.implausible ?? findInflatedClaims(baseline, candidate);
   if (inflated) {
     const evidence = evidenceOf(baseline, candidate, compareAnswers(baseline, candidate));
-    return { status: "implausible", score: 0, speedup: null, comparedTokens: null, reason: `token counts cannot be true: ${inflated}`, evidence };
+    return {
+      status: "implausible",
+      score: 0,
+      speedup: null,
+      comparedTokens: null,
+      reason: `token counts cannot be true: ${inflated}`,
+      evidence
+    };
   }
   if (options.branch) return scoreOnBranch(baseline, candidate, options.branch, tolerance, rules);
   const candidateTokens = candidate.outputTokens;
@@ -64664,10 +65286,24 @@ function scoreOnBranch(baseline, candidate, branch, tolerance, rules) {
   }
   if (branch.cut) {
     if (n.candidate < tolerance * n.baseline) {
-      return { status: "below_tolerance", score: 0, speedup: null, comparedTokens: null, reason: `answered ${n.candidate} of ${n.baseline} tokens (tolerance ${percent(tolerance)})${claimNote(candidate)}` };
+      return {
+        status: "below_tolerance",
+        score: 0,
+        speedup: null,
+        comparedTokens: null,
+        reason: `answered ${n.candidate} of ${n.baseline} tokens (tolerance ${percent(tolerance)})${claimNote(candidate)}`
+      };
     }
     const stopped = `stopped at token ${n.candidate} where every baseline answer it follows ran on (to ${n.baseline}): an end the baseline never gives`;
-    return { status: "scored", score: speedupAt(k), speedup: speedupAt(k), comparedTokens: k, reason: stopped, agreement: 1, agreedTokens: k };
+    return {
+      status: "scored",
+      score: speedupAt(k),
+      speedup: speedupAt(k),
+      comparedTokens: k,
+      reason: stopped,
+      agreement: 1,
+      agreedTokens: k
+    };
   }
   const comparison = compareAnswers(baseline, candidate);
   const agreed = Math.min(branch.agreedTokens, k);
@@ -64675,7 +65311,16 @@ function scoreOnBranch(baseline, candidate, branch, tolerance, rules) {
   const where = comparison?.excerpts ? `: baseline ${comparison.excerpts.baseline}, candidate ${comparison.excerpts.candidate}` : "";
   const early = judgeAgreement(agreed, k, rules);
   if (early !== null && !branch.baselinePartsHere && !branch.answersVary) {
-    return { status: "diverged", score: 0, speedup: null, comparedTokens: k, reason: `${early}${where}`, agreement: agreed / k, agreedTokens: agreed, evidence };
+    return {
+      status: "diverged",
+      score: 0,
+      speedup: null,
+      comparedTokens: k,
+      reason: `${early}${where}`,
+      agreement: agreed / k,
+      agreedTokens: agreed,
+      evidence
+    };
   }
   const speedup = speedupAt(Math.max(1, agreed));
   const own2 = branch.baselinePartsHere ? ", where the baseline's own answers part too," : "";
@@ -64888,7 +65533,8 @@ function aggregatePromptRuns(runs) {
   }
   const agreement = leastAgreement(runs);
   const unscored = counted.find(({ run: run2 }) => UNSCORED_STATUSES.has(run2.status));
-  if (unscored) return { status: unscored.run.status, score: 0, speedup: null, reason: label(unscored.index, unscored.run.reason), ...agreement };
+  if (unscored)
+    return { status: unscored.run.status, score: 0, speedup: null, reason: label(unscored.index, unscored.run.reason), ...agreement };
   const speedup = counted.length === 1 ? counted[0]?.run.score : Math.exp(counted.reduce((sum, { run: run2 }) => sum + Math.log(run2.score), 0) / counted.length);
   return { status: "scored", score: speedup, speedup, reason: null, ...agreement };
 }
@@ -65033,14 +65679,19 @@ var STATUS_WORDS = [
 function describeNoScore(prompts, failure2) {
   if (failure2) return failure2;
   if (prompts.length === 0) return "the round has no prompts";
-  if (prompts.every((prompt) => prompt.status === "excluded")) return "the baseline answered none of the prompts, so there is nothing to compare with";
+  if (prompts.every((prompt) => prompt.status === "excluded"))
+    return "the baseline answered none of the prompts, so there is nothing to compare with";
   return "the candidate was not sent any prompt";
 }
 function agreementBeyondBaseline(agreement, self) {
   if (self === null || self.comparedTokens === 0) return agreement;
   return agreement >= self.agreedTokens / self.comparedTokens ? 1 : agreement;
 }
-var STATUS_LABEL = { below_tolerance: "below tolerance", diverged: "diverged", parted: "parted or stopped, timed to there" };
+var STATUS_LABEL = {
+  below_tolerance: "below tolerance",
+  diverged: "diverged",
+  parted: "parted or stopped, timed to there"
+};
 function isUnexplainedAnswer(prefixes, run2) {
   const runs = prefixes.length / 2;
   const starts = prefixes[runs + run2];
@@ -65094,7 +65745,11 @@ function summarizeRound(prompts, options) {
   const counted = aggregated.filter((prompt) => prompt.status !== "excluded");
   const scores = servedRuns.length > 0 ? counted.map((prompt) => prompt.score ?? 0) : [];
   const roundScore = median(scores);
-  const matrix = { runs: servedRuns.length, prompts: prompts.length, values: new Float64Array(servedRuns.length * prompts.length) };
+  const matrix = {
+    runs: servedRuns.length,
+    prompts: prompts.length,
+    values: new Float64Array(servedRuns.length * prompts.length)
+  };
   servedRuns.forEach((run2, row) => {
     prompts.forEach((prompt, column2) => {
       const outcome = prompt.runs[run2];
@@ -65264,7 +65919,10 @@ function scoreRound(input2) {
     const scored = own2.map((records, index) => {
       const branch = branches.candidate[index] ?? null;
       const reference = branch ? own2[branch.referenceRun]?.baseline : void 0;
-      return scoreRun(records, reference, branch, input2.tolerance, { agreementTokens: input2.agreementTokens, minPromptAgreement: input2.minPromptAgreement });
+      return scoreRun(records, reference, branch, input2.tolerance, {
+        agreementTokens: input2.agreementTokens,
+        minPromptAgreement: input2.minPromptAgreement
+      });
     });
     return {
       id,
@@ -65276,7 +65934,12 @@ function scoreRound(input2) {
   });
   const failure2 = input2.failure === void 0 ? roundFailure(input2.runs) : input2.failure;
   const summary = summarizeRound(
-    perPrompt.map(({ id, scored, baselineSelf, answerPrefixes }) => ({ id, runs: scored.map(({ run: run2 }) => run2), baselineSelf, answerPrefixes })),
+    perPrompt.map(({ id, scored, baselineSelf, answerPrefixes }) => ({
+      id,
+      runs: scored.map(({ run: run2 }) => run2),
+      baselineSelf,
+      answerPrefixes
+    })),
     {
       rules: { tolerance: input2.tolerance, agreementTokens: input2.agreementTokens, minPromptAgreement: input2.minPromptAgreement },
       gate: input2.gate,
@@ -65316,7 +65979,13 @@ var round35 = (value) => Math.round(value * 1e3) / 1e3;
 function engineSide(record2) {
   if (!record2 || !wasAttempted(record2)) return null;
   if (!record2.ok) {
-    return { outputTokens: null, ttftMs: null, e2eMs: record2.endMs === void 0 ? null : round35(record2.endMs), finishReason: null, error: record2.reason };
+    return {
+      outputTokens: null,
+      ttftMs: null,
+      e2eMs: record2.endMs === void 0 ? null : round35(record2.endMs),
+      finishReason: null,
+      error: record2.reason
+    };
   }
   const ttft = timeToFirstTokenMs(record2);
   return {
@@ -65496,7 +66165,12 @@ function cardRules(settings) {
 function rederiveRun(run2, rules, legacySpeedup, pooled = null) {
   const tolerance = rules.tolerance;
   const keepReason = (status, fallback) => run2.status === status && run2.reason ? run2.reason : fallback;
-  const as = (status, score, reason) => ({ ...run2, status, score, reason });
+  const as = (status, score, reason) => ({
+    ...run2,
+    status,
+    score,
+    reason
+  });
   const b = run2.baselineTokens;
   const c = run2.candidateTokens;
   const timed = run2.baselineMs !== null && run2.candidateMs !== null;
@@ -65506,7 +66180,8 @@ function rederiveRun(run2, rules, legacySpeedup, pooled = null) {
   if (c === null) return as("zeroed", 0, keepReason("zeroed", "the candidate gave no answer"));
   if (KEPT_STATUSES.has(run2.status)) return as(run2.status, 0, run2.reason);
   if (run2.match !== void 0 && pooled) return rederiveBranchRun(run2, rules, pooled, as);
-  if (c < tolerance * b) return as("below_tolerance", 0, keepReason("below_tolerance", `answered ${c} of ${b} tokens (tolerance ${formatPercent(tolerance)})`));
+  if (c < tolerance * b)
+    return as("below_tolerance", 0, keepReason("below_tolerance", `answered ${c} of ${b} tokens (tolerance ${formatPercent(tolerance)})`));
   const agreed = agreedTokensOf(run2, Math.min(b, c));
   const parting = agreed === null ? null : judgeAgreement(agreed, Math.min(b, c), rules);
   if (parting !== null) return { ...as("diverged", 0, parting), agreedTokens: agreed };
@@ -65526,12 +66201,16 @@ function rederiveBranchRun(run2, rules, pooled, as) {
   if (explained) return { ...scored(run2.reason), agreedTokens: k };
   const agreed = Math.min(run2.agreedTokens ?? k, k);
   if (agreed >= k && c < rules.tolerance * b) {
-    return { ...as("below_tolerance", 0, run2.reason ?? `answered ${c} of ${b} tokens (tolerance ${formatPercent(rules.tolerance)})`), match };
+    return {
+      ...as("below_tolerance", 0, run2.reason ?? `answered ${c} of ${b} tokens (tolerance ${formatPercent(rules.tolerance)})`),
+      match
+    };
   }
   const runs = pooled.prefixes.length / 2;
   const answersVary = distinctAnswers(pooled.prefixes, 0, runs) >= 2 || distinctAnswers(pooled.prefixes, runs, 2 * runs) >= 2;
   const early = agreed < k ? judgeAgreement(agreed, k, rules) : null;
-  if (early !== null && run2.baselinePartsHere !== true && !answersVary) return { ...as("diverged", 0, run2.reason ?? early), match, agreedTokens: agreed };
+  if (early !== null && run2.baselinePartsHere !== true && !answersVary)
+    return { ...as("diverged", 0, run2.reason ?? early), match, agreedTokens: agreed };
   return { ...scored(run2.reason), agreedTokens: agreed };
 }
 function rescoreCard(card, options) {
@@ -65539,7 +66218,12 @@ function rescoreCard(card, options) {
   const legacy = card.convertedFrom === 1;
   const runs = card.prompts.map(
     (prompt) => prompt.runs.map(
-      (run2, index) => rederiveRun(run2, rules, legacy && prompt.status === "scored" ? prompt.speedup : null, prompt.answerPrefixes ? { prefixes: prompt.answerPrefixes, run: index } : null)
+      (run2, index) => rederiveRun(
+        run2,
+        rules,
+        legacy && prompt.status === "scored" ? prompt.speedup : null,
+        prompt.answerPrefixes ? { prefixes: prompt.answerPrefixes, run: index } : null
+      )
     )
   );
   const source = calibrationSource(card.gate.calibration);
@@ -65577,7 +66261,7 @@ function rescoreCard(card, options) {
   return { ...card, ...summaryFields(summary, calibration), prompts };
 }
 
-// src/scorecard/resolve-docs-base-url.ts
+// src/scorecard/render/resolve-docs-base-url.ts
 function resolveDocsBaseUrl(env) {
   const explicit = env.SPEEDGATE_DOCS_URL?.trim();
   if (explicit) {
@@ -65618,7 +66302,15 @@ function findBaselineVariation(prompts, rules) {
     prompt.runs.forEach((run2, index) => {
       if (run2.status !== "below_tolerance" && run2.status !== "diverged") return;
       if (isExplainedRun(run2, lengths, self, rules)) {
-        explained.push({ id: prompt.id, run: index + 1, status: run2.status, candidateTokens: run2.candidateTokens, baselineMin, baselineMax, baselinePartsAt: firstParting });
+        explained.push({
+          id: prompt.id,
+          run: index + 1,
+          status: run2.status,
+          candidateTokens: run2.candidateTokens,
+          baselineMin,
+          baselineMax,
+          baselinePartsAt: firstParting
+        });
       }
     });
   }
@@ -65638,7 +66330,8 @@ function run(args, timeoutMs) {
 ${stderr}`;
       const failure2 = error62;
       if (failure2.code === "ENOENT") return resolve7({ ok: false, error: "nvidia-smi is not on the runner's PATH", output: output2 });
-      if (failure2.killed) return resolve7({ ok: false, error: `nvidia-smi did not answer within ${Math.round(timeoutMs / 100) / 10} s`, output: output2 });
+      if (failure2.killed)
+        return resolve7({ ok: false, error: `nvidia-smi did not answer within ${Math.round(timeoutMs / 100) / 10} s`, output: output2 });
       const firstLine = output2.split("\n").map((line) => cleanLogLine(line).trim()).find((line) => line !== "") ?? "no output";
       const how = typeof failure2.code === "number" ? `exited with code ${failure2.code}` : typeof failure2.signal === "string" ? `was killed by ${failure2.signal}` : `failed (${typeof failure2.code === "string" ? failure2.code : failure2.message})`;
       resolve7({ ok: false, error: `nvidia-smi ${how}: ${firstLine}`.slice(0, 1e3), output: output2 });
@@ -65728,7 +66421,8 @@ function readGpuSnapshot(snapshot) {
   let busiest = null;
   for (const gpu of snapshot.gpus) {
     if (gpu.memoryUsedMiB === null) continue;
-    if (!busiest || gpu.memoryUsedMiB > busiest.usedMiB) busiest = { index: gpu.index, usedMiB: gpu.memoryUsedMiB, totalMiB: gpu.memoryTotalMiB };
+    if (!busiest || gpu.memoryUsedMiB > busiest.usedMiB)
+      busiest = { index: gpu.index, usedMiB: gpu.memoryUsedMiB, totalMiB: gpu.memoryTotalMiB };
   }
   const aboveIdle = snapshot.gpus.some((gpu) => gpu.memoryUsedMiB !== null && isAboveIdle(gpu.memoryUsedMiB, gpu.memoryTotalMiB));
   return { readable: true, error: null, busiest, held: aboveIdle || snapshot.processes.length > 0, processes: snapshot.processes };
@@ -65927,13 +66621,16 @@ var benchFields = external_exports.strictObject(
     runs: integerIn(1, 100, "expected a whole number of runs from 1 to 100").default(DEFAULT_BENCH_RUNS),
     // counterbalanced: odd runs start the baseline first, even runs the candidate, so going first or second favours neither.
     order: enumOf(["counterbalanced", "baseline-first"]).default("counterbalanced"),
-    // Runs the client's code over a local stub before the first measured request, so the first engine measured is not the one that pays for a cold client.
+    // Runs the client's code over a local stub before the first measured request, so the first engine measured is not the one that pays for
+    // a cold client.
     clientWarmup: boolean4().default(true),
     requestTimeoutS: positiveNumber("expected a number of seconds greater than 0").default(600),
     tokenizer: tokenizerSchema.optional(),
     agreementTokens: integerIn(0, 1e6, "expected a whole number of tokens, 0 (off) to 1000000").default(16),
     // An answer that parts from the baseline's must agree on more than this share of the compared length, or it is diverged.
-    minPromptAgreement: shareSchema("expected a share of the compared length in [0, 1), such as 0.5 (0: off)").default(DEFAULT_MIN_PROMPT_AGREEMENT),
+    minPromptAgreement: shareSchema("expected a share of the compared length in [0, 1), such as 0.5 (0: off)").default(
+      DEFAULT_MIN_PROMPT_AGREEMENT
+    ),
     // Spinning costs a core for the benchmark's length, so `auto` spins only where cores are plenty.
     busyPoll: enumOf(["auto", "on", "off"]).default("auto")
   },
@@ -65967,8 +66664,12 @@ var benchSchema = benchFields.superRefine((bench, ctx) => {
 }));
 var maxUnscoredSchema = shareSchema("expected a share of prompts in [0, 1), such as 0.1").default(DEFAULT_MAX_UNSCORED);
 var minPromptsSchema = integerIn(1, 1e7, "expected a whole number of prompts, 1 or more").default(DEFAULT_MIN_PROMPTS);
-var minAgreementSchema = wholeShareSchema("expected a share of the compared length in [0, 1], such as 1 or 0.9 (0: off)").default(DEFAULT_MIN_AGREEMENT);
-var maxUnexplainedSchema = shareSchema("expected a share of prompts in [0, 1), such as 0 or 0.05").default(DEFAULT_MAX_UNEXPLAINED);
+var minAgreementSchema = wholeShareSchema("expected a share of the compared length in [0, 1], such as 1 or 0.9 (0: off)").default(
+  DEFAULT_MIN_AGREEMENT
+);
+var maxUnexplainedSchema = shareSchema("expected a share of prompts in [0, 1), such as 0 or 0.05").default(
+  DEFAULT_MAX_UNEXPLAINED
+);
 var gateSchema = external_exports.strictObject(
   {
     minRoundScore: positiveNumber("expected a speedup greater than 0, such as 1.0"),
@@ -66008,17 +66709,14 @@ var scenarioSchema = external_exports.strictObject(
     warmupRequests: integerIn(0, 1e4, "expected a whole number from 0 to 10000").optional(),
     gate: scenarioGateSchema.optional()
   },
-  { error: "expected an object with name and some of prompts, maxTokens, requestIntervalMs, arrival, concurrency, runs, warmupRequests and gate" }
+  {
+    error: "expected an object with name and some of prompts, maxTokens, requestIntervalMs, arrival, concurrency, runs, warmupRequests and gate"
+  }
 );
 var scenariosSchema = external_exports.array(scenarioSchema, { error: "expected a list of scenarios, each { name, \u2026 }" }).min(1, { error: "expected at least one scenario (or no scenarios field)" }).max(MAX_SCENARIOS, { error: `expected at most ${MAX_SCENARIOS} scenarios: each costs a benchmark per engine per run` });
-var gpusSchema = external_exports.union(
-  [
-    external_exports.literal("all"),
-    external_exports.number().int().min(1),
-    external_exports.array(external_exports.string().min(1)).min(1)
-  ],
-  { error: 'expected "all", a GPU count such as 2, or a list of device ids such as ["0", "1"]' }
-);
+var gpusSchema = external_exports.union([external_exports.literal("all"), external_exports.number().int().min(1), external_exports.array(external_exports.string().min(1)).min(1)], {
+  error: 'expected "all", a GPU count such as 2, or a list of device ids such as ["0", "1"]'
+});
 var ulimitSchema = external_exports.strictObject(
   {
     name: nonEmptyString("expected a ulimit name such as memlock"),
@@ -66078,7 +66776,9 @@ var dockerSchema = external_exports.strictObject(
     diskSize: external_exports.string({ error: 'expected a size such as "100g", or "unlimited"' }).regex(/^(\d+(\.\d+)?[kmgt]?|unlimited)$/i, { error: 'expected a size such as "100g", or "unlimited"' }).default("100g"),
     mounts: external_exports.array(mountSchema, { error: `expected a list of mounts, each ${mountExpectation.replace(/^expected /, "")}` }).default([]),
     // Replaces the image's ENTRYPOINT; [] clears it, so `command` is the whole command (vllm/vllm-openai's is `vllm serve`).
-    entrypoint: external_exports.array(nonEmptyString("expected each argument to be a non-empty string"), { error: "expected a list of arguments, or [] to clear the image's ENTRYPOINT" }).optional(),
+    entrypoint: external_exports.array(nonEmptyString("expected each argument to be a non-empty string"), {
+      error: "expected a list of arguments, or [] to clear the image's ENTRYPOINT"
+    }).optional(),
     stopTimeoutS: positiveNumber("expected a number of seconds greater than 0").default(3),
     // The overlay image is removed after the round unless kept: a rebuild from cache is cheap, a
     // pile of per-run images on a runner's disk is not.
@@ -66127,10 +66827,16 @@ var sourceSchema = external_exports.strictObject(
     revision: revisionSchema.default({ label: DEFAULT_REVISION_LABEL }),
     // vLLM's images install a wheel: only vllm/** has a place to go in site-packages.
     paths: globList("expected a list of globs of the files the overlay brings to each commit, such as [vllm/**]").default([]),
-    compiledPaths: globList("expected a list of globs of compiled code, such as [sgl-kernel/**, csrc/**, CMakeLists.txt, setup.py]").default([]),
+    compiledPaths: globList(
+      "expected a list of globs of compiled code, such as [sgl-kernel/**, csrc/**, CMakeLists.txt, setup.py]"
+    ).default([]),
     build: external_exports.array(commandSchema, { error: "expected a list of commands, each a list of arguments" }).default([]),
-    buildCache: absolutePath("expected the absolute path inside the image where the runner's build cache volume is mounted, such as /root/.cache/ccache").optional(),
-    buildCacheHit: regexString(`expected a regular expression matched against the build's output, such as "cache hit rate\\s+100"`).optional(),
+    buildCache: absolutePath(
+      "expected the absolute path inside the image where the runner's build cache volume is mounted, such as /root/.cache/ccache"
+    ).optional(),
+    buildCacheHit: regexString(
+      `expected a regular expression matched against the build's output, such as "cache hit rate\\s+100"`
+    ).optional(),
     cacheBaseline: boolean4().default(true)
   },
   { error: "expected an object with revision, paths, compiledPaths, build, buildCache, buildCacheHit or cacheBaseline" }
@@ -66140,19 +66846,31 @@ function refineRuntimePaths(config2, ctx) {
     for (const role of ["baseline", "candidate"]) {
       const cwd = config2[role].cwd;
       if (cwd !== void 0 && !posix3.isAbsolute(cwd)) {
-        ctx.addIssue({ code: "custom", path: [role, "cwd"], message: "expected an absolute path inside the image (the container's working folder)" });
+        ctx.addIssue({
+          code: "custom",
+          path: [role, "cwd"],
+          message: "expected an absolute path inside the image (the container's working folder)"
+        });
       }
     }
   }
   if (config2.runtime === "process" && config2.docker.mounts.length > 0) {
-    ctx.addIssue({ code: "custom", path: ["docker", "mounts"], message: "expected no mounts with runtime: process (engines on the host see its folders directly)" });
+    ctx.addIssue({
+      code: "custom",
+      path: ["docker", "mounts"],
+      message: "expected no mounts with runtime: process (engines on the host see its folders directly)"
+    });
   }
   const sourceDir = config2.runtime === "docker" ? config2.candidate.sourceDir : void 0;
   const seen = /* @__PURE__ */ new Set();
   config2.docker.mounts.forEach((mount, index) => {
     const target = posix3.normalize(mount.target).replace(/\/$/, "");
     if (seen.has(target)) {
-      ctx.addIssue({ code: "custom", path: ["docker", "mounts", index], message: `expected each container path mounted once, but ${target} is already mounted` });
+      ctx.addIssue({
+        code: "custom",
+        path: ["docker", "mounts", index],
+        message: `expected each container path mounted once, but ${target} is already mounted`
+      });
     }
     seen.add(target);
     if (sourceDir && `${posix3.normalize(sourceDir)}/`.startsWith(`${target}/`)) {
@@ -66200,7 +66918,11 @@ function refineScenarios(config2, ctx) {
   config2.scenarios?.forEach((scenario, index) => {
     const at = ["scenarios", index];
     if (seen.has(scenario.name)) {
-      ctx.addIssue({ code: "custom", path: [...at, "name"], message: `expected distinct scenario names, but ${JSON.stringify(scenario.name)} is already used` });
+      ctx.addIssue({
+        code: "custom",
+        path: [...at, "name"],
+        message: `expected distinct scenario names, but ${JSON.stringify(scenario.name)} is already used`
+      });
     }
     seen.add(scenario.name);
     if (scenario.concurrency !== void 0) {
@@ -66300,7 +67022,8 @@ var roundConfigSchema = external_exports.strictObject(
   for (const role of ["baseline", "candidate"]) {
     const command = config2[role].command;
     if (!command) continue;
-    for (const { index, problem } of findUnknownPlaceholders(command, config2.runtime)) ctx.addIssue({ code: "custom", path: [role, "command", index], message: problem });
+    for (const { index, problem } of findUnknownPlaceholders(command, config2.runtime))
+      ctx.addIssue({ code: "custom", path: [role, "command", index], message: problem });
   }
   refineRuntimePaths(config2, ctx);
   if (config2.bench.contextLimit >= 1 && config2.bench.maxTokens > config2.bench.contextLimit) {
@@ -66470,7 +67193,9 @@ var MAX_TOKENIZER_BYTES = 64 * 1024 * 1024;
 function parseTokenizer(bytes, source) {
   const where = `bench.tokenizer: ${source}`;
   if (bytes.length > MAX_TOKENIZER_BYTES) {
-    throw new ConfigError(`${where}: expected a tokenizer.json of at most ${MAX_TOKENIZER_BYTES / 2 ** 20} MiB, got ${(bytes.length / 2 ** 20).toFixed(1)} MiB`);
+    throw new ConfigError(
+      `${where}: expected a tokenizer.json of at most ${MAX_TOKENIZER_BYTES / 2 ** 20} MiB, got ${(bytes.length / 2 ** 20).toFixed(1)} MiB`
+    );
   }
   let json2;
   try {
@@ -66479,7 +67204,9 @@ function parseTokenizer(bytes, source) {
     throw new ConfigError(`${where}: expected a Hugging Face tokenizer.json, but it is not JSON (${error62.message})`);
   }
   if (!json2 || typeof json2 !== "object" || Array.isArray(json2) || !("model" in json2) || typeof json2.model !== "object" || json2.model === null) {
-    throw new ConfigError(`${where}: expected a Hugging Face tokenizer.json with a "model" object (the file next to the model's weights), got something else`);
+    throw new ConfigError(
+      `${where}: expected a Hugging Face tokenizer.json with a "model" object (the file next to the model's weights), got something else`
+    );
   }
   let counter;
   try {
@@ -66499,12 +67226,16 @@ async function readTokenizerFile(path) {
     const info = await stat(path);
     if (!info.isFile()) throw new ConfigError(`bench.tokenizer: ${path}: expected a tokenizer.json file, got a folder or something else`);
     if (info.size > MAX_TOKENIZER_BYTES) {
-      throw new ConfigError(`bench.tokenizer: ${path}: expected a tokenizer.json of at most ${MAX_TOKENIZER_BYTES / 2 ** 20} MiB, got ${(info.size / 2 ** 20).toFixed(1)} MiB`);
+      throw new ConfigError(
+        `bench.tokenizer: ${path}: expected a tokenizer.json of at most ${MAX_TOKENIZER_BYTES / 2 ** 20} MiB, got ${(info.size / 2 ** 20).toFixed(1)} MiB`
+      );
     }
     bytes = await readFile4(path);
   } catch (error62) {
     if (error62 instanceof ConfigError) throw error62;
-    throw new ConfigError(`bench.tokenizer: expected a readable tokenizer.json on the runner, could not read ${path} (${error62.code ?? error62.message})`);
+    throw new ConfigError(
+      `bench.tokenizer: expected a readable tokenizer.json on the runner, could not read ${path} (${error62.code ?? error62.message})`
+    );
   }
   return parseTokenizer(bytes, path);
 }
@@ -66518,7 +67249,8 @@ function createTokenCounterSource(round, runtime) {
     const location = tokenizerLocation(round.config);
     if (!location) return null;
     if (location.from === "runner") return await readTokenizerFile(location.path);
-    if (!runtime.readBaselineFile) throw new Error(`bench.tokenizer: the ${runtime.name} runtime cannot read files from an image; use { path, from: runner }`);
+    if (!runtime.readBaselineFile)
+      throw new Error(`bench.tokenizer: the ${runtime.name} runtime cannot read files from an image; use { path, from: runner }`);
     const what = `bench.tokenizer: ${location.path}`;
     const bytes = await runtime.readBaselineFile(location.path, { maxBytes: MAX_TOKENIZER_BYTES, what }, signal);
     return parseTokenizer(bytes, `${location.path} in the baseline image`);
@@ -66685,7 +67417,11 @@ function describeRoundTwoRuns(round) {
   if (!scenarios) return [describeTwoRuns(config2.bench.runs, config2.gate.use)].filter((note) => note !== null);
   const notes = scenarios.map((scenario, index) => {
     const own2 = config2.scenarios?.[index]?.runs !== void 0;
-    return describeTwoRuns(scenario.config.bench.runs, scenario.config.gate.use, own2 ? `scenarios[${index}].runs (${scenario.name})` : "bench.runs");
+    return describeTwoRuns(
+      scenario.config.bench.runs,
+      scenario.config.gate.use,
+      own2 ? `scenarios[${index}].runs (${scenario.name})` : "bench.runs"
+    );
   });
   return [...new Set(notes.filter((note) => note !== null))];
 }
@@ -66723,7 +67459,10 @@ async function runEngine(role, run2, runtime, options, context) {
   const { round, signal, logger } = options;
   const { runs, timeSpent } = context;
   const emit = (event) => options.onProgress?.({ ...event, ...runs > 1 ? { run: run2, runs } : {} });
-  const mark = (failure2, scenario) => ({ ...inRun(failure2, runs > 1 ? run2 : null), ...scenario !== null ? { scenario } : {} });
+  const mark = (failure2, scenario) => ({
+    ...inRun(failure2, runs > 1 ? run2 : null),
+    ...scenario !== null ? { scenario } : {}
+  });
   const named2 = (scenario) => scenario !== null ? { scenario } : {};
   const { config: config2 } = round;
   const family = engineFamily(config2.engine);
@@ -66787,7 +67526,8 @@ async function runEngine(role, run2, runtime, options, context) {
       if (signal.aborted) throw new RoundCancelledError(signal.reason);
       if (!death && [...records.values()].some((record2) => !record2.ok)) {
         const exit = await Promise.race([running.exited, delay(EXIT_GRACE_MS).then(() => null)]);
-        if (exit && !death) death = classifyFailure({ role, stage: "benchmark", exit, logLines: running.logTail(), engine: family, runtime: config2.runtime });
+        if (exit && !death)
+          death = classifyFailure({ role, stage: "benchmark", exit, logLines: running.logTail(), engine: family, runtime: config2.runtime });
       }
       if (death) {
         benchmarkOver = true;
@@ -66835,7 +67575,9 @@ async function runRound(options) {
   let failure2 = null;
   let spent = null;
   logger.info(describeBusyPoll(round.config.bench.busyPoll));
-  const sharedPrompts = describeSharedPrompts(findSharedPrompts((round.scenarios ?? []).map((scenario) => ({ name: scenario.name, promptsHash: scenario.fingerprint.promptsHash }))));
+  const sharedPrompts = describeSharedPrompts(
+    findSharedPrompts((round.scenarios ?? []).map((scenario) => ({ name: scenario.name, promptsHash: scenario.fingerprint.promptsHash })))
+  );
   if (sharedPrompts) logger.warn(sharedPrompts);
   for (const note of describeRoundTwoRuns(round)) logger.warn(note);
   try {
@@ -66851,7 +67593,12 @@ async function runRound(options) {
       if (signal.aborted) throw new RoundCancelledError(signal.reason);
       failure2 = await prepareEngine("candidate", runtime, options, prepared);
       timeSpent.addPrepare(performance12.now() - prepareAsked);
-      if (failure2?.engine === "candidate") options.onProgress?.({ type: "skipped", role: "baseline", reason: "the candidate could not be prepared, so no engine was started" });
+      if (failure2?.engine === "candidate")
+        options.onProgress?.({
+          type: "skipped",
+          role: "baseline",
+          reason: "the candidate could not be prepared, so no engine was started"
+        });
       const context = { workloads, runs: roundRuns3, tokenCounter: counter, gpuState: gpuState2, timeSpent };
       for (let run2 = 1; run2 <= roundRuns3 && !failure2; run2++) {
         const [first, second] = orderEngineTurns(run2, round.config.bench.order);
@@ -66888,7 +67635,8 @@ async function runRound(options) {
   const provenance = {
     imageDigest: prepared.get("candidate")?.imageId ?? null,
     baselineImage: config2.baseline.image ?? null,
-    // In base/head mode the baseline's own image changes with every base: the engine image both were made from is what a calibration is tied to.
+    // In base/head mode the baseline's own image changes with every base: the engine image both were made from is what a calibration is
+    // tied to.
     baselineImageId: (commits ? sourceReport?.imageId : prepared.get("baseline")?.imageId) ?? null,
     patchHash: prepared.get("candidate")?.patchHash ?? round.patch?.sha256 ?? null,
     ...round.fingerprint ?? fingerprintRound(config2, dirname4(round.configPath), round.prompts),
@@ -66900,7 +67648,10 @@ async function runRound(options) {
     const settings = workload.config;
     const runs = workloadRuns[index] ?? [];
     const ownProvenance = workload.fingerprint ? { ...provenance, ...workload.fingerprint } : provenance;
-    const calibration = round.calibration ? fitCalibration(calibrationSourceOf(round.calibration, workload.name), calibrationFacts({ engine: settings.engine, provenance: ownProvenance, settings: cardSettings(settings) })) : null;
+    const calibration = round.calibration ? fitCalibration(
+      calibrationSourceOf(round.calibration, workload.name),
+      calibrationFacts({ engine: settings.engine, provenance: ownProvenance, settings: cardSettings(settings) })
+    ) : null;
     const result = scoreRound({
       promptIds: workload.prompts.map((prompt) => prompt.id),
       runs,
@@ -66988,11 +67739,12 @@ function decideVerdict(card) {
   if (card.failure?.engine === "baseline") return none("baseline");
   const runnerFault = findRunnerFault(card);
   if (runnerFault) return none("runner", runnerFault);
-  if (card.roundScore === null && !card.failure && card.promptsTotal > 0 && card.excluded === card.promptsTotal) return none("nothing_compared");
+  if (card.roundScore === null && !card.failure && card.promptsTotal > 0 && card.excluded === card.promptsTotal)
+    return none("nothing_compared");
   return { outcome: card.gate.passed ? "pass" : "fail", cause: null, runnerFault: null };
 }
 
-// src/scorecard/describe-card.ts
+// src/scorecard/render/describe-card.ts
 function formatMs(value) {
   if (value === null) return "\u2014";
   return value >= 100 ? `${Math.round(value).toLocaleString("en-US")}` : value.toFixed(1);
@@ -67067,10 +67819,14 @@ function describeVerdict(card, options = {}) {
       return none(`the infrastructure failed, not the patch (${describeFailureEvent(card.failure)})`);
     case "image": {
       const summary = card.failure.summary;
-      return none(`the engine image does not fit the base commit, neither engine nor the patch failed (${summary.split(": ")[0] ?? summary})`);
+      return none(
+        `the engine image does not fit the base commit, neither engine nor the patch failed (${summary.split(": ")[0] ?? summary})`
+      );
     }
     case "baseline":
-      return none(`the baseline failed, not the patch (${describeFailureEvent(card.failure)}: ${card.failure.label})`);
+      return none(
+        `the baseline failed, not the patch (${describeFailureEvent(card.failure)}: ${card.failure.label})`
+      );
     case "runner":
       return none(`the runner's GPU was busy, not the patch (${describeRunnerFaultBriefly(verdict.runnerFault)})`);
     case "nothing_compared":
@@ -67084,7 +67840,12 @@ function describeVerdict(card, options = {}) {
   }
   const score = `Round score ${formatScoreAgainstBar(card.roundScore, card.gate.bar)}`;
   const others = card.gate.reasons.filter((reason) => reason !== card.gate.rule);
-  if (others.length === 0) return { passed: card.gate.passed, outcome: verdict.outcome, headline: `${card.gate.passed ? "\u2705" : "\u274C"} ${score}${describeDecider(card)}` };
+  if (others.length === 0)
+    return {
+      passed: card.gate.passed,
+      outcome: verdict.outcome,
+      headline: `${card.gate.passed ? "\u2705" : "\u274C"} ${score}${describeDecider(card)}`
+    };
   const more = others.length - 1 + (card.gate.reasons.includes(card.gate.rule ?? "") ? 1 : 0);
   const shown = options.firstReasonOnly ? `${firstClause(others[0] ?? "")}${more > 0 ? ` (+${more} more reason${more === 1 ? "" : "s"})` : ""}` : others.join("; ");
   return { passed: card.gate.passed, outcome: verdict.outcome, headline: `\u274C ${score}, but ${shown}` };
@@ -67096,7 +67857,9 @@ function firstClause(reason) {
 function describeDecider(card) {
   const { gate } = card;
   const score = card.roundScore ?? 0;
-  const bar2 = `the gate's ${formatBar(gate.bar)}${gate.use === "noise-floor" && gate.calibration && gate.calibration.problems.length === 0 ? ` (${formatBar(gate.minRoundScore)} + noise floor ${formatPercent(gate.calibration.noiseFloor)})` : ""}`;
+  const floor = gate.use === "noise-floor" && gate.calibration && gate.calibration.problems.length === 0 ? gate.calibration.noiseFloor : null;
+  const raised = floor === null ? "" : ` (${formatBar(gate.minRoundScore)} + noise floor ${formatPercent(floor)})`;
+  const bar2 = `the gate's ${formatBar(gate.bar)}${raised}`;
   const low = card.scoreInterval?.low ?? null;
   if (gate.use === "interval-low" && low !== null) {
     const lowShown = formatScoreAgainstBar(low, gate.bar);
@@ -67123,7 +67886,8 @@ function describeInterval(card) {
     const compared = card.promptsTotal - card.excluded;
     return compared < MIN_PROMPTS_FOR_INTERVAL ? `none: fewer than ${MIN_PROMPTS_FOR_INTERVAL} prompts compared (${compared})` : "none";
   }
-  if (card.runs.completed > 1) return `a bootstrap over the ${card.runs.completed} runs and the prompts: it includes how much engine starts differ in speed`;
+  if (card.runs.completed > 1)
+    return `a bootstrap over the ${card.runs.completed} runs and the prompts: it includes how much engine starts differ in speed`;
   return "a bootstrap over prompts: it covers prompt-to-prompt variation only, not how much engine starts differ in speed (one run of each engine)";
 }
 function describeRuns(card) {
@@ -67169,7 +67933,7 @@ function describeUnscored(card) {
   return `${card.unscored} of ${compared} compared (${formatPercentAgainst(share, card.gate.maxUnscored)}); gate.maxUnscored allows ${formatPercent(card.gate.maxUnscored)}`;
 }
 
-// src/scorecard/render-facts-line.ts
+// src/scorecard/render/render-facts-line.ts
 function renderFactsLine(card) {
   const where = [card.provenance.runner, card.provenance.gpu].filter((part) => !!part).join(", ");
   const commits = card.commits ? `base ${card.commits.base.slice(0, 7)} \u2192 head ${card.commits.head.slice(0, 7)}${card.commits.baseline?.cache === "hit" ? " (baseline cached)" : ""}` : null;
@@ -67189,7 +67953,7 @@ function renderFactsLine(card) {
   return `<sub>${parts.map(escapeInline).join(" \xB7 ")}</sub>`;
 }
 
-// src/scorecard/explain-cuda-oom.ts
+// src/scorecard/render/explain-cuda-oom.ts
 function gpuStateUnknownReason(snapshot) {
   if (!snapshot) return "the card does not record it";
   return snapshot.error === null ? "nvidia-smi listed no GPU" : literalForCodeSpans(snapshot.error);
@@ -67397,7 +68161,7 @@ function toAlignment(value) {
   return code === 67 || code === 99 ? 99 : code === 76 || code === 108 ? 108 : code === 82 || code === 114 ? 114 : 0;
 }
 
-// src/scorecard/render-key-value-table.ts
+// src/scorecard/render/render-key-value-table.ts
 function renderKeyValueTable(rows) {
   return markdownTable(rows, { alignDelimiters: false, align: ["l", "l"] });
 }
@@ -67409,7 +68173,7 @@ ${body}
 </details>`;
 }
 
-// src/scorecard/render-failure-section.ts
+// src/scorecard/render/render-failure-section.ts
 function troubleshootingLink(card, kind) {
   const page = `${kind}.md`;
   if (card.docsBaseUrl) return `[troubleshooting: ${kind}](${card.docsBaseUrl}${page})`;
@@ -67437,12 +68201,18 @@ function renderFailureSection(card, options) {
   const scenario = failure2.scenario ? `, scenario ${failure2.scenario}` : "";
   const where = `${failure2.engine} engine at ${failure2.stage}${failure2.run ? `, run ${failure2.run} of ${roundRuns2(card)}` : ""}${scenario}${prompt}`;
   const rows = [
-    ["Failure", `\`${failure2.kind}\`: ${escapeInline(failure2.label)}; ${[where, exit].filter((part) => part !== null).map((part) => escapeInline(part)).join(", ")}`],
+    [
+      "Failure",
+      `\`${failure2.kind}\`: ${escapeInline(failure2.label)}; ${[where, exit].filter((part) => part !== null).map((part) => escapeInline(part)).join(", ")}`
+    ],
     ["Error", escapeInline(failure2.summary)],
     // A crash's own frames, innermost first, one a line: where the broken invariant was called from.
     ...failure2.frames && failure2.frames.length > 0 ? [["Frames", failure2.frames.map(codeSpan2).join("<br>")]] : [],
     // When the runner is at fault the engine's own hint is for a failure that repeats on a free GPU.
-    [decideVerdict(card).cause === "runner" ? "If it fails on a free GPU" : "What to try", `${failure2.hint ? `${renderWithCodeSpans(failure2.hint, escapeInline)} ` : ""}(${troubleshootingLink(card, failure2.kind)})`]
+    [
+      decideVerdict(card).cause === "runner" ? "If it fails on a free GPU" : "What to try",
+      `${failure2.hint ? `${renderWithCodeSpans(failure2.hint, escapeInline)} ` : ""}(${troubleshootingLink(card, failure2.kind)})`
+    ]
   ];
   const parts = [];
   if (options.heading) parts.push(`### ${failure2.engine === "baseline" ? "\u26A0\uFE0F" : "\u274C"} ${capitalize(describeFailureEvent(failure2))}`);
@@ -67461,7 +68231,7 @@ ${fence}`));
   return parts.join("\n\n");
 }
 
-// src/scorecard/render-gpu-state.ts
+// src/scorecard/render/render-gpu-state.ts
 function memoryInUse(snapshot) {
   return snapshot.gpus.map((gpu) => {
     const used = gpu.memoryUsedMiB === null ? "?" : formatGiB(gpu.memoryUsedMiB).replace(" GiB", "");
@@ -67471,7 +68241,8 @@ function memoryInUse(snapshot) {
 }
 function column(snapshot) {
   if (!snapshot) return ["not recorded (the engine did not start)", "\u2014", "\u2014", "\u2014"];
-  if (snapshot.error !== null || snapshot.gpus.length === 0) return [`not read: ${escapeInline(snapshot.error ?? "nvidia-smi listed no GPU")}`, "\u2014", "\u2014", "\u2014"];
+  if (snapshot.error !== null || snapshot.gpus.length === 0)
+    return [`not read: ${escapeInline(snapshot.error ?? "nvidia-smi listed no GPU")}`, "\u2014", "\u2014", "\u2014"];
   const processes = snapshot.processesError !== null ? `not listed: ${snapshot.processesError}` : snapshot.processes.length === 0 ? "none listed" : describeHolders(snapshot.processes, 5);
   return [
     escapeInline(describeGpus(snapshot) ?? "\u2014"),
@@ -67490,7 +68261,11 @@ function renderGpuStateTable(card) {
     [
       ["GPU state", "Before the baseline started", "Before the candidate started"],
       ...labels.map((label, index) => [label, baseline[index] ?? "\u2014", candidate[index] ?? "\u2014"]),
-      ["Command and environment", "the round config's", state.sameLaunch ? "the same as the baseline's" : "different from the baseline's (candidate.command or candidate.env)"]
+      [
+        "Command and environment",
+        "the round config's",
+        state.sameLaunch ? "the same as the baseline's" : "different from the baseline's (candidate.command or candidate.env)"
+      ]
     ],
     { alignDelimiters: false, align: ["l", "l", "l"] }
   );
@@ -67512,7 +68287,7 @@ function renderGpuBusyWarning(card) {
 > ${renderWithCodeSpans(text5, escapeInline)}`;
 }
 
-// src/scorecard/render-left-out-files.ts
+// src/scorecard/render/render-left-out-files.ts
 var LISTED = 20;
 var PATH_CHARS = 200;
 function shorten(path) {
@@ -67534,7 +68309,7 @@ function renderLeftOutFiles(card) {
   ].join("\n");
 }
 
-// src/scorecard/describe-integrity.ts
+// src/scorecard/render/describe-integrity.ts
 function integrityRows(card) {
   const rows = [];
   const settings = card.settings;
@@ -67548,7 +68323,10 @@ function integrityRows(card) {
   }
   if (card.medianAgreement !== void 0) {
     const bar2 = card.gate.minAgreement ? ` (gate.minAgreement ${formatPercent(card.gate.minAgreement)})` : "";
-    rows.push(["Median agreement", card.medianAgreement === null ? "\u2014 (no answers compared)" : `${formatPercent(card.medianAgreement)} of the compared tokens are the baseline's answer${bar2}`]);
+    rows.push([
+      "Median agreement",
+      card.medianAgreement === null ? "\u2014 (no answers compared)" : `${formatPercent(card.medianAgreement)} of the compared tokens are the baseline's answer${bar2}`
+    ]);
   }
   if (card.unexplained !== void 0) {
     const limit = card.gate.maxUnexplained !== void 0 ? ` (gate.maxUnexplained ${formatPercent(card.gate.maxUnexplained)})` : "";
@@ -67567,11 +68345,15 @@ function countingSentence(card) {
 function promptNotes(prompt, card) {
   const notes = [];
   if (card.settings.tokenizer) {
-    for (const [role, side2] of [["baseline", prompt.baseline], ["candidate", prompt.candidate]]) {
+    for (const [role, side2] of [
+      ["baseline", prompt.baseline],
+      ["candidate", prompt.candidate]
+    ]) {
       const claimed = side2?.claimedTokens;
       const counted = side2?.outputTokens;
       if (claimed === null || claimed === void 0 || counted === null || counted === void 0) continue;
-      if (Math.abs(claimed - counted) > countSlack(counted)) notes.push(`${role} engine claimed ${claimed} tokens, speedgate counted ${counted}`);
+      if (Math.abs(claimed - counted) > countSlack(counted))
+        notes.push(`${role} engine claimed ${claimed} tokens, speedgate counted ${counted}`);
     }
   }
   const branches = describePromptBranches(prompt);
@@ -67589,7 +68371,8 @@ function describePromptBranches(prompt) {
   const several = prompt.runs.length > 1;
   prompt.runs.forEach((run2, index) => {
     if (run2.match === "other" && run2.baselineRun) parts.push(`run ${index + 1} against run ${run2.baselineRun}'s answer`);
-    if (run2.match === "none" && run2.status === "scored") parts.push(several ? `run ${index + 1}: none the baseline gave` : "none the baseline gave");
+    if (run2.match === "none" && run2.status === "scored")
+      parts.push(several ? `run ${index + 1}: none the baseline gave` : "none the baseline gave");
   });
   return parts.length > 0 ? parts.join("; ") : null;
 }
@@ -67597,7 +68380,7 @@ function promptReason(prompt, card) {
   return [prompt.reason, ...promptNotes(prompt, card)].filter((part) => !!part).join("; ");
 }
 
-// src/scorecard/describe-summary.ts
+// src/scorecard/render/describe-summary.ts
 function describeIntervalBriefly(card) {
   const interval = card.scoreInterval;
   if (interval) return `${Math.round(interval.confidence * 100)}% interval ${formatTimes(interval.low)}\u2013${formatTimes(interval.high)}`;
@@ -67632,7 +68415,9 @@ function describePromptCounts(card) {
   if (card.excluded > 0) parts.push(`${card.excluded} more excluded (the baseline failed on them or answered nothing: they count nowhere)`);
   return parts.join("; ");
 }
-var UNEXPLAINED_REASON = /^(\d+) of \d+ (answers|prompts) \([^)]*\) (are none the baseline gave|were cut short or parted where the baseline's own answers are not) \(([^()]*)\)/;
+var UNEXPLAINED_REASON = new RegExp(
+  String.raw`^(\d+) of \d+ (answers|prompts) \([^)]*\) ` + String.raw`(are none the baseline gave|were cut short or parted where the baseline's own answers are not) \(([^()]*)\)`
+);
 function gateReasons(card) {
   const reasons = card.gate.reasons;
   if (!reasons.some((reason) => / were not scored \(/.test(reason))) return reasons;
@@ -67655,16 +68440,21 @@ function describeGate(card) {
 function describeNextStep(card) {
   if (card.gate.passed || card.roundScore === null || decideVerdict(card).outcome !== "fail") return null;
   const steps = [];
-  if (card.failure) steps.push(`A candidate that fails never passes: the ${describeFailureEvent(card.failure)}; why, and what to try, is below.`);
+  if (card.failure)
+    steps.push(`A candidate that fails never passes: the ${describeFailureEvent(card.failure)}; why, and what to try, is below.`);
   const compared = card.promptsTotal - card.excluded;
   const tooManyUnscored = compared > 0 && card.unscored / compared > card.gate.maxUnscored;
   const prompts = (count6) => `${count6} prompt${count6 === 1 ? "" : "s"}`;
-  if (tooManyUnscored && card.belowTolerance > 0) steps.push(`Find why the candidate stops early on ${prompts(card.belowTolerance)}: speed from answering less does not count.`);
-  if (tooManyUnscored && (card.diverged ?? 0) > 0) steps.push(`Find why the candidate's answer differs from the baseline's on ${prompts(card.diverged)}.`);
-  if (tooManyUnscored && card.zeroedTotal > 0 && !card.failure) steps.push(`Find why the candidate failed on ${prompts(card.zeroedTotal)}: each reason is in the per-prompt results.`);
+  if (tooManyUnscored && card.belowTolerance > 0)
+    steps.push(`Find why the candidate stops early on ${prompts(card.belowTolerance)}: speed from answering less does not count.`);
+  if (tooManyUnscored && (card.diverged ?? 0) > 0)
+    steps.push(`Find why the candidate's answer differs from the baseline's on ${prompts(card.diverged)}.`);
+  if (tooManyUnscored && card.zeroedTotal > 0 && !card.failure)
+    steps.push(`Find why the candidate failed on ${prompts(card.zeroedTotal)}: each reason is in the per-prompt results.`);
   if (compared < card.gate.minPrompts) steps.push(`Score more prompts: gate.minPrompts is ${card.gate.minPrompts}.`);
   const rule = card.gate.rule;
-  if (rule && card.gate.reasons.includes(rule) && card.roundScore < card.gate.bar) steps.push("By this measure the candidate is not faster than the bar.");
+  if (rule && card.gate.reasons.includes(rule) && card.roundScore < card.gate.bar)
+    steps.push("By this measure the candidate is not faster than the bar.");
   return steps.length > 0 ? steps.join(" ") : null;
 }
 function describeInconclusive(card) {
@@ -67679,13 +68469,16 @@ function describeInconclusive(card) {
   };
 }
 
-// src/scorecard/describe-synthetic-prompts.ts
+// src/scorecard/render/describe-synthetic-prompts.ts
 function tallyFixedLength(card, outputTokens) {
   const baseline = { exact: 0, answers: 0 };
   const candidate = { exact: 0, answers: 0 };
   for (const prompt of card.prompts) {
     for (const run2 of prompt.runs) {
-      for (const [tally, tokens] of [[baseline, run2.baselineTokens], [candidate, run2.candidateTokens]]) {
+      for (const [tally, tokens] of [
+        [baseline, run2.baselineTokens],
+        [candidate, run2.candidateTokens]
+      ]) {
         if (tokens === null) continue;
         tally.answers++;
         if (tokens === outputTokens) tally.exact++;
@@ -67712,7 +68505,7 @@ function describeSyntheticPrompts(card) {
   return `Prompts: ${count6} synthetic prompts of exactly ${inputTokens} tokens each by the round's tokenizer (seed ${seed}), each asking for exactly ${answerLength} with the engine's ignore_eos, so every answer should be that long and the comparison measures speed alone; ${held("baseline", tally.baseline)}, ${held("candidate", tally.candidate)}. ${verdict}`;
 }
 
-// src/scorecard/describe-time-spent.ts
+// src/scorecard/render/describe-time-spent.ts
 function formatDuration(ms2) {
   if (ms2 < 1e3) return `${Math.round(ms2)} ms`;
   if (ms2 < 1e4) return `${(ms2 / 1e3).toFixed(1)} s`;
@@ -67758,7 +68551,7 @@ function describeTimeSpent(timeSpent) {
   return { rows, sentence: `The round took ${formatDuration(totalMs)}: ${parts.join(", ")}. ${why}`, brief };
 }
 
-// src/scorecard/render-time-spent.ts
+// src/scorecard/render/render-time-spent.ts
 function renderTimeSpent(card) {
   if (!card.timeSpent) return "";
   const { rows, sentence } = describeTimeSpent(card.timeSpent);
@@ -67770,7 +68563,7 @@ ${table}
 ${sentence}`;
 }
 
-// src/scorecard/render-method-section.ts
+// src/scorecard/render/render-method-section.ts
 var SCORING_RULE_SENTENCE = "The round score is the median, over prompts, of the candidate's end-to-end speedup against the baseline. Both engines are compared at the same output token count, so a candidate that stops early cannot buy speed by answering less: a prompt under the tolerance bar scores nothing and shows its gate reason. Each answer is held to every answer the baseline gave the prompt over the round's runs (a batching engine answers some prompts more than one way at temperature 0): one the baseline gave in any run is timed against that answer; one that parts from all of them is timed only up to where it parts and counts as unexplained, and scores nothing (diverged) when it parts within its first bench.agreementTokens tokens, or agrees on no more than bench.minPromptAgreement of the compared length, on a prompt whose answers never vary. With several runs, each prompt's speedups combine by their geometric mean, and a prompt left unscored in any run scores nothing. The gate never passes when the candidate engine failed, when more than gate.maxUnscored of the prompts went unscored, when the median agreement is under gate.minAgreement, when more unexplained answers than gate.maxUnexplained allows come up than shuffling the two engines' answers gives (or any, where the baseline never varied), or with fewer than gate.minPrompts prompts; otherwise the interval's low end (not calibrated) or the round score (against the bar raised by the calibrated noise floor) must clear the bar. The same inputs and output limits apply to every engine; actual concurrency depends on response duration and engine scheduling.";
 function countsTable(card) {
   const score = card.roundScore === null ? "\u2014 (no prompt was scored)" : `${formatScoreAgainstBar(card.roundScore, card.gate.bar)} (${describeIntervalBriefly(card)}): the median over prompts of the candidate's end-to-end speedup at equal output length`;
@@ -67783,10 +68576,14 @@ function countsTable(card) {
     ["Prompts scored", `${card.promptsScored} / ${card.promptsTotal}`],
     ["Below tolerance", `${card.belowTolerance}: answered too little to score`],
     ...integrityRows(card),
-    ["Zeroed", `${card.zeroedTotal}: the candidate failed on them (an error, a broken stream, or the engine had died), so each counts as 0`],
+    [
+      "Zeroed",
+      `${card.zeroedTotal}: the candidate failed on them (an error, a broken stream, or the engine had died), so each counts as 0`
+    ],
     ["Unscored", escapeInline(describeUnscored(card))]
   );
-  if (card.excluded > 0) rows.push(["Excluded", `${card.excluded}: the baseline failed on them or answered nothing, so they count nowhere`]);
+  if (card.excluded > 0)
+    rows.push(["Excluded", `${card.excluded}: the baseline failed on them or answered nothing, so they count nowhere`]);
   if (!describeScore(card)) {
     const gate = describeGate(card);
     rows.push(["Gate", `${gate.mark} ${escapeInline(gate.text)}`]);
@@ -67819,7 +68616,10 @@ function scenariosSentence(card) {
 }
 function renderScenarioMethod(card) {
   const parts = [countsTable(card), settingsTable(card), describeSyntheticPrompts(card)].filter((part) => part !== "");
-  return renderFold(`How this scenario was measured: every count and its settings (${escapeInline(describeCaveats(card))})`, parts.join("\n\n"));
+  return renderFold(
+    `How this scenario was measured: every count and its settings (${escapeInline(describeCaveats(card))})`,
+    parts.join("\n\n")
+  );
 }
 function renderMethodSection(card) {
   const estimate = card.tokenCountsEstimated ? "Token counts are estimates (one token a streamed delta, spread to the final usage): the server did not report them per chunk." : "";
@@ -67830,12 +68630,20 @@ function renderMethodSection(card) {
     const summary = `How the score was measured: how the scenarios combine, where the time went and the rule${time3 ? ` (${time3.brief})` : ""}`;
     return renderFold(summary, parts2.filter((part) => part !== "").join("\n\n"));
   }
-  const parts = [countsTable(card), settingsTable(card), describeSyntheticPrompts(card), timeSection, SCORING_RULE_SENTENCE, estimate, countingSentence(card)].filter((part) => part !== "");
+  const parts = [
+    countsTable(card),
+    settingsTable(card),
+    describeSyntheticPrompts(card),
+    timeSection,
+    SCORING_RULE_SENTENCE,
+    estimate,
+    countingSentence(card)
+  ].filter((part) => part !== "");
   const caveats = `${describeCaveats(card)}${time3 ? `, ${time3.brief}` : ""}`;
   return renderFold(`How the score was measured: every count, the settings and the rule (${escapeInline(caveats)})`, parts.join("\n\n"));
 }
 
-// src/scorecard/render-parting-evidence.ts
+// src/scorecard/render/render-parting-evidence.ts
 var LISTED2 = 10;
 function claims(run2) {
   const evidence = run2.evidence;
@@ -67867,7 +68675,7 @@ function renderPartingEvidence(card) {
   return renderFold(`Answers that part from the baseline's (${total})`, `${lines2.join("\n")}${more}`);
 }
 
-// src/scorecard/render-prompts-section.ts
+// src/scorecard/render/render-prompts-section.ts
 var STATUS_LABEL2 = {
   scored: "scored",
   below_tolerance: "\u26A0\uFE0F below tolerance",
@@ -67935,7 +68743,7 @@ ${left} more prompts are not shown here to fit GitHub's size limit; all ${card.p
   return renderFold(summary, `${table}${leftNote}`);
 }
 
-// src/scorecard/render-score-chart.ts
+// src/scorecard/render/render-score-chart.ts
 var CHART_MAX_BARS = 60;
 var CHART_WIDTH_PX = 800;
 var CHART_HEIGHT_PX = 340;
@@ -68032,11 +68840,14 @@ function histogramChart(card, scores) {
 function renderScoreChart(card) {
   if (card.promptsScored === 0) return "";
   const counted = card.prompts.map((prompt, index) => ({ number: index + 1, status: prompt.status, scored: prompt.status === "scored", score: prompt.score ?? 0 })).filter((prompt) => prompt.status !== "excluded");
-  const chart = counted.length <= CHART_MAX_BARS ? perPromptChart(card, counted) : histogramChart(card, counted.map((prompt) => prompt.score));
+  const chart = counted.length <= CHART_MAX_BARS ? perPromptChart(card, counted) : histogramChart(
+    card,
+    counted.map((prompt) => prompt.score)
+  );
   return [["```mermaid", ...chart.lines, "```"].join("\n"), `<sub>${chart.caption}</sub>`].join("\n\n");
 }
 
-// src/scorecard/render-engine-times.ts
+// src/scorecard/render/render-engine-times.ts
 var SOURCES = {
   "llama.cpp timings": "llama.cpp's `timings` of each answer",
   "sglang metrics": "SGLang's `/metrics` (time to first token less queueing, inter-token latency)",
@@ -68057,7 +68868,7 @@ function renderEngineTimes(card) {
   return `**The engines' own times** (${SOURCES[times.source]}; ${statistic} over ${requests[0]} and ${requests[1]} requests, baseline \u2192 candidate): prompt processing ${pair(times, (side2) => side2.promptMs)} per request, decoding ${pair(times, (side2) => side2.decodeMsPerToken)} per token. They leave out the queueing and the network that the client's TTFT includes.`;
 }
 
-// src/scorecard/render-speed-section.ts
+// src/scorecard/render/render-speed-section.ts
 var LATENCY_ROWS = [
   // From the send to the first token: queueing included, so it is not the engine's prompt processing alone.
   { metric: "ttftMs", label: "TTFT ms (first token, incl. queueing)" },
@@ -68084,7 +68895,8 @@ function describeTimeChange(ratio2) {
 function phase(name, metric, label, metrics, per = "") {
   const before = metrics.baseline[metric].median;
   const after = metrics.candidate[metric].median;
-  if (metric === "tpotMs" && before === null && after === null) return { name, change: "not measured (no answer compared beyond its first token)" };
+  if (metric === "tpotMs" && before === null && after === null)
+    return { name, change: "not measured (no answer compared beyond its first token)" };
   const change = describeTimeChange(metrics.ratio[metric].median);
   const unit = per !== "" && change.endsWith(" time") ? ` ${per}` : "";
   return { name, change: `${change}${unit} (median ${label} ${formatMs(before)} \u2192 ${formatMs(after)} ms)` };
@@ -68114,8 +68926,18 @@ function renderSpeedSection(card) {
       triple(metrics.candidate[metric], formatMs),
       triple(metrics.ratio[metric], formatRatio)
     ]),
-    ["Output tokens/s", formatRate(metrics.baseline.outputTokensPerS), formatRate(metrics.candidate.outputTokensPerS), formatRatio(metrics.ratio.outputTokensPerS)],
-    ["Requests/s", formatRate(metrics.baseline.requestsPerS), formatRate(metrics.candidate.requestsPerS), formatRatio(metrics.ratio.requestsPerS)]
+    [
+      "Output tokens/s",
+      formatRate(metrics.baseline.outputTokensPerS),
+      formatRate(metrics.candidate.outputTokensPerS),
+      formatRatio(metrics.ratio.outputTokensPerS)
+    ],
+    [
+      "Requests/s",
+      formatRate(metrics.baseline.requestsPerS),
+      formatRate(metrics.candidate.requestsPerS),
+      formatRatio(metrics.ratio.requestsPerS)
+    ]
   ];
   const table = markdownTable(rows, { alignDelimiters: false, align: ["l", "r", "r", "r"] });
   const runs = card.settings.runs;
@@ -68124,14 +68946,17 @@ function renderSpeedSection(card) {
   const subject = runs === 1 ? `${metrics.prompts} scored prompt${metrics.prompts === 1 ? "" : "s"}` : `${metrics.prompts} requests to each engine, the scored prompts of all ${runs} runs`;
   const basis = `Over ${subject}${partial2}, each request cut at k, the output length both engines were compared at. TTFT is the time from sending a request to its first token, waiting in the engine's queue included (not the engine's prompt processing alone), TPOT the time per output token after the first, ITL the time between streamed chunks, as \`vllm bench serve\` and SGLang's \`bench_serving\` define them; rates are over the span from the first request sent to the last token at k. For times a ratio below 1.00\xD7 is faster, for rates above.`;
   const own2 = renderEngineTimes(card);
-  return renderFold("Where the speed came from: TTFT, TPOT, ITL, end to end and throughput of both engines", `${table}
+  return renderFold(
+    "Where the speed came from: TTFT, TPOT, ITL, end to end and throughput of both engines",
+    `${table}
 
 ${basis}${own2 ? `
 
-${own2}` : ""}`);
+${own2}` : ""}`
+  );
 }
 
-// src/scorecard/render-summary-table.ts
+// src/scorecard/render/render-summary-table.ts
 function renderSummaryTable(card) {
   const score = describeScore(card);
   if (!score) return "";
@@ -68146,11 +68971,12 @@ function renderSummaryTable(card) {
   const next = describeNextStep(card);
   if (next) rows.push(["What now", escapeInline(next)]);
   const inconclusive = describeInconclusive(card);
-  if (inconclusive) rows.push(["For the author", escapeInline(inconclusive.author)], ["For maintainers", escapeInline(inconclusive.maintainers)]);
+  if (inconclusive)
+    rows.push(["For the author", escapeInline(inconclusive.author)], ["For maintainers", escapeInline(inconclusive.maintainers)]);
   return renderKeyValueTable(rows);
 }
 
-// src/scorecard/render-answer-variation.ts
+// src/scorecard/render/render-answer-variation.ts
 var LISTED3 = 10;
 function describeZero(zero) {
   const where = `${escapeInline(zero.id)} (run ${zero.run})`;
@@ -68159,13 +68985,16 @@ function describeZero(zero) {
   }
   return `${where}: the answers part early, as the baseline's own did (at token ${(zero.baselinePartsAt ?? 0) + 1})`;
 }
+function andMore(count6) {
+  return count6 > LISTED3 ? `; and ${count6 - LISTED3} more` : "";
+}
 function renderAnswerVariation(card) {
   const variation = card.answerVariation;
   if (!variation || variation.promptsVaried === 0) return "";
   const { explained } = variation;
   const lead = `${variation.promptsVaried} of ${variation.promptsCompared} prompts got a different answer from the unpatched baseline in different runs, at temperature 0: the requests batched with a prompt differ from run to run, and batching changes the arithmetic.`;
   const branched = describeBranches(card);
-  const zeros = branched ?? (explained.length === 0 ? "No unscored prompt of the candidate lies within that variation." : `${explained.length} unscored prompt-run${explained.length === 1 ? " lies" : "s lie"} within it, so ${explained.length === 1 ? "it is" : "they are"} no evidence against the patch: ${explained.slice(0, LISTED3).map(describeZero).join("; ")}${explained.length > LISTED3 ? `; and ${explained.length - LISTED3} more` : ""}.`);
+  const zeros = branched ?? (explained.length === 0 ? "No unscored prompt of the candidate lies within that variation." : `${explained.length} unscored prompt-run${explained.length === 1 ? " lies" : "s lie"} within it, so ${explained.length === 1 ? "it is" : "they are"} no evidence against the patch: ${explained.slice(0, LISTED3).map(describeZero).join("; ")}${andMore(explained.length)}.`);
   return `### The baseline's own answers vary
 
 ${lead} ${zeros} \`speedgate calibrate\` measures how often the baseline disagrees with itself on this runner.`;
@@ -68229,7 +69058,7 @@ function detectQueueBound(card) {
   return null;
 }
 
-// src/scorecard/render-queue-bound-notice.ts
+// src/scorecard/render/render-queue-bound-notice.ts
 function describeQueueBound(card) {
   const found = detectQueueBound(card);
   if (!found) return null;
@@ -68243,14 +69072,14 @@ function renderQueueBoundNotice(card) {
 > **${escapeInline(lead ?? "")}**: ${escapeInline(rest.join(": "))}`;
 }
 
-// src/scorecard/render-unchanged-notice.ts
+// src/scorecard/render/render-unchanged-notice.ts
 function renderUnchangedNotice(card) {
   if (!card.unchanged) return "";
   return `> [!NOTE]
 > **No change was scored**: ${escapeInline(card.unchanged)}. Give the round a patch (candidate.patch) or a pull request's head to score it.`;
 }
 
-// src/scorecard/render-commits-section.ts
+// src/scorecard/render/render-commits-section.ts
 var short = (sha2) => sha2 ? `\`${sha2.slice(0, 12)}\`` : "\u2014";
 function seconds(ms2) {
   return ms2 === null ? "" : ` in ${(ms2 / 1e3).toFixed(1)} s`;
@@ -68286,7 +69115,10 @@ function renderCommitsSection(card) {
   if (!commits) return "";
   const rows = [];
   if (commits.image) {
-    rows.push(["Engine image", `${escapeInline(commits.image)} at ${short(commits.imageRevision)}${commits.imageRevisionFrom ? ` (${escapeInline(commits.imageRevisionFrom)})` : ""}`]);
+    rows.push([
+      "Engine image",
+      `${escapeInline(commits.image)} at ${short(commits.imageRevision)}${commits.imageRevisionFrom ? ` (${escapeInline(commits.imageRevisionFrom)})` : ""}`
+    ]);
   }
   const behind = commits.mergeBase === commits.base ? "" : ` (branched off at ${short(commits.mergeBase)}; its changes since then are applied on the base)`;
   rows.push(["Baseline", `the base ${short(commits.base)}`], ["Candidate", `the head ${short(commits.head)}${behind}`]);
@@ -68297,9 +69129,14 @@ function renderCommitsSection(card) {
     if (role === "baseline" && side2.cache !== null) rows.push([`${name} image`, describeCache(side2)]);
     rows.push([`${name} overlay`, describeOverlay(side2, role, escapeInline)]);
     rows.push([`${name} build`, describeBuild(side2, escapeInline)]);
-    if (side2.leftOut > 0) rows.push([`${name} files left out`, `${side2.leftOut} changed file${side2.leftOut === 1 ? "" : "s"} outside \`source.paths\``]);
+    if (side2.leftOut > 0)
+      rows.push([`${name} files left out`, `${side2.leftOut} changed file${side2.leftOut === 1 ? "" : "s"} outside \`source.paths\``]);
   }
-  const table = ["| | |", "| --- | --- |", ...rows.map(([key, value]) => `| ${key} | ${(value ?? "").replace(/\|/g, "\\|").replace(/\n/g, " ")} |`)].join("\n");
+  const table = [
+    "| | |",
+    "| --- | --- |",
+    ...rows.map(([key, value]) => `| ${key} | ${(value ?? "").replace(/\|/g, "\\|").replace(/\n/g, " ")} |`)
+  ].join("\n");
   const built = ["baseline", "candidate"].filter((role) => commits[role]?.build.ran);
   const summary = `Commits, baseline cache and build: the base ${commits.base.slice(0, 12)} against the head ${commits.head.slice(0, 12)}${built.length > 0 ? `; built: ${built.join(" and ")}` : "; no build"}`;
   return renderFold(summary, table);
@@ -68307,8 +69144,12 @@ function renderCommitsSection(card) {
 function renderCommitsText(card) {
   const commits = card.commits;
   if (!commits) return [];
-  const lines2 = [`Commits: baseline = base ${commits.base.slice(0, 12)}, candidate = head ${commits.head.slice(0, 12)}${commits.mergeBase === commits.base ? "" : ` (merged onto the base from ${commits.mergeBase.slice(0, 12)})`}`];
-  if (commits.image) lines2.push(`  engine image ${plain(commits.image)} at ${commits.imageRevision?.slice(0, 12) ?? "?"}${commits.imageRevisionFrom ? ` (${plain(commits.imageRevisionFrom)})` : ""}`);
+  const merged = commits.mergeBase === commits.base ? "" : ` (merged onto the base from ${commits.mergeBase.slice(0, 12)})`;
+  const lines2 = [`Commits: baseline = base ${commits.base.slice(0, 12)}, candidate = head ${commits.head.slice(0, 12)}${merged}`];
+  if (commits.image)
+    lines2.push(
+      `  engine image ${plain(commits.image)} at ${commits.imageRevision?.slice(0, 12) ?? "?"}${commits.imageRevisionFrom ? ` (${plain(commits.imageRevisionFrom)})` : ""}`
+    );
   for (const role of ["baseline", "candidate"]) {
     const side2 = commits[role];
     if (!side2) continue;
@@ -68318,7 +69159,7 @@ function renderCommitsText(card) {
   return lines2;
 }
 
-// src/scorecard/render-scenario-sections.ts
+// src/scorecard/render/render-scenario-sections.ts
 function renderScenarioTable(description) {
   return markdownTable(
     [
@@ -68346,7 +69187,9 @@ function renderScenarioRoundReasons(description) {
   return description.roundReasons.map((reason) => `\u274C **Not passed**: ${escapeInline(reason)}.`).join("\n\n");
 }
 function renderScenarioSharedPromptsNotice(description) {
-  const note = describeSharedPrompts(findSharedPrompts(description.rows.map((row) => ({ name: escapeInline(row.name), promptsHash: row.card.provenance.promptsHash }))));
+  const note = describeSharedPrompts(
+    findSharedPrompts(description.rows.map((row) => ({ name: escapeInline(row.name), promptsHash: row.card.provenance.promptsHash })))
+  );
   return note ? `> [!NOTE]
 > ${note.charAt(0).toUpperCase()}${note.slice(1)}.` : "";
 }
@@ -68366,7 +69209,9 @@ function renderScenarioFold(row, detail) {
     renderPartingEvidence(card),
     renderPromptsSection(card, detail.promptRows),
     renderScenarioMethod(card)
-  ] : ["Its speed table, per-prompt results and counts are left out to fit GitHub's size limit: scorecard.json has them under `scenarios`."];
+  ] : [
+    "Its speed table, per-prompt results and counts are left out to fit GitHub's size limit: scorecard.json has them under `scenarios`."
+  ];
   return renderFold(summary, [...lead, ...rest].filter((part) => part !== "").join("\n\n"));
 }
 function renderScenarioFolds(description, detail) {
@@ -68376,13 +69221,13 @@ function renderScenarioFolds(description, detail) {
   return description.rows.map((row) => renderScenarioFold(row, detail)).join("\n\n");
 }
 
-// src/scorecard/describe-load.ts
+// src/scorecard/render/describe-load.ts
 function describeLoad(load) {
   if (load.concurrency !== null && load.concurrency !== void 0) return `concurrency ${load.concurrency}`;
   return `one every ${load.requestIntervalMs} ms${load.arrival === "poisson" ? " on average (Poisson)" : ""}`;
 }
 
-// src/scorecard/describe-scenarios.ts
+// src/scorecard/render/describe-scenarios.ts
 var HEADLINE_FAILING = 3;
 var HEADLINE_ITEMS = 4;
 function describeShortWhy(card, maxRegression) {
@@ -68435,7 +69280,8 @@ function describeScenarios(card) {
   const roundReasons = card.gate.passed ? [] : card.gate.reasons.filter((reason) => !scenarios.some((scenario) => reason.startsWith(`${scenario.name}: `)));
   const nothingScored = scenarios.every((scenario) => scenario.card.roundScore === null);
   const leadsWithFailure = card.failure !== null && (noVerdict || nothingScored);
-  if (leadsWithFailure) return { headline: describeVerdict(card, { firstReasonOnly: true }).headline, leadsWithFailure, rows, roundReasons };
+  if (leadsWithFailure)
+    return { headline: describeVerdict(card, { firstReasonOnly: true }).headline, leadsWithFailure, rows, roundReasons };
   const passed = rows.filter((row) => row.judgement.passed).length;
   const mark = noVerdict ? "\u26A0\uFE0F" : card.gate.passed ? "\u2705" : "\u274C";
   const news = card.failure ? describeFailureCause(card.failure) : describeOutcomes(rows);
@@ -68443,11 +69289,16 @@ function describeScenarios(card) {
   return { headline: `${mark} ${passed} of ${rows.length} scenarios passed${but} \u2014 ${news}`, leadsWithFailure, rows, roundReasons };
 }
 
-// src/scorecard/render-markdown.ts
+// src/scorecard/render/render-markdown.ts
 var CARD_MARKER = "<!-- speedgate -->";
 var MAX_CARD_CHARS = 6e4;
 var KEEP_PROMPT_ROWS = 10;
 var MIN_PROMPT_ROW_CHARS = 40;
+function describeConversion(card) {
+  if (!card.convertedFrom) return "";
+  const why = "which kept no times at the compared length: its prompt scores are that card's";
+  return ` (converted from a version-${card.convertedFrom} card, ${why})`;
+}
 function provenanceSection(card) {
   const p = card.provenance;
   const code = (value) => value ? `\`${breakHtmlComments(value.replace(/`/g, "")).replace(/\|/g, "\\|")}\`` : "\u2014";
@@ -68459,7 +69310,7 @@ function provenanceSection(card) {
     ["Patch hash", code(p.patchHash)],
     ["Runner", p.runner ? escapeInline(p.runner) : "\u2014"],
     ["GPU", p.gpu ? escapeInline(p.gpu) : "\u2014"],
-    ["Scorer", `speedgate ${escapeInline(card.speedgateVersion)}, card schema ${card.schemaVersion}${card.convertedFrom ? ` (converted from a version-${card.convertedFrom} card, which kept no times at the compared length: its prompt scores are that card's)` : ""}`]
+    ["Scorer", `speedgate ${escapeInline(card.speedgateVersion)}, card schema ${card.schemaVersion}${describeConversion(card)}`]
   ];
   if (card.shard) rows.push(["Shard", `${card.shard.index} of ${card.shard.count}`]);
   if (card.source?.runUrl) rows.push(["Run", escapeInline(card.source.runUrl)]);
@@ -68525,7 +69376,8 @@ function renderScenariosWithin(card, scenarios, maxChars) {
   const allLines = card.failure?.logTail.length ?? 0;
   const render = (detail, logLines = allLines) => renderScenariosWith(card, scenarios, { logLines, detail });
   const fits = (detail, logLines = allLines) => render(detail, logLines).length <= maxChars;
-  if (most === allRows && fits({ level: "full", charts: true, promptRows: allRows })) return render({ level: "full", charts: true, promptRows: allRows });
+  if (most === allRows && fits({ level: "full", charts: true, promptRows: allRows }))
+    return render({ level: "full", charts: true, promptRows: allRows });
   for (const charts of [true, false]) {
     if (!fits({ level: "full", charts, promptRows: 0 })) continue;
     const rows = largestFitting(0, allRows, (n) => fits({ level: "full", charts, promptRows: n }));
@@ -68662,7 +69514,8 @@ function buildSyntheticPrompts(spec, counter, field3 = "bench.prompts.synthetic"
   const prompts = [];
   for (let index = 0; index < spec.count; index++) {
     let text5 = null;
-    for (let draw = 0; draw < MAX_REDRAWS && (text5 === null || seen.has(text5)); draw++) text5 = drawPromptText(counter, lengths, spec.inputTokens, random);
+    for (let draw = 0; draw < MAX_REDRAWS && (text5 === null || seen.has(text5)); draw++)
+      text5 = drawPromptText(counter, lengths, spec.inputTokens, random);
     if (text5 === null) {
       throw new ConfigError(
         `${field3}: could not make a prompt of exactly ${spec.inputTokens} tokens with the tokenizer ${counter.source}; try another inputTokens`
@@ -68693,7 +69546,9 @@ async function readPromptsFile(path, contextLimit, field3) {
   const tooLong = prompts.filter((prompt) => (prompt.maxTokens ?? 0) > contextLimit);
   if (tooLong.length > 0) {
     throw ConfigError.fromProblems(
-      tooLong.slice(0, 20).map((prompt) => `prompt ${JSON.stringify(prompt.id)}: maxTokens ${prompt.maxTokens ?? 0} is above bench.contextLimit (${contextLimit}); lower one of them`),
+      tooLong.slice(0, 20).map(
+        (prompt) => `prompt ${JSON.stringify(prompt.id)}: maxTokens ${prompt.maxTokens ?? 0} is above bench.contextLimit (${contextLimit}); lower one of them`
+      ),
       path
     );
   }
@@ -68715,7 +69570,8 @@ async function loadRoundScenarios(input2) {
       if (known) prompts = known;
       else {
         const field3 = `scenarios[${index}].prompts`;
-        if (typeof source === "object") prompts = input2.tokenCounter ? buildSyntheticPrompts(source.synthetic, input2.tokenCounter, `${field3}.synthetic`) : [];
+        if (typeof source === "object")
+          prompts = input2.tokenCounter ? buildSyntheticPrompts(source.synthetic, input2.tokenCounter, `${field3}.synthetic`) : [];
         else prompts = input2.absent(field3) ? [] : await readPromptsFile(source, config2.bench.contextLimit, field3);
         loaded.set(key, prompts);
       }
@@ -68749,14 +69605,23 @@ function listConfigPaths(config2, baseDir, patchPath, options = {}) {
     if (written === void 0) return;
     paths.push({ field: field3, written, path: at(written), kind, purpose, onRunner: mount || isAbsolute6(written) });
   };
-  if (typeof config2.bench.prompts === "string" && sendsBenchPrompts(config2)) add("bench.prompts", config2.bench.prompts, "file", "the JSONL prompts");
+  if (typeof config2.bench.prompts === "string" && sendsBenchPrompts(config2))
+    add("bench.prompts", config2.bench.prompts, "file", "the JSONL prompts");
   config2.scenarios?.forEach((scenario, index) => {
-    if (typeof scenario.prompts === "string") add(`scenarios[${index}].prompts`, scenario.prompts, "file", `scenario ${scenario.name}'s JSONL prompts`);
+    if (typeof scenario.prompts === "string")
+      add(`scenarios[${index}].prompts`, scenario.prompts, "file", `scenario ${scenario.name}'s JSONL prompts`);
   });
   const tokenizer = tokenizerLocation(config2);
   if (tokenizer?.from === "runner") add("bench.tokenizer", tokenizer.path, "file", "the model's tokenizer.json");
   if (patchPath !== void 0) {
-    paths.push({ field: "patch", written: patchPath, path: resolve4(patchPath), kind: "file", purpose: "the candidate's patch", onRunner: false });
+    paths.push({
+      field: "patch",
+      written: patchPath,
+      path: resolve4(patchPath),
+      kind: "file",
+      purpose: "the candidate's patch",
+      onRunner: false
+    });
   } else {
     add("candidate.patch", config2.candidate.patch, "file", "the candidate's patch");
   }
@@ -68780,7 +69645,13 @@ function listConfigPaths(config2, baseDir, patchPath, options = {}) {
     add("candidate.cwd", config2.candidate.cwd, "folder", "where the candidate engine runs");
   }
   config2.docker.mounts.forEach((mount, index) => {
-    add(`docker.mounts[${index}].source`, mount.source, "file or folder", `mounted at ${mount.target}${mount.readOnly ? ", read-only" : ""}`, true);
+    add(
+      `docker.mounts[${index}].source`,
+      mount.source,
+      "file or folder",
+      `mounted at ${mount.target}${mount.readOnly ? ", read-only" : ""}`,
+      true
+    );
   });
   return paths;
 }
@@ -68906,7 +69777,9 @@ async function loadPatch(path, label = "candidate.patch") {
   try {
     bytes = await readFile6(path);
   } catch (error62) {
-    throw new ConfigError(`${label}: expected a readable patch file, could not read ${path} (${error62.code ?? error62.message})`);
+    throw new ConfigError(
+      `${label}: expected a readable patch file, could not read ${path} (${error62.code ?? error62.message})`
+    );
   }
   checkPatchBytes(bytes, `${label} (${path})`);
   return { path, bytes, sha256: hashPatch(bytes) };
@@ -68922,7 +69795,9 @@ function checkProcessFolders(config2) {
     ["candidate.cwd", config2.candidate.cwd]
   ]) {
     if (value !== void 0 && isAbsolute7(value)) {
-      problems.push(`${field3}: expected a folder relative to the repository's root (each engine runs in a worktree of its commit), got ${describeValue(value, 200)}`);
+      problems.push(
+        `${field3}: expected a folder relative to the repository's root (each engine runs in a worktree of its commit), got ${describeValue(value, 200)}`
+      );
     }
   }
   return problems;
@@ -68934,9 +69809,14 @@ function findCommitsConfigProblems(config2, patchGiven) {
       "candidate.patch: expected no patch when scoring commits (--base and --head, or the action's base-sha and head-sha): the candidate is the head commit; a fixed baseline with a patch is the other mode (--patch), use one or the other"
     );
   }
-  if (config2.candidate.build) problems.push("candidate.build: expected no candidate build when scoring commits: both engines are made from one image, brought to each commit");
+  if (config2.candidate.build)
+    problems.push(
+      "candidate.build: expected no candidate build when scoring commits: both engines are made from one image, brought to each commit"
+    );
   if (config2.runtime === "docker" && !config2.candidate.sourceDir) {
-    problems.push("candidate.sourceDir: expected the folder of the engine's source checkout inside the image (such as /sgl-workspace/sglang), which is brought to each commit");
+    problems.push(
+      "candidate.sourceDir: expected the folder of the engine's source checkout inside the image (such as /sgl-workspace/sglang), which is brought to each commit"
+    );
   }
   if (config2.runtime === "process") problems.push(...checkProcessFolders(config2));
   return problems;
@@ -68950,9 +69830,15 @@ async function checkFoldersAtCommits(config2, commits) {
   ];
   for (const [field3, folder, commit] of folders) {
     if (folder === void 0 || folder === "." || folder === "") continue;
-    const { stdout, exitCode } = await runGit(commits.repoDir, ["cat-file", "-t", `${commit}:${folder.replace(/^\.\//, "").replace(/\/$/, "")}`], { okExitCodes: [1, 128] });
+    const { stdout, exitCode } = await runGit(
+      commits.repoDir,
+      ["cat-file", "-t", `${commit}:${folder.replace(/^\.\//, "").replace(/\/$/, "")}`],
+      { okExitCodes: [1, 128] }
+    );
     if (exitCode !== 0 || stdout.toString("utf8").trim() !== "tree") {
-      problems.push(`${field3}: expected a folder of the repository at ${commit.slice(0, 12)}, got ${describeValue(folder, 200)}: there is no such folder in that commit`);
+      problems.push(
+        `${field3}: expected a folder of the repository at ${commit.slice(0, 12)}, got ${describeValue(folder, 200)}: there is no such folder in that commit`
+      );
     }
   }
   return problems;
@@ -68983,9 +69869,18 @@ async function resolveRoundCommits(config2, request3) {
   }
   const mergeBase = await findMergeBase(repoDir, resolved.base, resolved.head);
   if (!mergeBase) {
-    throw new ConfigError(`${labels.head}: expected a commit that shares history with the base ${resolved.base.slice(0, 12)}, but ${resolved.head.slice(0, 12)} has no common ancestor with it`);
+    throw new ConfigError(
+      `${labels.head}: expected a commit that shares history with the base ${resolved.base.slice(0, 12)}, but ${resolved.head.slice(0, 12)} has no common ancestor with it`
+    );
   }
-  const commits = { repoDir, base: resolved.base, head: resolved.head, mergeBase, baseRef: request3.base, headRef: request3.head };
+  const commits = {
+    repoDir,
+    base: resolved.base,
+    head: resolved.head,
+    mergeBase,
+    baseRef: request3.base,
+    headRef: request3.head
+  };
   const problems = await checkFoldersAtCommits(config2, commits);
   if (problems.length > 0) throw ConfigError.fromProblems(problems, labels.repo);
   return commits;
@@ -69037,10 +69932,18 @@ function resolveConfigPaths(config2, baseDir, options = {}) {
       ...config2.candidate.cwd && onHost ? { cwd: at(config2.candidate.cwd) } : {},
       ...config2.candidate.build ? { build: { ...config2.candidate.build, context: at(config2.candidate.build.context) } } : {}
     },
-    bench: { ...config2.bench, prompts: typeof config2.bench.prompts === "string" ? at(config2.bench.prompts) : config2.bench.prompts, ...resolvedTokenizer(config2, at) },
+    bench: {
+      ...config2.bench,
+      prompts: typeof config2.bench.prompts === "string" ? at(config2.bench.prompts) : config2.bench.prompts,
+      ...resolvedTokenizer(config2, at)
+    },
     docker: { ...config2.docker, mounts: config2.docker.mounts.map((mount) => ({ ...mount, source: at(mount.source) })) },
     gate: { ...config2.gate, ...config2.gate.calibration ? { calibration: at(config2.gate.calibration) } : {} },
-    ...config2.scenarios ? { scenarios: config2.scenarios.map((scenario) => typeof scenario.prompts === "string" ? { ...scenario, prompts: at(scenario.prompts) } : scenario) } : {}
+    ...config2.scenarios ? {
+      scenarios: config2.scenarios.map(
+        (scenario) => typeof scenario.prompts === "string" ? { ...scenario, prompts: at(scenario.prompts) } : scenario
+      )
+    } : {}
   };
 }
 function resolvedTokenizer(config2, at) {
@@ -69089,7 +69992,14 @@ async function readRound(configPath, options, purpose) {
   const patch = patchPath && !absent(patchField) ? await loadPatch(patchPath, patchField) : null;
   const finalConfig = patch ? { ...config2, candidate: { ...config2.candidate, patch: patch.path } } : config2;
   const fingerprint = fingerprintRound(finalConfig, baseDir, prompts);
-  const scenarios = finalConfig.scenarios ? await loadRoundScenarios({ config: finalConfig, written, configDir: baseDir, benchPrompts: prompts, tokenCounter: tokenCounter ?? null, absent }) : void 0;
+  const scenarios = finalConfig.scenarios ? await loadRoundScenarios({
+    config: finalConfig,
+    written,
+    configDir: baseDir,
+    benchPrompts: prompts,
+    tokenCounter: tokenCounter ?? null,
+    absent
+  }) : void 0;
   const commits = options.commits ? await resolveRoundCommits(finalConfig, options.commits) : null;
   return {
     round: {
@@ -69225,7 +70135,12 @@ function convertScorecardV1(card) {
     }))
   };
   return rescoreCard(converted, {
-    gate: { minRoundScore: card.gate.minRoundScore, use: card.gate.use, maxUnscored: DEFAULT_MAX_UNSCORED, minPrompts: DEFAULT_MIN_PROMPTS }
+    gate: {
+      minRoundScore: card.gate.minRoundScore,
+      use: card.gate.use,
+      maxUnscored: DEFAULT_MAX_UNSCORED,
+      minPrompts: DEFAULT_MIN_PROMPTS
+    }
   });
 }
 
@@ -69335,7 +70250,9 @@ function parseScorecard(value, source) {
     return convertScorecardV1(parsed2.data);
   }
   if (version2 !== SCORECARD_SCHEMA_VERSION) {
-    throw new ConfigError(`${source}: schemaVersion: expected 1 or ${SCORECARD_SCHEMA_VERSION}, got ${JSON.stringify(version2) ?? "nothing"}`);
+    throw new ConfigError(
+      `${source}: schemaVersion: expected 1 or ${SCORECARD_SCHEMA_VERSION}, got ${JSON.stringify(version2) ?? "nothing"}`
+    );
   }
   const parsed = scorecardSchema.safeParse(value);
   if (!parsed.success) {
@@ -69357,7 +70274,9 @@ async function readScorecard(path) {
   try {
     text5 = await readFile8(path, "utf8");
   } catch (error62) {
-    throw new ConfigError(`${path}: expected a readable scorecard.json (${error62.code ?? error62.message})`);
+    throw new ConfigError(
+      `${path}: expected a readable scorecard.json (${error62.code ?? error62.message})`
+    );
   }
   return parseScorecardJson(text5, path);
 }
@@ -69472,7 +70391,10 @@ var MUST_AGREE = [
   { what: "settings", pick: comparedSettings },
   { what: "gate", pick: comparedGate },
   // The same A/A study, by when it was measured and what it measured; its fit to each shard is recomputed.
-  { what: "gate.calibration", pick: (card) => card.gate.calibration ? { measuredAt: card.gate.calibration.measuredAt, scores: card.gate.calibration.scores } : null },
+  {
+    what: "gate.calibration",
+    pick: (card) => card.gate.calibration ? { measuredAt: card.gate.calibration.measuredAt, scores: card.gate.calibration.scores } : null
+  },
   { what: "provenance.baselineImage", pick: (card) => card.provenance.baselineImage },
   { what: "provenance.baselineImageId", pick: (card) => card.provenance.baselineImage === null ? null : card.provenance.baselineImageId },
   { what: "provenance.patchHash", pick: (card) => card.provenance.patchHash },
@@ -69483,7 +70405,10 @@ var MUST_AGREE = [
   { what: "source.headSha", pick: (card) => card.source?.headSha ?? null },
   { what: "shard count", pick: (card) => card.shard?.count ?? null },
   // Base/head mode: the same base, head and image commit (each runner's cache and build may differ).
-  { what: "commits", pick: (card) => card.commits ? { base: card.commits.base, head: card.commits.head, imageRevision: card.commits.imageRevision } : null }
+  {
+    what: "commits",
+    pick: (card) => card.commits ? { base: card.commits.base, head: card.commits.head, imageRevision: card.commits.imageRevision } : null
+  }
 ];
 function canonical(value) {
   if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "undefined";
@@ -69535,7 +70460,9 @@ function findOverlaps(cards, labelOf, scope) {
     for (const prompt of card.prompts) {
       const earlier = owner.get(prompt.id);
       if (earlier !== void 0 && earlier !== position) {
-        problems.push(`${scope}prompt ${describeValue(prompt.id)} is in both ${labelOf(earlier)} and ${labelOf(position)}; shards must not overlap`);
+        problems.push(
+          `${scope}prompt ${describeValue(prompt.id)} is in both ${labelOf(earlier)} and ${labelOf(position)}; shards must not overlap`
+        );
       }
       owner.set(prompt.id, position);
     }
@@ -69551,7 +70478,8 @@ function findShardProblems(cards, labels) {
   if (cards.length === 0) return ["expected at least one shard scorecard.json, got none"];
   const problems = [];
   cards.forEach((card, position) => {
-    if (!card.shard) problems.push(`${labelOf(position)}: expected a shard's card (written with shard: i/n), got an unsharded or merged card`);
+    if (!card.shard)
+      problems.push(`${labelOf(position)}: expected a shard's card (written with shard: i/n), got an unsharded or merged card`);
   });
   if (problems.length > 0) return problems;
   const listProblems = findScenarioListProblems(cards, labelOf);
@@ -69565,7 +70493,9 @@ function findShardProblems(cards, labels) {
     const limit = (card) => card.gate.maxRegression ?? null;
     cards.forEach((card, position) => {
       if (position > 0 && limit(card) !== limit(first)) {
-        problems.push(`${labelOf(position)}: gate.maxRegression is ${describeValue(limit(card))} but ${labelOf(0)} has ${describeValue(limit(first))}; shards of one round must share it`);
+        problems.push(
+          `${labelOf(position)}: gate.maxRegression is ${describeValue(limit(card))} but ${labelOf(0)} has ${describeValue(limit(first))}; shards of one round must share it`
+        );
       }
     });
   }
@@ -69578,7 +70508,9 @@ function findShardProblems(cards, labels) {
   });
   for (const [index, positions] of holders2) {
     if (positions.length > 1) {
-      problems.push(`shard ${index} of ${count6} is given ${positions.length} times: ${positions.map((position) => labels[position] ?? `card ${position + 1}`).join(", ")}`);
+      problems.push(
+        `shard ${index} of ${count6} is given ${positions.length} times: ${positions.map((position) => labels[position] ?? `card ${position + 1}`).join(", ")}`
+      );
     }
   }
   for (let index = 1; index <= count6; index++) {
@@ -69635,10 +70567,22 @@ function mergeShardCards(cards, options) {
     tokenCountsEstimated: shards.some((card) => card.tokenCountsEstimated),
     provenance: {
       ...first.provenance,
-      imageDigest: joinDistinct(shards.map((card) => card.provenance.imageDigest), 256),
-      baselineImageId: joinDistinct(shards.map((card) => card.provenance.baselineImageId), 256),
-      runner: joinDistinct(shards.map((card) => card.provenance.runner), 256),
-      gpu: joinDistinct(shards.map((card) => card.provenance.gpu), 512)
+      imageDigest: joinDistinct(
+        shards.map((card) => card.provenance.imageDigest),
+        256
+      ),
+      baselineImageId: joinDistinct(
+        shards.map((card) => card.provenance.baselineImageId),
+        256
+      ),
+      runner: joinDistinct(
+        shards.map((card) => card.provenance.runner),
+        256
+      ),
+      gpu: joinDistinct(
+        shards.map((card) => card.provenance.gpu),
+        512
+      )
     },
     metrics: mergeRoundMetrics(shards.map((card) => card.metrics)),
     // The GPU state that explains a failure is the failing shard's runner's; otherwise the first shard's.
