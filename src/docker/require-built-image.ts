@@ -1,6 +1,6 @@
 import type { EngineRole } from "../vocabulary/engine-failure.js";
 import { EngineFailureError } from "../vocabulary/engine-failure.js";
-import { buildFailure, describeBuildFailure } from "./build-failures.js";
+import { buildCancelledFailure, buildTimedOutFailure, describeBuildFailure } from "./build-failures.js";
 import type { ImageBuildOutcome } from "./run-image-build.js";
 
 /**
@@ -15,26 +15,8 @@ export function requireBuiltImage(role: EngineRole, outcome: ImageBuildOutcome, 
     case "failed":
       throw new EngineFailureError(describeBuildFailure(role, outcome.stream, patchStep));
     case "timed_out":
-      throw new EngineFailureError(
-        buildFailure({
-          role,
-          stage: "build",
-          kind: "build_timeout",
-          label: `the build did not finish within ${timeoutS} s`,
-          summary: `build.timeoutS (${timeoutS} s) ended the ${role} image build`,
-          logTail: outcome.lines,
-        }),
-      );
+      throw new EngineFailureError(buildTimedOutFailure(role, `${role} image build`, timeoutS, outcome.lines));
     case "cancelled":
-      throw new EngineFailureError(
-        buildFailure({
-          role,
-          stage: "build",
-          kind: "cancelled",
-          label: "cancelled",
-          summary: `the ${role} image build was cancelled`,
-          logTail: [],
-        }),
-      );
+      throw new EngineFailureError(buildCancelledFailure(role, `${role} image build`));
   }
 }
