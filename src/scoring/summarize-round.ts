@@ -116,16 +116,17 @@ const MAX_NAMED_UNEXPLAINED = 5;
  * them ("p3 run 1") by kind for the gate's reason.
  */
 function findUnexplained(
-  prompts: ReadonlyArray<{ prompt: PromptOutcome; index: number; explanation: PromptExplanation }>,
+  prompts: ReadonlyArray<{ prompt: PromptOutcome; explanation: PromptExplanation }>,
   served: readonly number[],
 ): { count: number; breakdown: string } {
   const found: Array<{ id: string; kind: UnexplainedKind; where: string }> = [];
-  for (const { prompt, index, explanation } of prompts) {
+  for (const [position, { prompt, explanation }] of prompts.entries()) {
     for (const run of served) {
       const outcome = prompt.runs[run];
       const kind = outcome === undefined ? null : explanation.unexplained(run, outcome);
       if (kind === null) continue;
-      const id = prompt.id ?? `prompt ${index + 1}`;
+      // Without an id, a prompt is named by its place among the compared prompts.
+      const id = prompt.id ?? `prompt ${position + 1}`;
       found.push({ id, kind, where: prompt.runs.length > 1 ? `${id} run ${run + 1}` : id });
       break;
     }
