@@ -13,7 +13,7 @@ import { DEFAULT_MAX_UNSCORED, DEFAULT_MIN_PROMPTS, type GateSettings } from "..
 import { findFreePort } from "../src/engine/find-free-port.js";
 import { fasterProfile } from "../src/sim-engine/simulate-round.js";
 import type { SimProfileInput } from "../src/sim-engine/sim-profile.js";
-import buildCliBundle from "../test/support/cli-bundle/cli-bundle-setup.js";
+import buildCliBundle from "../harness/cli-bundle/cli-bundle-setup.js";
 
 /*
  * The default gate end to end: `speedgate run` in a fresh process per round, as a CI job runs it,

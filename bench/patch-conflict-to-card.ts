@@ -10,8 +10,8 @@ import type { RoundProgressEvent } from "../src/round/round-progress.js";
 import { runRound } from "../src/round/run-round.js";
 import { writeScorecard } from "../src/round/write-scorecard.js";
 import { median } from "../src/scoring/median.js";
-import { buildTestEngineImage } from "../test/support/docker/build-test-engine-image.js";
-import { CONFLICTING_PATCH, makeDockerRound } from "../test/support/docker/make-docker-round.js";
+import { buildTestEngineImage } from "../harness/docker/build-test-engine-image.js";
+import { CONFLICTING_PATCH, makeDockerRound } from "../harness/docker/make-docker-round.js";
 
 /*
  * From the start of a round to its patch_conflict card on disk. The candidate is prepared (its

@@ -8,8 +8,8 @@ import { silentLogger } from "../src/logger.js";
 import { runRound } from "../src/round/run-round.js";
 import type { TimeSpent } from "../src/scorecard/scorecard-schema.js";
 import type { SimProfileInput } from "../src/sim-engine/sim-profile.js";
-import { SimRuntime } from "../test/round/support/sim-runtime.js";
-import { makePromptSet, writeSimRoundConfig } from "../test/round/support/write-sim-round-config.js";
+import { SimRuntime } from "../harness/sim-engine/sim-runtime.js";
+import { makePromptSet, writeSimRoundConfig } from "../harness/sim-engine/write-sim-round-config.js";
 
 /*
  * Figure 16: what scenarios cost. A round of three scenarios (an open loop, one request at a time,

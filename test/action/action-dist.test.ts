@@ -15,7 +15,7 @@ import { pullRequestEvent } from "./support/webhook-payloads.js";
 import { BUSY_H100, IDLE_H100, LEFTOVER_ENGINE, installFakeNvidiaSmi } from "../support/fake-nvidia-smi.js";
 import { concatPatterns } from "../support/concat-patterns.js";
 
-const OOM_LOG = new URL("../fixtures/sglang-cuda-graph-oom.log", import.meta.url).pathname;
+const OOM_LOG = new URL("../../harness/fixtures/sglang-cuda-graph-oom.log", import.meta.url).pathname;
 
 /*
  * The bundled action (dist/index.js, dist/post.js) run as the runner runs it, on the reference

@@ -6,8 +6,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { hashPatch } from "../../src/config/load-patch.js";
 import { parseScorecardJson } from "../../src/scorecard/read-scorecard.js";
 import { CARD_MARKER } from "../../src/scorecard/render/render-markdown.js";
-import { FakeGitHub } from "../support/fake-github/fake-github-server.js";
-import { serveRepository } from "../support/fake-github/serve-repository.js";
+import { FakeGitHub } from "../../harness/fake-github/fake-github-server.js";
+import { serveRepository } from "../../harness/fake-github/serve-repository.js";
 import { runStep } from "./support/action-step.js";
 import { FASTER_PATCH, type SimRound, writeSimRound } from "./support/sim-round.js";
 

@@ -1,9 +1,9 @@
 import type { Probot } from "probot";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { SECONDARY_LIMIT_RETRIES } from "../../bot/app-octokit.js";
-import { createTestProbot } from "../support/fake-github/create-test-probot.js";
-import { FakeGitHub } from "../support/fake-github/fake-github-server.js";
-import { serveRepository } from "../support/fake-github/serve-repository.js";
+import { createTestProbot } from "../../harness/fake-github/create-test-probot.js";
+import { FakeGitHub } from "../../harness/fake-github/fake-github-server.js";
+import { serveRepository } from "../../harness/fake-github/serve-repository.js";
 
 const SECONDARY_LIMIT = {
   status: 403,

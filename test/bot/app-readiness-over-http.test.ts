@@ -3,8 +3,8 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MIGRATION_LOCK } from "../../src/store/migrate-database.js";
 import { type TestDatabaseHandle, testBackends } from "../support/database/database-backends.js";
-import { FakeGitHub } from "../support/fake-github/fake-github-server.js";
-import { sendWebhook } from "../support/fake-github/send-webhook.js";
+import { FakeGitHub } from "../../harness/fake-github/fake-github-server.js";
+import { sendWebhook } from "../../harness/fake-github/send-webhook.js";
 import { startBotProcess } from "../support/fake-github/start-bot-process.js";
 
 /*

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { Probot } from "probot";
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
-import { OWNER, REPO, workflowRunCompleted } from "../support/fake-github/adjust-payloads.js";
-import { makeTestScorecard, zipScorecard } from "../support/fake-github/make-test-scorecard.js";
-import { type FakePull, serveRepository } from "../support/fake-github/serve-repository.js";
+import { OWNER, REPO, workflowRunCompleted } from "../../harness/fake-github/adjust-payloads.js";
+import { makeTestScorecard, zipScorecard } from "../../harness/fake-github/make-test-scorecard.js";
+import { type FakePull, serveRepository } from "../../harness/fake-github/serve-repository.js";
 import { describeEachBackend } from "../support/database/database-backends.js";
 import { type StoredApp, startStoredApp } from "../support/database/start-stored-app.js";
 import { FaultyFakeGitHub, SERVER_ERROR } from "../faults/support/faulty-fake-github.js";

@@ -4,10 +4,10 @@ import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
 import { LEADERBOARD_TITLE } from "../../bot/handlers/update-leaderboard.js";
 import { listCards } from "../../src/store/card-history.js";
 import { LEADERBOARD_MARKER } from "../../src/history/render-leaderboard.js";
-import { OWNER, REPO, pullRequestEvent, workflowRunCompleted } from "../support/fake-github/adjust-payloads.js";
-import { FakeGitHub } from "../support/fake-github/fake-github-server.js";
-import { makeTestScorecard, zipScorecard } from "../support/fake-github/make-test-scorecard.js";
-import { type FakePull, type FakeRepository, serveRepository } from "../support/fake-github/serve-repository.js";
+import { OWNER, REPO, pullRequestEvent, workflowRunCompleted } from "../../harness/fake-github/adjust-payloads.js";
+import { FakeGitHub } from "../../harness/fake-github/fake-github-server.js";
+import { makeTestScorecard, zipScorecard } from "../../harness/fake-github/make-test-scorecard.js";
+import { type FakePull, type FakeRepository, serveRepository } from "../../harness/fake-github/serve-repository.js";
 import { describeEachBackend } from "../support/database/database-backends.js";
 import { type StoredApp, startStoredApp } from "../support/database/start-stored-app.js";
 

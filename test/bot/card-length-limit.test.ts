@@ -2,11 +2,11 @@ import { randomUUID } from "node:crypto";
 import type { Probot } from "probot";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
-import { OWNER, REPO, workflowRunCompleted } from "../support/fake-github/adjust-payloads.js";
-import { createTestProbot } from "../support/fake-github/create-test-probot.js";
-import { FakeGitHub } from "../support/fake-github/fake-github-server.js";
-import { makeTestScorecard, zipScorecard } from "../support/fake-github/make-test-scorecard.js";
-import { serveRepository } from "../support/fake-github/serve-repository.js";
+import { OWNER, REPO, workflowRunCompleted } from "../../harness/fake-github/adjust-payloads.js";
+import { createTestProbot } from "../../harness/fake-github/create-test-probot.js";
+import { FakeGitHub } from "../../harness/fake-github/fake-github-server.js";
+import { makeTestScorecard, zipScorecard } from "../../harness/fake-github/make-test-scorecard.js";
+import { serveRepository } from "../../harness/fake-github/serve-repository.js";
 
 const SHA = "e".repeat(40);
 const APP_ID = 77;

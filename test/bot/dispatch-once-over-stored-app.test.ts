@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { Probot } from "probot";
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
-import { OWNER, REPO, issueCommentCreated } from "../support/fake-github/adjust-payloads.js";
-import { type FakePull, type FakeRepository, serveRepository } from "../support/fake-github/serve-repository.js";
+import { OWNER, REPO, issueCommentCreated } from "../../harness/fake-github/adjust-payloads.js";
+import { type FakePull, type FakeRepository, serveRepository } from "../../harness/fake-github/serve-repository.js";
 import { describeEachBackend } from "../support/database/database-backends.js";
 import { type StoredApp, startStoredApp } from "../support/database/start-stored-app.js";
 import { FaultyFakeGitHub, SERVER_ERROR } from "../faults/support/faulty-fake-github.js";

@@ -1,11 +1,11 @@
 import { generateKeyPairSync, randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { workflowRunWorkKey } from "../../bot/store/derive-work-key.js";
-import { OWNER, REPO, workflowRunCompleted } from "../support/fake-github/adjust-payloads.js";
-import { makeTestScorecard, zipScorecard } from "../support/fake-github/make-test-scorecard.js";
+import { OWNER, REPO, workflowRunCompleted } from "../../harness/fake-github/adjust-payloads.js";
+import { makeTestScorecard, zipScorecard } from "../../harness/fake-github/make-test-scorecard.js";
 import { type FakeDelivery, serveAppDeliveries } from "../support/fake-github/serve-app-deliveries.js";
-import { type FakePull, serveRepository } from "../support/fake-github/serve-repository.js";
-import { sendWebhook } from "../support/fake-github/send-webhook.js";
+import { type FakePull, serveRepository } from "../../harness/fake-github/serve-repository.js";
+import { sendWebhook } from "../../harness/fake-github/send-webhook.js";
 import { type BotProcess, startBotProcess } from "../support/fake-github/start-bot-process.js";
 import { type TestDatabaseHandle, describeEachBackend, testBackends } from "../support/database/database-backends.js";
 import { ForwardingProxy } from "../support/forwarding-proxy.js";

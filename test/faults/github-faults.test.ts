@@ -1,17 +1,17 @@
 import { randomUUID } from "node:crypto";
 import type { Probot } from "probot";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { OWNER, REPO, workflowRunCompleted } from "../support/fake-github/adjust-payloads.js";
-import { makeTestScorecard, zipScorecard } from "../support/fake-github/make-test-scorecard.js";
-import { type FakePull, serveRepository } from "../support/fake-github/serve-repository.js";
+import { OWNER, REPO, workflowRunCompleted } from "../../harness/fake-github/adjust-payloads.js";
+import { makeTestScorecard, zipScorecard } from "../../harness/fake-github/make-test-scorecard.js";
+import { type FakePull, serveRepository } from "../../harness/fake-github/serve-repository.js";
 import { pgliteBackend } from "../support/database/database-backends.js";
 import { type StoredApp, startStoredApp } from "../support/database/start-stored-app.js";
-import { createTestProbot } from "../support/fake-github/create-test-probot.js";
+import { createTestProbot } from "../../harness/fake-github/create-test-probot.js";
 import { FaultyFakeGitHub, type InjectedFault, SERVER_ERROR, secondaryRateLimit } from "./support/faulty-fake-github.js";
 
 /*
  * Faults, nothing lost: the GitHub rows. The app runs in-process with the Octokit it is deployed
- * with (bot/app-octokit.ts, through test/support/fake-github/create-test-probot.ts), against the local
+ * with (bot/app-octokit.ts, through harness/fake-github/create-test-probot.ts), against the local
  * GitHub with faults injected per route; each row checks that the card comment lands exactly once
  * and the check run once. probot.receive settles when the handler is done, so no row waits on time.
  *

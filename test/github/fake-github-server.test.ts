@@ -1,6 +1,6 @@
 import { getOctokit } from "@actions/github";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { FakeGitHub } from "../support/fake-github/fake-github-server.js";
+import { FakeGitHub } from "../../harness/fake-github/fake-github-server.js";
 
 /** The fake must refuse what GitHub would, or the app's tests prove nothing. */
 describe("the GitHub fake", () => {

@@ -1,8 +1,8 @@
 import { getOctokit } from "@actions/github";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { publishCheckRun } from "../../src/github/publish-check-run.js";
-import { FakeGitHub } from "../support/fake-github/fake-github-server.js";
-import { serveRepository } from "../support/fake-github/serve-repository.js";
+import { FakeGitHub } from "../../harness/fake-github/fake-github-server.js";
+import { serveRepository } from "../../harness/fake-github/serve-repository.js";
 
 const target = { owner: "o", repo: "r", headSha: "f".repeat(40) };
 

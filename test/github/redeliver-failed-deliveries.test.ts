@@ -7,8 +7,8 @@ import { createRecordingLogger, silentLogger } from "../../src/logger.js";
 import { MAX_REDELIVERY_REQUESTS, claimRedelivery } from "../../src/store/claim-redelivery.js";
 import type { Database } from "../../src/store/database.js";
 import { describeEachBackend, useTestDatabase } from "../support/database/database-backends.js";
-import { createTestProbot } from "../support/fake-github/create-test-probot.js";
-import { FakeGitHub } from "../support/fake-github/fake-github-server.js";
+import { createTestProbot } from "../../harness/fake-github/create-test-probot.js";
+import { FakeGitHub } from "../../harness/fake-github/fake-github-server.js";
 import { type FakeDelivery, serveAppDeliveries } from "../support/fake-github/serve-app-deliveries.js";
 
 const APP_ID = 4242;

@@ -2,8 +2,8 @@ import { getOctokit } from "@actions/github";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { GitHubClient } from "../../src/github/github-client.js";
 import { upsertCardComment } from "../../src/github/upsert-card-comment.js";
-import { FakeGitHub } from "../support/fake-github/fake-github-server.js";
-import { serveRepository } from "../support/fake-github/serve-repository.js";
+import { FakeGitHub } from "../../harness/fake-github/fake-github-server.js";
+import { serveRepository } from "../../harness/fake-github/serve-repository.js";
 
 const repo = { owner: "o", repo: "r" };
 const card = (text: string): string => `<!-- speedgate -->\n## ${text}\n`;

@@ -5,7 +5,7 @@ import { regateScorecard } from "../../src/github/regate-scorecard.js";
 import { renderMarkdown } from "../../src/scorecard/render/render-markdown.js";
 import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
 import type { SimRequestRecord } from "../../src/sim-engine/chunk-write-log.js";
-import { TEST_TOKENIZER_PATH } from "../fixtures/tokenizer/generate-tokenizer.js";
+import { TEST_TOKENIZER_PATH } from "../../harness/fixtures/tokenizer/generate-tokenizer.js";
 import { PROMPT_IDS, runSimRound, simCommand, writeSimRound } from "../cli/support/sim-round.js";
 
 /*

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildSyntheticPrompts } from "../../src/config/build-synthetic-prompts.js";
 import { readTokenizerFile } from "../../src/tokens/read-tokenizer-file.js";
-import { TEST_TOKENIZER_PATH } from "../fixtures/tokenizer/generate-tokenizer.js";
+import { TEST_TOKENIZER_PATH } from "../../harness/fixtures/tokenizer/generate-tokenizer.js";
 import { runSimRound, simCommand, writeSimRound } from "../cli/support/sim-round.js";
 
 /*

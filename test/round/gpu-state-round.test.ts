@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { runSimRound, simCommand, writeSimRound } from "../cli/support/sim-round.js";
 import { BUSY_H100, type FakeNvidiaSmi, IDLE_H100, LEFTOVER_ENGINE, installFakeNvidiaSmi, withPath } from "../support/fake-nvidia-smi.js";
 
-const OOM_LOG = new URL("../fixtures/sglang-cuda-graph-oom.log", import.meta.url).pathname;
+const OOM_LOG = new URL("../../harness/fixtures/sglang-cuda-graph-oom.log", import.meta.url).pathname;
 
 /*
  * A whole `speedgate run` with the process runtime and an nvidia-smi stand-in on PATH whose answers

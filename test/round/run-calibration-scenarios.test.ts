@@ -15,8 +15,8 @@ import { type Scorecard, scorecardSchema } from "../../src/scorecard/scorecard-s
 import type { SimProfileInput } from "../../src/sim-engine/sim-profile.js";
 import { MIN_CALIBRATION_ROUNDS } from "../../src/scoring/noise-floor.js";
 import { makeTempDir } from "../support/make-temp-dir.js";
-import { SimRuntime } from "./support/sim-runtime.js";
-import { makePromptSet, writeSimRoundConfig } from "./support/write-sim-round-config.js";
+import { SimRuntime } from "../../harness/sim-engine/sim-runtime.js";
+import { makePromptSet, writeSimRoundConfig } from "../../harness/sim-engine/write-sim-round-config.js";
 
 /*
  * `speedgate calibrate` on a round with scenarios, on in-process reference engines: one A/A study per

@@ -8,8 +8,8 @@ import { judgeScenario } from "../../src/scorecard/combine-scenario-gates.js";
 import { rescoreCard } from "../../src/scorecard/rescore-card.js";
 import { renderMarkdown } from "../../src/scorecard/render/render-markdown.js";
 import { makeTempDir } from "../support/make-temp-dir.js";
-import { SimRuntime } from "./support/sim-runtime.js";
-import { makePromptSet, writeSimRoundConfig } from "./support/write-sim-round-config.js";
+import { SimRuntime } from "../../harness/sim-engine/sim-runtime.js";
+import { makePromptSet, writeSimRoundConfig } from "../../harness/sim-engine/write-sim-round-config.js";
 
 const DECODE = makePromptSet("d", 7);
 const CHAT = makePromptSet("u", 5);

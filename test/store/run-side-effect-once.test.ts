@@ -6,8 +6,8 @@ import { isDefiniteRefusal } from "../../src/github/is-definite-refusal.js";
 import type { Database } from "../../src/store/database.js";
 import { runSideEffectOnce } from "../../src/store/run-side-effect-once.js";
 import { describeEachBackend, useTestDatabase } from "../support/database/database-backends.js";
-import { FakeGitHub } from "../support/fake-github/fake-github-server.js";
-import { type FakeRepository, serveRepository } from "../support/fake-github/serve-repository.js";
+import { FakeGitHub } from "../../harness/fake-github/fake-github-server.js";
+import { type FakeRepository, serveRepository } from "../../harness/fake-github/serve-repository.js";
 
 const SHA = "c0ffee".repeat(6) + "c0ff";
 

@@ -4,8 +4,8 @@ import { DEFAULT_REDELIVER_HOURS, redeliverHours, redeliverOnStart } from "../..
 import { createRecordingLogger, silentLogger } from "../../../src/logger.js";
 import type { Database } from "../../../src/store/database.js";
 import { pgliteBackend, useTestDatabase } from "../../support/database/database-backends.js";
-import { createTestProbot } from "../../support/fake-github/create-test-probot.js";
-import { FakeGitHub } from "../../support/fake-github/fake-github-server.js";
+import { createTestProbot } from "../../../harness/fake-github/create-test-probot.js";
+import { FakeGitHub } from "../../../harness/fake-github/fake-github-server.js";
 import { serveAppDeliveries } from "../../support/fake-github/serve-app-deliveries.js";
 
 describe("SPEEDGATE_REDELIVER_HOURS", () => {

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from "vitest";
-import { FakeGitHub } from "./fake-github-server.js";
+import { FakeGitHub } from "../../../harness/fake-github/fake-github-server.js";
 import { type BotProcess, startBotProcess } from "./start-bot-process.js";
 
 /**

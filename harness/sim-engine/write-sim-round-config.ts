@@ -1,7 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { stringify } from "yaml";
-import type { Prompt } from "../../../src/prompts/prompt.js";
+import type { Prompt } from "../../src/prompts/prompt.js";
 
 /** `count` prompts "<prefix>1".."<prefix>N", each with text of its own, so a reference engine tells them apart by content. */
 export function makePromptSet(prefix: string, count: number): Prompt[] {

@@ -1,9 +1,9 @@
-import type { EngineRuntime, PreparedEngine, RunningEngine } from "../../../src/engine/engine-runtime.js";
-import type { Prompt } from "../../../src/prompts/prompt.js";
-import type { SimProfileInput } from "../../../src/sim-engine/sim-profile.js";
-import { startSimEngine } from "../../../src/sim-engine/start-sim-engine.js";
-import type { EngineExit } from "../../../src/vocabulary/engine-exit.js";
-import type { EngineRole } from "../../../src/vocabulary/engine-failure.js";
+import type { EngineRuntime, PreparedEngine, RunningEngine } from "../../src/engine/engine-runtime.js";
+import type { Prompt } from "../../src/prompts/prompt.js";
+import type { SimProfileInput } from "../../src/sim-engine/sim-profile.js";
+import { startSimEngine } from "../../src/sim-engine/start-sim-engine.js";
+import type { EngineExit } from "../../src/vocabulary/engine-exit.js";
+import type { EngineRole } from "../../src/vocabulary/engine-failure.js";
 
 /** What a test may do as the round runner calls the runtime: fail a preparation, act on a started engine. */
 export interface SimRuntimeHooks {
