@@ -122,7 +122,7 @@ export async function measureDefaultGateEndToEnd(
       simEngineCommand("--profile", join(dir, profile), "--prompts", PROMPTS_FILE, "--jitter", "0.03", "--run-variance", "0.0141");
     // Written again before each round with a port free at that moment: a fixed one was taken now and then on a busy machine.
     const writeConfig = async (name: string, candidateProfile: string, bench: SimRoundOptions["bench"] = {}): Promise<string> => {
-      const { configPath } = await writeSimRound(dir, {
+      return await writeSimRound(dir, {
         port: await findFreePort(),
         prompts: { "prompts.jsonl": prompts },
         baseline: { command: engine("baseline.json") },
@@ -131,7 +131,6 @@ export async function measureDefaultGateEndToEnd(
         bench: { maxTokens: 256, requestIntervalMs: 25, runs: 4, ...bench },
         fileName: name,
       });
-      return configPath;
     };
     const aa = (): Promise<string> => writeConfig("aa.yml", "baseline.json");
     const faster = (): Promise<string> => writeConfig("faster.yml", "faster.json");

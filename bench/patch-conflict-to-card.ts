@@ -55,7 +55,7 @@ async function writeProcessRound(dir: string): Promise<string> {
     `${JSON.stringify({ defaults: { ttftMs: 30, itlMs: 6, outputTokens: 12, reasoningTokens: 0 } }, null, 2)}\n`,
   );
   await writeFile(join(dir, "conflict.patch"), CONFLICTING_PATCH);
-  const { configPath } = await writeSimRound(dir, {
+  return await writeSimRound(dir, {
     engine: "sim",
     // No engine starts: the round ends at the patch.
     port: 30000,
@@ -65,7 +65,6 @@ async function writeProcessRound(dir: string): Promise<string> {
     bench: { maxTokens: 64, runs: 4 },
     fileName: "round.yaml",
   });
-  return configPath;
 }
 
 async function dockerAnswers(docker: Dockerode): Promise<boolean> {

@@ -52,7 +52,7 @@ const PROFILE: SimProfileInput = {
 };
 
 async function writeRound(dir: string): Promise<string> {
-  const { configPath } = await writeSimRound(dir, {
+  return await writeSimRound(dir, {
     ...SIM_RUNTIME_ROUND,
     engine: "sim",
     prompts: { "chat.jsonl": CHAT, "decode.jsonl": DECODE, "batch.jsonl": BATCH },
@@ -64,7 +64,6 @@ async function writeRound(dir: string): Promise<string> {
       { name: "batch-c8", prompts: "batch.jsonl", concurrency: 8 },
     ],
   });
-  return configPath;
 }
 
 async function timeRound(round: LoadedRound): Promise<{ wallMs: number; spent: TimeSpent }> {

@@ -56,9 +56,9 @@ export interface SimRoundOptions {
 /**
  * The one writer of a round on the reference engine: its prompt files and its config (YAML) in `dir`, a
  * process round whose engines stop within 2 s. PROMPTS_FILE in either engine's command becomes the first
- * prompts file's path. Returns the config's path and that prompts file's.
+ * prompts file's path. Returns the config's path.
  */
-export async function writeSimRound(dir: string, options: SimRoundOptions): Promise<{ configPath: string; promptsPath: string }> {
+export async function writeSimRound(dir: string, options: SimRoundOptions): Promise<string> {
   const files = Object.entries(options.prompts);
   for (const [name, prompts] of files) await writeFile(join(dir, name), `${prompts.map((prompt) => JSON.stringify(prompt)).join("\n")}\n`);
   const first = files[0]?.[0];
@@ -81,5 +81,5 @@ export async function writeSimRound(dir: string, options: SimRoundOptions): Prom
   };
   const configPath = join(dir, options.fileName ?? "round.yml");
   await writeFile(configPath, stringify(config));
-  return { configPath, promptsPath };
+  return configPath;
 }

@@ -128,7 +128,7 @@ describe("speedgate calibrate against the reference engine", () => {
       JSON.stringify({ model: "m", defaults: { ttftMs: 5, itlMs: 1, outputTokens: 12, reasoningTokens: 0, tokensPerChunk: 1 } }),
     );
     // The candidate names only its source: no command of its own, and the baseline no folder.
-    const { configPath } = await writeSimRound(dir, {
+    const configPath = await writeSimRound(dir, {
       port: await getFreePort(),
       prompts: { "prompts.jsonl": ["a", "b", "c", "d"].map((id) => ({ id, messages: [{ role: "user", content: `prompt ${id}` }] })) },
       baseline: { command: simEngineCommand("--host", "{host}", "--profile", "profile.json") },

@@ -68,7 +68,7 @@ describe("a process round with the engine's code in a subfolder (SGLang's python
       `--- a/python/profile.json\n+++ b/python/profile.json\n@@ -4,3 +4,3 @@\n     "ttftMs": 20,\n-    "itlMs": 40,\n+    "itlMs": ` +
         `4,\n     "outputTokens": 24,\n`,
     );
-    const { configPath } = await writeSimRound(dir, {
+    const configPath = await writeSimRound(dir, {
       engine: "sim",
       port: await getFreePort(),
       prompts: { "prompts.jsonl": makePromptSet("p", 4) },

@@ -37,7 +37,7 @@ const SCENARIOS = [
 
 /** A round folder with both prompt sets and round.yml; `gate` is merged into the round's gate. */
 async function writeRound(dir: string, gate: SimRoundOptions["gate"] = {}): Promise<string> {
-  const { configPath } = await writeSimRound(dir, {
+  return await writeSimRound(dir, {
     ...SIM_RUNTIME_ROUND,
     prompts: { "decode.jsonl": DECODE, "chat.jsonl": CHAT },
     bench: { requestIntervalMs: 0, warmupRequests: 0 },
@@ -46,7 +46,6 @@ async function writeRound(dir: string, gate: SimRoundOptions["gate"] = {}): Prom
     // One config per calibration file named, so the rounds of one test do not overwrite the one calibrate read.
     fileName: typeof gate.calibration === "string" ? `round-${gate.calibration.replace(/\.json$/, "")}.yml` : "round.yml",
   });
-  return configPath;
 }
 
 const runtimeOf = (baseline: SimProfileInput, candidate: SimProfileInput) => new SimRuntime({ baseline, candidate }, [...DECODE, ...CHAT]);

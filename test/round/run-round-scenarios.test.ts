@@ -38,14 +38,13 @@ const CANDIDATE: SimProfileInput = {
 
 /** A round folder with the three prompt sets; `scenarios` null leaves the field out. */
 async function writeRound(scenarios: SimRoundOptions["scenarios"] | null, bench: SimRoundOptions["bench"] = {}): Promise<string> {
-  const { configPath } = await writeSimRound(await makeTempDir("speedgate-scenarios-"), {
+  return await writeSimRound(await makeTempDir("speedgate-scenarios-"), {
     ...SIM_RUNTIME_ROUND,
     prompts: { "decode.jsonl": DECODE, "chat.jsonl": CHAT, "batch.jsonl": BATCH },
     bench: { requestIntervalMs: 0, runs: 3, warmupRequests: 1, ...bench },
     gate: { minRoundScore: 0.4, minPrompts: 1, maxRegression: 0.9 },
     ...(scenarios ? { scenarios } : {}),
   });
-  return configPath;
 }
 
 const THREE_SCENARIOS = [

@@ -21,7 +21,7 @@ export function commitsRoundPrompts(count: number): Array<{ id: string; prompt: 
  * enough for the gate and its bar is 0.5. A config of its own name each call, so a test can write several.
  */
 export async function writeCommitsRound(dir: string, options: Partial<SimRoundOptions> = {}): Promise<string> {
-  const { configPath } = await writeSimRound(dir, {
+  return await writeSimRound(dir, {
     port: await getFreePort(),
     prompts: { "prompts.jsonl": commitsRoundPrompts(6) },
     fileName: `round-${Math.random().toString(36).slice(2)}.yml`,
@@ -30,5 +30,4 @@ export async function writeCommitsRound(dir: string, options: Partial<SimRoundOp
     bench: { model: "sim-model", ...options.bench },
     gate: { minRoundScore: 0.5, minPrompts: 1, ...options.gate },
   });
-  return configPath;
 }

@@ -75,7 +75,7 @@ export async function writeActionRound(
     "profile.json",
     ...(options.startupDelayMs ? ["--startup-delay-ms", String(options.startupDelayMs)] : []),
   );
-  const { configPath } = await writeSimRound(dir, {
+  const configPath = await writeSimRound(dir, {
     engine: "sim",
     port,
     prompts: { "prompts.jsonl": prompts },

@@ -37,7 +37,7 @@ export interface CliRoundOptions extends Omit<SimRoundOptions, "port" | "prompts
 export async function writeCliRound(options: CliRoundOptions = {}): Promise<{ dir: string; configPath: string }> {
   const { dir = await makeTempDir("speedgate-run-test-"), promptIds = PROMPT_IDS, ...round } = options;
   const prompts = promptIds.map((id) => ({ id, messages: [{ role: "user", content: `prompt ${id}` }] }));
-  const { configPath } = await writeSimRound(dir, {
+  const configPath = await writeSimRound(dir, {
     ...round,
     port: await getFreePort(),
     prompts: { "prompts.jsonl": prompts },
