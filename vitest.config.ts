@@ -83,7 +83,7 @@ export default defineConfig({
             "test/support/docker/docker-global-setup.ts",
             "test/support/llama-cpp/llama-cpp-global-setup.ts",
             "test/support/database/database-global-setup.ts",
-            "test/support/cli-bundle/cli-bundle-setup.ts",
+            "harness/cli-bundle/cli-bundle-setup.ts",
             "test/support/temp/temp-root-setup.ts",
           ],
         },

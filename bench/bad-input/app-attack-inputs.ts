@@ -5,20 +5,14 @@ import type { Probot } from "probot";
 import { DEFAULT_WEBHOOK_BODY_LIMITS, createBodyGuard } from "../../bot/guard-webhook-body.js";
 import { readRunStamp } from "../../bot/stamp-card-comment.js";
 import { filterDiffByPaths } from "../../src/patch/filter-diff-by-paths.js";
-import { holdWebhookUploads } from "../../test/support/hold-webhook-uploads.js";
+import { holdWebhookUploads } from "../../harness/hold-webhook-uploads.js";
 import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
-import { createTestProbot } from "../../test/support/fake-github/create-test-probot.js";
-import {
-  OWNER,
-  REPO,
-  issueCommentCreated,
-  pullRequestEvent,
-  workflowRunCompleted,
-} from "../../test/support/fake-github/adjust-payloads.js";
-import { FakeGitHub } from "../../test/support/fake-github/fake-github-server.js";
-import { makeTestScorecard, zipScorecard } from "../../test/support/fake-github/make-test-scorecard.js";
-import { type FakePull, type FakeRepository, serveRepository } from "../../test/support/fake-github/serve-repository.js";
-import { findRenderedReferences } from "../../test/support/find-rendered-references.js";
+import { createTestProbot } from "../../harness/fake-github/create-test-probot.js";
+import { OWNER, REPO, issueCommentCreated, pullRequestEvent, workflowRunCompleted } from "../../harness/fake-github/adjust-payloads.js";
+import { FakeGitHub } from "../../harness/fake-github/fake-github-server.js";
+import { makeTestScorecard, zipScorecard } from "../../harness/fake-github/make-test-scorecard.js";
+import { type FakePull, type FakeRepository, serveRepository } from "../../harness/fake-github/serve-repository.js";
+import { findRenderedReferences } from "../../harness/find-rendered-references.js";
 import { type CorpusRow, describeError, firstLine } from "./corpus-row.js";
 
 /*

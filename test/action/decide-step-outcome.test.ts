@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { decideStepOutcome } from "../../action/decide-step-outcome.js";
 import { cardOutputs } from "../../action/card-outputs.js";
-import { type PromptPlan, makeCard, seedOomFailure } from "../support/make-card.js";
+import { type PromptPlan, makeCard, seedOomFailure } from "../../harness/make-card.js";
 import { IDLE_GPU, LEFTOVER_GPU } from "../support/make-gpu-snapshot.js";
 import { imageBaseMismatch } from "../../src/failure/image-base-mismatch.js";
 import { makeScenarioRound } from "../support/make-scenario-round.js";

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeTempDir } from "../support/make-temp-dir.js";
 import { type StepResult, runStep } from "./support/action-step.js";
-import { type SimRound, writeSimRound } from "./support/sim-round.js";
+import { type ActionRound, writeActionRound } from "./support/write-action-round.js";
 import { pullRequestEvent } from "./support/webhook-payloads.js";
 
 /*
@@ -34,16 +34,16 @@ function poisonPatch(commandFiles: string): string {
 }
 
 describe("runtime: process without candidate.trusted, event by event (the bundled action)", () => {
-  let round: SimRound;
-  let trusted: SimRound;
+  let round: ActionRound;
+  let trusted: ActionRound;
   let workDir: string;
   let commandFiles: string;
   let patchPath: string;
 
   beforeAll(async () => {
     const candidate = { postPatch: [["sh", "build.sh"]] };
-    round = await writeSimRound({ prompts: 4, candidate });
-    trusted = await writeSimRound({ prompts: 4, candidate: { ...candidate, trusted: true } });
+    round = await writeActionRound({ prompts: 4, candidate });
+    trusted = await writeActionRound({ prompts: 4, candidate: { ...candidate, trusted: true } });
     for (const each of [round, trusted]) await writeFile(join(each.dir, "engine", "build.sh"), "true\n");
     workDir = await makeTempDir("speedgate-fence-");
     // Where the runner keeps a step's file commands (RUNNER_TEMP/_runner_file_commands/set_env_<uuid>).
@@ -61,7 +61,7 @@ describe("runtime: process without candidate.trusted, event by event (the bundle
   /** Runs the step with a fresh GITHUB_ENV file; returns the step and what the file holds after it. */
   async function stepUnder(
     event: { name: string; payload: unknown },
-    config: SimRound,
+    config: ActionRound,
     patch: string,
   ): Promise<{ step: StepResult; githubEnv: string }> {
     const githubEnv = join(commandFiles, `set_env_${randomUUID()}`);

@@ -1,14 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
-import { OWNER, REPO, issueCommentCreated, workflowRunCompleted } from "../support/fake-github/adjust-payloads.js";
-import { makeTestScorecard, zipScorecard } from "../support/fake-github/make-test-scorecard.js";
+import { OWNER, REPO, issueCommentCreated, workflowRunCompleted } from "../../harness/fake-github/adjust-payloads.js";
+import { makeTestScorecard, zipScorecard } from "../../harness/fake-github/make-test-scorecard.js";
 import { makeScenarioRound } from "../support/make-scenario-round.js";
-import { deliverAndSettle, sendWebhook } from "../support/fake-github/send-webhook.js";
-import { type FakePull, serveRepository } from "../support/fake-github/serve-repository.js";
+import { deliverAndSettle, sendWebhook } from "../../harness/fake-github/send-webhook.js";
+import { type FakePull, serveRepository } from "../../harness/fake-github/serve-repository.js";
 import type { BotProcess } from "../support/fake-github/start-bot-process.js";
 import { useBotProcess } from "../support/fake-github/use-bot-process.js";
-import { findRenderedReferences } from "../support/find-rendered-references.js";
+import { findRenderedReferences } from "../../harness/find-rendered-references.js";
 
 /*
  * Issue #12, points 2, 9, 10, 12 and 13: what a card from a run can do to the comment and the check

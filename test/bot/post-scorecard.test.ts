@@ -1,16 +1,16 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { Probot } from "probot";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { OWNER, REPO, issueCommentCreated, workflowRunCompleted } from "../support/fake-github/adjust-payloads.js";
-import { createTestProbot } from "../support/fake-github/create-test-probot.js";
-import { FakeGitHub } from "../support/fake-github/fake-github-server.js";
-import { makeTestScorecard, zipScorecard } from "../support/fake-github/make-test-scorecard.js";
-import { type FakePull, serveRepository } from "../support/fake-github/serve-repository.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { OWNER, REPO, issueCommentCreated, workflowRunCompleted } from "../../harness/fake-github/adjust-payloads.js";
+import { createTestProbot } from "../../harness/fake-github/create-test-probot.js";
+import { makeTestScorecard, zipScorecard } from "../../harness/fake-github/make-test-scorecard.js";
+import { type FakePull, serveRepository } from "../../harness/fake-github/serve-repository.js";
 import { DEFAULT_APP_DOCS_URL } from "../../bot/resolve-app-docs-url.js";
 import type { EngineFailure } from "../../src/vocabulary/engine-failure.js";
-import { makeCard, seedOomFailure } from "../support/make-card.js";
+import { makeCard, seedOomFailure } from "../../harness/make-card.js";
 import { makeScenarioRound } from "../support/make-scenario-round.js";
+import { useFakeGitHub } from "../support/fake-github/use-fake-github.js";
 import { toVersion1 } from "../support/version-one-card.js";
 
 const SHA = "1".repeat(40);
@@ -19,16 +19,12 @@ const PULL: FakePull = { number: 21, headSha: SHA, headRepo: `${OWNER}/${REPO}`,
 
 /** workflow_run.completed handled in-process through probot.receive, for the cases that need no HTTP. */
 describe("postScorecard", () => {
-  const fake = new FakeGitHub();
+  const fake = useFakeGitHub();
   let probot: Probot;
 
   beforeAll(async () => {
-    await fake.start();
     probot = await createTestProbot({ fakeUrl: fake.url, appId: APP_ID });
   });
-  afterAll(async () => await fake.stop());
-  beforeEach(() => fake.reset());
-  afterEach(() => expect(fake.violations).toEqual([]));
 
   const receive = async (name: string, payload: unknown): Promise<void> =>
     await probot.receive({ id: randomUUID(), name, payload } as Parameters<Probot["receive"]>[0]);

@@ -10,7 +10,7 @@ import { renderMarkdown } from "../../src/scorecard/render/render-markdown.js";
 import { runCli } from "../cli/support/sim-round.js";
 import { getFreePort } from "../support/get-free-port.js";
 import { llamaCppTestContext } from "../support/llama-cpp/llama-cpp-test-context.js";
-import { QWEN3_TOKENIZER } from "../support/llama-cpp/make-llama-cpp-round.js";
+import { QWEN3_TOKENIZER } from "../../harness/llama-cpp/make-llama-cpp-round.js";
 import { makeTempDir } from "../support/make-temp-dir.js";
 import { concatPatterns } from "../support/concat-patterns.js";
 

@@ -16,7 +16,7 @@ import {
   QWEN3_TOKENIZER,
   llamaServerCommand,
   makeLlamaCppRound,
-} from "../support/llama-cpp/make-llama-cpp-round.js";
+} from "../../harness/llama-cpp/make-llama-cpp-round.js";
 import { makeTempDir } from "../support/make-temp-dir.js";
 import { concatPatterns } from "../support/concat-patterns.js";
 

@@ -1,10 +1,10 @@
 import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { runSimRound, simCommand, writeSimRound } from "../cli/support/sim-round.js";
+import { runSimRound, simCommand, writeCliRound } from "../cli/support/sim-round.js";
 import { BUSY_H100, type FakeNvidiaSmi, IDLE_H100, LEFTOVER_ENGINE, installFakeNvidiaSmi, withPath } from "../support/fake-nvidia-smi.js";
 
-const OOM_LOG = new URL("../fixtures/sglang-cuda-graph-oom.log", import.meta.url).pathname;
+const OOM_LOG = new URL("../../harness/fixtures/sglang-cuda-graph-oom.log", import.meta.url).pathname;
 
 /*
  * A whole `speedgate run` with the process runtime and an nvidia-smi stand-in on PATH whose answers
@@ -27,7 +27,9 @@ describe("a round records the GPU state before each engine starts", () => {
     async () => {
       fake = await installFakeNvidiaSmi([{ gpus: IDLE_H100 }, { gpus: BUSY_H100, apps: LEFTOVER_ENGINE }]);
       restore = withPath(fake.path);
-      const { dir, configPath } = await writeSimRound({ candidate: simCommand("--crash-log", OOM_LOG, "--crash-exit-code", "1") });
+      const { dir, configPath } = await writeCliRound({
+        candidate: { command: simCommand("--crash-log", OOM_LOG, "--crash-exit-code", "1") },
+      });
       dirs.push(dir);
       const { card, out, stdout } = await runSimRound(configPath, dir);
       expect(card?.failure).toMatchObject({ engine: "candidate", stage: "startup", kind: "cuda_oom" });
@@ -63,7 +65,9 @@ describe("a round records the GPU state before each engine starts", () => {
   it("says the patch needs more memory when the GPU was as idle before the candidate as before the baseline", async () => {
     fake = await installFakeNvidiaSmi([{ gpus: IDLE_H100 }]);
     restore = withPath(fake.path);
-    const { dir, configPath } = await writeSimRound({ candidate: simCommand("--crash-log", OOM_LOG, "--crash-exit-code", "1") });
+    const { dir, configPath } = await writeCliRound({
+      candidate: { command: simCommand("--crash-log", OOM_LOG, "--crash-exit-code", "1") },
+    });
     dirs.push(dir);
     const { out } = await runSimRound(configPath, dir);
     const markdown = await readFile(join(out, "scorecard.md"), "utf8");

@@ -1,7 +1,7 @@
 import MarkdownIt from "markdown-it";
 import { describe, expect, it } from "vitest";
 import { escapeCodeLine, escapeInline, neutralizeReferences } from "../../src/safe-text/escape-engine-text.js";
-import { findRenderedReferences } from "../support/find-rendered-references.js";
+import { findRenderedReferences } from "../../harness/find-rendered-references.js";
 
 const HOSTILE =
   "@octocat @org/team #12 octo/repo#34 GH-56 gh-7 https://github.com/octo/repo/issues/7 www.github.com/o/r/pull/8 " +

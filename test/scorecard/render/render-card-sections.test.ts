@@ -4,8 +4,8 @@ import type { EngineFailure } from "../../../src/vocabulary/engine-failure.js";
 import { importErrorHint } from "../../../src/failure/failure-hints.js";
 import type { GpuSnapshot } from "../../../src/vocabulary/gpu-state-schema.js";
 import { renderMarkdown } from "../../../src/scorecard/render/render-markdown.js";
-import { findRenderedReferences } from "../../support/find-rendered-references.js";
-import { type PromptPlan, makeCard, seedOomFailure, testConfig } from "../../support/make-card.js";
+import { findRenderedReferences } from "../../../harness/find-rendered-references.js";
+import { type PromptPlan, makeCard, seedOomFailure, testConfig } from "../../../harness/make-card.js";
 import { IDLE_GPU, LEFTOVER_GPU, h100Snapshot } from "../../support/make-gpu-snapshot.js";
 
 const gpu = h100Snapshot;

@@ -6,7 +6,7 @@ import { renderMarkdown } from "../../../src/scorecard/render/render-markdown.js
 import { renderText } from "../../../src/scorecard/render/render-text.js";
 import type { CardCommits, Scorecard } from "../../../src/scorecard/scorecard-schema.js";
 import { imageBaseMismatch } from "../../../src/failure/image-base-mismatch.js";
-import { makeCard } from "../../support/make-card.js";
+import { makeCard } from "../../../harness/make-card.js";
 
 const BASE = "b".repeat(40);
 const HEAD = "c".repeat(40);

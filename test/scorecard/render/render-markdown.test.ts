@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { EngineFailure } from "../../../src/vocabulary/engine-failure.js";
 import { CARD_MARKER, MAX_CARD_CHARS, renderMarkdown } from "../../../src/scorecard/render/render-markdown.js";
 import { scorecardSchema } from "../../../src/scorecard/scorecard-schema.js";
-import { type PromptPlan, makeCard, seedOomFailure } from "../../support/make-card.js";
+import { type PromptPlan, makeCard, seedOomFailure } from "../../../harness/make-card.js";
 
 const passingPlans: PromptPlan[] = [1.31, 1.18, 1.25, 1.12, 1.4, 1.22, 1.27, 1.3, 1.2, 1.25, 1.24, 1.29].map((speedup) => ({ speedup }));
 
@@ -103,7 +103,7 @@ describe("renderMarkdown", () => {
     expect(markdown).toContain("<details><summary>Log tail: last 66 lines</summary>");
     expect(markdown).not.toContain("<details open>");
     // Each traceback line stands on its own line, as the engine printed it.
-    const log = readFileSync(new URL("../../fixtures/sglang-cuda-graph-oom.log", import.meta.url), "utf8");
+    const log = readFileSync(new URL("../../../harness/fixtures/sglang-cuda-graph-oom.log", import.meta.url), "utf8");
     for (const line of log.trimEnd().split("\n")) expect(markdown).toContain(`\n${line}\n`);
     expect(markdown).toContain("| Round score | — (no prompt was scored) |");
     // Nothing was scored: no chart of zeros, no metrics table, and one line for the prompts that all failed alike.

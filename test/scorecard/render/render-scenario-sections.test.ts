@@ -5,7 +5,7 @@ import { MAX_CARD_CHARS, renderMarkdown } from "../../../src/scorecard/render/re
 import { renderMarkdownWithinBytes } from "../../../src/scorecard/render/render-markdown-within-bytes.js";
 import type { Scorecard } from "../../../src/scorecard/scorecard-schema.js";
 import { scorecardSchema } from "../../../src/scorecard/scorecard-schema.js";
-import { makeCard, seedOomFailure } from "../../support/make-card.js";
+import { makeCard, seedOomFailure } from "../../../harness/make-card.js";
 import { requireDeclaredScenarios } from "../../../src/github/require-declared-scenarios.js";
 import { renderText } from "../../../src/scorecard/render/render-text.js";
 import { FOUR_RUNS_TIME, readExampleCard, slowerCard, underLoad } from "../../support/make-scenario-card.js";

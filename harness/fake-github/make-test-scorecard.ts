@@ -1,7 +1,7 @@
 import { zipSync } from "fflate";
-import { regateScorecard } from "../../../src/github/regate-scorecard.js";
-import { SCORECARD_SCHEMA_VERSION, type Scorecard } from "../../../src/scorecard/scorecard-schema.js";
-import { emptyProvenance } from "../../../src/scorecard/build-scorecard.js";
+import { regateScorecard } from "../../src/github/regate-scorecard.js";
+import { SCORECARD_SCHEMA_VERSION, type Scorecard } from "../../src/scorecard/scorecard-schema.js";
+import { emptyProvenance } from "../../src/scorecard/build-scorecard.js";
 
 export interface TestCardOptions {
   /** One score per prompt; the round score is their median. By default twelve prompts around 1.20×, enough for a verdict. */

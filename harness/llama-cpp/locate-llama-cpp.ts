@@ -10,7 +10,7 @@ export interface LlamaCppFiles {
   model: string;
 }
 
-const REPO_ROOT = resolve(import.meta.dirname, "..", "..", "..");
+const REPO_ROOT = resolve(import.meta.dirname, "..", "..");
 /** Where CI puts them: a checkout of speedgate beside `shared/`, so `../shared/engines/llama-cpp` from the repository. */
 const SHARED = join("shared", "engines", "llama-cpp");
 

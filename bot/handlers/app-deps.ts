@@ -1,11 +1,17 @@
 import type { Context, Probot } from "probot";
-import type { GitHubClient } from "../src/github/github-client.js";
-import { type PublishCheckRunOptions, publishCheckRun } from "../src/github/publish-check-run.js";
-import { APP_CONFIG_PATH, type LoadedRepoConfig, type RepoConfigSource, describeConfigSource, readRepoConfig } from "./read-repo-config.js";
-import type { AppStore } from "./app-store.js";
-import type { CollaboratorRoleCache } from "./collaborator-role-cache.js";
-import type { CardReader } from "./read-cards-off-thread.js";
-import type { UnpinnedCheckWarnings } from "./warn-unpinned-check.js";
+import type { GitHubClient } from "../../src/github/github-client.js";
+import { type PublishCheckRunOptions, publishCheckRun } from "../../src/github/publish-check-run.js";
+import {
+  APP_CONFIG_PATH,
+  type LoadedRepoConfig,
+  type RepoConfigSource,
+  describeConfigSource,
+  readRepoConfig,
+} from "../read-repo-config.js";
+import type { AppStore } from "../store/app-store.js";
+import type { CollaboratorRoleCache } from "../collaborator-role-cache.js";
+import type { CardReader } from "../read-cards-off-thread.js";
+import type { UnpinnedCheckWarnings } from "../warn-unpinned-check.js";
 
 /** An installation's Octokit as Probot makes it (app.auth(installationId)): REST, GraphQL and the config plugin. */
 export type InstallationOctokit = Awaited<ReturnType<Probot["auth"]>>;

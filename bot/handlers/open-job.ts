@@ -1,9 +1,9 @@
 import type { z } from "zod";
 import type { RepoRef } from "../../src/github/github-client.js";
-import type { AppDeps, InstallationOctokit } from "../app-deps.js";
+import type { AppDeps, InstallationOctokit } from "./app-deps.js";
 import type { repositorySchema } from "../payloads/parse-payload.js";
-import type { JobContext } from "./app-work.js";
-import { readJobPayload } from "./read-job-payload.js";
+import type { JobContext } from "../work/app-work.js";
+import { readJobPayload } from "../work/read-job-payload.js";
 
 /** What every job handler starts from: its payload, the repository it is about, and that installation's client. */
 export interface OpenedJob<P> {

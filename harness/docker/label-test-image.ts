@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type Dockerode from "dockerode";
-import { createTarArchive } from "../../../src/docker/create-tar-archive.js";
-import { dockerStatusCode } from "../../../src/docker/docker-status-code.js";
-import { silentLogger } from "../../../src/logger.js";
-import { runImageBuild } from "../../../src/docker/run-image-build.js";
+import { createTarArchive } from "../../src/docker/create-tar-archive.js";
+import { dockerStatusCode } from "../../src/docker/docker-status-code.js";
+import { silentLogger } from "../../src/logger.js";
+import { runImageBuild } from "../../src/docker/run-image-build.js";
 
 /**
  * The test engine image with labels added (an engine image as a CI builds it, carrying

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { stringify } from "yaml";
+import { type SimRoundOptions, simEngineCommand, writeSimRound } from "../../../harness/sim-engine/write-sim-round.js";
 import { MARK_VARIABLE, newMark } from "../../support/find-marked-processes.js";
 import { getFreePort } from "../../support/get-free-port.js";
 import { makeTempDir } from "../../support/make-temp-dir.js";
@@ -42,7 +42,7 @@ export const SLOWER_PATCH = FASTER_PATCH.replace(
   '+  "defaults": { "ttftMs": 120, "itlMs": 80',
 );
 
-export interface SimRound {
+export interface ActionRound {
   dir: string;
   configPath: string;
   patchPath: string;
@@ -55,9 +55,9 @@ export interface SimRound {
   port: number;
 }
 
-export async function writeSimRound(
-  options: { prompts?: number; requestIntervalMs?: number; startupDelayMs?: number; candidate?: Record<string, unknown> } = {},
-): Promise<SimRound> {
+export async function writeActionRound(
+  options: { prompts?: number; requestIntervalMs?: number; startupDelayMs?: number; candidate?: SimRoundOptions["candidate"] } = {},
+): Promise<ActionRound> {
   const dir = await makeTempDir("speedgate-action-");
   const port = await getFreePort();
   const pidFile = join(dir, "engine-pids.txt");
@@ -69,35 +69,26 @@ export async function writeSimRound(
   await mkdir(join(dir, "engine"));
   await writeFile(join(dir, "engine", "profile.json"), PROFILE(60, 40));
   await writeFile(join(dir, "faster.patch"), FASTER_PATCH);
-  const count = options.prompts ?? 12;
-  const prompts = Array.from({ length: count }, (_, index) => JSON.stringify({ id: `p${index}`, prompt: `Count to ${index + 3}.` }));
-  await writeFile(join(dir, "prompts.jsonl"), `${prompts.join("\n")}\n`);
-  const engineArgs = ["sim-engine", "--port", "{port}", "--profile", "profile.json"];
-  if (options.startupDelayMs) engineArgs.push("--startup-delay-ms", String(options.startupDelayMs));
-  const config = {
+  const prompts = Array.from({ length: options.prompts ?? 12 }, (_, index) => ({ id: `p${index}`, prompt: `Count to ${index + 3}.` }));
+  const engine = simEngineCommand(
+    "--profile",
+    "profile.json",
+    ...(options.startupDelayMs ? ["--startup-delay-ms", String(options.startupDelayMs)] : []),
+  );
+  const configPath = await writeSimRound(dir, {
     engine: "sim",
-    runtime: "process",
     port,
-    health: { path: "/health", timeoutS: 60, intervalMs: 50 },
+    prompts: { "prompts.jsonl": prompts },
+    health: { intervalMs: 50 },
     baseline: {
       // sh records its pid and what it can read of environments, then exec makes the engine that very process.
-      command: ["sh", "-c", `echo $$ >> '${pidFile}'; ${snoop}; exec "$0" "$@"`, "{node}", "{speedgate}", ...engineArgs],
+      command: ["sh", "-c", `echo $$ >> '${pidFile}'; ${snoop}; exec "$0" "$@"`, ...engine],
       cwd: "engine",
       env: { [MARK_VARIABLE]: mark },
     },
     candidate: { sourceDir: "engine", ...options.candidate },
-    bench: {
-      prompts: "prompts.jsonl",
-      maxTokens: 12,
-      requestIntervalMs: options.requestIntervalMs ?? 5,
-      contextLimit: 4096,
-      tolerance: 0.9,
-      runs: 1,
-    },
-    gate: { minRoundScore: 1.0 },
-    docker: { stopTimeoutS: 2 },
-  };
-  const configPath = join(dir, "round.yaml");
-  await writeFile(configPath, stringify(config));
+    bench: { maxTokens: 12, requestIntervalMs: options.requestIntervalMs ?? 5 },
+    fileName: "round.yaml",
+  });
   return { dir, configPath, patchPath: join(dir, "faster.patch"), pidFile, envFile, mark, port };
 }

@@ -1,4 +1,4 @@
-import type { GitHubClient, RepoRef } from "../src/github/github-client.js";
+import type { GitHubClient, RepoRef } from "../../src/github/github-client.js";
 import type { AppDeps } from "./app-deps.js";
 
 export interface Refusal extends RepoRef {

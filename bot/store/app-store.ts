@@ -1,10 +1,10 @@
-import type { SideEffectOutcome, SideEffectRequest } from "../src/store/run-side-effect-once.js";
-import type { CardRecord, LeaderboardCard, StoredCard } from "../src/store/card-history.js";
-import { type DeliveryLedger, MemoryDeliveryLedger } from "./delivery-ledger.js";
-import { type HeadPushLog, MemoryHeadPushLog } from "./head-push-log.js";
-import { MemoryRefusalLimiter, type RefusalLimiter } from "./refusal-limiter.js";
-import type { AppLog, WorkStore } from "./work/app-work.js";
-import { InlineWork } from "./work/inline-work.js";
+import type { SideEffectOutcome, SideEffectRequest } from "../../src/store/run-side-effect-once.js";
+import type { CardRecord, LeaderboardCard, StoredCard } from "../../src/store/card-history.js";
+import { type DeliveryLedger, MemoryDeliveryLedger } from "../delivery-ledger.js";
+import { type HeadPushLog, MemoryHeadPushLog } from "../head-push-log.js";
+import { MemoryRefusalLimiter, type RefusalLimiter } from "../refusal-limiter.js";
+import type { AppLog, WorkStore } from "../work/app-work.js";
+import { InlineWork } from "../work/inline-work.js";
 
 /** Side effects GitHub does not de-duplicate (a dispatch), done at most once per key. */
 export interface SideEffects {

@@ -1,12 +1,12 @@
 import { readFileSync } from "node:fs";
-import { parseRoundConfig } from "../../src/config/load-round-config.js";
-import type { EngineFailure } from "../../src/vocabulary/engine-failure.js";
-import type { GpuSnapshot } from "../../src/vocabulary/gpu-state-schema.js";
-import { buildScorecard } from "../../src/scorecard/build-scorecard.js";
-import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
-import { toLogTail } from "../../src/safe-text/sanitize-log-tail.js";
-import type { RequestRecord } from "../../src/scoring/request-record.js";
-import { scoreRound } from "../../src/scoring/score-round.js";
+import { parseRoundConfig } from "../src/config/load-round-config.js";
+import type { EngineFailure } from "../src/vocabulary/engine-failure.js";
+import type { GpuSnapshot } from "../src/vocabulary/gpu-state-schema.js";
+import { buildScorecard } from "../src/scorecard/build-scorecard.js";
+import type { Scorecard } from "../src/scorecard/scorecard-schema.js";
+import { toLogTail } from "../src/safe-text/sanitize-log-tail.js";
+import type { RequestRecord } from "../src/scoring/request-record.js";
+import { scoreRound } from "../src/scoring/score-round.js";
 import { failedRequest, steadyStream } from "./make-records.js";
 
 export const testConfig = parseRoundConfig({
@@ -100,7 +100,7 @@ export function makeCard(plans: PromptPlan[], options: MakeCardOptions = {}): Sc
 }
 
 export function seedOomFailure(): EngineFailure {
-  const log = readFileSync(new URL("../fixtures/sglang-cuda-graph-oom.log", import.meta.url), "utf8");
+  const log = readFileSync(new URL("./fixtures/sglang-cuda-graph-oom.log", import.meta.url), "utf8");
   const logTail = toLogTail(log);
   return {
     engine: "candidate",

@@ -1,14 +1,14 @@
-import { formatDispatchBinding } from "../src/github/dispatch-binding.js";
-import { dispatchScoringWorkflow } from "../src/github/dispatch-scoring-workflow.js";
-import type { PullRequestInfo } from "../src/github/find-pull-request-for-commit.js";
-import type { CollaboratorRoleCache } from "./collaborator-role-cache.js";
-import { type GitHubClient, type RepoRef, statusOf } from "../src/github/github-client.js";
-import { publishCheckRun } from "../src/github/publish-check-run.js";
-import { DEFAULT_REPO_CONFIG, type PermissionLevel, type RepoConfig, permissionReaches } from "../src/github/repo-config-schema.js";
-import { isDefiniteRefusal } from "../src/github/is-definite-refusal.js";
-import { APP_CONFIG_PATH } from "./read-repo-config.js";
-import type { SideEffectOutcome } from "../src/store/run-side-effect-once.js";
-import type { SideEffects } from "./app-store.js";
+import { formatDispatchBinding } from "../../src/github/dispatch-binding.js";
+import { dispatchScoringWorkflow } from "../../src/github/dispatch-scoring-workflow.js";
+import type { PullRequestInfo } from "../../src/github/find-pull-request-for-commit.js";
+import type { CollaboratorRoleCache } from "../collaborator-role-cache.js";
+import { type GitHubClient, type RepoRef, statusOf } from "../../src/github/github-client.js";
+import { publishCheckRun } from "../../src/github/publish-check-run.js";
+import { DEFAULT_REPO_CONFIG, type PermissionLevel, type RepoConfig, permissionReaches } from "../../src/github/repo-config-schema.js";
+import { isDefiniteRefusal } from "../../src/github/is-definite-refusal.js";
+import { APP_CONFIG_PATH } from "../read-repo-config.js";
+import type { SideEffectOutcome } from "../../src/store/run-side-effect-once.js";
+import type { SideEffects } from "../store/app-store.js";
 
 export interface RescoreRequest extends RepoRef {
   client: GitHubClient;

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { hashPatch } from "../../../src/config/load-patch.js";
-import type { LoadedRound } from "../../../src/config/load-round-config.js";
-import { parseRoundConfig } from "../../../src/config/load-round-config.js";
-import type { Prompt } from "../../../src/prompts/prompt.js";
-import type { RoundCommits } from "../../../src/config/resolve-round-commits.js";
+import { hashPatch } from "../../src/config/load-patch.js";
+import type { LoadedRound } from "../../src/config/load-round-config.js";
+import { parseRoundConfig } from "../../src/config/load-round-config.js";
+import type { Prompt } from "../../src/prompts/prompt.js";
+import type { RoundCommits } from "../../src/config/resolve-round-commits.js";
 import { ENGINE_SOURCE_DIR, testPrompt } from "./build-test-engine-image.js";
 
 /**

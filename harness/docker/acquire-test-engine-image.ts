@@ -1,9 +1,9 @@
 import { hostname } from "node:os";
 import type Dockerode from "dockerode";
-import { dockerStatusCode } from "../../../src/docker/docker-status-code.js";
-import { LABEL_CREATED, LABEL_HOST, LABEL_PID, LABEL_PID_START } from "../../../src/docker/resource-labels.js";
-import { readProcessStartTime } from "../../../src/read-process-start-time.js";
-import { DEFAULT_STALE_AFTER_MS, isRunGone } from "../../../src/docker/sweep-resources.js";
+import { dockerStatusCode } from "../../src/docker/docker-status-code.js";
+import { LABEL_CREATED, LABEL_HOST, LABEL_PID, LABEL_PID_START } from "../../src/docker/resource-labels.js";
+import { readProcessStartTime } from "../../src/read-process-start-time.js";
+import { DEFAULT_STALE_AFTER_MS, isRunGone } from "../../src/docker/sweep-resources.js";
 import { TEST_IMAGE_LABEL, buildTestEngineImage } from "./build-test-engine-image.js";
 
 export interface TestEngineImage {

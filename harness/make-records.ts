@@ -1,4 +1,4 @@
-import type { ChunkArrival, CompletedRequest, FailedRequest } from "../../src/scoring/request-record.js";
+import type { ChunkArrival, CompletedRequest, FailedRequest } from "../src/scoring/request-record.js";
 
 /**
  * A completed request whose chunks each carry `tokensPerChunk` tokens, the first at `ttftMs` and then

@@ -1,6 +1,6 @@
 import type { Context } from "probot";
 import type { AppDeps } from "./app-deps.js";
-import type { WorkRequest } from "./work/app-work.js";
+import type { WorkRequest } from "../work/app-work.js";
 
 /**
  * A webhook handler that does no work itself: it reads the delivery (no API call), and either stores the

@@ -1,9 +1,18 @@
-import type { EngineRuntime, PreparedEngine, RunningEngine } from "../../../src/engine/engine-runtime.js";
-import type { Prompt } from "../../../src/prompts/prompt.js";
-import type { SimProfileInput } from "../../../src/sim-engine/sim-profile.js";
-import { startSimEngine } from "../../../src/sim-engine/start-sim-engine.js";
-import type { EngineExit } from "../../../src/vocabulary/engine-exit.js";
-import type { EngineRole } from "../../../src/vocabulary/engine-failure.js";
+import type { EngineRuntime, PreparedEngine, RunningEngine } from "../../src/engine/engine-runtime.js";
+import type { Prompt } from "../../src/prompts/prompt.js";
+import type { SimProfileInput } from "../../src/sim-engine/sim-profile.js";
+import { startSimEngine } from "../../src/sim-engine/start-sim-engine.js";
+import type { EngineExit } from "../../src/vocabulary/engine-exit.js";
+import type { EngineRole } from "../../src/vocabulary/engine-failure.js";
+import type { SimRoundOptions } from "./write-sim-round.js";
+
+/** The config of a round SimRuntime runs (writeSimRound's options): its command and port are never used, its health check polls fast. */
+export const SIM_RUNTIME_ROUND = {
+  port: 1,
+  engine: "test",
+  baseline: { command: ["unused"] },
+  health: { timeoutS: 30, intervalMs: 20 },
+} satisfies Partial<SimRoundOptions>;
 
 /** What a test may do as the round runner calls the runtime: fail a preparation, act on a started engine. */
 export interface SimRuntimeHooks {

@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from "node:crypto";
 import { Probot, ProbotOctokit } from "probot";
-import { AppOctokit } from "../../../bot/app-octokit.js";
-import { type SpeedgateAppOptions, createSpeedgateApp } from "../../../bot/index.js";
+import { AppOctokit } from "../../bot/app-octokit.js";
+import { type SpeedgateAppOptions, createSpeedgateApp } from "../../bot/index.js";
 import { API_PREFIX } from "./fake-github-server.js";
 
 export interface TestProbotOptions {

@@ -5,7 +5,7 @@ import { join, resolve } from "node:path";
 import type Dockerode from "dockerode";
 import { build } from "esbuild";
 import { NODE_BUNDLE_BANNER } from "../node-bundle-banner.js";
-import { TEST_TOKENIZER_PATH } from "../../fixtures/tokenizer/generate-tokenizer.js";
+import { TEST_TOKENIZER_PATH } from "../fixtures/tokenizer/generate-tokenizer.js";
 import { BUSYBOX, TEST_IMAGE_LABEL, copyLibraries, importRootfsImage, installBusybox, sharedLibraries } from "./import-rootfs-image.js";
 
 export { TEST_IMAGE_LABEL };
@@ -78,7 +78,7 @@ Traceback (most recent call last):
 torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 79.10 GiB of which 1.06 GiB is free.
 `;
 
-const repoRoot = resolve(import.meta.dirname, "..", "..", "..");
+const repoRoot = resolve(import.meta.dirname, "..", "..");
 
 async function bundleCli(): Promise<Buffer> {
   const result = await build({
