@@ -96,7 +96,11 @@ export function escapeInline(text: string): string {
     out += escapeInlineText(clean.slice(last, match.index)) + escapeWord(match[0]);
     last = match.index + match[0].length;
   }
-  return out + escapeInlineText(clean.slice(last));
+  // At the start of a list item these would open a heading, a list or a thematic break the app did not write.
+  const escaped = out + escapeInlineText(clean.slice(last));
+  return /^\s*-(?:\s*-){2,}\s*$/.test(escaped)
+    ? escaped.replace("-", "\\-")
+    : escaped.replace(/^(\s*)([#+-])(?=\s|$)/, "$1\\$2").replace(/^(\s*\d{1,9})([.)])(?=\s|$)/, "$1\\$2");
 }
 
 /**

@@ -51,6 +51,16 @@ describe("escape-engine-text: engine text on a card", () => {
     expect(escapeInline("__init__ _x_")).toBe("\\_\\_init\\_\\_ \\_x\\_");
   });
 
+  it("opens no heading, list or thematic break where it starts a list item (a changed file's name)", () => {
+    for (const name of ["# APPROVED by the maintainers", "- [x] merged", "+ ok", "1. first", "2) second", "---"]) {
+      const tokens = new MarkdownIt().parse(`- ${escapeInline(name)}`, {});
+      expect(
+        tokens.map((token) => token.type).filter((type) => /heading|ordered_list|hr/.test(type) || type === "bullet_list_open"),
+      ).toEqual(["bullet_list_open"]);
+      expect(renderedText(`- ${escapeInline(name)}`)).toBe(name);
+    }
+  });
+
   it("never puts a backtick in a code span: a URL with one is cut there, and links nothing either side", () => {
     const text = "go https://evil.example/a`b`c.example/d `www.e.example` f";
     const escaped = escapeInline(text);
