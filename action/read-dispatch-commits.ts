@@ -61,6 +61,9 @@ function readValue(input: string, value: string, context: ActionContext): Dispat
   const claims: DispatchClaim[] = [];
   const pull = /(?:^|\/)pulls?\/(\d+)(?:\/|$)/i.exec(text);
   if (pull) claims.push({ input, kind: "pull", number: Number(pull[1]), explicit: true });
+  // The ways people write a pull request's number in a word (PR-5, pr#5, pull_5): one if the remote has it, as a bare number.
+  const named = pull ? null : /(?:^|[^a-z])(?:pr|pulls?)[-_ #]?(\d+)\b/i.exec(text);
+  if (named) claims.push({ input, kind: "pull", number: Number(named[1]), explicit: false });
   claims.push(...commitsIn(input, text));
   if (claims.length === 0 && /^[0-9a-f]{7,39}$/i.test(text) && /[a-f]/i.test(text)) {
     claims.push({ input, kind: "abbreviation", revision: text.toLowerCase() });

@@ -89,6 +89,7 @@ describe("refuseUnreachablePatch", () => {
     ["{patch_url} of the commit", () => ({ patch_url: `https://github.com/Octo/Engine/commit/${c.forkHead}.patch` })],
     ["{ref: refs/pull/5/head}", () => ({ ref: "refs/pull/5/head" })],
     ["{pull: #5}", () => ({ pull: "#5" })],
+    ["{target: PR-5}", () => ({ target: "PR-5" })],
   ])("refuses a dispatch naming a fork's commit with inputs %s under runtime: process without candidate.trusted", async (_name, inputs) => {
     const error = await refusal(inputs());
     expect(error).toBeInstanceOf(ConfigError);
