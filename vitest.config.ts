@@ -25,7 +25,6 @@ const UNIT = [
   "test/shard/**/*.test.ts",
   "test/history/**/*.test.ts",
   "test/tokens/**/*.test.ts",
-  "test/bad-input/**/*.test.ts",
   "test/github/parse-rescore-command.test.ts",
   "test/github/regate-scorecard.test.ts",
   "test/github/repo-config-schema.test.ts",

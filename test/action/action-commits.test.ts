@@ -20,7 +20,7 @@ const run = promisify(execFile);
  */
 describe("the action scores a pull request's head against its base (bundled action, runtime: process)", () => {
   let origin: GitRepository;
-  const c = { old: "", base: "", head: "" };
+  const c = { old: "", base: "", head: "", fork: "" };
   let configDir = "";
 
   beforeAll(async () => {
@@ -30,7 +30,12 @@ describe("the action scores a pull request's head against its base (bundled acti
     c.base = await origin.commit("main: a much faster first token", { "engine/profile.json": engineProfile(5) });
     await origin.git("checkout", "--quiet", "-b", "pr", c.base);
     c.head = await origin.commit("pull request: faster tokens", { "engine/profile.json": engineProfile(5, 0.5) });
+    // A fork's pull request #5: GitHub serves its head at refs/pull/5/head, and no branch holds it.
+    await origin.git("checkout", "--quiet", "-b", "fork-work", c.base);
+    c.fork = await origin.commit("a fork's pull request", { "engine/profile.json": engineProfile(5, 0.25) });
+    await origin.git("update-ref", "refs/pull/5/head", c.fork);
     await origin.git("checkout", "--quiet", "main");
+    await origin.git("branch", "--quiet", "-D", "fork-work");
     configDir = await makeTempDir("speedgate-action-commits-");
   });
 
@@ -50,8 +55,14 @@ describe("the action scores a pull request's head against its base (bundled acti
     });
 
   /** The action's main step on a fresh shallow checkout, as one job of the workflow. */
-  async function runJob(event: { name: string; payload: unknown }, config: string, inputs: Record<string, string> = {}) {
+  async function runJob(
+    event: { name: string; payload: unknown },
+    config: string,
+    inputs: Record<string, string> = {},
+    prepare: (checkout: string) => Promise<void> = async () => {},
+  ) {
     const checkout = await shallowCheckout();
+    await prepare(checkout);
     const workDir = await makeTempDir("speedgate-action-commits-job-");
     const step = await runStep({
       entry: "index",
@@ -125,4 +136,26 @@ describe("the action scores a pull request's head against its base (bundled acti
     expect(card.commits).toMatchObject({ base: c.base, head: c.head });
     expect(card.source).toMatchObject({ pullRequest: 7, headSha: c.head });
   });
+
+  it(
+    "refuses a fork's head dispatched as {sha, base} when the workflow fetched pull requests' heads to origin/pr/* (issue #40), " +
+      "starting nothing",
+    async () => {
+      const { step } = await runJob(
+        { name: "workflow_dispatch", payload: { inputs: { sha: c.fork, base: c.base } } },
+        await writeConfig(),
+        {},
+        // A workflow step before the action, with CI's common refspec: the fork's head lands at origin/pr/5.
+        async (checkout) => {
+          await run("git", ["-C", checkout, "fetch", "--quiet", "origin", "+refs/pull/*/head:refs/remotes/origin/pr/*"]);
+        },
+      );
+      expect(step.exitCode).not.toBe(0);
+      expect(step.stdout).toMatch(/^::error::.*runtime: process runs the candidate's code as the runner's own user/m);
+      expect(step.stdout).toContain(`this round's head ${c.fork} is on none of the repository's branches`);
+      expect(step.outputs["scorecard-json"] ?? "").toBe("");
+      // Refused before the round began: no run id was handed out, so no engine was started.
+      expect(step.stdout).not.toContain("Run id ");
+    },
+  );
 });

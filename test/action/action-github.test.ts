@@ -85,7 +85,7 @@ describe("the bundled action with GitHub", () => {
     // What patch-paths left out is on the card, not only in the log: the check passes for the whole commit.
     expect(card.source?.patchFilter).toEqual({ globs: ["*.json"], leftOut: [LEFT_OUT], leftOutTotal: 1 });
     expect(fake.comments[0]?.body).toContain(`### ⚠️ 1 changed file was not scored`);
-    expect(fake.comments[0]?.body).toContain(`\n- ${LEFT_OUT}\n`);
+    expect(fake.comments[0]?.body).toContain(`\n- \`${LEFT_OUT}\`\n`);
     expect(fake.comments).toHaveLength(1);
     expect(fake.comments[0]?.issueNumber).toBe(17);
     expect(fake.comments[0]?.body.startsWith(CARD_MARKER)).toBe(true);

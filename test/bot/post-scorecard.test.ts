@@ -95,7 +95,9 @@ describe("postScorecard", () => {
       "2 of 12 prompts (16.7%) were not scored (2 zeroed), more than gate.maxUnscored 10%",
     ];
     expect(fake.checkRuns[0]?.title).toBe(`❌ Round score 1.50×, but ${reasons.join("; ")}`);
-    expect(fake.checkRuns[0]?.summary).toContain(`| Gate | ❌ does not pass: ${reasons.join("; ")} |`);
+    expect(fake.checkRuns[0]?.summary).toContain(
+      `| Gate | ❌ does not pass: ${reasons.join("; ").replace("gate.maxUnscored", "`gate.maxUnscored`")} |`,
+    );
   });
 
   it(
@@ -181,7 +183,7 @@ describe("postScorecard", () => {
     expect(fake.checkRuns).toMatchObject([{ conclusion: "failure" }]);
     expect(fake.checkRuns[0]?.title).toBe("❌ 1 of 2 scenarios passed; improved: decode-c1; missing: chat-rate16");
     expect(fake.checkRuns[0]?.summary).toContain(
-      "the card has no scenario chat-rate16, which the repository's app config declares (gate.scenarios): add it to the round " +
+      "the card has no scenario chat-rate16, which the repository's app config declares (`gate.scenarios`): add it to the round " +
         "config's scenarios",
     );
   });

@@ -107,7 +107,7 @@ describe.skipIf(!context)("examples/rounds/llama-cpp-process.yaml against llama.
         JSON.stringify({ metrics: queued.metrics?.baseline.ttftMs, times: queued.engineTimes }),
       ).toMatch(/of which its own prompt processing was .*% was waiting in its queue$/);
       expect(renderMarkdown(queued)).toMatch(
-        /> \*\*Queue-bound round\*\*: .* set bench\.requestIntervalMs to at least [\d,]+ ms \(it is 0 ms\)/,
+        /> \*\*Queue-bound round\*\*: .* set `bench\.requestIntervalMs` to at least [\d,]+ ms \(it is 0 ms\)/,
       );
 
       // calibrate names it too: a floor measured on a queue is the queue's.
