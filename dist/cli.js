@@ -25,6 +25,7 @@ import {
   createProgressRenderer,
   decideBuilds,
   decideVerdict,
+  delinkPlainText,
   describeFailureCause,
   describeGate,
   describeHolders,
@@ -89,7 +90,7 @@ import {
   sweepLeftRounds,
   writeAtomically,
   writeScorecard
-} from "./chunks/chunk-OW4RPU4Q.js";
+} from "./chunks/chunk-R37YLFD3.js";
 import {
   require_docker
 } from "./chunks/chunk-TM3QZYC6.js";
@@ -5979,7 +5980,7 @@ function renderScenariosText(card, scenarios, maxLogLines) {
   const counting = countingSentence(card);
   if (counting) out.push(`  ${counting}`);
   out.push(...timeSpentLines(card), "", ...provenanceLines(card));
-  return `${out.join("\n")}
+  return `${delinkPlainText(out.join("\n"))}
 `;
 }
 function renderText(card, options = {}) {
@@ -6089,7 +6090,7 @@ function renderText(card, options = {}) {
     if (card.prompts.length > shown.length) out.push(`\u2026 ${card.prompts.length - shown.length} more prompts in scorecard.json`);
   }
   out.push(...timeSpentLines(card), "", ...provenanceLines(card));
-  return `${out.join("\n")}
+  return `${delinkPlainText(out.join("\n"))}
 `;
 }
 

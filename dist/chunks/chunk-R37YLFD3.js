@@ -23118,7 +23118,7 @@ var require_util4 = __commonJS({
         }
       }
     }
-    function isLetterOrDigit(code) {
+    function isLetterOrDigit2(code) {
       return code >= 48 && code <= 57 || // 0-9
       code >= 65 && code <= 90 || // A-Z
       code >= 97 && code <= 122;
@@ -23143,10 +23143,10 @@ var require_util4 = __commonJS({
           labelLength = 0;
           continue;
         }
-        if (labelLength === 0 && !isLetterOrDigit(code)) {
+        if (labelLength === 0 && !isLetterOrDigit2(code)) {
           throw new Error("Invalid cookie domain");
         }
-        if (!isLetterOrDigit(code) && code !== 45) {
+        if (!isLetterOrDigit2(code) && code !== 45) {
           throw new Error("Invalid cookie domain");
         }
         if (++labelLength > 63) {
@@ -59241,7 +59241,7 @@ function fingerprintRound(config2, configDir, prompts) {
 var import_dockerode = __toESM(require_docker(), 1);
 
 // src/docker/docker-runtime.ts
-import { createHash as createHash4 } from "node:crypto";
+import { createHash as createHash5 } from "node:crypto";
 
 // src/git/run-git.ts
 import { execFile } from "node:child_process";
@@ -59374,25 +59374,41 @@ function fenceFor(lines2) {
 
 // src/safe-text/escape-engine-text.ts
 var ZERO_WIDTH_SPACE = "\u200B";
-var REFERENCE_URL = /(?:\bhttps?:\/\/|\bwww\.)?[\w.-]+\.[a-z]{2,}(?::\d+)?\/[^\s/]+\/[^\s/]+\/(?:issues|pull|pulls|discussions|commit|commits)\/\S*/gi;
+var LINKABLE = new RegExp(":\\/\\/|^\\/\\/|www\\.|@[^@]*\\.|\\.\\p{Cf}*\\p{L}[\\p{Cf}\\p{M}]*\\p{L}|\\d\\.\\d+\\.\\d+\\.\\d", "iu");
+var WORD = /[^\s`|<>]+/gu;
+var LEADING = /^[(["'{*_~]+/u;
+var TRAILING = /[.,:;!?'")\]}*_~]+$/u;
 function neutralizeReferences(text5) {
   return text5.replace(/@(?=[\p{L}\p{N}_-])/gu, `@${ZERO_WIDTH_SPACE}`).replace(/#(?=[\p{N}])/gu, `#${ZERO_WIDTH_SPACE}`).replace(/\b(GH)-(?=\d)/gi, `$1-${ZERO_WIDTH_SPACE}`);
 }
-function escapeInlineText(text5) {
-  return neutralizeReferences(text5).replace(/\\/g, "\\\\").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/\|/g, "\\|").replace(/`/g, "&#96;").replace(/\[/g, "&#91;").replace(/\n/g, " ");
+function isLetterOrDigit(char) {
+  return char !== void 0 && /[\p{L}\p{N}]/u.test(char);
 }
-function codeSpan(url2) {
-  return `\`${breakHtmlComments(url2.replace(/`/g, "")).replace(/\|/g, "\\|")}\``;
+function escapeInlineText(text5) {
+  return neutralizeReferences(text5).replace(/\\/g, "\\\\").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/\|/g, "\\|").replace(/`/g, "&#96;").replace(/\[/g, "&#91;").replace(/\n/g, " ").replace(/[*~$]/g, "\\$&").replace(
+    /_/g,
+    (underscore, at, all) => isLetterOrDigit(all[at - 1]) && isLetterOrDigit(all[at + 1]) ? underscore : "\\_"
+  );
+}
+function escapeWord(word2) {
+  if (!LINKABLE.test(word2)) return escapeInlineText(word2);
+  const lead = LEADING.exec(word2)?.[0] ?? "";
+  const rest = word2.slice(lead.length);
+  const trail = TRAILING.exec(rest)?.[0] ?? "";
+  const core = rest.slice(0, rest.length - trail.length);
+  if (!LINKABLE.test(core)) return escapeInlineText(word2);
+  return `${escapeInlineText(lead)}\`${core}\`${escapeInlineText(trail)}`;
 }
 function escapeInline(text5) {
-  const clean = cleanLogLine(text5);
+  const clean = cleanLogLine(text5).replace(/\n/g, " ");
   let out = "";
   let last = 0;
-  for (const match of clean.matchAll(REFERENCE_URL)) {
-    out += escapeInlineText(clean.slice(last, match.index)) + codeSpan(match[0]);
+  for (const match of clean.matchAll(WORD)) {
+    out += escapeInlineText(clean.slice(last, match.index)) + escapeWord(match[0]);
     last = match.index + match[0].length;
   }
-  return out + escapeInlineText(clean.slice(last));
+  const escaped = out + escapeInlineText(clean.slice(last));
+  return /^\s*-(?:\s*-){2,}\s*$/.test(escaped) ? escaped.replace("-", "\\-") : escaped.replace(/^(\s*)([#+-])(?=\s|$)/, "$1\\$2").replace(/^(\s*\d{1,9})([.)])(?=\s|$)/, "$1\\$2");
 }
 function escapeCodeLine(line) {
   return breakHtmlComments(cleanLogLine(line));
@@ -59402,7 +59418,7 @@ function breakHtmlComments(text5) {
 }
 
 // src/safe-text/render-inline-code.ts
-function codeSpan2(code) {
+function codeSpan(code) {
   const content = breakHtmlComments(cleanLogLine(code).replace(/\n/g, " ").replace(/\|/g, "\\|"));
   let longest = 0;
   for (const run2 of content.match(/`+/g) ?? []) longest = Math.max(longest, run2.length);
@@ -59456,7 +59472,7 @@ function renderWithCodeSpans(text5, escapeText) {
     plain2 = "";
     let code = tokens.slice(index + 1, close).map((inner) => inner.value).join("");
     if (code.length > 1 && code.startsWith(" ") && code.endsWith(" ") && code.trim() !== "") code = code.slice(1, -1);
-    out.push(codeSpan2(code));
+    out.push(codeSpan(code));
     index = close + 1;
   }
   if (plain2 !== "") out.push(escapeText(plain2));
@@ -59777,6 +59793,19 @@ function buildFailure(options) {
     signal: null,
     logTail: options.logTail
   };
+}
+function buildTimedOutFailure(role, build, timeoutS, logTail) {
+  return buildFailure({
+    role,
+    stage: "build",
+    kind: "build_timeout",
+    label: `the build did not finish within ${timeoutS} s`,
+    summary: `build.timeoutS (${timeoutS} s) ended the ${build}`,
+    logTail
+  });
+}
+function buildCancelledFailure(role, build) {
+  return buildFailure({ role, stage: "build", kind: "cancelled", label: "cancelled", summary: `the ${build} was cancelled`, logTail: [] });
 }
 function nonZeroCode(error62) {
   const match = /returned a non-zero code: (\d+)/.exec(error62);
@@ -60178,6 +60207,42 @@ var ContainerEngine = class {
     }
   }
 };
+
+// src/docker/create-isolated-network.ts
+import { createHash as createHash3 } from "node:crypto";
+
+// src/docker/docker-safe-name.ts
+function dockerSafeName(text5) {
+  const safe = text5.toLowerCase().replace(/[^a-z0-9_.-]+/g, "-").replace(/^[.-]+/, "");
+  return (safe || "run").slice(0, 100);
+}
+
+// src/docker/create-isolated-network.ts
+var ISOLATED_BRIDGE_PREFIX = "sgb-";
+function isolatedBridgeName(runId) {
+  return `${ISOLATED_BRIDGE_PREFIX}${createHash3("sha256").update(runId).digest("hex").slice(0, 11)}`;
+}
+async function createIsolatedNetwork(docker, runId) {
+  const name = `speedgate-${dockerSafeName(runId)}`;
+  try {
+    await docker.createNetwork({
+      Name: name,
+      Driver: "bridge",
+      Internal: true,
+      CheckDuplicate: true,
+      Options: { "com.docker.network.bridge.name": isolatedBridgeName(runId) },
+      Labels: makeResourceLabels(runId, "network")
+    });
+  } catch (error62) {
+    throw new Error(
+      `docker: could not create the run's internal network ${name}: ${error62 instanceof Error ? error62.message : String(error62)}`,
+      {
+        cause: error62
+      }
+    );
+  }
+  return name;
+}
 
 // src/docker/container-command.ts
 function substituteContainerCommand(command, values) {
@@ -60763,7 +60828,7 @@ function createOverlayContext(plan) {
 }
 
 // src/docker/prepare-commit-images.ts
-import { createHash as createHash3 } from "node:crypto";
+import { createHash as createHash4 } from "node:crypto";
 
 // src/git/compare-commits.ts
 async function isAncestor(repoDir, ancestor, descendant, signal) {
@@ -60979,6 +61044,10 @@ function formatPercentAgainst(fraction3, limit) {
 
 // src/scoring/evaluate-gate.ts
 var GATE_MODES = ["interval-low", "noise-floor", "round-score"];
+function defaultGateMode(calibrated) {
+  return calibrated ? "noise-floor" : "interval-low";
+}
+var MAX_GATE_REASONS = 20;
 var DEFAULT_MAX_UNSCORED = 0.1;
 var DEFAULT_MIN_PROMPTS = 10;
 var DEFAULT_BENCH_RUNS = 4;
@@ -61052,7 +61121,7 @@ function agreementReasons(input2, limits) {
 function unexplainedAnswersReason(answers, input2, allowed, maxUnexplained) {
   if (answers.compared === 0 || answers.count / answers.compared <= allowed) return null;
   const oneRun = (input2.runsServed ?? 2) < 2;
-  const steady = !oneRun && answers.baselineVaries === false;
+  const steady = !oneRun && !answers.baselineVaries;
   if (!oneRun && !steady && answers.pValue >= UNEXPLAINED_SIGNIFICANCE) return null;
   const share = answers.count / answers.compared;
   const which = input2.unexplainedBreakdown ? ` (${input2.unexplainedBreakdown})` : "";
@@ -61369,7 +61438,7 @@ var scorecardFields = {
     bar: external_exports.number().gt(0),
     passed: external_exports.boolean(),
     reason: text3(8e3),
-    reasons: external_exports.array(text3(4e3)).max(20),
+    reasons: external_exports.array(text3(4e3)).max(MAX_GATE_REASONS),
     rule: text3(4e3).nullable(),
     calibration: cardCalibrationSchema.nullable(),
     /**
@@ -61822,31 +61891,11 @@ var LABEL_BASELINE_KEY = "speedgate.baseline.key";
 var LABEL_BASELINE_BASE = "speedgate.baseline.base";
 var LABEL_BASELINE_ENGINE_IMAGE = "speedgate.baseline.engine-image";
 var BASELINE_FORMAT = 1;
-var sha2562 = (text5) => createHash3("sha256").update(text5).digest("hex");
+var sha2562 = (text5) => createHash4("sha256").update(text5).digest("hex");
 function buildStepFailure(role, outcome, timeoutS) {
-  if (outcome.status === "cancelled") {
-    return new EngineFailureError(
-      buildFailure({
-        role,
-        stage: "build",
-        kind: "cancelled",
-        label: "cancelled",
-        summary: `the ${role} build was cancelled`,
-        logTail: []
-      })
-    );
-  }
+  if (outcome.status === "cancelled") return new EngineFailureError(buildCancelledFailure(role, `${role} build`));
   if (outcome.status === "timed_out") {
-    return new EngineFailureError(
-      buildFailure({
-        role,
-        stage: "build",
-        kind: "build_timeout",
-        label: `the build did not finish within ${timeoutS} s`,
-        summary: `build.timeoutS (${timeoutS} s) ended the ${role} build (source.build)`,
-        logTail: outcome.lines
-      })
-    );
+    return new EngineFailureError(buildTimedOutFailure(role, `${role} build (source.build)`, timeoutS, outcome.lines));
   }
   const last = outcome.lines.filter((line) => line.trim() !== "").pop();
   return new EngineFailureError({
@@ -62143,6 +62192,20 @@ var CommitImages = class {
   }
 };
 
+// src/docker/require-built-image.ts
+function requireBuiltImage(role, outcome, patchStep, timeoutS) {
+  switch (outcome.status) {
+    case "built":
+      return outcome.imageId;
+    case "failed":
+      throw new EngineFailureError(describeBuildFailure(role, outcome.stream, patchStep));
+    case "timed_out":
+      throw new EngineFailureError(buildTimedOutFailure(role, `${role} image build`, timeoutS, outcome.lines));
+    case "cancelled":
+      throw new EngineFailureError(buildCancelledFailure(role, `${role} image build`));
+  }
+}
+
 // src/docker/retry-while-daemon-away.ts
 var FIRST_PAUSE_MS = 250;
 var MAX_PAUSE_MS = 2e3;
@@ -62164,14 +62227,6 @@ async function retryWhileDaemonAway(action, options) {
 }
 
 // src/docker/docker-runtime.ts
-function dockerSafeName(text5) {
-  const safe = text5.toLowerCase().replace(/[^a-z0-9_.-]+/g, "-").replace(/^[.-]+/, "");
-  return (safe || "run").slice(0, 100);
-}
-var ISOLATED_BRIDGE_PREFIX = "sgb-";
-function isolatedBridgeName(runId) {
-  return `${ISOLATED_BRIDGE_PREFIX}${createHash4("sha256").update(runId).digest("hex").slice(0, 11)}`;
-}
 var DISPOSE_DAEMON_WAIT_MS = 2e4;
 function errorMessage(error62) {
   return error62 instanceof Error ? error62.message : String(error62);
@@ -62384,32 +62439,8 @@ var DockerRuntime = class {
       return new Error(`docker: could not start the ${role} container: ${message}`, { cause: error62 });
     return new EngineFailureError(describeContainerRefusal(role, "start", message, this.round.config.docker));
   }
-  /**
-   * docker.network: isolated. A per-run bridge network created with Internal: true: the daemon
-   * gives it no route to the outside (no masquerading, and its isolation rules drop traffic that
-   * leaves the bridge), while the host, which owns the bridge's gateway address, still reaches each
-   * container at its address on that network, which is what the engine's baseUrl is. The engine
-   * must listen on that address, hence {host} = 0.0.0.0 in its command. The outside is cut by the
-   * daemon's iptables rules: a daemon started with --iptables=false creates the network but cannot
-   * enforce it.
-   */
   ensureNetwork() {
-    this.network ??= (async () => {
-      const name = `speedgate-${dockerSafeName(this.context.runId)}`;
-      try {
-        await this.docker.createNetwork({
-          Name: name,
-          Driver: "bridge",
-          Internal: true,
-          CheckDuplicate: true,
-          Options: { "com.docker.network.bridge.name": isolatedBridgeName(this.context.runId) },
-          Labels: makeResourceLabels(this.context.runId, "network")
-        });
-      } catch (error62) {
-        throw new Error(`docker: could not create the run's internal network ${name}: ${errorMessage(error62)}`, { cause: error62 });
-      }
-      return name;
-    })();
+    this.network ??= createIsolatedNetwork(this.docker, this.context.runId);
     return this.network;
   }
   async prepareBaseline(signal) {
@@ -62425,7 +62456,7 @@ var DockerRuntime = class {
     const { config: config2 } = this.round;
     if (config2.baseline.build) {
       const spec = config2.baseline.build;
-      const key = createHash4("sha256").update(JSON.stringify([spec.context, spec.dockerfile, spec.args])).digest("hex").slice(0, 16);
+      const key = createHash5("sha256").update(JSON.stringify([spec.context, spec.dockerfile, spec.args])).digest("hex").slice(0, 16);
       const labels = { [LABEL_RUN_ID]: `baseline-${key}`, [LABEL_ROLE]: "baseline", ...await this.revisionLabel(spec.context, signal) };
       const imageId2 = await this.buildFromContext("baseline", spec, `speedgate-baseline:${key}`, labels, signal);
       return { role: "baseline", imageId: imageId2, patchHash: null };
@@ -62529,34 +62560,7 @@ var DockerRuntime = class {
     return this.builtImageOrThrow(role, outcome, null);
   }
   builtImageOrThrow(role, outcome, patchStep) {
-    switch (outcome.status) {
-      case "built":
-        return outcome.imageId;
-      case "failed":
-        throw new EngineFailureError(describeBuildFailure(role, outcome.stream, patchStep));
-      case "timed_out":
-        throw new EngineFailureError(
-          buildFailure({
-            role,
-            stage: "build",
-            kind: "build_timeout",
-            label: `the build did not finish within ${this.round.config.build.timeoutS} s`,
-            summary: `build.timeoutS (${this.round.config.build.timeoutS} s) ended the ${role} image build`,
-            logTail: outcome.lines
-          })
-        );
-      case "cancelled":
-        throw new EngineFailureError(
-          buildFailure({
-            role,
-            stage: "build",
-            kind: "cancelled",
-            label: "cancelled",
-            summary: `the ${role} image build was cancelled`,
-            logTail: []
-          })
-        );
-    }
+    return requireBuiltImage(role, outcome, patchStep, this.round.config.build.timeoutS);
   }
 };
 
@@ -65038,8 +65042,20 @@ function findInflatedClaims(baseline, candidate) {
   return null;
 }
 
-// src/scoring/match-branches.ts
-function distinctAnswers(prefixes, from, to) {
+// src/scoring/pooled-answers.ts
+function runsInPool(pool) {
+  return pool.length / 2;
+}
+function poolIndex(runs, side2, run2) {
+  return side2 === "baseline" ? run2 : runs + run2;
+}
+function isBaselineIndex(runs, index) {
+  return index < runs;
+}
+function distinctAnswers(prefixes, side2) {
+  const runs = runsInPool(prefixes);
+  const from = poolIndex(runs, side2, 0);
+  const to = from + runs;
   let distinct = 0;
   for (let i = from; i < to; i++) {
     if (!prefixes[i]) continue;
@@ -65048,6 +65064,16 @@ function distinctAnswers(prefixes, from, to) {
   }
   return distinct;
 }
+function answersVary(prefixes) {
+  return distinctAnswers(prefixes, "baseline") >= 2 || distinctAnswers(prefixes, "candidate") >= 2;
+}
+function isUnexplainedAnswer(prefixes, run2) {
+  const runs = runsInPool(prefixes);
+  const starts = prefixes[poolIndex(runs, "candidate", run2)];
+  return starts !== null && starts !== void 0 && !starts.some((index) => isBaselineIndex(runs, index));
+}
+
+// src/scoring/match-branches.ts
 function completed(record2) {
   return record2?.ok === true ? record2 : null;
 }
@@ -65071,7 +65097,6 @@ function matchBranches(answers) {
   const baseline = Array.from({ length: runs }, (_, run2) => completed(answers.baseline[run2]));
   const candidate = Array.from({ length: runs }, (_, run2) => completed(answers.candidate[run2]));
   const pooled = [...baseline, ...candidate];
-  const prefixes = pooled.map((answer) => answer ? [] : null);
   const relations = /* @__PURE__ */ new Map();
   const relationOf = (i, j) => {
     const key = `${i}:${j}`;
@@ -65082,18 +65107,15 @@ function matchBranches(answers) {
     }
     return relations.get(key) ?? null;
   };
-  for (let i = 0; i < pooled.length; i++) {
-    for (let j = 0; j < pooled.length; j++) {
-      if (i !== j && relationOf(j, i)?.aStartsB) prefixes[i]?.push(j);
-    }
-  }
-  const answersVary = distinctAnswers(prefixes, 0, runs) >= 2 || distinctAnswers(prefixes, runs, 2 * runs) >= 2;
+  const prefixes = pooled.map(
+    (answer, i) => answer ? pooled.flatMap((_, j) => i !== j && relationOf(j, i)?.aStartsB ? [j] : []) : null
+  );
+  const vary = answersVary(prefixes);
   const analysed = candidate.map((answer, run2) => {
     if (!answer) return null;
-    const index = runs + run2;
-    const related = baseline.flatMap((b, j) => {
-      const relation = b ? relationOf(j, index) : null;
-      return b && relation ? [{ run: j, record: b, relation }] : [];
+    const related = baseline.flatMap((record2, baselineRun) => {
+      const relation = record2 ? relationOf(poolIndex(runs, "baseline", baselineRun), poolIndex(runs, "candidate", run2)) : null;
+      return record2 && relation ? [{ run: baselineRun, record: record2, relation }] : [];
     });
     if (related.length === 0) return null;
     const explaining = related.filter(({ relation }) => relation.aStartsB);
@@ -65106,7 +65128,7 @@ function matchBranches(answers) {
         agreedTokens: agreedTokens2,
         cut: false,
         baselinePartsHere: false,
-        answersVary
+        answersVary: vary
       };
     }
     const longest = related.reduce((best, entry) => {
@@ -65117,17 +65139,15 @@ function matchBranches(answers) {
     const agreedTokens = Math.min(longest.relation.common, longest.record.outputTokens, answer.outputTokens);
     const cut = !longest.relation.parted;
     const alongside = related.filter((entry) => entry.relation.parted && Math.abs(entry.relation.common - agreedTokens) <= 1);
-    let baselinePartsHere = false;
-    for (let x = 0; x < alongside.length && !baselinePartsHere; x++) {
-      for (let y = x + 1; y < alongside.length && !baselinePartsHere; y++) {
-        const between = relationOf(alongside[x].run, alongside[y].run);
-        baselinePartsHere = between !== null && between.parted && Math.abs(between.common - agreedTokens) <= 1;
-      }
-    }
-    return { match: "none", referenceRun: longest.run, agreedTokens, cut, baselinePartsHere: !cut && baselinePartsHere, answersVary };
+    const partsHere = (first, second) => {
+      const between = relationOf(poolIndex(runs, "baseline", first.run), poolIndex(runs, "baseline", second.run));
+      return between !== null && between.parted && Math.abs(between.common - agreedTokens) <= 1;
+    };
+    const baselinePartsHere = alongside.some((first, x) => alongside.slice(x + 1).some((second) => partsHere(first, second)));
+    return { match: "none", referenceRun: longest.run, agreedTokens, cut, baselinePartsHere: !cut && baselinePartsHere, answersVary: vary };
   });
   const anyCompared = [...relations.values()].some((relation) => relation !== null);
-  const baselineAnswers = anyCompared ? distinctAnswers(prefixes, 0, runs) : 0;
+  const baselineAnswers = anyCompared ? distinctAnswers(prefixes, "baseline") : 0;
   return { candidate: analysed, prefixes, baselineAnswers };
 }
 
@@ -65171,6 +65191,12 @@ function judgeAgreement(agreedTokens, k, rules) {
     return `${at}: they agree on ${formatPercent(share)} of it, no more than bench.minPromptAgreement ${formatPercent(rules.minPromptAgreement)}`;
   }
   return null;
+}
+
+// src/scoring/speedup-from-times.ts
+var MIN_CANDIDATE_MS = 1e-3;
+function speedupFromTimes(baselineMs, candidateMs) {
+  return baselineMs / Math.max(candidateMs, MIN_CANDIDATE_MS);
 }
 
 // src/scoring/score-prompt.ts
@@ -65271,13 +65297,13 @@ function scorePrompt(baseline, candidate, tolerance, options = {}) {
       evidence: evidenceOf(baseline, candidate, comparison)
     };
   }
-  const speedupAt = (tokens) => timeToTokens(baseline, tokens) / Math.max(timeToTokens(candidate, tokens), 1e-6);
+  const speedupAt = (tokens) => speedupFromTimes(timeToTokens(baseline, tokens), timeToTokens(candidate, tokens));
   const parts = agreedTokens !== null && agreedTokens < k;
   const speedup = parts ? Math.min(speedupAt(k), speedupAt(Math.max(1, agreedTokens))) : speedupAt(k);
   return { status: "scored", score: speedup, speedup, comparedTokens: k, reason: null, ...agreementFields };
 }
 function scoreOnBranch(baseline, candidate, branch, tolerance, rules) {
-  const speedupAt = (tokens) => timeToTokens(baseline, tokens) / Math.max(timeToTokens(candidate, tokens), 1e-6);
+  const speedupAt = (tokens) => speedupFromTimes(timeToTokens(baseline, tokens), timeToTokens(candidate, tokens));
   const n = { baseline: baseline.outputTokens, candidate: candidate.outputTokens };
   const k = Math.min(n.baseline, n.candidate);
   if (branch.match !== "none") {
@@ -65556,6 +65582,29 @@ function isExplainedRun(run2, baselineLengths, self, rules) {
   return false;
 }
 
+// src/scoring/explain-prompt-answers.ts
+function explainPromptAnswers(prompt, rules) {
+  const prefixes = prompt.answerPrefixes;
+  if (!prefixes) return explainBeforeAnswerPrefixes(prompt, rules);
+  return {
+    unexplained: (run2, outcome) => isUnexplainedAnswer(prefixes, run2) ? outcome.status === "scored" ? "parted" : outcome.status : null,
+    agreementForGate: (agreement) => agreement,
+    prefixes
+  };
+}
+function explainBeforeAnswerPrefixes(prompt, rules) {
+  const lengths = prompt.runs.map((run2) => run2.baselineTokens).filter((value) => typeof value === "number");
+  const self = prompt.baselineSelf ?? null;
+  return {
+    unexplained: (_run, outcome) => (outcome.status === "below_tolerance" || outcome.status === "diverged") && !isExplainedRun(outcome, lengths, self, rules) ? outcome.status : null,
+    agreementForGate: (agreement) => {
+      if (self === null || self.comparedTokens === 0) return agreement;
+      return agreement >= self.agreedTokens / self.comparedTokens ? 1 : agreement;
+    },
+    prefixes: null
+  };
+}
+
 // src/scoring/shuffle-unexplained.ts
 var MAX_EXACT_LABELLINGS = 4096;
 var SHUFFLE_SEED = 20261204;
@@ -65590,11 +65639,11 @@ function binomial(n, k) {
   return result;
 }
 function promptDistribution(prompt) {
-  const runs = prompt.prefixes.length / 2;
+  const runs = runsInPool(prompt.prefixes);
   const present = prompt.prefixes.flatMap((starts, index) => starts === null ? [] : [index]);
-  const baselineCount = present.filter((index) => index < runs).length;
+  const baselineCount = present.filter((index) => isBaselineIndex(runs, index)).length;
   const candidateCount = present.length - baselineCount;
-  const actual = prompt.prefixes.map((_, index) => index < runs);
+  const actual = prompt.prefixes.map((_, index) => isBaselineIndex(runs, index));
   const observed = unexplainedUnder(prompt.prefixes, actual);
   const statistic = disagreementUnder(prompt.prefixes, actual);
   const counts = new Array(present.length + 1).fill(0);
@@ -65683,47 +65732,37 @@ function describeNoScore(prompts, failure2) {
     return "the baseline answered none of the prompts, so there is nothing to compare with";
   return "the candidate was not sent any prompt";
 }
-function agreementBeyondBaseline(agreement, self) {
-  if (self === null || self.comparedTokens === 0) return agreement;
-  return agreement >= self.agreedTokens / self.comparedTokens ? 1 : agreement;
-}
 var STATUS_LABEL = {
   below_tolerance: "below tolerance",
   diverged: "diverged",
   parted: "parted or stopped, timed to there"
 };
-function isUnexplainedAnswer(prefixes, run2) {
-  const runs = prefixes.length / 2;
-  const starts = prefixes[runs + run2];
-  return starts !== null && starts !== void 0 && !starts.some((index) => index < runs);
-}
 var MAX_NAMED_UNEXPLAINED = 5;
-function findUnexplained(prompts, served, rules) {
+function findUnexplained(prompts, served) {
   const found = [];
-  prompts.forEach((prompt, index) => {
-    const lengths = prompt.runs.map((run2) => run2.baselineTokens).filter((value) => typeof value === "number");
-    const self = prompt.baselineSelf ?? null;
-    const prefixes = prompt.answerPrefixes;
-    const unexplained = (run2, outcome) => prefixes ? isUnexplainedAnswer(prefixes, run2) : STATUS_LABEL[outcome.status] !== void 0 && !isExplainedRun(outcome, lengths, self, rules);
-    const first = served.map((run2) => ({ run: run2, outcome: prompt.runs[run2] })).find(({ run: run2, outcome }) => outcome !== void 0 && unexplained(run2, outcome));
-    if (!first?.outcome) return;
-    const id = prompt.id ?? `prompt ${index + 1}`;
-    const status = prefixes && first.outcome.status === "scored" ? "parted" : first.outcome.status;
-    found.push({ id, status, where: prompt.runs.length > 1 ? `${id} run ${first.run + 1}` : id });
-  });
+  for (const [position, { prompt, explanation }] of prompts.entries()) {
+    for (const run2 of served) {
+      const outcome = prompt.runs[run2];
+      const kind = outcome === void 0 ? null : explanation.unexplained(run2, outcome);
+      if (kind === null) continue;
+      const id = prompt.id ?? `prompt ${position + 1}`;
+      found.push({ id, kind, where: prompt.runs.length > 1 ? `${id} run ${run2 + 1}` : id });
+      break;
+    }
+  }
   const named2 = found.sort((a, b) => compareIds(a.id, b.id)).slice(0, MAX_NAMED_UNEXPLAINED);
-  const groups = Object.entries(STATUS_LABEL).flatMap(([status, label]) => {
-    const ids = named2.filter((entry) => entry.status === status).map((entry) => entry.where);
+  const groups = Object.entries(STATUS_LABEL).flatMap(([kind, label]) => {
+    const ids = named2.filter((entry) => entry.kind === kind).map((entry) => entry.where);
     return ids.length > 0 ? [`${label}: ${ids.join(", ")}`] : [];
   });
   const more = found.length > named2.length ? `; ${found.length - named2.length} more` : "";
   return { count: found.length, breakdown: `${groups.join("; ")}${more}` };
 }
-function shuffleAnswers(prompts) {
-  const pooled = prompts.flatMap((prompt) => prompt.answerPrefixes ? [{ prefixes: prompt.answerPrefixes }] : []);
+function shuffleAnswers(explanations) {
+  const pooled = explanations.flatMap(({ prefixes }) => prefixes ? [{ prefixes }] : []);
   if (pooled.length === 0) return null;
   const result = shuffleUnexplained(pooled);
-  const baselineVaries = pooled.some(({ prefixes }) => distinctAnswers(prefixes, 0, prefixes.length / 2) >= 2);
+  const baselineVaries = pooled.some(({ prefixes }) => distinctAnswers(prefixes, "baseline") >= 2);
   return result.compared === 0 ? null : { count: result.observed, compared: result.compared, pValue: result.pValue, baselineVaries };
 }
 function summarizeRound(prompts, options) {
@@ -65771,19 +65810,20 @@ function summarizeRound(prompts, options) {
     agreementTokens: options.rules?.agreementTokens ?? DEFAULT_AGREEMENT_TOKENS,
     minPromptAgreement: options.rules?.minPromptAgreement ?? DEFAULT_MIN_PROMPT_AGREEMENT
   };
-  const comparedPrompts = prompts.filter((_, index) => aggregated[index]?.status !== "excluded");
-  const unexplained = findUnexplained(comparedPrompts, servedRuns, rules);
+  const compared = prompts.flatMap(
+    (prompt, index) => aggregated[index]?.status === "excluded" ? [] : [{ prompt, index, explanation: explainPromptAnswers(prompt, rules) }]
+  );
+  const unexplained = findUnexplained(compared, servedRuns);
   const medianAgreement = median(
     aggregated.filter((prompt) => prompt.status !== "excluded").flatMap((prompt) => typeof prompt.agreement === "number" ? [prompt.agreement] : [])
   );
   const medianAgreementExplained = median(
-    aggregated.flatMap((prompt, index) => {
-      if (prompt.status === "excluded" || typeof prompt.agreement !== "number") return [];
-      if (prompts[index]?.answerPrefixes) return [prompt.agreement];
-      return [agreementBeyondBaseline(prompt.agreement, prompts[index]?.baselineSelf ?? null)];
+    compared.flatMap(({ index, explanation }) => {
+      const agreement = aggregated[index]?.agreement;
+      return typeof agreement === "number" ? [explanation.agreementForGate(agreement)] : [];
     })
   );
-  const unexplainedAnswers = shuffleAnswers(comparedPrompts);
+  const unexplainedAnswers = shuffleAnswers(compared.map(({ explanation }) => explanation));
   const countOf = (status) => aggregated.filter((prompt) => prompt.status === status).length;
   const unscored = aggregated.filter((prompt) => UNSCORED_STATUSES.has(prompt.status)).length;
   const breakdown = STATUS_WORDS.map(([status, words]) => [countOf(status), words]).filter(([n]) => n > 0).map(([n, words]) => `${n} ${words}`).join(", ");
@@ -65830,10 +65870,6 @@ function summarizeRound(prompts, options) {
 
 // src/scoring/score-round.ts
 var round34 = (value) => Math.round(value * 1e3) / 1e3;
-var MIN_CANDIDATE_MS = 1e-3;
-function speedupFromTimes(baselineMs, candidateMs) {
-  return baselineMs / Math.max(candidateMs, MIN_CANDIDATE_MS);
-}
 function runSpeedup(run2) {
   if (run2.baselineMs === null || run2.candidateMs === null) return null;
   const atK = speedupFromTimes(run2.baselineMs, run2.candidateMs);
@@ -65866,8 +65902,9 @@ function wasAttempted(record2) {
 }
 function scoreRun(own2, reference, branch, tolerance, rules) {
   const { candidate } = own2;
-  const baseline = own2.baseline?.ok === true && branch ? reference : own2.baseline;
-  const score = scorePrompt(baseline, candidate, tolerance, { ...rules, branch: own2.baseline?.ok === true ? branch : null });
+  const held = own2.baseline?.ok === true ? branch : null;
+  const baseline = held ? reference : own2.baseline;
+  const score = scorePrompt(baseline, candidate, tolerance, { ...rules, branch: held });
   const k = score.comparedTokens;
   const timed = score.status === "scored" && k !== null && baseline?.ok === true && candidate?.ok === true;
   const baselineMs = timed ? round34(timeToTokens(baseline, k)) : null;
@@ -65876,8 +65913,7 @@ function scoreRun(own2, reference, branch, tolerance, rules) {
   const parts = timed && agreed !== null && agreed !== void 0 && agreed < k;
   const agreedBaselineMs = parts ? round34(timeToTokens(baseline, Math.max(1, agreed))) : null;
   const agreedCandidateMs = parts ? Math.max(round34(timeToTokens(candidate, Math.max(1, agreed))), MIN_CANDIDATE_MS) : null;
-  const compared = branch !== null && own2.baseline?.ok === true;
-  const match = compared ? branch.match : null;
+  const match = held?.match ?? null;
   const runScore = runSpeedup({ baselineMs, candidateMs, agreedBaselineMs, agreedCandidateMs, match }) ?? score.score;
   return {
     score: timed ? { ...score, score: runScore, speedup: runScore } : score,
@@ -65895,7 +65931,7 @@ function scoreRun(own2, reference, branch, tolerance, rules) {
       candidateMs,
       agreedBaselineMs,
       agreedCandidateMs,
-      ...compared ? { match, baselineRun: branch.referenceRun + 1, baselinePartsHere: branch.baselinePartsHere } : {},
+      ...held ? { match, baselineRun: held.referenceRun + 1, baselinePartsHere: held.baselinePartsHere } : {},
       baselineRecord: own2.baseline ?? null,
       candidateRecord: candidate ?? null
     }
@@ -66206,10 +66242,8 @@ function rederiveBranchRun(run2, rules, pooled, as) {
       match
     };
   }
-  const runs = pooled.prefixes.length / 2;
-  const answersVary = distinctAnswers(pooled.prefixes, 0, runs) >= 2 || distinctAnswers(pooled.prefixes, runs, 2 * runs) >= 2;
   const early = agreed < k ? judgeAgreement(agreed, k, rules) : null;
-  if (early !== null && run2.baselinePartsHere !== true && !answersVary)
+  if (early !== null && run2.baselinePartsHere !== true && !answersVary(pooled.prefixes))
     return { ...as("diverged", 0, run2.reason ?? early), match, agreedTokens: agreed };
   return { ...scored(run2.reason), agreedTokens: agreed };
 }
@@ -66484,39 +66518,7 @@ function createGpuStateRecorder(probe = () => probeGpuState()) {
   };
 }
 
-// src/config/round-config-schema.ts
-import { posix as posix3 } from "node:path";
-
-// src/config/find-unknown-placeholders.ts
-var COMMAND_PLACEHOLDERS = {
-  process: ["port", "host", "contextLimit", "model", "node", "speedgate"],
-  docker: ["port", "host", "contextLimit", "model"]
-};
-var PLACEHOLDER = /(?<!\$)\{([A-Za-z][A-Za-z0-9_]*)\}/g;
-function findUnknownPlaceholders(command, runtime) {
-  const known = COMMAND_PLACEHOLDERS[runtime];
-  const problems = [];
-  command.forEach((argument, index) => {
-    for (const match of argument.matchAll(PLACEHOLDER)) {
-      const name = match[1] ?? "";
-      if (known.includes(name)) continue;
-      const meant = findClosestName(name, known);
-      const other = runtime === "docker" && COMMAND_PLACEHOLDERS.process.includes(name) ? ` ({${name}} is the process runtime's: a path on the host means nothing inside an image)` : "";
-      problems.push({
-        index,
-        problem: `expected only the placeholders runtime: ${runtime} fills (${known.map((entry) => `{${entry}}`).join(", ")}); {${name}} is none of them${other}${meant ? ` (did you mean {${meant}}?)` : ""}`
-      });
-    }
-  });
-  return problems;
-}
-
-// src/config/list-scenarios-on-bench-prompts.ts
-function listScenariosOnBenchPrompts(scenarios) {
-  return scenarios.filter((scenario) => scenario.prompts === void 0).map((scenario) => scenario.name);
-}
-
-// src/config/round-config-schema.ts
+// src/config/config-field-kinds.ts
 var nonEmptyString = (expected = "a non-empty string") => external_exports.string({ error: expected }).min(1, { error: expected });
 var integerIn = (min2, max, expected) => external_exports.number({ error: expected }).int({ error: expected }).min(min2, { error: expected }).max(max, { error: expected });
 var positiveNumber = (expected) => external_exports.number({ error: expected }).gt(0, { error: expected });
@@ -66524,53 +66526,16 @@ var boolean4 = () => external_exports.boolean({ error: "expected true or false" 
 var shareSchema = (expected) => external_exports.number({ error: expected }).min(0, { error: expected }).lt(1, { error: expected });
 var wholeShareSchema = (expected) => external_exports.number({ error: expected }).min(0, { error: expected }).max(1, { error: expected });
 var enumOf = (values) => external_exports.enum(values, { error: `expected one of ${values.map((v) => JSON.stringify(v)).join(", ")}` });
+var absolutePath = (expected) => external_exports.string({ error: expected }).regex(/^\/./, { error: expected });
 var commandSchema = external_exports.array(nonEmptyString("expected each argument to be a non-empty string"), {
   error: 'expected a list of arguments, such as [python3, -m, sglang.launch_server, --port, "{port}"]'
 }).min(1, { error: "expected at least the program to run" });
+var commandListSchema = external_exports.array(commandSchema, { error: "expected a list of commands, each a list of arguments" });
 var envSchema = external_exports.record(external_exports.string(), external_exports.string({ error: "expected each value to be a string" }), {
   error: "expected a map of variable names to string values"
 });
-var buildSpecSchema = external_exports.strictObject(
-  {
-    context: nonEmptyString("expected the path of a build context folder"),
-    dockerfile: nonEmptyString("expected a Dockerfile path relative to the context").default("Dockerfile"),
-    args: external_exports.record(external_exports.string(), external_exports.string({ error: "expected each build arg to be a string" })).default({})
-  },
-  { error: "expected an object with context, and optionally dockerfile and args" }
-);
-var healthSchema = external_exports.strictObject(
-  {
-    path: external_exports.string({ error: "expected a URL path starting with /" }).startsWith("/", { error: "expected a URL path starting with /" }).default("/health"),
-    timeoutS: positiveNumber("expected a number of seconds greater than 0").default(1200),
-    intervalMs: integerIn(10, 6e4, "expected a whole number of milliseconds from 10 to 60000").default(500)
-  },
-  { error: "expected an object such as { path: /health, timeoutS: 1200 }" }
-);
-var baselineSchema = external_exports.strictObject(
-  {
-    image: nonEmptyString("expected an image reference such as lmsysorg/sglang:v0.5.5").optional(),
-    build: buildSpecSchema.optional(),
-    command: commandSchema.optional(),
-    cwd: nonEmptyString("expected a folder path").optional(),
-    env: envSchema.default({})
-  },
-  { error: "expected an object with image, build or command" }
-);
-var candidateSchema = external_exports.strictObject(
-  {
-    patch: nonEmptyString("expected the path of a patch file").optional(),
-    sourceDir: nonEmptyString("expected the folder the patch applies in").optional(),
-    command: commandSchema.optional(),
-    postPatch: external_exports.array(commandSchema, { error: "expected a list of commands, each a list of arguments" }).default([]),
-    build: buildSpecSchema.optional(),
-    env: envSchema.optional(),
-    cwd: nonEmptyString("expected a folder path").optional(),
-    // runtime: process runs the candidate as the runner's user: the action refuses a pull request's
-    // patch there unless the config vouches for every author who can reach the workflow.
-    trusted: boolean4().default(false)
-  },
-  { error: "expected an object with patch, sourceDir, command, postPatch, build, env, cwd or trusted" }
-);
+
+// src/config/tokenizer-location.ts
 var tokenizerSchema = external_exports.union(
   [
     nonEmptyString(),
@@ -66583,499 +66548,16 @@ var tokenizerSchema = external_exports.union(
     error: "expected the path of the model's tokenizer.json, or { path, from: runner | image } (default: inside the baseline image with runtime: docker, on the runner with runtime: process)"
   }
 );
-var syntheticPromptsSchema = external_exports.strictObject(
-  {
-    synthetic: external_exports.strictObject(
-      {
-        inputTokens: integerIn(1, 1e7, "expected a whole number of prompt tokens from 1 to 10000000"),
-        outputTokens: integerIn(1, 1e6, "expected a whole number of answer tokens from 1 to 1000000"),
-        count: integerIn(1, 1e5, "expected a whole number of prompts from 1 to 100000"),
-        // Another seed is another prompt set, so a round can be repeated on other text of the same shape.
-        seed: integerIn(0, 2 ** 31 - 1, "expected a whole number from 0 to 2147483647").default(1)
-      },
-      { error: "expected an object with inputTokens, outputTokens, count and optionally seed" }
-    )
-  },
-  { error: "expected { synthetic: { inputTokens, outputTokens, count, seed } }" }
-);
-var promptSourceSchema = external_exports.union([nonEmptyString(), syntheticPromptsSchema], {
-  error: "expected the path of a JSONL prompts file, or { synthetic: { inputTokens, outputTokens, count, seed } }"
-});
-var concurrencySchema = integerIn(1, 1e5, "expected a whole number of requests in flight from 1 to 100000");
-var benchFields = external_exports.strictObject(
-  {
-    // Optional here, required by the round: a round whose every scenario brings its own prompts needs none (refineBenchPrompts).
-    prompts: promptSourceSchema.optional(),
-    model: nonEmptyString("expected the served model name").default("default"),
-    maxTokens: integerIn(1, 1e6, "expected a whole number of tokens from 1 to 1000000"),
-    requestIntervalMs: external_exports.number({ error: "expected a number of milliseconds, 0 or more" }).min(0, { error: "expected a number of milliseconds, 0 or more" }).optional(),
-    arrival: enumOf(["fixed", "poisson"]).optional(),
-    // null: the open loop, as a parsed config says it, so such a config parses again to itself.
-    concurrency: concurrencySchema.nullable().optional(),
-    seed: integerIn(0, 2 ** 31 - 1, "expected a whole number from 0 to 2147483647").default(1),
-    thinking: boolean4().default(false),
-    contextLimit: integerIn(1, 1e7, "expected a whole number of tokens from 1 to 10000000"),
-    tolerance: external_exports.number({ error: "expected a number in (0, 1]" }).gt(0, { error: "expected a number in (0, 1]" }).lte(1, { error: "expected a number in (0, 1]" }),
-    warmupRequests: integerIn(0, 1e4, "expected a whole number from 0 to 10000").default(0),
-    // Each run restarts both engines; the interval then covers how much engine starts differ in speed.
-    runs: integerIn(1, 100, "expected a whole number of runs from 1 to 100").default(DEFAULT_BENCH_RUNS),
-    // counterbalanced: odd runs start the baseline first, even runs the candidate, so going first or second favours neither.
-    order: enumOf(["counterbalanced", "baseline-first"]).default("counterbalanced"),
-    // Runs the client's code over a local stub before the first measured request, so the first engine measured is not the one that pays for
-    // a cold client.
-    clientWarmup: boolean4().default(true),
-    requestTimeoutS: positiveNumber("expected a number of seconds greater than 0").default(600),
-    tokenizer: tokenizerSchema.optional(),
-    agreementTokens: integerIn(0, 1e6, "expected a whole number of tokens, 0 (off) to 1000000").default(16),
-    // An answer that parts from the baseline's must agree on more than this share of the compared length, or it is diverged.
-    minPromptAgreement: shareSchema("expected a share of the compared length in [0, 1), such as 0.5 (0: off)").default(
-      DEFAULT_MIN_PROMPT_AGREEMENT
-    ),
-    // Spinning costs a core for the benchmark's length, so `auto` spins only where cores are plenty.
-    busyPoll: enumOf(["auto", "on", "off"]).default("auto")
-  },
-  { error: "expected an object with prompts, maxTokens, requestIntervalMs (or concurrency), contextLimit and tolerance" }
-);
-var benchSchema = benchFields.superRefine((bench, ctx) => {
-  if (bench.concurrency == null && bench.requestIntervalMs === void 0) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["requestIntervalMs"],
-      message: "expected a number of milliseconds, 0 or more (or bench.concurrency, the requests kept in flight)"
-    });
-  }
-  if (bench.concurrency == null) return;
-  for (const field3 of ["requestIntervalMs", "arrival"]) {
-    if (bench[field3] === void 0) continue;
-    ctx.addIssue({
-      code: "custom",
-      path: [field3],
-      message: `expected either bench.concurrency (a closed loop: the next prompt is sent when an answer ends) or bench.${field3} (an open loop: prompts sent on a schedule), not both; remove one`
-    });
-  }
-}).transform(({ prompts, model, maxTokens, requestIntervalMs, arrival, concurrency, ...bench }) => ({
-  prompts,
-  model,
-  maxTokens,
-  requestIntervalMs: requestIntervalMs ?? 0,
-  arrival: arrival ?? "fixed",
-  ...bench,
-  concurrency: concurrency ?? null
-}));
-var maxUnscoredSchema = shareSchema("expected a share of prompts in [0, 1), such as 0.1").default(DEFAULT_MAX_UNSCORED);
-var minPromptsSchema = integerIn(1, 1e7, "expected a whole number of prompts, 1 or more").default(DEFAULT_MIN_PROMPTS);
-var minAgreementSchema = wholeShareSchema("expected a share of the compared length in [0, 1], such as 1 or 0.9 (0: off)").default(
-  DEFAULT_MIN_AGREEMENT
-);
-var maxUnexplainedSchema = shareSchema("expected a share of prompts in [0, 1), such as 0 or 0.05").default(
-  DEFAULT_MAX_UNEXPLAINED
-);
-var gateSchema = external_exports.strictObject(
-  {
-    minRoundScore: positiveNumber("expected a speedup greater than 0, such as 1.0"),
-    // Without a calibration the interval's low end must clear the bar; with one, the noise floor decides.
-    use: enumOf(GATE_MODES).optional(),
-    maxUnscored: maxUnscoredSchema,
-    minPrompts: minPromptsSchema,
-    minAgreement: minAgreementSchema,
-    maxUnexplained: maxUnexplainedSchema,
-    calibration: nonEmptyString("expected the path of a calibration file written by speedgate calibrate").optional(),
-    // With scenarios: the floor no scenario's interval may lie wholly below, whatever each scenario's own bar says.
-    maxRegression: external_exports.number({ error: "expected a speedup in (0, 1], such as 0.97" }).gt(0, { error: "expected a speedup in (0, 1], such as 0.97" }).lte(1, { error: "expected a speedup in (0, 1], such as 0.97" }).optional()
-  },
-  { error: "expected an object such as { minRoundScore: 1.0 }" }
-).transform((gate) => ({ ...gate, use: gate.use ?? (gate.calibration ? "noise-floor" : "interval-low") }));
-var scenarioGateSchema = external_exports.strictObject(
-  {
-    minRoundScore: positiveNumber("expected a speedup greater than 0, such as 1.0").optional(),
-    use: enumOf(GATE_MODES).optional(),
-    maxUnscored: maxUnscoredSchema.unwrap().optional(),
-    minPrompts: minPromptsSchema.unwrap().optional(),
-    minAgreement: minAgreementSchema.unwrap().optional(),
-    maxUnexplained: maxUnexplainedSchema.unwrap().optional()
-  },
-  { error: "expected an object with some of minRoundScore, use, maxUnscored, minPrompts, minAgreement and maxUnexplained" }
-);
-var scenarioNameExpectation = "expected a name of 1 to 64 letters, digits, spaces or . _ + -, starting with a letter or digit, such as chat-rate4";
-var scenarioSchema = external_exports.strictObject(
-  {
-    name: external_exports.string({ error: scenarioNameExpectation }).regex(SCENARIO_NAME, { error: scenarioNameExpectation }),
-    prompts: promptSourceSchema.optional(),
-    maxTokens: integerIn(1, 1e6, "expected a whole number of tokens from 1 to 1000000").optional(),
-    requestIntervalMs: external_exports.number({ error: "expected a number of milliseconds, 0 or more" }).min(0, { error: "expected a number of milliseconds, 0 or more" }).optional(),
-    arrival: enumOf(["fixed", "poisson"]).optional(),
-    concurrency: concurrencySchema.optional(),
-    runs: integerIn(1, 100, "expected a whole number of runs from 1 to 100").optional(),
-    warmupRequests: integerIn(0, 1e4, "expected a whole number from 0 to 10000").optional(),
-    gate: scenarioGateSchema.optional()
-  },
-  {
-    error: "expected an object with name and some of prompts, maxTokens, requestIntervalMs, arrival, concurrency, runs, warmupRequests and gate"
-  }
-);
-var scenariosSchema = external_exports.array(scenarioSchema, { error: "expected a list of scenarios, each { name, \u2026 }" }).min(1, { error: "expected at least one scenario (or no scenarios field)" }).max(MAX_SCENARIOS, { error: `expected at most ${MAX_SCENARIOS} scenarios: each costs a benchmark per engine per run` });
-var gpusSchema = external_exports.union([external_exports.literal("all"), external_exports.number().int().min(1), external_exports.array(external_exports.string().min(1)).min(1)], {
-  error: 'expected "all", a GPU count such as 2, or a list of device ids such as ["0", "1"]'
-});
-var ulimitSchema = external_exports.strictObject(
-  {
-    name: nonEmptyString("expected a ulimit name such as memlock"),
-    soft: external_exports.number({ error: "expected a whole number, -1 for unlimited" }).int(),
-    hard: external_exports.number({ error: "expected a whole number, -1 for unlimited" }).int()
-  },
-  { error: "expected an object with name, soft and hard" }
-);
-var mountExpectation = 'expected { source, target } (readOnly: false to allow writes) or "host path:container path[:ro|rw]"';
-function mountFromShortForm(value) {
-  if (typeof value !== "string") return value;
-  const parts = value.split(":");
-  const mode = parts.length === 3 ? parts[2] : void 0;
-  const valid = (parts.length === 2 || parts.length === 3) && parts[1]?.startsWith("/") && (mode === void 0 || mode === "ro" || mode === "rw");
-  if (!valid) return value;
-  return { source: parts[0], target: parts[1], readOnly: mode !== "rw" };
-}
-var mountSchema = external_exports.preprocess(
-  mountFromShortForm,
-  external_exports.strictObject(
-    {
-      source: nonEmptyString("expected a path on the runner (absolute, or relative to the config's folder)"),
-      target: external_exports.string({ error: "expected an absolute path inside the container, such as /models" }).regex(/^\/./, { error: "expected an absolute path inside the container, such as /models" }),
-      readOnly: boolean4().default(true)
-    },
-    { error: mountExpectation }
-  )
-);
-var SIZE = /^\d+(\.\d+)?[bkmgt]?$/i;
-var sizeString = (expected) => external_exports.string({ error: expected }).regex(SIZE, { error: expected });
-var memoryLimitSchema = external_exports.string({ error: `expected a size such as "64g", a share of the host's memory such as "90%", or "unlimited"` }).regex(/^(\d+(\.\d+)?[bkmgt]?|(100|[1-9]\d?)(\.\d+)?%|unlimited)$/i, {
-  error: `expected a size such as "64g", a share of the host's memory such as "90%", or "unlimited"`
-});
-var capabilitySchema = external_exports.string({ error: "expected a Linux capability name such as SYS_PTRACE" }).regex(/^(CAP_)?[A-Z][A-Z_]+$/, { error: "expected a Linux capability name such as SYS_PTRACE" }).refine((name) => name !== "ALL" && name !== "CAP_ALL", { error: "expected a single capability, not ALL (that is privileged mode)" });
-var dockerSchema = external_exports.strictObject(
-  {
-    gpus: gpusSchema.optional(),
-    // Unset: 16g, or half the memory limit when that is smaller (shared memory counts against it).
-    shmSize: sizeString('expected a size such as "16g", "512m"').optional(),
-    // The IPC namespace: private by default (engines use /dev/shm, sized by shmSize); "host" is what
-    // SGLang's docs run with, at the cost of sharing the runner's shared memory with the patch.
-    ipc: enumOf(["private", "host", "shareable"]).default("private"),
-    memory: memoryLimitSchema.default("90%"),
-    pidsLimit: integerIn(1, 1e7, "expected a whole number of processes").default(16384),
-    cpus: positiveNumber("expected a number of CPUs greater than 0, such as 16 or 7.5").optional(),
-    capAdd: external_exports.array(capabilitySchema, { error: "expected a list of capability names, such as [SYS_PTRACE]" }).default([]),
-    logMaxSize: sizeString('expected a size such as "64m"').default("64m"),
-    logMaxFiles: integerIn(1, 100, "expected a whole number of files from 1 to 100").default(2),
-    ulimits: external_exports.array(ulimitSchema, { error: "expected a list of { name, soft, hard }" }).default([
-      { name: "memlock", soft: -1, hard: -1 },
-      { name: "stack", soft: 67108864, hard: 67108864 }
-    ]),
-    network: enumOf(["isolated", "host"]).default("isolated"),
-    // The engine container's writable layer (what it writes outside its mounts): past it, writes fail
-    // with ENOSPC instead of filling the daemon's disk. Enforced where the storage driver can (overlay2
-    // on xfs with pquota, btrfs, zfs); elsewhere the round says it is not, and goes on.
-    diskSize: external_exports.string({ error: 'expected a size such as "100g", or "unlimited"' }).regex(/^(\d+(\.\d+)?[kmgt]?|unlimited)$/i, { error: 'expected a size such as "100g", or "unlimited"' }).default("100g"),
-    mounts: external_exports.array(mountSchema, { error: `expected a list of mounts, each ${mountExpectation.replace(/^expected /, "")}` }).default([]),
-    // Replaces the image's ENTRYPOINT; [] clears it, so `command` is the whole command (vllm/vllm-openai's is `vllm serve`).
-    entrypoint: external_exports.array(nonEmptyString("expected each argument to be a non-empty string"), {
-      error: "expected a list of arguments, or [] to clear the image's ENTRYPOINT"
-    }).optional(),
-    stopTimeoutS: positiveNumber("expected a number of seconds greater than 0").default(3),
-    // The overlay image is removed after the round unless kept: a rebuild from cache is cheap, a
-    // pile of per-run images on a runner's disk is not.
-    keepCandidateImage: boolean4().default(false)
-  },
-  { error: "expected an object with gpus, shmSize, ipc, memory, pidsLimit, ulimits, network" }
-);
-var buildSchema = external_exports.strictObject(
-  {
-    timeoutS: positiveNumber("expected a number of seconds greater than 0").default(3600),
-    // The candidate's build runs the patch's code (postPatch): no network unless asked for.
-    network: enumOf(["none", "default", "host"]).default("none")
-  },
-  { error: "expected an object such as { timeoutS: 3600, network: none }" }
-);
-var absolutePath = (expected) => external_exports.string({ error: expected }).regex(/^\/./, { error: expected });
-var regexString = (expected) => external_exports.string({ error: expected }).refine(
-  (text5) => {
-    try {
-      new RegExp(text5);
-      return true;
-    } catch {
-      return false;
-    }
-  },
-  { error: expected }
-);
-var globList = (expected) => external_exports.array(nonEmptyString("expected each glob to be a non-empty string, such as python/** or !**/tests/**"), { error: expected });
-var DEFAULT_REVISION_LABEL = "org.opencontainers.image.revision";
-var revisionExpectation = "expected where the image's commit is written: { label: org.opencontainers.image.revision }, { file: /path/in/image } (optionally with pattern: a regular expression whose first group is the commit), or { commit: <sha> }";
-var revisionSchema = external_exports.union(
-  [
-    external_exports.strictObject({ label: nonEmptyString("expected an image label name such as org.opencontainers.image.revision") }),
-    external_exports.strictObject({
-      file: absolutePath("expected an absolute path inside the image, such as /sgl-workspace/sglang/.git/HEAD"),
-      pattern: regexString("expected a regular expression whose first group is the commit, such as \\+g([0-9a-f]{7,40})").optional()
-    }),
-    external_exports.strictObject({
-      commit: external_exports.string({ error: "expected a commit SHA (7 to 40 hexadecimal digits)" }).regex(/^[0-9a-fA-F]{7,40}$/, { error: "expected a commit SHA (7 to 40 hexadecimal digits)" })
-    })
-  ],
-  { error: revisionExpectation }
-);
-var sourceSchema = external_exports.strictObject(
-  {
-    revision: revisionSchema.default({ label: DEFAULT_REVISION_LABEL }),
-    // vLLM's images install a wheel: only vllm/** has a place to go in site-packages.
-    paths: globList("expected a list of globs of the files the overlay brings to each commit, such as [vllm/**]").default([]),
-    compiledPaths: globList(
-      "expected a list of globs of compiled code, such as [sgl-kernel/**, csrc/**, CMakeLists.txt, setup.py]"
-    ).default([]),
-    build: external_exports.array(commandSchema, { error: "expected a list of commands, each a list of arguments" }).default([]),
-    buildCache: absolutePath(
-      "expected the absolute path inside the image where the runner's build cache volume is mounted, such as /root/.cache/ccache"
-    ).optional(),
-    buildCacheHit: regexString(
-      `expected a regular expression matched against the build's output, such as "cache hit rate\\s+100"`
-    ).optional(),
-    cacheBaseline: boolean4().default(true)
-  },
-  { error: "expected an object with revision, paths, compiledPaths, build, buildCache, buildCacheHit or cacheBaseline" }
-);
-function refineRuntimePaths(config2, ctx) {
-  if (config2.runtime === "docker") {
-    for (const role of ["baseline", "candidate"]) {
-      const cwd = config2[role].cwd;
-      if (cwd !== void 0 && !posix3.isAbsolute(cwd)) {
-        ctx.addIssue({
-          code: "custom",
-          path: [role, "cwd"],
-          message: "expected an absolute path inside the image (the container's working folder)"
-        });
-      }
-    }
-  }
-  if (config2.runtime === "process" && config2.docker.mounts.length > 0) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["docker", "mounts"],
-      message: "expected no mounts with runtime: process (engines on the host see its folders directly)"
-    });
-  }
-  const sourceDir = config2.runtime === "docker" ? config2.candidate.sourceDir : void 0;
-  const seen = /* @__PURE__ */ new Set();
-  config2.docker.mounts.forEach((mount, index) => {
-    const target = posix3.normalize(mount.target).replace(/\/$/, "");
-    if (seen.has(target)) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["docker", "mounts", index],
-        message: `expected each container path mounted once, but ${target} is already mounted`
-      });
-    }
-    seen.add(target);
-    if (sourceDir && `${posix3.normalize(sourceDir)}/`.startsWith(`${target}/`)) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["docker", "mounts", index],
-        message: `expected a target that does not cover candidate.sourceDir (${sourceDir}): the mount would hide the patched source`
-      });
-    }
-  });
-}
-function refineSyntheticPrompts(prompts, config2, ctx, at) {
-  if (prompts === void 0 || typeof prompts === "string") return;
-  const { inputTokens, outputTokens } = prompts.synthetic;
-  if (tokenizerLocation(config2)?.from !== "runner") {
-    const inBench = at[0] === "bench";
-    ctx.addIssue({
-      code: "custom",
-      path: inBench ? ["bench", "tokenizer"] : [...at, "prompts"],
-      message: `expected the model's tokenizer.json on the runner (${inBench ? "" : "bench.tokenizer: "}{ path, from: runner }) with ${inBench ? "bench.prompts.synthetic" : "synthetic prompts"}: the prompts are built to an exact token length with it when the round is loaded`
-    });
-  }
-  if (inputTokens + outputTokens > config2.bench.contextLimit) {
-    ctx.addIssue({
-      code: "custom",
-      path: [...at, "prompts", "synthetic"],
-      message: `expected inputTokens + outputTokens (${inputTokens + outputTokens}) at most bench.contextLimit (${config2.bench.contextLimit}); lower one of them`
-    });
-  }
-}
-function mergeScenarioConfig(config2, scenario) {
-  const { name: _name, gate, concurrency, requestIntervalMs, arrival, ...overrides } = scenario;
-  const bench = config2.bench;
-  const inheritedOpen = bench.concurrency === null;
-  const load = concurrency !== void 0 ? { requestIntervalMs: 0, arrival: "fixed", concurrency } : requestIntervalMs !== void 0 || arrival !== void 0 ? {
-    requestIntervalMs: requestIntervalMs ?? (inheritedOpen ? bench.requestIntervalMs : 0),
-    arrival: arrival ?? (inheritedOpen ? bench.arrival : "fixed"),
-    concurrency: null
-  } : {};
-  const defined = Object.fromEntries(Object.entries(overrides).filter(([, value]) => value !== void 0));
-  return { ...config2, bench: { ...bench, ...defined, ...load }, gate: { ...config2.gate, ...gate } };
-}
-function refineScenarios(config2, ctx) {
-  const seen = /* @__PURE__ */ new Set();
-  config2.scenarios?.forEach((scenario, index) => {
-    const at = ["scenarios", index];
-    if (seen.has(scenario.name)) {
-      ctx.addIssue({
-        code: "custom",
-        path: [...at, "name"],
-        message: `expected distinct scenario names, but ${JSON.stringify(scenario.name)} is already used`
-      });
-    }
-    seen.add(scenario.name);
-    if (scenario.concurrency !== void 0) {
-      for (const field3 of ["requestIntervalMs", "arrival"]) {
-        if (scenario[field3] === void 0) continue;
-        ctx.addIssue({
-          code: "custom",
-          path: [...at, field3],
-          message: `expected either concurrency (a closed loop) or ${field3} (an open loop) in one scenario, not both; remove one`
-        });
-      }
-    } else if (scenario.requestIntervalMs === void 0 && scenario.arrival !== void 0 && config2.bench.concurrency !== null) {
-      ctx.addIssue({
-        code: "custom",
-        path: [...at, "requestIntervalMs"],
-        message: "expected a number of milliseconds, 0 or more, with arrival: bench is a closed loop (bench.concurrency), so it has no interval to inherit"
-      });
-    }
-    const merged = mergeScenarioConfig(config2, scenario);
-    if (scenario.maxTokens !== void 0 && merged.bench.maxTokens > merged.bench.contextLimit) {
-      ctx.addIssue({
-        code: "custom",
-        path: [...at, "maxTokens"],
-        message: `expected at most bench.contextLimit (${merged.bench.contextLimit}): an answer cannot be longer than the context it is written in`
-      });
-    }
-    if (scenario.prompts !== void 0) refineSyntheticPrompts(scenario.prompts, merged, ctx, at);
-    if (scenario.gate?.use === "noise-floor" && !merged.gate.calibration) {
-      ctx.addIssue({
-        code: "custom",
-        path: [...at, "gate", "use"],
-        message: "expected the calibration file gate.use: noise-floor gates on, in the round's gate.calibration (write one with speedgate calibrate)"
-      });
-    }
-  });
-}
-var isRecord = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
-function refineBenchPrompts(input2, ctx) {
-  if (!isRecord(input2) || !isRecord(input2.bench) || input2.bench.prompts !== void 0) return;
-  const expected = "expected the path of a JSONL prompts file, or { synthetic: { inputTokens, outputTokens, count, seed } }";
-  if (!Array.isArray(input2.scenarios)) {
-    ctx.addIssue({ code: "custom", path: ["bench", "prompts"], message: expected });
-    return;
-  }
-  const named2 = input2.scenarios.flatMap(
-    (scenario, index) => isRecord(scenario) ? [{ name: typeof scenario.name === "string" ? scenario.name : `at scenarios[${index}]`, prompts: scenario.prompts }] : []
-  );
-  const needing = listScenariosOnBenchPrompts(named2);
-  if (needing.length === 0) return;
-  const which = needing.length === 1 ? `scenario ${needing[0]}` : `scenarios ${needing.slice(0, -1).join(", ")} and ${needing.at(-1)}`;
-  ctx.addIssue({
-    code: "custom",
-    path: ["bench", "prompts"],
-    message: needing.length === 1 ? `${expected}, since ${which} sets no prompts of its own (or give it prompts)` : `${expected}, since ${which} set no prompts of their own (or give each of them prompts)`
-  });
-}
-var roundConfigSchema = external_exports.strictObject(
-  {
-    // A known engine's other spellings (llama-cpp, LlamaCpp, vLLM) become its one name, so calibrations and cards agree.
-    engine: nonEmptyString("expected the engine's name for the card, such as sglang, vllm or llama.cpp").transform(canonicalEngineName),
-    runtime: enumOf(["docker", "process"]),
-    port: integerIn(1, 65535, "expected a TCP port from 1 to 65535"),
-    health: healthSchema.default({ path: "/health", timeoutS: 1200, intervalMs: 500 }),
-    baseline: baselineSchema,
-    candidate: candidateSchema.default({ postPatch: [], trusted: false }),
-    bench: benchSchema,
-    gate: gateSchema,
-    docker: dockerSchema.prefault({}),
-    build: buildSchema.prefault({}),
-    source: sourceSchema.prefault({}),
-    // Absent: the round is the one workload bench describes, as before scenarios existed (same fingerprint).
-    scenarios: scenariosSchema.optional()
-  },
-  { error: "expected a YAML mapping with engine, runtime, port, baseline, candidate, bench and gate" }
-).superRefine((config2, ctx) => {
-  if (config2.runtime === "process" && !config2.baseline.command) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["baseline", "command"],
-      message: "expected the command that starts the engine (runtime: process runs it on the host)"
-    });
-  }
-  if (config2.runtime === "docker" && !config2.baseline.image && !config2.baseline.build) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["baseline", "image"],
-      message: "expected an image reference or baseline.build (runtime: docker)"
-    });
-  }
-  if (config2.candidate.patch && config2.runtime === "process" && !config2.candidate.sourceDir) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["candidate", "sourceDir"],
-      message: "expected the folder the patch applies in (a copy of it is patched)"
-    });
-  }
-  for (const role of ["baseline", "candidate"]) {
-    const command = config2[role].command;
-    if (!command) continue;
-    for (const { index, problem } of findUnknownPlaceholders(command, config2.runtime))
-      ctx.addIssue({ code: "custom", path: [role, "command", index], message: problem });
-  }
-  refineRuntimePaths(config2, ctx);
-  if (config2.bench.contextLimit >= 1 && config2.bench.maxTokens > config2.bench.contextLimit) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["bench", "maxTokens"],
-      message: `expected at most bench.contextLimit (${config2.bench.contextLimit}): an answer cannot be longer than the context it is written in`
-    });
-  }
-  refineSyntheticPrompts(config2.bench.prompts, config2, ctx, ["bench"]);
-  refineScenarios(config2, ctx);
-  const tokenizer = config2.bench.tokenizer;
-  const from = typeof tokenizer === "object" ? tokenizer.from : void 0;
-  if (from === "image" && config2.runtime === "process") {
-    ctx.addIssue({
-      code: "custom",
-      path: ["bench", "tokenizer", "from"],
-      message: 'expected "runner" with runtime: process (there is no image to read it from)'
-    });
-  }
-  const path = typeof tokenizer === "object" ? tokenizer.path : tokenizer;
-  if (path !== void 0 && (from ?? (config2.runtime === "docker" ? "image" : "runner")) === "image" && !path.startsWith("/")) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["bench", "tokenizer"],
-      message: "expected an absolute path inside the baseline image, such as /models/m/tokenizer.json (or { path, from: runner } for a file on the runner)"
-    });
-  }
-  if (config2.gate.use === "noise-floor" && !config2.gate.calibration) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["gate", "calibration"],
-      message: "expected the calibration file gate.use: noise-floor gates on (write one with speedgate calibrate)"
-    });
-  }
-  if (config2.candidate.build && config2.candidate.patch) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["candidate", "build"],
-      message: "expected either candidate.build (a full build) or candidate.patch (an overlay), not both"
-    });
-  }
-}).superRefine(refineBenchPrompts, { when: () => true });
+var defaultSource = (runtime) => runtime === "docker" ? "image" : "runner";
 function tokenizerLocation(config2) {
   const tokenizer = config2.bench.tokenizer;
   if (tokenizer === void 0) return null;
-  if (typeof tokenizer === "string") return { path: tokenizer, from: config2.runtime === "docker" ? "image" : "runner" };
-  return { path: tokenizer.path, from: tokenizer.from ?? (config2.runtime === "docker" ? "image" : "runner") };
+  if (typeof tokenizer === "string") return { path: tokenizer, from: defaultSource(config2.runtime) };
+  return { path: tokenizer.path, from: tokenizer.from ?? defaultSource(config2.runtime) };
 }
 
 // src/tokens/create-token-counter.ts
-import { createHash as createHash5 } from "node:crypto";
+import { createHash as createHash6 } from "node:crypto";
 
 // src/tokens/align-decoded-offsets.ts
 var WHITESPACE = /\s/;
@@ -67185,7 +66667,7 @@ function createTokenCounter(json2, options) {
   };
 }
 function sha256Hex(bytes) {
-  return createHash5("sha256").update(bytes).digest("hex");
+  return createHash6("sha256").update(bytes).digest("hex");
 }
 
 // src/tokens/parse-tokenizer.ts
@@ -67331,27 +66813,35 @@ function trackTimeSpent(now) {
   };
 }
 
-// src/scorecard/combine-scenario-gates.ts
-function scoreRange(card) {
-  if (card.roundScore === null) return null;
-  return card.scoreInterval ? { low: card.scoreInterval.low, high: card.scoreInterval.high } : { low: card.roundScore, high: card.roundScore };
+// src/scoring/combine-scenario-gates.ts
+function scoreRange(scenario) {
+  if (scenario.score === null) return null;
+  return scenario.interval ?? { low: scenario.score, high: scenario.score };
 }
-function judgeScenario(scenario, maxRegression) {
-  const { name, card } = scenario;
-  const range = scoreRange(card);
+var SCENARIO_RULES = [
+  // Its own gate already fails it when an engine failed, so one failure fails (or, for the baseline, voids) every scenario it touched.
+  (scenario) => scenario.ownGate.passed ? null : scenario.ownGate.reason,
+  (scenario, range, { maxRegression }) => {
+    if (maxRegression === null || range === null || range.high >= maxRegression) return null;
+    const what = scenario.interval ? "its interval's high end" : "its score";
+    return `regressed beyond gate.maxRegression, ${what} ${formatScoreAgainstBar(range.high, maxRegression)} < ${formatBar(maxRegression)}`;
+  }
+];
+function judgeScenario(scenario, rules) {
+  const { name } = scenario;
+  const range = scoreRange(scenario);
   const outcome = range === null ? "none" : range.low > 1 ? "improved" : range.high < 1 ? "regressed" : "unchanged";
-  if (!card.gate.passed) return { name, outcome, passed: false, reason: `${name}: ${card.gate.reason}` };
-  if (maxRegression !== null && range !== null && range.high < maxRegression) {
-    const what = card.scoreInterval ? `its interval's high end ${formatScoreAgainstBar(range.high, maxRegression)}` : `its score ${formatScoreAgainstBar(range.high, maxRegression)}`;
-    return { name, outcome, passed: false, reason: `${name}: regressed beyond gate.maxRegression, ${what} < ${formatBar(maxRegression)}` };
+  for (const rule of SCENARIO_RULES) {
+    const failed = rule(scenario, range, rules);
+    if (failed !== null) return { name, outcome, passed: false, reason: `${name}: ${failed}` };
   }
   return { name, outcome, passed: true, reason: null };
 }
 function listNames(judgements) {
   return judgements.map((judgement) => judgement.name).join(", ");
 }
-function combineScenarioGates(scenarios, maxRegression, missing2 = []) {
-  const judgements = scenarios.map((scenario) => judgeScenario(scenario, maxRegression));
+function combineScenarioGates(scenarios, rules, missing2 = []) {
+  const judgements = scenarios.map((scenario) => judgeScenario(scenario, rules));
   const failed = judgements.filter((judgement) => !judgement.passed);
   const passed = failed.length === 0 && missing2.length === 0;
   const parts = [`${judgements.length - failed.length} of ${judgements.length + missing2.length} scenarios passed`];
@@ -67363,10 +66853,22 @@ function combineScenarioGates(scenarios, maxRegression, missing2 = []) {
   if (missing2.length > 0) parts.push(`missing: ${missing2.join(", ")}`);
   return { passed, reason: parts.join("; "), reasons: failed.map((judgement) => judgement.reason ?? judgement.name), judgements };
 }
+
+// src/scorecard/read-scenario-gate.ts
+function readScenarioGate({ name, card }) {
+  return {
+    name,
+    ownGate: { passed: card.gate.passed, reason: card.gate.reason },
+    score: card.roundScore,
+    interval: card.scoreInterval ? { low: card.scoreInterval.low, high: card.scoreInterval.high } : null
+  };
+}
+
+// src/scorecard/assemble-scenario-card.ts
 function assembleScenarioCard(scenarios, maxRegression, extra = {}) {
   const headline = scenarios[0];
   if (!headline) throw new Error("a round with scenarios needs at least one scenario");
-  const combined = combineScenarioGates(scenarios, maxRegression);
+  const combined = combineScenarioGates(scenarios.map(readScenarioGate), { maxRegression });
   return {
     ...headline.card,
     ...extra,
@@ -67375,7 +66877,7 @@ function assembleScenarioCard(scenarios, maxRegression, extra = {}) {
       maxRegression,
       passed: combined.passed,
       reason: combined.reason,
-      reasons: combined.reasons.slice(0, 20),
+      reasons: combined.reasons.slice(0, MAX_GATE_REASONS),
       // The headline's rule is one scenario's; the combined gate has none of its own.
       rule: null
     },
@@ -68207,7 +67709,7 @@ function renderFailureSection(card, options) {
     ],
     ["Error", escapeInline(failure2.summary)],
     // A crash's own frames, innermost first, one a line: where the broken invariant was called from.
-    ...failure2.frames && failure2.frames.length > 0 ? [["Frames", failure2.frames.map(codeSpan2).join("<br>")]] : [],
+    ...failure2.frames && failure2.frames.length > 0 ? [["Frames", failure2.frames.map(codeSpan).join("<br>")]] : [],
     // When the runner is at fault the engine's own hint is for a failure that repeats on a free GPU.
     [
       decideVerdict(card).cause === "runner" ? "If it fails on a free GPU" : "What to try",
@@ -69274,7 +68776,7 @@ function describeScenarios(card) {
   const scenarios = card.scenarios;
   if (!scenarios || scenarios.length === 0) return null;
   const maxRegression = card.gate.maxRegression ?? null;
-  const { judgements } = combineScenarioGates(scenarios, maxRegression);
+  const { judgements } = combineScenarioGates(scenarios.map(readScenarioGate), { maxRegression });
   const noVerdict = decideVerdict(card).outcome === "none";
   const rows = scenarios.map((scenario, index) => describeRow(scenario, judgements[index], maxRegression, noVerdict));
   const roundReasons = card.gate.passed ? [] : card.gate.reasons.filter((reason) => !scenarios.some((scenario) => reason.startsWith(`${scenario.name}: `)));
@@ -69453,6 +68955,11 @@ async function writeScorecard(outDir, card) {
   return { jsonPath, markdownPath };
 }
 
+// src/safe-text/delink-plain-text.ts
+function delinkPlainText(text5) {
+  return text5.replace(/:\/\//g, `:${ZERO_WIDTH_SPACE}//`).replace(/\b(www)\./gi, `$1${ZERO_WIDTH_SPACE}.`).replace(/@(?=[\p{L}\p{N}])/gu, `@${ZERO_WIDTH_SPACE}`);
+}
+
 // src/shard/shard-spec.ts
 var MAX_SHARDS = 1e3;
 function parseShardSpec(text5, label) {
@@ -69555,6 +69062,20 @@ async function readPromptsFile(path, contextLimit, field3) {
   return prompts;
 }
 
+// src/config/merge-scenario-config.ts
+function mergeScenarioConfig(config2, scenario) {
+  const { name: _name, gate, concurrency, requestIntervalMs, arrival, ...overrides } = scenario;
+  const bench = config2.bench;
+  const inheritedOpen = bench.concurrency === null;
+  const load = concurrency !== void 0 ? { requestIntervalMs: 0, arrival: "fixed", concurrency } : requestIntervalMs !== void 0 || arrival !== void 0 ? {
+    requestIntervalMs: requestIntervalMs ?? (inheritedOpen ? bench.requestIntervalMs : 0),
+    arrival: arrival ?? (inheritedOpen ? bench.arrival : "fixed"),
+    concurrency: null
+  } : {};
+  const defined = Object.fromEntries(Object.entries(overrides).filter(([, value]) => value !== void 0));
+  return { ...config2, bench: { ...bench, ...defined, ...load }, gate: { ...config2.gate, ...gate } };
+}
+
 // src/config/load-round-scenarios.ts
 async function loadRoundScenarios(input2) {
   const { config: config2 } = input2;
@@ -69586,6 +69107,11 @@ async function loadRoundScenarios(input2) {
     });
   }
   return scenarios;
+}
+
+// src/config/list-scenarios-on-bench-prompts.ts
+function listScenariosOnBenchPrompts(scenarios) {
+  return scenarios.filter((scenario) => scenario.prompts === void 0).map((scenario) => scenario.name);
 }
 
 // src/config/sends-bench-prompts.ts
@@ -69689,7 +69215,7 @@ function findCwdProblems(config2, patched) {
 }
 
 // src/config/load-patch.ts
-import { createHash as createHash6 } from "node:crypto";
+import { createHash as createHash7 } from "node:crypto";
 import { readFile as readFile6 } from "node:fs/promises";
 
 // src/patch/find-diff-corruption.ts
@@ -69753,7 +69279,7 @@ function findDiffCorruption(text5) {
 // src/config/load-patch.ts
 var MAX_PATCH_BYTES = 10 * 1024 * 1024;
 function hashPatch(bytes) {
-  return createHash6("sha256").update(bytes).digest("hex");
+  return createHash7("sha256").update(bytes).digest("hex");
 }
 function checkPatchBytes(bytes, label) {
   if (bytes.length === 0) throw new ConfigError(`${label}: expected a non-empty patch, got an empty file`);
@@ -69784,6 +69310,575 @@ async function loadPatch(path, label = "candidate.patch") {
   checkPatchBytes(bytes, `${label} (${path})`);
   return { path, bytes, sha256: hashPatch(bytes) };
 }
+
+// src/config/bench-settings-schema.ts
+var seedSchema = integerIn(0, 2 ** 31 - 1, "expected a whole number from 0 to 2147483647").default(1);
+var syntheticPromptsSchema = external_exports.strictObject(
+  {
+    synthetic: external_exports.strictObject(
+      {
+        inputTokens: integerIn(1, 1e7, "expected a whole number of prompt tokens from 1 to 10000000"),
+        outputTokens: integerIn(1, 1e6, "expected a whole number of answer tokens from 1 to 1000000"),
+        count: integerIn(1, 1e5, "expected a whole number of prompts from 1 to 100000"),
+        // Another seed is another prompt set, so a round can be repeated on other text of the same shape.
+        seed: seedSchema
+      },
+      { error: "expected an object with inputTokens, outputTokens, count and optionally seed" }
+    )
+  },
+  { error: "expected { synthetic: { inputTokens, outputTokens, count, seed } }" }
+);
+var PROMPT_SOURCE_EXPECTATION = "expected the path of a JSONL prompts file, or { synthetic: { inputTokens, outputTokens, count, seed } }";
+var promptSourceSchema = external_exports.union([nonEmptyString(), syntheticPromptsSchema], { error: PROMPT_SOURCE_EXPECTATION });
+var maxTokensSchema = integerIn(1, 1e6, "expected a whole number of tokens from 1 to 1000000");
+var requestIntervalSchema = external_exports.number({ error: "expected a number of milliseconds, 0 or more" }).min(0, { error: "expected a number of milliseconds, 0 or more" });
+var arrivalSchema = enumOf(["fixed", "poisson"]);
+var concurrencySchema = integerIn(1, 1e5, "expected a whole number of requests in flight from 1 to 100000");
+var runsSchema = integerIn(1, 100, "expected a whole number of runs from 1 to 100");
+var warmupRequestsSchema = integerIn(0, 1e4, "expected a whole number from 0 to 10000");
+var benchFields = external_exports.strictObject(
+  {
+    // Optional here, required by the round: a round whose every scenario brings its own prompts needs none (refineBenchPrompts).
+    prompts: promptSourceSchema.optional(),
+    model: nonEmptyString("expected the served model name").default("default"),
+    maxTokens: maxTokensSchema,
+    requestIntervalMs: requestIntervalSchema.optional(),
+    arrival: arrivalSchema.optional(),
+    // null: the open loop, as a parsed config says it, so such a config parses again to itself.
+    concurrency: concurrencySchema.nullable().optional(),
+    seed: seedSchema,
+    thinking: boolean4().default(false),
+    contextLimit: integerIn(1, 1e7, "expected a whole number of tokens from 1 to 10000000"),
+    tolerance: external_exports.number({ error: "expected a number in (0, 1]" }).gt(0, { error: "expected a number in (0, 1]" }).lte(1, { error: "expected a number in (0, 1]" }),
+    warmupRequests: warmupRequestsSchema.default(0),
+    // Each run restarts both engines; the interval then covers how much engine starts differ in speed.
+    runs: runsSchema.default(DEFAULT_BENCH_RUNS),
+    // counterbalanced: odd runs start the baseline first, even runs the candidate, so going first or second favours neither.
+    order: enumOf(["counterbalanced", "baseline-first"]).default("counterbalanced"),
+    // Runs the client's code over a local stub before the first measured request, so the first engine measured is not the one that pays for
+    // a cold client.
+    clientWarmup: boolean4().default(true),
+    requestTimeoutS: positiveNumber("expected a number of seconds greater than 0").default(600),
+    tokenizer: tokenizerSchema.optional(),
+    agreementTokens: integerIn(0, 1e6, "expected a whole number of tokens, 0 (off) to 1000000").default(16),
+    // An answer that parts from the baseline's must agree on more than this share of the compared length, or it is diverged.
+    minPromptAgreement: shareSchema("expected a share of the compared length in [0, 1), such as 0.5 (0: off)").default(
+      DEFAULT_MIN_PROMPT_AGREEMENT
+    ),
+    // Spinning costs a core for the benchmark's length, so `auto` spins only where cores are plenty.
+    busyPoll: enumOf(["auto", "on", "off"]).default("auto")
+  },
+  { error: "expected an object with prompts, maxTokens, requestIntervalMs (or concurrency), contextLimit and tolerance" }
+);
+var benchSchema = benchFields.superRefine((bench, ctx) => {
+  if (bench.concurrency == null && bench.requestIntervalMs === void 0) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["requestIntervalMs"],
+      message: "expected a number of milliseconds, 0 or more (or bench.concurrency, the requests kept in flight)"
+    });
+  }
+  if (bench.concurrency == null) return;
+  for (const field3 of ["requestIntervalMs", "arrival"]) {
+    if (bench[field3] === void 0) continue;
+    ctx.addIssue({
+      code: "custom",
+      path: [field3],
+      message: `expected either bench.concurrency (a closed loop: the next prompt is sent when an answer ends) or bench.${field3} (an open loop: prompts sent on a schedule), not both; remove one`
+    });
+  }
+}).transform(({ prompts, model, maxTokens, requestIntervalMs, arrival, concurrency, ...bench }) => ({
+  prompts,
+  model,
+  maxTokens,
+  requestIntervalMs: requestIntervalMs ?? 0,
+  arrival: arrival ?? "fixed",
+  ...bench,
+  concurrency: concurrency ?? null
+}));
+
+// src/config/docker-settings-schema.ts
+var gpusSchema = external_exports.union([external_exports.literal("all"), external_exports.number().int().min(1), external_exports.array(external_exports.string().min(1)).min(1)], {
+  error: 'expected "all", a GPU count such as 2, or a list of device ids such as ["0", "1"]'
+});
+var ulimitSchema = external_exports.strictObject(
+  {
+    name: nonEmptyString("expected a ulimit name such as memlock"),
+    soft: external_exports.number({ error: "expected a whole number, -1 for unlimited" }).int(),
+    hard: external_exports.number({ error: "expected a whole number, -1 for unlimited" }).int()
+  },
+  { error: "expected an object with name, soft and hard" }
+);
+var mountExpectation = 'expected { source, target } (readOnly: false to allow writes) or "host path:container path[:ro|rw]"';
+function mountFromShortForm(value) {
+  if (typeof value !== "string") return value;
+  const parts = value.split(":");
+  const mode = parts.length === 3 ? parts[2] : void 0;
+  const valid = (parts.length === 2 || parts.length === 3) && parts[1]?.startsWith("/") && (mode === void 0 || mode === "ro" || mode === "rw");
+  if (!valid) return value;
+  return { source: parts[0], target: parts[1], readOnly: mode !== "rw" };
+}
+var mountSchema = external_exports.preprocess(
+  mountFromShortForm,
+  external_exports.strictObject(
+    {
+      source: nonEmptyString("expected a path on the runner (absolute, or relative to the config's folder)"),
+      target: absolutePath("expected an absolute path inside the container, such as /models"),
+      readOnly: boolean4().default(true)
+    },
+    { error: mountExpectation }
+  )
+);
+var SIZE = /^\d+(\.\d+)?[bkmgt]?$/i;
+var sizeString = (expected) => external_exports.string({ error: expected }).regex(SIZE, { error: expected });
+var memoryLimitSchema = external_exports.string({ error: `expected a size such as "64g", a share of the host's memory such as "90%", or "unlimited"` }).regex(/^(\d+(\.\d+)?[bkmgt]?|(100|[1-9]\d?)(\.\d+)?%|unlimited)$/i, {
+  error: `expected a size such as "64g", a share of the host's memory such as "90%", or "unlimited"`
+});
+var capabilitySchema = external_exports.string({ error: "expected a Linux capability name such as SYS_PTRACE" }).regex(/^(CAP_)?[A-Z][A-Z_]+$/, { error: "expected a Linux capability name such as SYS_PTRACE" }).refine((name) => name !== "ALL" && name !== "CAP_ALL", { error: "expected a single capability, not ALL (that is privileged mode)" });
+var dockerSchema = external_exports.strictObject(
+  {
+    gpus: gpusSchema.optional(),
+    // Unset: 16g, or half the memory limit when that is smaller (shared memory counts against it).
+    shmSize: sizeString('expected a size such as "16g", "512m"').optional(),
+    // The IPC namespace: private by default (engines use /dev/shm, sized by shmSize); "host" is what
+    // SGLang's docs run with, at the cost of sharing the runner's shared memory with the patch.
+    ipc: enumOf(["private", "host", "shareable"]).default("private"),
+    memory: memoryLimitSchema.default("90%"),
+    pidsLimit: integerIn(1, 1e7, "expected a whole number of processes").default(16384),
+    cpus: positiveNumber("expected a number of CPUs greater than 0, such as 16 or 7.5").optional(),
+    capAdd: external_exports.array(capabilitySchema, { error: "expected a list of capability names, such as [SYS_PTRACE]" }).default([]),
+    logMaxSize: sizeString('expected a size such as "64m"').default("64m"),
+    logMaxFiles: integerIn(1, 100, "expected a whole number of files from 1 to 100").default(2),
+    ulimits: external_exports.array(ulimitSchema, { error: "expected a list of { name, soft, hard }" }).default([
+      { name: "memlock", soft: -1, hard: -1 },
+      { name: "stack", soft: 67108864, hard: 67108864 }
+    ]),
+    network: enumOf(["isolated", "host"]).default("isolated"),
+    // The engine container's writable layer (what it writes outside its mounts): past it, writes fail
+    // with ENOSPC instead of filling the daemon's disk. Enforced where the storage driver can (overlay2
+    // on xfs with pquota, btrfs, zfs); elsewhere the round says it is not, and goes on.
+    diskSize: external_exports.string({ error: 'expected a size such as "100g", or "unlimited"' }).regex(/^(\d+(\.\d+)?[kmgt]?|unlimited)$/i, { error: 'expected a size such as "100g", or "unlimited"' }).default("100g"),
+    mounts: external_exports.array(mountSchema, { error: `expected a list of mounts, each ${mountExpectation.replace(/^expected /, "")}` }).default([]),
+    // Replaces the image's ENTRYPOINT; [] clears it, so `command` is the whole command (vllm/vllm-openai's is `vllm serve`).
+    entrypoint: external_exports.array(nonEmptyString("expected each argument to be a non-empty string"), {
+      error: "expected a list of arguments, or [] to clear the image's ENTRYPOINT"
+    }).optional(),
+    stopTimeoutS: positiveNumber("expected a number of seconds greater than 0").default(3),
+    // The overlay image is removed after the round unless kept: a rebuild from cache is cheap, a
+    // pile of per-run images on a runner's disk is not.
+    keepCandidateImage: boolean4().default(false)
+  },
+  { error: "expected an object with gpus, shmSize, ipc, memory, pidsLimit, ulimits, network" }
+);
+var buildSchema = external_exports.strictObject(
+  {
+    timeoutS: positiveNumber("expected a number of seconds greater than 0").default(3600),
+    // The candidate's build runs the patch's code (postPatch): no network unless asked for.
+    network: enumOf(["none", "default", "host"]).default("none")
+  },
+  { error: "expected an object such as { timeoutS: 3600, network: none }" }
+);
+
+// src/config/engine-settings-schema.ts
+var runtimeSchema = enumOf(["docker", "process"]);
+var buildSpecSchema = external_exports.strictObject(
+  {
+    context: nonEmptyString("expected the path of a build context folder"),
+    dockerfile: nonEmptyString("expected a Dockerfile path relative to the context").default("Dockerfile"),
+    args: external_exports.record(external_exports.string(), external_exports.string({ error: "expected each build arg to be a string" })).default({})
+  },
+  { error: "expected an object with context, and optionally dockerfile and args" }
+);
+var healthSchema = external_exports.strictObject(
+  {
+    path: external_exports.string({ error: "expected a URL path starting with /" }).startsWith("/", { error: "expected a URL path starting with /" }).default("/health"),
+    timeoutS: positiveNumber("expected a number of seconds greater than 0").default(1200),
+    intervalMs: integerIn(10, 6e4, "expected a whole number of milliseconds from 10 to 60000").default(500)
+  },
+  { error: "expected an object such as { path: /health, timeoutS: 1200 }" }
+);
+var baselineSchema = external_exports.strictObject(
+  {
+    image: nonEmptyString("expected an image reference such as lmsysorg/sglang:v0.5.5").optional(),
+    build: buildSpecSchema.optional(),
+    command: commandSchema.optional(),
+    cwd: nonEmptyString("expected a folder path").optional(),
+    env: envSchema.default({})
+  },
+  { error: "expected an object with image, build or command" }
+);
+var candidateSchema = external_exports.strictObject(
+  {
+    patch: nonEmptyString("expected the path of a patch file").optional(),
+    sourceDir: nonEmptyString("expected the folder the patch applies in").optional(),
+    command: commandSchema.optional(),
+    postPatch: commandListSchema.default([]),
+    build: buildSpecSchema.optional(),
+    env: envSchema.optional(),
+    cwd: nonEmptyString("expected a folder path").optional(),
+    // runtime: process runs the candidate as the runner's user: the action refuses a pull request's
+    // patch there unless the config vouches for every author who can reach the workflow.
+    trusted: boolean4().default(false)
+  },
+  { error: "expected an object with patch, sourceDir, command, postPatch, build, env, cwd or trusted" }
+);
+
+// src/config/gate-settings-schema.ts
+var maxUnscoredSchema = shareSchema("expected a share of prompts in [0, 1), such as 0.1").default(DEFAULT_MAX_UNSCORED);
+var minPromptsSchema = integerIn(1, 1e7, "expected a whole number of prompts, 1 or more").default(DEFAULT_MIN_PROMPTS);
+var minAgreementSchema = wholeShareSchema("expected a share of the compared length in [0, 1], such as 1 or 0.9 (0: off)").default(
+  DEFAULT_MIN_AGREEMENT
+);
+var maxUnexplainedSchema = shareSchema("expected a share of prompts in [0, 1), such as 0 or 0.05").default(
+  DEFAULT_MAX_UNEXPLAINED
+);
+var minRoundScoreSchema = positiveNumber("expected a speedup greater than 0, such as 1.0");
+var gateSchema = external_exports.strictObject(
+  {
+    minRoundScore: minRoundScoreSchema,
+    // Without a calibration the interval's low end must clear the bar; with one, the noise floor decides.
+    use: enumOf(GATE_MODES).optional(),
+    maxUnscored: maxUnscoredSchema,
+    minPrompts: minPromptsSchema,
+    minAgreement: minAgreementSchema,
+    maxUnexplained: maxUnexplainedSchema,
+    calibration: nonEmptyString("expected the path of a calibration file written by speedgate calibrate").optional(),
+    // With scenarios: the floor no scenario's interval may lie wholly below, whatever each scenario's own bar says.
+    maxRegression: external_exports.number({ error: "expected a speedup in (0, 1], such as 0.97" }).gt(0, { error: "expected a speedup in (0, 1], such as 0.97" }).lte(1, { error: "expected a speedup in (0, 1], such as 0.97" }).optional()
+  },
+  { error: "expected an object such as { minRoundScore: 1.0 }" }
+).transform((gate) => ({ ...gate, use: gate.use ?? defaultGateMode(gate.calibration !== void 0) }));
+var scenarioGateSchema = external_exports.strictObject(
+  {
+    minRoundScore: minRoundScoreSchema.optional(),
+    use: enumOf(GATE_MODES).optional(),
+    maxUnscored: maxUnscoredSchema.unwrap().optional(),
+    minPrompts: minPromptsSchema.unwrap().optional(),
+    minAgreement: minAgreementSchema.unwrap().optional(),
+    maxUnexplained: maxUnexplainedSchema.unwrap().optional()
+  },
+  { error: "expected an object with some of minRoundScore, use, maxUnscored, minPrompts, minAgreement and maxUnexplained" }
+);
+
+// src/config/refine-bench-prompts.ts
+var isRecord = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
+function refineBenchPrompts(input2, ctx) {
+  if (!isRecord(input2) || !isRecord(input2.bench) || input2.bench.prompts !== void 0) return;
+  const expected = PROMPT_SOURCE_EXPECTATION;
+  if (!Array.isArray(input2.scenarios)) {
+    ctx.addIssue({ code: "custom", path: ["bench", "prompts"], message: expected });
+    return;
+  }
+  const named2 = input2.scenarios.flatMap(
+    (scenario, index) => isRecord(scenario) ? [{ name: typeof scenario.name === "string" ? scenario.name : `at scenarios[${index}]`, prompts: scenario.prompts }] : []
+  );
+  const needing = listScenariosOnBenchPrompts(named2);
+  if (needing.length === 0) return;
+  const which = needing.length === 1 ? `scenario ${needing[0]}` : `scenarios ${needing.slice(0, -1).join(", ")} and ${needing.at(-1)}`;
+  ctx.addIssue({
+    code: "custom",
+    path: ["bench", "prompts"],
+    message: needing.length === 1 ? `${expected}, since ${which} sets no prompts of its own (or give it prompts)` : `${expected}, since ${which} set no prompts of their own (or give each of them prompts)`
+  });
+}
+
+// src/config/find-unknown-placeholders.ts
+var COMMAND_PLACEHOLDERS = {
+  process: ["port", "host", "contextLimit", "model", "node", "speedgate"],
+  docker: ["port", "host", "contextLimit", "model"]
+};
+var PLACEHOLDER = /(?<!\$)\{([A-Za-z][A-Za-z0-9_]*)\}/g;
+function findUnknownPlaceholders(command, runtime) {
+  const known = COMMAND_PLACEHOLDERS[runtime];
+  const problems = [];
+  command.forEach((argument, index) => {
+    for (const match of argument.matchAll(PLACEHOLDER)) {
+      const name = match[1] ?? "";
+      if (known.includes(name)) continue;
+      const meant = findClosestName(name, known);
+      const other = runtime === "docker" && COMMAND_PLACEHOLDERS.process.includes(name) ? ` ({${name}} is the process runtime's: a path on the host means nothing inside an image)` : "";
+      problems.push({
+        index,
+        problem: `expected only the placeholders runtime: ${runtime} fills (${known.map((entry) => `{${entry}}`).join(", ")}); {${name}} is none of them${other}${meant ? ` (did you mean {${meant}}?)` : ""}`
+      });
+    }
+  });
+  return problems;
+}
+
+// src/config/refine-answer-length.ts
+function refineAnswerLength(bench, ctx, at) {
+  if (bench.maxTokens <= bench.contextLimit) return;
+  ctx.addIssue({
+    code: "custom",
+    path: [...at, "maxTokens"],
+    message: `expected at most bench.contextLimit (${bench.contextLimit}): an answer cannot be longer than the context it is written in`
+  });
+}
+
+// src/config/refine-runtime-paths.ts
+import { posix as posix3 } from "node:path";
+function refineRuntimePaths(config2, ctx) {
+  if (config2.runtime === "docker") {
+    for (const role of ["baseline", "candidate"]) {
+      const cwd = config2[role].cwd;
+      if (cwd !== void 0 && !posix3.isAbsolute(cwd)) {
+        ctx.addIssue({
+          code: "custom",
+          path: [role, "cwd"],
+          message: "expected an absolute path inside the image (the container's working folder)"
+        });
+      }
+    }
+  }
+  if (config2.runtime === "process" && config2.docker.mounts.length > 0) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["docker", "mounts"],
+      message: "expected no mounts with runtime: process (engines on the host see its folders directly)"
+    });
+  }
+  const sourceDir = config2.runtime === "docker" ? config2.candidate.sourceDir : void 0;
+  const seen = /* @__PURE__ */ new Set();
+  config2.docker.mounts.forEach((mount, index) => {
+    const target = posix3.normalize(mount.target).replace(/\/$/, "");
+    if (seen.has(target)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["docker", "mounts", index],
+        message: `expected each container path mounted once, but ${target} is already mounted`
+      });
+    }
+    seen.add(target);
+    if (sourceDir && `${posix3.normalize(sourceDir)}/`.startsWith(`${target}/`)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["docker", "mounts", index],
+        message: `expected a target that does not cover candidate.sourceDir (${sourceDir}): the mount would hide the patched source`
+      });
+    }
+  });
+}
+
+// src/config/refine-synthetic-prompts.ts
+function refineSyntheticPrompts(prompts, config2, ctx, at) {
+  if (prompts === void 0 || typeof prompts === "string") return;
+  const { inputTokens, outputTokens } = prompts.synthetic;
+  if (tokenizerLocation(config2)?.from !== "runner") {
+    const inBench = at[0] === "bench";
+    ctx.addIssue({
+      code: "custom",
+      path: inBench ? ["bench", "tokenizer"] : [...at, "prompts"],
+      message: `expected the model's tokenizer.json on the runner (${inBench ? "" : "bench.tokenizer: "}{ path, from: runner }) with ${inBench ? "bench.prompts.synthetic" : "synthetic prompts"}: the prompts are built to an exact token length with it when the round is loaded`
+    });
+  }
+  if (inputTokens + outputTokens > config2.bench.contextLimit) {
+    ctx.addIssue({
+      code: "custom",
+      path: [...at, "prompts", "synthetic"],
+      message: `expected inputTokens + outputTokens (${inputTokens + outputTokens}) at most bench.contextLimit (${config2.bench.contextLimit}); lower one of them`
+    });
+  }
+}
+
+// src/config/refine-scenarios.ts
+function refineScenarios(config2, ctx) {
+  const seen = /* @__PURE__ */ new Set();
+  config2.scenarios?.forEach((scenario, index) => {
+    const at = ["scenarios", index];
+    if (seen.has(scenario.name)) {
+      ctx.addIssue({
+        code: "custom",
+        path: [...at, "name"],
+        message: `expected distinct scenario names, but ${JSON.stringify(scenario.name)} is already used`
+      });
+    }
+    seen.add(scenario.name);
+    if (scenario.concurrency !== void 0) {
+      for (const field3 of ["requestIntervalMs", "arrival"]) {
+        if (scenario[field3] === void 0) continue;
+        ctx.addIssue({
+          code: "custom",
+          path: [...at, field3],
+          message: `expected either concurrency (a closed loop) or ${field3} (an open loop) in one scenario, not both; remove one`
+        });
+      }
+    } else if (scenario.requestIntervalMs === void 0 && scenario.arrival !== void 0 && config2.bench.concurrency !== null) {
+      ctx.addIssue({
+        code: "custom",
+        path: [...at, "requestIntervalMs"],
+        message: "expected a number of milliseconds, 0 or more, with arrival: bench is a closed loop (bench.concurrency), so it has no interval to inherit"
+      });
+    }
+    const merged = mergeScenarioConfig(config2, scenario);
+    if (scenario.maxTokens !== void 0) refineAnswerLength(merged.bench, ctx, at);
+    if (scenario.prompts !== void 0) refineSyntheticPrompts(scenario.prompts, merged, ctx, at);
+    if (scenario.gate?.use === "noise-floor" && !merged.gate.calibration) {
+      ctx.addIssue({
+        code: "custom",
+        path: [...at, "gate", "use"],
+        message: "expected the calibration file gate.use: noise-floor gates on, in the round's gate.calibration (write one with speedgate calibrate)"
+      });
+    }
+  });
+}
+
+// src/config/refine-round-config.ts
+function refineRoundConfig(config2, ctx) {
+  if (config2.runtime === "process" && !config2.baseline.command) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["baseline", "command"],
+      message: "expected the command that starts the engine (runtime: process runs it on the host)"
+    });
+  }
+  if (config2.runtime === "docker" && !config2.baseline.image && !config2.baseline.build) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["baseline", "image"],
+      message: "expected an image reference or baseline.build (runtime: docker)"
+    });
+  }
+  if (config2.candidate.patch && config2.runtime === "process" && !config2.candidate.sourceDir) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["candidate", "sourceDir"],
+      message: "expected the folder the patch applies in (a copy of it is patched)"
+    });
+  }
+  for (const role of ["baseline", "candidate"]) {
+    const command = config2[role].command;
+    if (!command) continue;
+    for (const { index, problem } of findUnknownPlaceholders(command, config2.runtime))
+      ctx.addIssue({ code: "custom", path: [role, "command", index], message: problem });
+  }
+  refineRuntimePaths(config2, ctx);
+  if (config2.bench.contextLimit >= 1) refineAnswerLength(config2.bench, ctx, ["bench"]);
+  refineSyntheticPrompts(config2.bench.prompts, config2, ctx, ["bench"]);
+  refineScenarios(config2, ctx);
+  refineTokenizerSource(config2, ctx);
+  if (config2.gate.use === "noise-floor" && !config2.gate.calibration) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["gate", "calibration"],
+      message: "expected the calibration file gate.use: noise-floor gates on (write one with speedgate calibrate)"
+    });
+  }
+  if (config2.candidate.build && config2.candidate.patch) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["candidate", "build"],
+      message: "expected either candidate.build (a full build) or candidate.patch (an overlay), not both"
+    });
+  }
+}
+function refineTokenizerSource(config2, ctx) {
+  const tokenizer = config2.bench.tokenizer;
+  if (typeof tokenizer === "object" && tokenizer.from === "image" && config2.runtime === "process") {
+    ctx.addIssue({
+      code: "custom",
+      path: ["bench", "tokenizer", "from"],
+      message: 'expected "runner" with runtime: process (there is no image to read it from)'
+    });
+  }
+  const location = tokenizerLocation(config2);
+  if (location?.from === "image" && !location.path.startsWith("/")) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["bench", "tokenizer"],
+      message: "expected an absolute path inside the baseline image, such as /models/m/tokenizer.json (or { path, from: runner } for a file on the runner)"
+    });
+  }
+}
+
+// src/config/scenario-settings-schema.ts
+var scenarioNameExpectation = "expected a name of 1 to 64 letters, digits, spaces or . _ + -, starting with a letter or digit, such as chat-rate4";
+var scenarioSchema = external_exports.strictObject(
+  {
+    name: external_exports.string({ error: scenarioNameExpectation }).regex(SCENARIO_NAME, { error: scenarioNameExpectation }),
+    prompts: promptSourceSchema.optional(),
+    maxTokens: maxTokensSchema.optional(),
+    requestIntervalMs: requestIntervalSchema.optional(),
+    arrival: arrivalSchema.optional(),
+    concurrency: concurrencySchema.optional(),
+    runs: runsSchema.optional(),
+    warmupRequests: warmupRequestsSchema.optional(),
+    gate: scenarioGateSchema.optional()
+  },
+  {
+    error: "expected an object with name and some of prompts, maxTokens, requestIntervalMs, arrival, concurrency, runs, warmupRequests and gate"
+  }
+);
+var scenariosSchema = external_exports.array(scenarioSchema, { error: "expected a list of scenarios, each { name, \u2026 }" }).min(1, { error: "expected at least one scenario (or no scenarios field)" }).max(MAX_SCENARIOS, { error: `expected at most ${MAX_SCENARIOS} scenarios: each costs a benchmark per engine per run` });
+
+// src/config/source-settings-schema.ts
+var regexString = (expected) => external_exports.string({ error: expected }).refine(
+  (text5) => {
+    try {
+      new RegExp(text5);
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  { error: expected }
+);
+var globList = (expected) => external_exports.array(nonEmptyString("expected each glob to be a non-empty string, such as python/** or !**/tests/**"), { error: expected });
+var DEFAULT_REVISION_LABEL = "org.opencontainers.image.revision";
+var revisionExpectation = "expected where the image's commit is written: { label: org.opencontainers.image.revision }, { file: /path/in/image } (optionally with pattern: a regular expression whose first group is the commit), or { commit: <sha> }";
+var revisionSchema = external_exports.union(
+  [
+    external_exports.strictObject({ label: nonEmptyString("expected an image label name such as org.opencontainers.image.revision") }),
+    external_exports.strictObject({
+      file: absolutePath("expected an absolute path inside the image, such as /sgl-workspace/sglang/.git/HEAD"),
+      pattern: regexString("expected a regular expression whose first group is the commit, such as \\+g([0-9a-f]{7,40})").optional()
+    }),
+    external_exports.strictObject({
+      commit: external_exports.string({ error: "expected a commit SHA (7 to 40 hexadecimal digits)" }).regex(/^[0-9a-fA-F]{7,40}$/, { error: "expected a commit SHA (7 to 40 hexadecimal digits)" })
+    })
+  ],
+  { error: revisionExpectation }
+);
+var sourceSchema = external_exports.strictObject(
+  {
+    revision: revisionSchema.default({ label: DEFAULT_REVISION_LABEL }),
+    // vLLM's images install a wheel: only vllm/** has a place to go in site-packages.
+    paths: globList("expected a list of globs of the files the overlay brings to each commit, such as [vllm/**]").default([]),
+    compiledPaths: globList(
+      "expected a list of globs of compiled code, such as [sgl-kernel/**, csrc/**, CMakeLists.txt, setup.py]"
+    ).default([]),
+    build: commandListSchema.default([]),
+    buildCache: absolutePath(
+      "expected the absolute path inside the image where the runner's build cache volume is mounted, such as /root/.cache/ccache"
+    ).optional(),
+    buildCacheHit: regexString(
+      `expected a regular expression matched against the build's output, such as "cache hit rate\\s+100"`
+    ).optional(),
+    cacheBaseline: boolean4().default(true)
+  },
+  { error: "expected an object with revision, paths, compiledPaths, build, buildCache, buildCacheHit or cacheBaseline" }
+);
+
+// src/config/round-config-schema.ts
+var roundConfigSchema = external_exports.strictObject(
+  {
+    // A known engine's other spellings (llama-cpp, LlamaCpp, vLLM) become its one name, so calibrations and cards agree.
+    engine: nonEmptyString("expected the engine's name for the card, such as sglang, vllm or llama.cpp").transform(canonicalEngineName),
+    runtime: runtimeSchema,
+    port: integerIn(1, 65535, "expected a TCP port from 1 to 65535"),
+    health: healthSchema.default({ path: "/health", timeoutS: 1200, intervalMs: 500 }),
+    baseline: baselineSchema,
+    candidate: candidateSchema.default({ postPatch: [], trusted: false }),
+    bench: benchSchema,
+    gate: gateSchema,
+    docker: dockerSchema.prefault({}),
+    build: buildSchema.prefault({}),
+    source: sourceSchema.prefault({}),
+    // Absent: the round is the one workload bench describes, as before scenarios existed (same fingerprint).
+    scenarios: scenariosSchema.optional()
+  },
+  { error: "expected a YAML mapping with engine, runtime, port, baseline, candidate, bench and gate" }
+).superRefine(refineRoundConfig).superRefine(refineBenchPrompts, { when: () => true });
 
 // src/config/resolve-round-commits.ts
 import { isAbsolute as isAbsolute7 } from "node:path";
@@ -70620,6 +70715,7 @@ export {
   GitError,
   runGit,
   gitText,
+  findRepositoryRoot,
   resolveCommit,
   cleanLogLine,
   resolveRoundEngines,
@@ -70643,9 +70739,9 @@ export {
   readGpuSnapshot,
   describeMemoryInUse,
   describeHolders,
-  DEFAULT_REVISION_LABEL,
   listRoundWorkloads,
   judgeScenario,
+  readScenarioGate,
   describeScenarioScore,
   findSharedPrompts,
   describeSharedPrompts,
@@ -70689,10 +70785,12 @@ export {
   renderMarkdown,
   writeAtomically,
   writeScorecard,
+  delinkPlainText,
   parseShardSpec,
   formatShard,
   sendsBenchPrompts,
   checkPatchBytes,
+  DEFAULT_REVISION_LABEL,
   parseRoundConfigYaml,
   loadRound,
   checkRound,
