@@ -1,10 +1,10 @@
 import { compareIds } from "./compare-ids.js";
-import { mcnemarExactP } from "./mcnemar-exact.js";
+import { mcnemarDropP } from "./mcnemar-exact.js";
 import { pairedDifferenceInterval } from "./paired-difference-interval.js";
 
 /** gate.quality.maxDrop by default: a drop in accuracy smaller than 2 points is not a failure, however certain. */
 export const DEFAULT_MAX_QUALITY_DROP = 0.02;
-/** Below this McNemar p-value a difference in accuracy is more than the two engines' own variation gives. */
+/** Below this one-sided McNemar p-value a drop in accuracy is more than the two engines' own variation gives. */
 export const QUALITY_SIGNIFICANCE = 0.05;
 /** Questions a gate reason names before it gives the count. */
 const NAMED_QUESTIONS = 10;
@@ -24,7 +24,7 @@ export interface QualityJudgement {
   /** The discordant questions: right for the baseline only, and for the candidate only (ids in code-unit order). */
   baselineOnly: string[];
   candidateOnly: string[];
-  /** The exact McNemar test's two-sided p-value over the discordant questions. */
+  /** The exact McNemar test's one-sided p-value for a drop, over the discordant questions. */
   pValue: number;
   /** The candidate's accuracy minus the baseline's, with Newcombe's 95% interval for paired proportions. */
   difference: number;
@@ -71,7 +71,7 @@ function listIds(ids: readonly string[]): string {
 /**
  * The quality verdict over a question set both engines answered in the same engine starts as the bench:
  * each engine's accuracy, the discordant questions, the exact McNemar test on them, Newcombe's interval for
- * the difference, and whether the candidate dropped: significantly (p < 0.05) and by at least `maxDrop`.
+ * the difference, and whether the candidate dropped: significantly (one-sided p < 0.05) and by at least `maxDrop`.
  * A fresh round, a merge of shard cards and the app's re-gate all judge here, from the per-run outcomes a
  * card keeps.
  */
@@ -96,9 +96,9 @@ export function judgeQuality(questions: readonly QuestionOutcome[], maxDrop: num
   const compared = bothRight + b + c + neither;
   const baselineRight = bothRight + b;
   const candidateRight = bothRight + c;
-  const pValue = mcnemarExactP(b, c);
+  const pValue = mcnemarDropP(b, c);
   const { difference, low, high } = pairedDifferenceInterval({ bothRight, baselineOnly: b, candidateOnly: c, neither });
-  const significant = b > c && pValue < QUALITY_SIGNIFICANCE;
+  const significant = pValue < QUALITY_SIGNIFICANCE;
   const dropped = significant && -difference >= maxDrop - 1e-12;
   const accuracy =
     compared === 0

@@ -7,9 +7,23 @@
  * any number of pairs stays finite.
  */
 export function mcnemarExactP(b: number, c: number): number {
-  const n = b + c;
+  return Math.min(1, 2 * binomialHalfTail(b + c, Math.min(b, c)));
+}
+
+/**
+ * The one-sided exact McNemar test for a drop: the chance that an engine no worse than the baseline
+ * loses at least `lost` of the `lost + gained` questions the two answered differently. One-sided because
+ * the gate fails only a drop: a two-sided test at the same level would spend half of its false alarms on
+ * improvements that never fail, and catch fewer drops (at 200 questions, a 5-point drop with 5% of the
+ * questions at a near-tie: 79% of rounds two-sided, 91% one-sided; bench/quality-statistics.ts).
+ */
+export function mcnemarDropP(lost: number, gained: number): number {
+  return binomialHalfTail(lost + gained, gained);
+}
+
+/** P(X ≤ k) for X ~ Binomial(n, ½). */
+function binomialHalfTail(n: number, smaller: number): number {
   if (n === 0) return 1;
-  const smaller = Math.min(b, c);
   // log C(n, k) - n log 2, built up term by term.
   const terms: number[] = [];
   let logChoose = 0;
@@ -18,6 +32,5 @@ export function mcnemarExactP(b: number, c: number): number {
     terms.push(logChoose - n * Math.LN2);
   }
   const most = Math.max(...terms);
-  const tail = Math.exp(most) * terms.reduce((sum, term) => sum + Math.exp(term - most), 0);
-  return Math.min(1, 2 * tail);
+  return Math.min(1, Math.exp(most) * terms.reduce((sum, term) => sum + Math.exp(term - most), 0));
 }

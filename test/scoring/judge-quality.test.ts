@@ -42,7 +42,7 @@ describe("judgeQuality", () => {
     expect(judgement.dropped).toBe(true);
     expect(judgement.pValue).toBeLessThan(0.01);
     expect(judgement.line).toMatch(/^accuracy 161\/200 → 151\/200, −5\.0 points \[−8\.7, −1\.5\]; 12 questions answered differently/);
-    expect(judgement.line).toMatch(/dropped \(McNemar p = 0\.006 < 0\.05, and 5\.0 points ≥ gate\.quality\.maxDrop 2 points\)$/);
+    expect(judgement.line).toMatch(/dropped \(McNemar p = 0\.003 < 0\.05, and 5\.0 points ≥ gate\.quality\.maxDrop 2 points\)$/);
     expect(judgement.reason).toMatch(/the candidate got wrong q151, q152, q153, q154, q155, q156, q157, q158, q159, q160 and 1 more$/);
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mcnemarExactP } from "../../src/scoring/mcnemar-exact.js";
+import { mcnemarDropP, mcnemarExactP } from "../../src/scoring/mcnemar-exact.js";
 
 /** The exact binomial probability of k of n at ½, for checking the test's size independently. */
 function binomialHalf(n: number, k: number): number {
@@ -35,6 +35,23 @@ describe("mcnemarExactP", () => {
     for (let n = 1; n <= 80; n++) {
       let size = 0;
       for (let b = 0; b <= n; b++) if (mcnemarExactP(b, n - b) < 0.05) size += binomialHalf(n, b);
+      expect(size, `n = ${n}`).toBeLessThanOrEqual(0.05);
+    }
+  });
+});
+
+describe("mcnemarDropP (one-sided, for a drop)", () => {
+  it("is the chance an engine no worse loses at least as many: half the two-sided value for a drop, over ½ for a gain", () => {
+    expect(mcnemarDropP(16, 6)).toBeCloseTo(0.052479 / 2, 6);
+    expect(mcnemarDropP(10, 0)).toBeCloseTo(1 / 1024, 12);
+    expect(mcnemarDropP(6, 16)).toBeGreaterThan(0.5);
+    expect(mcnemarDropP(0, 0)).toBe(1);
+  });
+
+  it("never fails an unchanged engine more often than 5% at p < 0.05, for every count of discordant pairs up to 80", () => {
+    for (let n = 1; n <= 80; n++) {
+      let size = 0;
+      for (let lost = 0; lost <= n; lost++) if (mcnemarDropP(lost, n - lost) < 0.05) size += binomialHalf(n, lost);
       expect(size, `n = ${n}`).toBeLessThanOrEqual(0.05);
     }
   });
