@@ -24,7 +24,7 @@ async function readText(path: string, what: string): Promise<string> {
   }
 }
 
-/** The files a profile names (promptsFile, tokenizer, questions.file), relative to `baseDir`; a problem is a ConfigError naming the field. */
+/** The files a profile names (promptsFile, tokenizer, questions.file), relative to `baseDir`; a problem is a ConfigError naming it. */
 export async function loadSimInputs(profile: SimProfile, baseDir: string): Promise<SimInputs> {
   let prompts: readonly Prompt[] = [];
   if (profile.promptsFile) {
