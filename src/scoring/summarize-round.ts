@@ -2,6 +2,7 @@ import { type RunPromptScores, type ScoreInterval, bootstrapRunsAndPrompts } fro
 import { type AggregatedPrompt, type RunOutcome, aggregatePromptRuns } from "./aggregate-prompt-runs.js";
 import { type GateResult, type GateSettings, MIN_PROMPTS_FOR_INTERVAL, type NoiseInput, evaluateGate } from "./evaluate-gate.js";
 import { compareIds } from "./compare-ids.js";
+import { DEFAULT_MAX_QUALITY_DROP, type QualityJudgement, type QuestionOutcome, judgeQuality } from "./judge-quality.js";
 import { type BaselineSelf, type ExplainRules, isExplainedRun } from "./explain-unscored-run.js";
 import { DEFAULT_AGREEMENT_TOKENS, DEFAULT_MIN_PROMPT_AGREEMENT } from "./judge-agreement.js";
 import { distinctAnswers } from "./match-branches.js";
@@ -56,6 +57,8 @@ export interface RoundSummary {
   unexplainedAnswers: { count: number; compared: number; pValue: number; baselineVaries: boolean } | null;
   /** Each prompt over its runs, in input order. */
   prompts: AggregatedPrompt[];
+  /** The question set judged (judgeQuality); null when the round has no quality:. */
+  quality: QualityJudgement | null;
   gate: GateResult;
 }
 
@@ -77,6 +80,8 @@ export interface SummarizeOptions {
    * rules' defaults.
    */
   rules?: Partial<ExplainRules>;
+  /** Each question of the round's quality set, right or wrong per run for each engine; null or absent without quality:. */
+  quality?: readonly QuestionOutcome[] | null;
 }
 
 const STATUS_WORDS: ReadonlyArray<[PromptStatus, string]> = [
@@ -261,6 +266,7 @@ export function summarizeRound(prompts: readonly PromptOutcome[], options: Summa
     .filter(([n]) => n > 0)
     .map(([n, words]) => `${n} ${words}`)
     .join(", ");
+  const quality = options.quality ? judgeQuality(options.quality, options.gate.quality?.maxDrop ?? DEFAULT_MAX_QUALITY_DROP) : null;
   const gate = evaluateGate(
     {
       roundScore,
@@ -279,6 +285,7 @@ export function summarizeRound(prompts: readonly PromptOutcome[], options: Summa
       unexplainedBreakdown: unexplained.breakdown,
       unexplainedAnswers,
       runsServed: servedRuns.length,
+      quality,
     },
     options.gate,
   );
@@ -298,6 +305,7 @@ export function summarizeRound(prompts: readonly PromptOutcome[], options: Summa
     unexplained: unexplained.count,
     unexplainedAnswers,
     prompts: aggregated,
+    quality,
     gate,
   };
 }
