@@ -28,8 +28,15 @@ export const questionModelSchema = z.strictObject(
     numericsChange: share("expected a share of the right answers in [0, 1], such as 0.05").default(0),
     /** A quality drop: this share of the right answers turns wrong in every request. */
     qualityDrop: share("expected a share of the right answers in [0, 1], such as 0.05").default(0),
+    /** How many tokens an answer to a question takes, the final answer its last; null: the profile's outputTokens. */
+    answerTokens: z
+      .number({ error: "expected a whole number of tokens, 1 or more, or null" })
+      .int({ error: "expected a whole number of tokens, 1 or more, or null" })
+      .min(1, { error: "expected a whole number of tokens, 1 or more, or null" })
+      .nullable()
+      .default(null),
   },
-  { error: "expected an object with file, accuracy, seed, unsteady, numericsChange and qualityDrop" },
+  { error: "expected an object with file, accuracy, seed, unsteady, numericsChange, qualityDrop and answerTokens" },
 );
 
 export type QuestionModel = z.infer<typeof questionModelSchema>;

@@ -118,7 +118,9 @@ export async function startSimEngine(options: SimEngineOptions = {}): Promise<Si
   const styleFor = (plan: ResponsePlan, promptId: string | null, branchAt: number | null) =>
     answerStyle(profile.answer, profile.cheats, plan.reasoningTokens + plan.contentTokens, indexOf(promptId), branchAt);
   const uncutLength = (body: Record<string, unknown>): number => {
-    const natural = planResponse(profile, null, Number.MAX_SAFE_INTEGER, readThinking(body), 1, options.start ?? 0);
+    const length = profile.questions.answerTokens;
+    const own = length === null ? profile : { ...profile, defaults: { ...profile.defaults, outputTokens: length } };
+    const natural = planResponse(own, null, Number.MAX_SAFE_INTEGER, readThinking(body), 1, options.start ?? 0);
     return natural.reasoningTokens + natural.contentTokens;
   };
   // A question at a near-tie is right or wrong by a draw per request, seeded like the engine's other draws.
@@ -198,8 +200,10 @@ export async function startSimEngine(options: SimEngineOptions = {}): Promise<Si
       const hint = findPromptIdHint(req.headers, body);
       const record = newRecord(engine, promptId, req.url ?? "", t0 + engine.clockOffsetMs, hint);
       const maxTokens = readMaxTokens(body);
+      // A question's answer has its own length when the model sets one.
+      const questionLength = promptId === null && profile.questions.answerTokens !== null && questions.match(body) !== null;
       const plan = planResponse(
-        profile,
+        questionLength ? { ...profile, defaults: { ...profile.defaults, outputTokens: profile.questions.answerTokens ?? 0 } } : profile,
         promptId,
         maxTokens,
         readThinking(body),

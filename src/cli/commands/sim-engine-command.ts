@@ -22,7 +22,7 @@ const USAGE = `speedgate sim-engine [--port N] [--host 127.0.0.1] [--profile pro
     [--cheat-filler-after N|P%] [--cheat-prompt-id-speedup F] [--cheat-answer-cache-speedup F]
     [--cheat-filler-at-branch]
     quality questions: [--questions questions.jsonl] [--question-accuracy F] [--question-unsteady F]
-    [--question-seed N] [--numerics-change F] [--quality-drop F]
+    [--question-seed N] [--question-answer-tokens N] [--numerics-change F] [--quality-drop F]
 
 Flags override the profile. Requests do not name their prompt: the ids in the profile and the fault
 lists are found from each request's content through the prompts file (--prompts, or the profile's
@@ -47,7 +47,8 @@ a request asking one of its questions is answered in the engine's words ending i
 right for a seeded --question-accuracy share of the questions (0.8; --question-seed picks which),
 right or wrong by a draw per request for a --question-unsteady share (a near-tie). --numerics-change F
 turns that share of the right answers wrong and as many wrong ones right (the same accuracy);
---quality-drop F turns that share of the right answers wrong. --diverge-after-fraction and the cheats
+--quality-drop F turns that share of the right answers wrong; --question-answer-tokens N sets
+an answer's length (the profile's output tokens by default). --diverge-after-fraction and the cheats
 apply to these answers too: filler never reaches the final answer.`;
 
 function parseNumber(flag: string, value: string | undefined): number | undefined {
@@ -183,6 +184,7 @@ the --die-exit-code after --die-after-requests, or the --crash-exit-code with --
       "question-accuracy": { type: "string" },
       "question-unsteady": { type: "string" },
       "question-seed": { type: "string" },
+      "question-answer-tokens": { type: "string" },
       "numerics-change": { type: "string" },
       "quality-drop": { type: "string" },
       jitter: { type: "string" },
@@ -251,6 +253,7 @@ the --die-exit-code after --die-after-requests, or the --crash-exit-code with --
           accuracy: parseNumber("question-accuracy", values["question-accuracy"]),
           unsteady: parseNumber("question-unsteady", values["question-unsteady"]),
           seed: parseNumber("question-seed", values["question-seed"]),
+          answerTokens: parseNumber("question-answer-tokens", values["question-answer-tokens"]),
           numericsChange: parseNumber("numerics-change", values["numerics-change"]),
           qualityDrop: parseNumber("quality-drop", values["quality-drop"]),
         }),
