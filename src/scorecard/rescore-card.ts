@@ -5,7 +5,7 @@ import type { ExplainRules } from "../scoring/explain-unscored-run.js";
 import { formatPercent } from "../scoring/format-speedup.js";
 import { DEFAULT_AGREEMENT_TOKENS, DEFAULT_MIN_PROMPT_AGREEMENT, judgeAgreement } from "../scoring/judge-agreement.js";
 import type { PromptStatus } from "../scoring/score-prompt.js";
-import { describeEngineFailure, equalLengthReason, failureContext, runSpeedup } from "../scoring/score-round.js";
+import { describeEngineFailure, equalLengthReason, failureContext, runSpeedup, sharedTokensReason } from "../scoring/score-round.js";
 import { answersJudgedByQuality } from "../scoring/evaluate-gate.js";
 import { DEFAULT_MAX_QUALITY_DROP, judgeQuality } from "../scoring/judge-quality.js";
 import { distinctAnswers } from "../scoring/match-branches.js";
@@ -147,7 +147,14 @@ function rederiveBranchRun(
   const early = agreed < k ? judgeAgreement(agreed, k, rules) : null;
   if (early !== null && run.baselinePartsHere !== true && !answersVary)
     return { ...as("diverged", 0, run.reason ?? early), match, agreedTokens: agreed };
-  const reason = equalLength && agreed < k && timed ? equalLengthReason(agreed, k) : run.reason;
+  // The reason follows how the run is timed now: a card scored under gate.answers: quality re-gated without it, and back.
+  const parted = agreed < k && timed;
+  const reason =
+    parted && equalLength
+      ? equalLengthReason(agreed, k)
+      : parted && run.reason === equalLengthReason(agreed, k)
+        ? sharedTokensReason(agreed, k)
+        : run.reason;
   return { ...scored(reason), agreedTokens: agreed };
 }
 

@@ -184,6 +184,11 @@ export function equalLengthReason(agreed: number, k: number): string {
   );
 }
 
+/** Why an unexplained answer is timed over the tokens it shares with the baseline's (gate.answers: speed, the default). */
+export function sharedTokensReason(agreed: number, k: number): string {
+  return `parted from every answer the baseline gave at token ${agreed + 1} of ${k} and is timed over the ${agreed} tokens they share`;
+}
+
 /** The scoring rule on one prompt in one run, with the times at k kept for the card. */
 function scoreRun(
   own: { baseline: RequestRecord | undefined; candidate: RequestRecord | undefined },
