@@ -6,6 +6,7 @@ import {
   DEFAULT_MIN_AGREEMENT,
   DEFAULT_MIN_PROMPTS,
   GATE_MODES,
+  defaultGateMode,
 } from "../scoring/evaluate-gate.js";
 import { DEFAULT_MAX_QUALITY_DROP } from "../scoring/judge-quality.js";
 
@@ -64,7 +65,7 @@ export const gateSchema = z
     },
     { error: "expected an object such as { minRoundScore: 1.0 }" },
   )
-  .transform((gate) => ({ ...gate, use: gate.use ?? (gate.calibration ? "noise-floor" : "interval-low") }) as const);
+  .transform((gate) => ({ ...gate, use: gate.use ?? defaultGateMode(gate.calibration !== undefined) }) as const);
 
 /** The round's gate as parsed: `use` filled in. */
 export type RoundGateSettings = z.infer<typeof gateSchema>;

@@ -8,8 +8,8 @@ import type { PromptStatus } from "../scoring/score-prompt.js";
 import { describeEngineFailure, equalLengthReason, failureContext, runSpeedup, sharedTokensReason } from "../scoring/score-round.js";
 import { answersJudgedByQuality } from "../scoring/evaluate-gate.js";
 import { DEFAULT_MAX_QUALITY_DROP, judgeQuality } from "../scoring/judge-quality.js";
-import { distinctAnswers } from "../scoring/match-branches.js";
-import { isUnexplainedAnswer, summarizeRound } from "../scoring/summarize-round.js";
+import { type AnswerPrefixes, answersVary, isUnexplainedAnswer } from "../scoring/pooled-answers.js";
+import { summarizeRound } from "../scoring/summarize-round.js";
 import { summaryFields } from "./build-scorecard.js";
 import type { PromptResult, PromptRun, Scorecard } from "./scorecard-schema.js";
 import type { CardCalibration } from "../calibration/calibration-schema.js";
@@ -107,7 +107,7 @@ export function rederiveRun(
 
 /** Where a run sits in its prompt's pooled answers (PromptResult.answerPrefixes), for runs held to every baseline answer. */
 export interface PooledRun {
-  prefixes: ReadonlyArray<readonly number[] | null>;
+  prefixes: AnswerPrefixes;
   /** 0-based. */
   run: number;
 }
@@ -142,10 +142,8 @@ function rederiveBranchRun(
       match,
     };
   }
-  const runs = pooled.prefixes.length / 2;
-  const answersVary = distinctAnswers(pooled.prefixes, 0, runs) >= 2 || distinctAnswers(pooled.prefixes, runs, 2 * runs) >= 2;
   const early = agreed < k ? judgeAgreement(agreed, k, rules) : null;
-  if (early !== null && run.baselinePartsHere !== true && !answersVary)
+  if (early !== null && run.baselinePartsHere !== true && !answersVary(pooled.prefixes))
     return { ...as("diverged", 0, run.reason ?? early), match, agreedTokens: agreed };
   // The reason follows how the run is timed now: a card scored under gate.answers: quality re-gated without it, and back.
   const parted = agreed < k && timed;

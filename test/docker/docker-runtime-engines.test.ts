@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { DockerRuntime, isolatedBridgeName } from "../../src/docker/docker-runtime.js";
+import { isolatedBridgeName } from "../../src/docker/create-isolated-network.js";
+import { DockerRuntime } from "../../src/docker/docker-runtime.js";
 import { LABEL_RUN_ID } from "../../src/docker/resource-labels.js";
 import { waitUntilHealthy } from "../../src/engine/wait-until-healthy.js";
 import type { RunningEngine } from "../../src/engine/engine-runtime.js";
