@@ -77,56 +77,64 @@ async function playQualityRound(
 const REPO_GATE = { minRoundScore: 1, maxUnscored: 0.1, minPrompts: PROMPT_IDS.length, answers: "quality" as const };
 
 describe("gate.answers: quality end to end (speedgate run, reference engine under concurrent load)", () => {
-  it("an honest 1.25× numerics change passes: its answers changed on a third of the prompts, timed at equal length, and quality held", async () => {
-    const card = await playQualityRound(BASELINE, [...FASTER, ...NUMERICS]);
-    expect(card.quality?.questions).toHaveLength(60);
-    expect(card.quality?.questions.every((question) => question.baseline.length === 4 && question.candidate.length === 4)).toBe(true);
-    const judgement = card.quality?.judgement;
-    // 5% of the right answers exchanged with as many wrong ones: other answers, the same accuracy.
-    expect(judgement?.baselineRight).toBe(judgement?.candidateRight);
-    expect(judgement?.baselineOnly.length).toBeGreaterThan(0);
-    expect(judgement?.dropped).toBe(false);
-    expect(judgement?.line).toMatch(
-      /^accuracy (\d+)\/60 → \1\/60, 0\.0 points \[−\d+\.\d, \+\d+\.\d\]; \d+ questions answered differently .*: held$/,
-    );
-    // Every third prompt's answer is none the baseline gave, and is timed at the full length.
-    const third = card.prompts[2];
-    expect(third?.runs.every((run) => run.match === "none" && run.status === "scored")).toBe(true);
-    expect(third?.runs[0]?.reason).toMatch(/timed at the full length, since the question set judges changed answers/);
-    expect(card.unexplained).toBe(2);
-    expect(card.gate.reasons).toEqual([]);
-    expect(card.gate.passed).toBe(true);
-    expect(card.timeSpent?.baseline.qualityMs).toBeGreaterThan(0);
-    // The app's re-gate agrees where the repository opted in, and without the opt-in holds the answers to the agreement rules.
-    expect(regateScorecard(card, REPO_GATE, null).gate.passed).toBe(true);
-    const { answers: _optIn, ...speedOnly } = REPO_GATE;
-    const regated = regateScorecard(card, speedOnly, null);
-    expect(regated.gate.passed).toBe(false);
-    expect(regated.gate.reasons.join("; ")).toMatch(/are none the baseline gave/);
+  it(
+    "an honest 1.25× numerics change passes: its answers changed on a third of the prompts, timed at equal length, and quality " + "held",
+    async () => {
+      const card = await playQualityRound(BASELINE, [...FASTER, ...NUMERICS]);
+      expect(card.quality?.questions).toHaveLength(60);
+      expect(card.quality?.questions.every((question) => question.baseline.length === 4 && question.candidate.length === 4)).toBe(true);
+      const judgement = card.quality?.judgement;
+      // 5% of the right answers exchanged with as many wrong ones: other answers, the same accuracy.
+      expect(judgement?.baselineRight).toBe(judgement?.candidateRight);
+      expect(judgement?.baselineOnly.length).toBeGreaterThan(0);
+      expect(judgement?.dropped).toBe(false);
+      expect(judgement?.line).toMatch(
+        /^accuracy (\d+)\/60 → \1\/60, 0\.0 points \[−\d+\.\d, \+\d+\.\d\]; \d+ questions answered differently .*: held$/,
+      );
+      // Every third prompt's answer is none the baseline gave, and is timed at the full length.
+      const third = card.prompts[2];
+      expect(third?.runs.every((run) => run.match === "none" && run.status === "scored")).toBe(true);
+      expect(third?.runs[0]?.reason).toMatch(/timed at the full length, since the question set judges changed answers/);
+      expect(card.unexplained).toBe(2);
+      expect(card.gate.reasons).toEqual([]);
+      expect(card.gate.passed).toBe(true);
+      expect(card.timeSpent?.baseline.qualityMs).toBeGreaterThan(0);
+      // The app's re-gate agrees where the repository opted in, and without the opt-in holds the answers to the agreement rules.
+      expect(regateScorecard(card, REPO_GATE, null).gate.passed).toBe(true);
+      const { answers: _optIn, ...speedOnly } = REPO_GATE;
+      const regated = regateScorecard(card, speedOnly, null);
+      expect(regated.gate.passed).toBe(false);
+      expect(regated.gate.reasons.join("; ")).toMatch(/are none the baseline gave/);
+    },
     // Four runs of two engine starts each, on a machine that may be loaded: more than the default limit.
-  }, 300_000);
+    300_000,
+  );
 
-  it("the same change turning 5 points of right answers wrong fails on quality, naming the questions, in the round, the re-gate and a rescore", async () => {
-    // Accuracy 80% of 100 questions: about 80 right, of which 6.25% (5 questions) turn wrong in every run; 5 of 5 is p = 1/32.
-    const card = await playQualityRound(BASELINE, [...FASTER, ...NUMERICS.slice(0, 4), "--quality-drop", "0.0625"], {
-      runs: 2,
-      questions: 100,
-    });
-    const judgement = card.quality?.judgement;
-    expect(judgement?.dropped).toBe(true);
-    expect((judgement?.baselineRight ?? 0) - (judgement?.candidateRight ?? 0)).toBe(judgement?.baselineOnly.length);
-    expect(judgement?.baselineOnly.length).toBeGreaterThanOrEqual(4);
-    expect(card.gate.passed).toBe(false);
-    const reason = card.gate.reasons.find((one) => one.startsWith("quality dropped: "));
-    expect(reason).toContain(`the candidate got wrong ${judgement?.baselineOnly.join(", ")}`);
-    // The speed rules alone would have passed it: the drop is the one reason.
-    expect(card.gate.reasons).toEqual([reason]);
-    const regated = regateScorecard(card, REPO_GATE, null);
-    expect(regated.gate.passed).toBe(false);
-    expect(regated.quality?.judgement).toEqual(judgement);
-    expect(regated.gate.reasons).toEqual([reason]);
-    expect(rescoreScenarioCard(card).gate.reasons).toEqual([reason]);
-  });
+  it(
+    "the same change turning 5 points of right answers wrong fails on quality, naming the questions, in the round, the re-gate and a " +
+      "rescore",
+    async () => {
+      // Accuracy 80% of 100 questions: about 80 right, of which 6.25% (5 questions) turn wrong in every run; 5 of 5 is p = 1/32.
+      const card = await playQualityRound(BASELINE, [...FASTER, ...NUMERICS.slice(0, 4), "--quality-drop", "0.0625"], {
+        runs: 2,
+        questions: 100,
+      });
+      const judgement = card.quality?.judgement;
+      expect(judgement?.dropped).toBe(true);
+      expect((judgement?.baselineRight ?? 0) - (judgement?.candidateRight ?? 0)).toBe(judgement?.baselineOnly.length);
+      expect(judgement?.baselineOnly.length).toBeGreaterThanOrEqual(4);
+      expect(card.gate.passed).toBe(false);
+      const reason = card.gate.reasons.find((one) => one.startsWith("quality dropped: "));
+      expect(reason).toContain(`the candidate got wrong ${judgement?.baselineOnly.join(", ")}`);
+      // The speed rules alone would have passed it: the drop is the one reason.
+      expect(card.gate.reasons).toEqual([reason]);
+      const regated = regateScorecard(card, REPO_GATE, null);
+      expect(regated.gate.passed).toBe(false);
+      expect(regated.quality?.judgement).toEqual(judgement);
+      expect(regated.gate.reasons).toEqual([reason]);
+      expect(rescoreScenarioCard(card).gate.reasons).toEqual([reason]);
+    },
+  );
 
   it.each([
     ["8", "after token 8, where the first tokens part: diverged as well"],

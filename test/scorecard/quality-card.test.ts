@@ -109,8 +109,8 @@ describe("a card with a quality set", () => {
   it("shows the Quality row and the Answers row on the first screen, and the changed questions folded, by id only", () => {
     const markdown = renderMarkdown(qualityCard(HELD));
     expect(markdown).toContain(
-      "| Quality | ✅ accuracy 160/200 → 159/200, −0.5 points &#91;−3.5, +2.4]; 7 questions answered differently (4 for the baseline, 3 for " +
-        "the candidate): held |",
+      "| Quality | ✅ accuracy 160/200 → 159/200, −0.5 points &#91;−3.5, +2.4]; 7 questions answered differently (4 for the " +
+        "baseline, 3 for the candidate): held |",
     );
     expect(markdown).toContain("| Answers | ✅ answers changed on 4 prompts; quality held");
     expect(markdown).toContain("<details><summary>Questions answered differently (7 of 200)</summary>");

@@ -40,7 +40,8 @@ export function integrityRows(card: Scorecard): string[][] {
     rows.push([
       "Quality set",
       `${questions.length} questions with reference answers, scorer ${scoredBy}, up to ${maxTokens} tokens each, asked of both engines ` +
-        `after the bench in every run; a significant drop of at least ${Math.round(maxDrop * 1000) / 10} points fails (gate.quality.maxDrop)` +
+        `after the bench in every run; a significant drop of at least ${Math.round(maxDrop * 1000) / 10} points fails ` +
+        "(gate.quality.maxDrop)" +
         (card.gate.answers === "quality" ? "; gate.answers: quality" : ""),
     ]);
   }
