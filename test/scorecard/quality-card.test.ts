@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseRoundConfig } from "../../src/config/load-round-config.js";
 import { regateScorecard } from "../../src/github/regate-scorecard.js";
+import { assembleScenarioCard } from "../../src/scorecard/assemble-scenario-card.js";
 import { buildScorecard } from "../../src/scorecard/build-scorecard.js";
 import { parseScorecard } from "../../src/scorecard/read-scorecard.js";
 import { renderMarkdown } from "../../src/scorecard/render/render-markdown.js";
@@ -119,5 +120,18 @@ describe("a card with a quality set", () => {
     expect(dropped).toContain("| Quality | ❌ accuracy 160/200 → 149/200");
     expect(dropped).toMatch(/\| What now \| .*Find why the candidate gets 12 questions wrong that the baseline gets right/);
     expect(renderText(qualityCard(DROPPED))).toMatch(/Quality +accuracy 160\/200 → 149\/200/);
+  });
+
+  it("in a round with scenarios, judges the set in every scenario it was answered for and shows it once, under the scenario table", () => {
+    const scenario = (name: string) => {
+      const { scenarios: _none, ...one } = qualityCard(DROPPED);
+      return { name, card: one };
+    };
+    const card = assembleScenarioCard([scenario("chat"), scenario("decode")], null);
+    expect(card.gate.passed).toBe(false);
+    expect(card.gate.reasons.every((reason) => /^(chat|decode): quality dropped: /.test(reason))).toBe(true);
+    const markdown = renderMarkdown(card);
+    expect(markdown.match(/\| Quality \| ❌ accuracy 160\/200 → 149\/200/g)).toHaveLength(1 + 2);
+    expect(rescoreScenarioCard(card).gate.reasons).toEqual(card.gate.reasons);
   });
 });
