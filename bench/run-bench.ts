@@ -26,6 +26,7 @@ import { measureTokenizing } from "./tokenizing-cost.js";
 import { type GateRate, measureDefaultGateEndToEnd } from "./default-gate-end-to-end.js";
 import { measureBistableCheats, measureGateStatistics } from "./gate-statistics.js";
 import { measurePatchConflictToCard } from "./patch-conflict-to-card.js";
+import { measureQualityStatistics } from "./quality-statistics.js";
 import { SCENARIO_RATIO_GOAL, describeScenarioRoundCost, measureScenarioRoundCost } from "./scenario-round-cost.js";
 import { benchWebhookThroughput } from "./webhook-throughput.js";
 
@@ -364,6 +365,24 @@ rows.push(
       })),
       ...cheats,
     ];
+  })),
+);
+
+rows.push(
+  ...(await section("quality statistics", () => {
+    const figure = measureQualityStatistics({ log: (line) => process.stderr.write(`  ${line}\n`) });
+    const percent = (value: number): string => `${(value * 100).toFixed(1)}%`;
+    return Promise.resolve(
+      figure.rows.map((row) => ({
+        figure:
+          `17. Quality rule (gate.quality.maxDrop 2 points, one-sided McNemar p < 0.05), ${row.setup}: fails (${figure.rounds} rounds, ` +
+          `${figure.questions} questions)`,
+        measured: percent(row.failRate),
+        // An unchanged or accuracy-neutral candidate must rarely fail; a 5-point drop must mostly be caught.
+        goal: row.goal === "false" ? "≤ 5%" : row.goal === "power" ? "≥ 80%" : "(reference)",
+        met: row.goal === "false" ? row.failRate <= 0.05 : row.goal === "power" ? row.failRate >= 0.8 : null,
+      })),
+    );
   })),
 );
 
