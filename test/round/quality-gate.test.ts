@@ -1,11 +1,12 @@
-import { readFile, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { regateScorecard } from "../../src/github/regate-scorecard.js";
 import { rescoreScenarioCard } from "../../src/scorecard/rescore-scenario-card.js";
 import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
-import { TEST_TOKENIZER_PATH } from "../fixtures/tokenizer/generate-tokenizer.js";
-import { PROMPT_IDS, runSimRound, simCommand, writeSimRound } from "../cli/support/sim-round.js";
+import { TEST_TOKENIZER_PATH } from "../../harness/fixtures/tokenizer/generate-tokenizer.js";
+import { PROMPT_IDS, runSimRound, simCommand, writeCliRound } from "../cli/support/sim-round.js";
+import { makeTempDir } from "../support/make-temp-dir.js";
 
 /*
  * gate.answers: quality end to end (`speedgate run` against the reference engine, requests in flight
@@ -31,7 +32,7 @@ const QUESTION_FLAGS = ["--questions", "<questions>", "--question-answer-tokens"
 /** A numerics change: every third answer parts after 60% of its tokens, and 5% of the right answers swap with as many wrong ones. */
 const NUMERICS = ["--diverge-after-fraction", "0.6", "--diverge-every", "3", "--numerics-change", "0.05"];
 
-const withTokenizer = { tokenizer: { path: TEST_TOKENIZER_PATH, from: "runner" } };
+const withTokenizer = { tokenizer: { path: TEST_TOKENIZER_PATH, from: "runner" as const } };
 const BENCH = { maxTokens: 64, requestIntervalMs: 15, warmupRequests: 4, ...withTokenizer };
 
 /** A question set of n sums, each with its reference answer. */
@@ -50,24 +51,20 @@ async function playQualityRound(
   candidate: string[],
   extra: { runs?: number; gate?: Record<string, unknown>; questions?: number } = {},
 ): Promise<Scorecard> {
-  const { dir, configPath } = await writeSimRound({
-    baseline: simCommand(...baseline, ...QUESTION_FLAGS),
-    candidate: simCommand(...candidate, ...QUESTION_FLAGS),
-    benchExtra: { ...BENCH, runs: extra.runs ?? 4 },
-    minRoundScore: 1,
-    gateExtra: { minPrompts: PROMPT_IDS.length, answers: "quality", ...extra.gate },
-  });
+  const dir = await makeTempDir("speedgate-quality-round-");
   const questions = join(dir, "questions.jsonl");
   await writeFile(questions, questionSet(extra.questions ?? 60));
   // The engines read the same question set the round asks, by content, to know which question a request is.
-  const config = JSON.parse(await readFile(configPath, "utf8")) as {
-    baseline: { command: string[] };
-    candidate: { command: string[] };
-  } & Record<string, unknown>;
-  for (const role of ["baseline", "candidate"] as const)
-    config[role].command = config[role].command.map((arg) => (arg === "<questions>" ? questions : arg));
-  const quality = { questions: "questions.jsonl", scorer: "number", maxTokens: 32, concurrency: 16 };
-  await writeFile(configPath, JSON.stringify({ ...config, quality }, null, 2));
+  const engine = (flags: string[]): string[] =>
+    simCommand(...flags, ...QUESTION_FLAGS).map((arg) => (arg === "<questions>" ? questions : arg));
+  const { configPath } = await writeCliRound({
+    dir,
+    baseline: { command: engine(baseline) },
+    candidate: { command: engine(candidate) },
+    bench: { ...BENCH, runs: extra.runs ?? 4 },
+    gate: { minRoundScore: 1, minPrompts: PROMPT_IDS.length, answers: "quality", ...extra.gate },
+    extra: { quality: { questions: "questions.jsonl", scorer: "number", maxTokens: 32, concurrency: 16 } },
+  });
   const { card } = await runSimRound(configPath, dir);
   if (!card) throw new Error("no card");
   return card;
