@@ -23,6 +23,7 @@ import { keepWrittenNotes } from "./lib/keep-written-notes.js";
 import { measureRealEngine } from "./llama-cpp-real-engine.js";
 import { measureSourcePatch } from "./llama-cpp-source-patch.js";
 import { measureTokenizing } from "./tokenizing-cost.js";
+import { UNIT_LOOP_GOAL_S, measureUnitTestLoop } from "./unit-test-loop.js";
 import { type GateRate, measureDefaultGateEndToEnd } from "./default-gate-end-to-end.js";
 import { measureBistableCheats, measureGateStatistics } from "./gate-statistics.js";
 import { measurePatchConflictToCard } from "./patch-conflict-to-card.js";
@@ -529,6 +530,22 @@ rows.push(
         measured: describeScenarioRoundCost(figure),
         goal: `≤ ${SCENARIO_RATIO_GOAL}×`,
         met: figure.ratio <= SCENARIO_RATIO_GOAL,
+      },
+    ];
+  })),
+);
+
+rows.push(
+  ...(await section("unit test loop", async () => {
+    const figure = await measureUnitTestLoop();
+    return [
+      {
+        figure:
+          `Edit-test loop: \`npm run test:unit\` wall time ` +
+          `(${figure.files} files, ${figure.tests} tests, ${figure.failed} failed; starts nothing)`,
+        measured: `${figure.seconds.toFixed(1)} s`,
+        goal: `< ${UNIT_LOOP_GOAL_S} s`,
+        met: figure.seconds < UNIT_LOOP_GOAL_S && figure.failed === 0,
       },
     ];
   })),
