@@ -16,6 +16,7 @@ const UNIT = [
   "test/scoring/**/*.test.ts",
   "test/scorecard/**/*.test.ts",
   "test/config/**/*.test.ts",
+  "test/prompts/**/*.test.ts",
   "test/vocabulary/**/*.test.ts",
   "test/safe-text/**/*.test.ts",
   "test/patch/**/*.test.ts",

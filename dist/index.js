@@ -51,7 +51,7 @@ import {
   runGit,
   runRound,
   writeScorecard
-} from "./chunks/chunk-R37YLFD3.js";
+} from "./chunks/chunk-OWUDDK7O.js";
 import "./chunks/chunk-TM3QZYC6.js";
 import "./chunks/chunk-VN7B5FJJ.js";
 import {
@@ -25682,7 +25682,8 @@ function selectRoundShard(round, shard) {
     if (own.length === 0) empty.push({ scenario: scenario.name, total: scenario.prompts.length });
     return { ...scenario, prompts: own };
   });
-  return { round: { ...round, prompts, ...scenarios ? { scenarios } : {} }, empty };
+  const quality = round.quality ? { ...round.quality, questions: selectShard(round.quality.questions, shard) } : void 0;
+  return { round: { ...round, prompts, ...scenarios ? { scenarios } : {}, ...quality ? { quality } : {} }, empty };
 }
 
 // src/github/github-client.ts

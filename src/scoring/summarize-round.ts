@@ -9,6 +9,7 @@ import {
   evaluateGate,
 } from "./evaluate-gate.js";
 import { compareIds } from "./compare-ids.js";
+import { DEFAULT_MAX_QUALITY_DROP, type QualityJudgement, type QuestionOutcome, judgeQuality } from "./judge-quality.js";
 import { type PromptExplanation, type UnexplainedKind, explainPromptAnswers } from "./explain-prompt-answers.js";
 import type { BaselineSelf, ExplainRules } from "./explain-unscored-run.js";
 import { DEFAULT_AGREEMENT_TOKENS, DEFAULT_MIN_PROMPT_AGREEMENT } from "./judge-agreement.js";
@@ -64,6 +65,8 @@ export interface RoundSummary {
   unexplainedAnswers: UnexplainedAnswers | null;
   /** Each prompt over its runs, in input order. */
   prompts: AggregatedPrompt[];
+  /** The question set judged (judgeQuality); null when the round has no quality:. */
+  quality: QualityJudgement | null;
   gate: GateResult;
 }
 
@@ -85,6 +88,8 @@ export interface SummarizeOptions {
    * rules' defaults.
    */
   rules?: Partial<ExplainRules>;
+  /** Each question of the round's quality set, right or wrong per run for each engine; null or absent without quality:. */
+  quality?: readonly QuestionOutcome[] | null;
 }
 
 const STATUS_WORDS: ReadonlyArray<[PromptStatus, string]> = [
@@ -243,6 +248,7 @@ export function summarizeRound(prompts: readonly PromptOutcome[], options: Summa
     .filter(([n]) => n > 0)
     .map(([n, words]) => `${n} ${words}`)
     .join(", ");
+  const quality = options.quality ? judgeQuality(options.quality, options.gate.quality?.maxDrop ?? DEFAULT_MAX_QUALITY_DROP) : null;
   const gate = evaluateGate(
     {
       roundScore,
@@ -261,6 +267,7 @@ export function summarizeRound(prompts: readonly PromptOutcome[], options: Summa
       unexplainedBreakdown: unexplained.breakdown,
       unexplainedAnswers,
       runsServed: servedRuns.length,
+      quality,
     },
     options.gate,
   );
@@ -280,6 +287,7 @@ export function summarizeRound(prompts: readonly PromptOutcome[], options: Summa
     unexplained: unexplained.count,
     unexplainedAnswers,
     prompts: aggregated,
+    quality,
     gate,
   };
 }

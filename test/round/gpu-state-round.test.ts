@@ -47,17 +47,18 @@ describe("a round records the GPU state before each engine starts", () => {
       });
       expect(card?.provenance.gpu).toBe("NVIDIA H100 80GB HBM3, 81559 MiB");
       const markdown = await readFile(join(out, "scorecard.md"), "utf8");
-      expect(markdown).toContain(`\n## ${headline}\n`);
+      // On the card the process's module is a code span: engine text that a renderer could read as a domain never links.
+      expect(markdown).toContain(`\n## ${headline.replace("sglang.launch_server", "`sglang.launch_server`")}\n`);
       expect(markdown).toContain(
         "**For the maintainers:** before the candidate started, 22.5 of 79.6 GiB were in use on GPU 0, against 0.0 GiB on GPU 0 before " +
           "the baseline started: another job or a leftover engine held the memory the candidate needed",
       );
       expect(markdown).toContain(
-        "stop what holds it (python3 -m sglang.launch_server, tp0, pid 4242, 22.5 GiB), then comment `/rescore`. Nothing to change in " +
+        "stop what holds it (python3 -m `sglang.launch_server`, tp0, pid 4242, 22.5 GiB), then comment `/rescore`. Nothing to change in " +
           "the patch.",
       );
       expect(markdown).toContain(
-        "| Processes holding GPU memory | none listed | python3 -m sglang.launch_server, tp0, pid 4242, 22.5 GiB |",
+        "| Processes holding GPU memory | none listed | python3 -m `sglang.launch_server`, tp0, pid 4242, 22.5 GiB |",
       );
     },
   );

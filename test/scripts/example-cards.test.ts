@@ -23,11 +23,26 @@ describe("examples/cards", async () => {
     },
   );
 
-  it.each(examples.filter((example) => example.card.promptsScored > 0).map((example) => [example.name, example] as const))(
+  // The quality cards' candidate changes its numerics on purpose: their answers part, and are judged by the question set.
+  const honest = examples.filter((example) => example.card.promptsScored > 0 && !example.card.quality);
+  it.each(honest.map((example) => [example.name, example] as const))(
     "%s compares the answers, as a real round does: its records carry their text, so it has a median agreement",
     (_name, { card }) => {
       expect(card.medianAgreement).toBe(1);
       expect(card.prompts.filter((prompt) => prompt.status === "scored").every((prompt) => prompt.agreement === 1)).toBe(true);
+    },
+  );
+
+  it.each(["quality-numerics-change", "quality-drop"])(
+    "%s parts every third answer after 60% of its tokens, judged by the question set: timed at full length, none unscored",
+    (name) => {
+      const card = examples.find((example) => example.name === name)?.card;
+      expect(card?.gate.answers).toBe("quality");
+      expect(card?.unexplained).toBe(4);
+      const parted = card?.prompts.filter((prompt) => (prompt.agreement ?? 1) < 1).map((prompt) => prompt.id);
+      expect(parted).toEqual(["sharegpt-0003", "sharegpt-0006", "sharegpt-0009", "sharegpt-0012"]);
+      expect(card?.unscored).toBe(0);
+      expect(card?.quality?.questions).toHaveLength(200);
     },
   );
 

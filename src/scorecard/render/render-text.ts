@@ -21,6 +21,7 @@ import {
   describeScore,
 } from "./describe-summary.js";
 import { countingSentence, integrityRows, promptReason } from "./describe-integrity.js";
+import { describeChangedQuestions, describeQualityRows } from "./describe-quality.js";
 import { describeQueueBound } from "./render-queue-bound-notice.js";
 import { renderEngineTimes } from "./render-engine-times.js";
 import { explainCudaOom } from "./explain-cuda-oom.js";
@@ -95,6 +96,7 @@ function summaryRows(card: Scorecard, indent = ""): string[][] {
     ["Round score", `${score.score} ${score.rest}`],
     ["Prompts", describePromptCounts(card)],
     ...(speed === "" ? [] : [["Speed", speed]]),
+    ...describeQualityRows(card).map((row) => [row.label, row.text]),
     ["Gate", gate.text],
     ...(next ? [["What now", next]] : []),
     ...(inconclusive
@@ -270,6 +272,8 @@ export function renderText(card: Scorecard, options: { maxPromptRows?: number; m
     const own = renderEngineTimes(card).replace(/\*\*|`/g, "");
     if (own) out.push(own);
   }
+  const changed = describeChangedQuestions(card);
+  if (changed) out.push("", `${changed.summary}:`, ...changed.lines.map((line) => `  ${line}`));
   const same = findSameOutcome(card);
   if (same) {
     out.push("", `All ${card.prompts.length} prompts: ${same.status}, ${same.score}${same.reason ? `: ${same.reason}` : ""}`);

@@ -4463,7 +4463,7 @@ var require_webidl = __commonJS({
     var BOOLEAN = 2;
     var STRING = 3;
     var SYMBOL = 4;
-    var NUMBER = 5;
+    var NUMBER2 = 5;
     var BIGINT = 6;
     var NULL = 7;
     var OBJECT = 8;
@@ -4536,7 +4536,7 @@ var require_webidl = __commonJS({
         case "symbol":
           return SYMBOL;
         case "number":
-          return NUMBER;
+          return NUMBER2;
         case "bigint":
           return BIGINT;
         case "function":
@@ -4553,7 +4553,7 @@ var require_webidl = __commonJS({
       BOOLEAN,
       STRING,
       SYMBOL,
-      NUMBER,
+      NUMBER: NUMBER2,
       BIGINT,
       NULL,
       OBJECT
@@ -4568,7 +4568,7 @@ var require_webidl = __commonJS({
           return "String";
         case SYMBOL:
           return "Symbol";
-        case NUMBER:
+        case NUMBER2:
           return "Number";
         case BIGINT:
           return "BigInt";
@@ -5063,7 +5063,7 @@ var require_util2 = __commonJS({
     var { redirectStatusSet, referrerPolicyTokens, badPortsSet } = require_constants3();
     var { getGlobalOrigin } = require_global();
     var { collectAnHTTPQuotedString, parseMIMEType } = require_data_url();
-    var { performance: performance13 } = __require("node:perf_hooks");
+    var { performance: performance14 } = __require("node:perf_hooks");
     var { ReadableStreamFrom, isValidHTTPToken, normalizedMethodRecordsBase } = require_util();
     var assert2 = __require("node:assert");
     var { isUint8Array } = __require("node:util/types");
@@ -5218,7 +5218,7 @@ var require_util2 = __commonJS({
       };
     }
     function coarsenedSharedCurrentTime(crossOriginIsolatedCapability) {
-      return coarsenTime(performance13.now(), crossOriginIsolatedCapability);
+      return coarsenTime(performance14.now(), crossOriginIsolatedCapability);
     }
     function createOpaqueTimingInfo(timingInfo) {
       return {
@@ -13948,7 +13948,7 @@ var require_snapshot_utils = __commonJS({
 var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
-    var { writeFile: writeFile4, readFile: readFile9, mkdir: mkdir3 } = __require("node:fs/promises");
+    var { writeFile: writeFile4, readFile: readFile10, mkdir: mkdir3 } = __require("node:fs/promises");
     var { dirname: dirname6, resolve: resolve7 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError, UndiciError } = require_errors();
@@ -14150,7 +14150,7 @@ var require_snapshot_recorder = __commonJS({
           throw new InvalidArgumentError("Snapshot path is required");
         }
         try {
-          const data = await readFile9(resolve7(path), "utf8");
+          const data = await readFile10(resolve7(path), "utf8");
           const parsed = JSON.parse(data);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
@@ -34023,7 +34023,7 @@ var SPEEDGATE_VERSION = "0.1.0";
 import { randomUUID } from "node:crypto";
 import { hostname as hostname5 } from "node:os";
 import { dirname as dirname4 } from "node:path";
-import { performance as performance12 } from "node:perf_hooks";
+import { performance as performance13 } from "node:perf_hooks";
 
 // src/client/run-benchmark.ts
 import { setMaxListeners } from "node:events";
@@ -34959,6 +34959,7 @@ function word(list, index) {
 function answerToken(words, style, kind, index, answerIndex) {
   const list = kind === "content" ? words.content : words.reasoning;
   if (style.filler || style.fillerAfterTokens != null && answerIndex >= style.fillerAfterTokens) return word(list, 1);
+  if (kind === "content" && style.finalAnswer && answerIndex === style.finalAnswer.at) return style.finalAnswer.text;
   if (style.divergeAfterTokens !== null && answerIndex >= style.divergeAfterTokens) return word(list, index + 1);
   if (style.branchAfterTokens != null && answerIndex >= style.branchAfterTokens) return word(list, index + 3);
   return word(list, index);
@@ -54877,6 +54878,71 @@ function parsePrompts(text5, source) {
   return prompts;
 }
 
+// src/prompts/question.ts
+var messageSchema2 = external_exports.looseObject({
+  role: external_exports.string({ error: "expected a role string" }),
+  content: external_exports.union([external_exports.string(), external_exports.array(external_exports.unknown())], { error: "expected content as a string or a list of parts" })
+});
+var questionLineSchema = external_exports.strictObject({
+  id: external_exports.union([external_exports.string().min(1), external_exports.number()], { error: "expected a non-empty string or number" }).transform(String).optional(),
+  messages: external_exports.array(messageSchema2, { error: "expected a list of chat messages" }).min(1).optional(),
+  prompt: external_exports.string({ error: "expected a string" }).optional(),
+  answer: external_exports.union([external_exports.string().min(1), external_exports.number()], { error: "expected the reference answer, a non-empty string or a number" }).transform(String)
+}).refine((line) => line.messages === void 0 !== (line.prompt === void 0), {
+  error: 'expected exactly one of "messages" or "prompt"',
+  path: ["messages"]
+});
+
+// src/prompts/parse-question-set.ts
+function parseQuestionSet(text5, source) {
+  const problems = [];
+  const questions = [];
+  const seen = /* @__PURE__ */ new Map();
+  const seenContent = /* @__PURE__ */ new Map();
+  const lines2 = text5.replace(/^\uFEFF/, "").split(/\r?\n/);
+  lines2.forEach((line, index) => {
+    const lineNumber = index + 1;
+    if (line.trim() === "") return;
+    let value;
+    try {
+      value = JSON.parse(line);
+    } catch (error62) {
+      problems.push(`line ${lineNumber}: expected a JSON object, got ${describeValue(line, 40)} (${error62.message})`);
+      return;
+    }
+    if (value === null || typeof value !== "object" || Array.isArray(value)) {
+      problems.push(`line ${lineNumber}: expected a JSON object with "messages" or "prompt" and "answer", got ${describeValue(value)}`);
+      return;
+    }
+    const parsed = questionLineSchema.safeParse(value);
+    if (!parsed.success) {
+      for (const issue2 of formatConfigIssues(parsed.error.issues, value, questionLineSchema)) problems.push(`line ${lineNumber}: ${issue2}`);
+      return;
+    }
+    const { id: given, messages, prompt, answer } = parsed.data;
+    const id = given ?? `q${lineNumber}`;
+    const earlier = seen.get(id);
+    if (earlier !== void 0) {
+      problems.push(`line ${lineNumber}: id ${describeValue(id)} is already used on line ${earlier}; ids must be unique`);
+      return;
+    }
+    const content = promptContentKey(messages ? { messages } : { prompt: prompt ?? "" }) ?? "";
+    const sameContent = seenContent.get(content);
+    if (sameContent !== void 0) {
+      problems.push(
+        `line ${lineNumber}: question ${describeValue(id)} asks the same ${messages ? "messages" : "prompt"} as line ${sameContent}; each question must differ, or the paired test would count one question twice`
+      );
+      return;
+    }
+    seen.set(id, lineNumber);
+    seenContent.set(content, lineNumber);
+    questions.push({ id, ...messages ? { messages } : { prompt: prompt ?? "" }, answer });
+  });
+  if (problems.length > 0) throw ConfigError.fromProblems(problems.slice(0, 20), source);
+  if (questions.length === 0) throw new ConfigError(`${source}: expected at least one question, got an empty file`);
+  return questions;
+}
+
 // node_modules/@huggingface/tokenizers/dist/tokenizers.mjs
 var DictionarySplitter = class {
   /**
@@ -57889,7 +57955,12 @@ async function loadSimInputs(profile, baseDir) {
       throw new ConfigError(`tokenizer: ${error62.message}`);
     }
   }
-  return { prompts, words };
+  let questions = [];
+  if (profile.questions.file) {
+    const path = resolve(baseDir, profile.questions.file);
+    questions = parseQuestionSet(await readText(path, "questions.file"), path);
+  }
+  return { prompts, words, questions };
 }
 
 // src/sim-engine/sim-noise.ts
@@ -58014,6 +58085,137 @@ function findPromptIdHint(headers, body) {
   return null;
 }
 
+// src/scoring/grade-answer.ts
+var NUMBER = /-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?/g;
+function lastNumber(text5) {
+  const matches = text5.match(NUMBER);
+  const last = matches?.at(-1);
+  return last === void 0 ? null : last.replace(/,/g, "");
+}
+function sameNumber(a, b) {
+  const x = Number(a);
+  const y = Number(b);
+  if (!Number.isFinite(x) || !Number.isFinite(y)) return a === b;
+  return Math.abs(x - y) <= 1e-9 * Math.max(1, Math.abs(y));
+}
+var ANSWER_IS = /(?:[Aa]nswer|ANSWER)(?:\s+is)?\s*[:：]?\s*\(?([A-Z])\)?(?![A-Za-z])/g;
+function optionLetter(text5) {
+  const said = [...text5.matchAll(ANSWER_IS)].at(-1)?.[1];
+  if (said) return said.toUpperCase();
+  const trimmed = text5.trim();
+  const alone = /^\(?([A-Z])\)?[.:]?$/.exec(trimmed)?.[1] ?? /^\(?([A-Z])[).:]\s/.exec(trimmed)?.[1];
+  if (alone) return alone;
+  return [...trimmed.matchAll(/\(([A-Z])\)/g)].at(-1)?.[1] ?? null;
+}
+function referenceLetter(reference) {
+  return /^\(?([A-Za-z])\)?$/.exec(reference.trim())?.[1]?.toUpperCase() ?? null;
+}
+function regexMatch(pattern, text5) {
+  const last = [...text5.matchAll(new RegExp(pattern, "g"))].at(-1);
+  if (!last) return null;
+  return (last.length > 1 ? last[1] ?? "" : last[0]).trim();
+}
+function gradeAnswer(scorer, answer, reference) {
+  if (typeof scorer === "object") {
+    const extracted = regexMatch(scorer.regex, answer);
+    return { right: extracted !== null && extracted === reference.trim(), extracted };
+  }
+  switch (scorer) {
+    case "number": {
+      const extracted = lastNumber(answer);
+      const expected = lastNumber(reference);
+      return { right: extracted !== null && expected !== null && sameNumber(extracted, expected), extracted };
+    }
+    case "choice": {
+      const extracted = optionLetter(answer);
+      return { right: extracted !== null && extracted === referenceLetter(reference), extracted };
+    }
+    case "exact": {
+      const extracted = answer.trim();
+      return { right: extracted === reference.trim(), extracted };
+    }
+  }
+}
+var shown = (reference) => JSON.stringify(reference.slice(0, 60));
+function findReferenceProblem(scorer, reference) {
+  if (scorer === "number" && lastNumber(reference) === null)
+    return `expected a reference answer with a number in it for quality.scorer number, got ${shown(reference)}`;
+  if (scorer === "choice" && referenceLetter(reference) === null)
+    return `expected a reference answer that is one option letter (such as "B") for quality.scorer choice, got ${shown(reference)}`;
+  return null;
+}
+
+// src/sim-engine/sim-question-model.ts
+var share = (expected) => external_exports.number({ error: expected }).min(0, { error: expected }).max(1, { error: expected });
+var questionModelSchema = external_exports.strictObject(
+  {
+    /** The question set (JSONL with reference answers) that requests are matched to by content, relative to the profile. */
+    file: external_exports.string({ error: "expected the path of a JSONL question set" }).min(1).optional(),
+    /** The share of questions the engine answers right. */
+    accuracy: share("expected a share of questions in [0, 1], such as 0.8").default(0.8),
+    /** Which questions are right (and which a change touches): baseline and candidate agree on it as long as they share it. */
+    seed: external_exports.number({ error: "expected a whole number seed" }).int().default(1),
+    /** The share of questions at a near-tie: each request of one is right or wrong with even odds, drawn with the noise's seed. */
+    unsteady: share("expected a share of questions in [0, 1], such as 0.05").default(0),
+    /**
+     * A numerics change: this share of the right answers turns wrong and as many wrong ones turn right, in every request (other
+     * answers, the same accuracy).
+     */
+    numericsChange: share("expected a share of the right answers in [0, 1], such as 0.05").default(0),
+    /** A quality drop: this share of the right answers turns wrong in every request. */
+    qualityDrop: share("expected a share of the right answers in [0, 1], such as 0.05").default(0),
+    /** How many tokens an answer to a question takes, the final answer its last; null: the profile's outputTokens. */
+    answerTokens: external_exports.number({ error: "expected a whole number of tokens, 1 or more, or null" }).int({ error: "expected a whole number of tokens, 1 or more, or null" }).min(1, { error: "expected a whole number of tokens, 1 or more, or null" }).nullable().default(null)
+  },
+  { error: "expected an object with file, accuracy, seed, unsteady, numericsChange, qualityDrop and answerTokens" }
+);
+var DEFAULT_QUESTION_MODEL = questionModelSchema.parse({});
+function drawFor(...parts) {
+  let hash2 = 2166136261;
+  for (const char of parts.join("\0")) {
+    hash2 ^= char.charCodeAt(0);
+    hash2 = Math.imul(hash2, 16777619) >>> 0;
+  }
+  return createSeededRandom(hash2)();
+}
+function decideQuestionFates(ids, model) {
+  const fates = /* @__PURE__ */ new Map();
+  const right = [];
+  const wrong = [];
+  for (const id of ids) {
+    if (drawFor(model.seed, "unsteady", id) < model.unsteady) fates.set(id, "unsteady");
+    else if (drawFor(model.seed, "right", id) < model.accuracy) right.push(id);
+    else wrong.push(id);
+  }
+  const byDraw = (kind) => (a, b) => drawFor(model.seed, kind, a) - drawFor(model.seed, kind, b);
+  const exchanged = Math.min(Math.round(model.numericsChange * right.length), wrong.length);
+  const lost = new Set([...right].sort(byDraw("numerics")).slice(0, exchanged));
+  const gained2 = new Set([...wrong].sort(byDraw("numerics")).slice(0, exchanged));
+  const rightSet = new Set(right);
+  const nowRight = [...right.filter((id) => !lost.has(id)), ...gained2];
+  const dropped = new Set([...nowRight].sort(byDraw("drop")).slice(0, Math.round(model.qualityDrop * nowRight.length)));
+  for (const id of ids) {
+    if (fates.has(id)) continue;
+    const isRight = rightSet.has(id) && !lost.has(id) || gained2.has(id);
+    fates.set(id, isRight && !dropped.has(id) ? "right" : "wrong");
+  }
+  return fates;
+}
+function referenceValue(reference) {
+  const marked = reference.lastIndexOf("####");
+  return (marked >= 0 ? reference.slice(marked + 4) : reference).trim();
+}
+function wrongValue(value) {
+  const number5 = lastNumber(value);
+  if (number5 !== null) return String(Number(number5) + 1);
+  if (/^[A-Z]$/.test(value)) return value === "D" ? "A" : String.fromCharCode(value.charCodeAt(0) + 1);
+  return `${value} (not)`;
+}
+function finalAnswerText(question, right) {
+  const value = referenceValue(question.answer);
+  return ` The answer is ${right ? value : wrongValue(value)}.`;
+}
+
 // src/sim-engine/sim-profile.ts
 var nonNegative = (expected) => external_exports.number({ error: expected }).min(0, { error: expected });
 var wholeAtLeast = (min2, expected) => external_exports.number({ error: expected }).int({ error: expected }).min(min2, { error: expected });
@@ -58077,6 +58279,8 @@ var simProfileSchema = external_exports.strictObject(
     tokenizer: external_exports.string({ error: "expected the path of a tokenizer.json" }).min(1).optional(),
     answer: answerSchema.default(DEFAULT_ANSWER),
     cheats: cheatsSchema.default(NO_CHEATS),
+    /** How it answers a quality question set (sim-question-model.ts): which questions are right, and what a patch changes. */
+    questions: questionModelSchema.default(DEFAULT_QUESTION_MODEL),
     flavour: external_exports.enum(["sglang", "vllm"], { error: 'expected "sglang" or "vllm"' }).default("sglang"),
     /**
      * The continuous batch's cost: with n streams decoding, each step takes 1 + batchCost · (n − 1)
@@ -58451,7 +58655,8 @@ async function startSimEngine(options = {}) {
   const noise = createSimNoise(profile.noise, options.start ?? 0);
   const host = options.host ?? "127.0.0.1";
   const log = options.log ?? (() => void 0);
-  const loaded = options.prompts && options.words ? null : await loadSimInputs(profile, options.baseDir ?? process.cwd());
+  const given = options.prompts && options.words && (options.questions || !profile.questions.file);
+  const loaded = given ? null : await loadSimInputs(profile, options.baseDir ?? process.cwd());
   const prompts = createPromptMatcher(options.prompts ?? loaded?.prompts ?? []);
   const words = options.words ?? loaded?.words ?? BUILT_IN_WORDS;
   const promptList = options.prompts ?? loaded?.prompts ?? [];
@@ -58460,7 +58665,24 @@ async function startSimEngine(options = {}) {
     if (!promptIndex.has(prompt.id)) promptIndex.set(prompt.id, index);
   });
   const indexOf = (promptId) => promptId === null ? null : promptIndex.get(promptId) ?? null;
+  const questionList = options.questions ?? loaded?.questions ?? [];
+  const questions = createPromptMatcher(questionList.map(({ answer: _answer, ...asked }) => asked));
+  const questionById = new Map(questionList.map((question, index) => [question.id, { question, index }]));
+  const fates = decideQuestionFates(
+    questionList.map((question) => question.id),
+    profile.questions
+  );
   const styleFor = (plan, promptId, branchAt) => answerStyle(profile.answer, profile.cheats, plan.reasoningTokens + plan.contentTokens, indexOf(promptId), branchAt);
+  const uncutLength = (body) => {
+    const length = profile.questions.answerTokens;
+    const own2 = length === null ? profile : { ...profile, defaults: { ...profile.defaults, outputTokens: length } };
+    const natural = planResponse(own2, null, Number.MAX_SAFE_INTEGER, readThinking(body), 1, options.start ?? 0);
+    return natural.reasoningTokens + natural.contentTokens;
+  };
+  const answersRight = (id, body) => {
+    const fate = fates.get(id);
+    return fate === "unsteady" ? noise.branchDraw(`question ${noiseKey(null, body)}`) < 0.5 : fate === "right";
+  };
   if (prompts.duplicates.length > 0)
     log(`sim-engine: prompts ${prompts.duplicates.join(", ")} repeat an earlier prompt's content and get its profile entry`);
   const startedAt = performance10.now();
@@ -58530,8 +58752,9 @@ async function startSimEngine(options = {}) {
       const hint = findPromptIdHint(req.headers, body);
       const record2 = newRecord(engine, promptId, req.url ?? "", t0 + engine.clockOffsetMs, hint);
       const maxTokens = readMaxTokens(body);
+      const questionLength = promptId === null && profile.questions.answerTokens !== null && questions.match(body) !== null;
       const plan = planResponse(
-        profile,
+        questionLength ? { ...profile, defaults: { ...profile.defaults, outputTokens: profile.questions.answerTokens ?? 0 } } : profile,
         promptId,
         maxTokens,
         readThinking(body),
@@ -58563,7 +58786,12 @@ async function startSimEngine(options = {}) {
         });
         return;
       }
-      const style = styleFor({ ...plan, contentTokens: fullLength - plan.reasoningTokens }, promptId, branchAt);
+      const asked = promptId === null ? questionById.get(questions.match(body) ?? "") : void 0;
+      const style = asked ? {
+        ...answerStyle(profile.answer, profile.cheats, fullLength, asked.index, null),
+        // Its last token is the final answer, as planned before max_tokens cut it: a cut answer never reaches it.
+        finalAnswer: { at: uncutLength(body) - 1, text: finalAnswerText(asked.question, answersRight(asked.question.id, body)) }
+      } : styleFor({ ...plan, contentTokens: fullLength - plan.reasoningTokens }, promptId, branchAt);
       const request3 = { res, record: record2, plan, chat, body, t0, style, onSent: countCompleted };
       if (body.stream === true) streamAnswer(engine, request3);
       else answerWhole(engine, request3);
@@ -59227,6 +59455,8 @@ function fingerprintRound(config2, configDir, prompts) {
     },
     docker: { ...config2.docker, mounts: config2.docker.mounts.map((mount) => ({ ...mount, source: portable(mount.source) ?? "" })) },
     gate: { ...config2.gate, calibration: portable(config2.gate.calibration) },
+    // Only with quality: a config without it hashes as it did before it existed.
+    ...config2.quality ? { quality: { ...config2.quality, questions: portable(config2.quality.questions) ?? "" } } : {},
     // Only when there are scenarios: a config without them hashes as it did before they existed.
     ...config2.scenarios ? {
       scenarios: config2.scenarios.map(
@@ -60322,10 +60552,10 @@ function parseDockerSize(text5) {
 var SHM_CEILING_BYTES = 16 * 1024 ** 3;
 function memoryLimitBytes(memory, hostMemoryBytes) {
   if (memory.toLowerCase() === "unlimited") return null;
-  const share = /^(\d+(?:\.\d+)?)%$/.exec(memory);
-  if (!share) return parseDockerSize(memory);
+  const share2 = /^(\d+(?:\.\d+)?)%$/.exec(memory);
+  if (!share2) return parseDockerSize(memory);
   if (!hostMemoryBytes) return null;
-  return Math.floor(hostMemoryBytes * Number(share[1]) / 100);
+  return Math.floor(hostMemoryBytes * Number(share2[1]) / 100);
 }
 function resolveResourceLimits(docker, hostMemoryBytes) {
   const memoryBytes = memoryLimitBytes(docker.memory, hostMemoryBytes);
@@ -61019,8 +61249,8 @@ function formatTimes(value) {
 }
 function formatScoreAgainstBar(value, bar2) {
   for (let digits = 2; digits <= 6; digits++) {
-    const shown = value.toFixed(digits);
-    if (shown !== bar2.toFixed(digits) || value === bar2) return `${shown}\xD7`;
+    const shown2 = value.toFixed(digits);
+    if (shown2 !== bar2.toFixed(digits) || value === bar2) return `${shown2}\xD7`;
   }
   return `${value.toFixed(6)}\xD7`;
 }
@@ -61036,8 +61266,8 @@ function formatPercent(fraction3) {
 function formatPercentAgainst(fraction3, limit) {
   if (formatPercent(fraction3) !== formatPercent(limit) || fraction3 === limit) return formatPercent(fraction3);
   for (let digits = 2; digits <= 6; digits++) {
-    const shown = (fraction3 * 100).toFixed(digits);
-    if (shown !== (limit * 100).toFixed(digits)) return `${shown}%`;
+    const shown2 = (fraction3 * 100).toFixed(digits);
+    if (shown2 !== (limit * 100).toFixed(digits)) return `${shown2}%`;
   }
   return `${(fraction3 * 100).toFixed(6)}%`;
 }
@@ -61054,6 +61284,9 @@ var DEFAULT_BENCH_RUNS = 4;
 var DEFAULT_MIN_AGREEMENT = 1;
 var DEFAULT_MAX_UNEXPLAINED = 0;
 var MIN_PROMPTS_FOR_INTERVAL = 5;
+function answersJudgedByQuality(settings, quality) {
+  return settings.answers === "quality" && quality !== null && quality !== void 0 && quality.compared > 0;
+}
 var UNEXPLAINED_SIGNIFICANCE = 0.01;
 function ruleOutcome(input2, settings, bar2) {
   const score = input2.roundScore;
@@ -61123,14 +61356,18 @@ function unexplainedAnswersReason(answers, input2, allowed, maxUnexplained) {
   const oneRun = (input2.runsServed ?? 2) < 2;
   const steady = !oneRun && !answers.baselineVaries;
   if (!oneRun && !steady && answers.pValue >= UNEXPLAINED_SIGNIFICANCE) return null;
-  const share = answers.count / answers.compared;
+  const share2 = answers.count / answers.compared;
   const which = input2.unexplainedBreakdown ? ` (${input2.unexplainedBreakdown})` : "";
   const beyond = oneRun ? "with one run the baseline's own answers show nothing of its variation" : steady ? "while the baseline answered every prompt the same way in every run" : `more than the engine's own answers show: shuffling which answers came from which engine gave as many in ${formatPValue(answers.pValue)} of shuffles, under ${formatPercent(UNEXPLAINED_SIGNIFICANCE)}`;
   const limit = allowed > maxUnexplained ? `the ${formatPercent(allowed)} the baseline showed against itself in calibration` : `gate.maxUnexplained ${formatPercent(allowed)}`;
-  return `${answers.count} of ${answers.compared} answers (${formatPercentAgainst(share, allowed)}) are none the baseline gave${which}, ${beyond}, and above ${limit}`;
+  return `${answers.count} of ${answers.compared} answers (${formatPercentAgainst(share2, allowed)}) are none the baseline gave${which}, ${beyond}, and above ${limit}`;
 }
 function formatPValue(p) {
   return p < 1e-3 ? "under 0.1%" : formatPercent(p);
+}
+function integrityReasons(input2, settings, limits) {
+  if (answersJudgedByQuality(settings, input2.quality)) return [];
+  return agreementReasons(input2, limits);
 }
 function evaluateGate(input2, settings) {
   const bar2 = settings.use === "noise-floor" && input2.noise ? settings.minRoundScore * (1 + input2.noise.floor) : settings.minRoundScore;
@@ -61155,7 +61392,8 @@ function evaluateGate(input2, settings) {
       `${input2.unscored} of ${compared} prompts (${formatPercentAgainst(input2.unscored / compared, settings.maxUnscored)}) were not scored (${input2.unscoredBreakdown}), more than gate.maxUnscored ${formatPercent(settings.maxUnscored)}`
     );
   }
-  reasons.push(...agreementReasons(input2, { minAgreement, maxUnexplained }));
+  reasons.push(...integrityReasons(input2, settings, { minAgreement, maxUnexplained }));
+  if (input2.quality?.reason) reasons.push(input2.quality.reason);
   if (compared < settings.minPrompts) {
     reasons.push(`too few prompts for a verdict: ${compared} compared, gate.minPrompts is ${settings.minPrompts}`);
   }
@@ -61343,7 +61581,9 @@ var engineTimeSpentSchema = external_exports.object({
   /** The measured requests, every scenario's together. */
   benchmarkMs: external_exports.number().finite().min(0),
   /** Stopping the engine and waiting for it to be gone. */
-  stopMs: external_exports.number().finite().min(0)
+  stopMs: external_exports.number().finite().min(0),
+  /** Answering the quality question set (quality:), after the bench in the same starts; absent without one and on older cards. */
+  qualityMs: external_exports.number().finite().min(0).optional()
 });
 var timeSpentSchema = external_exports.object({
   /** From the round's start to its last engine stopped. */
@@ -61352,6 +61592,35 @@ var timeSpentSchema = external_exports.object({
   prepareMs: external_exports.number().finite().min(0),
   baseline: engineTimeSpentSchema,
   candidate: engineTimeSpentSchema
+});
+var MAX_QUESTIONS = 1e5;
+var questionIds = external_exports.array(text3(256)).max(MAX_QUESTIONS);
+var qualityJudgementSchema = external_exports.object({
+  compared: count4,
+  baselineRight: count4,
+  candidateRight: count4,
+  baselineOnly: questionIds,
+  candidateOnly: questionIds,
+  pValue: fraction,
+  difference: external_exports.number().finite().min(-1).max(1),
+  interval: external_exports.object({ low: external_exports.number().finite().min(-1).max(1), high: external_exports.number().finite().min(-1).max(1) }),
+  dropped: external_exports.boolean(),
+  line: text3(1e3),
+  reason: text3(4e3).nullable()
+});
+var cardQualitySchema = external_exports.object({
+  /** sha256 of the whole question set as loaded (shards of one round share it). */
+  questionsHash: text3(128),
+  scorer: external_exports.union([external_exports.enum(["number", "choice", "exact"]), external_exports.object({ regex: text3(1e3) })]),
+  maxTokens: count4,
+  questions: external_exports.array(
+    external_exports.object({
+      id: text3(256),
+      baseline: external_exports.array(external_exports.boolean().nullable()).max(100),
+      candidate: external_exports.array(external_exports.boolean().nullable()).max(100)
+    })
+  ).max(MAX_QUESTIONS),
+  judgement: qualityJudgementSchema.nullable()
 });
 var scorecardFields = {
   schemaVersion: external_exports.literal(SCORECARD_SCHEMA_VERSION),
@@ -61435,6 +61704,9 @@ var scorecardFields = {
     /** Absent on older cards: a merge of them gets the defaults. */
     minAgreement: external_exports.number().min(0).max(1).optional(),
     maxUnexplained: external_exports.number().min(0).lt(1).optional(),
+    /** gate.answers and gate.quality as the round set them; absent: speed, and the default maxDrop. */
+    answers: external_exports.enum(["speed", "quality"]).optional(),
+    quality: external_exports.object({ maxDrop: external_exports.number().min(0).lt(1) }).optional(),
     bar: external_exports.number().gt(0),
     passed: external_exports.boolean(),
     reason: text3(8e3),
@@ -61483,7 +61755,9 @@ var scorecardFields = {
   gpuState: gpuStateSchema.nullable(),
   docsBaseUrl: docsBaseUrlSchema.nullable(),
   /** Where the round's time went; absent on older cards and on merged shards (each shard spent its own). */
-  timeSpent: timeSpentSchema.nullable().optional()
+  timeSpent: timeSpentSchema.nullable().optional(),
+  /** The quality question set both engines answered, and its verdict; absent without quality:. */
+  quality: cardQualitySchema.optional()
 };
 var scenarioCardSchema = external_exports.object(scorecardFields);
 var scenarioResultSchema = external_exports.object({
@@ -61521,8 +61795,8 @@ async function diffOfChange(repoDir, change, signal) {
   );
 }
 function named(paths) {
-  const shown = paths.slice(0, 3).join(", ");
-  return paths.length > 3 ? `${shown} and ${paths.length - 3} more` : shown;
+  const shown2 = paths.slice(0, 3).join(", ");
+  return paths.length > 3 ? `${shown2} and ${paths.length - 3} more` : shown2;
 }
 function decideBuilds(base, head) {
   const candidate = head.compiled.length > 0 ? { run: true, reason: `the pull request changes compiled code (${named(head.compiled)})` } : { run: false, reason: "the pull request changes no compiled path" };
@@ -61666,8 +61940,8 @@ function buildScript(commands) {
     "fi"
   ];
   for (const command of commands) {
-    const shown = command.join(" ").replaceAll("'", "");
-    lines2.push(`echo ${shellQuote(`${BUILD_MARKER} running ${shown}`)}`, `${command.map(shellQuote).join(" ")} || exit $?`);
+    const shown2 = command.join(" ").replaceAll("'", "");
+    lines2.push(`echo ${shellQuote(`${BUILD_MARKER} running ${shown2}`)}`, `${command.map(shellQuote).join(" ")} || exit $?`);
   }
   lines2.push(`if [ -s ${CCACHE_STATS_LOG} ] && command -v ccache >/dev/null 2>&1; then ccache --show-log-stats || true; fi`);
   lines2.push(`if [ -n "$2" ] && [ "$3" != "1" ]; then touch "$2/${CACHE_STAMP}" 2>/dev/null || true; fi`);
@@ -64940,6 +65214,126 @@ function computeRoundMetrics(runs) {
   };
 }
 
+// src/scoring/compare-ids.ts
+function compareIds(a, b) {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+// src/scoring/mcnemar-exact.ts
+function mcnemarDropP(lost, gained2) {
+  return binomialHalfTail(lost + gained2, gained2);
+}
+function binomialHalfTail(n, smaller) {
+  if (n === 0) return 1;
+  const terms = [];
+  let logChoose = 0;
+  for (let k = 0; k <= smaller; k++) {
+    if (k > 0) logChoose += Math.log(n - k + 1) - Math.log(k);
+    terms.push(logChoose - n * Math.LN2);
+  }
+  const most = Math.max(...terms);
+  return Math.min(1, Math.exp(most) * terms.reduce((sum, term) => sum + Math.exp(term - most), 0));
+}
+
+// src/scoring/paired-difference-interval.ts
+var Z95 = 1.959963984540054;
+function wilsonInterval(x, n, z2 = Z95) {
+  if (n === 0) return { low: 0, high: 1 };
+  const z22 = z2 * z2;
+  const center = (x + z22 / 2) / (n + z22);
+  const half = z2 * Math.sqrt(x * (n - x) / n + z22 / 4) / (n + z22);
+  return { low: Math.max(0, center - half), high: Math.min(1, center + half) };
+}
+function pairedDifferenceInterval(table, z2 = Z95) {
+  const { bothRight: a, baselineOnly: b, candidateOnly: c, neither: d } = table;
+  const n = a + b + c + d;
+  if (n === 0) return { difference: 0, low: -1, high: 1 };
+  const baselineRight = a + b;
+  const candidateRight = a + c;
+  const p1 = baselineRight / n;
+  const p2 = candidateRight / n;
+  const w1 = wilsonInterval(baselineRight, n, z2);
+  const w2 = wilsonInterval(candidateRight, n, z2);
+  let phi = 0;
+  if (baselineRight > 0 && n - baselineRight > 0 && candidateRight > 0 && n - candidateRight > 0) {
+    const product = baselineRight * (n - baselineRight) * candidateRight * (n - candidateRight);
+    const cross = a * d - b * c;
+    phi = cross > n / 2 ? (cross - n / 2) / Math.sqrt(product) : cross >= 0 ? 0 : cross / Math.sqrt(product);
+  }
+  const estimate = p1 - p2;
+  const lower = estimate - Math.sqrt((p1 - w1.low) ** 2 + (w2.high - p2) ** 2 - 2 * phi * (p1 - w1.low) * (w2.high - p2));
+  const upper = estimate + Math.sqrt((p2 - w2.low) ** 2 + (w1.high - p1) ** 2 - 2 * phi * (p2 - w2.low) * (w1.high - p1));
+  return { difference: p2 - p1, low: Math.max(-1, -upper), high: Math.min(1, -lower) };
+}
+
+// src/scoring/judge-quality.ts
+var DEFAULT_MAX_QUALITY_DROP = 0.02;
+var QUALITY_SIGNIFICANCE = 0.05;
+var NAMED_QUESTIONS = 10;
+function usuallyRight(runs) {
+  const asked = runs.filter((run2) => run2 !== null);
+  if (asked.length === 0) return null;
+  return 2 * asked.filter((run2) => run2).length >= asked.length;
+}
+function points(fraction3) {
+  const value = Math.round(fraction3 * 1e3) / 10;
+  if (value === 0) return "0.0";
+  return `${value < 0 ? "\u2212" : "+"}${Math.abs(value).toFixed(1)}`;
+}
+function formatP(p) {
+  return p < 1e-3 ? "< 0.001" : `= ${p.toFixed(3)}`;
+}
+function listIds(ids) {
+  const named2 = ids.slice(0, NAMED_QUESTIONS).join(", ");
+  return ids.length > NAMED_QUESTIONS ? `${named2} and ${ids.length - NAMED_QUESTIONS} more` : named2;
+}
+function judgeQuality(questions, maxDrop) {
+  const baselineOnly = [];
+  const candidateOnly = [];
+  let bothRight = 0;
+  let neither = 0;
+  for (const question of questions) {
+    const baseline = usuallyRight(question.baseline);
+    const candidate = usuallyRight(question.candidate);
+    if (baseline === null || candidate === null) continue;
+    if (baseline && candidate) bothRight++;
+    else if (baseline) baselineOnly.push(question.id);
+    else if (candidate) candidateOnly.push(question.id);
+    else neither++;
+  }
+  baselineOnly.sort(compareIds);
+  candidateOnly.sort(compareIds);
+  const b = baselineOnly.length;
+  const c = candidateOnly.length;
+  const compared = bothRight + b + c + neither;
+  const baselineRight = bothRight + b;
+  const candidateRight = bothRight + c;
+  const pValue = mcnemarDropP(b, c);
+  const { difference, low, high } = pairedDifferenceInterval({ bothRight, baselineOnly: b, candidateOnly: c, neither });
+  const significant = pValue < QUALITY_SIGNIFICANCE;
+  const dropped = significant && -difference >= maxDrop - 1e-12;
+  const accuracy = compared === 0 ? "no question was answered by both engines" : `accuracy ${baselineRight}/${compared} \u2192 ${candidateRight}/${compared}, ${points(difference)} points [${points(low)}, ${points(high)}]`;
+  const changed = b + c === 0 ? "no question answered differently" : `${b + c} question${b + c === 1 ? "" : "s"} answered differently (${b} for the baseline, ${c} for the candidate)`;
+  const maxDropPoints = `gate.quality.maxDrop ${(maxDrop * 100).toFixed(1).replace(/\.0$/, "")} points`;
+  const drop = points(-difference).replace("+", "");
+  const verdict = dropped ? `dropped (McNemar p ${formatP(pValue)} < ${QUALITY_SIGNIFICANCE}, and ${drop} points \u2265 ${maxDropPoints})` : significant ? `held (McNemar p ${formatP(pValue)}, but a drop of ${drop} points is under ${maxDropPoints})` : "held";
+  const line = compared === 0 ? accuracy : `${accuracy}; ${changed}: ${verdict}`;
+  const reason = dropped ? `quality dropped: ${line}; the candidate got wrong ${listIds(baselineOnly)}` : null;
+  return {
+    compared,
+    baselineRight,
+    candidateRight,
+    baselineOnly,
+    candidateOnly,
+    pValue,
+    difference,
+    interval: { low, high },
+    dropped,
+    line,
+    reason
+  };
+}
+
 // src/scoring/compare-answers.ts
 function commonPrefix(a, b) {
   const length = Math.min(a.length, b.length);
@@ -65170,8 +65564,8 @@ function measureBaselineSelf(records) {
       const k = Math.min(a.outputTokens, b.outputTokens);
       const at = partsAt(a, b);
       const pair2 = { agreedTokens: at === null ? k : Math.min(at, k), comparedTokens: k };
-      const share = (self) => self.comparedTokens > 0 ? self.agreedTokens / self.comparedTokens : 1;
-      if (least === null || share(pair2) < share(least)) least = pair2;
+      const share2 = (self) => self.comparedTokens > 0 ? self.agreedTokens / self.comparedTokens : 1;
+      if (least === null || share2(pair2) < share2(least)) least = pair2;
     }
   }
   return least;
@@ -65186,9 +65580,9 @@ function judgeAgreement(agreedTokens, k, rules) {
   if (rules.agreementTokens > 0 && agreedTokens < Math.min(rules.agreementTokens, k)) {
     return `${at}, within the first ${rules.agreementTokens} that must match`;
   }
-  const share = agreedTokens / k;
-  if (rules.minPromptAgreement > 0 && share <= rules.minPromptAgreement) {
-    return `${at}: they agree on ${formatPercent(share)} of it, no more than bench.minPromptAgreement ${formatPercent(rules.minPromptAgreement)}`;
+  const share2 = agreedTokens / k;
+  if (rules.minPromptAgreement > 0 && share2 <= rules.minPromptAgreement) {
+    return `${at}: they agree on ${formatPercent(share2)} of it, no more than bench.minPromptAgreement ${formatPercent(rules.minPromptAgreement)}`;
   }
   return null;
 }
@@ -65565,11 +65959,6 @@ function aggregatePromptRuns(runs) {
   return { status: "scored", score: speedup, speedup, reason: null, ...agreement };
 }
 
-// src/scoring/compare-ids.ts
-function compareIds(a, b) {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
 // src/scoring/explain-unscored-run.ts
 function isExplainedRun(run2, baselineLengths, self, rules) {
   if (run2.status === "below_tolerance") {
@@ -65778,8 +66167,8 @@ function summarizeRound(prompts, options) {
       const reason = options.failure ?? "no engine was run";
       return options.baselineFailure ? { status: "excluded", score: null, speedup: null, reason } : { status: "zeroed", score: 0, speedup: null, reason };
     }
-    const shown = aggregatePromptRuns(prompt.runs);
-    return { ...shown, score: shown.status === "excluded" ? null : 0 };
+    const shown2 = aggregatePromptRuns(prompt.runs);
+    return { ...shown2, score: shown2.status === "excluded" ? null : 0 };
   });
   const counted = aggregated.filter((prompt) => prompt.status !== "excluded");
   const scores = servedRuns.length > 0 ? counted.map((prompt) => prompt.score ?? 0) : [];
@@ -65827,6 +66216,7 @@ function summarizeRound(prompts, options) {
   const countOf = (status) => aggregated.filter((prompt) => prompt.status === status).length;
   const unscored = aggregated.filter((prompt) => UNSCORED_STATUSES.has(prompt.status)).length;
   const breakdown = STATUS_WORDS.map(([status, words]) => [countOf(status), words]).filter(([n]) => n > 0).map(([n, words]) => `${n} ${words}`).join(", ");
+  const quality = options.quality ? judgeQuality(options.quality, options.gate.quality?.maxDrop ?? DEFAULT_MAX_QUALITY_DROP) : null;
   const gate = evaluateGate(
     {
       roundScore,
@@ -65844,7 +66234,8 @@ function summarizeRound(prompts, options) {
       unexplained: unexplained.count,
       unexplainedBreakdown: unexplained.breakdown,
       unexplainedAnswers,
-      runsServed: servedRuns.length
+      runsServed: servedRuns.length,
+      quality
     },
     options.gate
   );
@@ -65864,19 +66255,20 @@ function summarizeRound(prompts, options) {
     unexplained: unexplained.count,
     unexplainedAnswers,
     prompts: aggregated,
+    quality,
     gate
   };
 }
 
 // src/scoring/score-round.ts
 var round34 = (value) => Math.round(value * 1e3) / 1e3;
-function runSpeedup(run2) {
+function runSpeedup(run2, options = {}) {
   if (run2.baselineMs === null || run2.candidateMs === null) return null;
   const atK = speedupFromTimes(run2.baselineMs, run2.candidateMs);
   const agreedB = run2.agreedBaselineMs;
   const agreedC = run2.agreedCandidateMs;
   if (agreedB === null || agreedB === void 0 || agreedC === null || agreedC === void 0) return atK;
-  if (run2.match === "none") return speedupFromTimes(agreedB, agreedC);
+  if (run2.match === "none") return options.equalLength ? atK : speedupFromTimes(agreedB, agreedC);
   return Math.min(atK, speedupFromTimes(agreedB, agreedC));
 }
 function describeEngineFailure(failure2, runs = 1) {
@@ -65900,7 +66292,13 @@ function failureContext(failure2, description) {
 function wasAttempted(record2) {
   return record2 !== null && record2 !== void 0 && !(record2.ok === false && record2.kind === "not_sent");
 }
-function scoreRun(own2, reference, branch, tolerance, rules) {
+function equalLengthReason(agreed, k) {
+  return `parted from every answer the baseline gave at token ${agreed + 1} of ${k}; timed at the full length, since the question set judges changed answers (gate.answers: quality)`;
+}
+function sharedTokensReason(agreed, k) {
+  return `parted from every answer the baseline gave at token ${agreed + 1} of ${k} and is timed over the ${agreed} tokens they share`;
+}
+function scoreRun(own2, reference, branch, tolerance, rules, equalLength) {
   const { candidate } = own2;
   const held = own2.baseline?.ok === true ? branch : null;
   const baseline = held ? reference : own2.baseline;
@@ -65914,13 +66312,14 @@ function scoreRun(own2, reference, branch, tolerance, rules) {
   const agreedBaselineMs = parts ? round34(timeToTokens(baseline, Math.max(1, agreed))) : null;
   const agreedCandidateMs = parts ? Math.max(round34(timeToTokens(candidate, Math.max(1, agreed))), MIN_CANDIDATE_MS) : null;
   const match = held?.match ?? null;
-  const runScore = runSpeedup({ baselineMs, candidateMs, agreedBaselineMs, agreedCandidateMs, match }) ?? score.score;
+  const runScore = runSpeedup({ baselineMs, candidateMs, agreedBaselineMs, agreedCandidateMs, match }, { equalLength }) ?? score.score;
+  const reason = timed && equalLength && match === "none" && parts ? equalLengthReason(agreed ?? 0, k) : score.reason;
   return {
-    score: timed ? { ...score, score: runScore, speedup: runScore } : score,
+    score: timed ? { ...score, score: runScore, speedup: runScore, reason } : score,
     run: {
       status: score.status,
       score: runScore,
-      reason: score.reason,
+      reason,
       candidateAttempted: wasAttempted(candidate),
       comparedTokens: k,
       agreedTokens: score.agreedTokens ?? null,
@@ -65945,6 +66344,8 @@ function roundFailure(runs) {
   return null;
 }
 function scoreRound(input2) {
+  const quality = input2.quality ? judgeQuality(input2.quality, input2.gate.quality?.maxDrop ?? DEFAULT_MAX_QUALITY_DROP) : null;
+  const equalLength = answersJudgedByQuality(input2.gate, quality);
   const perPrompt = input2.promptIds.map((id) => {
     const own2 = input2.runs.map((run2) => ({
       baseline: run2.baseline.records.get(id) ?? notSent(run2.baseline.failure),
@@ -65955,10 +66356,14 @@ function scoreRound(input2) {
     const scored = own2.map((records, index) => {
       const branch = branches.candidate[index] ?? null;
       const reference = branch ? own2[branch.referenceRun]?.baseline : void 0;
-      return scoreRun(records, reference, branch, input2.tolerance, {
-        agreementTokens: input2.agreementTokens,
-        minPromptAgreement: input2.minPromptAgreement
-      });
+      return scoreRun(
+        records,
+        reference,
+        branch,
+        input2.tolerance,
+        { agreementTokens: input2.agreementTokens, minPromptAgreement: input2.minPromptAgreement },
+        equalLength
+      );
     });
     return {
       id,
@@ -65981,7 +66386,8 @@ function scoreRound(input2) {
       gate: input2.gate,
       ...failureContext(failure2, failure2 ? describeEngineFailure(failure2, input2.plannedRuns ?? input2.runs.length) : null),
       noise: input2.noise ?? null,
-      bootstrapSeed: input2.bootstrapSeed
+      bootstrapSeed: input2.bootstrapSeed,
+      quality: input2.quality ?? null
     }
   );
   const first = input2.runs[0];
@@ -66151,6 +66557,7 @@ function buildScorecard(input2) {
     ...input2.commits ? { commits: input2.commits } : {},
     ...input2.unchanged ? { unchanged: input2.unchanged } : {},
     ...input2.timeSpent ? { timeSpent: input2.timeSpent } : {},
+    ...input2.quality ? { quality: { ...input2.quality, judgement: result.quality } } : {},
     convertedFrom: null,
     prompts: result.prompts.map((prompt) => ({
       id: prompt.id,
@@ -66198,7 +66605,7 @@ function cardRules(settings) {
     minPromptAgreement: settings.minPromptAgreement ?? DEFAULT_MIN_PROMPT_AGREEMENT
   };
 }
-function rederiveRun(run2, rules, legacySpeedup, pooled = null) {
+function rederiveRun(run2, rules, legacySpeedup, pooled = null, equalLength = false) {
   const tolerance = rules.tolerance;
   const keepReason = (status, fallback) => run2.status === status && run2.reason ? run2.reason : fallback;
   const as = (status, score, reason) => ({
@@ -66215,7 +66622,7 @@ function rederiveRun(run2, rules, legacySpeedup, pooled = null) {
   if (run2.status === "excluded" && !timed) return as("excluded", null, run2.reason);
   if (c === null) return as("zeroed", 0, keepReason("zeroed", "the candidate gave no answer"));
   if (KEPT_STATUSES.has(run2.status)) return as(run2.status, 0, run2.reason);
-  if (run2.match !== void 0 && pooled) return rederiveBranchRun(run2, rules, pooled, as);
+  if (run2.match !== void 0 && pooled) return rederiveBranchRun(run2, rules, pooled, as, equalLength);
   if (c < tolerance * b)
     return as("below_tolerance", 0, keepReason("below_tolerance", `answered ${c} of ${b} tokens (tolerance ${formatPercent(tolerance)})`));
   const agreed = agreedTokensOf(run2, Math.min(b, c));
@@ -66226,14 +66633,14 @@ function rederiveRun(run2, rules, legacySpeedup, pooled = null) {
   if (legacySpeedup !== null) return as("scored", legacySpeedup, null);
   return as("zeroed", 0, "the card keeps no times at the compared length for this run");
 }
-function rederiveBranchRun(run2, rules, pooled, as) {
+function rederiveBranchRun(run2, rules, pooled, as, equalLength) {
   const b = run2.baselineTokens;
   const c = run2.candidateTokens;
   const k = Math.min(b, c);
   const explained = !isUnexplainedAnswer(pooled.prefixes, pooled.run);
   const match = explained ? run2.baselineRun === pooled.run + 1 ? "same" : "other" : "none";
   const timed = run2.baselineMs !== null && run2.candidateMs !== null;
-  const scored = (reason) => timed ? { ...as("scored", runSpeedup({ ...run2, match }), reason), match } : { ...as("zeroed", 0, "the card keeps no times at the compared length for this run"), match };
+  const scored = (reason2) => timed ? { ...as("scored", runSpeedup({ ...run2, match }, { equalLength }), reason2), match } : { ...as("zeroed", 0, "the card keeps no times at the compared length for this run"), match };
   if (explained) return { ...scored(run2.reason), agreedTokens: k };
   const agreed = Math.min(run2.agreedTokens ?? k, k);
   if (agreed >= k && c < rules.tolerance * b) {
@@ -66245,18 +66652,24 @@ function rederiveBranchRun(run2, rules, pooled, as) {
   const early = agreed < k ? judgeAgreement(agreed, k, rules) : null;
   if (early !== null && run2.baselinePartsHere !== true && !answersVary(pooled.prefixes))
     return { ...as("diverged", 0, run2.reason ?? early), match, agreedTokens: agreed };
-  return { ...scored(run2.reason), agreedTokens: agreed };
+  const parted = agreed < k && timed;
+  const reason = parted && equalLength ? equalLengthReason(agreed, k) : parted && run2.reason === equalLengthReason(agreed, k) ? sharedTokensReason(agreed, k) : run2.reason;
+  return { ...scored(reason), agreedTokens: agreed };
 }
 function rescoreCard(card, options) {
   const rules = cardRules(card.settings);
   const legacy = card.convertedFrom === 1;
+  const questions = card.quality?.questions ?? null;
+  const maxDrop = options.gate.quality?.maxDrop ?? DEFAULT_MAX_QUALITY_DROP;
+  const equalLength = answersJudgedByQuality(options.gate, questions ? judgeQuality(questions, maxDrop) : null);
   const runs = card.prompts.map(
     (prompt) => prompt.runs.map(
       (run2, index) => rederiveRun(
         run2,
         rules,
         legacy && prompt.status === "scored" ? prompt.speedup : null,
-        prompt.answerPrefixes ? { prefixes: prompt.answerPrefixes, run: index } : null
+        prompt.answerPrefixes ? { prefixes: prompt.answerPrefixes, run: index } : null,
+        equalLength
       )
     )
   );
@@ -66276,7 +66689,8 @@ function rescoreCard(card, options) {
       gate: options.gate,
       ...failureContext(failure2, description),
       noise: calibration ? { floor: calibration.noiseFloor, problems: calibration.problems, selfAgreement: calibration.selfAgreement ?? null } : null,
-      bootstrapSeed: options.bootstrapSeed
+      bootstrapSeed: options.bootstrapSeed,
+      quality: questions
     }
   );
   const prompts = card.prompts.map((prompt, index) => {
@@ -66292,7 +66706,8 @@ function rescoreCard(card, options) {
       runs: promptRuns.map(({ score: _score, ...run2 }) => run2)
     };
   });
-  return { ...card, ...summaryFields(summary, calibration), prompts };
+  const quality = card.quality ? { quality: { ...card.quality, judgement: summary.quality } } : {};
+  return { ...card, ...summaryFields(summary, calibration), ...quality, prompts };
 }
 
 // src/scorecard/render/resolve-docs-base-url.ts
@@ -66486,14 +66901,14 @@ function describeUseOn(snapshot, index) {
 }
 function describeHolders(processes, max = 3) {
   if (processes.length === 0) return "no process listed";
-  const shown = processes.slice(0, max).map((process2) => {
+  const shown2 = processes.slice(0, max).map((process2) => {
     const name = process2.name.length > 60 ? `\u2026${process2.name.slice(-59)}` : process2.name;
     const pid = process2.pid === null ? "" : `, pid ${process2.pid}`;
     const used = process2.usedMemoryMiB === null ? "" : `, ${formatGiB(process2.usedMemoryMiB)}`;
     return `${name}${pid}${used}`;
   });
   const more = processes.length > max ? `; ${processes.length - max} more` : "";
-  return `${shown.join("; ")}${more}`;
+  return `${shown2.join("; ")}${more}`;
 }
 function describeGpus(snapshot) {
   if (!snapshot || snapshot.gpus.length === 0) return null;
@@ -66790,14 +67205,16 @@ var floor1 = (ms2) => Math.floor(Math.max(0, ms2) * 10) / 10;
 function trackTimeSpent(now) {
   const startedAt = now();
   let prepareMs = 0;
-  const empty = () => ({ starts: 0, startMs: 0, warmupMs: 0, benchmarkMs: 0, stopMs: 0 });
+  const empty = () => ({ starts: 0, startMs: 0, warmupMs: 0, benchmarkMs: 0, stopMs: 0, qualityMs: 0 });
   const engines = { baseline: empty(), candidate: empty() };
   const rounded = (spent) => ({
     starts: spent.starts,
     startMs: floor1(spent.startMs),
     warmupMs: floor1(spent.warmupMs),
     benchmarkMs: floor1(spent.benchmarkMs),
-    stopMs: floor1(spent.stopMs)
+    stopMs: floor1(spent.stopMs),
+    // Only a round that answered a question set spent any: other cards read as before.
+    ...spent.qualityMs > 0 ? { qualityMs: floor1(spent.qualityMs) } : {}
   });
   return {
     started: (role) => void engines[role].starts++,
@@ -66928,6 +67345,53 @@ function describeRoundTwoRuns(round) {
   return [...new Set(notes.filter((note) => note !== null))];
 }
 
+// src/round/run-quality-set.ts
+import { performance as performance12 } from "node:perf_hooks";
+async function runQualitySet(options) {
+  const { quality } = options;
+  const started = performance12.now();
+  const asked = quality.questions.map(({ answer: _answer, ...prompt }) => prompt);
+  const records = await runBenchmark({
+    baseUrl: options.baseUrl,
+    prompts: asked,
+    bench: {
+      ...options.bench,
+      // A prompt file's answers end where the model ends them (no ignore_eos); the set's own limit and load.
+      prompts: quality.settings.questions,
+      maxTokens: quality.settings.maxTokens,
+      concurrency: quality.settings.concurrency,
+      requestIntervalMs: 0,
+      arrival: "fixed",
+      warmupRequests: 0,
+      clientWarmup: false
+    },
+    engineFamily: options.engineFamily,
+    signal: options.signal,
+    engineGone: options.engineGone,
+    ...options.onProgress ? { onProgress: options.onProgress } : {}
+  });
+  const right = /* @__PURE__ */ new Map();
+  for (const question of quality.questions) {
+    const record2 = records.get(question.id);
+    right.set(question.id, record2?.ok === true && gradeAnswer(quality.settings.scorer, record2.text?.content ?? "", question.answer).right);
+  }
+  return { right, records, ms: performance12.now() - started };
+}
+
+// src/round/collect-quality-outcomes.ts
+function collectQualityOutcomes(quality, questionsHash, runs) {
+  return {
+    questionsHash,
+    scorer: quality.settings.scorer,
+    maxTokens: quality.settings.maxTokens,
+    questions: quality.questions.map((question) => ({
+      id: question.id,
+      baseline: runs.map((run2) => run2.baseline?.get(question.id) ?? null),
+      candidate: runs.map((run2) => run2.candidate?.get(question.id) ?? null)
+    }))
+  };
+}
+
 // src/round/run-round.ts
 var EXIT_GRACE_MS = 500;
 var delay = (ms2) => new Promise((resolve7) => setTimeout(resolve7, ms2));
@@ -66975,7 +67439,7 @@ async function runEngine(role, run2, runtime, options, context) {
   try {
     if (signal.aborted) throw new RoundCancelledError(signal.reason);
     emit({ type: "starting", role });
-    const startAsked = performance12.now();
+    const startAsked = performance13.now();
     timeSpent.started(role);
     try {
       await context.gpuState.beforeStart(role);
@@ -66992,7 +67456,7 @@ async function runEngine(role, run2, runtime, options, context) {
       });
       emit({ type: "healthy", role, afterMs: healthyAfterMs });
     } finally {
-      timeSpent.add(role, "startMs", performance12.now() - startAsked);
+      timeSpent.add(role, "startMs", performance13.now() - startAsked);
     }
     const died = new AbortController();
     let benchmarkOver = false;
@@ -67036,12 +67500,37 @@ async function runEngine(role, run2, runtime, options, context) {
         const failure2 = mark({ ...death, prompt: findPromptInFlight(workload.prompts, records) }, workload.name);
         results.set(entry.index, { records, failure: failure2, reportedTimes });
         emit({ type: "failed", role, ...named2(workload.name), failure: failure2 });
-        return { results, failure: failure2 };
+        return { results, quality: null, failure: failure2 };
       }
       results.set(entry.index, { records, failure: null, reportedTimes });
     }
+    serving = null;
+    const answered = context.quality ? await runQualitySet({
+      baseUrl: running.baseUrl,
+      quality: context.quality,
+      bench: config2.bench,
+      engineFamily: family,
+      signal,
+      engineGone: died.signal,
+      onProgress: (progress) => emit({ type: "quality", role, ...progress })
+    }) : null;
+    if (signal.aborted) throw new RoundCancelledError(signal.reason);
+    if (answered) {
+      timeSpent.add(role, "qualityMs", answered.ms);
+      if (!death && [...answered.records.values()].some((record2) => !record2.ok)) {
+        const exit = await Promise.race([running.exited, delay(EXIT_GRACE_MS).then(() => null)]);
+        if (exit && !death)
+          death = classifyFailure({ role, stage: "benchmark", exit, logLines: running.logTail(), engine: family, runtime: config2.runtime });
+      }
+      if (death) {
+        benchmarkOver = true;
+        const failure2 = mark(death, null);
+        emit({ type: "failed", role, failure: failure2 });
+        return { results, quality: null, failure: failure2 };
+      }
+    }
     benchmarkOver = true;
-    return { results, failure: null };
+    return { results, quality: answered?.right ?? null, failure: null };
   } catch (error62) {
     if (error62 instanceof RoundCancelledError) throw error62;
     if (signal.aborted) throw new RoundCancelledError(signal.reason);
@@ -67051,14 +67540,14 @@ async function runEngine(role, run2, runtime, options, context) {
       const failure2 = mark(error62.failure, scenario);
       if (serving) results.set(serving.index, { records: /* @__PURE__ */ new Map(), failure: failure2 });
       emit({ type: "failed", role, ...named2(scenario), failure: failure2 });
-      return { results, failure: failure2 };
+      return { results, quality: null, failure: failure2 };
     }
     throw error62;
   } finally {
     if (engine) {
-      const stopAsked = performance12.now();
+      const stopAsked = performance13.now();
       await engine.stop();
-      timeSpent.add(role, "stopMs", performance12.now() - stopAsked);
+      timeSpent.add(role, "stopMs", performance13.now() - stopAsked);
       emit({ type: "stopped", role });
     }
   }
@@ -67066,7 +67555,7 @@ async function runEngine(role, run2, runtime, options, context) {
 async function runRound(options) {
   const { round, logger, signal } = options;
   const runId = options.runId ?? randomUUID().slice(0, 12);
-  const timeSpent = trackTimeSpent(() => performance12.now());
+  const timeSpent = trackTimeSpent(() => performance13.now());
   const runtime = options.runtime ?? createRuntime(round, { logger, runId });
   const prepared = /* @__PURE__ */ new Map();
   const gpuState2 = createGpuStateRecorder();
@@ -67074,6 +67563,8 @@ async function runRound(options) {
   const workloads = listRoundWorkloads(round);
   const roundRuns3 = Math.max(...workloads.map((workload) => workload.config.bench.runs));
   const workloadRuns = workloads.map(() => []);
+  const quality = round.config.quality && round.quality ? { questions: round.quality.questions, settings: round.config.quality } : null;
+  const qualityRuns = [];
   let failure2 = null;
   let spent = null;
   logger.info(describeBusyPoll(round.config.bench.busyPoll));
@@ -67085,27 +67576,27 @@ async function runRound(options) {
   try {
     if (signal.aborted) throw new RoundCancelledError(signal.reason);
     if (round.config.bench.clientWarmup) await warmBenchClient();
-    const prepareAsked = performance12.now();
+    const prepareAsked = performance13.now();
     failure2 = await prepareEngine("baseline", runtime, options, prepared);
     if (failure2) {
-      timeSpent.addPrepare(performance12.now() - prepareAsked);
+      timeSpent.addPrepare(performance13.now() - prepareAsked);
       options.onProgress?.({ type: "skipped", role: "candidate", reason: "the baseline could not be prepared" });
     } else {
       const counter = await tokenCounter.get(signal);
       if (signal.aborted) throw new RoundCancelledError(signal.reason);
       failure2 = await prepareEngine("candidate", runtime, options, prepared);
-      timeSpent.addPrepare(performance12.now() - prepareAsked);
+      timeSpent.addPrepare(performance13.now() - prepareAsked);
       if (failure2?.engine === "candidate")
         options.onProgress?.({
           type: "skipped",
           role: "baseline",
           reason: "the candidate could not be prepared, so no engine was started"
         });
-      const context = { workloads, runs: roundRuns3, tokenCounter: counter, gpuState: gpuState2, timeSpent };
+      const context = { workloads, runs: roundRuns3, tokenCounter: counter, gpuState: gpuState2, timeSpent, quality };
       for (let run2 = 1; run2 <= roundRuns3 && !failure2; run2++) {
         const [first, second] = orderEngineTurns(run2, round.config.bench.order);
         const firstTurn = await runEngine(first, run2, runtime, options, context);
-        const secondTurn = firstTurn.failure ? { results: /* @__PURE__ */ new Map(), failure: null } : await runEngine(second, run2, runtime, options, context);
+        const secondTurn = firstTurn.failure ? { results: /* @__PURE__ */ new Map(), quality: null, failure: null } : await runEngine(second, run2, runtime, options, context);
         if (firstTurn.failure) options.onProgress?.({ type: "skipped", role: second, reason: `the ${first} failed` });
         const turns = { [first]: firstTurn, [second]: secondTurn };
         const resultOf = (turn, index) => turn.results.get(index) ?? { records: /* @__PURE__ */ new Map(), failure: turn.failure };
@@ -67113,6 +67604,7 @@ async function runRound(options) {
           if (run2 > workload.config.bench.runs) return;
           workloadRuns[index]?.push({ baseline: resultOf(turns.baseline, index), candidate: resultOf(turns.candidate, index) });
         });
+        qualityRuns.push({ baseline: turns.baseline.quality, candidate: turns.candidate.quality });
         failure2 = firstTurn.failure ?? secondTurn.failure;
       }
     }
@@ -67146,6 +67638,7 @@ async function runRound(options) {
     gpu
   };
   const family = engineFamily(config2.engine);
+  const qualityCard = quality && round.quality ? collectQualityOutcomes(quality, round.quality.hash, qualityRuns) : null;
   const cards = workloads.map((workload, index) => {
     const settings = workload.config;
     const runs = workloadRuns[index] ?? [];
@@ -67163,7 +67656,9 @@ async function runRound(options) {
       gate: settings.gate,
       agreementTokens: settings.bench.agreementTokens,
       minPromptAgreement: settings.bench.minPromptAgreement,
-      noise: calibration ? { floor: calibration.noiseFloor, problems: calibration.problems, selfAgreement: calibration.selfAgreement ?? null } : null
+      noise: calibration ? { floor: calibration.noiseFloor, problems: calibration.problems, selfAgreement: calibration.selfAgreement ?? null } : null,
+      // The question set was answered in the starts every workload shares: each workload's card judges it.
+      quality: qualityCard?.questions ?? null
     });
     return buildScorecard({
       config: settings,
@@ -67186,7 +67681,8 @@ async function runRound(options) {
       unchanged: describeUnchangedCandidate(round),
       // A round's time is the round's: on its card, not on each scenario's.
       timeSpent: workload.name === null ? spent : null,
-      ...workload.promptsSource !== void 0 ? { promptsSource: workload.promptsSource } : {}
+      ...workload.promptsSource !== void 0 ? { promptsSource: workload.promptsSource } : {},
+      quality: qualityCard
     });
   });
   if (!round.scenarios) return cards[0] ?? failWithoutWorkload();
@@ -67349,8 +67845,8 @@ function describeVerdict(card, options = {}) {
       headline: `${card.gate.passed ? "\u2705" : "\u274C"} ${score}${describeDecider(card)}`
     };
   const more = others.length - 1 + (card.gate.reasons.includes(card.gate.rule ?? "") ? 1 : 0);
-  const shown = options.firstReasonOnly ? `${firstClause(others[0] ?? "")}${more > 0 ? ` (+${more} more reason${more === 1 ? "" : "s"})` : ""}` : others.join("; ");
-  return { passed: card.gate.passed, outcome: verdict.outcome, headline: `\u274C ${score}, but ${shown}` };
+  const shown2 = options.firstReasonOnly ? `${firstClause(others[0] ?? "")}${more > 0 ? ` (+${more} more reason${more === 1 ? "" : "s"})` : ""}` : others.join("; ");
+  return { passed: card.gate.passed, outcome: verdict.outcome, headline: `\u274C ${score}, but ${shown2}` };
 }
 function firstClause(reason) {
   const plain2 = reason.replace(/ \([^()]*\)/g, "");
@@ -67431,8 +67927,8 @@ function describeNoise(card) {
 }
 function describeUnscored(card) {
   const compared = card.promptsTotal - card.excluded;
-  const share = compared > 0 ? card.unscored / compared : 0;
-  return `${card.unscored} of ${compared} compared (${formatPercentAgainst(share, card.gate.maxUnscored)}); gate.maxUnscored allows ${formatPercent(card.gate.maxUnscored)}`;
+  const share2 = compared > 0 ? card.unscored / compared : 0;
+  return `${card.unscored} of ${compared} compared (${formatPercentAgainst(share2, card.gate.maxUnscored)}); gate.maxUnscored allows ${formatPercent(card.gate.maxUnscored)}`;
 }
 
 // src/scorecard/render/render-facts-line.ts
@@ -67722,12 +68218,12 @@ function renderFailureSection(card, options) {
   if (lead) parts.push(lead);
   parts.push(renderKeyValueTable(rows));
   if (failure2.logTail.length > 0) {
-    const shown = failure2.logTail.slice(Math.max(0, failure2.logTail.length - options.logLines)).map(escapeCodeLine);
-    const dropped = failure2.logTail.length - shown.length;
-    const fence = fenceFor(shown);
+    const shown2 = failure2.logTail.slice(Math.max(0, failure2.logTail.length - options.logLines)).map(escapeCodeLine);
+    const dropped = failure2.logTail.length - shown2.length;
+    const fence = fenceFor(shown2);
     const note = dropped > 0 ? ` (${dropped} older lines left out to fit GitHub's size limit)` : "";
-    parts.push(renderFold(`Log tail: last ${shown.length} lines${note}`, `${fence}text
-${shown.join("\n")}
+    parts.push(renderFold(`Log tail: last ${shown2.length} lines${note}`, `${fence}text
+${shown2.join("\n")}
 ${fence}`));
   }
   return parts.join("\n\n");
@@ -67817,8 +68313,8 @@ function integrityRows(card) {
   const settings = card.settings;
   if (card.diverged !== void 0) {
     const within = settings.agreementTokens ? `within the first ${settings.agreementTokens} tokens` : "(check off: bench.agreementTokens is 0)";
-    const share = settings.minPromptAgreement ? `, or agreed on no more than ${formatPercent(settings.minPromptAgreement)} of the compared length` : "";
-    rows.push(["Diverged", `${card.diverged}: answered differently from the baseline ${within}${share}`]);
+    const share2 = settings.minPromptAgreement ? `, or agreed on no more than ${formatPercent(settings.minPromptAgreement)} of the compared length` : "";
+    rows.push(["Diverged", `${card.diverged}: answered differently from the baseline ${within}${share2}`]);
   }
   if (card.implausible !== void 0 && (card.implausible > 0 || settings.tokenizer === null)) {
     rows.push(["Implausible", `${card.implausible}: claimed more tokens than the stream held`]);
@@ -67828,6 +68324,15 @@ function integrityRows(card) {
     rows.push([
       "Median agreement",
       card.medianAgreement === null ? "\u2014 (no answers compared)" : `${formatPercent(card.medianAgreement)} of the compared tokens are the baseline's answer${bar2}`
+    ]);
+  }
+  if (card.quality) {
+    const { scorer, maxTokens, questions } = card.quality;
+    const scoredBy = typeof scorer === "object" ? `regex ${scorer.regex}` : scorer;
+    const maxDrop = card.gate.quality?.maxDrop ?? DEFAULT_MAX_QUALITY_DROP;
+    rows.push([
+      "Quality set",
+      `${questions.length} questions with reference answers, scorer ${scoredBy}, up to ${maxTokens} tokens each, asked of both engines after the bench in every run; a significant drop of at least ${Math.round(maxDrop * 1e3) / 10} points fails (gate.quality.maxDrop)` + (card.gate.answers === "quality" ? "; gate.answers: quality" : "")
     ]);
   }
   if (card.unexplained !== void 0) {
@@ -67954,6 +68459,11 @@ function describeNextStep(card) {
   if (tooManyUnscored && card.zeroedTotal > 0 && !card.failure)
     steps.push(`Find why the candidate failed on ${prompts(card.zeroedTotal)}: each reason is in the per-prompt results.`);
   if (compared < card.gate.minPrompts) steps.push(`Score more prompts: gate.minPrompts is ${card.gate.minPrompts}.`);
+  const quality = card.quality?.judgement;
+  if (quality?.dropped)
+    steps.push(
+      `Find why the candidate gets ${quality.baselineOnly.length} question${quality.baselineOnly.length === 1 ? "" : "s"} wrong that the baseline gets right (listed under Questions answered differently): a faster engine that answers worse does not pass.`
+    );
   const rule = card.gate.rule;
   if (rule && card.gate.reasons.includes(rule) && card.roundScore < card.gate.bar)
     steps.push("By this measure the candidate is not faster than the bar.");
@@ -68018,24 +68528,27 @@ function formatDuration(ms2) {
   return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
 function engineTotalMs(engine) {
-  return engine.startMs + engine.warmupMs + engine.benchmarkMs + engine.stopMs;
+  return engine.startMs + engine.warmupMs + engine.benchmarkMs + (engine.qualityMs ?? 0) + engine.stopMs;
 }
 function withShare(ms2, totalMs) {
   return totalMs > 0 ? `${formatDuration(ms2)} (${formatPercent(ms2 / totalMs)})` : formatDuration(ms2);
 }
 function describeTimeSpent(timeSpent) {
   const { baseline, candidate, totalMs, prepareMs } = timeSpent;
+  const qualityMs = (baseline.qualityMs ?? 0) + (candidate.qualityMs ?? 0);
+  const quality = baseline.qualityMs !== void 0 || candidate.qualityMs !== void 0;
   const engineRow = (name, engine) => [
     name,
     String(engine.starts),
     engine.starts > 1 ? `${formatDuration(engine.startMs)} (${formatDuration(engine.startMs / engine.starts)} each)` : formatDuration(engine.startMs),
     formatDuration(engine.warmupMs),
     formatDuration(engine.benchmarkMs),
+    ...quality ? [formatDuration(engine.qualityMs ?? 0)] : [],
     formatDuration(engine.stopMs),
     formatDuration(engineTotalMs(engine))
   ];
   const rows = [
-    ["Engine", "Starts", "Starting (until healthy)", "Warm-up", "Benchmark", "Stopping", "In all"],
+    ["Engine", "Starts", "Starting (until healthy)", "Warm-up", "Benchmark", ...quality ? ["Quality set"] : [], "Stopping", "In all"],
     engineRow("Baseline", baseline),
     engineRow("Candidate", candidate)
   ];
@@ -68045,6 +68558,7 @@ function describeTimeSpent(timeSpent) {
     `engine starts ${withShare(starts, totalMs)}`,
     `warm-up ${formatDuration(baseline.warmupMs + candidate.warmupMs)}`,
     `benchmarking ${withShare(baseline.benchmarkMs + candidate.benchmarkMs, totalMs)}`,
+    ...quality ? [`answering the quality set ${withShare(qualityMs, totalMs)}`] : [],
     `stopping ${formatDuration(baseline.stopMs + candidate.stopMs)}`
   ];
   const most = Math.max(baseline.starts, candidate.starts);
@@ -68057,7 +68571,7 @@ function describeTimeSpent(timeSpent) {
 function renderTimeSpent(card) {
   if (!card.timeSpent) return "";
   const { rows, sentence } = describeTimeSpent(card.timeSpent);
-  const table = markdownTable(rows, { alignDelimiters: false, align: ["l", "r", "r", "r", "r", "r", "r"] });
+  const table = markdownTable(rows, { alignDelimiters: false, align: ["l", ...(rows[0] ?? []).slice(1).map(() => "r")] });
   return `**Where the time went**
 
 ${table}
@@ -68208,7 +68722,7 @@ function renderPromptsSection(card, rows) {
   const summary = `Per-prompt results (${card.prompts.length} prompt${card.prompts.length === 1 ? "" : "s"})`;
   const same = sameForAll(card);
   if (same) return renderFold(summary, same);
-  const shown = card.prompts.slice(0, rows);
+  const shown2 = card.prompts.slice(0, rows);
   const manyRuns = card.runs.completed > 1;
   const firstRun = manyRuns ? ", run 1" : "";
   const table = markdownTable(
@@ -68224,7 +68738,7 @@ function renderPromptsSection(card, rows) {
         `E2E ms (base / cand${firstRun})`,
         "Reason"
       ],
-      ...shown.map((prompt, index) => [
+      ...shown2.map((prompt, index) => [
         String(index + 1),
         escapeInline(prompt.id),
         STATUS_LABEL2[prompt.status],
@@ -68238,11 +68752,64 @@ function renderPromptsSection(card, rows) {
     ],
     { alignDelimiters: false, align: ["r", "l", "l", "r", ...manyRuns ? ["r"] : [], "r", "r", "r", "l"] }
   );
-  const left = card.prompts.length - shown.length;
+  const left = card.prompts.length - shown2.length;
   const leftNote = left > 0 ? `
 
 ${left} more prompts are not shown here to fit GitHub's size limit; all ${card.prompts.length} are in scorecard.json.` : "";
   return renderFold(summary, `${table}${leftNote}`);
+}
+
+// src/scorecard/render/describe-quality.ts
+var NAMED = 40;
+function listIds2(ids) {
+  if (ids.length === 0) return "none";
+  const named2 = ids.slice(0, NAMED).join(", ");
+  return ids.length > NAMED ? `${named2} and ${ids.length - NAMED} more` : named2;
+}
+function describeQualityRows(card) {
+  const judgement = card.quality?.judgement;
+  if (!judgement) return [];
+  const rows = [
+    { label: "Quality", mark: judgement.compared === 0 ? "\u2014" : judgement.dropped ? "\u274C" : "\u2705", text: judgement.line }
+  ];
+  if (answersJudgedByQuality(card.gate, judgement)) {
+    const changed = card.unexplained ?? 0;
+    const prompts = `${changed} prompt${changed === 1 ? "" : "s"}`;
+    rows.push({
+      label: "Answers",
+      mark: judgement.dropped ? "\u274C" : "\u2705",
+      text: `answers changed on ${prompts}; quality ${judgement.dropped ? "dropped" : "held"} (gate.answers: quality: an answer no baseline answer gives is timed at equal length and judged by the question set)`
+    });
+  }
+  return rows;
+}
+function describeChangedQuestions(card) {
+  const quality = card.quality;
+  const judgement = quality?.judgement;
+  if (!quality || !judgement || judgement.compared === 0) return null;
+  const changed = judgement.baselineOnly.length + judgement.candidateOnly.length;
+  const runs = Math.max(0, ...quality.questions.map((question) => Math.max(question.baseline.length, question.candidate.length)));
+  const counted = runs > 1 ? `Each question counts by the engine's usual answer over the ${runs} runs (right in at least half of them), so one that flips at a near-tie in some runs weighs less than one the patch turned wrong in every run.` : "Each question was asked once of each engine.";
+  return {
+    summary: `Questions answered differently (${changed} of ${judgement.compared})`,
+    lines: [
+      `Right for the baseline only (${judgement.baselineOnly.length}): ${listIds2(judgement.baselineOnly)}`,
+      `Right for the candidate only (${judgement.candidateOnly.length}): ${listIds2(judgement.candidateOnly)}`,
+      `${counted} A drop fails when the one-sided exact McNemar test over these questions gives p < 0.05 and it is at least gate.quality.maxDrop; the interval is Newcombe's for paired proportions. The set stays on the runner: the card keeps each question's id and whether each engine got it right in each run, never its text or reference.`
+    ]
+  };
+}
+
+// src/scorecard/render/render-quality-section.ts
+function renderQualitySection(card) {
+  const changed = describeChangedQuestions(card);
+  if (!changed) return "";
+  return renderFold(changed.summary, changed.lines.map((line) => escapeInline(line)).join("\n\n"));
+}
+function renderQualityLead(card) {
+  const rows = describeQualityRows(card);
+  if (rows.length === 0) return "";
+  return renderKeyValueTable(rows.map((row) => [row.label, `${row.mark} ${escapeInline(row.text)}`]));
 }
 
 // src/scorecard/render/render-score-chart.ts
@@ -68468,6 +69035,7 @@ function renderSummaryTable(card) {
   ];
   const speed = renderSpeedLead(card);
   if (speed !== "") rows.push(["Speed", speed]);
+  for (const row of describeQualityRows(card)) rows.push([row.label, `${row.mark} ${escapeInline(row.text)}`]);
   const gate = describeGate(card);
   rows.push(["Gate", `${gate.mark} ${escapeInline(gate.text)}`]);
   const next = describeNextStep(card);
@@ -68839,6 +69407,8 @@ function renderWith(card, limits) {
     // Why some unscored prompts are no evidence against the patch: the baseline's own answers varied.
     renderAnswerVariation(card),
     renderSpeedSection(card),
+    // Which questions each engine got right that the other did not: ids only, the set stays on the runner.
+    renderQualitySection(card),
     renderPartingEvidence(card),
     renderPromptsSection(card, limits.promptRows),
     renderMethodSection(card),
@@ -68857,6 +69427,8 @@ function renderScenariosWith(card, scenarios, limits) {
     renderFactsLine(card),
     scenarios.leadsWithFailure ? failure2 : "",
     renderScenarioTable(scenarios),
+    // The question set was answered in the starts every scenario shares: its rows once, for the round.
+    renderQualityLead(card),
     renderScenarioRoundReasons(scenarios),
     renderScenarioQueueNotice(scenarios),
     renderScenarioSharedPromptsNotice(scenarios),
@@ -68979,7 +69551,7 @@ function formatShard(shard) {
 
 // src/config/load-round-config.ts
 var import_yaml = __toESM(require_dist(), 1);
-import { readFile as readFile7 } from "node:fs/promises";
+import { readFile as readFile8 } from "node:fs/promises";
 import { dirname as dirname5, resolve as resolve5 } from "node:path";
 
 // src/config/build-synthetic-prompts.ts
@@ -69062,6 +69634,26 @@ async function readPromptsFile(path, contextLimit, field3) {
   return prompts;
 }
 
+// src/config/read-question-set.ts
+import { createHash as createHash7 } from "node:crypto";
+import { readFile as readFile6 } from "node:fs/promises";
+async function readQuestionSet(quality) {
+  let text5;
+  try {
+    text5 = await readFile6(quality.questions, "utf8");
+  } catch (error62) {
+    const code = error62.code ?? error62.message;
+    throw new ConfigError(`quality.questions: expected a readable JSONL file, could not read ${quality.questions} (${code})`);
+  }
+  const questions = parseQuestionSet(text5, quality.questions);
+  const problems = questions.flatMap((question) => {
+    const problem = findReferenceProblem(quality.scorer, question.answer);
+    return problem ? [`question ${JSON.stringify(question.id)}: ${problem}`] : [];
+  });
+  if (problems.length > 0) throw ConfigError.fromProblems(problems.slice(0, 20), quality.questions);
+  return { questions, hash: createHash7("sha256").update(JSON.stringify(questions)).digest("hex") };
+}
+
 // src/config/merge-scenario-config.ts
 function mergeScenarioConfig(config2, scenario) {
   const { name: _name, gate, concurrency, requestIntervalMs, arrival, ...overrides } = scenario;
@@ -69137,6 +69729,7 @@ function listConfigPaths(config2, baseDir, patchPath, options = {}) {
     if (typeof scenario.prompts === "string")
       add(`scenarios[${index}].prompts`, scenario.prompts, "file", `scenario ${scenario.name}'s JSONL prompts`);
   });
+  if (config2.quality) add("quality.questions", config2.quality.questions, "file", "the JSONL question set with reference answers");
   const tokenizer = tokenizerLocation(config2);
   if (tokenizer?.from === "runner") add("bench.tokenizer", tokenizer.path, "file", "the model's tokenizer.json");
   if (patchPath !== void 0) {
@@ -69215,8 +69808,8 @@ function findCwdProblems(config2, patched) {
 }
 
 // src/config/load-patch.ts
-import { createHash as createHash7 } from "node:crypto";
-import { readFile as readFile6 } from "node:fs/promises";
+import { createHash as createHash8 } from "node:crypto";
+import { readFile as readFile7 } from "node:fs/promises";
 
 // src/patch/find-diff-corruption.ts
 var HUNK_HEADER = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
@@ -69279,7 +69872,7 @@ function findDiffCorruption(text5) {
 // src/config/load-patch.ts
 var MAX_PATCH_BYTES = 10 * 1024 * 1024;
 function hashPatch(bytes) {
-  return createHash7("sha256").update(bytes).digest("hex");
+  return createHash8("sha256").update(bytes).digest("hex");
 }
 function checkPatchBytes(bytes, label) {
   if (bytes.length === 0) throw new ConfigError(`${label}: expected a non-empty patch, got an empty file`);
@@ -69301,7 +69894,7 @@ function checkPatchBytes(bytes, label) {
 async function loadPatch(path, label = "candidate.patch") {
   let bytes;
   try {
-    bytes = await readFile6(path);
+    bytes = await readFile7(path);
   } catch (error62) {
     throw new ConfigError(
       `${label}: expected a readable patch file, could not read ${path} (${error62.code ?? error62.message})`
@@ -69533,6 +70126,13 @@ var maxUnexplainedSchema = shareSchema("expected a share of prompts in [0, 1), s
   DEFAULT_MAX_UNEXPLAINED
 );
 var minRoundScoreSchema = positiveNumber("expected a speedup greater than 0, such as 1.0");
+var answersSchema = enumOf(["speed", "quality"]);
+var gateQualitySchema = external_exports.strictObject(
+  {
+    maxDrop: external_exports.number({ error: "expected a share of accuracy in [0, 1), such as 0.02 (2 points)" }).min(0, { error: "expected a share of accuracy in [0, 1), such as 0.02 (2 points)" }).lt(1, { error: "expected a share of accuracy in [0, 1), such as 0.02 (2 points)" }).default(DEFAULT_MAX_QUALITY_DROP)
+  },
+  { error: "expected an object such as { maxDrop: 0.02 }" }
+);
 var gateSchema = external_exports.strictObject(
   {
     minRoundScore: minRoundScoreSchema,
@@ -69543,6 +70143,9 @@ var gateSchema = external_exports.strictObject(
     minAgreement: minAgreementSchema,
     maxUnexplained: maxUnexplainedSchema,
     calibration: nonEmptyString("expected the path of a calibration file written by speedgate calibrate").optional(),
+    // Both absent unless set: a config without them hashes as it did before they existed.
+    answers: answersSchema.optional(),
+    quality: gateQualitySchema.optional(),
     // With scenarios: the floor no scenario's interval may lie wholly below, whatever each scenario's own bar says.
     maxRegression: external_exports.number({ error: "expected a speedup in (0, 1], such as 0.97" }).gt(0, { error: "expected a speedup in (0, 1], such as 0.97" }).lte(1, { error: "expected a speedup in (0, 1], such as 0.97" }).optional()
   },
@@ -69555,9 +70158,42 @@ var scenarioGateSchema = external_exports.strictObject(
     maxUnscored: maxUnscoredSchema.unwrap().optional(),
     minPrompts: minPromptsSchema.unwrap().optional(),
     minAgreement: minAgreementSchema.unwrap().optional(),
-    maxUnexplained: maxUnexplainedSchema.unwrap().optional()
+    maxUnexplained: maxUnexplainedSchema.unwrap().optional(),
+    answers: answersSchema.optional()
   },
-  { error: "expected an object with some of minRoundScore, use, maxUnscored, minPrompts, minAgreement and maxUnexplained" }
+  { error: "expected an object with some of minRoundScore, use, maxUnscored, minPrompts, minAgreement, maxUnexplained and answers" }
+);
+
+// src/config/quality-settings-schema.ts
+var scorerExpectation = 'expected "number", "choice", "exact" or { regex: "a pattern whose first group is the answer" }';
+var patternSchema = external_exports.string({ error: scorerExpectation }).refine(
+  (pattern) => {
+    try {
+      new RegExp(pattern, "g");
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  { error: 'expected a regular expression that compiles, such as "Final answer: (\\\\S+)"' }
+);
+var qualityScorerSchema = external_exports.union(
+  [
+    external_exports.enum(["number", "choice", "exact"], { error: scorerExpectation }),
+    external_exports.strictObject({ regex: patternSchema }, { error: scorerExpectation })
+  ],
+  { error: scorerExpectation }
+);
+var qualitySchema = external_exports.strictObject(
+  {
+    questions: nonEmptyString("expected the path of a JSONL question set, each line { messages or prompt, answer }"),
+    scorer: qualityScorerSchema.default("number"),
+    // Its own limit: a worked arithmetic answer needs room, whatever the bench's prompts ask.
+    maxTokens: integerIn(1, 1e6, "expected a whole number of tokens from 1 to 1000000").default(512),
+    // Questions in flight together (a closed loop); not timed, so only how long the set takes depends on it.
+    concurrency: integerIn(1, 1e5, "expected a whole number of requests in flight from 1 to 100000").default(16)
+  },
+  { error: "expected an object such as { questions: quality/gsm8k-test.jsonl, scorer: number, maxTokens: 512 }" }
 );
 
 // src/config/refine-bench-prompts.ts
@@ -69614,6 +70250,26 @@ function refineAnswerLength(bench, ctx, at) {
     path: [...at, "maxTokens"],
     message: `expected at most bench.contextLimit (${bench.contextLimit}): an answer cannot be longer than the context it is written in`
   });
+}
+
+// src/config/refine-quality.ts
+function refineQuality(config2, ctx) {
+  const needs = "expected quality: in the round config (a question set both engines answer) with gate.answers: quality, which judges changed answers by it; add quality: { questions: \u2026 } or leave gate.answers out";
+  if (!config2.quality) {
+    if (config2.gate.answers === "quality") ctx.addIssue({ code: "custom", path: ["gate", "answers"], message: needs });
+    config2.scenarios?.forEach((scenario, index) => {
+      if (scenario.gate?.answers === "quality")
+        ctx.addIssue({ code: "custom", path: ["scenarios", index, "gate", "answers"], message: needs });
+    });
+    return;
+  }
+  if (config2.bench.contextLimit >= 1 && config2.quality.maxTokens > config2.bench.contextLimit) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["quality", "maxTokens"],
+      message: `expected at most bench.contextLimit (${config2.bench.contextLimit}): an answer cannot be longer than the context it is written in`
+    });
+  }
 }
 
 // src/config/refine-runtime-paths.ts
@@ -69757,6 +70413,7 @@ function refineRoundConfig(config2, ctx) {
   refineSyntheticPrompts(config2.bench.prompts, config2, ctx, ["bench"]);
   refineScenarios(config2, ctx);
   refineTokenizerSource(config2, ctx);
+  refineQuality(config2, ctx);
   if (config2.gate.use === "noise-floor" && !config2.gate.calibration) {
     ctx.addIssue({
       code: "custom",
@@ -69875,7 +70532,9 @@ var roundConfigSchema = external_exports.strictObject(
     build: buildSchema.prefault({}),
     source: sourceSchema.prefault({}),
     // Absent: the round is the one workload bench describes, as before scenarios existed (same fingerprint).
-    scenarios: scenariosSchema.optional()
+    scenarios: scenariosSchema.optional(),
+    // Absent: the round judges no quality, and hashes as it did before quality existed.
+    quality: qualitySchema.optional()
   },
   { error: "expected a YAML mapping with engine, runtime, port, baseline, candidate, bench and gate" }
 ).superRefine(refineRoundConfig).superRefine(refineBenchPrompts, { when: () => true });
@@ -69997,10 +70656,10 @@ function describeYamlErrors(errors, text5) {
     const at = error62.linePos?.[0]?.line ?? 0;
     if (byLine.has(at)) continue;
     const first = (error62.message.split("\n")[0] ?? "parse error").replace(/:\s*$/, "");
-    const shown = lines2[at - 1]?.trim() ? ` (${JSON.stringify(lines2[at - 1]?.trim())})` : "";
+    const shown2 = lines2[at - 1]?.trim() ? ` (${JSON.stringify(lines2[at - 1]?.trim())})` : "";
     const around = error62.code === "BAD_INDENT" ? `line ${at}` : `lines ${at} and ${at + 1}`;
     const hint = INDENTATION_ERRORS.has(error62.code) ? `; check the indentation of ${around}: the keys of one mapping start in the same column, and a value's own keys go on the lines below it, indented` : "";
-    byLine.set(at, `expected valid YAML, ${first.charAt(0).toLowerCase()}${first.slice(1)}${shown}${hint}`);
+    byLine.set(at, `expected valid YAML, ${first.charAt(0).toLowerCase()}${first.slice(1)}${shown2}${hint}`);
   }
   return [...byLine.values()].slice(0, 5);
 }
@@ -70034,6 +70693,7 @@ function resolveConfigPaths(config2, baseDir, options = {}) {
     },
     docker: { ...config2.docker, mounts: config2.docker.mounts.map((mount) => ({ ...mount, source: at(mount.source) })) },
     gate: { ...config2.gate, ...config2.gate.calibration ? { calibration: at(config2.gate.calibration) } : {} },
+    ...config2.quality ? { quality: { ...config2.quality, questions: at(config2.quality.questions) } } : {},
     ...config2.scenarios ? {
       scenarios: config2.scenarios.map(
         (scenario) => typeof scenario.prompts === "string" ? { ...scenario, prompts: at(scenario.prompts) } : scenario
@@ -70051,7 +70711,7 @@ async function readRound(configPath, options, purpose) {
   const absolutePath2 = resolve5(configPath);
   let text5;
   try {
-    text5 = await readFile7(absolutePath2, "utf8");
+    text5 = await readFile8(absolutePath2, "utf8");
   } catch (error62) {
     throw new ConfigError(`config: expected a readable round config file, could not read ${absolutePath2} (${errorCode(error62)})`);
   }
@@ -70083,6 +70743,7 @@ async function readRound(configPath, options, purpose) {
   } else if (promptSource !== void 0 && !absent("bench.prompts")) {
     prompts = await readPromptsFile(promptSource, config2.bench.contextLimit, "bench.prompts");
   }
+  const quality = config2.quality && !absent("quality.questions") ? await readQuestionSet(config2.quality) : void 0;
   const patchField = options.patchPath ? "patch" : "candidate.patch";
   const patch = patchPath && !absent(patchField) ? await loadPatch(patchPath, patchField) : null;
   const finalConfig = patch ? { ...config2, candidate: { ...config2.candidate, patch: patch.path } } : config2;
@@ -70102,6 +70763,7 @@ async function readRound(configPath, options, purpose) {
       configPath: absolutePath2,
       prompts,
       ...scenarios ? { scenarios } : {},
+      ...quality ? { quality } : {},
       patch,
       fingerprint,
       ...tokenCounter !== void 0 ? { tokenCounter } : tokenizer ? {} : { tokenCounter: null },
@@ -70169,6 +70831,12 @@ function createProgressRenderer(stream) {
         }
         return;
       }
+      case "quality": {
+        const failed = event.failed > 0 ? ` (${event.failed} failed)` : "";
+        if (event.done === 0) line(`${who}, quality set: asking ${event.total} questions`);
+        else if (event.done === event.total) line(`${who}, quality set: ${event.done}/${event.total} questions answered${failed}`);
+        return;
+      }
       case "failed":
         line(`${describeFailureEvent(event.failure)} (${event.failure.label}): ${event.failure.summary}`);
         return;
@@ -70187,7 +70855,7 @@ function createProgressRenderer(stream) {
 }
 
 // src/scorecard/read-scorecard.ts
-import { readFile as readFile8 } from "node:fs/promises";
+import { readFile as readFile9 } from "node:fs/promises";
 
 // src/scorecard/convert-scorecard-v1.ts
 function convertScorecardV1(card) {
@@ -70367,7 +71035,7 @@ function parseScorecardJson(text5, source) {
 async function readScorecard(path) {
   let text5;
   try {
-    text5 = await readFile8(path, "utf8");
+    text5 = await readFile9(path, "utf8");
   } catch (error62) {
     throw new ConfigError(
       `${path}: expected a readable scorecard.json (${error62.code ?? error62.message})`
@@ -70457,8 +71125,8 @@ function mergeRoundMetrics(parts) {
 
 // src/scorecard/rescore-scenario-card.ts
 function recordedGateSettings(card) {
-  const { minRoundScore, use, maxUnscored, minPrompts, minAgreement, maxUnexplained } = card.gate;
-  return { minRoundScore, use, maxUnscored, minPrompts, minAgreement, maxUnexplained };
+  const { minRoundScore, use, maxUnscored, minPrompts, minAgreement, maxUnexplained, answers, quality } = card.gate;
+  return { minRoundScore, use, maxUnscored, minPrompts, minAgreement, maxUnexplained, answers, quality };
 }
 
 // src/shard/pick-scenario-cards.ts
@@ -70495,6 +71163,11 @@ var MUST_AGREE = [
   { what: "provenance.patchHash", pick: (card) => card.provenance.patchHash },
   { what: "provenance.configHash", pick: (card) => card.provenance.configHash },
   { what: "provenance.promptsHash", pick: (card) => card.provenance.promptsHash },
+  // The same question set, scorer and limit: each shard judged its share of one set.
+  {
+    what: "quality",
+    pick: (card) => card.quality ? { questionsHash: card.quality.questionsHash, scorer: card.quality.scorer, maxTokens: card.quality.maxTokens } : null
+  },
   { what: "source.repository", pick: (card) => card.source?.repository ?? null },
   { what: "source.pullRequest", pick: (card) => card.source?.pullRequest ?? null },
   { what: "source.headSha", pick: (card) => card.source?.headSha ?? null },
@@ -70560,6 +71233,18 @@ function findOverlaps(cards, labelOf, scope) {
         );
       }
       owner.set(prompt.id, position);
+    }
+  });
+  const asker = /* @__PURE__ */ new Map();
+  cards.forEach((card, position) => {
+    for (const question of card.quality?.questions ?? []) {
+      const earlier = asker.get(question.id);
+      if (earlier !== void 0 && earlier !== position) {
+        problems.push(
+          `${scope}quality question ${describeValue(question.id)} is in both ${labelOf(earlier)} and ${labelOf(position)}; shards must not overlap`
+        );
+      }
+      asker.set(question.id, position);
     }
   });
   return problems;
@@ -70688,7 +71373,14 @@ function mergeShardCards(cards, options) {
     shard: null,
     // Converted version-1 shards keep their own scores (they kept no times at k); a runner on an older speedgate may finish some shards.
     convertedFrom: shards.some((card) => card.convertedFrom === 1) ? 1 : null,
-    prompts
+    prompts,
+    // Each shard asked its share of the questions: the merged card judges them all together, as one round would.
+    ...first.quality ? {
+      quality: {
+        ...first.quality,
+        questions: shards.flatMap((card) => card.quality?.questions ?? []).sort((a, b) => compareIds(a.id, b.id))
+      }
+    } : {}
   };
   return rescoreCard(combined, {
     gate: recordedGateSettings(current),
@@ -70735,6 +71427,7 @@ export {
   sweepLeftRounds,
   engineFamily,
   compareIds,
+  DEFAULT_MAX_QUALITY_DROP,
   SPEEDGATE_VERSION,
   readGpuSnapshot,
   describeMemoryInUse,
@@ -70771,6 +71464,8 @@ export {
   describeInconclusive,
   describeTimeSpent,
   findSameOutcome,
+  describeQualityRows,
+  describeChangedQuestions,
   renderEngineTimes,
   formatRate,
   formatRatio,
