@@ -1,4 +1,4 @@
-import { describeChange, describeInterval } from "../history/render-bisection.js";
+import { describeEstimate } from "../history/render-bisection.js";
 import type { WatchRun } from "../round/run-watch.js";
 import { scenarioLabel } from "../watch/scenario-estimates.js";
 
@@ -17,9 +17,7 @@ export function describeWatchRun(run: WatchRun, maxDrift: number): string {
   } else {
     lines.push(`drift round, bar ${maxDrift.toFixed(2)}× (watch.maxDrift):`);
     for (const entry of run.judgement.scenarios) {
-      const measured = entry.estimate
-        ? `${describeChange(entry.estimate.score)} ${describeInterval(entry.estimate.interval)}`
-        : "no score (see the card's failure)";
+      const measured = entry.estimate ? describeEstimate(entry.estimate) : "no score (see the card's failure)";
       lines.push(`  ${scenarioLabel(entry.name)}: ${measured}: ${VERDICTS[entry.verdict]}`);
     }
     lines.push(

@@ -53,6 +53,15 @@ export function describeInterval(interval: { low: number; high: number } | null)
   return `[${interval.low.toFixed(3)}×, ${interval.high.toFixed(3)}×]`;
 }
 
+/** A change with its interval, the interval in the change's own words: "4.1% slower [2.9%, 5.2%]", else "[0.980×, 1.010×]" after it. */
+export function describeEstimate(estimate: { score: number; interval: { low: number; high: number } | null }): string {
+  const { interval } = estimate;
+  const change = describeChange(estimate.score);
+  if (interval && interval.high < 1)
+    return `${change} [${((1 - interval.high) * 100).toFixed(1)}%, ${((1 - interval.low) * 100).toFixed(1)}%]`;
+  return `${change} ${describeInterval(interval)}`;
+}
+
 function shortSha(sha: string): string {
   return sha.slice(0, 12);
 }
@@ -99,7 +108,7 @@ function describeOutcome(report: BisectionReport, outcome: BisectionOutcome): st
     case "single": {
       const parent = report.plan.steps.find((step) => step.purpose === "parent" && step.index === outcome.firstBad);
       const pooled = parent?.pooled ?? null;
-      const measured = pooled ? `${label} ${describeChange(pooled.score)} ${describeInterval(pooled.interval)} against its parent` : "";
+      const measured = pooled ? `${label} ${describeEstimate(pooled)} against its parent` : "";
       return [
         `**Found: ${mergeName(report, outcome.firstBad)}.** ${measured}${measured ? ", " : ""}` +
           `${Math.round(outcome.share.value * 100)}% of the drift (between ${Math.round(outcome.share.low * 100)}% and ` +
@@ -140,7 +149,7 @@ export function renderBisection(report: BisectionReport): string {
     `## speedgate: ${escapeInline(label)} ${describeChange(report.drift.score)} on main`,
     "",
     `${report.trigger}: ${commitRef(report, n)} against ${commitRef(report, 0)}, ${n} merge${n === 1 ? "" : "s"} apart, measured ` +
-      `${label} ${describeChange(report.drift.score)} ${describeInterval(report.drift.interval)}` +
+      `${label} ${describeEstimate(report.drift)}` +
       `${report.maxDrift != null ? ` (the watch's bar: ${report.maxDrift.toFixed(2)}×)` : ""}.`,
     "",
   ];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeChange, describeInterval, renderBisection } from "../../src/history/render-bisection.js";
+import { describeChange, describeEstimate, describeInterval, renderBisection } from "../../src/history/render-bisection.js";
 import type { RoundEstimate } from "../../src/scoring/pool-round-estimates.js";
 import { type BisectionSetup, type StepRecord, planBisection } from "../../src/watch/plan-bisection.js";
 
@@ -58,7 +58,7 @@ describe("renderBisection", () => {
     expect(markdown).toContain("(the watch's bar: 0.97×)");
     expect(markdown).toContain("**Found: #11 `");
     expect(markdown).toContain("(merge 11 of 16 in the range)");
-    expect(markdown).toMatch(/decode 8\.0% slower \[7\.\d%, 8\.\d%\] slower against its parent, 100% of the drift/);
+    expect(markdown).toMatch(/decode 8\.0% slower \[7\.\d%, 8\.\d%\] against its parent, 100% of the drift/);
     // Every step in a row: probes 8, 12, 10, 11 and the parent round, with the runner and run of the one that has them.
     const rows = markdown.split("\n").filter((line) => /^\| \[?(probe|parent)/.test(line));
     expect(rows).toHaveLength(5);
@@ -133,5 +133,7 @@ describe("renderBisection", () => {
     expect(describeInterval({ low: 0.948, high: 0.971 })).toBe("[2.9%, 5.2%] slower");
     expect(describeInterval({ low: 0.98, high: 1.01 })).toBe("[0.980×, 1.010×]");
     expect(describeInterval(null)).toBe("no interval");
+    expect(describeEstimate({ score: 0.959, interval: { low: 0.948, high: 0.971 } })).toBe("4.1% slower [2.9%, 5.2%]");
+    expect(describeEstimate({ score: 0.995, interval: { low: 0.98, high: 1.01 } })).toBe("0.5% slower [0.980×, 1.010×]");
   });
 });
