@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readFile, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { readScorecard } from "../../src/scorecard/read-scorecard.js";
@@ -74,8 +74,10 @@ describe("speedgate watch on a main that merge 5 of 8 made slower", () => {
       "--state",
       statePath,
       "--bisect",
+      "--fail-on-drift",
     ]);
-    expect(first.code, first.logger.lines.map((line) => line.message).join("\n")).toBe(0);
+    // --fail-on-drift: main drifted, so the step fails (after writing everything below).
+    expect(first.code, first.logger.lines.map((line) => line.message).join("\n")).toBe(1);
 
     // The drift round: main's head against the tag, through a base/head round of the two commits.
     const card = await readScorecard(join(out, "scorecard.json"));
@@ -136,6 +138,17 @@ describe("speedgate watch on a main that merge 5 of 8 made slower", () => {
     expect(bisection.outcome).toMatchObject({ kind: "single", firstBad: 2 });
     expect(result.stdout).toContain("**Found:");
   }, 900_000);
+
+  it("refuses a state file it cannot read, naming the file and the field, before running anything", async () => {
+    const statePath = join(await makeTempDir("speedgate-watch-state-"), "state.json");
+    await writeFile(statePath, JSON.stringify({ version: 1, good: "not-a-sha" }));
+    const out = await makeTempDir("speedgate-watch-out-");
+    const result = await runCli(["watch", "--config", configPath, "--out", out, "--repo", history.repo.dir, "--state", statePath]);
+    expect(result.code).toBe(2);
+    const messages = result.logger.lines.map((line) => line.message).join("\n");
+    expect(messages).toContain(`--state: ${statePath}: expected the watch's state (version 1), good: expected a full commit SHA`);
+    expect(await readdir(out)).toEqual([]);
+  });
 
   it("refuses a good commit that main was never at (a merged branch's own commit), naming --good, before running anything", async () => {
     const out = await makeTempDir("speedgate-bisect-out-");
