@@ -85,7 +85,7 @@ export async function measureWatchFalseAlarms(log: (line: string) => void = () =
         startsMs: engines.reduce((sum, engine) => sum + engine.startMs + engine.stopMs, 0),
         benchmarkMs: engines.reduce((sum, engine) => sum + engine.warmupMs + engine.benchmarkMs, 0),
       });
-      if (run.judgement?.alarm) alarms++;
+      if (run.judgement?.alarm || run.change) alarms++;
       if (run.judgement?.scenarios.some((entry) => entry.verdict === "none")) failed++;
       const scores = (run.judgement?.scenarios ?? []).map(
         (entry) => `${entry.name} ${entry.estimate?.score.toFixed(3) ?? "-"} ${entry.verdict}`,

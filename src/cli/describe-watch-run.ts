@@ -1,4 +1,4 @@
-import { describeEstimate } from "../history/render-bisection.js";
+import { describeChange, describeEstimate } from "../history/render-bisection.js";
 import type { WatchRun } from "../round/run-watch.js";
 import { scenarioLabel } from "../watch/scenario-estimates.js";
 
@@ -19,6 +19,13 @@ export function describeWatchRun(run: WatchRun, maxDrift: number): string {
     for (const entry of run.judgement.scenarios) {
       const measured = entry.estimate ? describeEstimate(entry.estimate) : "no score (see the card's failure)";
       lines.push(`  ${scenarioLabel(entry.name)}: ${measured}: ${VERDICTS[entry.verdict]}`);
+    }
+    if (run.change) {
+      lines.push(
+        `CHANGE POINT: ${scenarioLabel(run.change.scenario)} ${describeChange(run.change.score)} between ` +
+          `${run.change.before.slice(0, 12)} and ${run.change.after.slice(0, 12)} in the watch's series ` +
+          `(p ${run.change.pValue.toFixed(3)})`,
+      );
     }
     lines.push(
       run.judgement.alarm

@@ -53,21 +53,6 @@ export const watchSinceSchema = z.union(
 
 export type WatchSince = z.infer<typeof watchSinceSchema>;
 
-/** The round config's `watch:` section: what `speedgate watch`, `speedgate bisect` and the action's mode: watch read. */
-export const watchSchema = z.strictObject(
-  {
-    maxDrift: maxDriftSchema,
-    since: watchSinceSchema.default({ days: 7 }),
-    maxRepeats: maxRepeatsSchema,
-    explainShare: explainShareSchema,
-  },
-  { error: "expected an object with some of maxDrift, since, maxRepeats and explainShare" },
-);
-
-export type WatchSettings = z.infer<typeof watchSchema>;
-
-export const DEFAULT_WATCH: WatchSettings = watchSchema.parse({});
-
 const CHANGE_POINT_EXPECTATION = "expected an object with some of enabled, maxPValue, minSegment, minChange and permutations";
 
 /**
@@ -95,6 +80,23 @@ export const changePointSchema = z.strictObject(
 );
 
 export type ChangePointSettings = z.infer<typeof changePointSchema>;
+
+/** The round config's `watch:` section: what `speedgate watch`, `speedgate bisect` and the action's mode: watch read. */
+export const watchSchema = z.strictObject(
+  {
+    maxDrift: maxDriftSchema,
+    since: watchSinceSchema.default({ days: 7 }),
+    maxRepeats: maxRepeatsSchema,
+    explainShare: explainShareSchema,
+    // The change-point method over the drift rounds the state file keeps (speedgate watch without the app).
+    changePoint: changePointSchema.prefault({}),
+  },
+  { error: "expected an object with some of maxDrift, since, maxRepeats, explainShare and changePoint" },
+);
+
+export type WatchSettings = z.infer<typeof watchSchema>;
+
+export const DEFAULT_WATCH: WatchSettings = watchSchema.parse({});
 
 /** The app's `watch:` in .github/speedgate-app.yml: the watch workflow it reads and dispatches, and how it judges main. */
 export const appWatchSchema = z.strictObject(

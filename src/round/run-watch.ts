@@ -10,7 +10,8 @@ import type { Scorecard } from "../scorecard/scorecard-schema.js";
 import { ConfigError } from "../vocabulary/config-error.js";
 import { type DriftJudgement, judgeDrift } from "../watch/judge-drift.js";
 import { readScenarioEstimates } from "../watch/scenario-estimates.js";
-import { type WatchState, advanceWatchState, startWatchState } from "../watch/watch-state.js";
+import { type SeriesChange, findSeriesChange } from "../watch/find-series-change.js";
+import { type WatchState, advanceWatchState, appendSeries, startWatchState } from "../watch/watch-state.js";
 import type { CommitRoundRunner } from "./run-commit-round.js";
 import { type LocalBisection, runLocalBisection } from "./run-bisection.js";
 
@@ -121,6 +122,8 @@ export interface WatchRun {
   /** Null when main has not moved from the good commit: there is nothing to compare. */
   card: Scorecard | null;
   judgement: DriftJudgement | null;
+  /** A step the change-point method found in the series with this round (no alarm from the round itself). */
+  change: SeriesChange | null;
   /** The state to keep for the next run. */
   state: WatchState;
   bisection: LocalBisection | null;
@@ -136,11 +139,35 @@ export async function runWatch(options: RunWatchOptions): Promise<WatchRun> {
   const state = options.state ?? startWatchState(base.good, base.because, options.now());
   if (base.good === head) {
     options.logger.info(`main's head ${head.slice(0, 12)} is the good commit: nothing has merged since, nothing to measure`);
-    return { base, head, card: null, judgement: null, state, bisection: null };
+    return { base, head, card: null, judgement: null, change: null, state, bisection: null };
   }
   const card = await options.runRound({ base: base.good, head, label: "the drift round" });
   const judgement = judgeDrift(readScenarioEstimates(card), watch.maxDrift);
+  // Without an alarm, the series with this round may still show a step (watch.changePoint).
+  const change =
+    judgement.alarm || judgement.failed
+      ? null
+      : findSeriesChange(appendSeries(state, { good: base.good, head, judgement, now: options.now() }), watch.changePoint);
+  if (change) {
+    options.logger.info(
+      `change point: ${change.scenario ?? "the round"} ${((1 - change.score) * 100).toFixed(1)}% slower between ` +
+        `${change.before.slice(0, 12)} and ${change.after.slice(0, 12)} (p ${change.pValue.toFixed(3)})`,
+    );
+  }
   let bisection: LocalBisection | null = null;
+  if (change && options.bisect) {
+    bisection = await runLocalBisection({
+      repoDir: options.repoDir,
+      good: change.before,
+      bad: change.after,
+      scenario: change.scenario,
+      maxRepeats: watch.maxRepeats,
+      explainShare: watch.explainShare,
+      runRound: options.runRound,
+      logger: options.logger,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  }
   if (judgement.alarm && options.bisect) {
     bisection = await runLocalBisection({
       repoDir: options.repoDir,
@@ -157,8 +184,8 @@ export async function runWatch(options: RunWatchOptions): Promise<WatchRun> {
   }
   const outcome = bisection?.plan.outcome ? describeOutcomeShort(bisection) : null;
   // A state named for this run only (--good) is still the watch's: its good commit moves by the same rule.
-  const next = advanceWatchState(state, { good: base.good, head, judgement, outcome, now: options.now() });
-  return { base, head, card, judgement, state: next, bisection };
+  const next = advanceWatchState(state, { good: base.good, head, judgement, outcome, change, now: options.now() });
+  return { base, head, card, judgement, change, state: next, bisection };
 }
 
 /** The bisection's conclusion in a line, for the state file. */

@@ -54,7 +54,12 @@ export async function writeWatchReport(
   await mkdir(outDir, { recursive: true });
   const cardPaths = run.card ? await writeScorecard(outDir, run.card) : null;
   const bisection = run.bisection
-    ? await writeBisectionReport(join(outDir, "bisection"), run.bisection, "The drift round", maxDrift)
+    ? await writeBisectionReport(
+        join(outDir, "bisection"),
+        run.bisection,
+        run.change ? "A change point in the watch's series" : "The drift round",
+        run.change ? null : maxDrift,
+      )
     : null;
   const watchPath = join(outDir, "watch.json");
   const report = {
@@ -66,6 +71,7 @@ export async function writeWatchReport(
     alarm: run.judgement?.alarm ?? false,
     failed: run.judgement?.failed ?? false,
     scenarios: run.judgement?.scenarios ?? [],
+    change: run.change,
     bisection: run.bisection?.plan.outcome ?? null,
     state: run.state satisfies WatchState,
   };

@@ -40,6 +40,16 @@ export const watchStateSchema = z.object({
     .max(50),
   /** The last round the watch ran. */
   last: z.object({ head: sha, at: z.string(), alarm: z.boolean(), failed: z.boolean() }).nullable(),
+  /**
+   * The drift rounds measured against the present good commit, oldest first (the last 200): the series the
+   * change-point method reads. Emptied when the good commit moves, since its scores are against another commit.
+   */
+  series: z
+    .array(
+      z.object({ head: sha, at: z.string(), scores: z.array(z.object({ name: z.string().nullable(), score: z.number().positive() })) }),
+    )
+    .max(200)
+    .default([]),
 });
 
 export type WatchState = z.infer<typeof watchStateSchema>;
@@ -65,7 +75,7 @@ export function parseWatchState(text: string, source: string): WatchState {
 }
 
 export function startWatchState(good: string, because: string, now: Date): WatchState {
-  return { version: 1, good, goodSince: now.toISOString(), goodBecause: because, reported: [], last: null };
+  return { version: 1, good, goodSince: now.toISOString(), goodBecause: because, reported: [], last: null, series: [] };
 }
 
 export interface WatchRoundResult {
@@ -75,6 +85,8 @@ export interface WatchRoundResult {
   judgement: DriftJudgement;
   /** What the bisection concluded, when one ran. */
   outcome: string | null;
+  /** A change the change-point method found in the series with this round: reported like a drift. */
+  change?: { scenario: string | null; before: string; after: string; score: number; pValue: number } | null;
   now: Date;
 }
 
@@ -84,6 +96,29 @@ export function advanceWatchState(state: WatchState, round: WatchRoundResult): W
   const at = now.toISOString();
   const last = { head, at, alarm: judgement.alarm, failed: judgement.failed };
   if (judgement.failed) return { ...state, last };
+  if (round.change) {
+    const { change } = round;
+    return {
+      ...state,
+      good: head,
+      goodSince: at,
+      goodBecause:
+        `a change point in the series (${change.before.slice(0, 12)}..${change.after.slice(0, 12)}, p ${change.pValue.toFixed(3)}) ` +
+        "was reported; later rounds are measured against the slower main",
+      reported: [
+        ...state.reported,
+        {
+          good: change.before,
+          bad: change.after,
+          at,
+          scenarios: [{ name: change.scenario, score: change.score, low: change.score, high: change.score }],
+          outcome: round.outcome,
+        },
+      ].slice(-50),
+      last,
+      series: [],
+    };
+  }
   if (judgement.alarm) {
     const scenarios = judgement.drifted.flatMap((entry) =>
       entry.estimate
@@ -104,10 +139,28 @@ export function advanceWatchState(state: WatchState, round: WatchRoundResult): W
       goodBecause: `a drift from ${round.good.slice(0, 12)} was reported; later rounds are measured against the slower main`,
       reported: [...state.reported, { good: round.good, bad: head, at, scenarios, outcome: round.outcome }].slice(-50),
       last,
+      series: [],
     };
   }
   if (judgement.improved && head !== state.good) {
-    return { ...state, good: head, goodSince: at, goodBecause: `faster than ${round.good.slice(0, 12)} in every scenario`, last };
+    return {
+      ...state,
+      good: head,
+      goodSince: at,
+      goodBecause: `faster than ${round.good.slice(0, 12)} in every scenario`,
+      last,
+      series: [],
+    };
   }
-  return { ...state, last };
+  return { ...state, last, series: appendSeries(state, round) };
+}
+
+/** The series with this round added (when it is against the state's good commit and scored something). */
+export function appendSeries(
+  state: WatchState,
+  round: Pick<WatchRoundResult, "good" | "head" | "judgement" | "now">,
+): WatchState["series"] {
+  if (round.good !== state.good || round.judgement.failed) return state.series;
+  const scores = round.judgement.scenarios.flatMap((entry) => (entry.estimate ? [{ name: entry.name, score: entry.estimate.score }] : []));
+  return [...state.series, { head: round.head, at: round.now.toISOString(), scores }].slice(-200);
 }

@@ -25,7 +25,13 @@ function messageFor(input: unknown): string {
 
 describe("the round config's watch section", () => {
   it("fills the defaults: a 0.97 bar, 7 days back, two repeats, half the drift", () => {
-    expect(DEFAULT_WATCH).toEqual({ maxDrift: 0.97, since: { days: 7 }, maxRepeats: 2, explainShare: 0.5 });
+    expect(DEFAULT_WATCH).toEqual({
+      maxDrift: 0.97,
+      since: { days: 7 },
+      maxRepeats: 2,
+      explainShare: 0.5,
+      changePoint: { enabled: true, maxPValue: 0.01, minSegment: 3, minChange: 0.02, permutations: 199 },
+    });
     expect(parseRoundConfig({ ...base, watch: {} }).watch).toEqual(DEFAULT_WATCH);
     expect(parseRoundConfig({ ...base, watch: { since: { tag: "v0.5.0" } } }).watch?.since).toEqual({ tag: "v0.5.0" });
   });

@@ -56,4 +56,31 @@ describe("the watch's state file", () => {
       /watch\.json: .*good: expected a full commit SHA/,
     );
   });
+
+  it("keeps the drift rounds against the good commit as its series, and empties it when the good commit moves", () => {
+    const state = startWatchState(good, "since", now);
+    const once = advanceWatchState(state, { good, head, judgement: judged(0.99, 0.97, 1.01), outcome: null, now });
+    const twice = advanceWatchState(once, { good, head, judgement: judged(0.98, 0.96, 1.0), outcome: null, now });
+    expect(twice.series.map((entry) => entry.scores)).toEqual([[{ name: "decode", score: 0.99 }], [{ name: "decode", score: 0.98 }]]);
+    // A round against another commit (--good for one run) says nothing of this series.
+    expect(advanceWatchState(twice, { good: head, head, judgement: judged(0.99, 0.97, 1.01), outcome: null, now }).series).toHaveLength(2);
+    // A reported drift moves the good commit: the series starts again.
+    expect(advanceWatchState(twice, { good, head, judgement: judged(0.9, 0.89, 0.91), outcome: null, now }).series).toEqual([]);
+    const changed = advanceWatchState(twice, {
+      good,
+      head,
+      judgement: judged(0.98, 0.96, 1.0),
+      outcome: null,
+      change: { scenario: "decode", before: good, after: head, score: 0.975, pValue: 0.005 },
+      now,
+    });
+    expect(changed).toMatchObject({ good: head, series: [] });
+    expect(changed.goodBecause).toMatch(/change point .* reported/);
+    expect(changed.reported.at(-1)).toMatchObject({ good, bad: head, scenarios: [{ name: "decode", score: 0.975 }] });
+  });
+
+  it("reads a state file written before the series existed", () => {
+    const { series: _series, ...older } = startWatchState(good, "since", now);
+    expect(parseWatchState(JSON.stringify(older), "watch.json").series).toEqual([]);
+  });
 });
