@@ -30,6 +30,7 @@ import { measurePatchConflictToCard } from "./patch-conflict-to-card.js";
 import { measureQualityStatistics } from "./quality-statistics.js";
 import { SCENARIO_RATIO_GOAL, describeScenarioRoundCost, measureScenarioRoundCost } from "./scenario-round-cost.js";
 import { benchWebhookThroughput } from "./webhook-throughput.js";
+import { FALSE_ALARM_GOAL, describeWatchFalseAlarms, measureWatchFalseAlarms } from "./watch-false-alarms.js";
 
 interface Row {
   figure: string;
@@ -530,6 +531,22 @@ rows.push(
         measured: describeScenarioRoundCost(figure),
         goal: `≤ ${SCENARIO_RATIO_GOAL}×`,
         met: figure.ratio <= SCENARIO_RATIO_GOAL,
+      },
+    ];
+  })),
+);
+
+rows.push(
+  ...(await section("watching main", async () => {
+    const figure = await measureWatchFalseAlarms((line) => process.stderr.write(`  ${line}\n`));
+    return [
+      {
+        figure:
+          `18. An unchanged main of the reference engine watched ${figure.looks} times (a drift round after each merge, 3 runs, ` +
+          "2 scenarios, watch.maxDrift 0.97, the state carried between looks): alarms",
+        measured: describeWatchFalseAlarms(figure),
+        goal: `≤ ${FALSE_ALARM_GOAL} in ${figure.looks}`,
+        met: figure.alarms <= FALSE_ALARM_GOAL,
       },
     ];
   })),
