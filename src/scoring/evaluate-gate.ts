@@ -5,10 +5,11 @@ import { formatBar, formatPercent, formatPercentAgainst, formatScoreAgainstBar }
  * - `interval-low`: the bootstrap interval's low end must clear the bar (the default without a calibration).
  * - `noise-floor`: the round score must clear the bar raised by the runner's measured noise (the default with one).
  * - `round-score`: the round score alone must clear the bar; it passes an unchanged engine about half the time at a bar of 1.
+ * - `sequential`: the sequential test over the runs must pass (decideSequential; the rule of a run budget).
  */
-export type GateMode = "round-score" | "interval-low" | "noise-floor";
+export type GateMode = "round-score" | "interval-low" | "noise-floor" | "sequential";
 
-export const GATE_MODES = ["interval-low", "noise-floor", "round-score"] as const;
+export const GATE_MODES = ["interval-low", "noise-floor", "round-score", "sequential"] as const;
 export const DEFAULT_MAX_UNSCORED = 0.1;
 export const DEFAULT_MIN_PROMPTS = 10;
 /**
@@ -119,6 +120,8 @@ export interface GateInput {
   unexplainedAnswers?: { count: number; compared: number; pValue: number; baselineVaries?: boolean } | null;
   /** Runs the candidate served: with one, the baseline's answers show nothing of the engine's own variation. */
   runsServed?: number;
+  /** The sequential test's outcome (gate.use sequential); absent for a round of a fixed number of runs. */
+  sequential?: { passed: boolean; statement: string } | null;
 }
 
 /**
@@ -156,6 +159,12 @@ function ruleOutcome(input: GateInput, settings: GateSettings, bar: number): { p
       const passed = score >= bar;
       const floor = `${formatBar(settings.minRoundScore)} + noise floor ${formatPercent(input.noise.floor)}`;
       return { passed, statement: `round score ${formatScoreAgainstBar(score, bar)} ${passed ? "≥" : "<"} ${shownBar} (${floor})` };
+    }
+    case "sequential": {
+      if (input.noise && input.noise.problems.length > 0) {
+        return { passed: false, statement: `the calibration does not fit this round: ${input.noise.problems.join("; ")}` };
+      }
+      return input.sequential ?? { passed: false, statement: "gate.use is sequential but the round has no runs to test (bench.runs)" };
     }
   }
 }

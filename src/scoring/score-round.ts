@@ -7,7 +7,7 @@ import { type BranchMatch, type CandidateBranch, matchBranches } from "./match-b
 import { measureBaselineSelf } from "./measure-baseline-self.js";
 import { type RequestRecord, timeToTokens } from "./request-record.js";
 import { type PromptScore, type StatusEvidence, scorePrompt } from "./score-prompt.js";
-import { type RoundSummary, type SummarizeOptions, summarizeRound } from "./summarize-round.js";
+import { type RoundSummary, type SequentialSettings, type SummarizeOptions, summarizeRound } from "./summarize-round.js";
 
 /** One engine's side of one run: a record per prompt it was sent, and the failure that stopped it, if any. */
 export interface EngineRoundResult {
@@ -90,6 +90,8 @@ export interface ScoreRoundInput {
   agreementTokens?: number;
   /** bench.minPromptAgreement (default 0.5; 0: off). */
   minPromptAgreement?: number;
+  /** A run budget: the sequential rule decides (gate.use sequential). */
+  sequential?: SequentialSettings | null;
 }
 
 /** Times on the card are kept to the microsecond; a zero candidate time cannot happen on a real clock. */
@@ -266,6 +268,7 @@ export function scoreRound(input: ScoreRoundInput): RoundResult {
       ...failureContext(failure, failure ? describeEngineFailure(failure, input.plannedRuns ?? input.runs.length) : null),
       noise: input.noise ?? null,
       bootstrapSeed: input.bootstrapSeed,
+      sequential: input.sequential ?? null,
     },
   );
   const first = input.runs[0];

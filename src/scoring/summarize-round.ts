@@ -8,6 +8,9 @@ import { distinctAnswers } from "./match-branches.js";
 import { median } from "./median.js";
 import { shuffleUnexplained } from "./shuffle-unexplained.js";
 import { type PromptStatus, UNSCORED_STATUSES } from "./score-prompt.js";
+import { type CalibratedSpread, type SequentialResult, decideSequential } from "./decide-sequential.js";
+import { type LookStop, judgeLook } from "./judge-look.js";
+import type { RunBudget, SequentialOrder } from "./sequential-design.js";
 
 /** The little of a prompt's result that the round summary depends on: its outcome in each run, in run order. */
 export interface PromptOutcome {
@@ -57,6 +60,15 @@ export interface RoundSummary {
   /** Each prompt over its runs, in input order. */
   prompts: AggregatedPrompt[];
   gate: GateResult;
+  /** The sequential test of a round with a run budget, and why the round stops after its latest look (null: it goes on). */
+  sequential: (SequentialResult & { stop: LookStop | null }) | null;
+}
+
+/** A round with a run budget: the sequential rule's settings, and a fitting calibration's spread when it names one. */
+export interface SequentialSettings {
+  budget: RunBudget;
+  order: SequentialOrder;
+  calibrated?: CalibratedSpread | null;
 }
 
 export interface SummarizeOptions {
@@ -77,6 +89,8 @@ export interface SummarizeOptions {
    * rules' defaults.
    */
   rules?: Partial<ExplainRules>;
+  /** The run budget the round is decided on (gate.use sequential); absent or null for a fixed number of runs. */
+  sequential?: SequentialSettings | null;
 }
 
 const STATUS_WORDS: ReadonlyArray<[PromptStatus, string]> = [
@@ -215,7 +229,7 @@ export function summarizeRound(prompts: readonly PromptOutcome[], options: Summa
         !outcome || outcome.status === "excluded" ? Number.NaN : UNSCORED_STATUSES.has(outcome.status) ? 0 : (outcome.score ?? 0);
     });
   });
-  const interval =
+  const bootstrapInterval = (): ScoreInterval | null =>
     roundScore !== null && counted.length >= MIN_PROMPTS_FOR_INTERVAL && servedRuns.length > 0
       ? bootstrapRunsAndPrompts(matrix, { seed: options.bootstrapSeed })
       : null;
@@ -255,6 +269,20 @@ export function summarizeRound(prompts: readonly PromptOutcome[], options: Summa
     }),
   );
   const unexplainedAnswers = shuffleAnswers(comparedPrompts);
+  const sequential = options.sequential
+    ? decideSequential({
+        prompts: comparedPrompts,
+        runScores,
+        budget: options.sequential.budget,
+        order: options.sequential.order,
+        bar: options.gate.minRoundScore,
+        calibrated: options.noise && options.noise.problems.length === 0 ? (options.sequential.calibrated ?? null) : null,
+      })
+    : null;
+  // A budget's interval is the test's own bound at its latest look, so that its low end and the verdict agree.
+  const lastLook = sequential?.looks.at(-1);
+  const interval =
+    sequential && lastLook ? { low: lastLook.low, high: lastLook.high, confidence: 1 - 2 * sequential.alpha } : bootstrapInterval();
   const countOf = (status: PromptStatus): number => aggregated.filter((prompt) => prompt.status === status).length;
   const unscored = aggregated.filter((prompt) => UNSCORED_STATUSES.has(prompt.status)).length;
   const breakdown = STATUS_WORDS.map(([status, words]) => [countOf(status), words] as const)
@@ -279,9 +307,19 @@ export function summarizeRound(prompts: readonly PromptOutcome[], options: Summa
       unexplainedBreakdown: unexplained.breakdown,
       unexplainedAnswers,
       runsServed: servedRuns.length,
+      sequential: sequential ? { passed: sequential.decision === "pass", statement: sequential.statement } : null,
     },
     options.gate,
   );
+  const stop = sequential
+    ? judgeLook({
+        failed: Boolean(options.baselineFailure || options.infrastructureFailure || options.candidateFailure),
+        unfixable: counted.length < options.gate.minPrompts || (options.noise?.problems.length ?? 0) > 0,
+        integrityReasons: gate.reasons.filter((reason) => reason !== gate.rule).length,
+        baselineVaries: unexplainedAnswers?.baselineVaries ?? false,
+        sequential,
+      })
+    : null;
   return {
     roundScore,
     interval,
@@ -299,5 +337,6 @@ export function summarizeRound(prompts: readonly PromptOutcome[], options: Summa
     unexplainedAnswers,
     prompts: aggregated,
     gate,
+    sequential: sequential ? { ...sequential, stop } : null,
   };
 }

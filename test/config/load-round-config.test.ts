@@ -97,7 +97,7 @@ describe("parseRoundConfig", () => {
     ],
     [["bench", "arrival"], "burst", 'round.yml: bench.arrival: expected one of "fixed", "poisson", got "burst"'],
     [["gate", "minRoundScore"], "1.0x", 'round.yml: gate.minRoundScore: expected a speedup greater than 0, such as 1.0, got "1.0x"'],
-    [["gate", "use"], "mean", 'round.yml: gate.use: expected one of "interval-low", "noise-floor", "round-score", got "mean"'],
+    [["gate", "use"], "mean", 'round.yml: gate.use: expected one of "interval-low", "noise-floor", "round-score", "sequential", got "mean"'],
     [
       ["gate", "use"],
       "noise-floor",

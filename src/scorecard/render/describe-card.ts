@@ -75,6 +75,8 @@ export function describeBar(gate: Scorecard["gate"]): string {
       return gate.calibration && gate.calibration.problems.length === 0
         ? `gate ≥ ${formatBar(gate.bar)}: ${formatBar(gate.minRoundScore)} + noise floor ${formatPercent(gate.calibration.noiseFloor)}`
         : `gate ≥ ${formatBar(gate.minRoundScore)} + noise floor`;
+    case "sequential":
+      return `gate sequential lower bound ≥ ${formatBar(gate.bar)}`;
   }
 }
 
