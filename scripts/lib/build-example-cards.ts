@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadRound, parseRoundConfig } from "../../src/config/load-round-config.js";
+import { mostRuns } from "../../src/config/run-plan.js";
 import { applyPatch } from "../../src/engine/apply-patch.js";
 import type { RoundConfig } from "../../src/config/round-config-schema.js";
 import { classifyFailure } from "../../src/failure/classify-failure.js";
@@ -174,9 +175,12 @@ function card(options: {
   calibration?: ExampleCalibration;
   /** The prompts file as the round config writes it, for a scenario's card. */
   promptsSource?: string;
+  /** With a run budget: the runs the rule took before it stopped. */
+  runsTaken?: number;
 }): Scorecard {
   const random = createSeededRandom(options.seed);
-  const runCount = options.config.bench.runs;
+  // A budget's example runs as many as its rule took (runsTaken); a number runs that many.
+  const runCount = options.runsTaken ?? mostRuns(options.config.bench.runs);
   const failure = options.failure ?? null;
   // One run draws exactly what a single-run card always drew, so adding runs to one example leaves the others as they were.
   const startFactor = (): number => (runCount === 1 ? 1 : 1 + (options.startSpread ?? 0) * (random() * 2 - 1));
@@ -243,6 +247,9 @@ function card(options: {
     gate: options.config.gate,
     agreementTokens: options.config.bench.agreementTokens,
     noise: calibration ? { floor: calibration.noiseFloor, problems: calibration.problems } : null,
+    ...(typeof options.config.bench.runs === "object"
+      ? { sequential: { budget: options.config.bench.runs, order: options.config.bench.order } }
+      : {}),
   });
   return buildScorecard({
     config: options.config,

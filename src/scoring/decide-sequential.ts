@@ -166,22 +166,23 @@ export function decideSequential(input: SequentialInput): SequentialResult {
     last = statistic;
     const bound = convertBound(boundaries.efficacy[index] as number, boundaries.degrees[index] as number, statistic.degrees);
     const futility = convertBound(boundaries.futility[index] as number, boundaries.degrees[index] as number, statistic.degrees);
-    const se = statistic.standardError;
-    const distance = statistic.meanLog - Math.log(bar);
+    // A run with no score (most prompts unscored) has a log score of −∞: nothing to pass on, every bound at 0.
+    const scored = Number.isFinite(statistic.meanLog);
+    const se = scored ? statistic.standardError : 0;
+    const distance = scored ? statistic.meanLog - Math.log(bar) : Number.NEGATIVE_INFINITY;
     const value = se > 0 ? distance / se : distance > 0 ? Number.POSITIVE_INFINITY : Number.NEGATIVE_INFINITY;
-    const upper = Math.exp(statistic.meanLog + futility * se);
+    const upper = scored ? Math.exp(statistic.meanLog + futility * se) : 0;
     if (decision === "undecided") {
-      // A run with no score (most prompts unscored) leaves nothing to pass on.
-      if (!Number.isFinite(statistic.meanLog)) decision = "fail";
+      if (!scored) decision = "fail";
       else if (value >= bound) decision = "pass";
       else if (upper < bar * TARGET_SPEEDUP) decision = "fail";
       if (decision !== "undecided") decidedAfter = lookRuns;
     }
     looks.push({
       runs: lookRuns,
-      score: Math.exp(statistic.meanLog + offset),
-      low: Math.exp(statistic.meanLog - bound * se),
-      high: Math.exp(statistic.meanLog + bound * se),
+      score: scored ? Math.exp(statistic.meanLog + offset) : 0,
+      low: scored ? Math.exp(statistic.meanLog - bound * se) : 0,
+      high: scored ? Math.exp(statistic.meanLog + bound * se) : 0,
       statistic: Number.isFinite(value) ? value : Math.sign(value) * 1e9,
       bound,
       upper,

@@ -11,9 +11,12 @@ export type GateMode = "round-score" | "interval-low" | "noise-floor" | "sequent
 
 export const GATE_MODES = ["interval-low", "noise-floor", "round-score", "sequential"] as const;
 
-/** gate.use when the config leaves it out: the noise floor when the round names a calibration, the interval's low end otherwise. */
-export function defaultGateMode(calibrated: boolean): GateMode {
-  return calibrated ? "noise-floor" : "interval-low";
+/**
+ * gate.use when the config leaves it out: the sequential rule for a run budget (bench.runs { min, max });
+ * for a fixed number of runs, the noise floor when the round names a calibration, the interval's low end otherwise.
+ */
+export function defaultGateMode(calibrated: boolean, budget = false): GateMode {
+  return budget ? "sequential" : calibrated ? "noise-floor" : "interval-low";
 }
 
 /** The most reasons a gate gives: the card's schema holds no more, so a merged gate keeps the first this many. */
@@ -21,7 +24,8 @@ export const MAX_GATE_REASONS = 20;
 export const DEFAULT_MAX_UNSCORED = 0.1;
 export const DEFAULT_MIN_PROMPTS = 10;
 /**
- * bench.runs by default: the fewest runs whose interval alone holds the gate without a calibration.
+ * bench.runs by default before run budgets, and the fixed four a budget's card counts its engine time
+ * against: the fewest runs whose interval alone holds the gate without a calibration.
  * On a runner whose engine starts differ by 2%, one run passed an unchanged engine in 20% of rounds
  * and three passed a 10% speedup in only 94%; four pass the first under 1% and the second in all
  * rounds (bench/gate-statistics.ts, docs/scoring-statistics.md). An even count also lets the

@@ -7,6 +7,9 @@ export interface RunBudget {
   max: number;
 }
 
+/** The most runs a budget may allow: past it a round costs more engine time than any answer is worth, and its bounds take long to place. */
+export const MAX_BUDGET_RUNS = 32;
+
 /** Which engine goes first in each run; the looks follow it (see lookRuns). */
 export type SequentialOrder = "counterbalanced" | "baseline-first";
 
