@@ -45,7 +45,9 @@ export const arrivalSchema = enumOf(["fixed", "poisson"] as const);
 /** The requests in flight of a closed loop: each answer's end sends the next prompt. */
 export const concurrencySchema = integerIn(1, 100_000, "expected a whole number of requests in flight from 1 to 100000");
 
-const RUNS_EXPECTATION = `expected a whole number of runs from 1 to 100, or a budget { min, max } of runs from 2 to ${MAX_BUDGET_RUNS} the rule decides within`;
+const RUNS_EXPECTATION =
+  "expected a whole number of runs from 1 to 100, or a budget { min, max } of runs from 2 to " +
+  `${MAX_BUDGET_RUNS} the rule decides within`;
 const budgetRuns = integerIn(2, MAX_BUDGET_RUNS, `expected a whole number of runs from 2 to ${MAX_BUDGET_RUNS}`);
 
 /**
