@@ -121,21 +121,53 @@ function convertBound(bound: number, from: number, to: number): number {
   return tail >= 0.5 ? bound : tQuantile(1 - tail, to);
 }
 
-/** The smallest speedup that passes with SEQUENTIAL_POWER by the last look at this spread (the last look alone: earlier ones only add). */
-function detectableSpeedup(
+/**
+ * The smallest speedup that passes with SEQUENTIAL_POWER within the budget at a run-to-run spread of
+ * `sdLogRun`: at each look, the speedup whose statistic reaches that look's bound 95% of the time
+ * (the bound plus Student's t 95% quantile, in standard errors), and the smallest of them. A look's
+ * chance only adds to the others', so the budget detects at least that much. `degreesAt` gives the
+ * spread's degrees of freedom after that many runs; bounds placed for other degrees are moved to them.
+ */
+function smallestDetectable(
   boundaries: SequentialBoundaries,
-  statistic: LookStatistic,
+  sdLogRun: number,
+  degreesAt: (runs: number) => number,
   bar: number,
   offset: number,
-  max: number,
-  runs: number,
 ): number {
-  const last = boundaries.looks.length - 1;
-  const degrees =
-    statistic.spread === "starts" ? (boundaries.degrees[last] as number) : statistic.spread === "pairs" ? max - 1 : statistic.degrees;
-  const bound = convertBound(boundaries.efficacy[last] as number, boundaries.degrees[last] as number, degrees);
-  const standardError = statistic.standardError * Math.sqrt(runs / max);
-  return bar * Math.exp(offset + (bound + tQuantile(SEQUENTIAL_POWER, degrees)) * standardError);
+  let best = Number.POSITIVE_INFINITY;
+  boundaries.looks.forEach((runs, index) => {
+    const degrees = degreesAt(runs);
+    if (!(degrees >= 1)) return;
+    const bound = convertBound(boundaries.efficacy[index] as number, boundaries.degrees[index] as number, degrees);
+    best = Math.min(best, bar * Math.exp(offset + (bound + tQuantile(SEQUENTIAL_POWER, degrees)) * (sdLogRun / Math.sqrt(runs))));
+  });
+  return best;
+}
+
+/** The smallest speedup this round's runner shows within the budget, at the spread this round (or its calibration) saw. */
+function detectableSpeedup(boundaries: SequentialBoundaries, statistic: LookStatistic, bar: number, offset: number): number {
+  const degreesAt = (runs: number): number =>
+    statistic.spread === "starts" ? 2 * (runs - 1) : statistic.spread === "pairs" ? runs - 1 : statistic.degrees;
+  return smallestDetectable(boundaries, statistic.runSpread, degreesAt, bar, offset);
+}
+
+/**
+ * The smallest speedup a budget passes with SEQUENTIAL_POWER on a runner whose run scores spread
+ * `sdLogRun` (log scale): what `speedgate calibrate` quotes for the budgets a team may choose.
+ * `calibrated` holds the spread to the calibration's degrees of freedom; without it the round reads
+ * its own starts, as an uncalibrated round does.
+ */
+export function detectableWithin(
+  budget: RunBudget,
+  order: SequentialOrder,
+  sdLogRun: number,
+  calibrated: { degrees: number } | null,
+  bar = 1,
+): number {
+  const spread: SpreadSource = calibrated ? { kind: "calibrated", degrees: calibrated.degrees } : { kind: "starts" };
+  const degreesAt = (runs: number): number => (calibrated ? calibrated.degrees : 2 * (runs - 1));
+  return smallestDetectable(sequentialBoundaries(budget, order, spread), sdLogRun, degreesAt, bar, 0);
 }
 
 const plural = (runs: number): string => `${runs} run${runs === 1 ? "" : "s"}`;
@@ -189,7 +221,7 @@ export function decideSequential(input: SequentialInput): SequentialResult {
       outcome: decision === "undecided" ? "continue" : decision,
     });
   }
-  const detectable = last ? detectableSpeedup(boundaries, last, bar, offset, budget.max, looks.at(-1)?.runs ?? budget.max) : null;
+  const detectable = last ? detectableSpeedup(boundaries, last, bar, offset) : null;
   const result: Omit<SequentialResult, "statement"> = {
     budget,
     order,

@@ -4,6 +4,7 @@ import { silentLogger } from "../../src/logger.js";
 import { type RoundProgressEvent, runRound } from "../../src/round/run-round.js";
 import { type Scorecard, scorecardSchema } from "../../src/scorecard/scorecard-schema.js";
 import { rescoreCard } from "../../src/scorecard/rescore-card.js";
+import { runCalibration } from "../../src/round/run-calibration.js";
 import { recordedGateSettings } from "../../src/scorecard/rescore-scenario-card.js";
 import type { SimProfileInput } from "../../src/sim-engine/sim-profile.js";
 import { makeTempDir } from "../support/make-temp-dir.js";
@@ -23,13 +24,8 @@ const BASELINE: SimProfileInput = { defaults: { ttftMs: 5, itlMs: 20, outputToke
 const FASTER: SimProfileInput = { defaults: { ttftMs: 0.5, itlMs: 2, outputTokens: 12 } };
 const SLOWER: SimProfileInput = { defaults: { ttftMs: 8, itlMs: 33, outputTokens: 12 } };
 
-async function runBudgetRound(options: {
-  baseline?: SimProfileInput;
-  candidate: SimProfileInput;
-  runs?: unknown;
-  scenarios?: unknown[];
-}): Promise<{ card: Scorecard; runtime: SimRuntime; events: RoundProgressEvent[] }> {
-  const path = await writeSimRoundConfig(await makeTempDir("speedgate-budget-"), {
+async function writeBudgetRound(options: { runs?: unknown; scenarios?: unknown[] }): Promise<string> {
+  return await writeSimRoundConfig(await makeTempDir("speedgate-budget-"), {
     promptFiles: { "prompts.jsonl": PROMPTS, "other.jsonl": OTHER },
     bench: {
       prompts: "prompts.jsonl",
@@ -42,6 +38,15 @@ async function runBudgetRound(options: {
     gate: { minRoundScore: 1 },
     ...(options.scenarios ? { scenarios: options.scenarios } : {}),
   });
+}
+
+async function runBudgetRound(options: {
+  baseline?: SimProfileInput;
+  candidate: SimProfileInput;
+  runs?: unknown;
+  scenarios?: unknown[];
+}): Promise<{ card: Scorecard; runtime: SimRuntime; events: RoundProgressEvent[] }> {
+  const path = await writeBudgetRound(options);
   const round = await loadRound(path);
   const runtime = new SimRuntime({ baseline: options.baseline ?? BASELINE, candidate: options.candidate }, [...PROMPTS, ...OTHER]);
   const events: RoundProgressEvent[] = [];
@@ -139,6 +144,31 @@ describe("a round with a run budget", () => {
     expect(benchmarked("slow").size).toBe(slow?.runs.completed);
     // The round fails: one scenario does not clear its bar.
     expect(card.gate.passed).toBe(false);
+  });
+
+  it("calibrates with A/A rounds of the budget's min, and decides from the calibration's spread when the round names it", async () => {
+    const round = await loadRound(await writeBudgetRound({ runs: { min: 2, max: 8 } }));
+    const file = await runCalibration({
+      round,
+      rounds: 5,
+      logger: silentLogger,
+      signal: new AbortController().signal,
+      runId: "budget",
+      runtimeFor: () => new SimRuntime({ baseline: BASELINE, candidate: BASELINE }, [...PROMPTS, ...OTHER]),
+    });
+    expect(file.settings.runs).toBe(2);
+    expect(file.rounds.every((aa) => aa.runScores.length === 2)).toBe(true);
+    const runtime = new SimRuntime({ baseline: BASELINE, candidate: FASTER }, [...PROMPTS, ...OTHER]);
+    const card = await runRound({
+      round: { ...round, calibration: file },
+      logger: silentLogger,
+      signal: new AbortController().signal,
+      runtime,
+    });
+    // The fit does not hold the round to the A/A rounds' number of runs: the rule reads their spread, whatever their number.
+    expect(card.gate.calibration?.problems).toEqual([]);
+    expect(card.sequential).toMatchObject({ spread: "calibrated", decision: "pass", decidedAfter: 2 });
+    expect(card.gate.passed).toBe(true);
   });
 
   it("keeps a number of runs to its meaning: bench.runs 2 runs twice and has no budget on its card", async () => {
