@@ -50,7 +50,8 @@ describe("describeCalibration", () => {
     const mean = logs.reduce((a, b) => a + b, 0) / logs.length;
     const sd = Math.sqrt(logs.reduce((a, b) => a + (b - mean) ** 2, 0) / (logs.length - 1)) * Math.SQRT2;
     expect(spread).toBe(
-      `  run-to-run spread: one run's score spreads ${(Math.round(sd * 1000) / 10).toString()}% (standard deviation, log scale: the A/A round scores' spread × √2 runs)`,
+      `  run-to-run spread: one run's score spreads ${(Math.round(sd * 1000) / 10).toString()}% (standard deviation, log scale: ` +
+        "the A/A round scores' spread × √2 runs)",
     );
     const quoted = (calibrated: { degrees: number } | null): number[] =>
       [4, 8, 16].map((max) => detectableWithin({ min: 2, max }, "counterbalanced", sd, calibrated));
