@@ -9,9 +9,9 @@ import { readScorecard } from "../src/scorecard/read-scorecard.js";
 import type { Scorecard } from "../src/scorecard/scorecard-schema.js";
 import { fasterProfile } from "../src/sim-engine/simulate-round.js";
 import type { SimProfileInput } from "../src/sim-engine/sim-profile.js";
-import { locateLlamaCpp } from "../test/support/llama-cpp/locate-llama-cpp.js";
-import { QWEN3_TOKENIZER, llamaCppPrompts } from "../test/support/llama-cpp/make-llama-cpp-round.js";
-import buildCliBundle from "../test/support/cli-bundle/cli-bundle-setup.js";
+import { locateLlamaCpp } from "../harness/llama-cpp/locate-llama-cpp.js";
+import { QWEN3_TOKENIZER, llamaCppPrompts } from "../harness/llama-cpp/make-llama-cpp-round.js";
+import buildCliBundle from "../harness/cli-bundle/cli-bundle-setup.js";
 
 /*
  * The default run budget end to end: `speedgate run` in a fresh process per round, as a CI job runs

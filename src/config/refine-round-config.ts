@@ -5,6 +5,8 @@ import type { BaselineSettings, CandidateSettings, RoundRuntime } from "./engine
 import { findUnknownPlaceholders } from "./find-unknown-placeholders.js";
 import type { RoundGateSettings } from "./gate-settings-schema.js";
 import { refineAnswerLength } from "./refine-answer-length.js";
+import type { QualitySettings } from "./quality-settings-schema.js";
+import { refineQuality } from "./refine-quality.js";
 import { refineRuntimePaths } from "./refine-runtime-paths.js";
 import { refineScenarios } from "./refine-scenarios.js";
 import { refineSyntheticPrompts } from "./refine-synthetic-prompts.js";
@@ -21,6 +23,7 @@ interface ParsedSections {
   gate: RoundGateSettings;
   docker: DockerSettings;
   scenarios?: ScenarioSettings[] | undefined;
+  quality?: QualitySettings | undefined;
 }
 
 /** The rules between fields: what each runtime needs, what fits the context, and each scenario's merged settings. */
@@ -60,6 +63,7 @@ export function refineRoundConfig(config: ParsedSections, ctx: z.RefinementCtx):
   refineTokenizerSource(config, ctx);
   const ruleProblem = describeRuleForRuns(config.bench.runs, config.gate.use);
   if (ruleProblem) ctx.addIssue({ code: "custom", path: ["gate", "use"], message: ruleProblem });
+  refineQuality(config, ctx);
   if (config.gate.use === "noise-floor" && !config.gate.calibration) {
     ctx.addIssue({
       code: "custom",

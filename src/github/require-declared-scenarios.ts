@@ -1,4 +1,5 @@
-import { combineScenarioGates } from "../scorecard/combine-scenario-gates.js";
+import { combineScenarioGates } from "../scoring/combine-scenario-gates.js";
+import { readScenarioGate } from "../scorecard/read-scenario-gate.js";
 import type { Scorecard } from "../scorecard/scorecard-schema.js";
 import { MAX_GATE_REASONS } from "../scoring/evaluate-gate.js";
 
@@ -29,7 +30,7 @@ export function requireDeclaredScenarios(card: Scorecard, declared: readonly str
   if (missing.length === 0) return card;
   const reasons = [describeMissing(card, missing), ...card.gate.reasons].slice(0, MAX_GATE_REASONS);
   const reason = card.scenarios
-    ? combineScenarioGates(card.scenarios, card.gate.maxRegression ?? null, missing).reason
+    ? combineScenarioGates(card.scenarios.map(readScenarioGate), { maxRegression: card.gate.maxRegression ?? null }, missing).reason
     : reasons.join("; ");
   return { ...card, gate: { ...card.gate, passed: false, reason, reasons } };
 }

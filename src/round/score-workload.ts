@@ -6,6 +6,7 @@ import { mostRuns, runBudgetOf } from "../config/run-plan.js";
 import { type Provenance, cardSettings } from "../scorecard/build-scorecard.js";
 import { calibrationFacts } from "../scorecard/rescore-card.js";
 import { calibratedSpread } from "../scoring/decide-sequential.js";
+import type { QuestionOutcome } from "../scoring/judge-quality.js";
 import { type RoundResult, type RoundRun, scoreRound } from "../scoring/score-round.js";
 import type { EngineFailure } from "../vocabulary/engine-failure.js";
 import type { RoundWorkload } from "./list-round-workloads.js";
@@ -21,6 +22,8 @@ export function scoreWorkload(input: {
   runs: readonly RoundRun[];
   failure: EngineFailure | null;
   provenance: Provenance;
+  /** The question set's outcomes, judged on the card; a look leaves them out (null): it decides the speed alone. */
+  quality?: readonly QuestionOutcome[] | null;
 }): { result: RoundResult; calibration: CardCalibration | null; provenance: Provenance } {
   const { workload, round } = input;
   const settings = workload.config;
@@ -46,6 +49,7 @@ export function scoreWorkload(input: {
     noise: calibration
       ? { floor: calibration.noiseFloor, problems: calibration.problems, selfAgreement: calibration.selfAgreement ?? null }
       : null,
+    quality: input.quality ?? null,
     sequential: sequentialRule
       ? {
           budget,

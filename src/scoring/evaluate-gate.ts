@@ -1,4 +1,5 @@
 import type { ScoreInterval } from "./bootstrap-interval.js";
+import type { QualityJudgement } from "./judge-quality.js";
 import { formatBar, formatPercent, formatPercentAgainst, formatScoreAgainstBar } from "./format-speedup.js";
 
 /**
@@ -61,6 +62,13 @@ export interface GateSettings {
   minAgreement?: number;
   /** The largest share of compared prompts cut short or parted in a way the baseline's own answers do not explain. Default 0. */
   maxUnexplained?: number;
+  /**
+   * gate.answers: "quality" judges an answer no baseline answer explains by the round's question set instead of the agreement rules
+   * (answersJudgedByQuality); "speed" or absent: the agreement rules.
+   */
+  answers?: "speed" | "quality" | undefined;
+  /** gate.quality: the smallest significant drop in accuracy that fails; absent: DEFAULT_MAX_QUALITY_DROP. */
+  quality?: { maxDrop: number } | undefined;
 }
 
 export interface GateResult extends GateSettings {
@@ -142,6 +150,21 @@ export interface GateInput {
   runsServed?: number;
   /** The sequential test's outcome (gate.use sequential); absent for a round of a fixed number of runs. */
   sequential?: { passed: boolean; statement: string } | null;
+  /** The round's question set judged (judgeQuality); null or absent when the round has no quality: or nothing was compared. */
+  quality?: QualityJudgement | null;
+}
+
+/**
+ * Whether the round's changed answers are judged by its question set: the maintainers asked for it
+ * (gate.answers: quality) and both engines answered questions in this round. Without that evidence the
+ * agreement rules stay on, whatever the setting says. The one place the switch is decided: the gate's
+ * integrity reasons and the timing of an unexplained answer (runSpeedup) both read it.
+ */
+export function answersJudgedByQuality(
+  settings: Pick<GateSettings, "answers">,
+  quality: Pick<QualityJudgement, "compared"> | null | undefined,
+): boolean {
+  return settings.answers === "quality" && quality !== null && quality !== undefined && quality.compared > 0;
 }
 
 /**
@@ -276,6 +299,19 @@ function formatPValue(p: number): string {
 }
 
 /**
+ * The reasons about the candidate's answers rather than its speed: the agreement rules (the median
+ * agreement, the unexplained answers and everything that weighs them). Under gate.answers: quality with
+ * a question set answered (answersJudgedByQuality) none of them applies: an answer no baseline answer
+ * explains is no longer a failure by itself, and the quality rule judges whether the changed answers are
+ * worse. Cuts, failures and implausible counts are not here: they score 0 and count under
+ * gate.maxUnscored whatever judges the answers.
+ */
+function integrityReasons(input: GateInput, settings: GateSettings, limits: { minAgreement: number; maxUnexplained: number }): string[] {
+  if (answersJudgedByQuality(settings, input.quality)) return [];
+  return agreementReasons(input, limits);
+}
+
+/**
  * The verdict. Someone else's failure (the baseline's, the infrastructure's) gives no verdict at all;
  * otherwise every reason the gate does not pass is listed, so a card never shows only the median
  * while a crash or a pile of truncated answers is what kept the patch out.
@@ -305,7 +341,8 @@ export function evaluateGate(input: GateInput, settings: GateSettings): GateResu
         `scored (${input.unscoredBreakdown}), more than gate.maxUnscored ${formatPercent(settings.maxUnscored)}`,
     );
   }
-  reasons.push(...agreementReasons(input, { minAgreement, maxUnexplained }));
+  reasons.push(...integrityReasons(input, settings, { minAgreement, maxUnexplained }));
+  if (input.quality?.reason) reasons.push(input.quality.reason);
   if (compared < settings.minPrompts) {
     reasons.push(`too few prompts for a verdict: ${compared} compared, gate.minPrompts is ${settings.minPrompts}`);
   }

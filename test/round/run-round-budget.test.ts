@@ -8,8 +8,8 @@ import { runCalibration } from "../../src/round/run-calibration.js";
 import { recordedGateSettings } from "../../src/scorecard/rescore-scenario-card.js";
 import type { SimProfileInput } from "../../src/sim-engine/sim-profile.js";
 import { makeTempDir } from "../support/make-temp-dir.js";
-import { SimRuntime } from "./support/sim-runtime.js";
-import { makePromptSet, writeSimRoundConfig } from "./support/write-sim-round-config.js";
+import { SimRuntime } from "../../harness/sim-engine/sim-runtime.js";
+import { type SimRoundOptions, makePromptSet, writeSimRound } from "../../harness/sim-engine/write-sim-round.js";
 
 /*
  * Rounds with a run budget against the reference engines in this process. Every difference is large
@@ -24,19 +24,15 @@ const BASELINE: SimProfileInput = { defaults: { ttftMs: 5, itlMs: 20, outputToke
 const FASTER: SimProfileInput = { defaults: { ttftMs: 0.5, itlMs: 2, outputTokens: 12 } };
 const SLOWER: SimProfileInput = { defaults: { ttftMs: 8, itlMs: 33, outputTokens: 12 } };
 
+type BenchRuns = NonNullable<SimRoundOptions["bench"]>["runs"];
+
 async function writeBudgetRound(options: { runs?: unknown; scenarios?: unknown[] }): Promise<string> {
-  return await writeSimRoundConfig(await makeTempDir("speedgate-budget-"), {
-    promptFiles: { "prompts.jsonl": PROMPTS, "other.jsonl": OTHER },
-    bench: {
-      prompts: "prompts.jsonl",
-      maxTokens: 16,
-      requestIntervalMs: 0,
-      contextLimit: 4096,
-      tolerance: 0.9,
-      ...(options.runs === undefined ? {} : { runs: options.runs }),
-    },
-    gate: { minRoundScore: 1 },
-    ...(options.scenarios ? { scenarios: options.scenarios } : {}),
+  // Run in process (SimRuntime), so the port is never bound. runs: undefined is left out of the YAML: the default budget applies.
+  return await writeSimRound(await makeTempDir("speedgate-budget-"), {
+    port: 1,
+    prompts: { "prompts.jsonl": PROMPTS, "other.jsonl": OTHER },
+    bench: { requestIntervalMs: 0, runs: options.runs as BenchRuns },
+    ...(options.scenarios ? { scenarios: options.scenarios as SimRoundOptions["scenarios"] } : {}),
   });
 }
 
