@@ -278,7 +278,8 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const log = (line: string): void => console.error(line);
   const part = process.env.PART ?? "both";
   const started = Date.now();
-  if (part !== "llama")
+  if (part === "demo") console.log(JSON.stringify(await measureDemoRoundTime({ rounds: Number(process.env.ROUNDS ?? 3), log })));
+  if (part === "sim" || part === "both")
     console.log(JSON.stringify(await measureBudgetOnReferenceEngine({ rounds: Number(process.env.ROUNDS ?? 20), log })));
   if (part === "llama" || part === "both")
     console.log(JSON.stringify(await measureBudgetOnLlamaCpp({ rounds: Number(process.env.LLAMA_ROUNDS ?? 10), log })));
