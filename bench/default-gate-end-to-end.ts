@@ -127,7 +127,7 @@ export async function measureDefaultGateEndToEnd(
         prompts: { "prompts.jsonl": prompts },
         baseline: { command: engine("baseline.json") },
         candidate: { command: engine(candidateProfile) },
-        // Four runs a round, the config's default.
+        // Four runs a round: the default before run budgets, which this row measures.
         bench: { maxTokens: 256, requestIntervalMs: 25, runs: 4, ...bench },
         fileName: name,
       });

@@ -27,6 +27,8 @@ import { UNIT_LOOP_GOAL_S, measureUnitTestLoop } from "./unit-test-loop.js";
 import { type GateRate, measureDefaultGateEndToEnd } from "./default-gate-end-to-end.js";
 import { measureBistableCheats, measureGateStatistics } from "./gate-statistics.js";
 import { measurePatchConflictToCard } from "./patch-conflict-to-card.js";
+import { type BudgetRate, measureBudgetOnLlamaCpp, measureBudgetOnReferenceEngine } from "./budget-end-to-end.js";
+import { measureSequentialGate } from "./sequential-gate-statistics.js";
 import { measureQualityStatistics } from "./quality-statistics.js";
 import { SCENARIO_RATIO_GOAL, describeScenarioRoundCost, measureScenarioRoundCost } from "./scenario-round-cost.js";
 import { benchWebhookThroughput } from "./webhook-throughput.js";
@@ -537,12 +539,67 @@ rows.push(
 );
 
 rows.push(
+  ...(await section("sequential gate statistics", async () => {
+    const figure = await measureSequentialGate();
+    const share = (count: number, of: number): string => `${count} of ${of} (${((100 * count) / of).toFixed(1)}%)`;
+    return figure.map((row): Row => {
+      const what = row.speedup === 1 ? "an unchanged engine passes" : `a ${row.speedup === 1.1 ? "10%" : "1.5×"} faster engine passes`;
+      const goal = row.speedup === 1 ? "≤ 5%" : row.speedup === 1.1 ? "≥ 90%" : "≥ 90% stop within 3 runs";
+      const met = !row.promised
+        ? null
+        : row.speedup === 1
+          ? row.passed / row.rounds <= 0.05
+          : row.speedup === 1.1
+            ? row.passed / row.rounds >= 0.9
+            : row.withinThree / row.rounds >= 0.9;
+      return {
+        figure: `17. Run budget, ${row.setup}: ${what} (simulated, every look; Wilson 95% interval) / stop within 3 runs / mean runs`,
+        measured:
+          `${share(row.passed, row.rounds)} [${(100 * row.low).toFixed(1)}%, ${(100 * row.high).toFixed(1)}%] / ` +
+          `${((100 * row.withinThree) / row.rounds).toFixed(1)}% / ${row.meanRuns.toFixed(2)}`,
+        goal: row.promised ? goal : "(reference)",
+        met,
+      };
+    });
+  })),
+);
+
+rows.push(
+  ...(await section("run budget end to end", async () => {
+    const log = (line: string): void => void process.stderr.write(`  ${line}\n`);
+    const describe = (rate: BudgetRate): string =>
+      `${rate.passed} of ${rate.rounds} pass, ${rate.withinThree} within 3 runs, ` +
+      `${(rate.runs.reduce((sum, runs) => sum + runs, 0) / Math.max(1, rate.rounds)).toFixed(1)} runs on average; ` +
+      `median ${rate.medianS.toFixed(0)} s a round` +
+      (rate.failed > 0 ? `; ${rate.failed} more broken by the machine` : "");
+    const sim = await measureBudgetOnReferenceEngine({ log });
+    const llama = await measureBudgetOnLlamaCpp({ log });
+    const rows: Row[] = sim.map((rate) => ({
+      figure: `18. Default budget end to end (\`speedgate run\`, reference engine, engine starts differ by 8%): ${rate.setup}`,
+      measured: describe(rate),
+      goal: rate.setup === "unchanged engine" ? "≤ 1 of 20" : rate.setup.startsWith("1.1") ? "≥ 18 of 20" : "≥ 18 of 20 within 3 runs",
+      met: rate.setup === "unchanged engine" ? rate.passed <= 1 : rate.setup.startsWith("1.1") ? rate.passed >= 18 : rate.withinThree >= 18,
+    }));
+    for (const rate of llama ?? []) {
+      const slowed = rate.setup.startsWith("baseline slowed");
+      rows.push({
+        figure: `18. Default budget end to end, llama.cpp's CPU server (4 slots): ${rate.setup}`,
+        measured: describe(rate),
+        goal: slowed ? "≥ 9 of 10" : "0 of 10",
+        met: slowed ? rate.passed >= 9 : rate.passed === 0,
+      });
+    }
+    return rows;
+  })),
+);
+
+rows.push(
   ...(await section("watching main", async () => {
     const figure = await measureWatchFalseAlarms((line) => process.stderr.write(`  ${line}\n`));
     return [
       {
         figure:
-          `18. An unchanged main of the reference engine watched ${figure.looks} times (a drift round after each merge, 3 runs, ` +
+          `19. An unchanged main of the reference engine watched ${figure.looks} times (a drift round after each merge, 3 runs, ` +
           "2 scenarios, watch.maxDrift 0.97, the state carried between looks): alarms",
         measured: describeWatchFalseAlarms(figure),
         goal: `≤ ${FALSE_ALARM_GOAL} in ${figure.looks}`,

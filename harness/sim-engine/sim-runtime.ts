@@ -27,6 +27,8 @@ export interface SimRuntimeHooks {
 export class SimRuntime implements EngineRuntime {
   readonly name = "process" as const;
   readonly calls: string[] = [];
+  /** Starts so far, numbering each engine start for its seeded noise (sim-noise.ts): every start of a round draws its own. */
+  private started = 0;
   constructor(
     private readonly profiles: Record<EngineRole, SimProfileInput>,
     private readonly prompts: readonly Prompt[],
@@ -46,6 +48,7 @@ export class SimRuntime implements EngineRuntime {
     const sim = await startSimEngine({
       profile: this.profiles[role],
       prompts: this.prompts,
+      start: this.started++,
       onDie: (exitCode) => settleExit({ exitCode, signal: null, oomKilled: false }),
     });
     const engine: RunningEngine = {

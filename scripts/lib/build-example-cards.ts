@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadRound, parseRoundConfig } from "../../src/config/load-round-config.js";
+import { mostRuns } from "../../src/config/run-plan.js";
 import { applyPatch } from "../../src/engine/apply-patch.js";
 import type { RoundConfig } from "../../src/config/round-config-schema.js";
 import { classifyFailure } from "../../src/failure/classify-failure.js";
@@ -53,7 +54,7 @@ function config(
   overrides: {
     requestIntervalMs?: number;
     minRoundScore?: number;
-    runs?: number;
+    runs?: number | { min: number; max: number };
     calibration?: string;
     engine?: typeof LLAMA_CPP_ENGINE;
     /** A question set both engines answer, judged with gate.answers: quality. */
@@ -188,11 +189,16 @@ function card(options: {
   calibration?: ExampleCalibration;
   /** The prompts file as the round config writes it, for a scenario's card. */
   promptsSource?: string;
+  /** With a run budget: the runs the rule took before it stopped. */
+  runsTaken?: number;
+  /** Where the round's time went, for the method section. */
+  timeSpent?: TimeSpent;
   /** The question set's outcomes per question and run, when the round has one. */
   questions?: CardQuality["questions"];
 }): Scorecard {
   const random = createSeededRandom(options.seed);
-  const runCount = options.config.bench.runs;
+  // A budget's example runs as many as its rule took (runsTaken); a number runs that many.
+  const runCount = options.runsTaken ?? mostRuns(options.config.bench.runs);
   const failure = options.failure ?? null;
   // One run draws exactly what a single-run card always drew, so adding runs to one example leaves the others as they were.
   const startFactor = (): number => (runCount === 1 ? 1 : 1 + (options.startSpread ?? 0) * (random() * 2 - 1));
@@ -259,6 +265,9 @@ function card(options: {
     gate: options.config.gate,
     agreementTokens: options.config.bench.agreementTokens,
     noise: calibration ? { floor: calibration.noiseFloor, problems: calibration.problems } : null,
+    ...(typeof options.config.bench.runs === "object"
+      ? { sequential: { budget: options.config.bench.runs, order: options.config.bench.order } }
+      : {}),
     quality: options.questions ?? null,
   });
   const quality = options.config.quality;
@@ -272,6 +281,7 @@ function card(options: {
     now: NOW,
     provenance,
     ...(options.promptsSource ? { promptsSource: options.promptsSource } : {}),
+    ...(options.timeSpent ? { timeSpent: options.timeSpent } : {}),
     ...(quality && options.questions
       ? {
           quality: {
@@ -315,6 +325,24 @@ function questionOutcomes(spec: {
       candidate: Array.from({ length: spec.runs }, () => answer(candidateRight)),
     };
   });
+}
+
+/**
+ * Where a round's time went on an H100 runner, run by run: each start loads the model (about a minute
+ * and a half) and warms up, then benchmarks. Made from the run count, as runRound would record it.
+ */
+function timeSpentOf(runs: number, benchmarkMs: { baseline: number; candidate: number }): TimeSpent {
+  const side = (benchmark: number) => ({
+    starts: runs,
+    startMs: runs * 96_400,
+    warmupMs: runs * 6_000,
+    benchmarkMs: runs * benchmark,
+    stopMs: runs * 2_300,
+  });
+  const baseline = side(benchmarkMs.baseline);
+  const candidate = side(benchmarkMs.candidate);
+  const engines = [baseline, candidate].reduce((sum, one) => sum + one.startMs + one.warmupMs + one.benchmarkMs + one.stopMs, 0);
+  return { totalMs: 41_000 + engines + 1_500, prepareMs: 41_000, baseline, candidate };
 }
 
 /** Prompts of varied length: prefill grows with the prompt, decode with the answer. */
@@ -540,8 +568,8 @@ export async function buildExampleCards(): Promise<ExampleCard[]> {
   const idleH100 = (takenAt: string): GpuSnapshot => snapshot({ ...H100, usedMiB: [1], takenAt });
   const idle5090 = (takenAt: string): GpuSnapshot => snapshot({ ...RTX_5090, usedMiB: [1, 1, 1, 1], takenAt });
 
-  // A patch that speeds decode up by a fifth and leaves prefill alone, at the defaults a new repository gets: four
-  // runs of each engine, counterbalanced, no calibration, on a runner whose engine starts differ by about 1%.
+  // A patch that speeds decode up by a fifth and leaves prefill alone, in four runs of each engine (bench.runs: 4, the
+  // default before run budgets), counterbalanced, no calibration, on a runner whose engine starts differ by about 1%.
   const passingConfig = config({ runs: DEFAULT_BENCH_RUNS });
   const passing = card({
     config: passingConfig,
@@ -610,6 +638,32 @@ export async function buildExampleCards(): Promise<ExampleCard[]> {
     gpu: { baseline: idleH100("2026-11-29T11:31:10.000Z"), candidate: idleH100("2026-11-29T11:35:47.000Z") },
   });
 
+  // A decode kernel 1.5 times as fast, at the default run budget (2 to 16 runs, the sequential rule): the test is
+  // decided after the first pair of runs, on a runner whose engine starts differ by about 8% (an H200 at saturation).
+  const budgetConfig = config({ runs: { min: 2, max: 16 } });
+  const decidedEarly = card({
+    config: budgetConfig,
+    seed: 53,
+    runsTaken: 2,
+    plans: plans(12, 7, 500, (base) => ({ ...base, ttftMs: base.ttftMs / 1.5, itlMs: base.itlMs / 1.5 })),
+    startSpread: 0.08,
+    timeSpent: timeSpentOf(2, { baseline: 31_800, candidate: 21_300 }),
+    gpu: { baseline: idleH100("2026-12-05T10:02:14.000Z"), candidate: idleH100("2026-12-05T10:04:20.000Z") },
+  });
+
+  // A patch about 4% faster on the same noisy runner, with a budget of 2 to 8 runs: the test neither passes it nor rules it out, and the
+  // card says what this runner could have shown in eight runs.
+  const undecidedConfig = config({ runs: { min: 2, max: 8 } });
+  const undecided = card({
+    config: undecidedConfig,
+    seed: 64,
+    runsTaken: 8,
+    plans: plans(12, 7, 500, (base) => ({ ...base, itlMs: base.itlMs / 1.04 })),
+    startSpread: 0.08,
+    timeSpent: timeSpentOf(8, { baseline: 31_800, candidate: 30_600 }),
+    gpu: { baseline: idleH100("2026-12-05T11:12:44.000Z"), candidate: idleH100("2026-12-05T11:14:51.000Z") },
+  });
+
   // The baseline itself dies on a 4-GPU runner: NCCL cannot make its shared memory segment in the
   // container's small /dev/shm. The candidate never starts: no verdict on the patch.
   const baselineFailed = card({
@@ -665,6 +719,8 @@ export async function buildExampleCards(): Promise<ExampleCard[]> {
     { name: "demo", card: await demoCard() },
     { name: "passing-round", card: passing },
     { name: "calibrated-three-runs", card: calibrated },
+    { name: "budget-decided-early", card: decidedEarly },
+    { name: "budget-undecided", card: undecided },
     { name: "large-round", card: large },
     { name: "candidate-cuda-oom", card: oom },
     { name: "candidate-cuda-oom-busy-runner", card: busy },

@@ -1,3 +1,5 @@
+import { describeRuns } from "../config/run-plan.js";
+import type { GateMode } from "../scoring/evaluate-gate.js";
 import { isAbsolute, relative } from "node:path";
 import type { CheckedPath } from "../config/check-config-paths.js";
 import { engineFamily } from "../vocabulary/engine-family.js";
@@ -214,12 +216,24 @@ function sharedPromptsLines(check: RoundCheck): string[] {
   return note ? [`note: ${note}`] : [];
 }
 
+/** What the gate holds to the bar, in the plan's words. */
+function describePlanRule(use: GateMode): string {
+  switch (use) {
+    case "interval-low":
+      return "the 95% interval's low end";
+    case "sequential":
+      return "the sequential test after each pair of runs (its lower bound)";
+    default:
+      return "the round score";
+  }
+}
+
 /** Each scenario on one line: its prompts and load, its runs and its bar. */
 function scenarioLines(check: RoundCheck): string[] {
   return (check.round.scenarios ?? []).map((scenario, index) => {
     const { bench, gate } = scenario.config;
     const onRunnerOnly = check.paths.some((entry) => entry.field === `scenarios[${index}].prompts` && entry.problem !== null);
-    const runs = `${bench.runs} run${bench.runs === 1 ? "" : "s"}`;
+    const runs = `${describeRuns(bench.runs)} run${bench.runs === 1 ? "" : "s"}`;
     return (
       `${scenario.name}: ${describePlanPrompts(bench, scenario.prompts.length, onRunnerOnly)}; ${runs}; gate at least ` +
       `${gate.minRoundScore}×`
@@ -264,7 +278,8 @@ export function renderRoundPlan(check: RoundCheck, commitsPlan: readonly string[
           : config.candidate.patch
             ? `patch: ${config.candidate.patch} (on the runner)`
             : "patch: none here (--patch or the action's patch input supplies it, or --base and --head score a pull request's commits)",
-      `gate: ${gate.use === "interval-low" ? "the 95% interval's low end" : "the round score"} at least ${gate.minRoundScore}×; a ` +
+      `runs: ${describeRuns(bench.runs)} of each engine, ${bench.order}`,
+      `gate: ${describePlanRule(gate.use)} at least ${gate.minRoundScore}×; a ` +
         `prompt scores only with at least ${Math.round(bench.tolerance * 1000) / 10}% of the baseline's tokens`,
       ...(gate.maxRegression !== undefined
         ? [`gate.maxRegression: no scenario's interval may lie wholly below ${gate.maxRegression}×`]

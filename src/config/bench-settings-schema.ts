@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { boolean, enumOf, integerIn, nonEmptyString, positiveNumber, shareSchema } from "./config-field-kinds.js";
 import { tokenizerSchema } from "./tokenizer-location.js";
-import { DEFAULT_BENCH_RUNS } from "../scoring/evaluate-gate.js";
 import { DEFAULT_MIN_PROMPT_AGREEMENT } from "../scoring/judge-agreement.js";
+import { DEFAULT_RUN_BUDGET, MAX_BUDGET_RUNS, describeBudgetProblem } from "../scoring/sequential-design.js";
 
 /*
  * The bench section: the prompts, the load and how answers are counted and compared. The fields a
@@ -45,7 +45,25 @@ export const arrivalSchema = enumOf(["fixed", "poisson"] as const);
 /** The requests in flight of a closed loop: each answer's end sends the next prompt. */
 export const concurrencySchema = integerIn(1, 100_000, "expected a whole number of requests in flight from 1 to 100000");
 
-export const runsSchema = integerIn(1, 100, "expected a whole number of runs from 1 to 100");
+const RUNS_EXPECTATION =
+  "expected a whole number of runs from 1 to 100, or a budget { min, max } of runs from 2 to " +
+  `${MAX_BUDGET_RUNS} the rule decides within`;
+const budgetRuns = integerIn(2, MAX_BUDGET_RUNS, `expected a whole number of runs from 2 to ${MAX_BUDGET_RUNS}`);
+
+/**
+ * bench.runs: a number runs each engine that many times, as always; a budget { min, max } runs them
+ * at least min and at most max times, the sequential rule deciding after each pair whether to go on.
+ */
+export const runsSchema = z.union(
+  [
+    integerIn(1, 100, RUNS_EXPECTATION),
+    z.strictObject({ min: budgetRuns, max: budgetRuns }, { error: "expected a budget with min and max, such as { min: 2, max: 16 }" }),
+  ],
+  { error: RUNS_EXPECTATION },
+);
+
+/** bench.runs as parsed: a fixed number of runs, or a budget. */
+export type RunsSetting = z.infer<typeof runsSchema>;
 
 export const warmupRequestsSchema = integerIn(0, 10_000, "expected a whole number from 0 to 10000");
 
@@ -68,7 +86,7 @@ const benchFields = z.strictObject(
       .lte(1, { error: "expected a number in (0, 1]" }),
     warmupRequests: warmupRequestsSchema.default(0),
     // Each run restarts both engines; the interval then covers how much engine starts differ in speed.
-    runs: runsSchema.default(DEFAULT_BENCH_RUNS),
+    runs: runsSchema.default({ ...DEFAULT_RUN_BUDGET }),
     // counterbalanced: odd runs start the baseline first, even runs the candidate, so going first or second favours neither.
     order: enumOf(["counterbalanced", "baseline-first"] as const).default("counterbalanced"),
     // Runs the client's code over a local stub before the first measured request, so the first engine measured is not the one that pays for
@@ -95,6 +113,8 @@ const benchFields = z.strictObject(
  */
 export const benchSchema = benchFields
   .superRefine((bench, ctx) => {
+    const budgetProblem = typeof bench.runs === "object" ? describeBudgetProblem(bench.runs, bench.order) : null;
+    if (budgetProblem) ctx.addIssue({ code: "custom", path: ["runs"], message: budgetProblem });
     if (bench.concurrency == null && bench.requestIntervalMs === undefined) {
       ctx.addIssue({
         code: "custom",

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { isAbsolute, relative } from "node:path";
 import type { RoundConfig } from "./round-config-schema.js";
 import type { CalibrationSettings } from "../calibration/calibration-schema.js";
+import { calibrationRunsOf } from "./run-plan.js";
 
 /** The settings of a round that its noise depends on, as a calibration records them. */
 export function calibrationSettingsOf(config: RoundConfig, promptCount: number): CalibrationSettings {
@@ -16,7 +17,7 @@ export function calibrationSettingsOf(config: RoundConfig, promptCount: number):
     maxTokens: bench.maxTokens,
     tolerance: bench.tolerance,
     model: bench.model,
-    runs: bench.runs,
+    runs: calibrationRunsOf(bench.runs),
     order: bench.order,
     clientWarmup: bench.clientWarmup,
     warmupRequests: bench.warmupRequests,

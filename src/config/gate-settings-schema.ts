@@ -42,33 +42,39 @@ export const gateQualitySchema = z.strictObject(
   { error: "expected an object such as { maxDrop: 0.02 }" },
 );
 
-export const gateSchema = z
-  .strictObject(
-    {
-      minRoundScore: minRoundScoreSchema,
-      // Without a calibration the interval's low end must clear the bar; with one, the noise floor decides.
-      use: enumOf(GATE_MODES).optional(),
-      maxUnscored: maxUnscoredSchema,
-      minPrompts: minPromptsSchema,
-      minAgreement: minAgreementSchema,
-      maxUnexplained: maxUnexplainedSchema,
-      calibration: nonEmptyString("expected the path of a calibration file written by speedgate calibrate").optional(),
-      // Both absent unless set: a config without them hashes as it did before they existed.
-      answers: answersSchema.optional(),
-      quality: gateQualitySchema.optional(),
-      // With scenarios: the floor no scenario's interval may lie wholly below, whatever each scenario's own bar says.
-      maxRegression: z
-        .number({ error: "expected a speedup in (0, 1], such as 0.97" })
-        .gt(0, { error: "expected a speedup in (0, 1], such as 0.97" })
-        .lte(1, { error: "expected a speedup in (0, 1], such as 0.97" })
-        .optional(),
-    },
-    { error: "expected an object such as { minRoundScore: 1.0 }" },
-  )
-  .transform((gate) => ({ ...gate, use: gate.use ?? defaultGateMode(gate.calibration !== undefined) }) as const);
+export const gateSchema = z.strictObject(
+  {
+    minRoundScore: minRoundScoreSchema,
+    // A run budget is decided by the sequential rule; a number of runs by the interval's low end, or with a calibration the noise floor.
+    use: enumOf(GATE_MODES).optional(),
+    maxUnscored: maxUnscoredSchema,
+    minPrompts: minPromptsSchema,
+    minAgreement: minAgreementSchema,
+    maxUnexplained: maxUnexplainedSchema,
+    calibration: nonEmptyString("expected the path of a calibration file written by speedgate calibrate").optional(),
+    // Both absent unless set: a config without them hashes as it did before they existed.
+    answers: answersSchema.optional(),
+    quality: gateQualitySchema.optional(),
+    // With scenarios: the floor no scenario's interval may lie wholly below, whatever each scenario's own bar says.
+    maxRegression: z
+      .number({ error: "expected a speedup in (0, 1], such as 0.97" })
+      .gt(0, { error: "expected a speedup in (0, 1], such as 0.97" })
+      .lte(1, { error: "expected a speedup in (0, 1], such as 0.97" })
+      .optional(),
+  },
+  { error: "expected an object such as { minRoundScore: 1.0 }" },
+);
 
-/** The round's gate as parsed: `use` filled in. */
+/** The round's gate as parsed; `use` is filled in by the round (fillGateUse), which knows whether bench.runs is a budget. */
 export type RoundGateSettings = z.infer<typeof gateSchema>;
+
+/** The gate with `use` filled in: what the config left out is the default for its runs (defaultGateMode). */
+export function fillGateUse<T extends { gate: RoundGateSettings; bench: { runs: number | object } }>(
+  config: T,
+): T & { gate: T["gate"] & { use: NonNullable<RoundGateSettings["use"]> } } {
+  const use = config.gate.use ?? defaultGateMode(config.gate.calibration !== undefined, typeof config.bench.runs === "object");
+  return { ...config, gate: { ...config.gate, use } };
+}
 
 /*
  * A scenario's gate overrides some of the round's bar: the limits that judge its own prompts. The

@@ -1,5 +1,6 @@
 import type { BenchSettings } from "./bench-settings-schema.js";
 import type { RoundGateSettings } from "./gate-settings-schema.js";
+import { defaultGateMode } from "../scoring/evaluate-gate.js";
 import type { ScenarioSettings } from "./scenario-settings-schema.js";
 
 /** The parsed config's fields a scenario merges into. */
@@ -28,5 +29,11 @@ export function mergeScenarioConfig<T extends ScenarioBase>(config: T, scenario:
           }
         : {};
   const defined = Object.fromEntries(Object.entries(overrides).filter(([, value]) => value !== undefined)) as Partial<BenchSettings>;
-  return { ...config, bench: { ...bench, ...defined, ...load }, gate: { ...config.gate, ...gate } };
+  const merged = { ...config, bench: { ...bench, ...defined, ...load }, gate: { ...config.gate, ...gate } };
+  // A scenario whose runs are of the other kind (a budget under a number, or the reverse) gets that kind's rule unless it names one.
+  const budget = typeof merged.bench.runs === "object";
+  if (gate?.use === undefined && config.gate.use !== undefined && budget !== (typeof bench.runs === "object")) {
+    merged.gate = { ...merged.gate, use: defaultGateMode(merged.gate.calibration !== undefined, budget) };
+  }
+  return merged;
 }

@@ -12,6 +12,7 @@ import { refineScenarios } from "./refine-scenarios.js";
 import { refineSyntheticPrompts } from "./refine-synthetic-prompts.js";
 import type { ScenarioSettings } from "./scenario-settings-schema.js";
 import { tokenizerLocation } from "./tokenizer-location.js";
+import { describeRuleForRuns } from "./describe-rule-for-runs.js";
 
 /** A round config whose every field parsed: what the rules between its fields read. */
 interface ParsedSections {
@@ -60,6 +61,8 @@ export function refineRoundConfig(config: ParsedSections, ctx: z.RefinementCtx):
   refineSyntheticPrompts(config.bench.prompts, config, ctx, ["bench"]);
   refineScenarios(config, ctx);
   refineTokenizerSource(config, ctx);
+  const ruleProblem = describeRuleForRuns(config.bench.runs, config.gate.use);
+  if (ruleProblem) ctx.addIssue({ code: "custom", path: ["gate", "use"], message: ruleProblem });
   refineQuality(config, ctx);
   if (config.gate.use === "noise-floor" && !config.gate.calibration) {
     ctx.addIssue({

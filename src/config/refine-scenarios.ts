@@ -6,6 +6,8 @@ import { mergeScenarioConfig } from "./merge-scenario-config.js";
 import { refineAnswerLength } from "./refine-answer-length.js";
 import { refineSyntheticPrompts } from "./refine-synthetic-prompts.js";
 import type { ScenarioSettings } from "./scenario-settings-schema.js";
+import { describeRuleForRuns } from "./describe-rule-for-runs.js";
+import { describeBudgetProblem } from "../scoring/sequential-design.js";
 
 /** The parsed config's fields the scenarios are checked against. */
 interface ScenarioRound {
@@ -49,6 +51,11 @@ export function refineScenarios(config: ScenarioRound, ctx: z.RefinementCtx): vo
     const merged = mergeScenarioConfig(config, scenario);
     if (scenario.maxTokens !== undefined) refineAnswerLength(merged.bench, ctx, at);
     if (scenario.prompts !== undefined) refineSyntheticPrompts(scenario.prompts, merged, ctx, at);
+    const budgetProblem = typeof scenario.runs === "object" ? describeBudgetProblem(scenario.runs, merged.bench.order) : null;
+    if (budgetProblem) ctx.addIssue({ code: "custom", path: [...at, "runs"], message: budgetProblem });
+    // Only what the scenario itself says: the round's own pairing has its own message.
+    const ruleProblem = scenario.gate?.use !== undefined ? describeRuleForRuns(merged.bench.runs, merged.gate.use) : null;
+    if (ruleProblem) ctx.addIssue({ code: "custom", path: [...at, "gate", "use"], message: ruleProblem });
     if (scenario.gate?.use === "noise-floor" && !merged.gate.calibration) {
       ctx.addIssue({
         code: "custom",

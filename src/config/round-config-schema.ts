@@ -3,7 +3,7 @@ import { benchSchema } from "./bench-settings-schema.js";
 import { integerIn, nonEmptyString } from "./config-field-kinds.js";
 import { buildSchema, dockerSchema } from "./docker-settings-schema.js";
 import { baselineSchema, candidateSchema, healthSchema, runtimeSchema } from "./engine-settings-schema.js";
-import { gateSchema } from "./gate-settings-schema.js";
+import { fillGateUse, gateSchema } from "./gate-settings-schema.js";
 import { qualitySchema } from "./quality-settings-schema.js";
 import { refineBenchPrompts } from "./refine-bench-prompts.js";
 import { refineRoundConfig } from "./refine-round-config.js";
@@ -43,6 +43,7 @@ export const roundConfigSchema = z
   )
   .superRefine(refineRoundConfig)
   // Runs even when other fields are wrong (when: always), which is why it reads the input as unknown.
-  .superRefine(refineBenchPrompts, { when: () => true });
+  .superRefine(refineBenchPrompts, { when: () => true })
+  .transform(fillGateUse);
 
 export type RoundConfig = z.infer<typeof roundConfigSchema>;

@@ -32,7 +32,11 @@ export function regateScorecard(card: Scorecard, gate: RepoGateSettings, docsBas
   const gateFor = (one: ScenarioCard, name: string | null): GateSettings => {
     // Own entries only: a scenario named "constructor" or "toString" must not find what every object inherits.
     const { use: scenarioUse, ...scenarioBar } = name !== null && Object.hasOwn(declared, name) ? (declared[name] ?? {}) : {};
-    return { ...bar, ...scenarioBar, use: scenarioUse ?? use ?? defaultGateMode(one.gate.calibration !== null) };
+    return {
+      ...bar,
+      ...scenarioBar,
+      use: scenarioUse ?? use ?? defaultGateMode(one.gate.calibration !== null, one.settings.budget !== undefined),
+    };
   };
   const rescored = requireDeclaredScenarios(
     rescoreScenarioCard(card, { gateFor, ...(maxRegression === undefined ? {} : { maxRegression }) }),

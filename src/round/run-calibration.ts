@@ -13,6 +13,7 @@ import { computeNoiseFloor } from "../scoring/noise-floor.js";
 import { SPEEDGATE_VERSION } from "../version.js";
 import { CALIBRATION_KIND, CALIBRATION_SCHEMA_VERSION, type CalibrationFile } from "../calibration/calibration-schema.js";
 import { calibrationSettingsOf, hashBaseline } from "../config/calibration-settings.js";
+import { calibrationRunsOf } from "../config/run-plan.js";
 
 /** An A/A round that could not be scored: the study stops, since an engine that fails against itself has no noise to measure. */
 export class CalibrationRoundError extends Error {
@@ -52,7 +53,15 @@ export function aaRound(round: LoadedRound): LoadedRound {
   const aaConfig = (config: RoundConfig): RoundConfig => {
     const { calibration: _calibration, ...gate } = config.gate;
     const baseline = cwd === null ? config.baseline : { ...config.baseline, cwd };
-    return { ...config, baseline, candidate: { postPatch: [], trusted: config.candidate.trusted }, gate: { ...gate, use: "round-score" } };
+    // A budget's A/A rounds run its min: the sequential rule reads their run-to-run spread, which any number of runs measures.
+    const bench = { ...config.bench, runs: calibrationRunsOf(config.bench.runs) };
+    return {
+      ...config,
+      baseline,
+      candidate: { postPatch: [], trusted: config.candidate.trusted },
+      bench,
+      gate: { ...gate, use: "round-score" },
+    };
   };
   return {
     ...round,

@@ -3,8 +3,6 @@ import { hostname } from "node:os";
 import { dirname } from "node:path";
 import { performance } from "node:perf_hooks";
 import { runBenchmark } from "../client/run-benchmark.js";
-import { fitCalibration } from "../calibration/fit-calibration.js";
-import { calibrationSourceOf } from "../config/load-round-calibration.js";
 import { fingerprintRound } from "../config/fingerprint-round.js";
 import type { LoadedRound } from "../config/load-round-config.js";
 import { createRuntime } from "./create-runtime.js";
@@ -21,13 +19,12 @@ import { type EngineFailure, EngineFailureError, type EngineRole } from "../voca
 import type { Logger } from "../logger.js";
 import { describeBusyPoll } from "../client/keep-event-loop-awake.js";
 import { warmBenchClient } from "../client/warm-bench-client.js";
-import { type CardSource, buildScorecard, cardSettings } from "../scorecard/build-scorecard.js";
-import { calibrationFacts } from "../scorecard/rescore-card.js";
+import { type CardSource, type Provenance, buildScorecard } from "../scorecard/build-scorecard.js";
 import { resolveDocsBaseUrl } from "../scorecard/render/resolve-docs-base-url.js";
 import type { Scorecard, TimeSpent } from "../scorecard/scorecard-schema.js";
 import type { RequestRecord } from "../scoring/request-record.js";
 import { findBaselineVariation } from "../scoring/find-baseline-variation.js";
-import { type EngineRoundResult, type RoundRun, scoreRound } from "../scoring/score-round.js";
+import type { EngineRoundResult, RoundRun } from "../scoring/score-round.js";
 import type { TokenCounter } from "../tokens/token-counter.js";
 import { probeGpuState } from "./probe-gpu.js";
 import { describeGpus } from "../scorecard/read-gpu-snapshot.js";
@@ -43,6 +40,8 @@ import { type TimeSpentTracker, trackTimeSpent } from "./track-time-spent.js";
 import { assembleScenarioCard } from "../scorecard/assemble-scenario-card.js";
 import { describeSharedPrompts, findSharedPrompts } from "../vocabulary/find-shared-prompts.js";
 import { describeRoundTwoRuns } from "./describe-round-two-runs.js";
+import { type WorkloadRunPlan, planWorkloadRuns } from "./plan-workload-runs.js";
+import { scoreWorkload } from "./score-workload.js";
 import { type QualityRun, runQualitySet } from "./run-quality-set.js";
 import { collectQualityOutcomes } from "./collect-quality-outcomes.js";
 
@@ -108,6 +107,8 @@ interface EngineTurnContext {
   workloads: readonly RoundWorkload[];
   /** The round's runs: the most any workload has. */
   runs: number;
+  /** Which workloads each run serves: a budget's stop once its rule decides. */
+  plan: WorkloadRunPlan;
   tokenCounter: TokenCounter | null;
   gpuState: GpuStateRecorder;
   timeSpent: TimeSpentTracker;
@@ -146,7 +147,7 @@ async function runEngine(
   const named = (scenario: string | null): { scenario?: string } => (scenario !== null ? { scenario } : {});
   const { config } = round;
   const family = engineFamily(config.engine);
-  const workloads = context.workloads.flatMap((workload, index) => (run <= workload.config.bench.runs ? [{ workload, index }] : []));
+  const workloads = context.workloads.flatMap((workload, index) => (context.plan.serves(index, run) ? [{ workload, index }] : []));
   const results = new Map<number, EngineRoundResult>();
   let serving: { workload: RoundWorkload; index: number } | null = null;
   let engine: RunningEngine | null = null;
@@ -297,8 +298,9 @@ export async function runRound(options: RunRoundOptions): Promise<Scorecard> {
   const gpuState = createGpuStateRecorder();
   const tokenCounter = createTokenCounterSource(round, runtime);
   const workloads = listRoundWorkloads(round);
-  const roundRuns = Math.max(...workloads.map((workload) => workload.config.bench.runs));
-  // Each workload's runs: a workload with fewer runs than the round's is benchmarked in the first ones only.
+  const plan = planWorkloadRuns(workloads.map(({ config }) => ({ runs: config.bench.runs, order: config.bench.order })));
+  const roundRuns = plan.roundRuns;
+  // Each workload's runs: one with fewer runs than the round's, or whose budget's rule decided, is benchmarked in the first ones only.
   const workloadRuns: RoundRun[][] = workloads.map(() => []);
   const quality: QualityRun | null =
     round.config.quality && round.quality ? { questions: round.quality.questions, settings: round.config.quality } : null;
@@ -333,8 +335,8 @@ export async function runRound(options: RunRoundOptions): Promise<Scorecard> {
           role: "baseline",
           reason: "the candidate could not be prepared, so no engine was started",
         });
-      const context: EngineTurnContext = { workloads, runs: roundRuns, tokenCounter: counter, gpuState, timeSpent, quality };
-      for (let run = 1; run <= roundRuns && !failure; run++) {
+      const context: EngineTurnContext = { workloads, runs: roundRuns, plan, tokenCounter: counter, gpuState, timeSpent, quality };
+      for (let run = 1; run <= roundRuns && !failure && plan.goesOn(run - 1); run++) {
         const [first, second] = orderEngineTurns(run, round.config.bench.order);
         const firstTurn = await runEngine(first, run, runtime, options, context);
         const secondTurn: EngineTurn = firstTurn.failure
@@ -345,12 +347,22 @@ export async function runRound(options: RunRoundOptions): Promise<Scorecard> {
         // A workload an engine never reached in this run was not sent because of that engine's failure.
         const resultOf = (turn: EngineTurn, index: number): EngineRoundResult =>
           turn.results.get(index) ?? { records: new Map(), failure: turn.failure };
-        workloads.forEach((workload, index) => {
-          if (run > workload.config.bench.runs) return;
+        workloads.forEach((_, index) => {
+          if (!plan.serves(index, run)) return;
           workloadRuns[index]?.push({ baseline: resultOf(turns.baseline, index), candidate: resultOf(turns.candidate, index) });
         });
         qualityRuns.push({ baseline: turns.baseline.quality, candidate: turns.candidate.quality });
         failure = firstTurn.failure ?? secondTurn.failure;
+        if (failure) break;
+        // A budget's rule looks after whole pairs: scored as its card will be, from the runs so far.
+        const provenanceNow = roundProvenance(round, prepared, runtime, describeGpus(gpuState.snapshots().baseline ?? null));
+        plan.afterRun(run, (index) => {
+          const workload = workloads[index] as RoundWorkload;
+          const { result } = scoreWorkload({ round, workload, runs: workloadRuns[index] ?? [], failure: null, provenance: provenanceNow });
+          const stop = result.sequential?.stop ?? null;
+          if (stop) logger.info(`${workload.name === null ? "the round" : `scenario ${workload.name}`} stops after ${run} runs: ${stop}`);
+          return stop !== null;
+        });
       }
     }
     spent = timeSpent.finish();
@@ -374,43 +386,23 @@ export async function runRound(options: RunRoundOptions): Promise<Scorecard> {
     : null;
   // A round that failed before any engine started still names the runner's GPUs.
   const gpu = describeGpus(snapshots.baseline ?? snapshots.candidate ?? (await probeGpuState()));
-  const provenance = {
-    imageDigest: prepared.get("candidate")?.imageId ?? null,
-    baselineImage: config.baseline.image ?? null,
-    // In base/head mode the baseline's own image changes with every base: the engine image both were made from is what a calibration is
-    // tied to.
-    baselineImageId: (commits ? sourceReport?.imageId : prepared.get("baseline")?.imageId) ?? null,
-    patchHash: prepared.get("candidate")?.patchHash ?? round.patch?.sha256 ?? null,
-    ...(round.fingerprint ?? fingerprintRound(config, dirname(round.configPath), round.prompts)),
-    runner: (process.env.RUNNER_NAME ?? hostname()).slice(0, 256) || null,
-    gpu,
-  };
+  const provenance = roundProvenance(round, prepared, runtime, gpu);
   const family = engineFamily(config.engine);
   const qualityCard = quality && round.quality ? collectQualityOutcomes(quality, round.quality.hash, qualityRuns) : null;
   // Each workload is scored and carded on its own, with its own settings, prompts and bar.
   const cards = workloads.map((workload, index) => {
     const settings = workload.config;
     const runs = workloadRuns[index] ?? [];
-    const ownProvenance = workload.fingerprint ? { ...provenance, ...workload.fingerprint } : provenance;
-    // Fitted from the same facts the card keeps, so the app's re-gate decides the fit the same way.
-    const calibration = round.calibration
-      ? fitCalibration(
-          calibrationSourceOf(round.calibration, workload.name),
-          calibrationFacts({ engine: settings.engine, provenance: ownProvenance, settings: cardSettings(settings) }),
-        )
-      : null;
-    const result = scoreRound({
-      promptIds: workload.prompts.map((prompt) => prompt.id),
+    const {
+      result,
+      calibration,
+      provenance: ownProvenance,
+    } = scoreWorkload({
+      round,
+      workload,
       runs,
       failure,
-      plannedRuns: settings.bench.runs,
-      tolerance: settings.bench.tolerance,
-      gate: settings.gate,
-      agreementTokens: settings.bench.agreementTokens,
-      minPromptAgreement: settings.bench.minPromptAgreement,
-      noise: calibration
-        ? { floor: calibration.noiseFloor, problems: calibration.problems, selfAgreement: calibration.selfAgreement ?? null }
-        : null,
+      provenance,
       // The question set was answered in the starts every workload shares: each workload's card judges it.
       quality: qualityCard?.questions ?? null,
     });
@@ -445,6 +437,28 @@ export async function runRound(options: RunRoundOptions): Promise<Scorecard> {
     return workload.name !== null && card ? [{ name: workload.name, card }] : [];
   });
   return assembleScenarioCard(scenarios, config.gate.maxRegression ?? null, spent ? { timeSpent: spent } : {});
+}
+
+/** What the card says the round ran: the images, the patch, the config and prompts, the runner and its GPUs. */
+function roundProvenance(
+  round: LoadedRound,
+  prepared: ReadonlyMap<EngineRole, PreparedEngine>,
+  runtime: EngineRuntime,
+  gpu: string | null,
+): Provenance {
+  const { config } = round;
+  const sourceReport = runtime.sourceReport?.() ?? null;
+  return {
+    imageDigest: prepared.get("candidate")?.imageId ?? null,
+    baselineImage: config.baseline.image ?? null,
+    // In base/head mode the baseline's own image changes with every base: the engine image both were made from is what a calibration is
+    // tied to.
+    baselineImageId: (round.commits ? sourceReport?.imageId : prepared.get("baseline")?.imageId) ?? null,
+    patchHash: prepared.get("candidate")?.patchHash ?? round.patch?.sha256 ?? null,
+    ...(round.fingerprint ?? fingerprintRound(config, dirname(round.configPath), round.prompts)),
+    runner: (process.env.RUNNER_NAME ?? hostname()).slice(0, 256) || null,
+    gpu,
+  };
 }
 
 function failWithoutWorkload(): never {

@@ -11,6 +11,7 @@ import { SPEEDGATE_VERSION } from "../version.js";
 import {
   type AnswerVariation,
   type CardQuality,
+  type CardSequential,
   type EngineSide,
   MAX_PROMPTS_SOURCE_CHARS,
   type PromptRun,
@@ -18,6 +19,7 @@ import {
   type Scorecard,
 } from "./scorecard-schema.js";
 import type { CardCalibration } from "../calibration/calibration-schema.js";
+import { mostRuns } from "../config/run-plan.js";
 
 export type Provenance = Scorecard["provenance"];
 export type CardSource = NonNullable<Scorecard["source"]>;
@@ -138,6 +140,7 @@ export function summaryFields(
   | "unexplained"
   | "unexplainedAnswers"
   | "gate"
+  | "sequential"
 > {
   return {
     roundScore: summary.roundScore,
@@ -155,6 +158,25 @@ export function summaryFields(
     unexplained: summary.unexplained,
     unexplainedAnswers: summary.unexplainedAnswers,
     gate: { ...summary.gate, calibration },
+    // Only for a run budget: a card of a fixed number of runs reads as it did before budgets existed.
+    ...(summary.sequential ? { sequential: cardSequential(summary.sequential) } : {}),
+  };
+}
+
+/** The sequential test as the card keeps it: what was decided at each look, and why the round stopped. */
+function cardSequential(sequential: NonNullable<RoundSummary["sequential"]>): CardSequential {
+  const { budget, alpha, spread, runs, looks, decision, decidedAfter, runSpread, detectable, stop } = sequential;
+  return {
+    budget: { ...budget },
+    alpha,
+    spread,
+    runs,
+    looks: looks.map((look) => ({ ...look })),
+    decision,
+    decidedAfter,
+    runSpread,
+    detectable,
+    stop,
   };
 }
 
@@ -171,7 +193,8 @@ export function cardSettings(config: RoundConfig): Scorecard["settings"] {
     maxTokens: config.bench.maxTokens,
     tolerance: config.bench.tolerance,
     model: config.bench.model,
-    runs: config.bench.runs,
+    runs: mostRuns(config.bench.runs),
+    ...(typeof config.bench.runs === "object" ? { budget: { ...config.bench.runs } } : {}),
     order: config.bench.order,
     clientWarmup: config.bench.clientWarmup,
   };

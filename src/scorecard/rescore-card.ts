@@ -9,7 +9,8 @@ import { describeEngineFailure, equalLengthReason, failureContext, runSpeedup, s
 import { answersJudgedByQuality } from "../scoring/evaluate-gate.js";
 import { DEFAULT_MAX_QUALITY_DROP, judgeQuality } from "../scoring/judge-quality.js";
 import { type AnswerPrefixes, answersVary, isUnexplainedAnswer } from "../scoring/pooled-answers.js";
-import { summarizeRound } from "../scoring/summarize-round.js";
+import { type SequentialSettings, summarizeRound } from "../scoring/summarize-round.js";
+import { calibratedSpread } from "../scoring/decide-sequential.js";
 import { summaryFields } from "./build-scorecard.js";
 import type { PromptResult, PromptRun, Scorecard } from "./scorecard-schema.js";
 import type { CardCalibration } from "../calibration/calibration-schema.js";
@@ -30,7 +31,10 @@ export function calibrationSource(calibration: CardCalibration | null): Calibrat
 }
 
 /** The facts of a card its calibration must fit, as fitCalibration wants them. */
-export function calibrationFacts(card: Pick<Scorecard, "engine" | "provenance" | "settings">) {
+export function calibrationFacts(card: Pick<Scorecard, "engine" | "provenance" | "settings">, sequential = false) {
+  // The sequential rule reads the A/A rounds' run-to-run spread, which A/A rounds of any number of runs measure; the noise floor is
+  // for rounds of the A/A rounds' own number.
+  const { runs, ...others } = card.settings;
   return {
     engine: card.engine,
     gpu: card.provenance.gpu,
@@ -38,7 +42,26 @@ export function calibrationFacts(card: Pick<Scorecard, "engine" | "provenance" |
     baselineImage: card.provenance.baselineImage,
     baselineImageId: card.provenance.baselineImageId,
     promptsHash: card.provenance.promptsHash,
-    settings: card.settings,
+    settings: sequential ? others : { ...others, runs },
+  };
+}
+
+/**
+ * The sequential rule a card is decided by under `gate`: its run budget, or, for a card of a fixed
+ * number of runs that a repository gates with `use: sequential`, one look at its runs. A fitting
+ * calibration's spread stands in for the round's own. Null under any other rule.
+ */
+export function sequentialOf(
+  card: Pick<Scorecard, "settings">,
+  gate: GateSettings,
+  calibration: CardCalibration | null,
+): SequentialSettings | null {
+  if (gate.use !== "sequential") return null;
+  const runs = card.settings.runs;
+  return {
+    budget: card.settings.budget ?? { min: runs, max: runs },
+    order: card.settings.order ?? "baseline-first",
+    calibrated: calibration && calibration.problems.length === 0 ? calibratedSpread(calibration.scores, calibration.settings.runs) : null,
   };
 }
 
@@ -179,7 +202,7 @@ export function rescoreCard(card: Scorecard, options: RescoreOptions): Scorecard
     ),
   );
   const source = calibrationSource(card.gate.calibration);
-  const calibration = source ? fitCalibration(source, calibrationFacts(card)) : null;
+  const calibration = source ? fitCalibration(source, calibrationFacts(card, options.gate.use === "sequential")) : null;
   const failure = card.failure;
   const description = options.failureDescription ?? (failure ? describeEngineFailure(failure, card.settings.runs) : null);
   const summary = summarizeRound(
@@ -197,6 +220,7 @@ export function rescoreCard(card: Scorecard, options: RescoreOptions): Scorecard
         ? { floor: calibration.noiseFloor, problems: calibration.problems, selfAgreement: calibration.selfAgreement ?? null }
         : null,
       bootstrapSeed: options.bootstrapSeed,
+      sequential: sequentialOf(card, options.gate, calibration),
       quality: questions,
     },
   );
@@ -213,6 +237,8 @@ export function rescoreCard(card: Scorecard, options: RescoreOptions): Scorecard
       runs: promptRuns.map(({ score: _score, ...run }) => run),
     };
   });
+  // What the card concluded of its looks is recomputed, or gone when the rule is no longer sequential.
+  const { sequential: _sequential, ...rest } = card;
   const quality = card.quality ? { quality: { ...card.quality, judgement: summary.quality } } : {};
-  return { ...card, ...summaryFields(summary, calibration), ...quality, prompts };
+  return { ...rest, ...summaryFields(summary, calibration), ...quality, prompts };
 }

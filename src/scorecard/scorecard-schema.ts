@@ -293,6 +293,48 @@ export const cardQualitySchema = z.object({
 
 export { MAX_SCENARIOS, SCENARIO_NAME };
 
+const lookRunsSchema = z.number().int().min(1).max(100);
+
+/**
+ * A run budget's sequential test (decideSequential) as the card records it: per look, what the rule
+ * saw and decided, and why the round stopped. Every reader recomputes it from the prompts' runs (a
+ * merge, the app's re-gate); this copy is what the runner concluded. Absent on a card of a fixed
+ * number of runs.
+ */
+export const sequentialSchema = z.object({
+  budget: z.object({ min: lookRunsSchema, max: lookRunsSchema }),
+  /** The one-sided error the looks spend together. */
+  alpha: z.number().gt(0).lt(0.5),
+  /** Where the run-to-run spread came from: the engines' starts, the run scores alone, or a calibration. */
+  spread: z.enum(["starts", "pairs", "calibrated"]),
+  /** Runs every compared prompt has. */
+  runs: z.number().int().min(0).max(100),
+  looks: z
+    .array(
+      z.object({
+        runs: lookRunsSchema,
+        score: z.number().finite().min(0),
+        low: z.number().finite().min(0),
+        high: z.number().finite().min(0),
+        statistic: z.number().finite(),
+        bound: z.number().finite(),
+        upper: z.number().finite().min(0),
+        outcome: z.enum(["pass", "fail", "continue"]),
+      }),
+    )
+    .max(100),
+  decision: z.enum(["pass", "fail", "undecided"]),
+  decidedAfter: lookRunsSchema.nullable(),
+  /** One run score's standard deviation on the log scale, as this round (or its calibration) saw it. */
+  runSpread: z.number().finite().min(0).nullable(),
+  /** The smallest speedup this runner passes with 95% power within the budget. */
+  detectable: z.number().finite().min(0).nullable(),
+  /** Why the round stopped after its last look; null when it stopped for none of these (a merge, a re-gate under another bar). */
+  stop: z.enum(["failure", "integrity", "decided", "ruled-out", "budget"]).nullable(),
+});
+
+export type CardSequential = z.infer<typeof sequentialSchema>;
+
 const scorecardFields = {
   schemaVersion: z.literal(SCORECARD_SCHEMA_VERSION),
   speedgateVersion: text(64),
@@ -355,7 +397,10 @@ const scorecardFields = {
     minPromptAgreement: z.number().min(0).lt(1).optional(),
     /** sha256 of the tokenizer.json speedgate counted with; null: the engines' own counts, bounded by the bytes they streamed. */
     tokenizer: text(128).nullable().optional(),
+    /** The runs of each engine the round could take: the number, or a budget's max. */
     runs: z.number().int().min(1).max(100),
+    /** bench.runs as a budget: at least min and at most max runs of each engine, the sequential rule deciding; absent for a number. */
+    budget: z.object({ min: lookRunsSchema, max: lookRunsSchema }).optional(),
     /** Which engine went first in each run (orderEngineTurns) and whether the client was warmed first; absent on cards from before them. */
     order: z.enum(["counterbalanced", "baseline-first"]).optional(),
     clientWarmup: z.boolean().optional(),
@@ -435,6 +480,8 @@ const scorecardFields = {
   docsBaseUrl: docsBaseUrlSchema.nullable(),
   /** Where the round's time went; absent on older cards and on merged shards (each shard spent its own). */
   timeSpent: timeSpentSchema.nullable().optional(),
+  /** A run budget's sequential test; absent on a card of a fixed number of runs. */
+  sequential: sequentialSchema.optional(),
   /** The quality question set both engines answered, and its verdict; absent without quality:. */
   quality: cardQualitySchema.optional(),
 };

@@ -9,7 +9,8 @@ import type { GateMode } from "./evaluate-gate.js";
  * variation at all, and three push by 2.7×, so two is the run count that most often gives no verdict.
  * `where` names the setting ("bench.runs", "scenarios[1].runs").
  */
-export function describeTwoRuns(runs: number, use: GateMode, where = "bench.runs"): string | null {
+export function describeTwoRuns(runs: number | object, use: GateMode, where = "bench.runs"): string | null {
+  // A budget's first look after two runs reads each engine's two starts apart (two degrees of freedom): the note is for a fixed 2.
   if (runs !== 2 || use !== "interval-low") return null;
   const two = runLevelFactor(2).toFixed(1);
   const three = runLevelFactor(3).toFixed(1);

@@ -6,14 +6,18 @@ import { formatBar, formatPercent, formatPercentAgainst, formatScoreAgainstBar }
  * - `interval-low`: the bootstrap interval's low end must clear the bar (the default without a calibration).
  * - `noise-floor`: the round score must clear the bar raised by the runner's measured noise (the default with one).
  * - `round-score`: the round score alone must clear the bar; it passes an unchanged engine about half the time at a bar of 1.
+ * - `sequential`: the sequential test over the runs must pass (decideSequential; the rule of a run budget).
  */
-export type GateMode = "round-score" | "interval-low" | "noise-floor";
+export type GateMode = "round-score" | "interval-low" | "noise-floor" | "sequential";
 
-export const GATE_MODES = ["interval-low", "noise-floor", "round-score"] as const;
+export const GATE_MODES = ["interval-low", "noise-floor", "round-score", "sequential"] as const;
 
-/** gate.use when the config leaves it out: the noise floor when the round names a calibration, the interval's low end otherwise. */
-export function defaultGateMode(calibrated: boolean): GateMode {
-  return calibrated ? "noise-floor" : "interval-low";
+/**
+ * gate.use when the config leaves it out: the sequential rule for a run budget (bench.runs { min, max });
+ * for a fixed number of runs, the noise floor when the round names a calibration, the interval's low end otherwise.
+ */
+export function defaultGateMode(calibrated: boolean, budget = false): GateMode {
+  return budget ? "sequential" : calibrated ? "noise-floor" : "interval-low";
 }
 
 /** The most reasons a gate gives: the card's schema holds no more, so a merged gate keeps the first this many. */
@@ -21,7 +25,8 @@ export const MAX_GATE_REASONS = 20;
 export const DEFAULT_MAX_UNSCORED = 0.1;
 export const DEFAULT_MIN_PROMPTS = 10;
 /**
- * bench.runs by default: the fewest runs whose interval alone holds the gate without a calibration.
+ * bench.runs by default before run budgets, and the fixed four a budget's card counts its engine time
+ * against: the fewest runs whose interval alone holds the gate without a calibration.
  * On a runner whose engine starts differ by 2%, one run passed an unchanged engine in 20% of rounds
  * and three passed a 10% speedup in only 94%; four pass the first under 1% and the second in all
  * rounds (bench/gate-statistics.ts, docs/scoring-statistics.md). An even count also lets the
@@ -143,6 +148,8 @@ export interface GateInput {
   unexplainedAnswers?: UnexplainedAnswers | null;
   /** Runs the candidate served: with one, the baseline's answers show nothing of the engine's own variation. */
   runsServed?: number;
+  /** The sequential test's outcome (gate.use sequential); absent for a round of a fixed number of runs. */
+  sequential?: { passed: boolean; statement: string } | null;
   /** The round's question set judged (judgeQuality); null or absent when the round has no quality: or nothing was compared. */
   quality?: QualityJudgement | null;
 }
@@ -195,6 +202,12 @@ function ruleOutcome(input: GateInput, settings: GateSettings, bar: number): { p
       const passed = score >= bar;
       const floor = `${formatBar(settings.minRoundScore)} + noise floor ${formatPercent(input.noise.floor)}`;
       return { passed, statement: `round score ${formatScoreAgainstBar(score, bar)} ${passed ? "≥" : "<"} ${shownBar} (${floor})` };
+    }
+    case "sequential": {
+      if (input.noise && input.noise.problems.length > 0) {
+        return { passed: false, statement: `the calibration does not fit this round: ${input.noise.problems.join("; ")}` };
+      }
+      return input.sequential ?? { passed: false, statement: "gate.use is sequential but the round has no runs to test (bench.runs)" };
     }
   }
 }

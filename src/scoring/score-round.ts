@@ -9,7 +9,7 @@ import { measureBaselineSelf } from "./measure-baseline-self.js";
 import { type RequestRecord, timeToTokens } from "./request-record.js";
 import { type PromptScore, type StatusEvidence, scorePrompt } from "./score-prompt.js";
 import { MIN_CANDIDATE_MS, speedupFromTimes } from "./speedup-from-times.js";
-import { type RoundSummary, type SummarizeOptions, summarizeRound } from "./summarize-round.js";
+import { type RoundSummary, type SequentialSettings, type SummarizeOptions, summarizeRound } from "./summarize-round.js";
 
 /** One engine's side of one run: a record per prompt it was sent, and the failure that stopped it, if any. */
 export interface EngineRoundResult {
@@ -92,6 +92,8 @@ export interface ScoreRoundInput {
   agreementTokens?: number;
   /** bench.minPromptAgreement (default 0.5; 0: off). */
   minPromptAgreement?: number;
+  /** A run budget: the sequential rule decides (gate.use sequential). */
+  sequential?: SequentialSettings | null;
   /** Each question of the round's quality set, right or wrong per run for each engine; null or absent without quality:. */
   quality?: readonly QuestionOutcome[] | null;
 }
@@ -288,6 +290,7 @@ export function scoreRound(input: ScoreRoundInput): RoundResult {
       ...failureContext(failure, failure ? describeEngineFailure(failure, input.plannedRuns ?? input.runs.length) : null),
       noise: input.noise ?? null,
       bootstrapSeed: input.bootstrapSeed,
+      sequential: input.sequential ?? null,
       quality: input.quality ?? null,
     },
   );

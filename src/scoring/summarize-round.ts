@@ -17,6 +17,9 @@ import { median } from "./median.js";
 import { type AnswerPrefixes, distinctAnswers } from "./pooled-answers.js";
 import { shuffleUnexplained } from "./shuffle-unexplained.js";
 import { type PromptStatus, UNSCORED_STATUSES } from "./score-prompt.js";
+import { type CalibratedSpread, type SequentialResult, decideSequential } from "./decide-sequential.js";
+import { type LookStop, judgeLook } from "./judge-look.js";
+import type { RunBudget, SequentialOrder } from "./sequential-design.js";
 
 /** The little of a prompt's result that the round summary depends on: its outcome in each run, in run order. */
 export interface PromptOutcome {
@@ -68,6 +71,15 @@ export interface RoundSummary {
   /** The question set judged (judgeQuality); null when the round has no quality:. */
   quality: QualityJudgement | null;
   gate: GateResult;
+  /** The sequential test of a round with a run budget, and why the round stops after its latest look (null: it goes on). */
+  sequential: (SequentialResult & { stop: LookStop | null }) | null;
+}
+
+/** A round with a run budget: the sequential rule's settings, and a fitting calibration's spread when it names one. */
+export interface SequentialSettings {
+  budget: RunBudget;
+  order: SequentialOrder;
+  calibrated?: CalibratedSpread | null;
 }
 
 export interface SummarizeOptions {
@@ -88,6 +100,8 @@ export interface SummarizeOptions {
    * rules' defaults.
    */
   rules?: Partial<ExplainRules>;
+  /** The run budget the round is decided on (gate.use sequential); absent or null for a fixed number of runs. */
+  sequential?: SequentialSettings | null;
   /** Each question of the round's quality set, right or wrong per run for each engine; null or absent without quality:. */
   quality?: readonly QuestionOutcome[] | null;
 }
@@ -202,7 +216,7 @@ export function summarizeRound(prompts: readonly PromptOutcome[], options: Summa
         !outcome || outcome.status === "excluded" ? Number.NaN : UNSCORED_STATUSES.has(outcome.status) ? 0 : (outcome.score ?? 0);
     });
   });
-  const interval =
+  const bootstrapInterval = (): ScoreInterval | null =>
     roundScore !== null && counted.length >= MIN_PROMPTS_FOR_INTERVAL && servedRuns.length > 0
       ? bootstrapRunsAndPrompts(matrix, { seed: options.bootstrapSeed })
       : null;
@@ -242,6 +256,20 @@ export function summarizeRound(prompts: readonly PromptOutcome[], options: Summa
     }),
   );
   const unexplainedAnswers = shuffleAnswers(compared.map(({ explanation }) => explanation));
+  const sequential = options.sequential
+    ? decideSequential({
+        prompts: compared.map(({ prompt }) => prompt),
+        runScores,
+        budget: options.sequential.budget,
+        order: options.sequential.order,
+        bar: options.gate.minRoundScore,
+        calibrated: options.noise && options.noise.problems.length === 0 ? (options.sequential.calibrated ?? null) : null,
+      })
+    : null;
+  // A budget's interval is the test's own bound at its latest look, so that its low end and the verdict agree.
+  const lastLook = sequential?.looks.at(-1);
+  const interval =
+    sequential && lastLook ? { low: lastLook.low, high: lastLook.high, confidence: 1 - 2 * sequential.alpha } : bootstrapInterval();
   const countOf = (status: PromptStatus): number => aggregated.filter((prompt) => prompt.status === status).length;
   const unscored = aggregated.filter((prompt) => UNSCORED_STATUSES.has(prompt.status)).length;
   const breakdown = STATUS_WORDS.map(([status, words]) => [countOf(status), words] as const)
@@ -267,10 +295,20 @@ export function summarizeRound(prompts: readonly PromptOutcome[], options: Summa
       unexplainedBreakdown: unexplained.breakdown,
       unexplainedAnswers,
       runsServed: servedRuns.length,
+      sequential: sequential ? { passed: sequential.decision === "pass", statement: sequential.statement } : null,
       quality,
     },
     options.gate,
   );
+  const stop = sequential
+    ? judgeLook({
+        failed: Boolean(options.baselineFailure || options.infrastructureFailure || options.candidateFailure),
+        unfixable: counted.length < options.gate.minPrompts || (options.noise?.problems.length ?? 0) > 0,
+        integrityReasons: gate.reasons.filter((reason) => reason !== gate.rule).length,
+        baselineVaries: unexplainedAnswers?.baselineVaries ?? false,
+        sequential,
+      })
+    : null;
   return {
     roundScore,
     interval,
@@ -289,5 +327,6 @@ export function summarizeRound(prompts: readonly PromptOutcome[], options: Summa
     prompts: aggregated,
     quality,
     gate,
+    sequential: sequential ? { ...sequential, stop } : null,
   };
 }

@@ -19,6 +19,8 @@ export const DOCUMENTED_RUNNER: RunnerNoise = { runVariance: 0.01, jitter: 0.03 
 export const HARSH_RUNNER: RunnerNoise = { runVariance: 0.0141, jitter: 0.03 };
 /** Past what the default is promised for: engine starts that differ by 3%. */
 export const NOISY_RUNNER: RunnerNoise = { runVariance: 0.0212, jitter: 0.03 };
+/** Engine starts that differ by 8%: an H200 with llama.cpp's CUDA server at saturation (issue #43), what run budgets are for. */
+export const H200_RUNNER: RunnerNoise = { runVariance: 0.0566, jitter: 0.03 };
 export const DOCUMENTED_PROMPTS = 30;
 /** A/A rounds in a calibration, as `speedgate calibrate` runs by default. */
 export const DOCUMENTED_CALIBRATION_ROUNDS = 20;

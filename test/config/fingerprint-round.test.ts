@@ -41,8 +41,9 @@ describe("fingerprintRound", () => {
   });
 
   it("hashes a config as the code before bench.concurrency did, so calibrations made for it still match", () => {
-    // Computed by the code before the closed loop existed: reordering the parsed bench fields changed it.
-    const config = resolveConfigPaths(parseRoundConfig(raw), "/w");
+    // Computed by the code before the closed loop existed: reordering the parsed bench fields changed it. bench.runs: 4 was
+    // the default then, and a config that says it hashes as that config did: a number of runs keeps its meaning and its calibrations.
+    const config = resolveConfigPaths(parseRoundConfig({ ...raw, bench: { ...raw.bench, runs: 4 } }), "/w");
     expect(fingerprintRound(config, "/w", prompts).configHash).toBe("91e75fd365855d3794f111a32994df985da5fcdec67b2c782a3e40749f477259");
   });
 
@@ -77,6 +78,8 @@ describe("fingerprintRound", () => {
         tolerance: 0.9,
         warmupRequests: 4,
         tokenizer: { path: "./models/tokenizer.json", from: "runner" },
+        // The default before run budgets: the config keeps its hash (and its calibrations) by saying it.
+        runs: 4,
       },
       gate: { minRoundScore: 1, maxRegression: 0.97, minPrompts: 8 },
       scenarios: [
@@ -94,6 +97,15 @@ describe("fingerprintRound", () => {
     };
     const config = resolveConfigPaths(parseRoundConfig(every), "/w");
     expect(fingerprintRound(config, "/w", prompts).configHash).toBe("b008f3aad30996b879b6efb52077645e1f6e221db62a231db135207a1857db15");
+  });
+
+  it("hashes a config without bench.runs with the default budget in it: the round it describes is another", () => {
+    const config = resolveConfigPaths(parseRoundConfig(raw), "/w");
+    expect(config.bench.runs).toEqual({ min: 2, max: 16 });
+    expect(config.gate.use).toBe("sequential");
+    const fixed = resolveConfigPaths(parseRoundConfig({ ...raw, bench: { ...raw.bench, runs: 4 } }), "/w");
+    expect(fingerprintRound(config, "/w", prompts).configHash).not.toBe(fingerprintRound(fixed, "/w", prompts).configHash);
+    expect(fingerprintRound(config, "/w", prompts).configHash).toBe("c10fb0627afdfc8ede97a0e7f4c4aa2c47386bd454bd74705d30d950a0cdadb4");
   });
 
   it(

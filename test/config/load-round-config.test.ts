@@ -55,18 +55,38 @@ describe("parseRoundConfig", () => {
     expect(config.bench.warmupRequests).toBe(0);
     expect(config.gate).toEqual({
       minRoundScore: 1,
-      use: "interval-low",
+      use: "sequential",
       maxUnscored: 0.1,
       minPrompts: 10,
       minAgreement: 1,
       maxUnexplained: 0,
     });
-    // The uncalibrated default holds with four runs in counterbalanced order (docs/scoring-statistics.md).
-    expect(config.bench.runs).toBe(4);
+    // A budget of 2 to 16 runs in counterbalanced order, decided by the sequential rule (docs/scoring-statistics.md).
+    expect(config.bench.runs).toEqual({ min: 2, max: 16 });
     expect(config.bench.order).toBe("counterbalanced");
     expect(config.bench.clientWarmup).toBe(true);
     expect(config.docker.network).toBe("isolated");
     expect(config.health.intervalMs).toBe(500);
+  });
+
+  it("asks for the calibration file gate.use: noise-floor gates on", () => {
+    const fixed = withField(["bench", "runs"], 4) as typeof valid;
+    expect(messageFor({ ...fixed, gate: { ...fixed.gate, use: "noise-floor" } })).toBe(
+      "round.yml: gate.calibration: expected the calibration file gate.use: noise-floor gates on (write one with speedgate " +
+        "calibrate), but it is missing",
+    );
+  });
+
+  it("refuses the sequential rule for a number of runs, and fills the rules each kind of runs is decided by", () => {
+    const fixed = withField(["bench", "runs"], 4) as typeof valid;
+    expect(messageFor({ ...fixed, gate: { ...fixed.gate, use: "sequential" } })).toBe(
+      "round.yml: gate.use: expected interval-low, noise-floor or round-score, or bench.runs as a budget { min, max }: the sequential " +
+        'rule decides a budget, and bench.runs is 4, got "sequential"',
+    );
+    expect(parseRoundConfig(fixed).gate.use).toBe("interval-low");
+    expect(parseRoundConfig({ ...fixed, gate: { ...fixed.gate, calibration: "cal.json" } }).gate.use).toBe("noise-floor");
+    const budget = parseRoundConfig({ ...valid, gate: { ...valid.gate, calibration: "cal.json" } });
+    expect(budget.gate.use).toBe("sequential");
   });
 
   it.each([
@@ -97,16 +117,33 @@ describe("parseRoundConfig", () => {
     ],
     [["bench", "arrival"], "burst", 'round.yml: bench.arrival: expected one of "fixed", "poisson", got "burst"'],
     [["gate", "minRoundScore"], "1.0x", 'round.yml: gate.minRoundScore: expected a speedup greater than 0, such as 1.0, got "1.0x"'],
-    [["gate", "use"], "mean", 'round.yml: gate.use: expected one of "interval-low", "noise-floor", "round-score", got "mean"'],
     [
       ["gate", "use"],
-      "noise-floor",
-      "round.yml: gate.calibration: expected the calibration file gate.use: noise-floor gates on (write one with speedgate " +
-        "calibrate), but it is missing",
+      "mean",
+      'round.yml: gate.use: expected one of "interval-low", "noise-floor", "round-score", "sequential", got "mean"',
     ],
     [["gate", "maxUnscored"], 1, "round.yml: gate.maxUnscored: expected a share of prompts in [0, 1), such as 0.1, got 1"],
     [["gate", "minPrompts"], 0, "round.yml: gate.minPrompts: expected a whole number of prompts, 1 or more, got 0"],
-    [["bench", "runs"], 0, "round.yml: bench.runs: expected a whole number of runs from 1 to 100, got 0"],
+    [
+      ["bench", "runs"],
+      0,
+      "round.yml: bench.runs: expected a whole number of runs from 1 to 100, or a budget { min, max } of runs from 2 to 32 the rule " +
+        "decides within, got 0",
+    ],
+    [["bench", "runs"], { min: 2, max: 64 }, "round.yml: bench.runs.max: expected a whole number of runs from 2 to 32, got 64"],
+    [["bench", "runs"], { min: 8, max: 4 }, 'round.yml: bench.runs: expected min (8) to be at most max (4), got {"min":8,"max":4}'],
+    [
+      ["bench", "runs"],
+      { min: 2, max: 7 },
+      "round.yml: bench.runs: expected even min and max with bench.order counterbalanced (2 and 7): the rule looks after whole pairs " +
+        'of runs, one with the baseline first and one with the candidate first, got {"min":2,"max":7}',
+    ],
+    [
+      ["gate", "use"],
+      "interval-low",
+      "round.yml: gate.use: expected sequential, or no gate.use: bench.runs is a budget ({ min: 2, max: 16 }), which the sequential " +
+        'rule decides (a number of runs is gated by interval-low, noise-floor or round-score), got "interval-low"',
+    ],
     [
       ["baseline", "command"],
       "python3 -m sglang",

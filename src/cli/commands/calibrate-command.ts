@@ -11,6 +11,8 @@ import { writeAtomically } from "../../round/write-scorecard.js";
 import { type QueueBound, detectQueueBound } from "../../scorecard/detect-queue-bound.js";
 import { formatPercent, formatTimes } from "../../scoring/format-speedup.js";
 import { MIN_CALIBRATION_ROUNDS } from "../../scoring/noise-floor.js";
+import { calibratedSpread, detectableWithin } from "../../scoring/decide-sequential.js";
+import { calibrationRunsOf, describeRuns } from "../../config/run-plan.js";
 import { type Command, UsageError } from "../command.js";
 import { parseCommandArgs } from "../parse-command-args.js";
 import { createProgressRenderer } from "../render-round-progress.js";
@@ -57,6 +59,7 @@ export function describeCalibration(
       `score at least gate.minRoundScore × ${(1 + file.noise.floor).toFixed(4)} to pass`,
     `  a speedup of ${formatPercent(file.noise.detectableSpeedup)} over the bar passes 95% of the time on this runner`,
   ];
+  lines.push(...describeBudgetReach(file));
   const self = selfAgreementOf(file.rounds);
   if (self) {
     const median =
@@ -89,6 +92,31 @@ export function describeCalibration(
     );
   }
   return `${lines.join("\n")}\n`;
+}
+
+/** The budgets a team chooses between: at least two runs, at most this many. */
+export const QUOTED_BUDGETS = [4, 8, 16] as const;
+
+/**
+ * What a team needs to choose a run budget (bench.runs { min, max }): the runner's run-to-run spread,
+ * and for budgets of 4, 8 and 16 runs the smallest speedup the sequential rule passes with 95% power,
+ * with this calibration and without one.
+ */
+export function describeBudgetReach(file: Pick<CalibrationFile, "rounds" | "settings">): string[] {
+  const spread = calibratedSpread(
+    file.rounds.map((round) => round.roundScore),
+    file.settings.runs,
+  );
+  const reach = (calibrated: { degrees: number } | null): string =>
+    QUOTED_BUDGETS.map(
+      (max) => `${formatTimes(detectableWithin({ min: 2, max }, file.settings.order, spread.sdLogRun, calibrated))} in ${max} runs`,
+    ).join(", ");
+  const per = file.settings.runs === 1 ? "the A/A round scores' own spread" : `the A/A round scores' spread × √${file.settings.runs} runs`;
+  return [
+    `  run-to-run spread: one run's score spreads ${formatPercent(spread.sdLogRun)} (standard deviation, log scale: ${per})`,
+    `  smallest speedup over the bar a run budget (bench.runs { min: 2, max }) passes 95% of the time here: gating on this file ` +
+      `${reach({ degrees: spread.degrees })}; without a calibration ${reach(null)}`,
+  ];
 }
 
 /** An A/A round's score as the log line gives it: each scenario's, named, in a round with scenarios. */
@@ -135,7 +163,8 @@ Exit codes:
       ? `${round.scenarios.length} scenarios (${round.scenarios.map((scenario) => scenario.name).join(", ")})`
       : `${round.prompts.length} prompts`;
     context.logger.info(
-      `speedgate calibrate: ${rounds} A/A rounds of ${workloads} (bench.runs ${round.config.bench.runs}), the baseline against itself`,
+      `speedgate calibrate: ${rounds} A/A rounds of ${workloads} (bench.runs ${describeRuns(round.config.bench.runs)}, each A/A round ` +
+        `${calibrationRunsOf(round.config.bench.runs)} runs), the baseline against itself`,
     );
     let file: CalibrationFile;
     const queueBound: QueueBound[] = [];

@@ -1,3 +1,4 @@
+import { describeBudgetStop } from "./describe-budget.js";
 import { formatBar, formatPercent, formatPercentAgainst, formatScoreAgainstBar, formatTimes } from "../../scoring/format-speedup.js";
 import { MIN_PROMPTS_FOR_INTERVAL } from "../../scoring/evaluate-gate.js";
 import { runSpeedup } from "../../scoring/score-round.js";
@@ -75,6 +76,8 @@ export function describeBar(gate: Scorecard["gate"]): string {
       return gate.calibration && gate.calibration.problems.length === 0
         ? `gate ≥ ${formatBar(gate.bar)}: ${formatBar(gate.minRoundScore)} + noise floor ${formatPercent(gate.calibration.noiseFloor)}`
         : `gate ≥ ${formatBar(gate.minRoundScore)} + noise floor`;
+    case "sequential":
+      return `gate sequential lower bound ≥ ${formatBar(gate.bar)}`;
   }
 }
 
@@ -193,6 +196,13 @@ function describeDecider(card: Scorecard): string {
     if (gate.passed) return `; the interval's low end ${lowShown} clears ${bar}`;
     return score >= gate.bar ? `, but the interval's low end ${lowShown} is below ${bar}` : ` is below ${bar}`;
   }
+  const sequential = gate.use === "sequential" ? card.sequential : undefined;
+  if (sequential && !gate.passed && sequential.decision === "undecided") {
+    // Above the bar, but not by what the runs so far can tell from their noise.
+    const last = sequential.looks.at(-1);
+    const lowShown = last ? `, its lower bound ${formatScoreAgainstBar(last.low, gate.bar)} below ${bar}` : "";
+    return `, undecided after ${card.runs.completed} runs of each engine${lowShown}`;
+  }
   if (gate.passed) return ` clears ${bar}`;
   return score >= gate.bar ? ` (${describeBar(gate)})` : ` is below ${bar}`;
 }
@@ -221,6 +231,19 @@ export function describeInterval(card: Scorecard): string | null {
     const compared = card.promptsTotal - card.excluded;
     return compared < MIN_PROMPTS_FOR_INTERVAL ? `none: fewer than ${MIN_PROMPTS_FOR_INTERVAL} prompts compared (${compared})` : "none";
   }
+  const sequential = card.sequential;
+  if (sequential && sequential.looks.length > 0) {
+    const from =
+      sequential.spread === "calibrated"
+        ? "the run-to-run spread the calibration's A/A rounds measured"
+        : sequential.spread === "starts"
+          ? "how much each engine's starts differed in speed"
+          : "how much the run scores differed (too few prompts were timed alike in every run to tell the starts apart)";
+    return (
+      `the sequential test's bound after ${card.runs.completed} runs of each engine, which holds at every look the test took ` +
+      `(a repeated confidence interval): it is read from ${from}`
+    );
+  }
   if (card.runs.completed > 1)
     return `a bootstrap over the ${card.runs.completed} runs and the prompts: it includes how much engine starts differ in speed`;
   return (
@@ -234,7 +257,7 @@ export function describeRuns(card: Scorecard): string {
   const planned = card.settings.runs;
   if (planned === 1) return "1 of each engine (bench.runs: 1): run-to-run variation is not measured";
   const scores = card.runs.scores.filter((score): score is number => score !== null);
-  const done = card.runs.completed < planned ? `${card.runs.completed} of ${planned}` : `${planned}`;
+  const done = describeBudgetStop(card) ?? (card.runs.completed < planned ? `${card.runs.completed} of ${planned}` : `${planned}`);
   const each = card.runs.scores.map((score) => formatTimes(score)).join(", ");
   const spread = scores.length > 1 ? ` (spread ${formatTimes(Math.min(...scores))}–${formatTimes(Math.max(...scores))})` : "";
   const order =
@@ -267,6 +290,20 @@ export function describeReach(card: Scorecard): string | null {
 
 export function describeNoise(card: Scorecard): string {
   const calibration = card.gate.calibration;
+  const sequential = card.gate.use === "sequential" ? card.sequential : undefined;
+  if (!calibration && sequential) {
+    const spread = sequential.runSpread !== null ? ` (run scores spread ${formatPercent(sequential.runSpread)} from run to run)` : "";
+    const can =
+      sequential.detectable !== null
+        ? `; at that spread the smallest speedup this runner can show in ${sequential.budget.max} runs is ` +
+          `${formatTimes(sequential.detectable)}`
+        : "";
+    return (
+      `not calibrated: the sequential test reads this runner's run-to-run spread from the round's own engine starts${spread}, ` +
+      `and holds an unchanged engine to ${formatPercent(sequential.alpha)} of rounds whatever that spread is${can}; a calibration ` +
+      "(speedgate calibrate, gate.calibration) lets it decide from the first pair with a spread it already knows"
+    );
+  }
   if (!calibration) {
     const reach = describeReach(card);
     const givenUp =
@@ -290,7 +327,8 @@ export function describeNoise(card: Scorecard): string {
       `rounds${where ? ` on ${where}` : ""}, measured ${measured}${ago}; a speedup of ${formatPercent(calibration.detectableSpeedup)} ` +
       `over the bar passes 95% of the time`,
   ];
-  if (card.gate.use !== "noise-floor") parts.push(`not used: gate.use is ${card.gate.use}`);
+  if (sequential) parts.push(`the sequential test reads the run-to-run spread from those A/A rounds`);
+  else if (card.gate.use !== "noise-floor") parts.push(`not used: gate.use is ${card.gate.use}`);
   for (const problem of calibration.problems) parts.push(`does not fit: ${problem}`);
   for (const note of calibration.notes) parts.push(note);
   return parts.join("; ");

@@ -1,3 +1,4 @@
+import { describeBudgetStop } from "./describe-budget.js";
 import { describeFailureEvent, formatScoreAgainstBar, formatTimes } from "./describe-card.js";
 import { runLevelFactor } from "../../scoring/bootstrap-interval.js";
 import { decideVerdict } from "../decide-verdict.js";
@@ -22,10 +23,11 @@ export function describeIntervalBriefly(card: Scorecard): string {
 /** How far the verdict can be trusted, in a few words: runs, and whether the runner's noise was measured. */
 export function describeCaveats(card: Scorecard): string {
   const runs =
-    card.settings.runs === 1
+    describeBudgetStop(card) ??
+    (card.settings.runs === 1
       ? "1 run of each engine"
       : `${card.runs.completed < card.settings.runs ? `${card.runs.completed} of ${card.settings.runs}` : card.settings.runs} runs of ` +
-        `each engine`;
+        `each engine`);
   const calibration = card.gate.calibration;
   const noise = !calibration
     ? "noise not calibrated"
@@ -138,6 +140,20 @@ export function describeNextStep(card: Scorecard): string | null {
  */
 export function describeInconclusive(card: Scorecard): { author: string; maintainers: string } | null {
   const rule = card.gate.rule;
+  const sequential = card.sequential;
+  if (card.gate.use === "sequential" && sequential) {
+    // Undecided at the budget's last run, with nothing but the rule keeping the gate closed.
+    if (card.gate.passed || sequential.stop !== "budget" || sequential.decision !== "undecided") return null;
+    if (!rule || card.gate.reasons.length !== 1 || card.gate.reasons[0] !== rule) return null;
+    const can = sequential.detectable !== null ? ` (${formatTimes(sequential.detectable)} here)` : "";
+    return {
+      author: "No speedup this runner can tell from its noise within the budget: nothing to fix in the patch.",
+      maintainers:
+        `The budget ran out before the test decided: the smallest speedup it can show shrinks with a larger bench.runs max${can}, ` +
+        "a calibration of this runner (speedgate calibrate, gate.calibration), a runner whose engine starts differ less, or a pace " +
+        "the baseline keeps up with (bench.requestIntervalMs).",
+    };
+  }
   if (card.gate.passed || card.roundScore === null || card.gate.use !== "interval-low" || card.roundScore < card.gate.bar) return null;
   // With unscored prompts the low end is low because of their zeros: those are the patch's to explain.
   if (!rule || card.gate.reasons.length !== 1 || card.gate.reasons[0] !== rule || card.unscored > 0) return null;

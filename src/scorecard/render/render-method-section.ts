@@ -29,6 +29,18 @@ export const SCORING_RULE_SENTENCE =
   "clear the bar. " +
   "The same inputs and output limits apply to every engine; actual concurrency depends on response duration and engine scheduling.";
 
+/**
+ * What a run budget adds to the rule, on its cards only: a card of a fixed number of runs reads as it
+ * did before budgets.
+ */
+export const SEQUENTIAL_RULE_SENTENCE =
+  "With a run budget (bench.runs { min, max }) the rule is a sequential test: after each pair of runs (one with the baseline first, " +
+  "one with the candidate first) it compares the runs' mean log score with the bar, in standard errors read from how much each " +
+  "engine's starts differ (or from a calibration), against bounds that spend a one-sided error of 4% over all the looks " +
+  "(Lan–DeMets); the round passes when a look reaches its bound and nothing else keeps the gate closed, fails when the upper bound " +
+  "rules out a speedup of 1.1× the bar, and otherwise goes on, until the budget's last run. Reasons more runs do not fix (an engine " +
+  "failure, too few prompts, and cuts, partings or unexplained answers while the baseline's answers never varied) stop it at once.";
+
 /** Every count, zeros included, with what it means: the first screen names only the counts that are not zero. */
 function countsTable(card: Scorecard): string {
   const score =
@@ -71,7 +83,7 @@ function settingsTable(card: Scorecard): string {
       [closedLoop ? "Load" : "Request interval", "Runs", "Thinking", "Context limit", "Max tokens", "Tolerance", "Model"],
       [
         closedLoop ? `concurrency ${s.concurrency}` : `${s.requestIntervalMs} ms${s.arrival === "poisson" ? " (Poisson mean)" : ""}`,
-        String(s.runs),
+        s.budget ? `${s.budget.min} to ${s.budget.max} (a budget)` : String(s.runs),
         s.thinking ? "on" : "off",
         s.contextLimit.toLocaleString("en-US"),
         s.maxTokens.toLocaleString("en-US"),
@@ -124,8 +136,10 @@ export function renderMethodSection(card: Scorecard): string {
     : "";
   const time = card.timeSpent ? describeTimeSpent(card.timeSpent) : null;
   const timeSection = renderTimeSpent(card);
+  const budgetRule =
+    card.settings.budget || card.scenarios?.some((scenario) => scenario.card.settings.budget) ? SEQUENTIAL_RULE_SENTENCE : "";
   if (card.scenarios && card.scenarios.length > 0) {
-    const parts = [scenariosSentence(card), timeSection, SCORING_RULE_SENTENCE, estimate, countingSentence(card)];
+    const parts = [scenariosSentence(card), timeSection, SCORING_RULE_SENTENCE, budgetRule, estimate, countingSentence(card)];
     const summary =
       `How the score was measured: how the scenarios combine, where the ` + `time went and the rule${time ? ` (${time.brief})` : ""}`;
     return renderFold(summary, parts.filter((part) => part !== "").join("\n\n"));
@@ -136,6 +150,7 @@ export function renderMethodSection(card: Scorecard): string {
     describeSyntheticPrompts(card),
     timeSection,
     SCORING_RULE_SENTENCE,
+    budgetRule,
     estimate,
     countingSentence(card),
   ].filter((part) => part !== "");

@@ -106,7 +106,8 @@ export function renderSpeedSection(card: Scorecard): string {
   ];
   const table = markdownTable(rows, { alignDelimiters: false, align: ["l", "r", "r", "r"] });
   // With several runs the metrics pool every run: one request per scored prompt and run.
-  const runs = card.settings.runs;
+  // A budget's round ran as many runs as its rule took.
+  const runs = card.settings.budget ? card.runs.completed : card.settings.runs;
   const expected = card.promptsScored * runs;
   const partial = metrics.prompts < expected ? ` (${metrics.prompts} of ${expected}: the other shards' cards carried no metrics)` : "";
   const subject =

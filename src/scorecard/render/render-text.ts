@@ -34,6 +34,7 @@ import { renderCommitsText } from "./render-commits-section.js";
 import { describeScenarioScore } from "../assemble-scenario-card.js";
 import { type ScenariosDescription, describeScenarios } from "./describe-scenarios.js";
 import { describeTimeSpent } from "./describe-time-spent.js";
+import { describeFixedFour } from "./describe-budget.js";
 import { roundRuns } from "./render-failure-section.js";
 import type { Scorecard } from "../scorecard-schema.js";
 
@@ -115,9 +116,10 @@ function settingsLine(card: Scorecard): string {
   const load = s.concurrency
     ? `concurrency ${s.concurrency}`
     : `request interval ${s.requestIntervalMs} ms${s.arrival === "poisson" ? " (Poisson)" : ""}`;
+  const runs = s.budget ? `${s.budget.min} to ${s.budget.max} (a budget)` : String(s.runs);
   return (
     `Settings: ${load}, ` +
-    `runs ${s.runs}, thinking ${s.thinking ? "on" : "off"}, context limit ${s.contextLimit}, max tokens ${s.maxTokens}, tolerance ` +
+    `runs ${runs}, thinking ${s.thinking ? "on" : "off"}, context limit ${s.contextLimit}, max tokens ${s.maxTokens}, tolerance ` +
     `${formatPercent(s.tolerance)}`
   );
 }
@@ -126,7 +128,14 @@ function settingsLine(card: Scorecard): string {
 function timeSpentLines(card: Scorecard): string[] {
   if (!card.timeSpent) return [];
   const { rows, sentence } = describeTimeSpent(card.timeSpent);
-  return ["", "Where the time went:", ...columns(rows.map(([label, ...rest]) => [`  ${label ?? ""}`, ...rest])), `  ${sentence}`];
+  const four = describeFixedFour(card, card.timeSpent);
+  return [
+    "",
+    "Where the time went:",
+    ...columns(rows.map(([label, ...rest]) => [`  ${label ?? ""}`, ...rest])),
+    `  ${sentence}`,
+    ...(four ? [`  ${four}`] : []),
+  ];
 }
 
 /** What the GPU looked like before each engine started, the commits and the provenance: the card's last lines. */

@@ -1,5 +1,6 @@
 import { markdownTable } from "markdown-table";
 import { describeTimeSpent } from "./describe-time-spent.js";
+import { describeFixedFour } from "./describe-budget.js";
 import type { Scorecard } from "../scorecard-schema.js";
 
 /**
@@ -7,9 +8,10 @@ import type { Scorecard } from "../scorecard-schema.js";
  * stops, and the round's whole with the starts' share of it. Empty on a card that did not record it
  * (older cards, merged shards).
  */
-export function renderTimeSpent(card: Pick<Scorecard, "timeSpent">): string {
+export function renderTimeSpent(card: Pick<Scorecard, "timeSpent" | "settings" | "runs">): string {
   if (!card.timeSpent) return "";
   const { rows, sentence } = describeTimeSpent(card.timeSpent);
   const table = markdownTable(rows, { alignDelimiters: false, align: ["l", ...(rows[0] ?? []).slice(1).map(() => "r")] });
-  return `**Where the time went**\n\n${table}\n\n${sentence}`;
+  const four = describeFixedFour(card, card.timeSpent);
+  return `**Where the time went**\n\n${table}\n\n${sentence}${four ? ` ${four}` : ""}`;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { CalibrationFile } from "../../../src/calibration/calibration-schema.js";
-import { describeCalibration } from "../../../src/cli/commands/calibrate-command.js";
+import { describeBudgetReach, describeCalibration } from "../../../src/cli/commands/calibrate-command.js";
+import { detectableWithin } from "../../../src/scoring/decide-sequential.js";
 import { makeCalibrationFile } from "../../support/make-calibration-file.js";
 
 /** A queue-bound A/A study on a CPU runner: scores spread wide, as the queue's draining makes them. */
@@ -37,5 +38,35 @@ describe("describeCalibration", () => {
         `its speed; ${fix}`,
     );
     expect(describeCalibration(study(), 0.1)).not.toContain("queue-bound");
+  });
+
+  it("reports the run-to-run spread and, for budgets of 4, 8 and 16 runs, the smallest speedup passed 95% of the time", () => {
+    // A/A rounds of 2 runs whose scores spread 4%: one run's score spreads √2 as much.
+    const scores = [1.04, 0.97, 1.0, 1.05, 0.96, 1.01, 0.99, 1.03, 0.97, 1.0, 1.02, 0.98, 1.0, 1.04, 0.97, 1.01, 0.99, 1.02, 0.98, 1.0];
+    const file = makeCalibrationFile(scores);
+    const twoRuns = { ...file, settings: { ...file.settings, runs: 2, order: "counterbalanced" as const } };
+    const [spread, reach] = describeBudgetReach(twoRuns);
+    const logs = scores.map(Math.log);
+    const mean = logs.reduce((a, b) => a + b, 0) / logs.length;
+    const sd = Math.sqrt(logs.reduce((a, b) => a + (b - mean) ** 2, 0) / (logs.length - 1)) * Math.SQRT2;
+    expect(spread).toBe(
+      `  run-to-run spread: one run's score spreads ${(Math.round(sd * 1000) / 10).toString()}% (standard deviation, log scale: ` +
+        "the A/A round scores' spread × √2 runs)",
+    );
+    const quoted = (calibrated: { degrees: number } | null): number[] =>
+      [4, 8, 16].map((max) => detectableWithin({ min: 2, max }, "counterbalanced", sd, calibrated));
+    const withFile = quoted({ degrees: 19 });
+    const without = quoted(null);
+    // More runs detect less, and twenty A/A rounds' spread (19 degrees of freedom) less than a round's own starts (2(R − 1)).
+    expect(withFile[0]).toBeGreaterThan(withFile[1] as number);
+    expect(withFile[1]).toBeGreaterThan(withFile[2] as number);
+    withFile.forEach((value, index) => expect(value).toBeLessThan(without[index] as number));
+    expect(reach).toBe(
+      "  smallest speedup over the bar a run budget (bench.runs { min: 2, max }) passes 95% of the time here: gating on this file " +
+        withFile.map((value, index) => `${value.toFixed(2)}× in ${[4, 8, 16][index]} runs`).join(", ") +
+        "; without a calibration " +
+        without.map((value, index) => `${value.toFixed(2)}× in ${[4, 8, 16][index]} runs`).join(", "),
+    );
+    expect(describeCalibration(twoRuns, 0.1)).toContain(reach);
   });
 });
