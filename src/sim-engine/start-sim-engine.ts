@@ -1,3 +1,4 @@
+import { randomInt } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from "node:http";
 import type { Socket } from "node:net";
@@ -16,6 +17,9 @@ import { takeBranch } from "./branch-answer.js";
 import { createDecodeBatch } from "./decode-batch.js";
 import { type SimEngineState, abandonStreams, finishRecord, newRecord } from "./sim-engine-state.js";
 import { answerWhole, sendJson, streamAnswer } from "./stream-answer.js";
+
+/** Tags the unique-filler cheat draws from: 8 digits of an 8-word list, 16.7 million answers that differ. */
+const UNIQUE_TAGS = 2 ** 24;
 
 export const READY_LINE = "The server is fired up and ready to roll!";
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
@@ -104,7 +108,12 @@ export async function startSimEngine(options: SimEngineOptions = {}): Promise<Si
   });
   const indexOf = (promptId: string | null): number | null => (promptId === null ? null : (promptIndex.get(promptId) ?? null));
   const styleFor = (plan: ResponsePlan, promptId: string | null, branchAt: number | null) =>
-    answerStyle(profile.answer, profile.cheats, plan.reasoningTokens + plan.contentTokens, indexOf(promptId), branchAt);
+    answerStyle(profile.answer, profile.cheats, plan.reasoningTokens + plan.contentTokens, indexOf(promptId), branchAt, {
+      promptId,
+      start: options.start ?? 0,
+      // Fresh in every request, seeded or not: the unique filler must match no other answer, not even a replay's.
+      tag: randomInt(UNIQUE_TAGS),
+    });
   if (prompts.duplicates.length > 0)
     log(`sim-engine: prompts ${prompts.duplicates.join(", ")} repeat an earlier prompt's content and get its profile entry`);
   const startedAt = performance.now();
@@ -212,7 +221,8 @@ export async function startSimEngine(options: SimEngineOptions = {}): Promise<Si
         return;
       }
       const style = styleFor({ ...plan, contentTokens: fullLength - plan.reasoningTokens }, promptId, branchAt);
-      const request = { res, record, plan, chat, body, t0, style, onSent: countCompleted };
+      const starved = promptId !== null && cheats.starve.includes(promptId);
+      const request = { res, record, plan, chat, body, t0, style, onSent: countCompleted, starved };
       if (body.stream === true) streamAnswer(engine, request);
       else answerWhole(engine, request);
     });
