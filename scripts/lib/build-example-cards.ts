@@ -16,7 +16,7 @@ import { fitCalibration } from "../../src/calibration/fit-calibration.js";
 import { buildScorecard, cardSettings, emptyProvenance } from "../../src/scorecard/build-scorecard.js";
 import { calibrationFacts } from "../../src/scorecard/rescore-card.js";
 import type { ScenarioResult, Scorecard, TimeSpent } from "../../src/scorecard/scorecard-schema.js";
-import { assembleScenarioCard } from "../../src/scorecard/combine-scenario-gates.js";
+import { assembleScenarioCard } from "../../src/scorecard/assemble-scenario-card.js";
 import { toLogTail } from "../../src/safe-text/sanitize-log-tail.js";
 import type { ChunkArrival, CompletedRequest, RequestRecord } from "../../src/scoring/request-record.js";
 import { type RoundRun, scoreRound } from "../../src/scoring/score-round.js";

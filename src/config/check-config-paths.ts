@@ -3,7 +3,8 @@ import { access, stat } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { describeValue } from "../vocabulary/describe-value.js";
 import { sendsBenchPrompts } from "./sends-bench-prompts.js";
-import { type RoundConfig, tokenizerLocation } from "./round-config-schema.js";
+import type { RoundConfig } from "./round-config-schema.js";
+import { tokenizerLocation } from "./tokenizer-location.js";
 
 export type PathKind = "file" | "folder" | "file or folder";
 

@@ -22,7 +22,8 @@ import { ConfigError } from "../vocabulary/config-error.js";
 import { formatConfigIssues } from "../vocabulary/format-config-issues.js";
 import { type RoundFingerprint, fingerprintRound } from "./fingerprint-round.js";
 import { type LoadedPatch, loadPatch } from "./load-patch.js";
-import { type RoundConfig, roundConfigSchema, tokenizerLocation } from "./round-config-schema.js";
+import { type RoundConfig, roundConfigSchema } from "./round-config-schema.js";
+import { tokenizerLocation } from "./tokenizer-location.js";
 import { type CommitsRequest, type RoundCommits, findCommitsConfigProblems, resolveRoundCommits } from "./resolve-round-commits.js";
 
 /** Everything a round needs from the user's files, read and checked before any engine starts. */

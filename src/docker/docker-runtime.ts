@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { readCheckoutCommit } from "../git/read-checkout-commit.js";
 import { readdir } from "node:fs/promises";
 import type Dockerode from "dockerode";
-import type { BuildSpec } from "../config/round-config-schema.js";
+import type { BuildSpec } from "../config/engine-settings-schema.js";
 import type { LoadedRound } from "../config/load-round-config.js";
 import type { EngineRuntime, PreparedEngine, RunningEngine, RuntimeContext, SourceReport } from "../engine/engine-runtime.js";
 import { isPortFree, portTakenFailure } from "../engine/check-port-free.js";

@@ -6,7 +6,7 @@ import {
   minAgreementSchema,
   minPromptsSchema,
   scenarioGateSchema,
-} from "../config/round-config-schema.js";
+} from "../config/gate-settings-schema.js";
 import {
   DEFAULT_MAX_UNEXPLAINED,
   DEFAULT_MAX_UNSCORED,

@@ -40,7 +40,7 @@ import { RoundCancelledError } from "./round-cancelled-error.js";
 import type { RoundProgressEvent } from "./round-progress.js";
 import { type RoundWorkload, listRoundWorkloads } from "./list-round-workloads.js";
 import { type TimeSpentTracker, trackTimeSpent } from "./track-time-spent.js";
-import { assembleScenarioCard } from "../scorecard/combine-scenario-gates.js";
+import { assembleScenarioCard } from "../scorecard/assemble-scenario-card.js";
 import { describeSharedPrompts, findSharedPrompts } from "../vocabulary/find-shared-prompts.js";
 import { describeRoundTwoRuns } from "./describe-round-two-runs.js";
 

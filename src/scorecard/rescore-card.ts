@@ -6,8 +6,8 @@ import { formatPercent } from "../scoring/format-speedup.js";
 import { DEFAULT_AGREEMENT_TOKENS, DEFAULT_MIN_PROMPT_AGREEMENT, judgeAgreement } from "../scoring/judge-agreement.js";
 import type { PromptStatus } from "../scoring/score-prompt.js";
 import { describeEngineFailure, failureContext, runSpeedup } from "../scoring/score-round.js";
-import { distinctAnswers } from "../scoring/match-branches.js";
-import { isUnexplainedAnswer, summarizeRound } from "../scoring/summarize-round.js";
+import { type AnswerPrefixes, answersVary, isUnexplainedAnswer } from "../scoring/pooled-answers.js";
+import { summarizeRound } from "../scoring/summarize-round.js";
 import { summaryFields } from "./build-scorecard.js";
 import type { PromptResult, PromptRun, Scorecard } from "./scorecard-schema.js";
 import type { CardCalibration } from "../calibration/calibration-schema.js";
@@ -104,7 +104,7 @@ export function rederiveRun(
 
 /** Where a run sits in its prompt's pooled answers (PromptResult.answerPrefixes), for runs held to every baseline answer. */
 export interface PooledRun {
-  prefixes: ReadonlyArray<readonly number[] | null>;
+  prefixes: AnswerPrefixes;
   /** 0-based. */
   run: number;
 }
@@ -138,10 +138,8 @@ function rederiveBranchRun(
       match,
     };
   }
-  const runs = pooled.prefixes.length / 2;
-  const answersVary = distinctAnswers(pooled.prefixes, 0, runs) >= 2 || distinctAnswers(pooled.prefixes, runs, 2 * runs) >= 2;
   const early = agreed < k ? judgeAgreement(agreed, k, rules) : null;
-  if (early !== null && run.baselinePartsHere !== true && !answersVary)
+  if (early !== null && run.baselinePartsHere !== true && !answersVary(pooled.prefixes))
     return { ...as("diverged", 0, run.reason ?? early), match, agreedTokens: agreed };
   return { ...scored(run.reason), agreedTokens: agreed };
 }

@@ -1,5 +1,5 @@
 import type { GateSettings } from "../scoring/evaluate-gate.js";
-import { assembleScenarioCard } from "./combine-scenario-gates.js";
+import { assembleScenarioCard } from "./assemble-scenario-card.js";
 import { type RescoreOptions, rescoreCard } from "./rescore-card.js";
 import type { ScenarioCard, ScenarioResult, Scorecard } from "./scorecard-schema.js";
 

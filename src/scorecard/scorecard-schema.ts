@@ -4,7 +4,7 @@ import { FAILURE_KINDS } from "../vocabulary/engine-failure.js";
 import { roundMetricsSchema } from "../metrics/metrics-schema.js";
 import { engineReportedTimesSchema } from "../vocabulary/engine-reported-times.js";
 import { gpuStateSchema } from "../vocabulary/gpu-state-schema.js";
-import { GATE_MODES } from "../scoring/evaluate-gate.js";
+import { GATE_MODES, MAX_GATE_REASONS } from "../scoring/evaluate-gate.js";
 import { MAX_SCENARIOS, SCENARIO_NAME } from "../vocabulary/scenario-name.js";
 
 /*
@@ -338,7 +338,7 @@ const scorecardFields = {
     bar: z.number().gt(0),
     passed: z.boolean(),
     reason: text(8_000),
-    reasons: z.array(text(4_000)).max(20),
+    reasons: z.array(text(4_000)).max(MAX_GATE_REASONS),
     rule: text(4_000).nullable(),
     calibration: cardCalibrationSchema.nullable(),
     /**

@@ -9,6 +9,14 @@ import { formatBar, formatPercent, formatPercentAgainst, formatScoreAgainstBar }
 export type GateMode = "round-score" | "interval-low" | "noise-floor";
 
 export const GATE_MODES = ["interval-low", "noise-floor", "round-score"] as const;
+
+/** gate.use when the config leaves it out: the noise floor when the round names a calibration, the interval's low end otherwise. */
+export function defaultGateMode(calibrated: boolean): GateMode {
+  return calibrated ? "noise-floor" : "interval-low";
+}
+
+/** The most reasons a gate gives: the card's schema holds no more, so a merged gate keeps the first this many. */
+export const MAX_GATE_REASONS = 20;
 export const DEFAULT_MAX_UNSCORED = 0.1;
 export const DEFAULT_MIN_PROMPTS = 10;
 /**
@@ -56,7 +64,7 @@ export interface GateResult extends GateSettings {
   passed: boolean;
   /** The verdict in one line: the rule's comparison when it passes, every reason it does not otherwise. */
   reason: string;
-  /** Every reason the gate does not pass; empty when it passes. */
+  /** Every reason the gate does not pass (a card keeps at most MAX_GATE_REASONS); empty when it passes. */
   reasons: string[];
   /** What the rule (gate.use) found, pass or fail; null when a failure left nothing to evaluate. */
   rule: string | null;
@@ -79,6 +87,18 @@ export interface SelfAgreementInput {
   lowestMedianAgreement: number | null;
   /** The largest share of compared prompts one A/A round cut short or parted (below tolerance or diverged against itself). */
   mostDisagreed: number;
+}
+
+/**
+ * Candidate answers held to every answer the baseline gave (matchBranches) that none explains, of
+ * those compared, how often shuffling the engines' labels gives as many (shuffleUnexplained), and
+ * whether the baseline's own answers to any prompt varied over the runs.
+ */
+export interface UnexplainedAnswers {
+  count: number;
+  compared: number;
+  pValue: number;
+  baselineVaries: boolean;
 }
 
 export interface GateInput {
@@ -111,12 +131,8 @@ export interface GateInput {
   unexplained?: number;
   /** Which, such as "p3 (run 1, below tolerance), p7 (diverged)", for the reason. */
   unexplainedBreakdown?: string;
-  /**
-   * Candidate answers held to every answer the baseline gave (matchBranches) that none explains, of
-   * those compared, and how often shuffling the engines' labels gives as many (shuffleUnexplained).
-   * When present, the unexplained rule counts answers and weighs them against the shuffle.
-   */
-  unexplainedAnswers?: { count: number; compared: number; pValue: number; baselineVaries?: boolean } | null;
+  /** When present, the unexplained rule counts answers and weighs them against the shuffle. */
+  unexplainedAnswers?: UnexplainedAnswers | null;
   /** Runs the candidate served: with one, the baseline's answers show nothing of the engine's own variation. */
   runsServed?: number;
 }
@@ -217,16 +233,11 @@ function agreementReasons(input: GateInput, limits: { minAgreement: number; maxU
  * shows no nondeterminism to allow for: one run, or a baseline that answered every prompt the same
  * way in every run (a deterministic engine's A/A round shows no unexplained answer at all).
  */
-function unexplainedAnswersReason(
-  answers: { count: number; compared: number; pValue: number; baselineVaries?: boolean },
-  input: GateInput,
-  allowed: number,
-  maxUnexplained: number,
-): string | null {
+function unexplainedAnswersReason(answers: UnexplainedAnswers, input: GateInput, allowed: number, maxUnexplained: number): string | null {
   if (answers.compared === 0 || answers.count / answers.compared <= allowed) return null;
   const oneRun = (input.runsServed ?? 2) < 2;
   // An engine whose own answers never varied over the round's runs licenses no unexplained answer.
-  const steady = !oneRun && answers.baselineVaries === false;
+  const steady = !oneRun && !answers.baselineVaries;
   if (!oneRun && !steady && answers.pValue >= UNEXPLAINED_SIGNIFICANCE) return null;
   const share = answers.count / answers.compared;
   const which = input.unexplainedBreakdown ? ` (${input.unexplainedBreakdown})` : "";

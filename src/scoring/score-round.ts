@@ -7,6 +7,7 @@ import { type BranchMatch, type CandidateBranch, matchBranches } from "./match-b
 import { measureBaselineSelf } from "./measure-baseline-self.js";
 import { type RequestRecord, timeToTokens } from "./request-record.js";
 import { type PromptScore, type StatusEvidence, scorePrompt } from "./score-prompt.js";
+import { MIN_CANDIDATE_MS, speedupFromTimes } from "./speedup-from-times.js";
 import { type RoundSummary, type SummarizeOptions, summarizeRound } from "./summarize-round.js";
 
 /** One engine's side of one run: a record per prompt it was sent, and the failure that stopped it, if any. */
@@ -92,14 +93,8 @@ export interface ScoreRoundInput {
   minPromptAgreement?: number;
 }
 
-/** Times on the card are kept to the microsecond; a zero candidate time cannot happen on a real clock. */
+/** Times on the card are kept to the microsecond. */
 const round3 = (value: number): number => Math.round(value * 1000) / 1000;
-export const MIN_CANDIDATE_MS = 0.001;
-
-/** T_b / T_c from two times the card keeps, the candidate's floored so a broken record cannot divide by zero. */
-export function speedupFromTimes(baselineMs: number, candidateMs: number): number {
-  return baselineMs / Math.max(candidateMs, MIN_CANDIDATE_MS);
-}
 
 /** A run's times as the card keeps them: at k, and for answers that part, at the tokens they share. */
 export interface RunTimes {
@@ -180,10 +175,12 @@ function scoreRun(
   rules: { agreementTokens?: number | undefined; minPromptAgreement?: number | undefined },
 ): { score: PromptScore; run: PromptRunResult } {
   const { candidate } = own;
-  // A failed baseline request in this run excludes it, whatever the other runs gave: the reference engine was unsound here.
-  const baseline = own.baseline?.ok === true && branch ? reference : own.baseline;
+  // Held to the baseline's answers over the runs only where this run's own baseline answered: a failed baseline request in this run
+  // excludes it, whatever the other runs gave, since the reference engine was unsound here.
+  const held = own.baseline?.ok === true ? branch : null;
+  const baseline = held ? reference : own.baseline;
   // Every run gets the integrity checks (own counts, plausibility, agreement): a run cannot be fair because another was.
-  const score = scorePrompt(baseline, candidate, tolerance, { ...rules, branch: own.baseline?.ok === true ? branch : null });
+  const score = scorePrompt(baseline, candidate, tolerance, { ...rules, branch: held });
   const k = score.comparedTokens;
   const timed = score.status === "scored" && k !== null && baseline?.ok === true && candidate?.ok === true;
   const baselineMs = timed ? round3(timeToTokens(baseline, k)) : null;
@@ -192,8 +189,7 @@ function scoreRun(
   const parts = timed && agreed !== null && agreed !== undefined && agreed < k;
   const agreedBaselineMs = parts ? round3(timeToTokens(baseline, Math.max(1, agreed))) : null;
   const agreedCandidateMs = parts ? Math.max(round3(timeToTokens(candidate, Math.max(1, agreed))), MIN_CANDIDATE_MS) : null;
-  const compared = branch !== null && own.baseline?.ok === true;
-  const match = compared ? branch.match : null;
+  const match = held?.match ?? null;
   const runScore = runSpeedup({ baselineMs, candidateMs, agreedBaselineMs, agreedCandidateMs, match }) ?? score.score;
   return {
     score: timed ? { ...score, score: runScore, speedup: runScore } : score,
@@ -211,7 +207,7 @@ function scoreRun(
       candidateMs,
       agreedBaselineMs,
       agreedCandidateMs,
-      ...(compared ? { match, baselineRun: branch.referenceRun + 1, baselinePartsHere: branch.baselinePartsHere } : {}),
+      ...(held ? { match, baselineRun: held.referenceRun + 1, baselinePartsHere: held.baselinePartsHere } : {}),
       baselineRecord: own.baseline ?? null,
       candidateRecord: candidate ?? null,
     },

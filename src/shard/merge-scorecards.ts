@@ -1,6 +1,6 @@
 import { ConfigError } from "../vocabulary/config-error.js";
 import { mergeRoundMetrics } from "../metrics/merge-round-metrics.js";
-import { assembleScenarioCard } from "../scorecard/combine-scenario-gates.js";
+import { assembleScenarioCard } from "../scorecard/assemble-scenario-card.js";
 import { rescoreCard } from "../scorecard/rescore-card.js";
 import { recordedGateSettings } from "../scorecard/rescore-scenario-card.js";
 import type { Scorecard } from "../scorecard/scorecard-schema.js";

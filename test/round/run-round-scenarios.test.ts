@@ -4,7 +4,8 @@ import { silentLogger } from "../../src/logger.js";
 import { type RoundProgressEvent, runRound } from "../../src/round/run-round.js";
 import { type Scorecard, type TimeSpent, scorecardSchema } from "../../src/scorecard/scorecard-schema.js";
 import type { SimProfileInput } from "../../src/sim-engine/sim-profile.js";
-import { judgeScenario } from "../../src/scorecard/combine-scenario-gates.js";
+import { judgeScenario } from "../../src/scoring/combine-scenario-gates.js";
+import { readScenarioGate } from "../../src/scorecard/read-scenario-gate.js";
 import { rescoreCard } from "../../src/scorecard/rescore-card.js";
 import { renderMarkdown } from "../../src/scorecard/render/render-markdown.js";
 import { makeTempDir } from "../support/make-temp-dir.js";
@@ -114,7 +115,7 @@ describe("runRound with scenarios", () => {
 
       const scenarios = card.scenarios ?? [];
       expect(scenarios.map((scenario) => scenario.name)).toEqual(["decode-c1", "chat-c1", "batch-c8"]);
-      const outcomes = scenarios.map((scenario) => judgeScenario(scenario, 0.9).outcome);
+      const outcomes = scenarios.map((scenario) => judgeScenario(readScenarioGate(scenario), { maxRegression: 0.9 }).outcome);
       expect(outcomes, describeScores(scenarios)).toEqual(["improved", "unchanged", "regressed"]);
       expect(scenarios.map((scenario) => scenario.card.promptsTotal)).toEqual([7, 5, 8]);
       // chat-c1 ran in the first run only; the others in all three.

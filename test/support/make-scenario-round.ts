@@ -1,4 +1,4 @@
-import { assembleScenarioCard } from "../../src/scorecard/combine-scenario-gates.js";
+import { assembleScenarioCard } from "../../src/scorecard/assemble-scenario-card.js";
 import type { Scorecard, TimeSpent } from "../../src/scorecard/scorecard-schema.js";
 import { type PromptPlan, makeCard, testConfig } from "./make-card.js";
 

@@ -29,7 +29,7 @@ import { findSameOutcome } from "./render-prompts-section.js";
 import { describeSpeedLead, describeTimeChange, formatRate, formatRatio } from "./render-speed-section.js";
 import { cleanLogLine } from "../../safe-text/sanitize-log-tail.js";
 import { renderCommitsText } from "./render-commits-section.js";
-import { describeScenarioScore } from "../combine-scenario-gates.js";
+import { describeScenarioScore } from "../assemble-scenario-card.js";
 import { type ScenariosDescription, describeScenarios } from "./describe-scenarios.js";
 import { describeTimeSpent } from "./describe-time-spent.js";
 import { roundRuns } from "./render-failure-section.js";

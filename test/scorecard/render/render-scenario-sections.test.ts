@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { utf8Length } from "../../../src/scorecard/render/fit-utf8-bytes.js";
-import { assembleScenarioCard } from "../../../src/scorecard/combine-scenario-gates.js";
+import { assembleScenarioCard } from "../../../src/scorecard/assemble-scenario-card.js";
 import { MAX_CARD_CHARS, renderMarkdown } from "../../../src/scorecard/render/render-markdown.js";
 import { renderMarkdownWithinBytes } from "../../../src/scorecard/render/render-markdown-within-bytes.js";
 import type { Scorecard } from "../../../src/scorecard/scorecard-schema.js";

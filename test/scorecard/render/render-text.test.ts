@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { renderText } from "../../../src/scorecard/render/render-text.js";
 import { type PromptPlan, makeCard, seedOomFailure, testConfig } from "../../support/make-card.js";
 import { IDLE_GPU, LEFTOVER_GPU } from "../../support/make-gpu-snapshot.js";
-import { assembleScenarioCard } from "../../../src/scorecard/combine-scenario-gates.js";
+import { assembleScenarioCard } from "../../../src/scorecard/assemble-scenario-card.js";
 import { FOUR_RUNS_TIME, readExampleCard, slowerCard, underLoad } from "../../support/make-scenario-card.js";
 
 const twelve: PromptPlan[] = Array.from({ length: 12 }, () => ({ speedup: 1.3 }));
