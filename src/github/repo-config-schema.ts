@@ -1,12 +1,15 @@
 import { z } from "zod";
 import { formatConfigIssues } from "../vocabulary/format-config-issues.js";
 import {
+  maxRegressedPromptsSchema,
   maxUnexplainedSchema,
   maxUnscoredSchema,
   minAgreementSchema,
   minPromptsSchema,
+  regressionFloorSchema,
   scenarioGateSchema,
 } from "../config/gate-settings-schema.js";
+import { DEFAULT_MAX_REGRESSED_PROMPTS, DEFAULT_REGRESSION_FLOOR } from "../scoring/judge-regression.js";
 import {
   DEFAULT_MAX_UNEXPLAINED,
   DEFAULT_MAX_UNSCORED,
@@ -76,6 +79,8 @@ export const repoConfigSchema = z.strictObject(
           minPrompts: minPromptsSchema,
           minAgreement: minAgreementSchema,
           maxUnexplained: maxUnexplainedSchema,
+          regressionFloor: regressionFloorSchema,
+          maxRegressedPrompts: maxRegressedPromptsSchema,
           // Left out: the limit the card's round config set, if any (rounds with scenarios only).
           maxRegression: z
             .number({ error: "expected a speedup in (0, 1], such as 0.97" })
@@ -93,6 +98,8 @@ export const repoConfigSchema = z.strictObject(
         minPrompts: DEFAULT_MIN_PROMPTS,
         minAgreement: DEFAULT_MIN_AGREEMENT,
         maxUnexplained: DEFAULT_MAX_UNEXPLAINED,
+        regressionFloor: DEFAULT_REGRESSION_FLOOR,
+        maxRegressedPrompts: DEFAULT_MAX_REGRESSED_PROMPTS,
       }),
     trigger: enumOf(["command", "auto"]).default("command"),
     rescore: z

@@ -6,7 +6,7 @@ import { formatPercent } from "../scoring/format-speedup.js";
 import { DEFAULT_AGREEMENT_TOKENS, DEFAULT_MIN_PROMPT_AGREEMENT, judgeAgreement } from "../scoring/judge-agreement.js";
 import type { PromptStatus } from "../scoring/score-prompt.js";
 import { describeEngineFailure, failureContext, runSpeedup } from "../scoring/score-round.js";
-import { type AnswerPrefixes, answersVary, isUnexplainedAnswer } from "../scoring/pooled-answers.js";
+import { type AnswerPrefixes, answersVary, candidateRepeats, isUnexplainedAnswer } from "../scoring/pooled-answers.js";
 import { summarizeRound } from "../scoring/summarize-round.js";
 import { summaryFields } from "./build-scorecard.js";
 import type { PromptResult, PromptRun, Scorecard } from "./scorecard-schema.js";
@@ -139,7 +139,7 @@ function rederiveBranchRun(
     };
   }
   const early = agreed < k ? judgeAgreement(agreed, k, rules) : null;
-  if (early !== null && run.baselinePartsHere !== true && !answersVary(pooled.prefixes))
+  if (early !== null && run.baselinePartsHere !== true && !answersVary(pooled.prefixes) && !candidateRepeats(pooled.prefixes, pooled.run))
     return { ...as("diverged", 0, run.reason ?? early), match, agreedTokens: agreed };
   return { ...scored(run.reason), agreedTokens: agreed };
 }

@@ -5,8 +5,8 @@ import type { ScenarioCard, ScenarioResult, Scorecard } from "./scorecard-schema
 
 /** The gate settings a card records: the bar its round (or its scenario) was configured with. */
 export function recordedGateSettings(card: Pick<ScenarioCard, "gate">): GateSettings {
-  const { minRoundScore, use, maxUnscored, minPrompts, minAgreement, maxUnexplained } = card.gate;
-  return { minRoundScore, use, maxUnscored, minPrompts, minAgreement, maxUnexplained };
+  const { minRoundScore, use, maxUnscored, minPrompts, minAgreement, maxUnexplained, regressionFloor, maxRegressedPrompts } = card.gate;
+  return { minRoundScore, use, maxUnscored, minPrompts, minAgreement, maxUnexplained, regressionFloor, maxRegressedPrompts };
 }
 
 export interface ScenarioRescoreOptions extends Omit<RescoreOptions, "gate"> {

@@ -191,6 +191,11 @@ function scoreRun(
   const agreedCandidateMs = parts ? Math.max(round3(timeToTokens(candidate, Math.max(1, agreed))), MIN_CANDIDATE_MS) : null;
   const match = held?.match ?? null;
   const runScore = runSpeedup({ baselineMs, candidateMs, agreedBaselineMs, agreedCandidateMs, match }) ?? score.score;
+  // When each timed request was sent in its run, for the round's throughput (the minority-regression rule reads it from the card).
+  const sent =
+    timed && typeof baseline.sentMs === "number" && typeof candidate.sentMs === "number"
+      ? { baselineSentMs: round3(baseline.sentMs), candidateSentMs: round3(candidate.sentMs) }
+      : {};
   return {
     score: timed ? { ...score, score: runScore, speedup: runScore } : score,
     run: {
@@ -207,6 +212,7 @@ function scoreRun(
       candidateMs,
       agreedBaselineMs,
       agreedCandidateMs,
+      ...sent,
       ...(held ? { match, baselineRun: held.referenceRun + 1, baselinePartsHere: held.baselinePartsHere } : {}),
       baselineRecord: own.baseline ?? null,
       candidateRecord: candidate ?? null,

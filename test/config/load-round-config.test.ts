@@ -60,6 +60,8 @@ describe("parseRoundConfig", () => {
       minPrompts: 10,
       minAgreement: 1,
       maxUnexplained: 0,
+      regressionFloor: 0.8,
+      maxRegressedPrompts: 0.1,
     });
     // The uncalibrated default holds with four runs in counterbalanced order (docs/scoring-statistics.md).
     expect(config.bench.runs).toBe(4);
