@@ -6,8 +6,8 @@ import { parseRoundConfig } from "../src/config/load-round-config.js";
 import { findFreePort } from "../src/engine/find-free-port.js";
 import { silentLogger } from "../src/logger.js";
 import { runRound } from "../src/round/run-round.js";
-import { locateLlamaCpp } from "../test/support/llama-cpp/locate-llama-cpp.js";
-import { QWEN3_TOKENIZER, llamaCppPrompts } from "../test/support/llama-cpp/make-llama-cpp-round.js";
+import { locateLlamaCpp } from "../harness/llama-cpp/locate-llama-cpp.js";
+import { QWEN3_TOKENIZER, llamaCppPrompts } from "../harness/llama-cpp/make-llama-cpp-round.js";
 
 /*
  * Figure 18: an engine whose answers vary rarely, judged by the unexplained rule (#38). llama.cpp's

@@ -23,10 +23,12 @@ import { keepWrittenNotes } from "./lib/keep-written-notes.js";
 import { measureRealEngine } from "./llama-cpp-real-engine.js";
 import { measureSourcePatch } from "./llama-cpp-source-patch.js";
 import { measureTokenizing } from "./tokenizing-cost.js";
+import { UNIT_LOOP_GOAL_S, measureUnitTestLoop } from "./unit-test-loop.js";
 import { type GateRate, measureDefaultGateEndToEnd } from "./default-gate-end-to-end.js";
 import { measureBistableCheats, measureGateStatistics, measureIntegrityRules } from "./gate-statistics.js";
 import { measureRareVariation } from "./llama-cpp-rare-variation.js";
 import { measurePatchConflictToCard } from "./patch-conflict-to-card.js";
+import { measureQualityStatistics } from "./quality-statistics.js";
 import { SCENARIO_RATIO_GOAL, describeScenarioRoundCost, measureScenarioRoundCost } from "./scenario-round-cost.js";
 import { benchWebhookThroughput } from "./webhook-throughput.js";
 
@@ -384,6 +386,24 @@ rows.push(
 );
 
 rows.push(
+  ...(await section("quality statistics", () => {
+    const figure = measureQualityStatistics({ log: (line) => process.stderr.write(`  ${line}\n`) });
+    const percent = (value: number): string => `${(value * 100).toFixed(1)}%`;
+    return Promise.resolve(
+      figure.rows.map((row) => ({
+        figure:
+          `17. Quality rule (gate.quality.maxDrop 2 points, one-sided McNemar p < 0.05), ${row.setup}: fails (${figure.rounds} rounds, ` +
+          `${figure.questions} questions)`,
+        measured: percent(row.failRate),
+        // An unchanged or accuracy-neutral candidate must rarely fail; a 5-point drop must mostly be caught.
+        goal: row.goal === "false" ? "≤ 5%" : row.goal === "power" ? "≥ 80%" : "(reference)",
+        met: row.goal === "false" ? row.failRate <= 0.05 : row.goal === "power" ? row.failRate >= 0.8 : null,
+      })),
+    );
+  })),
+);
+
+rows.push(
   ...(await section("default gate end to end", async () => {
     const figure = await measureDefaultGateEndToEnd({ log: (line) => process.stderr.write(`  ${line}\n`) });
     const rate = (value: GateRate | null): string =>
@@ -547,6 +567,22 @@ rows.push(
         measured: describeScenarioRoundCost(figure),
         goal: `≤ ${SCENARIO_RATIO_GOAL}×`,
         met: figure.ratio <= SCENARIO_RATIO_GOAL,
+      },
+    ];
+  })),
+);
+
+rows.push(
+  ...(await section("unit test loop", async () => {
+    const figure = await measureUnitTestLoop();
+    return [
+      {
+        figure:
+          `Edit-test loop: \`npm run test:unit\` wall time ` +
+          `(${figure.files} files, ${figure.tests} tests, ${figure.failed} failed; starts nothing)`,
+        measured: `${figure.seconds.toFixed(1)} s`,
+        goal: `< ${UNIT_LOOP_GOAL_S} s`,
+        met: figure.seconds < UNIT_LOOP_GOAL_S && figure.failed === 0,
       },
     ];
   })),

@@ -59,6 +59,7 @@ export function listConfigPaths(
     if (typeof scenario.prompts === "string")
       add(`scenarios[${index}].prompts`, scenario.prompts, "file", `scenario ${scenario.name}'s JSONL prompts`);
   });
+  if (config.quality) add("quality.questions", config.quality.questions, "file", "the JSONL question set with reference answers");
   // A tokenizer inside the baseline image is read from the image once it is there, not from this machine.
   const tokenizer = tokenizerLocation(config);
   if (tokenizer?.from === "runner") add("bench.tokenizer", tokenizer.path, "file", "the model's tokenizer.json");

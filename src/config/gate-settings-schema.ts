@@ -9,6 +9,7 @@ import {
   defaultGateMode,
 } from "../scoring/evaluate-gate.js";
 import { DEFAULT_MAX_REGRESSED_PROMPTS, DEFAULT_REGRESSION_FLOOR } from "../scoring/judge-regression.js";
+import { DEFAULT_MAX_QUALITY_DROP } from "../scoring/judge-quality.js";
 
 /** The gate's limits, shared with the repository config (.github/speedgate.yml), which sets them for the app's re-gate. */
 export const maxUnscoredSchema = shareSchema("expected a share of prompts in [0, 1), such as 0.1").default(DEFAULT_MAX_UNSCORED);
@@ -33,6 +34,26 @@ export const maxRegressedPromptsSchema = shareSchema("expected a share of prompt
 
 const minRoundScoreSchema = positiveNumber("expected a speedup greater than 0, such as 1.0");
 
+/**
+ * gate.answers: how an answer that no baseline answer explains is judged. `speed` (the default, absent):
+ * it is a possible cheat, timed only up to where it parts and held to the agreement rules. `quality`
+ * (with the round's quality:): it is timed at equal length like any other, and the question set decides
+ * whether the changed answers are worse. Shared with the repository config, where it is the maintainers' opt-in.
+ */
+export const answersSchema = enumOf(["speed", "quality"] as const);
+
+/** gate.quality: the smallest drop in accuracy (a share: 0.02 is 2 points) that fails the gate when it is significant. */
+export const gateQualitySchema = z.strictObject(
+  {
+    maxDrop: z
+      .number({ error: "expected a share of accuracy in [0, 1), such as 0.02 (2 points)" })
+      .min(0, { error: "expected a share of accuracy in [0, 1), such as 0.02 (2 points)" })
+      .lt(1, { error: "expected a share of accuracy in [0, 1), such as 0.02 (2 points)" })
+      .default(DEFAULT_MAX_QUALITY_DROP),
+  },
+  { error: "expected an object such as { maxDrop: 0.02 }" },
+);
+
 export const gateSchema = z
   .strictObject(
     {
@@ -46,6 +67,9 @@ export const gateSchema = z
       regressionFloor: regressionFloorSchema,
       maxRegressedPrompts: maxRegressedPromptsSchema,
       calibration: nonEmptyString("expected the path of a calibration file written by speedgate calibrate").optional(),
+      // Both absent unless set: a config without them hashes as it did before they existed.
+      answers: answersSchema.optional(),
+      quality: gateQualitySchema.optional(),
       // With scenarios: the floor no scenario's interval may lie wholly below, whatever each scenario's own bar says.
       maxRegression: z
         .number({ error: "expected a speedup in (0, 1], such as 0.97" })
@@ -75,10 +99,11 @@ export const scenarioGateSchema = z.strictObject(
     maxUnexplained: maxUnexplainedSchema.unwrap().optional(),
     regressionFloor: regressionFloorSchema.unwrap().optional(),
     maxRegressedPrompts: maxRegressedPromptsSchema.unwrap().optional(),
+    answers: answersSchema.optional(),
   },
   {
     error:
-      "expected an object with some of minRoundScore, use, maxUnscored, minPrompts, minAgreement, maxUnexplained, regressionFloor and " +
-      "maxRegressedPrompts",
+      "expected an object with some of minRoundScore, use, maxUnscored, minPrompts, minAgreement, maxUnexplained, regressionFloor, " +
+      "maxRegressedPrompts and answers",
   },
 );

@@ -5,6 +5,8 @@ import type { BaselineSettings, CandidateSettings, RoundRuntime } from "./engine
 import { findUnknownPlaceholders } from "./find-unknown-placeholders.js";
 import type { RoundGateSettings } from "./gate-settings-schema.js";
 import { refineAnswerLength } from "./refine-answer-length.js";
+import type { QualitySettings } from "./quality-settings-schema.js";
+import { refineQuality } from "./refine-quality.js";
 import { refineRuntimePaths } from "./refine-runtime-paths.js";
 import { refineScenarios } from "./refine-scenarios.js";
 import { refineSyntheticPrompts } from "./refine-synthetic-prompts.js";
@@ -20,6 +22,7 @@ interface ParsedSections {
   gate: RoundGateSettings;
   docker: DockerSettings;
   scenarios?: ScenarioSettings[] | undefined;
+  quality?: QualitySettings | undefined;
 }
 
 /** The rules between fields: what each runtime needs, what fits the context, and each scenario's merged settings. */
@@ -57,6 +60,7 @@ export function refineRoundConfig(config: ParsedSections, ctx: z.RefinementCtx):
   refineSyntheticPrompts(config.bench.prompts, config, ctx, ["bench"]);
   refineScenarios(config, ctx);
   refineTokenizerSource(config, ctx);
+  refineQuality(config, ctx);
   if (config.gate.use === "noise-floor" && !config.gate.calibration) {
     ctx.addIssue({
       code: "custom",

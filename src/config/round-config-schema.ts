@@ -4,6 +4,7 @@ import { integerIn, nonEmptyString } from "./config-field-kinds.js";
 import { buildSchema, dockerSchema } from "./docker-settings-schema.js";
 import { baselineSchema, candidateSchema, healthSchema, runtimeSchema } from "./engine-settings-schema.js";
 import { gateSchema } from "./gate-settings-schema.js";
+import { qualitySchema } from "./quality-settings-schema.js";
 import { refineBenchPrompts } from "./refine-bench-prompts.js";
 import { refineRoundConfig } from "./refine-round-config.js";
 import { scenariosSchema } from "./scenario-settings-schema.js";
@@ -32,6 +33,8 @@ export const roundConfigSchema = z
       source: sourceSchema.prefault({}),
       // Absent: the round is the one workload bench describes, as before scenarios existed (same fingerprint).
       scenarios: scenariosSchema.optional(),
+      // Absent: the round judges no quality, and hashes as it did before quality existed.
+      quality: qualitySchema.optional(),
     },
     { error: "expected a YAML mapping with engine, runtime, port, baseline, candidate, bench and gate" },
   )

@@ -1,4 +1,5 @@
 import type { ScoreInterval } from "./bootstrap-interval.js";
+import type { QualityJudgement } from "./judge-quality.js";
 import { formatBar, formatPercent, formatPercentAgainst, formatScoreAgainstBar } from "./format-speedup.js";
 import { type UnexplainedAnswers, type UnexplainedJudgement, type UnexplainedRule, judgeUnexplained } from "./judge-unexplained.js";
 import { DEFAULT_MAX_REGRESSED_PROMPTS, DEFAULT_REGRESSION_FLOOR, type RegressionEvidence, judgeRegression } from "./judge-regression.js";
@@ -62,6 +63,13 @@ export interface GateSettings {
   regressionFloor?: number;
   /** The largest share of compared prompts that may be regressed. Default 0.1. */
   maxRegressedPrompts?: number;
+  /**
+   * gate.answers: "quality" judges an answer no baseline answer explains by the round's question set instead of the agreement rules
+   * (answersJudgedByQuality); "speed" or absent: the agreement rules.
+   */
+  answers?: "speed" | "quality" | undefined;
+  /** gate.quality: the smallest significant drop in accuracy that fails; absent: DEFAULT_MAX_QUALITY_DROP. */
+  quality?: { maxDrop: number } | undefined;
 }
 
 export interface GateResult extends GateSettings {
@@ -143,6 +151,21 @@ export interface GateInput {
   runsServed?: number;
   /** The regressed prompts and the tail latency and throughput ratios, for the minority-regression rule; absent: not judged. */
   regression?: RegressionEvidence | null;
+  /** The round's question set judged (judgeQuality); null or absent when the round has no quality: or nothing was compared. */
+  quality?: QualityJudgement | null;
+}
+
+/**
+ * Whether the round's changed answers are judged by its question set: the maintainers asked for it
+ * (gate.answers: quality) and both engines answered questions in this round. Without that evidence the
+ * agreement rules stay on, whatever the setting says. The one place the switch is decided: the gate's
+ * integrity reasons and the timing of an unexplained answer (runSpeedup) both read it.
+ */
+export function answersJudgedByQuality(
+  settings: Pick<GateSettings, "answers">,
+  quality: Pick<QualityJudgement, "compared"> | null | undefined,
+): boolean {
+  return settings.answers === "quality" && quality !== null && quality !== undefined && quality.compared > 0;
 }
 
 function ruleOutcome(input: GateInput, settings: GateSettings, bar: number): { passed: boolean; statement: string } {
@@ -242,6 +265,24 @@ function unexplainedVerdict(input: GateInput, maxUnexplained: number): { reasons
 }
 
 /**
+ * The reasons about the candidate's answers rather than its speed: the agreement rules (the median
+ * agreement, the unexplained answers and everything that weighs them). Under gate.answers: quality with
+ * a question set answered (answersJudgedByQuality) none of them applies: an answer no baseline answer
+ * explains is no longer a failure by itself, and the quality rule judges whether the changed answers are
+ * worse. Cuts, failures and implausible counts are not here: they score 0 and count under
+ * gate.maxUnscored whatever judges the answers.
+ */
+function integrityReasons(
+  input: GateInput,
+  settings: GateSettings,
+  limits: { minAgreement: number; maxUnexplained: number },
+): { reasons: string[]; judgement: UnexplainedJudgement | null } {
+  if (answersJudgedByQuality(settings, input.quality)) return { reasons: [], judgement: null };
+  const unexplained = unexplainedVerdict(input, limits.maxUnexplained);
+  return { reasons: [...agreementReasons(input, limits.minAgreement), ...unexplained.reasons], judgement: unexplained.judgement };
+}
+
+/**
  * The verdict. Someone else's failure (the baseline's, the infrastructure's) gives no verdict at all;
  * otherwise every reason the gate does not pass is listed, so a card never shows only the median
  * while a crash or a pile of truncated answers is what kept the patch out.
@@ -275,16 +316,17 @@ export function evaluateGate(input: GateInput, settings: GateSettings): GateResu
         `scored (${input.unscoredBreakdown}), more than gate.maxUnscored ${formatPercent(settings.maxUnscored)}`,
     );
   }
-  reasons.push(...agreementReasons(input, minAgreement));
-  const unexplained = unexplainedVerdict(input, maxUnexplained);
-  reasons.push(...unexplained.reasons);
+  const integrity = integrityReasons(input, settings, { minAgreement, maxUnexplained });
+  reasons.push(...integrity.reasons);
+  if (input.quality?.reason) reasons.push(input.quality.reason);
+  // Outside the answers' switch: a minority of prompts served slower fails whatever judges the answers.
   if (input.regression) reasons.push(...judgeRegression(input.regression, regression));
   if (compared < settings.minPrompts) {
     reasons.push(`too few prompts for a verdict: ${compared} compared, gate.minPrompts is ${settings.minPrompts}`);
   }
   const rule = ruleOutcome(input, settings, bar);
   if (!rule.passed) reasons.push(rule.statement);
-  const decision = unexplained.judgement ? { rule: unexplained.judgement.rule, statement: unexplained.judgement.statement } : null;
+  const decision = integrity.judgement ? { rule: integrity.judgement.rule, statement: integrity.judgement.statement } : null;
   if (reasons.length > 0) return { ...fail(reasons, rule.statement), unexplainedDecision: decision };
   return { ...base, passed: true, reason: rule.statement, reasons: [], rule: rule.statement, unexplainedDecision: decision };
 }

@@ -6,6 +6,7 @@ import { DEFAULT_REGRESSION_FLOOR, findRegressedPrompts } from "./judge-regressi
 import { type LatencyRatios, measureLatencyRatios } from "./measure-latency-ratios.js";
 import type { UnexplainedAnswers } from "./judge-unexplained.js";
 import { compareIds } from "./compare-ids.js";
+import { DEFAULT_MAX_QUALITY_DROP, type QualityJudgement, type QuestionOutcome, judgeQuality } from "./judge-quality.js";
 import { type PromptExplanation, type UnexplainedKind, explainPromptAnswers } from "./explain-prompt-answers.js";
 import type { BaselineSelf, ExplainRules } from "./explain-unscored-run.js";
 import { DEFAULT_AGREEMENT_TOKENS, DEFAULT_MIN_PROMPT_AGREEMENT } from "./judge-agreement.js";
@@ -66,6 +67,8 @@ export interface RoundSummary {
   regression: RoundRegression | null;
   /** Each prompt over its runs, in input order. */
   prompts: AggregatedPrompt[];
+  /** The question set judged (judgeQuality); null when the round has no quality:. */
+  quality: QualityJudgement | null;
   gate: GateResult;
 }
 
@@ -91,6 +94,8 @@ export interface SummarizeOptions {
    * rules' defaults.
    */
   rules?: Partial<ExplainRules>;
+  /** Each question of the round's quality set, right or wrong per run for each engine; null or absent without quality:. */
+  quality?: readonly QuestionOutcome[] | null;
 }
 
 const STATUS_WORDS: ReadonlyArray<[PromptStatus, string]> = [
@@ -122,16 +127,17 @@ const MAX_NAMED_UNEXPLAINED = 5;
  * them ("p3 run 1") by kind for the gate's reason.
  */
 function findUnexplained(
-  prompts: ReadonlyArray<{ prompt: PromptOutcome; index: number; explanation: PromptExplanation }>,
+  prompts: ReadonlyArray<{ prompt: PromptOutcome; explanation: PromptExplanation }>,
   served: readonly number[],
 ): { count: number; breakdown: string } {
   const found: Array<{ id: string; kind: UnexplainedKind; where: string }> = [];
-  for (const { prompt, index, explanation } of prompts) {
+  for (const [position, { prompt, explanation }] of prompts.entries()) {
     for (const run of served) {
       const outcome = prompt.runs[run];
       const kind = outcome === undefined ? null : explanation.unexplained(run, outcome);
       if (kind === null) continue;
-      const id = prompt.id ?? `prompt ${index + 1}`;
+      // Without an id, a prompt is named by its place among the compared prompts.
+      const id = prompt.id ?? `prompt ${position + 1}`;
       found.push({ id, kind, where: prompt.runs.length > 1 ? `${id} run ${run + 1}` : id });
       break;
     }
@@ -271,6 +277,7 @@ export function summarizeRound(prompts: readonly PromptOutcome[], options: Summa
     .filter(([n]) => n > 0)
     .map(([n, words]) => `${n} ${words}`)
     .join(", ");
+  const quality = options.quality ? judgeQuality(options.quality, options.gate.quality?.maxDrop ?? DEFAULT_MAX_QUALITY_DROP) : null;
   const gate = evaluateGate(
     {
       roundScore,
@@ -290,6 +297,7 @@ export function summarizeRound(prompts: readonly PromptOutcome[], options: Summa
       unexplainedAnswers,
       runsServed: servedRuns.length,
       regression: regression ? { compared: counted.length, regressed: regression.regressed, ratios: regression } : null,
+      quality,
     },
     options.gate,
   );
@@ -310,6 +318,7 @@ export function summarizeRound(prompts: readonly PromptOutcome[], options: Summa
     unexplainedAnswers,
     regression,
     prompts: aggregated,
+    quality,
     gate,
   };
 }

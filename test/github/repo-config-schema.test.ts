@@ -86,7 +86,7 @@ describe("parseRepoConfig", () => {
     ]);
     expect(problems({ "decode-c1": 0.98 })).toEqual([
       "gate.scenarios.decode-c1: expected an object with some of minRoundScore, use, maxUnscored, minPrompts, minAgreement, " +
-        "maxUnexplained, regressionFloor and maxRegressedPrompts, got 0.98",
+        "maxUnexplained, regressionFloor, maxRegressedPrompts and answers, got 0.98",
     ]);
     expect(problems(["decode-c1"])).toEqual([
       expect.stringMatching(/^gate\.scenarios: expected a mapping of scenario names to bars/) as string,

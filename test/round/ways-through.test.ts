@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
 import { regateScorecard } from "../../src/github/regate-scorecard.js";
-import { TEST_TOKENIZER_PATH } from "../fixtures/tokenizer/generate-tokenizer.js";
-import { runSimRound, simCommand, writeSimRound } from "../cli/support/sim-round.js";
+import { TEST_TOKENIZER_PATH } from "../../harness/fixtures/tokenizer/generate-tokenizer.js";
+import { runSimRound, simCommand, writeCliRound } from "../cli/support/sim-round.js";
 import { makeTempDir } from "../support/make-temp-dir.js";
 import { concatPatterns } from "../support/concat-patterns.js";
 
@@ -46,7 +46,7 @@ const BENCH = {
   requestIntervalMs: 15,
   warmupRequests: 4,
   runs: 4,
-  tokenizer: { path: TEST_TOKENIZER_PATH, from: "runner" },
+  tokenizer: { path: TEST_TOKENIZER_PATH, from: "runner" as const },
 };
 /**
  * A batch that costs 10% more per other stream, requests 40 ms apart: the 30 arrive over 1.2 s, longer
@@ -66,11 +66,11 @@ async function playRound(
   bench: Record<string, unknown> = {},
 ): Promise<Scorecard & { markdown: string }> {
   const counters = await makeTempDir("speedgate-starts-");
-  const { dir, configPath } = await writeSimRound({
-    baseline: simCommand(...baseline, ...SEED.baseline, "--start-counter", join(counters, "baseline")),
-    candidate: simCommand(...candidate, ...SEED.candidate, "--start-counter", join(counters, "candidate")),
-    benchExtra: { ...BENCH, ...bench },
-    minRoundScore: 1,
+  const { dir, configPath } = await writeCliRound({
+    baseline: { command: simCommand(...baseline, ...SEED.baseline, "--start-counter", join(counters, "baseline")) },
+    candidate: { command: simCommand(...candidate, ...SEED.candidate, "--start-counter", join(counters, "candidate")) },
+    bench: { ...BENCH, ...bench },
+    gate: { minRoundScore: 1 },
     promptIds: PROMPTS,
   });
   const { card, out } = await runSimRound(configPath, dir);

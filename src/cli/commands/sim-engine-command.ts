@@ -22,6 +22,8 @@ const USAGE = `speedgate sim-engine [--port N] [--host 127.0.0.1] [--profile pro
     [--cheat-filler-after N|P%] [--cheat-prompt-id-speedup F] [--cheat-answer-cache-speedup F]
     [--cheat-filler-at-branch] [--cheat-unique-filler] [--cheat-filler-prompts id,id] [--cheat-filler-on-starts N,N]
     [--cheat-starve id,id]
+    quality questions: [--questions questions.jsonl] [--question-accuracy F] [--question-unsteady F]
+    [--question-seed N] [--question-answer-tokens N] [--numerics-change F] [--quality-drop F]
 
 Flags override the profile. Requests do not name their prompt: the ids in the profile and the fault
 lists are found from each request's content through the prompts file (--prompts, or the profile's
@@ -44,7 +46,15 @@ that point wherever a request would take the second continuation. --cheat-unique
 request's filler a fresh random tag, so no filler answer matches another; --cheat-filler-prompts and
 --cheat-filler-on-starts play the filler cheats on those prompts and starts only (0-based, with
 --start-counter). --cheat-starve gives those prompts no decode step while any other stream decodes:
-every answer exact, but served after the rest.`;
+every answer exact, but served after the rest.
+--questions names a quality question set (JSONL with reference answers, the round's quality.questions):
+a request asking one of its questions is answered in the engine's words ending in "The answer is N.",
+right for a seeded --question-accuracy share of the questions (0.8; --question-seed picks which),
+right or wrong by a draw per request for a --question-unsteady share (a near-tie). --numerics-change F
+turns that share of the right answers wrong and as many wrong ones right (the same accuracy);
+--quality-drop F turns that share of the right answers wrong; --question-answer-tokens N sets
+an answer's length (the profile's output tokens by default). --diverge-after-fraction and the cheats
+apply to these answers too: filler never reaches the final answer.`;
 
 function parseNumber(flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -179,6 +189,13 @@ the --die-exit-code after --die-after-requests, or the --crash-exit-code with --
       "cheat-filler-after-tokens": { type: "string" },
       "cheat-prompt-id-speedup": { type: "string" },
       "cheat-answer-cache-speedup": { type: "string" },
+      questions: { type: "string" },
+      "question-accuracy": { type: "string" },
+      "question-unsteady": { type: "string" },
+      "question-seed": { type: "string" },
+      "question-answer-tokens": { type: "string" },
+      "numerics-change": { type: "string" },
+      "quality-drop": { type: "string" },
       jitter: { type: "string" },
       "run-variance": { type: "string" },
       seed: { type: "string" },
@@ -195,6 +212,7 @@ the --die-exit-code after --die-after-requests, or the --crash-exit-code with --
       faults?: { crashAtStart?: object | null } & object;
       answer?: object;
       cheats?: object;
+      questions?: { file?: unknown } & object;
       promptsFile?: unknown;
       tokenizer?: unknown;
     };
@@ -239,6 +257,18 @@ the --die-exit-code after --die-after-requests, or the --crash-exit-code with --
           fillerPrompts: parseIds(values["cheat-filler-prompts"]),
           fillerOnStarts: parseIds(values["cheat-filler-on-starts"])?.map((start) => parseNumber("cheat-filler-on-starts", start)),
           starve: parseIds(values["cheat-starve"]),
+        }),
+      },
+      questions: {
+        ...fileProfile.questions,
+        ...dropUndefined({
+          file: profilePath(values.questions, fileProfile.questions?.file),
+          accuracy: parseNumber("question-accuracy", values["question-accuracy"]),
+          unsteady: parseNumber("question-unsteady", values["question-unsteady"]),
+          seed: parseNumber("question-seed", values["question-seed"]),
+          answerTokens: parseNumber("question-answer-tokens", values["question-answer-tokens"]),
+          numericsChange: parseNumber("numerics-change", values["numerics-change"]),
+          qualityDrop: parseNumber("quality-drop", values["quality-drop"]),
         }),
       },
       defaults: {

@@ -161,6 +161,12 @@ export function describeNextStep(card: Scorecard): string | null {
   if (compared < card.gate.minPrompts) steps.push(`Score more prompts: gate.minPrompts is ${card.gate.minPrompts}.`);
   if (card.gate.reasons.some((reason) => REGRESSION_REASON.test(reason)))
     steps.push("Find why some requests got slower while the median got faster: a scheduler that serves some prompts last does this.");
+  const quality = card.quality?.judgement;
+  if (quality?.dropped)
+    steps.push(
+      `Find why the candidate gets ${quality.baselineOnly.length} question${quality.baselineOnly.length === 1 ? "" : "s"} wrong that ` +
+        "the baseline gets right (listed under Questions answered differently): a faster engine that answers worse does not pass.",
+    );
   const rule = card.gate.rule;
   if (rule && card.gate.reasons.includes(rule) && card.roundScore < card.gate.bar)
     steps.push("By this measure the candidate is not faster than the bar.");

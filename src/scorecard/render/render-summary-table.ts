@@ -10,6 +10,7 @@ import {
 import { escapeInline } from "../../safe-text/escape-engine-text.js";
 import { renderKeyValueTable } from "./render-key-value-table.js";
 import { renderSpeedLead } from "./render-speed-section.js";
+import { describeQualityRows } from "./describe-quality.js";
 import type { Scorecard } from "../scorecard-schema.js";
 
 /**
@@ -30,6 +31,8 @@ export function renderSummaryTable(card: Scorecard): string {
   if (speed !== "") rows.push(["Speed", speed]);
   const regressed = describeRegressedPrompts(card);
   if (regressed) rows.push(["Slower prompts", escapeInline(regressed)]);
+  for (const row of describeQualityRows(card)) rows.push([row.label, `${row.mark} ${escapeInline(row.text)}`]);
+  // Which measure let odd answers through; never beside the quality rows' own Answers row (gate.answers: quality has no such measure).
   const answers = describeUnexplainedDecision(card);
   if (answers) rows.push(["Answers", escapeInline(answers)]);
   const gate = describeGate(card);

@@ -8,7 +8,7 @@ import {
 import { renderMarkdown } from "../../../src/scorecard/render/render-markdown.js";
 import { renderText } from "../../../src/scorecard/render/render-text.js";
 import type { Scorecard } from "../../../src/scorecard/scorecard-schema.js";
-import { makeCard } from "../../support/make-card.js";
+import { makeCard } from "../../../harness/make-card.js";
 import { concatPatterns } from "../../support/concat-patterns.js";
 
 const twelve = Array.from({ length: 12 }, () => ({ speedup: 1.3 }));
@@ -73,7 +73,7 @@ describe("the first screen's minority regression and unexplained answers", () =>
     const markdown = renderMarkdown(card);
     const firstScreen = markdown.split("\n<details>")[0] ?? "";
     expect(firstScreen).toContain("| Slower prompts | 8 of 30 prompts scored under 0.80×: prompt-002 0.40×,");
-    expect(firstScreen).toContain("8 of 30 prompts (26.7%) scored below gate.regressionFloor 0.80×");
+    expect(firstScreen).toContain("8 of 30 prompts (26.7%) scored below `gate.regressionFloor` 0.80×");
     expect(describeNextStep(card)).toContain("Find why some requests got slower while the median got faster");
     expect(renderText(card)).toContain("Slower prompts  8 of 30 prompts scored under 0.80×");
     // Within the share, the prompts are still named, and the gate is not failed for them.
