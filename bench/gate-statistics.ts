@@ -225,8 +225,10 @@ export function measureIntegrityRules(rounds: number): IntegrityRuleRow[] {
         }
       : {}),
   });
-  const cases: Array<{ candidate: string; honest: boolean; baseline: SimProfileInput; profile: SimProfileInput }> = [
-    { candidate: "unchanged, a quarter bistable 50/50", honest: true, baseline: bistable(0.5), profile: bistable(0.5) },
+  // 10% faster unless `speedup` says otherwise: an unchanged engine fails for speed, so its rows count only which rules fired.
+  const cases: Array<{ candidate: string; honest: boolean; baseline: SimProfileInput; profile: SimProfileInput; speedup?: number }> = [
+    { candidate: "unchanged, a quarter bistable 50/50", honest: true, baseline: bistable(0.5), profile: bistable(0.5), speedup: 1 },
+    { candidate: "unchanged, a quarter bistable 20/80", honest: true, baseline: bistable(0.2), profile: bistable(0.2), speedup: 1 },
     { candidate: "10% faster, no prompt bistable", honest: true, baseline: scenario.engine, profile: scenario.engine },
     { candidate: "10% faster, a quarter bistable 50/50", honest: true, baseline: bistable(0.5), profile: bistable(0.5) },
     { candidate: "10% faster, a quarter bistable 20/80", honest: true, baseline: bistable(0.2), profile: bistable(0.2) },
@@ -280,10 +282,10 @@ export function measureIntegrityRules(rounds: number): IntegrityRuleRow[] {
       profile: uniqueFiller(17, 8, [1], false),
     },
   ];
-  return cases.map(({ candidate, honest, baseline, profile }, index) => {
+  return cases.map(({ candidate, honest, baseline, profile, speedup = 1.1 }, index) => {
     const study = studyGate(
       { ...scenario, engine: baseline },
-      { candidate: fasterProfile(profile, 1.1), rounds, firstRound: 200_000 * (index + 1), keepReasons: true },
+      { candidate: fasterProfile(profile, speedup), rounds, firstRound: 200_000 * (index + 1), keepReasons: true },
     );
     const fired = Object.fromEntries(
       Object.entries(RULES).map(([rule, words]) => [
