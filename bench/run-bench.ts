@@ -360,12 +360,14 @@ rows.push(
         .filter(([, rate]) => rate > 0)
         .map(([rule, rate]) => `${rule} ${percent(rate)}`)
         .join(", ");
+      const promised = row.candidate.startsWith("10% faster") && !row.candidate.includes("odds moved");
       return {
         figure: `10. Gate, defaults, integrity rules: ${row.candidate} passes (rules fired) (${figure.rounds} rounds)`,
         measured: `${percent(row.passRate)} (${fired || "none"})`,
         // An honest 10% faster engine must still pass; an unchanged one fails for speed, and a cheat must not pass.
-        goal: row.honest ? (row.candidate.startsWith("10% faster") ? "≥ 95%" : "(reference)") : "≤ 5%",
-        met: row.honest ? (row.candidate.startsWith("10% faster") ? row.passRate >= 0.95 : null) : row.passRate <= 0.05,
+        // Moved odds are another engine to the shuffle (docs/scoring-statistics.md): a reference for what the rule costs, as before.
+        goal: row.honest ? (promised ? "≥ 95%" : "(reference)") : "≤ 5%",
+        met: row.honest ? (promised ? row.passRate >= 0.95 : null) : row.passRate <= 0.05,
       };
     });
     return [
