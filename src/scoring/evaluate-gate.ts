@@ -320,7 +320,7 @@ export function evaluateGate(input: GateInput, settings: GateSettings): GateResu
   reasons.push(...integrity.reasons);
   if (input.quality?.reason) reasons.push(input.quality.reason);
   // Outside the answers' switch: a minority of prompts served slower fails whatever judges the answers.
-  if (input.regression) reasons.push(...judgeRegression(input.regression, regression));
+  if (input.regression) reasons.push(...judgeRegression(input.regression, { ...regression, minRoundScore: settings.minRoundScore }));
   if (compared < settings.minPrompts) {
     reasons.push(`too few prompts for a verdict: ${compared} compared, gate.minPrompts is ${settings.minPrompts}`);
   }

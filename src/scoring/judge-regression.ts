@@ -23,6 +23,22 @@ const NAMED = 6;
 export interface RegressionSettings {
   regressionFloor: number;
   maxRegressedPrompts: number;
+  /** gate.minRoundScore: a bar under 1 (a slowdown the maintainers accept) lowers the floor with it; absent: 1. */
+  minRoundScore?: number;
+}
+
+/**
+ * The floor a prompt is held to: gate.regressionFloor of the bar where the bar is under 1. A scenario
+ * whose maintainers accept 0.25× (a noisy one-run workload, a "must not regress by much" bar) is not
+ * failed for prompts at 0.6×, which its own bar allows; at a bar of 1 or more the floor is gate.regressionFloor.
+ */
+export function effectiveRegressionFloor(settings: { regressionFloor?: number | undefined; minRoundScore?: number | undefined }): number {
+  return (settings.regressionFloor ?? DEFAULT_REGRESSION_FLOOR) * Math.min(1, settings.minRoundScore ?? 1);
+}
+
+/** How a reason names the floor: gate.regressionFloor, or that of the bar. */
+function floorName(settings: RegressionSettings): string {
+  return (settings.minRoundScore ?? 1) < 1 ? "gate.regressionFloor × gate.minRoundScore" : "gate.regressionFloor";
 }
 
 /** What the minority-regression rule reads of a round. */
@@ -50,26 +66,27 @@ export function findRegressedPrompts(
 export function judgeRegression(evidence: RegressionEvidence, settings: RegressionSettings): string[] {
   const reasons: string[] = [];
   const { compared, regressed, ratios } = evidence;
-  const floor = settings.regressionFloor;
+  const floor = effectiveRegressionFloor(settings);
+  const name = floorName(settings);
   if (compared > 0 && regressed.length / compared > settings.maxRegressedPrompts) {
     const named = regressed.slice(0, NAMED).map((prompt) => `${prompt.id} ${formatTimes(prompt.score)}`);
     const more = regressed.length > NAMED ? `; ${regressed.length - NAMED} more` : "";
     reasons.push(
       `${regressed.length} of ${compared} prompts (${formatPercentAgainst(regressed.length / compared, settings.maxRegressedPrompts)}) ` +
-        `scored below gate.regressionFloor ${formatBar(floor)} (${named.join(", ")}${more}), more than gate.maxRegressedPrompts ` +
+        `scored below ${name} ${formatBar(floor)} (${named.join(", ")}${more}), more than gate.maxRegressedPrompts ` +
         `${formatPercent(settings.maxRegressedPrompts)}: the median hides a minority of requests that got slower`,
     );
   }
   if (ratios.e2eP90 !== null && ratios.e2eP90 > 1 / floor) {
     reasons.push(
       `E2E p90 at equal length ${formatScoreAgainstBar(ratios.e2eP90, 1 / floor)} the baseline's, above ${formatBar(1 / floor)} ` +
-        `(1 / gate.regressionFloor): the ` +
+        `(1 / ${name}): the ` +
         `slowest requests got slower`,
     );
   }
   if (ratios.throughput !== null && ratios.throughput < floor) {
     reasons.push(
-      `output throughput ${formatScoreAgainstBar(ratios.throughput, floor)} the baseline's, below gate.regressionFloor ` +
+      `output throughput ${formatScoreAgainstBar(ratios.throughput, floor)} the baseline's, below ${name} ` +
         `${formatBar(floor)}: the same work took ` +
         `longer`,
     );

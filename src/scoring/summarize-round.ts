@@ -2,7 +2,7 @@ import { type RunPromptScores, type ScoreInterval, bootstrapRunsAndPrompts } fro
 import { type AggregatedPrompt, type RunOutcome, aggregatePromptRuns } from "./aggregate-prompt-runs.js";
 import { type GateResult, type GateSettings, MIN_PROMPTS_FOR_INTERVAL, type NoiseInput, evaluateGate } from "./evaluate-gate.js";
 import { countBaselineNovelty } from "./count-baseline-novelty.js";
-import { DEFAULT_REGRESSION_FLOOR, findRegressedPrompts } from "./judge-regression.js";
+import { effectiveRegressionFloor, findRegressedPrompts } from "./judge-regression.js";
 import { type LatencyRatios, measureLatencyRatios } from "./measure-latency-ratios.js";
 import type { UnexplainedAnswers } from "./judge-unexplained.js";
 import { compareIds } from "./compare-ids.js";
@@ -267,7 +267,7 @@ export function summarizeRound(prompts: readonly PromptOutcome[], options: Summa
               status: aggregated[index]?.status ?? "excluded",
               score: aggregated[index]?.score ?? null,
             })),
-            options.gate.regressionFloor ?? DEFAULT_REGRESSION_FLOOR,
+            effectiveRegressionFloor(options.gate),
           ),
           ...measureLatencyRatios(servedRuns.map((run) => compared.flatMap(({ prompt }) => (prompt.runs[run] ? [prompt.runs[run]] : [])))),
         };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findRegressedPrompts, judgeRegression } from "../../src/scoring/judge-regression.js";
+import { effectiveRegressionFloor, findRegressedPrompts, judgeRegression } from "../../src/scoring/judge-regression.js";
 
 const SETTINGS = { regressionFloor: 0.8, maxRegressedPrompts: 0.1 };
 const FINE = { e2eP90: 0.9, throughput: 1.05 };
@@ -39,5 +39,21 @@ describe("judgeRegression: a minority of requests that got slower", () => {
       "output throughput 0.79× the baseline's, below gate.regressionFloor 0.80×: the same work took longer",
     ]);
     expect(judgeRegression({ compared: 30, regressed: [], ratios: { e2eP90: null, throughput: null } }, SETTINGS)).toEqual([]);
+  });
+});
+
+describe("effectiveRegressionFloor: the floor follows a bar under 1", () => {
+  it("holds prompts to gate.regressionFloor of a bar the maintainers set under 1, and to gate.regressionFloor at 1 or more", () => {
+    expect(effectiveRegressionFloor({ regressionFloor: 0.8, minRoundScore: 1 })).toBe(0.8);
+    expect(effectiveRegressionFloor({ regressionFloor: 0.8, minRoundScore: 1.2 })).toBe(0.8);
+    expect(effectiveRegressionFloor({ minRoundScore: 0.25 })).toBeCloseTo(0.2, 12);
+    // A noisy scenario gated at 0.25×: prompts at 0.6× are within what its bar accepts; one at 0.1× is not, and the reason names the floor.
+    const prompts = [0.6, 0.7, 0.1, 1].map((score, index) => ({ id: `u${index + 1}`, status: "scored", score }));
+    const settings = { ...SETTINGS, maxRegressedPrompts: 0, minRoundScore: 0.25 };
+    const regressed = findRegressedPrompts(prompts, effectiveRegressionFloor(settings));
+    expect(regressed).toEqual([{ id: "u3", score: 0.1 }]);
+    expect(judgeRegression({ compared: 4, regressed, ratios: { e2eP90: 4.5, throughput: 0.3 } }, settings)).toEqual([
+      expect.stringMatching(/^1 of 4 prompts \(25%\) scored below gate\.regressionFloor × gate\.minRoundScore 0\.20× \(u3 0\.10×\)/),
+    ]);
   });
 });

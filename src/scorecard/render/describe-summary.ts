@@ -4,7 +4,7 @@ import { decideVerdict } from "../decide-verdict.js";
 import type { Scorecard } from "../scorecard-schema.js";
 import { MIN_PROMPTS_FOR_INTERVAL } from "../../scoring/evaluate-gate.js";
 import { formatBar, formatPercent } from "../../scoring/format-speedup.js";
-import { DEFAULT_REGRESSION_FLOOR } from "../../scoring/judge-regression.js";
+import { effectiveRegressionFloor } from "../../scoring/judge-regression.js";
 
 /*
  * The first screen of a card in words: the score with its interval, how many prompts counted, the
@@ -108,7 +108,7 @@ export function describeRegressedPrompts(card: Scorecard): string | null {
   const regression = card.regression;
   if (!regression || regression.regressedTotal === 0) return null;
   const compared = card.promptsTotal - card.excluded;
-  const floor = card.gate.regressionFloor ?? DEFAULT_REGRESSION_FLOOR;
+  const floor = effectiveRegressionFloor(card.gate);
   const named = regression.regressed.slice(0, NAMED_REGRESSED).map((prompt) => `${prompt.id} ${formatTimes(prompt.score)}`);
   const more = regression.regressedTotal > named.length ? `, ${regression.regressedTotal - named.length} more` : "";
   const ratios = [
