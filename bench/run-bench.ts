@@ -25,7 +25,8 @@ import { measureSourcePatch } from "./llama-cpp-source-patch.js";
 import { measureTokenizing } from "./tokenizing-cost.js";
 import { UNIT_LOOP_GOAL_S, measureUnitTestLoop } from "./unit-test-loop.js";
 import { type GateRate, measureDefaultGateEndToEnd } from "./default-gate-end-to-end.js";
-import { measureBistableCheats, measureGateStatistics } from "./gate-statistics.js";
+import { measureBistableCheats, measureGateStatistics, measureIntegrityRules } from "./gate-statistics.js";
+import { measureRareVariation } from "./llama-cpp-rare-variation.js";
 import { measurePatchConflictToCard } from "./patch-conflict-to-card.js";
 import { type BudgetRate, measureBudgetOnLlamaCpp, measureBudgetOnReferenceEngine } from "./budget-end-to-end.js";
 import { measureSequentialGate } from "./sequential-gate-statistics.js";
@@ -356,6 +357,22 @@ rows.push(
       goal: row.candidate.includes("honest") ? "(reference)" : "≤ 5%",
       met: row.candidate.includes("honest") ? null : row.passRate <= 0.05,
     }));
+    // Each integrity rule's cost on honest engines and what it catches of #38's cheats: "fired" counts the rounds it was a reason.
+    const integrity = measureIntegrityRules(figure.rounds).map((row) => {
+      const fired = Object.entries(row.fired)
+        .filter(([, rate]) => rate > 0)
+        .map(([rule, rate]) => `${rule} ${percent(rate)}`)
+        .join(", ");
+      const promised = row.candidate.startsWith("10% faster") && !row.candidate.includes("odds moved");
+      return {
+        figure: `10. Gate, defaults, integrity rules: ${row.candidate} passes (rules fired) (${figure.rounds} rounds)`,
+        measured: `${percent(row.passRate)} (${fired || "none"})`,
+        // An honest 10% faster engine must still pass; an unchanged one fails for speed, and a cheat must not pass.
+        // Moved odds are another engine to the shuffle (docs/scoring-statistics.md): a reference for what the rule costs, as before.
+        goal: row.honest ? (promised ? "≥ 95%" : "(reference)") : "≤ 5%",
+        met: row.honest ? (promised ? row.passRate >= 0.95 : null) : row.passRate <= 0.05,
+      };
+    });
     return [
       ...figure.rows.map((row) => ({
         figure:
@@ -368,6 +385,7 @@ rows.push(
         met: row.promised ? row.falsePassRate <= 0.05 && row.powerAt10 >= 0.95 : null,
       })),
       ...cheats,
+      ...integrity,
     ];
   })),
 );
@@ -495,6 +513,27 @@ rows.push(
           (figure.timingsMismatches > 0 ? ` (${figure.timingsMismatches} answers' timings differ from the log)` : ""),
         goal: "median within ±4%",
         met: Math.abs(figure.timingErrorMedianPct) <= 4 && figure.timingsMismatches === 0,
+      },
+    ];
+  })),
+);
+
+rows.push(
+  ...(await section("rare variation (llama.cpp)", async () => {
+    const figure = await measureRareVariation({ log: (line) => process.stderr.write(`  ${line}\n`) });
+    const failed = figure.rounds.filter((round) => round.failedOnUnexplained).length;
+    const seconds = figure.rounds.map((round) => round.wallMs / 1000).sort((a, b) => a - b);
+    const odd = figure.rounds.map((round) => round.unexplained);
+    return [
+      {
+        figure:
+          `18. Real engine, llama.cpp's server with 4 slots in both seats (A/A, ${figure.prompts} prompts in flight together, ` +
+          `${figure.runs} runs): rounds failed on unexplained answers alone (unexplained answers per round; round time)`,
+        measured:
+          `${failed} of ${figure.rounds.length} (${Math.min(...odd)}–${Math.max(...odd)} of ${figure.rounds[0]?.compared ?? 0}; ` +
+          `${seconds[0]?.toFixed(0)}–${seconds[seconds.length - 1]?.toFixed(0)} s)`,
+        goal: "0",
+        met: failed === 0,
       },
     ];
   })),

@@ -80,6 +80,8 @@ export const WRONG_FIELD_VALUES: Record<string, unknown[]> = {
   "gate.minPrompts": [0, 2.5, "ten"],
   "gate.minAgreement": [1.5, -0.25, "75%"],
   "gate.maxUnexplained": [1, -0.1, "none"],
+  "gate.regressionFloor": [0, 1.2, "80%"],
+  "gate.maxRegressedPrompts": [1, -0.1, "10%"],
   "gate.calibration": ["", 5, "no-such-calibration.json"],
   "gate.maxRegression": [0, 1.5, "97%"],
   // "quality" without a quality: section to judge by.

@@ -46,6 +46,11 @@ export const calibrationRoundSchema = z.object({
    */
   disagreed: count.optional(),
   medianAgreement: z.number().min(0).max(1).nullable().optional(),
+  /**
+   * The candidate seat's answers (the baseline again) that none of the baseline seat's answers explains, of those compared: the
+   * engine's own rate of odd answers, which the unexplained rule allows for. Absent in files from before it was counted.
+   */
+  unexplainedAnswers: z.object({ count, compared: count }).optional(),
 });
 
 /**
@@ -56,6 +61,8 @@ export const calibrationRoundSchema = z.object({
 export const calibrationSelfAgreementSchema = z.object({
   lowestMedianAgreement: z.number().min(0).max(1).nullable(),
   mostDisagreed: z.number().min(0).max(1),
+  /** Over the A/A rounds, the candidate seat's unexplained answers of those compared; absent or null when not counted in every round. */
+  unexplained: z.object({ count, compared: count }).nullable().optional(),
 });
 
 const noiseSchema = z.object({ meanLog: z.number(), sdLog: z.number(), floor: z.number(), detectableSpeedup: z.number() });

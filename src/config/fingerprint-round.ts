@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { isAbsolute, relative } from "node:path";
 import type { Prompt } from "../prompts/prompt.js";
 import type { RoundConfig } from "./round-config-schema.js";
+import { DEFAULT_MAX_REGRESSED_PROMPTS, DEFAULT_REGRESSION_FLOOR } from "../scoring/judge-regression.js";
 
 /** Hashes that tell whether two cards (say, two shards) come from the same round inputs. */
 export interface RoundFingerprint {
@@ -10,6 +11,21 @@ export interface RoundFingerprint {
 }
 
 const sha256 = (text: string): string => createHash("sha256").update(text).digest("hex");
+
+/**
+ * The gate without the minority-regression limits where they are the defaults: a config that does not
+ * set them hashes as it did before they existed, so its shards from before and after still merge.
+ */
+function withoutDefaultRegression(
+  gate: RoundConfig["gate"],
+): Omit<RoundConfig["gate"], "regressionFloor" | "maxRegressedPrompts"> & Partial<RoundConfig["gate"]> {
+  const { regressionFloor, maxRegressedPrompts, ...rest } = gate;
+  return {
+    ...rest,
+    ...(regressionFloor !== DEFAULT_REGRESSION_FLOOR ? { regressionFloor } : {}),
+    ...(maxRegressedPrompts !== DEFAULT_MAX_REGRESSED_PROMPTS ? { maxRegressedPrompts } : {}),
+  };
+}
 
 /**
  * Paths are hashed relative to the config's folder, and the patch's path not at all (the patch hash
@@ -25,8 +41,9 @@ export function fingerprintRound(config: RoundConfig, configDir: string, prompts
   // How main is watched (watch:) changes which commits are compared, never what a round measures.
   const { watch: _watch, ...measured } = config;
   const bench = concurrency === null ? openLoop : { ...openLoop, concurrency };
-  const comparable: Omit<RoundConfig, "bench" | "watch"> & {
+  const comparable: Omit<RoundConfig, "bench" | "watch" | "gate"> & {
     bench: Omit<RoundConfig["bench"], "busyPoll" | "concurrency"> & { concurrency?: number };
+    gate: Omit<RoundConfig["gate"], "regressionFloor" | "maxRegressedPrompts"> & Partial<RoundConfig["gate"]>;
   } = {
     ...measured,
     baseline: {
@@ -49,7 +66,7 @@ export function fingerprintRound(config: RoundConfig, configDir: string, prompts
         : {}),
     },
     docker: { ...config.docker, mounts: config.docker.mounts.map((mount) => ({ ...mount, source: portable(mount.source) ?? "" })) },
-    gate: { ...config.gate, calibration: portable(config.gate.calibration) },
+    gate: { ...withoutDefaultRegression(config.gate), calibration: portable(config.gate.calibration) },
     // Only with quality: a config without it hashes as it did before it existed.
     ...(config.quality ? { quality: { ...config.quality, questions: portable(config.quality.questions) ?? "" } } : {}),
     // Only when there are scenarios: a config without them hashes as it did before they existed.

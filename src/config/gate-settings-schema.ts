@@ -8,6 +8,7 @@ import {
   GATE_MODES,
   defaultGateMode,
 } from "../scoring/evaluate-gate.js";
+import { DEFAULT_MAX_REGRESSED_PROMPTS, DEFAULT_REGRESSION_FLOOR } from "../scoring/judge-regression.js";
 import { DEFAULT_MAX_QUALITY_DROP } from "../scoring/judge-quality.js";
 
 /** The gate's limits, shared with the repository config (.github/speedgate.yml), which sets them for the app's re-gate. */
@@ -18,6 +19,17 @@ export const minAgreementSchema = wholeShareSchema("expected a share of the comp
 );
 export const maxUnexplainedSchema = shareSchema("expected a share of prompts in [0, 1), such as 0 or 0.05").default(
   DEFAULT_MAX_UNEXPLAINED,
+);
+
+const regressionFloorMessage = "expected a speedup in (0, 1], such as 0.8";
+/** A prompt scoring under this is regressed; the round's E2E p90 may be at most 1/this and its throughput at least this. */
+export const regressionFloorSchema = z
+  .number({ error: regressionFloorMessage })
+  .gt(0, { error: regressionFloorMessage })
+  .lte(1, { error: regressionFloorMessage })
+  .default(DEFAULT_REGRESSION_FLOOR);
+export const maxRegressedPromptsSchema = shareSchema("expected a share of prompts in [0, 1), such as 0.1").default(
+  DEFAULT_MAX_REGRESSED_PROMPTS,
 );
 
 const minRoundScoreSchema = positiveNumber("expected a speedup greater than 0, such as 1.0");
@@ -51,6 +63,8 @@ export const gateSchema = z.strictObject(
     minPrompts: minPromptsSchema,
     minAgreement: minAgreementSchema,
     maxUnexplained: maxUnexplainedSchema,
+    regressionFloor: regressionFloorSchema,
+    maxRegressedPrompts: maxRegressedPromptsSchema,
     calibration: nonEmptyString("expected the path of a calibration file written by speedgate calibrate").optional(),
     // Both absent unless set: a config without them hashes as it did before they existed.
     answers: answersSchema.optional(),
@@ -89,7 +103,13 @@ export const scenarioGateSchema = z.strictObject(
     minPrompts: minPromptsSchema.unwrap().optional(),
     minAgreement: minAgreementSchema.unwrap().optional(),
     maxUnexplained: maxUnexplainedSchema.unwrap().optional(),
+    regressionFloor: regressionFloorSchema.unwrap().optional(),
+    maxRegressedPrompts: maxRegressedPromptsSchema.unwrap().optional(),
     answers: answersSchema.optional(),
   },
-  { error: "expected an object with some of minRoundScore, use, maxUnscored, minPrompts, minAgreement, maxUnexplained and answers" },
+  {
+    error:
+      "expected an object with some of minRoundScore, use, maxUnscored, minPrompts, minAgreement, maxUnexplained, regressionFloor, " +
+      "maxRegressedPrompts and answers",
+  },
 );

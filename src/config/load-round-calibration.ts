@@ -17,9 +17,21 @@ import { readCalibration } from "../calibration/read-calibration.js";
 export function selfAgreementOf(rounds: CalibrationFile["rounds"]): CardCalibration["selfAgreement"] {
   if (rounds.some((round) => round.disagreed === undefined)) return null;
   const medians = rounds.map((round) => round.medianAgreement).filter((value): value is number => typeof value === "number");
+  // Pooled over the A/A rounds, and only when every round counted them: a rate from some rounds would pass for all.
+  const counted = rounds.every((round) => round.unexplainedAnswers !== undefined);
+  const unexplained = counted
+    ? rounds.reduce(
+        (sum, round) => ({
+          count: sum.count + (round.unexplainedAnswers?.count ?? 0),
+          compared: sum.compared + (round.unexplainedAnswers?.compared ?? 0),
+        }),
+        { count: 0, compared: 0 },
+      )
+    : null;
   return {
     lowestMedianAgreement: medians.length > 0 ? Math.min(...medians) : null,
     mostDisagreed: Math.max(0, ...rounds.map((round) => (round.promptsCompared > 0 ? (round.disagreed ?? 0) / round.promptsCompared : 0))),
+    ...(unexplained ? { unexplained } : {}),
   };
 }
 

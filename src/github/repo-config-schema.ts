@@ -3,12 +3,15 @@ import { formatConfigIssues } from "../vocabulary/format-config-issues.js";
 import {
   answersSchema,
   gateQualitySchema,
+  maxRegressedPromptsSchema,
   maxUnexplainedSchema,
   maxUnscoredSchema,
   minAgreementSchema,
   minPromptsSchema,
+  regressionFloorSchema,
   scenarioGateSchema,
 } from "../config/gate-settings-schema.js";
+import { DEFAULT_MAX_REGRESSED_PROMPTS, DEFAULT_REGRESSION_FLOOR } from "../scoring/judge-regression.js";
 import {
   DEFAULT_MAX_UNEXPLAINED,
   DEFAULT_MAX_UNSCORED,
@@ -78,6 +81,8 @@ export const repoConfigSchema = z.strictObject(
           minPrompts: minPromptsSchema,
           minAgreement: minAgreementSchema,
           maxUnexplained: maxUnexplainedSchema,
+          regressionFloor: regressionFloorSchema,
+          maxRegressedPrompts: maxRegressedPromptsSchema,
           // Left out: speed. Judging changed answers by the card's question set is the maintainers' opt-in, never the card's.
           answers: answersSchema.optional(),
           // Left out: the default gate.quality.maxDrop (2 points), whatever the card's round config set.
@@ -99,6 +104,8 @@ export const repoConfigSchema = z.strictObject(
         minPrompts: DEFAULT_MIN_PROMPTS,
         minAgreement: DEFAULT_MIN_AGREEMENT,
         maxUnexplained: DEFAULT_MAX_UNEXPLAINED,
+        regressionFloor: DEFAULT_REGRESSION_FLOOR,
+        maxRegressedPrompts: DEFAULT_MAX_REGRESSED_PROMPTS,
       }),
     trigger: enumOf(["command", "auto"]).default("command"),
     rescore: z

@@ -91,6 +91,10 @@ function studyOf(cards: readonly ScenarioCard[]): Pick<CalibrationFile, "rounds"
       // The baseline against itself: what its own batch nondeterminism cuts short or parts, which a round's agreement rules allow.
       disagreed: card.belowTolerance + card.diverged,
       medianAgreement: card.medianAgreement ?? null,
+      // How often the same engine gives an answer none of its other seat's answers explains: the unexplained rule's own rate.
+      ...(card.unexplainedAnswers
+        ? { unexplainedAnswers: { count: card.unexplainedAnswers.count, compared: card.unexplainedAnswers.compared } }
+        : {}),
     })),
     noise: computeNoiseFloor(cards.map((card) => card.roundScore as number)),
   };

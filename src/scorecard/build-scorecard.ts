@@ -13,6 +13,7 @@ import {
   type CardQuality,
   type CardSequential,
   type EngineSide,
+  MAX_LISTED_REGRESSED,
   MAX_PROMPTS_SOURCE_CHARS,
   type PromptRun,
   SCORECARD_SCHEMA_VERSION,
@@ -98,6 +99,9 @@ export function cardRun(run: PromptRunResult): PromptRun {
     candidateMs: run.candidateMs,
     agreedTokens: run.agreedTokens,
     ...(run.agreedBaselineMs !== null ? { agreedBaselineMs: run.agreedBaselineMs, agreedCandidateMs: run.agreedCandidateMs } : {}),
+    ...(typeof run.baselineSentMs === "number" && typeof run.candidateSentMs === "number"
+      ? { baselineSentMs: run.baselineSentMs, candidateSentMs: run.candidateSentMs }
+      : {}),
     ...(run.evidence ? { evidence: run.evidence } : {}),
     ...(run.match ? { match: run.match, baselineRun: run.baselineRun ?? null, baselinePartsHere: run.baselinePartsHere ?? false } : {}),
   };
@@ -139,6 +143,7 @@ export function summaryFields(
   | "medianAgreement"
   | "unexplained"
   | "unexplainedAnswers"
+  | "regression"
   | "gate"
   | "sequential"
 > {
@@ -157,6 +162,14 @@ export function summaryFields(
     medianAgreement: summary.medianAgreement,
     unexplained: summary.unexplained,
     unexplainedAnswers: summary.unexplainedAnswers,
+    regression: summary.regression
+      ? {
+          regressedTotal: summary.regression.regressed.length,
+          regressed: summary.regression.regressed.slice(0, MAX_LISTED_REGRESSED),
+          e2eP90: summary.regression.e2eP90,
+          throughput: summary.regression.throughput,
+        }
+      : null,
     gate: { ...summary.gate, calibration },
     // Only for a run budget: a card of a fixed number of runs reads as it did before budgets existed.
     ...(summary.sequential ? { sequential: cardSequential(summary.sequential) } : {}),

@@ -8,7 +8,7 @@ import type { PromptStatus } from "../scoring/score-prompt.js";
 import { describeEngineFailure, equalLengthReason, failureContext, runSpeedup, sharedTokensReason } from "../scoring/score-round.js";
 import { answersJudgedByQuality } from "../scoring/evaluate-gate.js";
 import { DEFAULT_MAX_QUALITY_DROP, judgeQuality } from "../scoring/judge-quality.js";
-import { type AnswerPrefixes, answersVary, isUnexplainedAnswer } from "../scoring/pooled-answers.js";
+import { type AnswerPrefixes, answersVary, candidateRepeats, isUnexplainedAnswer } from "../scoring/pooled-answers.js";
 import { type SequentialSettings, summarizeRound } from "../scoring/summarize-round.js";
 import { calibratedSpread } from "../scoring/decide-sequential.js";
 import { summaryFields } from "./build-scorecard.js";
@@ -166,7 +166,7 @@ function rederiveBranchRun(
     };
   }
   const early = agreed < k ? judgeAgreement(agreed, k, rules) : null;
-  if (early !== null && run.baselinePartsHere !== true && !answersVary(pooled.prefixes))
+  if (early !== null && run.baselinePartsHere !== true && !answersVary(pooled.prefixes) && !candidateRepeats(pooled.prefixes, pooled.run))
     return { ...as("diverged", 0, run.reason ?? early), match, agreedTokens: agreed };
   // The reason follows how the run is timed now: a card scored under gate.answers: quality re-gated without it, and back.
   const parted = agreed < k && timed;

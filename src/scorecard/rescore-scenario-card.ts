@@ -5,8 +5,30 @@ import type { ScenarioCard, ScenarioResult, Scorecard } from "./scorecard-schema
 
 /** The gate settings a card records: the bar its round (or its scenario) was configured with. */
 export function recordedGateSettings(card: Pick<ScenarioCard, "gate">): GateSettings {
-  const { minRoundScore, use, maxUnscored, minPrompts, minAgreement, maxUnexplained, answers, quality } = card.gate;
-  return { minRoundScore, use, maxUnscored, minPrompts, minAgreement, maxUnexplained, answers, quality };
+  const {
+    minRoundScore,
+    use,
+    maxUnscored,
+    minPrompts,
+    minAgreement,
+    maxUnexplained,
+    regressionFloor,
+    maxRegressedPrompts,
+    answers,
+    quality,
+  } = card.gate;
+  return {
+    minRoundScore,
+    use,
+    maxUnscored,
+    minPrompts,
+    minAgreement,
+    maxUnexplained,
+    regressionFloor,
+    maxRegressedPrompts,
+    answers,
+    quality,
+  };
 }
 
 export interface ScenarioRescoreOptions extends Omit<RescoreOptions, "gate"> {

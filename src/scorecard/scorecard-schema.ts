@@ -5,6 +5,7 @@ import { roundMetricsSchema } from "../metrics/metrics-schema.js";
 import { engineReportedTimesSchema } from "../vocabulary/engine-reported-times.js";
 import { gpuStateSchema } from "../vocabulary/gpu-state-schema.js";
 import { GATE_MODES, MAX_GATE_REASONS } from "../scoring/evaluate-gate.js";
+import { UNEXPLAINED_RULES } from "../scoring/judge-unexplained.js";
 import { MAX_SCENARIOS, SCENARIO_NAME } from "../vocabulary/scenario-name.js";
 
 /*
@@ -30,6 +31,8 @@ const ratioOrNull = z.number().finite().min(0).nullable();
 const fraction = z.number().finite().min(0).max(1);
 /** Overlay paths a card lists by name; past this many it gives the count. */
 export const MAX_LISTED_OVERLAY_PATHS = 50;
+/** The regressed prompts a card lists (Scorecard.regression), slowest first. */
+export const MAX_LISTED_REGRESSED = 20;
 
 const engineSideSchema = z.object({
   /** speedgate's count when settings.tokenizer is set, else the engine's (bounded by the bytes it streamed). */
@@ -77,6 +80,12 @@ export const promptRunSchema = z.object({
   /** For answers that part within k: the times at the tokens they share; the run scores no more than over those (runSpeedup). */
   agreedBaselineMs: z.number().finite().min(0).nullable().optional(),
   agreedCandidateMs: z.number().finite().min(0).nullable().optional(),
+  /**
+   * For a timed run: when each engine's request was sent, in milliseconds from the start of its benchmark run (the baseline's of the
+   * run it is timed against), for the round's throughput. Absent on older cards, whose throughput rule is not judged.
+   */
+  baselineSentMs: z.number().finite().min(0).nullable().optional(),
+  candidateSentMs: z.number().finite().min(0).nullable().optional(),
   /** For a diverged or implausible run: what the status rests on. */
   evidence: statusEvidenceSchema.nullable().optional(),
   /**
@@ -366,7 +375,35 @@ const scorecardFields = {
   /**
    * Candidate answers (prompt-runs) no baseline answer explains, of those compared, and the shuffle test's p-value; absent on older cards.
    */
-  unexplainedAnswers: z.object({ count, compared: count, pValue: fraction, baselineVaries: z.boolean() }).nullable().optional(),
+  unexplainedAnswers: z
+    .object({
+      count,
+      compared: count,
+      pValue: fraction,
+      baselineVaries: z.boolean(),
+      /**
+       * The baseline held to itself: its answers none of its other runs' answers to the prompt explains, of those held; absent on
+       * older cards.
+       */
+      baselineNovel: count.optional(),
+      baselineCompared: count.optional(),
+    })
+    .nullable()
+    .optional(),
+  /**
+   * What the minority-regression rule read: the scored prompts under gate.regressionFloor, slowest first (the first
+   * MAX_LISTED_REGRESSED of them; regressedTotal counts all), and the E2E p90 and output throughput at equal length, candidate over
+   * baseline. Recomputed by every reader; absent on older cards.
+   */
+  regression: z
+    .object({
+      regressedTotal: count,
+      regressed: z.array(z.object({ id: text(256), score: z.number().finite().min(0) })).max(MAX_LISTED_REGRESSED),
+      e2eP90: ratioOrNull,
+      throughput: ratioOrNull,
+    })
+    .nullable()
+    .optional(),
   tokenCountsEstimated: z.boolean(),
   settings: z.object({
     requestIntervalMs: z.number().min(0),
@@ -423,6 +460,9 @@ const scorecardFields = {
     /** Absent on older cards: a merge of them gets the defaults. */
     minAgreement: z.number().min(0).max(1).optional(),
     maxUnexplained: z.number().min(0).lt(1).optional(),
+    /** The minority-regression rule's limits; absent on older cards, which get the defaults. */
+    regressionFloor: z.number().gt(0).lte(1).optional(),
+    maxRegressedPrompts: z.number().min(0).lt(1).optional(),
     /** gate.answers and gate.quality as the round set them; absent: speed, and the default maxDrop. */
     answers: z.enum(["speed", "quality"]).optional(),
     quality: z.object({ maxDrop: z.number().min(0).lt(1) }).optional(),
@@ -431,6 +471,11 @@ const scorecardFields = {
     reason: text(8_000),
     reasons: z.array(text(4_000)).max(MAX_GATE_REASONS),
     rule: text(4_000).nullable(),
+    /** Which measure decided the unexplained rule and what it found, pass or fail; absent on older cards and where it was not asked. */
+    unexplainedDecision: z
+      .object({ rule: z.enum(UNEXPLAINED_RULES), statement: text(4_000) })
+      .nullable()
+      .optional(),
     calibration: cardCalibrationSchema.nullable(),
     /**
      * gate.maxRegression: with scenarios, no scenario's interval may lie wholly below this speedup

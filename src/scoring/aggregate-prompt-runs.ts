@@ -1,7 +1,11 @@
+import type { TimedRun } from "./measure-latency-ratios.js";
 import { type PromptStatus, UNSCORED_STATUSES } from "./score-prompt.js";
 
-/** What the round summary needs of one prompt in one run: its status, and its speedup when scored. */
-export interface RunOutcome {
+/**
+ * What the round summary needs of one prompt in one run: its status, and its speedup when scored; its
+ * times (TimedRun), where kept, for the tail latency and throughput the minority-regression rule reads.
+ */
+export interface RunOutcome extends TimedRun {
   status: PromptStatus;
   /** False when the candidate was never sent this prompt in this run (it failed before serving). */
   candidateAttempted: boolean;

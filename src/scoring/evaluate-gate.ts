@@ -1,6 +1,8 @@
 import type { ScoreInterval } from "./bootstrap-interval.js";
 import type { QualityJudgement } from "./judge-quality.js";
 import { formatBar, formatPercent, formatPercentAgainst, formatScoreAgainstBar } from "./format-speedup.js";
+import { type UnexplainedAnswers, type UnexplainedJudgement, type UnexplainedRule, judgeUnexplained } from "./judge-unexplained.js";
+import { DEFAULT_MAX_REGRESSED_PROMPTS, DEFAULT_REGRESSION_FLOOR, type RegressionEvidence, judgeRegression } from "./judge-regression.js";
 
 /**
  * - `interval-low`: the bootstrap interval's low end must clear the bar (the default without a calibration).
@@ -62,6 +64,10 @@ export interface GateSettings {
   minAgreement?: number;
   /** The largest share of compared prompts cut short or parted in a way the baseline's own answers do not explain. Default 0. */
   maxUnexplained?: number;
+  /** A prompt scoring under this is regressed, and the E2E p90 and throughput may be no worse than it allows. Default 0.8. */
+  regressionFloor?: number;
+  /** The largest share of compared prompts that may be regressed. Default 0.1. */
+  maxRegressedPrompts?: number;
   /**
    * gate.answers: "quality" judges an answer no baseline answer explains by the round's question set instead of the agreement rules
    * (answersJudgedByQuality); "speed" or absent: the agreement rules.
@@ -74,6 +80,8 @@ export interface GateSettings {
 export interface GateResult extends GateSettings {
   minAgreement: number;
   maxUnexplained: number;
+  regressionFloor: number;
+  maxRegressedPrompts: number;
   passed: boolean;
   /** The verdict in one line: the rule's comparison when it passes, every reason it does not otherwise. */
   reason: string;
@@ -83,6 +91,11 @@ export interface GateResult extends GateSettings {
   rule: string | null;
   /** What the rule compares with: minRoundScore, raised by the noise floor under `noise-floor`. */
   bar: number;
+  /**
+   * Which measure decided the unexplained rule and what it found, pass or fail (judgeUnexplained); absent when no answers were held
+   * to every baseline answer or the round ended before the rule was asked.
+   */
+  unexplainedDecision?: { rule: UnexplainedRule; statement: string } | null;
 }
 
 export interface NoiseInput {
@@ -100,18 +113,11 @@ export interface SelfAgreementInput {
   lowestMedianAgreement: number | null;
   /** The largest share of compared prompts one A/A round cut short or parted (below tolerance or diverged against itself). */
   mostDisagreed: number;
-}
-
-/**
- * Candidate answers held to every answer the baseline gave (matchBranches) that none explains, of
- * those compared, how often shuffling the engines' labels gives as many (shuffleUnexplained), and
- * whether the baseline's own answers to any prompt varied over the runs.
- */
-export interface UnexplainedAnswers {
-  count: number;
-  compared: number;
-  pValue: number;
-  baselineVaries: boolean;
+  /**
+   * Over the A/A rounds, the candidate seat's answers (the baseline again) that none of the baseline seat's explained, of those
+   * compared: the engine's own rate of odd answers for the unexplained rule. Absent in calibrations from before it was counted.
+   */
+  unexplained?: { count: number; compared: number } | null;
 }
 
 export interface GateInput {
@@ -150,6 +156,8 @@ export interface GateInput {
   runsServed?: number;
   /** The sequential test's outcome (gate.use sequential); absent for a round of a fixed number of runs. */
   sequential?: { passed: boolean; statement: string } | null;
+  /** The regressed prompts and the tail latency and throughput ratios, for the minority-regression rule; absent: not judged. */
+  regression?: RegressionEvidence | null;
   /** The round's question set judged (judgeQuality); null or absent when the round has no quality: or nothing was compared. */
   quality?: QualityJudgement | null;
 }
@@ -166,14 +174,6 @@ export function answersJudgedByQuality(
 ): boolean {
   return settings.answers === "quality" && quality !== null && quality !== undefined && quality.compared > 0;
 }
-
-/**
- * Below this, the candidate's unexplained answers are more than shuffling the two engines' labels gives
- * (1% of shuffles or fewer): not the engine's own nondeterminism. An honest candidate whose
- * continuations keep the baseline's odds fails this rule in about 1 round in 100 at most; one whose
- * batches differ enough to move the odds can fail it more often (8% of rounds, 50/50 moved to 20/80).
- */
-export const UNEXPLAINED_SIGNIFICANCE = 0.01;
 
 function ruleOutcome(input: GateInput, settings: GateSettings, bar: number): { passed: boolean; statement: string } {
   const score = input.roundScore as number;
@@ -213,89 +213,68 @@ function ruleOutcome(input: GateInput, settings: GateSettings, bar: number): { p
 }
 
 /**
- * The agreement rules: the round's median agreement, and the cuts and partings the baseline's own
- * answers do not explain. A calibration that fits the round relaxes each to what the baseline showed
- * against itself, so an engine whose own answers vary with the batch is not held to more than it can do.
+ * The median agreement rule. A calibration that fits the round lowers its bar to what the baseline
+ * showed against itself, so an engine whose own answers vary with the batch is not held to more than it can do.
  */
-function agreementReasons(input: GateInput, limits: { minAgreement: number; maxUnexplained: number }): string[] {
-  const reasons: string[] = [];
-  const calibrated = input.noise && input.noise.problems.length === 0 ? (input.noise.selfAgreement ?? null) : null;
+function agreementReasons(input: GateInput, minAgreement: number): string[] {
+  const calibrated = fittingSelfAgreement(input);
   const measured = input.medianAgreement;
   const median = input.medianAgreementExplained ?? measured;
-  if (limits.minAgreement > 0 && median !== null && median !== undefined) {
-    const own = calibrated?.lowestMedianAgreement ?? null;
-    const floor = own !== null && own < limits.minAgreement ? own : limits.minAgreement;
-    if (median < floor) {
-      const lowered =
-        floor < limits.minAgreement
-          ? ` (lowered from ${formatPercent(limits.minAgreement)} to the baseline's own lowest in calibration)`
-          : "";
-      const explained =
-        measured !== null && measured !== undefined && median > measured
-          ? " (counting partings the baseline's own runs show as agreement)"
-          : "";
-      reasons.push(
-        `median agreement ${formatPercentAgainst(median, floor)}${explained} < gate.minAgreement ${formatPercent(floor)}${lowered}: ` +
-          `most answers are not the baseline's over the compared length`,
-      );
-    }
-  }
-  const compared = input.promptsCompared;
-  const unexplained = input.unexplained ?? 0;
-  const allowed = Math.max(limits.maxUnexplained, calibrated?.mostDisagreed ?? 0);
-  const answers = input.unexplainedAnswers;
-  if (answers) {
-    const reason = unexplainedAnswersReason(answers, input, allowed, limits.maxUnexplained);
-    if (reason) reasons.push(reason);
-    return reasons;
-  }
-  if (compared > 0 && unexplained / compared > allowed) {
-    const limit =
-      allowed > limits.maxUnexplained
-        ? `the ${formatPercent(allowed)} the baseline showed against itself in calibration`
-        : `gate.maxUnexplained ${formatPercent(allowed)}`;
-    reasons.push(
-      `${unexplained} of ${compared} prompts (${formatPercentAgainst(unexplained / compared, allowed)}) were cut short or parted ` +
-        `where the baseline's own answers are not (${input.unexplainedBreakdown ?? "no detail"}), more than ${limit}`,
-    );
-  }
-  return reasons;
+  if (minAgreement <= 0 || median === null || median === undefined) return [];
+  const own = calibrated?.lowestMedianAgreement ?? null;
+  const floor = own !== null && own < minAgreement ? own : minAgreement;
+  if (median >= floor) return [];
+  const lowered = floor < minAgreement ? ` (lowered from ${formatPercent(minAgreement)} to the baseline's own lowest in calibration)` : "";
+  const explained =
+    measured !== null && measured !== undefined && median > measured
+      ? " (counting partings the baseline's own runs show as agreement)"
+      : "";
+  return [
+    `median agreement ${formatPercentAgainst(median, floor)}${explained} < gate.minAgreement ${formatPercent(floor)}${lowered}: ` +
+      `most answers are not the baseline's over the compared length`,
+  ];
+}
+
+/** The calibration's measure of the baseline against itself, when the calibration fits the round. */
+function fittingSelfAgreement(input: GateInput): SelfAgreementInput | null {
+  return input.noise && input.noise.problems.length === 0 ? (input.noise.selfAgreement ?? null) : null;
 }
 
 /**
- * The unexplained rule for answers held to every answer the baseline gave: more unexplained answers
- * than `allowed` (gate.maxUnexplained, or what a fitting calibration measured) fail when the shuffle
- * test says the engine's own branches do not account for them; and every one counts when the round
- * shows no nondeterminism to allow for: one run, or a baseline that answered every prompt the same
- * way in every run (a deterministic engine's A/A round shows no unexplained answer at all).
+ * The unexplained rule, the one place the gate asks it: answers held to every answer the baseline
+ * gave are judged by judgeUnexplained (the shuffle test, the engine's own variation), and cards from
+ * before that was kept by the count of prompts cut or parted where the baseline's own answers are not.
+ * A fitting calibration raises the allowance to the largest share it showed the baseline cutting or
+ * parting against itself.
  */
-function unexplainedAnswersReason(answers: UnexplainedAnswers, input: GateInput, allowed: number, maxUnexplained: number): string | null {
-  if (answers.compared === 0 || answers.count / answers.compared <= allowed) return null;
-  const oneRun = (input.runsServed ?? 2) < 2;
-  // An engine whose own answers never varied over the round's runs licenses no unexplained answer.
-  const steady = !oneRun && !answers.baselineVaries;
-  if (!oneRun && !steady && answers.pValue >= UNEXPLAINED_SIGNIFICANCE) return null;
-  const share = answers.count / answers.compared;
-  const which = input.unexplainedBreakdown ? ` (${input.unexplainedBreakdown})` : "";
-  const beyond = oneRun
-    ? "with one run the baseline's own answers show nothing of its variation"
-    : steady
-      ? "while the baseline answered every prompt the same way in every run"
-      : `more than the engine's own answers show: shuffling which answers came from which engine gave as many in ` +
-        `${formatPValue(answers.pValue)} of shuffles, under ${formatPercent(UNEXPLAINED_SIGNIFICANCE)}`;
+function unexplainedVerdict(input: GateInput, maxUnexplained: number): { reasons: string[]; judgement: UnexplainedJudgement | null } {
+  const calibrated = fittingSelfAgreement(input);
+  const allowed = Math.max(maxUnexplained, calibrated?.mostDisagreed ?? 0);
+  const answers = input.unexplainedAnswers;
+  if (answers) {
+    const judgement = judgeUnexplained(answers, {
+      runsServed: input.runsServed ?? 2,
+      allowed,
+      maxUnexplained,
+      calibration: calibrated?.unexplained ?? null,
+      ...(input.unexplainedBreakdown ? { breakdown: input.unexplainedBreakdown } : {}),
+    });
+    return { reasons: judgement.reason ? [judgement.reason] : [], judgement };
+  }
+  const compared = input.promptsCompared;
+  const unexplained = input.unexplained ?? 0;
+  if (compared === 0 || unexplained / compared <= allowed) return { reasons: [], judgement: null };
   const limit =
     allowed > maxUnexplained
       ? `the ${formatPercent(allowed)} the baseline showed against itself in calibration`
       : `gate.maxUnexplained ${formatPercent(allowed)}`;
-  return (
-    `${answers.count} of ${answers.compared} answers (${formatPercentAgainst(share, allowed)}) are none the baseline gave${which}, ` +
-    `${beyond}, and above ${limit}`
-  );
-}
-
-/** A p-value as a share of shuffles: "0.3%", "under 0.1%". */
-function formatPValue(p: number): string {
-  return p < 0.001 ? "under 0.1%" : formatPercent(p);
+  return {
+    reasons: [
+      `${unexplained} of ${compared} prompts (${formatPercentAgainst(unexplained / compared, allowed)}) were cut short or parted ` +
+        `where the baseline's own answers are not (${input.unexplainedBreakdown ?? "no detail"}), more than ${limit}`,
+    ],
+    judgement: null,
+  };
 }
 
 /**
@@ -306,9 +285,14 @@ function formatPValue(p: number): string {
  * worse. Cuts, failures and implausible counts are not here: they score 0 and count under
  * gate.maxUnscored whatever judges the answers.
  */
-function integrityReasons(input: GateInput, settings: GateSettings, limits: { minAgreement: number; maxUnexplained: number }): string[] {
-  if (answersJudgedByQuality(settings, input.quality)) return [];
-  return agreementReasons(input, limits);
+function integrityReasons(
+  input: GateInput,
+  settings: GateSettings,
+  limits: { minAgreement: number; maxUnexplained: number },
+): { reasons: string[]; judgement: UnexplainedJudgement | null } {
+  if (answersJudgedByQuality(settings, input.quality)) return { reasons: [], judgement: null };
+  const unexplained = unexplainedVerdict(input, limits.maxUnexplained);
+  return { reasons: [...agreementReasons(input, limits.minAgreement), ...unexplained.reasons], judgement: unexplained.judgement };
 }
 
 /**
@@ -320,7 +304,11 @@ export function evaluateGate(input: GateInput, settings: GateSettings): GateResu
   const bar = settings.use === "noise-floor" && input.noise ? settings.minRoundScore * (1 + input.noise.floor) : settings.minRoundScore;
   const minAgreement = settings.minAgreement ?? DEFAULT_MIN_AGREEMENT;
   const maxUnexplained = settings.maxUnexplained ?? DEFAULT_MAX_UNEXPLAINED;
-  const base = { ...settings, minAgreement, maxUnexplained, bar };
+  const regression = {
+    regressionFloor: settings.regressionFloor ?? DEFAULT_REGRESSION_FLOOR,
+    maxRegressedPrompts: settings.maxRegressedPrompts ?? DEFAULT_MAX_REGRESSED_PROMPTS,
+  };
+  const base = { ...settings, minAgreement, maxUnexplained, ...regression, bar };
   const fail = (reasons: string[], rule: string | null = null): GateResult => ({
     ...base,
     passed: false,
@@ -341,13 +329,17 @@ export function evaluateGate(input: GateInput, settings: GateSettings): GateResu
         `scored (${input.unscoredBreakdown}), more than gate.maxUnscored ${formatPercent(settings.maxUnscored)}`,
     );
   }
-  reasons.push(...integrityReasons(input, settings, { minAgreement, maxUnexplained }));
+  const integrity = integrityReasons(input, settings, { minAgreement, maxUnexplained });
+  reasons.push(...integrity.reasons);
   if (input.quality?.reason) reasons.push(input.quality.reason);
+  // Outside the answers' switch: a minority of prompts served slower fails whatever judges the answers.
+  if (input.regression) reasons.push(...judgeRegression(input.regression, { ...regression, minRoundScore: settings.minRoundScore }));
   if (compared < settings.minPrompts) {
     reasons.push(`too few prompts for a verdict: ${compared} compared, gate.minPrompts is ${settings.minPrompts}`);
   }
   const rule = ruleOutcome(input, settings, bar);
   if (!rule.passed) reasons.push(rule.statement);
-  if (reasons.length > 0) return fail(reasons, rule.statement);
-  return { ...base, passed: true, reason: rule.statement, reasons: [], rule: rule.statement };
+  const decision = integrity.judgement ? { rule: integrity.judgement.rule, statement: integrity.judgement.statement } : null;
+  if (reasons.length > 0) return { ...fail(reasons, rule.statement), unexplainedDecision: decision };
+  return { ...base, passed: true, reason: rule.statement, reasons: [], rule: rule.statement, unexplainedDecision: decision };
 }

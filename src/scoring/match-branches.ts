@@ -1,5 +1,5 @@
 import { compareAnswers } from "./compare-answers.js";
-import { answersVary, distinctAnswers, poolIndex } from "./pooled-answers.js";
+import { answersVary, candidateRepeats, distinctAnswers, poolIndex } from "./pooled-answers.js";
 import type { CompletedRequest, RequestRecord } from "./request-record.js";
 
 /*
@@ -33,11 +33,13 @@ export interface CandidateBranch {
   /** Unexplained and parting at a token where two of the baseline's own answers part from each other too. */
   baselinePartsHere: boolean;
   /**
-   * Either engine gave the prompt more than one answer over the runs: the engine's answers to it vary,
-   * so an early parting may be a continuation the baseline happened not to take. A candidate that gives
-   * one other answer every time, on a prompt the baseline always answers one way, does not vary.
+   * The baseline gave the prompt more than one answer over the runs: the engine's answers to it vary,
+   * so an early parting may be a continuation the baseline happened not to take (pooled-answers.ts
+   * answersVary). The candidate's own variety does not count: it is the patch's to make.
    */
   answersVary: boolean;
+  /** The candidate's answers vary and it gave this one in another run too (candidateRepeats): a continuation its engine takes. */
+  repeats: boolean;
 }
 
 /** One prompt's answers over a round: the baseline's in each run, then the candidate's; null where an engine gave none. */
@@ -135,6 +137,7 @@ export function matchBranches(answers: PromptAnswers): BranchAnalysis {
         cut: false,
         baselinePartsHere: false,
         answersVary: vary,
+        repeats: candidateRepeats(prefixes, run),
       };
     }
     // Unexplained: timed against the answer it follows longest (the same run's on a tie).
@@ -152,7 +155,15 @@ export function matchBranches(answers: PromptAnswers): BranchAnalysis {
       return between !== null && between.parted && Math.abs(between.common - agreedTokens) <= 1;
     };
     const baselinePartsHere = alongside.some((first, x) => alongside.slice(x + 1).some((second) => partsHere(first, second)));
-    return { match: "none", referenceRun: longest.run, agreedTokens, cut, baselinePartsHere: !cut && baselinePartsHere, answersVary: vary };
+    return {
+      match: "none",
+      referenceRun: longest.run,
+      agreedTokens,
+      cut,
+      baselinePartsHere: !cut && baselinePartsHere,
+      answersVary: vary,
+      repeats: candidateRepeats(prefixes, run),
+    };
   });
 
   const anyCompared = [...relations.values()].some((relation) => relation !== null);

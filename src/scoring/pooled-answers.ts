@@ -45,11 +45,13 @@ export function distinctAnswers(prefixes: AnswerPrefixes, side: PoolSide): numbe
 }
 
 /**
- * Either engine gave the prompt more than one answer over the runs: the engine's answers to it vary,
- * so an early parting may be a continuation the baseline happened not to take.
+ * The baseline gave the prompt more than one answer over the runs: the engine's answers to it vary,
+ * so an early parting may be a continuation the baseline happened not to take. Read from the
+ * baseline's answers alone: the candidate's own variety is the patch's to make, and a candidate that
+ * answered one run honestly and the others with filler would otherwise license its own early partings.
  */
 export function answersVary(prefixes: AnswerPrefixes): boolean {
-  return distinctAnswers(prefixes, "baseline") >= 2 || distinctAnswers(prefixes, "candidate") >= 2;
+  return distinctAnswers(prefixes, "baseline") >= 2;
 }
 
 /** Whether no baseline answer is the start of the candidate's answer in `run` (0-based). */
@@ -57,4 +59,25 @@ export function isUnexplainedAnswer(prefixes: AnswerPrefixes, run: number): bool
   const runs = runsInPool(prefixes);
   const starts = prefixes[poolIndex(runs, "candidate", run)];
   return starts !== null && starts !== undefined && !starts.some((index) => isBaselineIndex(runs, index));
+}
+
+/**
+ * Whether the candidate's answer in `run` (0-based) is one of two or more continuations it takes: its
+ * answers to the prompt vary, and it gave this one in another run too (one of the two is the start of
+ * the other). An engine at a near-tie takes either continuation, each more than once over enough runs;
+ * an answer with a fresh tag in every request (unique filler) never repeats, and a candidate that gives
+ * one other answer every time does not vary.
+ */
+export function candidateRepeats(prefixes: AnswerPrefixes, run: number): boolean {
+  if (distinctAnswers(prefixes, "candidate") < 2) return false;
+  const runs = runsInPool(prefixes);
+  const index = poolIndex(runs, "candidate", run);
+  const starts = prefixes[index];
+  if (!starts) return false;
+  for (let other = 0; other < runs; other++) {
+    const j = poolIndex(runs, "candidate", other);
+    if (j === index || !prefixes[j]) continue;
+    if (starts.includes(j) || (prefixes[j] ?? []).includes(index)) return true;
+  }
+  return false;
 }

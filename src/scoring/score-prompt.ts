@@ -198,12 +198,14 @@ export function scorePrompt(
  * (leaving the batch early speeds up the other requests, so timing alone does not make filler worthless).
  * It scores 0 when it stopped below `tolerance` of that answer, or parted early (within the first
  * `agreementTokens`, or before more than `minPromptAgreement` of it) on a prompt whose answers do not
- * vary: the baseline answered it one way in every run and so did the candidate, in another. Where the
- * answers vary (either engine gave it more than one), or the baseline's own answers part at that very
- * token, an early parting is timed up to the parting instead: an honest candidate of a
- * nondeterministic engine takes continuations its baseline happened not to take in its runs, and a
- * zero for that would be noise in the interval, not evidence. The gate's unexplained rule and its
- * median agreement weigh those partings over the whole round.
+ * vary: the baseline answered it one way in every run, and the candidate gave this answer once. Where
+ * the baseline's answers vary (it gave the prompt more than one), the candidate gave this answer in
+ * another run too, or the baseline's own answers part at that very token, an early parting is timed up
+ * to the parting instead: an honest candidate of a nondeterministic engine takes continuations its
+ * baseline happened not to take in its runs, and a zero for that would be noise in the interval, not
+ * evidence. The candidate's own variety does not count: filler with a fresh tag in every request, and
+ * one honest run, would vary on every prompt. The gate's unexplained rule and its median agreement
+ * weigh those partings over the whole round.
  */
 function scoreOnBranch(
   baseline: CompletedRequest,
@@ -247,7 +249,7 @@ function scoreOnBranch(
   const evidence = evidenceOf(baseline, candidate, comparison ? { ...comparison, parted: true, commonTokens: agreed } : null);
   const where = comparison?.excerpts ? `: baseline ${comparison.excerpts.baseline}, candidate ${comparison.excerpts.candidate}` : "";
   const early = judgeAgreement(agreed, k, rules);
-  if (early !== null && !branch.baselinePartsHere && !branch.answersVary) {
+  if (early !== null && !branch.baselinePartsHere && !branch.answersVary && !branch.repeats) {
     return {
       status: "diverged",
       score: 0,

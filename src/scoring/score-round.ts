@@ -213,6 +213,11 @@ function scoreRun(
   const match = held?.match ?? null;
   const runScore = runSpeedup({ baselineMs, candidateMs, agreedBaselineMs, agreedCandidateMs, match }, { equalLength }) ?? score.score;
   const reason = timed && equalLength && match === "none" && parts ? equalLengthReason(agreed ?? 0, k) : score.reason;
+  // When each timed request was sent in its run, for the round's throughput (the minority-regression rule reads it from the card).
+  const sent =
+    timed && typeof baseline.sentMs === "number" && typeof candidate.sentMs === "number"
+      ? { baselineSentMs: round3(baseline.sentMs), candidateSentMs: round3(candidate.sentMs) }
+      : {};
   return {
     score: timed ? { ...score, score: runScore, speedup: runScore, reason } : score,
     run: {
@@ -229,6 +234,7 @@ function scoreRun(
       candidateMs,
       agreedBaselineMs,
       agreedCandidateMs,
+      ...sent,
       ...(held ? { match, baselineRun: held.referenceRun + 1, baselinePartsHere: held.baselinePartsHere } : {}),
       baselineRecord: own.baseline ?? null,
       candidateRecord: candidate ?? null,

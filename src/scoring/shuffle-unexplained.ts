@@ -6,12 +6,12 @@ import { createSeededRandom } from "./seeded-random.js";
  * own nondeterminism gives? An A/A round inside the round: were the candidate the same engine, which of
  * a prompt's answers came from the "baseline" and which from the "candidate" would be chance. So the
  * labels are shuffled within each prompt over the answers both engines gave, and the test asks how
- * rarely shuffles disagree as much as the real labels do. The disagreement counts the answers of
- * either side that no answer of the other side explains (disagreementUnder says why both sides); each
+ * rarely shuffles set the two sides apart as much as the real labels do (statisticUnder says how that
+ * is counted, and why an answer that matches nothing counts only on the candidate's side); each
  * prompt's rarity is combined over the round by Fisher's method. Measured on the reference engine with
- * a quarter of its prompts bistable (bench/gate-statistics.ts): an honest 10% faster candidate tripped
- * the rule in none of 100 rounds at 50/50 odds or at 20/80, one that replaces the second continuation
- * with filler in 96.8% of 400 (it passed 3.3%).
+ * a quarter of its prompts bistable (bench/gate-statistics.ts, docs/scoring-statistics.md): an honest
+ * 10% faster candidate trips it in about 1 round in 100 at 50/50 odds, one that replaces the second
+ * continuation with filler in 9 of 10, and unique filler (a fresh tag in every request) in every round.
  * Exact over every labelling of a prompt where there are few (70 with 4 runs), else a seeded sample;
  * the round's p-value from seeded joint shuffles: the same card always gives the same answer.
  */
@@ -45,17 +45,22 @@ function unexplainedUnder(prefixes: AnswerPrefixes, isBaseline: readonly boolean
 }
 
 /**
- * The test's statistic for one labelling: the answers of either side that no answer of the other side
- * explains. Both sides, because what gives a replaced continuation away is that the two sides' second
- * answers never meet: the baseline's continuation is missing from the candidate's answers exactly
- * where the candidate's own appears, prompt after prompt, which shuffles of one engine's answers rarely do.
+ * The test's statistic for one labelling: the candidate-labelled answers no baseline-labelled answer
+ * explains, and the baseline-labelled answers the baseline gives more than once (another of its
+ * answers is their start) that no candidate-labelled answer explains. An answer that matches nothing
+ * counts only while it is the candidate's: one whose like no other answer shows (filler with a fresh
+ * tag in every request) is unexplained under every labelling, so on the baseline's side it would count
+ * in every shuffle and weigh nothing. What a replaced continuation leaves on the baseline's side is
+ * the continuation the engine gives again and again and the candidate never does, prompt after prompt.
  */
-function disagreementUnder(prefixes: AnswerPrefixes, isBaseline: readonly boolean[]): number {
+function statisticUnder(prefixes: AnswerPrefixes, isBaseline: readonly boolean[]): number {
   let count = 0;
   prefixes.forEach((starts, index) => {
     if (starts === null) return;
     const side = isBaseline[index] === true;
-    if (!starts.some((other) => prefixes[other] !== null && (isBaseline[other] === true) !== side)) count++;
+    const explainedAcross = starts.some((other) => prefixes[other] !== null && (isBaseline[other] === true) !== side);
+    if (explainedAcross) return;
+    if (!side || starts.some((other) => prefixes[other] !== null && isBaseline[other] === true)) count++;
   });
   return count;
 }
@@ -84,13 +89,13 @@ function promptDistribution(prompt: PooledAnswers): { observed: number; statisti
   const candidateCount = present.length - baselineCount;
   const actual = prompt.prefixes.map((_, index) => isBaselineIndex(runs, index));
   const observed = unexplainedUnder(prompt.prefixes, actual);
-  const statistic = disagreementUnder(prompt.prefixes, actual);
+  const statistic = statisticUnder(prompt.prefixes, actual);
   const counts = new Array<number>(present.length + 1).fill(0);
   if (candidateCount === 0 || baselineCount === 0) return { observed, statistic: 0, compared: candidateCount, probabilities: [1] };
   const tally = (chosen: readonly number[]): void => {
     const labels = prompt.prefixes.map(() => false);
     for (const index of chosen) labels[index] = true;
-    const value = disagreementUnder(prompt.prefixes, labels);
+    const value = statisticUnder(prompt.prefixes, labels);
     counts[value] = (counts[value] ?? 0) + 1;
   };
   if (binomial(present.length, baselineCount) <= MAX_EXACT_LABELLINGS) {

@@ -1,13 +1,10 @@
 import { type RunPromptScores, type ScoreInterval, bootstrapRunsAndPrompts } from "./bootstrap-interval.js";
 import { type AggregatedPrompt, type RunOutcome, aggregatePromptRuns } from "./aggregate-prompt-runs.js";
-import {
-  type GateResult,
-  type GateSettings,
-  MIN_PROMPTS_FOR_INTERVAL,
-  type NoiseInput,
-  type UnexplainedAnswers,
-  evaluateGate,
-} from "./evaluate-gate.js";
+import { type GateResult, type GateSettings, MIN_PROMPTS_FOR_INTERVAL, type NoiseInput, evaluateGate } from "./evaluate-gate.js";
+import { countBaselineNovelty } from "./count-baseline-novelty.js";
+import { effectiveRegressionFloor, findRegressedPrompts } from "./judge-regression.js";
+import { type LatencyRatios, measureLatencyRatios } from "./measure-latency-ratios.js";
+import type { UnexplainedAnswers } from "./judge-unexplained.js";
 import { compareIds } from "./compare-ids.js";
 import { DEFAULT_MAX_QUALITY_DROP, type QualityJudgement, type QuestionOutcome, judgeQuality } from "./judge-quality.js";
 import { type PromptExplanation, type UnexplainedKind, explainPromptAnswers } from "./explain-prompt-answers.js";
@@ -66,6 +63,11 @@ export interface RoundSummary {
    * answers.
    */
   unexplainedAnswers: UnexplainedAnswers | null;
+  /**
+   * What the minority-regression rule read: the scored prompts under gate.regressionFloor (slowest first) and the round's E2E p90 and
+   * throughput, candidate over baseline; null without a score.
+   */
+  regression: RoundRegression | null;
   /** Each prompt over its runs, in input order. */
   prompts: AggregatedPrompt[];
   /** The question set judged (judgeQuality); null when the round has no quality:. */
@@ -80,6 +82,10 @@ export interface SequentialSettings {
   budget: RunBudget;
   order: SequentialOrder;
   calibrated?: CalibratedSpread | null;
+}
+
+export interface RoundRegression extends LatencyRatios {
+  regressed: Array<{ id: string; score: number }>;
 }
 
 export interface SummarizeOptions {
@@ -169,7 +175,16 @@ function shuffleAnswers(explanations: readonly PromptExplanation[]): Unexplained
   if (pooled.length === 0) return null;
   const result = shuffleUnexplained(pooled);
   const baselineVaries = pooled.some(({ prefixes }) => distinctAnswers(prefixes, "baseline") >= 2);
-  return result.compared === 0 ? null : { count: result.observed, compared: result.compared, pValue: result.pValue, baselineVaries };
+  const novelty = countBaselineNovelty(pooled);
+  if (result.compared === 0) return null;
+  return {
+    count: result.observed,
+    compared: result.compared,
+    pValue: result.pValue,
+    baselineVaries,
+    baselineNovel: novelty.novel,
+    baselineCompared: novelty.compared,
+  };
 }
 
 /**
@@ -270,6 +285,20 @@ export function summarizeRound(prompts: readonly PromptOutcome[], options: Summa
   const lastLook = sequential?.looks.at(-1);
   const interval =
     sequential && lastLook ? { low: lastLook.low, high: lastLook.high, confidence: 1 - 2 * sequential.alpha } : bootstrapInterval();
+  const regression: RoundRegression | null =
+    roundScore === null
+      ? null
+      : {
+          regressed: findRegressedPrompts(
+            compared.map(({ prompt, index }) => ({
+              id: prompt.id ?? `prompt ${index + 1}`,
+              status: aggregated[index]?.status ?? "excluded",
+              score: aggregated[index]?.score ?? null,
+            })),
+            effectiveRegressionFloor(options.gate),
+          ),
+          ...measureLatencyRatios(servedRuns.map((run) => compared.flatMap(({ prompt }) => (prompt.runs[run] ? [prompt.runs[run]] : [])))),
+        };
   const countOf = (status: PromptStatus): number => aggregated.filter((prompt) => prompt.status === status).length;
   const unscored = aggregated.filter((prompt) => UNSCORED_STATUSES.has(prompt.status)).length;
   const breakdown = STATUS_WORDS.map(([status, words]) => [countOf(status), words] as const)
@@ -296,6 +325,7 @@ export function summarizeRound(prompts: readonly PromptOutcome[], options: Summa
       unexplainedAnswers,
       runsServed: servedRuns.length,
       sequential: sequential ? { passed: sequential.decision === "pass", statement: sequential.statement } : null,
+      regression: regression ? { compared: counted.length, regressed: regression.regressed, ratios: regression } : null,
       quality,
     },
     options.gate,
@@ -324,6 +354,7 @@ export function summarizeRound(prompts: readonly PromptOutcome[], options: Summa
     medianAgreement,
     unexplained: unexplained.count,
     unexplainedAnswers,
+    regression,
     prompts: aggregated,
     quality,
     gate,

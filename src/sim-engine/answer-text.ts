@@ -17,6 +17,11 @@ export interface AnswerStyle {
   /** A cheat: from this token on, filler (streamed faster); null: never. */
   fillerAfterTokens?: number | null;
   /**
+   * The unique-filler cheat: the filler carries this request's own tag (drawn afresh for every request),
+   * so no two filler answers are alike and none matches another; null or absent: the one filler word.
+   */
+  fillerTag?: number | null;
+  /**
    * From this token on the answer is the prompt's second continuation (answer.branches): another answer the same engine gives; null: the
    * first.
    */
@@ -34,6 +39,20 @@ function word(list: readonly string[], index: number): string {
   return list[index % list.length] ?? " x";
 }
 
+/** Digits of a filler tag written over and over: two tags differ within their first TAG_DIGITS filler tokens. */
+const TAG_DIGITS = 8;
+
+function isFiller(style: AnswerStyle, answerIndex: number): boolean {
+  return style.filler || (style.fillerAfterTokens != null && answerIndex >= style.fillerAfterTokens);
+}
+
+/** Which of `base` symbols the filler token at `answerIndex` is: always 1 (one word), or a digit of the request's tag. */
+function fillerSymbol(style: AnswerStyle, answerIndex: number, base: number): number {
+  if (style.fillerTag == null) return 1;
+  const offset = Math.max(0, answerIndex - (style.filler ? 0 : (style.fillerAfterTokens ?? 0))) % TAG_DIGITS;
+  return Math.floor(style.fillerTag / base ** offset) % base;
+}
+
 /**
  * Token `index` (0-based, counted over the whole answer) of one kind. The honest answer cycles
  * through the words; a diverging one continues one word ahead, which differs at every position.
@@ -47,7 +66,7 @@ export function answerToken(
 ): string {
   const list = kind === "content" ? words.content : words.reasoning;
   // The filler word differs from the answer's first word, so the answers part at once.
-  if (style.filler || (style.fillerAfterTokens != null && answerIndex >= style.fillerAfterTokens)) return word(list, 1);
+  if (isFiller(style, answerIndex)) return word(list, fillerSymbol(style, answerIndex, list.length));
   if (kind === "content" && style.finalAnswer && answerIndex === style.finalAnswer.at) return style.finalAnswer.text;
   if (style.divergeAfterTokens !== null && answerIndex >= style.divergeAfterTokens) return word(list, index + 1);
   if (style.branchAfterTokens != null && answerIndex >= style.branchAfterTokens) return word(list, index + 3);
@@ -60,7 +79,7 @@ export function answerToken(
  * have them. Ids of the first continuation, the second, a drift and filler never coincide.
  */
 export function answerTokenId(style: AnswerStyle, index: number, answerIndex: number): number {
-  if (style.filler || (style.fillerAfterTokens != null && answerIndex >= style.fillerAfterTokens)) return 1;
+  if (isFiller(style, answerIndex)) return style.fillerTag == null ? 1 : 3_000_000 + fillerSymbol(style, answerIndex, 1_000);
   if (style.divergeAfterTokens !== null && answerIndex >= style.divergeAfterTokens) return 1_000_000 + index;
   if (style.branchAfterTokens != null && answerIndex >= style.branchAfterTokens) return 2_000_000 + index;
   return 10 + index;

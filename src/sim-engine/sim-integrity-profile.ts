@@ -41,6 +41,9 @@ export const answerSchema = z.strictObject(
   { error: "expected an object such as { divergeAfterTokens: 200 }" },
 );
 
+const promptIdList = z.array(z.string({ error: "expected prompt ids as strings" }), { error: "expected a list of prompt ids" });
+const startNumber = z.number({ error: "expected start numbers, 0 or more" }).int().min(0, { error: "expected start numbers, 0 or more" });
+
 export const cheatsSchema = z.strictObject(
   {
     /** Streams the first token only, then reports the full length in usage. */
@@ -64,11 +67,22 @@ export const cheatsSchema = z.strictObject(
     answerCacheSpeedup: z.number({ error: "expected a factor greater than 0, or null" }).gt(0).nullable().default(null),
     /** Where a request takes the second continuation (answer.branches), streams filler from that point at no decode cost instead. */
     fillerAtBranch: z.boolean({ error: "expected true or false" }).default(false),
+    /**
+     * The filler (fillerText, fillerAfter…, fillerAtBranch) carries a fresh random tag in every request, so no filler answer matches
+     * another, nor any answer of the baseline's.
+     */
+    uniqueFiller: z.boolean({ error: "expected true or false" }).default(false),
+    /** The filler cheats play only on these prompts (ids); null: every prompt. */
+    fillerPrompts: promptIdList.nullable().default(null),
+    /** The filler cheats play only in these starts of the engine (0-based, --start-counter); null: every start. */
+    fillerOnStarts: z.array(startNumber).nullable().default(null),
+    /** These prompts (ids) get no decode step while any other stream decodes: every answer exact, but served last. */
+    starve: promptIdList.default([]),
   },
   {
     error:
       "expected an object of cheats: claimTokens, usageFactor, fillerText, fillerAfterTokens, fillerAfterFraction, promptIdSpeedup, " +
-      "answerCacheSpeedup, fillerAtBranch",
+      "answerCacheSpeedup, fillerAtBranch, uniqueFiller, fillerPrompts, fillerOnStarts, starve",
   },
 );
 
@@ -82,6 +96,10 @@ export const NO_CHEATS = {
   promptIdSpeedup: null,
   answerCacheSpeedup: null,
   fillerAtBranch: false,
+  uniqueFiller: false,
+  fillerPrompts: null,
+  fillerOnStarts: null,
+  starve: [],
 };
 
 /** How much faster the filler after an honest start streams. */
@@ -89,6 +107,22 @@ export const LATE_FILLER_SPEEDUP = 10;
 
 export type SimCheats = z.infer<typeof cheatsSchema>;
 export type SimAnswer = z.infer<typeof answerSchema>;
+
+/** Which request an answer is for, as far as the cheats that play on some prompts or starts only need to know. */
+export interface CheatTarget {
+  /** The prompt's id; null for a request no prompt matches (a warm-up). */
+  promptId: string | null;
+  /** Which start of the engine serves it (0-based, --start-counter). */
+  start: number;
+  /** A fresh random number for this request: the unique filler's tag. */
+  tag: number;
+}
+
+/** Whether the filler cheats play on this request (cheats.fillerPrompts, cheats.fillerOnStarts). */
+function fillerPlays(cheats: SimCheats, target: CheatTarget | null): boolean {
+  if (cheats.fillerPrompts !== null && (target?.promptId == null || !cheats.fillerPrompts.includes(target.promptId))) return false;
+  return cheats.fillerOnStarts === null || cheats.fillerOnStarts.includes(target?.start ?? 0);
+}
 
 /**
  * How one answer departs from the honest one. `total` is its length in tokens; `promptIndex` the
@@ -101,12 +135,15 @@ export function answerStyle(
   total: number,
   promptIndex: number | null,
   branchAt: number | null = null,
+  target: CheatTarget | null = null,
 ): AnswerStyle {
   const drifts = promptIndex !== null && (promptIndex + 1) % answer.divergeEvery === 0;
   const fraction = drifts && answer.divergeAfterFraction !== null ? Math.floor(answer.divergeAfterFraction * total) : null;
   const divergeAfterTokens = answer.divergeEvery > 1 && !drifts ? null : (answer.divergeAfterTokens ?? fraction);
+  if (!fillerPlays(cheats, target)) return { filler: false, divergeAfterTokens, fillerAfterTokens: null, branchAfterTokens: branchAt };
   const fillerAfterTokens =
     cheats.fillerAfterTokens ?? (cheats.fillerAfterFraction !== null ? Math.floor(cheats.fillerAfterFraction * total) : null);
+  const fillerTag = cheats.uniqueFiller ? (target?.tag ?? 0) : null;
   // The filler-at-branch cheat replaces the second continuation with filler; otherwise the answer takes it.
   if (branchAt !== null && cheats.fillerAtBranch)
     return {
@@ -114,8 +151,9 @@ export function answerStyle(
       divergeAfterTokens,
       fillerAfterTokens: Math.min(branchAt, fillerAfterTokens ?? branchAt),
       branchAfterTokens: null,
+      fillerTag,
     };
-  return { filler: cheats.fillerText, divergeAfterTokens, fillerAfterTokens, branchAfterTokens: branchAt };
+  return { filler: cheats.fillerText, divergeAfterTokens, fillerAfterTokens, branchAfterTokens: branchAt, fillerTag };
 }
 
 /** Headers and fields that would name the prompt, which is what a special-casing engine looks for. */

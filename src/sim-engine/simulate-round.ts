@@ -31,7 +31,14 @@ export interface SimulateRoundOptions {
 export function simulateBenchmark(
   profile: SimProfile,
   promptIds: readonly string[],
-  options: { start: number; maxTokens: number; thinking: boolean; role: "baseline" | "candidate" },
+  options: {
+    start: number;
+    maxTokens: number;
+    thinking: boolean;
+    role: "baseline" | "candidate";
+    /** Which run of the round (0-based): the start a --start-counter would number, for faults and cheats of some starts only. */
+    run?: number;
+  },
 ): { records: Map<string, RequestRecord>; failure: EngineFailure | null } {
   const noise = createSimNoise(profile.noise, options.start);
   const records = new Map<string, RequestRecord>();
@@ -60,7 +67,7 @@ export function simulateBenchmark(
       });
       continue;
     }
-    const plan = planResponse(profile, id, options.maxTokens, options.thinking, noise.requestFactor(id));
+    const plan = planResponse(profile, id, options.maxTokens, options.thinking, noise.requestFactor(id), options.run ?? 0);
     if (plan.fault === "http500") {
       records.set(id, { ok: false, kind: "http_error", reason: "HTTP 500: Internal server error (sim-engine fault: http500)" });
       continue;
@@ -68,7 +75,12 @@ export function simulateBenchmark(
     const fullLength = plan.reasoningTokens + plan.contentTokens;
     const promptIndex = promptIds.indexOf(id);
     const branchAt = takeBranch(profile.answer, plan, promptIndex, options.maxTokens, () => noise.branchDraw(id));
-    const style = answerStyle(profile.answer, profile.cheats, fullLength, promptIndex, branchAt);
+    const style = answerStyle(profile.answer, profile.cheats, fullLength, promptIndex, branchAt, {
+      promptId: id,
+      start: options.run ?? 0,
+      // A tag of its own for every request of the simulation: the start and the prompt's place.
+      tag: options.start * promptIds.length + promptIndex,
+    });
     const total = plan.reasoningTokens + plan.contentTokens;
     // As the engine schedules them: the chunk that reaches token n is due at ttft + (n − 1)·itl; filler
     // after an honest start comes LATE_FILLER_SPEEDUP times faster (the batch it leaves is not modelled).
@@ -120,12 +132,13 @@ export function simulateRound(options: SimulateRoundOptions): RoundRun[] {
   for (let run = 0; run < options.runs; run++) {
     const start = (options.round * options.runs + run) * 2;
     runs.push({
-      baseline: simulateBenchmark(baseline, options.promptIds, { start, maxTokens: options.maxTokens, thinking, role: "baseline" }),
+      baseline: simulateBenchmark(baseline, options.promptIds, { start, maxTokens: options.maxTokens, thinking, role: "baseline", run }),
       candidate: simulateBenchmark(candidate, options.promptIds, {
         start: start + 1,
         maxTokens: options.maxTokens,
         thinking,
         role: "candidate",
+        run,
       }),
     });
   }

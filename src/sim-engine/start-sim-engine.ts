@@ -1,3 +1,4 @@
+import { randomInt } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from "node:http";
 import type { Socket } from "node:net";
@@ -18,6 +19,9 @@ import { takeBranch } from "./branch-answer.js";
 import { createDecodeBatch } from "./decode-batch.js";
 import { type SimEngineState, abandonStreams, finishRecord, newRecord } from "./sim-engine-state.js";
 import { answerWhole, sendJson, streamAnswer } from "./stream-answer.js";
+
+/** Tags the unique-filler cheat draws from: 8 digits of an 8-word list, 16.7 million answers that differ. */
+const UNIQUE_TAGS = 2 ** 24;
 
 export const READY_LINE = "The server is fired up and ready to roll!";
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
@@ -116,7 +120,12 @@ export async function startSimEngine(options: SimEngineOptions = {}): Promise<Si
     profile.questions,
   );
   const styleFor = (plan: ResponsePlan, promptId: string | null, branchAt: number | null) =>
-    answerStyle(profile.answer, profile.cheats, plan.reasoningTokens + plan.contentTokens, indexOf(promptId), branchAt);
+    answerStyle(profile.answer, profile.cheats, plan.reasoningTokens + plan.contentTokens, indexOf(promptId), branchAt, {
+      promptId,
+      start: options.start ?? 0,
+      // Fresh in every request, seeded or not: the unique filler must match no other answer, not even a replay's.
+      tag: randomInt(UNIQUE_TAGS),
+    });
   const uncutLength = (body: Record<string, unknown>): number => {
     const length = profile.questions.answerTokens;
     const own = length === null ? profile : { ...profile, defaults: { ...profile.defaults, outputTokens: length } };
@@ -239,12 +248,18 @@ export async function startSimEngine(options: SimEngineOptions = {}): Promise<Si
       const asked = promptId === null ? questionById.get(questions.match(body) ?? "") : undefined;
       const style = asked
         ? {
-            ...answerStyle(profile.answer, profile.cheats, fullLength, asked.index, null),
+            // Questions are no bench prompt: the filler cheats limited to some prompts (--cheat-filler-prompts) pass them by.
+            ...answerStyle(profile.answer, profile.cheats, fullLength, asked.index, null, {
+              promptId: null,
+              start: options.start ?? 0,
+              tag: randomInt(UNIQUE_TAGS),
+            }),
             // Its last token is the final answer, as planned before max_tokens cut it: a cut answer never reaches it.
             finalAnswer: { at: uncutLength(body) - 1, text: finalAnswerText(asked.question, answersRight(asked.question.id, body)) },
           }
         : styleFor({ ...plan, contentTokens: fullLength - plan.reasoningTokens }, promptId, branchAt);
-      const request = { res, record, plan, chat, body, t0, style, onSent: countCompleted };
+      const starved = promptId !== null && cheats.starve.includes(promptId);
+      const request = { res, record, plan, chat, body, t0, style, onSent: countCompleted, starved };
       if (body.stream === true) streamAnswer(engine, request);
       else answerWhole(engine, request);
     });

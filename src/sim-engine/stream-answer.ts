@@ -18,6 +18,8 @@ export interface AnswerRequest {
   style: AnswerStyle;
   /** Called once the answer's last bytes are handed to the socket. */
   onSent: () => void;
+  /** The starve cheat: the stream gets no decode step while any other stream decodes (decode-batch.ts). */
+  starved?: boolean;
 }
 
 function promptTokenEstimate(body: Record<string, unknown>): number {
@@ -60,7 +62,7 @@ function writeEvent(res: ServerResponse, event: string, stamp: () => void): void
  * at ttft + i·itl from the request's arrival), so timer lateness never accumulates over a long answer.
  */
 export function streamAnswer(engine: SimEngineState, request: AnswerRequest): void {
-  const { res, record, plan, chat, body, t0, style, onSent } = request;
+  const { res, record, plan, chat, body, t0, style, onSent, starved = false } = request;
   const id = `${chat ? "chatcmpl" : "cmpl"}-sim${record.seq}`;
   const object = chat ? "chat.completion.chunk" : "text_completion";
   // Every event's fields before its choices, as the engines write them.
@@ -94,19 +96,21 @@ export function streamAnswer(engine: SimEngineState, request: AnswerRequest): vo
 
   const chunkEnd = (index: number): number =>
     index < reasoningChunks ? Math.min((index + 1) * k, reasoning) : Math.min(reasoning + (index - reasoningChunks + 1) * k, total);
-  // The stream decodes in the batch from its arrival: its token i is due when the batch's decode
-  // clock has run ttft + i·itl since then (the wall clock itself when the batch costs nothing).
-  const joinedAt = engine.batch.clock() - (performance.now() - t0);
   // The late-filler cheat streams its filler faster than the honest start, and its filler costs no
   // decode work: the stream leaves the batch once its honest tokens are out, and the others speed up.
   const honestTokens = style.fillerAfterTokens ?? Number.POSITIVE_INFINITY;
   let fillerFrom: number | null = null;
-  const member = engine.batch.join(() => reschedule());
+  // Waiting with no timer: a starved stream whose clock stands still until the others are done.
+  let waiting = false;
+  const member = engine.batch.join(() => reschedule(), { starved });
+  // The stream decodes in the batch from its arrival: its token i is due when the batch's decode
+  // clock has run ttft + i·itl since then (the wall clock itself when the batch costs nothing).
+  const joinedAt = member.clock() - (performance.now() - t0);
   const dueAt = (index: number): number => {
     const tokens = chunkEnd(index) - 1;
-    if (tokens < honestTokens) return engine.batch.wallAt(joinedAt + plan.ttftMs + tokens * plan.itlMs);
+    if (tokens < honestTokens) return member.wallAt(joinedAt + plan.ttftMs + tokens * plan.itlMs);
     if (fillerFrom === null) {
-      fillerFrom = engine.batch.wallAt(joinedAt + plan.ttftMs + honestTokens * plan.itlMs);
+      fillerFrom = member.wallAt(joinedAt + plan.ttftMs + honestTokens * plan.itlMs);
       member.leave();
     }
     return fillerFrom + (tokens - honestTokens) * (plan.itlMs / LATE_FILLER_SPEEDUP);
@@ -146,15 +150,23 @@ export function streamAnswer(engine: SimEngineState, request: AnswerRequest): vo
     res.end(tail, onSent);
   };
 
+  /** A timer for the next chunk, or none while it is not due at any wall time yet (a starved stream waiting). */
+  const schedule = (): void => {
+    const due = dueAt(next);
+    waiting = !Number.isFinite(due);
+    stream.timer = waiting ? null : setTimeout(pump, Math.max(0, due - performance.now()));
+  };
+
   /** The batch's pace changed: the next chunk is due at another wall time. */
   const reschedule = (): void => {
-    if (stream.timer === null || next >= chunkCount) return;
-    clearTimeout(stream.timer);
-    stream.timer = setTimeout(pump, Math.max(0, dueAt(next) - performance.now()));
+    if ((stream.timer === null && !waiting) || next >= chunkCount) return;
+    if (stream.timer) clearTimeout(stream.timer);
+    schedule();
   };
 
   const pump = (): void => {
     stream.timer = null;
+    waiting = false;
     if (engine.dead || res.destroyed) {
       member.leave();
       return;
@@ -175,12 +187,13 @@ export function streamAnswer(engine: SimEngineState, request: AnswerRequest): vo
       finishStream();
       return;
     }
-    stream.timer = setTimeout(pump, Math.max(0, dueAt(next) - performance.now()));
+    schedule();
   };
 
   res.on("close", () => {
     if (!res.writableFinished && record.finishedAtMs === null) {
       if (stream.timer) clearTimeout(stream.timer);
+      waiting = false;
       engine.active.delete(stream);
       member.leave();
       finishRecord(engine, record, "client_closed");

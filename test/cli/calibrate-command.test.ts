@@ -88,7 +88,12 @@ describe("speedgate calibrate against the reference engine", () => {
     expect(card?.gate.calibration?.scores).toEqual(file.rounds.map((entry) => entry.roundScore));
     expect(card?.gate.calibration?.noiseFloor).toBeCloseTo(file.noise.floor, 12);
     expect(card?.gate.calibration?.problems).toEqual([]);
-    expect(card?.gate.calibration?.selfAgreement).toEqual({ lowestMedianAgreement: 1, mostDisagreed: 0 });
+    // The A/A rounds' candidate seat gave no answer the baseline seat's did not explain (#38: the engine's own rate of odd answers).
+    expect(card?.gate.calibration?.selfAgreement).toEqual({
+      lowestMedianAgreement: 1,
+      mostDisagreed: 0,
+      unexplained: { count: 0, compared: 60 },
+    });
     expect(card?.gate.bar).toBeCloseTo(1 + file.noise.floor, 12);
     const markdown = renderMarkdown(card!);
     expect(markdown).toContain(`| Noise | noise floor +`);

@@ -60,6 +60,8 @@ describe("parseRoundConfig", () => {
       minPrompts: 10,
       minAgreement: 1,
       maxUnexplained: 0,
+      regressionFloor: 0.8,
+      maxRegressedPrompts: 0.1,
     });
     // A budget of 2 to 16 runs in counterbalanced order, decided by the sequential rule (docs/scoring-statistics.md).
     expect(config.bench.runs).toEqual({ min: 2, max: 16 });

@@ -5,7 +5,15 @@ describe("parseRepoConfig", () => {
   it("uses the documented defaults when the file is missing or empty", () => {
     expect(DEFAULT_REPO_CONFIG).toEqual({
       workflow: "speedgate.yml",
-      gate: { minRoundScore: 1, maxUnscored: 0.1, minPrompts: 10, minAgreement: 1, maxUnexplained: 0 },
+      gate: {
+        minRoundScore: 1,
+        maxUnscored: 0.1,
+        minPrompts: 10,
+        minAgreement: 1,
+        maxUnexplained: 0,
+        regressionFloor: 0.8,
+        maxRegressedPrompts: 0.1,
+      },
       trigger: "command",
       rescore: { permission: "write" },
       leaderboard: false,
@@ -27,7 +35,7 @@ describe("parseRepoConfig", () => {
       ok: true,
       config: {
         ...DEFAULT_REPO_CONFIG,
-        gate: { minRoundScore: 1.05, maxUnscored: 0.1, minPrompts: 10, minAgreement: 1, maxUnexplained: 0 },
+        gate: { ...DEFAULT_REPO_CONFIG.gate, minRoundScore: 1.05 },
         trigger: "auto",
       },
     });
@@ -78,7 +86,7 @@ describe("parseRepoConfig", () => {
     ]);
     expect(problems({ "decode-c1": 0.98 })).toEqual([
       "gate.scenarios.decode-c1: expected an object with some of minRoundScore, use, maxUnscored, minPrompts, minAgreement, " +
-        "maxUnexplained and answers, got 0.98",
+        "maxUnexplained, regressionFloor, maxRegressedPrompts and answers, got 0.98",
     ]);
     expect(problems(["decode-c1"])).toEqual([
       expect.stringMatching(/^gate\.scenarios: expected a mapping of scenario names to bars/) as string,

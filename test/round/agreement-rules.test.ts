@@ -178,18 +178,26 @@ describe("a cut the baseline shows itself is not the patch's fault (bench.runs 2
     },
   );
 
-  it("fails the same candidate against a baseline that never cuts p3: that cut is unexplained", async () => {
-    const counters = await makeTempDir("speedgate-starts-");
-    const card = await playRound(BASELINE, [...FASTER, ...stopsInStart(join(counters, "candidate"), 0)], {
-      bench: { runs: 2 },
-      gate: TWO_RUNS_GATE,
-    });
-    expect(card.unexplained).toBe(1);
-    expect(card.prompts.find((prompt) => prompt.id === "p3")?.runs[0]).toMatchObject({ status: "below_tolerance", match: "none" });
-    expect(card.gate.passed).toBe(false);
-    expect(card.gate.reasons).toContain(
-      "1 of 12 answers (8.3%) are none the baseline gave (below tolerance: p3 run 1), while the baseline answered every prompt the " +
-        "same way in every run, and above gate.maxUnexplained 0%",
-    );
-  });
+  it(
+    "scores the same candidate's cut 0 against a baseline that never cuts p3, and leaves one odd answer of 12 to the engine's own " +
+      "chance: two runs that never showed a cut do not prove the engine never cuts",
+    async () => {
+      const counters = await makeTempDir("speedgate-starts-");
+      const card = await playRound(BASELINE, [...FASTER, ...stopsInStart(join(counters, "candidate"), 0)], {
+        bench: { runs: 2 },
+        gate: TWO_RUNS_GATE,
+      });
+      expect(card.unexplained).toBe(1);
+      expect(card.prompts.find((prompt) => prompt.id === "p3")?.runs[0]).toMatchObject({ status: "below_tolerance", match: "none" });
+      // The cut still scores 0 (within gate.maxUnscored here); what no longer fails the round is one unexplained answer in 12.
+      expect(card.unscored).toBe(1);
+      expect(card.gate.unexplainedDecision?.rule).toBe("within-variation");
+      expect(card.gate.unexplainedDecision?.statement).toMatch(
+        /^1 of 12 answers \(8.3%\) are none the baseline gave \(below tolerance: p3 run 1\): within the engine's own variation/,
+      );
+      expect(card.gate.passed).toBe(true);
+      const repoGate = { minRoundScore: 1, use: "round-score" as const, maxUnscored: 0.2, minPrompts: PROMPT_IDS.length };
+      expect(regateScorecard(card, repoGate, null).gate.passed).toBe(true);
+    },
+  );
 });

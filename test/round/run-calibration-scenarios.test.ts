@@ -160,7 +160,10 @@ describe("speedgate calibrate on a round with scenarios", () => {
       { name: "chat-c1", use: "noise-floor", scenario: { name: "chat-c1", studied: false }, problems: [missing] },
     ]);
     const [decode, chat] = card.scenarios ?? [];
-    expect(chat?.card.gate).toMatchObject({ passed: false, reason: `the calibration does not fit this round: ${missing}` });
+    // Among its reasons: the A/A chat scenario's 4 short answers (12 tokens, one at a time) can also score under the regression floor
+    // on a loaded machine, which is the minority-regression rule's to say, not this test's.
+    expect(chat?.card.gate.passed).toBe(false);
+    expect(chat?.card.gate.reasons).toContain(`the calibration does not fit this round: ${missing}`);
     expect(decode?.card.gate.reason).not.toContain("calibration");
     expect(card.gate.passed).toBe(false);
     expect(card.gate.reasons).toContain(`chat-c1: the calibration does not fit this round: ${missing}`);

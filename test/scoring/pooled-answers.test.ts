@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   type AnswerPrefixes,
   answersVary,
+  candidateRepeats,
   distinctAnswers,
   isBaselineIndex,
   isUnexplainedAnswer,
@@ -39,5 +40,35 @@ describe("pooled answers", () => {
     expect([0, 1, 2].map((run) => isUnexplainedAnswer(POOL, run))).toEqual([false, false, true]);
     // Another candidate answer starting it explains nothing: only the baseline's do.
     expect(isUnexplainedAnswer([[], [], [3], [2]], 1)).toBe(true);
+  });
+
+  it("reads whether answers vary from the baseline's answers alone: the candidate's own variety is the patch's to make", () => {
+    // The baseline answered A in three runs; the candidate A, then F and G (unique filler: neither starts the other).
+    const filler: AnswerPrefixes = [[1, 2, 3], [0, 2, 3], [0, 1, 3], [0, 1, 2], [], []];
+    expect(distinctAnswers(filler, "candidate")).toBe(3);
+    expect(answersVary(filler)).toBe(false);
+    expect([1, 2].map((run) => candidateRepeats(filler, run))).toEqual([false, false]);
+  });
+
+  it("tells a continuation the candidate gives twice from one it gives once, and from one other answer given every time", () => {
+    // Candidate answers (3..5): B, B again, and C; the baseline's (0..2) all A.
+    const pool: AnswerPrefixes = [[1, 2], [0, 2], [0, 1], [4], [3], []];
+    expect([0, 1, 2].map((run) => candidateRepeats(pool, run))).toEqual([true, true, false]);
+    // A shorter answer the longer one starts with counts as the same continuation taken again.
+    expect(candidateRepeats([[1], [0], [], [2], [], [3]], 0)).toBe(true);
+    // D in every run: the candidate's answers do not vary, and D is not one of two continuations.
+    expect(
+      candidateRepeats(
+        [
+          [1, 2],
+          [0, 2],
+          [0, 1],
+          [4, 5],
+          [3, 5],
+          [3, 4],
+        ],
+        0,
+      ),
+    ).toBe(false);
   });
 });

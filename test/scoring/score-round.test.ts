@@ -426,6 +426,14 @@ describe("scoreRound: the median agreement the gate holds", () => {
     expect(result.prompts[0]?.runs[0]?.reason).toBe("the baseline's answer in run 2: the engine's own variation");
     expect(result.prompts[0]?.score).toBeCloseTo(2, 1);
     expect(result.prompts[0]?.baselineAnswers).toBe(2);
-    expect(result.unexplainedAnswers).toEqual({ count: 0, compared: 6, pValue: 1, baselineVaries: true });
+    // Held to each other, the baseline's two answers to each prompt explain neither: all six are its own odd answers.
+    expect(result.unexplainedAnswers).toEqual({
+      count: 0,
+      compared: 6,
+      pValue: 1,
+      baselineVaries: true,
+      baselineNovel: 6,
+      baselineCompared: 6,
+    });
   });
 });

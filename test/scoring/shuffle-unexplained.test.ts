@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { UNEXPLAINED_SIGNIFICANCE } from "../../src/scoring/evaluate-gate.js";
+import { UNEXPLAINED_SIGNIFICANCE } from "../../src/scoring/judge-unexplained.js";
 import { shuffleUnexplained } from "../../src/scoring/shuffle-unexplained.js";
 
 /**
@@ -54,6 +54,24 @@ describe("shuffleUnexplained: the candidate's unexplained answers against shuffl
     expect(first.pValue).toBeLessThan(0.001);
     expect(shuffleUnexplained(prompts)).toEqual(first);
   });
+
+  it(
+    "finds unique filler, honest in one run of four: an answer that matches nothing is evidence while it is the candidate's, and " +
+      "weighs nothing on the baseline's side of a shuffle",
+    () => {
+      // Each of F, G, H matches no other answer. Counting the answers of either side that the other side does not explain, every
+      // shuffle counted all three wherever it put them, and the round's p-value was 1.
+      const prompts = [
+        ...Array.from({ length: 14 }, () => prompt("AAAA", "AFGH")),
+        ...Array.from({ length: 16 }, () => prompt("AAAA", "AAAA")),
+      ];
+      const result = shuffleUnexplained(prompts);
+      expect(result.observed).toBe(42);
+      expect(result.pValue).toBeLessThan(0.001);
+      // One such prompt is weak evidence on its own: all three on the candidate's side in 5 of 70 labellings.
+      expect(shuffleUnexplained([prompt("AAAA", "AFGH")]).pValue).toBeCloseTo(5 / 70, 2);
+    },
+  );
 
   it("counts one odd answer of one prompt as the engine's own chance, not evidence", () => {
     expect(shuffleUnexplained([prompt("AAAA", "AAAD")]).pValue).toBeGreaterThan(0.4);

@@ -3,6 +3,7 @@ import type { RunOutcome } from "../../src/scoring/aggregate-prompt-runs.js";
 import type { GateSettings } from "../../src/scoring/evaluate-gate.js";
 import type { AnswerPrefixes } from "../../src/scoring/pooled-answers.js";
 import { type PromptOutcome, type SummarizeOptions, summarizeRound } from "../../src/scoring/summarize-round.js";
+import { concatPatterns } from "../support/concat-patterns.js";
 
 /** A gate that fails only on what a test looks at: one prompt is enough, and the bar is low. */
 const GATE: GateSettings = { minRoundScore: 0.5, use: "round-score", maxUnscored: 0.5, minPrompts: 1 };
@@ -84,18 +85,56 @@ describe("summarizeRound", () => {
   });
 
   describe("the unexplained rule on answers held to every baseline answer (answerPrefixes)", () => {
-    it("names the run whose answer no baseline answer starts as parted, and fails it where the baseline never varied", () => {
+    it("names the run whose answer no baseline answer starts as parted, and leaves one odd answer to the engine's own chance", () => {
       const prompts: PromptOutcome[] = [
         { id: "p1", runs: [scored(2), scored(2)], answerPrefixes: ALL_EQUAL },
         { id: "p2", runs: [scored(2), parted(80)], answerPrefixes: SECOND_PARTS },
       ];
-      const summary = summarizeRound(prompts, OPTIONS);
+      // The median agreement rule is another's: of two prompts, one that parts takes the median under 100%.
+      const summary = summarizeRound(prompts, { ...OPTIONS, gate: { ...GATE, minAgreement: 0 } });
       expect(summary.unexplained).toBe(1);
-      expect(summary.unexplainedAnswers).toEqual({ count: 1, compared: 4, pValue: 1, baselineVaries: false });
+      // The baseline never varied over its 4 answers, which says little: a rate up to 53% fits that, at 95%.
+      expect(summary.unexplainedAnswers).toMatchObject({
+        count: 1,
+        compared: 4,
+        baselineVaries: false,
+        baselineNovel: 0,
+        baselineCompared: 4,
+      });
+      expect(summary.unexplainedAnswers?.pValue).toBeCloseTo(0.5, 1);
+      expect(summary.gate.reasons).toEqual([]);
+      expect(summary.gate.passed).toBe(true);
+      expect(summary.gate.unexplainedDecision?.rule).toBe("within-variation");
+      expect(summary.gate.unexplainedDecision?.statement).toMatch(
+        concatPatterns(
+          /^1 of 4 answers \(25%\) are none the baseline gave \(parted or stopped, timed to there: p2 run 2\): /,
+          /within the /,
+        ),
+      );
+    });
+
+    it("fails odd answers on many prompts of a baseline that never varied: shuffles rarely put them all on one side", () => {
+      const prompts: PromptOutcome[] = [
+        ...Array.from({ length: 8 }, (_, index) => ({
+          id: `p${index + 1}`,
+          runs: [scored(2), parted(80)],
+          answerPrefixes: SECOND_PARTS,
+        })),
+        ...Array.from({ length: 22 }, (_, index) => ({ id: `q${index + 1}`, runs: [scored(2), scored(2)], answerPrefixes: ALL_EQUAL })),
+      ];
+      const summary = summarizeRound(prompts, OPTIONS);
+      expect(summary.unexplainedAnswers).toMatchObject({ count: 8, compared: 60, baselineNovel: 0, baselineCompared: 60 });
+      expect(summary.unexplainedAnswers?.pValue).toBeLessThan(0.01);
       expect(summary.gate.passed).toBe(false);
-      expect(summary.gate.reasons).toContain(
-        "1 of 4 answers (25%) are none the baseline gave (parted or stopped, timed to there: p2 run 2), while the baseline " +
-          "answered every prompt the same way in every run, and above gate.maxUnexplained 0%",
+      expect(summary.gate.unexplainedDecision?.rule).toBe("shuffle");
+      expect(summary.gate.reasons).toContainEqual(
+        expect.stringMatching(
+          concatPatterns(
+            /^8 of 60 answers \(13.3%\) are none the baseline gave \(parted or stopped, timed to there: p1 run 2, .*; 3 more\), /,
+            /more than the engine's own answers show: shuffling which answers came from which engine gave as many in 0.\d% of shuffles, /,
+            /under 1%/,
+          ),
+        ),
       );
     });
 

@@ -33,4 +33,27 @@ describe("createDecodeBatch", () => {
     expect(batch.wallAt(1100) - batch.wallAt(1000)).toBeCloseTo(100, 6);
     expect(told).toBe(0);
   });
+
+  it("holds a starved stream's clock still while any other stream decodes, and runs it once they are gone", () => {
+    const batch = createDecodeBatch(0.5);
+    const other = batch.join(() => undefined);
+    let told = 0;
+    const starved = batch.join(() => told++, { starved: true });
+    // While the other decodes, the starved stream's next token is due at no wall time at all, and it slows no one.
+    expect(starved.wallAt(starved.clock() + 10)).toBe(Number.POSITIVE_INFINITY);
+    const now = other.clock();
+    expect(other.wallAt(now + 100) - other.wallAt(now)).toBeCloseTo(100, 6);
+    const held = starved.clock();
+    // The other leaves: the starved stream is told, and its clock runs at a lone stream's pace from there.
+    other.leave();
+    expect(told).toBe(1);
+    expect(starved.clock()).toBeGreaterThanOrEqual(held);
+    expect(starved.wallAt(held + 110) - starved.wallAt(held + 10)).toBeCloseTo(100, 6);
+    expect(Number.isFinite(starved.wallAt(held + 10))).toBe(true);
+    // A newcomer stops it again.
+    batch.join(() => undefined);
+    expect(told).toBe(2);
+    expect(starved.wallAt(starved.clock() + 10)).toBe(Number.POSITIVE_INFINITY);
+    expect(batch.size()).toBe(2);
+  });
 });

@@ -223,6 +223,29 @@ describe("startSimEngine", () => {
     expect(engine.writeLog.requests.map((request) => request.promptId)).toEqual(["u1", "u2", null]);
   });
 
+  it("serves a starved prompt after every other stream: its first token waits until the other answer's last is out", async () => {
+    const starvedMessages = [{ role: "user", content: "starved" }];
+    const engine = await start({
+      prompts: [
+        { id: "s1", messages: starvedMessages },
+        { id: "o1", messages },
+      ],
+      profile: { batchCost: 0.3, defaults: { ttftMs: 20, itlMs: 20, outputTokens: 8 }, cheats: { starve: ["s1"] } },
+    });
+    // The other request first: once it streams, the starved one arrives while it decodes (alone, a starved stream decodes).
+    const other = await post(engine, "/v1/chat/completions", { messages, stream: true });
+    const starved = post(engine, "/v1/chat/completions", { messages: starvedMessages, stream: true });
+    const [starvedText, otherText] = await Promise.all([starved.then((response) => response.text()), other.text()]);
+    expect(starvedText).toContain("[DONE]");
+    expect(otherText).toContain("[DONE]");
+    const byPrompt = new Map(engine.writeLog.requests.map((request) => [request.promptId, request]));
+    const starvedWrites = byPrompt.get("s1")?.chunkWritesMs ?? [];
+    const otherWrites = byPrompt.get("o1")?.chunkWritesMs ?? [];
+    expect(starvedWrites).toHaveLength(8);
+    expect(otherWrites).toHaveLength(8);
+    expect(starvedWrites[0]).toBeGreaterThanOrEqual(otherWrites.at(-1) ?? Number.POSITIVE_INFINITY);
+  });
+
   it("ignores a header or field naming the prompt: only the content identifies it", async () => {
     const engine = await start({ prompts: [{ id: "u1", messages }], profile: { faults: { http500: ["u1"] } } });
     const named = await post(

@@ -68,6 +68,13 @@ export function describeCalibration(
       `  the baseline against itself: ${median}; at most ${formatPercent(self.mostDisagreed)} of the prompts cut short or parted in ` +
         `one round (rounds gating on this file allow the same)`,
     );
+    if (self.unexplained && self.unexplained.compared > 0) {
+      lines.push(
+        `  answers none of the other seat's explained: ${self.unexplained.count} of ${self.unexplained.compared} ` +
+          `(${formatPercent(self.unexplained.count / self.unexplained.compared)}); rounds gating on this file allow the engine's own ` +
+          `rate of odd answers up to its upper bound`,
+      );
+    }
   }
   if (file.scenarios) {
     lines.push(`  each scenario, gated on its own floor (${file.scenarios.length}):`);

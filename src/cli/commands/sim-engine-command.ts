@@ -20,7 +20,8 @@ const USAGE = `speedgate sim-engine [--port N] [--host 127.0.0.1] [--profile pro
     [--http-500 id,id] [--malformed-sse id,id]
     cheats: [--cheat-claim-tokens] [--cheat-usage-factor F] [--cheat-filler-text] [--cheat-filler-after-tokens N]
     [--cheat-filler-after N|P%] [--cheat-prompt-id-speedup F] [--cheat-answer-cache-speedup F]
-    [--cheat-filler-at-branch]
+    [--cheat-filler-at-branch] [--cheat-unique-filler] [--cheat-filler-prompts id,id] [--cheat-filler-on-starts N,N]
+    [--cheat-starve id,id]
     quality questions: [--questions questions.jsonl] [--question-accuracy F] [--question-unsteady F]
     [--question-seed N] [--question-answer-tokens N] [--numerics-change F] [--quality-drop F]
 
@@ -41,7 +42,11 @@ of them), then filler ten times as fast that costs no decode work: the stream le
 at --branch-at-fraction F of the answer (0.25) each request takes a second continuation with
 --branch-probability P (0.5), drawn per request (seeded with --seed), which runs on for
 --branch-length-factor times the first's tokens (0.6). --cheat-filler-at-branch streams filler from
-that point wherever a request would take the second continuation.
+that point wherever a request would take the second continuation. --cheat-unique-filler gives every
+request's filler a fresh random tag, so no filler answer matches another; --cheat-filler-prompts and
+--cheat-filler-on-starts play the filler cheats on those prompts and starts only (0-based, with
+--start-counter). --cheat-starve gives those prompts no decode step while any other stream decodes:
+every answer exact, but served after the rest.
 --questions names a quality question set (JSONL with reference answers, the round's quality.questions):
 a request asking one of its questions is answered in the engine's words ending in "The answer is N.",
 right for a seeded --question-accuracy share of the questions (0.8; --question-seed picks which),
@@ -172,6 +177,10 @@ the --die-exit-code after --die-after-requests, or the --crash-exit-code with --
       "branch-probability": { type: "string" },
       "branch-length-factor": { type: "string" },
       "cheat-filler-at-branch": { type: "boolean" },
+      "cheat-unique-filler": { type: "boolean" },
+      "cheat-filler-prompts": { type: "string" },
+      "cheat-filler-on-starts": { type: "string" },
+      "cheat-starve": { type: "string" },
       "stop-early-on-starts": { type: "string" },
       "cheat-filler-after": { type: "string" },
       "cheat-claim-tokens": { type: "boolean" },
@@ -244,6 +253,10 @@ the --die-exit-code after --die-after-requests, or the --crash-exit-code with --
           promptIdSpeedup: parseNumber("cheat-prompt-id-speedup", values["cheat-prompt-id-speedup"]),
           answerCacheSpeedup: parseNumber("cheat-answer-cache-speedup", values["cheat-answer-cache-speedup"]),
           fillerAtBranch: values["cheat-filler-at-branch"],
+          uniqueFiller: values["cheat-unique-filler"],
+          fillerPrompts: parseIds(values["cheat-filler-prompts"]),
+          fillerOnStarts: parseIds(values["cheat-filler-on-starts"])?.map((start) => parseNumber("cheat-filler-on-starts", start)),
+          starve: parseIds(values["cheat-starve"]),
         }),
       },
       questions: {

@@ -47,7 +47,10 @@ export function integrityRows(card: Scorecard): string[][] {
   }
   if (card.unexplained !== undefined) {
     const limit = card.gate.maxUnexplained !== undefined ? ` (gate.maxUnexplained ${formatPercent(card.gate.maxUnexplained)})` : "";
-    rows.push(["Unexplained", `${card.unexplained}: cut short or parted where the baseline's own answers are not${limit}`]);
+    // Which measure decided, pass or fail: the shuffle, the engine's own variation, the allowance, or one run.
+    const decision = card.gate.unexplainedDecision;
+    const decided = decision && (card.unexplainedAnswers?.count ?? 0) > 0 ? `; ${decision.statement}` : "";
+    rows.push(["Unexplained", `${card.unexplained}: cut short or parted where the baseline's own answers are not${limit}${decided}`]);
   }
   return rows;
 }

@@ -4,7 +4,8 @@ import { runLevelFactor } from "../../scoring/bootstrap-interval.js";
 import { decideVerdict } from "../decide-verdict.js";
 import type { Scorecard } from "../scorecard-schema.js";
 import { MIN_PROMPTS_FOR_INTERVAL } from "../../scoring/evaluate-gate.js";
-import { formatPercent } from "../../scoring/format-speedup.js";
+import { formatBar, formatPercent } from "../../scoring/format-speedup.js";
+import { effectiveRegressionFloor } from "../../scoring/judge-regression.js";
 
 /*
  * The first screen of a card in words: the score with its interval, how many prompts counted, the
@@ -94,6 +95,46 @@ function gateReasons(card: Scorecard): string[] {
   });
 }
 
+/** The minority-regression rule's reasons (judge-regression.ts), by their wording. */
+const REGRESSION_REASON = /scored below gate\.regressionFloor|^E2E p90 at equal length|^output throughput /;
+
+/** Regressed prompts a first screen names; the gate's reason and the card's regression list hold more. */
+const NAMED_REGRESSED = 10;
+
+/**
+ * The prompts that scored under gate.regressionFloor, slowest first with how much slower, and the
+ * round's E2E p90 and throughput against the baseline's: "8 of 30 prompts scored under 0.80×: p2
+ * 0.36×, p6 0.49×, … (E2E p90 1.60×, output throughput 0.82× the baseline's)". Null when none did.
+ */
+export function describeRegressedPrompts(card: Scorecard): string | null {
+  const regression = card.regression;
+  if (!regression || regression.regressedTotal === 0) return null;
+  const compared = card.promptsTotal - card.excluded;
+  const floor = effectiveRegressionFloor(card.gate);
+  const named = regression.regressed.slice(0, NAMED_REGRESSED).map((prompt) => `${prompt.id} ${formatTimes(prompt.score)}`);
+  const more = regression.regressedTotal > named.length ? `, ${regression.regressedTotal - named.length} more` : "";
+  const ratios = [
+    ...(regression.e2eP90 !== null ? [`E2E p90 ${formatTimes(regression.e2eP90)}`] : []),
+    ...(regression.throughput !== null ? [`output throughput ${formatTimes(regression.throughput)}`] : []),
+  ];
+  const against = ratios.length > 0 ? ` (${ratios.join(", ")} the baseline's)` : "";
+  return (
+    `${regression.regressedTotal} of ${compared} prompt${compared === 1 ? "" : "s"} scored under ${formatBar(floor)}: ` +
+    `${named.join(", ")}${more}${against}`
+  );
+}
+
+/**
+ * Which measure let the candidate's unexplained answers through, when some were and the rule did not
+ * fail the gate (a failing rule says it in the gate's reasons): "2 of 64 answers … are none the
+ * baseline gave: within the engine's own variation (…)". Null otherwise.
+ */
+export function describeUnexplainedDecision(card: Scorecard): string | null {
+  const decision = card.gate.unexplainedDecision;
+  if (!decision || (card.unexplainedAnswers?.count ?? 0) === 0) return null;
+  return decision.rule === "allowance" || decision.rule === "within-variation" ? decision.statement : null;
+}
+
 /** The gate's verdict with every reason: passes, does not pass, or no verdict when someone else failed. */
 export function describeGate(card: Scorecard): { mark: "✅" | "❌" | "⚠️"; text: string } {
   if (decideVerdict(card).outcome === "none") return { mark: "⚠️", text: `no verdict: ${card.gate.reasons.join("; ")}` };
@@ -120,6 +161,8 @@ export function describeNextStep(card: Scorecard): string | null {
   if (tooManyUnscored && card.zeroedTotal > 0 && !card.failure)
     steps.push(`Find why the candidate failed on ${prompts(card.zeroedTotal)}: each reason is in the per-prompt results.`);
   if (compared < card.gate.minPrompts) steps.push(`Score more prompts: gate.minPrompts is ${card.gate.minPrompts}.`);
+  if (card.gate.reasons.some((reason) => REGRESSION_REASON.test(reason)))
+    steps.push("Find why some requests got slower while the median got faster: a scheduler that serves some prompts last does this.");
   const quality = card.quality?.judgement;
   if (quality?.dropped)
     steps.push(

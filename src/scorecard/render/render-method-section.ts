@@ -19,11 +19,13 @@ export const SCORING_RULE_SENTENCE =
   "one the baseline gave in any run is timed against that answer; one that parts from all of them is timed only up to where it parts " +
   "and counts as unexplained, " +
   "and scores nothing (diverged) when it parts within its first bench.agreementTokens tokens, or agrees on no more than " +
-  "bench.minPromptAgreement of the compared length, on a prompt whose answers never vary. " +
+  "bench.minPromptAgreement of the compared length, on a prompt the baseline answered one way in every run. " +
   "With several runs, each prompt's speedups combine by their geometric mean, and a prompt left unscored in any run scores nothing. " +
   "The gate never passes when the candidate engine failed, when more than gate.maxUnscored of the prompts went unscored, " +
   "when the median agreement is under gate.minAgreement, when more unexplained answers than gate.maxUnexplained allows come up than " +
-  "shuffling the two engines' answers gives (or any, where the baseline never varied), " +
+  "shuffling the two engines' answers gives or far more than the baseline's own variation gives (or any, with one run), " +
+  "when more than gate.maxRegressedPrompts of the prompts score under gate.regressionFloor or the E2E p90 or throughput is worse " +
+  "than that floor allows, " +
   "or with fewer than gate.minPrompts prompts; " +
   "otherwise the interval's low end (not calibrated) or the round score (against the bar raised by the calibrated noise floor) must " +
   "clear the bar. " +

@@ -1,4 +1,12 @@
-import { describeGate, describeInconclusive, describeNextStep, describePromptCounts, describeScore } from "./describe-summary.js";
+import {
+  describeGate,
+  describeInconclusive,
+  describeNextStep,
+  describePromptCounts,
+  describeRegressedPrompts,
+  describeScore,
+  describeUnexplainedDecision,
+} from "./describe-summary.js";
 import { escapeInline } from "../../safe-text/escape-engine-text.js";
 import { renderKeyValueTable } from "./render-key-value-table.js";
 import { renderSpeedLead } from "./render-speed-section.js";
@@ -8,7 +16,8 @@ import type { Scorecard } from "../scorecard-schema.js";
 /**
  * The first screen of a scored card: the score with its interval and what it rests on, how many
  * prompts counted (only the counts that are not zero), where the speed came from in one line, the
- * gate with its reasons, and what would change a verdict that did not pass. Empty without a score:
+ * prompts that got slower (the median hides them), which measure let odd answers through, the gate
+ * with its reasons, and what would change a verdict that did not pass. Empty without a score:
  * such a card leads with its failure instead.
  */
 export function renderSummaryTable(card: Scorecard): string {
@@ -20,7 +29,12 @@ export function renderSummaryTable(card: Scorecard): string {
   ];
   const speed = renderSpeedLead(card);
   if (speed !== "") rows.push(["Speed", speed]);
+  const regressed = describeRegressedPrompts(card);
+  if (regressed) rows.push(["Slower prompts", escapeInline(regressed)]);
   for (const row of describeQualityRows(card)) rows.push([row.label, `${row.mark} ${escapeInline(row.text)}`]);
+  // Which measure let odd answers through; never beside the quality rows' own Answers row (gate.answers: quality has no such measure).
+  const answers = describeUnexplainedDecision(card);
+  if (answers) rows.push(["Answers", escapeInline(answers)]);
   const gate = describeGate(card);
   rows.push(["Gate", `${gate.mark} ${escapeInline(gate.text)}`]);
   const next = describeNextStep(card);

@@ -18,7 +18,9 @@ import {
   describeIntervalBriefly,
   describeNextStep,
   describePromptCounts,
+  describeRegressedPrompts,
   describeScore,
+  describeUnexplainedDecision,
 } from "./describe-summary.js";
 import { countingSentence, integrityRows, promptReason } from "./describe-integrity.js";
 import { describeChangedQuestions, describeQualityRows } from "./describe-quality.js";
@@ -93,11 +95,15 @@ function summaryRows(card: Scorecard, indent = ""): string[][] {
   const speed = describeSpeedLead(card);
   const next = describeNextStep(card);
   const inconclusive = describeInconclusive(card);
+  const regressed = describeRegressedPrompts(card);
+  const answers = describeUnexplainedDecision(card);
   const rows = [
     ["Round score", `${score.score} ${score.rest}`],
     ["Prompts", describePromptCounts(card)],
     ...(speed === "" ? [] : [["Speed", speed]]),
+    ...(regressed ? [["Slower prompts", regressed]] : []),
     ...describeQualityRows(card).map((row) => [row.label, row.text]),
+    ...(answers ? [["Answers", answers]] : []),
     ["Gate", gate.text],
     ...(next ? [["What now", next]] : []),
     ...(inconclusive

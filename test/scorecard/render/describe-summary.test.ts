@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { describeInconclusive, describeNextStep } from "../../../src/scorecard/render/describe-summary.js";
+import {
+  describeInconclusive,
+  describeNextStep,
+  describeRegressedPrompts,
+  describeUnexplainedDecision,
+} from "../../../src/scorecard/render/describe-summary.js";
 import { renderMarkdown } from "../../../src/scorecard/render/render-markdown.js";
 import { renderText } from "../../../src/scorecard/render/render-text.js";
 import type { Scorecard } from "../../../src/scorecard/scorecard-schema.js";
@@ -51,5 +56,47 @@ describe("describeInconclusive", () => {
     expect(describeInconclusive(makeCard(twelve))).toBeNull();
     expect(describeInconclusive(makeCard(twelve.map(() => ({ speedup: 0.8 }))))).toBeNull();
     expect(describeInconclusive(makeCard([...twelve.slice(0, 10), { candidateTokens: 10 }, { candidateTokens: 10 }]))).toBeNull();
+  });
+});
+
+describe("the first screen's minority regression and unexplained answers", () => {
+  it("names the prompts that got slower, slowest first and by how much, beside the gate's reasons and what to do", () => {
+    // A scheduler that serves 8 of 30 prompts last: they take 2.5 times as long, the rest are 30% faster.
+    const card = makeCard(Array.from({ length: 30 }, (_, index) => ({ speedup: index % 4 === 1 ? 0.4 : 1.3 })));
+    expect(card.roundScore).toBeGreaterThan(1.2);
+    expect(card.regression?.regressedTotal).toBe(8);
+    expect(card.gate.passed).toBe(false);
+    expect(describeRegressedPrompts(card)).toBe(
+      "8 of 30 prompts scored under 0.80×: prompt-002 0.40×, prompt-006 0.40×, prompt-010 0.40×, prompt-014 0.40×, prompt-018 0.40×, " +
+        "prompt-022 0.40×, prompt-026 0.40×, prompt-030 0.40× (E2E p90 2.50×, output throughput 0.72× the baseline's)",
+    );
+    const markdown = renderMarkdown(card);
+    const firstScreen = markdown.split("\n<details>")[0] ?? "";
+    expect(firstScreen).toContain("| Slower prompts | 8 of 30 prompts scored under 0.80×: prompt-002 0.40×,");
+    expect(firstScreen).toContain("8 of 30 prompts (26.7%) scored below `gate.regressionFloor` 0.80×");
+    expect(describeNextStep(card)).toContain("Find why some requests got slower while the median got faster");
+    expect(renderText(card)).toContain("Slower prompts  8 of 30 prompts scored under 0.80×");
+    // Within the share, the prompts are still named, and the gate is not failed for them.
+    const few = makeCard(Array.from({ length: 30 }, (_, index) => ({ speedup: index === 3 ? 0.5 : 1.3 })));
+    expect(few.gate.passed).toBe(true);
+    expect(describeRegressedPrompts(few)).toMatch(/^1 of 30 prompts scored under 0\.80×: prompt-004 0\.50× \(E2E p90 0\.77×, /);
+  });
+
+  it("says which measure let unexplained answers through, and nothing where the rule failed (the gate says it) or none came up", () => {
+    const card = makeCard(twelve);
+    const statement =
+      "2 of 64 answers (3.1%) are none the baseline gave: within the engine's own variation (shuffling which answers came from which " +
+      "engine gave as many in 25% of shuffles; it gives at most 7 of 64 (…))";
+    const within: Scorecard = {
+      ...card,
+      unexplainedAnswers: { count: 2, compared: 64, pValue: 0.25, baselineVaries: false },
+      gate: { ...card.gate, unexplainedDecision: { rule: "within-variation", statement } },
+    };
+    expect(describeUnexplainedDecision(within)).toBe(statement);
+    expect(renderMarkdown(within)).toContain(`| Answers | ${statement} |`);
+    expect(describeUnexplainedDecision({ ...within, gate: { ...within.gate, unexplainedDecision: { rule: "shuffle", statement } } })).toBe(
+      null,
+    );
+    expect(describeUnexplainedDecision(card)).toBeNull();
   });
 });
