@@ -25,7 +25,7 @@ export default tseslint.config(
     ...tseslint.configs.disableTypeChecked,
   },
   {
-    files: ["{src,bot,action,test,bench,scripts}/**/*.{ts,mjs}", "*.{ts,js}"],
+    files: ["{src,bot,action,harness,test,bench,scripts}/**/*.{ts,mjs}", "*.{ts,js}"],
     ignores: ["**/fixtures/**"],
     plugins: { "@stylistic": stylistic },
     rules: { "@stylistic/max-len": ["error", { code: PRINT_WIDTH, tabWidth: 2 }] },

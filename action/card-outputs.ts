@@ -1,4 +1,5 @@
-import { judgeScenario } from "../src/scorecard/combine-scenario-gates.js";
+import { judgeScenario } from "../src/scoring/combine-scenario-gates.js";
+import { readScenarioGate } from "../src/scorecard/read-scenario-gate.js";
 import { decideVerdict } from "../src/scorecard/decide-verdict.js";
 import type { Scorecard } from "../src/scorecard/scorecard-schema.js";
 import type { ActionResult } from "./main.js";
@@ -11,7 +12,7 @@ function scenarioOutput(card: Scorecard): string {
   const scenarios = (card.scenarios ?? []).map((scenario) => ({
     name: scenario.name,
     score: scenario.card.roundScore,
-    passed: judgeScenario(scenario, maxRegression).passed,
+    passed: judgeScenario(readScenarioGate(scenario), { maxRegression }).passed,
   }));
   return JSON.stringify(scenarios);
 }

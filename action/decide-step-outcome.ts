@@ -1,3 +1,4 @@
+import { delinkPlainText } from "../src/safe-text/delink-plain-text.js";
 import { describeFailureEvent, describeVerdict } from "../src/scorecard/render/describe-card.js";
 import { decideVerdict } from "../src/scorecard/decide-verdict.js";
 import { describeRunnerFix } from "../src/scorecard/find-runner-fault.js";
@@ -21,19 +22,21 @@ export interface StepOutcome {
 /**
  * What the step does with a card: the same verdict as the card's headline and the app's check
  * (decideVerdict). No verdict still fails the step, since nothing was measured and a required job
- * must not pass, but says so and, when the runner is at fault, what to free.
+ * must not pass, but says so and, when the runner is at fault, what to free. What it says quotes the
+ * engine's line in the job log and its annotations, which link URLs: none stays whole.
  */
 export function decideStepOutcome(card: Scorecard, options: { failOnGate: boolean; cancelled: boolean }): StepOutcome {
   const verdict = decideVerdict(card);
-  const { headline } = describeVerdict(card);
-  const fix = verdict.runnerFault ? ` ${describeRunnerFix(verdict.runnerFault)}` : "";
+  const headline = delinkPlainText(describeVerdict(card).headline);
+  const fix = verdict.runnerFault ? ` ${delinkPlainText(describeRunnerFix(verdict.runnerFault))}` : "";
   let annotation: Annotation | null = null;
   if (card.failure) {
-    const event = `${describeFailureEvent(card.failure)} (${card.failure.label})`;
+    const event = delinkPlainText(`${describeFailureEvent(card.failure)} (${card.failure.label})`);
+    const summary = delinkPlainText(card.failure.summary);
     annotation =
       verdict.outcome === "none"
-        ? { level: "warning", title: `speedgate: no verdict, not the patch: ${event}`, message: `${card.failure.summary}${fix}` }
-        : { level: "error", title: `speedgate: ${event}`, message: card.failure.summary };
+        ? { level: "warning", title: `speedgate: no verdict, not the patch: ${event}`, message: `${summary}${fix}` }
+        : { level: "error", title: `speedgate: ${event}`, message: summary };
   }
   if (options.cancelled) return { failure: `speedgate was cancelled: ${headline}`, warning: null, annotation };
   if (verdict.outcome === "pass") return { failure: null, warning: null, annotation };

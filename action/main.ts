@@ -24,6 +24,7 @@ import { INPUTS } from "./input-helper.js";
 import { readCardSource } from "./read-card-source.js";
 import { refuseUntrustedProcessRound } from "./refuse-untrusted-process-round.js";
 import { refuseUnreachableHead } from "./refuse-unreachable-head.js";
+import { refuseUnreachablePatch } from "./refuse-unreachable-patch.js";
 import { resolveRunCommits, scoresCommits } from "./resolve-run-commits.js";
 import { writePullRequestPatch } from "./write-pull-request-patch.js";
 
@@ -77,6 +78,8 @@ async function runMode(settings: RunSettings, context: ActionContext, deps: Acti
   // Decided before anything is fetched: which mode the round is in, and whether its candidate is a pull request's code.
   const scoringCommits = settings.patch.kind === "config" && scoresCommits(settings, context, await configNamesPatch(settings.config));
   await refuseUntrustedProcessRound(settings, context, { commits: scoringCommits });
+  // A dispatch naming no pull request by name may still name a fork's commit: in patch mode each one it names is checked here.
+  if (!scoringCommits) await refuseUnreachablePatch(settings, context, deps.logger);
   const commits = scoringCommits
     ? await resolveRunCommits(settings, context, { createClient: deps.createClient, logger: deps.logger })
     : null;

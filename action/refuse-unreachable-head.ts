@@ -1,9 +1,10 @@
 import type { CommitsRequest } from "../src/config/resolve-round-commits.js";
-import { listBranchesContaining } from "../src/git/list-branches-containing.js";
 import type { Logger } from "../src/logger.js";
 import { ConfigError } from "../src/vocabulary/config-error.js";
 import type { ActionContext } from "./action-context.js";
 import type { RunSettings } from "./action-settings.js";
+import { findOwnBranches } from "./find-own-branches.js";
+import { readOwnBranches } from "./read-own-branches.js";
 import { pullRequestPatchOrigin, untrustedProcessConfig } from "./refuse-untrusted-process-round.js";
 
 /**
@@ -12,7 +13,9 @@ import { pullRequestPatchOrigin, untrustedProcessConfig } from "./refuse-untrust
  * named no pull request, and base/head mode then fetched whatever SHA GitHub serves (a fork's head
  * too) and ran it with runtime: process. So in base/head mode the head itself decides: one that no
  * branch of the repository holds (checked after the fetch, against the remote's branches) is a pull
- * request's code whatever the event, and runs as a process only with candidate.trusted.
+ * request's code whatever the event, and runs as a process only with candidate.trusted. A branch is
+ * one the remote's own branch list names, at the tip it lists (readOwnBranches): not whatever a fetch
+ * refspec put under refs/remotes/origin/, such as a fork's head at origin/pr/5.
  */
 export async function refuseUnreachableHead(
   settings: RunSettings,
@@ -25,7 +28,8 @@ export async function refuseUnreachableHead(
   const path = await untrustedProcessConfig(settings);
   if (path === null) return;
   const repoDir = commits.repoDir ?? process.cwd();
-  const branches = await listBranchesContaining(repoDir, commits.head);
+  const own = await readOwnBranches(repoDir, settings, context, { configPath: path, what: `this round's head ${commits.head}` });
+  const branches = await findOwnBranches(repoDir, commits.head, own, settings, context, logger);
   if (branches.length > 0) {
     logger.info(
       `The head ${commits.head} is on the repository's branch ` +
@@ -35,8 +39,8 @@ export async function refuseUnreachableHead(
   }
   throw new ConfigError(
     `${path}: runtime: process runs the candidate's code as the runner's own user (its files, its sockets, what later steps run), ` +
-      `so it is for trusted code only, and this round's head ${commits.head} is on none of the repository's branches (git ` +
-      `for-each-ref --contains against refs/remotes/origin/ in ${repoDir}): ` +
+      `so it is for trusted code only, and this round's head ${commits.head} is on none of the repository's branches (those the ` +
+      `remote's branch list names, at their tips, checked in ${repoDir}; a ref a fetch refspec wrote, such as origin/pr/5, is none): ` +
       "it may be a pull request's code, a fork's included, whatever the event and its inputs are named. " +
       "Score it with runtime: docker, or set candidate.trusted: true in the round config if everyone who can open a pull request " +
       "that reaches this workflow is trusted " +

@@ -1,7 +1,7 @@
 import { runAppAttackInputs } from "./bad-input/app-attack-inputs.js";
 import { runArtifactInputs } from "./bad-input/artifact-inputs.js";
 import { runConfigInputs } from "./bad-input/config-inputs.js";
-import { runFenceInputs } from "./bad-input/fence-inputs.js";
+import { runFenceCommitInputs, runFenceInputs } from "./bad-input/fence-inputs.js";
 import type { CorpusRow } from "./bad-input/corpus-row.js";
 import { runWebhookInputs } from "./bad-input/webhook-inputs.js";
 
@@ -20,7 +20,8 @@ export interface BadInputCorpusResult {
  * artifacts (the app's zip reader), webhook payloads missing fields and /rescore comments with
  * shell metacharacters (the app in-process against the local GitHub), issue #12's and #24's attacks on
  * the app (bench/bad-input/app-attack-inputs.ts), and the events under which the action must refuse a
- * pull request's patch as a host process (bench/bad-input/fence-inputs.ts). Goal: crashes 0, accepted 0.
+ * pull request's patch as a host process, with the commits a dispatch names checked against a real
+ * clone (bench/bad-input/fence-inputs.ts). Goal: crashes 0, accepted 0.
  */
 export async function runBadInputCorpus(): Promise<BadInputCorpusResult> {
   const rows = [
@@ -29,6 +30,7 @@ export async function runBadInputCorpus(): Promise<BadInputCorpusResult> {
     ...(await runWebhookInputs()),
     ...(await runAppAttackInputs()),
     ...runFenceInputs(),
+    ...(await runFenceCommitInputs()),
   ];
   return {
     tried: rows.length,

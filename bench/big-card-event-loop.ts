@@ -3,7 +3,7 @@ import { WorkerCardReader } from "../bot/read-cards-off-thread.js";
 import { DEFAULT_ZIP_LIMITS } from "../src/github/read-scorecard-zip.js";
 import { DEFAULT_MAX_UNSCORED, DEFAULT_MIN_PROMPTS } from "../src/scoring/evaluate-gate.js";
 import type { Scorecard } from "../src/scorecard/scorecard-schema.js";
-import { makeTestScorecard, zipScorecard } from "../test/support/fake-github/make-test-scorecard.js";
+import { makeTestScorecard, zipScorecard } from "../harness/fake-github/make-test-scorecard.js";
 
 export interface BigCardResult {
   prompts: number;

@@ -13,11 +13,11 @@ import type { EngineRole } from "../src/vocabulary/engine-failure.js";
 import { waitUntilHealthy } from "../src/engine/wait-until-healthy.js";
 import { silentLogger } from "../src/logger.js";
 import { median } from "../src/scoring/median.js";
-import { acquireTestEngineImage } from "../test/support/docker/acquire-test-engine-image.js";
-import { BASELINE_PROFILE, ENGINE_SOURCE_DIR } from "../test/support/docker/build-test-engine-image.js";
-import { labelTestImage } from "../test/support/docker/label-test-image.js";
-import { makeDockerRound } from "../test/support/docker/make-docker-round.js";
-import { type GitRepository, createGitRepository } from "../test/support/git/create-git-repository.js";
+import { acquireTestEngineImage } from "../harness/docker/acquire-test-engine-image.js";
+import { BASELINE_PROFILE, ENGINE_SOURCE_DIR } from "../harness/docker/build-test-engine-image.js";
+import { labelTestImage } from "../harness/docker/label-test-image.js";
+import { makeDockerRound } from "../harness/docker/make-docker-round.js";
+import { type GitRepository, createGitRepository } from "../harness/git/create-git-repository.js";
 
 /*
  * Base/head mode on the reference image (busybox + node + the CLI, imported): the time from the start

@@ -13,7 +13,8 @@ import { DEFAULT_MAX_UNSCORED, DEFAULT_MIN_PROMPTS, type GateSettings } from "..
 import { findFreePort } from "../src/engine/find-free-port.js";
 import { fasterProfile } from "../src/sim-engine/simulate-round.js";
 import type { SimProfileInput } from "../src/sim-engine/sim-profile.js";
-import buildCliBundle from "../test/support/cli-bundle/cli-bundle-setup.js";
+import buildCliBundle from "../harness/cli-bundle/cli-bundle-setup.js";
+import { PROMPTS_FILE, type SimRoundOptions, simEngineCommand, writeSimRound } from "../harness/sim-engine/write-sim-round.js";
 
 /*
  * The default gate end to end: `speedgate run` in a fresh process per round, as a CI job runs it,
@@ -114,42 +115,22 @@ export async function measureDefaultGateEndToEnd(
   const dir = await mkdtemp(join(tmpdir(), "speedgate-bench-default-gate-"));
   try {
     const ids = Array.from({ length: PROMPTS }, (_, index) => `q${String(index + 1).padStart(2, "0")}`);
-    const prompts = ids.map((id) =>
-      JSON.stringify({ id, messages: [{ role: "user", content: `Question ${id}: say something about ${id}.` }] }),
-    );
-    await writeFile(join(dir, "prompts.jsonl"), `${prompts.join("\n")}\n`);
+    const prompts = ids.map((id) => ({ id, messages: [{ role: "user", content: `Question ${id}: say something about ${id}.` }] }));
     await writeFile(join(dir, "baseline.json"), JSON.stringify(writeProfile(1)));
     await writeFile(join(dir, "faster.json"), JSON.stringify(writeProfile(1.1)));
-    const engine = (profile: string): string[] => [
-      "{node}",
-      "{speedgate}",
-      "sim-engine",
-      "--port",
-      "{port}",
-      "--profile",
-      join(dir, profile),
-      "--prompts",
-      join(dir, "prompts.jsonl"),
-      "--jitter",
-      "0.03",
-      "--run-variance",
-      "0.0141",
-    ];
+    const engine = (profile: string): string[] =>
+      simEngineCommand("--profile", join(dir, profile), "--prompts", PROMPTS_FILE, "--jitter", "0.03", "--run-variance", "0.0141");
     // Written again before each round with a port free at that moment: a fixed one was taken now and then on a busy machine.
-    const writeConfig = async (name: string, candidateProfile: string, bench: Record<string, unknown> = {}): Promise<string> => {
-      const config = {
-        engine: "sim-engine",
-        runtime: "process",
+    const writeConfig = async (name: string, candidateProfile: string, bench: SimRoundOptions["bench"] = {}): Promise<string> => {
+      return await writeSimRound(dir, {
         port: await findFreePort(),
-        health: { path: "/health", timeoutS: 60, intervalMs: 25 },
+        prompts: { "prompts.jsonl": prompts },
         baseline: { command: engine("baseline.json") },
         candidate: { command: engine(candidateProfile) },
-        bench: { prompts: "prompts.jsonl", maxTokens: 256, requestIntervalMs: 25, contextLimit: 4096, tolerance: 0.9, ...bench },
-        gate: { minRoundScore: 1 },
-      };
-      const path = join(dir, name);
-      await writeFile(path, JSON.stringify(config, null, 2));
-      return path;
+        // Four runs a round, the config's default.
+        bench: { maxTokens: 256, requestIntervalMs: 25, runs: 4, ...bench },
+        fileName: name,
+      });
     };
     const aa = (): Promise<string> => writeConfig("aa.yml", "baseline.json");
     const faster = (): Promise<string> => writeConfig("faster.yml", "faster.json");

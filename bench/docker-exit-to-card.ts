@@ -8,9 +8,9 @@ import { silentLogger } from "../src/logger.js";
 import { runRound } from "../src/round/run-round.js";
 import { writeScorecard } from "../src/round/write-scorecard.js";
 import { median } from "../src/scoring/median.js";
-import { acquireTestEngineImage } from "../test/support/docker/acquire-test-engine-image.js";
-import { CUDA_OOM_LOG } from "../test/support/docker/build-test-engine-image.js";
-import { makeDockerRound, simEngineCommand } from "../test/support/docker/make-docker-round.js";
+import { acquireTestEngineImage } from "../harness/docker/acquire-test-engine-image.js";
+import { CUDA_OOM_LOG } from "../harness/docker/build-test-engine-image.js";
+import { makeDockerRound, simEngineCommand } from "../harness/docker/make-docker-round.js";
 
 /*
  * From a container's exit, as the daemon stamps it in its `die` event, to the card being written

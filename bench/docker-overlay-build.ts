@@ -5,8 +5,8 @@ import { DockerRuntime } from "../src/docker/docker-runtime.js";
 import { sweepResources } from "../src/docker/sweep-resources.js";
 import { silentLogger } from "../src/logger.js";
 import { median } from "../src/scoring/median.js";
-import { acquireTestEngineImage } from "../test/support/docker/acquire-test-engine-image.js";
-import { SPEEDUP_PATCH, makeDockerRound } from "../test/support/docker/make-docker-round.js";
+import { acquireTestEngineImage } from "../harness/docker/acquire-test-engine-image.js";
+import { SPEEDUP_PATCH, makeDockerRound } from "../harness/docker/make-docker-round.js";
 
 /*
  * The candidate overlay build for a small patch (one line of the reference engine's profile, in the

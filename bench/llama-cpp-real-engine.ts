@@ -10,8 +10,8 @@ import { silentLogger } from "../src/logger.js";
 import { runRound } from "../src/round/run-round.js";
 import { median } from "../src/scoring/median.js";
 import type { CompletedRequest } from "../src/scoring/request-record.js";
-import { locateLlamaCpp } from "../test/support/llama-cpp/locate-llama-cpp.js";
-import { QWEN3_TOKENIZER, llamaCppPrompts, llamaServerCommand } from "../test/support/llama-cpp/make-llama-cpp-round.js";
+import { locateLlamaCpp } from "../harness/llama-cpp/locate-llama-cpp.js";
+import { QWEN3_TOKENIZER, llamaCppPrompts, llamaServerCommand } from "../harness/llama-cpp/make-llama-cpp-round.js";
 import { loadBenchTokenizer } from "./lib/load-bench-tokenizer.js";
 import { percentileOfSorted } from "./lib/percentile.js";
 

@@ -9,8 +9,8 @@ import { parseRoundConfig } from "../src/config/load-round-config.js";
 import { findFreePort } from "../src/engine/find-free-port.js";
 import { silentLogger } from "../src/logger.js";
 import { runRound } from "../src/round/run-round.js";
-import { locateLlamaCpp } from "../test/support/llama-cpp/locate-llama-cpp.js";
-import { llamaCppPrompts, llamaServerCommand } from "../test/support/llama-cpp/make-llama-cpp-round.js";
+import { locateLlamaCpp } from "../harness/llama-cpp/locate-llama-cpp.js";
+import { llamaCppPrompts, llamaServerCommand } from "../harness/llama-cpp/make-llama-cpp-round.js";
 
 const run = promisify(execFile);
 

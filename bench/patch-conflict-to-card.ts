@@ -3,15 +3,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import Dockerode from "dockerode";
-import { stringify } from "yaml";
 import { type LoadedRound, loadRound } from "../src/config/load-round-config.js";
 import { silentLogger } from "../src/logger.js";
 import type { RoundProgressEvent } from "../src/round/round-progress.js";
 import { runRound } from "../src/round/run-round.js";
 import { writeScorecard } from "../src/round/write-scorecard.js";
 import { median } from "../src/scoring/median.js";
-import { buildTestEngineImage } from "../test/support/docker/build-test-engine-image.js";
-import { CONFLICTING_PATCH, makeDockerRound } from "../test/support/docker/make-docker-round.js";
+import { buildTestEngineImage } from "../harness/docker/build-test-engine-image.js";
+import { CONFLICTING_PATCH, makeDockerRound } from "../harness/docker/make-docker-round.js";
+import { simEngineCommand, writeSimRound } from "../harness/sim-engine/write-sim-round.js";
 
 /*
  * From the start of a round to its patch_conflict card on disk. The candidate is prepared (its
@@ -55,24 +55,16 @@ async function writeProcessRound(dir: string): Promise<string> {
     `${JSON.stringify({ defaults: { ttftMs: 30, itlMs: 6, outputTokens: 12, reasoningTokens: 0 } }, null, 2)}\n`,
   );
   await writeFile(join(dir, "conflict.patch"), CONFLICTING_PATCH);
-  await writeFile(
-    join(dir, "prompts.jsonl"),
-    Array.from({ length: 10 }, (_, index) => JSON.stringify({ id: `p${index}`, prompt: `count to ${index}` })).join("\n"),
-  );
-  const configPath = join(dir, "round.yaml");
-  await writeFile(
-    configPath,
-    stringify({
-      engine: "sim",
-      runtime: "process",
-      port: 30000,
-      baseline: { command: ["{node}", "{speedgate}", "sim-engine", "--port", "{port}", "--profile", "profile.json"], cwd: "engine" },
-      candidate: { sourceDir: "engine", patch: "conflict.patch" },
-      bench: { prompts: "prompts.jsonl", maxTokens: 64, requestIntervalMs: 10, contextLimit: 4096, tolerance: 0.9 },
-      gate: { minRoundScore: 1 },
-    }),
-  );
-  return configPath;
+  return await writeSimRound(dir, {
+    engine: "sim",
+    // No engine starts: the round ends at the patch.
+    port: 30000,
+    prompts: { "prompts.jsonl": Array.from({ length: 10 }, (_, index) => ({ id: `p${index}`, prompt: `count to ${index}` })) },
+    baseline: { command: simEngineCommand("--profile", "profile.json"), cwd: "engine" },
+    candidate: { sourceDir: "engine", patch: "conflict.patch" },
+    bench: { maxTokens: 64, runs: 4 },
+    fileName: "round.yaml",
+  });
 }
 
 async function dockerAnswers(docker: Dockerode): Promise<boolean> {

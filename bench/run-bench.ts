@@ -26,6 +26,7 @@ import { measureTokenizing } from "./tokenizing-cost.js";
 import { type GateRate, measureDefaultGateEndToEnd } from "./default-gate-end-to-end.js";
 import { measureBistableCheats, measureGateStatistics } from "./gate-statistics.js";
 import { measurePatchConflictToCard } from "./patch-conflict-to-card.js";
+import { measureQualityStatistics } from "./quality-statistics.js";
 import { SCENARIO_RATIO_GOAL, describeScenarioRoundCost, measureScenarioRoundCost } from "./scenario-round-cost.js";
 import { benchWebhookThroughput } from "./webhook-throughput.js";
 import { measureAppStartAndStop } from "./app-start-and-stop.js";
@@ -370,6 +371,24 @@ rows.push(
 );
 
 rows.push(
+  ...(await section("quality statistics", () => {
+    const figure = measureQualityStatistics({ log: (line) => process.stderr.write(`  ${line}\n`) });
+    const percent = (value: number): string => `${(value * 100).toFixed(1)}%`;
+    return Promise.resolve(
+      figure.rows.map((row) => ({
+        figure:
+          `17. Quality rule (gate.quality.maxDrop 2 points, one-sided McNemar p < 0.05), ${row.setup}: fails (${figure.rounds} rounds, ` +
+          `${figure.questions} questions)`,
+        measured: percent(row.failRate),
+        // An unchanged or accuracy-neutral candidate must rarely fail; a 5-point drop must mostly be caught.
+        goal: row.goal === "false" ? "≤ 5%" : row.goal === "power" ? "≥ 80%" : "(reference)",
+        met: row.goal === "false" ? row.failRate <= 0.05 : row.goal === "power" ? row.failRate >= 0.8 : null,
+      })),
+    );
+  })),
+);
+
+rows.push(
   ...(await section("default gate end to end", async () => {
     const figure = await measureDefaultGateEndToEnd({ log: (line) => process.stderr.write(`  ${line}\n`) });
     const rate = (value: GateRate | null): string =>
@@ -523,20 +542,20 @@ rows.push(
     return [
       {
         figure:
-          `17. App start: the embedded store opened, migrated and its queue started, first start over an empty PGlite folder ` +
+          `18. App start: the embedded store opened, migrated and its queue started, first start over an empty PGlite folder ` +
           `(median of ${figure.runs})`,
         measured: ms(figure.firstStartMs),
         goal: "(reference: past the hold, deliveries are asked for again)",
         met: null,
       },
       {
-        figure: `17. App start: the same over the folder a start left (every restart; median of ${figure.runs})`,
+        figure: `18. App start: the same over the folder a start left (every restart; median of ${figure.runs})`,
         measured: ms(figure.restartMs),
         goal: `< ${DEFAULT_DELIVERY_HOLD.maxMs} ms (the delivery hold)`,
         met: figure.restartMs < DEFAULT_DELIVERY_HOLD.maxMs,
       },
       {
-        figure: `17. App stop: SIGTERM → exited, a job's GitHub call never answered (median of ${figure.runs})`,
+        figure: `18. App stop: SIGTERM → exited, a job's GitHub call never answered (median of ${figure.runs})`,
         measured: ms(figure.stopWithStuckJobMs),
         goal: "< 5000 ms (Docker kills at 10 s)",
         met: figure.stopWithStuckJobMs < 5_000,

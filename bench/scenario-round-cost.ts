@@ -8,8 +8,8 @@ import { silentLogger } from "../src/logger.js";
 import { runRound } from "../src/round/run-round.js";
 import type { TimeSpent } from "../src/scorecard/scorecard-schema.js";
 import type { SimProfileInput } from "../src/sim-engine/sim-profile.js";
-import { SimRuntime } from "../test/round/support/sim-runtime.js";
-import { makePromptSet, writeSimRoundConfig } from "../test/round/support/write-sim-round-config.js";
+import { SIM_RUNTIME_ROUND, SimRuntime } from "../harness/sim-engine/sim-runtime.js";
+import { makePromptSet, writeSimRound } from "../harness/sim-engine/write-sim-round.js";
 
 /*
  * Figure 16: what scenarios cost. A round of three scenarios (an open loop, one request at a time,
@@ -52,18 +52,11 @@ const PROFILE: SimProfileInput = {
 };
 
 async function writeRound(dir: string): Promise<string> {
-  return await writeSimRoundConfig(dir, {
+  return await writeSimRound(dir, {
+    ...SIM_RUNTIME_ROUND,
     engine: "sim",
-    promptFiles: { "chat.jsonl": CHAT, "decode.jsonl": DECODE, "batch.jsonl": BATCH },
-    bench: {
-      prompts: "chat.jsonl",
-      maxTokens: 32,
-      requestIntervalMs: 20,
-      contextLimit: 4096,
-      tolerance: 0.9,
-      runs: RUNS,
-      warmupRequests: 2,
-    },
+    prompts: { "chat.jsonl": CHAT, "decode.jsonl": DECODE, "batch.jsonl": BATCH },
+    bench: { maxTokens: 32, requestIntervalMs: 20, runs: RUNS, warmupRequests: 2 },
     gate: { minRoundScore: 0.9, minPrompts: 1, maxRegression: 0.9 },
     scenarios: [
       { name: "chat-rate50", arrival: "poisson" },

@@ -7,18 +7,18 @@ import { join } from "node:path";
 import pg from "pg";
 import { createNodeMiddleware } from "probot";
 import { createSpeedgateApp } from "../bot/index.js";
-import type { AppStore } from "../bot/app-store.js";
+import type { AppStore } from "../bot/store/app-store.js";
 import { databaseAppStore } from "../bot/store/database-app-store.js";
 import { silentLogger } from "../src/logger.js";
 import type { Database } from "../src/store/database.js";
 import { openDatabase } from "../src/store/open-database.js";
 import { prepareDatabase } from "../src/store/prepare-database.js";
-import { OWNER, REPO, workflowRunCompleted } from "../test/support/fake-github/adjust-payloads.js";
-import { createTestProbot } from "../test/support/fake-github/create-test-probot.js";
-import { FakeGitHub } from "../test/support/fake-github/fake-github-server.js";
-import { makeTestScorecard, zipScorecard } from "../test/support/fake-github/make-test-scorecard.js";
-import { sendWebhook } from "../test/support/fake-github/send-webhook.js";
-import { type FakePull, serveRepository } from "../test/support/fake-github/serve-repository.js";
+import { OWNER, REPO, workflowRunCompleted } from "../harness/fake-github/adjust-payloads.js";
+import { createTestProbot } from "../harness/fake-github/create-test-probot.js";
+import { FakeGitHub } from "../harness/fake-github/fake-github-server.js";
+import { makeTestScorecard, zipScorecard } from "../harness/fake-github/make-test-scorecard.js";
+import { sendWebhook } from "../harness/fake-github/send-webhook.js";
+import { type FakePull, serveRepository } from "../harness/fake-github/serve-repository.js";
 import { readRunStamp } from "../bot/stamp-card-comment.js";
 
 /** Where the app keeps its work: a fresh PGlite folder (the default deployment) or a fresh database on a PostgreSQL server. */

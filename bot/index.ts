@@ -1,6 +1,6 @@
 import type { Probot } from "probot";
-import type { AppDeps, InstallationOctokit } from "./app-deps.js";
-import { type AppStore, memoryAppStore } from "./app-store.js";
+import type { AppDeps, InstallationOctokit } from "./handlers/app-deps.js";
+import { type AppStore, memoryAppStore } from "./store/app-store.js";
 import type { DeliveryLedger } from "./delivery-ledger.js";
 import { CollaboratorRoleCache } from "./collaborator-role-cache.js";
 import { intakeWorkflowRun, postCardJob, publishCardJob } from "./handlers/post-scorecard.js";
@@ -9,7 +9,7 @@ import { intakeComment, rescoreCommentJob } from "./handlers/rescore-on-comment.
 import { intakeRerequest, rescoreRerequestJob } from "./handlers/rescore-on-rerequest.js";
 import { updateLeaderboardJob } from "./handlers/update-leaderboard.js";
 import type { HeadPushLog } from "./head-push-log.js";
-import { intakeDelivery } from "./intake-delivery.js";
+import { intakeDelivery } from "./handlers/intake-delivery.js";
 import { type CardReader, WorkerCardReader } from "./read-cards-off-thread.js";
 import type { RefusalLimiter } from "./refusal-limiter.js";
 import { resolveAppDocsUrl } from "./resolve-app-docs-url.js";

@@ -9,6 +9,7 @@ import {
   CALIBRATION_KIND,
   CALIBRATION_SCHEMA_VERSION,
   ConfigError,
+  DEFAULT_MAX_QUALITY_DROP,
   DEFAULT_REVISION_LABEL,
   GATE_MODES,
   GitError,
@@ -25,6 +26,8 @@ import {
   createProgressRenderer,
   decideBuilds,
   decideVerdict,
+  delinkPlainText,
+  describeChangedQuestions,
   describeFailureCause,
   describeGate,
   describeHolders,
@@ -36,6 +39,7 @@ import {
   describeNextStep,
   describeNoise,
   describePromptCounts,
+  describeQualityRows,
   describeQueueBound,
   describeRoundTwoRuns,
   describeRuns,
@@ -89,7 +93,7 @@ import {
   sweepLeftRounds,
   writeAtomically,
   writeScorecard
-} from "./chunks/chunk-OW4RPU4Q.js";
+} from "./chunks/chunk-OWUDDK7O.js";
 import {
   require_docker
 } from "./chunks/chunk-TM3QZYC6.js";
@@ -5915,6 +5919,7 @@ function summaryRows(card, indent = "") {
     ["Round score", `${score.score} ${score.rest}`],
     ["Prompts", describePromptCounts(card)],
     ...speed === "" ? [] : [["Speed", speed]],
+    ...describeQualityRows(card).map((row) => [row.label, row.text]),
     ["Gate", gate.text],
     ...next ? [["What now", next]] : [],
     ...inconclusive ? [
@@ -5979,7 +5984,7 @@ function renderScenariosText(card, scenarios, maxLogLines) {
   const counting = countingSentence(card);
   if (counting) out.push(`  ${counting}`);
   out.push(...timeSpentLines(card), "", ...provenanceLines(card));
-  return `${out.join("\n")}
+  return `${delinkPlainText(out.join("\n"))}
 `;
 }
 function renderText(card, options = {}) {
@@ -6056,6 +6061,8 @@ function renderText(card, options = {}) {
     const own = renderEngineTimes(card).replace(/\*\*|`/g, "");
     if (own) out.push(own);
   }
+  const changed = describeChangedQuestions(card);
+  if (changed) out.push("", `${changed.summary}:`, ...changed.lines.map((line) => `  ${line}`));
   const same = findSameOutcome(card);
   if (same) {
     out.push("", `All ${card.prompts.length} prompts: ${same.status}, ${same.score}${same.reason ? `: ${same.reason}` : ""}`);
@@ -6089,7 +6096,7 @@ function renderText(card, options = {}) {
     if (card.prompts.length > shown.length) out.push(`\u2026 ${card.prompts.length - shown.length} more prompts in scorecard.json`);
   }
   out.push(...timeSpentLines(card), "", ...provenanceLines(card));
-  return `${out.join("\n")}
+  return `${delinkPlainText(out.join("\n"))}
 `;
 }
 
@@ -6242,6 +6249,18 @@ function scenarioLines(check) {
     return `${scenario.name}: ${describePlanPrompts(bench, scenario.prompts.length, onRunnerOnly)}; ${runs}; gate at least ${gate.minRoundScore}\xD7`;
   });
 }
+function qualityLines(check) {
+  const { quality, gate } = check.round.config;
+  if (!quality) return [];
+  const loaded = check.round.quality;
+  const scorer = typeof quality.scorer === "object" ? `regex ${quality.scorer.regex}` : quality.scorer;
+  const count = loaded ? `${loaded.questions.length} questions from ${quality.questions}` : `${quality.questions} (on the runner)`;
+  const maxDrop = Math.round((gate.quality?.maxDrop ?? DEFAULT_MAX_QUALITY_DROP) * 1e3) / 10;
+  return [
+    `quality: ${count}, scorer ${scorer}, up to ${quality.maxTokens} tokens, ${quality.concurrency} in flight, asked of both engines after the bench in every start; a significant drop of ${maxDrop} points or more fails`,
+    gate.answers === "quality" ? "gate.answers: quality: an answer no baseline answer gives is timed at equal length, and the question set judges it" : "gate.answers: speed (the default): an answer no baseline answer gives is held to the agreement rules"
+  ];
+}
 function renderRoundPlan(check, commitsPlan = []) {
   const { config, configPath, prompts, patch } = check.round;
   const { bench, gate, health } = config;
@@ -6255,6 +6274,7 @@ function renderRoundPlan(check, commitsPlan = []) {
       check.round.commits ? "candidate: the head commit (no patch)" : patch ? `patch: ${patch.path} (${patch.bytes.length} bytes, sha256 ${patch.sha256.slice(0, 16)}\u2026)` : config.candidate.patch ? `patch: ${config.candidate.patch} (on the runner)` : "patch: none here (--patch or the action's patch input supplies it, or --base and --head score a pull request's commits)",
       `gate: ${gate.use === "interval-low" ? "the 95% interval's low end" : "the round score"} at least ${gate.minRoundScore}\xD7; a prompt scores only with at least ${Math.round(bench.tolerance * 1e3) / 10}% of the baseline's tokens`,
       ...gate.maxRegression !== void 0 ? [`gate.maxRegression: no scenario's interval may lie wholly below ${gate.maxRegression}\xD7`] : [],
+      ...qualityLines(check),
       `health: GET ${health.path} every ${health.intervalMs} ms until 200, for up to ${health.timeoutS} s`
     ]),
     ...check.round.scenarios ? [
@@ -7014,6 +7034,8 @@ var USAGE2 = `speedgate sim-engine [--port N] [--host 127.0.0.1] [--profile prof
     cheats: [--cheat-claim-tokens] [--cheat-usage-factor F] [--cheat-filler-text] [--cheat-filler-after-tokens N]
     [--cheat-filler-after N|P%] [--cheat-prompt-id-speedup F] [--cheat-answer-cache-speedup F]
     [--cheat-filler-at-branch]
+    quality questions: [--questions questions.jsonl] [--question-accuracy F] [--question-unsteady F]
+    [--question-seed N] [--question-answer-tokens N] [--numerics-change F] [--quality-drop F]
 
 Flags override the profile. Requests do not name their prompt: the ids in the profile and the fault
 lists are found from each request's content through the prompts file (--prompts, or the profile's
@@ -7032,7 +7054,15 @@ of them), then filler ten times as fast that costs no decode work: the stream le
 at --branch-at-fraction F of the answer (0.25) each request takes a second continuation with
 --branch-probability P (0.5), drawn per request (seeded with --seed), which runs on for
 --branch-length-factor times the first's tokens (0.6). --cheat-filler-at-branch streams filler from
-that point wherever a request would take the second continuation.`;
+that point wherever a request would take the second continuation.
+--questions names a quality question set (JSONL with reference answers, the round's quality.questions):
+a request asking one of its questions is answered in the engine's words ending in "The answer is N.",
+right for a seeded --question-accuracy share of the questions (0.8; --question-seed picks which),
+right or wrong by a draw per request for a --question-unsteady share (a near-tie). --numerics-change F
+turns that share of the right answers wrong and as many wrong ones right (the same accuracy);
+--quality-drop F turns that share of the right answers wrong; --question-answer-tokens N sets
+an answer's length (the profile's output tokens by default). --diverge-after-fraction and the cheats
+apply to these answers too: filler never reaches the final answer.`;
 function parseNumber(flag, value) {
   if (value === void 0) return void 0;
   const number = Number(value);
@@ -7144,6 +7174,13 @@ the --die-exit-code after --die-after-requests, or the --crash-exit-code with --
       "cheat-filler-after-tokens": { type: "string" },
       "cheat-prompt-id-speedup": { type: "string" },
       "cheat-answer-cache-speedup": { type: "string" },
+      questions: { type: "string" },
+      "question-accuracy": { type: "string" },
+      "question-unsteady": { type: "string" },
+      "question-seed": { type: "string" },
+      "question-answer-tokens": { type: "string" },
+      "numerics-change": { type: "string" },
+      "quality-drop": { type: "string" },
       jitter: { type: "string" },
       "run-variance": { type: "string" },
       seed: { type: "string" },
@@ -7190,6 +7227,18 @@ the --die-exit-code after --die-after-requests, or the --crash-exit-code with --
           promptIdSpeedup: parseNumber("cheat-prompt-id-speedup", values["cheat-prompt-id-speedup"]),
           answerCacheSpeedup: parseNumber("cheat-answer-cache-speedup", values["cheat-answer-cache-speedup"]),
           fillerAtBranch: values["cheat-filler-at-branch"]
+        })
+      },
+      questions: {
+        ...fileProfile.questions,
+        ...dropUndefined({
+          file: profilePath(values.questions, fileProfile.questions?.file),
+          accuracy: parseNumber("question-accuracy", values["question-accuracy"]),
+          unsteady: parseNumber("question-unsteady", values["question-unsteady"]),
+          seed: parseNumber("question-seed", values["question-seed"]),
+          answerTokens: parseNumber("question-answer-tokens", values["question-answer-tokens"]),
+          numericsChange: parseNumber("numerics-change", values["numerics-change"]),
+          qualityDrop: parseNumber("quality-drop", values["quality-drop"])
         })
       },
       defaults: {

@@ -29,11 +29,13 @@ import {
   createPathFilter,
   createProgressRenderer,
   decideVerdict,
+  delinkPlainText,
   describeFailureEvent,
   describeRunnerFix,
   describeValue,
   describeVerdict,
   findCardFiles,
+  findRepositoryRoot,
   formatShard,
   gitText,
   judgeScenario,
@@ -42,13 +44,14 @@ import {
   mergeScorecards,
   parseRoundConfigYaml,
   parseShardSpec,
+  readScenarioGate,
   readScorecard,
   renderMarkdown,
   resolveCommit,
   runGit,
   runRound,
   writeScorecard
-} from "./chunks/chunk-OW4RPU4Q.js";
+} from "./chunks/chunk-OWUDDK7O.js";
 import "./chunks/chunk-TM3QZYC6.js";
 import "./chunks/chunk-VN7B5FJJ.js";
 import {
@@ -18207,12 +18210,12 @@ var require_eventsource_stream = __commonJS({
       }
       return true;
     }
-    function isFieldName(line, length, field4) {
-      if (length !== field4.length) {
+    function isFieldName(line, length, field5) {
+      if (length !== field5.length) {
         return false;
       }
       for (let i = 0; i < length; i++) {
-        if (line[i] !== field4[i]) {
+        if (line[i] !== field5[i]) {
           return false;
         }
       }
@@ -18413,13 +18416,13 @@ ${value}`;
           }
         }
       }
-      setEventFieldSize(field4, size) {
-        const eventSize = this.eventSize - this.eventFieldSizes[field4] + size;
+      setEventFieldSize(field5, size) {
+        const eventSize = this.eventSize - this.eventFieldSizes[field5] + size;
         if (this.maxEventSize > 0 && eventSize > this.maxEventSize) {
           throw createMaxEventSizeExceededError();
         }
         this.eventSize = eventSize;
-        this.eventFieldSizes[field4] = size;
+        this.eventFieldSizes[field5] = size;
       }
       /**
        * @param {EventSourceStreamEvent} event
@@ -21197,7 +21200,7 @@ function scenarioOutput(card) {
   const scenarios = (card.scenarios ?? []).map((scenario) => ({
     name: scenario.name,
     score: scenario.card.roundScore,
-    passed: judgeScenario(scenario, maxRegression).passed
+    passed: judgeScenario(readScenarioGate(scenario), { maxRegression }).passed
   }));
   return JSON.stringify(scenarios);
 }
@@ -25530,12 +25533,13 @@ function createActionOctokit(token, options = {}) {
 // action/decide-step-outcome.ts
 function decideStepOutcome(card, options) {
   const verdict = decideVerdict(card);
-  const { headline } = describeVerdict(card);
-  const fix = verdict.runnerFault ? ` ${describeRunnerFix(verdict.runnerFault)}` : "";
+  const headline = delinkPlainText(describeVerdict(card).headline);
+  const fix = verdict.runnerFault ? ` ${delinkPlainText(describeRunnerFix(verdict.runnerFault))}` : "";
   let annotation = null;
   if (card.failure) {
-    const event = `${describeFailureEvent(card.failure)} (${card.failure.label})`;
-    annotation = verdict.outcome === "none" ? { level: "warning", title: `speedgate: no verdict, not the patch: ${event}`, message: `${card.failure.summary}${fix}` } : { level: "error", title: `speedgate: ${event}`, message: card.failure.summary };
+    const event = delinkPlainText(`${describeFailureEvent(card.failure)} (${card.failure.label})`);
+    const summary2 = delinkPlainText(card.failure.summary);
+    annotation = verdict.outcome === "none" ? { level: "warning", title: `speedgate: no verdict, not the patch: ${event}`, message: `${summary2}${fix}` } : { level: "error", title: `speedgate: ${event}`, message: summary2 };
   }
   if (options.cancelled) return { failure: `speedgate was cancelled: ${headline}`, warning: null, annotation };
   if (verdict.outcome === "pass") return { failure: null, warning: null, annotation };
@@ -25678,7 +25682,8 @@ function selectRoundShard(round, shard) {
     if (own.length === 0) empty.push({ scenario: scenario.name, total: scenario.prompts.length });
     return { ...scenario, prompts: own };
   });
-  return { round: { ...round, prompts, ...scenarios ? { scenarios } : {} }, empty };
+  const quality = round.quality ? { ...round.quality, questions: selectShard(round.quality.questions, shard) } : void 0;
+  return { round: { ...round, prompts, ...scenarios ? { scenarios } : {}, ...quality ? { quality } : {} }, empty };
 }
 
 // src/github/github-client.ts
@@ -25883,11 +25888,100 @@ async function refuseUntrustedProcessRound(settings, context3, options = {}) {
   );
 }
 
+// src/git/build-remote-auth-config.ts
+function buildRemoteAuthConfig(auth2) {
+  if (!auth2.token) return {};
+  const server = (auth2.serverUrl ?? "https://github.com").replace(/\/$/, "");
+  return { [`http.${server}/.extraheader`]: `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${auth2.token}`).toString("base64")}` };
+}
+
+// src/git/fetch-missing-commits.ts
+async function fetchMissingCommits(repoDir, commits, options) {
+  const remote = options.remote ?? "origin";
+  const config = buildRemoteAuthConfig(options);
+  const fetch2 = async (args) => {
+    await runGit(repoDir, ["fetch", "--no-tags", "--no-recurse-submodules", "--quiet", ...args], {
+      config,
+      ...options.signal ? { signal: options.signal } : {}
+    });
+  };
+  if (await gitText(repoDir, ["rev-parse", "--is-shallow-repository"]) === "true") {
+    options.logger.warn(`${repoDir} is a shallow clone: fetching its full history (actions/checkout with fetch-depth: 0 saves this step)`);
+    await fetch2(["--unshallow", remote]);
+  }
+  for (const commit of commits) {
+    if (await resolveCommit(repoDir, commit, options.signal)) continue;
+    if (!/^[0-9a-f]{40}$/i.test(commit)) continue;
+    options.logger.info(`fetching ${commit} from ${remote}`);
+    await fetch2([remote, commit]);
+  }
+}
+
 // src/git/list-branches-containing.ts
-async function listBranchesContaining(repoDir, commit, remote = "origin") {
+var HEADS = "refs/heads/";
+async function listBranchesContaining(repoDir, commit, branches, remote = "origin") {
   const prefix = `refs/remotes/${remote}/`;
-  const refs = await gitText(repoDir, ["for-each-ref", `--contains=${commit}`, "--format=%(refname)", prefix]);
-  return refs.split("\n").filter((ref) => ref !== "" && ref !== `${prefix}HEAD` && !ref.startsWith(`${prefix}pull/`)).map((ref) => ref.slice("refs/remotes/".length));
+  const refs = await gitText(repoDir, ["for-each-ref", `--contains=${commit}`, "--format=%(objectname) %(refname)", prefix]);
+  const found = { branches: [], missingTips: [] };
+  for (const [name, tip] of branches) {
+    if (tip === commit && name.startsWith(HEADS)) found.branches.push(`${remote}/${name.slice(HEADS.length)}`);
+  }
+  for (const line of refs.split("\n")) {
+    const [sha2 = "", ref = ""] = line.split(" ");
+    const tip = branches.get(`${HEADS}${ref.slice(prefix.length)}`);
+    if (!ref.startsWith(prefix) || tip === void 0) continue;
+    const older = sha2 === tip ? "yes" : await isOlderCommitOf(repoDir, sha2, tip);
+    const name = ref.slice("refs/remotes/".length);
+    if (older === "yes" && !found.branches.includes(name)) found.branches.push(name);
+    else if (older === "unknown") found.missingTips.push(tip);
+  }
+  return found;
+}
+async function isOlderCommitOf(repoDir, older, tip) {
+  if ((await runGit(repoDir, ["cat-file", "-e", `${tip}^{commit}`], { okExitCodes: [1, 128] })).exitCode !== 0) return "unknown";
+  const { exitCode } = await runGit(repoDir, ["merge-base", "--is-ancestor", older, tip], { okExitCodes: [1] });
+  return exitCode === 0 ? "yes" : "no";
+}
+
+// action/find-own-branches.ts
+async function findOwnBranches(repoDir, commit, own, settings, context3, logger) {
+  const found = await listBranchesContaining(repoDir, commit, own);
+  if (found.branches.length > 0 || found.missingTips.length === 0) return found.branches;
+  try {
+    await fetchMissingCommits(repoDir, found.missingTips, { token: settings.githubToken, serverUrl: context3.serverUrl, logger });
+  } catch (error2) {
+    if (!(error2 instanceof GitError)) throw error2;
+    logger.warn(`Could not fetch the branches that moved on since the checkout (${error2.message})`);
+    return [];
+  }
+  return (await listBranchesContaining(repoDir, commit, own)).branches;
+}
+
+// src/git/list-remote-refs.ts
+async function listRemoteRefs(repoDir, patterns, options = {}) {
+  const remote = options.remote ?? "origin";
+  const output = await gitText(repoDir, ["ls-remote", "--quiet", "--", remote, ...patterns], {
+    config: buildRemoteAuthConfig(options),
+    ...options.signal ? { signal: options.signal } : {}
+  });
+  const refs = /* @__PURE__ */ new Map();
+  for (const line of output.split("\n")) {
+    const [sha2, name] = line.split("	");
+    if (sha2 && name && /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(sha2)) refs.set(name, sha2);
+  }
+  return refs;
+}
+
+// action/read-own-branches.ts
+async function readOwnBranches(repoDir, settings, context3, refusal) {
+  try {
+    return await listRemoteRefs(repoDir, ["refs/heads/*"], { token: settings.githubToken, serverUrl: context3.serverUrl });
+  } catch (error2) {
+    if (!(error2 instanceof GitError)) throw error2;
+    throw new ConfigError(
+      `${refusal.configPath}: runtime: process runs the candidate's code as the runner's own user, so it is for the repository's own code only, and whether ${refusal.what} is the repository's own is decided by the branch list of the remote the checkout cloned, which could not be read (git ls-remote origin in ${repoDir}: ${error2.message}). Let the runner reach the remote (the job's token is sent to it as actions/checkout sends it), score with runtime: docker, or set candidate.trusted: true in the round config if everyone who can open a pull request that reaches this workflow is trusted.`
+    );
+  }
 }
 
 // action/refuse-unreachable-head.ts
@@ -25896,7 +25990,8 @@ async function refuseUnreachableHead(settings, context3, commits, logger) {
   const path = await untrustedProcessConfig(settings);
   if (path === null) return;
   const repoDir = commits.repoDir ?? process.cwd();
-  const branches = await listBranchesContaining(repoDir, commits.head);
+  const own = await readOwnBranches(repoDir, settings, context3, { configPath: path, what: `this round's head ${commits.head}` });
+  const branches = await findOwnBranches(repoDir, commits.head, own, settings, context3, logger);
   if (branches.length > 0) {
     logger.info(
       `The head ${commits.head} is on the repository's branch ${branches[0] ?? ""}${branches.length > 1 ? ` and ${branches.length - 1} more` : ""}: the repository's own code`
@@ -25904,8 +25999,151 @@ async function refuseUnreachableHead(settings, context3, commits, logger) {
     return;
   }
   throw new ConfigError(
-    `${path}: runtime: process runs the candidate's code as the runner's own user (its files, its sockets, what later steps run), so it is for trusted code only, and this round's head ${commits.head} is on none of the repository's branches (git for-each-ref --contains against refs/remotes/origin/ in ${repoDir}): it may be a pull request's code, a fork's included, whatever the event and its inputs are named. Score it with runtime: docker, or set candidate.trusted: true in the round config if everyone who can open a pull request that reaches this workflow is trusted (a head that is on a branch, with actions/checkout's fetch-depth: 0, runs as before).`
+    `${path}: runtime: process runs the candidate's code as the runner's own user (its files, its sockets, what later steps run), so it is for trusted code only, and this round's head ${commits.head} is on none of the repository's branches (those the remote's branch list names, at their tips, checked in ${repoDir}; a ref a fetch refspec wrote, such as origin/pr/5, is none): it may be a pull request's code, a fork's included, whatever the event and its inputs are named. Score it with runtime: docker, or set candidate.trusted: true in the round config if everyone who can open a pull request that reaches this workflow is trusted (a head that is on a branch, with actions/checkout's fetch-depth: 0, runs as before).`
   );
+}
+
+// action/read-dispatch-commits.ts
+var FULL_SHA = /\b[0-9a-f]{40}(?:[0-9a-f]{24})?\b/gi;
+var GITHUB_HOSTS = ["github.com", "www.github.com", "api.github.com", "patch-diff.githubusercontent.com", "raw.githubusercontent.com"];
+function field3(value, key) {
+  return typeof value === "object" && value !== null ? value[key] : void 0;
+}
+function commitsIn(input, text) {
+  return [...text.matchAll(FULL_SHA)].map((match) => ({ input, kind: "commit", sha: match[0].toLowerCase() }));
+}
+function readUrl(input, value, context3) {
+  const untraceable = (why) => [{ input, kind: "untraceable", value, why }];
+  let url;
+  try {
+    url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `https://${value}`);
+  } catch {
+    return untraceable("it is not a URL the fence can read");
+  }
+  const server = new URL(context3.serverUrl).host.toLowerCase();
+  if (url.host.toLowerCase() !== server && !GITHUB_HOSTS.includes(url.host.toLowerCase())) {
+    return untraceable(`it is on ${url.host}, not on ${server}: a patch from there can be anyone's`);
+  }
+  const repository = context3.repository;
+  const segments = url.pathname.split("/").map((segment) => decodeURIComponent(segment).toLowerCase());
+  const at = repository ? segments.findIndex(
+    (segment, index) => segment === repository.owner.toLowerCase() && segments[index + 1]?.replace(/\.git$/, "") === repository.repo.toLowerCase()
+  ) : -1;
+  if (!repository || at < 0) return untraceable("it is not a URL of this repository");
+  const [what = "", which = ""] = segments.slice(at + 2);
+  const pull = /^(\d+)(?:\.(?:patch|diff))?$/.exec(which);
+  if ((what === "pull" || what === "pulls") && pull) return [{ input, kind: "pull", number: Number(pull[1]), explicit: true }];
+  const commits = commitsIn(input, segments.slice(at + 2).join("/"));
+  return commits.length > 0 ? commits : untraceable("it names none of the repository's pull requests or commits by number or SHA");
+}
+function readValue(input, value, context3) {
+  const text = value.trim();
+  if (/:\/\/|^www\./i.test(text) || /^[\w.-]+\.[a-z]{2,}\//i.test(text)) return readUrl(input, text, context3);
+  const number = /^(#?)(\d+)$/.exec(text);
+  if (number) return [{ input, kind: "pull", number: Number(number[2]), explicit: number[1] === "#" }];
+  const claims = [];
+  const pull = /(?:^|\/)pulls?\/(\d+)(?:\/|$)/i.exec(text);
+  if (pull) claims.push({ input, kind: "pull", number: Number(pull[1]), explicit: true });
+  const named = pull ? null : /(?:^|[^a-z])(?:pr|pulls?)[-_ #]?(\d+)\b/i.exec(text);
+  if (named) claims.push({ input, kind: "pull", number: Number(named[1]), explicit: false });
+  claims.push(...commitsIn(input, text));
+  if (claims.length === 0 && /^[0-9a-f]{7,39}$/i.test(text) && /[a-f]/i.test(text)) {
+    claims.push({ input, kind: "abbreviation", revision: text.toLowerCase() });
+  }
+  return claims;
+}
+function readDispatchCommits(context3) {
+  if (context3.eventName !== "workflow_dispatch") return [];
+  const inputs = field3(context3.payload, "inputs");
+  if (typeof inputs !== "object" || inputs === null) return [];
+  const claims = [];
+  for (const [input, value] of Object.entries(inputs)) {
+    if (typeof value === "string" || typeof value === "number") claims.push(...readValue(input, String(value), context3));
+  }
+  return claims;
+}
+
+// action/refuse-unreachable-patch.ts
+function describeInput(claim, value) {
+  return `workflow_dispatch input "${claim.input}" (${value})`;
+}
+async function refuseUnreachablePatch(settings, context3, logger) {
+  if (settings.patch.kind === "pull-request") return;
+  const claims = readDispatchCommits(context3);
+  if (claims.length === 0) return;
+  const path = await untrustedProcessConfig(settings);
+  if (path === null) return;
+  const refuse = (claim, value, why) => new ConfigError(
+    `${path}: runtime: process runs the candidate's code as the runner's own user (its files, its sockets, what later steps run), so it is for trusted code only, and this round's patch may come from ${describeInput(claim, value)}, which ${why}: it may be a pull request's code, a fork's included. Score it with runtime: docker, or set candidate.trusted: true in the round config if everyone who can open a pull request that reaches this workflow is trusted.`
+  );
+  for (const claim of claims) {
+    if (claim.kind === "untraceable") throw refuse(claim, claim.value, `is a URL the fence cannot check: ${claim.why}`);
+  }
+  const repoDir = settings.commits.repositoryPath ?? context3.workspace ?? process.cwd();
+  if (await findRepositoryRoot(repoDir) === null) {
+    const first = claims[0];
+    throw refuse(
+      first,
+      describeClaim(first),
+      `cannot be checked against the repository's branches: ${repoDir} is not a clone of it (check it out with actions/checkout and fetch-depth: 0, or point input "repository-path" at one)`
+    );
+  }
+  const auth2 = { token: settings.githubToken, serverUrl: context3.serverUrl };
+  const branches = await readOwnBranches(repoDir, settings, context3, { configPath: path, what: "the commits this dispatch names" });
+  const pulls = claims.filter((claim) => claim.kind === "pull");
+  let heads = /* @__PURE__ */ new Map();
+  try {
+    if (pulls.length > 0)
+      heads = await listRemoteRefs(
+        repoDir,
+        pulls.map((claim) => `refs/pull/${claim.number}/head`),
+        auth2
+      );
+  } catch (error2) {
+    if (!(error2 instanceof GitError)) throw error2;
+    const first = pulls[0];
+    throw refuse(first, describeClaim(first), `could not be looked up on the remote (${error2.message})`);
+  }
+  const checks = [];
+  for (const claim of claims) {
+    if (claim.kind === "commit") checks.push({ claim, value: claim.sha, sha: claim.sha });
+    else if (claim.kind === "abbreviation") {
+      const sha2 = await resolveCommit(repoDir, claim.revision);
+      if (sha2 === null)
+        throw refuse(claim, claim.revision, "names no commit the clone has, and an abbreviated SHA cannot be fetched to check it");
+      checks.push({ claim, value: claim.revision, sha: sha2 });
+    } else if (claim.kind === "pull") {
+      const head = heads.get(`refs/pull/${claim.number}/head`);
+      if (head === void 0 && !claim.explicit) continue;
+      if (head === void 0)
+        throw refuse(claim, `pull request #${claim.number}`, "the remote has no such pull request (refs/pull/N/head)");
+      checks.push({ claim, value: `pull request #${claim.number}, whose head is ${head}`, sha: head });
+    }
+  }
+  for (const { claim, value, sha: sha2 } of checks) {
+    try {
+      await fetchMissingCommits(repoDir, [sha2], { ...auth2, logger });
+    } catch (error2) {
+      if (!(error2 instanceof GitError)) throw error2;
+      throw refuse(claim, value, `could not be fetched to check it (${error2.message})`);
+    }
+    const found = await findOwnBranches(repoDir, sha2, branches, settings, context3, logger);
+    if (found.length === 0)
+      throw refuse(claim, value, `is on none of the repository's branches (the remote's branch list, checked in ${repoDir})`);
+    logger.info(`${describeInput(claim, value)} is on the repository's branch ${found[0] ?? ""}: the repository's own code`);
+  }
+}
+function describeClaim(claim) {
+  switch (claim.kind) {
+    case "commit":
+      return claim.sha;
+    case "abbreviation":
+      return claim.revision;
+    case "pull":
+      return `pull request #${claim.number}`;
+    case "untraceable":
+      return claim.value;
+  }
 }
 
 // src/github/find-pull-request-for-commit.ts
@@ -25935,34 +26173,8 @@ async function getPullRequest(client, options) {
   return toPullRequest(response.data);
 }
 
-// src/git/fetch-missing-commits.ts
-async function fetchMissingCommits(repoDir, commits, options) {
-  const remote = options.remote ?? "origin";
-  const config = {};
-  if (options.token) {
-    const server = (options.serverUrl ?? "https://github.com").replace(/\/$/, "");
-    config[`http.${server}/.extraheader`] = `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${options.token}`).toString("base64")}`;
-  }
-  const fetch2 = async (args) => {
-    await runGit(repoDir, ["fetch", "--no-tags", "--no-recurse-submodules", "--quiet", ...args], {
-      config,
-      ...options.signal ? { signal: options.signal } : {}
-    });
-  };
-  if (await gitText(repoDir, ["rev-parse", "--is-shallow-repository"]) === "true") {
-    options.logger.warn(`${repoDir} is a shallow clone: fetching its full history (actions/checkout with fetch-depth: 0 saves this step)`);
-    await fetch2(["--unshallow", remote]);
-  }
-  for (const commit of commits) {
-    if (await resolveCommit(repoDir, commit, options.signal)) continue;
-    if (!/^[0-9a-f]{40}$/i.test(commit)) continue;
-    options.logger.info(`fetching ${commit} from ${remote}`);
-    await fetch2([remote, commit]);
-  }
-}
-
 // action/resolve-run-commits.ts
-function field3(value, key) {
+function field4(value, key) {
   return typeof value === "object" && value !== null ? value[key] : void 0;
 }
 function sha(value) {
@@ -25970,30 +26182,30 @@ function sha(value) {
 }
 function readEventCommits(context3) {
   const payload = context3.payload;
-  const pull = field3(payload, "pull_request");
+  const pull = field4(payload, "pull_request");
   if (pull !== void 0) {
     return {
-      base: sha(field3(field3(pull, "base"), "sha")),
-      head: sha(field3(field3(pull, "head"), "sha")),
+      base: sha(field4(field4(pull, "base"), "sha")),
+      head: sha(field4(field4(pull, "head"), "sha")),
       pullRequest: null,
       from: `the ${context3.eventName} event's pull request`
     };
   }
   if (context3.eventName === "workflow_dispatch") {
-    const inputs = field3(payload, "inputs");
-    const pr = field3(inputs, "pr");
+    const inputs = field4(payload, "inputs");
+    const pr = field4(inputs, "pr");
     const number = typeof pr === "number" ? pr : typeof pr === "string" && /^\d+$/.test(pr.trim()) ? Number(pr.trim()) : null;
-    const head = sha(field3(inputs, "sha"));
+    const head = sha(field4(inputs, "sha"));
     if (number === null && head === null) return null;
-    return { base: sha(field3(inputs, "base")), head, pullRequest: number, from: "the workflow_dispatch inputs" };
+    return { base: sha(field4(inputs, "base")), head, pullRequest: number, from: "the workflow_dispatch inputs" };
   }
   if (context3.eventName === "workflow_run") {
-    const pulls = field3(field3(payload, "workflow_run"), "pull_requests");
+    const pulls = field4(field4(payload, "workflow_run"), "pull_requests");
     const first = Array.isArray(pulls) ? pulls[0] : void 0;
     if (first === void 0) return null;
     return {
-      base: sha(field3(field3(first, "base"), "sha")),
-      head: sha(field3(field3(first, "head"), "sha")),
+      base: sha(field4(field4(first, "base"), "sha")),
+      head: sha(field4(field4(first, "head"), "sha")),
       pullRequest: null,
       from: "the workflow_run's pull request"
     };
@@ -26219,6 +26431,7 @@ async function runMode(settings, context3, deps) {
   if (settings.patch.kind === "file") await requireReadableFile(settings.patch.path, INPUTS.patch, "a readable patch file");
   const scoringCommits = settings.patch.kind === "config" && scoresCommits(settings, context3, await configNamesPatch(settings.config));
   await refuseUntrustedProcessRound(settings, context3, { commits: scoringCommits });
+  if (!scoringCommits) await refuseUnreachablePatch(settings, context3, deps.logger);
   const commits = scoringCommits ? await resolveRunCommits(settings, context3, { createClient: deps.createClient, logger: deps.logger }) : null;
   if (commits) await refuseUnreachableHead(settings, context3, commits, deps.logger);
   let source = readCardSource(context3);

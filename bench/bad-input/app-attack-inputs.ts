@@ -5,20 +5,16 @@ import type { Probot } from "probot";
 import { DEFAULT_WEBHOOK_BODY_LIMITS, createBodyGuard } from "../../bot/guard-webhook-body.js";
 import { readRunStamp } from "../../bot/stamp-card-comment.js";
 import { filterDiffByPaths } from "../../src/patch/filter-diff-by-paths.js";
-import { holdWebhookUploads } from "../../test/support/hold-webhook-uploads.js";
+import { holdWebhookUploads } from "../../harness/hold-webhook-uploads.js";
 import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
-import { createTestProbot } from "../../test/support/fake-github/create-test-probot.js";
-import {
-  OWNER,
-  REPO,
-  issueCommentCreated,
-  pullRequestEvent,
-  workflowRunCompleted,
-} from "../../test/support/fake-github/adjust-payloads.js";
-import { FakeGitHub } from "../../test/support/fake-github/fake-github-server.js";
-import { makeTestScorecard, zipScorecard } from "../../test/support/fake-github/make-test-scorecard.js";
-import { type FakePull, type FakeRepository, serveRepository } from "../../test/support/fake-github/serve-repository.js";
-import { findRenderedReferences } from "../../test/support/find-rendered-references.js";
+import { createTestProbot } from "../../harness/fake-github/create-test-probot.js";
+import { OWNER, REPO, issueCommentCreated, pullRequestEvent, workflowRunCompleted } from "../../harness/fake-github/adjust-payloads.js";
+import { FakeGitHub } from "../../harness/fake-github/fake-github-server.js";
+import { makeTestScorecard, zipScorecard } from "../../harness/fake-github/make-test-scorecard.js";
+import { type FakePull, type FakeRepository, serveRepository } from "../../harness/fake-github/serve-repository.js";
+import { findRenderedReferences } from "../../harness/find-rendered-references.js";
+import { CRASH_WITH_LINKS, EXCERPT_WITH_LINKS, withEngineText } from "../../harness/crash-with-links.js";
+import { findRenderedMarkup } from "../../harness/find-rendered-markup.js";
 import { type CorpusRow, describeError, firstLine } from "./corpus-row.js";
 
 /*
@@ -283,6 +279,26 @@ export async function runAppAttackInputs(): Promise<CorpusRow[]> {
           return {
             through: found.length > 0 ? found.join("; ") : null,
             message: "rendered with CommonMark + GFM: no mention, reference or issue link",
+          };
+        },
+      },
+      {
+        input: "crash-with-links: a crash line with a phishing link, www. hosts, e-mail addresses, bare domains and emphasis (issue #40)",
+        run: async () => {
+          const id = ++runId;
+          const card = makeTestScorecard({ failure: failureWith([CRASH_WITH_LINKS]) as NonNullable<Scorecard["failure"]> });
+          const { pull } = setUp({ artifacts: { [id]: zipScorecard(withEngineText(card, CRASH_WITH_LINKS, EXCERPT_WITH_LINKS)) } });
+          await deliver("workflow_run", runOf(id, pull));
+          // The card's own links go to speedgate's troubleshooting pages; its own emphasis holds none of the engine's words.
+          const engine = /approve|verified|pending|maintainers|\bnow\b|done|init|example|\.io|\.co|\.ai/i;
+          const found = [fake.comments[0]?.body ?? "", fake.checkRuns[0]?.summary ?? ""].flatMap((markdown) =>
+            findRenderedMarkup(markdown)
+              .filter((markup) => (markup.kind === "link" ? !/\/docs\/troubleshooting\//.test(markup.target) : engine.test(markup.text)))
+              .map((markup) => `${markup.kind} ${JSON.stringify(markup.target)}`),
+          );
+          return {
+            through: found.length > 0 ? found.join("; ") : null,
+            message: "rendered with markdown-it and linkify: no link and no emphasis from the engine's text",
           };
         },
       },

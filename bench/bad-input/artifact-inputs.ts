@@ -2,8 +2,8 @@ import { randomBytes } from "node:crypto";
 import { Zip, ZipPassThrough, gzipSync, zipSync } from "fflate";
 import { ArtifactError, readScorecardZip } from "../../src/github/read-scorecard-zip.js";
 import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
-import { makeTestScorecard, zipScorecard } from "../../test/support/fake-github/make-test-scorecard.js";
-import { makeCard } from "../../test/support/make-card.js";
+import { makeTestScorecard, zipScorecard } from "../../harness/fake-github/make-test-scorecard.js";
+import { makeCard } from "../../harness/make-card.js";
 import { type CorpusRow, describeError, firstLine } from "./corpus-row.js";
 
 const encode = (text: string): Uint8Array => new TextEncoder().encode(text);

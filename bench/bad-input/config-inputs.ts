@@ -82,6 +82,13 @@ export const WRONG_FIELD_VALUES: Record<string, unknown[]> = {
   "gate.maxUnexplained": [1, -0.1, "none"],
   "gate.calibration": ["", 5, "no-such-calibration.json"],
   "gate.maxRegression": [0, 1.5, "97%"],
+  // "quality" without a quality: section to judge by.
+  "gate.answers": ["judged", true, "quality"],
+  "gate.quality.maxDrop": [1, -0.02, "2 points"],
+  "quality.questions": ["", 5, "no-such-questions.jsonl"],
+  "quality.scorer": ["numbers", { regex: "(unclosed" }, { pattern: "x" }],
+  "quality.maxTokens": [0, 2.5, "lots"],
+  "quality.concurrency": [0, "many"],
   scenarios: [
     [],
     "decode-c1",

@@ -7,12 +7,12 @@ import {
   issueCommentCreated,
   pullRequestEvent,
   workflowRunCompleted,
-} from "../../test/support/fake-github/adjust-payloads.js";
-import { FakeGitHub } from "../../test/support/fake-github/fake-github-server.js";
-import { makeTestScorecard, zipScorecard } from "../../test/support/fake-github/make-test-scorecard.js";
-import { DEFAULT_BASE_SHA, type FakePull, type FakeRepository, serveRepository } from "../../test/support/fake-github/serve-repository.js";
+} from "../../harness/fake-github/adjust-payloads.js";
+import { FakeGitHub } from "../../harness/fake-github/fake-github-server.js";
+import { makeTestScorecard, zipScorecard } from "../../harness/fake-github/make-test-scorecard.js";
+import { DEFAULT_BASE_SHA, type FakePull, type FakeRepository, serveRepository } from "../../harness/fake-github/serve-repository.js";
 import { type CorpusRow, describeError, firstLine } from "./corpus-row.js";
-import { createTestProbot } from "../../test/support/fake-github/create-test-probot.js";
+import { createTestProbot } from "../../harness/fake-github/create-test-probot.js";
 import { watchChildProcesses } from "./watch-child-processes.js";
 
 const APP_ID = 5151;

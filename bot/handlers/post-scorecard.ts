@@ -10,9 +10,9 @@ import { DEFAULT_REPO_CONFIG, repoConfigSchema } from "../../src/github/repo-con
 import type { LoadedRepoConfig } from "../read-repo-config.js";
 import { upsertCardComment } from "../../src/github/upsert-card-comment.js";
 import { renderCommitTrend } from "../../src/history/render-commit-trend.js";
-import { type AppDeps, failCheckOnConfig, loadRepoConfig } from "../app-deps.js";
+import { type AppDeps, failCheckOnConfig, loadRepoConfig } from "./app-deps.js";
 import { addCommitTrend } from "../add-commit-trend.js";
-import { installationOf } from "../intake-delivery.js";
+import { installationOf } from "./intake-delivery.js";
 import { parsePayload } from "../payloads/parse-payload.js";
 import { pullRequestInfoSchema } from "../payloads/pull-request-info-schema.js";
 import { workflowRunPayloadSchema } from "../payloads/workflow-run-payload.js";
@@ -20,7 +20,7 @@ import { resolveRunTarget } from "../resolve-run-target.js";
 import { isNotOlder, readRunStamp, stampCardComment } from "../stamp-card-comment.js";
 import { leaderboardLane, pullRequestLane, workflowRunWorkKey } from "../store/derive-work-key.js";
 import type { JobContext, WorkRequest } from "../work/app-work.js";
-import { openJob } from "../work/open-job.js";
+import { openJob } from "./open-job.js";
 import { requiredCheckDocsUrl } from "../warn-unpinned-check.js";
 
 type CheckTarget = Omit<PublishCheckRunOptions, "state" | "title" | "summary">;

@@ -2,15 +2,15 @@ import type { Context } from "probot";
 import { z } from "zod";
 import { getPullRequest, toPullRequest } from "../../src/github/find-pull-request-for-commit.js";
 import { publishCheckRun } from "../../src/github/publish-check-run.js";
-import { type AppDeps, failCheckOnConfig, loadRepoConfig, pullKey } from "../app-deps.js";
-import { installationOf } from "../intake-delivery.js";
+import { type AppDeps, failCheckOnConfig, loadRepoConfig, pullKey } from "./app-deps.js";
+import { installationOf } from "./intake-delivery.js";
 import { parsePayload, repositorySchema, userSchema } from "../payloads/parse-payload.js";
 import { pullRequestInfoSchema } from "../payloads/pull-request-info-schema.js";
 import { pullRequestPayloadSchema } from "../payloads/pull-request-payload.js";
-import { mayRescore, startRescore, whoMayRescore } from "../start-rescore.js";
+import { mayRescore, startRescore, whoMayRescore } from "./start-rescore.js";
 import { leaderboardLane, pullRequestLane, pullRequestWorkKey } from "../store/derive-work-key.js";
 import type { JobContext, WorkRequest } from "../work/app-work.js";
-import { openJob } from "../work/open-job.js";
+import { openJob } from "./open-job.js";
 
 type PullRequestContext = Context<"pull_request.opened" | "pull_request.synchronize" | "pull_request.reopened" | "pull_request.closed">;
 

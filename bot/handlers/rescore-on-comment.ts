@@ -5,16 +5,16 @@ import { type PullRequestInfo, getPullRequest } from "../../src/github/find-pull
 import type { GitHubClient, RepoRef } from "../../src/github/github-client.js";
 import { parseRescoreCommand } from "../../src/github/parse-rescore-command.js";
 import { DEFAULT_REPO_CONFIG, LOWEST_RESCORE_PERMISSION, permissionReaches } from "../../src/github/repo-config-schema.js";
-import { type AppDeps, describeConfigProblems, loadRepoConfig, pullKey } from "../app-deps.js";
-import { answerRefusal } from "../answer-refusal.js";
-import { installationOf } from "../intake-delivery.js";
+import { type AppDeps, describeConfigProblems, loadRepoConfig, pullKey } from "./app-deps.js";
+import { answerRefusal } from "./answer-refusal.js";
+import { installationOf } from "./intake-delivery.js";
 import { parsePayload, repositorySchema } from "../payloads/parse-payload.js";
 import { issueCommentPayloadSchema } from "../payloads/issue-comment-payload.js";
-import { describeUncertainDispatch, startRescore, whoMayRescore } from "../start-rescore.js";
+import { describeUncertainDispatch, startRescore, whoMayRescore } from "./start-rescore.js";
 import { outsiderByAssociation } from "../outsider-by-association.js";
 import { commentWorkKey, pullRequestLane } from "../store/derive-work-key.js";
 import type { JobContext, WorkRequest } from "../work/app-work.js";
-import { openJob } from "../work/open-job.js";
+import { openJob } from "./open-job.js";
 
 const short = (sha: string): string => sha.slice(0, 12);
 

@@ -2,15 +2,15 @@ import type { Context } from "probot";
 import { z } from "zod";
 import { findPullRequestForCommit, getPullRequest } from "../../src/github/find-pull-request-for-commit.js";
 import { CHECK_NAME } from "../../src/github/publish-check-run.js";
-import { answerRefusal } from "../answer-refusal.js";
-import { type AppDeps, loadRepoConfig } from "../app-deps.js";
-import { installationOf } from "../intake-delivery.js";
+import { answerRefusal } from "./answer-refusal.js";
+import { type AppDeps, loadRepoConfig } from "./app-deps.js";
+import { installationOf } from "./intake-delivery.js";
 import { checkRunPayloadSchema } from "../payloads/check-run-payload.js";
 import { parsePayload, repositorySchema } from "../payloads/parse-payload.js";
-import { describeUncertainDispatch, mayRescore, startRescore, whoMayRescore } from "../start-rescore.js";
+import { describeUncertainDispatch, mayRescore, startRescore, whoMayRescore } from "./start-rescore.js";
 import { checkRunWorkKey, pullRequestLane } from "../store/derive-work-key.js";
 import type { JobContext, WorkRequest } from "../work/app-work.js";
-import { openJob } from "../work/open-job.js";
+import { openJob } from "./open-job.js";
 
 const rerequestSchema = z.object({
   installationId: z.number().int(),

@@ -2,8 +2,8 @@ import { z } from "zod";
 import type { GitHubClient, RepoRef } from "../../src/github/github-client.js";
 import { statusOf } from "../../src/github/github-client.js";
 import { LEADERBOARD_MARKER, renderLeaderboard } from "../../src/history/render-leaderboard.js";
-import { type AppDeps, type InstallationOctokit, loadRepoConfig } from "../app-deps.js";
-import type { CardHistory } from "../app-store.js";
+import { type AppDeps, type InstallationOctokit, loadRepoConfig } from "./app-deps.js";
+import type { CardHistory } from "../store/app-store.js";
 import type { JobContext } from "../work/app-work.js";
 import { readJobPayload } from "../work/read-job-payload.js";
 

@@ -11,7 +11,7 @@ import {
 } from "../../src/store/card-history.js";
 import type { Database } from "../../src/store/database.js";
 import { runSideEffectOnce } from "../../src/store/run-side-effect-once.js";
-import type { AppStore, CardHistory } from "../app-store.js";
+import type { AppStore, CardHistory } from "./app-store.js";
 import { DatabaseWork } from "../work/database-work.js";
 import { DatabaseHeadPushLog } from "./database-head-push-log.js";
 import { DatabaseRefusalLimiter } from "./database-refusal-limiter.js";

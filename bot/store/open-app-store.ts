@@ -1,7 +1,7 @@
 import type { Probot } from "probot";
 import type { Database } from "../../src/store/database.js";
 import { DEFAULT_CONCURRENCY } from "../../src/store/work-queue.js";
-import type { AppStore } from "../app-store.js";
+import type { AppStore } from "./app-store.js";
 import { databaseAppStore } from "./database-app-store.js";
 import { openAppDatabase } from "./open-app-database.js";
 import { probotLogger } from "./probot-logger.js";

@@ -3,7 +3,7 @@ import type { Probot } from "probot";
 
 /*
  * Each delivery's work as a job: the webhook handler only checks the payload and stores the work
- * (bot/intake-delivery.ts); the job does the API calls. Deployed, the store is the database's job
+ * (bot/handlers/intake-delivery.ts); the job does the API calls. Deployed, the store is the database's job
  * queue (bot/work/database-work.ts): stored before GitHub gets its answer, retried with backoff across
  * restarts, shared by replicas. Unit tests may run the same jobs inline (bot/work/inline-work.ts).
  */

@@ -15,8 +15,8 @@ import { calibrationSettingsOf } from "../../src/config/calibration-settings.js"
 import { fitCalibration } from "../../src/calibration/fit-calibration.js";
 import { buildScorecard, cardSettings, emptyProvenance } from "../../src/scorecard/build-scorecard.js";
 import { calibrationFacts } from "../../src/scorecard/rescore-card.js";
-import type { ScenarioResult, Scorecard, TimeSpent } from "../../src/scorecard/scorecard-schema.js";
-import { assembleScenarioCard } from "../../src/scorecard/combine-scenario-gates.js";
+import type { CardQuality, ScenarioResult, Scorecard, TimeSpent } from "../../src/scorecard/scorecard-schema.js";
+import { assembleScenarioCard } from "../../src/scorecard/assemble-scenario-card.js";
 import { toLogTail } from "../../src/safe-text/sanitize-log-tail.js";
 import type { ChunkArrival, CompletedRequest, RequestRecord } from "../../src/scoring/request-record.js";
 import { type RoundRun, scoreRound } from "../../src/scoring/score-round.js";
@@ -44,6 +44,7 @@ const BASELINE_IMAGE_ID = "sha256:aa11bb22cc33dd44ee55ff6600771188229933aa44bb55
 const CANDIDATE_IMAGE_ID = "sha256:3f1c0a8d9e2b4f6a7c5d1e0f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b";
 const PROMPTS_HASH = "0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9";
 const PATCH_HASH = "9b74c9897bac770ffc029102a200c5de4d0b0b3a6b1a5c3f5d2e1f0a9b8c7d6e";
+const QUESTIONS_HASH = "5d41402abc4b2a76b9719d911017c592e3b0c44298fc1c149afbf4c8996fb924";
 
 /** A llama.cpp server round in place of the SGLang one the other examples use. */
 const LLAMA_CPP_ENGINE = { engine: "llama.cpp", port: 8080, image: "ghcr.io/ggml-org/llama.cpp:server-cuda", sourceDir: "/app" };
@@ -55,6 +56,8 @@ function config(
     runs?: number;
     calibration?: string;
     engine?: typeof LLAMA_CPP_ENGINE;
+    /** A question set both engines answer, judged with gate.answers: quality. */
+    quality?: boolean;
   } = {},
 ): RoundConfig {
   const engine = overrides.engine ?? { engine: "sglang", port: 30000, image: "lmsysorg/sglang:v0.5.5", sourceDir: "/sgl-workspace/sglang" };
@@ -72,7 +75,12 @@ function config(
       tolerance: 0.9,
       runs: overrides.runs ?? 1,
     },
-    gate: { minRoundScore: overrides.minRoundScore ?? 1.0, ...(overrides.calibration ? { calibration: overrides.calibration } : {}) },
+    gate: {
+      minRoundScore: overrides.minRoundScore ?? 1.0,
+      ...(overrides.calibration ? { calibration: overrides.calibration } : {}),
+      ...(overrides.quality ? { answers: "quality" } : {}),
+    },
+    ...(overrides.quality ? { quality: { questions: "/srv/speedgate/quality/gsm8k-test-200.jsonl" } } : {}),
   });
 }
 
@@ -82,6 +90,8 @@ interface StreamShape {
   ttftMs: number;
   itlMs: number;
   finishReason?: string;
+  /** A numerics change: from this token on the answer is another text (the reference engine's drift). */
+  partsAfter?: number;
 }
 
 /**
@@ -89,12 +99,13 @@ interface StreamShape {
  * answer, cut where each chunk ended. Both engines of a round give the same answer to a prompt, so
  * the card compares them as it compares a real round's (and its median agreement is measured).
  */
-function withAnswerText(record: CompletedRequest): CompletedRequest {
+function withAnswerText(record: CompletedRequest, partsAfter: number | null = null): CompletedRequest {
   const contentEnds: number[] = [];
   let content = "";
   let tokens = 0;
+  const style = partsAfter === null ? HONEST : { ...HONEST, divergeAfterTokens: partsAfter };
   for (const chunk of record.chunks) {
-    content += answerRun(BUILT_IN_WORDS, HONEST, "content", tokens, chunk.tokens, 0);
+    content += answerRun(BUILT_IN_WORDS, style, "content", tokens, chunk.tokens, 0);
     tokens = chunk.tokens;
     contentEnds.push(content.length);
   }
@@ -110,15 +121,18 @@ function stream(random: () => number, shape: StreamShape): CompletedRequest {
     const stall = random() < 0.01 ? 6 : 1;
     t += shape.itlMs * (0.85 + 0.3 * random()) * stall;
   }
-  return withAnswerText({
-    ok: true,
-    chunks,
-    outputTokens: shape.tokens,
-    finishReason: shape.finishReason ?? (shape.tokens >= 512 ? "length" : "stop"),
-    endMs: Math.round((t + 2) * 1000) / 1000,
-    tokensEstimated: false,
-    sentMs: shape.sentMs,
-  });
+  return withAnswerText(
+    {
+      ok: true,
+      chunks,
+      outputTokens: shape.tokens,
+      finishReason: shape.finishReason ?? (shape.tokens >= 512 ? "length" : "stop"),
+      endMs: Math.round((t + 2) * 1000) / 1000,
+      tokensEstimated: false,
+      sentMs: shape.sentMs,
+    },
+    shape.partsAfter ?? null,
+  );
 }
 
 interface GpuSpec {
@@ -174,6 +188,8 @@ function card(options: {
   calibration?: ExampleCalibration;
   /** The prompts file as the round config writes it, for a scenario's card. */
   promptsSource?: string;
+  /** The question set's outcomes per question and run, when the round has one. */
+  questions?: CardQuality["questions"];
 }): Scorecard {
   const random = createSeededRandom(options.seed);
   const runCount = options.config.bench.runs;
@@ -243,7 +259,9 @@ function card(options: {
     gate: options.config.gate,
     agreementTokens: options.config.bench.agreementTokens,
     noise: calibration ? { floor: calibration.noiseFloor, problems: calibration.problems } : null,
+    quality: options.questions ?? null,
   });
+  const quality = options.config.quality;
   return buildScorecard({
     config: options.config,
     result,
@@ -254,6 +272,48 @@ function card(options: {
     now: NOW,
     provenance,
     ...(options.promptsSource ? { promptsSource: options.promptsSource } : {}),
+    ...(quality && options.questions
+      ? {
+          quality: {
+            questionsHash: QUESTIONS_HASH,
+            scorer: quality.scorer,
+            maxTokens: quality.maxTokens,
+            questions: options.questions,
+          },
+        }
+      : {}),
+  });
+}
+
+/**
+ * A question set's outcomes over `runs` runs, as a GPU engine gives them: `right` of `total` right for the
+ * baseline, a few questions at a near-tie that flip in some runs, and the candidate `lost` and `gained`
+ * questions in every run (a numerics change, or a drop).
+ */
+function questionOutcomes(spec: {
+  total: number;
+  right: number;
+  lost: number;
+  gained: number;
+  runs: number;
+  seed: number;
+}): CardQuality["questions"] {
+  const random = createSeededRandom(spec.seed);
+  // The candidate's changes fall on questions spread through the set, not its first lines.
+  const spread = (from: number, to: number): number[] =>
+    Array.from({ length: to - from }, (_, offset) => from + offset).sort((a, b) => ((a * 37) % spec.total) - ((b * 37) % spec.total));
+  const lost = new Set(spread(0, spec.right).slice(0, spec.lost));
+  const gained = new Set(spread(spec.right, spec.total).slice(0, spec.gained));
+  return Array.from({ length: spec.total }, (_, index) => {
+    const right = index < spec.right;
+    const candidateRight = right ? !lost.has(index) : gained.has(index);
+    const nearTie = random() < 0.04;
+    const answer = (usual: boolean): boolean => (nearTie && random() < 0.3 ? !usual : usual);
+    return {
+      id: `gsm8k-${String(index + 1).padStart(4, "0")}`,
+      baseline: Array.from({ length: spec.runs }, () => answer(right)),
+      candidate: Array.from({ length: spec.runs }, () => answer(candidateRight)),
+    };
   });
 }
 
@@ -574,6 +634,33 @@ export async function buildExampleCards(): Promise<ExampleCard[]> {
     gpu: { baseline: idleH100("2026-12-03T10:12:40.000Z"), candidate: idleH100("2026-12-03T10:14:02.000Z") },
   });
 
+  // An FP8 attention kernel: 1.2× faster, and its other rounding parts every third answer after 60% of its tokens.
+  // Judged by GSM8K (gate.answers: quality), the changed answers are as good: 181 → 180 of 200, held.
+  const numericsPlans = (seed: number) =>
+    plans(12, seed, 500, (base, index) => ({
+      ...base,
+      itlMs: base.itlMs / 1.2,
+      ttftMs: base.ttftMs / 1.1,
+      ...((index + 1) % 3 === 0 ? { partsAfter: Math.floor(base.tokens * 0.6) } : {}),
+    }));
+  const numerics = card({
+    config: config({ runs: DEFAULT_BENCH_RUNS, quality: true }),
+    seed: 61,
+    plans: numericsPlans(7),
+    startSpread: 0.01,
+    questions: questionOutcomes({ total: 200, right: 181, lost: 4, gained: 3, runs: DEFAULT_BENCH_RUNS, seed: 67 }),
+    gpu: { baseline: idleH100("2026-12-06T14:02:11.000Z"), candidate: idleH100("2026-12-06T14:06:52.000Z") },
+  });
+  // The same kernel with an accumulation bug: as fast, but 13 of GSM8K's questions now come out wrong in every run.
+  const qualityDrop = card({
+    config: config({ runs: DEFAULT_BENCH_RUNS, quality: true }),
+    seed: 71,
+    plans: numericsPlans(7),
+    startSpread: 0.01,
+    questions: questionOutcomes({ total: 200, right: 181, lost: 13, gained: 2, runs: DEFAULT_BENCH_RUNS, seed: 73 }),
+    gpu: { baseline: idleH100("2026-12-06T15:12:40.000Z"), candidate: idleH100("2026-12-06T15:17:02.000Z") },
+  });
+
   return [
     { name: "demo", card: await demoCard() },
     { name: "passing-round", card: passing },
@@ -583,6 +670,8 @@ export async function buildExampleCards(): Promise<ExampleCard[]> {
     { name: "candidate-cuda-oom-busy-runner", card: busy },
     { name: "baseline-nccl-error", card: baselineFailed },
     { name: "candidate-ggml-assert", card: assertion },
+    { name: "quality-numerics-change", card: numerics },
+    { name: "quality-drop", card: qualityDrop },
     {
       name: "scenarios-decode-regression",
       card: scenariosCard({ baseline: idleH100("2026-12-04T09:12:40.000Z"), candidate: idleH100("2026-12-04T09:14:31.000Z") }),

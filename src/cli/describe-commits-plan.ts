@@ -1,7 +1,7 @@
 import Dockerode from "dockerode";
 import { type CommitChange, decideBuilds, planCommitChange } from "../commits/plan-commit-change.js";
 import type { LoadedRound } from "../config/load-round-config.js";
-import { DEFAULT_REVISION_LABEL, type RevisionSource } from "../config/round-config-schema.js";
+import { DEFAULT_REVISION_LABEL, type RevisionSource } from "../config/source-settings-schema.js";
 import { isAncestor } from "../git/compare-commits.js";
 import { resolveCommit } from "../git/resolve-commit.js";
 

@@ -1,8 +1,10 @@
 import { isAbsolute, relative } from "node:path";
 import type { CheckedPath } from "../config/check-config-paths.js";
 import { engineFamily } from "../vocabulary/engine-family.js";
+import { DEFAULT_MAX_QUALITY_DROP } from "../scoring/judge-quality.js";
 import type { RoundCheck } from "../config/load-round-config.js";
-import type { BuildSpec, RoundConfig } from "../config/round-config-schema.js";
+import type { BuildSpec } from "../config/engine-settings-schema.js";
+import type { RoundConfig } from "../config/round-config-schema.js";
 import { resolveRoundEngines } from "../config/resolve-round-engines.js";
 import { sendsBenchPrompts } from "../config/sends-bench-prompts.js";
 import { PROCESS_ENGINE_HOST } from "../engine/substitute-command.js";
@@ -225,6 +227,23 @@ function scenarioLines(check: RoundCheck): string[] {
   });
 }
 
+/** The question set both engines answer after the bench, and how the gate judges changed answers; none without quality:. */
+function qualityLines(check: RoundCheck): string[] {
+  const { quality, gate } = check.round.config;
+  if (!quality) return [];
+  const loaded = check.round.quality;
+  const scorer = typeof quality.scorer === "object" ? `regex ${quality.scorer.regex}` : quality.scorer;
+  const count = loaded ? `${loaded.questions.length} questions from ${quality.questions}` : `${quality.questions} (on the runner)`;
+  const maxDrop = Math.round((gate.quality?.maxDrop ?? DEFAULT_MAX_QUALITY_DROP) * 1000) / 10;
+  return [
+    `quality: ${count}, scorer ${scorer}, up to ${quality.maxTokens} tokens, ${quality.concurrency} in flight, asked of both engines ` +
+      `after the bench in every start; a significant drop of ${maxDrop} points or more fails`,
+    gate.answers === "quality"
+      ? "gate.answers: quality: an answer no baseline answer gives is timed at equal length, and the question set judges it"
+      : "gate.answers: speed (the default): an answer no baseline answer gives is held to the agreement rules",
+  ];
+}
+
 /** The plan `speedgate run --check` prints: what would run, where, and what the runner must have. */
 export function renderRoundPlan(check: RoundCheck, commitsPlan: readonly string[] = []): string {
   const { config, configPath, prompts, patch } = check.round;
@@ -250,6 +269,7 @@ export function renderRoundPlan(check: RoundCheck, commitsPlan: readonly string[
       ...(gate.maxRegression !== undefined
         ? [`gate.maxRegression: no scenario's interval may lie wholly below ${gate.maxRegression}×`]
         : []),
+      ...qualityLines(check),
       `health: GET ${health.path} every ${health.intervalMs} ms until 200, for up to ${health.timeoutS} s`,
     ]),
     ...(check.round.scenarios

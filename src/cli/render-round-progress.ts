@@ -65,6 +65,13 @@ export function createProgressRenderer(stream: ProgressStream): { onProgress: (e
         }
         return;
       }
+      case "quality": {
+        // Not timed and seldom long: a line when it starts and one when it is done, on a terminal as in a log.
+        const failed = event.failed > 0 ? ` (${event.failed} failed)` : "";
+        if (event.done === 0) line(`${who}, quality set: asking ${event.total} questions`);
+        else if (event.done === event.total) line(`${who}, quality set: ${event.done}/${event.total} questions answered${failed}`);
+        return;
+      }
       case "failed":
         line(`${describeFailureEvent(event.failure)} (${event.failure.label}): ${event.failure.summary}`);
         return;

@@ -1,6 +1,6 @@
 import { setMaxListeners } from "node:events";
 import { performance } from "node:perf_hooks";
-import type { BenchSettings } from "../config/round-config-schema.js";
+import type { BenchSettings } from "../config/bench-settings-schema.js";
 import type { Prompt } from "../prompts/prompt.js";
 import type { RequestRecord } from "../scoring/request-record.js";
 import { buildArrivalSchedule } from "./build-arrival-schedule.js";

@@ -1,4 +1,4 @@
-import type { SourceSettings } from "../config/round-config-schema.js";
+import type { SourceSettings } from "../config/source-settings-schema.js";
 import { type ChangedFile, diffCommits, listChangedFiles } from "../git/compare-commits.js";
 import { createPathFilter } from "../patch/glob-to-regexp.js";
 import { type CardCommitSide, MAX_LISTED_OVERLAY_PATHS } from "../scorecard/scorecard-schema.js";

@@ -2,7 +2,7 @@ import type { Prompt } from "../prompts/prompt.js";
 import { createSeededRandom } from "../scoring/seeded-random.js";
 import type { TokenCounter } from "../tokens/token-counter.js";
 import { ConfigError } from "../vocabulary/config-error.js";
-import type { SyntheticPromptsSpec } from "./round-config-schema.js";
+import type { SyntheticPromptsSpec } from "./bench-settings-schema.js";
 
 /*
  * Common short English words: most are one token, with their leading space, in the byte-level BPE

@@ -3,7 +3,8 @@ import { access, stat } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { describeValue } from "../vocabulary/describe-value.js";
 import { sendsBenchPrompts } from "./sends-bench-prompts.js";
-import { type RoundConfig, tokenizerLocation } from "./round-config-schema.js";
+import type { RoundConfig } from "./round-config-schema.js";
+import { tokenizerLocation } from "./tokenizer-location.js";
 
 export type PathKind = "file" | "folder" | "file or folder";
 
@@ -58,6 +59,7 @@ export function listConfigPaths(
     if (typeof scenario.prompts === "string")
       add(`scenarios[${index}].prompts`, scenario.prompts, "file", `scenario ${scenario.name}'s JSONL prompts`);
   });
+  if (config.quality) add("quality.questions", config.quality.questions, "file", "the JSONL question set with reference answers");
   // A tokenizer inside the baseline image is read from the image once it is there, not from this machine.
   const tokenizer = tokenizerLocation(config);
   if (tokenizer?.from === "runner") add("bench.tokenizer", tokenizer.path, "file", "the model's tokenizer.json");

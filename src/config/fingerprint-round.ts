@@ -48,6 +48,8 @@ export function fingerprintRound(config: RoundConfig, configDir: string, prompts
     },
     docker: { ...config.docker, mounts: config.docker.mounts.map((mount) => ({ ...mount, source: portable(mount.source) ?? "" })) },
     gate: { ...config.gate, calibration: portable(config.gate.calibration) },
+    // Only with quality: a config without it hashes as it did before it existed.
+    ...(config.quality ? { quality: { ...config.quality, questions: portable(config.quality.questions) ?? "" } } : {}),
     // Only when there are scenarios: a config without them hashes as it did before they existed.
     ...(config.scenarios
       ? {

@@ -5,6 +5,7 @@ import type { CalibrationFile } from "../calibration/calibration-schema.js";
 import { loadRoundCalibration } from "./load-round-calibration.js";
 import { buildSyntheticPrompts } from "./build-synthetic-prompts.js";
 import { readPromptsFile } from "./read-prompts-file.js";
+import { type LoadedQuestionSet, readQuestionSet } from "./read-question-set.js";
 import { type LoadedScenario, loadRoundScenarios } from "./load-round-scenarios.js";
 import { sendsBenchPrompts } from "./sends-bench-prompts.js";
 import { readTokenizerFile } from "../tokens/read-tokenizer-file.js";
@@ -22,7 +23,8 @@ import { ConfigError } from "../vocabulary/config-error.js";
 import { formatConfigIssues } from "../vocabulary/format-config-issues.js";
 import { type RoundFingerprint, fingerprintRound } from "./fingerprint-round.js";
 import { type LoadedPatch, loadPatch } from "./load-patch.js";
-import { type RoundConfig, roundConfigSchema, tokenizerLocation } from "./round-config-schema.js";
+import { type RoundConfig, roundConfigSchema } from "./round-config-schema.js";
+import { tokenizerLocation } from "./tokenizer-location.js";
 import { type CommitsRequest, type RoundCommits, findCommitsConfigProblems, resolveRoundCommits } from "./resolve-round-commits.js";
 
 /** Everything a round needs from the user's files, read and checked before any engine starts. */
@@ -46,6 +48,8 @@ export interface LoadedRound {
   tokenCounter?: TokenCounter | null;
   /** The A/A study gate.calibration names, checked against the round's settings. */
   calibration?: CalibrationFile | null;
+  /** quality.questions as loaded, with the hash of the whole set (a shard keeps the full set's); absent without quality:. */
+  quality?: LoadedQuestionSet;
   /**
    * Set when the round scores a pull request's own commits (base/head mode): the baseline is the
    * base, the candidate the head. Absent or null in the fixed-baseline mode (a patch).
@@ -125,6 +129,7 @@ export function resolveConfigPaths(config: RoundConfig, baseDir: string, options
     },
     docker: { ...config.docker, mounts: config.docker.mounts.map((mount) => ({ ...mount, source: at(mount.source) })) },
     gate: { ...config.gate, ...(config.gate.calibration ? { calibration: at(config.gate.calibration) } : {}) },
+    ...(config.quality ? { quality: { ...config.quality, questions: at(config.quality.questions) } } : {}),
     ...(config.scenarios
       ? {
           scenarios: config.scenarios.map((scenario) =>
@@ -205,6 +210,7 @@ async function readRound(configPath: string, options: LoadRoundOptions, purpose:
   } else if (promptSource !== undefined && !absent("bench.prompts")) {
     prompts = await readPromptsFile(promptSource, config.bench.contextLimit, "bench.prompts");
   }
+  const quality = config.quality && !absent("quality.questions") ? await readQuestionSet(config.quality) : undefined;
   const patchField = options.patchPath ? "patch" : "candidate.patch";
   const patch = patchPath && !absent(patchField) ? await loadPatch(patchPath, patchField) : null;
   const finalConfig = patch ? { ...config, candidate: { ...config.candidate, patch: patch.path } } : config;
@@ -226,6 +232,7 @@ async function readRound(configPath: string, options: LoadRoundOptions, purpose:
       configPath: absolutePath,
       prompts,
       ...(scenarios ? { scenarios } : {}),
+      ...(quality ? { quality } : {}),
       patch,
       fingerprint,
       ...(tokenCounter !== undefined ? { tokenCounter } : tokenizer ? {} : { tokenCounter: null }),

@@ -3,7 +3,8 @@ import type { TokenCounter } from "../tokens/token-counter.js";
 import { buildSyntheticPrompts } from "./build-synthetic-prompts.js";
 import { type RoundFingerprint, fingerprintRound } from "./fingerprint-round.js";
 import { readPromptsFile } from "./read-prompts-file.js";
-import { type RoundConfig, mergeScenarioConfig } from "./round-config-schema.js";
+import type { RoundConfig } from "./round-config-schema.js";
+import { mergeScenarioConfig } from "./merge-scenario-config.js";
 
 /** One scenario of a loaded round: what it is benchmarked and gated with, and the prompts it sends. */
 export interface LoadedScenario {

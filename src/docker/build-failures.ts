@@ -38,6 +38,23 @@ export function buildFailure(options: {
   };
 }
 
+/** A build that build.timeoutS ended; `build` names it for the summary ("candidate image build"). */
+export function buildTimedOutFailure(role: EngineRole, build: string, timeoutS: number, logTail: string[]): EngineFailure {
+  return buildFailure({
+    role,
+    stage: "build",
+    kind: "build_timeout",
+    label: `the build did not finish within ${timeoutS} s`,
+    summary: `build.timeoutS (${timeoutS} s) ended the ${build}`,
+    logTail,
+  });
+}
+
+/** A build the round's cancellation stopped; `build` names it for the summary ("candidate image build"). */
+export function buildCancelledFailure(role: EngineRole, build: string): EngineFailure {
+  return buildFailure({ role, stage: "build", kind: "cancelled", label: "cancelled", summary: `the ${build} was cancelled`, logTail: [] });
+}
+
 function nonZeroCode(error: string): number | null {
   const match = /returned a non-zero code: (\d+)/.exec(error);
   return match?.[1] ? Number(match[1]) : null;

@@ -1,5 +1,5 @@
 import type Dockerode from "dockerode";
-import type { DockerSettings } from "../config/round-config-schema.js";
+import type { DockerSettings } from "../config/docker-settings-schema.js";
 import { engineContainerOptions } from "./engine-container-options.js";
 import { hardenContainer } from "./harden-container.js";
 import { type ResourceLimits, containerResourceLimits } from "./resolve-resource-limits.js";

@@ -1,4 +1,4 @@
-import type { DockerSettings } from "../config/round-config-schema.js";
+import type { DockerSettings } from "../config/docker-settings-schema.js";
 import type { EngineFailure, EngineRole } from "../vocabulary/engine-failure.js";
 
 /** Linux's RLIMIT_* numbers (asm-generic/resource.h), as runc names a limit it could not set: "error setting rlimit type 8". */

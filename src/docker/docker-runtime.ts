@@ -2,15 +2,17 @@ import { createHash } from "node:crypto";
 import { readCheckoutCommit } from "../git/read-checkout-commit.js";
 import { readdir } from "node:fs/promises";
 import type Dockerode from "dockerode";
-import type { BuildSpec } from "../config/round-config-schema.js";
+import type { BuildSpec } from "../config/engine-settings-schema.js";
 import type { LoadedRound } from "../config/load-round-config.js";
 import type { EngineRuntime, PreparedEngine, RunningEngine, RuntimeContext, SourceReport } from "../engine/engine-runtime.js";
 import { isPortFree, portTakenFailure } from "../engine/check-port-free.js";
 import { resolveRoundEngines } from "../config/resolve-round-engines.js";
 import { type EngineRole, EngineFailureError } from "../vocabulary/engine-failure.js";
-import { buildFailure, describeBuildFailure } from "./build-failures.js";
+import { buildFailure } from "./build-failures.js";
 import { ContainerEngine } from "./container-engine.js";
 import { engineFamily } from "../vocabulary/engine-family.js";
+import { createIsolatedNetwork } from "./create-isolated-network.js";
+import { dockerSafeName } from "./docker-safe-name.js";
 import { substituteContainerCommand } from "./container-command.js";
 import { checkDaemonVersion } from "./check-daemon-version.js";
 import { createContainerSpec } from "./create-container-spec.js";
@@ -24,32 +26,10 @@ import { createOverlayContext } from "./overlay-build-context.js";
 import { CommitImages } from "./prepare-commit-images.js";
 import { type ResourceLimits, buildResourceLimits, readHostMemory, resolveResourceLimits } from "./resolve-resource-limits.js";
 import { LABEL_ROLE, LABEL_RUN_ID, makeResourceLabels } from "./resource-labels.js";
+import { requireBuiltImage } from "./require-built-image.js";
 import { retryWhileDaemonAway } from "./retry-while-daemon-away.js";
 import { type ImageBuildOutcome, runImageBuild } from "./run-image-build.js";
 import { type SweepCounts, sweepResources } from "./sweep-resources.js";
-
-/** Docker names allow [a-zA-Z0-9_.-]; image repositories and tags also want lowercase. */
-export function dockerSafeName(text: string): string {
-  const safe = text
-    .toLowerCase()
-    .replace(/[^a-z0-9_.-]+/g, "-")
-    .replace(/^[.-]+/, "");
-  return (safe || "run").slice(0, 100);
-}
-
-/** What the host-side bridge of every isolated network is named after: the one firewall rule a GPU runner needs matches `sgb-+`. */
-export const ISOLATED_BRIDGE_PREFIX = "sgb-";
-
-/**
- * The host-side interface of a run's isolated network: ISOLATED_BRIDGE_PREFIX and a hash of the run
- * (Linux allows 15 characters). An internal network blocks traffic to the outside but not to the host:
- * the bridge has an address, so anything the runner serves on all interfaces is one connect() away
- * from the patched engine. A known name lets the runner drop new connections from these bridges with
- * one rule (docs/gpu-runner-checklist.md), whatever the run.
- */
-export function isolatedBridgeName(runId: string): string {
-  return `${ISOLATED_BRIDGE_PREFIX}${createHash("sha256").update(runId).digest("hex").slice(0, 11)}`;
-}
 
 /** How long dispose keeps trying to reach a daemon that went away (a restart takes seconds) before giving up. */
 const DISPOSE_DAEMON_WAIT_MS = 20_000;
@@ -317,32 +297,8 @@ export class DockerRuntime implements EngineRuntime {
     return new EngineFailureError(describeContainerRefusal(role, "start", message, this.round.config.docker));
   }
 
-  /**
-   * docker.network: isolated. A per-run bridge network created with Internal: true: the daemon
-   * gives it no route to the outside (no masquerading, and its isolation rules drop traffic that
-   * leaves the bridge), while the host, which owns the bridge's gateway address, still reaches each
-   * container at its address on that network, which is what the engine's baseUrl is. The engine
-   * must listen on that address, hence {host} = 0.0.0.0 in its command. The outside is cut by the
-   * daemon's iptables rules: a daemon started with --iptables=false creates the network but cannot
-   * enforce it.
-   */
   private ensureNetwork(): Promise<string> {
-    this.network ??= (async () => {
-      const name = `speedgate-${dockerSafeName(this.context.runId)}`;
-      try {
-        await this.docker.createNetwork({
-          Name: name,
-          Driver: "bridge",
-          Internal: true,
-          CheckDuplicate: true,
-          Options: { "com.docker.network.bridge.name": isolatedBridgeName(this.context.runId) },
-          Labels: makeResourceLabels(this.context.runId, "network"),
-        });
-      } catch (error) {
-        throw new Error(`docker: could not create the run's internal network ${name}: ${errorMessage(error)}`, { cause: error });
-      }
-      return name;
-    })();
+    this.network ??= createIsolatedNetwork(this.docker, this.context.runId);
     return this.network;
   }
 
@@ -479,33 +435,6 @@ export class DockerRuntime implements EngineRuntime {
   }
 
   private builtImageOrThrow(role: EngineRole, outcome: ImageBuildOutcome, patchStep: number | null): string {
-    switch (outcome.status) {
-      case "built":
-        return outcome.imageId;
-      case "failed":
-        throw new EngineFailureError(describeBuildFailure(role, outcome.stream, patchStep));
-      case "timed_out":
-        throw new EngineFailureError(
-          buildFailure({
-            role,
-            stage: "build",
-            kind: "build_timeout",
-            label: `the build did not finish within ${this.round.config.build.timeoutS} s`,
-            summary: `build.timeoutS (${this.round.config.build.timeoutS} s) ended the ${role} image build`,
-            logTail: outcome.lines,
-          }),
-        );
-      case "cancelled":
-        throw new EngineFailureError(
-          buildFailure({
-            role,
-            stage: "build",
-            kind: "cancelled",
-            label: "cancelled",
-            summary: `the ${role} image build was cancelled`,
-            logTail: [],
-          }),
-        );
-    }
+    return requireBuiltImage(role, outcome, patchStep, this.round.config.build.timeoutS);
   }
 }

@@ -1,5 +1,5 @@
 import type Dockerode from "dockerode";
-import type { DockerSettings } from "../config/round-config-schema.js";
+import type { DockerSettings } from "../config/docker-settings-schema.js";
 
 /**
  * docker.mounts as the Engine API's bind mounts. Unlike the old `Binds` form, a `bind` mount whose

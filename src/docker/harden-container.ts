@@ -1,5 +1,5 @@
 import type Dockerode from "dockerode";
-import type { DockerSettings } from "../config/round-config-schema.js";
+import type { DockerSettings } from "../config/docker-settings-schema.js";
 
 /**
  * The security settings of an engine container, apart from its limits. It cannot gain privileges

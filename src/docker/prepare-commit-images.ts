@@ -14,7 +14,7 @@ import type { PreparedEngine, RuntimeContext, SourceReport } from "../engine/eng
 import { type EngineFailure, EngineFailureError, type EngineRole } from "../vocabulary/engine-failure.js";
 import { imageBaseMismatch } from "../failure/image-base-mismatch.js";
 import { isAncestor } from "../git/compare-commits.js";
-import { buildFailure } from "./build-failures.js";
+import { buildCancelledFailure, buildFailure, buildTimedOutFailure } from "./build-failures.js";
 import { dockerStatusCode } from "./docker-status-code.js";
 import { createOverlayContext } from "./overlay-build-context.js";
 import { readImageRevision } from "./read-image-revision.js";
@@ -56,29 +56,9 @@ function buildStepFailure(
   outcome: Exclude<BuildContainerOutcome, { status: "built" }>,
   timeoutS: number,
 ): EngineFailureError {
-  if (outcome.status === "cancelled") {
-    return new EngineFailureError(
-      buildFailure({
-        role,
-        stage: "build",
-        kind: "cancelled",
-        label: "cancelled",
-        summary: `the ${role} build was cancelled`,
-        logTail: [],
-      }),
-    );
-  }
+  if (outcome.status === "cancelled") return new EngineFailureError(buildCancelledFailure(role, `${role} build`));
   if (outcome.status === "timed_out") {
-    return new EngineFailureError(
-      buildFailure({
-        role,
-        stage: "build",
-        kind: "build_timeout",
-        label: `the build did not finish within ${timeoutS} s`,
-        summary: `build.timeoutS (${timeoutS} s) ended the ${role} build (source.build)`,
-        logTail: outcome.lines,
-      }),
-    );
+    return new EngineFailureError(buildTimedOutFailure(role, `${role} build (source.build)`, timeoutS, outcome.lines));
   }
   const last = outcome.lines.filter((line) => line.trim() !== "").pop();
   return new EngineFailureError({

@@ -1,6 +1,6 @@
 import { posix } from "node:path";
 import type Dockerode from "dockerode";
-import type { RevisionSource } from "../config/round-config-schema.js";
+import type { RevisionSource } from "../config/source-settings-schema.js";
 import { EngineFailureError } from "../vocabulary/engine-failure.js";
 import { imageBaseMismatch } from "../failure/image-base-mismatch.js";
 import { resolveCommit } from "../git/resolve-commit.js";

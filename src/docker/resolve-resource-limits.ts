@@ -1,5 +1,5 @@
 import type Dockerode from "dockerode";
-import type { DockerSettings } from "../config/round-config-schema.js";
+import type { DockerSettings } from "../config/docker-settings-schema.js";
 import { parseDockerSize } from "./parse-docker-size.js";
 
 /**

@@ -1,6 +1,6 @@
 import type Dockerode from "dockerode";
 import { createContainerWithinDiskLimit } from "./create-container-within-disk-limit.js";
-import type { DockerSettings } from "../config/round-config-schema.js";
+import type { DockerSettings } from "../config/docker-settings-schema.js";
 import { LogRingBuffer } from "../engine/log-ring-buffer.js";
 import type { Logger } from "../logger.js";
 import { DockerStreamDemuxer } from "./demux-docker-stream.js";

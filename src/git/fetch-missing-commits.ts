@@ -1,14 +1,11 @@
 import type { Logger } from "../logger.js";
+import { type RemoteAuth, buildRemoteAuthConfig } from "./build-remote-auth-config.js";
 import { resolveCommit } from "./resolve-commit.js";
 import { gitText, runGit } from "./run-git.js";
 
-export interface FetchOptions {
+export interface FetchOptions extends RemoteAuth {
   /** The remote to fetch from (actions/checkout names it origin). */
   remote?: string;
-  /** Sent as an HTTP authorization header for this fetch only, as actions/checkout does; never written to the repository's config. */
-  token?: string;
-  /** The server the token is for, such as https://github.com: the header goes to no other host. */
-  serverUrl?: string;
   logger: Logger;
   signal?: AbortSignal;
 }
@@ -21,11 +18,7 @@ export interface FetchOptions {
  */
 export async function fetchMissingCommits(repoDir: string, commits: readonly string[], options: FetchOptions): Promise<void> {
   const remote = options.remote ?? "origin";
-  const config: Record<string, string> = {};
-  if (options.token) {
-    const server = (options.serverUrl ?? "https://github.com").replace(/\/$/, "");
-    config[`http.${server}/.extraheader`] = `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${options.token}`).toString("base64")}`;
-  }
+  const config = buildRemoteAuthConfig(options);
   const fetch = async (args: string[]): Promise<void> => {
     await runGit(repoDir, ["fetch", "--no-tags", "--no-recurse-submodules", "--quiet", ...args], {
       config,

@@ -1,6 +1,6 @@
 import { rescoreScenarioCard } from "../scorecard/rescore-scenario-card.js";
 import type { ScenarioCard, Scorecard } from "../scorecard/scorecard-schema.js";
-import type { GateMode, GateSettings } from "../scoring/evaluate-gate.js";
+import { type GateMode, type GateSettings, defaultGateMode } from "../scoring/evaluate-gate.js";
 import type { RepoScenarioGate } from "./repo-config-schema.js";
 import { requireDeclaredScenarios } from "./require-declared-scenarios.js";
 
@@ -32,7 +32,7 @@ export function regateScorecard(card: Scorecard, gate: RepoGateSettings, docsBas
   const gateFor = (one: ScenarioCard, name: string | null): GateSettings => {
     // Own entries only: a scenario named "constructor" or "toString" must not find what every object inherits.
     const { use: scenarioUse, ...scenarioBar } = name !== null && Object.hasOwn(declared, name) ? (declared[name] ?? {}) : {};
-    return { ...bar, ...scenarioBar, use: scenarioUse ?? use ?? (one.gate.calibration ? "noise-floor" : "interval-low") };
+    return { ...bar, ...scenarioBar, use: scenarioUse ?? use ?? defaultGateMode(one.gate.calibration !== null) };
   };
   const rescored = requireDeclaredScenarios(
     rescoreScenarioCard(card, { gateFor, ...(maxRegression === undefined ? {} : { maxRegression }) }),

@@ -1,12 +1,14 @@
 import { z } from "zod";
 import { formatConfigIssues } from "../vocabulary/format-config-issues.js";
 import {
+  answersSchema,
+  gateQualitySchema,
   maxUnexplainedSchema,
   maxUnscoredSchema,
   minAgreementSchema,
   minPromptsSchema,
   scenarioGateSchema,
-} from "../config/round-config-schema.js";
+} from "../config/gate-settings-schema.js";
 import {
   DEFAULT_MAX_UNEXPLAINED,
   DEFAULT_MAX_UNSCORED,
@@ -76,6 +78,10 @@ export const repoConfigSchema = z.strictObject(
           minPrompts: minPromptsSchema,
           minAgreement: minAgreementSchema,
           maxUnexplained: maxUnexplainedSchema,
+          // Left out: speed. Judging changed answers by the card's question set is the maintainers' opt-in, never the card's.
+          answers: answersSchema.optional(),
+          // Left out: the default gate.quality.maxDrop (2 points), whatever the card's round config set.
+          quality: gateQualitySchema.optional(),
           // Left out: the limit the card's round config set, if any (rounds with scenarios only).
           maxRegression: z
             .number({ error: "expected a speedup in (0, 1], such as 0.97" })

@@ -1,8 +1,7 @@
-import { combineScenarioGates } from "../scorecard/combine-scenario-gates.js";
+import { combineScenarioGates } from "../scoring/combine-scenario-gates.js";
+import { readScenarioGate } from "../scorecard/read-scenario-gate.js";
 import type { Scorecard } from "../scorecard/scorecard-schema.js";
-
-/** The gate's reasons as many as a card may hold (the scorecard schema's limit). */
-const MAX_REASONS = 20;
+import { MAX_GATE_REASONS } from "../scoring/evaluate-gate.js";
 
 /** Why the card fails for lacking them, and what to fix. */
 function describeMissing(card: Scorecard, missing: readonly string[]): string {
@@ -29,9 +28,9 @@ export function requireDeclaredScenarios(card: Scorecard, declared: readonly str
   const present = new Set((card.scenarios ?? []).map((scenario) => scenario.name));
   const missing = declared.filter((name) => !present.has(name));
   if (missing.length === 0) return card;
-  const reasons = [describeMissing(card, missing), ...card.gate.reasons].slice(0, MAX_REASONS);
+  const reasons = [describeMissing(card, missing), ...card.gate.reasons].slice(0, MAX_GATE_REASONS);
   const reason = card.scenarios
-    ? combineScenarioGates(card.scenarios, card.gate.maxRegression ?? null, missing).reason
+    ? combineScenarioGates(card.scenarios.map(readScenarioGate), { maxRegression: card.gate.maxRegression ?? null }, missing).reason
     : reasons.join("; ");
   return { ...card, gate: { ...card.gate, passed: false, reason, reasons } };
 }

@@ -1,5 +1,5 @@
 import type { LoadedRound } from "../config/load-round-config.js";
-import { tokenizerLocation } from "../config/round-config-schema.js";
+import { tokenizerLocation } from "../config/tokenizer-location.js";
 import type { EngineRuntime } from "../engine/engine-runtime.js";
 import { MAX_TOKENIZER_BYTES, parseTokenizer } from "../tokens/parse-tokenizer.js";
 import { readTokenizerFile } from "../tokens/read-tokenizer-file.js";

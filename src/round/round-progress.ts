@@ -17,6 +17,7 @@ export type RoundProgressEvent =
   | ({ type: "starting"; role: EngineRole } & InRun)
   | ({ type: "healthy"; role: EngineRole; afterMs: number } & InRun)
   | ({ type: "benchmark"; role: EngineRole; done: number; total: number; failed: number } & InRun & InScenario)
+  | ({ type: "quality"; role: EngineRole; done: number; total: number; failed: number } & InRun)
   | ({ type: "stopped"; role: EngineRole } & InRun)
   | ({ type: "failed"; role: EngineRole; failure: EngineFailure } & InRun & InScenario)
   | { type: "skipped"; role: EngineRole; reason: string };

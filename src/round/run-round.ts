@@ -40,9 +40,11 @@ import { RoundCancelledError } from "./round-cancelled-error.js";
 import type { RoundProgressEvent } from "./round-progress.js";
 import { type RoundWorkload, listRoundWorkloads } from "./list-round-workloads.js";
 import { type TimeSpentTracker, trackTimeSpent } from "./track-time-spent.js";
-import { assembleScenarioCard } from "../scorecard/combine-scenario-gates.js";
+import { assembleScenarioCard } from "../scorecard/assemble-scenario-card.js";
 import { describeSharedPrompts, findSharedPrompts } from "../vocabulary/find-shared-prompts.js";
 import { describeRoundTwoRuns } from "./describe-round-two-runs.js";
+import { type QualityRun, runQualitySet } from "./run-quality-set.js";
+import { collectQualityOutcomes } from "./collect-quality-outcomes.js";
 
 export type { RoundProgressEvent } from "./round-progress.js";
 
@@ -109,11 +111,17 @@ interface EngineTurnContext {
   tokenCounter: TokenCounter | null;
   gpuState: GpuStateRecorder;
   timeSpent: TimeSpentTracker;
+  /** The round's question set, asked after the workloads in every start; null without quality:. */
+  quality: QualityRun | null;
 }
 
-/** One engine's turn in one run: what each workload it served measured (by index), and the failure that ended it. */
+/**
+ * One engine's turn in one run: what each workload it served measured (by index), which questions of the
+ * quality set it got right (null when it was not asked them), and the failure that ended it.
+ */
 interface EngineTurn {
   results: Map<number, EngineRoundResult>;
+  quality: Map<string, boolean> | null;
   failure: EngineFailure | null;
 }
 
@@ -215,12 +223,40 @@ async function runEngine(
         const failure = mark({ ...death, prompt: findPromptInFlight(workload.prompts, records) }, workload.name);
         results.set(entry.index, { records, failure, reportedTimes });
         emit({ type: "failed", role, ...named(workload.name), failure });
-        return { results, failure };
+        return { results, quality: null, failure };
       }
       results.set(entry.index, { records, failure: null, reportedTimes });
     }
+    serving = null;
+    // The question set, after every workload of this start: its answers are not timed, and the bench's are over.
+    const answered = context.quality
+      ? await runQualitySet({
+          baseUrl: running.baseUrl,
+          quality: context.quality,
+          bench: config.bench,
+          engineFamily: family,
+          signal,
+          engineGone: died.signal,
+          onProgress: (progress) => emit({ type: "quality", role, ...progress }),
+        })
+      : null;
+    if (signal.aborted) throw new RoundCancelledError(signal.reason);
+    if (answered) {
+      timeSpent.add(role, "qualityMs", answered.ms);
+      if (!death && [...answered.records.values()].some((record) => !record.ok)) {
+        const exit = await Promise.race([running.exited, delay(EXIT_GRACE_MS).then(() => null)]);
+        if (exit && !death)
+          death = classifyFailure({ role, stage: "benchmark", exit, logLines: running.logTail(), engine: family, runtime: config.runtime });
+      }
+      if (death) {
+        benchmarkOver = true;
+        const failure = mark(death, null);
+        emit({ type: "failed", role, failure });
+        return { results, quality: null, failure };
+      }
+    }
     benchmarkOver = true;
-    return { results, failure: null };
+    return { results, quality: answered?.right ?? null, failure: null };
   } catch (error) {
     if (error instanceof RoundCancelledError) throw error;
     if (signal.aborted) throw new RoundCancelledError(signal.reason);
@@ -230,7 +266,7 @@ async function runEngine(
       const failure = mark(error.failure, scenario);
       if (serving) results.set(serving.index, { records: new Map(), failure });
       emit({ type: "failed", role, ...named(scenario), failure });
-      return { results, failure };
+      return { results, quality: null, failure };
     }
     throw error;
   } finally {
@@ -264,6 +300,10 @@ export async function runRound(options: RunRoundOptions): Promise<Scorecard> {
   const roundRuns = Math.max(...workloads.map((workload) => workload.config.bench.runs));
   // Each workload's runs: a workload with fewer runs than the round's is benchmarked in the first ones only.
   const workloadRuns: RoundRun[][] = workloads.map(() => []);
+  const quality: QualityRun | null =
+    round.config.quality && round.quality ? { questions: round.quality.questions, settings: round.config.quality } : null;
+  // Which questions each engine got right in each run, in run order.
+  const qualityRuns: Array<{ baseline: Map<string, boolean> | null; candidate: Map<string, boolean> | null }> = [];
   let failure: EngineFailure | null = null;
   let spent: TimeSpent | null = null;
   logger.info(describeBusyPoll(round.config.bench.busyPoll));
@@ -293,12 +333,12 @@ export async function runRound(options: RunRoundOptions): Promise<Scorecard> {
           role: "baseline",
           reason: "the candidate could not be prepared, so no engine was started",
         });
-      const context: EngineTurnContext = { workloads, runs: roundRuns, tokenCounter: counter, gpuState, timeSpent };
+      const context: EngineTurnContext = { workloads, runs: roundRuns, tokenCounter: counter, gpuState, timeSpent, quality };
       for (let run = 1; run <= roundRuns && !failure; run++) {
         const [first, second] = orderEngineTurns(run, round.config.bench.order);
         const firstTurn = await runEngine(first, run, runtime, options, context);
         const secondTurn: EngineTurn = firstTurn.failure
-          ? { results: new Map(), failure: null }
+          ? { results: new Map(), quality: null, failure: null }
           : await runEngine(second, run, runtime, options, context);
         if (firstTurn.failure) options.onProgress?.({ type: "skipped", role: second, reason: `the ${first} failed` });
         const turns = { [first]: firstTurn, [second]: secondTurn } as Record<EngineRole, EngineTurn>;
@@ -309,6 +349,7 @@ export async function runRound(options: RunRoundOptions): Promise<Scorecard> {
           if (run > workload.config.bench.runs) return;
           workloadRuns[index]?.push({ baseline: resultOf(turns.baseline, index), candidate: resultOf(turns.candidate, index) });
         });
+        qualityRuns.push({ baseline: turns.baseline.quality, candidate: turns.candidate.quality });
         failure = firstTurn.failure ?? secondTurn.failure;
       }
     }
@@ -345,6 +386,7 @@ export async function runRound(options: RunRoundOptions): Promise<Scorecard> {
     gpu,
   };
   const family = engineFamily(config.engine);
+  const qualityCard = quality && round.quality ? collectQualityOutcomes(quality, round.quality.hash, qualityRuns) : null;
   // Each workload is scored and carded on its own, with its own settings, prompts and bar.
   const cards = workloads.map((workload, index) => {
     const settings = workload.config;
@@ -369,6 +411,8 @@ export async function runRound(options: RunRoundOptions): Promise<Scorecard> {
       noise: calibration
         ? { floor: calibration.noiseFloor, problems: calibration.problems, selfAgreement: calibration.selfAgreement ?? null }
         : null,
+      // The question set was answered in the starts every workload shares: each workload's card judges it.
+      quality: qualityCard?.questions ?? null,
     });
     return buildScorecard({
       config: settings,
@@ -392,6 +436,7 @@ export async function runRound(options: RunRoundOptions): Promise<Scorecard> {
       // A round's time is the round's: on its card, not on each scenario's.
       timeSpent: workload.name === null ? spent : null,
       ...(workload.promptsSource !== undefined ? { promptsSource: workload.promptsSource } : {}),
+      quality: qualityCard,
     });
   });
   if (!round.scenarios) return cards[0] ?? failWithoutWorkload();

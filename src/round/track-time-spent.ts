@@ -21,14 +21,16 @@ const floor1 = (ms: number): number => Math.floor(Math.max(0, ms) * 10) / 10;
 export function trackTimeSpent(now: () => number): TimeSpentTracker {
   const startedAt = now();
   let prepareMs = 0;
-  const empty = (): EngineTimeSpent => ({ starts: 0, startMs: 0, warmupMs: 0, benchmarkMs: 0, stopMs: 0 });
-  const engines: Record<EngineRole, EngineTimeSpent> = { baseline: empty(), candidate: empty() };
-  const rounded = (spent: EngineTimeSpent): EngineTimeSpent => ({
+  const empty = (): Required<EngineTimeSpent> => ({ starts: 0, startMs: 0, warmupMs: 0, benchmarkMs: 0, stopMs: 0, qualityMs: 0 });
+  const engines: Record<EngineRole, Required<EngineTimeSpent>> = { baseline: empty(), candidate: empty() };
+  const rounded = (spent: Required<EngineTimeSpent>): EngineTimeSpent => ({
     starts: spent.starts,
     startMs: floor1(spent.startMs),
     warmupMs: floor1(spent.warmupMs),
     benchmarkMs: floor1(spent.benchmarkMs),
     stopMs: floor1(spent.stopMs),
+    // Only a round that answered a question set spent any: other cards read as before.
+    ...(spent.qualityMs > 0 ? { qualityMs: floor1(spent.qualityMs) } : {}),
   });
   return {
     started: (role) => void engines[role].starts++,

@@ -12,12 +12,24 @@ import { cleanLogLine } from "./sanitize-log-tail.js";
 /** U+200B: invisible, and it breaks GitHub's mention and reference patterns (the way Dependabot and Renovate do). */
 export const ZERO_WIDTH_SPACE = "\u200b";
 
-/**
- * A link to an issue, pull request, discussion or commit makes a cross-reference on the target as
- * `#N` does; with or without its scheme, on any host (GitHub Enterprise too). Other URLs stay links.
+/*
+ * What a renderer could turn into a link in text outside code: a URL with a scheme or a leading `//`,
+ * a `www.` host, an e-mail address, a bare domain (GitHub links none, but markdown-it's linkify and
+ * mail clients do, and a 2-letter TLD is enough for them: `engine.py` is Paraguay) or an IPv4
+ * address. A word holding any of these is shown as code, which no renderer links; a file name or a
+ * dotted Python name in a code span reads as well as in plain text.
  */
-const REFERENCE_URL =
-  /(?:\bhttps?:\/\/|\bwww\.)?[\w.-]+\.[a-z]{2,}(?::\d+)?\/[^\s/]+\/[^\s/]+\/(?:issues|pull|pulls|discussions|commit|commits)\/\S*/gi;
+const LINKABLE = /:\/\/|^\/\/|www\.|@[^@]*\.|\.\p{Cf}*\p{L}[\p{Cf}\p{M}]*\p{L}|\d\.\d+\.\d+\.\d/iu;
+
+/**
+ * A word: what lies between spaces, backticks (a code span cannot hold one safely in every renderer),
+ * pipes (a table's cell breaks) and angle brackets (HTML, escaped as text).
+ */
+const WORD = /[^\s`|<>]+/gu;
+
+/** Punctuation around a linkable word that reads as the sentence's, not the link's: kept outside the code span. */
+const LEADING = /^[(["'{*_~]+/u;
+const TRAILING = /[.,:;!?'")\]}*_~]+$/u;
 
 /**
  * Breaks what GitHub would turn into a notification or a cross-reference in text outside code:
@@ -33,6 +45,10 @@ export function neutralizeReferences(text: string): string {
     .replace(/\b(GH)-(?=\d)/gi, `$1-${ZERO_WIDTH_SPACE}`);
 }
 
+function isLetterOrDigit(char: string | undefined): boolean {
+  return char !== undefined && /[\p{L}\p{N}]/u.test(char);
+}
+
 function escapeInlineText(text: string): string {
   // References first: the entities added below carry a `#` of their own.
   return (
@@ -46,27 +62,45 @@ function escapeInlineText(text: string): string {
       .replace(/`/g, "&#96;")
       .replace(/\[/g, "&#91;")
       .replace(/\n/g, " ")
+      // Emphasis, strike-through and GitHub's math: `*`, `~` and `$` always, `_` unless inside a word, where it never emphasises.
+      .replace(/[*~$]/g, "\\$&")
+      .replace(/_/g, (underscore, at: number, all: string) =>
+        isLetterOrDigit(all[at - 1]) && isLetterOrDigit(all[at + 1]) ? underscore : "\\_",
+      )
   );
 }
 
-/** An issue or pull request URL shown as code: readable and copyable, never a link, never a reference. */
-function codeSpan(url: string): string {
-  return `\`${breakHtmlComments(url.replace(/`/g, "")).replace(/\|/g, "\\|")}\``;
+/** One word of text outside code: a linkable one as a code span (its sentence punctuation outside), any other escaped. */
+function escapeWord(word: string): string {
+  if (!LINKABLE.test(word)) return escapeInlineText(word);
+  const lead = LEADING.exec(word)?.[0] ?? "";
+  const rest = word.slice(lead.length);
+  const trail = TRAILING.exec(rest)?.[0] ?? "";
+  const core = rest.slice(0, rest.length - trail.length);
+  if (!LINKABLE.test(core)) return escapeInlineText(word);
+  // A word holds no backtick, pipe, angle bracket or space, so one backtick fences it and nothing inside needs escaping.
+  return `${escapeInlineText(lead)}\`${core}\`${escapeInlineText(trail)}`;
 }
 
 /**
- * Untrusted text for a table cell, a heading or a list item: one line, no HTML, no Markdown link or
- * code span of its own, no table break, no mention or reference.
+ * Untrusted text for a table cell, a heading or a list item: one line, no HTML, no Markdown link,
+ * code span, emphasis or strike-through of its own, no table break, no mention or reference, and no
+ * link: every word a renderer could link (URLs, `www.` hosts, e-mail addresses, bare domains) is a
+ * code span, which shows it literally and copies it whole.
  */
 export function escapeInline(text: string): string {
-  const clean = cleanLogLine(text);
+  const clean = cleanLogLine(text).replace(/\n/g, " ");
   let out = "";
   let last = 0;
-  for (const match of clean.matchAll(REFERENCE_URL)) {
-    out += escapeInlineText(clean.slice(last, match.index)) + codeSpan(match[0]);
+  for (const match of clean.matchAll(WORD)) {
+    out += escapeInlineText(clean.slice(last, match.index)) + escapeWord(match[0]);
     last = match.index + match[0].length;
   }
-  return out + escapeInlineText(clean.slice(last));
+  // At the start of a list item these would open a heading, a list or a thematic break the app did not write.
+  const escaped = out + escapeInlineText(clean.slice(last));
+  return /^\s*-(?:\s*-){2,}\s*$/.test(escaped)
+    ? escaped.replace("-", "\\-")
+    : escaped.replace(/^(\s*)([#+-])(?=\s|$)/, "$1\\$2").replace(/^(\s*\d{1,9})([.)])(?=\s|$)/, "$1\\$2");
 }
 
 /**

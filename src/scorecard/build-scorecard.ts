@@ -10,6 +10,7 @@ import type { RoundSummary } from "../scoring/summarize-round.js";
 import { SPEEDGATE_VERSION } from "../version.js";
 import {
   type AnswerVariation,
+  type CardQuality,
   type EngineSide,
   MAX_PROMPTS_SOURCE_CHARS,
   type PromptRun,
@@ -49,6 +50,8 @@ export interface BuildScorecardInput {
   timeSpent?: Scorecard["timeSpent"];
   /** A scenario's prompts file as its config writes it; absent for synthetic prompts and a round without scenarios. */
   promptsSource?: string;
+  /** The quality question set as both engines answered it (its verdict is the result's); absent without quality:. */
+  quality?: Omit<CardQuality, "judgement"> | null;
 }
 
 /** A path past the card's bound keeps its end: the file's name and folders nearest it tell which set it was. */
@@ -236,6 +239,7 @@ export function buildScorecard(input: BuildScorecardInput): Scorecard {
     ...(input.commits ? { commits: input.commits } : {}),
     ...(input.unchanged ? { unchanged: input.unchanged } : {}),
     ...(input.timeSpent ? { timeSpent: input.timeSpent } : {}),
+    ...(input.quality ? { quality: { ...input.quality, judgement: result.quality } } : {}),
     convertedFrom: null,
     prompts: result.prompts.map((prompt) => ({
       id: prompt.id,

@@ -5,9 +5,11 @@ import type { ExplainRules } from "../scoring/explain-unscored-run.js";
 import { formatPercent } from "../scoring/format-speedup.js";
 import { DEFAULT_AGREEMENT_TOKENS, DEFAULT_MIN_PROMPT_AGREEMENT, judgeAgreement } from "../scoring/judge-agreement.js";
 import type { PromptStatus } from "../scoring/score-prompt.js";
-import { describeEngineFailure, failureContext, runSpeedup } from "../scoring/score-round.js";
-import { distinctAnswers } from "../scoring/match-branches.js";
-import { isUnexplainedAnswer, summarizeRound } from "../scoring/summarize-round.js";
+import { describeEngineFailure, equalLengthReason, failureContext, runSpeedup, sharedTokensReason } from "../scoring/score-round.js";
+import { answersJudgedByQuality } from "../scoring/evaluate-gate.js";
+import { DEFAULT_MAX_QUALITY_DROP, judgeQuality } from "../scoring/judge-quality.js";
+import { type AnswerPrefixes, answersVary, isUnexplainedAnswer } from "../scoring/pooled-answers.js";
+import { summarizeRound } from "../scoring/summarize-round.js";
 import { summaryFields } from "./build-scorecard.js";
 import type { PromptResult, PromptRun, Scorecard } from "./scorecard-schema.js";
 import type { CardCalibration } from "../calibration/calibration-schema.js";
@@ -72,6 +74,7 @@ export function rederiveRun(
   rules: ExplainRules,
   legacySpeedup: number | null,
   pooled: PooledRun | null = null,
+  equalLength = false,
 ): PromptRun & RunOutcome {
   const tolerance = rules.tolerance;
   const keepReason = (status: PromptStatus, fallback: string): string => (run.status === status && run.reason ? run.reason : fallback);
@@ -90,7 +93,7 @@ export function rederiveRun(
   if (run.status === "excluded" && !timed) return as("excluded", null, run.reason);
   if (c === null) return as("zeroed", 0, keepReason("zeroed", "the candidate gave no answer"));
   if (KEPT_STATUSES.has(run.status)) return as(run.status, 0, run.reason);
-  if (run.match !== undefined && pooled) return rederiveBranchRun(run, rules, pooled, as);
+  if (run.match !== undefined && pooled) return rederiveBranchRun(run, rules, pooled, as, equalLength);
   if (c < tolerance * b)
     return as("below_tolerance", 0, keepReason("below_tolerance", `answered ${c} of ${b} tokens (tolerance ${formatPercent(tolerance)})`));
   const agreed = agreedTokensOf(run, Math.min(b, c));
@@ -104,7 +107,7 @@ export function rederiveRun(
 
 /** Where a run sits in its prompt's pooled answers (PromptResult.answerPrefixes), for runs held to every baseline answer. */
 export interface PooledRun {
-  prefixes: ReadonlyArray<readonly number[] | null>;
+  prefixes: AnswerPrefixes;
   /** 0-based. */
   run: number;
 }
@@ -119,6 +122,7 @@ function rederiveBranchRun(
   rules: ExplainRules,
   pooled: PooledRun,
   as: (status: PromptStatus, score: number | null, reason: string | null) => PromptRun & RunOutcome,
+  equalLength: boolean,
 ): PromptRun & RunOutcome {
   const b = run.baselineTokens as number;
   const c = run.candidateTokens as number;
@@ -128,7 +132,7 @@ function rederiveBranchRun(
   const timed = run.baselineMs !== null && run.candidateMs !== null;
   const scored = (reason: string | null): PromptRun & RunOutcome =>
     timed
-      ? { ...as("scored", runSpeedup({ ...run, match }), reason), match }
+      ? { ...as("scored", runSpeedup({ ...run, match }, { equalLength }), reason), match }
       : { ...as("zeroed", 0, "the card keeps no times at the compared length for this run"), match };
   if (explained) return { ...scored(run.reason), agreedTokens: k };
   const agreed = Math.min(run.agreedTokens ?? k, k);
@@ -138,12 +142,18 @@ function rederiveBranchRun(
       match,
     };
   }
-  const runs = pooled.prefixes.length / 2;
-  const answersVary = distinctAnswers(pooled.prefixes, 0, runs) >= 2 || distinctAnswers(pooled.prefixes, runs, 2 * runs) >= 2;
   const early = agreed < k ? judgeAgreement(agreed, k, rules) : null;
-  if (early !== null && run.baselinePartsHere !== true && !answersVary)
+  if (early !== null && run.baselinePartsHere !== true && !answersVary(pooled.prefixes))
     return { ...as("diverged", 0, run.reason ?? early), match, agreedTokens: agreed };
-  return { ...scored(run.reason), agreedTokens: agreed };
+  // The reason follows how the run is timed now: a card scored under gate.answers: quality re-gated without it, and back.
+  const parted = agreed < k && timed;
+  const reason =
+    parted && equalLength
+      ? equalLengthReason(agreed, k)
+      : parted && run.reason === equalLengthReason(agreed, k)
+        ? sharedTokensReason(agreed, k)
+        : run.reason;
+  return { ...scored(reason), agreedTokens: agreed };
 }
 
 /**
@@ -154,6 +164,9 @@ function rederiveBranchRun(
 export function rescoreCard(card: Scorecard, options: RescoreOptions): Scorecard {
   const rules = cardRules(card.settings);
   const legacy = card.convertedFrom === 1;
+  const questions = card.quality?.questions ?? null;
+  const maxDrop = options.gate.quality?.maxDrop ?? DEFAULT_MAX_QUALITY_DROP;
+  const equalLength = answersJudgedByQuality(options.gate, questions ? judgeQuality(questions, maxDrop) : null);
   const runs = card.prompts.map((prompt) =>
     prompt.runs.map((run, index) =>
       rederiveRun(
@@ -161,6 +174,7 @@ export function rescoreCard(card: Scorecard, options: RescoreOptions): Scorecard
         rules,
         legacy && prompt.status === "scored" ? prompt.speedup : null,
         prompt.answerPrefixes ? { prefixes: prompt.answerPrefixes, run: index } : null,
+        equalLength,
       ),
     ),
   );
@@ -183,6 +197,7 @@ export function rescoreCard(card: Scorecard, options: RescoreOptions): Scorecard
         ? { floor: calibration.noiseFloor, problems: calibration.problems, selfAgreement: calibration.selfAgreement ?? null }
         : null,
       bootstrapSeed: options.bootstrapSeed,
+      quality: questions,
     },
   );
   const prompts: PromptResult[] = card.prompts.map((prompt, index) => {
@@ -198,5 +213,6 @@ export function rescoreCard(card: Scorecard, options: RescoreOptions): Scorecard
       runs: promptRuns.map(({ score: _score, ...run }) => run),
     };
   });
-  return { ...card, ...summaryFields(summary, calibration), prompts };
+  const quality = card.quality ? { quality: { ...card.quality, judgement: summary.quality } } : {};
+  return { ...card, ...summaryFields(summary, calibration), ...quality, prompts };
 }

@@ -1,12 +1,12 @@
 import type { GateSettings } from "../scoring/evaluate-gate.js";
-import { assembleScenarioCard } from "./combine-scenario-gates.js";
+import { assembleScenarioCard } from "./assemble-scenario-card.js";
 import { type RescoreOptions, rescoreCard } from "./rescore-card.js";
 import type { ScenarioCard, ScenarioResult, Scorecard } from "./scorecard-schema.js";
 
 /** The gate settings a card records: the bar its round (or its scenario) was configured with. */
 export function recordedGateSettings(card: Pick<ScenarioCard, "gate">): GateSettings {
-  const { minRoundScore, use, maxUnscored, minPrompts, minAgreement, maxUnexplained } = card.gate;
-  return { minRoundScore, use, maxUnscored, minPrompts, minAgreement, maxUnexplained };
+  const { minRoundScore, use, maxUnscored, minPrompts, minAgreement, maxUnexplained, answers, quality } = card.gate;
+  return { minRoundScore, use, maxUnscored, minPrompts, minAgreement, maxUnexplained, answers, quality };
 }
 
 export interface ScenarioRescoreOptions extends Omit<RescoreOptions, "gate"> {

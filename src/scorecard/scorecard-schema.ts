@@ -4,7 +4,7 @@ import { FAILURE_KINDS } from "../vocabulary/engine-failure.js";
 import { roundMetricsSchema } from "../metrics/metrics-schema.js";
 import { engineReportedTimesSchema } from "../vocabulary/engine-reported-times.js";
 import { gpuStateSchema } from "../vocabulary/gpu-state-schema.js";
-import { GATE_MODES } from "../scoring/evaluate-gate.js";
+import { GATE_MODES, MAX_GATE_REASONS } from "../scoring/evaluate-gate.js";
 import { MAX_SCENARIOS, SCENARIO_NAME } from "../vocabulary/scenario-name.js";
 
 /*
@@ -236,6 +236,8 @@ export const engineTimeSpentSchema = z.object({
   benchmarkMs: z.number().finite().min(0),
   /** Stopping the engine and waiting for it to be gone. */
   stopMs: z.number().finite().min(0),
+  /** Answering the quality question set (quality:), after the bench in the same starts; absent without one and on older cards. */
+  qualityMs: z.number().finite().min(0).optional(),
 });
 
 /** Where the round's wall-clock time went: preparing (patch, build), and each engine's starts, warm-up and benchmark. */
@@ -246,6 +248,47 @@ export const timeSpentSchema = z.object({
   prepareMs: z.number().finite().min(0),
   baseline: engineTimeSpentSchema,
   candidate: engineTimeSpentSchema,
+});
+
+/** The ids of questions a card lists (the discordant ones); past this many it lists none and the per-run outcomes say. */
+const MAX_QUESTIONS = 100_000;
+const questionIds = z.array(text(256)).max(MAX_QUESTIONS);
+
+/** The quality verdict as judgeQuality gives it: what every reader recomputes from `questions`, never reads back. */
+export const qualityJudgementSchema = z.object({
+  compared: count,
+  baselineRight: count,
+  candidateRight: count,
+  baselineOnly: questionIds,
+  candidateOnly: questionIds,
+  pValue: fraction,
+  difference: z.number().finite().min(-1).max(1),
+  interval: z.object({ low: z.number().finite().min(-1).max(1), high: z.number().finite().min(-1).max(1) }),
+  dropped: z.boolean(),
+  line: text(1_000),
+  reason: text(4_000).nullable(),
+});
+
+/**
+ * The round's question set (quality:) as both engines answered it: per question, right or wrong in each
+ * run (null: not asked in that run), so anyone can judge it again; never the question's text or its
+ * reference, which stay on the runner. Absent on cards of rounds without quality: and on older cards.
+ */
+export const cardQualitySchema = z.object({
+  /** sha256 of the whole question set as loaded (shards of one round share it). */
+  questionsHash: text(128),
+  scorer: z.union([z.enum(["number", "choice", "exact"]), z.object({ regex: text(1_000) })]),
+  maxTokens: count,
+  questions: z
+    .array(
+      z.object({
+        id: text(256),
+        baseline: z.array(z.boolean().nullable()).max(100),
+        candidate: z.array(z.boolean().nullable()).max(100),
+      }),
+    )
+    .max(MAX_QUESTIONS),
+  judgement: qualityJudgementSchema.nullable(),
 });
 
 export { MAX_SCENARIOS, SCENARIO_NAME };
@@ -335,10 +378,13 @@ const scorecardFields = {
     /** Absent on older cards: a merge of them gets the defaults. */
     minAgreement: z.number().min(0).max(1).optional(),
     maxUnexplained: z.number().min(0).lt(1).optional(),
+    /** gate.answers and gate.quality as the round set them; absent: speed, and the default maxDrop. */
+    answers: z.enum(["speed", "quality"]).optional(),
+    quality: z.object({ maxDrop: z.number().min(0).lt(1) }).optional(),
     bar: z.number().gt(0),
     passed: z.boolean(),
     reason: text(8_000),
-    reasons: z.array(text(4_000)).max(20),
+    reasons: z.array(text(4_000)).max(MAX_GATE_REASONS),
     rule: text(4_000).nullable(),
     calibration: cardCalibrationSchema.nullable(),
     /**
@@ -389,6 +435,8 @@ const scorecardFields = {
   docsBaseUrl: docsBaseUrlSchema.nullable(),
   /** Where the round's time went; absent on older cards and on merged shards (each shard spent its own). */
   timeSpent: timeSpentSchema.nullable().optional(),
+  /** The quality question set both engines answered, and its verdict; absent without quality:. */
+  quality: cardQualitySchema.optional(),
 };
 
 /**
@@ -434,3 +482,4 @@ export type PromptRun = z.infer<typeof promptRunSchema>;
 export type AnswerVariation = z.infer<typeof answerVariationSchema>;
 export type CardCommits = z.infer<typeof cardCommitsSchema>;
 export type CardCommitSide = z.infer<typeof cardCommitSideSchema>;
+export type CardQuality = z.infer<typeof cardQualitySchema>;

@@ -1,4 +1,5 @@
 import type { ScoreInterval } from "./bootstrap-interval.js";
+import type { QualityJudgement } from "./judge-quality.js";
 import { formatBar, formatPercent, formatPercentAgainst, formatScoreAgainstBar } from "./format-speedup.js";
 
 /**
@@ -9,6 +10,14 @@ import { formatBar, formatPercent, formatPercentAgainst, formatScoreAgainstBar }
 export type GateMode = "round-score" | "interval-low" | "noise-floor";
 
 export const GATE_MODES = ["interval-low", "noise-floor", "round-score"] as const;
+
+/** gate.use when the config leaves it out: the noise floor when the round names a calibration, the interval's low end otherwise. */
+export function defaultGateMode(calibrated: boolean): GateMode {
+  return calibrated ? "noise-floor" : "interval-low";
+}
+
+/** The most reasons a gate gives: the card's schema holds no more, so a merged gate keeps the first this many. */
+export const MAX_GATE_REASONS = 20;
 export const DEFAULT_MAX_UNSCORED = 0.1;
 export const DEFAULT_MIN_PROMPTS = 10;
 /**
@@ -48,6 +57,13 @@ export interface GateSettings {
   minAgreement?: number;
   /** The largest share of compared prompts cut short or parted in a way the baseline's own answers do not explain. Default 0. */
   maxUnexplained?: number;
+  /**
+   * gate.answers: "quality" judges an answer no baseline answer explains by the round's question set instead of the agreement rules
+   * (answersJudgedByQuality); "speed" or absent: the agreement rules.
+   */
+  answers?: "speed" | "quality" | undefined;
+  /** gate.quality: the smallest significant drop in accuracy that fails; absent: DEFAULT_MAX_QUALITY_DROP. */
+  quality?: { maxDrop: number } | undefined;
 }
 
 export interface GateResult extends GateSettings {
@@ -56,7 +72,7 @@ export interface GateResult extends GateSettings {
   passed: boolean;
   /** The verdict in one line: the rule's comparison when it passes, every reason it does not otherwise. */
   reason: string;
-  /** Every reason the gate does not pass; empty when it passes. */
+  /** Every reason the gate does not pass (a card keeps at most MAX_GATE_REASONS); empty when it passes. */
   reasons: string[];
   /** What the rule (gate.use) found, pass or fail; null when a failure left nothing to evaluate. */
   rule: string | null;
@@ -79,6 +95,18 @@ export interface SelfAgreementInput {
   lowestMedianAgreement: number | null;
   /** The largest share of compared prompts one A/A round cut short or parted (below tolerance or diverged against itself). */
   mostDisagreed: number;
+}
+
+/**
+ * Candidate answers held to every answer the baseline gave (matchBranches) that none explains, of
+ * those compared, how often shuffling the engines' labels gives as many (shuffleUnexplained), and
+ * whether the baseline's own answers to any prompt varied over the runs.
+ */
+export interface UnexplainedAnswers {
+  count: number;
+  compared: number;
+  pValue: number;
+  baselineVaries: boolean;
 }
 
 export interface GateInput {
@@ -111,14 +139,25 @@ export interface GateInput {
   unexplained?: number;
   /** Which, such as "p3 (run 1, below tolerance), p7 (diverged)", for the reason. */
   unexplainedBreakdown?: string;
-  /**
-   * Candidate answers held to every answer the baseline gave (matchBranches) that none explains, of
-   * those compared, and how often shuffling the engines' labels gives as many (shuffleUnexplained).
-   * When present, the unexplained rule counts answers and weighs them against the shuffle.
-   */
-  unexplainedAnswers?: { count: number; compared: number; pValue: number; baselineVaries?: boolean } | null;
+  /** When present, the unexplained rule counts answers and weighs them against the shuffle. */
+  unexplainedAnswers?: UnexplainedAnswers | null;
   /** Runs the candidate served: with one, the baseline's answers show nothing of the engine's own variation. */
   runsServed?: number;
+  /** The round's question set judged (judgeQuality); null or absent when the round has no quality: or nothing was compared. */
+  quality?: QualityJudgement | null;
+}
+
+/**
+ * Whether the round's changed answers are judged by its question set: the maintainers asked for it
+ * (gate.answers: quality) and both engines answered questions in this round. Without that evidence the
+ * agreement rules stay on, whatever the setting says. The one place the switch is decided: the gate's
+ * integrity reasons and the timing of an unexplained answer (runSpeedup) both read it.
+ */
+export function answersJudgedByQuality(
+  settings: Pick<GateSettings, "answers">,
+  quality: Pick<QualityJudgement, "compared"> | null | undefined,
+): boolean {
+  return settings.answers === "quality" && quality !== null && quality !== undefined && quality.compared > 0;
 }
 
 /**
@@ -217,16 +256,11 @@ function agreementReasons(input: GateInput, limits: { minAgreement: number; maxU
  * shows no nondeterminism to allow for: one run, or a baseline that answered every prompt the same
  * way in every run (a deterministic engine's A/A round shows no unexplained answer at all).
  */
-function unexplainedAnswersReason(
-  answers: { count: number; compared: number; pValue: number; baselineVaries?: boolean },
-  input: GateInput,
-  allowed: number,
-  maxUnexplained: number,
-): string | null {
+function unexplainedAnswersReason(answers: UnexplainedAnswers, input: GateInput, allowed: number, maxUnexplained: number): string | null {
   if (answers.compared === 0 || answers.count / answers.compared <= allowed) return null;
   const oneRun = (input.runsServed ?? 2) < 2;
   // An engine whose own answers never varied over the round's runs licenses no unexplained answer.
-  const steady = !oneRun && answers.baselineVaries === false;
+  const steady = !oneRun && !answers.baselineVaries;
   if (!oneRun && !steady && answers.pValue >= UNEXPLAINED_SIGNIFICANCE) return null;
   const share = answers.count / answers.compared;
   const which = input.unexplainedBreakdown ? ` (${input.unexplainedBreakdown})` : "";
@@ -249,6 +283,19 @@ function unexplainedAnswersReason(
 /** A p-value as a share of shuffles: "0.3%", "under 0.1%". */
 function formatPValue(p: number): string {
   return p < 0.001 ? "under 0.1%" : formatPercent(p);
+}
+
+/**
+ * The reasons about the candidate's answers rather than its speed: the agreement rules (the median
+ * agreement, the unexplained answers and everything that weighs them). Under gate.answers: quality with
+ * a question set answered (answersJudgedByQuality) none of them applies: an answer no baseline answer
+ * explains is no longer a failure by itself, and the quality rule judges whether the changed answers are
+ * worse. Cuts, failures and implausible counts are not here: they score 0 and count under
+ * gate.maxUnscored whatever judges the answers.
+ */
+function integrityReasons(input: GateInput, settings: GateSettings, limits: { minAgreement: number; maxUnexplained: number }): string[] {
+  if (answersJudgedByQuality(settings, input.quality)) return [];
+  return agreementReasons(input, limits);
 }
 
 /**
@@ -281,7 +328,8 @@ export function evaluateGate(input: GateInput, settings: GateSettings): GateResu
         `scored (${input.unscoredBreakdown}), more than gate.maxUnscored ${formatPercent(settings.maxUnscored)}`,
     );
   }
-  reasons.push(...agreementReasons(input, { minAgreement, maxUnexplained }));
+  reasons.push(...integrityReasons(input, settings, { minAgreement, maxUnexplained }));
+  if (input.quality?.reason) reasons.push(input.quality.reason);
   if (compared < settings.minPrompts) {
     reasons.push(`too few prompts for a verdict: ${compared} compared, gate.minPrompts is ${settings.minPrompts}`);
   }

@@ -1,4 +1,5 @@
 import { compareAnswers } from "./compare-answers.js";
+import { answersVary, distinctAnswers, poolIndex } from "./pooled-answers.js";
 import type { CompletedRequest, RequestRecord } from "./request-record.js";
 
 /*
@@ -49,27 +50,12 @@ export interface BranchAnalysis {
   /** Per candidate run; null where either side has nothing to compare (a failed request, or records that keep no text). */
   candidate: Array<CandidateBranch | null>;
   /**
-   * The prefix relation of the pooled answers, baseline runs first (indices 0..R−1), then the candidate's
-   * (R..2R−1): for each answer, the indices of the other answers that are its start or equal to it; null
-   * where there is no answer. Kept on the card: it is all the shuffle test (shuffle-unexplained.ts) needs.
+   * The prefix relation of the pooled answers (pooled-answers.ts: the baseline's runs first, then the
+   * candidate's). Kept on the card: it is all the shuffle test (shuffle-unexplained.ts) needs.
    */
   prefixes: Array<number[] | null>;
   /** Distinct answers the baseline gave over the runs (equal answers counted once); 0 when it gave none to compare. */
   baselineAnswers: number;
-}
-
-/**
- * Distinct answers among the pooled ones in [from, to): each answer that no earlier one of them equals
- * (equal answers are each the start of the other).
- */
-export function distinctAnswers(prefixes: ReadonlyArray<readonly number[] | null>, from: number, to: number): number {
-  let distinct = 0;
-  for (let i = from; i < to; i++) {
-    if (!prefixes[i]) continue;
-    const equalsEarlier = (prefixes[i] ?? []).some((j) => j >= from && j < i && (prefixes[j] ?? []).includes(i));
-    if (!equalsEarlier) distinct++;
-  }
-  return distinct;
 }
 
 function completed(record: RequestRecord | null | undefined): CompletedRequest | null {
@@ -114,7 +100,6 @@ export function matchBranches(answers: PromptAnswers): BranchAnalysis {
   const baseline = Array.from({ length: runs }, (_, run) => completed(answers.baseline[run]));
   const candidate = Array.from({ length: runs }, (_, run) => completed(answers.candidate[run]));
   const pooled = [...baseline, ...candidate];
-  const prefixes: Array<number[] | null> = pooled.map((answer) => (answer ? [] : null));
   const relations = new Map<string, Relation | null>();
   const relationOf = (i: number, j: number): Relation | null => {
     const key = `${i}:${j}`;
@@ -125,19 +110,15 @@ export function matchBranches(answers: PromptAnswers): BranchAnalysis {
     }
     return relations.get(key) ?? null;
   };
-  for (let i = 0; i < pooled.length; i++) {
-    for (let j = 0; j < pooled.length; j++) {
-      if (i !== j && relationOf(j, i)?.aStartsB) prefixes[i]?.push(j);
-    }
-  }
-
-  const answersVary = distinctAnswers(prefixes, 0, runs) >= 2 || distinctAnswers(prefixes, runs, 2 * runs) >= 2;
+  const prefixes: Array<number[] | null> = pooled.map((answer, i) =>
+    answer ? pooled.flatMap((_, j) => (i !== j && relationOf(j, i)?.aStartsB ? [j] : [])) : null,
+  );
+  const vary = answersVary(prefixes);
   const analysed = candidate.map((answer, run): CandidateBranch | null => {
     if (!answer) return null;
-    const index = runs + run;
-    const related = baseline.flatMap((b, j) => {
-      const relation = b ? relationOf(j, index) : null;
-      return b && relation ? [{ run: j, record: b, relation }] : [];
+    const related = baseline.flatMap((record, baselineRun) => {
+      const relation = record ? relationOf(poolIndex(runs, "baseline", baselineRun), poolIndex(runs, "candidate", run)) : null;
+      return record && relation ? [{ run: baselineRun, record, relation }] : [];
     });
     if (related.length === 0) return null;
     const explaining = related.filter(({ relation }) => relation.aStartsB);
@@ -153,7 +134,7 @@ export function matchBranches(answers: PromptAnswers): BranchAnalysis {
         agreedTokens,
         cut: false,
         baselinePartsHere: false,
-        answersVary,
+        answersVary: vary,
       };
     }
     // Unexplained: timed against the answer it follows longest (the same run's on a tie).
@@ -166,17 +147,15 @@ export function matchBranches(answers: PromptAnswers): BranchAnalysis {
     const cut = !longest.relation.parted;
     // Two of the baseline's own answers that follow this one as far and part from each other right there.
     const alongside = related.filter((entry) => entry.relation.parted && Math.abs(entry.relation.common - agreedTokens) <= 1);
-    let baselinePartsHere = false;
-    for (let x = 0; x < alongside.length && !baselinePartsHere; x++) {
-      for (let y = x + 1; y < alongside.length && !baselinePartsHere; y++) {
-        const between = relationOf((alongside[x] as { run: number }).run, (alongside[y] as { run: number }).run);
-        baselinePartsHere = between !== null && between.parted && Math.abs(between.common - agreedTokens) <= 1;
-      }
-    }
-    return { match: "none", referenceRun: longest.run, agreedTokens, cut, baselinePartsHere: !cut && baselinePartsHere, answersVary };
+    const partsHere = (first: { run: number }, second: { run: number }): boolean => {
+      const between = relationOf(poolIndex(runs, "baseline", first.run), poolIndex(runs, "baseline", second.run));
+      return between !== null && between.parted && Math.abs(between.common - agreedTokens) <= 1;
+    };
+    const baselinePartsHere = alongside.some((first, x) => alongside.slice(x + 1).some((second) => partsHere(first, second)));
+    return { match: "none", referenceRun: longest.run, agreedTokens, cut, baselinePartsHere: !cut && baselinePartsHere, answersVary: vary };
   });
 
   const anyCompared = [...relations.values()].some((relation) => relation !== null);
-  const baselineAnswers = anyCompared ? distinctAnswers(prefixes, 0, runs) : 0;
+  const baselineAnswers = anyCompared ? distinctAnswers(prefixes, "baseline") : 0;
   return { candidate: analysed, prefixes, baselineAnswers };
 }

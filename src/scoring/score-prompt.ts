@@ -1,6 +1,7 @@
 import { type AnswerComparison, compareAnswers, findInflatedClaims } from "./compare-answers.js";
 import { type AgreementRules, DEFAULT_AGREEMENT_TOKENS, DEFAULT_MIN_PROMPT_AGREEMENT, judgeAgreement } from "./judge-agreement.js";
 import { type CompletedRequest, type RequestRecord, timeToTokens } from "./request-record.js";
+import { speedupFromTimes } from "./speedup-from-times.js";
 import type { CandidateBranch } from "./match-branches.js";
 import { countSlack } from "./token-slack.js";
 
@@ -181,8 +182,7 @@ export function scorePrompt(
       evidence: evidenceOf(baseline, candidate, comparison),
     };
   }
-  // A zero duration cannot happen on a real clock; the floor keeps a broken record from dividing by zero.
-  const speedupAt = (tokens: number): number => timeToTokens(baseline, tokens) / Math.max(timeToTokens(candidate, tokens), 1e-6);
+  const speedupAt = (tokens: number): number => speedupFromTimes(timeToTokens(baseline, tokens), timeToTokens(candidate, tokens));
   // Answers that part are scored no faster than over the tokens they share (see runSpeedup).
   const parts = agreedTokens !== null && agreedTokens < k;
   const speedup = parts ? Math.min(speedupAt(k), speedupAt(Math.max(1, agreedTokens))) : speedupAt(k);
@@ -212,7 +212,7 @@ function scoreOnBranch(
   tolerance: number,
   rules: AgreementRules,
 ): PromptScore {
-  const speedupAt = (tokens: number): number => timeToTokens(baseline, tokens) / Math.max(timeToTokens(candidate, tokens), 1e-6);
+  const speedupAt = (tokens: number): number => speedupFromTimes(timeToTokens(baseline, tokens), timeToTokens(candidate, tokens));
   const n = { baseline: baseline.outputTokens, candidate: candidate.outputTokens };
   const k = Math.min(n.baseline, n.candidate);
   if (branch.match !== "none") {

@@ -1,12 +1,14 @@
 import type { EngineFailure } from "../vocabulary/engine-failure.js";
 import type { ReportedEngineTimes } from "../vocabulary/engine-reported-times.js";
 import type { RunOutcome } from "./aggregate-prompt-runs.js";
-import type { GateSettings, NoiseInput } from "./evaluate-gate.js";
+import { type GateSettings, type NoiseInput, answersJudgedByQuality } from "./evaluate-gate.js";
+import { DEFAULT_MAX_QUALITY_DROP, type QuestionOutcome, judgeQuality } from "./judge-quality.js";
 import type { BaselineSelf } from "./explain-unscored-run.js";
 import { type BranchMatch, type CandidateBranch, matchBranches } from "./match-branches.js";
 import { measureBaselineSelf } from "./measure-baseline-self.js";
 import { type RequestRecord, timeToTokens } from "./request-record.js";
 import { type PromptScore, type StatusEvidence, scorePrompt } from "./score-prompt.js";
+import { MIN_CANDIDATE_MS, speedupFromTimes } from "./speedup-from-times.js";
 import { type RoundSummary, type SummarizeOptions, summarizeRound } from "./summarize-round.js";
 
 /** One engine's side of one run: a record per prompt it was sent, and the failure that stopped it, if any. */
@@ -90,16 +92,12 @@ export interface ScoreRoundInput {
   agreementTokens?: number;
   /** bench.minPromptAgreement (default 0.5; 0: off). */
   minPromptAgreement?: number;
+  /** Each question of the round's quality set, right or wrong per run for each engine; null or absent without quality:. */
+  quality?: readonly QuestionOutcome[] | null;
 }
 
-/** Times on the card are kept to the microsecond; a zero candidate time cannot happen on a real clock. */
+/** Times on the card are kept to the microsecond. */
 const round3 = (value: number): number => Math.round(value * 1000) / 1000;
-export const MIN_CANDIDATE_MS = 0.001;
-
-/** T_b / T_c from two times the card keeps, the candidate's floored so a broken record cannot divide by zero. */
-export function speedupFromTimes(baselineMs: number, candidateMs: number): number {
-  return baselineMs / Math.max(candidateMs, MIN_CANDIDATE_MS);
-}
 
 /** A run's times as the card keeps them: at k, and for answers that part, at the tokens they share. */
 export interface RunTimes {
@@ -116,16 +114,18 @@ export interface RunTimes {
  * app's re-gate share. Timed at k; when the answers part within k, no more than over the tokens they
  * share, since what the candidate streamed after parting is not the baseline's work (honest drift is
  * as fast after parting as before, so the smaller of the two barely moves it; free filler is much
- * faster, and gains nothing). Null when the run was not timed.
+ * faster, and gains nothing). With `equalLength` (answersJudgedByQuality) an answer no baseline answer
+ * explains is timed at k too: filler is then the question set's to catch. Null when the run was not timed.
  */
-export function runSpeedup(run: RunTimes): number | null {
+export function runSpeedup(run: RunTimes, options: { equalLength?: boolean } = {}): number | null {
   if (run.baselineMs === null || run.candidateMs === null) return null;
   const atK = speedupFromTimes(run.baselineMs, run.candidateMs);
   const agreedB = run.agreedBaselineMs;
   const agreedC = run.agreedCandidateMs;
   if (agreedB === null || agreedB === undefined || agreedC === null || agreedC === undefined) return atK;
-  // Held to every baseline answer, one that parts from all of them is timed only up to the parting.
-  if (run.match === "none") return speedupFromTimes(agreedB, agreedC);
+  // Held to every baseline answer, one that parts from all of them is timed only up to the parting, unless the
+  // question set judges changed answers (gate.answers: quality): then it is timed at equal length like any other.
+  if (run.match === "none") return options.equalLength ? atK : speedupFromTimes(agreedB, agreedC);
   return Math.min(atK, speedupFromTimes(agreedB, agreedC));
 }
 
@@ -171,6 +171,19 @@ export function wasAttempted(record: RequestRecord | null | undefined): boolean 
   return record !== null && record !== undefined && !(record.ok === false && record.kind === "not_sent");
 }
 
+/** Why an unexplained answer is timed at k: the question set, not the timing, judges it (gate.answers: quality). */
+export function equalLengthReason(agreed: number, k: number): string {
+  return (
+    `parted from every answer the baseline gave at token ${agreed + 1} of ${k}; timed at the full length, since the question set ` +
+    `judges changed answers (gate.answers: quality)`
+  );
+}
+
+/** Why an unexplained answer is timed over the tokens it shares with the baseline's (gate.answers: speed, the default). */
+export function sharedTokensReason(agreed: number, k: number): string {
+  return `parted from every answer the baseline gave at token ${agreed + 1} of ${k} and is timed over the ${agreed} tokens they share`;
+}
+
 /** The scoring rule on one prompt in one run, with the times at k kept for the card. */
 function scoreRun(
   own: { baseline: RequestRecord | undefined; candidate: RequestRecord | undefined },
@@ -178,12 +191,15 @@ function scoreRun(
   branch: CandidateBranch | null,
   tolerance: number,
   rules: { agreementTokens?: number | undefined; minPromptAgreement?: number | undefined },
+  equalLength: boolean,
 ): { score: PromptScore; run: PromptRunResult } {
   const { candidate } = own;
-  // A failed baseline request in this run excludes it, whatever the other runs gave: the reference engine was unsound here.
-  const baseline = own.baseline?.ok === true && branch ? reference : own.baseline;
+  // Held to the baseline's answers over the runs only where this run's own baseline answered: a failed baseline request in this run
+  // excludes it, whatever the other runs gave, since the reference engine was unsound here.
+  const held = own.baseline?.ok === true ? branch : null;
+  const baseline = held ? reference : own.baseline;
   // Every run gets the integrity checks (own counts, plausibility, agreement): a run cannot be fair because another was.
-  const score = scorePrompt(baseline, candidate, tolerance, { ...rules, branch: own.baseline?.ok === true ? branch : null });
+  const score = scorePrompt(baseline, candidate, tolerance, { ...rules, branch: held });
   const k = score.comparedTokens;
   const timed = score.status === "scored" && k !== null && baseline?.ok === true && candidate?.ok === true;
   const baselineMs = timed ? round3(timeToTokens(baseline, k)) : null;
@@ -192,15 +208,15 @@ function scoreRun(
   const parts = timed && agreed !== null && agreed !== undefined && agreed < k;
   const agreedBaselineMs = parts ? round3(timeToTokens(baseline, Math.max(1, agreed))) : null;
   const agreedCandidateMs = parts ? Math.max(round3(timeToTokens(candidate, Math.max(1, agreed))), MIN_CANDIDATE_MS) : null;
-  const compared = branch !== null && own.baseline?.ok === true;
-  const match = compared ? branch.match : null;
-  const runScore = runSpeedup({ baselineMs, candidateMs, agreedBaselineMs, agreedCandidateMs, match }) ?? score.score;
+  const match = held?.match ?? null;
+  const runScore = runSpeedup({ baselineMs, candidateMs, agreedBaselineMs, agreedCandidateMs, match }, { equalLength }) ?? score.score;
+  const reason = timed && equalLength && match === "none" && parts ? equalLengthReason(agreed ?? 0, k) : score.reason;
   return {
-    score: timed ? { ...score, score: runScore, speedup: runScore } : score,
+    score: timed ? { ...score, score: runScore, speedup: runScore, reason } : score,
     run: {
       status: score.status,
       score: runScore,
-      reason: score.reason,
+      reason,
       candidateAttempted: wasAttempted(candidate),
       comparedTokens: k,
       agreedTokens: score.agreedTokens ?? null,
@@ -211,7 +227,7 @@ function scoreRun(
       candidateMs,
       agreedBaselineMs,
       agreedCandidateMs,
-      ...(compared ? { match, baselineRun: branch.referenceRun + 1, baselinePartsHere: branch.baselinePartsHere } : {}),
+      ...(held ? { match, baselineRun: held.referenceRun + 1, baselinePartsHere: held.baselinePartsHere } : {}),
       baselineRecord: own.baseline ?? null,
       candidateRecord: candidate ?? null,
     },
@@ -229,6 +245,8 @@ export function roundFailure(runs: readonly RoundRun[]): EngineFailure | null {
 
 /** Applies the scoring rule to every prompt in every run, then combines runs, the median, its interval and the gate. Pure. */
 export function scoreRound(input: ScoreRoundInput): RoundResult {
+  const quality = input.quality ? judgeQuality(input.quality, input.gate.quality?.maxDrop ?? DEFAULT_MAX_QUALITY_DROP) : null;
+  const equalLength = answersJudgedByQuality(input.gate, quality);
   const perPrompt = input.promptIds.map((id) => {
     const own = input.runs.map((run) => ({
       baseline: run.baseline.records.get(id) ?? notSent(run.baseline.failure),
@@ -239,10 +257,14 @@ export function scoreRound(input: ScoreRoundInput): RoundResult {
     const scored = own.map((records, index) => {
       const branch = branches.candidate[index] ?? null;
       const reference = branch ? own[branch.referenceRun]?.baseline : undefined;
-      return scoreRun(records, reference, branch, input.tolerance, {
-        agreementTokens: input.agreementTokens,
-        minPromptAgreement: input.minPromptAgreement,
-      });
+      return scoreRun(
+        records,
+        reference,
+        branch,
+        input.tolerance,
+        { agreementTokens: input.agreementTokens, minPromptAgreement: input.minPromptAgreement },
+        equalLength,
+      );
     });
     return {
       id,
@@ -266,6 +288,7 @@ export function scoreRound(input: ScoreRoundInput): RoundResult {
       ...failureContext(failure, failure ? describeEngineFailure(failure, input.plannedRuns ?? input.runs.length) : null),
       noise: input.noise ?? null,
       bootstrapSeed: input.bootstrapSeed,
+      quality: input.quality ?? null,
     },
   );
   const first = input.runs[0];

@@ -1,3 +1,4 @@
+import { type AnswerPrefixes, isBaselineIndex, runsInPool } from "./pooled-answers.js";
 import { createSeededRandom } from "./seeded-random.js";
 
 /*
@@ -19,9 +20,9 @@ import { createSeededRandom } from "./seeded-random.js";
 const MAX_EXACT_LABELLINGS = 4_096;
 const SHUFFLE_SEED = 20261204;
 
-/** One prompt's pooled prefix relation (BranchAnalysis.prefixes): baseline runs first, then the candidate's. */
+/** One prompt's pooled prefix relation (BranchAnalysis.prefixes). */
 export interface PooledAnswers {
-  prefixes: ReadonlyArray<readonly number[] | null>;
+  prefixes: AnswerPrefixes;
 }
 
 export interface ShuffleResult {
@@ -34,7 +35,7 @@ export interface ShuffleResult {
 }
 
 /** Candidate-labelled answers that no baseline-labelled answer explains, for one labelling. */
-function unexplainedUnder(prefixes: ReadonlyArray<readonly number[] | null>, isBaseline: readonly boolean[]): number {
+function unexplainedUnder(prefixes: AnswerPrefixes, isBaseline: readonly boolean[]): number {
   let count = 0;
   prefixes.forEach((starts, index) => {
     if (starts === null || isBaseline[index]) return;
@@ -49,7 +50,7 @@ function unexplainedUnder(prefixes: ReadonlyArray<readonly number[] | null>, isB
  * answers never meet: the baseline's continuation is missing from the candidate's answers exactly
  * where the candidate's own appears, prompt after prompt, which shuffles of one engine's answers rarely do.
  */
-function disagreementUnder(prefixes: ReadonlyArray<readonly number[] | null>, isBaseline: readonly boolean[]): number {
+function disagreementUnder(prefixes: AnswerPrefixes, isBaseline: readonly boolean[]): number {
   let count = 0;
   prefixes.forEach((starts, index) => {
     if (starts === null) return;
@@ -77,11 +78,11 @@ function binomial(n: number, k: number): number {
 
 /** The distribution of one prompt's unexplained count over labellings that keep each side's number of answers. */
 function promptDistribution(prompt: PooledAnswers): { observed: number; statistic: number; compared: number; probabilities: number[] } {
-  const runs = prompt.prefixes.length / 2;
+  const runs = runsInPool(prompt.prefixes);
   const present = prompt.prefixes.flatMap((starts, index) => (starts === null ? [] : [index]));
-  const baselineCount = present.filter((index) => index < runs).length;
+  const baselineCount = present.filter((index) => isBaselineIndex(runs, index)).length;
   const candidateCount = present.length - baselineCount;
-  const actual = prompt.prefixes.map((_, index) => index < runs);
+  const actual = prompt.prefixes.map((_, index) => isBaselineIndex(runs, index));
   const observed = unexplainedUnder(prompt.prefixes, actual);
   const statistic = disagreementUnder(prompt.prefixes, actual);
   const counts = new Array<number>(present.length + 1).fill(0);

@@ -1,11 +1,20 @@
 import { type RunPromptScores, type ScoreInterval, bootstrapRunsAndPrompts } from "./bootstrap-interval.js";
 import { type AggregatedPrompt, type RunOutcome, aggregatePromptRuns } from "./aggregate-prompt-runs.js";
-import { type GateResult, type GateSettings, MIN_PROMPTS_FOR_INTERVAL, type NoiseInput, evaluateGate } from "./evaluate-gate.js";
+import {
+  type GateResult,
+  type GateSettings,
+  MIN_PROMPTS_FOR_INTERVAL,
+  type NoiseInput,
+  type UnexplainedAnswers,
+  evaluateGate,
+} from "./evaluate-gate.js";
 import { compareIds } from "./compare-ids.js";
-import { type BaselineSelf, type ExplainRules, isExplainedRun } from "./explain-unscored-run.js";
+import { DEFAULT_MAX_QUALITY_DROP, type QualityJudgement, type QuestionOutcome, judgeQuality } from "./judge-quality.js";
+import { type PromptExplanation, type UnexplainedKind, explainPromptAnswers } from "./explain-prompt-answers.js";
+import type { BaselineSelf, ExplainRules } from "./explain-unscored-run.js";
 import { DEFAULT_AGREEMENT_TOKENS, DEFAULT_MIN_PROMPT_AGREEMENT } from "./judge-agreement.js";
-import { distinctAnswers } from "./match-branches.js";
 import { median } from "./median.js";
+import { type AnswerPrefixes, distinctAnswers } from "./pooled-answers.js";
 import { shuffleUnexplained } from "./shuffle-unexplained.js";
 import { type PromptStatus, UNSCORED_STATUSES } from "./score-prompt.js";
 
@@ -19,9 +28,9 @@ export interface PromptOutcome {
   /**
    * The pooled answers' prefix relation (matchBranches): when present, the candidate's answers were held
    * to every answer the baseline gave, and the gate's unexplained rule is the shuffle test over it.
-   * Absent on cards from before, whose rules (isExplainedRun) still apply to them.
+   * Absent on cards from before, whose rules (explainPromptAnswers) still apply to them.
    */
-  answerPrefixes?: ReadonlyArray<readonly number[] | null> | null;
+  answerPrefixes?: AnswerPrefixes | null;
 }
 
 export interface RoundRuns {
@@ -53,9 +62,11 @@ export interface RoundSummary {
    * Candidate answers (prompt-runs) no baseline answer explains, of those compared, and the shuffle test's p-value; null without compared
    * answers.
    */
-  unexplainedAnswers: { count: number; compared: number; pValue: number; baselineVaries: boolean } | null;
+  unexplainedAnswers: UnexplainedAnswers | null;
   /** Each prompt over its runs, in input order. */
   prompts: AggregatedPrompt[];
+  /** The question set judged (judgeQuality); null when the round has no quality:. */
+  quality: QualityJudgement | null;
   gate: GateResult;
 }
 
@@ -77,6 +88,8 @@ export interface SummarizeOptions {
    * rules' defaults.
    */
   rules?: Partial<ExplainRules>;
+  /** Each question of the round's quality set, right or wrong per run for each engine; null or absent without quality:. */
+  quality?: readonly QuestionOutcome[] | null;
 }
 
 const STATUS_WORDS: ReadonlyArray<[PromptStatus, string]> = [
@@ -95,62 +108,38 @@ function describeNoScore(prompts: readonly AggregatedPrompt[], failure: string |
   return "the candidate was not sent any prompt";
 }
 
-/**
- * A prompt's agreement as the gate's median rule holds it: an answer that parts from the baseline's
- * no earlier (as a share of the compared length) than the baseline's own least agreeing pair of
- * answers to it, over the round's runs, counts as agreeing in full. The same engine answering the
- * same prompt differently when the batch differs is not the patch's doing; with one run there is no
- * such pair, and the agreement stands as measured.
- */
-function agreementBeyondBaseline(agreement: number, self: BaselineSelf | null): number {
-  if (self === null || self.comparedTokens === 0) return agreement;
-  return agreement >= self.agreedTokens / self.comparedTokens ? 1 : agreement;
-}
-
-const STATUS_LABEL: Partial<Record<PromptStatus | "parted", string>> = {
+const STATUS_LABEL: Partial<Record<UnexplainedKind, string>> = {
   below_tolerance: "below tolerance",
   diverged: "diverged",
   parted: "parted or stopped, timed to there",
 };
 
-/** Whether no baseline answer is the start of the candidate's answer in `run` (0-based), by the pooled prefix relation. */
-export function isUnexplainedAnswer(prefixes: ReadonlyArray<readonly number[] | null>, run: number): boolean {
-  const runs = prefixes.length / 2;
-  const starts = prefixes[runs + run];
-  return starts !== null && starts !== undefined && !starts.some((index) => index < runs);
-}
 const MAX_NAMED_UNEXPLAINED = 5;
 
 /**
- * The compared prompts whose cuts or partings the baseline's own answers do not explain, and a short
- * list of them ("p3 (run 1, below tolerance)") for the gate's reason.
+ * The compared prompts with an answer the baseline's own answers do not explain, and a short list of
+ * them ("p3 run 1") by kind for the gate's reason.
  */
 function findUnexplained(
-  prompts: readonly PromptOutcome[],
+  prompts: ReadonlyArray<{ prompt: PromptOutcome; explanation: PromptExplanation }>,
   served: readonly number[],
-  rules: ExplainRules,
 ): { count: number; breakdown: string } {
-  const found: Array<{ id: string; status: PromptStatus | "parted"; where: string }> = [];
-  prompts.forEach((prompt, index) => {
-    const lengths = prompt.runs.map((run) => run.baselineTokens).filter((value): value is number => typeof value === "number");
-    const self = prompt.baselineSelf ?? null;
-    const prefixes = prompt.answerPrefixes;
-    const unexplained = (run: number, outcome: RunOutcome): boolean =>
-      prefixes
-        ? isUnexplainedAnswer(prefixes, run)
-        : STATUS_LABEL[outcome.status] !== undefined && !isExplainedRun(outcome, lengths, self, rules);
-    const first = served
-      .map((run) => ({ run, outcome: prompt.runs[run] }))
-      .find(({ run, outcome }) => outcome !== undefined && unexplained(run, outcome));
-    if (!first?.outcome) return;
-    const id = prompt.id ?? `prompt ${index + 1}`;
-    const status = prefixes && first.outcome.status === "scored" ? "parted" : first.outcome.status;
-    found.push({ id, status, where: prompt.runs.length > 1 ? `${id} run ${first.run + 1}` : id });
-  });
+  const found: Array<{ id: string; kind: UnexplainedKind; where: string }> = [];
+  for (const [position, { prompt, explanation }] of prompts.entries()) {
+    for (const run of served) {
+      const outcome = prompt.runs[run];
+      const kind = outcome === undefined ? null : explanation.unexplained(run, outcome);
+      if (kind === null) continue;
+      // Without an id, a prompt is named by its place among the compared prompts.
+      const id = prompt.id ?? `prompt ${position + 1}`;
+      found.push({ id, kind, where: prompt.runs.length > 1 ? `${id} run ${run + 1}` : id });
+      break;
+    }
+  }
   // By id, so that a merge of shards (which lists prompts by id) names the same ones as the unsharded round.
   const named = found.sort((a, b) => compareIds(a.id, b.id)).slice(0, MAX_NAMED_UNEXPLAINED);
-  const groups = Object.entries(STATUS_LABEL).flatMap(([status, label]) => {
-    const ids = named.filter((entry) => entry.status === status).map((entry) => entry.where);
+  const groups = Object.entries(STATUS_LABEL).flatMap(([kind, label]) => {
+    const ids = named.filter((entry) => entry.kind === kind).map((entry) => entry.where);
     return ids.length > 0 ? [`${label}: ${ids.join(", ")}`] : [];
   });
   const more = found.length > named.length ? `; ${found.length - named.length} more` : "";
@@ -161,13 +150,11 @@ function findUnexplained(
  * The shuffle test (shuffleUnexplained) over the prompts that keep the pooled relation. A run the
  * candidate never served has no candidate answer in it; the baseline's answers of every run count.
  */
-function shuffleAnswers(
-  prompts: readonly PromptOutcome[],
-): { count: number; compared: number; pValue: number; baselineVaries: boolean } | null {
-  const pooled = prompts.flatMap((prompt) => (prompt.answerPrefixes ? [{ prefixes: prompt.answerPrefixes }] : []));
+function shuffleAnswers(explanations: readonly PromptExplanation[]): UnexplainedAnswers | null {
+  const pooled = explanations.flatMap(({ prefixes }) => (prefixes ? [{ prefixes }] : []));
   if (pooled.length === 0) return null;
   const result = shuffleUnexplained(pooled);
-  const baselineVaries = pooled.some(({ prefixes }) => distinctAnswers(prefixes, 0, prefixes.length / 2) >= 2);
+  const baselineVaries = pooled.some(({ prefixes }) => distinctAnswers(prefixes, "baseline") >= 2);
   return result.compared === 0 ? null : { count: result.observed, compared: result.compared, pValue: result.pValue, baselineVaries };
 }
 
@@ -239,28 +226,29 @@ export function summarizeRound(prompts: readonly PromptOutcome[], options: Summa
     minPromptAgreement: options.rules?.minPromptAgreement ?? DEFAULT_MIN_PROMPT_AGREEMENT,
   };
   // Prompts whose baseline failed in every run are excluded: they count for neither rule.
-  const comparedPrompts = prompts.filter((_, index) => aggregated[index]?.status !== "excluded");
-  const unexplained = findUnexplained(comparedPrompts, servedRuns, rules);
+  const compared = prompts.flatMap((prompt, index) =>
+    aggregated[index]?.status === "excluded" ? [] : [{ prompt, index, explanation: explainPromptAnswers(prompt, rules) }],
+  );
+  const unexplained = findUnexplained(compared, servedRuns);
   const medianAgreement = median(
     aggregated
       .filter((prompt) => prompt.status !== "excluded")
       .flatMap((prompt) => (typeof prompt.agreement === "number" ? [prompt.agreement] : [])),
   );
   const medianAgreementExplained = median(
-    aggregated.flatMap((prompt, index) => {
-      if (prompt.status === "excluded" || typeof prompt.agreement !== "number") return [];
-      // Held to every baseline answer, an answer's agreement already counts the engine's own branches.
-      if (prompts[index]?.answerPrefixes) return [prompt.agreement];
-      return [agreementBeyondBaseline(prompt.agreement, prompts[index]?.baselineSelf ?? null)];
+    compared.flatMap(({ index, explanation }) => {
+      const agreement = aggregated[index]?.agreement;
+      return typeof agreement === "number" ? [explanation.agreementForGate(agreement)] : [];
     }),
   );
-  const unexplainedAnswers = shuffleAnswers(comparedPrompts);
+  const unexplainedAnswers = shuffleAnswers(compared.map(({ explanation }) => explanation));
   const countOf = (status: PromptStatus): number => aggregated.filter((prompt) => prompt.status === status).length;
   const unscored = aggregated.filter((prompt) => UNSCORED_STATUSES.has(prompt.status)).length;
   const breakdown = STATUS_WORDS.map(([status, words]) => [countOf(status), words] as const)
     .filter(([n]) => n > 0)
     .map(([n, words]) => `${n} ${words}`)
     .join(", ");
+  const quality = options.quality ? judgeQuality(options.quality, options.gate.quality?.maxDrop ?? DEFAULT_MAX_QUALITY_DROP) : null;
   const gate = evaluateGate(
     {
       roundScore,
@@ -279,6 +267,7 @@ export function summarizeRound(prompts: readonly PromptOutcome[], options: Summa
       unexplainedBreakdown: unexplained.breakdown,
       unexplainedAnswers,
       runsServed: servedRuns.length,
+      quality,
     },
     options.gate,
   );
@@ -298,6 +287,7 @@ export function summarizeRound(prompts: readonly PromptOutcome[], options: Summa
     unexplained: unexplained.count,
     unexplainedAnswers,
     prompts: aggregated,
+    quality,
     gate,
   };
 }

@@ -43,6 +43,12 @@ const MUST_AGREE: ReadonlyArray<{ what: string; pick: (card: Scorecard, versionO
   { what: "provenance.patchHash", pick: (card) => card.provenance.patchHash },
   { what: "provenance.configHash", pick: (card) => card.provenance.configHash },
   { what: "provenance.promptsHash", pick: (card) => card.provenance.promptsHash },
+  // The same question set, scorer and limit: each shard judged its share of one set.
+  {
+    what: "quality",
+    pick: (card) =>
+      card.quality ? { questionsHash: card.quality.questionsHash, scorer: card.quality.scorer, maxTokens: card.quality.maxTokens } : null,
+  },
   { what: "source.repository", pick: (card) => card.source?.repository ?? null },
   { what: "source.pullRequest", pick: (card) => card.source?.pullRequest ?? null },
   { what: "source.headSha", pick: (card) => card.source?.headSha ?? null },
@@ -121,6 +127,20 @@ function findOverlaps(cards: readonly Scorecard[], labelOf: (position: number) =
         );
       }
       owner.set(prompt.id, position);
+    }
+  });
+  // A question two shards both asked would count twice in the paired test.
+  const asker = new Map<string, number>();
+  cards.forEach((card, position) => {
+    for (const question of card.quality?.questions ?? []) {
+      const earlier = asker.get(question.id);
+      if (earlier !== undefined && earlier !== position) {
+        problems.push(
+          `${scope}quality question ${describeValue(question.id)} is in both ${labelOf(earlier)} and ${labelOf(position)}; shards must ` +
+            "not overlap",
+        );
+      }
+      asker.set(question.id, position);
     }
   });
   return problems;

@@ -1,6 +1,6 @@
 import { ConfigError } from "../vocabulary/config-error.js";
 import { mergeRoundMetrics } from "../metrics/merge-round-metrics.js";
-import { assembleScenarioCard } from "../scorecard/combine-scenario-gates.js";
+import { assembleScenarioCard } from "../scorecard/assemble-scenario-card.js";
 import { rescoreCard } from "../scorecard/rescore-card.js";
 import { recordedGateSettings } from "../scorecard/rescore-scenario-card.js";
 import type { Scorecard } from "../scorecard/scorecard-schema.js";
@@ -117,6 +117,15 @@ function mergeShardCards(cards: readonly Scorecard[], options: MergeOptions & { 
     // Converted version-1 shards keep their own scores (they kept no times at k); a runner on an older speedgate may finish some shards.
     convertedFrom: shards.some((card) => card.convertedFrom === 1) ? 1 : null,
     prompts,
+    // Each shard asked its share of the questions: the merged card judges them all together, as one round would.
+    ...(first.quality
+      ? {
+          quality: {
+            ...first.quality,
+            questions: shards.flatMap((card) => card.quality?.questions ?? []).sort((a, b) => compareIds(a.id, b.id)),
+          },
+        }
+      : {}),
   };
   return rescoreCard(combined, {
     gate: recordedGateSettings(current),

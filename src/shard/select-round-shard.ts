@@ -16,8 +16,8 @@ export interface RoundShard {
 }
 
 /**
- * The part of a round one shard runs: the same selectShard rule on bench.prompts and on every
- * scenario's prompts, so the shards of each scenario add up to the whole of it when merged.
+ * The part of a round one shard runs: the same selectShard rule on bench.prompts, on every scenario's
+ * prompts and on the quality set's questions, so the shards of each add up to the whole of it when merged.
  */
 export function selectRoundShard(round: LoadedRound, shard: ShardSpec): RoundShard {
   const prompts = selectShard(round.prompts, shard);
@@ -28,5 +28,7 @@ export function selectRoundShard(round: LoadedRound, shard: ShardSpec): RoundSha
     if (own.length === 0) empty.push({ scenario: scenario.name, total: scenario.prompts.length });
     return { ...scenario, prompts: own };
   });
-  return { round: { ...round, prompts, ...(scenarios ? { scenarios } : {}) }, empty };
+  // The question set is dealt the same way, its hash still the whole set's: the merged card judges every question once.
+  const quality = round.quality ? { ...round.quality, questions: selectShard(round.quality.questions, shard) } : undefined;
+  return { round: { ...round, prompts, ...(scenarios ? { scenarios } : {}), ...(quality ? { quality } : {}) }, empty };
 }

@@ -21,6 +21,11 @@ export interface AnswerStyle {
    * first.
    */
   branchAfterTokens?: number | null;
+  /**
+   * An answer to a quality question ends in its final answer: token `at` (counted over the whole answer) is this text. A
+   * numerics change that parts the answer before it leaves it as it is; filler or a cut never reaches it.
+   */
+  finalAnswer?: { at: number; text: string } | null;
 }
 
 export const HONEST: AnswerStyle = { filler: false, divergeAfterTokens: null };
@@ -43,6 +48,7 @@ export function answerToken(
   const list = kind === "content" ? words.content : words.reasoning;
   // The filler word differs from the answer's first word, so the answers part at once.
   if (style.filler || (style.fillerAfterTokens != null && answerIndex >= style.fillerAfterTokens)) return word(list, 1);
+  if (kind === "content" && style.finalAnswer && answerIndex === style.finalAnswer.at) return style.finalAnswer.text;
   if (style.divergeAfterTokens !== null && answerIndex >= style.divergeAfterTokens) return word(list, index + 1);
   if (style.branchAfterTokens != null && answerIndex >= style.branchAfterTokens) return word(list, index + 3);
   return word(list, index);

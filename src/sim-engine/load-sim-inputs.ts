@@ -3,6 +3,8 @@ import { resolve } from "node:path";
 import { ConfigError } from "../vocabulary/config-error.js";
 import { parsePrompts } from "../prompts/parse-prompts.js";
 import type { Prompt } from "../prompts/prompt.js";
+import { parseQuestionSet } from "../prompts/parse-question-set.js";
+import type { Question } from "../prompts/question.js";
 import { type AnswerWords, BUILT_IN_WORDS } from "./answer-text.js";
 import { pickTokenizerWords } from "./pick-tokenizer-words.js";
 import type { SimProfile } from "./sim-profile.js";
@@ -10,6 +12,8 @@ import type { SimProfile } from "./sim-profile.js";
 export interface SimInputs {
   prompts: readonly Prompt[];
   words: AnswerWords;
+  /** The quality question set the profile's questions.file names; empty without one. */
+  questions: readonly Question[];
 }
 
 async function readText(path: string, what: string): Promise<string> {
@@ -20,7 +24,7 @@ async function readText(path: string, what: string): Promise<string> {
   }
 }
 
-/** The files a profile names (promptsFile, tokenizer), relative to `baseDir`; problems are ConfigErrors naming the field. */
+/** The files a profile names (promptsFile, tokenizer, questions.file), relative to `baseDir`; a problem is a ConfigError naming it. */
 export async function loadSimInputs(profile: SimProfile, baseDir: string): Promise<SimInputs> {
   let prompts: readonly Prompt[] = [];
   if (profile.promptsFile) {
@@ -37,5 +41,10 @@ export async function loadSimInputs(profile: SimProfile, baseDir: string): Promi
       throw new ConfigError(`tokenizer: ${(error as Error).message}`);
     }
   }
-  return { prompts, words };
+  let questions: readonly Question[] = [];
+  if (profile.questions.file) {
+    const path = resolve(baseDir, profile.questions.file);
+    questions = parseQuestionSet(await readText(path, "questions.file"), path);
+  }
+  return { prompts, words, questions };
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DEFAULT_ANSWER, NO_CHEATS, answerSchema, cheatsSchema } from "./sim-integrity-profile.js";
+import { DEFAULT_QUESTION_MODEL, questionModelSchema } from "./sim-question-model.js";
 
 const nonNegative = (expected: string) => z.number({ error: expected }).min(0, { error: expected });
 const wholeAtLeast = (min: number, expected: string) =>
@@ -76,6 +77,8 @@ export const simProfileSchema = z.strictObject(
     tokenizer: z.string({ error: "expected the path of a tokenizer.json" }).min(1).optional(),
     answer: answerSchema.default(DEFAULT_ANSWER),
     cheats: cheatsSchema.default(NO_CHEATS),
+    /** How it answers a quality question set (sim-question-model.ts): which questions are right, and what a patch changes. */
+    questions: questionModelSchema.default(DEFAULT_QUESTION_MODEL),
     flavour: z.enum(["sglang", "vllm"], { error: 'expected "sglang" or "vllm"' }).default("sglang"),
     /**
      * The continuous batch's cost: with n streams decoding, each step takes 1 + batchCost · (n − 1)

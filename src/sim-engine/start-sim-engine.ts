@@ -6,12 +6,14 @@ import { monotonicOffsetMs } from "../monotonic-clock.js";
 import { type AnswerWords, BUILT_IN_WORDS } from "./answer-text.js";
 import { loadSimInputs } from "./load-sim-inputs.js";
 import type { Prompt } from "../prompts/prompt.js";
+import type { Question } from "../prompts/question.js";
 import type { ChunkWriteLog } from "./chunk-write-log.js";
 import { createSimNoise } from "./sim-noise.js";
 import { type ResponsePlan, type SimProfile, type SimProfileInput, planResponse, simProfileSchema } from "./sim-profile.js";
 import { createPromptMatcher } from "./match-prompt.js";
 import { promptContentKey } from "../prompts/prompt-content-key.js";
 import { answerStyle, findPromptIdHint } from "./sim-integrity-profile.js";
+import { decideQuestionFates, finalAnswerText } from "./sim-question-model.js";
 import { takeBranch } from "./branch-answer.js";
 import { createDecodeBatch } from "./decode-batch.js";
 import { type SimEngineState, abandonStreams, finishRecord, newRecord } from "./sim-engine-state.js";
@@ -33,6 +35,8 @@ export interface SimEngineOptions {
   prompts?: readonly Prompt[];
   /** The words answers are made of; default: those of the profile's tokenizer, else the built-in ones. */
   words?: AnswerWords;
+  /** The quality question set answered by the profile's question model, matched to requests by content; default: its questions.file. */
+  questions?: readonly Question[];
   /** Where startup and fault lines go (a real engine's log). Default: nowhere. */
   log?: (line: string) => void;
   /** Appends one JSON line per finished request (its SimRequestRecord). */
@@ -94,7 +98,8 @@ export async function startSimEngine(options: SimEngineOptions = {}): Promise<Si
   const noise = createSimNoise(profile.noise, options.start ?? 0);
   const host = options.host ?? "127.0.0.1";
   const log = options.log ?? (() => undefined);
-  const loaded = options.prompts && options.words ? null : await loadSimInputs(profile, options.baseDir ?? process.cwd());
+  const given = options.prompts && options.words && (options.questions || !profile.questions.file);
+  const loaded = given ? null : await loadSimInputs(profile, options.baseDir ?? process.cwd());
   const prompts = createPromptMatcher(options.prompts ?? loaded?.prompts ?? []);
   const words = options.words ?? loaded?.words ?? BUILT_IN_WORDS;
   const promptList = options.prompts ?? loaded?.prompts ?? [];
@@ -103,8 +108,26 @@ export async function startSimEngine(options: SimEngineOptions = {}): Promise<Si
     if (!promptIndex.has(prompt.id)) promptIndex.set(prompt.id, index);
   });
   const indexOf = (promptId: string | null): number | null => (promptId === null ? null : (promptIndex.get(promptId) ?? null));
+  const questionList = options.questions ?? loaded?.questions ?? [];
+  const questions = createPromptMatcher(questionList.map(({ answer: _answer, ...asked }) => asked));
+  const questionById = new Map(questionList.map((question, index) => [question.id, { question, index }]));
+  const fates = decideQuestionFates(
+    questionList.map((question) => question.id),
+    profile.questions,
+  );
   const styleFor = (plan: ResponsePlan, promptId: string | null, branchAt: number | null) =>
     answerStyle(profile.answer, profile.cheats, plan.reasoningTokens + plan.contentTokens, indexOf(promptId), branchAt);
+  const uncutLength = (body: Record<string, unknown>): number => {
+    const length = profile.questions.answerTokens;
+    const own = length === null ? profile : { ...profile, defaults: { ...profile.defaults, outputTokens: length } };
+    const natural = planResponse(own, null, Number.MAX_SAFE_INTEGER, readThinking(body), 1, options.start ?? 0);
+    return natural.reasoningTokens + natural.contentTokens;
+  };
+  // A question at a near-tie is right or wrong by a draw per request, seeded like the engine's other draws.
+  const answersRight = (id: string, body: Record<string, unknown>): boolean => {
+    const fate = fates.get(id);
+    return fate === "unsteady" ? noise.branchDraw(`question ${noiseKey(null, body)}`) < 0.5 : fate === "right";
+  };
   if (prompts.duplicates.length > 0)
     log(`sim-engine: prompts ${prompts.duplicates.join(", ")} repeat an earlier prompt's content and get its profile entry`);
   const startedAt = performance.now();
@@ -177,8 +200,10 @@ export async function startSimEngine(options: SimEngineOptions = {}): Promise<Si
       const hint = findPromptIdHint(req.headers, body);
       const record = newRecord(engine, promptId, req.url ?? "", t0 + engine.clockOffsetMs, hint);
       const maxTokens = readMaxTokens(body);
+      // A question's answer has its own length when the model sets one.
+      const questionLength = promptId === null && profile.questions.answerTokens !== null && questions.match(body) !== null;
       const plan = planResponse(
-        profile,
+        questionLength ? { ...profile, defaults: { ...profile.defaults, outputTokens: profile.questions.answerTokens ?? 0 } } : profile,
         promptId,
         maxTokens,
         readThinking(body),
@@ -211,7 +236,14 @@ export async function startSimEngine(options: SimEngineOptions = {}): Promise<Si
         });
         return;
       }
-      const style = styleFor({ ...plan, contentTokens: fullLength - plan.reasoningTokens }, promptId, branchAt);
+      const asked = promptId === null ? questionById.get(questions.match(body) ?? "") : undefined;
+      const style = asked
+        ? {
+            ...answerStyle(profile.answer, profile.cheats, fullLength, asked.index, null),
+            // Its last token is the final answer, as planned before max_tokens cut it: a cut answer never reaches it.
+            finalAnswer: { at: uncutLength(body) - 1, text: finalAnswerText(asked.question, answersRight(asked.question.id, body)) },
+          }
+        : styleFor({ ...plan, contentTokens: fullLength - plan.reasoningTokens }, promptId, branchAt);
       const request = { res, record, plan, chat, body, t0, style, onSent: countCompleted };
       if (body.stream === true) streamAnswer(engine, request);
       else answerWhole(engine, request);

@@ -1,4 +1,4 @@
-import type { GateMode, GateSettings } from "../scoring/evaluate-gate.js";
+import { type GateMode, type GateSettings, defaultGateMode } from "../scoring/evaluate-gate.js";
 import { computeNoiseFloor } from "../scoring/noise-floor.js";
 import { scoreRound } from "../scoring/score-round.js";
 import type { SimProfileInput } from "./sim-profile.js";
@@ -77,7 +77,7 @@ export function studyGate(scenario: GateScenario, options: GateStudyOptions): Ga
       noise,
     });
   const calibrated = options.calibrationRounds !== undefined;
-  const gate: GateSettings = { ...scenario.gate, use: options.use ?? (calibrated ? "noise-floor" : "interval-low") };
+  const gate: GateSettings = { ...scenario.gate, use: options.use ?? defaultGateMode(calibrated) };
   const every = options.recalibrateEvery ?? options.rounds;
   const floors: number[] = [];
   let noise: { floor: number; problems: string[] } | null = null;

@@ -1,7 +1,8 @@
 import type { Scorecard } from "../scorecard/scorecard-schema.js";
 import type { Queryable } from "./database.js";
 import { GATE_MODES, type GateMode } from "../scoring/evaluate-gate.js";
-import { combineScenarioGates } from "../scorecard/combine-scenario-gates.js";
+import { combineScenarioGates } from "../scoring/combine-scenario-gates.js";
+import { readScenarioGate } from "../scorecard/read-scenario-gate.js";
 
 /*
  * speedgate.cards: one row per card the app posted (a run's attempt), for the trend of a pull
@@ -61,7 +62,7 @@ function countPassedScenarios(
   scenarios: NonNullable<Scorecard["scenarios"]>,
   maxRegression: number | null,
 ): { total: number; passed: number } {
-  const { judgements } = combineScenarioGates(scenarios, maxRegression);
+  const { judgements } = combineScenarioGates(scenarios.map(readScenarioGate), { maxRegression });
   return { total: judgements.length, passed: judgements.filter((judgement) => judgement.passed).length };
 }
 

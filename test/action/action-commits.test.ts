@@ -1,22 +1,17 @@
 import { execFile } from "node:child_process";
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
-import { stringify } from "yaml";
 import { parseScorecardJson } from "../../src/scorecard/read-scorecard.js";
 import { type GitRepository, makeGitRepository } from "../support/git/make-git-repository.js";
-import { getFreePort } from "../support/get-free-port.js";
 import { makeTempDir } from "../support/make-temp-dir.js";
+import { commitsRoundPrompts, engineProfile, writeCommitsRound } from "../support/write-commits-round.js";
+import type { SimRoundOptions } from "../../harness/sim-engine/write-sim-round.js";
 import { runStep, stageAction } from "./support/action-step.js";
 import { pullRequestEvent } from "./support/webhook-payloads.js";
 
 const run = promisify(execFile);
-
-function profile(ttftMs: number, itlMs = 1): string {
-  const defaults = { ttftMs, itlMs, outputTokens: 12, reasoningTokens: 0, tokensPerChunk: 1 };
-  return `${JSON.stringify({ model: "sim-model", defaults }, null, 2)}\n`;
-}
 
 /**
  * The bundled action in base/head mode, as the runner runs it: the pull request's base and head from
@@ -25,22 +20,23 @@ function profile(ttftMs: number, itlMs = 1): string {
  */
 describe("the action scores a pull request's head against its base (bundled action, runtime: process)", () => {
   let origin: GitRepository;
-  const c = { old: "", base: "", head: "" };
+  const c = { old: "", base: "", head: "", fork: "" };
   let configDir = "";
 
   beforeAll(async () => {
     await stageAction();
     origin = await makeGitRepository();
-    c.old = await origin.commit("the engine as released", { "engine/profile.json": profile(3000) });
-    c.base = await origin.commit("main: a much faster first token", { "engine/profile.json": profile(5) });
+    c.old = await origin.commit("the engine as released", { "engine/profile.json": engineProfile(3000) });
+    c.base = await origin.commit("main: a much faster first token", { "engine/profile.json": engineProfile(5) });
     await origin.git("checkout", "--quiet", "-b", "pr", c.base);
-    c.head = await origin.commit("pull request: faster tokens", { "engine/profile.json": profile(5, 0.5) });
+    c.head = await origin.commit("pull request: faster tokens", { "engine/profile.json": engineProfile(5, 0.5) });
+    // A fork's pull request #5: GitHub serves its head at refs/pull/5/head, and no branch holds it.
+    await origin.git("checkout", "--quiet", "-b", "fork-work", c.base);
+    c.fork = await origin.commit("a fork's pull request", { "engine/profile.json": engineProfile(5, 0.25) });
+    await origin.git("update-ref", "refs/pull/5/head", c.fork);
     await origin.git("checkout", "--quiet", "main");
+    await origin.git("branch", "--quiet", "-D", "fork-work");
     configDir = await makeTempDir("speedgate-action-commits-");
-    await writeFile(
-      join(configDir, "prompts.jsonl"),
-      ["p1", "p2", "p3", "p4"].map((id) => JSON.stringify({ id, prompt: `prompt ${id}` })).join("\n"),
-    );
   });
 
   /** What actions/checkout leaves by default: the default branch, one commit deep; the pull request's head is not there. */
@@ -50,34 +46,23 @@ describe("the action scores a pull request's head against its base (bundled acti
     return dir;
   }
 
-  async function writeConfig(candidate: Record<string, unknown> = {}): Promise<string> {
-    const config = {
+  const writeConfig = async (candidate: SimRoundOptions["candidate"] = {}): Promise<string> =>
+    await writeCommitsRound(configDir, {
       engine: "sim",
-      runtime: "process",
-      port: await getFreePort(),
-      health: { path: "/health", timeoutS: 60, intervalMs: 50 },
-      baseline: { command: ["{node}", "{speedgate}", "sim-engine", "--port", "{port}", "--profile", "profile.json"], cwd: "engine" },
+      prompts: { "prompts.jsonl": commitsRoundPrompts(4) },
+      health: { intervalMs: 50 },
       candidate,
-      bench: {
-        prompts: "prompts.jsonl",
-        model: "sim-model",
-        maxTokens: 16,
-        requestIntervalMs: 10,
-        contextLimit: 4096,
-        tolerance: 0.9,
-        runs: 1,
-      },
-      gate: { minRoundScore: 0.5, minPrompts: 1 },
-      docker: { stopTimeoutS: 2 },
-    };
-    const path = join(configDir, `round-${Math.random().toString(36).slice(2)}.yaml`);
-    await writeFile(path, stringify(config));
-    return path;
-  }
+    });
 
   /** The action's main step on a fresh shallow checkout, as one job of the workflow. */
-  async function runJob(event: { name: string; payload: unknown }, config: string, inputs: Record<string, string> = {}) {
+  async function runJob(
+    event: { name: string; payload: unknown },
+    config: string,
+    inputs: Record<string, string> = {},
+    prepare: (checkout: string) => Promise<void> = async () => {},
+  ) {
     const checkout = await shallowCheckout();
+    await prepare(checkout);
     const workDir = await makeTempDir("speedgate-action-commits-job-");
     const step = await runStep({
       entry: "index",
@@ -151,4 +136,26 @@ describe("the action scores a pull request's head against its base (bundled acti
     expect(card.commits).toMatchObject({ base: c.base, head: c.head });
     expect(card.source).toMatchObject({ pullRequest: 7, headSha: c.head });
   });
+
+  it(
+    "refuses a fork's head dispatched as {sha, base} when the workflow fetched pull requests' heads to origin/pr/* (issue #40), " +
+      "starting nothing",
+    async () => {
+      const { step } = await runJob(
+        { name: "workflow_dispatch", payload: { inputs: { sha: c.fork, base: c.base } } },
+        await writeConfig(),
+        {},
+        // A workflow step before the action, with CI's common refspec: the fork's head lands at origin/pr/5.
+        async (checkout) => {
+          await run("git", ["-C", checkout, "fetch", "--quiet", "origin", "+refs/pull/*/head:refs/remotes/origin/pr/*"]);
+        },
+      );
+      expect(step.exitCode).not.toBe(0);
+      expect(step.stdout).toMatch(/^::error::.*runtime: process runs the candidate's code as the runner's own user/m);
+      expect(step.stdout).toContain(`this round's head ${c.fork} is on none of the repository's branches`);
+      expect(step.outputs["scorecard-json"] ?? "").toBe("");
+      // Refused before the round began: no run id was handed out, so no engine was started.
+      expect(step.stdout).not.toContain("Run id ");
+    },
+  );
 });

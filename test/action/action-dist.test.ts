@@ -10,12 +10,12 @@ import { selectShard } from "../../src/shard/select-shard.js";
 import { candidateOom, cardFor, recordRound } from "../shard/synthetic-round.js";
 import { markedProcesses } from "../support/find-marked-processes.js";
 import { DIST, runStep, startStep } from "./support/action-step.js";
-import { FASTER_PATCH, SLOWER_PATCH, type SimRound, writeSimRound } from "./support/sim-round.js";
+import { FASTER_PATCH, SLOWER_PATCH, type ActionRound, writeActionRound } from "./support/write-action-round.js";
 import { pullRequestEvent } from "./support/webhook-payloads.js";
 import { BUSY_H100, IDLE_H100, LEFTOVER_ENGINE, installFakeNvidiaSmi } from "../support/fake-nvidia-smi.js";
 import { concatPatterns } from "../support/concat-patterns.js";
 
-const OOM_LOG = new URL("../fixtures/sglang-cuda-graph-oom.log", import.meta.url).pathname;
+const OOM_LOG = new URL("../../harness/fixtures/sglang-cuda-graph-oom.log", import.meta.url).pathname;
 
 /*
  * The bundled action (dist/index.js, dist/post.js) run as the runner runs it, on the reference
@@ -27,12 +27,12 @@ const event = { name: "pull_request", payload: pullRequestEvent("opened") };
 const TRUSTED = { trusted: true };
 
 describe("the bundled action", () => {
-  let round: SimRound;
+  let round: ActionRound;
   let workDir: string;
 
   beforeAll(async () => {
     if (!existsSync(join(DIST, "index.js"))) throw new Error("dist/index.js is missing: run npm run build");
-    round = await writeSimRound({ candidate: TRUSTED });
+    round = await writeActionRound({ candidate: TRUSTED });
     workDir = await mkdtemp(join(tmpdir(), "speedgate-step-"));
   });
   afterAll(async () => {
@@ -130,7 +130,7 @@ describe("the bundled action", () => {
     // memory.
     const fake = await installFakeNvidiaSmi([{ gpus: IDLE_H100 }, { gpus: BUSY_H100, apps: LEFTOVER_ENGINE }]);
     try {
-      const busy = await writeSimRound({
+      const busy = await writeActionRound({
         candidate: {
           ...TRUSTED,
           command: [
@@ -169,7 +169,8 @@ describe("the bundled action", () => {
         );
         expect(step.stdout).not.toMatch(/^::error title=/m);
         expect(step.stdout).toContain(`::error::${headline} Free GPU 0 on `);
-        expect(step.summary).toContain(`## ${headline}`);
+        // The card shows a dotted name of the engine's as code, as every word a renderer could take for a domain.
+        expect(step.summary).toContain(`## ${headline.replace("sglang.launch_server", "`sglang.launch_server`")}`);
         expect(step.summary).not.toContain("does not pass");
       } finally {
         await rm(busy.dir, { recursive: true, force: true });
@@ -198,11 +199,11 @@ describe("the bundled action", () => {
 });
 
 describe("the bundled action, sharded", () => {
-  let round: SimRound;
+  let round: ActionRound;
   let workDir: string;
 
   beforeAll(async () => {
-    round = await writeSimRound({ prompts: 11, candidate: TRUSTED });
+    round = await writeActionRound({ prompts: 11, candidate: TRUSTED });
     workDir = await mkdtemp(join(tmpdir(), "speedgate-shards-"));
   });
   afterAll(async () => {
@@ -274,7 +275,7 @@ describe("the bundled action, sharded", () => {
 });
 
 describe("the bundled action, against a candidate that tampers with the card", () => {
-  let round: SimRound;
+  let round: ActionRound;
   let workDir: string;
   const outDir = () => join(workDir, "out");
 
@@ -285,7 +286,7 @@ describe("the bundled action, against a candidate that tampers with the card", (
     const forge =
       `while [ ! -s '${join(workDir, "out", "scorecard.json")}' ]; do sleep 0.02; done; echo '{"forged": true}' > ` +
       `'${join(workDir, "out", "scorecard.json")}'`;
-    round = await writeSimRound({
+    round = await writeActionRound({
       candidate: {
         ...TRUSTED,
         command: [
@@ -325,12 +326,12 @@ describe("the bundled action, against a candidate that tampers with the card", (
 });
 
 describe("the bundled action, cancelled", () => {
-  let round: SimRound;
+  let round: ActionRound;
   let workDir: string;
 
   beforeAll(async () => {
     // Long enough that the SIGINT lands in the middle of the baseline's benchmark.
-    round = await writeSimRound({ prompts: 400, requestIntervalMs: 25, candidate: TRUSTED });
+    round = await writeActionRound({ prompts: 400, requestIntervalMs: 25, candidate: TRUSTED });
     workDir = await mkdtemp(join(tmpdir(), "speedgate-cancel-"));
   });
   afterAll(async () => {
@@ -380,7 +381,7 @@ describe("the bundled action, merging", () => {
         /torch\.OutOfMemoryError/m,
       ),
     );
-    expect(step.summary).toContain("shard 2 of 3: torch.OutOfMemoryError");
+    expect(step.summary).toContain("shard 2 of 3: `torch.OutOfMemoryError`");
     await rm(workDir, { recursive: true, force: true });
   });
 });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { dockerTestContext } from "../support/docker/docker-test-context.js";
 import { listRunResources } from "../support/docker/list-run-resources.js";
-import { SPEEDUP_PATCH, makeDockerRound } from "../support/docker/make-docker-round.js";
+import { SPEEDUP_PATCH, makeDockerRound } from "../../harness/docker/make-docker-round.js";
 import { getFreePort } from "../support/get-free-port.js";
 import { runStep, startStep } from "./support/action-step.js";
 import { pullRequestEvent } from "./support/webhook-payloads.js";

@@ -6,10 +6,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { hashPatch } from "../../src/config/load-patch.js";
 import { parseScorecardJson } from "../../src/scorecard/read-scorecard.js";
 import { CARD_MARKER } from "../../src/scorecard/render/render-markdown.js";
-import { FakeGitHub } from "../support/fake-github/fake-github-server.js";
-import { serveRepository } from "../support/fake-github/serve-repository.js";
+import { serveRepository } from "../../harness/fake-github/serve-repository.js";
 import { runStep } from "./support/action-step.js";
-import { FASTER_PATCH, type SimRound, writeSimRound } from "./support/sim-round.js";
+import { FASTER_PATCH, type ActionRound, writeActionRound } from "./support/write-action-round.js";
+import { useFakeGitHub } from "../support/fake-github/use-fake-github.js";
 
 /*
  * The bundled action against a local GitHub (checked against GitHub's REST description): the
@@ -31,27 +31,24 @@ const PULL_REQUEST_DIFF = `${DOCS_SECTION}${FASTER_PATCH}`;
 const LEFT_OUT = "docs/notes.md";
 
 describe("the bundled action with GitHub", () => {
-  const fake = new FakeGitHub();
-  let round: SimRound;
+  const fake = useFakeGitHub();
+  let round: ActionRound;
   /** The same round without candidate.trusted: a pull request's patch must not run as a process. */
-  let untrusted: SimRound;
+  let untrusted: ActionRound;
   let workDir: string;
   const compares: Array<{ basehead: string; accept: string }> = [];
 
   beforeAll(async () => {
-    await fake.start();
-    round = await writeSimRound({ candidate: { trusted: true } });
-    untrusted = await writeSimRound();
+    round = await writeActionRound({ candidate: { trusted: true } });
+    untrusted = await writeActionRound();
     workDir = await mkdtemp(join(tmpdir(), "speedgate-github-"));
   });
   afterAll(async () => {
-    await fake.stop();
     await rm(round.dir, { recursive: true, force: true });
     await rm(untrusted.dir, { recursive: true, force: true });
     await rm(workDir, { recursive: true, force: true });
   });
   beforeEach(() => {
-    fake.reset();
     compares.length = 0;
     serveRepository(fake, { owner: "Codertocat", repo: "Hello-World", appId: 1, groups: ["comments"] });
     fake.on("GET", "/repos/{owner}/{repo}/pulls/{pull_number}", (request) =>
@@ -88,7 +85,7 @@ describe("the bundled action with GitHub", () => {
     // What patch-paths left out is on the card, not only in the log: the check passes for the whole commit.
     expect(card.source?.patchFilter).toEqual({ globs: ["*.json"], leftOut: [LEFT_OUT], leftOutTotal: 1 });
     expect(fake.comments[0]?.body).toContain(`### ⚠️ 1 changed file was not scored`);
-    expect(fake.comments[0]?.body).toContain(`\n- ${LEFT_OUT}\n`);
+    expect(fake.comments[0]?.body).toContain(`\n- \`${LEFT_OUT}\`\n`);
     expect(fake.comments).toHaveLength(1);
     expect(fake.comments[0]?.issueNumber).toBe(17);
     expect(fake.comments[0]?.body.startsWith(CARD_MARKER)).toBe(true);

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { decideStepOutcome } from "../../action/decide-step-outcome.js";
 import { cardOutputs } from "../../action/card-outputs.js";
-import { type PromptPlan, makeCard, seedOomFailure } from "../support/make-card.js";
+import { type PromptPlan, makeCard, seedOomFailure } from "../../harness/make-card.js";
 import { IDLE_GPU, LEFTOVER_GPU } from "../support/make-gpu-snapshot.js";
 import { imageBaseMismatch } from "../../src/failure/image-base-mismatch.js";
 import { makeScenarioRound } from "../support/make-scenario-round.js";
+import { CRASH_WITH_LINKS, EXCERPT_WITH_LINKS, withEngineText } from "../../harness/crash-with-links.js";
 
 const twelve: PromptPlan[] = Array.from({ length: 12 }, () => ({ speedup: 1.3 }));
 const busyRunner = makeCard(twelve, { failure: seedOomFailure(), gpuSnapshots: { baseline: IDLE_GPU, candidate: LEFTOVER_GPU } });
@@ -113,5 +114,12 @@ describe("the action's outputs of a round with scenarios", () => {
 
   it("gives an empty list for a round without scenarios", () => {
     expect(output(makeCard(twelve)).scenarios).toBe("[]");
+  });
+
+  it("quotes the engine's crash line in the annotation with no URL or e-mail address left whole for the job log to link", () => {
+    const card = withEngineText(patchNeedsMemory, CRASH_WITH_LINKS, EXCERPT_WITH_LINKS);
+    const message = decideStepOutcome(card, { failOnGate: true, cancelled: false }).annotation?.message ?? "";
+    expect(message).not.toMatch(/\b[a-z][a-z0-9+.-]*:\/\/\S|\bwww\.\S|[\w.+-]+@[\p{L}\p{N}-]+\.\S/iu);
+    expect(message.replaceAll("\u200b", "")).toBe(CRASH_WITH_LINKS);
   });
 });

@@ -1,11 +1,14 @@
+import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeGitRepository } from "../support/git/make-git-repository.js";
 import { makeTempDir } from "../support/make-temp-dir.js";
 import { type StepResult, runStep } from "./support/action-step.js";
-import { type SimRound, writeSimRound } from "./support/sim-round.js";
+import { type ActionRound, writeActionRound } from "./support/write-action-round.js";
 import { pullRequestEvent } from "./support/webhook-payloads.js";
 
 /*
@@ -19,6 +22,7 @@ import { pullRequestEvent } from "./support/webhook-payloads.js";
  */
 
 const POISON = "NODE_OPTIONS=--require=/tmp/owned-by-the-pull-request.js";
+const run = promisify(execFile);
 
 /** The pull request's patch: the engine's build script (run by postPatch) appends to every step's env file it finds. */
 function poisonPatch(commandFiles: string): string {
@@ -34,16 +38,16 @@ function poisonPatch(commandFiles: string): string {
 }
 
 describe("runtime: process without candidate.trusted, event by event (the bundled action)", () => {
-  let round: SimRound;
-  let trusted: SimRound;
+  let round: ActionRound;
+  let trusted: ActionRound;
   let workDir: string;
   let commandFiles: string;
   let patchPath: string;
 
   beforeAll(async () => {
     const candidate = { postPatch: [["sh", "build.sh"]] };
-    round = await writeSimRound({ prompts: 4, candidate });
-    trusted = await writeSimRound({ prompts: 4, candidate: { ...candidate, trusted: true } });
+    round = await writeActionRound({ prompts: 4, candidate });
+    trusted = await writeActionRound({ prompts: 4, candidate: { ...candidate, trusted: true } });
     for (const each of [round, trusted]) await writeFile(join(each.dir, "engine", "build.sh"), "true\n");
     workDir = await makeTempDir("speedgate-fence-");
     // Where the runner keeps a step's file commands (RUNNER_TEMP/_runner_file_commands/set_env_<uuid>).
@@ -61,8 +65,9 @@ describe("runtime: process without candidate.trusted, event by event (the bundle
   /** Runs the step with a fresh GITHUB_ENV file; returns the step and what the file holds after it. */
   async function stepUnder(
     event: { name: string; payload: unknown },
-    config: SimRound,
+    config: ActionRound,
     patch: string,
+    env: Record<string, string> = {},
   ): Promise<{ step: StepResult; githubEnv: string }> {
     const githubEnv = join(commandFiles, `set_env_${randomUUID()}`);
     await writeFile(githubEnv, "");
@@ -72,7 +77,7 @@ describe("runtime: process without candidate.trusted, event by event (the bundle
       workDir,
       event,
       inputs: { config: config.configPath, patch, "out-dir": join(workDir, "out", randomUUID()), "fail-on-gate": "false" },
-      env: { GITHUB_ENV: githubEnv },
+      env: { GITHUB_ENV: githubEnv, ...env },
     });
     const written = await readFile(githubEnv, "utf8");
     await rm(githubEnv);
@@ -140,4 +145,55 @@ describe("runtime: process without candidate.trusted, event by event (the bundle
       expect(githubEnv).toBe(`${POISON}\n`);
     },
   );
+
+  /*
+   * Issue #40: patch mode had no reachability check, so a dispatch whose inputs name a fork's pull
+   * request without calling it `pr` passed as the repository's own, and the patch its workflow fetched
+   * from that pull request ran on the host. The job's checkout is a real clone of a repository whose
+   * pull request #5 is a fork's (refs/pull/5/head, on no branch) and #6 a branch of its own.
+   */
+  describe("a workflow_dispatch naming a fork's commit in patch mode (a real clone as the job's workspace)", () => {
+    let checkout = "";
+    const c = { forkHead: "", branchHead: "" };
+
+    beforeAll(async () => {
+      const server = await makeGitRepository();
+      await server.commit("main", { "engine.txt": "v1\n" });
+      await server.git("checkout", "--quiet", "-b", "feature");
+      c.branchHead = await server.commit("a branch of the repository", { "engine.txt": "v2\n" });
+      await server.git("update-ref", "refs/pull/6/head", c.branchHead);
+      await server.git("checkout", "--quiet", "-b", "fork-work", "main");
+      c.forkHead = await server.commit("a fork's head", { "engine.txt": "owned\n" });
+      await server.git("update-ref", "refs/pull/5/head", c.forkHead);
+      await server.git("checkout", "--quiet", "main");
+      await server.git("branch", "--quiet", "-D", "fork-work");
+      checkout = join(await makeTempDir("speedgate-fence-checkout-"), "repo");
+      await run("git", ["clone", "--quiet", `file://${server.dir}`, checkout]);
+    });
+
+    it.each([
+      ["{number}", () => ({ number: "5" })],
+      ["{sha}", () => ({ sha: c.forkHead })],
+      ["{patch_url}", () => ({ patch_url: "https://github.com/Codertocat/Hello-World/pull/5.patch" })],
+    ])("refuses the pull request's patch dispatched with inputs %s, before its build step runs", async (_name, inputs) => {
+      const { step, githubEnv } = await stepUnder({ name: "workflow_dispatch", payload: { inputs: inputs() } }, round, patchPath, {
+        GITHUB_WORKSPACE: checkout,
+      });
+      expect(githubEnv).toBe("");
+      expect(step.exitCode).toBe(1);
+      expect(step.stdout).toMatch(
+        /^::error::.*runtime: process runs the candidate's code as the runner's own user.*is on none of the repository's branches/m,
+      );
+      expect(existsSync(round.pidFile)).toBe(false);
+    });
+
+    it("runs the repository's own patch dispatched for a pull request of its own branch ({number: 6})", async () => {
+      const { step } = await stepUnder({ name: "workflow_dispatch", payload: { inputs: { number: "6" } } }, round, round.patchPath, {
+        GITHUB_WORKSPACE: checkout,
+      });
+      expect(step.exitCode, step.stdout + step.stderr).toBe(0);
+      expect(step.stdout).toContain('workflow_dispatch input "number" (pull request #6, whose head is');
+      expect(step.outputs["round-score"]).toBeDefined();
+    });
+  });
 });

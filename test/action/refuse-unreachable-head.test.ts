@@ -9,7 +9,7 @@ import { createRecordingLogger } from "../../src/logger.js";
 import { ConfigError } from "../../src/vocabulary/config-error.js";
 import { type GitRepository, makeGitRepository } from "../support/git/make-git-repository.js";
 import { makeTempDir } from "../support/make-temp-dir.js";
-import { writeFenceConfig } from "./support/write-fence-config.js";
+import { writeFenceConfig } from "../../harness/write-fence-config.js";
 
 const run = promisify(execFile);
 
@@ -54,7 +54,7 @@ describe("refuseUnreachableHead", () => {
   let server: GitRepository;
   let clone = "";
   let configDir = "";
-  const c = { base: "", branchHead: "", forkHead: "" };
+  const c = { base: "", branchHead: "", forkHead: "", moved: "", movedOn: "" };
 
   const writeConfig = (name: string, runtime: string, trusted?: boolean): Promise<string> =>
     writeFenceConfig(configDir, name, runtime, trusted);
@@ -68,10 +68,16 @@ describe("refuseUnreachableHead", () => {
     await server.git("checkout", "--quiet", "-b", "fork-work", c.base);
     c.forkHead = await server.commit("a fork's head", { "engine.txt": "owned\n" });
     await server.git("update-ref", "refs/pull/5/head", c.forkHead);
+    await server.git("checkout", "--quiet", "-b", "moving", c.base);
+    c.moved = await server.commit("a branch that moves on after the checkout", { "engine.txt": "v3\n" });
     await server.git("checkout", "--quiet", "main");
     await server.git("branch", "--quiet", "-D", "fork-work");
     clone = join(await makeTempDir("speedgate-fence-clone-"), "repo");
     await run("git", ["clone", "--quiet", `file://${server.dir}`, clone]);
+    // Pushed after the checkout: the clone's origin/moving is one commit behind the remote's branch list.
+    await server.git("checkout", "--quiet", "moving");
+    c.movedOn = await server.commit("pushed after the checkout", { "engine.txt": "v4\n" });
+    await server.git("checkout", "--quiet", "main");
     // What fetchMissingCommits does for a head the checkout lacks: fetch it by its SHA, no ref kept.
     await run("git", ["-C", clone, "fetch", "--quiet", "origin", c.forkHead]);
     configDir = await makeTempDir("speedgate-fence-config-");
@@ -155,5 +161,77 @@ describe("refuseUnreachableHead", () => {
         ),
       ).resolves.toBeUndefined();
     }
+  });
+
+  /*
+   * Issue #40: the reachability check counted every ref under refs/remotes/origin/ but pull/*, so a
+   * workflow that fetched pull requests' heads with CI's common refspec had a fork's head at
+   * origin/pr/5, and it passed as a branch of the repository's own. Now only the branches the
+   * remote's branch list names count, at the tips it lists.
+   */
+  it("refuses a fork's head that the common refspec +refs/pull/*/head:refs/remotes/origin/pr/* fetched to origin/pr/5", async () => {
+    const config = await writeConfig("process.yml", "process");
+    await run("git", ["-C", clone, "fetch", "--quiet", "origin", "+refs/pull/*/head:refs/remotes/origin/pr/*"]);
+    try {
+      // The clone holds it under origin/pr/5, which a check of the clone's refs alone took for a branch.
+      expect((await run("git", ["-C", clone, "rev-parse", "refs/remotes/origin/pr/5"])).stdout.trim()).toBe(c.forkHead);
+      const error = await refuseUnreachableHead(
+        settings(config),
+        dispatch({ sha: c.forkHead, base: c.base }),
+        { base: c.base, head: c.forkHead, repoDir: clone },
+        createRecordingLogger(),
+      ).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as Error).message).toContain(`head ${c.forkHead} is on none of the repository's branches`);
+    } finally {
+      await run("git", ["-C", clone, "update-ref", "-d", "refs/remotes/origin/pr/5"]);
+    }
+  });
+
+  it("refuses a fork's head written under a branch's own name (origin/feature), which is not the tip the remote lists", async () => {
+    const config = await writeConfig("process.yml", "process");
+    await run("git", ["-C", clone, "fetch", "--quiet", "origin", "+refs/pull/5/head:refs/remotes/origin/feature"]);
+    try {
+      await expect(
+        refuseUnreachableHead(
+          settings(config),
+          dispatch({ sha: c.forkHead }),
+          { base: c.base, head: c.forkHead, repoDir: clone },
+          createRecordingLogger(),
+        ),
+      ).rejects.toBeInstanceOf(ConfigError);
+    } finally {
+      await run("git", ["-C", clone, "fetch", "--quiet", "origin", "+refs/heads/feature:refs/remotes/origin/feature"]);
+    }
+  });
+
+  it("lets through a head on a branch pushed to since the checkout, and the branch's new tip itself", async () => {
+    const config = await writeConfig("process.yml", "process");
+    for (const head of [c.moved, c.movedOn]) {
+      // As base/head mode does: the head is fetched by its SHA before the fence looks at it.
+      await run("git", ["-C", clone, "fetch", "--quiet", "origin", head]);
+      const logger = createRecordingLogger();
+      await expect(
+        refuseUnreachableHead(settings(config), dispatch({ sha: head }), { base: c.base, head, repoDir: clone }, logger),
+      ).resolves.toBeUndefined();
+      expect(logger.lines.map((line) => line.message)).toContain(
+        `The head ${head} is on the repository's branch origin/moving: the repository's own code`,
+      );
+    }
+  });
+
+  it("refuses when the remote's branch list cannot be read (offline from the remote), never falling back to the clone's refs", async () => {
+    const config = await writeConfig("process.yml", "process");
+    const offline = join(await makeTempDir("speedgate-fence-offline-"), "repo");
+    await run("git", ["clone", "--quiet", `file://${server.dir}`, offline]);
+    await run("git", ["-C", offline, "remote", "set-url", "origin", `file://${server.dir}-gone`]);
+    const error = await refuseUnreachableHead(
+      settings(config),
+      dispatch({ sha: c.branchHead }),
+      { base: c.base, head: c.branchHead, repoDir: offline },
+      createRecordingLogger(),
+    ).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toContain("the branch list of the remote the checkout cloned, which could not be read");
   });
 });

@@ -7,7 +7,7 @@ import type { PatchSource, RunSettings } from "../../action/action-settings.js";
 import { pullRequestPatchOrigin, refuseUntrustedProcessRound } from "../../action/refuse-untrusted-process-round.js";
 import { ConfigError } from "../../src/vocabulary/config-error.js";
 import { pullRequestEvent } from "./support/webhook-payloads.js";
-import { writeFenceConfig } from "./support/write-fence-config.js";
+import { writeFenceConfig } from "../../harness/write-fence-config.js";
 import { concatPatterns } from "../support/concat-patterns.js";
 
 function context(eventName: string, payload: Record<string, unknown> = {}): ActionContext {

@@ -1,9 +1,9 @@
 import type { Probot } from "probot";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { SECONDARY_LIMIT_RETRIES } from "../../bot/app-octokit.js";
-import { createTestProbot } from "../support/fake-github/create-test-probot.js";
-import { FakeGitHub } from "../support/fake-github/fake-github-server.js";
-import { serveRepository } from "../support/fake-github/serve-repository.js";
+import { createTestProbot } from "../../harness/fake-github/create-test-probot.js";
+import { serveRepository } from "../../harness/fake-github/serve-repository.js";
+import { useFakeGitHub } from "../support/fake-github/use-fake-github.js";
 
 const SECONDARY_LIMIT = {
   status: 403,
@@ -13,16 +13,12 @@ const SECONDARY_LIMIT = {
 
 /** The Octokit bot/server.ts deploys with: Probot's throttling, but secondary rate limits are retried. */
 describe("AppOctokit", () => {
-  const fake = new FakeGitHub();
+  const fake = useFakeGitHub();
   let probot: Probot;
 
   beforeAll(async () => {
-    await fake.start();
     probot = await createTestProbot({ fakeUrl: fake.url, appId: 5, octokit: "deployed", logLevel: "fatal", app: false });
   });
-  afterAll(async () => await fake.stop());
-  beforeEach(() => fake.reset());
-  afterEach(() => expect(fake.violations).toEqual([]));
 
   it("waits out a secondary rate limit and retries, where Probot's own settings give up", async () => {
     serveRepository(fake, { owner: "o", repo: "r", appId: 5, groups: ["app"] });

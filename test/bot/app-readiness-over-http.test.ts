@@ -3,9 +3,9 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MIGRATION_LOCK } from "../../src/store/migrate-database.js";
 import { type TestDatabaseHandle, testBackends } from "../support/database/database-backends.js";
-import { FakeGitHub } from "../support/fake-github/fake-github-server.js";
-import { sendWebhook } from "../support/fake-github/send-webhook.js";
+import { sendWebhook } from "../../harness/fake-github/send-webhook.js";
 import { startBotProcess } from "../support/fake-github/start-bot-process.js";
+import { useFakeGitHub } from "../support/fake-github/use-fake-github.js";
 
 /*
  * The app with its embedded database took ~45 s to answer /ping under load, because it opened and
@@ -35,13 +35,7 @@ async function refused(port: number): Promise<boolean> {
 }
 
 describe("the app's readiness and its stop", () => {
-  const fake = new FakeGitHub();
-  beforeAll(async () => {
-    await fake.start();
-  });
-  afterAll(async () => {
-    await fake.stop();
-  });
+  const fake = useFakeGitHub();
 
   it("answers /ready 200 once ready, logs it, and stops on SIGTERM to the process `npm run bot` started", async () => {
     const bot = await startBotProcess({ gheHost: fake.host });

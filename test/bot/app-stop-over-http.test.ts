@@ -1,9 +1,9 @@
 import { generateKeyPairSync, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OWNER, REPO, pullRequestEvent } from "../support/fake-github/adjust-payloads.js";
-import { FakeGitHub, type FakeResponse } from "../support/fake-github/fake-github-server.js";
-import { sendWebhook } from "../support/fake-github/send-webhook.js";
-import { serveRepository } from "../support/fake-github/serve-repository.js";
+import { OWNER, REPO, pullRequestEvent } from "../../harness/fake-github/adjust-payloads.js";
+import { FakeGitHub, type FakeResponse } from "../../harness/fake-github/fake-github-server.js";
+import { sendWebhook } from "../../harness/fake-github/send-webhook.js";
+import { serveRepository } from "../../harness/fake-github/serve-repository.js";
 import { startBotProcess } from "../support/fake-github/start-bot-process.js";
 import { makeTempDir } from "../support/make-temp-dir.js";
 

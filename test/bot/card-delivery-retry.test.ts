@@ -1,12 +1,13 @@
 import { randomUUID } from "node:crypto";
 import type { Probot } from "probot";
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
-import { OWNER, REPO, workflowRunCompleted } from "../support/fake-github/adjust-payloads.js";
-import { makeTestScorecard, zipScorecard } from "../support/fake-github/make-test-scorecard.js";
-import { type FakePull, serveRepository } from "../support/fake-github/serve-repository.js";
+import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
+import { OWNER, REPO, workflowRunCompleted } from "../../harness/fake-github/adjust-payloads.js";
+import { makeTestScorecard, zipScorecard } from "../../harness/fake-github/make-test-scorecard.js";
+import { type FakePull, serveRepository } from "../../harness/fake-github/serve-repository.js";
 import { describeEachBackend } from "../support/database/database-backends.js";
 import { type StoredApp, startStoredApp } from "../support/database/start-stored-app.js";
 import { FaultyFakeGitHub, SERVER_ERROR } from "../faults/support/faulty-fake-github.js";
+import { useFakeGitHub } from "../support/fake-github/use-fake-github.js";
 
 /*
  * A card whose posting fails is a job the queue retries with backoff (graphile-worker, in the
@@ -20,21 +21,16 @@ const APP_ID = 6161;
 const COMMENTS = "/repos/{owner}/{repo}/issues/{issue_number}/comments";
 
 describeEachBackend("a card whose posting fails is retried by the queue, and a give-up is visible on the check", (backend) => {
-  const fake = new FaultyFakeGitHub();
+  const fake = useFakeGitHub({ fake: new FaultyFakeGitHub() });
   let app: StoredApp;
   // The app handles a workflow run's attempt once, whatever the delivery id: each test has its own run.
   let runId = 900;
 
   beforeAll(async () => {
-    await fake.start();
     app = await startStoredApp({ fakeUrl: fake.url, appId: APP_ID, backend, octokit: "plain", maxAttempts: 3, expediteRetries: true });
   });
-  afterAll(async () => {
-    await app.stop();
-    await fake.stop();
-  });
+  afterAll(async () => await app.stop());
   beforeEach(() => {
-    fake.reset();
     runId++;
     serveRepository(fake, {
       owner: OWNER,
@@ -44,7 +40,6 @@ describeEachBackend("a card whose posting fails is retried by the queue, and a g
       artifacts: { [runId]: zipScorecard(makeTestScorecard()) },
     });
   });
-  afterEach(() => expect(fake.violations).toEqual([]));
 
   const deliver = async (id: string): Promise<void> =>
     await app.probot.receive({

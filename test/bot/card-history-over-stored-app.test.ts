@@ -1,15 +1,15 @@
 import { randomUUID } from "node:crypto";
 import type { Probot } from "probot";
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { LEADERBOARD_TITLE } from "../../bot/handlers/update-leaderboard.js";
 import { listCards } from "../../src/store/card-history.js";
 import { LEADERBOARD_MARKER } from "../../src/history/render-leaderboard.js";
-import { OWNER, REPO, pullRequestEvent, workflowRunCompleted } from "../support/fake-github/adjust-payloads.js";
-import { FakeGitHub } from "../support/fake-github/fake-github-server.js";
-import { makeTestScorecard, zipScorecard } from "../support/fake-github/make-test-scorecard.js";
-import { type FakePull, type FakeRepository, serveRepository } from "../support/fake-github/serve-repository.js";
+import { OWNER, REPO, pullRequestEvent, workflowRunCompleted } from "../../harness/fake-github/adjust-payloads.js";
+import { makeTestScorecard, zipScorecard } from "../../harness/fake-github/make-test-scorecard.js";
+import { type FakePull, type FakeRepository, serveRepository } from "../../harness/fake-github/serve-repository.js";
 import { describeEachBackend } from "../support/database/database-backends.js";
 import { type StoredApp, startStoredApp } from "../support/database/start-stored-app.js";
+import { useFakeGitHub } from "../support/fake-github/use-fake-github.js";
 
 /*
  * #14 part 3 through the deployed store: every card the app posts is recorded, a pull request's card
@@ -25,24 +25,16 @@ const C = "c".repeat(40);
 const CARD_MARKER = "<!-- speedgate -->";
 
 describeEachBackend("the card history on the card and in the leaderboard issue", (backend) => {
-  const fake = new FakeGitHub();
+  const fake = useFakeGitHub();
   let app: StoredApp;
   let repo: FakeRepository;
   const first: FakePull = { number: 31, headSha: A, headRepo: `${OWNER}/${REPO}`, headBranch: "faster-scheduler", author: "alice" };
   const second: FakePull = { number: 32, headSha: C, headRepo: `${OWNER}/${REPO}`, headBranch: "fused-kernels", author: "bob" };
 
   beforeAll(async () => {
-    await fake.start();
     app = await startStoredApp({ fakeUrl: fake.url, appId: APP_ID, backend, octokit: "plain" });
   });
-  afterAll(async () => {
-    await app.stop();
-    await fake.stop();
-  });
-  beforeEach(() => {
-    fake.reset();
-  });
-  afterEach(() => expect(fake.violations).toEqual([]));
+  afterAll(async () => await app.stop());
 
   const deliver = async (name: string, payload: unknown): Promise<void> => {
     await app.probot.receive({ id: randomUUID(), name, payload } as Parameters<Probot["receive"]>[0]);

@@ -1,14 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
-import { OWNER, REPO, issueCommentCreated, workflowRunCompleted } from "../support/fake-github/adjust-payloads.js";
-import { makeTestScorecard, zipScorecard } from "../support/fake-github/make-test-scorecard.js";
+import { OWNER, REPO, issueCommentCreated, workflowRunCompleted } from "../../harness/fake-github/adjust-payloads.js";
+import { makeTestScorecard, zipScorecard } from "../../harness/fake-github/make-test-scorecard.js";
 import { makeScenarioRound } from "../support/make-scenario-round.js";
-import { deliverAndSettle, sendWebhook } from "../support/fake-github/send-webhook.js";
-import { type FakePull, serveRepository } from "../support/fake-github/serve-repository.js";
+import { deliverAndSettle, sendWebhook } from "../../harness/fake-github/send-webhook.js";
+import { type FakePull, serveRepository } from "../../harness/fake-github/serve-repository.js";
 import type { BotProcess } from "../support/fake-github/start-bot-process.js";
 import { useBotProcess } from "../support/fake-github/use-bot-process.js";
-import { findRenderedReferences } from "../support/find-rendered-references.js";
+import { findRenderedReferences } from "../../harness/find-rendered-references.js";
 
 /*
  * Issue #12, points 2, 9, 10, 12 and 13: what a card from a run can do to the comment and the check
@@ -164,8 +164,8 @@ describe("score cards against the comment and the check (`npm run bot`)", () => 
     expect(await deliver("workflow_run", run(631, "2026-01-01T00:00:00Z"))).toBe(200);
     for (const text of [fake.comments[0]?.body ?? "", fake.checkRuns[0]?.summary ?? ""]) {
       expect(text).toContain("2 changed files were not scored");
-      expect(text).toContain("- csrc/attention.cu");
-      expect(text).toContain("- python/engine.py -&gt; docs/engine.py");
+      expect(text).toContain("- `csrc/attention.cu`");
+      expect(text).toContain("- `python/engine.py` -&gt; `docs/engine.py`");
     }
     expect(fake.checkRuns[0]?.title).toMatch(
       /^✅ Round score 1\.30×; the interval's low end 1\.\d\d× clears the gate's 1\.00×; 2 changed files not scored \(patch-paths\)$/,
@@ -215,12 +215,12 @@ describe("score cards against the comment and the check (`npm run bot`)", () => 
       title: "❌ 1 of 2 scenarios passed; improved: decode-c1; missing: prefill-c32",
     });
     expect(fake.checkRuns[0]?.summary).toContain(
-      "the card has no scenario prefill-c32, which the repository's app config declares (gate.scenarios)",
+      "the card has no scenario prefill-c32, which the repository's app config declares (`gate.scenarios`)",
     );
     expect(await deliver("workflow_run", run(662, "2026-01-01T00:10:00Z"))).toBe(200);
     expect(fake.checkRuns[1]).toMatchObject({ status: "completed", conclusion: "failure" });
     expect(fake.checkRuns[1]?.summary).toContain(
-      "the repository's app config declares scenarios decode-c1, prefill-c32 (gate.scenarios) and the card has none",
+      "the repository's app config declares scenarios decode-c1, prefill-c32 (`gate.scenarios`) and the card has none",
     );
   });
 

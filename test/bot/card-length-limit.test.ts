@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import type { Probot } from "probot";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
-import { OWNER, REPO, workflowRunCompleted } from "../support/fake-github/adjust-payloads.js";
-import { createTestProbot } from "../support/fake-github/create-test-probot.js";
-import { FakeGitHub } from "../support/fake-github/fake-github-server.js";
-import { makeTestScorecard, zipScorecard } from "../support/fake-github/make-test-scorecard.js";
-import { serveRepository } from "../support/fake-github/serve-repository.js";
+import { OWNER, REPO, workflowRunCompleted } from "../../harness/fake-github/adjust-payloads.js";
+import { createTestProbot } from "../../harness/fake-github/create-test-probot.js";
+import { makeTestScorecard, zipScorecard } from "../../harness/fake-github/make-test-scorecard.js";
+import { serveRepository } from "../../harness/fake-github/serve-repository.js";
+import { useFakeGitHub } from "../support/fake-github/use-fake-github.js";
 
 const SHA = "e".repeat(40);
 const APP_ID = 77;
@@ -34,15 +34,12 @@ function hugeCard(): Scorecard {
 }
 
 describe("a card at GitHub's length limits", () => {
-  const fake = new FakeGitHub();
+  const fake = useFakeGitHub();
   let probot: Probot;
 
   beforeAll(async () => {
-    await fake.start();
     probot = await createTestProbot({ fakeUrl: fake.url, appId: APP_ID });
   });
-  afterAll(async () => await fake.stop());
-  afterEach(() => expect(fake.violations).toEqual([]));
 
   it("posts a 10 MB card with 5,000 prompts: comment within 65,536 characters, check summary within 65,535", async () => {
     const card = hugeCard();

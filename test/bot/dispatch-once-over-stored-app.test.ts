@@ -1,11 +1,12 @@
 import { randomUUID } from "node:crypto";
 import type { Probot } from "probot";
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
-import { OWNER, REPO, issueCommentCreated } from "../support/fake-github/adjust-payloads.js";
-import { type FakePull, type FakeRepository, serveRepository } from "../support/fake-github/serve-repository.js";
+import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
+import { OWNER, REPO, issueCommentCreated } from "../../harness/fake-github/adjust-payloads.js";
+import { type FakePull, type FakeRepository, serveRepository } from "../../harness/fake-github/serve-repository.js";
 import { describeEachBackend } from "../support/database/database-backends.js";
 import { type StoredApp, startStoredApp } from "../support/database/start-stored-app.js";
 import { FaultyFakeGitHub, SERVER_ERROR } from "../faults/support/faulty-fake-github.js";
+import { useFakeGitHub } from "../support/fake-github/use-fake-github.js";
 
 /*
  * A workflow dispatch is the one side effect GitHub does not de-duplicate: each one starts a GPU run.
@@ -19,23 +20,17 @@ const APP_ID = 5151;
 const DISPATCHES = "/repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches";
 
 describeEachBackend("a /rescore's dispatch through the deployed store", (backend) => {
-  const fake = new FaultyFakeGitHub();
+  const fake = useFakeGitHub({ fake: new FaultyFakeGitHub() });
   let app: StoredApp;
   let repo: FakeRepository;
 
   beforeAll(async () => {
-    await fake.start();
     app = await startStoredApp({ fakeUrl: fake.url, appId: APP_ID, backend, octokit: "plain", maxAttempts: 3, expediteRetries: true });
   });
-  afterAll(async () => {
-    await app.stop();
-    await fake.stop();
-  });
+  afterAll(async () => await app.stop());
   beforeEach(() => {
-    fake.reset();
     repo = serveRepository(fake, { owner: OWNER, repo: REPO, appId: APP_ID, pulls: [PULL], roles: { maintainer: "admin" } });
   });
-  afterEach(() => expect(fake.violations).toEqual([]));
 
   const rescore = async (): Promise<void> => {
     const payload = issueCommentCreated({ number: PULL.number, body: `/rescore ${SHA.slice(0, 12)}`, login: "maintainer" });

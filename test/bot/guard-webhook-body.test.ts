@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_WEBHOOK_BODY_LIMITS, createBodyGuard } from "../../bot/guard-webhook-body.js";
 import { MIN_CHARGE, WebhookBodyBudget } from "../../bot/webhook-body-budget.js";
-import { createTestProbot } from "../support/fake-github/create-test-probot.js";
+import { createTestProbot } from "../../harness/fake-github/create-test-probot.js";
 import { type HeldHeaders, type HeldHeadersOptions, holdWebhookHeaders } from "../support/hold-webhook-headers.js";
 
 /*

@@ -4,7 +4,7 @@ import { checkRunPayloadSchema } from "../../bot/payloads/check-run-payload.js";
 import { issueCommentPayloadSchema } from "../../bot/payloads/issue-comment-payload.js";
 import { parsePayload } from "../../bot/payloads/parse-payload.js";
 import { workflowRunPayloadSchema } from "../../bot/payloads/workflow-run-payload.js";
-import { OWNER, REPO, checkRunRerequested, issueCommentCreated, workflowRunCompleted } from "../support/fake-github/adjust-payloads.js";
+import { OWNER, REPO, checkRunRerequested, issueCommentCreated, workflowRunCompleted } from "../../harness/fake-github/adjust-payloads.js";
 
 interface Logged {
   fields: Record<string, unknown>;

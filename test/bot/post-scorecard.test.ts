@@ -1,16 +1,16 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { Probot } from "probot";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { OWNER, REPO, issueCommentCreated, workflowRunCompleted } from "../support/fake-github/adjust-payloads.js";
-import { createTestProbot } from "../support/fake-github/create-test-probot.js";
-import { FakeGitHub } from "../support/fake-github/fake-github-server.js";
-import { makeTestScorecard, zipScorecard } from "../support/fake-github/make-test-scorecard.js";
-import { type FakePull, serveRepository } from "../support/fake-github/serve-repository.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { OWNER, REPO, issueCommentCreated, workflowRunCompleted } from "../../harness/fake-github/adjust-payloads.js";
+import { createTestProbot } from "../../harness/fake-github/create-test-probot.js";
+import { makeTestScorecard, zipScorecard } from "../../harness/fake-github/make-test-scorecard.js";
+import { type FakePull, serveRepository } from "../../harness/fake-github/serve-repository.js";
 import { DEFAULT_APP_DOCS_URL } from "../../bot/resolve-app-docs-url.js";
 import type { EngineFailure } from "../../src/vocabulary/engine-failure.js";
-import { makeCard, seedOomFailure } from "../support/make-card.js";
+import { makeCard, seedOomFailure } from "../../harness/make-card.js";
 import { makeScenarioRound } from "../support/make-scenario-round.js";
+import { useFakeGitHub } from "../support/fake-github/use-fake-github.js";
 import { toVersion1 } from "../support/version-one-card.js";
 
 const SHA = "1".repeat(40);
@@ -19,16 +19,12 @@ const PULL: FakePull = { number: 21, headSha: SHA, headRepo: `${OWNER}/${REPO}`,
 
 /** workflow_run.completed handled in-process through probot.receive, for the cases that need no HTTP. */
 describe("postScorecard", () => {
-  const fake = new FakeGitHub();
+  const fake = useFakeGitHub();
   let probot: Probot;
 
   beforeAll(async () => {
-    await fake.start();
     probot = await createTestProbot({ fakeUrl: fake.url, appId: APP_ID });
   });
-  afterAll(async () => await fake.stop());
-  beforeEach(() => fake.reset());
-  afterEach(() => expect(fake.violations).toEqual([]));
 
   const receive = async (name: string, payload: unknown): Promise<void> =>
     await probot.receive({ id: randomUUID(), name, payload } as Parameters<Probot["receive"]>[0]);
@@ -99,7 +95,9 @@ describe("postScorecard", () => {
       "2 of 12 prompts (16.7%) were not scored (2 zeroed), more than gate.maxUnscored 10%",
     ];
     expect(fake.checkRuns[0]?.title).toBe(`❌ Round score 1.50×, but ${reasons.join("; ")}`);
-    expect(fake.checkRuns[0]?.summary).toContain(`| Gate | ❌ does not pass: ${reasons.join("; ")} |`);
+    expect(fake.checkRuns[0]?.summary).toContain(
+      `| Gate | ❌ does not pass: ${reasons.join("; ").replace("gate.maxUnscored", "`gate.maxUnscored`")} |`,
+    );
   });
 
   it(
@@ -185,7 +183,7 @@ describe("postScorecard", () => {
     expect(fake.checkRuns).toMatchObject([{ conclusion: "failure" }]);
     expect(fake.checkRuns[0]?.title).toBe("❌ 1 of 2 scenarios passed; improved: decode-c1; missing: chat-rate16");
     expect(fake.checkRuns[0]?.summary).toContain(
-      "the card has no scenario chat-rate16, which the repository's app config declares (gate.scenarios): add it to the round " +
+      "the card has no scenario chat-rate16, which the repository's app config declares (`gate.scenarios`): add it to the round " +
         "config's scenarios",
     );
   });

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { DEFAULT_ZIP_LIMITS } from "../../src/github/read-scorecard-zip.js";
 import { type CardReader, WorkerCardReader } from "../../bot/read-cards-off-thread.js";
-import { makeTestScorecard, zipScorecard } from "../support/fake-github/make-test-scorecard.js";
+import { makeTestScorecard, zipScorecard } from "../../harness/fake-github/make-test-scorecard.js";
 
 const GATE = { minRoundScore: 1, use: "round-score" as const, maxUnscored: 0.1, minPrompts: 10 };
 const job = (zip: Uint8Array) => ({

@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { OWNER, workflowRunCompleted } from "../support/fake-github/adjust-payloads.js";
-import { makeTestScorecard, zipScorecard } from "../support/fake-github/make-test-scorecard.js";
-import { deliverAndSettle } from "../support/fake-github/send-webhook.js";
-import { type FakeRepositoryOptions, serveRepository } from "../support/fake-github/serve-repository.js";
+import { OWNER, workflowRunCompleted } from "../../harness/fake-github/adjust-payloads.js";
+import { makeTestScorecard, zipScorecard } from "../../harness/fake-github/make-test-scorecard.js";
+import { deliverAndSettle } from "../../harness/fake-github/send-webhook.js";
+import { type FakeRepositoryOptions, serveRepository } from "../../harness/fake-github/serve-repository.js";
 import type { BotProcess } from "../support/fake-github/start-bot-process.js";
 import { useBotProcess } from "../support/fake-github/use-bot-process.js";
 import { concatPatterns } from "../support/concat-patterns.js";

@@ -7,10 +7,10 @@ import {
   issueCommentCreated,
   pullRequestEvent,
   workflowRunCompleted,
-} from "../support/fake-github/adjust-payloads.js";
-import { makeTestScorecard, zipScorecard } from "../support/fake-github/make-test-scorecard.js";
-import { deliverAndSettle } from "../support/fake-github/send-webhook.js";
-import { type FakePull, serveRepository } from "../support/fake-github/serve-repository.js";
+} from "../../harness/fake-github/adjust-payloads.js";
+import { makeTestScorecard, zipScorecard } from "../../harness/fake-github/make-test-scorecard.js";
+import { deliverAndSettle } from "../../harness/fake-github/send-webhook.js";
+import { type FakePull, serveRepository } from "../../harness/fake-github/serve-repository.js";
 import type { BotProcess } from "../support/fake-github/start-bot-process.js";
 import { useBotProcess } from "../support/fake-github/use-bot-process.js";
 

@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { MAX_REFUSAL_REACTIONS_PER_PULL, MAX_REFUSAL_REPLIES_PER_PULL } from "../../bot/answer-refusal.js";
-import { OWNER, REPO, issueCommentCreated } from "../support/fake-github/adjust-payloads.js";
-import type { FakeGitHub } from "../support/fake-github/fake-github-server.js";
-import { deliverAndSettle } from "../support/fake-github/send-webhook.js";
-import { type FakePull, serveRepository } from "../support/fake-github/serve-repository.js";
+import { MAX_REFUSAL_REACTIONS_PER_PULL, MAX_REFUSAL_REPLIES_PER_PULL } from "../../bot/handlers/answer-refusal.js";
+import { OWNER, REPO, issueCommentCreated } from "../../harness/fake-github/adjust-payloads.js";
+import type { FakeGitHub } from "../../harness/fake-github/fake-github-server.js";
+import { deliverAndSettle } from "../../harness/fake-github/send-webhook.js";
+import { type FakePull, serveRepository } from "../../harness/fake-github/serve-repository.js";
 import type { BotProcess } from "../support/fake-github/start-bot-process.js";
 import { useBotProcess } from "../support/fake-github/use-bot-process.js";
 

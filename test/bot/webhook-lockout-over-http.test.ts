@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { OWNER, REPO, issueCommentCreated } from "../support/fake-github/adjust-payloads.js";
+import { OWNER, REPO, issueCommentCreated } from "../../harness/fake-github/adjust-payloads.js";
 import { serveAppDeliveries } from "../support/fake-github/serve-app-deliveries.js";
-import { deliverAndSettle, sendWebhook } from "../support/fake-github/send-webhook.js";
-import { type FakePull, serveRepository } from "../support/fake-github/serve-repository.js";
+import { deliverAndSettle, sendWebhook } from "../../harness/fake-github/send-webhook.js";
+import { type FakePull, serveRepository } from "../../harness/fake-github/serve-repository.js";
 import type { BotProcess } from "../support/fake-github/start-bot-process.js";
 import { useBotProcess } from "../support/fake-github/use-bot-process.js";
 import { MIN_CHARGE } from "../../bot/webhook-body-budget.js";
-import { type HeldUploads, holdWebhookUploads } from "../support/hold-webhook-uploads.js";
+import { type HeldUploads, holdWebhookUploads } from "../../harness/hold-webhook-uploads.js";
 import { findListeningProcess, readProcessMemory, resetPeakMemory } from "../support/read-process-memory.js";
 
 /*

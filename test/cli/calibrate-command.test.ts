@@ -3,7 +3,10 @@ import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { calibrationFileSchema } from "../../src/calibration/calibration-schema.js";
 import { renderMarkdown } from "../../src/scorecard/render/render-markdown.js";
-import { runCli, runSimRound, simCommand, withPromptsFile, writeSimRound } from "./support/sim-round.js";
+import { simEngineCommand, withPromptsFile, writeSimRound } from "../../harness/sim-engine/write-sim-round.js";
+import { getFreePort } from "../support/get-free-port.js";
+import { makeTempDir } from "../support/make-temp-dir.js";
+import { type CliRoundOptions, runCli, runSimRound, simCommand, writeCliRound } from "./support/sim-round.js";
 
 /*
  * `speedgate calibrate` end to end on the reference engine with its noise turned on: each start of
@@ -16,14 +19,9 @@ const PROMPTS = Array.from({ length: 12 }, (_, index) => `c${index + 1}`);
 /** A round on the noisy engine; rounds of one calibration share the start counter, since the baseline's command must not change. */
 async function noisyRound(
   counter: string | null,
-  options: { candidate?: string[]; gateExtra?: Record<string, unknown>; benchExtra?: Record<string, unknown> } = {},
+  options: { candidate?: string[]; gate?: CliRoundOptions["gate"]; bench?: CliRoundOptions["bench"] } = {},
 ) {
-  const round = await writeSimRound({
-    promptIds: PROMPTS,
-    minRoundScore: 1,
-    benchExtra: { requestIntervalMs: 15, warmupRequests: 2, ...options.benchExtra },
-    gateExtra: options.gateExtra,
-  });
+  const dir = await makeTempDir("speedgate-run-test-");
   // Requests of about a third of a second, so that a loaded test machine's own hiccups (a garbage
   // collection, a late timer) stay small against the engine's timing and its injected noise.
   const noise = [
@@ -38,21 +36,19 @@ async function noisyRound(
     "--seed",
     "3",
     "--start-counter",
-    counter ?? join(round.dir, "starts.txt"),
+    counter ?? join(dir, "starts.txt"),
   ];
-  const config = JSON.parse(await readFile(round.configPath, "utf8")) as {
-    baseline: { command: string[] };
-    candidate: { command?: string[] };
-  };
   // The engine finds prompts through a prompts file: the first round's, the same text, so the baseline's command stays the same.
-  const promptsDir = counter ? dirname(counter) : round.dir;
-  config.baseline.command = withPromptsFile(simCommand(...noise), promptsDir);
-  config.candidate.command = withPromptsFile(
-    options.candidate ? simCommand(...noise, ...options.candidate) : simCommand(...noise),
-    promptsDir,
-  );
-  await writeFile(round.configPath, JSON.stringify(config, null, 2));
-  return round;
+  const promptsFile = join(counter ? dirname(counter) : dir, "prompts.jsonl");
+  const command = (...flags: string[]): string[] => withPromptsFile(simCommand(...noise, ...flags), promptsFile);
+  return await writeCliRound({
+    dir,
+    promptIds: PROMPTS,
+    baseline: { command: command() },
+    candidate: { command: command(...(options.candidate ?? [])) },
+    bench: { requestIntervalMs: 15, warmupRequests: 2, ...options.bench },
+    gate: { minRoundScore: 1, ...options.gate },
+  });
 }
 
 describe("speedgate calibrate against the reference engine", () => {
@@ -82,7 +78,7 @@ describe("speedgate calibrate against the reference engine", () => {
     // A round that names it gates on the noise floor: a candidate four times as fast clears it. Not 2.4× (5 ms a
     // token): the twelve answers of an A/A round are in flight together, so a busy machine that holds one engine's
     // round back by a quarter of a second scores it 1.7×, and with five rounds that one lifts the bar to about 2.4×.
-    const fast = await noisyRound(counter, { candidate: ["--itl-ms", "2"], gateExtra: { calibration: out } });
+    const fast = await noisyRound(counter, { candidate: ["--itl-ms", "2"], gate: { calibration: out } });
     const { code, card } = await runSimRound(fast.configPath, fast.dir);
     expect(code).toBe(0);
     expect(
@@ -99,7 +95,7 @@ describe("speedgate calibrate against the reference engine", () => {
     expect(markdown).toContain(`from 5 A/A rounds on runner ${file.runner}`);
 
     // Another request interval is another noise: refused before anything starts.
-    const other = await noisyRound(counter, { gateExtra: { calibration: out }, benchExtra: { requestIntervalMs: 40 } });
+    const other = await noisyRound(counter, { gate: { calibration: out }, bench: { requestIntervalMs: 40 } });
     const refused = await runSimRound(other.configPath, other.dir);
     expect(refused.code).toBe(2);
     expect(refused.logger.lines.map((line) => line.message).join("\n")).toContain("bench.requestIntervalMs is 40, the calibration used 15");
@@ -112,7 +108,7 @@ describe("speedgate calibrate against the reference engine", () => {
   it("refuses fewer than five rounds, and writes nothing when the engine fails against itself", async () => {
     const round = await noisyRound(null);
     expect((await runCli(["calibrate", "--config", round.configPath, "--runs", "3"])).code).toBe(2);
-    const broken = await writeSimRound({ promptIds: PROMPTS, baseline: simCommand("--die-after-requests", "2") });
+    const broken = await writeCliRound({ promptIds: PROMPTS, baseline: { command: simCommand("--die-after-requests", "2") } });
     const out = join(broken.dir, "calibration.json");
     const failed = await runCli(["calibrate", "--config", broken.configPath, "--runs", "5", "--out", out]);
     expect(failed.code).toBe(1);
@@ -124,19 +120,25 @@ describe("speedgate calibrate against the reference engine", () => {
 
   it("measures a process round whose baseline runs in candidate.sourceDir (no baseline.cwd), with --host {host} filled", async () => {
     // The engine reads profile.json from the folder it runs in: started anywhere but the source, it dies at start.
-    const round = await writeSimRound({ promptIds: ["a", "b", "c", "d"], gateExtra: { minPrompts: 4, use: "round-score" } });
-    const source = join(round.dir, "engine");
+    const dir = await makeTempDir("speedgate-run-test-");
+    const source = join(dir, "engine");
     await mkdir(source);
     await writeFile(
       join(source, "profile.json"),
       JSON.stringify({ model: "m", defaults: { ttftMs: 5, itlMs: 1, outputTokens: 12, reasoningTokens: 0, tokensPerChunk: 1 } }),
     );
-    const config = JSON.parse(await readFile(round.configPath, "utf8")) as Record<string, unknown>;
-    const command = ["{node}", "{speedgate}", "sim-engine", "--host", "{host}", "--port", "{port}", "--profile", "profile.json"];
-    await writeFile(round.configPath, JSON.stringify({ ...config, baseline: { command }, candidate: { sourceDir: "engine" } }));
-    expect((await runSimRound(round.configPath, round.dir)).code).toBe(0);
-    const out = join(round.dir, "calibration.json");
-    const calibrated = await runCli(["calibrate", "--config", round.configPath, "--runs", "5", "--out", out]);
+    // The candidate names only its source: no command of its own, and the baseline no folder.
+    const configPath = await writeSimRound(dir, {
+      port: await getFreePort(),
+      prompts: { "prompts.jsonl": ["a", "b", "c", "d"].map((id) => ({ id, messages: [{ role: "user", content: `prompt ${id}` }] })) },
+      baseline: { command: simEngineCommand("--host", "{host}", "--profile", "profile.json") },
+      candidate: { sourceDir: "engine" },
+      bench: { maxTokens: 64, requestIntervalMs: 20 },
+      gate: { minRoundScore: 0.5, minPrompts: 4, use: "round-score" },
+    });
+    expect((await runSimRound(configPath, dir)).code).toBe(0);
+    const out = join(dir, "calibration.json");
+    const calibrated = await runCli(["calibrate", "--config", configPath, "--runs", "5", "--out", out]);
     expect(calibrated.code, calibrated.logger.lines.map((line) => line.message).join("\n")).toBe(0);
     expect(calibrationFileSchema.parse(JSON.parse(await readFile(out, "utf8"))).rounds).toHaveLength(5);
   }, 240_000);

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { runCli } from "./support/sim-round.js";
 import { makeTempDir } from "../support/make-temp-dir.js";
-import { TEST_TOKENIZER_PATH } from "../fixtures/tokenizer/generate-tokenizer.js";
+import { TEST_TOKENIZER_PATH } from "../../harness/fixtures/tokenizer/generate-tokenizer.js";
 import { concatPatterns } from "../support/concat-patterns.js";
 
 const examples = fileURLToPath(new URL("../../examples/", import.meta.url));

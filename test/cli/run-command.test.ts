@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
-import { PROMPT_IDS, runCli, runSimRound, simCommand, writeSimRound } from "./support/sim-round.js";
+import { PROMPT_IDS, runCli, runSimRound, simCommand, writeCliRound } from "./support/sim-round.js";
 
 const seedLog = fileURLToPath(new URL("../failure/fixtures/sglang-cuda-graph-oom.log", import.meta.url));
 
@@ -15,7 +15,7 @@ function promptsOf(card: Scorecard | null) {
 
 describe("speedgate run against the reference engine", () => {
   it("scores a clean round and writes both files", async () => {
-    const { dir, configPath } = await writeSimRound({});
+    const { dir, configPath } = await writeCliRound({});
     const { code, card, stdout, out } = await runSimRound(configPath, dir);
     expect(code).toBe(0);
     expect(card?.failure).toBeNull();
@@ -27,7 +27,9 @@ describe("speedgate run against the reference engine", () => {
   });
 
   it("reports a candidate that crashes at start with the seed's CUDA graph OOM, keeping its traceback lines", async () => {
-    const { dir, configPath } = await writeSimRound({ candidate: simCommand("--crash-log", seedLog, "--crash-exit-code", "1") });
+    const { dir, configPath } = await writeCliRound({
+      candidate: { command: simCommand("--crash-log", seedLog, "--crash-exit-code", "1") },
+    });
     const { code, card } = await runSimRound(configPath, dir);
     expect(code).toBe(0);
     expect(card?.failure).toMatchObject({
@@ -49,16 +51,16 @@ describe("speedgate run against the reference engine", () => {
   it("reports an engine that never becomes healthy within the health timeout the test asks for", async () => {
     // The timeout holds for the baseline too, which starts first: reference engines took up to 4.7 s to answer in
     // suite runs beside two CPU-bound processes, so 6 s could time out the wrong engine.
-    const { dir, configPath } = await writeSimRound({ candidate: simCommand("--never-healthy"), health: { timeoutS: 15 } });
+    const { dir, configPath } = await writeCliRound({ candidate: { command: simCommand("--never-healthy") }, health: { timeoutS: 15 } });
     const { card } = await runSimRound(configPath, dir);
     expect(card?.failure).toMatchObject({ engine: "candidate", stage: "startup", kind: "startup_timeout", exitCode: null });
     expect(card?.failure?.label).toContain("15 s");
   });
 
   it("zeroes the prompts an engine never answered when it dies during the benchmark, with the reason", async () => {
-    const { dir, configPath } = await writeSimRound({
-      candidate: simCommand("--die-after-requests", "2", "--die-exit-code", "3"),
-      benchExtra: { requestIntervalMs: 150 },
+    const { dir, configPath } = await writeCliRound({
+      candidate: { command: simCommand("--die-after-requests", "2", "--die-exit-code", "3") },
+      bench: { requestIntervalMs: 150 },
     });
     const { card } = await runSimRound(configPath, dir);
     expect(card?.failure).toMatchObject({ engine: "candidate", stage: "benchmark", exitCode: 3 });
@@ -73,12 +75,12 @@ describe("speedgate run against the reference engine", () => {
     // Answers take 220 ms against 110 ms and one starts every 100 ms, so only the last prompt is left
     // when it dies; tenths of a second, since a busy machine adds tens of milliseconds to each.
     const ids = Array.from({ length: 20 }, (_, index) => `q${index + 1}`);
-    const { dir, configPath } = await writeSimRound({
+    const { dir, configPath } = await writeCliRound({
       promptIds: ids,
-      baseline: simCommand("--ttft-ms", "20", "--itl-ms", "10"),
-      candidate: simCommand("--ttft-ms", "10", "--itl-ms", "5", "--die-after-requests", "19"),
-      benchExtra: { requestIntervalMs: 100 },
-      gateExtra: { use: "round-score" },
+      baseline: { command: simCommand("--ttft-ms", "20", "--itl-ms", "10") },
+      candidate: { command: simCommand("--ttft-ms", "10", "--itl-ms", "5", "--die-after-requests", "19") },
+      bench: { requestIntervalMs: 100 },
+      gate: { use: "round-score" },
     });
     const { code, card, stdout } = await runSimRound(configPath, dir, ["--fail-on-gate"]);
     expect(code).toBe(1);
@@ -93,7 +95,10 @@ describe("speedgate run against the reference engine", () => {
 
   it("never passes a faster candidate that cuts more than gate.maxUnscored of its answers short", async () => {
     const ids = Array.from({ length: 12 }, (_, index) => `q${index + 1}`);
-    const { dir, configPath } = await writeSimRound({ promptIds: ids, candidate: simCommand("--itl-ms", "0.5", "--stop-early", "q1,q2") });
+    const { dir, configPath } = await writeCliRound({
+      promptIds: ids,
+      candidate: { command: simCommand("--itl-ms", "0.5", "--stop-early", "q1,q2") },
+    });
     const { code, card } = await runSimRound(configPath, dir, ["--fail-on-gate"]);
     expect(code).toBe(1);
     expect(card?.failure).toBeNull();
@@ -103,8 +108,8 @@ describe("speedgate run against the reference engine", () => {
   });
 
   it("scores early stops, HTTP 500 and malformed SSE per prompt with their reasons", async () => {
-    const { dir, configPath } = await writeSimRound({
-      candidate: simCommand("--stop-early", "p2", "--http-500", "p3", "--malformed-sse", "p4"),
+    const { dir, configPath } = await writeCliRound({
+      candidate: { command: simCommand("--stop-early", "p2", "--http-500", "p3", "--malformed-sse", "p4") },
     });
     const { card } = await runSimRound(configPath, dir);
     expect(card?.failure).toBeNull();
@@ -120,14 +125,16 @@ describe("speedgate run against the reference engine", () => {
   });
 
   it("skips the candidate when the baseline fails and says the baseline failed", async () => {
-    const { dir, configPath } = await writeSimRound({ baseline: simCommand("--crash-log", seedLog, "--crash-exit-code", "1") });
+    const { dir, configPath } = await writeCliRound({
+      baseline: { command: simCommand("--crash-log", seedLog, "--crash-exit-code", "1") },
+    });
     const { card } = await runSimRound(configPath, dir);
     expect(card?.failure).toMatchObject({ engine: "baseline", stage: "startup", kind: "cuda_oom" });
     expect(card?.prompts.every((prompt) => prompt.status === "excluded" && prompt.candidate === null)).toBe(true);
   });
 
   it("reports a patch that does not apply, naming the file and the hunk", async () => {
-    const { dir, configPath } = await writeSimRound({ candidateExtra: { sourceDir: "src", patch: "change.patch" } });
+    const { dir, configPath } = await writeCliRound({ candidate: { sourceDir: "src", patch: "change.patch" } });
     await mkdir(join(dir, "src"));
     await writeFile(join(dir, "src", "settings.txt"), "alpha\nbeta\ngamma\n");
     await writeFile(join(dir, "change.patch"), "--- a/settings.txt\n+++ b/settings.txt\n@@ -1,3 +1,3 @@\n alpha\n-BETA\n+delta\n gamma\n");
@@ -142,9 +149,8 @@ describe("speedgate run against the reference engine", () => {
   });
 
   it("applies a --patch given on the command line to a copy of sourceDir and runs the candidate there", async () => {
-    const { dir, configPath } = await writeSimRound({
-      candidate: simCommand("--profile", "profile.json"),
-      candidateExtra: { sourceDir: "engine" },
+    const { dir, configPath } = await writeCliRound({
+      candidate: { command: simCommand("--profile", "profile.json"), sourceDir: "engine" },
     });
     await mkdir(join(dir, "engine"));
     await writeFile(join(dir, "engine", "profile.json"), '{\n  "faults": {\n    "stopEarly": []\n  }\n}\n');
@@ -162,7 +168,7 @@ describe("speedgate run against the reference engine", () => {
   });
 
   it("exits 2 and writes nothing for a patch that is not a well-formed diff, as --check does: no card, no engine started", async () => {
-    const { dir, configPath } = await writeSimRound({ candidateExtra: { sourceDir: "src" } });
+    const { dir, configPath } = await writeCliRound({ candidate: { sourceDir: "src" } });
     await mkdir(join(dir, "src"));
     await writeFile(join(dir, "src", "settings.txt"), "alpha\nbeta\n");
     // A hunk cut short: its header promises three lines, the file ends after two.
@@ -178,12 +184,15 @@ describe("speedgate run against the reference engine", () => {
   });
 
   it("exits 1 with --fail-on-gate when the gate does not pass", async () => {
-    const { dir, configPath } = await writeSimRound({ candidate: simCommand("--stop-early", "p1,p2,p3,p4"), minRoundScore: 1.2 });
+    const { dir, configPath } = await writeCliRound({
+      candidate: { command: simCommand("--stop-early", "p1,p2,p3,p4") },
+      gate: { minRoundScore: 1.2 },
+    });
     expect((await runSimRound(configPath, dir, ["--fail-on-gate"])).code).toBe(1);
   });
 
   it("exits 2 on a bad config or usage", async () => {
-    const { dir, configPath } = await writeSimRound({});
+    const { dir, configPath } = await writeCliRound({});
     await writeFile(configPath, "engine: x\nruntime: process\n");
     expect((await runCli(["run", "--config", configPath, "--out", join(dir, "out")])).code).toBe(2);
     expect((await runCli(["run", "--config", configPath])).code).toBe(2);

@@ -9,17 +9,10 @@ import { roundRecordsDir } from "../../src/engine/record-round-leftovers.js";
 import { addWorktree } from "../../src/git/git-worktree.js";
 import { readScorecard } from "../../src/scorecard/read-scorecard.js";
 import { type GitRepository, makeGitRepository } from "../support/git/make-git-repository.js";
-import { getFreePort } from "../support/get-free-port.js";
 import { makeTempDir } from "../support/make-temp-dir.js";
+import { engineProfile, writeCommitsRound } from "../support/write-commits-round.js";
+import { type SimRoundOptions, simEngineCommand } from "../../harness/sim-engine/write-sim-round.js";
 import { runCli } from "./support/sim-round.js";
-
-/** The reference engine's profile in the engine repository: its speed is the engine's code. */
-function profile(ttftMs: number, itlMs = 1): string {
-  const defaults = { ttftMs, itlMs, outputTokens: 12, reasoningTokens: 0, tokensPerChunk: 1 };
-  return `${JSON.stringify({ model: "sim-model", defaults }, null, 2)}\n`;
-}
-
-const PROMPTS = ["p1", "p2", "p3", "p4", "p5", "p6"].map((id) => JSON.stringify({ id, prompt: `prompt ${id}` })).join("\n");
 
 /**
  * `speedgate run --base --head` with runtime: process: each engine runs from a worktree of its commit
@@ -35,45 +28,22 @@ describe("speedgate run --base --head with runtime: process", () => {
     // The engine as it was: a first token after 3 s (a sleeping engine is never faster than its profile). Seconds,
     // not 600 ms against a bar of 400 ms: a round's six requests are in flight together, so a stall of the test
     // process of 400 ms would have put the base's 5 ms first tokens over that bar. No round runs this engine.
-    c.old = await repo.commit("the engine as released", { "engine/profile.json": profile(3000) });
-    c.base = await repo.commit("main: a much faster first token", { "engine/profile.json": profile(5) });
+    c.old = await repo.commit("the engine as released", { "engine/profile.json": engineProfile(3000) });
+    c.base = await repo.commit("main: a much faster first token", { "engine/profile.json": engineProfile(5) });
     await repo.git("checkout", "--quiet", "-b", "pr", c.base);
-    c.head = await repo.commit("pull request: faster tokens", { "engine/profile.json": profile(5, 0.5) });
+    c.head = await repo.commit("pull request: faster tokens", { "engine/profile.json": engineProfile(5, 0.5) });
     // main moves on after the pull request branched off, in another file.
     await repo.git("checkout", "--quiet", "main");
     c.movedBase = await repo.commit("main: documentation", { "docs/notes.md": "notes\n" });
     await repo.git("checkout", "--quiet", "-b", "side", c.old);
-    c.side = await repo.commit("a branch with another engine", { "engine/profile.json": profile(3000, 2) });
+    c.side = await repo.commit("a branch with another engine", { "engine/profile.json": engineProfile(3000, 2) });
     // The clone's own checkout is the old, slow engine: nothing of it may leak into either engine.
     await repo.git("checkout", "--quiet", "--detach", c.old);
     configDir = await makeTempDir("speedgate-commits-round-");
-    await writeFile(join(configDir, "prompts.jsonl"), PROMPTS);
   });
 
-  async function writeConfig(extra: Record<string, unknown> = {}): Promise<string> {
-    const config = {
-      engine: "sim-engine",
-      runtime: "process",
-      port: await getFreePort(),
-      health: { path: "/health", timeoutS: 60, intervalMs: 25 },
-      baseline: { command: ["{node}", "{speedgate}", "sim-engine", "--port", "{port}", "--profile", "profile.json"], cwd: "engine" },
-      bench: {
-        prompts: "prompts.jsonl",
-        model: "sim-model",
-        maxTokens: 16,
-        requestIntervalMs: 10,
-        contextLimit: 4096,
-        tolerance: 0.9,
-        runs: 1,
-      },
-      gate: { minRoundScore: 0.5, minPrompts: 1 },
-      docker: { stopTimeoutS: 2 },
-      ...extra,
-    };
-    const path = join(configDir, `round-${Math.random().toString(36).slice(2)}.yml`);
-    await writeFile(path, JSON.stringify(config, null, 2));
-    return path;
-  }
+  /** `extra`: top-level fields over the round's (another baseline, a Docker runtime for a plan). */
+  const writeConfig = async (extra: SimRoundOptions["extra"] = {}): Promise<string> => await writeCommitsRound(configDir, { extra });
 
   async function worktrees(): Promise<string[]> {
     return (await repo.git("worktree", "list", "--porcelain")).split("\n").filter((line) => line.startsWith("worktree "));
@@ -116,10 +86,7 @@ describe("speedgate run --base --head with runtime: process", () => {
       const diffPath = join(configDir, "pull-request.patch");
       await writeFile(diffPath, `${await repo.git("diff", c.base, c.head)}\n`);
       const configPath = await writeConfig({
-        baseline: {
-          command: ["{node}", "{speedgate}", "sim-engine", "--port", "{port}", "--profile", "profile.json"],
-          cwd: join(repo.dir, "engine"),
-        },
+        baseline: { command: simEngineCommand("--profile", "profile.json"), cwd: join(repo.dir, "engine") },
         candidate: { sourceDir: join(repo.dir, "engine") },
       });
       const out = await makeTempDir("speedgate-commits-out-");

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { MARK_VARIABLE, markedProcesses, newMark } from "../support/find-marked-processes.js";
-import { writeSimRound } from "./support/sim-round.js";
+import { writeCliRound } from "./support/sim-round.js";
 import { speedgateEntryArgs } from "../../src/engine/locate-speedgate.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -33,10 +33,9 @@ describe("speedgate run under SIGINT and SIGTERM", () => {
     async (signals) => {
       // The engine streams forever and forks a worker that ignores SIGTERM, like a real engine's scheduler.
       const mark = newMark();
-      const { dir, configPath } = await writeSimRound({
-        baseline: ["{node}", fakeEngine, "spawn-child", "{port}"],
-        env: { [MARK_VARIABLE]: mark },
-        benchExtra: { requestIntervalMs: 50 },
+      const { dir, configPath } = await writeCliRound({
+        baseline: { command: ["{node}", fakeEngine, "spawn-child", "{port}"], env: { [MARK_VARIABLE]: mark } },
+        bench: { requestIntervalMs: 50 },
       });
       const child = spawn(
         process.execPath,

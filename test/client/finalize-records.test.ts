@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { boundClaimsByBytes, countWithTokenizer, finalizeRecords } from "../../src/client/finalize-records.js";
-import { failedRequest } from "../support/make-records.js";
+import { failedRequest } from "../../harness/make-records.js";
 import { parseTokenizer } from "../../src/tokens/parse-tokenizer.js";
-import { TEST_TOKENIZER_PATH } from "../fixtures/tokenizer/generate-tokenizer.js";
+import { TEST_TOKENIZER_PATH } from "../../harness/fixtures/tokenizer/generate-tokenizer.js";
 import { textStream } from "../support/make-text-records.js";
 
 const counter = parseTokenizer(readFileSync(TEST_TOKENIZER_PATH), "test tokenizer");

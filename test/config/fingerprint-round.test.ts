@@ -46,6 +46,56 @@ describe("fingerprintRound", () => {
     expect(fingerprintRound(config, "/w", prompts).configHash).toBe("91e75fd365855d3794f111a32994df985da5fcdec67b2c782a3e40749f477259");
   });
 
+  it("hashes a config that sets every section (docker, source, scenarios, synthetic prompts, a tokenizer) as it always has", () => {
+    // Computed before the round config's schema was split into a file per section: the fingerprint is the
+    // parsed config's JSON, so a section or field that moved in the object would change it and orphan every
+    // calibration made for the config.
+    const every = {
+      engine: "SGLang",
+      runtime: "docker",
+      port: 30000,
+      health: { path: "/ready", timeoutS: 900 },
+      baseline: {
+        image: "lmsysorg/sglang:dev",
+        command: ["python3", "-m", "sglang.launch_server", "--port", "{port}"],
+        env: { HF_HUB_OFFLINE: "1" },
+      },
+      candidate: { sourceDir: "/sgl-workspace/sglang", postPatch: [["pip", "install", "-e", "python"]] },
+      source: {
+        revision: { file: "/sgl-workspace/sglang/.git/HEAD" },
+        compiledPaths: ["sgl-kernel/**"],
+        build: [["make"]],
+        buildCache: "/root/.cache/ccache",
+      },
+      bench: {
+        prompts: "./prompts.jsonl",
+        model: "qwen3-8b",
+        maxTokens: 512,
+        requestIntervalMs: 500,
+        arrival: "poisson",
+        contextLimit: 32768,
+        tolerance: 0.9,
+        warmupRequests: 4,
+        tokenizer: { path: "./models/tokenizer.json", from: "runner" },
+      },
+      gate: { minRoundScore: 1, maxRegression: 0.97, minPrompts: 8 },
+      scenarios: [
+        { name: "chat-rate4", requestIntervalMs: 250 },
+        {
+          name: "decode-c32",
+          prompts: { synthetic: { inputTokens: 128, outputTokens: 256, count: 64, seed: 2 } },
+          maxTokens: 256,
+          concurrency: 32,
+          gate: { minRoundScore: 0.95 },
+        },
+      ],
+      docker: { gpus: 2, shmSize: "32g", mounts: ["./models:/models"], network: "isolated" },
+      build: { timeoutS: 7200, network: "default" },
+    };
+    const config = resolveConfigPaths(parseRoundConfig(every), "/w");
+    expect(fingerprintRound(config, "/w", prompts).configHash).toBe("b008f3aad30996b879b6efb52077645e1f6e221db62a231db135207a1857db15");
+  });
+
   it(
     "does not change with how the client waits for bytes (bench.busyPoll), " + "so a calibration holds on a runner where auto turns it on",
     () => {

@@ -5,7 +5,7 @@ import { stringify } from "yaml";
 import { ConfigError } from "../../src/vocabulary/config-error.js";
 import { loadRound, parseRoundConfig, parseRoundConfigYaml } from "../../src/config/load-round-config.js";
 import { makeTempDir } from "../support/make-temp-dir.js";
-import { TEST_TOKENIZER_PATH } from "../fixtures/tokenizer/generate-tokenizer.js";
+import { TEST_TOKENIZER_PATH } from "../../harness/fixtures/tokenizer/generate-tokenizer.js";
 import { concatPatterns } from "../support/concat-patterns.js";
 
 const valid = {

@@ -5,7 +5,7 @@ import { stringify } from "yaml";
 import { checkRound, loadRound } from "../../src/config/load-round-config.js";
 import { ConfigError } from "../../src/vocabulary/config-error.js";
 import { makeTempDir } from "../support/make-temp-dir.js";
-import { TEST_TOKENIZER_PATH } from "../fixtures/tokenizer/generate-tokenizer.js";
+import { TEST_TOKENIZER_PATH } from "../../harness/fixtures/tokenizer/generate-tokenizer.js";
 
 /** benchPrompts: what bench.prompts says; null leaves the field out. */
 const config = (scenarios: unknown[], benchPrompts: unknown = "chat.jsonl"): Record<string, unknown> => ({

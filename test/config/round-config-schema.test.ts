@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseRoundConfig } from "../../src/config/load-round-config.js";
-import { mergeScenarioConfig } from "../../src/config/round-config-schema.js";
+import { mergeScenarioConfig } from "../../src/config/merge-scenario-config.js";
 import { fingerprintRound } from "../../src/config/fingerprint-round.js";
 import { ConfigError } from "../../src/vocabulary/config-error.js";
 

@@ -5,7 +5,7 @@ import { LABEL_RUN_ID } from "../../src/docker/resource-labels.js";
 import type { RunningEngine } from "../../src/engine/engine-runtime.js";
 import { type RecordingLogger, createRecordingLogger } from "../../src/logger.js";
 import { dockerTestContext } from "../support/docker/docker-test-context.js";
-import { makeDockerRound } from "../support/docker/make-docker-round.js";
+import { makeDockerRound } from "../../harness/docker/make-docker-round.js";
 import { getFreePort } from "../support/get-free-port.js";
 
 /*

@@ -6,10 +6,10 @@ import { LABEL_ROLE, LABEL_RUN_ID } from "../../src/docker/resource-labels.js";
 import { createRecordingLogger } from "../../src/logger.js";
 import { runRound } from "../../src/round/run-round.js";
 import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
-import { CUDA_OOM_LOG } from "../support/docker/build-test-engine-image.js";
+import { CUDA_OOM_LOG } from "../../harness/docker/build-test-engine-image.js";
 import { dockerTestContext } from "../support/docker/docker-test-context.js";
 import { listRunResources } from "../support/docker/list-run-resources.js";
-import { CONFLICTING_PATCH, makeDockerRound, simEngineCommand } from "../support/docker/make-docker-round.js";
+import { CONFLICTING_PATCH, makeDockerRound, simEngineCommand } from "../../harness/docker/make-docker-round.js";
 import { getFreePort } from "../support/get-free-port.js";
 import { makeTempDir } from "../support/make-temp-dir.js";
 

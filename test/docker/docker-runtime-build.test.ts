@@ -7,10 +7,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DockerRuntime } from "../../src/docker/docker-runtime.js";
 import { EngineFailureError } from "../../src/vocabulary/engine-failure.js";
 import { createRecordingLogger } from "../../src/logger.js";
-import { ENGINE_SOURCE_DIR } from "../support/docker/build-test-engine-image.js";
+import { ENGINE_SOURCE_DIR } from "../../harness/docker/build-test-engine-image.js";
 import { dockerTestContext } from "../support/docker/docker-test-context.js";
 import { listRunResources } from "../support/docker/list-run-resources.js";
-import { CONFLICTING_PATCH, SPEEDUP_PATCH, makeDockerRound } from "../support/docker/make-docker-round.js";
+import { CONFLICTING_PATCH, SPEEDUP_PATCH, makeDockerRound } from "../../harness/docker/make-docker-round.js";
 import { countConnections } from "../support/count-connections.js";
 import { getFreePort } from "../support/get-free-port.js";
 

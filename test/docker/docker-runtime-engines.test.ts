@@ -1,15 +1,16 @@
 import { existsSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { DockerRuntime, isolatedBridgeName } from "../../src/docker/docker-runtime.js";
+import { isolatedBridgeName } from "../../src/docker/create-isolated-network.js";
+import { DockerRuntime } from "../../src/docker/docker-runtime.js";
 import { LABEL_RUN_ID } from "../../src/docker/resource-labels.js";
 import { waitUntilHealthy } from "../../src/engine/wait-until-healthy.js";
 import type { RunningEngine } from "../../src/engine/engine-runtime.js";
 import { EngineFailureError } from "../../src/vocabulary/engine-failure.js";
 import { createRecordingLogger } from "../../src/logger.js";
-import { CUDA_OOM_LOG } from "../support/docker/build-test-engine-image.js";
+import { CUDA_OOM_LOG } from "../../harness/docker/build-test-engine-image.js";
 import { dockerTestContext } from "../support/docker/docker-test-context.js";
 import { listRunResources } from "../support/docker/list-run-resources.js";
-import { makeDockerRound, simEngineCommand } from "../support/docker/make-docker-round.js";
+import { makeDockerRound, simEngineCommand } from "../../harness/docker/make-docker-round.js";
 import { getFreePort } from "../support/get-free-port.js";
 
 const context = dockerTestContext();

@@ -11,9 +11,9 @@ import { DockerRuntime } from "../../src/docker/docker-runtime.js";
 import { waitUntilHealthy } from "../../src/engine/wait-until-healthy.js";
 import type { RunningEngine } from "../../src/engine/engine-runtime.js";
 import { createRecordingLogger } from "../../src/logger.js";
-import { BASELINE_PROFILE, testPrompt } from "../support/docker/build-test-engine-image.js";
+import { BASELINE_PROFILE, testPrompt } from "../../harness/docker/build-test-engine-image.js";
 import { dockerTestContext } from "../support/docker/docker-test-context.js";
-import { makeDockerRound } from "../support/docker/make-docker-round.js";
+import { makeDockerRound } from "../../harness/docker/make-docker-round.js";
 import { getFreePort } from "../support/get-free-port.js";
 
 function dockerSettings(docker: Record<string, unknown>) {

@@ -6,11 +6,11 @@ import { LABEL_RUN_ID } from "../../src/docker/resource-labels.js";
 import { createRecordingLogger } from "../../src/logger.js";
 import { runRound } from "../../src/round/run-round.js";
 import { sha256Hex } from "../../src/tokens/create-token-counter.js";
-import { TEST_TOKENIZER_PATH } from "../fixtures/tokenizer/generate-tokenizer.js";
-import { TEST_MODEL_DIR } from "../support/docker/build-test-engine-image.js";
+import { TEST_TOKENIZER_PATH } from "../../harness/fixtures/tokenizer/generate-tokenizer.js";
+import { TEST_MODEL_DIR } from "../../harness/docker/build-test-engine-image.js";
 import { dockerTestContext } from "../support/docker/docker-test-context.js";
 import { listRunResources } from "../support/docker/list-run-resources.js";
-import { makeDockerRound } from "../support/docker/make-docker-round.js";
+import { makeDockerRound } from "../../harness/docker/make-docker-round.js";
 import { getFreePort } from "../support/get-free-port.js";
 
 const context = dockerTestContext();

@@ -3,7 +3,7 @@ import { LABEL_BASELINE_BASE } from "../../src/docker/prepare-commit-images.js";
 import { LABEL_CREATED, LABEL_ROLE } from "../../src/docker/resource-labels.js";
 import { runCli } from "../cli/support/sim-round.js";
 import { dockerTestContext } from "../support/docker/docker-test-context.js";
-import { labelTestImage } from "../support/docker/label-test-image.js";
+import { labelTestImage } from "../../harness/docker/label-test-image.js";
 
 const context = dockerTestContext();
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { DEFAULT_CALIBRATION_FILE } from "../../src/cli/commands/calibrate-command.js";
 import { runCli } from "../cli/support/sim-round.js";
-import { validateRequest } from "../support/fake-github/openapi-description.js";
+import { validateRequest } from "../../harness/fake-github/openapi-description.js";
 
 /*
  * docs/score-your-engine.md, "Score your engine's pull requests", takes a repository from nothing to a

@@ -3,9 +3,9 @@ import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { markedProcesses } from "../support/find-marked-processes.js";
-import { FASTER_PATCH, type SimRound, writeSimRound } from "../action/support/sim-round.js";
-import { workflowRunCompleted } from "../support/fake-github/adjust-payloads.js";
-import { deliverAndSettle } from "../support/fake-github/send-webhook.js";
+import { FASTER_PATCH, type ActionRound, writeActionRound } from "../action/support/write-action-round.js";
+import { workflowRunCompleted } from "../../harness/fake-github/adjust-payloads.js";
+import { deliverAndSettle } from "../../harness/fake-github/send-webhook.js";
 import { useBotProcess } from "../support/fake-github/use-bot-process.js";
 import { expectCardPosted } from "./support/expect-card-posted.js";
 import { playScoringJob } from "./support/play-scoring-job.js";
@@ -19,11 +19,11 @@ import { serveExamplePullRequest } from "./support/serve-example-pull-request.js
 
 describe("a pull request scored end to end: action on the process runtime, artifact, app, GitHub", () => {
   const { fake, bot } = useBotProcess();
-  let round: SimRound;
+  let round: ActionRound;
 
   beforeAll(async () => {
     // patch-from-pr with runtime: process: the config vouches for the pull requests' authors.
-    round = await writeSimRound({ prompts: 10, candidate: { trusted: true } });
+    round = await writeActionRound({ prompts: 10, candidate: { trusted: true } });
   });
   afterAll(async () => {
     await rm(round.dir, { recursive: true, force: true });

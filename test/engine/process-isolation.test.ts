@@ -10,7 +10,7 @@ import { ProcessRuntime } from "../../src/engine/process-runtime.js";
 import { waitUntilHealthy } from "../../src/engine/wait-until-healthy.js";
 import { silentLogger } from "../../src/logger.js";
 import { parseScorecardJson } from "../../src/scorecard/read-scorecard.js";
-import { writeSimRound } from "../cli/support/sim-round.js";
+import { writeCliRound } from "../cli/support/sim-round.js";
 import { makeProcessRound } from "../round/support/make-round.js";
 import { MARK_VARIABLE, markedProcesses, newMark } from "../support/find-marked-processes.js";
 import { getFreePort } from "../support/get-free-port.js";
@@ -146,7 +146,7 @@ describe("the fallback where engines cannot be isolated", () => {
 
   it("still scores the round with `speedgate run`, after a warning that names the risk", async () => {
     const mark = newMark();
-    const round = await writeSimRound({ env: { [MARK_VARIABLE]: mark } });
+    const round = await writeCliRound({ baseline: { env: { [MARK_VARIABLE]: mark } } });
     try {
       const out = join(round.dir, "out");
       const child = spawn(process.execPath, [...speedgateEntryArgs(), "run", "--config", round.configPath, "--out", out], {

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { parseRoundConfig } from "../../src/config/load-round-config.js";
 import { processEngineCwd } from "../../src/engine/resolve-engine-cwd.js";
 import { runSimRound } from "../cli/support/sim-round.js";
+import { type SimRoundOptions, makePromptSet, simEngineCommand, writeSimRound } from "../../harness/sim-engine/write-sim-round.js";
 import { getFreePort } from "../support/get-free-port.js";
 import { makeTempDir } from "../support/make-temp-dir.js";
 
@@ -54,9 +55,7 @@ describe("a process round with the engine's code in a subfolder (SGLang's python
   };
   // The reference engine reads profile.json from the folder it runs in, as `python -m sglang…` imports
   // the package beside it: run from the wrong folder, it dies at start.
-  const command = ["{node}", "{speedgate}", "sim-engine", "--port", "{port}", "--profile", "profile.json"];
-
-  async function writeRound(baseline: Record<string, unknown>, candidate: Record<string, unknown>) {
+  async function writeRound(baseline: SimRoundOptions["baseline"], candidate: SimRoundOptions["candidate"]) {
     const dir = await makeTempDir("speedgate-cwd-");
     await mkdir(join(dir, "sglang", "python"), { recursive: true });
     // Ten times as fast per token (a 40 ms gap against 4 ms): what a busy machine adds to every request
@@ -69,27 +68,18 @@ describe("a process round with the engine's code in a subfolder (SGLang's python
       `--- a/python/profile.json\n+++ b/python/profile.json\n@@ -4,3 +4,3 @@\n     "ttftMs": 20,\n-    "itlMs": 40,\n+    "itlMs": ` +
         `4,\n     "outputTokens": 24,\n`,
     );
-    await writeFile(
-      join(dir, "prompts.jsonl"),
-      ["a", "b", "c", "d"].map((id) => JSON.stringify({ id, prompt: `prompt ${id}` })).join("\n"),
-    );
-    const configPath = join(dir, "round.yml");
-    await writeFile(
-      configPath,
-      JSON.stringify({
-        engine: "sim",
-        runtime: "process",
-        port: await getFreePort(),
-        health: { timeoutS: 30, intervalMs: 25 },
-        baseline: { command, ...baseline },
-        candidate: { patch: "faster.patch", sourceDir: "sglang", ...candidate },
-        bench: { prompts: "prompts.jsonl", model: "m", maxTokens: 64, requestIntervalMs: 20, contextLimit: 4096, tolerance: 0.9 },
-        // Four prompts are enough to tell which folder the candidate ran in: the gate's minimum is lowered to
-        // them, and it gates on the round score, since an interval needs at least five.
-        gate: { minRoundScore: 1.2, minPrompts: 4, use: "round-score" },
-        docker: { stopTimeoutS: 2 },
-      }),
-    );
+    const configPath = await writeSimRound(dir, {
+      engine: "sim",
+      port: await getFreePort(),
+      prompts: { "prompts.jsonl": makePromptSet("p", 4) },
+      health: { timeoutS: 30 },
+      baseline: { command: simEngineCommand("--profile", "profile.json"), ...baseline },
+      candidate: { patch: "faster.patch", sourceDir: "sglang", ...candidate },
+      bench: { model: "m", maxTokens: 64, requestIntervalMs: 20, runs: 4 },
+      // Four prompts are enough to tell which folder the candidate ran in: the gate's minimum is lowered to
+      // them, and it gates on the round score, since an interval needs at least five.
+      gate: { minRoundScore: 1.2, minPrompts: 4, use: "round-score" },
+    });
     return { dir, configPath };
   }
 

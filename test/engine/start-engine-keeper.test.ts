@@ -1,7 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { speedgateEntryArgs } from "../../src/engine/locate-speedgate.js";
@@ -9,8 +7,8 @@ import { roundRecordsDir } from "../../src/engine/record-round-leftovers.js";
 import { runCli } from "../cli/support/sim-round.js";
 import { type GitRepository, makeGitRepository } from "../support/git/make-git-repository.js";
 import { MARK_VARIABLE, markedProcesses, newMark } from "../support/find-marked-processes.js";
-import { getFreePort } from "../support/get-free-port.js";
 import { makeTempDir } from "../support/make-temp-dir.js";
+import { commitsRoundPrompts, engineProfile, writeCommitsRound } from "../support/write-commits-round.js";
 
 /*
  * A base/head round with runtime: process killed with SIGKILL (as a cancelled or timed-out job is)
@@ -23,11 +21,7 @@ import { makeTempDir } from "../support/make-temp-dir.js";
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
 /** The reference engine answers slowly (50 ms a token, 400 tokens), so the round is still benchmarking when it is killed. */
-const PROFILE = `${JSON.stringify({
-  model: "sim-model",
-  defaults: { ttftMs: 5, itlMs: 50, outputTokens: 400, reasoningTokens: 0, tokensPerChunk: 1 },
-})}\n`;
-const PROMPTS = ["p1", "p2", "p3"].map((id) => JSON.stringify({ id, prompt: `prompt ${id}` })).join("\n");
+const PROFILE = engineProfile(5, 50, 400);
 
 function waitForStderr(child: ChildProcess, pattern: RegExp): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -67,33 +61,11 @@ describe("a base/head process round killed with SIGKILL", () => {
   it("leaves no engine process running, and `speedgate cleanup` in the repository removes its worktrees", async () => {
     const mark = newMark();
     const configDir = await makeTempDir("speedgate-killed-round-");
-    await writeFile(join(configDir, "prompts.jsonl"), PROMPTS);
-    const configPath = join(configDir, "round.yml");
-    await writeFile(
-      configPath,
-      JSON.stringify({
-        engine: "sim-engine",
-        runtime: "process",
-        port: await getFreePort(),
-        health: { path: "/health", timeoutS: 60, intervalMs: 25 },
-        baseline: {
-          command: ["{node}", "{speedgate}", "sim-engine", "--port", "{port}", "--profile", "profile.json"],
-          cwd: "engine",
-          env: { [MARK_VARIABLE]: mark },
-        },
-        bench: {
-          prompts: "prompts.jsonl",
-          model: "sim-model",
-          maxTokens: 400,
-          requestIntervalMs: 10,
-          contextLimit: 4096,
-          tolerance: 0.9,
-          runs: 1,
-        },
-        gate: { minRoundScore: 0.5, minPrompts: 1 },
-        docker: { stopTimeoutS: 2 },
-      }),
-    );
+    const configPath = await writeCommitsRound(configDir, {
+      prompts: { "prompts.jsonl": commitsRoundPrompts(3) },
+      baseline: { env: { [MARK_VARIABLE]: mark } },
+      bench: { maxTokens: 400 },
+    });
     const out = await makeTempDir("speedgate-killed-round-out-");
     const round = spawn(
       process.execPath,

@@ -2,14 +2,15 @@ import { createActionOctokit } from "../../action/create-action-octokit.js";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { upsertCardComment } from "../../src/github/upsert-card-comment.js";
 import { CARD_MARKER } from "../../src/scorecard/render/render-markdown.js";
-import { OWNER, REPO } from "../support/fake-github/adjust-payloads.js";
-import { type FakePull, serveRepository } from "../support/fake-github/serve-repository.js";
+import { OWNER, REPO } from "../../harness/fake-github/adjust-payloads.js";
+import { type FakePull, serveRepository } from "../../harness/fake-github/serve-repository.js";
 import { runStep } from "../action/support/action-step.js";
-import { type SimRound, writeSimRound } from "../action/support/sim-round.js";
+import { type ActionRound, writeActionRound } from "../action/support/write-action-round.js";
 import { FaultyFakeGitHub, SERVER_ERROR, secondaryRateLimit } from "./support/faulty-fake-github.js";
+import { useFakeGitHub } from "../support/fake-github/use-fake-github.js";
 
 /*
  * The GitHub rows for the action's `comment: true`: action/runner.ts builds its client with
@@ -22,14 +23,10 @@ const COMMENTS = "/repos/{owner}/{repo}/issues/{issue_number}/comments";
 const BODY = `${CARD_MARKER}\n\n## ✅ Round score 1.20×`;
 
 describe("faults in the GitHub API for the action's card comment", () => {
-  const fake = new FaultyFakeGitHub();
-  beforeAll(async () => await fake.start());
-  afterAll(async () => await fake.stop());
+  const fake = useFakeGitHub({ fake: new FaultyFakeGitHub() });
   beforeEach(() => {
-    fake.reset();
     serveRepository(fake, { owner: OWNER, repo: REPO, appId: 1, pulls: [PULL], groups: ["comments"] });
   });
-  afterEach(() => expect(fake.violations).toEqual([]));
 
   const post = async () =>
     await upsertCardComment(createActionOctokit("ghs_token", { baseUrl: fake.apiUrl }), {
@@ -58,11 +55,11 @@ describe("faults in the GitHub API for the action's card comment", () => {
   });
 
   describe("through the bundled action (dist/index.js, as action/runner.ts builds its client)", () => {
-    let round: SimRound;
+    let round: ActionRound;
     let workDir: string;
     beforeAll(async () => {
       // The step runs under a pull_request event: runtime: process needs the config to vouch for the authors.
-      round = await writeSimRound({ candidate: { trusted: true } });
+      round = await writeActionRound({ candidate: { trusted: true } });
       workDir = await mkdtemp(join(tmpdir(), "speedgate-comment-faults-"));
     });
     afterAll(async () => {

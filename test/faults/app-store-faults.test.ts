@@ -1,15 +1,16 @@
 import { generateKeyPairSync, randomUUID } from "node:crypto";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { workflowRunWorkKey } from "../../bot/store/derive-work-key.js";
-import { OWNER, REPO, workflowRunCompleted } from "../support/fake-github/adjust-payloads.js";
-import { makeTestScorecard, zipScorecard } from "../support/fake-github/make-test-scorecard.js";
+import { OWNER, REPO, workflowRunCompleted } from "../../harness/fake-github/adjust-payloads.js";
+import { makeTestScorecard, zipScorecard } from "../../harness/fake-github/make-test-scorecard.js";
 import { type FakeDelivery, serveAppDeliveries } from "../support/fake-github/serve-app-deliveries.js";
-import { type FakePull, serveRepository } from "../support/fake-github/serve-repository.js";
-import { sendWebhook } from "../support/fake-github/send-webhook.js";
+import { type FakePull, serveRepository } from "../../harness/fake-github/serve-repository.js";
+import { sendWebhook } from "../../harness/fake-github/send-webhook.js";
 import { type BotProcess, startBotProcess } from "../support/fake-github/start-bot-process.js";
 import { type TestDatabaseHandle, describeEachBackend, testBackends } from "../support/database/database-backends.js";
 import { ForwardingProxy } from "../support/forwarding-proxy.js";
 import { FaultyFakeGitHub } from "./support/faulty-fake-github.js";
+import { useFakeGitHub } from "../support/fake-github/use-fake-github.js";
 
 /*
  * The fault table's rows for the app's store (#14), against `npm run bot` as deployed: a restart in
@@ -39,20 +40,17 @@ function cardsOn(fake: FaultyFakeGitHub, number: number): number {
 }
 
 describeEachBackend("the app restarts in the middle of a card's retries", (backend) => {
-  const fake = new FaultyFakeGitHub();
+  const fake = useFakeGitHub({ fake: new FaultyFakeGitHub() });
   let handle: TestDatabaseHandle;
   const bots: BotProcess[] = [];
 
   beforeAll(async () => {
-    await fake.start();
     handle = await backend.create();
   });
   afterAll(async () => {
     for (const bot of bots) await bot.stop();
     await handle?.destroy();
-    await fake.stop();
   });
-  afterEach(() => expect(fake.violations).toEqual([]));
 
   it("the card still lands, once, posted by the restarted app", async () => {
     const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
@@ -79,18 +77,16 @@ describeEachBackend("the app restarts in the middle of a card's retries", (backe
 });
 
 describe.skipIf(!postgres?.available)("two replicas of the app on one PostgreSQL database", () => {
-  const fake = new FaultyFakeGitHub();
+  const fake = useFakeGitHub({ fake: new FaultyFakeGitHub() });
   let handle: TestDatabaseHandle;
   let replicas: BotProcess[] = [];
 
   beforeAll(async () => {
-    await fake.start();
     handle = await (postgres as NonNullable<typeof postgres>).create();
   });
   afterAll(async () => {
     for (const bot of replicas) await bot.stop();
     await handle?.destroy();
-    await fake.stop();
   });
 
   // 30 deliveries are 60 requests racing two replicas for the same work, which is what the row is about;
@@ -134,13 +130,12 @@ describe.skipIf(!postgres?.available)("two replicas of the app on one PostgreSQL
 });
 
 describe.skipIf(!postgres?.available)("the app's database goes away and comes back", () => {
-  const fake = new FaultyFakeGitHub();
+  const fake = useFakeGitHub({ fake: new FaultyFakeGitHub() });
   let handle: TestDatabaseHandle;
   let proxy: ForwardingProxy;
   let bot: BotProcess | null = null;
 
   beforeAll(async () => {
-    await fake.start();
     handle = await (postgres as NonNullable<typeof postgres>).create();
     if (handle.target.kind !== "postgres") throw new Error("expected a server database");
     const server = new URL(handle.target.url);
@@ -151,9 +146,7 @@ describe.skipIf(!postgres?.available)("the app's database goes away and comes ba
     await bot?.stop();
     await proxy?.stop();
     await handle?.destroy();
-    await fake.stop();
   });
-  beforeEach(() => fake.reset());
 
   it(
     "a delivery refused during the outage is asked for again once it is " + "back, and deliveries after it are accepted: none lost",

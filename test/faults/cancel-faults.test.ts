@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { simCommand, writeSimRound } from "../cli/support/sim-round.js";
+import { simCommand, writeCliRound } from "../cli/support/sim-round.js";
 import { MARK_VARIABLE, markedProcesses, newMark } from "../support/find-marked-processes.js";
 import { speedgateEntryArgs } from "../../src/engine/locate-speedgate.js";
 
@@ -50,11 +50,11 @@ function watchStderr(child: ChildProcess): { seen: () => string; waitFor: (patte
 describe("the runner cancels speedgate run while the candidate is benchmarked", () => {
   it.each([[["SIGINT", "SIGTERM"]], [["SIGTERM"]]] as const)("%j: exit 130, no card, no engine process left", async (signals) => {
     const mark = newMark();
-    const { dir, configPath } = await writeSimRound({
-      env: { [MARK_VARIABLE]: mark },
+    const { dir, configPath } = await writeCliRound({
+      baseline: { env: { [MARK_VARIABLE]: mark } },
       // Slow enough that the candidate is still streaming when the signals arrive.
-      candidate: ["{node}", withWorker, ...simCommand("--itl-ms", "200")],
-      benchExtra: { requestIntervalMs: 50 },
+      candidate: { command: ["{node}", withWorker, ...simCommand("--itl-ms", "200")] },
+      bench: { requestIntervalMs: 50 },
     });
     const child = spawn(
       process.execPath,

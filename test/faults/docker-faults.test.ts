@@ -9,7 +9,7 @@ import { describeVerdict } from "../../src/scorecard/render/describe-card.js";
 import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
 import { dockerTestContext } from "../support/docker/docker-test-context.js";
 import { listRunResources } from "../support/docker/list-run-resources.js";
-import { makeDockerRound, simEngineCommand } from "../support/docker/make-docker-round.js";
+import { makeDockerRound, simEngineCommand } from "../../harness/docker/make-docker-round.js";
 import { countConnections } from "../support/count-connections.js";
 import { getFreePort } from "../support/get-free-port.js";
 import { DockerSocketProxy } from "./support/docker-socket-proxy.js";

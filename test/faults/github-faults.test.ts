@@ -1,17 +1,18 @@
 import { randomUUID } from "node:crypto";
 import type { Probot } from "probot";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { OWNER, REPO, workflowRunCompleted } from "../support/fake-github/adjust-payloads.js";
-import { makeTestScorecard, zipScorecard } from "../support/fake-github/make-test-scorecard.js";
-import { type FakePull, serveRepository } from "../support/fake-github/serve-repository.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { OWNER, REPO, workflowRunCompleted } from "../../harness/fake-github/adjust-payloads.js";
+import { makeTestScorecard, zipScorecard } from "../../harness/fake-github/make-test-scorecard.js";
+import { type FakePull, serveRepository } from "../../harness/fake-github/serve-repository.js";
 import { pgliteBackend } from "../support/database/database-backends.js";
 import { type StoredApp, startStoredApp } from "../support/database/start-stored-app.js";
-import { createTestProbot } from "../support/fake-github/create-test-probot.js";
+import { createTestProbot } from "../../harness/fake-github/create-test-probot.js";
 import { FaultyFakeGitHub, type InjectedFault, SERVER_ERROR, secondaryRateLimit } from "./support/faulty-fake-github.js";
+import { useFakeGitHub } from "../support/fake-github/use-fake-github.js";
 
 /*
  * Faults, nothing lost: the GitHub rows. The app runs in-process with the Octokit it is deployed
- * with (bot/app-octokit.ts, through test/support/fake-github/create-test-probot.ts), against the local
+ * with (bot/app-octokit.ts, through harness/fake-github/create-test-probot.ts), against the local
  * GitHub with faults injected per route; each row checks that the card comment lands exactly once
  * and the check run once. probot.receive settles when the handler is done, so no row waits on time.
  *
@@ -59,17 +60,11 @@ const rows: GitHubFaultRow[] = [
 ];
 
 describe("faults in the GitHub API: the app's card comment lands once", () => {
-  const fake = new FaultyFakeGitHub();
+  const fake = useFakeGitHub({ fake: new FaultyFakeGitHub() });
   let probot: Probot;
 
   beforeAll(async () => {
-    await fake.start();
     probot = await createTestProbot({ fakeUrl: fake.url, appId: APP_ID, octokit: "deployed", logLevel: "fatal" });
-  });
-  afterAll(async () => await fake.stop());
-  beforeEach(() => fake.reset());
-  afterEach(() => {
-    expect(fake.violations).toEqual([]);
   });
 
   /** Resolves when the app has handled the delivery; rejects with the handler's error (GitHub would see a 5xx). */
@@ -157,21 +152,14 @@ describe("faults in the GitHub API: the app's card comment lands once", () => {
 });
 
 describe("faults in the GitHub API longer than Octokit's retries: the queue tries the card again", () => {
-  const fake = new FaultyFakeGitHub();
+  const fake = useFakeGitHub({ fake: new FaultyFakeGitHub() });
   let app: StoredApp;
 
   beforeAll(async () => {
-    await fake.start();
     // The deployed Octokit and store; the queue's own wait (e^1 s after a failure) is cut short.
     app = await startStoredApp({ fakeUrl: fake.url, appId: APP_ID, backend: pgliteBackend(), octokit: "deployed", expediteRetries: true });
   });
-  afterAll(async () => {
-    await app.stop();
-    await fake.stop();
-  });
-  afterEach(() => {
-    expect(fake.violations).toEqual([]);
-  });
+  afterAll(async () => await app.stop());
 
   it(
     "is down through every retry of one attempt: the job runs again and " + "the card lands once; a redelivery then writes nothing",

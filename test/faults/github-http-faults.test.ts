@@ -1,11 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OWNER, REPO, workflowRunCompleted } from "../support/fake-github/adjust-payloads.js";
-import { makeTestScorecard, zipScorecard } from "../support/fake-github/make-test-scorecard.js";
-import { sendWebhook } from "../support/fake-github/send-webhook.js";
-import { type FakePull, serveRepository } from "../support/fake-github/serve-repository.js";
+import { OWNER, REPO, workflowRunCompleted } from "../../harness/fake-github/adjust-payloads.js";
+import { makeTestScorecard, zipScorecard } from "../../harness/fake-github/make-test-scorecard.js";
+import { sendWebhook } from "../../harness/fake-github/send-webhook.js";
+import { type FakePull, serveRepository } from "../../harness/fake-github/serve-repository.js";
 import { type BotProcess, startBotProcess } from "../support/fake-github/start-bot-process.js";
 import { FaultyFakeGitHub, SERVER_ERROR } from "./support/faulty-fake-github.js";
+import { useFakeGitHub } from "../support/fake-github/use-fake-github.js";
 
 /*
  * The GitHub row that only shows over HTTP, against `npm run bot`: the delivery is answered as soon as
@@ -19,16 +20,12 @@ const PULL: FakePull = { number: 14, headSha: SHA, headRepo: `${OWNER}/${REPO}`,
 const COMMENTS = "/repos/{owner}/{repo}/issues/{issue_number}/comments";
 
 describe("faults in the GitHub API seen over HTTP by `npm run bot`", () => {
-  const fake = new FaultyFakeGitHub();
   let bot: BotProcess;
+  const fake = useFakeGitHub({ fake: new FaultyFakeGitHub(), explain: () => bot?.output().slice(-4000) });
   beforeAll(async () => {
-    await fake.start();
     bot = await startBotProcess({ gheHost: fake.host });
   });
-  afterAll(async () => {
-    await bot?.stop();
-    await fake.stop();
-  });
+  afterAll(async () => await bot?.stop());
 
   it(
     "the API is down longer than Octokit's retries: the delivery is answered 200 at once, and the queue retries until the card lands " +

@@ -8,7 +8,7 @@ import { ProcessRuntime } from "../../src/engine/process-runtime.js";
 import { createRecordingLogger } from "../../src/logger.js";
 import { runRound } from "../../src/round/run-round.js";
 import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
-import { simCommand, writeSimRound } from "../cli/support/sim-round.js";
+import { simCommand, writeCliRound } from "../cli/support/sim-round.js";
 import { MARK_VARIABLE, markedProcesses, newMark } from "../support/find-marked-processes.js";
 import { RecordingRuntime } from "./support/recording-runtime.js";
 
@@ -120,12 +120,11 @@ const rows: FaultRow[] = [
 describe("faults in the engine (runtime: process): the card says what happened and no process is left", () => {
   it.each(rows)("$name", async (row) => {
     const mark = newMark();
-    const { dir, configPath } = await writeSimRound({
-      env: { [MARK_VARIABLE]: mark },
-      baseline: engine(),
-      candidate: row.candidate,
+    const { dir, configPath } = await writeCliRound({
+      baseline: { command: engine(), env: { [MARK_VARIABLE]: mark } },
+      candidate: { command: row.candidate },
       ...(row.health ? { health: row.health } : {}),
-      ...(row.bench ? { benchExtra: row.bench } : {}),
+      ...(row.bench ? { bench: row.bench } : {}),
     });
     if (row.profile) await writeFile(join(dir, "profile.json"), JSON.stringify(row.profile));
     const round = await loadRound(configPath);

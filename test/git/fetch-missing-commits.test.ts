@@ -1,13 +1,12 @@
-import { chmod, readFile, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { type IncomingHttpHeaders, createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { fetchMissingCommits } from "../../src/git/fetch-missing-commits.js";
 import { GitError } from "../../src/git/run-git.js";
 import { createRecordingLogger } from "../../src/logger.js";
 import { makeGitRepository } from "../support/git/make-git-repository.js";
-import { makeTempDir } from "../support/make-temp-dir.js";
+import { useGitArgvRecorder } from "../support/git/record-git-argv.js";
 
 /*
  * The job token fetchMissingCommits sends as an authorization header must never be on git's command
@@ -20,33 +19,8 @@ import { makeTempDir } from "../support/make-temp-dir.js";
 const TOKEN = "ghs_secretTokenThatMustNotLeak0123456789";
 const HEADER = `basic ${Buffer.from(`x-access-token:${TOKEN}`).toString("base64")}`;
 
-let savedPath: string | undefined;
-beforeEach(() => {
-  savedPath = process.env.PATH;
-});
-afterEach(() => {
-  process.env.PATH = savedPath;
-});
-
-/** A folder with a `git` that appends its argv, NUL-separated, one call a line, to `log`, then runs the real git. */
-async function recordGitArgv(): Promise<{ log: string }> {
-  const dir = await makeTempDir("speedgate-git-wrapper-");
-  const log = join(dir, "argv.log");
-  const realGit = (savedPath ?? "").split(":").map((folder) => join(folder, "git"));
-  const wrapper = join(dir, "git");
-  await writeFile(
-    wrapper,
-    `#!/bin/sh\nfor arg in "$@"; do printf '%s\\0' "$arg" >> ${JSON.stringify(log)}; done\nprintf '\\n' >> ` +
-      `${JSON.stringify(log)}\nfor git in ${realGit.map((path) => JSON.stringify(path)).join(" ")}; do if [ -x "$git" ]; then exec ` +
-      `"$git" "$@"; fi; done\nexit 127\n`,
-  );
-  await chmod(wrapper, 0o755);
-  await writeFile(log, "");
-  process.env.PATH = `${dir}:${savedPath ?? ""}`;
-  return { log };
-}
-
 describe("fetchMissingCommits", () => {
+  const recordGitArgv = useGitArgvRecorder();
   it("sends the token to the server through git's environment, never on any git command line", async () => {
     const headers: IncomingHttpHeaders[] = [];
     const server = createServer((request, response) => {

@@ -1,22 +1,18 @@
 import { getOctokit } from "@actions/github";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { publishCheckRun } from "../../src/github/publish-check-run.js";
-import { FakeGitHub } from "../support/fake-github/fake-github-server.js";
-import { serveRepository } from "../support/fake-github/serve-repository.js";
+import { serveRepository } from "../../harness/fake-github/serve-repository.js";
+import { useFakeGitHub } from "../support/fake-github/use-fake-github.js";
 
 const target = { owner: "o", repo: "r", headSha: "f".repeat(40) };
 
 describe("publishCheckRun", () => {
-  const fake = new FakeGitHub();
+  const fake = useFakeGitHub();
   const client = () => getOctokit("token", { baseUrl: fake.apiUrl });
 
-  beforeAll(async () => await fake.start());
-  afterAll(async () => await fake.stop());
   beforeEach(() => {
-    fake.reset();
     serveRepository(fake, { owner: "o", repo: "r", appId: 1, groups: ["checks"] });
   });
-  afterEach(() => expect(fake.violations).toEqual([]));
 
   it("queues a check, then concludes that same check", async () => {
     const queued = await publishCheckRun(client(), { ...target, state: { status: "queued" }, title: "waiting", summary: "…" });

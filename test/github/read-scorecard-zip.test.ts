@@ -1,7 +1,7 @@
 import { Zip, ZipDeflate, zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { ArtifactError, readScorecardZip } from "../../src/github/read-scorecard-zip.js";
-import { makeTestScorecard, zipScorecard } from "../support/fake-github/make-test-scorecard.js";
+import { makeTestScorecard, zipScorecard } from "../../harness/fake-github/make-test-scorecard.js";
 
 const LIMITS = { maxZipBytes: 1024 * 1024, maxJsonBytes: 2 * 1024 * 1024, maxPrompts: 1_000 };
 const read = (zip: Uint8Array) => readScorecardZip(zip, "artifact", LIMITS);

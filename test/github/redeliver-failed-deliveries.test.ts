@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getOctokit } from "@actions/github";
 import type { Probot } from "probot";
 import { type HookDelivery, findFailedDeliveries, redeliverFailedDeliveries } from "../../src/github/redeliver-failed-deliveries.js";
@@ -7,9 +7,9 @@ import { createRecordingLogger, silentLogger } from "../../src/logger.js";
 import { MAX_REDELIVERY_REQUESTS, claimRedelivery } from "../../src/store/claim-redelivery.js";
 import type { Database } from "../../src/store/database.js";
 import { describeEachBackend, useTestDatabase } from "../support/database/database-backends.js";
-import { createTestProbot } from "../support/fake-github/create-test-probot.js";
-import { FakeGitHub } from "../support/fake-github/fake-github-server.js";
+import { createTestProbot } from "../../harness/fake-github/create-test-probot.js";
 import { type FakeDelivery, serveAppDeliveries } from "../support/fake-github/serve-app-deliveries.js";
+import { useFakeGitHub } from "../support/fake-github/use-fake-github.js";
 
 const APP_ID = 4242;
 const SINCE = new Date("2025-12-31T20:00:00Z");
@@ -49,28 +49,20 @@ describe("findFailedDeliveries", () => {
 });
 
 describeEachBackend("redeliverFailedDeliveries against the GitHub fake", (backend) => {
-  const fake = new FakeGitHub();
+  const fake = useFakeGitHub();
   let probot: Probot;
   let appClient: GitHubClient;
   const test = useTestDatabase(backend);
   let database: Database;
 
   beforeAll(async () => {
-    await fake.start();
     probot = await createTestProbot({ fakeUrl: fake.url, appId: APP_ID, app: false });
-  });
-  afterAll(async () => {
-    await fake.stop();
   });
   beforeEach(async () => {
     database = test.database();
-    fake.reset();
     await database.pool.query("DELETE FROM speedgate.redeliveries");
     // The App's own JWT, as Probot's app.auth() gives it; installation tokens are refused by the fake.
     appClient = await probot.auth();
-  });
-  afterEach(() => {
-    expect(fake.violations).toEqual([]);
   });
 
   const claim = (candidate: Parameters<typeof claimRedelivery>[1]) => claimRedelivery(database.pool, candidate);

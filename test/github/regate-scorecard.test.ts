@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { regateScorecard } from "../../src/github/regate-scorecard.js";
 import { parseScorecardJson } from "../../src/scorecard/read-scorecard.js";
 import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
-import { TEST_DOCS_BASE_URL, makeCard, seedOomFailure, testConfig } from "../support/make-card.js";
+import { TEST_DOCS_BASE_URL, makeCard, seedOomFailure, testConfig } from "../../harness/make-card.js";
 import { makeScenarioRound } from "../support/make-scenario-round.js";
 import { toVersion1 } from "../support/version-one-card.js";
 

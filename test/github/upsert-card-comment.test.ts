@@ -1,24 +1,20 @@
 import { getOctokit } from "@actions/github";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { GitHubClient } from "../../src/github/github-client.js";
 import { upsertCardComment } from "../../src/github/upsert-card-comment.js";
-import { FakeGitHub } from "../support/fake-github/fake-github-server.js";
-import { serveRepository } from "../support/fake-github/serve-repository.js";
+import { serveRepository } from "../../harness/fake-github/serve-repository.js";
+import { useFakeGitHub } from "../support/fake-github/use-fake-github.js";
 
 const repo = { owner: "o", repo: "r" };
 const card = (text: string): string => `<!-- speedgate -->\n## ${text}\n`;
 
 describe("upsertCardComment (with the action's Octokit, as `comment: true` uses it)", () => {
-  const fake = new FakeGitHub();
+  const fake = useFakeGitHub();
   const client = () => getOctokit("token", { baseUrl: fake.apiUrl });
 
-  beforeAll(async () => await fake.start());
-  afterAll(async () => await fake.stop());
   beforeEach(() => {
-    fake.reset();
     serveRepository(fake, { ...repo, appId: 1, groups: ["comments"] });
   });
-  afterEach(() => expect(fake.violations).toEqual([]));
 
   it("creates the card comment, then edits it in place", async () => {
     const first = await upsertCardComment(client(), { ...repo, issueNumber: 5, body: card("one") });

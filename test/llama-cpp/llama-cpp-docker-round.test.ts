@@ -14,7 +14,7 @@ import {
   SLOW_SAMPLER,
   llamaServerCommand,
   makeLlamaCppRound,
-} from "../support/llama-cpp/make-llama-cpp-round.js";
+} from "../../harness/llama-cpp/make-llama-cpp-round.js";
 import { makeTempDir } from "../support/make-temp-dir.js";
 
 /*

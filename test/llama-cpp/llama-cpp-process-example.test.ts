@@ -10,7 +10,7 @@ import { renderMarkdown } from "../../src/scorecard/render/render-markdown.js";
 import { runCli } from "../cli/support/sim-round.js";
 import { getFreePort } from "../support/get-free-port.js";
 import { llamaCppTestContext } from "../support/llama-cpp/llama-cpp-test-context.js";
-import { QWEN3_TOKENIZER } from "../support/llama-cpp/make-llama-cpp-round.js";
+import { QWEN3_TOKENIZER } from "../../harness/llama-cpp/make-llama-cpp-round.js";
 import { makeTempDir } from "../support/make-temp-dir.js";
 import { concatPatterns } from "../support/concat-patterns.js";
 
@@ -107,7 +107,7 @@ describe.skipIf(!context)("examples/rounds/llama-cpp-process.yaml against llama.
         JSON.stringify({ metrics: queued.metrics?.baseline.ttftMs, times: queued.engineTimes }),
       ).toMatch(/of which its own prompt processing was .*% was waiting in its queue$/);
       expect(renderMarkdown(queued)).toMatch(
-        /> \*\*Queue-bound round\*\*: .* set bench\.requestIntervalMs to at least [\d,]+ ms \(it is 0 ms\)/,
+        /> \*\*Queue-bound round\*\*: .* set `bench\.requestIntervalMs` to at least [\d,]+ ms \(it is 0 ms\)/,
       );
 
       // calibrate names it too: a floor measured on a queue is the queue's.

@@ -16,7 +16,7 @@ import {
   QWEN3_TOKENIZER,
   llamaServerCommand,
   makeLlamaCppRound,
-} from "../support/llama-cpp/make-llama-cpp-round.js";
+} from "../../harness/llama-cpp/make-llama-cpp-round.js";
 import { makeTempDir } from "../support/make-temp-dir.js";
 import { concatPatterns } from "../support/concat-patterns.js";
 
@@ -286,7 +286,9 @@ describe.skipIf(!context)("crashes of the real binary: its own assertion and a s
       expect(describeFailureEvent(failure)).toBe(`candidate engine aborted during prompt ${prompt.number} of the benchmark`);
       const markdown = renderMarkdown(card);
       expect(markdown).toContain(`Candidate engine aborted during prompt ${prompt.number} of the benchmark`);
-      expect(markdown).toMatch(/\| Error \| \S*src\/llama-context\.cpp:1722: GGML_ASSERT\(n_tokens_all &lt;= cparams\.n_batch\) failed \|/);
+      expect(markdown).toMatch(
+        /\| Error \| `\S*src\/llama-context\.cpp:1722`: GGML_ASSERT\(n_tokens_all &lt;= cparams\.n_batch\) failed \|/,
+      );
     },
   );
 

@@ -6,7 +6,7 @@ import { renderMarkdown } from "../../src/scorecard/render/render-markdown.js";
 import { readTokenizerFile } from "../../src/tokens/read-tokenizer-file.js";
 import { getFreePort } from "../support/get-free-port.js";
 import { llamaCppTestContext } from "../support/llama-cpp/llama-cpp-test-context.js";
-import { QWEN3_TOKENIZER, llamaServerCommand, makeLlamaCppRound } from "../support/llama-cpp/make-llama-cpp-round.js";
+import { QWEN3_TOKENIZER, llamaServerCommand, makeLlamaCppRound } from "../../harness/llama-cpp/make-llama-cpp-round.js";
 import { makeTempDir } from "../support/make-temp-dir.js";
 
 /*

@@ -3,7 +3,7 @@ import { type PairedRequest, computeRoundMetrics } from "../../src/metrics/compu
 import { roundMetricsSchema } from "../../src/metrics/metrics-schema.js";
 import { scorePrompt } from "../../src/scoring/score-prompt.js";
 import type { RequestRecord } from "../../src/scoring/request-record.js";
-import { failedRequest, steadyStream } from "../support/make-records.js";
+import { failedRequest, steadyStream } from "../../harness/make-records.js";
 
 function pair(baseline: RequestRecord, candidate: RequestRecord, tolerance = 0.9): PairedRequest {
   const score = scorePrompt(baseline, candidate, tolerance);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { sampleRequest } from "../../src/metrics/sample-request.js";
-import { explicitStream, steadyStream } from "../support/make-records.js";
+import { explicitStream, steadyStream } from "../../harness/make-records.js";
 
 describe("sampleRequest", () => {
   it("takes TTFT at the first chunk that carried a token, not at a role-only first chunk", () => {

@@ -2,8 +2,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
 import { regateScorecard } from "../../src/github/regate-scorecard.js";
-import { TEST_TOKENIZER_PATH } from "../fixtures/tokenizer/generate-tokenizer.js";
-import { PROMPT_IDS, runSimRound, simCommand, writeSimRound } from "../cli/support/sim-round.js";
+import { TEST_TOKENIZER_PATH } from "../../harness/fixtures/tokenizer/generate-tokenizer.js";
+import { PROMPT_IDS, runSimRound, simCommand, writeCliRound } from "../cli/support/sim-round.js";
 import { makeTempDir } from "../support/make-temp-dir.js";
 
 /*
@@ -26,7 +26,7 @@ const BASELINE = ["--ttft-ms", "40", "--itl-ms", "10", "--output-tokens", "48", 
  */
 const FASTER = ["--ttft-ms", "16", "--itl-ms", "4", "--output-tokens", "48", ...BATCH];
 
-const withTokenizer = { tokenizer: { path: TEST_TOKENIZER_PATH, from: "runner" } };
+const withTokenizer = { tokenizer: { path: TEST_TOKENIZER_PATH, from: "runner" as const } };
 /** Requests 15 ms apart: the six answers of a run are all in flight together. */
 const BENCH = { maxTokens: 64, requestIntervalMs: 15, warmupRequests: 4, ...withTokenizer };
 
@@ -35,12 +35,11 @@ async function playRound(
   candidate: string[],
   extra: { gate?: Record<string, unknown>; bench?: Record<string, unknown> } = {},
 ): Promise<Scorecard> {
-  const { dir, configPath } = await writeSimRound({
-    baseline: simCommand(...baseline),
-    candidate: simCommand(...candidate),
-    benchExtra: { ...BENCH, ...extra.bench },
-    minRoundScore: 1,
-    gateExtra: { minPrompts: PROMPT_IDS.length, ...extra.gate },
+  const { dir, configPath } = await writeCliRound({
+    baseline: { command: simCommand(...baseline) },
+    candidate: { command: simCommand(...candidate) },
+    bench: { ...BENCH, ...extra.bench },
+    gate: { minRoundScore: 1, minPrompts: PROMPT_IDS.length, ...extra.gate },
   });
   const { card } = await runSimRound(configPath, dir);
   if (!card) throw new Error("no card");

@@ -5,8 +5,8 @@ import { regateScorecard } from "../../src/github/regate-scorecard.js";
 import { renderMarkdown } from "../../src/scorecard/render/render-markdown.js";
 import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
 import type { SimRequestRecord } from "../../src/sim-engine/chunk-write-log.js";
-import { TEST_TOKENIZER_PATH } from "../fixtures/tokenizer/generate-tokenizer.js";
-import { PROMPT_IDS, runSimRound, simCommand, writeSimRound } from "../cli/support/sim-round.js";
+import { TEST_TOKENIZER_PATH } from "../../harness/fixtures/tokenizer/generate-tokenizer.js";
+import { PROMPT_IDS, runSimRound, simCommand, writeCliRound } from "../cli/support/sim-round.js";
 
 /*
  * A pull request is written by the person whose score it is. Each cheat below is a reference engine
@@ -26,27 +26,29 @@ const BASELINE = ["--ttft-ms", "80", "--itl-ms", "40", "--output-tokens", "24"];
 const TWICE_AS_FAST = ["--ttft-ms", "40", "--itl-ms", "20", "--output-tokens", "24"];
 const FOUR_TIMES_AS_FAST = ["--ttft-ms", "20", "--itl-ms", "10", "--output-tokens", "24"];
 
-const withTokenizer = { tokenizer: { path: TEST_TOKENIZER_PATH, from: "runner" } };
+const withTokenizer = { tokenizer: { path: TEST_TOKENIZER_PATH, from: "runner" as const } };
 
 async function playRound(
   candidate: string[],
   options: { tokenizer?: boolean; chunkLog?: boolean; warmupRequests?: number } = {},
 ): Promise<{ card: Scorecard; markdown: string; dir: string }> {
-  const { dir, configPath } = await writeSimRound({
-    baseline: simCommand(...BASELINE),
-    candidate: simCommand(...candidate, ...(options.chunkLog ? ["--chunk-log", "candidate-chunks.jsonl"] : [])),
+  const { dir, configPath } = await writeCliRound({
+    baseline: { command: simCommand(...BASELINE) },
+    candidate: { command: simCommand(...candidate, ...(options.chunkLog ? ["--chunk-log", "candidate-chunks.jsonl"] : [])) },
     // Warm-up requests first: a fresh engine process answers its very first requests late, both engines alike.
-    benchExtra: {
+    bench: {
       maxTokens: 64,
       requestIntervalMs: 30,
       warmupRequests: options.warmupRequests ?? 4,
       ...(options.tokenizer === false ? {} : withTokenizer),
     },
-    // Well under the honest candidate's 2x: with one run over six prompts, a burst of other work on a loaded machine
-    // that slows one of its prompts must not close the gate (a bar of 1.5 did, in CI); every cheat below scores 1.3 or less.
-    minRoundScore: 1.35,
-    // Each cheat is caught prompt by prompt: six prompts keep these rounds short, so the gate's minimum is lowered to them.
-    gateExtra: { minPrompts: PROMPT_IDS.length },
+    gate: {
+      // Well under the honest candidate's 2x: with one run over six prompts, a burst of other work on a loaded machine
+      // that slows one of its prompts must not close the gate (a bar of 1.5 did, in CI); every cheat below scores 1.3 or less.
+      minRoundScore: 1.35,
+      // Each cheat is caught prompt by prompt: six prompts keep these rounds short, so the gate's minimum is lowered to them.
+      minPrompts: PROMPT_IDS.length,
+    },
   });
   const { card } = await runSimRound(configPath, dir);
   if (!card) throw new Error("no card");
@@ -203,11 +205,11 @@ describe("cheating engines get a card that does not pass (speedgate run, referen
 
   it("the baseline's first 16 tokens, then filler ten times as fast: diverged, agreeing on no more than half the answer", async () => {
     const long = ["--output-tokens", "64"];
-    const { dir, configPath } = await writeSimRound({
-      baseline: simCommand(...BASELINE, ...long),
-      candidate: simCommand(...BASELINE, ...long, "--cheat-filler-after-tokens", "16"),
-      benchExtra: { maxTokens: 64, requestIntervalMs: 30, warmupRequests: 4, ...withTokenizer },
-      minRoundScore: 1.5,
+    const { dir, configPath } = await writeCliRound({
+      baseline: { command: simCommand(...BASELINE, ...long) },
+      candidate: { command: simCommand(...BASELINE, ...long, "--cheat-filler-after-tokens", "16") },
+      bench: { maxTokens: 64, requestIntervalMs: 30, warmupRequests: 4, ...withTokenizer },
+      gate: { minRoundScore: 1.5 },
     });
     const { card } = await runSimRound(configPath, dir);
     // Timed on its filler it would score about 3×.

@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildSyntheticPrompts } from "../../src/config/build-synthetic-prompts.js";
 import { readTokenizerFile } from "../../src/tokens/read-tokenizer-file.js";
-import { TEST_TOKENIZER_PATH } from "../fixtures/tokenizer/generate-tokenizer.js";
-import { runSimRound, simCommand, writeSimRound } from "../cli/support/sim-round.js";
+import { TEST_TOKENIZER_PATH } from "../../harness/fixtures/tokenizer/generate-tokenizer.js";
+import { runSimRound, simCommand, writeCliRound } from "../cli/support/sim-round.js";
 
 /*
  * Synthetic prompts of exact lengths through `speedgate run` against the reference engine, in a
@@ -17,18 +17,18 @@ const TOKENIZER = ["--tokenizer", TEST_TOKENIZER_PATH];
 const SYNTHETIC = { synthetic: { inputTokens: 12, outputTokens: 24, count: 3, seed: 5 } };
 const BENCH = {
   prompts: SYNTHETIC,
-  tokenizer: { path: TEST_TOKENIZER_PATH, from: "runner" },
+  tokenizer: { path: TEST_TOKENIZER_PATH, from: "runner" as const },
   maxTokens: 64,
   requestIntervalMs: undefined,
   concurrency: 2,
 };
 
 async function playRound(candidateFlags: string[]) {
-  const { dir, configPath } = await writeSimRound({
-    baseline: simCommand(...TOKENIZER),
-    candidate: simCommand(...TOKENIZER, ...candidateFlags),
-    benchExtra: BENCH,
-    gateExtra: { minPrompts: 3 },
+  const { dir, configPath } = await writeCliRound({
+    baseline: { command: simCommand(...TOKENIZER) },
+    candidate: { command: simCommand(...TOKENIZER, ...candidateFlags) },
+    bench: BENCH,
+    gate: { minPrompts: 3 },
   });
   // The engines' prompts file (for per-prompt faults) holds the round's synthetic prompts, made as the round makes them.
   const prompts = buildSyntheticPrompts(SYNTHETIC.synthetic, await readTokenizerFile(TEST_TOKENIZER_PATH));

@@ -1,10 +1,10 @@
 import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { runSimRound, simCommand, writeSimRound } from "../cli/support/sim-round.js";
+import { runSimRound, simCommand, writeCliRound } from "../cli/support/sim-round.js";
 import { BUSY_H100, type FakeNvidiaSmi, IDLE_H100, LEFTOVER_ENGINE, installFakeNvidiaSmi, withPath } from "../support/fake-nvidia-smi.js";
 
-const OOM_LOG = new URL("../fixtures/sglang-cuda-graph-oom.log", import.meta.url).pathname;
+const OOM_LOG = new URL("../../harness/fixtures/sglang-cuda-graph-oom.log", import.meta.url).pathname;
 
 /*
  * A whole `speedgate run` with the process runtime and an nvidia-smi stand-in on PATH whose answers
@@ -27,7 +27,9 @@ describe("a round records the GPU state before each engine starts", () => {
     async () => {
       fake = await installFakeNvidiaSmi([{ gpus: IDLE_H100 }, { gpus: BUSY_H100, apps: LEFTOVER_ENGINE }]);
       restore = withPath(fake.path);
-      const { dir, configPath } = await writeSimRound({ candidate: simCommand("--crash-log", OOM_LOG, "--crash-exit-code", "1") });
+      const { dir, configPath } = await writeCliRound({
+        candidate: { command: simCommand("--crash-log", OOM_LOG, "--crash-exit-code", "1") },
+      });
       dirs.push(dir);
       const { card, out, stdout } = await runSimRound(configPath, dir);
       expect(card?.failure).toMatchObject({ engine: "candidate", stage: "startup", kind: "cuda_oom" });
@@ -45,17 +47,18 @@ describe("a round records the GPU state before each engine starts", () => {
       });
       expect(card?.provenance.gpu).toBe("NVIDIA H100 80GB HBM3, 81559 MiB");
       const markdown = await readFile(join(out, "scorecard.md"), "utf8");
-      expect(markdown).toContain(`\n## ${headline}\n`);
+      // On the card the process's module is a code span: engine text that a renderer could read as a domain never links.
+      expect(markdown).toContain(`\n## ${headline.replace("sglang.launch_server", "`sglang.launch_server`")}\n`);
       expect(markdown).toContain(
         "**For the maintainers:** before the candidate started, 22.5 of 79.6 GiB were in use on GPU 0, against 0.0 GiB on GPU 0 before " +
           "the baseline started: another job or a leftover engine held the memory the candidate needed",
       );
       expect(markdown).toContain(
-        "stop what holds it (python3 -m sglang.launch_server, tp0, pid 4242, 22.5 GiB), then comment `/rescore`. Nothing to change in " +
+        "stop what holds it (python3 -m `sglang.launch_server`, tp0, pid 4242, 22.5 GiB), then comment `/rescore`. Nothing to change in " +
           "the patch.",
       );
       expect(markdown).toContain(
-        "| Processes holding GPU memory | none listed | python3 -m sglang.launch_server, tp0, pid 4242, 22.5 GiB |",
+        "| Processes holding GPU memory | none listed | python3 -m `sglang.launch_server`, tp0, pid 4242, 22.5 GiB |",
       );
     },
   );
@@ -63,7 +66,9 @@ describe("a round records the GPU state before each engine starts", () => {
   it("says the patch needs more memory when the GPU was as idle before the candidate as before the baseline", async () => {
     fake = await installFakeNvidiaSmi([{ gpus: IDLE_H100 }]);
     restore = withPath(fake.path);
-    const { dir, configPath } = await writeSimRound({ candidate: simCommand("--crash-log", OOM_LOG, "--crash-exit-code", "1") });
+    const { dir, configPath } = await writeCliRound({
+      candidate: { command: simCommand("--crash-log", OOM_LOG, "--crash-exit-code", "1") },
+    });
     dirs.push(dir);
     const { out } = await runSimRound(configPath, dir);
     const markdown = await readFile(join(out, "scorecard.md"), "utf8");

@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
 import { regateScorecard } from "../../src/github/regate-scorecard.js";
-import { TEST_TOKENIZER_PATH } from "../fixtures/tokenizer/generate-tokenizer.js";
-import { PROMPT_IDS, runSimRound, simCommand, writeSimRound } from "../cli/support/sim-round.js";
+import { TEST_TOKENIZER_PATH } from "../../harness/fixtures/tokenizer/generate-tokenizer.js";
+import { PROMPT_IDS, runSimRound, simCommand, writeCliRound } from "../cli/support/sim-round.js";
 import { makeTempDir } from "../support/make-temp-dir.js";
 import { concatPatterns } from "../support/concat-patterns.js";
 
@@ -36,7 +36,7 @@ const BENCH = {
   requestIntervalMs: 15,
   warmupRequests: 4,
   runs: 4,
-  tokenizer: { path: TEST_TOKENIZER_PATH, from: "runner" },
+  tokenizer: { path: TEST_TOKENIZER_PATH, from: "runner" as const },
 };
 
 async function playRound(
@@ -46,12 +46,11 @@ async function playRound(
 ): Promise<Scorecard & { markdown: string }> {
   // Each engine counts its own starts, so every start draws its own continuations.
   const counters = await makeTempDir("speedgate-starts-");
-  const { dir, configPath } = await writeSimRound({
-    baseline: simCommand(...baseline, ...SEED.baseline, "--start-counter", join(counters, "baseline")),
-    candidate: simCommand(...candidate, ...SEED.candidate, "--start-counter", join(counters, "candidate")),
-    benchExtra: BENCH,
-    minRoundScore: 1,
-    gateExtra: { minPrompts: PROMPT_IDS.length, ...gate },
+  const { dir, configPath } = await writeCliRound({
+    baseline: { command: simCommand(...baseline, ...SEED.baseline, "--start-counter", join(counters, "baseline")) },
+    candidate: { command: simCommand(...candidate, ...SEED.candidate, "--start-counter", join(counters, "candidate")) },
+    bench: BENCH,
+    gate: { minRoundScore: 1, minPrompts: PROMPT_IDS.length, ...gate },
   });
   const { card, out } = await runSimRound(configPath, dir);
   if (!card) throw new Error("no card");

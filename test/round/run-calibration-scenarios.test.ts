@@ -15,8 +15,8 @@ import { type Scorecard, scorecardSchema } from "../../src/scorecard/scorecard-s
 import type { SimProfileInput } from "../../src/sim-engine/sim-profile.js";
 import { MIN_CALIBRATION_ROUNDS } from "../../src/scoring/noise-floor.js";
 import { makeTempDir } from "../support/make-temp-dir.js";
-import { SimRuntime } from "./support/sim-runtime.js";
-import { makePromptSet, writeSimRoundConfig } from "./support/write-sim-round-config.js";
+import { SIM_RUNTIME_ROUND, SimRuntime } from "../../harness/sim-engine/sim-runtime.js";
+import { type SimRoundOptions, makePromptSet, writeSimRound } from "../../harness/sim-engine/write-sim-round.js";
 
 /*
  * `speedgate calibrate` on a round with scenarios, on in-process reference engines: one A/A study per
@@ -36,10 +36,11 @@ const SCENARIOS = [
 ];
 
 /** A round folder with both prompt sets and round.yml; `gate` is merged into the round's gate. */
-async function writeRound(dir: string, gate: Record<string, unknown> = {}): Promise<string> {
-  return await writeSimRoundConfig(dir, {
-    promptFiles: { "decode.jsonl": DECODE, "chat.jsonl": CHAT },
-    bench: { prompts: "decode.jsonl", maxTokens: 16, requestIntervalMs: 0, contextLimit: 4096, tolerance: 0.9, runs: 1, warmupRequests: 0 },
+async function writeRound(dir: string, gate: SimRoundOptions["gate"] = {}): Promise<string> {
+  return await writeSimRound(dir, {
+    ...SIM_RUNTIME_ROUND,
+    prompts: { "decode.jsonl": DECODE, "chat.jsonl": CHAT },
+    bench: { requestIntervalMs: 0, warmupRequests: 0 },
     gate: { minRoundScore: 1, minPrompts: 1, ...gate },
     scenarios: SCENARIOS,
     // One config per calibration file named, so the rounds of one test do not overwrite the one calibrate read.

@@ -4,12 +4,13 @@ import { silentLogger } from "../../src/logger.js";
 import { type RoundProgressEvent, runRound } from "../../src/round/run-round.js";
 import { type Scorecard, type TimeSpent, scorecardSchema } from "../../src/scorecard/scorecard-schema.js";
 import type { SimProfileInput } from "../../src/sim-engine/sim-profile.js";
-import { judgeScenario } from "../../src/scorecard/combine-scenario-gates.js";
+import { judgeScenario } from "../../src/scoring/combine-scenario-gates.js";
+import { readScenarioGate } from "../../src/scorecard/read-scenario-gate.js";
 import { rescoreCard } from "../../src/scorecard/rescore-card.js";
 import { renderMarkdown } from "../../src/scorecard/render/render-markdown.js";
 import { makeTempDir } from "../support/make-temp-dir.js";
-import { SimRuntime } from "./support/sim-runtime.js";
-import { makePromptSet, writeSimRoundConfig } from "./support/write-sim-round-config.js";
+import { SIM_RUNTIME_ROUND, SimRuntime } from "../../harness/sim-engine/sim-runtime.js";
+import { type SimRoundOptions, makePromptSet, writeSimRound } from "../../harness/sim-engine/write-sim-round.js";
 
 const DECODE = makePromptSet("d", 7);
 const CHAT = makePromptSet("u", 5);
@@ -37,13 +38,13 @@ const CANDIDATE: SimProfileInput = {
 };
 
 /** A round folder with the three prompt sets; `scenarios` null leaves the field out. */
-async function writeRound(scenarios: unknown[] | null, extra: Record<string, unknown> = {}): Promise<string> {
-  return await writeSimRoundConfig(await makeTempDir("speedgate-scenarios-"), {
-    promptFiles: { "decode.jsonl": DECODE, "chat.jsonl": CHAT, "batch.jsonl": BATCH },
-    bench: { prompts: "decode.jsonl", maxTokens: 16, requestIntervalMs: 0, contextLimit: 4096, tolerance: 0.9, runs: 3, warmupRequests: 1 },
+async function writeRound(scenarios: SimRoundOptions["scenarios"] | null, bench: SimRoundOptions["bench"] = {}): Promise<string> {
+  return await writeSimRound(await makeTempDir("speedgate-scenarios-"), {
+    ...SIM_RUNTIME_ROUND,
+    prompts: { "decode.jsonl": DECODE, "chat.jsonl": CHAT, "batch.jsonl": BATCH },
+    bench: { requestIntervalMs: 0, runs: 3, warmupRequests: 1, ...bench },
     gate: { minRoundScore: 0.4, minPrompts: 1, maxRegression: 0.9 },
     ...(scenarios ? { scenarios } : {}),
-    extra,
   });
 }
 
@@ -114,7 +115,7 @@ describe("runRound with scenarios", () => {
 
       const scenarios = card.scenarios ?? [];
       expect(scenarios.map((scenario) => scenario.name)).toEqual(["decode-c1", "chat-c1", "batch-c8"]);
-      const outcomes = scenarios.map((scenario) => judgeScenario(scenario, 0.9).outcome);
+      const outcomes = scenarios.map((scenario) => judgeScenario(readScenarioGate(scenario), { maxRegression: 0.9 }).outcome);
       expect(outcomes, describeScores(scenarios)).toEqual(["improved", "unchanged", "regressed"]);
       expect(scenarios.map((scenario) => scenario.card.promptsTotal)).toEqual([7, 5, 8]);
       // chat-c1 ran in the first run only; the others in all three.
@@ -152,11 +153,7 @@ describe("runRound with scenarios", () => {
   it("names the scenario an engine died in, and fails every scenario of the round", async () => {
     // 7 decode prompts (after any warm-up), then the 5 of the chat scenario: the candidate dies on its 10th request, inside chat-c1.
     const dying: SimProfileInput = { ...BASELINE, faults: { dieAfterRequests: 10 } };
-    const round = await loadRound(
-      await writeRound(THREE_SCENARIOS, {
-        bench: { prompts: "decode.jsonl", maxTokens: 16, requestIntervalMs: 0, contextLimit: 4096, tolerance: 0.9, runs: 1 },
-      }),
-    );
+    const round = await loadRound(await writeRound(THREE_SCENARIOS, { runs: 1, warmupRequests: undefined }));
     const { card, events, runtime } = await runScenarioRound(round, { baseline: BASELINE, candidate: dying });
     expect(card.failure).toMatchObject({ engine: "candidate", stage: "benchmark", scenario: "chat-c1" });
     expect(events.find((event) => event.type === "failed")).toMatchObject({ scenario: "chat-c1" });
@@ -181,12 +178,13 @@ describe("runRound with scenarios", () => {
   });
 
   it("runs a round whose bench names no prompts, every scenario sending its own, and each card names its file", async () => {
-    const bench = { maxTokens: 16, requestIntervalMs: 0, contextLimit: 4096, tolerance: 0.9, runs: 1 };
+    // The bench names no prompts (each scenario sends its own); one run, the default warm-up.
+    const bench = { prompts: undefined, runs: 1, warmupRequests: undefined };
     const scenarios = [
       { name: "chat-c1", prompts: "chat.jsonl", concurrency: 1 },
       { name: "batch-c8", prompts: "./batch.jsonl", concurrency: 8 },
     ];
-    const round = await loadRound(await writeRound(scenarios, { bench }));
+    const round = await loadRound(await writeRound(scenarios, bench));
     expect(round.prompts).toEqual([]);
     const { card } = await runScenarioRound(round);
     expect(scorecardSchema.parse(card)).toBeTruthy();
@@ -201,7 +199,7 @@ describe("runRound with scenarios", () => {
     });
     expect(rescored.map((again) => again.settings.promptsSource)).toEqual(["chat.jsonl", "./batch.jsonl"]);
     const markdown = renderMarkdown(card);
-    expect(markdown).toContain("| **chat-c1** | concurrency 1 | 5 from chat.jsonl |");
-    expect(markdown).toContain("| **batch-c8** | concurrency 8 | 8 from ./batch.jsonl |");
+    expect(markdown).toContain("| **chat-c1** | concurrency 1 | 5 from `chat.jsonl` |");
+    expect(markdown).toContain("| **batch-c8** | concurrency 8 | 8 from `./batch.jsonl` |");
   });
 });

@@ -13,7 +13,7 @@ import { renderMarkdown } from "../../src/scorecard/render/render-markdown.js";
 import { scorecardSchema } from "../../src/scorecard/scorecard-schema.js";
 import { type SimProfileInput } from "../../src/sim-engine/sim-profile.js";
 import { makeProcessRound } from "./support/make-round.js";
-import { SimRuntime, type SimRuntimeHooks } from "./support/sim-runtime.js";
+import { SimRuntime, type SimRuntimeHooks } from "../../harness/sim-engine/sim-runtime.js";
 import { makeTempDir } from "../support/make-temp-dir.js";
 
 const PROMPTS = ["a", "b", "c"].map((id) => ({ id, prompt: `say ${id}` }));

@@ -4,7 +4,7 @@ import { checkConclusionFor } from "../../src/github/publish-check-run.js";
 import { decideVerdict } from "../../src/scorecard/decide-verdict.js";
 import { describeVerdict } from "../../src/scorecard/render/describe-card.js";
 import { describeRunnerFix, findRunnerFault } from "../../src/scorecard/find-runner-fault.js";
-import { type PromptPlan, makeCard, seedOomFailure } from "../support/make-card.js";
+import { type PromptPlan, makeCard, seedOomFailure } from "../../harness/make-card.js";
 import { IDLE_GPU, LEFTOVER_GPU, UNLISTED_BUSY_GPU } from "../support/make-gpu-snapshot.js";
 
 const twelve: PromptPlan[] = Array.from({ length: 12 }, () => ({ speedup: 1.3 }));

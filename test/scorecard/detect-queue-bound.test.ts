@@ -3,7 +3,7 @@ import { detectQueueBound } from "../../src/scorecard/detect-queue-bound.js";
 import { renderMarkdown } from "../../src/scorecard/render/render-markdown.js";
 import { renderText } from "../../src/scorecard/render/render-text.js";
 import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
-import { makeCard } from "../support/make-card.js";
+import { makeCard } from "../../harness/make-card.js";
 
 /** Twelve prompts a third faster: the baseline's first token after 120 ms each, one request every 500 ms. */
 function steadyCard(): Scorecard {

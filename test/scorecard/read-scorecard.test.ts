@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/vocabulary/config-error.js";
 import { parseScorecard } from "../../src/scorecard/read-scorecard.js";
 import { SCORECARD_SCHEMA_VERSION } from "../../src/scorecard/scorecard-schema.js";
-import { makeCard } from "../support/make-card.js";
+import { makeCard } from "../../harness/make-card.js";
 import { toVersion1 } from "../support/version-one-card.js";
 
 describe("parseScorecard", () => {

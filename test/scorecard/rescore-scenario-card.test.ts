@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { rescoreCard } from "../../src/scorecard/rescore-card.js";
 import { recordedGateSettings, rescoreScenarioCard } from "../../src/scorecard/rescore-scenario-card.js";
 import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
-import { makeCard } from "../support/make-card.js";
+import { makeCard } from "../../harness/make-card.js";
 import { SAMPLE_TIME_SPENT, makeScenarioRound } from "../support/make-scenario-round.js";
 
 const plain = makeCard([{ speedup: 1.3 }, { speedup: 1.1 }, { candidateTokens: 10 }, { speedup: 1.2 }, { baselineError: "HTTP 500" }]);

@@ -3,11 +3,11 @@ import { describe, expect, it } from "vitest";
 import { boundClaimsByBytes, countWithTokenizer } from "../../src/client/finalize-records.js";
 import { contentToken } from "../../src/sim-engine/token-text.js";
 import { parseTokenizer } from "../../src/tokens/parse-tokenizer.js";
-import { TEST_TOKENIZER_PATH } from "../fixtures/tokenizer/generate-tokenizer.js";
+import { TEST_TOKENIZER_PATH } from "../../harness/fixtures/tokenizer/generate-tokenizer.js";
 import { textStream } from "../support/make-text-records.js";
 import { timeToTokens } from "../../src/scoring/request-record.js";
 import { scorePrompt } from "../../src/scoring/score-prompt.js";
-import { explicitStream, failedRequest, steadyStream } from "../support/make-records.js";
+import { explicitStream, failedRequest, steadyStream } from "../../harness/make-records.js";
 
 describe("timeToTokens", () => {
   it("is the arrival of the chunk that first reaches k tokens, with chunks carrying several tokens", () => {

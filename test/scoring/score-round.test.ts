@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { EngineFailure } from "../../src/vocabulary/engine-failure.js";
 import type { RequestRecord } from "../../src/scoring/request-record.js";
 import { type RoundRun, scoreRound } from "../../src/scoring/score-round.js";
-import { failedRequest, steadyStream } from "../support/make-records.js";
+import { failedRequest, steadyStream } from "../../harness/make-records.js";
 import { textStream } from "../support/make-text-records.js";
 
 const gate = { minRoundScore: 1.0, use: "round-score" as const, maxUnscored: 0.1, minPrompts: 1 };

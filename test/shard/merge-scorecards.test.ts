@@ -3,7 +3,7 @@ import { ConfigError } from "../../src/vocabulary/config-error.js";
 import { parseScorecard } from "../../src/scorecard/read-scorecard.js";
 import type { EngineMetrics } from "../../src/metrics/metrics-schema.js";
 import type { Scorecard } from "../../src/scorecard/scorecard-schema.js";
-import { assembleScenarioCard } from "../../src/scorecard/combine-scenario-gates.js";
+import { assembleScenarioCard } from "../../src/scorecard/assemble-scenario-card.js";
 import { mergeScorecards } from "../../src/shard/merge-scorecards.js";
 import { selectShard } from "../../src/shard/select-shard.js";
 import { SAMPLE_TIME_SPENT } from "../support/make-scenario-round.js";

@@ -8,7 +8,7 @@ import { classifyFailure } from "../../src/failure/classify-failure.js";
 import { sendStreamingRequest } from "../../src/client/send-streaming-request.js";
 import { createSimNoise } from "../../src/sim-engine/sim-noise.js";
 import { READY_LINE } from "../../src/sim-engine/start-sim-engine.js";
-import { TEST_TOKENIZER_PATH } from "../fixtures/tokenizer/generate-tokenizer.js";
+import { TEST_TOKENIZER_PATH } from "../../harness/fixtures/tokenizer/generate-tokenizer.js";
 import { getFreePort } from "../support/get-free-port.js";
 import { type CliProcess, spawnSpeedgateCli } from "./spawn-speedgate-cli.js";
 

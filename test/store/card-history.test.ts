@@ -12,7 +12,7 @@ import {
 import type { Database } from "../../src/store/database.js";
 import { describeEachBackend, useTestDatabase } from "../support/database/database-backends.js";
 import { makeCardRecord } from "../support/database/make-card-record.js";
-import { makeCard, seedOomFailure } from "../support/make-card.js";
+import { makeCard, seedOomFailure } from "../../harness/make-card.js";
 import { makeScenarioRound } from "../support/make-scenario-round.js";
 import { GATE_MODES } from "../../src/scoring/evaluate-gate.js";
 

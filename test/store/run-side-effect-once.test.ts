@@ -1,18 +1,18 @@
 import { getOctokit } from "@actions/github";
 import pg from "pg";
-import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
+import { beforeEach, expect, it } from "vitest";
 import { dispatchScoringWorkflow } from "../../src/github/dispatch-scoring-workflow.js";
 import { isDefiniteRefusal } from "../../src/github/is-definite-refusal.js";
 import type { Database } from "../../src/store/database.js";
 import { runSideEffectOnce } from "../../src/store/run-side-effect-once.js";
 import { describeEachBackend, useTestDatabase } from "../support/database/database-backends.js";
-import { FakeGitHub } from "../support/fake-github/fake-github-server.js";
-import { type FakeRepository, serveRepository } from "../support/fake-github/serve-repository.js";
+import { type FakeRepository, serveRepository } from "../../harness/fake-github/serve-repository.js";
+import { useFakeGitHub } from "../support/fake-github/use-fake-github.js";
 
 const SHA = "c0ffee".repeat(6) + "c0ff";
 
 describeEachBackend("a dispatch recorded before it is sent", (backend) => {
-  const fake = new FakeGitHub();
+  const fake = useFakeGitHub();
   const test = useTestDatabase(backend);
   let database: Database;
   let repository: FakeRepository;
@@ -29,15 +29,8 @@ describeEachBackend("a dispatch recorded before it is sent", (backend) => {
       ])
     ).rows[0];
 
-  beforeAll(async () => {
-    await fake.start();
-  });
-  afterAll(async () => {
-    await fake.stop();
-  });
   beforeEach(() => {
     database = test.database();
-    fake.reset();
     repository = serveRepository(fake, { owner: "o", repo: "r", appId: 1, groups: ["dispatch"] });
     key++;
   });

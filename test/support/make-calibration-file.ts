@@ -6,7 +6,7 @@ import {
 } from "../../src/calibration/calibration-schema.js";
 import { calibrationSettingsOf } from "../../src/config/calibration-settings.js";
 import { computeNoiseFloor } from "../../src/scoring/noise-floor.js";
-import { testConfig } from "./make-card.js";
+import { testConfig } from "../../harness/make-card.js";
 
 /**
  * One A/A study as a calibration file holds it: testConfig's settings with `prompts` prompts, a round

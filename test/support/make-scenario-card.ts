@@ -1,7 +1,7 @@
 import type { EngineFailure } from "../../src/vocabulary/engine-failure.js";
 import { readScorecard } from "../../src/scorecard/read-scorecard.js";
 import type { ScenarioCard, Scorecard, TimeSpent } from "../../src/scorecard/scorecard-schema.js";
-import { makeCard, testConfig } from "./make-card.js";
+import { makeCard, testConfig } from "../../harness/make-card.js";
 
 /** One of the shipped example cards (examples/cards/<name>.json), as a scenario's card. */
 export async function readExampleCard(name: string): Promise<ScenarioCard> {

@@ -1,6 +1,6 @@
-import { assembleScenarioCard } from "../../src/scorecard/combine-scenario-gates.js";
+import { assembleScenarioCard } from "../../src/scorecard/assemble-scenario-card.js";
 import type { Scorecard, TimeSpent } from "../../src/scorecard/scorecard-schema.js";
-import { type PromptPlan, makeCard, testConfig } from "./make-card.js";
+import { type PromptPlan, makeCard, testConfig } from "../../harness/make-card.js";
 
 export interface ScenarioPlan {
   name: string;

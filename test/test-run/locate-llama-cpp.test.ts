@@ -1,7 +1,7 @@
 import { chmod, mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { locateLlamaCpp } from "../support/llama-cpp/locate-llama-cpp.js";
+import { locateLlamaCpp } from "../../harness/llama-cpp/locate-llama-cpp.js";
 import { makeTempDir } from "../support/make-temp-dir.js";
 
 describe("locateLlamaCpp", () => {

@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { createTarArchive } from "../../src/docker/create-tar-archive.js";
-import { holdImage } from "../support/docker/acquire-test-engine-image.js";
-import { TEST_IMAGE_LABEL } from "../support/docker/build-test-engine-image.js";
+import { holdImage } from "../../harness/docker/acquire-test-engine-image.js";
+import { TEST_IMAGE_LABEL } from "../../harness/docker/build-test-engine-image.js";
 import { dockerTestContext } from "../support/docker/docker-test-context.js";
 import { runFixture } from "./run-fixture.js";
 

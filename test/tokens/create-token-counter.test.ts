@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createTokenCounter } from "../../src/tokens/create-token-counter.js";
 import { parseTokenizer } from "../../src/tokens/parse-tokenizer.js";
 import { tokenRun } from "../../src/sim-engine/token-text.js";
-import { TEST_TOKENIZER_PATH, buildTestTokenizer } from "../fixtures/tokenizer/generate-tokenizer.js";
+import { TEST_TOKENIZER_PATH, buildTestTokenizer } from "../../harness/fixtures/tokenizer/generate-tokenizer.js";
 
 const bytes = readFileSync(TEST_TOKENIZER_PATH);
 const counter = parseTokenizer(bytes, TEST_TOKENIZER_PATH);

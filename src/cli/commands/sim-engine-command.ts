@@ -21,6 +21,8 @@ const USAGE = `speedgate sim-engine [--port N] [--host 127.0.0.1] [--profile pro
     cheats: [--cheat-claim-tokens] [--cheat-usage-factor F] [--cheat-filler-text] [--cheat-filler-after-tokens N]
     [--cheat-filler-after N|P%] [--cheat-prompt-id-speedup F] [--cheat-answer-cache-speedup F]
     [--cheat-filler-at-branch]
+    quality questions: [--questions questions.jsonl] [--question-accuracy F] [--question-unsteady F]
+    [--question-seed N] [--question-answer-tokens N] [--numerics-change F] [--quality-drop F]
 
 Flags override the profile. Requests do not name their prompt: the ids in the profile and the fault
 lists are found from each request's content through the prompts file (--prompts, or the profile's
@@ -39,7 +41,15 @@ of them), then filler ten times as fast that costs no decode work: the stream le
 at --branch-at-fraction F of the answer (0.25) each request takes a second continuation with
 --branch-probability P (0.5), drawn per request (seeded with --seed), which runs on for
 --branch-length-factor times the first's tokens (0.6). --cheat-filler-at-branch streams filler from
-that point wherever a request would take the second continuation.`;
+that point wherever a request would take the second continuation.
+--questions names a quality question set (JSONL with reference answers, the round's quality.questions):
+a request asking one of its questions is answered in the engine's words ending in "The answer is N.",
+right for a seeded --question-accuracy share of the questions (0.8; --question-seed picks which),
+right or wrong by a draw per request for a --question-unsteady share (a near-tie). --numerics-change F
+turns that share of the right answers wrong and as many wrong ones right (the same accuracy);
+--quality-drop F turns that share of the right answers wrong; --question-answer-tokens N sets
+an answer's length (the profile's output tokens by default). --diverge-after-fraction and the cheats
+apply to these answers too: filler never reaches the final answer.`;
 
 function parseNumber(flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -170,6 +180,13 @@ the --die-exit-code after --die-after-requests, or the --crash-exit-code with --
       "cheat-filler-after-tokens": { type: "string" },
       "cheat-prompt-id-speedup": { type: "string" },
       "cheat-answer-cache-speedup": { type: "string" },
+      questions: { type: "string" },
+      "question-accuracy": { type: "string" },
+      "question-unsteady": { type: "string" },
+      "question-seed": { type: "string" },
+      "question-answer-tokens": { type: "string" },
+      "numerics-change": { type: "string" },
+      "quality-drop": { type: "string" },
       jitter: { type: "string" },
       "run-variance": { type: "string" },
       seed: { type: "string" },
@@ -186,6 +203,7 @@ the --die-exit-code after --die-after-requests, or the --crash-exit-code with --
       faults?: { crashAtStart?: object | null } & object;
       answer?: object;
       cheats?: object;
+      questions?: { file?: unknown } & object;
       promptsFile?: unknown;
       tokenizer?: unknown;
     };
@@ -226,6 +244,18 @@ the --die-exit-code after --die-after-requests, or the --crash-exit-code with --
           promptIdSpeedup: parseNumber("cheat-prompt-id-speedup", values["cheat-prompt-id-speedup"]),
           answerCacheSpeedup: parseNumber("cheat-answer-cache-speedup", values["cheat-answer-cache-speedup"]),
           fillerAtBranch: values["cheat-filler-at-branch"],
+        }),
+      },
+      questions: {
+        ...fileProfile.questions,
+        ...dropUndefined({
+          file: profilePath(values.questions, fileProfile.questions?.file),
+          accuracy: parseNumber("question-accuracy", values["question-accuracy"]),
+          unsteady: parseNumber("question-unsteady", values["question-unsteady"]),
+          seed: parseNumber("question-seed", values["question-seed"]),
+          answerTokens: parseNumber("question-answer-tokens", values["question-answer-tokens"]),
+          numericsChange: parseNumber("numerics-change", values["numerics-change"]),
+          qualityDrop: parseNumber("quality-drop", values["quality-drop"]),
         }),
       },
       defaults: {

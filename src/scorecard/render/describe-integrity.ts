@@ -1,6 +1,7 @@
 import { formatPercent } from "./describe-card.js";
 import type { PromptResult, Scorecard } from "../scorecard-schema.js";
 import { countSlack } from "../../scoring/token-slack.js";
+import { DEFAULT_MAX_QUALITY_DROP } from "../../scoring/judge-quality.js";
 
 /*
  * Wording about what speedgate vouches for (who counted the tokens, whether the answers agree),
@@ -30,6 +31,18 @@ export function integrityRows(card: Scorecard): string[][] {
       card.medianAgreement === null
         ? "— (no answers compared)"
         : `${formatPercent(card.medianAgreement)} of the compared tokens are the baseline's answer${bar}`,
+    ]);
+  }
+  if (card.quality) {
+    const { scorer, maxTokens, questions } = card.quality;
+    const scoredBy = typeof scorer === "object" ? `regex ${scorer.regex}` : scorer;
+    const maxDrop = card.gate.quality?.maxDrop ?? DEFAULT_MAX_QUALITY_DROP;
+    rows.push([
+      "Quality set",
+      `${questions.length} questions with reference answers, scorer ${scoredBy}, up to ${maxTokens} tokens each, asked of both engines ` +
+        `after the bench in every run; a significant drop of at least ${Math.round(maxDrop * 1000) / 10} points fails ` +
+        "(gate.quality.maxDrop)" +
+        (card.gate.answers === "quality" ? "; gate.answers: quality" : ""),
     ]);
   }
   if (card.unexplained !== undefined) {

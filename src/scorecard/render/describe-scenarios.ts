@@ -1,5 +1,7 @@
 import { formatBar, formatTimes } from "../../scoring/format-speedup.js";
-import { type ScenarioJudgement, combineScenarioGates, describeScenarioScore } from "../combine-scenario-gates.js";
+import { type ScenarioJudgement, combineScenarioGates } from "../../scoring/combine-scenario-gates.js";
+import { describeScenarioScore } from "../assemble-scenario-card.js";
+import { readScenarioGate } from "../read-scenario-gate.js";
 import { decideVerdict } from "../decide-verdict.js";
 import { describeFailureCause, describeVerdict, firstClause } from "./describe-card.js";
 import { describeLoad } from "./describe-load.js";
@@ -110,7 +112,7 @@ export function describeScenarios(card: Scorecard): ScenariosDescription | null 
   const scenarios = card.scenarios;
   if (!scenarios || scenarios.length === 0) return null;
   const maxRegression = card.gate.maxRegression ?? null;
-  const { judgements } = combineScenarioGates(scenarios, maxRegression);
+  const { judgements } = combineScenarioGates(scenarios.map(readScenarioGate), { maxRegression });
   const noVerdict = decideVerdict(card).outcome === "none";
   const rows = scenarios.map((scenario, index) => describeRow(scenario, judgements[index] as ScenarioJudgement, maxRegression, noVerdict));
   const roundReasons = card.gate.passed

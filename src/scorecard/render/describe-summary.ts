@@ -118,6 +118,12 @@ export function describeNextStep(card: Scorecard): string | null {
   if (tooManyUnscored && card.zeroedTotal > 0 && !card.failure)
     steps.push(`Find why the candidate failed on ${prompts(card.zeroedTotal)}: each reason is in the per-prompt results.`);
   if (compared < card.gate.minPrompts) steps.push(`Score more prompts: gate.minPrompts is ${card.gate.minPrompts}.`);
+  const quality = card.quality?.judgement;
+  if (quality?.dropped)
+    steps.push(
+      `Find why the candidate gets ${quality.baselineOnly.length} question${quality.baselineOnly.length === 1 ? "" : "s"} wrong that ` +
+        "the baseline gets right (listed under Questions answered differently): a faster engine that answers worse does not pass.",
+    );
   const rule = card.gate.rule;
   if (rule && card.gate.reasons.includes(rule) && card.roundScore < card.gate.bar)
     steps.push("By this measure the candidate is not faster than the bar.");

@@ -14,7 +14,7 @@ export function formatDuration(ms: number): string {
 
 /** Everything one engine spent, starts to stops. */
 function engineTotalMs(engine: EngineTimeSpent): number {
-  return engine.startMs + engine.warmupMs + engine.benchmarkMs + engine.stopMs;
+  return engine.startMs + engine.warmupMs + engine.benchmarkMs + (engine.qualityMs ?? 0) + engine.stopMs;
 }
 
 /** A part against the round's whole: "12 min 24 s (39%)"; the share is left out of a round that took no time. */
@@ -38,6 +38,9 @@ export interface TimeSpentDescription {
  */
 export function describeTimeSpent(timeSpent: TimeSpent): TimeSpentDescription {
   const { baseline, candidate, totalMs, prepareMs } = timeSpent;
+  // A round with a question set (quality:) shows its time apart: answered in the same starts, after the bench.
+  const qualityMs = (baseline.qualityMs ?? 0) + (candidate.qualityMs ?? 0);
+  const quality = baseline.qualityMs !== undefined || candidate.qualityMs !== undefined;
   const engineRow = (name: string, engine: EngineTimeSpent): string[] => [
     name,
     String(engine.starts),
@@ -46,11 +49,12 @@ export function describeTimeSpent(timeSpent: TimeSpent): TimeSpentDescription {
       : formatDuration(engine.startMs),
     formatDuration(engine.warmupMs),
     formatDuration(engine.benchmarkMs),
+    ...(quality ? [formatDuration(engine.qualityMs ?? 0)] : []),
     formatDuration(engine.stopMs),
     formatDuration(engineTotalMs(engine)),
   ];
   const rows = [
-    ["Engine", "Starts", "Starting (until healthy)", "Warm-up", "Benchmark", "Stopping", "In all"],
+    ["Engine", "Starts", "Starting (until healthy)", "Warm-up", "Benchmark", ...(quality ? ["Quality set"] : []), "Stopping", "In all"],
     engineRow("Baseline", baseline),
     engineRow("Candidate", candidate),
   ];
@@ -60,6 +64,7 @@ export function describeTimeSpent(timeSpent: TimeSpent): TimeSpentDescription {
     `engine starts ${withShare(starts, totalMs)}`,
     `warm-up ${formatDuration(baseline.warmupMs + candidate.warmupMs)}`,
     `benchmarking ${withShare(baseline.benchmarkMs + candidate.benchmarkMs, totalMs)}`,
+    ...(quality ? [`answering the quality set ${withShare(qualityMs, totalMs)}`] : []),
     `stopping ${formatDuration(baseline.stopMs + candidate.stopMs)}`,
   ];
   const most = Math.max(baseline.starts, candidate.starts);

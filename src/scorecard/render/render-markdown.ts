@@ -8,6 +8,7 @@ import { renderLeftOutFiles } from "./render-left-out-files.js";
 import { renderMethodSection } from "./render-method-section.js";
 import { renderPartingEvidence } from "./render-parting-evidence.js";
 import { renderPromptsSection } from "./render-prompts-section.js";
+import { renderQualityLead, renderQualitySection } from "./render-quality-section.js";
 import { renderScoreChart } from "./render-score-chart.js";
 import { renderSpeedSection } from "./render-speed-section.js";
 import { renderSummaryTable } from "./render-summary-table.js";
@@ -95,6 +96,8 @@ function renderWith(card: Scorecard, limits: RenderLimits): string {
     // Why some unscored prompts are no evidence against the patch: the baseline's own answers varied.
     renderAnswerVariation(card),
     renderSpeedSection(card),
+    // Which questions each engine got right that the other did not: ids only, the set stays on the runner.
+    renderQualitySection(card),
     renderPartingEvidence(card),
     renderPromptsSection(card, limits.promptRows),
     renderMethodSection(card),
@@ -125,6 +128,8 @@ function renderScenariosWith(card: Scorecard, scenarios: ScenariosDescription, l
     renderFactsLine(card),
     scenarios.leadsWithFailure ? failure : "",
     renderScenarioTable(scenarios),
+    // The question set was answered in the starts every scenario shares: its rows once, for the round.
+    renderQualityLead(card),
     renderScenarioRoundReasons(scenarios),
     renderScenarioQueueNotice(scenarios),
     renderScenarioSharedPromptsNotice(scenarios),

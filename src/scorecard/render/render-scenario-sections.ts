@@ -1,6 +1,6 @@
 import { markdownTable } from "markdown-table";
 import { escapeInline } from "../../safe-text/escape-engine-text.js";
-import { describeScenarioScore } from "../combine-scenario-gates.js";
+import { describeScenarioScore } from "../assemble-scenario-card.js";
 import type { ScenarioRow, ScenariosDescription } from "./describe-scenarios.js";
 import { renderAnswerVariation } from "./render-answer-variation.js";
 import { renderFold } from "./render-key-value-table.js";

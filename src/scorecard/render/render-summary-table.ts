@@ -2,6 +2,7 @@ import { describeGate, describeInconclusive, describeNextStep, describePromptCou
 import { escapeInline } from "../../safe-text/escape-engine-text.js";
 import { renderKeyValueTable } from "./render-key-value-table.js";
 import { renderSpeedLead } from "./render-speed-section.js";
+import { describeQualityRows } from "./describe-quality.js";
 import type { Scorecard } from "../scorecard-schema.js";
 
 /**
@@ -19,6 +20,7 @@ export function renderSummaryTable(card: Scorecard): string {
   ];
   const speed = renderSpeedLead(card);
   if (speed !== "") rows.push(["Speed", speed]);
+  for (const row of describeQualityRows(card)) rows.push([row.label, `${row.mark} ${escapeInline(row.text)}`]);
   const gate = describeGate(card);
   rows.push(["Gate", `${gate.mark} ${escapeInline(gate.text)}`]);
   const next = describeNextStep(card);

@@ -21,6 +21,7 @@ import {
   describeScore,
 } from "./describe-summary.js";
 import { countingSentence, integrityRows, promptReason } from "./describe-integrity.js";
+import { describeChangedQuestions, describeQualityRows } from "./describe-quality.js";
 import { describeQueueBound } from "./render-queue-bound-notice.js";
 import { renderEngineTimes } from "./render-engine-times.js";
 import { explainCudaOom } from "./explain-cuda-oom.js";
@@ -28,8 +29,9 @@ import { describeHolders, describeMemoryInUse, readGpuSnapshot } from "../read-g
 import { findSameOutcome } from "./render-prompts-section.js";
 import { describeSpeedLead, describeTimeChange, formatRate, formatRatio } from "./render-speed-section.js";
 import { cleanLogLine } from "../../safe-text/sanitize-log-tail.js";
+import { delinkPlainText } from "../../safe-text/delink-plain-text.js";
 import { renderCommitsText } from "./render-commits-section.js";
-import { describeScenarioScore } from "../combine-scenario-gates.js";
+import { describeScenarioScore } from "../assemble-scenario-card.js";
 import { type ScenariosDescription, describeScenarios } from "./describe-scenarios.js";
 import { describeTimeSpent } from "./describe-time-spent.js";
 import { roundRuns } from "./render-failure-section.js";
@@ -94,6 +96,7 @@ function summaryRows(card: Scorecard, indent = ""): string[][] {
     ["Round score", `${score.score} ${score.rest}`],
     ["Prompts", describePromptCounts(card)],
     ...(speed === "" ? [] : [["Speed", speed]]),
+    ...describeQualityRows(card).map((row) => [row.label, row.text]),
     ["Gate", gate.text],
     ...(next ? [["What now", next]] : []),
     ...(inconclusive
@@ -181,12 +184,13 @@ function renderScenariosText(card: Scorecard, scenarios: ScenariosDescription, m
   const counting = countingSentence(card);
   if (counting) out.push(`  ${counting}`);
   out.push(...timeSpentLines(card), "", ...provenanceLines(card));
-  return `${out.join("\n")}\n`;
+  return `${delinkPlainText(out.join("\n"))}\n`;
 }
 
 /**
  * The card for a terminal, in the Markdown card's order: the verdict and why first (the score table,
- * or the failure of a card with no score), then the details the Markdown card folds.
+ * or the failure of a card with no score), then the details the Markdown card folds. A terminal or
+ * a workflow's job log links what looks like a URL, so no URL or e-mail address in it stays whole.
  */
 export function renderText(card: Scorecard, options: { maxPromptRows?: number; maxLogLines?: number } = {}): string {
   const maxRows = options.maxPromptRows ?? 50;
@@ -268,6 +272,8 @@ export function renderText(card: Scorecard, options: { maxPromptRows?: number; m
     const own = renderEngineTimes(card).replace(/\*\*|`/g, "");
     if (own) out.push(own);
   }
+  const changed = describeChangedQuestions(card);
+  if (changed) out.push("", `${changed.summary}:`, ...changed.lines.map((line) => `  ${line}`));
   const same = findSameOutcome(card);
   if (same) {
     out.push("", `All ${card.prompts.length} prompts: ${same.status}, ${same.score}${same.reason ? `: ${same.reason}` : ""}`);
@@ -301,5 +307,5 @@ export function renderText(card: Scorecard, options: { maxPromptRows?: number; m
     if (card.prompts.length > shown.length) out.push(`… ${card.prompts.length - shown.length} more prompts in scorecard.json`);
   }
   out.push(...timeSpentLines(card), "", ...provenanceLines(card));
-  return `${out.join("\n")}\n`;
+  return `${delinkPlainText(out.join("\n"))}\n`;
 }

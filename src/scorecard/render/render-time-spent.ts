@@ -10,6 +10,6 @@ import type { Scorecard } from "../scorecard-schema.js";
 export function renderTimeSpent(card: Pick<Scorecard, "timeSpent">): string {
   if (!card.timeSpent) return "";
   const { rows, sentence } = describeTimeSpent(card.timeSpent);
-  const table = markdownTable(rows, { alignDelimiters: false, align: ["l", "r", "r", "r", "r", "r", "r"] });
+  const table = markdownTable(rows, { alignDelimiters: false, align: ["l", ...(rows[0] ?? []).slice(1).map(() => "r")] });
   return `**Where the time went**\n\n${table}\n\n${sentence}`;
 }

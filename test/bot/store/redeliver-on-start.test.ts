@@ -1,12 +1,12 @@
 import type { Probot } from "probot";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_REDELIVER_HOURS, redeliverHours, redeliverOnStart } from "../../../bot/store/redeliver-on-start.js";
 import { createRecordingLogger, silentLogger } from "../../../src/logger.js";
 import type { Database } from "../../../src/store/database.js";
 import { pgliteBackend, useTestDatabase } from "../../support/database/database-backends.js";
-import { createTestProbot } from "../../support/fake-github/create-test-probot.js";
-import { FakeGitHub } from "../../support/fake-github/fake-github-server.js";
+import { createTestProbot } from "../../../harness/fake-github/create-test-probot.js";
 import { serveAppDeliveries } from "../../support/fake-github/serve-app-deliveries.js";
+import { useFakeGitHub } from "../../support/fake-github/use-fake-github.js";
 
 describe("SPEEDGATE_REDELIVER_HOURS", () => {
   it("defaults to a few hours, takes 0 to turn it off, and refuses what GitHub does not keep", () => {
@@ -19,22 +19,17 @@ describe("SPEEDGATE_REDELIVER_HOURS", () => {
 });
 
 describe("redelivering at start", () => {
-  const fake = new FakeGitHub();
+  const fake = useFakeGitHub();
   let probot: Probot;
   const test = useTestDatabase(pgliteBackend);
   let database: Database;
   const now = new Date("2026-01-01T06:00:00Z");
 
   beforeAll(async () => {
-    await fake.start();
     probot = await createTestProbot({ fakeUrl: fake.url, appId: 4242, app: false });
-  });
-  afterAll(async () => {
-    await fake.stop();
   });
   beforeEach(() => {
     database = test.database();
-    fake.reset();
   });
 
   it("asks GitHub, as the App, for the deliveries that failed in the window", async () => {

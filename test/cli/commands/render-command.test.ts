@@ -5,7 +5,7 @@ import { main } from "../../../src/cli/main.js";
 import { createRecordingLogger } from "../../../src/logger.js";
 import { CARD_MARKER } from "../../../src/scorecard/render/render-markdown.js";
 import { captureStream } from "../../support/capture-stream.js";
-import { makeCard, seedOomFailure } from "../../support/make-card.js";
+import { makeCard, seedOomFailure } from "../../../harness/make-card.js";
 import { makeTempDir } from "../../support/make-temp-dir.js";
 
 async function cardFile(content: string): Promise<string> {

@@ -1,16 +1,13 @@
-import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { main } from "../../../src/cli/main.js";
 import { createRecordingLogger } from "../../../src/logger.js";
 import { readScorecard } from "../../../src/scorecard/read-scorecard.js";
+import { PROMPTS_FILE, type SimRoundOptions, simEngineCommand, writeSimRound } from "../../../harness/sim-engine/write-sim-round.js";
 import { getFreePort } from "../../support/get-free-port.js";
 import { makeTempDir } from "../../support/make-temp-dir.js";
 
 export const PROMPT_IDS = ["p1", "p2", "p3", "p4", "p5", "p6"];
-
-/** Stands for the round's prompts file in engine commands; writeSimRound puts in its absolute path. */
-const PROMPTS_FILE = "<round prompts file>";
 
 /**
  * Fast, deterministic reference-engine settings shared by both engines unless a test adds faults.
@@ -19,56 +16,36 @@ const PROMPTS_FILE = "<round prompts file>";
  */
 export const SIM_FLAGS = ["--ttft-ms", "5", "--itl-ms", "1", "--output-tokens", "20", "--prompts", PROMPTS_FILE];
 
+/** The fast reference engine, with `flags` after SIM_FLAGS (a fault, a speed). */
 export function simCommand(...flags: string[]): string[] {
-  return ["{node}", "{speedgate}", "sim-engine", "--port", "{port}", ...SIM_FLAGS, ...flags];
+  return simEngineCommand(...SIM_FLAGS, ...flags);
 }
 
-/** A simCommand for the round in `dir`: its prompts file named where the command holds its place. */
-export function withPromptsFile(command: string[], dir: string): string[] {
-  return command.map((arg) => (arg === PROMPTS_FILE ? join(dir, "prompts.jsonl") : arg));
-}
-
-/** Writes a round config (JSON is YAML) and its prompts into a fresh folder; returns the config path. */
-export async function writeSimRound(options: {
-  baseline?: string[];
-  candidate?: string[];
-  health?: { timeoutS?: number };
-  candidateExtra?: Record<string, unknown>;
-  /** The baseline's environment from the config (the candidate's adds to it). */
-  env?: Record<string, string>;
-  benchExtra?: Record<string, unknown>;
-  gateExtra?: Record<string, unknown>;
-  minRoundScore?: number;
-  /** Prompt ids, PROMPT_IDS by default. */
+/** What a round of these tests changes from writeCliRound's; each engine's fields go over its command. */
+export interface CliRoundOptions extends Omit<SimRoundOptions, "port" | "prompts"> {
+  /** The folder to write in: a fresh one unless given. */
+  dir?: string;
+  /** Prompt ids, PROMPT_IDS by default: chat prompts "prompt <id>". */
   promptIds?: readonly string[];
-}): Promise<{ dir: string; configPath: string }> {
-  const dir = await makeTempDir("speedgate-run-test-");
-  await writeFile(
-    join(dir, "prompts.jsonl"),
-    (options.promptIds ?? PROMPT_IDS).map((id) => JSON.stringify({ id, messages: [{ role: "user", content: `prompt ${id}` }] })).join("\n"),
-  );
-  const withPrompts = (command: string[]): string[] => withPromptsFile(command, dir);
-  const config = {
-    engine: "sim-engine",
-    runtime: "process",
+}
+
+/**
+ * A round for `speedgate run` in a fresh folder (the one writer, writeSimRound, with these tests'
+ * defaults): both engines the fast reference engine on a free port, PROMPT_IDS, answers of up to 64
+ * tokens a request every 20 ms, a bar of 0.5.
+ */
+export async function writeCliRound(options: CliRoundOptions = {}): Promise<{ dir: string; configPath: string }> {
+  const { dir = await makeTempDir("speedgate-run-test-"), promptIds = PROMPT_IDS, ...round } = options;
+  const prompts = promptIds.map((id) => ({ id, messages: [{ role: "user", content: `prompt ${id}` }] }));
+  const configPath = await writeSimRound(dir, {
+    ...round,
     port: await getFreePort(),
-    health: { path: "/health", timeoutS: options.health?.timeoutS ?? 60, intervalMs: 25 },
-    baseline: { command: withPrompts(options.baseline ?? simCommand()), ...(options.env ? { env: options.env } : {}) },
-    candidate: { command: withPrompts(options.candidate ?? simCommand()), ...options.candidateExtra },
-    bench: {
-      prompts: "prompts.jsonl",
-      maxTokens: 64,
-      requestIntervalMs: 20,
-      contextLimit: 4096,
-      tolerance: 0.9,
-      runs: 1,
-      ...options.benchExtra,
-    },
-    gate: { minRoundScore: options.minRoundScore ?? 0.5, ...options.gateExtra },
-    docker: { stopTimeoutS: 2 },
-  };
-  const configPath = join(dir, "round.yml");
-  await writeFile(configPath, JSON.stringify(config, null, 2));
+    prompts: { "prompts.jsonl": prompts },
+    baseline: { command: simCommand(), ...options.baseline },
+    candidate: { command: simCommand(), ...options.candidate },
+    bench: { maxTokens: 64, requestIntervalMs: 20, ...options.bench },
+    gate: { minRoundScore: 0.5, ...options.gate },
+  });
   return { dir, configPath };
 }
 

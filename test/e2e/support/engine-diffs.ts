@@ -30,7 +30,7 @@ export const SPEEDUP_DIFF = itlDiff(4);
 export const SLOWDOWN_DIFF = itlDiff(96);
 
 /** A real SGLang log: CUDA OOM while capturing the prefill CUDA graphs, then the scheduler's teardown. */
-export const SGLANG_OOM_LOG_LINES = readFileSync(new URL("../../fixtures/sglang-cuda-graph-oom.log", import.meta.url), "utf8")
+export const SGLANG_OOM_LOG_LINES = readFileSync(new URL("../../../harness/fixtures/sglang-cuda-graph-oom.log", import.meta.url), "utf8")
   .trimEnd()
   .split("\n");
 

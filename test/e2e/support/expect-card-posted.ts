@@ -2,7 +2,7 @@ import { expect } from "vitest";
 import { describeVerdict } from "../../../src/scorecard/render/describe-card.js";
 import { DEFAULT_APP_DOCS_URL } from "../../../bot/resolve-app-docs-url.js";
 import { CARD_MARKER, renderMarkdown } from "../../../src/scorecard/render/render-markdown.js";
-import type { FakeGitHub } from "../../support/fake-github/fake-github-server.js";
+import type { FakeGitHub } from "../../../harness/fake-github/fake-github-server.js";
 import type { ScoringJob } from "./play-scoring-job.js";
 
 /**

@@ -1,6 +1,6 @@
-import { OWNER, REPO } from "../../support/fake-github/adjust-payloads.js";
-import type { FakeGitHub } from "../../support/fake-github/fake-github-server.js";
-import { type FakePull, type FakeRepository, serveRepository } from "../../support/fake-github/serve-repository.js";
+import { OWNER, REPO } from "../../../harness/fake-github/adjust-payloads.js";
+import type { FakeGitHub } from "../../../harness/fake-github/fake-github-server.js";
+import { type FakePull, type FakeRepository, serveRepository } from "../../../harness/fake-github/serve-repository.js";
 import { type PullRequestHead, headOf, pullRequestSynchronize } from "./runner-events.js";
 import { servePullRequestDiffs } from "./serve-pull-request-diffs.js";
 

@@ -1,4 +1,4 @@
-import type { FakeGitHub } from "../../support/fake-github/fake-github-server.js";
+import type { FakeGitHub } from "../../../harness/fake-github/fake-github-server.js";
 
 /**
  * The compare route the action's patch-from-pr reads: the diff of `base...head` for each head SHA

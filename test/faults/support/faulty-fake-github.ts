@@ -1,4 +1,4 @@
-import { FakeGitHub, type FakeHandler, type FakeResponse } from "../../support/fake-github/fake-github-server.js";
+import { FakeGitHub, type FakeHandler, type FakeResponse } from "../../../harness/fake-github/fake-github-server.js";
 
 export interface InjectedFault {
   /** What GitHub answers instead. */

@@ -9,7 +9,7 @@ import {
 } from "../../../src/scorecard/render/describe-card.js";
 import { describeNextStep, describePromptCounts, describeScore } from "../../../src/scorecard/render/describe-summary.js";
 import type { Scorecard } from "../../../src/scorecard/scorecard-schema.js";
-import { makeCard } from "../../support/make-card.js";
+import { makeCard } from "../../../harness/make-card.js";
 
 type Failure = NonNullable<Scorecard["failure"]>;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { describeNoise, describeReach } from "../../../src/scorecard/render/describe-card.js";
 import type { Scorecard } from "../../../src/scorecard/scorecard-schema.js";
-import { makeCard } from "../../support/make-card.js";
+import { makeCard } from "../../../harness/make-card.js";
 
 function withInterval(card: Scorecard, roundScore: number, low: number): Scorecard {
   return {

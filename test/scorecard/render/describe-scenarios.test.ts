@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { assembleScenarioCard } from "../../../src/scorecard/combine-scenario-gates.js";
+import { assembleScenarioCard } from "../../../src/scorecard/assemble-scenario-card.js";
 import { describeScenarios } from "../../../src/scorecard/render/describe-scenarios.js";
-import { makeCard, seedOomFailure, testConfig } from "../../support/make-card.js";
+import { makeCard, seedOomFailure, testConfig } from "../../../harness/make-card.js";
 import { readExampleCard, slowerCard, underLoad } from "../../support/make-scenario-card.js";
 
 const passing = await readExampleCard("passing-round");

@@ -3,7 +3,7 @@ import { describeInconclusive, describeNextStep } from "../../../src/scorecard/r
 import { renderMarkdown } from "../../../src/scorecard/render/render-markdown.js";
 import { renderText } from "../../../src/scorecard/render/render-text.js";
 import type { Scorecard } from "../../../src/scorecard/scorecard-schema.js";
-import { makeCard } from "../../support/make-card.js";
+import { makeCard } from "../../../harness/make-card.js";
 import { concatPatterns } from "../../support/concat-patterns.js";
 
 const twelve = Array.from({ length: 12 }, () => ({ speedup: 1.3 }));

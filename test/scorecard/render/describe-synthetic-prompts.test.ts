@@ -4,7 +4,7 @@ import { describePromptSource, describeSyntheticPrompts } from "../../../src/sco
 import { renderMarkdown } from "../../../src/scorecard/render/render-markdown.js";
 import { renderText } from "../../../src/scorecard/render/render-text.js";
 import { MAX_PROMPTS_SOURCE_CHARS, scorecardSchema } from "../../../src/scorecard/scorecard-schema.js";
-import { makeCard } from "../../support/make-card.js";
+import { makeCard } from "../../../harness/make-card.js";
 
 /** A round on synthetic prompts of 32 tokens answering exactly 16, in a closed loop of 4. */
 const syntheticConfig = parseRoundConfig({

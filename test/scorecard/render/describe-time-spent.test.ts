@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { describeTimeSpent, formatDuration } from "../../../src/scorecard/render/describe-time-spent.js";
 import { renderMarkdown } from "../../../src/scorecard/render/render-markdown.js";
 import { renderText } from "../../../src/scorecard/render/render-text.js";
-import { makeCard } from "../../support/make-card.js";
+import { makeCard } from "../../../harness/make-card.js";
 import { FOUR_RUNS_TIME } from "../../support/make-scenario-card.js";
 
 const twelve = Array.from({ length: 12 }, () => ({ speedup: 1.3 }));

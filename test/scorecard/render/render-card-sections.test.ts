@@ -4,8 +4,8 @@ import type { EngineFailure } from "../../../src/vocabulary/engine-failure.js";
 import { importErrorHint } from "../../../src/failure/failure-hints.js";
 import type { GpuSnapshot } from "../../../src/vocabulary/gpu-state-schema.js";
 import { renderMarkdown } from "../../../src/scorecard/render/render-markdown.js";
-import { findRenderedReferences } from "../../support/find-rendered-references.js";
-import { type PromptPlan, makeCard, seedOomFailure, testConfig } from "../../support/make-card.js";
+import { findRenderedReferences } from "../../../harness/find-rendered-references.js";
+import { type PromptPlan, makeCard, seedOomFailure, testConfig } from "../../../harness/make-card.js";
 import { IDLE_GPU, LEFTOVER_GPU, h100Snapshot } from "../../support/make-gpu-snapshot.js";
 
 const gpu = h100Snapshot;
@@ -238,7 +238,7 @@ describe("hints as code", () => {
     };
     const markdown = renderMarkdown(makeCard(passing, { failure }));
     expect(markdown).toContain(
-      "| What to try | Look at /src/&#96;@\u200boctocat&#96;/x.py, line 3: the engine's Python code does not import",
+      "| What to try | Look at /src/&#96;@\u200boctocat&#96;`/x.py`, line 3: the engine's Python code does not import",
     );
     expect(markdown).toContain('Run `python -c "import sglang"` (or `import vllm`)');
   });
@@ -363,7 +363,7 @@ describe("the card for an engine that stopped on its own assertion mid-benchmark
       "| Failure | `assertion_failed`: assertion failed (GGML_ASSERT); candidate engine at benchmark, prompt 3 (p3), signal SIGABRT |",
     );
     expect(markdown).toContain(
-      "| Error | /src/llama.cpp/src/llama-context.cpp:1722: GGML_ASSERT(n_tokens_all &lt;= cparams.n_batch) failed |",
+      "| Error | `/src/llama.cpp/src/llama-context.cpp:1722`: GGML_ASSERT(n_tokens_all &lt;= cparams.n_batch) failed |",
     );
     expect(markdown).toContain("candidate engine failed at benchmark, during prompt 3 (assertion failed (GGML_ASSERT))");
     expect(markdown).toContain("| Frames | `#3 llama_context::decode(llama_batch const&)`<br>`#4 llama_decode` |");

@@ -6,7 +6,7 @@ import { renderMarkdown } from "../../../src/scorecard/render/render-markdown.js
 import { renderText } from "../../../src/scorecard/render/render-text.js";
 import type { CardCommits, Scorecard } from "../../../src/scorecard/scorecard-schema.js";
 import { imageBaseMismatch } from "../../../src/failure/image-base-mismatch.js";
-import { makeCard } from "../../support/make-card.js";
+import { makeCard } from "../../../harness/make-card.js";
 
 const BASE = "b".repeat(40);
 const HEAD = "c".repeat(40);
@@ -59,11 +59,11 @@ describe("the card's commits section (base/head mode)", () => {
       "<details><summary>Commits, baseline cache and build: the base bbbbbbbbbbbb against the head cccccccccccc; built: baseline and " +
         "candidate</summary>",
     );
-    expect(section).toContain("| Engine image | lmsysorg/sglang:dev at `aaaaaaaaaaaa` (file /sgl-workspace/sglang/.git/HEAD) |");
+    expect(section).toContain("| Engine image | lmsysorg/sglang:dev at `aaaaaaaaaaaa` (file `/sgl-workspace/sglang/.git/HEAD`) |");
     expect(section).toContain("| Baseline | the base `bbbbbbbbbbbb` |");
     expect(section).toContain("| Baseline image | built for this base in 4.2 s and cached for the next pull request on it |");
     expect(section).toContain(
-      "| Candidate build | ran in 95.0 s; build cache warm, missed: the pull request changes compiled code (sgl-kernel/csrc/gemm.cu) |",
+      "| Candidate build | ran in 95.0 s; build cache warm, missed: the pull request changes compiled code (`sgl-kernel/csrc/gemm.cu`) |",
     );
     expect(section).toContain("| Baseline build | ran in 61.0 s; build cache warm, hit: the candidate builds");
     expect(section).toContain("| Candidate files left out | 2 changed files outside `source.paths` |");

@@ -3,7 +3,9 @@ import { describe, expect, it } from "vitest";
 import type { EngineFailure } from "../../../src/vocabulary/engine-failure.js";
 import { CARD_MARKER, MAX_CARD_CHARS, renderMarkdown } from "../../../src/scorecard/render/render-markdown.js";
 import { scorecardSchema } from "../../../src/scorecard/scorecard-schema.js";
-import { type PromptPlan, makeCard, seedOomFailure } from "../../support/make-card.js";
+import { CRASH_WITH_LINKS, EXCERPT_WITH_LINKS, withEngineText } from "../../../harness/crash-with-links.js";
+import { findRenderedMarkup, renderedText } from "../../../harness/find-rendered-markup.js";
+import { type PromptPlan, makeCard, seedOomFailure } from "../../../harness/make-card.js";
 
 const passingPlans: PromptPlan[] = [1.31, 1.18, 1.25, 1.12, 1.4, 1.22, 1.27, 1.3, 1.2, 1.25, 1.24, 1.29].map((speedup) => ({ speedup }));
 
@@ -98,12 +100,12 @@ describe("renderMarkdown", () => {
       "| Failure | `cuda_oom`: CUDA out of memory during CUDA graph capture; candidate engine at startup, exit 1 |\n| :- | :- |\n| " +
         "Error | ",
     );
-    expect(markdown).toContain("| Error | torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 136.00 MiB.");
+    expect(markdown).toContain("| Error | `torch.OutOfMemoryError`: CUDA out of memory. Tried to allocate 136.00 MiB.");
     // Collapsed: the summary row already holds the exception line.
     expect(markdown).toContain("<details><summary>Log tail: last 66 lines</summary>");
     expect(markdown).not.toContain("<details open>");
     // Each traceback line stands on its own line, as the engine printed it.
-    const log = readFileSync(new URL("../../fixtures/sglang-cuda-graph-oom.log", import.meta.url), "utf8");
+    const log = readFileSync(new URL("../../../harness/fixtures/sglang-cuda-graph-oom.log", import.meta.url), "utf8");
     for (const line of log.trimEnd().split("\n")) expect(markdown).toContain(`\n${line}\n`);
     expect(markdown).toContain("| Round score | — (no prompt was scored) |");
     // Nothing was scored: no chart of zeros, no metrics table, and one line for the prompts that all failed alike.
@@ -198,5 +200,21 @@ describe("renderMarkdown", () => {
     expect(markdown.length).toBeLessThanOrEqual(MAX_CARD_CHARS);
     expect(markdown.length).toBeGreaterThan(MAX_CARD_CHARS - 500);
     expect(markdown).toContain("| prompt-001 |");
+  });
+
+  it("links nothing and emphasises nothing of the engine's: a crash line and parted answers full of URLs and Markdown (issue #40)", () => {
+    const card = makeCard(passingPlans, { failure: seedOomFailure() });
+    const hostile = renderMarkdown(withEngineText(card, CRASH_WITH_LINKS, EXCERPT_WITH_LINKS));
+    const plain = renderMarkdown(withEngineText(card, "RuntimeError: plain words", "plain words"));
+    // The same links (the troubleshooting page's) and the same emphasis (the card's own labels) as with plain words.
+    const markup = findRenderedMarkup(hostile);
+    expect(markup).toEqual(findRenderedMarkup(plain));
+    expect(markup.filter((each) => each.kind === "link").map((each) => each.target)).toEqual([
+      "https://github.com/speedgate-dev/speedgate/blob/v0.1.0/docs/troubleshooting/cuda_oom.md",
+    ]);
+    // Shown literally: the Error row reads as the engine printed it, its URLs whole in code spans.
+    const error = hostile.split("\n").find((line) => line.startsWith("| Error | ")) ?? "";
+    expect(renderedText(error.slice("| Error | ".length, -" |".length))).toBe(CRASH_WITH_LINKS);
+    expect(error).toContain("`https://speedgate-approve.example/pr?id=1`");
   });
 });

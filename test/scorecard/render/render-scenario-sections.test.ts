@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { utf8Length } from "../../../src/scorecard/render/fit-utf8-bytes.js";
-import { assembleScenarioCard } from "../../../src/scorecard/combine-scenario-gates.js";
+import { assembleScenarioCard } from "../../../src/scorecard/assemble-scenario-card.js";
 import { MAX_CARD_CHARS, renderMarkdown } from "../../../src/scorecard/render/render-markdown.js";
 import { renderMarkdownWithinBytes } from "../../../src/scorecard/render/render-markdown-within-bytes.js";
 import type { Scorecard } from "../../../src/scorecard/scorecard-schema.js";
 import { scorecardSchema } from "../../../src/scorecard/scorecard-schema.js";
-import { makeCard, seedOomFailure } from "../../support/make-card.js";
+import { makeCard, seedOomFailure } from "../../../harness/make-card.js";
 import { requireDeclaredScenarios } from "../../../src/github/require-declared-scenarios.js";
 import { renderText } from "../../../src/scorecard/render/render-text.js";
 import { FOUR_RUNS_TIME, readExampleCard, slowerCard, underLoad } from "../../support/make-scenario-card.js";
@@ -50,10 +50,10 @@ describe("renderMarkdown with scenarios", () => {
       const markdown = renderMarkdown(lacking);
       expect(markdown).toContain(
         "## ❌ 1 of 1 scenarios passed, but the card has no scenario decode-c32, which the repository's app config declares " +
-          "(gate.scenarios) — chat ",
+          "(`gate.scenarios`) — chat ",
       );
       expect(firstScreen(markdown)).toContain(
-        "❌ **Not passed**: the card has no scenario decode-c32, which the repository's app config declares (gate.scenarios): add it to " +
+        "❌ **Not passed**: the card has no scenario decode-c32, which the repository's app config declares (`gate.scenarios`): add it to " +
           "the round config's scenarios",
       );
       expect(renderText(lacking)).toContain("\nNot passed: the card has no scenario decode-c32");
@@ -88,9 +88,9 @@ describe("renderMarkdown with scenarios", () => {
     );
     const screen = firstScreen(renderMarkdown(card));
     const total = passing.promptsTotal;
-    expect(screen).toContain(`| **chat** | one every 250 ms | ${total} from prompts/chat.jsonl | `);
+    expect(screen).toContain(`| **chat** | one every 250 ms | ${total} from \`prompts/chat.jsonl\` | `);
     // No mention, no issue reference, no table break, no HTML.
-    expect(screen).toContain(`| **odd** | one every 250 ms | ${total} from p/@\u200bteam_#\u200b12\\|&lt;b&gt;.jsonl | `);
+    expect(screen).toContain(`| **odd** | one every 250 ms | ${total} from p/@\u200bteam\\_#\u200b12\\|&lt;b&gt;\`.jsonl\` | `);
   });
 
   it("opens on the verdict over every scenario and a table of them, before any fold", () => {
@@ -168,12 +168,12 @@ describe("renderMarkdown with scenarios", () => {
       ),
     );
     expect(firstScreen(markdown)).toContain(
-      "| **prefill** | one every 500 ms | 12 from a prompt file | 0.91× | [0.90×, 0.92×] | ❌ regressed beyond gate.maxRegression 0.97× |",
+      "| **prefill** | one every 500 ms | 12 from a prompt file | 0.91× | [0.90×, 0.92×] | ❌ regressed beyond `gate.maxRegression` 0.97× |",
     );
     const fold = markdown.slice(markdown.indexOf("<summary>❌ prefill"));
     expect(fold).toContain("| Gate | ✅ passes: interval low 0.90× ≥ 0.85× |");
     expect(fold).toContain(
-      "❌ **Not passed in this round**: regressed beyond gate.maxRegression, its interval's high end 0.92× &lt; 0.97×.",
+      "❌ **Not passed in this round**: regressed beyond `gate.maxRegression`, its interval's high end 0.92× &lt; 0.97×.",
     );
   });
 

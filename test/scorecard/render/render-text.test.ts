@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { renderText } from "../../../src/scorecard/render/render-text.js";
-import { type PromptPlan, makeCard, seedOomFailure, testConfig } from "../../support/make-card.js";
+import { CRASH_WITH_LINKS, EXCERPT_WITH_LINKS, withEngineText } from "../../../harness/crash-with-links.js";
+import { type PromptPlan, makeCard, seedOomFailure, testConfig } from "../../../harness/make-card.js";
 import { IDLE_GPU, LEFTOVER_GPU } from "../../support/make-gpu-snapshot.js";
-import { assembleScenarioCard } from "../../../src/scorecard/combine-scenario-gates.js";
+import { assembleScenarioCard } from "../../../src/scorecard/assemble-scenario-card.js";
 import { FOUR_RUNS_TIME, readExampleCard, slowerCard, underLoad } from "../../support/make-scenario-card.js";
 
 const twelve: PromptPlan[] = Array.from({ length: 12 }, () => ({ speedup: 1.3 }));
@@ -94,4 +95,13 @@ describe("renderText: the terminal card in the Markdown card's order", () => {
       expect(text.split("GPU before the baseline started").length - 1).toBe(1);
     },
   );
+
+  it("leaves no URL or e-mail address whole that a terminal or a job log would link, and reads as the engine wrote it (issue #40)", () => {
+    const card = withEngineText(makeCard(twelve, { failure: seedOomFailure() }), CRASH_WITH_LINKS, EXCERPT_WITH_LINKS);
+    const text = renderText(card);
+    expect(text).not.toMatch(/\b[a-z][a-z0-9+.-]*:\/\/\S|\bwww\.\S|[\w.+-]+@[\p{L}\p{N}-]+\.\S/iu);
+    const error = text.split("\n").find((line) => line.startsWith("  error ")) ?? "";
+    expect(error.replaceAll("\u200b", "")).toMatch(/^ {2}error {2,}RuntimeError: /);
+    expect(error.replaceAll("\u200b", "").endsWith(CRASH_WITH_LINKS)).toBe(true);
+  });
 });

@@ -1,12 +1,12 @@
 import { setTimeout as delay } from "node:timers/promises";
 import type { Probot } from "probot";
-import type { AppStore } from "../../../bot/app-store.js";
+import type { AppStore } from "../../../bot/store/app-store.js";
 import { type SpeedgateAppOptions, createSpeedgateApp } from "../../../bot/index.js";
 import { databaseAppStore } from "../../../bot/store/database-app-store.js";
 import { silentLogger } from "../../../src/logger.js";
 import type { Database } from "../../../src/store/database.js";
 import { prepareDatabase } from "../../../src/store/prepare-database.js";
-import { createTestProbot } from "../fake-github/create-test-probot.js";
+import { createTestProbot } from "../../../harness/fake-github/create-test-probot.js";
 import type { TestBackend, TestDatabaseHandle } from "./database-backends.js";
 
 export interface StoredApp {

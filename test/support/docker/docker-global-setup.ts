@@ -6,7 +6,7 @@ import {
   refuseSkipWhenRequired,
   reportMissingPrerequisite,
 } from "../prerequisites/missing-prerequisites.js";
-import { type TestEngineImage, acquireTestEngineImage } from "./acquire-test-engine-image.js";
+import { type TestEngineImage, acquireTestEngineImage } from "../../../harness/docker/acquire-test-engine-image.js";
 import { findRunLeftovers } from "./find-run-leftovers.js";
 import { withStaleSweepLock } from "./with-stale-sweep-lock.js";
 

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { stringify } from "yaml";
-import { type DockerRoundOptions, makeDockerRound } from "./make-docker-round.js";
+import { type DockerRoundOptions, makeDockerRound } from "../../../harness/docker/make-docker-round.js";
 
 /** The same round as makeDockerRound, as files a `speedgate run` child process reads: round.yaml, prompts, patch. */
 export async function writeDockerRound(dir: string, options: DockerRoundOptions): Promise<{ configPath: string; runId: string }> {

@@ -1,4 +1,4 @@
-import type { FakeGitHub, FakeRequest, FakeResponse } from "./fake-github-server.js";
+import type { FakeGitHub, FakeRequest, FakeResponse } from "../../../harness/fake-github/fake-github-server.js";
 
 /*
  * The App's webhook delivery log: GET /app/hook/deliveries (newest first, `cursor` pagination through

@@ -20,7 +20,7 @@ export interface BotProcess {
   /**
    * Resolves once the work of a delivery is over: the delivery stored nothing, or its work (and the
    * follow-up work it stored, such as the card's pull request lane) ended done or given up. Read from the
-   * app's JSON log lines (bot/intake-delivery.ts, bot/work/app-work.ts); a work key another replica ran
+   * app's JSON log lines (bot/handlers/intake-delivery.ts, bot/work/app-work.ts); a work key another replica ran
    * is not seen here.
    */
   settled: (deliveryId: string) => Promise<void>;

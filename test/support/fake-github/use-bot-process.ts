@@ -1,26 +1,19 @@
-import { afterAll, afterEach, beforeAll, beforeEach, expect } from "vitest";
-import { FakeGitHub } from "./fake-github-server.js";
+import { afterAll, beforeAll } from "vitest";
+import type { FakeGitHub } from "../../../harness/fake-github/fake-github-server.js";
 import { type BotProcess, startBotProcess } from "./start-bot-process.js";
+import { useFakeGitHub } from "./use-fake-github.js";
 
 /**
  * One fake GitHub and one `npm run bot` process for a test file; the fake's state is cleared before
  * each test and every test fails on any request the description or the test did not allow.
  */
 export function useBotProcess(options: { env?: Record<string, string> } = {}): { fake: FakeGitHub; bot: () => BotProcess } {
-  const fake = new FakeGitHub();
   let bot: BotProcess | undefined;
+  const fake = useFakeGitHub({ explain: () => bot?.output().slice(-4000) });
   beforeAll(async () => {
-    await fake.start();
     bot = await startBotProcess({ gheHost: fake.host, ...(options.env ? { env: options.env } : {}) });
   });
-  afterAll(async () => {
-    await bot?.stop();
-    await fake.stop();
-  });
-  beforeEach(() => fake.reset());
-  afterEach(() => {
-    expect(fake.violations, bot?.output().slice(-4000)).toEqual([]);
-  });
+  afterAll(async () => await bot?.stop());
   return {
     fake,
     bot: () => {

@@ -1,7 +1,7 @@
 import { makeTempDir } from "../make-temp-dir.js";
-import { type GitRepository, createGitRepository } from "./create-git-repository.js";
+import { type GitRepository, createGitRepository } from "../../../harness/git/create-git-repository.js";
 
-export type { GitRepository } from "./create-git-repository.js";
+export type { GitRepository } from "../../../harness/git/create-git-repository.js";
 
 /** A real git repository in a temporary folder of this test file, removed with it. */
 export async function makeGitRepository(prefix = "speedgate-repo-"): Promise<GitRepository> {

@@ -3,9 +3,9 @@ import { existsSync } from "node:fs";
 import { copyFile, mkdir, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type Dockerode from "dockerode";
-import { MissingBusyboxError } from "../docker/build-test-engine-image.js";
-import { BUSYBOX, copyLibraries, importRootfsImage, installBusybox, sharedLibraries } from "../docker/import-rootfs-image.js";
-import type { LlamaCppFiles } from "./locate-llama-cpp.js";
+import { MissingBusyboxError } from "../../../harness/docker/build-test-engine-image.js";
+import { BUSYBOX, copyLibraries, importRootfsImage, installBusybox, sharedLibraries } from "../../../harness/docker/import-rootfs-image.js";
+import type { LlamaCppFiles } from "../../../harness/llama-cpp/locate-llama-cpp.js";
 
 export const LLAMA_CPP_IMAGE_REPOSITORY = "speedgate-test-llama-cpp";
 /** Where the image keeps the server and the model. */

@@ -2,10 +2,10 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import Dockerode from "dockerode";
 import type { TestProject } from "vitest/node";
-import { type TestEngineImage, acquireTestEngineImage } from "../docker/acquire-test-engine-image.js";
+import { type TestEngineImage, acquireTestEngineImage } from "../../../harness/docker/acquire-test-engine-image.js";
 import { refuseSkipWhenRequired, reportMissingPrerequisite } from "../prerequisites/missing-prerequisites.js";
 import { buildLlamaCppImage } from "./build-llama-cpp-image.js";
-import { locateLlamaCpp } from "./locate-llama-cpp.js";
+import { locateLlamaCpp } from "../../../harness/llama-cpp/locate-llama-cpp.js";
 
 const run = promisify(execFile);
 

@@ -1,5 +1,5 @@
 import { inject } from "vitest";
-import type { LlamaCppFiles } from "./locate-llama-cpp.js";
+import type { LlamaCppFiles } from "../../../harness/llama-cpp/locate-llama-cpp.js";
 
 declare module "vitest" {
   export interface ProvidedContext {
