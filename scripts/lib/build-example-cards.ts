@@ -455,12 +455,13 @@ function scenariosCard(gpu: { baseline: GpuSnapshot; candidate: GpuSnapshot }): 
   const scenario = (
     name: string,
     bench: Record<string, unknown>,
-    gate: { minRoundScore: number },
+    gate: { minRoundScore: number } | { role: "guard" },
     plansOf: PromptPlan[],
     seed: number,
   ): ScenarioResult => {
     const base = config({ runs: DEFAULT_BENCH_RUNS });
-    const scenarioConfig = parseRoundConfig({
+    const { role, ...bar } = { role: undefined, ...gate };
+    const parsed = parseRoundConfig({
       ...base,
       bench: {
         ...base.bench,
@@ -468,8 +469,10 @@ function scenariosCard(gpu: { baseline: GpuSnapshot; candidate: GpuSnapshot }): 
         ...("concurrency" in bench ? { requestIntervalMs: undefined, arrival: undefined } : {}),
         ...("prompts" in bench ? { tokenizer: { path: "/models/Qwen3-8B/tokenizer.json", from: "runner" } } : {}),
       },
-      gate: { ...base.gate, ...gate },
+      gate: { ...base.gate, ...bar },
     });
+    // A guard's role is a scenario's (examples/rounds/sglang-scenarios.yaml), merged in as mergeScenarioConfig does.
+    const scenarioConfig = role ? { ...parsed, gate: { ...parsed.gate, role } } : parsed;
     // A scenario without prompts of its own sends bench's file (examples/rounds/sglang-scenarios.yaml's).
     const promptsSource = "prompts" in bench ? {} : { promptsSource: "./prompts.jsonl" };
     return { name, card: card({ config: scenarioConfig, seed, plans: plansOf, startSpread: 0.01, gpu, ...promptsSource }) };
@@ -484,7 +487,7 @@ function scenariosCard(gpu: { baseline: GpuSnapshot; candidate: GpuSnapshot }): 
   const lone = scenario(
     "decode-c1",
     { prompts: { synthetic: { ...synthetic, seed: 1 } }, maxTokens: 256, concurrency: 1 },
-    { minRoundScore: 0.95 },
+    { role: "guard" },
     syntheticPlans(
       16,
       synthetic,
@@ -497,7 +500,7 @@ function scenariosCard(gpu: { baseline: GpuSnapshot; candidate: GpuSnapshot }): 
   const batched = scenario(
     "decode-c32",
     { prompts: { synthetic: { ...synthetic, seed: 2 } }, maxTokens: 256, concurrency: 32 },
-    { minRoundScore: 0.95 },
+    { role: "guard" },
     syntheticPlans(
       16,
       synthetic,

@@ -6,6 +6,7 @@ import {
   DEFAULT_MIN_AGREEMENT,
   DEFAULT_MIN_PROMPTS,
   GATE_MODES,
+  SCENARIO_ROLES,
   defaultGateMode,
 } from "../scoring/evaluate-gate.js";
 import { DEFAULT_MAX_QUALITY_DROP } from "../scoring/judge-quality.js";
@@ -84,6 +85,16 @@ export const scenarioGateSchema = z.strictObject(
     minAgreement: minAgreementSchema.unwrap().optional(),
     maxUnexplained: maxUnexplainedSchema.unwrap().optional(),
     answers: answersSchema.optional(),
+    // Left out: target (minRoundScore is its bar). A guard must not be surely slower than 1 − margin (evaluate-gate.ts).
+    role: enumOf(SCENARIO_ROLES).optional(),
+    margin: z
+      .number({ error: "expected a share of speed in (0, 1), such as 0.05 (a guard may be up to 5% slower)" })
+      .gt(0, { error: "expected a share of speed in (0, 1), such as 0.05 (a guard may be up to 5% slower)" })
+      .lt(1, { error: "expected a share of speed in (0, 1), such as 0.05 (a guard may be up to 5% slower)" })
+      .optional(),
   },
-  { error: "expected an object with some of minRoundScore, use, maxUnscored, minPrompts, minAgreement, maxUnexplained and answers" },
+  {
+    error:
+      "expected an object with some of role, minRoundScore, margin, use, maxUnscored, minPrompts, minAgreement, maxUnexplained and answers",
+  },
 );

@@ -5,8 +5,8 @@ import type { ScenarioCard, ScenarioResult, Scorecard } from "./scorecard-schema
 
 /** The gate settings a card records: the bar its round (or its scenario) was configured with. */
 export function recordedGateSettings(card: Pick<ScenarioCard, "gate">): GateSettings {
-  const { minRoundScore, use, maxUnscored, minPrompts, minAgreement, maxUnexplained, answers, quality } = card.gate;
-  return { minRoundScore, use, maxUnscored, minPrompts, minAgreement, maxUnexplained, answers, quality };
+  const { minRoundScore, use, maxUnscored, minPrompts, minAgreement, maxUnexplained, answers, quality, role, margin } = card.gate;
+  return { minRoundScore, use, maxUnscored, minPrompts, minAgreement, maxUnexplained, answers, quality, role, margin };
 }
 
 export interface ScenarioRescoreOptions extends Omit<RescoreOptions, "gate"> {

@@ -16,6 +16,24 @@ export function defaultGateMode(calibrated: boolean): GateMode {
   return calibrated ? "noise-floor" : "interval-low";
 }
 
+/**
+ * A scenario's role. A `target` is a workload the pull request means to speed up: it must clear its bar
+ * (minRoundScore) by the gate's rule. A `guard` is one it does not target: it must not be clearly slower,
+ * a non-inferiority test that fails only when the candidate is slower beyond the round's noise by more
+ * than gate.margin.
+ */
+export type ScenarioRole = "target" | "guard";
+
+export const SCENARIO_ROLES = ["target", "guard"] as const;
+
+/**
+ * gate.margin by default: a guard fails only when it is surely more than 5% slower. Under interval-low
+ * its interval's high end must reach 0.95; with a calibration its round score must reach 0.95 lowered by
+ * the noise floor (an unchanged engine's score falls below 1 / (1 + floor) about as rarely as it rises
+ * above 1 + floor).
+ */
+export const DEFAULT_GUARD_MARGIN = 0.05;
+
 /** The most reasons a gate gives: the card's schema holds no more, so a merged gate keeps the first this many. */
 export const MAX_GATE_REASONS = 20;
 export const DEFAULT_MAX_UNSCORED = 0.1;
@@ -64,6 +82,10 @@ export interface GateSettings {
   answers?: "speed" | "quality" | undefined;
   /** gate.quality: the smallest significant drop in accuracy that fails; absent: DEFAULT_MAX_QUALITY_DROP. */
   quality?: { maxDrop: number } | undefined;
+  /** A scenario's gate.role; absent: target (minRoundScore is its bar). */
+  role?: ScenarioRole | undefined;
+  /** gate.margin of a guard: how much slower it may surely be; absent: DEFAULT_GUARD_MARGIN. Ignored for a target. */
+  margin?: number | undefined;
 }
 
 export interface GateResult extends GateSettings {
@@ -76,7 +98,10 @@ export interface GateResult extends GateSettings {
   reasons: string[];
   /** What the rule (gate.use) found, pass or fail; null when a failure left nothing to evaluate. */
   rule: string | null;
-  /** What the rule compares with: minRoundScore, raised by the noise floor under `noise-floor`. */
+  /**
+   * What the rule compares with: a target's minRoundScore, raised by the noise floor under `noise-floor`; a guard's
+   * 1 − margin, lowered by it.
+   */
   bar: number;
 }
 
@@ -168,13 +193,59 @@ export function answersJudgedByQuality(
  */
 export const UNEXPLAINED_SIGNIFICANCE = 0.01;
 
-function ruleOutcome(input: GateInput, settings: GateSettings, bar: number): { passed: boolean; statement: string } {
+/**
+ * A guard's rule, the mirror of a target's: it fails only when the candidate is surely slower than the bar
+ * (1 − margin). Under interval-low the interval's high end must reach it, so a guard whose interval holds 1×
+ * (no change the round can tell) always passes; under noise-floor the score must reach the bar lowered by the
+ * floor, since the noise that could make an unchanged engine look faster can as well make it look slower.
+ */
+function guardOutcome(input: GateInput, settings: GateSettings, bar: number): { passed: boolean; statement: string } {
   const score = input.roundScore as number;
-  const shownBar = formatBar(bar);
+  const margin = `guard: not slower than 1 − gate.margin ${formatPercent(settings.margin ?? DEFAULT_GUARD_MARGIN)}`;
   switch (settings.use) {
     case "round-score": {
       const passed = score >= bar;
-      return { passed, statement: `round score ${formatScoreAgainstBar(score, bar)} ${passed ? "≥" : "<"} ${shownBar}` };
+      return {
+        passed,
+        statement: `round score ${formatScoreAgainstBar(score, bar)} ${passed ? "≥" : "<"} ${formatBar(bar, score)} (${margin})`,
+      };
+    }
+    case "interval-low": {
+      if (!input.interval) {
+        return {
+          passed: false,
+          statement: `no interval to gate on with fewer than ${MIN_PROMPTS_FOR_INTERVAL} prompts (gate.use is interval-low)`,
+        };
+      }
+      const passed = input.interval.high >= bar;
+      return {
+        passed,
+        statement: `interval high ${formatScoreAgainstBar(input.interval.high, bar)} ${passed ? "≥" : "<"} ${formatBar(bar, input.interval.high)} (${margin})`,
+      };
+    }
+    case "noise-floor": {
+      if (!input.noise)
+        return { passed: false, statement: "gate.use is noise-floor but the round names no calibration (gate.calibration)" };
+      if (input.noise.problems.length > 0) {
+        return { passed: false, statement: `the calibration does not fit this round: ${input.noise.problems.join("; ")}` };
+      }
+      const passed = score >= bar;
+      const floor = `${margin}, lowered by the noise floor ${formatPercent(input.noise.floor)}`;
+      return {
+        passed,
+        statement: `round score ${formatScoreAgainstBar(score, bar)} ${passed ? "≥" : "<"} ${formatBar(bar, score)} (${floor})`,
+      };
+    }
+  }
+}
+
+function ruleOutcome(input: GateInput, settings: GateSettings, bar: number): { passed: boolean; statement: string } {
+  if (settings.role === "guard") return guardOutcome(input, settings, bar);
+  const score = input.roundScore as number;
+  switch (settings.use) {
+    case "round-score": {
+      const passed = score >= bar;
+      return { passed, statement: `round score ${formatScoreAgainstBar(score, bar)} ${passed ? "≥" : "<"} ${formatBar(bar, score)}` };
     }
     case "interval-low": {
       if (!input.interval) {
@@ -184,7 +255,10 @@ function ruleOutcome(input: GateInput, settings: GateSettings, bar: number): { p
         };
       }
       const passed = input.interval.low >= bar;
-      return { passed, statement: `interval low ${formatScoreAgainstBar(input.interval.low, bar)} ${passed ? "≥" : "<"} ${shownBar}` };
+      return {
+        passed,
+        statement: `interval low ${formatScoreAgainstBar(input.interval.low, bar)} ${passed ? "≥" : "<"} ${formatBar(bar, input.interval.low)}`,
+      };
     }
     case "noise-floor": {
       if (!input.noise)
@@ -194,7 +268,10 @@ function ruleOutcome(input: GateInput, settings: GateSettings, bar: number): { p
       }
       const passed = score >= bar;
       const floor = `${formatBar(settings.minRoundScore)} + noise floor ${formatPercent(input.noise.floor)}`;
-      return { passed, statement: `round score ${formatScoreAgainstBar(score, bar)} ${passed ? "≥" : "<"} ${shownBar} (${floor})` };
+      return {
+        passed,
+        statement: `round score ${formatScoreAgainstBar(score, bar)} ${passed ? "≥" : "<"} ${formatBar(bar, score)} (${floor})`,
+      };
     }
   }
 }
@@ -303,8 +380,18 @@ function integrityReasons(input: GateInput, settings: GateSettings, limits: { mi
  * otherwise every reason the gate does not pass is listed, so a card never shows only the median
  * while a crash or a pile of truncated answers is what kept the patch out.
  */
+/** The bar the rule compares with (GateResult.bar). */
+export function gateBar(settings: GateSettings, noise: NoiseInput | null | undefined): number {
+  const floor = settings.use === "noise-floor" && noise ? noise.floor : null;
+  if (settings.role === "guard") {
+    const bar = 1 - (settings.margin ?? DEFAULT_GUARD_MARGIN);
+    return floor === null ? bar : bar / (1 + floor);
+  }
+  return floor === null ? settings.minRoundScore : settings.minRoundScore * (1 + floor);
+}
+
 export function evaluateGate(input: GateInput, settings: GateSettings): GateResult {
-  const bar = settings.use === "noise-floor" && input.noise ? settings.minRoundScore * (1 + input.noise.floor) : settings.minRoundScore;
+  const bar = gateBar(settings, input.noise);
   const minAgreement = settings.minAgreement ?? DEFAULT_MIN_AGREEMENT;
   const maxUnexplained = settings.maxUnexplained ?? DEFAULT_MAX_UNEXPLAINED;
   const base = { ...settings, minAgreement, maxUnexplained, bar };
