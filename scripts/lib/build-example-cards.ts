@@ -162,6 +162,17 @@ function snapshot(spec: GpuSpec): GpuSnapshot {
 }
 
 const H100 = { name: "NVIDIA H100 80GB HBM3", totalMiB: 81559 };
+
+/** A CPU runner's GPU snapshot: no nvidia-smi, no GPU. */
+const cpuRunner = (takenAt: string): GpuSnapshot => ({
+  takenAt,
+  error: "nvidia-smi is not on the runner's PATH",
+  driverVersion: null,
+  cudaVersion: null,
+  gpus: [],
+  processes: [],
+  processesError: null,
+});
 // torch reports this card as "a total capacity of 31.36 GiB", as the logs beside the OOM cards say.
 const RTX_5090 = { name: "NVIDIA GeForce RTX 5090", totalMiB: 32607 };
 
@@ -625,7 +636,8 @@ export async function buildExampleCards(): Promise<ExampleCard[]> {
 
   // A llama.cpp kernel patch trips one of ggml's own assertions at startup: the log beside the card is
   // test/failure/fixtures/crashes/llama-cpp-ggml-assert-gdb.log, a real llama-server's (with gdb's backtrace).
-  const assertConfig = config({ engine: LLAMA_CPP_ENGINE });
+  // The log is a CPU llama-server's: the card shows a CPU runner and image, not an H100 (#39).
+  const assertConfig = config({ engine: { ...LLAMA_CPP_ENGINE, image: "ghcr.io/ggml-org/llama.cpp:server" } });
   const assertion = card({
     config: assertConfig,
     seed: 43,
@@ -634,7 +646,7 @@ export async function buildExampleCards(): Promise<ExampleCard[]> {
       exit: { exitCode: null, signal: "SIGABRT", oomKilled: false },
     }),
     plans: plans(12, 7, 500, () => null),
-    gpu: { baseline: idleH100("2026-12-03T10:12:40.000Z"), candidate: idleH100("2026-12-03T10:14:02.000Z") },
+    gpu: { baseline: cpuRunner("2026-12-03T10:12:40.000Z"), candidate: cpuRunner("2026-12-03T10:14:02.000Z") },
   });
 
   // An FP8 attention kernel: 1.2× faster, and its other rounding parts every third answer after 60% of its tokens.
