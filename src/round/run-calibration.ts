@@ -44,7 +44,8 @@ export interface RunCalibrationOptions {
  * The round with the baseline in both seats: no patch, no build, the candidate inheriting the
  * baseline's command, environment and folder, and no calibration of its own to gate on. The baseline
  * keeps the folder `run` starts it in (resolveRoundEngines): without baseline.cwd a process baseline
- * runs in candidate.sourceDir, which the A/A candidate no longer names. Scoring commits, the head is the base. Each scenario's merged config
+ * runs in candidate.sourceDir, which the A/A candidate no longer names. Scoring commits, the head is the base.
+ * Each scenario's merged config
  * is made the same way, since its card is built from it.
  */
 export function aaRound(round: LoadedRound): LoadedRound {

@@ -220,7 +220,9 @@ function guardOutcome(input: GateInput, settings: GateSettings, bar: number): { 
       const passed = input.interval.high >= bar;
       return {
         passed,
-        statement: `interval high ${formatScoreAgainstBar(input.interval.high, bar)} ${passed ? "≥" : "<"} ${formatBar(bar, input.interval.high)} (${margin})`,
+        statement:
+          `interval high ${formatScoreAgainstBar(input.interval.high, bar)} ${passed ? "≥" : "<"} ` +
+          `${formatBar(bar, input.interval.high)} (${margin})`,
       };
     }
     case "noise-floor": {
@@ -257,7 +259,8 @@ function ruleOutcome(input: GateInput, settings: GateSettings, bar: number): { p
       const passed = input.interval.low >= bar;
       return {
         passed,
-        statement: `interval low ${formatScoreAgainstBar(input.interval.low, bar)} ${passed ? "≥" : "<"} ${formatBar(bar, input.interval.low)}`,
+        statement:
+          `interval low ${formatScoreAgainstBar(input.interval.low, bar)} ${passed ? "≥" : "<"} ` + formatBar(bar, input.interval.low),
       };
     }
     case "noise-floor": {

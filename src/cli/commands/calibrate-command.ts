@@ -130,7 +130,8 @@ export function describeCalibration(
   if (queueBound) {
     const which = queueBound.first.scenario === null ? "" : ` in scenario ${queueBound.first.scenario}`;
     lines.push(
-      `  warning: ${queueBound.rounds} of ${file.rounds.length} A/A rounds were queue-bound${which} (in the first, ${queueBound.first.why}): ` +
+      `  warning: ${queueBound.rounds} of ${file.rounds.length} A/A rounds were queue-bound${which} ` +
+        `(in the first, ${queueBound.first.why}): ` +
         `this floor measures how the baseline's queue drains, not its speed; ${queueBound.first.fix}`,
     );
   }

@@ -1,4 +1,4 @@
-import { type LoadRoundOptions, checkRound, loadRound } from "../../config/load-round-config.js";
+import { checkRound, loadRound } from "../../config/load-round-config.js";
 import { RoundCancelledError } from "../../round/round-cancelled-error.js";
 import { runRound } from "../../round/run-round.js";
 import { writeScorecard } from "../../round/write-scorecard.js";

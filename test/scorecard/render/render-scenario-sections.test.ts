@@ -107,8 +107,10 @@ describe("renderMarkdown with scenarios", () => {
       [
         "| Scenario | Role | Load | Prompts | Score | Interval | Verdict |",
         "| :- | :- | :- | :- | -: | :- | :- |",
-        "| **chat-rate4** | target ≥ 1.02× | one every 250 ms on average (Poisson) | 12 from a prompt file | 1.12× | [1.09×, 1.15×] | ✅ passed |",
-        "| **chat-rate16** | target ≥ 1.00× | one every 62.5 ms on average (Poisson) | 12 from a prompt file | 0.91× | [0.90×, 0.92×] | ❌ interval " +
+        "| **chat-rate4** | target ≥ 1.02× | one every 250 ms on average (Poisson) | 12 from a prompt file | 1.12× | [1.09×, 1.15×] | " +
+          "✅ passed |",
+        "| **chat-rate16** | target ≥ 1.00× | one every 62.5 ms on average (Poisson) | 12 from a prompt file | 0.91× | " +
+          "[0.90×, 0.92×] | ❌ interval " +
           "low 0.90× &lt; 1.00× |",
         "| **decode-c1** | target ≥ 1.00× | concurrency 1 | 12 synthetic, 128→256 tokens | 1.26× | [1.23×, 1.29×] | ✅ passed |",
       ].join("\n"),
@@ -170,7 +172,8 @@ describe("renderMarkdown with scenarios", () => {
       ),
     );
     expect(firstScreen(markdown)).toContain(
-      "| **prefill** | target ≥ 0.85× | one every 500 ms | 12 from a prompt file | 0.91× | [0.90×, 0.92×] | ❌ regressed beyond `gate.maxRegression` 0.97× |",
+      "| **prefill** | target ≥ 0.85× | one every 500 ms | 12 from a prompt file | 0.91× | [0.90×, 0.92×] | " +
+        "❌ regressed beyond `gate.maxRegression` 0.97× |",
     );
     const fold = markdown.slice(markdown.indexOf("<summary>❌ prefill"));
     expect(fold).toContain("| Gate | ✅ passes: interval low 0.90× ≥ 0.85× |");
