@@ -25,6 +25,7 @@ const UNIT = [
   "test/calibration/**/*.test.ts",
   "test/shard/**/*.test.ts",
   "test/history/**/*.test.ts",
+  "test/watch/**/*.test.ts",
   "test/tokens/**/*.test.ts",
   "test/github/parse-rescore-command.test.ts",
   "test/github/regate-scorecard.test.ts",

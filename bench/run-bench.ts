@@ -23,6 +23,7 @@ import { keepWrittenNotes } from "./lib/keep-written-notes.js";
 import { measureRealEngine } from "./llama-cpp-real-engine.js";
 import { measureSourcePatch } from "./llama-cpp-source-patch.js";
 import { measureTokenizing } from "./tokenizing-cost.js";
+import { UNIT_LOOP_GOAL_S, measureUnitTestLoop } from "./unit-test-loop.js";
 import { type GateRate, measureDefaultGateEndToEnd } from "./default-gate-end-to-end.js";
 import { measureBistableCheats, measureGateStatistics } from "./gate-statistics.js";
 import { measurePatchConflictToCard } from "./patch-conflict-to-card.js";
@@ -31,6 +32,7 @@ import { SCENARIO_RATIO_GOAL, describeScenarioRoundCost, measureScenarioRoundCos
 import { benchWebhookThroughput } from "./webhook-throughput.js";
 import { measureAppStartAndStop } from "./app-start-and-stop.js";
 import { DEFAULT_DELIVERY_HOLD } from "../bot/app-readiness.js";
+import { FALSE_ALARM_GOAL, describeWatchFalseAlarms, measureWatchFalseAlarms } from "./watch-false-alarms.js";
 
 interface Row {
   figure: string;
@@ -537,28 +539,60 @@ rows.push(
 );
 
 rows.push(
+  ...(await section("watching main", async () => {
+    const figure = await measureWatchFalseAlarms((line) => process.stderr.write(`  ${line}\n`));
+    return [
+      {
+        figure:
+          `18. An unchanged main of the reference engine watched ${figure.looks} times (a drift round after each merge, 3 runs, ` +
+          "2 scenarios, watch.maxDrift 0.97, the state carried between looks): alarms",
+        measured: describeWatchFalseAlarms(figure),
+        goal: `≤ ${FALSE_ALARM_GOAL} in ${figure.looks}`,
+        met: figure.alarms <= FALSE_ALARM_GOAL,
+      },
+    ];
+  })),
+);
+
+rows.push(
   ...(await section("app start and stop", async () => {
     const figure = await measureAppStartAndStop();
     return [
       {
         figure:
-          `18. App start: the embedded store opened, migrated and its queue started, first start over an empty PGlite folder ` +
+          `19. App start: the embedded store opened, migrated and its queue started, first start over an empty PGlite folder ` +
           `(median of ${figure.runs})`,
         measured: ms(figure.firstStartMs),
         goal: "(reference: past the hold, deliveries are asked for again)",
         met: null,
       },
       {
-        figure: `18. App start: the same over the folder a start left (every restart; median of ${figure.runs})`,
+        figure: `19. App start: the same over the folder a start left (every restart; median of ${figure.runs})`,
         measured: ms(figure.restartMs),
         goal: `< ${DEFAULT_DELIVERY_HOLD.maxMs} ms (the delivery hold)`,
         met: figure.restartMs < DEFAULT_DELIVERY_HOLD.maxMs,
       },
       {
-        figure: `18. App stop: SIGTERM → exited, a job's GitHub call never answered (median of ${figure.runs})`,
+        figure: `19. App stop: SIGTERM → exited, a job's GitHub call never answered (median of ${figure.runs})`,
         measured: ms(figure.stopWithStuckJobMs),
         goal: "< 5000 ms (Docker kills at 10 s)",
         met: figure.stopWithStuckJobMs < 5_000,
+      },
+    ];
+  })),
+);
+
+rows.push(
+  ...(await section("unit test loop", async () => {
+    const figure = await measureUnitTestLoop();
+    return [
+      {
+        figure:
+          `Edit-test loop: \`npm run test:unit\` wall time ` +
+          `(${figure.files} files, ${figure.tests} tests, ${figure.failed} failed; starts nothing)`,
+        measured: `${figure.seconds.toFixed(1)} s`,
+        goal: `< ${UNIT_LOOP_GOAL_S} s`,
+        met: figure.seconds < UNIT_LOOP_GOAL_S && figure.failed === 0,
       },
     ];
   })),

@@ -25,7 +25,7 @@ export const FLOORS: readonly Floor[] = [
   { name: "measurements", folders: ["metrics", "calibration", "sim-engine"] },
   { name: "round config", folders: ["config"] },
   { name: "card and client", folders: ["scorecard", "client"] },
-  { name: "changes and stored cards", folders: ["commits", "shard", "store"] },
+  { name: "changes, stored cards and main's watch", folders: ["commits", "shard", "store", "watch"] },
   { name: "runtimes and GitHub", folders: ["engine", "github", "history"] },
   { name: "containers", folders: ["docker"] },
   { name: "the round", folders: ["round"] },

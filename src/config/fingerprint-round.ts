@@ -22,11 +22,13 @@ export function fingerprintRound(config: RoundConfig, configDir: string, prompts
   // millisecond, not what is measured: a calibration stays valid on a runner where `auto` turns it on.
   // An open loop hashes as it did before bench.concurrency existed: the same config, the same hash.
   const { busyPoll: _clientWait, concurrency, ...openLoop } = config.bench;
+  // How main is watched (watch:) changes which commits are compared, never what a round measures.
+  const { watch: _watch, ...measured } = config;
   const bench = concurrency === null ? openLoop : { ...openLoop, concurrency };
-  const comparable: Omit<RoundConfig, "bench"> & {
+  const comparable: Omit<RoundConfig, "bench" | "watch"> & {
     bench: Omit<RoundConfig["bench"], "busyPoll" | "concurrency"> & { concurrency?: number };
   } = {
-    ...config,
+    ...measured,
     baseline: {
       ...config.baseline,
       cwd: config.runtime === "process" ? portable(config.baseline.cwd) : config.baseline.cwd,

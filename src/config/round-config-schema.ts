@@ -9,6 +9,7 @@ import { refineBenchPrompts } from "./refine-bench-prompts.js";
 import { refineRoundConfig } from "./refine-round-config.js";
 import { scenariosSchema } from "./scenario-settings-schema.js";
 import { sourceSchema } from "./source-settings-schema.js";
+import { watchSchema } from "./watch-settings-schema.js";
 import { canonicalEngineName } from "../vocabulary/engine-family.js";
 
 /*
@@ -33,6 +34,8 @@ export const roundConfigSchema = z
       source: sourceSchema.prefault({}),
       // Absent: the round is the one workload bench describes, as before scenarios existed (same fingerprint).
       scenarios: scenariosSchema.optional(),
+      // Watching main (speedgate watch, bisect, the action's mode: watch); absent: the defaults. Not part of the fingerprint.
+      watch: watchSchema.optional(),
       // Absent: the round judges no quality, and hashes as it did before quality existed.
       quality: qualitySchema.optional(),
     },

@@ -114,7 +114,7 @@ describeEachBackend("migrating from the previous schema", (backend) => {
     );
     await database.pool.query("INSERT INTO speedgate.redeliveries (guid, delivery_id, event) VALUES ('guid-1', 11, 'issue_comment')");
     await database.pool.query("INSERT INTO speedgate.leaderboards (repository, issue_number) VALUES ('o/r', 5)");
-    expect(await columns(database, "cards")).not.toContain("scenarios_total");
+    expect(await columns(database, "main_rounds")).toEqual([]);
     await database.close();
 
     // The newer speedgate starts on the same data.
@@ -132,10 +132,14 @@ describeEachBackend("migrating from the previous schema", (backend) => {
     expect((await database.pool.query("SELECT issue_number, pinned FROM speedgate.leaderboards")).rows).toEqual([
       { issue_number: 5, pinned: false },
     ]);
-    // Version N's columns: a card from before scenarios has none.
     expect((await database.pool.query("SELECT run_id, scenarios_total, scenarios_passed FROM speedgate.cards")).rows).toEqual([
       { run_id: "7", scenarios_total: null, scenarios_passed: null },
     ]);
+    // Version N's tables: main's series (watching main), empty, with its one-bisection-per-repository rule.
+    expect(await columns(database, "main_rounds")).toContain("head_committed_at");
+    expect(await columns(database, "main_round_scores")).toContain("interval_low");
+    expect(await columns(database, "main_change_points")).toContain("p_value");
+    expect((await database.pool.query("SELECT count(*)::int AS n FROM speedgate.bisections")).rows[0]).toEqual({ n: 0 });
   });
 });
 
