@@ -33,6 +33,8 @@ import { measureSequentialGate } from "./sequential-gate-statistics.js";
 import { measureQualityStatistics } from "./quality-statistics.js";
 import { SCENARIO_RATIO_GOAL, describeScenarioRoundCost, measureScenarioRoundCost } from "./scenario-round-cost.js";
 import { benchWebhookThroughput } from "./webhook-throughput.js";
+import { measureAppStartAndStop } from "./app-start-and-stop.js";
+import { DEFAULT_DELIVERY_HOLD } from "../bot/app-readiness.js";
 import { FALSE_ALARM_GOAL, describeWatchFalseAlarms, measureWatchFalseAlarms } from "./watch-false-alarms.js";
 
 interface Row {
@@ -643,6 +645,34 @@ rows.push(
         measured: describeWatchFalseAlarms(figure),
         goal: `≤ ${FALSE_ALARM_GOAL} in ${figure.looks}`,
         met: figure.alarms <= FALSE_ALARM_GOAL,
+      },
+    ];
+  })),
+);
+
+rows.push(
+  ...(await section("app start and stop", async () => {
+    const figure = await measureAppStartAndStop();
+    return [
+      {
+        figure:
+          `19. App start: the embedded store opened, migrated and its queue started, first start over an empty PGlite folder ` +
+          `(median of ${figure.runs})`,
+        measured: ms(figure.firstStartMs),
+        goal: "(reference: past the hold, deliveries are asked for again)",
+        met: null,
+      },
+      {
+        figure: `19. App start: the same over the folder a start left (every restart; median of ${figure.runs})`,
+        measured: ms(figure.restartMs),
+        goal: `< ${DEFAULT_DELIVERY_HOLD.maxMs} ms (the delivery hold)`,
+        met: figure.restartMs < DEFAULT_DELIVERY_HOLD.maxMs,
+      },
+      {
+        figure: `19. App stop: SIGTERM → exited, a job's GitHub call never answered (median of ${figure.runs})`,
+        measured: ms(figure.stopWithStuckJobMs),
+        goal: "< 5000 ms (Docker kills at 10 s)",
+        met: figure.stopWithStuckJobMs < 5_000,
       },
     ];
   })),

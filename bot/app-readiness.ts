@@ -16,7 +16,7 @@ import type { Probot } from "probot";
 
 export const READY_PATH = "/ready";
 
-export type ReadinessState = "starting" | "ready" | "failed";
+export type ReadinessState = "starting" | "ready" | "failed" | "stopping";
 
 export class AppReadiness {
   #state: ReadinessState = "starting";
@@ -44,18 +44,55 @@ export class AppReadiness {
     return (Date.now() - this.#startedAt) / 1000;
   }
 
+  /** The store is open; an app that began stopping meanwhile stays "stopping". */
   markReady(): void {
+    if (this.#state === "stopping") return;
     this.#state = "ready";
     this.#settle();
   }
 
   markFailed(): void {
+    if (this.#state === "stopping") return;
     this.#state = "failed";
+    this.#settle();
+  }
+
+  /** SIGTERM: /ready says so, and a delivery still held for the store is answered 503 at once (GitHub keeps it as failed). */
+  markStopping(): void {
+    this.#state = "stopping";
     this.#settle();
   }
 }
 
+/** What a response's request logger (pino-http's, on `response.log`) writes a line with. */
+type LogWrite = (object: unknown, ...rest: unknown[]) => void;
+
+/**
+ * pino-http logs every 5xx with an Error it makes up ("failed with status code 503") and its stack. A 503
+ * the app answers on purpose (/ready while starting or stopping, a delivery that waited too long for the
+ * store) is expected and says why in its body: its line is written without the made-up error. Only this
+ * response's own logger is changed (pino-http gives each request one).
+ */
+export function logWithoutStack(response: ServerResponse): void {
+  const log = (response as ServerResponse & { log?: Record<string, unknown> }).log;
+  if (!log) return;
+  for (const level of ["info", "warn", "error"]) {
+    const write = log[level];
+    if (typeof write !== "function") continue;
+    const original = write as LogWrite;
+    log[level] = function (this: unknown, object: unknown, ...rest: unknown[]): void {
+      if (object !== null && typeof object === "object" && "err" in object) {
+        const { err: _err, ...withoutError } = object as Record<string, unknown>;
+        original.call(this, withoutError, ...rest);
+        return;
+      }
+      original.call(this, object, ...rest);
+    };
+  }
+}
+
 const answer = (response: ServerResponse, status: number, body: Record<string, string>): void => {
+  if (status === 503) logWithoutStack(response);
   response.writeHead(status, {
     "content-type": "application/json",
     "cache-control": "no-store",
@@ -64,7 +101,7 @@ const answer = (response: ServerResponse, status: number, body: Record<string, s
   response.end(`${JSON.stringify(body)}\n`);
 };
 
-/** GET /ready: 200 {"status":"ready"} once deliveries are taken, 503 {"status":"starting"} (or "failed") before. */
+/** GET /ready: 200 {"status":"ready"} once deliveries are taken, 503 {"status":"starting"} before (or "failed", or "stopping"). */
 export function serveReadiness(readiness: AppReadiness): (request: IncomingMessage, response: ServerResponse) => boolean {
   return (request, response) => {
     if (request.url?.split("?")[0] !== READY_PATH || (request.method !== "GET" && request.method !== "HEAD")) return false;
@@ -87,14 +124,17 @@ export interface DeliveryHold {
 }
 
 /**
- * 8 s: GitHub waits 10 s for an answer, and a delivery into a store that has just opened is stored in
- * milliseconds. PGlite opened and migrated in 4.1 s on a 2-core machine at load 7 (1.5 s idle), so a
- * shorter hold still refused the first deliveries after a start there. Should storing one take the
- * intake's full 5 s after a long hold, GitHub records it as failed although it is stored, and the
- * redelivery it then gets is de-duplicated by its work key. 64 at once: a start after an outage meets
- * a burst, but each held delivery is an open connection with its body unread in the socket.
+ * 9 s: GitHub waits 10 s for an answer, and a delivery into a store that has just opened is stored in
+ * milliseconds, so a second is left for that and the way back. What the hold covers is a restart over an
+ * existing PGlite folder (0.7-0.8 s to open and migrate at load 18 on 2 cores; docs/bench-report.md) and a
+ * PostgreSQL server's start. The first start over an empty folder runs PostgreSQL's initdb in WASM: 1.5 s
+ * idle, 6.5 s at load 3.5, 33 s at load 18, past any hold GitHub waits for; the deliveries it refuses
+ * meanwhile are asked for again once it is ready (bot/store/redeliver-on-start.ts). Should storing one take
+ * the intake's full 5 s after a long hold, GitHub records it as failed although it is stored, and the
+ * redelivery it then gets is de-duplicated by its work key. 64 at once: a start after an outage meets a
+ * burst, but each held delivery is an open connection with its body unread in the socket.
  */
-export const DEFAULT_DELIVERY_HOLD: DeliveryHold = { maxMs: 8_000, maxHeld: 64 };
+export const DEFAULT_DELIVERY_HOLD: DeliveryHold = { maxMs: 9_000, maxHeld: 64 };
 
 /** SPEEDGATE_DELIVERY_HOLD_MS: how long a delivery arriving before the store is open waits for it, 0 to answer 503 at once. */
 export function readDeliveryHold(env: NodeJS.ProcessEnv): DeliveryHold {
@@ -137,13 +177,16 @@ export function holdDeliveriesUntilReady(app: Probot, readiness: AppReadiness, h
     const refuse = (response: ServerResponse): boolean => {
       answer(response, 503, {
         status: readiness.state,
-        message: "the app's database is not open yet; GitHub's delivery is asked for again once it is",
+        message:
+          readiness.state === "stopping"
+            ? "the app is stopping; GitHub's delivery is asked for again once it has started again"
+            : "the app's database is not open yet; GitHub's delivery is asked for again once it is",
       });
       return true;
     };
     const guarded: Middleware = async (request, response, next) => {
       if (readiness.state !== "ready" && request.method === "POST" && request.url?.split("?")[0] === path) {
-        if (readiness.state === "failed" || held >= hold.maxHeld || hold.maxMs === 0) return refuse(response);
+        if (readiness.state !== "starting" || held >= hold.maxHeld || hold.maxMs === 0) return refuse(response);
         held++;
         let ready: boolean;
         try {

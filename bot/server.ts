@@ -43,6 +43,8 @@ async function openApp(app: Probot): Promise<void> {
     process.exit(1);
   }
   readiness.markReady();
+  // SIGTERM came while the store opened: it is closed again at once, and nothing is asked of GitHub.
+  if (readiness.state === "stopping") return;
   log.info(
     `ready: ${opened.database.description} open and migrated ${readiness.secondsSinceStart().toFixed(1)} s after start; taking ` +
       `deliveries (GET ${READY_PATH} answers 200)`,
@@ -68,23 +70,55 @@ if (!probot) pointSetupAtWebhookPath(process.env.WEBHOOK_PATH ?? "/api/github/we
 
 // Probot's own SIGINT handler exits at once; the app's stops in order instead.
 for (const listener of process.listeners("SIGINT")) if (!signalsBefore.has(listener)) process.off("SIGINT", listener);
+
+/*
+ * SIGTERM is followed by SIGKILL after 10 s under Docker (30 s under Kubernetes): the app is gone within 5 s,
+ * whatever its jobs are doing. Held deliveries are answered 503 at once (GitHub keeps them as failed and the
+ * next start asks for them), the server gets a second to answer what it is reading, running jobs get two to
+ * finish, and one still running after that (a GitHub call stuck in retries) is handed back to the queue to
+ * run again at the next start: the jobs are rows, and re-running one is what they are made for.
+ */
+const STOP_WITHIN_MS = 5_000;
+const SERVER_CLOSE_MS = 1_000;
+const JOB_GRACE_MS = 2_000;
+/** Past it, what is still closing is left to the exit: PGlite's lock is taken over by the next start, its WAL replayed. */
+const GIVE_UP_AFTER_MS = STOP_WITHIN_MS - 500;
+
+const within = async (work: Promise<unknown>, ms: number): Promise<void> => {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([work, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
+};
+
 let stopping = false;
 const stop = async (signal: string): Promise<void> => {
   if (stopping) return;
   stopping = true;
   const log = probot ? probotLogger(probot) : null;
-  log?.info(`${signal}: stopping: no new deliveries, running jobs finish, stored ones wait for the next start`);
+  const started = Date.now();
+  log?.info(
+    `${signal}: stopping within ${STOP_WITHIN_MS / 1000} s: no new deliveries, running jobs get ${JOB_GRACE_MS / 1000} s to finish, ` +
+      "stored and unfinished ones run at the next start",
+  );
+  setTimeout(() => {
+    log?.error(`stopping took longer than ${GIVE_UP_AFTER_MS / 1000} s; exiting with the store not closed (the next start recovers it)`);
+    process.exit(1);
+  }, GIVE_UP_AFTER_MS).unref();
+  readiness.markStopping();
   // The store is closed even when the server's stop fails: it owns the database lock and PGlite's socket folder.
   const failures: string[] = [];
-  await server.stop().catch((error: unknown) => failures.push(`the server: ${(error as Error).message}`));
+  await within(
+    server.stop().catch((error: unknown) => failures.push(`the server: ${(error as Error).message}`)),
+    SERVER_CLOSE_MS,
+  );
   // Stopped while starting: let the database finish opening, then close it in order.
   await opening.catch((error: unknown) => failures.push(`opening the store: ${(error as Error).message}`));
-  await opened?.close().catch((error: unknown) => failures.push(`the store: ${(error as Error).message}`));
+  await opened?.close({ graceMs: JOB_GRACE_MS }).catch((error: unknown) => failures.push(`the store: ${(error as Error).message}`));
   if (failures.length > 0) {
     log?.error(`stopping failed: ${failures.join("; ")}`);
     process.exit(1);
   }
-  log?.info("stopped");
+  log?.info(`stopped in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   process.exit(0);
 };
 process.on("SIGTERM", () => void stop("SIGTERM"));

@@ -35,8 +35,8 @@ export interface AppStore {
   history: CardHistory | null;
   /** When GitHub first tried to send this delivery, when the app knows (it asked for it again after an outage). */
   firstDeliveredAt(deliveryId: string): Promise<number | null>;
-  /** Stops running work and closes what the store opened. */
-  close(): Promise<void>;
+  /** Stops running work (see WorkStore.stop for `graceMs`) and closes what the store opened. */
+  close(options?: { graceMs?: number }): Promise<void>;
 }
 
 /** Done results by key, for one process: at most once while it lives. */

@@ -66,8 +66,8 @@ export function databaseAppStore(options: DatabaseAppStoreOptions): AppStore {
       const at = rows[0]?.at;
       return at ? at.getTime() : null;
     },
-    close: async () => {
-      await work.stop();
+    close: async (stopOptions) => {
+      await work.stop(stopOptions);
     },
   };
 }

@@ -15,8 +15,8 @@ export interface OpenedAppStore {
   outage: OutageRedelivery;
   /** Told of each delivery the app answered 5xx or 408 (bot/guard-webhook-body.ts). */
   refused: RedeliverAfterRefusal;
-  /** Running jobs finish, stored ones stay for the next start; then the database is closed. */
-  close(): Promise<void>;
+  /** Running jobs finish (within `graceMs`, else they are handed back), stored ones wait for the next start; the database closes. */
+  close(options?: { graceMs?: number }): Promise<void>;
 }
 
 /** SPEEDGATE_WORKERS: jobs one replica runs at once (lanes still run one at a time). */
@@ -56,10 +56,10 @@ export async function openAppStore(app: Probot, env: NodeJS.ProcessEnv): Promise
     database,
     outage,
     refused,
-    close: async () => {
+    close: async (stopOptions) => {
       await refused.stop();
       await outage.stop();
-      await store.close();
+      await store.close(stopOptions);
       await database.close();
     },
   };

@@ -55,8 +55,11 @@ export interface WorkStore {
   submit(work: WorkRequest): Promise<{ stored: boolean }>;
   /** Starts running jobs with these handlers; the app calls it once when it loads. */
   start(handlers: JobHandlers): Promise<void>;
-  /** Lets running jobs finish; stored ones stay for the next start. */
-  stop(): Promise<void>;
+  /**
+   * Lets running jobs finish; stored ones stay for the next start. With `graceMs`, a job still running after it
+   * is handed back to run again at the next start instead of being waited for (src/store/work-queue.ts).
+   */
+  stop(options?: { graceMs?: number }): Promise<void>;
   readonly events: EventEmitter<WorkEvents>;
 }
 

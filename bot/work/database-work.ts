@@ -111,7 +111,7 @@ export class DatabaseWork implements WorkStore {
     return result;
   }
 
-  async stop(): Promise<void> {
-    await this.#queue?.stop();
+  async stop(options: { graceMs?: number } = {}): Promise<void> {
+    await this.#queue?.stop(options);
   }
 }

@@ -163,6 +163,17 @@ function snapshot(spec: GpuSpec): GpuSnapshot {
 }
 
 const H100 = { name: "NVIDIA H100 80GB HBM3", totalMiB: 81559 };
+
+/** A CPU runner's GPU snapshot: no nvidia-smi, no GPU. */
+const cpuRunner = (takenAt: string): GpuSnapshot => ({
+  takenAt,
+  error: "nvidia-smi is not on the runner's PATH",
+  driverVersion: null,
+  cudaVersion: null,
+  gpus: [],
+  processes: [],
+  processesError: null,
+});
 // torch reports this card as "a total capacity of 31.36 GiB", as the logs beside the OOM cards say.
 const RTX_5090 = { name: "NVIDIA GeForce RTX 5090", totalMiB: 32607 };
 
@@ -483,12 +494,13 @@ function scenariosCard(gpu: { baseline: GpuSnapshot; candidate: GpuSnapshot }): 
   const scenario = (
     name: string,
     bench: Record<string, unknown>,
-    gate: { minRoundScore: number },
+    gate: { minRoundScore: number } | { role: "guard" },
     plansOf: PromptPlan[],
     seed: number,
   ): ScenarioResult => {
     const base = config({ runs: DEFAULT_BENCH_RUNS });
-    const scenarioConfig = parseRoundConfig({
+    const { role, ...bar } = { role: undefined, ...gate };
+    const parsed = parseRoundConfig({
       ...base,
       bench: {
         ...base.bench,
@@ -496,8 +508,10 @@ function scenariosCard(gpu: { baseline: GpuSnapshot; candidate: GpuSnapshot }): 
         ...("concurrency" in bench ? { requestIntervalMs: undefined, arrival: undefined } : {}),
         ...("prompts" in bench ? { tokenizer: { path: "/models/Qwen3-8B/tokenizer.json", from: "runner" } } : {}),
       },
-      gate: { ...base.gate, ...gate },
+      gate: { ...base.gate, ...bar },
     });
+    // A guard's role is a scenario's (examples/rounds/sglang-scenarios.yaml), merged in as mergeScenarioConfig does.
+    const scenarioConfig = role ? { ...parsed, gate: { ...parsed.gate, role } } : parsed;
     // A scenario without prompts of its own sends bench's file (examples/rounds/sglang-scenarios.yaml's).
     const promptsSource = "prompts" in bench ? {} : { promptsSource: "./prompts.jsonl" };
     return { name, card: card({ config: scenarioConfig, seed, plans: plansOf, startSpread: 0.01, gpu, ...promptsSource }) };
@@ -512,7 +526,7 @@ function scenariosCard(gpu: { baseline: GpuSnapshot; candidate: GpuSnapshot }): 
   const lone = scenario(
     "decode-c1",
     { prompts: { synthetic: { ...synthetic, seed: 1 } }, maxTokens: 256, concurrency: 1 },
-    { minRoundScore: 0.95 },
+    { role: "guard" },
     syntheticPlans(
       16,
       synthetic,
@@ -525,7 +539,7 @@ function scenariosCard(gpu: { baseline: GpuSnapshot; candidate: GpuSnapshot }): 
   const batched = scenario(
     "decode-c32",
     { prompts: { synthetic: { ...synthetic, seed: 2 } }, maxTokens: 256, concurrency: 32 },
-    { minRoundScore: 0.95 },
+    { role: "guard" },
     syntheticPlans(
       16,
       synthetic,
@@ -676,7 +690,8 @@ export async function buildExampleCards(): Promise<ExampleCard[]> {
 
   // A llama.cpp kernel patch trips one of ggml's own assertions at startup: the log beside the card is
   // test/failure/fixtures/crashes/llama-cpp-ggml-assert-gdb.log, a real llama-server's (with gdb's backtrace).
-  const assertConfig = config({ engine: LLAMA_CPP_ENGINE });
+  // The log is a CPU llama-server's: the card shows a CPU runner and image, not an H100 (#39).
+  const assertConfig = config({ engine: { ...LLAMA_CPP_ENGINE, image: "ghcr.io/ggml-org/llama.cpp:server" } });
   const assertion = card({
     config: assertConfig,
     seed: 43,
@@ -685,7 +700,7 @@ export async function buildExampleCards(): Promise<ExampleCard[]> {
       exit: { exitCode: null, signal: "SIGABRT", oomKilled: false },
     }),
     plans: plans(12, 7, 500, () => null),
-    gpu: { baseline: idleH100("2026-12-03T10:12:40.000Z"), candidate: idleH100("2026-12-03T10:14:02.000Z") },
+    gpu: { baseline: cpuRunner("2026-12-03T10:12:40.000Z"), candidate: cpuRunner("2026-12-03T10:14:02.000Z") },
   });
 
   // An FP8 attention kernel: 1.2× faster, and its other rounding parts every third answer after 60% of its tokens.

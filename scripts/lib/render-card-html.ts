@@ -17,6 +17,32 @@ export function assetUrls(): { css: string; mermaid: string } {
   };
 }
 
+/** GitHub's alert kinds, their titles and colours (its light theme). */
+const ALERTS: Record<string, { title: string; color: string }> = {
+  NOTE: { title: "Note", color: "#0969da" },
+  TIP: { title: "Tip", color: "#1a7f37" },
+  IMPORTANT: { title: "Important", color: "#8250df" },
+  WARNING: { title: "Warning", color: "#9a6700" },
+  CAUTION: { title: "Caution", color: "#d1242f" },
+};
+
+/**
+ * GitHub renders a blockquote that opens with `[!WARNING]` (or NOTE, TIP, IMPORTANT, CAUTION) as an alert box: a
+ * coloured bar and title instead of the marker. markdown-it knows no alerts and printed "[!WARNING]" as text (#39).
+ */
+export function renderAlerts(html: string): string {
+  return html.replace(
+    /<blockquote>\s*<p>\[!(NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]\s*(?:<br>\s*)?([\s\S]*?)<\/blockquote>/g,
+    (_match, kind: string, rest: string) => {
+      const alert = ALERTS[kind] ?? { title: kind, color: "#59636e" };
+      return (
+        `<div class="markdown-alert markdown-alert-${kind.toLowerCase()}" style="border-left-color: ${alert.color}">` +
+        `<p class="markdown-alert-title" style="color: ${alert.color}">${alert.title}</p><p>${rest}</div>`
+      );
+    },
+  );
+}
+
 function escapeHtml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 }
@@ -113,7 +139,7 @@ export function renderCardHtml(
     if (token?.info.trim() === "mermaid") return `<pre class="mermaid">${escapeHtml(token.content)}</pre>\n`;
     return fence ? fence(tokens, index, settings, env, self) : self.renderToken(tokens, index, settings);
   };
-  const rendered = md.render(markdown);
+  const rendered = renderAlerts(md.render(markdown));
   const body = options.openDetails ? rendered.replace(/<details>/g, "<details open>") : rendered;
   const { css, mermaid } = assetUrls();
   const width = options.widthPx ?? COMMENT_WIDTH_PX;
@@ -131,6 +157,9 @@ export function renderCardHtml(
   }
   .markdown-body { padding: 16px; }
   pre.mermaid { background: #ffffff; }
+  .markdown-body .markdown-alert { padding: 8px 16px; margin-bottom: 16px; border-left: 0.25em solid; color: inherit; }
+  .markdown-body .markdown-alert > :last-child { margin-bottom: 0; }
+  .markdown-body .markdown-alert-title { font-weight: 500; margin-bottom: 4px; }
 </style>
 </head>
 <body>

@@ -8,6 +8,7 @@ import {
   GATE_MODES,
   defaultGateMode,
 } from "../scoring/evaluate-gate.js";
+import { SCENARIO_ROLES } from "../scoring/scenario-role.js";
 import { DEFAULT_MAX_REGRESSED_PROMPTS, DEFAULT_REGRESSION_FLOOR } from "../scoring/judge-regression.js";
 import { DEFAULT_MAX_QUALITY_DROP } from "../scoring/judge-quality.js";
 
@@ -106,10 +107,17 @@ export const scenarioGateSchema = z.strictObject(
     regressionFloor: regressionFloorSchema.unwrap().optional(),
     maxRegressedPrompts: maxRegressedPromptsSchema.unwrap().optional(),
     answers: answersSchema.optional(),
+    // Left out: target (minRoundScore is its bar). A guard must not be surely slower than 1 − margin (evaluate-gate.ts).
+    role: enumOf(SCENARIO_ROLES).optional(),
+    margin: z
+      .number({ error: "expected a share of speed in (0, 1), such as 0.05 (a guard may be up to 5% slower)" })
+      .gt(0, { error: "expected a share of speed in (0, 1), such as 0.05 (a guard may be up to 5% slower)" })
+      .lt(1, { error: "expected a share of speed in (0, 1), such as 0.05 (a guard may be up to 5% slower)" })
+      .optional(),
   },
   {
     error:
-      "expected an object with some of minRoundScore, use, maxUnscored, minPrompts, minAgreement, maxUnexplained, regressionFloor, " +
-      "maxRegressedPrompts and answers",
+      "expected an object with some of role, minRoundScore, margin, use, maxUnscored, minPrompts, minAgreement, maxUnexplained, " +
+      "regressionFloor, maxRegressedPrompts and answers",
   },
 );

@@ -85,6 +85,7 @@ export async function loadRoundCalibration(
   promptCount: number,
   fingerprint: RoundFingerprint,
   scenarios?: readonly LoadedScenario[],
+  scoringCommits = false,
 ): Promise<CalibrationFile | null> {
   const path = config.gate.calibration;
   if (!path) return null;
@@ -111,7 +112,9 @@ export async function loadRoundCalibration(
   if (problems.length > 0) {
     throw ConfigError.fromProblems(
       problems,
-      `gate.calibration: ${path} does not fit this round; measure it again with speedgate calibrate --config ${configPath}`,
+      // The command that measures what this round runs: with --base, the engines' folders are the repository's.
+      `gate.calibration: ${path} does not fit this round; measure it again with speedgate calibrate --config ${configPath}` +
+        (scoringCommits ? " --base <the base you run with>" : ""),
     );
   }
   return file;

@@ -237,11 +237,12 @@ async function readRound(configPath: string, options: LoadRoundOptions, purpose:
       fingerprint,
       ...(tokenCounter !== undefined ? { tokenCounter } : tokenizer ? {} : { tokenCounter: null }),
       commits,
-      // A check may run where the runner's prompts are not: the calibration's fit is decided when the round runs.
+      // A check may run where the runner's files are not: then the calibration's fit is decided when the round runs. Where they
+      // all are, the check decides it as the run will, so a config --check calls valid is one run accepts (#39).
       calibration:
-        options.skipCalibration || purpose === "check"
+        options.skipCalibration || (purpose === "check" && paths.some((path) => path.problem !== null))
           ? null
-          : await loadRoundCalibration(finalConfig, absolutePath, baseDir, prompts.length, fingerprint, scenarios),
+          : await loadRoundCalibration(finalConfig, absolutePath, baseDir, prompts.length, fingerprint, scenarios, commits !== null),
     },
     paths,
   };

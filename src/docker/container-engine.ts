@@ -1,10 +1,14 @@
 import { constants } from "node:os";
+import { posix } from "node:path";
 import type Dockerode from "dockerode";
 import type { RunningEngine } from "../engine/engine-runtime.js";
 import type { EngineExit } from "../vocabulary/engine-exit.js";
 import { DEFAULT_LOG_LIMITS, LogRingBuffer } from "../engine/log-ring-buffer.js";
 import { cleanLogLine } from "../safe-text/sanitize-log-tail.js";
 import type { EngineRole } from "../vocabulary/engine-failure.js";
+import type { EngineFamily } from "../vocabulary/engine-family.js";
+import type { MissingModel } from "../vocabulary/engine-exit.js";
+import { findModelPaths } from "../failure/find-model-paths.js";
 import type { Logger } from "../logger.js";
 import { daemonGoneLoss } from "./daemon-gone-failure.js";
 import { DockerStreamDemuxer } from "./demux-docker-stream.js";
@@ -12,20 +16,12 @@ import { describeDaemonConnectionLoss } from "./describe-daemon-connection-loss.
 import { dockerStatusCode } from "./docker-status-code.js";
 
 /**
- * After the container exits, how long at most to wait for its log follow to end with the last lines
- * before reporting. The daemon ends the follow as soon as it has sent them (tens of milliseconds when
- * idle), so this bound only matters when it is slow: 1 s lost llama.cpp's error line on a loaded
- * machine and called a missing model "exited", as 200 ms did for processes.
+ * After the container exits, how long at most to wait for the daemon to end its log follow. It ends the
+ * follow once it has closed the container's log driver, which it does when its copier has written the
+ * container's last output, or after 10 s if the copier is stuck (moby's loggerCloseTimeout, after which it
+ * drops what is left): so the follow's end, not a pause, says the record is whole, and this bound is moby's.
  */
 const LOG_DRAIN_MS = 10_000;
-/**
- * The daemon marks a container stopped once its log copier is done or after 2 s, whichever comes
- * first (moby's StreamConfig.Wait): under load its last lines reach the daemon's record later still,
- * and llama.cpp's missing-model line was missing from both the follow and one read after the exit.
- * So the record is read until two reads this far apart agree, at most LOG_READS times.
- */
-const LOG_SETTLE_MS = 250;
-const LOG_READS = 12;
 /**
  * A cancelled run (the runner's SIGINT, then SIGKILL 7.5 s later) gives the engine this long to
  * stop before Docker kills it, so containers are gone well within the runner's window.
@@ -79,6 +75,8 @@ export class ContainerEngine implements RunningEngine {
     private readonly logger: Logger,
     private readonly stopTimeoutS: number,
     private readonly cancelSignal: AbortSignal,
+    /** The engine the round names: which of its command's flags name the model, checked after an exit. */
+    private readonly family: EngineFamily | null = null,
   ) {
     // Each line at debug, as the process runtime does: `--verbose` shows the engine's log whatever runs it.
     this.log = new LogRingBuffer({}, (line) => logger.debug(`[${role}] ${cleanLogLine(line)}`));
@@ -131,34 +129,30 @@ export class ContainerEngine implements RunningEngine {
     }
     let exitCode = outcome.exitCode;
     let oomKilled = false;
+    let inspected: Dockerode.ContainerInspectInfo | null = null;
     try {
-      const state = (await this.container.inspect()).State;
-      oomKilled = state.OOMKilled;
-      exitCode ??= state.ExitCode;
+      inspected = await this.container.inspect();
+      oomKilled = inspected.State.OOMKilled;
+      exitCode ??= inspected.State.ExitCode;
     } catch {
       // Removed already (stop() ran): the wait's status code is all there is.
     }
     await Promise.race([this.logsEnded, new Promise((resolve) => setTimeout(resolve, LOG_DRAIN_MS).unref())]);
     await this.readWholeLog();
-    return { exitCode, signal: signalName(exitCode), oomKilled };
+    const missingModel = inspected ? await this.findMissingModel(inspected) : null;
+    return { exitCode, signal: signalName(exitCode), oomKilled, ...(missingModel ? { missingModel } : {}) };
   }
 
   /**
-   * Reads the exited container's log once more, whole, from the daemon's record: the follow can end
-   * before the last lines of a container that dies within milliseconds reach it (under load, a taken
-   * port's "couldn't bind" was missing and the card said "exited"), while by the time the wait returns
-   * the daemon has written everything the container printed. The followed tail stays when the read
-   * fails (the container was removed by stop(), the daemon went away) or holds less.
+   * Reads the exited container's log once more, whole, from the daemon's record, once the follow has ended:
+   * the follow can end before the last lines of a container that dies within milliseconds reach it (Docker
+   * 20.10's follower stops when the log driver closes, whatever it has not read yet), while the record is
+   * whole by then (the driver closes after its copier wrote the last output). The followed tail stays when
+   * the read fails (the container was removed by stop(), the daemon went away) or holds less.
    */
   private async readWholeLog(): Promise<void> {
     try {
-      let read = await this.readLogRecord();
-      for (let reads = 1; reads < LOG_READS; reads++) {
-        await new Promise((resolve) => setTimeout(resolve, LOG_SETTLE_MS));
-        const again = await this.readLogRecord();
-        if (again.join("\n") === read.join("\n")) break;
-        read = again;
-      }
+      const read = await this.readLogRecord();
       const followed = this.log.snapshot();
       if (read.length < followed.length || read.join("\n") === followed.join("\n")) return;
       // At debug, as the followed lines were, so --verbose shows every line the card may quote.
@@ -166,6 +160,39 @@ export class ContainerEngine implements RunningEngine {
       this.finalLog = read;
     } catch (error) {
       this.logger.debug(`${this.role} container: could not read its whole log after it exited: ${(error as Error).message}`);
+    }
+  }
+
+  /**
+   * The first model path the command names that the exited container does not have (its mounts included:
+   * the daemon mounts them to answer), for a card whose engine died before its log said why. Only a 404
+   * counts: a daemon that cannot answer proves nothing.
+   */
+  private async findMissingModel(inspected: Dockerode.ContainerInspectInfo): Promise<MissingModel | null> {
+    // A container stop() ended was meant to end: nothing to explain, and it may be gone already.
+    if (this.stopping) return null;
+    const argv = [inspected.Path, ...inspected.Args];
+    const workingDir = inspected.Config.WorkingDir || "/";
+    for (const { flag, path } of findModelPaths(this.family, argv)) {
+      const absolute = posix.resolve(workingDir, path);
+      try {
+        await this.container.infoArchive({ path: absolute });
+      } catch (error) {
+        // A HEAD has no body: the daemon's 404 says the same for a missing path as for a missing container, so the
+        // container is asked for once more.
+        if (dockerStatusCode(error) === 404 && (await this.stillThere())) return { flag, path, where: "container" };
+        this.logger.debug(`${this.role} container: could not look for ${absolute}: ${(error as Error).message}`);
+      }
+    }
+    return null;
+  }
+
+  private async stillThere(): Promise<boolean> {
+    try {
+      await this.container.inspect();
+      return true;
+    } catch {
+      return false;
     }
   }
 

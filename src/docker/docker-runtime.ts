@@ -10,6 +10,7 @@ import { resolveRoundEngines } from "../config/resolve-round-engines.js";
 import { type EngineRole, EngineFailureError } from "../vocabulary/engine-failure.js";
 import { buildFailure } from "./build-failures.js";
 import { ContainerEngine } from "./container-engine.js";
+import { engineFamily } from "../vocabulary/engine-family.js";
 import { createIsolatedNetwork } from "./create-isolated-network.js";
 import { dockerSafeName } from "./docker-safe-name.js";
 import { substituteContainerCommand } from "./container-command.js";
@@ -195,6 +196,7 @@ export class DockerRuntime implements EngineRuntime {
       this.context.logger,
       config.docker.stopTimeoutS,
       signal,
+      engineFamily(config.engine),
     );
     this.engines.add(engine);
     void engine.exited.then((exit) => {

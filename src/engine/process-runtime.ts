@@ -18,6 +18,8 @@ import { type ProcessIsolation, detectProcessIsolation, isolateCommand, isolatio
 import { resolveProgram } from "./resolve-program.js";
 import { runTool } from "./run-tool.js";
 import { type ProcessEngine, spawnProcessEngine } from "./spawn-process-engine.js";
+import { findModelPaths } from "../failure/find-model-paths.js";
+import { engineFamily } from "../vocabulary/engine-family.js";
 import { PROCESS_ENGINE_HOST, substituteCommand } from "./substitute-command.js";
 import { type EngineKeeper, startEngineKeeper } from "./start-engine-keeper.js";
 import { RoundLeftoversRecord } from "./record-round-leftovers.js";
@@ -205,6 +207,7 @@ export class ProcessRuntime implements EngineRuntime {
       isolation: await this.isolated(),
       baseUrl: `http://${PROCESS_ENGINE_HOST}:${config.port}`,
       stopGraceMs: config.docker.stopTimeoutS * 1000,
+      modelPaths: findModelPaths(engineFamily(config.engine), argv),
       onLine: (line) => this.context.logger.debug(`[${role}] ${cleanLogLine(line)}`),
     });
     await this.watchGroup(spawned.pid);

@@ -4,7 +4,10 @@ import type { EngineRole } from "../vocabulary/engine-failure.js";
 import { EngineFailureError } from "../vocabulary/engine-failure.js";
 import { EXITED_HINT } from "../failure/failure-hints.js";
 import type { RunningEngine } from "./engine-runtime.js";
-import type { EngineExit } from "../vocabulary/engine-exit.js";
+import type { EngineExit, MissingModel } from "../vocabulary/engine-exit.js";
+import type { CommandModelPath } from "../failure/find-model-paths.js";
+import { access } from "node:fs/promises";
+import { resolve as resolvePath } from "node:path";
 import { LogRingBuffer } from "./log-ring-buffer.js";
 import { signalProcessGroup, trackProcessGroup, waitForProcessGroupExit } from "./process-group.js";
 import { type ProcessIsolation, isolateCommand } from "./process-isolation.js";
@@ -23,6 +26,20 @@ export interface SpawnEngineOptions {
   stopGraceMs: number;
   /** Lines as they arrive, for progress output and for tests that wait for a line. */
   onLine?: (line: string) => void;
+  /** The model paths the command names (findModelPaths), looked for when the engine exits by itself. */
+  modelPaths?: readonly CommandModelPath[];
+}
+
+/** The first of the command's model paths that is not on this machine, relative ones from the engine's folder. */
+async function findMissingModel(options: SpawnEngineOptions): Promise<MissingModel | null> {
+  for (const { flag, path } of options.modelPaths ?? []) {
+    try {
+      await access(resolvePath(options.cwd, path));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return { flag, path, where: "runner" };
+    }
+  }
+  return null;
 }
 
 /**
@@ -108,10 +125,14 @@ export async function spawnProcessEngine(options: SpawnEngineOptions): Promise<P
       void waitForPipesToDrain(
         [child.stdout, child.stderr],
         options.isolation.kind === "none" ? DRAIN_AFTER_EXIT_MS.processGroup : DRAIN_AFTER_EXIT_MS.isolated,
-      ).then(() => {
-        log.end();
-        resolve({ ...exitOf(options.isolation, exitCode, signal), oomKilled: false });
-      });
+      )
+        .then(async () => {
+          log.end();
+          // A stop() ended it: nothing to explain.
+          const missingModel = stopping ? null : await findMissingModel(options);
+          return { ...exitOf(options.isolation, exitCode, signal), oomKilled: false, ...(missingModel ? { missingModel } : {}) };
+        })
+        .then(resolve);
     });
   });
 

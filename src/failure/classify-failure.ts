@@ -332,6 +332,21 @@ function diagnose(input: ClassifyInput, lines: readonly string[], rawLines: read
 
   const launch = diagnoseLaunch(lines, hints);
   if (launch) return launch;
+  const missing = input.stage === "startup" ? exit?.missingModel : undefined;
+  if (missing) {
+    // The log does not say why, but the model the command names is not where it points.
+    const where = missing.where === "container" ? "in the engine's container" : "on the runner";
+    return {
+      kind: "model_not_found",
+      label: "the model file is not there",
+      hint: hints.modelNotFound,
+      line: null,
+      detail: null,
+      summary:
+        `${missing.flag} ${missing.path}: no such file or folder ${where} ` +
+        `(found by speedgate after the engine exited; its log does not say why)`,
+    };
+  }
 
   if (killed) {
     return {

@@ -45,7 +45,8 @@ export interface RunCalibrationOptions {
  * The round with the baseline in both seats: no patch, no build, the candidate inheriting the
  * baseline's command, environment and folder, and no calibration of its own to gate on. The baseline
  * keeps the folder `run` starts it in (resolveRoundEngines): without baseline.cwd a process baseline
- * runs in candidate.sourceDir, which the A/A candidate no longer names. Each scenario's merged config
+ * runs in candidate.sourceDir, which the A/A candidate no longer names. Scoring commits, the head is the base.
+ * Each scenario's merged config
  * is made the same way, since its card is built from it.
  */
 export function aaRound(round: LoadedRound): LoadedRound {
@@ -69,6 +70,10 @@ export function aaRound(round: LoadedRound): LoadedRound {
     ...(round.scenarios ? { scenarios: round.scenarios.map((scenario) => ({ ...scenario, config: aaConfig(scenario.config) })) } : {}),
     patch: null,
     calibration: null,
+    // Scoring commits (calibrate --base): the base in both seats, each engine from a worktree of it as run --base starts them.
+    ...(round.commits
+      ? { commits: { ...round.commits, head: round.commits.base, headRef: round.commits.baseRef, mergeBase: round.commits.base } }
+      : {}),
   };
 }
 

@@ -16,6 +16,8 @@ export function recordedGateSettings(card: Pick<ScenarioCard, "gate">): GateSett
     maxRegressedPrompts,
     answers,
     quality,
+    role,
+    margin,
   } = card.gate;
   return {
     minRoundScore,
@@ -28,6 +30,8 @@ export function recordedGateSettings(card: Pick<ScenarioCard, "gate">): GateSett
     maxRegressedPrompts,
     answers,
     quality,
+    role,
+    margin,
   };
 }
 

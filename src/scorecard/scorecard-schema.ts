@@ -5,6 +5,7 @@ import { roundMetricsSchema } from "../metrics/metrics-schema.js";
 import { engineReportedTimesSchema } from "../vocabulary/engine-reported-times.js";
 import { gpuStateSchema } from "../vocabulary/gpu-state-schema.js";
 import { GATE_MODES, MAX_GATE_REASONS } from "../scoring/evaluate-gate.js";
+import { SCENARIO_ROLES } from "../scoring/scenario-role.js";
 import { UNEXPLAINED_RULES } from "../scoring/judge-unexplained.js";
 import { MAX_SCENARIOS, SCENARIO_NAME } from "../vocabulary/scenario-name.js";
 
@@ -466,6 +467,9 @@ const scorecardFields = {
     /** gate.answers and gate.quality as the round set them; absent: speed, and the default maxDrop. */
     answers: z.enum(["speed", "quality"]).optional(),
     quality: z.object({ maxDrop: z.number().min(0).lt(1) }).optional(),
+    /** A scenario's gate.role and a guard's gate.margin; absent: a target (every card before roles). */
+    role: z.enum(SCENARIO_ROLES).optional(),
+    margin: z.number().gt(0).lt(1).optional(),
     bar: z.number().gt(0),
     passed: z.boolean(),
     reason: text(8_000),

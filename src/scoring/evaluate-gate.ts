@@ -2,6 +2,7 @@ import type { ScoreInterval } from "./bootstrap-interval.js";
 import type { QualityJudgement } from "./judge-quality.js";
 import { formatBar, formatPercent, formatPercentAgainst, formatScoreAgainstBar } from "./format-speedup.js";
 import { type UnexplainedAnswers, type UnexplainedJudgement, type UnexplainedRule, judgeUnexplained } from "./judge-unexplained.js";
+import { DEFAULT_GUARD_MARGIN, type ScenarioRole } from "./scenario-role.js";
 import { DEFAULT_MAX_REGRESSED_PROMPTS, DEFAULT_REGRESSION_FLOOR, type RegressionEvidence, judgeRegression } from "./judge-regression.js";
 
 /**
@@ -75,6 +76,10 @@ export interface GateSettings {
   answers?: "speed" | "quality" | undefined;
   /** gate.quality: the smallest significant drop in accuracy that fails; absent: DEFAULT_MAX_QUALITY_DROP. */
   quality?: { maxDrop: number } | undefined;
+  /** A scenario's gate.role; absent: target (minRoundScore is its bar). */
+  role?: ScenarioRole | undefined;
+  /** gate.margin of a guard: how much slower it may surely be; absent: DEFAULT_GUARD_MARGIN. Ignored for a target. */
+  margin?: number | undefined;
 }
 
 export interface GateResult extends GateSettings {
@@ -89,7 +94,10 @@ export interface GateResult extends GateSettings {
   reasons: string[];
   /** What the rule (gate.use) found, pass or fail; null when a failure left nothing to evaluate. */
   rule: string | null;
-  /** What the rule compares with: minRoundScore, raised by the noise floor under `noise-floor`. */
+  /**
+   * What the rule compares with: a target's minRoundScore, raised by the noise floor under `noise-floor`; a guard's
+   * 1 − margin, lowered by it.
+   */
   bar: number;
   /**
    * Which measure decided the unexplained rule and what it found, pass or fail (judgeUnexplained); absent when no answers were held
@@ -175,13 +183,76 @@ export function answersJudgedByQuality(
   return settings.answers === "quality" && quality !== null && quality !== undefined && quality.compared > 0;
 }
 
-function ruleOutcome(input: GateInput, settings: GateSettings, bar: number): { passed: boolean; statement: string } {
+/**
+ * A guard's rule, the mirror of a target's: it fails only when the candidate is surely slower than the bar
+ * (1 − margin). Under interval-low the interval's high end must reach it, so a guard whose interval holds 1×
+ * (no change the round can tell) always passes; under noise-floor the score must reach the bar lowered by the
+ * floor, since the noise that could make an unchanged engine look faster can as well make it look slower.
+ */
+function guardOutcome(input: GateInput, settings: GateSettings, bar: number): { passed: boolean; statement: string } {
   const score = input.roundScore as number;
-  const shownBar = formatBar(bar);
+  const margin = `guard: not slower than 1 − gate.margin ${formatPercent(settings.margin ?? DEFAULT_GUARD_MARGIN)}`;
   switch (settings.use) {
     case "round-score": {
       const passed = score >= bar;
-      return { passed, statement: `round score ${formatScoreAgainstBar(score, bar)} ${passed ? "≥" : "<"} ${shownBar}` };
+      return {
+        passed,
+        statement: `round score ${formatScoreAgainstBar(score, bar)} ${passed ? "≥" : "<"} ${formatBar(bar, score)} (${margin})`,
+      };
+    }
+    case "interval-low": {
+      if (!input.interval) {
+        return {
+          passed: false,
+          statement: `no interval to gate on with fewer than ${MIN_PROMPTS_FOR_INTERVAL} prompts (gate.use is interval-low)`,
+        };
+      }
+      const passed = input.interval.high >= bar;
+      return {
+        passed,
+        statement:
+          `interval high ${formatScoreAgainstBar(input.interval.high, bar)} ${passed ? "≥" : "<"} ` +
+          `${formatBar(bar, input.interval.high)} (${margin})`,
+      };
+    }
+    case "noise-floor": {
+      if (!input.noise)
+        return { passed: false, statement: "gate.use is noise-floor but the round names no calibration (gate.calibration)" };
+      if (input.noise.problems.length > 0) {
+        return { passed: false, statement: `the calibration does not fit this round: ${input.noise.problems.join("; ")}` };
+      }
+      const passed = score >= bar;
+      const floor = `${margin}, lowered by the noise floor ${formatPercent(input.noise.floor)}`;
+      return {
+        passed,
+        statement: `round score ${formatScoreAgainstBar(score, bar)} ${passed ? "≥" : "<"} ${formatBar(bar, score)} (${floor})`,
+      };
+    }
+    case "sequential": {
+      // The sequential test looked for the guard's bar from above (summarizeRound); whatever stopped it, the guard fails only
+      // when the test's bound at its last look lies wholly below the bar, as under interval-low.
+      if (input.noise && input.noise.problems.length > 0) {
+        return { passed: false, statement: `the calibration does not fit this round: ${input.noise.problems.join("; ")}` };
+      }
+      if (!input.interval) return { passed: false, statement: "gate.use is sequential but the round has no runs to test (bench.runs)" };
+      const passed = input.interval.high >= bar;
+      return {
+        passed,
+        statement:
+          `sequential bound high ${formatScoreAgainstBar(input.interval.high, bar)} ${passed ? "≥" : "<"} ` +
+          `${formatBar(bar, input.interval.high)} (${margin})`,
+      };
+    }
+  }
+}
+
+function ruleOutcome(input: GateInput, settings: GateSettings, bar: number): { passed: boolean; statement: string } {
+  if (settings.role === "guard") return guardOutcome(input, settings, bar);
+  const score = input.roundScore as number;
+  switch (settings.use) {
+    case "round-score": {
+      const passed = score >= bar;
+      return { passed, statement: `round score ${formatScoreAgainstBar(score, bar)} ${passed ? "≥" : "<"} ${formatBar(bar, score)}` };
     }
     case "interval-low": {
       if (!input.interval) {
@@ -191,7 +262,11 @@ function ruleOutcome(input: GateInput, settings: GateSettings, bar: number): { p
         };
       }
       const passed = input.interval.low >= bar;
-      return { passed, statement: `interval low ${formatScoreAgainstBar(input.interval.low, bar)} ${passed ? "≥" : "<"} ${shownBar}` };
+      return {
+        passed,
+        statement:
+          `interval low ${formatScoreAgainstBar(input.interval.low, bar)} ${passed ? "≥" : "<"} ` + formatBar(bar, input.interval.low),
+      };
     }
     case "noise-floor": {
       if (!input.noise)
@@ -201,7 +276,10 @@ function ruleOutcome(input: GateInput, settings: GateSettings, bar: number): { p
       }
       const passed = score >= bar;
       const floor = `${formatBar(settings.minRoundScore)} + noise floor ${formatPercent(input.noise.floor)}`;
-      return { passed, statement: `round score ${formatScoreAgainstBar(score, bar)} ${passed ? "≥" : "<"} ${shownBar} (${floor})` };
+      return {
+        passed,
+        statement: `round score ${formatScoreAgainstBar(score, bar)} ${passed ? "≥" : "<"} ${formatBar(bar, score)} (${floor})`,
+      };
     }
     case "sequential": {
       if (input.noise && input.noise.problems.length > 0) {
@@ -300,8 +378,18 @@ function integrityReasons(
  * otherwise every reason the gate does not pass is listed, so a card never shows only the median
  * while a crash or a pile of truncated answers is what kept the patch out.
  */
+/** The bar the rule compares with (GateResult.bar). */
+export function gateBar(settings: GateSettings, noise: NoiseInput | null | undefined): number {
+  const floor = settings.use === "noise-floor" && noise ? noise.floor : null;
+  if (settings.role === "guard") {
+    const bar = 1 - (settings.margin ?? DEFAULT_GUARD_MARGIN);
+    return floor === null ? bar : bar / (1 + floor);
+  }
+  return floor === null ? settings.minRoundScore : settings.minRoundScore * (1 + floor);
+}
+
 export function evaluateGate(input: GateInput, settings: GateSettings): GateResult {
-  const bar = settings.use === "noise-floor" && input.noise ? settings.minRoundScore * (1 + input.noise.floor) : settings.minRoundScore;
+  const bar = gateBar(settings, input.noise);
   const minAgreement = settings.minAgreement ?? DEFAULT_MIN_AGREEMENT;
   const maxUnexplained = settings.maxUnexplained ?? DEFAULT_MAX_UNEXPLAINED;
   const regression = {
@@ -333,7 +421,15 @@ export function evaluateGate(input: GateInput, settings: GateSettings): GateResu
   reasons.push(...integrity.reasons);
   if (input.quality?.reason) reasons.push(input.quality.reason);
   // Outside the answers' switch: a minority of prompts served slower fails whatever judges the answers.
-  if (input.regression) reasons.push(...judgeRegression(input.regression, { ...regression, minRoundScore: settings.minRoundScore }));
+  if (input.regression)
+    reasons.push(
+      ...judgeRegression(input.regression, {
+        ...regression,
+        minRoundScore: settings.minRoundScore,
+        role: settings.role,
+        margin: settings.margin,
+      }),
+    );
   if (compared < settings.minPrompts) {
     reasons.push(`too few prompts for a verdict: ${compared} compared, gate.minPrompts is ${settings.minPrompts}`);
   }

@@ -14,12 +14,19 @@ export function formatScoreAgainstBar(value: number, bar: number): string {
   return `${value.toFixed(6)}×`;
 }
 
-/** The bar itself, with the digits it has (1.047×, not 1.05×, when the noise floor made it 1.0473). */
-export function formatBar(bar: number): string {
-  for (let digits = 2; digits <= 4; digits++) {
-    if (Number(bar.toFixed(digits)) === bar) return `${bar.toFixed(digits)}×`;
+/**
+ * The bar, rounded for people: two decimals (a noise floor's 1.0473 reads 1.05×; "< 2.1626×" told nobody more).
+ * Next to the value it is compared with (`against`), as many more as it takes to tell the two apart, so "1.047× <
+ * 1.05×" never reads as a pass: "1.0470× < 1.0473×". formatScoreAgainstBar gives the value the same digits.
+ */
+export function formatBar(bar: number, against?: number): string {
+  // A bar with two decimals is shown exactly: the value beside it takes the digits that tell them apart (0.99996× < 1.00×).
+  if (against === undefined || Number(bar.toFixed(2)) === bar) return `${bar.toFixed(2)}×`;
+  for (let digits = 2; digits <= 6; digits++) {
+    const shown = bar.toFixed(digits);
+    if (shown !== against.toFixed(digits) || bar === against) return `${shown}×`;
   }
-  return `${bar.toFixed(4)}×`;
+  return `${bar.toFixed(6)}×`;
 }
 
 export function formatPercent(fraction: number): string {

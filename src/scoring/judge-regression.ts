@@ -1,3 +1,4 @@
+import { DEFAULT_GUARD_MARGIN, type ScenarioRole } from "./scenario-role.js";
 import { compareIds } from "./compare-ids.js";
 import { formatBar, formatPercent, formatPercentAgainst, formatScoreAgainstBar, formatTimes } from "./format-speedup.js";
 import type { LatencyRatios } from "./measure-latency-ratios.js";
@@ -25,6 +26,9 @@ export interface RegressionSettings {
   maxRegressedPrompts: number;
   /** gate.minRoundScore: a bar under 1 (a slowdown the maintainers accept) lowers the floor with it; absent: 1. */
   minRoundScore?: number;
+  /** A guard's floor follows its own bar, 1 − gate.margin. */
+  role?: ScenarioRole | undefined;
+  margin?: number | undefined;
 }
 
 /**
@@ -32,12 +36,20 @@ export interface RegressionSettings {
  * whose maintainers accept 0.25× (a noisy one-run workload, a "must not regress by much" bar) is not
  * failed for prompts at 0.6×, which its own bar allows; at a bar of 1 or more the floor is gate.regressionFloor.
  */
-export function effectiveRegressionFloor(settings: { regressionFloor?: number | undefined; minRoundScore?: number | undefined }): number {
-  return (settings.regressionFloor ?? DEFAULT_REGRESSION_FLOOR) * Math.min(1, settings.minRoundScore ?? 1);
+export function effectiveRegressionFloor(settings: {
+  regressionFloor?: number | undefined;
+  minRoundScore?: number | undefined;
+  role?: ScenarioRole | undefined;
+  margin?: number | undefined;
+}): number {
+  // A guard's bar is 1 − margin, whatever minRoundScore says: a guard allowed 20% slower is not failed for prompts at 0.75×.
+  const bar = settings.role === "guard" ? 1 - (settings.margin ?? DEFAULT_GUARD_MARGIN) : (settings.minRoundScore ?? 1);
+  return (settings.regressionFloor ?? DEFAULT_REGRESSION_FLOOR) * Math.min(1, bar);
 }
 
 /** How a reason names the floor: gate.regressionFloor, or that of the bar. */
 function floorName(settings: RegressionSettings): string {
+  if (settings.role === "guard") return "gate.regressionFloor × (1 − gate.margin)";
   return (settings.minRoundScore ?? 1) < 1 ? "gate.regressionFloor × gate.minRoundScore" : "gate.regressionFloor";
 }
 

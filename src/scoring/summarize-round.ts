@@ -3,6 +3,7 @@ import { type AggregatedPrompt, type RunOutcome, aggregatePromptRuns } from "./a
 import { type GateResult, type GateSettings, MIN_PROMPTS_FOR_INTERVAL, type NoiseInput, evaluateGate } from "./evaluate-gate.js";
 import { countBaselineNovelty } from "./count-baseline-novelty.js";
 import { effectiveRegressionFloor, findRegressedPrompts } from "./judge-regression.js";
+import { DEFAULT_GUARD_MARGIN } from "./scenario-role.js";
 import { type LatencyRatios, measureLatencyRatios } from "./measure-latency-ratios.js";
 import type { UnexplainedAnswers } from "./judge-unexplained.js";
 import { compareIds } from "./compare-ids.js";
@@ -277,7 +278,8 @@ export function summarizeRound(prompts: readonly PromptOutcome[], options: Summa
         runScores,
         budget: options.sequential.budget,
         order: options.sequential.order,
-        bar: options.gate.minRoundScore,
+        // A guard is looked for from above its own bar (1 − margin): a look that clears it ends the round early, as a target's does.
+        bar: options.gate.role === "guard" ? 1 - (options.gate.margin ?? DEFAULT_GUARD_MARGIN) : options.gate.minRoundScore,
         calibrated: options.noise && options.noise.problems.length === 0 ? (options.sequential.calibrated ?? null) : null,
       })
     : null;

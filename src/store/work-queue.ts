@@ -14,6 +14,7 @@ import type { Logger } from "../logger.js";
 import type { Database } from "./database.js";
 import { type EnqueueResult, type WorkItem, enqueueWork } from "./enqueue-work.js";
 import { createGraphileLogger } from "./graphile-logger.js";
+import { handBackJobs } from "./hand-back-jobs.js";
 import { DEFAULT_LIVENESS, type LivenessPolicy, beat, forgetOwners, releaseDeadOwners, releaseOwners } from "./track-worker-liveness.js";
 
 /*
@@ -56,8 +57,13 @@ export interface WorkQueue {
   readonly events: WorkerEvents;
   /** This replica's running worker pools, by the id they lock jobs with (graphile-worker's locked_by). */
   readonly ownerIds: readonly string[];
-  /** Lets running jobs finish, then releases everything; jobs not started stay stored for the next process. */
-  stop(): Promise<void>;
+  /**
+   * Lets running jobs finish, then releases everything; jobs not started stay stored for the next process.
+   * With `graceMs`, a job still running after it (stuck in a GitHub call's retries) is not waited for: it is
+   * handed back to the queue with its attempt (handBackJobs) and runs again at the next start; the process
+   * is expected to exit, which ends it.
+   */
+  stop(options?: { graceMs?: number }): Promise<void>;
 }
 
 export const DEFAULT_CONCURRENCY = 4;
@@ -223,16 +229,37 @@ export async function startWorkQueue(options: WorkQueueOptions): Promise<WorkQue
       if (result.stored) for (const nudge of pools.values()) nudge(1);
       return result;
     },
-    stop() {
+    stop(stopOptions = {}) {
       stopping ??= (async () => {
         clearInterval(timer);
         stopSignal.abort();
         await beating;
         await restarting;
         const ownerIds = [...pools.keys()];
-        await runner.stop().catch((error: unknown) => {
-          logger.warn(`job queue: the runner did not stop cleanly: ${(error as Error).message}`);
+        const stopped = runner.stop().then(
+          () => true,
+          (error: unknown) => {
+            logger.warn(`job queue: the runner did not stop cleanly: ${(error as Error).message}`);
+            return true;
+          },
+        );
+        const { graceMs } = stopOptions;
+        let graceTimer: NodeJS.Timeout | undefined;
+        const graceOver = new Promise<false>((resolve) => {
+          if (graceMs !== undefined) graceTimer = setTimeout(() => resolve(false), graceMs);
         });
+        const finished = await Promise.race([stopped, graceOver]);
+        clearTimeout(graceTimer);
+        if (!finished) {
+          const handed = await handBackJobs(database.pool, ownerIds).catch((error: unknown) => {
+            logger.warn(`job queue: could not hand back the running jobs (${(error as Error).message}); the heartbeat sweep will`);
+            return 0;
+          });
+          logger.warn(
+            `job queue: ${handed} running job(s) did not finish within ${Math.round((graceMs ?? 0) / 100) / 10} s of the stop; ` +
+              "handed back, they run again at the next start",
+          );
+        }
         await forgetOwners(database.pool, ownerIds).catch((error: unknown) => {
           logger.warn(`job queue: could not remove this replica's heartbeats: ${(error as Error).message}`);
         });

@@ -10,6 +10,19 @@ export interface InfrastructureLoss {
   hint: string;
 }
 
+/**
+ * A model path the engine's command names that was not there when the engine exited at startup, as the
+ * runtime found it (the engine may have died of it without its log saying so).
+ */
+export interface MissingModel {
+  /** The flag that names it, such as "-m" or "--model-path". */
+  flag: string;
+  /** The path as the command wrote it. */
+  path: string;
+  /** Where it was looked for: inside the engine's container, or on the runner (runtime: process). */
+  where: "container" | "runner";
+}
+
 /** How an engine ended: what the classifier needs besides the log. */
 export interface EngineExit {
   exitCode: number | null;
@@ -18,4 +31,6 @@ export interface EngineExit {
   oomKilled: boolean;
   /** Set when the engine's end could not be observed because the runtime lost its host; classified as kind "infrastructure". */
   infrastructure?: InfrastructureLoss;
+  /** Set when the engine exited and a model path its command names was not there. */
+  missingModel?: MissingModel;
 }

@@ -13,7 +13,8 @@ import { useFakeGitHub } from "../support/fake-github/use-fake-github.js";
  * new parent. Now the server listens first, GET /ready says "starting" with 503 until the database is
  * open and migrated, one log line says when it is ready, and SIGTERM to the started process reaches
  * the app. A delivery that arrives while the store opens waits for it (unread, within
- * SPEEDGATE_DELIVERY_HOLD_MS) and is answered as any other, instead of 503.
+ * SPEEDGATE_DELIVERY_HOLD_MS) and is answered as any other, instead of 503. Those 503s are logged as one
+ * line each, without a stack (#39).
  */
 
 async function get(port: number, path: string): Promise<{ status: number; body: string }> {
@@ -95,6 +96,11 @@ describe("the app's readiness and its stop", () => {
           // The migration lock is held for the whole test: the hold ends by its bound, not by the store.
           expect(await sendWebhook(bot.webhookUrl, { event: "ping", payload: { zen: "too early" }, secret: bot.secret })).toBe(503);
           expect(await get(bot.port, "/ready")).toEqual({ status: 503, body: '{"status":"starting"}\n' });
+          // Answers the app gives on purpose, logged as lines: pino-http's made-up error and its stack made each a wall of text.
+          for (const request of ["POST \\/api\\/github\\/webhooks", "GET \\/ready"]) {
+            const line = (await bot.waitFor(new RegExp(`^\\{.*"msg":"${request} 503 - \\d+ms"\\}$`, "m")))[0];
+            expect(line).not.toMatch(/"err"|stack|failed with status code/);
+          }
         } finally {
           // Killed: a stop waits for the store to finish opening, which the held lock does not let it.
           await bot.kill();

@@ -118,6 +118,33 @@ describe("process runtime", () => {
     expect(failure.logTail).toContain('  File "/src/vllm/engine.py", line 12, in <module>');
   });
 
+  it("reports model_not_found for an engine that exits before its log says why, when its command's -m is not in its folder", async () => {
+    const cwd = await makeTempDir("speedgate-models-");
+    await writeFile(join(cwd, "tiny.gguf"), "GGUF");
+    const silent = (model: string) => ["sh", "-c", "echo loading; exit 1", "sh", "-m", model, "--port", "{port}"];
+    const start = async (model: string) => {
+      const round = makeProcessRound({ port: await getFreePort(), command: silent(model), cwd, overrides: { engine: "llama.cpp" } });
+      const runtime = new ProcessRuntime(round, { logger: silentLogger, runId: "test" });
+      runtimes.push(runtime);
+      return await failureOf(
+        waitUntilHealthy({
+          engine: await runtime.start("baseline", new AbortController().signal),
+          path: "/health",
+          timeoutS: 600,
+          intervalMs: 20,
+          signal: new AbortController().signal,
+          engineFamily: "llama.cpp",
+        }),
+      );
+    };
+    expect(await start("missing.gguf")).toMatchObject({
+      kind: "model_not_found",
+      summary:
+        "-m missing.gguf: no such file or folder on the runner (found by speedgate after the engine exited; its log does not say why)",
+    });
+    expect(await start("tiny.gguf")).toMatchObject({ kind: "exited", summary: "loading" });
+  });
+
   it("wakes from a long poll interval as soon as the engine exits", async () => {
     const { engine } = await startFake("exit-later");
     await waitForLogMatch(engine, /listening/);

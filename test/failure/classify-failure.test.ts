@@ -205,6 +205,28 @@ describe("classifyFailure", () => {
     expect(failure.logTail).toEqual(["torch.OutOfMemoryError: CUDA out of memory.", "Killed"]);
   });
 
+  it("a model path the runtime found missing decides a startup exit whose log says nothing of its own, and only that", () => {
+    const missingModel = { flag: "-m", path: "/models/missing.gguf", where: "container" as const };
+    // llama-server lost its last lines: the log stops at its banner.
+    const banner = ["0.00.020.658 W srv  llama_server: -----------------"];
+    expect(classify(banner, { exit: { ...exited(1), missingModel }, engine: "llama.cpp" })).toMatchObject({
+      kind: "model_not_found",
+      label: "the model file is not there",
+      summary:
+        "-m /models/missing.gguf: no such file or folder in the engine's container (found by speedgate after the engine exited; " +
+        "its log does not say why)",
+    });
+    expect(classify([], { exit: { ...exited(1), missingModel: { ...missingModel, where: "runner" } } }).summary).toContain("on the runner");
+    // The engine's own line wins, and says it in its words.
+    const said = classify(["gguf_init_from_file: failed to open GGUF file '/models/missing.gguf' (No such file or directory)"], {
+      exit: { ...exited(1), missingModel },
+    });
+    expect(said.summary).toBe("gguf_init_from_file: failed to open GGUF file '/models/missing.gguf' (No such file or directory)");
+    // A crash the log shows is the cause; an engine that served first did not die of a missing model.
+    expect(classify([], { exit: { ...exited(null, "SIGSEGV"), missingModel } }).kind).toBe("fatal_signal");
+    expect(classify([], { stage: "benchmark", exit: { ...exited(1), missingModel } }).kind).toBe("exited");
+  });
+
   it("caps a runaway summary line", () => {
     const failure = classify([`RuntimeError: ${"x".repeat(5_000)}`]);
     expect(failure.summary.length).toBeLessThanOrEqual(1_000);

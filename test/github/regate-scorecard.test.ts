@@ -458,3 +458,44 @@ describe("regateScorecard: the repository's bar per scenario (gate.scenarios)", 
     ]);
   });
 });
+
+/*
+ * #39: the round config made the workloads a pull request does not target guards, the app's settings did not, and
+ * the check failed pull requests whose card passed. The app's settings still decide (a card is the pull request's
+ * word), so they take the role too; and a card that claims a guard, or a wide margin, does not get it from the app.
+ */
+describe("regateScorecard: a scenario's role", () => {
+  const repoGate = { minRoundScore: 1, maxUnscored: 0.1, minPrompts: 10 };
+  const roles = (regated: Scorecard) =>
+    regated.scenarios?.map((scenario) => [scenario.name, scenario.card.gate.role ?? "target", scenario.card.gate.passed]);
+
+  it("passes a guard within noise of 1.0 when the repository's settings name it a guard, as the card did", () => {
+    const card = makeScenarioRound([
+      { name: "decode-c1", speedup: 1.2 },
+      { name: "chat-rate16", speedup: 0.97, role: "guard" },
+    ]);
+    expect(card.gate.passed).toBe(true);
+    const guarded = regateScorecard(card, { ...repoGate, scenarios: { "chat-rate16": { role: "guard" } } }, null);
+    expect(roles(guarded)).toEqual([
+      ["decode-c1", "target", true],
+      ["chat-rate16", "guard", true],
+    ]);
+    expect(guarded.gate.passed).toBe(true);
+    expect(guarded.scenarios?.[1]?.card.gate.bar).toBe(0.95);
+  });
+
+  it("never takes a role or margin a card claims: a scenario the repository does not name a guard is a target", () => {
+    const claimed = makeScenarioRound([
+      { name: "decode-c1", speedup: 1.2 },
+      { name: "chat-rate16", speedup: 0.6, role: "guard", margin: 0.5 },
+    ]);
+    expect(claimed.gate.passed).toBe(true);
+    expect(roles(regateScorecard(claimed, repoGate, null))).toEqual([
+      ["decode-c1", "target", true],
+      ["chat-rate16", "target", false],
+    ]);
+    const asGuard = regateScorecard(claimed, { ...repoGate, scenarios: { "chat-rate16": { role: "guard" } } }, null);
+    expect(asGuard.scenarios?.[1]?.card.gate).toMatchObject({ role: "guard", passed: false, bar: 0.95 });
+    expect(asGuard.scenarios?.[1]?.card.gate.margin).toBeUndefined();
+  });
+});

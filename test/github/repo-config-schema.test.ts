@@ -85,8 +85,8 @@ describe("parseRepoConfig", () => {
       "gate.scenarios.decode-c1.maxUnscored: expected a share of prompts in [0, 1), such as 0.1, got 1",
     ]);
     expect(problems({ "decode-c1": 0.98 })).toEqual([
-      "gate.scenarios.decode-c1: expected an object with some of minRoundScore, use, maxUnscored, minPrompts, minAgreement, " +
-        "maxUnexplained, regressionFloor, maxRegressedPrompts and answers, got 0.98",
+      "gate.scenarios.decode-c1: expected an object with some of role, minRoundScore, margin, use, maxUnscored, minPrompts, " +
+        "minAgreement, maxUnexplained, regressionFloor, maxRegressedPrompts and answers, got 0.98",
     ]);
     expect(problems(["decode-c1"])).toEqual([
       expect.stringMatching(/^gate\.scenarios: expected a mapping of scenario names to bars/) as string,

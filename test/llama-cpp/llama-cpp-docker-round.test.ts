@@ -152,14 +152,16 @@ describe.skipIf(!image)("llama.cpp's server through the Docker runtime (real eng
       },
     );
 
-    it("a model the image does not have: model_not_found", async () => {
+    it("a model the image does not have: model_not_found, whether or not llama-server's log said so before it exited", async () => {
       const { card } = await playRound({ baseline: { image, command: command([], "/models/missing.gguf") }, prompts: 1 });
-      expect(card.failure).toMatchObject({
-        engine: "baseline",
-        stage: "startup",
-        kind: "model_not_found",
-        summary: "gguf_init_from_file: failed to open GGUF file '/models/missing.gguf' (No such file or directory)",
-      });
+      expect(card.failure).toMatchObject({ engine: "baseline", stage: "startup", kind: "model_not_found" });
+      // llama-server logs through a thread its exit does not wait for: about one start in five lost the line (the same
+      // outside Docker), and the card then says what speedgate found in the container.
+      expect([
+        "gguf_init_from_file: failed to open GGUF file '/models/missing.gguf' (No such file or directory)",
+        "-m /models/missing.gguf: no such file or folder in the engine's container (found by speedgate after the engine exited; " +
+          "its log does not say why)",
+      ]).toContain(card.failure?.summary);
       expect(card.failure?.hint).toContain("docker.mounts");
     });
   });

@@ -222,3 +222,51 @@ describe("evaluateGate: the agreement rules", () => {
     );
   });
 });
+
+/*
+ * #39: a workload a pull request does not target had to prove a speedup to pass (its interval's low end at
+ * 0.95, and with a CPU runner's calibration a bar of 0.95 × 1.2792 = 1.2152×). A guard is a non-inferiority
+ * test: it fails only when the candidate is surely slower than 1 − gate.margin, and the noise floor lowers
+ * its bar where it raises a target's.
+ */
+describe("evaluateGate: a scenario's role", () => {
+  const unchanged = { low: 0.9, high: 1.08, confidence: 0.95 };
+
+  it("passes a guard within noise of 1.0 that the same bar as a target fails", () => {
+    const within = input({ roundScore: 0.99, interval: unchanged });
+    expect(evaluateGate(within, settings({ minRoundScore: 0.95 })).passed).toBe(false);
+    expect(evaluateGate(within, settings({ role: "guard" }))).toMatchObject({
+      passed: true,
+      bar: 0.95,
+      reason: "interval high 1.08× ≥ 0.95× (guard: not slower than 1 − gate.margin 5%)",
+    });
+  });
+
+  it("fails a guard whose interval lies wholly below 1 − margin, and takes its margin from gate.margin", () => {
+    const slower = input({ roundScore: 0.85, interval: { low: 0.8, high: 0.93, confidence: 0.95 } });
+    expect(evaluateGate(slower, settings({ role: "guard" }))).toMatchObject({
+      passed: false,
+      reasons: ["interval high 0.93× < 0.95× (guard: not slower than 1 − gate.margin 5%)"],
+    });
+    expect(evaluateGate(slower, settings({ role: "guard", margin: 0.1 }))).toMatchObject({ passed: true, bar: 0.9 });
+  });
+
+  it("lowers a calibrated guard's bar by the noise floor where a target's is raised: an unchanged engine passes either way", () => {
+    // The CPU runner: a floor of +27.9% made 0.95 a bar of 1.2152× for a scenario no patch targets.
+    const noise = { floor: 0.2792, problems: [] };
+    const unlucky = input({ roundScore: 0.8, interval: unchanged, noise });
+    const guard = evaluateGate(unlucky, settings({ role: "guard", use: "noise-floor" }));
+    expect(guard.passed).toBe(true);
+    expect(guard.bar).toBeCloseTo(0.95 / 1.2792, 6);
+    expect(guard.reason).toBe("round score 0.80× ≥ 0.74× (guard: not slower than 1 − gate.margin 5%, lowered by the noise floor 27.9%)");
+    expect(evaluateGate(unlucky, settings({ minRoundScore: 0.95, use: "noise-floor" })).passed).toBe(false);
+    // Surely slower, beyond what the runner's noise explains: the guard fails.
+    expect(
+      evaluateGate(input({ roundScore: 0.7, interval: unchanged, noise }), settings({ role: "guard", use: "noise-floor" })).passed,
+    ).toBe(false);
+  });
+
+  it("leaves a target as it was: minRoundScore is its bar, margin is not read", () => {
+    expect(evaluateGate(input(), settings({ role: "target", margin: 0.5 }))).toMatchObject({ passed: false, bar: 1 });
+  });
+});

@@ -146,6 +146,30 @@ describeEachBackend("the work queue", (backend) => {
     expect(left.rowCount).toBe(0);
   });
 
+  it("a stop with a grace does not wait for a job that never ends: handed back with its attempt, the next queue runs it", async () => {
+    const started = deferred();
+    const stuck = await start({
+      post: async () => {
+        started.resolve();
+        await new Promise<never>(() => undefined);
+      },
+    });
+    await stuck.enqueue({ task: "post", payload: { key: "stuck" }, key: "stuck", lane: "o/r#9", maxAttempts: 1 });
+    await started.promise;
+    // Without the grace this stop would wait for ever.
+    await stuck.stop({ graceMs: 200 });
+    queues.splice(queues.indexOf(stuck), 1);
+    const { rows } = await database.pool.query<{ attempts: number; locked_by: string | null }>(
+      "SELECT attempts, locked_by FROM graphile_worker.jobs WHERE key = 'stuck'",
+    );
+    // Its only attempt given back: one it was taken with would leave a job that is never run again.
+    expect(rows).toEqual([{ attempts: 0, locked_by: null }]);
+    const probe = new QueueProbe();
+    await start({ post: probe.handler() });
+    await probe.until(() => probe.totalSuccesses === 1);
+    expect(Object.fromEntries(probe.runs)).toEqual({ stuck: 1 });
+  });
+
   it("shares 100 jobs between two replicas: none lost, none run twice", async () => {
     // Two replicas, each with its own pool and workers, both receiving every delivery (as GitHub's
     // redelivery and a replayed delivery can make them): each job must still run exactly once.

@@ -8,6 +8,9 @@ export interface ScenarioPlan {
   speedup: number;
   /** The scenario's own gate.minRoundScore; the round's (1.0) when left out. */
   minRoundScore?: number;
+  /** The scenario's own gate.role and gate.margin; a target when left out. */
+  role?: "target" | "guard";
+  margin?: number;
 }
 
 /** Enough prompts for the default gate.minPrompts (10). */
@@ -16,8 +19,10 @@ const PROMPTS = 12;
 /** A round's card with scenarios, each scenario's card made as makeCard makes one, assembled as a round assembles them. */
 export function makeScenarioRound(plans: readonly ScenarioPlan[], maxRegression: number | null = null): Scorecard {
   const scenarios = plans.map((plan) => {
-    const config =
-      plan.minRoundScore === undefined ? testConfig : { ...testConfig, gate: { ...testConfig.gate, minRoundScore: plan.minRoundScore } };
+    const own = Object.fromEntries(
+      Object.entries({ minRoundScore: plan.minRoundScore, role: plan.role, margin: plan.margin }).filter(([, v]) => v !== undefined),
+    );
+    const config = Object.keys(own).length === 0 ? testConfig : { ...testConfig, gate: { ...testConfig.gate, ...own } };
     const prompts: PromptPlan[] = Array.from({ length: PROMPTS }, (_, index) => ({ speedup: plan.speedup * (1 + (index % 3) * 0.01) }));
     const { scenarios: _none, ...card } = makeCard(prompts, { config });
     return { name: plan.name, card };

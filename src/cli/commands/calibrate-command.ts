@@ -15,6 +15,7 @@ import { calibratedSpread, detectableWithin } from "../../scoring/decide-sequent
 import { calibrationRunsOf, describeRuns } from "../../config/run-plan.js";
 import { type Command, UsageError } from "../command.js";
 import { parseCommandArgs } from "../parse-command-args.js";
+import { readRoundMode } from "../read-round-mode.js";
 import { createProgressRenderer } from "../render-round-progress.js";
 
 export const DEFAULT_CALIBRATION_ROUNDS = 20;
@@ -35,6 +36,37 @@ function describeUnrepeatable(share: number, maxUnscored: number, where: string)
 }
 
 /**
+ * A study whose A/A rounds all fell on one side of 1×: the two seats are not alike (one engine met a busier machine, a
+ * warmer cache, a fixed order), and the floor measures that bias, not noise. Five rounds of one side happen by chance in
+ * 6% of studies of an unbiased runner; the warning says what to look at, it refuses nothing.
+ */
+function describeBias(scores: readonly number[], where: string): string | null {
+  if (scores.length < 5) return null;
+  const below = scores.every((score) => score < 1);
+  if (!below && !scores.every((score) => score > 1)) return null;
+  return (
+    `  warning: all ${scores.length} A/A rounds${where} scored ${below ? "below" : "above"} 1.00× ` +
+    `(${formatTimes(Math.min(...scores))}–${formatTimes(Math.max(...scores))}): the baseline against itself should land on both ` +
+    `sides; one seat was favoured (a runner busy with other work, an engine sharing its cores or cache), so this floor measures ` +
+    `that, not the runner's noise: calibrate again on a dedicated, idle runner`
+  );
+}
+
+/** A noise floor past which a round passes only speedups most pull requests never make. */
+const TOO_NOISY_FLOOR = 0.25;
+
+/** A floor too wide to gate anything, with the smallest speedup the runner could show (passing 95% of the time). */
+function describeTooNoisy(noise: CalibrationFile["noise"], where: string): string | null {
+  if (noise.floor < TOO_NOISY_FLOOR) return null;
+  const smallest = (1 + noise.floor) * (1 + noise.detectableSpeedup);
+  return (
+    `  warning: the noise floor${where} is +${formatPercent(noise.floor)}: a patch must be about ${formatTimes(smallest)} as fast to ` +
+    `pass 95% of the time on this runner, and an unchanged or slightly faster engine gets inconclusive cards; score on a ` +
+    `dedicated, idle runner (docs/score-your-engine.md, step 4)`
+  );
+}
+
+/**
  * What the study found, for a person deciding whether to trust it. With scenarios the lines above are
  * the first scenario's (the file's top level), and each scenario's floor follows, since a round holds
  * each scenario to its own.
@@ -42,7 +74,7 @@ function describeUnrepeatable(share: number, maxUnscored: number, where: string)
 export function describeCalibration(
   file: CalibrationFile,
   maxUnscored: number,
-  queueBound: { rounds: number; first: QueueBound } | null = null,
+  queueBound: { rounds: number; first: QueueBound & { scenario: string | null } } | null = null,
   /** A scenario's own gate.maxUnscored, where it sets one. */
   scenarioMaxUnscored: ReadonlyMap<string, number> = new Map(),
 ): string {
@@ -92,9 +124,24 @@ export function describeCalibration(
     limit: scenarioMaxUnscored.get(scenario.name) ?? maxUnscored,
   })) ?? [{ where: "", share: worstUnscoredShare(file.rounds), limit: maxUnscored }];
   for (const { where, share, limit } of studies) if (share > limit) lines.push(describeUnrepeatable(share, limit, where));
+  const noises = file.scenarios?.map((scenario) => ({ where: ` of scenario ${scenario.name}`, study: scenario })) ?? [
+    { where: "", study: file },
+  ];
+  for (const { where, study } of noises) {
+    const warnings = [
+      describeBias(
+        study.rounds.map((round) => round.roundScore),
+        where,
+      ),
+      describeTooNoisy(study.noise, where),
+    ];
+    for (const warning of warnings) if (warning) lines.push(warning);
+  }
   if (queueBound) {
+    const which = queueBound.first.scenario === null ? "" : ` in scenario ${queueBound.first.scenario}`;
     lines.push(
-      `  warning: ${queueBound.rounds} of ${file.rounds.length} A/A rounds were queue-bound (in the first, ${queueBound.first.why}): ` +
+      `  warning: ${queueBound.rounds} of ${file.rounds.length} A/A rounds were queue-bound${which} ` +
+        `(in the first, ${queueBound.first.why}): ` +
         `this floor measures how the baseline's queue drains, not its speed; ${queueBound.first.fix}`,
     );
   }
@@ -135,9 +182,14 @@ function describeAaScore(card: Scorecard): string {
 export const calibrateCommand: Command = {
   name: "calibrate",
   summary: "measure this runner's noise: the baseline scored against itself N rounds (an A/A study)",
-  usage: "speedgate calibrate --config <round.yml> [--runs N] [--out <file>] [--run-id ID]",
+  usage: "speedgate calibrate --config <round.yml> [--base <rev> [--head <rev>] [--repo <dir>]] [--runs N] [--out <file>] [--run-id ID]",
   details: `Options:
   --config <file>  the round config the rounds will run (its settings, prompts and bench.runs)
+  --base <rev>     for a config run with --base (a pull request's own commits): the baseline is the
+                   engine at this commit, in both seats, its folders resolved as run --base resolves
+                   them; the calibration fits run --base with any base
+  --head <rev>     accepted as run takes it (default HEAD); the A/A study never runs the head
+  --repo <dir>     the engine's git repository (default: the one around the current folder)
   --runs N         A/A rounds to run (default ${DEFAULT_CALIBRATION_ROUNDS}, at least ${MIN_CALIBRATION_ROUNDS})
   --out <file>     where to write the calibration (default ${DEFAULT_CALIBRATION_FILE} next to the config)
   --run-id ID      the id the run's Docker resources are labelled with (default: a new one)
@@ -153,8 +205,12 @@ Exit codes:
       runs: { type: "string", default: String(DEFAULT_CALIBRATION_ROUNDS) },
       out: { type: "string" },
       "run-id": { type: "string" },
+      base: { type: "string" },
+      head: { type: "string" },
+      repo: { type: "string" },
     });
     if (!values.config) throw new UsageError(`speedgate calibrate: --config is required\nusage: ${this.usage}`);
+    const mode = readRoundMode("calibrate", values, this.usage);
     const rounds = Number(values.runs);
     if (!Number.isInteger(rounds) || rounds < MIN_CALIBRATION_ROUNDS || rounds > 1_000) {
       throw new UsageError(
@@ -163,7 +219,7 @@ Exit codes:
       );
     }
     // The file gate.calibration names may not exist yet, or no longer fit: this is what measures it again.
-    const round = await loadRound(values.config, { skipCalibration: true });
+    const round = await loadRound(values.config, { ...mode, skipCalibration: true });
     const out = resolve(values.out ?? join(dirname(round.configPath), DEFAULT_CALIBRATION_FILE));
     const progress = createProgressRenderer(process.stderr);
     const workloads = round.scenarios
@@ -174,7 +230,7 @@ Exit codes:
         `${calibrationRunsOf(round.config.bench.runs)} runs), the baseline against itself`,
     );
     let file: CalibrationFile;
-    const queueBound: QueueBound[] = [];
+    const queueBound: Array<QueueBound & { scenario: string | null }> = [];
     try {
       file = await runCalibration({
         round,
@@ -185,9 +241,15 @@ Exit codes:
         onProgress: (_index, event) => progress.onProgress(event),
         onRoundDone: (index, card) => {
           progress.finish();
-          const queued = detectQueueBound(card);
-          if (queued) queueBound.push(queued);
-          context.logger.info(`A/A round ${index + 1} of ${rounds}: ${describeAaScore(card)}${queued ? " (queue-bound)" : ""}`);
+          // Each scenario's own figures: the top level is the headline scenario's, which says nothing of another's queue.
+          const queued = (card.scenarios ?? [{ name: null, card }]).flatMap(({ name, card: one }) => {
+            const bound = detectQueueBound(one);
+            return bound ? [{ ...bound, scenario: name }] : [];
+          });
+          if (queued[0]) queueBound.push(queued[0]);
+          const named = queued.map((bound) => bound.scenario).filter((name) => name !== null);
+          const flag = queued.length === 0 ? "" : named.length > 0 ? ` (queue-bound: ${named.join(", ")})` : " (queue-bound)";
+          context.logger.info(`A/A round ${index + 1} of ${rounds}: ${describeAaScore(card)}${flag}`);
         },
       });
     } catch (error) {

@@ -1,5 +1,4 @@
-import { resolve } from "node:path";
-import { type LoadRoundOptions, checkRound, loadRound } from "../../config/load-round-config.js";
+import { checkRound, loadRound } from "../../config/load-round-config.js";
 import { RoundCancelledError } from "../../round/round-cancelled-error.js";
 import { runRound } from "../../round/run-round.js";
 import { writeScorecard } from "../../round/write-scorecard.js";
@@ -12,6 +11,7 @@ import { parseCommandArgs } from "../parse-command-args.js";
 import { createProgressRenderer } from "../render-round-progress.js";
 import { renderRoundPlan } from "../render-round-plan.js";
 import { describeCommitsPlan } from "../describe-commits-plan.js";
+import { readRoundMode } from "../read-round-mode.js";
 
 export function renderCard(card: Scorecard, format: string): string {
   if (format === "md") return renderMarkdown(card);
@@ -61,31 +61,6 @@ export async function runAndReport(
   return options.failOnGate && !describeVerdict(card).passed ? 1 : 0;
 }
 
-/** --patch (a fixed baseline and a patch) or --base/--head (a pull request's own commits): one mode or the other. */
-function roundOptions(
-  values: { patch?: string | undefined; base?: string | undefined; head?: string | undefined; repo?: string | undefined },
-  usage: string,
-): LoadRoundOptions {
-  if (values.base === undefined) {
-    if (values.head !== undefined || values.repo !== undefined) {
-      throw new UsageError(
-        `speedgate run: ${values.head !== undefined ? "--head" : "--repo"} needs --base (the commit the candidate is scored ` +
-          `against)\nusage: ${usage}`,
-      );
-    }
-    return values.patch ? { patchPath: values.patch } : {};
-  }
-  if (values.patch !== undefined) {
-    throw new UsageError(
-      `speedgate run: --patch and --base score two different ways (a fixed baseline with a patch, or a pull request's base against ` +
-        `its head): give one\nusage: ${usage}`,
-    );
-  }
-  return {
-    commits: { base: values.base, head: values.head ?? "HEAD", ...(values.repo !== undefined ? { repoDir: resolve(values.repo) } : {}) },
-  };
-}
-
 export const runCommand: Command = {
   name: "run",
   summary: "run a round (a pull request's base against its head, or a fixed baseline against a patch) and write the score card",
@@ -130,7 +105,7 @@ Exit codes:
       repo: { type: "string" },
     });
     if (!values.config) throw new UsageError(`speedgate run: --config is required\nusage: ${this.usage}`);
-    const loadOptions = roundOptions(values, this.usage);
+    const loadOptions = readRoundMode("run", values, this.usage);
     if (values.check) {
       // A dry run: the config, prompts, patch and commits are validated and the plan printed; nothing starts.
       const check = await checkRound(values.config, loadOptions);

@@ -67,6 +67,8 @@ export function describeFailureEvent(failure: Failure): string {
 
 /** The bar in the headline's words: what must clear what. */
 export function describeBar(gate: Scorecard["gate"]): string {
+  // A guard fails only when surely slower: its interval's high end (its score, calibrated or by round-score) must reach its bar.
+  if (gate.role === "guard") return `guard: ${gate.use === "interval-low" ? "interval high" : "score"} ≥ ${formatBar(gate.bar)}`;
   switch (gate.use) {
     case "interval-low":
       return `gate interval low ≥ ${formatBar(gate.bar)}`;
@@ -188,23 +190,36 @@ function describeDecider(card: Scorecard): string {
   const score = card.roundScore ?? 0;
   const floor =
     gate.use === "noise-floor" && gate.calibration && gate.calibration.problems.length === 0 ? gate.calibration.noiseFloor : null;
-  const raised = floor === null ? "" : ` (${formatBar(gate.minRoundScore)} + noise floor ${formatPercent(floor)})`;
-  const bar = `the gate's ${formatBar(gate.bar)}${raised}`;
-  const low = card.scoreInterval?.low ?? null;
-  if (gate.use === "interval-low" && low !== null) {
-    const lowShown = formatScoreAgainstBar(low, gate.bar);
-    if (gate.passed) return `; the interval's low end ${lowShown} clears ${bar}`;
-    return score >= gate.bar ? `, but the interval's low end ${lowShown} is below ${bar}` : ` is below ${bar}`;
+  const guard = gate.role === "guard";
+  const raised =
+    floor === null
+      ? ""
+      : guard
+        ? ` (1 − gate.margin, lowered by the noise floor ${formatPercent(floor)})`
+        : ` (${formatBar(gate.minRoundScore)} + noise floor ${formatPercent(floor)})`;
+  const bar = (against: number): string => `the ${guard ? "guard" : "gate"}'s ${formatBar(gate.bar, against)}${raised}`;
+  const high = card.scoreInterval?.high ?? null;
+  if (guard && gate.use === "interval-low" && high !== null) {
+    const highShown = formatScoreAgainstBar(high, gate.bar);
+    return gate.passed
+      ? `; the interval's high end ${highShown} reaches ${bar(high)}`
+      : `, and the interval's high end ${highShown} is below ${bar(high)}`;
   }
   const sequential = gate.use === "sequential" ? card.sequential : undefined;
-  if (sequential && !gate.passed && sequential.decision === "undecided") {
+  if (!guard && sequential && !gate.passed && sequential.decision === "undecided") {
     // Above the bar, but not by what the runs so far can tell from their noise.
     const last = sequential.looks.at(-1);
-    const lowShown = last ? `, its lower bound ${formatScoreAgainstBar(last.low, gate.bar)} below ${bar}` : "";
+    const lowShown = last ? `, its lower bound ${formatScoreAgainstBar(last.low, gate.bar)} below ${bar(last.low)}` : "";
     return `, undecided after ${card.runs.completed} runs of each engine${lowShown}`;
   }
-  if (gate.passed) return ` clears ${bar}`;
-  return score >= gate.bar ? ` (${describeBar(gate)})` : ` is below ${bar}`;
+  const low = card.scoreInterval?.low ?? null;
+  if (!guard && gate.use === "interval-low" && low !== null) {
+    const lowShown = formatScoreAgainstBar(low, gate.bar);
+    if (gate.passed) return `; the interval's low end ${lowShown} clears ${bar(low)}`;
+    return score >= gate.bar ? `, but the interval's low end ${lowShown} is below ${bar(low)}` : ` is below ${bar(score)}`;
+  }
+  if (gate.passed) return ` clears ${bar(score)}`;
+  return score >= gate.bar ? ` (${describeBar(gate)})` : ` is below ${bar(score)}`;
 }
 
 /** A run's score as the card's data gives it: recomputed from its times, never read from a score field. */

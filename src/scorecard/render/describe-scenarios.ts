@@ -18,6 +18,8 @@ export type VerdictMark = "✅" | "❌" | "⚠️";
 
 export interface ScenarioRow {
   name: string;
+  /** What the scenario must show (gate.role): "target ≥ 1.00×" (faster than its bar), "guard ≥ 0.95×" (not surely slower). */
+  role: string;
   /** "one every 250 ms on average (Poisson)", "concurrency 32". */
   load: string;
   /** "24 from prompts/chat.jsonl", "16 synthetic, 128→256 tokens". */
@@ -60,6 +62,14 @@ function describeShortWhy(card: ScenarioCard, maxRegression: number | null): str
   return rest.length > 0 ? `${why} (+${rest.length} more)` : why;
 }
 
+/**
+ * A scenario's role with the bar its rule compares with: a target's score (or interval's low end) must reach it, a guard's
+ * interval's high end (or score, calibrated) must: it fails only when surely slower.
+ */
+export function describeRole(card: ScenarioCard): string {
+  return `${card.gate.role ?? "target"} ≥ ${formatBar(card.gate.bar)}`;
+}
+
 function describeRow(
   scenario: ScenarioResult,
   judgement: ScenarioJudgement,
@@ -76,6 +86,7 @@ function describeRow(
   const verdict = noVerdict ? "no verdict" : judgement.passed ? "passed" : describeShortWhy(card, maxRegression);
   return {
     name: scenario.name,
+    role: describeRole(card),
     load: describeLoad(card.settings),
     prompts: describePromptSource(card),
     score: formatTimes(card.roundScore),

@@ -26,13 +26,14 @@ export interface ScenarioDetail {
   promptRows: number;
 }
 
-/** The first screen's table: one row a scenario, with its load, prompts, score, interval and verdict. */
+/** The first screen's table: one row a scenario, with its role and bar, its load, prompts, score, interval and verdict. */
 export function renderScenarioTable(description: ScenariosDescription): string {
   return markdownTable(
     [
-      ["Scenario", "Load", "Prompts", "Score", "Interval", "Verdict"],
+      ["Scenario", "Role", "Load", "Prompts", "Score", "Interval", "Verdict"],
       ...description.rows.map((row) => [
         `**${escapeInline(row.name)}**`,
+        row.role,
         escapeInline(row.load),
         escapeInline(row.prompts),
         row.score,
@@ -40,7 +41,7 @@ export function renderScenarioTable(description: ScenariosDescription): string {
         `${row.mark} ${escapeInline(row.verdict)}`,
       ]),
     ],
-    { alignDelimiters: false, align: ["l", "l", "l", "r", "l", "l"] },
+    { alignDelimiters: false, align: ["l", "l", "l", "l", "r", "l", "l"] },
   );
 }
 

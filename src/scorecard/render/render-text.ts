@@ -176,8 +176,8 @@ function renderScenariosText(card: Scorecard, scenarios: ScenariosDescription, m
   if (scenarios.leadsWithFailure) out.push(...failure.slice(1), "");
   out.push(
     ...columns([
-      ["scenario", "load", "prompts", "score", "interval", "verdict"],
-      ...scenarios.rows.map((row) => [row.name, row.load, row.prompts, row.score, row.interval, `${row.mark} ${row.verdict}`]),
+      ["scenario", "role", "load", "prompts", "score", "interval", "verdict"],
+      ...scenarios.rows.map((row) => [row.name, row.role, row.load, row.prompts, row.score, row.interval, `${row.mark} ${row.verdict}`]),
     ]),
   );
   for (const reason of scenarios.roundReasons) out.push("", `Not passed: ${reason}.`);

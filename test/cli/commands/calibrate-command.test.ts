@@ -24,7 +24,7 @@ describe("describeCalibration", () => {
     );
     expect(text).not.toContain("of scenario decode-c1 unscored");
     // A scenario that allows more is held to its own limit.
-    expect(describeCalibration({ ...file, scenarios }, 0.1, null, new Map([["chat-c1", 0.3]]))).not.toContain("warning");
+    expect(describeCalibration({ ...file, scenarios }, 0.1, null, new Map([["chat-c1", 0.3]]))).not.toContain("unscored in one round");
   });
 
   it("says when the A/A rounds were queue-bound, why, and the setting that fixes it", () => {
@@ -32,7 +32,7 @@ describe("describeCalibration", () => {
       "the baseline's median time to first token was 183 ms, of which its own prompt processing was 3.9 ms: 97% was waiting in its queue";
     const fix =
       "set bench.requestIntervalMs to at least 1,200 ms (it is 250 ms), or give the engine more parallel slots, then calibrate again";
-    const text = describeCalibration(study(), 0.1, { rounds: 5, first: { why, fix } });
+    const text = describeCalibration(study(), 0.1, { rounds: 5, first: { why, fix, scenario: null } });
     expect(text).toContain(
       `warning: 5 of 5 A/A rounds were queue-bound (in the first, ${why}): this floor measures how the baseline's queue drains, not ` +
         `its speed; ${fix}`,
@@ -68,5 +68,28 @@ describe("describeCalibration", () => {
         without.map((value, index) => `${value.toFixed(2)}× in ${[4, 8, 16][index]} runs`).join(", "),
     );
     expect(describeCalibration(twoRuns, 0.1)).toContain(reach);
+  });
+
+  it("names the scenario whose A/A rounds were queue-bound, not the headline's", () => {
+    const text = describeCalibration(study(), 0.1, {
+      rounds: 2,
+      first: { why: "98% was waiting", fix: "lower it", scenario: "decode-c8" },
+    });
+    expect(text).toContain("warning: 2 of 5 A/A rounds were queue-bound in scenario decode-c8 (in the first, 98% was waiting)");
+  });
+
+  // #39: five A/A rounds of one study all below 1 (0.34–0.92) on a shared CPU runner, without a word from calibrate.
+  it("warns when every A/A round fell on one side of 1×, and not when they straddle it", () => {
+    const biased = describeCalibration(makeCalibrationFile([0.34, 0.92, 0.71, 0.55, 0.8]), 0.1);
+    expect(biased).toContain(
+      "warning: all 5 A/A rounds scored below 1.00× (0.34×–0.92×): the baseline against itself should land on both sides",
+    );
+    expect(describeCalibration(makeCalibrationFile([1.01, 0.99, 1.02, 0.98, 1.0]), 0.1)).not.toContain("A/A rounds scored");
+  });
+
+  it("warns when the floor is too wide to gate anything, with the smallest speedup the runner could show; not on a quiet runner", () => {
+    const noisy = describeCalibration(study(), 0.1);
+    expect(noisy).toMatch(/warning: the noise floor is \+\d+(\.\d)?%: a patch must be about \d+\.\d\d× as fast to pass 95% of the time/);
+    expect(describeCalibration(makeCalibrationFile([1.01, 0.99, 1.02, 0.98, 1.0]), 0.1)).not.toContain("warning");
   });
 });

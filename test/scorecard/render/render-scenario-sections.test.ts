@@ -88,9 +88,11 @@ describe("renderMarkdown with scenarios", () => {
     );
     const screen = firstScreen(renderMarkdown(card));
     const total = passing.promptsTotal;
-    expect(screen).toContain(`| **chat** | one every 250 ms | ${total} from \`prompts/chat.jsonl\` | `);
+    expect(screen).toContain(`| **chat** | target ≥ 1.00× | one every 250 ms | ${total} from \`prompts/chat.jsonl\` | `);
     // No mention, no issue reference, no table break, no HTML.
-    expect(screen).toContain(`| **odd** | one every 250 ms | ${total} from p/@\u200bteam\\_#\u200b12\\|&lt;b&gt;\`.jsonl\` | `);
+    expect(screen).toContain(
+      `| **odd** | target ≥ 1.00× | one every 250 ms | ${total} from p/@\u200bteam\\_#\u200b12\\|&lt;b&gt;\`.jsonl\` | `,
+    );
   });
 
   it("opens on the verdict over every scenario and a table of them, before any fold", () => {
@@ -103,12 +105,14 @@ describe("renderMarkdown with scenarios", () => {
     expect(screen).toContain("<sub>sglang · 3 scenarios · 36 prompts · on gpu-runner-3");
     expect(screen).toContain(
       [
-        "| Scenario | Load | Prompts | Score | Interval | Verdict |",
-        "| :- | :- | :- | -: | :- | :- |",
-        "| **chat-rate4** | one every 250 ms on average (Poisson) | 12 from a prompt file | 1.12× | [1.09×, 1.15×] | ✅ passed |",
-        "| **chat-rate16** | one every 62.5 ms on average (Poisson) | 12 from a prompt file | 0.91× | [0.90×, 0.92×] | ❌ interval " +
+        "| Scenario | Role | Load | Prompts | Score | Interval | Verdict |",
+        "| :- | :- | :- | :- | -: | :- | :- |",
+        "| **chat-rate4** | target ≥ 1.02× | one every 250 ms on average (Poisson) | 12 from a prompt file | 1.12× | [1.09×, 1.15×] | " +
+          "✅ passed |",
+        "| **chat-rate16** | target ≥ 1.00× | one every 62.5 ms on average (Poisson) | 12 from a prompt file | 0.91× | " +
+          "[0.90×, 0.92×] | ❌ interval " +
           "low 0.90× &lt; 1.00× |",
-        "| **decode-c1** | concurrency 1 | 12 synthetic, 128→256 tokens | 1.26× | [1.23×, 1.29×] | ✅ passed |",
+        "| **decode-c1** | target ≥ 1.00× | concurrency 1 | 12 synthetic, 128→256 tokens | 1.26× | [1.23×, 1.29×] | ✅ passed |",
       ].join("\n"),
     );
     // The queue-bound scenario is named where the verdict is read, not only in its fold.
@@ -168,7 +172,8 @@ describe("renderMarkdown with scenarios", () => {
       ),
     );
     expect(firstScreen(markdown)).toContain(
-      "| **prefill** | one every 500 ms | 12 from a prompt file | 0.91× | [0.90×, 0.92×] | ❌ regressed beyond `gate.maxRegression` 0.97× |",
+      "| **prefill** | target ≥ 0.85× | one every 500 ms | 12 from a prompt file | 0.91× | [0.90×, 0.92×] | " +
+        "❌ regressed beyond `gate.maxRegression` 0.97× |",
     );
     const fold = markdown.slice(markdown.indexOf("<summary>❌ prefill"));
     expect(fold).toContain("| Gate | ✅ passes: interval low 0.90× ≥ 0.85× |");
@@ -193,11 +198,11 @@ describe("renderMarkdown with scenarios", () => {
       "## ❌ No prompt scores: candidate engine died before becoming healthy (CUDA out of memory during CUDA graph capture)\n",
     );
     const failureAt = markdown.indexOf("| Failure | `cuda_oom`");
-    const tableAt = markdown.indexOf("| Scenario | Load |");
+    const tableAt = markdown.indexOf("| Scenario | Role | Load |");
     expect(failureAt).toBeGreaterThan(0);
     expect(tableAt).toBeGreaterThan(failureAt);
     expect(markdown).toContain(
-      "| **chat** | one every 500 ms | 2 from a prompt file | — | — | ❌ no score: candidate engine failed at startup |",
+      "| **chat** | target ≥ 1.00× | one every 500 ms | 2 from a prompt file | — | — | ❌ no score: candidate engine failed at startup |",
     );
   });
 
@@ -221,7 +226,7 @@ describe("renderMarkdown with scenarios", () => {
       "## ❌ 0 of 2 scenarios passed — candidate engine died during prompt 3 of scenario decode-c32's benchmark (CUDA out of memory " +
         "during CUDA graph capture)\n",
     );
-    expect(markdown.indexOf("| Scenario | Load |")).toBeLessThan(
+    expect(markdown.indexOf("| Scenario | Role | Load |")).toBeLessThan(
       markdown.indexOf("### ❌ Candidate engine died during prompt 3 of scenario decode-c32's benchmark"),
     );
     expect(markdown).toContain("candidate engine at benchmark, scenario decode-c32, prompt 3 (prompt-003)");
@@ -241,7 +246,8 @@ describe("renderMarkdown with scenarios", () => {
     const markdown = renderMarkdown(card);
     expect(markdown.length).toBeLessThanOrEqual(MAX_CARD_CHARS);
     expect(markdown).not.toContain("card cut to fit");
-    for (const { name } of scenarios) expect(markdown).toContain(`| **${name}** | one every 250 ms | 80 from a prompt file | 1.10× |`);
+    for (const { name } of scenarios)
+      expect(markdown).toContain(`| **${name}** | target ≥ 1.05× | one every 250 ms | 80 from a prompt file | 1.10× |`);
     // The log tail, which every scenario shares, lost its oldest lines only after every scenario's fold went.
     expect(markdown).toContain(
       "Each scenario's details are left out to fit GitHub's size limit: scorecard.json has them under `scenarios`.",

@@ -71,9 +71,10 @@ describe("renderText: the terminal card in the Markdown card's order", () => {
       expect(text.split("\n").slice(0, 5)).toEqual([
         "❌ 1 of 2 scenarios passed — decode-c1 1.26× faster; chat-rate16 regressed 0.91× [0.90×, 0.92×]",
         "",
-        "scenario     load                                    prompts                score  interval        verdict",
-        "decode-c1    concurrency 1                           12 from a prompt file  1.26×  [1.23×, 1.29×]  ✅ passed",
-        "chat-rate16  one every 62.5 ms on average (Poisson)  12 from a prompt file  0.91×  [0.90×, 0.92×]  ❌ interval low 0.90× < 1.00×",
+        "scenario     role            load                                    prompts                score  interval        verdict",
+        "decode-c1    target ≥ 1.00×  concurrency 1                           12 from a prompt file  1.26×  [1.23×, 1.29×]  ✅ passed",
+        "chat-rate16  target ≥ 1.00×  one every 62.5 ms on average (Poisson)  12 from a prompt file  0.91×  [0.90×, 0.92×]  " +
+          "❌ interval low 0.90× < 1.00×",
       ]);
       const [decode, chat, round, time] = positions(text, [
         "Scenario decode-c1: 1.26× [1.23×, 1.29×] ✅",

@@ -26,7 +26,10 @@ export interface BotProcess {
   settled: (deliveryId: string) => Promise<void>;
   /** Resolves once the work stored under `key` ended done or given up, with its follow-ups. */
   workEnded: (key: string) => Promise<void>;
-  /** SIGTERM to the started process (npm): the app stops in order (running jobs finish); resolves when it has exited. */
+  /**
+   * SIGTERM to the started process (npm): the app stops in order (running jobs get 2 s to finish, then are handed back to
+   * run at the next start); resolves when it has exited.
+   */
   stop: () => Promise<void>;
   /** SIGKILL: the process dies where it is. */
   kill: () => Promise<void>;
