@@ -388,6 +388,21 @@ export function gateBar(settings: GateSettings, noise: NoiseInput | null | undef
   return floor === null ? settings.minRoundScore : settings.minRoundScore * (1 + floor);
 }
 
+/**
+ * The minority-regression rule's reasons (judgeRegression under the settings' floor), as evaluateGate lists them: a
+ * round with a run budget reads them apart, since more runs may change a speed measurement but never a cut.
+ */
+export function regressionReasons(input: Pick<GateInput, "regression">, settings: GateSettings): string[] {
+  if (!input.regression) return [];
+  return judgeRegression(input.regression, {
+    regressionFloor: settings.regressionFloor ?? DEFAULT_REGRESSION_FLOOR,
+    maxRegressedPrompts: settings.maxRegressedPrompts ?? DEFAULT_MAX_REGRESSED_PROMPTS,
+    minRoundScore: settings.minRoundScore,
+    role: settings.role,
+    margin: settings.margin,
+  });
+}
+
 export function evaluateGate(input: GateInput, settings: GateSettings): GateResult {
   const bar = gateBar(settings, input.noise);
   const minAgreement = settings.minAgreement ?? DEFAULT_MIN_AGREEMENT;
@@ -421,15 +436,7 @@ export function evaluateGate(input: GateInput, settings: GateSettings): GateResu
   reasons.push(...integrity.reasons);
   if (input.quality?.reason) reasons.push(input.quality.reason);
   // Outside the answers' switch: a minority of prompts served slower fails whatever judges the answers.
-  if (input.regression)
-    reasons.push(
-      ...judgeRegression(input.regression, {
-        ...regression,
-        minRoundScore: settings.minRoundScore,
-        role: settings.role,
-        margin: settings.margin,
-      }),
-    );
+  reasons.push(...regressionReasons(input, settings));
   if (compared < settings.minPrompts) {
     reasons.push(`too few prompts for a verdict: ${compared} compared, gate.minPrompts is ${settings.minPrompts}`);
   }

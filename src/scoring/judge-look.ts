@@ -18,6 +18,11 @@ export interface LookFacts {
   /** Reasons other than the rule that keep the gate closed (cuts, partings, agreement, unexplained answers…). */
   integrityReasons: number;
   /**
+   * Reasons of the minority-regression rule (regressionReasons): speed measured over the runs so far, which more runs may
+   * change, so they stop no round; they keep a pass from being decided.
+   */
+  speedReasons?: number;
+  /**
    * Whether the baseline gave some prompt more than one answer over the runs: then a later run may show
    * the candidate's answer as one the baseline gives, and cuts, partings and unexplained answers are
    * judged again at the next look instead of ending the round.
@@ -37,7 +42,7 @@ export function judgeLook(facts: LookFacts): LookStop | null {
   if (facts.failed) return "failure";
   if (facts.unfixable) return "integrity";
   if (facts.integrityReasons > 0 && !facts.baselineVaries) return "integrity";
-  if (sequential.decision === "pass" && facts.integrityReasons === 0) return "decided";
+  if (sequential.decision === "pass" && facts.integrityReasons === 0 && (facts.speedReasons ?? 0) === 0) return "decided";
   if (sequential.decision === "fail") return "ruled-out";
   if (sequential.runs >= sequential.budget.max) return "budget";
   return null;

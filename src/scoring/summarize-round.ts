@@ -1,6 +1,13 @@
 import { type RunPromptScores, type ScoreInterval, bootstrapRunsAndPrompts } from "./bootstrap-interval.js";
 import { type AggregatedPrompt, type RunOutcome, aggregatePromptRuns } from "./aggregate-prompt-runs.js";
-import { type GateResult, type GateSettings, MIN_PROMPTS_FOR_INTERVAL, type NoiseInput, evaluateGate } from "./evaluate-gate.js";
+import {
+  type GateResult,
+  type GateSettings,
+  MIN_PROMPTS_FOR_INTERVAL,
+  type NoiseInput,
+  evaluateGate,
+  regressionReasons,
+} from "./evaluate-gate.js";
 import { countBaselineNovelty } from "./count-baseline-novelty.js";
 import { effectiveRegressionFloor, findRegressedPrompts } from "./judge-regression.js";
 import { DEFAULT_GUARD_MARGIN } from "./scenario-role.js";
@@ -308,6 +315,7 @@ export function summarizeRound(prompts: readonly PromptOutcome[], options: Summa
     .map(([n, words]) => `${n} ${words}`)
     .join(", ");
   const quality = options.quality ? judgeQuality(options.quality, options.gate.quality?.maxDrop ?? DEFAULT_MAX_QUALITY_DROP) : null;
+  const regressionEvidence = regression ? { compared: counted.length, regressed: regression.regressed, ratios: regression } : null;
   const gate = evaluateGate(
     {
       roundScore,
@@ -327,16 +335,18 @@ export function summarizeRound(prompts: readonly PromptOutcome[], options: Summa
       unexplainedAnswers,
       runsServed: servedRuns.length,
       sequential: sequential ? { passed: sequential.decision === "pass", statement: sequential.statement } : null,
-      regression: regression ? { compared: counted.length, regressed: regression.regressed, ratios: regression } : null,
+      regression: regressionEvidence,
       quality,
     },
     options.gate,
   );
+  const speedReasons = regressionReasons({ regression: regressionEvidence }, options.gate);
   const stop = sequential
     ? judgeLook({
         failed: Boolean(options.baselineFailure || options.infrastructureFailure || options.candidateFailure),
         unfixable: counted.length < options.gate.minPrompts || (options.noise?.problems.length ?? 0) > 0,
-        integrityReasons: gate.reasons.filter((reason) => reason !== gate.rule).length,
+        integrityReasons: gate.reasons.filter((reason) => reason !== gate.rule && !speedReasons.includes(reason)).length,
+        speedReasons: speedReasons.length,
         baselineVaries: unexplainedAnswers?.baselineVaries ?? false,
         sequential,
       })

@@ -22,6 +22,14 @@ describe("judgeLook", () => {
     expect(judgeLook(facts({ integrityReasons: 1, baselineVaries: true, runs: 8 }))).toBe("budget");
   });
 
+  it("reads a slower minority as speed, not integrity: it stops no round but keeps a pass from being decided", () => {
+    // A 0.6x candidate's regressed prompts once stopped its round as 'integrity' at the first look, before the test ruled it out.
+    expect(judgeLook(facts({ speedReasons: 2 }))).toBeNull();
+    expect(judgeLook(facts({ speedReasons: 2, decision: "fail" }))).toBe("ruled-out");
+    expect(judgeLook(facts({ speedReasons: 1, decision: "pass" }))).toBeNull();
+    expect(judgeLook(facts({ speedReasons: 1, decision: "pass", runs: 8 }))).toBe("budget");
+  });
+
   it("stops when the test decides, and at the budget", () => {
     expect(judgeLook(facts({ decision: "pass" }))).toBe("decided");
     expect(judgeLook(facts({ decision: "fail" }))).toBe("ruled-out");
